@@ -1,0 +1,10 @@
+// Package alloc provides devices, allocations and allocators: where tensor
+// memory lives and how it is obtained and given back.
+//
+// A Device names a place memory can live (CPU, or CUDA(id)). An Allocation
+// is one block of bytes on one device, released exactly once. An Allocator
+// hands out Allocations; the CPU caching allocator here (NewCaching, and the
+// process-wide Default) keeps released blocks and hands them out again by
+// size class, as the seeds' size-keyed cache does, and the GPU allocator in
+// package cuda implements the same interface.
+package alloc

@@ -1,0 +1,205 @@
+package shape
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The kinds of error laze reports. Every error value the project returns or
+// panics with wraps exactly one or two of these, so that
+//
+//	errors.Is(err, shape.ErrShape)
+//
+// tells the kind without looking at the message.
+var (
+	// ErrShape reports shapes that do not agree (sizes, element counts).
+	ErrShape = errors.New("shape mismatch")
+	// ErrBroadcast reports shapes that cannot be broadcast together. A
+	// BroadcastError is also an ErrShape.
+	ErrBroadcast = errors.New("shapes cannot be broadcast")
+	// ErrIndex reports an element or slice index outside its dimension.
+	ErrIndex = errors.New("index out of range")
+	// ErrDimension reports a dimension (axis) number outside the rank, or a
+	// list of dimensions that is not valid (repeated, not a permutation).
+	ErrDimension = errors.New("invalid dimension")
+	// ErrNotContiguous reports an operation that needs contiguous memory.
+	ErrNotContiguous = errors.New("tensor is not contiguous")
+	// ErrDevice reports operands on different or unsupported devices.
+	ErrDevice = errors.New("device mismatch")
+	// ErrOverflow reports a size or offset that does not fit in an int.
+	ErrOverflow = errors.New("size overflows int")
+	// ErrInvalid reports an argument that is invalid whatever the shapes
+	// (a negative size, a zero step, a bad layout name).
+	ErrInvalid = errors.New("invalid argument")
+	// ErrReleased reports a use of memory after it was released, or a second
+	// release of the same allocation.
+	ErrReleased = errors.New("memory already released")
+)
+
+// ShapeError reports shapes that do not agree in operation Op.
+type ShapeError struct {
+	Op     string  // the operation, such as "View" or "CopyFrom"
+	Shapes []Shape // every shape involved, in argument order
+	Reason string  // what is wrong, in a few words
+}
+
+func (e *ShapeError) Error() string {
+	return fmt.Sprintf("laze: %s: %s: %s", e.Op, joinShapes(e.Shapes, ", "), e.Reason)
+}
+
+// Unwrap returns ErrShape.
+func (e *ShapeError) Unwrap() error { return ErrShape }
+
+// BroadcastError reports shapes that cannot be broadcast together under
+// NumPy's rules. Dim is the result dimension (counted from the left of the
+// broadcast result) where the sizes disagree.
+type BroadcastError struct {
+	Op     string
+	Shapes []Shape
+	Dim    int
+}
+
+func (e *BroadcastError) Error() string {
+	return fmt.Sprintf("laze: %s: shapes %s cannot be broadcast together (sizes disagree in result dimension %d)",
+		e.Op, joinShapes(e.Shapes, " and "), e.Dim)
+}
+
+// Unwrap returns ErrBroadcast and ErrShape: a broadcast failure is a kind of
+// shape mismatch.
+func (e *BroadcastError) Unwrap() []error { return []error{ErrBroadcast, ErrShape} }
+
+// IndexError reports Index outside [-Size, Size) in dimension Dim.
+type IndexError struct {
+	Op    string
+	Dim   int
+	Index int
+	Size  int
+}
+
+func (e *IndexError) Error() string {
+	return fmt.Sprintf("laze: %s: index %d is out of range for dimension %d of size %d",
+		e.Op, e.Index, e.Dim, e.Size)
+}
+
+// Unwrap returns ErrIndex.
+func (e *IndexError) Unwrap() error { return ErrIndex }
+
+// DimensionError reports a dimension number Dim that is not valid for a
+// tensor of rank NDim, or, when Reason is set, a list of dimensions that is
+// not valid for another reason.
+type DimensionError struct {
+	Op     string
+	Dim    int
+	NDim   int
+	Reason string
+}
+
+func (e *DimensionError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("laze: %s: dimension %d: %s (rank %d)", e.Op, e.Dim, e.Reason, e.NDim)
+	}
+	return fmt.Sprintf("laze: %s: dimension %d is out of range for rank %d (valid: %d to %d)",
+		e.Op, e.Dim, e.NDim, -max(e.NDim, 1), max(e.NDim, 1)-1)
+}
+
+// Unwrap returns ErrDimension.
+func (e *DimensionError) Unwrap() error { return ErrDimension }
+
+// NotContiguousError reports that a tensor's memory layout does not allow Op
+// without a copy.
+type NotContiguousError struct {
+	Op      string
+	Shape   Shape
+	Strides []int
+	Reason  string
+}
+
+func (e *NotContiguousError) Error() string {
+	msg := fmt.Sprintf("laze: %s: tensor of shape %v and strides %s is not contiguous",
+		e.Op, e.Shape, FormatInts(e.Strides))
+	if e.Reason != "" {
+		msg += ": " + e.Reason
+	}
+	return msg
+}
+
+// Unwrap returns ErrNotContiguous.
+func (e *NotContiguousError) Unwrap() error { return ErrNotContiguous }
+
+// DeviceError reports operands of Op that live on different devices, or a
+// device that Op does not support. Devices holds each device involved
+// (values of alloc.Device, kept as fmt.Stringer because shape sits below
+// alloc in the dependency order).
+type DeviceError struct {
+	Op      string
+	Devices []fmt.Stringer
+	Reason  string
+}
+
+func (e *DeviceError) Error() string {
+	names := make([]string, len(e.Devices))
+	for i, d := range e.Devices {
+		names[i] = d.String()
+	}
+	reason := e.Reason
+	if reason == "" {
+		reason = "operands are on different devices"
+	}
+	return fmt.Sprintf("laze: %s: %s: %s", e.Op, reason, strings.Join(names, " and "))
+}
+
+// Unwrap returns ErrDevice.
+func (e *DeviceError) Unwrap() error { return ErrDevice }
+
+// OverflowError reports a shape whose element or byte count does not fit in
+// an int.
+type OverflowError struct {
+	Op    string
+	Shape Shape
+	What  string // "element count" or "byte count"
+}
+
+func (e *OverflowError) Error() string {
+	return fmt.Sprintf("laze: %s: %s of shape %v overflows int", e.Op, e.What, e.Shape)
+}
+
+// Unwrap returns ErrOverflow.
+func (e *OverflowError) Unwrap() error { return ErrOverflow }
+
+// ArgumentError reports an argument that is invalid whatever the shapes:
+// a negative size, a zero slice step, an unknown layout.
+type ArgumentError struct {
+	Op     string
+	Name   string // the parameter's name
+	Value  any    // the value at fault
+	Reason string
+}
+
+func (e *ArgumentError) Error() string {
+	return fmt.Sprintf("laze: %s: %s = %v: %s", e.Op, e.Name, e.Value, e.Reason)
+}
+
+// Unwrap returns ErrInvalid.
+func (e *ArgumentError) Unwrap() error { return ErrInvalid }
+
+// ReleaseError reports memory used or released after it was released.
+type ReleaseError struct {
+	Op   string
+	What string // what was released: "allocation of 4096 bytes on cpu", …
+}
+
+func (e *ReleaseError) Error() string {
+	return fmt.Sprintf("laze: %s: %s was already released", e.Op, e.What)
+}
+
+// Unwrap returns ErrReleased.
+func (e *ReleaseError) Unwrap() error { return ErrReleased }
+
+func joinShapes(shapes []Shape, sep string) string {
+	parts := make([]string, len(shapes))
+	for i, s := range shapes {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, sep)
+}

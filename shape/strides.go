@@ -1,0 +1,140 @@
+package shape
+
+import "fmt"
+
+// Order is the order in which a contiguous tensor's elements lie in memory.
+type Order int
+
+const (
+	// RowMajor (C order): the last dimension varies fastest.
+	RowMajor Order = iota
+	// ColMajor (Fortran order): the first dimension varies fastest.
+	ColMajor
+)
+
+// String returns "C" or "F", as NumPy names the orders.
+func (o Order) String() string {
+	switch o {
+	case RowMajor:
+		return "C"
+	case ColMajor:
+		return "F"
+	}
+	return fmt.Sprintf("Order(%d)", int(o))
+}
+
+// ContiguousStrides returns the element strides of a tensor of shape s laid
+// out contiguously in the given order: (2,3,4) gives (12,4,1) in RowMajor and
+// (1,2,6) in ColMajor. It panics with an OverflowError if a stride overflows.
+func ContiguousStrides(s Shape, order Order) []int {
+	strides := make([]int, len(s))
+	step := 1
+	fill := func(i int) {
+		strides[i] = step
+		var ok bool
+		if step, ok = mulInt(step, max(s[i], 1)); !ok {
+			panic(&OverflowError{Op: "ContiguousStrides", Shape: s.Clone(), What: "element count"})
+		}
+	}
+	if order == ColMajor {
+		for i := range s {
+			fill(i)
+		}
+	} else {
+		for i := len(s) - 1; i >= 0; i-- {
+			fill(i)
+		}
+	}
+	return strides
+}
+
+// ByteStrides converts element strides to byte strides, as NumPy and
+// MegEngine report them: each stride times itemsize.
+func ByteStrides(strides []int, itemsize int) []int {
+	out := make([]int, len(strides))
+	for i, st := range strides {
+		out[i] = st * itemsize
+	}
+	return out
+}
+
+// Offset returns Σ index[i]·strides[i], the element offset of index relative
+// to the tensor's own offset. A negative index counts from the end of its
+// dimension, as in NumPy. It returns an IndexError naming the dimension when
+// an index is out of range and a DimensionError when the number of indices
+// differs from the rank.
+func Offset(s Shape, strides []int, index []int) (int, error) {
+	if len(index) != len(s) {
+		return 0, &DimensionError{Op: "Offset", Dim: len(index), NDim: len(s),
+			Reason: fmt.Sprintf("%d indices given for a tensor of rank %d", len(index), len(s))}
+	}
+	off := 0
+	for d, i := range index {
+		n := s[d]
+		if i < 0 {
+			i += n
+		}
+		if i < 0 || i >= n {
+			return 0, &IndexError{Op: "Offset", Dim: d, Index: index[d], Size: n}
+		}
+		off += i * strides[d]
+	}
+	return off, nil
+}
+
+// IsContiguous reports whether a tensor of shape s and the given strides
+// covers a dense block of memory in the given order with no gaps. As in
+// PyTorch, the stride of a dimension of size 1 does not matter, and a tensor
+// with no elements is contiguous.
+func IsContiguous(s Shape, strides []int, order Order) bool {
+	expected := 1
+	check := func(i int) bool {
+		if s[i] == 1 {
+			return true
+		}
+		if strides[i] != expected {
+			return false
+		}
+		expected *= s[i]
+		return true
+	}
+	for _, n := range s {
+		if n == 0 {
+			return true
+		}
+	}
+	if order == ColMajor {
+		for i := range s {
+			if !check(i) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := len(s) - 1; i >= 0; i-- {
+		if !check(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// Extent returns the range of element offsets a strided tensor touches,
+// relative to its own offset: every element lies in [lo, hi] with lo ≤ 0 ≤ hi
+// for non-empty tensors. For a tensor with no elements it returns ok=false.
+// The number of elements the tensor spans in storage (mshadow's MSize) is
+// hi-lo+1.
+func Extent(s Shape, strides []int) (lo, hi int, ok bool) {
+	for i, n := range s {
+		if n == 0 {
+			return 0, 0, false
+		}
+		reach := (n - 1) * strides[i]
+		if reach < 0 {
+			lo += reach
+		} else {
+			hi += reach
+		}
+	}
+	return lo, hi, true
+}
