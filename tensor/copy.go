@@ -1,0 +1,104 @@
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/laze-go/laze/shape"
+)
+
+// Clone returns a contiguous row-major copy of t with its own storage
+// (Paddle's Copy, PyTorch's clone).
+func (t *Tensor[T]) Clone() *Tensor[T] {
+	c := empty[T]("Clone", t.shape, configure(nil))
+	copyStrided(c, t, t.strides)
+	return c
+}
+
+// Contiguous returns t itself when it is contiguous in row-major order and a
+// contiguous copy otherwise, as PyTorch's contiguous.
+func (t *Tensor[T]) Contiguous() *Tensor[T] {
+	if t.IsContiguous() {
+		return t
+	}
+	return t.Clone()
+}
+
+// CopyFrom copies src's elements into t. src must have t's shape or
+// broadcast to it (NumPy's np.copyto); t itself never broadcasts. Overlapping
+// memory is handled: when src and t share storage and their extents
+// intersect, src is first copied aside, so the result is what it would be if
+// all of src were read before anything was written. It returns a ShapeError
+// (a BroadcastError) naming both shapes, or a DeviceError, and then t is
+// unchanged.
+func (t *Tensor[T]) CopyFrom(src *Tensor[T]) error {
+	if t.Device() != src.Device() {
+		return &shape.DeviceError{Op: "CopyFrom", Devices: []fmt.Stringer{t.Device(), src.Device()}}
+	}
+	strides, err := shape.BroadcastStrides(src.shape, src.strides, t.shape)
+	if err != nil {
+		return &shape.BroadcastError{Op: "CopyFrom", Shapes: []shape.Shape{src.Shape(), t.Shape()},
+			Dim: err.(*shape.BroadcastError).Dim}
+	}
+	t.elems() // both must be live before anything is decided
+	src.elems()
+	if t.overlaps(src) {
+		src = src.Clone()
+		strides, _ = shape.BroadcastStrides(src.shape, src.strides, t.shape)
+	}
+	copyStrided(t, src, strides)
+	return nil
+}
+
+// overlaps reports whether t and u share storage and the ranges of storage
+// they span intersect. It is conservative: interleaved views that touch
+// disjoint elements within a common range count as overlapping.
+func (t *Tensor[T]) overlaps(u *Tensor[T]) bool {
+	if t.st != u.st {
+		return false
+	}
+	tlo, thi, tok := shape.Extent(t.shape, t.strides)
+	ulo, uhi, uok := shape.Extent(u.shape, u.strides)
+	if !tok || !uok {
+		return false
+	}
+	return t.offset+tlo <= u.offset+uhi && u.offset+ulo <= t.offset+thi
+}
+
+// copyStrided copies src, read with srcStrides (already broadcast to dst's
+// shape), into dst.
+func copyStrided[T Number](dst, src *Tensor[T], srcStrides []int) {
+	d, s := dst.elems(), src.elems()
+	cs, cst := shape.Coalesce(dst.shape, dst.strides, srcStrides)
+	forEachRun2(cs, cst[0], cst[1], dst.offset, src.offset, func(od, os, n, sd, ss int) bool {
+		switch {
+		case sd == 1 && ss == 1:
+			copy(d[od:od+n], s[os:os+n])
+		case ss == 0:
+			v := s[os]
+			for i := range n {
+				d[od+i*sd] = v
+			}
+		default:
+			for i := range n {
+				d[od+i*sd] = s[os+i*ss]
+			}
+		}
+		return true
+	})
+}
+
+// Resize changes t in place to a contiguous row-major tensor of the given
+// dimensions, as Paddle's resize followed by mutable_data: when the storage
+// holds enough elements from t's offset onwards it is kept (t then views the
+// elements that lie there, in storage order); otherwise t gets new storage,
+// zero-filled, and the old contents are not copied. Other views of the old
+// storage are untouched either way. It panics with a typed error for a
+// negative or overflowing size.
+func (t *Tensor[T]) Resize(dims ...int) {
+	s := shape.Shape(dims)
+	n := numel("Resize", s)
+	if t.st.released || t.offset+n > len(t.st.data) {
+		t.st, t.offset = New[T](s).st, 0
+	}
+	t.setGeometry(s, shape.ContiguousStrides(s, shape.RowMajor))
+}

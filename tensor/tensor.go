@@ -1,0 +1,234 @@
+package tensor
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"unsafe"
+
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/shape"
+)
+
+// Tensor is a strided n-dimensional array of T over shared storage. The zero
+// value is not usable; make tensors with the constructors (Zeros, FromSlice,
+// Arange, …) and views of them.
+//
+// Go assignment of a *Tensor shares it, as Paddle's ShareData; Clone copies
+// the elements. A Tensor may be read from several goroutines at once; writes
+// to overlapping elements must be synchronised by the caller, as with a Go
+// slice.
+type Tensor[T Number] struct {
+	st      *storage[T]
+	offset  int
+	shape   shape.Shape
+	strides []int
+	// inline holds shape and strides for tensors of rank ≤ 4, so that a view
+	// costs one allocation.
+	inline [8]int
+}
+
+// storage is the memory that tensors share.
+type storage[T Number] struct {
+	data     []T               // nil once released
+	mem      *alloc.Allocation // nil when data wraps a user slice
+	device   alloc.Device
+	cleanup  runtime.Cleanup
+	released bool
+}
+
+// header returns a tensor over st of rank ndim with uninitialised shape and
+// strides.
+func header[T Number](st *storage[T], offset, ndim int) *Tensor[T] {
+	t := &Tensor[T]{st: st, offset: offset}
+	t.allocGeometry(ndim)
+	return t
+}
+
+// allocGeometry points t's shape and strides at room for ndim dimensions,
+// inside t itself when they fit.
+func (t *Tensor[T]) allocGeometry(ndim int) {
+	buf := t.inline[:]
+	if 2*ndim > len(buf) {
+		buf = make([]int, 2*ndim)
+	}
+	t.shape = shape.Shape(buf[:ndim:ndim])
+	t.strides = buf[ndim : 2*ndim : 2*ndim]
+}
+
+// setGeometry replaces t's shape and strides with copies of s and strides.
+func (t *Tensor[T]) setGeometry(s shape.Shape, strides []int) {
+	t.allocGeometry(len(s))
+	copy(t.shape, s)
+	copy(t.strides, strides)
+}
+
+// view returns a tensor over t's storage with the given geometry, which the
+// caller has checked.
+func (t *Tensor[T]) view(offset int, s shape.Shape, strides []int) *Tensor[T] {
+	v := &Tensor[T]{st: t.st, offset: offset}
+	v.setGeometry(s, strides)
+	return v
+}
+
+// newStorage allocates n elements from a and arranges for the block to go
+// back to a when no tensor refers to it any more.
+func newStorage[T Number](a alloc.Allocator, n int, op string) *storage[T] {
+	if a.Device() != alloc.CPU {
+		panic(&shape.DeviceError{Op: op, Devices: []fmt.Stringer{a.Device()},
+			Reason: "package tensor allocates host memory only; device tensors come from package cuda"})
+	}
+	nbytes, ok := mulNonNeg(n, ItemSize[T]())
+	if !ok {
+		panic(&shape.OverflowError{Op: op, Shape: shape.Shape{n}, What: "byte count"})
+	}
+	if n == 0 {
+		return &storage[T]{data: []T{}, device: alloc.CPU}
+	}
+	mem, err := a.Alloc(nbytes)
+	if err != nil {
+		panic(err)
+	}
+	bytes := mem.Bytes()
+	st := &storage[T]{
+		data:   unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(bytes))), n),
+		mem:    mem,
+		device: alloc.CPU,
+	}
+	st.cleanup = runtime.AddCleanup(st, releaseUnreachable, mem)
+	return st
+}
+
+// releaseUnreachable gives a block back once no tensor refers to its storage.
+func releaseUnreachable(mem *alloc.Allocation) { _ = mem.Release() }
+
+// wrapStorage shares a user's slice without copying. It is never recycled.
+func wrapStorage[T Number](data []T) *storage[T] {
+	if data == nil {
+		data = []T{}
+	}
+	return &storage[T]{data: data, device: alloc.CPU}
+}
+
+// Release gives the tensor's storage back to its allocator now, rather than
+// when the garbage collector finds it unreachable. It ends the storage for
+// every view that shares it: any later element access through any of them
+// panics with a ReleaseError. A second Release returns a ReleaseError.
+//
+// Storage whose elements were handed out with Data or Storage is not reused
+// (a slice may still point into it); it is left to the garbage collector.
+// Releasing a tensor made by Wrap only detaches it from the caller's slice.
+func (t *Tensor[T]) Release() error {
+	st := t.st
+	if st.released {
+		return &shape.ReleaseError{Op: "Tensor.Release", What: "the storage of this " + t.shape.String() + " tensor"}
+	}
+	st.released = true
+	st.data = nil
+	if st.mem != nil {
+		st.cleanup.Stop()
+		return st.mem.Release()
+	}
+	return nil
+}
+
+// elems returns the storage slice, panicking with a ReleaseError when the
+// storage was released.
+func (t *Tensor[T]) elems() []T {
+	if t.st.released {
+		panic(&shape.ReleaseError{Op: "tensor access", What: "the storage of this " + t.shape.String() + " tensor"})
+	}
+	return t.st.data
+}
+
+// Shape returns a copy of the tensor's shape.
+func (t *Tensor[T]) Shape() shape.Shape { return t.shape.Clone() }
+
+// Dim returns the size of dimension d; a negative d counts from the end. It
+// panics with a DimensionError when d is outside [-NDim, NDim).
+func (t *Tensor[T]) Dim(d int) int { return t.shape.Dim(d) }
+
+// NDim returns the rank.
+func (t *Tensor[T]) NDim() int { return len(t.shape) }
+
+// Numel returns the number of elements.
+func (t *Tensor[T]) Numel() int {
+	n := 1
+	for _, d := range t.shape {
+		n *= d
+	}
+	return n
+}
+
+// Strides returns a copy of the strides, in elements.
+func (t *Tensor[T]) Strides() []int { return slices.Clone(t.strides) }
+
+// ByteStrides returns the strides in bytes, as NumPy's ndarray.strides.
+func (t *Tensor[T]) ByteStrides() []int { return shape.ByteStrides(t.strides, ItemSize[T]()) }
+
+// Offset returns the position of element (0, 0, …) in the storage, in
+// elements.
+func (t *Tensor[T]) Offset() int { return t.offset }
+
+// Device returns where the storage lives.
+func (t *Tensor[T]) Device() alloc.Device { return t.st.device }
+
+// DType returns the element type's name, as DType[T].
+func (t *Tensor[T]) DType() string { return DType[T]() }
+
+// IsContiguous reports whether the elements lie densely in row-major order
+// (size-1 dimensions' strides do not matter, as in PyTorch).
+func (t *Tensor[T]) IsContiguous() bool {
+	return shape.IsContiguous(t.shape, t.strides, shape.RowMajor)
+}
+
+// SharesStorage reports whether t and u are views of the same storage.
+func (t *Tensor[T]) SharesStorage(u *Tensor[T]) bool { return t.st == u.st }
+
+// MemSize returns the number of storage elements the tensor spans, from its
+// lowest to its highest element (mshadow's MSize): Numel for a contiguous
+// tensor, more for a stepped slice, fewer for a broadcast one, 0 when empty.
+func (t *Tensor[T]) MemSize() int {
+	lo, hi, ok := shape.Extent(t.shape, t.strides)
+	if !ok {
+		return 0
+	}
+	return hi - lo + 1
+}
+
+// Data returns the elements of a contiguous tensor as a slice of its storage,
+// in row-major order (Paddle's raw_ptr): writes to it are writes to the
+// tensor. It panics with a NotContiguousError when the tensor is not
+// contiguous (check IsContiguous, or call Contiguous first). Because the slice
+// escapes the tensor's control, the storage is never recycled afterwards.
+func (t *Tensor[T]) Data() []T {
+	if !t.IsContiguous() {
+		panic(&shape.NotContiguousError{Op: "Data", Shape: t.Shape(), Strides: t.Strides(),
+			Reason: "call Contiguous first"})
+	}
+	data := t.Storage()
+	n := t.Numel()
+	return data[t.offset : t.offset+n : t.offset+n]
+}
+
+// Storage returns the whole storage slice the tensor views; element
+// (i0, i1, …) is Storage()[Offset() + Σ ik·Strides()[k]]. As with Data, the
+// storage is never recycled afterwards.
+func (t *Tensor[T]) Storage() []T {
+	data := t.elems()
+	if t.st.mem != nil {
+		t.st.mem.Pin()
+	}
+	return data
+}
+
+func mulNonNeg(a, b int) (int, bool) {
+	if a != 0 && b > maxInt/a {
+		return 0, false
+	}
+	return a * b, true
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+
