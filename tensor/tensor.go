@@ -230,5 +230,3 @@ func mulNonNeg(a, b int) (int, bool) {
 }
 
 const maxInt = int(^uint(0) >> 1)
-
-
