@@ -215,7 +215,11 @@ func newFloatFormat(xs []float64, prec, bits int) floatFormat {
 	f := floatFormat{bits: bits, prec: prec}
 	var finite []float64
 	minAbs, maxAbs := math.Inf(1), 0.0
+	negInf := 0
 	for _, x := range xs {
+		if math.IsInf(x, -1) {
+			negInf = 1
+		}
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			continue
 		}
@@ -243,9 +247,9 @@ func newFloatFormat(xs []float64, prec, bits int) floatFormat {
 		f.prec = f.padRight
 		f.padRight = f.expDigits + 2 + f.prec
 	}
-	if len(finite) < len(xs) { // room for nan, inf, -inf
+	if len(finite) < len(xs) { // room for "nan", "inf" and "-inf"
 		room := f.padRight + 1
-		f.padLeft = max(f.padLeft, 3-room, 4-room)
+		f.padLeft = max(f.padLeft, 3-room, 3+negInf-room)
 	}
 	return f
 }
