@@ -208,6 +208,9 @@ func (t *Tensor[T]) Data() []T {
 	}
 	data := t.Storage()
 	n := t.Numel()
+	if n == 0 {
+		return data[:0:0] // an empty view's offset may lie past the storage's end
+	}
 	return data[t.offset : t.offset+n : t.offset+n]
 }
 
