@@ -44,6 +44,7 @@ type ShapeError struct {
 	Reason string  // what is wrong, in a few words
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *ShapeError) Error() string {
 	return fmt.Sprintf("laze: %s: %s: %s", e.Op, joinShapes(e.Shapes, ", "), e.Reason)
 }
@@ -60,6 +61,7 @@ type BroadcastError struct {
 	Dim    int
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *BroadcastError) Error() string {
 	return fmt.Sprintf("laze: %s: shapes %s cannot be broadcast together (sizes disagree in result dimension %d)",
 		e.Op, joinShapes(e.Shapes, " and "), e.Dim)
@@ -77,6 +79,7 @@ type IndexError struct {
 	Size  int
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *IndexError) Error() string {
 	return fmt.Sprintf("laze: %s: index %d is out of range for dimension %d of size %d",
 		e.Op, e.Index, e.Dim, e.Size)
@@ -95,6 +98,7 @@ type DimensionError struct {
 	Reason string
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *DimensionError) Error() string {
 	if e.Reason != "" {
 		return fmt.Sprintf("laze: %s: dimension %d: %s (rank %d)", e.Op, e.Dim, e.Reason, e.NDim)
@@ -115,6 +119,7 @@ type NotContiguousError struct {
 	Reason  string
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *NotContiguousError) Error() string {
 	msg := fmt.Sprintf("laze: %s: tensor of shape %v and strides %s is not contiguous",
 		e.Op, e.Shape, FormatInts(e.Strides))
@@ -137,6 +142,7 @@ type DeviceError struct {
 	Reason  string
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *DeviceError) Error() string {
 	names := make([]string, len(e.Devices))
 	for i, d := range e.Devices {
@@ -160,6 +166,7 @@ type OverflowError struct {
 	What  string // "element count" or "byte count"
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *OverflowError) Error() string {
 	return fmt.Sprintf("laze: %s: %s of shape %v overflows int", e.Op, e.What, e.Shape)
 }
@@ -176,6 +183,7 @@ type ArgumentError struct {
 	Reason string
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *ArgumentError) Error() string {
 	return fmt.Sprintf("laze: %s: %s = %v: %s", e.Op, e.Name, e.Value, e.Reason)
 }
@@ -189,6 +197,7 @@ type ReleaseError struct {
 	What string // what was released: "allocation of 4096 bytes on cpu", …
 }
 
+// Error returns the message, which names the operation and the values at fault.
 func (e *ReleaseError) Error() string {
 	return fmt.Sprintf("laze: %s: %s was already released", e.Op, e.What)
 }

@@ -139,21 +139,21 @@ func Eye[T Number](n int) *Tensor[T] {
 // Rand returns a row-major tensor of values drawn uniformly from [0, 1). The
 // same seed gives the same values on every platform (PCG generator).
 func Rand[T Float](seed uint64, dims ...int) *Tensor[T] {
-	rng := newRand(seed)
-	t := empty[T]("Rand", shape.Shape(dims), configure(nil))
-	for i := range t.st.data {
-		t.st.data[i] = T(rng.Float64())
-	}
-	return t
+	return random[T]("Rand", seed, dims, (*rand.Rand).Float64)
 }
 
 // Randn returns a row-major tensor of values drawn from the standard normal
 // distribution, reproducibly for a given seed.
 func Randn[T Float](seed uint64, dims ...int) *Tensor[T] {
-	rng := newRand(seed)
-	t := empty[T]("Randn", shape.Shape(dims), configure(nil))
+	return random[T]("Randn", seed, dims, (*rand.Rand).NormFloat64)
+}
+
+// random fills a new tensor with draws from a PCG generator seeded with seed.
+func random[T Float](op string, seed uint64, dims []int, draw func(*rand.Rand) float64) *Tensor[T] {
+	rng := rand.New(rand.NewPCG(seed, 0x6c617a65)) // "laze"
+	t := empty[T](op, shape.Shape(dims), configure(nil))
 	for i := range t.st.data {
-		t.st.data[i] = T(rng.NormFloat64())
+		t.st.data[i] = T(draw(rng))
 	}
 	return t
 }
@@ -163,10 +163,6 @@ func RandLike[T Float](t *Tensor[T], seed uint64) *Tensor[T] { return Rand[T](se
 
 // RandnLike is Randn with t's shape.
 func RandnLike[T Float](t *Tensor[T], seed uint64) *Tensor[T] { return Randn[T](seed, t.shape...) }
-
-func newRand(seed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, 0x6c617a65)) // "laze"
-}
 
 // FromSlice returns a tensor of shape s holding a copy of data, read in
 // row-major order (or column-major with the ColMajor option). It returns a
