@@ -46,7 +46,7 @@ func ExampleWrap() {
 
 func ExampleTensor_Slice() {
 	v := tensor.Arange[int](0, 10, 1)
-	fmt.Println(v.Slice(0, 1, 8, 3))                     // v[1:8:3]
+	fmt.Println(v.Slice(0, 1, 8, 3))                      // v[1:8:3]
 	fmt.Println(v.Slice(0, tensor.None, tensor.None, -1)) // v[::-1]
 	fmt.Println(v.Slice(0, -3, tensor.None, 1))           // v[-3:]
 	// Output:
