@@ -27,10 +27,12 @@ demo:
 
 ## cover: coverage of the foundation packages; fails below $(COVER_MIN)%
 cover:
-	@$(GO) test -cover $(COVER_PKGS) | tee /dev/stderr | awk -v min=$(COVER_MIN) ' \
-		/coverage:/ { for (i = 1; i <= NF; i++) if ($$i == "coverage:") { pct = $$(i+1); sub("%", "", pct); \
-			if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
-		END { exit bad }'
+	@$(GO) test -cover $(COVER_PKGS) > coverage.txt; status=$$?; cat coverage.txt; \
+	[ $$status -eq 0 ] || exit $$status; \
+	awk -v min=$(COVER_MIN) '/coverage:/ { for (i = 1; i <= NF; i++) if ($$i == "coverage:") { \
+		pct = $$(i+1); sub("%", "", pct); \
+		if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
+		END { exit bad }' coverage.txt
 
 ## fuzz: run the view-chain fuzz target for $(FUZZTIME)
 fuzz:
