@@ -31,11 +31,9 @@ func forEachRun2(s shape.Shape, a, b []int, offA, offB int, fn func(offA, offB, 
 		innerB = b[last]
 	}
 	var idxBuf [8]int
-	idx := idxBuf[:0]
+	idx := idxBuf[:]
 	if last > len(idxBuf) {
 		idx = make([]int, last)
-	} else {
-		idx = idxBuf[:last]
 	}
 	for {
 		if !fn(offA, offB, inner, innerA, innerB) {
