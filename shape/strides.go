@@ -70,16 +70,33 @@ func Offset(s Shape, strides []int, index []int) (int, error) {
 	}
 	off := 0
 	for d, i := range index {
-		n := s[d]
-		if i < 0 {
-			i += n
+		j, ok := normIndex(i, s[d])
+		if !ok {
+			return 0, &IndexError{Op: "Offset", Dim: d, Index: i, Size: s[d]}
 		}
-		if i < 0 || i >= n {
-			return 0, &IndexError{Op: "Offset", Dim: d, Index: index[d], Size: n}
-		}
-		off += i * strides[d]
+		off += j * strides[d]
 	}
 	return off, nil
+}
+
+// Index normalises index i of dimension dim, of size n: a negative i counts
+// from the end. It returns an IndexError naming op, the dimension, the index
+// and the size when i is outside [-n, n).
+func Index(op string, dim, i, n int) (int, error) {
+	j, ok := normIndex(i, n)
+	if !ok {
+		return 0, &IndexError{Op: op, Dim: dim, Index: i, Size: n}
+	}
+	return j, nil
+}
+
+// normIndex is the one definition of index normalisation, small enough to
+// inline into element access.
+func normIndex(i, n int) (int, bool) {
+	if i < 0 {
+		i += n
+	}
+	return i, uint(i) < uint(n) // the unsigned compare also rejects i < 0
 }
 
 // IsContiguous reports whether a tensor of shape s and the given strides

@@ -127,13 +127,9 @@ func (t *Tensor[T]) FlatTo2D() (*Tensor[T], error) {
 // end. It panics with a DimensionError or IndexError when out of range.
 func (t *Tensor[T]) Index(dim, i int) *Tensor[T] {
 	d := shape.MustAxis("Index", dim, len(t.shape))
-	n := t.shape[d]
-	j := i
-	if j < 0 {
-		j += n
-	}
-	if j < 0 || j >= n {
-		panic(&shape.IndexError{Op: "Index", Dim: d, Index: i, Size: n})
+	j, err := shape.Index("Index", d, i, t.shape[d])
+	if err != nil {
+		panic(err)
 	}
 	v := header(t.st, t.offset+j*t.strides[d], len(t.shape)-1)
 	copy(v.shape, t.shape[:d])
