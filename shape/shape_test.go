@@ -354,3 +354,22 @@ func catch(f func()) (err error) {
 	f()
 	return nil
 }
+
+func TestIndex(t *testing.T) {
+	tests := []struct{ i, n, want int }{{0, 3, 0}, {2, 3, 2}, {-1, 3, 2}, {-3, 3, 0}}
+	for _, tt := range tests {
+		if got, err := Index("X", 0, tt.i, tt.n); err != nil || got != tt.want {
+			t.Errorf("Index(%d, size %d) = %d, %v; want %d", tt.i, tt.n, got, err, tt.want)
+		}
+	}
+	for _, bad := range []int{3, -4, 100} {
+		_, err := Index("Take", 2, bad, 3)
+		var ie *IndexError
+		if !errors.As(err, &ie) || ie.Op != "Take" || ie.Dim != 2 || ie.Index != bad || ie.Size != 3 {
+			t.Errorf("Index(%d, size 3): %v", bad, err)
+		}
+	}
+	if _, err := Index("X", 0, 0, 0); !errors.Is(err, ErrIndex) {
+		t.Errorf("Index into an empty dimension: %v", err)
+	}
+}
