@@ -52,12 +52,15 @@ func (t *Tensor[T]) Fill(v T) {
 	})
 }
 
-// renameOp sets the operation name of an error built by a lower layer.
+// renameOp sets the operation name of an error built by a lower layer, so
+// that the message names the call the user made.
 func renameOp(err error, op string) error {
 	switch e := err.(type) {
 	case *shape.IndexError:
 		e.Op = op
 	case *shape.DimensionError:
+		e.Op = op
+	case *shape.BroadcastError:
 		e.Op = op
 	}
 	return err

@@ -36,8 +36,7 @@ func (t *Tensor[T]) CopyFrom(src *Tensor[T]) error {
 	}
 	strides, err := shape.BroadcastStrides(src.shape, src.strides, t.shape)
 	if err != nil {
-		return &shape.BroadcastError{Op: "CopyFrom", Shapes: []shape.Shape{src.Shape(), t.Shape()},
-			Dim: err.(*shape.BroadcastError).Dim}
+		return renameOp(err, "CopyFrom")
 	}
 	t.elems() // both must be live before anything is decided
 	src.elems()

@@ -50,7 +50,7 @@ func (t *Tensor[T]) format(prec int) string {
 	}
 	p := printer[T]{t: t, data: t.st.data, summarize: t.Numel() > PrintThreshold}
 	if len(t.shape) == 0 {
-		return scalarString(t.data(t.offset))
+		return scalarString(p.data[t.offset])
 	}
 	if t.Numel() == 0 {
 		return "[]"
@@ -60,8 +60,6 @@ func (t *Tensor[T]) format(prec int) string {
 	p.elem = newElemFormat(visible, prec)
 	return p.recurse(t.offset, 0, " ", LineWidth)
 }
-
-func (t *Tensor[T]) data(off int) T { return t.st.data[off] }
 
 // printer ports NumPy's _formatArray.
 type printer[T Number] struct {
@@ -292,20 +290,15 @@ func (f floatFormat) positional(x float64) string {
 // read back as x (at most f.prec), trailing zeros trimmed; otherwise exactly
 // digits fractional digits.
 func (f floatFormat) scientific(x float64, digits int) (mant, exp string) {
-	var s string
-	if digits < 0 {
-		s = strconv.FormatFloat(x, 'e', -1, f.bits)
-		if m, _, _ := strings.Cut(s, "e"); len(m) > 0 {
-			if _, frac, ok := strings.Cut(m, "."); ok && len(frac) > f.prec {
-				s = strconv.FormatFloat(x, 'e', f.prec, f.bits)
-				m, e, _ := strings.Cut(s, "e")
-				s = strings.TrimRight(m, "0") + "e" + e
-			}
-		}
+	if digits >= 0 {
+		mant, exp, _ = strings.Cut(strconv.FormatFloat(x, 'e', digits, f.bits), "e")
 	} else {
-		s = strconv.FormatFloat(x, 'e', digits, f.bits)
+		mant, exp, _ = strings.Cut(strconv.FormatFloat(x, 'e', -1, f.bits), "e")
+		if _, frac, _ := strings.Cut(mant, "."); len(frac) > f.prec {
+			mant, exp, _ = strings.Cut(strconv.FormatFloat(x, 'e', f.prec, f.bits), "e")
+			mant = strings.TrimRight(mant, "0")
+		}
 	}
-	mant, exp, _ = strings.Cut(s, "e")
 	if !strings.Contains(mant, ".") {
 		mant += "."
 	}

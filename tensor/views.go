@@ -228,7 +228,8 @@ func (t *Tensor[T]) Expand(dims ...int) (*Tensor[T], error) {
 		}
 		target[i] = t.shape[i-lead]
 	}
-	return t.BroadcastTo(target)
+	v, err := t.BroadcastTo(target)
+	return v, renameOp(err, "Expand")
 }
 
 // BroadcastTo returns the view of t broadcast to shape s by NumPy's rules
@@ -243,7 +244,7 @@ func (t *Tensor[T]) BroadcastTo(s shape.Shape) (*Tensor[T], error) {
 	}
 	strides, err := shape.BroadcastStrides(t.shape, t.strides, s)
 	if err != nil {
-		return nil, err
+		return nil, renameOp(err, "BroadcastTo")
 	}
 	return t.view(t.offset, s, strides), nil
 }
