@@ -32,6 +32,9 @@ var (
 	// ErrInvalid reports an argument that is invalid whatever the shapes
 	// (a negative size, a zero step, a bad layout name).
 	ErrInvalid = errors.New("invalid argument")
+	// ErrDType reports an element type that an operation does not accept
+	// (a float-only op on integers).
+	ErrDType = errors.New("unsupported element type")
 	// ErrReleased reports a use of memory after it was released, or a second
 	// release of the same allocation.
 	ErrReleased = errors.New("memory already released")
@@ -204,6 +207,40 @@ func (e *ReleaseError) Error() string {
 
 // Unwrap returns ErrReleased.
 func (e *ReleaseError) Unwrap() error { return ErrReleased }
+
+// DTypeError reports an operation given an element type it does not accept.
+type DTypeError struct {
+	Op     string // the operation, such as "sqrt"
+	DType  string // the element type at fault, as NumPy names it
+	Reason string
+}
+
+// Error returns the message, which names the operation and the values at fault.
+func (e *DTypeError) Error() string {
+	return fmt.Sprintf("laze: %s: dtype %s: %s", e.Op, e.DType, e.Reason)
+}
+
+// Unwrap returns ErrDType.
+func (e *DTypeError) Unwrap() error { return ErrDType }
+
+// NodeError reports a check that failed at one node of an expression tree.
+// Node is the node as the tree prints it, so the message points at the
+// sub-expression at fault; Err is what is wrong there (a BroadcastError, a
+// DTypeError, a DeviceError…), which errors.Is and errors.As reach through
+// Unwrap.
+type NodeError struct {
+	Op   string // the call that checked the tree, such as "Assign"
+	Node string // the node at fault: "(a + b)"
+	Err  error
+}
+
+// Error returns the message, which names the call, the node and the fault.
+func (e *NodeError) Error() string {
+	return fmt.Sprintf("laze: %s: at node %s: %s", e.Op, e.Node, strings.TrimPrefix(e.Err.Error(), "laze: "))
+}
+
+// Unwrap returns the error found at the node.
+func (e *NodeError) Unwrap() error { return e.Err }
 
 func joinShapes(shapes []Shape, sep string) string {
 	parts := make([]string, len(shapes))

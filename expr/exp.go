@@ -1,0 +1,106 @@
+package expr
+
+import (
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// Exp is an expression whose elements have type T: a tensor, a constant or
+// a node combining other expressions. *tensor.Tensor[T] satisfies it as it
+// is.
+//
+// Shape returns the shape the expression has when evaluated; for a node
+// whose operands do not broadcast it panics with the error Check returns. At
+// computes the single element at index, without evaluating anything else: it
+// is for inspection and tests, and costs a walk of the tree per call; use
+// kernels.Assign or kernels.Eval for whole tensors.
+type Exp[T tensor.Number] interface {
+	Shape() shape.Shape
+	At(index ...int) T
+}
+
+// Node is an expression of any element type, as Walk visits it. Nodes with
+// operands also implement Parent.
+type Node interface {
+	Shape() shape.Shape
+}
+
+// Parent is a node with operands.
+type Parent interface {
+	Node
+	Operands() []Node
+}
+
+// Op names an elementwise operation (add, exp, where…). Its String method
+// gives the name NumPy uses for the function.
+type Op = ops.Op
+
+// Unary applies Op to each element of X.
+type Unary[T tensor.Number] struct {
+	Op Op
+	X  Exp[T]
+}
+
+// Binary applies Op to the elements of X and Y, broadcast together.
+type Binary[T tensor.Number] struct {
+	Op   Op
+	X, Y Exp[T]
+}
+
+// Ternary applies Op (where, clip) to the elements of X, Y and Z, broadcast
+// together.
+type Ternary[T tensor.Number] struct {
+	Op      Op
+	X, Y, Z Exp[T]
+}
+
+// Const is a scalar constant; it broadcasts to any shape (its own is ()).
+type Const[T tensor.Number] struct {
+	Value T
+}
+
+// Named gives an expression a name, used when the tree is printed. It
+// evaluates as X.
+type Named[T tensor.Number] struct {
+	Name string
+	X    Exp[T]
+}
+
+// Shape returns the shape of X.
+func (u *Unary[T]) Shape() shape.Shape { return u.X.Shape() }
+
+// Shape returns X's and Y's shapes broadcast together. It panics with the
+// error Check returns when they do not broadcast.
+func (b *Binary[T]) Shape() shape.Shape { return mustShape(b) }
+
+// Shape returns X's, Y's and Z's shapes broadcast together. It panics with
+// the error Check returns when they do not broadcast.
+func (t *Ternary[T]) Shape() shape.Shape { return mustShape(t) }
+
+// Shape returns (), the shape of a scalar.
+func (c *Const[T]) Shape() shape.Shape { return shape.Shape{} }
+
+// Shape returns the shape of X.
+func (n *Named[T]) Shape() shape.Shape { return n.X.Shape() }
+
+// Operands returns X.
+func (u *Unary[T]) Operands() []Node { return []Node{u.X} }
+
+// Operands returns X and Y.
+func (b *Binary[T]) Operands() []Node { return []Node{b.X, b.Y} }
+
+// Operands returns X, Y and Z.
+func (t *Ternary[T]) Operands() []Node { return []Node{t.X, t.Y, t.Z} }
+
+// Operands returns X.
+func (n *Named[T]) Operands() []Node { return []Node{n.X} }
+
+// mustShape returns n's checked shape, panicking with Check's error.
+func mustShape(n Node) shape.Shape {
+	info, err := check(n, "Shape")
+	if err != nil {
+		panic(err)
+	}
+	return info.shape
+}

@@ -1,0 +1,136 @@
+package ops
+
+import "fmt"
+
+// Op names one elementwise operation. The zero Op is invalid.
+type Op uint8
+
+// The operations, grouped by arity.
+const (
+	Invalid Op = iota
+
+	// Unary.
+	Neg
+	Abs
+	Sqrt
+	Exp
+	Log
+	Sin
+	Cos
+	Tanh
+	Sigmoid
+	ReLU
+
+	// Binary.
+	Add
+	Sub
+	Mul
+	Div
+	Mod
+	Pow
+	Maximum
+	Minimum
+	Eq
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+
+	// Ternary.
+	Where
+	Clamp
+
+	count
+)
+
+// Domain is the set of element types an op accepts.
+type Domain uint8
+
+const (
+	// AnyNumber ops accept every integer and floating-point type.
+	AnyNumber Domain = iota
+	// FloatOnly ops accept float32 and float64 (and types defined on them).
+	FloatOnly
+)
+
+// Def is one row of the op table. Go and CUDA are expressions over the
+// operands a, b and c (in that order) that compute the result, whose type is
+// T in both languages. Go helpers come from package internal/scalar (written
+// scalar.Name); CUDA helpers come from Prelude.
+type Def struct {
+	Name   string // lower-case name, as NumPy spells the function: "add", "exp", "where"
+	Infix  string // the operator when trees print the op infix ("+"), else ""
+	Arity  int    // number of operands, 1 to 3
+	Domain Domain // element types accepted
+	Go     string // Go definition
+	CUDA   string // CUDA C definition
+}
+
+// table holds every op's definition; see the package doc.
+var table = [count]Def{
+	Neg:     {Name: "neg", Infix: "-", Arity: 1, Go: "-a", CUDA: "-a"},
+	Abs:     {Name: "abs", Arity: 1, Go: "scalar.Abs(a)", CUDA: "laze_abs(a)"},
+	Sqrt:    {Name: "sqrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Sqrt(float64(a)))", CUDA: "sqrt(a)"},
+	Exp:     {Name: "exp", Arity: 1, Domain: FloatOnly, Go: "T(math.Exp(float64(a)))", CUDA: "exp(a)"},
+	Log:     {Name: "log", Arity: 1, Domain: FloatOnly, Go: "T(math.Log(float64(a)))", CUDA: "log(a)"},
+	Sin:     {Name: "sin", Arity: 1, Domain: FloatOnly, Go: "T(math.Sin(float64(a)))", CUDA: "sin(a)"},
+	Cos:     {Name: "cos", Arity: 1, Domain: FloatOnly, Go: "T(math.Cos(float64(a)))", CUDA: "cos(a)"},
+	Tanh:    {Name: "tanh", Arity: 1, Domain: FloatOnly, Go: "T(math.Tanh(float64(a)))", CUDA: "tanh(a)"},
+	Sigmoid: {Name: "sigmoid", Arity: 1, Domain: FloatOnly, Go: "T(1 / (1 + math.Exp(-float64(a))))", CUDA: "laze_sigmoid(a)"},
+	ReLU:    {Name: "relu", Arity: 1, Go: "scalar.ReLU(a)", CUDA: "laze_relu(a)"},
+
+	Add:     {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b"},
+	Sub:     {Name: "subtract", Infix: "-", Arity: 2, Go: "a - b", CUDA: "a - b"},
+	Mul:     {Name: "multiply", Infix: "*", Arity: 2, Go: "a * b", CUDA: "a * b"},
+	Div:     {Name: "divide", Infix: "/", Arity: 2, Go: "scalar.Div(a, b)", CUDA: "laze_div(a, b)"},
+	Mod:     {Name: "mod", Infix: "%", Arity: 2, Go: "scalar.Mod(a, b)", CUDA: "laze_mod(a, b)"},
+	Pow:     {Name: "power", Infix: "**", Arity: 2, Go: "scalar.Pow(a, b)", CUDA: "laze_pow(a, b)"},
+	Maximum: {Name: "maximum", Arity: 2, Go: "scalar.Maximum(a, b)", CUDA: "laze_max(a, b)"},
+	Minimum: {Name: "minimum", Arity: 2, Go: "scalar.Minimum(a, b)", CUDA: "laze_min(a, b)"},
+	Eq:      {Name: "equal", Infix: "==", Arity: 2, Go: "scalar.Bool[T](a == b)", CUDA: "(T)(a == b)"},
+	Ne:      {Name: "not_equal", Infix: "!=", Arity: 2, Go: "scalar.Bool[T](a != b)", CUDA: "(T)(a != b)"},
+	Lt:      {Name: "less", Infix: "<", Arity: 2, Go: "scalar.Bool[T](a < b)", CUDA: "(T)(a < b)"},
+	Le:      {Name: "less_equal", Infix: "<=", Arity: 2, Go: "scalar.Bool[T](a <= b)", CUDA: "(T)(a <= b)"},
+	Gt:      {Name: "greater", Infix: ">", Arity: 2, Go: "scalar.Bool[T](a > b)", CUDA: "(T)(a > b)"},
+	Ge:      {Name: "greater_equal", Infix: ">=", Arity: 2, Go: "scalar.Bool[T](a >= b)", CUDA: "(T)(a >= b)"},
+
+	Where: {Name: "where", Arity: 3, Go: "scalar.Where(a, b, c)", CUDA: "(a != (T)0 ? b : c)"},
+	Clamp: {Name: "clip", Arity: 3, Go: "scalar.Minimum(scalar.Maximum(a, b), c)", CUDA: "laze_min(laze_max(a, b), c)"},
+}
+
+// Def returns op's row of the table. It panics when op is not a valid Op.
+func (op Op) Def() Def {
+	if !op.Valid() {
+		panic(fmt.Sprintf("laze: ops: invalid op %d", uint8(op)))
+	}
+	return table[op]
+}
+
+// Valid reports whether op is one of the defined operations.
+func (op Op) Valid() bool { return op > Invalid && op < count }
+
+// Arity returns the number of operands op takes, or 0 for an invalid op.
+func (op Op) Arity() int {
+	if !op.Valid() {
+		return 0
+	}
+	return table[op].Arity
+}
+
+// String returns the op's name, or "op(N)" for an invalid op.
+func (op Op) String() string {
+	if !op.Valid() {
+		return fmt.Sprintf("op(%d)", uint8(op))
+	}
+	return table[op].Name
+}
+
+// All returns every valid op, in table order.
+func All() []Op {
+	all := make([]Op, 0, count-1)
+	for op := Invalid + 1; op < count; op++ {
+		all = append(all, op)
+	}
+	return all
+}

@@ -1,0 +1,57 @@
+package ops
+
+// Prelude is the CUDA C++ that every generated kernel starts with: the
+// helpers the table's CUDA column calls, overloaded so that each has the same
+// meaning per element type as its Go definition in internal/scalar.
+const Prelude = `template <typename T> __device__ __forceinline__ T laze_abs(T a) { return a < (T)0 ? (T)(-a) : a; }
+__device__ __forceinline__ float laze_abs(float a) { return fabsf(a); }
+__device__ __forceinline__ double laze_abs(double a) { return fabs(a); }
+
+template <typename T> __device__ __forceinline__ T laze_relu(T a) { return a < (T)0 ? (T)0 : a; }
+
+template <typename T> __device__ __forceinline__ T laze_div(T a, T b) {
+  if (b == (T)0) return (T)0;
+  T q = a / b;
+  T r = a - q * b;
+  if (r != (T)0 && ((r < (T)0) != (b < (T)0))) q--;
+  return q;
+}
+__device__ __forceinline__ float laze_div(float a, float b) { return a / b; }
+__device__ __forceinline__ double laze_div(double a, double b) { return a / b; }
+
+template <typename T> __device__ __forceinline__ T laze_mod(T a, T b) {
+  if (b == (T)0) return (T)0;
+  T r = a % b;
+  if (r != (T)0 && ((r < (T)0) != (b < (T)0))) r += b;
+  return r;
+}
+__device__ __forceinline__ double laze_mod(double a, double b) {
+  double r = fmod(a, b);
+  if (r != 0.0 && ((r < 0.0) != (b < 0.0))) r += b;
+  return r;
+}
+__device__ __forceinline__ float laze_mod(float a, float b) { return (float)laze_mod((double)a, (double)b); }
+
+template <typename T> __device__ __forceinline__ T laze_pow(T a, T b) {
+  if (b < (T)0) {
+    if (a == (T)1) return (T)1;
+    if (a + (T)1 == (T)0) return (b - (b / (T)2) * (T)2 != (T)0) ? a : (T)1;
+    return (T)0;
+  }
+  T result = (T)1;
+  while (b > (T)0) {
+    if (b - (b / (T)2) * (T)2 != (T)0) result *= a;
+    a *= a;
+    b /= (T)2;
+  }
+  return result;
+}
+__device__ __forceinline__ float laze_pow(float a, float b) { return (float)pow((double)a, (double)b); }
+__device__ __forceinline__ double laze_pow(double a, double b) { return pow(a, b); }
+
+template <typename T> __device__ __forceinline__ T laze_max(T a, T b) { return (a > b || a != a) ? a : b; }
+template <typename T> __device__ __forceinline__ T laze_min(T a, T b) { return (a < b || a != a) ? a : b; }
+
+__device__ __forceinline__ float laze_sigmoid(float a) { return (float)(1.0 / (1.0 + exp(-(double)a))); }
+__device__ __forceinline__ double laze_sigmoid(double a) { return 1.0 / (1.0 + exp(-a)); }
+`

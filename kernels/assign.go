@@ -1,0 +1,129 @@
+package kernels
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// Assign evaluates e into dst, which may be any tensor or strided view (a
+// slice with steps, a transpose, a column of another tensor). dst's shape
+// must equal e's: the destination never broadcasts. The whole tree is checked
+// before anything is written, so on error dst is unchanged; the error names
+// the node at fault (a *shape.NodeError wrapping a BroadcastError,
+// DTypeError, DeviceError…) or, for the destination, both shapes.
+//
+// dst may overlap e's operands: the result is what NumPy gives, as if e were
+// computed in full before any element of dst is written (see docs/design.md).
+func Assign[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	return assign("Assign", dst, e)
+}
+
+// AddAssign adds e to dst in place (dst += e); e broadcasts to dst's shape.
+func AddAssign[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	return assign("AddAssign", dst, expr.Add[T](dst, e))
+}
+
+// SubAssign subtracts e from dst in place (dst -= e).
+func SubAssign[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	return assign("SubAssign", dst, expr.Sub[T](dst, e))
+}
+
+// MulAssign multiplies dst by e in place (dst *= e).
+func MulAssign[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	return assign("MulAssign", dst, expr.Mul[T](dst, e))
+}
+
+// DivAssign divides dst by e in place (dst /= e), with expr.Div's rules.
+func DivAssign[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	return assign("DivAssign", dst, expr.Div[T](dst, e))
+}
+
+// Fill sets every element of dst to v, in parallel for large tensors.
+func Fill[T tensor.Number](dst *tensor.Tensor[T], v T) error {
+	return assign("Fill", dst, expr.Scalar(v))
+}
+
+// Eval evaluates e into a new contiguous tensor (Eigen's eval()), allocated
+// from the default caching allocator.
+func Eval[T tensor.Number](e expr.Exp[T]) (*tensor.Tensor[T], error) {
+	info, err := expr.Check(e)
+	if err != nil {
+		return nil, renameCall(err, "Eval")
+	}
+	if !info.Device.IsCPU() {
+		return nil, noBackend("Eval", info.Device)
+	}
+	dst := tensor.Empty[T](info.Shape)
+	if err := assign("Eval", dst, e); err != nil {
+		_ = dst.Release()
+		return nil, err
+	}
+	return dst, nil
+}
+
+// assign checks everything, lowers e for dst and runs the program.
+func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	if err := checkAssign(call, dst, e); err != nil {
+		return err
+	}
+	p, err := lower(call, dst, e)
+	if err != nil {
+		return err
+	}
+	defer p.releaseTemps()
+	p.run()
+	return nil
+}
+
+// checkAssign runs every check that can fail before lowering: the tree's,
+// then the destination's shape, device and layout against it.
+func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	if dst == nil || e == nil {
+		return &shape.ArgumentError{Op: call, Name: "dst or e", Value: nil, Reason: "both the destination and the expression are needed"}
+	}
+	info, err := expr.Check(e)
+	if err != nil {
+		return renameCall(err, call)
+	}
+	if dev := dst.Device(); dev != info.Device {
+		return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dev, info.Device},
+			Reason: "the destination and the expression are on different devices"}
+	}
+	if !info.Device.IsCPU() {
+		return noBackend(call, info.Device)
+	}
+	dims := dst.ShapeView(friend.K)
+	if !dims.Equal(info.Shape) {
+		return &shape.ShapeError{Op: call, Shapes: []shape.Shape{dims.Clone(), info.Shape},
+			Reason: "the destination's shape must equal the expression's (the destination does not broadcast)"}
+	}
+	strides := dst.StridesView(friend.K)
+	for d, n := range dims {
+		if n > 1 && strides[d] == 0 {
+			return &shape.ArgumentError{Op: call, Name: "destination strides", Value: shape.FormatInts(strides),
+				Reason: fmt.Sprintf("dimension %d is broadcast (stride 0), so its elements share memory and cannot each be written", d)}
+		}
+	}
+	return nil
+}
+
+// noBackend reports a device with no evaluator in this build.
+func noBackend(call string, dev alloc.Device) error {
+	return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dev},
+		Reason: "this build evaluates on the CPU only; the CUDA backend comes with package cuda and the build tag cuda"}
+}
+
+// renameCall sets the call named by a NodeError from expr.Check.
+func renameCall(err error, call string) error {
+	var ne *shape.NodeError
+	if errors.As(err, &ne) {
+		ne.Op = call
+	}
+	return err
+}

@@ -1,0 +1,244 @@
+package kernels
+
+import (
+	"fmt"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A program is a tree lowered for one destination: a flat list of
+// instructions over value slots. Slots hold the leaves (read per block), the
+// constants (set once) and the instructions' results. Operand 0 is the
+// destination; operand 1+i is leaf i.
+type program[T tensor.Number] struct {
+	shape   shape.Shape // coalesced iteration shape; the last dimension is walked in blocks
+	strides [][]int     // coalesced strides per operand
+	offsets []int       // base offset per operand
+	data    [][]T       // storage per operand
+
+	leafSlot []int // slot of leaf i
+	leafReg  []int // register that leaf i is gathered into when its inner stride is not 0 or 1, else -1
+	consts   []constant[T]
+	code     []instr
+	nslots   int
+	nregs    int
+	result   int  // slot of the tree's value
+	scalar   bool // the result is one value per block (a constant or a broadcast leaf)
+	inPlace  bool // the last instruction writes straight into the destination
+
+	temps []*tensor.Tensor[T] // copies of operands that overlap the destination
+}
+
+// constant is a value slot set once for the whole program.
+type constant[T tensor.Number] struct {
+	slot  int
+	value T
+}
+
+// instr computes op over its arguments' slots into out's slot.
+type instr struct {
+	op   ops.Op
+	pat  uint8 // operand pattern (patternCodes); 0 when every argument is a scalar
+	out  int   // result slot
+	reg  int   // register the result is computed into; -1 for the destination
+	args [3]int
+}
+
+// lowering is the state of lower.
+type lowering[T tensor.Number] struct {
+	call     string
+	dst      *tensor.Tensor[T]
+	dims     shape.Shape
+	p        *program[T]
+	leaves   []*tensor.Tensor[T] // leaf i as given (for identity)
+	scalarAt []bool              // per slot: one value per block
+	bstrides [][]int             // per operand, broadcast to dims, before coalescing
+}
+
+// lower turns e into a program that writes dst; it checks nothing that
+// checkAssign checked, and allocates nothing the size of the tensors except
+// copies of operands that overlap dst.
+func lower[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (*program[T], error) {
+	l := &lowering[T]{call: call, dst: dst, dims: dst.ShapeView(friend.K), p: &program[T]{}}
+	l.addOperand(dst, dst.StridesView(friend.K))
+	root, err := l.node(e)
+	if err != nil {
+		l.p.releaseTemps()
+		return nil, err
+	}
+	p := l.p
+	p.result = root
+	p.shape, p.strides = shape.Coalesce(l.dims, l.bstrides...)
+	l.allocateRegisters()
+	return p, nil
+}
+
+// newSlot returns a fresh value slot.
+func (l *lowering[T]) newSlot(scalar bool) int {
+	l.scalarAt = append(l.scalarAt, scalar)
+	l.p.nslots++
+	return l.p.nslots - 1
+}
+
+// node lowers one node and returns the slot holding its value.
+func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
+	switch n := e.(type) {
+	case *tensor.Tensor[T]:
+		return l.leaf(n)
+	case *expr.Const[T]:
+		s := l.newSlot(true)
+		l.p.consts = append(l.p.consts, constant[T]{slot: s, value: n.Value})
+		return s, nil
+	case *expr.Named[T]:
+		return l.node(n.X)
+	case expr.Chain[T]:
+		return l.node(n.E)
+	case *expr.Unary[T]:
+		return l.op(n.Op, n.X)
+	case *expr.Binary[T]:
+		return l.op(n.Op, n.X, n.Y)
+	case *expr.Ternary[T]:
+		return l.op(n.Op, n.X, n.Y, n.Z)
+	}
+	return 0, &shape.ArgumentError{Op: l.call, Name: "node", Value: fmt.Sprintf("%T", e),
+		Reason: "kernels evaluates the node types of package expr and tensors; this type is neither"}
+}
+
+// op lowers an op node: its operands first, then one instruction.
+func (l *lowering[T]) op(op ops.Op, operands ...expr.Exp[T]) (int, error) {
+	in := instr{op: op, reg: -1}
+	for i, x := range operands {
+		s, err := l.node(x)
+		if err != nil {
+			return 0, err
+		}
+		in.args[i] = s
+	}
+	in.out = l.newSlot(false) // repattern decides
+	l.p.code = append(l.p.code, in)
+	return in.out, nil
+}
+
+// leaf lowers a tensor operand: one slot per distinct tensor, its strides
+// broadcast to the destination's shape, and a copy when it overlaps the
+// destination unsafely.
+func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
+	for i, seen := range l.leaves {
+		if seen == t {
+			return l.p.leafSlot[i], nil
+		}
+	}
+	read := t
+	if needsCopy(l.dst, t) {
+		read = t.Clone()
+		l.p.temps = append(l.p.temps, read)
+	}
+	strides, err := shape.BroadcastStrides(read.ShapeView(friend.K), read.StridesView(friend.K), l.dims)
+	if err != nil {
+		return 0, err // unreachable after checkAssign; kept so a bug surfaces as an error
+	}
+	l.leaves = append(l.leaves, t)
+	l.addOperand(read, strides)
+	s := l.newSlot(false)
+	l.p.leafSlot = append(l.p.leafSlot, s)
+	return s, nil
+}
+
+// addOperand records an operand's storage, offset and broadcast strides.
+func (l *lowering[T]) addOperand(t *tensor.Tensor[T], strides []int) {
+	l.p.data = append(l.p.data, t.Elems(friend.K))
+	l.p.offsets = append(l.p.offsets, t.Offset())
+	l.bstrides = append(l.bstrides, strides)
+}
+
+// allocateRegisters marks leaves whose inner stride is 0 as scalars per
+// block, gives the other strided leaves a gather register, and gives each
+// instruction a register, reusing those whose value is dead (an instruction
+// may write over its own argument: elementwise loops allow it). The last
+// instruction writes straight into the destination when that is a
+// contiguous run.
+func (l *lowering[T]) allocateRegisters() {
+	p := l.p
+	last := len(p.shape) - 1
+	p.leafReg = make([]int, len(p.leafSlot))
+	owner := make([]int, p.nslots) // register held by each slot, or -1
+	for i := range owner {
+		owner[i] = -1
+	}
+	var free []int
+	take := func() int {
+		if n := len(free); n > 0 {
+			r := free[n-1]
+			free = free[:n-1]
+			return r
+		}
+		p.nregs++
+		return p.nregs - 1
+	}
+	for i, s := range p.leafSlot {
+		p.leafReg[i] = -1
+		switch p.strides[1+i][last] {
+		case 0:
+			l.scalarAt[s] = true
+		case 1:
+		default:
+			p.leafReg[i] = take()
+			owner[s] = p.leafReg[i]
+		}
+	}
+	l.repattern()
+	lastUse := make([]int, p.nslots)
+	for k, in := range p.code {
+		for _, a := range in.args[:in.op.Arity()] {
+			lastUse[a] = k
+		}
+	}
+	for k := range p.code {
+		in := &p.code[k]
+		for _, a := range in.args[:in.op.Arity()] {
+			if lastUse[a] == k && owner[a] >= 0 {
+				free = append(free, owner[a])
+				owner[a] = -1
+			}
+		}
+		if in.pat == 0 {
+			continue
+		}
+		if k == len(p.code)-1 && in.out == p.result && p.strides[0][last] == 1 {
+			p.inPlace = true
+			continue
+		}
+		in.reg = take()
+		owner[in.out] = in.reg
+	}
+	p.scalar = l.scalarAt[p.result]
+}
+
+// repattern recomputes each instruction's pattern now that the leaves whose
+// inner stride is 0 are known to be scalars per block.
+func (l *lowering[T]) repattern() {
+	for k := range l.p.code {
+		in := &l.p.code[k]
+		arity := in.op.Arity()
+		mask := 0
+		for i, a := range in.args[:arity] {
+			if l.scalarAt[a] {
+				mask |= 1 << i
+			}
+		}
+		in.pat = patternCodes[arity][mask]
+		l.scalarAt[in.out] = mask == 1<<arity-1
+	}
+}
+
+// releaseTemps gives back the copies made for overlapping operands.
+func (p *program[T]) releaseTemps() {
+	for _, t := range p.temps {
+		_ = t.Release()
+	}
+	p.temps = nil
+}

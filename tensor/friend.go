@@ -1,0 +1,28 @@
+package tensor
+
+import (
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+)
+
+// Elems returns the tensor's whole storage, without the pinning that Data
+// and Storage do, for laze's own evaluators. Its argument's type is internal
+// to laze, so code outside the module cannot call it. It panics with a
+// ReleaseError when the storage was released.
+func (t *Tensor[T]) Elems(friend.Key) []T { return t.elems() }
+
+// Empty returns a tensor of shape s whose elements are unspecified (NumPy's
+// empty): a block reused from the allocator keeps its old contents. It is for
+// results that are about to be overwritten, such as an evaluator's output; it
+// takes New's options and panics as New does.
+func Empty[T Number](s shape.Shape, opts ...Option) *Tensor[T] {
+	return empty[T]("Empty", s, configure(opts))
+}
+
+// StridesView returns the tensor's strides without copying them, for laze's
+// own evaluators, which must not modify them. See Elems for the key.
+func (t *Tensor[T]) StridesView(friend.Key) []int { return t.strides }
+
+// ShapeView returns the tensor's shape without copying it, for laze's own
+// evaluators, which must not modify it. See Elems for the key.
+func (t *Tensor[T]) ShapeView(friend.Key) shape.Shape { return t.shape }
