@@ -1,0 +1,317 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// byteSource hands out small numbers from fuzz input (or random bytes);
+// past the end it gives 0, so every input makes some tree.
+type byteSource struct {
+	data []byte
+	pos  int
+}
+
+func (b *byteSource) next(n int) int {
+	if n <= 0 || b.pos >= len(b.data) {
+		return 0
+	}
+	v := int(b.data[b.pos])
+	b.pos++
+	return v % n
+}
+
+const poolLen = 4096
+
+// scene is one randomly made Assign: a pool of 1-D base tensors, a
+// destination that is a view of one of them, and a tree whose tensor leaves
+// are views (steps, negative steps, permutations, broadcasting) of them, so
+// the destination often overlaps its operands.
+type scene[T tensor.Number] struct {
+	pool []*tensor.Tensor[T]
+	dst  *tensor.Tensor[T]
+	tree expr.Exp[T]
+	desc []string
+}
+
+func newScene[T tensor.Number](src *byteSource, seed uint64) *scene[T] {
+	r := rand.New(rand.NewPCG(seed, 7))
+	sc := &scene[T]{}
+	for range 1 + src.next(3) {
+		base := tensor.Empty[T](shape.Shape{poolLen})
+		for i := range poolLen {
+			base.Set(randomValue[T](r), i)
+		}
+		sc.pool = append(sc.pool, base)
+	}
+	dims := make(shape.Shape, src.next(5))
+	for d := range dims {
+		dims[d] = 1 + src.next(5)
+		if src.next(40) == 0 {
+			dims[d] = 0
+		}
+	}
+	sc.dst = sc.view(src, dims, "dst")
+	sc.tree = sc.node(src, dims, 1+src.next(5), true)
+	return sc
+}
+
+// randomValue draws an element: small integers (so that division, modulo and
+// powers meet zeros, negatives and signs), floats with a spread of
+// magnitudes and an occasional NaN or infinity.
+func randomValue[T tensor.Number](r *rand.Rand) T {
+	if !isFloatType[T]() {
+		return T(r.IntN(11) - 5)
+	}
+	switch r.IntN(50) {
+	case 0:
+		return T(math.NaN())
+	case 1:
+		return T(math.Inf(1 - 2*r.IntN(2)))
+	case 2:
+		return 0
+	}
+	return T(r.NormFloat64() * 3)
+}
+
+func isFloatType[T tensor.Number]() bool {
+	var half T = T(1) / 2
+	return half != 0
+}
+
+// node makes a random subtree whose shape broadcasts to dims, or is dims
+// when full is set (the result must have the destination's shape).
+func (sc *scene[T]) node(src *byteSource, dims shape.Shape, depth int, full bool) expr.Exp[T] {
+	if depth <= 0 || src.next(4) == 0 {
+		return sc.leaf(src, dims, full)
+	}
+	all := ops.All()
+	op := all[src.next(len(all))]
+	if op.Def().Domain == ops.FloatOnly && !isFloatType[T]() {
+		op = ops.Add
+	}
+	fullAt := src.next(op.Arity()) // the operand that carries the full shape
+	operands := make([]expr.Exp[T], op.Arity())
+	for i := range operands {
+		operands[i] = sc.node(src, dims, depth-1, full && i == fullAt)
+	}
+	switch op.Arity() {
+	case 1:
+		return &expr.Unary[T]{Op: op, X: operands[0]}
+	case 2:
+		return &expr.Binary[T]{Op: op, X: operands[0], Y: operands[1]}
+	}
+	return &expr.Ternary[T]{Op: op, X: operands[0], Y: operands[1], Z: operands[2]}
+}
+
+// leaf makes a constant or a tensor view whose shape broadcasts to dims (or
+// is dims, when full is set).
+func (sc *scene[T]) leaf(src *byteSource, dims shape.Shape, full bool) expr.Exp[T] {
+	switch src.next(8) {
+	case 0:
+		if !full || len(dims) == 0 {
+			return expr.Scalar(T(src.next(7)) - 3)
+		}
+	case 1:
+		return sc.dst // the destination itself, read in place
+	}
+	if full {
+		return sc.view(src, dims, "leaf")
+	}
+	keep := len(dims) - src.next(len(dims)+1)
+	own := slices.Clone(dims[len(dims)-keep:])
+	for d := range own {
+		if src.next(4) == 0 {
+			own[d] = 1
+		}
+	}
+	return sc.view(src, own, "leaf")
+}
+
+// view makes a view of one pool base with shape dims: a 1-D slice with a
+// step (possibly negative), viewed as a permutation of dims and permuted
+// back.
+func (sc *scene[T]) view(src *byteSource, dims shape.Shape, role string) *tensor.Tensor[T] {
+	base := sc.pool[src.next(len(sc.pool))]
+	n, _ := dims.Size()
+	step := []int{1, 1, 2, -1, -2, 3}[src.next(6)]
+	span := max(n*abs(step), 1)
+	start := src.next(poolLen - span + 1)
+	var line *tensor.Tensor[T]
+	if step > 0 {
+		line = base.Slice(0, start, start+n*step, step)
+	} else {
+		hi, end := start+span-1, start+span-1+n*step
+		if end < 0 {
+			end = tensor.None // Python's -1 would mean the last element
+		}
+		line = base.Slice(0, hi, end, step)
+	}
+	perm := make([]int, len(dims))
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := len(perm) - 1; i > 0; i-- {
+		j := src.next(i + 1)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	// Lay the elements out in the order perm gives, then permute back, so
+	// that the view has shape dims and strides in a shuffled order.
+	laid := make([]int, len(dims))
+	for i, p := range perm {
+		laid[i] = dims[p]
+	}
+	v, err := line.View(laid...)
+	if err != nil {
+		panic(fmt.Sprintf("view %v of %v: %v", laid, line.Shape(), err))
+	}
+	inverse := make([]int, len(perm))
+	for i, p := range perm {
+		inverse[p] = i
+	}
+	out := v.Permute(inverse...)
+	sc.desc = append(sc.desc, fmt.Sprintf("%s: shape %v strides %v offset %d", role, out.Shape(), out.Strides(), out.Offset()))
+	return out
+}
+
+// expected computes, with the oracle and before anything is written, what
+// every pool base must hold after Assign(dst, tree): NumPy's result, as if
+// the tree were evaluated in full before dst is written.
+func (sc *scene[T]) expected() [][]T {
+	dims := sc.dst.Shape()
+	values := refEval(sc.tree, dims)
+	out := make([][]T, len(sc.pool))
+	target := -1
+	for i, base := range sc.pool {
+		out[i] = slices.Collect(base.Values())
+		if base.SharesStorage(sc.dst) {
+			target = i
+		}
+	}
+	k := 0
+	strides := sc.dst.Strides()
+	forEachIndex(dims, func(idx []int) {
+		off := sc.dst.Offset()
+		for d, i := range idx {
+			off += i * strides[d]
+		}
+		out[target][off] = values[k]
+		k++
+	})
+	return out
+}
+
+// sameNumber treats two NaNs as equal, so float results compare exactly
+// otherwise.
+func sameNumber[T tensor.Number](a, b T) bool { return a == b || (a != a && b != b) }
+
+// checkScene runs Assign on a scene and compares every pool base with the
+// oracle's.
+func checkScene[T tensor.Number](t *testing.T, sc *scene[T]) {
+	t.Helper()
+	want := sc.expected()
+	if err := Assign(sc.dst, sc.tree); err != nil {
+		t.Fatalf("Assign(%v): %v\n%v", sc.tree, err, sc.desc)
+	}
+	for i, base := range sc.pool {
+		got := slices.Collect(base.Values())
+		if slices.EqualFunc(want[i], got, sameNumber[T]) {
+			continue // cmp.Diff compares through reflection: only to report
+		}
+		if diff := cmp.Diff(want[i], got, cmp.Comparer(sameNumber[T])); diff != "" {
+			t.Fatalf("tree %v, dtype %s\n%v\npool %d (-oracle +fused):\n%s", sc.tree, tensor.DType[T](), sc.desc, i, diff)
+		}
+	}
+}
+
+// evaluatorConfigs are the block sizes and parallel thresholds the
+// differential tests run under: the defaults, and tiny ones that split rows
+// into several blocks and share even small tensors among goroutines.
+var evaluatorConfigs = []struct {
+	name             string
+	block, threshold int
+	procs            int
+}{
+	{"default", 1024, 1 << 16, 0},
+	{"block3-parallel", 3, 1, 4},
+	{"block8-parallel2", 8, 1, 2},
+}
+
+// withConfig runs fn with a block size, threshold and GOMAXPROCS, restoring
+// them after.
+func withConfig(block, threshold, procs int, fn func()) {
+	oldBlock, oldThreshold := blockSize, parallelThreshold
+	blockSize, parallelThreshold = block, threshold
+	if procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	}
+	defer func() { blockSize, parallelThreshold = oldBlock, oldThreshold }()
+	fn()
+}
+
+func runRandomScenes[T tensor.Number](t *testing.T, count int) {
+	r := rand.New(rand.NewPCG(42, uint64(tensor.ItemSize[T]())))
+	for _, cfg := range evaluatorConfigs {
+		t.Run(cfg.name, func(t *testing.T) {
+			withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
+				for range count {
+					data := make([]byte, 64)
+					for i := range data {
+						data[i] = byte(r.IntN(256))
+					}
+					checkScene(t, newScene[T](&byteSource{data: data}, r.Uint64()))
+				}
+			})
+		})
+	}
+}
+
+// TestFusedMatchesReference compares the fused evaluator with the oracle on
+// random trees: every op, several dtypes, broadcasting, views with steps
+// and permutations, and destinations that overlap their operands.
+func TestFusedMatchesReference(t *testing.T) {
+	const count = 400
+	t.Run("float64", func(t *testing.T) { runRandomScenes[float64](t, count) })
+	t.Run("float32", func(t *testing.T) { runRandomScenes[float32](t, count) })
+	t.Run("int64", func(t *testing.T) { runRandomScenes[int64](t, count) })
+	t.Run("int32", func(t *testing.T) { runRandomScenes[int32](t, count) })
+	t.Run("int8", func(t *testing.T) { runRandomScenes[int8](t, count) })
+	t.Run("uint8", func(t *testing.T) { runRandomScenes[uint8](t, count) })
+}
+
+// FuzzAssign drives the same comparison from fuzz input: the first byte picks
+// the dtype and the evaluator configuration, the rest the scene.
+func FuzzAssign(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte{1, 2, 3, 3, 3, 1, 2, 5, 7, 11, 13, 1, 1, 1, 1})
+	f.Add([]byte{2, 0, 4, 5, 5, 2, 1, 3, 0, 0, 1, 2, 3})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		cfg := evaluatorConfigs[int(data[0]/4)%len(evaluatorConfigs)]
+		src := &byteSource{data: data[1:]}
+		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
+			switch data[0] % 4 {
+			case 0:
+				checkScene(t, newScene[float64](src, uint64(len(data))))
+			case 1:
+				checkScene(t, newScene[float32](src, uint64(len(data))))
+			case 2:
+				checkScene(t, newScene[int64](src, uint64(len(data))))
+			default:
+				checkScene(t, newScene[uint8](src, uint64(len(data))))
+			}
+		})
+	})
+}

@@ -1,0 +1,78 @@
+package kernels
+
+import (
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// refAt is the oracle: a deliberately simple evaluator, the seeds' eval. It
+// computes one element of e at the result index idx by walking the tree,
+// mapping idx into each tensor leaf by NumPy's broadcasting rule (drop
+// leading dimensions, read stretched size-1 dimensions at 0) and reading it
+// with At. It shares nothing with the fused evaluator but the op
+// definitions.
+func refAt[T tensor.Number](e expr.Exp[T], idx []int) T {
+	switch n := e.(type) {
+	case *tensor.Tensor[T]:
+		return n.At(broadcastIndex(idx, n.Shape())...)
+	case *expr.Const[T]:
+		return n.Value
+	case *expr.Named[T]:
+		return refAt(n.X, idx)
+	case expr.Chain[T]:
+		return refAt(n.E, idx)
+	case *expr.Unary[T]:
+		return ops.Apply(n.Op, refAt(n.X, idx), 0, 0)
+	case *expr.Binary[T]:
+		return ops.Apply(n.Op, refAt(n.X, idx), refAt(n.Y, idx), 0)
+	case *expr.Ternary[T]:
+		return ops.Apply(n.Op, refAt(n.X, idx), refAt(n.Y, idx), refAt(n.Z, idx))
+	}
+	panic("refAt: unknown node")
+}
+
+// broadcastIndex maps a result index to the index of an operand of shape s.
+func broadcastIndex(idx []int, s shape.Shape) []int {
+	out := make([]int, len(s))
+	copy(out, idx[len(idx)-len(s):])
+	for d, n := range s {
+		if n == 1 {
+			out[d] = 0
+		}
+	}
+	return out
+}
+
+// refEval returns every element of e over dims, in row-major order.
+func refEval[T tensor.Number](e expr.Exp[T], dims shape.Shape) []T {
+	var out []T
+	forEachIndex(dims, func(idx []int) { out = append(out, refAt(e, idx)) })
+	return out
+}
+
+// forEachIndex calls fn with every index of dims in row-major order (once,
+// with an empty index, for a scalar shape; never for an empty shape).
+func forEachIndex(dims shape.Shape, fn func(idx []int)) {
+	for _, n := range dims {
+		if n == 0 {
+			return
+		}
+	}
+	idx := make([]int, len(dims))
+	for {
+		fn(idx)
+		d := len(dims) - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < dims[d] {
+				break
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
