@@ -1,0 +1,85 @@
+package expr_test
+
+import (
+	"fmt"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels"
+	"github.com/laze-go/laze/tensor"
+)
+
+// Package functions build a tree; nothing runs until kernels evaluates it.
+func Example() {
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, []int{2, 3})
+	b, _ := tensor.FromSlice([]float64{10, 20, 30}, []int{3})
+	e := expr.Add(expr.Mul(expr.Name("a", a), expr.Name("b", b)), expr.Scalar(2.0)) // b broadcasts over rows
+	fmt.Println(e, "has shape", e.Shape())
+	out, err := kernels.Eval(e)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out)
+	// Output:
+	// ((a * b) + 2) has shape (2,3)
+	// [[ 12.  42.  92.]
+	//  [ 42. 102. 182.]]
+}
+
+// The fluent form reads left to right and builds the same tree.
+func Example_fluent() {
+	a := expr.Name("a", tensor.Arange[float64](0, 4, 1))
+	b := expr.Name("b", tensor.Full(0.5, 4))
+	e := expr.Of(a).Mul(b).AddScalar(2).ReLU()
+	fmt.Println(e)
+	out, _ := kernels.Eval(e)
+	fmt.Println(out)
+	// Output:
+	// relu(((a * b) + 2))
+	// [2.  2.5 3.  3.5]
+}
+
+// A scalar may stand on either side of a binary op.
+func ExampleScalar() {
+	x := expr.Name("x", tensor.Full[float32](4, 3))
+	fmt.Println(expr.Div(expr.Scalar[float32](2), x), expr.Of(x).DivScalar(2), expr.Of(x).RDiv(2))
+	// Output: (2 / x) (x / 2) (2 / x)
+}
+
+// Check infers a tree's shape and finds its faults without evaluating it.
+func ExampleCheck() {
+	a := expr.Name("a", tensor.Zeros[float64](2, 3))
+	b := expr.Name("b", tensor.Zeros[float64](4))
+	info, _ := expr.Check(expr.Add(a, expr.Scalar(1.0)))
+	fmt.Println(info.Shape, info.Device)
+	_, err := expr.Check(expr.Exponential(expr.Add(a, b)))
+	fmt.Println(err)
+	// Output:
+	// (2,3) cpu
+	// laze: Check: at node (a + b): add: shapes (2,3) and (4,) cannot be broadcast together (sizes disagree in result dimension 1)
+}
+
+// Walk visits a tree, parents first.
+func ExampleWalk() {
+	a := expr.Name("a", tensor.Zeros[int64](3))
+	e := expr.Where(expr.Gt(a, expr.Scalar[int64](0)), a, expr.Neg(a))
+	expr.Walk(e, func(n expr.Node, depth int) bool {
+		fmt.Printf("%*s%v\n", 2*depth, "", n)
+		return depth < 1
+	})
+	// Output:
+	// where((a > 0), a, (-a))
+	//   (a > 0)
+	//   a
+	//   (-a)
+}
+
+// Integer division follows NumPy's floor rule, and division by zero gives 0.
+func ExampleDiv() {
+	a, _ := tensor.FromSlice([]int64{7, -7, 7, -7, 5}, []int{5})
+	b, _ := tensor.FromSlice([]int64{2, 2, -2, -2, 0}, []int{5})
+	q, _ := kernels.Eval(expr.Div(a, b))
+	r, _ := kernels.Eval(expr.Mod(a, b))
+	fmt.Println(q, r)
+	// Output: [ 3 -4 -4  3  0] [ 1  1 -1 -1  0]
+}
