@@ -13,7 +13,9 @@ import (
 
 // Assign evaluates e into dst, which may be any tensor or strided view (a
 // slice with steps, a transpose, a column of another tensor). dst's shape
-// must equal e's: the destination never broadcasts. The whole tree is checked
+// must equal e's: the destination never broadcasts, and e does not stretch
+// to fit it, except that a scalar result (shape ()) fills dst, as mshadow's
+// dst = 0. The whole tree is checked
 // before anything is written, so on error dst is unchanged; the error names
 // the node at fault (a *shape.NodeError wrapping a BroadcastError,
 // DTypeError, DeviceError…) or, for the destination, both shapes.
@@ -99,7 +101,7 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		return noBackend(call, info.Device)
 	}
 	dims := dst.ShapeView(friend.K)
-	if !dims.Equal(info.Shape) {
+	if !dims.Equal(info.Shape) && len(info.Shape) > 0 {
 		return &shape.ShapeError{Op: call, Shapes: []shape.Shape{dims.Clone(), info.Shape},
 			Reason: "the destination's shape must equal the expression's (the destination does not broadcast)"}
 	}
