@@ -3,6 +3,7 @@ module github.com/laze-go/laze
 go 1.26.0
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
+	github.com/google/go-cmp v0.7.0
+	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba
+	gonum.org/v1/gonum v0.17.0
 )

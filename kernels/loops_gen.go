@@ -18,52 +18,262 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 	x = x[:len(d)]
 	switch op {
 	case ops.Neg:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = -a
+			}
+			{
+				a := xx[1]
+				dd[1] = -a
+			}
+			{
+				a := xx[2]
+				dd[2] = -a
+			}
+			{
+				a := xx[3]
+				dd[3] = -a
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = -a
 		}
 	case ops.Abs:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Abs(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Abs(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Abs(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Abs(a)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Abs(a)
 		}
 	case ops.Sqrt:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Sqrt(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Sqrt(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Sqrt(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Sqrt(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = T(math.Sqrt(float64(a)))
 		}
 	case ops.Exp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Exp(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Exp(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Exp(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Exp(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = T(math.Exp(float64(a)))
 		}
 	case ops.Log:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Log(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Log(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Log(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Log(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = T(math.Log(float64(a)))
 		}
 	case ops.Sin:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Sin(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Sin(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Sin(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Sin(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = T(math.Sin(float64(a)))
 		}
 	case ops.Cos:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Cos(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Cos(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Cos(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Cos(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = T(math.Cos(float64(a)))
 		}
 	case ops.Tanh:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Tanh(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Tanh(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Tanh(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Tanh(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = T(math.Tanh(float64(a)))
 		}
 	case ops.Sigmoid:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(1 / (1 + math.Exp(-float64(a))))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(1 / (1 + math.Exp(-float64(a))))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(1 / (1 + math.Exp(-float64(a))))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(1 / (1 + math.Exp(-float64(a))))
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = T(1 / (1 + math.Exp(-float64(a))))
 		}
 	case ops.ReLU:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.ReLU(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.ReLU(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.ReLU(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.ReLU(a)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.ReLU(a)
 		}
@@ -79,72 +289,380 @@ func loopVV[T tensor.Number](op ops.Op, d []T, x []T, y []T) {
 	y = y[:len(d)]
 	switch op {
 	case ops.Add:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = a + b
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = a + b
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = a + b
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = a + b
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = a + b
 		}
 	case ops.Sub:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = a - b
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = a - b
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = a - b
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = a - b
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = a - b
 		}
 	case ops.Mul:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = a * b
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = a * b
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = a * b
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = a * b
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = a * b
 		}
 	case ops.Div:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Div(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Div(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Div(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Div(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Div(a, b)
 		}
 	case ops.Mod:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Mod(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Mod(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Mod(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Mod(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Mod(a, b)
 		}
 	case ops.Pow:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Pow(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Pow(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Pow(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Pow(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Pow(a, b)
 		}
 	case ops.Maximum:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Maximum(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Maximum(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Maximum(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Maximum(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Maximum(a, b)
 		}
 	case ops.Minimum:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Minimum(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Minimum(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Minimum(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Minimum(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Minimum(a, b)
 		}
 	case ops.Eq:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a == b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a == b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a == b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a == b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T](a == b)
 		}
 	case ops.Ne:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a != b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a != b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a != b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a != b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T](a != b)
 		}
 	case ops.Lt:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a < b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a < b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a < b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a < b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T](a < b)
 		}
 	case ops.Le:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a <= b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a <= b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a <= b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a <= b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T](a <= b)
 		}
 	case ops.Gt:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a > b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a > b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a > b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a > b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T](a > b)
 		}
 	case ops.Ge:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a >= b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a >= b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a >= b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a >= b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T](a >= b)
 		}
@@ -159,72 +677,366 @@ func loopSV[T tensor.Number](op ops.Op, d []T, a T, y []T) {
 	y = y[:len(d)]
 	switch op {
 	case ops.Add:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = a + b
+			}
+			{
+				b := yy[1]
+				dd[1] = a + b
+			}
+			{
+				b := yy[2]
+				dd[2] = a + b
+			}
+			{
+				b := yy[3]
+				dd[3] = a + b
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = a + b
 		}
 	case ops.Sub:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = a - b
+			}
+			{
+				b := yy[1]
+				dd[1] = a - b
+			}
+			{
+				b := yy[2]
+				dd[2] = a - b
+			}
+			{
+				b := yy[3]
+				dd[3] = a - b
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = a - b
 		}
 	case ops.Mul:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = a * b
+			}
+			{
+				b := yy[1]
+				dd[1] = a * b
+			}
+			{
+				b := yy[2]
+				dd[2] = a * b
+			}
+			{
+				b := yy[3]
+				dd[3] = a * b
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = a * b
 		}
 	case ops.Div:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Div(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Div(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Div(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Div(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Div(a, b)
 		}
 	case ops.Mod:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Mod(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Mod(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Mod(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Mod(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Mod(a, b)
 		}
 	case ops.Pow:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Pow(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Pow(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Pow(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Pow(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Pow(a, b)
 		}
 	case ops.Maximum:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Maximum(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Maximum(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Maximum(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Maximum(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Maximum(a, b)
 		}
 	case ops.Minimum:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Minimum(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Minimum(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Minimum(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Minimum(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Minimum(a, b)
 		}
 	case ops.Eq:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a == b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a == b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a == b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a == b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Bool[T](a == b)
 		}
 	case ops.Ne:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a != b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a != b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a != b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a != b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Bool[T](a != b)
 		}
 	case ops.Lt:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a < b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a < b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a < b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a < b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Bool[T](a < b)
 		}
 	case ops.Le:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a <= b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a <= b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a <= b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a <= b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Bool[T](a <= b)
 		}
 	case ops.Gt:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a > b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a > b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a > b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a > b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Bool[T](a > b)
 		}
 	case ops.Ge:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a >= b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a >= b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a >= b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a >= b)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Bool[T](a >= b)
 		}
@@ -239,72 +1051,366 @@ func loopVS[T tensor.Number](op ops.Op, d []T, x []T, b T) {
 	x = x[:len(d)]
 	switch op {
 	case ops.Add:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = a + b
+			}
+			{
+				a := xx[1]
+				dd[1] = a + b
+			}
+			{
+				a := xx[2]
+				dd[2] = a + b
+			}
+			{
+				a := xx[3]
+				dd[3] = a + b
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = a + b
 		}
 	case ops.Sub:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = a - b
+			}
+			{
+				a := xx[1]
+				dd[1] = a - b
+			}
+			{
+				a := xx[2]
+				dd[2] = a - b
+			}
+			{
+				a := xx[3]
+				dd[3] = a - b
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = a - b
 		}
 	case ops.Mul:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = a * b
+			}
+			{
+				a := xx[1]
+				dd[1] = a * b
+			}
+			{
+				a := xx[2]
+				dd[2] = a * b
+			}
+			{
+				a := xx[3]
+				dd[3] = a * b
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = a * b
 		}
 	case ops.Div:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Div(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Div(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Div(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Div(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Div(a, b)
 		}
 	case ops.Mod:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Mod(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Mod(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Mod(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Mod(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Mod(a, b)
 		}
 	case ops.Pow:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Pow(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Pow(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Pow(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Pow(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Pow(a, b)
 		}
 	case ops.Maximum:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Maximum(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Maximum(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Maximum(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Maximum(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Maximum(a, b)
 		}
 	case ops.Minimum:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Minimum(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Minimum(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Minimum(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Minimum(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Minimum(a, b)
 		}
 	case ops.Eq:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a == b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a == b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a == b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a == b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T](a == b)
 		}
 	case ops.Ne:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a != b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a != b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a != b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a != b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T](a != b)
 		}
 	case ops.Lt:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a < b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a < b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a < b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a < b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T](a < b)
 		}
 	case ops.Le:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a <= b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a <= b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a <= b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a <= b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T](a <= b)
 		}
 	case ops.Gt:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a > b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a > b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a > b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a > b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T](a > b)
 		}
 	case ops.Ge:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a >= b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a >= b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a >= b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a >= b)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T](a >= b)
 		}
@@ -321,12 +1427,58 @@ func loopVVV[T tensor.Number](op ops.Op, d []T, x []T, y []T, z []T) {
 	z = z[:len(d)]
 	switch op {
 	case ops.Where:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = scalar.Where(a, b, c)
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = scalar.Where(a, b, c)
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = scalar.Where(a, b, c)
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = scalar.Where(a, b, c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b, c := x[i], y[i], z[i]
 			d[i] = scalar.Where(a, b, c)
 		}
 	case ops.Clamp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b, c := x[i], y[i], z[i]
 			d[i] = scalar.Minimum(scalar.Maximum(a, b), c)
 		}
@@ -342,12 +1494,56 @@ func loopSVV[T tensor.Number](op ops.Op, d []T, a T, y []T, z []T) {
 	z = z[:len(d)]
 	switch op {
 	case ops.Where:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = scalar.Where(a, b, c)
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = scalar.Where(a, b, c)
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = scalar.Where(a, b, c)
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = scalar.Where(a, b, c)
+			}
+		}
+		for ; i < len(d); i++ {
 			b, c := y[i], z[i]
 			d[i] = scalar.Where(a, b, c)
 		}
 	case ops.Clamp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+		}
+		for ; i < len(d); i++ {
 			b, c := y[i], z[i]
 			d[i] = scalar.Minimum(scalar.Maximum(a, b), c)
 		}
@@ -363,12 +1559,56 @@ func loopVSV[T tensor.Number](op ops.Op, d []T, x []T, b T, z []T) {
 	z = z[:len(d)]
 	switch op {
 	case ops.Where:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = scalar.Where(a, b, c)
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = scalar.Where(a, b, c)
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = scalar.Where(a, b, c)
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = scalar.Where(a, b, c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, c := x[i], z[i]
 			d[i] = scalar.Where(a, b, c)
 		}
 	case ops.Clamp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, c := x[i], z[i]
 			d[i] = scalar.Minimum(scalar.Maximum(a, b), c)
 		}
@@ -383,12 +1623,54 @@ func loopSSV[T tensor.Number](op ops.Op, d []T, a T, b T, z []T) {
 	z = z[:len(d)]
 	switch op {
 	case ops.Where:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = scalar.Where(a, b, c)
+			}
+			{
+				c := zz[1]
+				dd[1] = scalar.Where(a, b, c)
+			}
+			{
+				c := zz[2]
+				dd[2] = scalar.Where(a, b, c)
+			}
+			{
+				c := zz[3]
+				dd[3] = scalar.Where(a, b, c)
+			}
+		}
+		for ; i < len(d); i++ {
 			c := z[i]
 			d[i] = scalar.Where(a, b, c)
 		}
 	case ops.Clamp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				c := zz[1]
+				dd[1] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				c := zz[2]
+				dd[2] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				c := zz[3]
+				dd[3] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+		}
+		for ; i < len(d); i++ {
 			c := z[i]
 			d[i] = scalar.Minimum(scalar.Maximum(a, b), c)
 		}
@@ -404,12 +1686,56 @@ func loopVVS[T tensor.Number](op ops.Op, d []T, x []T, y []T, c T) {
 	y = y[:len(d)]
 	switch op {
 	case ops.Where:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Where(a, b, c)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Where(a, b, c)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Where(a, b, c)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Where(a, b, c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Where(a, b, c)
 		}
 	case ops.Clamp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
 			d[i] = scalar.Minimum(scalar.Maximum(a, b), c)
 		}
@@ -424,12 +1750,54 @@ func loopSVS[T tensor.Number](op ops.Op, d []T, a T, y []T, c T) {
 	y = y[:len(d)]
 	switch op {
 	case ops.Where:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Where(a, b, c)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Where(a, b, c)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Where(a, b, c)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Where(a, b, c)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Where(a, b, c)
 		}
 	case ops.Clamp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+		}
+		for ; i < len(d); i++ {
 			b := y[i]
 			d[i] = scalar.Minimum(scalar.Maximum(a, b), c)
 		}
@@ -444,12 +1812,54 @@ func loopVSS[T tensor.Number](op ops.Op, d []T, x []T, b T, c T) {
 	x = x[:len(d)]
 	switch op {
 	case ops.Where:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Where(a, b, c)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Where(a, b, c)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Where(a, b, c)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Where(a, b, c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Where(a, b, c)
 		}
 	case ops.Clamp:
-		for i := range d {
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Minimum(scalar.Maximum(a, b), c)
+			}
+		}
+		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Minimum(scalar.Maximum(a, b), c)
 		}

@@ -138,16 +138,20 @@ func patterns(arity int) []pattern {
 	return out
 }
 
-// writeLoop writes the function for one arity and pattern.
+// unroll is how many elements each trip of a generated loop computes: Go
+// does not unroll loops, and four at a time cuts the loop overhead by about
+// a quarter on the L1-resident blocks the evaluator works on.
+const unroll = 4
+
+// writeLoop writes the function for one arity and pattern: per op, an
+// unrolled loop and a loop for the remainder.
 func writeLoop(b *bytes.Buffer, names map[ops.Op]string, arity int, p pattern) {
 	name := loopName(p)
-	var params, reslice, loads, loadSrc []string
+	var params, reslice []string
 	for i := range arity {
 		if !p.scalar(i) {
 			params = append(params, vectorNames[i]+" []T")
 			reslice = append(reslice, fmt.Sprintf("%s = %s[:len(d)]", vectorNames[i], vectorNames[i]))
-			loads = append(loads, operandNames[i])
-			loadSrc = append(loadSrc, vectorNames[i]+"[i]")
 		} else {
 			params = append(params, operandNames[i]+" T")
 		}
@@ -163,10 +167,58 @@ func writeLoop(b *bytes.Buffer, names map[ops.Op]string, arity int, p pattern) {
 		if def.Arity != arity {
 			continue
 		}
-		fmt.Fprintf(b, "\tcase ops.%s:\n\t\tfor i := range d {\n\t\t\t%s := %s\n\t\t\td[i] = %s\n\t\t}\n",
-			names[op], strings.Join(loads, ", "), strings.Join(loadSrc, ", "), def.Go)
+		fmt.Fprintf(b, "\tcase ops.%s:\n", names[op])
+		writeOpLoops(b, def.Go, arity, p)
 	}
 	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"laze: kernels: %s: op \" + op.String() + \" has another arity\")\n\t}\n}\n\n", name)
+}
+
+
+// writeOpLoops writes one op's loops: unroll elements per trip through
+// sub-slices of fixed length (so the compiler drops the bounds checks), then
+// the remainder one by one.
+func writeOpLoops(b *bytes.Buffer, def string, arity int, p pattern) {
+	b.WriteString("\t\ti := 0\n")
+	fmt.Fprintf(b, "\t\tfor ; i+%d <= len(d); i += %d {\n", unroll, unroll)
+	fmt.Fprintf(b, "\t\t\tdd := d[i : i+%d : i+%d]\n", unroll, unroll)
+	for i := range arity {
+		if !p.scalar(i) {
+			v := vectorNames[i]
+			fmt.Fprintf(b, "\t\t\t%s%s := %s[i : i+%d : i+%d]\n", v, v, v, unroll, unroll)
+		}
+	}
+	for k := range unroll {
+		b.WriteString("\t\t\t{\n")
+		writeElement(b, def, arity, p, fmt.Sprintf("%d", k), true)
+		b.WriteString("\t\t\t}\n")
+	}
+	b.WriteString("\t\t}\n")
+	b.WriteString("\t\tfor ; i < len(d); i++ {\n")
+	writeElement(b, def, arity, p, "i", false)
+	b.WriteString("\t\t}\n")
+}
+
+// writeElement writes the statements that compute one element at index k,
+// reading vector operands from the unrolled sub-slices when sub is set.
+func writeElement(b *bytes.Buffer, def string, arity int, p pattern, k string, sub bool) {
+	var loads, srcs []string
+	for i := range arity {
+		if p.scalar(i) {
+			continue
+		}
+		v := vectorNames[i]
+		if sub {
+			v += v
+		}
+		loads = append(loads, operandNames[i])
+		srcs = append(srcs, v+"["+k+"]")
+	}
+	dst := "d"
+	if sub {
+		dst = "dd"
+	}
+	fmt.Fprintf(b, "\t\t\t%s := %s\n", strings.Join(loads, ", "), strings.Join(srcs, ", "))
+	fmt.Fprintf(b, "\t\t\t%s[%s] = %s\n", dst, k, def)
 }
 
 // loopName is the name of the loop function for a pattern.

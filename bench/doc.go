@@ -1,0 +1,14 @@
+// Package bench holds laze's fused-kernel benchmarks, in its tests:
+//
+//	go test -run '^$' -bench Elementwise -benchmem ./bench
+//
+// BenchmarkElementwise/<case>/<impl>/<n> runs each case (add, axpy, poly4,
+// poly4f32, long8, bcast, transpose) with each implementation: laze
+// (kernels.Assign), handloop (a hand-written fused Go loop: the practical
+// limit), gonum (gonum.org/v1/gonum/floats, one call per op, temporaries
+// allocated outside the loop: the Go peer) and naive (per-element evaluation
+// through interface calls and an index vector: the seeds' approach).
+// TestImplementationsAgree checks that every implementation of a case
+// computes the same result, so the figures compare equal work.
+// docs/performance.md records the figures and the command.
+package bench
