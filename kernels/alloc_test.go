@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"testing"
 
 	"github.com/laze-go/laze/expr"
@@ -21,14 +22,15 @@ func TestAllocationsDoNotGrow(t *testing.T) {
 			}
 		})
 	}
-	small, medium := count(100), count(parallelThreshold-1)
-	large, huge := count(parallelThreshold*2), count(parallelThreshold*16)
-	t.Logf("allocations per Assign: %v (n=100), %v (serial, large), %v and %v (parallel)", small, medium, large, huge)
+	var small, medium, large, huge float64
+	withConfig(blockSize, math.MaxInt, 0, func() { small, medium = count(100), count(200000) })
+	withConfig(blockSize, 0, 2, func() { large, huge = count(5000), count(1000000) })
+	t.Logf("allocations per Assign: %v and %v (serial), %v and %v (parallel)", small, medium, large, huge)
 	if small != medium {
-		t.Errorf("serial path: %v allocations at n=100, %v at n=%d", small, medium, parallelThreshold-1)
+		t.Errorf("serial path: %v allocations at n=100, %v at n=200000", small, medium)
 	}
 	if large != huge {
-		t.Errorf("parallel path: %v allocations at n=%d, %v at n=%d", large, parallelThreshold*2, huge, parallelThreshold*16)
+		t.Errorf("parallel path: %v allocations at n=5000, %v at n=1000000", large, huge)
 	}
 	if small > 64 {
 		t.Errorf("%v allocations per Assign: the program should need a few dozen at most (see docs/performance.md)", small)

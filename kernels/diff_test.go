@@ -242,7 +242,7 @@ var evaluatorConfigs = []struct {
 	block, threshold int
 	procs            int
 }{
-	{"default", 1024, 1 << 16, 0},
+	{"default", 1024, 1 << 19, 0},
 	{"block3-parallel", 3, 1, 4},
 	{"block8-parallel2", 8, 1, 2},
 }

@@ -13,10 +13,13 @@ import (
 // chose it (BenchmarkBlockSize).
 var blockSize = 1024
 
-// parallelThreshold is the element count from which Assign shares the work
-// among GOMAXPROCS goroutines; docs/performance.md has the measurement
-// (BenchmarkThreshold).
-var parallelThreshold = 1 << 16
+// parallelThreshold is the amount of work from which Assign shares it among
+// GOMAXPROCS goroutines. Work is elements times the program's cost per
+// element (the ops' Cost from the op table, plus one per gathered leaf and
+// one for the store), so a tree of eight adds goes parallel from 64K
+// elements and a single tanh from about 30K. docs/performance.md has the
+// measurement (BenchmarkThreshold).
+var parallelThreshold = 1 << 19
 
 // run executes the program over the whole destination.
 func (p *program[T]) run() {
@@ -32,7 +35,7 @@ func (p *program[T]) run() {
 	perRow := (inner + blockSize - 1) / blockSize
 	total := rows * perRow
 	workers := min(runtime.GOMAXPROCS(0), total)
-	if rows*inner < parallelThreshold || workers < 2 {
+	if rows*inner*p.cost() < parallelThreshold || workers < 2 {
 		p.runRange(0, total, perRow)
 		return
 	}
@@ -42,6 +45,20 @@ func (p *program[T]) run() {
 	}
 	p.runRange(0, total/workers, perRow)
 	wg.Wait()
+}
+
+// cost is the program's rough time per element, in adds.
+func (p *program[T]) cost() int {
+	c := 1 // the store
+	for _, in := range p.code {
+		c += in.op.Cost()
+	}
+	for _, r := range p.leafReg {
+		if r >= 0 {
+			c++ // a gather
+		}
+	}
+	return c
 }
 
 // runRange executes blocks [start, end) of the walk, numbered row by row,

@@ -65,27 +65,28 @@ type Def struct {
 	Domain Domain // element types accepted
 	Go     string // Go definition
 	CUDA   string // CUDA C definition
+	Cost   int    // rough time per element relative to an add, for the CPU's parallel threshold (0 means 1)
 }
 
 // table holds every op's definition; see the package doc.
 var table = [count]Def{
 	Neg:     {Name: "neg", Infix: "-", Arity: 1, Go: "-a", CUDA: "-a"},
 	Abs:     {Name: "abs", Arity: 1, Go: "scalar.Abs(a)", CUDA: "laze_abs(a)"},
-	Sqrt:    {Name: "sqrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Sqrt(float64(a)))", CUDA: "sqrt(a)"},
-	Exp:     {Name: "exp", Arity: 1, Domain: FloatOnly, Go: "T(math.Exp(float64(a)))", CUDA: "exp(a)"},
-	Log:     {Name: "log", Arity: 1, Domain: FloatOnly, Go: "T(math.Log(float64(a)))", CUDA: "log(a)"},
-	Sin:     {Name: "sin", Arity: 1, Domain: FloatOnly, Go: "T(math.Sin(float64(a)))", CUDA: "sin(a)"},
-	Cos:     {Name: "cos", Arity: 1, Domain: FloatOnly, Go: "T(math.Cos(float64(a)))", CUDA: "cos(a)"},
-	Tanh:    {Name: "tanh", Arity: 1, Domain: FloatOnly, Go: "T(math.Tanh(float64(a)))", CUDA: "tanh(a)"},
-	Sigmoid: {Name: "sigmoid", Arity: 1, Domain: FloatOnly, Go: "T(1 / (1 + math.Exp(-float64(a))))", CUDA: "laze_sigmoid(a)"},
+	Sqrt:    {Name: "sqrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Sqrt(float64(a)))", CUDA: "sqrt(a)", Cost: 2},
+	Exp:     {Name: "exp", Arity: 1, Domain: FloatOnly, Go: "T(math.Exp(float64(a)))", CUDA: "exp(a)", Cost: 16},
+	Log:     {Name: "log", Arity: 1, Domain: FloatOnly, Go: "T(math.Log(float64(a)))", CUDA: "log(a)", Cost: 16},
+	Sin:     {Name: "sin", Arity: 1, Domain: FloatOnly, Go: "T(math.Sin(float64(a)))", CUDA: "sin(a)", Cost: 16},
+	Cos:     {Name: "cos", Arity: 1, Domain: FloatOnly, Go: "T(math.Cos(float64(a)))", CUDA: "cos(a)", Cost: 16},
+	Tanh:    {Name: "tanh", Arity: 1, Domain: FloatOnly, Go: "T(math.Tanh(float64(a)))", CUDA: "tanh(a)", Cost: 16},
+	Sigmoid: {Name: "sigmoid", Arity: 1, Domain: FloatOnly, Go: "T(1 / (1 + math.Exp(-float64(a))))", CUDA: "laze_sigmoid(a)", Cost: 16},
 	ReLU:    {Name: "relu", Arity: 1, Go: "scalar.ReLU(a)", CUDA: "laze_relu(a)"},
 
 	Add:     {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b"},
 	Sub:     {Name: "subtract", Infix: "-", Arity: 2, Go: "a - b", CUDA: "a - b"},
 	Mul:     {Name: "multiply", Infix: "*", Arity: 2, Go: "a * b", CUDA: "a * b"},
-	Div:     {Name: "divide", Infix: "/", Arity: 2, Go: "scalar.Div(a, b)", CUDA: "laze_div(a, b)"},
-	Mod:     {Name: "mod", Infix: "%", Arity: 2, Go: "scalar.Mod(a, b)", CUDA: "laze_mod(a, b)"},
-	Pow:     {Name: "power", Infix: "**", Arity: 2, Go: "scalar.Pow(a, b)", CUDA: "laze_pow(a, b)"},
+	Div:     {Name: "divide", Infix: "/", Arity: 2, Go: "scalar.Div(a, b)", CUDA: "laze_div(a, b)", Cost: 2},
+	Mod:     {Name: "mod", Infix: "%", Arity: 2, Go: "scalar.Mod(a, b)", CUDA: "laze_mod(a, b)", Cost: 4},
+	Pow:     {Name: "power", Infix: "**", Arity: 2, Go: "scalar.Pow(a, b)", CUDA: "laze_pow(a, b)", Cost: 24},
 	Maximum: {Name: "maximum", Arity: 2, Go: "scalar.Maximum(a, b)", CUDA: "laze_max(a, b)"},
 	Minimum: {Name: "minimum", Arity: 2, Go: "scalar.Minimum(a, b)", CUDA: "laze_min(a, b)"},
 	Eq:      {Name: "equal", Infix: "==", Arity: 2, Go: "scalar.Bool[T](a == b)", CUDA: "(T)(a == b)"},
@@ -109,6 +110,15 @@ func (op Op) Def() Def {
 
 // Valid reports whether op is one of the defined operations.
 func (op Op) Valid() bool { return op > Invalid && op < count }
+
+// Cost returns the op's rough time per element relative to an add (at
+// least 1), which the CPU evaluator weighs against its parallel threshold.
+func (op Op) Cost() int {
+	if !op.Valid() {
+		return 0
+	}
+	return max(table[op].Cost, 1)
+}
 
 // Arity returns the number of operands op takes, or 0 for an invalid op.
 func (op Op) Arity() int {
