@@ -1,10 +1,10 @@
 # laze's developer commands. `make test` is what CI runs (see .ci/run).
 GO ?= go
-COVER_PKGS := ./shape ./alloc ./tensor
+COVER_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/ops ./internal/scalar
 COVER_MIN := 85
 FUZZTIME ?= 20s
 
-.PHONY: test fmt-check vet bench demo cover fuzz
+.PHONY: test fmt-check vet bench bench-elementwise demo cover fuzz generate
 
 ## test: gofmt check, go vet, and every test under the race detector
 test: fmt-check vet
@@ -21,6 +21,10 @@ vet:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## bench-elementwise: the fused-kernel suite as docs/performance.md quotes it
+bench-elementwise:
+	$(GO) test -run '^$$' -bench Elementwise -benchmem -cpu 1,2 -count 4 -benchtime 400ms -timeout 60m ./bench
+
 ## demo: the tour of tensors and views on built-in data
 demo:
 	$(GO) run ./cmd/exprdemo
@@ -34,6 +38,11 @@ cover:
 		if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
 		END { exit bad }' coverage.txt
 
-## fuzz: run the view-chain fuzz target for $(FUZZTIME)
+## fuzz: run each fuzz target (view chains, the evaluator) for $(FUZZTIME)
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzViewChain -fuzztime $(FUZZTIME) ./tensor
+	$(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
+
+## generate: rewrite the code generated from the op table (internal/ops)
+generate:
+	$(GO) generate ./internal/ops

@@ -1,0 +1,101 @@
+package kernels_test
+
+import (
+	"fmt"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels"
+	"github.com/laze-go/laze/tensor"
+)
+
+// Build a tree (nothing runs), then evaluate it in one fused pass into a
+// transposed view of another tensor.
+func Example() {
+	m, _ := tensor.Arange[float64](0, 6, 1).View(2, 3)
+	bias, _ := tensor.FromSlice([]float64{10, 20, 30}, []int{3})
+	e := expr.Of(m).MulScalar(2).Add(bias).ReLU() // built, not computed
+	fmt.Println(e)
+
+	out := tensor.Zeros[float64](3, 2)
+	if err := kernels.Assign(out.T(), e); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out)
+	// Output:
+	// relu(((tensor(2,3) * 2) + tensor(3,)))
+	// [[10. 16.]
+	//  [22. 28.]
+	//  [34. 40.]]
+}
+
+// Assign writes into any strided view: here one column of a matrix.
+func ExampleAssign() {
+	m := tensor.Zeros[int32](2, 3)
+	col := m.Index(1, 1) // column 1, shape (2,)
+	v, _ := tensor.FromSlice([]int32{7, 9}, []int{2})
+	if err := kernels.Assign(col, expr.Mul(v, expr.Scalar[int32](10))); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(m)
+	// Output:
+	// [[ 0 70  0]
+	//  [ 0 90  0]]
+}
+
+// Eval returns a new contiguous tensor.
+func ExampleEval() {
+	x := tensor.Linspace[float64](0, 1, 5)
+	y, _ := kernels.Eval(expr.Of(x).MulScalar(4).Sqrt())
+	fmt.Println(y)
+	// Output: [0.         1.         1.41421356 1.73205081 2.        ]
+}
+
+// The compound forms update in place, with the right side broadcast.
+func ExampleAddAssign() {
+	m, _ := tensor.Arange[float64](0, 6, 1).View(2, 3)
+	row, _ := tensor.FromSlice([]float64{100, 200, 300}, []int{3})
+	_ = kernels.AddAssign(m, row)
+	_ = kernels.DivAssign(m, expr.Scalar(2.0))
+	fmt.Println(m)
+	// Output:
+	// [[ 50.  100.5 151. ]
+	//  [ 51.5 102.  152.5]]
+}
+
+// Fill sets every element of a view.
+func ExampleFill() {
+	m := tensor.Zeros[uint8](3, 4)
+	_ = kernels.Fill(m.Slice(1, 0, tensor.None, 2), 255) // columns 0 and 2
+	fmt.Println(m)
+	// Output:
+	// [[255   0 255   0]
+	//  [255   0 255   0]
+	//  [255   0 255   0]]
+}
+
+// A destination may overlap its operands; the result is NumPy's.
+func Example_aliasing() {
+	a, _ := tensor.Arange[int64](0, 4, 1).View(2, 2)
+	_ = kernels.Assign(a, expr.Of(a.T()).AddScalar(10)) // a = a.T + 10
+	fmt.Println(a)
+	v := tensor.Arange[int64](0, 5, 1)
+	_ = kernels.Assign(v.Slice(0, 1, tensor.None, 1), expr.Of(v.Slice(0, 0, -1, 1)).MulScalar(2)) // v[1:] = v[:-1]*2
+	fmt.Println(v)
+	// Output:
+	// [[10 12]
+	//  [11 13]]
+	// [0 0 2 4 6]
+}
+
+// Errors name the node at fault, and the destination is left as it was.
+func Example_errors() {
+	a := tensor.Ones[float64](2, 3)
+	bad := expr.Exponential(expr.Add(expr.Name("a", a), expr.Name("b", tensor.Ones[float64](4))))
+	err := kernels.Assign(a, bad)
+	fmt.Println(err)
+	fmt.Println(a.At(0, 0))
+	// Output:
+	// laze: Assign: at node (a + b): add: shapes (2,3) and (4,) cannot be broadcast together (sizes disagree in result dimension 1)
+	// 1
+}
