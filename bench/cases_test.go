@@ -113,12 +113,7 @@ func preparePoly4(n int) prepared {
 	dst := tensor.Zeros[float64](n)
 	d, a, b, c, e := dst.Data(), in[0].Data(), in[1].Data(), in[2].Data(), in[3].Data()
 	impls := append(lazeAndNaive(dst, expr.Of(in[0]).Mul(in[1]).Add(in[2]).Sub(in[3])),
-		impl{"handloop", func() {
-			a, b, c, e := a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
-			for i := range d {
-				d[i] = a[i]*b[i] + c[i] - e[i]
-			}
-		}},
+		impl{"handloop", func() { poly4Loop(d, a, b, c, e) }},
 		impl{"gonum", func() {
 			floats.MulTo(d, a, b)
 			floats.Add(d, c)
@@ -138,14 +133,17 @@ func preparePoly4F32(n int) prepared {
 	dst := tensor.Zeros[float32](n)
 	d, a, b, c, e := dst.Data(), in[0].Data(), in[1].Data(), in[2].Data(), in[3].Data()
 	impls := append(lazeAndNaive(dst, expr.Of(in[0]).Mul(in[1]).Add(in[2]).Sub(in[3])),
-		impl{"handloop", func() {
-			a, b, c, e := a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
-			for i := range d {
-				d[i] = a[i]*b[i] + c[i] - e[i]
-			}
-		}},
+		impl{"handloop", func() { poly4Loop(d, a, b, c, e) }},
 	)
 	return prepared{n, int64(5 * 4 * n), asFloat64(dst), impls}
+}
+
+// poly4Loop is poly4's hand-written fused loop.
+func poly4Loop[T float32 | float64](d, a, b, c, e []T) {
+	a, b, c, e = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
+	for i := range d {
+		d[i] = a[i]*b[i] + c[i] - e[i]
+	}
 }
 
 // prepareLong8 is tanh(a*b + c) - exp(e*0.5)*a + b: eight ops, two of them
