@@ -1921,3 +1921,1810 @@ func compute[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) {
 		panic("laze: kernels: no loop for pattern code")
 	}
 }
+
+// fusedPair returns the number of the fused loop for op1 followed by op2,
+// or 0 when the pair has none.
+func fusedPair(op1, op2 ops.Op) uint8 {
+	switch {
+	case op1 == ops.Add && op2 == ops.Add:
+		return 1
+	case op1 == ops.Add && op2 == ops.Sub:
+		return 2
+	case op1 == ops.Add && op2 == ops.Mul:
+		return 3
+	case op1 == ops.Sub && op2 == ops.Add:
+		return 4
+	case op1 == ops.Sub && op2 == ops.Sub:
+		return 5
+	case op1 == ops.Sub && op2 == ops.Mul:
+		return 6
+	case op1 == ops.Mul && op2 == ops.Add:
+		return 7
+	case op1 == ops.Mul && op2 == ops.Sub:
+		return 8
+	case op1 == ops.Mul && op2 == ops.Mul:
+		return 9
+	}
+	return 0
+}
+
+// fusedVVV computes a fused pair (a op1 b) op2 c over a block, operands VVV,
+// into d.
+func fusedVVV[T tensor.Number](pair uint8, d []T, x []T, y []T, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	switch pair {
+	case 1: // add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a+b) + c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a+b) + c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a+b) + c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a+b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a+b) + c
+		}
+	case 2: // add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a+b) - c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a+b) - c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a+b) - c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a+b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a+b) - c
+		}
+	case 3: // add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a+b) * c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a+b) * c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a+b) * c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a+b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a+b) * c
+		}
+	case 4: // subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a-b) + c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a-b) + c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a-b) + c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a-b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a-b) + c
+		}
+	case 5: // subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a-b) - c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a-b) - c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a-b) - c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a-b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a-b) - c
+		}
+	case 6: // subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a-b) * c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a-b) * c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a-b) * c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a-b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a-b) * c
+		}
+	case 7: // multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a*b) + c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a*b) + c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a*b) + c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a*b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a*b) + c
+		}
+	case 8: // multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a*b) - c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a*b) - c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a*b) - c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a*b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a*b) - c
+		}
+	case 9: // multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, b, c := xx[0], yy[0], zz[0]
+				dd[0] = T(a*b) * c
+			}
+			{
+				a, b, c := xx[1], yy[1], zz[1]
+				dd[1] = T(a*b) * c
+			}
+			{
+				a, b, c := xx[2], yy[2], zz[2]
+				dd[2] = T(a*b) * c
+			}
+			{
+				a, b, c := xx[3], yy[3], zz[3]
+				dd[3] = T(a*b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c := x[i], y[i], z[i]
+			d[i] = T(a*b) * c
+		}
+	default:
+		panic("laze: kernels: no such fused pair")
+	}
+}
+
+// fusedSVV computes a fused pair (a op1 b) op2 c over a block, operands SVV,
+// into d.
+func fusedSVV[T tensor.Number](pair uint8, d []T, a T, y []T, z []T) {
+	y = y[:len(d)]
+	z = z[:len(d)]
+	switch pair {
+	case 1: // add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a+b) + c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a+b) + c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a+b) + c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a+b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a+b) + c
+		}
+	case 2: // add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a+b) - c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a+b) - c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a+b) - c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a+b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a+b) - c
+		}
+	case 3: // add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a+b) * c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a+b) * c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a+b) * c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a+b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a+b) * c
+		}
+	case 4: // subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a-b) + c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a-b) + c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a-b) + c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a-b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a-b) + c
+		}
+	case 5: // subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a-b) - c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a-b) - c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a-b) - c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a-b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a-b) - c
+		}
+	case 6: // subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a-b) * c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a-b) * c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a-b) * c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a-b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a-b) * c
+		}
+	case 7: // multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a*b) + c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a*b) + c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a*b) + c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a*b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a*b) + c
+		}
+	case 8: // multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a*b) - c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a*b) - c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a*b) - c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a*b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a*b) - c
+		}
+	case 9: // multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				b, c := yy[0], zz[0]
+				dd[0] = T(a*b) * c
+			}
+			{
+				b, c := yy[1], zz[1]
+				dd[1] = T(a*b) * c
+			}
+			{
+				b, c := yy[2], zz[2]
+				dd[2] = T(a*b) * c
+			}
+			{
+				b, c := yy[3], zz[3]
+				dd[3] = T(a*b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			b, c := y[i], z[i]
+			d[i] = T(a*b) * c
+		}
+	default:
+		panic("laze: kernels: no such fused pair")
+	}
+}
+
+// fusedVSV computes a fused pair (a op1 b) op2 c over a block, operands VSV,
+// into d.
+func fusedVSV[T tensor.Number](pair uint8, d []T, x []T, b T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	switch pair {
+	case 1: // add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a+b) + c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a+b) + c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a+b) + c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a+b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a+b) + c
+		}
+	case 2: // add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a+b) - c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a+b) - c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a+b) - c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a+b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a+b) - c
+		}
+	case 3: // add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a+b) * c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a+b) * c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a+b) * c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a+b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a+b) * c
+		}
+	case 4: // subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a-b) + c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a-b) + c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a-b) + c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a-b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a-b) + c
+		}
+	case 5: // subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a-b) - c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a-b) - c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a-b) - c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a-b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a-b) - c
+		}
+	case 6: // subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a-b) * c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a-b) * c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a-b) * c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a-b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a-b) * c
+		}
+	case 7: // multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a*b) + c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a*b) + c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a*b) + c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a*b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a*b) + c
+		}
+	case 8: // multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a*b) - c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a*b) - c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a*b) - c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a*b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a*b) - c
+		}
+	case 9: // multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				a, c := xx[0], zz[0]
+				dd[0] = T(a*b) * c
+			}
+			{
+				a, c := xx[1], zz[1]
+				dd[1] = T(a*b) * c
+			}
+			{
+				a, c := xx[2], zz[2]
+				dd[2] = T(a*b) * c
+			}
+			{
+				a, c := xx[3], zz[3]
+				dd[3] = T(a*b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, c := x[i], z[i]
+			d[i] = T(a*b) * c
+		}
+	default:
+		panic("laze: kernels: no such fused pair")
+	}
+}
+
+// fusedSSV computes a fused pair (a op1 b) op2 c over a block, operands SSV,
+// into d.
+func fusedSSV[T tensor.Number](pair uint8, d []T, a T, b T, z []T) {
+	z = z[:len(d)]
+	switch pair {
+	case 1: // add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a+b) + c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a+b) + c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a+b) + c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a+b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a+b) + c
+		}
+	case 2: // add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a+b) - c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a+b) - c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a+b) - c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a+b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a+b) - c
+		}
+	case 3: // add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a+b) * c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a+b) * c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a+b) * c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a+b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a+b) * c
+		}
+	case 4: // subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a-b) + c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a-b) + c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a-b) + c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a-b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a-b) + c
+		}
+	case 5: // subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a-b) - c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a-b) - c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a-b) - c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a-b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a-b) - c
+		}
+	case 6: // subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a-b) * c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a-b) * c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a-b) * c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a-b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a-b) * c
+		}
+	case 7: // multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a*b) + c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a*b) + c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a*b) + c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a*b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a*b) + c
+		}
+	case 8: // multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a*b) - c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a*b) - c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a*b) - c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a*b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a*b) - c
+		}
+	case 9: // multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			{
+				c := zz[0]
+				dd[0] = T(a*b) * c
+			}
+			{
+				c := zz[1]
+				dd[1] = T(a*b) * c
+			}
+			{
+				c := zz[2]
+				dd[2] = T(a*b) * c
+			}
+			{
+				c := zz[3]
+				dd[3] = T(a*b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			c := z[i]
+			d[i] = T(a*b) * c
+		}
+	default:
+		panic("laze: kernels: no such fused pair")
+	}
+}
+
+// fusedVVS computes a fused pair (a op1 b) op2 c over a block, operands VVS,
+// into d.
+func fusedVVS[T tensor.Number](pair uint8, d []T, x []T, y []T, c T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	switch pair {
+	case 1: // add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a+b) + c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a+b) + c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a+b) + c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a+b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a+b) + c
+		}
+	case 2: // add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a+b) - c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a+b) - c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a+b) - c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a+b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a+b) - c
+		}
+	case 3: // add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a+b) * c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a+b) * c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a+b) * c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a+b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a+b) * c
+		}
+	case 4: // subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a-b) + c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a-b) + c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a-b) + c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a-b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a-b) + c
+		}
+	case 5: // subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a-b) - c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a-b) - c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a-b) - c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a-b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a-b) - c
+		}
+	case 6: // subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a-b) * c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a-b) * c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a-b) * c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a-b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a-b) * c
+		}
+	case 7: // multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a*b) + c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a*b) + c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a*b) + c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a*b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a*b) + c
+		}
+	case 8: // multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a*b) - c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a*b) - c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a*b) - c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a*b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a*b) - c
+		}
+	case 9: // multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(a*b) * c
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(a*b) * c
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(a*b) * c
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(a*b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(a*b) * c
+		}
+	default:
+		panic("laze: kernels: no such fused pair")
+	}
+}
+
+// fusedSVS computes a fused pair (a op1 b) op2 c over a block, operands SVS,
+// into d.
+func fusedSVS[T tensor.Number](pair uint8, d []T, a T, y []T, c T) {
+	y = y[:len(d)]
+	switch pair {
+	case 1: // add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a+b) + c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a+b) + c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a+b) + c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a+b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a+b) + c
+		}
+	case 2: // add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a+b) - c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a+b) - c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a+b) - c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a+b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a+b) - c
+		}
+	case 3: // add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a+b) * c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a+b) * c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a+b) * c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a+b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a+b) * c
+		}
+	case 4: // subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a-b) + c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a-b) + c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a-b) + c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a-b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a-b) + c
+		}
+	case 5: // subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a-b) - c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a-b) - c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a-b) - c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a-b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a-b) - c
+		}
+	case 6: // subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a-b) * c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a-b) * c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a-b) * c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a-b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a-b) * c
+		}
+	case 7: // multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a*b) + c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a*b) + c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a*b) + c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a*b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a*b) + c
+		}
+	case 8: // multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a*b) - c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a*b) - c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a*b) - c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a*b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a*b) - c
+		}
+	case 9: // multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(a*b) * c
+			}
+			{
+				b := yy[1]
+				dd[1] = T(a*b) * c
+			}
+			{
+				b := yy[2]
+				dd[2] = T(a*b) * c
+			}
+			{
+				b := yy[3]
+				dd[3] = T(a*b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(a*b) * c
+		}
+	default:
+		panic("laze: kernels: no such fused pair")
+	}
+}
+
+// fusedVSS computes a fused pair (a op1 b) op2 c over a block, operands VSS,
+// into d.
+func fusedVSS[T tensor.Number](pair uint8, d []T, x []T, b T, c T) {
+	x = x[:len(d)]
+	switch pair {
+	case 1: // add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a+b) + c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a+b) + c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a+b) + c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a+b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a+b) + c
+		}
+	case 2: // add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a+b) - c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a+b) - c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a+b) - c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a+b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a+b) - c
+		}
+	case 3: // add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a+b) * c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a+b) * c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a+b) * c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a+b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a+b) * c
+		}
+	case 4: // subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a-b) + c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a-b) + c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a-b) + c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a-b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a-b) + c
+		}
+	case 5: // subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a-b) - c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a-b) - c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a-b) - c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a-b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a-b) - c
+		}
+	case 6: // subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a-b) * c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a-b) * c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a-b) * c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a-b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a-b) * c
+		}
+	case 7: // multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a*b) + c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a*b) + c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a*b) + c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a*b) + c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a*b) + c
+		}
+	case 8: // multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a*b) - c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a*b) - c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a*b) - c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a*b) - c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a*b) - c
+		}
+	case 9: // multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(a*b) * c
+			}
+			{
+				a := xx[1]
+				dd[1] = T(a*b) * c
+			}
+			{
+				a := xx[2]
+				dd[2] = T(a*b) * c
+			}
+			{
+				a := xx[3]
+				dd[3] = T(a*b) * c
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(a*b) * c
+		}
+	default:
+		panic("laze: kernels: no such fused pair")
+	}
+}
+
+// computeFused runs fused pair over one block into d, with the loop for
+// three-operand pattern code pat.
+func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {
+	switch pat {
+	case patVVV:
+		fusedVVV(pair, d, args[0].vec, args[1].vec, args[2].vec)
+	case patSVV:
+		fusedSVV(pair, d, args[0].s, args[1].vec, args[2].vec)
+	case patVSV:
+		fusedVSV(pair, d, args[0].vec, args[1].s, args[2].vec)
+	case patSSV:
+		fusedSSV(pair, d, args[0].s, args[1].s, args[2].vec)
+	case patVVS:
+		fusedVVS(pair, d, args[0].vec, args[1].vec, args[2].s)
+	case patSVS:
+		fusedSVS(pair, d, args[0].s, args[1].vec, args[2].s)
+	case patVSS:
+		fusedVSS(pair, d, args[0].vec, args[1].s, args[2].s)
+	default:
+		panic("laze: kernels: no fused loop for pattern code")
+	}
+}

@@ -42,7 +42,9 @@ type constant[T tensor.Number] struct {
 // instr computes op over its arguments' slots into out's slot.
 type instr struct {
 	op   ops.Op
-	pat  uint8 // operand pattern (patternCodes); 0 when every argument is a scalar
+	op2  ops.Op // for a fused pair, the second op: out = op2(op(args[0], args[1]), args[2])
+	pair uint8  // the fused pair's number (fusedPair), 0 for a single op
+	pat  uint8  // operand pattern (patternCodes); 0 when every argument is a scalar
 	out  int   // result slot
 	reg  int   // register the result is computed into; -1 for the destination
 	args [3]int
@@ -191,15 +193,16 @@ func (l *lowering[T]) allocateRegisters() {
 		}
 	}
 	l.repattern()
+	l.fuse()
 	lastUse := make([]int, p.nslots)
 	for k, in := range p.code {
-		for _, a := range in.args[:in.op.Arity()] {
+		for _, a := range in.args[:in.arity()] {
 			lastUse[a] = k
 		}
 	}
 	for k := range p.code {
 		in := &p.code[k]
-		for _, a := range in.args[:in.op.Arity()] {
+		for _, a := range in.args[:in.arity()] {
 			if lastUse[a] == k && owner[a] >= 0 {
 				free = append(free, owner[a])
 				owner[a] = -1
@@ -233,6 +236,53 @@ func (l *lowering[T]) repattern() {
 		in.pat = patternCodes[arity][mask]
 		l.scalarAt[in.out] = mask == 1<<arity-1
 	}
+}
+
+// fuse merges each instruction (a op1 b) whose value is used only as the
+// left operand of the next instruction (· op2 c) into one fused instruction
+// when the pair has a fused loop (a*b + c, a*2 - y): one pass over the block
+// instead of two.
+func (l *lowering[T]) fuse() {
+	p := l.p
+	uses := make([]int, p.nslots)
+	uses[p.result]++
+	for _, in := range p.code {
+		for _, a := range in.args[:in.arity()] {
+			uses[a]++
+		}
+	}
+	code := p.code[:0]
+	for k := 0; k < len(p.code); k++ {
+		in := p.code[k]
+		if k+1 < len(p.code) {
+			next := p.code[k+1]
+			pair := fusedPair(in.op, next.op)
+			if pair != 0 && in.pat != 0 && next.args[0] == in.out && next.args[1] != in.out && uses[in.out] == 1 {
+				fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: -1,
+					args: [3]int{in.args[0], in.args[1], next.args[1]}}
+				mask := 0
+				for i, a := range fused.args {
+					if l.scalarAt[a] {
+						mask |= 1 << i
+					}
+				}
+				fused.pat = patternCodes[3][mask]
+				code = append(code, fused)
+				k++
+				continue
+			}
+		}
+		code = append(code, in)
+	}
+	p.code = code
+}
+
+// arity is the number of argument slots the instruction reads.
+func (in *instr) arity() int {
+	if in.pair != 0 {
+		return 3
+	}
+	return in.op.Arity()
 }
 
 // releaseTemps gives back the copies made for overlapping operands.

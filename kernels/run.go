@@ -52,6 +52,9 @@ func (p *program[T]) cost() int {
 	c := 1 // the store
 	for _, in := range p.code {
 		c += in.op.Cost()
+		if in.pair != 0 {
+			c += in.op2.Cost()
+		}
 	}
 	for _, r := range p.leafReg {
 		if r >= 0 {
@@ -119,7 +122,11 @@ func (p *program[T]) block(w *worker[T], n int) {
 		} else {
 			d = w.regs[in.reg][:n]
 		}
-		compute(in.op, in.pat, d, &args)
+		if in.pair != 0 {
+			computeFused(in.pair, in.pat, d, &args)
+		} else {
+			compute(in.op, in.pat, d, &args)
+		}
 		vals[in.out].vec = d
 	}
 	if p.inPlace {

@@ -12,6 +12,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/laze-go/laze/internal/ops"
@@ -101,6 +102,7 @@ func loopsSource(names map[ops.Op]string) ([]byte, error) {
 		}
 	}
 	writeDispatch(&b)
+	writeFused(&b, names)
 	return format.Source(b.Bytes())
 }
 
@@ -270,4 +272,90 @@ func writeDispatch(b *bytes.Buffer) {
 		}
 	}
 	b.WriteString("\tdefault:\n\t\tpanic(\"laze: kernels: no loop for pattern code\")\n\t}\n}\n")
+}
+
+// fusable are the ops whose pairs get fused loops: an instruction
+// (a op1 b) whose only use is as the left operand of the next (· op2 c)
+// becomes one pass, d = (a op1 b) op2 c, as in a*b + c.
+var fusable = []ops.Op{ops.Add, ops.Sub, ops.Mul}
+
+// writeFused writes fusedPair, which numbers the fusable pairs, one function
+// per three-operand pattern with a loop per pair, and computeFused, which
+// picks the function for a pattern code.
+func writeFused(b *bytes.Buffer, names map[ops.Op]string) {
+	b.WriteString("// fusedPair returns the number of the fused loop for op1 followed by op2,\n")
+	b.WriteString("// or 0 when the pair has none.\n")
+	b.WriteString("func fusedPair(op1, op2 ops.Op) uint8 {\n\tswitch {\n")
+	for i, pair := range fusedPairs() {
+		fmt.Fprintf(b, "\tcase op1 == ops.%s && op2 == ops.%s:\n\t\treturn %d\n", names[pair[0]], names[pair[1]], i+1)
+	}
+	b.WriteString("\t}\n\treturn 0\n}\n\n")
+	for _, p := range patterns(3) {
+		writeFusedLoop(b, names, p)
+	}
+	b.WriteString("// computeFused runs fused pair over one block into d, with the loop for\n")
+	b.WriteString("// three-operand pattern code pat.\n")
+	b.WriteString("func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {\n\tswitch pat {\n")
+	for _, p := range patterns(3) {
+		var call []string
+		for i := range 3 {
+			if p.scalar(i) {
+				call = append(call, fmt.Sprintf("args[%d].s", i))
+			} else {
+				call = append(call, fmt.Sprintf("args[%d].vec", i))
+			}
+		}
+		fmt.Fprintf(b, "\tcase pat%s:\n\t\tfused%s(pair, d, %s)\n", p, p, strings.Join(call, ", "))
+	}
+	b.WriteString("\tdefault:\n\t\tpanic(\"laze: kernels: no fused loop for pattern code\")\n\t}\n}\n")
+}
+
+// fusedPairs lists (op1, op2) for every fusable pair, in numbering order.
+func fusedPairs() [][2]ops.Op {
+	var out [][2]ops.Op
+	for _, op1 := range fusable {
+		for _, op2 := range fusable {
+			out = append(out, [2]ops.Op{op1, op2})
+		}
+	}
+	return out
+}
+
+var (
+	operandA = regexp.MustCompile(`\ba\b`)
+	operandB = regexp.MustCompile(`\bb\b`)
+)
+
+// fusedDefinition composes two binary definitions into one over a, b, c:
+// op2(T(op1(a, b)), c). The conversion rounds the inner result, so the
+// compiler cannot contract the pair into a fused multiply-add and the result
+// stays the one two separate instructions give.
+func fusedDefinition(op1, op2 ops.Op) string {
+	inner := "T(" + op1.Def().Go + ")"
+	outer := operandB.ReplaceAllString(op2.Def().Go, "c")
+	return operandA.ReplaceAllLiteralString(outer, inner)
+}
+
+// writeFusedLoop writes the fused function for one three-operand pattern.
+func writeFusedLoop(b *bytes.Buffer, names map[ops.Op]string, p pattern) {
+	var params, reslice []string
+	for i := range 3 {
+		if !p.scalar(i) {
+			params = append(params, vectorNames[i]+" []T")
+			reslice = append(reslice, fmt.Sprintf("%s = %s[:len(d)]", vectorNames[i], vectorNames[i]))
+		} else {
+			params = append(params, operandNames[i]+" T")
+		}
+	}
+	fmt.Fprintf(b, "// fused%s computes a fused pair (a op1 b) op2 c over a block, operands %s,\n// into d.\n", p, p)
+	fmt.Fprintf(b, "func fused%s[T tensor.Number](pair uint8, d []T, %s) {\n", p, strings.Join(params, ", "))
+	for _, r := range reslice {
+		fmt.Fprintf(b, "\t%s\n", r)
+	}
+	b.WriteString("\tswitch pair {\n")
+	for i, pair := range fusedPairs() {
+		fmt.Fprintf(b, "\tcase %d: // %s then %s\n", i+1, pair[0], pair[1])
+		writeOpLoops(b, fusedDefinition(pair[0], pair[1]), 3, p)
+	}
+	b.WriteString("\tdefault:\n\t\tpanic(\"laze: kernels: no such fused pair\")\n\t}\n}\n\n")
 }
