@@ -18,8 +18,8 @@ type impl struct {
 
 // prepared is a case's data at one size, with every implementation.
 type prepared struct {
-	n      int         // the case's size as named (transpose rounds to a square)
-	bytes  int64       // bytes read and written by one run
+	n      int              // the case's size as named (transpose rounds to a square)
+	bytes  int64            // bytes read and written by one run
 	result func() []float64 // the destination after a run, as float64
 	impls  []impl
 }
@@ -226,4 +226,3 @@ func prepareTranspose(n int) prepared {
 	)
 	return prepared{n, int64(3 * 8 * m * m), asFloat64(dst), impls}
 }
-

@@ -45,8 +45,8 @@ type instr struct {
 	op2  ops.Op // for a fused pair, the second op: out = op2(op(args[0], args[1]), args[2])
 	pair uint8  // the fused pair's number (fusedPair), 0 for a single op
 	pat  uint8  // operand pattern (patternCodes); 0 when every argument is a scalar
-	out  int   // result slot
-	reg  int   // register the result is computed into; -1 for the destination
+	out  int    // result slot
+	reg  int    // register the result is computed into; -1 for the destination
 	args [3]int
 }
 

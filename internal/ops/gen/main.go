@@ -175,7 +175,6 @@ func writeLoop(b *bytes.Buffer, names map[ops.Op]string, arity int, p pattern) {
 	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"laze: kernels: %s: op \" + op.String() + \" has another arity\")\n\t}\n}\n\n", name)
 }
 
-
 // writeOpLoops writes one op's loops: unroll elements per trip through
 // sub-slices of fixed length (so the compiler drops the bounds checks), then
 // the remainder one by one.
