@@ -66,3 +66,29 @@ func BenchmarkThreshold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTileRows measures a.T + b on a 3162² float64 matrix with several
+// tile heights (tileRows) and block sizes. Run with -cpu 1.
+func BenchmarkTileRows(b *testing.B) {
+	m := 3162
+	a, c := tensor.Rand[float64](1, m, m), tensor.Rand[float64](2, m, m)
+	dst := tensor.Zeros[float64](m, m)
+	e := expr.Add(a.T(), c)
+	for _, rows := range []int{1, 4, 16, 64} {
+		for _, size := range []int{256, 1024} {
+			b.Run(fmt.Sprintf("tile=%d/block=%d", rows, size), func(b *testing.B) {
+				old := tileRows
+				tileRows = rows
+				defer func() { tileRows = old }()
+				withConfig(size, parallelThreshold, 0, func() {
+					b.SetBytes(int64(3 * 8 * m * m))
+					for b.Loop() {
+						if err := Assign(dst, e); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}

@@ -243,15 +243,23 @@ var evaluatorConfigs = []struct {
 	procs            int
 }{
 	{"default", 1024, 1 << 19, 0},
-	{"block3-parallel", 3, 1, 4},
-	{"block8-parallel2", 8, 1, 2},
+	{"block3-tile2-parallel", 3, 1, 4},
+	{"block8-tile3-parallel2", 8, 1, 2},
 }
 
 // withConfig runs fn with a block size, threshold and GOMAXPROCS, restoring
-// them after.
+// them after. Tiny blocks come with tiny tiles (rows per tile: 2 for blocks
+// under 4, else 3), so that tiles cut rows of small test tensors too.
 func withConfig(block, threshold, procs int, fn func()) {
-	oldBlock, oldThreshold := blockSize, parallelThreshold
+	oldBlock, oldThreshold, oldTile := blockSize, parallelThreshold, tileRows
 	blockSize, parallelThreshold = block, threshold
+	switch {
+	case block < 4:
+		tileRows = 2
+	case block < 16:
+		tileRows = 3
+	}
+	defer func() { tileRows = oldTile }()
 	if procs > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	}

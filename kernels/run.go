@@ -21,52 +21,72 @@ var blockSize = 1024
 // measurement (BenchmarkThreshold).
 var parallelThreshold = 1 << 19
 
-// run executes the program over the whole destination.
+// tileRows is how many rows a tile spans when some operand is read across
+// its rows (a transpose): the rows of a tile are walked block by block, so
+// each cache line of the transposed operand serves all of them before it is
+// evicted. docs/performance.md has the measurement (the transpose case).
+var tileRows = 16
+
+// run executes the program over the whole destination. The walk is cut into
+// work items: a block of the innermost dimension across a group of rows (one
+// row, or tileRows when tiling), items numbered plane by plane (a plane is
+// one index of the dimensions outside the last two), group by group, block
+// by block.
 func (p *program[T]) run() {
 	last := len(p.shape) - 1
 	inner := p.shape[last]
 	if inner == 0 {
 		return
 	}
-	rows := 1
-	for _, n := range p.shape[:last] {
-		rows *= n
-	}
-	perRow := (inner + blockSize - 1) / blockSize
-	total := rows * perRow
+	w := p.walkShape()
+	total := w.planes * w.perPlane()
 	workers := min(runtime.GOMAXPROCS(0), total)
-	if rows*inner*p.cost() < parallelThreshold || workers < 2 {
-		p.runRange(0, total, perRow)
+	if w.planes*w.rows*inner*p.cost() < parallelThreshold || workers < 2 {
+		p.runRange(w, 0, total)
 		return
 	}
 	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { p.runRange(total*w/workers, total*(w+1)/workers, perRow) })
+	for k := 1; k < workers; k++ {
+		wg.Go(func() { p.runRange(w, total*k/workers, total*(k+1)/workers) })
 	}
-	p.runRange(0, total/workers, perRow)
+	p.runRange(w, 0, total/workers)
 	wg.Wait()
 }
 
-// cost is the program's rough time per element, in adds.
-func (p *program[T]) cost() int {
-	c := 1 // the store
-	for _, in := range p.code {
-		c += in.op.Cost()
-		if in.pair != 0 {
-			c += in.op2.Cost()
-		}
-	}
-	for _, r := range p.leafReg {
-		if r >= 0 {
-			c++ // a gather
-		}
-	}
-	return c
+// walk is the division of the iteration space into work items.
+type walk struct {
+	planes    int // product of the dimensions outside the last two
+	rows      int // size of the second-to-last dimension (1 for rank 1)
+	groupRows int // rows per group: 1, or tileRows when tiling
+	perRow    int // blocks per row
 }
 
-// runRange executes blocks [start, end) of the walk, numbered row by row,
-// perRow blocks to a row.
-func (p *program[T]) runRange(start, end, perRow int) {
+func (w walk) groups() int   { return (w.rows + w.groupRows - 1) / w.groupRows }
+func (w walk) perPlane() int { return w.groups() * w.perRow }
+
+// walkShape divides p's iteration space, tiling when an operand is read
+// across rows: its innermost stride is neither 0 nor 1 and its stride along
+// the rows is smaller.
+func (p *program[T]) walkShape() walk {
+	last := len(p.shape) - 1
+	w := walk{planes: 1, rows: 1, groupRows: 1, perRow: (p.shape[last] + blockSize - 1) / blockSize}
+	if last == 0 {
+		return w
+	}
+	w.rows = p.shape[last-1]
+	for _, n := range p.shape[:last-1] {
+		w.planes *= n
+	}
+	for _, st := range p.strides {
+		if inner, across := abs(st[last]), abs(st[last-1]); inner > 1 && across < inner {
+			w.groupRows = tileRows
+		}
+	}
+	return w
+}
+
+// runRange executes work items [start, end).
+func (p *program[T]) runRange(wk walk, start, end int) {
 	if start >= end {
 		return
 	}
@@ -74,18 +94,24 @@ func (p *program[T]) runRange(start, end, perRow int) {
 	defer putWorker(w)
 	last := len(p.shape) - 1
 	inner := p.shape[last]
-	row, blk := start/perRow, start%perRow
-	w.seekRow(p, row)
+	plane := -1
 	for item := start; item < end; item++ {
+		if pl := item / wk.perPlane(); pl != plane {
+			plane = pl
+			w.seekPlane(p, plane)
+		}
+		rem := item % wk.perPlane()
+		group, blk := rem/wk.perRow, rem%wk.perRow
 		j := blk * blockSize
 		n := min(blockSize, inner-j)
-		for k, off := range w.rowOffsets {
-			w.blockOffsets[k] = off + j*p.strides[k][last]
-		}
-		p.block(w, n)
-		if blk++; blk == perRow {
-			blk = 0
-			w.nextRow(p)
+		for r := group * wk.groupRows; r < min((group+1)*wk.groupRows, wk.rows); r++ {
+			for k, off := range w.planeOffsets {
+				w.blockOffsets[k] = off + j*p.strides[k][last]
+				if last > 0 {
+					w.blockOffsets[k] += r * p.strides[k][last-1]
+				}
+			}
+			p.block(w, n)
 		}
 	}
 }
@@ -169,4 +195,21 @@ func fillStrided[T tensor.Number](dst []T, off, stride, n int, v T) {
 	for i := range n {
 		dst[off+i*stride] = v
 	}
+}
+
+// cost is the program's rough time per element, in adds.
+func (p *program[T]) cost() int {
+	c := 1 // the store
+	for _, in := range p.code {
+		c += in.op.Cost()
+		if in.pair != 0 {
+			c += in.op2.Cost()
+		}
+	}
+	for _, r := range p.leafReg {
+		if r >= 0 {
+			c++ // a gather
+		}
+	}
+	return c
 }

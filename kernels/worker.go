@@ -12,8 +12,7 @@ import (
 type worker[T tensor.Number] struct {
 	regs         [][]T
 	vals         []value[T]
-	index        []int // odometer over the outer dimensions
-	rowOffsets   []int // per operand, at the start of the current row
+	planeOffsets []int // per operand, at the start of the current plane
 	blockOffsets []int // per operand, at the start of the current block
 	mem          *scratch
 }
@@ -36,8 +35,7 @@ func getWorker[T tensor.Number](p *program[T]) *worker[T] {
 		mem.words = make([]uint64, need)
 	}
 	operands := len(p.data)
-	outer := len(p.shape) - 1
-	if need := 2*operands + outer; cap(mem.ints) < need {
+	if need := 2 * operands; cap(mem.ints) < need {
 		mem.ints = make([]int, need)
 	}
 	w := &worker[T]{mem: mem, vals: make([]value[T], p.nslots), regs: make([][]T, p.nregs)}
@@ -45,8 +43,8 @@ func getWorker[T tensor.Number](p *program[T]) *worker[T] {
 		base := unsafe.Pointer(&mem.words[r*regWords])
 		w.regs[r] = unsafe.Slice((*T)(base), blockSize)
 	}
-	ints := mem.ints[:2*operands+outer]
-	w.rowOffsets, w.blockOffsets, w.index = ints[:operands], ints[operands:2*operands], ints[2*operands:]
+	ints := mem.ints[:2*operands]
+	w.planeOffsets, w.blockOffsets = ints[:operands], ints[operands:]
 	for _, c := range p.consts {
 		w.vals[c.slot].s = c.value
 	}
@@ -58,32 +56,15 @@ func putWorker[T tensor.Number](w *worker[T]) {
 	scratchPool.Put(w.mem)
 }
 
-// seekRow places the odometer at row (row-major over the outer dimensions)
-// and sets each operand's offset there.
-func (w *worker[T]) seekRow(p *program[T], row int) {
-	copy(w.rowOffsets, p.offsets)
-	for d := len(w.index) - 1; d >= 0; d-- {
-		w.index[d] = row % p.shape[d]
-		row /= p.shape[d]
-		for k := range w.rowOffsets {
-			w.rowOffsets[k] += w.index[d] * p.strides[k][d]
+// seekPlane sets each operand's offset at the start of plane (row-major
+// over the dimensions outside the last two).
+func (w *worker[T]) seekPlane(p *program[T], plane int) {
+	copy(w.planeOffsets, p.offsets)
+	for d := len(p.shape) - 3; d >= 0; d-- {
+		i := plane % p.shape[d]
+		plane /= p.shape[d]
+		for k := range w.planeOffsets {
+			w.planeOffsets[k] += i * p.strides[k][d]
 		}
-	}
-}
-
-// nextRow advances the odometer by one row.
-func (w *worker[T]) nextRow(p *program[T]) {
-	for d := len(w.index) - 1; d >= 0; d-- {
-		w.index[d]++
-		for k := range w.rowOffsets {
-			w.rowOffsets[k] += p.strides[k][d]
-		}
-		if w.index[d] < p.shape[d] {
-			return
-		}
-		for k := range w.rowOffsets {
-			w.rowOffsets[k] -= p.shape[d] * p.strides[k][d]
-		}
-		w.index[d] = 0
 	}
 }
