@@ -16,7 +16,7 @@ var blockSize = 1024
 // parallelThreshold is the amount of work from which Assign shares it among
 // GOMAXPROCS goroutines. Work is elements times the program's cost per
 // element (the ops' Cost from the op table, plus one per gathered leaf and
-// one for the store), so a tree of eight adds goes parallel from 64K
+// one for the store), so a tree of eight adds goes parallel from 58K
 // elements and a single tanh from about 30K. docs/performance.md has the
 // measurement (BenchmarkThreshold).
 var parallelThreshold = 1 << 19
