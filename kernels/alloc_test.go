@@ -12,6 +12,9 @@ import (
 // program's, a fixed number whatever the tensors' size, on the serial and on
 // the parallel path.
 func TestAllocationsDoNotGrow(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under the race detector sync.Pool drops items at random, so counts vary; make cover checks them without it")
+	}
 	count := func(n int) float64 {
 		a, b, c := tensor.Rand[float64](1, n), tensor.Rand[float64](2, n), tensor.Rand[float64](3, n)
 		dst := tensor.Zeros[float64](n)
