@@ -126,7 +126,7 @@ func checkOpFor[T tensor.Number](op ops.Op, arity int) error {
 		return &shape.ArgumentError{Op: "expr", Name: "op", Value: op,
 			Reason: fmt.Sprintf("a node with %d operands needs an op of arity %d", arity, arity)}
 	}
-	if op.Def().Domain == ops.FloatOnly && !isFloat[T]() {
+	if op.Def().Domain == ops.FloatOnly && !tensor.IsFloat[T]() {
 		return &shape.DTypeError{Op: op.String(), DType: tensor.DType[T](),
 			Reason: "the op is defined for floating-point types only (convert the operand to float32 or float64)"}
 	}
@@ -143,10 +143,4 @@ func (in *info) join(operand info, op ops.Op) error {
 		return &shape.DeviceError{Op: op.String(), Devices: []fmt.Stringer{in.device, operand.device}}
 	}
 	return nil
-}
-
-// isFloat reports whether T is a floating-point type.
-func isFloat[T tensor.Number]() bool {
-	var half T = T(1) / 2 // 0 for integers
-	return half != 0
 }

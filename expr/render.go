@@ -78,7 +78,7 @@ func (n *Named[T]) render(b *strings.Builder) { b.WriteString(n.Name) }
 // formatScalar prints a constant as Python would: integers in decimal,
 // floats in the shortest form that reads back exactly.
 func formatScalar[T tensor.Number](v T) string {
-	if isFloat[T]() {
+	if tensor.IsFloat[T]() {
 		return strconv.FormatFloat(float64(v), 'g', -1, tensor.ItemSize[T]()*8)
 	}
 	if v < 0 {

@@ -62,18 +62,25 @@ func Eval[T tensor.Number](e expr.Exp[T]) (*tensor.Tensor[T], error) {
 		return nil, noBackend("Eval", info.Device)
 	}
 	dst := tensor.Empty[T](info.Shape)
-	if err := assign("Eval", dst, e); err != nil {
+	// A new contiguous destination of the checked shape passes every
+	// destination check, so the tree is not checked a second time.
+	if err := execute("Eval", dst, e); err != nil {
 		_ = dst.Release()
 		return nil, err
 	}
 	return dst, nil
 }
 
-// assign checks everything, lowers e for dst and runs the program.
+// assign checks everything, then executes.
 func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	if err := checkAssign(call, dst, e); err != nil {
 		return err
 	}
+	return execute(call, dst, e)
+}
+
+// execute lowers a checked tree for dst and runs the program.
+func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	p, err := lower(call, dst, e)
 	if err != nil {
 		return err

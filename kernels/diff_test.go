@@ -70,7 +70,7 @@ func newScene[T tensor.Number](src *byteSource, seed uint64) *scene[T] {
 // powers meet zeros, negatives and signs), floats with a spread of
 // magnitudes and an occasional NaN or infinity.
 func randomValue[T tensor.Number](r *rand.Rand) T {
-	if !isFloatType[T]() {
+	if !tensor.IsFloat[T]() {
 		return T(r.IntN(11) - 5)
 	}
 	switch r.IntN(50) {
@@ -84,11 +84,6 @@ func randomValue[T tensor.Number](r *rand.Rand) T {
 	return T(r.NormFloat64() * 3)
 }
 
-func isFloatType[T tensor.Number]() bool {
-	var half T = T(1) / 2
-	return half != 0
-}
-
 // node makes a random subtree whose shape broadcasts to dims, or is dims
 // when full is set (the result must have the destination's shape).
 func (sc *scene[T]) node(src *byteSource, dims shape.Shape, depth int, full bool) expr.Exp[T] {
@@ -97,7 +92,7 @@ func (sc *scene[T]) node(src *byteSource, dims shape.Shape, depth int, full bool
 	}
 	all := ops.All()
 	op := all[src.next(len(all))]
-	if op.Def().Domain == ops.FloatOnly && !isFloatType[T]() {
+	if op.Def().Domain == ops.FloatOnly && !tensor.IsFloat[T]() {
 		op = ops.Add
 	}
 	fullAt := src.next(op.Arity()) // the operand that carries the full shape

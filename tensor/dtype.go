@@ -55,7 +55,7 @@ func DType[T Number]() string {
 // its underlying kind.
 func underlyingName[T Number]() string {
 	var zero T
-	if isFloat[T]() {
+	if IsFloat[T]() {
 		if unsafe.Sizeof(zero) == 4 {
 			return "float32"
 		}
@@ -83,8 +83,10 @@ func ItemSize[T Number]() int {
 	return int(unsafe.Sizeof(zero))
 }
 
-// isFloat reports whether T is a floating-point type.
-func isFloat[T Number]() bool {
+// IsFloat reports whether T is a floating-point type (float32, float64 or
+// a type defined on one). It is a constant in each instantiation, so branches
+// on it cost nothing in compiled loops.
+func IsFloat[T Number]() bool {
 	var half T = T(1) / 2 // becomes 0 for integers, without a conversion from a float constant
 	return half != 0
 }

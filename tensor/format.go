@@ -151,7 +151,7 @@ func extendLine(s, line, word string, width int, prefix string) (string, string)
 // scalarString prints a rank-0 tensor as Python prints the number: 5, 1.0,
 // 1e-05.
 func scalarString[T Number](v T) string {
-	if !isFloat[T]() {
+	if !IsFloat[T]() {
 		return intString(v)
 	}
 	x := float64(v)
@@ -186,7 +186,7 @@ func intString[T Number](v T) string {
 // visible element gets the same width, following NumPy's IntegerFormat and
 // FloatingFormat (floatmode "maxprec").
 func newElemFormat[T Number](visible []T, prec int) func(T) string {
-	if !isFloat[T]() {
+	if !IsFloat[T]() {
 		width := 0
 		for _, v := range visible {
 			width = max(width, len(intString(v)))

@@ -1,7 +1,7 @@
 // Package scalar holds the Go definitions of the elementwise ops that need more
 // than one expression (see internal/ops). Each function is small enough for
-// the compiler to inline into the generated block loops; isFloat folds to a
-// constant in each instantiation.
+// the compiler to inline into the generated block loops; tensor.IsFloat folds
+// to a constant in each instantiation.
 package scalar
 
 import (
@@ -9,12 +9,6 @@ import (
 
 	"github.com/laze-go/laze/tensor"
 )
-
-// isFloat reports whether T is a floating-point type.
-func isFloat[T tensor.Number]() bool {
-	var half T = T(1) / 2 // 0 for integers
-	return half != 0
-}
 
 // Bool converts a comparison's outcome to T: 1 for true, 0 for false.
 func Bool[T tensor.Number](v bool) T {
@@ -28,7 +22,7 @@ func Bool[T tensor.Number](v bool) T {
 // NumPy); for signed integers the most negative value stays itself (it has no
 // positive counterpart), as NumPy's abs does.
 func Abs[T tensor.Number](a T) T {
-	if isFloat[T]() {
+	if tensor.IsFloat[T]() {
 		return T(math.Abs(float64(a)))
 	}
 	if a < 0 {
@@ -50,7 +44,7 @@ func ReLU[T tensor.Number](a T) T {
 // zero gives 0, as NumPy's does (without its warning), rather than a panic
 // halfway through a tensor.
 func Div[T tensor.Number](a, b T) T {
-	if isFloat[T]() {
+	if tensor.IsFloat[T]() {
 		return a / b
 	}
 	if b == 0 {
@@ -68,7 +62,7 @@ func Div[T tensor.Number](a, b T) T {
 // it is a - floor(a/b)*b computed without that rounding; mod by zero is NaN
 // for floats and 0 for integers.
 func Mod[T tensor.Number](a, b T) T {
-	if isFloat[T]() {
+	if tensor.IsFloat[T]() {
 		r := math.Mod(float64(a), float64(b))
 		if r != 0 && (r < 0) != (b < 0) {
 			r += float64(b)
@@ -90,7 +84,7 @@ func Mod[T tensor.Number](a, b T) T {
 // rejects for integer arrays, gives the integer part of the real result: 1
 // for a = 1, ±1 for a = -1, and 0 otherwise.
 func Pow[T tensor.Number](a, b T) T {
-	if isFloat[T]() {
+	if tensor.IsFloat[T]() {
 		return T(math.Pow(float64(a), float64(b)))
 	}
 	if b < 0 {
