@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels"
 	"io"
 	"os"
 
@@ -55,5 +57,32 @@ func tour(w io.Writer) error {
 	m.T().Index(0, 1).Fill(-1)
 	show("m.T[1] = -1; m   # writes through a view reach the base", m)
 	show("np.arange(2000)   # summarised past 1000 elements", tensor.Arange[int64](0, 2000, 1))
+	return exprTour(w, show)
+}
+
+// exprTour shows that a tree computes nothing until Assign, then evaluates
+// one with broadcasting into a view of another tensor, and one that
+// overlaps its destination.
+func exprTour(w io.Writer, show func(string, any)) error {
+	x, err := tensor.Arange[float64](0, 6, 1).View(2, 3)
+	if err != nil {
+		return err
+	}
+	b, err := tensor.FromSlice([]float64{10, 20, 30}, []int{3})
+	if err != nil {
+		return err
+	}
+	e := expr.Of(expr.Name("x", x)).MulScalar(2).Add(expr.Name("b", b)).ReLU()
+	fmt.Fprintf(w, ">>> e = relu(x*2 + b)   # a tree: nothing computed yet\n%v   shape %v\n\n", e, e.Shape())
+	x.Set(-100, 0, 0)
+	out := tensor.Zeros[float64](3, 3)
+	if err := kernels.Assign(out.Slice(1, 1, tensor.None, 1).T(), e); err != nil {
+		return err
+	}
+	show("x[0, 0] = -100; out[:, 1:].T = e   # evaluated now, one fused pass into a view", out)
+	if err := kernels.Assign(x, expr.Of(x.Slice(1, tensor.None, tensor.None, -1)).AddScalar(1)); err != nil {
+		return err
+	}
+	show("x[...] = x[:, ::-1] + 1   # overlaps its destination: NumPy's result", x)
 	return nil
 }
