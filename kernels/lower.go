@@ -227,15 +227,22 @@ func (l *lowering[T]) repattern() {
 	for k := range l.p.code {
 		in := &l.p.code[k]
 		arity := in.op.Arity()
-		mask := 0
-		for i, a := range in.args[:arity] {
-			if l.scalarAt[a] {
-				mask |= 1 << i
-			}
-		}
+		mask := l.scalarMask(in.args[:arity])
 		in.pat = patternCodes[arity][mask]
 		l.scalarAt[in.out] = mask == 1<<arity-1
 	}
+}
+
+// scalarMask returns the pattern mask of an instruction's argument slots:
+// bit i set when argument i is one value per block.
+func (l *lowering[T]) scalarMask(args []int) int {
+	mask := 0
+	for i, a := range args {
+		if l.scalarAt[a] {
+			mask |= 1 << i
+		}
+	}
+	return mask
 }
 
 // fuse merges each instruction (a op1 b) whose value is used only as the
@@ -260,13 +267,7 @@ func (l *lowering[T]) fuse() {
 			if pair != 0 && in.pat != 0 && next.args[0] == in.out && next.args[1] != in.out && uses[in.out] == 1 {
 				fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: -1,
 					args: [3]int{in.args[0], in.args[1], next.args[1]}}
-				mask := 0
-				for i, a := range fused.args {
-					if l.scalarAt[a] {
-						mask |= 1 << i
-					}
-				}
-				fused.pat = patternCodes[3][mask]
+				fused.pat = patternCodes[3][l.scalarMask(fused.args[:])]
 				code = append(code, fused)
 				k++
 				continue

@@ -26,23 +26,37 @@ var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
 }
 
 func main() {
-	root, err := moduleRoot()
+	root, files, err := generateAll()
 	if err != nil {
 		log.Fatal(err)
 	}
-	names, err := constNames(root)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for rel, generate := range outputs {
-		src, err := generate(names)
-		if err != nil {
-			log.Fatalf("%s: %v", rel, err)
-		}
+	for rel, src := range files {
 		if err := os.WriteFile(filepath.Join(root, rel), src, 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
+}
+
+// generateAll returns the module root and the contents of every generated
+// file, keyed by its path relative to the root.
+func generateAll() (string, map[string][]byte, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", nil, err
+	}
+	names, err := constNames(root)
+	if err != nil {
+		return "", nil, err
+	}
+	files := make(map[string][]byte, len(outputs))
+	for rel, generate := range outputs {
+		src, err := generate(names)
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %w", rel, err)
+		}
+		files[rel] = src
+	}
+	return root, files, nil
 }
 
 // moduleRoot finds the directory holding go.mod, upwards from the working
@@ -149,15 +163,7 @@ const unroll = 4
 // unrolled loop and a loop for the remainder.
 func writeLoop(b *bytes.Buffer, names map[ops.Op]string, arity int, p pattern) {
 	name := loopName(p)
-	var params, reslice []string
-	for i := range arity {
-		if !p.scalar(i) {
-			params = append(params, vectorNames[i]+" []T")
-			reslice = append(reslice, fmt.Sprintf("%s = %s[:len(d)]", vectorNames[i], vectorNames[i]))
-		} else {
-			params = append(params, operandNames[i]+" T")
-		}
-	}
+	params, reslice := loopParams(p)
 	fmt.Fprintf(b, "// %s computes an op of arity %d over a block, operands %s (V a vector, S one\n// value for the whole block), into d.\n", name, arity, p)
 	fmt.Fprintf(b, "func %s[T tensor.Number](op ops.Op, d []T, %s) {\n", name, strings.Join(params, ", "))
 	for _, r := range reslice {
@@ -222,6 +228,35 @@ func writeElement(b *bytes.Buffer, def string, arity int, p pattern, k string, s
 	fmt.Fprintf(b, "\t\t\t%s[%s] = %s\n", dst, k, def)
 }
 
+// loopParams returns a loop function's operand parameters for pattern p (a
+// slice for a vector, a value for a scalar) and the statements that cut
+// each slice to the block's length, so the compiler drops bounds checks.
+func loopParams(p pattern) (params, reslice []string) {
+	for i := range p.arity {
+		if p.scalar(i) {
+			params = append(params, operandNames[i]+" T")
+			continue
+		}
+		params = append(params, vectorNames[i]+" []T")
+		reslice = append(reslice, fmt.Sprintf("%s = %s[:len(d)]", vectorNames[i], vectorNames[i]))
+	}
+	return params, reslice
+}
+
+// loopArgs returns the arguments a dispatcher passes to the loop for
+// pattern p, taken from args.
+func loopArgs(p pattern) string {
+	call := make([]string, p.arity)
+	for i := range call {
+		if p.scalar(i) {
+			call[i] = fmt.Sprintf("args[%d].s", i)
+		} else {
+			call[i] = fmt.Sprintf("args[%d].vec", i)
+		}
+	}
+	return strings.Join(call, ", ")
+}
+
 // loopName is the name of the loop function for a pattern.
 func loopName(p pattern) string { return "loop" + p.String() }
 
@@ -259,15 +294,7 @@ func writeDispatch(b *bytes.Buffer) {
 	b.WriteString("\tswitch pat {\n")
 	for arity := 1; arity <= 3; arity++ {
 		for _, p := range patterns(arity) {
-			var call []string
-			for i := range arity {
-				if p.scalar(i) {
-					call = append(call, fmt.Sprintf("args[%d].s", i))
-				} else {
-					call = append(call, fmt.Sprintf("args[%d].vec", i))
-				}
-			}
-			fmt.Fprintf(b, "\tcase pat%s:\n\t\t%s(op, d, %s)\n", p, loopName(p), strings.Join(call, ", "))
+			fmt.Fprintf(b, "\tcase pat%s:\n\t\t%s(op, d, %s)\n", p, loopName(p), loopArgs(p))
 		}
 	}
 	b.WriteString("\tdefault:\n\t\tpanic(\"laze: kernels: no loop for pattern code\")\n\t}\n}\n")
@@ -296,15 +323,7 @@ func writeFused(b *bytes.Buffer, names map[ops.Op]string) {
 	b.WriteString("// three-operand pattern code pat.\n")
 	b.WriteString("func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {\n\tswitch pat {\n")
 	for _, p := range patterns(3) {
-		var call []string
-		for i := range 3 {
-			if p.scalar(i) {
-				call = append(call, fmt.Sprintf("args[%d].s", i))
-			} else {
-				call = append(call, fmt.Sprintf("args[%d].vec", i))
-			}
-		}
-		fmt.Fprintf(b, "\tcase pat%s:\n\t\tfused%s(pair, d, %s)\n", p, p, strings.Join(call, ", "))
+		fmt.Fprintf(b, "\tcase pat%s:\n\t\tfused%s(pair, d, %s)\n", p, p, loopArgs(p))
 	}
 	b.WriteString("\tdefault:\n\t\tpanic(\"laze: kernels: no fused loop for pattern code\")\n\t}\n}\n")
 }
@@ -337,15 +356,7 @@ func fusedDefinition(op1, op2 ops.Op) string {
 
 // writeFusedLoop writes the fused function for one three-operand pattern.
 func writeFusedLoop(b *bytes.Buffer, names map[ops.Op]string, p pattern) {
-	var params, reslice []string
-	for i := range 3 {
-		if !p.scalar(i) {
-			params = append(params, vectorNames[i]+" []T")
-			reslice = append(reslice, fmt.Sprintf("%s = %s[:len(d)]", vectorNames[i], vectorNames[i]))
-		} else {
-			params = append(params, operandNames[i]+" T")
-		}
-	}
+	params, reslice := loopParams(p)
 	fmt.Fprintf(b, "// fused%s computes a fused pair (a op1 b) op2 c over a block, operands %s,\n// into d.\n", p, p)
 	fmt.Fprintf(b, "func fused%s[T tensor.Number](pair uint8, d []T, %s) {\n", p, strings.Join(params, ", "))
 	for _, r := range reslice {
