@@ -41,13 +41,19 @@ func checkRank(n Node, index []int) {
 }
 
 // atBroadcast reads x at the index that the result index maps to when x is
-// broadcast to the result's shape: leading dimensions dropped, stretched
-// size-1 dimensions read at 0.
+// broadcast to the result's shape.
 func atBroadcast[T tensor.Number](x Exp[T], index []int) T {
 	s := x.Shape()
 	if len(s) > len(index) {
 		return x.At(index...) // x.At reports the rank mismatch
 	}
+	return x.At(broadcastIndex(index, s)...)
+}
+
+// broadcastIndex maps an index of a broadcast result to the index of an
+// operand of shape s: leading dimensions dropped, stretched size-1 dimensions
+// read at 0. It needs len(index) >= len(s).
+func broadcastIndex(index []int, s shape.Shape) []int {
 	own := make([]int, len(s))
 	copy(own, index[len(index)-len(s):])
 	for d, n := range s {
@@ -55,5 +61,5 @@ func atBroadcast[T tensor.Number](x Exp[T], index []int) T {
 			own[d] = 0
 		}
 	}
-	return x.At(own...)
+	return own
 }

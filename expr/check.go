@@ -95,29 +95,39 @@ func checkOp[T tensor.Number](node Node, call string, op ops.Op, arity int, oper
 	shapes := make([]shape.Shape, len(operands))
 	out := info{anyDevice: true}
 	for i, x := range operands {
-		if x == nil {
-			return info{}, &shape.NodeError{Op: call, Node: render(node), Err: &shape.ArgumentError{
-				Op: op.String(), Name: fmt.Sprintf("operand %d", i), Value: nil, Reason: "an operand is missing"}}
-		}
-		in, err := check(x, call)
+		in, err := checkOperand(node, call, op.String(), i, x)
 		if err != nil {
 			return info{}, err
 		}
 		shapes[i] = in.shape
-		if err := out.join(in, op); err != nil {
+		if err := out.join(in, op.String()); err != nil {
 			return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
 		}
 	}
 	s, err := shape.Broadcast(shapes...)
 	if err != nil {
-		var be *shape.BroadcastError
-		if errors.As(err, &be) {
-			be.Op = op.String()
-		}
+		renameBroadcast(err, op.String())
 		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
 	}
 	out.shape = s
 	return out, nil
+}
+
+// checkOperand checks operand i of node, which applies the op named name.
+func checkOperand(node Node, call, name string, i int, x Node) (info, error) {
+	if x == nil {
+		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: &shape.ArgumentError{
+			Op: name, Name: fmt.Sprintf("operand %d", i), Value: nil, Reason: "an operand is missing"}}
+	}
+	return check(x, call)
+}
+
+// renameBroadcast names the op in a BroadcastError from shape.Broadcast.
+func renameBroadcast(err error, name string) {
+	var be *shape.BroadcastError
+	if errors.As(err, &be) {
+		be.Op = name
+	}
 }
 
 // checkOpFor reports whether op is an op of the given arity defined for T.
@@ -133,14 +143,15 @@ func checkOpFor[T tensor.Number](op ops.Op, arity int) error {
 	return nil
 }
 
-// join merges an operand's device into the node's.
-func (in *info) join(operand info, op ops.Op) error {
+// join merges an operand's device into the node's, which applies the op
+// named name.
+func (in *info) join(operand info, name string) error {
 	switch {
 	case operand.anyDevice:
 	case in.anyDevice:
 		in.device, in.anyDevice = operand.device, false
 	case in.device != operand.device:
-		return &shape.DeviceError{Op: op.String(), Devices: []fmt.Stringer{in.device, operand.device}}
+		return &shape.DeviceError{Op: name, Devices: []fmt.Stringer{in.device, operand.device}}
 	}
 	return nil
 }

@@ -81,14 +81,14 @@ func TestAliasing(t *testing.T) {
 			t.Run(cfg.name+"/"+tt.name, func(t *testing.T) {
 				withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
 					sc := tt.make()
-					p, err := lower("Assign", sc.dst, sc.e)
-					if err != nil {
+					ev := newEvaluation("Assign")
+					if _, err := lower(ev, assignTo(sc.dst), sc.e, nil); err != nil {
 						t.Fatal(err)
 					}
-					if len(p.temps) != tt.temps {
-						t.Errorf("%d temporaries, want %d", len(p.temps), tt.temps)
+					if len(ev.temps) != tt.temps {
+						t.Errorf("%d temporaries, want %d", len(ev.temps), tt.temps)
 					}
-					p.releaseTemps()
+					ev.release()
 					if err := Assign(sc.dst, sc.e); err != nil {
 						t.Fatal(err)
 					}

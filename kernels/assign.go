@@ -79,14 +79,21 @@ func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) 
 	return execute(call, dst, e)
 }
 
-// execute lowers a checked tree for dst and runs the program.
+// execute evaluates a checked tree into dst: one call, whose temporaries
+// are released when it returns.
 func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
-	p, err := lower(call, dst, e)
+	ev := newEvaluation(call)
+	defer ev.release()
+	return evaluate(ev, dst, e)
+}
+
+// evaluate lowers e for dst and runs the program.
+func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	p, err := lower(ev, assignTo(dst), e, nil)
 	if err != nil {
 		return err
 	}
-	defer p.releaseTemps()
-	p.run()
+	p.execute()
 	return nil
 }
 

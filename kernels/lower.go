@@ -20,8 +20,9 @@ type program[T tensor.Number] struct {
 	offsets []int       // base offset per operand
 	data    [][]T       // storage per operand
 
-	leafSlot []int // slot of leaf i
-	leafReg  []int // register that leaf i is gathered into when its inner stride is not 0 or 1, else -1
+	leafSlot []int          // slot of leaf i
+	leafReg  []int          // register that leaf i is gathered into when its inner stride is not 0 or 1 or it converts, else -1
+	convert  []converter[T] // per leaf, the conversion from another element type, or nil
 	consts   []constant[T]
 	code     []instr
 	nslots   int
@@ -29,8 +30,25 @@ type program[T tensor.Number] struct {
 	result   int  // slot of the tree's value
 	scalar   bool // the result is one value per block (a constant or a broadcast leaf)
 	inPlace  bool // the last instruction writes straight into the destination
+	noop     bool // the tree is the destination itself: nothing to write
 
-	temps []*tensor.Tensor[T] // copies of operands that overlap the destination
+	first func()          // the matrix product written into the destination before the pass, or nil
+	red   *reduceState[T] // how the values fold into the destination, for a reduction; nil for an assignment
+}
+
+// target is what a program writes: a tensor's storage walked with the given
+// strides over the iteration shape dims. For an assignment it is the
+// destination as it is; for a reduction, the accumulators broadcast to the
+// operand's shape, with stride 0 along the reduced axes.
+type target[T tensor.Number] struct {
+	t       *tensor.Tensor[T]
+	dims    shape.Shape
+	strides []int
+}
+
+// assignTo is the target of an assignment to dst.
+func assignTo[T tensor.Number](dst *tensor.Tensor[T]) target[T] {
+	return target[T]{t: dst, dims: dst.ShapeView(friend.K), strides: dst.StridesView(friend.K)}
 }
 
 // constant is a value slot set once for the whole program.
@@ -52,28 +70,36 @@ type instr struct {
 
 // lowering is the state of lower.
 type lowering[T tensor.Number] struct {
-	call     string
+	ev       *evaluation
 	dst      *tensor.Tensor[T]
 	dims     shape.Shape
 	p        *program[T]
-	leaves   []*tensor.Tensor[T] // leaf i as given (for identity)
+	leaves   []*tensor.Tensor[T] // leaf i as given (for identity); nil for a converted leaf
 	scalarAt []bool              // per slot: one value per block
 	bstrides [][]int             // per operand, broadcast to dims, before coalescing
+	intoDst  bool                // a product of the destination's shape may be computed straight into it
 }
 
-// lower turns e into a program that writes dst; it checks nothing that
-// checkAssign checked, and allocates nothing the size of the tensors except
-// copies of operands that overlap dst.
-func lower[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (*program[T], error) {
-	l := &lowering[T]{call: call, dst: dst, dims: dst.ShapeView(friend.K), p: &program[T]{}}
-	l.addOperand(dst, dst.StridesView(friend.K))
+// lower turns e into a program that writes to, after evaluating into
+// temporaries the nodes that do not fuse (products, reductions, the operands
+// of casts). It checks nothing that checkAssign checked, and allocates
+// nothing the size of the tensors except those temporaries and copies of
+// operands that overlap the destination. red is nil for an assignment.
+func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *reduceState[T]) (*program[T], error) {
+	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: &program[T]{red: red}}
+	l.intoDst = red == nil && productWritable(to.t) && !readsStorageOf(e, to.t)
+	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides)
 	root, err := l.node(e)
 	if err != nil {
-		l.p.releaseTemps()
 		return nil, err
 	}
 	p := l.p
 	p.result = root
+	p.noop = len(p.code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.leafSlot[0] == root && red == nil
+	if red != nil && red.def.Arg {
+		red.pos = len(l.bstrides)
+		l.addOperand(nil, 0, red.positions)
+	}
 	p.shape, p.strides = shape.Coalesce(l.dims, l.bstrides...)
 	l.allocateRegisters()
 	return p, nil
@@ -105,9 +131,20 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 		return l.op(n.Op, n.X, n.Y)
 	case *expr.Ternary[T]:
 		return l.op(n.Op, n.X, n.Y, n.Z)
+	case *expr.MatProduct[T]:
+		return l.product(n)
+	case *expr.Reduction[T]:
+		t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) { return reduce(l.ev, n) })
+		if err != nil {
+			return 0, err
+		}
+		return l.leaf(t)
 	}
-	return 0, &shape.ArgumentError{Op: l.call, Name: "node", Value: fmt.Sprintf("%T", e),
-		Reason: "kernels evaluates the node types of package expr and tensors; this type is neither"}
+	if slot, ok, err := l.foreign(e); ok {
+		return slot, err
+	}
+	return 0, &shape.ArgumentError{Op: l.ev.call, Name: "node", Value: fmt.Sprintf("%T", e),
+		Reason: "kernels evaluates the node types of package expr and tensors of the predeclared element types; this is neither"}
 }
 
 // op lowers an op node: its operands first, then one instruction.
@@ -137,23 +174,29 @@ func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 	read := t
 	if needsCopy(l.dst, t) {
 		read = t.Clone()
-		l.p.temps = append(l.p.temps, read)
+		l.ev.temps = append(l.ev.temps, read)
 	}
 	strides, err := shape.BroadcastStrides(read.ShapeView(friend.K), read.StridesView(friend.K), l.dims)
 	if err != nil {
 		return 0, err // unreachable after checkAssign; kept so a bug surfaces as an error
 	}
 	l.leaves = append(l.leaves, t)
-	l.addOperand(read, strides)
+	l.addOperand(read.Elems(friend.K), read.Offset(), strides)
+	return l.newLeaf(nil), nil
+}
+
+// newLeaf gives the operand just added a slot, with its conversion.
+func (l *lowering[T]) newLeaf(c converter[T]) int {
 	s := l.newSlot(false)
 	l.p.leafSlot = append(l.p.leafSlot, s)
-	return s, nil
+	l.p.convert = append(l.p.convert, c)
+	return s
 }
 
 // addOperand records an operand's storage, offset and broadcast strides.
-func (l *lowering[T]) addOperand(t *tensor.Tensor[T], strides []int) {
-	l.p.data = append(l.p.data, t.Elems(friend.K))
-	l.p.offsets = append(l.p.offsets, t.Offset())
+func (l *lowering[T]) addOperand(data []T, offset int, strides []int) {
+	l.p.data = append(l.p.data, data)
+	l.p.offsets = append(l.p.offsets, offset)
 	l.bstrides = append(l.bstrides, strides)
 }
 
@@ -187,6 +230,10 @@ func (l *lowering[T]) allocateRegisters() {
 		case 0:
 			l.scalarAt[s] = true
 		case 1:
+			if p.convert[i] != nil {
+				p.leafReg[i] = take()
+				owner[s] = p.leafReg[i]
+			}
 		default:
 			p.leafReg[i] = take()
 			owner[s] = p.leafReg[i]
@@ -211,7 +258,7 @@ func (l *lowering[T]) allocateRegisters() {
 		if in.pat == 0 {
 			continue
 		}
-		if k == len(p.code)-1 && in.out == p.result && p.strides[0][last] == 1 {
+		if k == len(p.code)-1 && in.out == p.result && p.strides[0][last] == 1 && p.red == nil {
 			p.inPlace = true
 			continue
 		}
@@ -219,6 +266,9 @@ func (l *lowering[T]) allocateRegisters() {
 		owner[in.out] = in.reg
 	}
 	p.scalar = l.scalarAt[p.result]
+	if p.red != nil && p.scalar {
+		p.red.spare = take() // the scalar result is spread over a block to be folded
+	}
 }
 
 // repattern recomputes each instruction's pattern now that the leaves whose
@@ -284,12 +334,4 @@ func (in *instr) arity() int {
 		return 3
 	}
 	return in.op.Arity()
-}
-
-// releaseTemps gives back the copies made for overlapping operands.
-func (p *program[T]) releaseTemps() {
-	for _, t := range p.temps {
-		_ = t.Release()
-	}
-	p.temps = nil
 }

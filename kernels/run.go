@@ -27,11 +27,23 @@ var parallelThreshold = 1 << 19
 // evicted. docs/performance.md has the measurement (the transpose case).
 var tileRows = 16
 
+// execute writes the program's result: the product computed straight into
+// the destination first, if any, then the pass.
+func (p *program[T]) execute() {
+	if p.first != nil {
+		p.first()
+	}
+	if !p.noop {
+		p.run()
+	}
+}
+
 // run executes the program over the whole destination. The walk is cut into
 // work items: a block of the innermost dimension across a group of rows (one
 // row, or tileRows when tiling), items numbered plane by plane (a plane is
 // one index of the dimensions outside the last two), group by group, block
-// by block.
+// by block. The goroutines of a reduction fold into accumulators of their
+// own, merged at the end.
 func (p *program[T]) run() {
 	last := len(p.shape) - 1
 	inner := p.shape[last]
@@ -42,15 +54,17 @@ func (p *program[T]) run() {
 	total := w.planes * w.perPlane()
 	workers := min(runtime.GOMAXPROCS(0), total)
 	if w.planes*w.rows*inner*p.cost() < parallelThreshold || workers < 2 {
-		p.runRange(w, 0, total)
+		p.runRange(w, 0, total, p.red.mainAccumulator())
 		return
 	}
+	accs := p.red.accumulators(workers)
 	var wg sync.WaitGroup
 	for k := 1; k < workers; k++ {
-		wg.Go(func() { p.runRange(w, total*k/workers, total*(k+1)/workers) })
+		wg.Go(func() { p.runRange(w, total*k/workers, total*(k+1)/workers, accs[k]) })
 	}
-	p.runRange(w, 0, total/workers)
+	p.runRange(w, 0, total/workers, accs[0])
 	wg.Wait()
+	p.red.merge(accs)
 }
 
 // walk is the division of the iteration space into work items.
@@ -85,12 +99,14 @@ func (p *program[T]) walkShape() walk {
 	return w
 }
 
-// runRange executes work items [start, end).
-func (p *program[T]) runRange(wk walk, start, end int) {
+// runRange executes work items [start, end), folding into acc for a
+// reduction.
+func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 	if start >= end {
 		return
 	}
 	w := getWorker[T](p)
+	w.acc = acc
 	defer putWorker(w)
 	last := len(p.shape) - 1
 	inner := p.shape[last]
@@ -123,7 +139,14 @@ func (p *program[T]) block(w *worker[T], n int) {
 	vals := w.vals
 	for i, s := range p.leafSlot {
 		data, off, stride := p.data[1+i], w.blockOffsets[1+i], p.strides[1+i][last]
+		conv := p.convert[i]
 		switch {
+		case conv != nil && stride == 0:
+			vals[s].s = conv.at(off)
+		case conv != nil:
+			r := w.regs[p.leafReg[i]][:n]
+			conv.load(r, off, stride)
+			vals[s].vec = r
 		case stride == 1:
 			vals[s].vec = data[off : off+n]
 		case stride == 0:
@@ -159,6 +182,10 @@ func (p *program[T]) block(w *worker[T], n int) {
 		return
 	}
 	res := vals[p.result]
+	if p.red != nil {
+		p.fold(w, res, n)
+		return
+	}
 	switch {
 	case p.scalar && dstStride == 1:
 		fill(dst[dstOff:dstOff+n], res.s)
@@ -208,7 +235,7 @@ func (p *program[T]) cost() int {
 	}
 	for _, r := range p.leafReg {
 		if r >= 0 {
-			c++ // a gather
+			c++ // a gather or a conversion
 		}
 	}
 	return c

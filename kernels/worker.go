@@ -12,8 +12,9 @@ import (
 type worker[T tensor.Number] struct {
 	regs         [][]T
 	vals         []value[T]
-	planeOffsets []int // per operand, at the start of the current plane
-	blockOffsets []int // per operand, at the start of the current block
+	planeOffsets []int           // per operand, at the start of the current plane
+	blockOffsets []int           // per operand, at the start of the current block
+	acc          *accumulator[T] // what a reduction folds into; nil for an assignment
 	mem          *scratch
 }
 

@@ -45,11 +45,16 @@ type ShapeError struct {
 	Op     string  // the operation, such as "View" or "CopyFrom"
 	Shapes []Shape // every shape involved, in argument order
 	Reason string  // what is wrong, in a few words
+	Sep    string  // what the message puts between the shapes: ", " when empty, " @ " for matmul
 }
 
 // Error returns the message, which names the operation and the values at fault.
 func (e *ShapeError) Error() string {
-	return fmt.Sprintf("laze: %s: %s: %s", e.Op, joinShapes(e.Shapes, ", "), e.Reason)
+	sep := e.Sep
+	if sep == "" {
+		sep = ", "
+	}
+	return fmt.Sprintf("laze: %s: %s: %s", e.Op, joinShapes(e.Shapes, sep), e.Reason)
 }
 
 // Unwrap returns ErrShape.

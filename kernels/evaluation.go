@@ -1,0 +1,76 @@
+package kernels
+
+import (
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/tensor"
+)
+
+// evaluation is one public call (Assign, Eval…) with every evaluation it
+// makes on the way: the nodes that cannot fuse (products, reductions, the
+// operands of casts) are computed once each into temporaries, which live
+// until the call returns.
+type evaluation struct {
+	call  string
+	done  map[expr.Node]any // node → the *tensor.Tensor holding its value
+	temps []interface{ Release() error }
+}
+
+func newEvaluation(call string) *evaluation {
+	return &evaluation{call: call, done: map[expr.Node]any{}}
+}
+
+// temp allocates a temporary that lives until the call returns.
+func temp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
+	t := tensor.Empty[T](dims)
+	ev.temps = append(ev.temps, t)
+	return t
+}
+
+// release gives every temporary back to the caching allocator.
+func (ev *evaluation) release() {
+	for _, t := range ev.temps {
+		_ = t.Release()
+	}
+	ev.temps = nil
+}
+
+// computed returns the tensor holding n's value, computing it with compute
+// the first time n is met in this call.
+func computed[T tensor.Number](ev *evaluation, n expr.Node, compute func() (*tensor.Tensor[T], error)) (*tensor.Tensor[T], error) {
+	if t, ok := ev.done[n]; ok {
+		return t.(*tensor.Tensor[T]), nil
+	}
+	t, err := compute()
+	if err != nil {
+		return nil, err
+	}
+	ev.done[n] = t
+	return t, nil
+}
+
+// materialize returns e as a tensor: e itself when it is one, else its value
+// computed once into a temporary.
+func materialize[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor[T], error) {
+	e = unwrap(e)
+	if t, ok := e.(*tensor.Tensor[T]); ok {
+		return t, nil
+	}
+	return computed(ev, e, func() (*tensor.Tensor[T], error) {
+		dst := temp[T](ev, e.Shape())
+		return dst, evaluate(ev, dst, e)
+	})
+}
+
+// unwrap strips the nodes that only name or chain an expression.
+func unwrap[T tensor.Number](e expr.Exp[T]) expr.Exp[T] {
+	for {
+		switch n := e.(type) {
+		case *expr.Named[T]:
+			e = n.X
+		case expr.Chain[T]:
+			e = n.E
+		default:
+			return e
+		}
+	}
+}

@@ -1,0 +1,333 @@
+package kernels
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// product lowers a matrix product: computed once into a temporary, read as a
+// leaf; or, when it has the destination's shape and nothing in the tree
+// reads the destination's storage, computed straight into the destination
+// before the pass, which then reads it in place (relu(a@b + bias) writes the
+// product into dst and fuses the rest over it).
+func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
+	if l.intoDst && l.p.first == nil && n.Shape().Equal(l.dims) {
+		a, b, err := productOperands(l.ev, n)
+		if err != nil {
+			return 0, err
+		}
+		dst := l.dst
+		l.p.first = func() { multiplyInto(dst, a, b) }
+		return l.leaf(dst)
+	}
+	t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) {
+		a, b, err := productOperands(l.ev, n)
+		if err != nil {
+			return nil, err
+		}
+		c := temp[T](l.ev, n.Shape())
+		multiplyInto(c, a, b)
+		return c, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return l.leaf(t)
+}
+
+// productOperands returns a product's operands as tensors.
+func productOperands[T tensor.Number](ev *evaluation, n *expr.MatProduct[T]) (a, b *tensor.Tensor[T], err error) {
+	if a, err = materialize(ev, n.X); err != nil {
+		return nil, nil, err
+	}
+	b, err = materialize(ev, n.Y)
+	return a, b, err
+}
+
+// readsStorageOf reports whether any tensor in e's tree shares dst's storage.
+func readsStorageOf[T tensor.Number](e expr.Exp[T], dst *tensor.Tensor[T]) bool {
+	found := false
+	expr.Walk(e, func(n expr.Node, _ int) bool {
+		if t, ok := n.(*tensor.Tensor[T]); ok && t.SharesStorage(dst) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// productWritable reports whether each matrix of dst (its last two
+// dimensions) is laid out so that a product can be written into it directly:
+// one of its dimensions has stride 1 and the other a stride that keeps rows
+// (or columns) apart.
+func productWritable[T tensor.Number](dst *tensor.Tensor[T]) bool {
+	dims, strides := dst.ShapeView(friend.K), dst.StridesView(friend.K)
+	if len(dims) < 2 {
+		return len(dims) == 1 && (dims[0] <= 1 || strides[0] == 1)
+	}
+	m := matrix[T]{rows: dims[len(dims)-2], cols: dims[len(dims)-1], rs: strides[len(dims)-2], cs: strides[len(dims)-1]}
+	_, _, ok := m.layout()
+	return ok
+}
+
+// matrix is one matrix of a batch: element (i, j) is data[off + i·rs + j·cs].
+type matrix[T tensor.Number] struct {
+	data            []T
+	off, rows, cols int
+	rs, cs          int
+}
+
+func (m matrix[T]) at(i, j int) T { return m.data[m.off+i*m.rs+j*m.cs] }
+
+// layout describes m as BLAS sees a row-major matrix: m itself (NoTrans)
+// when its columns are adjacent, or the transpose of a row-major matrix
+// (Trans) when its rows are, with the stride between the rows of that
+// row-major matrix; ok is false for any other layout (steps in both
+// dimensions, negative or zero strides), which must be copied first.
+func (m matrix[T]) layout() (stride int, trans blas.Transpose, ok bool) {
+	rowStride, colStride := m.rs, m.cs
+	if m.rows <= 1 {
+		rowStride = max(m.cols, 1)
+	}
+	if m.cols <= 1 {
+		colStride = max(m.rows, 1)
+	}
+	switch {
+	case (m.cs == 1 || m.cols <= 1) && rowStride >= max(m.cols, 1):
+		return rowStride, blas.NoTrans, true
+	case (m.rs == 1 || m.rows <= 1) && colStride >= max(m.rows, 1):
+		return colStride, blas.Trans, true
+	}
+	return 0, blas.NoTrans, false
+}
+
+// packed returns m copied into a new row-major matrix.
+func (m matrix[T]) packed() matrix[T] {
+	out := matrix[T]{data: make([]T, m.rows*m.cols), rows: m.rows, cols: m.cols, rs: m.cols, cs: 1}
+	for i := range m.rows {
+		for j := range m.cols {
+			out.data[i*m.cols+j] = m.at(i, j)
+		}
+	}
+	return out
+}
+
+// copyTo copies m into dst, of the same size.
+func (m matrix[T]) copyTo(dst matrix[T]) {
+	for i := range m.rows {
+		for j := range m.cols {
+			dst.data[dst.off+i*dst.rs+j*dst.cs] = m.at(i, j)
+		}
+	}
+}
+
+// multiplyInto computes a @ b into c, whose shape is the product's, batch by
+// batch, broadcasting the batch dimensions; c must not overlap a or b.
+func multiplyInto[T tensor.Number](c, a, b *tensor.Tensor[T]) {
+	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K))
+	if a.NDim() == 1 {
+		a, c = a.Unsqueeze(0), c.Unsqueeze(len(g.Batch))
+	}
+	if b.NDim() == 1 {
+		b, c = b.Unsqueeze(1), c.Unsqueeze(c.NDim())
+	}
+	operands := []*tensor.Tensor[T]{c, a, b}
+	strides := make([][]int, 3)
+	offsets := make([]int, 3)
+	for k, t := range operands {
+		s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
+		strides[k], _ = shape.BroadcastStrides(s[:len(s)-2], st[:len(st)-2], g.Batch)
+		offsets[k] = t.Offset()
+	}
+	forEachOffset(g.Batch, offsets, strides, func(off []int) {
+		m := make([]matrix[T], 3)
+		for k, t := range operands {
+			s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
+			r := len(s) - 2
+			m[k] = matrix[T]{data: t.Elems(friend.K), off: off[k], rows: s[r], cols: s[r+1], rs: st[r], cs: st[r+1]}
+		}
+		gemm(m[0], m[1], m[2])
+	})
+}
+
+// forEachOffset calls fn with the offsets of every operand at each index of
+// dims, in row-major order (once for a scalar shape, never for an empty one).
+func forEachOffset(dims shape.Shape, base []int, strides [][]int, fn func(off []int)) {
+	for _, n := range dims {
+		if n == 0 {
+			return
+		}
+	}
+	idx := make([]int, len(dims))
+	off := make([]int, len(base))
+	for {
+		for k := range off {
+			off[k] = base[k]
+			for d, i := range idx {
+				off[k] += i * strides[k][d]
+			}
+		}
+		fn(off)
+		d := len(dims) - 1
+		for ; d >= 0; d-- {
+			if idx[d]++; idx[d] < dims[d] {
+				break
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
+
+// gemm computes c = a·b for one matrix of each: gonum's BLAS for float32 and
+// float64, a blocked loop for the other types.
+func gemm[T tensor.Number](c, a, b matrix[T]) {
+	if c.rows == 0 || c.cols == 0 {
+		return
+	}
+	if a.cols == 0 {
+		for i := range c.rows {
+			for j := range c.cols {
+				c.data[c.off+i*c.rs+j*c.cs] = 0
+			}
+		}
+		return
+	}
+	switch any(c.data).(type) {
+	case []float64:
+		gemmWith(any(c).(matrix[float64]), any(a).(matrix[float64]), any(b).(matrix[float64]), gemm64)
+	case []float32:
+		gemmWith(any(c).(matrix[float32]), any(a).(matrix[float32]), any(b).(matrix[float32]), gemm32)
+	default:
+		gemmLoop(c, a, b)
+	}
+}
+
+// general is a row-major matrix as BLAS takes it.
+type general[T tensor.Number] struct {
+	rows, cols, stride int
+	data               []T
+}
+
+// blasGemm computes c = op(a)·op(b) through a BLAS of element type T.
+type blasGemm[T tensor.Number] func(tA, tB blas.Transpose, a, b, c general[T])
+
+func gemm64(tA, tB blas.Transpose, a, b, c general[float64]) {
+	g := func(m general[float64]) blas64.General {
+		return blas64.General{Rows: m.rows, Cols: m.cols, Stride: m.stride, Data: m.data}
+	}
+	blas64.Gemm(tA, tB, 1, g(a), g(b), 0, g(c))
+}
+
+func gemm32(tA, tB blas.Transpose, a, b, c general[float32]) {
+	g := func(m general[float32]) blas32.General {
+		return blas32.General{Rows: m.rows, Cols: m.cols, Stride: m.stride, Data: m.data}
+	}
+	blas32.Gemm(tA, tB, 1, g(a), g(b), 0, g(c))
+}
+
+// gemmWith computes c = a·b with a BLAS Gemm, passing transposed operands
+// as they are (a.T() costs no copy) and copying only those whose layout BLAS
+// cannot take. A column-major c is computed as cᵀ = bᵀ·aᵀ; any other c
+// through a temporary.
+func gemmWith[T tensor.Number](c, a, b matrix[T], call blasGemm[T]) {
+	ga, tA := asGeneral(a)
+	gb, tB := asGeneral(b)
+	out := c
+	if _, _, ok := c.layout(); !ok {
+		out = matrix[T]{data: make([]T, c.rows*c.cols), rows: c.rows, cols: c.cols, rs: c.cols, cs: 1}
+	}
+	gc, tC := asGeneral(out)
+	if tC == blas.NoTrans {
+		call(tA, tB, ga, gb, gc)
+	} else {
+		call(flip(tB), flip(tA), gb, ga, gc)
+	}
+	if out.data != nil && &out.data[0] != &c.data[0] {
+		out.copyTo(c)
+	}
+}
+
+// asGeneral describes m for BLAS, copying it first when BLAS cannot take its
+// layout.
+func asGeneral[T tensor.Number](m matrix[T]) (general[T], blas.Transpose) {
+	stride, trans, ok := m.layout()
+	if !ok {
+		m = m.packed()
+		stride, trans, _ = m.layout()
+	}
+	g := general[T]{rows: m.rows, cols: m.cols, stride: stride, data: m.data[m.off:]}
+	if trans == blas.Trans {
+		g.rows, g.cols = m.cols, m.rows
+	}
+	return g, trans
+}
+
+func flip(t blas.Transpose) blas.Transpose {
+	if t == blas.NoTrans {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}
+
+// The blocked integer loop computes gemmRowBlock rows of c at a time, over
+// gemmDepthBlock rows of b at a time, so that those rows of b stay in cache
+// while every row of the block uses them.
+const (
+	gemmRowBlock   = 64
+	gemmDepthBlock = 256
+)
+
+// gemmLoop computes c = a·b with a blocked loop, its row blocks shared among
+// goroutines when the product is large.
+func gemmLoop[T tensor.Number](c, a, b matrix[T]) {
+	bp := b
+	if b.cs != 1 || b.rs != b.cols {
+		bp = b.packed()
+	}
+	blocks := (c.rows + gemmRowBlock - 1) / gemmRowBlock
+	workers := min(runtime.GOMAXPROCS(0), blocks)
+	if c.rows*c.cols*a.cols < parallelThreshold {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for blk := w; blk < blocks; blk += workers {
+				gemmBlock(c, a, bp, blk*gemmRowBlock)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// gemmBlock computes the rows of c from i0 (up to gemmRowBlock of them); b is
+// row-major and contiguous.
+func gemmBlock[T tensor.Number](c, a, b matrix[T], i0 int) {
+	rows, n, depth := min(gemmRowBlock, c.rows-i0), c.cols, a.cols
+	buf := make([]T, rows*n)
+	for k0 := 0; k0 < depth; k0 += gemmDepthBlock {
+		for i := range rows {
+			crow := buf[i*n : (i+1)*n]
+			for k := k0; k < min(k0+gemmDepthBlock, depth); k++ {
+				aik := a.at(i0+i, k)
+				brow := b.data[b.off+k*n : b.off+(k+1)*n]
+				for j, v := range brow {
+					crow[j] += aik * v
+				}
+			}
+		}
+	}
+	block := matrix[T]{data: buf, rows: rows, cols: n, rs: n, cs: 1}
+	block.copyTo(matrix[T]{data: c.data, off: c.off + i0*c.rs, rows: rows, cols: n, rs: c.rs, cs: c.cs})
+}

@@ -1,0 +1,333 @@
+package kernels
+
+import (
+	"math"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/internal/scalar"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A reduction runs its operand's elementwise tree as an ordinary program
+// whose target is the accumulators, broadcast to the operand's shape with
+// stride 0 along the reduced axes. Each block of values is then folded
+// rather than stored: when the target's inner stride is 0 the whole block
+// belongs to one result element and is folded to one value first (pairwise
+// for sums); otherwise each value folds into its own accumulator. The
+// operand is never materialised.
+
+// reduceState is what a reduction program folds into.
+type reduceState[T tensor.Number] struct {
+	def         ops.ReducerDef
+	compensated bool // a float sum: accumulators carry a Neumaier compensation
+	main        *accumulator[T]
+	size        int   // number of accumulators (result elements)
+	count       int   // elements folded into each
+	positions   []int // arg reductions: per operand axis, the weight of its index in the result index (0 on kept axes)
+	pos         int   // arg reductions: the operand that carries positions
+	spare       int   // register for a scalar result spread over a block
+}
+
+// accumulator holds one partial result per result element.
+type accumulator[T tensor.Number] struct {
+	vals []T
+	comp []T     // float sums: the compensation (the low-order part lost so far)
+	idx  []int64 // arg reductions: the index of the element kept
+}
+
+// newReduceState prepares the accumulators of a reduction with geometry g
+// over an operand of shape s; vals and idx are the main accumulators'
+// storage (idx nil unless arg).
+func newReduceState[T tensor.Number](def ops.ReducerDef, g expr.ReduceGeometry, s shape.Shape, vals []T, idx []int64) *reduceState[T] {
+	r := &reduceState[T]{def: def, size: len(vals), count: g.Count,
+		compensated: tensor.IsFloat[T]() && def.Combine == ops.Add}
+	r.main = r.newAccumulator(vals, idx)
+	if def.Arg {
+		r.positions = make([]int, len(s))
+		w := 1
+		for d := len(s) - 1; d >= 0; d-- {
+			if g.Reduced[d] {
+				r.positions[d] = w
+				w *= s[d]
+			}
+		}
+	}
+	return r
+}
+
+// newAccumulator sets accumulators to the reduction's identity, allocating
+// what vals and idx do not provide.
+func (r *reduceState[T]) newAccumulator(vals []T, idx []int64) *accumulator[T] {
+	if vals == nil {
+		vals = make([]T, r.size)
+	}
+	fill(vals, ops.Start[T](r.def.Identity))
+	a := &accumulator[T]{vals: vals}
+	if r.compensated {
+		a.comp = make([]T, r.size)
+	}
+	if r.def.Arg {
+		if idx == nil {
+			idx = make([]int64, r.size)
+		}
+		fill(idx, math.MaxInt64)
+		a.idx = idx
+	}
+	return a
+}
+
+// mainAccumulator returns the accumulators a single goroutine folds into:
+// the main ones, or nil for an assignment.
+func (r *reduceState[T]) mainAccumulator() *accumulator[T] {
+	if r == nil {
+		return nil
+	}
+	return r.main
+}
+
+// accumulators returns one set of accumulators per goroutine: the main ones
+// first, then fresh ones (nil for an assignment).
+func (r *reduceState[T]) accumulators(workers int) []*accumulator[T] {
+	accs := make([]*accumulator[T], workers)
+	if r == nil {
+		return accs
+	}
+	accs[0] = r.main
+	for k := 1; k < workers; k++ {
+		accs[k] = r.newAccumulator(nil, nil)
+	}
+	return accs
+}
+
+// merge folds the other goroutines' accumulators into the main ones.
+func (r *reduceState[T]) merge(accs []*accumulator[T]) {
+	if r == nil {
+		return
+	}
+	for _, a := range accs[1:] {
+		for o := range r.size {
+			r.combineAt(r.main, o, a.vals[o], r.indexAt(a, o))
+			if r.compensated {
+				neumaier(&r.main.vals[o], &r.main.comp[o], a.comp[o])
+			}
+		}
+	}
+}
+
+func (r *reduceState[T]) indexAt(a *accumulator[T], o int) int64 {
+	if a.idx == nil {
+		return 0
+	}
+	return a.idx[o]
+}
+
+// combineAt folds value v (at index i, for arg reductions) into accumulator o.
+func (r *reduceState[T]) combineAt(a *accumulator[T], o int, v T, i int64) {
+	switch {
+	case r.def.Arg:
+		if ops.ArgBetter(r.def.Combine, v, i, a.vals[o], a.idx[o]) {
+			a.vals[o], a.idx[o] = v, i
+		}
+	case r.compensated:
+		neumaier(&a.vals[o], &a.comp[o], v)
+	default:
+		a.vals[o] = combine(r.def.Combine, a.vals[o], v)
+	}
+}
+
+// finish turns the main accumulators into the result: the compensation
+// added back, the mean divided by the count.
+func (r *reduceState[T]) finish() {
+	a := r.main
+	for o := range r.size {
+		if r.compensated && isFinite(a.vals[o]) {
+			a.vals[o] += a.comp[o]
+		}
+		if r.def.Average {
+			a.vals[o] /= T(r.count)
+		}
+	}
+}
+
+// fold folds one block's result into the worker's accumulators.
+func (p *program[T]) fold(w *worker[T], res value[T], n int) {
+	r, a := p.red, w.acc
+	last := len(p.shape) - 1
+	v := res.vec
+	if p.scalar {
+		v = w.regs[r.spare][:n]
+		fill(v, res.s)
+	}
+	off, stride := w.blockOffsets[0], p.strides[0][last]
+	var at, step int64
+	if r.def.Arg {
+		at, step = int64(w.blockOffsets[r.pos]), int64(p.strides[r.pos][last])
+	}
+	if stride == 0 {
+		best, i := r.foldBlock(v, at, step)
+		r.combineAt(a, off, best, i)
+		return
+	}
+	if !r.def.Arg && stride == 1 {
+		combineVec(r.def.Combine, a.vals[off:off+n], v)
+		return
+	}
+	for k, x := range v {
+		r.combineAt(a, off+k*stride, x, at+int64(k)*step)
+	}
+}
+
+// foldBlock folds a block that belongs to one result element to one value
+// (and, for arg reductions, its index; element k has index at + k·step).
+func (r *reduceState[T]) foldBlock(v []T, at, step int64) (T, int64) {
+	switch {
+	case r.def.Arg:
+		best, bi := v[0], at
+		for k, x := range v[1:] {
+			if i := at + int64(k+1)*step; ops.ArgBetter(r.def.Combine, x, i, best, bi) {
+				best, bi = x, i
+			}
+		}
+		return best, bi
+	case r.def.Combine == ops.Add:
+		return pairwiseSum(v), 0
+	}
+	acc := v[0]
+	for _, x := range v[1:] {
+		acc = combine(r.def.Combine, acc, x)
+	}
+	return acc, 0
+}
+
+// combine applies a reduction's combining op (add, multiply, maximum,
+// minimum) to two values.
+func combine[T tensor.Number](op ops.Op, a, b T) T {
+	switch op {
+	case ops.Add:
+		return a + b
+	case ops.Mul:
+		return a * b
+	case ops.Maximum:
+		return scalar.Maximum(a, b)
+	}
+	return scalar.Minimum(a, b)
+}
+
+// combineVec folds v elementwise into acc (acc[k] = op(acc[k], v[k])), with
+// the op's own loop, which the compiler keeps free of the switch.
+func combineVec[T tensor.Number](op ops.Op, acc, v []T) {
+	acc = acc[:len(v)]
+	switch op {
+	case ops.Add:
+		for k, x := range v {
+			acc[k] += x
+		}
+	case ops.Mul:
+		for k, x := range v {
+			acc[k] *= x
+		}
+	default:
+		for k, x := range v {
+			acc[k] = combine(op, acc[k], x)
+		}
+	}
+}
+
+// pairwiseBase is the length under which pairwiseSum adds in one loop, with
+// four accumulators; longer runs are halved recursively, so the rounding
+// error grows with the logarithm of the length instead of the length.
+const pairwiseBase = 128
+
+// pairwiseSum returns the sum of v by pairwise (cascade) summation.
+func pairwiseSum[T tensor.Number](v []T) T {
+	if len(v) > pairwiseBase {
+		h := len(v) / 2
+		return pairwiseSum(v[:h]) + pairwiseSum(v[h:])
+	}
+	var s0, s1, s2, s3 T
+	k := 0
+	for ; k+4 <= len(v); k += 4 {
+		s0 += v[k]
+		s1 += v[k+1]
+		s2 += v[k+2]
+		s3 += v[k+3]
+	}
+	for ; k < len(v); k++ {
+		s0 += v[k]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// neumaier adds x to the compensated sum (sum, comp): Neumaier's variant of
+// Kahan summation, which also holds when x is larger than the sum.
+func neumaier[T tensor.Number](sum, comp *T, x T) {
+	s := *sum
+	t := s + x
+	if math.Abs(float64(s)) >= math.Abs(float64(x)) {
+		*comp += (s - t) + x
+	} else {
+		*comp += (x - t) + s
+	}
+	*sum = t
+}
+
+func isFinite[T tensor.Number](v T) bool {
+	f := float64(v)
+	return !math.IsInf(f, 0) && !math.IsNaN(f)
+}
+
+// reduce evaluates a reduction into a new temporary of its result's shape.
+func reduce[T tensor.Number](ev *evaluation, n *expr.Reduction[T]) (*tensor.Tensor[T], error) {
+	def := n.Op.Def()
+	g, acc, err := runReduction(ev, def, n.X, n.Axes, n.KeepDims, nil)
+	if err != nil {
+		return nil, err
+	}
+	return acc.View(g.Result...)
+}
+
+// argReduce evaluates an arg reduction into a new temporary of int64
+// indices.
+func argReduce[T tensor.Number](ev *evaluation, n *expr.ArgReduction[T]) (*tensor.Tensor[int64], error) {
+	def := n.Op.Def()
+	g, err := expr.ReduceShape(def.Name, n.X.Shape(), n.Axes, n.KeepDims)
+	if err != nil {
+		return nil, err
+	}
+	idx := temp[int64](ev, g.Kept)
+	if _, _, err := runReduction(ev, def, n.X, n.Axes, n.KeepDims, idx.Elems(friend.K)); err != nil {
+		return nil, err
+	}
+	return idx.View(g.Result...)
+}
+
+// runReduction folds x over axes into accumulators of the kept shape (with
+// size-1 reduced axes), indices going to idx for arg reductions.
+func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Exp[T], axes []int, keep bool, idx []int64) (expr.ReduceGeometry, *tensor.Tensor[T], error) {
+	s := x.Shape()
+	g, err := expr.ReduceShape(def.Name, s, axes, keep)
+	if err != nil {
+		return g, nil, err
+	}
+	acc := temp[T](ev, g.Kept)
+	strides, err := shape.BroadcastStrides(g.Kept, acc.StridesView(friend.K), s)
+	if err != nil {
+		return g, nil, err
+	}
+	for d := range strides {
+		if g.Reduced[d] {
+			strides[d] = 0
+		}
+	}
+	red := newReduceState(def, g, s, acc.Elems(friend.K), idx)
+	p, err := lower(ev, target[T]{t: acc, dims: s, strides: strides}, x, red)
+	if err != nil {
+		return g, nil, err
+	}
+	p.run()
+	red.finish()
+	return g, acc, nil
+}
