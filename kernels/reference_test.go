@@ -30,8 +30,25 @@ func refAt[T tensor.Number](e expr.Exp[T], idx []int) T {
 	case *expr.Ternary[T]:
 		return ops.Apply(n.Op, refAt(n.X, idx), refAt(n.Y, idx), refAt(n.Z, idx))
 	}
-	panic("refAt: unknown node")
+	// Products, reductions, casts and arg reductions: their own At, which
+	// computes one element by the definition (a dot product, a fold in
+	// row-major order, a conversion), reading operands element by element.
+	// Each such node is computed once per scene (refCache), as the fused
+	// evaluator does, or nested reductions would cost the product of their
+	// sizes per element.
+	s := e.Shape()
+	t, ok := refCache[e].(*tensor.Tensor[T])
+	if !ok {
+		t = tensor.Empty[T](s)
+		forEachIndex(s, func(i []int) { t.Set(e.At(i...), i...) })
+		refCache[e] = t
+	}
+	return t.At(broadcastIndex(idx, s)...)
 }
+
+// refCache holds the value of each non-elementwise node refAt has met since
+// refEval began.
+var refCache = map[expr.Node]any{}
 
 // broadcastIndex maps a result index to the index of an operand of shape s.
 func broadcastIndex(idx []int, s shape.Shape) []int {
@@ -47,6 +64,7 @@ func broadcastIndex(idx []int, s shape.Shape) []int {
 
 // refEval returns every element of e over dims, in row-major order.
 func refEval[T tensor.Number](e expr.Exp[T], dims shape.Shape) []T {
+	clear(refCache)
 	var out []T
 	forEachIndex(dims, func(idx []int) { out = append(out, refAt(e, idx)) })
 	return out
