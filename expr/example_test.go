@@ -83,3 +83,59 @@ func ExampleDiv() {
 	fmt.Println(q, r)
 	// Output: [ 3 -4 -4  3  0] [ 1  1 -1 -1  0]
 }
+
+// MatMul follows NumPy's matmul: a transposed operand is read as it lies,
+// and the elementwise rest of the tree fuses around the product.
+func ExampleMatMul() {
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, []int{3, 2}) // used as a.T(), (2,3)
+	b, _ := tensor.FromSlice([]float64{1, 0, -1, 0, 1, 0}, []int{3, 2})
+	bias, _ := tensor.FromSlice([]float64{0.5, -10}, []int{2})
+	e := expr.ReLU(expr.Add(expr.MatMul(expr.Name("a.T", a.T()), expr.Name("b", b)), expr.Name("bias", bias)))
+	fmt.Println(e, e.Shape())
+	out, _ := kernels.Eval(e)
+	fmt.Println(out)
+	// Output:
+	// relu(((a.T @ b) + bias)) (2,2)
+	// [[3.5 0. ]
+	//  [4.5 0. ]]
+}
+
+// Reductions take NumPy's axis and keepdims as options; inside a tree they
+// are computed once.
+func ExampleSum() {
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, []int{2, 3})
+	rows, _ := kernels.Eval(expr.Sum[float64](a, expr.Axis(-1)))
+	all, _ := kernels.Eval(expr.Sum[float64](expr.Mul[float64](a, a)))
+	centred, _ := kernels.Eval(expr.Sub[float64](a, expr.Mean[float64](a, expr.Axis(-1), expr.KeepDims())))
+	fmt.Println(rows)
+	fmt.Println(all)
+	fmt.Println(centred)
+	// Output:
+	// [ 6. 15.]
+	// 91.0
+	// [[-1.  0.  1.]
+	//  [-1.  0.  1.]]
+}
+
+// ArgMax gives int64 indices, the first on ties, as NumPy's.
+func ExampleArgMax() {
+	a, _ := tensor.FromSlice([]float32{3, 9, 9, 7, 1, 8}, []int{2, 3})
+	flat, _ := kernels.Eval(expr.ArgMax[float32](a))
+	rows, _ := kernels.Eval(expr.ArgMax[float32](a, expr.Axis(1)))
+	fmt.Println(flat, rows)
+	// Output:
+	// 1 [1 2]
+}
+
+// Cast converts element types inside a tree with Go's conversion rules.
+func ExampleCast() {
+	counts, _ := tensor.FromSlice([]int64{1, 2, 3}, []int{3})
+	scale, _ := tensor.FromSlice([]float64{0.5, 0.25, 0.125}, []int{3})
+	out, _ := kernels.Eval(expr.Mul(expr.Cast[float64](counts), expr.Exp[float64](scale)))
+	fmt.Println(out)
+	trunc, _ := kernels.Eval(expr.Cast[int32](expr.Exp[float64](tensor.Full(-2.7, 2))))
+	fmt.Println(trunc)
+	// Output:
+	// [0.5   0.5   0.375]
+	// [-2 -2]
+}

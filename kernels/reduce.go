@@ -111,7 +111,7 @@ func (r *reduceState[T]) merge(accs []*accumulator[T]) {
 		for o := range r.size {
 			r.combineAt(r.main, o, a.vals[o], r.indexAt(a, o))
 			if r.compensated {
-				neumaier(&r.main.vals[o], &r.main.comp[o], a.comp[o])
+				r.main.comp[o] += a.comp[o] // low-order parts: a plain sum suffices
 			}
 		}
 	}
