@@ -32,7 +32,7 @@ func TestNonElementwiseNodes(t *testing.T) {
 	b := expr.Name("b", expr.Exp[float64](arange(t, 3, 4)))
 	v := expr.Name("v", expr.Exp[float64](arange(t, 3)))
 	tests := []struct {
-		e     interface {
+		e interface {
 			expr.Node
 			String() string
 		}
