@@ -4,7 +4,7 @@ COVER_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/ops ./interna
 COVER_MIN := 85
 FUZZTIME ?= 20s
 
-.PHONY: test fmt-check vet bench bench-elementwise demo cover fuzz generate
+.PHONY: test fmt-check vet bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate
 
 ## test: gofmt check, go vet, and every test under the race detector
 test: fmt-check vet
@@ -24,6 +24,14 @@ bench:
 ## bench-elementwise: the fused-kernel suite as docs/performance.md quotes it
 bench-elementwise:
 	$(GO) test -run '^$$' -bench Elementwise -benchmem -cpu 1,2 -count 4 -benchtime 400ms -timeout 60m ./bench
+
+## bench-matmul: products, laze against gonum's Gemm, as docs/performance.md quotes them
+bench-matmul:
+	$(GO) test -run '^$$' -bench MatMul -benchmem -count 5 -benchtime 5x -timeout 60m ./bench
+
+## bench-reduce: reductions, fused against materialised and hand loops, on 1 and 2 cores
+bench-reduce:
+	$(GO) test -run '^$$' -bench Reduce -benchmem -cpu 1,2 -count 5 -benchtime 1s -timeout 60m ./bench
 
 ## demo: the tour of tensors and views on built-in data
 demo:
