@@ -97,14 +97,23 @@ func prepareFused(n int) prepared {
 // implementations compute the same values.
 func TestProductImplementationsAgree(t *testing.T) {
 	f := prepareFused(64)
+	checkAgree(t, "fused", f.impls, f.result)
+}
+
+// checkAgree runs each implementation once and compares its result with the
+// first's, within rounding (they may add in different orders).
+func checkAgree(t *testing.T, name string, impls []impl, result func() []float64) {
+	t.Helper()
 	var results [][]float64
-	for _, im := range f.impls {
+	for _, im := range impls {
 		im.run()
-		results = append(results, f.result())
+		results = append(results, result())
 	}
-	for i, v := range results[0] {
-		if math.Abs(v-results[1][i]) > 1e-9*math.Max(1, math.Abs(v)) {
-			t.Fatalf("element %d: laze %v, separate %v", i, v, results[1][i])
+	for k, got := range results[1:] {
+		for i, v := range results[0] {
+			if math.Abs(v-got[i]) > 1e-9*math.Max(1, math.Abs(v)) {
+				t.Fatalf("%s: element %d: %s %v, %s %v", name, i, impls[0].name, v, impls[k+1].name, got[i])
+			}
 		}
 	}
 }

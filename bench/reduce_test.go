@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"math"
 	"testing"
 
 	"github.com/laze-go/laze/expr"
@@ -120,15 +119,6 @@ func TestReduceImplementationsAgree(t *testing.T) {
 		t.Skip("reduces 1e7 elements")
 	}
 	for _, c := range reduceCases() {
-		var results [][]float64
-		for _, im := range c.impls {
-			im.run()
-			results = append(results, c.result())
-		}
-		for i, v := range results[0] {
-			if math.Abs(v-results[1][i]) > 1e-9*math.Max(1, math.Abs(v)) {
-				t.Fatalf("%s: element %d: %s %v, %s %v", c.name, i, c.impls[0].name, v, c.impls[1].name, results[1][i])
-			}
-		}
+		checkAgree(t, c.name, c.impls, c.result)
 	}
 }
