@@ -406,3 +406,23 @@ func TestArgBetter(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedTreeIntoOperand evaluates Sum(relu(a@b + c), 0), the issue's
+// mixed tree, into a row of a itself: the product and the sum read a before
+// the destination is written, so the result is NumPy's.
+func TestMixedTreeIntoOperand(t *testing.T) {
+	for _, cfg := range evaluatorConfigs {
+		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
+			a, b, c := seq[float64](4, 3), seq[float64](3, 3), seq[float64](3)
+			e := expr.Sum(expr.ReLU(expr.Add(expr.MatMul[float64](a, b), expr.Exp[float64](c))), expr.Axis(0))
+			want := refEval[float64](expr.Sum(expr.ReLU(expr.Add(expr.MatMul[float64](a.Clone(), b), expr.Exp[float64](c))), expr.Axis(0)), shape.Shape{3})
+			row := a.Index(0, 2)
+			if err := Assign(row, e); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, values(row)); diff != "" {
+				t.Errorf("%s: a[2] = sum(relu(a@b + c), 0) (-NumPy +laze):\n%s", cfg.name, diff)
+			}
+		})
+	}
+}
