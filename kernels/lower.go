@@ -77,7 +77,7 @@ type lowering[T tensor.Number] struct {
 	leaves   []*tensor.Tensor[T] // leaf i as given (for identity); nil for a converted leaf
 	scalarAt []bool              // per slot: one value per block
 	bstrides [][]int             // per operand, broadcast to dims, before coalescing
-	intoDst  bool                // a product of the destination's shape may be computed straight into it
+	root     expr.Exp[T]         // the whole tree, to check whether it reads the destination
 }
 
 // lower turns e into a program that writes to, after evaluating into
@@ -86,8 +86,7 @@ type lowering[T tensor.Number] struct {
 // nothing the size of the tensors except those temporaries and copies of
 // operands that overlap the destination. red is nil for an assignment.
 func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *reduceState[T]) (*program[T], error) {
-	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: &program[T]{red: red}}
-	l.intoDst = red == nil && productWritable(to.t) && !readsStorageOf(e, to.t)
+	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: &program[T]{red: red}, root: e}
 	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides)
 	root, err := l.node(e)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 // before the pass, which then reads it in place (relu(a@b + bias) writes the
 // product into dst and fuses the rest over it).
 func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
-	if l.intoDst && l.p.first == nil && n.Shape().Equal(l.dims) {
+	if l.canWriteProduct(n) {
 		a, b, err := productOperands(l.ev, n)
 		if err != nil {
 			return 0, err
@@ -41,6 +41,15 @@ func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
 		return 0, err
 	}
 	return l.leaf(t)
+}
+
+// canWriteProduct reports whether product n can be computed straight into
+// the destination: the first such product of an assignment, of the
+// destination's shape, into a destination BLAS can write, in a tree that
+// reads none of the destination's storage.
+func (l *lowering[T]) canWriteProduct(n *expr.MatProduct[T]) bool {
+	return l.p.red == nil && l.p.first == nil && n.Shape().Equal(l.dims) &&
+		productWritable(l.dst) && !readsStorageOf(l.root, l.dst)
 }
 
 // productOperands returns a product's operands as tensors.
