@@ -17,48 +17,39 @@ import (
 // leaf; or, when it has the destination's shape and nothing in the tree
 // reads the destination's storage, computed straight into the destination
 // before the pass, which then reads it in place (relu(a@b + bias) writes the
-// product into dst and fuses the rest over it).
+// product into dst and fuses the rest over it). The result's shape comes
+// from the operands once they are tensors, without checking the tree again.
 func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
-	if l.canWriteProduct(n) {
-		a, b, err := productOperands(l.ev, n)
-		if err != nil {
-			return 0, err
-		}
+	if t, ok := l.ev.done[n]; ok {
+		return l.leaf(t.(*tensor.Tensor[T]))
+	}
+	a, err := materialize(l.ev, n.X)
+	if err != nil {
+		return 0, err
+	}
+	b, err := materialize(l.ev, n.Y)
+	if err != nil {
+		return 0, err
+	}
+	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K)) // checked with the tree
+	if l.canWriteProduct(g.Result) {
 		dst := l.dst
 		l.p.first = func() { multiplyInto(dst, a, b) }
 		return l.leaf(dst)
 	}
-	t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) {
-		a, b, err := productOperands(l.ev, n)
-		if err != nil {
-			return nil, err
-		}
-		c := temp[T](l.ev, n.Shape())
-		multiplyInto(c, a, b)
-		return c, nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	return l.leaf(t)
+	c := temp[T](l.ev, g.Result)
+	multiplyInto(c, a, b)
+	l.ev.done[n] = c
+	return l.leaf(c)
 }
 
-// canWriteProduct reports whether product n can be computed straight into
-// the destination: the first such product of an assignment, of the
-// destination's shape, into a destination BLAS can write, in a tree that
-// reads none of the destination's storage.
-func (l *lowering[T]) canWriteProduct(n *expr.MatProduct[T]) bool {
-	return l.p.red == nil && l.p.first == nil && n.Shape().Equal(l.dims) &&
+// canWriteProduct reports whether a product of shape result can be computed
+// straight into the destination: the first such product of an assignment,
+// of the destination's shape, into a destination BLAS can write, in a tree
+// that reads none of the destination's storage.
+func (l *lowering[T]) canWriteProduct(result shape.Shape) bool {
+	return l.p.red == nil && l.p.first == nil && result.Equal(l.dims) &&
 		productWritable(l.dst) && !readsStorageOf(l.root, l.dst)
-}
-
-// productOperands returns a product's operands as tensors.
-func productOperands[T tensor.Number](ev *evaluation, n *expr.MatProduct[T]) (a, b *tensor.Tensor[T], err error) {
-	if a, err = materialize(ev, n.X); err != nil {
-		return nil, nil, err
-	}
-	b, err = materialize(ev, n.Y)
-	return a, b, err
 }
 
 // readsStorageOf reports whether any tensor in e's tree shares dst's storage.

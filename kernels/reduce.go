@@ -282,7 +282,11 @@ func isFinite[T tensor.Number](v T) bool {
 // reduce evaluates a reduction into a new temporary of its result's shape.
 func reduce[T tensor.Number](ev *evaluation, n *expr.Reduction[T]) (*tensor.Tensor[T], error) {
 	def := n.Op.Def()
-	g, acc, err := runReduction(ev, def, n.X, n.Axes, n.KeepDims, nil)
+	s, g, err := reduceGeometry(def, n.X, n.Axes, n.KeepDims)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := runReduction(ev, def, n.X, s, g, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -293,29 +297,32 @@ func reduce[T tensor.Number](ev *evaluation, n *expr.Reduction[T]) (*tensor.Tens
 // indices.
 func argReduce[T tensor.Number](ev *evaluation, n *expr.ArgReduction[T]) (*tensor.Tensor[int64], error) {
 	def := n.Op.Def()
-	g, err := expr.ReduceShape(def.Name, n.X.Shape(), n.Axes, n.KeepDims)
+	s, g, err := reduceGeometry(def, n.X, n.Axes, n.KeepDims)
 	if err != nil {
 		return nil, err
 	}
 	idx := temp[int64](ev, g.Kept)
-	if _, _, err := runReduction(ev, def, n.X, n.Axes, n.KeepDims, idx.Elems(friend.K)); err != nil {
+	if _, err := runReduction(ev, def, n.X, s, g, idx.Elems(friend.K)); err != nil {
 		return nil, err
 	}
 	return idx.View(g.Result...)
 }
 
-// runReduction folds x over axes into accumulators of the kept shape (with
-// size-1 reduced axes), indices going to idx for arg reductions.
-func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Exp[T], axes []int, keep bool, idx []int64) (expr.ReduceGeometry, *tensor.Tensor[T], error) {
+// reduceGeometry returns the shape of a reduction's operand and the
+// reduction's geometry; the operand's tree is checked once, by its Shape.
+func reduceGeometry[T tensor.Number](def ops.ReducerDef, x expr.Exp[T], axes []int, keep bool) (shape.Shape, expr.ReduceGeometry, error) {
 	s := x.Shape()
 	g, err := expr.ReduceShape(def.Name, s, axes, keep)
-	if err != nil {
-		return g, nil, err
-	}
+	return s, g, err
+}
+
+// runReduction folds x, of shape s, into new accumulators of g's kept shape
+// (size-1 reduced axes), indices going to idx for arg reductions.
+func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Exp[T], s shape.Shape, g expr.ReduceGeometry, idx []int64) (*tensor.Tensor[T], error) {
 	acc := temp[T](ev, g.Kept)
 	strides, err := shape.BroadcastStrides(g.Kept, acc.StridesView(friend.K), s)
 	if err != nil {
-		return g, nil, err
+		return nil, err
 	}
 	for d := range strides {
 		if g.Reduced[d] {
@@ -325,9 +332,9 @@ func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Ex
 	red := newReduceState(def, g, s, acc.Elems(friend.K), idx)
 	p, err := lower(ev, target[T]{t: acc, dims: s, strides: strides}, x, red)
 	if err != nil {
-		return g, nil, err
+		return nil, err
 	}
 	p.run()
 	red.finish()
-	return g, acc, nil
+	return acc, nil
 }
