@@ -63,6 +63,10 @@ func Mul[T tensor.Number](x, y Exp[T]) *Binary[T] { return binary(ops.Mul, x, y)
 // (NumPy's floor_divide); floats follow IEEE 754.
 func Div[T tensor.Number](x, y Exp[T]) *Binary[T] { return binary(ops.Div, x, y) }
 
+// FloorDiv returns the floor of x / y (NumPy's floor_divide, the // operator):
+// for integers the same as Div; for floats NumPy's rule, so 1 // 0.1 is 9.
+func FloorDiv[T tensor.Number](x, y Exp[T]) *Binary[T] { return binary(ops.FloorDiv, x, y) }
+
 // Mod returns the remainder of Div, with the sign of y (NumPy's remainder,
 // Python's %); integers give 0 where y is 0.
 func Mod[T tensor.Number](x, y Exp[T]) *Binary[T] { return binary(ops.Mod, x, y) }

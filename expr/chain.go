@@ -65,6 +65,9 @@ func (c Chain[T]) Mul(y Exp[T]) Chain[T] { return c.bin(ops.Mul, y) }
 // Div returns c / y, with Div's rules.
 func (c Chain[T]) Div(y Exp[T]) Chain[T] { return c.bin(ops.Div, y) }
 
+// FloorDiv returns c // y, with FloorDiv's rules.
+func (c Chain[T]) FloorDiv(y Exp[T]) Chain[T] { return c.bin(ops.FloorDiv, y) }
+
 // Mod returns c mod y, with Mod's rules.
 func (c Chain[T]) Mod(y Exp[T]) Chain[T] { return c.bin(ops.Mod, y) }
 

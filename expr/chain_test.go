@@ -24,6 +24,7 @@ func TestChainMatchesFunctions(t *testing.T) {
 		{c.Sub(b), expr.Sub[float64](a, b)},
 		{c.Mul(b), expr.Mul[float64](a, b)},
 		{c.Div(b), expr.Div[float64](a, b)},
+		{c.FloorDiv(b), expr.FloorDiv[float64](a, b)},
 		{c.Mod(b), expr.Mod[float64](a, b)},
 		{c.Pow(b), expr.Pow[float64](a, b)},
 		{c.Maximum(b), expr.Maximum[float64](a, b)},

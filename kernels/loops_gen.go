@@ -396,6 +396,33 @@ func loopVV[T tensor.Number](op ops.Op, d []T, x []T, y []T) {
 			a, b := x[i], y[i]
 			d[i] = scalar.Div(a, b)
 		}
+	case ops.FloorDiv:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.FloorDiv(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.FloorDiv(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.FloorDiv(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.FloorDiv(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.FloorDiv(a, b)
+		}
 	case ops.Mod:
 		i := 0
 		for ; i+4 <= len(d); i += 4 {
@@ -780,6 +807,32 @@ func loopSV[T tensor.Number](op ops.Op, d []T, a T, y []T) {
 			b := y[i]
 			d[i] = scalar.Div(a, b)
 		}
+	case ops.FloorDiv:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.FloorDiv(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.FloorDiv(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.FloorDiv(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.FloorDiv(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.FloorDiv(a, b)
+		}
 	case ops.Mod:
 		i := 0
 		for ; i+4 <= len(d); i += 4 {
@@ -1153,6 +1206,32 @@ func loopVS[T tensor.Number](op ops.Op, d []T, x []T, b T) {
 		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Div(a, b)
+		}
+	case ops.FloorDiv:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.FloorDiv(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.FloorDiv(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.FloorDiv(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.FloorDiv(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.FloorDiv(a, b)
 		}
 	case ops.Mod:
 		i := 0

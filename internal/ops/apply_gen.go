@@ -43,6 +43,8 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return a * b
 	case Div:
 		return scalar.Div(a, b)
+	case FloorDiv:
+		return scalar.FloorDiv(a, b)
 	case Mod:
 		return scalar.Mod(a, b)
 	case Pow:

@@ -26,6 +26,7 @@ const (
 	Sub
 	Mul
 	Div
+	FloorDiv
 	Mod
 	Pow
 	Maximum
@@ -81,20 +82,21 @@ var table = [count]Def{
 	Sigmoid: {Name: "sigmoid", Arity: 1, Domain: FloatOnly, Go: "T(1 / (1 + math.Exp(-float64(a))))", CUDA: "laze_sigmoid(a)", Cost: 16},
 	ReLU:    {Name: "relu", Arity: 1, Go: "scalar.ReLU(a)", CUDA: "laze_relu(a)"},
 
-	Add:     {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b"},
-	Sub:     {Name: "subtract", Infix: "-", Arity: 2, Go: "a - b", CUDA: "a - b"},
-	Mul:     {Name: "multiply", Infix: "*", Arity: 2, Go: "a * b", CUDA: "a * b"},
-	Div:     {Name: "divide", Infix: "/", Arity: 2, Go: "scalar.Div(a, b)", CUDA: "laze_div(a, b)", Cost: 2},
-	Mod:     {Name: "mod", Infix: "%", Arity: 2, Go: "scalar.Mod(a, b)", CUDA: "laze_mod(a, b)", Cost: 4},
-	Pow:     {Name: "power", Infix: "**", Arity: 2, Go: "scalar.Pow(a, b)", CUDA: "laze_pow(a, b)", Cost: 24},
-	Maximum: {Name: "maximum", Arity: 2, Go: "scalar.Maximum(a, b)", CUDA: "laze_max(a, b)"},
-	Minimum: {Name: "minimum", Arity: 2, Go: "scalar.Minimum(a, b)", CUDA: "laze_min(a, b)"},
-	Eq:      {Name: "equal", Infix: "==", Arity: 2, Go: "scalar.Bool[T](a == b)", CUDA: "(T)(a == b)"},
-	Ne:      {Name: "not_equal", Infix: "!=", Arity: 2, Go: "scalar.Bool[T](a != b)", CUDA: "(T)(a != b)"},
-	Lt:      {Name: "less", Infix: "<", Arity: 2, Go: "scalar.Bool[T](a < b)", CUDA: "(T)(a < b)"},
-	Le:      {Name: "less_equal", Infix: "<=", Arity: 2, Go: "scalar.Bool[T](a <= b)", CUDA: "(T)(a <= b)"},
-	Gt:      {Name: "greater", Infix: ">", Arity: 2, Go: "scalar.Bool[T](a > b)", CUDA: "(T)(a > b)"},
-	Ge:      {Name: "greater_equal", Infix: ">=", Arity: 2, Go: "scalar.Bool[T](a >= b)", CUDA: "(T)(a >= b)"},
+	Add:      {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b"},
+	Sub:      {Name: "subtract", Infix: "-", Arity: 2, Go: "a - b", CUDA: "a - b"},
+	Mul:      {Name: "multiply", Infix: "*", Arity: 2, Go: "a * b", CUDA: "a * b"},
+	Div:      {Name: "divide", Infix: "/", Arity: 2, Go: "scalar.Div(a, b)", CUDA: "laze_div(a, b)", Cost: 2},
+	FloorDiv: {Name: "floor_divide", Infix: "//", Arity: 2, Go: "scalar.FloorDiv(a, b)", CUDA: "laze_floordiv(a, b)", Cost: 4},
+	Mod:      {Name: "mod", Infix: "%", Arity: 2, Go: "scalar.Mod(a, b)", CUDA: "laze_mod(a, b)", Cost: 4},
+	Pow:      {Name: "power", Infix: "**", Arity: 2, Go: "scalar.Pow(a, b)", CUDA: "laze_pow(a, b)", Cost: 24},
+	Maximum:  {Name: "maximum", Arity: 2, Go: "scalar.Maximum(a, b)", CUDA: "laze_max(a, b)"},
+	Minimum:  {Name: "minimum", Arity: 2, Go: "scalar.Minimum(a, b)", CUDA: "laze_min(a, b)"},
+	Eq:       {Name: "equal", Infix: "==", Arity: 2, Go: "scalar.Bool[T](a == b)", CUDA: "(T)(a == b)"},
+	Ne:       {Name: "not_equal", Infix: "!=", Arity: 2, Go: "scalar.Bool[T](a != b)", CUDA: "(T)(a != b)"},
+	Lt:       {Name: "less", Infix: "<", Arity: 2, Go: "scalar.Bool[T](a < b)", CUDA: "(T)(a < b)"},
+	Le:       {Name: "less_equal", Infix: "<=", Arity: 2, Go: "scalar.Bool[T](a <= b)", CUDA: "(T)(a <= b)"},
+	Gt:       {Name: "greater", Infix: ">", Arity: 2, Go: "scalar.Bool[T](a > b)", CUDA: "(T)(a > b)"},
+	Ge:       {Name: "greater_equal", Infix: ">=", Arity: 2, Go: "scalar.Bool[T](a >= b)", CUDA: "(T)(a >= b)"},
 
 	Where: {Name: "where", Arity: 3, Go: "scalar.Where(a, b, c)", CUDA: "(a != (T)0 ? b : c)"},
 	Clamp: {Name: "clip", Arity: 3, Go: "scalar.Minimum(scalar.Maximum(a, b), c)", CUDA: "laze_min(laze_max(a, b), c)"},

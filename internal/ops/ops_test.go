@@ -89,6 +89,7 @@ func TestApply(t *testing.T) {
 		{Sub, 2, 3, 0, -1},
 		{Mul, 2, 3, 0, 6},
 		{Div, 3, 2, 0, 1.5},
+		{FloorDiv, -7.5, 2, 0, -4},
 		{Mod, -7.5, 2, 0, 0.5},
 		{Pow, 2, 3, 0, 8},
 		{Maximum, 2, 3, 0, 3},

@@ -19,6 +19,18 @@ template <typename T> __device__ __forceinline__ T laze_div(T a, T b) {
 __device__ __forceinline__ float laze_div(float a, float b) { return a / b; }
 __device__ __forceinline__ double laze_div(double a, double b) { return a / b; }
 
+template <typename T> __device__ __forceinline__ T laze_floordiv(T a, T b) { return laze_div(a, b); }
+__device__ __forceinline__ double laze_floordiv(double a, double b) {
+  if (b == 0.0) return a / b;
+  double m = fmod(a, b);
+  double q = (a - m) / b;
+  if (m != 0.0 && ((b < 0.0) != (m < 0.0))) q -= 1.0;
+  if (q == 0.0) return copysign(0.0, a / b);
+  double f = floor(q);
+  return (q - f > 0.5) ? f + 1.0 : f;
+}
+__device__ __forceinline__ float laze_floordiv(float a, float b) { return (float)laze_floordiv((double)a, (double)b); }
+
 template <typename T> __device__ __forceinline__ T laze_mod(T a, T b) {
   if (b == (T)0) return (T)0;
   T r = a % b;

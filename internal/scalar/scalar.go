@@ -57,6 +57,33 @@ func Div[T tensor.Number](a, b T) T {
 	return q
 }
 
+// FloorDiv returns the floor of a / b (NumPy's floor_divide, Python's //).
+// Integers are Div. Floats follow NumPy's divmod-based rule, which rounds
+// the exact quotient and so gives 1 // 0.1 = 9 where math.Floor(1/0.1) is
+// 10; a division by zero gives a / b (±Inf or NaN).
+func FloorDiv[T tensor.Number](a, b T) T {
+	if !tensor.IsFloat[T]() {
+		return Div(a, b)
+	}
+	x, y := float64(a), float64(b)
+	if y == 0 {
+		return T(x / y)
+	}
+	m := math.Mod(x, y)
+	q := (x - m) / y
+	if m != 0 && (y < 0) != (m < 0) {
+		q--
+	}
+	if q == 0 {
+		return T(math.Copysign(0, x/y))
+	}
+	f := math.Floor(q)
+	if q-f > 0.5 {
+		f++
+	}
+	return T(f)
+}
+
 // Mod returns the remainder that goes with Div, with the sign of the divisor
 // (NumPy's remainder, Python's %): -7 mod 2 is 1, 7 mod -2 is -1. For floats
 // it is a - floor(a/b)*b computed without that rounding; mod by zero is NaN

@@ -158,3 +158,37 @@ func TestWhereBool(t *testing.T) {
 		t.Errorf("Where/Bool (-want +got):\n%s", diff)
 	}
 }
+
+// TestFloorDiv checks float floor division against Python's // (which NumPy's
+// floor_divide follows), including the cases where floor(a/b) differs.
+func TestFloorDiv(t *testing.T) {
+	tests := []struct {
+		a, b, want float64
+	}{
+		{7, 2, 3},
+		{-7, 2, -4},
+		{7, -2, -4},
+		{-7.5, -2, 3},
+		{1, 0.1, 9},    // floor(1/0.1) would be 10
+		{-1, 0.1, -10}, // Python: -1 // 0.1 == -10.0
+		{0.3, 0.1, 2},  // Python: 0.3 // 0.1 == 2.0
+		{math.Copysign(0, -1), 5, math.Copysign(0, -1)},
+		{0, -5, math.Copysign(0, -1)},
+		{1, 0, math.Inf(1)},
+		{-1, 0, math.Inf(-1)},
+		{0, 0, math.NaN()},
+		{math.Inf(1), 2, math.NaN()}, // fmod(inf, 2) is NaN, as in NumPy
+	}
+	for _, tt := range tests {
+		got := FloorDiv(tt.a, tt.b)
+		if !cmp.Equal(got, tt.want, cmpopts.EquateNaNs()) || (got == got && math.Signbit(got) != math.Signbit(tt.want)) {
+			t.Errorf("FloorDiv(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := FloorDiv[float32](7, 2); got != 3 {
+		t.Errorf("float32 FloorDiv(7, 2) = %v, want 3", got)
+	}
+	if got := FloorDiv[int16](-7, 2); got != -4 {
+		t.Errorf("int16 FloorDiv(-7, 2) = %v, want -4", got)
+	}
+}
