@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -188,6 +189,56 @@ func Wrap[T Number](data []T, s shape.Shape, opts ...Option) (*Tensor[T], error)
 	t := &Tensor[T]{st: wrapStorage(data)}
 	t.setGeometry(s, shape.ContiguousStrides(s, c.order))
 	return t, nil
+}
+
+// WrapStrided returns a tensor over data itself with the given shape,
+// strides (in elements, negative allowed) and offset of element (0, 0, …),
+// without copying: NumPy's as_strided, checked. It is how storage laid out
+// by someone else (a *mat.Dense with a row stride, a Fortran-order file)
+// becomes a tensor. It returns an ArgumentError naming the values at fault
+// when strides and shape differ in length, or when some element would lie
+// outside data. Strides may make elements share memory (stride 0); such a
+// tensor is read-only in practice, as Assign refuses it as a destination.
+func WrapStrided[T Number](data []T, s shape.Shape, strides []int, offset int) (*Tensor[T], error) {
+	if err := checkStrided(len(data), s, strides, offset); err != nil {
+		return nil, err
+	}
+	t := &Tensor[T]{st: wrapStorage(data), offset: offset}
+	t.setGeometry(s, strides)
+	return t, nil
+}
+
+// checkStrided checks that shape s with the given strides, starting at
+// offset, reaches only elements of a storage of n elements.
+func checkStrided(n int, s shape.Shape, strides []int, offset int) error {
+	const op = "WrapStrided"
+	if len(strides) != len(s) {
+		return &shape.ArgumentError{Op: op, Name: "strides", Value: shape.FormatInts(strides),
+			Reason: fmt.Sprintf("%d strides for shape %v of rank %d", len(strides), s, len(s))}
+	}
+	if _, err := s.Size(); err != nil {
+		return renameOp(err, op)
+	}
+	lo, hi, ok := shape.Extent(s, strides)
+	if !ok {
+		return nil // no elements: nothing is read
+	}
+	if !stridesFit(n, s, strides) || offset+lo < 0 || offset+hi >= n {
+		return &shape.ArgumentError{Op: op, Name: "offset and strides", Value: fmt.Sprintf("%d, %s", offset, shape.FormatInts(strides)),
+			Reason: fmt.Sprintf("shape %v reaches elements %d to %d of a storage of %d", s, offset+lo, offset+hi, n)}
+	}
+	return nil
+}
+
+// stridesFit reports whether each dimension alone spans fewer than n
+// elements, so that Extent's sums cannot overflow.
+func stridesFit(n int, s shape.Shape, strides []int) bool {
+	for d, size := range s {
+		if st := strides[d]; st != 0 && size-1 > n/max(st, -st) {
+			return false
+		}
+	}
+	return true
 }
 
 // Scalar returns a rank-0 tensor holding v.

@@ -161,3 +161,66 @@ func TestDType(t *testing.T) {
 		t.Errorf("defined int types: %s %s", DType[big](), DType[small]())
 	}
 }
+
+// TestWrapStrided checks that WrapStrided shares data under any legal
+// layout and refuses every layout that would reach outside it.
+func TestWrapStrided(t *testing.T) {
+	data := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	tests := []struct {
+		name    string
+		s       shape.Shape
+		strides []int
+		offset  int
+		want    [][]float64 // nil for an error
+	}{
+		{"row stride past the row", shape.Of(2, 3), []int{5, 1}, 1, [][]float64{{1, 2, 3}, {6, 7, 8}}},
+		{"column-major", shape.Of(2, 3), []int{1, 2}, 0, [][]float64{{0, 2, 4}, {1, 3, 5}}},
+		{"reversed rows", shape.Of(2, 2), []int{-4, 1}, 4, [][]float64{{4, 5}, {0, 1}}},
+		{"broadcast", shape.Of(2, 3), []int{0, 1}, 9, [][]float64{{9, 10, 11}, {9, 10, 11}}},
+		{"last element exactly", shape.Of(2, 2), []int{10, 1}, 0, [][]float64{{0, 1}, {10, 11}}},
+		{"past the end", shape.Of(2, 2), []int{11, 1}, 0, nil},
+		{"before the start", shape.Of(2, 2), []int{-4, 1}, 3, nil},
+		{"stride overflow", shape.Of(3, 1), []int{math.MaxInt / 2, 1}, 0, nil},
+		{"rank mismatch", shape.Of(2, 2), []int{1}, 0, nil},
+		{"negative offset", shape.Of(1), []int{1}, -1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := WrapStrided(data, tt.s, tt.strides, tt.offset)
+			if tt.want == nil {
+				if !errors.Is(err, shape.ErrInvalid) {
+					t.Fatalf("WrapStrided = %v, want an ErrInvalid error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, rows2(w)); diff != "" {
+				t.Errorf("elements (-want +got):\n%s", diff)
+			}
+		})
+	}
+	w, err := WrapStrided(data, shape.Of(2, 3), []int{1, 2}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Set(-1, 1, 2)
+	if data[5] != -1 {
+		t.Errorf("a write through WrapStrided did not reach the slice: %v", data)
+	}
+	if e, err := WrapStrided[float64](nil, shape.Of(0, 4), []int{4, 1}, 0); err != nil || e.Numel() != 0 {
+		t.Errorf("an empty shape over no data: %v %v", e, err)
+	}
+}
+
+// rows2 returns a 2-D tensor's elements row by row.
+func rows2[T Number](t *Tensor[T]) [][]T {
+	out := make([][]T, t.Dim(0))
+	for i := range out {
+		for j := 0; j < t.Dim(1); j++ {
+			out[i] = append(out[i], t.At(i, j))
+		}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+package npy
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// chunk is how many bytes of data are read at a time, so that a file whose
+// header promises more data than it holds fails before allocating it all.
+const chunk = 1 << 24
+
+// Read reads an .npy file into a tensor of T. The file's dtype must be T's
+// kind and size (bool reads as uint8; int64 reads into int on 64-bit
+// platforms); otherwise Read returns a shape.DTypeError naming both. A
+// Fortran-order file gives a tensor with column-major strides. The tensor
+// owns new memory, never recycled by an allocator.
+func Read[T tensor.Number](r io.Reader) (*tensor.Tensor[T], error) {
+	h, err := readHeader(r)
+	if err != nil {
+		return nil, err
+	}
+	if !holds[T](h.elem) {
+		return nil, &shape.DTypeError{Op: "npy.Read", DType: h.DType,
+			Reason: fmt.Sprintf("the file holds %s, which does not fit a Tensor[%s]; use ReadAny, or a tensor of the file's type", h.DType, tensor.DType[T]())}
+	}
+	return readTensor[T](r, h)
+}
+
+// ReadAny reads an .npy file of any supported dtype and returns the tensor
+// as an any holding a *tensor.Tensor[T] of the file's type (uint8 for
+// bool), with the file's header.
+func ReadAny(r io.Reader) (any, Header, error) {
+	h, err := readHeader(r)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	var t any
+	switch e := h.elem; {
+	case e.kind == floatKind && e.size == 4:
+		t, err = readTensor[float32](r, h)
+	case e.kind == floatKind:
+		t, err = readTensor[float64](r, h)
+	case e.kind == signedKind && e.size == 1:
+		t, err = readTensor[int8](r, h)
+	case e.kind == signedKind && e.size == 2:
+		t, err = readTensor[int16](r, h)
+	case e.kind == signedKind && e.size == 4:
+		t, err = readTensor[int32](r, h)
+	case e.kind == signedKind:
+		t, err = readTensor[int64](r, h)
+	case e.size == 1: // uint8 and bool
+		t, err = readTensor[uint8](r, h)
+	case e.size == 2:
+		t, err = readTensor[uint16](r, h)
+	case e.size == 4:
+		t, err = readTensor[uint32](r, h)
+	default:
+		t, err = readTensor[uint64](r, h)
+	}
+	if err != nil {
+		return nil, Header{}, err
+	}
+	return t, h, nil
+}
+
+// Load reads the .npy file at path with Read.
+func Load[T tensor.Number](path string) (*tensor.Tensor[T], error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read[T](f)
+}
+
+// LoadAny reads the .npy file at path with ReadAny.
+func LoadAny(path string) (any, Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	defer f.Close()
+	return ReadAny(f)
+}
+
+// readTensor reads the data the header describes and wraps it.
+func readTensor[T tensor.Number](r io.Reader, h Header) (*tensor.Tensor[T], error) {
+	n, _ := h.Shape.Size() // checked by the header's parse
+	data, err := readData[T](r, n, h.elem)
+	if err != nil {
+		return nil, err
+	}
+	order := tensor.InOrder(shape.RowMajor)
+	if h.Fortran {
+		order = tensor.ColMajor()
+	}
+	return tensor.Wrap(data, h.Shape, order)
+}
+
+// readData reads n elements of T, chunk by chunk, swapping bytes when the
+// file's order is not the host's.
+func readData[T tensor.Number](r io.Reader, n int, e elem) ([]T, error) {
+	per := max(chunk/e.size, 1)
+	data := make([]T, 0, min(n, per))
+	for len(data) < n {
+		k := min(n-len(data), per)
+		data = slices.Grow(data, k)
+		part := data[len(data) : len(data)+k]
+		if got, err := io.ReadFull(r, bytesOf(part)); err != nil {
+			have := len(data)*e.size + got
+			return nil, formatErr("the file ends after %d of its %d data bytes (%d × %s)", have, n*e.size, n, e.name())
+		}
+		if needsSwap(e.order, e.size) {
+			swapBytes(bytesOf(part), e.size)
+		}
+		data = data[:len(data)+k]
+	}
+	return data, nil
+}
