@@ -96,6 +96,10 @@ func (t *Ternary[T]) Operands() []Node { return []Node{t.X, t.Y, t.Z} }
 // Operands returns X.
 func (n *Named[T]) Operands() []Node { return []Node{n.X} }
 
+// Label returns the node's name. With Operands it lets code that walks trees
+// of any element type (Walk) find what each name stands for.
+func (n *Named[T]) Label() string { return n.Name }
+
 // mustShape returns n's checked shape, panicking with Check's error.
 func mustShape(n Node) shape.Shape {
 	info, err := check(n, "Shape")

@@ -93,7 +93,7 @@ func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp
 	if err != nil {
 		return err
 	}
-	p.execute()
+	ev.perform(&assignStep[T]{p: p, dst: dst, e: e})
 	return nil
 }
 

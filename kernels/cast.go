@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"fmt"
+
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/shape"
@@ -13,10 +15,19 @@ type converter[T tensor.Number] interface {
 	load(d []T, off, stride int)
 	// at returns the element at off.
 	at(off int) T
+	// source names the tensor read, for Explain.
+	source(pl *plan) string
 }
 
 // conversion reads storage of element type S as T, with Go's conversion.
-type conversion[T, S tensor.Number] struct{ src []S }
+type conversion[T, S tensor.Number] struct {
+	src []S
+	t   *tensor.Tensor[S] // the tensor src belongs to
+}
+
+func (c conversion[T, S]) source(pl *plan) string {
+	return fmt.Sprintf("%s (%s, converted)", nameOf(pl, c.t), tensor.DType[S]())
+}
 
 func (c conversion[T, S]) load(d []T, off, stride int) {
 	if stride == 1 {
@@ -46,7 +57,7 @@ func castLeaf[T, S tensor.Number](l *lowering[T], x expr.Exp[S]) (int, bool, err
 	}
 	l.leaves = append(l.leaves, nil)
 	l.addOperand(nil, src.Offset(), strides)
-	return l.newLeaf(conversion[T, S]{src: src.Elems(friend.K)}), true, nil
+	return l.newLeaf(conversion[T, S]{src: src.Elems(friend.K), t: src}), true, nil
 }
 
 // argLeaf lowers an arg reduction over an operand of element type S: its

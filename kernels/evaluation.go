@@ -13,6 +13,23 @@ type evaluation struct {
 	call  string
 	done  map[expr.Node]any // node → the *tensor.Tensor holding its value
 	temps []interface{ Release() error }
+	plan  *plan // set by Explain: steps are described instead of run
+}
+
+// step is one piece of work an evaluation performs: a pass of a program, a
+// reduction, a matrix product.
+type step interface {
+	run()
+	describe(pl *plan) string
+}
+
+// perform runs s, or, when the evaluation only explains, describes it.
+func (ev *evaluation) perform(s step) {
+	if ev.plan != nil {
+		ev.plan.add(s)
+		return
+	}
+	s.run()
 }
 
 func newEvaluation(call string) *evaluation {

@@ -99,3 +99,23 @@ func Example_errors() {
 	// laze: Assign: at node (a + b): add: shapes (2,3) and (4,) cannot be broadcast together (sizes disagree in result dimension 1)
 	// 1
 }
+
+// Explain shows the steps Assign would take and the program of each pass,
+// without running them.
+func ExampleExplain() {
+	x, _ := tensor.Arange[float64](0, 6, 1).View(2, 3)
+	w, _ := tensor.Arange[float64](0, 12, 1).View(3, 4)
+	X, W := expr.Name("x", x), expr.Name("w", w)
+	plan, err := kernels.Explain(tensor.Zeros[float64](2, 4), expr.Of[float64](expr.MatMul[float64](X, W)).AddScalar(1).ReLU())
+	fmt.Print(plan, err)
+	// Output:
+	// step 1: dst (2,4) float64 = relu(((x @ w) + 1))
+	//   first x @ w: BLAS dgemm (gonum), M=2 K=3 N=4; x read as stored, w read as stored, straight into dst
+	//   loop over (8,) (coalesced) in blocks of up to 1024, one goroutine (work 24 < 524288)
+	//   out  dst strides (1,) offset 0
+	//   in0  dst strides (1,) offset 0, read in place
+	//   c0   = 1
+	//   v0   = add(in0, c0)
+	//   out  = relu(v0)
+	// <nil>
+}

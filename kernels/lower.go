@@ -20,9 +20,10 @@ type program[T tensor.Number] struct {
 	offsets []int       // base offset per operand
 	data    [][]T       // storage per operand
 
-	leafSlot []int          // slot of leaf i
-	leafReg  []int          // register that leaf i is gathered into when its inner stride is not 0 or 1 or it converts, else -1
-	convert  []converter[T] // per leaf, the conversion from another element type, or nil
+	leaves   []*tensor.Tensor[T] // leaf i as given (nil for a converted leaf), for Explain
+	leafSlot []int               // slot of leaf i
+	leafReg  []int               // register that leaf i is gathered into when its inner stride is not 0 or 1 or it converts, else -1
+	convert  []converter[T]      // per leaf, the conversion from another element type, or nil
 	consts   []constant[T]
 	code     []instr
 	nslots   int
@@ -32,7 +33,7 @@ type program[T tensor.Number] struct {
 	inPlace  bool // the last instruction writes straight into the destination
 	noop     bool // the tree is the destination itself: nothing to write
 
-	first func()          // the matrix product written into the destination before the pass, or nil
+	first *productStep[T] // the matrix product written into the destination before the pass, or nil
 	red   *reduceState[T] // how the values fold into the destination, for a reduction; nil for an assignment
 }
 
@@ -94,6 +95,7 @@ func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *re
 	}
 	p := l.p
 	p.result = root
+	p.leaves = l.leaves
 	p.noop = len(p.code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.leafSlot[0] == root && red == nil
 	if red != nil && red.def.Arg {
 		red.pos = len(l.bstrides)

@@ -33,15 +33,19 @@ func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
 	}
 	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K)) // checked with the tree
 	if l.canWriteProduct(g.Result) {
-		dst := l.dst
-		l.p.first = func() { multiplyInto(dst, a, b) }
-		return l.leaf(dst)
+		l.p.first = &productStep[T]{c: l.dst, a: a, b: b}
+		return l.leaf(l.dst)
 	}
 	c := temp[T](l.ev, g.Result)
-	multiplyInto(c, a, b)
+	l.ev.perform(&productStep[T]{c: c, a: a, b: b})
 	l.ev.done[n] = c
 	return l.leaf(c)
 }
+
+// productStep is one matrix product: c = a @ b.
+type productStep[T tensor.Number] struct{ c, a, b *tensor.Tensor[T] }
+
+func (s *productStep[T]) run() { multiplyInto(s.c, s.a, s.b) }
 
 // canWriteProduct reports whether a product of shape result can be computed
 // straight into the destination: the first such product of an assignment,

@@ -334,7 +334,6 @@ func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Ex
 	if err != nil {
 		return nil, err
 	}
-	p.run()
-	red.finish()
+	ev.perform(&reduceStep[T]{p: p, acc: acc, x: x, g: g})
 	return acc, nil
 }

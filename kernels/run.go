@@ -31,7 +31,7 @@ var tileRows = 16
 // the destination first, if any, then the pass.
 func (p *program[T]) execute() {
 	if p.first != nil {
-		p.first()
+		p.first.run()
 	}
 	if !p.noop {
 		p.run()
