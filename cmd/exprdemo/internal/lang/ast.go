@@ -45,6 +45,13 @@ type Binary struct {
 	X, Y  Node
 }
 
+// Paren is a parenthesised expression, kept so that its span covers the
+// parentheses.
+type Paren struct {
+	span
+	X Node
+}
+
 // Tuple is a parenthesised, comma-separated list: (0, 1), (3,), ().
 type Tuple struct {
 	span

@@ -17,6 +17,8 @@ func format(b *strings.Builder, n Node) {
 		b.WriteString(n.Text)
 	case *Name:
 		b.WriteString(n.Name)
+	case *Paren:
+		format(b, n.X)
 	case *Unary:
 		b.WriteString("(" + n.Op)
 		format(b, n.X)
@@ -68,6 +70,13 @@ func format(b *strings.Builder, n Node) {
 // receiver writes the left side of a '.', parenthesising a number (0 .T
 // would otherwise read back as the literal 0.).
 func receiver(b *strings.Builder, n Node) {
+	for {
+		p, ok := n.(*Paren)
+		if !ok {
+			break
+		}
+		n = p.X
+	}
 	if _, ok := n.(*Num); ok {
 		b.WriteString("(")
 		format(b, n)

@@ -287,8 +287,8 @@ func (p *parser) parenthesised(open token) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.accept(")") {
-		return first, nil
+	if close := p.peek(); p.accept(")") {
+		return &Paren{span: span{open.pos, close.pos + 1}, X: first}, nil
 	}
 	elems := []Node{first}
 	for {

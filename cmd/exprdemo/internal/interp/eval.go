@@ -1,0 +1,392 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/internal/scalar"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// Input is a named array the expression can use.
+type Input struct {
+	DType  DType
+	Tensor any // *tensor.Tensor[T] of kitFor(DType)'s element type
+}
+
+// NewInput describes t, a *tensor.Tensor[T] of a supported element type;
+// isBool marks a uint8 tensor that holds NumPy bools.
+func NewInput(t any, isBool bool) (Input, error) {
+	var d DType
+	switch t.(type) {
+	case *tensor.Tensor[uint8]:
+		d = Uint8
+		if isBool {
+			d = Bool
+		}
+	case *tensor.Tensor[int8]:
+		d = Int8
+	case *tensor.Tensor[int16]:
+		d = Int16
+	case *tensor.Tensor[int32]:
+		d = Int32
+	case *tensor.Tensor[int64]:
+		d = Int64
+	case *tensor.Tensor[uint16]:
+		d = Uint16
+	case *tensor.Tensor[uint32]:
+		d = Uint32
+	case *tensor.Tensor[uint64]:
+		d = Uint64
+	case *tensor.Tensor[float32]:
+		d = Float32
+	case *tensor.Tensor[float64]:
+		d = Float64
+	default:
+		return Input{}, fmt.Errorf("%T is not a tensor of a supported element type", t)
+	}
+	return Input{DType: d, Tensor: t}, nil
+}
+
+// Error is an evaluation error at source bytes [Pos, End): an unknown
+// name, a shape mismatch, a bad argument. Err, when set, is the laze error
+// underneath (errors.Is and errors.As reach it).
+type Error struct {
+	Pos, End int
+	Msg      string
+	Err      error
+}
+
+// Error returns the message.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+// Unwrap returns the laze error underneath, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Result is an evaluated expression.
+type Result struct {
+	DType  DType
+	Shape  shape.Shape
+	Tensor any    // *tensor.Tensor[T] of kitFor(DType)'s element type
+	Parsed string // the parse, fully parenthesised
+	Tree   string // the laze tree that was evaluated
+	Plan   string // with explain: the steps, each with its lowered program
+}
+
+// Run parses src and evaluates it over inputs. With explain, Result.Plan
+// describes every evaluation, including subexpressions computed early
+// because a view of them was taken.
+func Run(src string, inputs map[string]Input, explain bool) (*Result, error) {
+	root, err := lang.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	ev := &evaluator{src: src, inputs: inputs, explain: explain}
+	v, err := ev.eval(root)
+	if err != nil {
+		return nil, err
+	}
+	v = v.strong()
+	r := &Result{DType: v.dt, Shape: v.s, Parsed: lang.Format(root), Tree: fmt.Sprint(v.node)}
+	k := kitFor(v.dt)
+	if explain {
+		plan, err := k.explain(v.node, v.s)
+		if err != nil {
+			return nil, ev.fail(root, "", err)
+		}
+		ev.plan = append(ev.plan, plan)
+		r.Plan = strings.Join(ev.plan, "")
+	}
+	if r.Tensor, err = k.evaluate(v.node, v.s); err != nil {
+		return nil, ev.fail(root, "", err)
+	}
+	return r, nil
+}
+
+// evaluator turns a parse into a laze tree.
+type evaluator struct {
+	src     string
+	inputs  map[string]Input
+	explain bool
+	plan    []string // explain: the computations done while building
+	temps   int
+}
+
+// fail returns an Error at n, saying what failed there.
+func (ev *evaluator) fail(n lang.Node, msg string, err error) error {
+	pos, end := n.Span()
+	if msg == "" {
+		msg = ev.src[pos:end]
+	}
+	return &Error{Pos: pos, End: end, Msg: msg, Err: err}
+}
+
+// failf returns an Error at n with a message and no laze error.
+func (ev *evaluator) failf(n lang.Node, format string, args ...any) error {
+	pos, end := n.Span()
+	return &Error{Pos: pos, End: end, Msg: fmt.Sprintf(format, args...)}
+}
+
+// text returns n's source.
+func (ev *evaluator) text(n lang.Node) string {
+	pos, end := n.Span()
+	return ev.src[pos:end]
+}
+
+func (ev *evaluator) eval(n lang.Node) (value, error) {
+	switch n := n.(type) {
+	case *lang.Num:
+		if n.IsInt {
+			return number(pyNum{kind: pyInt, i: n.Int}), nil
+		}
+		return number(pyNum{kind: pyFloat, f: n.Float}), nil
+	case *lang.Name:
+		return ev.name(n)
+	case *lang.Paren:
+		return ev.eval(n.X)
+	case *lang.Unary:
+		return ev.unary(n)
+	case *lang.Binary:
+		return ev.binary(n)
+	case *lang.Call:
+		return ev.call(n)
+	case *lang.Attr:
+		return ev.attr(n)
+	case *lang.Index:
+		return ev.index(n)
+	case *lang.Tuple:
+		return value{}, ev.failf(n, "%s: a tuple is not an array (tuples go in axis=, reshape and transpose)", ev.text(n))
+	}
+	return value{}, ev.failf(n, "unsupported syntax")
+}
+
+// constants are the names that stand for Python numbers.
+var constants = map[string]pyNum{
+	"True":  {kind: pyBool, i: 1},
+	"False": {kind: pyBool, i: 0},
+	"pi":    {kind: pyFloat, f: math.Pi},
+	"e":     {kind: pyFloat, f: math.E},
+	"inf":   {kind: pyFloat, f: math.Inf(1)},
+	"nan":   {kind: pyFloat, f: math.NaN()},
+}
+
+// name resolves an input (which shadows a constant of the same name).
+func (ev *evaluator) name(n *lang.Name) (value, error) {
+	if in, ok := ev.inputs[n.Name]; ok {
+		k := kitFor(in.DType)
+		return value{dt: in.DType, s: k.shapeOf(in.Tensor), node: k.named(n.Name, in.Tensor)}, nil
+	}
+	if c, ok := constants[n.Name]; ok {
+		return number(c), nil
+	}
+	names := make([]string, 0, len(ev.inputs))
+	for name := range ev.inputs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	have := "there are no inputs"
+	if len(names) > 0 {
+		have = "the inputs are " + strings.Join(names, ", ")
+	}
+	return value{}, ev.failf(n, "unknown name %q (%s; add one with -i %s=file.npy or -rand %s=2x3)", n.Name, have, n.Name, n.Name)
+}
+
+func (ev *evaluator) unary(n *lang.Unary) (value, error) {
+	x, err := ev.eval(n.X)
+	if err != nil {
+		return value{}, err
+	}
+	switch {
+	case n.Op == "+":
+		return x, nil
+	case x.py != nil && x.py.kind == pyFloat:
+		return number(pyNum{kind: pyFloat, f: -x.py.f}), nil
+	case x.py != nil:
+		if x.py.i == math.MinInt64 {
+			return value{}, ev.failf(n, "%s: integer overflow", ev.text(n))
+		}
+		return number(pyNum{kind: pyInt, i: -x.py.i}), nil
+	case x.dt == Bool:
+		return value{}, ev.failf(n, "%s: negating a bool array is not supported, as in NumPy (use ~ in NumPy, or 1 - x here)", ev.text(n))
+	}
+	return ev.apply(n, ops.Neg, x.dt, x.dt, x)
+}
+
+// apply builds op over args computed in dtype compute, giving dtype out
+// (a comparison's result is bool), with the broadcast shape.
+func (ev *evaluator) apply(n lang.Node, op ops.Op, compute, out DType, args ...value) (value, error) {
+	shapes := make([]shape.Shape, len(args))
+	nodes := make([]any, len(args))
+	for i, a := range args {
+		shapes[i], nodes[i] = a.s, a.as(compute)
+	}
+	s, err := shape.Broadcast(shapes...)
+	if err != nil {
+		return value{}, ev.fail(n, "", err)
+	}
+	node := kitFor(compute).op(op, nodes...)
+	if out != compute {
+		node = kitFor(out).convert(node)
+	}
+	return value{dt: out, s: s, node: node}, nil
+}
+
+// binaryOps maps the arithmetic and comparison operators to ops.
+var binaryOps = map[string]ops.Op{
+	"+": ops.Add, "-": ops.Sub, "*": ops.Mul, "/": ops.Div, "//": ops.FloorDiv, "%": ops.Mod, "**": ops.Pow,
+	"==": ops.Eq, "!=": ops.Ne, "<": ops.Lt, "<=": ops.Le, ">": ops.Gt, ">=": ops.Ge,
+}
+
+func (ev *evaluator) binary(n *lang.Binary) (value, error) {
+	x, err := ev.eval(n.X)
+	if err != nil {
+		return value{}, err
+	}
+	y, err := ev.eval(n.Y)
+	if err != nil {
+		return value{}, err
+	}
+	if n.Op == "@" {
+		return ev.matmul(n, x, y)
+	}
+	if x.py != nil && y.py != nil {
+		p, err := foldPython(n.Op, *x.py, *y.py)
+		if err != nil {
+			return value{}, ev.failf(n, "%s: %v", ev.text(n), err)
+		}
+		return number(p), nil
+	}
+	d, err := resultType(x, y)
+	if err != nil {
+		return value{}, ev.failf(n, "%s: %v", ev.text(n), err)
+	}
+	op := binaryOps[n.Op]
+	switch {
+	case op.Def().Arity == 2 && isComparison(op):
+		return ev.apply(n, op, d, Bool, x, y)
+	case op == ops.Div && !d.isFloat():
+		return ev.apply(n, op, Float64, Float64, x, y)
+	case d == Bool:
+		return ev.boolArith(n, op, x, y)
+	}
+	return ev.apply(n, op, d, d, x, y)
+}
+
+func isComparison(op ops.Op) bool {
+	return op == ops.Eq || op == ops.Ne || op == ops.Lt || op == ops.Le || op == ops.Gt || op == ops.Ge
+}
+
+// boolArith follows NumPy on two bool arrays: + is or, * is and, - is an
+// error, and //, %, ** compute in int8.
+func (ev *evaluator) boolArith(n *lang.Binary, op ops.Op, x, y value) (value, error) {
+	switch op {
+	case ops.Add:
+		return ev.apply(n, ops.Maximum, Bool, Bool, x, y)
+	case ops.Mul:
+		return ev.apply(n, ops.Mul, Bool, Bool, x, y)
+	case ops.Sub:
+		return value{}, ev.failf(n, "%s: subtracting bool arrays is not supported, as in NumPy (use != for xor)", ev.text(n))
+	}
+	return ev.apply(n, op, Int8, Int8, x, y)
+}
+
+// foldPython computes an operator on two Python numbers as Python does.
+func foldPython(op string, x, y pyNum) (pyNum, error) {
+	if op == "@" {
+		return pyNum{}, errors.New("matmul needs arrays, not numbers")
+	}
+	if isComparison(binaryOps[op]) {
+		return pyNum{kind: pyBool, i: b2i(ops.Apply(binaryOps[op], x.float(), y.float(), 0) != 0)}, nil
+	}
+	if x.kind != pyFloat && y.kind != pyFloat && op != "/" {
+		return foldInt(op, x.i, y.i)
+	}
+	a, b := x.float(), y.float()
+	if b == 0 && (op == "/" || op == "//" || op == "%") {
+		return pyNum{}, errors.New("division by zero")
+	}
+	if op == "**" && a == 0 && b < 0 {
+		return pyNum{}, errors.New("0.0 cannot be raised to a negative power")
+	}
+	var r float64
+	switch op {
+	case "//":
+		r = scalar.FloorDiv(a, b)
+	case "%":
+		r = scalar.Mod(a, b)
+	default:
+		r = ops.Apply(binaryOps[op], a, b, 0)
+	}
+	return pyNum{kind: pyFloat, f: r}, nil
+}
+
+// foldInt computes Python integer arithmetic, refusing results beyond 64
+// bits (Python's integers are unbounded; laze's are not).
+func foldInt(op string, a, b int64) (pyNum, error) {
+	if b == 0 && (op == "//" || op == "%") {
+		return pyNum{}, errors.New("integer division or modulo by zero")
+	}
+	if op == "**" && b < 0 {
+		return foldPython(op, pyNum{kind: pyFloat, f: float64(a)}, pyNum{kind: pyFloat, f: float64(b)})
+	}
+	x, y, r := big.NewInt(a), big.NewInt(b), new(big.Int)
+	switch op {
+	case "+":
+		r.Add(x, y)
+	case "-":
+		r.Sub(x, y)
+	case "*":
+		r.Mul(x, y)
+	case "//":
+		if a == math.MinInt64 && b == -1 {
+			return pyNum{}, errors.New("the result 9223372036854775808 does not fit in 64 bits")
+		}
+		return pyNum{kind: pyInt, i: scalar.Div(a, b)}, nil
+	case "%":
+		return pyNum{kind: pyInt, i: scalar.Mod(a, b)}, nil
+	case "**":
+		if b > 64 && a != 0 && a != 1 && a != -1 {
+			return pyNum{}, fmt.Errorf("%d ** %d does not fit in 64 bits", a, b)
+		}
+		r.Exp(x, y, nil)
+	}
+	if !r.IsInt64() {
+		return pyNum{}, fmt.Errorf("the result %v does not fit in 64 bits", r)
+	}
+	return pyNum{kind: pyInt, i: r.Int64()}, nil
+}
+
+// matmul builds x @ y; bool matrices multiply as NumPy's (or of ands).
+func (ev *evaluator) matmul(n *lang.Binary, x, y value) (value, error) {
+	if x.py != nil || y.py != nil {
+		return value{}, ev.failf(n, "%s: matmul needs arrays of at least one dimension, not numbers (use * to scale)", ev.text(n))
+	}
+	g, err := expr.ProductShape(x.s, y.s)
+	if err != nil {
+		return value{}, ev.fail(n, "", err)
+	}
+	d, _ := resultType(x, y)
+	compute := d
+	if d == Bool {
+		compute = Int64
+	}
+	node := kitFor(compute).matmul(x.as(compute), y.as(compute))
+	v := value{dt: compute, s: g.Result, node: node}
+	if d == Bool {
+		return value{dt: Bool, s: g.Result, node: v.as(Bool)}, nil
+	}
+	return v, nil
+}

@@ -1,0 +1,127 @@
+package interp
+
+import (
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// kit builds and evaluates the nodes of one element type T. Nodes cross
+// its methods as any holding an expr.Exp[T] (an expr.Exp[S] for convert's
+// argument, an expr.Exp[int64] for argReduce's result).
+type kit interface {
+	constant(v float64, i int64, isInt bool) any
+	named(name string, x any) any
+	op(op expr.Op, args ...any) any
+	matmul(x, y any) any
+	reduce(op expr.ReduceOp, x any, axes []int, keep bool) any
+	argReduce(op expr.ReduceOp, x any, axes []int, keep bool) any
+	convert(x any) any
+	evaluate(x any, s shape.Shape) (any, error)
+	explain(x any, s shape.Shape) (string, error)
+	views
+}
+
+// kitOf is the kit of element type T.
+type kitOf[T tensor.Number] struct{}
+
+// kitFor returns the kit of d's element type (uint8 for bool).
+func kitFor(d DType) kit {
+	switch d {
+	case Bool, Uint8:
+		return kitOf[uint8]{}
+	case Int8:
+		return kitOf[int8]{}
+	case Int16:
+		return kitOf[int16]{}
+	case Int32:
+		return kitOf[int32]{}
+	case Int64:
+		return kitOf[int64]{}
+	case Uint16:
+		return kitOf[uint16]{}
+	case Uint32:
+		return kitOf[uint32]{}
+	case Uint64:
+		return kitOf[uint64]{}
+	case Float32:
+		return kitOf[float32]{}
+	}
+	return kitOf[float64]{}
+}
+
+// constant converts a Python number to T, as NumPy does when a Python
+// scalar meets an array of T (the range was checked by the caller).
+func (kitOf[T]) constant(v float64, i int64, isInt bool) any {
+	if isInt {
+		return expr.Scalar(T(i))
+	}
+	return expr.Scalar(T(v))
+}
+
+func (kitOf[T]) named(name string, x any) any { return expr.Name(name, x.(expr.Exp[T])) }
+
+func (kitOf[T]) op(op expr.Op, args ...any) any {
+	e := func(i int) expr.Exp[T] { return args[i].(expr.Exp[T]) }
+	switch len(args) {
+	case 1:
+		return &expr.Unary[T]{Op: op, X: e(0)}
+	case 2:
+		return &expr.Binary[T]{Op: op, X: e(0), Y: e(1)}
+	}
+	return &expr.Ternary[T]{Op: op, X: e(0), Y: e(1), Z: e(2)}
+}
+
+func (kitOf[T]) matmul(x, y any) any { return expr.MatMul(x.(expr.Exp[T]), y.(expr.Exp[T])) }
+
+func (kitOf[T]) reduce(op expr.ReduceOp, x any, axes []int, keep bool) any {
+	return &expr.Reduction[T]{Op: op, X: x.(expr.Exp[T]), Axes: axes, KeepDims: keep}
+}
+
+func (kitOf[T]) argReduce(op expr.ReduceOp, x any, axes []int, keep bool) any {
+	return &expr.ArgReduction[T]{Op: op, X: x.(expr.Exp[T]), Axes: axes, KeepDims: keep}
+}
+
+// convert casts x, an expr.Exp[S] of any element type S, to T.
+func (kitOf[T]) convert(x any) any {
+	switch x := x.(type) {
+	case expr.Exp[T]:
+		return x
+	case expr.Exp[uint8]:
+		return expr.Cast[T](x)
+	case expr.Exp[int8]:
+		return expr.Cast[T](x)
+	case expr.Exp[int16]:
+		return expr.Cast[T](x)
+	case expr.Exp[int32]:
+		return expr.Cast[T](x)
+	case expr.Exp[int64]:
+		return expr.Cast[T](x)
+	case expr.Exp[uint16]:
+		return expr.Cast[T](x)
+	case expr.Exp[uint32]:
+		return expr.Cast[T](x)
+	case expr.Exp[uint64]:
+		return expr.Cast[T](x)
+	case expr.Exp[float32]:
+		return expr.Cast[T](x)
+	case expr.Exp[float64]:
+		return expr.Cast[T](x)
+	}
+	panic("interp: convert: not a laze expression")
+}
+
+// evaluate computes x, of shape s, into a new tensor.
+func (kitOf[T]) evaluate(x any, s shape.Shape) (any, error) {
+	dst := tensor.Empty[T](s)
+	if err := kernels.Assign(dst, x.(expr.Exp[T])); err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// explain describes how evaluate would compute x.
+func (kitOf[T]) explain(x any, s shape.Shape) (string, error) {
+	return kernels.Explain(tensor.Empty[T](s), x.(expr.Exp[T]))
+}

@@ -1,0 +1,267 @@
+package interp
+
+import (
+	"fmt"
+
+	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A view (x.T, x[1:3], x.transpose(…), x.reshape(…)) of an input is an O(1)
+// view of its tensor. Of a computed expression, it needs that expression's
+// values: the expression is evaluated first, into a temporary, and the
+// view taken of that (Explain lists it as its own step).
+
+// leaf returns v as a tensor, evaluating it first when it is a computed
+// expression; n is the node v came from.
+func (ev *evaluator) leaf(n lang.Node, v value) (any, error) {
+	if v.py != nil {
+		return nil, ev.failf(n, "%s is a number; views need an array", ev.text(n))
+	}
+	k := kitFor(v.dt)
+	if t, ok := k.leafOf(v.node); ok {
+		return t, nil
+	}
+	if ev.explain {
+		plan, err := k.explain(v.node, v.s)
+		if err != nil {
+			return nil, ev.fail(n, "", err)
+		}
+		ev.plan = append(ev.plan, fmt.Sprintf("(computed first, as a view of it is taken)\n%s", plan))
+	}
+	t, err := k.evaluate(v.node, v.s)
+	if err != nil {
+		return nil, ev.fail(n, "", err)
+	}
+	return t, nil
+}
+
+// viewed wraps a view of n's value as a named leaf, named by its source.
+func (ev *evaluator) viewed(n lang.Node, d DType, t any) value {
+	k := kitFor(d)
+	return value{dt: d, s: k.shapeOf(t), node: k.named(ev.text(n), t)}
+}
+
+func (ev *evaluator) attr(n *lang.Attr) (value, error) {
+	if n.Name != "T" {
+		return value{}, ev.failf(n, "%s: unknown attribute %q (only .T; methods: transpose, reshape, sum, mean, prod, max, min, argmax, argmin, clip)", ev.text(n), n.Name)
+	}
+	x, err := ev.eval(n.X)
+	if err != nil {
+		return value{}, err
+	}
+	t, err := ev.leaf(n.X, x)
+	if err != nil {
+		return value{}, err
+	}
+	return ev.viewed(n, x.dt, kitFor(x.dt).permute(t, reversed(len(x.s)))), nil
+}
+
+func reversed(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = n - 1 - i
+	}
+	return p
+}
+
+// intList reads the integers of reshape(…) and transpose(…): given one by
+// one, or as one tuple.
+func (ev *evaluator) intList(t *lang.Tuple, what string) ([]int, error) {
+	elems := t.Elems
+	if len(elems) == 1 {
+		if inner, ok := elems[0].(*lang.Tuple); ok {
+			elems = inner.Elems
+		}
+	}
+	out := make([]int, 0, len(elems))
+	for _, e := range elems {
+		v, err := ev.integer(e, what)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// transposeCall is x.transpose(axes…): no axes reverses them all.
+func transposeCall(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node) (value, error) {
+	x := args[0]
+	perm, err := ev.intList(kw[""].(*lang.Tuple), "an axis")
+	if err != nil {
+		return value{}, err
+	}
+	if len(perm) == 0 {
+		perm = reversed(len(x.s))
+	}
+	if err := checkPermutation(perm, len(x.s)); err != nil {
+		return value{}, ev.failf(c, "%s: %v", ev.text(c), err)
+	}
+	t, err := ev.leaf(recvOrFirst(c), x)
+	if err != nil {
+		return value{}, err
+	}
+	return ev.viewed(c, x.dt, kitFor(x.dt).permute(t, perm)), nil
+}
+
+// recvOrFirst is the node of the array a view call applies to.
+func recvOrFirst(c *lang.Call) lang.Node {
+	if c.Recv != nil {
+		return c.Recv
+	}
+	return c.Args[0]
+}
+
+// checkPermutation checks that perm (negative axes counting from the end)
+// orders the n axes, and normalises it.
+func checkPermutation(perm []int, n int) error {
+	if len(perm) != n {
+		return fmt.Errorf("axes %v do not match an array of %d dimensions", perm, n)
+	}
+	seen := make([]bool, n)
+	for i, a := range perm {
+		if a < -n || a >= n {
+			return fmt.Errorf("axis %d is out of bounds for an array of %d dimensions", a, n)
+		}
+		if a < 0 {
+			a += n
+			perm[i] = a
+		}
+		if seen[a] {
+			return fmt.Errorf("axis %d repeated in %v", a, perm)
+		}
+		seen[a] = true
+	}
+	return nil
+}
+
+// reshapeCall is x.reshape(dims…) with at most one -1; it is a view when
+// the strides allow, else a copy (as NumPy's).
+func reshapeCall(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node) (value, error) {
+	x := args[0]
+	dims, err := ev.intList(kw[""].(*lang.Tuple), "a dimension")
+	if err != nil {
+		return value{}, err
+	}
+	t, err := ev.leaf(recvOrFirst(c), x)
+	if err != nil {
+		return value{}, err
+	}
+	r, err := kitFor(x.dt).reshape(t, dims)
+	if err != nil {
+		return value{}, ev.fail(c, "", err)
+	}
+	return ev.viewed(c, x.dt, r), nil
+}
+
+// index applies a NumPy basic subscript: integers drop a dimension
+// (negative ones count from the end), slices keep it with start:stop:step,
+// ... stands for the dimensions not named, None inserts a dimension of 1.
+func (ev *evaluator) index(n *lang.Index) (value, error) {
+	x, err := ev.eval(n.X)
+	if err != nil {
+		return value{}, err
+	}
+	if x.py != nil {
+		return value{}, ev.failf(n, "%s: a number cannot be indexed", ev.text(n))
+	}
+	items, err := ev.expandEllipsis(n, len(x.s))
+	if err != nil {
+		return value{}, err
+	}
+	t, err := ev.leaf(n.X, x)
+	if err != nil {
+		return value{}, err
+	}
+	k := kitFor(x.dt)
+	dim := 0 // the dimension of the view the next item applies to
+	for _, it := range items {
+		s := k.shapeOf(t)
+		switch it.Kind {
+		case lang.ItemNewAxis:
+			t = k.unsqueeze(t, dim)
+			dim++
+		case lang.ItemIndex:
+			i, err := ev.integer(it.Start, "an index")
+			if err != nil {
+				return value{}, err
+			}
+			if i < -s[dim] || i >= s[dim] {
+				return value{}, &Error{Pos: it.Pos, End: it.End, Msg: ev.text(n), Err: &shape.IndexError{Op: "index", Dim: dim, Index: i, Size: s[dim]}}
+			}
+			t = k.index(t, dim, (i+s[dim])%s[dim])
+		case lang.ItemSlice:
+			start, end, step, err := ev.sliceBounds(it)
+			if err != nil {
+				return value{}, err
+			}
+			t = k.slice(t, dim, start, end, step)
+			dim++
+		}
+	}
+	return ev.viewed(n, x.dt, t), nil
+}
+
+// expandEllipsis replaces ... (or its absence) with full slices, so that
+// the items name every dimension of an array of rank ndim.
+func (ev *evaluator) expandEllipsis(n *lang.Index, ndim int) ([]lang.IndexItem, error) {
+	named, ellipsis := 0, -1
+	for i, it := range n.Items {
+		switch it.Kind {
+		case lang.ItemEllipsis:
+			if ellipsis >= 0 {
+				return nil, ev.failf(it, "%s: an index can only have a single ellipsis ('...')", ev.text(n))
+			}
+			ellipsis = i
+		case lang.ItemIndex, lang.ItemSlice:
+			named++
+		}
+	}
+	if named > ndim {
+		return nil, ev.failf(n, "%s: too many indices for an array of %d dimensions: %d were indexed", ev.text(n), ndim, named)
+	}
+	full := lang.IndexItem{Kind: lang.ItemSlice}
+	var items []lang.IndexItem
+	for i, it := range n.Items {
+		if i == ellipsis {
+			for range ndim - named {
+				items = append(items, full)
+			}
+			continue
+		}
+		items = append(items, it)
+	}
+	if ellipsis < 0 {
+		for range ndim - named {
+			items = append(items, full)
+		}
+	}
+	return items, nil
+}
+
+// sliceBounds reads start:stop:step, with tensor.None for a part left out
+// (or None); a zero step is an error, as in Python.
+func (ev *evaluator) sliceBounds(it lang.IndexItem) (start, end, step int, err error) {
+	part := func(n lang.Node, absent int) (int, error) {
+		if n == nil {
+			return absent, nil
+		}
+		if name, ok := n.(*lang.Name); ok && name.Name == "None" {
+			return absent, nil
+		}
+		return ev.integer(n, "a slice bound")
+	}
+	if step, err = part(it.Step, 1); err != nil {
+		return
+	}
+	if step == 0 {
+		return 0, 0, 0, ev.failf(it, "slice step cannot be zero")
+	}
+	if start, err = part(it.Start, tensor.None); err != nil {
+		return
+	}
+	end, err = part(it.Stop, tensor.None)
+	return
+}
