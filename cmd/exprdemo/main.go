@@ -1,88 +1,82 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
-	"github.com/laze-go/laze/expr"
-	"github.com/laze-go/laze/kernels"
 	"io"
 	"os"
-
-	"github.com/laze-go/laze/tensor"
+	"strings"
 )
 
 func main() {
-	if err := tour(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "exprdemo:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// tour prints the built-in examples. Each step shows the NumPy expression it
-// mirrors.
-func tour(w io.Writer) error {
-	a, err := tensor.Arange[int64](0, 24, 1).View(2, 3, 4)
-	if err != nil {
-		return err
-	}
-	show := func(expr string, v any) { fmt.Fprintf(w, ">>> %s\n%v\n\n", expr, v) }
-	showMeta := func(expr string, v any) { fmt.Fprintf(w, ">>> %s\n%+v\n\n", expr, v) }
+// Exit statuses: a malformed command line is a usage error; anything that
+// fails while doing the work (reading files, parsing or evaluating the
+// expression, writing the result) is an evaluation error.
+const (
+	exitOK    = 0
+	exitEval  = 1
+	exitUsage = 2
+)
 
-	showMeta("a = np.arange(24).reshape(2, 3, 4)", a)
-	showMeta("a.transpose(0, 2)   # a view: only shape and strides change", a.Transpose(0, 2))
-	show("a[1]", a.Index(0, 1))
-	show("a[:, ::2, ::-1]", a.Slice(1, tensor.None, tensor.None, 2).Slice(2, tensor.None, tensor.None, -1))
-	showMeta("a.transpose(2, 0, 1)", a.Permute(2, 0, 1))
-	r, err := a.Permute(2, 0, 1).Reshape(4, -1)
-	if err != nil {
-		return err
-	}
-	show("a.transpose(2, 0, 1).reshape(4, -1)   # not viewable: a copy", r)
+// usageError marks an error in the command line itself.
+type usageError struct{ msg string }
 
-	m, err := tensor.Linspace(0.0, 1.0, 6).View(2, 3)
-	if err != nil {
-		return err
-	}
-	show("m = np.linspace(0, 1, 6).reshape(2, 3)", m)
-	show("m.T", m.T())
-	col, err := tensor.Arange[float64](1, 4, 1).View(3, 1)
-	if err != nil {
-		return err
-	}
-	e, err := col.Expand(3, 4)
-	if err != nil {
-		return err
-	}
-	showMeta("np.broadcast_to(np.arange(1., 4.).reshape(3, 1), (3, 4))   # stride 0", e)
+func (e *usageError) Error() string { return e.msg }
 
-	m.T().Index(0, 1).Fill(-1)
-	show("m.T[1] = -1; m   # writes through a view reach the base", m)
-	show("np.arange(2000)   # summarised past 1000 elements", tensor.Arange[int64](0, 2000, 1))
-	return exprTour(w, show)
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `usage:
+  exprdemo                  a tour of laze on built-in data
+  exprdemo eval [flags] EXPR
+                            evaluate a NumPy-style expression
+
+Run 'exprdemo eval -h' for the flags and the expression language.
+`
+
+// run executes one command line and returns the exit status. No panic
+// escapes it: one would be a bug, reported on one line.
+func run(args []string, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "exprdemo: internal error (please report it): %v\n", r)
+			status = exitEval
+		}
+	}()
+	if len(args) == 0 {
+		if err := tour(stdout); err != nil {
+			fmt.Fprintln(stderr, "exprdemo:", err)
+			return exitEval
+		}
+		return exitOK
+	}
+	switch args[0] {
+	case "eval":
+		return report(evalCommand(args[1:], stdout, stderr), stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "exprdemo: unknown command %q\n%s", args[0], usage)
+	return exitUsage
 }
 
-// exprTour shows that a tree computes nothing until Assign, then evaluates
-// one with broadcasting into a view of another tensor, and one that
-// overlaps its destination.
-func exprTour(w io.Writer, show func(string, any)) error {
-	x, err := tensor.Arange[float64](0, 6, 1).View(2, 3)
-	if err != nil {
-		return err
+// report prints err on stderr (already formatted by the command) and
+// returns the exit status it calls for.
+func report(err error, stderr io.Writer) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "exprdemo: %s (see exprdemo eval -h)\n", strings.TrimSpace(ue.msg))
+		return exitUsage
 	}
-	b, err := tensor.FromSlice([]float64{10, 20, 30}, []int{3})
-	if err != nil {
-		return err
-	}
-	e := expr.Of(expr.Name("x", x)).MulScalar(2).Add(expr.Name("b", b)).ReLU()
-	fmt.Fprintf(w, ">>> e = relu(x*2 + b)   # a tree: nothing computed yet\n%v   shape %v\n\n", e, e.Shape())
-	x.Set(-100, 0, 0)
-	out := tensor.Zeros[float64](3, 3)
-	if err := kernels.Assign(out.Slice(1, 1, tensor.None, 1).T(), e); err != nil {
-		return err
-	}
-	show("x[0, 0] = -100; out[:, 1:].T = e   # evaluated now, one fused pass into a view", out)
-	if err := kernels.Assign(x, expr.Of(x.Slice(1, tensor.None, tensor.None, -1)).AddScalar(1)); err != nil {
-		return err
-	}
-	show("x[...] = x[:, ::-1] + 1   # overlaps its destination: NumPy's result", x)
-	return nil
+	fmt.Fprintf(stderr, "exprdemo: %s\n", err)
+	return exitEval
 }

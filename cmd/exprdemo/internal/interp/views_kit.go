@@ -20,7 +20,7 @@ type views interface {
 }
 
 func (kitOf[T]) permute(t any, perm []int) any { return t.(*tensor.Tensor[T]).Permute(perm...) }
-func (kitOf[T]) index(t any, dim, i int) any  { return t.(*tensor.Tensor[T]).Index(dim, i) }
+func (kitOf[T]) index(t any, dim, i int) any   { return t.(*tensor.Tensor[T]).Index(dim, i) }
 func (kitOf[T]) slice(t any, dim, start, end, step int) any {
 	return t.(*tensor.Tensor[T]).Slice(dim, start, end, step)
 }

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/laze-go/laze/cmd/exprdemo/internal/interp"
+	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
+	"github.com/laze-go/laze/tensor"
+	"github.com/laze-go/laze/tensor/npy"
+)
+
+const evalHelp = `usage: exprdemo eval [flags] EXPR
+
+Evaluates EXPR, a NumPy-style expression, over the inputs the flags give,
+and prints the result as NumPy does (or writes it to an .npy file).
+
+Flags (they may come before or after EXPR; -i and -rand repeat):
+  -i name=path.npy       load an input from an .npy file (any dtype; bool reads as bool)
+  -rand name=2x3x4[:dt]  a random input of that shape and dtype (default float64):
+                         floats uniform in [0, 1), integers uniform in [0, 10), bools 0/1
+  -seed N                seed of the -rand inputs (default 0)
+  -o out.npy             write the result to an .npy file instead of printing it
+  -device cpu|cuda       where to evaluate (default cpu; cuda needs a binary built with -tags cuda)
+  -explain               print the parse, the laze tree, its shape and dtype, and the
+                         lowered program of every step before the result
+
+The language: numbers, names (inputs; pi, e, inf, nan, True, False),
+  + - * / // % ** @ == != < <= > >= and unary -, with Python's precedence;
+  exp log sqrt abs sin cos tanh sigmoid relu maximum minimum where clip;
+  sum mean prod max min argmax argmin, with axis= (an int or a tuple) and keepdims=;
+  casts float32(x) float64(x) int8(x) … uint64(x) bool(x);
+  views x.T, x[1:3, ::2, 0, -1, ..., None], x.transpose(1, 0, 2), x.reshape(2, -1);
+  methods x.sum(axis=0), x.max(), x.clip(0, 1)…; an np. prefix is accepted (np.exp).
+Dtypes promote as NumPy 2 does: / on integers gives float64, // floor-divides,
+and a Python number does not change an array's dtype (NEP 50).
+
+Exit status: 0 on success, 1 when evaluation fails, 2 for a malformed command line.
+`
+
+// listFlag collects a repeatable flag's values.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// evalOptions is a parsed eval command line.
+type evalOptions struct {
+	inputs, rands listFlag
+	seed          uint64
+	out, device   string
+	explain       bool
+	expr          string
+}
+
+// parseEvalArgs reads the flags and the one expression, in any order.
+func parseEvalArgs(args []string, stdout io.Writer) (*evalOptions, error) {
+	o := &evalOptions{}
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Var(&o.inputs, "i", "")
+	fs.Var(&o.rands, "rand", "")
+	fs.Uint64Var(&o.seed, "seed", 0, "")
+	fs.StringVar(&o.out, "o", "", "")
+	fs.StringVar(&o.device, "device", "cpu", "")
+	fs.BoolVar(&o.explain, "explain", false, "")
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, evalHelp)
+				return nil, err
+			}
+			return nil, usagef("%v", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch len(positional) {
+	case 0:
+		return nil, usagef("eval: missing the expression to evaluate")
+	case 1:
+		o.expr = positional[0]
+	default:
+		return nil, usagef("eval: one expression expected, got %d: %q (quote the expression)", len(positional), positional)
+	}
+	return o, checkDevice(o.device)
+}
+
+// checkDevice accepts the devices this binary can evaluate on.
+func checkDevice(d string) error {
+	switch d {
+	case "cpu":
+		return nil
+	case "cuda":
+		return usagef("-device cuda: this exprdemo has no CUDA backend; build one with 'go build -tags cuda ./cmd/exprdemo' on a machine with the CUDA toolkit ('make cuda-deps' installs it)")
+	}
+	return usagef("-device %s: unknown device (want cpu or cuda)", d)
+}
+
+// evalCommand runs exprdemo eval.
+func evalCommand(args []string, stdout, stderr io.Writer) error {
+	o, err := parseEvalArgs(args, stdout)
+	if err != nil {
+		return err
+	}
+	inputs, err := o.loadInputs()
+	if err != nil {
+		return err
+	}
+	r, err := interp.Run(o.expr, inputs, o.explain)
+	if err != nil {
+		return located(o.expr, err)
+	}
+	if o.explain {
+		fmt.Fprintf(stdout, "parsed: %s\ntree:   %s\nshape:  %v\ndtype:  %s\nplan:\n%s\n", r.Parsed, r.Tree, r.Shape, r.DType, r.Plan)
+	}
+	if o.out != "" {
+		if err := save(o.out, r); err != nil {
+			return fmt.Errorf("-o %s: %w", o.out, err)
+		}
+		return nil
+	}
+	fmt.Fprintln(stdout, format(r))
+	return nil
+}
+
+// located formats an expression error with its position: a syntax error
+// with a caret under the column, any other on one line.
+func located(src string, err error) error {
+	var se *lang.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("syntax error at column %d: %s\n%s", lang.Column(src, se.Pos), se.Msg, lang.Caret(src, se.Pos))
+	}
+	var ie *interp.Error
+	if errors.As(err, &ie) {
+		return fmt.Errorf("column %d: %w", lang.Column(src, ie.Pos), err)
+	}
+	return err
+}
+
+var identifier = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
+
+// splitNamed splits a name=value flag, checking the name.
+func splitNamed(flagName, v string) (string, string, error) {
+	name, rest, ok := strings.Cut(v, "=")
+	if !ok || !identifier.MatchString(name) || rest == "" {
+		return "", "", usagef("-%s %s: want name=value, with name an identifier", flagName, v)
+	}
+	return name, rest, nil
+}
+
+// loadInputs reads the -i files and makes the -rand arrays.
+func (o *evalOptions) loadInputs() (map[string]interp.Input, error) {
+	inputs := map[string]interp.Input{}
+	add := func(flagName, v string, make func(name, spec string) (interp.Input, error)) error {
+		name, spec, err := splitNamed(flagName, v)
+		if err != nil {
+			return err
+		}
+		if _, dup := inputs[name]; dup {
+			return usagef("-%s %s: input %q is already defined", flagName, v, name)
+		}
+		in, err := make(name, spec)
+		if err != nil {
+			return err
+		}
+		inputs[name] = in
+		return nil
+	}
+	for _, v := range o.inputs {
+		if err := add("i", v, loadFile); err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range o.rands {
+		seed := o.seed + uint64(k)
+		err := add("rand", v, func(_, spec string) (interp.Input, error) { return randomInput(spec, seed) })
+		if err != nil {
+			return nil, err
+		}
+	}
+	return inputs, nil
+}
+
+// loadFile reads an .npy input.
+func loadFile(name, path string) (interp.Input, error) {
+	t, h, err := npy.LoadAny(path)
+	if err != nil {
+		return interp.Input{}, fmt.Errorf("-i %s=%s: %w", name, path, err)
+	}
+	return interp.NewInput(t, h.DType == "bool")
+}
+
+// randomInput makes a -rand input from a spec such as 2x3x4:float32.
+func randomInput(spec string, seed uint64) (interp.Input, error) {
+	dimsText, dtName, hasType := strings.Cut(spec, ":")
+	d := interp.Float64
+	if hasType {
+		var ok bool
+		if d, ok = interp.ParseDType(dtName); !ok {
+			return interp.Input{}, usagef("-rand %s: unknown dtype %q (want one of %s)", spec, dtName, strings.Join(interp.DTypeNames(), ", "))
+		}
+	}
+	var dims []int
+	if dimsText != "()" {
+		for _, part := range strings.Split(dimsText, "x") {
+			n, err := strconv.Atoi(part)
+			if err != nil || n < 0 || n > 1<<31 {
+				return interp.Input{}, usagef("-rand %s: want a shape like 2x3x4 (or () for a scalar), not %q", spec, dimsText)
+			}
+			dims = append(dims, n)
+		}
+	}
+	if n := numel(dims); n < 0 || n > 1<<27 {
+		return interp.Input{}, usagef("-rand %s: %d elements is too many for a demo", spec, n)
+	}
+	t := random(d, dims, seed)
+	return interp.NewInput(t, d == interp.Bool)
+}
+
+func numel(dims []int) int {
+	n := 1
+	for _, d := range dims {
+		if d != 0 && n > (1<<62)/d {
+			return -1
+		}
+		n *= d
+	}
+	return n
+}
+
+// random draws a tensor of dtype d: floats uniform in [0, 1), integers
+// uniform in [0, 10), bools 0 or 1.
+func random(d interp.DType, dims []int, seed uint64) any {
+	u := tensor.Rand[float64](seed, dims...)
+	switch d {
+	case interp.Float64:
+		return u
+	case interp.Float32:
+		return scaled[float32](u, 1, false)
+	case interp.Bool:
+		return scaled[uint8](u, 2, true)
+	case interp.Int8:
+		return scaled[int8](u, 10, true)
+	case interp.Int16:
+		return scaled[int16](u, 10, true)
+	case interp.Int32:
+		return scaled[int32](u, 10, true)
+	case interp.Int64:
+		return scaled[int64](u, 10, true)
+	case interp.Uint8:
+		return scaled[uint8](u, 10, true)
+	case interp.Uint16:
+		return scaled[uint16](u, 10, true)
+	case interp.Uint32:
+		return scaled[uint32](u, 10, true)
+	}
+	return scaled[uint64](u, 10, true)
+}
+
+// scaled converts uniform draws to T: u*k, floored when floor is set.
+func scaled[T tensor.Number](u *tensor.Tensor[float64], k float64, floor bool) *tensor.Tensor[T] {
+	out := tensor.New[T](u.Shape())
+	data := out.Data()
+	i := 0
+	for v := range u.Values() {
+		x := v * k
+		if floor {
+			x = float64(int64(x))
+		}
+		data[i] = T(x)
+		i++
+	}
+	return out
+}
