@@ -76,6 +76,9 @@ func parseEvalArgs(args []string, stdout io.Writer) (*evalOptions, error) {
 				fmt.Fprint(stdout, evalHelp)
 				return nil, err
 			}
+			if strings.HasPrefix(err.Error(), "flag provided but not defined: -") && strings.ContainsAny(err.Error(), " +*/%()[]<>=.") {
+				return nil, usagef("%v: an expression that starts with '-' must come after --", err)
+			}
 			return nil, usagef("%v", err)
 		}
 		if fs.NArg() == 0 {

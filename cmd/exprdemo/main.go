@@ -60,7 +60,7 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "exprdemo: unknown command %q\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "exprdemo: unknown command %q (want eval, or no arguments for the tour; see exprdemo -h)\n", args[0])
 	return exitUsage
 }
 

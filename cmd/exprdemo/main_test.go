@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/tour.golden")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestTourGolden compares the tour's output with testdata/tour.golden
 // (go test ./cmd/exprdemo -update rewrites it after a deliberate change).

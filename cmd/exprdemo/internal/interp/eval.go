@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -108,12 +109,23 @@ func Run(src string, inputs map[string]Input, explain bool) (*Result, error) {
 			return nil, ev.fail(root, "", err)
 		}
 		ev.plan = append(ev.plan, plan)
-		r.Plan = strings.Join(ev.plan, "")
+		r.Plan = renumber(strings.Join(ev.plan, ""))
 	}
 	if r.Tensor, err = k.evaluate(v.node, v.s); err != nil {
 		return nil, ev.fail(root, "", err)
 	}
 	return r, nil
+}
+
+var stepLabel = regexp.MustCompile(`(?m)^step \d+:`)
+
+// renumber numbers the steps of plans joined together in one sequence.
+func renumber(plan string) string {
+	n := 0
+	return stepLabel.ReplaceAllStringFunc(plan, func(string) string {
+		n++
+		return fmt.Sprintf("step %d:", n)
+	})
 }
 
 // evaluator turns a parse into a laze tree.
