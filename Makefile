@@ -1,6 +1,7 @@
 # laze's developer commands. `make test` is what CI runs (see .ci/run).
 GO ?= go
-COVER_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/ops ./internal/scalar
+COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./kernels ./internal/ops ./internal/scalar \
+	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp
 COVER_MIN := 85
 FUZZTIME ?= 20s
 
@@ -33,11 +34,11 @@ bench-matmul:
 bench-reduce:
 	$(GO) test -run '^$$' -bench Reduce -benchmem -cpu 1,2 -count 5 -benchtime 1s -timeout 60m ./bench
 
-## demo: the tour of tensors and views on built-in data
+## demo: the tour of tensors, views and expressions on built-in data
 demo:
 	$(GO) run ./cmd/exprdemo
 
-## cover: coverage of the foundation packages; fails below $(COVER_MIN)%
+## cover: coverage of the library packages and the CLI's parser and interpreter; fails below $(COVER_MIN)%
 cover:
 	@$(GO) test -cover $(COVER_PKGS) > coverage.txt; status=$$?; cat coverage.txt; \
 	[ $$status -eq 0 ] || exit $$status; \
@@ -46,10 +47,13 @@ cover:
 		if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
 		END { exit bad }' coverage.txt
 
-## fuzz: run each fuzz target (view chains, the evaluator) for $(FUZZTIME)
+## fuzz: run each fuzz target (view chains, the evaluator, .npy files, the expression parser and interpreter) for $(FUZZTIME)
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzViewChain -fuzztime $(FUZZTIME) ./tensor
 	$(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./tensor/npy
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/lang
+	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/interp
 
 ## generate: rewrite the code generated from the op table (internal/ops)
 generate:

@@ -1,0 +1,161 @@
+package interp
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
+	"github.com/laze-go/laze/shape"
+)
+
+// TestErrors checks that each bad expression fails with an Error at the
+// right column that says what is wrong, reaching laze's typed error where
+// there is one.
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		src  string
+		col  int
+		says string
+		is   error // a laze error kind, or nil
+	}{
+		{"a + zz", 5, `unknown name "zz"`, nil},
+		{"a + f[:2]", 1, "cannot be broadcast", shape.ErrBroadcast},
+		{"a @ a", 1, "inner dimensions differ", shape.ErrShape},
+		{"a @ 2", 1, "matmul needs arrays", nil},
+		{"1 @ 2", 1, "matmul needs arrays", nil},
+		{"a[2]", 3, "out of range", shape.ErrIndex},
+		{"a[0, 0, 0]", 1, "too many indices", nil},
+		{"a[..., ...]", 8, "single ellipsis", nil},
+		{"a[::0]", 3, "step cannot be zero", nil},
+		{"a[1.5]", 3, "an index must be an integer", nil},
+		{"a[i]", 3, "an index must be an integer", nil},
+		{"3[0]", 1, "cannot be indexed", nil},
+		{"(3).T", 1, "(3) is a number", nil},
+		{"a.shape", 1, `unknown attribute "shape"`, nil},
+		{"a.foo()", 3, `unknown method "foo"`, nil},
+		{"a.x", 1, `unknown attribute "x"`, nil},
+		{"exp.T", 1, `unknown name "exp"`, nil},
+		{"cosh(a)", 1, `unknown function "cosh"`, nil},
+		{"a.where(a, a)", 3, `unknown method "where"`, nil},
+		{"exp(a, a)", 1, "exp takes 1 argument, not 2", nil},
+		{"where(a, a)", 1, "where takes 3 arguments, not 2", nil},
+		{"sum(a, axis=0, axis=1)", 16, "given twice", nil},
+		{"sum(a, 0, axis=1)", 1, "axis given twice", nil},
+		{"sum(a, ddof=1)", 8, "no keyword argument \"ddof\"", nil},
+		{"sum(a, axis=5)", 1, "out of range", shape.ErrDimension},
+		{"sum(a, axis=(0, 0))", 1, "sum", shape.ErrInvalid},
+		{"sum(a, axis=1.5)", 13, "an axis must be an integer", nil},
+		{"sum(a, keepdims=2.5)", 17, "want True or False", nil},
+		{"argmax(a, axis=(0, 1))", 16, "one axis or None", nil},
+		{"max(a[:, :0])", 1, "zero-size array to reduction operation max", nil},
+		{"a.transpose(0)", 1, "do not match an array of 2 dimensions", nil},
+		{"a.transpose(0, 0)", 1, "repeated", nil},
+		{"a.transpose(0, 5)", 1, "out of bounds", nil},
+		{"a.reshape(4, -1)", 1, "", shape.ErrShape},
+		{"a.reshape(x)", 11, `unknown name "x"`, nil},
+		{"-b", 1, "negating a bool array", nil},
+		{"b - b", 1, "subtracting bool arrays", nil},
+		{"u + 300", 1, "Python integer 300 out of bounds for uint8", nil},
+		{"u + -1", 1, "Python integer -1 out of bounds for uint8", nil},
+		{"int8(300)", 1, "out of bounds for int8", nil},
+		{"1 / 0", 1, "division by zero", nil},
+		{"1 // 0", 1, "integer division or modulo by zero", nil},
+		{"1.5 % 0", 1, "division by zero", nil},
+		{"0.0 ** -1", 1, "negative power", nil},
+		{"9223372036854775807 + 1", 1, "does not fit in 64 bits", nil},
+		{"2 ** 100", 1, "does not fit in 64 bits", nil},
+		{"-(-9223372036854775807 - 1)", 1, "integer overflow", nil},
+		{"(-9223372036854775807 - 1) // -1", 1, "does not fit", nil},
+		{"(1, 2) + a", 1, "a tuple is not an array", nil},
+		{"clip(None, 1, 2)", 1, "needs an array to clip", nil},
+		{"clip(a, None, None)", 1, "at least one of the bounds", nil},
+		{"exp(None)", 1, "cannot be None", nil},
+		{"sqrt(a - 10) + sqrt(i) @ 2", 16, "matmul needs arrays", nil},
+	}
+	in := testInputs(t)
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			_, err := Run(tt.src, in, false)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Run = %v, want an *Error", err)
+			}
+			if col := lang.Column(tt.src, e.Pos); col != tt.col || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("column %d %q, want column %d saying %q", col, err, tt.col, tt.says)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("%v does not match %v", err, tt.is)
+			}
+		})
+	}
+	if _, err := Run("a +", in, false); !errors.As(err, new(*lang.SyntaxError)) {
+		t.Errorf("a syntax error comes back as %T", err)
+	}
+}
+
+// TestInputs checks NewInput's dtypes and that inputs shadow constants.
+func TestInputs(t *testing.T) {
+	for _, tt := range []struct {
+		t      any
+		isBool bool
+		want   DType
+	}{
+		{vec([]uint8{1}), true, Bool}, {vec([]uint8{1}), false, Uint8}, {vec([]int16{1}), false, Int16},
+		{vec([]uint32{1}), false, Uint32}, {vec([]int64{1}), false, Int64}, {vec([]float64{1}), false, Float64},
+	} {
+		in, err := NewInput(tt.t, tt.isBool)
+		if err != nil || in.DType != tt.want {
+			t.Errorf("NewInput(%T) = %v, %v; want %v", tt.t, in.DType, err, tt.want)
+		}
+	}
+	if _, err := NewInput(vec([]int{1}), false); err == nil {
+		t.Errorf("NewInput of a Tensor[int] succeeded")
+	}
+	r, err := Run("pi + e", map[string]Input{"e": {Float64, vec([]float64{1})}}, false)
+	if err != nil || !r.Shape.Equal(shape.Of(1)) {
+		t.Errorf("an input named e must shadow the constant: %v %v", r, err)
+	}
+	if _, ok := ParseDType("float16"); ok {
+		t.Errorf("float16 parsed")
+	}
+	if DType(42).String() != "dtype(42)" {
+		t.Errorf("DType(42) = %s", DType(42))
+	}
+}
+
+// FuzzRun evaluates arbitrary expressions over the test inputs: no input
+// may panic, and every error must be a SyntaxError or an Error with a
+// position inside the expression.
+func FuzzRun(f *testing.F) {
+	for _, tt := range numpyTable {
+		f.Add(tt.src)
+	}
+	for _, s := range []string{"a[1:, None, ..., ::-1]", "sum(a.T @ a, axis=(0, 1), keepdims=True)", "where(b, u, s) // 3", "a.reshape(3, 2).transpose()"} {
+		f.Add(s)
+	}
+	in := testInputs(f)
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 200 {
+			return // keeps shapes (and time) small
+		}
+		_, err := Run(src, in, len(src)%2 == 0)
+		if err == nil {
+			return
+		}
+		var se *lang.SyntaxError
+		var e *Error
+		switch {
+		case errors.As(err, &se):
+			if se.Pos < 0 || se.Pos > len(src) {
+				t.Fatalf("%q: syntax error at %d, outside the source", src, se.Pos)
+			}
+		case errors.As(err, &e):
+			if e.Pos < 0 || e.End > len(src) || e.Pos > e.End {
+				t.Fatalf("%q: error at [%d, %d), outside the source", src, e.Pos, e.End)
+			}
+		default:
+			t.Fatalf("%q: error %T without a position: %v", src, err, err)
+		}
+	})
+}

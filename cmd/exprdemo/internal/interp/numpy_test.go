@@ -1,0 +1,309 @@
+package interp
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+	"github.com/laze-go/laze/tensor/npy"
+)
+
+// testInputs are the arrays the NumPy table uses:
+//
+//	a = np.arange(6.).reshape(2, 3)            i = np.arange(6, dtype=np.int32).reshape(2, 3)
+//	u = np.array([250, 5, 0], np.uint8)        b = np.array([True, False, True])
+//	f = np.array([0.5, -1.5, 2.5], np.float32) s = np.array([-128, 127, 3], np.int8)
+//	w = np.array([1, 2, 3], np.uint64)         h = np.array([1, 2, 3], np.int16)
+func testInputs(t testing.TB) map[string]Input {
+	a, _ := tensor.Arange[float64](0, 6, 1).View(2, 3)
+	i, _ := tensor.Arange[int32](0, 6, 1).View(2, 3)
+	in := map[string]Input{
+		"a": {Float64, a}, "i": {Int32, i},
+		"u": {Uint8, vec([]uint8{250, 5, 0})}, "b": {Bool, vec([]uint8{1, 0, 1})},
+		"f": {Float32, vec([]float32{0.5, -1.5, 2.5})}, "s": {Int8, vec([]int8{-128, 127, 3})},
+		"w": {Uint64, vec([]uint64{1, 2, 3})}, "h": {Int16, vec([]int16{1, 2, 3})},
+	}
+	return in
+}
+
+func vec[T tensor.Number](v []T) *tensor.Tensor[T] {
+	t, _ := tensor.FromSlice(v, shape.Of(len(v)))
+	return t
+}
+
+var nan = math.NaN()
+
+// numpyTable lists expressions with the dtype, shape and values NumPy 2
+// gives, worked out by hand from NumPy's documented rules. legacy marks the
+// rows where NumPy 1.x's value-based casting of Python numbers gives
+// another dtype (NEP 50 changed them); differs marks the rows where laze
+// differs from NumPy by design (float16, which laze lacks, becomes
+// float32).
+var numpyTable = []struct {
+	src     string
+	dtype   DType
+	shape   shape.Shape
+	values  []float64
+	legacy  bool
+	differs bool
+}{
+	{"i / 2", Float64, shape.Of(2, 3), []float64{0, .5, 1, 1.5, 2, 2.5}, false, false},
+	{"i // 4", Int32, shape.Of(2, 3), []float64{0, 0, 0, 0, 1, 1}, false, false},
+	{"-i // 4", Int32, shape.Of(2, 3), []float64{0, -1, -1, -1, -1, -2}, false, false},
+	{"-i % 4", Int32, shape.Of(2, 3), []float64{0, 3, 2, 1, 0, 3}, false, false},
+	{"a // 2", Float64, shape.Of(2, 3), []float64{0, 0, 1, 1, 2, 2}, false, false},
+	{"a % -4", Float64, shape.Of(2, 3), []float64{0, -3, -2, -1, 0, -3}, false, false},
+	{"(i + 0.5) % 2", Float64, shape.Of(2, 3), []float64{.5, 1.5, .5, 1.5, .5, 1.5}, false, false},
+	{"i ** 2", Int32, shape.Of(2, 3), []float64{0, 1, 4, 9, 16, 25}, false, false},
+	{"u + 1", Uint8, shape.Of(3), []float64{251, 6, 1}, false, false},
+	{"u - 251", Uint8, shape.Of(3), []float64{255, 10, 5}, false, false},
+	{"s * 2", Int8, shape.Of(3), []float64{0, -2, 6}, false, false},
+	{"u + 1.5", Float64, shape.Of(3), []float64{251.5, 6.5, 1.5}, true, false},
+	{"f * 2.5", Float32, shape.Of(3), []float64{1.25, -3.75, 6.25}, false, false},
+	{"-f", Float32, shape.Of(3), []float64{-0.5, 1.5, -2.5}, false, false},
+	{"f + a[0]", Float64, shape.Of(3), []float64{0.5, -0.5, 4.5}, false, false},
+	{"i + f", Float64, shape.Of(2, 3), []float64{0.5, -0.5, 4.5, 3.5, 2.5, 7.5}, false, false},
+	{"h + f", Float32, shape.Of(3), []float64{1.5, 0.5, 5.5}, false, false},
+	{"u + s", Int16, shape.Of(3), []float64{122, 132, 3}, false, false},
+	{"w + s", Float64, shape.Of(3), []float64{-127, 129, 6}, false, false},
+	{"b + b", Bool, shape.Of(3), []float64{1, 0, 1}, false, false},
+	{"b * 2", Int64, shape.Of(3), []float64{2, 0, 2}, false, false},
+	{"b / b", Float64, shape.Of(3), []float64{1, nan, 1}, false, false},
+	{"a > 2", Bool, shape.Of(2, 3), []float64{0, 0, 0, 1, 1, 1}, false, false},
+	{"(a > 2) == b", Bool, shape.Of(2, 3), []float64{0, 1, 0, 1, 0, 1}, false, false},
+	{"where(b, f, -1)", Float32, shape.Of(3), []float64{0.5, -1, 2.5}, false, false},
+	{"where(a - 1, a, 9)", Float64, shape.Of(2, 3), []float64{0, 9, 2, 3, 4, 5}, false, false},
+	{"clip(a, 1, 4)", Float64, shape.Of(2, 3), []float64{1, 1, 2, 3, 4, 4}, false, false},
+	{"maximum(i, 2.5)", Float64, shape.Of(2, 3), []float64{2.5, 2.5, 2.5, 3, 4, 5}, false, false},
+	{"minimum(u, s)", Int16, shape.Of(3), []float64{-128, 5, 0}, false, false},
+	{"sum(i)", Int64, shape.Of(), []float64{15}, false, false},
+	{"sum(u)", Uint64, shape.Of(), []float64{255}, false, false},
+	{"sum(s)", Int64, shape.Of(), []float64{2}, false, false},
+	{"sum(b)", Int64, shape.Of(), []float64{2}, false, false},
+	{"prod(h)", Int64, shape.Of(), []float64{6}, false, false},
+	{"mean(i, axis=0)", Float64, shape.Of(3), []float64{1.5, 2.5, 3.5}, false, false},
+	{"mean(f)", Float32, shape.Of(), []float64{0.5}, false, false},
+	{"max(a, axis=1, keepdims=True)", Float64, shape.Of(2, 1), []float64{2, 5}, false, false},
+	{"min(s)", Int8, shape.Of(), []float64{-128}, false, false},
+	{"argmin(f)", Int64, shape.Of(), []float64{1}, false, false},
+	{"argmax(a, axis=0)", Int64, shape.Of(3), []float64{1, 1, 1}, false, false},
+	{"argmax(a, axis=-1, keepdims=True)", Int64, shape.Of(2, 1), []float64{2, 2}, false, false},
+	{"sum(a, axis=(0, 1))", Float64, shape.Of(), []float64{15}, false, false},
+	{"a.sum(axis=-1)", Float64, shape.Of(2), []float64{3, 12}, false, false},
+	{"a @ a.T", Float64, shape.Of(2, 2), []float64{5, 14, 14, 50}, false, false},
+	{"i @ i.T", Int32, shape.Of(2, 2), []float64{5, 14, 14, 50}, false, false},
+	{"b @ b", Bool, shape.Of(), []float64{1}, false, false},
+	{"a[0] @ a[1]", Float64, shape.Of(), []float64{14}, false, false},
+	{"i @ f", Float64, shape.Of(2), []float64{3.5, 8}, false, false},
+	{"sqrt(i)", Float64, shape.Of(2, 3), []float64{0, 1, math.Sqrt2, math.Sqrt(3), 2, math.Sqrt(5)}, false, false},
+	{"sqrt(h * h)", Float32, shape.Of(3), []float64{1, 2, 3}, false, false},
+	{"sqrt(u)", Float32, shape.Of(3), []float64{float64(float32(math.Sqrt(250))), float64(float32(math.Sqrt(5))), 0}, false, true},
+	{"exp(0 * a)", Float64, shape.Of(2, 3), []float64{1, 1, 1, 1, 1, 1}, false, false},
+	{"log(exp(a))", Float64, shape.Of(2, 3), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"abs(s)", Int8, shape.Of(3), []float64{-128, 127, 3}, false, false},
+	{"relu(f)", Float32, shape.Of(3), []float64{0.5, 0, 2.5}, false, false},
+	{"sigmoid(0 * f)", Float32, shape.Of(3), []float64{0.5, 0.5, 0.5}, false, false},
+	{"tanh(0 * a) + sin(0 * a) + cos(0 * a)", Float64, shape.Of(2, 3), []float64{1, 1, 1, 1, 1, 1}, false, false},
+	{"float32(i) / 2", Float32, shape.Of(2, 3), []float64{0, .5, 1, 1.5, 2, 2.5}, false, false},
+	{"int64(f)", Int64, shape.Of(3), []float64{0, -1, 2}, false, false},
+	{"bool(a - 1)", Bool, shape.Of(2, 3), []float64{1, 0, 1, 1, 1, 1}, false, false},
+	{"uint8(s)", Uint8, shape.Of(3), []float64{128, 127, 3}, false, false},
+	{"a.T[1]", Float64, shape.Of(2), []float64{1, 4}, false, false},
+	{"a[:, ::-2]", Float64, shape.Of(2, 2), []float64{2, 0, 5, 3}, false, false},
+	{"a[None, 1, -2:]", Float64, shape.Of(1, 2), []float64{4, 5}, false, false},
+	{"a.reshape(-1)[::2]", Float64, shape.Of(3), []float64{0, 2, 4}, false, false},
+	{"a.transpose(1, 0)[..., 0]", Float64, shape.Of(3), []float64{0, 1, 2}, false, false},
+	{"a.T.reshape(2, 3)", Float64, shape.Of(2, 3), []float64{0, 3, 1, 4, 2, 5}, false, false},
+	{"(a * 2)[1, ::2]", Float64, shape.Of(2), []float64{6, 10}, false, false},
+	{"2 ** -1", Float64, shape.Of(), []float64{0.5}, false, false},
+	{"7 // -2 + 7 % -2", Int64, shape.Of(), []float64{-5}, false, false},
+	{"-2 ** 2", Int64, shape.Of(), []float64{-4}, false, false},
+	{"1 < 2", Bool, shape.Of(), []float64{1}, false, false},
+	{"True + True", Int64, shape.Of(), []float64{2}, false, false},
+	{"pi * 0 + 1", Float64, shape.Of(), []float64{1}, false, false},
+	{"mean(a[:, :0], axis=1)", Float64, shape.Of(2), []float64{nan, nan}, false, false},
+	{"sum(a[:, :0])", Float64, shape.Of(), []float64{0}, false, false},
+}
+
+// valuesOfResult returns a result's elements as float64, row-major.
+func valuesOfResult(t testing.TB, r *Result) []float64 {
+	var out []float64
+	add := func(v float64) { out = append(out, v) }
+	switch x := r.Tensor.(type) {
+	case *tensor.Tensor[float64]:
+		for v := range x.Values() {
+			add(v)
+		}
+	case *tensor.Tensor[float32]:
+		for v := range x.Values() {
+			add(float64(v))
+		}
+	case *tensor.Tensor[int64]:
+		for v := range x.Values() {
+			add(float64(v))
+		}
+	case *tensor.Tensor[int32]:
+		for v := range x.Values() {
+			add(float64(v))
+		}
+	case *tensor.Tensor[int16]:
+		for v := range x.Values() {
+			add(float64(v))
+		}
+	case *tensor.Tensor[int8]:
+		for v := range x.Values() {
+			add(float64(v))
+		}
+	case *tensor.Tensor[uint8]:
+		for v := range x.Values() {
+			add(float64(v))
+		}
+	case *tensor.Tensor[uint64]:
+		for v := range x.Values() {
+			add(float64(v))
+		}
+	default:
+		t.Fatalf("unexpected result %T", r.Tensor)
+	}
+	return out
+}
+
+var closeFloats = cmp.Options{cmpopts.EquateNaNs(), cmpopts.EquateApprox(1e-12, 1e-12)}
+
+func TestNumPyTable(t *testing.T) {
+	in := testInputs(t)
+	for _, tt := range numpyTable {
+		t.Run(tt.src, func(t *testing.T) {
+			r, err := Run(tt.src, in, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.DType != tt.dtype || !r.Shape.Equal(tt.shape) {
+				t.Errorf("%s %v, want %s %v", r.DType, r.Shape, tt.dtype, tt.shape)
+			}
+			if diff := cmp.Diff(tt.values, valuesOfResult(t, r), closeFloats); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// numpyScript evaluates each expression with NumPy and prints dtype, shape
+// and values as JSON lines (NaN as null).
+const numpyScript = `
+import json, sys, warnings
+import numpy as np
+warnings.simplefilter('ignore')
+ns = {k: np.load(k + '.npy') for k in 'a i u b f s w h'.split()}
+for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'exp', 'log', 'sqrt', 'sin', 'cos',
+             'tanh', 'maximum', 'minimum', 'where', 'clip', 'transpose', 'reshape']:
+    ns[name] = getattr(np, name)
+for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
+    ns[name] = getattr(np, name)
+ns['bool'] = lambda x: np.asarray(x).astype(bool)
+ns['relu'] = lambda x: np.maximum(x, np.asarray(x).dtype.type(0))
+ns['sigmoid'] = lambda x: (1 / (1 + np.exp(-x))).astype(np.result_type(np.exp(x)))
+ns.update(pi=np.pi, e=np.e, inf=np.inf, nan=np.nan)
+with np.errstate(all='ignore'):
+    for src in sys.stdin.read().splitlines():
+        r = np.asarray(eval(src, ns))
+        vals = [None if v != v else float(v) for v in r.ravel().tolist()]
+        print(json.dumps({'dtype': r.dtype.name, 'shape': list(r.shape), 'values': vals}))
+print(json.dumps({'version': np.__version__}))
+`
+
+// TestAgainstNumPy runs the table through NumPy itself, where python3 with
+// NumPy is installed (Debian's python3-numpy), and skips otherwise.
+func TestAgainstNumPy(t *testing.T) {
+	python := ""
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(p, "-c", "import numpy").Run() == nil {
+			python = p
+			break
+		}
+	}
+	if python == "" {
+		t.Skip("no python3 with NumPy here (apt-get install python3-numpy to compare with NumPy directly)")
+	}
+	dir := t.TempDir()
+	for name, in := range testInputs(t) {
+		if err := saveInput(filepath.Join(dir, name+".npy"), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var srcs []string
+	for _, tt := range numpyTable {
+		srcs = append(srcs, tt.src)
+	}
+	cmd := exec.Command(python, "-c", numpyScript)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(strings.Join(srcs, "\n"))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var version struct{ Version string }
+	_ = json.Unmarshal([]byte(lines[len(lines)-1]), &version)
+	legacy := strings.HasPrefix(version.Version, "1.")
+	t.Logf("NumPy %s", version.Version)
+	for k, tt := range numpyTable {
+		if tt.differs || tt.legacy && legacy {
+			continue
+		}
+		var got struct {
+			DType  string
+			Shape  []int
+			Values []*float64
+		}
+		if err := json.Unmarshal([]byte(lines[k]), &got); err != nil {
+			t.Fatal(err)
+		}
+		vals := make([]float64, len(got.Values))
+		for i, v := range got.Values {
+			vals[i] = nan
+			if v != nil {
+				vals[i] = *v
+			}
+		}
+		if got.DType != tt.dtype.String() || !shape.Shape(got.Shape).Equal(tt.shape) {
+			t.Errorf("%s: NumPy gives %s %v, the table says %s %v", tt.src, got.DType, got.Shape, tt.dtype, tt.shape)
+		}
+		if diff := cmp.Diff(tt.values, vals, cmpopts.EquateNaNs(), cmpopts.EquateApprox(1e-6, 1e-12)); diff != "" {
+			t.Errorf("%s: NumPy's values differ from the table (-table +numpy):\n%s", tt.src, diff)
+		}
+	}
+}
+
+// saveInput writes an input as NumPy reads it.
+func saveInput(path string, in Input) error {
+	switch x := in.Tensor.(type) {
+	case *tensor.Tensor[float64]:
+		return npy.Save(path, x)
+	case *tensor.Tensor[float32]:
+		return npy.Save(path, x)
+	case *tensor.Tensor[int32]:
+		return npy.Save(path, x)
+	case *tensor.Tensor[int16]:
+		return npy.Save(path, x)
+	case *tensor.Tensor[int8]:
+		return npy.Save(path, x)
+	case *tensor.Tensor[uint64]:
+		return npy.Save(path, x)
+	case *tensor.Tensor[uint8]:
+		if in.DType == Bool {
+			return npy.Save(path, x, npy.AsBool())
+		}
+		return npy.Save(path, x)
+	}
+	return nil
+}
