@@ -76,5 +76,29 @@ func exprTour(w io.Writer, show func(string, any)) error {
 		return err
 	}
 	show("x[...] = x[:, ::-1] + 1   # overlaps its destination: NumPy's result", x)
+	return productTour(w, show, x)
+}
+
+// productTour shows a matrix product and a reduction in one tree: the
+// product and the sum are computed first, the rest fuses around them.
+func productTour(w io.Writer, show func(string, any), x *tensor.Tensor[float64]) error {
+	m, err := tensor.Arange[float64](0, 12, 1).View(3, 4)
+	if err != nil {
+		return err
+	}
+	X, M := expr.Name("x", x), expr.Name("w", m)
+	e := expr.Of[float64](expr.MatMul[float64](X, M)).Sub(expr.Mean[float64](M, expr.Axis(0))).ReLU()
+	fmt.Fprintf(w, ">>> w = np.arange(12.).reshape(3, 4)\n>>> e = relu(x @ w - w.mean(axis=0))   # a product and a reduction in one tree\n%v   shape %v\n\n", e, e.Shape())
+	r, err := kernels.Eval[float64](e)
+	if err != nil {
+		return err
+	}
+	show("e   # the product and the mean first, then one pass", r)
+	s, err := kernels.Eval[float64](expr.Sum[float64](expr.Of[float64](X).Mul(X), expr.Axis(1), expr.KeepDims()))
+	if err != nil {
+		return err
+	}
+	show("(x * x).sum(axis=1, keepdims=True)   # the operand is never stored", s)
+	fmt.Fprintln(w, "Evaluate your own: exprdemo eval -rand a=2x3 -rand b=3 'relu(a @ a.T).sum(axis=0) + b[:2]'")
 	return nil
 }
