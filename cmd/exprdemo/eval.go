@@ -46,7 +46,10 @@ Exit status: 0 on success, 1 when evaluation fails, 2 for a malformed command li
 // listFlag collects a repeatable flag's values.
 type listFlag []string
 
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+// String returns the values given so far.
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+// Set adds one value.
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // evalOptions is a parsed eval command line.

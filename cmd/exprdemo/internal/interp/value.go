@@ -44,6 +44,7 @@ func (p pyNum) dtype() DType {
 	return Float64
 }
 
+// String writes the number as Python does.
 func (p pyNum) String() string {
 	switch p.kind {
 	case pyBool:
