@@ -130,7 +130,7 @@ func evalCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "parsed: %s\ntree:   %s\nshape:  %v\ndtype:  %s\nplan:\n%s\n", r.Parsed, r.Tree, r.Shape, r.DType, r.Plan)
 	}
 	if o.out != "" {
-		if err := save(o.out, r); err != nil {
+		if err := r.Save(o.out); err != nil {
 			return fmt.Errorf("-o %s: %w", o.out, err)
 		}
 		return nil

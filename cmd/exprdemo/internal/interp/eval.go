@@ -87,6 +87,11 @@ type Result struct {
 	Plan   string // with explain: the steps, each with its lowered program
 }
 
+// Save writes the result to an .npy file, bools as NumPy bools.
+func (r *Result) Save(path string) error {
+	return kitFor(r.DType).save(path, r.Tensor, r.DType == Bool)
+}
+
 // Run parses src and evaluates it over inputs. With explain, Result.Plan
 // describes every evaluation, including subexpressions computed early
 // because a view of them was taken.

@@ -5,6 +5,7 @@ import (
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
+	"github.com/laze-go/laze/tensor/npy"
 )
 
 // kit builds and evaluates the nodes of one element type T. Nodes cross
@@ -20,6 +21,7 @@ type kit interface {
 	convert(x any) any
 	evaluate(x any, s shape.Shape) (any, error)
 	explain(x any, s shape.Shape) (string, error)
+	save(path string, t any, asBool bool) error
 	views
 }
 
@@ -119,6 +121,16 @@ func (kitOf[T]) evaluate(x any, s shape.Shape) (any, error) {
 		return nil, err
 	}
 	return dst, nil
+}
+
+// save writes t, a *tensor.Tensor[T], to an .npy file; asBool writes a
+// uint8 tensor as NumPy bools.
+func (kitOf[T]) save(path string, t any, asBool bool) error {
+	var opts []npy.WriteOption
+	if asBool {
+		opts = append(opts, npy.AsBool())
+	}
+	return npy.Save(path, t.(*tensor.Tensor[T]), opts...)
 }
 
 // explain describes how evaluate would compute x.

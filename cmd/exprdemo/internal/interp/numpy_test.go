@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
-	"github.com/laze-go/laze/tensor/npy"
 )
 
 // testInputs are the arrays the NumPy table uses:
@@ -286,24 +285,5 @@ func TestAgainstNumPy(t *testing.T) {
 
 // saveInput writes an input as NumPy reads it.
 func saveInput(path string, in Input) error {
-	switch x := in.Tensor.(type) {
-	case *tensor.Tensor[float64]:
-		return npy.Save(path, x)
-	case *tensor.Tensor[float32]:
-		return npy.Save(path, x)
-	case *tensor.Tensor[int32]:
-		return npy.Save(path, x)
-	case *tensor.Tensor[int16]:
-		return npy.Save(path, x)
-	case *tensor.Tensor[int8]:
-		return npy.Save(path, x)
-	case *tensor.Tensor[uint64]:
-		return npy.Save(path, x)
-	case *tensor.Tensor[uint8]:
-		if in.DType == Bool {
-			return npy.Save(path, x, npy.AsBool())
-		}
-		return npy.Save(path, x)
-	}
-	return nil
+	return kitFor(in.DType).save(path, in.Tensor, in.DType == Bool)
 }
