@@ -256,11 +256,8 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	}
 	for k, in := range p.code {
 		out := slot[in.out]
-		if k == len(p.code)-1 && in.out == p.result {
+		if k == len(p.code)-1 && p.inPlace {
 			out = "out"
-			if !p.inPlace {
-				out = slot[in.out]
-			}
 		}
 		fmt.Fprintf(b, "  %-4s = %s\n", out, describeInstr(in, slot))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/laze-go/laze/cmd/exprdemo/internal/interp"
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
+	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"github.com/laze-go/laze/tensor/npy"
 )
@@ -226,22 +227,11 @@ func randomInput(spec string, seed uint64) (interp.Input, error) {
 			dims = append(dims, n)
 		}
 	}
-	if n := numel(dims); n < 0 || n > 1<<27 {
-		return interp.Input{}, usagef("-rand %s: %d elements is too many for a demo", spec, n)
+	if n, err := shape.Shape(dims).Size(); err != nil || n > 1<<27 {
+		return interp.Input{}, usagef("-rand %s: too many elements for a demo (at most %d)", spec, 1<<27)
 	}
 	t := random(d, dims, seed)
 	return interp.NewInput(t, d == interp.Bool)
-}
-
-func numel(dims []int) int {
-	n := 1
-	for _, d := range dims {
-		if d != 0 && n > (1<<62)/d {
-			return -1
-		}
-		n *= d
-	}
-	return n
 }
 
 // random draws a tensor of dtype d: floats uniform in [0, 1), integers

@@ -150,9 +150,6 @@ func elementwise(op ops.Op) func(*evaluator, *lang.Call, []value, map[string]lan
 		if err != nil {
 			return value{}, ev.failf(c, "%s: %v", ev.text(c), err)
 		}
-		for i := range args {
-			args[i] = args[i].strong()
-		}
 		return ev.apply(c, op, d, d, args...)
 	}
 }
@@ -193,17 +190,8 @@ func where(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (v
 	if err != nil {
 		return value{}, ev.failf(c, "%s: %v", ev.text(c), err)
 	}
-	cond := args[0]
-	if cond.py == nil {
-		cond = value{dt: Bool, s: cond.s, node: cond.as(Bool)}
-	}
-	x, y := args[1].strong(), args[2].strong()
-	if cond.py != nil {
-		cond = value{dt: d, s: cond.s, node: kitFor(d).constant(0, b2i(cond.py.float() != 0), true)}
-	} else {
-		cond = value{dt: d, s: cond.s, node: kitFor(d).convert(cond.node)}
-	}
-	return ev.apply(c, ops.Where, d, d, cond, x, y)
+	cond := value{dt: Bool, s: args[0].s, node: args[0].as(Bool)} // bool(cond), then 0 or 1 in d
+	return ev.apply(c, ops.Where, d, d, cond, args[1], args[2])
 }
 
 // clip(x, lo, hi), either bound None.

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -144,7 +145,7 @@ func (p *parser) binaryLevel(level int) (Node, error) {
 	}
 	for {
 		t := p.peek()
-		if t.kind != tokOp || !contains(levels[level], t.text) {
+		if t.kind != tokOp || !slices.Contains(levels[level], t.text) {
 			return x, nil
 		}
 		p.next()
@@ -154,15 +155,6 @@ func (p *parser) binaryLevel(level int) (Node, error) {
 		}
 		x = newBinary(t, x, y)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func newBinary(op token, x, y Node) *Binary {
