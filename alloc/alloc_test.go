@@ -3,6 +3,7 @@ package alloc
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -217,4 +218,39 @@ func TestConcurrentStress(t *testing.T) {
 	if st.Allocations != workers*rounds || st.Releases != workers*rounds || st.BytesInUse != 0 || st.Reuses == 0 {
 		t.Errorf("stats after stress: %+v", st)
 	}
+}
+
+// fakeDevice is a DeviceAllocator over host memory, for the registry's tests.
+type fakeDevice struct {
+	*Caching
+	dev Device
+}
+
+func (f fakeDevice) Device() Device                                     { return f.dev }
+func (f fakeDevice) CopyIn(dst *Allocation, off int, src []byte) error  { return nil }
+func (f fakeDevice) CopyOut(dst []byte, src *Allocation, off int) error { return nil }
+func (f fakeDevice) Zero(a *Allocation) error                           { return nil }
+
+func TestRegistry(t *testing.T) {
+	if a, err := For(CPU); err != nil || a != Default() {
+		t.Fatalf("For(CPU) = %v, %v; want Default()", a, err)
+	}
+	dev := CUDA(7)
+	_, err := For(dev)
+	if !errors.Is(err, shape.ErrDevice) || !strings.Contains(err.Error(), "cuda:7") {
+		t.Fatalf("For(cuda:7) before Register: %v; want a DeviceError naming cuda:7", err)
+	}
+	fake := fakeDevice{NewCaching(0), dev}
+	Register(fake)
+	got, err := For(dev)
+	if err != nil || got != Allocator(fake) {
+		t.Fatalf("For(cuda:7) after Register = %v, %v", got, err)
+	}
+	defer func() {
+		var ae *shape.ArgumentError
+		if r := recover(); r == nil || !errors.As(r.(error), &ae) {
+			t.Errorf("Register of a CPU allocator: recovered %v; want an ArgumentError", r)
+		}
+	}()
+	Register(fakeDevice{NewCaching(0), CPU})
 }

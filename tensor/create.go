@@ -59,10 +59,20 @@ func empty[T Number](op string, s shape.Shape, c config) *Tensor[T] {
 }
 
 // New returns a tensor of shape s filled with zeros, in row-major order
-// unless an Option says otherwise. It panics with a typed error when s has a
-// negative size or too many elements.
+// unless an Option says otherwise. With a device's allocator
+// (WithAllocator(cuda's)) the tensor lives on that device, zeroed there. It
+// panics with a typed error when s has a negative size or too many elements.
 func New[T Number](s shape.Shape, opts ...Option) *Tensor[T] {
-	t := empty[T]("New", s, configure(opts))
+	c := configure(opts)
+	t := empty[T]("New", s, c)
+	if da, ok := c.allocator.(alloc.DeviceAllocator); ok && !t.st.device.IsCPU() {
+		if t.st.mem != nil {
+			if err := da.Zero(t.st.mem); err != nil {
+				panic(err)
+			}
+		}
+		return t
+	}
 	clear(t.st.data)
 	return t
 }

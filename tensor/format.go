@@ -48,6 +48,9 @@ func (t *Tensor[T]) format(prec int) string {
 	if t.st.released {
 		return "<released tensor of shape " + t.shape.String() + ">"
 	}
+	if !t.Device().IsCPU() {
+		return t.deviceString(prec)
+	}
 	p := printer[T]{t: t, data: t.st.data, summarize: t.Numel() > PrintThreshold}
 	if len(t.shape) == 0 {
 		return scalarString(p.data[t.offset])

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/shape"
 )
@@ -9,7 +10,20 @@ import (
 // and Storage do, for laze's own evaluators. Its argument's type is internal
 // to laze, so code outside the module cannot call it. It panics with a
 // ReleaseError when the storage was released.
-func (t *Tensor[T]) Elems(friend.Key) []T { return t.elems() }
+// For a device tensor it returns nil: see Mem.
+func (t *Tensor[T]) Elems(friend.Key) []T {
+	t.live()
+	return t.st.data
+}
+
+// Mem returns the block holding a tensor's storage, or nil for a tensor
+// made by Wrap or an empty host tensor; device evaluators take the address
+// of element (0, 0, …) from it: Mem().Ptr() + Offset()·ItemSize. See Elems
+// for the key. It panics with a ReleaseError when the storage was released.
+func (t *Tensor[T]) Mem(friend.Key) *alloc.Allocation {
+	t.live()
+	return t.st.mem
+}
 
 // Empty returns a tensor of shape s whose elements are unspecified (NumPy's
 // empty): a block reused from the allocator keeps its old contents. It is for

@@ -100,7 +100,7 @@ func TestPinnedStorageIsNotReused(t *testing.T) {
 
 func TestDeviceAllocatorRejected(t *testing.T) {
 	err := wantPanic(t, shape.ErrDevice, func() { New[float32](shape.Of(2), WithAllocator(fakeGPU{})) })
-	if want := "laze: New: package tensor allocates host memory only; device tensors come from package cuda: cuda:0"; err.Error() != want {
+	if want := "laze: New: the allocator tensor.fakeGPU cannot copy to and from the host (alloc.DeviceAllocator): cuda:0"; err.Error() != want {
 		t.Errorf("message: %v", err)
 	}
 }

@@ -73,27 +73,31 @@ func (t *Tensor[T]) view(offset int, s shape.Shape, strides []int) *Tensor[T] {
 
 // newStorage allocates n elements from a and arranges for the block to go
 // back to a when no tensor refers to it any more.
+//
+// A device allocator (one whose Device is not the CPU) gives device storage:
+// no host slice, only the block's address, which the device's evaluator
+// uses; such an allocator must implement alloc.DeviceAllocator.
 func newStorage[T Number](a alloc.Allocator, n int, op string) *storage[T] {
-	if a.Device() != alloc.CPU {
-		panic(&shape.DeviceError{Op: op, Devices: []fmt.Stringer{a.Device()},
-			Reason: "package tensor allocates host memory only; device tensors come from package cuda"})
+	dev := a.Device()
+	if _, ok := a.(alloc.DeviceAllocator); !dev.IsCPU() && !ok {
+		panic(&shape.DeviceError{Op: op, Devices: []fmt.Stringer{dev},
+			Reason: fmt.Sprintf("the allocator %T cannot copy to and from the host (alloc.DeviceAllocator)", a)})
 	}
 	nbytes, ok := mulNonNeg(n, ItemSize[T]())
 	if !ok {
 		panic(&shape.OverflowError{Op: op, Shape: shape.Shape{n}, What: "byte count"})
 	}
-	if n == 0 {
+	if n == 0 && dev.IsCPU() {
 		return &storage[T]{data: []T{}, device: alloc.CPU}
 	}
 	mem, err := a.Alloc(nbytes)
 	if err != nil {
 		panic(err)
 	}
-	bytes := mem.Bytes()
-	st := &storage[T]{
-		data:   unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(bytes))), n),
-		mem:    mem,
-		device: alloc.CPU,
+	st := &storage[T]{mem: mem, device: dev}
+	if dev.IsCPU() {
+		bytes := mem.Bytes()
+		st.data = unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(bytes))), n)
 	}
 	st.cleanup = runtime.AddCleanup(st, releaseUnreachable, mem)
 	return st
@@ -133,12 +137,22 @@ func (t *Tensor[T]) Release() error {
 }
 
 // elems returns the storage slice, panicking with a ReleaseError when the
-// storage was released.
+// storage was released and with a DeviceError when it is device memory,
+// which the host cannot read.
 func (t *Tensor[T]) elems() []T {
+	t.live()
+	if !t.st.device.IsCPU() {
+		panic(&shape.DeviceError{Op: "tensor access", Devices: []fmt.Stringer{t.st.device},
+			Reason: "the elements of a device tensor are not in host memory; copy them with To(alloc.CPU)"})
+	}
+	return t.st.data
+}
+
+// live panics with a ReleaseError when the storage was released.
+func (t *Tensor[T]) live() {
 	if t.st.released {
 		panic(&shape.ReleaseError{Op: "tensor access", What: "the storage of this " + t.shape.String() + " tensor"})
 	}
-	return t.st.data
 }
 
 // Shape returns a copy of the tensor's shape.

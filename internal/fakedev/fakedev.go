@@ -1,0 +1,91 @@
+// Package fakedev is a stand-in GPU for laze's own tests: an
+// alloc.DeviceAllocator whose "device memory" is host memory the host code
+// never reads directly, so the device paths of tensor and kernels (moving,
+// printing, refusing host access, dispatching to a backend) can be tested
+// on machines without CUDA.
+package fakedev
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/laze-go/laze/alloc"
+)
+
+// Allocator hands out blocks of host memory labelled as living on a device.
+type Allocator struct {
+	dev   alloc.Device
+	mu    sync.Mutex
+	live  map[uintptr][]byte
+	stats alloc.Stats
+}
+
+var _ alloc.DeviceAllocator = (*Allocator)(nil)
+
+// New returns an allocator for dev and registers it with alloc.Register.
+func New(dev alloc.Device) *Allocator {
+	a := &Allocator{dev: dev, live: map[uintptr][]byte{}}
+	alloc.Register(a)
+	return a
+}
+
+// Device returns the device the allocator was made for.
+func (a *Allocator) Device() alloc.Device { return a.dev }
+
+// Alloc returns a block of nbytes (at least 8, so that every block has its
+// own address).
+func (a *Allocator) Alloc(nbytes int) (*alloc.Allocation, error) {
+	words := make([]uint64, (max(nbytes, 8)+7)/8)
+	block := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)
+	ptr := uintptr(unsafe.Pointer(&words[0]))
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.live[ptr] = block
+	a.stats.Allocations++
+	a.stats.BytesInUse += int64(len(block))
+	return alloc.NewAllocation(a.dev, nbytes, nil, ptr, a.giveBack), nil
+}
+
+func (a *Allocator) giveBack(m *alloc.Allocation) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.stats.Releases++
+	a.stats.BytesInUse -= int64(len(a.live[m.Ptr()]))
+	delete(a.live, m.Ptr())
+}
+
+// Bytes returns the memory behind a block, for tests that inspect it as a
+// kernel would.
+func (a *Allocator) Bytes(m *alloc.Allocation) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.live[m.Ptr()][:m.Size()]
+}
+
+// CopyIn copies src into dst at byte offset off.
+func (a *Allocator) CopyIn(dst *alloc.Allocation, off int, src []byte) error {
+	copy(a.Bytes(dst)[off:], src)
+	return nil
+}
+
+// CopyOut copies bytes of src from byte offset off into dst.
+func (a *Allocator) CopyOut(dst []byte, src *alloc.Allocation, off int) error {
+	copy(dst, a.Bytes(src)[off:])
+	return nil
+}
+
+// Zero clears the block.
+func (a *Allocator) Zero(m *alloc.Allocation) error {
+	clear(a.Bytes(m))
+	return nil
+}
+
+// Stats returns the counters.
+func (a *Allocator) Stats() alloc.Stats {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.stats
+}
+
+// EmptyCache does nothing: the fake caches nothing.
+func (a *Allocator) EmptyCache() {}
