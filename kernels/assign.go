@@ -58,10 +58,11 @@ func Eval[T tensor.Number](e expr.Exp[T]) (*tensor.Tensor[T], error) {
 	if err != nil {
 		return nil, renameCall(err, "Eval")
 	}
-	if !info.Device.IsCPU() {
+	a, err := alloc.For(info.Device)
+	if err != nil {
 		return nil, noBackend("Eval", info.Device)
 	}
-	dst := tensor.Empty[T](info.Shape)
+	dst := tensor.Empty[T](info.Shape, tensor.WithAllocator(a))
 	// A new contiguous destination of the checked shape passes every
 	// destination check, so the tree is not checked a second time.
 	if err := execute("Eval", dst, e); err != nil {
@@ -80,8 +81,12 @@ func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) 
 }
 
 // execute evaluates a checked tree into dst: one call, whose temporaries
-// are released when it returns.
+// are released when it returns. On a device, it returns when the result is
+// ready to read.
 func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	if !dst.Device().IsCPU() {
+		return executeOnDevice(call, dst, e)
+	}
 	ev := newEvaluation(call)
 	defer ev.release()
 	return evaluate(ev, dst, e)
@@ -111,9 +116,6 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dev, info.Device},
 			Reason: "the destination and the expression are on different devices"}
 	}
-	if !info.Device.IsCPU() {
-		return noBackend(call, info.Device)
-	}
 	dims := dst.ShapeView(friend.K)
 	if !dims.Equal(info.Shape) && len(info.Shape) > 0 {
 		return &shape.ShapeError{Op: call, Shapes: []shape.Shape{dims.Clone(), info.Shape},
@@ -129,10 +131,10 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 	return nil
 }
 
-// noBackend reports a device with no evaluator in this build.
+// noBackend reports a device with no evaluator in this build or process.
 func noBackend(call string, dev alloc.Device) error {
 	return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dev},
-		Reason: "this build evaluates on the CPU only; the CUDA backend comes with package cuda and the build tag cuda"}
+		Reason: "no backend evaluates on this device; the CUDA backend comes with package cuda (build tag cuda, cuda.Open)"}
 }
 
 // renameCall sets the call named by a NodeError from expr.Check.

@@ -14,22 +14,36 @@ type evaluation struct {
 	done  map[expr.Node]any // node → the *tensor.Tensor holding its value
 	temps []interface{ Release() error }
 	plan  *plan // set by Explain: steps are described instead of run
+
+	device *onDevice // set for device tensors: steps are queued there
+	err    error     // the first error a device step returned; later steps are skipped
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a
 // reduction, a matrix product.
 type step interface {
 	run()
+	launch(d *onDevice) error
 	describe(pl *plan) string
+	cudaSource(pl *plan) string
 }
 
-// perform runs s, or, when the evaluation only explains, describes it.
+// perform runs s, queues it on the evaluation's device, or, when the
+// evaluation only explains, describes it.
 func (ev *evaluation) perform(s step) {
-	if ev.plan != nil {
+	switch {
+	case ev.plan != nil:
 		ev.plan.add(s)
-		return
+	case ev.device != nil:
+		if ev.err != nil {
+			return
+		}
+		if err := s.launch(ev.device); err != nil && ev.err == nil {
+			ev.err = err
+		}
+	default:
+		s.run()
 	}
-	s.run()
 }
 
 func newEvaluation(call string) *evaluation {
@@ -37,8 +51,14 @@ func newEvaluation(call string) *evaluation {
 }
 
 // temp allocates a temporary that lives until the call returns.
+// on the evaluation's device.
 func temp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
-	t := tensor.Empty[T](dims)
+	var t *tensor.Tensor[T]
+	if ev.device != nil {
+		t = deviceTemp[T](ev, dims)
+	} else {
+		t = tensor.Empty[T](dims)
+	}
 	ev.temps = append(ev.temps, t)
 	return t
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/shape"
@@ -38,6 +39,7 @@ type plan struct {
 	names map[any]string // a tensor, or a storage (storageKey), → its name
 	steps []string
 	temps int
+	cuda  bool // CUDASource: each step gives its kernel's source
 }
 
 // newPlan names the tensors e's Named nodes stand for.
@@ -101,14 +103,22 @@ func newTemp[T tensor.Number](pl *plan, t *tensor.Tensor[T]) string {
 }
 
 func (pl *plan) add(s step) {
+	if pl.cuda {
+		pl.steps = append(pl.steps, s.cudaSource(pl))
+		return
+	}
 	pl.steps = append(pl.steps, s.describe(pl))
 }
 
 // String numbers the steps.
 func (pl *plan) String() string {
 	var b strings.Builder
+	prefix := ""
+	if pl.cuda {
+		prefix = "// " // the listing is CUDA C
+	}
 	for i, s := range pl.steps {
-		fmt.Fprintf(&b, "step %d: %s", i+1, s)
+		fmt.Fprintf(&b, "%sstep %d: %s", prefix, i+1, s)
 	}
 	return b.String()
 }
@@ -122,6 +132,33 @@ type assignStep[T tensor.Number] struct {
 
 func (s *assignStep[T]) run() { s.p.execute() }
 
+func (s *assignStep[T]) launch(d *onDevice) error {
+	if s.p.first != nil {
+		if err := s.p.first.launch(d); err != nil {
+			return err
+		}
+	}
+	return launchProgram(d, s.p)
+}
+
+func (s *assignStep[T]) cudaSource(pl *plan) string {
+	name, ok := pl.names[s.dst]
+	if !ok {
+		name = newTemp(pl, s.dst)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s = %v\n", name, s.e)
+	if s.p.first != nil {
+		fmt.Fprintf(&b, "// first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
+	}
+	if s.p.noop {
+		b.WriteString("// nothing to do: the expression is the destination itself\n")
+		return b.String()
+	}
+	k := kernelFor(s.p)
+	b.WriteString(k.Source())
+	return b.String()
+}
 func (s *assignStep[T]) describe(pl *plan) string {
 	name, ok := pl.names[s.dst]
 	if !ok {
@@ -154,6 +191,19 @@ func (s *reduceStep[T]) run() {
 	s.p.red.finish()
 }
 
+// launch queues the reduction's kernel; a reduction over no elements (a
+// sum or product: the others refuse it) is its identity, filled in.
+func (s *reduceStep[T]) launch(d *onDevice) error {
+	if s.g.Count == 0 {
+		return evaluate(d.ev, s.acc, expr.Exp[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))))
+	}
+	return launchProgram(d, s.p)
+}
+
+func (s *reduceStep[T]) cudaSource(pl *plan) string {
+	name := newTemp(pl, s.acc)
+	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.def.Name, s.x, kernelFor(s.p).Source())
+}
 func (s *reduceStep[T]) describe(pl *plan) string {
 	name := newTemp(pl, s.acc)
 	var axes []int
@@ -172,6 +222,13 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 	fmt.Fprintf(&b, "  %s; the operand is not materialised\n", fold)
 	describeProgram(&b, pl, s.p, "acc")
 	return b.String()
+}
+
+func (s *productStep[T]) cudaSource(pl *plan) string {
+	name := newTemp(pl, s.c)
+	g, _ := expr.ProductShape(s.a.ShapeView(friend.K), s.b.ShapeView(friend.K))
+	return fmt.Sprintf("%s %v = %s @ %s: cuBLAS %sgemm, M=%d K=%d N=%d, batch %v\n",
+		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), tensor.DType[T]()[:1]+"-", g.M, g.K, g.N, g.Batch)
 }
 
 func (s *productStep[T]) describe(pl *plan) string {

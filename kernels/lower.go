@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
@@ -15,10 +16,11 @@ import (
 // constants (set once) and the instructions' results. Operand 0 is the
 // destination; operand 1+i is leaf i.
 type program[T tensor.Number] struct {
-	shape   shape.Shape // coalesced iteration shape; the last dimension is walked in blocks
-	strides [][]int     // coalesced strides per operand
-	offsets []int       // base offset per operand
-	data    [][]T       // storage per operand
+	shape   shape.Shape  // coalesced iteration shape; the last dimension is walked in blocks
+	strides [][]int      // coalesced strides per operand
+	offsets []int        // base offset per operand
+	data    [][]T        // storage per operand
+	mems    []operandMem // per operand, its block and element type, for device kernels
 
 	leaves   []*tensor.Tensor[T] // leaf i as given (nil for a converted leaf), for Explain
 	leafSlot []int               // slot of leaf i
@@ -50,6 +52,28 @@ type target[T tensor.Number] struct {
 // assignTo is the target of an assignment to dst.
 func assignTo[T tensor.Number](dst *tensor.Tensor[T]) target[T] {
 	return target[T]{t: dst, dims: dst.ShapeView(friend.K), strides: dst.StridesView(friend.K)}
+}
+
+// operandMem is what a device kernel needs of an operand besides its
+// strides: the block holding it (nil for the index operand of an arg
+// reduction, which is not read from memory) and its element type.
+type operandMem struct {
+	block    *alloc.Allocation
+	dtype    string
+	itemSize int
+}
+
+// memOf describes t's storage for a device kernel.
+func memOf[S tensor.Number](t *tensor.Tensor[S]) operandMem {
+	return operandMem{block: t.Mem(friend.K), dtype: tensor.DType[S](), itemSize: tensor.ItemSize[S]()}
+}
+
+// address returns the device address of the operand's element at offset.
+func (m operandMem) address(offset int) uint64 {
+	if m.block == nil {
+		return 0
+	}
+	return uint64(m.block.Ptr()) + uint64(offset*m.itemSize)
 }
 
 // constant is a value slot set once for the whole program.
@@ -88,7 +112,7 @@ type lowering[T tensor.Number] struct {
 // operands that overlap the destination. red is nil for an assignment.
 func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *reduceState[T]) (*program[T], error) {
 	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: &program[T]{red: red}, root: e}
-	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides)
+	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides, memOf(to.t))
 	root, err := l.node(e)
 	if err != nil {
 		return nil, err
@@ -99,7 +123,7 @@ func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *re
 	p.noop = len(p.code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.leafSlot[0] == root && red == nil
 	if red != nil && red.def.Arg {
 		red.pos = len(l.bstrides)
-		l.addOperand(nil, 0, red.positions)
+		l.addOperand(nil, 0, red.positions, operandMem{})
 	}
 	p.shape, p.strides = shape.Coalesce(l.dims, l.bstrides...)
 	l.allocateRegisters()
@@ -174,16 +198,29 @@ func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 	}
 	read := t
 	if needsCopy(l.dst, t) {
-		read = t.Clone()
-		l.ev.temps = append(l.ev.temps, read)
+		var err error
+		if read, err = l.copyAside(t); err != nil {
+			return 0, err
+		}
 	}
 	strides, err := shape.BroadcastStrides(read.ShapeView(friend.K), read.StridesView(friend.K), l.dims)
 	if err != nil {
 		return 0, err // unreachable after checkAssign; kept so a bug surfaces as an error
 	}
 	l.leaves = append(l.leaves, t)
-	l.addOperand(read.Elems(friend.K), read.Offset(), strides)
+	l.addOperand(read.Elems(friend.K), read.Offset(), strides, memOf(read))
 	return l.newLeaf(nil), nil
+}
+
+// copyAside copies an operand that overlaps the destination into a
+// temporary: on the host with Clone, on a device with one kernel.
+func (l *lowering[T]) copyAside(t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	if l.ev.device != nil {
+		return deviceCopy(l.ev, t)
+	}
+	c := t.Clone()
+	l.ev.temps = append(l.ev.temps, c)
+	return c, nil
 }
 
 // newLeaf gives the operand just added a slot, with its conversion.
@@ -195,8 +232,9 @@ func (l *lowering[T]) newLeaf(c converter[T]) int {
 }
 
 // addOperand records an operand's storage, offset and broadcast strides.
-func (l *lowering[T]) addOperand(data []T, offset int, strides []int) {
+func (l *lowering[T]) addOperand(data []T, offset int, strides []int, mem operandMem) {
 	l.p.data = append(l.p.data, data)
+	l.p.mems = append(l.p.mems, mem)
 	l.p.offsets = append(l.p.offsets, offset)
 	l.bstrides = append(l.bstrides, strides)
 }

@@ -29,6 +29,9 @@ type reduceState[T tensor.Number] struct {
 	positions   []int // arg reductions: per operand axis, the weight of its index in the result index (0 on kept axes)
 	pos         int   // arg reductions: the operand that carries positions
 	spare       int   // register for a scalar result spread over a block
+
+	idx       operandMem // arg reductions on a device: the index output's block
+	idxOffset int        // and its offset
 }
 
 // accumulator holds one partial result per result element.
@@ -40,11 +43,19 @@ type accumulator[T tensor.Number] struct {
 
 // newReduceState prepares the accumulators of a reduction with geometry g
 // over an operand of shape s; vals and idx are the main accumulators'
-// storage (idx nil unless arg).
-func newReduceState[T tensor.Number](def ops.ReducerDef, g expr.ReduceGeometry, s shape.Shape, vals []T, idx []int64) *reduceState[T] {
+// storage (idx nil unless arg). On a device (host false) the kernel keeps
+// its accumulators itself: only idx's block is recorded.
+func newReduceState[T tensor.Number](def ops.ReducerDef, g expr.ReduceGeometry, s shape.Shape, vals []T, idx *tensor.Tensor[int64], host bool) *reduceState[T] {
 	r := &reduceState[T]{def: def, size: len(vals), count: g.Count,
 		compensated: tensor.IsFloat[T]() && def.Combine == ops.Add}
-	r.main = r.newAccumulator(vals, idx)
+	var idxData []int64
+	if idx != nil {
+		idxData = idx.Elems(friend.K)
+		r.idx, r.idxOffset = memOf(idx), idx.Offset()
+	}
+	if host {
+		r.main = r.newAccumulator(vals, idxData)
+	}
 	if def.Arg {
 		r.positions = make([]int, len(s))
 		w := 1
@@ -302,7 +313,7 @@ func argReduce[T tensor.Number](ev *evaluation, n *expr.ArgReduction[T]) (*tenso
 		return nil, err
 	}
 	idx := temp[int64](ev, g.Kept)
-	if _, err := runReduction(ev, def, n.X, s, g, idx.Elems(friend.K)); err != nil {
+	if _, err := runReduction(ev, def, n.X, s, g, idx); err != nil {
 		return nil, err
 	}
 	return idx.View(g.Result...)
@@ -317,8 +328,9 @@ func reduceGeometry[T tensor.Number](def ops.ReducerDef, x expr.Exp[T], axes []i
 }
 
 // runReduction folds x, of shape s, into new accumulators of g's kept shape
-// (size-1 reduced axes), indices going to idx for arg reductions.
-func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Exp[T], s shape.Shape, g expr.ReduceGeometry, idx []int64) (*tensor.Tensor[T], error) {
+// (size-1 reduced axes), indices going to idx for arg reductions (nil
+// otherwise).
+func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Exp[T], s shape.Shape, g expr.ReduceGeometry, idx *tensor.Tensor[int64]) (*tensor.Tensor[T], error) {
 	acc := temp[T](ev, g.Kept)
 	strides, err := shape.BroadcastStrides(g.Kept, acc.StridesView(friend.K), s)
 	if err != nil {
@@ -329,7 +341,7 @@ func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Ex
 			strides[d] = 0
 		}
 	}
-	red := newReduceState(def, g, s, acc.Elems(friend.K), idx)
+	red := newReduceState(def, g, s, acc.Elems(friend.K), idx, ev.device == nil)
 	p, err := lower(ev, target[T]{t: acc, dims: s, strides: strides}, x, red)
 	if err != nil {
 		return nil, err

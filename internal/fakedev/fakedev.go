@@ -6,6 +6,7 @@
 package fakedev
 
 import (
+	"errors"
 	"sync"
 	"unsafe"
 
@@ -89,3 +90,50 @@ func (a *Allocator) Stats() alloc.Stats {
 
 // EmptyCache does nothing: the fake caches nothing.
 func (a *Allocator) EmptyCache() {}
+
+// Virtual is a DeviceAllocator that hands out addresses and no memory, so
+// that tests can build device tensors far larger than the machine's memory
+// (to generate kernels with 64-bit indexing). Copies and Zero fail.
+type Virtual struct {
+	dev  alloc.Device
+	mu   sync.Mutex
+	next uintptr
+}
+
+var _ alloc.DeviceAllocator = (*Virtual)(nil)
+
+// NewVirtual returns a virtual allocator for dev and registers it.
+func NewVirtual(dev alloc.Device) *Virtual {
+	v := &Virtual{dev: dev, next: 1 << 40}
+	alloc.Register(v)
+	return v
+}
+
+// Device returns the device the allocator was made for.
+func (v *Virtual) Device() alloc.Device { return v.dev }
+
+// Alloc returns a block with an address and no memory.
+func (v *Virtual) Alloc(nbytes int) (*alloc.Allocation, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	ptr := v.next
+	v.next += uintptr(nbytes+255) &^ 255
+	return alloc.NewAllocation(v.dev, nbytes, nil, ptr, nil), nil
+}
+
+// CopyIn fails: there is no memory.
+func (v *Virtual) CopyIn(*alloc.Allocation, int, []byte) error { return errVirtual }
+
+// CopyOut fails: there is no memory.
+func (v *Virtual) CopyOut([]byte, *alloc.Allocation, int) error { return errVirtual }
+
+// Zero fails: there is no memory.
+func (v *Virtual) Zero(*alloc.Allocation) error { return errVirtual }
+
+// Stats returns zero counters.
+func (v *Virtual) Stats() alloc.Stats { return alloc.Stats{} }
+
+// EmptyCache does nothing.
+func (v *Virtual) EmptyCache() {}
+
+var errVirtual = errors.New("fakedev: a virtual device has no memory")

@@ -2,8 +2,13 @@ package ops
 
 // Prelude is the CUDA C++ that every generated kernel starts with: the
 // helpers the table's CUDA column calls, overloaded so that each has the same
-// meaning per element type as its Go definition in internal/scalar.
-const Prelude = `template <typename T> __device__ __forceinline__ T laze_abs(T a) { return a < (T)0 ? (T)(-a) : a; }
+// meaning per element type as its Go definition in internal/scalar. An
+// include guard lets several kernels' sources share one translation unit.
+const Prelude = `#ifndef LAZE_PRELUDE
+#define LAZE_PRELUDE
+// The generic helpers compare with zero, which is pointless for unsigned T.
+#pragma nv_diag_suppress 186
+template <typename T> __device__ __forceinline__ T laze_abs(T a) { return a < (T)0 ? (T)(-a) : a; }
 __device__ __forceinline__ float laze_abs(float a) { return fabsf(a); }
 __device__ __forceinline__ double laze_abs(double a) { return fabs(a); }
 
@@ -64,6 +69,16 @@ __device__ __forceinline__ double laze_pow(double a, double b) { return pow(a, b
 template <typename T> __device__ __forceinline__ T laze_max(T a, T b) { return (a > b || a != a) ? a : b; }
 template <typename T> __device__ __forceinline__ T laze_min(T a, T b) { return (a < b || a != a) ? a : b; }
 
+// laze_better is ArgBetter (reduce.go): whether v at index vi replaces best
+// at index bi in an arg reduction; is_max picks argmax over argmin.
+template <typename T> __device__ __forceinline__ bool laze_better(bool is_max, T v, long long vi, T best, long long bi) {
+  const bool vn = v != v, bn = best != best;
+  if (vn || bn) return (vn && bn) ? vi < bi : vn;
+  if (v == best) return vi < bi;
+  return is_max ? v > best : v < best;
+}
+
 __device__ __forceinline__ float laze_sigmoid(float a) { return (float)(1.0 / (1.0 + exp(-(double)a))); }
 __device__ __forceinline__ double laze_sigmoid(double a) { return 1.0 / (1.0 + exp(-a)); }
+#endif
 `

@@ -137,7 +137,8 @@ func isUnsigned[T tensor.Number]() bool {
 // Minimum (argmin): a NaN beats any number, and of two equal elements (or
 // two NaNs) the one with the lower index wins, so the result is the first
 // such element whatever order the elements are visited in. Start from the
-// reduction's identity at index math.MaxInt64.
+// reduction's identity at index math.MaxInt64. Prelude's laze_better is the
+// same rule in CUDA.
 func ArgBetter[T tensor.Number](combine Op, v T, vi int64, best T, bi int64) bool {
 	vNaN, bNaN := v != v, best != best
 	switch {

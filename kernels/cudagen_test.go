@@ -1,0 +1,162 @@
+package kernels
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/fakedev"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden CUDA sources in testdata/cuda")
+
+// virtualGPU hands out device tensors with no memory behind them, for
+// kernels too large to allocate.
+var virtualGPU = fakedev.NewVirtual(alloc.CUDA(6))
+
+// goldenCases are representative trees whose generated source is kept in
+// testdata/cuda: one per path of the generator.
+func goldenCases() []cudaCase {
+	a := tensor.Arange[float32](0, 12, 1)
+	a34, _ := a.View(3, 4)
+	b34 := tensor.Ones[float32](3, 4)
+	row := tensor.Ones[float32](4)
+	d34 := tensor.Zeros[float32](3, 4)
+	x := expr.Of[float32](a34)
+	huge := tensor.Empty[int8](shape.Shape{1 << 16, 1 << 15}, tensor.WithAllocator(virtualGPU))
+	hugeT := tensor.Empty[int8](shape.Shape{1 << 15, 1 << 16}, tensor.WithAllocator(virtualGPU))
+	i64 := tensor.Arange[int64](0, 12, 1)
+	return []cudaCase{
+		{"contiguous", func() (string, error) {
+			// poly4: a*a*a*a + 2a*a*a - 3a + 1, every scalar a parameter
+			return CUDASource(d34, x.Mul(a34).Mul(a34).Mul(a34).Add(x.MulScalar(2).Mul(a34).Mul(a34)).Sub(x.MulScalar(3)).AddScalar(1))
+		}},
+		{"broadcast", func() (string, error) { return CUDASource(d34, x.Mul(row).Add(expr.Scalar[float32](0.5))) }},
+		{"transposed", func() (string, error) { return CUDASource(d34.T(), expr.Of[float32](b34.T()).Sub(d34.T()).Maximum(a34.T())) }},
+		{"reduction", func() (string, error) {
+			return CUDASource(tensor.Zeros[float32](3), expr.Exp[float32](expr.Sum[float32](x.Mul(row), expr.Axis(1))))
+		}},
+		{"argmin", func() (string, error) {
+			return CUDASource(tensor.Zeros[int64](4), expr.Exp[int64](expr.ArgMin[float32](x.Neg(), expr.Axis(0))))
+		}},
+		{"cast", func() (string, error) {
+			return CUDASource(tensor.Zeros[float64](12), expr.Exp[float64](expr.Sqrt[float64](expr.Cast[float64](i64))))
+		}},
+		{"int64_indexing", func() (string, error) {
+			return CUDASource(huge, expr.Exp[int8](expr.Add[int8](hugeT.T(), expr.Scalar[int8](1))))
+		}},
+	}
+}
+
+// TestCUDAGolden compares the generated source of representative trees with
+// testdata/cuda (rewrite with go test ./kernels -run TestCUDAGolden -update).
+func TestCUDAGolden(t *testing.T) {
+	for _, c := range goldenCases() {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.src()
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "cuda", c.name+".cu")
+			if *updateGolden {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("source of %s (-want +got):\n%s", c.name, diff)
+			}
+		})
+	}
+}
+
+// TestCUDAPaths checks what each golden case's source must show: the flat
+// loop only for contiguous operands, 64-bit indices only when needed, one
+// block per result for reductions.
+func TestCUDAPaths(t *testing.T) {
+	want := map[string][]string{
+		"contiguous":     {"typedef int I;", "const I p1 = i;", "double k0, double k1, double k2, long long n"},
+		"broadcast":      {"rest % (I)d1", "p0 += c * (I)s0_0;", "(T)(v0 * v1)"},
+		"transposed":     {"rest % (I)d1"},
+		"reduction":      {"__shared__ T part[256];", "for (I j = (I)threadIdx.x; j < folded;", "acc = acc + v"},
+		"argmin":         {"long long* oi", "laze_better(false, ", "oi[b0] = part_i[0];"},
+		"cast":           {"const long long* o1", "sqrt("},
+		"int64_indexing": {"typedef long long I;", "const signed char* o1"},
+	}
+	for _, c := range goldenCases() {
+		src, err := c.src()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _, _ = strings.Cut(src, "\n// step 2:") // the first kernel; a reduction's second copies its result
+		for _, w := range want[c.name] {
+			if !strings.Contains(src, w) {
+				t.Errorf("%s: the source lacks %q", c.name, w)
+			}
+		}
+		if flat := c.name == "contiguous" || c.name == "cast"; flat != strings.Contains(src, "const I p1 = i;") {
+			t.Errorf("%s: flat path %t; want %t", c.name, !flat, flat)
+		}
+		if c.name != "int64_indexing" && strings.Contains(src, "typedef long long I;") {
+			t.Errorf("%s: 64-bit indices for a small tensor", c.name)
+		}
+	}
+}
+
+// TestKernelIdentity checks that a kernel's name and key follow its
+// structure only: scalars, sizes and addresses are parameters.
+func TestKernelIdentity(t *testing.T) {
+	small, big := tensor.Ones[float32](3, 4), tensor.Ones[float32](50, 70)
+	dSmall, dBig := tensor.Zeros[float32](3, 4), tensor.Zeros[float32](50, 70)
+	row := tensor.Ones[float32](4)
+	key := func(dst *tensor.Tensor[float32], e expr.Exp[float32]) *Kernel {
+		t.Helper()
+		if err := checkAssign("test", dst, e); err != nil {
+			t.Fatal(err)
+		}
+		ev := newEvaluation("test")
+		defer ev.release()
+		p, err := lower(ev, assignTo(dst), e, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return kernelFor(p)
+	}
+	times2 := key(dSmall, expr.Of[float32](small).MulScalar(2))
+	times3 := key(dBig, expr.Of[float32](big).MulScalar(3))
+	if times2.Name != times3.Name || times2.Key != times3.Key {
+		t.Errorf("a*2 on 3x4 and a*3 on 50x70 must share a kernel: %s and %s", times2.Key, times3.Key)
+	}
+	if times2.Params[len(times2.Params)-2] == times3.Params[len(times3.Params)-2] {
+		t.Error("the scalar must be a parameter, and differ")
+	}
+	if _, kernel, _ := strings.Cut(times2.Source(), "__global__"); strings.Contains(kernel, "(T)2") || strings.Contains(kernel, "2.0") {
+		t.Error("the scalar 2 appears in the source")
+	}
+	different := []*Kernel{
+		key(dSmall, expr.Of[float32](small).AddScalar(2)),       // another op
+		key(dSmall.T(), expr.Of[float32](small.T()).MulScalar(2)), // strided: rank 2
+		key(dSmall, expr.Of[float32](small).Mul(row).MulScalar(2)), // broadcast
+	}
+	seen := map[string]string{times2.Name: "a*2"}
+	for i, k := range different {
+		if prev, ok := seen[k.Name]; ok {
+			t.Errorf("case %d shares kernel %s with %s: %s", i, k.Name, prev, k.Key)
+		}
+		seen[k.Name] = k.Key
+	}
+	if got := kernelName(times2.Key); got != times2.Name || !strings.HasPrefix(got, "laze_") || len(got) != len("laze_")+16 {
+		t.Errorf("name %q", got)
+	}
+}

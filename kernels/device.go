@@ -1,0 +1,336 @@
+package kernels
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// Backend evaluates on one kind of device: it launches the kernels this
+// package generates and runs matrix products. Package cuda registers the
+// CUDA backend (build tag cuda); in a build without one, Assign on device
+// tensors returns a DeviceError. Implementations are safe for concurrent
+// use.
+type Backend interface {
+	// DefaultQueue returns the queue Assign uses on dev.
+	DefaultQueue(dev alloc.Device) (Queue, error)
+	// Launch queues one kernel on q.
+	Launch(q Queue, k *Kernel) error
+	// Gemm queues one matrix product on q.
+	Gemm(q Queue, g Gemm) error
+}
+
+// Queue is an ordered queue of device work (a CUDA stream): work runs in
+// the order it was queued.
+type Queue interface {
+	// Device returns the device the queue runs on.
+	Device() alloc.Device
+	// Wait blocks until every piece of work queued so far is done and
+	// returns the first error it met.
+	Wait() error
+	// Defer arranges for f to run once every piece of work queued so far is
+	// done: the evaluator gives its temporaries back then.
+	Defer(f func())
+}
+
+// Kernel is one launch of a generated CUDA kernel: which kernel (Name, Key,
+// Source) and with what (Work, Params).
+type Kernel struct {
+	// Name is "laze_" and 16 hex digits: the hash of Key.
+	Name string
+	// Key is the structure the source is generated from; kernels with
+	// equal keys have equal sources, so a backend caches compiled kernels
+	// by it.
+	Key string
+	// Reduction says how to launch: a reduction runs one block of
+	// ReduceThreads threads per result element (grid-stride over them);
+	// other kernels one thread per element, grid-stride.
+	Reduction bool
+	// Work is the number of elements (the number of result elements, for a
+	// reduction). The kernel is not launched when it is 0.
+	Work int64
+	// Params are the kernel's parameters in order, 8 bytes each: device
+	// addresses, int64 and the bits of float64 (or of uint64/int64 for
+	// integer scalars).
+	Params []uint64
+
+	spec *kernelSpec
+}
+
+// Source returns the kernel's CUDA C source.
+func (k *Kernel) Source() string { return k.spec.source(k.Name) }
+
+// Gemm is one row-major matrix product on a device: C (M×N) = A (M×K) ·
+// B (K×N), each matrix contiguous (leading dimensions K, N and N). DType is
+// "float32" or "float64". A, B and C are device addresses.
+type Gemm struct {
+	DType   string
+	M, N, K int
+	A, B, C uint64
+}
+
+var backends struct {
+	mu sync.RWMutex
+	by map[alloc.Kind]Backend
+}
+
+// RegisterBackend makes b the evaluator of every device of the given kind.
+func RegisterBackend(kind alloc.Kind, b Backend) {
+	backends.mu.Lock()
+	defer backends.mu.Unlock()
+	if backends.by == nil {
+		backends.by = map[alloc.Kind]Backend{}
+	}
+	backends.by[kind] = b
+}
+
+// backendFor returns the backend for dev, or a DeviceError naming it.
+func backendFor(call string, dev alloc.Device) (Backend, error) {
+	backends.mu.RLock()
+	b, ok := backends.by[dev.Kind()]
+	backends.mu.RUnlock()
+	if !ok {
+		return nil, noBackend(call, dev)
+	}
+	return b, nil
+}
+
+// onDevice is where a device evaluation sends its work.
+type onDevice struct {
+	ev      *evaluation
+	backend Backend
+	queue   Queue
+	alloc   alloc.Allocator
+}
+
+// AssignOn queues the evaluation of e into dst on q (a stream of package
+// cuda) and returns without waiting for it: the result is ready once
+// q.Wait returns. It checks as Assign does, and every error it returns
+// leaves dst unchanged; an error met while the work runs comes from
+// q.Wait. Operands must not be released, nor written by other queues,
+// until then. For CPU tensors use Assign.
+func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	if q == nil {
+		return &shape.ArgumentError{Op: "AssignOn", Name: "q", Value: nil, Reason: "a queue is needed"}
+	}
+	if err := checkAssign("AssignOn", dst, e); err != nil {
+		return err
+	}
+	if dev := dst.Device(); dev != q.Device() {
+		return &shape.DeviceError{Op: "AssignOn", Devices: []fmt.Stringer{dev, q.Device()},
+			Reason: "the destination and the queue are on different devices"}
+	}
+	b, err := backendFor("AssignOn", q.Device())
+	if err != nil {
+		return err
+	}
+	ev, err := newDeviceEvaluation("AssignOn", b, q)
+	if err != nil {
+		return err
+	}
+	err = evaluate(ev, dst, e)
+	if err == nil {
+		err = ev.err
+	}
+	q.Defer(ev.release)
+	return err
+}
+
+// newDeviceEvaluation prepares an evaluation that queues its work on q.
+func newDeviceEvaluation(call string, b Backend, q Queue) (*evaluation, error) {
+	a, err := alloc.For(q.Device())
+	if err != nil {
+		return nil, err
+	}
+	ev := newEvaluation(call)
+	ev.device = &onDevice{ev: ev, backend: b, queue: q, alloc: a}
+	return ev, nil
+}
+
+// executeOnDevice evaluates a checked tree into a device tensor on the
+// device's default queue and waits for the result.
+func executeOnDevice[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	b, err := backendFor(call, dst.Device())
+	if err != nil {
+		return err
+	}
+	q, err := b.DefaultQueue(dst.Device())
+	if err != nil {
+		return err
+	}
+	ev, err := newDeviceEvaluation(call, b, q)
+	if err != nil {
+		return err
+	}
+	err = evaluate(ev, dst, e)
+	if err == nil {
+		err = ev.err
+	}
+	if werr := q.Wait(); err == nil {
+		err = werr
+	}
+	ev.release()
+	return err
+}
+
+// launch queues one pass of a program.
+func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
+	if p.noop {
+		return nil
+	}
+	k := kernelFor(p)
+	if k.Work == 0 {
+		return nil
+	}
+	return d.backend.Launch(d.queue, k)
+}
+
+// kernelFor builds the launch of p's kernel: its structure (the source is
+// generated only when the backend asks for it) and its parameters.
+func kernelFor[T tensor.Number](p *program[T]) *Kernel {
+	spec := specOf(p)
+	key := spec.key()
+	k := &Kernel{Name: kernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
+	total, folded := int64(1), int64(1) // elements (results, for a reduction); elements folded into each
+	for d, n := range p.shape {
+		if spec.red != nil && spec.reduced[d] {
+			folded *= int64(n)
+		} else {
+			total *= int64(n)
+		}
+	}
+	k.Work = total
+	consts := map[int]T{}
+	for _, c := range p.consts {
+		consts[c.slot] = c.value
+	}
+	for _, pa := range spec.params() {
+		var v uint64
+		switch pa.kind {
+		case paramPointer:
+			v = p.mems[pa.a].address(p.offsets[pa.a])
+		case paramIndexOut:
+			v = p.red.idx.address(p.red.idxOffset)
+		case paramConst:
+			v = scalarBits(consts[spec.consts[pa.a]])
+		case paramCount:
+			v = uint64(total)
+		case paramReduced:
+			v = uint64(folded)
+		case paramDim:
+			v = uint64(p.shape[pa.a])
+		case paramStride:
+			v = uint64(int64(p.strides[pa.a][pa.b]))
+		}
+		k.Params = append(k.Params, v)
+	}
+	return k
+}
+
+// deviceTemp allocates a temporary on the evaluation's device.
+func deviceTemp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
+	return tensor.Empty[T](dims, tensor.WithAllocator(ev.device.alloc))
+}
+
+// deviceCopy copies t into a new contiguous temporary on its device, with
+// one kernel.
+func deviceCopy[T tensor.Number](ev *evaluation, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	c := temp[T](ev, t.ShapeView(friend.K))
+	return c, evaluate(ev, c, expr.Exp[T](t))
+}
+
+// CUDASource returns the CUDA C source of every kernel Assign(dst, e) would
+// launch on a GPU, in order, each headed by a comment naming its step; a
+// matrix product, which runs through cuBLAS, is a comment. It works on CPU
+// tensors too (the kernels follow their layouts), so the source can be
+// read, and compiled with NVRTC, on a machine without a GPU. It checks as
+// Assign does and writes nothing.
+func CUDASource[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) (string, error) {
+	if err := checkAssign("CUDASource", dst, e); err != nil {
+		return "", err
+	}
+	ev := newEvaluation("CUDASource")
+	defer ev.release()
+	ev.plan = newPlan(e)
+	ev.plan.cuda = true
+	ev.plan.name(dst, "dst")
+	if err := evaluate(ev, dst, e); err != nil {
+		return "", err
+	}
+	return ev.plan.String(), nil
+}
+
+// launch queues the product on the device: one Gemm per matrix of the
+// batch, over contiguous copies of operands that are not contiguous and
+// into a contiguous temporary when c is not.
+func (s *productStep[T]) launch(d *onDevice) error {
+	dtype := tensor.DType[T]()
+	if dtype != "float32" && dtype != "float64" {
+		return &shape.DTypeError{Op: "MatMul", DType: dtype,
+			Reason: fmt.Sprintf("on %v, products go through cuBLAS, which takes float32 and float64", d.queue.Device())}
+	}
+	a, err := contiguousOn(d, s.a)
+	if err != nil {
+		return err
+	}
+	b, err := contiguousOn(d, s.b)
+	if err != nil {
+		return err
+	}
+	c := s.c
+	if !c.IsContiguous() {
+		c = temp[T](d.ev, s.c.ShapeView(friend.K))
+	}
+	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K))
+	if g.K == 0 {
+		return evaluate(d.ev, s.c, expr.Exp[T](expr.Scalar(T(0))))
+	}
+	if err := queueGemms(d, dtype, g, c, a, b); err != nil {
+		return err
+	}
+	if c != s.c {
+		return evaluate(d.ev, s.c, expr.Exp[T](c))
+	}
+	return nil
+}
+
+// contiguousOn returns t, or a contiguous copy of it on the device.
+func contiguousOn[T tensor.Number](d *onDevice, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	if t.IsContiguous() {
+		return t, nil
+	}
+	return deviceCopy(d.ev, t)
+}
+
+// queueGemms queues one Gemm per matrix of the (broadcast) batch of a
+// product of contiguous operands.
+func queueGemms[T tensor.Number](d *onDevice, dtype string, g expr.ProductGeometry, c, a, b *tensor.Tensor[T]) error {
+	if a.NDim() == 1 {
+		a, c = a.Unsqueeze(0), c.Unsqueeze(len(g.Batch))
+	}
+	if b.NDim() == 1 {
+		b, c = b.Unsqueeze(1), c.Unsqueeze(c.NDim())
+	}
+	operands := []*tensor.Tensor[T]{c, a, b}
+	strides := make([][]int, 3)
+	offsets := make([]int, 3)
+	for k, t := range operands {
+		s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
+		strides[k], _ = shape.BroadcastStrides(s[:len(s)-2], st[:len(st)-2], g.Batch)
+		offsets[k] = t.Offset()
+	}
+	mc, ma, mb := memOf(c), memOf(a), memOf(b)
+	var err error
+	forEachOffset(g.Batch, offsets, strides, func(off []int) {
+		if err == nil {
+			err = d.backend.Gemm(d.queue, Gemm{DType: dtype, M: g.M, N: g.N, K: g.K,
+				A: ma.address(off[1]), B: mb.address(off[2]), C: mc.address(off[0])})
+		}
+	})
+	return err
+}

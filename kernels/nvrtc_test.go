@@ -1,0 +1,132 @@
+//go:build nvrtc
+
+package kernels
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/tensor"
+	"gorgonia.org/cu/nvrtc"
+)
+
+// The NVRTC tests compile generated kernels to PTX. They need NVRTC and the
+// CUDA headers (make cuda-deps) but no GPU; make cuda-check runs them.
+
+// nvrtcArchs are the architectures every kernel must compile for: Ampere
+// (A100) and Hopper (H100, H200).
+var nvrtcArchs = []string{"sm_80", "sm_90"}
+
+// compileCUDA compiles source with NVRTC for arch ("sm_80") and returns the
+// PTX and NVRTC's log; a failure is an error carrying the log.
+func compileCUDA(source, arch string) (ptx, log string, err error) {
+	prog, err := nvrtc.CreateProgram(source, "laze.cu")
+	if err != nil {
+		return "", "", err
+	}
+	defer prog.Destroy()
+	err = prog.Compile("--gpu-architecture=compute_"+strings.TrimPrefix(arch, "sm_"), "--std=c++14")
+	log, _ = prog.GetLog()
+	if err != nil {
+		return "", log, fmt.Errorf("nvrtc %s: %w\n%s", arch, err, log)
+	}
+	ptx, err = prog.GetPTX()
+	return ptx, log, err
+}
+
+// TestNVRTCEveryOp compiles, per element type and architecture, one
+// translation unit holding every op's kernel in every layout, and checks
+// that each kernel is in the PTX and that NVRTC warned about nothing.
+func TestNVRTCEveryOp(t *testing.T) {
+	for _, dt := range cudaDTypes {
+		var unit strings.Builder
+		unit.WriteString(ops.Prelude)
+		var names []string
+		seen := map[string]bool{}
+		for _, c := range dt.cases() {
+			src, err := c.src()
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			for _, k := range kernelsIn(src) {
+				if !seen[k.name] {
+					seen[k.name] = true
+					names = append(names, k.name)
+					unit.WriteString(k.source)
+				}
+			}
+		}
+		for _, arch := range nvrtcArchs {
+			t.Run(dt.name+"/"+arch, func(t *testing.T) {
+				ptx, log, err := compileCUDA(unit.String(), arch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(log, "warning") {
+					t.Errorf("NVRTC warned:\n%s", log)
+				}
+				for _, name := range names {
+					if !strings.Contains(ptx, ".entry "+name) {
+						t.Errorf("kernel %s is not in the PTX", name)
+					}
+				}
+				t.Logf("%d kernels", len(names))
+			})
+		}
+	}
+}
+
+// TestNVRTCWideAndConverted compiles the kernels the op sweep does not
+// reach: 64-bit indexing and operands read from another element type.
+func TestNVRTCWideAndConverted(t *testing.T) {
+	var unit strings.Builder
+	wide := goldenCases()
+	for _, c := range wide {
+		src, err := c.src()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		unit.WriteString(src)
+	}
+	i32 := tensor.Arange[int32](0, 12, 1)
+	src, err := CUDASource(tensor.Zeros[float64](12), expr.Exp[float64](expr.Add[float64](expr.Cast[float64](i32), tensor.Ones[float64](12))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit.WriteString(src)
+	for _, arch := range nvrtcArchs {
+		if _, log, err := compileCUDA(unit.String(), arch); err != nil || strings.Contains(log, "warning") {
+			t.Errorf("%s: %v\n%s", arch, err, log)
+		}
+	}
+}
+
+// TestNVRTCErrorCarriesLog checks that a kernel that does not compile gives
+// NVRTC's log, which names the line at fault.
+func TestNVRTCErrorCarriesLog(t *testing.T) {
+	_, _, err := compileCUDA(`extern "C" __global__ void broken() { undeclared = 1; }`, "sm_80")
+	if err == nil || !strings.Contains(err.Error(), "undeclared") {
+		t.Fatalf("compiling a broken kernel: %v; want an error carrying the log", err)
+	}
+}
+
+// kernelSource is one kernel's text in a CUDASource listing.
+type kernelSource struct{ name, source string }
+
+// kernelsIn splits a CUDASource listing into its kernels, without the
+// prelude.
+func kernelsIn(listing string) []kernelSource {
+	var out []kernelSource
+	for _, part := range strings.Split(listing, "extern \"C\" __global__ void ")[1:] {
+		name := part[:strings.IndexByte(part, '(')]
+		body := part
+		if i := strings.Index(body, "\n// step "); i >= 0 {
+			body = body[:i+1]
+		}
+		out = append(out, kernelSource{name: name, source: "extern \"C\" __global__ void " + body})
+	}
+	return out
+}
