@@ -39,7 +39,9 @@ func goldenCases() []cudaCase {
 			return CUDASource(d34, x.Mul(a34).Mul(a34).Mul(a34).Add(x.MulScalar(2).Mul(a34).Mul(a34)).Sub(x.MulScalar(3)).AddScalar(1))
 		}},
 		{"broadcast", func() (string, error) { return CUDASource(d34, x.Mul(row).Add(expr.Scalar[float32](0.5))) }},
-		{"transposed", func() (string, error) { return CUDASource(d34.T(), expr.Of[float32](b34.T()).Sub(d34.T()).Maximum(a34.T())) }},
+		{"transposed", func() (string, error) {
+			return CUDASource(d34.T(), expr.Of[float32](b34.T()).Sub(d34.T()).Maximum(a34.T()))
+		}},
 		{"reduction", func() (string, error) {
 			return CUDASource(tensor.Zeros[float32](3), expr.Exp[float32](expr.Sum[float32](x.Mul(row), expr.Axis(1))))
 		}},
@@ -145,8 +147,8 @@ func TestKernelIdentity(t *testing.T) {
 		t.Error("the scalar 2 appears in the source")
 	}
 	different := []*Kernel{
-		key(dSmall, expr.Of[float32](small).AddScalar(2)),       // another op
-		key(dSmall.T(), expr.Of[float32](small.T()).MulScalar(2)), // strided: rank 2
+		key(dSmall, expr.Of[float32](small).AddScalar(2)),          // another op
+		key(dSmall.T(), expr.Of[float32](small.T()).MulScalar(2)),  // strided: rank 2
 		key(dSmall, expr.Of[float32](small).Mul(row).MulScalar(2)), // broadcast
 	}
 	seen := map[string]string{times2.Name: "a*2"}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
