@@ -112,7 +112,7 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 	if err != nil {
 		return renameCall(err, call)
 	}
-	if dev := dst.Device(); dev != info.Device {
+	if dev := dst.Device(); dev != info.Device && !(info.Device.IsCPU() && constantOnly(e)) {
 		return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dev, info.Device},
 			Reason: "the destination and the expression are on different devices"}
 	}
@@ -129,6 +129,19 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		}
 	}
 	return nil
+}
+
+// constantOnly reports whether e reads no tensor (Fill's tree), so that it
+// evaluates on the destination's device, whichever that is.
+func constantOnly(e expr.Node) bool {
+	tensors := 0
+	expr.Walk(e, func(n expr.Node, _ int) bool {
+		if _, ok := n.(interface{ Device() alloc.Device }); ok {
+			tensors++
+		}
+		return tensors == 0
+	})
+	return tensors == 0
 }
 
 // noBackend reports a device with no evaluator in this build or process.

@@ -218,7 +218,12 @@ func (l *lowering[T]) copyAside(t *tensor.Tensor[T]) (*tensor.Tensor[T], error) 
 	if l.ev.device != nil {
 		return deviceCopy(l.ev, t)
 	}
-	c := t.Clone()
+	var c *tensor.Tensor[T]
+	if t.Device().IsCPU() {
+		c = t.Clone()
+	} else { // Explain or CUDASource of device tensors: nothing runs, a stand-in suffices
+		c = tensor.Empty[T](t.ShapeView(friend.K))
+	}
 	l.ev.temps = append(l.ev.temps, c)
 	return c, nil
 }
