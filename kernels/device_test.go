@@ -32,7 +32,7 @@ type recorder struct {
 }
 
 func (r *recorder) DefaultQueue(alloc.Device) (Queue, error) { return r, nil }
-func (r *recorder) Device() alloc.Device                    { return alloc.CUDA(5) }
+func (r *recorder) Device() alloc.Device                     { return alloc.CUDA(5) }
 
 func (r *recorder) Launch(_ Queue, k *Kernel) error {
 	r.mu.Lock()
