@@ -163,3 +163,15 @@ func (a *Allocator) Zero(m *alloc.Allocation) error {
 	}
 	return a.dev.do(func() error { return cu.MemsetD8(cu.DevicePtr(m.Ptr()), 0, int64(m.Size())) })
 }
+
+// CopyDevice copies nbytes from src to dst, both blocks of this device,
+// with cuMemcpyDtoD on the default stream; it is the reference for the
+// benchmarks' copy bandwidth.
+func (a *Allocator) CopyDevice(dst, src *alloc.Allocation, nbytes int) error {
+	if nbytes == 0 {
+		return nil
+	}
+	return a.dev.do(func() error {
+		return cu.MemcpyDtoD(cu.DevicePtr(dst.Ptr()), cu.DevicePtr(src.Ptr()), int64(nbytes))
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/laze-go/laze/alloc"
 	"io"
 	"regexp"
 	"strconv"
@@ -102,12 +103,19 @@ func parseEvalArgs(args []string, stdout io.Writer) (*evalOptions, error) {
 	return o, checkDevice(o.device)
 }
 
+// openCUDA opens GPU 0 and returns its device; nil in a binary built
+// without the cuda tag (cuda.go sets it).
+var openCUDA func() (alloc.Device, error)
+
 // checkDevice accepts the devices this binary can evaluate on.
 func checkDevice(d string) error {
 	switch d {
 	case "cpu":
 		return nil
 	case "cuda":
+		if openCUDA != nil {
+			return nil
+		}
 		return usagef("-device cuda: this exprdemo has no CUDA backend; build one with 'go build -tags cuda ./cmd/exprdemo' on a machine with the CUDA toolkit ('make cuda-deps' installs it)")
 	}
 	return usagef("-device %s: unknown device (want cpu or cuda)", d)
@@ -123,12 +131,21 @@ func evalCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := interp.Run(o.expr, inputs, o.explain)
+	opts := interp.Options{Explain: o.explain}
+	if o.device == "cuda" {
+		if opts.Device, err = openCUDA(); err != nil {
+			return fmt.Errorf("-device cuda: %w", err)
+		}
+	}
+	r, err := interp.RunWith(o.expr, inputs, opts)
 	if err != nil {
 		return located(o.expr, err)
 	}
 	if o.explain {
 		fmt.Fprintf(stdout, "parsed: %s\ntree:   %s\nshape:  %v\ndtype:  %s\nplan:\n%s\n", r.Parsed, r.Tree, r.Shape, r.DType, r.Plan)
+		if r.CUDA != "" {
+			fmt.Fprintf(stdout, "cuda:\n%s\n", r.CUDA)
+		}
 	}
 	if o.out != "" {
 		if err := r.Save(o.out); err != nil {

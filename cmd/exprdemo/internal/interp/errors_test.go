@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
 	"github.com/laze-go/laze/shape"
 )
@@ -158,4 +159,11 @@ func FuzzRun(f *testing.F) {
 			t.Fatalf("%q: error %T without a position: %v", src, err, err)
 		}
 	})
+}
+
+func TestRunWithUnopenedDevice(t *testing.T) {
+	_, err := RunWith("1 + 2", nil, Options{Device: alloc.CUDA(11)})
+	if !errors.Is(err, shape.ErrDevice) || !strings.Contains(err.Error(), "cuda:11") {
+		t.Errorf("RunWith on a device nobody opened: %v; want a DeviceError naming it", err)
+	}
 }

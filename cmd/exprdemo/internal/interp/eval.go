@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"github.com/laze-go/laze/alloc"
 	"math"
 	"math/big"
 	"regexp"
@@ -85,6 +86,17 @@ type Result struct {
 	Parsed string // the parse, fully parenthesised
 	Tree   string // the laze tree that was evaluated
 	Plan   string // with explain: the steps, each with its lowered program
+	CUDA   string // with explain on a GPU: the CUDA source of the final evaluation's kernels
+}
+
+// Options adjust Run.
+type Options struct {
+	// Explain fills Result.Plan (and, on a GPU, Result.CUDA).
+	Explain bool
+	// Device is where the inputs are copied and the evaluation runs; the
+	// zero Device is the CPU. A GPU needs its allocator registered (a
+	// build with -tags cuda, cuda.Open).
+	Device alloc.Device
 }
 
 // Save writes the result to an .npy file, bools as NumPy bools.
@@ -96,11 +108,26 @@ func (r *Result) Save(path string) error {
 // describes every evaluation, including subexpressions computed early
 // because a view of them was taken.
 func Run(src string, inputs map[string]Input, explain bool) (*Result, error) {
+	return RunWith(src, inputs, Options{Explain: explain})
+}
+
+// RunWith is Run with options: on a GPU, the inputs are copied there and
+// every evaluation allocates there; Result.Tensor stays on the device (it
+// prints, and saves, through the host).
+func RunWith(src string, inputs map[string]Input, opts Options) (*Result, error) {
 	root, err := lang.Parse(src)
 	if err != nil {
 		return nil, err
 	}
-	ev := &evaluator{src: src, inputs: inputs, explain: explain}
+	a, err := alloc.For(opts.Device)
+	if err != nil {
+		return nil, err
+	}
+	if inputs, err = moveInputs(inputs, opts.Device); err != nil {
+		return nil, err
+	}
+	explain := opts.Explain
+	ev := &evaluator{src: src, inputs: inputs, explain: explain, alloc: a}
 	v, err := ev.eval(root)
 	if err != nil {
 		return nil, err
@@ -115,11 +142,32 @@ func Run(src string, inputs map[string]Input, explain bool) (*Result, error) {
 		}
 		ev.plan = append(ev.plan, plan)
 		r.Plan = renumber(strings.Join(ev.plan, ""))
+		if !opts.Device.IsCPU() {
+			if r.CUDA, err = k.cudaSource(v.node, v.s); err != nil {
+				return nil, ev.fail(root, "", err)
+			}
+		}
 	}
-	if r.Tensor, err = k.evaluate(v.node, v.s); err != nil {
+	if r.Tensor, err = k.evaluate(v.node, v.s, a); err != nil {
 		return nil, ev.fail(root, "", err)
 	}
 	return r, nil
+}
+
+// moveInputs copies the inputs to dev (none is copied for the CPU).
+func moveInputs(inputs map[string]Input, dev alloc.Device) (map[string]Input, error) {
+	if dev.IsCPU() {
+		return inputs, nil
+	}
+	moved := make(map[string]Input, len(inputs))
+	for name, in := range inputs {
+		t, err := kitFor(in.DType).toDevice(in.Tensor, dev)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", name, err)
+		}
+		moved[name] = Input{DType: in.DType, Tensor: t}
+	}
+	return moved, nil
 }
 
 var stepLabel = regexp.MustCompile(`(?m)^step \d+:`)
@@ -138,7 +186,8 @@ type evaluator struct {
 	src     string
 	inputs  map[string]Input
 	explain bool
-	plan    []string // explain: the computations done while building
+	alloc   alloc.Allocator // where evaluations allocate
+	plan    []string        // explain: the computations done while building
 	temps   int
 }
 

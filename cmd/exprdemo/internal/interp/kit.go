@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/shape"
@@ -19,8 +20,10 @@ type kit interface {
 	reduce(op expr.ReduceOp, x any, axes []int, keep bool) any
 	argReduce(op expr.ReduceOp, x any, axes []int, keep bool) any
 	convert(x any) any
-	evaluate(x any, s shape.Shape) (any, error)
+	evaluate(x any, s shape.Shape, a alloc.Allocator) (any, error)
 	explain(x any, s shape.Shape) (string, error)
+	cudaSource(x any, s shape.Shape) (string, error)
+	toDevice(t any, dev alloc.Device) (any, error)
 	save(path string, t any, asBool bool) error
 	views
 }
@@ -114,9 +117,10 @@ func (kitOf[T]) convert(x any) any {
 	panic("interp: convert: not a laze expression")
 }
 
-// evaluate computes x, of shape s, into a new tensor.
-func (kitOf[T]) evaluate(x any, s shape.Shape) (any, error) {
-	dst := tensor.Empty[T](s)
+// evaluate computes x, of shape s, into a new tensor from allocator a (on
+// a's device).
+func (kitOf[T]) evaluate(x any, s shape.Shape, a alloc.Allocator) (any, error) {
+	dst := tensor.Empty[T](s, tensor.WithAllocator(a))
 	if err := kernels.Assign(dst, x.(expr.Exp[T])); err != nil {
 		return nil, err
 	}
@@ -130,7 +134,22 @@ func (kitOf[T]) save(path string, t any, asBool bool) error {
 	if asBool {
 		opts = append(opts, npy.AsBool())
 	}
-	return npy.Save(path, t.(*tensor.Tensor[T]), opts...)
+	host, err := t.(*tensor.Tensor[T]).To(alloc.CPU)
+	if err != nil {
+		return err
+	}
+	return npy.Save(path, host, opts...)
+}
+
+// toDevice copies t, a *tensor.Tensor[T], to dev.
+func (kitOf[T]) toDevice(t any, dev alloc.Device) (any, error) {
+	return t.(*tensor.Tensor[T]).To(dev)
+}
+
+// cudaSource returns the CUDA source of the kernels evaluate would launch
+// on a GPU.
+func (kitOf[T]) cudaSource(x any, s shape.Shape) (string, error) {
+	return kernels.CUDASource(tensor.Empty[T](s), x.(expr.Exp[T]))
 }
 
 // explain describes how evaluate would compute x.

@@ -30,7 +30,7 @@ func (ev *evaluator) leaf(n lang.Node, v value) (any, error) {
 		}
 		ev.plan = append(ev.plan, fmt.Sprintf("(computed first, as a view of it is taken)\n%s", plan))
 	}
-	t, err := k.evaluate(v.node, v.s)
+	t, err := k.evaluate(v.node, v.s, ev.alloc)
 	if err != nil {
 		return nil, ev.fail(n, "", err)
 	}
