@@ -5,7 +5,8 @@ COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./kern
 COVER_MIN := 85
 FUZZTIME ?= 20s
 
-.PHONY: test fmt-check vet bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate
+.PHONY: test fmt-check vet bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
+	cuda-deps cuda-check cuda-test bench-cuda gpu-build
 
 ## test: gofmt check, go vet, and every test under the race detector
 test: fmt-check vet
@@ -58,3 +59,30 @@ fuzz:
 ## generate: rewrite the code generated from the op table (internal/ops)
 generate:
 	$(GO) generate ./internal/ops
+
+## cuda-deps: install the CUDA headers, NVRTC, cuBLAS and libcuda from Debian's non-free component (when missing)
+cuda-deps:
+	bash .ci/cuda-deps.sh
+
+## cuda-check: vet and build everything tagged cuda, and compile every generated kernel with NVRTC (no GPU needed)
+cuda-check: cuda-deps
+	$(GO) vet -tags cuda ./...
+	$(GO) build -tags cuda ./...
+	@dir=$$(mktemp -d) && $(GO) test -c -tags cuda -o $$dir/ ./cuda ./bench ./cmd/exprdemo && ls $$dir && rm -rf $$dir
+	$(GO) test -tags nvrtc -count=1 -run NVRTC ./kernels
+
+## cuda-test: the GPU tests (tag cuda); they need a GPU: gorgonia.org/cu ends the process without one
+cuda-test: cuda-deps
+	@if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then \
+		$(GO) test -tags cuda -count=1 -v ./cuda; \
+	else echo "cuda-test: skipped: no GPU here (nvidia-smi finds none); run it on a GPU machine"; fi
+
+## bench-cuda: the GPU suite as docs/performance.md quotes it (needs a GPU)
+bench-cuda: cuda-deps
+	$(GO) test -tags cuda -run '^$$' -bench CUDA -benchtime 20x -count 3 -timeout 30m ./bench
+
+## gpu-build: portable GPU test and benchmark binaries in out/ (git-ignored), for a GPU machine without Go
+gpu-build: cuda-deps
+	../shared/gpu/build-portable.sh test ./cuda out/cuda.test
+	../shared/gpu/build-portable.sh test ./bench out/bench.test
+	../shared/gpu/build-portable.sh cmd ./cmd/exprdemo out/exprdemo
