@@ -2,6 +2,7 @@ package kernels_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/kernels"
@@ -118,4 +119,29 @@ func ExampleExplain() {
 	//   v0   = add(in0, c0)
 	//   out  = relu(v0)
 	// <nil>
+}
+
+// ExampleCUDASource prints the kernel a GPU would run for a*2 + b: the
+// scalar is a parameter (k0), so a*3 + b runs the same compiled kernel.
+func ExampleCUDASource() {
+	a := tensor.Arange[float32](0, 6, 1)
+	b := tensor.Ones[float32](6)
+	src, err := kernels.CUDASource(tensor.Zeros[float32](6), expr.Of(a).MulScalar(2).Add(b))
+	if err != nil {
+		panic(err)
+	}
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "extern") || strings.HasPrefix(line, "const T v") || strings.HasPrefix(line, "o0[") {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// extern "C" __global__ void laze_71ad2691c5c25acb(float* o0, const float* o1, const float* o2, double k0, long long n) {
+	// const T v1 = (T)k0;
+	// const T v0 = (T)o1[p1];
+	// const T v3 = (T)o2[p2];
+	// const T v4_ = (T)(v0 * v1);
+	// const T v4 = (T)(v4_ + v3);
+	// o0[p0] = v4;
 }

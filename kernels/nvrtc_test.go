@@ -130,3 +130,26 @@ func kernelsIn(listing string) []kernelSource {
 	}
 	return out
 }
+
+// BenchmarkNVRTC times NVRTC compiling one new kernel (poly4, float32, with
+// the prelude) to PTX, the host's part of a cache miss (loading the module
+// on the GPU comes on top).
+func BenchmarkNVRTC(b *testing.B) {
+	in := make([]*tensor.Tensor[float32], 4)
+	for i := range in {
+		in[i] = tensor.Ones[float32](1 << 10)
+	}
+	src, err := CUDASource(tensor.Zeros[float32](1<<10), expr.Of(in[0]).Mul(in[1]).Add(in[2]).Sub(in[3]))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, arch := range nvrtcArchs {
+		b.Run(arch, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := compileCUDA(src, arch); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
