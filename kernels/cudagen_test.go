@@ -11,6 +11,7 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/fakedev"
+	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -66,6 +67,10 @@ func TestCUDAGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if strings.Count(got, ops.Prelude) != strings.Count(got, "__global__") {
+				t.Fatalf("each kernel must start with the prelude:\n%s", got)
+			}
+			got = strings.ReplaceAll(got, ops.Prelude, "#include <laze prelude: ops.Prelude>\n") // kept once, in internal/ops
 			path := filepath.Join("testdata", "cuda", c.name+".cu")
 			if *updateGolden {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
