@@ -310,23 +310,9 @@ func contiguousOn[T tensor.Number](d *onDevice, t *tensor.Tensor[T]) (*tensor.Te
 // queueGemms queues one Gemm per matrix of the (broadcast) batch of a
 // product of contiguous operands.
 func queueGemms[T tensor.Number](d *onDevice, dtype string, g expr.ProductGeometry, c, a, b *tensor.Tensor[T]) error {
-	if a.NDim() == 1 {
-		a, c = a.Unsqueeze(0), c.Unsqueeze(len(g.Batch))
-	}
-	if b.NDim() == 1 {
-		b, c = b.Unsqueeze(1), c.Unsqueeze(c.NDim())
-	}
-	operands := []*tensor.Tensor[T]{c, a, b}
-	strides := make([][]int, 3)
-	offsets := make([]int, 3)
-	for k, t := range operands {
-		s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
-		strides[k], _ = shape.BroadcastStrides(s[:len(s)-2], st[:len(st)-2], g.Batch)
-		offsets[k] = t.Offset()
-	}
 	mc, ma, mb := memOf(c), memOf(a), memOf(b)
 	var err error
-	forEachOffset(g.Batch, offsets, strides, func(off []int) {
+	forEachMatrix(g, c, a, b, func(off []int, _ []*tensor.Tensor[T]) {
 		if err == nil {
 			err = d.backend.Gemm(d.queue, Gemm{DType: dtype, M: g.M, N: g.N, K: g.K,
 				A: ma.address(off[1]), B: mb.address(off[2]), C: mc.address(off[0])})

@@ -137,6 +137,22 @@ func (m matrix[T]) copyTo(dst matrix[T]) {
 // batch, broadcasting the batch dimensions; c must not overlap a or b.
 func multiplyInto[T tensor.Number](c, a, b *tensor.Tensor[T]) {
 	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K))
+	forEachMatrix(g, c, a, b, func(off []int, operands []*tensor.Tensor[T]) {
+		m := make([]matrix[T], 3)
+		for k, t := range operands {
+			s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
+			r := len(s) - 2
+			m[k] = matrix[T]{data: t.Elems(friend.K), off: off[k], rows: s[r], cols: s[r+1], rs: st[r], cs: st[r+1]}
+		}
+		gemm(m[0], m[1], m[2])
+	})
+}
+
+// forEachMatrix calls fn with the offsets of c's, a's and b's matrices
+// (in that order) at each index of the product's broadcast batch, and with
+// the operands as matrices (a 1-D a as a row, a 1-D b as a column, c
+// widened to match).
+func forEachMatrix[T tensor.Number](g expr.ProductGeometry, c, a, b *tensor.Tensor[T], fn func(off []int, operands []*tensor.Tensor[T])) {
 	if a.NDim() == 1 {
 		a, c = a.Unsqueeze(0), c.Unsqueeze(len(g.Batch))
 	}
@@ -151,15 +167,7 @@ func multiplyInto[T tensor.Number](c, a, b *tensor.Tensor[T]) {
 		strides[k], _ = shape.BroadcastStrides(s[:len(s)-2], st[:len(st)-2], g.Batch)
 		offsets[k] = t.Offset()
 	}
-	forEachOffset(g.Batch, offsets, strides, func(off []int) {
-		m := make([]matrix[T], 3)
-		for k, t := range operands {
-			s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
-			r := len(s) - 2
-			m[k] = matrix[T]{data: t.Elems(friend.K), off: off[k], rows: s[r], cols: s[r+1], rs: st[r], cs: st[r+1]}
-		}
-		gemm(m[0], m[1], m[2])
-	})
+	forEachOffset(g.Batch, offsets, strides, func(off []int) { fn(off, operands) })
 }
 
 // forEachOffset calls fn with the offsets of every operand at each index of
