@@ -51,10 +51,10 @@ type kernelSpec struct {
 	leafSlot []int           // slot of leaf i
 	consts   []int           // constant slots, in parameter order
 	result   int             // slot of the tree's value
-	nslots   int             // number of value slots
 	leafConv []bool          // leaf i is read from another element type
 	reduced  []bool          // per dimension, for a reduction: folded (the destination does not walk it)
 	ctype    string          // cTypes[dtype]
+	identity string          // a reduction's starting value, as CUDA C
 }
 
 // operandSpec is an operand's part of the structure.
@@ -66,11 +66,12 @@ type operandSpec struct {
 // specOf describes p's structure. p must not be a no-op.
 func specOf[T tensor.Number](p *program[T]) *kernelSpec {
 	s := &kernelSpec{dtype: tensor.DType[T](), rank: len(p.shape), posOp: -1,
-		code: p.code, leafSlot: p.leafSlot, result: p.result, nslots: p.nslots}
+		code: p.code, leafSlot: p.leafSlot, result: p.result}
 	s.ctype = cTypes[s.dtype]
 	if p.red != nil {
 		def := p.red.def
 		s.red = &def
+		s.identity = identityLiteral(ops.Start[T](def.Identity))
 		if def.Arg {
 			s.posOp = p.red.pos
 		}
@@ -317,7 +318,7 @@ func (g *cudaWriter) reduction() {
 	for _, k := range outer {
 		g.line(2, "const I b%d = p%d;", k, k)
 	}
-	g.line(2, "T acc = %s;", identityLiteral(s))
+	g.line(2, "T acc = %s;", s.identity)
 	if arg {
 		g.line(2, "long long acc_i = 0x7fffffffffffffffLL;")
 	}
@@ -465,36 +466,18 @@ func cudaExpr(op ops.Op, a, b, c string) string {
 	})
 }
 
-// identityLiteral is the reduction's starting value as a CUDA expression of
-// type T.
-func identityLiteral(s *kernelSpec) string {
-	id := s.red.Identity
+// identityLiteral writes v (a reduction's identity from ops.Start) as a
+// CUDA expression of type T; infinities, which C has no literal for, by
+// their bits.
+func identityLiteral[T tensor.Number](v T) string {
+	f := float64(v)
 	switch {
-	case id == ops.Zero:
-		return "(T)0"
-	case id == ops.One:
-		return "(T)1"
-	case s.dtype == "float32" || s.dtype == "float64":
-		bits := "0xfff0000000000000LL" // -Inf
-		if id == ops.Highest {
-			bits = "0x7ff0000000000000LL" // +Inf
-		}
-		return "(T)__longlong_as_double(" + bits + ")"
-	case id == ops.Lowest && strings.HasPrefix(s.dtype, "u"):
-		return "(T)0"
-	case id == ops.Highest && strings.HasPrefix(s.dtype, "u"):
-		return "(T)0xffffffffffffffffULL"
+	case math.IsInf(f, 1):
+		return "(T)__longlong_as_double(0x7ff0000000000000LL)"
+	case math.IsInf(f, -1):
+		return "(T)__longlong_as_double(0xfff0000000000000LL)"
+	case v < 0:
+		return fmt.Sprintf("(T)(%dLL - 1)", int64(v)+1) // the most negative int64 has no literal
 	}
-	bits := 8 * itemSizes[s.dtype]
-	low := fmt.Sprintf("(T)(-0x%xLL - 1)", uint64(1)<<(bits-1)-1)
-	if id == ops.Lowest {
-		return low
-	}
-	return fmt.Sprintf("(T)0x%xLL", uint64(1)<<(bits-1)-1)
-}
-
-// itemSizes gives each element type's size in bytes.
-var itemSizes = map[string]int{
-	"float32": 4, "float64": 8, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "int": 8,
-	"uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8, "uint": 8, "uintptr": 8,
+	return fmt.Sprintf("(T)%dULL", uint64(v))
 }

@@ -178,7 +178,7 @@ func executeOnDevice[T tensor.Number](call string, dst *tensor.Tensor[T], e expr
 	return err
 }
 
-// launch queues one pass of a program.
+// launchProgram queues one pass of a program.
 func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 	if p.noop {
 		return nil
@@ -205,10 +205,6 @@ func kernelFor[T tensor.Number](p *program[T]) *Kernel {
 		}
 	}
 	k.Work = total
-	consts := map[int]T{}
-	for _, c := range p.consts {
-		consts[c.slot] = c.value
-	}
 	for _, pa := range spec.params() {
 		var v uint64
 		switch pa.kind {
@@ -217,7 +213,7 @@ func kernelFor[T tensor.Number](p *program[T]) *Kernel {
 		case paramIndexOut:
 			v = p.red.idx.address(p.red.idxOffset)
 		case paramConst:
-			v = scalarBits(consts[spec.consts[pa.a]])
+			v = scalarBits(p.consts[pa.a].value) // spec.consts follows p.consts' order
 		case paramCount:
 			v = uint64(total)
 		case paramReduced:

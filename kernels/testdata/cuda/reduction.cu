@@ -16,7 +16,7 @@ extern "C" __global__ void laze_c2a2ced31676d3b3(float* o0, const float* o1, con
     const I b0 = p0;
     const I b1 = p1;
     const I b2 = p2;
-    T acc = (T)0;
+    T acc = (T)0ULL;
     for (I j = (I)threadIdx.x; j < folded; j += (I)blockDim.x) {
       I p1 = b1;
       I p2 = b2;
