@@ -2,7 +2,6 @@ package alloc
 
 import (
 	"math/bits"
-	"sync"
 	"unsafe"
 
 	"github.com/laze-go/laze/shape"
@@ -33,10 +32,7 @@ func Default() *Caching { return defaultCPU }
 // Caching is safe for concurrent use.
 type Caching struct {
 	limit int64
-
-	mu    sync.Mutex
-	free  map[int][][]byte // size class → cached blocks
-	stats Stats
+	lists FreeLists[[]byte] // size class → cached blocks, and the counters
 }
 
 var _ Allocator = (*Caching)(nil)
@@ -44,7 +40,7 @@ var _ Allocator = (*Caching)(nil)
 // NewCaching returns a caching CPU allocator that keeps at most
 // maxCachedBytes bytes of released blocks (0 disables caching).
 func NewCaching(maxCachedBytes int64) *Caching {
-	return &Caching{limit: max(maxCachedBytes, 0), free: make(map[int][][]byte)}
+	return &Caching{limit: max(maxCachedBytes, 0)}
 }
 
 // Device returns CPU.
@@ -62,61 +58,28 @@ func (c *Caching) Alloc(nbytes int) (*Allocation, error) {
 		return nil, &shape.OverflowError{Op: "Caching.Alloc", Shape: shape.Shape{nbytes}, What: "byte count"}
 	}
 	class := SizeClass(nbytes)
-	block, reused := c.take(class)
+	block, reused := c.lists.Take(class)
 	if !reused {
 		block = newBlock(class)
 	}
 	return NewAllocation(CPU, nbytes, block, 0, c.giveBack), nil
 }
 
-// take removes a cached block of the class, if any, and counts the allocation.
-func (c *Caching) take(class int) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.stats.Allocations++
-	c.stats.BytesInUse += int64(class)
-	c.stats.PeakInUse = max(c.stats.PeakInUse, c.stats.BytesInUse)
-	list := c.free[class]
-	if len(list) == 0 {
-		return nil, false
-	}
-	block := list[len(list)-1]
-	list[len(list)-1] = nil
-	c.free[class] = list[:len(list)-1]
-	c.stats.Reuses++
-	c.stats.BytesCached -= int64(class)
-	return block, true
-}
-
-// giveBack is called once per Allocation, by its first Release.
+// giveBack is called once per Allocation, by its first Release: the block
+// is cached unless it was pinned or the cache would exceed its cap.
 func (c *Caching) giveBack(a *Allocation) {
 	block := a.host
 	class := len(block)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.stats.Releases++
-	c.stats.BytesInUse -= int64(class)
-	if a.Pinned() || class == 0 || c.stats.BytesCached+int64(class) > c.limit {
-		return // left to the garbage collector
-	}
-	c.free[class] = append(c.free[class], block)
-	c.stats.BytesCached += int64(class)
+	c.lists.Put(class, block, func(cached int64) bool {
+		return !a.Pinned() && class > 0 && cached+int64(class) <= c.limit
+	})
 }
 
 // Stats returns a snapshot of the counters.
-func (c *Caching) Stats() Stats {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.stats
-}
+func (c *Caching) Stats() Stats { return c.lists.Stats() }
 
 // EmptyCache drops every cached block; blocks in use are not affected.
-func (c *Caching) EmptyCache() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	clear(c.free)
-	c.stats.BytesCached = 0
-}
+func (c *Caching) EmptyCache() { c.lists.Drain() }
 
 // SizeClass returns the capacity the caching allocator reserves for a request
 // of n bytes: at least 64, else n rounded up to a quarter of the power of two

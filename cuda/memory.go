@@ -3,7 +3,6 @@
 package cuda
 
 import (
-	"sync"
 	"unsafe"
 
 	"github.com/laze-go/laze/alloc"
@@ -24,17 +23,14 @@ const minDeviceBlock = 256
 // queued after its release; with several streams, wait for a stream before
 // releasing tensors its queued work reads. Safe for concurrent use.
 type Allocator struct {
-	dev *Device
-
-	mu    sync.Mutex
-	free  map[int][]cu.DevicePtr
-	stats alloc.Stats
+	dev   *Device
+	lists alloc.FreeLists[cu.DevicePtr]
 }
 
 var _ alloc.DeviceAllocator = (*Allocator)(nil)
 
 func newAllocator(d *Device) *Allocator {
-	return &Allocator{dev: d, free: map[int][]cu.DevicePtr{}}
+	return &Allocator{dev: d}
 }
 
 // Device returns alloc.CUDA(id).
@@ -48,44 +44,18 @@ func (a *Allocator) Alloc(nbytes int) (*alloc.Allocation, error) {
 		return nil, &shape.ArgumentError{Op: "cuda.Allocator.Alloc", Name: "nbytes", Value: nbytes, Reason: "a size must not be negative"}
 	}
 	class := alloc.SizeClass(max(nbytes, minDeviceBlock))
-	ptr, ok := a.take(class)
+	ptr, ok := a.lists.Take(class)
 	if !ok {
 		var err error
 		if ptr, err = a.fresh(class); err != nil {
 			a.EmptyCache()
 			if ptr, err = a.fresh(class); err != nil {
-				a.untake(class)
+				a.lists.Untake(class)
 				return nil, err
 			}
 		}
 	}
 	return alloc.NewAllocation(a.Device(), nbytes, nil, uintptr(ptr), func(m *alloc.Allocation) { a.giveBack(class, m) }), nil
-}
-
-// take counts an allocation of class and pops a cached block, if any.
-func (a *Allocator) take(class int) (cu.DevicePtr, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.stats.Allocations++
-	a.stats.BytesInUse += int64(class)
-	a.stats.PeakInUse = max(a.stats.PeakInUse, a.stats.BytesInUse)
-	list := a.free[class]
-	if len(list) == 0 {
-		return 0, false
-	}
-	ptr := list[len(list)-1]
-	a.free[class] = list[:len(list)-1]
-	a.stats.Reuses++
-	a.stats.BytesCached -= int64(class)
-	return ptr, true
-}
-
-// untake undoes take's counting for an allocation that failed.
-func (a *Allocator) untake(class int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.stats.Allocations--
-	a.stats.BytesInUse -= int64(class)
 }
 
 // fresh asks CUDA for a block.
@@ -102,33 +72,18 @@ func (a *Allocator) fresh(class int) (cu.DevicePtr, error) {
 // giveBack caches a released block; it makes no CUDA call, so it may run
 // on any goroutine (the garbage collector's cleanups included).
 func (a *Allocator) giveBack(class int, m *alloc.Allocation) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.stats.Releases++
-	a.stats.BytesInUse -= int64(class)
-	a.stats.BytesCached += int64(class)
-	a.free[class] = append(a.free[class], cu.DevicePtr(m.Ptr()))
+	a.lists.Put(class, cu.DevicePtr(m.Ptr()), func(int64) bool { return true })
 }
 
 // Stats returns the counters.
-func (a *Allocator) Stats() alloc.Stats {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.stats
-}
+func (a *Allocator) Stats() alloc.Stats { return a.lists.Stats() }
 
 // EmptyCache frees every cached block with cuMemFree.
 func (a *Allocator) EmptyCache() {
-	a.mu.Lock()
-	free := a.free
-	a.free = map[int][]cu.DevicePtr{}
-	a.stats.BytesCached = 0
-	a.mu.Unlock()
+	free := a.lists.Drain()
 	_ = a.dev.do(func() error {
-		for _, list := range free {
-			for _, ptr := range list {
-				_ = cu.MemFree(ptr)
-			}
+		for _, ptr := range free {
+			_ = cu.MemFree(ptr)
 		}
 		return nil
 	})

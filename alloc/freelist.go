@@ -1,0 +1,81 @@
+package alloc
+
+import "sync"
+
+// FreeLists is the bookkeeping of a caching allocator, shared by the CPU's
+// (Caching) and the GPU's (package cuda): released blocks kept by size
+// class, and the Stats counters, under one mutex. B is the block (host
+// bytes, a device address). The zero FreeLists is ready to use and safe for
+// concurrent use.
+type FreeLists[B any] struct {
+	mu    sync.Mutex
+	free  map[int][]B
+	stats Stats
+}
+
+// Take counts an allocation of class bytes and pops a cached block of that
+// class; ok is false when there is none (the caller makes one).
+func (f *FreeLists[B]) Take(class int) (block B, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stats.Allocations++
+	f.stats.BytesInUse += int64(class)
+	f.stats.PeakInUse = max(f.stats.PeakInUse, f.stats.BytesInUse)
+	list := f.free[class]
+	if len(list) == 0 {
+		return block, false
+	}
+	block = list[len(list)-1]
+	var zero B
+	list[len(list)-1] = zero
+	f.free[class] = list[:len(list)-1]
+	f.stats.Reuses++
+	f.stats.BytesCached -= int64(class)
+	return block, true
+}
+
+// Untake undoes Take's counting for an allocation that then failed.
+func (f *FreeLists[B]) Untake(class int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stats.Allocations--
+	f.stats.BytesInUse -= int64(class)
+}
+
+// Put counts the release of a block of class bytes and caches it when
+// keep, given the bytes cached so far, says so; it reports whether it did.
+func (f *FreeLists[B]) Put(class int, block B, keep func(cached int64) bool) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stats.Releases++
+	f.stats.BytesInUse -= int64(class)
+	if !keep(f.stats.BytesCached) {
+		return false
+	}
+	if f.free == nil {
+		f.free = map[int][]B{}
+	}
+	f.free[class] = append(f.free[class], block)
+	f.stats.BytesCached += int64(class)
+	return true
+}
+
+// Stats returns a snapshot of the counters.
+func (f *FreeLists[B]) Stats() Stats {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stats
+}
+
+// Drain empties the cache and returns the blocks it held.
+func (f *FreeLists[B]) Drain() []B {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var all []B
+	for _, list := range f.free {
+		all = append(all, list...)
+	}
+	clear(f.free)
+	f.stats.BytesCached = 0
+	return all
+}
