@@ -6,7 +6,7 @@ COVER_MIN := 85
 FUZZTIME ?= 20s
 
 .PHONY: test fmt-check vet bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
-	cuda-deps cuda-check cuda-test bench-cuda gpu-build
+	cuda-deps cuda-check cuda-test bench-cuda gpu-build bench-report report guide
 
 ## test: gofmt check, go vet, and every test under the race detector
 test: fmt-check vet
@@ -34,6 +34,20 @@ bench-matmul:
 ## bench-reduce: reductions, fused against materialised and hand loops, on 1 and 2 cores
 bench-reduce:
 	$(GO) test -run '^$$' -bench Reduce -benchmem -cpu 1,2 -count 5 -benchtime 1s -timeout 60m ./bench
+
+## bench-report: run the CPU suite (bench/) $(BENCH_COUNT) times into docs/bench/cpu.txt, then `make report`
+BENCH_COUNT ?= 6
+bench-report:
+	BENCH_COUNT=$(BENCH_COUNT) GO=$(GO) bash bench/report/run.sh docs/bench/cpu.txt
+	$(MAKE) report
+
+## report: regenerate docs/performance.md's tables and the docs/img plots from docs/bench/*.txt
+report:
+	$(GO) run ./bench/report -cpu docs/bench/cpu.txt -gpu docs/bench/gpu.txt -doc docs/performance.md -img docs/img
+
+## guide: copy each Example function into the README's and the guide's marked Go blocks
+guide:
+	$(GO) test ./docs -run TestGoBlocksAreExamples -count=1 -update
 
 ## demo: the tour of tensors, views and expressions on built-in data
 demo:

@@ -40,7 +40,7 @@ var cases = []benchCase{
 	{"transpose", prepareTranspose},
 }
 
-var sizes = []int{1000, 100000, 10000000}
+var sizes = []int{1000, 10000, 100000, 1000000, 10000000}
 
 // inputs returns k random float64 tensors of shape dims, seeded by position.
 func inputs(k int, dims ...int) []*tensor.Tensor[float64] {

@@ -4,8 +4,8 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"testing"
+	"time"
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/cuda"
@@ -72,7 +72,8 @@ func openGPU(b *testing.B) *cuda.Device {
 // (pct_of_copy), and the suite the NVRTC time per kernel it compiled.
 func BenchmarkCUDA(b *testing.B) {
 	d := openGPU(b)
-	fmt.Fprintf(os.Stderr, "device: %s (%s)\n", d.Name(), d.Arch())
+	// Configuration lines in Go benchmark format: the report reads them.
+	fmt.Printf("device: %s (%s)\ndate: %s\n", d.Name(), d.Arch(), time.Now().UTC().Format(time.DateOnly))
 	for _, n := range gpuSizes {
 		in := make([]*tensor.Tensor[float32], 4)
 		for i := range in {
@@ -139,7 +140,7 @@ func BenchmarkCUDA(b *testing.B) {
 	}
 	st := d.KernelStats()
 	if st.Compiled > 0 {
-		fmt.Fprintf(os.Stderr, "NVRTC: %d kernels, %.1f ms per kernel (compile and load)\n",
+		fmt.Printf("nvrtc-kernels: %d\nnvrtc-ms-per-kernel: %.1f\n",
 			st.Compiled, st.CompileTime.Seconds()*1000/float64(st.Compiled))
 	}
 }

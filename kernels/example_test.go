@@ -30,6 +30,34 @@ func Example() {
 	//  [34. 40.]]
 }
 
+// A tree holds its operands, not their values: what Assign reads is what
+// the tensors hold when it runs.
+func Example_lazy() {
+	x := tensor.Full(1.0, 3)
+	e := expr.Of(x).MulScalar(10) // nothing computed
+	x.Set(5, 0)                   // changes the result
+	out, _ := kernels.Eval(e)
+	fmt.Println(out)
+	// Output: [50. 10. 10.]
+}
+
+// Operands broadcast as in NumPy: a column and a row make a matrix. The
+// destination does not broadcast: its shape must be the result's.
+func Example_broadcasting() {
+	col, _ := tensor.Arange[int64](0, 3, 1).View(3, 1)
+	row := tensor.Arange[int64](0, 4, 1)
+	grid := tensor.Zeros[int64](3, 4)
+	_ = kernels.Assign(grid, expr.Add(expr.Mul(col, expr.Scalar[int64](10)), row))
+	fmt.Println(grid)
+	err := kernels.Assign(tensor.Zeros[int64](4), expr.Add(col, row))
+	fmt.Println(err)
+	// Output:
+	// [[ 0  1  2  3]
+	//  [10 11 12 13]
+	//  [20 21 22 23]]
+	// laze: Assign: (4,), (3,4): the destination's shape must equal the expression's (the destination does not broadcast)
+}
+
 // Assign writes into any strided view: here one column of a matrix.
 func ExampleAssign() {
 	m := tensor.Zeros[int32](2, 3)

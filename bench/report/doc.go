@@ -1,0 +1,23 @@
+// Command report turns raw benchmark output into docs/performance.md's
+// tables and the SVG plots in docs/img. `make bench-report` runs the CPU
+// suite (bench/) and then this command; `make report` re-renders from the
+// committed raw files alone.
+//
+// Usage:
+//
+//	go run ./bench/report [-cpu docs/bench/cpu.txt] [-gpu docs/bench/gpu.txt] [-doc docs/performance.md] [-img docs/img]
+//
+// The raw files are Go benchmark format (golang.org/x/perf/benchfmt). The
+// CPU file carries the machine in its configuration lines: go test's cpu,
+// goos and goarch, and the date, go and cores lines `make bench-report`
+// writes before the runs. Every figure is the median of its repeated runs,
+// with a 95% confidence interval, as benchstat computes them
+// (golang.org/x/perf/benchmath). The GPU file is optional: where it is
+// missing, the GPU section says the figures wait for a GPU and no GPU plot
+// is drawn.
+//
+// Each generated table replaces the text between a pair of markers in the
+// document, `<!-- report:NAME -->` and `<!-- /report:NAME -->`; everything
+// outside the markers is left as written. A marker the document lacks, or
+// one without its end, is an error, and the document is then not written.
+package main

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Every plot is this size, in SVG.
+const (
+	plotWidth  = 6 * vg.Inch
+	plotHeight = 4 * vg.Inch
+)
+
+func init() {
+	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+}
+
+// sizeTicks labels exactly the sizes measured, as powers of ten or two.
+func sizeTicks(ns []int) plot.ConstantTicks {
+	ticks := make(plot.ConstantTicks, len(ns))
+	for i, n := range ns {
+		ticks[i] = plot.Tick{Value: float64(n), Label: sizeLabel(n)}
+	}
+	return ticks
+}
+
+// sizeLabel writes 1e7 for a power of ten, 2^26 for a power of two.
+func sizeLabel(n int) string {
+	if k := math.Log10(float64(n)); k == math.Trunc(k) {
+		return fmt.Sprintf("1e%d", int(k))
+	}
+	return formatPower(n)
+}
+
+// throughputPlot draws one line per named series of (n, bytes/s) points,
+// on log axes, in GB/s.
+func throughputPlot(title string, ns []int, series []string, speed func(series string, n int) (float64, bool)) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "n (elements)"
+	p.Y.Label.Text = "GB/s (bytes read and written per second)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker = sizeTicks(ns)
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Top, p.Legend.Left = true, false
+	p.Add(plotter.NewGrid())
+	var lines []any
+	for _, s := range series {
+		var xys plotter.XYs
+		for _, n := range ns {
+			if bps, ok := speed(s, n); ok && bps > 0 {
+				xys = append(xys, plotter.XY{X: float64(n), Y: bps / 1e9})
+			}
+		}
+		if len(xys) > 0 {
+			lines = append(lines, s, xys)
+		}
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("%s: nothing to plot", title)
+	}
+	if err := plotutil.AddLinePoints(p, lines...); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// elementwisePlots draws, for each case, every implementation's throughput
+// against n on one core, into dir/elementwise-<case>.svg.
+func elementwisePlots(rs *results, dir string) ([]string, error) {
+	var files []string
+	for _, c := range rs.ewCases() {
+		p, err := throughputPlot(c+" (one core)", rs.ewSizes(), elementwiseImpls, func(im string, n int) (float64, bool) {
+			return rs.median(ewName(c, im, n), 1, unitSpeed)
+		})
+		if err != nil {
+			return nil, err
+		}
+		file := filepath.Join(dir, "elementwise-"+c+".svg")
+		if err := p.Save(plotWidth, plotHeight, file); err != nil {
+			return nil, err
+		}
+		files = append(files, file)
+	}
+	return files, nil
+}
+
+// scalingPlot draws, for each elementwise case at the largest size and each
+// reduction, the speed-up on all cores over one core, for laze and for the
+// serial hand loop, against the ideal.
+func scalingPlot(rs *results, dir string) (string, error) {
+	procs := rs.maxProcs(elementwise)
+	if procs < 2 {
+		return "", fmt.Errorf("scaling: no runs with more than one core")
+	}
+	var names []string
+	var laze, hand plotter.Values
+	speedup := func(name string) float64 {
+		one, ok1 := rs.median(name, 1, unitTime)
+		many, ok2 := rs.median(name, procs, unitTime)
+		if !ok1 || !ok2 {
+			return 0
+		}
+		return one / many
+	}
+	n := rs.largest()
+	for _, c := range rs.ewCases() {
+		names = append(names, c)
+		laze = append(laze, speedup(ewName(c, "laze", n)))
+		hand = append(hand, speedup(ewName(c, "handloop", n)))
+	}
+	for _, c := range rs.level(reduce, 1) {
+		names = append(names, "reduce "+c)
+		laze = append(laze, speedup(reduce+c+"/laze"))
+		hand = append(hand, speedup(reduce+c+"/handloop"))
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Speed-up on %d cores over one (elementwise at n = %s; reductions)", procs, sizeLabel(n))
+	p.Y.Label.Text = fmt.Sprintf("time at -cpu 1 / time at -cpu %d", procs)
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Add(plotter.NewGrid())
+	width := vg.Points(12)
+	for i, v := range []struct {
+		name string
+		vals plotter.Values
+	}{{"laze", laze}, {"handloop (serial)", hand}} {
+		bars, err := plotter.NewBarChart(v.vals, width)
+		if err != nil {
+			return "", err
+		}
+		bars.Color = plotutil.Color(i)
+		bars.LineStyle.Width = 0
+		bars.Offset = width * vg.Length(2*i-1) / 2
+		p.Add(bars)
+		p.Legend.Add(v.name, bars)
+	}
+	ideal := plotter.NewFunction(func(float64) float64 { return float64(procs) })
+	ideal.Dashes = plotutil.Dashes(1)
+	p.Add(ideal)
+	p.Legend.Add("ideal", ideal)
+	p.NominalX(names...)
+	p.Y.Min, p.Y.Max = 0, float64(procs)*1.25
+	file := filepath.Join(dir, "scaling.svg")
+	return file, p.Save(plotWidth+vg.Inch, plotHeight, file)
+}
+
+// gpuPlots draws, for each GPU case, laze fused and unfused, the copy and
+// PyTorch against n, into dir/gpu-<case>.svg.
+func gpuPlots(rs *results, dir string) ([]string, error) {
+	series := []struct{ label, suite, path string }{
+		{"laze fused", cudaSuite, "%s/fused/"},
+		{"laze unfused", cudaSuite, "%s/unfused/"},
+		{"device copy", cudaSuite, "copy/"},
+		{"torch eager", torchSuite, "%s/eager/"},
+		{"torch.compile", torchSuite, "%s/compile/"},
+	}
+	var labels []string
+	for _, s := range series {
+		labels = append(labels, s.label)
+	}
+	var files []string
+	for _, c := range rs.gpuCases() {
+		ns := rs.sizes(cudaSuite+c+"/fused/", 3)
+		p, err := throughputPlot(fmt.Sprintf("%s on %s", c, orUnknown(rs.config["device"])), ns, labels, func(label string, n int) (float64, bool) {
+			for _, s := range series {
+				if s.label == label {
+					path := s.path
+					if path != "copy/" {
+						path = fmt.Sprintf(path, c)
+					}
+					return rs.gpuSpeed(s.suite, path, n)
+				}
+			}
+			return 0, false
+		})
+		if err != nil {
+			return nil, err
+		}
+		file := filepath.Join(dir, "gpu-"+c+".svg")
+		if err := p.Save(plotWidth, plotHeight, file); err != nil {
+			return nil, err
+		}
+		files = append(files, file)
+	}
+	return files, nil
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the CPU benchmark suite (bench/) as `make bench-report` asks and
+# writes its raw output, with the machine's date, Go version and core count
+# as configuration lines, to $1 (default docs/bench/cpu.txt).
+# BENCH_COUNT runs per benchmark (default 6: the fewest for which benchstat
+# gives a 95% confidence interval).
+set -euo pipefail
+out=${1:-docs/bench/cpu.txt}
+count=${BENCH_COUNT:-6}
+go=${GO:-go}
+cores=$(nproc)
+mkdir -p "$(dirname "$out")"
+tmp="$out.tmp"
+{
+	echo "date: $(date -u +%F)"
+	echo "go: $($go env GOVERSION)"
+	echo "cores: $cores"
+} >"$tmp"
+# bench PROCS ARGS... runs the suite with GOMAXPROCS set to PROCS for the
+# whole process, not only through -cpu: a b.Loop benchmark's first run
+# happens before go test applies -cpu, so with "-cpu 1,2" in one process
+# the first of each one-core leaf's runs would use the core count left by
+# the leaf before it.
+bench() {
+	local procs=$1
+	shift
+	GOMAXPROCS=$procs "$go" test -run '^$' -benchmem -timeout 120m -cpu "$procs" "$@" ./bench | tee -a "$tmp"
+}
+for procs in 1 "$cores"; do
+	bench "$procs" -bench Elementwise -count "$count" -benchtime 200ms
+	bench "$procs" -bench Reduce -count "$count" -benchtime 1s
+done
+bench "$cores" -bench MatMul -count "$count" -benchtime 5x
+mv "$tmp" "$out"
