@@ -63,6 +63,7 @@ type MarkerError struct {
 	Reason string // "missing", "not closed" or "unknown"
 }
 
+// Error says which section's marker is wrong and how.
 func (e *MarkerError) Error() string {
 	return fmt.Sprintf("performance document: section %q: marker %s", e.Name, e.Reason)
 }

@@ -64,6 +64,7 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
+// String renders the table as GitHub markdown.
 func (t *table) String() string {
 	var b strings.Builder
 	b.WriteString("| " + strings.Join(t.header, " | ") + " |\n|")

@@ -22,6 +22,12 @@ func init() {
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 }
 
+// savePlot writes p, width wide, to dir/name and returns the path.
+func savePlot(p *plot.Plot, width vg.Length, dir, name string) (string, error) {
+	file := filepath.Join(dir, name)
+	return file, p.Save(width, plotHeight, file)
+}
+
 // sizeTicks labels exactly the sizes measured, as powers of ten or two.
 func sizeTicks(ns []int) plot.ConstantTicks {
 	ticks := make(plot.ConstantTicks, len(ns))
@@ -83,8 +89,8 @@ func elementwisePlots(rs *results, dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		file := filepath.Join(dir, "elementwise-"+c+".svg")
-		if err := p.Save(plotWidth, plotHeight, file); err != nil {
+		file, err := savePlot(p, plotWidth, dir, "elementwise-"+c+".svg")
+		if err != nil {
 			return nil, err
 		}
 		files = append(files, file)
@@ -147,8 +153,7 @@ func scalingPlot(rs *results, dir string) (string, error) {
 	p.Legend.Add("ideal", ideal)
 	p.NominalX(names...)
 	p.Y.Min, p.Y.Max = 0, float64(procs)*1.25
-	file := filepath.Join(dir, "scaling.svg")
-	return file, p.Save(plotWidth+vg.Inch, plotHeight, file)
+	return savePlot(p, plotWidth+vg.Inch, dir, "scaling.svg")
 }
 
 // gpuPlots draws, for each GPU case, laze fused and unfused, the copy and
@@ -183,8 +188,8 @@ func gpuPlots(rs *results, dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		file := filepath.Join(dir, "gpu-"+c+".svg")
-		if err := p.Save(plotWidth, plotHeight, file); err != nil {
+		file, err := savePlot(p, plotWidth, dir, "gpu-"+c+".svg")
+		if err != nil {
 			return nil, err
 		}
 		files = append(files, file)
