@@ -50,8 +50,9 @@ func machineLine(rs *results) string {
 	if math.IsInf(width, 0) || math.IsNaN(width) {
 		return line + "; too few for a 95% confidence interval (benchstat needs 6).\n"
 	}
-	return line + fmt.Sprintf("; the widest 95%% confidence interval of a timing is ±%.1f%% (`%s`, `-cpu %d`).\n",
-		100*width, worst.name, worst.procs)
+	wide, all := rs.noisy(0.05)
+	return line + fmt.Sprintf("; %d of the %d timings have a 95%% confidence interval wider than ±5%%, the widest ±%.1f%% (`%s`, `-cpu %d`).\n",
+		wide, all, 100*width, worst.name, worst.procs)
 }
 
 // markerPattern finds the start markers in a document.

@@ -107,7 +107,7 @@ func TestTables(t *testing.T) {
 		section string
 		want    []string
 	}{
-		{"machine", []string{"Test CPU @ 1.00GHz (2 cores), go1.26.0 linux/amd64, measured 2026-01-02", "median of 6 or more runs"}},
+		{"machine", []string{"Test CPU @ 1.00GHz (2 cores), go1.26.0 linux/amd64, measured 2026-01-02", "median of 6 or more runs", "50 of the 50 timings have a 95% confidence interval wider than ±5%, the widest ±200.0%"}},
 		{"elementwise-one-core", []string{"| poly4 | 10,000,000 | 20.00 ms | 18.00 ms | 30.00 ms | 900.00 ms | 0.90× | 1.50× | 45.00× |",
 			"| add | 1,000 | 2.0 µs | 400 ns | 200 ns | 40.0 µs | 0.20× | 0.10× | 20.00× |"}},
 		{"elementwise-targets", []string{

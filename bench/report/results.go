@@ -151,6 +151,23 @@ func (rs *results) procsOf(prefix string) []int {
 	return out
 }
 
+// noisy counts the timings whose confidence interval is wider than ±frac
+// of their median, and all the timings.
+func (rs *results) noisy(frac float64) (int, int) {
+	wide, all := 0, 0
+	for _, units := range rs.stats {
+		s, ok := units[unitTime]
+		if !ok || s.Center == 0 {
+			continue
+		}
+		all++
+		if max(s.Hi-s.Center, s.Center-s.Lo)/s.Center > frac {
+			wide++
+		}
+	}
+	return wide, all
+}
+
 // widest returns the benchmark whose timing has the widest confidence
 // interval relative to its median, and that half-width as a fraction.
 func (rs *results) widest() (key, float64) {

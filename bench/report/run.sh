@@ -16,19 +16,24 @@ tmp="$out.tmp"
 	echo "go: $($go env GOVERSION)"
 	echo "cores: $cores"
 } >"$tmp"
-# bench PROCS ARGS... runs the suite with GOMAXPROCS set to PROCS for the
-# whole process, not only through -cpu: a b.Loop benchmark's first run
+# bench PROCS ARGS... runs the suite once with GOMAXPROCS set to PROCS for
+# the whole process, not only through -cpu: a b.Loop benchmark's first run
 # happens before go test applies -cpu, so with "-cpu 1,2" in one process
 # the first of each one-core leaf's runs would use the core count left by
 # the leaf before it.
 bench() {
 	local procs=$1
 	shift
-	GOMAXPROCS=$procs "$go" test -run '^$' -benchmem -timeout 120m -cpu "$procs" "$@" ./bench | tee -a "$tmp"
+	GOMAXPROCS=$procs "$go" test -run '^$' -benchmem -timeout 120m -cpu "$procs" -count 1 "$@" ./bench | tee -a "$tmp"
 }
-for procs in 1 "$cores"; do
-	bench "$procs" -bench Elementwise -count "$count" -benchtime 200ms
-	bench "$procs" -bench Reduce -count "$count" -benchtime 1s
+# The repetitions are whole passes over the suite, not -count: on a shared
+# machine a slow minute then costs one run of many benchmarks, which their
+# medians ignore, instead of every run of the few benchmarks it overlaps.
+for ((pass = 1; pass <= count; pass++)); do
+	for procs in 1 "$cores"; do
+		bench "$procs" -bench Elementwise -benchtime 200ms
+		bench "$procs" -bench Reduce -benchtime 1s
+	done
+	bench "$cores" -bench MatMul -benchtime 5x
 done
-bench "$cores" -bench MatMul -count "$count" -benchtime 5x
 mv "$tmp" "$out"
