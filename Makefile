@@ -1,7 +1,7 @@
 # laze's developer commands. `make test` is what CI runs (see .ci/run).
 GO ?= go
 COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./kernels ./internal/ops ./internal/scalar \
-	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp
+	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp ./internal/docsnip ./bench/report
 COVER_MIN := 85
 FUZZTIME ?= 20s
 
@@ -62,13 +62,14 @@ cover:
 		if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
 		END { exit bad }' coverage.txt
 
-## fuzz: run each fuzz target (view chains, the evaluator, .npy files, the expression parser and interpreter) for $(FUZZTIME)
+## fuzz: run each fuzz target (view chains, the evaluator, .npy files, the expression parser and interpreter, the docs' code blocks) for $(FUZZTIME)
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzViewChain -fuzztime $(FUZZTIME) ./tensor
 	$(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./tensor/npy
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/lang
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/interp
+	$(GO) test -run '^$$' -fuzz FuzzSync -fuzztime $(FUZZTIME) ./internal/docsnip
 
 ## generate: rewrite the code generated from the op table (internal/ops)
 generate:

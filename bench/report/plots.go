@@ -46,23 +46,30 @@ func sizeLabel(n int) string {
 }
 
 // throughputPlot draws one line per named series of (n, bytes/s) points,
-// on log axes, in GB/s.
-func throughputPlot(title string, ns []int, series []string, speed func(series string, n int) (float64, bool)) (*plot.Plot, error) {
+// in GB/s, with n on a log axis. A log throughput axis suits series that
+// differ by orders of magnitude; a linear one from zero, with headroom for
+// the legend, suits those that do not (the GPU's).
+func throughputPlot(title string, logY bool, ns []int, series []string, speed func(series string, n int) (float64, bool)) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "n (elements)"
 	p.Y.Label.Text = "GB/s (bytes read and written per second)"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = sizeTicks(ns)
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
 	p.Legend.Top, p.Legend.Left = true, false
 	p.Add(plotter.NewGrid())
 	var lines []any
+	top := 0.0
 	for _, s := range series {
 		var xys plotter.XYs
 		for _, n := range ns {
 			if bps, ok := speed(s, n); ok && bps > 0 {
 				xys = append(xys, plotter.XY{X: float64(n), Y: bps / 1e9})
+				top = max(top, bps/1e9)
 			}
 		}
 		if len(xys) > 0 {
@@ -75,6 +82,9 @@ func throughputPlot(title string, ns []int, series []string, speed func(series s
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return nil, err
 	}
+	if !logY {
+		p.Y.Min, p.Y.Max = 0, 1.9*top
+	}
 	return p, nil
 }
 
@@ -83,7 +93,7 @@ func throughputPlot(title string, ns []int, series []string, speed func(series s
 func elementwisePlots(rs *results, dir string) ([]string, error) {
 	var files []string
 	for _, c := range rs.ewCases() {
-		p, err := throughputPlot(c+" (one core)", rs.ewSizes(), elementwiseImpls, func(im string, n int) (float64, bool) {
+		p, err := throughputPlot(c+" (one core)", true, rs.ewSizes(), elementwiseImpls, func(im string, n int) (float64, bool) {
 			return rs.median(ewName(c, im, n), 1, unitSpeed)
 		})
 		if err != nil {
@@ -173,7 +183,7 @@ func gpuPlots(rs *results, dir string) ([]string, error) {
 	var files []string
 	for _, c := range rs.gpuCases() {
 		ns := rs.sizes(cudaSuite+c+"/fused/", 3)
-		p, err := throughputPlot(fmt.Sprintf("%s on %s", c, orUnknown(rs.config["device"])), ns, labels, func(label string, n int) (float64, bool) {
+		p, err := throughputPlot(fmt.Sprintf("%s on %s", c, orUnknown(rs.config["device"])), false, ns, labels, func(label string, n int) (float64, bool) {
 			for _, s := range series {
 				if s.label == label {
 					path := s.path

@@ -24,23 +24,41 @@ var markerPattern = regexp.MustCompile(`^<!-- example: ([\w/.]+) -->$`)
 
 // Blocks returns the fenced blocks of a markdown document, in order.
 func Blocks(doc string) []Block {
-	lines := strings.Split(doc, "\n")
 	var out []Block
+	for _, sp := range spans(strings.Split(doc, "\n")) {
+		out = append(out, sp.Block)
+	}
+	return out
+}
+
+// A span is a block with the indexes of its fences; close is -1 when the
+// document ends inside the block.
+type span struct {
+	Block
+	open, close int
+}
+
+func spans(lines []string) []span {
+	var out []span
 	for i := 0; i < len(lines); i++ {
 		lang, ok := strings.CutPrefix(lines[i], "```")
 		if !ok {
 			continue
 		}
-		b := Block{Lang: strings.TrimSpace(lang), Line: i + 1}
+		sp := span{Block: Block{Lang: strings.TrimSpace(lang), Line: i + 1}, open: i, close: -1}
 		if i > 0 {
 			if m := markerPattern.FindStringSubmatch(lines[i-1]); m != nil {
-				b.Marker = m[1]
+				sp.Marker = m[1]
 			}
 		}
-		for i++; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
-			b.Lines = append(b.Lines, lines[i])
+		for i++; i < len(lines); i++ {
+			if strings.HasPrefix(lines[i], "```") {
+				sp.close = i
+				break
+			}
+			sp.Lines = append(sp.Lines, lines[i])
 		}
-		out = append(out, b)
+		out = append(out, sp)
 	}
 	return out
 }
@@ -112,26 +130,23 @@ func unindent(body string) string {
 func Sync(doc string, body func(ref string) (string, error)) (string, error) {
 	lines := strings.Split(doc, "\n")
 	var out []string
-	for i := 0; i < len(lines); i++ {
-		out = append(out, lines[i])
-		m := markerPattern.FindStringSubmatch(lines[i])
-		if m == nil || i+1 >= len(lines) || lines[i+1] != "```go" {
+	next := 0 // the first line not yet copied
+	for _, sp := range spans(lines) {
+		if sp.Lang != "go" || sp.Marker == "" {
 			continue
 		}
-		text, err := body(m[1])
+		if sp.close < 0 {
+			return "", fmt.Errorf("line %d: the block of %s is not closed", sp.Line, sp.Marker)
+		}
+		text, err := body(sp.Marker)
 		if err != nil {
-			return "", fmt.Errorf("line %d: %w", i+1, err)
+			return "", fmt.Errorf("line %d: %w", sp.Line-1, err)
 		}
-		end := i + 2
-		for end < len(lines) && !strings.HasPrefix(lines[end], "```") {
-			end++
-		}
-		if end == len(lines) {
-			return "", fmt.Errorf("line %d: the block of %s is not closed", i+2, m[1])
-		}
-		out = append(out, "```go", text, "```")
-		i = end
+		out = append(out, lines[next:sp.open+1]...)
+		out = append(out, text)
+		next = sp.close
 	}
+	out = append(out, lines[next:]...)
 	return strings.Join(out, "\n"), nil
 }
 
