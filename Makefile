@@ -23,11 +23,11 @@ vet:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## bench-elementwise: the fused-kernel suite as docs/performance.md quotes it
+## bench-elementwise: the fused-kernel suite alone (bench-report runs it for docs/performance.md)
 bench-elementwise:
 	$(GO) test -run '^$$' -bench Elementwise -benchmem -cpu 1,2 -count 4 -benchtime 400ms -timeout 60m ./bench
 
-## bench-matmul: products, laze against gonum's Gemm, as docs/performance.md quotes them
+## bench-matmul: products alone, laze against gonum's Gemm (bench-report runs them for docs/performance.md)
 bench-matmul:
 	$(GO) test -run '^$$' -bench MatMul -benchmem -count 5 -benchtime 5x -timeout 60m ./bench
 
