@@ -36,7 +36,7 @@ bench-reduce:
 	$(GO) test -run '^$$' -bench Reduce -benchmem -cpu 1,2 -count 5 -benchtime 1s -timeout 60m ./bench
 
 ## bench-report: run the CPU suite (bench/) $(BENCH_COUNT) times into docs/bench/cpu.txt, then `make report`
-BENCH_COUNT ?= 6
+BENCH_COUNT ?= 10
 bench-report:
 	BENCH_COUNT=$(BENCH_COUNT) GO=$(GO) bash bench/report/run.sh docs/bench/cpu.txt
 	$(MAKE) report

@@ -2,11 +2,13 @@
 # Runs the CPU benchmark suite (bench/) as `make bench-report` asks and
 # writes its raw output, with the machine's date, Go version and core count
 # as configuration lines, to $1 (default docs/bench/cpu.txt).
-# BENCH_COUNT runs per benchmark (default 6: the fewest for which benchstat
-# gives a 95% confidence interval).
+# BENCH_COUNT runs per benchmark (default 10, as benchstat advises: with
+# ten, the 95% confidence interval around a median leaves out the most
+# extreme run at each end; with six, the fewest that give one, it spans
+# them all).
 set -euo pipefail
 out=${1:-docs/bench/cpu.txt}
-count=${BENCH_COUNT:-6}
+count=${BENCH_COUNT:-10}
 go=${GO:-go}
 cores=$(nproc)
 mkdir -p "$(dirname "$out")"
