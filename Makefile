@@ -94,7 +94,7 @@ cuda-test: cuda-deps
 
 ## bench-cuda: the GPU suite as docs/performance.md quotes it (needs a GPU)
 bench-cuda: cuda-deps
-	$(GO) test -tags cuda -run '^$$' -bench CUDA -benchtime 20x -count 3 -timeout 30m ./bench
+	$(GO) test -tags cuda -run '^$$' -bench CUDA -benchtime 20x -count 10 -timeout 60m ./bench
 
 ## gpu-build: portable GPU test and benchmark binaries in out/ (git-ignored), for a GPU machine without Go
 gpu-build: cuda-deps

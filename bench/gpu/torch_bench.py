@@ -14,7 +14,7 @@ and MB/s. The bytes counted are those of the inputs and the output, as the
 Go suite counts them (copy: read + written)."""
 import torch
 
-RUNS = 6  # as many as the Go suite's -count, for the report's medians
+RUNS = 10  # as many as the Go suite's -count, for the report's medians
 
 
 def poly4(a, b, c, e):
