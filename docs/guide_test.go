@@ -116,17 +116,23 @@ func checkCommand(words []string, targets map[string]bool, module string) string
 		return ""
 	case "go":
 		return checkGo(words[1:], module)
-	default:
-		if _, err := os.Stat(filepath.Join(root, words[0])); err != nil && words[0] != "python3" {
-			return "not a file of the repository, a make target or a go command"
+	case "python3":
+		if len(words) < 2 || !exists(words[1]) {
+			return "no script " + strings.Join(words[1:], " ")
 		}
-		if words[0] == "python3" && len(words) > 1 {
-			if _, err := os.Stat(filepath.Join(root, words[1])); err != nil {
-				return "no script " + words[1]
-			}
+		return ""
+	default:
+		if !exists(words[0]) {
+			return "not a file of the repository, a make target or a go command"
 		}
 		return ""
 	}
+}
+
+// exists reports whether path, relative to the repository, exists.
+func exists(path string) bool {
+	_, err := os.Stat(filepath.Join(root, path))
+	return err == nil
 }
 
 // checkGo checks that a go command's package arguments exist.
@@ -139,8 +145,7 @@ func checkGo(args []string, module string) string {
 		case strings.HasPrefix(a, "-"):
 		case a == module || strings.HasPrefix(a, module+"@"):
 		case strings.HasPrefix(a, "./"):
-			dir := strings.TrimSuffix(strings.TrimSuffix(a, "/..."), "...")
-			if _, err := os.Stat(filepath.Join(root, dir)); err != nil {
+			if !exists(strings.TrimSuffix(strings.TrimSuffix(a, "/..."), "...")) {
 				return "no package " + a
 			}
 		}

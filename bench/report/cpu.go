@@ -13,45 +13,54 @@ const (
 	reduce = "Reduce/"
 )
 
+// A matmulPair is one laze product and gonum's Gemm on the same data.
+type matmulPair struct {
+	dtype       string
+	n           int
+	laze, gonum float64 // median seconds
+}
+
+// overhead is laze's extra time over gonum's, in percent.
+func (p matmulPair) overhead() float64 { return 100 * (p.laze/p.gonum - 1) }
+
+// matmulPairs lists every dtype and size that has both a laze and a gonum
+// timing on procs cores.
+func matmulPairs(rs *results, procs int) []matmulPair {
+	var out []matmulPair
+	for _, dtype := range rs.level(matmul, 1) {
+		for _, n := range rs.sizes(matmul+dtype+"/", 2) {
+			name := fmt.Sprintf("%s%s/%d/", matmul, dtype, n)
+			laze, ok1 := rs.median(name+"laze", procs, unitTime)
+			gonum, ok2 := rs.median(name+"gonum", procs, unitTime)
+			if ok1 && ok2 {
+				out = append(out, matmulPair{dtype, n, laze, gonum})
+			}
+		}
+	}
+	return out
+}
+
 // matmulTable compares laze's product with gonum's Gemm on the same data,
 // on the most cores the suite ran with.
 func matmulTable(rs *results) (string, error) {
 	procs := rs.maxProcs(matmul)
 	t := &table{align: "lrrrr", header: []string{"dtype", "n", "laze", "gonum Gemm", "laze's overhead"}}
-	for _, dtype := range rs.level(matmul, 1) {
-		if dtype == "fused" {
-			continue
-		}
-		for _, n := range rs.sizes(matmul+dtype+"/", 2) {
-			name := fmt.Sprintf("%s%s/%d/", matmul, dtype, n)
-			laze, ok1 := rs.median(name+"laze", procs, unitTime)
-			gonum, ok2 := rs.median(name+"gonum", procs, unitTime)
-			if !ok1 || !ok2 {
-				continue
-			}
-			t.add(dtype, strconv.Itoa(n), formatTime(laze), formatTime(gonum), fmt.Sprintf("%+.1f%%", 100*(laze/gonum-1)))
-		}
+	pairs := matmulPairs(rs, procs)
+	for _, p := range pairs {
+		t.add(p.dtype, strconv.Itoa(p.n), formatTime(p.laze), formatTime(p.gonum), fmt.Sprintf("%+.1f%%", p.overhead()))
 	}
 	if len(t.rows) == 0 {
 		return "", fmt.Errorf("matmul: no laze and gonum pairs")
 	}
-	return t.String() + "\n" + matmulTarget(rs, procs), nil
+	return t.String() + "\n" + matmulTarget(pairs), nil
 }
 
 // matmulTarget is issue 4's goal: laze's overhead at most 5% from n = 512.
-func matmulTarget(rs *results, procs int) string {
+func matmulTarget(pairs []matmulPair) string {
 	worst, where := -1e9, ""
-	for _, dtype := range rs.level(matmul, 1) {
-		for _, n := range rs.sizes(matmul+dtype+"/", 2) {
-			name := fmt.Sprintf("%s%s/%d/", matmul, dtype, n)
-			laze, ok1 := rs.median(name+"laze", procs, unitTime)
-			gonum, ok2 := rs.median(name+"gonum", procs, unitTime)
-			if n < 512 || !ok1 || !ok2 {
-				continue
-			}
-			if o := 100 * (laze/gonum - 1); o > worst {
-				worst, where = o, fmt.Sprintf("%s at %d", dtype, n)
-			}
+	for _, p := range pairs {
+		if o := p.overhead(); p.n >= 512 && o > worst {
+			worst, where = o, fmt.Sprintf("%s at %d", p.dtype, p.n)
 		}
 	}
 	if where == "" {
@@ -85,14 +94,15 @@ func reduceTable(rs *results) (string, error) {
 	for _, c := range rs.level(reduce, 1) {
 		for _, im := range rs.level(reduce+c+"/", 2) {
 			name := reduce + c + "/" + im
-			one, ok1 := rs.median(name, 1, unitTime)
-			many, ok2 := rs.median(name, procs, unitTime)
-			if !ok1 || !ok2 {
+			up, ok := rs.speedup(name, procs)
+			if !ok {
 				continue
 			}
+			one, _ := rs.median(name, 1, unitTime)
+			many, _ := rs.median(name, procs, unitTime)
 			b, _ := rs.median(name, procs, unitBytes)
 			a, _ := rs.median(name, procs, unitAllocs)
-			t.add(c, im, formatTime(one), formatTime(many), formatRatio(one/many), fmt.Sprintf("%.0f, %.0f", b, a))
+			t.add(c, im, formatTime(one), formatTime(many), formatRatio(up), fmt.Sprintf("%.0f, %.0f", b, a))
 		}
 	}
 	if len(t.rows) == 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 )
 
 // The elementwise suite: Elementwise/<case>/<impl>/<n>.
@@ -85,14 +84,14 @@ func elementwiseTwoCores(rs *results) (string, error) {
 			if n < 100_000 {
 				continue
 			}
-			one, ok1 := rs.ewTime(c, "laze", n, 1)
-			many, okN := rs.ewTime(c, "laze", n, procs)
-			if !ok1 || !okN {
+			one, _ := rs.ewTime(c, "laze", n, 1)
+			many, _ := rs.ewTime(c, "laze", n, procs)
+			up, ok := rs.speedup(ewName(c, "laze", n), procs)
+			if !ok {
 				continue
 			}
-			h1, okH1 := rs.ewTime(c, "handloop", n, 1)
-			hN, okHN := rs.ewTime(c, "handloop", n, procs)
-			t.add(c, formatCount(n), formatTime(one), formatTime(many), formatRatio(one/many), ratioCell(h1, hN, okH1 && okHN))
+			hand, okH := rs.speedup(ewName(c, "handloop", n), procs)
+			t.add(c, formatCount(n), formatTime(one), formatTime(many), formatRatio(up), ratioCell(hand, 1, okH))
 		}
 	}
 	return t.String(), nil
@@ -198,9 +197,7 @@ func scalingEvery(goal float64) func(rs *results) (string, bool, bool) {
 			return "", false, false
 		}
 		return rangeOver(rs, goal, func(c string, n int) (float64, bool) {
-			one, ok1 := rs.ewTime(c, "laze", n, 1)
-			many, ok2 := rs.ewTime(c, "laze", n, procs)
-			return one / many, ok1 && ok2
+			return rs.speedup(ewName(c, "laze", n), procs)
 		})
 	}
 }
@@ -281,5 +278,5 @@ func allocsFlat(rs *results) (string, bool, bool) {
 // elementwiseTargetsTable is the targets section.
 func elementwiseTargetsTable(rs *results) (string, error) {
 	n := rs.largest()
-	return targetsTable(rs, fmt.Sprintf("target (issue 3), n = %s", strings.TrimSpace(formatCount(n))), elementwiseTargets), nil
+	return targetsTable(rs, fmt.Sprintf("target (issue 3), n = %s", formatCount(n)), elementwiseTargets), nil
 }

@@ -118,13 +118,12 @@ func scalingPlot(rs *results, dir string) (string, error) {
 	}
 	var names []string
 	var laze, hand plotter.Values
-	speedup := func(name string) float64 {
-		one, ok1 := rs.median(name, 1, unitTime)
-		many, ok2 := rs.median(name, procs, unitTime)
-		if !ok1 || !ok2 {
+	speedup := func(name string) float64 { // 0 draws no bar
+		up, ok := rs.speedup(name, procs)
+		if !ok {
 			return 0
 		}
-		return one / many
+		return up
 	}
 	n := rs.largest()
 	for _, c := range rs.ewCases() {

@@ -14,11 +14,10 @@ import (
 
 // Units as benchfmt tidies them.
 const (
-	unitTime    = "sec/op"
-	unitSpeed   = "B/s"
-	unitBytes   = "B/op"
-	unitAllocs  = "allocs/op"
-	unitPctCopy = "pct_of_copy"
+	unitTime   = "sec/op"
+	unitSpeed  = "B/s"
+	unitBytes  = "B/op"
+	unitAllocs = "allocs/op"
 )
 
 // confidence is the level of the intervals around each median.
@@ -151,18 +150,34 @@ func (rs *results) procsOf(prefix string) []int {
 	return out
 }
 
+// speedup returns name's time on one core over its time on procs cores,
+// and whether both exist.
+func (rs *results) speedup(name string, procs int) (float64, bool) {
+	one, ok1 := rs.median(name, 1, unitTime)
+	many, ok2 := rs.median(name, procs, unitTime)
+	return one / many, ok1 && ok2
+}
+
+// relWidth is the half-width of a timing's confidence interval as a
+// fraction of its median; ok is false for a unit that is not a timing.
+func relWidth(units map[string]benchmath.Summary) (width float64, ok bool) {
+	s, ok := units[unitTime]
+	if !ok || s.Center == 0 {
+		return 0, false
+	}
+	return max(s.Hi-s.Center, s.Center-s.Lo) / s.Center, true
+}
+
 // noisy counts the timings whose confidence interval is wider than ±frac
 // of their median, and all the timings.
 func (rs *results) noisy(frac float64) (int, int) {
 	wide, all := 0, 0
 	for _, units := range rs.stats {
-		s, ok := units[unitTime]
-		if !ok || s.Center == 0 {
-			continue
-		}
-		all++
-		if max(s.Hi-s.Center, s.Center-s.Lo)/s.Center > frac {
-			wide++
+		if w, ok := relWidth(units); ok {
+			all++
+			if w > frac {
+				wide++
+			}
 		}
 	}
 	return wide, all
@@ -174,12 +189,8 @@ func (rs *results) widest() (key, float64) {
 	var worst key
 	var width float64
 	for k, units := range rs.stats {
-		s, ok := units[unitTime]
-		if !ok || s.Center == 0 {
-			continue
-		}
-		w := max(s.Hi-s.Center, s.Center-s.Lo) / s.Center
-		if w > width || (w == width && lessKey(k, worst)) {
+		w, ok := relWidth(units)
+		if ok && (w > width || (w == width && lessKey(k, worst))) {
 			worst, width = k, w
 		}
 	}
