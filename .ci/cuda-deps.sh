@@ -4,9 +4,22 @@
 # Needs root (or sudo); about 1.5 GB to download the first time.
 set -euo pipefail
 
+# missing prints each header or library that cgo cannot find, asking the C
+# toolchain itself (so the answer is the one `go build -tags cuda` will get).
+# It avoids `ldconfig -p | grep -q`: under pipefail that pipeline fails now and
+# then, when grep exits at its first match and ldconfig dies of SIGPIPE.
+missing() {
+	local header lib
+	for header in cuda.h nvrtc.h; do
+		echo "#include <${header}>" | gcc -E -x c - >/dev/null 2>&1 || echo "${header}"
+	done
+	for lib in libcuda.so libnvrtc.so; do
+		[ "$(gcc -print-file-name="${lib}")" != "${lib}" ] || echo "${lib}"
+	done
+}
+
 have() {
-	[ -f /usr/include/cuda.h ] && [ -f /usr/include/nvrtc.h ] &&
-		ldconfig -p | grep -q 'libnvrtc\.so' && ldconfig -p | grep -q 'libcuda\.so'
+	[ -z "$(missing)" ]
 }
 
 if have; then
@@ -32,5 +45,8 @@ SOURCES
 fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nvidia-cuda-dev libcuda1 >/dev/null
-have || { echo "cuda-deps: installed, but cuda.h, nvrtc.h, libnvrtc or libcuda is still missing" >&2; exit 1; }
+if ! have; then
+	echo "cuda-deps: installed, but still missing:" $(missing) >&2
+	exit 1
+fi
 echo "cuda-deps: installed nvidia-cuda-dev and libcuda1"
