@@ -24,7 +24,7 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 	case Exp:
 		return T(math.Exp(float64(a)))
 	case Log:
-		return T(math.Log(float64(a)))
+		return scalar.Log(a)
 	case Sin:
 		return T(math.Sin(float64(a)))
 	case Cos:

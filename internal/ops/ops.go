@@ -75,7 +75,7 @@ var table = [count]Def{
 	Abs:     {Name: "abs", Arity: 1, Go: "scalar.Abs(a)", CUDA: "laze_abs(a)"},
 	Sqrt:    {Name: "sqrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Sqrt(float64(a)))", CUDA: "sqrt(a)", Cost: 2},
 	Exp:     {Name: "exp", Arity: 1, Domain: FloatOnly, Go: "T(math.Exp(float64(a)))", CUDA: "exp(a)", Cost: 16},
-	Log:     {Name: "log", Arity: 1, Domain: FloatOnly, Go: "T(math.Log(float64(a)))", CUDA: "log(a)", Cost: 16},
+	Log:     {Name: "log", Arity: 1, Domain: FloatOnly, Go: "scalar.Log(a)", CUDA: "log(a)", Cost: 16},
 	Sin:     {Name: "sin", Arity: 1, Domain: FloatOnly, Go: "T(math.Sin(float64(a)))", CUDA: "sin(a)", Cost: 16},
 	Cos:     {Name: "cos", Arity: 1, Domain: FloatOnly, Go: "T(math.Cos(float64(a)))", CUDA: "cos(a)", Cost: 16},
 	Tanh:    {Name: "tanh", Arity: 1, Domain: FloatOnly, Go: "T(math.Tanh(float64(a)))", CUDA: "tanh(a)", Cost: 16},

@@ -8,14 +8,21 @@ const Prelude = `#ifndef LAZE_PRELUDE
 #define LAZE_PRELUDE
 // The generic helpers compare with zero, which is pointless for unsigned T.
 #pragma nv_diag_suppress 186
-template <typename T> __device__ __forceinline__ T laze_abs(T a) { return a < (T)0 ? (T)(-a) : a; }
+// laze_wrapneg is -a for an integer T, wrapping at the most negative value
+// (as Go does) where C++ would overflow, which it leaves undefined.
+template <typename T> __device__ __forceinline__ T laze_wrapneg(T a) { return (T)(0ULL - (unsigned long long)a); }
+template <typename T> __device__ __forceinline__ T laze_abs(T a) { return a < (T)0 ? laze_wrapneg(a) : a; }
 __device__ __forceinline__ float laze_abs(float a) { return fabsf(a); }
 __device__ __forceinline__ double laze_abs(double a) { return fabs(a); }
 
-template <typename T> __device__ __forceinline__ T laze_relu(T a) { return a < (T)0 ? (T)0 : a; }
+// laze_relu is laze_max(a, 0): NaN stays NaN, -0 gives +0.
+template <typename T> __device__ __forceinline__ T laze_relu(T a) { return (a > (T)0 || a != a) ? a : (T)0; }
 
+// Integer division and remainder by zero give 0; by -1 (signed T) they give
+// -a, wrapping (MinInt / -1 = MinInt), and 0, where C++'s / and % overflow.
 template <typename T> __device__ __forceinline__ T laze_div(T a, T b) {
   if (b == (T)0) return (T)0;
+  if ((T)-1 < (T)0 && b == (T)-1) return laze_wrapneg(a);
   T q = a / b;
   T r = a - q * b;
   if (r != (T)0 && ((r < (T)0) != (b < (T)0))) q--;
@@ -24,6 +31,8 @@ template <typename T> __device__ __forceinline__ T laze_div(T a, T b) {
 __device__ __forceinline__ float laze_div(float a, float b) { return a / b; }
 __device__ __forceinline__ double laze_div(double a, double b) { return a / b; }
 
+// The float helpers are NumPy's npy_floor_divide and npy_remainder (its
+// divmod), each in the type's own precision as NumPy's float32 loops are.
 template <typename T> __device__ __forceinline__ T laze_floordiv(T a, T b) { return laze_div(a, b); }
 __device__ __forceinline__ double laze_floordiv(double a, double b) {
   if (b == 0.0) return a / b;
@@ -34,20 +43,34 @@ __device__ __forceinline__ double laze_floordiv(double a, double b) {
   double f = floor(q);
   return (q - f > 0.5) ? f + 1.0 : f;
 }
-__device__ __forceinline__ float laze_floordiv(float a, float b) { return (float)laze_floordiv((double)a, (double)b); }
+__device__ __forceinline__ float laze_floordiv(float a, float b) {
+  if (b == 0.0f) return a / b;
+  float m = fmodf(a, b);
+  float q = (a - m) / b;
+  if (m != 0.0f && ((b < 0.0f) != (m < 0.0f))) q -= 1.0f;
+  if (q == 0.0f) return copysignf(0.0f, a / b);
+  float f = floorf(q);
+  return (q - f > 0.5f) ? f + 1.0f : f;
+}
 
 template <typename T> __device__ __forceinline__ T laze_mod(T a, T b) {
-  if (b == (T)0) return (T)0;
+  if (b == (T)0 || ((T)-1 < (T)0 && b == (T)-1)) return (T)0;
   T r = a % b;
   if (r != (T)0 && ((r < (T)0) != (b < (T)0))) r += b;
   return r;
 }
 __device__ __forceinline__ double laze_mod(double a, double b) {
   double r = fmod(a, b);
-  if (r != 0.0 && ((r < 0.0) != (b < 0.0))) r += b;
+  if (r == 0.0) return copysign(0.0, b);
+  if ((r < 0.0) != (b < 0.0)) r += b;
   return r;
 }
-__device__ __forceinline__ float laze_mod(float a, float b) { return (float)laze_mod((double)a, (double)b); }
+__device__ __forceinline__ float laze_mod(float a, float b) {
+  float r = fmodf(a, b);
+  if (r == 0.0f) return copysignf(0.0f, b);
+  if ((r < 0.0f) != (b < 0.0f)) r += b;
+  return r;
+}
 
 template <typename T> __device__ __forceinline__ T laze_pow(T a, T b) {
   if (b < (T)0) {

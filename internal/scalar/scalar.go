@@ -31,18 +31,19 @@ func Abs[T tensor.Number](a T) T {
 	return a
 }
 
-// ReLU returns max(a, 0); a NaN stays NaN, as in PyTorch.
+// ReLU returns Maximum(a, 0), as np.maximum(a, 0): a NaN stays NaN and
+// -0 gives +0 (Maximum returns its second operand when the two are equal).
 func ReLU[T tensor.Number](a T) T {
-	if a < 0 {
-		return 0
+	if a > 0 || a != a {
+		return a
 	}
-	return a
+	return 0
 }
 
 // Div returns a / b. Floats follow IEEE 754 (x/0 is ±Inf or NaN). Integers
 // divide with NumPy's floor rule (floor_divide: -7/2 is -4), and a division by
 // zero gives 0, as NumPy's does (without its warning), rather than a panic
-// halfway through a tensor.
+// halfway through a tensor; MinInt / -1 wraps to MinInt, as in NumPy.
 func Div[T tensor.Number](a, b T) T {
 	if tensor.IsFloat[T]() {
 		return a / b
@@ -58,43 +59,53 @@ func Div[T tensor.Number](a, b T) T {
 }
 
 // FloorDiv returns the floor of a / b (NumPy's floor_divide, Python's //).
-// Integers are Div. Floats follow NumPy's divmod-based rule, which rounds
-// the exact quotient and so gives 1 // 0.1 = 9 where math.Floor(1/0.1) is
-// 10; a division by zero gives a / b (±Inf or NaN).
+// Integers are Div. Floats follow NumPy's npy_floor_divide: a division by zero
+// gives a / b (±Inf or NaN); otherwise the quotient of NumPy's divmod, which
+// rounds the exact quotient (a - Mod(a, b)) / b and so gives 1 // 0.1 = 9
+// where math.Floor(1/0.1) is 10. It is computed in T's own precision, as
+// NumPy's float32 loop is, a zero quotient takes the sign of a / b
+// (-0.0 // 1 = -0, 0 // -5 = -0), and ±Inf or NaN operands give NaN except
+// x // ±Inf for finite x: ±0 when a and b have the same sign (with a / b's
+// sign), -1 when they differ.
 func FloorDiv[T tensor.Number](a, b T) T {
 	if !tensor.IsFloat[T]() {
 		return Div(a, b)
 	}
-	x, y := float64(a), float64(b)
-	if y == 0 {
-		return T(x / y)
+	if b == 0 {
+		return a / b
 	}
-	m := math.Mod(x, y)
-	q := (x - m) / y
-	if m != 0 && (y < 0) != (m < 0) {
-		q--
+	mod := T(math.Mod(float64(a), float64(b))) // fmod is exact in T
+	div := (a - mod) / b
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div--
 	}
-	if q == 0 {
-		return T(math.Copysign(0, x/y))
+	if div == 0 {
+		return T(math.Copysign(0, float64(a/b)))
 	}
-	f := math.Floor(q)
-	if q-f > 0.5 {
-		f++
+	floor := T(math.Floor(float64(div)))
+	if half := T(1) / 2; div-floor > half {
+		floor++
 	}
-	return T(f)
+	return floor
 }
 
 // Mod returns the remainder that goes with Div, with the sign of the divisor
-// (NumPy's remainder, Python's %): -7 mod 2 is 1, 7 mod -2 is -1. For floats
-// it is a - floor(a/b)*b computed without that rounding; mod by zero is NaN
-// for floats and 0 for integers.
+// (NumPy's remainder, Python's %): -7 mod 2 is 1, 7 mod -2 is -1. Integers mod
+// 0 give 0. Floats follow NumPy's npy_remainder: fmod(a, b), plus b when it
+// is nonzero and its sign differs from b's; a zero remainder takes b's sign
+// (-4 % 2 = +0, 4 % -2 = -0). So x % ±0, ±Inf % y and any NaN give NaN, and
+// x % ±Inf for finite x is x when x and b have the same sign (or x is zero,
+// then ±0 with b's sign) and b when they differ (-5 % Inf = Inf).
 func Mod[T tensor.Number](a, b T) T {
 	if tensor.IsFloat[T]() {
-		r := math.Mod(float64(a), float64(b))
-		if r != 0 && (r < 0) != (b < 0) {
-			r += float64(b)
+		r := T(math.Mod(float64(a), float64(b))) // fmod is exact in T
+		if r == 0 {
+			return T(math.Copysign(0, float64(b)))
 		}
-		return T(r)
+		if (r < 0) != (b < 0) {
+			r += b // NaN stays NaN: neither comparison holds
+		}
+		return r
 	}
 	if b == 0 {
 		return 0
@@ -106,13 +117,22 @@ func Mod[T tensor.Number](a, b T) T {
 	return r
 }
 
-// Pow returns a raised to b. Floats use math.Pow. Integers multiply exactly
-// (wrapping on overflow, as NumPy's do); a negative exponent, which NumPy
-// rejects for integer arrays, gives the integer part of the real result: 1
-// for a = 1, ±1 for a = -1, and 0 otherwise.
+// Pow returns a raised to b. Floats use math.Pow (C99's special values, as
+// NumPy: 0 ** -1 = +Inf, -0 ** -1 = -Inf, 1 ** NaN = 1, NaN ** 0 = 1,
+// -8 ** (1/3) = NaN), except that a positive subnormal base with a
+// non-integer exponent is scaled into the normal range first (see Log).
+// Integers multiply exactly (wrapping on overflow, as NumPy's do); a
+// negative exponent, which NumPy rejects for integer arrays, gives the
+// integer part of the real result: 1 for a = 1, ±1 for a = -1, and 0
+// otherwise.
 func Pow[T tensor.Number](a, b T) T {
 	if tensor.IsFloat[T]() {
-		return T(math.Pow(float64(a), float64(b)))
+		x, y := float64(a), float64(b)
+		if x > 0 && x < 0x1p-1022 && y != math.Trunc(y) {
+			// x**y = (x·2^64)**y · 2^(-64y); -64y is exact.
+			return T(math.Pow(x*0x1p64, y) * math.Exp2(-64*y))
+		}
+		return T(math.Pow(x, y))
 	}
 	if b < 0 {
 		return negativePower(a, b)
@@ -142,8 +162,21 @@ func negativePower[T tensor.Number](a, b T) T {
 	return 0
 }
 
+// Log returns the natural logarithm of a, computed in float64. It is
+// math.Log except on positive subnormals, which math.Log's amd64 assembly
+// misreads (golang/go#56600: it gives -709.09 for 5e-324, whose logarithm
+// is -744.44); they are scaled into the normal range first.
+func Log[T tensor.Number](a T) T {
+	x := float64(a)
+	if x > 0 && x < 0x1p-1022 {
+		return T(math.Log(x*0x1p54) - 54*math.Ln2)
+	}
+	return T(math.Log(x))
+}
+
 // Maximum returns the larger of a and b; a NaN in either gives NaN (NumPy's
-// maximum).
+// maximum). When a and b compare equal it returns b, as NumPy does on x86:
+// maximum(+0, -0) is -0 and maximum(-0, +0) is +0.
 func Maximum[T tensor.Number](a, b T) T {
 	if a > b || a != a {
 		return a
@@ -152,7 +185,7 @@ func Maximum[T tensor.Number](a, b T) T {
 }
 
 // Minimum returns the smaller of a and b; a NaN in either gives NaN (NumPy's
-// minimum).
+// minimum). When a and b compare equal it returns b, as Maximum does.
 func Minimum[T tensor.Number](a, b T) T {
 	if a < b || a != a {
 		return a
