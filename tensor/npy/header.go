@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,16 +22,26 @@ const magic = "\x93NUMPY"
 var ErrFormat = errors.New("not a valid .npy file")
 
 // FormatError reports a file that is not a valid .npy file, or one whose
-// dtype laze cannot hold.
+// dtype or shape laze cannot hold.
 type FormatError struct {
 	Reason string
+	// Err is the typed error behind Reason, if there is one: a
+	// shape.OverflowError for a shape whose element or byte count does not
+	// fit in an int, shape.ErrOverflow for a dimension that does not.
+	Err error
 }
 
 // Error returns the message.
 func (e *FormatError) Error() string { return "npy: " + e.Reason }
 
-// Unwrap returns ErrFormat.
-func (e *FormatError) Unwrap() error { return ErrFormat }
+// Unwrap returns ErrFormat and Err, so that errors.Is and errors.As find
+// either.
+func (e *FormatError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrFormat}
+	}
+	return []error{ErrFormat, e.Err}
+}
 
 // formatErr returns a FormatError with a formatted reason.
 func formatErr(format string, args ...any) error {
@@ -71,13 +83,14 @@ func readHeader(r io.Reader) (Header, error) {
 	if _, err := io.ReadFull(r, pre[8:8+lenBytes]); err != nil {
 		return Header{}, formatErr("file ends in the header length (%v)", err)
 	}
-	n := int(binary.LittleEndian.Uint16(pre[8:10]))
+	size := uint32(binary.LittleEndian.Uint16(pre[8:10]))
 	if lenBytes == 4 {
-		n = int(binary.LittleEndian.Uint32(pre[8:12]))
+		size = binary.LittleEndian.Uint32(pre[8:12])
 	}
-	if n > maxHeader {
-		return Header{}, formatErr("header length %d is over the limit of %d", n, maxHeader)
+	if size > maxHeader { // compared before the conversion, which a 32-bit int may not hold
+		return Header{}, formatErr("header length %d is over the limit of %d", size, maxHeader)
 	}
+	n := int(size)
 	text := make([]byte, n)
 	if _, err := io.ReadFull(r, text); err != nil {
 		return Header{}, formatErr("file ends in the %d-byte header (%v)", n, err)
@@ -119,11 +132,41 @@ func (h *Header) parse(text string) error {
 		return err
 	}
 	s := shape.Shape(dims)
-	if _, err := s.Size(); err != nil {
-		return formatErr("shape %v: %v", s, err)
+	if err := checkSize(s, e); err != nil {
+		return err
 	}
 	h.Descr, h.DType, h.Fortran, h.Shape, h.elem = descr, e.name(), fortran, s, e
 	return nil
+}
+
+// checkSize returns a FormatError wrapping a shape.OverflowError when a
+// tensor of shape s, elements e, would not fit in an int's range: its
+// element count, its strides (products of the dimensions, zeros counted
+// as 1) and its byte count. Zero dimensions count as 1 in the byte count
+// too, as NumPy counts them: NumPy refuses (0, 2**62, 2**62) as "too big"
+// although it holds nothing. The parser admits no negative dimension.
+func checkSize(s shape.Shape, e elem) error {
+	what, n := "element count", 1
+	for _, d := range s {
+		if n > math.MaxInt/max(d, 1) {
+			return overflowErr(s, e, what)
+		}
+		n *= max(d, 1)
+	}
+	if n > math.MaxInt/e.size {
+		return overflowErr(s, e, "byte count")
+	}
+	return nil
+}
+
+// overflowErr reports a shape too large for laze: what (the element or
+// byte count) overflows int.
+func overflowErr(s shape.Shape, e elem, what string) error {
+	reason := fmt.Sprintf("shape %v of %s: its %s overflows int", s, e.name(), what)
+	if slices.Contains(s, 0) {
+		reason += " (zero dimensions count as 1 here, as in NumPy)"
+	}
+	return &FormatError{Reason: reason, Err: &shape.OverflowError{Op: "npy.Read", Shape: s, What: what}}
 }
 
 // dictParser reads the subset of Python literal syntax .npy headers use: a
@@ -259,6 +302,9 @@ func (p *dictParser) integer() (int, error) {
 		p.pos++
 	}
 	n, err := strconv.Atoi(p.s[start:p.pos])
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, &FormatError{Reason: fmt.Sprintf("header %q: dimension %s overflows int", p.s, p.s[start:p.pos]), Err: shape.ErrOverflow}
+	}
 	if err != nil {
 		p.pos = start
 		return 0, p.fail("a dimension size (a non-negative integer)")
@@ -283,6 +329,9 @@ func writeHeader(w io.Writer, e elem, fortran bool, s shape.Shape) error {
 	pre := 6 + 2 + lenBytes
 	total := (pre + len(dict) + 1 + 63) / 64 * 64
 	padded := dict + strings.Repeat(" ", total-pre-len(dict)-1) + "\n"
+	if uint64(len(padded)) > math.MaxUint32 { // a rank of hundreds of millions
+		return &shape.ArgumentError{Op: "npy.Write", Name: "rank", Value: len(s), Reason: "the header would be longer than a 32-bit length holds"}
+	}
 	if lenBytes == 2 {
 		buf.Write([]byte{1, 0})
 		buf.Write(binary.LittleEndian.AppendUint16(nil, uint16(len(padded))))

@@ -3,9 +3,12 @@ package npy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -328,7 +331,8 @@ func TestReadErrors(t *testing.T) {
 		{"string", withHeader("{'descr': '<U5', 'fortran_order': False, 'shape': (1,)}\n"), ErrFormat, "numeric"},
 		{"structured", withHeader("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,)}\n"), ErrFormat, "want a string"},
 		{"negative dim", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,)}\n"), ErrFormat, "dimension size"},
-		{"overflowing shape", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296)}\n"), ErrFormat, "shape"},
+		{"overflowing shape", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296)}\n"), shape.ErrOverflow, "element count overflows int"},
+		{"header length over the limit", []byte("\x93NUMPY\x02\x00\xff\xff\xff\xff{}"), ErrFormat, "header length 4294967295 is over the limit"},
 		{"one dim without comma", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (3)}\n"), ErrFormat, "comma"},
 		{"huge but empty", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,)}\n"), ErrFormat, "ends after 0 of its"},
 	}
@@ -347,6 +351,111 @@ func TestReadErrors(t *testing.T) {
 	}
 	if _, err := Load[float64](filepath.Join("testdata", "missing.npy")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Load of a missing file = %v", err)
+	}
+}
+
+// npyWithHeader returns a version 1.0 .npy file with the given header
+// dictionary followed by data.
+func npyWithHeader(dict string, data ...byte) []byte {
+	b := []byte("\x93NUMPY\x01\x00")
+	b = append(b, byte(len(dict)), byte(len(dict)>>8))
+	return append(append(b, dict...), data...)
+}
+
+// overflowHeaders are headers whose sizes do not fit in an int, each with
+// the count that overflows; FuzzRead starts from them too.
+var overflowHeaders = []struct {
+	name, descr, shape string
+	dims               shape.Shape
+	what               string
+}{
+	{"empty with huge dims", "<f8", "(0, 4611686018427387904, 4611686018427387904)", shape.Of(0, 1<<62, 1<<62), "element count"},
+	{"elements", "<f8", "(4611686018427387904, 4)", shape.Of(1<<62, 4), "element count"},
+	{"elements of bytes", "|u1", "(4611686018427387904, 2)", shape.Of(1<<62, 2), "element count"},
+	{"products of every pair", "<i4", "(3037000500, 3037000500)", shape.Of(3037000500, 3037000500), "element count"},
+	{"bytes", "<f8", "(2305843009213693952,)", shape.Of(1 << 61), "byte count"},
+	{"bytes of int16", "<i2", "(2, 2305843009213693952)", shape.Of(2, 1<<61), "byte count"},
+	{"empty, bytes as NumPy counts them", "<f4", "(0, 2305843009213693952)", shape.Of(0, 1<<61), "byte count"},
+	{"Fortran order", "<f8", "(4, 4611686018427387904, 0)", shape.Of(4, 1<<62, 0), "element count"},
+}
+
+// TestReadOverflowingShape reads headers whose element or byte count
+// overflows int: each must be a FormatError wrapping a shape.OverflowError
+// that names the shape and the count, not a panic or a wrong allocation.
+func TestReadOverflowingShape(t *testing.T) {
+	for _, tt := range overflowHeaders {
+		t.Run(tt.name, func(t *testing.T) {
+			file := npyWithHeader(fmt.Sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': %s, }\n", tt.descr, pyBool(tt.name == "Fortran order"), tt.shape))
+			_, _, err := ReadAny(bytes.NewReader(file))
+			var oe *shape.OverflowError
+			if !errors.Is(err, ErrFormat) || !errors.As(err, &oe) || !errors.Is(err, shape.ErrOverflow) {
+				t.Fatalf("ReadAny = %v, want a FormatError wrapping an OverflowError", err)
+			}
+			want := &shape.OverflowError{Op: "npy.Read", Shape: tt.dims, What: tt.what}
+			if diff := cmp.Diff(want, oe); diff != "" {
+				t.Errorf("OverflowError (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(err.Error(), tt.what+" overflows int") || !strings.Contains(err.Error(), tt.dims.String()) {
+				t.Errorf("message %q does not name the shape and the count", err)
+			}
+		})
+	}
+	// The largest sizes that fit are not overflows: they fail on the data
+	// the file does not hold, before allocating, or read as empty.
+	for _, dict := range []string{
+		"{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775807,), }",
+		"{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846975,), }",
+	} {
+		_, _, err := ReadAny(bytes.NewReader(npyWithHeader(dict)))
+		if !errors.Is(err, ErrFormat) || errors.Is(err, shape.ErrOverflow) || !strings.Contains(err.Error(), "the file ends after 0 of its") {
+			t.Errorf("%s: ReadAny = %v, want a FormatError for the missing data", dict, err)
+		}
+	}
+	empty, err := Read[float64](bytes.NewReader(npyWithHeader("{'descr': '<f8', 'fortran_order': True, 'shape': (0, 1152921504606846975, 1), }")))
+	if err != nil || !empty.Shape().Equal(shape.Of(0, 1152921504606846975, 1)) || empty.Numel() != 0 {
+		t.Errorf("an empty array with the largest dimensions that fit: %v, %v", empty, err)
+	}
+	for _, tt := range []struct{ dims, says string }{
+		{"(18446744073709551616,)", "dimension 18446744073709551616 overflows int"},
+		{"(2, 99999999999999999999999)", "dimension 99999999999999999999999 overflows int"},
+	} {
+		_, _, err := ReadAny(bytes.NewReader(npyWithHeader("{'descr': '<f8', 'fortran_order': False, 'shape': " + tt.dims + ", }")))
+		if !errors.Is(err, ErrFormat) || !errors.Is(err, shape.ErrOverflow) || !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("shape %s: ReadAny = %v, want an ErrOverflow that says %q", tt.dims, err, tt.says)
+		}
+	}
+	for _, dims := range []string{"(-1,)", "(3, -4)", "(0, -9223372036854775808)"} {
+		_, _, err := ReadAny(bytes.NewReader(npyWithHeader("{'descr': '<f8', 'fortran_order': False, 'shape': " + dims + ", }")))
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "a dimension size (a non-negative integer)") {
+			t.Errorf("shape %s: ReadAny = %v, want a FormatError refusing the negative size", dims, err)
+		}
+	}
+}
+
+// TestReadBoolNormalised reads a bool file whose bytes are 0, 1, 2 and
+// 255: NumPy takes every non-zero byte as True, so each reads as 1.
+func TestReadBoolNormalised(t *testing.T) {
+	file := npyWithHeader("{'descr': '|b1', 'fortran_order': False, 'shape': (2, 3), }\n", 0, 1, 2, 255, 0, 128)
+	want := []float64{0, 1, 1, 1, 0, 1}
+	got, h, err := ReadAny(bytes.NewReader(file))
+	if err != nil || h.DType != "bool" {
+		t.Fatalf("ReadAny = %v, %v", h, err)
+	}
+	vals, _, _, _ := valuesOf(got)
+	if diff := cmp.Diff(want, vals); diff != "" {
+		t.Errorf("ReadAny (-want +got):\n%s", diff)
+	}
+	u, err := Read[uint8](bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, rowMajorValues(u)); diff != "" {
+		t.Errorf("Read[uint8] (-want +got):\n%s", diff)
+	}
+	// uint8 data is not a bool's: its bytes stay as they are.
+	raw, err := Read[uint8](bytes.NewReader(npyWithHeader("{'descr': '|u1', 'fortran_order': False, 'shape': (2,), }\n", 2, 255)))
+	if err != nil || !cmp.Equal(rowMajorValues(raw), []float64{2, 255}) {
+		t.Errorf("uint8 file: %v, %v; want [2 255]", raw, err)
 	}
 }
 
@@ -398,6 +507,10 @@ func FuzzRead(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	for _, h := range overflowHeaders {
+		f.Add(npyWithHeader(fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }\n", h.descr, h.shape)))
+	}
+	f.Add(npyWithHeader("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }\n", 0, 1, 2, 255))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, h, err := ReadAny(bytes.NewReader(b))
 		if err != nil {
@@ -407,6 +520,9 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		vals, dims, _, _ := valuesOf(got)
+		if h.DType == "bool" && slices.ContainsFunc(vals, func(v float64) bool { return v != 0 && v != 1 }) {
+			t.Fatalf("%v: bools read as %v, want only 0 and 1", h, vals)
+		}
 		var buf bytes.Buffer
 		switch g := got.(type) {
 		case *tensor.Tensor[float64]:

@@ -15,10 +15,12 @@ import (
 const chunk = 1 << 24
 
 // Read reads an .npy file into a tensor of T. The file's dtype must be T's
-// kind and size (bool reads as uint8; int64 reads into int on 64-bit
-// platforms); otherwise Read returns a shape.DTypeError naming both. A
-// Fortran-order file gives a tensor with column-major strides. The tensor
-// owns new memory, never recycled by an allocator.
+// kind and size (bool reads as uint8, 0 or 1: any byte other than 0 is
+// True, as NumPy reads it; int64 reads into int on 64-bit platforms);
+// otherwise Read returns a shape.DTypeError naming both. A Fortran-order
+// file gives a tensor with column-major strides. A shape whose element or
+// byte count overflows int is a FormatError wrapping a shape.OverflowError.
+// The tensor owns new memory, never recycled by an allocator.
 func Read[T tensor.Number](r io.Reader) (*tensor.Tensor[T], error) {
 	h, err := readHeader(r)
 	if err != nil {
@@ -32,8 +34,8 @@ func Read[T tensor.Number](r io.Reader) (*tensor.Tensor[T], error) {
 }
 
 // ReadAny reads an .npy file of any supported dtype and returns the tensor
-// as an any holding a *tensor.Tensor[T] of the file's type (uint8 for
-// bool), with the file's header.
+// as an any holding a *tensor.Tensor[T] of the file's type (uint8 0 or 1
+// for bool, as Read), with the file's header.
 func ReadAny(r io.Reader) (any, Header, error) {
 	h, err := readHeader(r)
 	if err != nil {
@@ -90,7 +92,7 @@ func LoadAny(path string) (any, Header, error) {
 
 // readTensor reads the data the header describes and wraps it.
 func readTensor[T tensor.Number](r io.Reader, h Header) (*tensor.Tensor[T], error) {
-	n, _ := h.Shape.Size() // checked by the header's parse
+	n, _ := h.Shape.Size() // checked by the header's parse (checkSize)
 	data, err := readData[T](r, n, h.elem)
 	if err != nil {
 		return nil, err
@@ -103,7 +105,7 @@ func readTensor[T tensor.Number](r io.Reader, h Header) (*tensor.Tensor[T], erro
 }
 
 // readData reads n elements of T, chunk by chunk, swapping bytes when the
-// file's order is not the host's.
+// file's order is not the host's and making bools 0 or 1.
 func readData[T tensor.Number](r io.Reader, n int, e elem) ([]T, error) {
 	per := max(chunk/e.size, 1)
 	data := make([]T, 0, min(n, per))
@@ -118,7 +120,21 @@ func readData[T tensor.Number](r io.Reader, n int, e elem) ([]T, error) {
 		if needsSwap(e.order, e.size) {
 			swapBytes(bytesOf(part), e.size)
 		}
+		if e.kind == boolKind {
+			normaliseBools(bytesOf(part))
+		}
 		data = data[:len(data)+k]
 	}
 	return data, nil
+}
+
+// normaliseBools makes every non-zero byte 1: NumPy takes any non-zero bool
+// byte as True, and laze holds a bool as the uint8 0 or 1 and computes on
+// that value (b == 1, sum(b), b * c would be wrong for a True of 2).
+func normaliseBools(b []byte) {
+	for i, v := range b {
+		if v > 1 {
+			b[i] = 1
+		}
+	}
 }
