@@ -28,6 +28,7 @@ Flags (they may come before or after EXPR; -i and -rand repeat):
                          floats uniform in [0, 1), integers uniform in [0, 10), bools 0/1
   -seed N                seed of the -rand inputs (default 0)
   -o out.npy             write the result to an .npy file instead of printing it
+                         (through a temporary file: a failure leaves an existing file as it was)
   -device cpu|cuda       where to evaluate (default cpu; cuda needs a binary built with -tags cuda)
   -explain               print the parse, the laze tree, its shape and dtype, and the
                          lowered program of every step before the result
@@ -42,7 +43,8 @@ The language: numbers, names (inputs; pi, e, inf, nan, True, False),
 Dtypes promote as NumPy 2 does: / on integers gives float64, // floor-divides,
 and a Python number does not change an array's dtype (NEP 50).
 
-Exit status: 0 on success, 1 when evaluation fails, 2 for a malformed command line.
+Exit status: 0 on success, 1 when evaluation or writing the result fails,
+2 for a malformed command line.
 `
 
 // listFlag collects a repeatable flag's values.
@@ -78,7 +80,9 @@ func parseEvalArgs(args []string, stdout io.Writer) (*evalOptions, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, evalHelp)
+				if _, werr := fmt.Fprint(stdout, evalHelp); werr != nil {
+					return nil, fmt.Errorf("writing the help: %w", werr)
+				}
 				return nil, err
 			}
 			if strings.HasPrefix(err.Error(), "flag provided but not defined: -") && strings.ContainsAny(err.Error(), " +*/%()[]<>=.") {
@@ -142,18 +146,23 @@ func evalCommand(args []string, stdout, stderr io.Writer) error {
 		return located(o.expr, err)
 	}
 	if o.explain {
-		fmt.Fprintf(stdout, "parsed: %s\ntree:   %s\nshape:  %v\ndtype:  %s\nplan:\n%s\n", r.Parsed, r.Tree, r.Shape, r.DType, r.Plan)
+		text := fmt.Sprintf("parsed: %s\ntree:   %s\nshape:  %v\ndtype:  %s\nplan:\n%s\n", r.Parsed, r.Tree, r.Shape, r.DType, r.Plan)
 		if r.CUDA != "" {
-			fmt.Fprintf(stdout, "cuda:\n%s\n", r.CUDA)
+			text += fmt.Sprintf("cuda:\n%s\n", r.CUDA)
+		}
+		if _, err := io.WriteString(stdout, text); err != nil {
+			return fmt.Errorf("writing the explanation: %w", err)
 		}
 	}
 	if o.out != "" {
-		if err := r.Save(o.out); err != nil {
+		if err := writeFile(o.out, r.WriteNPY); err != nil {
 			return fmt.Errorf("-o %s: %w", o.out, err)
 		}
 		return nil
 	}
-	fmt.Fprintln(stdout, format(r))
+	if _, err := fmt.Fprintln(stdout, format(r)); err != nil {
+		return fmt.Errorf("writing the result: %w", err)
+	}
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/laze-go/laze/cmd/exprdemo/internal/interp"
 )
 
 func main() {
@@ -39,16 +41,28 @@ Run 'exprdemo eval -h' for the flags and the expression language.
 `
 
 // run executes one command line and returns the exit status. No panic
-// escapes it: one would be a bug, reported on one line.
+// escapes it: one whose value is a laze error (a size too large for this
+// machine, say) is reported as any other error; one of any other value
+// would be a bug, reported on one line as such. Every write to stdout is
+// checked: a result that could not be written is a failure.
 func run(args []string, stdout, stderr io.Writer) (status int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "exprdemo: internal error (please report it): %v\n", r)
+			if err := interp.LazeError(r); err != nil {
+				fmt.Fprintf(stderr, "exprdemo: %v\n", err)
+			} else {
+				fmt.Fprintf(stderr, "exprdemo: internal error (please report it): %v\n", r)
+			}
 			status = exitEval
 		}
 	}()
 	if len(args) == 0 {
-		if err := tour(stdout); err != nil {
+		w := &stickyWriter{w: stdout}
+		err := tour(w)
+		if err == nil && w.err != nil {
+			err = fmt.Errorf("writing the tour: %w", w.err)
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, "exprdemo:", err)
 			return exitEval
 		}
@@ -58,7 +72,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	case "eval":
 		return report(evalCommand(args[1:], stdout, stderr), stderr)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		if _, err := fmt.Fprint(stdout, usage); err != nil {
+			fmt.Fprintf(stderr, "exprdemo: writing the help: %v\n", err)
+			return exitEval
+		}
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "exprdemo: unknown command %q (want eval, or no arguments for the tour; see exprdemo -h)\n", args[0])

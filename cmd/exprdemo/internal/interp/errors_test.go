@@ -2,6 +2,7 @@ package interp
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -165,5 +166,40 @@ func TestRunWithUnopenedDevice(t *testing.T) {
 	_, err := RunWith("1 + 2", nil, Options{Device: alloc.CUDA(11)})
 	if !errors.Is(err, shape.ErrDevice) || !strings.Contains(err.Error(), "cuda:11") {
 		t.Errorf("RunWith on a device nobody opened: %v; want a DeviceError naming it", err)
+	}
+}
+
+// TestLazeError sorts recovered panic values: laze's typed errors are
+// errors to report, anything else a bug.
+func TestLazeError(t *testing.T) {
+	overflow := &shape.OverflowError{Op: "Empty", Shape: shape.Of(1<<62, 4), What: "element count"}
+	tests := []struct {
+		name string
+		v    any
+		laze bool
+	}{
+		{"OverflowError", overflow, true},
+		{"wrapped", fmt.Errorf("laze: Eval: %w", overflow), true},
+		{"laze message", errors.New("laze: Alloc: out of memory"), true},
+		{"other error", errors.New("boom"), false},
+		{"string", "laze: not an error value", false},
+		{"nil", nil, false},
+	}
+	for _, tt := range tests {
+		got := LazeError(tt.v)
+		if tt.laze && got != tt.v || !tt.laze && got != nil {
+			t.Errorf("%s: LazeError(%v) = %v; want it as an error: %v", tt.name, tt.v, got, tt.laze)
+		}
+	}
+}
+
+// TestEvaluateTooLarge evaluates into a destination whose constructor
+// panics with an OverflowError: the kit returns it as an error.
+func TestEvaluateTooLarge(t *testing.T) {
+	k := kitFor(Float64)
+	_, err := k.evaluate(k.constant(1, 1, false), shape.Of(1<<61, 4), alloc.Default())
+	var oe *shape.OverflowError
+	if !errors.As(err, &oe) {
+		t.Errorf("evaluate into (2**61, 4) float64 = %v, want an OverflowError", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/laze-go/laze/alloc"
+	"io"
 	"math"
 	"math/big"
 	"regexp"
@@ -78,6 +79,18 @@ func (e *Error) Error() string {
 // Unwrap returns the laze error underneath, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
+// LazeError returns v, a value recovered from a panic, as an error when it
+// is one of laze's typed errors — an error whose message starts with
+// "laze: ", as every error of shape/errors.go does, such as the
+// shape.OverflowError a tensor constructor panics with for a size that
+// does not fit — and nil for any other value, which is a bug.
+func LazeError(v any) error {
+	if err, ok := v.(error); ok && strings.HasPrefix(err.Error(), "laze: ") {
+		return err
+	}
+	return nil
+}
+
 // Result is an evaluated expression.
 type Result struct {
 	DType  DType
@@ -99,9 +112,9 @@ type Options struct {
 	Device alloc.Device
 }
 
-// Save writes the result to an .npy file, bools as NumPy bools.
-func (r *Result) Save(path string) error {
-	return kitFor(r.DType).save(path, r.Tensor, r.DType == Bool)
+// WriteNPY writes the result to w as an .npy file, bools as NumPy bools.
+func (r *Result) WriteNPY(w io.Writer) error {
+	return kitFor(r.DType).write(w, r.Tensor, r.DType == Bool)
 }
 
 // Run parses src and evaluates it over inputs. With explain, Result.Plan

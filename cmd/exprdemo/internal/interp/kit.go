@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"io"
+
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/kernels"
@@ -24,7 +26,7 @@ type kit interface {
 	explain(x any, s shape.Shape) (string, error)
 	cudaSource(x any, s shape.Shape) (string, error)
 	toDevice(t any, dev alloc.Device) (any, error)
-	save(path string, t any, asBool bool) error
+	write(w io.Writer, t any, asBool bool) error
 	views
 }
 
@@ -118,8 +120,16 @@ func (kitOf[T]) convert(x any) any {
 }
 
 // evaluate computes x, of shape s, into a new tensor from allocator a (on
-// a's device).
-func (kitOf[T]) evaluate(x any, s shape.Shape, a alloc.Allocator) (any, error) {
+// a's device). A laze error the destination's constructor panics with (a
+// size that overflows, an allocation that fails) is returned.
+func (kitOf[T]) evaluate(x any, s shape.Shape, a alloc.Allocator) (_ any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if err = LazeError(r); err == nil {
+				panic(r)
+			}
+		}
+	}()
 	dst := tensor.Empty[T](s, tensor.WithAllocator(a))
 	if err := kernels.Assign(dst, x.(expr.Exp[T])); err != nil {
 		return nil, err
@@ -127,9 +137,9 @@ func (kitOf[T]) evaluate(x any, s shape.Shape, a alloc.Allocator) (any, error) {
 	return dst, nil
 }
 
-// save writes t, a *tensor.Tensor[T], to an .npy file; asBool writes a
-// uint8 tensor as NumPy bools.
-func (kitOf[T]) save(path string, t any, asBool bool) error {
+// write writes t, a *tensor.Tensor[T], to w as an .npy file; asBool
+// writes a uint8 tensor as NumPy bools.
+func (kitOf[T]) write(w io.Writer, t any, asBool bool) error {
 	var opts []npy.WriteOption
 	if asBool {
 		opts = append(opts, npy.AsBool())
@@ -138,7 +148,7 @@ func (kitOf[T]) save(path string, t any, asBool bool) error {
 	if err != nil {
 		return err
 	}
-	return npy.Save(path, host, opts...)
+	return npy.Write(w, host, opts...)
 }
 
 // toDevice copies t, a *tensor.Tensor[T], to dev.

@@ -285,5 +285,13 @@ func TestAgainstNumPy(t *testing.T) {
 
 // saveInput writes an input as NumPy reads it.
 func saveInput(path string, in Input) error {
-	return kitFor(in.DType).save(path, in.Tensor, in.DType == Bool)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := kitFor(in.DType).write(f, in.Tensor, in.DType == Bool); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
