@@ -54,6 +54,10 @@ func writeFile(path string, write func(io.Writer) error) error {
 		err = rename(tmp, target)
 	}
 	if err != nil {
+		if pe, ok := err.(*fs.PathError); ok && pe.Path == tmp {
+			// Name the file the user asked for, not the temporary that is gone.
+			err = &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+		}
 		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			err = errors.Join(err, rerr)
 		}

@@ -176,7 +176,7 @@ func TestCLIOutputFile(t *testing.T) {
 	}{
 		// ulimit -f makes the write fail with EFBIG after the first 512
 		// bytes: a real failure mid-way through the result.
-		{"file size limit", "ulimit -f 1 && exec \"$0\" \"$@\"", []string{"eval", "-rand", "x=1000", "-o", "out.npy", "x * 2"}, "file too large"},
+		{"file size limit", "ulimit -f 1 && exec \"$0\" \"$@\"", []string{"eval", "-rand", "x=1000", "-o", "out.npy", "x * 2"}, "-o out.npy: write out.npy: file too large"},
 		{"evaluation fails", "", []string{"eval", "-rand", "x=3", "-o", "out.npy", "x @ x[:2]"}, "column"},
 		{"a folder", "", []string{"eval", "-o", "sub", "1 + 1"}, "-o sub: "},
 		{"a missing folder", "", []string{"eval", "-o", "missing/out.npy", "1 + 1"}, "-o missing/out.npy: cannot create a file in missing: no such file or directory"},
