@@ -62,9 +62,10 @@ cover:
 		if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
 		END { exit bad }' coverage.txt
 
-## fuzz: run each fuzz target (view chains, the evaluator, .npy files, the expression parser and interpreter, the docs' code blocks) for $(FUZZTIME)
+## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator, .npy files, the expression parser and interpreter, the docs' code blocks) for $(FUZZTIME)
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzViewChain -fuzztime $(FUZZTIME) ./tensor
+	$(GO) test -run '^$$' -fuzz FuzzShapes -fuzztime $(FUZZTIME) ./tensor
 	$(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./tensor/npy
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/lang

@@ -1,7 +1,11 @@
 package alloc
 
 import (
+	"fmt"
 	"math/bits"
+	"runtime"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/laze-go/laze/shape"
@@ -19,8 +23,19 @@ const maxAlloc = 1 << 60
 var defaultCPU = NewCaching(DefaultCacheLimit)
 
 // Default returns the process-wide CPU caching allocator that tensors use
-// unless told otherwise. Its cache holds at most DefaultCacheLimit bytes.
+// unless told otherwise. Its cache holds at most DefaultCacheLimit bytes, and
+// the bytes it has in use at once are limited to DefaultLimit() (SetLimit
+// changes that).
 func Default() *Caching { return defaultCPU }
+
+// DefaultLimit returns the limit on bytes in use that every Caching
+// allocator starts with: the machine's memory (PhysicalMemory, RAM plus
+// swap), beyond which the Go runtime would die of "fatal error: out of
+// memory", which no program can recover from; 0 (no limit) where the memory
+// cannot be read.
+func DefaultLimit() int64 { return physicalMemory }
+
+var physicalMemory = PhysicalMemory()
 
 // Caching is a CPU allocator that keeps released blocks and hands them out
 // again. Requests are rounded up to a size class (a power of two or one of
@@ -28,41 +43,97 @@ func Default() *Caching { return defaultCPU }
 // a released block goes to its class's free list unless the cache would then
 // exceed its cap, in which case it is left to the garbage collector.
 //
+// The capacity of the blocks handed out and not yet released is limited
+// (SetLimit; DefaultLimit at first): a request beyond the limit gets a
+// *shape.MemoryError instead of memory, and so does one the Go runtime
+// cannot serve.
+//
 // Blocks are 8-byte aligned, so they can hold any element type laze supports.
 // Caching is safe for concurrent use.
 type Caching struct {
-	limit int64
-	lists FreeLists[[]byte] // size class → cached blocks, and the counters
+	cacheCap int64             // most bytes kept in the free lists
+	limit    atomic.Int64      // most bytes in use at once; 0 for none
+	lists    FreeLists[[]byte] // size class → cached blocks, and the counters
 }
 
 var _ Allocator = (*Caching)(nil)
 
 // NewCaching returns a caching CPU allocator that keeps at most
-// maxCachedBytes bytes of released blocks (0 disables caching).
+// maxCachedBytes bytes of released blocks (0 disables caching). Its limit on
+// bytes in use is DefaultLimit().
 func NewCaching(maxCachedBytes int64) *Caching {
-	return &Caching{limit: max(maxCachedBytes, 0)}
+	c := &Caching{cacheCap: max(maxCachedBytes, 0)}
+	c.limit.Store(DefaultLimit())
+	return c
 }
+
+// SetLimit sets the most bytes the allocator may have in use at once (the
+// capacity of the blocks handed out and not yet released; cached blocks do
+// not count): an Alloc that would go beyond it returns a MemoryError. A
+// limit of 0 or less removes it, and then a request the machine cannot hold
+// may end the process (the Go runtime's "fatal error: out of memory" cannot
+// be recovered). Blocks already handed out are not affected.
+func (c *Caching) SetLimit(bytes int64) { c.limit.Store(max(bytes, 0)) }
+
+// Limit returns the limit SetLimit set, 0 when there is none.
+func (c *Caching) Limit() int64 { return c.limit.Load() }
 
 // Device returns CPU.
 func (c *Caching) Device() Device { return CPU }
 
 // Alloc returns a block of at least nbytes bytes, from the cache when a block
 // of the same size class is there. Its contents are unspecified. It returns an
-// ArgumentError for a negative nbytes and an OverflowError for a request too
-// large to round up.
+// ArgumentError for a negative nbytes, an OverflowError for a request too
+// large to round up (above 2^60), and a MemoryError (errors.Is(err,
+// shape.ErrMemory)) for a request it cannot serve: one that would take the
+// bytes in use beyond the limit (SetLimit), or one the Go runtime refuses.
+// Before refusing a request for the limit, it runs the garbage collector
+// once, so that the blocks of tensors nobody refers to any more come back.
 func (c *Caching) Alloc(nbytes int) (*Allocation, error) {
+	const op = "Caching.Alloc"
 	if nbytes < 0 {
-		return nil, invalid("Caching.Alloc", "nbytes", nbytes, "a size must not be negative")
+		return nil, invalid(op, "nbytes", nbytes, "a size must not be negative")
 	}
-	if nbytes > maxAlloc {
-		return nil, &shape.OverflowError{Op: "Caching.Alloc", Shape: shape.Shape{nbytes}, What: "byte count"}
+	if int64(nbytes) > maxAlloc {
+		return nil, &shape.OverflowError{Op: op, Shape: shape.Shape{nbytes}, What: "byte count"}
 	}
 	class := SizeClass(nbytes)
-	block, reused := c.lists.Take(class)
+	block, reused, err := c.take(op, nbytes, class)
+	if err != nil {
+		return nil, err
+	}
 	if !reused {
-		block = newBlock(class)
+		var fail error
+		if block, fail = newBlock(class); fail != nil {
+			c.lists.Untake(class)
+			return nil, &shape.MemoryError{Op: op, Bytes: int64(nbytes), Limit: c.limit.Load(),
+				Reason: "the Go runtime cannot allocate a block this large (" + fail.Error() + ")"}
+		}
 	}
 	return NewAllocation(CPU, nbytes, block, 0, c.giveBack), nil
+}
+
+// take counts a block of class bytes as in use and returns a cached one when
+// there is one, or a MemoryError when the limit does not allow it, even once
+// the garbage collector has given back the blocks of unreachable tensors.
+func (c *Caching) take(op string, nbytes, class int) (block []byte, reused bool, err error) {
+	limit := c.limit.Load()
+	block, reused, inUse, ok := c.lists.TakeWithin(class, limit)
+	if ok {
+		return block, reused, nil
+	}
+	if int64(class) <= limit { // the blocks of unreachable tensors may come back
+		runtime.GC()
+		for range 20 {
+			if block, reused, inUse, ok = c.lists.TakeWithin(class, limit); ok {
+				return block, reused, nil
+			}
+			time.Sleep(time.Millisecond) // cleanups run after the collection
+		}
+	}
+	return nil, false, &shape.MemoryError{Op: op, Bytes: int64(nbytes), Limit: limit,
+		Reason: fmt.Sprintf("a block of %s with %s already in use would exceed the allocator's limit of %s (SetLimit)",
+			shape.FormatBytes(int64(class)), shape.FormatBytes(inUse), shape.FormatBytes(limit))}
 }
 
 // giveBack is called once per Allocation, by its first Release: the block
@@ -71,7 +142,7 @@ func (c *Caching) giveBack(a *Allocation) {
 	block := a.host
 	class := len(block)
 	c.lists.Put(class, block, func(cached int64) bool {
-		return !a.Pinned() && class > 0 && cached+int64(class) <= c.limit
+		return !a.Pinned() && class > 0 && cached+int64(class) <= c.cacheCap
 	})
 }
 
@@ -97,11 +168,21 @@ func SizeClass(n int) int {
 }
 
 // newBlock returns zeroed, 8-byte aligned memory of class bytes (a multiple
-// of 8).
-func newBlock(class int) []byte {
+// of 8), or the runtime's error when Go cannot make a slice that large
+// ("makeslice: len out of range").
+func newBlock(class int) (block []byte, err error) {
 	if class == 0 {
-		return []byte{}
+		return []byte{}, nil
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			re, ok := r.(runtime.Error)
+			if !ok {
+				panic(r)
+			}
+			block, err = nil, re
+		}
+	}()
 	words := make([]uint64, class/8)
-	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), class)
+	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), class), nil
 }

@@ -6,5 +6,8 @@
 // hands out Allocations; the CPU caching allocator here (NewCaching, and the
 // process-wide Default) keeps released blocks and hands them out again by
 // size class, as the seeds' size-keyed cache does, and the GPU allocator in
-// package cuda implements the same interface.
+// package cuda implements the same interface. A caching allocator limits the
+// bytes it has in use (SetLimit; DefaultLimit, the machine's memory, at
+// first) and answers a request it cannot serve with a *shape.MemoryError, so
+// that a program gets an error where the Go runtime would end it.
 package alloc

@@ -11,15 +11,37 @@ type FreeLists[B any] struct {
 	mu    sync.Mutex
 	free  map[int][]B
 	stats Stats
+	// peakBefore is PeakInUse before the last Take, so that Untake can
+	// take a failed allocation out of the peak again.
+	peakBefore int64
 }
 
 // Take counts an allocation of class bytes and pops a cached block of that
 // class; ok is false when there is none (the caller makes one).
 func (f *FreeLists[B]) Take(class int) (block B, ok bool) {
+	block, ok, _, _ = f.TakeWithin(class, 0)
+	return block, ok
+}
+
+// TakeWithin is Take under a limit on the bytes in use: when limit > 0 and
+// the block would take BytesInUse beyond it, it counts nothing and returns
+// admitted=false. inUse is BytesInUse as it found it.
+func (f *FreeLists[B]) TakeWithin(class int, limit int64) (block B, reused bool, inUse int64, admitted bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	inUse = f.stats.BytesInUse
+	if limit > 0 && int64(class) > limit-inUse {
+		return block, false, inUse, false
+	}
+	block, reused = f.take(class)
+	return block, reused, inUse, true
+}
+
+// take is Take with f.mu held.
+func (f *FreeLists[B]) take(class int) (block B, ok bool) {
 	f.stats.Allocations++
 	f.stats.BytesInUse += int64(class)
+	f.peakBefore = f.stats.PeakInUse
 	f.stats.PeakInUse = max(f.stats.PeakInUse, f.stats.BytesInUse)
 	list := f.free[class]
 	if len(list) == 0 {
@@ -34,11 +56,16 @@ func (f *FreeLists[B]) Take(class int) (block B, ok bool) {
 	return block, true
 }
 
-// Untake undoes Take's counting for an allocation that then failed.
+// Untake undoes Take's counting for an allocation that then failed, the
+// peak included when that allocation raised it (exactly when no other Take
+// came in between).
 func (f *FreeLists[B]) Untake(class int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.stats.Allocations--
+	if f.stats.PeakInUse == f.stats.BytesInUse {
+		f.stats.PeakInUse = max(f.peakBefore, f.stats.BytesInUse-int64(class))
+	}
 	f.stats.BytesInUse -= int64(class)
 }
 

@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/internal/ops"
@@ -18,16 +19,35 @@ type Info struct {
 
 // Check walks the whole tree and returns its result's shape and device, or
 // the first fault it finds: operands that do not broadcast (a
-// BroadcastError), an op not defined for T (a DTypeError), an op with the
-// wrong number of operands (an ArgumentError), or tensors on different
-// devices (a DeviceError). The fault comes wrapped in a *shape.NodeError that
-// names the node at fault; errors.Is and errors.As see through it.
+// BroadcastError), operands whose broadcast or product has a size or byte
+// count beyond an int (an OverflowError naming their shapes), an op not
+// defined for T (a DTypeError), an op with the wrong number of operands or a
+// nil operand, such as a nil *tensor.Tensor (an ArgumentError), or tensors
+// on different devices (a DeviceError). The fault comes wrapped in a
+// *shape.NodeError that names the node at fault; errors.Is and errors.As see
+// through it.
 func Check[T tensor.Number](e Exp[T]) (Info, error) {
 	in, err := check(e, "Check")
 	if err != nil {
 		return Info{}, err
 	}
+	if err := checkBytes[T]("result", in.shape); err != nil {
+		return Info{}, &shape.NodeError{Op: "Check", Node: render(e), Err: err}
+	}
 	return Info{Shape: in.shape, Device: in.deviceOrCPU()}, nil
+}
+
+// checkBytes returns an OverflowError naming op when a tensor of T and shape
+// s would have a byte count beyond an int (tensor's rule for a valid shape):
+// no tensor can hold such a result.
+func checkBytes[T tensor.Number](op string, s shape.Shape) error {
+	if _, err := s.Bytes(tensor.ItemSize[T]()); err != nil {
+		if oe, ok := err.(*shape.OverflowError); ok {
+			oe.Op, oe.DType = op, tensor.DType[T]()
+		}
+		return err
+	}
+	return nil
 }
 
 // info is what checking a subtree finds.
@@ -49,8 +69,14 @@ type checker interface {
 	checkNode(call string) (info, error)
 }
 
-// check checks n; call names the public operation, for errors.
+// check checks n; call names the public operation, for errors. A nil n (a
+// nil interface, or a nil *Tensor or node pointer) is an ArgumentError at
+// node <nil>; checkOperand names the parent instead when there is one.
 func check(n Node, call string) (info, error) {
+	if isNil(n) {
+		return info{}, &shape.NodeError{Op: call, Node: render(n), Err: &shape.ArgumentError{
+			Op: "expr", Name: "expression", Value: nilValue(n), Reason: "the expression is nil"}}
+	}
 	if c, ok := n.(checker); ok {
 		return c.checkNode(call)
 	}
@@ -83,7 +109,9 @@ func (c *Const[T]) checkNode(string) (info, error) {
 	return info{shape: shape.Shape{}, anyDevice: true}, nil
 }
 
-func (n *Named[T]) checkNode(call string) (info, error) { return check(n.X, call) }
+func (n *Named[T]) checkNode(call string) (info, error) {
+	return checkOperand(n, call, n.Name, 0, n.X)
+}
 
 // checkOp checks a node applying op to operands: the node's own arity and
 // dtype, then each operand, then that the operands broadcast and share a
@@ -104,7 +132,10 @@ func checkOp[T tensor.Number](node Node, call string, op ops.Op, arity int, oper
 			return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
 		}
 	}
-	s, err := shape.Broadcast(shapes...)
+	s, err := shape.Broadcast(shapes...) // an OverflowError too, when the result's size does not fit
+	if err == nil {
+		err = checkBytes[T](op.String(), s)
+	}
 	if err != nil {
 		renameBroadcast(err, op.String())
 		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
@@ -114,19 +145,53 @@ func checkOp[T tensor.Number](node Node, call string, op ops.Op, arity int, oper
 }
 
 // checkOperand checks operand i of node, which applies the op named name.
+// A missing operand (nil), or a nil *Tensor or node pointer, is an
+// ArgumentError at node.
 func checkOperand(node Node, call, name string, i int, x Node) (info, error) {
-	if x == nil {
+	if isNil(x) {
+		reason := "an operand is missing"
+		if x != nil {
+			reason = "the operand is a nil pointer"
+		}
 		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: &shape.ArgumentError{
-			Op: name, Name: fmt.Sprintf("operand %d", i), Value: nil, Reason: "an operand is missing"}}
+			Op: name, Name: fmt.Sprintf("operand %d", i), Value: nilValue(x), Reason: reason}}
 	}
 	return check(x, call)
 }
 
-// renameBroadcast names the op in a BroadcastError from shape.Broadcast.
+// isNil reports whether n is nil or holds a nil pointer (a typed nil
+// *tensor.Tensor, a nil node), which has no shape to check.
+func isNil(n Node) bool {
+	if n == nil {
+		return true
+	}
+	v := reflect.ValueOf(n)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// nilValue describes a nil operand for an error: nil, or the typed nil,
+// "(*tensor.Tensor[float64])(nil)".
+func nilValue(n Node) any {
+	if n == nil {
+		return nil
+	}
+	return fmt.Sprintf("(%T)(nil)", n)
+}
+
+// renameBroadcast names the op in an error from shape.Broadcast: a
+// BroadcastError, or the OverflowError or ArgumentError of a result that is
+// not a valid shape.
 func renameBroadcast(err error, name string) {
 	var be *shape.BroadcastError
-	if errors.As(err, &be) {
+	var oe *shape.OverflowError
+	var ae *shape.ArgumentError
+	switch {
+	case errors.As(err, &be):
 		be.Op = name
+	case errors.As(err, &oe):
+		oe.Op = name
+	case errors.As(err, &ae):
+		ae.Op = name
 	}
 }
 

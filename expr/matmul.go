@@ -77,8 +77,10 @@ type ProductGeometry struct {
 
 // ProductShape works out the geometry of x @ y for operands of shapes x and
 // y under NumPy's matmul rules. A 0-D operand is an ArgumentError, an inner
-// mismatch a ShapeError naming both shapes ("(2,3) @ (4,5)"), and batch
-// dimensions that do not broadcast a BroadcastError.
+// mismatch a ShapeError naming both shapes ("(2,3) @ (4,5)"), batch
+// dimensions that do not broadcast a BroadcastError, and a result (or batch)
+// whose size does not fit in an int (shape.Shape.Size's rule) an
+// OverflowError naming both operands.
 func ProductShape(x, y shape.Shape) (ProductGeometry, error) {
 	for i, s := range []shape.Shape{x, y} {
 		if len(s) == 0 {
@@ -95,6 +97,9 @@ func ProductShape(x, y shape.Shape) (ProductGeometry, error) {
 	batch, err := shape.Broadcast(xm[:len(xm)-2], ym[:len(ym)-2])
 	if err != nil {
 		renameBroadcast(err, "matmul")
+		if oe, ok := err.(*shape.OverflowError); ok {
+			oe.Inputs = []shape.Shape{x.Clone(), y.Clone()}
+		}
 		return ProductGeometry{}, err
 	}
 	g.Batch = batch
@@ -104,6 +109,12 @@ func ProductShape(x, y shape.Shape) (ProductGeometry, error) {
 	}
 	if len(y) > 1 {
 		g.Result = append(g.Result, g.N)
+	}
+	if _, err := g.Result.Size(); err != nil {
+		if oe, ok := err.(*shape.OverflowError); ok {
+			oe.Op, oe.Inputs = "matmul", []shape.Shape{x.Clone(), y.Clone()}
+		}
+		return ProductGeometry{}, err
 	}
 	return g, nil
 }

@@ -22,12 +22,12 @@ func render(n Node) string {
 }
 
 func renderTo(b *strings.Builder, n Node) {
-	if r, ok := n.(renderer); ok {
-		r.render(b)
+	if isNil(n) { // nil, or a nil *Tensor or node pointer
+		b.WriteString("<nil>")
 		return
 	}
-	if n == nil {
-		b.WriteString("<nil>")
+	if r, ok := n.(renderer); ok {
+		r.render(b)
 		return
 	}
 	b.WriteString("tensor")

@@ -57,7 +57,7 @@ func Coalesce(s Shape, strides ...[]int) (Shape, [][]int) {
 // folded into dimension i of size n for every operand.
 func mergeable(n, i int, strides, out [][]int, last int) bool {
 	for k := range strides {
-		if n*strides[k][i] != out[k][last] {
+		if p, ok := CheckedMul(n, strides[k][i]); !ok || p != out[k][last] {
 			return false
 		}
 	}

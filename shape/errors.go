@@ -3,6 +3,8 @@ package shape
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -38,6 +40,9 @@ var (
 	// ErrReleased reports a use of memory after it was released, or a second
 	// release of the same allocation.
 	ErrReleased = errors.New("memory already released")
+	// ErrMemory reports an allocation that could not be served: above the
+	// allocator's limit, or more than the Go runtime can hand out.
+	ErrMemory = errors.New("out of memory")
 )
 
 // ShapeError reports shapes that do not agree in operation Op.
@@ -167,16 +172,32 @@ func (e *DeviceError) Error() string {
 func (e *DeviceError) Unwrap() error { return ErrDevice }
 
 // OverflowError reports a shape whose element or byte count does not fit in
-// an int.
+// an int (see Shape.Size for the rule), strides and an offset that reach
+// past the range of an int, or (with no Shape) a length computed from
+// arguments (Arange's) that does not fit.
 type OverflowError struct {
-	Op    string
-	Shape Shape
-	What  string // "element count" or "byte count"
+	Op     string
+	Shape  Shape   // nil when there is no shape yet
+	What   string  // "element count", "byte count", "extent of strides (…) from offset …"
+	DType  string  // the element type, for byte counts; may be empty
+	Inputs []Shape // the shapes Shape was computed from (Broadcast's operands); may be empty
 }
 
 // Error returns the message, which names the operation and the values at fault.
 func (e *OverflowError) Error() string {
-	return fmt.Sprintf("laze: %s: %s of shape %v overflows int", e.Op, e.What, e.Shape)
+	var b strings.Builder
+	fmt.Fprintf(&b, "laze: %s: %s", e.Op, e.What)
+	if e.Shape != nil {
+		fmt.Fprintf(&b, " of shape %v", e.Shape)
+	}
+	if e.DType != "" {
+		fmt.Fprintf(&b, " and dtype %s", e.DType)
+	}
+	if len(e.Inputs) > 0 {
+		fmt.Fprintf(&b, " (broadcasting %s)", joinShapes(e.Inputs, " and "))
+	}
+	b.WriteString(" overflows int")
+	return b.String()
 }
 
 // Unwrap returns ErrOverflow.
@@ -212,6 +233,65 @@ func (e *ReleaseError) Error() string {
 
 // Unwrap returns ErrReleased.
 func (e *ReleaseError) Unwrap() error { return ErrReleased }
+
+// MemoryError reports an allocation that could not be served: a request
+// above the allocator's limit (alloc.Caching.SetLimit) or one the Go runtime
+// refuses. Shape and DType are set when the allocation was for a tensor. Err
+// is the allocator's own error, when it had one (a device's out-of-memory
+// error), and errors.Is and errors.As reach it.
+type MemoryError struct {
+	Op     string // the operation, such as "New" or "Caching.Alloc"
+	Bytes  int64  // the bytes requested
+	Limit  int64  // the allocator's limit in bytes, 0 when it has none
+	Reason string // why, with the limit when it is the cause
+	Shape  Shape  // the tensor's shape; may be nil
+	DType  string // the tensor's element type; empty when not for a tensor
+	Err    error  // the allocator's error; may be nil
+}
+
+// Error returns the message, which names the operation and the values at
+// fault, as NumPy's: "unable to allocate 74.5 GiB for an array with shape
+// (100000,100000) and data type float64".
+func (e *MemoryError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "laze: %s: unable to allocate %s", e.Op, FormatBytes(e.Bytes))
+	if e.DType != "" {
+		fmt.Fprintf(&b, " for an array with shape %v and data type %s", e.Shape, e.DType)
+	} else {
+		fmt.Fprintf(&b, " (%d bytes)", e.Bytes)
+	}
+	if e.Reason != "" {
+		b.WriteString(": " + e.Reason)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrMemory and Err, when set.
+func (e *MemoryError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrMemory, e.Err}
+	}
+	return []error{ErrMemory}
+}
+
+// FormatBytes formats a byte count as NumPy's allocation messages do: "512
+// bytes", "1.00 KiB", "74.5 GiB", "512. MiB" (three significant figures in
+// binary units).
+func FormatBytes(n int64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	u := (bits.Len64(uint64(n)) - 1) / 10
+	v := float64(n) / float64(uint64(1)<<(10*u))
+	if math.Round(v) == 1024 && u+1 < len(units) { // 1023.9 MiB is 1.00 GiB
+		u, v = u+1, v/1024
+	}
+	if math.Round(v) < 1000 {
+		return fmt.Sprintf("%#.3g %s", v, units[u])
+	}
+	return fmt.Sprintf("%#.0f %s", v, units[u])
+}
 
 // DTypeError reports an operation given an element type it does not accept.
 type DTypeError struct {

@@ -30,18 +30,54 @@ func Of(dims ...int) Shape {
 func (s Shape) NDim() int { return len(s) }
 
 // Size returns the number of elements, the product of the dimensions (1 for a
-// scalar). It returns an OverflowError when the product does not fit in an
-// int and an ArgumentError for a negative dimension, never a wrapped value.
+// scalar). It is also the one check of the rule every shape follows (NumPy's):
+// the sizes are not negative, and the product of the non-zero sizes fits in
+// an int, so that contiguous strides never overflow. A shape that breaks it
+// has no tensor, even when a zero makes its element count 0: Size returns an
+// ArgumentError for a negative dimension and an OverflowError for a product
+// that does not fit ((0, 2^62, 2^62) included), never a wrapped value.
 func (s Shape) Size() (int, error) {
+	n, err := nonZeroProduct("Shape.Size", s)
+	if err != nil || slices.Contains(s, 0) {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Bytes returns the bytes a contiguous tensor of shape s takes with elements
+// of itemsize bytes: Size·itemsize. Besides Size's rule, the product of the
+// non-zero sizes times itemsize must fit in an int (NumPy's "array is too
+// big"); otherwise it returns an OverflowError for the byte count.
+func (s Shape) Bytes(itemsize int) (int, error) {
+	n, err := nonZeroProduct("Shape.Bytes", s)
+	if err != nil {
+		return 0, err
+	}
+	nb, ok := mulInt(n, max(itemsize, 0))
+	if !ok {
+		return 0, &OverflowError{Op: "Shape.Bytes", Shape: s.Clone(), What: "byte count"}
+	}
+	if slices.Contains(s, 0) {
+		return 0, nil
+	}
+	return nb, nil
+}
+
+// nonZeroProduct returns the product of the non-zero sizes of s, or the
+// error that Size documents.
+func nonZeroProduct(op string, s Shape) (int, error) {
 	n := 1
 	for i, d := range s {
 		if d < 0 {
-			return 0, &ArgumentError{Op: "Shape.Size", Name: "dim " + strconv.Itoa(i), Value: d,
+			return 0, &ArgumentError{Op: op, Name: "dim " + strconv.Itoa(i), Value: d,
 				Reason: "a dimension size must not be negative"}
+		}
+		if d == 0 {
+			continue
 		}
 		var ok bool
 		if n, ok = mulInt(n, d); !ok {
-			return 0, &OverflowError{Op: "Shape.Size", Shape: slices.Clone(s), What: "element count"}
+			return 0, &OverflowError{Op: op, Shape: s.Clone(), What: "element count"}
 		}
 	}
 	return n, nil

@@ -1,6 +1,10 @@
 package shape
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+)
 
 // Order is the order in which a contiguous tensor's elements lie in memory.
 type Order int
@@ -112,8 +116,9 @@ func IsContiguous(s Shape, strides []int, order Order) bool {
 		if strides[i] != expected {
 			return false
 		}
-		expected *= s[i]
-		return true
+		var ok bool
+		expected, ok = mulInt(expected, s[i]) // fails only for a shape Size refuses
+		return ok
 	}
 	for _, n := range s {
 		if n == 0 {
@@ -140,7 +145,8 @@ func IsContiguous(s Shape, strides []int, order Order) bool {
 // relative to its own offset: every element lies in [lo, hi] with lo ≤ 0 ≤ hi
 // for non-empty tensors. For a tensor with no elements it returns ok=false.
 // The number of elements the tensor spans in storage (mshadow's MSize) is
-// hi-lo+1.
+// hi-lo+1. The geometry must be a tensor's, whose extent fits in an int by
+// construction; CheckedExtent checks geometry from elsewhere.
 func Extent(s Shape, strides []int) (lo, hi int, ok bool) {
 	for i, n := range s {
 		if n == 0 {
@@ -154,4 +160,66 @@ func Extent(s Shape, strides []int) (lo, hi int, ok bool) {
 		}
 	}
 	return lo, hi, true
+}
+
+// CheckedExtent is Extent for a geometry that is not yet a tensor's (strides
+// and an offset from a user, a file): it returns the range of storage offsets
+// [offset+lo, offset+hi] that the elements occupy, ok=false when there are
+// none, and an OverflowError naming op when a dimension's reach, their sum or
+// the offset added to it does not fit in an int. It does not check s; see
+// Shape.Size.
+func CheckedExtent(op string, s Shape, strides []int, offset int) (first, last int, ok bool, err error) {
+	overflow := func() (int, int, bool, error) {
+		return 0, 0, false, &OverflowError{Op: op, Shape: s.Clone(),
+			What: fmt.Sprintf("extent of strides %s from offset %d", FormatInts(strides), offset)}
+	}
+	if slices.Contains(s, 0) {
+		return 0, 0, false, nil
+	}
+	first, last = offset, offset
+	for i, n := range s {
+		reach, fits := CheckedMul(n-1, strides[i])
+		if !fits {
+			return overflow()
+		}
+		if reach < 0 {
+			first, fits = CheckedAdd(first, reach)
+		} else {
+			last, fits = CheckedAdd(last, reach)
+		}
+		if !fits {
+			return overflow()
+		}
+	}
+	return first, last, true, nil
+}
+
+// CheckedMul returns a*b and whether it fits in an int (ok=false, never a
+// wrapped product, when it does not).
+func CheckedMul(a, b int) (int, bool) {
+	hi, lo := bits.Mul64(magnitude(a), magnitude(b))
+	if (a < 0) != (b < 0) {
+		if hi != 0 || lo > 1<<63 {
+			return 0, false
+		}
+		return int(-lo), true // -2^63 included
+	}
+	if hi != 0 || lo > uint64(maxInt) {
+		return 0, false
+	}
+	return int(lo), true
+}
+
+// magnitude returns |a| as a uint64 (2^63 for minInt).
+func magnitude(a int) uint64 {
+	if a < 0 {
+		return -uint64(a)
+	}
+	return uint64(a)
+}
+
+// CheckedAdd returns a+b and whether it fits in an int.
+func CheckedAdd(a, b int) (int, bool) {
+	c := a + b
+	return c, (c > a) == (b > 0)
 }

@@ -1,10 +1,14 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
+	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/shape"
@@ -25,8 +29,22 @@ func ColMajor() Option { return func(c *config) { c.order = shape.ColMajor } }
 // InOrder lays the tensor out in the given order.
 func InOrder(o shape.Order) Option { return func(c *config) { c.order = o } }
 
-// WithAllocator takes the storage from a rather than alloc.Default().
-func WithAllocator(a alloc.Allocator) Option { return func(c *config) { c.allocator = a } }
+// WithAllocator takes the storage from a rather than alloc.Default(). A nil
+// a (or a nil pointer of an allocator type) means alloc.Default().
+func WithAllocator(a alloc.Allocator) Option {
+	return func(c *config) {
+		if a == nil || isNilPointer(a) {
+			a = alloc.Default()
+		}
+		c.allocator = a
+	}
+}
+
+// isNilPointer reports whether v holds a nil pointer of some type.
+func isNilPointer(v any) bool {
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
 
 func configure(opts []Option) config {
 	c := config{order: shape.RowMajor, allocator: alloc.Default()}
@@ -36,24 +54,44 @@ func configure(opts []Option) config {
 	return c
 }
 
-// numel returns the element count of s, panicking with the typed error when
-// s is invalid: sizes given to a constructor are the caller's own.
-func numel(op string, s shape.Shape) int {
+// validShape returns the element count of s, or the typed error naming op
+// when s is not a valid shape for a tensor of T: NumPy's rule, the sizes are
+// not negative and the product of the non-zero sizes times T's size fits in
+// an int (Shape.Size, Shape.Bytes), so that no stride or byte count of any
+// layout of it overflows.
+func validShape[T Number](op string, s shape.Shape) (int, error) {
 	n, err := s.Size()
+	if err == nil {
+		_, err = s.Bytes(ItemSize[T]())
+	}
+	if err != nil {
+		if oe, ok := err.(*shape.OverflowError); ok && oe.What == "byte count" {
+			oe.DType = DType[T]()
+		}
+		return 0, renameOp(err, op)
+	}
+	return n, nil
+}
+
+// numelOf is validShape for constructors, which panic with the error: sizes
+// given to a constructor are the caller's own.
+func numelOf[T Number](op string, s shape.Shape) int {
+	n, err := validShape[T](op, s)
 	if err != nil {
 		panic(err)
-	}
-	if _, ok := mulNonNeg(n, 8); !ok {
-		panic(&shape.OverflowError{Op: op, Shape: s.Clone(), What: "byte count"})
 	}
 	return n
 }
 
+// numel is numelOf for the widest element type (8 bytes), for callers that
+// check a shape before they know which storage it will get.
+func numel(op string, s shape.Shape) int { return numelOf[int64](op, s) }
+
 // empty returns a tensor of shape s whose elements are unspecified (a reused
 // block holds old data); constructors overwrite them.
 func empty[T Number](op string, s shape.Shape, c config) *Tensor[T] {
-	n := numel(op, s)
-	t := &Tensor[T]{st: newStorage[T](c.allocator, n, op)}
+	n := numelOf[T](op, s)
+	t := &Tensor[T]{st: newStorage[T](c.allocator, s, n, op)}
 	t.setGeometry(s, shape.ContiguousStrides(s, c.order))
 	return t
 }
@@ -61,10 +99,15 @@ func empty[T Number](op string, s shape.Shape, c config) *Tensor[T] {
 // New returns a tensor of shape s filled with zeros, in row-major order
 // unless an Option says otherwise. With a device's allocator
 // (WithAllocator(cuda's)) the tensor lives on that device, zeroed there. It
-// panics with a typed error when s has a negative size or too many elements.
-func New[T Number](s shape.Shape, opts ...Option) *Tensor[T] {
+// panics with a typed error when s has a negative size (ArgumentError), too
+// many elements or bytes (OverflowError), or when the allocator cannot serve
+// it (MemoryError); Make returns these errors instead.
+func New[T Number](s shape.Shape, opts ...Option) *Tensor[T] { return zeroed[T]("New", s, opts) }
+
+// zeroed is New for the constructor op.
+func zeroed[T Number](op string, s shape.Shape, opts []Option) *Tensor[T] {
 	c := configure(opts)
-	t := empty[T]("New", s, c)
+	t := empty[T](op, s, c)
 	if da, ok := c.allocator.(alloc.DeviceAllocator); ok && !t.st.device.IsCPU() {
 		if t.st.mem != nil {
 			if err := da.Zero(t.st.mem); err != nil {
@@ -76,6 +119,35 @@ func New[T Number](s shape.Shape, opts ...Option) *Tensor[T] {
 	clear(t.st.data)
 	return t
 }
+
+// Make is New for a shape computed from data: it returns the typed error
+// (ArgumentError, OverflowError, MemoryError, DeviceError) that New panics
+// with, naming Make, and then a nil tensor.
+func Make[T Number](s shape.Shape, opts ...Option) (t *Tensor[T], err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(error)
+			if !ok || !isLaze(e) {
+				panic(r)
+			}
+			t, err = nil, e
+		}
+	}()
+	return zeroed[T]("Make", s, opts), nil
+}
+
+// isLaze reports whether err is one of laze's typed errors.
+func isLaze(err error) bool {
+	for _, kind := range lazeKinds {
+		if errors.Is(err, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+var lazeKinds = []error{shape.ErrShape, shape.ErrIndex, shape.ErrDimension, shape.ErrNotContiguous,
+	shape.ErrDevice, shape.ErrOverflow, shape.ErrInvalid, shape.ErrDType, shape.ErrReleased, shape.ErrMemory}
 
 // Zeros returns a row-major tensor of the given dimensions filled with
 // zeros: Zeros[float64](2, 3).
@@ -92,23 +164,31 @@ func Full[T Number](v T, dims ...int) *Tensor[T] {
 }
 
 // ZerosLike returns a zero tensor with t's shape, in row-major order.
-func ZerosLike[T Number](t *Tensor[T]) *Tensor[T] { return New[T](t.shape) }
+func ZerosLike[T Number](t *Tensor[T]) *Tensor[T] { return New[T](like("ZerosLike", t)) }
 
 // OnesLike returns a tensor of ones with t's shape.
-func OnesLike[T Number](t *Tensor[T]) *Tensor[T] { return Full(T(1), t.shape...) }
+func OnesLike[T Number](t *Tensor[T]) *Tensor[T] { return Full(T(1), like("OnesLike", t)...) }
 
 // FullLike returns a tensor with t's shape filled with v.
-func FullLike[T Number](t *Tensor[T], v T) *Tensor[T] { return Full(v, t.shape...) }
+func FullLike[T Number](t *Tensor[T], v T) *Tensor[T] { return Full(v, like("FullLike", t)...) }
+
+// like returns t's shape for the constructor op, panicking with an
+// ArgumentError when t is nil.
+func like[T Number](op string, t *Tensor[T]) shape.Shape {
+	mustNotBeNil(op, "t", t)
+	return t.shape
+}
 
 // Arange returns the 1-D tensor start, start+step, … up to but excluding
 // stop, as NumPy's arange. Its length is ceil((stop-start)/step), or 0 when
-// that is negative. It panics with an ArgumentError when step is zero.
+// that is negative; for integer types it is computed exactly, for floats in
+// float64. It panics with an ArgumentError when step is zero or an argument
+// is NaN or infinite (NumPy: "arange: cannot compute length"), and with an
+// OverflowError naming start, stop and step when the length does not fit in
+// an int (NumPy: "Maximum allowed size exceeded"), or the constructors'
+// errors when the tensor is too large to allocate.
 func Arange[T Number](start, stop, step T) *Tensor[T] {
-	if step == 0 {
-		panic(&shape.ArgumentError{Op: "Arange", Name: "step", Value: step, Reason: "must not be zero"})
-	}
-	n := int(math.Ceil((float64(stop) - float64(start)) / float64(step)))
-	t := empty[T]("Arange", shape.Shape{max(n, 0)}, configure(nil))
+	t := empty[T]("Arange", shape.Shape{arangeLen(start, stop, step)}, configure(nil))
 	for i := range t.st.data {
 		t.st.data[i] = start + T(i)*step
 	}
@@ -138,9 +218,10 @@ func Linspace[T Number](start, stop T, num int) *Tensor[T] {
 	return t
 }
 
-// Eye returns the n×n identity matrix.
+// Eye returns the n×n identity matrix. It panics as New does.
 func Eye[T Number](n int) *Tensor[T] {
-	t := Zeros[T](n, n)
+	t := empty[T]("Eye", shape.Shape{n, n}, configure(nil))
+	clear(t.st.data)
 	for i := range n {
 		t.st.data[i*n+i] = 1
 	}
@@ -170,16 +251,20 @@ func random[T Float](op string, seed uint64, dims []int, draw func(*rand.Rand) f
 }
 
 // RandLike is Rand with t's shape.
-func RandLike[T Float](t *Tensor[T], seed uint64) *Tensor[T] { return Rand[T](seed, t.shape...) }
+func RandLike[T Float](t *Tensor[T], seed uint64) *Tensor[T] {
+	return Rand[T](seed, like("RandLike", t)...)
+}
 
 // RandnLike is Randn with t's shape.
-func RandnLike[T Float](t *Tensor[T], seed uint64) *Tensor[T] { return Randn[T](seed, t.shape...) }
+func RandnLike[T Float](t *Tensor[T], seed uint64) *Tensor[T] {
+	return Randn[T](seed, like("RandnLike", t)...)
+}
 
 // FromSlice returns a tensor of shape s holding a copy of data, read in
 // row-major order (or column-major with the ColMajor option). It returns a
 // ShapeError when len(data) differs from the shape's element count.
 func FromSlice[T Number](data []T, s shape.Shape, opts ...Option) (*Tensor[T], error) {
-	if err := checkLen("FromSlice", len(data), s); err != nil {
+	if err := checkLen[T]("FromSlice", len(data), s); err != nil {
 		return nil, err
 	}
 	t := empty[T]("FromSlice", s, configure(opts))
@@ -192,7 +277,7 @@ func FromSlice[T Number](data []T, s shape.Shape, opts ...Option) (*Tensor[T], e
 // recycled. It returns a ShapeError when len(data) differs from the shape's
 // element count. Of the options only the order applies.
 func Wrap[T Number](data []T, s shape.Shape, opts ...Option) (*Tensor[T], error) {
-	if err := checkLen("Wrap", len(data), s); err != nil {
+	if err := checkLen[T]("Wrap", len(data), s); err != nil {
 		return nil, err
 	}
 	c := configure(opts)
@@ -207,10 +292,16 @@ func Wrap[T Number](data []T, s shape.Shape, opts ...Option) (*Tensor[T], error)
 // by someone else (a *mat.Dense with a row stride, a Fortran-order file)
 // becomes a tensor. It returns an ArgumentError naming the values at fault
 // when strides and shape differ in length, or when some element would lie
-// outside data. Strides may make elements share memory (stride 0); such a
-// tensor is read-only in practice, as Assign refuses it as a destination.
+// outside data (an offset and strides whose reach overflows an int included),
+// or the offset is negative; an OverflowError when the shape breaks
+// Shape.Size's rule or a stride in bytes does not fit in an int. Strides may make elements share
+// memory (stride 0); such a tensor is read-only in practice, as Assign
+// refuses it as a destination.
 func WrapStrided[T Number](data []T, s shape.Shape, strides []int, offset int) (*Tensor[T], error) {
-	if err := checkStrided(len(data), s, strides, offset); err != nil {
+	if _, err := validShape[T]("WrapStrided", s); err != nil {
+		return nil, err
+	}
+	if err := checkStrided(len(data), s, strides, offset, ItemSize[T]()); err != nil {
 		return nil, err
 	}
 	t := &Tensor[T]{st: wrapStorage(data), offset: offset}
@@ -219,43 +310,45 @@ func WrapStrided[T Number](data []T, s shape.Shape, strides []int, offset int) (
 }
 
 // checkStrided checks that shape s with the given strides, starting at
-// offset, reaches only elements of a storage of n elements.
-func checkStrided(n int, s shape.Shape, strides []int, offset int) error {
+// offset, reaches only elements of a storage of n elements of itemsize bytes,
+// with no sum or product overflowing on the way.
+func checkStrided(n int, s shape.Shape, strides []int, offset, itemsize int) error {
 	const op = "WrapStrided"
 	if len(strides) != len(s) {
 		return &shape.ArgumentError{Op: op, Name: "strides", Value: shape.FormatInts(strides),
 			Reason: fmt.Sprintf("%d strides for shape %v of rank %d", len(strides), s, len(s))}
 	}
-	if _, err := s.Size(); err != nil {
-		return renameOp(err, op)
+	if offset < 0 {
+		return &shape.ArgumentError{Op: op, Name: "offset", Value: offset, Reason: "must not be negative"}
 	}
-	lo, hi, ok := shape.Extent(s, strides)
-	if !ok {
-		return nil // no elements: nothing is read
-	}
-	if !stridesFit(n, s, strides) || offset+lo < 0 || offset+hi >= n {
+	outside := func(reach string) error {
 		return &shape.ArgumentError{Op: op, Name: "offset and strides", Value: fmt.Sprintf("%d, %s", offset, shape.FormatInts(strides)),
-			Reason: fmt.Sprintf("shape %v reaches elements %d to %d of a storage of %d", s, offset+lo, offset+hi, n)}
+			Reason: fmt.Sprintf("shape %v reaches %s of a storage of %d", s, reach, n)}
 	}
-	return nil
-}
-
-// stridesFit reports whether each dimension alone spans fewer than n
-// elements, so that Extent's sums cannot overflow.
-func stridesFit(n int, s shape.Shape, strides []int) bool {
-	for d, size := range s {
-		if st := strides[d]; st != 0 && size-1 > n/max(st, -st) {
-			return false
+	first, last, ok, err := shape.CheckedExtent(op, s, strides, offset)
+	switch {
+	case err != nil: // an element beyond the range of int lies outside any slice
+		return outside("elements beyond the range of int")
+	case ok && (first < 0 || last >= n):
+		return outside(fmt.Sprintf("elements %d to %d", first, last))
+	}
+	// What remains are strides no element is addressed through (of a size-1
+	// dimension, or of a tensor with no elements); they must still be valid
+	// strides, whose byte form (ByteStrides) fits in an int.
+	for d, st := range strides {
+		if st > maxInt/itemsize || st < -(maxInt/itemsize) {
+			return &shape.OverflowError{Op: op, Shape: s.Clone(),
+				What: fmt.Sprintf("byte stride of dimension %d (%d elements of %d bytes)", d, st, itemsize)}
 		}
 	}
-	return true
+	return nil
 }
 
 // Scalar returns a rank-0 tensor holding v.
 func Scalar[T Number](v T) *Tensor[T] { return Full(v) }
 
-func checkLen(op string, n int, s shape.Shape) error {
-	want, err := s.Size()
+func checkLen[T Number](op string, n int, s shape.Shape) error {
+	want, err := validShape[T](op, s)
 	if err != nil {
 		return err
 	}
@@ -270,4 +363,57 @@ func fillSlice[T Number](data []T, v T) {
 	for i := range data {
 		data[i] = v
 	}
+}
+
+// arangeLen returns Arange's length, ceil((stop-start)/step) or 0, or panics
+// with the error Arange documents.
+func arangeLen[T Number](start, stop, step T) int {
+	const op = "Arange"
+	args := fmt.Sprintf("start=%v, stop=%v, step=%v", start, stop, step)
+	for _, a := range []struct {
+		name string
+		v    T
+	}{{"start", start}, {"stop", stop}, {"step", step}} {
+		if f := float64(a.v); math.IsNaN(f) || math.IsInf(f, 0) {
+			panic(&shape.ArgumentError{Op: op, Name: a.name, Value: a.v,
+				Reason: "must be finite: the length of start, stop, step cannot be computed (" + args + ")"})
+		}
+	}
+	if step == 0 {
+		panic(&shape.ArgumentError{Op: op, Name: "step", Value: step, Reason: "must not be zero"})
+	}
+	tooLong := func(length string) {
+		panic(&shape.OverflowError{Op: op, What: "length ceil((stop-start)/step) = " + length + " for " + args})
+	}
+	if IsFloat[T]() {
+		l := math.Ceil((float64(stop) - float64(start)) / float64(step))
+		switch {
+		case l <= 0:
+			return 0
+		case l >= math.MaxInt: // float64(MaxInt) is 2^63
+			tooLong(strconv.FormatFloat(l, 'g', -1, 64))
+		}
+		return int(l)
+	}
+	// Integers: exactly, in big.Int, since stop-start may not fit in T.
+	b, e, d := bigOf(start), bigOf(stop), bigOf(step)
+	span := new(big.Int).Sub(e, b)
+	if span.Sign() == 0 || span.Sign() != d.Sign() {
+		return 0
+	}
+	span.Abs(span)
+	d.Abs(d)
+	l := span.Add(span, d).Sub(span, big.NewInt(1)).Quo(span, d) // ceil(|span|/|step|)
+	if !l.IsInt64() || l.Int64() > math.MaxInt {
+		tooLong(l.String())
+	}
+	return int(l.Int64())
+}
+
+// bigOf returns an integer v as a big.Int, whatever T's signedness.
+func bigOf[T Number](v T) *big.Int {
+	if v < 0 {
+		return big.NewInt(int64(v))
+	}
+	return new(big.Int).SetUint64(uint64(v))
 }

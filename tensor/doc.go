@@ -12,8 +12,10 @@
 //
 // Errors follow the project's rule (docs/design.md): a call returns an error
 // when its success depends on sizes the caller may not know in advance (View,
-// Reshape, Expand, CopyFrom, FromSlice), and panics for programming errors
-// (a dimension number past the rank, an element index out of range, a zero
-// step), always with one of the typed errors of package shape, so recover
-// and errors.As work on both.
+// Reshape, Expand, CopyFrom, FromSlice, Make), and panics for programming
+// errors (a dimension number past the rank, an element index out of range, a
+// zero step, a nil tensor), always with one of the typed errors of package
+// shape, so recover and errors.As work on both. Constructors panic with an
+// OverflowError for a shape whose size does not fit in an int and with a
+// MemoryError when the allocator cannot serve it; Make returns these.
 package tensor

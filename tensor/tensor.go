@@ -71,13 +71,16 @@ func (t *Tensor[T]) view(offset int, s shape.Shape, strides []int) *Tensor[T] {
 	return v
 }
 
-// newStorage allocates n elements from a and arranges for the block to go
-// back to a when no tensor refers to it any more.
+// newStorage allocates n elements, the element count of shape s, from a and
+// arranges for the block to go back to a when no tensor refers to it any
+// more. When a cannot serve the request it panics with a *shape.MemoryError
+// (or an OverflowError) naming op, the shape and the dtype, by the panic rule
+// (constructors return no error; Make does).
 //
 // A device allocator (one whose Device is not the CPU) gives device storage:
 // no host slice, only the block's address, which the device's evaluator
 // uses; such an allocator must implement alloc.DeviceAllocator.
-func newStorage[T Number](a alloc.Allocator, n int, op string) *storage[T] {
+func newStorage[T Number](a alloc.Allocator, s shape.Shape, n int, op string) *storage[T] {
 	dev := a.Device()
 	if _, ok := a.(alloc.DeviceAllocator); !dev.IsCPU() && !ok {
 		panic(&shape.DeviceError{Op: op, Devices: []fmt.Stringer{dev},
@@ -85,14 +88,14 @@ func newStorage[T Number](a alloc.Allocator, n int, op string) *storage[T] {
 	}
 	nbytes, ok := mulNonNeg(n, ItemSize[T]())
 	if !ok {
-		panic(&shape.OverflowError{Op: op, Shape: shape.Shape{n}, What: "byte count"})
+		panic(&shape.OverflowError{Op: op, Shape: s.Clone(), What: "byte count", DType: DType[T]()})
 	}
 	if n == 0 && dev.IsCPU() {
 		return &storage[T]{data: []T{}, device: alloc.CPU}
 	}
 	mem, err := a.Alloc(nbytes)
 	if err != nil {
-		panic(err)
+		panic(allocError[T](op, s, nbytes, err))
 	}
 	st := &storage[T]{mem: mem, device: dev}
 	if dev.IsCPU() {
@@ -156,36 +159,48 @@ func (t *Tensor[T]) live() {
 }
 
 // Shape returns a copy of the tensor's shape.
-func (t *Tensor[T]) Shape() shape.Shape { return t.shape.Clone() }
+func (t *Tensor[T]) Shape() shape.Shape { return t.geometry("Tensor.Shape").Clone() }
 
 // Dim returns the size of dimension d; a negative d counts from the end. It
 // panics with a DimensionError when d is outside [-NDim, NDim).
-func (t *Tensor[T]) Dim(d int) int { return t.shape.Dim(d) }
+func (t *Tensor[T]) Dim(d int) int { return t.geometry("Tensor.Dim").Dim(d) }
 
 // NDim returns the rank.
-func (t *Tensor[T]) NDim() int { return len(t.shape) }
+func (t *Tensor[T]) NDim() int { return len(t.geometry("Tensor.NDim")) }
 
 // Numel returns the number of elements.
 func (t *Tensor[T]) Numel() int {
 	n := 1
-	for _, d := range t.shape {
+	for _, d := range t.geometry("Tensor.Numel") { // valid by construction: no overflow
 		n *= d
 	}
 	return n
 }
 
 // Strides returns a copy of the strides, in elements.
-func (t *Tensor[T]) Strides() []int { return slices.Clone(t.strides) }
+func (t *Tensor[T]) Strides() []int {
+	t.geometry("Tensor.Strides")
+	return slices.Clone(t.strides)
+}
 
 // ByteStrides returns the strides in bytes, as NumPy's ndarray.strides.
-func (t *Tensor[T]) ByteStrides() []int { return shape.ByteStrides(t.strides, ItemSize[T]()) }
+func (t *Tensor[T]) ByteStrides() []int {
+	t.geometry("Tensor.ByteStrides")
+	return shape.ByteStrides(t.strides, ItemSize[T]())
+}
 
 // Offset returns the position of element (0, 0, …) in the storage, in
 // elements.
-func (t *Tensor[T]) Offset() int { return t.offset }
+func (t *Tensor[T]) Offset() int {
+	t.geometry("Tensor.Offset")
+	return t.offset
+}
 
 // Device returns where the storage lives.
-func (t *Tensor[T]) Device() alloc.Device { return t.st.device }
+func (t *Tensor[T]) Device() alloc.Device {
+	t.geometry("Tensor.Device")
+	return t.st.device
+}
 
 // DType returns the element type's name, as DType[T].
 func (t *Tensor[T]) DType() string { return DType[T]() }
@@ -193,17 +208,21 @@ func (t *Tensor[T]) DType() string { return DType[T]() }
 // IsContiguous reports whether the elements lie densely in row-major order
 // (size-1 dimensions' strides do not matter, as in PyTorch).
 func (t *Tensor[T]) IsContiguous() bool {
-	return shape.IsContiguous(t.shape, t.strides, shape.RowMajor)
+	return shape.IsContiguous(t.geometry("Tensor.IsContiguous"), t.strides, shape.RowMajor)
 }
 
 // SharesStorage reports whether t and u are views of the same storage.
-func (t *Tensor[T]) SharesStorage(u *Tensor[T]) bool { return t.st == u.st }
+func (t *Tensor[T]) SharesStorage(u *Tensor[T]) bool {
+	t.geometry("Tensor.SharesStorage")
+	mustNotBeNil("SharesStorage", "u", u)
+	return t.st == u.st
+}
 
 // MemSize returns the number of storage elements the tensor spans, from its
 // lowest to its highest element (mshadow's MSize): Numel for a contiguous
 // tensor, more for a stepped slice, fewer for a broadcast one, 0 when empty.
 func (t *Tensor[T]) MemSize() int {
-	lo, hi, ok := shape.Extent(t.shape, t.strides)
+	lo, hi, ok := shape.Extent(t.geometry("Tensor.MemSize"), t.strides)
 	if !ok {
 		return 0
 	}

@@ -17,7 +17,7 @@ const None = math.MinInt
 // numbers count from the end). It panics with a DimensionError when either is
 // out of range.
 func (t *Tensor[T]) Transpose(d0, d1 int) *Tensor[T] {
-	a := shape.MustAxis("Transpose", d0, len(t.shape))
+	a := shape.MustAxis("Transpose", d0, len(t.geometry("Transpose")))
 	b := shape.MustAxis("Transpose", d1, len(t.shape))
 	v := t.view(t.offset, t.shape, t.strides)
 	v.shape[a], v.shape[b] = v.shape[b], v.shape[a]
@@ -29,7 +29,7 @@ func (t *Tensor[T]) Transpose(d0, d1 int) *Tensor[T] {
 // .T: the matrix transpose of a 2-D tensor, and the tensor itself (as a new
 // view) for rank 0 or 1.
 func (t *Tensor[T]) T() *Tensor[T] {
-	n := len(t.shape)
+	n := len(t.geometry("T"))
 	v := header(t.st, t.offset, n)
 	for i := range n {
 		v.shape[i] = t.shape[n-1-i]
@@ -43,7 +43,7 @@ func (t *Tensor[T]) T() *Tensor[T] {
 // the dimensions (negative numbers count from the end); otherwise it panics
 // with a DimensionError.
 func (t *Tensor[T]) Permute(dims ...int) *Tensor[T] {
-	n := len(t.shape)
+	n := len(t.geometry("Permute"))
 	if len(dims) != n {
 		panic(&shape.DimensionError{Op: "Permute", Dim: len(dims), NDim: n,
 			Reason: fmt.Sprintf("%d dimensions given for a tensor of rank %d", len(dims), n)})
@@ -73,7 +73,7 @@ func (t *Tensor[T]) Permute(dims ...int) *Tensor[T] {
 // that is merged or split is contiguous within itself; otherwise View returns
 // a NotContiguousError, and Reshape (which copies) is the remedy.
 func (t *Tensor[T]) View(dims ...int) (*Tensor[T], error) {
-	target, err := inferShape("View", t.shape, dims)
+	target, err := inferShape[T]("View", t.geometry("View"), dims)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func (t *Tensor[T]) View(dims ...int) (*Tensor[T], error) {
 // contiguous copy (NumPy's and PyTorch's reshape). It returns a ShapeError
 // when the element count would change.
 func (t *Tensor[T]) Reshape(dims ...int) (*Tensor[T], error) {
-	target, err := inferShape("Reshape", t.shape, dims)
+	target, err := inferShape[T]("Reshape", t.geometry("Reshape"), dims)
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +104,7 @@ func (t *Tensor[T]) Reshape(dims ...int) (*Tensor[T], error) {
 // Flatten returns the elements as a 1-D tensor: a view when possible, else a
 // copy.
 func (t *Tensor[T]) Flatten() *Tensor[T] {
+	t.geometry("Flatten")
 	v, err := t.Reshape(-1)
 	if err != nil {
 		panic(err) // cannot happen: -1 always matches
@@ -113,25 +114,28 @@ func (t *Tensor[T]) Flatten() *Tensor[T] {
 
 // FlatTo1D returns the 1-D view of the elements (mshadow's FlatTo1D). It
 // returns a NotContiguousError when no view exists.
-func (t *Tensor[T]) FlatTo1D() (*Tensor[T], error) { return t.View(-1) }
+func (t *Tensor[T]) FlatTo1D() (*Tensor[T], error) {
+	t.geometry("FlatTo1D")
+	return t.View(-1)
+}
 
 // FlatTo2D returns the 2-D view that folds all leading dimensions and keeps
 // the last (mshadow's FlatTo2D): (2,3,4) becomes (6,4). It returns a
 // NotContiguousError when no view exists.
 func (t *Tensor[T]) FlatTo2D() (*Tensor[T], error) {
-	return t.View(t.shape.FlatTo2D()...)
+	return t.View(t.geometry("FlatTo2D").FlatTo2D()...)
 }
 
 // Index returns the view at position i of dimension dim, with that dimension
 // removed (mshadow's t[i] is Index(0, i)). Negative dim and i count from the
 // end. It panics with a DimensionError or IndexError when out of range.
 func (t *Tensor[T]) Index(dim, i int) *Tensor[T] {
-	d := shape.MustAxis("Index", dim, len(t.shape))
+	d := shape.MustAxis("Index", dim, len(t.geometry("Index")))
 	j, err := shape.Index("Index", d, i, t.shape[d])
 	if err != nil {
 		panic(err)
 	}
-	v := header(t.st, t.offset+j*t.strides[d], len(t.shape)-1)
+	v := header(t.st, t.moved(j, t.strides[d]), len(t.shape)-1)
 	copy(v.shape, t.shape[:d])
 	copy(v.shape[d:], t.shape[d+1:])
 	copy(v.strides, t.strides[:d])
@@ -146,17 +150,17 @@ func (t *Tensor[T]) Index(dim, i int) *Tensor[T] {
 // is a[::-1] and Slice(1, 1, None, 2) is a[:, 1::2]. It panics with an
 // ArgumentError when step is 0 and a DimensionError when dim is out of range.
 func (t *Tensor[T]) Slice(dim, start, end, step int) *Tensor[T] {
-	d := shape.MustAxis("Slice", dim, len(t.shape))
+	d := shape.MustAxis("Slice", dim, len(t.geometry("Slice")))
 	if step == 0 {
 		panic(&shape.ArgumentError{Op: "Slice", Name: "step", Value: 0, Reason: "must not be zero"})
 	}
 	first, count := SliceIndices(t.shape[d], start, end, step)
 	v := t.view(t.offset, t.shape, t.strides)
 	if count > 0 {
-		v.offset += first * t.strides[d]
+		v.offset = t.moved(first, t.strides[d])
 	}
 	v.shape[d] = count
-	v.strides[d] = t.strides[d] * step
+	v.strides[d] = scaledStride[T](t.strides[d], step)
 	return v
 }
 
@@ -186,7 +190,8 @@ func SliceIndices(n, start, end, step int) (first, count int) {
 	} else {
 		first, end = clampBound(start, upper), clampBound(end, lower)
 		if first > end {
-			count = (first-end-1)/(-step) + 1
+			// Unsigned, so that -step is right for step = MinInt too.
+			count = int(uint(first-end-1)/uint(-step)) + 1
 		}
 	}
 	return first, count
@@ -194,9 +199,10 @@ func SliceIndices(n, start, end, step int) (first, count int) {
 
 // Narrow returns the view of length elements of dimension dim starting at
 // start (negative start counts from the end), as PyTorch's narrow. It panics
-// with an IndexError when the range does not fit in the dimension.
+// with an IndexError when the range does not fit in the dimension, and with
+// an ArgumentError when start+length does not even fit in an int.
 func (t *Tensor[T]) Narrow(dim, start, length int) *Tensor[T] {
-	d := shape.MustAxis("Narrow", dim, len(t.shape))
+	d := shape.MustAxis("Narrow", dim, len(t.geometry("Narrow")))
 	n := t.shape[d]
 	s := start
 	if s < 0 {
@@ -205,8 +211,13 @@ func (t *Tensor[T]) Narrow(dim, start, length int) *Tensor[T] {
 	if s < 0 || s > n {
 		panic(&shape.IndexError{Op: "Narrow", Dim: d, Index: start, Size: n})
 	}
-	if length < 0 || s+length > n {
-		panic(&shape.IndexError{Op: "Narrow", Dim: d, Index: s + length, Size: n})
+	if length < 0 || length > n-s {
+		end, ok := shape.CheckedAdd(s, length)
+		if !ok {
+			panic(&shape.ArgumentError{Op: "Narrow", Name: "length", Value: length,
+				Reason: fmt.Sprintf("start %d + length overflows int (dimension %d has size %d)", s, d, n)})
+		}
+		panic(&shape.IndexError{Op: "Narrow", Dim: d, Index: end, Size: n})
 	}
 	return t.Slice(d, s, s+length, 1)
 }
@@ -216,6 +227,7 @@ func (t *Tensor[T]) Narrow(dim, start, length int) *Tensor[T] {
 // size, and new leading dimensions may be added. It returns a BroadcastError
 // naming both shapes when a dimension of size other than 1 would change.
 func (t *Tensor[T]) Expand(dims ...int) (*Tensor[T], error) {
+	t.geometry("Expand")
 	target := shape.Shape(slices.Clone(dims))
 	lead := len(dims) - len(t.shape)
 	for i, n := range target {
@@ -234,13 +246,20 @@ func (t *Tensor[T]) Expand(dims ...int) (*Tensor[T], error) {
 
 // BroadcastTo returns the view of t broadcast to shape s by NumPy's rules
 // (stride 0 on stretched and added dimensions), as numpy.broadcast_to. It
-// returns a BroadcastError naming both shapes when that is not possible.
+// returns a BroadcastError naming both shapes when that is not possible, an
+// ArgumentError for a negative size and an OverflowError when s is not a
+// valid shape for T (its element count, or its byte count, does not fit in
+// an int).
 func (t *Tensor[T]) BroadcastTo(s shape.Shape) (*Tensor[T], error) {
+	t.geometry("BroadcastTo")
 	for i, n := range s {
 		if n < 0 {
 			return nil, &shape.ArgumentError{Op: "BroadcastTo", Name: fmt.Sprintf("shape[%d]", i), Value: n,
 				Reason: "a dimension size must not be negative"}
 		}
+	}
+	if _, err := validShape[T]("BroadcastTo", s); err != nil {
+		return nil, err
 	}
 	strides, err := shape.BroadcastStrides(t.shape, t.strides, s)
 	if err != nil {
@@ -254,7 +273,7 @@ func (t *Tensor[T]) BroadcastTo(s shape.Shape) (*Tensor[T], error) {
 // dimension whose size is not 1 is kept. It panics with a DimensionError when
 // a dimension number is out of range.
 func (t *Tensor[T]) Squeeze(dims ...int) *Tensor[T] {
-	drop := make([]bool, len(t.shape))
+	drop := make([]bool, len(t.geometry("Squeeze")))
 	for i, n := range t.shape {
 		drop[i] = n == 1 && len(dims) == 0
 	}
@@ -283,7 +302,7 @@ func (t *Tensor[T]) Squeeze(dims ...int) *Tensor[T] {
 // position dim, which may be from -(NDim+1) to NDim (negative counts from the
 // end of the result). It panics with a DimensionError otherwise.
 func (t *Tensor[T]) Unsqueeze(dim int) *Tensor[T] {
-	n := len(t.shape)
+	n := len(t.geometry("Unsqueeze"))
 	d := shape.MustAxis("Unsqueeze", dim, n+1)
 	v := header(t.st, t.offset, n+1)
 	copy(v.shape, t.shape[:d])
@@ -291,7 +310,7 @@ func (t *Tensor[T]) Unsqueeze(dim int) *Tensor[T] {
 	v.shape[d] = 1
 	v.strides[d] = 1
 	if d < n {
-		v.strides[d] = t.shape[d] * t.strides[d]
+		v.strides[d] = scaledStride[T](t.strides[d], t.shape[d])
 	}
 	copy(v.shape[d+1:], t.shape[d:])
 	copy(v.strides[d+1:], t.strides[d:])
@@ -301,7 +320,7 @@ func (t *Tensor[T]) Unsqueeze(dim int) *Tensor[T] {
 // inferShape resolves a requested shape for View or Reshape: at most one -1,
 // which takes whatever size keeps the element count, and no other negative
 // size.
-func inferShape(op string, from shape.Shape, dims []int) (shape.Shape, error) {
+func inferShape[T Number](op string, from shape.Shape, dims []int) (shape.Shape, error) {
 	total, _ := from.Size()
 	target := shape.Shape(slices.Clone(dims))
 	infer := -1
@@ -332,7 +351,40 @@ func inferShape(op string, from shape.Shape, dims []int) (shape.Shape, error) {
 		return nil, &shape.ShapeError{Op: op, Shapes: []shape.Shape{from.Clone(), target},
 			Reason: fmt.Sprintf("element counts differ (%d vs %d)", total, known)}
 	}
+	if _, err := validShape[T](op, target); err != nil { // (0, 2^62, 2^62) has no elements but is no shape
+		return nil, err
+	}
 	return target, nil
+}
+
+// moved returns t's offset moved by i·stride, the offset of a view that
+// starts at index i of a dimension with that stride. For a tensor with
+// elements the product and the sum lie within the storage; for an empty one
+// (whose strides come from anywhere) they may not fit, and then the offset
+// stays: no element is ever read through it.
+func (t *Tensor[T]) moved(i, stride int) int {
+	step, ok := shape.CheckedMul(i, stride)
+	if !ok {
+		return t.offset
+	}
+	off, ok := shape.CheckedAdd(t.offset, step)
+	if !ok {
+		return t.offset
+	}
+	return off
+}
+
+// scaledStride returns stride·k, the stride of a view that steps k elements
+// of a dimension at a time (Slice's step, Unsqueeze's size). When that is not
+// a valid stride (its size in bytes does not fit in an int, as NumPy
+// requires), the dimension has at most one element or the tensor none, so no
+// element is addressed through it, and stride itself is returned.
+func scaledStride[T Number](stride, k int) int {
+	p, ok := shape.CheckedMul(stride, k)
+	if limit := maxInt / ItemSize[T](); !ok || p > limit || p < -limit {
+		return stride
+	}
+	return p
 }
 
 // viewStrides returns strides with which a tensor of shape from and the given
