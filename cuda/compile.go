@@ -117,7 +117,7 @@ func compilePTX(name, source, arch string) (string, error) {
 		return "", &CompileError{Kernel: name, Arch: arch, Err: err, Source: source}
 	}
 	defer prog.Destroy()
-	if err := prog.Compile("--gpu-architecture=compute_"+strings.TrimPrefix(arch, "sm_"), "--std=c++14"); err != nil {
+	if err := prog.Compile(kernels.NVRTCOptions(arch)...); err != nil {
 		log, _ := prog.GetLog()
 		return "", &CompileError{Kernel: name, Arch: arch, Err: err, Log: log, Source: source}
 	}

@@ -53,7 +53,8 @@ func Fill[T tensor.Number](dst *tensor.Tensor[T], v T) error {
 
 // Eval evaluates e into a new contiguous tensor (Eigen's eval()), allocated
 // from the default caching allocator.
-func Eval[T tensor.Number](e expr.Exp[T]) (*tensor.Tensor[T], error) {
+func Eval[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], err error) {
+	defer recoverAllocation(&err)
 	info, err := expr.Check(e)
 	if err != nil {
 		return nil, renameCall(err, "Eval")
@@ -83,7 +84,9 @@ func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) 
 // execute evaluates a checked tree into dst: one call, whose temporaries
 // are released when it returns. On a device, it returns when the result is
 // ready to read.
-func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
+	defer holdAll(call, dst, e)()
+	defer recoverAllocation(&err)
 	if !dst.Device().IsCPU() {
 		return executeOnDevice(call, dst, e)
 	}
@@ -121,14 +124,7 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		return &shape.ShapeError{Op: call, Shapes: []shape.Shape{dims.Clone(), info.Shape},
 			Reason: "the destination's shape must equal the expression's (the destination does not broadcast)"}
 	}
-	strides := dst.StridesView(friend.K)
-	for d, n := range dims {
-		if n > 1 && strides[d] == 0 {
-			return &shape.ArgumentError{Op: call, Name: "destination strides", Value: shape.FormatInts(strides),
-				Reason: fmt.Sprintf("dimension %d is broadcast (stride 0), so its elements share memory and cannot each be written", d)}
-		}
-	}
-	return nil
+	return shape.CheckWritable(call, dims, dst.StridesView(friend.K))
 }
 
 // constantOnly reports whether e reads no tensor (Fill's tree), so that it
@@ -142,6 +138,24 @@ func constantOnly(e expr.Node) bool {
 		return tensors == 0
 	})
 	return tensors == 0
+}
+
+// recoverAllocation turns a panic raised by an allocation that failed
+// during the call (a temporary or a result too large, over the allocator's
+// limit, or a size that overflows: the typed errors tensor constructors
+// panic with) into the call's error; any other panic goes on. Every
+// temporary is allocated before the destination is first written, so the
+// destination is unchanged.
+func recoverAllocation(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if e, ok := r.(error); ok && (errors.Is(e, shape.ErrMemory) || errors.Is(e, shape.ErrOverflow)) {
+		*err = e
+		return
+	}
+	panic(r)
 }
 
 // noBackend reports a device with no evaluator in this build or process.

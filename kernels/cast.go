@@ -51,6 +51,9 @@ func castLeaf[T, S tensor.Number](l *lowering[T], x expr.Exp[S]) (int, bool, err
 	if err != nil {
 		return 0, true, err
 	}
+	if src, err = readable(l, src); err != nil {
+		return 0, true, err
+	}
 	strides, err := shape.BroadcastStrides(src.ShapeView(friend.K), src.StridesView(friend.K), l.dims)
 	if err != nil {
 		return 0, true, err // unreachable after the checks; kept so a bug surfaces as an error

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/laze-go/laze/alloc"
@@ -112,9 +113,12 @@ type onDevice struct {
 // cuda) and returns without waiting for it: the result is ready once
 // q.Wait returns. It checks as Assign does, and every error it returns
 // leaves dst unchanged; an error met while the work runs comes from
-// q.Wait. Operands must not be released, nor written by other queues,
+// q.Wait. The storage of dst and of every operand is held until the work
+// has run, so a Release meanwhile takes effect only then (see
+// tensor.Tensor.Release); operands must not be written by other queues
 // until then. For CPU tensors use Assign.
-func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
+	defer recoverAllocation(&err)
 	if q == nil {
 		return &shape.ArgumentError{Op: "AssignOn", Name: "q", Value: nil, Reason: "a queue is needed"}
 	}
@@ -133,11 +137,15 @@ func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) er
 	if err != nil {
 		return err
 	}
+	drop := holdAll("AssignOn", dst, e)
+	defer q.Defer(func() {
+		ev.release()
+		drop()
+	})
 	err = evaluate(ev, dst, e)
 	if err == nil {
 		err = ev.err
 	}
-	q.Defer(ev.release)
 	return err
 }
 
@@ -238,6 +246,16 @@ func deviceTemp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
 func deviceCopy[T tensor.Number](ev *evaluation, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
 	c := temp[T](ev, t.ShapeView(friend.K))
 	return c, evaluate(ev, c, expr.Exp[T](t))
+}
+
+// NVRTCOptions returns the options laze's generated CUDA source must be
+// compiled with by NVRTC for architecture arch ("sm_90"): C++14, and
+// --fmad=false, so that a*b + c rounds after the product and after the sum
+// as on the CPU and in NumPy (NVRTC otherwise contracts it into one fused
+// multiply-add, whose single rounding gives other results: 1e308*10 - Inf is
+// NaN on the CPU and -Inf fused).
+func NVRTCOptions(arch string) []string {
+	return []string{"--gpu-architecture=compute_" + strings.TrimPrefix(arch, "sm_"), "--std=c++14", "--fmad=false"}
 }
 
 // CUDASource returns the CUDA C source of every kernel Assign(dst, e) would

@@ -168,7 +168,24 @@ func (sc *scene[T]) product(src *byteSource, dims shape.Shape, depth int, full b
 // cast makes a round trip through another element type around a random
 // subtree: float64 for integers (exact), int32 for floats, after clipping
 // and replacing NaN (Go leaves out-of-range conversions undefined).
+//
+// A quarter of the casts read a tensor directly instead: a view of the pool
+// as another element type (foreign), or a view of T itself (Cast[T] of an
+// Exp[T]), which the evaluator reads in place as a converted leaf, so the
+// destination overlaps an operand under a cast.
 func (sc *scene[T]) cast(src *byteSource, dims shape.Shape, depth int, full bool) expr.Exp[T] {
+	own := dims
+	if !full {
+		own = ownShape(src, dims)
+	}
+	switch src.next(8) {
+	case 0:
+		if f := sc.foreign(src, own); f != nil {
+			return f
+		}
+	case 1:
+		return expr.Cast[T](sc.view(src, own, "cast leaf"))
+	}
 	x := sc.node(src, dims, depth-1, full)
 	if !tensor.IsFloat[T]() {
 		return expr.Cast[T](expr.Cast[float64](x))
@@ -211,10 +228,12 @@ func TestScenesCoverNodes(t *testing.T) {
 				sc = newScene[float64](&byteSource{data: data}, r.Uint64())
 			}
 			countNodes(sc.tree, counts)
+			countTwins(sc, counts)
 			sci := newScene[int32](&byteSource{data: data}, r.Uint64())
 			countNodes(sci.tree, counts)
+			countTwins(sci, counts)
 		}
-		want := []string{"reduction", "argreduction", "product", "cast"}
+		want := []string{"reduction", "argreduction", "product", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin"}
 		for _, kind := range want {
 			if counts[kind] < 10 {
 				t.Errorf("rounding=%v: %d trees hold a %s, want at least 10 (all counts: %v)", rounding, counts[kind], kind, counts)
@@ -236,7 +255,29 @@ func countNodes(e expr.Node, counts map[string]int) {
 			counts["product"]++
 		case strings.Contains(name, "Conversion"):
 			counts["cast"]++
+			operand := fmt.Sprintf("%T", n.(expr.Parent).Operands()[0])
+			if elem, ok := strings.CutPrefix(operand, "*tensor.Tensor["); ok {
+				counts["cast of a tensor"]++
+				_, args, _ := strings.Cut(name, "[") // the result type, then the operand's
+				if !strings.HasPrefix(args, strings.TrimSuffix(elem, "]")+",") {
+					counts["cast of another type's memory"]++
+				}
+			}
 		}
 		return true
 	})
+}
+
+// countTwins counts the scenes whose destination lies in memory that two
+// pool tensors wrap separately.
+func countTwins[T tensor.Number](sc *scene[T], counts map[string]int) {
+	wrappers := 0
+	for _, base := range sc.pool {
+		if tensor.MayShareMemory(base, sc.dst) && !base.SharesStorage(sc.dst) {
+			wrappers++
+		}
+	}
+	if wrappers > 0 {
+		counts["destination with a twin"]++
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/expr"
@@ -67,6 +68,15 @@ func newSceneWith[T tensor.Number](src *byteSource, seed uint64, rounding bool) 
 			base.Set(v, i)
 		}
 		sc.pool = append(sc.pool, base)
+		if src.next(3) == 0 {
+			// A twin: the same memory wrapped a second time, another storage
+			// object, which only the memory-based overlap rule sees.
+			twin, err := tensor.Wrap(base.Data(), shape.Shape{poolLen})
+			if err != nil {
+				panic(err)
+			}
+			sc.pool = append(sc.pool, twin)
+		}
 	}
 	dims := make(shape.Shape, src.next(5))
 	for d := range dims {
@@ -181,16 +191,22 @@ func ownShape(src *byteSource, dims shape.Shape) shape.Shape {
 	return own
 }
 
-// view makes a view of one pool base with shape dims: a 1-D slice with a
-// step (possibly negative), viewed as a permutation of dims and permuted
-// back.
+// view makes a view of one pool base with shape dims (see randomView).
 func (sc *scene[T]) view(src *byteSource, dims shape.Shape, role string) *tensor.Tensor[T] {
-	base := sc.pool[src.next(len(sc.pool))]
+	out := randomView(src, sc.pool[src.next(len(sc.pool))], dims)
+	sc.desc = append(sc.desc, fmt.Sprintf("%s: shape %v strides %v offset %d", role, out.Shape(), out.Strides(), out.Offset()))
+	return out
+}
+
+// randomView makes a view of base (1-D, poolLen elements) with shape dims:
+// a 1-D slice with a step (possibly negative), viewed as a permutation of
+// dims and permuted back.
+func randomView[U tensor.Number](src *byteSource, base *tensor.Tensor[U], dims shape.Shape) *tensor.Tensor[U] {
 	n, _ := dims.Size()
 	step := []int{1, 1, 2, -1, -2, 3}[src.next(6)]
 	span := max(n*abs(step), 1)
 	start := src.next(poolLen - span + 1)
-	var line *tensor.Tensor[T]
+	var line *tensor.Tensor[U]
 	if step > 0 {
 		line = base.Slice(0, start, start+n*step, step)
 	} else {
@@ -222,9 +238,43 @@ func (sc *scene[T]) view(src *byteSource, dims shape.Shape, role string) *tensor
 	for i, p := range perm {
 		inverse[p] = i
 	}
-	out := v.Permute(inverse...)
-	sc.desc = append(sc.desc, fmt.Sprintf("%s: shape %v strides %v offset %d", role, out.Shape(), out.Strides(), out.Offset()))
-	return out
+	return v.Permute(inverse...)
+}
+
+// foreign makes Cast[T] of a view of a pool base's memory read as another
+// element type of T's size (a float type's bits as a signed integer, an
+// integer's as the other signedness), so that the destination may overlap
+// an operand of another type; conversions from integers are defined for
+// every value. It returns nil for element types without such a partner.
+func (sc *scene[T]) foreign(src *byteSource, dims shape.Shape) expr.Exp[T] {
+	base := sc.pool[src.next(len(sc.pool))]
+	switch any(*new(T)).(type) {
+	case float64, uint64:
+		return foreignCast[T, int64](sc, src, base, dims)
+	case float32, uint32:
+		return foreignCast[T, int32](sc, src, base, dims)
+	case int64:
+		return foreignCast[T, uint64](sc, src, base, dims)
+	case int32:
+		return foreignCast[T, uint32](sc, src, base, dims)
+	case int8:
+		return foreignCast[T, uint8](sc, src, base, dims)
+	case uint8:
+		return foreignCast[T, int8](sc, src, base, dims)
+	}
+	return nil
+}
+
+// foreignCast wraps base's memory as S and casts a random view of it to T.
+func foreignCast[T, S tensor.Number](sc *scene[T], src *byteSource, base *tensor.Tensor[T], dims shape.Shape) expr.Exp[T] {
+	data := base.Storage()
+	other, err := tensor.Wrap(unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(data))), len(data)), shape.Shape{poolLen})
+	if err != nil {
+		panic(err)
+	}
+	v := randomView(src, other, dims)
+	sc.desc = append(sc.desc, fmt.Sprintf("%s leaf: shape %v strides %v offset %d", tensor.DType[S](), v.Shape(), v.Strides(), v.Offset()))
+	return expr.Cast[T](v)
 }
 
 // expected computes, with the oracle and before anything is written, what
@@ -234,23 +284,23 @@ func (sc *scene[T]) expected() [][]T {
 	dims := sc.dst.Shape()
 	values := refEval(sc.tree, dims)
 	out := make([][]T, len(sc.pool))
-	target := -1
-	for i, base := range sc.pool {
-		out[i] = slices.Collect(base.Values())
-		if base.SharesStorage(sc.dst) {
-			target = i
+	dstMem := unsafe.SliceData(sc.dst.Storage())
+	for b, base := range sc.pool {
+		out[b] = slices.Collect(base.Values())
+		if unsafe.SliceData(base.Storage()) != dstMem {
+			continue // another buffer: unchanged
 		}
+		k := 0
+		strides := sc.dst.Strides()
+		forEachIndex(dims, func(idx []int) {
+			off := sc.dst.Offset()
+			for d, i := range idx {
+				off += i * strides[d]
+			}
+			out[b][off] = values[k]
+			k++
+		})
 	}
-	k := 0
-	strides := sc.dst.Strides()
-	forEachIndex(dims, func(idx []int) {
-		off := sc.dst.Offset()
-		for d, i := range idx {
-			off += i * strides[d]
-		}
-		out[target][off] = values[k]
-		k++
-	})
 	return out
 }
 

@@ -103,6 +103,7 @@ type lowering[T tensor.Number] struct {
 	scalarAt []bool              // per slot: one value per block
 	bstrides [][]int             // per operand, broadcast to dims, before coalescing
 	root     expr.Exp[T]         // the whole tree, to check whether it reads the destination
+	target   shape.Region        // the memory the program writes, for the aliasing analysis
 }
 
 // lower turns e into a program that writes to, after evaluating into
@@ -111,7 +112,7 @@ type lowering[T tensor.Number] struct {
 // nothing the size of the tensors except those temporaries and copies of
 // operands that overlap the destination. red is nil for an assignment.
 func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *reduceState[T]) (*program[T], error) {
-	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: &program[T]{red: red}, root: e}
+	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: &program[T]{red: red}, root: e, target: targetRegion(to)}
 	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides, memOf(to.t))
 	root, err := l.node(e)
 	if err != nil {
@@ -196,12 +197,9 @@ func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 			return l.p.leafSlot[i], nil
 		}
 	}
-	read := t
-	if needsCopy(l.dst, t) {
-		var err error
-		if read, err = l.copyAside(t); err != nil {
-			return 0, err
-		}
+	read, err := l.readable(t)
+	if err != nil {
+		return 0, err
 	}
 	strides, err := shape.BroadcastStrides(read.ShapeView(friend.K), read.StridesView(friend.K), l.dims)
 	if err != nil {
@@ -212,19 +210,33 @@ func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 	return l.newLeaf(nil), nil
 }
 
+// readable returns t, or a copy of it when it overlaps the program's target
+// unsafely (mustCopy).
+func readable[T, S tensor.Number](l *lowering[T], t *tensor.Tensor[S]) (*tensor.Tensor[S], error) {
+	if !mustCopy(l.target, t.Region(friend.K)) {
+		return t, nil
+	}
+	return copyAside(l.ev, t)
+}
+
+// readable is the package function for operands of the tree's own type.
+func (l *lowering[T]) readable(t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	return readable(l, t)
+}
+
 // copyAside copies an operand that overlaps the destination into a
 // temporary: on the host with Clone, on a device with one kernel.
-func (l *lowering[T]) copyAside(t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
-	if l.ev.device != nil {
-		return deviceCopy(l.ev, t)
+func copyAside[S tensor.Number](ev *evaluation, t *tensor.Tensor[S]) (*tensor.Tensor[S], error) {
+	if ev.device != nil {
+		return deviceCopy(ev, t)
 	}
-	var c *tensor.Tensor[T]
+	var c *tensor.Tensor[S]
 	if t.Device().IsCPU() {
 		c = t.Clone()
 	} else { // Explain or CUDASource of device tensors: nothing runs, a stand-in suffices
-		c = tensor.Empty[T](t.ShapeView(friend.K))
+		c = tensor.Empty[S](t.ShapeView(friend.K))
 	}
-	l.ev.temps = append(l.ev.temps, c)
+	ev.temps = append(ev.temps, c)
 	return c, nil
 }
 

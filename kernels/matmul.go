@@ -50,22 +50,11 @@ func (s *productStep[T]) run() { multiplyInto(s.c, s.a, s.b) }
 // canWriteProduct reports whether a product of shape result can be computed
 // straight into the destination: the first such product of an assignment,
 // of the destination's shape, into a destination BLAS can write, in a tree
-// that reads none of the destination's storage.
+// no tensor of which (under any node, of any element type) may share memory
+// with the destination.
 func (l *lowering[T]) canWriteProduct(result shape.Shape) bool {
 	return l.p.red == nil && l.p.first == nil && result.Equal(l.dims) &&
-		productWritable(l.dst) && !readsStorageOf(l.root, l.dst)
-}
-
-// readsStorageOf reports whether any tensor in e's tree shares dst's storage.
-func readsStorageOf[T tensor.Number](e expr.Exp[T], dst *tensor.Tensor[T]) bool {
-	found := false
-	expr.Walk(e, func(n expr.Node, _ int) bool {
-		if t, ok := n.(*tensor.Tensor[T]); ok && t.SharesStorage(dst) {
-			found = true
-		}
-		return !found
-	})
-	return found
+		productWritable(l.dst) && !treeMayOverlap(l.root, l.target)
 }
 
 // productWritable reports whether each matrix of dst (its last two

@@ -28,7 +28,7 @@ func compileCUDA(source, arch string) (ptx, log string, err error) {
 		return "", "", err
 	}
 	defer prog.Destroy()
-	err = prog.Compile("--gpu-architecture=compute_"+strings.TrimPrefix(arch, "sm_"), "--std=c++14")
+	err = prog.Compile(NVRTCOptions(arch)...)
 	log, _ = prog.GetLog()
 	if err != nil {
 		return "", log, fmt.Errorf("nvrtc %s: %w\n%s", arch, err, log)
@@ -151,5 +151,28 @@ func BenchmarkNVRTC(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestNVRTCNoContraction checks that a*b + c compiles to a product and a sum
+// rounded apart, not to one fused multiply-add (NVRTCOptions' --fmad=false),
+// so the GPU gives the CPU's and NumPy's results.
+func TestNVRTCNoContraction(t *testing.T) {
+	a, b, c := tensor.Zeros[float64](64), tensor.Zeros[float64](64), tensor.Zeros[float64](64)
+	src, err := CUDASource(tensor.Zeros[float64](64), expr.Add(expr.Mul(a, b), c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arch := range nvrtcArchs {
+		ptx, _, err := compileCUDA(ops.Prelude+src, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(ptx, "fma.rn.f64") {
+			t.Errorf("%s: a*b + c was contracted into fma.rn.f64:\n%s", arch, ptx)
+		}
+		if !strings.Contains(ptx, "mul.rn.f64") || !strings.Contains(ptx, "add.rn.f64") {
+			t.Errorf("%s: no separate mul.rn.f64 and add.rn.f64 in the PTX:\n%s", arch, ptx)
+		}
 	}
 }

@@ -240,3 +240,10 @@ func (p *program[T]) cost() int {
 	}
 	return c
 }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

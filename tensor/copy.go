@@ -9,6 +9,7 @@ import (
 // Clone returns a contiguous row-major copy of t with its own storage
 // (Paddle's Copy, PyTorch's clone).
 func (t *Tensor[T]) Clone() *Tensor[T] {
+	defer t.st.hold("Clone", t.shape).Drop()
 	c := empty[T]("Clone", t.shape, configure(nil))
 	copyStrided(c, t, t.strides)
 	return c
@@ -25,11 +26,14 @@ func (t *Tensor[T]) Contiguous() *Tensor[T] {
 
 // CopyFrom copies src's elements into t. src must have t's shape or
 // broadcast to it (NumPy's np.copyto); t itself never broadcasts. Overlapping
-// memory is handled: when src and t share storage and their extents
-// intersect, src is first copied aside, so the result is what it would be if
-// all of src were read before anything was written. It returns a ShapeError
-// (a BroadcastError) naming both shapes, or a DeviceError, and then t is
-// unchanged.
+// memory is handled by laze's one overlap rule (MayShareMemory): when src
+// may share memory with t and is not the very same view of it, src is first
+// copied aside, so the result is what it would be if all of src were read
+// before anything was written. This holds for views of one storage and for
+// tensors wrapped separately over one slice alike. It returns a ShapeError
+// (a BroadcastError) naming both shapes, an ArgumentError when two elements
+// of t share memory (a broadcast view: writing each is meaningless), or a
+// DeviceError, and then t is unchanged.
 func (t *Tensor[T]) CopyFrom(src *Tensor[T]) error {
 	if t.Device() != src.Device() {
 		return &shape.DeviceError{Op: "CopyFrom", Devices: []fmt.Stringer{t.Device(), src.Device()}}
@@ -38,29 +42,19 @@ func (t *Tensor[T]) CopyFrom(src *Tensor[T]) error {
 	if err != nil {
 		return renameOp(err, "CopyFrom")
 	}
+	if err := shape.CheckWritable("CopyFrom", t.shape, t.strides); err != nil {
+		return err
+	}
 	t.elems() // both must be live before anything is decided
 	src.elems()
-	if t.overlaps(src) {
+	defer t.st.hold("CopyFrom", t.shape).Drop()
+	defer src.st.hold("CopyFrom", src.shape).Drop()
+	if dst, from := t.region(), src.region(); shape.MayOverlap(dst, from) && !shape.Coincide(dst, from) {
 		src = src.Clone()
 		strides, _ = shape.BroadcastStrides(src.shape, src.strides, t.shape)
 	}
 	copyStrided(t, src, strides)
 	return nil
-}
-
-// overlaps reports whether t and u share storage and the ranges of storage
-// they span intersect. It is conservative: interleaved views that touch
-// disjoint elements within a common range count as overlapping.
-func (t *Tensor[T]) overlaps(u *Tensor[T]) bool {
-	if t.st != u.st {
-		return false
-	}
-	tlo, thi, tok := shape.Extent(t.shape, t.strides)
-	ulo, uhi, uok := shape.Extent(u.shape, u.strides)
-	if !tok || !uok {
-		return false
-	}
-	return t.offset+tlo <= u.offset+uhi && u.offset+ulo <= t.offset+thi
 }
 
 // copyStrided copies src, read with srcStrides (already broadcast to dst's
@@ -96,7 +90,7 @@ func copyStrided[T Number](dst, src *Tensor[T], srcStrides []int) {
 func (t *Tensor[T]) Resize(dims ...int) {
 	s := shape.Shape(dims)
 	n := numel("Resize", s)
-	if t.st.released || t.offset+n > len(t.st.data) {
+	if t.st.released.Load() || t.offset+n > len(t.st.data) {
 		t.st, t.offset = New[T](s).st, 0
 	}
 	t.setGeometry(s, shape.ContiguousStrides(s, shape.RowMajor))

@@ -16,10 +16,12 @@ import (
 // registered allocator gives a DeviceError (errors.Is(err,
 // shape.ErrDevice)); a failed copy leaves t as it was.
 func (t *Tensor[T]) To(dev alloc.Device) (*Tensor[T], error) {
-	t.live()
-	switch {
-	case dev == t.Device():
+	if dev == t.Device() {
+		t.live()
 		return t, nil
+	}
+	defer t.st.hold("To", t.shape).Drop()
+	switch {
 	case dev.IsCPU():
 		return t.toHost()
 	case !t.Device().IsCPU():

@@ -45,7 +45,7 @@ func (t *Tensor[T]) Format(f fmt.State, verb rune) {
 func (t *Tensor[T]) String() string { return t.format(DefaultPrecision) }
 
 func (t *Tensor[T]) format(prec int) string {
-	if t.st.released {
+	if t.st.released.Load() {
 		return "<released tensor of shape " + t.shape.String() + ">"
 	}
 	if !t.Device().IsCPU() {

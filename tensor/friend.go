@@ -40,3 +40,15 @@ func (t *Tensor[T]) StridesView(friend.Key) []int { return t.strides }
 // ShapeView returns the tensor's shape without copying it, for laze's own
 // evaluators, which must not modify it. See Elems for the key.
 func (t *Tensor[T]) ShapeView(friend.Key) shape.Shape { return t.shape }
+
+// Region returns the memory the tensor addresses, for laze's overlap rule
+// (shape.MayOverlap, shape.Coincide). See Elems for the key.
+func (t *Tensor[T]) Region(friend.Key) shape.Region { return t.region() }
+
+// Hold marks the tensor's storage as in use by an evaluation named op until
+// Drop is called on the result, so that a Release from another goroutine in
+// the meantime gives the block back only after Drop. It panics with a
+// ReleaseError when the storage was already released. See Elems for the key.
+func (t *Tensor[T]) Hold(_ friend.Key, op string) interface{ Drop() } {
+	return t.st.hold(op, t.shape)
+}

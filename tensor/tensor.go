@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/laze-go/laze/alloc"
@@ -28,13 +30,20 @@ type Tensor[T Number] struct {
 	inline [8]int
 }
 
-// storage is the memory that tensors share.
+// storage is the memory that tensors share. data, mem and device never
+// change once made; released is read without a lock, and the rest of the
+// life cycle (evaluations holding the storage, the block given back) is
+// guarded by mu.
 type storage[T Number] struct {
-	data     []T               // nil once released
+	data     []T               // the elements on the host; nil on a device
 	mem      *alloc.Allocation // nil when data wraps a user slice
 	device   alloc.Device
 	cleanup  runtime.Cleanup
-	released bool
+	released atomic.Bool
+
+	mu    sync.Mutex
+	users int  // evaluations holding the storage (Hold)
+	freed bool // the block went back to its allocator
 }
 
 // header returns a tensor over st of rank ndim with uninitialised shape and
@@ -122,21 +131,61 @@ func wrapStorage[T Number](data []T) *storage[T] {
 // every view that shares it: any later element access through any of them
 // panics with a ReleaseError. A second Release returns a ReleaseError.
 //
+// Release may be called while an evaluation (kernels.Assign, Eval, CopyFrom,
+// Clone, To…) in another goroutine is using the storage: the storage ends at
+// once for new accesses, and the block goes back to the allocator when the
+// last such evaluation returns, so memory is never reused while it is read
+// or written. Element access (At, Set, a slice from Data) racing with
+// Release is the caller's data race, as reading a file another goroutine
+// closes.
+//
 // Storage whose elements were handed out with Data or Storage is not reused
 // (a slice may still point into it); it is left to the garbage collector.
 // Releasing a tensor made by Wrap only detaches it from the caller's slice.
 func (t *Tensor[T]) Release() error {
 	st := t.st
-	if st.released {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.released.Load() {
 		return &shape.ReleaseError{Op: "Tensor.Release", What: "the storage of this " + t.shape.String() + " tensor"}
 	}
-	st.released = true
-	st.data = nil
-	if st.mem != nil {
-		st.cleanup.Stop()
-		return st.mem.Release()
+	st.released.Store(true)
+	if st.users > 0 {
+		return nil // the last holder gives the block back
 	}
-	return nil
+	return st.free()
+}
+
+// free gives the block back to its allocator, once; the caller holds mu.
+func (st *storage[T]) free() error {
+	if st.freed || st.mem == nil {
+		return nil
+	}
+	st.freed = true
+	st.cleanup.Stop()
+	return st.mem.Release()
+}
+
+// hold marks the storage as in use until Drop, so that a Release in the
+// meantime defers giving the block back, and returns it. It panics with a
+// ReleaseError when the storage was already released.
+func (st *storage[T]) hold(op string, s shape.Shape) *storage[T] {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.released.Load() {
+		panic(&shape.ReleaseError{Op: op, What: "the storage of this " + s.String() + " tensor"})
+	}
+	st.users++
+	return st
+}
+
+// Drop ends a Hold; the last one after a Release gives the block back.
+func (st *storage[T]) Drop() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.users--; st.users == 0 && st.released.Load() {
+		_ = st.free()
+	}
 }
 
 // elems returns the storage slice, panicking with a ReleaseError when the
@@ -153,7 +202,7 @@ func (t *Tensor[T]) elems() []T {
 
 // live panics with a ReleaseError when the storage was released.
 func (t *Tensor[T]) live() {
-	if t.st.released {
+	if t.st.released.Load() {
 		panic(&shape.ReleaseError{Op: "tensor access", What: "the storage of this " + t.shape.String() + " tensor"})
 	}
 }
