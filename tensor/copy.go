@@ -9,6 +9,7 @@ import (
 // Clone returns a contiguous row-major copy of t with its own storage
 // (Paddle's Copy, PyTorch's clone).
 func (t *Tensor[T]) Clone() *Tensor[T] {
+	t.geometry("Clone")
 	defer t.st.hold("Clone", t.shape).Drop()
 	c := empty[T]("Clone", t.shape, configure(nil))
 	copyStrided(c, t, t.strides)
@@ -35,6 +36,8 @@ func (t *Tensor[T]) Contiguous() *Tensor[T] {
 // of t share memory (a broadcast view: writing each is meaningless), or a
 // DeviceError, and then t is unchanged.
 func (t *Tensor[T]) CopyFrom(src *Tensor[T]) error {
+	t.geometry("CopyFrom")
+	mustNotBeNil("CopyFrom", "src", src)
 	if t.Device() != src.Device() {
 		return &shape.DeviceError{Op: "CopyFrom", Devices: []fmt.Stringer{t.Device(), src.Device()}}
 	}
@@ -88,9 +91,10 @@ func copyStrided[T Number](dst, src *Tensor[T], srcStrides []int) {
 // storage are untouched either way. It panics with a typed error for a
 // negative or overflowing size.
 func (t *Tensor[T]) Resize(dims ...int) {
+	t.geometry("Resize")
 	s := shape.Shape(dims)
-	n := numel("Resize", s)
-	if t.st.released.Load() || t.offset+n > len(t.st.data) {
+	n := numelOf[T]("Resize", s)
+	if t.st.released.Load() || n > len(t.st.data)-min(t.offset, len(t.st.data)) {
 		t.st, t.offset = New[T](s).st, 0
 	}
 	t.setGeometry(s, shape.ContiguousStrides(s, shape.RowMajor))

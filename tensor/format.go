@@ -35,7 +35,7 @@ func (t *Tensor[T]) Format(f fmt.State, verb rune) {
 		prec = DefaultPrecision
 	}
 	_, _ = io.WriteString(f, t.format(prec))
-	if f.Flag('+') {
+	if f.Flag('+') && t != nil {
 		_, _ = fmt.Fprintf(f, "\ndtype=%s shape=%v strides=%s offset=%d device=%v",
 			t.DType(), t.shape, shape.FormatInts(t.strides), t.offset, t.Device())
 	}
@@ -45,6 +45,9 @@ func (t *Tensor[T]) Format(f fmt.State, verb rune) {
 func (t *Tensor[T]) String() string { return t.format(DefaultPrecision) }
 
 func (t *Tensor[T]) format(prec int) string {
+	if t == nil {
+		return "<nil>" // as fmt prints a nil pointer
+	}
 	if t.st.released.Load() {
 		return "<released tensor of shape " + t.shape.String() + ">"
 	}

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -407,5 +408,27 @@ func TestNilTensor(t *testing.T) {
 		if !errors.As(err, &ae) || !strings.Contains(err.Error(), c.says) || !strings.HasSuffix(err.Error(), "the tensor is nil") {
 			t.Errorf("%s on a nil tensor: %v; want an ArgumentError saying %q", c.name, err, c.says)
 		}
+	}
+}
+
+// TestNilTensorCopiesAndPrinting checks the nil-tensor rule on the copying,
+// printing and releasing methods: a typed error naming the call, or "<nil>"
+// when printed, never a raw nil-pointer panic.
+func TestNilTensorCopiesAndPrinting(t *testing.T) {
+	var null *Tensor[float64]
+	wantPanic(t, shape.ErrInvalid, func() { null.Clone() })
+	wantPanic(t, shape.ErrInvalid, func() { null.Resize(2) })
+	wantPanic(t, shape.ErrInvalid, func() { _ = null.CopyFrom(Zeros[float64](2)) })
+	wantPanic(t, shape.ErrInvalid, func() { _ = Zeros[float64](2).CopyFrom(null) })
+	if err := null.Release(); !errors.Is(err, shape.ErrInvalid) {
+		t.Errorf("Release of a nil tensor: %v", err)
+	}
+	for _, format := range []string{"%v", "%+v", "%.3v"} {
+		if got := fmt.Sprintf(format, null); got != "<nil>" {
+			t.Errorf("Sprintf(%q, nil tensor) = %q, want <nil>", format, got)
+		}
+	}
+	if got := null.String(); got != "<nil>" {
+		t.Errorf("String of a nil tensor = %q", got)
 	}
 }

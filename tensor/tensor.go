@@ -143,6 +143,9 @@ func wrapStorage[T Number](data []T) *storage[T] {
 // (a slice may still point into it); it is left to the garbage collector.
 // Releasing a tensor made by Wrap only detaches it from the caller's slice.
 func (t *Tensor[T]) Release() error {
+	if t == nil {
+		return nilTensor[T]("Tensor.Release", "tensor")
+	}
 	st := t.st
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/mat"
@@ -128,5 +130,34 @@ func TestRoundTrip(t *testing.T) {
 	back.Set(1, 1, 9)
 	if m.At(1, 1) != 9 {
 		t.Errorf("round trip copied the matrix")
+	}
+}
+
+// TestFromDenseTwiceAliases checks that two tensors made by FromDense of one
+// matrix are seen as one memory: a product of one written into the other
+// gives gonum's product of the original, and a transposed copy between them
+// gives the transpose, not values overwritten half way.
+func TestFromDenseTwiceAliases(t *testing.T) {
+	const n = 40
+	data := make([]float64, n*n)
+	for i := range data {
+		data[i] = float64(i%7) - 3
+	}
+	m := mat.NewDense(n, n, data)
+	var want mat.Dense
+	want.Mul(mat.DenseCopyOf(m), mat.DenseCopyOf(m))
+	d1, d2 := FromDense(m), FromDense(m)
+	if err := kernels.Assign(d1, expr.MatMul[float64](d2, d2)); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(elements(&want), elements(m)); diff != "" {
+		t.Errorf("d1 = d2 @ d2 (-gonum +laze):\n%s", diff)
+	}
+	orig := mat.DenseCopyOf(m)
+	if err := d1.T().CopyFrom(d2); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(elements(orig.T()), elements(m)); diff != "" {
+		t.Errorf("d1.T = d2 (-transpose +laze):\n%s", diff)
 	}
 }
