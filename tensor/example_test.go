@@ -164,3 +164,17 @@ func ExampleRandn() {
 	fmt.Println(x.At(1, 1) == y.At(1, 1))
 	// Output: true
 }
+
+func ExampleMayShareMemory() {
+	data := []float64{0, 1, 2, 3, 4, 5}
+	a, _ := tensor.Wrap(data, []int{2, 3})
+	b, _ := tensor.Wrap(data, []int{3, 2}) // the same memory, wrapped again
+	even := tensor.Arange[float64](0, 6, 1).Slice(0, 0, tensor.None, 2)
+	odd := even.Storage()[1:]
+	oddView, _ := tensor.Wrap(odd, []int{5})
+	fmt.Println(a.SharesStorage(b), tensor.MayShareMemory(a, b))
+	fmt.Println(tensor.MayShareMemory(even, oddView.Slice(0, 0, tensor.None, 2)))
+	// Output:
+	// false true
+	// false
+}
