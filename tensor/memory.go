@@ -52,6 +52,9 @@ func addressSpace(d alloc.Device) uint64 {
 // conservative for views whose elements interleave. This is the rule the
 // evaluator, CopyFrom and the products use to decide when an operand must
 // be copied before the destination is written.
+// It panics with an ArgumentError when a or b is nil.
 func MayShareMemory[T, U Number](a *Tensor[T], b *Tensor[U]) bool {
+	mustNotBeNil("MayShareMemory", "a", a)
+	mustNotBeNil("MayShareMemory", "b", b)
 	return shape.MayOverlap(a.region(), b.region())
 }

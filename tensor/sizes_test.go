@@ -432,3 +432,24 @@ func TestNilTensorCopiesAndPrinting(t *testing.T) {
 		t.Errorf("String of a nil tensor = %q", got)
 	}
 }
+
+// TestNilTensorIterators checks the iterators, Storage and MayShareMemory
+// on a nil tensor: the typed error, never a raw nil-pointer panic.
+func TestNilTensorIterators(t *testing.T) {
+	var null *Tensor[float64]
+	wantPanic(t, shape.ErrInvalid, func() {
+		for range null.Values() {
+		}
+	})
+	wantPanic(t, shape.ErrInvalid, func() {
+		for range null.All() {
+		}
+	})
+	wantPanic(t, shape.ErrInvalid, func() {
+		for range null.Backward() {
+		}
+	})
+	wantPanic(t, shape.ErrInvalid, func() { null.Storage() })
+	wantPanic(t, shape.ErrInvalid, func() { MayShareMemory(null, Ones[float64](3)) })
+	wantPanic(t, shape.ErrInvalid, func() { MayShareMemory(Ones[float64](3), null) })
+}

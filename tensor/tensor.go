@@ -203,8 +203,10 @@ func (t *Tensor[T]) elems() []T {
 	return t.st.data
 }
 
-// live panics with a ReleaseError when the storage was released.
+// live panics with an ArgumentError for a nil tensor and with a
+// ReleaseError when the storage was released.
 func (t *Tensor[T]) live() {
+	t.geometry("tensor access")
 	if t.st.released.Load() {
 		panic(&shape.ReleaseError{Op: "tensor access", What: "the storage of this " + t.shape.String() + " tensor"})
 	}
