@@ -49,7 +49,7 @@ var physicalMemory = PhysicalMemory()
 // cannot serve.
 //
 // Blocks are 8-byte aligned, so they can hold any element type laze supports.
-// Caching is safe for concurrent use.
+// Caching is safe for concurrent use. A nil *Caching stands for Default.
 type Caching struct {
 	cacheCap int64             // most bytes kept in the free lists
 	limit    atomic.Int64      // most bytes in use at once; 0 for none
@@ -73,10 +73,10 @@ func NewCaching(maxCachedBytes int64) *Caching {
 // limit of 0 or less removes it, and then a request the machine cannot hold
 // may end the process (the Go runtime's "fatal error: out of memory" cannot
 // be recovered). Blocks already handed out are not affected.
-func (c *Caching) SetLimit(bytes int64) { c.limit.Store(max(bytes, 0)) }
+func (c *Caching) SetLimit(bytes int64) { c.orDefault().limit.Store(max(bytes, 0)) }
 
 // Limit returns the limit SetLimit set, 0 when there is none.
-func (c *Caching) Limit() int64 { return c.limit.Load() }
+func (c *Caching) Limit() int64 { return c.orDefault().limit.Load() }
 
 // Device returns CPU.
 func (c *Caching) Device() Device { return CPU }
@@ -90,6 +90,7 @@ func (c *Caching) Device() Device { return CPU }
 // Before refusing a request for the limit, it runs the garbage collector
 // once, so that the blocks of tensors nobody refers to any more come back.
 func (c *Caching) Alloc(nbytes int) (*Allocation, error) {
+	c = c.orDefault()
 	const op = "Caching.Alloc"
 	if nbytes < 0 {
 		return nil, invalid(op, "nbytes", nbytes, "a size must not be negative")
@@ -147,10 +148,10 @@ func (c *Caching) giveBack(a *Allocation) {
 }
 
 // Stats returns a snapshot of the counters.
-func (c *Caching) Stats() Stats { return c.lists.Stats() }
+func (c *Caching) Stats() Stats { return c.orDefault().lists.Stats() }
 
 // EmptyCache drops every cached block; blocks in use are not affected.
-func (c *Caching) EmptyCache() { c.lists.Drain() }
+func (c *Caching) EmptyCache() { c.orDefault().lists.Drain() }
 
 // SizeClass returns the capacity the caching allocator reserves for a request
 // of n bytes: at least 64, else n rounded up to a quarter of the power of two
@@ -185,4 +186,13 @@ func newBlock(class int) (block []byte, err error) {
 	}()
 	words := make([]uint64, class/8)
 	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), class), nil
+}
+
+// orDefault returns c, or the process-wide allocator for a nil *Caching, so
+// that a nil *Caching means Default everywhere, as WithAllocator(nil) does.
+func (c *Caching) orDefault() *Caching {
+	if c == nil {
+		return defaultCPU
+	}
+	return c
 }

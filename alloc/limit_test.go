@@ -127,3 +127,25 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// TestNilCachingIsDefault checks that every method of a nil *Caching acts on
+// the process-wide allocator, as WithAllocator(nil) does, instead of a raw
+// nil-pointer panic.
+func TestNilCachingIsDefault(t *testing.T) {
+	var c *Caching
+	limit := Default().Limit()
+	if got := c.Limit(); got != limit {
+		t.Errorf("nil Limit = %d, want Default's %d", got, limit)
+	}
+	before := Default().Stats().Allocations
+	a, err := c.Alloc(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Stats().Allocations; got != before+1 {
+		t.Errorf("nil Alloc counted %d allocations in Default, want %d", got, before+1)
+	}
+	_ = a.Release()
+	c.SetLimit(limit)
+	c.EmptyCache()
+}
