@@ -11,8 +11,12 @@ import (
 
 // FromDense returns m's elements as a 2-D tensor over m's own storage: shape
 // (rows, cols), strides (m's row stride, 1). A view of a larger matrix
-// (m.Slice) keeps its row stride. An empty matrix gives shape (0, 0).
+// (m.Slice) keeps its row stride. An empty matrix gives shape (0, 0). A nil
+// m panics with an ArgumentError, as a nil tensor does.
 func FromDense(m *mat.Dense) *tensor.Tensor[float64] {
+	if m == nil {
+		panic(&shape.ArgumentError{Op: "gonum.FromDense", Name: "m", Value: "(*mat.Dense)(nil)", Reason: "the matrix is nil"})
+	}
 	raw := m.RawMatrix()
 	t, err := tensor.WrapStrided(raw.Data, shape.Of(raw.Rows, raw.Cols), []int{raw.Stride, 1}, 0)
 	if err != nil {

@@ -161,3 +161,12 @@ func TestFromDenseTwiceAliases(t *testing.T) {
 		t.Errorf("d1.T = d2 (-transpose +laze):\n%s", diff)
 	}
 }
+
+func TestFromDenseNil(t *testing.T) {
+	defer func() {
+		if e, ok := recover().(error); !ok || !errors.Is(e, shape.ErrInvalid) {
+			t.Errorf("FromDense(nil): panic %v, want an ArgumentError", e)
+		}
+	}()
+	FromDense(nil)
+}
