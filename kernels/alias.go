@@ -48,7 +48,8 @@ func treeMayOverlap(e expr.Node, dst shape.Region) bool {
 // length of a call (see tensor.Tensor.Release), and returns the function
 // that lets them go. It panics with a ReleaseError when one was released.
 func holdAll[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Node) func() {
-	held := []interface{ Drop() }{dst.Hold(friend.K, call)}
+	held := make([]interface{ Drop() }, 1, 8) // most trees read a few tensors: one allocation
+	held[0] = dst.Hold(friend.K, call)
 	drop := func() {
 		for _, h := range held {
 			h.Drop()
