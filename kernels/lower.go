@@ -197,7 +197,7 @@ func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 			return l.p.leafSlot[i], nil
 		}
 	}
-	read, err := l.readable(t)
+	read, err := readable(l, t)
 	if err != nil {
 		return 0, err
 	}
@@ -217,11 +217,6 @@ func readable[T, S tensor.Number](l *lowering[T], t *tensor.Tensor[S]) (*tensor.
 		return t, nil
 	}
 	return copyAside(l.ev, t)
-}
-
-// readable is the package function for operands of the tree's own type.
-func (l *lowering[T]) readable(t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
-	return readable(l, t)
 }
 
 // copyAside copies an operand that overlaps the destination into a
