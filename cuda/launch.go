@@ -17,13 +17,6 @@ import (
 	cublas "gorgonia.org/cu/blas"
 )
 
-// threadsPerBlock is the block size of elementwise kernels.
-const threadsPerBlock = 256
-
-// blocksPerSM bounds an elementwise grid: enough resident threads to hide
-// memory latency; the grid-stride loop covers the rest.
-const blocksPerSM = 16
-
 // Assign queues the evaluation of e into dst on stream s and returns
 // without waiting: the result is ready when s.Wait returns (or s.Idle
 // reports true). It checks as kernels.Assign does; an error it returns
@@ -180,15 +173,6 @@ func (d *Device) launch(s *Stream, k *kernels.Kernel) error {
 	d.kernels.stats.Launches++
 	d.kernels.mu.Unlock()
 	return d.do(func() error { return fn.Launch(blocks, 1, 1, threads, 1, 1, 0, s.cu, params) })
-}
-
-// geometry chooses a launch's block size and grid.
-func (d *Device) geometry(k *kernels.Kernel) (threads, blocks int) {
-	if k.Reduction {
-		return kernels.ReduceThreads, int(min(k.Work, int64(d.sms*32), 1<<31-1))
-	}
-	need := (k.Work + threadsPerBlock - 1) / threadsPerBlock
-	return threadsPerBlock, int(max(min(need, int64(d.sms*blocksPerSM)), 1))
 }
 
 // gemm runs one row-major product through cuBLAS, which is column-major:
