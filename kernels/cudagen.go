@@ -40,21 +40,22 @@ var cTypes = map[string]string{
 // kernelSpec is the structure of one kernel: everything its source depends
 // on and nothing else.
 type kernelSpec struct {
-	dtype    string          // the element type T of the tree
-	red      *ops.ReducerDef // the reduction, or nil for an elementwise kernel
-	rank     int             // coalesced rank
-	flat     bool            // elementwise and contiguous: one flat index, no dimensions
-	wide     bool            // 64-bit index arithmetic
-	operands []operandSpec   // 0 is the destination (a reduction's accumulators), 1+i is leaf i, then a reduction's index operand
-	posOp    int             // the index operand of an arg reduction, or -1
-	code     []instr         // the program's instructions, fused pairs included
-	leafSlot []int           // slot of leaf i
-	consts   []int           // constant slots, in parameter order
-	result   int             // slot of the tree's value
-	leafConv []bool          // leaf i is read from another element type
-	reduced  []bool          // per dimension, for a reduction: folded (the destination does not walk it)
-	ctype    string          // cTypes[dtype]
-	identity string          // a reduction's starting value, as CUDA C
+	dtype     string          // the element type T of the tree
+	red       *ops.ReducerDef // the reduction, or nil for an elementwise kernel
+	rank      int             // coalesced rank
+	flat      bool            // elementwise and contiguous: one flat index, no dimensions
+	wide      bool            // 64-bit index arithmetic
+	operands  []operandSpec   // 0 is the destination (a reduction's accumulators), 1+i is leaf i, then a reduction's index operand
+	posOp     int             // the index operand of an arg reduction, or -1
+	code      []instr         // the program's instructions, fused pairs included
+	leafSlot  []int           // slot of leaf i
+	consts    []int           // constant slots, in parameter order
+	result    int             // slot of the tree's value
+	leafConv  []bool          // leaf i is read from another element type
+	reduced   []bool          // per dimension, for a reduction: folded (the destination does not walk it)
+	ctype     string          // cTypes[dtype]
+	identity  string          // a reduction's starting value, as CUDA C
+	paramList []param         // params(), computed once by newKernel
 }
 
 // operandSpec is an operand's part of the structure.

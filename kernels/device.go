@@ -201,9 +201,25 @@ func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 // kernelFor builds the launch of p's kernel: its structure (the source is
 // generated only when the backend asks for it) and its parameters.
 func kernelFor[T tensor.Number](p *program[T]) *Kernel {
+	k := newKernel(p)
+	packParams(k, p)
+	return k
+}
+
+// newKernel describes p's kernel: its structure, name and parameter list,
+// the part of a launch that depends only on the program's structure.
+func newKernel[T tensor.Number](p *program[T]) *Kernel {
 	spec := specOf(p)
 	key := spec.key()
-	k := &Kernel{Name: kernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
+	spec.paramList = spec.params()
+	return &Kernel{Name: kernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
+}
+
+// packParams sets k's Work and Params for p, which has k's structure:
+// the part of a launch that changes from one call to the next. It reuses
+// k.Params' memory.
+func packParams[T tensor.Number](k *Kernel, p *program[T]) {
+	spec := k.spec
 	total, folded := int64(1), int64(1) // elements (results, for a reduction); elements folded into each
 	for d, n := range p.shape {
 		if spec.red != nil && spec.reduced[d] {
@@ -213,7 +229,8 @@ func kernelFor[T tensor.Number](p *program[T]) *Kernel {
 		}
 	}
 	k.Work = total
-	for _, pa := range spec.params() {
+	k.Params = k.Params[:0]
+	for _, pa := range spec.paramList {
 		var v uint64
 		switch pa.kind {
 		case paramPointer:
@@ -233,7 +250,6 @@ func kernelFor[T tensor.Number](p *program[T]) *Kernel {
 		}
 		k.Params = append(k.Params, v)
 	}
-	return k
 }
 
 // deviceTemp allocates a temporary on the evaluation's device.
