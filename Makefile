@@ -6,7 +6,7 @@ COVER_MIN := 85
 FUZZTIME ?= 20s
 
 .PHONY: test fmt-check vet bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
-	cuda-deps cuda-check cuda-test bench-cuda gpu-build bench-report report guide
+	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
 ## test: gofmt check, go vet, and every test under the race detector
 test: fmt-check vet
@@ -87,18 +87,29 @@ cuda-check: cuda-deps
 	@dir=$$(mktemp -d) && $(GO) test -c -tags cuda -o $$dir/ ./cuda ./bench ./cmd/exprdemo && ls $$dir && rm -rf $$dir
 	$(GO) test -tags nvrtc -count=1 -run NVRTC ./kernels
 
-## cuda-test: the GPU tests (tag cuda); they need a GPU: gorgonia.org/cu ends the process without one
+## cuda-test: the GPU tests (tag cuda): the backend's, the CLI's and bench's; they need a GPU: gorgonia.org/cu ends the process without one
 cuda-test: cuda-deps
 	@if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then \
-		$(GO) test -tags cuda -count=1 -v ./cuda; \
+		$(GO) test -tags cuda -count=1 -v ./cuda ./cmd/exprdemo ./bench; \
 	else echo "cuda-test: skipped: no GPU here (nvidia-smi finds none); run it on a GPU machine"; fi
 
-## bench-cuda: the GPU suite as docs/performance.md quotes it (needs a GPU)
-bench-cuda: cuda-deps
-	$(GO) test -tags cuda -run '^$$' -bench CUDA -benchtime 20x -count 10 -timeout 60m ./bench
+## bench-cuda: the GPU benchmarks and the PyTorch reference as docs/performance.md quotes them (needs a GPU), into out/gpu-results/gpu.txt
+bench-cuda: gpu-build
+	OUT=$(CURDIR)/out/gpu-results bash out/suite.sh bench
 
-## gpu-build: portable GPU test and benchmark binaries in out/ (git-ignored), for a GPU machine without Go
+## gpu-suite: on a GPU machine with Go, everything bench/gpu/suite.sh runs (tests, memcheck, benchmarks, torch) into out/gpu-results
+gpu-suite: gpu-build
+	OUT=$(CURDIR)/out/gpu-results SUITE_BUDGET=$${SUITE_BUDGET:-1200} bash out/suite.sh all
+
+## gpu-build: portable GPU test and benchmark binaries in out/ (git-ignored), with bench/gpu/suite.sh and the torch script, for a GPU machine without Go
+# bench.test gets the tag lazegraph (BenchmarkCUDAGraph) when package cuda has CUDA graphs (cuda.Device.Record).
 gpu-build: cuda-deps
 	../shared/gpu/build-portable.sh test ./cuda out/cuda.test
-	../shared/gpu/build-portable.sh test ./bench out/bench.test
+	@if $(GO) vet -tags 'cuda lazegraph' ./bench >/dev/null 2>&1; then echo "bench.test: with BenchmarkCUDAGraph"; echo "cuda lazegraph" > out/.bench-tags; \
+	else echo "bench.test: WITHOUT BenchmarkCUDAGraph: bench/cuda_graph_test.go does not build (go vet -tags 'cuda lazegraph' ./bench)"; echo "cuda" > out/.bench-tags; fi
+	TAGS="$$(cat out/.bench-tags)" ../shared/gpu/build-portable.sh test ./bench out/bench.test
+	../shared/gpu/build-portable.sh test ./cmd/exprdemo out/exprdemo.test
 	../shared/gpu/build-portable.sh cmd ./cmd/exprdemo out/exprdemo
+	cp bench/gpu/suite.sh bench/gpu/torch_bench.py out/
+	@{ echo "build: $$(git describe --always --dirty) $$(date -u +%Y-%m-%dT%H:%MZ), $$($(GO) env GOVERSION)"; \
+	  echo "bench.test tags: $$(cat out/.bench-tags)"; } > out/build-info.txt; cat out/build-info.txt

@@ -1,20 +1,44 @@
 #!/usr/bin/env python3
-"""PyTorch reference for the GPU suite (bench/cuda_test.go): poly4 and long8 on
-float32 CUDA tensors at 2^24, 2^26, 2^28 elements, eager and torch.compile,
-against torch's own device-to-device copy, timed with CUDA events.
+"""PyTorch reference for the GPU suite (bench/cuda_test.go), run in the same
+session as the Go suite (bench/gpu/suite.sh does both):
 
-Run on the GPU machine and append to the Go suite's output:
+    python3 torch_bench.py [--runs 10] [--reps 20] [--budget SECONDS] >> gpu.txt
 
-    python3 bench/gpu/torch_bench.py >> gpu.txt
+Cases, float32 on device 0, the same data shapes as the Go suite:
 
-It prints Go benchmark format (golang.org/x/perf/benchfmt), so that
-`make report` reads it beside the Go suite: one line per run, named
-BenchmarkTorch/<case>/<mode>/n=<n> and BenchmarkTorch/copy/n=<n>, with ns/op
-and MB/s. The bytes counted are those of the inputs and the output, as the
-Go suite counts them (copy: read + written)."""
+  elementwise, at 2^24, 2^26 and 2^28 elements, eager and torch.compile:
+    poly4      a*b + c - e
+    long8      tanh(a*b + c) - exp(e*0.5)*a + b
+    bcast      a[n/4096, 4096] * row[4096] + b[n/4096, 4096]
+    transpose  a.T + b, a and b square (4096², 8192², 16384²)
+  copy, at the same sizes: out.copy_(a)
+  reductions, 2^26 elements (an 8192×8192 matrix), eager (torch.sum) and
+  torch.compile:
+    summul     torch.sum(a*b)
+    rows       a.sum(dim=1)
+    cols       a.sum(dim=0)
+
+Each run times --reps calls between two CUDA events (after a warm-up call
+and a synchronisation) and prints one line in Go benchmark format
+(golang.org/x/perf/benchfmt), so that bench/report reads it beside the Go
+suite: BenchmarkTorch/<case>/<mode>/n=<n>, BenchmarkTorch/copy/n=<n> and
+BenchmarkTorchReduce/<case>/<mode>/n=<n>, with ns/op (device time per call)
+and MB/s. The bytes are those the Go suite counts for the same case: inputs
+once and output once. The report takes the median of the --runs lines.
+
+--budget stops starting new cases once that many seconds have passed (a
+line "torch-skipped: <case>" says which were left out), so that the script
+fits the time a GPU call allows.
+"""
+import argparse
+import math
+import time
+
 import torch
 
-RUNS = 10  # as many as the Go suite's -count, for the report's medians
+SIZES = (1 << 24, 1 << 26, 1 << 28)
+BCAST_COLS = 4096
+REDUCE_SIDE = 8192
 
 
 def poly4(a, b, c, e):
@@ -25,8 +49,28 @@ def long8(a, b, c, e):
     return torch.tanh(a * b + c) - torch.exp(e * 0.5) * a + b
 
 
-def timed(fn, reps=20):
-    """Milliseconds per call of fn, averaged over reps calls after a warm-up."""
+def bcast(a, row, b):
+    return a * row + b
+
+
+def transpose(a, b):
+    return a.t() + b
+
+
+def summul(a, b):
+    return torch.sum(a * b)
+
+
+def rows(m):
+    return m.sum(dim=1)
+
+
+def cols(m):
+    return m.sum(dim=0)
+
+
+def timed(fn, reps):
+    """Device milliseconds per call of fn over reps calls, after a warm-up."""
     fn()
     torch.cuda.synchronize()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -34,31 +78,77 @@ def timed(fn, reps=20):
     for _ in range(reps):
         fn()
     end.record()
-    torch.cuda.synchronize()
+    end.synchronize()
     return start.elapsed_time(end) / reps
 
 
-def line(name, ms, nbytes, reps=20):
+def line(name, ms, nbytes, reps):
     """One result in Go benchmark format: name, iterations, ns/op, MB/s."""
-    print(f"BenchmarkTorch/{name} \t{reps}\t{ms * 1e6:.0f} ns/op\t{nbytes / ms / 1e3:.2f} MB/s", flush=True)
+    print(f"Benchmark{name} \t{reps}\t{ms * 1e6:.0f} ns/op\t{nbytes / ms / 1e3:.2f} MB/s", flush=True)
+
+
+class Budget:
+    """Seconds left to start new cases."""
+
+    def __init__(self, seconds):
+        self.deadline = time.monotonic() + seconds if seconds > 0 else math.inf
+
+    def allows(self, name):
+        if time.monotonic() < self.deadline:
+            return True
+        print(f"torch-skipped: {name}", flush=True)
+        return False
+
+
+def measure(name, fn, nbytes, args):
+    for _ in range(args.runs):
+        line(name, timed(fn, args.reps), nbytes, args.reps)
+
+
+def both_modes(suite, case, n, f, inputs, nbytes, args, budget):
+    """Eager, then torch.compile (specialised to these shapes)."""
+    for mode, fn in (("eager", f), ("compile", torch.compile(f, dynamic=False))):
+        name = f"{suite}/{case}/{mode}/n={n}"
+        if budget.allows(name):
+            measure(name, lambda: fn(*inputs), nbytes, args)
 
 
 def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--runs", type=int, default=10, help="lines per case (the report takes their median)")
+    p.add_argument("--reps", type=int, default=20, help="calls timed per line")
+    p.add_argument("--budget", type=float, default=0, help="seconds after which no new case starts (0: none)")
+    p.add_argument("--sizes", default=",".join(str(n) for n in SIZES), help="elementwise sizes, comma-separated")
+    args = p.parse_args()
+    budget = Budget(args.budget)
+
     print(f"torch-device: {torch.cuda.get_device_name(0)}")
-    print(f"torch: {torch.__version__}")
-    for n in (1 << 24, 1 << 26, 1 << 28):
-        g = torch.Generator(device="cuda").manual_seed(1)
+    print(f"torch: {torch.__version__} (CUDA {torch.version.cuda})")
+    g = torch.Generator(device="cuda").manual_seed(1)
+
+    for n in (int(s) for s in args.sizes.split(",")):
         ins = [torch.rand(n, device="cuda", generator=g) for _ in range(4)]
         out = torch.empty(n, device="cuda")
-        for _ in range(RUNS):
-            line(f"copy/n={n}", timed(lambda: out.copy_(ins[0])), 8 * n)
-        for name, f in (("poly4", poly4), ("long8", long8)):
-            compiled = torch.compile(f)
-            for mode, fn in (("eager", f), ("compile", compiled)):
-                for _ in range(RUNS):
-                    line(f"{name}/{mode}/n={n}", timed(lambda: fn(*ins)), 20 * n)
-        del ins, out
+        if budget.allows(f"Torch/copy/n={n}"):
+            measure(f"Torch/copy/n={n}", lambda: out.copy_(ins[0]), 8 * n, args)
+        both_modes("Torch", "poly4", n, poly4, ins, 4 * 5 * n, args, budget)
+        both_modes("Torch", "long8", n, long8, ins, 4 * 5 * n, args, budget)
+        row = torch.rand(BCAST_COLS, device="cuda", generator=g)
+        r = n // BCAST_COLS
+        both_modes("Torch", "bcast", n, bcast, (ins[0].view(r, BCAST_COLS), row, ins[1].view(r, BCAST_COLS)),
+                   4 * (3 * n + BCAST_COLS), args, budget)
+        m = math.isqrt(n)
+        if m * m == n:
+            both_modes("Torch", "transpose", n, transpose, (ins[0].view(m, m), ins[1].view(m, m)), 4 * 3 * n, args, budget)
+        del ins, out, row
         torch.cuda.empty_cache()
+
+    n = REDUCE_SIDE * REDUCE_SIDE
+    a, b = (torch.rand(n, device="cuda", generator=g) for _ in range(2))
+    mat = a.view(REDUCE_SIDE, REDUCE_SIDE)
+    both_modes("TorchReduce", "summul", n, summul, (a, b), 4 * (2 * n + 1), args, budget)
+    both_modes("TorchReduce", "rows", n, rows, (mat,), 4 * (n + REDUCE_SIDE), args, budget)
+    both_modes("TorchReduce", "cols", n, cols, (mat,), 4 * (n + REDUCE_SIDE), args, budget)
 
 
 if __name__ == "__main__":
