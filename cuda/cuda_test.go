@@ -16,7 +16,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
-	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -91,87 +90,30 @@ func near(x, y, rel, abs float64) bool {
 	return d <= abs || d <= rel*math.Max(math.Abs(x), math.Abs(y))
 }
 
-// randomTree builds a random elementwise tree of depth at most depth over
-// leaves (host tensors broadcastable to the result), returning the host tree
-// and the same tree over the leaves' device copies.
-func randomTree[T tensor.Number](r *rand.Rand, depth int, host, dev []*tensor.Tensor[T]) (expr.Exp[T], expr.Exp[T]) {
-	if depth == 0 || r.IntN(4) == 0 {
-		if r.IntN(5) == 0 {
-			v := expr.Scalar(T(r.IntN(5) + 1))
-			return v, v
-		}
-		i := r.IntN(len(host))
-		return host[i], dev[i]
-	}
-	var candidates []ops.Op
-	for _, op := range ops.All() {
-		if (op.Def().Domain != ops.FloatOnly || tensor.IsFloat[T]()) && op != ops.Pow {
-			candidates = append(candidates, op)
-		}
-	}
-	op := candidates[r.IntN(len(candidates))]
-	var hs, ds [3]expr.Exp[T]
-	for k := range op.Arity() {
-		hs[k], ds[k] = randomTree(r, depth-1, host, dev)
-	}
-	return node(op, hs), node(op, ds)
-}
-
-func node[T tensor.Number](op ops.Op, x [3]expr.Exp[T]) expr.Exp[T] {
-	switch op.Arity() {
-	case 1:
-		return &expr.Unary[T]{Op: op, X: x[0]}
-	case 2:
-		return &expr.Binary[T]{Op: op, X: x[0], Y: x[1]}
-	}
-	return &expr.Ternary[T]{Op: op, X: x[0], Y: x[1], Z: x[2]}
-}
-
-// randomLeaves returns leaves of shape (rows, cols) in several layouts: a
-// contiguous tensor, a transpose, a stepped slice, a broadcast row, a
-// scalar tensor.
-func randomLeaves[T tensor.Number](t *testing.T, r *rand.Rand, rows, cols int) (host, dev []*tensor.Tensor[T]) {
-	vals := func(n int) []T {
-		v := make([]T, n)
-		for i := range v {
-			v[i] = T(r.IntN(19) - 9)
-			if tensor.IsFloat[T]() {
-				v[i] = T(r.Float64()*4 - 2)
-			}
-		}
-		return v
-	}
-	plain, _ := tensor.FromSlice(vals(rows*cols), shape.Shape{rows, cols})
-	wide, _ := tensor.FromSlice(vals(rows*cols*2), shape.Shape{cols, rows * 2})
-	row, _ := tensor.FromSlice(vals(cols), shape.Shape{cols})
-	bases := []*tensor.Tensor[T]{plain, wide, row, tensor.Scalar(vals(1)[0])}
-	views := []func(*tensor.Tensor[T]) *tensor.Tensor[T]{
-		func(x *tensor.Tensor[T]) *tensor.Tensor[T] { return x },
-		func(x *tensor.Tensor[T]) *tensor.Tensor[T] { return x.Slice(1, 0, rows*2, 2).T() },
-		func(x *tensor.Tensor[T]) *tensor.Tensor[T] { return x },
-		func(x *tensor.Tensor[T]) *tensor.Tensor[T] { return x },
-	}
-	for i, b := range bases {
-		d := toGPU(t, b)
-		host, dev = append(host, views[i](b)), append(dev, views[i](d))
-	}
-	return host, dev
+// randomLeaves returns makeLeaves' leaves (difftree_test.go), their
+// bases copied to the GPU.
+func randomLeaves[T tensor.Number](t *testing.T, r *rand.Rand, rows, cols int) leafSet[T] {
+	return makeLeaves(r, rows, cols, func(h *tensor.Tensor[T]) *tensor.Tensor[T] { return toGPU(t, h) })
 }
 
 // differential checks random trees on the GPU against the CPU evaluator.
+// The destination has the tree's shape, which the generator makes (rows,
+// cols) (TestRandomTreeShapes checks that on the CPU); a third of the
+// destinations are transposes.
 func differential[T tensor.Number](t *testing.T, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	for trial := range 40 {
-		rows, cols := 1+r.IntN(70), 1+r.IntN(90)
-		host, dev := randomLeaves[T](t, r, rows, cols)
-		he, de := randomTree(r, 4, host, dev)
-		want := tensor.New[T](shape.Shape{rows, cols})
+		rows, cols := trialDims(r)
+		ls := randomLeaves[T](t, r, rows, cols)
+		he, de := randomTree(r, 4, true, ls)
+		dims := he.Shape()
+		want := tensor.New[T](dims)
 		if err := kernels.Assign(want, he); err != nil {
 			t.Fatalf("trial %d: CPU: %v", trial, err)
 		}
-		got := poisoned[T](t, shape.Shape{rows, cols})
-		if r.IntN(3) == 0 { // a transposed destination
-			got = poisoned[T](t, shape.Shape{cols, rows}).T()
+		got := poisoned[T](t, dims)
+		if r.IntN(3) == 0 && len(dims) == 2 { // a transposed destination
+			got = poisoned[T](t, shape.Shape{dims[1], dims[0]}).T()
 		}
 		before := gpu.KernelStats().Launches
 		if err := kernels.Assign(got, de); err != nil {
@@ -181,7 +123,7 @@ func differential[T tensor.Number](t *testing.T, seed uint64) {
 			t.Errorf("trial %d: %d launches for an elementwise tree; want 1", trial, n)
 		}
 		if diff := cmp.Diff(want.Data(), toHost(t, got), closeTo[T]()); diff != "" {
-			t.Fatalf("trial %d: %v on (%d,%d) (-cpu +gpu):\n%s", trial, he, rows, cols, diff)
+			t.Fatalf("trial %d: %v on %v (-cpu +gpu):\n%s", trial, he, dims, diff)
 		}
 	}
 }
@@ -194,7 +136,8 @@ func TestDifferentialUint8(t *testing.T)   { differential[uint8](t, 5) }
 
 func TestReductionsAndProducts(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	host, dev := randomLeaves[float64](t, r, 33, 700)
+	ls := randomLeaves[float64](t, r, 33, 700)
+	host, dev := ls.host, ls.dev
 	a, da := host[0], dev[0]
 	w := tensor.Rand[float64](3, 700, 40)
 	dw := toGPU(t, w)
@@ -342,10 +285,31 @@ func TestStreams(t *testing.T) {
 	}
 }
 
+// TestDeviceRules checks what device tensors do that CPU ones do not, or
+// do alike. Printing: a device tensor prints its values as the CPU tensor
+// it was copied from does (NumPy's str; CuPy prints a device array's values
+// the same way), floats with their point ("0."), so fmt.Sprint(d) equals
+// fmt.Sprint(h); only %+v tells them apart, by its device=.
 func TestDeviceRules(t *testing.T) {
-	d := toGPU(t, tensor.Arange[float32](0, 6, 1))
-	if got := fmt.Sprint(d); got != "[0 1 2 3 4 5]" {
-		t.Errorf("printing a device tensor: %q", got)
+	h := tensor.Arange[float32](0, 6, 1)
+	d := toGPU(t, h)
+	m, _ := tensor.Arange[int32](0, 6, 1).View(2, 3)
+	dm := toGPU(t, m)
+	prints := []struct {
+		name      string
+		got, want string
+	}{
+		{"float32 vector", fmt.Sprint(d), "[0. 1. 2. 3. 4. 5.]"},
+		{"as its host copy prints", fmt.Sprint(d), fmt.Sprint(h)},
+		{"int32 matrix, transposed", fmt.Sprint(dm.T()), "[[0 3]\n [1 4]\n [2 5]]"},
+		{"%.1v", fmt.Sprintf("%.1v", toGPU(t, tensor.Full[float64](0.25, 2))), "[0.2 0.2]"},
+		{"%+v names the device", fmt.Sprintf("%+v", d),
+			"[0. 1. 2. 3. 4. 5.]\ndtype=float32 shape=(6,) strides=(1,) offset=0 device=cuda:0"},
+	}
+	for _, p := range prints {
+		if diff := cmp.Diff(p.want, p.got); diff != "" {
+			t.Errorf("printing a device tensor, %s (-want +got):\n%s", p.name, diff)
+		}
 	}
 	err := kernels.Assign(d, expr.Add[float32](d, tensor.Ones[float32](6)))
 	if !errors.Is(err, shape.ErrDevice) || !strings.Contains(err.Error(), "cpu") || !strings.Contains(err.Error(), "cuda:0") {
