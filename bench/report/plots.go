@@ -165,13 +165,13 @@ func scalingPlot(rs *results, dir string) (string, error) {
 	return savePlot(p, plotWidth+vg.Inch, dir, "scaling.svg")
 }
 
-// gpuPlots draws, for each GPU case, laze fused and unfused, the copy and
-// PyTorch against n, into dir/gpu-<case>.svg.
+// gpuPlots draws, for each GPU case, laze fused and unfused, the fastest
+// copy and PyTorch against n, into dir/gpu-<case>.svg.
 func gpuPlots(rs *results, dir string) ([]string, error) {
 	series := []struct{ label, suite, path string }{
 		{"laze fused", cudaSuite, "%s/fused/"},
 		{"laze unfused", cudaSuite, "%s/unfused/"},
-		{"device copy", cudaSuite, "copy/"},
+		{"fastest copy", cudaSuite, "copy/"},
 		{"torch eager", torchSuite, "%s/eager/"},
 		{"torch.compile", torchSuite, "%s/compile/"},
 	}
@@ -184,12 +184,13 @@ func gpuPlots(rs *results, dir string) ([]string, error) {
 		ns := rs.sizes(cudaSuite+c+"/fused/", 3)
 		p, err := throughputPlot(fmt.Sprintf("%s on %s", c, orUnknown(rs.config["device"])), false, ns, labels, func(label string, n int) (float64, bool) {
 			for _, s := range series {
-				if s.label == label {
-					path := s.path
-					if path != "copy/" {
-						path = fmt.Sprintf(path, c)
-					}
-					return rs.gpuSpeed(s.suite, path, n)
+				switch {
+				case s.label != label:
+				case s.path == "copy/":
+					bps, _, ok := rs.copySpeed(n)
+					return bps, ok
+				default:
+					return rs.gpuSpeed(s.suite, fmt.Sprintf(s.path, c), n)
 				}
 			}
 			return 0, false
