@@ -14,7 +14,12 @@
 // with a 95% confidence interval, as benchstat computes them
 // (golang.org/x/perf/benchmath). The GPU file is optional: where it is
 // missing, the GPU section says the figures wait for a GPU and no GPU plot
-// is drawn.
+// is drawn. It is the gpu.txt that bench/gpu/suite.sh writes on a GPU
+// machine: the Go GPU suite's output (bench/cuda_test.go) and PyTorch's
+// (bench/gpu/torch_bench.py) from the same session; gpu.go lists the
+// benchmark names it reads. Each part of the GPU section is drawn only
+// where the file has its figures, so the first suite's format still
+// renders.
 //
 // Each generated table replaces the text between a pair of markers in the
 // document, `<!-- report:NAME -->` and `<!-- /report:NAME -->`; everything
