@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -37,7 +38,9 @@ func (r *recorder) Device() alloc.Device                     { return alloc.CUDA
 func (r *recorder) Launch(_ Queue, k *Kernel) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.launches = append(r.launches, k)
+	kept := *k // Launch must not keep k: the evaluator reuses it
+	kept.Params = slices.Clone(k.Params)
+	r.launches = append(r.launches, &kept)
 	return r.fail
 }
 
@@ -63,12 +66,15 @@ func (r *recorder) Defer(f func()) { r.deferred = append(r.deferred, f) }
 func withRecorder(t *testing.T) *recorder {
 	r := &recorder{}
 	RegisterBackend(alloc.KindCUDA, r)
-	t.Cleanup(func() {
-		backends.mu.Lock()
-		delete(backends.by, alloc.KindCUDA)
-		backends.mu.Unlock()
-	})
+	t.Cleanup(unregisterRecorder)
 	return r
+}
+
+// unregisterRecorder removes the CUDA backend a test registered.
+func unregisterRecorder() {
+	backends.mu.Lock()
+	delete(backends.by, alloc.KindCUDA)
+	backends.mu.Unlock()
 }
 
 func onGPU[T tensor.Number](t *testing.T, h *tensor.Tensor[T]) *tensor.Tensor[T] {

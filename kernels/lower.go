@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
@@ -34,6 +35,8 @@ type program[T tensor.Number] struct {
 	scalar   bool // the result is one value per block (a constant or a broadcast leaf)
 	inPlace  bool // the last instruction writes straight into the destination
 	noop     bool // the tree is the destination itself: nothing to write
+
+	workers *sync.Pool // a cached plan's workers (*worker[T]), or nil
 
 	first *productStep[T] // the matrix product written into the destination before the pass, or nil
 	red   *reduceState[T] // how the values fold into the destination, for a reduction; nil for an assignment

@@ -16,6 +16,8 @@ type worker[T tensor.Number] struct {
 	blockOffsets []int           // per operand, at the start of the current block
 	acc          *accumulator[T] // what a reduction folds into; nil for an assignment
 	mem          *scratch
+	block        int        // blockSize when the registers were carved
+	pool         *sync.Pool // the cached plan's pool the worker goes back to, or nil (its scratch goes back to scratchPool)
 }
 
 // scratch is the memory of a worker, kept in a pool between Assigns: a
@@ -27,33 +29,56 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// getWorker prepares a worker for p from pooled scratch memory.
+// getWorker prepares a worker for p: from the program's own pool when it
+// is a cached plan's, else from pooled scratch memory.
 func getWorker[T tensor.Number](p *program[T]) *worker[T] {
-	mem := scratchPool.Get().(*scratch)
+	if p.workers != nil {
+		w := p.workers.Get().(*worker[T])
+		if w.block != blockSize { // a test changed blockSize since the worker was built
+			w = newWorker(p, new(scratch))
+		}
+		w.setConsts(p)
+		return w
+	}
+	return newWorker(p, scratchPool.Get().(*scratch))
+}
+
+// newWorker builds a worker for p's structure over mem.
+func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 	size := int(unsafe.Sizeof(*new(T)))
 	regWords := (blockSize*size + 7) / 8
 	if need := p.nregs * regWords; cap(mem.words) < need {
 		mem.words = make([]uint64, need)
 	}
-	operands := len(p.data)
+	operands := len(p.offsets)
 	if need := 2 * operands; cap(mem.ints) < need {
 		mem.ints = make([]int, need)
 	}
-	w := &worker[T]{mem: mem, vals: make([]value[T], p.nslots), regs: make([][]T, p.nregs)}
+	w := &worker[T]{mem: mem, vals: make([]value[T], p.nslots), regs: make([][]T, p.nregs), pool: p.workers, block: blockSize}
 	for r := range w.regs {
 		base := unsafe.Pointer(&mem.words[r*regWords])
 		w.regs[r] = unsafe.Slice((*T)(base), blockSize)
 	}
 	ints := mem.ints[:2*operands]
 	w.planeOffsets, w.blockOffsets = ints[:operands], ints[operands:]
+	w.setConsts(p)
+	return w
+}
+
+// setConsts loads p's constants into their value slots.
+func (w *worker[T]) setConsts(p *program[T]) {
 	for _, c := range p.consts {
 		w.vals[c.slot].s = c.value
 	}
-	return w
 }
 
 // putWorker returns a worker's scratch memory to the pool.
 func putWorker[T tensor.Number](w *worker[T]) {
+	w.acc = nil
+	if w.pool != nil {
+		w.pool.Put(w)
+		return
+	}
 	scratchPool.Put(w.mem)
 }
 

@@ -1,0 +1,417 @@
+package kernels
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/tensor"
+)
+
+// The plan cache. An Assign of an elementwise tree (tensors of the tree's
+// element type, constants, and unary, binary and ternary op nodes, under
+// any Named or Chain nodes) is described by a signature: the destination's
+// and each leaf's shape, strides and device, which leaves are the same
+// tensor (and which is the destination), and the tree's node kinds and ops,
+// in the order the lowering visits them. Everything Assign's checks and the
+// lowering decide depends on the signature alone, except two things that
+// depend on the memory the tensors address: whether an operand must be
+// copied before the destination is written (mustCopy), which is decided
+// again on every call, and the addresses themselves, which are bound on
+// every call. So a repeated Assign of the same signature skips expr.Check,
+// the lowering and (on a device) the kernel's source and key: it binds the
+// cached program to the call's tensors and constants and runs it. A call
+// whose operand overlaps the destination unsafely takes the full path,
+// which copies it aside.
+
+// planCacheSize bounds the number of cached plans; when it is reached the
+// cache is emptied (a program that builds ever new shapes does not grow it
+// without bound, and one with a steady working set refills it at once).
+const planCacheSize = 1024
+
+// planCache holds the plans of every element type by signature hash.
+var planCache struct {
+	mu    sync.RWMutex
+	by    map[uint64]any // → *plan[T]; verified against plan.sig
+	stats PlanStats
+}
+
+// planCacheOff disables the cache (tests compare both paths).
+var planCacheOff atomic.Bool
+
+// PlanStats counts the plan cache's work since the process started.
+type PlanStats struct {
+	Hits   atomic.Int64 // Assigns that ran a cached plan
+	Misses atomic.Int64 // cacheable Assigns that built their plan
+	Bypass atomic.Int64 // cacheable Assigns that took the full path: an operand overlapping the destination, or a plan that could not be kept
+}
+
+// PlanCacheStats returns the plan cache's counters: hits, misses and
+// bypasses (see PlanStats).
+func PlanCacheStats() (hits, misses, bypass int64) {
+	s := &planCache.stats
+	return s.Hits.Load(), s.Misses.Load(), s.Bypass.Load()
+}
+
+// cachedPlan is one signature's checked, lowered program, with pools of
+// per-call copies bound to the call's tensors.
+type cachedPlan[T tensor.Number] struct {
+	sig      []uint64
+	template *program[T] // no data, blocks or constant values: those are bound per call
+	bound    sync.Pool   // *program[T]: copies of template with their own per-call slices
+	workers  sync.Pool   // *worker[T] sized for template
+	kernel   *Kernel     // the device kernel's structure, built on first use (device plans)
+	kernelMu sync.Mutex
+	kernels  sync.Pool // *Kernel: per-call launches sharing kernel's structure
+}
+
+// signature is a call's description, gathered in scratch memory reused
+// between calls.
+type signature struct {
+	words  []uint64
+	leaves []any // distinct leaf tensors (*tensor.Tensor[T]), in operand order
+	consts []any // the *expr.Const[T] nodes, in slot order
+	held   []interface{ Drop() }
+	hash   uint64
+}
+
+var signaturePool = sync.Pool{New: func() any { return &signature{} }}
+
+// Signature word tags.
+const (
+	sigDst uint64 = iota + 1
+	sigLeaf
+	sigSameLeaf
+	sigLeafIsDst
+	sigConst
+	sigOp
+)
+
+func (s *signature) reset() {
+	s.words, s.leaves, s.consts = s.words[:0], s.leaves[:0], s.consts[:0]
+}
+
+func (s *signature) add(ws ...uint64) { s.words = append(s.words, ws...) }
+
+// addGeometry appends a tensor's device, rank, shape and strides.
+func (s *signature) addGeometry(dev alloc.Device, dims, strides []int) {
+	s.add(uint64(dev.Kind())<<32|uint64(dev.ID()), uint64(len(dims)))
+	for _, n := range dims {
+		s.add(uint64(n))
+	}
+	for _, st := range strides {
+		s.add(uint64(st))
+	}
+}
+
+// finish computes the hash (FNV-1a over the words).
+func (s *signature) finish() {
+	h := uint64(14695981039346656037)
+	for _, w := range s.words {
+		h ^= w
+		h *= 1099511628211
+	}
+	s.hash = h
+}
+
+// describe fills s with the signature of Assign(dst, e) and reports
+// whether the tree can be cached. It touches no tensor's elements.
+func describe[T tensor.Number](s *signature, dst *tensor.Tensor[T], e expr.Exp[T]) bool {
+	s.reset()
+	if dst == nil {
+		return false
+	}
+	s.add(sigDst, dtypeCode[T]())
+	s.addGeometry(dst.Device(), dst.ShapeView(friend.K), dst.StridesView(friend.K))
+	if !describeNode(s, dst, e) {
+		return false
+	}
+	s.finish()
+	return true
+}
+
+// describeNode appends n's part of the signature in the order lowering.node
+// visits the tree.
+func describeNode[T tensor.Number](s *signature, dst *tensor.Tensor[T], n expr.Exp[T]) bool {
+	switch n := n.(type) {
+	case *tensor.Tensor[T]:
+		if n == nil {
+			return false
+		}
+		for i, seen := range s.leaves {
+			if seen.(*tensor.Tensor[T]) == n {
+				s.add(sigSameLeaf, uint64(i))
+				return true
+			}
+		}
+		if n == dst {
+			s.add(sigLeafIsDst)
+		}
+		s.leaves = append(s.leaves, n)
+		s.add(sigLeaf)
+		s.addGeometry(n.Device(), n.ShapeView(friend.K), n.StridesView(friend.K))
+		return true
+	case *expr.Const[T]:
+		if n == nil {
+			return false
+		}
+		s.consts = append(s.consts, n)
+		s.add(sigConst)
+		return true
+	case *expr.Named[T]:
+		return n != nil && describeNode(s, dst, n.X)
+	case expr.Chain[T]:
+		return describeNode(s, dst, n.E)
+	case *expr.Unary[T]:
+		return n != nil && describeOp(s, dst, uint64(n.Op), n.X)
+	case *expr.Binary[T]:
+		return n != nil && describeOp(s, dst, uint64(n.Op), n.X, n.Y)
+	case *expr.Ternary[T]:
+		return n != nil && describeOp(s, dst, uint64(n.Op), n.X, n.Y, n.Z)
+	}
+	return false
+}
+
+func describeOp[T tensor.Number](s *signature, dst *tensor.Tensor[T], op uint64, operands ...expr.Exp[T]) bool {
+	for _, x := range operands {
+		if !describeNode(s, dst, x) {
+			return false
+		}
+	}
+	s.add(sigOp, op, uint64(len(operands)))
+	return true
+}
+
+// dtypeCode numbers T for signatures.
+func dtypeCode[T tensor.Number]() uint64 {
+	switch any(*new(T)).(type) {
+	case int8:
+		return 1
+	case int16:
+		return 2
+	case int32:
+		return 3
+	case int64:
+		return 4
+	case uint8:
+		return 5
+	case uint16:
+		return 6
+	case uint32:
+		return 7
+	case uint64:
+		return 8
+	case float32:
+		return 9
+	case float64:
+		return 10
+	case int:
+		return 11
+	case uint:
+		return 12
+	}
+	return 0
+}
+
+// lookupPlan returns the cached plan of s's signature, or nil.
+func lookupPlan[T tensor.Number](s *signature) *cachedPlan[T] {
+	planCache.mu.RLock()
+	v := planCache.by[s.hash]
+	planCache.mu.RUnlock()
+	cp, ok := v.(*cachedPlan[T])
+	if !ok || !slices.Equal(cp.sig, s.words) {
+		return nil
+	}
+	return cp
+}
+
+// storePlan keeps cp under s's hash.
+func storePlan[T tensor.Number](s *signature, cp *cachedPlan[T]) {
+	planCache.mu.Lock()
+	defer planCache.mu.Unlock()
+	if planCache.by == nil || len(planCache.by) >= planCacheSize {
+		planCache.by = make(map[uint64]any)
+	}
+	planCache.by[s.hash] = cp
+}
+
+// assignPlanned runs Assign(dst, e) through the plan cache. It reports
+// false when the call must take the full path: the tree is not an
+// elementwise tree, an operand overlaps the destination unsafely, or the
+// cache is off.
+func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (bool, error) {
+	if planCacheOff.Load() || dst == nil || e == nil {
+		return false, nil
+	}
+	s := signaturePool.Get().(*signature)
+	defer signaturePool.Put(s)
+	if !describe(s, dst, e) {
+		return false, nil
+	}
+	cp := lookupPlan[T](s)
+	if cp == nil {
+		if err := checkAssign(call, dst, e); err != nil {
+			return true, err
+		}
+		if cp = buildPlan(call, dst, e, s); cp == nil {
+			planCache.stats.Bypass.Add(1)
+			return false, nil
+		}
+		planCache.stats.Misses.Add(1)
+		storePlan(s, cp)
+	} else {
+		planCache.stats.Hits.Add(1)
+	}
+	if !operandsReadable(dst, s) {
+		planCache.stats.Bypass.Add(1)
+		return false, nil
+	}
+	return true, runPlan(call, cp, dst, s)
+}
+
+// buildPlan lowers e for dst into a plan, or returns nil when the lowering
+// needed a temporary (an operand copied aside): such a program is bound to
+// this call's memory.
+func buildPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T], s *signature) *cachedPlan[T] {
+	ev := newEvaluation(call)
+	defer ev.release()
+	p, err := lower(ev, assignTo(dst), e, nil)
+	if err != nil || len(ev.temps) > 0 || p.first != nil {
+		return nil
+	}
+	t := *p
+	t.data, t.leaves = nil, nil
+	t.shape = slices.Clone(p.shape) // Coalesce may return a tensor's own slices
+	t.strides = make([][]int, len(p.strides))
+	for i, st := range p.strides {
+		t.strides[i] = slices.Clone(st)
+	}
+	t.mems = slices.Clone(p.mems)
+	for i := range t.mems {
+		t.mems[i].block = nil
+	}
+	t.consts = slices.Clone(p.consts)
+	for i := range t.consts {
+		t.consts[i].value = 0
+	}
+	cp := &cachedPlan[T]{sig: slices.Clone(s.words), template: &t}
+	t.workers = &cp.workers
+	cp.bound.New = func() any { return cp.newBound() }
+	cp.workers.New = func() any { return newWorker(&t, new(scratch)) }
+	cp.kernels.New = func() any { k := *cp.kernel; k.Params = nil; return &k }
+	return cp
+}
+
+// newBound returns a copy of the template with slices of its own for what
+// each call binds.
+func (cp *cachedPlan[T]) newBound() *program[T] {
+	p := *cp.template
+	p.data = make([][]T, len(p.offsets))
+	p.offsets = make([]int, len(p.offsets))
+	p.mems = slices.Clone(p.mems)
+	p.consts = slices.Clone(p.consts)
+	p.workers = &cp.workers
+	return &p
+}
+
+// operandsReadable reports whether every leaf may be read while the
+// destination is written: none overlaps it unsafely (mustCopy).
+func operandsReadable[T tensor.Number](dst *tensor.Tensor[T], s *signature) bool {
+	target := dst.Region(friend.K)
+	for _, l := range s.leaves {
+		if mustCopy(target, l.(*tensor.Tensor[T]).Region(friend.K)) {
+			return false
+		}
+	}
+	return true
+}
+
+// runPlan binds a copy of cp's program to the call's tensors and constants
+// and runs it, holding every storage meanwhile.
+func runPlan[T tensor.Number](call string, cp *cachedPlan[T], dst *tensor.Tensor[T], s *signature) error {
+	defer s.dropAll()
+	s.held = append(s.held, dst.Hold(friend.K, call))
+	for _, l := range s.leaves {
+		s.held = append(s.held, l.(*tensor.Tensor[T]).Hold(friend.K, call))
+	}
+	p := cp.bound.Get().(*program[T])
+	defer cp.bound.Put(p)
+	bind(p, dst, s)
+	defer unbind(p)
+	if dst.Device().IsCPU() {
+		if !p.noop {
+			p.run()
+		}
+		return nil
+	}
+	return launchPlan(call, cp, p, dst.Device())
+}
+
+// dropAll ends the holds runPlan took.
+func (s *signature) dropAll() {
+	for _, h := range s.held {
+		h.Drop()
+	}
+	clear(s.held)
+	s.held = s.held[:0]
+}
+
+// bind points p's operands at dst's and the leaves' memory and sets its
+// constants, in the order the lowering gave them.
+func bind[T tensor.Number](p *program[T], dst *tensor.Tensor[T], s *signature) {
+	bindOperand(p, 0, dst)
+	for i, l := range s.leaves {
+		bindOperand(p, 1+i, l.(*tensor.Tensor[T]))
+	}
+	for i, c := range s.consts {
+		p.consts[i].value = c.(*expr.Const[T]).Value
+	}
+}
+
+// unbind lets go of the memory a bound program points at, so that a pooled
+// copy keeps no tensor alive.
+func unbind[T tensor.Number](p *program[T]) {
+	clear(p.data)
+	for i := range p.mems {
+		p.mems[i].block = nil
+	}
+}
+
+func bindOperand[T tensor.Number](p *program[T], k int, t *tensor.Tensor[T]) {
+	p.data[k] = t.Elems(friend.K)
+	p.offsets[k] = t.Offset()
+	p.mems[k].block = t.Mem(friend.K)
+}
+
+// launchPlan queues p's kernel on dev's default queue and waits for it.
+func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], dev alloc.Device) error {
+	b, err := backendFor(call, dev)
+	if err != nil {
+		return err
+	}
+	q, err := b.DefaultQueue(dev)
+	if err != nil {
+		return err
+	}
+	if p.noop {
+		return nil
+	}
+	cp.kernelMu.Lock()
+	if cp.kernel == nil {
+		cp.kernel = newKernel(cp.template)
+	}
+	cp.kernelMu.Unlock()
+	k := cp.kernels.Get().(*Kernel)
+	defer cp.kernels.Put(k)
+	packParams(k, p)
+	if k.Work > 0 {
+		err = b.Launch(q, k)
+	}
+	if werr := q.Wait(); err == nil {
+		err = werr
+	}
+	return err
+}
