@@ -278,19 +278,10 @@ func NVRTCOptions(arch string) []string {
 // launch on a GPU, in order, each headed by a comment naming its step; a
 // matrix product, which runs through cuBLAS, is a comment. It works on CPU
 // tensors too (the kernels follow their layouts), so the source can be
-// read, and compiled with NVRTC, on a machine without a GPU. It checks as
-// Assign does and writes nothing.
+// read, and compiled with NVRTC, on a machine without a GPU. On device
+// tensors it follows the device path of Assign, as Explain does: the
+// kernels are those Assign would queue, copies included, and nothing is
+// launched. It checks as Assign does and writes nothing.
 func CUDASource[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) (string, error) {
-	if err := checkAssign("CUDASource", dst, e); err != nil {
-		return "", err
-	}
-	ev := newEvaluation("CUDASource")
-	defer ev.release()
-	ev.plan = newPlan(e)
-	ev.plan.cuda = true
-	ev.plan.name(dst, "dst")
-	if err := evaluate(ev, dst, e); err != nil {
-		return "", err
-	}
-	return ev.plan.String(), nil
+	return explainPlan("CUDASource", dst, e, true)
 }

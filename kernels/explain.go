@@ -2,8 +2,10 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
@@ -19,18 +21,107 @@ import (
 // checks as Assign does and returns the same errors; dst is not written.
 // Temporaries are allocated to lower the steps that read them, and given
 // back before Explain returns.
+//
+// On device tensors (dst and the tree on a GPU) Explain follows the device
+// path of Assign instead: each step lists the work it would queue (the
+// generated CUDA kernels by name and size, the cuBLAS calls of a product),
+// and the steps include the copies a device makes (a contiguous copy of a
+// product's operand, a copy of an operand that overlaps dst). Nothing is
+// launched and no backend is needed, so it works without a GPU; its
+// temporaries are allocated on the device, and given back.
 func Explain[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) (string, error) {
-	if err := checkAssign("Explain", dst, e); err != nil {
+	return explainPlan("Explain", dst, e, false)
+}
+
+// explainPlan is Explain, and CUDASource when cuda is set: it lowers e for
+// dst as Assign would, collecting the steps instead of running them. For a
+// device destination the steps are also "launched" on a describer, which
+// records what each would queue.
+func explainPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T], cuda bool) (_ string, err error) {
+	if err := checkAssign(call, dst, e); err != nil {
 		return "", err
 	}
-	ev := newEvaluation("Explain")
+	defer recoverAllocation(&err)
+	ev := newEvaluation(call)
 	defer ev.release()
 	ev.plan = newPlan(e)
+	ev.plan.cuda = cuda
 	ev.plan.name(dst, "dst")
+	if dev := dst.Device(); !dev.IsCPU() {
+		a, err := alloc.For(dev)
+		if err != nil {
+			return "", err
+		}
+		rec := &describer{dev: dev}
+		ev.device = &onDevice{ev: ev, backend: rec, queue: rec, alloc: a}
+		ev.plan.device, ev.plan.rec = ev.device, rec
+	}
 	if err := evaluate(ev, dst, e); err != nil {
 		return "", err
 	}
+	if ev.plan.err != nil {
+		return "", ev.plan.err
+	}
 	return ev.plan.String(), nil
+}
+
+// describer is the Backend and Queue of Explain and CUDASource on device
+// tensors: it records the work a step queues (kernels, products) and runs
+// none of it.
+type describer struct {
+	dev  alloc.Device
+	work []queued // what the step being launched has queued so far
+}
+
+// queued is one piece of device work: a kernel or a cuBLAS product.
+type queued struct {
+	kernel *Kernel
+	gemm   *Gemm
+}
+
+func (d *describer) DefaultQueue(alloc.Device) (Queue, error) { return d, nil }
+func (d *describer) Device() alloc.Device                     { return d.dev }
+func (d *describer) Wait() error                              { return nil }
+func (d *describer) Defer(f func())                           { f() } // nothing is queued: done at once
+
+func (d *describer) Launch(_ Queue, k *Kernel) error {
+	d.work = append(d.work, queued{kernel: k})
+	return nil
+}
+
+func (d *describer) Gemm(_ Queue, g Gemm) error {
+	d.work = append(d.work, queued{gemm: &g})
+	return nil
+}
+
+// describe says what q runs: a kernel by name and size, a product by its
+// cuBLAS routine and sizes.
+func (q queued) describe() string {
+	if g := q.gemm; g != nil {
+		return fmt.Sprintf("cuBLAS %sgemm, M=%d N=%d K=%d", blasPrefix(g.DType), g.M, g.N, g.K)
+	}
+	k := q.kernel
+	if k.Reduction {
+		return fmt.Sprintf("CUDA kernel %s: a reduction into %d results", k.Name, k.Work)
+	}
+	return fmt.Sprintf("CUDA kernel %s: %d elements", k.Name, k.Work)
+}
+
+// blasPrefix is BLAS's letter for an element type: s for float32, d for
+// float64.
+func blasPrefix(dtype string) string {
+	if dtype == "float32" {
+		return "s"
+	}
+	return "d"
+}
+
+// source is q's CUDA C: a kernel's source, or a comment for a product.
+func (q queued) source() string {
+	if q.gemm != nil {
+		return "// " + q.describe() + "\n"
+	}
+	return q.kernel.Source()
 }
 
 // plan is what Explain collects: the steps, described, and the names of the
@@ -40,6 +131,13 @@ type plan struct {
 	steps []string
 	temps int
 	cuda  bool // CUDASource: each step gives its kernel's source
+
+	// Device tensors: each step is launched on rec (device) before it is
+	// described, and describes the work it queued (work).
+	device *onDevice
+	rec    *describer
+	work   []queued
+	err    error // the first error a step's launch returned (Assign's error)
 }
 
 // newPlan names the tensors e's Named nodes stand for.
@@ -64,6 +162,9 @@ func newPlan(e expr.Node) *plan {
 func storageKey[T tensor.Number](t *tensor.Tensor[T]) any {
 	if e := t.Elems(friend.K); cap(e) > 0 {
 		return &e[:1][0]
+	}
+	if m := t.Mem(friend.K); m != nil {
+		return m // device memory
 	}
 	return t
 }
@@ -103,6 +204,16 @@ func newTemp[T tensor.Number](pl *plan, t *tensor.Tensor[T]) string {
 }
 
 func (pl *plan) add(s step) {
+	if pl.device != nil {
+		// A step's launch may perform steps of its own (copies), which are
+		// added, each with its own work, before it.
+		outer := pl.rec.work
+		pl.rec.work = nil
+		if pl.err == nil {
+			pl.err = s.launch(pl.device)
+		}
+		pl.work, pl.rec.work = pl.rec.work, outer
+	}
 	if pl.cuda {
 		pl.steps = append(pl.steps, s.cudaSource(pl))
 		return
@@ -147,17 +258,54 @@ func (s *assignStep[T]) cudaSource(pl *plan) string {
 		name = newTemp(pl, s.dst)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s = %v\n", name, s.e)
+	fmt.Fprintf(&b, "%s = %v\n", name, exprString(pl, s.e))
 	if s.p.first != nil {
 		fmt.Fprintf(&b, "// first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
+	}
+	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
+		writeSources(&b, pl.work)
 	}
 	if s.p.noop {
 		b.WriteString("// nothing to do: the expression is the destination itself\n")
 		return b.String()
 	}
+	if pl.device != nil {
+		return b.String()
+	}
 	k := kernelFor(s.p)
 	b.WriteString(k.Source())
 	return b.String()
+}
+
+// exprString prints a step's expression; on a device, a bare tensor (a
+// copy's operand) by its name rather than its values, which printing would
+// copy to the host.
+func exprString[T tensor.Number](pl *plan, e expr.Exp[T]) any {
+	if t, ok := unwrap(e).(*tensor.Tensor[T]); ok && pl.device != nil {
+		return nameOf(pl, t)
+	}
+	return e
+}
+
+// writeSources writes the source of each piece of work a device step
+// queued, or says there is none.
+func writeSources(b *strings.Builder, work []queued) {
+	if len(work) == 0 {
+		b.WriteString("// no kernel: there are no elements\n")
+	}
+	for _, q := range work {
+		b.WriteString(q.source())
+	}
+}
+
+// writeWork lists the work a device step queued.
+func writeWork(b *strings.Builder, work []queued) {
+	if len(work) == 0 {
+		b.WriteString("  no kernel: there are no elements\n")
+	}
+	for _, q := range work {
+		fmt.Fprintf(b, "  %s\n", q.describe())
+	}
 }
 func (s *assignStep[T]) describe(pl *plan) string {
 	name, ok := pl.names[s.dst]
@@ -165,9 +313,12 @@ func (s *assignStep[T]) describe(pl *plan) string {
 		name = newTemp(pl, s.dst)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %v %s = %v\n", name, s.dst.ShapeView(friend.K), tensor.DType[T](), s.e)
+	fmt.Fprintf(&b, "%s %v %s = %v\n", name, s.dst.ShapeView(friend.K), tensor.DType[T](), exprString(pl, s.e))
 	if s.p.first != nil {
 		fmt.Fprintf(&b, "  first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
+	}
+	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
+		writeWork(&b, pl.work)
 	}
 	if s.p.noop {
 		b.WriteString("  nothing to do: the expression is the destination itself\n")
@@ -202,6 +353,16 @@ func (s *reduceStep[T]) launch(d *onDevice) error {
 
 func (s *reduceStep[T]) cudaSource(pl *plan) string {
 	name := newTemp(pl, s.acc)
+	if pl.device != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s = %s of %v\n", name, s.p.red.def.Name, exprString(pl, s.x))
+		if s.g.Count == 0 {
+			b.WriteString("// no kernel: over no elements, the step before fills it with the identity\n")
+			return b.String()
+		}
+		writeSources(&b, pl.work)
+		return b.String()
+	}
 	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.def.Name, s.x, kernelFor(s.p).Source())
 }
 func (s *reduceStep[T]) describe(pl *plan) string {
@@ -214,7 +375,17 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %v %s = %s of %v over axes %s (%d elements each)\n",
-		name, s.g.Result, tensor.DType[T](), s.p.red.def.Name, s.x, shape.FormatInts(axes), s.g.Count)
+		name, s.g.Result, tensor.DType[T](), s.p.red.def.Name, exprString(pl, s.x), shape.FormatInts(axes), s.g.Count)
+	if pl.device != nil {
+		if s.g.Count == 0 {
+			b.WriteString("  no kernel: over no elements, the step before fills it with the identity\n")
+			return b.String()
+		}
+		b.WriteString("  folded on the device by threads that each fold a share, then combine their results; the operand is not materialised\n")
+		writeWork(&b, pl.work)
+		describeProgram(&b, pl, s.p, "acc")
+		return b.String()
+	}
 	fold := "folded into one accumulator per result element"
 	if s.p.red.compensated {
 		fold += ", pairwise within a block and compensated (Neumaier) across blocks"
@@ -227,19 +398,36 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 func (s *productStep[T]) cudaSource(pl *plan) string {
 	name := newTemp(pl, s.c)
 	g, _ := expr.ProductShape(s.a.ShapeView(friend.K), s.b.ShapeView(friend.K))
+	if pl.device != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %v = %s @ %s: M=%d K=%d N=%d, batch %v\n",
+			name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), g.M, g.K, g.N, g.Batch)
+		writeSources(&b, pl.work)
+		return b.String()
+	}
 	return fmt.Sprintf("%s %v = %s @ %s: cuBLAS %sgemm, M=%d K=%d N=%d, batch %v\n",
-		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), tensor.DType[T]()[:1]+"-", g.M, g.K, g.N, g.Batch)
+		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), blasPrefix(tensor.DType[T]()), g.M, g.K, g.N, g.Batch)
 }
 
 func (s *productStep[T]) describe(pl *plan) string {
 	name := newTemp(pl, s.c)
-	return fmt.Sprintf("%s %v %s = %s\n", name, s.c.ShapeView(friend.K), tensor.DType[T](), describeProduct(pl, s))
+	line := fmt.Sprintf("%s %v %s = %s\n", name, s.c.ShapeView(friend.K), tensor.DType[T](), describeProduct(pl, s))
+	if pl.device == nil {
+		return line
+	}
+	var b strings.Builder
+	b.WriteString(line)
+	writeWork(&b, pl.work)
+	return b.String()
 }
 
 // describeProduct says how a product runs: BLAS or the blocked loop, and
 // how each operand is read.
 func describeProduct[T tensor.Number](pl *plan, s *productStep[T]) string {
 	g, _ := expr.ProductShape(s.a.ShapeView(friend.K), s.b.ShapeView(friend.K))
+	if pl.device != nil {
+		return describeDeviceProduct(pl, s, g)
+	}
 	engine := "blocked Go loop"
 	switch any(s.a).(type) {
 	case *tensor.Tensor[float64]:
@@ -254,6 +442,28 @@ func describeProduct[T tensor.Number](pl *plan, s *productStep[T]) string {
 	return fmt.Sprintf("%s @ %s: %s, M=%d K=%d N=%d%s; %s read %s, %s read %s",
 		nameOf(pl, s.a), nameOf(pl, s.b), engine, g.M, g.K, g.N, batch,
 		nameOf(pl, s.a), readMode(s.a, false), nameOf(pl, s.b), readMode(s.b, true))
+}
+
+// describeDeviceProduct says how a product runs on a device: one call per
+// matrix of the batch, over contiguous operands (a copy, made by a step
+// above, of one that is not) into a contiguous result.
+func describeDeviceProduct[T tensor.Number](pl *plan, s *productStep[T], g expr.ProductGeometry) string {
+	read := func(t *tensor.Tensor[T]) string {
+		if t.IsContiguous() {
+			return nameOf(pl, t) + " read as stored"
+		}
+		return nameOf(pl, t) + " read through a contiguous copy (a step above)"
+	}
+	batch := ""
+	if len(g.Batch) > 0 {
+		batch = fmt.Sprintf(", batch %v", g.Batch)
+	}
+	into := ""
+	if !s.c.IsContiguous() {
+		into = ", written to a contiguous temporary and copied (a step above)"
+	}
+	return fmt.Sprintf("%s @ %s on %v: M=%d K=%d N=%d%s, one call per matrix; %s, %s%s",
+		nameOf(pl, s.a), nameOf(pl, s.b), pl.rec.dev, g.M, g.K, g.N, batch, read(s.a), read(s.b), into)
 }
 
 // readMode says how BLAS takes a product operand (a matrix per batch).
@@ -293,12 +503,21 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	if w.groupRows > 1 {
 		tiles = fmt.Sprintf(", tiles of %d rows", w.groupRows)
 	}
-	fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.shape, blockSize, tiles, mode)
+	if pl.device != nil {
+		fmt.Fprintf(b, "  over %v (coalesced), the kernel's program:\n", p.shape)
+	} else {
+		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.shape, blockSize, tiles, mode)
+	}
 	slot := slotNames(pl, p)
 	fmt.Fprintf(b, "  %-4s %s strides %s offset %d\n", "out", dst, shape.FormatInts(p.strides[0]), p.offsets[0])
 	for i, s := range p.leafSlot {
 		how := "read in place"
 		switch st := p.strides[1+i][len(p.shape)-1]; {
+		case pl.device != nil && p.convert[i] != nil:
+			how = "converted as read"
+		case pl.device != nil && slices.Contains(p.strides[1+i], 0):
+			how = "broadcast"
+		case pl.device != nil:
 		case p.convert[i] != nil:
 			how = "converted per block"
 		case st == 0:
@@ -351,6 +570,9 @@ func leafName[T tensor.Number](pl *plan, p *program[T], i int) string {
 	name := nameOf(pl, t)
 	if e := t.Elems(friend.K); cap(e) > 0 && cap(p.data[1+i]) > 0 && &e[:1][0] != &p.data[1+i][:1][0] {
 		name = "a copy of " + name + " (it overlaps the destination)"
+	}
+	if m, c := t.Mem(friend.K), p.mems[1+i].block; pl.device != nil && m != nil && c != nil && m != c {
+		name = fmt.Sprintf("%s, a copy of %s (it overlaps the destination)", pl.names[c], name)
 	}
 	return name
 }
