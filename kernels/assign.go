@@ -76,7 +76,7 @@ func Eval[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], err error) {
 // assign runs a cached plan when the tree has one (plancache.go), else
 // checks everything, then executes.
 func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
-	if planned, err := assignPlanned(call, dst, e); planned {
+	if planned, err := assignPlanned(call, dst, e, nil); planned {
 		return err
 	}
 	if err := checkAssign(call, dst, e); err != nil {

@@ -242,7 +242,10 @@ func storePlan[T tensor.Number](s *signature, cp *cachedPlan[T]) {
 // false when the call must take the full path: the tree is not an
 // elementwise tree, an operand overlaps the destination unsafely, or the
 // cache is off.
-func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (bool, error) {
+//
+// q is the queue of AssignOn, whose work is queued without waiting; nil
+// for Assign, which runs on the CPU or waits for the device's default queue.
+func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T], q Queue) (bool, error) {
 	if planCacheOff.Load() || dst == nil || e == nil {
 		return false, nil
 	}
@@ -269,7 +272,7 @@ func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.E
 		planCache.stats.Bypass.Add(1)
 		return false, nil
 	}
-	return true, runPlan(call, cp, dst, s)
+	return true, runPlan(call, cp, dst, s, q)
 }
 
 // buildPlan lowers e for dst into a plan, or returns nil when the lowering
@@ -330,8 +333,9 @@ func operandsReadable[T tensor.Number](dst *tensor.Tensor[T], s *signature) bool
 }
 
 // runPlan binds a copy of cp's program to the call's tensors and constants
-// and runs it, holding every storage meanwhile.
-func runPlan[T tensor.Number](call string, cp *cachedPlan[T], dst *tensor.Tensor[T], s *signature) error {
+// and runs it, holding every storage meanwhile: until it returns, or, when
+// the work is queued on q, until q has run it.
+func runPlan[T tensor.Number](call string, cp *cachedPlan[T], dst *tensor.Tensor[T], s *signature, q Queue) error {
 	defer s.dropAll()
 	s.held = append(s.held, dst.Hold(friend.K, call))
 	for _, l := range s.leaves {
@@ -347,7 +351,45 @@ func runPlan[T tensor.Number](call string, cp *cachedPlan[T], dst *tensor.Tensor
 		}
 		return nil
 	}
-	return launchPlan(call, cp, p, dst.Device())
+	err := launchPlan(call, cp, p, dst.Device(), q)
+	if q != nil {
+		s.handHoldsTo(q)
+	}
+	return err
+}
+
+// heldUntilRun is the holds of a queued call, let go once its queue has run
+// it. release is bound once, so that deferring it allocates nothing.
+type heldUntilRun struct {
+	held    []interface{ Drop() }
+	release func()
+}
+
+var heldPool sync.Pool
+
+func init() { heldPool.New = newHeldUntilRun }
+
+func newHeldUntilRun() any {
+	h := &heldUntilRun{}
+	h.release = func() {
+		for _, d := range h.held {
+			d.Drop()
+		}
+		clear(h.held)
+		h.held = h.held[:0]
+		heldPool.Put(h)
+	}
+	return h
+}
+
+// handHoldsTo moves s's holds to q: they end when q has run the work
+// queued so far.
+func (s *signature) handHoldsTo(q Queue) {
+	h := heldPool.Get().(*heldUntilRun)
+	h.held = append(h.held, s.held...)
+	clear(s.held)
+	s.held = s.held[:0]
+	q.Defer(h.release)
 }
 
 // dropAll ends the holds runPlan took.
@@ -386,15 +428,18 @@ func bindOperand[T tensor.Number](p *program[T], k int, t *tensor.Tensor[T]) {
 	p.mems[k].block = t.Mem(friend.K)
 }
 
-// launchPlan queues p's kernel on dev's default queue and waits for it.
-func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], dev alloc.Device) error {
+// launchPlan queues p's kernel on q, or, when q is nil, on dev's default
+// queue and waits for it.
+func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], dev alloc.Device, q Queue) error {
 	b, err := backendFor(call, dev)
 	if err != nil {
 		return err
 	}
-	q, err := b.DefaultQueue(dev)
-	if err != nil {
-		return err
+	wait := q == nil
+	if wait {
+		if q, err = b.DefaultQueue(dev); err != nil {
+			return err
+		}
 	}
 	if p.noop {
 		return nil
@@ -409,6 +454,9 @@ func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], 
 	packParams(k, p)
 	if k.Work > 0 {
 		err = b.Launch(q, k)
+	}
+	if !wait {
+		return err
 	}
 	if werr := q.Wait(); err == nil {
 		err = werr

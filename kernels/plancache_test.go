@@ -165,24 +165,42 @@ func TestCachedAssignAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	queued := testing.AllocsPerRun(200, func() {
+		if err := AssignOn(c, gdst, ge); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.Wait()
+	})
 	if c.launches == 0 {
 		t.Fatal("no kernel launched")
 	}
-	if cpu > 2 || gpu > 2 {
-		t.Errorf("allocations per cached Assign: %v on the CPU, %v on the device; want at most 2", cpu, gpu)
+	if cpu > 2 || gpu > 2 || queued > 2 {
+		t.Errorf("allocations per cached Assign: %v on the CPU, %v on the device, %v queued; want at most 2", cpu, gpu, queued)
 	}
 }
 
 // countingBackend is a device backend that counts launches and keeps
 // nothing: what an Assign on it costs is the host's part alone.
-type countingBackend struct{ launches, waits int }
+type countingBackend struct {
+	launches, waits int
+	deferred        []func()
+}
 
 func (c *countingBackend) DefaultQueue(alloc.Device) (Queue, error) { return c, nil }
 func (c *countingBackend) Device() alloc.Device                     { return alloc.CUDA(5) }
 func (c *countingBackend) Launch(Queue, *Kernel) error              { c.launches++; return nil }
 func (c *countingBackend) Gemm(Queue, Gemm) error                   { return nil }
-func (c *countingBackend) Wait() error                              { c.waits++; return nil }
-func (c *countingBackend) Defer(f func())                           { f() }
+func (c *countingBackend) Defer(f func())                           { c.deferred = append(c.deferred, f) }
+
+func (c *countingBackend) Wait() error {
+	c.waits++
+	for _, f := range c.deferred {
+		f()
+	}
+	clear(c.deferred)
+	c.deferred = c.deferred[:0]
+	return nil
+}
 
 // BenchmarkCachedAssign measures the host cost of a repeated Assign of a
 // small tree: poly4 over 1e3 float64 elements on the CPU (the plan cache
@@ -213,12 +231,26 @@ func BenchmarkCachedAssign(b *testing.B) {
 		defer unregisterRecorder()
 		d := tensor.New[float32](shape.Shape{1000}, tensor.WithAllocator(fakeGPU))
 		x := tensor.New[float32](shape.Shape{1000}, tensor.WithAllocator(fakeGPU))
-		ge := expr.Of(x).Mul(x).AddScalar(1)
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := Assign(d, ge); err != nil {
-				b.Fatal(err)
+		var ge expr.Exp[float32] = expr.Of(x).Mul(x).AddScalar(1)
+		b.Run("waited", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Assign(d, ge); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
+		})
+		b.Run("queued", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := AssignOn(c, d, ge); err != nil {
+					b.Fatal(err)
+				}
+				if len(c.deferred) == 64 {
+					_ = c.Wait()
+				}
+			}
+			_ = c.Wait()
+		})
 	})
 }
