@@ -122,6 +122,11 @@ func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) (e
 	if q == nil {
 		return &shape.ArgumentError{Op: "AssignOn", Name: "q", Value: nil, Reason: "a queue is needed"}
 	}
+	if dst != nil && dst.Device() == q.Device() {
+		if planned, err := assignPlanned("AssignOn", dst, e, q); planned {
+			return err
+		}
+	}
 	if err := checkAssign("AssignOn", dst, e); err != nil {
 		return err
 	}
