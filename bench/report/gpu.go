@@ -44,6 +44,10 @@ const (
 	firstCacheGoal = 1e-3    // first Assign in a new process, kernel on disk
 )
 
+// copyShareCases are the cases the copy-share goal is set for (the
+// broadcast and transposed cases are measured against it, not held to it).
+var copyShareCases = []string{"poly4", "long8"}
+
 // copyRefs are the copy references in the order the table shows them: the
 // report divides by the fastest at each n.
 var copyRefs = []struct{ path, label string }{
@@ -126,7 +130,7 @@ func gpuElementwise(rs *results) string {
 			unfused, okU := rs.gpuSpeed(cudaSuite, c+"/unfused/", n)
 			t.add(c, formatPower(n), formatGBs(fused), pctCell(fused, cp, okC), speedCell(comp, okT), ratioCell(fused, comp, okT),
 				speedCell(eager, okE), speedCell(unfused, okU), ratioCell(fused, unfused, okU))
-			if okC && n >= copyShareFrom {
+			if okC && n >= copyShareFrom && slices.Contains(copyShareCases, c) {
 				checked = true
 				if share := fused / cp; share < lowest {
 					lowest, lowestAt = share, fmt.Sprintf("%s at %s", c, formatPower(n))
@@ -138,8 +142,8 @@ func gpuElementwise(rs *results) string {
 		"\"% of copy\" divides by the fastest copy at the same n (below); \"laze / X\" is X's time over laze's " +
 		"(above 1× laze is faster).\n\n" + t.String()
 	if checked {
-		s += fmt.Sprintf("\nTarget: fused ≥ %.0f%% of copy at %s and above, every case: **%s** (lowest %.0f%%, %s).\n",
-			100*copyShareGoal, formatPower(copyShareFrom), status(atMost(copyShareGoal, lowest)), 100*lowest, lowestAt)
+		s += fmt.Sprintf("\nTarget: fused ≥ %.0f%% of copy at %s and above, %s: **%s** (lowest %.0f%%, %s).\n",
+			100*copyShareGoal, formatPower(copyShareFrom), strings.Join(copyShareCases, " and "), status(atMost(copyShareGoal, lowest)), 100*lowest, lowestAt)
 	}
 	return s
 }
