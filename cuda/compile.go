@@ -6,89 +6,161 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/laze-go/laze/internal/diskcache"
 	"github.com/laze-go/laze/kernels"
-	"gorgonia.org/cu"
-	"gorgonia.org/cu/nvrtc"
 )
 
 // KernelStats are a device's counters of kernel compilation and launches.
 type KernelStats struct {
-	Compiled    int64         // kernels compiled with NVRTC and loaded (one per new structure)
-	Hits        int64         // launches that found their kernel compiled
-	Launches    int64         // kernel launches
-	Gemms       int64         // cuBLAS calls
-	CompileTime time.Duration // time spent in NVRTC and loading modules
+	// Compiled counts the kernels compiled with NVRTC and loaded (one per
+	// new structure not found on disk).
+	Compiled int64
+	// DiskHits counts the kernels loaded from the persistent cache on disk
+	// (a CUBIN, or PTX, written by an earlier process) instead of compiled:
+	// one per new structure found there. Compiled + DiskHits is the number
+	// of structures this process met.
+	DiskHits int64
+	// Hits counts launches that found their kernel in memory.
+	Hits int64
+	// Launches counts kernel launches queued, those recorded into graphs
+	// (Device.Record) included.
+	Launches int64
+	// GraphLaunches counts graph replays (Graph.Launch).
+	GraphLaunches int64
+	// Gemms counts cuBLAS calls.
+	Gemms int64
+	// CompileTime is the time spent in NVRTC, reading the disk cache and
+	// loading modules.
+	CompileTime time.Duration
 }
 
-// kernelCache holds a device's compiled kernels by structure (Kernel.Key).
-// Two goroutines asking for the same new kernel compile it once: the second
-// waits for the first.
+// kernelCache holds a device's compiled kernels by structure (Kernel.Key),
+// in memory and (through disk) across processes. Two goroutines asking for
+// the same new kernel compile it once: the second waits for the first. The
+// hit path takes a read lock and allocates nothing; the counters are
+// atomic.
 type kernelCache struct {
 	dev     *Device
-	mu      sync.Mutex
+	disk    *diskcache.Cache
+	mu      sync.RWMutex
 	entries map[string]*compiled
-	stats   KernelStats
+
+	compiled, diskHits, hits, launches, graphLaunches, gemms, compileNanos atomic.Int64
 }
 
 // compiled is one kernel, ready once ready is closed.
 type compiled struct {
 	ready chan struct{}
-	fn    cu.Function
+	fn    cuFunction
 	err   error
 }
 
 func newKernelCache(d *Device) *kernelCache {
-	return &kernelCache{dev: d, entries: map[string]*compiled{}}
+	return &kernelCache{dev: d, disk: diskcache.FromEnv("laze/cuda"), entries: map[string]*compiled{}}
 }
 
 // get returns k's compiled function, compiling it on first use. A kernel
 // that failed to compile keeps its error: the same source fails again.
-func (c *kernelCache) get(k *kernels.Kernel) (cu.Function, error) {
-	c.mu.Lock()
-	e, ok := c.entries[k.Key]
-	if ok {
-		c.stats.Hits++
+func (c *kernelCache) get(k *kernels.Kernel) (cuFunction, error) {
+	c.mu.RLock()
+	e := c.entries[k.Key]
+	c.mu.RUnlock()
+	if e == nil {
+		c.mu.Lock()
+		if e = c.entries[k.Key]; e == nil {
+			e = &compiled{ready: make(chan struct{})}
+			c.entries[k.Key] = e
+			c.mu.Unlock()
+			c.fill(e, k)
+			return e.fn, e.err
+		}
 		c.mu.Unlock()
-		<-e.ready
-		return e.fn, e.err
 	}
-	e = &compiled{ready: make(chan struct{})}
-	c.entries[k.Key] = e
-	c.mu.Unlock()
-	start := time.Now()
-	e.fn, e.err = c.compile(k)
-	took := time.Since(start)
-	c.mu.Lock()
-	c.stats.Compiled++
-	c.stats.CompileTime += took
-	c.mu.Unlock()
-	close(e.ready)
+	c.hits.Add(1)
+	<-e.ready
 	return e.fn, e.err
 }
 
-// compile turns k's source into PTX with NVRTC (which needs no context)
-// and loads it on the device's goroutine.
-func (c *kernelCache) compile(k *kernels.Kernel) (cu.Function, error) {
+// fill makes e ready: from the disk cache, or by compiling.
+func (c *kernelCache) fill(e *compiled, k *kernels.Kernel) {
+	defer close(e.ready)
+	start := time.Now()
+	var fromDisk bool
+	e.fn, fromDisk, e.err = c.compile(k)
+	c.compileNanos.Add(int64(time.Since(start)))
+	if fromDisk {
+		c.diskHits.Add(1)
+	} else {
+		c.compiled.Add(1)
+	}
+}
+
+// Kinds of disk cache payloads: their first byte.
+const (
+	payloadCUBIN = 'C'
+	payloadPTX   = 'P'
+)
+
+// compile loads k from the disk cache, or compiles it with NVRTC (which
+// needs no context, so it runs on the caller's goroutine), stores the
+// result on disk and loads it.
+func (c *kernelCache) compile(k *kernels.Kernel) (fn cuFunction, fromDisk bool, err error) {
 	src := k.Source()
-	ptx, err := compilePTX(k.Name, src, c.dev.arch)
-	if err != nil {
-		return cu.Function{}, err
-	}
-	var fn cu.Function
-	err = c.dev.do(func() error {
-		mod, err := cu.LoadData(ptx)
-		if err != nil {
-			return err
+	arch := c.dev.arch
+	key := diskKey(src, arch)
+	if p, ok := c.disk.Get(key); ok && len(p) > 1 && (p[0] == payloadCUBIN || p[0] == payloadPTX) {
+		if fn, err := loadModule(c.dev.ctx, p[1:], p[0] == payloadPTX, k.Name); err == nil {
+			return fn, true, nil
 		}
-		fn, err = mod.Function(k.Name)
-		return err
-	})
-	if err != nil {
-		return cu.Function{}, fmt.Errorf("laze: cuda: loading kernel %s: %w", k.Name, err)
+		// A file the driver refuses (another driver's CUBIN?) is compiled
+		// again and replaced.
 	}
-	return fn, nil
+	image, kind, err := compileImage(k.Name, src, arch)
+	if err != nil {
+		return nil, false, err
+	}
+	fn, err = loadModule(c.dev.ctx, image, kind == payloadPTX, k.Name)
+	if err != nil {
+		return nil, false, fmt.Errorf("laze: cuda: loading kernel %s: %w", k.Name, err)
+	}
+	// A cache that cannot be written only costs the next process a compile.
+	_ = c.disk.Put(key, append([]byte{kind}, image...))
+	return fn, false, nil
+}
+
+// diskKey is the disk cache's key of a kernel: its source, the GPU
+// architecture, the NVRTC version and the options it is compiled with.
+func diskKey(source, arch string) diskcache.Key {
+	return diskcache.KeyOf(source, arch, nvrtcVersion(), strings.Join(cubinOptions(arch), "\x00"))
+}
+
+// cubinOptions are kernels.NVRTCOptions for a real architecture: NVRTC
+// then emits a CUBIN, which loads without the driver's JIT, instead of PTX
+// for the virtual one (compute_XX).
+func cubinOptions(arch string) []string {
+	opts := kernels.NVRTCOptions(arch)
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		out[i] = strings.Replace(o, "--gpu-architecture=compute_", "--gpu-architecture=sm_", 1)
+	}
+	return out
+}
+
+// compileImage compiles source to a CUBIN for arch ("sm_90"), or, where
+// NVRTC cannot (an architecture it knows only as virtual), to PTX with
+// kernels.NVRTCOptions; it returns the image and its kind.
+func compileImage(name, source, arch string) ([]byte, byte, error) {
+	if cubin, _, err := nvrtcCompile(name, source, cubinOptions(arch), outputCUBIN); err == nil {
+		return cubin, payloadCUBIN, nil
+	}
+	ptx, err := compilePTX(name, source, arch)
+	if err != nil {
+		return nil, 0, err
+	}
+	return []byte(ptx), payloadPTX, nil
 }
 
 // CompileError is NVRTC's refusal of a generated kernel: it carries
@@ -97,7 +169,7 @@ func (c *kernelCache) compile(k *kernels.Kernel) (cu.Function, error) {
 type CompileError struct {
 	Kernel string // the kernel's name
 	Arch   string // the architecture compiled for
-	Err    error  // NVRTC's result
+	Err    error  // NVRTC's result (a *NVRTCError)
 	Log    string // NVRTC's log
 	Source string // the generated CUDA C
 }
@@ -110,23 +182,37 @@ func (e *CompileError) Error() string {
 // Unwrap returns NVRTC's result.
 func (e *CompileError) Unwrap() error { return e.Err }
 
-// compilePTX compiles source for arch ("sm_90") and returns the PTX.
+// compilePTX compiles source for arch ("sm_90") with kernels.NVRTCOptions
+// and returns the PTX.
 func compilePTX(name, source, arch string) (string, error) {
-	prog, err := nvrtc.CreateProgram(source, name+".cu")
+	ptx, log, err := nvrtcCompile(name, source, kernels.NVRTCOptions(arch), outputPTX)
 	if err != nil {
-		return "", &CompileError{Kernel: name, Arch: arch, Err: err, Source: source}
-	}
-	defer prog.Destroy()
-	if err := prog.Compile(kernels.NVRTCOptions(arch)...); err != nil {
-		log, _ := prog.GetLog()
 		return "", &CompileError{Kernel: name, Arch: arch, Err: err, Log: log, Source: source}
 	}
-	return prog.GetPTX()
+	return string(ptx), nil
 }
 
 // KernelStats returns the device's kernel counters.
 func (d *Device) KernelStats() KernelStats {
-	d.kernels.mu.Lock()
-	defer d.kernels.mu.Unlock()
-	return d.kernels.stats
+	c := d.kernels
+	return KernelStats{
+		Compiled:      c.compiled.Load(),
+		DiskHits:      c.diskHits.Load(),
+		Hits:          c.hits.Load(),
+		Launches:      c.launches.Load(),
+		GraphLaunches: c.graphLaunches.Load(),
+		Gemms:         c.gemms.Load(),
+		CompileTime:   time.Duration(c.compileNanos.Load()),
+	}
 }
+
+// DiskCache describes the device's persistent kernel cache: its directory,
+// or why it is disabled. The cache is the directory laze/cuda under
+// os.UserCacheDir, or the one the environment variable LAZE_CUDA_CACHE
+// names when Open runs; LAZE_CUDA_CACHE=off disables it. It holds one file
+// per kernel (a CUBIN for the device's architecture, or PTX where NVRTC
+// cannot make one), keyed by the sha256 of the source, the architecture,
+// NVRTC's version and the compile options; a file that fails its checksum
+// is compiled again and replaced, and a directory that cannot be written
+// only means compiling every time.
+func (d *Device) DiskCache() string { return d.kernels.disk.String() }

@@ -16,11 +16,20 @@ import (
 // Device is one opened GPU: its context, owned by a goroutine locked to an
 // OS thread, its caching allocator, its compiled kernels and its cuBLAS
 // handle. Open returns the same Device for the same ordinal every time.
+//
+// The threading rule: kernel launches, graph capture and replay, and module
+// loads are made from the calling goroutine, each in one cgo call that first
+// makes the device's context current on the calling OS thread (the driver
+// API is thread-safe, and setting the context inside the same C call makes
+// the goroutine's thread irrelevant). Every other CUDA call (allocation,
+// copies, synchronisation, stream creation, cuBLAS) runs on the device's
+// goroutine, which holds the context on its locked OS thread.
 type Device struct {
 	id    int
 	name  string
 	arch  string // "sm_90"
 	sms   int    // multiprocessors
+	ctx   cuContext
 	calls chan func()
 
 	memory  *Allocator
@@ -85,7 +94,9 @@ func (d *Device) own(ready chan<- error) {
 	runtime.LockOSThread()
 	dev, err := cu.GetDevice(d.id)
 	if err == nil {
-		_, err = dev.MakeContext(cu.SchedAuto)
+		var ctx cu.CUContext
+		ctx, err = dev.MakeContext(cu.SchedAuto)
+		d.ctx = rawContext(ctx)
 	}
 	if err == nil {
 		err = d.describe(dev)
@@ -127,6 +138,14 @@ func (d *Device) do(f func() error) error {
 	<-done
 	return err
 }
+
+// Do runs f on the device's goroutine, where the device's context is
+// current on a locked OS thread, and returns its error: for code outside
+// laze that makes CUDA calls of its own on laze's context (a raw kernel
+// kit, a profiler marker). f must not call back into the Device's methods
+// that use the goroutine (Synchronize, Stream.Wait, the allocator), which
+// would wait for themselves.
+func (d *Device) Do(f func() error) error { return d.do(f) }
 
 // ID returns the device's ordinal.
 func (d *Device) ID() int { return d.id }

@@ -5,6 +5,7 @@ package cuda
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/laze-go/laze/alloc"
@@ -30,10 +31,19 @@ func Assign[T tensor.Number](s *Stream, dst *tensor.Tensor[T], e expr.Exp[T]) er
 // whether it is. Streams are created with default flags, so work on them
 // is also ordered with the device's default stream (and with cuBLAS, which
 // runs there). Safe for concurrent use.
+//
+// The stream Device.Record hands to its function is different: it is being
+// recorded into a graph (CUDA stream capture), so work queued on it is
+// recorded, not run; Wait and Close on it return a *CaptureError, Idle
+// reports false, and it is closed when the function returns.
 type Stream struct {
-	dev     *Device
-	cu      cu.Stream // zero: CUDA's NULL stream
-	own     bool
+	dev    *Device
+	cu     cu.Stream // zero: CUDA's NULL stream
+	handle cuStream  // cu's handle, for the launch shim
+	own    bool
+	closed atomic.Bool
+	rec    atomic.Pointer[recording] // non-nil while Device.Record captures the stream
+
 	mu      sync.Mutex
 	pending []func()
 }
@@ -42,33 +52,63 @@ var _ kernels.Queue = (*Stream)(nil)
 
 // NewStream creates a stream on the device; Close it when done.
 func (d *Device) NewStream() (*Stream, error) {
+	return d.newStream(cu.DefaultStream)
+}
+
+func (d *Device) newStream(flags cu.StreamFlags) (*Stream, error) {
 	s := &Stream{dev: d, own: true}
 	err := d.do(func() error {
 		var err error
-		s.cu, err = cu.MakeStream(cu.DefaultStream)
+		s.cu, err = cu.MakeStream(flags)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("laze: cuda: creating a stream on %v: %w", d.Device(), err)
 	}
+	s.handle = rawStream(s.cu)
 	return s, nil
 }
 
 // Device returns where the stream runs.
 func (s *Stream) Device() alloc.Device { return s.dev.Device() }
 
+// String names the stream and its device.
+func (s *Stream) String() string {
+	if s.handle == nil {
+		return fmt.Sprintf("default stream of %v", s.dev.Device())
+	}
+	return fmt.Sprintf("stream %p of %v", s.handle, s.dev.Device())
+}
+
 // Wait blocks until every piece of work queued on the stream so far is
 // done, gives back the temporaries of the evaluations it ran, and returns
-// the first error CUDA reports.
+// the first error CUDA reports. On a stream being recorded (Device.Record)
+// it returns a *CaptureError and waits for nothing: the work there is
+// recorded, not run, and CUDA forbids synchronising it.
 func (s *Stream) Wait() error {
+	if s.rec.Load() != nil {
+		return &CaptureError{Op: "Stream.Wait", Stream: s.String(), Reason: "the stream is being recorded into a graph (Device.Record), whose work runs only when the graph is launched; wait for the stream the graph is launched on"}
+	}
+	if s.closed.Load() {
+		s.runPending()
+		return nil
+	}
 	err := s.dev.do(func() error { return s.cu.Synchronize() })
 	s.runPending()
 	return err
 }
 
 // Idle reports whether all work queued on the stream is done, without
-// blocking (errors are Wait's to report).
+// blocking (errors are Wait's to report). A stream being recorded is never
+// idle.
 func (s *Stream) Idle() bool {
+	if s.rec.Load() != nil {
+		return false
+	}
+	if s.closed.Load() {
+		s.runPending()
+		return true
+	}
 	var busy error
 	_ = s.dev.do(func() error { busy = s.cu.Query(); return nil })
 	if busy != nil {
@@ -79,11 +119,24 @@ func (s *Stream) Idle() bool {
 }
 
 // Defer runs f once the work queued so far is done: at the next Wait, or
-// Idle that reports true.
+// Idle that reports true. On a stream being recorded (Device.Record) f is
+// kept by the graph and runs at Graph.Close, because every replay of the
+// graph uses what f gives back (an evaluation's temporaries and the holds
+// on its tensors' storage); on a closed stream f runs at once.
 func (s *Stream) Defer(f func()) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	if r := s.rec.Load(); r != nil {
+		r.deferred = append(r.deferred, f)
+		s.mu.Unlock()
+		return
+	}
+	if s.closed.Load() {
+		s.mu.Unlock()
+		f()
+		return
+	}
 	s.pending = append(s.pending, f)
+	s.mu.Unlock()
 }
 
 func (s *Stream) runPending() {
@@ -97,17 +150,28 @@ func (s *Stream) runPending() {
 }
 
 // Close waits for the stream and destroys it. Closing the default stream
-// only waits.
+// only waits; closing a closed stream does nothing. A stream being recorded
+// is closed by Device.Record: Close on it returns a *CaptureError.
 func (s *Stream) Close() error {
+	if s.rec.Load() != nil {
+		return &CaptureError{Op: "Stream.Close", Stream: s.String(), Reason: "the stream is being recorded into a graph; Device.Record closes it when its function returns"}
+	}
 	err := s.Wait()
-	if s.own {
+	if s.own && !s.closed.Swap(true) {
 		_ = s.dev.do(func() error { s.dev.destroyStream(&s.cu); return nil })
-		s.own = false
 	}
 	return err
 }
 
 func (d *Device) destroyStream(s *cu.Stream) { _ = s.Destroy() }
+
+// usable returns an error for a closed stream.
+func (s *Stream) usable(op string) error {
+	if s.closed.Load() {
+		return &shape.ArgumentError{Op: op, Name: "stream", Value: s, Reason: "the stream is closed (Stream.Close, or a Device.Record stream after its function returned)"}
+	}
+	return nil
+}
 
 // backend is the CUDA kernels.Backend.
 type backend struct{}
@@ -136,7 +200,7 @@ func (backend) Gemm(q kernels.Queue, g kernels.Gemm) error {
 	if err != nil {
 		return err
 	}
-	return s.dev.gemm(g)
+	return s.dev.gemm(s, g)
 }
 
 func streamOf(q kernels.Queue) (*Stream, error) {
@@ -158,29 +222,40 @@ func openedDevice(dev alloc.Device) (*Device, error) {
 	return d, nil
 }
 
-// launch queues one kernel on s.
+// launch queues one kernel on s from the calling goroutine: one cgo call
+// (context made current, argument array on the C stack, cuLaunchKernel),
+// no allocation and no round trip to the device's goroutine.
 func (d *Device) launch(s *Stream, k *kernels.Kernel) error {
 	fn, err := d.kernels.get(k)
 	if err != nil {
 		return err
 	}
-	threads, blocks := d.geometry(k)
-	params := make([]unsafe.Pointer, len(k.Params))
-	for i := range k.Params {
-		params[i] = unsafe.Pointer(&k.Params[i])
+	if err := s.usable("cuda: launch"); err != nil {
+		return err
 	}
-	d.kernels.mu.Lock()
-	d.kernels.stats.Launches++
-	d.kernels.mu.Unlock()
-	return d.do(func() error { return fn.Launch(blocks, 1, 1, threads, 1, 1, 0, s.cu, params) })
+	threads, blocks := d.geometry(k)
+	d.kernels.launches.Add(1)
+	if r := s.rec.Load(); r != nil {
+		r.kernels.Add(1)
+	}
+	if err := launchKernel(d.ctx, fn, blocks, threads, s.handle, k.Params); err != nil {
+		return fmt.Errorf("laze: cuda: launching kernel %s (%d blocks of %d threads) on %v: %w", k.Name, blocks, threads, s, err)
+	}
+	return nil
 }
 
 // gemm runs one row-major product through cuBLAS, which is column-major:
-// C = A·B is computed as Cᵀ = Bᵀ·Aᵀ.
-func (d *Device) gemm(g kernels.Gemm) error {
-	d.kernels.mu.Lock()
-	d.kernels.stats.Gemms++
-	d.kernels.mu.Unlock()
+// C = A·B is computed as Cᵀ = Bᵀ·Aᵀ. cuBLAS runs on the NULL stream, so a
+// product cannot be recorded into a graph: on a stream being recorded gemm
+// returns a *CaptureError.
+func (d *Device) gemm(s *Stream, g kernels.Gemm) error {
+	if s.rec.Load() != nil {
+		return &CaptureError{Op: "MatMul", Stream: s.String(), Reason: fmt.Sprintf("a %d×%d·%d×%d product runs through cuBLAS on the NULL stream and cannot be recorded into a graph", g.M, g.K, g.K, g.N)}
+	}
+	if err := s.usable("MatMul"); err != nil {
+		return err
+	}
+	d.kernels.gemms.Add(1)
 	return d.do(func() error {
 		switch g.DType {
 		case "float32":
