@@ -408,7 +408,9 @@ func TestRoundingTreesMatchReference(t *testing.T) {
 }
 
 // FuzzAssign drives the same comparison from fuzz input: the first byte picks
-// the dtype and the evaluator configuration, the rest the scene.
+// the dtype and the evaluator configuration, the rest the scene, which is
+// checked twice: the second time over new tensors and values of the same
+// structure (the plan cache's replay).
 func FuzzAssign(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	f.Add([]byte{1, 2, 3, 3, 3, 1, 2, 5, 7, 11, 13, 1, 1, 1, 1})
@@ -418,17 +420,22 @@ func FuzzAssign(f *testing.F) {
 			return
 		}
 		cfg := evaluatorConfigs[int(data[0]/4)%len(evaluatorConfigs)]
-		src := &byteSource{data: data[1:]}
 		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
-			switch data[0] % 4 {
-			case 0:
-				checkScene(t, newSceneWith[float64](src, uint64(len(data)), data[0]%8 >= 4))
-			case 1:
-				checkScene(t, newScene[float32](src, uint64(len(data))))
-			case 2:
-				checkScene(t, newScene[int64](src, uint64(len(data))))
-			default:
-				checkScene(t, newScene[uint8](src, uint64(len(data))))
+			// Twice: the second scene has the first's structure over new
+			// tensors and values, so that it runs the first's cached plan.
+			for seed := range uint64(2) {
+				src := &byteSource{data: data[1:]}
+				seed += uint64(len(data))
+				switch data[0] % 4 {
+				case 0:
+					checkScene(t, newSceneWith[float64](src, seed, data[0]%8 >= 4))
+				case 1:
+					checkScene(t, newScene[float32](src, seed))
+				case 2:
+					checkScene(t, newScene[int64](src, seed))
+				default:
+					checkScene(t, newScene[uint8](src, seed))
+				}
 			}
 		})
 	})
