@@ -21,7 +21,15 @@
 // here, with a Stream, queues the work and returns at once (Stream.Wait,
 // Stream.Idle). Matrix products go through cuBLAS.
 //
-// Every CUDA call of a device is made by one goroutine locked to its OS
-// thread, which owns the device's context; the exported API is safe for
-// concurrent use. See docs/design.md, "The CUDA backend".
+// A kernel launch is one cgo call from the calling goroutine, which makes
+// the device's context current and queues the kernel; every other CUDA
+// call of a device (memory, copies, synchronisation, cuBLAS) is made by one
+// goroutine locked to its OS thread, which owns the context. The exported
+// API is safe for concurrent use. Device.Record records a sequence of
+// Assigns as a CUDA graph, replayed with one call (Graph.Launch).
+//
+// Compiled kernels are kept on disk, in os.UserCacheDir()/laze/cuda, so a
+// new process loads them instead of compiling; LAZE_CUDA_CACHE=<dir> moves
+// the cache and LAZE_CUDA_CACHE=off disables it. See docs/design.md, "The
+// CUDA backend".
 package cuda
