@@ -102,9 +102,17 @@ func (q queued) describe() string {
 	}
 	k := q.kernel
 	if k.Reduction {
-		return fmt.Sprintf("CUDA kernel %s: a reduction into %d results", k.Name, k.Work)
+		return fmt.Sprintf("CUDA kernel %s: a reduction into %s", k.Name, plural(k.Work, "result"))
 	}
-	return fmt.Sprintf("CUDA kernel %s: %d elements", k.Name, k.Work)
+	return fmt.Sprintf("CUDA kernel %s: %s", k.Name, plural(k.Work, "element"))
+}
+
+// plural writes a count of things.
+func plural(n int64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // blasPrefix is BLAS's letter for an element type: s for float32, d for

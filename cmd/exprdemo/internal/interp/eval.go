@@ -149,14 +149,14 @@ func RunWith(src string, inputs map[string]Input, opts Options) (*Result, error)
 	r := &Result{DType: v.dt, Shape: v.s, Parsed: lang.Format(root), Tree: fmt.Sprint(v.node)}
 	k := kitFor(v.dt)
 	if explain {
-		plan, err := k.explain(v.node, v.s)
+		plan, err := k.explain(v.node, v.s, a)
 		if err != nil {
 			return nil, ev.fail(root, "", err)
 		}
 		ev.plan = append(ev.plan, plan)
 		r.Plan = renumber(strings.Join(ev.plan, ""))
 		if !opts.Device.IsCPU() {
-			if r.CUDA, err = k.cudaSource(v.node, v.s); err != nil {
+			if r.CUDA, err = k.cudaSource(v.node, v.s, a); err != nil {
 				return nil, ev.fail(root, "", err)
 			}
 		}

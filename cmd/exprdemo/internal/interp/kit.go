@@ -23,8 +23,8 @@ type kit interface {
 	argReduce(op expr.ReduceOp, x any, axes []int, keep bool) any
 	convert(x any) any
 	evaluate(x any, s shape.Shape, a alloc.Allocator) (any, error)
-	explain(x any, s shape.Shape) (string, error)
-	cudaSource(x any, s shape.Shape) (string, error)
+	explain(x any, s shape.Shape, a alloc.Allocator) (string, error)
+	cudaSource(x any, s shape.Shape, a alloc.Allocator) (string, error)
 	toDevice(t any, dev alloc.Device) (any, error)
 	write(w io.Writer, t any, asBool bool) error
 	views
@@ -157,12 +157,33 @@ func (kitOf[T]) toDevice(t any, dev alloc.Device) (any, error) {
 }
 
 // cudaSource returns the CUDA source of the kernels evaluate would launch
-// on a GPU.
-func (kitOf[T]) cudaSource(x any, s shape.Shape) (string, error) {
-	return kernels.CUDASource(tensor.Empty[T](s), x.(expr.Exp[T]))
+// with allocator a: on a's device when that is a GPU.
+func (kitOf[T]) cudaSource(x any, s shape.Shape, a alloc.Allocator) (string, error) {
+	return onDestination(s, a, func(dst *tensor.Tensor[T]) (string, error) {
+		return kernels.CUDASource(dst, x.(expr.Exp[T]))
+	})
 }
 
-// explain describes how evaluate would compute x.
-func (kitOf[T]) explain(x any, s shape.Shape) (string, error) {
-	return kernels.Explain(tensor.Empty[T](s), x.(expr.Exp[T]))
+// explain describes how evaluate would compute x with allocator a.
+func (kitOf[T]) explain(x any, s shape.Shape, a alloc.Allocator) (string, error) {
+	return onDestination(s, a, func(dst *tensor.Tensor[T]) (string, error) {
+		return kernels.Explain(dst, x.(expr.Exp[T]))
+	})
+}
+
+// onDestination calls f with a destination of shape s from allocator a,
+// on the device evaluate's result would be (Explain refuses a CPU
+// destination for a GPU tree), and gives it back after. A laze error the
+// allocation panics with is returned.
+func onDestination[T tensor.Number](s shape.Shape, a alloc.Allocator, f func(*tensor.Tensor[T]) (string, error)) (_ string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if err = LazeError(r); err == nil {
+				panic(r)
+			}
+		}
+	}()
+	dst := tensor.Empty[T](s, tensor.WithAllocator(a))
+	defer func() { _ = dst.Release() }()
+	return f(dst)
 }

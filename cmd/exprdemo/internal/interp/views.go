@@ -24,7 +24,7 @@ func (ev *evaluator) leaf(n lang.Node, v value) (any, error) {
 		return t, nil
 	}
 	if ev.explain {
-		plan, err := k.explain(v.node, v.s)
+		plan, err := k.explain(v.node, v.s, ev.alloc)
 		if err != nil {
 			return nil, ev.fail(n, "", err)
 		}
