@@ -1,0 +1,562 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/tensor"
+	"github.com/laze-go/laze/tensor/npy"
+)
+
+// This file generates random eval command lines over the CLI's grammar:
+// elementwise operators and functions, broadcasting, reductions, views
+// (of inputs and of expressions), matrix products, casts, over inputs of
+// several dtypes (-rand). TestRandomCLIExpressions runs them on the CPU;
+// cuda_cli_test.go (tag cuda) compares -device cuda with -device cpu.
+
+// kind is the coarse dtype of a generated value.
+type kind int
+
+const (
+	kindFloat kind = iota
+	kindInt
+	kindBool
+)
+
+// gval is a generated subexpression: its source, the shape it has, its
+// kind, and whether its value is exact: computed identically by the CPU
+// and a GPU (integers; floats through correctly rounded IEEE operations
+// only: + - * / sqrt, casts, max/min). An inexact value (a transcendental
+// function, a float power, a float sum, mean or product, a float matrix
+// product: GPUs round differently, and sum in another order) is kept away
+// from the discontinuous operations (comparisons, // and %, argmax/argmin,
+// where's condition), which would turn a last-bit difference into a
+// different result.
+type gval struct {
+	src   string
+	dims  []int
+	kind  kind
+	exact bool
+}
+
+// cliInput is one -rand input.
+type cliInput struct {
+	name, dtype string
+	dims        []int
+}
+
+func (in cliInput) spec() string {
+	parts := make([]string, len(in.dims))
+	for i, d := range in.dims {
+		parts[i] = fmt.Sprint(d)
+	}
+	return fmt.Sprintf("%s=%s:%s", in.name, strings.Join(parts, "x"), in.dtype)
+}
+
+func kindOf(dtype string) kind {
+	switch {
+	case strings.HasPrefix(dtype, "float"):
+		return kindFloat
+	case dtype == "bool":
+		return kindBool
+	}
+	return kindInt
+}
+
+// cliGen draws one expression. dims is the full shape, (R, C) or (B, R,
+// C); every value broadcasts to it.
+type cliGen struct {
+	r      *rand.Rand
+	dims   []int
+	k      int // the inner size of matrix products
+	inputs []cliInput
+	full   []cliInput // inputs of shape dims
+}
+
+// cliCase is a generated command line and what it must produce.
+type cliCase struct {
+	expr  string
+	rands []string
+	dims  []int
+	kind  kind
+}
+
+var numericDTypes = []string{"float32", "float64", "float64", "int32", "int64", "int8", "uint8", "int16", "uint16"}
+
+// newCLICase draws inputs and an expression of depth at most depth.
+func newCLICase(r *rand.Rand, depth int) cliCase {
+	g := &cliGen{r: r, k: 1 + r.IntN(4)}
+	g.dims = []int{1 + r.IntN(4), 1 + r.IntN(5)}
+	if r.IntN(4) == 0 {
+		g.dims = append([]int{1 + r.IntN(3)}, g.dims...)
+	}
+	R, C := g.dims[len(g.dims)-2], g.dims[len(g.dims)-1]
+	dt := func() string { return numericDTypes[r.IntN(len(numericDTypes))] }
+	g.full = []cliInput{{"x", dt(), g.dims}, {"y", dt(), g.dims}}
+	g.inputs = append(g.inputs, g.full...)
+	g.inputs = append(g.inputs,
+		cliInput{"row", dt(), []int{C}},
+		cliInput{"col", dt(), []int{R, 1}},
+		cliInput{"b", "bool", g.dims},
+		cliInput{"w", dt(), []int{C, R}},         // read as w.T
+		cliInput{"s", dt(), []int{R + 2, 2 * C}}, // read as s[1:-1, ::2]
+		cliInput{"p", dt(), []int{R, g.k}},       // p @ q is (R, C)
+		cliInput{"q", dt(), []int{g.k, C}},
+	)
+	v := g.node(depth, true)
+	c := cliCase{expr: v.src, dims: v.dims, kind: v.kind}
+	for _, in := range g.inputs {
+		if strings.Contains(v.src, in.name) { // an input the expression does not use (s in sum) is harmless
+			c.rands = append(c.rands, "-rand", in.spec())
+		}
+	}
+	return c
+}
+
+// broadcast returns the shape a and b broadcast to (they always do).
+func broadcast(a, b []int) []int {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	out := slices.Clone(a)
+	for i := range b {
+		j := len(a) - len(b) + i
+		if out[j] == 1 {
+			out[j] = b[i]
+		}
+	}
+	return out
+}
+
+// leaf returns an input or a view of one, or a Python number.
+func (g *cliGen) leaf(full bool) gval {
+	in := func(name string) gval {
+		for _, i := range g.inputs {
+			if i.name == name {
+				return gval{src: name, dims: i.dims, kind: kindOf(i.dtype), exact: true}
+			}
+		}
+		panic(name)
+	}
+	R, C := g.dims[len(g.dims)-2], g.dims[len(g.dims)-1]
+	choice := g.r.IntN(10)
+	if full {
+		choice = g.r.IntN(2)
+	}
+	switch choice {
+	case 0:
+		x := in(g.full[g.r.IntN(2)].name)
+		switch g.r.IntN(4) { // a view of the same shape
+		case 1:
+			x.src += "[::-1]"
+		case 2:
+			x.src += "[..., ::-1]"
+		}
+		return x
+	case 1:
+		if len(g.dims) == 2 {
+			if g.r.IntN(2) == 0 {
+				x := in("w")
+				return gval{src: "w.T", dims: []int{R, C}, kind: x.kind, exact: true}
+			}
+			x := in("s")
+			return gval{src: "s[1:-1, ::2]", dims: []int{R, C}, kind: x.kind, exact: true}
+		}
+		x := in("x")
+		x.src = fmt.Sprintf("x.transpose(%s)", permText(len(g.dims)))
+		x.src = fmt.Sprintf("%s.transpose(%s)", x.src, permText(len(g.dims))) // reversed twice: x's shape
+		return x
+	case 2:
+		return in("row")
+	case 3:
+		return in("col")
+	case 4:
+		x := in(g.full[g.r.IntN(2)].name)
+		return gval{src: x.src + "[0]", dims: x.dims[1:], kind: x.kind, exact: true}
+	case 5:
+		return gval{src: fmt.Sprint(1 + g.r.IntN(5)), kind: kindInt, exact: true}
+	case 6:
+		return gval{src: []string{"0.5", "2.5", "1.25"}[g.r.IntN(3)], kind: kindFloat, exact: true}
+	}
+	return in(g.full[g.r.IntN(2)].name)
+}
+
+// permText is the reversing permutation of n axes, as transpose's
+// arguments.
+func permText(n int) string {
+	p := make([]string, n)
+	for i := range p {
+		p[i] = fmt.Sprint(n - 1 - i)
+	}
+	return strings.Join(p, ", ")
+}
+
+// exactOperand returns a value fit for a discontinuous operation: an
+// exact one, drawn afresh when the first is not.
+func (g *cliGen) exactOperand(depth int, full bool) gval {
+	v := g.node(depth, full)
+	if v.exact && v.kind != kindBool {
+		return v
+	}
+	return g.leaf(full)
+}
+
+// node draws a value of depth at most depth; when full is set it has the
+// full shape.
+func (g *cliGen) node(depth int, full bool) gval {
+	if depth <= 0 || g.r.IntN(5) == 0 {
+		return g.leaf(full)
+	}
+	r := g.r
+	switch r.IntN(14) {
+	case 0, 1, 2: // arithmetic
+		op := []string{"+", "-", "*", "/"}[r.IntN(4)]
+		x, y := g.binaryOperands(depth, full)
+		return g.combine(fmt.Sprintf("(%s %s %s)", x.src, op, y.src), x, y, op == "/")
+	case 3: // floor division, modulo, integer powers: exact operands
+		x, y := g.exactOperand(depth-1, full), g.exactOperand(depth-1, false)
+		if r.IntN(3) == 0 {
+			v := g.combine(fmt.Sprintf("(%s ** %d)", x.src, 2+r.IntN(2)), x, gval{kind: kindInt, exact: true}, false)
+			v.exact = x.kind != kindFloat // a float power rounds as the platform's pow does
+			return v
+		}
+		op := []string{"//", "%"}[r.IntN(2)]
+		return g.combine(fmt.Sprintf("(%s %s %s)", x.src, op, y.src), x, y, false)
+	case 4: // a comparison feeding where
+		c1, c2 := g.exactOperand(depth-1, false), g.exactOperand(depth-1, false)
+		cond := fmt.Sprintf("(%s %s %s)", c1.src, []string{"<", "<=", ">", ">=", "==", "!="}[r.IntN(6)], c2.src)
+		if r.IntN(3) == 0 {
+			cond = "b"
+		}
+		x, y := g.binaryOperands(depth, full)
+		v := g.combine(fmt.Sprintf("where(%s, %s, %s)", cond, x.src, y.src), x, y, false)
+		v.dims = broadcast(v.dims, broadcast(c1.dims, c2.dims))
+		if cond == "b" {
+			v.dims = broadcast(v.dims, g.dims)
+		}
+		return v
+	case 5: // continuous functions of any value
+		x := g.node(depth-1, full)
+		f := []string{"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "abs", "relu"}[r.IntN(9)]
+		if f == "abs" || f == "relu" {
+			return gval{src: fmt.Sprintf("%s(%s)", f, x.src), dims: x.dims, kind: x.kind, exact: x.exact}
+		}
+		if f == "exp" {
+			x.src = fmt.Sprintf("clip(%s, -20, 20)", x.src) // keeps exp finite, so that tolerances mean something
+		}
+		return gval{src: fmt.Sprintf("%s(%s)", f, x.src), dims: x.dims, kind: kindFloat, exact: f == "sqrt" && x.exact}
+	case 6: // maximum, minimum, clip
+		x, y := g.binaryOperands(depth, full)
+		if r.IntN(2) == 0 {
+			return gval{src: fmt.Sprintf("clip(%s, 1, 4)", x.src), dims: x.dims, kind: x.kind, exact: x.exact}
+		}
+		return g.combine(fmt.Sprintf("%s(%s, %s)", []string{"maximum", "minimum"}[r.IntN(2)], x.src, y.src), x, y, false)
+	case 7: // a reduction of a full value, broadcast back
+		return g.reduction(depth, full)
+	case 8: // a matrix product (R, k) @ (k, C)
+		p, q := gval{src: "p", kind: g.kindOf("p"), exact: true}, gval{src: "q", kind: g.kindOf("q"), exact: true}
+		if r.IntN(2) == 0 {
+			p.src = fmt.Sprintf("(p * %d + 1)", 1+r.IntN(3))
+		}
+		if r.IntN(3) == 0 {
+			q.src = "q[:, ::-1]"
+		}
+		v := g.combine(fmt.Sprintf("(%s @ %s)", p.src, q.src), p, q, false)
+		v.dims = []int{g.dims[len(g.dims)-2], g.dims[len(g.dims)-1]}
+		v.exact = v.kind != kindFloat
+		if full && len(g.dims) == 3 {
+			z := g.leaf(true)
+			return g.combine(fmt.Sprintf("(%s + %s)", v.src, z.src), v, z, false)
+		}
+		return v
+	case 9: // casts
+		x := g.node(depth-1, full)
+		to := numericDTypes[r.IntN(len(numericDTypes))]
+		if kindOf(to) == kindInt && x.kind == kindFloat {
+			// float to integer only of values known to be in range: the
+			// conversion of others is not defined alike on every machine
+			x = g.leaf(full)
+			if x.kind == kindFloat {
+				x.src = fmt.Sprintf("(%s * 10)", x.src)
+			}
+		}
+		v := gval{src: fmt.Sprintf("%s(%s)", to, x.src), dims: x.dims, kind: kindOf(to), exact: x.exact}
+		return v
+	case 10: // a view of an expression (computed first)
+		x := g.node(depth-1, full)
+		if len(x.dims) == 0 {
+			return x
+		}
+		return gval{src: fmt.Sprintf("(%s)[::-1]", x.src), dims: x.dims, kind: x.kind, exact: x.exact}
+	case 11: // negation
+		x := g.node(depth-1, full)
+		if x.kind == kindBool {
+			return x
+		}
+		return gval{src: fmt.Sprintf("(-%s)", x.src), dims: x.dims, kind: x.kind, exact: x.exact}
+	}
+	x, y := g.binaryOperands(depth, full)
+	return g.combine(fmt.Sprintf("(%s + %s)", x.src, y.src), x, y, false)
+}
+
+func (g *cliGen) kindOf(name string) kind {
+	for _, in := range g.inputs {
+		if in.name == name {
+			return kindOf(in.dtype)
+		}
+	}
+	panic(name)
+}
+
+// binaryOperands draws two operands, one of them full when full is set.
+func (g *cliGen) binaryOperands(depth int, full bool) (gval, gval) {
+	first := g.r.IntN(2) == 0
+	x, y := g.node(depth-1, full && first), g.node(depth-1, full && !first)
+	return x, y
+}
+
+// combine makes a binary node of x and y: the broadcast shape, the wider
+// kind (true division gives a float), exact when both are.
+func (g *cliGen) combine(src string, x, y gval, divide bool) gval {
+	k := max(x.kind, y.kind)
+	if x.kind == kindFloat || y.kind == kindFloat || divide {
+		k = kindFloat
+	} else if k == kindBool {
+		k = kindInt
+	}
+	if x.kind == kindBool && y.kind == kindBool && !divide {
+		k = kindBool
+	}
+	return gval{src: src, dims: broadcast(x.dims, y.dims), kind: k, exact: x.exact && y.exact}
+}
+
+// reduction reduces a full value along an axis (keeping it, or a leading
+// one, so that the result broadcasts back) or entirely.
+func (g *cliGen) reduction(depth int, full bool) gval {
+	r := g.r
+	fn := []string{"sum", "mean", "prod", "max", "min", "argmax", "argmin"}[r.IntN(7)]
+	arg := strings.HasPrefix(fn, "arg")
+	var x gval
+	if arg {
+		x = g.exactOperand(depth-1, true)
+	} else {
+		x = g.node(depth-1, true)
+	}
+	if x.kind == kindBool {
+		x = gval{src: fmt.Sprintf("int8(%s)", x.src), dims: x.dims, kind: kindInt, exact: x.exact}
+	}
+	if len(x.dims) < len(g.dims) { // a full value may be wider: reduce what is there
+		x = g.leaf(true)
+	}
+	n := len(g.dims)
+	var src string
+	var dims []int
+	switch r.IntN(3) {
+	case 0:
+		src, dims = fmt.Sprintf("%s(%s, axis=0)", fn, x.src), slices.Clone(g.dims[1:])
+	case 1:
+		axis := n - 1 - r.IntN(n)
+		dims = slices.Clone(g.dims)
+		dims[axis] = 1
+		src = fmt.Sprintf("%s.%s(axis=%d, keepdims=True)", parenthesise(x.src), fn, axis)
+	default:
+		src = fmt.Sprintf("%s(%s)", fn, x.src)
+	}
+	v := gval{src: src, dims: dims, kind: x.kind, exact: x.exact}
+	switch {
+	case arg:
+		v.kind, v.exact = kindInt, true
+	case fn == "mean":
+		v.kind, v.exact = kindFloat, false
+	case (fn == "sum" || fn == "prod") && x.kind == kindFloat:
+		v.exact = false // a GPU sums in another order
+	}
+	if full {
+		z := g.leaf(true)
+		return g.combine(fmt.Sprintf("(%s + %s)", v.src, z.src), v, z, false)
+	}
+	return v
+}
+
+// parenthesise wraps src in parentheses unless it is a name or a call.
+func parenthesise(src string) string {
+	if strings.HasPrefix(src, "(") || !strings.ContainsAny(src, " ") {
+		return src
+	}
+	return "(" + src + ")"
+}
+
+// cliCases draws n cases from seed.
+func randomCLICases(seed uint64, n int) []cliCase {
+	r := rand.New(rand.NewPCG(seed, 16))
+	cases := make([]cliCase, n)
+	for i := range cases {
+		cases[i] = newCLICase(r, 1+r.IntN(4))
+	}
+	return cases
+}
+
+// evalToFile runs exprdemo eval in process on device, writing the result
+// to an .npy file in dir; it returns the file, or the transcript of a
+// failure.
+func evalToFile(dir, device string, c cliCase, seed uint64) (string, string, bool) {
+	out := filepath.Join(dir, device+".npy")
+	args := append([]string{"eval", "-device", device, "-seed", fmt.Sprint(seed), "-o", out}, c.rands...)
+	args = append(args, "--", c.expr)
+	var stdout, stderr bytes.Buffer
+	if status := run(args, &stdout, &stderr); status != 0 {
+		return "", fmt.Sprintf("exprdemo %q: exit status %d\n%s%s", args, status, stdout.String(), stderr.String()), false
+	}
+	return out, "", true
+}
+
+// TestRandomCLIExpressions runs the generated command lines on the CPU:
+// every one must evaluate, with the shape and the kind of dtype the
+// generator predicts (a check of the generator the GPU test relies on).
+func TestRandomCLIExpressions(t *testing.T) {
+	for i, c := range randomCLICases(1, 300) {
+		path, failure, ok := evalToFile(t.TempDir(), "cpu", c, uint64(i))
+		if !ok {
+			t.Errorf("case %d: %s", i, failure)
+			continue
+		}
+		_, h, err := npy.LoadAny(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.dims, []int(h.Shape), cmp.Comparer(func(a, b []int) bool { return slices.Equal(a, b) })); diff != "" {
+			t.Errorf("case %d: %s: shape (-generator +cli):\n%s", i, c.expr, diff)
+		}
+		// NumPy gives float64 for uint64 with a signed integer (a sum of
+		// unsigned values is uint64), which the generator does not track:
+		// an integer value may come out float64, its values still exact.
+		if k := kindOf(h.DType); k != c.kind && (c.kind != kindInt || h.DType != "float64") {
+			t.Errorf("case %d: %s: dtype %s, the generator predicted kind %d", i, c.expr, h.DType, c.kind)
+		}
+	}
+}
+
+// closeEnough compares a CPU and a GPU element: exactly for integers and
+// bools; for floats within rel·max(|a|,|b|) + abs (float32: 1e-4 and
+// 1e-5; float64: 1e-9 and 1e-12), two NaNs and equal infinities matching,
+// an infinity matching nothing else.
+func closeEnough[T tensor.Number](a, b T) bool {
+	if !tensor.IsFloat[T]() {
+		return a == b
+	}
+	x, y := float64(a), float64(b)
+	if x == y || (x != x && y != y) {
+		return true
+	}
+	if math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return false // unequal, and no tolerance makes up for an infinity
+	}
+	rel, abs := 1e-9, 1e-12
+	if tensor.ItemSize[T]() == 4 {
+		rel, abs = 1e-4, 1e-5
+	}
+	return math.Abs(x-y) <= abs+rel*math.Max(math.Abs(x), math.Abs(y))
+}
+
+// compareNPY compares two .npy results, returning a diff or "".
+func compareNPY(cpuPath, gpuPath string) string {
+	a, ha, err := npy.LoadAny(cpuPath)
+	if err != nil {
+		return err.Error()
+	}
+	b, hb, err := npy.LoadAny(gpuPath)
+	if err != nil {
+		return err.Error()
+	}
+	if ha.DType != hb.DType || !ha.Shape.Equal(hb.Shape) {
+		return fmt.Sprintf("dtype %s shape %v on the CPU, %s %v on the GPU", ha.DType, ha.Shape, hb.DType, hb.Shape)
+	}
+	switch a := a.(type) {
+	case *tensor.Tensor[float32]:
+		return diffValues(a, b)
+	case *tensor.Tensor[float64]:
+		return diffValues(a, b)
+	case *tensor.Tensor[int8]:
+		return diffValues(a, b)
+	case *tensor.Tensor[int16]:
+		return diffValues(a, b)
+	case *tensor.Tensor[int32]:
+		return diffValues(a, b)
+	case *tensor.Tensor[int64]:
+		return diffValues(a, b)
+	case *tensor.Tensor[uint8]:
+		return diffValues(a, b)
+	case *tensor.Tensor[uint16]:
+		return diffValues(a, b)
+	case *tensor.Tensor[uint32]:
+		return diffValues(a, b)
+	case *tensor.Tensor[uint64]:
+		return diffValues(a, b)
+	}
+	return fmt.Sprintf("unexpected %T", a)
+}
+
+func diffValues[T tensor.Number](a *tensor.Tensor[T], b any) string {
+	return cmp.Diff(a.Contiguous().Data(), b.(*tensor.Tensor[T]).Contiguous().Data(), cmp.Comparer(closeEnough[T]))
+}
+
+// TestCloseEnough checks the tolerance of the GPU comparison.
+func TestCloseEnough(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name string
+		got  bool
+		want bool
+	}{
+		{"int32 equal", closeEnough[int32](7, 7), true},
+		{"int32 off by one", closeEnough[int32](7, 8), false},
+		{"uint8 off by one", closeEnough[uint8](0, 255), false},
+		{"float64 last bits", closeEnough(1.0, math.Nextafter(1, 2)), true},
+		{"float64 1e-6 apart", closeEnough(1.0, 1.000001), false},
+		{"float64 tiny", closeEnough(1e-13, 0.0), true},
+		{"float32 last bits", closeEnough[float32](1, math.Nextafter32(1, 2)), true},
+		{"float32 1e-3 apart", closeEnough[float32](1, 1.001), false},
+		{"NaNs", closeEnough(nan, nan), true},
+		{"NaN and a number", closeEnough(nan, 0.0), false},
+		{"infinities", closeEnough(math.Inf(1), math.Inf(1)), true},
+		{"opposite infinities", closeEnough(math.Inf(1), math.Inf(-1)), false},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: %t, want %t", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+// TestCompareNPY checks the GPU test's comparison on CPU results: a case
+// run twice with one seed matches, and with another seed (other random
+// inputs) it differs, unless the result does not depend on the inputs.
+func TestCompareNPY(t *testing.T) {
+	differ := 0
+	cases := randomCLICases(3, 40)
+	for i, c := range cases {
+		dir1, dir2, dir3 := t.TempDir(), t.TempDir(), t.TempDir()
+		p1, f1, ok1 := evalToFile(dir1, "cpu", c, 5)
+		p2, f2, ok2 := evalToFile(dir2, "cpu", c, 5)
+		p3, f3, ok3 := evalToFile(dir3, "cpu", c, 6)
+		if !ok1 || !ok2 || !ok3 {
+			t.Fatalf("case %d: %s%s%s", i, f1, f2, f3)
+		}
+		if diff := compareNPY(p1, p2); diff != "" {
+			t.Errorf("case %d: %s: one seed, two results:\n%s", i, c.expr, diff)
+		}
+		if compareNPY(p1, p3) != "" {
+			differ++
+		}
+	}
+	if differ < len(cases)/2 {
+		t.Errorf("only %d of %d cases differ with other inputs: compareNPY sees no difference", differ, len(cases))
+	}
+}
