@@ -15,14 +15,24 @@ import (
 // in the last bits and a GPU sums in another order. The generator keeps
 // such inexact values away from comparisons, // and %, argmax and where's
 // condition, so that integers stay exact. It needs a GPU (tag cuda).
+//
+// One refusal is accepted: a build whose GPU products go through cuBLAS
+// alone refuses integer products with a DTypeError saying so (the error
+// Assign documents); such cases are counted and logged, and any other GPU
+// failure where the CPU succeeds fails the test.
 func TestCUDAMatchesCPU(t *testing.T) {
 	const n = 400
-	failures := 0
+	failures, refused := 0, 0
+	defer func() { t.Logf("%d cases, %d integer products refused by the GPU", n, refused) }()
 	for i, c := range randomCLICases(2, n) {
 		seed := uint64(i)
 		dir := t.TempDir()
 		cpuPath, cpuFail, cpuOK := evalToFile(dir, "cpu", c, seed)
 		gpuPath, gpuFail, gpuOK := evalToFile(dir, "cuda", c, seed)
+		if cpuOK && !gpuOK && strings.Contains(gpuFail, "products go through cuBLAS, which takes float32 and float64") {
+			refused++
+			continue
+		}
 		if !cpuOK || !gpuOK {
 			t.Errorf("case %d: %s\ncpu: %s\ncuda: %s", i, c.expr, cpuFail, gpuFail)
 			failures++

@@ -31,7 +31,8 @@ Flags (they may come before or after EXPR; -i and -rand repeat):
                          (through a temporary file: a failure leaves an existing file as it was)
   -device cpu|cuda       where to evaluate (default cpu; cuda needs a binary built with -tags cuda)
   -explain               print the parse, the laze tree, its shape and dtype, and the
-                         lowered program of every step before the result
+                         lowered program of every step before the result; with
+                         -device cuda, each step's kernels, and their CUDA source
 
 The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   + - * / // % ** @ == != < <= > >= and unary -, with Python's precedence;
