@@ -34,7 +34,7 @@ func goldenCases() []cudaCase {
 	huge := tensor.Empty[int8](shape.Shape{1 << 16, 1 << 15}, tensor.WithAllocator(virtualGPU))
 	hugeT := tensor.Empty[int8](shape.Shape{1 << 15, 1 << 16}, tensor.WithAllocator(virtualGPU))
 	i64 := tensor.Arange[int64](0, 12, 1)
-	return []cudaCase{
+	cases := []cudaCase{
 		{"contiguous", func() (string, error) {
 			// poly4: a*a*a*a + 2a*a*a - 3a + 1, every scalar a parameter
 			return CUDASource(d34, x.Mul(a34).Mul(a34).Mul(a34).Add(x.MulScalar(2).Mul(a34).Mul(a34)).Sub(x.MulScalar(3)).AddScalar(1))
@@ -56,6 +56,22 @@ func goldenCases() []cudaCase {
 			return CUDASource(huge, expr.Exp[int8](expr.Add[int8](hugeT.T(), expr.Scalar[int8](1))))
 		}},
 	}
+	golden := map[string]string{
+		"float32/vectorised": "vectorised", "float32/sum/full_split": "full_split", "float32/sum/rows_block": "rows_block",
+		"float32/sum/rows_warp": "rows_warp", "float32/sum/columns_split": "columns_split", "float32/sum/columns": "columns",
+		"float32/argmax/full_split": "argmax_split", "float32/mean/rows_warp": "mean_warp",
+	}
+	for _, c := range strategyCases[float32]() {
+		if name, ok := golden[c.name]; ok {
+			cases = append(cases, cudaCase{name, c.src})
+		}
+	}
+	for _, c := range strategyCases[int32]() {
+		if c.name == "int32/gemm" {
+			cases = append(cases, cudaCase{"gemm_int32", c.src})
+		}
+	}
+	return cases
 }
 
 // TestCUDAGolden compares the generated source of representative trees with
@@ -90,14 +106,14 @@ func TestCUDAGolden(t *testing.T) {
 
 // TestCUDAPaths checks what each golden case's source must show: the flat
 // loop only for contiguous operands, 64-bit indices only when needed, one
-// block per result for reductions.
+// warp per short row and one thread per column for reductions.
 func TestCUDAPaths(t *testing.T) {
 	want := map[string][]string{
 		"contiguous":     {"typedef int I;", "const I p1 = i;", "double k0, double k1, double k2, long long n"},
 		"broadcast":      {"rest % (I)d1", "p0 += c * (I)s0_0;", "(T)(v0 * v1)"},
 		"transposed":     {"rest % (I)d1"},
-		"reduction":      {"__shared__ T part[256];", "for (I j = (I)threadIdx.x; j < folded;", "acc = acc + v"},
-		"argmin":         {"long long* oi", "laze_better(false, ", "oi[b0] = part_i[0];"},
+		"reduction":      {"laze_shfl_down(acc, d)", "for (I j = (I)lane; j < folded; j += 32)", "acc = (T)(acc + v"},
+		"argmin":         {"long long* oi", "laze_better(false, ", "oi[b0] = acc_i;", "for (I j = start; j < end; ++j)"},
 		"cast":           {"const long long* o1", "sqrt("},
 		"int64_indexing": {"typedef long long I;", "const signed char* o1"},
 	}
@@ -107,6 +123,9 @@ func TestCUDAPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 		src, _, _ = strings.Cut(src, "\n// step 2:") // the first kernel; a reduction's second copies its result
+		if _, ok := want[c.name]; !ok {
+			continue // the strategy cases: TestStrategyChoice
+		}
 		for _, w := range want[c.name] {
 			if !strings.Contains(src, w) {
 				t.Errorf("%s: the source lacks %q", c.name, w)
@@ -166,4 +185,113 @@ func TestKernelIdentity(t *testing.T) {
 	if got := kernelName(times2.Key); got != times2.Name || !strings.HasPrefix(got, "laze_") || len(got) != len("laze_")+16 {
 		t.Errorf("name %q", got)
 	}
+}
+
+// virtual returns a tensor of dims on the virtual GPU (256-byte aligned
+// addresses, no memory).
+func virtual[T tensor.Number](dims ...int) *tensor.Tensor[T] {
+	return tensor.Empty[T](shape.Shape(dims), tensor.WithAllocator(virtualGPU))
+}
+
+// strategyCases are, for T, a tree per kernel shape whose choice depends on
+// sizes and addresses: the vectorised elementwise loop, each reduction
+// strategy for each reducer (the sizes are issue 16's: 2^26 elements,
+// 8192×8192), the split reductions' finishing kernels, and the generated
+// matrix product. The tensors are virtual, so the sizes cost nothing.
+func strategyCases[T tensor.Number]() []cudaCase {
+	dt := tensor.DType[T]()
+	big, big2 := virtual[T](1<<26), virtual[T](1<<26)
+	sq := virtual[T](8192, 8192)
+	short, wide := virtual[T](16384, 64), virtual[T](16, 1<<20)
+	cases := []cudaCase{
+		{dt + "/vectorised", func() (string, error) {
+			return CUDASource(virtual[T](1<<26), expr.Exp[T](expr.Of(big).Mul(big2).Add(expr.Of(big).MulScalar(2)).Sub(big2)))
+		}},
+		{dt + "/gemm", func() (string, error) { return gemmKernel(dt).Source(), nil }},
+	}
+	reducers := []ops.Reducer{ops.Sum, ops.Prod, ops.Max, ops.Min}
+	if tensor.IsFloat[T]() {
+		reducers = append(reducers, ops.Mean)
+	}
+	for _, op := range reducers {
+		red := func(x expr.Exp[T], dims []int, axes ...int) func() (string, error) {
+			return func() (string, error) {
+				return CUDASource(virtual[T](dims...), expr.Exp[T](&expr.Reduction[T]{Op: op, X: x, Axes: axes}))
+			}
+		}
+		name := dt + "/" + op.Def().Name
+		cases = append(cases,
+			cudaCase{name + "/full_split", red(expr.Mul[T](big, big2), nil)},
+			cudaCase{name + "/rows_block", red(sq, []int{8192}, 1)},
+			cudaCase{name + "/rows_warp", red(short, []int{16384}, 1)},
+			cudaCase{name + "/columns_split", red(sq, []int{8192}, 0)},
+			cudaCase{name + "/columns", red(wide, []int{1 << 20}, 0)},
+		)
+	}
+	for _, op := range []ops.Reducer{ops.ArgMax, ops.ArgMin} {
+		arg := func(x *tensor.Tensor[T], dims []int, axes ...int) func() (string, error) {
+			return func() (string, error) {
+				return CUDASource(virtual[int64](dims...), expr.Exp[int64](&expr.ArgReduction[T]{Op: op, X: x, Axes: axes}))
+			}
+		}
+		name := dt + "/" + op.Def().Name
+		cases = append(cases,
+			cudaCase{name + "/full_split", arg(big, nil)},
+			cudaCase{name + "/rows_block", arg(sq, []int{8192}, 1)},
+			cudaCase{name + "/rows_warp", arg(short, []int{16384}, 1)},
+			cudaCase{name + "/columns_split", arg(sq, []int{8192}, 0)},
+			cudaCase{name + "/columns", arg(wide, []int{1 << 20}, 0)},
+		)
+	}
+	return cases
+}
+
+// TestStrategyChoice checks which kernel each size gets: the issue's
+// shapes must take the kernels meant to reach memory speed.
+func TestStrategyChoice(t *testing.T) {
+	want := map[string]string{
+		"float32/vectorised":           "vec=4",
+		"float32/sum/full_split":       "sum/split",
+		"float32/sum/rows_block":       "sum/block",
+		"float32/sum/rows_warp":        "sum/warp",
+		"float32/sum/columns_split":    "sum/split",
+		"float32/sum/columns":          "sum/column",
+		"float32/argmax/full_split":    "argmax/split",
+		"float32/argmin/columns_split": "argmin/split",
+		"float32/gemm":                 "gemm float32",
+		"float32/mean/full_split":      "finish mean float32",
+		"float32/max/columns_split":    "finish max float32",
+		"float32/argmax/columns_split": "finish argmax float32",
+		"float32/prod/rows_warp":       "prod/warp",
+		"float32/min/rows_block":       "min/block",
+		"float32/argmin/columns":       "argmin/column",
+		"float32/argmax/rows_warp":     "argmax/warp",
+		"float32/argmax/rows_block":    "argmax/block",
+		"float32/max/full_split":       "max/split",
+		"float32/min/columns":          "min/column",
+	}
+	seen := 0
+	for _, c := range strategyCases[float32]() {
+		w, ok := want[c.name]
+		if !ok {
+			continue
+		}
+		seen++
+		src, err := c.src()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !strings.Contains(src, w) {
+			t.Errorf("%s: the source lacks %q:\n%s", c.name, w, firstLines(src, 3))
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("checked %d cases; want %d", seen, len(want))
+	}
+}
+
+// firstLines returns the first n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }

@@ -1,23 +1,17 @@
 package kernels
 
 import (
-	"fmt"
-
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
-	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
 
-// launch queues the product on the device: one Gemm per matrix of the
-// batch, over contiguous copies of operands that are not contiguous and
-// into a contiguous temporary when c is not.
+// launch queues the product on the device: one Gemm (cuBLAS, for float32
+// and float64) or one generated tiled kernel (every other element type,
+// cuda_gemm.go) per matrix of the batch, over contiguous copies of operands
+// that are not contiguous and into a contiguous temporary when c is not.
 func (s *productStep[T]) launch(d *onDevice) error {
 	dtype := tensor.DType[T]()
-	if dtype != "float32" && dtype != "float64" {
-		return &shape.DTypeError{Op: "MatMul", DType: dtype,
-			Reason: fmt.Sprintf("on %v, products go through cuBLAS, which takes float32 and float64", d.queue.Device())}
-	}
 	a, err := contiguousOn(d, s.a)
 	if err != nil {
 		return err
@@ -34,7 +28,11 @@ func (s *productStep[T]) launch(d *onDevice) error {
 	if g.K == 0 {
 		return evaluate(d.ev, s.c, expr.Exp[T](expr.Scalar(T(0))))
 	}
-	if err := queueGemms(d, dtype, g, c, a, b); err != nil {
+	queue := func() error { return queueGemms(d, dtype, g, c, a, b) }
+	if !tensor.IsFloat[T]() {
+		queue = func() error { return queueGemmKernels(d, g, c, a, b) }
+	}
+	if err := queue(); err != nil {
 		return err
 	}
 	if c != s.c {

@@ -104,6 +104,58 @@ func TestNVRTCWideAndConverted(t *testing.T) {
 	}
 }
 
+// TestNVRTCStrategies compiles, per element type and architecture, one
+// translation unit holding every kernel shape whose choice depends on sizes
+// and addresses (strategyCases: the vectorised loop, every reduction
+// strategy for every reducer, the finishing kernels, the generated matrix
+// product), and checks that each kernel is in the PTX and that NVRTC warned
+// about nothing.
+func TestNVRTCStrategies(t *testing.T) {
+	for _, dt := range []struct {
+		name  string
+		cases func() []cudaCase
+	}{
+		{"float32", strategyCases[float32]}, {"float64", strategyCases[float64]},
+		{"int8", strategyCases[int8]}, {"int16", strategyCases[int16]}, {"int32", strategyCases[int32]}, {"int64", strategyCases[int64]},
+		{"uint8", strategyCases[uint8]}, {"uint16", strategyCases[uint16]}, {"uint32", strategyCases[uint32]}, {"uint64", strategyCases[uint64]},
+	} {
+		var unit strings.Builder
+		var names []string
+		seen := map[string]bool{}
+		for _, c := range dt.cases() {
+			src, err := c.src()
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			for _, k := range kernelsIn(src) {
+				if !seen[k.name] {
+					seen[k.name] = true
+					names = append(names, k.name)
+					unit.WriteString(k.source)
+				}
+			}
+		}
+		src := ops.Prelude + kernelHelpers + unit.String()
+		for _, arch := range nvrtcArchs {
+			t.Run(dt.name+"/"+arch, func(t *testing.T) {
+				ptx, log, err := compileCUDA(src, arch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(log, "warning") {
+					t.Errorf("NVRTC warned:\n%s", log)
+				}
+				for _, name := range names {
+					if !strings.Contains(ptx, ".entry "+name) {
+						t.Errorf("kernel %s is not in the PTX", name)
+					}
+				}
+				t.Logf("%d kernels", len(names))
+			})
+		}
+	}
+}
+
 // TestNVRTCErrorCarriesLog checks that a kernel that does not compile gives
 // NVRTC's log, which names the line at fault.
 func TestNVRTCErrorCarriesLog(t *testing.T) {

@@ -349,3 +349,74 @@ func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Ex
 	ev.perform(&reduceStep[T]{p: p, acc: acc, x: x, g: g})
 	return acc, nil
 }
+
+// launchSplit queues a split reduction (strategy redSplit), whose kernel k
+// has been packed for p: k folds slices of each result's elements into
+// partials, in a temporary of the evaluation, then a second kernel folds
+// each result's partials, in a fixed order, into the destination. Neither
+// uses atomics, so a result does not vary from run to run.
+func launchSplit[T tensor.Number](d *onDevice, p *program[T], k *Kernel) error {
+	var parts, folded int64
+	var dst, dstIdx uint64
+	for i, pa := range k.spec.paramList {
+		switch {
+		case pa.kind == paramParts:
+			parts = int64(k.Params[i])
+		case pa.kind == paramReduced:
+			folded = int64(k.Params[i])
+		case pa.kind == paramPointer && pa.a == 0:
+			dst = k.Params[i]
+		case pa.kind == paramIndexOut:
+			dstIdx = k.Params[i]
+		}
+	}
+	n := int(k.Work * parts)
+	vals := temp[T](d.ev, []int{n})
+	var idx *tensor.Tensor[int64]
+	if p.red.def.Arg {
+		idx = temp[int64](d.ev, []int{n})
+	}
+	for i, pa := range k.spec.paramList {
+		switch {
+		case pa.kind == paramPointer && pa.a == 0:
+			k.Params[i] = memOf(vals).address(vals.Offset())
+		case pa.kind == paramIndexOut:
+			k.Params[i] = memOf(idx).address(idx.Offset())
+		}
+	}
+	if err := d.backend.Launch(d.queue, k); err != nil {
+		return err
+	}
+	f := finishKernel(k.spec)
+	f.Work, f.Blocks = k.Work, k.Work
+	for _, pa := range f.spec.paramList {
+		var v uint64
+		switch pa.kind {
+		case paramPointer:
+			v = dst
+			if pa.a == 1 {
+				v = memOf(vals).address(vals.Offset())
+			}
+		case paramIndexOut:
+			v = dstIdx
+		case paramIndexIn:
+			v = memOf(idx).address(idx.Offset())
+		case paramCount:
+			v = uint64(k.Work)
+		case paramParts:
+			v = uint64(parts)
+		case paramReduced:
+			v = uint64(folded)
+		}
+		f.Params = append(f.Params, v)
+	}
+	return d.backend.Launch(d.queue, f)
+}
+
+// finishKernel returns the launch of the kernel that folds the partials of
+// the split reduction s, without parameters.
+func finishKernel(s *kernelSpec) *Kernel {
+	f := s.finish()
+	key := f.key()
+	return &Kernel{Name: kernelName(key), Key: key, Reduction: true, spec: f, Threads: ReduceThreads}
+}
