@@ -55,6 +55,14 @@ type Kernel struct {
 	// Work is the number of elements (the number of result elements, for a
 	// reduction). The kernel is not launched when it is 0.
 	Work int64
+	// Threads is the block size the source assumes (its shared memory and
+	// warp shuffles are laid out for it).
+	Threads int
+	// Blocks is the number of blocks that give each unit of the kernel's
+	// work (elements or vectors, results, slices of results, tiles) a block
+	// of its own. Every kernel loops grid-stride over its units, so the
+	// backend may launch fewer (at least one); results do not depend on it.
+	Blocks int64
 	// Params are the kernel's parameters in order, 8 bytes each: device
 	// addresses, int64 and the bits of float64 (or of uint64/int64 for
 	// integer scalars).
@@ -200,6 +208,9 @@ func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 	if k.Work == 0 {
 		return nil
 	}
+	if k.spec.strategy == redSplit {
+		return launchSplit(d, p, k)
+	}
 	return d.backend.Launch(d.queue, k)
 }
 
@@ -234,6 +245,8 @@ func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 		}
 	}
 	k.Work = total
+	var parts int64
+	k.Threads, k.Blocks, parts = launchShape(spec, p, total, folded)
 	k.Params = k.Params[:0]
 	for _, pa := range spec.paramList {
 		var v uint64
@@ -252,6 +265,8 @@ func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 			v = uint64(p.shape[pa.a])
 		case paramStride:
 			v = uint64(int64(p.strides[pa.a][pa.b]))
+		case paramParts:
+			v = uint64(parts)
 		}
 		k.Params = append(k.Params, v)
 	}
