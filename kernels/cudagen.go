@@ -83,11 +83,11 @@ type operandSpec struct {
 // 16-byte vectors, and a reduction's strategy. variantOf computes it without
 // allocating; the kernel's key includes it.
 const (
-	variantWide       = 1 << 0 // 64-bit index arithmetic
-	variantVec        = 1 << 1 // elementwise, contiguous, every walking operand 16-byte aligned and of T's size
-	variantRedShift   = 2      // bits 2-3: the reduction strategy
-	variantRedMask    = 3 << variantRedShift
-	vectorBytes       = 16 // the width of a vectorised load or store
+	variantWide     = 1 << 0 // 64-bit index arithmetic
+	variantVec      = 1 << 1 // elementwise, contiguous, every walking operand 16-byte aligned and of T's size
+	variantRedShift = 2      // bits 2-3: the reduction strategy
+	variantRedMask  = 3 << variantRedShift
+	vectorBytes     = 16 // the width of a vectorised load or store
 )
 
 // reduceTuning holds the sizes at which reductions change strategy. The
