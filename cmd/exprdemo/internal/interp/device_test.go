@@ -91,23 +91,13 @@ func TestExplainOnDevice(t *testing.T) {
 			if strings.Contains(r.Plan, "goroutine") {
 				t.Errorf("a device plan describes the CPU's loops:\n%s", r.Plan)
 			}
-			// The CUDA source is the final evaluation's: its kernels are the
-			// last ones launched, in order.
-			var inSource []string
-			for _, line := range strings.Split(r.CUDA, "\n") {
-				if _, rest, ok := strings.Cut(line, "__global__ void "); ok {
-					name, _, _ := strings.Cut(rest, "(")
-					inSource = append(inSource, name)
-				}
-			}
-			if len(inSource) == 0 || len(inSource) > len(rec.names) {
-				t.Fatalf("%d kernels in the source, %d launched:\n%s", len(inSource), len(rec.names), r.CUDA)
-			}
-			if diff := cmp.Diff(rec.names[len(rec.names)-len(inSource):], inSource); diff != "" {
-				t.Errorf("kernels (-launched +source):\n%s", diff)
-			}
-			if tt.computed == 0 && len(inSource) != len(rec.names) {
-				t.Errorf("%d kernels in the source, %d launched", len(inSource), len(rec.names))
+			// The CUDA source is the final evaluation's: as many kernels as
+			// it launched, the last ones. (Names may differ: a kernel's
+			// variant may depend on the addresses of its operands, and the
+			// source is made for another destination than the result.)
+			inSource := strings.Count(r.CUDA, "__global__ void laze_")
+			if inSource == 0 || inSource > len(rec.names) || tt.computed == 0 && inSource != len(rec.names) {
+				t.Errorf("%d kernels in the source, %d launched (%d evaluations before the last):\n%s", inSource, len(rec.names), tt.computed, r.CUDA)
 			}
 		})
 	}
