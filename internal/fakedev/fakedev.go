@@ -33,12 +33,20 @@ func New(dev alloc.Device) *Allocator {
 // Device returns the device the allocator was made for.
 func (a *Allocator) Device() alloc.Device { return a.dev }
 
+// blockAlign is the alignment of every block, as cudaMalloc's: kernels
+// choose their vectorised variant from their operands' alignment, so the
+// fake device must align as a real one does for tests to see the same
+// choices.
+const blockAlign = 256
+
 // Alloc returns a block of nbytes (at least 8, so that every block has its
-// own address).
+// own address), aligned to 256 bytes.
 func (a *Allocator) Alloc(nbytes int) (*alloc.Allocation, error) {
-	words := make([]uint64, (max(nbytes, 8)+7)/8)
-	block := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)
-	ptr := uintptr(unsafe.Pointer(&words[0]))
+	n := (max(nbytes, 8) + 7) / 8 * 8
+	raw := make([]byte, n+blockAlign)
+	skip := (blockAlign - int(uintptr(unsafe.Pointer(&raw[0]))%blockAlign)) % blockAlign
+	block := raw[skip : skip+n : skip+n]
+	ptr := uintptr(unsafe.Pointer(&block[0]))
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.live[ptr] = block
