@@ -471,7 +471,7 @@ func scalarBits[T tensor.Number](v T) uint64 {
 // lets several kernels share a translation unit.
 const kernelHelpers = `#ifndef LAZE_KERNEL_HELPERS
 #define LAZE_KERNEL_HELPERS
-template <typename S, int V> struct __align__(16) laze_vec { S v[V]; };
+template <typename S, int V> struct alignas(16) laze_vec { S v[V]; };
 template <typename S> __device__ __forceinline__ S laze_shfl_down(S v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
 __device__ __forceinline__ signed char laze_shfl_down(signed char v, int d) { return (signed char)__shfl_down_sync(0xffffffffu, (int)v, d); }
 __device__ __forceinline__ unsigned char laze_shfl_down(unsigned char v, int d) { return (unsigned char)__shfl_down_sync(0xffffffffu, (unsigned)v, d); }
@@ -521,10 +521,6 @@ func (s *kernelSpec) source(name string) string {
 		g.blockReduction(s.strategy == redSplit)
 	}
 	g.line(0, "}")
-	if s.kind == kindReduce && s.strategy == redSplit {
-		f := s.finish()
-		g.b.WriteString(f.source(kernelName(f.key())))
-	}
 	return g.b.String()
 }
 
@@ -770,6 +766,7 @@ func (g *cudaWriter) blockReduction(split bool) {
 		g.line(1, "const I parts = (I)q, chunk = (folded + parts - 1) / parts;")
 		g.line(1, "for (I u = (I)blockIdx.x; u < count * parts; u += (I)gridDim.x) {")
 		g.line(2, "const I o = u / parts, start = (u %% parts) * chunk, end = min(start + chunk, folded);")
+		g.line(2, "(void)o; // unused when every dimension is reduced")
 	} else {
 		g.line(1, "for (I o = (I)blockIdx.x; o < count; o += (I)gridDim.x) {")
 		g.line(2, "const I start = 0, end = folded;")

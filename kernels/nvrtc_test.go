@@ -4,6 +4,7 @@ package kernels
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -44,6 +45,7 @@ func TestNVRTCEveryOp(t *testing.T) {
 	for _, dt := range cudaDTypes {
 		var unit strings.Builder
 		unit.WriteString(ops.Prelude)
+		unit.WriteString(kernelHelpers)
 		var names []string
 		seen := map[string]bool{}
 		for _, c := range dt.cases() {
@@ -83,20 +85,30 @@ func TestNVRTCEveryOp(t *testing.T) {
 // reach: 64-bit indexing and operands read from another element type.
 func TestNVRTCWideAndConverted(t *testing.T) {
 	var unit strings.Builder
-	wide := goldenCases()
-	for _, c := range wide {
+	unit.WriteString(ops.Prelude)
+	unit.WriteString(kernelHelpers)
+	seen := map[string]bool{}
+	add := func(src string) {
+		for _, k := range kernelsIn(src) {
+			if !seen[k.name] {
+				seen[k.name] = true
+				unit.WriteString(k.source)
+			}
+		}
+	}
+	for _, c := range goldenCases() {
 		src, err := c.src()
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		unit.WriteString(src)
+		add(src)
 	}
 	i32 := tensor.Arange[int32](0, 12, 1)
 	src, err := CUDASource(tensor.Zeros[float64](12), expr.Exp[float64](expr.Add[float64](expr.Cast[float64](i32), tensor.Ones[float64](12))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	unit.WriteString(src)
+	add(src)
 	for _, arch := range nvrtcArchs {
 		if _, log, err := compileCUDA(unit.String(), arch); err != nil || strings.Contains(log, "warning") {
 			t.Errorf("%s: %v\n%s", arch, err, log)
@@ -153,6 +165,39 @@ func TestNVRTCStrategies(t *testing.T) {
 				t.Logf("%d kernels", len(names))
 			})
 		}
+	}
+}
+
+// TestNVRTCVectorised checks that the vectorised elementwise kernel really
+// compiles to 16-byte loads and stores (ld.global.v4 / v2 of 32- or 64-bit
+// words) for every element type: NVRTC could split a 16-byte struct into
+// narrower accesses, which would lose the bandwidth it is for.
+func TestNVRTCVectorised(t *testing.T) {
+	wide16 := regexp.MustCompile(`ld\.global(\.nc)?\.v(4\.[bfsu]32|2\.[bfsu]64)`)
+	store16 := regexp.MustCompile(`st\.global\.v(4\.[bfsu]32|2\.[bfsu]64)`)
+	for _, dt := range []struct {
+		name  string
+		cases func() []cudaCase
+	}{
+		{"float32", strategyCases[float32]}, {"float64", strategyCases[float64]}, {"int8", strategyCases[int8]},
+		{"int16", strategyCases[int16]}, {"int32", strategyCases[int32]}, {"uint64", strategyCases[uint64]},
+	} {
+		t.Run(dt.name, func(t *testing.T) {
+			src, err := dt.cases()[0].src() // the vectorised case
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(src, "vec=") {
+				t.Fatalf("the first strategy case is not vectorised:\n%s", firstLines(src, 3))
+			}
+			ptx, _, err := compileCUDA(src, "sm_90")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !wide16.MatchString(ptx) || !store16.MatchString(ptx) {
+				t.Errorf("no 16-byte global loads and stores in the PTX:\n%s", ptx)
+			}
+		})
 	}
 }
 

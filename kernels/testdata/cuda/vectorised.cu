@@ -3,7 +3,7 @@
 #include <laze prelude: ops.Prelude>
 #ifndef LAZE_KERNEL_HELPERS
 #define LAZE_KERNEL_HELPERS
-template <typename S, int V> struct __align__(16) laze_vec { S v[V]; };
+template <typename S, int V> struct alignas(16) laze_vec { S v[V]; };
 template <typename S> __device__ __forceinline__ S laze_shfl_down(S v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
 __device__ __forceinline__ signed char laze_shfl_down(signed char v, int d) { return (signed char)__shfl_down_sync(0xffffffffu, (int)v, d); }
 __device__ __forceinline__ unsigned char laze_shfl_down(unsigned char v, int d) { return (unsigned char)__shfl_down_sync(0xffffffffu, (unsigned)v, d); }
