@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/tensor"
 )
@@ -139,7 +140,7 @@ func variantOf[T tensor.Number](p *program[T]) uint8 {
 		limit = max(limit, span)
 		if vec && len(st) == 1 && st[0] == 1 {
 			m := p.mems[k]
-			if int64(m.itemSize) != size || m.address(p.offsets[k])%vectorBytes != 0 {
+			if int64(m.itemSize) != size || !vectorAligned(m, p.offsets[k]) {
 				vec = false
 			}
 		}
@@ -155,6 +156,17 @@ func variantOf[T tensor.Number](p *program[T]) uint8 {
 		v |= strategy << variantRedShift
 	}
 	return v
+}
+
+// vectorAligned reports whether the operand's element at offset is 16-byte
+// aligned. Host memory (CUDASource on CPU tensors) is taken to start as a
+// device block does, aligned, so that the listing shows what the tensors
+// would run once moved to a GPU, whatever the host addresses.
+func vectorAligned(m operandMem, offset int) bool {
+	if m.block == nil || m.block.Device().Kind() == alloc.KindCPU {
+		return offset*m.itemSize%vectorBytes == 0
+	}
+	return m.address(offset)%vectorBytes == 0
 }
 
 // reduceStrategy chooses how a reduction of total results, folded elements
