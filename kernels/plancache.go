@@ -63,9 +63,8 @@ type cachedPlan[T tensor.Number] struct {
 	template *program[T] // no data, blocks or constant values: those are bound per call
 	bound    sync.Pool   // *program[T]: copies of template with their own per-call slices
 	workers  sync.Pool   // *worker[T] sized for template
-	kernel   *Kernel     // the device kernel's structure, built on first use (device plans)
-	kernelMu sync.Mutex
-	kernels  sync.Pool // *Kernel: per-call launches sharing kernel's structure
+	variants *[256]atomic.Pointer[Kernel] // device plans: the kernel's structure per variant (variantOf), built on first use
+	kernels  sync.Pool                   // *Kernel: per-call launches, each set from its variant's structure
 }
 
 // signature is a call's description, gathered in scratch memory reused
@@ -304,7 +303,10 @@ func buildPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T
 	t.workers = &cp.workers
 	cp.bound.New = func() any { return cp.newBound() }
 	cp.workers.New = func() any { return newWorker(&t, new(scratch)) }
-	cp.kernels.New = func() any { k := *cp.kernel; k.Params = nil; return &k }
+	cp.kernels.New = func() any { return new(Kernel) }
+	if !dst.Device().IsCPU() {
+		cp.variants = new([256]atomic.Pointer[Kernel])
+	}
 	return cp
 }
 
@@ -428,6 +430,24 @@ func bindOperand[T tensor.Number](p *program[T], k int, t *tensor.Tensor[T]) {
 	p.mems[k].block = t.Mem(friend.K)
 }
 
+// launchFor returns a pooled launch of p's kernel: the structure of p's
+// variant (alignment, index width, reduction strategy: variantOf, which
+// depends on the call's addresses and sizes), built the first time the
+// variant is met, with room for the parameters.
+func (cp *cachedPlan[T]) launchFor(p *program[T]) *Kernel {
+	v := variantOf(p)
+	base := cp.variants[v].Load()
+	if base == nil {
+		base = newKernel(p)
+		cp.variants[v].Store(base) // two racing builders store equal structures
+	}
+	k := cp.kernels.Get().(*Kernel)
+	params := k.Params[:0]
+	*k = *base
+	k.Params = params
+	return k
+}
+
 // launchPlan queues p's kernel on q, or, when q is nil, on dev's default
 // queue and waits for it.
 func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], dev alloc.Device, q Queue) error {
@@ -444,12 +464,7 @@ func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], 
 	if p.noop {
 		return nil
 	}
-	cp.kernelMu.Lock()
-	if cp.kernel == nil {
-		cp.kernel = newKernel(cp.template)
-	}
-	cp.kernelMu.Unlock()
-	k := cp.kernels.Get().(*Kernel)
+	k := cp.launchFor(p)
 	defer cp.kernels.Put(k)
 	packParams(k, p)
 	if k.Work > 0 {
