@@ -151,6 +151,8 @@ func ExampleExplain() {
 
 // ExampleCUDASource prints the kernel a GPU would run for a*2 + b: the
 // scalar is a parameter (k0), so a*3 + b runs the same compiled kernel.
+// The operands are contiguous and aligned, so the kernel reads and writes
+// 16-byte vectors (x1.v[e]) and finishes the tail element by element.
 func ExampleCUDASource() {
 	a := tensor.Arange[float32](0, 6, 1)
 	b := tensor.Ones[float32](6)
@@ -165,8 +167,12 @@ func ExampleCUDASource() {
 		}
 	}
 	// Output:
-	// extern "C" __global__ void laze_71ad2691c5c25acb(float* o0, const float* o1, const float* o2, double k0, long long n) {
+	// extern "C" __global__ void laze_82ea497a6b6c4b4a(float* o0, const float* o1, const float* o2, double k0, long long n) {
 	// const T v1 = (T)k0;
+	// const T v0 = (T)x1.v[e];
+	// const T v3 = (T)x2.v[e];
+	// const T v4_ = (T)(v0 * v1);
+	// const T v4 = (T)(v4_ + v3);
 	// const T v0 = (T)o1[p1];
 	// const T v3 = (T)o2[p2];
 	// const T v4_ = (T)(v0 * v1);
