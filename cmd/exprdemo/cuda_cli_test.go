@@ -14,12 +14,9 @@ import (
 // 1e-9 relative + 1e-12), as GPU transcendental functions differ from Go's
 // in the last bits and a GPU sums in another order. The generator keeps
 // such inexact values away from comparisons, // and %, argmax and where's
-// condition, so that integers stay exact. It needs a GPU (tag cuda).
-//
-// One refusal is accepted: a build whose GPU products go through cuBLAS
-// alone refuses integer products with a DTypeError saying so (the error
-// Assign documents); such cases are counted and logged, and any other GPU
-// failure where the CPU succeeds fails the test.
+// condition, so that integers stay exact. It needs a GPU (tag cuda). Any
+// GPU failure where the CPU succeeds fails the test (integer products run
+// a generated kernel).
 func TestCUDAMatchesCPU(t *testing.T) {
 	const n = 400
 	failures := 0
