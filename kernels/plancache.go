@@ -60,11 +60,11 @@ func PlanCacheStats() (hits, misses, bypass int64) {
 // per-call copies bound to the call's tensors.
 type cachedPlan[T tensor.Number] struct {
 	sig      []uint64
-	template *program[T] // no data, blocks or constant values: those are bound per call
-	bound    sync.Pool   // *program[T]: copies of template with their own per-call slices
-	workers  sync.Pool   // *worker[T] sized for template
+	template *program[T]                  // no data, blocks or constant values: those are bound per call
+	bound    sync.Pool                    // *program[T]: copies of template with their own per-call slices
+	workers  sync.Pool                    // *worker[T] sized for template
 	variants *[256]atomic.Pointer[Kernel] // device plans: the kernel's structure per variant (variantOf), built on first use
-	kernels  sync.Pool                   // *Kernel: per-call launches, each set from its variant's structure
+	kernels  sync.Pool                    // *Kernel: per-call launches, each set from its variant's structure
 }
 
 // signature is a call's description, gathered in scratch memory reused
