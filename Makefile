@@ -10,7 +10,7 @@ FUZZTIME ?= 20s
 
 ## test: gofmt check, go vet, and every test under the race detector
 test: fmt-check vet
-	$(GO) test -race ./...
+	$(GO) test -race -timeout 30m ./...
 
 fmt-check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -55,7 +55,7 @@ demo:
 
 ## cover: coverage of the library packages and the CLI's parser and interpreter; fails below $(COVER_MIN)%
 cover:
-	@$(GO) test -cover $(COVER_PKGS) > coverage.txt; status=$$?; cat coverage.txt; \
+	@$(GO) test -cover -timeout 30m $(COVER_PKGS) > coverage.txt; status=$$?; cat coverage.txt; \
 	[ $$status -eq 0 ] || exit $$status; \
 	awk -v min=$(COVER_MIN) '/coverage:/ { for (i = 1; i <= NF; i++) if ($$i == "coverage:") { \
 		pct = $$(i+1); sub("%", "", pct); \

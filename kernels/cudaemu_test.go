@@ -62,9 +62,14 @@ var (
 
 // emulator sets up the emulated device once (registering its allocator)
 // and registers emuBackend as the CUDA backend for the test; it skips the
-// test without g++.
+// test without g++, and under the race detector: the kernels run in g++'s
+// processes, which the detector does not see, and make test's -race pass
+// would only repeat the compiles that make cover's pass (no -race) runs.
 func emulator(t *testing.T) *emuBackend {
 	t.Helper()
+	if raceEnabled {
+		t.Skip("the CUDA emulator tests run without -race (make cover runs them): the kernels run in g++ processes the race detector does not see")
+	}
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
 		t.Skip("no g++: the CUDA emulator tests compile generated kernels for the host with g++ -std=c++20")
