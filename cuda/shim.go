@@ -8,6 +8,16 @@ package cuda
 #include <cuda.h>
 #include <nvrtc.h>
 
+// LAZE_CURRENT makes ctx current on the calling OS thread, returning its
+// error from the enclosing function: every wrapper below starts with it, so
+// that which thread runs the calling goroutine does not matter.
+#define LAZE_CURRENT(ctx) do { \
+	CUresult current_ = cuCtxSetCurrent(ctx); \
+	if (current_ != CUDA_SUCCESS) { \
+		return current_; \
+	} \
+} while (0)
+
 // laze_launch queues one kernel launch in a single cgo call: it makes ctx
 // current on the calling OS thread (so which thread runs the calling
 // goroutine does not matter), builds the argument array on the C stack and
@@ -18,60 +28,39 @@ static CUresult laze_launch(CUcontext ctx, CUfunction fn, unsigned int grid, uns
 	for (int i = 0; i < n; i++) {
 		args[i] = &params[i];
 	}
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
+	LAZE_CURRENT(ctx);
 	return cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, stream, n > 0 ? args : NULL, NULL);
 }
 
 static CUresult laze_begin_capture(CUcontext ctx, CUstream s) {
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
+	LAZE_CURRENT(ctx);
 	return cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
 }
 
 static CUresult laze_end_capture(CUcontext ctx, CUstream s, CUgraph *g) {
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
+	LAZE_CURRENT(ctx);
 	return cuStreamEndCapture(s, g);
 }
 
 // laze_instantiate uses cuGraphInstantiateWithFlags, whose signature is the
 // same in CUDA 11.4 to 13 (cuGraphInstantiate's changed in CUDA 12).
 static CUresult laze_instantiate(CUcontext ctx, CUgraph g, CUgraphExec *e) {
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
+	LAZE_CURRENT(ctx);
 	return cuGraphInstantiateWithFlags(e, g, 0);
 }
 
 static CUresult laze_graph_launch(CUcontext ctx, CUgraphExec e, CUstream s) {
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
+	LAZE_CURRENT(ctx);
 	return cuGraphLaunch(e, s);
 }
 
 static CUresult laze_graph_nodes(CUcontext ctx, CUgraph g, size_t *n) {
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
+	LAZE_CURRENT(ctx);
 	return cuGraphGetNodes(g, NULL, n);
 }
 
 static CUresult laze_graph_destroy(CUcontext ctx, CUgraphExec e, CUgraph g) {
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
+	LAZE_CURRENT(ctx);
 	CUresult r1 = e ? cuGraphExecDestroy(e) : CUDA_SUCCESS;
 	CUresult r2 = g ? cuGraphDestroy(g) : CUDA_SUCCESS;
 	return r1 != CUDA_SUCCESS ? r1 : r2;
@@ -80,11 +69,8 @@ static CUresult laze_graph_destroy(CUcontext ctx, CUgraphExec e, CUgraph g) {
 // laze_load loads a module image (a CUBIN, or NUL-terminated PTX) and
 // returns its function called name.
 static CUresult laze_load(CUcontext ctx, const void *image, const char *name, CUmodule *mod, CUfunction *fn) {
-	CUresult r = cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS) {
-		return r;
-	}
-	r = cuModuleLoadData(mod, image);
+	LAZE_CURRENT(ctx);
+	CUresult r = cuModuleLoadData(mod, image);
 	if (r != CUDA_SUCCESS) {
 		return r;
 	}

@@ -106,12 +106,17 @@ func (s *signature) addGeometry(dev alloc.Device, dims, strides []int) {
 	}
 }
 
+// The 64-bit FNV-1a constants.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
 // finish computes the hash (FNV-1a over the words).
 func (s *signature) finish() {
-	h := uint64(14695981039346656037)
+	h := uint64(fnvOffset)
 	for _, w := range s.words {
-		h ^= w
-		h *= 1099511628211
+		h = (h ^ w) * fnvPrime
 	}
 	s.hash = h
 }
@@ -184,35 +189,15 @@ func describeOp[T tensor.Number](s *signature, dst *tensor.Tensor[T], op uint64,
 	return true
 }
 
-// dtypeCode numbers T for signatures.
+// dtypeCode numbers T for signatures: the FNV-1a hash of its name
+// (tensor.DType), so that the element types stay listed in one place. A
+// plan is also typed (*cachedPlan[T]), so a collision could only be a miss.
 func dtypeCode[T tensor.Number]() uint64 {
-	switch any(*new(T)).(type) {
-	case int8:
-		return 1
-	case int16:
-		return 2
-	case int32:
-		return 3
-	case int64:
-		return 4
-	case uint8:
-		return 5
-	case uint16:
-		return 6
-	case uint32:
-		return 7
-	case uint64:
-		return 8
-	case float32:
-		return 9
-	case float64:
-		return 10
-	case int:
-		return 11
-	case uint:
-		return 12
+	h := uint64(fnvOffset)
+	for _, c := range []byte(tensor.DType[T]()) {
+		h = (h ^ uint64(c)) * fnvPrime
 	}
-	return 0
+	return h
 }
 
 // lookupPlan returns the cached plan of s's signature, or nil.
