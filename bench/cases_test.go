@@ -38,6 +38,7 @@ var cases = []benchCase{
 	{"long8", prepareLong8},
 	{"bcast", prepareBcast},
 	{"transpose", prepareTranspose},
+	{"cmp", prepareCmp},
 }
 
 var sizes = []int{1000, 10000, 100000, 1000000, 10000000}
@@ -225,4 +226,29 @@ func prepareTranspose(n int) prepared {
 		impl{"gonum", func() { gd.Add(ga.T(), gb) }},
 	)
 	return prepared{n, int64(3 * 8 * m * m), asFloat64(dst), impls}
+}
+
+// prepareCmp is numexpr's headline expression, a*b - 4.1*a > 2.5*b, on
+// standard normal inputs (so that about a third of the results are 1),
+// written as 1 or 0 in float64: laze's comparisons give 1 or 0 in the
+// operands' type, as NumPy's bool result cast to float64 does. gonum's
+// floats has no comparison, so it has no gonum implementation.
+func prepareCmp(n int) prepared {
+	a, b := tensor.Randn[float64](1, n), tensor.Randn[float64](2, n)
+	dst := tensor.Zeros[float64](n)
+	d, x, y := dst.Data(), a.Data(), b.Data()
+	tree := expr.Of(a).Mul(b).Sub(expr.Of(a).MulScalar(4.1)).Gt(expr.Of(b).MulScalar(2.5))
+	impls := append(lazeAndNaive(dst, tree),
+		impl{"handloop", func() {
+			x, y := x[:len(d)], y[:len(d)]
+			for i := range d {
+				v := 0.0
+				if x[i]*y[i]-4.1*x[i] > 2.5*y[i] {
+					v = 1
+				}
+				d[i] = v
+			}
+		}},
+	)
+	return prepared{n, int64(3 * 8 * n), asFloat64(dst), impls}
 }
