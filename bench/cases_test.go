@@ -229,7 +229,7 @@ func prepareTranspose(n int) prepared {
 }
 
 // prepareCmp is numexpr's headline expression, a*b - 4.1*a > 2.5*b, on
-// standard normal inputs (so that about a third of the results are 1),
+// standard normal inputs (so that a little under half the results are 1),
 // written as 1 or 0 in float64: laze's comparisons give 1 or 0 in the
 // operands' type, as NumPy's bool result cast to float64 does. gonum's
 // floats has no comparison, so it has no gonum implementation.

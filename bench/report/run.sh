@@ -6,10 +6,19 @@
 # ten, the 95% confidence interval around a median leaves out the most
 # extreme run at each end; with six, the fewest that give one, it spans
 # them all).
+#
+# Each pass also runs, into the same file:
+#   - the Elementwise suite's laze implementation built with
+#     GOEXPERIMENT=simd, renamed laze-simd (BenchmarkElementwise/<case>/laze-simd/<n>),
+#     when that build compiles (a warning otherwise);
+#   - the peers, NumPy and numexpr (bench/peers/peers.py, with Debian's
+#     python, PYTHON to override), on 1 and all cores, when NumPy imports
+#     (`make bench-deps` installs both; a warning otherwise).
 set -euo pipefail
 out=${1:-docs/bench/cpu.txt}
 count=${BENCH_COUNT:-10}
 go=${GO:-go}
+py=${PYTHON:-/usr/bin/python3}
 cores=$(nproc)
 mkdir -p "$(dirname "$out")"
 tmp="$out.tmp"
@@ -31,9 +40,55 @@ bench() {
 # The repetitions are whole passes over the suite, not -count: on a shared
 # machine a slow minute then costs one run of many benchmarks, which their
 # medians ignore, instead of every run of the few benchmarks it overlaps.
+warn() { echo "run.sh: warning: $*" >&2; }
+
+# simd PROCS runs the Elementwise suite's laze leaves in the
+# GOEXPERIMENT=simd build and appends them as laze-simd; the other
+# implementations do not change with the experiment and run once, in the
+# scalar build. Only benchmark names are rewritten.
+simd_bin=$(mktemp -d)
+trap 'rm -rf "$simd_bin"' EXIT
+simd_ok=1
+if ! GOEXPERIMENT=simd "$go" test -c -o "$simd_bin/bench.test" ./bench >"$simd_bin/build.log" 2>&1; then
+	simd_ok=0
+	warn "the GOEXPERIMENT=simd build of ./bench does not compile; no laze-simd figures in this run:"
+	tail -n 20 "$simd_bin/build.log" >&2
+fi
+simd() {
+	local procs=$1
+	if ! GOMAXPROCS=$procs GOEXPERIMENT=simd "$go" test -run '^$' -benchmem -timeout 120m -cpu "$procs" -count 1 \
+		-bench 'Elementwise//^laze$' -benchtime 200ms ./bench >"$simd_bin/run.txt" 2>&1; then
+		warn "the GOEXPERIMENT=simd run failed (-cpu $procs); its laze-simd figures are left out of this pass:"
+		tail -n 20 "$simd_bin/run.txt" >&2
+		return 0
+	fi
+	sed -E 's#^(BenchmarkElementwise/[^/[:space:]]+)/laze/#\1/laze-simd/#' "$simd_bin/run.txt" | tee -a "$tmp"
+}
+
+# peers THREADS runs NumPy and numexpr with THREADS threads: numexpr's pool
+# is capped there (NUMEXPR_MAX_THREADS) and set to it, and the BLAS and
+# OpenMP pools NumPy might use are held to it too.
+peers_ok=1
+if ! "$py" -c 'import numpy' >/dev/null 2>&1; then
+	peers_ok=0
+	warn "$py cannot import numpy; no NumPy or numexpr figures in this run (make bench-deps)"
+	echo "peers: missing" >>"$tmp"
+elif ! "$py" -c 'import numexpr' >/dev/null 2>&1; then
+	warn "$py cannot import numexpr; NumPy figures only (make bench-deps)"
+fi
+peers() {
+	local threads=$1
+	OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads MKL_NUM_THREADS=$threads \
+		NUMEXPR_MAX_THREADS=$threads NUMEXPR_NUM_THREADS=$threads \
+		"$py" bench/peers/peers.py --threads "$threads" --benchtime 0.2 | tee -a "$tmp" ||
+		warn "bench/peers/peers.py failed or skipped a case (-threads $threads); see above"
+}
+
 for ((pass = 1; pass <= count; pass++)); do
 	for procs in 1 "$cores"; do
 		bench "$procs" -bench Elementwise -benchtime 200ms
+		if ((simd_ok)); then simd "$procs"; fi
+		if ((peers_ok)); then peers "$procs"; fi
 		bench "$procs" -bench Reduce -benchtime 1s
 	done
 	bench "$cores" -bench MatMul -benchtime 5x
