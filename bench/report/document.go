@@ -24,6 +24,7 @@ var sections = []section{
 	{"machine", func(in inputs) (string, error) { return machineLine(in.cpu), nil }},
 	{"elementwise-one-core", cpuOnly(elementwiseOneCore)},
 	{"elementwise-targets", cpuOnly(elementwiseTargetsTable)},
+	{"elementwise-peer-targets", cpuOnly(elementwisePeerTargetsTable)},
 	{"elementwise-cores", cpuOnly(elementwiseTwoCores)},
 	{"elementwise-allocs", cpuOnly(elementwiseAllocs)},
 	{"matmul", cpuOnly(matmulTable)},
@@ -48,11 +49,24 @@ func machineLine(rs *results) string {
 		orUnknown(c["cpu"]), cores, orUnknown(c["go"]), c["goos"], c["goarch"], orUnknown(c["date"]), rs.minRuns())
 	worst, width := rs.widest()
 	if math.IsInf(width, 0) || math.IsNaN(width) {
-		return line + "; too few for a 95% confidence interval (benchstat needs 6).\n"
+		return line + "; too few for a 95% confidence interval (benchstat needs 6)." + peersLine(rs) + "\n"
 	}
 	wide, all := rs.noisy(0.05)
-	return line + fmt.Sprintf("; %d of the %d timings have a 95%% confidence interval wider than ±5%%, the widest ±%.1f%% (`%s`, `-cpu %d`).\n",
-		wide, all, 100*width, worst.name, worst.procs)
+	return line + fmt.Sprintf("; %d of the %d timings have a 95%% confidence interval wider than ±5%%, the widest ±%.1f%% (`%s`, `-cpu %d`).",
+		wide, all, 100*width, worst.name, worst.procs) + peersLine(rs) + "\n"
+}
+
+// peersLine names the peers' versions, from the configuration lines
+// bench/peers/peers.py writes, or says they did not run.
+func peersLine(rs *results) string {
+	c := rs.config
+	switch {
+	case c["numpy"] == "":
+		return " Peers: none in this run (`make bench-deps` installs NumPy and numexpr)."
+	case c["numexpr"] == "" || c["numexpr"] == "missing":
+		return fmt.Sprintf(" Peers: NumPy %s on Python %s; numexpr missing (`make bench-deps`).", c["numpy"], orUnknown(c["python"]))
+	}
+	return fmt.Sprintf(" Peers: NumPy %s and numexpr %s on Python %s.", c["numpy"], c["numexpr"], orUnknown(c["python"]))
 }
 
 // markerPattern finds the start markers in a document.

@@ -88,13 +88,21 @@ func throughputPlot(title string, logY bool, ns []int, series []string, speed fu
 	return p, nil
 }
 
-// elementwisePlots draws, for each case, every implementation's throughput
-// against n on one core, into dir/elementwise-<case>.svg.
+// elementwisePlots draws, for each case, the throughput of every
+// implementation the run has (laze-simd and the peers included) against n
+// on one core, into dir/elementwise-<case>.svg.
 func elementwisePlots(rs *results, dir string) ([]string, error) {
 	var files []string
+	have, _ := rs.ewImpls()
+	impl := map[string]string{} // legend label to implementation
+	var labels []string
+	for _, im := range have {
+		impl[implLabel(im)] = im
+		labels = append(labels, implLabel(im))
+	}
 	for _, c := range rs.ewCases() {
-		p, err := throughputPlot(c+" (one core)", true, rs.ewSizes(), elementwiseImpls, func(im string, n int) (float64, bool) {
-			return rs.median(ewName(c, im, n), 1, unitSpeed)
+		p, err := throughputPlot(c+" (one core)", true, rs.ewSizes(), labels, func(label string, n int) (float64, bool) {
+			return rs.median(ewName(c, impl[label], n), 1, unitSpeed)
 		})
 		if err != nil {
 			return nil, err

@@ -35,6 +35,8 @@ func TestKeyOf(t *testing.T) {
 		{"BenchmarkElementwise/add/laze/1000", key{"Elementwise/add/laze/1000", 1}},
 		{"BenchmarkCUDA/copy/n=16777216-16", key{"CUDA/copy/n=16777216", 16}},
 		{"BenchmarkReduce/axis0/laze-2", key{"Reduce/axis0/laze", 2}},
+		{"BenchmarkElementwise/poly4/numexpr/1000-1", key{"Elementwise/poly4/numexpr/1000", 1}},
+		{"BenchmarkElementwise/poly4/laze-simd/1000-2", key{"Elementwise/poly4/laze-simd/1000", 2}},
 	} {
 		r := benchfmt.NewReader(strings.NewReader(tc.line+" 1 5 ns/op\n"), "x")
 		if !r.Scan() {

@@ -132,6 +132,16 @@ func (rs *results) median(name string, procs int, unit string) (float64, bool) {
 	return s.Center, ok
 }
 
+// summary returns the median and confidence interval of name's unit at
+// procs, and whether it exists.
+func (rs *results) summary(name string, procs int, unit string) (benchmath.Summary, bool) {
+	if rs == nil {
+		return benchmath.Summary{}, false
+	}
+	s, ok := rs.stats[key{name, procs}][unit]
+	return s, ok
+}
+
 // runs returns how many runs name has at procs (the count of its timings).
 func (rs *results) runs(name string, procs int) int {
 	return len(rs.samples[key{name, procs}][unitTime])
