@@ -35,11 +35,16 @@ bench-matmul:
 bench-reduce:
 	$(GO) test -run '^$$' -bench Reduce -benchmem -cpu 1,2 -count 5 -benchtime 1s -timeout 60m ./bench
 
-## bench-report: run the CPU suite (bench/) $(BENCH_COUNT) times into docs/bench/cpu.txt, then `make report`
+## bench-report: run the CPU suite (bench/), its GOEXPERIMENT=simd build and the NumPy/numexpr peers $(BENCH_COUNT) times into docs/bench/cpu.txt, then `make report`
 BENCH_COUNT ?= 10
-bench-report:
+bench-report: bench-deps
 	BENCH_COUNT=$(BENCH_COUNT) GO=$(GO) bash bench/report/run.sh docs/bench/cpu.txt
 	$(MAKE) report
+
+## bench-deps: install the peers' python3-numpy and python3-numexpr from Debian (when missing; warns, never fails, when it cannot)
+.PHONY: bench-deps
+bench-deps:
+	bash bench/peers/deps.sh
 
 ## report: regenerate docs/performance.md's tables and the docs/img plots from docs/bench/*.txt
 report:
