@@ -12,7 +12,13 @@
 // goos and goarch, and the date, go and cores lines `make bench-report`
 // writes before the runs. Every figure is the median of its repeated runs,
 // with a 95% confidence interval, as benchstat computes them
-// (golang.org/x/perf/benchmath). The GPU file is optional: where it is
+// (golang.org/x/perf/benchmath). Besides the Go suite's implementations,
+// the CPU file may hold laze-simd (laze built with GOEXPERIMENT=simd,
+// renamed by run.sh) and the peers numpy and numexpr (bench/peers/peers.py,
+// whose -N suffix is its thread count); the elementwise tables and plots
+// show each of them the file has, and say which are missing and why
+// (elementwise.go's missingNote), and their targets read "not in this run".
+// The GPU file is optional: where it is
 // missing, the GPU section says the figures wait for a GPU and no GPU plot
 // is drawn. It is the gpu.txt that bench/gpu/suite.sh writes on a GPU
 // machine: the Go GPU suite's output (bench/cuda_test.go) and PyTorch's
