@@ -1,0 +1,73 @@
+package vmath
+
+//go:generate go run ./gen
+
+// Float is the element types of the generic wrappers.
+type Float interface{ ~float32 | ~float64 }
+
+// Width returns the number of float64 lanes the functions process at once:
+// 8 with AVX-512, 4 with AVX2 and FMA, 1 for the scalar loops (no SIMD build,
+// or a CPU without AVX2). A float32 vector holds twice as many lanes.
+func Width() int { return width }
+
+// Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as
+// long as d; d may be x itself but must not otherwise overlap it.
+func Exp64(d, x []float64) { exp64Impl(d, x) }
+
+// Exp32 sets d[i] = float32(math.Exp(float64(x[i]))), as Exp64.
+func Exp32(d, x []float32) { exp32Impl(d, x) }
+
+// Log64 sets d[i] = scalar.Log(x[i]) (math.Log, with subnormals scaled
+// into the normal range), as Exp64.
+func Log64(d, x []float64) { log64Impl(d, x) }
+
+// Log32 sets d[i] = float32(scalar.Log(float64(x[i]))), as Exp64.
+func Log32(d, x []float32) { log32Impl(d, x) }
+
+// Tanh64 sets d[i] = math.Tanh(x[i]), as Exp64.
+func Tanh64(d, x []float64) { tanh64Impl(d, x) }
+
+// Tanh32 sets d[i] = float32(math.Tanh(float64(x[i]))), as Exp64.
+func Tanh32(d, x []float32) { tanh32Impl(d, x) }
+
+// Sigmoid64 sets d[i] = 1 / (1 + math.Exp(-x[i])), as Exp64.
+func Sigmoid64(d, x []float64) { sigmoid64Impl(d, x) }
+
+// Sigmoid32 sets d[i] = float32(1 / (1 + math.Exp(-float64(x[i])))), as
+// Exp64.
+func Sigmoid32(d, x []float32) { sigmoid32Impl(d, x) }
+
+// Sin64 sets d[i] = math.Sin(x[i]), as Exp64.
+func Sin64(d, x []float64) { sin64Impl(d, x) }
+
+// Sin32 sets d[i] = float32(math.Sin(float64(x[i]))), as Exp64.
+func Sin32(d, x []float32) { sin32Impl(d, x) }
+
+// Cos64 sets d[i] = math.Cos(x[i]), as Exp64.
+func Cos64(d, x []float64) { cos64Impl(d, x) }
+
+// Cos32 sets d[i] = float32(math.Cos(float64(x[i]))), as Exp64.
+func Cos32(d, x []float32) { cos32Impl(d, x) }
+
+// Pow64 sets d[i] = scalar.Pow(x[i], y[i]) (math.Pow, with subnormal bases
+// scaled for non-integer exponents) for i < len(d). x and y must be at least
+// as long as d; d may be x or y itself but must not otherwise overlap them.
+func Pow64(d, x, y []float64) { pow64Impl(d, x, y) }
+
+// Pow32 sets d[i] = scalar.Pow(x[i], y[i]) computed in float64 and rounded
+// once, as Pow64.
+func Pow32(d, x, y []float32) { pow32Impl(d, x, y) }
+
+// PowScalar64 sets d[i] = scalar.Pow(x[i], y), as Pow64.
+func PowScalar64(d, x []float64, y float64) { powScalar64Impl(d, x, y) }
+
+// PowScalar32 sets d[i] = scalar.Pow(x[i], y) in float64 rounded once, as
+// Pow64.
+func PowScalar32(d, x []float32, y float32) { powScalar32Impl(d, x, y) }
+
+// ScalarPow64 sets d[i] = scalar.Pow(x, y[i]), as Pow64.
+func ScalarPow64(d []float64, x float64, y []float64) { scalarPow64Impl(d, x, y) }
+
+// ScalarPow32 sets d[i] = scalar.Pow(x, y[i]) in float64 rounded once, as
+// Pow64.
+func ScalarPow32(d []float32, x float32, y []float32) { scalarPow32Impl(d, x, y) }

@@ -1,0 +1,619 @@
+package vmath
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// maxULP is the accuracy rule: at most 4 units in the last place from the
+// scalar reference, and exactly the reference's NaN, infinities and zeros.
+const maxULP = 4
+
+type unaryFunc struct {
+	name  string
+	f64   func(d, x []float64)
+	ref64 func(float64) float64
+	f32   func(d, x []float32)
+	ref32 func(float32) float32
+}
+
+var unaryFuncs = []unaryFunc{
+	{"exp", Exp64, expRef64, Exp32, expRef32},
+	{"log", Log64, logRef64, Log32, logRef32},
+	{"tanh", Tanh64, tanhRef64, Tanh32, tanhRef32},
+	{"sigmoid", Sigmoid64, sigmoidRef64, Sigmoid32, sigmoidRef32},
+	{"sin", Sin64, sinRef64, Sin32, sinRef32},
+	{"cos", Cos64, cosRef64, Cos32, cosRef32},
+}
+
+// widths lists the vector widths this build and CPU can run (8, 4, 1).
+func widths() []int {
+	var ws []int
+	for _, w := range []int{8, 4, 1} {
+		if w <= detectWidthForTest() {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+var nativeWidth = width
+
+func detectWidthForTest() int { return nativeWidth }
+
+// withWidth runs f with the package forced to width w.
+func withWidth(t testing.TB, w int, f func()) {
+	old := width
+	width = w
+	defer func() { width = old }()
+	f()
+}
+
+// ulp64 is the distance in units in the last place between got and want, or
+// MaxUint64 where the rule needs an exact result (NaN, ±Inf, ±0 either
+// side) and got is not it.
+func ulp64(got, want float64) uint64 {
+	if math.IsNaN(want) || math.IsNaN(got) {
+		if math.IsNaN(want) && math.IsNaN(got) {
+			return 0
+		}
+		return math.MaxUint64
+	}
+	if math.Float64bits(got) == math.Float64bits(want) {
+		return 0
+	}
+	if want == 0 || got == 0 || math.IsInf(want, 0) || math.IsInf(got, 0) || math.Signbit(got) != math.Signbit(want) {
+		return math.MaxUint64
+	}
+	a, b := math.Float64bits(math.Abs(got)), math.Float64bits(math.Abs(want))
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// ulp32 is ulp64 for float32.
+func ulp32(got, want float32) uint64 {
+	if got != got || want != want {
+		if got != got && want != want {
+			return 0
+		}
+		return math.MaxUint64
+	}
+	if math.Float32bits(got) == math.Float32bits(want) {
+		return 0
+	}
+	g, w := float64(got), float64(want)
+	if w == 0 || g == 0 || math.IsInf(w, 0) || math.IsInf(g, 0) || math.Signbit(g) != math.Signbit(w) {
+		return math.MaxUint64
+	}
+	a, b := math.Float32bits(got)&^(1<<31), math.Float32bits(want)&^(1<<31)
+	if a > b {
+		return uint64(a - b)
+	}
+	return uint64(b - a)
+}
+
+var specials64 = []float64{
+	0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), -math.NaN(),
+	1, -1, 0.5, -0.5, 2, -2, math.MaxFloat64, -math.MaxFloat64,
+	math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022, -0x1p-1022,
+	0x1p-1022 - 0x1p-1074, 709.78, 709.782712893384, 709.79, 710, -708.39, -708.4, -745.1, -745.2,
+	-746, 7.07106781186547524401e-01, math.Sqrt2, math.Pi, -math.Pi, math.Pi / 2, 1 << 29, 1<<29 - 1,
+	-(1 << 29), 1 << 30, 1e22, 0.625, -0.625, 0.6249999999999999, 44.014845965556525, 44.01484596555653,
+	20, -20, 1e-300, 5e-324, 1e-8, 88.72, -88.72, 89, -104, -103.9, 710.5, 36.7, -36.7,
+}
+
+// inputs64 returns points in every binade of both signs, the specials and
+// random bit patterns.
+func inputs64(perBinade, random int) []float64 {
+	r := rand.New(rand.NewPCG(1, 2))
+	xs := append([]float64(nil), specials64...)
+	for e := uint64(0); e < 2047; e++ {
+		for k := 0; k < perBinade; k++ {
+			m := r.Uint64() & fracMask
+			switch k {
+			case 0:
+				m = 0
+			case 1:
+				m = fracMask
+			}
+			b := e<<52 | m
+			xs = append(xs, math.Float64frombits(b), -math.Float64frombits(b))
+		}
+	}
+	for k := 0; k < random; k++ {
+		xs = append(xs, math.Float64frombits(r.Uint64()))
+	}
+	// dense in the ranges where the functions change shape
+	for k := 0; k < random; k++ {
+		xs = append(xs, (r.Float64()*2-1)*800)
+		xs = append(xs, (r.Float64()*2-1)*50)
+		xs = append(xs, math.Float64frombits(r.Uint64()&^(1<<63)|0x3fe0000000000000&^(1<<63)))
+	}
+	return xs
+}
+
+func sweepSize() (perBinade, random, stride32 int) {
+	switch {
+	case raceEnabled:
+		return 2, 2000, 99991
+	case testing.Short():
+		return 4, 20000, 9973
+	}
+	return 16, 200000, 97
+}
+
+func TestSweep64(t *testing.T) {
+	per, random, _ := sweepSize()
+	xs := inputs64(per, random)
+	for _, fn := range unaryFuncs {
+		want := make([]float64, len(xs))
+		for i, x := range xs {
+			want[i] = fn.ref64(x)
+		}
+		for _, w := range widths() {
+			t.Run(fmt.Sprintf("%s/w%d", fn.name, w), func(t *testing.T) {
+				got := make([]float64, len(xs))
+				withWidth(t, w, func() { fn.f64(got, xs) })
+				var worst uint64
+				for i := range xs {
+					u := ulp64(got[i], want[i])
+					if u > maxULP {
+						t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float64bits(xs[i]), got[i], want[i], int64(u))
+						if t.Failed() && worst > maxULP+1000 {
+							break
+						}
+					}
+					worst = max(worst, u)
+				}
+				t.Logf("%s float64 width %d: %d points, max %d ulp", fn.name, w, len(xs), worst)
+			})
+		}
+	}
+}
+
+func TestSweep32(t *testing.T) {
+	_, _, stride := sweepSize()
+	xs := make([]float32, 0, 1<<32/stride+64)
+	for b := uint64(0); b < 1<<32; b += uint64(stride) {
+		xs = append(xs, math.Float32frombits(uint32(b)))
+	}
+	for _, s := range specials64 {
+		xs = append(xs, float32(s))
+	}
+	xs = append(xs, math.Float32frombits(1), math.Float32frombits(0x80000001), math.MaxFloat32, -math.MaxFloat32,
+		math.Float32frombits(0x007fffff), math.Float32frombits(0x00800000), math.Float32frombits(0x7f800001))
+	want := make([]float32, len(xs))
+	got := make([]float32, len(xs))
+	for _, fn := range unaryFuncs {
+		for i, x := range xs {
+			want[i] = fn.ref32(x)
+		}
+		for _, w := range widths() {
+			if w == 1 && len(xs) > 1<<22 {
+				continue // the scalar loop is the reference itself; TestSlices covers it
+			}
+			t.Run(fmt.Sprintf("%s/w%d", fn.name, w), func(t *testing.T) {
+				withWidth(t, w, func() { fn.f32(got, xs) })
+				var worst uint64
+				bad := 0
+				for i := range xs {
+					u := ulp32(got[i], want[i])
+					if u > maxULP {
+						if bad++; bad < 20 {
+							t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float32bits(xs[i]), got[i], want[i], int64(u))
+						}
+					}
+					worst = max(worst, u)
+				}
+				t.Logf("%s float32 width %d: %d points, max %d ulp", fn.name, w, len(xs), worst)
+			})
+		}
+	}
+}
+
+// powInputs is a grid of bases and exponents: signs, zeros, subnormals,
+// ±1, values near 1, integers, halves, huge and tiny magnitudes, Inf, NaN.
+func powInputs(n int) (xs, ys []float64) {
+	base := []float64{0, math.Copysign(0, -1), 1, -1, 2, -2, 0.5, -0.5, 3, -3, 10, -10, 1e-300, -1e-300,
+		5e-324, -5e-324, 1e-310, 0x1p-1022, 1e300, -1e300, math.MaxFloat64, -math.MaxFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN(), 1 + 0x1p-52, 1 - 0x1p-53, -1 - 0x1p-52, 0.999, 1.001,
+		math.E, math.Pi, -math.Pi, 7, -7, 1.5, -1.5, 100, 1e-5, 12345.678, -0.1, 0.1}
+	exps := []float64{0, math.Copysign(0, -1), 1, -1, 2, -2, 3, -3, 0.5, -0.5, 1.5, -1.5, 2.5, 0.25, 1.0 / 3,
+		-1.0 / 3, 10, -10, 11, -11, 100, -100, 1023, 1024, -1074, -1075, 1e10, -1e10, 1<<31 - 1, 1 << 31,
+		1<<31 + 1, 1e300, -1e300, 0x1p-60, math.Inf(1), math.Inf(-1), math.NaN(), 0.1, 7.5, -7.5, 63, 64,
+		65, 1 << 53, 1<<53 + 2, 0.5000000000000001, 0.49999999999999994}
+	for _, x := range base {
+		for _, y := range exps {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < n; k++ {
+		var x, y float64
+		switch k % 5 {
+		case 0: // random bits
+			x, y = math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
+		case 1: // moderate results
+			x = math.Exp(r.NormFloat64() * 10)
+			y = r.NormFloat64() * 30
+		case 2: // negative bases, integer exponents
+			x = -math.Exp(r.NormFloat64() * 5)
+			y = math.Round(r.NormFloat64() * 40)
+		case 3: // near 1, large exponents, near the overflow and underflow
+			x = 1 + r.NormFloat64()*1e-3
+			y = r.NormFloat64() * 1e6
+		case 4: // any magnitude, small exponents
+			x = math.Float64frombits(r.Uint64() &^ (1 << 63))
+			y = r.Float64()*8 - 4
+		}
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	return xs, ys
+}
+
+// TestPowSpecial checks math.Pow's special-case table exactly, all three
+// forms and both dtypes.
+func TestPowSpecial(t *testing.T) {
+	inf, nan, nz := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	cases := []struct{ x, y, want float64 }{
+		{nan, 0, 1}, {nan, nz, 1}, {1, nan, 1}, {1, inf, 1}, {5, 1, 5}, {nan, 1, nan}, {nan, 2, nan}, {2, nan, nan},
+		{0, -3, inf}, {nz, -3, -inf}, {0, -2, inf}, {nz, -2.5, inf}, {0, -inf, inf}, {nz, -inf, inf},
+		{0, 3, 0}, {nz, 3, nz}, {nz, 2, 0}, {nz, 2.5, 0}, {0, inf, 0},
+		{-1, inf, 1}, {-1, -inf, 1}, {0.5, inf, 0}, {2, -inf, 0}, {0.5, -inf, inf}, {2, inf, inf},
+		{inf, -2, 0}, {inf, 2, inf}, {-inf, 3, -inf}, {-inf, 2, inf}, {-inf, -3, nz}, {-inf, -2, 0},
+		{-8, 1.0 / 3, nan}, {-2, 0.5, nan}, {4, 0.5, 2}, {4, -0.5, 0.5}, {-2, 3, -8}, {-2, -3, -0.125},
+		{2, 1024, inf}, {2, -1075, 0}, {2, -1074, 5e-324}, {-2, 1025, -inf}, {-1, 1 << 60, 1}, {3, 1 << 60, inf},
+		{0.5, 1 << 60, 0},
+	}
+	for _, w := range widths() {
+		withWidth(t, w, func() {
+			for _, c := range cases {
+				d := []float64{7}
+				Pow64(d, []float64{c.x}, []float64{c.y})
+				d2, d3 := []float64{7}, []float64{7}
+				PowScalar64(d2, []float64{c.x}, c.y)
+				ScalarPow64(d3, c.x, []float64{c.y})
+				for _, g := range []float64{d[0], d2[0], d3[0]} {
+					if ulp64(g, c.want) != 0 {
+						t.Errorf("width %d: pow(%v, %v) = %v, want %v", w, c.x, c.y, g, c.want)
+					}
+				}
+				if ref := powRef64(c.x, c.y); ulp64(ref, c.want) != 0 {
+					t.Errorf("reference pow(%v, %v) = %v, want %v", c.x, c.y, ref, c.want)
+				}
+				f := []float32{7}
+				Pow32(f, []float32{float32(c.x)}, []float32{float32(c.y)})
+				if want := powRef32(float32(c.x), float32(c.y)); ulp32(f[0], want) != 0 {
+					t.Errorf("width %d: pow32(%v, %v) = %v, want %v", w, c.x, c.y, f[0], want)
+				}
+			}
+		})
+	}
+}
+
+func TestSweepPow(t *testing.T) {
+	per, random, _ := sweepSize()
+	_ = per
+	xs, ys := powInputs(random * 2)
+	want := make([]float64, len(xs))
+	for i := range xs {
+		want[i] = powRef64(xs[i], ys[i])
+	}
+	x32, y32 := make([]float32, len(xs)), make([]float32, len(xs))
+	for i := range xs {
+		x32[i], y32[i] = float32(xs[i]), float32(ys[i])
+	}
+	want32 := make([]float32, len(xs))
+	for i := range xs {
+		want32[i] = powRef32(x32[i], y32[i])
+	}
+	for _, w := range widths() {
+		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
+			got := make([]float64, len(xs))
+			got32 := make([]float32, len(xs))
+			withWidth(t, w, func() {
+				Pow64(got, xs, ys)
+				Pow32(got32, x32, y32)
+			})
+			var worst, worst32 uint64
+			bad := 0
+			for i := range xs {
+				if u := ulp64(got[i], want[i]); u > maxULP {
+					if bad++; bad < 20 {
+						t.Errorf("pow(%v, %v) = %v, want %v (%d ulp)", xs[i], ys[i], got[i], want[i], int64(u))
+					}
+				} else {
+					worst = max(worst, u)
+				}
+				if u := ulp32(got32[i], want32[i]); u > maxULP {
+					if bad++; bad < 20 {
+						t.Errorf("pow32(%v, %v) = %v, want %v (%d ulp)", x32[i], y32[i], got32[i], want32[i], int64(u))
+					}
+				} else {
+					worst32 = max(worst32, u)
+				}
+			}
+			t.Logf("pow width %d: %d points, max %d ulp (float64), %d ulp (float32)", w, len(xs), worst, worst32)
+			// the scalar-operand forms, each x with a few fixed exponents and each y with a few fixed bases
+			for _, s := range []float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1} {
+				withWidth(t, w, func() {
+					PowScalar64(got, xs, s)
+					ScalarPow64(got[:len(ys)/2], s, ys)
+				})
+				for i := range xs {
+					var want float64
+					if i < len(ys)/2 {
+						want = powRef64(s, ys[i])
+					} else {
+						want = powRef64(xs[i], s)
+					}
+					if u := ulp64(got[i], want); u > maxULP {
+						if bad++; bad < 40 {
+							t.Errorf("scalar form %v: element %d = %v, want %v", s, i, got[i], want)
+						}
+					}
+				}
+				withWidth(t, w, func() {
+					PowScalar32(got32, x32, float32(s))
+					ScalarPow32(got32[:len(ys)/2], float32(s), y32)
+				})
+				for i := range xs {
+					var want float32
+					if i < len(ys)/2 {
+						want = powRef32(float32(s), y32[i])
+					} else {
+						want = powRef32(x32[i], float32(s))
+					}
+					if u := ulp32(got32[i], want); u > maxULP {
+						if bad++; bad < 40 {
+							t.Errorf("scalar form32 %v: element %d = %v, want %v", s, i, got32[i], want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSpecials checks exact results on NaN, infinities and signed zeros.
+func TestSpecials(t *testing.T) {
+	inf, nan, nz := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	cases := []struct {
+		fn   string
+		x    float64
+		want float64
+	}{
+		{"exp", nan, nan}, {"exp", inf, inf}, {"exp", -inf, 0}, {"exp", 0, 1}, {"exp", nz, 1},
+		{"exp", 710, inf}, {"exp", -746, 0}, {"exp", -745, 5e-324}, {"exp", 1e300, inf}, {"exp", -1e300, 0},
+		{"log", nan, nan}, {"log", inf, inf}, {"log", -inf, nan}, {"log", 0, -inf}, {"log", nz, -inf},
+		{"log", -1, nan}, {"log", 1, 0}, {"log", 5e-324, -744.4400719213812},
+		{"tanh", nan, nan}, {"tanh", inf, 1}, {"tanh", -inf, -1}, {"tanh", 0, 0}, {"tanh", nz, nz},
+		{"tanh", 5e-324, 5e-324}, {"tanh", -5e-324, -5e-324}, {"tanh", 100, 1}, {"tanh", -100, -1},
+		{"sigmoid", nan, nan}, {"sigmoid", inf, 1}, {"sigmoid", -inf, 0}, {"sigmoid", 0, 0.5},
+		{"sigmoid", nz, 0.5}, {"sigmoid", 800, 1}, {"sigmoid", -800, 0},
+		{"sin", nan, nan}, {"sin", inf, nan}, {"sin", -inf, nan}, {"sin", 0, 0}, {"sin", nz, nz},
+		{"sin", 5e-324, 5e-324}, {"sin", -5e-324, -5e-324},
+		{"cos", nan, nan}, {"cos", inf, nan}, {"cos", -inf, nan}, {"cos", 0, 1}, {"cos", nz, 1},
+	}
+	byName := map[string]unaryFunc{}
+	for _, f := range unaryFuncs {
+		byName[f.name] = f
+	}
+	for _, w := range widths() {
+		withWidth(t, w, func() {
+			for _, c := range cases {
+				f := byName[c.fn]
+				// in a full vector and in a tail, surrounded by ordinary lanes
+				for _, n := range []int{1, 3, 8, 16, 19} {
+					xs := make([]float64, n)
+					for i := range xs {
+						xs[i] = 0.25 * float64(i+1)
+					}
+					xs[n/2] = c.x
+					d := make([]float64, n)
+					f.f64(d, xs)
+					if ulp64(d[n/2], c.want) != 0 {
+						t.Errorf("width %d n %d: %s(%v) = %v, want %v", w, n, c.fn, c.x, d[n/2], c.want)
+					}
+					if ref := f.ref64(c.x); ulp64(ref, c.want) != 0 {
+						t.Errorf("reference %s(%v) = %v, want %v", c.fn, c.x, ref, c.want)
+					}
+					xs32 := make([]float32, n)
+					for i := range xs {
+						xs32[i] = float32(xs[i])
+					}
+					d32 := make([]float32, n)
+					f.f32(d32, xs32)
+					if want := f.ref32(float32(c.x)); ulp32(d32[n/2], want) != 0 {
+						t.Errorf("width %d n %d: %s32(%v) = %v, want %v", w, n, c.fn, c.x, d32[n/2], want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSlices runs every length from 0 to 40 at several misalignments, in
+// place and out of place, so that every tail path runs, and checks that
+// nothing past len(d) is written.
+func TestSlices(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	buf64 := make([]float64, 64)
+	buf32 := make([]float32, 64)
+	for i := range buf64 {
+		buf64[i] = r.NormFloat64() * 3
+		if i%7 == 3 {
+			buf64[i] = math.Inf(1) // a flagged lane now and then
+		}
+		buf32[i] = float32(buf64[i])
+	}
+	ybuf := make([]float64, 64)
+	for i := range ybuf {
+		ybuf[i] = math.Round(r.NormFloat64()*4) / 2
+	}
+	type op struct {
+		name string
+		f64  func(d, x []float64)
+		r64  func(float64) float64
+		f32  func(d, x []float32)
+		r32  func(float32) float32
+	}
+	ops := []op{}
+	for _, f := range unaryFuncs {
+		ops = append(ops, op{f.name, f.f64, f.ref64, f.f32, f.ref32})
+	}
+	ops = append(ops,
+		op{"pow", func(d, x []float64) { Pow64(d, x, ybuf) }, nil, func(d, x []float32) { Pow32(d, x, x) }, nil},
+		op{"powscalar", func(d, x []float64) { PowScalar64(d, x, 3) }, func(x float64) float64 { return powRef64(x, 3) },
+			func(d, x []float32) { PowScalar32(d, x, 2.5) }, func(x float32) float32 { return powRef32(x, 2.5) }},
+		op{"scalarpow", func(d, x []float64) { ScalarPow64(d, 1.5, x) }, func(x float64) float64 { return powRef64(1.5, x) },
+			func(d, x []float32) { ScalarPow32(d, -2, x) }, func(x float32) float32 { return powRef32(-2, x) }},
+	)
+	const sentinel = 12345.5
+	for _, w := range widths() {
+		for _, o := range ops {
+			withWidth(t, w, func() {
+				for n := 0; n <= 40; n++ {
+					for off := 0; off < 3; off++ {
+						x := buf64[off : off+n]
+						want := make([]float64, n)
+						for i := range want {
+							if o.r64 != nil {
+								want[i] = o.r64(x[i])
+							} else {
+								want[i] = powRef64(x[i], ybuf[i])
+							}
+						}
+						dst := make([]float64, n+5)
+						for i := range dst {
+							dst[i] = sentinel
+						}
+						o.f64(dst[1:1+n], x)
+						if dst[0] != sentinel || dst[n+1] != sentinel {
+							t.Fatalf("width %d %s n %d: wrote outside d", w, o.name, n)
+						}
+						inplace := append([]float64(nil), x...)
+						o.f64(inplace, inplace)
+						for i := range want {
+							if ulp64(dst[1+i], want[i]) > maxULP || ulp64(inplace[i], want[i]) > maxULP {
+								t.Fatalf("width %d %s n %d off %d [%d]: got %v / in place %v, want %v", w, o.name, n, off, i, dst[1+i], inplace[i], want[i])
+							}
+						}
+						x32 := buf32[off : off+n]
+						want32 := make([]float32, n)
+						for i := range want32 {
+							if o.r32 != nil {
+								want32[i] = o.r32(x32[i])
+							} else {
+								want32[i] = powRef32(x32[i], x32[i])
+							}
+						}
+						d32 := make([]float32, n+5)
+						for i := range d32 {
+							d32[i] = sentinel
+						}
+						o.f32(d32[2:2+n], x32)
+						if d32[1] != sentinel || d32[n+2] != sentinel {
+							t.Fatalf("width %d %s32 n %d: wrote outside d", w, o.name, n)
+						}
+						in32 := append([]float32(nil), x32...)
+						o.f32(in32, in32)
+						if diff := cmp.Diff(want32, d32[2:2+n], cmpopts.EquateEmpty(), cmp.Comparer(func(a, b float32) bool { return ulp32(a, b) <= maxULP })); diff != "" {
+							t.Fatalf("width %d %s32 n %d off %d: (-want +got)\n%s", w, o.name, n, off, diff)
+						}
+						if diff := cmp.Diff(want32, in32, cmpopts.EquateEmpty(), cmp.Comparer(func(a, b float32) bool { return ulp32(a, b) <= maxULP })); diff != "" {
+							t.Fatalf("width %d %s32 in place n %d off %d: (-want +got)\n%s", w, o.name, n, off, diff)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestWidth(t *testing.T) {
+	if got := Width(); got != 1 && got != 4 && got != 8 {
+		t.Fatalf("Width() = %d", got)
+	}
+	if !SIMD && Width() != 1 {
+		t.Fatalf("Width() = %d without SIMD", Width())
+	}
+	t.Logf("SIMD %v, width %d", SIMD, Width())
+}
+
+// FuzzVMath checks one function on one operand pair (raw bits) against the
+// reference, at every width. sel picks the function: 0-5 unary float64,
+// 6-11 unary float32, 12-14 pow float64 (slice, scalar exponent, scalar
+// base), 15 pow float32.
+func FuzzVMath(f *testing.F) {
+	seeds := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, 709.78, -745.1, 1 << 29, 0.625, 1e300, -2.5}
+	for i, x := range seeds {
+		for sel := range 16 {
+			f.Add(uint8(sel), math.Float64bits(x), math.Float64bits(seeds[(i+sel)%len(seeds)]))
+		}
+	}
+	f.Fuzz(func(t *testing.T, sel uint8, xb, yb uint64) {
+		sel %= 16
+		x, y := math.Float64frombits(xb), math.Float64frombits(yb)
+		x32, y32 := math.Float32frombits(uint32(xb)), math.Float32frombits(uint32(yb))
+		for _, w := range widths() {
+			withWidth(t, w, func() {
+				// a full vector of x (with y next to it) and a one-element tail
+				for _, n := range []int{1, 17} {
+					var got, want float64
+					var got32, want32 float32
+					is32 := false
+					xs := make([]float64, n)
+					ys := make([]float64, n)
+					x3 := make([]float32, n)
+					y3 := make([]float32, n)
+					for i := range xs {
+						xs[i], ys[i], x3[i], y3[i] = x, y, x32, y32
+					}
+					if n > 1 {
+						xs[0], x3[0] = y, y32
+					}
+					d := make([]float64, n)
+					d3 := make([]float32, n)
+					k := n - 1
+					switch {
+					case sel < 6:
+						fn := unaryFuncs[sel]
+						fn.f64(d, xs)
+						got, want = d[k], fn.ref64(x)
+					case sel < 12:
+						fn := unaryFuncs[sel-6]
+						fn.f32(d3, x3)
+						got32, want32, is32 = d3[k], fn.ref32(x32), true
+					case sel == 12:
+						Pow64(d, xs, ys)
+						got, want = d[k], powRef64(x, y)
+					case sel == 13:
+						PowScalar64(d, xs, y)
+						got, want = d[k], powRef64(x, y)
+					case sel == 14:
+						ScalarPow64(d, x, ys)
+						got, want = d[k], powRef64(x, y)
+					default:
+						Pow32(d3, x3, y3)
+						got32, want32, is32 = d3[k], powRef32(x32, y32), true
+					}
+					if is32 {
+						if u := ulp32(got32, want32); u > maxULP {
+							t.Fatalf("sel %d width %d: f(%v, %v) = %v, want %v", sel, w, x32, y32, got32, want32)
+						}
+					} else if u := ulp64(got, want); u > maxULP {
+						t.Fatalf("sel %d width %d: f(%v, %v) = %v, want %v", sel, w, x, y, got, want)
+					}
+				}
+			})
+		}
+	})
+}
