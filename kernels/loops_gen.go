@@ -1971,8 +1971,12 @@ var patternCodes = [4][8]uint8{
 }
 
 // compute runs op over one block into d, with the loop for pattern code
-// pat; args holds the operands.
+// pat; args holds the operands. The SIMD build's lane loops go first
+// (computeSIMD is false in the scalar build).
 func compute[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) {
+	if computeSIMD(op, pat, d, args) {
+		return
+	}
 	switch pat {
 	case patV:
 		loopV(op, d, args[0].vec)
@@ -3788,6 +3792,9 @@ func fusedVSS[T tensor.Number](pair uint8, d []T, x []T, b T, c T) {
 // computeFused runs fused pair over one block into d, with the loop for
 // three-operand pattern code pat.
 func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {
+	if computeFusedSIMD(pair, pat, d, args) {
+		return
+	}
 	switch pat {
 	case patVVV:
 		fusedVVV(pair, d, args[0].vec, args[1].vec, args[2].vec)

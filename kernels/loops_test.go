@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"testing"
 
 	"github.com/laze-go/laze/internal/ops"
@@ -32,10 +33,28 @@ func (a value[T]) at(k int) T {
 	return a.vec[k]
 }
 
-// checkLoops runs every generated loop (each op, each operand pattern, an
-// unrolled part and a remainder) and compares each element with ops.Apply.
+// loopLengths are the block lengths the loop tests run: a remainder alone,
+// one unrolled trip of four and a remainder of three, and lengths that give
+// every SIMD width (4, 8 and 16 lanes) whole vectors and a remainder.
+var loopLengths = []int{3, 7, 37}
+
+// checkLoops runs every generated loop (each op, each operand pattern, each
+// vector width of the build, whole vectors, unrolled trips and remainders)
+// and compares each element with ops.Apply: bit for bit (NaN for NaN),
+// except the ops that internal/vmath computes in the SIMD build, which may
+// differ by 4 units in the last place (sameOrWithinULP).
 func checkLoops[T tensor.Number](t *testing.T, values []T) {
-	const n = 7 // one unrolled trip of four and a remainder of three
+	for _, width := range testWidths() {
+		setSIMDWidth(t, width)
+		for _, n := range loopLengths {
+			checkSingleLoops(t, width, n, values)
+			checkFusedLoops(t, width, n, values)
+		}
+	}
+}
+
+func checkSingleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
+	t.Helper()
 	for _, op := range ops.All() {
 		arity := op.Arity()
 		for mask := 0; mask < 1<<arity-1; mask++ {
@@ -44,12 +63,17 @@ func checkLoops[T tensor.Number](t *testing.T, values []T) {
 			compute(op, patternCodes[arity][mask], d, &args)
 			for k := range d {
 				want := ops.Apply(op, args[0].at(k), args[1].at(k), args[2].at(k))
-				if !sameNumber(d[k], want) {
-					t.Fatalf("%s %s mask %b element %d: loop %v, Apply %v", tensor.DType[T](), op, mask, k, d[k], want)
+				if !loopAgrees(op, d[k], want) {
+					t.Fatalf("%s %s mask %b width %d n %d element %d (%v, %v, %v): loop %v, Apply %v", tensor.DType[T](), op, mask, width, n, k,
+						args[0].at(k), args[1].at(k), args[2].at(k), d[k], want)
 				}
 			}
 		}
 	}
+}
+
+func checkFusedLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
+	t.Helper()
 	for _, op1 := range ops.All() {
 		for _, op2 := range ops.All() {
 			pair := fusedPair(op1, op2)
@@ -63,8 +87,8 @@ func checkLoops[T tensor.Number](t *testing.T, values []T) {
 				for k := range d {
 					inner := ops.Apply(op1, args[0].at(k), args[1].at(k), 0)
 					want := ops.Apply(op2, inner, args[2].at(k), 0)
-					if !sameNumber(d[k], want) {
-						t.Fatalf("%s fused %s,%s mask %b element %d: loop %v, two ops %v", tensor.DType[T](), op1, op2, mask, k, d[k], want)
+					if !sameBits(d[k], want) {
+						t.Fatalf("%s fused %s,%s mask %b width %d n %d element %d: loop %v, two ops %v", tensor.DType[T](), op1, op2, mask, width, n, k, d[k], want)
 					}
 				}
 			}
@@ -72,11 +96,115 @@ func checkLoops[T tensor.Number](t *testing.T, values []T) {
 	}
 }
 
+// loopAgrees is the loop tests' rule: the same bits (any NaN for NaN), or,
+// for an op internal/vmath computes in the SIMD build, within 4 ulp with
+// the special values exact.
+func loopAgrees[T tensor.Number](op ops.Op, got, want T) bool {
+	if simdBuild && op.Def().VMath != "" && tensor.IsFloat[T]() {
+		return sameOrWithinULP(got, want, 4)
+	}
+	return sameBits(got, want)
+}
+
+// sameBits reports whether a and b are the same number: equal bits for
+// floats (so -0 and +0 differ), any NaN matching any NaN.
+func sameBits[T tensor.Number](a, b T) bool {
+	if !tensor.IsFloat[T]() {
+		return a == b
+	}
+	if a != a || b != b {
+		return a != a && b != b
+	}
+	return a == b && math.Signbit(float64(a)) == math.Signbit(float64(b))
+}
+
+// sameOrWithinULP reports whether floats a and b are the same number
+// (sameBits) or finite, of one sign, and at most maxULP representable
+// values of T apart.
+func sameOrWithinULP[T tensor.Number](a, b T, maxULP uint64) bool {
+	if sameBits(a, b) {
+		return true
+	}
+	fa, fb := float64(a), float64(b)
+	if math.IsNaN(fa) || math.IsNaN(fb) || math.IsInf(fa, 0) || math.IsInf(fb, 0) || math.Signbit(fa) != math.Signbit(fb) {
+		return a == b // +0 and -0 differ in sign only when both are zero
+	}
+	return ulpDistance(a, b) <= maxULP
+}
+
+// ulpDistance counts the representable values of T between a and b, which
+// are finite and of one sign.
+func ulpDistance[T tensor.Number](a, b T) uint64 {
+	var ia, ib uint64
+	if tensor.DType[T]() == "float32" {
+		ia, ib = uint64(math.Float32bits(float32(math.Abs(float64(a))))), uint64(math.Float32bits(float32(math.Abs(float64(b)))))
+	} else {
+		ia, ib = math.Float64bits(math.Abs(float64(a))), math.Float64bits(math.Abs(float64(b)))
+	}
+	if ia > ib {
+		return ia - ib
+	}
+	return ib - ia
+}
+
+// setSIMDWidth makes the lane loops use width for the rest of the test.
+func setSIMDWidth(t *testing.T, width int) {
+	old := simdWidth
+	simdWidth = width
+	t.Cleanup(func() { simdWidth = old })
+}
+
+// testWidths are the vector widths this build and CPU can run, the scalar
+// loops (0) included.
+func testWidths() []int {
+	widths := []int{0}
+	for _, w := range []int{256, 512} {
+		if w <= detectSIMDWidth() {
+			widths = append(widths, w)
+		}
+	}
+	return widths
+}
+
+// specialFloats are the values every float loop test includes.
+var specialFloats = []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0, 5e-324, -2.5e-310, math.MaxFloat64, 1e300}
+
 func TestGeneratedLoops(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { checkLoops(t, []float64{-2.5, 0, 1, 3, 0.5, -7, 4}) })
-	t.Run("float32", func(t *testing.T) { checkLoops(t, []float32{-2.5, 0, 1, 3, 0.5, -7, 4}) })
+	floats := append([]float64{-2.5, 0, 1, 3, 0.5, -7, 4, 2, -1, 0.25, 100, -0.75, 9}, specialFloats...)
+	float32s := make([]float32, len(floats))
+	for i, v := range floats {
+		float32s[i] = float32(v)
+	}
+	t.Run("float64", func(t *testing.T) { checkLoops(t, floats) })
+	t.Run("float32", func(t *testing.T) { checkLoops(t, float32s) })
 	t.Run("int64", func(t *testing.T) { checkLoops(t, []int64{-7, 0, 2, 3, -2, 5, 1}) })
 	t.Run("uint8", func(t *testing.T) { checkLoops(t, []uint8{7, 0, 2, 3, 250, 5, 1}) })
+}
+
+// TestSIMDBuild checks that the build runs the lane loops it is meant to:
+// the SIMD build on this CPU has a width, the scalar build none.
+func TestSIMDBuild(t *testing.T) {
+	if !simdBuild {
+		if simdWidth != 0 {
+			t.Errorf("scalar build: simdWidth = %d, want 0", simdWidth)
+		}
+		t.Skip("scalar build (GOEXPERIMENT=simd not set): no lane loops to check")
+	}
+	if simdWidth != detectSIMDWidth() {
+		t.Errorf("simdWidth = %d, the CPU gives %d", simdWidth, detectSIMDWidth())
+	}
+	d, x, y := make([]float64, 16), make([]float64, 16), make([]float64, 16)
+	args := [3]value[float64]{{vec: x}, {vec: y}}
+	if got := computeSIMD(ops.Add, patVV, d, &args); got != (simdWidth != 0) {
+		t.Errorf("computeSIMD(add) = %v with width %d", got, simdWidth)
+	}
+	if computeSIMD(ops.Mod, patVV, d, &args) {
+		t.Error("computeSIMD(mod) handled an op with no lane definition")
+	}
+	ints := [3]value[int64]{{vec: make([]int64, 16)}, {vec: make([]int64, 16)}}
+	if computeSIMD(ops.Add, patVV, make([]int64, 16), &ints) {
+		t.Error("computeSIMD handled int64, which has no lane loops")
+	}
 }
 
 func TestLoopPanics(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
 	"internal/ops/apply_gen.go": applySource,
 	"kernels/loops_gen.go":      loopsSource,
+	"kernels/loops_simd_gen.go": simdSource,
 }
 
 func main() {
@@ -289,8 +290,10 @@ func writeDispatch(b *bytes.Buffer) {
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// compute runs op over one block into d, with the loop for pattern code\n")
-	b.WriteString("// pat; args holds the operands.\n")
+	b.WriteString("// pat; args holds the operands. The SIMD build's lane loops go first\n")
+	b.WriteString("// (computeSIMD is false in the scalar build).\n")
 	b.WriteString("func compute[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) {\n")
+	b.WriteString("\tif computeSIMD(op, pat, d, args) {\n\t\treturn\n\t}\n")
 	b.WriteString("\tswitch pat {\n")
 	for arity := 1; arity <= 3; arity++ {
 		for _, p := range patterns(arity) {
@@ -321,7 +324,8 @@ func writeFused(b *bytes.Buffer, names map[ops.Op]string) {
 	}
 	b.WriteString("// computeFused runs fused pair over one block into d, with the loop for\n")
 	b.WriteString("// three-operand pattern code pat.\n")
-	b.WriteString("func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {\n\tswitch pat {\n")
+	b.WriteString("func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {\n")
+	b.WriteString("\tif computeFusedSIMD(pair, pat, d, args) {\n\t\treturn\n\t}\n\tswitch pat {\n")
 	for _, p := range patterns(3) {
 		fmt.Fprintf(b, "\tcase pat%s:\n\t\tfused%s(pair, d, %s)\n", p, p, loopArgs(p))
 	}
