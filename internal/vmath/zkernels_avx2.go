@@ -14,18 +14,18 @@ import (
 // lanes it could not compute exactly like the scalar reference (bit k set:
 // lane k must be recomputed with the reference).
 
-func bcW256(c float64) archsimd.Float64x4 { return archsimd.BroadcastFloat64x4(c) }
-
-func bcuW256(c uint64) archsimd.Uint64x4 { return archsimd.BroadcastUint64x4(c) }
+// bcW256 and bcuW256 applied to a constant stand for it in every lane: gen
+// replaces each such call by a load of a package-level array holding the
+// constant (see hoistConstants in gen/main.go).
 
 // absW256 clears the sign bits.
 func absW256(x archsimd.Float64x4) archsimd.Float64x4 {
-	return x.AsUint64x4().And(bcuW256(absMask)).AsFloat64x4()
+	return x.AsUint64x4().And(archsimd.LoadUint64x4(&ku0W256)).AsFloat64x4()
 }
 
 // signW256 keeps only the sign bits.
 func signW256(x archsimd.Float64x4) archsimd.Uint64x4 {
-	return x.AsUint64x4().And(bcuW256(signBit))
+	return x.AsUint64x4().And(archsimd.LoadUint64x4(&ku1W256))
 }
 
 // xorW256 flips the sign bits set in s.
@@ -35,8 +35,8 @@ func xorW256(x archsimd.Float64x4, s archsimd.Uint64x4) archsimd.Float64x4 {
 
 // truncW256 truncates toward zero the lanes of x, which are >= 0 and < 2^51.
 func truncW256(x archsimd.Float64x4) archsimd.Float64x4 {
-	n := x.Add(bcW256(magic52)).Sub(bcW256(magic52)) // round to nearest
-	return n.Sub(bcW256(1)).Merge(n, n.Greater(x))
+	n := x.Add(archsimd.LoadFloat64x4(&k2W256)).Sub(archsimd.LoadFloat64x4(&k2W256)) // round to nearest
+	return n.Sub(archsimd.LoadFloat64x4(&k3W256)).Merge(n, n.Greater(x))
 }
 
 // expCoreW256 is math.Exp's amd64 FMA path, lane by lane: n = rint(x·log2e),
@@ -45,27 +45,27 @@ func truncW256(x archsimd.Float64x4) archsimd.Float64x4 {
 // and a multiplication by 2^n. Lanes whose n is outside [-1022, 1023]
 // (overflow, subnormal or zero results, NaN) are flagged.
 func expCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
-	t := x.Mul(bcW256(expLog2e)).Add(bcW256(magic52x15))
-	n := t.Sub(bcW256(magic52x15))
-	ok := n.GreaterEqual(bcW256(-1022)).And(n.LessEqual(bcW256(1023)))
-	nn := xorW256(n, bcuW256(signBit))
-	r := nn.MulAdd(bcW256(expLn2U), x)
-	r = nn.MulAdd(bcW256(expLn2L), r)
-	r = r.Mul(bcW256(0.0625))
-	p := bcW256(expC8).MulAdd(r, bcW256(expC7))
-	p = p.MulAdd(r, bcW256(expC6))
-	p = p.MulAdd(r, bcW256(expC5))
-	p = p.MulAdd(r, bcW256(expC4))
-	p = p.MulAdd(r, bcW256(expC3))
-	p = p.MulAdd(r, bcW256(0.5))
-	p = p.MulAdd(r, bcW256(1))
+	t := x.Mul(archsimd.LoadFloat64x4(&k4W256)).Add(archsimd.LoadFloat64x4(&k5W256))
+	n := t.Sub(archsimd.LoadFloat64x4(&k5W256))
+	ok := n.GreaterEqual(archsimd.LoadFloat64x4(&k6W256)).And(n.LessEqual(archsimd.LoadFloat64x4(&k7W256)))
+	nn := xorW256(n, archsimd.LoadUint64x4(&ku1W256))
+	r := nn.MulAdd(archsimd.LoadFloat64x4(&k8W256), x)
+	r = nn.MulAdd(archsimd.LoadFloat64x4(&k9W256), r)
+	r = r.Mul(archsimd.LoadFloat64x4(&k10W256))
+	p := archsimd.LoadFloat64x4(&k11W256).MulAdd(r, archsimd.LoadFloat64x4(&k12W256))
+	p = p.MulAdd(r, archsimd.LoadFloat64x4(&k13W256))
+	p = p.MulAdd(r, archsimd.LoadFloat64x4(&k14W256))
+	p = p.MulAdd(r, archsimd.LoadFloat64x4(&k15W256))
+	p = p.MulAdd(r, archsimd.LoadFloat64x4(&k16W256))
+	p = p.MulAdd(r, archsimd.LoadFloat64x4(&k17W256))
+	p = p.MulAdd(r, archsimd.LoadFloat64x4(&k3W256))
 	e := r.Mul(p)
-	two := bcW256(2)
+	two := archsimd.LoadFloat64x4(&k18W256)
 	e = e.Mul(e.Add(two))
 	e = e.Mul(e.Add(two))
 	e = e.Mul(e.Add(two))
-	e = e.MulAdd(e.Add(two), bcW256(1))
-	scale := t.AsUint64x4().Add(bcuW256(1023)).ShiftAllLeft(52).AsFloat64x4()
+	e = e.MulAdd(e.Add(two), archsimd.LoadFloat64x4(&k3W256))
+	scale := t.AsUint64x4().Add(archsimd.LoadUint64x4(&ku19W256)).ShiftAllLeft(52).AsFloat64x4()
 	return e.Mul(scale), fullW256 &^ ok.ToBits()
 }
 
@@ -74,25 +74,25 @@ func expCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
 // normal numbers; the others (zero, subnormal, negative, Inf, NaN) are
 // flagged.
 func logCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
-	ok := x.GreaterEqual(bcW256(minNormal)).And(x.LessEqual(bcW256(maxFloat)))
+	ok := x.GreaterEqual(archsimd.LoadFloat64x4(&k20W256)).And(x.LessEqual(archsimd.LoadFloat64x4(&k21W256)))
 	b := x.AsUint64x4()
-	f1 := b.And(bcuW256(fracMask)).Or(bcuW256(halfBits)).AsFloat64x4()
-	k := b.ShiftAllRight(52).Or(bcuW256(magic52Bits)).AsFloat64x4().Sub(bcW256(magic52 + 1022))
-	small := f1.LessEqual(bcW256(logHSqrt2))
-	one := bcW256(1)
+	f1 := b.And(archsimd.LoadUint64x4(&ku22W256)).Or(archsimd.LoadUint64x4(&ku23W256)).AsFloat64x4()
+	k := b.ShiftAllRight(52).Or(archsimd.LoadUint64x4(&ku24W256)).AsFloat64x4().Sub(archsimd.LoadFloat64x4(&k25W256))
+	small := f1.LessEqual(archsimd.LoadFloat64x4(&k26W256))
+	one := archsimd.LoadFloat64x4(&k3W256)
 	k = k.Sub(one).Merge(k, small)
 	f1 = f1.Add(f1).Merge(f1, small)
 	f := f1.Sub(one)
-	s := f.Div(bcW256(2).Add(f))
+	s := f.Div(archsimd.LoadFloat64x4(&k18W256).Add(f))
 	s2 := s.Mul(s)
 	s4 := s2.Mul(s2)
-	t1 := bcW256(logL7).Mul(s4).Add(bcW256(logL5)).Mul(s4).Add(bcW256(logL3)).Mul(s4).Add(bcW256(logL1)).Mul(s2)
-	t2 := bcW256(logL6).Mul(s4).Add(bcW256(logL4)).Mul(s4).Add(bcW256(logL2)).Mul(s4)
+	t1 := archsimd.LoadFloat64x4(&k27W256).Mul(s4).Add(archsimd.LoadFloat64x4(&k28W256)).Mul(s4).Add(archsimd.LoadFloat64x4(&k29W256)).Mul(s4).Add(archsimd.LoadFloat64x4(&k30W256)).Mul(s2)
+	t2 := archsimd.LoadFloat64x4(&k31W256).Mul(s4).Add(archsimd.LoadFloat64x4(&k32W256)).Mul(s4).Add(archsimd.LoadFloat64x4(&k33W256)).Mul(s4)
 	rr := t1.Add(t2)
-	hfsq := bcW256(0.5).Mul(f).Mul(f)
-	u := s.Mul(rr.Add(hfsq)).Add(k.Mul(bcW256(logLn2Lo)))
+	hfsq := archsimd.LoadFloat64x4(&k17W256).Mul(f).Mul(f)
+	u := s.Mul(rr.Add(hfsq)).Add(k.Mul(archsimd.LoadFloat64x4(&k34W256)))
 	v := hfsq.Sub(u).Sub(f)
-	return k.Mul(bcW256(logLn2Hi)).Sub(v), fullW256 &^ ok.ToBits()
+	return k.Mul(archsimd.LoadFloat64x4(&k35W256)).Sub(v), fullW256 &^ ok.ToBits()
 }
 
 // tanhCoreW256 is math.Tanh: ±1 above 0.5·MAXLOG, 1 - 2/(exp(2|x|)+1) from
@@ -101,24 +101,24 @@ func logCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
 func tanhCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
 	sg := signW256(x)
 	z := absW256(x)
-	one := bcW256(1)
-	s, _ := expCoreW256(z.Min(bcW256(tanhBig)).Mul(bcW256(2)))
-	big := xorW256(one.Sub(bcW256(2).Div(s.Add(one))), sg)
+	one := archsimd.LoadFloat64x4(&k3W256)
+	s, _ := expCoreW256(z.Min(archsimd.LoadFloat64x4(&k36W256)).Mul(archsimd.LoadFloat64x4(&k18W256)))
+	big := xorW256(one.Sub(archsimd.LoadFloat64x4(&k18W256).Div(s.Add(one))), sg)
 	x2 := x.Mul(x)
-	p := bcW256(tanhP0).Mul(x2).Add(bcW256(tanhP1)).Mul(x2).Add(bcW256(tanhP2))
-	q := x2.Add(bcW256(tanhQ0)).Mul(x2).Add(bcW256(tanhQ1)).Mul(x2).Add(bcW256(tanhQ2))
+	p := archsimd.LoadFloat64x4(&k37W256).Mul(x2).Add(archsimd.LoadFloat64x4(&k38W256)).Mul(x2).Add(archsimd.LoadFloat64x4(&k39W256))
+	q := x2.Add(archsimd.LoadFloat64x4(&k40W256)).Mul(x2).Add(archsimd.LoadFloat64x4(&k41W256)).Mul(x2).Add(archsimd.LoadFloat64x4(&k42W256))
 	sm := x.Add(x.Mul(x2).Mul(p).Div(q))
-	sm = x.Merge(sm, x.Equal(bcW256(0)))
-	r := big.Merge(sm, z.GreaterEqual(bcW256(0.625)))
-	r = xorW256(one, sg).Merge(r, z.Greater(bcW256(tanhBig)))
+	sm = x.Merge(sm, x.Equal(archsimd.LoadFloat64x4(&k43W256)))
+	r := big.Merge(sm, z.GreaterEqual(archsimd.LoadFloat64x4(&k44W256)))
+	r = xorW256(one, sg).Merge(r, z.Greater(archsimd.LoadFloat64x4(&k36W256)))
 	return r, x.IsNaN().ToBits()
 }
 
 // sigmoidCoreW256 is 1/(1+math.Exp(-x)); lanes whose exp is flagged are
 // flagged.
 func sigmoidCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
-	e, bad := expCoreW256(xorW256(x, bcuW256(signBit)))
-	one := bcW256(1)
+	e, bad := expCoreW256(xorW256(x, archsimd.LoadUint64x4(&ku1W256)))
+	one := archsimd.LoadFloat64x4(&k3W256)
 	return one.Div(one.Add(e)), bad
 }
 
@@ -130,27 +130,27 @@ func sigmoidCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
 // there).
 func trigW256(x archsimd.Float64x4, cos bool) (archsimd.Float64x4, uint8) {
 	ax := absW256(x)
-	ok := ax.Less(bcW256(trigThreshold))
-	n := truncW256(ax.Mul(bcW256(fourOverPi)))
-	one := bcW256(1)
-	odd := n.Add(bcW256(magic52)).AsUint64x4().And(bcuW256(1)).Equal(bcuW256(1))
+	ok := ax.Less(archsimd.LoadFloat64x4(&k45W256))
+	n := truncW256(ax.Mul(archsimd.LoadFloat64x4(&k46W256)))
+	one := archsimd.LoadFloat64x4(&k3W256)
+	odd := n.Add(archsimd.LoadFloat64x4(&k2W256)).AsUint64x4().And(archsimd.LoadUint64x4(&ku47W256)).Equal(archsimd.LoadUint64x4(&ku47W256))
 	y := n.Add(one).Merge(n, odd)
-	j := y.Add(bcW256(magic52)).AsUint64x4()
-	z := ax.Sub(y.Mul(bcW256(trigPI4A))).Sub(y.Mul(bcW256(trigPI4B))).Sub(y.Mul(bcW256(trigPI4C)))
+	j := y.Add(archsimd.LoadFloat64x4(&k2W256)).AsUint64x4()
+	z := ax.Sub(y.Mul(archsimd.LoadFloat64x4(&k48W256))).Sub(y.Mul(archsimd.LoadFloat64x4(&k49W256))).Sub(y.Mul(archsimd.LoadFloat64x4(&k50W256)))
 	zz := z.Mul(z)
-	ps := bcW256(sinC0).Mul(zz).Add(bcW256(sinC1)).Mul(zz).Add(bcW256(sinC2)).Mul(zz).Add(bcW256(sinC3)).Mul(zz).Add(bcW256(sinC4)).Mul(zz).Add(bcW256(sinC5))
+	ps := archsimd.LoadFloat64x4(&k51W256).Mul(zz).Add(archsimd.LoadFloat64x4(&k52W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k53W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k54W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k55W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k56W256))
 	ys := z.Add(z.Mul(zz).Mul(ps))
-	pc := bcW256(cosC0).Mul(zz).Add(bcW256(cosC1)).Mul(zz).Add(bcW256(cosC2)).Mul(zz).Add(bcW256(cosC3)).Mul(zz).Add(bcW256(cosC4)).Mul(zz).Add(bcW256(cosC5))
-	yc := one.Sub(bcW256(0.5).Mul(zz)).Add(zz.Mul(zz).Mul(pc))
-	sel := j.And(bcuW256(2)).Equal(bcuW256(2)) // octant 2 or 6 after rounding to even
+	pc := archsimd.LoadFloat64x4(&k57W256).Mul(zz).Add(archsimd.LoadFloat64x4(&k58W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k59W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k60W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k61W256)).Mul(zz).Add(archsimd.LoadFloat64x4(&k62W256))
+	yc := one.Sub(archsimd.LoadFloat64x4(&k17W256).Mul(zz)).Add(zz.Mul(zz).Mul(pc))
+	sel := j.And(archsimd.LoadUint64x4(&ku63W256)).Equal(archsimd.LoadUint64x4(&ku63W256)) // octant 2 or 6 after rounding to even
 	var r archsimd.Float64x4
 	var sg archsimd.Uint64x4
 	if cos {
 		r = ys.Merge(yc, sel)
-		sg = j.ShiftAllLeft(61).Xor(j.ShiftAllLeft(62)).And(bcuW256(signBit))
+		sg = j.ShiftAllLeft(61).Xor(j.ShiftAllLeft(62)).And(archsimd.LoadUint64x4(&ku1W256))
 	} else {
 		r = yc.Merge(ys, sel)
-		sg = j.ShiftAllLeft(61).And(bcuW256(signBit)).Xor(signW256(x))
+		sg = j.ShiftAllLeft(61).And(archsimd.LoadUint64x4(&ku1W256)).Xor(signW256(x))
 	}
 	return xorW256(r, sg), fullW256 &^ ok.ToBits()
 }
@@ -167,35 +167,35 @@ func cosCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) { return trig
 // non-integer y are blended in; other special operands and results outside
 // the normal range are flagged.
 func powCoreW256(x, y archsimd.Float64x4) (archsimd.Float64x4, uint8) {
-	one := bcW256(1)
-	zero := bcW256(0)
+	one := archsimd.LoadFloat64x4(&k3W256)
+	zero := archsimd.LoadFloat64x4(&k43W256)
 	ax := absW256(x)
 	ay := absW256(y)
-	okIn := ax.GreaterEqual(bcW256(minNormal)).And(ax.LessEqual(bcW256(maxFloat))).And(ay.Less(bcW256(powMaxY)))
-	yi := truncW256(ay.Min(bcW256(powMaxY)))
+	okIn := ax.GreaterEqual(archsimd.LoadFloat64x4(&k20W256)).And(ax.LessEqual(archsimd.LoadFloat64x4(&k21W256))).And(ay.Less(archsimd.LoadFloat64x4(&k64W256)))
+	yi := truncW256(ay.Min(archsimd.LoadFloat64x4(&k64W256)))
 	yf := ay.Sub(yi)
 	fracNeg := yf.NotEqual(zero).And(x.Less(zero))
-	up := yf.Greater(bcW256(0.5))
+	up := yf.Greater(archsimd.LoadFloat64x4(&k17W256))
 	yf = yf.Sub(one).Merge(yf, up)
 	yi = yi.Add(one).Merge(yi, up)
 	lg, _ := logCoreW256(x)
 	arg := yf.Mul(lg).Merge(zero, yf.NotEqual(zero).And(x.Greater(zero)).And(okIn))
 	a1, _ := expCoreW256(arg)
 	b := x.AsUint64x4()
-	x1 := b.And(bcuW256(signBit | fracMask)).Or(bcuW256(halfBits)).AsFloat64x4()
-	xe := b.ShiftAllRight(52).And(bcuW256(0x7ff)).Or(bcuW256(magic52Bits)).AsFloat64x4().Sub(bcW256(magic52 + 1022))
-	i := yi.Add(bcW256(magic52)).AsUint64x4().And(bcuW256(fracMask))
+	x1 := b.And(archsimd.LoadUint64x4(&ku65W256)).Or(archsimd.LoadUint64x4(&ku23W256)).AsFloat64x4()
+	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x4(&ku66W256)).Or(archsimd.LoadUint64x4(&ku24W256)).AsFloat64x4().Sub(archsimd.LoadFloat64x4(&k25W256))
+	i := yi.Add(archsimd.LoadFloat64x4(&k2W256)).AsUint64x4().And(archsimd.LoadUint64x4(&ku22W256))
 	ae := zero
 	var bad uint8
-	half := bcW256(0.5)
+	half := archsimd.LoadFloat64x4(&k17W256)
 	for {
-		active := i.NotEqual(bcuW256(0))
+		active := i.NotEqual(archsimd.LoadUint64x4(&ku67W256))
 		if active.ToBits() == 0 {
 			break
 		}
-		oob := xe.Less(bcW256(-4096)).Or(xe.Greater(bcW256(4096)))
+		oob := xe.Less(archsimd.LoadFloat64x4(&k68W256)).Or(xe.Greater(archsimd.LoadFloat64x4(&k69W256)))
 		bad |= active.And(oob).ToBits()
-		odd := i.And(bcuW256(1)).Equal(bcuW256(1))
+		odd := i.And(archsimd.LoadUint64x4(&ku47W256)).Equal(archsimd.LoadUint64x4(&ku47W256))
 		a1 = a1.Mul(x1).Merge(a1, odd)
 		ae = ae.Add(xe).Merge(ae, odd)
 		x1 = x1.Mul(x1)
@@ -208,16 +208,16 @@ func powCoreW256(x, y archsimd.Float64x4) (archsimd.Float64x4, uint8) {
 	neg := y.Less(zero)
 	a1 = one.Div(a1).Merge(a1, neg)
 	ae = zero.Sub(ae).Merge(ae, neg)
-	ea := a1.AsUint64x4().ShiftAllRight(52).And(bcuW256(0x7ff)).Or(bcuW256(magic52Bits)).AsFloat64x4().Sub(bcW256(magic52))
+	ea := a1.AsUint64x4().ShiftAllRight(52).And(archsimd.LoadUint64x4(&ku66W256)).Or(archsimd.LoadUint64x4(&ku24W256)).AsFloat64x4().Sub(archsimd.LoadFloat64x4(&k2W256))
 	fe := ea.Add(ae)
-	bad |= fullW256 &^ fe.GreaterEqual(one).And(fe.LessEqual(bcW256(2046))).ToBits()
-	aeb := ae.Add(bcW256(magic52x15)).AsUint64x4().Sub(bcuW256(magic52x15Bits)).ShiftAllLeft(52)
+	bad |= fullW256 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x4(&k70W256))).ToBits()
+	aeb := ae.Add(archsimd.LoadFloat64x4(&k5W256)).AsUint64x4().Sub(archsimd.LoadUint64x4(&ku71W256)).ShiftAllLeft(52)
 	r := a1.AsUint64x4().Add(aeb).AsFloat64x4()
 	// special cases, lowest priority first
-	r = bcuW256(nanBits).AsFloat64x4().Merge(r, fracNeg)
+	r = archsimd.LoadUint64x4(&ku72W256).AsFloat64x4().Merge(r, fracNeg)
 	sq := x.Sqrt()
-	r = sq.Merge(r, y.Equal(bcW256(0.5)))
-	r = one.Div(sq).Merge(r, y.Equal(bcW256(-0.5)))
+	r = sq.Merge(r, y.Equal(archsimd.LoadFloat64x4(&k17W256)))
+	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x4(&k73W256)))
 	bad &^= fracNeg.Or(ay.Equal(half)).ToBits()
 	bad |= fullW256 &^ okIn.ToBits()
 	yOne := y.Equal(one)
@@ -756,3 +756,81 @@ func scalarPow32W256(d []float32, x float32, y []float32) {
 		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W256)], ys[:], bad)
 	}
 }
+
+// Constants broadcast to every lane, loaded as memory operands.
+var (
+	ku0W256  = [4]uint64{absMask, absMask, absMask, absMask}                                             // absMask
+	ku1W256  = [4]uint64{signBit, signBit, signBit, signBit}                                             // signBit
+	k2W256   = [4]float64{magic52, magic52, magic52, magic52}                                            // magic52
+	k3W256   = [4]float64{1, 1, 1, 1}                                                                    // 1
+	k4W256   = [4]float64{expLog2e, expLog2e, expLog2e, expLog2e}                                        // expLog2e
+	k5W256   = [4]float64{magic52x15, magic52x15, magic52x15, magic52x15}                                // magic52x15
+	k6W256   = [4]float64{-1022, -1022, -1022, -1022}                                                    // -1022
+	k7W256   = [4]float64{1023, 1023, 1023, 1023}                                                        // 1023
+	k8W256   = [4]float64{expLn2U, expLn2U, expLn2U, expLn2U}                                            // expLn2U
+	k9W256   = [4]float64{expLn2L, expLn2L, expLn2L, expLn2L}                                            // expLn2L
+	k10W256  = [4]float64{0.0625, 0.0625, 0.0625, 0.0625}                                                // 0.0625
+	k11W256  = [4]float64{expC8, expC8, expC8, expC8}                                                    // expC8
+	k12W256  = [4]float64{expC7, expC7, expC7, expC7}                                                    // expC7
+	k13W256  = [4]float64{expC6, expC6, expC6, expC6}                                                    // expC6
+	k14W256  = [4]float64{expC5, expC5, expC5, expC5}                                                    // expC5
+	k15W256  = [4]float64{expC4, expC4, expC4, expC4}                                                    // expC4
+	k16W256  = [4]float64{expC3, expC3, expC3, expC3}                                                    // expC3
+	k17W256  = [4]float64{0.5, 0.5, 0.5, 0.5}                                                            // 0.5
+	k18W256  = [4]float64{2, 2, 2, 2}                                                                    // 2
+	ku19W256 = [4]uint64{1023, 1023, 1023, 1023}                                                         // 1023
+	k20W256  = [4]float64{minNormal, minNormal, minNormal, minNormal}                                    // minNormal
+	k21W256  = [4]float64{maxFloat, maxFloat, maxFloat, maxFloat}                                        // maxFloat
+	ku22W256 = [4]uint64{fracMask, fracMask, fracMask, fracMask}                                         // fracMask
+	ku23W256 = [4]uint64{halfBits, halfBits, halfBits, halfBits}                                         // halfBits
+	ku24W256 = [4]uint64{magic52Bits, magic52Bits, magic52Bits, magic52Bits}                             // magic52Bits
+	k25W256  = [4]float64{magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022}                // magic52 + 1022
+	k26W256  = [4]float64{logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2}                                    // logHSqrt2
+	k27W256  = [4]float64{logL7, logL7, logL7, logL7}                                                    // logL7
+	k28W256  = [4]float64{logL5, logL5, logL5, logL5}                                                    // logL5
+	k29W256  = [4]float64{logL3, logL3, logL3, logL3}                                                    // logL3
+	k30W256  = [4]float64{logL1, logL1, logL1, logL1}                                                    // logL1
+	k31W256  = [4]float64{logL6, logL6, logL6, logL6}                                                    // logL6
+	k32W256  = [4]float64{logL4, logL4, logL4, logL4}                                                    // logL4
+	k33W256  = [4]float64{logL2, logL2, logL2, logL2}                                                    // logL2
+	k34W256  = [4]float64{logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo}                                        // logLn2Lo
+	k35W256  = [4]float64{logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi}                                        // logLn2Hi
+	k36W256  = [4]float64{tanhBig, tanhBig, tanhBig, tanhBig}                                            // tanhBig
+	k37W256  = [4]float64{tanhP0, tanhP0, tanhP0, tanhP0}                                                // tanhP0
+	k38W256  = [4]float64{tanhP1, tanhP1, tanhP1, tanhP1}                                                // tanhP1
+	k39W256  = [4]float64{tanhP2, tanhP2, tanhP2, tanhP2}                                                // tanhP2
+	k40W256  = [4]float64{tanhQ0, tanhQ0, tanhQ0, tanhQ0}                                                // tanhQ0
+	k41W256  = [4]float64{tanhQ1, tanhQ1, tanhQ1, tanhQ1}                                                // tanhQ1
+	k42W256  = [4]float64{tanhQ2, tanhQ2, tanhQ2, tanhQ2}                                                // tanhQ2
+	k43W256  = [4]float64{0, 0, 0, 0}                                                                    // 0
+	k44W256  = [4]float64{0.625, 0.625, 0.625, 0.625}                                                    // 0.625
+	k45W256  = [4]float64{trigThreshold, trigThreshold, trigThreshold, trigThreshold}                    // trigThreshold
+	k46W256  = [4]float64{fourOverPi, fourOverPi, fourOverPi, fourOverPi}                                // fourOverPi
+	ku47W256 = [4]uint64{1, 1, 1, 1}                                                                     // 1
+	k48W256  = [4]float64{trigPI4A, trigPI4A, trigPI4A, trigPI4A}                                        // trigPI4A
+	k49W256  = [4]float64{trigPI4B, trigPI4B, trigPI4B, trigPI4B}                                        // trigPI4B
+	k50W256  = [4]float64{trigPI4C, trigPI4C, trigPI4C, trigPI4C}                                        // trigPI4C
+	k51W256  = [4]float64{sinC0, sinC0, sinC0, sinC0}                                                    // sinC0
+	k52W256  = [4]float64{sinC1, sinC1, sinC1, sinC1}                                                    // sinC1
+	k53W256  = [4]float64{sinC2, sinC2, sinC2, sinC2}                                                    // sinC2
+	k54W256  = [4]float64{sinC3, sinC3, sinC3, sinC3}                                                    // sinC3
+	k55W256  = [4]float64{sinC4, sinC4, sinC4, sinC4}                                                    // sinC4
+	k56W256  = [4]float64{sinC5, sinC5, sinC5, sinC5}                                                    // sinC5
+	k57W256  = [4]float64{cosC0, cosC0, cosC0, cosC0}                                                    // cosC0
+	k58W256  = [4]float64{cosC1, cosC1, cosC1, cosC1}                                                    // cosC1
+	k59W256  = [4]float64{cosC2, cosC2, cosC2, cosC2}                                                    // cosC2
+	k60W256  = [4]float64{cosC3, cosC3, cosC3, cosC3}                                                    // cosC3
+	k61W256  = [4]float64{cosC4, cosC4, cosC4, cosC4}                                                    // cosC4
+	k62W256  = [4]float64{cosC5, cosC5, cosC5, cosC5}                                                    // cosC5
+	ku63W256 = [4]uint64{2, 2, 2, 2}                                                                     // 2
+	k64W256  = [4]float64{powMaxY, powMaxY, powMaxY, powMaxY}                                            // powMaxY
+	ku65W256 = [4]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask} // signBit | fracMask
+	ku66W256 = [4]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                     // 0x7ff
+	ku67W256 = [4]uint64{0, 0, 0, 0}                                                                     // 0
+	k68W256  = [4]float64{-4096, -4096, -4096, -4096}                                                    // -4096
+	k69W256  = [4]float64{4096, 4096, 4096, 4096}                                                        // 4096
+	k70W256  = [4]float64{2046, 2046, 2046, 2046}                                                        // 2046
+	ku71W256 = [4]uint64{magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits}                 // magic52x15Bits
+	ku72W256 = [4]uint64{nanBits, nanBits, nanBits, nanBits}                                             // nanBits
+	k73W256  = [4]float64{-0.5, -0.5, -0.5, -0.5}                                                        // -0.5
+)

@@ -14,18 +14,18 @@ import (
 // lanes it could not compute exactly like the scalar reference (bit k set:
 // lane k must be recomputed with the reference).
 
-func bcW512(c float64) archsimd.Float64x8 { return archsimd.BroadcastFloat64x8(c) }
-
-func bcuW512(c uint64) archsimd.Uint64x8 { return archsimd.BroadcastUint64x8(c) }
+// bcW512 and bcuW512 applied to a constant stand for it in every lane: gen
+// replaces each such call by a load of a package-level array holding the
+// constant (see hoistConstants in gen/main.go).
 
 // absW512 clears the sign bits.
 func absW512(x archsimd.Float64x8) archsimd.Float64x8 {
-	return x.AsUint64x8().And(bcuW512(absMask)).AsFloat64x8()
+	return x.AsUint64x8().And(archsimd.LoadUint64x8(&ku0W512)).AsFloat64x8()
 }
 
 // signW512 keeps only the sign bits.
 func signW512(x archsimd.Float64x8) archsimd.Uint64x8 {
-	return x.AsUint64x8().And(bcuW512(signBit))
+	return x.AsUint64x8().And(archsimd.LoadUint64x8(&ku1W512))
 }
 
 // xorW512 flips the sign bits set in s.
@@ -35,8 +35,8 @@ func xorW512(x archsimd.Float64x8, s archsimd.Uint64x8) archsimd.Float64x8 {
 
 // truncW512 truncates toward zero the lanes of x, which are >= 0 and < 2^51.
 func truncW512(x archsimd.Float64x8) archsimd.Float64x8 {
-	n := x.Add(bcW512(magic52)).Sub(bcW512(magic52)) // round to nearest
-	return n.Sub(bcW512(1)).Merge(n, n.Greater(x))
+	n := x.Add(archsimd.LoadFloat64x8(&k2W512)).Sub(archsimd.LoadFloat64x8(&k2W512)) // round to nearest
+	return n.Sub(archsimd.LoadFloat64x8(&k3W512)).Merge(n, n.Greater(x))
 }
 
 // expCoreW512 is math.Exp's amd64 FMA path, lane by lane: n = rint(x·log2e),
@@ -45,27 +45,27 @@ func truncW512(x archsimd.Float64x8) archsimd.Float64x8 {
 // and a multiplication by 2^n. Lanes whose n is outside [-1022, 1023]
 // (overflow, subnormal or zero results, NaN) are flagged.
 func expCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
-	t := x.Mul(bcW512(expLog2e)).Add(bcW512(magic52x15))
-	n := t.Sub(bcW512(magic52x15))
-	ok := n.GreaterEqual(bcW512(-1022)).And(n.LessEqual(bcW512(1023)))
-	nn := xorW512(n, bcuW512(signBit))
-	r := nn.MulAdd(bcW512(expLn2U), x)
-	r = nn.MulAdd(bcW512(expLn2L), r)
-	r = r.Mul(bcW512(0.0625))
-	p := bcW512(expC8).MulAdd(r, bcW512(expC7))
-	p = p.MulAdd(r, bcW512(expC6))
-	p = p.MulAdd(r, bcW512(expC5))
-	p = p.MulAdd(r, bcW512(expC4))
-	p = p.MulAdd(r, bcW512(expC3))
-	p = p.MulAdd(r, bcW512(0.5))
-	p = p.MulAdd(r, bcW512(1))
+	t := x.Mul(archsimd.LoadFloat64x8(&k4W512)).Add(archsimd.LoadFloat64x8(&k5W512))
+	n := t.Sub(archsimd.LoadFloat64x8(&k5W512))
+	ok := n.GreaterEqual(archsimd.LoadFloat64x8(&k6W512)).And(n.LessEqual(archsimd.LoadFloat64x8(&k7W512)))
+	nn := xorW512(n, archsimd.LoadUint64x8(&ku1W512))
+	r := nn.MulAdd(archsimd.LoadFloat64x8(&k8W512), x)
+	r = nn.MulAdd(archsimd.LoadFloat64x8(&k9W512), r)
+	r = r.Mul(archsimd.LoadFloat64x8(&k10W512))
+	p := archsimd.LoadFloat64x8(&k11W512).MulAdd(r, archsimd.LoadFloat64x8(&k12W512))
+	p = p.MulAdd(r, archsimd.LoadFloat64x8(&k13W512))
+	p = p.MulAdd(r, archsimd.LoadFloat64x8(&k14W512))
+	p = p.MulAdd(r, archsimd.LoadFloat64x8(&k15W512))
+	p = p.MulAdd(r, archsimd.LoadFloat64x8(&k16W512))
+	p = p.MulAdd(r, archsimd.LoadFloat64x8(&k17W512))
+	p = p.MulAdd(r, archsimd.LoadFloat64x8(&k3W512))
 	e := r.Mul(p)
-	two := bcW512(2)
+	two := archsimd.LoadFloat64x8(&k18W512)
 	e = e.Mul(e.Add(two))
 	e = e.Mul(e.Add(two))
 	e = e.Mul(e.Add(two))
-	e = e.MulAdd(e.Add(two), bcW512(1))
-	scale := t.AsUint64x8().Add(bcuW512(1023)).ShiftAllLeft(52).AsFloat64x8()
+	e = e.MulAdd(e.Add(two), archsimd.LoadFloat64x8(&k3W512))
+	scale := t.AsUint64x8().Add(archsimd.LoadUint64x8(&ku19W512)).ShiftAllLeft(52).AsFloat64x8()
 	return e.Mul(scale), fullW512 &^ ok.ToBits()
 }
 
@@ -74,25 +74,25 @@ func expCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 // normal numbers; the others (zero, subnormal, negative, Inf, NaN) are
 // flagged.
 func logCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
-	ok := x.GreaterEqual(bcW512(minNormal)).And(x.LessEqual(bcW512(maxFloat)))
+	ok := x.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512)))
 	b := x.AsUint64x8()
-	f1 := b.And(bcuW512(fracMask)).Or(bcuW512(halfBits)).AsFloat64x8()
-	k := b.ShiftAllRight(52).Or(bcuW512(magic52Bits)).AsFloat64x8().Sub(bcW512(magic52 + 1022))
-	small := f1.LessEqual(bcW512(logHSqrt2))
-	one := bcW512(1)
+	f1 := b.And(archsimd.LoadUint64x8(&ku22W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
+	k := b.ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	small := f1.LessEqual(archsimd.LoadFloat64x8(&k26W512))
+	one := archsimd.LoadFloat64x8(&k3W512)
 	k = k.Sub(one).Merge(k, small)
 	f1 = f1.Add(f1).Merge(f1, small)
 	f := f1.Sub(one)
-	s := f.Div(bcW512(2).Add(f))
+	s := f.Div(archsimd.LoadFloat64x8(&k18W512).Add(f))
 	s2 := s.Mul(s)
 	s4 := s2.Mul(s2)
-	t1 := bcW512(logL7).Mul(s4).Add(bcW512(logL5)).Mul(s4).Add(bcW512(logL3)).Mul(s4).Add(bcW512(logL1)).Mul(s2)
-	t2 := bcW512(logL6).Mul(s4).Add(bcW512(logL4)).Mul(s4).Add(bcW512(logL2)).Mul(s4)
+	t1 := archsimd.LoadFloat64x8(&k27W512).Mul(s4).Add(archsimd.LoadFloat64x8(&k28W512)).Mul(s4).Add(archsimd.LoadFloat64x8(&k29W512)).Mul(s4).Add(archsimd.LoadFloat64x8(&k30W512)).Mul(s2)
+	t2 := archsimd.LoadFloat64x8(&k31W512).Mul(s4).Add(archsimd.LoadFloat64x8(&k32W512)).Mul(s4).Add(archsimd.LoadFloat64x8(&k33W512)).Mul(s4)
 	rr := t1.Add(t2)
-	hfsq := bcW512(0.5).Mul(f).Mul(f)
-	u := s.Mul(rr.Add(hfsq)).Add(k.Mul(bcW512(logLn2Lo)))
+	hfsq := archsimd.LoadFloat64x8(&k17W512).Mul(f).Mul(f)
+	u := s.Mul(rr.Add(hfsq)).Add(k.Mul(archsimd.LoadFloat64x8(&k34W512)))
 	v := hfsq.Sub(u).Sub(f)
-	return k.Mul(bcW512(logLn2Hi)).Sub(v), fullW512 &^ ok.ToBits()
+	return k.Mul(archsimd.LoadFloat64x8(&k35W512)).Sub(v), fullW512 &^ ok.ToBits()
 }
 
 // tanhCoreW512 is math.Tanh: ±1 above 0.5·MAXLOG, 1 - 2/(exp(2|x|)+1) from
@@ -101,24 +101,24 @@ func logCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 func tanhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	sg := signW512(x)
 	z := absW512(x)
-	one := bcW512(1)
-	s, _ := expCoreW512(z.Min(bcW512(tanhBig)).Mul(bcW512(2)))
-	big := xorW512(one.Sub(bcW512(2).Div(s.Add(one))), sg)
+	one := archsimd.LoadFloat64x8(&k3W512)
+	s, _ := expCoreW512(z.Min(archsimd.LoadFloat64x8(&k36W512)).Mul(archsimd.LoadFloat64x8(&k18W512)))
+	big := xorW512(one.Sub(archsimd.LoadFloat64x8(&k18W512).Div(s.Add(one))), sg)
 	x2 := x.Mul(x)
-	p := bcW512(tanhP0).Mul(x2).Add(bcW512(tanhP1)).Mul(x2).Add(bcW512(tanhP2))
-	q := x2.Add(bcW512(tanhQ0)).Mul(x2).Add(bcW512(tanhQ1)).Mul(x2).Add(bcW512(tanhQ2))
+	p := archsimd.LoadFloat64x8(&k37W512).Mul(x2).Add(archsimd.LoadFloat64x8(&k38W512)).Mul(x2).Add(archsimd.LoadFloat64x8(&k39W512))
+	q := x2.Add(archsimd.LoadFloat64x8(&k40W512)).Mul(x2).Add(archsimd.LoadFloat64x8(&k41W512)).Mul(x2).Add(archsimd.LoadFloat64x8(&k42W512))
 	sm := x.Add(x.Mul(x2).Mul(p).Div(q))
-	sm = x.Merge(sm, x.Equal(bcW512(0)))
-	r := big.Merge(sm, z.GreaterEqual(bcW512(0.625)))
-	r = xorW512(one, sg).Merge(r, z.Greater(bcW512(tanhBig)))
+	sm = x.Merge(sm, x.Equal(archsimd.LoadFloat64x8(&k43W512)))
+	r := big.Merge(sm, z.GreaterEqual(archsimd.LoadFloat64x8(&k44W512)))
+	r = xorW512(one, sg).Merge(r, z.Greater(archsimd.LoadFloat64x8(&k36W512)))
 	return r, x.IsNaN().ToBits()
 }
 
 // sigmoidCoreW512 is 1/(1+math.Exp(-x)); lanes whose exp is flagged are
 // flagged.
 func sigmoidCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
-	e, bad := expCoreW512(xorW512(x, bcuW512(signBit)))
-	one := bcW512(1)
+	e, bad := expCoreW512(xorW512(x, archsimd.LoadUint64x8(&ku1W512)))
+	one := archsimd.LoadFloat64x8(&k3W512)
 	return one.Div(one.Add(e)), bad
 }
 
@@ -130,27 +130,27 @@ func sigmoidCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 // there).
 func trigW512(x archsimd.Float64x8, cos bool) (archsimd.Float64x8, uint8) {
 	ax := absW512(x)
-	ok := ax.Less(bcW512(trigThreshold))
-	n := truncW512(ax.Mul(bcW512(fourOverPi)))
-	one := bcW512(1)
-	odd := n.Add(bcW512(magic52)).AsUint64x8().And(bcuW512(1)).Equal(bcuW512(1))
+	ok := ax.Less(archsimd.LoadFloat64x8(&k45W512))
+	n := truncW512(ax.Mul(archsimd.LoadFloat64x8(&k46W512)))
+	one := archsimd.LoadFloat64x8(&k3W512)
+	odd := n.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8().And(archsimd.LoadUint64x8(&ku47W512)).Equal(archsimd.LoadUint64x8(&ku47W512))
 	y := n.Add(one).Merge(n, odd)
-	j := y.Add(bcW512(magic52)).AsUint64x8()
-	z := ax.Sub(y.Mul(bcW512(trigPI4A))).Sub(y.Mul(bcW512(trigPI4B))).Sub(y.Mul(bcW512(trigPI4C)))
+	j := y.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8()
+	z := ax.Sub(y.Mul(archsimd.LoadFloat64x8(&k48W512))).Sub(y.Mul(archsimd.LoadFloat64x8(&k49W512))).Sub(y.Mul(archsimd.LoadFloat64x8(&k50W512)))
 	zz := z.Mul(z)
-	ps := bcW512(sinC0).Mul(zz).Add(bcW512(sinC1)).Mul(zz).Add(bcW512(sinC2)).Mul(zz).Add(bcW512(sinC3)).Mul(zz).Add(bcW512(sinC4)).Mul(zz).Add(bcW512(sinC5))
+	ps := archsimd.LoadFloat64x8(&k51W512).Mul(zz).Add(archsimd.LoadFloat64x8(&k52W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k53W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k54W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k55W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k56W512))
 	ys := z.Add(z.Mul(zz).Mul(ps))
-	pc := bcW512(cosC0).Mul(zz).Add(bcW512(cosC1)).Mul(zz).Add(bcW512(cosC2)).Mul(zz).Add(bcW512(cosC3)).Mul(zz).Add(bcW512(cosC4)).Mul(zz).Add(bcW512(cosC5))
-	yc := one.Sub(bcW512(0.5).Mul(zz)).Add(zz.Mul(zz).Mul(pc))
-	sel := j.And(bcuW512(2)).Equal(bcuW512(2)) // octant 2 or 6 after rounding to even
+	pc := archsimd.LoadFloat64x8(&k57W512).Mul(zz).Add(archsimd.LoadFloat64x8(&k58W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k59W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k60W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k61W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k62W512))
+	yc := one.Sub(archsimd.LoadFloat64x8(&k17W512).Mul(zz)).Add(zz.Mul(zz).Mul(pc))
+	sel := j.And(archsimd.LoadUint64x8(&ku63W512)).Equal(archsimd.LoadUint64x8(&ku63W512)) // octant 2 or 6 after rounding to even
 	var r archsimd.Float64x8
 	var sg archsimd.Uint64x8
 	if cos {
 		r = ys.Merge(yc, sel)
-		sg = j.ShiftAllLeft(61).Xor(j.ShiftAllLeft(62)).And(bcuW512(signBit))
+		sg = j.ShiftAllLeft(61).Xor(j.ShiftAllLeft(62)).And(archsimd.LoadUint64x8(&ku1W512))
 	} else {
 		r = yc.Merge(ys, sel)
-		sg = j.ShiftAllLeft(61).And(bcuW512(signBit)).Xor(signW512(x))
+		sg = j.ShiftAllLeft(61).And(archsimd.LoadUint64x8(&ku1W512)).Xor(signW512(x))
 	}
 	return xorW512(r, sg), fullW512 &^ ok.ToBits()
 }
@@ -167,35 +167,35 @@ func cosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) { return trig
 // non-integer y are blended in; other special operands and results outside
 // the normal range are flagged.
 func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
-	one := bcW512(1)
-	zero := bcW512(0)
+	one := archsimd.LoadFloat64x8(&k3W512)
+	zero := archsimd.LoadFloat64x8(&k43W512)
 	ax := absW512(x)
 	ay := absW512(y)
-	okIn := ax.GreaterEqual(bcW512(minNormal)).And(ax.LessEqual(bcW512(maxFloat))).And(ay.Less(bcW512(powMaxY)))
-	yi := truncW512(ay.Min(bcW512(powMaxY)))
+	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k64W512)))
+	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k64W512)))
 	yf := ay.Sub(yi)
 	fracNeg := yf.NotEqual(zero).And(x.Less(zero))
-	up := yf.Greater(bcW512(0.5))
+	up := yf.Greater(archsimd.LoadFloat64x8(&k17W512))
 	yf = yf.Sub(one).Merge(yf, up)
 	yi = yi.Add(one).Merge(yi, up)
 	lg, _ := logCoreW512(x)
 	arg := yf.Mul(lg).Merge(zero, yf.NotEqual(zero).And(x.Greater(zero)).And(okIn))
 	a1, _ := expCoreW512(arg)
 	b := x.AsUint64x8()
-	x1 := b.And(bcuW512(signBit | fracMask)).Or(bcuW512(halfBits)).AsFloat64x8()
-	xe := b.ShiftAllRight(52).And(bcuW512(0x7ff)).Or(bcuW512(magic52Bits)).AsFloat64x8().Sub(bcW512(magic52 + 1022))
-	i := yi.Add(bcW512(magic52)).AsUint64x8().And(bcuW512(fracMask))
+	x1 := b.And(archsimd.LoadUint64x8(&ku65W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
+	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku66W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	i := yi.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512))
 	ae := zero
 	var bad uint8
-	half := bcW512(0.5)
+	half := archsimd.LoadFloat64x8(&k17W512)
 	for {
-		active := i.NotEqual(bcuW512(0))
+		active := i.NotEqual(archsimd.LoadUint64x8(&ku67W512))
 		if active.ToBits() == 0 {
 			break
 		}
-		oob := xe.Less(bcW512(-4096)).Or(xe.Greater(bcW512(4096)))
+		oob := xe.Less(archsimd.LoadFloat64x8(&k68W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k69W512)))
 		bad |= active.And(oob).ToBits()
-		odd := i.And(bcuW512(1)).Equal(bcuW512(1))
+		odd := i.And(archsimd.LoadUint64x8(&ku47W512)).Equal(archsimd.LoadUint64x8(&ku47W512))
 		a1 = a1.Mul(x1).Merge(a1, odd)
 		ae = ae.Add(xe).Merge(ae, odd)
 		x1 = x1.Mul(x1)
@@ -208,16 +208,16 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	neg := y.Less(zero)
 	a1 = one.Div(a1).Merge(a1, neg)
 	ae = zero.Sub(ae).Merge(ae, neg)
-	ea := a1.AsUint64x8().ShiftAllRight(52).And(bcuW512(0x7ff)).Or(bcuW512(magic52Bits)).AsFloat64x8().Sub(bcW512(magic52))
+	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku66W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
 	fe := ea.Add(ae)
-	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(bcW512(2046))).ToBits()
-	aeb := ae.Add(bcW512(magic52x15)).AsUint64x8().Sub(bcuW512(magic52x15Bits)).ShiftAllLeft(52)
+	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k70W512))).ToBits()
+	aeb := ae.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku71W512)).ShiftAllLeft(52)
 	r := a1.AsUint64x8().Add(aeb).AsFloat64x8()
 	// special cases, lowest priority first
-	r = bcuW512(nanBits).AsFloat64x8().Merge(r, fracNeg)
+	r = archsimd.LoadUint64x8(&ku72W512).AsFloat64x8().Merge(r, fracNeg)
 	sq := x.Sqrt()
-	r = sq.Merge(r, y.Equal(bcW512(0.5)))
-	r = one.Div(sq).Merge(r, y.Equal(bcW512(-0.5)))
+	r = sq.Merge(r, y.Equal(archsimd.LoadFloat64x8(&k17W512)))
+	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k73W512)))
 	bad &^= fracNeg.Or(ay.Equal(half)).ToBits()
 	bad |= fullW512 &^ okIn.ToBits()
 	yOne := y.Equal(one)
@@ -756,3 +756,81 @@ func scalarPow32W512(d []float32, x float32, y []float32) {
 		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W512)], ys[:], bad)
 	}
 }
+
+// Constants broadcast to every lane, loaded as memory operands.
+var (
+	ku0W512  = [8]uint64{absMask, absMask, absMask, absMask, absMask, absMask, absMask, absMask}                                                                                         // absMask
+	ku1W512  = [8]uint64{signBit, signBit, signBit, signBit, signBit, signBit, signBit, signBit}                                                                                         // signBit
+	k2W512   = [8]float64{magic52, magic52, magic52, magic52, magic52, magic52, magic52, magic52}                                                                                        // magic52
+	k3W512   = [8]float64{1, 1, 1, 1, 1, 1, 1, 1}                                                                                                                                        // 1
+	k4W512   = [8]float64{expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e}                                                                                // expLog2e
+	k5W512   = [8]float64{magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15}                                                                // magic52x15
+	k6W512   = [8]float64{-1022, -1022, -1022, -1022, -1022, -1022, -1022, -1022}                                                                                                        // -1022
+	k7W512   = [8]float64{1023, 1023, 1023, 1023, 1023, 1023, 1023, 1023}                                                                                                                // 1023
+	k8W512   = [8]float64{expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U}                                                                                        // expLn2U
+	k9W512   = [8]float64{expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L}                                                                                        // expLn2L
+	k10W512  = [8]float64{0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625}                                                                                                // 0.0625
+	k11W512  = [8]float64{expC8, expC8, expC8, expC8, expC8, expC8, expC8, expC8}                                                                                                        // expC8
+	k12W512  = [8]float64{expC7, expC7, expC7, expC7, expC7, expC7, expC7, expC7}                                                                                                        // expC7
+	k13W512  = [8]float64{expC6, expC6, expC6, expC6, expC6, expC6, expC6, expC6}                                                                                                        // expC6
+	k14W512  = [8]float64{expC5, expC5, expC5, expC5, expC5, expC5, expC5, expC5}                                                                                                        // expC5
+	k15W512  = [8]float64{expC4, expC4, expC4, expC4, expC4, expC4, expC4, expC4}                                                                                                        // expC4
+	k16W512  = [8]float64{expC3, expC3, expC3, expC3, expC3, expC3, expC3, expC3}                                                                                                        // expC3
+	k17W512  = [8]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}                                                                                                                        // 0.5
+	k18W512  = [8]float64{2, 2, 2, 2, 2, 2, 2, 2}                                                                                                                                        // 2
+	ku19W512 = [8]uint64{1023, 1023, 1023, 1023, 1023, 1023, 1023, 1023}                                                                                                                 // 1023
+	k20W512  = [8]float64{minNormal, minNormal, minNormal, minNormal, minNormal, minNormal, minNormal, minNormal}                                                                        // minNormal
+	k21W512  = [8]float64{maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat}                                                                                // maxFloat
+	ku22W512 = [8]uint64{fracMask, fracMask, fracMask, fracMask, fracMask, fracMask, fracMask, fracMask}                                                                                 // fracMask
+	ku23W512 = [8]uint64{halfBits, halfBits, halfBits, halfBits, halfBits, halfBits, halfBits, halfBits}                                                                                 // halfBits
+	ku24W512 = [8]uint64{magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits}                                                         // magic52Bits
+	k25W512  = [8]float64{magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022}                                // magic52 + 1022
+	k26W512  = [8]float64{logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2}                                                                        // logHSqrt2
+	k27W512  = [8]float64{logL7, logL7, logL7, logL7, logL7, logL7, logL7, logL7}                                                                                                        // logL7
+	k28W512  = [8]float64{logL5, logL5, logL5, logL5, logL5, logL5, logL5, logL5}                                                                                                        // logL5
+	k29W512  = [8]float64{logL3, logL3, logL3, logL3, logL3, logL3, logL3, logL3}                                                                                                        // logL3
+	k30W512  = [8]float64{logL1, logL1, logL1, logL1, logL1, logL1, logL1, logL1}                                                                                                        // logL1
+	k31W512  = [8]float64{logL6, logL6, logL6, logL6, logL6, logL6, logL6, logL6}                                                                                                        // logL6
+	k32W512  = [8]float64{logL4, logL4, logL4, logL4, logL4, logL4, logL4, logL4}                                                                                                        // logL4
+	k33W512  = [8]float64{logL2, logL2, logL2, logL2, logL2, logL2, logL2, logL2}                                                                                                        // logL2
+	k34W512  = [8]float64{logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo}                                                                                // logLn2Lo
+	k35W512  = [8]float64{logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi}                                                                                // logLn2Hi
+	k36W512  = [8]float64{tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig}                                                                                        // tanhBig
+	k37W512  = [8]float64{tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0}                                                                                                // tanhP0
+	k38W512  = [8]float64{tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1}                                                                                                // tanhP1
+	k39W512  = [8]float64{tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2}                                                                                                // tanhP2
+	k40W512  = [8]float64{tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0}                                                                                                // tanhQ0
+	k41W512  = [8]float64{tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1}                                                                                                // tanhQ1
+	k42W512  = [8]float64{tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2}                                                                                                // tanhQ2
+	k43W512  = [8]float64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                        // 0
+	k44W512  = [8]float64{0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625}                                                                                                        // 0.625
+	k45W512  = [8]float64{trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold}                                        // trigThreshold
+	k46W512  = [8]float64{fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi}                                                                // fourOverPi
+	ku47W512 = [8]uint64{1, 1, 1, 1, 1, 1, 1, 1}                                                                                                                                         // 1
+	k48W512  = [8]float64{trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A}                                                                                // trigPI4A
+	k49W512  = [8]float64{trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B}                                                                                // trigPI4B
+	k50W512  = [8]float64{trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C}                                                                                // trigPI4C
+	k51W512  = [8]float64{sinC0, sinC0, sinC0, sinC0, sinC0, sinC0, sinC0, sinC0}                                                                                                        // sinC0
+	k52W512  = [8]float64{sinC1, sinC1, sinC1, sinC1, sinC1, sinC1, sinC1, sinC1}                                                                                                        // sinC1
+	k53W512  = [8]float64{sinC2, sinC2, sinC2, sinC2, sinC2, sinC2, sinC2, sinC2}                                                                                                        // sinC2
+	k54W512  = [8]float64{sinC3, sinC3, sinC3, sinC3, sinC3, sinC3, sinC3, sinC3}                                                                                                        // sinC3
+	k55W512  = [8]float64{sinC4, sinC4, sinC4, sinC4, sinC4, sinC4, sinC4, sinC4}                                                                                                        // sinC4
+	k56W512  = [8]float64{sinC5, sinC5, sinC5, sinC5, sinC5, sinC5, sinC5, sinC5}                                                                                                        // sinC5
+	k57W512  = [8]float64{cosC0, cosC0, cosC0, cosC0, cosC0, cosC0, cosC0, cosC0}                                                                                                        // cosC0
+	k58W512  = [8]float64{cosC1, cosC1, cosC1, cosC1, cosC1, cosC1, cosC1, cosC1}                                                                                                        // cosC1
+	k59W512  = [8]float64{cosC2, cosC2, cosC2, cosC2, cosC2, cosC2, cosC2, cosC2}                                                                                                        // cosC2
+	k60W512  = [8]float64{cosC3, cosC3, cosC3, cosC3, cosC3, cosC3, cosC3, cosC3}                                                                                                        // cosC3
+	k61W512  = [8]float64{cosC4, cosC4, cosC4, cosC4, cosC4, cosC4, cosC4, cosC4}                                                                                                        // cosC4
+	k62W512  = [8]float64{cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5}                                                                                                        // cosC5
+	ku63W512 = [8]uint64{2, 2, 2, 2, 2, 2, 2, 2}                                                                                                                                         // 2
+	k64W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                        // powMaxY
+	ku65W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask} // signBit | fracMask
+	ku66W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                         // 0x7ff
+	ku67W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                         // 0
+	k68W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                        // -4096
+	k69W512  = [8]float64{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}                                                                                                                // 4096
+	k70W512  = [8]float64{2046, 2046, 2046, 2046, 2046, 2046, 2046, 2046}                                                                                                                // 2046
+	ku71W512 = [8]uint64{magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits}                                 // magic52x15Bits
+	ku72W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                         // nanBits
+	k73W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                // -0.5
+)

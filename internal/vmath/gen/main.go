@@ -13,6 +13,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"text/template"
 )
@@ -78,7 +79,7 @@ func main() {
 		file string
 		rep  *strings.Replacer
 	}{
-		{"zkernels_avx512.go", strings.NewReplacer()},
+		{"zkernels_avx512.go", strings.NewReplacer("LANES", "8")},
 		{"zkernels_avx2.go", strings.NewReplacer(
 			"Float64x8", "Float64x4",
 			"Uint64x8", "Uint64x4",
@@ -91,12 +92,13 @@ func main() {
 			"[16]float32", "[8]float32",
 			"W512", "W256",
 			"AVX-512", "AVX2",
+			"LANES", "4",
 		)},
 	}
 	for _, w := range widths {
 		var b bytes.Buffer
 		b.WriteString(header)
-		b.WriteString(w.rep.Replace(string(src)))
+		b.WriteString(hoistConstants(w.rep.Replace(string(src))))
 		write(dir, w.file, b.Bytes())
 	}
 }
@@ -111,4 +113,37 @@ func write(dir, file string, src []byte) {
 		log.Fatal(err)
 	}
 	fmt.Println("wrote", file)
+}
+
+var broadcast = regexp.MustCompile(`\b(bcu?)(W512|W256)\(([^()]*)\)`)
+
+// hoistConstants replaces each broadcast of a constant, bcW512(c) or
+// bcuW512(c), by a load of a package-level array holding c in every lane:
+// the compiler folds such loads into the arithmetic as memory operands,
+// where a broadcast from a register costs a shuffle on the vector ports.
+func hoistConstants(src string) string {
+	names := map[string]string{}
+	var decls []string
+	src = broadcast.ReplaceAllStringFunc(src, func(m string) string {
+		g := broadcast.FindStringSubmatch(m)
+		kind, w, expr := g[1], g[2], strings.TrimSpace(g[3])
+		lanes, typ, load := 8, "float64", "archsimd.LoadFloat64x8"
+		if w == "W256" {
+			lanes, load = 4, "archsimd.LoadFloat64x4"
+		}
+		if kind == "bcu" {
+			typ = "uint64"
+			load = strings.Replace(load, "Float64", "Uint64", 1)
+		}
+		key := kind + "|" + expr
+		name, ok := names[key]
+		if !ok {
+			name = fmt.Sprintf("k%s%d%s", strings.TrimPrefix(kind, "bc"), len(names), w)
+			names[key] = name
+			elems := strings.TrimSuffix(strings.Repeat(expr+", ", lanes), ", ")
+			decls = append(decls, fmt.Sprintf("\t%s = [%d]%s{%s} // %s", name, lanes, typ, elems, expr))
+		}
+		return load + "(&" + name + ")"
+	})
+	return src + "\n// Constants broadcast to every lane, loaded as memory operands.\nvar (\n" + strings.Join(decls, "\n") + "\n)\n"
 }
