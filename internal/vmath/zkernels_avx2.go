@@ -103,13 +103,15 @@ func tanhCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) {
 	z := absW256(x)
 	one := archsimd.LoadFloat64x4(&k3W256)
 	s, _ := expCoreW256(z.Min(archsimd.LoadFloat64x4(&k36W256)).Mul(archsimd.LoadFloat64x4(&k18W256)))
-	big := xorW256(one.Sub(archsimd.LoadFloat64x4(&k18W256).Div(s.Add(one))), sg)
 	x2 := x.Mul(x)
 	p := archsimd.LoadFloat64x4(&k37W256).Mul(x2).Add(archsimd.LoadFloat64x4(&k38W256)).Mul(x2).Add(archsimd.LoadFloat64x4(&k39W256))
 	q := x2.Add(archsimd.LoadFloat64x4(&k40W256)).Mul(x2).Add(archsimd.LoadFloat64x4(&k41W256)).Mul(x2).Add(archsimd.LoadFloat64x4(&k42W256))
-	sm := x.Add(x.Mul(x2).Mul(p).Div(q))
-	sm = x.Merge(sm, x.Equal(archsimd.LoadFloat64x4(&k43W256)))
-	r := big.Merge(sm, z.GreaterEqual(archsimd.LoadFloat64x4(&k44W256)))
+	// one division serves both branches: 2/(s+1) above 0.625, x·x²·P/Q below
+	isBig := z.GreaterEqual(archsimd.LoadFloat64x4(&k43W256))
+	quo := archsimd.LoadFloat64x4(&k18W256).Merge(x.Mul(x2).Mul(p), isBig).Div(s.Add(one).Merge(q, isBig))
+	big := xorW256(one.Sub(quo), sg)
+	sm := x.Merge(x.Add(quo), x.Equal(archsimd.LoadFloat64x4(&k44W256)))
+	r := big.Merge(sm, isBig)
 	r = xorW256(one, sg).Merge(r, z.Greater(archsimd.LoadFloat64x4(&k36W256)))
 	return r, x.IsNaN().ToBits()
 }
@@ -168,7 +170,7 @@ func cosCoreW256(x archsimd.Float64x4) (archsimd.Float64x4, uint8) { return trig
 // the normal range are flagged.
 func powCoreW256(x, y archsimd.Float64x4) (archsimd.Float64x4, uint8) {
 	one := archsimd.LoadFloat64x4(&k3W256)
-	zero := archsimd.LoadFloat64x4(&k43W256)
+	zero := archsimd.LoadFloat64x4(&k44W256)
 	ax := absW256(x)
 	ay := absW256(y)
 	okIn := ax.GreaterEqual(archsimd.LoadFloat64x4(&k20W256)).And(ax.LessEqual(archsimd.LoadFloat64x4(&k21W256))).And(ay.Less(archsimd.LoadFloat64x4(&k64W256)))
@@ -802,8 +804,8 @@ var (
 	k40W256  = [4]float64{tanhQ0, tanhQ0, tanhQ0, tanhQ0}                                                // tanhQ0
 	k41W256  = [4]float64{tanhQ1, tanhQ1, tanhQ1, tanhQ1}                                                // tanhQ1
 	k42W256  = [4]float64{tanhQ2, tanhQ2, tanhQ2, tanhQ2}                                                // tanhQ2
-	k43W256  = [4]float64{0, 0, 0, 0}                                                                    // 0
-	k44W256  = [4]float64{0.625, 0.625, 0.625, 0.625}                                                    // 0.625
+	k43W256  = [4]float64{0.625, 0.625, 0.625, 0.625}                                                    // 0.625
+	k44W256  = [4]float64{0, 0, 0, 0}                                                                    // 0
 	k45W256  = [4]float64{trigThreshold, trigThreshold, trigThreshold, trigThreshold}                    // trigThreshold
 	k46W256  = [4]float64{fourOverPi, fourOverPi, fourOverPi, fourOverPi}                                // fourOverPi
 	ku47W256 = [4]uint64{1, 1, 1, 1}                                                                     // 1

@@ -103,13 +103,15 @@ func tanhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	z := absW512(x)
 	one := archsimd.LoadFloat64x8(&k3W512)
 	s, _ := expCoreW512(z.Min(archsimd.LoadFloat64x8(&k36W512)).Mul(archsimd.LoadFloat64x8(&k18W512)))
-	big := xorW512(one.Sub(archsimd.LoadFloat64x8(&k18W512).Div(s.Add(one))), sg)
 	x2 := x.Mul(x)
 	p := archsimd.LoadFloat64x8(&k37W512).Mul(x2).Add(archsimd.LoadFloat64x8(&k38W512)).Mul(x2).Add(archsimd.LoadFloat64x8(&k39W512))
 	q := x2.Add(archsimd.LoadFloat64x8(&k40W512)).Mul(x2).Add(archsimd.LoadFloat64x8(&k41W512)).Mul(x2).Add(archsimd.LoadFloat64x8(&k42W512))
-	sm := x.Add(x.Mul(x2).Mul(p).Div(q))
-	sm = x.Merge(sm, x.Equal(archsimd.LoadFloat64x8(&k43W512)))
-	r := big.Merge(sm, z.GreaterEqual(archsimd.LoadFloat64x8(&k44W512)))
+	// one division serves both branches: 2/(s+1) above 0.625, x·x²·P/Q below
+	isBig := z.GreaterEqual(archsimd.LoadFloat64x8(&k43W512))
+	quo := archsimd.LoadFloat64x8(&k18W512).Merge(x.Mul(x2).Mul(p), isBig).Div(s.Add(one).Merge(q, isBig))
+	big := xorW512(one.Sub(quo), sg)
+	sm := x.Merge(x.Add(quo), x.Equal(archsimd.LoadFloat64x8(&k44W512)))
+	r := big.Merge(sm, isBig)
 	r = xorW512(one, sg).Merge(r, z.Greater(archsimd.LoadFloat64x8(&k36W512)))
 	return r, x.IsNaN().ToBits()
 }
@@ -168,7 +170,7 @@ func cosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) { return trig
 // the normal range are flagged.
 func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	one := archsimd.LoadFloat64x8(&k3W512)
-	zero := archsimd.LoadFloat64x8(&k43W512)
+	zero := archsimd.LoadFloat64x8(&k44W512)
 	ax := absW512(x)
 	ay := absW512(y)
 	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k64W512)))
@@ -802,8 +804,8 @@ var (
 	k40W512  = [8]float64{tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0}                                                                                                // tanhQ0
 	k41W512  = [8]float64{tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1}                                                                                                // tanhQ1
 	k42W512  = [8]float64{tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2}                                                                                                // tanhQ2
-	k43W512  = [8]float64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                        // 0
-	k44W512  = [8]float64{0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625}                                                                                                        // 0.625
+	k43W512  = [8]float64{0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625}                                                                                                        // 0.625
+	k44W512  = [8]float64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                        // 0
 	k45W512  = [8]float64{trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold}                                        // trigThreshold
 	k46W512  = [8]float64{fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi}                                                                // fourOverPi
 	ku47W512 = [8]uint64{1, 1, 1, 1, 1, 1, 1, 1}                                                                                                                                         // 1
