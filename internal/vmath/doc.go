@@ -87,8 +87,10 @@
 // At start-up the package picks 8 float64 lanes (16 float32) when
 // archsimd.X86.AVX512() reports AVX-512F/CD/BW/DQ/VL, else 4 (8) when it
 // reports AVX2 and FMA, else the scalar loops; Width reports the choice.
-// Tails shorter than a vector use partial loads and stores
-// (LoadFloat64x8SlicePart, StoreSlicePart).
+// A tail shorter than a vector is copied into an array, computed as one
+// vector and copied back (archsimd's SlicePart loads and stores would do,
+// but trip checkptr under -race); the float32 pow loops do this for every
+// vector.
 //
 // The vector files build only with GOEXPERIMENT=simd on amd64 (SIMD is then
 // true); every other build gets the same API over plain scalar loops of the

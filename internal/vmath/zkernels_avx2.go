@@ -247,11 +247,13 @@ func exp64W256(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x4SlicePart(x[i:])
-		r, bad := expCoreW256(v)
-		var xs [4]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [4]float64
+		copy(xs[:], x[i:])
+		r, bad := expCoreW256(archsimd.LoadFloat64x4(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), expRef64)
 	}
 }
@@ -277,14 +279,15 @@ func exp32W256(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x8SlicePart(x[i:])
+		var xs, rs [8]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x8(&xs)
 		lo, blo := expCoreW256(v.GetLo().ConvertToFloat64())
 		hi, bhi := expCoreW256(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [8]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W256, expRef32)
 	}
 }
@@ -306,11 +309,13 @@ func log64W256(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x4SlicePart(x[i:])
-		r, bad := logCoreW256(v)
-		var xs [4]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [4]float64
+		copy(xs[:], x[i:])
+		r, bad := logCoreW256(archsimd.LoadFloat64x4(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), logRef64)
 	}
 }
@@ -336,14 +341,15 @@ func log32W256(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x8SlicePart(x[i:])
+		var xs, rs [8]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x8(&xs)
 		lo, blo := logCoreW256(v.GetLo().ConvertToFloat64())
 		hi, bhi := logCoreW256(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [8]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W256, logRef32)
 	}
 }
@@ -365,11 +371,13 @@ func tanh64W256(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x4SlicePart(x[i:])
-		r, bad := tanhCoreW256(v)
-		var xs [4]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [4]float64
+		copy(xs[:], x[i:])
+		r, bad := tanhCoreW256(archsimd.LoadFloat64x4(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), tanhRef64)
 	}
 }
@@ -395,14 +403,15 @@ func tanh32W256(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x8SlicePart(x[i:])
+		var xs, rs [8]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x8(&xs)
 		lo, blo := tanhCoreW256(v.GetLo().ConvertToFloat64())
 		hi, bhi := tanhCoreW256(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [8]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W256, tanhRef32)
 	}
 }
@@ -424,11 +433,13 @@ func sigmoid64W256(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x4SlicePart(x[i:])
-		r, bad := sigmoidCoreW256(v)
-		var xs [4]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [4]float64
+		copy(xs[:], x[i:])
+		r, bad := sigmoidCoreW256(archsimd.LoadFloat64x4(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), sigmoidRef64)
 	}
 }
@@ -454,14 +465,15 @@ func sigmoid32W256(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x8SlicePart(x[i:])
+		var xs, rs [8]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x8(&xs)
 		lo, blo := sigmoidCoreW256(v.GetLo().ConvertToFloat64())
 		hi, bhi := sigmoidCoreW256(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [8]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W256, sigmoidRef32)
 	}
 }
@@ -483,11 +495,13 @@ func sin64W256(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x4SlicePart(x[i:])
-		r, bad := sinCoreW256(v)
-		var xs [4]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [4]float64
+		copy(xs[:], x[i:])
+		r, bad := sinCoreW256(archsimd.LoadFloat64x4(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), sinRef64)
 	}
 }
@@ -513,14 +527,15 @@ func sin32W256(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x8SlicePart(x[i:])
+		var xs, rs [8]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x8(&xs)
 		lo, blo := sinCoreW256(v.GetLo().ConvertToFloat64())
 		hi, bhi := sinCoreW256(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [8]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W256, sinRef32)
 	}
 }
@@ -542,11 +557,13 @@ func cos64W256(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x4SlicePart(x[i:])
-		r, bad := cosCoreW256(v)
-		var xs [4]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [4]float64
+		copy(xs[:], x[i:])
+		r, bad := cosCoreW256(archsimd.LoadFloat64x4(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), cosRef64)
 	}
 }
@@ -572,14 +589,15 @@ func cos32W256(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x8SlicePart(x[i:])
+		var xs, rs [8]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x8(&xs)
 		lo, blo := cosCoreW256(v.GetLo().ConvertToFloat64())
 		hi, bhi := cosCoreW256(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [8]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W256, cosRef32)
 	}
 }
@@ -604,13 +622,14 @@ func pow64W256(d []float64, x []float64, y []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		xv := archsimd.LoadFloat64x4SlicePart(x[i:])
-		yv := archsimd.LoadFloat64x4SlicePart(y[i:])
+		var xs, ys, rs [4]float64
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat64x4(&xs)
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat64x4(&ys)
 		r, bad := powCoreW256(xv, yv)
-		var xs, ys [4]float64
-		xv.Store(&xs)
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fixPow64(d[i:], xs[:len(d)-i], ys[:], uint(bad))
 	}
 }
@@ -620,24 +639,21 @@ func pow64W256(d []float64, x []float64, y []float64) {
 func pow32W256(d []float32, x []float32, y []float32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	i := 0
-	for ; i < len(d); i += 2 * lanes64W256 {
-		xv := archsimd.LoadFloat32x8SlicePart(x[i:])
-		yv := archsimd.LoadFloat32x8SlicePart(y[i:])
+	for i := 0; i < len(d); i += 2 * lanes64W256 {
+		var xs, ys, rs [8]float32
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat32x8(&xs)
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat32x8(&ys)
 		lo, blo := powCoreW256(xv.GetLo().ConvertToFloat64(), yv.GetLo().ConvertToFloat64())
 		hi, bhi := powCoreW256(xv.GetHi().ConvertToFloat64(), yv.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		bad := uint(blo) | uint(bhi)<<lanes64W256
-		if bad == 0 && i+2*lanes64W256 <= len(d) {
-			r.StoreSlice(d[i:])
-			continue
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		if bad := uint(blo) | uint(bhi)<<lanes64W256; bad != 0 {
+			fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W256)], ys[:], bad)
 		}
-		var xs, ys [8]float32
-		xv.Store(&xs)
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
-		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W256)], ys[:], bad)
 	}
 }
 
@@ -661,13 +677,13 @@ func powScalar64W256(d []float64, x []float64, y float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		xv := archsimd.LoadFloat64x4SlicePart(x[i:])
-
-		r, bad := powCoreW256(xv, yv)
-		var xs, ys [4]float64
-		xv.Store(&xs)
+		var xs, ys, rs [4]float64
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat64x4(&xs)
 		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
+		r, bad := powCoreW256(xv, yv)
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fixPow64(d[i:], xs[:len(d)-i], ys[:], uint(bad))
 	}
 }
@@ -677,26 +693,22 @@ func powScalar64W256(d []float64, x []float64, y float64) {
 func powScalar32W256(d []float32, x []float32, y float32) {
 	x = x[:len(d)]
 	yb := archsimd.BroadcastFloat64x4(float64(y))
-	i := 0
-	for ; i < len(d); i += 2 * lanes64W256 {
-		xv := archsimd.LoadFloat32x8SlicePart(x[i:])
-
+	for i := 0; i < len(d); i += 2 * lanes64W256 {
+		var xs, ys, rs [8]float32
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat32x8(&xs)
+		for k := range ys {
+			ys[k] = y
+		}
 		lo, blo := powCoreW256(xv.GetLo().ConvertToFloat64(), yb)
 		hi, bhi := powCoreW256(xv.GetHi().ConvertToFloat64(), yb)
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		bad := uint(blo) | uint(bhi)<<lanes64W256
-		if bad == 0 && i+2*lanes64W256 <= len(d) {
-			r.StoreSlice(d[i:])
-			continue
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		if bad := uint(blo) | uint(bhi)<<lanes64W256; bad != 0 {
+			fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W256)], ys[:], bad)
 		}
-		var xs, ys [8]float32
-		xv.Store(&xs)
-		for k := range ys {
-			ys[k] = y
-		}
-		r.StoreSlicePart(d[i:])
-		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W256)], ys[:], bad)
 	}
 }
 
@@ -720,13 +732,13 @@ func scalarPow64W256(d []float64, x float64, y []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-
-		yv := archsimd.LoadFloat64x4SlicePart(y[i:])
-		r, bad := powCoreW256(xv, yv)
-		var xs, ys [4]float64
+		var xs, ys, rs [4]float64
 		xv.Store(&xs)
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat64x4(&ys)
+		r, bad := powCoreW256(xv, yv)
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fixPow64(d[i:], xs[:len(d)-i], ys[:], uint(bad))
 	}
 }
@@ -736,26 +748,22 @@ func scalarPow64W256(d []float64, x float64, y []float64) {
 func scalarPow32W256(d []float32, x float32, y []float32) {
 	xb := archsimd.BroadcastFloat64x4(float64(x))
 	y = y[:len(d)]
-	i := 0
-	for ; i < len(d); i += 2 * lanes64W256 {
-
-		yv := archsimd.LoadFloat32x8SlicePart(y[i:])
+	for i := 0; i < len(d); i += 2 * lanes64W256 {
+		var xs, ys, rs [8]float32
+		for k := range xs {
+			xs[k] = x
+		}
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat32x8(&ys)
 		lo, blo := powCoreW256(xb, yv.GetLo().ConvertToFloat64())
 		hi, bhi := powCoreW256(xb, yv.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x8
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		bad := uint(blo) | uint(bhi)<<lanes64W256
-		if bad == 0 && i+2*lanes64W256 <= len(d) {
-			r.StoreSlice(d[i:])
-			continue
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		if bad := uint(blo) | uint(bhi)<<lanes64W256; bad != 0 {
+			fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W256)], ys[:], bad)
 		}
-		var xs, ys [8]float32
-		for k := range xs {
-			xs[k] = x
-		}
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
-		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W256)], ys[:], bad)
 	}
 }
 

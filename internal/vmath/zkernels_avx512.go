@@ -247,11 +247,13 @@ func exp64W512(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x8SlicePart(x[i:])
-		r, bad := expCoreW512(v)
-		var xs [8]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := expCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), expRef64)
 	}
 }
@@ -277,14 +279,15 @@ func exp32W512(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x16SlicePart(x[i:])
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
 		lo, blo := expCoreW512(v.GetLo().ConvertToFloat64())
 		hi, bhi := expCoreW512(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [16]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, expRef32)
 	}
 }
@@ -306,11 +309,13 @@ func log64W512(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x8SlicePart(x[i:])
-		r, bad := logCoreW512(v)
-		var xs [8]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := logCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), logRef64)
 	}
 }
@@ -336,14 +341,15 @@ func log32W512(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x16SlicePart(x[i:])
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
 		lo, blo := logCoreW512(v.GetLo().ConvertToFloat64())
 		hi, bhi := logCoreW512(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [16]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, logRef32)
 	}
 }
@@ -365,11 +371,13 @@ func tanh64W512(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x8SlicePart(x[i:])
-		r, bad := tanhCoreW512(v)
-		var xs [8]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := tanhCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), tanhRef64)
 	}
 }
@@ -395,14 +403,15 @@ func tanh32W512(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x16SlicePart(x[i:])
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
 		lo, blo := tanhCoreW512(v.GetLo().ConvertToFloat64())
 		hi, bhi := tanhCoreW512(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [16]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, tanhRef32)
 	}
 }
@@ -424,11 +433,13 @@ func sigmoid64W512(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x8SlicePart(x[i:])
-		r, bad := sigmoidCoreW512(v)
-		var xs [8]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := sigmoidCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), sigmoidRef64)
 	}
 }
@@ -454,14 +465,15 @@ func sigmoid32W512(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x16SlicePart(x[i:])
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
 		lo, blo := sigmoidCoreW512(v.GetLo().ConvertToFloat64())
 		hi, bhi := sigmoidCoreW512(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [16]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, sigmoidRef32)
 	}
 }
@@ -483,11 +495,13 @@ func sin64W512(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x8SlicePart(x[i:])
-		r, bad := sinCoreW512(v)
-		var xs [8]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := sinCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), sinRef64)
 	}
 }
@@ -513,14 +527,15 @@ func sin32W512(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x16SlicePart(x[i:])
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
 		lo, blo := sinCoreW512(v.GetLo().ConvertToFloat64())
 		hi, bhi := sinCoreW512(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [16]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, sinRef32)
 	}
 }
@@ -542,11 +557,13 @@ func cos64W512(d, x []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat64x8SlicePart(x[i:])
-		r, bad := cosCoreW512(v)
-		var xs [8]float64
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := cosCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix64(d[i:], xs[:len(d)-i], uint(bad), cosRef64)
 	}
 }
@@ -572,14 +589,15 @@ func cos32W512(d, x []float32) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		v := archsimd.LoadFloat32x16SlicePart(x[i:])
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
 		lo, blo := cosCoreW512(v.GetLo().ConvertToFloat64())
 		hi, bhi := cosCoreW512(v.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		var xs [16]float32
-		v.Store(&xs)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, cosRef32)
 	}
 }
@@ -604,13 +622,14 @@ func pow64W512(d []float64, x []float64, y []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		xv := archsimd.LoadFloat64x8SlicePart(x[i:])
-		yv := archsimd.LoadFloat64x8SlicePart(y[i:])
+		var xs, ys, rs [8]float64
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat64x8(&xs)
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat64x8(&ys)
 		r, bad := powCoreW512(xv, yv)
-		var xs, ys [8]float64
-		xv.Store(&xs)
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fixPow64(d[i:], xs[:len(d)-i], ys[:], uint(bad))
 	}
 }
@@ -620,24 +639,21 @@ func pow64W512(d []float64, x []float64, y []float64) {
 func pow32W512(d []float32, x []float32, y []float32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	i := 0
-	for ; i < len(d); i += 2 * lanes64W512 {
-		xv := archsimd.LoadFloat32x16SlicePart(x[i:])
-		yv := archsimd.LoadFloat32x16SlicePart(y[i:])
+	for i := 0; i < len(d); i += 2 * lanes64W512 {
+		var xs, ys, rs [16]float32
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat32x16(&xs)
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat32x16(&ys)
 		lo, blo := powCoreW512(xv.GetLo().ConvertToFloat64(), yv.GetLo().ConvertToFloat64())
 		hi, bhi := powCoreW512(xv.GetHi().ConvertToFloat64(), yv.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		bad := uint(blo) | uint(bhi)<<lanes64W512
-		if bad == 0 && i+2*lanes64W512 <= len(d) {
-			r.StoreSlice(d[i:])
-			continue
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W512)], ys[:], bad)
 		}
-		var xs, ys [16]float32
-		xv.Store(&xs)
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
-		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W512)], ys[:], bad)
 	}
 }
 
@@ -661,13 +677,13 @@ func powScalar64W512(d []float64, x []float64, y float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-		xv := archsimd.LoadFloat64x8SlicePart(x[i:])
-
-		r, bad := powCoreW512(xv, yv)
-		var xs, ys [8]float64
-		xv.Store(&xs)
+		var xs, ys, rs [8]float64
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat64x8(&xs)
 		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
+		r, bad := powCoreW512(xv, yv)
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fixPow64(d[i:], xs[:len(d)-i], ys[:], uint(bad))
 	}
 }
@@ -677,26 +693,22 @@ func powScalar64W512(d []float64, x []float64, y float64) {
 func powScalar32W512(d []float32, x []float32, y float32) {
 	x = x[:len(d)]
 	yb := archsimd.BroadcastFloat64x8(float64(y))
-	i := 0
-	for ; i < len(d); i += 2 * lanes64W512 {
-		xv := archsimd.LoadFloat32x16SlicePart(x[i:])
-
+	for i := 0; i < len(d); i += 2 * lanes64W512 {
+		var xs, ys, rs [16]float32
+		copy(xs[:], x[i:])
+		xv := archsimd.LoadFloat32x16(&xs)
+		for k := range ys {
+			ys[k] = y
+		}
 		lo, blo := powCoreW512(xv.GetLo().ConvertToFloat64(), yb)
 		hi, bhi := powCoreW512(xv.GetHi().ConvertToFloat64(), yb)
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		bad := uint(blo) | uint(bhi)<<lanes64W512
-		if bad == 0 && i+2*lanes64W512 <= len(d) {
-			r.StoreSlice(d[i:])
-			continue
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W512)], ys[:], bad)
 		}
-		var xs, ys [16]float32
-		xv.Store(&xs)
-		for k := range ys {
-			ys[k] = y
-		}
-		r.StoreSlicePart(d[i:])
-		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W512)], ys[:], bad)
 	}
 }
 
@@ -720,13 +732,13 @@ func scalarPow64W512(d []float64, x float64, y []float64) {
 		r.StoreSlice(d[i:])
 	}
 	if i < len(d) {
-
-		yv := archsimd.LoadFloat64x8SlicePart(y[i:])
-		r, bad := powCoreW512(xv, yv)
-		var xs, ys [8]float64
+		var xs, ys, rs [8]float64
 		xv.Store(&xs)
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat64x8(&ys)
+		r, bad := powCoreW512(xv, yv)
+		r.Store(&rs)
+		copy(d[i:], rs[:])
 		fixPow64(d[i:], xs[:len(d)-i], ys[:], uint(bad))
 	}
 }
@@ -736,26 +748,22 @@ func scalarPow64W512(d []float64, x float64, y []float64) {
 func scalarPow32W512(d []float32, x float32, y []float32) {
 	xb := archsimd.BroadcastFloat64x8(float64(x))
 	y = y[:len(d)]
-	i := 0
-	for ; i < len(d); i += 2 * lanes64W512 {
-
-		yv := archsimd.LoadFloat32x16SlicePart(y[i:])
+	for i := 0; i < len(d); i += 2 * lanes64W512 {
+		var xs, ys, rs [16]float32
+		for k := range xs {
+			xs[k] = x
+		}
+		copy(ys[:], y[i:])
+		yv := archsimd.LoadFloat32x16(&ys)
 		lo, blo := powCoreW512(xb, yv.GetLo().ConvertToFloat64())
 		hi, bhi := powCoreW512(xb, yv.GetHi().ConvertToFloat64())
 		var r archsimd.Float32x16
 		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
-		bad := uint(blo) | uint(bhi)<<lanes64W512
-		if bad == 0 && i+2*lanes64W512 <= len(d) {
-			r.StoreSlice(d[i:])
-			continue
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W512)], ys[:], bad)
 		}
-		var xs, ys [16]float32
-		for k := range xs {
-			xs[k] = x
-		}
-		yv.Store(&ys)
-		r.StoreSlicePart(d[i:])
-		fixPow32(d[i:], xs[:min(len(d)-i, 2*lanes64W512)], ys[:], bad)
 	}
 }
 
