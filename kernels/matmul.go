@@ -3,9 +3,11 @@ package kernels
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	packed "github.com/laze-go/laze/internal/gemm"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -129,12 +131,17 @@ func multiplyInto[T tensor.Number](c, a, b *tensor.Tensor[T]) {
 	forEachMatrix(g, c, a, b, func(off []int, operands []*tensor.Tensor[T]) {
 		m := make([]matrix[T], 3)
 		for k, t := range operands {
-			s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
-			r := len(s) - 2
-			m[k] = matrix[T]{data: t.Elems(friend.K), off: off[k], rows: s[r], cols: s[r+1], rs: st[r], cs: st[r+1]}
+			m[k] = matrixAt(t, off[k])
 		}
-		gemm(m[0], m[1], m[2])
+		gemm(m[0], m[1], m[2], nil)
 	})
+}
+
+// matrixAt is the matrix of t's last two dimensions at offset off.
+func matrixAt[T tensor.Number](t *tensor.Tensor[T], off int) matrix[T] {
+	s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
+	r := len(s) - 2
+	return matrix[T]{data: t.Elems(friend.K), off: off, rows: s[r], cols: s[r+1], rs: st[r], cs: st[r+1]}
 }
 
 // forEachMatrix calls fn with the offsets of c's, a's and b's matrices
@@ -190,9 +197,14 @@ func forEachOffset(dims shape.Shape, base []int, strides [][]int, fn func(off []
 	}
 }
 
-// gemm computes c = a·b for one matrix of each: gonum's BLAS for float32 and
-// float64, a blocked loop for the other types.
-func gemm[T tensor.Number](c, a, b matrix[T]) {
+// gemm computes c = a·b for one matrix of each: for float32 and float64 a
+// BLAS (the one plugged with UseBLAS64/UseBLAS32, else internal/gemm's
+// packed kernels where they run, else gonum's), a blocked loop for the other
+// types. ep, if not nil, is called on tiles of c (in c's own coordinates)
+// that together cover it once, each when its values are final: tile by tile
+// during the product with internal/gemm, on the whole of c after it
+// otherwise.
+func gemm[T tensor.Number](c, a, b matrix[T], ep packed.Epilogue) {
 	if c.rows == 0 || c.cols == 0 {
 		return
 	}
@@ -202,16 +214,81 @@ func gemm[T tensor.Number](c, a, b matrix[T]) {
 				c.data[c.off+i*c.rs+j*c.cs] = 0
 			}
 		}
+		whole(ep, c)
 		return
 	}
 	switch any(c.data).(type) {
 	case []float64:
-		gemmWith(any(c).(matrix[float64]), any(a).(matrix[float64]), any(b).(matrix[float64]), gemm64)
+		gemmWith(any(c).(matrix[float64]), any(a).(matrix[float64]), any(b).(matrix[float64]), gemm64, ep)
 	case []float32:
-		gemmWith(any(c).(matrix[float32]), any(a).(matrix[float32]), any(b).(matrix[float32]), gemm32)
+		gemmWith(any(c).(matrix[float32]), any(a).(matrix[float32]), any(b).(matrix[float32]), gemm32, ep)
 	default:
 		gemmLoop(c, a, b)
+		whole(ep, c)
 	}
+}
+
+// whole calls ep, if not nil, on the whole of c.
+func whole[T tensor.Number](ep packed.Epilogue, c matrix[T]) {
+	if ep != nil {
+		ep(0, 0, c.rows, c.cols)
+	}
+}
+
+// The BLAS plugged by UseBLAS64 and UseBLAS32, or nil for the built-in one.
+var (
+	userBLAS64 atomic.Pointer[float64BLAS]
+	userBLAS32 atomic.Pointer[float32BLAS]
+)
+
+type (
+	float64BLAS struct{ blas.Float64Level3 }
+	float32BLAS struct{ blas.Float32Level3 }
+)
+
+// UseBLAS64 makes every float64 matrix product call impl's Dgemm, for
+// example an OpenBLAS through gonum.org/v1/netlib/blas/netlib:
+//
+//	kernels.UseBLAS64(netlib.Implementation{})
+//
+// UseBLAS64(nil) restores the built-in one: internal/gemm's packed AVX-512
+// kernels when the binary is built with GOEXPERIMENT=simd on an amd64 CPU
+// with AVX-512, else gonum's pure-Go Gemm (as blas64.Use configures it). A
+// plugged BLAS computes the product alone: an elementwise rest of the
+// assignment then runs as a second pass over the destination. Safe for
+// concurrent use; a product that has begun finishes with the BLAS it began
+// with.
+func UseBLAS64(impl blas.Float64Level3) {
+	if impl == nil {
+		userBLAS64.Store(nil)
+		return
+	}
+	userBLAS64.Store(&float64BLAS{impl})
+}
+
+// UseBLAS32 is UseBLAS64 for float32 products (impl's Sgemm).
+func UseBLAS32(impl blas.Float32Level3) {
+	if impl == nil {
+		userBLAS32.Store(nil)
+		return
+	}
+	userBLAS32.Store(&float32BLAS{impl})
+}
+
+// packedGemm reports whether float32 or float64 products of element type T
+// run on internal/gemm's kernels, which call an epilogue tile by tile: they
+// run on this machine and no BLAS is plugged for T.
+func packedGemm[T tensor.Number]() bool {
+	if !packed.Available() {
+		return false
+	}
+	switch any(*new(T)).(type) {
+	case float64:
+		return userBLAS64.Load() == nil
+	case float32:
+		return userBLAS32.Load() == nil
+	}
+	return false
 }
 
 // general is a row-major matrix as BLAS takes it.
@@ -220,42 +297,85 @@ type general[T tensor.Number] struct {
 	data               []T
 }
 
-// blasGemm computes c = op(a)·op(b) through a BLAS of element type T.
-type blasGemm[T tensor.Number] func(tA, tB blas.Transpose, a, b, c general[T])
+// blasGemm computes c = op(a)·op(b) through a BLAS of element type T,
+// calling ep, if not nil, on tiles of c covering it once as they are final.
+type blasGemm[T tensor.Number] func(tA, tB blas.Transpose, a, b, c general[T], ep packed.Epilogue)
 
-func gemm64(tA, tB blas.Transpose, a, b, c general[float64]) {
-	g := func(m general[float64]) blas64.General {
-		return blas64.General{Rows: m.rows, Cols: m.cols, Stride: m.stride, Data: m.data}
+// depth is the inner dimension of op(a)·op(b).
+func depth[T tensor.Number](tA blas.Transpose, a general[T]) int {
+	if tA == blas.NoTrans {
+		return a.cols
 	}
-	blas64.Gemm(tA, tB, 1, g(a), g(b), 0, g(c))
+	return a.rows
 }
 
-func gemm32(tA, tB blas.Transpose, a, b, c general[float32]) {
-	g := func(m general[float32]) blas32.General {
-		return blas32.General{Rows: m.rows, Cols: m.cols, Stride: m.stride, Data: m.data}
+func gemm64(tA, tB blas.Transpose, a, b, c general[float64], ep packed.Epilogue) {
+	k := depth(tA, a)
+	switch u := userBLAS64.Load(); {
+	case u != nil:
+		u.Dgemm(tA, tB, c.rows, c.cols, k, 1, a.data, a.stride, b.data, b.stride, 0, c.data, c.stride)
+	case packed.Available():
+		packed.Gemm(tA == blas.Trans, tB == blas.Trans, c.rows, c.cols, k, a.data, a.stride, b.data, b.stride, c.data, c.stride, ep)
+		return
+	default:
+		g := func(m general[float64]) blas64.General {
+			return blas64.General{Rows: m.rows, Cols: m.cols, Stride: m.stride, Data: m.data}
+		}
+		blas64.Gemm(tA, tB, 1, g(a), g(b), 0, g(c))
 	}
-	blas32.Gemm(tA, tB, 1, g(a), g(b), 0, g(c))
+	if ep != nil {
+		ep(0, 0, c.rows, c.cols)
+	}
+}
+
+func gemm32(tA, tB blas.Transpose, a, b, c general[float32], ep packed.Epilogue) {
+	k := depth(tA, a)
+	switch u := userBLAS32.Load(); {
+	case u != nil:
+		u.Sgemm(tA, tB, c.rows, c.cols, k, 1, a.data, a.stride, b.data, b.stride, 0, c.data, c.stride)
+	case packed.Available():
+		packed.Gemm(tA == blas.Trans, tB == blas.Trans, c.rows, c.cols, k, a.data, a.stride, b.data, b.stride, c.data, c.stride, ep)
+		return
+	default:
+		g := func(m general[float32]) blas32.General {
+			return blas32.General{Rows: m.rows, Cols: m.cols, Stride: m.stride, Data: m.data}
+		}
+		blas32.Gemm(tA, tB, 1, g(a), g(b), 0, g(c))
+	}
+	if ep != nil {
+		ep(0, 0, c.rows, c.cols)
+	}
 }
 
 // gemmWith computes c = a·b with a BLAS Gemm, passing transposed operands
 // as they are (a.T() costs no copy) and copying only those whose layout BLAS
-// cannot take. A column-major c is computed as cᵀ = bᵀ·aᵀ; any other c
-// through a temporary.
-func gemmWith[T tensor.Number](c, a, b matrix[T], call blasGemm[T]) {
+// cannot take. A column-major c is computed as cᵀ = bᵀ·aᵀ (ep's tiles turned
+// back into c's coordinates); any other c through a temporary (ep called on
+// the whole of c once it is copied).
+func gemmWith[T tensor.Number](c, a, b matrix[T], call blasGemm[T], ep packed.Epilogue) {
 	ga, tA := asGeneral(a)
 	gb, tB := asGeneral(b)
 	out := c
 	if _, _, ok := c.layout(); !ok {
 		out = matrix[T]{data: make([]T, c.rows*c.cols), rows: c.rows, cols: c.cols, rs: c.cols, cs: 1}
 	}
+	copied := out.data != nil && &out.data[0] != &c.data[0]
+	tileEp := ep
+	if copied {
+		tileEp = nil
+	}
 	gc, tC := asGeneral(out)
 	if tC == blas.NoTrans {
-		call(tA, tB, ga, gb, gc)
+		call(tA, tB, ga, gb, gc, tileEp)
 	} else {
-		call(flip(tB), flip(tA), gb, ga, gc)
+		if tileEp != nil {
+			tileEp = func(i0, j0, rows, cols int) { ep(j0, i0, cols, rows) }
+		}
+		call(flip(tB), flip(tA), gb, ga, gc, tileEp)
 	}
-	if out.data != nil && &out.data[0] != &c.data[0] {
+	if copied {
 		out.copyTo(c)
+		whole(ep, c)
 	}
 }
 
