@@ -77,7 +77,6 @@ type walk struct {
 	rows      int // size of the second-to-last dimension (1 for rank 1)
 	groupRows int // rows per group: 1, or tileRows when tiling
 	perRow    int // blocks per row
-	tiles     uint64 // when tiling, the leaves read through transposing tiles (tileLeaves)
 }
 
 func (w walk) groups() int   { return (w.rows + w.groupRows - 1) / w.groupRows }
@@ -101,9 +100,6 @@ func (p *program[T]) walkShape() walk {
 			w.groupRows = tileRows
 		}
 	}
-	if w.groupRows > 1 {
-		w.tiles = p.tileLeaves()
-	}
 	return w
 }
 
@@ -115,7 +111,6 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 	}
 	w := getWorker[T](p)
 	w.acc = acc
-	w.tileMask = wk.tiles
 	defer putWorker(w)
 	last := len(p.shape) - 1
 	inner := p.shape[last]
@@ -129,18 +124,13 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 		group, blk := rem/wk.perRow, rem%wk.perRow
 		j := blk * blockSize
 		n := min(blockSize, inner-j)
-		r0, rEnd := group*wk.groupRows, min((group+1)*wk.groupRows, wk.rows)
-		if wk.tiles != 0 {
-			w.loadTiles(p, r0, rEnd-r0, j, n)
-		}
-		for r := r0; r < rEnd; r++ {
+		for r := group * wk.groupRows; r < min((group+1)*wk.groupRows, wk.rows); r++ {
 			for k, off := range w.planeOffsets {
 				w.blockOffsets[k] = off + j*p.strides[k][last]
 				if last > 0 {
 					w.blockOffsets[k] += r * p.strides[k][last-1]
 				}
 			}
-			w.tileRow = r - r0
 			p.block(w, n)
 		}
 	}
@@ -165,8 +155,6 @@ func (p *program[T]) block(w *worker[T], n int) {
 			vals[s].vec = data[off : off+n]
 		case stride == 0:
 			vals[s].s = data[off]
-		case w.tileMask&(1<<i) != 0:
-			vals[s].vec = w.tileRowOf(i, n)
 		default:
 			r := w.regs[p.leafReg[i]][:n]
 			gather(r, data, off, stride)
