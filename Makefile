@@ -3,14 +3,20 @@ GO ?= go
 COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./kernels ./internal/ops ./internal/scalar \
 	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp ./internal/docsnip ./bench/report
 COVER_MIN := 85
+# SIMD_PKGS are tested a second time in the SIMD build: the packages with SIMD code and those
+# whose tests check evaluated values (the generated kernels' emulator tests, which the SIMD build
+# does not change, run once).
+SIMD_PKGS := ./internal/vmath ./internal/gemm ./kernels ./bench ./cmd/exprdemo/internal/interp ./docs ./tensor/gonum
 FUZZTIME ?= 20s
 
 .PHONY: test fmt-check vet bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
-## test: gofmt check, go vet, and every test under the race detector
+## test: gofmt check, go vet of both builds, every test under the race detector, then the
+## packages whose code the SIMD build (GOEXPERIMENT=simd) changes, again in that build
 test: fmt-check vet
 	$(GO) test -race -timeout 30m ./...
+	GOEXPERIMENT=simd $(GO) test -race -timeout 30m -skip Emulated $(SIMD_PKGS)
 
 fmt-check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -18,6 +24,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	GOEXPERIMENT=simd $(GO) vet ./...
 
 ## bench: every benchmark, with allocations
 bench:
@@ -67,11 +74,13 @@ cover:
 		if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
 		END { exit bad }' coverage.txt
 
-## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator, .npy files, the expression parser and interpreter, the docs' code blocks) for $(FUZZTIME)
+## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator in both builds, the SIMD math, .npy files, the expression parser and interpreter, the docs' code blocks) for $(FUZZTIME)
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzViewChain -fuzztime $(FUZZTIME) ./tensor
 	$(GO) test -run '^$$' -fuzz FuzzShapes -fuzztime $(FUZZTIME) ./tensor
 	$(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
+	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
+	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz FuzzVMath -fuzztime $(FUZZTIME) ./internal/vmath
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./tensor/npy
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/lang
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/interp
