@@ -68,26 +68,28 @@ func BenchmarkThreshold(b *testing.B) {
 }
 
 // BenchmarkTileRows measures a.T + b on a 3162² float64 matrix with several
-// tile heights (tileRows) and block sizes. Run with -cpu 1.
+// tile heights (tileRows) and tiled block lengths (tileBlock), beside the
+// contiguous a + b as the reference. Run with -cpu 1.
 func BenchmarkTileRows(b *testing.B) {
 	m := 3162
 	a, c := tensor.Rand[float64](1, m, m), tensor.Rand[float64](2, m, m)
 	dst := tensor.Zeros[float64](m, m)
-	e := expr.Add(a.T(), c)
-	for _, rows := range []int{1, 4, 16, 64} {
-		for _, size := range []int{256, 1024} {
+	run := func(b *testing.B, e expr.Exp[float64]) {
+		b.SetBytes(int64(3 * 8 * m * m))
+		for b.Loop() {
+			if err := Assign(dst, e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("add", func(b *testing.B) { run(b, expr.Add(a, c)) })
+	for _, rows := range []int{16, 32, 64, 128} {
+		for _, size := range []int{128, 256, 512, 1024} {
 			b.Run(fmt.Sprintf("tile=%d/block=%d", rows, size), func(b *testing.B) {
-				old := tileRows
-				tileRows = rows
-				defer func() { tileRows = old }()
-				withConfig(size, parallelThreshold, 0, func() {
-					b.SetBytes(int64(3 * 8 * m * m))
-					for b.Loop() {
-						if err := Assign(dst, e); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
+				oldRows, oldBlock := tileRows, tileBlock
+				tileRows, tileBlock = rows, size
+				defer func() { tileRows, tileBlock = oldRows, oldBlock }()
+				run(b, expr.Add(a.T(), c))
 			})
 		}
 	}

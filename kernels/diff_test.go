@@ -346,17 +346,19 @@ var evaluatorConfigs = []struct {
 
 // withConfig runs fn with a block size, threshold and GOMAXPROCS, restoring
 // them after. Tiny blocks come with tiny tiles (rows per tile: 2 for blocks
-// under 4, else 3), so that tiles cut rows of small test tensors too.
+// under 4, else 3, and tiled blocks of 5 under 16, shorter than the other
+// walks' blocks as by default), so that tiles cut rows of small test
+// tensors too.
 func withConfig(block, threshold, procs int, fn func()) {
-	oldBlock, oldThreshold, oldTile := blockSize, parallelThreshold, tileRows
+	oldBlock, oldThreshold, oldTile, oldTileBlock := blockSize, parallelThreshold, tileRows, tileBlock
 	blockSize, parallelThreshold = block, threshold
 	switch {
 	case block < 4:
 		tileRows = 2
 	case block < 16:
-		tileRows = 3
+		tileRows, tileBlock = 3, 5
 	}
-	defer func() { tileRows = oldTile }()
+	defer func() { tileRows, tileBlock = oldTile, oldTileBlock }()
 	if procs > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	}

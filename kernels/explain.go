@@ -514,7 +514,7 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	if pl.device != nil {
 		fmt.Fprintf(b, "  over %v (coalesced), the kernel's program:\n", p.shape)
 	} else {
-		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.shape, blockSize, tiles, mode)
+		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.shape, w.block, tiles, mode)
 	}
 	slot := slotNames(pl, p)
 	fmt.Fprintf(b, "  %-4s %s strides %s offset %d\n", "out", dst, shape.FormatInts(p.strides[0]), p.offsets[0])
