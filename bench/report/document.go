@@ -29,6 +29,8 @@ var sections = []section{
 	{"elementwise-allocs", cpuOnly(elementwiseAllocs)},
 	{"matmul", cpuOnly(matmulTable)},
 	{"matmul-fused", cpuOnly(matmulFusedTable)},
+	{"gemm", cpuOnly(gemmTable)},
+	{"gemm-epilogue", cpuOnly(gemmEpilogueTable)},
 	{"reduce", cpuOnly(reduceTable)},
 	{"reduce-targets", cpuOnly(reduceTargets)},
 	{"gpu", func(in inputs) (string, error) { return gpuSection(in.gpu) }},

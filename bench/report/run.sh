@@ -84,6 +84,14 @@ peers() {
 		warn "bench/peers/peers.py failed or skipped a case (-threads $threads); see above"
 }
 
+# gemm runs the packed-GEMM suite (bench/gemm_test.go) on one core in the
+# GOEXPERIMENT=simd build, where laze's products run on internal/gemm.
+gemm() {
+	GOMAXPROCS=1 "$simd_bin/bench.test" -test.run '^$' -test.benchmem -test.timeout 120m -test.cpu 1 -test.count 1 \
+		-test.bench 'Gemm' -test.benchtime 3x | grep -E '^(Benchmark|goos|goarch|pkg|cpu)' | tee -a "$tmp" ||
+		warn "the GOEXPERIMENT=simd Gemm run failed; see above"
+}
+
 for ((pass = 1; pass <= count; pass++)); do
 	for procs in 1 "$cores"; do
 		bench "$procs" -bench Elementwise -benchtime 200ms
@@ -92,5 +100,6 @@ for ((pass = 1; pass <= count; pass++)); do
 		bench "$procs" -bench Reduce -benchtime 1s
 	done
 	bench "$cores" -bench MatMul -benchtime 5x
+	if ((simd_ok)); then gemm; fi
 done
 mv "$tmp" "$out"
