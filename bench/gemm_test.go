@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/gemm"
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/tensor"
 )
@@ -19,6 +20,9 @@ import (
 //
 //	GOEXPERIMENT=simd go test ./bench -run '^$' -bench 'Gemm' -cpu 1
 func BenchmarkGemm(b *testing.B) {
+	if !gemm.Available() {
+		b.Skip("laze's packed GEMM runs only in the GOEXPERIMENT=simd build on a CPU with AVX-512; BenchmarkMatMul measures the gonum path")
+	}
 	for _, n := range matmulSizes {
 		benchProduct[float64](b, n, gemm64)
 	}

@@ -37,45 +37,47 @@ func computeFusedSIMD[T tensor.Number](pair uint8, pat uint8, d []T, args *[3]va
 }
 
 func computeSIMDFloat64(op ops.Op, pat uint8, d []float64, args *[3]value[float64]) bool {
-	switch pat {
-	case patV:
-		switch op {
-		case ops.Exp:
-			vmath.Exp64(d, args[0].vec)
-			return true
-		case ops.Log:
-			vmath.Log64(d, args[0].vec)
-			return true
-		case ops.Sin:
-			vmath.Sin64(d, args[0].vec)
-			return true
-		case ops.Cos:
-			vmath.Cos64(d, args[0].vec)
-			return true
-		case ops.Tanh:
-			vmath.Tanh64(d, args[0].vec)
-			return true
-		case ops.Sigmoid:
-			vmath.Sigmoid64(d, args[0].vec)
-			return true
-		}
-	case patVV:
-		switch op {
-		case ops.Pow:
-			vmath.Pow64(d, args[0].vec, args[1].vec)
-			return true
-		}
-	case patVS:
-		switch op {
-		case ops.Pow:
-			vmath.PowScalar64(d, args[0].vec, args[1].s)
-			return true
-		}
-	case patSV:
-		switch op {
-		case ops.Pow:
-			vmath.ScalarPow64(d, args[0].s, args[1].vec)
-			return true
+	if simdWidth != 0 {
+		switch pat {
+		case patV:
+			switch op {
+			case ops.Exp:
+				vmath.Exp64(d, args[0].vec)
+				return true
+			case ops.Log:
+				vmath.Log64(d, args[0].vec)
+				return true
+			case ops.Sin:
+				vmath.Sin64(d, args[0].vec)
+				return true
+			case ops.Cos:
+				vmath.Cos64(d, args[0].vec)
+				return true
+			case ops.Tanh:
+				vmath.Tanh64(d, args[0].vec)
+				return true
+			case ops.Sigmoid:
+				vmath.Sigmoid64(d, args[0].vec)
+				return true
+			}
+		case patVV:
+			switch op {
+			case ops.Pow:
+				vmath.Pow64(d, args[0].vec, args[1].vec)
+				return true
+			}
+		case patVS:
+			switch op {
+			case ops.Pow:
+				vmath.PowScalar64(d, args[0].vec, args[1].s)
+				return true
+			}
+		case patSV:
+			switch op {
+			case ops.Pow:
+				vmath.ScalarPow64(d, args[0].s, args[1].vec)
+				return true
+			}
 		}
 	}
 	switch simdWidth {
@@ -174,45 +176,47 @@ func computeFusedSIMDFloat64(pair, pat uint8, d []float64, args *[3]value[float6
 }
 
 func computeSIMDFloat32(op ops.Op, pat uint8, d []float32, args *[3]value[float32]) bool {
-	switch pat {
-	case patV:
-		switch op {
-		case ops.Exp:
-			vmath.Exp32(d, args[0].vec)
-			return true
-		case ops.Log:
-			vmath.Log32(d, args[0].vec)
-			return true
-		case ops.Sin:
-			vmath.Sin32(d, args[0].vec)
-			return true
-		case ops.Cos:
-			vmath.Cos32(d, args[0].vec)
-			return true
-		case ops.Tanh:
-			vmath.Tanh32(d, args[0].vec)
-			return true
-		case ops.Sigmoid:
-			vmath.Sigmoid32(d, args[0].vec)
-			return true
-		}
-	case patVV:
-		switch op {
-		case ops.Pow:
-			vmath.Pow32(d, args[0].vec, args[1].vec)
-			return true
-		}
-	case patVS:
-		switch op {
-		case ops.Pow:
-			vmath.PowScalar32(d, args[0].vec, args[1].s)
-			return true
-		}
-	case patSV:
-		switch op {
-		case ops.Pow:
-			vmath.ScalarPow32(d, args[0].s, args[1].vec)
-			return true
+	if simdWidth != 0 {
+		switch pat {
+		case patV:
+			switch op {
+			case ops.Exp:
+				vmath.Exp32(d, args[0].vec)
+				return true
+			case ops.Log:
+				vmath.Log32(d, args[0].vec)
+				return true
+			case ops.Sin:
+				vmath.Sin32(d, args[0].vec)
+				return true
+			case ops.Cos:
+				vmath.Cos32(d, args[0].vec)
+				return true
+			case ops.Tanh:
+				vmath.Tanh32(d, args[0].vec)
+				return true
+			case ops.Sigmoid:
+				vmath.Sigmoid32(d, args[0].vec)
+				return true
+			}
+		case patVV:
+			switch op {
+			case ops.Pow:
+				vmath.Pow32(d, args[0].vec, args[1].vec)
+				return true
+			}
+		case patVS:
+			switch op {
+			case ops.Pow:
+				vmath.PowScalar32(d, args[0].vec, args[1].s)
+				return true
+			}
+		case patSV:
+			switch op {
+			case ops.Pow:
+				vmath.ScalarPow32(d, args[0].s, args[1].vec)
+				return true
+			}
 		}
 	}
 	switch simdWidth {

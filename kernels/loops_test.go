@@ -40,9 +40,9 @@ var loopLengths = []int{3, 7, 37}
 
 // checkLoops runs every generated loop (each op, each operand pattern, each
 // vector width of the build, whole vectors, unrolled trips and remainders)
-// and compares each element with ops.Apply: bit for bit (NaN for NaN),
-// except the ops that internal/vmath computes in the SIMD build, which may
-// differ by 4 units in the last place (sameOrWithinULP).
+// and compares each element with ops.Apply bit for bit (any NaN for NaN):
+// the lane loops and internal/vmath's functions give the scalar loops'
+// results exactly.
 func checkLoops[T tensor.Number](t *testing.T, values []T) {
 	for _, width := range testWidths() {
 		setSIMDWidth(t, width)
@@ -63,7 +63,7 @@ func checkSingleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 			compute(op, patternCodes[arity][mask], d, &args)
 			for k := range d {
 				want := ops.Apply(op, args[0].at(k), args[1].at(k), args[2].at(k))
-				if !loopAgrees(op, d[k], want) {
+				if !sameBits(d[k], want) {
 					t.Fatalf("%s %s mask %b width %d n %d element %d (%v, %v, %v): loop %v, Apply %v", tensor.DType[T](), op, mask, width, n, k,
 						args[0].at(k), args[1].at(k), args[2].at(k), d[k], want)
 				}
@@ -96,16 +96,6 @@ func checkFusedLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 	}
 }
 
-// loopAgrees is the loop tests' rule: the same bits (any NaN for NaN), or,
-// for an op internal/vmath computes in the SIMD build, within 4 ulp with
-// the special values exact.
-func loopAgrees[T tensor.Number](op ops.Op, got, want T) bool {
-	if simdBuild && op.Def().VMath != "" && tensor.IsFloat[T]() {
-		return sameOrWithinULP(got, want, 4)
-	}
-	return sameBits(got, want)
-}
-
 // sameBits reports whether a and b are the same number: equal bits for
 // floats (so -0 and +0 differ), any NaN matching any NaN.
 func sameBits[T tensor.Number](a, b T) bool {
@@ -116,35 +106,6 @@ func sameBits[T tensor.Number](a, b T) bool {
 		return a != a && b != b
 	}
 	return a == b && math.Signbit(float64(a)) == math.Signbit(float64(b))
-}
-
-// sameOrWithinULP reports whether floats a and b are the same number
-// (sameBits) or finite, of one sign, and at most maxULP representable
-// values of T apart.
-func sameOrWithinULP[T tensor.Number](a, b T, maxULP uint64) bool {
-	if sameBits(a, b) {
-		return true
-	}
-	fa, fb := float64(a), float64(b)
-	if math.IsNaN(fa) || math.IsNaN(fb) || math.IsInf(fa, 0) || math.IsInf(fb, 0) || math.Signbit(fa) != math.Signbit(fb) {
-		return a == b // +0 and -0 differ in sign only when both are zero
-	}
-	return ulpDistance(a, b) <= maxULP
-}
-
-// ulpDistance counts the representable values of T between a and b, which
-// are finite and of one sign.
-func ulpDistance[T tensor.Number](a, b T) uint64 {
-	var ia, ib uint64
-	if tensor.DType[T]() == "float32" {
-		ia, ib = uint64(math.Float32bits(float32(math.Abs(float64(a))))), uint64(math.Float32bits(float32(math.Abs(float64(b)))))
-	} else {
-		ia, ib = math.Float64bits(math.Abs(float64(a))), math.Float64bits(math.Abs(float64(b)))
-	}
-	if ia > ib {
-		return ia - ib
-	}
-	return ib - ia
 }
 
 // setSIMDWidth makes the lane loops use width for the rest of the test.

@@ -75,8 +75,9 @@ type Def struct {
 	// bit for bit. Empty: no lane loop.
 	SIMD string
 	// VMath names the internal/vmath slice function (Exp gives Exp64 and
-	// Exp32) that computes the op for float32/float64 in the SIMD build,
-	// within 4 ulp of the Go column. Empty: none.
+	// Exp32) that computes the op for float32/float64 in the SIMD build. It
+	// follows the Go column's algorithm step by step and gives its bits (any
+	// NaN for NaN); its documented bound is 4 ulp. Empty: none.
 	VMath string
 }
 

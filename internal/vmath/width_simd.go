@@ -16,12 +16,14 @@ const (
 )
 
 // width is the number of float64 lanes the functions use: 8 (AVX-512), 4
-// (AVX2 with FMA) or 1 (the scalar loops). Tests lower it to cover the
-// narrower paths.
+// (AVX2 with FMA) or 1 (the scalar loops, also in a GOAMD64=v3 build: see
+// referencesMayFuse). Tests lower it to cover the narrower paths.
 var width = detectWidth()
 
 func detectWidth() int {
 	switch {
+	case referencesMayFuse:
+		return 1
 	case archsimd.X86.AVX512():
 		return 8
 	case archsimd.X86.AVX2() && archsimd.X86.FMA():

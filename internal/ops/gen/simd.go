@@ -143,7 +143,9 @@ func exported(elem string) string { return strings.ToUpper(elem[:1]) + elem[1:] 
 // the pattern.
 func writeElemDispatch(b *bytes.Buffer, names map[ops.Op]string, elem string) {
 	fmt.Fprintf(b, "func computeSIMD%s(op ops.Op, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
+	b.WriteString("\tif simdWidth != 0 {\n")
 	writeVMathCases(b, names, elem)
+	b.WriteString("\t}\n")
 	writeWidthSwitch(b, elem, func(v vecType) {
 		for arity := 1; arity <= 3; arity++ {
 			for _, p := range patterns(arity) {
