@@ -44,11 +44,7 @@ func gemmTable(rs *results) (string, error) {
 	if len(t.rows) == 0 {
 		return "Not in this run: no `Gemm/<dtype>/<n>/{laze,gonum}` figures on one core (bench/report/run.sh runs them in the GOEXPERIMENT=simd build).\n", nil
 	}
-	target := "not in this run"
-	if len(verdicts) > 0 {
-		target = strings.Join(verdicts, ", ")
-	}
-	return t.String() + fmt.Sprintf("\nTarget (issue 17), laze ≥ 3× gonum's Gemm at %d², one core: %s.\n", gemmTargetN, target), nil
+	return t.String() + targetLine(fmt.Sprintf("laze ≥ 3× gonum's Gemm at %d², one core", gemmTargetN), verdicts), nil
 }
 
 // gemmEpilogueTable shows what the fused elementwise rest costs: relu(a@b
@@ -77,9 +73,14 @@ func gemmEpilogueTable(rs *results) (string, error) {
 	if len(t.rows) == 0 {
 		return "Not in this run: no `Gemm/epilogue/…` figures on one core.\n", nil
 	}
+	return t.String() + targetLine(fmt.Sprintf("the fused epilogue costs ≤ 5%% of the product at %d², one core", gemmTargetN), verdicts), nil
+}
+
+// targetLine states an issue-17 target and its verdicts, one per dtype.
+func targetLine(goal string, verdicts []string) string {
 	target := "not in this run"
 	if len(verdicts) > 0 {
 		target = strings.Join(verdicts, ", ")
 	}
-	return t.String() + fmt.Sprintf("\nTarget (issue 17), the fused epilogue costs ≤ 5%% of the product at %d², one core: %s.\n", gemmTargetN, target), nil
+	return fmt.Sprintf("\nTarget (issue 17), %s: %s.\n", goal, target)
 }
