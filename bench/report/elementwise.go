@@ -389,7 +389,8 @@ func elementwiseTargetsTable(rs *results) (string, error) {
 // peerTargets are the goals against the peers and for the SIMD build. The
 // SIMD and small-size goals are at fixed sizes, one core.
 var peerTargets = []target{
-	{"laze faster than numexpr at equal threads, every case and size", fasterEvery("numexpr")},
+	{"laze faster than numexpr at equal threads, every case and size", fasterEvery("laze", "numexpr")},
+	{"laze-simd faster than numexpr at equal threads, every case and size", fasterEvery("laze-simd", "numexpr")},
 	{"long8: laze-simd ≥ 3× handloop at 1e6 (`-cpu 1`)", speedAt("long8", "laze-simd", "handloop", 1_000_000, 3)},
 	{"poly4f32: laze-simd ≥ 1.5× handloop at 1e5 (`-cpu 1`)", speedAt("poly4f32", "laze-simd", "handloop", 100_000, 1.5)},
 	{"add: laze-simd ≥ 1.5× handloop at 1e5 (`-cpu 1`)", speedAt("add", "laze-simd", "handloop", 100_000, 1.5)},
@@ -457,12 +458,12 @@ func (rs *results) eachPoint(f func(p point)) {
 // fasterEvery checks that laze is faster than peer at every point where
 // both ran with the same thread count, listing every miss with the ratio
 // (peer's time over laze's).
-func fasterEvery(peer string) func(rs *results) (string, bool, bool) {
+func fasterEvery(impl, peer string) func(rs *results) (string, bool, bool) {
 	return func(rs *results) (string, bool, bool) {
 		all := 0
 		var misses []string
 		rs.eachPoint(func(p point) {
-			laze, ok1 := rs.ewTime(p.c, "laze", p.n, p.procs)
+			laze, ok1 := rs.ewTime(p.c, impl, p.n, p.procs)
 			other, ok2 := rs.ewTime(p.c, peer, p.n, p.procs)
 			if !ok1 || !ok2 {
 				return
@@ -473,13 +474,13 @@ func fasterEvery(peer string) func(rs *results) (string, bool, bool) {
 			}
 		})
 		if all == 0 {
-			return fmt.Sprintf("not in this run: no %s figures", implLabel(peer)), false, false
+			return fmt.Sprintf("not in this run: no %s and %s figures together", implLabel(impl), implLabel(peer)), false, false
 		}
 		if len(misses) == 0 {
 			return fmt.Sprintf("faster at all %d points (case, size, threads)", all), true, true
 		}
-		return fmt.Sprintf("faster at %d of %d points; slower or as fast (%s's time over laze's): %s",
-			all-len(misses), all, implLabel(peer), strings.Join(misses, "; ")), false, true
+		return fmt.Sprintf("faster at %d of %d points; slower or as fast (%s's time over %s's): %s",
+			all-len(misses), all, implLabel(peer), implLabel(impl), strings.Join(misses, "; ")), false, true
 	}
 }
 
