@@ -455,9 +455,9 @@ func (rs *results) eachPoint(f func(p point)) {
 	}
 }
 
-// fasterEvery checks that laze is faster than peer at every point where
-// both ran with the same thread count, listing every miss with the ratio
-// (peer's time over laze's).
+// fasterEvery checks that impl (a laze build: laze or laze-simd) is faster
+// than peer at every point where both ran with the same thread count,
+// listing every miss with the ratio (peer's time over impl's).
 func fasterEvery(impl, peer string) func(rs *results) (string, bool, bool) {
 	return func(rs *results) (string, bool, bool) {
 		all := 0
