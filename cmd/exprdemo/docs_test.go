@@ -11,9 +11,11 @@ import (
 )
 
 // TestDocumentedCommands runs every `go run ./cmd/exprdemo …` line of the
-// README's and the guide's shell blocks with the built command, in a
-// folder holding the example inputs (a.npy, b.npy, … from testdata/inputs),
-// and checks that each succeeds and writes the file its -o names.
+// README's and the guide's shell blocks with the built command, as a reader
+// on a fresh clone would: the lines of one block in order, in one folder
+// that starts empty (so a line that reads a.npy needs an earlier line of
+// its block that writes it), and checks that each succeeds and writes the
+// file its -o names.
 func TestDocumentedCommands(t *testing.T) {
 	ran := 0
 	for _, doc := range []string{"../../README.md", "../../docs/guide.md"} {
@@ -25,6 +27,7 @@ func TestDocumentedCommands(t *testing.T) {
 			if b.Lang != "sh" {
 				continue
 			}
+			dir := t.TempDir()
 			cmds, err := docsnip.Commands(b)
 			if err != nil {
 				t.Fatal(err)
@@ -33,7 +36,7 @@ func TestDocumentedCommands(t *testing.T) {
 				if len(words) < 3 || words[0] != "go" || words[1] != "run" || words[2] != "./cmd/exprdemo" {
 					continue
 				}
-				runDocumented(t, doc, words[3:])
+				runDocumented(t, doc, dir, words[3:])
 				ran++
 			}
 		}
@@ -43,19 +46,8 @@ func TestDocumentedCommands(t *testing.T) {
 	}
 }
 
-func runDocumented(t *testing.T, doc string, args []string) {
+func runDocumented(t *testing.T, doc, dir string, args []string) {
 	t.Helper()
-	dir := t.TempDir()
-	inputs, _ := filepath.Glob(filepath.Join("testdata", "inputs", "*.npy"))
-	for _, in := range inputs {
-		data, err := os.ReadFile(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(in)), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	cmd := exec.Command(exprdemo, args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
