@@ -127,7 +127,9 @@ func TestDeviceLaunches(t *testing.T) {
 			}
 		})
 	}
-	if after := fakeGPU.Stats().BytesInUse; after != before {
+	// > rather than !=: the collector's cleanups may release other tests'
+	// unreachable device tensors meanwhile.
+	if after := fakeGPU.Stats().BytesInUse; after > before {
 		t.Errorf("device bytes in use %d after the assignments, %d before: temporaries not given back", after, before)
 	}
 }
@@ -179,7 +181,7 @@ func TestAssignOnQueue(t *testing.T) {
 		t.Error("the reduction's temporary was given back before the queue ran it")
 	}
 	_ = r.Wait()
-	if after := fakeGPU.Stats().BytesInUse; after != before {
+	if after := fakeGPU.Stats().BytesInUse; after > before { // cleanups may lower it meanwhile
 		t.Errorf("after Wait: %d bytes in use, %d before", after, before)
 	}
 	if err := AssignOn[float64](nil, dst, expr.Exp[float64](dst)); !errors.Is(err, shape.ErrInvalid) {

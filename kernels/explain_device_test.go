@@ -104,6 +104,9 @@ func TestExplainDevice(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := withRecorder(t)
 			dst := c.dst()
+			// Explain may allocate temporaries but must release them. The
+			// collector's cleanups may release other tests' unreachable
+			// tensors meanwhile, so BytesInUse may fall, never rise.
 			before := fakeGPU.Stats().BytesInUse
 			got, err := Explain(dst, c.e(dst))
 			if err != nil {
@@ -112,8 +115,8 @@ func TestExplainDevice(t *testing.T) {
 			if len(r.launches) != 0 || len(r.gemms) != 0 || r.waits != 0 {
 				t.Errorf("Explain launched %d kernels, %d products, waited %d times; want none", len(r.launches), len(r.gemms), r.waits)
 			}
-			if after := fakeGPU.Stats().BytesInUse; after != before {
-				t.Errorf("device bytes in use %d after Explain, %d before", after, before)
+			if after := fakeGPU.Stats().BytesInUse; after > before {
+				t.Errorf("device bytes in use %d after Explain, %d before: Explain left memory allocated", after, before)
 			}
 			if strings.Contains(got, "goroutine") || strings.Contains(got, "gonum") {
 				t.Errorf("a device listing names the CPU's ways:\n%s", got)

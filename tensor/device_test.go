@@ -86,7 +86,7 @@ func TestDeviceTensorRules(t *testing.T) {
 	if err := e.Release(); err != nil {
 		t.Fatal(err)
 	}
-	if after := fakeGPU.Stats().BytesInUse; after != before {
+	if after := fakeGPU.Stats().BytesInUse; after > before { // cleanups of other tests' tensors may lower it meanwhile
 		t.Errorf("device bytes in use: %d before, %d after New and Release", before, after)
 	}
 }
