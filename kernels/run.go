@@ -93,22 +93,21 @@ func (w walk) perPlane() int { return w.groups() * w.perRow }
 // walkShape divides p's iteration space, tiling when an operand is read
 // across rows: its innermost stride is neither 0 nor 1 and its stride along
 // the rows is smaller.
-func (p *program[T]) walkShape() (w walk) {
+func (p *program[T]) walkShape() walk {
 	last := len(p.shape) - 1
-	w = walk{planes: 1, rows: 1, groupRows: 1, block: blockSize}
-	defer func() { w.perRow = (p.shape[last] + w.block - 1) / w.block }()
-	if last == 0 {
-		return w
-	}
-	w.rows = p.shape[last-1]
-	for _, n := range p.shape[:last-1] {
-		w.planes *= n
-	}
-	for _, st := range p.strides {
-		if inner, across := abs(st[last]), abs(st[last-1]); inner > 1 && across < inner {
-			w.groupRows, w.block = tileRows, min(tileBlock, blockSize)
+	w := walk{planes: 1, rows: 1, groupRows: 1, block: blockSize}
+	if last > 0 {
+		w.rows = p.shape[last-1]
+		for _, n := range p.shape[:last-1] {
+			w.planes *= n
+		}
+		for _, st := range p.strides {
+			if inner, across := abs(st[last]), abs(st[last-1]); inner > 1 && across < inner {
+				w.groupRows, w.block = tileRows, min(tileBlock, blockSize)
+			}
 		}
 	}
+	w.perRow = (p.shape[last] + w.block - 1) / w.block
 	return w
 }
 
