@@ -16,24 +16,44 @@ func poly4(n int) (*tensor.Tensor[float64], expr.Exp[float64]) {
 	return tensor.Zeros[float64](n), expr.Of(a).Mul(b).Add(c).Sub(e)
 }
 
-// BenchmarkBlockSize measures poly4 at 1e6 elements (L2-sized operands and
-// memory-bound) and at 1e4 (L1/L2) with several block sizes; the fastest
-// is blockSize. Run with -cpu 1.
+// twoPass returns (a*b + c) * (e - a) over four random tensors of n
+// elements and a destination: a tree whose first two instructions write
+// registers, so a block takes three passes.
+func twoPass(n int) (*tensor.Tensor[float64], expr.Exp[float64]) {
+	a, b, c, e := tensor.Rand[float64](1, n), tensor.Rand[float64](2, n), tensor.Rand[float64](3, n), tensor.Rand[float64](4, n)
+	return tensor.Zeros[float64](n), expr.Of(a).Mul(b).Add(c).Mul(expr.Sub(e, a))
+}
+
+// BenchmarkBlockSize measures the block lengths walkShape chooses among,
+// each on the programs it serves, with -cpu 1:
+//   - pass: poly4, one fused pass that writes no register, from L2 (1e4)
+//     and from memory (1e6), against passBlock;
+//   - regs: a tree of three passes per block from L2 or L3 (1e5), against
+//     blockSize;
+//   - stream: the same tree from memory (1e6 and 1e7), against streamBlock.
 func BenchmarkBlockSize(b *testing.B) {
-	for _, n := range []int{10000, 1000000} {
-		dst, e := poly4(n)
-		for _, size := range []int{128, 256, 512, 1024, 2048, 4096} {
-			b.Run(fmt.Sprintf("n=%d/block=%d", n, size), func(b *testing.B) {
-				withConfig(size, parallelThreshold, 0, func() {
-					b.SetBytes(int64(5 * 8 * n))
-					for b.Loop() {
-						if err := Assign(dst, e); err != nil {
-							b.Fatal(err)
-						}
+	sweep := func(b *testing.B, name string, n int, length *int, sizes []int, tree func(int) (*tensor.Tensor[float64], expr.Exp[float64])) {
+		dst, e := tree(n)
+		for _, size := range sizes {
+			b.Run(fmt.Sprintf("%s/n=%d/block=%d", name, n, size), func(b *testing.B) {
+				old := *length
+				*length = size
+				defer func() { *length = old }()
+				b.SetBytes(int64(5 * 8 * n))
+				for b.Loop() {
+					if err := Assign(dst, e); err != nil {
+						b.Fatal(err)
 					}
-				})
+				}
 			})
 		}
+	}
+	for _, n := range []int{10000, 1000000, 10000000} {
+		sweep(b, "pass", n, &passBlock, []int{1024, 4096, 8192, 16384, 32768, 65536, 131072}, poly4)
+	}
+	sweep(b, "regs", 100000, &blockSize, []int{128, 256, 512, 1024}, twoPass)
+	for _, n := range []int{1000000, 10000000} {
+		sweep(b, "stream", n, &streamBlock, []int{64, 128, 256, 512, 1024}, twoPass)
 	}
 }
 

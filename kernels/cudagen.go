@@ -313,6 +313,9 @@ func (s *kernelSpec) key() string {
 		if in.pair != 0 {
 			fmt.Fprintf(&b, "+%v", in.op2)
 		}
+		if in.triple != 0 {
+			fmt.Fprintf(&b, "+%v", in.op3)
+		}
 		fmt.Fprintf(&b, "%v", in.args[:in.arity()])
 	}
 	fmt.Fprintf(&b, " | leaves%v consts%v conv%v result %d", s.leafSlot, s.consts, s.leafConv, s.result)
@@ -954,9 +957,15 @@ func (g *cudaWriter) body(indent int, reads []string) {
 		g.line(indent, "const T v%d = (T)%s;", slot, read)
 	}
 	for _, in := range s.code {
-		args := make([]string, 3)
+		args := make([]string, 4)
 		for j, a := range in.args[:in.arity()] {
 			args[j] = fmt.Sprintf("v%d", a)
+		}
+		if in.triple != 0 {
+			g.line(indent, "const T v%d__ = (T)(%s);", in.out, cudaExpr(in.op, args[0], args[1], ""))
+			g.line(indent, "const T v%d_ = (T)(%s);", in.out, cudaExpr(in.op2, fmt.Sprintf("v%d__", in.out), args[2], ""))
+			g.line(indent, "const T v%d = (T)(%s);", in.out, cudaExpr(in.op3, fmt.Sprintf("v%d_", in.out), args[3], ""))
+			continue
 		}
 		if in.pair != 0 {
 			g.line(indent, "const T v%d_ = (T)(%s);", in.out, cudaExpr(in.op, args[0], args[1], ""))

@@ -348,10 +348,16 @@ var evaluatorConfigs = []struct {
 // them after. Tiny blocks come with tiny tiles (rows per tile: 2 for blocks
 // under 4, else 3, and tiled blocks of 5 under 16, shorter than the other
 // walks' blocks as by default), so that tiles cut rows of small test
-// tensors too.
+// tensors too; so do the single-pass and streaming block lengths
+// (passBlock, streamBlock), which keep their defaults otherwise.
 func withConfig(block, threshold, procs int, fn func()) {
 	oldBlock, oldThreshold, oldTile, oldTileBlock := blockSize, parallelThreshold, tileRows, tileBlock
+	oldPass, oldStream := passBlock, streamBlock
+	defer func() { passBlock, streamBlock = oldPass, oldStream }()
 	blockSize, parallelThreshold = block, threshold
+	if block < 16 {
+		passBlock, streamBlock = block, block
+	}
 	switch {
 	case block < 4:
 		tileRows = 2

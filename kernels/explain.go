@@ -593,7 +593,11 @@ func describeInstr(in instr, slot []string) string {
 	}
 	call := in.op.String() + "(" + strings.Join(args, ", ") + ")"
 	if in.pair != 0 {
-		call = fmt.Sprintf("%s(%s, %s)   fused", in.op2, call, slot[in.args[2]])
+		call = fmt.Sprintf("%s(%s, %s)", in.op2, call, slot[in.args[2]])
+		if in.triple != 0 {
+			call = fmt.Sprintf("%s(%s, %s)", in.op3, call, slot[in.args[3]])
+		}
+		call += "   fused"
 	}
 	return call
 }

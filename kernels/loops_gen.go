@@ -3814,3 +3814,870 @@ func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {
 		panic("laze: kernels: no fused loop for pattern code")
 	}
 }
+
+// fusedTriple returns the number of the fused loop for op1, op2 then op3,
+// or 0 when the triple has none.
+func fusedTriple(op1, op2, op3 ops.Op) uint8 {
+	switch {
+	case op1 == ops.Add && op2 == ops.Add && op3 == ops.Add:
+		return 1
+	case op1 == ops.Add && op2 == ops.Add && op3 == ops.Sub:
+		return 2
+	case op1 == ops.Add && op2 == ops.Add && op3 == ops.Mul:
+		return 3
+	case op1 == ops.Add && op2 == ops.Sub && op3 == ops.Add:
+		return 4
+	case op1 == ops.Add && op2 == ops.Sub && op3 == ops.Sub:
+		return 5
+	case op1 == ops.Add && op2 == ops.Sub && op3 == ops.Mul:
+		return 6
+	case op1 == ops.Add && op2 == ops.Mul && op3 == ops.Add:
+		return 7
+	case op1 == ops.Add && op2 == ops.Mul && op3 == ops.Sub:
+		return 8
+	case op1 == ops.Add && op2 == ops.Mul && op3 == ops.Mul:
+		return 9
+	case op1 == ops.Sub && op2 == ops.Add && op3 == ops.Add:
+		return 10
+	case op1 == ops.Sub && op2 == ops.Add && op3 == ops.Sub:
+		return 11
+	case op1 == ops.Sub && op2 == ops.Add && op3 == ops.Mul:
+		return 12
+	case op1 == ops.Sub && op2 == ops.Sub && op3 == ops.Add:
+		return 13
+	case op1 == ops.Sub && op2 == ops.Sub && op3 == ops.Sub:
+		return 14
+	case op1 == ops.Sub && op2 == ops.Sub && op3 == ops.Mul:
+		return 15
+	case op1 == ops.Sub && op2 == ops.Mul && op3 == ops.Add:
+		return 16
+	case op1 == ops.Sub && op2 == ops.Mul && op3 == ops.Sub:
+		return 17
+	case op1 == ops.Sub && op2 == ops.Mul && op3 == ops.Mul:
+		return 18
+	case op1 == ops.Mul && op2 == ops.Add && op3 == ops.Add:
+		return 19
+	case op1 == ops.Mul && op2 == ops.Add && op3 == ops.Sub:
+		return 20
+	case op1 == ops.Mul && op2 == ops.Add && op3 == ops.Mul:
+		return 21
+	case op1 == ops.Mul && op2 == ops.Sub && op3 == ops.Add:
+		return 22
+	case op1 == ops.Mul && op2 == ops.Sub && op3 == ops.Sub:
+		return 23
+	case op1 == ops.Mul && op2 == ops.Sub && op3 == ops.Mul:
+		return 24
+	case op1 == ops.Mul && op2 == ops.Mul && op3 == ops.Add:
+		return 25
+	case op1 == ops.Mul && op2 == ops.Mul && op3 == ops.Sub:
+		return 26
+	case op1 == ops.Mul && op2 == ops.Mul && op3 == ops.Mul:
+		return 27
+	}
+	return 0
+}
+
+// fusedTripleVVVV computes a fused triple ((a op1 b) op2 c) op3 e over a
+// block of four vector operands into d.
+func fusedTripleVVVV[T tensor.Number](triple uint8, d []T, x []T, y []T, z []T, w []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	w = w[:len(d)]
+	switch triple {
+	case 1: // add, add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)+c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)+c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)+c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)+c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)+c) + e
+		}
+	case 2: // add, add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)+c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)+c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)+c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)+c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)+c) - e
+		}
+	case 3: // add, add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)+c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)+c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)+c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)+c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)+c) * e
+		}
+	case 4: // add, subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)-c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)-c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)-c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)-c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)-c) + e
+		}
+	case 5: // add, subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)-c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)-c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)-c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)-c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)-c) - e
+		}
+	case 6: // add, subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)-c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)-c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)-c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)-c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)-c) * e
+		}
+	case 7: // add, multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)*c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)*c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)*c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)*c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)*c) + e
+		}
+	case 8: // add, multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)*c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)*c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)*c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)*c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)*c) - e
+		}
+	case 9: // add, multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a+b)*c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a+b)*c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a+b)*c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a+b)*c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a+b)*c) * e
+		}
+	case 10: // subtract, add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)+c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)+c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)+c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)+c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)+c) + e
+		}
+	case 11: // subtract, add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)+c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)+c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)+c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)+c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)+c) - e
+		}
+	case 12: // subtract, add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)+c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)+c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)+c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)+c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)+c) * e
+		}
+	case 13: // subtract, subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)-c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)-c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)-c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)-c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)-c) + e
+		}
+	case 14: // subtract, subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)-c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)-c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)-c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)-c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)-c) - e
+		}
+	case 15: // subtract, subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)-c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)-c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)-c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)-c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)-c) * e
+		}
+	case 16: // subtract, multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)*c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)*c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)*c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)*c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)*c) + e
+		}
+	case 17: // subtract, multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)*c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)*c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)*c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)*c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)*c) - e
+		}
+	case 18: // subtract, multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a-b)*c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a-b)*c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a-b)*c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a-b)*c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a-b)*c) * e
+		}
+	case 19: // multiply, add then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)+c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)+c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)+c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)+c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)+c) + e
+		}
+	case 20: // multiply, add then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)+c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)+c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)+c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)+c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)+c) - e
+		}
+	case 21: // multiply, add then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)+c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)+c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)+c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)+c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)+c) * e
+		}
+	case 22: // multiply, subtract then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)-c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)-c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)-c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)-c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)-c) + e
+		}
+	case 23: // multiply, subtract then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)-c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)-c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)-c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)-c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)-c) - e
+		}
+	case 24: // multiply, subtract then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)-c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)-c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)-c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)-c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)-c) * e
+		}
+	case 25: // multiply, multiply then add
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)*c) + e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)*c) + e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)*c) + e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)*c) + e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)*c) + e
+		}
+	case 26: // multiply, multiply then subtract
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)*c) - e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)*c) - e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)*c) - e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)*c) - e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)*c) - e
+		}
+	case 27: // multiply, multiply then multiply
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			zz := z[i : i+4 : i+4]
+			ww := w[i : i+4 : i+4]
+			{
+				a, b, c, e := xx[0], yy[0], zz[0], ww[0]
+				dd[0] = T(T(a*b)*c) * e
+			}
+			{
+				a, b, c, e := xx[1], yy[1], zz[1], ww[1]
+				dd[1] = T(T(a*b)*c) * e
+			}
+			{
+				a, b, c, e := xx[2], yy[2], zz[2], ww[2]
+				dd[2] = T(T(a*b)*c) * e
+			}
+			{
+				a, b, c, e := xx[3], yy[3], zz[3], ww[3]
+				dd[3] = T(T(a*b)*c) * e
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b, c, e := x[i], y[i], z[i], w[i]
+			d[i] = T(T(a*b)*c) * e
+		}
+	default:
+		panic("laze: kernels: no such fused triple")
+	}
+}
+
+// computeTriple runs fused triple over one block of four vector operands
+// into d, with the SIMD build's lane loops first.
+func computeTriple[T tensor.Number](triple uint8, d []T, x []T, y []T, z []T, w []T) {
+	if computeTripleSIMD(triple, d, x, y, z, w) {
+		return
+	}
+	fusedTripleVVVV(triple, d, x, y, z, w)
+}

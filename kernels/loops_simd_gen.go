@@ -36,6 +36,28 @@ func computeFusedSIMD[T tensor.Number](pair uint8, pat uint8, d []T, args *[3]va
 	return false
 }
 
+// computeTripleSIMD computes a fused triple over a block with the lane
+// loops when T is float32 or float64; it reports whether it did.
+func computeTripleSIMD[T tensor.Number](triple uint8, d, x, y, z, w []T) bool {
+	switch d := any(d).(type) {
+	case []float64:
+		switch simdWidth {
+		case 512:
+			return tripleLanesFloat64x8(triple, d, any(x).([]float64), any(y).([]float64), any(z).([]float64), any(w).([]float64))
+		case 256:
+			return tripleLanesFloat64x4(triple, d, any(x).([]float64), any(y).([]float64), any(z).([]float64), any(w).([]float64))
+		}
+	case []float32:
+		switch simdWidth {
+		case 512:
+			return tripleLanesFloat32x16(triple, d, any(x).([]float32), any(y).([]float32), any(z).([]float32), any(w).([]float32))
+		case 256:
+			return tripleLanesFloat32x8(triple, d, any(x).([]float32), any(y).([]float32), any(z).([]float32), any(w).([]float32))
+		}
+	}
+	return false
+}
+
 func computeSIMDFloat64(op ops.Op, pat uint8, d []float64, args *[3]value[float64]) bool {
 	if simdWidth != 0 {
 		switch pat {
@@ -1390,6 +1412,238 @@ func fusedLanesVSSFloat64x8(pair uint8, d []float64, x []float64, b float64, c f
 	return true
 }
 
+// tripleLanesFloat64x8 computes a fused triple ((a op1 b) op2 c) op3 e over a block
+// with Float64x8 lanes, four vector operands, into d.
+func tripleLanesFloat64x8(triple uint8, d []float64, x []float64, y []float64, z []float64, w []float64) bool {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	w = w[:len(d)]
+	i := 0
+	switch triple {
+	case 1: // add, add then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Add(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 2: // add, add then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Add(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 3: // add, add then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Add(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 4: // add, subtract then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Sub(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 5: // add, subtract then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Sub(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 6: // add, subtract then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Sub(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 7: // add, multiply then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Mul(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 8: // add, multiply then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Mul(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 9: // add, multiply then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Add(b)).Mul(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 10: // subtract, add then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Add(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 11: // subtract, add then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Add(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 12: // subtract, add then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Add(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 13: // subtract, subtract then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Sub(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 14: // subtract, subtract then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Sub(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 15: // subtract, subtract then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Sub(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 16: // subtract, multiply then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Mul(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 17: // subtract, multiply then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Mul(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 18: // subtract, multiply then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Sub(b)).Mul(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 19: // multiply, add then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Add(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 20: // multiply, add then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Add(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 21: // multiply, add then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Add(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 22: // multiply, subtract then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Sub(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 23: // multiply, subtract then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Sub(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 24: // multiply, subtract then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Sub(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 25: // multiply, multiply then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Mul(c)).Add(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 26: // multiply, multiply then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Mul(c)).Sub(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case 27: // multiply, multiply then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			c := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+			e := archsimd.LoadFloat64x8((*[8]float64)(w[i : i+8]))
+			(((a.Mul(b)).Mul(c)).Mul(e)).Store((*[8]float64)(d[i : i+8]))
+		}
+	default:
+		return false
+	}
+	fusedTripleVVVV(triple, d[i:], x[i:], y[i:], z[i:], w[i:])
+	return true
+}
+
 // negFloat64x4 flips the sign bit of every lane, as -a does (-(+0) is -0).
 func negFloat64x4(a archsimd.Float64x4) archsimd.Float64x4 {
 	return a.AsUint64x4().Xor(archsimd.BroadcastUint64x4(1 << 63)).AsFloat64x4()
@@ -2463,6 +2717,238 @@ func fusedLanesVSSFloat64x4(pair uint8, d []float64, x []float64, b float64, c f
 		return false
 	}
 	fusedVSS(pair, d[i:], x[i:], b, c)
+	return true
+}
+
+// tripleLanesFloat64x4 computes a fused triple ((a op1 b) op2 c) op3 e over a block
+// with Float64x4 lanes, four vector operands, into d.
+func tripleLanesFloat64x4(triple uint8, d []float64, x []float64, y []float64, z []float64, w []float64) bool {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	w = w[:len(d)]
+	i := 0
+	switch triple {
+	case 1: // add, add then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Add(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 2: // add, add then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Add(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 3: // add, add then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Add(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 4: // add, subtract then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Sub(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 5: // add, subtract then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Sub(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 6: // add, subtract then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Sub(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 7: // add, multiply then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Mul(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 8: // add, multiply then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Mul(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 9: // add, multiply then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Add(b)).Mul(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 10: // subtract, add then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Add(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 11: // subtract, add then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Add(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 12: // subtract, add then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Add(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 13: // subtract, subtract then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Sub(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 14: // subtract, subtract then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Sub(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 15: // subtract, subtract then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Sub(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 16: // subtract, multiply then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Mul(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 17: // subtract, multiply then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Mul(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 18: // subtract, multiply then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Sub(b)).Mul(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 19: // multiply, add then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Add(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 20: // multiply, add then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Add(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 21: // multiply, add then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Add(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 22: // multiply, subtract then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Sub(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 23: // multiply, subtract then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Sub(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 24: // multiply, subtract then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Sub(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 25: // multiply, multiply then add
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Mul(c)).Add(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 26: // multiply, multiply then subtract
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Mul(c)).Sub(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case 27: // multiply, multiply then multiply
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			c := archsimd.LoadFloat64x4((*[4]float64)(z[i : i+4]))
+			e := archsimd.LoadFloat64x4((*[4]float64)(w[i : i+4]))
+			(((a.Mul(b)).Mul(c)).Mul(e)).Store((*[4]float64)(d[i : i+4]))
+		}
+	default:
+		return false
+	}
+	fusedTripleVVVV(triple, d[i:], x[i:], y[i:], z[i:], w[i:])
 	return true
 }
 
@@ -3542,6 +4028,238 @@ func fusedLanesVSSFloat32x16(pair uint8, d []float32, x []float32, b float32, c 
 	return true
 }
 
+// tripleLanesFloat32x16 computes a fused triple ((a op1 b) op2 c) op3 e over a block
+// with Float32x16 lanes, four vector operands, into d.
+func tripleLanesFloat32x16(triple uint8, d []float32, x []float32, y []float32, z []float32, w []float32) bool {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	w = w[:len(d)]
+	i := 0
+	switch triple {
+	case 1: // add, add then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Add(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 2: // add, add then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Add(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 3: // add, add then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Add(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 4: // add, subtract then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Sub(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 5: // add, subtract then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Sub(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 6: // add, subtract then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Sub(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 7: // add, multiply then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Mul(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 8: // add, multiply then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Mul(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 9: // add, multiply then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Add(b)).Mul(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 10: // subtract, add then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Add(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 11: // subtract, add then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Add(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 12: // subtract, add then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Add(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 13: // subtract, subtract then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Sub(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 14: // subtract, subtract then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Sub(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 15: // subtract, subtract then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Sub(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 16: // subtract, multiply then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Mul(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 17: // subtract, multiply then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Mul(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 18: // subtract, multiply then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Sub(b)).Mul(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 19: // multiply, add then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Add(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 20: // multiply, add then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Add(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 21: // multiply, add then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Add(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 22: // multiply, subtract then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Sub(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 23: // multiply, subtract then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Sub(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 24: // multiply, subtract then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Sub(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 25: // multiply, multiply then add
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Mul(c)).Add(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 26: // multiply, multiply then subtract
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Mul(c)).Sub(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case 27: // multiply, multiply then multiply
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			c := archsimd.LoadFloat32x16((*[16]float32)(z[i : i+16]))
+			e := archsimd.LoadFloat32x16((*[16]float32)(w[i : i+16]))
+			(((a.Mul(b)).Mul(c)).Mul(e)).Store((*[16]float32)(d[i : i+16]))
+		}
+	default:
+		return false
+	}
+	fusedTripleVVVV(triple, d[i:], x[i:], y[i:], z[i:], w[i:])
+	return true
+}
+
 // negFloat32x8 flips the sign bit of every lane, as -a does (-(+0) is -0).
 func negFloat32x8(a archsimd.Float32x8) archsimd.Float32x8 {
 	return a.AsUint32x8().Xor(archsimd.BroadcastUint32x8(1 << 31)).AsFloat32x8()
@@ -4615,5 +5333,237 @@ func fusedLanesVSSFloat32x8(pair uint8, d []float32, x []float32, b float32, c f
 		return false
 	}
 	fusedVSS(pair, d[i:], x[i:], b, c)
+	return true
+}
+
+// tripleLanesFloat32x8 computes a fused triple ((a op1 b) op2 c) op3 e over a block
+// with Float32x8 lanes, four vector operands, into d.
+func tripleLanesFloat32x8(triple uint8, d []float32, x []float32, y []float32, z []float32, w []float32) bool {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	w = w[:len(d)]
+	i := 0
+	switch triple {
+	case 1: // add, add then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Add(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 2: // add, add then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Add(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 3: // add, add then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Add(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 4: // add, subtract then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Sub(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 5: // add, subtract then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Sub(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 6: // add, subtract then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Sub(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 7: // add, multiply then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Mul(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 8: // add, multiply then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Mul(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 9: // add, multiply then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Add(b)).Mul(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 10: // subtract, add then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Add(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 11: // subtract, add then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Add(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 12: // subtract, add then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Add(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 13: // subtract, subtract then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Sub(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 14: // subtract, subtract then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Sub(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 15: // subtract, subtract then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Sub(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 16: // subtract, multiply then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Mul(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 17: // subtract, multiply then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Mul(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 18: // subtract, multiply then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Sub(b)).Mul(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 19: // multiply, add then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Add(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 20: // multiply, add then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Add(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 21: // multiply, add then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Add(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 22: // multiply, subtract then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Sub(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 23: // multiply, subtract then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Sub(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 24: // multiply, subtract then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Sub(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 25: // multiply, multiply then add
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Mul(c)).Add(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 26: // multiply, multiply then subtract
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Mul(c)).Sub(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case 27: // multiply, multiply then multiply
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			c := archsimd.LoadFloat32x8((*[8]float32)(z[i : i+8]))
+			e := archsimd.LoadFloat32x8((*[8]float32)(w[i : i+8]))
+			(((a.Mul(b)).Mul(c)).Mul(e)).Store((*[8]float32)(d[i : i+8]))
+		}
+	default:
+		return false
+	}
+	fusedTripleVVVV(triple, d[i:], x[i:], y[i:], z[i:], w[i:])
 	return true
 }

@@ -49,6 +49,7 @@ func checkLoops[T tensor.Number](t *testing.T, values []T) {
 		for _, n := range loopLengths {
 			checkSingleLoops(t, width, n, values)
 			checkFusedLoops(t, width, n, values)
+			checkTripleLoops(t, width, n, values)
 		}
 	}
 }
@@ -93,6 +94,39 @@ func checkFusedLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 				}
 			}
 		}
+	}
+}
+
+// checkTripleLoops checks every fused triple's loop against its three ops
+// applied one by one, over four vector operands.
+func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
+	t.Helper()
+	args := operandsFor(n, 0, values)
+	last := operandsFor(n, 0, values[1:])[2].vec
+	found := 0
+	for _, op1 := range ops.All() {
+		for _, op2 := range ops.All() {
+			for _, op3 := range ops.All() {
+				triple := fusedTriple(op1, op2, op3)
+				if triple == 0 {
+					continue
+				}
+				found++
+				d := make([]T, n)
+				computeTriple(triple, d, args[0].vec, args[1].vec, args[2].vec, last)
+				for k := range d {
+					want := ops.Apply(op1, args[0].vec[k], args[1].vec[k], 0)
+					want = ops.Apply(op2, want, args[2].vec[k], 0)
+					want = ops.Apply(op3, want, last[k], 0)
+					if !sameBits(d[k], want) {
+						t.Fatalf("%s fused %s,%s,%s width %d n %d element %d: loop %v, three ops %v", tensor.DType[T](), op1, op2, op3, width, n, k, d[k], want)
+					}
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no fused triple")
 	}
 }
 

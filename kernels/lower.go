@@ -87,13 +87,15 @@ type constant[T tensor.Number] struct {
 
 // instr computes op over its arguments' slots into out's slot.
 type instr struct {
-	op   ops.Op
-	op2  ops.Op // for a fused pair, the second op: out = op2(op(args[0], args[1]), args[2])
-	pair uint8  // the fused pair's number (fusedPair), 0 for a single op
-	pat  uint8  // operand pattern (patternCodes); 0 when every argument is a scalar
-	out  int    // result slot
-	reg  int    // register the result is computed into; -1 for the destination
-	args [3]int
+	op     ops.Op
+	op2    ops.Op // for a fused pair, the second op: out = op2(op(args[0], args[1]), args[2])
+	op3    ops.Op // for a fused triple, the third op: out = op3(op2(op(args[0], args[1]), args[2]), args[3])
+	pair   uint8  // the fused pair's number (fusedPair), 0 for a single op
+	triple uint8  // the fused triple's number (fusedTriple), 0 for a single op or a pair
+	pat    uint8  // operand pattern (patternCodes); 0 when every argument is a scalar
+	out    int    // result slot
+	reg    int    // register the result is computed into; -1 for the destination
+	args   [4]int
 }
 
 // lowering is the state of lower.
@@ -352,7 +354,9 @@ func (l *lowering[T]) scalarMask(args []int) int {
 // fuse merges each instruction (a op1 b) whose value is used only as the
 // left operand of the next instruction (· op2 c) into one fused instruction
 // when the pair has a fused loop (a*b + c, a*2 - y): one pass over the block
-// instead of two.
+// instead of two. A fused pair of vector operands whose value is used only
+// as the left operand of a third vector instruction (· op3 e) becomes a
+// fused triple: poly4's a*b + c - e is one pass.
 func (l *lowering[T]) fuse() {
 	p := l.p
 	uses := make([]int, p.nslots)
@@ -365,16 +369,17 @@ func (l *lowering[T]) fuse() {
 	code := p.code[:0]
 	for k := 0; k < len(p.code); k++ {
 		in := p.code[k]
-		if k+1 < len(p.code) {
-			next := p.code[k+1]
-			pair := fusedPair(in.op, next.op)
-			if pair != 0 && in.pat != 0 && next.args[0] == in.out && next.args[1] != in.out && uses[in.out] == 1 {
-				fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: -1,
-					args: [3]int{in.args[0], in.args[1], next.args[1]}}
-				fused.pat = patternCodes[3][l.scalarMask(fused.args[:])]
-				code = append(code, fused)
+		if k+1 < len(p.code) && feedsNext(in, p.code[k+1], uses) {
+			if pair := fusedPair(in.op, p.code[k+1].op); pair != 0 && in.pat != 0 {
+				in = l.fusedPairOf(in, p.code[k+1], pair)
 				k++
-				continue
+			}
+		}
+		if in.pair != 0 && k+1 < len(p.code) && feedsNext(in, p.code[k+1], uses) {
+			next := p.code[k+1]
+			if triple := fusedTriple(in.op, in.op2, next.op); triple != 0 && in.pat == patVVV && next.pat == patVV {
+				in.op3, in.triple, in.out, in.args[3] = next.op, triple, next.out, next.args[1]
+				k++
 			}
 		}
 		code = append(code, in)
@@ -382,9 +387,26 @@ func (l *lowering[T]) fuse() {
 	p.code = code
 }
 
+// feedsNext reports whether in's value is used once, as the left operand of
+// next only.
+func feedsNext(in, next instr, uses []int) bool {
+	return next.args[0] == in.out && next.args[1] != in.out && uses[in.out] == 1
+}
+
+// fusedPairOf is the fused instruction computing next(in(a, b), c).
+func (l *lowering[T]) fusedPairOf(in, next instr, pair uint8) instr {
+	fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: -1,
+		args: [4]int{in.args[0], in.args[1], next.args[1]}}
+	fused.pat = patternCodes[3][l.scalarMask(fused.args[:3])]
+	return fused
+}
+
 // arity is the number of argument slots the instruction reads.
 func (in *instr) arity() int {
-	if in.pair != 0 {
+	switch {
+	case in.triple != 0:
+		return 4
+	case in.pair != 0:
 		return 3
 	}
 	return in.op.Arity()

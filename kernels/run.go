@@ -3,6 +3,7 @@ package kernels
 import (
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/tensor"
@@ -33,6 +34,23 @@ var (
 	tileRows  = 64
 	tileBlock = 512
 )
+
+// streamBlock is the block length of a program that streams from memory:
+// one of more than one pass per block (an instruction writes a register)
+// whose operands do not fit in the last-level cache. Short blocks keep every
+// operand's stream moving nearly together, as a hand-written loop does, which
+// the hardware prefetchers follow; long ones leave each stream idle for most
+// of a block. docs/performance.md has the measurement (BenchmarkBlockSize):
+// poly4 at 1e6 on the AMD EPYC host, 1.46 ms with 128 against 2.4 ms with
+// 1024; from L2 or L3 the long blocks' lower overhead wins.
+var streamBlock = 128
+
+// passBlock is the block length of a program that writes no register: one
+// pass per block, reading its operands in place and writing the
+// destination, so a block needs no scratch memory and a longer one only
+// saves the per-block costs (poly4 at 1e4, fused into one pass: 1024 gives
+// 0.8× the hand loop, 16384 0.9×; docs/performance.md, BenchmarkBlockSize).
+var passBlock = 16384
 
 // execute writes the program's result: the product computed straight into
 // the destination first, if any, then the pass; or the two at once, the pass
@@ -84,7 +102,7 @@ type walk struct {
 	rows      int // size of the second-to-last dimension (1 for rank 1)
 	groupRows int // rows per group: 1, or tileRows when tiling
 	perRow    int // blocks per row
-	block     int // elements per block: blockSize, or min(tileBlock, blockSize) when tiling
+	block     int // elements per block: blockSize; min(tileBlock, blockSize) when tiling; passBlock or streamBlock (see walkShape)
 }
 
 func (w walk) groups() int   { return (w.rows + w.groupRows - 1) / w.groupRows }
@@ -107,8 +125,28 @@ func (p *program[T]) walkShape() walk {
 			}
 		}
 	}
+	switch {
+	case w.groupRows > 1:
+	case p.nregs == 0 && p.red == nil:
+		w.block = passBlock
+	case p.streamsFromMemory(w):
+		w.block = min(streamBlock, blockSize)
+	}
 	w.perRow = (p.shape[last] + w.block - 1) / w.block
 	return w
+}
+
+// streamsFromMemory reports whether p, walked as w, makes more than one
+// pass per block over operands larger than the last-level cache. A
+// reduction keeps its block length, so that its folding order does not
+// depend on the machine.
+func (p *program[T]) streamsFromMemory(w walk) bool {
+	if p.red != nil || p.nregs == 0 || len(p.code) < 2 {
+		return false
+	}
+	elems := w.planes * w.rows * p.shape[len(p.shape)-1]
+	bytes := elems * len(p.data) * int(unsafe.Sizeof(*new(T)))
+	return bytes > lastLevelCache()
 }
 
 // runRange executes work items [start, end), folding into acc for a
@@ -183,9 +221,12 @@ func (p *program[T]) block(w *worker[T], n int) {
 		} else {
 			d = w.regs[in.reg][:n]
 		}
-		if in.pair != 0 {
+		switch {
+		case in.triple != 0:
+			computeTriple(in.triple, d, args[0].vec, args[1].vec, args[2].vec, vals[in.args[3]].vec)
+		case in.pair != 0:
 			computeFused(in.pair, in.pat, d, &args)
-		} else {
+		default:
 			compute(in.op, in.pat, d, &args)
 		}
 		vals[in.out].vec = d
@@ -243,6 +284,9 @@ func (p *program[T]) cost() int {
 		c += in.op.Cost()
 		if in.pair != 0 {
 			c += in.op2.Cost()
+		}
+		if in.triple != 0 {
+			c += in.op3.Cost()
 		}
 	}
 	for _, r := range p.leafReg {

@@ -23,3 +23,7 @@ func computeSIMD[T tensor.Number](ops.Op, uint8, []T, *[3]value[T]) bool { retur
 // computeFusedSIMD is the SIMD build's fused-pair dispatcher; here it never
 // handles a block.
 func computeFusedSIMD[T tensor.Number](uint8, uint8, []T, *[3]value[T]) bool { return false }
+
+// computeTripleSIMD is the SIMD build's fused-triple dispatcher; here it
+// never handles a block.
+func computeTripleSIMD[T tensor.Number](uint8, []T, []T, []T, []T, []T) bool { return false }

@@ -97,6 +97,7 @@ func simdSource(names map[ops.Op]string) ([]byte, error) {
 	b.WriteString(header)
 	b.WriteString("package kernels\n\nimport (\n\t\"simd/archsimd\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	writeSIMDDispatch(&b)
+	writeTripleDispatch(&b)
 	for _, elem := range []string{"float64", "float32"} {
 		writeElemDispatch(&b, names, elem)
 	}
@@ -112,6 +113,7 @@ func simdSource(names map[ops.Op]string) ([]byte, error) {
 		for _, p := range patterns(3) {
 			writeFusedLaneLoop(&b, v, p)
 		}
+		writeTripleLaneLoop(&b, v)
 	}
 	return format.Source(b.Bytes())
 }
@@ -303,10 +305,56 @@ func writeFusedLaneLoop(b *bytes.Buffer, v vecType, p pattern) {
 	}
 	b.WriteString("\ti := 0\n\tswitch pair {\n")
 	for i, pair := range fusedPairs() {
-		inner := laneDefinition(pair[0].Def().SIMD, v)
-		outer := operandA.ReplaceAllLiteralString(operandB.ReplaceAllString(laneDefinition(pair[1].Def().SIMD, v), "c"), "("+inner+")")
-		fmt.Fprintf(b, "\tcase %d: // %s then %s\n%s", i+1, pair[0], pair[1], laneBody(p, v, "("+outer+")"))
+		fmt.Fprintf(b, "\tcase %d: // %s then %s\n%s", i+1, pair[0], pair[1], laneBody(p, v, "("+laneChain(pair[:], v)+")"))
 	}
 	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n")
 	fmt.Fprintf(b, "\tfused%s(pair, d[i:], %s)\n\treturn true\n}\n\n", p, tailArgs(p))
+}
+
+// laneChain is a fused pair's or triple's lane definition for vector type
+// v: the ops' SIMD columns composed as chainDefinition composes the Go
+// ones. Each lane op rounds on its own, as the scalar loops' conversions do.
+func laneChain(chain []ops.Op, v vecType) string {
+	return chainDefinition(chain, func(op ops.Op) string { return laneDefinition(op.Def().SIMD, v) }, "")
+}
+
+func tripleLaneLoopName(v vecType) string { return "tripleLanes" + v.name }
+
+// writeTripleDispatch writes computeTripleSIMD, which hands a float32 or
+// float64 block to the fused triple's lane loop of the run-time width.
+func writeTripleDispatch(b *bytes.Buffer) {
+	b.WriteString("// computeTripleSIMD computes a fused triple over a block with the lane\n")
+	b.WriteString("// loops when T is float32 or float64; it reports whether it did.\n")
+	b.WriteString("func computeTripleSIMD[T tensor.Number](triple uint8, d, x, y, z, w []T) bool {\n")
+	b.WriteString("\tswitch d := any(d).(type) {\n")
+	for _, elem := range []string{"float64", "float32"} {
+		fmt.Fprintf(b, "\tcase []%s:\n\t\tswitch simdWidth {\n", elem)
+		for _, v := range vecTypes {
+			if v.elem == elem {
+				fmt.Fprintf(b, "\t\tcase %d:\n\t\t\treturn %s(triple, d, any(x).([]%s), any(y).([]%s), any(z).([]%s), any(w).([]%s))\n",
+					v.width, tripleLaneLoopName(v), elem, elem, elem, elem)
+			}
+		}
+		b.WriteString("\t\t}\n")
+	}
+	b.WriteString("\t}\n\treturn false\n}\n\n")
+}
+
+// writeTripleLaneLoop writes the fused triples' lane loop of one vector
+// type: d = ((a op1 b) op2 c) op3 e over four vector operands.
+func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
+	p := triplePattern
+	params, prologue := laneParams(p, v)
+	name := tripleLaneLoopName(v)
+	fmt.Fprintf(b, "// %s computes a fused triple ((a op1 b) op2 c) op3 e over a block\n// with %s lanes, four vector operands, into d.\n", name, v.name)
+	fmt.Fprintf(b, "func %s(triple uint8, d []%s, %s) bool {\n", name, v.elem, strings.Join(params, ", "))
+	for _, s := range prologue {
+		fmt.Fprintf(b, "\t%s\n", s)
+	}
+	b.WriteString("\ti := 0\n\tswitch triple {\n")
+	for i, t := range fusedTriples() {
+		fmt.Fprintf(b, "\tcase %d: // %s, %s then %s\n%s", i+1, t[0], t[1], t[2], laneBody(p, v, "("+laneChain(t[:], v)+")"))
+	}
+	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n")
+	fmt.Fprintf(b, "\tfusedTripleVVVV(triple, d[i:], %s)\n\treturn true\n}\n\n", tailArgs(p))
 }
