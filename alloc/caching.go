@@ -185,8 +185,19 @@ func newBlock(class int) (block []byte, err error) {
 		}
 	}()
 	words := make([]uint64, class/8)
-	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), class), nil
+	block = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), class)
+	if class >= hugePageThreshold {
+		adviseHugePages(block)
+	}
+	return block, nil
 }
+
+// hugePageThreshold is the block size from which newBlock asks the kernel
+// to back a block with huge pages (NumPy's threshold, 4 MiB): a stream over
+// a tensor that large then misses the TLB 512 times less often. A contiguous
+// add of 1e7 float64s runs in 0.72× the time where transparent huge pages
+// are on "madvise" (docs/performance.md, "Huge pages").
+const hugePageThreshold = 4 << 20
 
 // orDefault returns c, or the process-wide allocator for a nil *Caching, so
 // that a nil *Caching means Default everywhere, as WithAllocator(nil) does.
