@@ -85,3 +85,37 @@ func mappingAt(t *testing.T, addr uintptr) mapping {
 func vmFlagsAt(t *testing.T, addr uintptr) string { return mappingAt(t, addr).flags }
 
 func sameMapping(t *testing.T, a, b uintptr) bool { return mappingAt(t, a) == mappingAt(t, b) }
+
+// BenchmarkHugePages times a contiguous add of 1e7 float64s over blocks
+// from the Go heap as they come (4 KiB pages where the system's THP setting
+// is "madvise") and over blocks advised as newBlock advises them. Run with
+// -cpu 1; docs/performance.md, "Huge pages", has the figures.
+func BenchmarkHugePages(b *testing.B) {
+	const n = 10_000_000
+	for _, advised := range []bool{false, true} {
+		block := func() []float64 {
+			words := make([]uint64, n)
+			if advised {
+				adviseHugePages(unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*n))
+			}
+			s := unsafe.Slice((*float64)(unsafe.Pointer(&words[0])), n)
+			for i := range s {
+				s[i] = float64(i % 13)
+			}
+			return s
+		}
+		x, y, d := block(), block(), block()
+		name := "4KiB"
+		if advised {
+			name = "advised"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(3 * 8 * n)
+			for b.Loop() {
+				for i := range d {
+					d[i] = x[i] + y[i]
+				}
+			}
+		})
+	}
+}

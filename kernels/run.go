@@ -48,9 +48,11 @@ var streamBlock = 128
 // passBlock is the block length of a program that writes no register: one
 // pass per block, reading its operands in place and writing the
 // destination, so a block needs no scratch memory and a longer one only
-// saves the per-block costs (poly4 at 1e4, fused into one pass: 1024 gives
-// 0.8× the hand loop, 16384 0.9×; docs/performance.md, BenchmarkBlockSize).
-var passBlock = 16384
+// saves the per-block costs: poly4, fused into one pass, runs 1.25× slower
+// at 1e6 with 1024 than with 4096, and no longer block is faster beyond
+// noise (docs/performance.md, BenchmarkBlockSize). 4096 also leaves many
+// blocks per goroutine for the parallel split.
+var passBlock = 4096
 
 // execute writes the program's result: the product computed straight into
 // the destination first, if any, then the pass; or the two at once, the pass
