@@ -112,10 +112,15 @@ func BenchmarkHugePages(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(3 * 8 * n)
 			for b.Loop() {
-				for i := range d {
-					d[i] = x[i] + y[i]
-				}
+				addTo(d, x, y)
 			}
 		})
+	}
+}
+
+func addTo(d, x, y []float64) {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		d[i] = x[i] + y[i]
 	}
 }
