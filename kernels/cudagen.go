@@ -310,11 +310,8 @@ func (s *kernelSpec) key() string {
 	b.WriteString(" |")
 	for _, in := range s.code {
 		fmt.Fprintf(&b, " %d=%v", in.out, in.op)
-		if in.pair != 0 {
-			fmt.Fprintf(&b, "+%v", in.op2)
-		}
-		if in.triple != 0 {
-			fmt.Fprintf(&b, "+%v", in.op3)
+		for _, op := range in.chain()[1:] {
+			fmt.Fprintf(&b, "+%v", op)
 		}
 		fmt.Fprintf(&b, "%v", in.args[:in.arity()])
 	}
@@ -961,15 +958,15 @@ func (g *cudaWriter) body(indent int, reads []string) {
 		for j, a := range in.args[:in.arity()] {
 			args[j] = fmt.Sprintf("v%d", a)
 		}
-		if in.triple != 0 {
-			g.line(indent, "const T v%d__ = (T)(%s);", in.out, cudaExpr(in.op, args[0], args[1], ""))
-			g.line(indent, "const T v%d_ = (T)(%s);", in.out, cudaExpr(in.op2, fmt.Sprintf("v%d__", in.out), args[2], ""))
-			g.line(indent, "const T v%d = (T)(%s);", in.out, cudaExpr(in.op3, fmt.Sprintf("v%d_", in.out), args[3], ""))
-			continue
-		}
-		if in.pair != 0 {
-			g.line(indent, "const T v%d_ = (T)(%s);", in.out, cudaExpr(in.op, args[0], args[1], ""))
-			g.line(indent, "const T v%d = (T)(%s);", in.out, cudaExpr(in.op2, fmt.Sprintf("v%d_", in.out), args[2], ""))
+		if chain := in.chain(); len(chain) > 1 {
+			// a fused chain: each step rounded to T, named v<out> with one
+			// underscore per step still to come.
+			name := func(step int) string { return fmt.Sprintf("v%d%s", in.out, strings.Repeat("_", len(chain)-1-step)) }
+			left, right := args[0], args[1]
+			for step, op := range chain {
+				g.line(indent, "const T %s = (T)(%s);", name(step), cudaExpr(op, left, right, ""))
+				left, right = name(step), args[min(step+2, len(args)-1)]
+			}
 			continue
 		}
 		g.line(indent, "const T v%d = (T)(%s);", in.out, cudaExpr(in.op, args[0], args[1], args[2]))

@@ -592,11 +592,11 @@ func describeInstr(in instr, slot []string) string {
 		args[i] = slot[in.args[i]]
 	}
 	call := in.op.String() + "(" + strings.Join(args, ", ") + ")"
-	if in.pair != 0 {
-		call = fmt.Sprintf("%s(%s, %s)", in.op2, call, slot[in.args[2]])
-		if in.triple != 0 {
-			call = fmt.Sprintf("%s(%s, %s)", in.op3, call, slot[in.args[3]])
-		}
+	chain := in.chain()
+	for k, op := range chain[1:] {
+		call = fmt.Sprintf("%s(%s, %s)", op, call, slot[in.args[k+2]])
+	}
+	if len(chain) > 1 {
 		call += "   fused"
 	}
 	return call

@@ -401,6 +401,18 @@ func (l *lowering[T]) fusedPairOf(in, next instr, pair uint8) instr {
 	return fused
 }
 
+// chain is the ops the instruction applies in turn: op alone, or a fused
+// pair's or triple's ops.
+func (in *instr) chain() []ops.Op {
+	switch {
+	case in.triple != 0:
+		return []ops.Op{in.op, in.op2, in.op3}
+	case in.pair != 0:
+		return []ops.Op{in.op, in.op2}
+	}
+	return []ops.Op{in.op}
+}
+
 // arity is the number of argument slots the instruction reads.
 func (in *instr) arity() int {
 	switch {
