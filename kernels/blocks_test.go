@@ -3,6 +3,7 @@ package kernels
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -123,4 +124,33 @@ func TestGather(t *testing.T) {
 		}
 	}()
 	gather(make([]float32, 3), src, 190, 5)
+}
+
+// TestFusedTripleValues checks fused triples' values against the same
+// arithmetic written out, under the default block lengths and tiny blocks,
+// including a triple whose last operand is the destination itself, read in
+// place while it is written.
+func TestFusedTripleValues(t *testing.T) {
+	const n = 1000
+	a, b, c := tensor.Rand[float64](1, n), tensor.Rand[float64](2, n), tensor.Rand[float64](3, n)
+	for _, cfg := range evaluatorConfigs {
+		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
+			dst := tensor.Rand[float64](4, n)
+			old := slices.Clone(dst.Data())
+			e := expr.Of(a).Sub(b).Mul(c).Add(dst) // (a - b) * c + dst
+			if p := lowered(t, dst, e); len(p.code) != 1 || p.code[0].triple == 0 {
+				t.Fatalf("%s: (a - b) * c + dst lowers to %d instructions, want one fused triple", cfg.name, len(p.code))
+			}
+			if err := Assign(dst, e); err != nil {
+				t.Fatal(err)
+			}
+			want := make([]float64, n)
+			for i := range want {
+				want[i] = float64((a.Data()[i]-b.Data()[i])*c.Data()[i]) + old[i] // rounded before the add, as the loop does
+			}
+			if diff := cmp.Diff(want, dst.Data()); diff != "" {
+				t.Errorf("%s: (a - b) * c + dst (-want +got):\n%s", cfg.name, diff)
+			}
+		})
+	}
 }
