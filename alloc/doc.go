@@ -5,7 +5,7 @@
 // is one block of bytes on one device, released exactly once. An Allocator
 // hands out Allocations; the CPU caching allocator here (NewCaching, and the
 // process-wide Default) keeps released blocks and hands them out again by
-// size class, as the seeds' size-keyed cache does, and the GPU allocator in
+// size class (a size-keyed free list), and the GPU allocator in
 // package cuda implements the same interface. A caching allocator limits the
 // bytes it has in use (SetLimit; DefaultLimit, the machine's memory, at
 // first) and answers a request it cannot serve with a *shape.MemoryError, so

@@ -7,7 +7,8 @@
 // (kernels.Assign), handloop (a hand-written fused Go loop: the practical
 // limit), gonum (gonum.org/v1/gonum/floats, one call per op, temporaries
 // allocated outside the loop: the Go peer) and naive (per-element evaluation
-// through interface calls and an index vector: the seeds' approach).
+// through interface calls and an index vector, as a tree-walking interpreter
+// does).
 // TestImplementationsAgree checks that every implementation of a case
 // computes the same result, so the figures compare equal work.
 // docs/performance.md records the figures and the command.

@@ -32,4 +32,29 @@
 // new process loads them instead of compiling; LAZE_CUDA_CACHE=<dir> moves
 // the cache and LAZE_CUDA_CACHE=off disables it. See docs/design.md, "The
 // CUDA backend".
+//
+// # API
+//
+// go doc lists only this comment in a build without the cuda tag, so the
+// exported API is summarised here (TestDocListsAPI keeps the list complete):
+//
+//   - Open(id) opens GPU id and returns its *Device; a missing ordinal is a
+//     *DeviceNotFoundError.
+//   - Device: ID, Name, Arch (compute capability), Device (its
+//     alloc.Device), Allocator, DefaultStream, NewStream, Synchronize, Do
+//     (run a function on the context's goroutine), Record (capture Assigns
+//     as a *Graph), KernelStats (compiled, loaded from disk, launched: a
+//     KernelStats) and DiskCache (the kernel cache's folder).
+//   - Allocator, the device's caching allocator (alloc.Allocator): Device,
+//     Alloc, Stats, EmptyCache, CopyIn, CopyOut, CopyDevice and Zero.
+//   - Stream, a CUDA stream: Device, String, Wait, Idle, Defer (run a
+//     function once the work queued so far is done) and Close.
+//     Assign(stream, dst, e) queues an Assign on a stream and returns at
+//     once.
+//   - Graph, a recorded sequence of kernels: Launch, Kernels, Nodes and
+//     Close. A call that cannot be recorded is a *CaptureError (errors.Is
+//     ErrCapture).
+//   - Errors: *DriverError (a CUDA driver call failed), *NVRTCError (the
+//     generated source did not compile, with NVRTC's log), *CompileError
+//     (which kernel failed to build), *DeviceNotFoundError, *CaptureError.
 package cuda

@@ -1,6 +1,6 @@
 // Package tensor provides Tensor[T]: a strided, n-dimensional view of shared
-// storage, in the model of NumPy's ndarray, PyTorch's Tensor and the seeds'
-// simple-tensor (data, offset, shape, strides).
+// storage, in the model of NumPy's ndarray and PyTorch's Tensor (data,
+// offset, shape, strides).
 //
 // A tensor is a storage (one block of elements from an allocator, or a Go
 // slice it wraps), an offset into it, a shape and a stride per dimension, and

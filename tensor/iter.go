@@ -14,8 +14,7 @@ func (t *Tensor[T]) All() iter.Seq2[[]int, T] {
 	}
 }
 
-// Backward iterates as All does, from the last element to the first (the
-// seeds' iterator goes both ways).
+// Backward iterates as All does, from the last element to the first.
 func (t *Tensor[T]) Backward() iter.Seq2[[]int, T] {
 	return func(yield func([]int, T) bool) {
 		t.walkIndexed(false, yield)

@@ -14,7 +14,7 @@ const (
 	gemmEpilogue = "Gemm/epilogue/"
 )
 
-// gemmTargetN is the size the product targets name.
+// gemmTargetN is the product size the report's targets are stated at.
 const gemmTargetN = 1024
 
 // gemmTable compares laze's product in the SIMD build (the packed GEMM)
