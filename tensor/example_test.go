@@ -67,6 +67,23 @@ func ExampleTensor_Index() {
 	//  [15 19 23]]
 }
 
+func ExampleTensor_Select() {
+	y, _ := tensor.Arange[int](0, 24, 1).View(2, 3, 4)
+	fmt.Println(y.Select(tensor.At(0), tensor.All, tensor.At(0)))                      // y[0, :, 0]
+	fmt.Println(y.Select(tensor.Ellipsis, tensor.Range(tensor.None, tensor.None, -2))) // y[..., ::-2]
+	fmt.Println(y.Select(tensor.At(1), tensor.NewAxis, tensor.At(-1)).Shape())         // y[1, None, -1]
+	// Output:
+	// [0 4 8]
+	// [[[ 3  1]
+	//   [ 7  5]
+	//   [11  9]]
+	//
+	//  [[15 13]
+	//   [19 17]
+	//   [23 21]]]
+	// (1,4)
+}
+
 func ExampleTensor_Permute() {
 	a, _ := tensor.Arange[int](0, 24, 1).View(2, 3, 4)
 	p := a.Permute(2, 0, 1)

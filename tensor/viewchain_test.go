@@ -61,7 +61,7 @@ func (m mappedView) step(tb testing.TB, src *byteSource) mappedView {
 	n := t.NDim()
 	s := t.Shape()
 	next := mappedView{base: m.base, ops: m.ops}
-	switch op := src.next(10); {
+	switch op := src.next(11); {
 	case op == 0 && n >= 2:
 		a, b := src.next(n), src.next(n)
 		next.t, next.ops = t.Transpose(a, b-n), append(next.ops, "Transpose")
@@ -196,6 +196,9 @@ func (m mappedView) step(tb testing.TB, src *byteSource) mappedView {
 			j[d] += start
 			return ref(j)
 		}
+	case op == 10:
+		next.t, next.ref = selectStep(t, ref, src)
+		next.ops = append(next.ops, "Select")
 	default:
 		return m
 	}
@@ -346,4 +349,76 @@ func unravel(pos int, s []int) []int {
 		}
 	}
 	return idx
+}
+
+// selectStep draws a multi-dimensional index for Select (integers, slices,
+// whole dimensions, new axes and at most one ellipsis) and returns the view
+// with its mapping, built entry by entry from NumPy's indexing rules.
+func selectStep(t *Tensor[int64], ref func([]int) []int, src *byteSource) (*Tensor[int64], func([]int) []int) {
+	s := t.Shape()
+	type entry struct {
+		ix     Ix
+		dims   int   // input dimensions the entry stands for
+		picked []int // Range: the input index of each output index
+		at     int   // At: the input index
+	}
+	var entries []entry
+	ellipsis := false
+	for d := 0; d < len(s); {
+		switch k := src.next(6); {
+		case k == 0 && s[d] > 0:
+			i := src.next(s[d])
+			arg := i
+			if src.next(2) == 1 {
+				arg = i - s[d]
+			}
+			entries = append(entries, entry{ix: At(arg), dims: 1, at: i})
+			d++
+		case k == 1:
+			start, end := src.next(2*s[d]+3)-s[d]-1, None
+			step := src.next(5) - 2
+			if step == 0 {
+				step = -1
+			}
+			entries = append(entries, entry{ix: Range(start, end, step), dims: 1, picked: pySlice(s[d], start, end, step)})
+			d++
+		case k == 2:
+			entries = append(entries, entry{ix: NewAxis})
+		case k == 3 && !ellipsis:
+			n := src.next(len(s) - d + 1)
+			entries = append(entries, entry{ix: Ellipsis, dims: n})
+			ellipsis = true
+			d += n
+		case k == 4 && !ellipsis && src.next(2) == 0:
+			d = len(s) // the rest is implied (with an ellipsis, NumPy gives it the rest)
+		default:
+			entries = append(entries, entry{ix: All, dims: 1})
+			d++
+		}
+	}
+	ix := make([]Ix, len(entries))
+	for i, e := range entries {
+		ix[i] = e.ix
+	}
+	v := t.Select(ix...)
+	return v, func(idx []int) []int {
+		j := make([]int, 0, len(s))
+		p := 0
+		for _, e := range entries {
+			switch e.ix.kind {
+			case ixAt:
+				j = append(j, e.at)
+			case ixRange:
+				j = append(j, e.picked[idx[p]])
+				p++
+			case ixNewAxis:
+				p++
+			default: // All, Ellipsis
+				j = append(j, idx[p:p+e.dims]...)
+				p += e.dims
+			}
+		}
+		j = append(j, idx[p:]...)
+		return ref(j)
+	}
 }

@@ -362,17 +362,7 @@ func inferShape[T Number](op string, from shape.Shape, dims []int) (shape.Shape,
 // elements the product and the sum lie within the storage; for an empty one
 // (whose strides come from anywhere) they may not fit, and then the offset
 // stays: no element is ever read through it.
-func (t *Tensor[T]) moved(i, stride int) int {
-	step, ok := shape.CheckedMul(i, stride)
-	if !ok {
-		return t.offset
-	}
-	off, ok := shape.CheckedAdd(t.offset, step)
-	if !ok {
-		return t.offset
-	}
-	return off
-}
+func (t *Tensor[T]) moved(i, stride int) int { return moveOffset(t.offset, i, stride) }
 
 // scaledStride returns stride·k, the stride of a view that steps k elements
 // of a dimension at a time (Slice's step, Unsqueeze's size). When that is not
