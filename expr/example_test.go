@@ -131,9 +131,9 @@ func ExampleArgMax() {
 func ExampleCast() {
 	counts, _ := tensor.FromSlice([]int64{1, 2, 3}, []int{3})
 	scale, _ := tensor.FromSlice([]float64{0.5, 0.25, 0.125}, []int{3})
-	out, _ := kernels.Eval(expr.Mul(expr.Cast[float64](counts), expr.Exp[float64](scale)))
+	out, _ := kernels.Eval(expr.Mul(expr.Cast[float64](counts), scale))
 	fmt.Println(out)
-	trunc, _ := kernels.Eval(expr.Cast[int32](expr.Exp[float64](tensor.Full(-2.7, 2))))
+	trunc, _ := kernels.Eval(expr.Cast[int32](tensor.Full(-2.7, 2)))
 	fmt.Println(trunc)
 	// Output:
 	// [0.5   0.5   0.375]
