@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -169,30 +170,12 @@ func forEachMatrix[T tensor.Number](g expr.ProductGeometry, c, a, b *tensor.Tens
 // forEachOffset calls fn with the offsets of every operand at each index of
 // dims, in row-major order (once for a scalar shape, never for an empty one).
 func forEachOffset(dims shape.Shape, base []int, strides [][]int, fn func(off []int)) {
-	for _, n := range dims {
-		if n == 0 {
-			return
-		}
-	}
-	idx := make([]int, len(dims))
-	off := make([]int, len(base))
-	for {
-		for k := range off {
-			off[k] = base[k]
-			for d, i := range idx {
-				off[k] += i * strides[k][d]
-			}
-		}
+	off := slices.Clone(base)
+	for o := shape.NewOdometer(dims); !o.Done(); {
 		fn(off)
-		d := len(dims) - 1
-		for ; d >= 0; d-- {
-			if idx[d]++; idx[d] < dims[d] {
-				break
-			}
-			idx[d] = 0
-		}
-		if d < 0 {
-			return
+		d := o.Next()
+		for k := range off {
+			off[k] += o.Step(strides[k], d)
 		}
 	}
 }

@@ -170,19 +170,10 @@ func enumeratedOverlap(s Shape, strides []int) bool {
 		return true
 	}
 	offsets := make([]int, 0, n)
-	idx := make([]int, len(s))
-	for range n {
-		off := 0
-		for d, i := range idx {
-			off += i * strides[d]
-		}
+	off := 0
+	for o := NewOdometer(s); !o.Done(); {
 		offsets = append(offsets, off)
-		for d := len(idx) - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < s[d] {
-				break
-			}
-			idx[d] = 0
-		}
+		off += o.Step(strides, o.Next())
 	}
 	slices.Sort(offsets)
 	for i := 1; i < len(offsets); i++ {

@@ -1,6 +1,10 @@
 package tensor
 
-import "iter"
+import (
+	"iter"
+
+	"github.com/laze-go/laze/shape"
+)
 
 // All iterates over the elements in logical row-major order (the last index
 // varies fastest), yielding each element's index and value, whatever the
@@ -40,44 +44,17 @@ func (t *Tensor[T]) Values() iter.Seq[T] {
 // walkIndexed runs an odometer over t's shape, forwards or backwards.
 func (t *Tensor[T]) walkIndexed(forward bool, yield func([]int, T) bool) {
 	data := t.elems()
-	n := len(t.shape)
-	if t.Numel() == 0 {
-		return
+	var o shape.Odometer
+	if forward {
+		o.Reset(t.shape)
+	} else {
+		o.ResetReverse(t.shape)
 	}
-	idx := make([]int, n)
-	off := t.offset
-	if !forward {
-		for d := range n {
-			idx[d] = t.shape[d] - 1
-			off += idx[d] * t.strides[d]
-		}
-	}
-	for {
-		if !yield(idx, data[off]) {
+	off := t.offset + o.Offset(t.strides)
+	for !o.Done() {
+		if !yield(o.Index(), data[off]) {
 			return
 		}
-		d := n - 1
-		for ; d >= 0; d-- {
-			if forward && idx[d] < t.shape[d]-1 {
-				idx[d]++
-				off += t.strides[d]
-				break
-			}
-			if !forward && idx[d] > 0 {
-				idx[d]--
-				off -= t.strides[d]
-				break
-			}
-			// Wrap this digit and carry into the next one out.
-			wrapTo := 0
-			if !forward {
-				wrapTo = t.shape[d] - 1
-			}
-			off += (wrapTo - idx[d]) * t.strides[d]
-			idx[d] = wrapTo
-		}
-		if d < 0 {
-			return
-		}
+		off += o.Step(t.strides, o.Next())
 	}
 }

@@ -30,34 +30,15 @@ func forEachRun2(s shape.Shape, a, b []int, offA, offB int, fn func(offA, offB, 
 	if b != nil {
 		innerB = b[last]
 	}
-	var idxBuf [8]int
-	idx := idxBuf[:]
-	if last > len(idxBuf) {
-		idx = make([]int, last)
-	}
-	for {
+	var o shape.Odometer // over the outer dimensions
+	for o.Reset(s[:last]); !o.Done(); {
 		if !fn(offA, offB, inner, innerA, innerB) {
 			return
 		}
-		// Advance the odometer over the outer dimensions.
-		d := last - 1
-		for ; d >= 0; d-- {
-			idx[d]++
-			offA += a[d]
-			if b != nil {
-				offB += b[d]
-			}
-			if idx[d] < s[d] {
-				break
-			}
-			offA -= a[d] * s[d]
-			if b != nil {
-				offB -= b[d] * s[d]
-			}
-			idx[d] = 0
-		}
-		if d < 0 {
-			return
+		d := o.Next()
+		offA += o.Step(a, d)
+		if b != nil {
+			offB += o.Step(b, d)
 		}
 	}
 }
