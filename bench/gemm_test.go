@@ -40,8 +40,8 @@ func BenchmarkGemm(b *testing.B) {
 func benchEpilogue[T float32 | float64](b *testing.B, n int) {
 	a, x, bias, c := tensor.Rand[T](1, n, n), tensor.Rand[T](2, n, n), tensor.Rand[T](3, n), tensor.New[T]([]int{n, n})
 	product := expr.MatMul[T](a, x)
-	fused := expr.ReLU(expr.Add(expr.MatMul[T](a, x), expr.Exp[T](bias)))
-	pass := expr.ReLU(expr.Add(expr.Exp[T](c), expr.Exp[T](bias)))
+	fused := expr.ReLU(expr.Add(expr.MatMul[T](a, x), expr.Of[T](bias)))
+	pass := expr.ReLU(expr.Add(expr.Of[T](c), expr.Of[T](bias)))
 	assign := func(b *testing.B, e expr.Exp[T]) {
 		if err := kernels.Assign(c, e); err != nil {
 			b.Fatal(err)

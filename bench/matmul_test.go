@@ -73,7 +73,7 @@ func prepareFused(n int) prepared {
 	in := inputs(2, n, n)
 	bias := tensor.Rand[float64](3, n)
 	c := tensor.New[float64]([]int{n, n})
-	e := expr.ReLU(expr.Add(expr.MatMul[float64](in[0], in[1]), expr.Exp[float64](bias)))
+	e := expr.ReLU(expr.Add(expr.MatMul[float64](in[0], in[1]), expr.Of[float64](bias)))
 	return prepared{n: n, result: asFloat64(c), impls: []impl{
 		{"laze", func() {
 			if err := kernels.Assign(c, e); err != nil {

@@ -243,7 +243,7 @@ func TestMemoryReturned(t *testing.T) {
 	func() {
 		a := toGPU(t, tensor.Rand[float64](1, 512, 512))
 		out := tensor.New[float64](shape.Shape{512}, tensor.WithAllocator(m))
-		if err := kernels.Assign(out, expr.Exp[float64](expr.Sum[float64](expr.Of(a).Exp(), expr.Axis(0)))); err != nil {
+		if err := kernels.Assign(out, expr.Of[float64](expr.Sum[float64](expr.Of(a).Exp(), expr.Axis(0)))); err != nil {
 			t.Fatal(err)
 		}
 		_ = a.Release()

@@ -261,7 +261,7 @@ func TestRecordErrors(t *testing.T) {
 			}
 		}()
 		_, _ = gpu.Record(func(s *Stream) error {
-			_ = Assign(s, out, expr.Exp[float64](expr.Sum[float64](a, expr.Axis(0))))
+			_ = Assign(s, out, expr.Of[float64](expr.Sum[float64](a, expr.Axis(0))))
 			panic("boom")
 		})
 	}()

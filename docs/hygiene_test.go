@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,33 @@ func TestCUDADepsNamesNoHost(t *testing.T) {
 		line := script[strings.LastIndex(script[:i], "\n")+1:]
 		line, _, _ = strings.Cut(line, "\n")
 		t.Errorf(".ci/cuda-deps.sh names an address: %q; take the URIs from the machine's Debian sources entry", line)
+	}
+}
+
+// conversionToExp matches a conversion to the expression interface,
+// "expr.Exp[float64](x)": it compiles, computes nothing, and reads as the
+// exponential (which is expr.Exponential, or Chain.Exp).
+var conversionToExp = regexp.MustCompile(`(^|[^"])\bexpr\.Exp\[[^\]\s]+\]\(`)
+
+// TestNoConversionToExp is the project's vet-style check for that trap: no
+// Go file or document in the repository converts to expr.Exp[T]. Code that
+// needs an Exp[T] from a tensor passes the tensor itself (it satisfies
+// Exp[T]), or expr.Of(t).
+func TestNoConversionToExp(t *testing.T) {
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "*.go", "*.md").Output()
+	if err != nil {
+		t.Skipf("not a git checkout, or no git: %v", err)
+	}
+	for name := range strings.SplitSeq(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			continue // deleted in the work tree
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if conversionToExp.MatchString(line) {
+				t.Errorf("%s:%d converts to the interface expr.Exp[T], which computes nothing: use expr.Exponential for e**x, or pass the operand itself (or expr.Of(x)): %s",
+					name, i+1, strings.TrimSpace(line))
+			}
+		}
 	}
 }

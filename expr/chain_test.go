@@ -87,7 +87,7 @@ func TestChainNeverNests(t *testing.T) {
 	if found {
 		t.Error("a Chain sits inside the tree")
 	}
-	if e.Y != expr.Exp[float64](x) {
+	if y, ok := e.Y.(*tensor.Tensor[float64]); !ok || y != x {
 		t.Errorf("operand Y = %v, want the tensor itself", e.Y)
 	}
 }

@@ -28,9 +28,9 @@ func arange(t *testing.T, dims ...int) *tensor.Tensor[float64] {
 // TestNonElementwiseNodes checks how products, reductions and casts print,
 // their inferred shapes, and single elements by the definition (At).
 func TestNonElementwiseNodes(t *testing.T) {
-	a := expr.Name("a", expr.Exp[float64](arange(t, 2, 3)))
-	b := expr.Name("b", expr.Exp[float64](arange(t, 3, 4)))
-	v := expr.Name("v", expr.Exp[float64](arange(t, 3)))
+	a := expr.Name("a", expr.Of[float64](arange(t, 2, 3)))
+	b := expr.Name("b", expr.Of[float64](arange(t, 3, 4)))
+	v := expr.Name("v", expr.Of[float64](arange(t, 3)))
 	tests := []struct {
 		e interface {
 			expr.Node
@@ -80,7 +80,7 @@ func TestNonElementwiseNodes(t *testing.T) {
 // TestNonElementwiseErrors checks that Check names the node and the values
 // at fault, for each new kind of fault.
 func TestNonElementwiseErrors(t *testing.T) {
-	a := expr.Name("a", expr.Exp[float64](arange(t, 2, 3)))
+	a := expr.Name("a", expr.Of[float64](arange(t, 2, 3)))
 	tests := []struct {
 		e       expr.Exp[float64]
 		kind    error
@@ -88,10 +88,10 @@ func TestNonElementwiseErrors(t *testing.T) {
 		message string
 	}{
 		{expr.MatMul[float64](a, a), shape.ErrShape, "(a @ a)", "matmul: (2,3) @ (2,3): the inner dimensions differ (3 and 2)"},
-		{expr.Add(expr.MatMul[float64](a, expr.Exp[float64](arange(t, 3, 4))), expr.Exp[float64](a)), shape.ErrBroadcast, "((a @ tensor(3,4)) + a)", "(2,4) and (2,3)"},
+		{expr.Add(expr.MatMul[float64](a, expr.Of[float64](arange(t, 3, 4))), expr.Of[float64](a)), shape.ErrBroadcast, "((a @ tensor(3,4)) + a)", "(2,4) and (2,3)"},
 		{expr.Sum[float64](a, expr.Axis(2)), shape.ErrDimension, "sum(a, axis=2)", "dimension 2 is out of range for rank 2"},
 		{expr.Sum[float64](a, expr.Axis(0, -2)), shape.ErrInvalid, "sum(a, axis=(0, -2))", "dimension 0 is named twice"},
-		{expr.Max[float64](expr.Exp[float64](arange(t, 0, 2)), expr.Axis(0)), shape.ErrShape, "max(tensor(0,2), axis=0)", "max has no identity"},
+		{expr.Max[float64](expr.Of[float64](arange(t, 0, 2)), expr.Axis(0)), shape.ErrShape, "max(tensor(0,2), axis=0)", "max has no identity"},
 		{&expr.Reduction[float64]{Op: expr.ArgMax[float64](a).Op, X: a}, shape.ErrInvalid, "argmax(a)", "Reduction takes sum, mean, prod, max or min"},
 		{expr.MatMul[float64](a, nil), shape.ErrInvalid, "(a @ <nil>)", "an operand is missing"},
 		{expr.MatMul[float64](a, gpu{}), shape.ErrDevice, "(a @ tensor(3,3))", "matmul: operands are on different devices: cpu and cuda:0"},

@@ -499,7 +499,7 @@ func reduceCase[T tensor.Number](name string, op ops.Reducer, xs []*tensor.Tenso
 			if len(x) > 1 {
 				tree = expr.Mul[T](x[0], x[1])
 			}
-			return d, expr.Exp[T](&expr.Reduction[T]{Op: op, X: tree, Axes: axes})
+			return d, expr.Of[T](&expr.Reduction[T]{Op: op, X: tree, Axes: axes})
 		}}
 }
 
@@ -507,7 +507,7 @@ func reduceCase[T tensor.Number](name string, op ops.Reducer, xs []*tensor.Tenso
 func argCase[T tensor.Number](name string, op ops.Reducer, x0 *tensor.Tensor[T], axes []int, dims []int, key string) emuCase[T, int64] {
 	return emuCase[T, int64]{name: name, operands: tensors(x0), dst: dims, key: key,
 		build: func(x []*tensor.Tensor[T], d *tensor.Tensor[int64]) (*tensor.Tensor[int64], expr.Exp[int64]) {
-			return d, expr.Exp[int64](&expr.ArgReduction[T]{Op: op, X: x[0], Axes: axes})
+			return d, expr.Of[int64](&expr.ArgReduction[T]{Op: op, X: x[0], Axes: axes})
 		}}
 }
 
@@ -561,7 +561,7 @@ func reduceCases[T tensor.Number](seed uint64, tol float64) []emuCase[T, T] {
 			reduceCase(name+"/outer_and_inner_axes", op, tensors(cube2), []int{0, 2}, []int{5}, k+"block", tl),
 			emuCase[T, T]{name: name + "/transposed_operand", operands: tensors(tall), dst: []int{300}, key: k + "block", tol: tl,
 				build: func(x []*tensor.Tensor[T], d *tensor.Tensor[T]) (*tensor.Tensor[T], expr.Exp[T]) {
-					return d, expr.Exp[T](&expr.Reduction[T]{Op: op, X: x[0].T(), Axes: []int{1}})
+					return d, expr.Of[T](&expr.Reduction[T]{Op: op, X: x[0].T(), Axes: []int{1}})
 				}},
 		)
 	}

@@ -281,7 +281,7 @@ func deviceTemp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
 // one kernel.
 func deviceCopy[T tensor.Number](ev *evaluation, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
 	c := temp[T](ev, t.ShapeView(friend.K))
-	return c, evaluate(ev, c, expr.Exp[T](t))
+	return c, evaluate(ev, c, expr.Of[T](t))
 }
 
 // NVRTCOptions returns the options laze's generated CUDA source must be

@@ -26,7 +26,7 @@ func (s *productStep[T]) launch(d *onDevice) error {
 	}
 	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K))
 	if g.K == 0 {
-		return evaluate(d.ev, s.c, expr.Exp[T](expr.Scalar(T(0))))
+		return evaluate(d.ev, s.c, expr.Of[T](expr.Scalar(T(0))))
 	}
 	queue := func() error { return queueGemms(d, dtype, g, c, a, b) }
 	if !tensor.IsFloat[T]() {
@@ -36,7 +36,7 @@ func (s *productStep[T]) launch(d *onDevice) error {
 		return err
 	}
 	if c != s.c {
-		return evaluate(d.ev, s.c, expr.Exp[T](c))
+		return evaluate(d.ev, s.c, expr.Of[T](c))
 	}
 	return nil
 }

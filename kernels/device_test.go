@@ -137,7 +137,7 @@ func TestDeviceLaunches(t *testing.T) {
 func TestDeviceErrors(t *testing.T) {
 	host := tensor.Ones[float32](4)
 	gpu := tensor.New[float32](shape.Shape{4}, tensor.WithAllocator(fakeGPU))
-	err := Assign(gpu, expr.Exp[float32](gpu))
+	err := Assign(gpu, expr.Of[float32](gpu))
 	if !errors.Is(err, shape.ErrDevice) || !strings.Contains(err.Error(), "cuda:5") || !strings.Contains(err.Error(), "package cuda") {
 		t.Errorf("Assign with no backend: %v", err)
 	}
@@ -153,7 +153,7 @@ func TestDeviceErrors(t *testing.T) {
 	i := tensor.New[int32](shape.Shape{4, 4}, tensor.WithAllocator(fakeGPU))
 	j := tensor.New[int32](shape.Shape{4, 4}, tensor.WithAllocator(fakeGPU))
 	r.launches = nil
-	if err := Assign(j, expr.Exp[int32](expr.MatMul[int32](i, i))); err != nil || len(r.launches) != 1 || !strings.HasPrefix(r.launches[0].Key, "gemm int32") {
+	if err := Assign(j, expr.Of[int32](expr.MatMul[int32](i, i))); err != nil || len(r.launches) != 1 || !strings.HasPrefix(r.launches[0].Key, "gemm int32") {
 		t.Errorf("an int32 product on the GPU: %v, %d launches; want one generated gemm int32 kernel", err, len(r.launches))
 	}
 	r.launches = nil
@@ -171,7 +171,7 @@ func TestAssignOnQueue(t *testing.T) {
 	a := onGPU(t, tensor.Rand[float64](1, 8, 8))
 	dst := tensor.New[float64](shape.Shape{8}, tensor.WithAllocator(fakeGPU))
 	before := fakeGPU.Stats().BytesInUse
-	if err := AssignOn[float64](r, dst, expr.Exp[float64](expr.Sum[float64](a, expr.Axis(1)))); err != nil {
+	if err := AssignOn[float64](r, dst, expr.Of[float64](expr.Sum[float64](a, expr.Axis(1)))); err != nil {
 		t.Fatal(err)
 	}
 	if r.waits != 0 || len(r.deferred) != 1 || len(r.launches) != 2 {
@@ -184,7 +184,7 @@ func TestAssignOnQueue(t *testing.T) {
 	if after := fakeGPU.Stats().BytesInUse; after > before { // cleanups may lower it meanwhile
 		t.Errorf("after Wait: %d bytes in use, %d before", after, before)
 	}
-	if err := AssignOn[float64](nil, dst, expr.Exp[float64](dst)); !errors.Is(err, shape.ErrInvalid) {
+	if err := AssignOn[float64](nil, dst, expr.Of[float64](dst)); !errors.Is(err, shape.ErrInvalid) {
 		t.Errorf("AssignOn with no queue: %v", err)
 	}
 }

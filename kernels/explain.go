@@ -354,7 +354,7 @@ func (s *reduceStep[T]) run() {
 // sum or product: the others refuse it) is its identity, filled in.
 func (s *reduceStep[T]) launch(d *onDevice) error {
 	if s.g.Count == 0 {
-		return evaluate(d.ev, s.acc, expr.Exp[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))))
+		return evaluate(d.ev, s.acc, expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))))
 	}
 	return launchProgram(d, s.p)
 }

@@ -197,7 +197,7 @@ func TestExplainDeviceErrors(t *testing.T) {
 		}
 	}
 	// An integer product: Explain answers as Assign does.
-	prod := expr.Exp[int32](expr.MatMul[int32](i, i))
+	prod := expr.Of[int32](expr.MatMul[int32](i, i))
 	assignErr := Assign(i, prod)
 	for name, f := range map[string]func(*tensor.Tensor[int32], expr.Exp[int32]) (string, error){
 		"Explain": Explain[int32], "CUDASource": CUDASource[int32]} {

@@ -42,14 +42,14 @@ func epilogueScenes[T tensor.Number](large bool) []epilogueScene[T] {
 		bias, col := seq[T](n), seq[T](m, 1)
 		ab := expr.MatMul[T](a, b)
 		out = append(out,
-			epilogueScene[T]{name + "/relu(a@b+bias)", tensor.New[T](shape.Shape{m, n}), expr.ReLU(expr.Add(ab, expr.Exp[T](bias))), fuse, m == 1 || n == 1},
-			epilogueScene[T]{name + "/(a@b)*(a@b)-col", tensor.New[T](shape.Shape{m, n}), expr.Sub(expr.Mul(ab, ab), expr.Exp[T](col)), fuse, m == 1 || n == 1},
+			epilogueScene[T]{name + "/relu(a@b+bias)", tensor.New[T](shape.Shape{m, n}), expr.ReLU(expr.Add(ab, expr.Of[T](bias))), fuse, m == 1 || n == 1},
+			epilogueScene[T]{name + "/(a@b)*(a@b)-col", tensor.New[T](shape.Shape{m, n}), expr.Sub(expr.Mul(ab, ab), expr.Of[T](col)), fuse, m == 1 || n == 1},
 			epilogueScene[T]{name + "/a@b*2+3", tensor.New[T](shape.Shape{m, n}), expr.Of(ab).MulScalar(2).AddScalar(3), fuse, m == 1 || n == 1},
-			epilogueScene[T]{name + "/padded rows", tensor.New[T](shape.Shape{m, n + 3}).Slice(1, 0, n, 1), expr.ReLU(expr.Add(ab, expr.Exp[T](bias))), fuse, m == 1 || n == 1},
-			epilogueScene[T]{name + "/a.T@b.T", tensor.New[T](shape.Shape{m, n}), expr.ReLU(expr.Add(expr.MatMul[T](seq[T](k, m).T(), seq[T](n, k).T()), expr.Exp[T](bias))), fuse, m == 1 || n == 1},
+			epilogueScene[T]{name + "/padded rows", tensor.New[T](shape.Shape{m, n + 3}).Slice(1, 0, n, 1), expr.ReLU(expr.Add(ab, expr.Of[T](bias))), fuse, m == 1 || n == 1},
+			epilogueScene[T]{name + "/a.T@b.T", tensor.New[T](shape.Shape{m, n}), expr.ReLU(expr.Add(expr.MatMul[T](seq[T](k, m).T(), seq[T](n, k).T()), expr.Of[T](bias))), fuse, m == 1 || n == 1},
 			// Not fused: a column-major destination, a batch.
-			epilogueScene[T]{name + "/column-major dst", tensor.New[T](shape.Shape{n, m}).T(), expr.ReLU(expr.Add(ab, expr.Exp[T](bias))), false, m == 1 || n == 1},
-			epilogueScene[T]{name + "/batch", tensor.New[T](shape.Shape{2, m, n}), expr.ReLU(expr.Add(expr.MatMul[T](seq[T](2, m, k), b), expr.Exp[T](bias))), false, m == 1 || n == 1},
+			epilogueScene[T]{name + "/column-major dst", tensor.New[T](shape.Shape{n, m}).T(), expr.ReLU(expr.Add(ab, expr.Of[T](bias))), false, m == 1 || n == 1},
+			epilogueScene[T]{name + "/batch", tensor.New[T](shape.Shape{2, m, n}), expr.ReLU(expr.Add(expr.MatMul[T](seq[T](2, m, k), b), expr.Of[T](bias))), false, m == 1 || n == 1},
 		)
 	}
 	return out
@@ -63,7 +63,7 @@ func checkEpilogueFusion[T tensor.Number](t *testing.T, large bool) {
 			want := refEval(sc.e, sc.dst.Shape())
 			for _, fused := range []bool{true, false} {
 				zero := tensor.New[T](sc.dst.Shape())
-				if err := Assign(sc.dst, expr.Exp[T](zero)); err != nil {
+				if err := Assign(sc.dst, expr.Of[T](zero)); err != nil {
 					t.Fatal(err)
 				}
 				ev := newEvaluation("Assign")
@@ -118,8 +118,8 @@ func TestProductEpilogueFusion(t *testing.T) {
 func TestProductEpilogueNotFused(t *testing.T) {
 	a, b := seq[float64](5, 4), seq[float64](4, 5)
 	dst := seq[float64](5, 5)
-	e := expr.Add(expr.MatMul[float64](a, b), expr.Exp[float64](dst.T()))
-	want := refEval[float64](expr.Add(expr.MatMul[float64](a, b), expr.Exp[float64](dst.Clone().T())), shape.Shape{5, 5})
+	e := expr.Add(expr.MatMul[float64](a, b), expr.Of[float64](dst.T()))
+	want := refEval[float64](expr.Add(expr.MatMul[float64](a, b), expr.Of[float64](dst.Clone().T())), shape.Shape{5, 5})
 	ev := newEvaluation("Assign")
 	p, err := lower(ev, assignTo(dst), e, nil)
 	if err != nil {
@@ -170,7 +170,7 @@ func TestUseBLAS(t *testing.T) {
 	}
 	a, b, bias := seq[float64](30, 20), seq[float64](20, 40), seq[float64](40)
 	check64(expr.MatMul[float64](a, b), shape.Shape{30, 40})
-	check64(expr.ReLU(expr.Add(expr.MatMul[float64](a, b), expr.Exp[float64](bias))), shape.Shape{30, 40})
+	check64(expr.ReLU(expr.Add(expr.MatMul[float64](a, b), expr.Of[float64](bias))), shape.Shape{30, 40})
 	check64(expr.MatMul[float64](a.T().T(), seq[float64](40, 20).T()), shape.Shape{30, 40})
 	if got := impl.dgemm.Load(); got != 3 {
 		t.Errorf("plugged Dgemm called %d times, want 3", got)

@@ -182,15 +182,15 @@ func TestMatMulTemporaries(t *testing.T) {
 	}{
 		{"root", tensor.New[float64](shape.Shape{4, 5}), func(*tensor.Tensor[float64]) expr.Exp[float64] { return expr.MatMul[float64](a, b) }, 0, true},
 		{"relu(a@b + bias)", tensor.New[float64](shape.Shape{4, 5}), func(*tensor.Tensor[float64]) expr.Exp[float64] {
-			return expr.ReLU(expr.Add(expr.MatMul[float64](a, b), expr.Exp[float64](bias)))
+			return expr.ReLU(expr.Add(expr.MatMul[float64](a, b), expr.Of[float64](bias)))
 		}, 0, true},
 		{"column-major dst", tensor.New[float64](shape.Shape{5, 4}).T(), func(*tensor.Tensor[float64]) expr.Exp[float64] { return expr.MatMul[float64](a, b) }, 0, true},
 		{"dst read by the tree", tensor.New[float64](shape.Shape{4, 5}), func(d *tensor.Tensor[float64]) expr.Exp[float64] {
-			return expr.Add(expr.MatMul[float64](a, b), expr.Exp[float64](d))
+			return expr.Add(expr.MatMul[float64](a, b), expr.Of[float64](d))
 		}, 1, false},
 		{"stepped dst", tensor.New[float64](shape.Shape{4, 10}).Slice(1, 0, tensor.None, 2), func(*tensor.Tensor[float64]) expr.Exp[float64] { return expr.MatMul[float64](a, b) }, 1, false},
 		{"operand is a tree", tensor.New[float64](shape.Shape{4, 5}), func(*tensor.Tensor[float64]) expr.Exp[float64] {
-			return expr.MatMul(expr.Exp[float64](a), expr.Of(b).MulScalar(2))
+			return expr.MatMul(expr.Of[float64](a), expr.Of(b).MulScalar(2))
 		}, 1, true},
 	}
 	for _, tt := range tests {

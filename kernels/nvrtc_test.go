@@ -104,7 +104,7 @@ func TestNVRTCWideAndConverted(t *testing.T) {
 		add(src)
 	}
 	i32 := tensor.Arange[int32](0, 12, 1)
-	src, err := CUDASource(tensor.Zeros[float64](12), expr.Exp[float64](expr.Add[float64](expr.Cast[float64](i32), tensor.Ones[float64](12))))
+	src, err := CUDASource(tensor.Zeros[float64](12), expr.Of[float64](expr.Add[float64](expr.Cast[float64](i32), tensor.Ones[float64](12))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -297,7 +297,7 @@ func TestReductionEvaluatedOnce(t *testing.T) {
 		temps []shape.Shape
 	}{
 		{"a - mean(a)", expr.Sub[float64](a, m), 1, []shape.Shape{{50, 1}}},
-		{"(a - m) / m with one m", expr.Div(expr.Sub[float64](a, m), expr.Exp[float64](m)), 1, []shape.Shape{{50, 1}}},
+		{"(a - m) / m with one m", expr.Div(expr.Sub[float64](a, m), expr.Of[float64](m)), 1, []shape.Shape{{50, 1}}},
 		{"sum(a * a) is not materialised", expr.Sum[float64](expr.Mul[float64](a, a)), 1, []shape.Shape{{1, 1}}},
 	}
 	for _, tt := range tests {
@@ -414,8 +414,8 @@ func TestMixedTreeIntoOperand(t *testing.T) {
 	for _, cfg := range evaluatorConfigs {
 		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
 			a, b, c := seq[float64](4, 3), seq[float64](3, 3), seq[float64](3)
-			e := expr.Sum(expr.ReLU(expr.Add(expr.MatMul[float64](a, b), expr.Exp[float64](c))), expr.Axis(0))
-			want := refEval[float64](expr.Sum(expr.ReLU(expr.Add(expr.MatMul[float64](a.Clone(), b), expr.Exp[float64](c))), expr.Axis(0)), shape.Shape{3})
+			e := expr.Sum(expr.ReLU(expr.Add(expr.MatMul[float64](a, b), expr.Of[float64](c))), expr.Axis(0))
+			want := refEval[float64](expr.Sum(expr.ReLU(expr.Add(expr.MatMul[float64](a.Clone(), b), expr.Of[float64](c))), expr.Axis(0)), shape.Shape{3})
 			row := a.Index(0, 2)
 			if err := Assign(row, e); err != nil {
 				t.Fatal(err)
