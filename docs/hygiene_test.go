@@ -64,8 +64,9 @@ func TestCUDADepsNamesNoHost(t *testing.T) {
 
 // conversionToExp matches a conversion to the expression interface,
 // "expr.Exp[float64](x)": it compiles, computes nothing, and reads as the
-// exponential (which is expr.Exponential, or Chain.Exp).
-var conversionToExp = regexp.MustCompile(`(^|[^"])\bexpr\.Exp\[[^\]\s]+\]\(`)
+// exponential (which is expr.Exponential, or Chain.Exp). A mention quoted
+// in a string or a Markdown code span is not code.
+var conversionToExp = regexp.MustCompile("(^|[^\"`])\\bexpr\\.Exp\\[[^\\]\\s]+\\]\\(")
 
 // TestNoConversionToExp is the project's vet-style check for that trap: no
 // Go file or document in the repository converts to expr.Exp[T]. Code that
