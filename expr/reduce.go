@@ -320,16 +320,14 @@ func forEachReduced(g ReduceGeometry, s shape.Shape, index []int, keep bool, fn 
 			k++
 		}
 	}
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(g.Axes) {
-			fn(slices.Clone(src))
-			return
-		}
-		for v := range s[g.Axes[i]] {
-			src[g.Axes[i]] = v
-			rec(i + 1)
-		}
+	folded := make(shape.Shape, len(g.Axes))
+	for i, ax := range g.Axes {
+		folded[i] = s[ax]
 	}
-	rec(0)
+	for o := shape.NewOdometer(folded); !o.Done(); o.Next() {
+		for i, v := range o.Index() {
+			src[g.Axes[i]] = v
+		}
+		fn(slices.Clone(src))
+	}
 }
