@@ -24,6 +24,7 @@ var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
 	"internal/ops/apply_gen.go": applySource,
 	"kernels/loops_gen.go":      loopsSource,
 	"kernels/loops_simd_gen.go": simdSource,
+	"expr/ops_gen.go":           exprSource,
 }
 
 func main() {
