@@ -85,21 +85,21 @@ func LogicalNot[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.LogicalNot, 
 // Add returns x + y.
 func Add[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Add, x, y) }
 
-// AddScalar is Add(x, Scalar(y)): y given as values of T, so that untyped
+// AddScalar is Add(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (AddScalar(x, 2) on a float64 x).
 func AddScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Add(x, Scalar(y)) }
 
 // Sub returns x - y.
 func Sub[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Sub, x, y) }
 
-// SubScalar is Sub(x, Scalar(y)): y given as values of T, so that untyped
+// SubScalar is Sub(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (SubScalar(x, 2) on a float64 x).
 func SubScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Sub(x, Scalar(y)) }
 
 // Mul returns x * y.
 func Mul[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Mul, x, y) }
 
-// MulScalar is Mul(x, Scalar(y)): y given as values of T, so that untyped
+// MulScalar is Mul(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (MulScalar(x, 2) on a float64 x).
 func MulScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Mul(x, Scalar(y)) }
 
@@ -107,7 +107,7 @@ func MulScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Mul(x, Scalar(y))
 // (NumPy's floor_divide); floats follow IEEE 754.
 func Div[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Div, x, y) }
 
-// DivScalar is Div(x, Scalar(y)): y given as values of T, so that untyped
+// DivScalar is Div(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (DivScalar(x, 2) on a float64 x).
 func DivScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Div(x, Scalar(y)) }
 
@@ -116,7 +116,7 @@ func DivScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Div(x, Scalar(y))
 // 0.1 is 9.
 func FloorDiv[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.FloorDiv, x, y) }
 
-// FloorDivScalar is FloorDiv(x, Scalar(y)): y given as values of T, so that
+// FloorDivScalar is FloorDiv(x, Scalar(y)): y given as a value of T, so that
 // untyped constants take x's element type (FloorDivScalar(x, 2) on a float64
 // x).
 func FloorDivScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return FloorDiv(x, Scalar(y)) }
@@ -125,21 +125,21 @@ func FloorDivScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return FloorDiv(x, 
 // Python's %); integers give 0 where y is 0.
 func Mod[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Mod, x, y) }
 
-// ModScalar is Mod(x, Scalar(y)): y given as values of T, so that untyped
+// ModScalar is Mod(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (ModScalar(x, 2) on a float64 x).
 func ModScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Mod(x, Scalar(y)) }
 
 // Pow returns x raised to y; see docs/design.md for integers.
 func Pow[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Pow, x, y) }
 
-// PowScalar is Pow(x, Scalar(y)): y given as values of T, so that untyped
+// PowScalar is Pow(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (PowScalar(x, 2) on a float64 x).
 func PowScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Pow(x, Scalar(y)) }
 
 // Maximum returns the larger of x and y, NaN if either is NaN.
 func Maximum[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Maximum, x, y) }
 
-// MaximumScalar is Maximum(x, Scalar(y)): y given as values of T, so that
+// MaximumScalar is Maximum(x, Scalar(y)): y given as a value of T, so that
 // untyped constants take x's element type (MaximumScalar(x, 2) on a float64
 // x).
 func MaximumScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Maximum(x, Scalar(y)) }
@@ -147,7 +147,7 @@ func MaximumScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Maximum(x, Sc
 // Minimum returns the smaller of x and y, NaN if either is NaN.
 func Minimum[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Minimum, x, y) }
 
-// MinimumScalar is Minimum(x, Scalar(y)): y given as values of T, so that
+// MinimumScalar is Minimum(x, Scalar(y)): y given as a value of T, so that
 // untyped constants take x's element type (MinimumScalar(x, 2) on a float64
 // x).
 func MinimumScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Minimum(x, Scalar(y)) }
@@ -155,42 +155,42 @@ func MinimumScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Minimum(x, Sc
 // Eq returns 1 where x == y and 0 elsewhere, in T.
 func Eq[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Eq, x, y) }
 
-// EqScalar is Eq(x, Scalar(y)): y given as values of T, so that untyped
+// EqScalar is Eq(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (EqScalar(x, 2) on a float64 x).
 func EqScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Eq(x, Scalar(y)) }
 
 // Ne returns 1 where x != y and 0 elsewhere, in T.
 func Ne[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Ne, x, y) }
 
-// NeScalar is Ne(x, Scalar(y)): y given as values of T, so that untyped
+// NeScalar is Ne(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (NeScalar(x, 2) on a float64 x).
 func NeScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Ne(x, Scalar(y)) }
 
 // Lt returns 1 where x < y and 0 elsewhere, in T.
 func Lt[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Lt, x, y) }
 
-// LtScalar is Lt(x, Scalar(y)): y given as values of T, so that untyped
+// LtScalar is Lt(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (LtScalar(x, 2) on a float64 x).
 func LtScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Lt(x, Scalar(y)) }
 
 // Le returns 1 where x <= y and 0 elsewhere, in T.
 func Le[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Le, x, y) }
 
-// LeScalar is Le(x, Scalar(y)): y given as values of T, so that untyped
+// LeScalar is Le(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (LeScalar(x, 2) on a float64 x).
 func LeScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Le(x, Scalar(y)) }
 
 // Gt returns 1 where x > y and 0 elsewhere, in T.
 func Gt[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Gt, x, y) }
 
-// GtScalar is Gt(x, Scalar(y)): y given as values of T, so that untyped
+// GtScalar is Gt(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (GtScalar(x, 2) on a float64 x).
 func GtScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Gt(x, Scalar(y)) }
 
 // Ge returns 1 where x >= y and 0 elsewhere, in T.
 func Ge[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Ge, x, y) }
 
-// GeScalar is Ge(x, Scalar(y)): y given as values of T, so that untyped
+// GeScalar is Ge(x, Scalar(y)): y given as a value of T, so that untyped
 // constants take x's element type (GeScalar(x, 2) on a float64 x).
 func GeScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Ge(x, Scalar(y)) }
 
@@ -198,7 +198,7 @@ func GeScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Ge(x, Scalar(y)) }
 // (NaN is nonzero).
 func LogicalAnd[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.LogicalAnd, x, y) }
 
-// LogicalAndScalar is LogicalAnd(x, Scalar(y)): y given as values of T, so
+// LogicalAndScalar is LogicalAnd(x, Scalar(y)): y given as a value of T, so
 // that untyped constants take x's element type (LogicalAndScalar(x, 2) on a
 // float64 x).
 func LogicalAndScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return LogicalAnd(x, Scalar(y)) }
@@ -207,16 +207,16 @@ func LogicalAndScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return LogicalAnd
 // nonzero).
 func LogicalOr[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.LogicalOr, x, y) }
 
-// LogicalOrScalar is LogicalOr(x, Scalar(y)): y given as values of T, so that
-// untyped constants take x's element type (LogicalOrScalar(x, 2) on a float64
-// x).
+// LogicalOrScalar is LogicalOr(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (LogicalOrScalar(x, 2) on a
+// float64 x).
 func LogicalOrScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return LogicalOr(x, Scalar(y)) }
 
 // LogicalXor returns 1 where exactly one of x and y is nonzero and 0
 // elsewhere, in T (NaN is nonzero).
 func LogicalXor[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.LogicalXor, x, y) }
 
-// LogicalXorScalar is LogicalXor(x, Scalar(y)): y given as values of T, so
+// LogicalXorScalar is LogicalXor(x, Scalar(y)): y given as a value of T, so
 // that untyped constants take x's element type (LogicalXorScalar(x, 2) on a
 // float64 x).
 func LogicalXorScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return LogicalXor(x, Scalar(y)) }
@@ -226,8 +226,8 @@ func LogicalXorScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return LogicalXor
 func Where[T tensor.Number](cond, x, y Exp[T]) Exp[T] { return node(ops.Where, cond, x, y) }
 
 // WhereScalar is Where(cond, Scalar(x), Scalar(y)): x, y given as values of
-// T, so that untyped constants take cond's element type (WhereScalar(cond, 2)
-// on a float64 cond).
+// T, so that untyped constants take cond's element type (WhereScalar(cond, 0,
+// 1) on a float64 cond).
 func WhereScalar[T tensor.Number](cond Exp[T], x, y T) Exp[T] {
 	return Where(cond, Scalar(x), Scalar(y))
 }
@@ -237,8 +237,8 @@ func WhereScalar[T tensor.Number](cond Exp[T], x, y T) Exp[T] {
 func Clamp[T tensor.Number](x, lo, hi Exp[T]) Exp[T] { return node(ops.Clamp, x, lo, hi) }
 
 // ClampScalar is Clamp(x, Scalar(lo), Scalar(hi)): lo, hi given as values of
-// T, so that untyped constants take x's element type (ClampScalar(x, 2) on a
-// float64 x).
+// T, so that untyped constants take x's element type (ClampScalar(x, 0, 1) on
+// a float64 x).
 func ClampScalar[T tensor.Number](x Exp[T], lo, hi T) Exp[T] { return Clamp(x, Scalar(lo), Scalar(hi)) }
 
 // Neg returns -c; unsigned integers wrap, as in Go and NumPy.
@@ -326,26 +326,26 @@ func (c Chain[T]) LogicalNot() Chain[T] { return Chain[T]{node(ops.LogicalNot, c
 // Add returns c + y.
 func (c Chain[T]) Add(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Add, c.E, y)} }
 
-// AddScalar is Add with y given as values of T: c.Add(Scalar(y)).
+// AddScalar is Add with y given as a value of T: c.Add(Scalar(y)).
 func (c Chain[T]) AddScalar(y T) Chain[T] { return Chain[T]{node(ops.Add, c.E, Scalar(y))} }
 
 // Sub returns c - y.
 func (c Chain[T]) Sub(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Sub, c.E, y)} }
 
-// SubScalar is Sub with y given as values of T: c.Sub(Scalar(y)).
+// SubScalar is Sub with y given as a value of T: c.Sub(Scalar(y)).
 func (c Chain[T]) SubScalar(y T) Chain[T] { return Chain[T]{node(ops.Sub, c.E, Scalar(y))} }
 
 // Mul returns c * y.
 func (c Chain[T]) Mul(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Mul, c.E, y)} }
 
-// MulScalar is Mul with y given as values of T: c.Mul(Scalar(y)).
+// MulScalar is Mul with y given as a value of T: c.Mul(Scalar(y)).
 func (c Chain[T]) MulScalar(y T) Chain[T] { return Chain[T]{node(ops.Mul, c.E, Scalar(y))} }
 
 // Div returns c / y: integers use floor division and give 0 where y is 0
 // (NumPy's floor_divide); floats follow IEEE 754.
 func (c Chain[T]) Div(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Div, c.E, y)} }
 
-// DivScalar is Div with y given as values of T: c.Div(Scalar(y)).
+// DivScalar is Div with y given as a value of T: c.Div(Scalar(y)).
 func (c Chain[T]) DivScalar(y T) Chain[T] { return Chain[T]{node(ops.Div, c.E, Scalar(y))} }
 
 // FloorDiv returns the floor of c / y (NumPy's floor_divide, the //
@@ -353,7 +353,7 @@ func (c Chain[T]) DivScalar(y T) Chain[T] { return Chain[T]{node(ops.Div, c.E, S
 // 0.1 is 9.
 func (c Chain[T]) FloorDiv(y Exp[T]) Chain[T] { return Chain[T]{node(ops.FloorDiv, c.E, y)} }
 
-// FloorDivScalar is FloorDiv with y given as values of T:
+// FloorDivScalar is FloorDiv with y given as a value of T:
 // c.FloorDiv(Scalar(y)).
 func (c Chain[T]) FloorDivScalar(y T) Chain[T] { return Chain[T]{node(ops.FloorDiv, c.E, Scalar(y))} }
 
@@ -361,68 +361,70 @@ func (c Chain[T]) FloorDivScalar(y T) Chain[T] { return Chain[T]{node(ops.FloorD
 // Python's %); integers give 0 where y is 0.
 func (c Chain[T]) Mod(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Mod, c.E, y)} }
 
-// ModScalar is Mod with y given as values of T: c.Mod(Scalar(y)).
+// ModScalar is Mod with y given as a value of T: c.Mod(Scalar(y)).
 func (c Chain[T]) ModScalar(y T) Chain[T] { return Chain[T]{node(ops.Mod, c.E, Scalar(y))} }
 
 // Pow returns c raised to y; see docs/design.md for integers.
 func (c Chain[T]) Pow(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Pow, c.E, y)} }
 
-// PowScalar is Pow with y given as values of T: c.Pow(Scalar(y)).
+// PowScalar is Pow with y given as a value of T: c.Pow(Scalar(y)).
 func (c Chain[T]) PowScalar(y T) Chain[T] { return Chain[T]{node(ops.Pow, c.E, Scalar(y))} }
 
 // Maximum returns the larger of c and y, NaN if either is NaN.
 func (c Chain[T]) Maximum(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Maximum, c.E, y)} }
 
-// MaximumScalar is Maximum with y given as values of T: c.Maximum(Scalar(y)).
+// MaximumScalar is Maximum with y given as a value of T:
+// c.Maximum(Scalar(y)).
 func (c Chain[T]) MaximumScalar(y T) Chain[T] { return Chain[T]{node(ops.Maximum, c.E, Scalar(y))} }
 
 // Minimum returns the smaller of c and y, NaN if either is NaN.
 func (c Chain[T]) Minimum(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Minimum, c.E, y)} }
 
-// MinimumScalar is Minimum with y given as values of T: c.Minimum(Scalar(y)).
+// MinimumScalar is Minimum with y given as a value of T:
+// c.Minimum(Scalar(y)).
 func (c Chain[T]) MinimumScalar(y T) Chain[T] { return Chain[T]{node(ops.Minimum, c.E, Scalar(y))} }
 
 // Eq returns 1 where c == y and 0 elsewhere, in T.
 func (c Chain[T]) Eq(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Eq, c.E, y)} }
 
-// EqScalar is Eq with y given as values of T: c.Eq(Scalar(y)).
+// EqScalar is Eq with y given as a value of T: c.Eq(Scalar(y)).
 func (c Chain[T]) EqScalar(y T) Chain[T] { return Chain[T]{node(ops.Eq, c.E, Scalar(y))} }
 
 // Ne returns 1 where c != y and 0 elsewhere, in T.
 func (c Chain[T]) Ne(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Ne, c.E, y)} }
 
-// NeScalar is Ne with y given as values of T: c.Ne(Scalar(y)).
+// NeScalar is Ne with y given as a value of T: c.Ne(Scalar(y)).
 func (c Chain[T]) NeScalar(y T) Chain[T] { return Chain[T]{node(ops.Ne, c.E, Scalar(y))} }
 
 // Lt returns 1 where c < y and 0 elsewhere, in T.
 func (c Chain[T]) Lt(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Lt, c.E, y)} }
 
-// LtScalar is Lt with y given as values of T: c.Lt(Scalar(y)).
+// LtScalar is Lt with y given as a value of T: c.Lt(Scalar(y)).
 func (c Chain[T]) LtScalar(y T) Chain[T] { return Chain[T]{node(ops.Lt, c.E, Scalar(y))} }
 
 // Le returns 1 where c <= y and 0 elsewhere, in T.
 func (c Chain[T]) Le(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Le, c.E, y)} }
 
-// LeScalar is Le with y given as values of T: c.Le(Scalar(y)).
+// LeScalar is Le with y given as a value of T: c.Le(Scalar(y)).
 func (c Chain[T]) LeScalar(y T) Chain[T] { return Chain[T]{node(ops.Le, c.E, Scalar(y))} }
 
 // Gt returns 1 where c > y and 0 elsewhere, in T.
 func (c Chain[T]) Gt(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Gt, c.E, y)} }
 
-// GtScalar is Gt with y given as values of T: c.Gt(Scalar(y)).
+// GtScalar is Gt with y given as a value of T: c.Gt(Scalar(y)).
 func (c Chain[T]) GtScalar(y T) Chain[T] { return Chain[T]{node(ops.Gt, c.E, Scalar(y))} }
 
 // Ge returns 1 where c >= y and 0 elsewhere, in T.
 func (c Chain[T]) Ge(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Ge, c.E, y)} }
 
-// GeScalar is Ge with y given as values of T: c.Ge(Scalar(y)).
+// GeScalar is Ge with y given as a value of T: c.Ge(Scalar(y)).
 func (c Chain[T]) GeScalar(y T) Chain[T] { return Chain[T]{node(ops.Ge, c.E, Scalar(y))} }
 
 // LogicalAnd returns 1 where c and y are both nonzero and 0 elsewhere, in T
 // (NaN is nonzero).
 func (c Chain[T]) LogicalAnd(y Exp[T]) Chain[T] { return Chain[T]{node(ops.LogicalAnd, c.E, y)} }
 
-// LogicalAndScalar is LogicalAnd with y given as values of T:
+// LogicalAndScalar is LogicalAnd with y given as a value of T:
 // c.LogicalAnd(Scalar(y)).
 func (c Chain[T]) LogicalAndScalar(y T) Chain[T] {
 	return Chain[T]{node(ops.LogicalAnd, c.E, Scalar(y))}
@@ -432,7 +434,7 @@ func (c Chain[T]) LogicalAndScalar(y T) Chain[T] {
 // nonzero).
 func (c Chain[T]) LogicalOr(y Exp[T]) Chain[T] { return Chain[T]{node(ops.LogicalOr, c.E, y)} }
 
-// LogicalOrScalar is LogicalOr with y given as values of T:
+// LogicalOrScalar is LogicalOr with y given as a value of T:
 // c.LogicalOr(Scalar(y)).
 func (c Chain[T]) LogicalOrScalar(y T) Chain[T] { return Chain[T]{node(ops.LogicalOr, c.E, Scalar(y))} }
 
@@ -440,7 +442,7 @@ func (c Chain[T]) LogicalOrScalar(y T) Chain[T] { return Chain[T]{node(ops.Logic
 // elsewhere, in T (NaN is nonzero).
 func (c Chain[T]) LogicalXor(y Exp[T]) Chain[T] { return Chain[T]{node(ops.LogicalXor, c.E, y)} }
 
-// LogicalXorScalar is LogicalXor with y given as values of T:
+// LogicalXorScalar is LogicalXor with y given as a value of T:
 // c.LogicalXor(Scalar(y)).
 func (c Chain[T]) LogicalXorScalar(y T) Chain[T] {
 	return Chain[T]{node(ops.LogicalXor, c.E, Scalar(y))}

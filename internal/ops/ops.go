@@ -103,8 +103,7 @@ type Def struct {
 	// the chain, c.
 	Doc string
 	// CLI lists the names the demo CLI (cmd/exprdemo) offers the op under, as
-	// NumPy spells them; empty means Name alone. "-" keeps the op out of the
-	// CLI's function list (its operator stands for it).
+	// NumPy spells them; empty means Name alone.
 	CLI []string
 	// Truth marks the ops whose result is a truth value (1 or 0 in T): the
 	// comparisons, the isnan family and the logical ops. The CLI gives them

@@ -83,8 +83,12 @@ func exprSource(names map[ops.Op]string) ([]byte, error) {
 				scalars[i+1] = "Scalar(" + p + ")"
 			}
 			call := fmt.Sprintf("%s(%s)", def.GoName, strings.Join(scalars, ", "))
-			comment(&b, "", fmt.Sprintf("%sScalar is %s: %s given as values of T, so that untyped constants take %s's element type (%sScalar(%s, 2) on a float64 %s).",
-				def.GoName, call, rest, ps[0], def.GoName, ps[0], ps[0]))
+			given, example := "given as a value of T", "2"
+			if len(ps) > 2 {
+				given, example = "given as values of T", "0, 1"
+			}
+			comment(&b, "", fmt.Sprintf("%sScalar is %s: %s %s, so that untyped constants take %s's element type (%sScalar(%s, %s) on a float64 %s).",
+				def.GoName, call, rest, given, ps[0], def.GoName, ps[0], example, ps[0]))
 			fmt.Fprintf(&b, "func %sScalar[T %s](%s Exp[T], %s T) Exp[T] { return %s }\n\n", def.GoName, constraint(def), ps[0], rest, call)
 		}
 	}
@@ -104,7 +108,11 @@ func exprSource(names map[ops.Op]string) ([]byte, error) {
 		for _, p := range ps[1:] {
 			scalars = append(scalars, "Scalar("+p+")")
 		}
-		comment(&b, "", fmt.Sprintf("%sScalar is %s with %s given as values of T: c.%s(%s).", m, m, rest, m, strings.Join(scalars[1:], ", ")))
+		given := "given as a value of T"
+		if len(ps) > 2 {
+			given = "given as values of T"
+		}
+		comment(&b, "", fmt.Sprintf("%sScalar is %s with %s %s: c.%s(%s).", m, m, rest, given, m, strings.Join(scalars[1:], ", ")))
 		fmt.Fprintf(&b, "func (c Chain[T]) %sScalar(%s T) Chain[T] { return Chain[T]{node(ops.%s, %s)} }\n\n", m, rest, names[op], strings.Join(scalars, ", "))
 	}
 	return format.Source(b.Bytes())
