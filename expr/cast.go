@@ -20,7 +20,7 @@ type Conversion[U, T tensor.Number] struct {
 // integer type's range gives a platform-dependent value, as in Go (the Go
 // spec leaves it unspecified; on amd64 it is the type's minimum for signed
 // 32- and 64-bit types): clip before converting when that can happen.
-func Cast[U, T tensor.Number](e Exp[T]) *Conversion[U, T] {
+func Cast[U, T tensor.Number](e Exp[T]) Exp[U] {
 	return &Conversion[U, T]{X: bare(e)}
 }
 

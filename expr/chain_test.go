@@ -42,7 +42,8 @@ func TestChainMatchesFunctions(t *testing.T) {
 		{c.PowScalar(2), expr.Pow[float64](a, two)},
 		{c.RSub(2), expr.Sub[float64](two, a)},
 		{c.RDiv(2), expr.Div[float64](two, a)},
-		{c.Clamp(2, 4), expr.Clamp[float64](a, two, expr.Scalar(4.0))},
+		{c.ClampScalar(2, 4), expr.Clamp[float64](a, two, expr.Scalar(4.0))},
+		{c.Clamp(two, a), expr.Clamp[float64](a, two, a)},
 		{c.Neg(), expr.Neg[float64](a)},
 		{c.Abs(), expr.Abs[float64](a)},
 		{c.ReLU(), expr.ReLU[float64](a)},
@@ -87,7 +88,7 @@ func TestChainNeverNests(t *testing.T) {
 	if found {
 		t.Error("a Chain sits inside the tree")
 	}
-	if y, ok := e.Y.(*tensor.Tensor[float64]); !ok || y != x {
-		t.Errorf("operand Y = %v, want the tensor itself", e.Y)
+	if y, ok := e.(*expr.Binary[float64]).Y.(*tensor.Tensor[float64]); !ok || y != x {
+		t.Errorf("operand Y = %v, want the tensor itself", e.(*expr.Binary[float64]).Y)
 	}
 }

@@ -139,3 +139,39 @@ func ExampleCast() {
 	// [0.5   0.5   0.375]
 	// [-2 -2]
 }
+
+// MulScalar takes its constant's type from x: the 2 is a float64 with no
+// type argument, where expr.Mul(x, expr.Scalar(2)) would make it an int and
+// not compile. Every binary op has its XxxScalar function.
+func ExampleMulScalar() {
+	x, _ := tensor.FromSlice([]float64{0.5, 1.5, 2.5}, []int{3})
+	out, _ := kernels.Eval(expr.MulScalar(x, 2))
+	fmt.Println(out)
+	// Output: [1. 3. 5.]
+}
+
+// Every constructor returns Exp[T], so one variable can take node after
+// node in a loop.
+func Example_loop() {
+	var e expr.Exp[float64] = expr.Name("x", tensor.Arange[float64](0, 3, 1))
+	for range 2 {
+		e = expr.AddScalar(expr.Neg(e), 1)
+	}
+	out, _ := kernels.Eval(e)
+	fmt.Println(e, out)
+	// Output: ((-((-x) + 1)) + 1) [0. 1. 2.]
+}
+
+// Rint rounds halves to even, as NumPy's rint and round do; Floor and
+// Trunc differ on negative values.
+func ExampleRint() {
+	x, _ := tensor.FromSlice([]float64{-2.5, -1.5, -0.5, 0.5, 1.5, 2.5}, []int{6})
+	for _, e := range []expr.Exp[float64]{expr.Rint(x), expr.Floor(x), expr.Trunc(x)} {
+		out, _ := kernels.Eval(e)
+		fmt.Println(out)
+	}
+	// Output:
+	// [-2. -2. -0.  0.  2.  2.]
+	// [-3. -2. -1.  0.  1.  2.]
+	// [-2. -1. -0.  0.  1.  2.]
+}

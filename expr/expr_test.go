@@ -42,7 +42,7 @@ func TestString(t *testing.T) {
 		{expr.Maximum[float64](a, expr.Scalar(0.5)), "maximum(a, 0.5)"},
 		{expr.Where[float64](expr.Gt[float64](a, b), a, expr.Scalar(-1.0)), "where((a > b), a, -1)"},
 		{expr.Clamp[float64](a, expr.Scalar(0.0), expr.Scalar(1.0)), "clip(a, 0, 1)"},
-		{expr.Of[float64](a).Clamp(0, 1), "clip(a, 0, 1)"},
+		{expr.Of[float64](a).ClampScalar(0, 1), "clip(a, 0, 1)"},
 		{expr.Pow[float64](a, expr.Scalar(1e-7)), "(a ** 1e-07)"},
 		{expr.Mod[int32](tensor.Zeros[int32](2), expr.Scalar[int32](-3)), "(tensor(2,) % -3)"},
 		{expr.Scalar[uint8](200), "200"},

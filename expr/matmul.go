@@ -22,7 +22,7 @@ type MatProduct[T tensor.Number] struct {
 
 // MatMul returns the lazy product x @ y (NumPy's matmul). An inner-dimension
 // mismatch is a ShapeError naming both shapes, as in "(2,3) @ (4,5)".
-func MatMul[T tensor.Number](x, y Exp[T]) *MatProduct[T] {
+func MatMul[T tensor.Number](x, y Exp[T]) Exp[T] {
 	return &MatProduct[T]{X: bare(x), Y: bare(y)}
 }
 

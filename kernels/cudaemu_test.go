@@ -429,7 +429,23 @@ func mapCases[T tensor.Number](seed uint64) []emuCase[T, T] {
 			}},
 		{name: "strided", operands: tensors(a), dst: []int{334}, key: "r1",
 			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return expr.Of(x[0].Slice(0, 1, n, 3)).MulScalar(5) })},
+		{name: "rounding_and_logic", operands: tensors(a, b), dst: []int{n}, key: vec,
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return roundingAndLogic(x[0], x[1]) })},
 	}
+}
+
+// roundingAndLogic is a tree of the exact elementwise ops that are not
+// arithmetic (rounding, sign, reciprocal, the isnan family and the logical
+// ops), whose CUDA helpers the emulator checks against the CPU loops; the
+// reciprocal of x gives ±Inf where x is ±0.
+func roundingAndLogic[T tensor.Number](x, y expr.Exp[T]) expr.Exp[T] {
+	x3, d := expr.MulScalar(x, 3), expr.Sub(x, y)
+	r := expr.Reciprocal(x)
+	return expr.Of(expr.Rint(x3)).Add(expr.Floor(expr.MulScalar(y, 3))).Sub(expr.Ceil(x3)).
+		Add(expr.Trunc(expr.MulScalar(d, 3))).Add(expr.Square(d)).Add(expr.Sign(d)).
+		Add(expr.Reciprocal(expr.AddScalar(x, 1))).Add(expr.IsNaN(expr.Sub(r, r))).
+		Add(expr.IsFinite(r)).Add(expr.IsInf(r)).Add(expr.LogicalAnd(x, expr.Floor(y))).
+		Add(expr.LogicalOr(d, y)).Add(expr.LogicalXor(x, y)).Add(expr.LogicalNot(x))
 }
 
 // TestEmulatedElementwise runs the elementwise kernels of several element

@@ -277,6 +277,292 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			a := x[i]
 			d[i] = scalar.ReLU(a)
 		}
+	case ops.Floor:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Floor(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Floor(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Floor(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Floor(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Floor(a)
+		}
+	case ops.Ceil:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Ceil(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Ceil(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Ceil(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Ceil(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Ceil(a)
+		}
+	case ops.Trunc:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Trunc(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Trunc(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Trunc(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Trunc(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Trunc(a)
+		}
+	case ops.Rint:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Rint(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Rint(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Rint(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Rint(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Rint(a)
+		}
+	case ops.Square:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = a * a
+			}
+			{
+				a := xx[1]
+				dd[1] = a * a
+			}
+			{
+				a := xx[2]
+				dd[2] = a * a
+			}
+			{
+				a := xx[3]
+				dd[3] = a * a
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = a * a
+		}
+	case ops.Sign:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Sign(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Sign(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Sign(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Sign(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Sign(a)
+		}
+	case ops.Reciprocal:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Reciprocal(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Reciprocal(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Reciprocal(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Reciprocal(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Reciprocal(a)
+		}
+	case ops.IsNaN:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a != a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a != a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a != a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a != a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T](a != a)
+		}
+	case ops.IsFinite:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](scalar.IsFinite(a))
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](scalar.IsFinite(a))
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](scalar.IsFinite(a))
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](scalar.IsFinite(a))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T](scalar.IsFinite(a))
+		}
+	case ops.IsInf:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](scalar.IsInf(a))
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](scalar.IsInf(a))
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](scalar.IsInf(a))
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](scalar.IsInf(a))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T](scalar.IsInf(a))
+		}
+	case ops.LogicalNot:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a == 0)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a == 0)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a == 0)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a == 0)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T](a == 0)
+		}
 	default:
 		panic("laze: kernels: loopV: op " + op.String() + " has another arity")
 	}
@@ -693,6 +979,87 @@ func loopVV[T tensor.Number](op ops.Op, d []T, x []T, y []T) {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T](a >= b)
 		}
+	case ops.LogicalAnd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a != 0 && b != 0)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Bool[T](a != 0 && b != 0)
+		}
+	case ops.LogicalOr:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T](a != 0 || b != 0)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Bool[T](a != 0 || b != 0)
+		}
+	case ops.LogicalXor:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Bool[T]((a != 0) != (b != 0))
+		}
 	default:
 		panic("laze: kernels: loopVV: op " + op.String() + " has another arity")
 	}
@@ -1093,6 +1460,84 @@ func loopSV[T tensor.Number](op ops.Op, d []T, a T, y []T) {
 			b := y[i]
 			d[i] = scalar.Bool[T](a >= b)
 		}
+	case ops.LogicalAnd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a != 0 && b != 0)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Bool[T](a != 0 && b != 0)
+		}
+	case ops.LogicalOr:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T](a != 0 || b != 0)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Bool[T](a != 0 || b != 0)
+		}
+	case ops.LogicalXor:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Bool[T]((a != 0) != (b != 0))
+		}
 	default:
 		panic("laze: kernels: loopSV: op " + op.String() + " has another arity")
 	}
@@ -1492,6 +1937,84 @@ func loopVS[T tensor.Number](op ops.Op, d []T, x []T, b T) {
 		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T](a >= b)
+		}
+	case ops.LogicalAnd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a != 0 && b != 0)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a != 0 && b != 0)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T](a != 0 && b != 0)
+		}
+	case ops.LogicalOr:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](a != 0 || b != 0)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](a != 0 || b != 0)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T](a != 0 || b != 0)
+		}
+	case ops.LogicalXor:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T]((a != 0) != (b != 0))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T]((a != 0) != (b != 0))
 		}
 	default:
 		panic("laze: kernels: loopVS: op " + op.String() + " has another arity")

@@ -5,6 +5,7 @@
 package kernels
 
 import (
+	"math"
 	"simd/archsimd"
 
 	"github.com/laze-go/laze/internal/ops"
@@ -372,6 +373,51 @@ func whereFloat64x8(a, b, c archsimd.Float64x8) archsimd.Float64x8 {
 	return b.Merge(c, a.NotEqual(archsimd.Float64x8{}))
 }
 
+// floorFloat64x8, ceilFloat64x8, truncFloat64x8 and rintFloat64x8 round every lane as
+// math.Floor, math.Ceil, math.Trunc and math.RoundToEven do (exactly: -0,
+// ±Inf and NaN stay themselves).
+func floorFloat64x8(a archsimd.Float64x8) archsimd.Float64x8 { return a.FloorScaled(0) }
+func ceilFloat64x8(a archsimd.Float64x8) archsimd.Float64x8  { return a.CeilScaled(0) }
+func truncFloat64x8(a archsimd.Float64x8) archsimd.Float64x8 { return a.TruncScaled(0) }
+func rintFloat64x8(a archsimd.Float64x8) archsimd.Float64x8  { return a.RoundToEvenScaled(0) }
+
+// signFloat64x8 is scalar.Sign per lane: 1 where a > 0, -1 where a < 0, NaN
+// where a is NaN, else +0.
+func signFloat64x8(a archsimd.Float64x8) archsimd.Float64x8 {
+	zero := archsimd.Float64x8{}
+	r := a.Merge(zero, a.IsNaN())
+	r = archsimd.BroadcastFloat64x8(-1).Merge(r, a.Less(zero))
+	return archsimd.BroadcastFloat64x8(1).Merge(r, a.Greater(zero))
+}
+
+// reciprocalFloat64x8 is 1 / a per lane.
+func reciprocalFloat64x8(a archsimd.Float64x8) archsimd.Float64x8 {
+	return archsimd.BroadcastFloat64x8(1).Div(a)
+}
+
+// isfiniteFloat64x8 is set where |a| is at most the largest finite value (so
+// not ±Inf, and not NaN, which compares false).
+func isfiniteFloat64x8(a archsimd.Float64x8) archsimd.Mask64x8 {
+	return absFloat64x8(a).LessEqual(archsimd.BroadcastFloat64x8(math.MaxFloat64))
+}
+
+// isinfFloat64x8 is set where |a| is above the largest finite value: ±Inf.
+func isinfFloat64x8(a archsimd.Float64x8) archsimd.Mask64x8 {
+	return absFloat64x8(a).Greater(archsimd.BroadcastFloat64x8(math.MaxFloat64))
+}
+
+// nonzeroFloat64x8 is set where a is nonzero (NaN included), iszeroFloat64x8
+// where it is ±0.
+func nonzeroFloat64x8(a archsimd.Float64x8) archsimd.Mask64x8 {
+	return a.NotEqual(archsimd.Float64x8{})
+}
+func iszeroFloat64x8(a archsimd.Float64x8) archsimd.Mask64x8 { return a.Equal(archsimd.Float64x8{}) }
+
+// xorFloat64x8 is 1 where exactly one of a and b is nonzero, else 0.
+func xorFloat64x8(a, b archsimd.Float64x8) archsimd.Float64x8 {
+	return truthFloat64x8(truthFloat64x8(nonzeroFloat64x8(a)).NotEqual(truthFloat64x8(nonzeroFloat64x8(b))))
+}
+
 // lanesVFloat64x8 computes an op over a block with Float64x8 lanes, operands V, into d;
 // it reports false, computing nothing, when the op has no lane definition.
 func lanesVFloat64x8(op ops.Op, d []float64, x []float64) bool {
@@ -397,6 +443,61 @@ func lanesVFloat64x8(op ops.Op, d []float64, x []float64) bool {
 		for ; i+8 <= len(d); i += 8 {
 			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
 			(reluFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Floor:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(floorFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Ceil:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(ceilFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Trunc:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(truncFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Rint:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(rintFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Square:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(a.Mul(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Sign:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(signFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Reciprocal:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(reciprocalFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.IsNaN:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(truthFloat64x8(a.IsNaN())).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.IsFinite:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(truthFloat64x8(isfiniteFloat64x8(a))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.IsInf:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(truthFloat64x8(isinfFloat64x8(a))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalNot:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(truthFloat64x8(iszeroFloat64x8(a))).Store((*[8]float64)(d[i : i+8]))
 		}
 	default:
 		return false
@@ -484,6 +585,24 @@ func lanesVVFloat64x8(op ops.Op, d []float64, x []float64, y []float64) bool {
 			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
 			(truthFloat64x8(a.GreaterEqual(b))).Store((*[8]float64)(d[i : i+8]))
 		}
+	case ops.LogicalAnd:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			(truthFloat64x8(nonzeroFloat64x8(a).And(nonzeroFloat64x8(b)))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalOr:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			(truthFloat64x8(nonzeroFloat64x8(a).Or(nonzeroFloat64x8(b)))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalXor:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			(xorFloat64x8(a, b)).Store((*[8]float64)(d[i : i+8]))
+		}
 	default:
 		return false
 	}
@@ -570,6 +689,24 @@ func lanesSVFloat64x8(op ops.Op, d []float64, a float64, y []float64) bool {
 			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
 			(truthFloat64x8(a.GreaterEqual(b))).Store((*[8]float64)(d[i : i+8]))
 		}
+	case ops.LogicalAnd:
+		for ; i+8 <= len(d); i += 8 {
+			a := av
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			(truthFloat64x8(nonzeroFloat64x8(a).And(nonzeroFloat64x8(b)))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalOr:
+		for ; i+8 <= len(d); i += 8 {
+			a := av
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			(truthFloat64x8(nonzeroFloat64x8(a).Or(nonzeroFloat64x8(b)))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalXor:
+		for ; i+8 <= len(d); i += 8 {
+			a := av
+			b := archsimd.LoadFloat64x8((*[8]float64)(y[i : i+8]))
+			(xorFloat64x8(a, b)).Store((*[8]float64)(d[i : i+8]))
+		}
 	default:
 		return false
 	}
@@ -655,6 +792,24 @@ func lanesVSFloat64x8(op ops.Op, d []float64, x []float64, b float64) bool {
 			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
 			b := bv
 			(truthFloat64x8(a.GreaterEqual(b))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalAnd:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := bv
+			(truthFloat64x8(nonzeroFloat64x8(a).And(nonzeroFloat64x8(b)))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalOr:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := bv
+			(truthFloat64x8(nonzeroFloat64x8(a).Or(nonzeroFloat64x8(b)))).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.LogicalXor:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			b := bv
+			(xorFloat64x8(a, b)).Store((*[8]float64)(d[i : i+8]))
 		}
 	default:
 		return false
@@ -1680,6 +1835,51 @@ func whereFloat64x4(a, b, c archsimd.Float64x4) archsimd.Float64x4 {
 	return b.Merge(c, a.NotEqual(archsimd.Float64x4{}))
 }
 
+// floorFloat64x4, ceilFloat64x4, truncFloat64x4 and rintFloat64x4 round every lane as
+// math.Floor, math.Ceil, math.Trunc and math.RoundToEven do (exactly: -0,
+// ±Inf and NaN stay themselves).
+func floorFloat64x4(a archsimd.Float64x4) archsimd.Float64x4 { return a.Floor() }
+func ceilFloat64x4(a archsimd.Float64x4) archsimd.Float64x4  { return a.Ceil() }
+func truncFloat64x4(a archsimd.Float64x4) archsimd.Float64x4 { return a.Trunc() }
+func rintFloat64x4(a archsimd.Float64x4) archsimd.Float64x4  { return a.RoundToEven() }
+
+// signFloat64x4 is scalar.Sign per lane: 1 where a > 0, -1 where a < 0, NaN
+// where a is NaN, else +0.
+func signFloat64x4(a archsimd.Float64x4) archsimd.Float64x4 {
+	zero := archsimd.Float64x4{}
+	r := a.Merge(zero, a.IsNaN())
+	r = archsimd.BroadcastFloat64x4(-1).Merge(r, a.Less(zero))
+	return archsimd.BroadcastFloat64x4(1).Merge(r, a.Greater(zero))
+}
+
+// reciprocalFloat64x4 is 1 / a per lane.
+func reciprocalFloat64x4(a archsimd.Float64x4) archsimd.Float64x4 {
+	return archsimd.BroadcastFloat64x4(1).Div(a)
+}
+
+// isfiniteFloat64x4 is set where |a| is at most the largest finite value (so
+// not ±Inf, and not NaN, which compares false).
+func isfiniteFloat64x4(a archsimd.Float64x4) archsimd.Mask64x4 {
+	return absFloat64x4(a).LessEqual(archsimd.BroadcastFloat64x4(math.MaxFloat64))
+}
+
+// isinfFloat64x4 is set where |a| is above the largest finite value: ±Inf.
+func isinfFloat64x4(a archsimd.Float64x4) archsimd.Mask64x4 {
+	return absFloat64x4(a).Greater(archsimd.BroadcastFloat64x4(math.MaxFloat64))
+}
+
+// nonzeroFloat64x4 is set where a is nonzero (NaN included), iszeroFloat64x4
+// where it is ±0.
+func nonzeroFloat64x4(a archsimd.Float64x4) archsimd.Mask64x4 {
+	return a.NotEqual(archsimd.Float64x4{})
+}
+func iszeroFloat64x4(a archsimd.Float64x4) archsimd.Mask64x4 { return a.Equal(archsimd.Float64x4{}) }
+
+// xorFloat64x4 is 1 where exactly one of a and b is nonzero, else 0.
+func xorFloat64x4(a, b archsimd.Float64x4) archsimd.Float64x4 {
+	return truthFloat64x4(truthFloat64x4(nonzeroFloat64x4(a)).NotEqual(truthFloat64x4(nonzeroFloat64x4(b))))
+}
+
 // lanesVFloat64x4 computes an op over a block with Float64x4 lanes, operands V, into d;
 // it reports false, computing nothing, when the op has no lane definition.
 func lanesVFloat64x4(op ops.Op, d []float64, x []float64) bool {
@@ -1705,6 +1905,61 @@ func lanesVFloat64x4(op ops.Op, d []float64, x []float64) bool {
 		for ; i+4 <= len(d); i += 4 {
 			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
 			(reluFloat64x4(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.Floor:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(floorFloat64x4(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.Ceil:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(ceilFloat64x4(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.Trunc:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(truncFloat64x4(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.Rint:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(rintFloat64x4(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.Square:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(a.Mul(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.Sign:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(signFloat64x4(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.Reciprocal:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(reciprocalFloat64x4(a)).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.IsNaN:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(truthFloat64x4(a.IsNaN())).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.IsFinite:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(truthFloat64x4(isfiniteFloat64x4(a))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.IsInf:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(truthFloat64x4(isinfFloat64x4(a))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalNot:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(truthFloat64x4(iszeroFloat64x4(a))).Store((*[4]float64)(d[i : i+4]))
 		}
 	default:
 		return false
@@ -1792,6 +2047,24 @@ func lanesVVFloat64x4(op ops.Op, d []float64, x []float64, y []float64) bool {
 			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
 			(truthFloat64x4(a.GreaterEqual(b))).Store((*[4]float64)(d[i : i+4]))
 		}
+	case ops.LogicalAnd:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			(truthFloat64x4(nonzeroFloat64x4(a).And(nonzeroFloat64x4(b)))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalOr:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			(truthFloat64x4(nonzeroFloat64x4(a).Or(nonzeroFloat64x4(b)))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalXor:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			(xorFloat64x4(a, b)).Store((*[4]float64)(d[i : i+4]))
+		}
 	default:
 		return false
 	}
@@ -1878,6 +2151,24 @@ func lanesSVFloat64x4(op ops.Op, d []float64, a float64, y []float64) bool {
 			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
 			(truthFloat64x4(a.GreaterEqual(b))).Store((*[4]float64)(d[i : i+4]))
 		}
+	case ops.LogicalAnd:
+		for ; i+4 <= len(d); i += 4 {
+			a := av
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			(truthFloat64x4(nonzeroFloat64x4(a).And(nonzeroFloat64x4(b)))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalOr:
+		for ; i+4 <= len(d); i += 4 {
+			a := av
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			(truthFloat64x4(nonzeroFloat64x4(a).Or(nonzeroFloat64x4(b)))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalXor:
+		for ; i+4 <= len(d); i += 4 {
+			a := av
+			b := archsimd.LoadFloat64x4((*[4]float64)(y[i : i+4]))
+			(xorFloat64x4(a, b)).Store((*[4]float64)(d[i : i+4]))
+		}
 	default:
 		return false
 	}
@@ -1963,6 +2254,24 @@ func lanesVSFloat64x4(op ops.Op, d []float64, x []float64, b float64) bool {
 			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
 			b := bv
 			(truthFloat64x4(a.GreaterEqual(b))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalAnd:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := bv
+			(truthFloat64x4(nonzeroFloat64x4(a).And(nonzeroFloat64x4(b)))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalOr:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := bv
+			(truthFloat64x4(nonzeroFloat64x4(a).Or(nonzeroFloat64x4(b)))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.LogicalXor:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			b := bv
+			(xorFloat64x4(a, b)).Store((*[4]float64)(d[i : i+4]))
 		}
 	default:
 		return false
@@ -2988,6 +3297,53 @@ func whereFloat32x16(a, b, c archsimd.Float32x16) archsimd.Float32x16 {
 	return b.Merge(c, a.NotEqual(archsimd.Float32x16{}))
 }
 
+// floorFloat32x16, ceilFloat32x16, truncFloat32x16 and rintFloat32x16 round every lane as
+// math.Floor, math.Ceil, math.Trunc and math.RoundToEven do (exactly: -0,
+// ±Inf and NaN stay themselves).
+func floorFloat32x16(a archsimd.Float32x16) archsimd.Float32x16 { return a.FloorScaled(0) }
+func ceilFloat32x16(a archsimd.Float32x16) archsimd.Float32x16  { return a.CeilScaled(0) }
+func truncFloat32x16(a archsimd.Float32x16) archsimd.Float32x16 { return a.TruncScaled(0) }
+func rintFloat32x16(a archsimd.Float32x16) archsimd.Float32x16  { return a.RoundToEvenScaled(0) }
+
+// signFloat32x16 is scalar.Sign per lane: 1 where a > 0, -1 where a < 0, NaN
+// where a is NaN, else +0.
+func signFloat32x16(a archsimd.Float32x16) archsimd.Float32x16 {
+	zero := archsimd.Float32x16{}
+	r := a.Merge(zero, a.IsNaN())
+	r = archsimd.BroadcastFloat32x16(-1).Merge(r, a.Less(zero))
+	return archsimd.BroadcastFloat32x16(1).Merge(r, a.Greater(zero))
+}
+
+// reciprocalFloat32x16 is 1 / a per lane.
+func reciprocalFloat32x16(a archsimd.Float32x16) archsimd.Float32x16 {
+	return archsimd.BroadcastFloat32x16(1).Div(a)
+}
+
+// isfiniteFloat32x16 is set where |a| is at most the largest finite value (so
+// not ±Inf, and not NaN, which compares false).
+func isfiniteFloat32x16(a archsimd.Float32x16) archsimd.Mask32x16 {
+	return absFloat32x16(a).LessEqual(archsimd.BroadcastFloat32x16(math.MaxFloat32))
+}
+
+// isinfFloat32x16 is set where |a| is above the largest finite value: ±Inf.
+func isinfFloat32x16(a archsimd.Float32x16) archsimd.Mask32x16 {
+	return absFloat32x16(a).Greater(archsimd.BroadcastFloat32x16(math.MaxFloat32))
+}
+
+// nonzeroFloat32x16 is set where a is nonzero (NaN included), iszeroFloat32x16
+// where it is ±0.
+func nonzeroFloat32x16(a archsimd.Float32x16) archsimd.Mask32x16 {
+	return a.NotEqual(archsimd.Float32x16{})
+}
+func iszeroFloat32x16(a archsimd.Float32x16) archsimd.Mask32x16 {
+	return a.Equal(archsimd.Float32x16{})
+}
+
+// xorFloat32x16 is 1 where exactly one of a and b is nonzero, else 0.
+func xorFloat32x16(a, b archsimd.Float32x16) archsimd.Float32x16 {
+	return truthFloat32x16(truthFloat32x16(nonzeroFloat32x16(a)).NotEqual(truthFloat32x16(nonzeroFloat32x16(b))))
+}
+
 // lanesVFloat32x16 computes an op over a block with Float32x16 lanes, operands V, into d;
 // it reports false, computing nothing, when the op has no lane definition.
 func lanesVFloat32x16(op ops.Op, d []float32, x []float32) bool {
@@ -3013,6 +3369,61 @@ func lanesVFloat32x16(op ops.Op, d []float32, x []float32) bool {
 		for ; i+16 <= len(d); i += 16 {
 			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
 			(reluFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Floor:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(floorFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Ceil:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(ceilFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Trunc:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(truncFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Rint:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(rintFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Square:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(a.Mul(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Sign:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(signFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Reciprocal:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(reciprocalFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.IsNaN:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(truthFloat32x16(a.IsNaN())).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.IsFinite:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(truthFloat32x16(isfiniteFloat32x16(a))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.IsInf:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(truthFloat32x16(isinfFloat32x16(a))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalNot:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(truthFloat32x16(iszeroFloat32x16(a))).Store((*[16]float32)(d[i : i+16]))
 		}
 	default:
 		return false
@@ -3100,6 +3511,24 @@ func lanesVVFloat32x16(op ops.Op, d []float32, x []float32, y []float32) bool {
 			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
 			(truthFloat32x16(a.GreaterEqual(b))).Store((*[16]float32)(d[i : i+16]))
 		}
+	case ops.LogicalAnd:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			(truthFloat32x16(nonzeroFloat32x16(a).And(nonzeroFloat32x16(b)))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalOr:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			(truthFloat32x16(nonzeroFloat32x16(a).Or(nonzeroFloat32x16(b)))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalXor:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			(xorFloat32x16(a, b)).Store((*[16]float32)(d[i : i+16]))
+		}
 	default:
 		return false
 	}
@@ -3186,6 +3615,24 @@ func lanesSVFloat32x16(op ops.Op, d []float32, a float32, y []float32) bool {
 			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
 			(truthFloat32x16(a.GreaterEqual(b))).Store((*[16]float32)(d[i : i+16]))
 		}
+	case ops.LogicalAnd:
+		for ; i+16 <= len(d); i += 16 {
+			a := av
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			(truthFloat32x16(nonzeroFloat32x16(a).And(nonzeroFloat32x16(b)))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalOr:
+		for ; i+16 <= len(d); i += 16 {
+			a := av
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			(truthFloat32x16(nonzeroFloat32x16(a).Or(nonzeroFloat32x16(b)))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalXor:
+		for ; i+16 <= len(d); i += 16 {
+			a := av
+			b := archsimd.LoadFloat32x16((*[16]float32)(y[i : i+16]))
+			(xorFloat32x16(a, b)).Store((*[16]float32)(d[i : i+16]))
+		}
 	default:
 		return false
 	}
@@ -3271,6 +3718,24 @@ func lanesVSFloat32x16(op ops.Op, d []float32, x []float32, b float32) bool {
 			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
 			b := bv
 			(truthFloat32x16(a.GreaterEqual(b))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalAnd:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := bv
+			(truthFloat32x16(nonzeroFloat32x16(a).And(nonzeroFloat32x16(b)))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalOr:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := bv
+			(truthFloat32x16(nonzeroFloat32x16(a).Or(nonzeroFloat32x16(b)))).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.LogicalXor:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			b := bv
+			(xorFloat32x16(a, b)).Store((*[16]float32)(d[i : i+16]))
 		}
 	default:
 		return false
@@ -4296,6 +4761,51 @@ func whereFloat32x8(a, b, c archsimd.Float32x8) archsimd.Float32x8 {
 	return b.Merge(c, a.NotEqual(archsimd.Float32x8{}))
 }
 
+// floorFloat32x8, ceilFloat32x8, truncFloat32x8 and rintFloat32x8 round every lane as
+// math.Floor, math.Ceil, math.Trunc and math.RoundToEven do (exactly: -0,
+// ±Inf and NaN stay themselves).
+func floorFloat32x8(a archsimd.Float32x8) archsimd.Float32x8 { return a.Floor() }
+func ceilFloat32x8(a archsimd.Float32x8) archsimd.Float32x8  { return a.Ceil() }
+func truncFloat32x8(a archsimd.Float32x8) archsimd.Float32x8 { return a.Trunc() }
+func rintFloat32x8(a archsimd.Float32x8) archsimd.Float32x8  { return a.RoundToEven() }
+
+// signFloat32x8 is scalar.Sign per lane: 1 where a > 0, -1 where a < 0, NaN
+// where a is NaN, else +0.
+func signFloat32x8(a archsimd.Float32x8) archsimd.Float32x8 {
+	zero := archsimd.Float32x8{}
+	r := a.Merge(zero, a.IsNaN())
+	r = archsimd.BroadcastFloat32x8(-1).Merge(r, a.Less(zero))
+	return archsimd.BroadcastFloat32x8(1).Merge(r, a.Greater(zero))
+}
+
+// reciprocalFloat32x8 is 1 / a per lane.
+func reciprocalFloat32x8(a archsimd.Float32x8) archsimd.Float32x8 {
+	return archsimd.BroadcastFloat32x8(1).Div(a)
+}
+
+// isfiniteFloat32x8 is set where |a| is at most the largest finite value (so
+// not ±Inf, and not NaN, which compares false).
+func isfiniteFloat32x8(a archsimd.Float32x8) archsimd.Mask32x8 {
+	return absFloat32x8(a).LessEqual(archsimd.BroadcastFloat32x8(math.MaxFloat32))
+}
+
+// isinfFloat32x8 is set where |a| is above the largest finite value: ±Inf.
+func isinfFloat32x8(a archsimd.Float32x8) archsimd.Mask32x8 {
+	return absFloat32x8(a).Greater(archsimd.BroadcastFloat32x8(math.MaxFloat32))
+}
+
+// nonzeroFloat32x8 is set where a is nonzero (NaN included), iszeroFloat32x8
+// where it is ±0.
+func nonzeroFloat32x8(a archsimd.Float32x8) archsimd.Mask32x8 {
+	return a.NotEqual(archsimd.Float32x8{})
+}
+func iszeroFloat32x8(a archsimd.Float32x8) archsimd.Mask32x8 { return a.Equal(archsimd.Float32x8{}) }
+
+// xorFloat32x8 is 1 where exactly one of a and b is nonzero, else 0.
+func xorFloat32x8(a, b archsimd.Float32x8) archsimd.Float32x8 {
+	return truthFloat32x8(truthFloat32x8(nonzeroFloat32x8(a)).NotEqual(truthFloat32x8(nonzeroFloat32x8(b))))
+}
+
 // lanesVFloat32x8 computes an op over a block with Float32x8 lanes, operands V, into d;
 // it reports false, computing nothing, when the op has no lane definition.
 func lanesVFloat32x8(op ops.Op, d []float32, x []float32) bool {
@@ -4321,6 +4831,61 @@ func lanesVFloat32x8(op ops.Op, d []float32, x []float32) bool {
 		for ; i+8 <= len(d); i += 8 {
 			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
 			(reluFloat32x8(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.Floor:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(floorFloat32x8(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.Ceil:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(ceilFloat32x8(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.Trunc:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(truncFloat32x8(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.Rint:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(rintFloat32x8(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.Square:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(a.Mul(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.Sign:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(signFloat32x8(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.Reciprocal:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(reciprocalFloat32x8(a)).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.IsNaN:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(truthFloat32x8(a.IsNaN())).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.IsFinite:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(truthFloat32x8(isfiniteFloat32x8(a))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.IsInf:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(truthFloat32x8(isinfFloat32x8(a))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalNot:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(truthFloat32x8(iszeroFloat32x8(a))).Store((*[8]float32)(d[i : i+8]))
 		}
 	default:
 		return false
@@ -4408,6 +4973,24 @@ func lanesVVFloat32x8(op ops.Op, d []float32, x []float32, y []float32) bool {
 			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
 			(truthFloat32x8(a.GreaterEqual(b))).Store((*[8]float32)(d[i : i+8]))
 		}
+	case ops.LogicalAnd:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			(truthFloat32x8(nonzeroFloat32x8(a).And(nonzeroFloat32x8(b)))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalOr:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			(truthFloat32x8(nonzeroFloat32x8(a).Or(nonzeroFloat32x8(b)))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalXor:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			(xorFloat32x8(a, b)).Store((*[8]float32)(d[i : i+8]))
+		}
 	default:
 		return false
 	}
@@ -4494,6 +5077,24 @@ func lanesSVFloat32x8(op ops.Op, d []float32, a float32, y []float32) bool {
 			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
 			(truthFloat32x8(a.GreaterEqual(b))).Store((*[8]float32)(d[i : i+8]))
 		}
+	case ops.LogicalAnd:
+		for ; i+8 <= len(d); i += 8 {
+			a := av
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			(truthFloat32x8(nonzeroFloat32x8(a).And(nonzeroFloat32x8(b)))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalOr:
+		for ; i+8 <= len(d); i += 8 {
+			a := av
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			(truthFloat32x8(nonzeroFloat32x8(a).Or(nonzeroFloat32x8(b)))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalXor:
+		for ; i+8 <= len(d); i += 8 {
+			a := av
+			b := archsimd.LoadFloat32x8((*[8]float32)(y[i : i+8]))
+			(xorFloat32x8(a, b)).Store((*[8]float32)(d[i : i+8]))
+		}
 	default:
 		return false
 	}
@@ -4579,6 +5180,24 @@ func lanesVSFloat32x8(op ops.Op, d []float32, x []float32, b float32) bool {
 			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
 			b := bv
 			(truthFloat32x8(a.GreaterEqual(b))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalAnd:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := bv
+			(truthFloat32x8(nonzeroFloat32x8(a).And(nonzeroFloat32x8(b)))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalOr:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := bv
+			(truthFloat32x8(nonzeroFloat32x8(a).Or(nonzeroFloat32x8(b)))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.LogicalXor:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			b := bv
+			(xorFloat32x8(a, b)).Store((*[8]float32)(d[i : i+8]))
 		}
 	default:
 		return false

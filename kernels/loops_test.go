@@ -165,7 +165,7 @@ func testWidths() []int {
 var specialFloats = []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0, 5e-324, -2.5e-310, math.MaxFloat64, 1e300}
 
 func TestGeneratedLoops(t *testing.T) {
-	floats := append([]float64{-2.5, 0, 1, 3, 0.5, -7, 4, 2, -1, 0.25, 100, -0.75, 9}, specialFloats...)
+	floats := append([]float64{-2.5, 0, 1, 3, 0.5, -7, 4, 2, -1, 0.25, 100, -0.75, 9, 1.5, -0.5, 4503599627370497}, specialFloats...)
 	float32s := make([]float32, len(floats))
 	for i, v := range floats {
 		float32s[i] = float32(v)

@@ -74,14 +74,14 @@ func checkReduction[T tensor.Number](t *testing.T, e expr.Exp[T], want shape.Sha
 func TestReduce(t *testing.T) {
 	for _, ax := range reduceAxes {
 		for _, x := range reduceOperands[float64]() {
-			for _, r := range []func(expr.Exp[float64], ...expr.ReduceOption) *expr.Reduction[float64]{
+			for _, r := range []func(expr.Exp[float64], ...expr.ReduceOption) expr.Exp[float64]{
 				expr.Sum[float64], expr.Mean[float64], expr.Prod[float64], expr.Max[float64], expr.Min[float64]} {
 				checkReduction[float64](t, r(x, ax.opts...), ax.want)
 			}
 			checkReduction[float32](t, expr.Sum[float32](expr.Cast[float32](x), ax.opts...), ax.want)
 		}
 		for _, x := range reduceOperands[int32]() {
-			for _, r := range []func(expr.Exp[int32], ...expr.ReduceOption) *expr.Reduction[int32]{
+			for _, r := range []func(expr.Exp[int32], ...expr.ReduceOption) expr.Exp[int32]{
 				expr.Sum[int32], expr.Prod[int32], expr.Max[int32], expr.Min[int32]} {
 				checkReduction[int32](t, r(x, ax.opts...), ax.want)
 			}

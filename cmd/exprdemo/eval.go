@@ -17,7 +17,11 @@ import (
 	"github.com/laze-go/laze/tensor/npy"
 )
 
-const evalHelp = `usage: exprdemo eval [flags] EXPR
+// evalHelp is the eval command's usage text; its list of elementwise
+// functions comes from the op table.
+var evalHelp = strings.Replace(evalHelpText, "{{FUNCTIONS}}", wrapNames(interp.ElementwiseNames(), "  ", 78), 1)
+
+const evalHelpText = `usage: exprdemo eval [flags] EXPR
 
 Evaluates EXPR, a NumPy-style expression, over the inputs the flags give,
 and prints the result as NumPy does (or writes it to an .npy file).
@@ -36,7 +40,7 @@ Flags (they may come before or after EXPR; -i and -rand repeat):
 
 The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   + - * / // % ** @ == != < <= > >= and unary -, with Python's precedence;
-  exp log sqrt abs sin cos tanh sigmoid relu maximum minimum where clip;
+{{FUNCTIONS}};
   sum mean prod max min argmax argmin, with axis= (an int or a tuple) and keepdims=;
   casts float32(x) float64(x) int8(x) … uint64(x) bool(x);
   views x.T, x[1:3, ::2, 0, -1, ..., None], x.transpose(1, 0, 2), x.reshape(2, -1);
@@ -47,6 +51,25 @@ and a Python number does not change an array's dtype (NEP 50).
 Exit status: 0 on success, 1 when evaluation or writing the result fails,
 2 for a malformed command line.
 `
+
+// wrapNames joins names with spaces into lines of at most width columns,
+// each starting with indent.
+func wrapNames(names []string, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, n := range names {
+		if line != indent && len(line)+1+len(n) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += n
+	}
+	b.WriteString(line)
+	return b.String()
+}
 
 // listFlag collects a repeatable flag's values.
 type listFlag []string

@@ -35,6 +35,28 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return T(1 / (1 + math.Exp(-float64(a))))
 	case ReLU:
 		return scalar.ReLU(a)
+	case Floor:
+		return scalar.Floor(a)
+	case Ceil:
+		return scalar.Ceil(a)
+	case Trunc:
+		return scalar.Trunc(a)
+	case Rint:
+		return scalar.Rint(a)
+	case Square:
+		return a * a
+	case Sign:
+		return scalar.Sign(a)
+	case Reciprocal:
+		return scalar.Reciprocal(a)
+	case IsNaN:
+		return scalar.Bool[T](a != a)
+	case IsFinite:
+		return scalar.Bool[T](scalar.IsFinite(a))
+	case IsInf:
+		return scalar.Bool[T](scalar.IsInf(a))
+	case LogicalNot:
+		return scalar.Bool[T](a == 0)
 	case Add:
 		return a + b
 	case Sub:
@@ -65,6 +87,12 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return scalar.Bool[T](a > b)
 	case Ge:
 		return scalar.Bool[T](a >= b)
+	case LogicalAnd:
+		return scalar.Bool[T](a != 0 && b != 0)
+	case LogicalOr:
+		return scalar.Bool[T](a != 0 || b != 0)
+	case LogicalXor:
+		return scalar.Bool[T]((a != 0) != (b != 0))
 	case Where:
 		return scalar.Where(a, b, c)
 	case Clamp:

@@ -20,6 +20,17 @@ const (
 	Tanh
 	Sigmoid
 	ReLU
+	Floor
+	Ceil
+	Trunc
+	Rint
+	Square
+	Sign
+	Reciprocal
+	IsNaN
+	IsFinite
+	IsInf
+	LogicalNot
 
 	// Binary.
 	Add
@@ -37,6 +48,9 @@ const (
 	Le
 	Gt
 	Ge
+	LogicalAnd
+	LogicalOr
+	LogicalXor
 
 	// Ternary.
 	Where
@@ -69,11 +83,32 @@ type Def struct {
 	Cost   int    // rough time per element relative to an add, for the CPU's parallel threshold (0 means 1)
 	// SIMD is the float32/float64 lane definition for the SIMD build
 	// (GOEXPERIMENT=simd on amd64): an expression over simd/archsimd vectors
-	// a, b and c of one type, using their methods and the lane helpers neg,
-	// abs, maximum, minimum, relu, truth and where (kernels/loops_simd_gen.go
-	// defines them per vector type). It must give the Go column's result
+	// a, b and c of one type, using their methods and the lane helpers
+	// (laneHelpers in internal/ops/gen/simd.go, written into
+	// kernels/loops_simd_gen.go per vector type). It must give the Go column's result
 	// bit for bit. Empty: no lane loop.
 	SIMD string
+	// GoName is the name of package expr's function for the op (generated
+	// into expr/ops_gen.go with its Chain method and, for two or three
+	// operands, its XxxScalar forms). Method is the Chain method's name where
+	// it differs from GoName: the exp op's function is Exponential, as Exp
+	// is the expression interface, but its method is Chain.Exp.
+	GoName, Method string
+	// Params names the operands in the expr function's signature and in Doc:
+	// empty means "x" for one operand and "x, y" for two.
+	Params string
+	// Doc is the rest of the expr function's doc comment after its name, a
+	// sentence about the operands Params names: "returns x + y." The Chain
+	// method's comment is the same sentence with the first operand read as
+	// the chain, c.
+	Doc string
+	// CLI lists the names the demo CLI (cmd/exprdemo) offers the op under, as
+	// NumPy spells them; empty means Name alone.
+	CLI []string
+	// Truth marks the ops whose result is a truth value (1 or 0 in T): the
+	// comparisons, the isnan family and the logical ops. The CLI gives them
+	// NumPy's bool dtype.
+	Truth bool
 	// VMath names the internal/vmath slice function (Exp gives Exp64 and
 	// Exp32) that computes the op for float32/float64 in the SIMD build. It
 	// follows the Go column's algorithm step by step and gives its bits (any
@@ -83,35 +118,90 @@ type Def struct {
 
 // table holds every op's definition; see the package doc.
 var table = [count]Def{
-	Neg:     {Name: "neg", Infix: "-", Arity: 1, Go: "-a", CUDA: "-a", SIMD: "neg(a)"},
-	Abs:     {Name: "abs", Arity: 1, Go: "scalar.Abs(a)", CUDA: "laze_abs(a)", SIMD: "abs(a)"},
-	Sqrt:    {Name: "sqrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Sqrt(float64(a)))", CUDA: "sqrt(a)", Cost: 2, SIMD: "a.Sqrt()"},
-	Exp:     {Name: "exp", Arity: 1, Domain: FloatOnly, Go: "T(math.Exp(float64(a)))", CUDA: "exp(a)", Cost: 16, VMath: "Exp"},
-	Log:     {Name: "log", Arity: 1, Domain: FloatOnly, Go: "scalar.Log(a)", CUDA: "log(a)", Cost: 16, VMath: "Log"},
-	Sin:     {Name: "sin", Arity: 1, Domain: FloatOnly, Go: "T(math.Sin(float64(a)))", CUDA: "sin(a)", Cost: 16, VMath: "Sin"},
-	Cos:     {Name: "cos", Arity: 1, Domain: FloatOnly, Go: "T(math.Cos(float64(a)))", CUDA: "cos(a)", Cost: 16, VMath: "Cos"},
-	Tanh:    {Name: "tanh", Arity: 1, Domain: FloatOnly, Go: "T(math.Tanh(float64(a)))", CUDA: "tanh(a)", Cost: 16, VMath: "Tanh"},
-	Sigmoid: {Name: "sigmoid", Arity: 1, Domain: FloatOnly, Go: "T(1 / (1 + math.Exp(-float64(a))))", CUDA: "laze_sigmoid(a)", Cost: 16, VMath: "Sigmoid"},
-	ReLU:    {Name: "relu", Arity: 1, Go: "scalar.ReLU(a)", CUDA: "laze_relu(a)", SIMD: "relu(a)"},
+	Neg: {Name: "neg", Infix: "-", Arity: 1, Go: "-a", CUDA: "-a", SIMD: "neg(a)",
+		GoName: "Neg", CLI: []string{"negative"}, Doc: "returns -x; unsigned integers wrap, as in Go and NumPy."},
+	Abs: {Name: "abs", Arity: 1, Go: "scalar.Abs(a)", CUDA: "laze_abs(a)", SIMD: "abs(a)",
+		GoName: "Abs", CLI: []string{"abs", "absolute"}, Doc: "returns |x|; see docs/design.md for the most negative integer."},
+	Sqrt: {Name: "sqrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Sqrt(float64(a)))", CUDA: "sqrt(a)", Cost: 2, SIMD: "a.Sqrt()",
+		GoName: "Sqrt", Doc: "returns the square root of x (NaN below 0)."},
+	Exp: {Name: "exp", Arity: 1, Domain: FloatOnly, Go: "T(math.Exp(float64(a)))", CUDA: "exp(a)", Cost: 16, VMath: "Exp",
+		GoName: "Exponential", Method: "Exp", Doc: "returns e raised to x (NumPy's exp; the function's name is Exponential because Exp is the expression interface, the method's is Exp)."},
+	Log: {Name: "log", Arity: 1, Domain: FloatOnly, Go: "scalar.Log(a)", CUDA: "log(a)", Cost: 16, VMath: "Log",
+		GoName: "Log", Doc: "returns the natural logarithm of x."},
+	Sin: {Name: "sin", Arity: 1, Domain: FloatOnly, Go: "T(math.Sin(float64(a)))", CUDA: "sin(a)", Cost: 16, VMath: "Sin",
+		GoName: "Sin", Doc: "returns the sine of x (radians)."},
+	Cos: {Name: "cos", Arity: 1, Domain: FloatOnly, Go: "T(math.Cos(float64(a)))", CUDA: "cos(a)", Cost: 16, VMath: "Cos",
+		GoName: "Cos", Doc: "returns the cosine of x (radians)."},
+	Tanh: {Name: "tanh", Arity: 1, Domain: FloatOnly, Go: "T(math.Tanh(float64(a)))", CUDA: "tanh(a)", Cost: 16, VMath: "Tanh",
+		GoName: "Tanh", Doc: "returns the hyperbolic tangent of x."},
+	Sigmoid: {Name: "sigmoid", Arity: 1, Domain: FloatOnly, Go: "T(1 / (1 + math.Exp(-float64(a))))", CUDA: "laze_sigmoid(a)", Cost: 16, VMath: "Sigmoid",
+		GoName: "Sigmoid", Doc: "returns 1 / (1 + e**-x)."},
+	ReLU: {Name: "relu", Arity: 1, Go: "scalar.ReLU(a)", CUDA: "laze_relu(a)", SIMD: "relu(a)",
+		GoName: "ReLU", Doc: "returns max(x, 0); NaN stays NaN."},
+	Floor: {Name: "floor", Arity: 1, Go: "scalar.Floor(a)", CUDA: "laze_floor(a)", SIMD: "floor(a)",
+		GoName: "Floor", Doc: "returns the largest integer not above x, as math.Floor (-0, ±Inf and NaN stay themselves); integers stay themselves."},
+	Ceil: {Name: "ceil", Arity: 1, Go: "scalar.Ceil(a)", CUDA: "laze_ceil(a)", SIMD: "ceil(a)",
+		GoName: "Ceil", Doc: "returns the smallest integer not below x, as math.Ceil (ceil(-0.5) is -0); integers stay themselves."},
+	Trunc: {Name: "trunc", Arity: 1, Go: "scalar.Trunc(a)", CUDA: "laze_trunc(a)", SIMD: "trunc(a)",
+		GoName: "Trunc", Doc: "returns x rounded toward zero, as math.Trunc; integers stay themselves."},
+	Rint: {Name: "rint", Arity: 1, Go: "scalar.Rint(a)", CUDA: "laze_rint(a)", SIMD: "rint(a)",
+		GoName: "Rint", CLI: []string{"rint", "round"}, Doc: "returns x rounded to the nearest integer, halves to even (NumPy's rint and round, Go's math.RoundToEven: 0.5 is 0, 1.5 is 2); integers stay themselves."},
+	Square: {Name: "square", Arity: 1, Go: "a * a", CUDA: "a * a", SIMD: "a.Mul(a)",
+		GoName: "Square", Doc: "returns x * x; integers wrap on overflow, as NumPy's do."},
+	Sign: {Name: "sign", Arity: 1, Go: "scalar.Sign(a)", CUDA: "laze_sign(a)", SIMD: "sign(a)",
+		GoName: "Sign", Doc: "returns -1 where x < 0, 1 where x > 0 and 0 where x is ±0 (+0 for both, as NumPy); NaN stays NaN."},
+	Reciprocal: {Name: "reciprocal", Arity: 1, Go: "scalar.Reciprocal(a)", CUDA: "laze_reciprocal(a)", SIMD: "reciprocal(a)",
+		GoName: "Reciprocal", Doc: "returns 1 / x; for integers the quotient truncated as NumPy's is (1 for 1, -1 for -1, 0 for every other value, 0 included, where NumPy's result is undefined)."},
+	IsNaN: {Name: "isnan", Arity: 1, Go: "scalar.Bool[T](a != a)", CUDA: "(T)(a != a)", SIMD: "truth(a.IsNaN())", Truth: true,
+		GoName: "IsNaN", Doc: "returns 1 where x is NaN and 0 elsewhere, in T (0 for integers)."},
+	IsFinite: {Name: "isfinite", Arity: 1, Go: "scalar.Bool[T](scalar.IsFinite(a))", CUDA: "(T)laze_isfinite(a)", SIMD: "truth(isfinite(a))", Truth: true,
+		GoName: "IsFinite", Doc: "returns 1 where x is neither ±Inf nor NaN and 0 elsewhere, in T (1 for integers)."},
+	IsInf: {Name: "isinf", Arity: 1, Go: "scalar.Bool[T](scalar.IsInf(a))", CUDA: "(T)laze_isinf(a)", SIMD: "truth(isinf(a))", Truth: true,
+		GoName: "IsInf", Doc: "returns 1 where x is +Inf or -Inf and 0 elsewhere, in T (0 for integers)."},
+	LogicalNot: {Name: "logical_not", Arity: 1, Go: "scalar.Bool[T](a == 0)", CUDA: "(T)(a == (T)0)", SIMD: "truth(iszero(a))", Truth: true,
+		GoName: "LogicalNot", Doc: "returns 1 where x is zero and 0 elsewhere, in T (NaN is nonzero, so true, as in NumPy)."},
 
-	Add:      {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b", SIMD: "a.Add(b)"},
-	Sub:      {Name: "subtract", Infix: "-", Arity: 2, Go: "a - b", CUDA: "a - b", SIMD: "a.Sub(b)"},
-	Mul:      {Name: "multiply", Infix: "*", Arity: 2, Go: "a * b", CUDA: "a * b", SIMD: "a.Mul(b)"},
-	Div:      {Name: "divide", Infix: "/", Arity: 2, Go: "scalar.Div(a, b)", CUDA: "laze_div(a, b)", Cost: 2, SIMD: "a.Div(b)"},
-	FloorDiv: {Name: "floor_divide", Infix: "//", Arity: 2, Go: "scalar.FloorDiv(a, b)", CUDA: "laze_floordiv(a, b)", Cost: 4},
-	Mod:      {Name: "mod", Infix: "%", Arity: 2, Go: "scalar.Mod(a, b)", CUDA: "laze_mod(a, b)", Cost: 4},
-	Pow:      {Name: "power", Infix: "**", Arity: 2, Go: "scalar.Pow(a, b)", CUDA: "laze_pow(a, b)", Cost: 24, VMath: "Pow"},
-	Maximum:  {Name: "maximum", Arity: 2, Go: "scalar.Maximum(a, b)", CUDA: "laze_max(a, b)", SIMD: "maximum(a, b)"},
-	Minimum:  {Name: "minimum", Arity: 2, Go: "scalar.Minimum(a, b)", CUDA: "laze_min(a, b)", SIMD: "minimum(a, b)"},
-	Eq:       {Name: "equal", Infix: "==", Arity: 2, Go: "scalar.Bool[T](a == b)", CUDA: "(T)(a == b)", SIMD: "truth(a.Equal(b))"},
-	Ne:       {Name: "not_equal", Infix: "!=", Arity: 2, Go: "scalar.Bool[T](a != b)", CUDA: "(T)(a != b)", SIMD: "truth(a.NotEqual(b))"},
-	Lt:       {Name: "less", Infix: "<", Arity: 2, Go: "scalar.Bool[T](a < b)", CUDA: "(T)(a < b)", SIMD: "truth(a.Less(b))"},
-	Le:       {Name: "less_equal", Infix: "<=", Arity: 2, Go: "scalar.Bool[T](a <= b)", CUDA: "(T)(a <= b)", SIMD: "truth(a.LessEqual(b))"},
-	Gt:       {Name: "greater", Infix: ">", Arity: 2, Go: "scalar.Bool[T](a > b)", CUDA: "(T)(a > b)", SIMD: "truth(a.Greater(b))"},
-	Ge:       {Name: "greater_equal", Infix: ">=", Arity: 2, Go: "scalar.Bool[T](a >= b)", CUDA: "(T)(a >= b)", SIMD: "truth(a.GreaterEqual(b))"},
+	Add: {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b", SIMD: "a.Add(b)",
+		GoName: "Add", Doc: "returns x + y."},
+	Sub: {Name: "subtract", Infix: "-", Arity: 2, Go: "a - b", CUDA: "a - b", SIMD: "a.Sub(b)",
+		GoName: "Sub", Doc: "returns x - y."},
+	Mul: {Name: "multiply", Infix: "*", Arity: 2, Go: "a * b", CUDA: "a * b", SIMD: "a.Mul(b)",
+		GoName: "Mul", Doc: "returns x * y."},
+	Div: {Name: "divide", Infix: "/", Arity: 2, Go: "scalar.Div(a, b)", CUDA: "laze_div(a, b)", Cost: 2, SIMD: "a.Div(b)",
+		GoName: "Div", Doc: "returns x / y: integers use floor division and give 0 where y is 0 (NumPy's floor_divide); floats follow IEEE 754."},
+	FloorDiv: {Name: "floor_divide", Infix: "//", Arity: 2, Go: "scalar.FloorDiv(a, b)", CUDA: "laze_floordiv(a, b)", Cost: 4,
+		GoName: "FloorDiv", Doc: "returns the floor of x / y (NumPy's floor_divide, the // operator): for integers the same as Div; for floats NumPy's rule, so 1 // 0.1 is 9."},
+	Mod: {Name: "mod", Infix: "%", Arity: 2, Go: "scalar.Mod(a, b)", CUDA: "laze_mod(a, b)", Cost: 4,
+		GoName: "Mod", CLI: []string{"mod", "remainder"}, Doc: "returns the remainder of Div, with the sign of y (NumPy's remainder, Python's %); integers give 0 where y is 0."},
+	Pow: {Name: "power", Infix: "**", Arity: 2, Go: "scalar.Pow(a, b)", CUDA: "laze_pow(a, b)", Cost: 24, VMath: "Pow",
+		GoName: "Pow", Doc: "returns x raised to y; see docs/design.md for integers."},
+	Maximum: {Name: "maximum", Arity: 2, Go: "scalar.Maximum(a, b)", CUDA: "laze_max(a, b)", SIMD: "maximum(a, b)",
+		GoName: "Maximum", Doc: "returns the larger of x and y, NaN if either is NaN."},
+	Minimum: {Name: "minimum", Arity: 2, Go: "scalar.Minimum(a, b)", CUDA: "laze_min(a, b)", SIMD: "minimum(a, b)",
+		GoName: "Minimum", Doc: "returns the smaller of x and y, NaN if either is NaN."},
+	Eq: {Name: "equal", Infix: "==", Arity: 2, Go: "scalar.Bool[T](a == b)", CUDA: "(T)(a == b)", SIMD: "truth(a.Equal(b))", Truth: true,
+		GoName: "Eq", Doc: "returns 1 where x == y and 0 elsewhere, in T."},
+	Ne: {Name: "not_equal", Infix: "!=", Arity: 2, Go: "scalar.Bool[T](a != b)", CUDA: "(T)(a != b)", SIMD: "truth(a.NotEqual(b))", Truth: true,
+		GoName: "Ne", Doc: "returns 1 where x != y and 0 elsewhere, in T."},
+	Lt: {Name: "less", Infix: "<", Arity: 2, Go: "scalar.Bool[T](a < b)", CUDA: "(T)(a < b)", SIMD: "truth(a.Less(b))", Truth: true,
+		GoName: "Lt", Doc: "returns 1 where x < y and 0 elsewhere, in T."},
+	Le: {Name: "less_equal", Infix: "<=", Arity: 2, Go: "scalar.Bool[T](a <= b)", CUDA: "(T)(a <= b)", SIMD: "truth(a.LessEqual(b))", Truth: true,
+		GoName: "Le", Doc: "returns 1 where x <= y and 0 elsewhere, in T."},
+	Gt: {Name: "greater", Infix: ">", Arity: 2, Go: "scalar.Bool[T](a > b)", CUDA: "(T)(a > b)", SIMD: "truth(a.Greater(b))", Truth: true,
+		GoName: "Gt", Doc: "returns 1 where x > y and 0 elsewhere, in T."},
+	Ge: {Name: "greater_equal", Infix: ">=", Arity: 2, Go: "scalar.Bool[T](a >= b)", CUDA: "(T)(a >= b)", SIMD: "truth(a.GreaterEqual(b))", Truth: true,
+		GoName: "Ge", Doc: "returns 1 where x >= y and 0 elsewhere, in T."},
+	LogicalAnd: {Name: "logical_and", Arity: 2, Go: "scalar.Bool[T](a != 0 && b != 0)", CUDA: "(T)(a != (T)0 && b != (T)0)", SIMD: "truth(nonzero(a).And(nonzero(b)))", Truth: true,
+		GoName: "LogicalAnd", Doc: "returns 1 where x and y are both nonzero and 0 elsewhere, in T (NaN is nonzero)."},
+	LogicalOr: {Name: "logical_or", Arity: 2, Go: "scalar.Bool[T](a != 0 || b != 0)", CUDA: "(T)(a != (T)0 || b != (T)0)", SIMD: "truth(nonzero(a).Or(nonzero(b)))", Truth: true,
+		GoName: "LogicalOr", Doc: "returns 1 where x or y is nonzero and 0 elsewhere, in T (NaN is nonzero)."},
+	LogicalXor: {Name: "logical_xor", Arity: 2, Go: "scalar.Bool[T]((a != 0) != (b != 0))", CUDA: "(T)((a != (T)0) != (b != (T)0))", SIMD: "xor(a, b)", Truth: true,
+		GoName: "LogicalXor", Doc: "returns 1 where exactly one of x and y is nonzero and 0 elsewhere, in T (NaN is nonzero)."},
 
-	Where: {Name: "where", Arity: 3, Go: "scalar.Where(a, b, c)", CUDA: "(a != (T)0 ? b : c)", SIMD: "where(a, b, c)"},
-	Clamp: {Name: "clip", Arity: 3, Go: "scalar.Minimum(scalar.Maximum(a, b), c)", CUDA: "laze_min(laze_max(a, b), c)", SIMD: "minimum(maximum(a, b), c)"},
+	Where: {Name: "where", Arity: 3, Go: "scalar.Where(a, b, c)", CUDA: "(a != (T)0 ? b : c)", SIMD: "where(a, b, c)",
+		GoName: "Where", Params: "cond, x, y", Doc: "returns x where cond is nonzero and y elsewhere (NumPy's where); the three broadcast together."},
+	Clamp: {Name: "clip", Arity: 3, Go: "scalar.Minimum(scalar.Maximum(a, b), c)", CUDA: "laze_min(laze_max(a, b), c)", SIMD: "minimum(maximum(a, b), c)",
+		GoName: "Clamp", Params: "x, lo, hi", Doc: "returns x limited to [lo, hi]: minimum(maximum(x, lo), hi), as NumPy's clip; the three broadcast together."},
 }
 
 // Def returns op's row of the table. It panics when op is not a valid Op.

@@ -101,6 +101,46 @@ template <typename T> __device__ __forceinline__ bool laze_better(bool is_max, T
   return is_max ? v > best : v < best;
 }
 
+// The rounding helpers are C's exactly rounded floor, ceil, trunc and rint
+// (rint rounds halves to even in the default rounding mode) on floats and
+// the identity on integers.
+template <typename T> __device__ __forceinline__ T laze_floor(T a) { return a; }
+__device__ __forceinline__ float laze_floor(float a) { return floorf(a); }
+__device__ __forceinline__ double laze_floor(double a) { return floor(a); }
+template <typename T> __device__ __forceinline__ T laze_ceil(T a) { return a; }
+__device__ __forceinline__ float laze_ceil(float a) { return ceilf(a); }
+__device__ __forceinline__ double laze_ceil(double a) { return ceil(a); }
+template <typename T> __device__ __forceinline__ T laze_trunc(T a) { return a; }
+__device__ __forceinline__ float laze_trunc(float a) { return truncf(a); }
+__device__ __forceinline__ double laze_trunc(double a) { return trunc(a); }
+template <typename T> __device__ __forceinline__ T laze_rint(T a) { return a; }
+__device__ __forceinline__ float laze_rint(float a) { return rintf(a); }
+__device__ __forceinline__ double laze_rint(double a) { return rint(a); }
+
+// laze_sign is -1, 0 or 1 (+0 for -0); NaN stays NaN.
+template <typename T> __device__ __forceinline__ T laze_sign(T a) {
+  return a > (T)0 ? (T)1 : a < (T)0 ? (T)-1 : a == (T)0 ? (T)0 : a;
+}
+
+// laze_reciprocal is 1 / a; integers give the truncated quotient (1 for 1,
+// -1 for -1, else 0, and 0 for 0).
+template <typename T> __device__ __forceinline__ T laze_reciprocal(T a) {
+  if (a == (T)1) return (T)1;
+  if (a < (T)0 && a + (T)1 == (T)0) return a;
+  return (T)0;
+}
+__device__ __forceinline__ float laze_reciprocal(float a) { return 1.0f / a; }
+__device__ __forceinline__ double laze_reciprocal(double a) { return 1.0 / a; }
+
+// laze_isfinite and laze_isinf compare |a| with the largest finite value
+// (NaN compares false); integers are always finite.
+template <typename T> __device__ __forceinline__ bool laze_isfinite(T a) { (void)a; return true; }
+__device__ __forceinline__ bool laze_isfinite(float a) { return fabsf(a) <= 3.40282347e+38f; }
+__device__ __forceinline__ bool laze_isfinite(double a) { return fabs(a) <= 1.7976931348623157e+308; }
+template <typename T> __device__ __forceinline__ bool laze_isinf(T a) { (void)a; return false; }
+__device__ __forceinline__ bool laze_isinf(float a) { return fabsf(a) > 3.40282347e+38f; }
+__device__ __forceinline__ bool laze_isinf(double a) { return fabs(a) > 1.7976931348623157e+308; }
+
 __device__ __forceinline__ float laze_sigmoid(float a) { return (float)(1.0 / (1.0 + exp(-(double)a))); }
 __device__ __forceinline__ double laze_sigmoid(double a) { return 1.0 / (1.0 + exp(-a)); }
 #endif

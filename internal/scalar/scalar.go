@@ -206,3 +206,92 @@ func Where[T tensor.Number](cond, b, c T) T {
 	}
 	return c
 }
+
+// Floor returns the largest integer not above a: math.Floor for floats
+// (computed in float64, exact for float32 too: -0, ±Inf and NaN stay
+// themselves, and so does every value too large to have a fraction), and a
+// itself for integers.
+func Floor[T tensor.Number](a T) T {
+	if tensor.IsFloat[T]() {
+		return T(math.Floor(float64(a)))
+	}
+	return a
+}
+
+// Ceil returns the smallest integer not below a: math.Ceil for floats
+// (ceil(-0.5) is -0), a itself for integers.
+func Ceil[T tensor.Number](a T) T {
+	if tensor.IsFloat[T]() {
+		return T(math.Ceil(float64(a)))
+	}
+	return a
+}
+
+// Trunc returns a rounded toward zero: math.Trunc for floats, a itself for
+// integers.
+func Trunc[T tensor.Number](a T) T {
+	if tensor.IsFloat[T]() {
+		return T(math.Trunc(float64(a)))
+	}
+	return a
+}
+
+// Rint returns a rounded to the nearest integer, halves to even
+// (math.RoundToEven, NumPy's rint and round: 2.5 is 2, -0.5 is -0), for
+// floats; a itself for integers.
+func Rint[T tensor.Number](a T) T {
+	if tensor.IsFloat[T]() {
+		return T(math.RoundToEven(float64(a)))
+	}
+	return a
+}
+
+// Sign returns 1 for a > 0, -1 for a < 0 and 0 for a zero (+0 for -0 too,
+// as NumPy's sign gives); a NaN stays NaN.
+func Sign[T tensor.Number](a T) T {
+	switch {
+	case a > 0:
+		return 1
+	case a < 0:
+		one := T(1)
+		return -one
+	case a == 0:
+		return 0
+	}
+	return a // NaN
+}
+
+// Reciprocal returns 1 / a. Floats divide (1/±0 is ±Inf). Integers give
+// the quotient truncated toward zero, as NumPy's integer reciprocal does:
+// 1 for 1, -1 for -1 and 0 for every other value; for 0, where NumPy's
+// result is undefined (a float-to-integer conversion of Inf), 0, as Div's
+// x / 0 is.
+func Reciprocal[T tensor.Number](a T) T {
+	if tensor.IsFloat[T]() {
+		return 1 / a
+	}
+	switch {
+	case a == 1:
+		return 1
+	case a < 0 && a+1 == 0: // a == -1
+		return a
+	}
+	return 0
+}
+
+// IsFinite reports whether a is neither ±Inf nor NaN; integers always are.
+func IsFinite[T tensor.Number](a T) bool {
+	if tensor.IsFloat[T]() {
+		x := float64(a)
+		return !math.IsInf(x, 0) && !math.IsNaN(x)
+	}
+	return true
+}
+
+// IsInf reports whether a is +Inf or -Inf; integers never are.
+func IsInf[T tensor.Number](a T) bool {
+	if tensor.IsFloat[T]() {
+		return math.IsInf(float64(a), 0)
+	}
+	return false
+}

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/laze-go/laze/internal/ops"
 )
 
 // TestGeneratedUpToDate fails when a generated file differs from what the
@@ -37,5 +44,56 @@ func TestPatterns(t *testing.T) {
 	want := []string{"V", "VV", "SV", "VS", "VVV", "SVV", "VSV", "SSV", "VVS", "SVS", "VSS"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("patterns (-want +got):\n%s", diff)
+	}
+}
+
+// TestEveryOpHasExprFunctions fails when an op of the table lacks its
+// function in package expr, its Chain method, or (for two or three
+// operands) their XxxScalar forms.
+func TestEveryOpHasExprFunctions(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := parser.ParseDir(token.NewFileSet(), filepath.Join(root, "expr"), func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs, methods := map[string]bool{}, map[string]bool{}
+	for _, file := range pkgs["expr"].Files {
+		for _, decl := range file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if fn.Recv == nil {
+				funcs[fn.Name.Name] = true
+				continue
+			}
+			if recv, ok := fn.Recv.List[0].Type.(*ast.IndexExpr); ok && recv.X.(*ast.Ident).Name == "Chain" {
+				methods[fn.Name.Name] = true
+			}
+		}
+	}
+	for _, op := range ops.All() {
+		def := op.Def()
+		want := []string{def.GoName}
+		wantMethods := []string{methodName(def)}
+		if def.Arity > 1 {
+			want = append(want, def.GoName+"Scalar")
+			wantMethods = append(wantMethods, methodName(def)+"Scalar")
+		}
+		for _, name := range want {
+			if !funcs[name] {
+				t.Errorf("%s: package expr has no function %s", def.Name, name)
+			}
+		}
+		for _, name := range wantMethods {
+			if !methods[name] {
+				t.Errorf("%s: expr.Chain has no method %s", def.Name, name)
+			}
+		}
 	}
 }

@@ -1,5 +1,6 @@
 // Command gen writes the Go code that comes from the op table: the scalar
-// Apply of package internal/ops and the typed block loops of package kernels.
+// Apply of package internal/ops, the typed block loops (and SIMD lane loops)
+// of package kernels, and package expr's functions and Chain methods.
 // Run it with `go generate ./internal/ops` (or `go run ./internal/ops/gen`
 // from the module root); TestGeneratedUpToDate fails when its output and the
 // files in the tree differ.
@@ -24,6 +25,7 @@ var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
 	"internal/ops/apply_gen.go": applySource,
 	"kernels/loops_gen.go":      loopsSource,
 	"kernels/loops_simd_gen.go": simdSource,
+	"expr/ops_gen.go":           exprSource,
 }
 
 func main() {

@@ -20,14 +20,16 @@ type vecType struct {
 	bits  string // unsigned integer vector of the same lanes: Uint64x8
 	sign  string // the element's sign bit, as a constant of bits' element type
 	width int    // register width in bits: 512 (AVX-512) or 256 (AVX2)
+	round string // what follows Floor, Ceil, Trunc, RoundToEven: "()" (AVX), or "Scaled(0)" (AVX-512's VRNDSCALE, 0 fraction bits: the same result)
+	max   string // the largest finite element value
 }
 
 // vecTypes are the vector types, widest first per element type.
 var vecTypes = []vecType{
-	{"Float64x8", "float64", 8, "Mask64x8", "Uint64x8", "1 << 63", 512},
-	{"Float64x4", "float64", 4, "Mask64x4", "Uint64x4", "1 << 63", 256},
-	{"Float32x16", "float32", 16, "Mask32x16", "Uint32x16", "1 << 31", 512},
-	{"Float32x8", "float32", 8, "Mask32x8", "Uint32x8", "1 << 31", 256},
+	{"Float64x8", "float64", 8, "Mask64x8", "Uint64x8", "1 << 63", 512, "Scaled(0)", "math.MaxFloat64"},
+	{"Float64x4", "float64", 4, "Mask64x4", "Uint64x4", "1 << 63", 256, "()", "math.MaxFloat64"},
+	{"Float32x16", "float32", 16, "Mask32x16", "Uint32x16", "1 << 31", 512, "Scaled(0)", "math.MaxFloat32"},
+	{"Float32x8", "float32", 8, "Mask32x8", "Uint32x8", "1 << 31", 256, "()", "math.MaxFloat32"},
 }
 
 // vmathSuffix is the suffix of internal/vmath's functions for an element
@@ -36,7 +38,8 @@ func vmathSuffix(elem string) string { return strings.TrimPrefix(elem, "float") 
 
 // laneHelpers are the helpers a SIMD definition may call, written once per
 // vector type from this template ({{V}} the vector type, {{M}} its mask,
-// {{U}} the unsigned vector of its lanes, {{SIGN}} the sign bit). Each gives
+// {{U}} the unsigned vector of its lanes, {{SIGN}} the sign bit, {{R}} the
+// rounding methods' suffix, {{MAX}} the largest finite value). Each gives
 // the Go column's result bit for bit: maximum and minimum keep NumPy's NaN
 // rule and scalar.Maximum's choice of b when a and b compare equal (so
 // maximum(-0, +0) is +0, as in the scalar loops).
@@ -76,10 +79,53 @@ func truth{{V}}(m archsimd.{{M}}) archsimd.{{V}} {
 func where{{V}}(a, b, c archsimd.{{V}}) archsimd.{{V}} {
 	return b.Merge(c, a.NotEqual(archsimd.{{V}}{}))
 }
+
+// floor{{V}}, ceil{{V}}, trunc{{V}} and rint{{V}} round every lane as
+// math.Floor, math.Ceil, math.Trunc and math.RoundToEven do (exactly: -0,
+// ±Inf and NaN stay themselves).
+func floor{{V}}(a archsimd.{{V}}) archsimd.{{V}} { return a.Floor{{R}} }
+func ceil{{V}}(a archsimd.{{V}}) archsimd.{{V}}  { return a.Ceil{{R}} }
+func trunc{{V}}(a archsimd.{{V}}) archsimd.{{V}} { return a.Trunc{{R}} }
+func rint{{V}}(a archsimd.{{V}}) archsimd.{{V}}  { return a.RoundToEven{{R}} }
+
+// sign{{V}} is scalar.Sign per lane: 1 where a > 0, -1 where a < 0, NaN
+// where a is NaN, else +0.
+func sign{{V}}(a archsimd.{{V}}) archsimd.{{V}} {
+	zero := archsimd.{{V}}{}
+	r := a.Merge(zero, a.IsNaN())
+	r = archsimd.Broadcast{{V}}(-1).Merge(r, a.Less(zero))
+	return archsimd.Broadcast{{V}}(1).Merge(r, a.Greater(zero))
+}
+
+// reciprocal{{V}} is 1 / a per lane.
+func reciprocal{{V}}(a archsimd.{{V}}) archsimd.{{V}} {
+	return archsimd.Broadcast{{V}}(1).Div(a)
+}
+
+// isfinite{{V}} is set where |a| is at most the largest finite value (so
+// not ±Inf, and not NaN, which compares false).
+func isfinite{{V}}(a archsimd.{{V}}) archsimd.{{M}} {
+	return abs{{V}}(a).LessEqual(archsimd.Broadcast{{V}}({{MAX}}))
+}
+
+// isinf{{V}} is set where |a| is above the largest finite value: ±Inf.
+func isinf{{V}}(a archsimd.{{V}}) archsimd.{{M}} {
+	return abs{{V}}(a).Greater(archsimd.Broadcast{{V}}({{MAX}}))
+}
+
+// nonzero{{V}} is set where a is nonzero (NaN included), iszero{{V}}
+// where it is ±0.
+func nonzero{{V}}(a archsimd.{{V}}) archsimd.{{M}} { return a.NotEqual(archsimd.{{V}}{}) }
+func iszero{{V}}(a archsimd.{{V}}) archsimd.{{M}}  { return a.Equal(archsimd.{{V}}{}) }
+
+// xor{{V}} is 1 where exactly one of a and b is nonzero, else 0.
+func xor{{V}}(a, b archsimd.{{V}}) archsimd.{{V}} {
+	return truth{{V}}(truth{{V}}(nonzero{{V}}(a)).NotEqual(truth{{V}}(nonzero{{V}}(b))))
+}
 `
 
 // helperCall matches a call of a lane helper in a SIMD definition.
-var helperCall = regexp.MustCompile(`\b(neg|abs|maximum|minimum|relu|truth|where)\(`)
+var helperCall = regexp.MustCompile(`\b(neg|abs|maximum|minimum|relu|truth|where|floor|ceil|trunc|rint|sign|reciprocal|isfinite|isinf|nonzero|iszero|xor)\(`)
 
 // laneDefinition returns op's SIMD definition for vector type v, its helper
 // calls renamed to v's helpers.
@@ -95,14 +141,14 @@ func simdSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("//go:build goexperiment.simd && amd64\n\n")
 	b.WriteString(header)
-	b.WriteString("package kernels\n\nimport (\n\t\"simd/archsimd\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
+	b.WriteString("package kernels\n\nimport (\n\t\"math\"\n\t\"simd/archsimd\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	writeSIMDDispatch(&b)
 	writeTripleDispatch(&b)
 	for _, elem := range []string{"float64", "float32"} {
 		writeElemDispatch(&b, names, elem)
 	}
 	for _, v := range vecTypes {
-		r := strings.NewReplacer("{{V}}", v.name, "{{M}}", v.mask, "{{U}}", v.bits, "{{SIGN}}", v.sign)
+		r := strings.NewReplacer("{{V}}", v.name, "{{M}}", v.mask, "{{U}}", v.bits, "{{SIGN}}", v.sign, "{{R}}", v.round, "{{MAX}}", v.max)
 		b.WriteString(r.Replace(laneHelpers))
 		b.WriteString("\n")
 		for arity := 1; arity <= 3; arity++ {

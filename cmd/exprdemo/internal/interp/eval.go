@@ -341,8 +341,15 @@ func (ev *evaluator) binary(n *lang.Binary) (value, error) {
 	if n.Op == "@" {
 		return ev.matmul(n, x, y)
 	}
+	return ev.arith(n, binaryOps[n.Op], x, y)
+}
+
+// arith builds x op y for an operator's op (or its NumPy function: add,
+// less…), with NumPy's dtype rules: two Python numbers fold as Python
+// computes them, comparisons give bool, / on integers gives float64.
+func (ev *evaluator) arith(n lang.Node, op ops.Op, x, y value) (value, error) {
 	if x.py != nil && y.py != nil {
-		p, err := foldPython(n.Op, *x.py, *y.py)
+		p, err := foldPython(op.Def().Infix, *x.py, *y.py)
 		if err != nil {
 			return value{}, ev.failf(n, "%s: %v", ev.text(n), err)
 		}
@@ -352,7 +359,6 @@ func (ev *evaluator) binary(n *lang.Binary) (value, error) {
 	if err != nil {
 		return value{}, ev.failf(n, "%s: %v", ev.text(n), err)
 	}
-	op := binaryOps[n.Op]
 	switch {
 	case op.Def().Arity == 2 && isComparison(op):
 		return ev.apply(n, op, d, Bool, x, y)
@@ -370,7 +376,7 @@ func isComparison(op ops.Op) bool {
 
 // boolArith follows NumPy on two bool arrays: + is or, * is and, - is an
 // error, and //, %, ** compute in int8.
-func (ev *evaluator) boolArith(n *lang.Binary, op ops.Op, x, y value) (value, error) {
+func (ev *evaluator) boolArith(n lang.Node, op ops.Op, x, y value) (value, error) {
 	switch op {
 	case ops.Add:
 		return ev.apply(n, ops.Maximum, Bool, Bool, x, y)

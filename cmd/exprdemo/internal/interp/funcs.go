@@ -22,16 +22,11 @@ type function struct {
 var functions map[string]function
 
 func init() {
-	functions = map[string]function{
-		"maximum": {min: 2, max: 2, build: elementwise(ops.Maximum)},
-		"minimum": {min: 2, max: 2, build: elementwise(ops.Minimum)},
-		"where":   {min: 3, max: 3, build: where},
-		"clip":    {min: 3, max: 3, build: clip, method: true},
-		"abs":     {min: 1, max: 1, build: keepType(ops.Abs)},
-		"relu":    {min: 1, max: 1, build: keepType(ops.ReLU)},
-	}
-	for _, op := range []ops.Op{ops.Exp, ops.Log, ops.Sqrt, ops.Sin, ops.Cos, ops.Tanh, ops.Sigmoid} {
-		functions[op.String()] = function{min: 1, max: 1, build: floatFunction(op)}
+	functions = map[string]function{}
+	for _, op := range ops.All() {
+		for _, name := range CLINames(op) {
+			functions[name] = function{min: op.Arity(), max: op.Arity(), build: tableBuilder(name, op), method: op == ops.Clamp}
+		}
 	}
 	for _, r := range []expr.ReduceOp{ops.Sum, ops.Mean, ops.Prod, ops.Max, ops.Min, ops.ArgMax, ops.ArgMin} {
 		functions[r.String()] = function{min: 1, max: 2, keywords: []string{"axis", "keepdims"}, build: reduction(r), method: true}

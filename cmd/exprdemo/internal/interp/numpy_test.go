@@ -42,8 +42,9 @@ var nan = math.NaN()
 
 // numpyTable lists expressions with the dtype, shape and values NumPy 2
 // gives, worked out by hand from NumPy's documented rules. legacy marks the
-// rows where NumPy 1.x's value-based casting of Python numbers gives
-// another dtype (NEP 50 changed them); differs marks the rows where laze
+// rows where NumPy 1.x gives another dtype: its value-based casting of
+// Python numbers (NEP 50 changed them), or floor, ceil and trunc of
+// integers, which NumPy 2.1 stopped converting to floats; differs marks the rows where laze
 // differs from NumPy by design (float16, which laze lacks, becomes
 // float32).
 var numpyTable = []struct {
@@ -130,6 +131,45 @@ var numpyTable = []struct {
 	{"pi * 0 + 1", Float64, shape.Of(), []float64{1}, false, false},
 	{"mean(a[:, :0], axis=1)", Float64, shape.Of(2), []float64{nan, nan}, false, false},
 	{"sum(a[:, :0])", Float64, shape.Of(), []float64{0}, false, false},
+	// rounding: halves to even for rint and round; floor, ceil and trunc keep
+	// integer dtypes (NumPy 2.1 on), round keeps them too, rint gives floats.
+	{"floor(f)", Float32, shape.Of(3), []float64{0, -2, 2}, false, false},
+	{"ceil(f)", Float32, shape.Of(3), []float64{1, -1, 3}, false, false},
+	{"trunc(f)", Float32, shape.Of(3), []float64{0, -1, 2}, false, false},
+	{"rint(f)", Float32, shape.Of(3), []float64{0, -2, 2}, false, false},
+	{"round(f)", Float32, shape.Of(3), []float64{0, -2, 2}, false, false},
+	{"floor(s)", Int8, shape.Of(3), []float64{-128, 127, 3}, true, false},
+	{"round(i)", Int32, shape.Of(2, 3), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"rint(i)", Float64, shape.Of(2, 3), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	// square wraps int8 (-128² = 16384 = 64·256, 127² = 16129 = 63·256 + 1);
+	// bools, which square, sign and reciprocal have no loop for, compute in int8.
+	{"square(s)", Int8, shape.Of(3), []float64{0, 1, 9}, false, false},
+	{"square(b)", Int8, shape.Of(3), []float64{1, 0, 1}, false, false},
+	{"sign(a - 2)", Float64, shape.Of(2, 3), []float64{-1, -1, 0, 1, 1, 1}, false, false},
+	{"sign(s)", Int8, shape.Of(3), []float64{-1, 1, 1}, false, false},
+	{"sign(u)", Uint8, shape.Of(3), []float64{1, 1, 0}, false, false},
+	{"reciprocal(f)", Float32, shape.Of(3), []float64{2, float64(float32(-2.0 / 3)), float64(float32(0.4))}, false, false},
+	{"reciprocal(i + 1)", Int32, shape.Of(2, 3), []float64{1, 0, 0, 0, 0, 0}, false, false},
+	{"reciprocal(s)", Int8, shape.Of(3), []float64{0, 0, 0}, false, false},
+	// a / 0 is [nan, inf, inf, …]; NaN is true for the logical functions.
+	{"isnan(a / 0)", Bool, shape.Of(2, 3), []float64{1, 0, 0, 0, 0, 0}, false, false},
+	{"isinf(a / 0)", Bool, shape.Of(2, 3), []float64{0, 1, 1, 1, 1, 1}, false, false},
+	{"isfinite(a / 0)", Bool, shape.Of(2, 3), []float64{0, 0, 0, 0, 0, 0}, false, false},
+	{"isfinite(i)", Bool, shape.Of(2, 3), []float64{1, 1, 1, 1, 1, 1}, false, false},
+	{"isnan(nan)", Bool, shape.Of(), []float64{1}, false, false},
+	{"logical_and(a, i - 2)", Bool, shape.Of(2, 3), []float64{0, 1, 0, 1, 1, 1}, false, false},
+	{"logical_or(b, 0)", Bool, shape.Of(3), []float64{1, 0, 1}, false, false},
+	{"logical_xor(b, f)", Bool, shape.Of(3), []float64{0, 1, 0}, false, false},
+	{"logical_not(u)", Bool, shape.Of(3), []float64{0, 0, 1}, false, false},
+	{"logical_not(a / 0)", Bool, shape.Of(2, 3), []float64{0, 0, 0, 0, 0, 0}, false, false},
+	// the operators' functions follow the operators' dtype rules.
+	{"negative(f)", Float32, shape.Of(3), []float64{-0.5, 1.5, -2.5}, false, false},
+	{"absolute(s)", Int8, shape.Of(3), []float64{-128, 127, 3}, false, false},
+	{"add(i, 1)", Int32, shape.Of(2, 3), []float64{1, 2, 3, 4, 5, 6}, false, false},
+	{"divide(i, 2)", Float64, shape.Of(2, 3), []float64{0, .5, 1, 1.5, 2, 2.5}, false, false},
+	{"less(f, 0)", Bool, shape.Of(3), []float64{0, 1, 0}, false, false},
+	{"remainder(-i, 4)", Int32, shape.Of(2, 3), []float64{0, 3, 2, 1, 0, 3}, false, false},
+	{"power(2, 3)", Int64, shape.Of(), []float64{8}, false, false},
 }
 
 // valuesOfResult returns a result's elements as float64, row-major.
@@ -203,7 +243,9 @@ import numpy as np
 warnings.simplefilter('ignore')
 ns = {k: np.load(k + '.npy') for k in 'a i u b f s w h'.split()}
 for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'exp', 'log', 'sqrt', 'sin', 'cos',
-             'tanh', 'maximum', 'minimum', 'where', 'clip', 'transpose', 'reshape']:
+             'tanh', 'maximum', 'minimum', 'where', 'clip', 'transpose', 'reshape', 'floor', 'ceil', 'trunc', 'rint',
+             'round', 'square', 'sign', 'reciprocal', 'isnan', 'isfinite', 'isinf', 'logical_and', 'logical_or',
+             'logical_xor', 'logical_not', 'negative', 'absolute', 'add', 'divide', 'less', 'remainder', 'power']:
     ns[name] = getattr(np, name)
 for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
     ns[name] = getattr(np, name)

@@ -1,0 +1,112 @@
+package interp
+
+import (
+	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
+	"github.com/laze-go/laze/internal/ops"
+)
+
+// The elementwise functions come from the op table (internal/ops): each op
+// is offered under the names of its CLI column (its NumPy name by default),
+// and tableBuilder picks how its result's dtype follows NumPy's from the
+// row, so that a new row needs no edit here.
+
+// builder builds a function's node from its evaluated arguments.
+type builder = func(*evaluator, *lang.Call, []value, map[string]lang.Node) (value, error)
+
+// CLINames returns the names the CLI offers op under.
+func CLINames(op ops.Op) []string {
+	if names := op.Def().CLI; len(names) > 0 {
+		return names
+	}
+	return []string{op.String()}
+}
+
+// ElementwiseNames lists the CLI names of every op of the table, in table
+// order, for the usage text.
+func ElementwiseNames() []string {
+	var names []string
+	for _, op := range ops.All() {
+		names = append(names, CLINames(op)...)
+	}
+	return names
+}
+
+// tableBuilder returns how the CLI builds op's function called name.
+func tableBuilder(name string, op ops.Op) builder {
+	def := op.Def()
+	switch {
+	case op == ops.Where:
+		return where
+	case op == ops.Clamp:
+		return clip
+	case def.Arity == 2 && def.Infix != "":
+		return operatorFunction(op) // add, less…: as the operator
+	case def.Truth && op == ops.LogicalNot || def.Truth && def.Arity == 2:
+		return logical(op)
+	case def.Truth:
+		return predicate(op)
+	case def.Domain == ops.FloatOnly || name == "rint":
+		return floatFunction(op) // NumPy's rint has float loops only
+	case def.Arity == 2:
+		return elementwise(op)
+	case op == ops.Abs || op == ops.ReLU || op == ops.Floor || op == ops.Ceil || op == ops.Trunc || op == ops.Rint:
+		return keepType(op) // round keeps integers' dtype, as NumPy's does
+	}
+	return integerOnBool(op)
+}
+
+// operatorFunction builds an operator's NumPy function (add(x, y) is x + y).
+func operatorFunction(op ops.Op) builder {
+	return func(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+		if err := noneArgs(ev, c, args); err != nil {
+			return value{}, err
+		}
+		return ev.arith(c, op, args[0], args[1])
+	}
+}
+
+// logical builds logical_and, logical_or, logical_xor and logical_not: the
+// arguments as bools (nonzero, NaN included, is true), a bool result.
+func logical(op ops.Op) builder {
+	return func(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+		if err := noneArgs(ev, c, args); err != nil {
+			return value{}, err
+		}
+		bools := make([]value, len(args))
+		for i, a := range args {
+			bools[i] = value{dt: Bool, s: a.s, node: a.strong().as(Bool)}
+		}
+		return ev.apply(c, op, Bool, Bool, bools...)
+	}
+}
+
+// predicate builds isnan, isinf, isfinite: computed in the argument's
+// dtype, a bool result.
+func predicate(op ops.Op) builder {
+	return func(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+		if err := noneArgs(ev, c, args); err != nil {
+			return value{}, err
+		}
+		x := args[0].strong()
+		return ev.apply(c, op, x.dt, Bool, x)
+	}
+}
+
+// integerOnBool builds a unary op that keeps its argument's dtype, except
+// that bools compute in int8, as NumPy's ufuncs without a bool loop do
+// (square, sign, reciprocal); negative refuses bools, as the - operator.
+func integerOnBool(op ops.Op) builder {
+	return func(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+		if err := noneArgs(ev, c, args); err != nil {
+			return value{}, err
+		}
+		x := args[0].strong()
+		switch {
+		case x.dt == Bool && op == ops.Neg:
+			return value{}, ev.failf(c, "%s: negating a bool array is not supported, as in NumPy", ev.text(c))
+		case x.dt == Bool:
+			return ev.apply(c, op, Int8, Int8, x)
+		}
+		return ev.apply(c, op, x.dt, x.dt, x)
+	}
+}
