@@ -516,6 +516,9 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	} else {
 		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.shape, w.block, tiles, mode)
 	}
+	for _, note := range p.notes {
+		fmt.Fprintf(b, "  %s\n", note(pl))
+	}
 	slot := slotNames(pl, p)
 	fmt.Fprintf(b, "  %-4s %s strides %s offset %d\n", "out", dst, shape.FormatInts(p.strides[0]), p.offsets[0])
 	for i, s := range p.leafSlot {

@@ -1,0 +1,87 @@
+package kernels
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// view lowers a view node: its views pushed down through the elementwise
+// nodes to the tensors (expr.PushViews), where they are tensor views, and
+// the rewritten tree lowered in its place. A view PushViews leaves in place
+// (above a product, a reduction, a Reshape the strides cannot express) is
+// taken of the tensor holding its operand's value (viewed).
+func (l *lowering[T]) view(n *expr.View[T]) (int, error) {
+	e, err := expr.PushViews[T](n)
+	if err != nil {
+		return 0, err // unreachable after the checks; kept so a bug surfaces as an error
+	}
+	if v, ok := e.(*expr.View[T]); ok {
+		t, err := viewed(l, v)
+		if err != nil {
+			return 0, err
+		}
+		return l.leaf(t)
+	}
+	l.note(func(*plan) string { return fmt.Sprintf("views pushed down to the tensors: %v is read as %v", n, e) })
+	return l.node(e)
+}
+
+// viewed returns the tensor view a view node left by PushViews stands for:
+// the view of its operand as a tensor (a tensor, a view of one, or the
+// value of a product or reduction, computed once into a temporary, as it
+// would be anyway). A Reshape whose operand's strides cannot express it
+// copies that operand into a contiguous temporary first, as NumPy's reshape
+// does; the copy is the only one made.
+func viewed[T tensor.Number](l *lowering[T], v *expr.View[T]) (*tensor.Tensor[T], error) {
+	return computed(l.ev, v, func() (*tensor.Tensor[T], error) {
+		var base *tensor.Tensor[T]
+		var err error
+		x := unwrap(v.X)
+		if xv, ok := x.(*expr.View[T]); ok {
+			base, err = viewed(l, xv)
+		} else {
+			base, err = materialize(l.ev, x)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if _, isTensor := x.(*tensor.Tensor[T]); !isTensor {
+			if _, isView := x.(*expr.View[T]); !isView {
+				l.note(func(pl *plan) string {
+					return fmt.Sprintf("view %v taken of %s, the value of %v (computed anyway), without a copy", v, nameOf(pl, base), x)
+				})
+			}
+		}
+		out, err := v.Apply(base)
+		var nc *shape.NotContiguousError
+		if !errors.As(err, &nc) {
+			return out, err
+		}
+		c := temp[T](l.ev, base.ShapeView(friend.K))
+		if err := evaluate(l.ev, c, base); err != nil {
+			return nil, err
+		}
+		out, err = v.Apply(c)
+		if err != nil {
+			return nil, err
+		}
+		strides := shape.FormatInts(base.StridesView(friend.K))
+		l.note(func(pl *plan) string {
+			return fmt.Sprintf("materialised: %v needs a copy (strides %s cannot be read as shape %v), so %s was copied into %s",
+				v, strides, out.ShapeView(friend.K), nameOf(pl, base), nameOf(pl, c))
+		})
+		return out, nil
+	})
+}
+
+// note records a line for Explain about the program being lowered.
+func (l *lowering[T]) note(f func(pl *plan) string) {
+	if l.ev.plan != nil {
+		l.p.notes = append(l.p.notes, f)
+	}
+}

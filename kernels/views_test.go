@@ -1,0 +1,111 @@
+package kernels
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// arange returns 0, 1, 2… in the given shape, plus start.
+func arange(start float64, dims ...int) *tensor.Tensor[float64] {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	t, err := tensor.Arange(start, start+float64(n), 1).View(dims...)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// TestViewsOfExpressions evaluates views of expressions and compares them
+// with values worked out by hand (NumPy's results for the same
+// expressions), and with the oracle, which maps indices through the view
+// nodes (View.At) without the push-down.
+func TestViewsOfExpressions(t *testing.T) {
+	a23 := arange(0, 2, 3)  // [[0 1 2] [3 4 5]]
+	b23 := arange(10, 2, 3) // [[10 11 12] [13 14 15]]
+	col := arange(0, 3, 1)  // [[0] [1] [2]]
+	row := arange(10, 4)    // [10 11 12 13]
+	m := expr.Mean[float64](a23, expr.Axis(0))
+	tests := []struct {
+		name string
+		e    expr.Exp[float64]
+		want []float64
+		dims shape.Shape
+	}{
+		{"(a + b).T", expr.Of[float64](a23).Add(b23).T(),
+			[]float64{10, 16, 12, 18, 14, 20}, shape.Of(3, 2)},
+		{"(col + row).T, broadcast operands", expr.T[float64](expr.Add[float64](col, row)),
+			// (col+row)[i][j] = i + 10 + j; transposed: [j][i]
+			[]float64{10, 11, 12, 11, 12, 13, 12, 13, 14, 13, 14, 15}, shape.Of(4, 3)},
+		{"(col + row).reshape(2, 6): a broadcast operand is expanded then reshaped (copied)",
+			expr.Reshape[float64](expr.Add[float64](col, row), 2, 6),
+			[]float64{10, 11, 12, 13, 11, 12, 13, 14, 12, 13, 14, 15}, shape.Of(2, 6)},
+		{"(a.T * 2).reshape(6): the transposed operand is copied",
+			expr.Of[float64](a23.T()).MulScalar(2).Reshape(-1),
+			[]float64{0, 6, 2, 8, 4, 10}, shape.Of(6)},
+		{"(a - 1)[:, ::-2]", expr.Of[float64](a23).SubScalar(1).Slice(1, tensor.None, tensor.None, -2),
+			[]float64{1, -1, 4, 2}, shape.Of(2, 2)},
+		{"(a + b)[1]", expr.Index[float64](expr.Add[float64](a23, b23), 0, 1),
+			[]float64{16, 18, 20}, shape.Of(3)},
+		{"(a + b)[:, -1]", expr.Index[float64](expr.Add[float64](a23, b23), 1, -1),
+			[]float64{14, 20}, shape.Of(2)},
+		{"(row * 2).expand(2, 4)", expr.Of[float64](row).MulScalar(2).Expand(2, -1),
+			[]float64{20, 22, 24, 26, 20, 22, 24, 26}, shape.Of(2, 4)},
+		{"(col + 1).squeeze()", expr.Of[float64](col).AddScalar(1).Squeeze(),
+			[]float64{1, 2, 3}, shape.Of(3)},
+		{"(row + 1).unsqueeze(1)", expr.Of[float64](row).AddScalar(1).Unsqueeze(1),
+			[]float64{11, 12, 13, 14}, shape.Of(4, 1)},
+		{"(a + b).transpose(1, 0)", expr.Permute[float64](expr.Add[float64](a23, b23), 1, 0),
+			[]float64{10, 16, 12, 18, 14, 20}, shape.Of(3, 2)},
+		{"swapaxes(a + b, 0, -1)", expr.Transpose[float64](expr.Add[float64](a23, b23), 0, -1),
+			[]float64{10, 16, 12, 18, 14, 20}, shape.Of(3, 2)},
+		{"(a - mean(a, 0)).T @ (a - mean(a, 0))",
+			expr.MatMul[float64](expr.Of[float64](a23).Sub(m).T(), expr.Sub[float64](a23, m)),
+			// a - mean = [[-1.5 -1.5 -1.5] [1.5 1.5 1.5]]; every entry 2·2.25
+			[]float64{4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5}, shape.Of(3, 3)},
+		{"(a @ b.T).T, a view of a product", expr.T[float64](expr.MatMul[float64](a23, b23.T())),
+			// a@b.T = [[35 44] [134 170]]
+			[]float64{35, 134, 44, 170}, shape.Of(2, 2)},
+		{"sum(a, 0).reshape(3, 1)", expr.Reshape[float64](expr.Sum[float64](a23, expr.Axis(0)), 3, 1),
+			[]float64{3, 5, 7}, shape.Of(3, 1)},
+		{"views of views: (a + b).T[1:, :].reshape(4)",
+			expr.Of[float64](a23).Add(b23).T().Slice(0, 1, tensor.None, 1).Reshape(4),
+			[]float64{12, 18, 14, 20}, shape.Of(4)},
+		{"a cast of a view: float64(((int)a + 1).T)",
+			expr.Cast[float64](expr.Of[int](tensor.Arange[int](0, 6, 1)).AddScalar(1).Reshape(2, 3).T()),
+			[]float64{1, 4, 2, 5, 3, 6}, shape.Of(3, 2)},
+		{"a view of a scalar expression: (2 + 3).reshape(1, 1)",
+			expr.Reshape[float64](expr.Add[float64](expr.Scalar(2.0), expr.Scalar(3.0)), 1, 1),
+			[]float64{5}, shape.Of(1, 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if s := tt.e.Shape(); !s.Equal(tt.dims) {
+				t.Fatalf("shape %v, want %v", s, tt.dims)
+			}
+			if diff := cmp.Diff(tt.want, refEval(tt.e, tt.dims)); diff != "" {
+				t.Errorf("oracle (-want +got):\n%s", diff)
+			}
+			got, err := Eval(tt.e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got.Data()); diff != "" {
+				t.Errorf("Eval (-want +got):\n%s", diff)
+			}
+			dst := tensor.Zeros[float64](tt.dims...)
+			if err := Assign(dst, tt.e); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, dst.Data()); diff != "" {
+				t.Errorf("Assign (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
