@@ -85,3 +85,21 @@ func (l *lowering[T]) note(f func(pl *plan) string) {
 		l.p.notes = append(l.p.notes, f)
 	}
 }
+
+// pushedViews returns e with its views pushed down (expr.PushViews) when it
+// has any, for the plan cache to describe; ok is false when it has none or
+// the rewrite fails (the full path then reports the error).
+func pushedViews[T tensor.Number](e expr.Exp[T]) (_ expr.Exp[T], ok bool) {
+	views := false
+	expr.Walk(e, func(n expr.Node, _ int) bool {
+		if _, ok := n.(*expr.View[T]); ok {
+			views = true
+		}
+		return !views
+	})
+	if !views {
+		return nil, false
+	}
+	pushed, err := expr.PushViews(e)
+	return pushed, err == nil
+}
