@@ -72,7 +72,13 @@ func (s viewSpec) String() string { return fmt.Sprintf("%s%v", s.kind, s.args) }
 // views is one leaf).
 type pusher[T tensor.Number] struct {
 	shapes map[Node]shape.Shape
-	views  map[leafKey]Exp[T]
+	views  map[leafKey]leafView[T]
+}
+
+// leafView is what leaf made of a tensor and a chain of views.
+type leafView[T tensor.Number] struct {
+	t       *tensor.Tensor[T]
+	applied int
 }
 
 type leafKey struct {
@@ -81,7 +87,7 @@ type leafKey struct {
 }
 
 func newPusher[T tensor.Number]() *pusher[T] {
-	return &pusher[T]{shapes: map[Node]shape.Shape{}, views: map[leafKey]Exp[T]{}}
+	return &pusher[T]{shapes: map[Node]shape.Shape{}, views: map[leafKey]leafView[T]{}}
 }
 
 // viewRewriter is implemented by Conversion, whose operand has another
@@ -162,9 +168,18 @@ func (p *pusher[T]) push(x Exp[T], chain []viewSpec) Exp[T] {
 	}
 	switch n := x.(type) {
 	case *tensor.Tensor[T]:
-		return p.leaf(n, chain)
+		v, k := p.leaf(n, chain)
+		return p.wrap(v, chain[k:])
 	case *Named[T]:
-		return &Named[T]{Name: n.Name, X: p.push(n.X, chain)}
+		if t, ok := n.X.(*tensor.Tensor[T]); ok && t != nil {
+			// A named tensor keeps a name that says which view of it is read:
+			// x.T, x.expand(2, 3).T.
+			v, k := p.leaf(t, chain)
+			named := &Named[T]{Name: render(views(n, chain[:k])), X: v}
+			p.shapes[named] = v.Shape()
+			return p.wrap(named, chain[k:])
+		}
+		return &Named[T]{Name: render(views(n, chain)), X: p.push(n.X, chain)}
 	case *Unary[T]:
 		return &Unary[T]{Op: n.Op, X: p.push(n.X, chain)}
 	case *Binary[T]:
@@ -210,40 +225,49 @@ func (p *pusher[T]) operands(n Exp[T], chain []viewSpec, xs ...Exp[T]) []Exp[T] 
 	return out
 }
 
-// leaf applies chain to t as tensor views. A Reshape the strides cannot
-// express, and every view after it, stays a view node over the tensor
-// viewed so far: evaluators copy that tensor.
-func (p *pusher[T]) leaf(t *tensor.Tensor[T], chain []viewSpec) Exp[T] {
+// leaf applies chain to t as tensor views, up to a Reshape the strides
+// cannot express: it returns the view and how many of chain's views it
+// applied. The views left stay view nodes over it (wrap): evaluators copy
+// the tensor for the Reshape.
+func (p *pusher[T]) leaf(t *tensor.Tensor[T], chain []viewSpec) (*tensor.Tensor[T], int) {
 	key := leafKey{t: t, chain: fmt.Sprint(chain)}
 	if v, ok := p.views[key]; ok {
-		return v
+		return v.t, v.applied
 	}
 	cur := t
-	for i, s := range chain {
+	k := 0
+	for _, s := range chain {
 		v := &View[T]{Kind: s.kind, Args: s.args, X: cur}
 		next, err := v.Apply(cur)
 		var nc *shape.NotContiguousError
 		if errors.As(err, &nc) {
-			out := p.wrap(v, chain[i+1:])
-			p.views[key] = out
-			return out
+			break
 		}
 		if err != nil {
 			p.fail(v, err)
 		}
 		cur = next
+		k++
 	}
-	p.views[key] = cur
-	return cur
+	p.views[key] = leafView[T]{cur, k}
+	return cur, k
 }
 
-// wrap returns chain's views as view nodes over x, checking their arguments.
-func (p *pusher[T]) wrap(x Exp[T], chain []viewSpec) Exp[T] {
-	p.chainShape(x, p.shapeOf(x), chain)
+// views returns chain's views as view nodes over x, unchecked (for names).
+func views[T tensor.Number](x Exp[T], chain []viewSpec) Exp[T] {
 	for _, s := range chain {
 		x = &View[T]{Kind: s.kind, Args: s.args, X: x}
 	}
 	return x
+}
+
+// wrap returns chain's views as view nodes over x, checking their arguments.
+func (p *pusher[T]) wrap(x Exp[T], chain []viewSpec) Exp[T] {
+	if len(chain) == 0 {
+		return x
+	}
+	p.chainShape(x, p.shapeOf(x), chain)
+	return views(x, chain)
 }
 
 // chainShape returns the shape chain's views give an operand x of shape s,

@@ -36,7 +36,9 @@ func viewCases() []viewCase {
 			func(t *tensor.Tensor[float64]) (*tensor.Tensor[float64], error) { return t.Reshape(4, -1) }, "(x + 1).reshape(4, -1)"},
 		{"Slice(2, None, None, -2)", func(x expr.Exp[float64]) expr.Exp[float64] {
 			return expr.Of(x).Slice(2, tensor.None, tensor.None, -2)
-		}, ok(func(t *tensor.Tensor[float64]) *tensor.Tensor[float64] { return t.Slice(2, tensor.None, tensor.None, -2) }),
+		}, ok(func(t *tensor.Tensor[float64]) *tensor.Tensor[float64] {
+			return t.Slice(2, tensor.None, tensor.None, -2)
+		}),
 			"(x + 1)[:, :, ::-2]"},
 		{"Slice(-2, 1, 5, 1)", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Slice(x, -2, 1, 5, 1) },
 			ok(func(t *tensor.Tensor[float64]) *tensor.Tensor[float64] { return t.Slice(-2, 1, 5, 1) }), "(x + 1)[..., 1:5, :]"},

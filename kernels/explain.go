@@ -151,6 +151,13 @@ type plan struct {
 // newPlan names the tensors e's Named nodes stand for.
 func newPlan(e expr.Node) *plan {
 	pl := &plan{names: map[any]string{}}
+	pl.nameNodes(e)
+	return pl
+}
+
+// nameNodes names the tensors e's Named nodes stand for, unless named
+// already.
+func (pl *plan) nameNodes(e expr.Node) {
 	expr.Walk(e, func(n expr.Node, _ int) bool {
 		if l, ok := n.(interface {
 			Label() string
@@ -162,7 +169,6 @@ func newPlan(e expr.Node) *plan {
 		}
 		return true
 	})
-	return pl
 }
 
 // storageKey identifies a tensor's storage: the address of its first

@@ -27,6 +27,9 @@ func (l *lowering[T]) view(n *expr.View[T]) (int, error) {
 		}
 		return l.leaf(t)
 	}
+	if l.ev.plan != nil {
+		l.ev.plan.nameNodes(e) // x.T for the view of x read
+	}
 	l.note(func(*plan) string { return fmt.Sprintf("views pushed down to the tensors: %v is read as %v", n, e) })
 	return l.node(e)
 }
@@ -45,7 +48,7 @@ func viewed[T tensor.Number](l *lowering[T], v *expr.View[T]) (*tensor.Tensor[T]
 		if xv, ok := x.(*expr.View[T]); ok {
 			base, err = viewed(l, xv)
 		} else {
-			base, err = materialize(l.ev, x)
+			base, err = materialize(l.ev, x) // a product's or reduction's value, computed once
 		}
 		if err != nil {
 			return nil, err
@@ -63,7 +66,11 @@ func viewed[T tensor.Number](l *lowering[T], v *expr.View[T]) (*tensor.Tensor[T]
 			return out, err
 		}
 		c := temp[T](l.ev, base.ShapeView(friend.K))
-		if err := evaluate(l.ev, c, base); err != nil {
+		var copied expr.Exp[T] = base
+		if l.ev.plan != nil {
+			copied = expr.Name(nameOf(l.ev.plan, base), copied) // a name, not the values
+		}
+		if err := evaluate(l.ev, c, copied); err != nil {
 			return nil, err
 		}
 		out, err = v.Apply(c)
@@ -102,4 +109,32 @@ func pushedViews[T tensor.Number](e expr.Exp[T]) (_ expr.Exp[T], ok bool) {
 	}
 	pushed, err := expr.PushViews(e)
 	return pushed, err == nil
+}
+
+// reorders reports whether v only reorders its operand's dimensions (T,
+// Transpose, Permute): its value is every element of the operand's.
+func reorders[T tensor.Number](v *expr.View[T]) bool {
+	switch v.Kind {
+	case expr.ViewT, expr.ViewTranspose, expr.ViewPermute:
+		return true
+	}
+	return false
+}
+
+// reorderedValue materialises a view that only reorders dimensions as the
+// view of its operand's value: the operand is computed once (a second use
+// of the same node, as d in d.T @ d, reads the same temporary), in its own
+// layout, and read through the view (a product reads it as stored,
+// transposed).
+func reorderedValue[T tensor.Number](ev *evaluation, v *expr.View[T]) (*tensor.Tensor[T], error) {
+	base, err := materialize(ev, v.X)
+	if err != nil {
+		return nil, err
+	}
+	out, err := v.Apply(base)
+	if err == nil && ev.plan != nil {
+		named := &expr.View[T]{Kind: v.Kind, Args: v.Args, X: expr.Name(nameOf(ev.plan, base), expr.Exp[T](base))}
+		ev.plan.name(out, named.String()) // x.T
+	}
+	return out, err
 }

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -164,5 +165,51 @@ func TestViewAliasing(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestExplainViews checks that Explain says where views went: pushed down to
+// the tensors, taken of a computed value, or, for a reshape the strides
+// cannot express, of a copy.
+func TestExplainViews(t *testing.T) {
+	x := expr.Name("x", arange(0, 2, 3))
+	c := expr.Name("c", arange(0, 2, 1))
+	tests := []struct {
+		name  string
+		dst   *tensor.Tensor[float64]
+		e     expr.Exp[float64]
+		steps int
+		want  []string // substrings, in order
+	}{
+		{"pushed down", tensor.Zeros[float64](3, 2), expr.Of[float64](x).Add(c).T(), 1, []string{
+			"views pushed down to the tensors: (x + c).T is read as (x.T + c.expand(2, 3).T)",
+			"in0  x.T strides (1,3)", "in1  c.expand(2, 3).T strides (0,1)"}},
+		{"a copy for a reshape", tensor.Zeros[float64](6), expr.Of[float64](x).AddScalar(1).T().Reshape(-1), 2, []string{
+			"step 1: t1 (3,2) float64 = x.T", "in0  x.T strides (1,3)", "step 2: dst",
+			"(x + 1).T.reshape(-1) is read as (x.T.reshape(-1) + 1)",
+			"materialised: x.T.reshape(-1) needs a copy (strides (1,3) cannot be read as shape (6,)), so x.T was copied into t1",
+			"in0  t1 strides (1,)"}},
+		{"of a product", tensor.Zeros[float64](3, 3), expr.T[float64](expr.MatMul[float64](expr.T(x), x)), 2, []string{
+			"step 1: t1 (3,3) float64 = (x.T @ x)", "x.T read as stored, transposed", "step 2: dst",
+			"view (x.T @ x).T taken of t1, the value of (x.T @ x) (computed anyway), without a copy", "in0  t1 strides (1,3)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Explain(tt.dst, tt.e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(got, "step "); n != tt.steps {
+				t.Errorf("%d steps, want %d:\n%s", n, tt.steps, got)
+			}
+			rest := got
+			for _, w := range tt.want {
+				k := strings.Index(rest, w)
+				if k < 0 {
+					t.Fatalf("missing (or out of order) %q in:\n%s", w, got)
+				}
+				rest = rest[k+len(w):]
+			}
+		})
 	}
 }
