@@ -427,6 +427,12 @@ func mapCases[T tensor.Number](seed uint64) []emuCase[T, T] {
 			build: func(x []*tensor.Tensor[T], d *tensor.Tensor[T]) (*tensor.Tensor[T], expr.Exp[T]) {
 				return d.T(), expr.Of(x[0]).Sub(x[1].T()).Maximum(x[0])
 			}},
+		{name: "view_of_expression", operands: tensors(m, row, col), dst: []int{29, 37}, key: "r2",
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return expr.Of(x[0]).Mul(x[1]).Sub(x[2]).T() })},
+		{name: "reshape_of_expression_copies", operands: tensors(mt, m), dst: []int{37 * 29},
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] {
+				return expr.Of(x[0]).T().Add(x[1]).Slice(0, tensor.None, tensor.None, -1).Reshape(-1)
+			})},
 		{name: "strided", operands: tensors(a), dst: []int{334}, key: "r1",
 			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return expr.Of(x[0].Slice(0, 1, n, 3)).MulScalar(5) })},
 		{name: "rounding_and_logic", operands: tensors(a, b), dst: []int{n}, key: vec,

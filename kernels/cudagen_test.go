@@ -43,6 +43,10 @@ func goldenCases() []cudaCase {
 		{"transposed", func() (string, error) {
 			return CUDASource(d34.T(), expr.Of[float32](b34.T()).Sub(d34.T()).Maximum(a34.T()))
 		}},
+		{"view_of_expression", func() (string, error) {
+			// (x + row).T: both operands read through views, row expanded
+			return CUDASource(tensor.Zeros[float32](4, 3), x.Add(row).T())
+		}},
 		{"reduction", func() (string, error) {
 			return CUDASource(tensor.Zeros[float32](3), expr.Of[float32](expr.Sum[float32](x.Mul(row), expr.Axis(1))))
 		}},

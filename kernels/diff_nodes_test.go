@@ -233,7 +233,7 @@ func TestScenesCoverNodes(t *testing.T) {
 			countNodes(sci.tree, counts)
 			countTwins(sci, counts)
 		}
-		want := []string{"reduction", "argreduction", "product", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin"}
+		want := []string{"reduction", "argreduction", "product", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node"}
 		for _, kind := range want {
 			if counts[kind] < 10 {
 				t.Errorf("rounding=%v: %d trees hold a %s, want at least 10 (all counts: %v)", rounding, counts[kind], kind, counts)
@@ -253,6 +253,11 @@ func countNodes(e expr.Node, counts map[string]int) {
 			counts["reduction"]++
 		case strings.Contains(name, "MatProduct"):
 			counts["product"]++
+		case strings.Contains(name, "expr.View"):
+			counts["view"]++
+			if _, ok := n.(expr.Parent).Operands()[0].(interface{ Operands() []expr.Node }); ok {
+				counts["view of a node"]++
+			}
 		case strings.Contains(name, "Conversion"):
 			counts["cast"]++
 			operand := fmt.Sprintf("%T", n.(expr.Parent).Operands()[0])

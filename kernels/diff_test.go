@@ -114,7 +114,9 @@ func (sc *scene[T]) node(src *byteSource, dims shape.Shape, depth int, full bool
 	if depth <= 0 || src.next(4) == 0 {
 		return sc.leaf(src, dims, full)
 	}
-	switch kind := src.next(8); {
+	switch kind := src.next(9); {
+	case kind == 8:
+		return sc.viewNode(src, dims, depth, full)
 	case kind < 2 && sc.nested >= maxNesting:
 	case kind == 0:
 		if n := sc.reduction(src, dims, depth, full); n != nil {

@@ -89,8 +89,15 @@ func computed[T tensor.Number](ev *evaluation, n expr.Node, compute func() (*ten
 // computed once into a temporary.
 func materialize[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor[T], error) {
 	e = unwrap(e)
-	if t, ok := e.(*tensor.Tensor[T]); ok {
-		return t, nil
+	switch n := e.(type) {
+	case *tensor.Tensor[T]:
+		return n, nil
+	case *expr.Reduction[T]: // computed into a temporary of its own shape anyway
+		return computed(ev, n, func() (*tensor.Tensor[T], error) { return reduce(ev, n) })
+	case *expr.View[T]:
+		if reorders(n) {
+			return reorderedValue(ev, n)
+		}
 	}
 	return computed(ev, e, func() (*tensor.Tensor[T], error) {
 		dst := temp[T](ev, e.Shape())

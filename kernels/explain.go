@@ -151,6 +151,13 @@ type plan struct {
 // newPlan names the tensors e's Named nodes stand for.
 func newPlan(e expr.Node) *plan {
 	pl := &plan{names: map[any]string{}}
+	pl.nameNodes(e)
+	return pl
+}
+
+// nameNodes names the tensors e's Named nodes stand for, unless named
+// already.
+func (pl *plan) nameNodes(e expr.Node) {
 	expr.Walk(e, func(n expr.Node, _ int) bool {
 		if l, ok := n.(interface {
 			Label() string
@@ -162,7 +169,6 @@ func newPlan(e expr.Node) *plan {
 		}
 		return true
 	})
-	return pl
 }
 
 // storageKey identifies a tensor's storage: the address of its first
@@ -515,6 +521,9 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 		fmt.Fprintf(b, "  over %v (coalesced), the kernel's program:\n", p.shape)
 	} else {
 		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.shape, w.block, tiles, mode)
+	}
+	for _, note := range p.notes {
+		fmt.Fprintf(b, "  %s\n", note(pl))
 	}
 	slot := slotNames(pl, p)
 	fmt.Fprintf(b, "  %-4s %s strides %s offset %d\n", "out", dst, shape.FormatInts(p.strides[0]), p.offsets[0])

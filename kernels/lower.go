@@ -40,6 +40,8 @@ type program[T tensor.Number] struct {
 
 	first *productStep[T] // the matrix product written into the destination before the pass, or nil
 	red   *reduceState[T] // how the values fold into the destination, for a reduction; nil for an assignment
+
+	notes []func(pl *plan) string // for Explain: views pushed down, operands materialised (views.go)
 }
 
 // target is what a program writes: a tensor's storage walked with the given
@@ -162,6 +164,8 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 		return l.op(n.Op, n.X, n.Y)
 	case *expr.Ternary[T]:
 		return l.op(n.Op, n.X, n.Y, n.Z)
+	case *expr.View[T]:
+		return l.view(n)
 	case *expr.MatProduct[T]:
 		return l.product(n)
 	case *expr.Reduction[T]:

@@ -13,7 +13,8 @@ import (
 
 // The plan cache. An Assign of an elementwise tree (tensors of the tree's
 // element type, constants, and unary, binary and ternary op nodes, under
-// any Named or Chain nodes) is described by a signature: the destination's
+// any Named or Chain nodes, and view nodes that expr.PushViews turns into
+// tensor views of the leaves: the signature is the rewritten tree's) is described by a signature: the destination's
 // and each leaf's shape, strides and device, which leaves are the same
 // tensor (and which is the destination), and the tree's node kinds and ops,
 // in the order the lowering visits them. Everything Assign's checks and the
@@ -236,7 +237,13 @@ func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.E
 	s := signaturePool.Get().(*signature)
 	defer signaturePool.Put(s)
 	if !describe(s, dst, e) {
-		return false, nil
+		// A tree with view nodes is described as the tree PushViews makes of
+		// it, whose leaves are the tensor views it reads (views.go).
+		pushed, ok := pushedViews(e)
+		if !ok || !describe(s, dst, pushed) {
+			return false, nil
+		}
+		e = pushed
 	}
 	cp := lookupPlan[T](s)
 	if cp == nil {

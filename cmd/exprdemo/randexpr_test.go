@@ -249,7 +249,11 @@ func (g *cliGen) node(depth int, full bool) gval {
 			return gval{src: fmt.Sprintf("%s(%s)", f, x.src), dims: x.dims, kind: x.kind, exact: x.exact}
 		}
 		if f == "exp" {
-			x.src = fmt.Sprintf("clip(%s, -20, 20)", x.src) // keeps exp finite, so that tolerances mean something
+			lo := -20
+			if x.kind != kindFloat {
+				lo = 0 // -20 is out of bounds for an unsigned array (NumPy's rule), which the kinds do not tell apart
+			}
+			x.src = fmt.Sprintf("clip(%s, %d, 20)", x.src, lo) // keeps exp finite, so that tolerances mean something
 		}
 		return gval{src: fmt.Sprintf("%s(%s)", f, x.src), dims: x.dims, kind: kindFloat, exact: f == "sqrt" && x.exact}
 	case 6: // maximum, minimum, clip
@@ -289,12 +293,28 @@ func (g *cliGen) node(depth int, full bool) gval {
 		}
 		v := gval{src: fmt.Sprintf("%s(%s)", to, x.src), dims: x.dims, kind: kindOf(to), exact: x.exact}
 		return v
-	case 10: // a view of an expression (computed first)
+	case 10: // a view of an expression (lazy: pushed down to the inputs, or a copy for a reshape)
 		x := g.node(depth-1, full)
 		if len(x.dims) == 0 {
 			return x
 		}
-		return gval{src: fmt.Sprintf("(%s)[::-1]", x.src), dims: x.dims, kind: x.kind, exact: x.exact}
+		dims := make([]string, len(x.dims))
+		for i, d := range x.dims {
+			dims[i] = fmt.Sprint(d)
+		}
+		// Views that keep x's shape, so that the value fits where x did.
+		view := []string{
+			"(%s)[::-1]",
+			"(%s).T.T",
+			"(%s).reshape(-1).reshape(" + strings.Join(dims, ", ") + ")",
+			"(%s).T[::-1].T",
+			"(%s)[..., None][..., 0]",
+			"(%s).transpose()[1:][::-1].transpose()",
+		}[r.IntN(6)]
+		if strings.Contains(view, "[1:]") { // drops a row of the last dimension: keep x's shape otherwise
+			view = "(%s).transpose()[::1].transpose()"
+		}
+		return gval{src: fmt.Sprintf(view, x.src), dims: x.dims, kind: x.kind, exact: x.exact}
 	case 11: // negation
 		x := g.node(depth-1, full)
 		if x.kind == kindBool {

@@ -64,7 +64,10 @@ func TestExplainOnDevice(t *testing.T) {
 		{"x / 2 + x.T.sum()", shape.Of(2, 3), []string{"step 1: t1 () int64 = sum of int64(x.T)", "CUDA kernel laze_", "a reduction into 1 result\n",
 			"dst (2,3) float64 = ((float64(x) / 2) + float64(sum(int64(x.T))))", "CUDA kernel laze_", "6 elements", "converted as read"}, 0},
 		{"relu(a - 2) @ a.T + sum(a)", shape.Of(2, 2), []string{"sum of a", "CUDA kernel", "@ a.T on cuda:7", "cuBLAS sgemm"}, 0},
-		{"(a + 1).T * 2", shape.Of(3, 2), []string{"(computed first, as a view of it is taken)", "CUDA kernel", "step 2:", "CUDA kernel"}, 1},
+		{"(a + 1).T * 2", shape.Of(3, 2), []string{"step 1: dst (3,2) float32 = ((a + 1).T * 2)", "CUDA kernel",
+			"views pushed down to the tensors: (a + 1).T is read as (a.T + 1)", "in0  a.T strides (1,3)"}, 0},
+		{"(a.T + 1).reshape(6)[::2]", shape.Of(3), []string{"step 1: t1 (3,2) float32 = a.T", "CUDA kernel",
+			"step 2: dst (3,) float32", "CUDA kernel", "materialised: a.T.reshape(6) needs a copy", "in0  t1 strides (2,)"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {

@@ -123,6 +123,13 @@ var numpyTable = []struct {
 	{"a.transpose(1, 0)[..., 0]", Float64, shape.Of(3), []float64{0, 1, 2}, false, false},
 	{"a.T.reshape(2, 3)", Float64, shape.Of(2, 3), []float64{0, 3, 1, 4, 2, 5}, false, false},
 	{"(a * 2)[1, ::2]", Float64, shape.Of(2), []float64{6, 10}, false, false},
+	// Views of expressions: lazy, pushed down to the inputs (a reshape of a
+	// transposed sum copies).
+	{"(a + i).T.reshape(6)", Float64, shape.Of(6), []float64{0, 6, 2, 8, 4, 10}, false, false},
+	{"(a - mean(a, axis=0)).T @ (a - mean(a, axis=0))", Float64, shape.Of(3, 3), []float64{4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5}, false, false},
+	{"(u + 1)[::-1]", Uint8, shape.Of(3), []float64{1, 6, 251}, false, false},
+	{"(f * 2)[None][0, 1:]", Float32, shape.Of(2), []float64{-3, 5}, false, false},
+	{"(a + 1).reshape(3, 2)[:, 1]", Float64, shape.Of(3), []float64{2, 4, 6}, false, false},
 	{"2 ** -1", Float64, shape.Of(), []float64{0.5}, false, false},
 	{"7 // -2 + 7 % -2", Int64, shape.Of(), []float64{-5}, false, false},
 	{"-2 ** 2", Int64, shape.Of(), []float64{-4}, false, false},

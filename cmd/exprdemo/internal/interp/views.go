@@ -9,37 +9,30 @@ import (
 )
 
 // A view (x.T, x[1:3], x.transpose(…), x.reshape(…)) of an input is an O(1)
-// view of its tensor. Of a computed expression, it needs that expression's
-// values: the expression is evaluated first, into a temporary, and the
-// view taken of that (Explain lists it as its own step).
+// view of its tensor, named by its source. Of a computed expression, it is a
+// lazy view node (expr.View): nothing is computed first; the evaluator
+// pushes the view down to the expression's tensors ((a + 1).T reads a.T),
+// and copies only what a reshape cannot view (Explain says which).
 
-// leaf returns v as a tensor, evaluating it first when it is a computed
-// expression; n is the node v came from.
+// leaf returns what a view of v is taken of: v's tensor when v is an input
+// (or a view of one), else v's expression; n is the node v came from.
 func (ev *evaluator) leaf(n lang.Node, v value) (any, error) {
 	if v.py != nil {
 		return nil, ev.failf(n, "%s is a number; views need an array", ev.text(n))
 	}
-	k := kitFor(v.dt)
-	if t, ok := k.leafOf(v.node); ok {
+	if t, ok := kitFor(v.dt).leafOf(v.node); ok {
 		return t, nil
 	}
-	if ev.explain {
-		plan, err := k.explain(v.node, v.s, ev.alloc)
-		if err != nil {
-			return nil, ev.fail(n, "", err)
-		}
-		ev.plan = append(ev.plan, fmt.Sprintf("(computed first, as a view of it is taken)\n%s", plan))
-	}
-	t, err := k.evaluate(v.node, v.s, ev.alloc)
-	if err != nil {
-		return nil, ev.fail(n, "", err)
-	}
-	return t, nil
+	return v.node, nil
 }
 
-// viewed wraps a view of n's value as a named leaf, named by its source.
+// viewed wraps a view of n's value: a tensor view as a leaf named by its
+// source, a view node as it is.
 func (ev *evaluator) viewed(n lang.Node, d DType, t any) value {
 	k := kitFor(d)
+	if _, ok := k.leafOf(t); !ok {
+		return value{dt: d, s: k.shapeOf(t), node: t}
+	}
 	return value{dt: d, s: k.shapeOf(t), node: k.named(ev.text(n), t)}
 }
 
@@ -55,7 +48,7 @@ func (ev *evaluator) attr(n *lang.Attr) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	return ev.viewed(n, x.dt, kitFor(x.dt).permute(t, reversed(len(x.s)))), nil
+	return ev.viewed(n, x.dt, kitFor(x.dt).transposed(t)), nil
 }
 
 func reversed(n int) []int {

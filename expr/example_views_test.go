@@ -1,0 +1,41 @@
+package expr_test
+
+import (
+	"fmt"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A covariance matrix with no Eval: the centred data d is a lazy tree, d.T
+// is a view of it, and the product computes d once and reads it twice,
+// once as stored and once transposed.
+func ExampleT() {
+	x, _ := tensor.FromSlice([]float64{1, 2, 3, 6, 5, 10}, []int{3, 2}) // 3 samples, 2 variables; d = [[-2 -4] [0 0] [2 4]]
+	n := float64(x.Shape()[0])
+	d := expr.Of[float64](x).Sub(expr.Mean[float64](x, expr.Axis(0))) // x - mean(x, 0)
+	cov := expr.Of[float64](expr.MatMul[float64](d.T(), d)).DivScalar(n - 1)
+	out, _ := kernels.Eval(cov)
+	fmt.Println(out)
+	// Output:
+	// [[ 4.  8.]
+	//  [ 8. 16.]]
+}
+
+// Views of an expression are pushed down to its tensors: (a + b).T[::-1]
+// reads a and b through views, in one pass, with no temporary.
+func ExamplePushViews() {
+	a, _ := tensor.Arange[float64](0, 6, 1).View(2, 3)
+	b, _ := tensor.FromSlice([]float64{10, 20, 30}, []int{3})
+	e := expr.Of(expr.Exp[float64](expr.Name("a", a))).Add(expr.Name("b", b)).T().Slice(0, tensor.None, tensor.None, -1)
+	pushed, _ := expr.PushViews(e)
+	fmt.Println(e, "is read as", pushed)
+	out, _ := kernels.Eval(e)
+	fmt.Println(out)
+	// Output:
+	// (a + b).T[::-1] is read as (a.T[::-1] + b.expand(2, 3).T[::-1])
+	// [[32. 35.]
+	//  [21. 24.]
+	//  [10. 13.]]
+}

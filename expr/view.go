@@ -1,0 +1,365 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// ViewKind names the view a View node takes of its operand. Each is the
+// tensor method of the same name (tensor/views.go), with the same arguments
+// and the same errors.
+type ViewKind uint8
+
+// The views. Args holds the tensor method's arguments in order.
+const (
+	ViewT         ViewKind = iota + 1 // T(): all dimensions reversed; no Args
+	ViewTranspose                     // Transpose(d0, d1)
+	ViewPermute                       // Permute(dims...)
+	ViewReshape                       // Reshape(dims...): one dimension may be -1
+	ViewSlice                         // Slice(dim, start, end, step), tensor.None for an omitted bound
+	ViewIndex                         // Index(dim, i)
+	ViewExpand                        // Expand(dims...): -1 keeps a size
+	ViewSqueeze                       // Squeeze(dims...)
+	ViewUnsqueeze                     // Unsqueeze(dim)
+)
+
+var viewNames = [...]string{ViewT: "T", ViewTranspose: "Transpose", ViewPermute: "Permute",
+	ViewReshape: "Reshape", ViewSlice: "Slice", ViewIndex: "Index", ViewExpand: "Expand",
+	ViewSqueeze: "Squeeze", ViewUnsqueeze: "Unsqueeze"}
+
+// String returns the tensor method's name: "Transpose", "Reshape".
+func (k ViewKind) String() string {
+	if int(k) < len(viewNames) && viewNames[k] != "" {
+		return viewNames[k]
+	}
+	return "ViewKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// View is a view of X: X's elements rearranged, selected or repeated as the
+// tensor method Kind does to a tensor (a transpose, a slice, a reshape…),
+// without computing anything. Evaluators push views down through the
+// elementwise nodes to the tensors, where they become tensor views
+// (PushViews); (a + b).T is evaluated as a.T + b.T.
+type View[T tensor.Number] struct {
+	Kind ViewKind
+	Args []int
+	X    Exp[T]
+}
+
+func view[T tensor.Number](k ViewKind, x Exp[T], args ...int) Exp[T] {
+	return &View[T]{Kind: k, Args: args, X: bare(x)}
+}
+
+// T returns the view of x with the order of all dimensions reversed, as the
+// tensor method T (NumPy's .T).
+func T[E tensor.Number](x Exp[E]) Exp[E] { return view(ViewT, x) }
+
+// Transpose returns the view of x with dimensions d0 and d1 swapped, as the
+// tensor method Transpose.
+func Transpose[T tensor.Number](x Exp[T], d0, d1 int) Exp[T] { return view(ViewTranspose, x, d0, d1) }
+
+// Permute returns the view of x whose dimension i is dimension dims[i] of x,
+// as the tensor method Permute.
+func Permute[T tensor.Number](x Exp[T], dims ...int) Exp[T] {
+	return view(ViewPermute, x, dims...)
+}
+
+// Reshape returns x's elements, in row-major order, in the given dimensions
+// (one may be -1), as the tensor method Reshape: evaluators read it as a
+// view where the strides allow one, and copy (only the operand that needs
+// it) where they do not.
+func Reshape[T tensor.Number](x Exp[T], dims ...int) Exp[T] {
+	return view(ViewReshape, x, dims...)
+}
+
+// Slice returns the view of dimension dim of x from start towards end in
+// steps of step, with Python's slice rules, as the tensor method Slice
+// (tensor.None stands for an omitted bound).
+func Slice[T tensor.Number](x Exp[T], dim, start, end, step int) Exp[T] {
+	return view(ViewSlice, x, dim, start, end, step)
+}
+
+// Index returns the view of x at position i of dimension dim, that dimension
+// removed, as the tensor method Index.
+func Index[T tensor.Number](x Exp[T], dim, i int) Exp[T] { return view(ViewIndex, x, dim, i) }
+
+// Expand returns x with size-1 dimensions stretched to the given sizes (-1
+// keeps a size; new leading dimensions may be added), as the tensor method
+// Expand.
+func Expand[T tensor.Number](x Exp[T], dims ...int) Exp[T] { return view(ViewExpand, x, dims...) }
+
+// Squeeze returns x without the given size-1 dimensions, or without every
+// size-1 dimension when none are given, as the tensor method Squeeze.
+func Squeeze[T tensor.Number](x Exp[T], dims ...int) Exp[T] {
+	return view(ViewSqueeze, x, dims...)
+}
+
+// Unsqueeze returns x with a new dimension of size 1 at position dim, as the
+// tensor method Unsqueeze.
+func Unsqueeze[T tensor.Number](x Exp[T], dim int) Exp[T] { return view(ViewUnsqueeze, x, dim) }
+
+// Apply takes the view of t with t's own view method: a tensor sharing t's
+// storage. For ViewReshape it is the tensor method View, which returns a
+// NotContiguousError where only a copy would do (Reshape's fallback, which
+// evaluators make themselves). Bad arguments give the errors the tensor
+// method gives (returned here, where the method panics with them).
+func (v *View[T]) Apply(t *tensor.Tensor[T]) (_ *tensor.Tensor[T], err error) {
+	defer recoverShapeError(&err)
+	a := v.Args
+	arg := func(i int) int {
+		if i < len(a) {
+			return a[i]
+		}
+		panic(&shape.ArgumentError{Op: v.Kind.String(), Name: "arguments", Value: a,
+			Reason: fmt.Sprintf("%s needs more arguments", v.Kind)})
+	}
+	switch v.Kind {
+	case ViewT:
+		return t.T(), nil
+	case ViewTranspose:
+		return t.Transpose(arg(0), arg(1)), nil
+	case ViewPermute:
+		return t.Permute(a...), nil
+	case ViewReshape:
+		r, err := t.View(a...)
+		if err != nil {
+			var nc *shape.NotContiguousError
+			if errors.As(err, &nc) {
+				nc.Op = "Reshape"
+			} else {
+				err = renameViewErr(err, "Reshape")
+			}
+		}
+		return r, err
+	case ViewSlice:
+		return t.Slice(arg(0), arg(1), arg(2), arg(3)), nil
+	case ViewIndex:
+		return t.Index(arg(0), arg(1)), nil
+	case ViewExpand:
+		return t.Expand(a...)
+	case ViewSqueeze:
+		return t.Squeeze(a...), nil
+	case ViewUnsqueeze:
+		return t.Unsqueeze(arg(0)), nil
+	}
+	return nil, &shape.ArgumentError{Op: "View", Name: "kind", Value: v.Kind, Reason: "not a view kind"}
+}
+
+// renameViewErr names op in the errors that View shares with Reshape.
+func renameViewErr(err error, op string) error {
+	var se *shape.ShapeError
+	var ae *shape.ArgumentError
+	var oe *shape.OverflowError
+	switch {
+	case errors.As(err, &se):
+		se.Op = op
+	case errors.As(err, &ae):
+		ae.Op = op
+	case errors.As(err, &oe):
+		oe.Op = op
+	}
+	return err
+}
+
+// recoverShapeError turns a panic with one of package shape's typed errors
+// (the tensor view methods' panics on bad arguments) into *err; any other
+// panic goes on.
+func recoverShapeError(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if e, ok := r.(error); ok {
+		var ae *shape.ArgumentError
+		var de *shape.DimensionError
+		var ie *shape.IndexError
+		if errors.As(e, &ae) || errors.As(e, &de) || errors.As(e, &ie) {
+			*err = e
+			return
+		}
+	}
+	panic(r)
+}
+
+// viewShape returns the shape of the view of an operand of shape xs, or the
+// tensor method's error. The geometry is the tensor method's own: it is
+// applied to a one-element tensor broadcast to xs (stride 0 everywhere), which
+// every view method accepts wherever it accepts a tensor of that shape (a
+// reshape of it is always a view).
+func (v *View[T]) viewShape(xs shape.Shape) (shape.Shape, error) {
+	probe, err := tensor.Scalar(T(0)).BroadcastTo(xs)
+	if err != nil {
+		return nil, err
+	}
+	r, err := v.Apply(probe)
+	if err != nil {
+		return nil, err
+	}
+	return r.Shape(), nil
+}
+
+// Shape returns the shape of the view. It panics with the error Check
+// returns when X's shape does not allow the view.
+func (v *View[T]) Shape() shape.Shape { return mustShape(v) }
+
+// Operands returns X.
+func (v *View[T]) Operands() []Node { return []Node{v.X} }
+
+func (v *View[T]) checkNode(call string) (info, error) {
+	in, err := checkOperand(v, call, v.Kind.String(), 0, v.X)
+	if err != nil {
+		return info{}, err
+	}
+	s, err := v.viewShape(in.shape)
+	if err != nil {
+		return info{}, &shape.NodeError{Op: call, Node: render(v), Err: err}
+	}
+	in.shape = s
+	return in, nil
+}
+
+// At returns the element of X that the view puts at index: the index is
+// mapped back through the view (dimensions reordered, a slice's start and
+// step applied, an indexed dimension put back, a reshape's row-major
+// position recomputed in X's shape).
+func (v *View[T]) At(index ...int) T {
+	checkRank(v, index)
+	return v.X.At(v.sourceIndex(v.X.Shape(), index)...)
+}
+
+// sourceIndex maps an index of the view to the index of X (of shape xs) it
+// reads. The arguments have been checked (the view's shape is known).
+func (v *View[T]) sourceIndex(xs shape.Shape, index []int) []int {
+	a := v.Args
+	n := len(xs)
+	axis := func(d, rank int) int { return shape.MustAxis(v.Kind.String(), d, rank) }
+	src := make([]int, n)
+	switch v.Kind {
+	case ViewT:
+		for i := range n {
+			src[i] = index[n-1-i]
+		}
+	case ViewTranspose:
+		copy(src, index)
+		d0, d1 := axis(a[0], n), axis(a[1], n)
+		src[d0], src[d1] = index[d1], index[d0]
+	case ViewPermute:
+		for i, d := range a {
+			src[axis(d, n)] = index[i]
+		}
+	case ViewReshape:
+		out, _ := v.viewShape(xs)
+		flat := 0
+		for d, i := range index {
+			flat = flat*out[d] + i
+		}
+		for d := n - 1; d >= 0; d-- {
+			src[d] = flat % xs[d]
+			flat /= xs[d]
+		}
+	case ViewSlice:
+		copy(src, index)
+		d := axis(a[0], n)
+		first, _ := tensor.SliceIndices(xs[d], a[1], a[2], a[3])
+		src[d] = first + index[d]*a[3]
+	case ViewIndex:
+		d := axis(a[0], n)
+		i := a[1]
+		if i < 0 {
+			i += xs[d]
+		}
+		copy(src, index[:d])
+		src[d] = i
+		copy(src[d+1:], index[d:])
+	case ViewExpand:
+		return broadcastIndex(index, xs)
+	case ViewSqueeze:
+		drop := squeezed(xs, a)
+		j := 0
+		for d := range n {
+			if !drop[d] {
+				src[d] = index[j]
+				j++
+			}
+		}
+	case ViewUnsqueeze:
+		d := axis(a[0], n+1)
+		copy(src, index[:d])
+		copy(src[d:], index[d+1:])
+	}
+	return src
+}
+
+// squeezed returns which dimensions of xs Squeeze(dims...) drops: the named
+// size-1 dimensions, or every size-1 dimension when none are named.
+func squeezed(xs shape.Shape, dims []int) []bool {
+	drop := make([]bool, len(xs))
+	for d, n := range xs {
+		drop[d] = n == 1 && len(dims) == 0
+	}
+	for _, d := range dims {
+		a := shape.MustAxis("Squeeze", d, len(xs))
+		drop[a] = xs[a] == 1
+	}
+	return drop
+}
+
+// String prints the view as NumPy writes it: "x.T", "x[:, 1:5:2]",
+// "x.reshape(2, 3)".
+func (v *View[T]) String() string { return render(v) }
+
+func (v *View[T]) render(b *strings.Builder) {
+	renderTo(b, v.X)
+	a := v.Args
+	ints := func(xs []int) string {
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = strconv.Itoa(x)
+		}
+		return strings.Join(s, ", ")
+	}
+	bound := func(x int) string {
+		if x == tensor.None {
+			return ""
+		}
+		return strconv.Itoa(x)
+	}
+	// index prints x[:, :, sel] with sel at dimension d (negative d as ":, ...").
+	index := func(d int, sel string) string {
+		if d < 0 {
+			return "[..., " + sel + strings.Repeat(", :", -d-1) + "]"
+		}
+		return "[" + strings.Repeat(":, ", d) + sel + "]"
+	}
+	switch {
+	case v.Kind == ViewT:
+		b.WriteString(".T")
+	case v.Kind == ViewTranspose && len(a) == 2:
+		fmt.Fprintf(b, ".swapaxes(%d, %d)", a[0], a[1])
+	case v.Kind == ViewPermute:
+		b.WriteString(".transpose(" + ints(a) + ")")
+	case v.Kind == ViewReshape:
+		b.WriteString(".reshape(" + ints(a) + ")")
+	case v.Kind == ViewSlice && len(a) == 4:
+		sel := bound(a[1]) + ":" + bound(a[2])
+		if a[3] != 1 {
+			sel += ":" + strconv.Itoa(a[3])
+		}
+		b.WriteString(index(a[0], sel))
+	case v.Kind == ViewIndex && len(a) == 2:
+		b.WriteString(index(a[0], strconv.Itoa(a[1])))
+	case v.Kind == ViewExpand:
+		b.WriteString(".expand(" + ints(a) + ")")
+	case v.Kind == ViewSqueeze:
+		b.WriteString(".squeeze(" + ints(a) + ")")
+	case v.Kind == ViewUnsqueeze && len(a) == 1:
+		fmt.Fprintf(b, ".unsqueeze(%d)", a[0])
+	default:
+		fmt.Fprintf(b, ".%s(%s)", v.Kind, ints(a))
+	}
+}

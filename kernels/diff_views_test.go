@@ -1,0 +1,123 @@
+package kernels
+
+import (
+	"slices"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// viewNode makes a random view node (expr.View) whose shape is dims (when
+// full) or broadcasts to it, over a random subtree of the shape the view
+// needs: a transpose, a permutation, a reshape (with -1 at times), a slice
+// with a positive or negative step, an index, an expansion, a squeeze or an
+// unsqueeze. The subtree's operands often broadcast, so that pushing the
+// view down expands them first, and a reshape of a transposed or broadcast
+// operand must copy it.
+func (sc *scene[T]) viewNode(src *byteSource, dims shape.Shape, depth int, full bool) expr.Exp[T] {
+	want := dims
+	if !full {
+		want = ownShape(src, dims)
+	}
+	n := len(want)
+	under := func(operand shape.Shape) expr.Exp[T] { return sc.node(src, operand, depth-1, true) }
+	switch src.next(9) {
+	case 0:
+		return expr.T(under(reversed(want)))
+	case 1:
+		if n >= 1 {
+			d0, d1 := src.next(n), src.next(n)
+			operand := slices.Clone(want)
+			operand[d0], operand[d1] = operand[d1], operand[d0]
+			return expr.Transpose(under(operand), d0, d1-n) // a negative dimension too
+		}
+	case 2:
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		for i := n - 1; i > 0; i-- {
+			j := src.next(i + 1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		operand := make(shape.Shape, n)
+		for i, p := range perm {
+			operand[p] = want[i]
+		}
+		return expr.Permute(under(operand), perm...)
+	case 3:
+		// The operand has want's sizes reversed, or flattened: the same
+		// element count in another shape.
+		operand := reversed(want)
+		if src.next(2) == 0 {
+			size, _ := want.Size()
+			operand = shape.Shape{size}
+		}
+		args := slices.Clone([]int(want))
+		if n > 0 && src.next(3) == 0 {
+			if d := src.next(n); want[d] > 0 {
+				args[d] = -1
+			}
+		}
+		return expr.Reshape(under(operand), args...)
+	case 4:
+		if n >= 1 {
+			d := src.next(n)
+			step := []int{1, 2, -1, -3}[src.next(4)]
+			operand := slices.Clone(want)
+			if step > 0 {
+				start := src.next(2)
+				operand[d] = start + max(0, (want[d]-1)*step+1) + src.next(2)
+				return expr.Slice(under(operand), d, start, start+want[d]*step, step)
+			}
+			operand[d] = max(0, (want[d]-1)*-step+1+src.next(-step))
+			if want[d] == 0 {
+				operand[d] = 0
+			}
+			return expr.Slice(under(operand), d-n, tensor.None, tensor.None, step)
+		}
+	case 5:
+		d := src.next(n + 1)
+		size := 1 + src.next(3)
+		operand := slices.Insert(slices.Clone(want), d, size)
+		i := src.next(2*size) - size // from -size to size-1
+		return expr.Index(under(operand), d, i)
+	case 6:
+		// The operand has some of want's dimensions as 1, and may lack
+		// leading ones; -1 keeps a size that does not change.
+		lead := src.next(n + 1)
+		operand := slices.Clone(want[lead:])
+		args := slices.Clone([]int(want))
+		for d := range operand {
+			switch src.next(3) {
+			case 0:
+				operand[d] = 1
+			case 1:
+				args[lead+d] = -1
+			}
+		}
+		return expr.Expand(under(operand), args...)
+	case 7:
+		d := src.next(n + 1)
+		operand := slices.Insert(slices.Clone(want), d, 1)
+		if src.next(2) == 0 && !slices.Contains(want, 1) {
+			return expr.Squeeze(under(operand)) // every size-1 dimension
+		}
+		return expr.Squeeze(under(operand), d)
+	case 8:
+		for d, size := range want {
+			if size == 1 {
+				return expr.Unsqueeze(under(slices.Delete(slices.Clone(want), d, d+1)), d-n)
+			}
+		}
+	}
+	return expr.T(under(reversed(want)))
+}
+
+// reversed returns s with its dimensions in reverse order.
+func reversed(s shape.Shape) shape.Shape {
+	r := slices.Clone(s)
+	slices.Reverse(r)
+	return r
+}
