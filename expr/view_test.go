@@ -66,7 +66,7 @@ func viewCases() []viewCase {
 // against the tensor method applied to x + 1 computed element by element:
 // the shape, every element, and the printed form.
 func TestViewNodes(t *testing.T) {
-	x := expr.Name("x", expr.Exp[float64](arange(t, 2, 3, 4)))
+	x := expr.Name("x", expr.Of[float64](arange(t, 2, 3, 4)))
 	sum := expr.Of[float64](x).AddScalar(1)
 	value := tensor.Empty[float64](shape.Of(2, 3, 4))
 	for i := range 2 {
@@ -226,7 +226,7 @@ func TestPushViews(t *testing.T) {
 		}
 	})
 	t.Run("(m @ m).T stays above the product", func(t *testing.T) {
-		got, err := expr.PushViews(expr.T(expr.Exp[float64](expr.MatMul[float64](m, m))))
+		got, err := expr.PushViews(expr.T(expr.Of[float64](expr.MatMul[float64](m, m))))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -133,7 +133,7 @@ func reorderedValue[T tensor.Number](ev *evaluation, v *expr.View[T]) (*tensor.T
 	}
 	out, err := v.Apply(base)
 	if err == nil && ev.plan != nil {
-		named := &expr.View[T]{Kind: v.Kind, Args: v.Args, X: expr.Name(nameOf(ev.plan, base), expr.Exp[T](base))}
+		named := &expr.View[T]{Kind: v.Kind, Args: v.Args, X: expr.Name(nameOf(ev.plan, base), expr.Of[T](base))}
 		ev.plan.name(out, named.String()) // x.T
 	}
 	return out, err
