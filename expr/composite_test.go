@@ -65,7 +65,7 @@ func from[T tensor.Number](t *testing.T, v []T, dims ...int) *tensor.Tensor[T] {
 }
 
 func TestVarStd(t *testing.T) {
-	v4 := from(t, []float64{1, 2, 3, 4}, 4)     // mean 2.5, squared deviations 2.25 .25 .25 2.25, sum 5
+	v4 := from(t, []float64{1, 2, 3, 4}, 4)         // mean 2.5, squared deviations 2.25 .25 .25 2.25, sum 5
 	m := from(t, []float64{1, 2, 3, 4, 5, 6}, 2, 3) // rows: deviations -1 0 1, sum 2; columns: ±1.5, sum 4.5
 	// Two-pass: 1e9 + (4, 7, 13, 16) has mean 1e9+10 and deviations -6 -3 3 6
 	// (sum 90), all exact in float64; E[x²] - E[x]² would lose every digit
