@@ -54,3 +54,45 @@ func TestEmulatedScans(t *testing.T) {
 		c.run(t, b)
 	}
 }
+
+// concatCases are concatenations and stacks on the device: written part by
+// part into the destination's slices, inside a tree, and overlapping the
+// destination (a rotation of an operand copied to the destination first).
+func concatCases[T tensor.Number](seed uint64) []emuCase[T, T] {
+	r := func(k uint64, dims ...int) *tensor.Tensor[T] { return emuTensor(emuRandom[T](seed+k, 2), dims...) }
+	return []emuCase[T, T]{
+		{name: "concatenate_rows", operands: tensors(r(1, 7, 29), r(2, 5, 29)), dst: []int{12, 29}, key: "map",
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return expr.Concatenate[T](0, x[0], x[1]) })},
+		{name: "concatenate_columns_of_trees", operands: tensors(r(3, 9, 4), r(4, 9, 6)), dst: []int{9, 10}, key: "map",
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] {
+				return expr.Concatenate[T](1, expr.Of[T](x[0]).AddScalar(1), expr.Mul[T](x[1], x[1]))
+			})},
+		{name: "stack_in_a_tree", operands: tensors(r(5, 8, 3), r(6, 8, 3)), dst: []int{2, 8, 3}, key: "map",
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] {
+				return expr.Of(expr.Stack[T](0, x[0], x[1])).Sub(x[1])
+			})},
+		{name: "rotate_in_place", operands: tensors(r(7, 40)), dst: []int{40}, key: "map",
+			build: func(x []*tensor.Tensor[T], d *tensor.Tensor[T]) (*tensor.Tensor[T], expr.Exp[T]) {
+				if err := Assign(d, expr.Exp[T](x[0])); err != nil {
+					panic(err)
+				}
+				return d, expr.Concatenate[T](0, d.Narrow(0, 3, 37), d.Narrow(0, 0, 3))
+			}},
+	}
+}
+
+// TestEmulatedConcatenations runs concatenations in the emulator; results
+// are exact (copies and elementwise trees).
+func TestEmulatedConcatenations(t *testing.T) {
+	planCacheOff.Store(true)
+	defer planCacheOff.Store(false)
+	b := emulator(t)
+	for _, c := range concatCases[float32](90) {
+		c.name = "float32/" + c.name
+		c.run(t, b)
+	}
+	for _, c := range concatCases[int16](100) {
+		c.name = "int16/" + c.name
+		c.run(t, b)
+	}
+}
