@@ -58,3 +58,53 @@ func ExampleLogSumExp() {
 	fmt.Println(s, t)
 	// Output: 1000.6931471805599 -inf
 }
+
+// CumSum and CumProd are NumPy's cumsum and cumprod along one axis.
+func ExampleCumSum() {
+	a, _ := tensor.FromSlice([]int32{1, 2, 3, 4, 5, 6}, []int{2, 3})
+	rows, _ := kernels.Eval(expr.CumSum[int32](a, 1))
+	cols, _ := kernels.Eval(expr.CumSum[int32](a, 0))
+	fmt.Println(rows)
+	fmt.Println(cols)
+	// Output:
+	// [[ 1  3  6]
+	//  [ 4  9 15]]
+	// [[1 2 3]
+	//  [5 7 9]]
+}
+
+// CumProd multiplies along the axis; integers wrap as NumPy's do.
+func ExampleCumProd() {
+	a, _ := tensor.FromSlice([]int8{2, 4, 8, 16}, []int{4})
+	out, _ := kernels.Eval(expr.CumProd[int8](a, 0))
+	fmt.Println(out)
+	// Output: [ 2  8 64  0]
+}
+
+// Concatenate joins along an existing axis; Assign writes each part
+// straight into its slice of the destination.
+func ExampleConcatenate() {
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4}, []int{2, 2})
+	b, _ := tensor.FromSlice([]float64{5, 6}, []int{1, 2})
+	e := expr.Concatenate[float64](0, expr.Name("a", a), expr.Name("b", b))
+	out, _ := kernels.Eval(e)
+	fmt.Println(e, e.Shape())
+	fmt.Println(out)
+	// Output:
+	// concatenate((a, b), axis=0) (3,2)
+	// [[1. 2.]
+	//  [3. 4.]
+	//  [5. 6.]]
+}
+
+// Stack joins along a new axis.
+func ExampleStack() {
+	x, _ := tensor.FromSlice([]float64{1, 2, 3}, []int{3})
+	y, _ := tensor.FromSlice([]float64{4, 5, 6}, []int{3})
+	out, _ := kernels.Eval(expr.Stack[float64](1, x, y))
+	fmt.Println(out)
+	// Output:
+	// [[1. 4.]
+	//  [2. 5.]
+	//  [3. 6.]]
+}
