@@ -173,3 +173,31 @@ func TestCompositeErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestScanConcatString(t *testing.T) {
+	a := expr.Name[float64]("a", tensor.Zeros[float64](2, 3))
+	b := expr.Name[float64]("b", tensor.Zeros[float64](1, 3))
+	tests := []struct {
+		e    expr.Node
+		want string
+	}{
+		{expr.CumSum[float64](a, 1), "cumsum(a, axis=1)"},
+		{expr.CumProd[float64](expr.Of[float64](a).Neg(), -1), "cumprod((-a), axis=-1)"},
+		{expr.Concatenate[float64](0, a, b), "concatenate((a, b), axis=0)"},
+		{expr.Stack[float64](-1, a), "stack((a,), axis=-1)"},
+	}
+	for _, tt := range tests {
+		if got := tt.e.(interface{ String() string }).String(); got != tt.want {
+			t.Errorf("String() = %q, want %q", got, tt.want)
+		}
+	}
+	var parts []string
+	expr.Walk(expr.Concatenate[float64](0, a, expr.CumSum[float64](b, 0)), func(n expr.Node, depth int) bool {
+		parts = append(parts, n.Shape().String())
+		return true
+	})
+	// A Named node's tensor is visited too.
+	if diff := cmp.Diff([]string{"(3,3)", "(2,3)", "(2,3)", "(1,3)", "(1,3)", "(1,3)"}, parts); diff != "" {
+		t.Errorf("Walk (-want +got):\n%s", diff)
+	}
+}

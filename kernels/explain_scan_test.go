@@ -56,7 +56,7 @@ func TestExplainScanOnDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"cumsum of x along axis 0", "one thread per line", "CUDA kernel laze_", "3 elements"} {
+	for _, want := range []string{"cumsum of x along axis 0", "one thread per line", "a scan of 3 lines", "CUDA kernel laze_", "6 elements"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("device Explain of a scan lacks %q:\n%s", want, out)
 		}
@@ -66,7 +66,7 @@ func TestExplainScanOnDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(out, "CUDA kernel laze_") != 2 {
+	if strings.Count(out, "CUDA kernel laze_") != 2 || strings.Contains(out, "scan") {
 		t.Errorf("device Explain of a concatenation of two parts: want two kernels:\n%s", out)
 	}
 }
