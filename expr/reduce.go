@@ -47,6 +47,7 @@ type ReduceOption func(*reduceOptions)
 type reduceOptions struct {
 	axes     []int
 	keepDims bool
+	ddof     int // Var and Std only (composite.go)
 }
 
 // Axis reduces over the given axes (negative ones count from the end)

@@ -99,8 +99,12 @@ func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T])
 	return evaluate(ev, dst, e)
 }
 
-// evaluate lowers e for dst and runs the program.
+// evaluate lowers e for dst and runs the program; a concatenation writes
+// its parts into dst's slices (concat.go).
 func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	if c, ok := unwrap(e).(*expr.Concatenation[T]); ok {
+		return concatenate(ev, dst, c)
+	}
 	p, err := lower(ev, assignTo(dst), e, nil)
 	if err != nil {
 		return err

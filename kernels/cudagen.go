@@ -46,6 +46,7 @@ const (
 	kindReduce                   // a reduction program (into partials, for the split strategy)
 	kindFinish                   // the second kernel of a split reduction: folds each result's partials
 	kindGemm                     // a tiled matrix product, for the element types cuBLAS does not take
+	kindScan                     // a cumulative sum or product, one thread per line (scan.go)
 )
 
 // kernelSpec is the structure of one kernel: everything its source depends
@@ -295,6 +296,9 @@ func (s *kernelSpec) key() string {
 	case kindGemm:
 		fmt.Fprintf(&b, "gemm %s tile%d", s.dtype, gemmTile)
 		return b.String()
+	case kindScan:
+		fmt.Fprintf(&b, "scan %s %s wide=%t", s.red.Name, s.dtype, s.wide)
+		return b.String()
 	}
 	kind := "map"
 	if s.red != nil {
@@ -342,7 +346,7 @@ const (
 	paramStride                    // operand a's stride along dimension b
 	paramParts                     // a split reduction's number of partials per result
 	paramIndexIn                   // a finishing kernel's partial indices
-	paramCols                      // a product's N
+	paramCols                      // a product's N; a scan's inner size
 	paramInner                     // a product's K
 )
 
@@ -380,6 +384,14 @@ func (s *kernelSpec) params() []param {
 			{kind: paramCount, name: "rows", ctype: "long long"},
 			{kind: paramCols, name: "cols", ctype: "long long"},
 			{kind: paramInner, name: "inner", ctype: "long long"},
+		}
+	case kindScan:
+		return []param{
+			{kind: paramPointer, a: 0, name: "o0", ctype: t + "*"},
+			{kind: paramPointer, a: 1, name: "o1", ctype: "const " + t + "*"},
+			{kind: paramCount, name: "n", ctype: "long long"},
+			{kind: paramReduced, name: "m", ctype: "long long"},
+			{kind: paramCols, name: "inner_", ctype: "long long"},
 		}
 	}
 	var ps []param
@@ -519,6 +531,8 @@ func (s *kernelSpec) source(name string) string {
 		g.finish()
 	case s.kind == kindGemm:
 		g.gemm()
+	case s.kind == kindScan:
+		g.scan()
 	case s.red == nil && s.vec > 0:
 		g.vectorised()
 	case s.red == nil:

@@ -56,6 +56,9 @@ func goldenCases() []cudaCase {
 		{"cast", func() (string, error) {
 			return CUDASource(tensor.Zeros[float64](12), expr.Of[float64](expr.Sqrt[float64](expr.Cast[float64](i64))))
 		}},
+		{"cumsum", func() (string, error) {
+			return CUDASource(d34, expr.Of(expr.CumSum[float32](a34, 0)).MulScalar(2))
+		}},
 		{"int64_indexing", func() (string, error) {
 			return CUDASource(huge, expr.Of[int8](expr.Add[int8](hugeT.T(), expr.Scalar[int8](1))))
 		}},

@@ -233,7 +233,7 @@ func TestScenesCoverNodes(t *testing.T) {
 			countNodes(sci.tree, counts)
 			countTwins(sci, counts)
 		}
-		want := []string{"reduction", "argreduction", "product", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node"}
+		want := []string{"reduction", "argreduction", "product", "scan", "concatenation", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node"}
 		for _, kind := range want {
 			if counts[kind] < 10 {
 				t.Errorf("rounding=%v: %d trees hold a %s, want at least 10 (all counts: %v)", rounding, counts[kind], kind, counts)
@@ -258,6 +258,10 @@ func countNodes(e expr.Node, counts map[string]int) {
 			if _, ok := n.(expr.Parent).Operands()[0].(interface{ Operands() []expr.Node }); ok {
 				counts["view of a node"]++
 			}
+		case strings.Contains(name, "Scan"):
+			counts["scan"]++
+		case strings.Contains(name, "Concatenation"):
+			counts["concatenation"]++
 		case strings.Contains(name, "Conversion"):
 			counts["cast"]++
 			operand := fmt.Sprintf("%T", n.(expr.Parent).Operands()[0])

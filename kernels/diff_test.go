@@ -114,10 +114,18 @@ func (sc *scene[T]) node(src *byteSource, dims shape.Shape, depth int, full bool
 	if depth <= 0 || src.next(4) == 0 {
 		return sc.leaf(src, dims, full)
 	}
-	switch kind := src.next(9); {
-	case kind == 8:
+	switch kind := src.next(11); {
+	case kind == 10:
 		return sc.viewNode(src, dims, depth, full)
-	case kind < 2 && sc.nested >= maxNesting:
+	case (kind < 2 || kind >= 8) && sc.nested >= maxNesting:
+	case kind == 8:
+		if n := sc.scan(src, dims, depth, full); n != nil {
+			return n
+		}
+	case kind == 9:
+		if n := sc.concatenation(src, dims, depth, full); n != nil {
+			return n
+		}
 	case kind == 0:
 		if n := sc.reduction(src, dims, depth, full); n != nil {
 			return n

@@ -179,3 +179,12 @@ func ExampleCUDASource() {
 	// const T v4 = (T)(v4_ + v3);
 	// o0[p0] = v4;
 }
+
+// MaskedSelect is NumPy's a[a > 0]: the selected elements, in row-major
+// order, as a new 1-D tensor.
+func ExampleMaskedSelect() {
+	a, _ := tensor.FromSlice([]float64{1, -2, 3, -4, 5, -6}, []int{2, 3})
+	pos, _ := kernels.MaskedSelect[float64, float64](a, expr.Gt[float64](a, expr.Scalar(0.0)))
+	fmt.Println(pos)
+	// Output: [1. 3. 5.]
+}

@@ -101,6 +101,9 @@ func (q queued) describe() string {
 		return fmt.Sprintf("cuBLAS %sgemm, M=%d N=%d K=%d", blasPrefix(g.DType), g.M, g.N, g.K)
 	}
 	k := q.kernel
+	if k.spec != nil && k.spec.kind == kindScan {
+		return fmt.Sprintf("CUDA kernel %s: a scan of %s", k.Name, plural(k.Work, "line"))
+	}
 	if k.Reduction {
 		return fmt.Sprintf("CUDA kernel %s: a reduction into %s", k.Name, plural(k.Work, "result"))
 	}

@@ -174,6 +174,18 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 			return 0, err
 		}
 		return l.leaf(t)
+	case *expr.Scan[T]:
+		t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) { return scan(l.ev, n) })
+		if err != nil {
+			return 0, err
+		}
+		return l.leaf(t)
+	case *expr.Concatenation[T]:
+		t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) { return concatenated(l.ev, n) })
+		if err != nil {
+			return 0, err
+		}
+		return l.leaf(t)
 	}
 	if slot, ok, err := l.foreign(e); ok {
 		return slot, err

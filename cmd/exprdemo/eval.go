@@ -42,8 +42,11 @@ The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   + - * / // % ** @ == != < <= > >= and unary -, with Python's precedence;
 {{FUNCTIONS}};
   sum mean prod max min argmax argmin, with axis= (an int or a tuple) and keepdims=;
+  var std (also ddof=), logsumexp (axis=, keepdims=), softmax log_softmax (axis= required),
+  cumsum cumprod (axis=; none scans x flattened), concatenate((a, b), axis=0), stack((a, b), axis=0);
   casts float32(x) float64(x) int8(x) … uint64(x) bool(x);
   views x.T, x[1:3, ::2, 0, -1, ..., None], x.transpose(1, 0, 2), x.reshape(2, -1);
+  boolean masks x[x > 0] (a bool array of x's shape; the selected elements, 1-D);
   methods x.sum(axis=0), x.max(), x.clip(0, 1)…; an np. prefix is accepted (np.exp).
 Dtypes promote as NumPy 2 does: / on integers gives float64, // floor-divides,
 and a Python number does not change an array's dtype (NEP 50).

@@ -16,6 +16,7 @@ type function struct {
 	keywords []string
 	build    func(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node) (value, error)
 	method   bool // also callable as x.name(…)
+	tupleArg bool // the first argument is a tuple of arrays, which build evaluates (kw[""]): concatenate, stack
 }
 
 // functions is filled in init, as its entries refer to the evaluator.
@@ -73,6 +74,10 @@ func (ev *evaluator) call(c *lang.Call) (value, error) {
 			return value{}, ev.failf(c, "%s: axis given twice", ev.text(c))
 		}
 		kw["axis"], nodes = nodes[1], nodes[:1]
+	}
+	if f.tupleArg {
+		kw[""] = nodes[0]
+		return f.build(ev, c, nil, kw)
 	}
 	args := make([]value, len(nodes))
 	for i, n := range nodes {

@@ -252,13 +252,27 @@ ns = {k: np.load(k + '.npy') for k in 'a i u b f s w h'.split()}
 for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'exp', 'log', 'sqrt', 'sin', 'cos',
              'tanh', 'maximum', 'minimum', 'where', 'clip', 'transpose', 'reshape', 'floor', 'ceil', 'trunc', 'rint',
              'round', 'square', 'sign', 'reciprocal', 'isnan', 'isfinite', 'isinf', 'logical_and', 'logical_or',
-             'logical_xor', 'logical_not', 'negative', 'absolute', 'add', 'divide', 'less', 'remainder', 'power']:
+             'logical_xor', 'logical_not', 'negative', 'absolute', 'add', 'divide', 'less', 'remainder', 'power',
+             'var', 'std', 'cumsum', 'cumprod', 'concatenate', 'stack']:
     ns[name] = getattr(np, name)
 for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
     ns[name] = getattr(np, name)
 ns['bool'] = lambda x: np.asarray(x).astype(bool)
 ns['relu'] = lambda x: np.maximum(x, np.asarray(x).dtype.type(0))
 ns['sigmoid'] = lambda x: (1 / (1 + np.exp(-x))).astype(np.result_type(np.exp(x)))
+def softmax(x, axis=None):  # scipy.special's
+    e = np.exp(x - np.amax(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+def logsumexp(x, axis=None, keepdims=False):
+    m = np.amax(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    s = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=keepdims))
+    return s + (m if keepdims else np.squeeze(m, axis=axis))
+def log_softmax(x, axis=None):
+    m = np.amax(x, axis=axis, keepdims=True)
+    t = x - np.where(np.isfinite(m), m, 0)
+    return t - np.log(np.sum(np.exp(t), axis=axis, keepdims=True))
+ns.update(softmax=softmax, logsumexp=logsumexp, log_softmax=log_softmax)
 ns.update(pi=np.pi, e=np.e, inf=np.inf, nan=np.nan)
 with np.errstate(all='ignore'):
     for src in sys.stdin.read().splitlines():

@@ -160,6 +160,11 @@ func (ev *evaluator) index(n *lang.Index) (value, error) {
 	if x.py != nil {
 		return value{}, ev.failf(n, "%s: a number cannot be indexed", ev.text(n))
 	}
+	if len(n.Items) == 1 && n.Items[0].Kind == lang.ItemIndex {
+		if v, err := ev.eval(n.Items[0].Start); err == nil && v.py == nil {
+			return ev.maskIndex(n, x, v) // an array index: x[mask]
+		}
+	}
 	items, err := ev.expandEllipsis(n, len(x.s))
 	if err != nil {
 		return value{}, err

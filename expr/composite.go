@@ -1,0 +1,133 @@
+package expr
+
+import (
+	"github.com/laze-go/laze/tensor"
+)
+
+// The functions in this file build trees of existing nodes: they add no node
+// type, so every evaluator runs them as it runs any tree, the reductions
+// materialised and the elementwise rest fused around them.
+
+// DDof sets the "delta degrees of freedom" of Var and Std: the sum of
+// squared deviations is divided by N - ddof, where N is the number of
+// elements reduced (NumPy's ddof; 0 by default, 1 for the unbiased sample
+// variance). Reductions other than Var and Std ignore it.
+func DDof(ddof int) ReduceOption { return func(o *reduceOptions) { o.ddof = ddof } }
+
+// Var returns the variance of x over all axes, or over those Axis names,
+// with NumPy's rule: the mean of the squared deviations from the mean,
+// sum(|x - mean(x)|²) / (N - ddof), with N the number of elements reduced
+// and ddof set by DDof (0 by default). As in NumPy, N - ddof ≤ 0 divides by
+// zero (NumPy clamps N - ddof at 0): the result is +Inf, or NaN where every
+// deviation is 0 (a single element with DDof(1)). The variance of no
+// elements is an error, as Mean's is.
+//
+// The tree is two-pass, never E[x²] - E[x]²: the mean is reduced first
+// (materialised, with KeepDims), then the squared deviations from it are
+// summed in a second reduction whose operand tree (x - mean)² is fused. N
+// is read from x's shape when Var is called.
+func Var[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
+	x = bare(x)
+	o := options(opts)
+	inner := []ReduceOption{KeepDims()}
+	outer := []ReduceOption{}
+	if o.axes != nil {
+		inner = append(inner, Axis(o.axes...))
+		outer = append(outer, Axis(o.axes...))
+	}
+	if o.keepDims {
+		outer = append(outer, KeepDims())
+	}
+	d := Sub(x, Mean(x, inner...))
+	sq := Sum[T](Mul[T](d, d), outer...)
+	return Div[T](sq, Scalar(T(max(reducedCount(x, o.axes)-o.ddof, 0))))
+}
+
+// Std returns the standard deviation of x, the square root of Var with the
+// same options (axes, KeepDims, DDof).
+func Std[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
+	return Sqrt(Var(x, opts...))
+}
+
+// reducedCount returns the number of elements of x a reduction over axes
+// folds into each result element, or 1 when x or the axes are not valid (the
+// tree built around it then fails Check with the fault).
+func reducedCount(x Node, axes []int) int {
+	in, err := check(x, "Check")
+	if err != nil {
+		return 1
+	}
+	g, err := ReduceShape("var", in.shape, axes, false)
+	if err != nil {
+		return 1
+	}
+	return g.Count
+}
+
+// finiteOr0 returns m where it is finite and 0 where it is ±Inf or NaN
+// (scipy's treatment of the maximum in logsumexp and log_softmax): m - m is
+// 0 exactly for a finite m and NaN otherwise.
+func finiteOr0[T tensor.Float](m Exp[T]) Exp[T] {
+	return Where[T](Eq[T](Sub(m, m), Scalar[T](0)), m, Scalar[T](0))
+}
+
+// Softmax returns exp(x) / sum(exp(x)) along axis (negative counts from the
+// end), computed stably as scipy.special.softmax does: with m the maximum
+// along the axis, exp(x - m) / sum(exp(x - m)). So a line holding +Inf or
+// NaN, or only -Inf, gives NaN throughout (scipy's and torch's result);
+// a line of finite values never overflows.
+//
+// Evaluation: the maximum is one reduction (materialised, one value per
+// line), the sum of exp(x - m) a second reduction with exp(x - m) fused into
+// it, and the quotient one fused elementwise pass, which computes exp(x - m)
+// again rather than storing it: three passes over x, none of them writing a
+// temporary the size of x.
+func Softmax[T tensor.Float](x Exp[T], axis int) Exp[T] {
+	x = bare(x)
+	e := Exponential(Sub(x, Max(x, Axis(axis), KeepDims())))
+	return Div[T](e, Sum[T](e, Axis(axis), KeepDims()))
+}
+
+// LogSoftmax returns log(softmax(x)) along axis, computed as scipy's
+// log_softmax: with m the maximum along the axis (0 where that maximum is
+// not finite), (x - m) - log(sum(exp(x - m))). A line of finite values
+// never overflows or loses its small entries to log(0); a line of only -Inf
+// gives NaN, and a +Inf entry gives NaN there and -Inf at the finite
+// entries, as scipy.
+//
+// Evaluation: one reduction for the maximum, one for the sum (exp fused into
+// it), one fused elementwise pass for the result.
+func LogSoftmax[T tensor.Float](x Exp[T], axis int) Exp[T] {
+	x = bare(x)
+	t := Sub(x, finiteOr0(Max(x, Axis(axis), KeepDims())))
+	return Sub[T](t, Log[T](Sum[T](Exponential[T](t), Axis(axis), KeepDims())))
+}
+
+// LogSumExp returns log(sum(exp(x))) over all axes, or over those Axis
+// names (KeepDims keeps them), computed as scipy.special.logsumexp: with m
+// the maximum (0 where it is not finite), log(sum(exp(x - m))) + m. So no
+// finite input overflows; only -Inf gives -Inf (log 0), a +Inf element
+// gives +Inf, and NaN gives NaN. The logsumexp of no elements is an error,
+// as Max's is.
+//
+// Evaluation: one reduction for the maximum (kept dimensions), one for the
+// sum with exp(x - m) fused into it, and a small reduction of the maxima to
+// the result's shape, fused with log and the addition.
+func LogSumExp[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
+	x = bare(x)
+	o := options(opts)
+	kept := []ReduceOption{KeepDims()}
+	outer := []ReduceOption{}
+	if o.axes != nil {
+		kept = append(kept, Axis(o.axes...))
+		outer = append(outer, Axis(o.axes...))
+	}
+	if o.keepDims {
+		outer = append(outer, KeepDims())
+	}
+	m := finiteOr0(Max(x, kept...))
+	s := Sum[T](Exponential(Sub(x, m)), outer...)
+	// m has the reduced axes with size 1; reducing it over them (one element
+	// each) gives it the result's shape without a view.
+	return Add[T](Log[T](s), Max(m, outer...))
+}

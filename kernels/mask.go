@@ -1,0 +1,74 @@
+package kernels
+
+import (
+	"fmt"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// MaskedSelect returns the elements of x where mask is nonzero, in
+// row-major order, as a new 1-D tensor: NumPy's x[mask] for a boolean mask
+// of x's shape (a nonzero mask element, NaN included, counts as true, as
+// bool(nan) does). x and mask may be any trees; each is evaluated first
+// (a tensor is read in place). Their shapes must be equal: a mask of
+// another shape is a ShapeError naming both (NumPy's boolean index does
+// not broadcast either). It runs on the CPU: tensors on a device are a
+// DeviceError (copy them with To).
+func MaskedSelect[T, M tensor.Number](x expr.Exp[T], mask expr.Exp[M]) (*tensor.Tensor[T], error) {
+	const call = "MaskedSelect"
+	xi, err := expr.Check(x)
+	if err != nil {
+		return nil, renameCall(err, call)
+	}
+	mi, err := expr.Check(mask)
+	if err != nil {
+		return nil, renameCall(err, call)
+	}
+	if !xi.Shape.Equal(mi.Shape) {
+		return nil, &shape.ShapeError{Op: call, Shapes: []shape.Shape{xi.Shape, mi.Shape},
+			Reason: "the mask must have the shape of the operand (a boolean index does not broadcast)"}
+	}
+	for _, d := range []interface{ IsCPU() bool }{xi.Device, mi.Device} {
+		if !d.IsCPU() {
+			return nil, &shape.DeviceError{Op: call, Devices: []fmt.Stringer{xi.Device, mi.Device},
+				Reason: "MaskedSelect runs on the CPU; copy the tensors to it with To"}
+		}
+	}
+	xt, err := evalOrSelf(x)
+	if err != nil {
+		return nil, renameCall(err, call)
+	}
+	mt, err := evalOrSelf(mask)
+	if err != nil {
+		return nil, renameCall(err, call)
+	}
+	xd, md := flat(xt), flat(mt)
+	out := []T{}
+	for k, m := range md {
+		if m != 0 {
+			out = append(out, xd[k])
+		}
+	}
+	return tensor.FromSlice(out, []int{len(out)})
+}
+
+// flat returns t's elements in row-major order: its storage when it is
+// contiguous, else a copy.
+func flat[T tensor.Number](t *tensor.Tensor[T]) []T {
+	c := t.Contiguous()
+	if c.Numel() == 0 {
+		return nil
+	}
+	return c.Elems(friend.K)[c.Offset():][:c.Numel()]
+}
+
+// evalOrSelf returns e when it is a tensor, else its value.
+func evalOrSelf[T tensor.Number](e expr.Exp[T]) (*tensor.Tensor[T], error) {
+	if t, ok := unwrap(e).(*tensor.Tensor[T]); ok {
+		return t, nil
+	}
+	return Eval(e)
+}

@@ -1,0 +1,48 @@
+//go:build nvrtc
+
+package kernels
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/laze-go/laze/internal/ops"
+)
+
+// TestNVRTCScans compiles the scan kernel of every element type, cumsum
+// and cumprod, with 32- and 64-bit indices, in one translation unit per
+// architecture, and checks that each is in the PTX and that NVRTC warned
+// about nothing.
+func TestNVRTCScans(t *testing.T) {
+	var unit strings.Builder
+	var names []string
+	for _, dtype := range []string{"float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"} {
+		for _, r := range []ops.Reducer{ops.Sum, ops.Prod} {
+			for _, wide := range []bool{false, true} {
+				spec := scanSpec(dtype, r.Def(), wide)
+				name := kernelName(spec.key())
+				names = append(names, name)
+				src := spec.source(name)
+				// one prelude for the whole unit
+				unit.WriteString(src[strings.Index(src, "extern \"C\""):])
+			}
+		}
+	}
+	src := ops.Prelude + kernelHelpers + unit.String()
+	for _, arch := range nvrtcArchs {
+		t.Run(arch, func(t *testing.T) {
+			ptx, log, err := compileCUDA(src, arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(log, "warning") {
+				t.Errorf("NVRTC warned:\n%s", log)
+			}
+			for _, name := range names {
+				if !strings.Contains(ptx, ".entry "+name) {
+					t.Errorf("kernel %s is not in the PTX", name)
+				}
+			}
+		})
+	}
+}
