@@ -73,7 +73,7 @@ func concatCases[T tensor.Number](seed uint64) []emuCase[T, T] {
 			})},
 		{name: "rotate_in_place", operands: tensors(r(7, 40)), dst: []int{40}, key: "map",
 			build: func(x []*tensor.Tensor[T], d *tensor.Tensor[T]) (*tensor.Tensor[T], expr.Exp[T]) {
-				if err := Assign(d, expr.Exp[T](x[0])); err != nil {
+				if err := Assign(d, expr.Of[T](x[0])); err != nil {
 					panic(err)
 				}
 				return d, expr.Concatenate[T](0, d.Narrow(0, 3, 37), d.Narrow(0, 0, 3))

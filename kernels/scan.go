@@ -67,7 +67,7 @@ func scan[T tensor.Number](ev *evaluation, n *expr.Scan[T]) (*tensor.Tensor[T], 
 // on t's device.
 func contiguousCopy[T tensor.Number](ev *evaluation, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
 	c := temp[T](ev, t.ShapeView(friend.K))
-	return c, evaluate(ev, c, expr.Exp[T](t))
+	return c, evaluate(ev, c, expr.Of[T](t))
 }
 
 // run folds every line on the host.

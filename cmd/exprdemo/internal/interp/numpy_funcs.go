@@ -6,7 +6,6 @@ import (
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/shape"
-	"github.com/laze-go/laze/tensor"
 )
 
 // This file holds the composite, scan and joining functions (var, std,
@@ -57,9 +56,10 @@ func (kitOf[T]) check(x any) (shape.Shape, error) {
 	return info.Shape, err
 }
 
-// maskSelect is t[mask] for tensors t (of T) and mask (of bools, as uint8).
-func (kitOf[T]) maskSelect(t, mask any) (any, error) {
-	return kernels.MaskedSelect[T, uint8](t.(*tensor.Tensor[T]), mask.(*tensor.Tensor[uint8]))
+// maskSelect is x[mask] for x (a tensor or node of T) and mask (of bools,
+// as uint8); MaskedSelect evaluates either when it is a node.
+func (kitOf[T]) maskSelect(x, mask any) (any, error) {
+	return kernels.MaskedSelect[T, uint8](x.(expr.Exp[T]), mask.(expr.Exp[uint8]))
 }
 
 // floating applies f64 or f32 to x, a float64 or float32 node.
