@@ -55,10 +55,8 @@ func (sc *scene[T]) viewNode(src *byteSource, dims shape.Shape, depth int, full 
 			operand = shape.Shape{size}
 		}
 		args := slices.Clone([]int(want))
-		if n > 0 && src.next(3) == 0 {
-			if d := src.next(n); want[d] > 0 {
-				args[d] = -1
-			}
+		if size, _ := want.Size(); n > 0 && size > 0 && src.next(3) == 0 {
+			args[src.next(n)] = -1 // with no element, -1 is ambiguous: NumPy and Reshape refuse it
 		}
 		return expr.Reshape(under(operand), args...)
 	case 4:
