@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 )
 
 // Backend evaluates on one kind of device: it launches the kernels this
@@ -62,11 +63,11 @@ type Kernel struct {
 	// integer scalars).
 	Params []uint64
 
-	spec *kernelSpec
+	spec *cudasrc.Spec
 }
 
 // Source returns the kernel's CUDA C source.
-func (k *Kernel) Source() string { return k.spec.source(k.Name) }
+func (k *Kernel) Source() string { return k.spec.Source(k.Name) }
 
 // Gemm is one row-major matrix product on a device: C (M×N) = A (M×K) ·
 // B (K×N), each matrix contiguous (leading dimensions K, N and N). DType is

@@ -7,6 +7,7 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -110,7 +111,7 @@ func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 	if k.Work == 0 {
 		return nil
 	}
-	if k.spec.strategy == redSplit {
+	if k.spec.Strategy == cudasrc.RedSplit {
 		return launchSplit(d, p, k)
 	}
 	return d.backend.Launch(d.queue, k)
@@ -128,8 +129,8 @@ func kernelFor[T tensor.Number](p *program[T]) *Kernel {
 // the part of a launch that depends only on the program's structure.
 func newKernel[T tensor.Number](p *program[T]) *Kernel {
 	spec := specOf(p)
-	key := spec.key()
-	spec.paramList = spec.params()
+	key := spec.Key()
+	spec.ParamList = spec.Params()
 	return &Kernel{Name: kernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
 }
 
@@ -140,7 +141,7 @@ func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 	spec := k.spec
 	total, folded := int64(1), int64(1) // elements (results, for a reduction); elements folded into each
 	for d, n := range p.shape {
-		if spec.red != nil && spec.reduced[d] {
+		if spec.Red != nil && spec.Reduced[d] {
 			folded *= int64(n)
 		} else {
 			total *= int64(n)
@@ -150,24 +151,24 @@ func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 	var parts int64
 	k.Threads, k.Blocks, parts = launchShape(spec, p, total, folded)
 	k.Params = k.Params[:0]
-	for _, pa := range spec.paramList {
+	for _, pa := range spec.ParamList {
 		var v uint64
-		switch pa.kind {
-		case paramPointer:
-			v = p.mems[pa.a].address(p.offsets[pa.a])
-		case paramIndexOut:
+		switch pa.Kind {
+		case cudasrc.ParamPointer:
+			v = p.mems[pa.A].address(p.offsets[pa.A])
+		case cudasrc.ParamIndexOut:
 			v = p.red.idx.address(p.red.idxOffset)
-		case paramConst:
-			v = scalarBits(p.consts[pa.a].value) // spec.consts follows p.consts' order
-		case paramCount:
+		case cudasrc.ParamConst:
+			v = scalarBits(p.consts[pa.A].value) // spec.consts follows p.consts' order
+		case cudasrc.ParamCount:
 			v = uint64(total)
-		case paramReduced:
+		case cudasrc.ParamReduced:
 			v = uint64(folded)
-		case paramDim:
-			v = uint64(p.shape[pa.a])
-		case paramStride:
-			v = uint64(int64(p.strides[pa.a][pa.b]))
-		case paramParts:
+		case cudasrc.ParamDim:
+			v = uint64(p.shape[pa.A])
+		case cudasrc.ParamStride:
+			v = uint64(int64(p.strides[pa.A][pa.B]))
+		case cudasrc.ParamParts:
 			v = uint64(parts)
 		}
 		k.Params = append(k.Params, v)

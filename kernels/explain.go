@@ -8,6 +8,7 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -100,7 +101,7 @@ func (q queued) describe() string {
 		return fmt.Sprintf("cuBLAS %sgemm, M=%d N=%d K=%d", blasPrefix(g.DType), g.M, g.N, g.K)
 	}
 	k := q.kernel
-	if k.spec != nil && k.spec.kind == kindScan {
+	if k.spec != nil && k.spec.Kind == cudasrc.KindScan {
 		return fmt.Sprintf("CUDA kernel %s: a scan of %s", k.Name, plural(k.Work, "line"))
 	}
 	if k.Reduction {

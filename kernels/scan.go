@@ -3,7 +3,6 @@ package kernels
 import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
-	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -57,27 +56,4 @@ func scan[T tensor.Number](ev *evaluation, n *expr.Scan[T]) (*tensor.Tensor[T], 
 func contiguousCopy[T tensor.Number](ev *evaluation, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
 	c := temp[T](ev, t.ShapeView(friend.K))
 	return c, evaluate(ev, c, expr.Of[T](t))
-}
-
-// scanSpec is the structure of the scan kernel for dtype and def (cumsum,
-// cumprod).
-func scanSpec(dtype string, def ops.ReducerDef, wide bool) *kernelSpec {
-	s := &kernelSpec{kind: kindScan, dtype: dtype, ctype: cTypes[dtype], red: &def, wide: wide, posOp: -1}
-	s.paramList = s.params()
-	return s
-}
-
-// scan writes the scan kernel's body: thread i folds line i, whose
-// elements lie at base + k·inner for k < length.
-func (g *cudaWriter) scan() {
-	g.line(1, "const I count = (I)n, length = (I)m, inner = (I)inner_;")
-	g.line(1, "for (I i = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; i < count; i += (I)blockDim.x * (I)gridDim.x) {")
-	g.line(2, "const I base = i / inner * length * inner + i %% inner;")
-	g.line(2, "T acc = o1[base];")
-	g.line(2, "o0[base] = acc;")
-	g.line(2, "for (I k = 1; k < length; ++k) {")
-	g.line(3, "acc = (T)(%s);", cudaExpr(g.spec.red.Combine, "acc", "o1[base + k * inner]", ""))
-	g.line(3, "o0[base + k * inner] = acc;")
-	g.line(2, "}")
-	g.line(1, "}")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -256,24 +257,24 @@ func (s *scanStep[T]) kernel() *Kernel {
 	if s.length == 0 {
 		lines = 0
 	}
-	spec := scanSpec(tensor.DType[T](), s.def, lines*int64(s.length) >= wideIndexFrom)
-	key := spec.key()
+	spec := cudasrc.ScanSpec(tensor.DType[T](), s.def, lines*int64(s.length) >= wideIndexFrom)
+	key := spec.Key()
 	k := &Kernel{Name: kernelName(key), Key: key, spec: spec, Work: lines,
 		Threads: blockThreads, Blocks: max(ceilDiv(lines, blockThreads), 1)}
-	for _, pa := range spec.paramList {
+	for _, pa := range spec.ParamList {
 		var v uint64
-		switch pa.kind {
-		case paramPointer:
+		switch pa.Kind {
+		case cudasrc.ParamPointer:
 			t := s.dst
-			if pa.a == 1 {
+			if pa.A == 1 {
 				t = s.src
 			}
 			v = memOf(t).address(t.Offset())
-		case paramCount:
+		case cudasrc.ParamCount:
 			v = uint64(lines)
-		case paramReduced:
+		case cudasrc.ParamReduced:
 			v = uint64(s.length)
-		case paramCols:
+		case cudasrc.ParamCols:
 			v = uint64(s.inner)
 		}
 		k.Params = append(k.Params, v)
