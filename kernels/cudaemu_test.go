@@ -227,15 +227,15 @@ func emuCompile(cxx string, k *Kernel) (string, error) {
 	src.WriteString(k.Source())
 	src.WriteString("\nint main(int, char **argv) {\n  return laze_emu::run(argv, [] {\n")
 	var args []string
-	for i, p := range k.spec.paramList {
+	for i, p := range k.spec.ParamList {
 		at := 6 + i
 		switch {
-		case strings.HasSuffix(p.ctype, "*"):
-			args = append(args, fmt.Sprintf("(%s)laze_emu::ptr(%d)", p.ctype, at))
-		case p.ctype == "double":
+		case strings.HasSuffix(p.CType, "*"):
+			args = append(args, fmt.Sprintf("(%s)laze_emu::ptr(%d)", p.CType, at))
+		case p.CType == "double":
 			args = append(args, fmt.Sprintf("laze_emu::f64(%d)", at))
 		default:
-			args = append(args, fmt.Sprintf("(%s)laze_emu::u64(%d)", p.ctype, at))
+			args = append(args, fmt.Sprintf("(%s)laze_emu::u64(%d)", p.CType, at))
 		}
 	}
 	fmt.Fprintf(&src, "    %s(%s);\n  });\n}\n", k.Name, strings.Join(args, ", "))

@@ -3,111 +3,14 @@ package kernels
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
-
-// Backend evaluates on one kind of device: it launches the kernels this
-// package generates and runs matrix products. Package cuda registers the
-// CUDA backend (build tag cuda); in a build without one, Assign on device
-// tensors returns a DeviceError. Implementations are safe for concurrent
-// use.
-type Backend interface {
-	// DefaultQueue returns the queue Assign uses on dev.
-	DefaultQueue(dev alloc.Device) (Queue, error)
-	// Launch queues one kernel on q.
-	Launch(q Queue, k *Kernel) error
-	// Gemm queues one matrix product on q.
-	Gemm(q Queue, g Gemm) error
-}
-
-// Queue is an ordered queue of device work (a CUDA stream): work runs in
-// the order it was queued.
-type Queue interface {
-	// Device returns the device the queue runs on.
-	Device() alloc.Device
-	// Wait blocks until every piece of work queued so far is done and
-	// returns the first error it met.
-	Wait() error
-	// Defer arranges for f to run once every piece of work queued so far is
-	// done: the evaluator gives its temporaries back then.
-	Defer(f func())
-}
-
-// Kernel is one launch of a generated CUDA kernel: which kernel (Name, Key,
-// Source) and with what (Work, Params).
-type Kernel struct {
-	// Name is "laze_" and 16 hex digits: the hash of Key.
-	Name string
-	// Key is the structure the source is generated from; kernels with
-	// equal keys have equal sources, so a backend caches compiled kernels
-	// by it.
-	Key string
-	// Reduction says how to launch: a reduction runs one block of
-	// ReduceThreads threads per result element (grid-stride over them);
-	// other kernels one thread per element, grid-stride.
-	Reduction bool
-	// Work is the number of elements (the number of result elements, for a
-	// reduction). The kernel is not launched when it is 0.
-	Work int64
-	// Threads is the block size the source assumes (its shared memory and
-	// warp shuffles are laid out for it).
-	Threads int
-	// Blocks is the number of blocks that give each unit of the kernel's
-	// work (elements or vectors, results, slices of results, tiles) a block
-	// of its own. Every kernel loops grid-stride over its units, so the
-	// backend may launch fewer (at least one); results do not depend on it.
-	Blocks int64
-	// Params are the kernel's parameters in order, 8 bytes each: device
-	// addresses, int64 and the bits of float64 (or of uint64/int64 for
-	// integer scalars).
-	Params []uint64
-
-	spec *kernelSpec
-}
-
-// Source returns the kernel's CUDA C source.
-func (k *Kernel) Source() string { return k.spec.source(k.Name) }
-
-// Gemm is one row-major matrix product on a device: C (M×N) = A (M×K) ·
-// B (K×N), each matrix contiguous (leading dimensions K, N and N). DType is
-// "float32" or "float64". A, B and C are device addresses.
-type Gemm struct {
-	DType   string
-	M, N, K int
-	A, B, C uint64
-}
-
-var backends struct {
-	mu sync.RWMutex
-	by map[alloc.Kind]Backend
-}
-
-// RegisterBackend makes b the evaluator of every device of the given kind.
-func RegisterBackend(kind alloc.Kind, b Backend) {
-	backends.mu.Lock()
-	defer backends.mu.Unlock()
-	if backends.by == nil {
-		backends.by = map[alloc.Kind]Backend{}
-	}
-	backends.by[kind] = b
-}
-
-// backendFor returns the backend for dev, or a DeviceError naming it.
-func backendFor(call string, dev alloc.Device) (Backend, error) {
-	backends.mu.RLock()
-	b, ok := backends.by[dev.Kind()]
-	backends.mu.RUnlock()
-	if !ok {
-		return nil, noBackend(call, dev)
-	}
-	return b, nil
-}
 
 // onDevice is where a device evaluation sends its work.
 type onDevice struct {
@@ -208,7 +111,7 @@ func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 	if k.Work == 0 {
 		return nil
 	}
-	if k.spec.strategy == redSplit {
+	if k.spec.Strategy == cudasrc.RedSplit {
 		return launchSplit(d, p, k)
 	}
 	return d.backend.Launch(d.queue, k)
@@ -226,8 +129,8 @@ func kernelFor[T tensor.Number](p *program[T]) *Kernel {
 // the part of a launch that depends only on the program's structure.
 func newKernel[T tensor.Number](p *program[T]) *Kernel {
 	spec := specOf(p)
-	key := spec.key()
-	spec.paramList = spec.params()
+	key := spec.Key()
+	spec.ParamList = spec.Params()
 	return &Kernel{Name: kernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
 }
 
@@ -238,7 +141,7 @@ func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 	spec := k.spec
 	total, folded := int64(1), int64(1) // elements (results, for a reduction); elements folded into each
 	for d, n := range p.shape {
-		if spec.red != nil && spec.reduced[d] {
+		if spec.Red != nil && spec.Reduced[d] {
 			folded *= int64(n)
 		} else {
 			total *= int64(n)
@@ -248,24 +151,24 @@ func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 	var parts int64
 	k.Threads, k.Blocks, parts = launchShape(spec, p, total, folded)
 	k.Params = k.Params[:0]
-	for _, pa := range spec.paramList {
+	for _, pa := range spec.ParamList {
 		var v uint64
-		switch pa.kind {
-		case paramPointer:
-			v = p.mems[pa.a].address(p.offsets[pa.a])
-		case paramIndexOut:
+		switch pa.Kind {
+		case cudasrc.ParamPointer:
+			v = p.mems[pa.A].address(p.offsets[pa.A])
+		case cudasrc.ParamIndexOut:
 			v = p.red.idx.address(p.red.idxOffset)
-		case paramConst:
-			v = scalarBits(p.consts[pa.a].value) // spec.consts follows p.consts' order
-		case paramCount:
+		case cudasrc.ParamConst:
+			v = scalarBits(p.consts[pa.A].value) // spec.consts follows p.consts' order
+		case cudasrc.ParamCount:
 			v = uint64(total)
-		case paramReduced:
+		case cudasrc.ParamReduced:
 			v = uint64(folded)
-		case paramDim:
-			v = uint64(p.shape[pa.a])
-		case paramStride:
-			v = uint64(int64(p.strides[pa.a][pa.b]))
-		case paramParts:
+		case cudasrc.ParamDim:
+			v = uint64(p.shape[pa.A])
+		case cudasrc.ParamStride:
+			v = uint64(int64(p.strides[pa.A][pa.B]))
+		case cudasrc.ParamParts:
 			v = uint64(parts)
 		}
 		k.Params = append(k.Params, v)

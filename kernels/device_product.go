@@ -2,44 +2,8 @@ package kernels
 
 import (
 	"github.com/laze-go/laze/expr"
-	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/tensor"
 )
-
-// launch queues the product on the device: one Gemm (cuBLAS, for float32
-// and float64) or one generated tiled kernel (every other element type,
-// cuda_gemm.go) per matrix of the batch, over contiguous copies of operands
-// that are not contiguous and into a contiguous temporary when c is not.
-func (s *productStep[T]) launch(d *onDevice) error {
-	dtype := tensor.DType[T]()
-	a, err := contiguousOn(d, s.a)
-	if err != nil {
-		return err
-	}
-	b, err := contiguousOn(d, s.b)
-	if err != nil {
-		return err
-	}
-	c := s.c
-	if !c.IsContiguous() {
-		c = temp[T](d.ev, s.c.ShapeView(friend.K))
-	}
-	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K))
-	if g.K == 0 {
-		return evaluate(d.ev, s.c, expr.Of[T](expr.Scalar(T(0))))
-	}
-	queue := func() error { return queueGemms(d, dtype, g, c, a, b) }
-	if !tensor.IsFloat[T]() {
-		queue = func() error { return queueGemmKernels(d, g, c, a, b) }
-	}
-	if err := queue(); err != nil {
-		return err
-	}
-	if c != s.c {
-		return evaluate(d.ev, s.c, expr.Of[T](c))
-	}
-	return nil
-}
 
 // contiguousOn returns t, or a contiguous copy of it on the device.
 func contiguousOn[T tensor.Number](d *onDevice, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {

@@ -20,7 +20,8 @@ type evaluation struct {
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a
-// reduction, a matrix product.
+// reduction, a matrix product, a scan. The step types and all their methods
+// are in steps.go.
 type step interface {
 	run()
 	launch(d *onDevice) error

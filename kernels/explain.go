@@ -8,7 +8,7 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
-	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -101,7 +101,7 @@ func (q queued) describe() string {
 		return fmt.Sprintf("cuBLAS %sgemm, M=%d N=%d K=%d", blasPrefix(g.DType), g.M, g.N, g.K)
 	}
 	k := q.kernel
-	if k.spec != nil && k.spec.kind == kindScan {
+	if k.spec != nil && k.spec.Kind == cudasrc.KindScan {
 		return fmt.Sprintf("CUDA kernel %s: a scan of %s", k.Name, plural(k.Work, "line"))
 	}
 	if k.Reduction {
@@ -251,49 +251,6 @@ func (pl *plan) String() string {
 	return b.String()
 }
 
-// assignStep is a pass of a program that writes dst.
-type assignStep[T tensor.Number] struct {
-	p   *program[T]
-	dst *tensor.Tensor[T]
-	e   expr.Exp[T]
-}
-
-func (s *assignStep[T]) run() { s.p.execute() }
-
-func (s *assignStep[T]) launch(d *onDevice) error {
-	if s.p.first != nil {
-		if err := s.p.first.launch(d); err != nil {
-			return err
-		}
-	}
-	return launchProgram(d, s.p)
-}
-
-func (s *assignStep[T]) cudaSource(pl *plan) string {
-	name, ok := pl.names[s.dst]
-	if !ok {
-		name = newTemp(pl, s.dst)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s = %v\n", name, exprString(pl, s.e))
-	if s.p.first != nil {
-		fmt.Fprintf(&b, "// first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
-	}
-	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
-		writeSources(&b, pl.work)
-	}
-	if s.p.noop {
-		b.WriteString("// nothing to do: the expression is the destination itself\n")
-		return b.String()
-	}
-	if pl.device != nil {
-		return b.String()
-	}
-	k := kernelFor(s.p)
-	b.WriteString(k.Source())
-	return b.String()
-}
-
 // exprString prints a step's expression; on a device, a bare tensor (a
 // copy's operand) by its name rather than its values, which printing would
 // copy to the host.
@@ -323,119 +280,6 @@ func writeWork(b *strings.Builder, work []queued) {
 	for _, q := range work {
 		fmt.Fprintf(b, "  %s\n", q.describe())
 	}
-}
-func (s *assignStep[T]) describe(pl *plan) string {
-	name, ok := pl.names[s.dst]
-	if !ok {
-		name = newTemp(pl, s.dst)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %v %s = %v\n", name, s.dst.ShapeView(friend.K), tensor.DType[T](), exprString(pl, s.e))
-	if s.p.first != nil {
-		fmt.Fprintf(&b, "  first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
-	}
-	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
-		writeWork(&b, pl.work)
-	}
-	if s.p.noop {
-		b.WriteString("  nothing to do: the expression is the destination itself\n")
-		return b.String()
-	}
-	describeProgram(&b, pl, s.p, name)
-	return b.String()
-}
-
-// reduceStep is a reduction: a program folding its operand into
-// accumulators.
-type reduceStep[T tensor.Number] struct {
-	p   *program[T]
-	acc *tensor.Tensor[T]
-	x   expr.Exp[T]
-	g   expr.ReduceGeometry
-}
-
-func (s *reduceStep[T]) run() {
-	s.p.run()
-	s.p.red.finish()
-}
-
-// launch queues the reduction's kernel; a reduction over no elements (a
-// sum or product: the others refuse it) is its identity, filled in.
-func (s *reduceStep[T]) launch(d *onDevice) error {
-	if s.g.Count == 0 {
-		return evaluate(d.ev, s.acc, expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))))
-	}
-	return launchProgram(d, s.p)
-}
-
-func (s *reduceStep[T]) cudaSource(pl *plan) string {
-	name := newTemp(pl, s.acc)
-	if pl.device != nil {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s = %s of %v\n", name, s.p.red.def.Name, exprString(pl, s.x))
-		if s.g.Count == 0 {
-			b.WriteString("// no kernel: over no elements, the step before fills it with the identity\n")
-			return b.String()
-		}
-		writeSources(&b, pl.work)
-		return b.String()
-	}
-	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.def.Name, s.x, kernelFor(s.p).Source())
-}
-func (s *reduceStep[T]) describe(pl *plan) string {
-	name := newTemp(pl, s.acc)
-	var axes []int
-	for d, r := range s.g.Reduced {
-		if r {
-			axes = append(axes, d)
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %v %s = %s of %v over axes %s (%d elements each)\n",
-		name, s.g.Result, tensor.DType[T](), s.p.red.def.Name, exprString(pl, s.x), shape.FormatInts(axes), s.g.Count)
-	if pl.device != nil {
-		if s.g.Count == 0 {
-			b.WriteString("  no kernel: over no elements, the step before fills it with the identity\n")
-			return b.String()
-		}
-		b.WriteString("  folded on the device by threads that each fold a share, then combine their results; the operand is not materialised\n")
-		writeWork(&b, pl.work)
-		describeProgram(&b, pl, s.p, "acc")
-		return b.String()
-	}
-	fold := "folded into one accumulator per result element"
-	if s.p.red.compensated {
-		fold += ", pairwise within a block and compensated (Neumaier) across blocks"
-	}
-	fmt.Fprintf(&b, "  %s; the operand is not materialised\n", fold)
-	describeProgram(&b, pl, s.p, "acc")
-	return b.String()
-}
-
-func (s *productStep[T]) cudaSource(pl *plan) string {
-	name := newTemp(pl, s.c)
-	g, _ := expr.ProductShape(s.a.ShapeView(friend.K), s.b.ShapeView(friend.K))
-	if pl.device != nil {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s %v = %s @ %s: M=%d K=%d N=%d, batch %v\n",
-			name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), g.M, g.K, g.N, g.Batch)
-		writeSources(&b, pl.work)
-		return b.String()
-	}
-	return fmt.Sprintf("%s %v = %s @ %s: cuBLAS %sgemm, M=%d K=%d N=%d, batch %v\n",
-		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), blasPrefix(tensor.DType[T]()), g.M, g.K, g.N, g.Batch)
-}
-
-func (s *productStep[T]) describe(pl *plan) string {
-	name := newTemp(pl, s.c)
-	line := fmt.Sprintf("%s %v %s = %s\n", name, s.c.ShapeView(friend.K), tensor.DType[T](), describeProduct(pl, s))
-	if pl.device == nil {
-		return line
-	}
-	var b strings.Builder
-	b.WriteString(line)
-	writeWork(&b, pl.work)
-	return b.String()
 }
 
 // describeProduct says how a product runs: BLAS or the blocked loop, and

@@ -45,11 +45,6 @@ func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
 	return l.leaf(c)
 }
 
-// productStep is one matrix product: c = a @ b.
-type productStep[T tensor.Number] struct{ c, a, b *tensor.Tensor[T] }
-
-func (s *productStep[T]) run() { multiplyInto(s.c, s.a, s.b) }
-
 // canWriteProduct reports whether a product of shape result can be computed
 // straight into the destination: the first such product of an assignment,
 // of the destination's shape, into a destination BLAS can write, in a tree

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 )
 
 // TestNVRTCScans compiles the scan kernel of every element type, cumsum
@@ -19,16 +20,16 @@ func TestNVRTCScans(t *testing.T) {
 	for _, dtype := range []string{"float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"} {
 		for _, r := range []ops.Reducer{ops.Sum, ops.Prod} {
 			for _, wide := range []bool{false, true} {
-				spec := scanSpec(dtype, r.Def(), wide)
-				name := kernelName(spec.key())
+				spec := cudasrc.ScanSpec(dtype, r.Def(), wide)
+				name := kernelName(spec.Key())
 				names = append(names, name)
-				src := spec.source(name)
+				src := spec.Source(name)
 				// one prelude for the whole unit
 				unit.WriteString(src[strings.Index(src, "extern \"C\""):])
 			}
 		}
 	}
-	src := ops.Prelude + kernelHelpers + unit.String()
+	src := ops.Prelude + cudasrc.KernelHelpers + unit.String()
 	for _, arch := range nvrtcArchs {
 		t.Run(arch, func(t *testing.T) {
 			ptx, log, err := compileCUDA(src, arch)

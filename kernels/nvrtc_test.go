@@ -10,6 +10,7 @@ import (
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/tensor"
 	"gorgonia.org/cu/nvrtc"
 )
@@ -45,7 +46,7 @@ func TestNVRTCEveryOp(t *testing.T) {
 	for _, dt := range cudaDTypes {
 		var unit strings.Builder
 		unit.WriteString(ops.Prelude)
-		unit.WriteString(kernelHelpers)
+		unit.WriteString(cudasrc.KernelHelpers)
 		var names []string
 		seen := map[string]bool{}
 		for _, c := range dt.cases() {
@@ -86,7 +87,7 @@ func TestNVRTCEveryOp(t *testing.T) {
 func TestNVRTCWideAndConverted(t *testing.T) {
 	var unit strings.Builder
 	unit.WriteString(ops.Prelude)
-	unit.WriteString(kernelHelpers)
+	unit.WriteString(cudasrc.KernelHelpers)
 	seen := map[string]bool{}
 	add := func(src string) {
 		for _, k := range kernelsIn(src) {
@@ -147,7 +148,7 @@ func TestNVRTCStrategies(t *testing.T) {
 				}
 			}
 		}
-		src := ops.Prelude + kernelHelpers + unit.String()
+		src := ops.Prelude + cudasrc.KernelHelpers + unit.String()
 		for _, arch := range nvrtcArchs {
 			t.Run(dt.name+"/"+arch, func(t *testing.T) {
 				ptx, log, err := compileCUDA(src, arch)

@@ -7,6 +7,7 @@ import (
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/internal/scalar"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -350,7 +351,7 @@ func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Ex
 	return acc, nil
 }
 
-// launchSplit queues a split reduction (strategy redSplit), whose kernel k
+// launchSplit queues a split reduction (strategy cudasrc.RedSplit), whose kernel k
 // has been packed for p: k folds slices of each result's elements into
 // partials, in a temporary of the evaluation, then a second kernel folds
 // each result's partials, in a fixed order, into the destination. Neither
@@ -358,15 +359,15 @@ func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Ex
 func launchSplit[T tensor.Number](d *onDevice, p *program[T], k *Kernel) error {
 	var parts, folded int64
 	var dst, dstIdx uint64
-	for i, pa := range k.spec.paramList {
+	for i, pa := range k.spec.ParamList {
 		switch {
-		case pa.kind == paramParts:
+		case pa.Kind == cudasrc.ParamParts:
 			parts = int64(k.Params[i])
-		case pa.kind == paramReduced:
+		case pa.Kind == cudasrc.ParamReduced:
 			folded = int64(k.Params[i])
-		case pa.kind == paramPointer && pa.a == 0:
+		case pa.Kind == cudasrc.ParamPointer && pa.A == 0:
 			dst = k.Params[i]
-		case pa.kind == paramIndexOut:
+		case pa.Kind == cudasrc.ParamIndexOut:
 			dstIdx = k.Params[i]
 		}
 	}
@@ -376,11 +377,11 @@ func launchSplit[T tensor.Number](d *onDevice, p *program[T], k *Kernel) error {
 	if p.red.def.Arg {
 		idx = temp[int64](d.ev, []int{n})
 	}
-	for i, pa := range k.spec.paramList {
+	for i, pa := range k.spec.ParamList {
 		switch {
-		case pa.kind == paramPointer && pa.a == 0:
+		case pa.Kind == cudasrc.ParamPointer && pa.A == 0:
 			k.Params[i] = memOf(vals).address(vals.Offset())
-		case pa.kind == paramIndexOut:
+		case pa.Kind == cudasrc.ParamIndexOut:
 			k.Params[i] = memOf(idx).address(idx.Offset())
 		}
 	}
@@ -389,23 +390,23 @@ func launchSplit[T tensor.Number](d *onDevice, p *program[T], k *Kernel) error {
 	}
 	f := finishKernel(k.spec)
 	f.Work, f.Blocks = k.Work, k.Work
-	for _, pa := range f.spec.paramList {
+	for _, pa := range f.spec.ParamList {
 		var v uint64
-		switch pa.kind {
-		case paramPointer:
+		switch pa.Kind {
+		case cudasrc.ParamPointer:
 			v = dst
-			if pa.a == 1 {
+			if pa.A == 1 {
 				v = memOf(vals).address(vals.Offset())
 			}
-		case paramIndexOut:
+		case cudasrc.ParamIndexOut:
 			v = dstIdx
-		case paramIndexIn:
+		case cudasrc.ParamIndexIn:
 			v = memOf(idx).address(idx.Offset())
-		case paramCount:
+		case cudasrc.ParamCount:
 			v = uint64(k.Work)
-		case paramParts:
+		case cudasrc.ParamParts:
 			v = uint64(parts)
-		case paramReduced:
+		case cudasrc.ParamReduced:
 			v = uint64(folded)
 		}
 		f.Params = append(f.Params, v)
@@ -415,8 +416,8 @@ func launchSplit[T tensor.Number](d *onDevice, p *program[T], k *Kernel) error {
 
 // finishKernel returns the launch of the kernel that folds the partials of
 // the split reduction s, without parameters.
-func finishKernel(s *kernelSpec) *Kernel {
-	f := s.finish()
-	key := f.key()
+func finishKernel(s *cudasrc.Spec) *Kernel {
+	f := s.Finish()
+	key := f.Key()
 	return &Kernel{Name: kernelName(key), Key: key, Reduction: true, spec: f, Threads: ReduceThreads}
 }

@@ -1,0 +1,16 @@
+// Package cudasrc writes the CUDA C source of the kernels package kernels
+// generates. It turns a kernel's structure (Spec) into the source of one
+// extern "C" __global__ function: elementwise programs (plain or
+// vectorised), reductions in each strategy (block, warp, column, split and
+// the split's finishing kernel), cumulative scans and the tiled matrix
+// product. The source depends only on the structure, which Spec.Key
+// encodes: the ops, the element types, the rank, which operands walk which
+// dimensions, the index width. Scalars, shapes, strides and addresses are
+// kernel parameters (Spec.Params), so that a*2 and a*3 on tensors of any
+// size share one compiled kernel.
+//
+// Each op's CUDA text comes from the op table (internal/ops), the same
+// definition the CPU loops are generated from. Package kernels reads its
+// lowered programs into a Spec (kernels/cudaspec.go) and launches the
+// kernels; this package knows nothing of programs or tensors' memory.
+package cudasrc

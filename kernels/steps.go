@@ -1,0 +1,317 @@
+// The steps an evaluation performs: each step type with every method of the
+// step interface (run on the CPU, launch on a device, describe and
+// cudaSource for Explain).
+
+package kernels
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// assignStep is a pass of a program that writes dst.
+type assignStep[T tensor.Number] struct {
+	p   *program[T]
+	dst *tensor.Tensor[T]
+	e   expr.Exp[T]
+}
+
+func (s *assignStep[T]) run() { s.p.execute() }
+
+func (s *assignStep[T]) launch(d *onDevice) error {
+	if s.p.first != nil {
+		if err := s.p.first.launch(d); err != nil {
+			return err
+		}
+	}
+	return launchProgram(d, s.p)
+}
+
+func (s *assignStep[T]) cudaSource(pl *plan) string {
+	name, ok := pl.names[s.dst]
+	if !ok {
+		name = newTemp(pl, s.dst)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s = %v\n", name, exprString(pl, s.e))
+	if s.p.first != nil {
+		fmt.Fprintf(&b, "// first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
+	}
+	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
+		writeSources(&b, pl.work)
+	}
+	if s.p.noop {
+		b.WriteString("// nothing to do: the expression is the destination itself\n")
+		return b.String()
+	}
+	if pl.device != nil {
+		return b.String()
+	}
+	k := kernelFor(s.p)
+	b.WriteString(k.Source())
+	return b.String()
+}
+
+func (s *assignStep[T]) describe(pl *plan) string {
+	name, ok := pl.names[s.dst]
+	if !ok {
+		name = newTemp(pl, s.dst)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %v %s = %v\n", name, s.dst.ShapeView(friend.K), tensor.DType[T](), exprString(pl, s.e))
+	if s.p.first != nil {
+		fmt.Fprintf(&b, "  first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
+	}
+	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
+		writeWork(&b, pl.work)
+	}
+	if s.p.noop {
+		b.WriteString("  nothing to do: the expression is the destination itself\n")
+		return b.String()
+	}
+	describeProgram(&b, pl, s.p, name)
+	return b.String()
+}
+
+// reduceStep is a reduction: a program folding its operand into
+// accumulators.
+type reduceStep[T tensor.Number] struct {
+	p   *program[T]
+	acc *tensor.Tensor[T]
+	x   expr.Exp[T]
+	g   expr.ReduceGeometry
+}
+
+func (s *reduceStep[T]) run() {
+	s.p.run()
+	s.p.red.finish()
+}
+
+// launch queues the reduction's kernel; a reduction over no elements (a
+// sum or product: the others refuse it) is its identity, filled in.
+func (s *reduceStep[T]) launch(d *onDevice) error {
+	if s.g.Count == 0 {
+		return evaluate(d.ev, s.acc, expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))))
+	}
+	return launchProgram(d, s.p)
+}
+
+func (s *reduceStep[T]) cudaSource(pl *plan) string {
+	name := newTemp(pl, s.acc)
+	if pl.device != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s = %s of %v\n", name, s.p.red.def.Name, exprString(pl, s.x))
+		if s.g.Count == 0 {
+			b.WriteString("// no kernel: over no elements, the step before fills it with the identity\n")
+			return b.String()
+		}
+		writeSources(&b, pl.work)
+		return b.String()
+	}
+	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.def.Name, s.x, kernelFor(s.p).Source())
+}
+
+func (s *reduceStep[T]) describe(pl *plan) string {
+	name := newTemp(pl, s.acc)
+	var axes []int
+	for d, r := range s.g.Reduced {
+		if r {
+			axes = append(axes, d)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %v %s = %s of %v over axes %s (%d elements each)\n",
+		name, s.g.Result, tensor.DType[T](), s.p.red.def.Name, exprString(pl, s.x), shape.FormatInts(axes), s.g.Count)
+	if pl.device != nil {
+		if s.g.Count == 0 {
+			b.WriteString("  no kernel: over no elements, the step before fills it with the identity\n")
+			return b.String()
+		}
+		b.WriteString("  folded on the device by threads that each fold a share, then combine their results; the operand is not materialised\n")
+		writeWork(&b, pl.work)
+		describeProgram(&b, pl, s.p, "acc")
+		return b.String()
+	}
+	fold := "folded into one accumulator per result element"
+	if s.p.red.compensated {
+		fold += ", pairwise within a block and compensated (Neumaier) across blocks"
+	}
+	fmt.Fprintf(&b, "  %s; the operand is not materialised\n", fold)
+	describeProgram(&b, pl, s.p, "acc")
+	return b.String()
+}
+
+// productStep is one matrix product: c = a @ b.
+type productStep[T tensor.Number] struct{ c, a, b *tensor.Tensor[T] }
+
+func (s *productStep[T]) run() { multiplyInto(s.c, s.a, s.b) }
+
+// launch queues the product on the device: one Gemm (cuBLAS, for float32
+// and float64) or one generated tiled kernel (every other element type,
+// cuda_gemm.go) per matrix of the batch, over contiguous copies of operands
+// that are not contiguous and into a contiguous temporary when c is not.
+func (s *productStep[T]) launch(d *onDevice) error {
+	dtype := tensor.DType[T]()
+	a, err := contiguousOn(d, s.a)
+	if err != nil {
+		return err
+	}
+	b, err := contiguousOn(d, s.b)
+	if err != nil {
+		return err
+	}
+	c := s.c
+	if !c.IsContiguous() {
+		c = temp[T](d.ev, s.c.ShapeView(friend.K))
+	}
+	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K))
+	if g.K == 0 {
+		return evaluate(d.ev, s.c, expr.Of[T](expr.Scalar(T(0))))
+	}
+	queue := func() error { return queueGemms(d, dtype, g, c, a, b) }
+	if !tensor.IsFloat[T]() {
+		queue = func() error { return queueGemmKernels(d, g, c, a, b) }
+	}
+	if err := queue(); err != nil {
+		return err
+	}
+	if c != s.c {
+		return evaluate(d.ev, s.c, expr.Of[T](c))
+	}
+	return nil
+}
+
+func (s *productStep[T]) cudaSource(pl *plan) string {
+	name := newTemp(pl, s.c)
+	g, _ := expr.ProductShape(s.a.ShapeView(friend.K), s.b.ShapeView(friend.K))
+	if pl.device != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %v = %s @ %s: M=%d K=%d N=%d, batch %v\n",
+			name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), g.M, g.K, g.N, g.Batch)
+		writeSources(&b, pl.work)
+		return b.String()
+	}
+	return fmt.Sprintf("%s %v = %s @ %s: cuBLAS %sgemm, M=%d K=%d N=%d, batch %v\n",
+		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), blasPrefix(tensor.DType[T]()), g.M, g.K, g.N, g.Batch)
+}
+
+func (s *productStep[T]) describe(pl *plan) string {
+	name := newTemp(pl, s.c)
+	line := fmt.Sprintf("%s %v %s = %s\n", name, s.c.ShapeView(friend.K), tensor.DType[T](), describeProduct(pl, s))
+	if pl.device == nil {
+		return line
+	}
+	var b strings.Builder
+	b.WriteString(line)
+	writeWork(&b, pl.work)
+	return b.String()
+}
+
+// scanStep is one scan: src (contiguous) into dst (contiguous, same shape).
+type scanStep[T tensor.Number] struct {
+	n                    *expr.Scan[T]
+	def                  ops.ReducerDef
+	src, dst             *tensor.Tensor[T]
+	outer, length, inner int
+}
+
+// run folds every line on the host.
+func (s *scanStep[T]) run() {
+	src := s.src.Elems(friend.K)[s.src.Offset():]
+	dst := s.dst.Elems(friend.K)[s.dst.Offset():]
+	op, plane := s.def.Combine, s.length*s.inner
+	if s.length == 0 || s.inner == 0 {
+		return
+	}
+	for o := range s.outer {
+		base := o * plane
+		copy(dst[base:base+s.inner], src[base:base+s.inner])
+		for k := 1; k < s.length; k++ {
+			row := base + k*s.inner
+			acc := dst[row : row+s.inner]
+			copy(acc, dst[row-s.inner:row])
+			combineVec(op, acc, src[row:row+s.inner])
+		}
+	}
+}
+
+// launch queues the scan's kernel: one thread per line.
+func (s *scanStep[T]) launch(d *onDevice) error {
+	k := s.kernel()
+	if k.Work == 0 {
+		return nil
+	}
+	return d.backend.Launch(d.queue, k)
+}
+
+// kernel is the launch of the scan's CUDA kernel.
+func (s *scanStep[T]) kernel() *Kernel {
+	lines := int64(s.outer) * int64(s.inner)
+	if s.length == 0 {
+		lines = 0
+	}
+	spec := cudasrc.ScanSpec(tensor.DType[T](), s.def, lines*int64(s.length) >= wideIndexFrom)
+	key := spec.Key()
+	k := &Kernel{Name: kernelName(key), Key: key, spec: spec, Work: lines,
+		Threads: blockThreads, Blocks: max(ceilDiv(lines, blockThreads), 1)}
+	for _, pa := range spec.ParamList {
+		var v uint64
+		switch pa.Kind {
+		case cudasrc.ParamPointer:
+			t := s.dst
+			if pa.A == 1 {
+				t = s.src
+			}
+			v = memOf(t).address(t.Offset())
+		case cudasrc.ParamCount:
+			v = uint64(lines)
+		case cudasrc.ParamReduced:
+			v = uint64(s.length)
+		case cudasrc.ParamCols:
+			v = uint64(s.inner)
+		}
+		k.Params = append(k.Params, v)
+	}
+	return k
+}
+
+func (s *scanStep[T]) cudaSource(pl *plan) string {
+	name := newTemp(pl, s.dst)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s = %s\n", name, s.header(pl))
+	if pl.device != nil {
+		writeSources(&b, pl.work)
+		return b.String()
+	}
+	if k := s.kernel(); k.Work > 0 {
+		b.WriteString(k.Source())
+	} else {
+		b.WriteString("// no kernel: the result has no elements\n")
+	}
+	return b.String()
+}
+
+func (s *scanStep[T]) describe(pl *plan) string {
+	name := newTemp(pl, s.dst)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %v %s = %s\n", name, s.dst.ShapeView(friend.K), tensor.DType[T](), s.header(pl))
+	if pl.device != nil {
+		b.WriteString("  one thread per line, each folding its line first element first\n")
+		writeWork(&b, pl.work)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "  %d lines of %d, folded first element first, %d lines in step\n", s.outer*s.inner, s.length, s.inner)
+	return b.String()
+}
+
+// header names the scan and its operand for Explain.
+func (s *scanStep[T]) header(pl *plan) string {
+	return fmt.Sprintf("%s of %s along axis %d", s.n.Name(), nameOf(pl, s.src), s.n.Axis)
+}
