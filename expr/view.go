@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,7 +53,7 @@ type View[T tensor.Number] struct {
 }
 
 func view[T tensor.Number](k ViewKind, x Exp[T], args ...int) Exp[T] {
-	return &View[T]{Kind: k, Args: args, X: bare(x)}
+	return &View[T]{Kind: k, Args: slices.Clone(args), X: bare(x)}
 }
 
 // T returns the view of x with the order of all dimensions reversed, as the

@@ -1,6 +1,7 @@
 // Command gen writes the Go code that comes from the op table: the scalar
 // Apply of package internal/ops, the typed block loops (and SIMD lane loops)
-// of package kernels, and package expr's functions and Chain methods.
+// of package kernels, package expr's functions and Chain methods, and
+// package grad's derivative of each op.
 // Run it with `go generate ./internal/ops` (or `go run ./internal/ops/gen`
 // from the module root); TestGeneratedUpToDate fails when its output and the
 // files in the tree differ.
@@ -26,6 +27,7 @@ var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
 	"kernels/loops_gen.go":      loopsSource,
 	"kernels/loops_simd_gen.go": simdSource,
 	"expr/ops_gen.go":           exprSource,
+	"grad/rules_gen.go":         gradSource,
 }
 
 func main() {

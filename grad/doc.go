@@ -1,0 +1,38 @@
+// Package grad differentiates laze's expression trees in reverse mode.
+//
+// Of(loss, x, w) returns the gradient of a one-element tree with respect to
+// the tensors x and w, and VJP(out, v, x) the vector-Jacobian product of a
+// tree of any shape. The results are expression trees, built from the same
+// node types as the tree they differentiate and reading its nodes (the
+// same pointers), so nothing is computed until they are assigned: an
+// elementwise chain's gradient is one fused pass, and a node the gradient
+// reads several times is computed once per evaluation.
+//
+// Every elementwise op's derivative is its Grad rule in the op table
+// (internal/ops), from which rules_gen.go is generated. The other nodes
+// have these rules:
+//
+//   - broadcasting: the gradient of an operand broadcast to a larger shape
+//     is summed over the broadcast dimensions;
+//   - sum and mean: the gradient broadcast back over the reduced axes (and
+//     divided by the count for mean);
+//   - max and min: the gradient shared evenly among the elements equal to
+//     the extremum (PyTorch's amax and amin); NaN extrema give NaN;
+//   - prod: the product of the other elements, computed without dividing
+//     by zero;
+//   - matmul: g @ yᵀ and xᵀ @ g, with NumPy's promotion of 1-D operands
+//     undone and broadcast batch dimensions summed;
+//   - views: the inverse view (transpose, permute, reshape, squeeze), zeros
+//     around the elements a slice or an index selects, a sum over expanded
+//     dimensions;
+//   - cumsum and cumprod: a reversed cumulative sum (cumprod's without
+//     dividing by zero); concatenate and stack: each part's slice;
+//   - casts between float32 and float64: the gradient cast back; casts
+//     from integers, argmax and argmin, comparisons and the rounding ops
+//     pass no gradient (their derivative is 0 almost everywhere).
+//
+// Where an op has no derivative, the rules pick a subgradient, as PyTorch
+// does: abs and relu take 0 at 0, maximum and minimum split the gradient
+// evenly between equal operands, clip gives it to x on the bounds, and
+// power's exponent gets 0 where the base is 0.
+package grad
