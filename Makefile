@@ -1,6 +1,6 @@
 # laze's developer commands. `make test` is what CI runs (see .ci/run).
 GO ?= go
-COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./kernels ./internal/ops ./internal/scalar \
+COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./grad ./kernels ./internal/ops ./internal/scalar \
 	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp ./internal/docsnip ./bench/report
 COVER_MIN := 85
 # SIMD_PKGS are tested a second time in the SIMD build: the packages with SIMD code and those

@@ -173,7 +173,7 @@ func reduction[S tensor.Float](b *builder, r *expr.Reduction[S], g contribution)
 	case ops.Max, ops.Min:
 		// The gradient is shared evenly among the elements equal to the
 		// extremum (PyTorch's amax and amin).
-		hit := expr.Eq(x, expr.Reshape(expr.Exp[S](r), geo.Kept...))
+		hit := expr.Eq(x, expr.Reshape[S](r, geo.Kept...))
 		c = expr.Div(expr.Mul(hit, gk), expr.Sum(hit, expr.Axis(geo.Axes...), expr.KeepDims()))
 	case ops.Prod:
 		c = prodGradient(x, gk, geo)
@@ -356,7 +356,7 @@ func scanRule[S tensor.Float](b *builder, s *expr.Scan[S], g contribution) {
 	if s.Op == ops.Sum {
 		c = reverseCumSum(ge, d)
 	} else {
-		c = cumProdGradient(x, expr.Exp[S](s), ge, d)
+		c = cumProdGradient[S](x, s, ge, d)
 	}
 	b.add(x, contribution{e: c, s: xs})
 }
