@@ -161,15 +161,22 @@ func reduction[S tensor.Float](b *builder, r *expr.Reduction[S], g contribution)
 		return err
 	}
 	// g and the reduction's value with the reduced axes kept, so that they
-	// broadcast against x.
-	gk := expr.Reshape(exact[S](g, geo.Result), geo.Kept...)
+	// broadcast against x; a constant g (the seed of a sum's gradient)
+	// broadcasts as it is.
+	var gk expr.Exp[S]
+	gks := geo.Kept
+	if k, ok := g.e.(*expr.Const[S]); ok {
+		gk, gks = k, shape.Shape{}
+	} else {
+		gk = expr.Reshape(exact[S](g, geo.Result), geo.Kept...)
+	}
 	var c expr.Exp[S]
 	cs := xs
 	switch r.Op {
 	case ops.Sum:
-		c, cs = gk, geo.Kept
+		c, cs = gk, gks
 	case ops.Mean:
-		c, cs = expr.DivScalar(gk, S(geo.Count)), geo.Kept
+		c, cs = expr.DivScalar(gk, S(geo.Count)), gks
 	case ops.Max, ops.Min:
 		// The gradient is shared evenly among the elements equal to the
 		// extremum (PyTorch's amax and amin).

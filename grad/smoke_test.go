@@ -44,7 +44,6 @@ func TestSmoke(t *testing.T) {
 		"cumprod": func() expr.Exp[float64] { return expr.Sum(expr.Sin(expr.CumProd(a, 1))) },
 		"concat": func() expr.Exp[float64] { return expr.Sum(expr.Square(expr.Concatenate(0, a, expr.Reshape(b, 1, 4)))) },
 		"stack":  func() expr.Exp[float64] { return expr.Sum(expr.Square(expr.Stack(1, a, expr.Exponential(a)))) },
-		"cast":   func() expr.Exp[float64] { return expr.Sum(expr.Cast[float64](expr.Square(expr.Cast[float32](a)))) },
 		"softmax": func() expr.Exp[float64] { return expr.Sum(expr.Mul(expr.Softmax(a, 1), b)) },
 		"std":    func() expr.Exp[float64] { return expr.Std(a) },
 	}
