@@ -230,7 +230,7 @@ func total[T tensor.Float](b *builder, n expr.Node) (contribution, bool) {
 		if err != nil {
 			panic(err) // contributions broadcast to the node's shape
 		}
-		sum = contribution{e: expr.Add(sum.e.(expr.Exp[T]), c.e.(expr.Exp[T])), s: s}
+		sum = contribution{e: add(sum.e.(expr.Exp[T]), c.e.(expr.Exp[T])), s: s}
 	}
 	return sum, true
 }

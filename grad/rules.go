@@ -176,12 +176,12 @@ func reduction[S tensor.Float](b *builder, r *expr.Reduction[S], g contribution)
 	case ops.Sum:
 		c, cs = gk, gks
 	case ops.Mean:
-		c, cs = expr.DivScalar(gk, S(geo.Count)), gks
+		c, cs = div(gk, expr.Scalar(S(geo.Count))), gks
 	case ops.Max, ops.Min:
 		// The gradient is shared evenly among the elements equal to the
 		// extremum (PyTorch's amax and amin).
 		hit := expr.Eq(x, expr.Reshape[S](r, geo.Kept...))
-		c = expr.Div(expr.Mul(hit, gk), expr.Sum(hit, expr.Axis(geo.Axes...), expr.KeepDims()))
+		c = expr.Div(mul(hit, gk), expr.Sum(hit, expr.Axis(geo.Axes...), expr.KeepDims()))
 	case ops.Prod:
 		c = prodGradient(x, gk, geo)
 	default:

@@ -18,47 +18,47 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 	case ops.Neg: // "-g"
 		switch i {
 		case 0:
-			return expr.Neg(g)
+			return neg(g)
 		}
 	case ops.Abs: // "g * sign(a)"
 		switch i {
 		case 0:
-			return expr.Mul(g, expr.Sign(a))
+			return mul(g, expr.Sign(a))
 		}
 	case ops.Sqrt: // "g / (2 * out)"
 		switch i {
 		case 0:
-			return expr.Div(g, expr.Mul(expr.Scalar(T(2)), out))
+			return div(g, mul(expr.Scalar(T(2)), out))
 		}
 	case ops.Exp: // "g * out"
 		switch i {
 		case 0:
-			return expr.Mul(g, out)
+			return mul(g, out)
 		}
 	case ops.Log: // "g / a"
 		switch i {
 		case 0:
-			return expr.Div(g, a)
+			return div(g, a)
 		}
 	case ops.Sin: // "g * cos(a)"
 		switch i {
 		case 0:
-			return expr.Mul(g, expr.Cos(a))
+			return mul(g, expr.Cos(a))
 		}
 	case ops.Cos: // "-(g * sin(a))"
 		switch i {
 		case 0:
-			return expr.Neg(expr.Mul(g, expr.Sin(a)))
+			return neg(mul(g, expr.Sin(a)))
 		}
 	case ops.Tanh: // "g * (1 - out*out)"
 		switch i {
 		case 0:
-			return expr.Mul(g, expr.Sub(expr.Scalar(T(1)), expr.Mul(out, out)))
+			return mul(g, sub(expr.Scalar(T(1)), mul(out, out)))
 		}
 	case ops.Sigmoid: // "g * (out * (1 - out))"
 		switch i {
 		case 0:
-			return expr.Mul(g, expr.Mul(out, expr.Sub(expr.Scalar(T(1)), out)))
+			return mul(g, mul(out, sub(expr.Scalar(T(1)), out)))
 		}
 	case ops.ReLU: // "where(a > 0, g, 0)"
 		switch i {
@@ -68,12 +68,12 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 	case ops.Square: // "g * (2 * a)"
 		switch i {
 		case 0:
-			return expr.Mul(g, expr.Mul(expr.Scalar(T(2)), a))
+			return mul(g, mul(expr.Scalar(T(2)), a))
 		}
 	case ops.Reciprocal: // "-(g * (out * out))"
 		switch i {
 		case 0:
-			return expr.Neg(expr.Mul(g, expr.Mul(out, out)))
+			return neg(mul(g, mul(out, out)))
 		}
 	case ops.Add: // "g", "g"
 		switch i {
@@ -87,49 +87,49 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 		case 0:
 			return g
 		case 1:
-			return expr.Neg(g)
+			return neg(g)
 		}
 	case ops.Mul: // "g * b", "g * a"
 		switch i {
 		case 0:
-			return expr.Mul(g, b)
+			return mul(g, b)
 		case 1:
-			return expr.Mul(g, a)
+			return mul(g, a)
 		}
 	case ops.Div: // "g / b", "-(g * out / b)"
 		switch i {
 		case 0:
-			return expr.Div(g, b)
+			return div(g, b)
 		case 1:
-			return expr.Neg(expr.Div(expr.Mul(g, out), b))
+			return neg(div(mul(g, out), b))
 		}
 	case ops.Mod: // "g", "-(g * floor_divide(a, b))"
 		switch i {
 		case 0:
 			return g
 		case 1:
-			return expr.Neg(expr.Mul(g, expr.FloorDiv(a, b)))
+			return neg(mul(g, expr.FloorDiv(a, b)))
 		}
 	case ops.Pow: // "where(b == 0, 0, g * (b * power(a, b - 1)))", "where(a == 0 && b >= 0, 0, g * (out * log(a)))"
 		switch i {
 		case 0:
-			return expr.Where(expr.Eq(b, expr.Scalar(T(0))), expr.Scalar(T(0)), expr.Mul(g, expr.Mul(b, expr.Pow(a, expr.Sub(b, expr.Scalar(T(1)))))))
+			return expr.Where(expr.Eq(b, expr.Scalar(T(0))), expr.Scalar(T(0)), mul(g, mul(b, expr.Pow(a, sub(b, expr.Scalar(T(1)))))))
 		case 1:
-			return expr.Where(expr.LogicalAnd(expr.Eq(a, expr.Scalar(T(0))), expr.Ge(b, expr.Scalar(T(0)))), expr.Scalar(T(0)), expr.Mul(g, expr.Mul(out, expr.Log(a))))
+			return expr.Where(expr.LogicalAnd(expr.Eq(a, expr.Scalar(T(0))), expr.Ge(b, expr.Scalar(T(0)))), expr.Scalar(T(0)), mul(g, mul(out, expr.Log(a))))
 		}
 	case ops.Maximum: // "where(a == b, g / 2, where(a > b, g, 0))", "where(a == b, g / 2, where(b > a, g, 0))"
 		switch i {
 		case 0:
-			return expr.Where(expr.Eq(a, b), expr.Div(g, expr.Scalar(T(2))), expr.Where(expr.Gt(a, b), g, expr.Scalar(T(0))))
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.Gt(a, b), g, expr.Scalar(T(0))))
 		case 1:
-			return expr.Where(expr.Eq(a, b), expr.Div(g, expr.Scalar(T(2))), expr.Where(expr.Gt(b, a), g, expr.Scalar(T(0))))
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.Gt(b, a), g, expr.Scalar(T(0))))
 		}
 	case ops.Minimum: // "where(a == b, g / 2, where(a < b, g, 0))", "where(a == b, g / 2, where(b < a, g, 0))"
 		switch i {
 		case 0:
-			return expr.Where(expr.Eq(a, b), expr.Div(g, expr.Scalar(T(2))), expr.Where(expr.Lt(a, b), g, expr.Scalar(T(0))))
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.Lt(a, b), g, expr.Scalar(T(0))))
 		case 1:
-			return expr.Where(expr.Eq(a, b), expr.Div(g, expr.Scalar(T(2))), expr.Where(expr.Lt(b, a), g, expr.Scalar(T(0))))
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.Lt(b, a), g, expr.Scalar(T(0))))
 		}
 	case ops.Where: // "", "where(a, g, 0)", "where(a, 0, g)"
 		switch i {

@@ -27,11 +27,13 @@ func gradOps() map[string]string {
 	return m
 }
 
-// infixFuncs maps the Go operators a Grad rule may use to expr's functions.
+// infixFuncs maps the Go operators a Grad rule may use to the functions
+// that build their nodes: package grad's add, sub, mul and div (which fold
+// constants, so that g = 1 leaves no 1*x behind) and expr's others.
 var infixFuncs = map[token.Token]string{
-	token.ADD: "Add", token.SUB: "Sub", token.MUL: "Mul", token.QUO: "Div",
-	token.EQL: "Eq", token.NEQ: "Ne", token.LSS: "Lt", token.LEQ: "Le", token.GTR: "Gt", token.GEQ: "Ge",
-	token.LAND: "LogicalAnd", token.LOR: "LogicalOr",
+	token.ADD: "add", token.SUB: "sub", token.MUL: "mul", token.QUO: "div",
+	token.EQL: "expr.Eq", token.NEQ: "expr.Ne", token.LSS: "expr.Lt", token.LEQ: "expr.Le", token.GTR: "expr.Gt", token.GEQ: "expr.Ge",
+	token.LAND: "expr.LogicalAnd", token.LOR: "expr.LogicalOr",
 }
 
 // gradRule is one Grad entry translated to Go: the expression building the
@@ -82,7 +84,7 @@ func (r *gradRule) translate(e ast.Expr, funcs map[string]string) (string, error
 		}
 		switch e.Op {
 		case token.SUB:
-			return "expr.Neg(" + x + ")", nil
+			return "neg(" + x + ")", nil
 		case token.NOT:
 			return "expr.LogicalNot(" + x + ")", nil
 		}
@@ -98,7 +100,7 @@ func (r *gradRule) translate(e ast.Expr, funcs map[string]string) (string, error
 		if !ok || funcs[id.Name] == "" {
 			return "", fmt.Errorf("call of %s: not an op of the table", types(e.Fun))
 		}
-		return r.call(funcs[id.Name], e.Args, funcs)
+		return r.call("expr."+funcs[id.Name], e.Args, funcs)
 	}
 	return "", fmt.Errorf("%s is not supported", types(e))
 }
@@ -112,7 +114,7 @@ func (r *gradRule) call(f string, args []ast.Expr, funcs map[string]string) (str
 		}
 		out[i] = s
 	}
-	return "expr." + f + "(" + strings.Join(out, ", ") + ")", nil
+	return f + "(" + strings.Join(out, ", ") + ")", nil
 }
 
 func types(e ast.Expr) string {
