@@ -332,6 +332,7 @@ type emuCase[T, R tensor.Number] struct {
 	key      string  // a substring of the first kernel's key ("" for none)
 	not      string  // a substring the first kernel's key must not contain ("" for none)
 	tol      float64 // relative tolerance for floats (summation order); 0 for exact
+	launches int     // the number of kernels the call must launch (0: any)
 }
 
 // run evaluates the case on the CPU and in the emulator and compares the
@@ -362,6 +363,9 @@ func (c emuCase[T, R]) run(t *testing.T, b *emuBackend) {
 		}
 		if len(b.launches) == 0 {
 			t.Fatal("nothing was launched")
+		}
+		if c.launches != 0 && len(b.launches) != c.launches {
+			t.Errorf("%d kernels launched; want %d", len(b.launches), c.launches)
 		}
 		if c.not != "" && strings.Contains(b.launches[0].Key, c.not) {
 			t.Errorf("first kernel %q; want one without %q", b.launches[0].Key, c.not)
