@@ -34,9 +34,9 @@ func TestEmulatedGradients(t *testing.T) {
 		return expr.Sum(expr.Of(x[0]).Mul(x[1]).Add(x[2]).Tanh().Sub(expr.Of(x[3]).MulScalar(0.5).Exp().Mul(x[0])).Add(x[1]))
 	}
 	for i, name := range []string{"long8/da", "long8/db", "long8/dc", "long8/de"} {
-		c := gradCase(name, tensors(a, bb, c, e), i, "vec=2", 1e-12, long8)
-		c.launches = 1
-		c.run(t, b)
+		backward := gradCase(name, tensors(a, bb, c, e), i, "vec=2", 1e-12, long8)
+		backward.launches = 1
+		backward.run(t, b)
 	}
 	// Float products go to cuBLAS, which the emulator lacks: this loss has
 	// broadcasting and reductions instead.
