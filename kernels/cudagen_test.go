@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/grad"
 	"github.com/laze-go/laze/internal/fakedev"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
@@ -58,6 +59,14 @@ func goldenCases() []cudaCase {
 		}},
 		{"cumsum", func() (string, error) {
 			return CUDASource(d34, expr.Of(expr.CumSum[float32](a34, 0)).MulScalar(2))
+		}},
+		{"gradient", func() (string, error) {
+			// d/da sum(tanh(a*row) * b): the backward pass of a chain, one kernel
+			gs, err := grad.Of(expr.Sum(expr.Of(expr.Tanh(expr.Mul(a34, row))).Mul(b34)), a34)
+			if err != nil {
+				return "", err
+			}
+			return CUDASource(d34, gs[0])
 		}},
 		{"int64_indexing", func() (string, error) {
 			return CUDASource(huge, expr.Of[int8](expr.Add[int8](hugeT.T(), expr.Scalar[int8](1))))
