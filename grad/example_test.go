@@ -10,8 +10,9 @@ import (
 )
 
 // The gradient of sum(x² · y) is 2xy with respect to x and x² with respect
-// to y. Of returns trees that read the loss's own nodes; nothing is
-// computed until they are evaluated.
+// to y. Of returns trees that read the loss's own nodes and tensors:
+// nothing is computed until they are evaluated, so a later change to y
+// shows in the next evaluation.
 func ExampleOf() {
 	x, _ := tensor.FromSlice([]float64{1, 2, 3}, []int{3})
 	y, _ := tensor.FromSlice([]float64{4, 5, 6}, []int{3})
@@ -21,15 +22,16 @@ func ExampleOf() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(g[0])
-	fmt.Println(g[1])
 	dx, _ := kernels.Eval(g[0])
 	dy, _ := kernels.Eval(g[1])
 	fmt.Println(dx, dy)
+
+	y.Set(-1, 0) // the trees read y when they run
+	dx, _ = kernels.Eval(g[0])
+	fmt.Println(dx)
 	// Output:
-	// ((1.reshape(1) * tensor(3,)) * (2 * tensor(3,)))
-	// (1.reshape(1) * square(tensor(3,)))
 	// [ 8. 20. 36.] [1. 4. 9.]
+	// [-2. 20. 36.]
 }
 
 // VJP weights the outputs of a tree of any shape: here the gradient of
