@@ -73,26 +73,33 @@ func Example_logisticRegression() {
 		fmt.Println(err)
 		return
 	}
+	// One step, in order: both gradients into tensors of their own, then
+	// the updates, which read them.
 	gw, gb := tensor.ZerosLike(w), tensor.ZerosLike(b)
 	const lr = 0.5
-	for step := 0; step <= 100; step++ {
-		if step%20 == 0 {
+	step := []struct {
+		dst *tensor.Tensor[float64]
+		e   expr.Exp[float64]
+	}{
+		{gw, g[0]},
+		{gb, g[1]},
+		{w, expr.Sub(w, expr.MulScalar(gw, lr))},
+		{b, expr.Sub(b, expr.MulScalar(gb, lr))},
+	}
+	for i := 0; i <= 100; i++ {
+		if i%20 == 0 {
 			l, _ := kernels.Eval(loss)
-			fmt.Printf("step %3d: loss %.4f\n", step, l.Item())
+			fmt.Printf("step %3d: loss %.4f\n", i, l.Item())
 		}
-		if step == 100 {
+		if i == 100 {
 			break
 		}
-		if err := kernels.Assign(gw, g[0]); err != nil {
-			fmt.Println(err)
-			return
+		for _, s := range step {
+			if err := kernels.Assign(s.dst, s.e); err != nil {
+				fmt.Println(err)
+				return
+			}
 		}
-		if err := kernels.Assign(gb, g[1]); err != nil {
-			fmt.Println(err)
-			return
-		}
-		_ = kernels.Assign(w, expr.Sub(w, expr.MulScalar(gw, lr)))
-		_ = kernels.Assign(b, expr.Sub(b, expr.MulScalar(gb, lr)))
 	}
 	acc, _ := kernels.Eval(expr.Mean(expr.Eq(expr.GtScalar(z, 0), y)))
 	fmt.Printf("w = %.3f, b = %.3f, accuracy %.2f\n", w, b.Item(), acc.Item())
