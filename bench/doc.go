@@ -11,5 +11,9 @@
 // does).
 // TestImplementationsAgree checks that every implementation of a case
 // computes the same result, so the figures compare equal work.
+// BenchmarkGradLong8/<impl>/<n> times the gradient of sum(long8) with
+// respect to its four inputs (package grad): fused (one kernels.Assign per
+// gradient tree), unfused (one temporary per op node) and handloop, beside
+// forward, long8 itself; TestGradLong8ImplementationsAgree checks them.
 // docs/performance.md records the figures and the command.
 package bench
