@@ -49,7 +49,9 @@ var nodeCases = []nodeCase{
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(x[0]) },
 		want: [][]float64{{3, 3, 3, 3, 3, 3}}},
 	{name: "sum keepdims", in: []in{x23}, w: []float64{5},
-		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(x[0], expr.Axis(0, -1), expr.KeepDims()) },
+		f: func(x []expr.Exp[float64]) expr.Exp[float64] {
+			return expr.Sum(x[0], expr.Axis(0, -1), expr.KeepDims())
+		},
 		want: [][]float64{{5, 5, 5, 5, 5, 5}}},
 	{name: "mean axis 0", in: []in{x23}, w: []float64{1, 2, 3},
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Mean(x[0], expr.Axis(0)) },
@@ -127,7 +129,7 @@ var nodeCases = []nodeCase{
 		want: [][]float64{{1, 3, 5, 2, 4, 6}}},
 	// out[a,b,c] = x[b,c,a]: grad = w.transpose(1, 2, 0).
 	{name: "Permute negative", in: []in{{data: arange(24, 0), dims: []int{2, 3, 4}}}, w: arange(24, 1),
-		f: func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Permute(x[0], -1, 0, 1) },
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Permute(x[0], -1, 0, 1) },
 		want: [][]float64{{1, 7, 13, 19, 2, 8, 14, 20, 3, 9, 15, 21, 4, 10, 16, 22, 5, 11, 17, 23, 6, 12, 18, 24}}},
 	{name: "Reshape", in: []in{x23}, w: arange(6, 1),
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Reshape(x[0], 3, -1) },
@@ -148,16 +150,22 @@ var nodeCases = []nodeCase{
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Slice(x[0], 1, 1, tensor.None, 2) },
 		want: [][]float64{{0, 1, 0, 2, 0, 0, 3, 0, 4, 0}}},
 	{name: "Slice step -1", in: []in{vec(arange(5, 0)...)}, w: arange(5, 1),
-		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Slice(x[0], 0, tensor.None, tensor.None, -1) },
+		f: func(x []expr.Exp[float64]) expr.Exp[float64] {
+			return expr.Slice(x[0], 0, tensor.None, tensor.None, -1)
+		},
 		want: [][]float64{{5, 4, 3, 2, 1}}},
 	{name: "Slice step -2", in: []in{vec(arange(6, 0)...)}, w: []float64{1, 2},
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Slice(x[0], 0, 4, 0, -2) },
 		want: [][]float64{{0, 0, 2, 0, 1, 0}}},
 	{name: "Slice step -3", in: []in{vec(arange(7, 0)...)}, w: []float64{1, 2, 3},
-		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Slice(x[0], 0, tensor.None, tensor.None, -3) },
+		f: func(x []expr.Exp[float64]) expr.Exp[float64] {
+			return expr.Slice(x[0], 0, tensor.None, tensor.None, -3)
+		},
 		want: [][]float64{{3, 0, 0, 2, 0, 0, 1}}},
 	{name: "Slice step -2 dim -1", in: []in{{data: arange(8, 0), dims: []int{2, 4}}}, w: []float64{1, 2, 3, 4},
-		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Slice(x[0], -1, tensor.None, tensor.None, -2) },
+		f: func(x []expr.Exp[float64]) expr.Exp[float64] {
+			return expr.Slice(x[0], -1, tensor.None, tensor.None, -2)
+		},
 		want: [][]float64{{0, 2, 0, 1, 0, 4, 0, 3}}},
 	{name: "Slice empty", in: []in{vec(1, 2, 3)}, w: []float64{1, 2, 3},
 		f: func(x []expr.Exp[float64]) expr.Exp[float64] {
