@@ -1,6 +1,7 @@
 package grad_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -273,6 +274,15 @@ var nodeCases = []nodeCase{
 		w:    arange(6, 1),
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Add(expr.Mul(x[0], x[1]), x[2]) },
 		want: [][]float64{{26, 62}, {9, 12, 15}, {21}}},
+	// The gradient flowing from a sum is constant along x's broadcast
+	// dimension, yet each element of c (shape (1,)) was read twice:
+	// d/dc Σ_i (x_i + sin c) = 2 cos c.
+	{name: "broadcast under a sum", in: []in{vec(1, 2), vec(0.5)}, w: []float64{1},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(expr.Add(x[0], expr.Sin(x[1]))) },
+		want: [][]float64{{1, 1}, {2 * math.Cos(0.5)}}},
+	{name: "broadcast under a sum keepdims", in: []in{vec(1, 2, 3), vec(4)}, w: []float64{3},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(expr.Add(x[0], x[1]), expr.KeepDims()) },
+		want: [][]float64{{3, 3, 3}, {9}}},
 }
 
 // TestNodeWorkedValues checks the gradients of the reductions, products,
