@@ -86,6 +86,14 @@ func elementwise[S tensor.Float](b *builder, out expr.Exp[S], op ops.Op, g contr
 			continue
 		}
 		s := ruleShape(b, op, i, args[:len(xs)], out, g.s)
+		// The rule's tree may be smaller than out (g constant along a
+		// reduced dimension, the rule reading neither operand there): where
+		// x was broadcast along such a dimension, each of its elements
+		// still takes out's count of contributions, so stretch the tree to
+		// out's shape before summing it back to x's.
+		if os := b.shapeOf(out); !s.Equal(os) && !b.shapeOf(x).Equal(os) {
+			c, s = exact[S](contribution{e: c, s: s}, os), os
+		}
 		b.add(x, unbroadcast[S](contribution{e: c, s: s}, b.shapeOf(x)))
 	}
 }
