@@ -56,6 +56,18 @@ func TestGradValues(t *testing.T) {
 			[][]float64{{1, 0, 1, 1, 1, 0}}},
 		{"integer_input_alongside", []string{"sum(x * i)"}, []string{"x"}, []int{2},
 			[][]float64{{0, 1, 2, 3, 4, 5}}},
+		{"index_reverse", []string{"sum(x[None, 1, ::-1] * y[0])"}, []string{"x"}, []int{2},
+			[][]float64{{0, 0, 0, -1, 0.5, 2}}},
+		{"matmul_element", []string{"(x @ w)[1, 0]"}, []string{"x"}, []int{2},
+			[][]float64{{0, 0, 0, 1, -1, 0.25}}},
+		{"cumsum", []string{"sum(cumsum(x, axis=1) * y)"}, []string{"x"}, []int{2},
+			[][]float64{{1.5, -0.5, -1, 2, -1, 1}}},
+		{"softmax", []string{"sum(softmax(x, axis=1) * y)"}, []string{"x"}, []int{2}, [][]float64{
+			{0.4234069242309495, 0.035805994905574685, -0.4592129191365242, 0.8639628413972233, -0.8564384091767786, -0.007524432220444871}}},
+		{"std", []string{"std(x)"}, []string{"x"}, []int{2}, [][]float64{
+			{0.045991702477017456, -0.10452659653867605, 0.19651000149271095, 0.14633723515414646, 0.02090531930773521, -0.30521766189293403}}},
+		{"scalar_input", []string{"-rand", "s=()", "s * sum(x)"}, []string{"s"}, []int{0},
+			[][]float64{{0.25}}},
 		{"one_element_not_scalar", []string{"sum(x * x, keepdims=True)"}, []string{"x"}, []int{2},
 			[][]float64{{1.0, -2.0, 4.0, 3.0, 0.5, -6.0}}},
 	}
@@ -192,6 +204,16 @@ func TestGradTree(t *testing.T) {
 		t.Fatalf("exit status %d:\n%s", code, got)
 	}
 	for _, want := range []string{"parsed: sum((sin(x) * y))\n", "shape:  ()\ndtype:  float64\n", "grad x:\ntree:   ", "grad y:\ntree:   ", "plan:\nstep 1:", "out  = "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("-explain output lacks %q:\n%s", want, got)
+		}
+	}
+	// x32's gradient is float32, though the expression computes in float64.
+	got, code = runCLI(t, append(append([]string{"grad", "-explain", "-wrt", "x32"}, gradInputs...), "sum(x32 * y)")...)
+	if code != 0 {
+		t.Fatalf("exit status %d:\n%s", code, got)
+	}
+	for _, want := range []string{"dtype:  float64\n", "grad x32:\n", "dst (2,3) float32 = "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("-explain output lacks %q:\n%s", want, got)
 		}

@@ -39,6 +39,18 @@ want = {
     'int_cast': [np.ones(x.shape)],
     # sum(where(x > 0, x, 0)): 1 where x > 0
     'where': [(x > 0).astype(float)],
+    # sum(x[None, 1, ::-1] * y[0]): row 1 of x gets y[0] reversed
+    'index_reverse': [np.stack([np.zeros(3), y[0, ::-1]])],
+    # (x @ w)[1, 0] = x[1] . w[:, 0]: w[:, 0] in row 1
+    'matmul_element': [np.stack([np.zeros(3), w[:, 0]])],
+    # sum(cumsum(x, axis=1) * y): x[i, j] gets y[i, j:].sum()
+    'cumsum': [np.cumsum(y[:, ::-1], axis=1)[:, ::-1]],
+    # sum(softmax(x, axis=1) * y): s * (y - (s * y).sum(axis=1)) with s = softmax(x, axis=1)
+    'softmax': [(lambda s: s * (y - (s * y).sum(axis=1, keepdims=True)))(np.exp(x) / np.exp(x).sum(axis=1, keepdims=True))],
+    # std(x): (x - mean(x)) / (n std(x))
+    'std': [(x - x.mean()) / (x.size * x.std())],
+    # s * sum(x) for a 0-d s: sum(x)
+    'scalar_input': [np.array(x.sum())],
 }
 for name, grads in want.items():
     parts = ', '.join('{' + ', '.join(repr(float(v)) for v in g.ravel()) + '}' for g in grads)
