@@ -219,3 +219,17 @@ func TestGradTree(t *testing.T) {
 		}
 	}
 }
+
+// TestGradHelp checks that grad -h prints the command's help, with the
+// decisions a user needs (no implicit sum, float inputs), and succeeds.
+func TestGradHelp(t *testing.T) {
+	got, code := runCLI(t, "grad", "-h")
+	if code != 0 {
+		t.Errorf("exit status %d:\n%s", code, got)
+	}
+	for _, want := range []string{"usage: exprdemo grad -wrt", "as PyTorch's backward() requires a scalar", "-v name", "integer or bool dtype is an error"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the help lacks %q:\n%s", want, got)
+		}
+	}
+}
