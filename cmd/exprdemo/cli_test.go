@@ -123,6 +123,10 @@ var cliCases = []struct {
 	{"err_rand_dtype", []string{"eval", "-rand", "x=2:float16", "x"}, 2},
 	{"err_device", []string{"eval", "-device", "cuda", "1 + 1"}, 2},
 	{"err_command", []string{"evaluate", "1"}, 2},
+	{"grad", []string{"grad", "-i", "a=a.npy", "-i", "f=f.npy", "-wrt", "a,f", "sum(sin(a)) + sum(f @ f)"}, 0},
+	{"grad_tree", []string{"grad", "-tree", "-i", "a=a.npy", "-wrt", "a", "sum(a * a)"}, 0},
+	{"grad_err_not_scalar", []string{"grad", "-i", "a=a.npy", "-wrt", "a", "a * 2"}, 1},
+	{"grad_err_integer", []string{"grad", "-i", "i=i.npy", "-wrt", "i", "sum(i * 2.0)"}, 1},
 }
 
 func TestCLIGolden(t *testing.T) {

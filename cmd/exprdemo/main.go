@@ -36,8 +36,12 @@ const usage = `usage:
   exprdemo                  a tour of laze on built-in data
   exprdemo eval [flags] EXPR
                             evaluate a NumPy-style expression
+  exprdemo grad -wrt x[,y…] [flags] EXPR
+                            the gradient of a one-element expression with
+                            respect to the inputs x, y…
 
-Run 'exprdemo eval -h' for the flags and the expression language.
+Run 'exprdemo eval -h' for the flags and the expression language,
+'exprdemo grad -h' for the gradients.
 `
 
 // run executes one command line and returns the exit status. No panic
@@ -70,7 +74,9 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	switch args[0] {
 	case "eval":
-		return report(evalCommand(args[1:], stdout, stderr), stderr)
+		return report("eval", evalCommand(args[1:], stdout, stderr), stderr)
+	case "grad":
+		return report("grad", gradCommand(args[1:], stdout, stderr), stderr)
 	case "-h", "-help", "--help", "help":
 		if _, err := fmt.Fprint(stdout, usage); err != nil {
 			fmt.Fprintf(stderr, "exprdemo: writing the help: %v\n", err)
@@ -78,13 +84,13 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "exprdemo: unknown command %q (want eval, or no arguments for the tour; see exprdemo -h)\n", args[0])
+	fmt.Fprintf(stderr, "exprdemo: unknown command %q (want eval or grad, or no arguments for the tour; see exprdemo -h)\n", args[0])
 	return exitUsage
 }
 
-// report prints err on stderr (already formatted by the command) and
-// returns the exit status it calls for.
-func report(err error, stderr io.Writer) int {
+// report prints err, from command cmd, on stderr (already formatted by the
+// command) and returns the exit status it calls for.
+func report(cmd string, err error, stderr io.Writer) int {
 	var ue *usageError
 	switch {
 	case err == nil:
@@ -92,7 +98,7 @@ func report(err error, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "exprdemo: %s (see exprdemo eval -h)\n", strings.TrimSpace(ue.msg))
+		fmt.Fprintf(stderr, "exprdemo: %s (see exprdemo %s -h)\n", strings.TrimSpace(ue.msg), cmd)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "exprdemo: %s\n", err)

@@ -202,6 +202,13 @@ type evaluator struct {
 	alloc   alloc.Allocator // where evaluations allocate
 	plan    []string        // explain: the computations done while building
 	temps   int
+	// lazyViews takes every view of an input as a view node over its
+	// tensor (expr.T(a)), not a tensor view (a.T()), so that the inputs
+	// are the tree's leaves (Grad differentiates with respect to them).
+	lazyViews bool
+	// eager lists the subexpressions computed while building (x[mask]),
+	// which no gradient flows through.
+	eager []eagerNode
 }
 
 // fail returns an Error at n, saying what failed there.

@@ -311,5 +311,6 @@ func (ev *evaluator) maskIndex(n *lang.Index, x, mask value) (value, error) {
 	if err != nil {
 		return value{}, ev.fail(n, "", err)
 	}
+	ev.eager = append(ev.eager, eagerNode{at: n, of: x.node})
 	return ev.viewed(n, x.dt, r), nil
 }

@@ -15,12 +15,13 @@ import (
 // and copies only what a reshape cannot view (Explain says which).
 
 // leaf returns what a view of v is taken of: v's tensor when v is an input
-// (or a view of one), else v's expression; n is the node v came from.
+// (or a view of one) and views are not lazy, else v's expression; n is the
+// node v came from.
 func (ev *evaluator) leaf(n lang.Node, v value) (any, error) {
 	if v.py != nil {
 		return nil, ev.failf(n, "%s is a number; views need an array", ev.text(n))
 	}
-	if t, ok := kitFor(v.dt).leafOf(v.node); ok {
+	if t, ok := kitFor(v.dt).leafOf(v.node); ok && !ev.lazyViews {
 		return t, nil
 	}
 	return v.node, nil

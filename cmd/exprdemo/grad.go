@@ -1,0 +1,177 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/laze-go/laze/cmd/exprdemo/internal/interp"
+)
+
+const gradHelp = `usage: exprdemo grad -wrt NAME[,NAME…] [flags] EXPR
+
+Prints the gradient of EXPR with respect to each input named by -wrt, by
+reverse mode (package grad): for each name, "grad NAME:" and the gradient,
+an array of that input's shape and dtype, printed as NumPy does. The
+gradient is a laze tree built from the expression's own nodes and
+evaluated as any expression is; -tree prints it (where it reads an input
+itself, the input prints as tensor(SHAPE)), -explain also how it is
+evaluated: kernels.Explain's plan, where an elementwise expression's
+gradient is one fused loop.
+
+EXPR must hold one element, as PyTorch's backward() requires a scalar:
+nothing is summed for you. For an array, write the reduction you mean,
+sum(EXPR) or mean(EXPR), or give the cotangent with -v NAME (an input of
+EXPR's shape): the gradient is then that of sum(NAME * EXPR), the
+vector-Jacobian product, as PyTorch's EXPR.backward(NAME).
+
+Gradients need float inputs, as in PyTorch and JAX: a -wrt input of an
+integer or bool dtype is an error, not promoted (give it as a float array,
+-rand x=3:float64). Other inputs may have any dtype; comparisons, argmax,
+argmin, integer casts and rounding pass no gradient, and a boolean mask
+index x[mask] is computed when the expression is built, so a -wrt input
+may not reach EXPR through one. Where an op has no derivative (abs or
+relu at 0, ties of max), the gradient is PyTorch's choice. A float32
+input's gradient is float32 even where EXPR computes in float64.
+
+Flags (they may come before or after EXPR; -i, -rand and -wrt repeat):
+  -wrt x,y               the inputs to differentiate with respect to (required)
+  -v name                the cotangent: an input of EXPR's shape (see above)
+  -i name=path.npy       load an input from an .npy file, as eval's
+  -rand name=2x3x4[:dt]  a random input, as eval's (default float64, uniform in [0, 1))
+  -seed N                seed of the -rand inputs (default 0)
+  -device cpu|cuda       where to evaluate (default cpu)
+  -tree                  print each gradient's laze tree before its values
+  -explain               print the parse, EXPR's tree, shape and dtype, and
+                         each gradient's tree and lowered program
+
+The language is eval's (exprdemo eval -h).
+
+Exit status: 0 on success, 1 when evaluation or differentiation fails
+(EXPR not one element, an integer -wrt input, an input EXPR does not
+use), 2 for a malformed command line (no -wrt, a -wrt or -v name that no
+-i or -rand defines).
+`
+
+// gradOptions is a parsed grad command line.
+type gradOptions struct {
+	evalOptions
+	wrt  []string
+	v    string
+	tree bool
+}
+
+// parseGradArgs reads the flags and the one expression, in any order.
+func parseGradArgs(args []string, stdout io.Writer) (*gradOptions, error) {
+	o := &gradOptions{}
+	var wrt listFlag
+	fs := flag.NewFlagSet("grad", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Var(&o.inputs, "i", "")
+	fs.Var(&o.rands, "rand", "")
+	fs.Var(&wrt, "wrt", "")
+	fs.StringVar(&o.v, "v", "", "")
+	fs.Uint64Var(&o.seed, "seed", 0, "")
+	fs.StringVar(&o.device, "device", "cpu", "")
+	fs.BoolVar(&o.explain, "explain", false, "")
+	fs.BoolVar(&o.tree, "tree", false, "")
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				if _, werr := fmt.Fprint(stdout, gradHelp); werr != nil {
+					return nil, fmt.Errorf("writing the help: %w", werr)
+				}
+				return nil, err
+			}
+			if strings.HasPrefix(err.Error(), "flag provided but not defined: -") && strings.ContainsAny(err.Error(), " +*/%()[]<>=.") {
+				return nil, usagef("%v: an expression that starts with '-' must come after --", err)
+			}
+			return nil, usagef("%v", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch len(positional) {
+	case 0:
+		return nil, usagef("grad: missing the expression to differentiate")
+	case 1:
+		o.expr = positional[0]
+	default:
+		return nil, usagef("grad: one expression expected, got %d: %q (quote the expression)", len(positional), positional)
+	}
+	for _, list := range wrt {
+		for _, name := range strings.Split(list, ",") {
+			name = strings.TrimSpace(name)
+			if !identifier.MatchString(name) {
+				return nil, usagef("-wrt %s: want input names separated by commas (-wrt x,y)", list)
+			}
+			if slices.Contains(o.wrt, name) {
+				return nil, usagef("-wrt: %s is named twice", name)
+			}
+			o.wrt = append(o.wrt, name)
+		}
+	}
+	if len(o.wrt) == 0 {
+		return nil, usagef("grad: -wrt is required: name the inputs to differentiate with respect to (-wrt x or -wrt x,y)")
+	}
+	o.tree = o.tree || o.explain
+	return o, checkDevice(o.device)
+}
+
+// gradCommand runs exprdemo grad.
+func gradCommand(args []string, stdout, stderr io.Writer) error {
+	o, err := parseGradArgs(args, stdout)
+	if err != nil {
+		return err
+	}
+	inputs, err := o.loadInputs()
+	if err != nil {
+		return err
+	}
+	names := append(slices.Clone(o.wrt), o.v)
+	for i, name := range names {
+		if _, ok := inputs[name]; ok || name == "" {
+			continue
+		}
+		flagName := "-wrt"
+		if i == len(o.wrt) {
+			flagName = "-v"
+		}
+		return usagef("%s %s: no input is named %s (define it with -i %s=file.npy or -rand %s=2x3)", flagName, name, name, name, name)
+	}
+	opts := interp.GradOptions{Explain: o.explain, V: o.v}
+	if o.device == "cuda" {
+		if opts.Device, err = openCUDA(); err != nil {
+			return fmt.Errorf("-device cuda: %w", err)
+		}
+	}
+	g, err := interp.Grad(o.expr, inputs, o.wrt, opts)
+	if err != nil {
+		return located(o.expr, err)
+	}
+	var text strings.Builder
+	if o.explain {
+		fmt.Fprintf(&text, "parsed: %s\ntree:   %s\nshape:  %v\ndtype:  %s\n", g.Parsed, g.Tree, g.Shape, g.DType)
+	}
+	for i, r := range g.Grads {
+		fmt.Fprintf(&text, "grad %s:\n", o.wrt[i])
+		if o.tree {
+			fmt.Fprintf(&text, "tree:   %s\n", r.Tree)
+		}
+		if o.explain {
+			fmt.Fprintf(&text, "plan:\n%s\n", r.Plan)
+		}
+		fmt.Fprintln(&text, format(r))
+	}
+	if _, err := io.WriteString(stdout, text.String()); err != nil {
+		return fmt.Errorf("writing the result: %w", err)
+	}
+	return nil
+}
