@@ -72,16 +72,19 @@ func floatOperands(n expr.Node) bool {
 // rules, then sums each operand's part over the dimensions it was
 // broadcast along.
 func elementwise[S tensor.Float](b *builder, out expr.Exp[S], op ops.Op, g contribution, xs ...expr.Exp[S]) {
-	var args [3]expr.Exp[S]
+	// The rules read the operands as the tree holds them (a Named one
+	// keeps its name when the gradient is printed); gradients are gathered
+	// by the node below the names.
+	var args, read [3]expr.Exp[S]
 	for i, x := range xs {
-		args[i] = strip(x)
+		args[i], read[i] = strip(x), x
 	}
 	ge := g.e.(expr.Exp[S])
 	for i, x := range args[:len(xs)] {
 		if !b.needs[x] {
 			continue
 		}
-		c := opGradient(op, i, args[0], args[1], args[2], out, ge)
+		c := opGradient(op, i, read[0], read[1], read[2], out, ge)
 		if c == nil {
 			continue
 		}
@@ -188,10 +191,10 @@ func reduction[S tensor.Float](b *builder, r *expr.Reduction[S], g contribution)
 	case ops.Max, ops.Min:
 		// The gradient is shared evenly among the elements equal to the
 		// extremum (PyTorch's amax and amin).
-		hit := expr.Eq(x, expr.Reshape[S](r, geo.Kept...))
+		hit := expr.Eq(r.X, expr.Reshape[S](r, geo.Kept...))
 		c = expr.Div(mul(hit, gk), expr.Sum(hit, expr.Axis(geo.Axes...), expr.KeepDims()))
 	case ops.Prod:
-		c = prodGradient(x, gk, geo)
+		c = prodGradient(r.X, gk, geo)
 	default:
 		return &shape.ArgumentError{Op: "grad", Name: "reduction", Value: r.Op.String(), Reason: "has no derivative"}
 	}
@@ -225,15 +228,15 @@ func product[S tensor.Float](b *builder, m *expr.MatProduct[S], g contribution) 
 		panic(err) // the tree passed Check
 	}
 	// The operands and g as matrices (batches of them).
-	xm, ym := x, y
+	xm, ym := m.X, m.Y
 	xms, yms := xs, ys
 	if len(xs) == 1 {
 		xms = shape.Shape{1, xs[0]}
-		xm = expr.Reshape(x, xms...)
+		xm = expr.Reshape(xm, xms...)
 	}
 	if len(ys) == 1 {
 		yms = shape.Shape{ys[0], 1}
-		ym = expr.Reshape(y, yms...)
+		ym = expr.Reshape(ym, yms...)
 	}
 	gms := append(geo.Batch.Clone(), geo.M, geo.N)
 	gm := expr.Reshape(exact[S](g, geo.Result), gms...)
@@ -371,7 +374,7 @@ func scanRule[S tensor.Float](b *builder, s *expr.Scan[S], g contribution) {
 	if s.Op == ops.Sum {
 		c = reverseCumSum(ge, d)
 	} else {
-		c = cumProdGradient[S](x, s, ge, d)
+		c = cumProdGradient[S](s.X, s, ge, d)
 	}
 	b.add(x, contribution{e: c, s: xs})
 }

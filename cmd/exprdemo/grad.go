@@ -17,8 +17,8 @@ Prints the gradient of EXPR with respect to each input named by -wrt, by
 reverse mode (package grad): for each name, "grad NAME:" and the gradient,
 an array of that input's shape and dtype, printed as NumPy does. The
 gradient is a laze tree built from the expression's own nodes and
-evaluated as any expression is; -tree prints it (where it reads an input
-itself, the input prints as tensor(SHAPE)), -explain also how it is
+evaluated as any expression is; -tree prints it (inputs by their names),
+-explain also how it is
 evaluated: kernels.Explain's plan, where an elementwise expression's
 gradient is one fused loop.
 
