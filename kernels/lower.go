@@ -6,6 +6,7 @@ import (
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
@@ -106,11 +107,12 @@ type lowering[T tensor.Number] struct {
 	dst      *tensor.Tensor[T]
 	dims     shape.Shape
 	p        *program[T]
-	leaves   []*tensor.Tensor[T] // leaf i as given (for identity); nil for a converted leaf
-	scalarAt []bool              // per slot: one value per block
-	bstrides [][]int             // per operand, broadcast to dims, before coalescing
-	root     expr.Exp[T]         // the whole tree, to check whether it reads the destination
-	target   shape.Region        // the memory the program writes, for the aliasing analysis
+	leaves   []*tensor.Tensor[T]      // leaf i as given (for identity); nil for a converted leaf
+	scalarAt []bool                   // per slot: one value per block
+	bstrides [][]int                  // per operand, broadcast to dims, before coalescing
+	root     expr.Exp[T]              // the whole tree, to check whether it reads the destination
+	target   shape.Region             // the memory the program writes, for the aliasing analysis
+	lowered  dag.Memo[expr.Node, int] // op, view and cast nodes already lowered → their slot
 }
 
 // lower turns e into a program that writes to, after evaluating into
@@ -159,13 +161,13 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 	case expr.Chain[T]:
 		return l.node(n.E)
 	case *expr.Unary[T]:
-		return l.op(n.Op, n.X)
+		return l.once(n, func() (int, error) { return l.op(n.Op, n.X) })
 	case *expr.Binary[T]:
-		return l.op(n.Op, n.X, n.Y)
+		return l.once(n, func() (int, error) { return l.op(n.Op, n.X, n.Y) })
 	case *expr.Ternary[T]:
-		return l.op(n.Op, n.X, n.Y, n.Z)
+		return l.once(n, func() (int, error) { return l.op(n.Op, n.X, n.Y, n.Z) })
 	case *expr.View[T]:
-		return l.view(n)
+		return l.once(n, func() (int, error) { return l.view(n) })
 	case *expr.MatProduct[T]:
 		return l.product(n)
 	case *expr.Reduction[T]:
@@ -187,11 +189,36 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 		}
 		return l.leaf(t)
 	}
+	if isPointer(e) {
+		if slot, ok := l.lowered.Get(e); ok {
+			return slot, nil
+		}
+	}
 	if slot, ok, err := l.foreign(e); ok {
+		if err == nil && isPointer(e) {
+			l.lowered.Put(e, slot)
+		}
 		return slot, err
 	}
 	return 0, &shape.ArgumentError{Op: l.ev.call, Name: "node", Value: fmt.Sprintf("%T", e),
 		Reason: "kernels evaluates the node types of package expr and tensors of the predeclared element types; this is neither"}
+}
+
+// once lowers the node n with lower the first time the lowering meets it,
+// and returns the same slot when n is met again (an operand shared by
+// several nodes): its value is computed once per element. The slot may
+// then be read by several instructions; the register allocation frees its
+// register after the last (allocateRegisters), and fuse merges only an
+// instruction whose value is read once.
+func (l *lowering[T]) once(n expr.Node, lower func() (int, error)) (int, error) {
+	if slot, ok := l.lowered.Get(n); ok {
+		return slot, nil
+	}
+	slot, err := lower()
+	if err == nil {
+		l.lowered.Put(n, slot)
+	}
+	return slot, err
 }
 
 // op lowers an op node: its operands first, then one instruction.
