@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -325,5 +326,44 @@ func BenchmarkAssignAll(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestEmulatedAssignAll runs AssignAll on device tensors (the CUDA
+// emulator): the pair-by-pair path, with NumPy's rule across pairs (a
+// swap) and a node shared by both trees.
+func TestEmulatedAssignAll(t *testing.T) {
+	emulator(t)
+	const n = 1003
+	a := emuTensor(emuRandom[float32](11, 4), n)
+	b := emuTensor(emuRandom[float32](12, 4), n)
+	trees := func(x, y *tensor.Tensor[float32]) []expr.Exp[float32] {
+		u := expr.Mul[float32](x, y)
+		return []expr.Exp[float32]{expr.Add[float32](u, y), expr.Sub[float32](u, x)}
+	}
+	want := make([][]float32, 2)
+	for i, e := range trees(a, b) {
+		want[i] = refEval(e, shape.Shape{n})
+	}
+	da, err := a.To(emuDevice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := b.To(emuDevice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a, b = a*b + b, a*b - a: each destination is read by the other tree.
+	if err := AssignAll([]*tensor.Tensor[float32]{da, db}, trees(da, db)); err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range []*tensor.Tensor[float32]{da, db} {
+		back, err := d.To(alloc.CPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want[i], back.Data(), cmp.Comparer(closeEnough[float32])); diff != "" {
+			t.Errorf("destination %d (-oracle +device):\n%s", i, diff)
+		}
 	}
 }
