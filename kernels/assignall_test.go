@@ -367,3 +367,25 @@ func TestEmulatedAssignAll(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAssignAll drives the comparison of AssignAll with the oracle from
+// fuzz input: the first byte picks the dtype and the evaluator
+// configuration, the rest the set of trees.
+func FuzzAssignAll(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	f.Add([]byte{1, 5, 5, 5, 5, 0, 1, 5, 5, 2, 3, 5, 5, 5, 1, 0, 4, 4})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		cfg := evaluatorConfigs[int(data[0]/2)%len(evaluatorConfigs)]
+		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
+			src := &byteSource{data: data[1:]}
+			if data[0]%2 == 0 {
+				checkMultiScene(t, newMultiScene[float64](src, uint64(len(data))))
+			} else {
+				checkMultiScene(t, newMultiScene[int32](src, uint64(len(data))))
+			}
+		})
+	})
+}
