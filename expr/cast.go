@@ -38,6 +38,6 @@ func (c *Conversion[U, T]) String() string { return render(c) }
 
 func (c *Conversion[U, T]) render(b *strings.Builder) { renderCall(b, tensor.DType[U](), c.X) }
 
-func (c *Conversion[U, T]) checkNode(call string) (info, error) {
-	return checkOperand(c, call, tensor.DType[U](), 0, c.X)
+func (c *Conversion[U, T]) checkNode(cc *checking) (info, error) {
+	return checkOperand(c, cc, tensor.DType[U](), 0, c.X)
 }

@@ -46,9 +46,9 @@ func (c Chain[T]) At(index ...int) T { return c.E.At(index...) }
 // String prints the expression.
 func (c Chain[T]) String() string { return render(c.E) }
 
-func (c Chain[T]) render(b *strings.Builder)           { renderTo(b, c.E) }
-func (c Chain[T]) checkNode(call string) (info, error) { return check(c.E, call) }
-func (c Chain[T]) reversed(op ops.Op, v T) Chain[T]    { return Chain[T]{node(op, Scalar(v), c.E)} }
+func (c Chain[T]) render(b *strings.Builder)            { renderTo(b, c.E) }
+func (c Chain[T]) checkNode(cc *checking) (info, error) { return cc.check(c.E) }
+func (c Chain[T]) reversed(op ops.Op, v T) Chain[T]     { return Chain[T]{node(op, Scalar(v), c.E)} }
 
 // The elementwise ops' methods (Add, AddScalar, Neg, …) are generated from
 // the op table into ops_gen.go.

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -66,21 +67,58 @@ func (in info) deviceOrCPU() alloc.Device {
 
 // checker is implemented by the package's nodes; any other Node is a leaf.
 type checker interface {
-	checkNode(call string) (info, error)
+	checkNode(cc *checking) (info, error)
+}
+
+// checking is the state of one check of a tree: the public operation it
+// serves, for errors, and what was found for each node already checked, so
+// that a node reached along several paths (an operand used twice, as the
+// trees of gradients reuse their forward nodes) is checked once, and a
+// check takes time linear in the number of distinct nodes.
+type checking struct {
+	call string
+	seen dag.Memo[Node, info]
 }
 
 // check checks n; call names the public operation, for errors. A nil n (a
 // nil interface, or a nil *Tensor or node pointer) is an ArgumentError at
 // node <nil>; checkOperand names the parent instead when there is one.
 func check(n Node, call string) (info, error) {
-	if isNil(n) {
-		return info{}, &shape.NodeError{Op: call, Node: render(n), Err: &shape.ArgumentError{
-			Op: "expr", Name: "expression", Value: nilValue(n), Reason: "the expression is nil"}}
+	cc := &checking{call: call}
+	return cc.check(n)
+}
+
+// check checks n, once per distinct node (pointer) within cc.
+func (cc *checking) check(n Node) (info, error) {
+	if n == nil {
+		return info{}, nilNode(cc, n)
 	}
-	if c, ok := n.(checker); ok {
-		return c.checkNode(call)
+	v := reflect.ValueOf(n)
+	isPointer := v.Kind() == reflect.Pointer
+	if isPointer && v.IsNil() {
+		return info{}, nilNode(cc, n)
 	}
-	return leafInfo(n), nil
+	c, ok := n.(checker)
+	if !ok {
+		return leafInfo(n), nil
+	}
+	if !isPointer {
+		return c.checkNode(cc) // a Chain: a value, which only forwards
+	}
+	if in, ok := cc.seen.Get(n); ok {
+		return in, nil
+	}
+	in, err := c.checkNode(cc)
+	if err == nil {
+		cc.seen.Put(n, in)
+	}
+	return in, err
+}
+
+// nilNode is the error of a nil tree.
+func nilNode(cc *checking, n Node) error {
+	return &shape.NodeError{Op: cc.call, Node: render(n), Err: &shape.ArgumentError{
+		Op: "expr", Name: "expression", Value: nilValue(n), Reason: "the expression is nil"}}
 }
 
 // leafInfo describes a leaf that is not one of the package's nodes: a tensor
@@ -93,43 +131,43 @@ func leafInfo(n Node) info {
 	return in
 }
 
-func (u *Unary[T]) checkNode(call string) (info, error) {
-	return checkOp[T](u, call, u.Op, 1, u.X)
+func (u *Unary[T]) checkNode(cc *checking) (info, error) {
+	return checkOp[T](u, cc, u.Op, 1, u.X)
 }
 
-func (b *Binary[T]) checkNode(call string) (info, error) {
-	return checkOp[T](b, call, b.Op, 2, b.X, b.Y)
+func (b *Binary[T]) checkNode(cc *checking) (info, error) {
+	return checkOp[T](b, cc, b.Op, 2, b.X, b.Y)
 }
 
-func (t *Ternary[T]) checkNode(call string) (info, error) {
-	return checkOp[T](t, call, t.Op, 3, t.X, t.Y, t.Z)
+func (t *Ternary[T]) checkNode(cc *checking) (info, error) {
+	return checkOp[T](t, cc, t.Op, 3, t.X, t.Y, t.Z)
 }
 
-func (c *Const[T]) checkNode(string) (info, error) {
+func (c *Const[T]) checkNode(*checking) (info, error) {
 	return info{shape: shape.Shape{}, anyDevice: true}, nil
 }
 
-func (n *Named[T]) checkNode(call string) (info, error) {
-	return checkOperand(n, call, n.Name, 0, n.X)
+func (n *Named[T]) checkNode(cc *checking) (info, error) {
+	return checkOperand(n, cc, n.Name, 0, n.X)
 }
 
 // checkOp checks a node applying op to operands: the node's own arity and
 // dtype, then each operand, then that the operands broadcast and share a
 // device.
-func checkOp[T tensor.Number](node Node, call string, op ops.Op, arity int, operands ...Node) (info, error) {
+func checkOp[T tensor.Number](node Node, cc *checking, op ops.Op, arity int, operands ...Node) (info, error) {
 	if err := checkOpFor[T](op, arity); err != nil {
-		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(node), Err: err}
 	}
 	shapes := make([]shape.Shape, len(operands))
 	out := info{anyDevice: true}
 	for i, x := range operands {
-		in, err := checkOperand(node, call, op.String(), i, x)
+		in, err := checkOperand(node, cc, op.String(), i, x)
 		if err != nil {
 			return info{}, err
 		}
 		shapes[i] = in.shape
 		if err := out.join(in, op.String()); err != nil {
-			return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
+			return info{}, &shape.NodeError{Op: cc.call, Node: render(node), Err: err}
 		}
 	}
 	s, err := shape.Broadcast(shapes...) // an OverflowError too, when the result's size does not fit
@@ -138,7 +176,7 @@ func checkOp[T tensor.Number](node Node, call string, op ops.Op, arity int, oper
 	}
 	if err != nil {
 		renameBroadcast(err, op.String())
-		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(node), Err: err}
 	}
 	out.shape = s
 	return out, nil
@@ -147,16 +185,16 @@ func checkOp[T tensor.Number](node Node, call string, op ops.Op, arity int, oper
 // checkOperand checks operand i of node, which applies the op named name.
 // A missing operand (nil), or a nil *Tensor or node pointer, is an
 // ArgumentError at node.
-func checkOperand(node Node, call, name string, i int, x Node) (info, error) {
+func checkOperand(node Node, cc *checking, name string, i int, x Node) (info, error) {
 	if isNil(x) {
 		reason := "an operand is missing"
 		if x != nil {
 			reason = "the operand is a nil pointer"
 		}
-		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: &shape.ArgumentError{
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(node), Err: &shape.ArgumentError{
 			Op: name, Name: fmt.Sprintf("operand %d", i), Value: nilValue(x), Reason: reason}}
 	}
-	return check(x, call)
+	return cc.check(x)
 }
 
 // isNil reports whether n is nil or holds a nil pointer (a typed nil

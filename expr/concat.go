@@ -98,9 +98,9 @@ func (c *Concatenation[T]) ConcatAxis(rank int) (int, error) {
 	return shape.Axis(c.Name(), c.Axis, rank)
 }
 
-func (c *Concatenation[T]) checkNode(call string) (info, error) {
+func (c *Concatenation[T]) checkNode(cc *checking) (info, error) {
 	fail := func(err error) (info, error) {
-		return info{}, &shape.NodeError{Op: call, Node: render(c), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(c), Err: err}
 	}
 	name := c.Name()
 	if len(c.Parts) == 0 {
@@ -109,7 +109,7 @@ func (c *Concatenation[T]) checkNode(call string) (info, error) {
 	out := info{anyDevice: true}
 	shapes := make([]shape.Shape, len(c.Parts))
 	for i, x := range c.Parts {
-		in, err := checkOperand(c, call, name, i, x)
+		in, err := checkOperand(c, cc, name, i, x)
 		if err != nil {
 			return info{}, err
 		}

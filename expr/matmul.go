@@ -44,22 +44,22 @@ func (m *MatProduct[T]) render(b *strings.Builder) {
 	b.WriteByte(')')
 }
 
-func (m *MatProduct[T]) checkNode(call string) (info, error) {
-	x, err := checkOperand(m, call, "matmul", 0, m.X)
+func (m *MatProduct[T]) checkNode(cc *checking) (info, error) {
+	x, err := checkOperand(m, cc, "matmul", 0, m.X)
 	if err != nil {
 		return info{}, err
 	}
-	y, err := checkOperand(m, call, "matmul", 1, m.Y)
+	y, err := checkOperand(m, cc, "matmul", 1, m.Y)
 	if err != nil {
 		return info{}, err
 	}
 	out := x
 	if err := out.join(y, "matmul"); err != nil {
-		return info{}, &shape.NodeError{Op: call, Node: render(m), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(m), Err: err}
 	}
 	geo, err := ProductShape(x.shape, y.shape)
 	if err != nil {
-		return info{}, &shape.NodeError{Op: call, Node: render(m), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(m), Err: err}
 	}
 	out.shape = geo.Result
 	return out, nil

@@ -3,8 +3,10 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
+	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -73,6 +75,19 @@ func (s viewSpec) String() string { return fmt.Sprintf("%s%v", s.kind, s.args) }
 type pusher[T tensor.Number] struct {
 	shapes map[Node]shape.Shape
 	views  map[leafKey]leafView[T]
+
+	// A node reached along several paths (an operand used twice) is
+	// rewritten once, and pushed into once per chain of views, so that the
+	// rewritten tree shares its nodes as e does and takes time linear in
+	// the number of distinct nodes.
+	rewritten dag.Memo[Node, Exp[T]]
+	pushed    dag.Memo[pushKey, Exp[T]]
+}
+
+// pushKey is a node and the chain of views pushed into it (its String).
+type pushKey struct {
+	n     Node
+	chain string
 }
 
 // leafView is what leaf made of a tensor and a chain of views.
@@ -111,8 +126,33 @@ func (c *Conversion[U, T]) pushViews(chain []viewSpec) Node {
 }
 
 // rewrite returns e with every view below it pushed down; the nodes that
-// are not elementwise are kept as they are, operands included.
+// are not elementwise are kept as they are, operands included. A node is
+// rewritten once.
 func (p *pusher[T]) rewrite(e Exp[T]) Exp[T] {
+	if !memoizable(e) {
+		return p.rewriteNode(e)
+	}
+	if r, ok := p.rewritten.Get(e); ok {
+		return r
+	}
+	r := p.rewriteNode(e)
+	p.rewritten.Put(e, r)
+	return r
+}
+
+// memoizable reports whether e is a node that the rewrite memoises: a
+// pointer (every node of the package but Chain, which only forwards), not
+// nil.
+func memoizable(e Node) bool {
+	if e == nil {
+		return false
+	}
+	v := reflect.ValueOf(e)
+	return v.Kind() == reflect.Pointer && !v.IsNil()
+}
+
+// rewriteNode is rewrite without the memo.
+func (p *pusher[T]) rewriteNode(e Exp[T]) Exp[T] {
 	switch n := e.(type) {
 	case Chain[T]:
 		return p.rewrite(n.E)
@@ -160,8 +200,23 @@ func (p *pusher[T]) rewrite(e Exp[T]) Exp[T] {
 }
 
 // push returns the views of chain (innermost first) taken of x, whose own
-// views have been pushed already, pushed down as far as they go.
+// views have been pushed already, pushed down as far as they go; once per
+// node and chain.
 func (p *pusher[T]) push(x Exp[T], chain []viewSpec) Exp[T] {
+	if !memoizable(x) {
+		return p.pushNode(x, chain)
+	}
+	key := pushKey{x, fmt.Sprint(chain)}
+	if r, ok := p.pushed.Get(key); ok {
+		return r
+	}
+	r := p.pushNode(x, chain)
+	p.pushed.Put(key, r)
+	return r
+}
+
+// pushNode is push without the memo.
+func (p *pusher[T]) pushNode(x Exp[T], chain []viewSpec) Exp[T] {
 	if isNil(x) {
 		p.fail(x, &shape.ArgumentError{Op: chain[0].kind.String(), Name: "operand 0", Value: nilValue(x),
 			Reason: "an operand is missing"})

@@ -169,20 +169,20 @@ func renderReduce(b *strings.Builder, op ReduceOp, x Node, axes []int, keep bool
 	b.WriteByte(')')
 }
 
-func (r *Reduction[T]) checkNode(call string) (info, error) {
-	return checkReduce[T](r, call, r.Op, false, r.X, r.Axes, r.KeepDims)
+func (r *Reduction[T]) checkNode(cc *checking) (info, error) {
+	return checkReduce[T](r, cc, r.Op, false, r.X, r.Axes, r.KeepDims)
 }
 
-func (r *ArgReduction[T]) checkNode(call string) (info, error) {
-	return checkReduce[T](r, call, r.Op, true, r.X, r.Axes, r.KeepDims)
+func (r *ArgReduction[T]) checkNode(cc *checking) (info, error) {
+	return checkReduce[T](r, cc, r.Op, true, r.X, r.Axes, r.KeepDims)
 }
 
 // checkReduce checks a reduction node: the reducer against the node type and
 // T, the operand, the axes, and that a reduction without identity has
 // elements to reduce.
-func checkReduce[T tensor.Number](node Node, call string, op ReduceOp, arg bool, x Node, axes []int, keep bool) (info, error) {
+func checkReduce[T tensor.Number](node Node, cc *checking, op ReduceOp, arg bool, x Node, axes []int, keep bool) (info, error) {
 	fail := func(err error) (info, error) {
-		return info{}, &shape.NodeError{Op: call, Node: render(node), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(node), Err: err}
 	}
 	if !op.Valid() || op.Def().Arg != arg {
 		return fail(&shape.ArgumentError{Op: "expr", Name: "reducer", Value: op,
@@ -193,7 +193,7 @@ func checkReduce[T tensor.Number](node Node, call string, op ReduceOp, arg bool,
 		return fail(&shape.DTypeError{Op: def.Name, DType: tensor.DType[T](),
 			Reason: "the reduction is defined for floating-point types only (convert the operand with Cast)"})
 	}
-	in, err := checkOperand(node, call, def.Name, 0, x)
+	in, err := checkOperand(node, cc, def.Name, 0, x)
 	if err != nil {
 		return info{}, err
 	}

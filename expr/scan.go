@@ -62,17 +62,17 @@ func (s *Scan[T]) render(b *strings.Builder) {
 	fmt.Fprintf(b, ", axis=%d)", s.Axis)
 }
 
-func (s *Scan[T]) checkNode(call string) (info, error) {
+func (s *Scan[T]) checkNode(cc *checking) (info, error) {
 	if s.Op != ops.Sum && s.Op != ops.Prod {
-		return info{}, &shape.NodeError{Op: call, Node: render(s), Err: &shape.ArgumentError{Op: "expr", Name: "scan op",
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(s), Err: &shape.ArgumentError{Op: "expr", Name: "scan op",
 			Value: s.Op, Reason: "a scan is a cumulative sum or product: Op must be Sum or Prod"}}
 	}
-	in, err := checkOperand(s, call, s.Name(), 0, s.X)
+	in, err := checkOperand(s, cc, s.Name(), 0, s.X)
 	if err != nil {
 		return info{}, err
 	}
 	if _, err := shape.Axis(s.Name(), s.Axis, len(in.shape)); err != nil {
-		return info{}, &shape.NodeError{Op: call, Node: render(s), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(s), Err: err}
 	}
 	return in, nil
 }

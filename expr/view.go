@@ -211,14 +211,14 @@ func (v *View[T]) Shape() shape.Shape { return mustShape(v) }
 // Operands returns X.
 func (v *View[T]) Operands() []Node { return []Node{v.X} }
 
-func (v *View[T]) checkNode(call string) (info, error) {
-	in, err := checkOperand(v, call, v.Kind.String(), 0, v.X)
+func (v *View[T]) checkNode(cc *checking) (info, error) {
+	in, err := checkOperand(v, cc, v.Kind.String(), 0, v.X)
 	if err != nil {
 		return info{}, err
 	}
 	s, err := v.viewShape(in.shape)
 	if err != nil {
-		return info{}, &shape.NodeError{Op: call, Node: render(v), Err: err}
+		return info{}, &shape.NodeError{Op: cc.call, Node: render(v), Err: err}
 	}
 	in.shape = s
 	return in, nil

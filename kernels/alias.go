@@ -35,7 +35,7 @@ func mustCopy(dst, r shape.Region) bool {
 // may share memory with dst.
 func treeMayOverlap(e expr.Node, dst shape.Region) bool {
 	found := false
-	expr.Walk(e, func(n expr.Node, _ int) bool {
+	walkOnce(e, func(n expr.Node) bool {
 		if t, ok := n.(memoryReader); ok && shape.MayOverlap(dst, t.Region(friend.K)) {
 			found = true
 		}
@@ -61,7 +61,7 @@ func holdAll[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Node) f
 			panic(r)
 		}
 	}()
-	expr.Walk(e, func(n expr.Node, _ int) bool {
+	walkOnce(e, func(n expr.Node) bool {
 		if t, ok := n.(holder); ok {
 			held = append(held, t.Hold(friend.K, call))
 		}

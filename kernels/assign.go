@@ -139,7 +139,7 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 // evaluates on the destination's device, whichever that is.
 func constantOnly(e expr.Node) bool {
 	tensors := 0
-	expr.Walk(e, func(n expr.Node, _ int) bool {
+	walkOnce(e, func(n expr.Node) bool {
 		if _, ok := n.(interface{ Device() alloc.Device }); ok {
 			tensors++
 		}

@@ -439,6 +439,11 @@ func mapCases[T tensor.Number](seed uint64) []emuCase[T, T] {
 			})},
 		{name: "strided", operands: tensors(a), dst: []int{334}, key: "r1",
 			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return expr.Of(x[0].Slice(0, 1, n, 3)).MulScalar(5) })},
+		{name: "shared_subtree", operands: tensors(a, b), dst: []int{n}, key: vec,
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] {
+				u := expr.Of(x[0]).Mul(x[1]).Sub(x[0]) // one node, read four times
+				return u.Mul(u).Add(u).Maximum(u.Neg())
+			})},
 		{name: "rounding_and_logic", operands: tensors(a, b), dst: []int{n}, key: vec,
 			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return roundingAndLogic(x[0], x[1]) })},
 	}

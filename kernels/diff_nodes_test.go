@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -229,14 +230,23 @@ func TestScenesCoverNodes(t *testing.T) {
 			}
 			countNodes(sc.tree, counts)
 			countTwins(sc, counts)
+			countShared(sc.tree, counts)
 			sci := newScene[int32](&byteSource{data: data}, r.Uint64())
 			countNodes(sci.tree, counts)
 			countTwins(sci, counts)
+			countShared(sci.tree, counts)
 		}
-		want := []string{"reduction", "argreduction", "product", "scan", "concatenation", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node"}
+		want := []string{"reduction", "argreduction", "product", "scan", "concatenation", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node", "shared op node", "shared node of another kind"}
 		for _, kind := range want {
-			if counts[kind] < 10 {
-				t.Errorf("rounding=%v: %d trees hold a %s, want at least 10 (all counts: %v)", rounding, counts[kind], kind, counts)
+			// Casts share an operand of their own (x in where(x != x, 0,
+			// clamp(x))): about 10 trees; the scenes' reuse of nodes brings
+			// more than 30.
+			least := 10
+			if strings.HasPrefix(kind, "shared") {
+				least = 25
+			}
+			if counts[kind] < least {
+				t.Errorf("rounding=%v: %d trees hold a %s, want at least %d (all counts: %v)", rounding, counts[kind], kind, least, counts)
 			}
 		}
 	}
@@ -275,6 +285,37 @@ func countNodes(e expr.Node, counts map[string]int) {
 		}
 		return true
 	})
+}
+
+// countShared counts the trees in which a node that is not a leaf is the
+// operand of more than one node (or twice of one), by kind: an op node, or
+// another (a reduction, a product, a view…).
+func countShared(e expr.Node, counts map[string]int) {
+	seen := map[expr.Node]bool{}
+	op, other := false, false
+	expr.Walk(e, func(n expr.Node, _ int) bool {
+		if _, ok := n.(expr.Parent); !ok || reflect.ValueOf(n).Kind() != reflect.Pointer {
+			return true
+		}
+		if seen[n] {
+			switch n.(type) {
+			case *expr.Unary[float64], *expr.Binary[float64], *expr.Ternary[float64],
+				*expr.Unary[int32], *expr.Binary[int32], *expr.Ternary[int32]:
+				op = true
+			default:
+				other = true
+			}
+			return false
+		}
+		seen[n] = true
+		return true
+	})
+	if op {
+		counts["shared op node"]++
+	}
+	if other {
+		counts["shared node of another kind"]++
+	}
 }
 
 // countTwins counts the scenes whose destination lies in memory that two

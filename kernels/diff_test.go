@@ -49,6 +49,11 @@ type scene[T tensor.Number] struct {
 	// tolerance. Integer trees hold every node and compare exactly.
 	rounding bool
 	nested   int // reductions and products around the subtree being made
+	// built is the nodes made so far (not leaves): node sometimes returns
+	// one of them again, so that trees share subtrees by pointer, as
+	// gradient trees do, and the lowering's and the plan cache's handling of
+	// shared nodes takes part in the comparison.
+	built []expr.Exp[T]
 }
 
 func newScene[T tensor.Number](src *byteSource, seed uint64) *scene[T] {
@@ -109,8 +114,26 @@ func randomValue[T tensor.Number](r *rand.Rand) T {
 }
 
 // node makes a random subtree whose shape broadcasts to dims, or is dims
-// when full is set (the result must have the destination's shape).
+// when full is set (the result must have the destination's shape): now and
+// then a node made before whose shape fits, shared by pointer.
 func (sc *scene[T]) node(src *byteSource, dims shape.Shape, depth int, full bool) expr.Exp[T] {
+	// 5, not 0: past the end of the input, the source gives 0.
+	if len(sc.built) > 0 && src.next(6) == 5 {
+		if again := sc.built[src.next(len(sc.built))]; fits(again.Shape(), dims, full) {
+			return again
+		}
+	}
+	e := sc.newNode(src, dims, depth, full)
+	switch e.(type) {
+	case *tensor.Tensor[T], *expr.Const[T]:
+	default:
+		sc.built = append(sc.built, e)
+	}
+	return e
+}
+
+// newNode makes a new random subtree for node.
+func (sc *scene[T]) newNode(src *byteSource, dims shape.Shape, depth int, full bool) expr.Exp[T] {
 	if depth <= 0 || src.next(4) == 0 {
 		return sc.leaf(src, dims, full)
 	}

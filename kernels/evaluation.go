@@ -17,6 +17,12 @@ type evaluation struct {
 
 	device *onDevice // set for device tensors: steps are queued there
 	err    error     // the first error a device step returned; later steps are skipped
+
+	// held, when set, makes perform keep the steps instead of running them
+	// (AssignAll lowers every tree, allocating every temporary, before the
+	// first step writes anything); runHeld runs them in order.
+	held    bool
+	pending []step
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a
@@ -35,6 +41,8 @@ func (ev *evaluation) perform(s step) {
 	switch {
 	case ev.plan != nil:
 		ev.plan.add(s)
+	case ev.held:
+		ev.pending = append(ev.pending, s)
 	case ev.device != nil:
 		if ev.err != nil {
 			return
@@ -45,6 +53,14 @@ func (ev *evaluation) perform(s step) {
 	default:
 		s.run()
 	}
+}
+
+// runHeld runs the steps perform kept, in order.
+func (ev *evaluation) runHeld() {
+	for _, s := range ev.pending {
+		s.run()
+	}
+	ev.pending = nil
 }
 
 func newEvaluation(call string) *evaluation {

@@ -188,3 +188,29 @@ func ExampleMaskedSelect() {
 	fmt.Println(pos)
 	// Output: [1. 3. 5.]
 }
+
+// Assign the gradients of sum(tanh(w*x)) with respect to w and x in one
+// call: the trees share tanh(w*x) and 1 - tanh², computed once per element
+// in one pass that writes both results.
+func ExampleAssignAll() {
+	w, _ := tensor.FromSlice([]float64{0, 0.5, 1}, []int{3})
+	x, _ := tensor.FromSlice([]float64{1, 2, 3}, []int{3})
+	h := expr.Of(expr.Tanh[float64](expr.Mul[float64](w, x)))
+	dz := h.Mul(h).RSub(1) // shared by both gradients
+	gw, gx := tensor.Zeros[float64](3), tensor.Zeros[float64](3)
+	if err := kernels.AssignAll([]*tensor.Tensor[float64]{gw, gx}, []expr.Exp[float64]{dz.Mul(x), dz.Mul(w)}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.4f\n%.4f\n", gw.Data(), gx.Data())
+
+	// NumPy's rule across pairs: each tree reads the values of before the call.
+	a, _ := tensor.FromSlice([]float64{1, 2}, []int{2})
+	b, _ := tensor.FromSlice([]float64{3, 4}, []int{2})
+	_ = kernels.AssignAll([]*tensor.Tensor[float64]{a, b}, []expr.Exp[float64]{b, a})
+	fmt.Println(a.Data(), b.Data())
+	// Output:
+	// [1.0000 0.8399 0.0296]
+	// [0.0000 0.2100 0.0099]
+	// [3 4] [1 2]
+}

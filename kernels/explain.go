@@ -161,7 +161,7 @@ func newPlan(e expr.Node) *plan {
 // nameNodes names the tensors e's Named nodes stand for, unless named
 // already.
 func (pl *plan) nameNodes(e expr.Node) {
-	expr.Walk(e, func(n expr.Node, _ int) bool {
+	walkOnce(e, func(n expr.Node) bool {
 		if l, ok := n.(interface {
 			Label() string
 			Operands() []expr.Node

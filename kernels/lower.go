@@ -6,6 +6,7 @@ import (
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
@@ -31,10 +32,11 @@ type program[T tensor.Number] struct {
 	code     []instr
 	nslots   int
 	nregs    int
-	result   int  // slot of the tree's value
-	scalar   bool // the result is one value per block (a constant or a broadcast leaf)
-	inPlace  bool // the last instruction writes straight into the destination
-	noop     bool // the tree is the destination itself: nothing to write
+	result   int      // slot of the tree's value
+	scalar   bool     // the result is one value per block (a constant or a broadcast leaf)
+	inPlace  bool     // the last instruction writes straight into the destination
+	noop     bool     // the tree is the destination itself: nothing to write
+	outs     []output // AssignAll's further destinations, written with the result after each block
 
 	workers *sync.Pool // a cached plan's workers (*worker[T]), or nil
 
@@ -42,6 +44,14 @@ type program[T tensor.Number] struct {
 	red   *reduceState[T] // how the values fold into the destination, for a reduction; nil for an assignment
 
 	notes []func(pl *plan) string // for Explain: views pushed down, operands materialised (views.go)
+}
+
+// output is a further destination of a program that writes several
+// (AssignAll): the operand holding it and the slot of its value.
+type output struct {
+	operand int
+	slot    int
+	scalar  bool // the value is one per block
 }
 
 // target is what a program writes: a tensor's storage walked with the given
@@ -106,11 +116,14 @@ type lowering[T tensor.Number] struct {
 	dst      *tensor.Tensor[T]
 	dims     shape.Shape
 	p        *program[T]
-	leaves   []*tensor.Tensor[T] // leaf i as given (for identity); nil for a converted leaf
-	scalarAt []bool              // per slot: one value per block
-	bstrides [][]int             // per operand, broadcast to dims, before coalescing
-	root     expr.Exp[T]         // the whole tree, to check whether it reads the destination
-	target   shape.Region        // the memory the program writes, for the aliasing analysis
+	leaves   []*tensor.Tensor[T]      // leaf i as given (for identity); nil for a converted leaf
+	scalarAt []bool                   // per slot: one value per block
+	bstrides [][]int                  // per operand, broadcast to dims, before coalescing
+	root     expr.Exp[T]              // the whole tree, to check whether it reads the destination
+	target   shape.Region             // the memory the program writes, for the aliasing analysis
+	lowered  dag.Memo[expr.Node, int] // op, view and cast nodes already lowered → their slot
+	targets  []shape.Region           // for a program that writes several destinations (AssignAll), every one (target is the first)
+	multi    bool                     // the program writes several destinations: no product straight into the first
 }
 
 // lower turns e into a program that writes to, after evaluating into
@@ -159,13 +172,13 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 	case expr.Chain[T]:
 		return l.node(n.E)
 	case *expr.Unary[T]:
-		return l.op(n.Op, n.X)
+		return l.once(n, func() (int, error) { return l.op(n.Op, n.X) })
 	case *expr.Binary[T]:
-		return l.op(n.Op, n.X, n.Y)
+		return l.once(n, func() (int, error) { return l.op(n.Op, n.X, n.Y) })
 	case *expr.Ternary[T]:
-		return l.op(n.Op, n.X, n.Y, n.Z)
+		return l.once(n, func() (int, error) { return l.op(n.Op, n.X, n.Y, n.Z) })
 	case *expr.View[T]:
-		return l.view(n)
+		return l.once(n, func() (int, error) { return l.view(n) })
 	case *expr.MatProduct[T]:
 		return l.product(n)
 	case *expr.Reduction[T]:
@@ -187,11 +200,36 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 		}
 		return l.leaf(t)
 	}
+	if isPointer(e) {
+		if slot, ok := l.lowered.Get(e); ok {
+			return slot, nil
+		}
+	}
 	if slot, ok, err := l.foreign(e); ok {
+		if err == nil && isPointer(e) {
+			l.lowered.Put(e, slot)
+		}
 		return slot, err
 	}
 	return 0, &shape.ArgumentError{Op: l.ev.call, Name: "node", Value: fmt.Sprintf("%T", e),
 		Reason: "kernels evaluates the node types of package expr and tensors of the predeclared element types; this is neither"}
+}
+
+// once lowers the node n with lower the first time the lowering meets it,
+// and returns the same slot when n is met again (an operand shared by
+// several nodes): its value is computed once per element. The slot may
+// then be read by several instructions; the register allocation frees its
+// register after the last (allocateRegisters), and fuse merges only an
+// instruction whose value is read once.
+func (l *lowering[T]) once(n expr.Node, lower func() (int, error)) (int, error) {
+	if slot, ok := l.lowered.Get(n); ok {
+		return slot, nil
+	}
+	slot, err := lower()
+	if err == nil {
+		l.lowered.Put(n, slot)
+	}
+	return slot, err
 }
 
 // op lowers an op node: its operands first, then one instruction.
@@ -234,7 +272,12 @@ func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 // readable returns t, or a copy of it when it overlaps the program's target
 // unsafely (mustCopy).
 func readable[T, S tensor.Number](l *lowering[T], t *tensor.Tensor[S]) (*tensor.Tensor[S], error) {
-	if !mustCopy(l.target, t.Region(friend.K)) {
+	r := t.Region(friend.K)
+	copyIt := mustCopy(l.target, r)
+	for _, target := range l.targets {
+		copyIt = copyIt || mustCopy(target, r)
+	}
+	if !copyIt {
 		return t, nil
 	}
 	return copyAside(l.ev, t)
@@ -319,6 +362,13 @@ func (l *lowering[T]) allocateRegisters() {
 			lastUse[a] = k
 		}
 	}
+	// The results are read after the last instruction: their registers are
+	// never freed (with several destinations, a result may also be an
+	// operand of a later instruction).
+	lastUse[p.result] = len(p.code)
+	for _, o := range p.outs {
+		lastUse[o.slot] = len(p.code)
+	}
 	for k := range p.code {
 		in := &p.code[k]
 		for _, a := range in.args[:in.arity()] {
@@ -330,7 +380,7 @@ func (l *lowering[T]) allocateRegisters() {
 		if in.pat == 0 {
 			continue
 		}
-		if k == len(p.code)-1 && in.out == p.result && p.strides[0][last] == 1 && p.red == nil {
+		if k == len(p.code)-1 && in.out == p.result && p.strides[0][last] == 1 && p.red == nil && len(p.outs) == 0 {
 			p.inPlace = true
 			continue
 		}
@@ -338,6 +388,9 @@ func (l *lowering[T]) allocateRegisters() {
 		owner[in.out] = in.reg
 	}
 	p.scalar = l.scalarAt[p.result]
+	for i := range p.outs {
+		p.outs[i].scalar = l.scalarAt[p.outs[i].slot]
+	}
 	if p.red != nil && p.scalar {
 		p.red.spare = take() // the scalar result is spread over a block to be folded
 	}
@@ -377,6 +430,9 @@ func (l *lowering[T]) fuse() {
 	p := l.p
 	uses := make([]int, p.nslots)
 	uses[p.result]++
+	for _, o := range p.outs {
+		uses[o.slot]++
+	}
 	for _, in := range p.code {
 		for _, a := range in.args[:in.arity()] {
 			uses[a]++

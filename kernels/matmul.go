@@ -51,7 +51,7 @@ func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
 // no tensor of which (under any node, of any element type) may share memory
 // with the destination.
 func (l *lowering[T]) canWriteProduct(result shape.Shape) bool {
-	return l.p.red == nil && l.p.first == nil && result.Equal(l.dims) &&
+	return !l.multi && l.p.red == nil && l.p.first == nil && result.Equal(l.dims) &&
 		productWritable(l.dst) && !treeMayOverlap(l.root, l.target)
 }
 

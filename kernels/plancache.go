@@ -7,6 +7,7 @@ import (
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/tensor"
 )
@@ -16,8 +17,10 @@ import (
 // any Named or Chain nodes, and view nodes that expr.PushViews turns into
 // tensor views of the leaves: the signature is the rewritten tree's) is described by a signature: the destination's
 // and each leaf's shape, strides and device, which leaves are the same
-// tensor (and which is the destination), and the tree's node kinds and ops,
-// in the order the lowering visits them. Everything Assign's checks and the
+// tensor (and which is the destination), the tree's node kinds and ops,
+// in the order the lowering visits them, and which op nodes are the same
+// node met again (a shared operand, described once and then referred to by
+// its number: the lowering computes it once). Everything Assign's checks and the
 // lowering decide depends on the signature alone, except two things that
 // depend on the memory the tensors address: whether an operand must be
 // copied before the destination is written (mustCopy), which is decided
@@ -76,6 +79,7 @@ type signature struct {
 	consts []any // the *expr.Const[T] nodes, in slot order
 	held   []interface{ Drop() }
 	hash   uint64
+	nodes  dag.Memo[expr.Node, int] // op nodes described → their number, in the order described
 }
 
 var signaturePool = sync.Pool{New: func() any { return &signature{} }}
@@ -88,10 +92,12 @@ const (
 	sigLeafIsDst
 	sigConst
 	sigOp
+	sigSameNode
 )
 
 func (s *signature) reset() {
 	s.words, s.leaves, s.consts = s.words[:0], s.leaves[:0], s.consts[:0]
+	s.nodes.Reset()
 }
 
 func (s *signature) add(ws ...uint64) { s.words = append(s.words, ws...) }
@@ -171,22 +177,29 @@ func describeNode[T tensor.Number](s *signature, dst *tensor.Tensor[T], n expr.E
 	case expr.Chain[T]:
 		return describeNode(s, dst, n.E)
 	case *expr.Unary[T]:
-		return n != nil && describeOp(s, dst, uint64(n.Op), n.X)
+		return n != nil && describeOp(s, dst, n, uint64(n.Op), n.X)
 	case *expr.Binary[T]:
-		return n != nil && describeOp(s, dst, uint64(n.Op), n.X, n.Y)
+		return n != nil && describeOp(s, dst, n, uint64(n.Op), n.X, n.Y)
 	case *expr.Ternary[T]:
-		return n != nil && describeOp(s, dst, uint64(n.Op), n.X, n.Y, n.Z)
+		return n != nil && describeOp(s, dst, n, uint64(n.Op), n.X, n.Y, n.Z)
 	}
 	return false
 }
 
-func describeOp[T tensor.Number](s *signature, dst *tensor.Tensor[T], op uint64, operands ...expr.Exp[T]) bool {
+// describeOp appends an op node's part: its operands', then the op; or,
+// for a node described before, its number.
+func describeOp[T tensor.Number](s *signature, dst *tensor.Tensor[T], n expr.Node, op uint64, operands ...expr.Exp[T]) bool {
+	if i, ok := s.nodes.Get(n); ok {
+		s.add(sigSameNode, uint64(i))
+		return true
+	}
 	for _, x := range operands {
 		if !describeNode(s, dst, x) {
 			return false
 		}
 	}
 	s.add(sigOp, op, uint64(len(operands)))
+	s.nodes.Put(n, s.nodes.Len())
 	return true
 }
 

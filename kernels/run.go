@@ -241,15 +241,24 @@ func (p *program[T]) block(w *worker[T], n int) {
 		p.fold(w, res, n)
 		return
 	}
+	store(dst, dstOff, dstStride, n, p.scalar, res)
+	for _, o := range p.outs {
+		store(p.data[o.operand], w.blockOffsets[o.operand], p.strides[o.operand][last], n, o.scalar, vals[o.slot])
+	}
+}
+
+// store writes a block's n values (or its one value, for a scalar) into
+// dst, stride apart from off.
+func store[T tensor.Number](dst []T, off, stride, n int, scalar bool, v value[T]) {
 	switch {
-	case p.scalar && dstStride == 1:
-		fill(dst[dstOff:dstOff+n], res.s)
-	case p.scalar:
-		fillStrided(dst, dstOff, dstStride, n, res.s)
-	case dstStride == 1:
-		copy(dst[dstOff:dstOff+n], res.vec)
+	case scalar && stride == 1:
+		fill(dst[off:off+n], v.s)
+	case scalar:
+		fillStrided(dst, off, stride, n, v.s)
+	case stride == 1:
+		copy(dst[off:off+n], v.vec)
 	default:
-		scatter(dst, dstOff, dstStride, res.vec)
+		scatter(dst, off, stride, v.vec)
 	}
 }
 
@@ -306,7 +315,7 @@ func fillStrided[T tensor.Number](dst []T, off, stride, n int, v T) {
 
 // cost is the program's rough time per element, in adds.
 func (p *program[T]) cost() int {
-	c := 1 // the store
+	c := 1 + len(p.outs) // the stores
 	for _, in := range p.code {
 		c += in.op.Cost()
 		if in.pair != 0 {

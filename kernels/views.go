@@ -98,7 +98,7 @@ func (l *lowering[T]) note(f func(pl *plan) string) {
 // the rewrite fails (the full path then reports the error).
 func pushedViews[T tensor.Number](e expr.Exp[T]) (_ expr.Exp[T], ok bool) {
 	views := false
-	expr.Walk(e, func(n expr.Node, _ int) bool {
+	walkOnce(e, func(n expr.Node) bool {
 		if _, ok := n.(*expr.View[T]); ok {
 			views = true
 		}
