@@ -63,14 +63,11 @@ func prepareGradLong8(n int) gradCase {
 					}
 				}
 			}},
-			// MERGE POINT (multi-output assignment): once kernels.AssignAll
-			// exists, add its implementation here, e.g.
-			//	{"fusedAll", func() {
-			//		if err := kernels.AssignAll(dsts, gs); err != nil {
-			//			panic(err)
-			//		}
-			//	}},
-			// TestGradLong8ImplementationsAgree then checks it too.
+			{"fusedAll", func() {
+				if err := kernels.AssignAll(dsts, gs); err != nil {
+					panic(err)
+				}
+			}},
 			{"unfused", func() { unfusedAssign(dsts, gs) }},
 			{"handloop", func() {
 				a, b, c, e := a[:len(da)], b[:len(da)], c[:len(da)], e[:len(da)]

@@ -73,18 +73,14 @@ func Example_logisticRegression() {
 		fmt.Println(err)
 		return
 	}
-	// One step, in order: both gradients into tensors of their own, then
-	// the updates, which read them.
-	gw, gb := tensor.ZerosLike(w), tensor.ZerosLike(b)
+	// One step is one call: AssignAll computes both updates as if before
+	// writing either, so each reads w and b as they were (NumPy's rule),
+	// and the nodes the two gradients share are computed once.
 	const lr = 0.5
-	step := []struct {
-		dst *tensor.Tensor[float64]
-		e   expr.Exp[float64]
-	}{
-		{gw, g[0]},
-		{gb, g[1]},
-		{w, expr.Sub(w, expr.MulScalar(gw, lr))},
-		{b, expr.Sub(b, expr.MulScalar(gb, lr))},
+	params := []*tensor.Tensor[float64]{w, b}
+	update := []expr.Exp[float64]{
+		expr.Sub(w, expr.MulScalar(g[0], lr)),
+		expr.Sub(b, expr.MulScalar(g[1], lr)),
 	}
 	for i := 0; i <= 100; i++ {
 		if i%20 == 0 {
@@ -94,11 +90,9 @@ func Example_logisticRegression() {
 		if i == 100 {
 			break
 		}
-		for _, s := range step {
-			if err := kernels.Assign(s.dst, s.e); err != nil {
-				fmt.Println(err)
-				return
-			}
+		if err := kernels.AssignAll(params, update); err != nil {
+			fmt.Println(err)
+			return
 		}
 	}
 	acc, _ := kernels.Eval(expr.Mean(expr.Eq(expr.GtScalar(z, 0), y)))

@@ -152,7 +152,7 @@ func evaluateAll[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es [
 	}
 	for i, t := range temps {
 		if t != nil {
-			if err := evaluate(ev, dsts[i], expr.Exp[T](t)); err != nil {
+			if err := evaluate[T](ev, dsts[i], t); err != nil {
 				return err
 			}
 		}

@@ -150,7 +150,7 @@ func TestAssignAllMatchesReference(t *testing.T) {
 func gradientTrees(w, x, b, y *tensor.Tensor[float64]) []expr.Exp[float64] {
 	z := expr.Add(expr.Mul[float64](w, x), b)
 	h := expr.Tanh(z)
-	dz := expr.Mul(expr.Sub(expr.Scalar(1.0), expr.Mul(h, h)), expr.Exp[float64](y)) // dL/dz = (1 - h²)·y
+	dz := expr.Mul(expr.Sub(expr.Scalar(1.0), expr.Mul(h, h)), y) // dL/dz = (1 - h²)·y
 	return []expr.Exp[float64]{expr.Mul[float64](dz, x), expr.Mul[float64](dz, w), dz, h}
 }
 
