@@ -32,3 +32,19 @@ func node[T tensor.Number](op ops.Op, operands ...Exp[T]) Exp[T] {
 	}
 	return &Ternary[T]{Op: op, X: bare(operands[0]), Y: bare(operands[1]), Z: bare(operands[2])}
 }
+
+// Unwrap returns e without the nodes above it that only name or chain an
+// expression (Named, Chain): the node that computes e's value, for code
+// that dispatches on node types.
+func Unwrap[T tensor.Number](e Exp[T]) Exp[T] {
+	for {
+		switch n := e.(type) {
+		case *Named[T]:
+			e = n.X
+		case Chain[T]:
+			e = n.E
+		default:
+			return e
+		}
+	}
+}

@@ -175,3 +175,12 @@ func ExampleRint() {
 	// [-3. -2. -1.  0.  1.  2.]
 	// [-2. -1. -0.  0.  1.  2.]
 }
+
+// Unwrap finds the node under names and chains: here the add.
+func ExampleUnwrap() {
+	x := tensor.Ones[float64](2)
+	e := expr.Name("total", expr.Of(x).AddScalar(1))
+	_, isAdd := expr.Unwrap(e).(*expr.Binary[float64])
+	fmt.Println(e, isAdd)
+	// Output: total true
+}

@@ -251,18 +251,7 @@ func zeros[T tensor.Float](s shape.Shape) expr.Exp[T] {
 }
 
 // strip removes the nodes that only name or chain an expression.
-func strip[T tensor.Number](e expr.Exp[T]) expr.Exp[T] {
-	for {
-		switch n := e.(type) {
-		case *expr.Named[T]:
-			e = n.X
-		case expr.Chain[T]:
-			e = n.E
-		default:
-			return e
-		}
-	}
-}
+func strip[T tensor.Number](e expr.Exp[T]) expr.Exp[T] { return expr.Unwrap(e) }
 
 // labelled is a Named node of any element type.
 type labelled interface {

@@ -123,15 +123,4 @@ func materialize[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor
 }
 
 // unwrap strips the nodes that only name or chain an expression.
-func unwrap[T tensor.Number](e expr.Exp[T]) expr.Exp[T] {
-	for {
-		switch n := e.(type) {
-		case *expr.Named[T]:
-			e = n.X
-		case expr.Chain[T]:
-			e = n.E
-		default:
-			return e
-		}
-	}
-}
+func unwrap[T tensor.Number](e expr.Exp[T]) expr.Exp[T] { return expr.Unwrap(e) }
