@@ -75,18 +75,19 @@ cover:
 		if (pct + 0 < min) { printf "coverage of %s is %s%%, below %d%%\n", $$2, pct, min; bad = 1 } } } \
 		END { exit bad }' coverage.txt
 
-## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator in both builds, the SIMD math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences) for $(FUZZTIME)
+## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator in both builds and with several destinations, the SIMD math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences) for $(FUZZTIME)
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzViewChain -fuzztime $(FUZZTIME) ./tensor
-	$(GO) test -run '^$$' -fuzz FuzzShapes -fuzztime $(FUZZTIME) ./tensor
-	$(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
-	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz FuzzAssign -fuzztime $(FUZZTIME) ./kernels
-	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz FuzzVMath -fuzztime $(FUZZTIME) ./internal/vmath
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./tensor/npy
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/lang
-	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/interp
-	$(GO) test -run '^$$' -fuzz FuzzSync -fuzztime $(FUZZTIME) ./internal/docsnip
-	$(GO) test -run '^$$' -fuzz FuzzGradient -fuzztime $(FUZZTIME) ./grad
+	$(GO) test -run '^$$' -fuzz '^FuzzViewChain$$' -fuzztime $(FUZZTIME) ./tensor
+	$(GO) test -run '^$$' -fuzz '^FuzzShapes$$' -fuzztime $(FUZZTIME) ./tensor
+	$(GO) test -run '^$$' -fuzz '^FuzzAssign$$' -fuzztime $(FUZZTIME) ./kernels
+	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz '^FuzzAssign$$' -fuzztime $(FUZZTIME) ./kernels
+	$(GO) test -run '^$$' -fuzz '^FuzzAssignAll$$' -fuzztime $(FUZZTIME) ./kernels
+	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz '^FuzzVMath$$' -fuzztime $(FUZZTIME) ./internal/vmath
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./tensor/npy
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/lang
+	$(GO) test -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/interp
+	$(GO) test -run '^$$' -fuzz '^FuzzSync$$' -fuzztime $(FUZZTIME) ./internal/docsnip
+	$(GO) test -run '^$$' -fuzz '^FuzzGradient$$' -fuzztime $(FUZZTIME) ./grad
 
 ## generate: rewrite the code generated from the op table (internal/ops)
 generate:
