@@ -83,27 +83,7 @@ func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err
 // assignAllOnDevice is AssignAll's device path: evaluateAll with the
 // kernels queued in order, then a wait.
 func assignAllOnDevice[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T]) error {
-	b, err := backendFor(call, dsts[0].Device())
-	if err != nil {
-		return err
-	}
-	q, err := b.DefaultQueue(dsts[0].Device())
-	if err != nil {
-		return err
-	}
-	ev, err := newDeviceEvaluation(call, b, q)
-	if err != nil {
-		return err
-	}
-	err = evaluateAll(ev, dsts, es)
-	if err == nil {
-		err = ev.err
-	}
-	if werr := q.Wait(); err == nil {
-		err = werr
-	}
-	ev.release()
-	return err
+	return onDefaultQueue(call, dsts[0].Device(), func(ev *evaluation) error { return evaluateAll(ev, dsts, es) })
 }
 
 // crossed reports, per pair, whether its tree reads memory another pair's

@@ -79,11 +79,18 @@ func newDeviceEvaluation(call string, b Backend, q Queue) (*evaluation, error) {
 // executeOnDevice evaluates a checked tree into a device tensor on the
 // device's default queue and waits for the result.
 func executeOnDevice[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
-	b, err := backendFor(call, dst.Device())
+	return onDefaultQueue(call, dst.Device(), func(ev *evaluation) error { return evaluate(ev, dst, e) })
+}
+
+// onDefaultQueue runs work with an evaluation whose steps are queued on
+// dev's default queue, waits for the queue, and releases the evaluation's
+// temporaries: the first error of work, of a queued step or of the wait.
+func onDefaultQueue(call string, dev alloc.Device, work func(ev *evaluation) error) error {
+	b, err := backendFor(call, dev)
 	if err != nil {
 		return err
 	}
-	q, err := b.DefaultQueue(dst.Device())
+	q, err := b.DefaultQueue(dev)
 	if err != nil {
 		return err
 	}
@@ -91,7 +98,7 @@ func executeOnDevice[T tensor.Number](call string, dst *tensor.Tensor[T], e expr
 	if err != nil {
 		return err
 	}
-	err = evaluate(ev, dst, e)
+	err = work(ev)
 	if err == nil {
 		err = ev.err
 	}

@@ -103,19 +103,31 @@ func parseEvalArgs(args []string, stdout io.Writer) (*evalOptions, error) {
 	fs.StringVar(&o.out, "o", "", "")
 	fs.StringVar(&o.device, "device", "cpu", "")
 	fs.BoolVar(&o.explain, "explain", false, "")
+	expr, err := parseExpression(fs, args, "eval", "evaluate", evalHelp, stdout)
+	if err != nil {
+		return nil, err
+	}
+	o.expr = expr
+	return o, checkDevice(o.device)
+}
+
+// parseExpression parses the flags of fs and the one expression of the
+// command cmd (which it does: "evaluate"), in any order, printing help on
+// -h.
+func parseExpression(fs *flag.FlagSet, args []string, cmd, does, help string, stdout io.Writer) (string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				if _, werr := fmt.Fprint(stdout, evalHelp); werr != nil {
-					return nil, fmt.Errorf("writing the help: %w", werr)
+				if _, werr := fmt.Fprint(stdout, help); werr != nil {
+					return "", fmt.Errorf("writing the help: %w", werr)
 				}
-				return nil, err
+				return "", err
 			}
 			if strings.HasPrefix(err.Error(), "flag provided but not defined: -") && strings.ContainsAny(err.Error(), " +*/%()[]<>=.") {
-				return nil, usagef("%v: an expression that starts with '-' must come after --", err)
+				return "", usagef("%v: an expression that starts with '-' must come after --", err)
 			}
-			return nil, usagef("%v", err)
+			return "", usagef("%v", err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -125,13 +137,11 @@ func parseEvalArgs(args []string, stdout io.Writer) (*evalOptions, error) {
 	}
 	switch len(positional) {
 	case 0:
-		return nil, usagef("eval: missing the expression to evaluate")
+		return "", usagef("%s: missing the expression to %s", cmd, does)
 	case 1:
-		o.expr = positional[0]
-	default:
-		return nil, usagef("eval: one expression expected, got %d: %q (quote the expression)", len(positional), positional)
+		return positional[0], nil
 	}
-	return o, checkDevice(o.device)
+	return "", usagef("%s: one expression expected, got %d: %q (quote the expression)", cmd, len(positional), positional)
 }
 
 // openCUDA opens GPU 0 and returns its device; nil in a binary built

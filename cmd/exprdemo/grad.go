@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -78,34 +77,11 @@ func parseGradArgs(args []string, stdout io.Writer) (*gradOptions, error) {
 	fs.StringVar(&o.device, "device", "cpu", "")
 	fs.BoolVar(&o.explain, "explain", false, "")
 	fs.BoolVar(&o.tree, "tree", false, "")
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				if _, werr := fmt.Fprint(stdout, gradHelp); werr != nil {
-					return nil, fmt.Errorf("writing the help: %w", werr)
-				}
-				return nil, err
-			}
-			if strings.HasPrefix(err.Error(), "flag provided but not defined: -") && strings.ContainsAny(err.Error(), " +*/%()[]<>=.") {
-				return nil, usagef("%v: an expression that starts with '-' must come after --", err)
-			}
-			return nil, usagef("%v", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	expr, err := parseExpression(fs, args, "grad", "differentiate", gradHelp, stdout)
+	if err != nil {
+		return nil, err
 	}
-	switch len(positional) {
-	case 0:
-		return nil, usagef("grad: missing the expression to differentiate")
-	case 1:
-		o.expr = positional[0]
-	default:
-		return nil, usagef("grad: one expression expected, got %d: %q (quote the expression)", len(positional), positional)
-	}
+	o.expr = expr
 	for _, list := range wrt {
 		for _, name := range strings.Split(list, ",") {
 			name = strings.TrimSpace(name)
