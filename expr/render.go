@@ -21,6 +21,11 @@ func render(n Node) string {
 	return b.String()
 }
 
+// Render prints n as error messages name a node (shape.NodeError's Node):
+// a tree as the expression it stands for, a tensor as "tensor" and its
+// shape, never its values (which, on a device, printing would copy).
+func Render(n Node) string { return render(n) }
+
 func renderTo(b *strings.Builder, n Node) {
 	if isNil(n) { // nil, or a nil *Tensor or node pointer
 		b.WriteString("<nil>")

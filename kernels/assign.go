@@ -63,7 +63,7 @@ func Eval[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], err error) {
 	if err != nil {
 		return nil, noBackend("Eval", info.Device)
 	}
-	dst := tensor.Empty[T](info.Shape, tensor.WithAllocator(a))
+	dst := result[T](e, info.Shape, a)
 	// A new contiguous destination of the checked shape passes every
 	// destination check, so the tree is not checked a second time.
 	if err := execute("Eval", dst, e); err != nil {
@@ -73,9 +73,17 @@ func Eval[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], err error) {
 	return dst, nil
 }
 
+// result allocates Eval's result for e from a; an allocation that fails
+// panics with a NodeError naming Eval and e.
+func result[T tensor.Number](e expr.Exp[T], dims []int, a alloc.Allocator) *tensor.Tensor[T] {
+	defer blame("Eval", e)
+	return tensor.Empty[T](dims, tensor.WithAllocator(a))
+}
+
 // assign runs a cached plan when the tree has one (plancache.go), else
 // checks everything, then executes.
-func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
+	defer recoverAllocation(&err) // the plan cache's lowering may copy an operand aside
 	if planned, err := assignPlanned(call, dst, e, nil); planned {
 		return err
 	}
@@ -86,8 +94,9 @@ func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) 
 }
 
 // execute evaluates a checked tree into dst: one call, whose temporaries
-// are released when it returns. On a device, it returns when the result is
-// ready to read.
+// are released when it returns. Every temporary is allocated, every step
+// lowered, before the first step runs (evaluation.run). On a device, it
+// returns when the result is ready to read.
 func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
 	defer holdAll(call, dst, e)()
 	defer recoverAllocation(&err)
@@ -96,11 +105,15 @@ func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T])
 	}
 	ev := newEvaluation(call)
 	defer ev.release()
-	return evaluate(ev, dst, e)
+	if err := evaluate(ev, dst, e); err != nil {
+		return err
+	}
+	return ev.run()
 }
 
-// evaluate lowers e for dst and runs the program; a concatenation writes
-// its parts into dst's slices (concat.go).
+// evaluate lowers e for dst and performs the program's step; a
+// concatenation performs a step per part, each writing its slice of dst
+// (concat.go). Nothing runs before evaluation.run.
 func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	if c, ok := unwrap(e).(*expr.Concatenation[T]); ok {
 		return concatenate(ev, dst, c)
@@ -149,21 +162,28 @@ func constantOnly(e expr.Node) bool {
 }
 
 // recoverAllocation turns a panic raised by an allocation that failed
-// during the call (a temporary or a result too large, over the allocator's
-// limit, or a size that overflows: the typed errors tensor constructors
-// panic with) into the call's error; any other panic goes on. Every
-// temporary is allocated before the destination is first written, so the
-// destination is unchanged.
+// during the call (allocationFailure; a temporary's comes as a NodeError
+// naming the call and the node, from evaluation.blame) into the call's
+// error; any other panic goes on. Every temporary is allocated before the
+// first step runs (evaluation.run), so nothing has been written.
 func recoverAllocation(err *error) {
 	r := recover()
 	if r == nil {
 		return
 	}
-	if e, ok := r.(error); ok && (errors.Is(e, shape.ErrMemory) || errors.Is(e, shape.ErrOverflow)) {
+	if e, ok := r.(error); ok && allocationFailure(e) {
 		*err = e
 		return
 	}
 	panic(r)
+}
+
+// allocationFailure reports whether err is an allocation that failed: a
+// temporary or a result too large (over the allocator's limit, or refused
+// by a device: a MemoryError) or a size that overflows (an
+// OverflowError), the typed errors tensor constructors panic with.
+func allocationFailure(err error) bool {
+	return errors.Is(err, shape.ErrMemory) || errors.Is(err, shape.ErrOverflow)
 }
 
 // noBackend reports a device with no evaluator in this build or process.

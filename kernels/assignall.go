@@ -36,9 +36,13 @@ import (
 //
 // On device tensors the trees are evaluated in turn as above, each tree's
 // kernels queued in order on the device's default queue with the shared
-// evaluation; no single multi-output kernel is generated. A temporary the
-// device cannot allocate makes the call fail after earlier pairs' work was
-// queued.
+// evaluation; no single multi-output kernel is generated.
+//
+// Every temporary of every pair (on the host or the device) is allocated
+// before the first step runs or the first kernel is queued, so an
+// allocation that fails leaves every destination unchanged too; its error
+// is a *shape.NodeError naming AssignAll and the node whose temporary it
+// was, wrapping the *shape.MemoryError.
 func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err error) {
 	const call = "AssignAll"
 	if len(dsts) != len(es) {
@@ -66,7 +70,6 @@ func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err
 	}
 	ev := newEvaluation(call)
 	defer ev.release()
-	ev.held = true // every temporary is allocated, every tree lowered, before a destination is written
 	if fusable(dsts, es) {
 		p, err := lowerAll(ev, dsts, es)
 		if err != nil {
@@ -76,8 +79,7 @@ func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err
 	} else if err := evaluateAll(ev, dsts, es); err != nil {
 		return err
 	}
-	ev.runHeld()
-	return nil
+	return ev.run()
 }
 
 // assignAllOnDevice is AssignAll's device path: evaluateAll with the
@@ -117,7 +119,7 @@ func evaluateAll[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es [
 	temps := make([]*tensor.Tensor[T], len(dsts))
 	for i, e := range es {
 		if viaTemp[i] {
-			temps[i] = temp[T](ev, dsts[i].ShapeView(friend.K))
+			temps[i] = temp[T](ev, e, dsts[i].ShapeView(friend.K))
 			if err := evaluate(ev, temps[i], e); err != nil {
 				return err
 			}

@@ -65,13 +65,13 @@ func computeAside[T tensor.Number](ev *evaluation, x expr.Exp[T]) (*tensor.Tenso
 	if t, ok := unwrap(x).(*tensor.Tensor[T]); ok {
 		return copyAside(ev, t)
 	}
-	t := temp[T](ev, x.Shape())
+	t := temp[T](ev, x, x.Shape())
 	return t, evaluate(ev, t, x)
 }
 
 // concatenated evaluates a concatenation inside a tree into a new
 // temporary.
 func concatenated[T tensor.Number](ev *evaluation, c *expr.Concatenation[T]) (*tensor.Tensor[T], error) {
-	t := temp[T](ev, c.Shape())
+	t := temp[T](ev, c, c.Shape())
 	return t, concatenate(ev, t, c)
 }

@@ -58,11 +58,10 @@ func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) (e
 		ev.release()
 		drop()
 	})
-	err = evaluate(ev, dst, e)
-	if err == nil {
-		err = ev.err
+	if err := evaluate(ev, dst, e); err != nil {
+		return err
 	}
-	return err
+	return ev.run()
 }
 
 // newDeviceEvaluation prepares an evaluation that queues its work on q.
@@ -82,10 +81,13 @@ func executeOnDevice[T tensor.Number](call string, dst *tensor.Tensor[T], e expr
 	return onDefaultQueue(call, dst.Device(), func(ev *evaluation) error { return evaluate(ev, dst, e) })
 }
 
-// onDefaultQueue runs work with an evaluation whose steps are queued on
-// dev's default queue, waits for the queue, and releases the evaluation's
+// onDefaultQueue runs work with an evaluation whose steps are kept (work
+// lowers the trees, acquiring every temporary), queues the steps on dev's
+// default queue, waits for the queue, and releases the evaluation's
 // temporaries: the first error of work, of a queued step or of the wait.
-func onDefaultQueue(call string, dev alloc.Device, work func(ev *evaluation) error) error {
+// A failure before the first step is queued (an allocation's panic
+// included) queues nothing.
+func onDefaultQueue(call string, dev alloc.Device, work func(ev *evaluation) error) (err error) {
 	b, err := backendFor(call, dev)
 	if err != nil {
 		return err
@@ -98,18 +100,19 @@ func onDefaultQueue(call string, dev alloc.Device, work func(ev *evaluation) err
 	if err != nil {
 		return err
 	}
-	err = work(ev)
-	if err == nil {
-		err = ev.err
+	defer ev.release() // after the wait below, or at once when nothing was queued
+	if err = work(ev); err != nil {
+		return err
 	}
+	err = ev.run()
 	if werr := q.Wait(); err == nil {
 		err = werr
 	}
-	ev.release()
 	return err
 }
 
-// launchProgram queues one pass of a program.
+// launchProgram queues one pass of a program that is not a reduction (a
+// reduction's kernel is reduceStep's, which prepare builds).
 func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 	if p.noop {
 		return nil
@@ -117,9 +120,6 @@ func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 	k := kernelFor(p)
 	if k.Work == 0 {
 		return nil
-	}
-	if k.spec.Strategy == cudasrc.RedSplit {
-		return launchSplit(d, p, k)
 	}
 	return d.backend.Launch(d.queue, k)
 }
@@ -190,7 +190,7 @@ func deviceTemp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
 // deviceCopy copies t into a new contiguous temporary on its device, with
 // one kernel.
 func deviceCopy[T tensor.Number](ev *evaluation, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
-	c := temp[T](ev, t.ShapeView(friend.K))
+	c := temp[T](ev, t, t.ShapeView(friend.K))
 	return c, evaluate(ev, c, expr.Of[T](t))
 }
 

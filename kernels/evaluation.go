@@ -1,7 +1,10 @@
 package kernels
 
 import (
+	"errors"
+
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -9,6 +12,13 @@ import (
 // makes on the way: the nodes that cannot fuse (products, reductions, the
 // operands of casts) are computed once each into temporaries, which live
 // until the call returns.
+//
+// An evaluation acquires before it writes: lowering a tree allocates every
+// temporary its steps need and perform keeps the steps (on a device, after
+// each has acquired what its launch needs: prepare), so that every
+// allocation of the call, and every error found on the way, comes before
+// the first step runs or is queued (run). A call that fails before run
+// has written nothing.
 type evaluation struct {
 	call  string
 	done  map[expr.Node]any // node → the *tensor.Tensor holding its value
@@ -16,13 +26,9 @@ type evaluation struct {
 	plan  *plan // set by Explain: steps are described instead of run
 
 	device *onDevice // set for device tensors: steps are queued there
-	err    error     // the first error a device step returned; later steps are skipped
+	err    error     // the first error a step's prepare returned; nothing is run after it
 
-	// held, when set, makes perform keep the steps instead of running them
-	// (AssignAll lowers every tree, allocating every temporary, before the
-	// first step writes anything); runHeld runs them in order.
-	held    bool
-	pending []step
+	pending []step // the steps perform kept, in order; run runs them
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a
@@ -30,46 +36,66 @@ type evaluation struct {
 // are in steps.go.
 type step interface {
 	run()
+	// prepare acquires on the device everything launch needs (temporaries,
+	// contiguous copies, which it performs as steps of their own, before
+	// this one), so that launch only queues work.
+	prepare(d *onDevice) error
 	launch(d *onDevice) error
 	describe(pl *plan) string
 	cudaSource(pl *plan) string
 }
 
-// perform runs s, queues it on the evaluation's device, or, when the
-// evaluation only explains, describes it.
+// perform keeps s to be run once everything the call needs is acquired,
+// or, when the evaluation only explains, describes it. On a device, s
+// first acquires what its launch needs (prepare).
 func (ev *evaluation) perform(s step) {
-	switch {
-	case ev.plan != nil:
-		ev.plan.add(s)
-	case ev.held:
-		ev.pending = append(ev.pending, s)
-	case ev.device != nil:
-		if ev.err != nil {
+	if ev.err != nil {
+		return
+	}
+	if ev.device != nil {
+		if ev.err = s.prepare(ev.device); ev.err != nil {
 			return
 		}
-		if err := s.launch(ev.device); err != nil && ev.err == nil {
-			ev.err = err
-		}
-	default:
-		s.run()
 	}
+	if ev.plan != nil {
+		ev.plan.add(s)
+		return
+	}
+	ev.pending = append(ev.pending, s)
 }
 
-// runHeld runs the steps perform kept, in order.
-func (ev *evaluation) runHeld() {
-	for _, s := range ev.pending {
-		s.run()
-	}
+// run runs the steps perform kept, in order, on the host, or queues them
+// on the evaluation's device, stopping at the first error. It is the
+// first point of the call that writes memory other than its own
+// temporaries' contents.
+func (ev *evaluation) run() error {
+	steps := ev.pending
 	ev.pending = nil
+	if ev.err != nil {
+		return ev.err
+	}
+	for _, s := range steps {
+		if ev.device == nil {
+			s.run()
+			continue
+		}
+		if err := s.launch(ev.device); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func newEvaluation(call string) *evaluation {
 	return &evaluation{call: call, done: map[expr.Node]any{}}
 }
 
-// temp allocates a temporary that lives until the call returns.
-// on the evaluation's device.
-func temp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
+// temp allocates a temporary for node at's value (or for a copy of it),
+// on the evaluation's device, that lives until the call returns. An
+// allocation that fails panics with a NodeError naming the call and at
+// (blame), which the call recovers into its error.
+func temp[T tensor.Number](ev *evaluation, at expr.Node, dims []int) *tensor.Tensor[T] {
+	defer blame(ev.call, at)
 	var t *tensor.Tensor[T]
 	if ev.device != nil {
 		t = deviceTemp[T](ev, dims)
@@ -78,6 +104,31 @@ func temp[T tensor.Number](ev *evaluation, dims []int) *tensor.Tensor[T] {
 	}
 	ev.temps = append(ev.temps, t)
 	return t
+}
+
+// blame, deferred by an allocation made during call for node at, retypes
+// the panic of an allocation that failed (allocationFailure) as a
+// *shape.NodeError naming the call and at, wrapping the allocator's
+// error, and panics again; any other panic goes on as it was.
+func blame(call string, at expr.Node) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if e, ok := r.(error); ok && allocationFailure(e) {
+		panic(atNode(call, at, e))
+	}
+	panic(r)
+}
+
+// atNode wraps err, found at node n during call, in a *shape.NodeError,
+// unless it already names its node.
+func atNode(call string, n expr.Node, err error) error {
+	var ne *shape.NodeError
+	if errors.As(err, &ne) {
+		return err
+	}
+	return &shape.NodeError{Op: call, Node: expr.Render(n), Err: err}
 }
 
 // release gives every temporary back to the caching allocator.
@@ -117,7 +168,7 @@ func materialize[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor
 		}
 	}
 	return computed(ev, e, func() (*tensor.Tensor[T], error) {
-		dst := temp[T](ev, e.Shape())
+		dst := temp[T](ev, e, e.Shape())
 		return dst, evaluate(ev, dst, e)
 	})
 }

@@ -59,6 +59,9 @@ func explainPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 	if err := evaluate(ev, dst, e); err != nil {
 		return "", err
 	}
+	if ev.err != nil {
+		return "", ev.err
+	}
 	if ev.plan.err != nil {
 		return "", ev.plan.err
 	}
@@ -222,8 +225,8 @@ func newTemp[T tensor.Number](pl *plan, t *tensor.Tensor[T]) string {
 
 func (pl *plan) add(s step) {
 	if pl.device != nil {
-		// A step's launch may perform steps of its own (copies), which are
-		// added, each with its own work, before it.
+		// A step's prepare has performed its copies, each added with its
+		// own work before it.
 		outer := pl.rec.work
 		pl.rec.work = nil
 		if pl.err == nil {

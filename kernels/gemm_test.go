@@ -74,6 +74,9 @@ func checkEpilogueFusion[T tensor.Number](t *testing.T, large bool) {
 				if p.first == nil {
 					t.Fatal("the product is not written into the destination")
 				}
+				if err := ev.run(); err != nil { // the steps before the pass: a second product's temporary
+					t.Fatal(err)
+				}
 				ran := false
 				if fused {
 					ran = p.runFused()

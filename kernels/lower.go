@@ -289,6 +289,7 @@ func copyAside[S tensor.Number](ev *evaluation, t *tensor.Tensor[S]) (*tensor.Te
 	if ev.device != nil {
 		return deviceCopy(ev, t)
 	}
+	defer blame(ev.call, t)
 	var c *tensor.Tensor[S]
 	if t.Device().IsCPU() {
 		c = t.Clone()

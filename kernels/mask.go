@@ -16,9 +16,12 @@ import (
 // (a tensor is read in place). Their shapes must be equal: a mask of
 // another shape is a ShapeError naming both (NumPy's boolean index does
 // not broadcast either). It runs on the CPU: tensors on a device are a
-// DeviceError (copy them with To).
-func MaskedSelect[T, M tensor.Number](x expr.Exp[T], mask expr.Exp[M]) (*tensor.Tensor[T], error) {
+// DeviceError (copy them with To). An allocation that fails (x's or
+// mask's value, a contiguous copy, the result) is a *shape.NodeError
+// naming MaskedSelect and the node, wrapping the *shape.MemoryError.
+func MaskedSelect[T, M tensor.Number](x expr.Exp[T], mask expr.Exp[M]) (_ *tensor.Tensor[T], err error) {
 	const call = "MaskedSelect"
+	defer recoverAllocation(&err)
 	xi, err := expr.Check(x)
 	if err != nil {
 		return nil, renameCall(err, call)
@@ -37,27 +40,35 @@ func MaskedSelect[T, M tensor.Number](x expr.Exp[T], mask expr.Exp[M]) (*tensor.
 				Reason: "MaskedSelect runs on the CPU; copy the tensors to it with To"}
 		}
 	}
-	xt, err := evalOrSelf(x)
+	xt, done, err := evalOrSelf(x)
 	if err != nil {
 		return nil, renameCall(err, call)
 	}
-	mt, err := evalOrSelf(mask)
+	defer done()
+	mt, done, err := evalOrSelf(mask)
 	if err != nil {
 		return nil, renameCall(err, call)
 	}
-	xd, md := flat(xt), flat(mt)
+	defer done()
+	xd, md := flat(call, x, xt), flat(call, mask, mt)
 	out := []T{}
 	for k, m := range md {
 		if m != 0 {
 			out = append(out, xd[k])
 		}
 	}
-	return tensor.FromSlice(out, []int{len(out)})
+	r, err := tensor.FromSlice(out, []int{len(out)})
+	if err != nil {
+		return nil, atNode(call, x, err)
+	}
+	return r, nil
 }
 
-// flat returns t's elements in row-major order: its storage when it is
-// contiguous, else a copy.
-func flat[T tensor.Number](t *tensor.Tensor[T]) []T {
+// flat returns t, the value of node at, as its elements in row-major
+// order: its storage when it is contiguous, else a copy, whose allocation
+// failing panics with a NodeError naming call and at.
+func flat[T tensor.Number](call string, at expr.Node, t *tensor.Tensor[T]) []T {
+	defer blame(call, at)
 	c := t.Contiguous()
 	if c.Numel() == 0 {
 		return nil
@@ -65,10 +76,16 @@ func flat[T tensor.Number](t *tensor.Tensor[T]) []T {
 	return c.Elems(friend.K)[c.Offset():][:c.Numel()]
 }
 
-// evalOrSelf returns e when it is a tensor, else its value.
-func evalOrSelf[T tensor.Number](e expr.Exp[T]) (*tensor.Tensor[T], error) {
+// evalOrSelf returns e when it is a tensor, else its value, with the
+// function that gives the value's memory back once it has been read
+// (nothing to give back for e itself).
+func evalOrSelf[T tensor.Number](e expr.Exp[T]) (*tensor.Tensor[T], func(), error) {
 	if t, ok := unwrap(e).(*tensor.Tensor[T]); ok {
-		return t, nil
+		return t, func() {}, nil
 	}
-	return Eval(e)
+	t, err := Eval(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, func() { _ = t.Release() }, nil
 }

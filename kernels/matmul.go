@@ -36,11 +36,11 @@ func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
 	}
 	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K)) // checked with the tree
 	if l.canWriteProduct(g.Result) {
-		l.p.first = &productStep[T]{c: l.dst, a: a, b: b}
+		l.p.first = &productStep[T]{n: n, c: l.dst, a: a, b: b}
 		return l.leaf(l.dst)
 	}
-	c := temp[T](l.ev, g.Result)
-	l.ev.perform(&productStep[T]{c: c, a: a, b: b})
+	c := temp[T](l.ev, n, g.Result)
+	l.ev.perform(&productStep[T]{n: n, c: c, a: a, b: b})
 	l.ev.done[n] = c
 	return l.leaf(c)
 }

@@ -298,7 +298,7 @@ func reduce[T tensor.Number](ev *evaluation, n *expr.Reduction[T]) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
-	acc, err := runReduction(ev, def, n.X, s, g, nil)
+	acc, err := runReduction(ev, n, def, n.X, s, g, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -313,8 +313,8 @@ func argReduce[T tensor.Number](ev *evaluation, n *expr.ArgReduction[T]) (*tenso
 	if err != nil {
 		return nil, err
 	}
-	idx := temp[int64](ev, g.Kept)
-	if _, err := runReduction(ev, def, n.X, s, g, idx); err != nil {
+	idx := temp[int64](ev, n, g.Kept)
+	if _, err := runReduction(ev, n, def, n.X, s, g, idx); err != nil {
 		return nil, err
 	}
 	return idx.View(g.Result...)
@@ -328,11 +328,11 @@ func reduceGeometry[T tensor.Number](def ops.ReducerDef, x expr.Exp[T], axes []i
 	return s, g, err
 }
 
-// runReduction folds x, of shape s, into new accumulators of g's kept shape
-// (size-1 reduced axes), indices going to idx for arg reductions (nil
-// otherwise).
-func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Exp[T], s shape.Shape, g expr.ReduceGeometry, idx *tensor.Tensor[int64]) (*tensor.Tensor[T], error) {
-	acc := temp[T](ev, g.Kept)
+// runReduction folds x, of shape s, the operand of the reduction node n,
+// into new accumulators of g's kept shape (size-1 reduced axes), indices
+// going to idx for arg reductions (nil otherwise).
+func runReduction[T tensor.Number](ev *evaluation, n expr.Node, def ops.ReducerDef, x expr.Exp[T], s shape.Shape, g expr.ReduceGeometry, idx *tensor.Tensor[int64]) (*tensor.Tensor[T], error) {
+	acc := temp[T](ev, n, g.Kept)
 	strides, err := shape.BroadcastStrides(g.Kept, acc.StridesView(friend.K), s)
 	if err != nil {
 		return nil, err
@@ -347,42 +347,56 @@ func runReduction[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Ex
 	if err != nil {
 		return nil, err
 	}
-	ev.perform(&reduceStep[T]{p: p, acc: acc, x: x, g: g})
+	ev.perform(&reduceStep[T]{n: n, p: p, acc: acc, x: x, g: g})
 	return acc, nil
 }
 
-// launchSplit queues a split reduction (strategy cudasrc.RedSplit), whose kernel k
-// has been packed for p: k folds slices of each result's elements into
-// partials, in a temporary of the evaluation, then a second kernel folds
-// each result's partials, in a fixed order, into the destination. Neither
-// uses atomics, so a result does not vary from run to run.
-func launchSplit[T tensor.Number](d *onDevice, p *program[T], k *Kernel) error {
-	var parts, folded int64
-	var dst, dstIdx uint64
+// partials is the scratch of a split reduction (strategy
+// cudasrc.RedSplit) on a device: its kernel folds slices of each result's
+// elements into partials (vals, and idx for an arg reduction), then a
+// second kernel folds each result's partials, in a fixed order, into the
+// destination (dst, dstIdx: the addresses the kernel was packed with).
+type partials[T tensor.Number] struct {
+	vals          *tensor.Tensor[T]
+	idx           *tensor.Tensor[int64]
+	parts, folded int64
+	dst, dstIdx   uint64
+}
+
+// newPartials allocates the partials of the split reduction n, whose
+// kernel k has been packed for p.
+func newPartials[T tensor.Number](ev *evaluation, n expr.Node, p *program[T], k *Kernel) *partials[T] {
+	pt := &partials[T]{}
 	for i, pa := range k.spec.ParamList {
 		switch {
 		case pa.Kind == cudasrc.ParamParts:
-			parts = int64(k.Params[i])
+			pt.parts = int64(k.Params[i])
 		case pa.Kind == cudasrc.ParamReduced:
-			folded = int64(k.Params[i])
+			pt.folded = int64(k.Params[i])
 		case pa.Kind == cudasrc.ParamPointer && pa.A == 0:
-			dst = k.Params[i]
+			pt.dst = k.Params[i]
 		case pa.Kind == cudasrc.ParamIndexOut:
-			dstIdx = k.Params[i]
+			pt.dstIdx = k.Params[i]
 		}
 	}
-	n := int(k.Work * parts)
-	vals := temp[T](d.ev, []int{n})
-	var idx *tensor.Tensor[int64]
+	size := []int{int(k.Work * pt.parts)}
+	pt.vals = temp[T](ev, n, size)
 	if p.red.def.Arg {
-		idx = temp[int64](d.ev, []int{n})
+		pt.idx = temp[int64](ev, n, size)
 	}
+	return pt
+}
+
+// launchSplit queues a split reduction: k, pointed at the partials pt,
+// then the kernel that folds them into the destination. Neither uses
+// atomics, so a result does not vary from run to run.
+func launchSplit[T tensor.Number](d *onDevice, k *Kernel, pt *partials[T]) error {
 	for i, pa := range k.spec.ParamList {
 		switch {
 		case pa.Kind == cudasrc.ParamPointer && pa.A == 0:
-			k.Params[i] = memOf(vals).address(vals.Offset())
+			k.Params[i] = memOf(pt.vals).address(pt.vals.Offset())
 		case pa.Kind == cudasrc.ParamIndexOut:
-			k.Params[i] = memOf(idx).address(idx.Offset())
+			k.Params[i] = memOf(pt.idx).address(pt.idx.Offset())
 		}
 	}
 	if err := d.backend.Launch(d.queue, k); err != nil {
@@ -394,20 +408,20 @@ func launchSplit[T tensor.Number](d *onDevice, p *program[T], k *Kernel) error {
 		var v uint64
 		switch pa.Kind {
 		case cudasrc.ParamPointer:
-			v = dst
+			v = pt.dst
 			if pa.A == 1 {
-				v = memOf(vals).address(vals.Offset())
+				v = memOf(pt.vals).address(pt.vals.Offset())
 			}
 		case cudasrc.ParamIndexOut:
-			v = dstIdx
+			v = pt.dstIdx
 		case cudasrc.ParamIndexIn:
-			v = memOf(idx).address(idx.Offset())
+			v = memOf(pt.idx).address(pt.idx.Offset())
 		case cudasrc.ParamCount:
 			v = uint64(k.Work)
 		case cudasrc.ParamParts:
-			v = uint64(parts)
+			v = uint64(pt.parts)
 		case cudasrc.ParamReduced:
-			v = uint64(folded)
+			v = uint64(pt.folded)
 		}
 		f.Params = append(f.Params, v)
 	}

@@ -34,11 +34,11 @@ func scan[T tensor.Number](ev *evaluation, n *expr.Scan[T]) (*tensor.Tensor[T], 
 		return nil, err
 	}
 	if !src.IsContiguous() {
-		if src, err = contiguousCopy(ev, src); err != nil {
+		if src, err = contiguousCopy(ev, n, src); err != nil {
 			return nil, err
 		}
 	}
-	st := &scanStep[T]{n: n, def: n.Op.Def(), src: src, dst: temp[T](ev, s), outer: 1, length: s[axis], inner: 1}
+	st := &scanStep[T]{n: n, def: n.Op.Def(), src: src, dst: temp[T](ev, n, s), outer: 1, length: s[axis], inner: 1}
 	for d, k := range s {
 		switch {
 		case d < axis:
@@ -51,9 +51,9 @@ func scan[T tensor.Number](ev *evaluation, n *expr.Scan[T]) (*tensor.Tensor[T], 
 	return st.dst, nil
 }
 
-// contiguousCopy copies t into a new contiguous temporary, on the host or
-// on t's device.
-func contiguousCopy[T tensor.Number](ev *evaluation, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
-	c := temp[T](ev, t.ShapeView(friend.K))
+// contiguousCopy copies t, read by node at, into a new contiguous
+// temporary, on the host or on t's device.
+func contiguousCopy[T tensor.Number](ev *evaluation, at expr.Node, t *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	c := temp[T](ev, at, t.ShapeView(friend.K))
 	return c, evaluate(ev, c, expr.Of[T](t))
 }

@@ -25,6 +25,15 @@ type assignStep[T tensor.Number] struct {
 
 func (s *assignStep[T]) run() { s.p.execute() }
 
+// prepare acquires what the product computed straight into dst needs, if
+// the program has one.
+func (s *assignStep[T]) prepare(d *onDevice) error {
+	if s.p.first != nil {
+		return s.p.first.prepare(d)
+	}
+	return nil
+}
+
 func (s *assignStep[T]) launch(d *onDevice) error {
 	if s.p.first != nil {
 		if err := s.p.first.launch(d); err != nil {
@@ -83,10 +92,17 @@ func (s *assignStep[T]) describe(pl *plan) string {
 // reduceStep is a reduction: a program folding its operand into
 // accumulators.
 type reduceStep[T tensor.Number] struct {
+	n   expr.Node // the reduction node
 	p   *program[T]
 	acc *tensor.Tensor[T]
 	x   expr.Exp[T]
 	g   expr.ReduceGeometry
+
+	// Set by prepare, on a device: the fill of a reduction over no
+	// elements, or the kernel and, for a split reduction, its partials.
+	fill     *program[T]
+	k        *Kernel
+	partials *partials[T]
 }
 
 func (s *reduceStep[T]) run() {
@@ -94,13 +110,34 @@ func (s *reduceStep[T]) run() {
 	s.p.red.finish()
 }
 
-// launch queues the reduction's kernel; a reduction over no elements (a
-// sum or product: the others refuse it) is its identity, filled in.
-func (s *reduceStep[T]) launch(d *onDevice) error {
+// prepare lowers the fill of a reduction over no elements (a sum or
+// product: the others refuse it), which is its identity; else it builds
+// the reduction's kernel and, for a split reduction, allocates the
+// partials.
+func (s *reduceStep[T]) prepare(d *onDevice) (err error) {
 	if s.g.Count == 0 {
-		return evaluate(d.ev, s.acc, expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))))
+		s.fill, err = lower(d.ev, assignTo(s.acc), expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))), nil)
+		return err
 	}
-	return launchProgram(d, s.p)
+	s.k = kernelFor(s.p)
+	if s.k.Work > 0 && s.k.spec.Strategy == cudasrc.RedSplit {
+		s.partials = newPartials(d.ev, s.n, s.p, s.k)
+	}
+	return nil
+}
+
+// launch queues the reduction's kernel (two for a split reduction), or
+// the fill of a reduction over no elements.
+func (s *reduceStep[T]) launch(d *onDevice) error {
+	switch {
+	case s.fill != nil:
+		return launchProgram(d, s.fill)
+	case s.k.Work == 0:
+		return nil
+	case s.partials != nil:
+		return launchSplit(d, s.k, s.partials)
+	}
+	return d.backend.Launch(d.queue, s.k)
 }
 
 func (s *reduceStep[T]) cudaSource(pl *plan) string {
@@ -148,42 +185,66 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 	return b.String()
 }
 
-// productStep is one matrix product: c = a @ b.
-type productStep[T tensor.Number] struct{ c, a, b *tensor.Tensor[T] }
+// productStep is one matrix product: c = a @ b, the value of node n.
+type productStep[T tensor.Number] struct {
+	n       expr.Node
+	c, a, b *tensor.Tensor[T]
+	on      *productOnDevice[T] // set by prepare, on a device
+}
+
+// productOnDevice is what a product's launch works with on a device:
+// contiguous operands, a contiguous result, the product's geometry, and
+// the pass that follows the product (then: the copy of a contiguous
+// temporary into c, or, for K = 0, the fill of c with zeros), if any.
+type productOnDevice[T tensor.Number] struct {
+	c, a, b *tensor.Tensor[T]
+	g       expr.ProductGeometry
+	then    *program[T]
+}
 
 func (s *productStep[T]) run() { multiplyInto(s.c, s.a, s.b) }
 
+// prepare acquires what the product's launch needs: a contiguous copy of
+// an operand that is not contiguous (each copy a step performed before
+// this one), a contiguous temporary when c is not, and the pass that
+// follows the product.
+func (s *productStep[T]) prepare(d *onDevice) (err error) {
+	on := &productOnDevice[T]{c: s.c}
+	if on.a, err = contiguousOn(d, s.a); err != nil {
+		return err
+	}
+	if on.b, err = contiguousOn(d, s.b); err != nil {
+		return err
+	}
+	on.g, _ = expr.ProductShape(on.a.ShapeView(friend.K), on.b.ShapeView(friend.K))
+	switch {
+	case on.g.K == 0:
+		on.then, err = lower(d.ev, assignTo(s.c), expr.Of[T](expr.Scalar(T(0))), nil)
+	case !s.c.IsContiguous():
+		on.c = temp[T](d.ev, s.n, s.c.ShapeView(friend.K))
+		on.then, err = lower(d.ev, assignTo(s.c), expr.Of[T](on.c), nil)
+	}
+	s.on = on
+	return err
+}
+
 // launch queues the product on the device: one Gemm (cuBLAS, for float32
 // and float64) or one generated tiled kernel (every other element type,
-// cuda_gemm.go) per matrix of the batch, over contiguous copies of operands
-// that are not contiguous and into a contiguous temporary when c is not.
+// cuda_gemm.go) per matrix of the batch, over the operands and into the
+// result prepare made contiguous, then the pass that follows it.
 func (s *productStep[T]) launch(d *onDevice) error {
-	dtype := tensor.DType[T]()
-	a, err := contiguousOn(d, s.a)
-	if err != nil {
-		return err
+	on := s.on
+	if on.g.K > 0 {
+		queue := func() error { return queueGemms(d, tensor.DType[T](), on.g, on.c, on.a, on.b) }
+		if !tensor.IsFloat[T]() {
+			queue = func() error { return queueGemmKernels(d, on.g, on.c, on.a, on.b) }
+		}
+		if err := queue(); err != nil {
+			return err
+		}
 	}
-	b, err := contiguousOn(d, s.b)
-	if err != nil {
-		return err
-	}
-	c := s.c
-	if !c.IsContiguous() {
-		c = temp[T](d.ev, s.c.ShapeView(friend.K))
-	}
-	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K))
-	if g.K == 0 {
-		return evaluate(d.ev, s.c, expr.Of[T](expr.Scalar(T(0))))
-	}
-	queue := func() error { return queueGemms(d, dtype, g, c, a, b) }
-	if !tensor.IsFloat[T]() {
-		queue = func() error { return queueGemmKernels(d, g, c, a, b) }
-	}
-	if err := queue(); err != nil {
-		return err
-	}
-	if c != s.c {
-		return evaluate(d.ev, s.c, expr.Of[T](c))
+	if on.then != nil {
+		return launchProgram(d, on.then)
 	}
 	return nil
 }
@@ -241,6 +302,10 @@ func (s *scanStep[T]) run() {
 		}
 	}
 }
+
+// prepare has nothing to acquire: the scan's operand and result are
+// temporaries the lowering allocated.
+func (s *scanStep[T]) prepare(*onDevice) error { return nil }
 
 // launch queues the scan's kernel: one thread per line.
 func (s *scanStep[T]) launch(d *onDevice) error {

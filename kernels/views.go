@@ -65,7 +65,7 @@ func viewed[T tensor.Number](l *lowering[T], v *expr.View[T]) (*tensor.Tensor[T]
 		if !errors.As(err, &nc) {
 			return out, err
 		}
-		c := temp[T](l.ev, base.ShapeView(friend.K))
+		c := temp[T](l.ev, v, base.ShapeView(friend.K))
 		var copied expr.Exp[T] = base
 		if l.ev.plan != nil {
 			copied = expr.Name(nameOf(l.ev.plan, base), copied) // a name, not the values
