@@ -191,9 +191,14 @@ func recoverShapeError(err *error) {
 // tensor method's error. The geometry is the tensor method's own: it is
 // applied to a one-element tensor broadcast to xs (stride 0 everywhere), which
 // every view method accepts wherever it accepts a tensor of that shape (a
-// reshape of it is always a view).
+// reshape of it is always a view). The element is Go memory, not an
+// allocator's block, so that checking never fails for want of memory.
 func (v *View[T]) viewShape(xs shape.Shape) (shape.Shape, error) {
-	probe, err := tensor.Scalar(T(0)).BroadcastTo(xs)
+	one, err := tensor.Wrap(make([]T, 1), nil)
+	if err != nil {
+		return nil, err // unreachable: one element, shape ()
+	}
+	probe, err := one.BroadcastTo(xs)
 	if err != nil {
 		return nil, err
 	}

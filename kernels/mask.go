@@ -22,6 +22,7 @@ import (
 func MaskedSelect[T, M tensor.Number](x expr.Exp[T], mask expr.Exp[M]) (_ *tensor.Tensor[T], err error) {
 	const call = "MaskedSelect"
 	defer recoverAllocation(&err)
+	defer blame(call, x) // the result, x's elements selected
 	xi, err := expr.Check(x)
 	if err != nil {
 		return nil, renameCall(err, call)

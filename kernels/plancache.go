@@ -263,6 +263,14 @@ func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.E
 		if err := checkAssign(call, dst, e); err != nil {
 			return true, err
 		}
+	}
+	// Before a plan is built: a lowering that copies an operand aside
+	// would make a copy only to discard the plan.
+	if !operandsReadable(dst, s) {
+		planCache.stats.Bypass.Add(1)
+		return false, nil
+	}
+	if cp == nil {
 		if cp = buildPlan(call, dst, e, s); cp == nil {
 			planCache.stats.Bypass.Add(1)
 			return false, nil
@@ -271,10 +279,6 @@ func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.E
 		storePlan(s, cp)
 	} else {
 		planCache.stats.Hits.Add(1)
-	}
-	if !operandsReadable(dst, s) {
-		planCache.stats.Bypass.Add(1)
-		return false, nil
 	}
 	return true, runPlan(call, cp, dst, s, q)
 }
