@@ -15,10 +15,12 @@ import (
 // slice with steps, a transpose, a column of another tensor). dst's shape
 // must equal e's: the destination never broadcasts, and e does not stretch
 // to fit it, except that a scalar result (shape ()) fills dst, as mshadow's
-// dst = 0. The whole tree is checked
-// before anything is written, so on error dst is unchanged; the error names
-// the node at fault (a *shape.NodeError wrapping a BroadcastError,
-// DTypeError, DeviceError…) or, for the destination, both shapes.
+// dst = 0. The whole tree is checked, and every temporary it needs
+// allocated, before anything is written, so on error dst (and every
+// operand) is unchanged; the error names the node at fault (a
+// *shape.NodeError wrapping a BroadcastError, DTypeError, DeviceError, or
+// the MemoryError of a temporary that could not be allocated) or, for the
+// destination, both shapes.
 //
 // dst may overlap e's operands: the result is what NumPy gives, as if e were
 // computed in full before any element of dst is written (see docs/design.md).

@@ -22,8 +22,11 @@ type onDevice struct {
 
 // AssignOn queues the evaluation of e into dst on q (a stream of package
 // cuda) and returns without waiting for it: the result is ready once
-// q.Wait returns. It checks as Assign does, and every error it returns
-// leaves dst unchanged; an error met while the work runs comes from
+// q.Wait returns. It checks as Assign does and allocates every temporary
+// before it queues anything, so every error found before then (a check,
+// an allocation the device refuses) leaves dst unchanged and queues
+// nothing; a launch the backend refuses stops the queuing (work queued
+// before it still runs), and an error met while the work runs comes from
 // q.Wait. The storage of dst and of every operand is held until the work
 // has run, so a Release meanwhile takes effect only then (see
 // tensor.Tensor.Release); operands must not be written by other queues
