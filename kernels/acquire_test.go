@@ -109,6 +109,7 @@ func ts(watched ...*tensor.Tensor[float64]) func() any {
 	}
 }
 
+// dsts lists the destinations a scene sets to -1 before each failing call.
 func dsts(dsts ...*tensor.Tensor[float64]) []*tensor.Tensor[float64] { return dsts }
 
 // onFakeGPU snapshots tensors of the fake GPU: the bytes of their blocks.
