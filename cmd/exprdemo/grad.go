@@ -36,7 +36,8 @@ may not reach EXPR through one. Where an op has no derivative (abs or
 relu at 0, ties of max), the gradient is PyTorch's choice. A float32
 input's gradient is float32 even where EXPR computes in float64.
 
-Flags (they may come before or after EXPR; -i, -rand and -wrt repeat):
+Flags (they may come before or after EXPR; -i, -rand and -wrt repeat; an
+expression that starts with '-' goes after --, as eval's):
   -wrt x,y               the inputs to differentiate with respect to (required)
   -v name                the cotangent: an input of EXPR's shape (see above)
   -i name=path.npy       load an input from an .npy file, as eval's
