@@ -21,7 +21,7 @@ func TestUnknownFlags(t *testing.T) {
 		{"unknown flag with two dashes and a value", []string{"eval", "--bogus=3", "1"},
 			"exprdemo: unknown flag --bogus=3 (the flags are -device, -explain, -i, -o, -rand, -seed) (see exprdemo eval -h)\n"},
 		{"unknown flag of grad", []string{"grad", "-wrt", "x", "-rand", "x=3", "-bogus", "sum(x)"},
-			"exprdemo: unknown flag -bogus (the flags are -device, -explain, -i, -rand, -seed, -tree, -v, -wrt) (see exprdemo grad -h)\n"},
+			"exprdemo: unknown flag -bogus (the flags are -device, -explain, -i, -o, -rand, -seed, -tree, -v, -wrt) (see exprdemo grad -h)\n"},
 		{"a negative number", []string{"eval", "-1"},
 			`exprdemo: "-1" is not a flag: an expression that starts with '-' must come after -- (exprdemo eval [flags] -- -1) (see exprdemo eval -h)` + "\n"},
 		{"an expression", []string{"eval", "-rand", "i=3", "-i // 4"},
