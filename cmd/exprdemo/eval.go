@@ -57,6 +57,10 @@ The language: numbers, names (inputs; pi, e, inf, nan, True, False),
 Dtypes promote as NumPy 2 does: / on integers gives float64, // floor-divides,
 and a Python number does not change an array's dtype (NEP 50).
 
+Limits: 200 levels of nesting (a pair of parentheses or brackets, a call's
+arguments, a unary - or + and a ** each open one), and a depth of 10,000
+operations applied one over another (a + b + c is 2 deep, x[0][1] is 2).
+
 Exit status: 0 on success, 1 when evaluation or writing the result fails,
 2 for a malformed command line.
 `

@@ -222,3 +222,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDepth checks Depth on each kind of node, chains included.
+func TestDepth(t *testing.T) {
+	tests := []struct {
+		src  string
+		want int
+	}{
+		{"a", 0}, {"1.5", 0}, {"((a))", 0}, {"-a", 1}, {"a + b + c", 2}, {"a + (b + c) * d", 3},
+		{"x[0][1]", 2}, {"x[y[0]]", 2}, {"x[1:y[0]:2]", 2}, {"f(g(x))", 2}, {"x.T.T", 2},
+		{"x.sum(axis=y.T)", 2}, {"f((a, b + c))", 2}, {"(a + 1)" + strings.Repeat("[::-1]", 1000), 1001},
+	}
+	for _, tt := range tests {
+		n, err := Parse(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Depth(n); got != tt.want {
+			t.Errorf("Depth(%.40q) = %d, want %d", tt.src, got, tt.want)
+		}
+	}
+}
