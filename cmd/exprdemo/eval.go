@@ -7,6 +7,7 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,12 @@ const evalHelpText = `usage: exprdemo eval [flags] EXPR
 Evaluates EXPR, a NumPy-style expression, over the inputs the flags give,
 and prints the result as NumPy does (or writes it to an .npy file).
 
-Flags (they may come before or after EXPR; -i and -rand repeat):
+Flags (they may come before or after EXPR; -i and -rand repeat). An
+argument that starts with '-' is read as a flag, so an expression that
+starts with '-' goes after --: exprdemo eval -rand a=3 -- '-a * 2'. One that
+names no flag is an error: "unknown flag -bogus", or "not a flag" for one
+that cannot be a flag's name (-1, '-a * 2'); -a, where an input is named a,
+is reported as both an unknown flag and the negated input.
   -i name=path.npy       load an input from an .npy file (any dtype; bool reads as bool)
   -rand name=2x3x4[:dt]  a random input of that shape and dtype (default float64):
                          floats uniform in [0, 1), integers uniform in [0, 10), bools 0/1
@@ -50,6 +56,10 @@ The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   methods x.sum(axis=0), x.max(), x.clip(0, 1)…; an np. prefix is accepted (np.exp).
 Dtypes promote as NumPy 2 does: / on integers gives float64, // floor-divides,
 and a Python number does not change an array's dtype (NEP 50).
+
+Limits: 200 levels of nesting (a pair of parentheses or brackets, a call's
+arguments, a unary - or + and a ** each open one), and a depth of 10,000
+operations applied one over another (a + b + c is 2 deep, x[0][1] is 2).
 
 Exit status: 0 on success, 1 when evaluation or writing the result fails,
 2 for a malformed command line.
@@ -124,10 +134,7 @@ func parseExpression(fs *flag.FlagSet, args []string, cmd, does, help string, st
 				}
 				return "", err
 			}
-			if strings.HasPrefix(err.Error(), "flag provided but not defined: -") && strings.ContainsAny(err.Error(), " +*/%()[]<>=.") {
-				return "", usagef("%v: an expression that starts with '-' must come after --", err)
-			}
-			return "", usagef("%v", err)
+			return "", flagError(fs, args, err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -142,6 +149,81 @@ func parseExpression(fs *flag.FlagSet, args []string, cmd, does, help string, st
 		return positional[0], nil
 	}
 	return "", usagef("%s: one expression expected, got %d: %q (quote the expression)", cmd, len(positional), positional)
+}
+
+// undefinedFlag is the start of the flag package's error for an argument
+// that names no flag; the name, without its dashes, follows.
+const undefinedFlag = "flag provided but not defined: -"
+
+// flagError reports err, fs's error parsing args. An argument that starts
+// with '-' but names no flag is reported by what it looks like:
+//
+//   - not a flag's shape (-1, -x * 2, -(a + b)): an expression, which must
+//     come after --;
+//   - a flag's shape, -name or -name=value, where name is an input the
+//     command line defines (-a with -rand a=3): ambiguous, an unknown flag
+//     or the negated input, so the message says both;
+//   - any other -name: an unknown flag, with the flags there are.
+func flagError(fs *flag.FlagSet, args []string, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), undefinedFlag)
+	if !ok {
+		return usagef("%v", err)
+	}
+	arg := rawArgument(args, name)
+	if !identifier.MatchString(name) {
+		return usagef("%q is not a flag: an expression that starts with '-' must come after -- (exprdemo %s [flags] -- %s)", arg, fs.Name(), shellQuote(arg))
+	}
+	if slices.Contains(definedInputs(args), name) && !strings.Contains(arg, "=") {
+		return usagef("unknown flag %s; if %s is the expression, negating input %s, put it after -- (exprdemo %s [flags] -- %s)", arg, arg, name, fs.Name(), arg)
+	}
+	var flags []string
+	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, "-"+f.Name) })
+	return usagef("unknown flag %s (the flags are %s)", arg, strings.Join(flags, ", "))
+}
+
+// rawArgument returns the argument of args that the flag package read as
+// the flag name (given without its one or two dashes, before any '=').
+func rawArgument(args []string, name string) string {
+	for _, a := range args {
+		s := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if n, _, _ := strings.Cut(s, "="); n == name && strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return "-" + name
+}
+
+// definedInputs returns the names that args define with -i and -rand
+// (before or after the point where parsing stopped).
+func definedInputs(args []string) []string {
+	var names []string
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		s := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		flagName, value, hasValue := strings.Cut(s, "=")
+		if !strings.HasPrefix(a, "-") || flagName != "i" && flagName != "rand" {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			value = args[i+1]
+		}
+		if n, _, ok := strings.Cut(value, "="); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+var shellSafe = regexp.MustCompile(`^[-\w.=/,:]+$`)
+
+// shellQuote quotes s for a POSIX shell where it needs it.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // openCUDA opens GPU 0 and returns its device; nil in a binary built

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,12 +16,13 @@ const gradHelp = `usage: exprdemo grad -wrt NAME[,NAME…] [flags] EXPR
 
 Prints the gradient of EXPR with respect to each input named by -wrt, by
 reverse mode (package grad): for each name, "grad NAME:" and the gradient,
-an array of that input's shape and dtype, printed as NumPy does. The
-gradient is a laze tree built from the expression's own nodes and
-evaluated as any expression is; -tree prints it (inputs by their names),
--explain also how it is
-evaluated: kernels.Explain's plan, where an elementwise expression's
-gradient is one fused loop.
+an array of that input's shape and dtype, printed as NumPy does (an array
+of more than 1,000 elements elided, as NumPy prints it: -o DIR writes every
+element to DIR/grad_NAME.npy). The gradient is a laze tree built from
+the expression's own nodes and evaluated as any expression is; -tree
+prints it (inputs by their names), -explain also how it is evaluated:
+kernels.Explain's plan, where an elementwise expression's gradient is one
+fused loop.
 
 EXPR must hold one element, as PyTorch's backward() requires a scalar:
 nothing is summed for you. For an array, write the reduction you mean,
@@ -36,18 +39,25 @@ may not reach EXPR through one. Where an op has no derivative (abs or
 relu at 0, ties of max), the gradient is PyTorch's choice. A float32
 input's gradient is float32 even where EXPR computes in float64.
 
-Flags (they may come before or after EXPR; -i, -rand and -wrt repeat):
+Flags (they may come before or after EXPR; -i, -rand and -wrt repeat; an
+expression that starts with '-' goes after --, as eval's):
   -wrt x,y               the inputs to differentiate with respect to (required)
   -v name                the cotangent: an input of EXPR's shape (see above)
   -i name=path.npy       load an input from an .npy file, as eval's
   -rand name=2x3x4[:dt]  a random input, as eval's (default float64, uniform in [0, 1))
   -seed N                seed of the -rand inputs (default 0)
+  -o DIR                 write each gradient to DIR/grad_NAME.npy (NAME the -wrt
+                         input) instead of printing it; DIR must exist. All or
+                         nothing: every file is written to a temporary file first,
+                         then renamed over its name; on any failure no temporary
+                         is left and every file keeps its old bytes (or stays absent)
   -device cpu|cuda       where to evaluate (default cpu)
   -tree                  print each gradient's laze tree before its values
   -explain               print the parse, EXPR's tree, shape and dtype, and
                          each gradient's tree and lowered program
 
-The language is eval's (exprdemo eval -h).
+The language is eval's (exprdemo eval -h), with a depth limit of 1,000
+operations applied one over another (eval's is 10,000).
 
 Exit status: 0 on success, 1 when evaluation or differentiation fails
 (EXPR not one element, an integer -wrt input, an input EXPR does not
@@ -74,6 +84,7 @@ func parseGradArgs(args []string, stdout io.Writer) (*gradOptions, error) {
 	fs.Var(&wrt, "wrt", "")
 	fs.StringVar(&o.v, "v", "", "")
 	fs.Uint64Var(&o.seed, "seed", 0, "")
+	fs.StringVar(&o.out, "o", "", "")
 	fs.StringVar(&o.device, "device", "cpu", "")
 	fs.BoolVar(&o.explain, "explain", false, "")
 	fs.BoolVar(&o.tree, "tree", false, "")
@@ -144,10 +155,41 @@ func gradCommand(args []string, stdout, stderr io.Writer) error {
 		if o.explain {
 			fmt.Fprintf(&text, "plan:\n%s\n", r.Plan)
 		}
-		fmt.Fprintln(&text, format(r))
+		if o.out == "" {
+			fmt.Fprintln(&text, format(r))
+		}
+	}
+	if o.out != "" && !o.tree {
+		text.Reset() // without -tree or -explain, -o prints nothing, as eval's
 	}
 	if _, err := io.WriteString(stdout, text.String()); err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
+	if o.out != "" {
+		if err := writeGradients(o.out, o.wrt, g.Grads); err != nil {
+			return fmt.Errorf("-o %s: %w", o.out, err)
+		}
+	}
 	return nil
+}
+
+// gradFile is the name of the .npy file -o writes the gradient with
+// respect to input name to.
+func gradFile(name string) string { return "grad_" + name + ".npy" }
+
+// writeGradients writes each gradient, with respect to the input of the
+// same index in wrt, to dir/grad_NAME.npy, all or nothing (writeFiles).
+func writeGradients(dir string, wrt []string, grads []*interp.Result) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a folder (grad -o names the folder the gradients' .npy files go to)", dir)
+	}
+	files := make([]outFile, len(grads))
+	for i, r := range grads {
+		files[i] = outFile{filepath.Join(dir, gradFile(wrt[i])), r.WriteNPY}
+	}
+	return writeFiles(files)
 }

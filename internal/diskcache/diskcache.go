@@ -10,6 +10,13 @@
 // so concurrent writers (goroutines or processes) never expose a partial
 // file; the last rename wins, and every candidate is complete.
 //
+// Get opens only regular files, and reads only what a header declares: an
+// entry that is a symbolic link is not followed, one that is a FIFO or a
+// device is neither waited on nor read (O_NOFOLLOW and O_NONBLOCK where
+// the system has them, a check of the opened file everywhere), and a file
+// longer than its header says, or declaring more than MaxPayload, is
+// refused unread.
+//
 // The cache never fails its user: a directory that cannot be read or written
 // makes Get miss and Put return an error the caller may ignore, which
 // degrades to compiling every time.
@@ -22,6 +29,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,24 +134,71 @@ func (c *Cache) String() string {
 func (c *Cache) path(k Key) string { return filepath.Join(c.dir, k.String()+".bin") }
 
 // Get returns the payload stored under k. It misses (nil, false) when the
-// cache is disabled, the file is absent or unreadable, or the file fails its
-// checks (magic, key, length, checksum); a file that fails them is removed,
-// on a best-effort basis, so that the next Put replaces it.
+// cache is disabled, the file is absent or unreadable, is not a regular
+// file (a symbolic link, a FIFO, a device: none is followed, opened in a way
+// that blocks, or read), or fails its checks (magic, key, length, checksum);
+// a regular file that fails them is removed, on a best-effort basis, so that
+// the next Put replaces it (Put's rename replaces any other entry too). It
+// reads at most the header and the length the header declares, which may
+// not exceed MaxPayload: an oversized file is refused unread.
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	if !c.Enabled() {
 		return nil, false
 	}
 	p := c.path(k)
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, false
-	}
-	payload, err := decode(k, data)
-	if err != nil {
+	payload, err := read(p, k)
+	if errors.Is(err, ErrCorrupt) {
 		_ = os.Remove(p)
+	}
+	if err != nil {
 		return nil, false
 	}
 	return payload, true
+}
+
+// MaxPayload is the largest payload the cache stores and reads, far above
+// any kernel's CUBIN or PTX (a few megabytes): a file that declares more is
+// corrupt, and is not read.
+const MaxPayload = 256 << 20
+
+// errNotRegular is the cause of an entry that is not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// read returns the payload of the file at path, checked against k. The
+// file must be a regular file (checked on the opened file, so that it
+// cannot be swapped after a check), and its size the header's plus the
+// length the header declares, at most MaxPayload; only then is the
+// payload read, that many bytes and no more.
+func read(path string, k Key) ([]byte, error) {
+	f, err := openEntry(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%v)", path, errNotRegular, fi.Mode().Type())
+	}
+	header := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, header); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", path, ErrCorrupt, err)
+	}
+	n, err := checkHeader(k, header)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() != int64(headerSize)+int64(n) {
+		return nil, fmt.Errorf("%s: %w: %d bytes, where the header declares %d and a payload of %d", path, ErrCorrupt, fi.Size(), headerSize, n)
+	}
+	data := make([]byte, headerSize+int(n))
+	copy(data, header)
+	if _, err := io.ReadFull(io.LimitReader(f, int64(n)), data[headerSize:]); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", path, ErrCorrupt, err)
+	}
+	return decode(k, data)
 }
 
 // Put stores payload under k: it writes a temporary file in the cache's
@@ -154,6 +209,9 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 func (c *Cache) Put(k Key, payload []byte) error {
 	if !c.Enabled() {
 		return &Error{Op: "Put", Dir: c.Dir(), Key: k, Err: ErrDisabled}
+	}
+	if len(payload) > MaxPayload {
+		return &Error{Op: "Put", Dir: c.dir, Key: k, Err: fmt.Errorf("%w: a payload of %d bytes, more than MaxPayload (%d)", ErrTooLarge, len(payload), MaxPayload)}
 	}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return &Error{Op: "Put", Dir: c.dir, Key: k, Err: err}
@@ -187,26 +245,35 @@ func encode(k Key, payload []byte) []byte {
 	return append(b, payload...)
 }
 
-// decode checks a file against k and returns its payload.
-func decode(k Key, data []byte) ([]byte, error) {
-	if len(data) < headerSize {
-		return nil, ErrCorrupt
-	}
-	h := data[:headerSize]
-	if string(h[:len(magic)]) != magic {
-		return nil, ErrCorrupt
+// checkHeader checks a file's header against k and returns the payload's
+// length it declares, at most MaxPayload.
+func checkHeader(k Key, h []byte) (uint64, error) {
+	if len(h) < headerSize || string(h[:len(magic)]) != magic {
+		return 0, ErrCorrupt
 	}
 	h = h[len(magic):]
 	if !bytes.Equal(h[:sha256.Size], k[:]) {
-		return nil, ErrCorrupt
+		return 0, ErrCorrupt
 	}
-	h = h[sha256.Size:]
-	n := binary.LittleEndian.Uint64(h[:8])
+	n := binary.LittleEndian.Uint64(h[sha256.Size:][:8])
+	if n > MaxPayload {
+		return 0, fmt.Errorf("%w: the header declares a payload of %d bytes, more than MaxPayload (%d)", ErrCorrupt, n, MaxPayload)
+	}
+	return n, nil
+}
+
+// decode checks a file against k and returns its payload.
+func decode(k Key, data []byte) ([]byte, error) {
+	n, err := checkHeader(k, data)
+	if err != nil {
+		return nil, err
+	}
 	payload := data[headerSize:]
 	if uint64(len(payload)) != n {
 		return nil, ErrCorrupt
 	}
-	if sum := sha256.Sum256(payload); !bytes.Equal(h[8:], sum[:]) {
+	sum := data[len(magic)+sha256.Size+8 : headerSize]
+	if got := sha256.Sum256(payload); !bytes.Equal(sum, got[:]) {
 		return nil, ErrCorrupt
 	}
 	return payload, nil
@@ -217,6 +284,8 @@ var (
 	ErrDisabled = errors.New("the disk cache is disabled")
 	// ErrCorrupt is the cause of a file that fails its checks.
 	ErrCorrupt = errors.New("cache file is corrupt, truncated or for another key")
+	// ErrTooLarge is the cause of a Put of more than MaxPayload bytes.
+	ErrTooLarge = errors.New("payload too large for the disk cache")
 )
 
 // Error is a failure to store an entry: the operation, the directory, the

@@ -136,6 +136,10 @@ func FuzzRun(f *testing.F) {
 	for _, s := range []string{"a[1:, None, ..., ::-1]", "sum(a.T @ a, axis=(0, 1), keepdims=True)", "where(b, u, s) // 3", "a.reshape(3, 2).transpose()"} {
 		f.Add(s)
 	}
+	// Once super-linear (TestWorkIsLinear): a chain of views of a computed
+	// value, and nested subscripts whose innermost item fails.
+	f.Add("(a+1)" + strings.Repeat("[::-1]", 30))
+	f.Add(strings.Repeat("a[", 16) + "zz" + strings.Repeat("]", 16))
 	in := testInputs(f)
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 200 {

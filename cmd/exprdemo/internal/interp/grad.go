@@ -60,7 +60,7 @@ type eagerNode struct {
 // where the expression's dtype differs, the expression is cast to it
 // first, which changes no derivative.
 func Grad(src string, inputs map[string]Input, wrt []string, opts GradOptions) (*Gradients, error) {
-	root, err := lang.Parse(src)
+	root, err := parseWithin(src, MaxGradDepth, "grad")
 	if err != nil {
 		return nil, err
 	}

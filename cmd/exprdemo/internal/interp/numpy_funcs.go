@@ -228,11 +228,11 @@ func scanCall(op expr.ReduceOp) builder {
 			if err != nil {
 				return value{}, err
 			}
-			flat, err := kitFor(d).reshape(t, []int{-1})
+			flat, s, err := kitFor(d).reshape(t, v.s, []int{-1})
 			if err != nil {
 				return value{}, ev.fail(c, "", err)
 			}
-			v = ev.viewed(c, d, flat)
+			v = ev.viewed(c, d, flat, s)
 		}
 		return value{dt: d, s: v.s, node: more(d).scan(op, v.node, axis)}, nil
 	}
@@ -312,5 +312,5 @@ func (ev *evaluator) maskIndex(n *lang.Index, x, mask value) (value, error) {
 		return value{}, ev.fail(n, "", err)
 	}
 	ev.eager = append(ev.eager, eagerNode{at: n, of: x.node})
-	return ev.viewed(n, x.dt, r), nil
+	return ev.viewed(n, x.dt, r, kitFor(x.dt).shapeOf(r)), nil
 }

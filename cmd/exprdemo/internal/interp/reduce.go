@@ -91,6 +91,11 @@ func (ev *evaluator) integer(n lang.Node, what string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return ev.integerOf(n, v, what)
+}
+
+// integerOf is integer for v, the value of n, already evaluated.
+func (ev *evaluator) integerOf(n lang.Node, v value, what string) (int, error) {
 	if v.py == nil || v.py.kind != pyInt {
 		return 0, ev.failf(n, "%s: %s must be an integer", ev.text(n), what)
 	}

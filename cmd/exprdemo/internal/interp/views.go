@@ -27,14 +27,14 @@ func (ev *evaluator) leaf(n lang.Node, v value) (any, error) {
 	return v.node, nil
 }
 
-// viewed wraps a view of n's value: a tensor view as a leaf named by its
-// source, a view node as it is.
-func (ev *evaluator) viewed(n lang.Node, d DType, t any) value {
+// viewed wraps t, a view of n's value of shape s: a tensor view as a leaf
+// named by its source, a view node as it is.
+func (ev *evaluator) viewed(n lang.Node, d DType, t any, s shape.Shape) value {
 	k := kitFor(d)
 	if _, ok := k.leafOf(t); !ok {
-		return value{dt: d, s: k.shapeOf(t), node: t}
+		return value{dt: d, s: s, node: t}
 	}
-	return value{dt: d, s: k.shapeOf(t), node: k.named(ev.text(n), t)}
+	return value{dt: d, s: s, node: k.named(ev.text(n), t)}
 }
 
 func (ev *evaluator) attr(n *lang.Attr) (value, error) {
@@ -49,7 +49,8 @@ func (ev *evaluator) attr(n *lang.Attr) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	return ev.viewed(n, x.dt, kitFor(x.dt).transposed(t)), nil
+	r, s := kitFor(x.dt).transposed(t, x.s)
+	return ev.viewed(n, x.dt, r, s), nil
 }
 
 func reversed(n int) []int {
@@ -97,7 +98,8 @@ func transposeCall(ev *evaluator, c *lang.Call, args []value, kw map[string]lang
 	if err != nil {
 		return value{}, err
 	}
-	return ev.viewed(c, x.dt, kitFor(x.dt).permute(t, perm)), nil
+	r, s := kitFor(x.dt).permute(t, x.s, perm)
+	return ev.viewed(c, x.dt, r, s), nil
 }
 
 // recvOrFirst is the node of the array a view call applies to.
@@ -143,11 +145,11 @@ func reshapeCall(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.N
 	if err != nil {
 		return value{}, err
 	}
-	r, err := kitFor(x.dt).reshape(t, dims)
+	r, s, err := kitFor(x.dt).reshape(t, x.s, dims)
 	if err != nil {
 		return value{}, ev.fail(c, "", err)
 	}
-	return ev.viewed(c, x.dt, r), nil
+	return ev.viewed(c, x.dt, r, s), nil
 }
 
 // index applies a NumPy basic subscript: integers drop a dimension
@@ -161,10 +163,16 @@ func (ev *evaluator) index(n *lang.Index) (value, error) {
 	if x.py != nil {
 		return value{}, ev.failf(n, "%s: a number cannot be indexed", ev.text(n))
 	}
+	var sole *value // the value of a sole index item, evaluated once
 	if len(n.Items) == 1 && n.Items[0].Kind == lang.ItemIndex {
-		if v, err := ev.eval(n.Items[0].Start); err == nil && v.py == nil {
+		v, err := ev.eval(n.Items[0].Start)
+		if err != nil {
+			return value{}, err
+		}
+		if v.py == nil {
 			return ev.maskIndex(n, x, v) // an array index: x[mask]
 		}
+		sole = &v
 	}
 	items, err := ev.expandEllipsis(n, len(x.s))
 	if err != nil {
@@ -175,32 +183,42 @@ func (ev *evaluator) index(n *lang.Index) (value, error) {
 		return value{}, err
 	}
 	k := kitFor(x.dt)
+	s := x.s
 	dim := 0 // the dimension of the view the next item applies to
 	for _, it := range items {
-		s := k.shapeOf(t)
 		switch it.Kind {
 		case lang.ItemNewAxis:
-			t = k.unsqueeze(t, dim)
+			t, s = k.unsqueeze(t, s, dim)
 			dim++
 		case lang.ItemIndex:
-			i, err := ev.integer(it.Start, "an index")
+			i, err := ev.indexItem(it, sole)
 			if err != nil {
 				return value{}, err
 			}
 			if i < -s[dim] || i >= s[dim] {
 				return value{}, &Error{Pos: it.Pos, End: it.End, Msg: ev.text(n), Err: &shape.IndexError{Op: "index", Dim: dim, Index: i, Size: s[dim]}}
 			}
-			t = k.index(t, dim, (i+s[dim])%s[dim])
+			t, s = k.index(t, s, dim, (i+s[dim])%s[dim])
 		case lang.ItemSlice:
 			start, end, step, err := ev.sliceBounds(it)
 			if err != nil {
 				return value{}, err
 			}
-			t = k.slice(t, dim, start, end, step)
+			t, s = k.slice(t, s, dim, start, end, step)
 			dim++
 		}
 	}
-	return ev.viewed(n, x.dt, t), nil
+	return ev.viewed(n, x.dt, t, s), nil
+}
+
+// indexItem reads an integer index item; sole, when set, is its value,
+// already evaluated (each item is evaluated once, so that nested
+// subscripts cost linear time, not exponential).
+func (ev *evaluator) indexItem(it lang.IndexItem, sole *value) (int, error) {
+	if sole != nil {
+		return ev.integerOf(it.Start, *sole, "an index")
+	}
+	return ev.integer(it.Start, "an index")
 }
 
 // expandEllipsis replaces ... (or its absence) with full slices, so that

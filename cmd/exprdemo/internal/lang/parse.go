@@ -30,7 +30,13 @@ func Caret(src string, pos int) string {
 	return "  " + flat + "\n  " + strings.Repeat(" ", Column(src, pos)-1) + "^"
 }
 
-// maxDepth bounds nesting, so that no input can exhaust the stack.
+// maxDepth bounds nesting, so that no input can exhaust the stack. A
+// level is what a reader counts: a pair of parentheses (grouping or a
+// tuple), a call's argument list, a subscript's brackets, a unary - or +,
+// a ** (right-associative: a**b**c nests two). Each level opens once
+// (enter), however many grammar rules the parser goes through for it, so
+// that the limit the message states is the one applied. Chains that do not
+// nest — a + b + c, x[0][1], x.T.T — have no limit.
 const maxDepth = 200
 
 // Parse parses one expression.
@@ -94,14 +100,17 @@ func (p *parser) expect(op string) (token, error) {
 	return t, nil
 }
 
-// enter guards the recursion depth.
-func (p *parser) enter() error {
+// enter opens one level of nesting at token at, the one that opens it.
+func (p *parser) enter(at token) error {
 	p.depth++
 	if p.depth > maxDepth {
-		return &SyntaxError{Pos: p.peek().pos, Msg: fmt.Sprintf("the expression nests deeper than %d levels", maxDepth)}
+		return &SyntaxError{Pos: at.pos, Msg: depthMessage}
 	}
 	return nil
 }
+
+// depthMessage states the nesting limit in the reader's units.
+var depthMessage = fmt.Sprintf("the expression nests deeper than %d levels (a level is a pair of parentheses or brackets, a call's argument list, a unary - or +, or a **)", maxDepth)
 
 func (p *parser) leave() { p.depth-- }
 
@@ -110,10 +119,6 @@ var comparisons = map[string]bool{"==": true, "!=": true, "<": true, "<=": true,
 // expr is a comparison, the lowest precedence. Python would chain a < b < c
 // as (a < b) and (b < c), which NumPy arrays refuse; so does this parser.
 func (p *parser) expr() (Node, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer p.leave()
 	x, err := p.binaryLevel(0)
 	if err != nil {
 		return nil, err
@@ -165,12 +170,12 @@ func newBinary(op token, x, y Node) *Binary {
 
 // unary is -x or +x, which bind looser than ** (-2**2 is -4).
 func (p *parser) unary() (Node, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer p.leave()
 	if t := p.peek(); p.isOp("-") || p.isOp("+") {
 		p.next()
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
+		defer p.leave()
 		x, err := p.unary()
 		if err != nil {
 			return nil, err
@@ -188,6 +193,10 @@ func (p *parser) power() (Node, error) {
 		return nil, err
 	}
 	if t := p.peek(); p.accept("**") {
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
+		defer p.leave()
 		y, err := p.unary()
 		if err != nil {
 			return nil, err
@@ -222,8 +231,7 @@ func (p *parser) postfix() (Node, error) {
 			}
 			x = &Attr{span: span{pos, name.pos + len(name.text)}, X: x, Name: name.text}
 		case p.isOp("["):
-			p.next()
-			ix, err := p.subscript(x)
+			ix, err := p.subscript(x, p.next())
 			if err != nil {
 				return nil, err
 			}
@@ -268,7 +276,7 @@ func (p *parser) call(name token, pos int) (Node, error) {
 
 // parenthesised reads (x), a tuple (x, y) or (x,), or ().
 func (p *parser) parenthesised(open token) (Node, error) {
-	if err := p.enter(); err != nil {
+	if err := p.enter(open); err != nil {
 		return nil, err
 	}
 	defer p.leave()
@@ -303,11 +311,10 @@ func (p *parser) parenthesised(open token) (Node, error) {
 
 // arguments reads (a, b, name=c) into c; keywords come after positionals.
 func (p *parser) arguments(c *Call) error {
-	if err := p.enter(); err != nil {
+	if err := p.enter(p.next()); err != nil { // (
 		return err
 	}
 	defer p.leave()
-	p.next() // (
 	for !p.isOp(")") {
 		t := p.peek()
 		if t.kind == tokName && p.toks[p.i+1].kind == tokOp && p.toks[p.i+1].text == "=" {
@@ -336,9 +343,9 @@ func (p *parser) arguments(c *Call) error {
 	return nil
 }
 
-// subscript reads the items of x[…] after the '['.
-func (p *parser) subscript(x Node) (Node, error) {
-	if err := p.enter(); err != nil {
+// subscript reads the items of x[…] after the '[', token open.
+func (p *parser) subscript(x Node, open token) (Node, error) {
+	if err := p.enter(open); err != nil {
 		return nil, err
 	}
 	defer p.leave()

@@ -114,7 +114,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"np.x", 4, "function call after np."},
 		{"é + ×", 5, "unexpected character '×'"},
 		{"", 1, "found the end of the expression"},
-		{strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300), 68, "nests deeper than 200"},
+		{strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300), 201, "nests deeper than 200 levels (a level is a pair of parentheses"},
 		{"\xff", 1, "invalid UTF-8"},
 	}
 	for _, tt := range tests {
@@ -135,6 +135,57 @@ func TestCaret(t *testing.T) {
 	want := "  größe + *\n  " + strings.Repeat(" ", 8) + "^"
 	if got != want {
 		t.Errorf("Caret:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestNestingLimit checks that each nesting construct is accepted at the
+// limit the message states, maxDepth levels, and refused at one more, with
+// the error at the token that opens the extra level; and that chains,
+// which do not nest, have no limit.
+func TestNestingLimit(t *testing.T) {
+	nested := func(open, inner, close string) func(int) string {
+		return func(n int) string { return strings.Repeat(open, n) + inner + strings.Repeat(close, n) }
+	}
+	tests := []struct {
+		name string
+		src  func(levels int) string
+		col  func(level int) int // the column of the token that opens level
+	}{
+		{"parentheses", nested("(", "a", ")"), func(k int) int { return k }},
+		{"tuples", nested("(", "a", ",)"), func(k int) int { return k }},
+		{"unary minus", nested("-", "a", ""), func(k int) int { return k }},
+		{"unary signs", nested("+", "a", ""), func(k int) int { return k }},
+		{"calls", nested("exp(", "a", ")"), func(k int) int { return 4 * k }},
+		{"method calls", nested("a.clip(", "a", ")"), func(k int) int { return 7 * k }},
+		{"subscripts", nested("a[", "0", "]"), func(k int) int { return 2 * k }},
+		{"power chains", func(n int) string { return "a" + strings.Repeat("**a", n) }, func(k int) int { return 3*k - 1 }},
+		{"powers of negations", func(n int) string { return "a" + strings.Repeat("**-a", n/2) }, func(k int) int { return 4*((k+1)/2) - 2 + 2*((k+1)%2) }},
+		{"mixed", func(n int) string { return nested("-(", "a", ")")(n/2) + strings.Repeat("-", n%2) }, func(k int) int { return k }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Parse(tt.src(maxDepth)); err != nil {
+				t.Errorf("%d levels: %v", maxDepth, err)
+			}
+			src := tt.src(maxDepth + 1)
+			if tt.name == "powers of negations" || tt.name == "mixed" {
+				src = tt.src(maxDepth + 2) // their levels come in pairs
+			}
+			_, err := Parse(src)
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("%d levels: %v, want a SyntaxError", maxDepth+1, err)
+			}
+			want := &SyntaxError{Pos: tt.col(maxDepth+1) - 1, Msg: depthMessage}
+			if diff := cmp.Diff(want, se); diff != "" {
+				t.Errorf("%d levels (-want +got):\n%s", maxDepth+1, diff)
+			}
+		})
+	}
+	for _, src := range []string{"a" + strings.Repeat(" + a", 5000), "a" + strings.Repeat("[0]", 5000), "a" + strings.Repeat(".T", 5000)} {
+		if _, err := Parse(src); err != nil {
+			t.Errorf("a chain of 5000: %v", err)
+		}
 	}
 }
 
@@ -170,4 +221,25 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q formats to %q, which formats to %q", src, Format(n), Format(again))
 		}
 	})
+}
+
+// TestDepth checks Depth on each kind of node, chains included.
+func TestDepth(t *testing.T) {
+	tests := []struct {
+		src  string
+		want int
+	}{
+		{"a", 0}, {"1.5", 0}, {"((a))", 0}, {"-a", 1}, {"a + b + c", 2}, {"a + (b + c) * d", 3},
+		{"x[0][1]", 2}, {"x[y[0]]", 2}, {"x[1:y[0]:2]", 2}, {"f(g(x))", 2}, {"x.T.T", 2},
+		{"x.sum(axis=y.T)", 2}, {"f((a, b + c))", 2}, {"(a + 1)" + strings.Repeat("[::-1]", 1000), 1001},
+	}
+	for _, tt := range tests {
+		n, err := Parse(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Depth(n); got != tt.want {
+			t.Errorf("Depth(%.40q) = %d, want %d", tt.src, got, tt.want)
+		}
+	}
 }
