@@ -23,7 +23,9 @@ type Info struct {
 // BroadcastError), operands whose broadcast or product has a size or byte
 // count beyond an int (an OverflowError naming their shapes), an op not
 // defined for T (a DTypeError), an op with the wrong number of operands or a
-// nil operand, such as a nil *tensor.Tensor (an ArgumentError), or tensors
+// nil operand, such as a nil *tensor.Tensor (an ArgumentError), a signed
+// integer raised to a negative constant (an ArgumentError, as NumPy's
+// ValueError; kernels checks other exponents' values), or tensors
 // on different devices (a DeviceError). The fault comes wrapped in a
 // *shape.NodeError that names the node at fault; errors.Is and errors.As see
 // through it.
@@ -136,7 +138,22 @@ func (u *Unary[T]) checkNode(cc *checking) (info, error) {
 }
 
 func (b *Binary[T]) checkNode(cc *checking) (info, error) {
-	return checkOp[T](b, cc, b.Op, 2, b.X, b.Y)
+	in, err := checkOp[T](b, cc, b.Op, 2, b.X, b.Y)
+	if err == nil && b.Op == ops.Pow {
+		err = checkConstExponent(b, cc)
+	}
+	return in, err
+}
+
+// checkConstExponent refuses a constant negative exponent of an integer
+// power (ops.RefusesNegativeExponent); package kernels checks the values
+// of any other exponent before it writes.
+func checkConstExponent[T tensor.Number](b *Binary[T], cc *checking) error {
+	c, ok := Unwrap(b.Y).(*Const[T])
+	if !ok || !ops.RefusesNegativeExponent[T]() || c.Value >= 0 {
+		return nil
+	}
+	return &shape.NodeError{Op: cc.call, Node: render(b), Err: ops.NegativeExponentError(c.Value, nil)}
 }
 
 func (t *Ternary[T]) checkNode(cc *checking) (info, error) {

@@ -59,6 +59,9 @@ func Eval[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], err error) {
 	if err != nil {
 		return nil, renameCall(err, "Eval")
 	}
+	if err := checkExponents("Eval", e); err != nil {
+		return nil, err
+	}
 	a, err := alloc.For(info.Device)
 	if err != nil {
 		return nil, noBackend("Eval", info.Device)
@@ -114,7 +117,8 @@ func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp
 }
 
 // checkAssign runs every check that can fail before lowering: the tree's,
-// then the destination's shape, device and layout against it.
+// then the destination's shape, device and layout against it, then the
+// values of integer powers' exponents (power.go).
 func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	if dst == nil || e == nil {
 		return &shape.ArgumentError{Op: call, Name: "dst or e", Value: nil, Reason: "both the destination and the expression are needed"}
@@ -132,7 +136,10 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		return &shape.ShapeError{Op: call, Shapes: []shape.Shape{dims.Clone(), info.Shape},
 			Reason: "the destination's shape must equal the expression's (the destination does not broadcast)"}
 	}
-	return shape.CheckWritable(call, dims, dst.StridesView(friend.K))
+	if err := shape.CheckWritable(call, dims, dst.StridesView(friend.K)); err != nil {
+		return err
+	}
+	return checkExponents(call, e)
 }
 
 // constantOnly reports whether e reads no tensor (Fill's tree), so that it
