@@ -18,7 +18,9 @@ import (
 // dst = 0. The whole tree is checked
 // before anything is written, so on error dst is unchanged; the error names
 // the node at fault (a *shape.NodeError wrapping a BroadcastError,
-// DTypeError, DeviceError…) or, for the destination, both shapes.
+// DTypeError, DeviceError…, or an ArgumentError for a signed integer
+// raised to a negative exponent, whose values are read for that) or, for
+// the destination, both shapes.
 //
 // dst may overlap e's operands: the result is what NumPy gives, as if e were
 // computed in full before any element of dst is written (see docs/design.md).
