@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -133,5 +134,56 @@ func powerCalls[T tensor.Number]() []powerCall[T] {
 			}
 			return dst.CopyFrom(v)
 		}},
+	}
+}
+
+// TestEmulatedNegativeIntegerPower runs the check on device tensors (the
+// CUDA emulator): the exponent's minimum is reduced on the device, the
+// error names the first negative value, and the destination keeps its
+// values; a nonnegative exponent evaluates as on the CPU.
+func TestEmulatedNegativeIntegerPower(t *testing.T) {
+	emulator(t)
+	const n = 1003
+	x := emuTensor(func(k int) int32 { return int32(k%5 + 1) }, n)
+	for _, tt := range []struct {
+		name string
+		y    func(k int) int32
+		want string
+	}{
+		{"negative", func(k int) int32 { return int32(2 - k/300) }, "laze: Assign: at node (tensor(1003,) ** (tensor(1003,) + 0)): power: exponent at index (900,) = -1"},
+		{"nonnegative", func(k int) int32 { return int32(k % 4) }, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			y := emuTensor(tt.y, n)
+			dx, err := x.To(emuDevice)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dy, err := y.To(emuDevice)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst, err := tensor.Full[int32](7, n).To(emuDevice)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = Assign(dst, expr.Pow[int32](dx, expr.AddScalar[int32](dy, 0)))
+			want := refEval(expr.Pow[int32](x, y), shape.Shape{n})
+			if tt.want != "" {
+				if err == nil || !errors.Is(err, shape.ErrInvalid) || !strings.HasPrefix(err.Error(), tt.want) {
+					t.Fatalf("error %v, want one starting %q", err, tt.want)
+				}
+				want = tensor.Full[int32](7, n).Data()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			back, err := dst.To(alloc.CPU)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, back.Data()); diff != "" {
+				t.Errorf("destination (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
