@@ -275,3 +275,21 @@ func (in *info) join(operand info, name string) error {
 	}
 	return nil
 }
+
+// Shapes answers the shapes of the nodes of trees, checking each distinct
+// node once however many questions name it or its ancestors: an evaluator
+// that asks the shape of every reduction in a chain of nested reductions
+// (Sum of Sum of …) takes time linear in the chain's length, where each
+// node's own Shape method checks its whole subtree again. Its zero value is
+// ready to use. It holds its answers, so use one per evaluation, while the
+// trees' shapes do not change.
+type Shapes struct{ cc checking }
+
+// Of returns n's shape, or the error Check would find in n.
+func (s *Shapes) Of(n Node) (shape.Shape, error) {
+	if s.cc.call == "" {
+		s.cc.call = "Shape"
+	}
+	in, err := s.cc.check(n)
+	return in.shape, err
+}

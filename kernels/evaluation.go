@@ -23,6 +23,10 @@ type evaluation struct {
 	// first step writes anything); runHeld runs them in order.
 	held    bool
 	pending []step
+
+	// shapes answers the shapes of the nodes met, each node checked once
+	// per call, so nested reductions cost time linear in their depth.
+	shapes expr.Shapes
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a
@@ -117,7 +121,11 @@ func materialize[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor
 		}
 	}
 	return computed(ev, e, func() (*tensor.Tensor[T], error) {
-		dst := temp[T](ev, e.Shape())
+		s, err := ev.shapes.Of(e)
+		if err != nil {
+			return nil, err
+		}
+		dst := temp[T](ev, s)
 		return dst, evaluate(ev, dst, e)
 	})
 }
