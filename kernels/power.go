@@ -88,7 +88,7 @@ func checkExponent[T tensor.Number](call string, b *expr.Binary[T]) error {
 	if err != nil {
 		return err
 	}
-	if expr.Exp[T](values) != expr.Unwrap(b.Y) {
+	if y, ok := expr.Unwrap(b.Y).(*tensor.Tensor[T]); !ok || y != values {
 		defer values.Release()
 	}
 	for index, v := range values.All() {
