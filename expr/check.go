@@ -80,6 +80,9 @@ type checker interface {
 type checking struct {
 	call string
 	seen dag.Memo[Node, info]
+	// shapesOnly leaves out the checks of values (a negative constant
+	// exponent of an integer power): Shape and Shapes answer shapes only.
+	shapesOnly bool
 }
 
 // check checks n; call names the public operation, for errors. A nil n (a
@@ -140,17 +143,21 @@ func (u *Unary[T]) checkNode(cc *checking) (info, error) {
 func (b *Binary[T]) checkNode(cc *checking) (info, error) {
 	in, err := checkOp[T](b, cc, b.Op, 2, b.X, b.Y)
 	if err == nil && b.Op == ops.Pow {
-		err = checkConstExponent(b, cc)
+		err = checkConstExponent(b, cc, in.shape)
 	}
 	return in, err
 }
 
 // checkConstExponent refuses a constant negative exponent of an integer
-// power (ops.RefusesNegativeExponent); package kernels checks the values
-// of any other exponent before it writes.
-func checkConstExponent[T tensor.Number](b *Binary[T], cc *checking) error {
+// power (ops.RefusesNegativeExponent) whose result, of shape s, is not
+// empty, as NumPy's loop meets it; package kernels checks the values of
+// any other exponent before it writes.
+func checkConstExponent[T tensor.Number](b *Binary[T], cc *checking, s shape.Shape) error {
 	c, ok := Unwrap(b.Y).(*Const[T])
-	if !ok || !ops.RefusesNegativeExponent[T]() || c.Value >= 0 {
+	if cc.shapesOnly || !ok || !ops.RefusesNegativeExponent[T]() || c.Value >= 0 {
+		return nil
+	}
+	if n, _ := s.Size(); n == 0 {
 		return nil
 	}
 	return &shape.NodeError{Op: cc.call, Node: render(b), Err: ops.NegativeExponentError(c.Value, nil)}
@@ -288,7 +295,7 @@ type Shapes struct{ cc checking }
 // Of returns n's shape, or the error Check would find in n.
 func (s *Shapes) Of(n Node) (shape.Shape, error) {
 	if s.cc.call == "" {
-		s.cc.call = "Shape"
+		s.cc.call, s.cc.shapesOnly = "Shape", true
 	}
 	in, err := s.cc.check(n)
 	return in.shape, err

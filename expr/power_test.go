@@ -45,6 +45,11 @@ func TestCheckRefusesNegativeConstantExponent(t *testing.T) {
 			}
 		})
 	}
+	t.Run("Shape", func(t *testing.T) { // a question of shapes only: no panic
+		if got := expr.PowScalar[int8](tensor.Zeros[int8](2), -1).Shape(); !got.Equal(shape.Of(2)) {
+			t.Errorf("Shape = %v, want (2,)", got)
+		}
+	})
 	t.Run("At", func(t *testing.T) {
 		y, _ := tensor.FromSlice([]int16{1, -2}, shape.Of(2))
 		e := expr.Pow[int16](tensor.Full[int16](3, 2), y)

@@ -105,15 +105,15 @@ func refRefused(e expr.Node) bool {
 	expr.Walk(e, func(n expr.Node, _ int) bool {
 		switch n := n.(type) {
 		case *expr.Binary[int]:
-			refused = refNegativePower(n)
+			refused = refused || refNegativePower(n)
 		case *expr.Binary[int8]:
-			refused = refNegativePower(n)
+			refused = refused || refNegativePower(n)
 		case *expr.Binary[int16]:
-			refused = refNegativePower(n)
+			refused = refused || refNegativePower(n)
 		case *expr.Binary[int32]:
-			refused = refNegativePower(n)
+			refused = refused || refNegativePower(n)
 		case *expr.Binary[int64]:
-			refused = refNegativePower(n)
+			refused = refused || refNegativePower(n)
 		}
 		return !refused
 	})
