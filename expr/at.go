@@ -12,10 +12,16 @@ func (u *Unary[T]) At(index ...int) T {
 }
 
 // At computes the element at index of op(X, Y), reading each operand at the
-// index broadcasting maps it to.
+// index broadcasting maps it to. A signed integer raised to a negative
+// exponent panics with the error the evaluators return (a *shape.NodeError
+// wrapping an ArgumentError).
 func (b *Binary[T]) At(index ...int) T {
 	checkRank(b, index)
-	return ops.Apply(b.Op, atBroadcast(b.X, index), atBroadcast(b.Y, index), 0)
+	y := atBroadcast(b.Y, index)
+	if b.Op == ops.Pow && y < 0 && ops.RefusesNegativeExponent[T]() {
+		panic(&shape.NodeError{Op: "At", Node: render(b), Err: ops.NegativeExponentError(y, nil)})
+	}
+	return ops.Apply(b.Op, atBroadcast(b.X, index), y, 0)
 }
 
 // At computes the element at index of op(X, Y, Z), reading each operand at

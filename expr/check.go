@@ -23,7 +23,9 @@ type Info struct {
 // BroadcastError), operands whose broadcast or product has a size or byte
 // count beyond an int (an OverflowError naming their shapes), an op not
 // defined for T (a DTypeError), an op with the wrong number of operands or a
-// nil operand, such as a nil *tensor.Tensor (an ArgumentError), or tensors
+// nil operand, such as a nil *tensor.Tensor (an ArgumentError), a signed
+// integer raised to a negative constant (an ArgumentError, as NumPy's
+// ValueError; kernels checks other exponents' values), or tensors
 // on different devices (a DeviceError). The fault comes wrapped in a
 // *shape.NodeError that names the node at fault; errors.Is and errors.As see
 // through it.
@@ -78,6 +80,9 @@ type checker interface {
 type checking struct {
 	call string
 	seen dag.Memo[Node, info]
+	// shapesOnly leaves out the checks of values (a negative constant
+	// exponent of an integer power): Shape and Shapes answer shapes only.
+	shapesOnly bool
 }
 
 // check checks n; call names the public operation, for errors. A nil n (a
@@ -136,7 +141,26 @@ func (u *Unary[T]) checkNode(cc *checking) (info, error) {
 }
 
 func (b *Binary[T]) checkNode(cc *checking) (info, error) {
-	return checkOp[T](b, cc, b.Op, 2, b.X, b.Y)
+	in, err := checkOp[T](b, cc, b.Op, 2, b.X, b.Y)
+	if err == nil && b.Op == ops.Pow {
+		err = checkConstExponent(b, cc, in.shape)
+	}
+	return in, err
+}
+
+// checkConstExponent refuses a constant negative exponent of an integer
+// power (ops.RefusesNegativeExponent) whose result, of shape s, is not
+// empty, as NumPy's loop meets it; package kernels checks the values of
+// any other exponent before it writes.
+func checkConstExponent[T tensor.Number](b *Binary[T], cc *checking, s shape.Shape) error {
+	c, ok := Unwrap(b.Y).(*Const[T])
+	if cc.shapesOnly || !ok || !ops.RefusesNegativeExponent[T]() || c.Value >= 0 {
+		return nil
+	}
+	if n, _ := s.Size(); n == 0 {
+		return nil
+	}
+	return &shape.NodeError{Op: cc.call, Node: render(b), Err: ops.NegativeExponentError(c.Value, nil)}
 }
 
 func (t *Ternary[T]) checkNode(cc *checking) (info, error) {
@@ -257,4 +281,22 @@ func (in *info) join(operand info, name string) error {
 		return &shape.DeviceError{Op: name, Devices: []fmt.Stringer{in.device, operand.device}}
 	}
 	return nil
+}
+
+// Shapes answers the shapes of the nodes of trees, checking each distinct
+// node once however many questions name it or its ancestors: an evaluator
+// that asks the shape of every reduction in a chain of nested reductions
+// (Sum of Sum of …) takes time linear in the chain's length, where each
+// node's own Shape method checks its whole subtree again. Its zero value is
+// ready to use. It holds its answers, so use one per evaluation, while the
+// trees' shapes do not change.
+type Shapes struct{ cc checking }
+
+// Of returns n's shape, or the error Check would find in n.
+func (s *Shapes) Of(n Node) (shape.Shape, error) {
+	if s.cc.call == "" {
+		s.cc.call, s.cc.shapesOnly = "Shape", true
+	}
+	in, err := s.cc.check(n)
+	return in.shape, err
 }

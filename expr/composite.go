@@ -45,8 +45,15 @@ func Var[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
 
 // Std returns the standard deviation of x, the square root of Var with the
 // same options (axes, KeepDims, DDof).
+//
+// Where the variance is 0 the square root is taken of 1 instead and the
+// result replaced by 0 (the same value), so that the gradient there is 0,
+// as PyTorch's std_backward masks it (grad/(2·std) filled with 0 where std
+// is 0), rather than 0 · Inf = NaN.
 func Std[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
-	return Sqrt(Var(x, opts...))
+	v := Var(x, opts...)
+	zero := Eq(v, Scalar[T](0))
+	return Where[T](zero, Scalar[T](0), Sqrt[T](Where[T](zero, Scalar[T](1), v)))
 }
 
 // reducedCount returns the number of elements of x a reduction over axes

@@ -102,7 +102,8 @@ func (n *Named[T]) Label() string { return n.Name }
 
 // mustShape returns n's checked shape, panicking with Check's error.
 func mustShape(n Node) shape.Shape {
-	info, err := check(n, "Shape")
+	cc := &checking{call: "Shape", shapesOnly: true}
+	info, err := cc.check(n)
 	if err != nil {
 		panic(err)
 	}

@@ -35,4 +35,15 @@
 // does: abs and relu take 0 at 0, maximum and minimum split the gradient
 // evenly between equal operands, clip gives it to x on the bounds, and
 // power's exponent gets 0 where the base is 0.
+//
+// expr.Var and expr.Std are trees of these nodes, differentiated through
+// them. Where the variance is 0, std's gradient is 0, as PyTorch's
+// std_backward masks grad/(2·std) there (expr.Std takes the square root of
+// 1 where the variance is 0, so no 0 · Inf is formed); var's is 0, as
+// PyTorch's 2/(N - ddof) · (x - mean). With N - ddof ≤ 0 (DDof(N)), std's
+// gradient is NaN throughout, as PyTorch's. var's is NaN throughout too,
+// where PyTorch gives g·(+Inf) off the mean over all axes, and
+// g·(x - mean)·Inf over named axes (NaN on the mean in both): the tree's
+// path through the mean adds Inf - Inf, which only a node stopping the
+// gradient could leave out, and the op table has none.
 package grad

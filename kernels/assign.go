@@ -18,9 +18,10 @@ import (
 // dst = 0. The whole tree is checked, and every temporary it needs
 // allocated, before anything is written, so on error dst (and every
 // operand) is unchanged; the error names the node at fault (a
-// *shape.NodeError wrapping a BroadcastError, DTypeError, DeviceError, or
-// the MemoryError of a temporary that could not be allocated) or, for the
-// destination, both shapes.
+// *shape.NodeError wrapping a BroadcastError, DTypeError, DeviceError, the
+// MemoryError of a temporary that could not be allocated, or an
+// ArgumentError for a signed integer raised to a negative exponent, whose
+// values are read for that) or, for the destination, both shapes.
 //
 // dst may overlap e's operands: the result is what NumPy gives, as if e were
 // computed in full before any element of dst is written (see docs/design.md).
@@ -60,6 +61,9 @@ func Eval[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], err error) {
 	info, err := expr.Check(e)
 	if err != nil {
 		return nil, renameCall(err, "Eval")
+	}
+	if err := checkExponents("Eval", e); err != nil {
+		return nil, err
 	}
 	a, err := alloc.For(info.Device)
 	if err != nil {
@@ -129,7 +133,8 @@ func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp
 }
 
 // checkAssign runs every check that can fail before lowering: the tree's,
-// then the destination's shape, device and layout against it.
+// then the destination's shape, device and layout against it, then the
+// values of integer powers' exponents (power.go).
 func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	if dst == nil || e == nil {
 		return &shape.ArgumentError{Op: call, Name: "dst or e", Value: nil, Reason: "both the destination and the expression are needed"}
@@ -147,7 +152,10 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		return &shape.ShapeError{Op: call, Shapes: []shape.Shape{dims.Clone(), info.Shape},
 			Reason: "the destination's shape must equal the expression's (the destination does not broadcast)"}
 	}
-	return shape.CheckWritable(call, dims, dst.StridesView(friend.K))
+	if err := shape.CheckWritable(call, dims, dst.StridesView(friend.K)); err != nil {
+		return err
+	}
+	return checkExponents(call, e)
 }
 
 // constantOnly reports whether e reads no tensor (Fill's tree), so that it

@@ -88,6 +88,12 @@ func (m *multiScene[T]) expected() [][]T {
 
 func checkMultiScene[T tensor.Number](t *testing.T, m *multiScene[T]) {
 	t.Helper()
+	for _, e := range m.trees {
+		if refRefused(e) {
+			checkRefused(t, m.trees, m.sc.pool, func() error { return AssignAll(m.dsts, m.trees) })
+			return
+		}
+	}
 	want := m.expected()
 	if err := AssignAll(m.dsts, m.trees); err != nil {
 		t.Fatalf("AssignAll(%v): %v\n%v", m.trees, err, m.sc.desc)

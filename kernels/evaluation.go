@@ -29,6 +29,10 @@ type evaluation struct {
 	err    error     // the first error a step's prepare returned; nothing is run after it
 
 	pending []step // the steps perform kept, in order; run runs them
+
+	// shapes answers the shapes of the nodes met, each node checked once
+	// per call, so nested reductions cost time linear in their depth.
+	shapes expr.Shapes
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a
@@ -168,7 +172,11 @@ func materialize[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor
 		}
 	}
 	return computed(ev, e, func() (*tensor.Tensor[T], error) {
-		dst := temp[T](ev, e, e.Shape())
+		s, err := ev.shapes.Of(e)
+		if err != nil {
+			return nil, err
+		}
+		dst := temp[T](ev, e, s)
 		return dst, evaluate(ev, dst, e)
 	})
 }

@@ -294,7 +294,7 @@ func isFinite[T tensor.Number](v T) bool {
 // reduce evaluates a reduction into a new temporary of its result's shape.
 func reduce[T tensor.Number](ev *evaluation, n *expr.Reduction[T]) (*tensor.Tensor[T], error) {
 	def := n.Op.Def()
-	s, g, err := reduceGeometry(def, n.X, n.Axes, n.KeepDims)
+	s, g, err := reduceGeometry(ev, def, n.X, n.Axes, n.KeepDims)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +309,7 @@ func reduce[T tensor.Number](ev *evaluation, n *expr.Reduction[T]) (*tensor.Tens
 // indices.
 func argReduce[T tensor.Number](ev *evaluation, n *expr.ArgReduction[T]) (*tensor.Tensor[int64], error) {
 	def := n.Op.Def()
-	s, g, err := reduceGeometry(def, n.X, n.Axes, n.KeepDims)
+	s, g, err := reduceGeometry(ev, def, n.X, n.Axes, n.KeepDims)
 	if err != nil {
 		return nil, err
 	}
@@ -321,9 +321,12 @@ func argReduce[T tensor.Number](ev *evaluation, n *expr.ArgReduction[T]) (*tenso
 }
 
 // reduceGeometry returns the shape of a reduction's operand and the
-// reduction's geometry; the operand's tree is checked once, by its Shape.
-func reduceGeometry[T tensor.Number](def ops.ReducerDef, x expr.Exp[T], axes []int, keep bool) (shape.Shape, expr.ReduceGeometry, error) {
-	s := x.Shape()
+// reduction's geometry; the operand's tree is checked once per evaluation.
+func reduceGeometry[T tensor.Number](ev *evaluation, def ops.ReducerDef, x expr.Exp[T], axes []int, keep bool) (shape.Shape, expr.ReduceGeometry, error) {
+	s, err := ev.shapes.Of(x)
+	if err != nil {
+		return nil, expr.ReduceGeometry{}, err
+	}
 	g, err := expr.ReduceShape(def.Name, s, axes, keep)
 	return s, g, err
 }

@@ -94,3 +94,39 @@ func forEachIndex(dims shape.Shape, fn func(idx []int)) {
 		}
 	}
 }
+
+// refRefused is the oracle's rule for integer powers: evaluating e fails
+// before any write when a power of a signed integer type whose result is
+// not empty has a negative value in its exponent (NumPy's ValueError, met
+// as NumPy meets it: every node computed in full, eagerly).
+func refRefused(e expr.Node) bool {
+	clear(refCache)
+	refused := false
+	expr.Walk(e, func(n expr.Node, _ int) bool {
+		switch n := n.(type) {
+		case *expr.Binary[int]:
+			refused = refused || refNegativePower(n)
+		case *expr.Binary[int8]:
+			refused = refused || refNegativePower(n)
+		case *expr.Binary[int16]:
+			refused = refused || refNegativePower(n)
+		case *expr.Binary[int32]:
+			refused = refused || refNegativePower(n)
+		case *expr.Binary[int64]:
+			refused = refused || refNegativePower(n)
+		}
+		return !refused
+	})
+	return refused
+}
+
+// refNegativePower reports whether b is a power with a non-empty result
+// and a negative value in its exponent.
+func refNegativePower[T tensor.Number](b *expr.Binary[T]) bool {
+	if size, _ := b.Shape().Size(); b.Op != ops.Pow || size == 0 {
+		return false
+	}
+	negative := false
+	forEachIndex(b.Y.Shape(), func(idx []int) { negative = negative || refAt(b.Y, idx) < 0 })
+	return negative
+}

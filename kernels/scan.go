@@ -24,7 +24,10 @@ import (
 
 // scan evaluates a scan node into a new temporary.
 func scan[T tensor.Number](ev *evaluation, n *expr.Scan[T]) (*tensor.Tensor[T], error) {
-	s := n.X.Shape()
+	s, err := ev.shapes.Of(n.X)
+	if err != nil {
+		return nil, err // unreachable after Check
+	}
 	axis, err := shape.Axis(n.Name(), n.Axis, len(s))
 	if err != nil {
 		return nil, err // unreachable after Check

@@ -9,8 +9,14 @@ import (
 // An Ix is one entry of a multi-dimensional index for Select, NumPy's
 // y[0, :, 1:5:2, None, ...]: an integer (At), a slice (Range, All), a new
 // dimension of size 1 (NewAxis) or the dimensions not named otherwise
-// (Ellipsis).
-type Ix struct {
+// (Ellipsis). The package's functions and constants are its only values.
+type Ix interface {
+	fmt.Stringer
+	spec() ixSpec
+}
+
+// ixSpec is what an Ix stands for.
+type ixSpec struct {
 	kind             ixKind
 	i                int // At's index
 	start, end, step int // Range's bounds
@@ -19,34 +25,56 @@ type Ix struct {
 type ixKind uint8
 
 const (
-	ixAll ixKind = iota // the zero Ix is All
+	ixInvalid ixKind = iota
+	ixAll
 	ixAt
 	ixRange
 	ixNewAxis
 	ixEllipsis
 )
 
+func (x ixSpec) spec() ixSpec { return x }
+
 // At selects index i of a dimension and removes the dimension (y[i]);
 // negative i counts from the end.
-func At(i int) Ix { return Ix{kind: ixAt, i: i} }
+func At(i int) Ix { return ixSpec{kind: ixAt, i: i} }
 
 // Range selects start:end:step of a dimension with Python's slice rules, as
 // Slice does (None for an omitted bound; step must not be 0).
-func Range(start, end, step int) Ix { return Ix{kind: ixRange, start: start, end: end, step: step} }
+func Range(start, end, step int) Ix { return ixSpec{kind: ixRange, start: start, end: end, step: step} }
+
+// A Mark is an Ix that takes no argument: All, NewAxis or Ellipsis. They are
+// constants, so no caller can change what they mean.
+type Mark uint8
 
 // The Ix values that take no argument.
-var (
-	// All keeps a whole dimension (y[:]); it is the zero Ix.
-	All = Ix{kind: ixAll}
+const (
+	// All keeps a whole dimension (y[:]).
+	All Mark = iota + 1
 	// NewAxis inserts a dimension of size 1 (NumPy's None, np.newaxis).
-	NewAxis = Ix{kind: ixNewAxis}
+	NewAxis
 	// Ellipsis stands for as many All as the dimensions not named by the
 	// other entries (NumPy's ...); at most one per Select.
-	Ellipsis = Ix{kind: ixEllipsis}
+	Ellipsis
 )
 
+func (m Mark) spec() ixSpec {
+	switch m {
+	case All:
+		return ixSpec{kind: ixAll}
+	case NewAxis:
+		return ixSpec{kind: ixNewAxis}
+	case Ellipsis:
+		return ixSpec{kind: ixEllipsis}
+	}
+	return ixSpec{}
+}
+
+// String writes the entry as NumPy spells it: :, None or ...
+func (m Mark) String() string { return m.spec().String() }
+
 // String writes the entry as NumPy spells it: 0, :, 1:5:2, None, ...
-func (x Ix) String() string {
+func (x ixSpec) String() string {
 	switch x.kind {
 	case ixAt:
 		return fmt.Sprint(x.i)
@@ -56,8 +84,10 @@ func (x Ix) String() string {
 		return "None"
 	case ixEllipsis:
 		return "..."
+	case ixAll:
+		return ":"
 	}
-	return ":"
+	return "invalid"
 }
 
 func bound(b int) string {
@@ -69,7 +99,23 @@ func bound(b int) string {
 
 // consumes reports whether the entry stands for one of the tensor's
 // dimensions (At, Range, All).
-func (x Ix) consumes() bool { return x.kind == ixAt || x.kind == ixRange || x.kind == ixAll }
+func (x ixSpec) consumes() bool { return x.kind == ixAt || x.kind == ixRange || x.kind == ixAll }
+
+// specs returns what each entry stands for; a nil entry or a Mark that is
+// none of the constants panics with an ArgumentError.
+func specs(ix []Ix) []ixSpec {
+	out := make([]ixSpec, len(ix))
+	for k, x := range ix {
+		if x != nil {
+			out[k] = x.spec()
+		}
+		if out[k].kind == ixInvalid {
+			panic(&shape.ArgumentError{Op: "Select", Name: fmt.Sprintf("ix[%d]", k), Value: x,
+				Reason: "not an index entry (use At, Range, All, NewAxis or Ellipsis)"})
+		}
+	}
+	return out
+}
 
 // Select returns the view that NumPy's basic indexing y[ix0, ix1, …] gives,
 // in one call: Select(At(0), All, At(0), At(0)) is y[0, :, 0, 0], and
@@ -78,11 +124,12 @@ func (x Ix) consumes() bool { return x.kind == ixAt || x.kind == ixRange || x.ki
 // O(rank). It panics, as Index and Slice do, with an IndexError naming the
 // dimension (of y) and the index when an At is out of range, a
 // DimensionError when more dimensions are named than y has, and an
-// ArgumentError for a zero step or a second Ellipsis.
+// ArgumentError for a zero step, a second Ellipsis or a nil entry.
 func (t *Tensor[T]) Select(ix ...Ix) *Tensor[T] {
 	dims := t.geometry("Select")
+	xs := specs(ix)
 	named, ellipses := 0, 0
-	for _, x := range ix {
+	for _, x := range xs {
 		if x.consumes() {
 			named++
 		}
@@ -105,7 +152,7 @@ func (t *Tensor[T]) Select(ix ...Ix) *Tensor[T] {
 		outStrides = append(outStrides, t.strides[d:d+n]...)
 		d += n
 	}
-	for _, x := range ix {
+	for _, x := range xs {
 		switch x.kind {
 		case ixAt:
 			j, err := shape.Index("Select", d, x.i, dims[d])

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -68,6 +69,12 @@ func TestSelectErrors(t *testing.T) {
 		{"two ellipses", []Ix{Ellipsis, Ellipsis}, new(*shape.ArgumentError), func(err error) bool {
 			return errors.Is(err, shape.ErrInvalid)
 		}},
+		{"nil entry", []Ix{All, nil}, new(*shape.ArgumentError), func(err error) bool {
+			return errors.Is(err, shape.ErrInvalid) && strings.Contains(err.Error(), "ix[1]")
+		}},
+		{"not a Mark", []Ix{Mark(9)}, new(*shape.ArgumentError), func(err error) bool {
+			return errors.Is(err, shape.ErrInvalid) && strings.Contains(err.Error(), "ix[0] = invalid")
+		}},
 	}
 	for _, tc := range tests {
 		err := catch(func() { y.Select(tc.ix...) })
@@ -91,3 +98,11 @@ func catch(f func()) (err error) {
 	f()
 	return nil
 }
+
+// The entries that take no argument are constants: no caller can reassign
+// them (this file compiles only if they are).
+const (
+	_ = All
+	_ = NewAxis
+	_ = Ellipsis
+)

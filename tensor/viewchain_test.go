@@ -405,7 +405,7 @@ func selectStep(t *Tensor[int64], ref func([]int) []int, src *byteSource) (*Tens
 		j := make([]int, 0, len(s))
 		p := 0
 		for _, e := range entries {
-			switch e.ix.kind {
+			switch e.ix.spec().kind {
 			case ixAt:
 				j = append(j, e.at)
 			case ixRange:

@@ -3,6 +3,8 @@
 // same pointer used as an operand more than once) is handled once.
 package dag
 
+import "sync/atomic"
+
 // smallMemo is how many entries a Memo keeps in a slice, searched in turn,
 // before it moves them into a map: most trees are small, and a slice costs
 // no allocation once its backing array is reused.
@@ -34,6 +36,7 @@ func (m *Memo[K, V]) Get(k K) (V, bool) {
 
 // Put stores v for k, which must not be stored already.
 func (m *Memo[K, V]) Put(k K, v V) {
+	puts.Add(1)
 	if m.m == nil && len(m.keys) < smallMemo {
 		m.keys = append(m.keys, k)
 		m.vals = append(m.vals, v)
@@ -63,3 +66,12 @@ func (m *Memo[K, V]) Reset() {
 	m.keys, m.vals = m.keys[:0], m.vals[:0]
 	m.m = nil
 }
+
+// puts counts the calls of Put in the process.
+var puts atomic.Int64
+
+// Puts returns how many entries every Memo of the process has stored so
+// far: the number of node visits of the walks that use one (Check, the
+// lowering, PushViews…). Tests compare it between trees of two sizes to
+// catch a walk whose cost grows faster than the tree, without timing.
+func Puts() int64 { return puts.Load() }

@@ -127,8 +127,9 @@ func Mod[T tensor.Number](a, b T) T {
 // -8 ** (1/3) = NaN), except that a positive subnormal base with a
 // non-integer exponent is scaled into the normal range first (see Log).
 // Integers multiply exactly (wrapping on overflow, as NumPy's do); a
-// negative exponent, which NumPy rejects for integer arrays, gives the
-// integer part of the real result: 1 for a = 1, ±1 for a = -1, and 0
+// negative exponent, which NumPy rejects for integer arrays and laze's
+// evaluators refuse before calling Pow (ops.RefusesNegativeExponent), gives
+// the integer part of the real result: 1 for a = 1, ±1 for a = -1, and 0
 // otherwise.
 func Pow[T tensor.Number](a, b T) T {
 	if tensor.IsFloat[T]() {
