@@ -147,15 +147,26 @@ func settle() int64 {
 func checkFailure(t *testing.T, call string, err error) *shape.MemoryError {
 	t.Helper()
 	var me *shape.MemoryError
-	var ne *shape.NodeError
-	if !errors.Is(err, shape.ErrMemory) || !errors.As(err, &me) || !errors.As(err, &ne) {
+	if !checkNamed(t, call, err, shape.ErrMemory) || !errors.As(err, &me) {
 		t.Errorf("error %v (%T); want a NodeError wrapping a MemoryError", err, err)
-		return me
+	}
+	return me
+}
+
+// checkNamed checks a failed call's error: a NodeError naming the call
+// and a node, wrapping cause (errors.Is); it reports whether the error is
+// a NodeError wrapping cause.
+func checkNamed(t *testing.T, call string, err, cause error) bool {
+	t.Helper()
+	var ne *shape.NodeError
+	if !errors.Is(err, cause) || !errors.As(err, &ne) {
+		t.Errorf("error %v (%T); want a NodeError wrapping %v", err, err, cause)
+		return false
 	}
 	if prefix := "laze: " + call + ": at node "; ne.Op != call || !strings.HasPrefix(err.Error(), prefix) || ne.Node == "" {
 		t.Errorf("error %q; want it to start %q and name the node", err, prefix)
 	}
-	return me
+	return true
 }
 
 // TestFailedAllocationsChangeNothing fails each allocation of each scene's

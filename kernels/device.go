@@ -117,14 +117,41 @@ func onDefaultQueue(call string, dev alloc.Device, work func(ev *evaluation) err
 // launchProgram queues one pass of a program that is not a reduction (a
 // reduction's kernel is reduceStep's, which prepare builds).
 func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
-	if p.noop {
+	if k := programKernel(p); k != nil {
+		return d.backend.Launch(d.queue, k)
+	}
+	return nil
+}
+
+// programKernel returns the launch of p's kernel, or nil when p launches
+// none (a pass that is a no-op, or over no elements).
+func programKernel[T tensor.Number](p *program[T]) *Kernel {
+	if p == nil || p.noop {
 		return nil
 	}
-	k := kernelFor(p)
-	if k.Work == 0 {
+	if k := kernelFor(p); k.Work > 0 {
+		return k
+	}
+	return nil
+}
+
+// compile makes the kernels a step will launch (nil ones skipped) ready
+// before anything of the call is queued, when the backend is a Compiler;
+// an error names the call and the node at.
+func (d *onDevice) compile(at expr.Node, ks ...*Kernel) error {
+	c, ok := d.backend.(Compiler)
+	if !ok {
 		return nil
 	}
-	return d.backend.Launch(d.queue, k)
+	for _, k := range ks {
+		if k == nil {
+			continue
+		}
+		if err := c.Compile(d.queue, k); err != nil {
+			return atNode(d.ev.call, at, err)
+		}
+	}
+	return nil
 }
 
 // kernelFor builds the launch of p's kernel: its structure (the source is
