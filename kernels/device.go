@@ -23,14 +23,15 @@ type onDevice struct {
 // AssignOn queues the evaluation of e into dst on q (a stream of package
 // cuda) and returns without waiting for it: the result is ready once
 // q.Wait returns. It checks as Assign does and allocates every temporary
-// before it queues anything, so every error found before then (a check,
-// an allocation the device refuses) leaves dst unchanged and queues
-// nothing; a launch the backend refuses stops the queuing (work queued
-// before it still runs), and an error met while the work runs comes from
-// q.Wait. The storage of dst and of every operand is held until the work
-// has run, so a Release meanwhile takes effect only then (see
-// tensor.Tensor.Release); operands must not be written by other queues
-// until then. For CPU tensors use Assign.
+// and compiles every kernel (Compiler) before it queues anything, so
+// every error found before then (a check, an allocation the device
+// refuses, a kernel that does not compile or load) leaves dst unchanged
+// and queues nothing; a launch the device refuses stops the queuing (work
+// queued before it still runs), and an error met while the work runs
+// comes from q.Wait (docs/design.md, Errors). The storage of dst and of
+// every operand is held until the work has run, so a Release meanwhile
+// takes effect only then (see tensor.Tensor.Release); operands must not be
+// written by other queues until then. For CPU tensors use Assign.
 func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
 	defer recoverAllocation(&err)
 	if q == nil {
