@@ -123,20 +123,27 @@ func onFakeGPU(watched ...*tensor.Tensor[float32]) func() any {
 	}
 }
 
-// settle runs the collector until the default allocator's bytes in use stop
-// falling, so that the blocks of earlier tests' unreachable tensors are back
-// before a limit is computed from them.
+// settle runs the collector until the default allocator's bytes in use
+// stop falling, so that the blocks of earlier tests' unreachable tensors
+// are back before a limit is computed from them. The blocks come back from
+// cleanups, which run after a collection on goroutines of their own, late
+// on a loaded machine: only a count unchanged over several collections is
+// taken as settled.
 func settle() int64 {
+	const rounds = 3 // collections in a row that must give nothing back
 	c := alloc.Default()
-	last := c.Stats().BytesInUse
-	for range 10 {
+	last, unchanged := c.Stats().BytesInUse, 0
+	for range 100 {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 		now := c.Stats().BytesInUse
-		if now == last {
-			return now
+		if now != last {
+			last, unchanged = now, 0
+			continue
 		}
-		last = now
+		if unchanged++; unchanged == rounds {
+			break
+		}
 	}
 	return last
 }
