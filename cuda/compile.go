@@ -23,7 +23,10 @@ type KernelStats struct {
 	// one per new structure found there. Compiled + DiskHits is the number
 	// of structures this process met.
 	DiskHits int64
-	// Hits counts launches that found their kernel in memory.
+	// Hits counts launches that found their kernel in memory. The
+	// evaluator compiles every kernel of a call before it queues the first
+	// (kernels.Compiler), so its launches all hit; a launch of the plan
+	// cache (a call of one kernel) compiles on its own.
 	Hits int64
 	// Launches counts kernel launches queued, those recorded into graphs
 	// (Device.Record) included.
@@ -62,9 +65,21 @@ func newKernelCache(d *Device) *kernelCache {
 	return &kernelCache{dev: d, disk: diskcache.FromEnv("laze/cuda"), entries: map[string]*compiled{}}
 }
 
-// get returns k's compiled function, compiling it on first use. A kernel
-// that failed to compile keeps its error: the same source fails again.
+// get returns k's compiled function for a launch, compiling it on first
+// use, and counts a hit when it was in memory.
 func (c *kernelCache) get(k *kernels.Kernel) (cuFunction, error) {
+	fn, hit, err := c.load(k)
+	if hit {
+		c.hits.Add(1)
+	}
+	return fn, err
+}
+
+// load returns k's compiled function, compiling it on first use; hit
+// reports whether it was in memory (or being compiled by another
+// goroutine, which load waits for). A kernel that failed to compile keeps
+// its error: the same source fails again.
+func (c *kernelCache) load(k *kernels.Kernel) (fn cuFunction, hit bool, err error) {
 	c.mu.RLock()
 	e := c.entries[k.Key]
 	c.mu.RUnlock()
@@ -75,13 +90,12 @@ func (c *kernelCache) get(k *kernels.Kernel) (cuFunction, error) {
 			c.entries[k.Key] = e
 			c.mu.Unlock()
 			c.fill(e, k)
-			return e.fn, e.err
+			return e.fn, false, e.err
 		}
 		c.mu.Unlock()
 	}
-	c.hits.Add(1)
 	<-e.ready
-	return e.fn, e.err
+	return e.fn, true, e.err
 }
 
 // fill makes e ready: from the disk cache, or by compiling.

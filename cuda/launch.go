@@ -48,7 +48,10 @@ type Stream struct {
 	pending []func()
 }
 
-var _ kernels.Queue = (*Stream)(nil)
+var (
+	_ kernels.Queue    = (*Stream)(nil)
+	_ kernels.Compiler = backend{}
+)
 
 // NewStream creates a stream on the device; Close it when done.
 func (d *Device) NewStream() (*Stream, error) {
@@ -192,6 +195,22 @@ func (backend) Launch(q kernels.Queue, k *kernels.Kernel) error {
 		return err
 	}
 	return s.dev.launch(s, k)
+}
+
+// Compile compiles and loads k on q's device, or finds it in the cache
+// Launch uses: the evaluator calls it for every kernel of a call before it
+// queues the first, so that a kernel NVRTC refuses (a *CompileError) or
+// the driver cannot load fails the call with nothing queued.
+func (backend) Compile(q kernels.Queue, k *kernels.Kernel) error {
+	s, err := streamOf(q)
+	if err != nil {
+		return err
+	}
+	if err := s.usable("cuda: compile"); err != nil {
+		return err
+	}
+	_, _, err = s.dev.kernels.load(k)
+	return err
 }
 
 // Gemm queues one product through cuBLAS.

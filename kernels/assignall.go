@@ -38,11 +38,14 @@ import (
 // kernels queued in order on the device's default queue with the shared
 // evaluation; no single multi-output kernel is generated.
 //
-// Every temporary of every pair (on the host or the device) is allocated
-// before the first step runs or the first kernel is queued, so an
-// allocation that fails leaves every destination unchanged too; its error
-// is a *shape.NodeError naming AssignAll and the node whose temporary it
-// was, wrapping the *shape.MemoryError.
+// Every temporary of every pair (on the host or the device) is allocated,
+// and every kernel compiled (Compiler), before the first step runs or the
+// first kernel is queued, so an allocation that fails, or a kernel that
+// does not compile, leaves every destination unchanged too; its error is
+// a *shape.NodeError naming AssignAll and the node whose temporary or
+// kernel it was, wrapping the *shape.MemoryError or the backend's error.
+// A device fault after work was queued may leave some destinations
+// written (docs/design.md, Errors).
 func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err error) {
 	const call = "AssignAll"
 	if len(dsts) != len(es) {

@@ -21,6 +21,19 @@ type Backend interface {
 	Gemm(q Queue, g Gemm) error
 }
 
+// Compiler is a Backend that can make a kernel ready to launch (compiled
+// and loaded) without queuing it. The evaluator calls Compile for every
+// kernel a call launches before it queues the first, so that a kernel the
+// backend cannot compile or load fails the call with nothing queued; a
+// backend that is not a Compiler compiles in Launch, and such a failure
+// may then come after earlier work of the call was queued. Compile and
+// Launch share one cache: a kernel Compile made ready is not compiled
+// again.
+type Compiler interface {
+	// Compile makes k ready to launch on q. It queues nothing.
+	Compile(q Queue, k *Kernel) error
+}
+
 // Queue is an ordered queue of device work (a CUDA stream): work runs in
 // the order it was queued.
 type Queue interface {

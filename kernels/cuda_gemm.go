@@ -23,12 +23,23 @@ func gemmKernel(dtype string) *Kernel {
 	return &Kernel{Name: kernelName(key), Key: key, spec: s, Threads: cudasrc.GemmTile * cudasrc.GemmTile}
 }
 
+// gemmLaunch returns the launch of the tiled product of geometry g for
+// dtype, without parameters, or nil when the product has no elements.
+func gemmLaunch(dtype string, g expr.ProductGeometry) *Kernel {
+	tiles := ceilDiv(int64(g.M), cudasrc.GemmTile) * ceilDiv(int64(g.N), cudasrc.GemmTile)
+	if tiles == 0 {
+		return nil
+	}
+	k := gemmKernel(dtype)
+	k.Work, k.Blocks = int64(g.M)*int64(g.N), tiles
+	return k
+}
+
 // queueGemmKernels queues the generated product kernel once per matrix of
 // the (broadcast) batch of a product of contiguous operands.
 func queueGemmKernels[T tensor.Number](d *onDevice, g expr.ProductGeometry, c, a, b *tensor.Tensor[T]) error {
 	mc, ma, mb := memOf(c), memOf(a), memOf(b)
-	tiles := ceilDiv(int64(g.M), cudasrc.GemmTile) * ceilDiv(int64(g.N), cudasrc.GemmTile)
-	if tiles == 0 {
+	if gemmLaunch(tensor.DType[T](), g) == nil {
 		return nil
 	}
 	var err error
@@ -36,8 +47,7 @@ func queueGemmKernels[T tensor.Number](d *onDevice, g expr.ProductGeometry, c, a
 		if err != nil {
 			return
 		}
-		k := gemmKernel(tensor.DType[T]())
-		k.Work, k.Blocks = int64(g.M)*int64(g.N), tiles
+		k := gemmLaunch(tensor.DType[T](), g)
 		k.Params = []uint64{mc.address(off[0]), ma.address(off[1]), mb.address(off[2]), uint64(g.M), uint64(g.N), uint64(g.K)}
 		err = d.backend.Launch(d.queue, k)
 	})

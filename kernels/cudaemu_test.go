@@ -200,6 +200,12 @@ func (b *emuBackend) Launch(_ Queue, k *Kernel) error {
 
 // Gemm refuses: cuBLAS is not emulated (float products are not the
 // generated kernels' work).
+// Compile builds k's host executable (once per source), as Launch does.
+func (b *emuBackend) Compile(_ Queue, k *Kernel) error {
+	_, err := emuCompile(b.cxx, k)
+	return err
+}
+
 func (b *emuBackend) Gemm(Queue, Gemm) error { return errors.New("cudaemu: no cuBLAS") }
 
 func (b *emuBackend) Wait() error {

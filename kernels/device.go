@@ -23,14 +23,15 @@ type onDevice struct {
 // AssignOn queues the evaluation of e into dst on q (a stream of package
 // cuda) and returns without waiting for it: the result is ready once
 // q.Wait returns. It checks as Assign does and allocates every temporary
-// before it queues anything, so every error found before then (a check,
-// an allocation the device refuses) leaves dst unchanged and queues
-// nothing; a launch the backend refuses stops the queuing (work queued
-// before it still runs), and an error met while the work runs comes from
-// q.Wait. The storage of dst and of every operand is held until the work
-// has run, so a Release meanwhile takes effect only then (see
-// tensor.Tensor.Release); operands must not be written by other queues
-// until then. For CPU tensors use Assign.
+// and compiles every kernel (Compiler) before it queues anything, so
+// every error found before then (a check, an allocation the device
+// refuses, a kernel that does not compile or load) leaves dst unchanged
+// and queues nothing; a launch the device refuses stops the queuing (work
+// queued before it still runs), and an error met while the work runs
+// comes from q.Wait (docs/design.md, Errors). The storage of dst and of
+// every operand is held until the work has run, so a Release meanwhile
+// takes effect only then (see tensor.Tensor.Release); operands must not be
+// written by other queues until then. For CPU tensors use Assign.
 func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
 	defer recoverAllocation(&err)
 	if q == nil {
@@ -117,14 +118,41 @@ func onDefaultQueue(call string, dev alloc.Device, work func(ev *evaluation) err
 // launchProgram queues one pass of a program that is not a reduction (a
 // reduction's kernel is reduceStep's, which prepare builds).
 func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
-	if p.noop {
+	if k := programKernel(p); k != nil {
+		return d.backend.Launch(d.queue, k)
+	}
+	return nil
+}
+
+// programKernel returns the launch of p's kernel, or nil when p launches
+// none (a pass that is a no-op, or over no elements).
+func programKernel[T tensor.Number](p *program[T]) *Kernel {
+	if p == nil || p.noop {
 		return nil
 	}
-	k := kernelFor(p)
-	if k.Work == 0 {
+	if k := kernelFor(p); k.Work > 0 {
+		return k
+	}
+	return nil
+}
+
+// compile makes the kernels a step will launch (nil ones skipped) ready
+// before anything of the call is queued, when the backend is a Compiler;
+// an error names the call and the node at.
+func (d *onDevice) compile(at expr.Node, ks ...*Kernel) error {
+	c, ok := d.backend.(Compiler)
+	if !ok {
 		return nil
 	}
-	return d.backend.Launch(d.queue, k)
+	for _, k := range ks {
+		if k == nil {
+			continue
+		}
+		if err := c.Compile(d.queue, k); err != nil {
+			return atNode(d.ev.call, at, err)
+		}
+	}
+	return nil
 }
 
 // kernelFor builds the launch of p's kernel: its structure (the source is

@@ -26,12 +26,14 @@ type assignStep[T tensor.Number] struct {
 func (s *assignStep[T]) run() { s.p.execute() }
 
 // prepare acquires what the product computed straight into dst needs, if
-// the program has one.
+// the program has one, and compiles the program's kernel.
 func (s *assignStep[T]) prepare(d *onDevice) error {
 	if s.p.first != nil {
-		return s.p.first.prepare(d)
+		if err := s.p.first.prepare(d); err != nil {
+			return err
+		}
 	}
-	return nil
+	return d.compile(s.e, programKernel(s.p))
 }
 
 func (s *assignStep[T]) launch(d *onDevice) error {
@@ -113,17 +115,23 @@ func (s *reduceStep[T]) run() {
 // prepare lowers the fill of a reduction over no elements (a sum or
 // product: the others refuse it), which is its identity; else it builds
 // the reduction's kernel and, for a split reduction, allocates the
-// partials.
+// partials. It compiles every kernel launch will queue.
 func (s *reduceStep[T]) prepare(d *onDevice) (err error) {
 	if s.g.Count == 0 {
-		s.fill, err = lower(d.ev, assignTo(s.acc), expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))), nil)
-		return err
+		if s.fill, err = lower(d.ev, assignTo(s.acc), expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))), nil); err != nil {
+			return err
+		}
+		return d.compile(s.n, programKernel(s.fill))
 	}
 	s.k = kernelFor(s.p)
-	if s.k.Work > 0 && s.k.spec.Strategy == cudasrc.RedSplit {
-		s.partials = newPartials(d.ev, s.n, s.p, s.k)
+	if s.k.Work == 0 {
+		return nil
 	}
-	return nil
+	if s.k.spec.Strategy != cudasrc.RedSplit {
+		return d.compile(s.n, s.k)
+	}
+	s.partials = newPartials(d.ev, s.n, s.p, s.k)
+	return d.compile(s.n, s.k, finishKernel(s.k.spec))
 }
 
 // launch queues the reduction's kernel (two for a split reduction), or
@@ -207,7 +215,7 @@ func (s *productStep[T]) run() { multiplyInto(s.c, s.a, s.b) }
 // prepare acquires what the product's launch needs: a contiguous copy of
 // an operand that is not contiguous (each copy a step performed before
 // this one), a contiguous temporary when c is not, and the pass that
-// follows the product.
+// follows the product; it compiles every kernel launch will queue.
 func (s *productStep[T]) prepare(d *onDevice) (err error) {
 	on := &productOnDevice[T]{c: s.c}
 	if on.a, err = contiguousOn(d, s.a); err != nil {
@@ -225,7 +233,14 @@ func (s *productStep[T]) prepare(d *onDevice) (err error) {
 		on.then, err = lower(d.ev, assignTo(s.c), expr.Of[T](on.c), nil)
 	}
 	s.on = on
-	return err
+	if err != nil {
+		return err
+	}
+	var gemm *Kernel // the generated product, for the types cuBLAS lacks
+	if on.g.K > 0 && !tensor.IsFloat[T]() {
+		gemm = gemmLaunch(tensor.DType[T](), on.g)
+	}
+	return d.compile(s.n, gemm, programKernel(on.then))
 }
 
 // launch queues the product on the device: one Gemm (cuBLAS, for float32
@@ -303,9 +318,14 @@ func (s *scanStep[T]) run() {
 	}
 }
 
-// prepare has nothing to acquire: the scan's operand and result are
-// temporaries the lowering allocated.
-func (s *scanStep[T]) prepare(*onDevice) error { return nil }
+// prepare compiles the scan's kernel; it has nothing to acquire: the
+// scan's operand and result are temporaries the lowering allocated.
+func (s *scanStep[T]) prepare(d *onDevice) error {
+	if k := s.kernel(); k.Work > 0 {
+		return d.compile(s.n, k)
+	}
+	return nil
+}
 
 // launch queues the scan's kernel: one thread per line.
 func (s *scanStep[T]) launch(d *onDevice) error {
