@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"unsafe"
 
@@ -70,6 +69,9 @@ func emulator(t *testing.T) *emuBackend {
 	if raceEnabled {
 		t.Skip("the CUDA emulator tests run without -race (make cover runs them): the kernels run in g++ processes the race detector does not see")
 	}
+	if !haveMapShared {
+		t.Skip("the CUDA emulator tests share device memory with the g++-built kernels through mmap(MAP_SHARED), which this system lacks")
+	}
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
 		t.Skip("no g++: the CUDA emulator tests compile generated kernels for the host with g++ -std=c++20")
@@ -85,7 +87,7 @@ func emulator(t *testing.T) *emuBackend {
 			emuErr = err
 			return
 		}
-		arena, err := syscall.Mmap(int(f.Fd()), 0, emuArenaSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+		arena, err := mapShared(f, emuArenaSize)
 		if err != nil {
 			emuErr = err
 			return
