@@ -155,8 +155,8 @@ func TestAllocErrors(t *testing.T) {
 	if _, err := c.Alloc(-1); !errors.Is(err, shape.ErrInvalid) {
 		t.Errorf("Alloc(-1): %v", err)
 	}
-	if _, err := c.Alloc(1 << 62); !errors.Is(err, shape.ErrOverflow) {
-		t.Errorf("Alloc(1<<62): %v", err)
+	if _, err := c.Alloc(maxAlloc + 1); !errors.Is(err, shape.ErrOverflow) {
+		t.Errorf("Alloc(maxAlloc+1): %v", err)
 	}
 	z, err := c.Alloc(0)
 	if err != nil || z.Bytes() == nil || len(z.Bytes()) != 0 {

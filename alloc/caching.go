@@ -2,6 +2,7 @@ package alloc
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
@@ -17,8 +18,10 @@ const DefaultCacheLimit = 512 << 20
 // minClass is the smallest block the caching allocator hands out.
 const minClass = 64
 
-// maxAlloc bounds a single request so that rounding up cannot overflow.
-const maxAlloc = 1 << 60
+// maxAlloc bounds a single request so that rounding up to its size class
+// (at most a quarter more) cannot overflow an int: 2^60 on 64-bit machines,
+// MaxInt/2 (1 GiB − 1) on 32-bit ones.
+const maxAlloc = min(1<<60, math.MaxInt/2)
 
 var defaultCPU = NewCaching(DefaultCacheLimit)
 
@@ -84,7 +87,7 @@ func (c *Caching) Device() Device { return CPU }
 // Alloc returns a block of at least nbytes bytes, from the cache when a block
 // of the same size class is there. Its contents are unspecified. It returns an
 // ArgumentError for a negative nbytes, an OverflowError for a request too
-// large to round up (above 2^60), and a MemoryError (errors.Is(err,
+// large to round up (above 2^60; on 32-bit machines, above MaxInt/2), and a MemoryError (errors.Is(err,
 // shape.ErrMemory)) for a request it cannot serve: one that would take the
 // bytes in use beyond the limit (SetLimit), or one the Go runtime refuses.
 // Before refusing a request for the limit, it runs the garbage collector

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,8 +18,8 @@ func TestAllocLimit(t *testing.T) {
 	tests := []struct {
 		name   string
 		limit  int64
-		inUse  int // bytes allocated (and held) first
-		nbytes int
+		inUse  int   // bytes allocated (and held) first
+		nbytes int64 // a case past int (on a 32-bit machine) is skipped
 		kind   error
 		want   shape.MemoryError // Op, Bytes, Limit (Reason checked for a word)
 		reason string
@@ -34,7 +35,7 @@ func TestAllocLimit(t *testing.T) {
 			shape.MemoryError{Op: "Caching.Alloc", Bytes: 1 << 49}, "makeslice: len out of range"},
 		{"no limit: 2^60", 0, 0, 1 << 60, shape.ErrMemory,
 			shape.MemoryError{Op: "Caching.Alloc", Bytes: 1 << 60}, "makeslice"},
-		{"beyond rounding", 1 << 20, 0, 1<<60 + 1, shape.ErrOverflow, shape.MemoryError{}, ""},
+		{"beyond rounding", 1 << 20, 0, maxAlloc + 1, shape.ErrOverflow, shape.MemoryError{}, ""},
 		{"MaxInt", 0, 0, math.MaxInt, shape.ErrOverflow, shape.MemoryError{}, ""},
 		{"negative", 1 << 20, 0, -1, shape.ErrInvalid, shape.MemoryError{}, ""},
 	}
@@ -43,6 +44,9 @@ func TestAllocLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if int64(int(tt.nbytes)) != tt.nbytes {
+				t.Skipf("%d bytes do not fit in this machine's %d-bit int", tt.nbytes, strconv.IntSize)
+			}
 			c := NewCaching(1 << 20)
 			c.SetLimit(tt.limit)
 			if c.Limit() != tt.limit {
@@ -56,7 +60,7 @@ func TestAllocLimit(t *testing.T) {
 				defer runtime.KeepAlive(held)
 			}
 			before := c.Stats()
-			a, err := c.Alloc(tt.nbytes)
+			a, err := c.Alloc(int(tt.nbytes))
 			if !errors.Is(err, tt.kind) || (tt.kind == nil) != (err == nil) {
 				t.Fatalf("Alloc(%d) = %v, %v; want kind %v", tt.nbytes, a, err, tt.kind)
 			}

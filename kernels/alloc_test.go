@@ -13,7 +13,7 @@ import (
 // the parallel path.
 func TestAllocationsDoNotGrow(t *testing.T) {
 	if raceEnabled {
-		t.Skip("under the race detector sync.Pool drops items at random, so counts vary; make cover checks them without it")
+		t.Skip("under the race detector sync.Pool drops items at random, so counts vary; make test checks them in its run without it")
 	}
 	count := func(n int) float64 {
 		a, b, c := tensor.Rand[float64](1, n), tensor.Rand[float64](2, n), tensor.Rand[float64](3, n)

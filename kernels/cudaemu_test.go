@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"unsafe"
 
@@ -64,11 +63,14 @@ var (
 // and registers emuBackend as the CUDA backend for the test; it skips the
 // test without g++, and under the race detector: the kernels run in g++'s
 // processes, which the detector does not see, and make test's -race pass
-// would only repeat the compiles that make cover's pass (no -race) runs.
+// would only repeat the compiles that make test's run without -race does.
 func emulator(t *testing.T) *emuBackend {
 	t.Helper()
 	if raceEnabled {
-		t.Skip("the CUDA emulator tests run without -race (make cover runs them): the kernels run in g++ processes the race detector does not see")
+		t.Skip("the CUDA emulator tests run without -race (make test runs them again without it): the kernels run in g++ processes the race detector does not see")
+	}
+	if !haveMapShared {
+		t.Skip("the CUDA emulator tests share device memory with the g++-built kernels through mmap(MAP_SHARED), which this system lacks")
 	}
 	cxx, err := exec.LookPath("g++")
 	if err != nil {
@@ -85,7 +87,7 @@ func emulator(t *testing.T) *emuBackend {
 			emuErr = err
 			return
 		}
-		arena, err := syscall.Mmap(int(f.Fd()), 0, emuArenaSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+		arena, err := mapShared(f, emuArenaSize)
 		if err != nil {
 			emuErr = err
 			return

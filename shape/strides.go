@@ -199,10 +199,10 @@ func CheckedExtent(op string, s Shape, strides []int, offset int) (first, last i
 func CheckedMul(a, b int) (int, bool) {
 	hi, lo := bits.Mul64(magnitude(a), magnitude(b))
 	if (a < 0) != (b < 0) {
-		if hi != 0 || lo > 1<<63 {
+		if hi != 0 || lo > uint64(maxInt)+1 {
 			return 0, false
 		}
-		return int(-lo), true // -2^63 included
+		return int(-lo), true // MinInt (-2^63, or -2^31 on 32-bit machines) included
 	}
 	if hi != 0 || lo > uint64(maxInt) {
 		return 0, false

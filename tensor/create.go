@@ -190,7 +190,7 @@ func like[T Number](op string, t *Tensor[T]) shape.Shape {
 func Arange[T Number](start, stop, step T) *Tensor[T] {
 	t := empty[T]("Arange", shape.Shape{arangeLen(start, stop, step)}, configure(nil))
 	for i := range t.st.data {
-		t.st.data[i] = start + T(i)*step
+		t.st.data[i] = start + T(T(i)*step) // T(…) rounds the product: no fused multiply-add on arm64
 	}
 	return t
 }
@@ -210,7 +210,7 @@ func Linspace[T Number](start, stop T, num int) *Tensor[T] {
 		step = (hi - lo) / float64(num-1)
 	}
 	for i := range t.st.data {
-		t.st.data[i] = T(lo + float64(i)*step)
+		t.st.data[i] = T(lo + float64(float64(i)*step)) // rounded product: no FMA on arm64
 	}
 	if num > 1 {
 		t.st.data[num-1] = stop

@@ -366,7 +366,7 @@ func randomInput(spec string, seed uint64) (interp.Input, error) {
 	if dimsText != "()" {
 		for _, part := range strings.Split(dimsText, "x") {
 			n, err := strconv.Atoi(part)
-			if err != nil || n < 0 || n > 1<<31 {
+			if err != nil || n < 0 || int64(n) > 1<<31 {
 				return interp.Input{}, usagef("-rand %s: want a shape like 2x3x4 (or () for a scalar), not %q", spec, dimsText)
 			}
 			dims = append(dims, n)

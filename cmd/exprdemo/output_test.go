@@ -268,8 +268,8 @@ func TestRunChecksItsWrites(t *testing.T) {
 		{"result", failingWriter{}, []string{"eval", "1 + 1"}, "exprdemo: writing the result: disk full (test)\n"},
 		{"explain", failingWriter{}, []string{"eval", "-explain", "-rand", "x=3", "x + 1"}, "exprdemo: writing the explanation: disk full (test)\n"},
 		{"closed file", closed, []string{"eval", "-rand", "x=3", "x + 1"}, "exprdemo: writing the result: write " + closed.Name() + ": file already closed\n"},
-		{"laze error panic", panickingWriter{&shape.OverflowError{Op: "Empty", Shape: shape.Of(1<<62, 4), What: "element count"}}, []string{"eval", "1"},
-			"exprdemo: laze: Empty: element count of shape (4611686018427387904,4) overflows int\n"},
+		{"laze error panic", panickingWriter{&shape.OverflowError{Op: "Empty", Shape: shape.Of(1<<30, 1<<30, 1<<30), What: "element count"}}, []string{"eval", "1"},
+			"exprdemo: laze: Empty: element count of shape (1073741824,1073741824,1073741824) overflows int\n"},
 		{"other panic", panickingWriter{"a bug"}, []string{"eval", "1"}, "exprdemo: internal error (please report it): a bug\n"},
 	}
 	for _, tt := range tests {

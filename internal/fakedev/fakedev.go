@@ -7,10 +7,12 @@ package fakedev
 
 import (
 	"errors"
+	"strconv"
 	"sync"
 	"unsafe"
 
 	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/shape"
 )
 
 // Allocator hands out blocks of host memory labelled as living on a device.
@@ -110,9 +112,14 @@ type Virtual struct {
 
 var _ alloc.DeviceAllocator = (*Virtual)(nil)
 
+// virtualBase is the first address a Virtual hands out: 1 TiB on 64-bit
+// machines, 1 MiB on 32-bit ones, whose addresses stop at 4 GiB
+// (strconv.IntSize*5/8 is 40 or 20).
+const virtualBase = 1 << (strconv.IntSize * 5 / 8)
+
 // NewVirtual returns a virtual allocator for dev and registers it.
 func NewVirtual(dev alloc.Device) *Virtual {
-	v := &Virtual{dev: dev, next: 1 << 40}
+	v := &Virtual{dev: dev, next: virtualBase}
 	alloc.Register(v)
 	return v
 }
@@ -125,7 +132,11 @@ func (v *Virtual) Alloc(nbytes int) (*alloc.Allocation, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	ptr := v.next
-	v.next += uintptr(nbytes+255) &^ 255
+	size := (uint64(nbytes) + 255) &^ 255
+	if size > uint64(^uintptr(0)-ptr) {
+		return nil, &shape.MemoryError{Op: "Virtual.Alloc", Bytes: int64(nbytes), Reason: "the virtual address space is exhausted"}
+	}
+	v.next += uintptr(size)
 	return alloc.NewAllocation(v.dev, nbytes, nil, ptr, nil), nil
 }
 

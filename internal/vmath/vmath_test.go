@@ -180,7 +180,7 @@ func TestSweep64(t *testing.T) {
 
 func TestSweep32(t *testing.T) {
 	_, _, stride := sweepSize()
-	xs := make([]float32, 0, 1<<32/stride+64)
+	xs := make([]float32, 0, int((1<<32)/uint64(stride))+64)
 	for b := uint64(0); b < 1<<32; b += uint64(stride) {
 		xs = append(xs, math.Float32frombits(uint32(b)))
 	}

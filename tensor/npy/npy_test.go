@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -331,10 +332,10 @@ func TestReadErrors(t *testing.T) {
 		{"string", withHeader("{'descr': '<U5', 'fortran_order': False, 'shape': (1,)}\n"), ErrFormat, "numeric"},
 		{"structured", withHeader("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,)}\n"), ErrFormat, "want a string"},
 		{"negative dim", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,)}\n"), ErrFormat, "dimension size"},
-		{"overflowing shape", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296)}\n"), shape.ErrOverflow, "element count overflows int"},
+		{"overflowing shape", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (65536, 65536, 65536, 65536, 65536)}\n"), shape.ErrOverflow, "element count overflows int"},
 		{"header length over the limit", []byte("\x93NUMPY\x02\x00\xff\xff\xff\xff{}"), ErrFormat, "header length 4294967295 is over the limit"},
 		{"one dim without comma", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (3)}\n"), ErrFormat, "comma"},
-		{"huge but empty", withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,)}\n"), ErrFormat, "ends after 0 of its"},
+		{"huge but empty", withHeader(fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d,)}\n", math.MaxInt/8)), ErrFormat, "ends after 0 of its"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -362,21 +363,29 @@ func npyWithHeader(dict string, data ...byte) []byte {
 	return append(append(b, dict...), data...)
 }
 
+// half and quarter are the powers of two past MaxInt/2 and MaxInt/4 (2^62
+// and 2^61 on 64-bit machines, 2^30 and 2^29 on 32-bit ones), and pairDim
+// the least d with d·d past MaxInt (3037000500, or 46341), so that the
+// headers below overflow this machine's int, whichever it is.
+const half, quarter = math.MaxInt/2 + 1, math.MaxInt/4 + 1
+
+var pairDim = int([2]int64{46341, 3037000500}[strconv.IntSize/64])
+
 // overflowHeaders are headers whose sizes do not fit in an int, each with
 // the count that overflows; FuzzRead starts from them too.
 var overflowHeaders = []struct {
-	name, descr, shape string
-	dims               shape.Shape
-	what               string
+	name, descr string
+	dims        shape.Shape
+	what        string
 }{
-	{"empty with huge dims", "<f8", "(0, 4611686018427387904, 4611686018427387904)", shape.Of(0, 1<<62, 1<<62), "element count"},
-	{"elements", "<f8", "(4611686018427387904, 4)", shape.Of(1<<62, 4), "element count"},
-	{"elements of bytes", "|u1", "(4611686018427387904, 2)", shape.Of(1<<62, 2), "element count"},
-	{"products of every pair", "<i4", "(3037000500, 3037000500)", shape.Of(3037000500, 3037000500), "element count"},
-	{"bytes", "<f8", "(2305843009213693952,)", shape.Of(1 << 61), "byte count"},
-	{"bytes of int16", "<i2", "(2, 2305843009213693952)", shape.Of(2, 1<<61), "byte count"},
-	{"empty, bytes as NumPy counts them", "<f4", "(0, 2305843009213693952)", shape.Of(0, 1<<61), "byte count"},
-	{"Fortran order", "<f8", "(4, 4611686018427387904, 0)", shape.Of(4, 1<<62, 0), "element count"},
+	{"empty with huge dims", "<f8", shape.Of(0, half, half), "element count"},
+	{"elements", "<f8", shape.Of(half, 4), "element count"},
+	{"elements of bytes", "|u1", shape.Of(half, 2), "element count"},
+	{"products of every pair", "<i4", shape.Of(pairDim, pairDim), "element count"},
+	{"bytes", "<f8", shape.Of(quarter), "byte count"},
+	{"bytes of int16", "<i2", shape.Of(2, quarter), "byte count"},
+	{"empty, bytes as NumPy counts them", "<f4", shape.Of(0, quarter), "byte count"},
+	{"Fortran order", "<f8", shape.Of(4, half, 0), "element count"},
 }
 
 // TestReadOverflowingShape reads headers whose element or byte count
@@ -385,7 +394,7 @@ var overflowHeaders = []struct {
 func TestReadOverflowingShape(t *testing.T) {
 	for _, tt := range overflowHeaders {
 		t.Run(tt.name, func(t *testing.T) {
-			file := npyWithHeader(fmt.Sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': %s, }\n", tt.descr, pyBool(tt.name == "Fortran order"), tt.shape))
+			file := npyWithHeader(fmt.Sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': %s, }\n", tt.descr, pyBool(tt.name == "Fortran order"), pyTuple(tt.dims)))
 			_, _, err := ReadAny(bytes.NewReader(file))
 			var oe *shape.OverflowError
 			if !errors.Is(err, ErrFormat) || !errors.As(err, &oe) || !errors.Is(err, shape.ErrOverflow) {
@@ -403,16 +412,16 @@ func TestReadOverflowingShape(t *testing.T) {
 	// The largest sizes that fit are not overflows: they fail on the data
 	// the file does not hold, before allocating, or read as empty.
 	for _, dict := range []string{
-		"{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775807,), }",
-		"{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846975,), }",
+		fmt.Sprintf("{'descr': '|u1', 'fortran_order': False, 'shape': (%d,), }", math.MaxInt),
+		fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d,), }", math.MaxInt/8),
 	} {
 		_, _, err := ReadAny(bytes.NewReader(npyWithHeader(dict)))
 		if !errors.Is(err, ErrFormat) || errors.Is(err, shape.ErrOverflow) || !strings.Contains(err.Error(), "the file ends after 0 of its") {
 			t.Errorf("%s: ReadAny = %v, want a FormatError for the missing data", dict, err)
 		}
 	}
-	empty, err := Read[float64](bytes.NewReader(npyWithHeader("{'descr': '<f8', 'fortran_order': True, 'shape': (0, 1152921504606846975, 1), }")))
-	if err != nil || !empty.Shape().Equal(shape.Of(0, 1152921504606846975, 1)) || empty.Numel() != 0 {
+	empty, err := Read[float64](bytes.NewReader(npyWithHeader(fmt.Sprintf("{'descr': '<f8', 'fortran_order': True, 'shape': (0, %d, 1), }", math.MaxInt/8))))
+	if err != nil || !empty.Shape().Equal(shape.Of(0, math.MaxInt/8, 1)) || empty.Numel() != 0 {
 		t.Errorf("an empty array with the largest dimensions that fit: %v, %v", empty, err)
 	}
 	for _, tt := range []struct{ dims, says string }{
@@ -508,7 +517,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(b)
 	}
 	for _, h := range overflowHeaders {
-		f.Add(npyWithHeader(fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }\n", h.descr, h.shape)))
+		f.Add(npyWithHeader(fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }\n", h.descr, pyTuple(h.dims))))
 	}
 	f.Add(npyWithHeader("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }\n", 0, 1, 2, 255))
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -179,7 +180,7 @@ func TestRunWithUnopenedDevice(t *testing.T) {
 // TestLazeError sorts recovered panic values: laze's typed errors are
 // errors to report, anything else a bug.
 func TestLazeError(t *testing.T) {
-	overflow := &shape.OverflowError{Op: "Empty", Shape: shape.Of(1<<62, 4), What: "element count"}
+	overflow := &shape.OverflowError{Op: "Empty", Shape: shape.Of(1<<30, 1<<30, 1<<30), What: "element count"}
 	tests := []struct {
 		name string
 		v    any
@@ -204,9 +205,9 @@ func TestLazeError(t *testing.T) {
 // panics with an OverflowError: the kit returns it as an error.
 func TestEvaluateTooLarge(t *testing.T) {
 	k := kitFor(Float64)
-	_, err := k.evaluate(k.constant(1, 1, false), shape.Of(1<<61, 4), alloc.Default())
+	_, err := k.evaluate(k.constant(1, 1, false), shape.Of(math.MaxInt/4+1, 4), alloc.Default())
 	var oe *shape.OverflowError
 	if !errors.As(err, &oe) {
-		t.Errorf("evaluate into (2**61, 4) float64 = %v, want an OverflowError", err)
+		t.Errorf("evaluate into (MaxInt/4+1, 4) float64 = %v, want an OverflowError", err)
 	}
 }
