@@ -104,7 +104,6 @@ cover:
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \
 		echo "cross: $$t"; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build ./...; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./...; \
 	done
 
@@ -119,17 +118,18 @@ test-arm64: qemu-deps
 
 ## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator in both builds and with several destinations, the SIMD math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences) for $(FUZZTIME)
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzViewChain$$' -fuzztime $(FUZZTIME) ./tensor
-	$(GO) test -run '^$$' -fuzz '^FuzzShapes$$' -fuzztime $(FUZZTIME) ./tensor
-	$(GO) test -run '^$$' -fuzz '^FuzzAssign$$' -fuzztime $(FUZZTIME) ./kernels
-	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz '^FuzzAssign$$' -fuzztime $(FUZZTIME) ./kernels
-	$(GO) test -run '^$$' -fuzz '^FuzzAssignAll$$' -fuzztime $(FUZZTIME) ./kernels
-	GOEXPERIMENT=simd $(GO) test -run '^$$' -fuzz '^FuzzVMath$$' -fuzztime $(FUZZTIME) ./internal/vmath
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./tensor/npy
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/lang
-	$(GO) test -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME) ./cmd/exprdemo/internal/interp
-	$(GO) test -run '^$$' -fuzz '^FuzzSync$$' -fuzztime $(FUZZTIME) ./internal/docsnip
-	$(GO) test -run '^$$' -fuzz '^FuzzGradient$$' -fuzztime $(FUZZTIME) ./grad
+	GO=$(GO) bash .ci/fuzz-target.sh --self-test
+	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzViewChain $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzShapes $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
+	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignAll $(FUZZTIME)
+	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./tensor/npy FuzzRead $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/lang FuzzParse $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/interp FuzzRun $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./internal/docsnip FuzzSync $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
 
 ## generate: rewrite the code generated from the op table (internal/ops)
 generate:
