@@ -51,6 +51,7 @@ import argparse
 import gc
 import math
 import os
+import platform
 import re
 import sys
 
@@ -536,6 +537,7 @@ def main():
     out = sys.stdout
     print("pkg: github.com/laze-go/laze/bench/peers", file=out)
     print("cpu: %s" % cpu_name(), file=out)
+    print("python: %s" % platform.python_version(), file=out)
     print("numpy: %s" % np.__version__, file=out)
     print("blas: %s" % blas_library(), file=out)
     if torch is None:

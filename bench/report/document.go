@@ -33,6 +33,7 @@ var sections = []section{
 	{"gemm-epilogue", cpuOnly(gemmEpilogueTable)},
 	{"reduce", cpuOnly(reduceTable)},
 	{"reduce-targets", cpuOnly(reduceTargets)},
+	{"workloads", cpuOnly(workloadsTable)},
 	{"gpu", func(in inputs) (string, error) { return gpuSection(in.gpu) }},
 }
 
@@ -66,9 +67,31 @@ func peersLine(rs *results) string {
 	case c["numpy"] == "":
 		return " Peers: none in this run (`make bench-deps` installs NumPy and numexpr)."
 	case c["numexpr"] == "" || c["numexpr"] == "missing":
-		return fmt.Sprintf(" Peers: NumPy %s on Python %s; numexpr missing (`make bench-deps`).", c["numpy"], orUnknown(c["python"]))
+		return fmt.Sprintf(" Peers: NumPy %s on Python %s; numexpr missing (`make bench-deps`).", c["numpy"], orUnknown(c["python"])) + workloadPeersLine(rs)
 	}
-	return fmt.Sprintf(" Peers: NumPy %s and numexpr %s on Python %s.", c["numpy"], c["numexpr"], orUnknown(c["python"]))
+	return fmt.Sprintf(" Peers: NumPy %s and numexpr %s on Python %s.", c["numpy"], c["numexpr"], orUnknown(c["python"])) + workloadPeersLine(rs)
+}
+
+// workloadPeersLine names PyTorch's version and the BLAS under NumPy's
+// products, from the configuration lines bench/peers/workloads.py writes,
+// where it ran.
+func workloadPeersLine(rs *results) string {
+	c := rs.config
+	var parts []string
+	switch c["torch"] {
+	case "":
+	case "missing":
+		parts = append(parts, "PyTorch missing (`make bench-deps`)")
+	default:
+		parts = append(parts, fmt.Sprintf("PyTorch %s (CPU, eager)", c["torch"]))
+	}
+	if c["blas"] != "" {
+		parts = append(parts, fmt.Sprintf("NumPy's products on `%s`", c["blas"]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Workloads: " + strings.Join(parts, "; ") + "."
 }
 
 // markerPattern finds the start markers in a document.

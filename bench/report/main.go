@@ -66,6 +66,13 @@ func drawAll(in inputs, dir string) ([]string, error) {
 		return nil, err
 	}
 	files = append(files, scaling)
+	workloads, err := workloadsPlot(in.cpu, dir)
+	if err != nil {
+		return nil, err
+	}
+	if workloads != "" {
+		files = append(files, workloads)
+	}
 	if in.gpu == nil {
 		return files, nil
 	}
