@@ -17,7 +17,7 @@ NORACE_TESTS := Emulated|^TestCachedAssignAllocations$$|^TestAllocationsDoNotGro
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels
 
-.PHONY: test fmt-check vet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
+.PHONY: test fmt-check vet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
 ## test: gofmt check, go vet of both builds, every test under the race detector (with coverage
@@ -54,13 +54,19 @@ bench-matmul:
 bench-reduce:
 	$(GO) test -run '^$$' -bench Reduce -benchmem -cpu 1,2 -count 5 -benchtime 1s -timeout 60m ./bench
 
-## bench-report: run the CPU suite (bench/), its GOEXPERIMENT=simd build and the NumPy/numexpr peers $(BENCH_COUNT) times into docs/bench/cpu.txt, then `make report`
+## bench-workloads: the real workloads (an MLP training step, Black–Scholes, layer norm + GELU, softmax
+## cross-entropy and its gradient, a k-means assignment) in laze alone, float32 and float64, on 1 and 2
+## cores (bench-report runs them with their PyTorch, NumPy and numexpr peers, bench/peers/workloads.py)
+bench-workloads:
+	$(GO) test -run '^$$' -bench Workload -benchmem -cpu 1,2 -count 5 -benchtime 500ms -timeout 60m ./bench
+
+## bench-report: run the CPU suite (bench/), its GOEXPERIMENT=simd build and the NumPy/numexpr/PyTorch peers $(BENCH_COUNT) times into docs/bench/cpu.txt, then `make report`
 BENCH_COUNT ?= 10
 bench-report: bench-deps
 	BENCH_COUNT=$(BENCH_COUNT) GO=$(GO) bash bench/report/run.sh docs/bench/cpu.txt
 	$(MAKE) report
 
-## bench-deps: install the peers' python3-numpy and python3-numexpr from Debian (when missing; warns, never fails, when it cannot)
+## bench-deps: install the peers' python3-numpy, python3-numexpr, python3-torch and OpenBLAS from Debian (when missing; warns, never fails, when it cannot)
 .PHONY: bench-deps
 bench-deps:
 	bash bench/peers/deps.sh

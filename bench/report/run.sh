@@ -13,7 +13,12 @@
 #     when that build compiles (a warning otherwise);
 #   - the peers, NumPy and numexpr (bench/peers/peers.py, with Debian's
 #     python, PYTHON to override), on 1 and all cores, when NumPy imports
-#     (`make bench-deps` installs both; a warning otherwise).
+#     (`make bench-deps` installs both; a warning otherwise);
+#   - the workloads (BenchmarkWorkload, bench/workloads_test.go), in the
+#     scalar build and in the GOEXPERIMENT=simd build (renamed laze-simd),
+#     and the same workloads in PyTorch, NumPy and numexpr
+#     (bench/peers/workloads.py) with as many threads, right after laze's,
+#     so that laze and its peers are timed minutes apart in every pass.
 set -euo pipefail
 out=${1:-docs/bench/cpu.txt}
 count=${BENCH_COUNT:-10}
@@ -65,6 +70,20 @@ simd() {
 	sed -E 's#^(BenchmarkElementwise/[^/[:space:]]+)/laze/#\1/laze-simd/#' "$simd_bin/run.txt" | tee -a "$tmp"
 }
 
+# simd_workloads PROCS runs the workloads' laze leaves in the
+# GOEXPERIMENT=simd build and appends them as laze-simd, as simd does.
+simd_workloads() {
+	local procs=$1
+	if ! GOMAXPROCS=$procs "$simd_bin/bench.test" -test.run '^$' -test.benchmem -test.timeout 120m -test.cpu "$procs" -test.count 1 \
+		-test.bench 'Workload///^laze$' -test.benchtime 500ms >"$simd_bin/workloads.txt" 2>&1; then
+		warn "the GOEXPERIMENT=simd workloads failed (-cpu $procs); their laze-simd figures are left out of this pass:"
+		tail -n 20 "$simd_bin/workloads.txt" >&2
+		return 0
+	fi
+	grep -E '^(Benchmark|goos|goarch|pkg|cpu)' "$simd_bin/workloads.txt" |
+		sed -E 's#^(BenchmarkWorkload/[^/[:space:]]+/[^/[:space:]]+)/laze([-[:space:]])#\1/laze-simd\2#' | tee -a "$tmp"
+}
+
 # peers THREADS runs NumPy and numexpr with THREADS threads: numexpr's pool
 # is capped there (NUMEXPR_MAX_THREADS) and set to it, and the BLAS and
 # OpenMP pools NumPy might use are held to it too.
@@ -84,6 +103,18 @@ peers() {
 		warn "bench/peers/peers.py failed or skipped a case (-threads $threads); see above"
 }
 
+# workload_peers THREADS runs the workloads in PyTorch (torch.set_num_threads),
+# NumPy and numexpr with THREADS threads, the BLAS and OpenMP pools held to
+# it as for peers; without PyTorch it writes "torch: missing" and runs the
+# rest.
+workload_peers() {
+	local threads=$1
+	OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads MKL_NUM_THREADS=$threads \
+		NUMEXPR_MAX_THREADS=$threads NUMEXPR_NUM_THREADS=$threads \
+		"$py" bench/peers/workloads.py --threads "$threads" --benchtime 0.5 | tee -a "$tmp" ||
+		warn "bench/peers/workloads.py failed or skipped a workload (-threads $threads); see above"
+}
+
 # gemm runs the packed-GEMM suite (bench/gemm_test.go) on one core in the
 # GOEXPERIMENT=simd build, where laze's products run on internal/gemm.
 gemm() {
@@ -98,6 +129,9 @@ for ((pass = 1; pass <= count; pass++)); do
 		if ((simd_ok)); then simd "$procs"; fi
 		if ((peers_ok)); then peers "$procs"; fi
 		bench "$procs" -bench Reduce -benchtime 1s
+		bench "$procs" -bench Workload -benchtime 500ms
+		if ((simd_ok)); then simd_workloads "$procs"; fi
+		if ((peers_ok)); then workload_peers "$procs"; fi
 	done
 	bench "$cores" -bench MatMul -benchtime 5x
 	if ((simd_ok)); then gemm; fi
