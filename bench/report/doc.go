@@ -18,6 +18,14 @@
 // whose -N suffix is its thread count); the elementwise tables and plots
 // show each of them the file has, and say which are missing and why
 // (elementwise.go's missingNote), and their targets read "not in this run".
+// The workloads (bench/workloads_test.go) come the same way:
+// Workload/<workload>/<dtype>/{laze,laze-simd} from the Go suite and
+// Workload/<workload>/<dtype>/{torch,numpy,numexpr} from
+// bench/peers/workloads.py; workloads.go pairs them at equal thread counts
+// into one table, with issue 29's targets against PyTorch, and one plot
+// (docs/img/workloads.svg, drawn only where the file has laze and PyTorch
+// figures together). The machine line names PyTorch's version and the BLAS
+// library under NumPy's products, from that script's configuration lines.
 // The GPU file is optional: where it is
 // missing, the GPU section says the figures wait for a GPU and no GPU plot
 // is drawn. It is the gpu.txt that bench/gpu/suite.sh writes on a GPU
