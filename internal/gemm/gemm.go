@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/laze-go/laze/internal/isa"
 )
 
 // Float is the element types Gemm computes in.
@@ -40,13 +42,6 @@ type kernel[T Float] struct {
 	fn     func(k int, a, b, c unsafe.Pointer, ldc int, acc bool)
 }
 
-// The AVX-512 kernels, set by kernel_simd.go's init when the CPU has
-// AVX-512; zero otherwise, when Gemm uses the portable kernels.
-var (
-	simd64 kernel[float64]
-	simd32 kernel[float32]
-)
-
 var (
 	portable64 = kernel[float64]{mr: 4, nr: 16, fn: portable[float64, [4 * 16]float64](4, 16)}
 	portable32 = kernel[float32]{mr: 4, nr: 32, fn: portable[float32, [4 * 32]float32](4, 32)}
@@ -58,26 +53,22 @@ var (
 // Element (i, j) of C is c[i·ldc + j], ldc ≥ n; C's previous contents are
 // ignored (beta = 0), and C must not overlap A or B. k = 0 gives zeros. ep,
 // if not nil, is called on every tile of C once it is final (see Epilogue).
-// With the AVX-512 kernels when Available, the portable ones otherwise.
+// It runs the kernels of the level isa.Selected() returns when it is called
+// (the table in kernels.go).
 func Gemm[T Float](transA, transB bool, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int, ep Epilogue) {
 	check(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
 	if m == 0 || n == 0 {
 		return
 	}
+	kerns := kernelsAt(isa.Selected())
 	var z T
 	switch unsafe.Sizeof(z) {
 	case 8:
-		kern, blk := simd64, blocks{kc64, mc64, nc64, epCols64}
-		if kern.fn == nil {
-			kern = portable64
-		}
-		run(kern, blk, transA, transB, m, n, k, f64(a), lda, f64(b), ldb, f64(c), ldc, ep)
+		kern := kerns.k64
+		run(kern, blocking(kern, kc64, mc64, nc64, epCols64), transA, transB, m, n, k, f64(a), lda, f64(b), ldb, f64(c), ldc, ep)
 	default:
-		kern, blk := simd32, blocks{kc32, mc32, nc32, epCols32}
-		if kern.fn == nil {
-			kern = portable32
-		}
-		run(kern, blk, transA, transB, m, n, k, f32(a), lda, f32(b), ldb, f32(c), ldc, ep)
+		kern := kerns.k32
+		run(kern, blocking(kern, kc32, mc32, nc32, epCols32), transA, transB, m, n, k, f32(a), lda, f32(b), ldb, f32(c), ldc, ep)
 	}
 }
 
@@ -121,6 +112,12 @@ func check(transA, transB bool, m, n, k, na, lda, nb, ldb, nc, ldc int) {
 // epilogue tiles ep columns wide.
 type blocks struct{ kc, mc, nc, ep int }
 
+// blocking returns the blocking of kern: mc rounded up to whole panels of
+// mr rows, nc and the epilogue's tiles to whole panels of nr columns.
+func blocking[T Float](kern kernel[T], kc, mc, nc, ep int) blocks {
+	return blocks{kc: kc, mc: roundUp(mc, kern.mr), nc: roundUp(nc, kern.nr), ep: roundUp(ep, kern.nr)}
+}
+
 // operands is one product, as Gemm takes it.
 type operands[T Float] struct {
 	transA, transB bool
@@ -135,7 +132,6 @@ type operands[T Float] struct {
 // its own goroutine with its own packing buffers.
 func run[T Float](kern kernel[T], blk blocks, transA, transB bool, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int, ep Epilogue) {
 	op := &operands[T]{transA: transA, transB: transB, k: k, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, ep: ep}
-	blk.ep = (blk.ep + kern.nr - 1) / kern.nr * kern.nr
 	if k == 0 {
 		for i := range m {
 			clear(c[i*ldc : i*ldc+n])
@@ -325,8 +321,8 @@ func packB[T Float](dst []T, op *operands[T], p0, kb, j0, nb, nr int) {
 }
 
 // portable returns a micro-kernel in plain Go for an mr × nr tile (A an
-// array type of mr·nr elements): the kernel of builds without archsimd or
-// CPUs without AVX-512, and the tests' check on the driver.
+// array type of mr·nr elements): the Generic level's, which every platform
+// runs.
 func portable[T Float, A ~[4 * 16]T | ~[4 * 32]T](mr, nr int) func(k int, a, b, c unsafe.Pointer, ldc int, acc bool) {
 	return func(k int, a, b, c unsafe.Pointer, ldc int, acc bool) {
 		var t A
