@@ -175,7 +175,10 @@ type buffers[T Float] struct{ a, b, tile []T }
 
 var pools sync.Map // element size → *sync.Pool of *buffers
 
-func getBuffers[T Float](kern kernel[T], blk blocks) *buffers[T] {
+// getBuffers returns packing buffers for rows × cols of C, depth k, in
+// blocks blk: no larger than the blocks the product uses (a small product
+// does not allocate nc·kc elements).
+func getBuffers[T Float](kern kernel[T], blk blocks, rows, cols, k int) *buffers[T] {
 	var z T
 	p, _ := pools.LoadOrStore(unsafe.Sizeof(z), &sync.Pool{})
 	buf, _ := p.(*sync.Pool).Get().(*buffers[T])
@@ -186,10 +189,11 @@ func getBuffers[T Float](kern kernel[T], blk blocks) *buffers[T] {
 	// broadcast loads a 128-bit lane; the loop's last pointer step), hence
 	// the slack.
 	slack := kern.mr * kern.nr
-	if na := roundUp(blk.mc, kern.mr)*blk.kc + slack; len(buf.a) < na {
+	kc := min(blk.kc, k)
+	if na := roundUp(min(blk.mc, rows), kern.mr)*kc + slack; len(buf.a) < na {
 		buf.a = make([]T, na)
 	}
-	if nb := roundUp(blk.nc, kern.nr)*blk.kc + slack; len(buf.b) < nb {
+	if nb := roundUp(min(blk.nc, cols), kern.nr)*kc + slack; len(buf.b) < nb {
 		buf.b = make([]T, nb)
 	}
 	if len(buf.tile) < kern.mr*kern.nr {
@@ -212,7 +216,7 @@ func roundUp(x, unit int) int { return (x + unit - 1) / unit * unit }
 // micro-kernel over each mr × nr tile. On the last kc step it calls the
 // epilogue on every mc × ep tile as soon as the tile is done.
 func compute[T Float](kern kernel[T], blk blocks, op *operands[T], i0, i1, j0, j1 int) {
-	buf := getBuffers(kern, blk)
+	buf := getBuffers(kern, blk, i1-i0, j1-j0, op.k)
 	defer putBuffers(buf)
 	mr, nr, k := kern.mr, kern.nr, op.k
 	c, ldc := op.c, op.ldc
