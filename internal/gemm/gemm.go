@@ -272,7 +272,9 @@ func packA[T Float](dst []T, op *operands[T], i0, mb, p0, kb, mr int) {
 	for ir := 0; ir < mb; ir += mr {
 		rows := min(mr, mb-ir)
 		panel := dst[ir*kb : ir*kb+mr*kb]
-		if !op.transA {
+		if !op.transA && rows == mr && gatherRows(panel, a, (i0+ir)*lda+p0, lda, kb, mr) {
+			// Done: a whole panel of a row-major A, gathered step by step.
+		} else if !op.transA {
 			// A is m × k: row i is contiguous along p.
 			for r := range rows {
 				row := a[(i0+ir+r)*lda+p0 : (i0+ir+r)*lda+p0+kb]
@@ -299,11 +301,24 @@ func packA[T Float](dst []T, op *operands[T], i0, mb, p0, kb, mr int) {
 // columns past nb zero.
 func packB[T Float](dst []T, op *operands[T], p0, kb, j0, nb, nr int) {
 	b, ldb := op.b, op.ldb
-	for jr := 0; jr < nb; jr += nr {
+	jr := 0
+	if !op.transB {
+		// B is k × n: step p is contiguous along j. The whole panels
+		// row by row, reading B in order (panel by panel, every step
+		// would read another of B's cache lines).
+		full := nb / nr * nr
+		for p := range kb {
+			src := b[(p0+p)*ldb+j0 : (p0+p)*ldb+j0+full]
+			for q := 0; q < full; q += nr {
+				copy(dst[q*kb+p*nr:q*kb+p*nr+nr], src[q:q+nr])
+			}
+		}
+		jr = full
+	}
+	for ; jr < nb; jr += nr {
 		cols := min(nr, nb-jr)
 		panel := dst[jr*kb : jr*kb+nr*kb]
 		if !op.transB {
-			// B is k × n: step p is contiguous along j.
 			for p := range kb {
 				copy(panel[p*nr:p*nr+cols], b[(p0+p)*ldb+j0+jr:(p0+p)*ldb+j0+jr+cols])
 			}
@@ -322,6 +337,37 @@ func packB[T Float](dst []T, op *operands[T], p0, kb, j0, nb, nr int) {
 			}
 		}
 	}
+}
+
+// gatherRows packs the mr rows of a from a[off] (ld apart), kb steps each,
+// into panel, step by step, and reports whether it did: it handles the
+// kernels' mr (4, 6, 8), with the rows as slices the compiler checks once,
+// three times as fast as packA's loop over one row at a time.
+func gatherRows[T Float](panel, a []T, off, ld, kb, mr int) bool {
+	row := func(r int) []T { return a[off+r*ld : off+r*ld+kb] }
+	switch mr {
+	case 4:
+		r0, r1, r2, r3 := row(0), row(1), row(2), row(3)
+		for p := range r0 {
+			d := (*[4]T)(panel[p*4:])
+			d[0], d[1], d[2], d[3] = r0[p], r1[p], r2[p], r3[p]
+		}
+	case 6:
+		r0, r1, r2, r3, r4, r5 := row(0), row(1), row(2), row(3), row(4), row(5)
+		for p := range r0 {
+			d := (*[6]T)(panel[p*6:])
+			d[0], d[1], d[2], d[3], d[4], d[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
+		}
+	case 8:
+		r0, r1, r2, r3, r4, r5, r6, r7 := row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7)
+		for p := range r0 {
+			d := (*[8]T)(panel[p*8:])
+			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p], r6[p], r7[p]
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // portable returns a micro-kernel in plain Go for an mr × nr tile (A an
