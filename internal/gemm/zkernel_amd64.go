@@ -4,18 +4,18 @@ package gemm
 
 import "unsafe"
 
-// avx2F64x6x8 computes the 6×8 float64 tile c (rows ldc elements apart) from k
-// steps of a packed A panel (6 elements a step) and a packed B panel (8
-// a step): c = a·b, or c += a·b when acc. 256-bit vectors, 4 k steps a
-// loop trip.
+// avx2F64x6x8 computes the 6×8 float64 tile c (rows ldc elements apart) from
+// k steps of a packed A panel (6 elements a step) and a packed B panel (8 a
+// step): c = a·b, or c += a·b when acc. 256-bit vectors, 4 k steps a loop
+// trip; written by asmgen (microKernel).
 //
 //go:noescape
 func avx2F64x6x8(k int, a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, ldc int, acc bool)
 
-// avx2F32x6x16 computes the 6×16 float32 tile c (rows ldc elements apart) from k
-// steps of a packed A panel (6 elements a step) and a packed B panel (16
-// a step): c = a·b, or c += a·b when acc. 256-bit vectors, 4 k steps a
-// loop trip.
+// avx2F32x6x16 computes the 6×16 float32 tile c (rows ldc elements apart)
+// from k steps of a packed A panel (6 elements a step) and a packed B panel
+// (16 a step): c = a·b, or c += a·b when acc. 256-bit vectors, 4 k steps a
+// loop trip; written by asmgen (microKernel).
 //
 //go:noescape
 func avx2F32x6x16(k int, a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, ldc int, acc bool)

@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // func avx2F64x6x8(k int, a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, ldc int, acc bool)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·avx2F64x6x8(SB), NOSPLIT, $0-41
 	MOVQ k+0(FP), AX
 	MOVQ a+8(FP), CX
@@ -13,21 +13,39 @@ TEXT ·avx2F64x6x8(SB), NOSPLIT, $0-41
 	SHLQ $0x03, SI
 
 	// Zero the accumulators: acc[i][v] is row i, columns v·lanes on.
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	MOVQ   AX, DI
-	SHRQ   $0x02, DI
-	JZ     tail
+	VXORPD     Y0, Y0, Y0
+	VXORPD     Y1, Y1, Y1
+	VXORPD     Y2, Y2, Y2
+	VXORPD     Y3, Y3, Y3
+	VXORPD     Y4, Y4, Y4
+	VXORPD     Y5, Y5, Y5
+	VXORPD     Y6, Y6, Y6
+	VXORPD     Y7, Y7, Y7
+	VXORPD     Y8, Y8, Y8
+	VXORPD     Y9, Y9, Y9
+	VXORPD     Y10, Y10, Y10
+	VXORPD     Y11, Y11, Y11
+	MOVQ       BX, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	MOVQ       AX, DI
+	SHRQ       $0x02, DI
+	JZ         tail
 
 loop:
 	VMOVUPD      (DX), Y12
@@ -208,7 +226,7 @@ assign:
 	RET
 
 // func avx2F32x6x16(k int, a unsafe.Pointer, b unsafe.Pointer, c unsafe.Pointer, ldc int, acc bool)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·avx2F32x6x16(SB), NOSPLIT, $0-41
 	MOVQ k+0(FP), AX
 	MOVQ a+8(FP), CX
@@ -218,21 +236,39 @@ TEXT ·avx2F32x6x16(SB), NOSPLIT, $0-41
 	SHLQ $0x02, SI
 
 	// Zero the accumulators: acc[i][v] is row i, columns v·lanes on.
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	MOVQ   AX, DI
-	SHRQ   $0x02, DI
-	JZ     tail
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y11, Y11, Y11
+	MOVQ       BX, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	MOVQ       AX, DI
+	SHRQ       $0x02, DI
+	JZ         tail
 
 loop:
 	VMOVUPS      (DX), Y12

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -23,6 +24,9 @@ type tile struct {
 	nv     int    // vectors per row of C: nr = nv·lanes columns
 	bits   int    // vector width: 256 (AVX2: Y registers, 16 of them) or 512 (AVX-512: Z registers, 32)
 	unroll int    // k steps per loop trip (a power of two)
+	// prefetchC prefetches the tile of C into L1 before the loop, so
+	// that its loads at the end do not wait for memory.
+	prefetchC bool
 }
 
 // elem is an element type's size and the instructions on its vectors.
@@ -32,7 +36,7 @@ type elem struct {
 	// The instructions, as methods of the context that emits them.
 	broadcast func(ctx *build.Context) func(...operand.Op) // VBROADCASTSD/SS m, v
 	fma       func(ctx *build.Context) func(...operand.Op) // VFMADD231PD/PS b, x, acc: acc += x·b
-	load      func(ctx *build.Context) func(...operand.Op) // VMOVUPD/S (unaligned)
+	move      func(ctx *build.Context) func(...operand.Op) // VMOVUPD/S: loads and stores, unaligned
 	add       func(ctx *build.Context) func(...operand.Op) // VADDPD/S
 	zero      func(ctx *build.Context) func(...operand.Op) // VXORPD/S v, v, v
 }
@@ -43,7 +47,7 @@ var (
 		size:      8,
 		broadcast: func(c *build.Context) func(...operand.Op) { return c.VBROADCASTSD },
 		fma:       func(c *build.Context) func(...operand.Op) { return c.VFMADD231PD },
-		load:      func(c *build.Context) func(...operand.Op) { return c.VMOVUPD },
+		move:      func(c *build.Context) func(...operand.Op) { return c.VMOVUPD },
 		add:       func(c *build.Context) func(...operand.Op) { return c.VADDPD },
 		zero:      func(c *build.Context) func(...operand.Op) { return c.VXORPD },
 	}
@@ -52,7 +56,7 @@ var (
 		size:      4,
 		broadcast: func(c *build.Context) func(...operand.Op) { return c.VBROADCASTSS },
 		fma:       func(c *build.Context) func(...operand.Op) { return c.VFMADD231PS },
-		load:      func(c *build.Context) func(...operand.Op) { return c.VMOVUPS },
+		move:      func(c *build.Context) func(...operand.Op) { return c.VMOVUPS },
 		add:       func(c *build.Context) func(...operand.Op) { return c.VADDPS },
 		zero:      func(c *build.Context) func(...operand.Op) { return c.VXORPS },
 	}
@@ -126,18 +130,16 @@ func microKernel(ctx *build.Context, t tile) {
 	if t.bits == 512 {
 		vec = ctx.ZMM
 	}
-	bcast, fma, load, add, zero := t.elem.broadcast(ctx), t.elem.fma(ctx), t.elem.load(ctx), t.elem.add(ctx), t.elem.zero(ctx)
+	bcast, fma, move, add, zero := t.elem.broadcast(ctx), t.elem.fma(ctx), t.elem.move(ctx), t.elem.add(ctx), t.elem.zero(ctx)
 
 	ctx.Function(t.name)
 	ctx.Attributes(attr.NOSPLIT)
 	ctx.Signature(signature())
 	ctx.Pragma("noescape")
-	ctx.Doc(
-		fmt.Sprintf("%s computes the %d×%d %s tile c (rows ldc elements apart) from k", t.name, t.mr, nr, t.elem.goName),
-		fmt.Sprintf("steps of a packed A panel (%d elements a step) and a packed B panel (%d", t.mr, nr),
-		fmt.Sprintf("a step): c = a·b, or c += a·b when acc. %d-bit vectors, %d k steps a", t.bits, t.unroll),
-		"loop trip.",
-	)
+	ctx.Doc(wrap(fmt.Sprintf("%s computes the %d×%d %s tile c (rows ldc elements apart) from k steps "+
+		"of a packed A panel (%d elements a step) and a packed B panel (%d a step): c = a·b, or c += a·b "+
+		"when acc. %d-bit vectors, %d k steps a loop trip; written by asmgen (microKernel).",
+		t.name, t.mr, nr, t.elem.goName, t.mr, nr, t.bits, t.unroll), 76)...)
 
 	k, a, b, c, ldc := ctx.GP64(), ctx.GP64(), ctx.GP64(), ctx.GP64(), ctx.GP64()
 	ctx.MOVQ(param(ctx, "k"), k)
@@ -162,7 +164,7 @@ func microKernel(ctx *build.Context, t tile) {
 		bv := make([]reg.VecVirtual, t.nv)
 		for v := range bv {
 			bv[v] = vec()
-			load(operand.Mem{Base: b, Disp: (u*nr + v*t.lanes()) * sz}, bv[v])
+			move(operand.Mem{Base: b, Disp: (u*nr + v*t.lanes()) * sz}, bv[v])
 		}
 		for i := range t.mr {
 			x := vec()
@@ -170,6 +172,20 @@ func microKernel(ctx *build.Context, t tile) {
 			for v := range t.nv {
 				fma(bv[v], x, accs[i][v])
 			}
+		}
+	}
+
+	if t.prefetchC {
+		row := ctx.GP64()
+		ctx.MOVQ(c, row)
+		for i := range t.mr {
+			if i > 0 {
+				ctx.ADDQ(ldc, row)
+			}
+			// The row's first and last byte: nr elements may span two
+			// cache lines.
+			ctx.PREFETCHT0(operand.Mem{Base: row})
+			ctx.PREFETCHT0(operand.Mem{Base: row, Disp: nr*sz - 1})
 		}
 	}
 
@@ -204,14 +220,14 @@ func microKernel(ctx *build.Context, t tile) {
 	ctx.Comment("c += a·b")
 	storeRows(ctx, t, c, ldc, accs, func(m operand.Mem, acc reg.VecVirtual) {
 		add(m, acc, acc)
-		load(acc, m)
+		move(acc, m)
 	})
 	ctx.VZEROUPPER()
 	ctx.RET()
 
 	ctx.Label("assign")
 	ctx.Comment("c = a·b")
-	storeRows(ctx, t, c, ldc, accs, func(m operand.Mem, acc reg.VecVirtual) { load(acc, m) })
+	storeRows(ctx, t, c, ldc, accs, func(m operand.Mem, acc reg.VecVirtual) { move(acc, m) })
 	ctx.VZEROUPPER()
 	ctx.RET()
 }
@@ -229,6 +245,23 @@ func storeRows(ctx *build.Context, t tile, c, ldc reg.GPVirtual, accs [][]reg.Ve
 			store(operand.Mem{Base: row, Disp: v * t.bits / 8}, accs[i][v])
 		}
 	}
+}
+
+// wrap cuts text into lines of at most width bytes, at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 func log2(n int) int {

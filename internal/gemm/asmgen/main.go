@@ -33,8 +33,8 @@ import (
 // AVX2 ones for now: AVX-512 tiles (bits 512) come from the same
 // description once they can be verified on an AVX-512 machine (doc.go).
 var tiles = []tile{
-	{name: "avx2F64x6x8", elem: f64, mr: 6, nv: 2, bits: 256, unroll: 4},
-	{name: "avx2F32x6x16", elem: f32, mr: 6, nv: 2, bits: 256, unroll: 4},
+	{name: "avx2F64x6x8", elem: f64, mr: 6, nv: 2, bits: 256, unroll: 4, prefetchC: true},
+	{name: "avx2F32x6x16", elem: f32, mr: 6, nv: 2, bits: 256, unroll: 4, prefetchC: true},
 }
 
 // header is the generated files' first line.
