@@ -22,9 +22,9 @@ ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels
 
 ## test: gofmt check, go vet of both builds, the GEMM generator's check (asm-check), every test
 ## under the race detector (with coverage counted: `make cover` reads it), the tests the race
-## detector cannot run (the CUDA emulator's, allocation counts) without it, then the packages whose code the SIMD build (GOEXPERIMENT=simd)
-## changes, again in that build (without -race: the SIMD build changes the arithmetic inside a
-## block, not how goroutines share the work)
+## detector cannot run (the CUDA emulator's, allocation counts) without it, then the packages
+## whose code the SIMD build (GOEXPERIMENT=simd) changes, again in that build (without -race: the
+## SIMD build changes the arithmetic inside a block, not how goroutines share the work)
 test: fmt-check vet asm-check
 	$(GO) test -race -covermode=atomic -coverprofile=coverage.out -timeout 30m ./...
 	$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)' ./kernels
