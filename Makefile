@@ -17,15 +17,15 @@ NORACE_TESTS := Emulated|^TestCachedAssignAllocations$$|^TestAllocationsDoNotGro
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels
 
-.PHONY: test fmt-check vet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz generate \
+.PHONY: test fmt-check vet asm-check cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
-## test: gofmt check, go vet of both builds, every test under the race detector (with coverage
-## counted: `make cover` reads it), the tests the race detector cannot run (the CUDA emulator's,
-## allocation counts) without it, then the packages whose code the SIMD build (GOEXPERIMENT=simd)
-## changes, again in that build (without -race: the SIMD build changes the arithmetic inside a
-## block, not how goroutines share the work)
-test: fmt-check vet
+## test: gofmt check, go vet of both builds, the GEMM generator's check (asm-check), every test
+## under the race detector (with coverage counted: `make cover` reads it), the tests the race
+## detector cannot run (the CUDA emulator's, allocation counts) without it, then the packages
+## whose code the SIMD build (GOEXPERIMENT=simd) changes, again in that build (without -race: the
+## SIMD build changes the arithmetic inside a block, not how goroutines share the work)
+test: fmt-check vet asm-check
 	$(GO) test -race -covermode=atomic -coverprofile=coverage.out -timeout 30m ./...
 	$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)' ./kernels
 	GOEXPERIMENT=simd $(GO) test -timeout 30m -skip Emulated $(SIMD_PKGS)
@@ -37,6 +37,11 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	GOEXPERIMENT=simd $(GO) vet ./...
+
+## asm-check: the GEMM kernels' generator (internal/gemm/asmgen, a module of its own, so that avo is
+## no dependency of laze): vet it, and test that the committed assembly is what it writes
+asm-check:
+	cd internal/gemm/asmgen && $(GO) vet ./... && $(GO) test ./...
 
 ## bench: every benchmark, with allocations
 bench:
@@ -137,9 +142,11 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./internal/docsnip FuzzSync $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
 
-## generate: rewrite the code generated from the op table (internal/ops)
+## generate: rewrite the code generated from the op table (internal/ops) and the GEMM kernels'
+## assembly (internal/gemm, by internal/gemm/asmgen with avo)
 generate:
 	$(GO) generate ./internal/ops
+	$(GO) generate ./internal/gemm
 
 ## cuda-deps: install the CUDA headers, NVRTC, cuBLAS and libcuda from Debian's non-free component (when missing)
 cuda-deps:

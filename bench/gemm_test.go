@@ -2,38 +2,68 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/laze-go/laze/expr"
-	"github.com/laze-go/laze/internal/gemm"
+	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/tensor"
 )
 
-// BenchmarkGemm measures laze's product (kernels.Assign of a@b, on
-// internal/gemm's packed AVX-512 kernels when built with GOEXPERIMENT=simd,
-// else gonum's Gemm) against gonum's Gemm called directly on the same data:
-// BenchmarkGemm/<dtype>/<n>/{laze,gonum}. BenchmarkGemm/epilogue/<dtype>/<n>/
-// {product,fused,twopass} is the product alone, relu(a@b + bias) in one
-// Assign (the pass run from the product's epilogue, tile by tile), and the
-// same as two Assigns (the product, then a pass over dst). One core:
+// BenchmarkGemm measures laze's product (kernels.Assign of a@b) against
+// gonum's Gemm called directly on the same data, n × n × n at n = 256 to
+// 2048: BenchmarkGemm/<dtype>/<n>/laze is the product at the level the
+// build selects (isa.Selected: the best this CPU runs, unless LAZE_CPU
+// lowers it), laze-<level> the product at each other level this CPU runs
+// (generic, avx2, avx512: what LAZE_CPU=<level> gives; at generic laze
+// computes products with gonum's Gemm), gonum gonum's Gemm.
+// BenchmarkGemm/epilogue/<dtype>/<n>/{product,fused,twopass} is, at the
+// selected level, the product alone, relu(a@b + bias) in one Assign (the
+// pass run from the product's epilogue, tile by tile, where internal/gemm
+// computes the product), and the same as two Assigns (the product, then a
+// pass over dst). One core:
 //
-//	GOEXPERIMENT=simd go test ./bench -run '^$' -bench 'Gemm' -cpu 1
+//	go test ./bench -run '^$' -bench 'Gemm' -cpu 1
 func BenchmarkGemm(b *testing.B) {
-	if !gemm.Available() {
-		b.Skip("laze's packed GEMM runs only in the GOEXPERIMENT=simd build on a CPU with AVX-512; BenchmarkMatMul measures the gonum path")
+	sizes := append(slices.Clone(matmulSizes), 2048)
+	for _, n := range sizes {
+		benchLevels[float64](b, n, gemm64)
 	}
-	for _, n := range matmulSizes {
-		benchProduct[float64](b, n, gemm64)
-	}
-	for _, n := range matmulSizes {
-		benchProduct[float32](b, n, gemm32)
+	for _, n := range sizes {
+		benchLevels[float32](b, n, gemm32)
 	}
 	for _, n := range matmulSizes {
 		benchEpilogue[float64](b, n)
 	}
 	for _, n := range matmulSizes {
 		benchEpilogue[float32](b, n)
+	}
+}
+
+// benchLevels is benchProduct (laze at the selected level, and gonum) and
+// laze at each other level this CPU runs, as laze-<level>.
+func benchLevels[T float32 | float64](b *testing.B, n int, gemm func(c, a, x []T, n int)) {
+	benchProduct[T](b, n, gemm)
+	a, x, c := tensor.Rand[T](1, n, n), tensor.Rand[T](2, n, n), tensor.New[T]([]int{n, n})
+	e := expr.MatMul[T](a, x)
+	selected := isa.Selected()
+	for _, l := range isa.Supported() {
+		if l == selected {
+			continue
+		}
+		b.Run(fmt.Sprintf("%s/%d/laze-%v", tensor.DType[T](), n, l), func(b *testing.B) {
+			prev, err := isa.Use(l)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer isa.Use(prev)
+			runProduct(b, n, func() {
+				if err := kernels.Assign(c, e); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/expr"
 	packed "github.com/laze-go/laze/internal/gemm"
+	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -118,6 +119,30 @@ func TestProductEpilogueFusion(t *testing.T) {
 			t.Run(cfg.name+"/float64", func(t *testing.T) { checkEpilogueFusion[float64](t, large) })
 			t.Run(cfg.name+"/float32", func(t *testing.T) { checkEpilogueFusion[float32](t, large) })
 			t.Run(cfg.name+"/int64", func(t *testing.T) { checkEpilogueFusion[int64](t, false) })
+		})
+	}
+}
+
+// TestProductAtEveryLevel runs the products and their fused epilogues at
+// each instruction-set level this CPU runs (isa.Use, as LAZE_CPU would set
+// it): internal/gemm's kernels where it has kernels of its own for the level
+// (the AVX2 assembly on amd64), gonum's Gemm and a second pass at Generic.
+func TestProductAtEveryLevel(t *testing.T) {
+	prev := isa.Selected()
+	t.Cleanup(func() { isa.Use(prev) })
+	for _, l := range isa.Supported() {
+		if _, err := isa.Use(l); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(l.String(), func(t *testing.T) {
+			if l == isa.Generic && packedGemm[float64]() {
+				t.Error("internal/gemm's portable kernels are used at the generic level (gonum's Gemm is faster)")
+			}
+			if packedGemm[float32]() != packed.Available() {
+				t.Errorf("packedGemm = %v, internal/gemm's Available = %v", packedGemm[float32](), packed.Available())
+			}
+			t.Run("float64", func(t *testing.T) { checkEpilogueFusion[float64](t, false) })
+			t.Run("float32", func(t *testing.T) { checkEpilogueFusion[float32](t, false) })
 		})
 	}
 }

@@ -229,9 +229,10 @@ type (
 //
 //	kernels.UseBLAS64(netlib.Implementation{})
 //
-// UseBLAS64(nil) restores the built-in one: internal/gemm's packed AVX-512
-// kernels when the binary is built with GOEXPERIMENT=simd on an amd64 CPU
-// with AVX-512, else gonum's pure-Go Gemm (as blas64.Use configures it). A
+// UseBLAS64(nil) restores the built-in one: internal/gemm's packed GEMM
+// where it has kernels of its own for the instruction-set level in use (on
+// amd64 with AVX2 and FMA, in every build; LAZE_CPU=generic turns it off),
+// else gonum's pure-Go Gemm (as blas64.Use configures it). A
 // plugged BLAS computes the product alone: an elementwise rest of the
 // assignment then runs as a second pass over the destination. Safe for
 // concurrent use; a product that has begun finishes with the BLAS it began

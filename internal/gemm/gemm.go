@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/laze-go/laze/internal/isa"
 )
 
 // Float is the element types Gemm computes in.
@@ -40,13 +42,6 @@ type kernel[T Float] struct {
 	fn     func(k int, a, b, c unsafe.Pointer, ldc int, acc bool)
 }
 
-// The AVX-512 kernels, set by kernel_simd.go's init when the CPU has
-// AVX-512; zero otherwise, when Gemm uses the portable kernels.
-var (
-	simd64 kernel[float64]
-	simd32 kernel[float32]
-)
-
 var (
 	portable64 = kernel[float64]{mr: 4, nr: 16, fn: portable[float64, [4 * 16]float64](4, 16)}
 	portable32 = kernel[float32]{mr: 4, nr: 32, fn: portable[float32, [4 * 32]float32](4, 32)}
@@ -58,26 +53,22 @@ var (
 // Element (i, j) of C is c[i·ldc + j], ldc ≥ n; C's previous contents are
 // ignored (beta = 0), and C must not overlap A or B. k = 0 gives zeros. ep,
 // if not nil, is called on every tile of C once it is final (see Epilogue).
-// With the AVX-512 kernels when Available, the portable ones otherwise.
+// It runs the kernels of the level isa.Selected() returns when it is called
+// (the table in kernels.go).
 func Gemm[T Float](transA, transB bool, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int, ep Epilogue) {
 	check(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
 	if m == 0 || n == 0 {
 		return
 	}
+	kerns := kernelsAt(isa.Selected())
 	var z T
 	switch unsafe.Sizeof(z) {
 	case 8:
-		kern, blk := simd64, blocks{kc64, mc64, nc64, epCols64}
-		if kern.fn == nil {
-			kern = portable64
-		}
-		run(kern, blk, transA, transB, m, n, k, f64(a), lda, f64(b), ldb, f64(c), ldc, ep)
+		kern := kerns.k64
+		run(kern, blocking(kern, kc64, mc64, nc64, epCols64), transA, transB, m, n, k, f64(a), lda, f64(b), ldb, f64(c), ldc, ep)
 	default:
-		kern, blk := simd32, blocks{kc32, mc32, nc32, epCols32}
-		if kern.fn == nil {
-			kern = portable32
-		}
-		run(kern, blk, transA, transB, m, n, k, f32(a), lda, f32(b), ldb, f32(c), ldc, ep)
+		kern := kerns.k32
+		run(kern, blocking(kern, kc32, mc32, nc32, epCols32), transA, transB, m, n, k, f32(a), lda, f32(b), ldb, f32(c), ldc, ep)
 	}
 }
 
@@ -121,6 +112,12 @@ func check(transA, transB bool, m, n, k, na, lda, nb, ldb, nc, ldc int) {
 // epilogue tiles ep columns wide.
 type blocks struct{ kc, mc, nc, ep int }
 
+// blocking returns the blocking of kern: mc rounded up to whole panels of
+// mr rows, nc and the epilogue's tiles to whole panels of nr columns.
+func blocking[T Float](kern kernel[T], kc, mc, nc, ep int) blocks {
+	return blocks{kc: kc, mc: roundUp(mc, kern.mr), nc: roundUp(nc, kern.nr), ep: roundUp(ep, kern.nr)}
+}
+
 // operands is one product, as Gemm takes it.
 type operands[T Float] struct {
 	transA, transB bool
@@ -135,7 +132,6 @@ type operands[T Float] struct {
 // its own goroutine with its own packing buffers.
 func run[T Float](kern kernel[T], blk blocks, transA, transB bool, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int, ep Epilogue) {
 	op := &operands[T]{transA: transA, transB: transB, k: k, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, ep: ep}
-	blk.ep = (blk.ep + kern.nr - 1) / kern.nr * kern.nr
 	if k == 0 {
 		for i := range m {
 			clear(c[i*ldc : i*ldc+n])
@@ -179,7 +175,10 @@ type buffers[T Float] struct{ a, b, tile []T }
 
 var pools sync.Map // element size → *sync.Pool of *buffers
 
-func getBuffers[T Float](kern kernel[T], blk blocks) *buffers[T] {
+// getBuffers returns packing buffers for rows × cols of C, depth k, in
+// blocks blk: no larger than the blocks the product uses (a small product
+// does not allocate nc·kc elements).
+func getBuffers[T Float](kern kernel[T], blk blocks, rows, cols, k int) *buffers[T] {
 	var z T
 	p, _ := pools.LoadOrStore(unsafe.Sizeof(z), &sync.Pool{})
 	buf, _ := p.(*sync.Pool).Get().(*buffers[T])
@@ -190,10 +189,11 @@ func getBuffers[T Float](kern kernel[T], blk blocks) *buffers[T] {
 	// broadcast loads a 128-bit lane; the loop's last pointer step), hence
 	// the slack.
 	slack := kern.mr * kern.nr
-	if na := roundUp(blk.mc, kern.mr)*blk.kc + slack; len(buf.a) < na {
+	kc := min(blk.kc, k)
+	if na := roundUp(min(blk.mc, rows), kern.mr)*kc + slack; len(buf.a) < na {
 		buf.a = make([]T, na)
 	}
-	if nb := roundUp(blk.nc, kern.nr)*blk.kc + slack; len(buf.b) < nb {
+	if nb := roundUp(min(blk.nc, cols), kern.nr)*kc + slack; len(buf.b) < nb {
 		buf.b = make([]T, nb)
 	}
 	if len(buf.tile) < kern.mr*kern.nr {
@@ -216,7 +216,7 @@ func roundUp(x, unit int) int { return (x + unit - 1) / unit * unit }
 // micro-kernel over each mr × nr tile. On the last kc step it calls the
 // epilogue on every mc × ep tile as soon as the tile is done.
 func compute[T Float](kern kernel[T], blk blocks, op *operands[T], i0, i1, j0, j1 int) {
-	buf := getBuffers(kern, blk)
+	buf := getBuffers(kern, blk, i1-i0, j1-j0, op.k)
 	defer putBuffers(buf)
 	mr, nr, k := kern.mr, kern.nr, op.k
 	c, ldc := op.c, op.ldc
@@ -272,7 +272,9 @@ func packA[T Float](dst []T, op *operands[T], i0, mb, p0, kb, mr int) {
 	for ir := 0; ir < mb; ir += mr {
 		rows := min(mr, mb-ir)
 		panel := dst[ir*kb : ir*kb+mr*kb]
-		if !op.transA {
+		if !op.transA && rows == mr && gatherRows(panel, a, (i0+ir)*lda+p0, lda, kb, mr) {
+			// Done: a whole panel of a row-major A, gathered step by step.
+		} else if !op.transA {
 			// A is m × k: row i is contiguous along p.
 			for r := range rows {
 				row := a[(i0+ir+r)*lda+p0 : (i0+ir+r)*lda+p0+kb]
@@ -299,11 +301,24 @@ func packA[T Float](dst []T, op *operands[T], i0, mb, p0, kb, mr int) {
 // columns past nb zero.
 func packB[T Float](dst []T, op *operands[T], p0, kb, j0, nb, nr int) {
 	b, ldb := op.b, op.ldb
-	for jr := 0; jr < nb; jr += nr {
+	jr := 0
+	if !op.transB {
+		// B is k × n: step p is contiguous along j. The whole panels
+		// row by row, reading B in order (panel by panel, every step
+		// would read another of B's cache lines).
+		full := nb / nr * nr
+		for p := range kb {
+			src := b[(p0+p)*ldb+j0 : (p0+p)*ldb+j0+full]
+			for q := 0; q < full; q += nr {
+				copy(dst[q*kb+p*nr:q*kb+p*nr+nr], src[q:q+nr])
+			}
+		}
+		jr = full
+	}
+	for ; jr < nb; jr += nr {
 		cols := min(nr, nb-jr)
 		panel := dst[jr*kb : jr*kb+nr*kb]
 		if !op.transB {
-			// B is k × n: step p is contiguous along j.
 			for p := range kb {
 				copy(panel[p*nr:p*nr+cols], b[(p0+p)*ldb+j0+jr:(p0+p)*ldb+j0+jr+cols])
 			}
@@ -324,9 +339,40 @@ func packB[T Float](dst []T, op *operands[T], p0, kb, j0, nb, nr int) {
 	}
 }
 
+// gatherRows packs the mr rows of a from a[off] (ld apart), kb steps each,
+// into panel, step by step, and reports whether it did: it handles the
+// kernels' mr (4, 6, 8), with the rows as slices the compiler checks once,
+// three times as fast as packA's loop over one row at a time.
+func gatherRows[T Float](panel, a []T, off, ld, kb, mr int) bool {
+	row := func(r int) []T { return a[off+r*ld : off+r*ld+kb] }
+	switch mr {
+	case 4:
+		r0, r1, r2, r3 := row(0), row(1), row(2), row(3)
+		for p := range r0 {
+			d := (*[4]T)(panel[p*4:])
+			d[0], d[1], d[2], d[3] = r0[p], r1[p], r2[p], r3[p]
+		}
+	case 6:
+		r0, r1, r2, r3, r4, r5 := row(0), row(1), row(2), row(3), row(4), row(5)
+		for p := range r0 {
+			d := (*[6]T)(panel[p*6:])
+			d[0], d[1], d[2], d[3], d[4], d[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
+		}
+	case 8:
+		r0, r1, r2, r3, r4, r5, r6, r7 := row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7)
+		for p := range r0 {
+			d := (*[8]T)(panel[p*8:])
+			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p], r6[p], r7[p]
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // portable returns a micro-kernel in plain Go for an mr × nr tile (A an
-// array type of mr·nr elements): the kernel of builds without archsimd or
-// CPUs without AVX-512, and the tests' check on the driver.
+// array type of mr·nr elements): the Generic level's, which every platform
+// runs.
 func portable[T Float, A ~[4 * 16]T | ~[4 * 32]T](mr, nr int) func(k int, a, b, c unsafe.Pointer, ldc int, acc bool) {
 	return func(k int, a, b, c unsafe.Pointer, ldc int, acc bool) {
 		var t A

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/laze-go/laze/internal/isa"
 )
 
 // naive is the reference: C = op(A)·op(B) by the triple loop, summed in
@@ -45,10 +49,15 @@ func (tc gemmCase) String() string {
 	return fmt.Sprintf("%dx%dx%d/tA=%v/tB=%v/pad=%d", tc.m, tc.n, tc.k, tc.transA, tc.transB, tc.pad)
 }
 
-func gemmCases() []gemmCase {
+// gemmCases are the shapes every level is tested on: the edges of its tile
+// (m, n and k of 0 and 1, a tile's mr and nr rows and columns and one
+// fewer and one more, several tiles and a part), unrolled k loops with and
+// without a remainder, and products larger than the default blocks' kc,
+// each with both transposes and leading dimensions wider than the rows.
+func gemmCases(mr, nr int) []gemmCase {
 	var cases []gemmCase
 	sizes := [][3]int{
-		{1, 1, 1}, {1, 1, 0}, {3, 5, 0}, {0, 4, 3}, {4, 0, 3}, {4, 16, 1}, {4, 32, 2},
+		{1, 1, 1}, {1, 1, 0}, {3, 5, 0}, {0, 4, 3}, {4, 0, 3}, {0, 0, 0}, {4, 16, 1}, {4, 32, 2},
 		{5, 17, 3}, {3, 15, 7}, {8, 32, 8}, {13, 33, 29}, {1, 100, 9}, {100, 1, 9},
 		{37, 70, 65}, {64, 64, 64}, {97, 131, 300}, {200, 33, 513},
 	}
@@ -61,7 +70,37 @@ func gemmCases() []gemmCase {
 			}
 		}
 	}
+	// The tile's edges: the packing does not depend on the tile, so each
+	// shape takes one of the eight transpose and padding combinations, in
+	// turn.
+	var edges [][3]int
+	for _, m := range []int{1, mr - 1, mr, mr + 1, 3*mr + 1} {
+		for _, n := range []int{1, nr - 1, nr, nr + 1, 2*nr + 3} {
+			edges = append(edges, [3]int{m, n, 1 + (m+n)%9})
+		}
+	}
+	for _, k := range []int{2, 3, 4, 5, 8, 9} {
+		edges = append(edges, [3]int{mr, nr, k})
+	}
+	for i, s := range edges {
+		cases = append(cases, gemmCase{s[0], s[1], s[2], i&1 != 0, i&2 != 0, 3 * (i >> 2 & 1)})
+	}
 	return cases
+}
+
+// approxEqual reports whether got is want within cmpopts.EquateApprox(0,
+// margin)'s rule, |want - got| ≤ margin, without its cost: the tests call
+// cmp.Diff only to show a difference.
+func approxEqual[T Float](want, got []T, margin float64) bool {
+	if len(want) != len(got) {
+		return false
+	}
+	for i, w := range want {
+		if x, y := float64(w), float64(got[i]); x != y && !(math.Abs(x-y) <= margin) {
+			return false
+		}
+	}
+	return true
 }
 
 // operandsFor returns random A and B for tc, with their leading dimensions,
@@ -99,9 +138,19 @@ func eps[T Float]() float64 {
 	return 0x1p-52
 }
 
+// testGemm checks Gemm on every case at the level selected now, against
+// the float64 reference; withEpilogue checks that the epilogue's tiles
+// partition C and see its final values.
 func testGemm[T Float](t *testing.T, withEpilogue bool) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, tc := range gemmCases() {
+	var kern kernel[T]
+	switch k := any(&kern).(type) {
+	case *kernel[float64]:
+		*k = kernelsAt(isa.Selected()).k64
+	case *kernel[float32]:
+		*k = kernelsAt(isa.Selected()).k32
+	}
+	for _, tc := range gemmCases(kern.mr, kern.nr) {
 		t.Run(tc.String(), func(t *testing.T) {
 			a, lda, b, ldb, c, ldc := operandsFor[T](tc, rng)
 			want := naive(tc.transA, tc.transB, tc.m, tc.n, tc.k, a, lda, b, ldb)
@@ -139,7 +188,9 @@ func testGemm[T Float](t *testing.T, withEpilogue bool) {
 				}
 			}
 			tol := 4 * float64(max(tc.k, 1)) * eps[T]()
-			if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, tol)); diff != "" {
+			if approxEqual(want, got, tol) {
+				// Equal within rounding.
+			} else if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, tol)); diff != "" {
 				t.Errorf("C (-want +got):\n%s", diff)
 			}
 			// The padding of C is not written.
@@ -166,32 +217,124 @@ func small(t *testing.T, f func(t *testing.T)) {
 	f(t)
 }
 
-func TestGemm(t *testing.T) {
-	t.Logf("AVX-512 kernels: %v", Available())
-	for _, blocking := range []string{"default", "small"} {
-		t.Run(blocking, func(t *testing.T) {
-			run := func(t *testing.T, f func(t *testing.T)) { f(t) }
-			if blocking == "small" {
-				run = small
-			}
-			t.Run("float64", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float64](t, false) }) })
-			t.Run("float32", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float32](t, false) }) })
-			t.Run("float64/epilogue", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float64](t, true) }) })
-			t.Run("float32/epilogue", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float32](t, true) }) })
-		})
+// atEveryLevel runs f once at each level this CPU runs (isa.Supported),
+// with isa.Use, as a subtest named by the level, and restores the level.
+func atEveryLevel(t *testing.T, f func(t *testing.T)) {
+	prev := isa.Selected()
+	t.Cleanup(func() { isa.Use(prev) })
+	for _, l := range isa.Supported() {
+		if _, err := isa.Use(l); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(l.String(), f)
 	}
 }
 
-// TestGemmPortable checks the driver with the portable kernels, which the
-// other tests use only where the AVX-512 ones are missing.
-func TestGemmPortable(t *testing.T) {
-	s64, s32 := simd64, simd32
-	simd64, simd32 = kernel[float64]{}, kernel[float32]{}
-	t.Cleanup(func() { simd64, simd32 = s64, s32 })
-	small(t, func(t *testing.T) {
-		t.Run("float64", func(t *testing.T) { testGemm[float64](t, true) })
-		t.Run("float32", func(t *testing.T) { testGemm[float32](t, true) })
+func TestGemm(t *testing.T) {
+	atEveryLevel(t, func(t *testing.T) {
+		r := kernelsAt(isa.Selected())
+		t.Logf("level %v: %d×%d float64, %d×%d float32 tiles; Available() = %v", isa.Selected(), r.k64.mr, r.k64.nr, r.k32.mr, r.k32.nr, Available())
+		// The default blocks, then the small ones, which cross every
+		// boundary, with an epilogue (whose check includes C's values).
+		// The portable kernels are the driver's reference (kernels uses
+		// gonum's Gemm at Generic), and slow under -race: small blocks
+		// only.
+		if isa.Selected() != isa.Generic {
+			t.Run("default/float64", func(t *testing.T) { testGemm[float64](t, false) })
+			t.Run("default/float32", func(t *testing.T) { testGemm[float32](t, false) })
+		}
+		t.Run("small/float64/epilogue", func(t *testing.T) { small(t, func(t *testing.T) { testGemm[float64](t, true) }) })
+		t.Run("small/float32/epilogue", func(t *testing.T) { small(t, func(t *testing.T) { testGemm[float32](t, true) }) })
 	})
+}
+
+// TestKernels calls each level's micro-kernels directly: every k from 0 to
+// a few loop trips past the unrolling, c = a·b and c += a·b, rows of C
+// wider than the tile (whose other elements, like those around C, must not
+// change), against the float64 reference.
+func TestKernels(t *testing.T) {
+	atEveryLevel(t, func(t *testing.T) {
+		r := kernelsAt(isa.Selected())
+		t.Run("float64", func(t *testing.T) { testKernel(t, r.k64) })
+		t.Run("float32", func(t *testing.T) { testKernel(t, r.k32) })
+	})
+}
+
+func testKernel[T Float](t *testing.T, kern kernel[T]) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	mr, nr := kern.mr, kern.nr
+	for k := range 20 {
+		for _, acc := range []bool{false, true} {
+			for _, ldc := range []int{nr, nr + 5} {
+				a, b := make([]T, k*mr), make([]T, k*nr)
+				for i := range a {
+					a[i] = T(rng.Float64()*2 - 1)
+				}
+				for i := range b {
+					b[i] = T(rng.Float64()*2 - 1)
+				}
+				// C with a guard row above and below, each element distinct.
+				c := make([]T, (mr+2)*ldc)
+				for i := range c {
+					c[i] = T(i%97)/64 - 0.75
+				}
+				want := slices.Clone(c)
+				for i := range mr {
+					for j := range nr {
+						var s float64
+						for p := range k {
+							s += float64(a[p*mr+i]) * float64(b[p*nr+j])
+						}
+						if acc {
+							s += float64(c[(i+1)*ldc+j])
+						}
+						want[(i+1)*ldc+j] = T(s)
+					}
+				}
+				var pa, pb unsafe.Pointer
+				if k > 0 {
+					pa, pb = unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0])
+				}
+				kern.fn(k, pa, pb, unsafe.Pointer(&c[ldc]), ldc, acc)
+				tol := 4 * float64(k+1) * eps[T]()
+				if approxEqual(want, c, tol) {
+					continue
+				}
+				if diff := cmp.Diff(want, c, cmpopts.EquateApprox(0, tol)); diff != "" {
+					t.Errorf("k=%d acc=%v ldc=%d (-want +got):\n%s", k, acc, ldc, diff)
+				}
+			}
+		}
+	}
+}
+
+// ownKernels lists, per GOARCH, the levels that have micro-kernels of
+// their own in the table.
+var ownKernels = map[string][]isa.Level{
+	"amd64": {isa.AVX2, isa.AVX512},
+}
+
+// TestLevelsAndAvailable: at each level, Available reports whether the
+// level has kernels of its own, which it has where ownKernels says; the
+// others (Generic first) run the portable kernels.
+func TestLevelsAndAvailable(t *testing.T) {
+	type state struct {
+		Level      string
+		Available  bool
+		OwnKernels bool
+	}
+	var got, want []state
+	atEveryLevel(t, func(t *testing.T) {
+		l := isa.Selected()
+		own := slices.Contains(ownKernels[runtime.GOARCH], l)
+		want = append(want, state{l.String(), own, own})
+		k := kernelsAt(l).k64
+		portable := k.mr == portable64.mr && k.nr == portable64.nr
+		got = append(got, state{l.String(), Available(), !portable})
+	})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
 
 // TestGemmNamedType: a type whose underlying type is float64.

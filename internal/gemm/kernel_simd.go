@@ -11,15 +11,13 @@ import (
 	"unsafe"
 )
 
-// Available reports whether the packed AVX-512 kernels run on this machine:
-// built with GOEXPERIMENT=simd on amd64, and the CPU has AVX-512.
-func Available() bool { return archsimd.X86.AVX512() }
-
-func init() {
-	if Available() {
-		simd64 = kernel[float64]{mr: 4, nr: 16, fn: kernel64}
-		simd32 = kernel[float32]{mr: 4, nr: 32, fn: kernel32}
-	}
+// avx512 is the AVX512 level's kernels in this build: archsimd's AVX-512
+// ones, 4×16 float64 and 4×32 float32 (kernel_amd64.go adds them to the
+// table; Gemm runs them only where isa.Selected() is AVX512, so only on CPUs
+// with AVX-512).
+var avx512 = row{
+	k64: kernel[float64]{mr: 4, nr: 16, fn: kernel64},
+	k32: kernel[float32]{mr: 4, nr: 32, fn: kernel32},
 }
 
 // kernel64 computes the 4×16 tile c (rows ldc elements apart) from k steps of
