@@ -15,7 +15,7 @@ NORACE_TESTS := Emulated|^TestCachedAssignAllocations$$|^TestAllocationsDoNotGro
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` builds and vets (tests
 # included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
-ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels
+ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/isa
 
 .PHONY: test fmt-check vet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
@@ -131,9 +131,9 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./internal/docsnip FuzzSync $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
 
-## generate: rewrite the code generated from the op table (internal/ops)
+## generate: rewrite the code generated from the op table (internal/ops) and the arm64 NEON GEMM kernels (internal/gemm/neongen)
 generate:
-	$(GO) generate ./internal/ops
+	$(GO) generate ./internal/ops ./internal/gemm
 
 ## cuda-deps: install the CUDA headers, NVRTC, cuBLAS and libcuda from Debian's non-free component (when missing)
 cuda-deps:

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/laze-go/laze/internal/isa"
 )
 
 // Float is the element types Gemm computes in.
@@ -40,12 +42,24 @@ type kernel[T Float] struct {
 	fn     func(k int, a, b, c unsafe.Pointer, ldc int, acc bool)
 }
 
-// The AVX-512 kernels, set by kernel_simd.go's init when the CPU has
-// AVX-512; zero otherwise, when Gemm uses the portable kernels.
+// The SIMD micro-kernels of each instruction-set level that has its own,
+// set by the platform files' init (kernel_simd.go: AVX-512 in the
+// GOEXPERIMENT=simd build; kernel_arm64.go: NEON); zero for the others. Gemm
+// uses those of isa.Selected(), the portable ones where that level has none.
 var (
-	simd64 kernel[float64]
-	simd32 kernel[float32]
+	simd64 [isa.NEON + 1]kernel[float64]
+	simd32 [isa.NEON + 1]kernel[float32]
 )
+
+// Available reports whether Gemm runs on SIMD micro-kernels here: the level
+// isa.Selected() has its own (NEON on arm64; AVX-512 in the GOEXPERIMENT=simd
+// build on amd64). Where it does not, Gemm still computes the product on a
+// portable Go micro-kernel, but callers (package kernels) should use another
+// Gemm (gonum's).
+func Available() bool {
+	l := isa.Selected()
+	return simd64[l].fn != nil && simd32[l].fn != nil
+}
 
 var (
 	portable64 = kernel[float64]{mr: 4, nr: 16, fn: portable[float64, [4 * 16]float64](4, 16)}
@@ -58,7 +72,8 @@ var (
 // Element (i, j) of C is c[i·ldc + j], ldc ≥ n; C's previous contents are
 // ignored (beta = 0), and C must not overlap A or B. k = 0 gives zeros. ep,
 // if not nil, is called on every tile of C once it is final (see Epilogue).
-// With the AVX-512 kernels when Available, the portable ones otherwise.
+// With the SIMD kernels of the selected level when Available, the portable
+// ones otherwise.
 func Gemm[T Float](transA, transB bool, m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int, ep Epilogue) {
 	check(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
 	if m == 0 || n == 0 {
@@ -67,13 +82,13 @@ func Gemm[T Float](transA, transB bool, m, n, k int, a []T, lda int, b []T, ldb 
 	var z T
 	switch unsafe.Sizeof(z) {
 	case 8:
-		kern, blk := simd64, blocks{kc64, mc64, nc64, epCols64}
+		kern, blk := simd64[isa.Selected()], blocks{kc64, mc64, nc64, epCols64}
 		if kern.fn == nil {
 			kern = portable64
 		}
 		run(kern, blk, transA, transB, m, n, k, f64(a), lda, f64(b), ldb, f64(c), ldc, ep)
 	default:
-		kern, blk := simd32, blocks{kc32, mc32, nc32, epCols32}
+		kern, blk := simd32[isa.Selected()], blocks{kc32, mc32, nc32, epCols32}
 		if kern.fn == nil {
 			kern = portable32
 		}

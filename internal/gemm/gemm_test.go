@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/laze-go/laze/internal/isa"
 )
 
 // naive is the reference: C = op(A)·op(B) by the triple loop, summed in
@@ -45,17 +47,31 @@ func (tc gemmCase) String() string {
 	return fmt.Sprintf("%dx%dx%d/tA=%v/tB=%v/pad=%d", tc.m, tc.n, tc.k, tc.transA, tc.transB, tc.pad)
 }
 
-func gemmCases() []gemmCase {
+// gemmCases are the products checked for a kernel of tile mr × nr: the
+// empty ones, k = 0 and 1, a tile and one row or column more or fewer, several
+// tiles with ragged edges, and (unless short) sizes that cross the default
+// blocking's kc and mc. Each in the four transpose combinations, with and
+// without padded leading dimensions (short: half of them padded).
+func gemmCases(mr, nr int, short bool) []gemmCase {
 	var cases []gemmCase
 	sizes := [][3]int{
 		{1, 1, 1}, {1, 1, 0}, {3, 5, 0}, {0, 4, 3}, {4, 0, 3}, {4, 16, 1}, {4, 32, 2},
 		{5, 17, 3}, {3, 15, 7}, {8, 32, 8}, {13, 33, 29}, {1, 100, 9}, {100, 1, 9},
-		{37, 70, 65}, {64, 64, 64}, {97, 131, 300}, {200, 33, 513},
+		{mr, nr, 1}, {mr - 1, nr - 1, 2}, {mr + 1, nr + 1, 5}, {mr, nr + 1, 4}, {mr + 1, nr, 3},
+		{mr - 1, nr, 6}, {mr, nr - 1, 7}, {2*mr + 1, 3*nr - 1, 17}, {37, 70, 65},
+	}
+	if !short {
+		sizes = append(sizes, [][3]int{{64, 64, 64}, {97, 131, 300}, {200, 33, 513}}...)
 	}
 	for _, s := range sizes {
 		for _, tA := range []bool{false, true} {
 			for _, tB := range []bool{false, true} {
 				for _, pad := range []int{0, 3} {
+					// Short: leading dimensions padded for half of the
+					// transpose combinations only.
+					if short && (pad != 0) != (tA != tB) {
+						continue
+					}
 					cases = append(cases, gemmCase{s[0], s[1], s[2], tA, tB, pad})
 				}
 			}
@@ -99,9 +115,11 @@ func eps[T Float]() float64 {
 	return 0x1p-52
 }
 
+// testGemm checks Gemm on gemmCases for the tile of the kernel it uses now.
 func testGemm[T Float](t *testing.T, withEpilogue bool) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, tc := range gemmCases() {
+	mr, nr := tileFor[T]()
+	for _, tc := range gemmCases(mr, nr, testing.Short()) {
 		t.Run(tc.String(), func(t *testing.T) {
 			a, lda, b, ldb, c, ldc := operandsFor[T](tc, rng)
 			want := naive(tc.transA, tc.transB, tc.m, tc.n, tc.k, a, lda, b, ldb)
@@ -166,31 +184,63 @@ func small(t *testing.T, f func(t *testing.T)) {
 	f(t)
 }
 
-func TestGemm(t *testing.T) {
-	t.Logf("AVX-512 kernels: %v", Available())
-	for _, blocking := range []string{"default", "small"} {
-		t.Run(blocking, func(t *testing.T) {
-			run := func(t *testing.T, f func(t *testing.T)) { f(t) }
-			if blocking == "small" {
-				run = small
+// tileFor returns the tile of the micro-kernel Gemm uses for T at the
+// selected level.
+func tileFor[T Float]() (mr, nr int) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		kern := simd32[isa.Selected()]
+		if kern.fn == nil {
+			kern = portable32
+		}
+		return kern.mr, kern.nr
+	}
+	kern := simd64[isa.Selected()]
+	if kern.fn == nil {
+		kern = portable64
+	}
+	return kern.mr, kern.nr
+}
+
+// levels runs f at every level this CPU runs that has kernels of its own,
+// and at Generic (the portable kernels), restoring the selection after.
+func levels(t *testing.T, f func(t *testing.T)) {
+	for _, l := range isa.Supported() {
+		if l != isa.Generic && simd64[l].fn == nil {
+			t.Logf("%v: no kernels of its own in this build", l)
+			continue
+		}
+		t.Run(l.String(), func(t *testing.T) {
+			prev, err := isa.Use(l)
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Run("float64", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float64](t, false) }) })
-			t.Run("float32", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float32](t, false) }) })
-			t.Run("float64/epilogue", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float64](t, true) }) })
-			t.Run("float32/epilogue", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float32](t, true) }) })
+			t.Cleanup(func() { isa.Use(prev) })
+			if got, want := Available(), l != isa.Generic; got != want {
+				t.Errorf("Available() = %v at %v; want %v", got, l, want)
+			}
+			f(t)
 		})
 	}
 }
 
-// TestGemmPortable checks the driver with the portable kernels, which the
-// other tests use only where the AVX-512 ones are missing.
-func TestGemmPortable(t *testing.T) {
-	s64, s32 := simd64, simd32
-	simd64, simd32 = kernel[float64]{}, kernel[float32]{}
-	t.Cleanup(func() { simd64, simd32 = s64, s32 })
-	small(t, func(t *testing.T) {
-		t.Run("float64", func(t *testing.T) { testGemm[float64](t, true) })
-		t.Run("float32", func(t *testing.T) { testGemm[float32](t, true) })
+func TestGemm(t *testing.T) {
+	levels(t, func(t *testing.T) {
+		for _, blocking := range []string{"default", "small"} {
+			if testing.Short() && isa.Selected() == isa.Generic && blocking == "default" {
+				continue // short (qemu): the portable kernels with the small blocking only
+			}
+			t.Run(blocking, func(t *testing.T) {
+				run := func(t *testing.T, f func(t *testing.T)) { f(t) }
+				if blocking == "small" {
+					run = small
+				}
+				t.Run("float64", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float64](t, false) }) })
+				t.Run("float32", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float32](t, false) }) })
+				t.Run("float64/epilogue", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float64](t, true) }) })
+				t.Run("float32/epilogue", func(t *testing.T) { run(t, func(t *testing.T) { testGemm[float32](t, true) }) })
+			})
+		}
 	})
 }
 

@@ -9,16 +9,15 @@ package gemm
 import (
 	"simd/archsimd"
 	"unsafe"
+
+	"github.com/laze-go/laze/internal/isa"
 )
 
-// Available reports whether the packed AVX-512 kernels run on this machine:
-// built with GOEXPERIMENT=simd on amd64, and the CPU has AVX-512.
-func Available() bool { return archsimd.X86.AVX512() }
-
+// The AVX-512 kernels are the isa.AVX512 level's, where the CPU has it.
 func init() {
-	if Available() {
-		simd64 = kernel[float64]{mr: 4, nr: 16, fn: kernel64}
-		simd32 = kernel[float32]{mr: 4, nr: 32, fn: kernel32}
+	if isa.Runs(isa.AVX512) && archsimd.X86.AVX512() {
+		simd64[isa.AVX512] = kernel[float64]{mr: 4, nr: 16, fn: kernel64}
+		simd32[isa.AVX512] = kernel[float32]{mr: 4, nr: 32, fn: kernel32}
 	}
 }
 

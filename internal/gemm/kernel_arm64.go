@@ -1,0 +1,11 @@
+package gemm
+
+import "github.com/laze-go/laze/internal/isa"
+
+// The NEON kernels (neon_arm64.s, written by neongen) are the isa.NEON
+// level's: every arm64 CPU has Advanced SIMD, and isa selects NEON unless
+// LAZE_CPU or isa.Use chose generic.
+func init() {
+	simd64[isa.NEON] = kernel[float64]{mr: neonKernel64MR, nr: neonKernel64NR, fn: neonKernel64}
+	simd32[isa.NEON] = kernel[float32]{mr: neonKernel32MR, nr: neonKernel32NR, fn: neonKernel32}
+}
