@@ -229,9 +229,10 @@ type (
 //
 //	kernels.UseBLAS64(netlib.Implementation{})
 //
-// UseBLAS64(nil) restores the built-in one: internal/gemm's packed AVX-512
-// kernels when the binary is built with GOEXPERIMENT=simd on an amd64 CPU
-// with AVX-512, else gonum's pure-Go Gemm (as blas64.Use configures it). A
+// UseBLAS64(nil) restores the built-in one: internal/gemm's packed SIMD
+// kernels where the selected instruction-set level has them (NEON on arm64;
+// AVX-512 when the binary is built with GOEXPERIMENT=simd on an amd64 CPU
+// with AVX-512), else gonum's pure-Go Gemm (as blas64.Use configures it). A
 // plugged BLAS computes the product alone: an elementwise rest of the
 // assignment then runs as a second pass over the destination. Safe for
 // concurrent use; a product that has begun finishes with the BLAS it began

@@ -1,15 +1,40 @@
-// Package gemm is a packed matrix product for float32 and float64 on
-// simd/archsimd's AVX-512 vectors: C = op(A)·op(B), row-major operands with
-// leading dimensions, transposes as flags, beta = 0, with an optional
+// Package gemm is a packed matrix product for float32 and float64 on SIMD
+// micro-kernels (NEON assembly on arm64; simd/archsimd's AVX-512 vectors in
+// the GOEXPERIMENT=simd build on amd64): C = op(A)·op(B), row-major operands
+// with leading dimensions, transposes as flags, beta = 0, with an optional
 // epilogue called on each finished tile of C.
 //
 // # Availability
 //
-// The AVX-512 kernels are built only with GOEXPERIMENT=simd on amd64
-// (kernel_simd.go, //go:build goexperiment.simd && amd64) and run only where
-// archsimd.X86.AVX512() holds. Available reports whether they do; where they
-// do not, Gemm still computes the product on a portable Go micro-kernel, but
-// callers (package kernels) should use another Gemm (gonum's).
+// Each instruction-set level of package internal/isa may have micro-kernels
+// of its own; Gemm uses those of isa.Selected() (the CPU's best level unless
+// LAZE_CPU or isa.Use chose another), and Available reports whether that
+// level has them. The NEON kernels (neon_arm64.s) are built on every arm64
+// and selected by default. The AVX-512 kernels are built only with
+// GOEXPERIMENT=simd on amd64 (kernel_simd.go, //go:build goexperiment.simd
+// && amd64) and registered only where the CPU has AVX-512. Where the selected
+// level has none (LAZE_CPU=generic included), Gemm still computes the product
+// on a portable Go micro-kernel, but callers (package kernels) should use
+// another Gemm (gonum's).
+//
+// # arm64: NEON micro-kernels, 6 × 8 (float64), 8 × 12 (float32)
+//
+// The NEON kernels are Go assembly written by neongen (go generate), a
+// generator of this package's own (avo emits amd64 only), from one
+// description per kernel: element type, tile, unrolling. The tiles fill the
+// 32 128-bit registers: 6 × 8 float64 is 24 accumulators of 2 lanes, with a k
+// step's B row in 4 registers and its A column in 3 (31 registers); 8 × 12
+// float32 is 24 accumulators of 4 lanes, 3 B and 2 A registers (29). A k step
+// is one post-indexed LD1 of B and one of A, then one FMLA by element per
+// accumulator (row i's accumulators += B's vectors · lane i of A); the k loop
+// is unrolled four times, a one-step loop does the rest. At the end, when
+// accumulating, each row of C is loaded and added (FADD), and the rows are
+// stored with ST1 post-indexed by ldc. Go's assembler lacks FMLA by element
+// and vector FADD, so neongen encodes them as WORDs (the instruction in the
+// comment). Each element of a tile is thus a chain of fused multiply-adds
+// in k order, then added to C, which the tests check bit for bit. They run
+// under qemu-aarch64 (make test-arm64): that shows the kernels correct, not
+// fast; their speed on arm64 hardware has not been measured.
 //
 // # Algorithm and blocking
 //
