@@ -15,7 +15,7 @@ NORACE_TESTS := Emulated|^TestCachedAssignAllocations$$|^TestAllocationsDoNotGro
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` builds and vets (tests
 # included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
-ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels
+ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/isa
 
 .PHONY: test fmt-check vet asm-check cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
@@ -143,7 +143,7 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
 
 ## generate: rewrite the code generated from the op table (internal/ops) and the GEMM kernels'
-## assembly (internal/gemm, by internal/gemm/asmgen with avo)
+## and arm64 assembly (internal/gemm: asmgen with avo, neongen)
 generate:
 	$(GO) generate ./internal/ops
 	$(GO) generate ./internal/gemm

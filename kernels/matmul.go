@@ -231,8 +231,9 @@ type (
 //
 // UseBLAS64(nil) restores the built-in one: internal/gemm's packed GEMM
 // where it has kernels of its own for the instruction-set level in use (on
-// amd64 with AVX2 and FMA, in every build; LAZE_CPU=generic turns it off),
-// else gonum's pure-Go Gemm (as blas64.Use configures it). A
+// amd64 with AVX2 and FMA and on arm64 with NEON, in every build;
+// LAZE_CPU=generic turns it off), else gonum's pure-Go Gemm (as blas64.Use
+// configures it). A
 // plugged BLAS computes the product alone: an elementwise rest of the
 // assignment then runs as a second pass over the destination. Safe for
 // concurrent use; a product that has begun finishes with the BLAS it began

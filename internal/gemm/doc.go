@@ -24,11 +24,32 @@
 //     kernel_simd.go instead (4 × 16 float64, 4 × 32 float32, verified on
 //     AVX-512 hardware): what archsimd still adds is those 512-bit kernels,
 //     until generated ones replace them.
-//   - NEON and any level without a row: the portable kernels.
+//   - NEON (arm64): Go assembly written by neongen (neon_arm64.s), in
+//     every build; see the arm64 section below.
+//   - Any level without a row: the portable kernels.
 //
 // Available reports whether the selected level has kernels of its own (true
-// on amd64 with AVX2 and FMA unless LAZE_CPU=generic). LAZE_CPU and
+// on amd64 with AVX2 and FMA and on arm64, unless LAZE_CPU=generic). LAZE_CPU and
 // isa.Use choose the level, so the tests run every level this CPU has.
+//
+// # arm64: NEON micro-kernels, 6 × 8 (float64), 8 × 12 (float32)
+//
+// The NEON kernels are Go assembly written by neongen (go generate), a
+// generator of this package's own (avo emits amd64 only), from one
+// description per kernel: element type, tile, unrolling. The tiles fill the
+// 32 128-bit registers: 6 × 8 float64 is 24 accumulators of 2 lanes, with a k
+// step's B row in 4 registers and its A column in 3 (31 registers); 8 × 12
+// float32 is 24 accumulators of 4 lanes, 3 B and 2 A registers (29). A k step
+// is one post-indexed LD1 of B and one of A, then one FMLA by element per
+// accumulator (row i's accumulators += B's vectors · lane i of A); the k loop
+// is unrolled four times, a one-step loop does the rest. At the end, when
+// accumulating, each row of C is loaded and added (FADD), and the rows are
+// stored with ST1 post-indexed by ldc. Go's assembler lacks FMLA by element
+// and vector FADD, so neongen encodes them as WORDs (the instruction in the
+// comment). Each element of a tile is thus a chain of fused multiply-adds
+// in k order, then added to C, which the tests check bit for bit. They run
+// under qemu-aarch64 (make test-arm64): that shows the kernels correct, not
+// fast; their speed on arm64 hardware has not been measured.
 //
 // # Algorithm and blocking
 //

