@@ -26,6 +26,13 @@ func DDof(ddof int) ReduceOption { return func(o *reduceOptions) { o.ddof = ddof
 // (materialised, with KeepDims), then the squared deviations from it are
 // summed in a second reduction whose operand tree (x - mean)² is fused. N
 // is read from x's shape when Var is called.
+//
+// The mean enters the deviations through StopGradient: the variance's
+// derivative through the mean is 0 (the deviations sum to 0), so package
+// grad differentiates (x - mean)² / (N - ddof) alone and gives PyTorch's
+// var_backward, 2·g·(x - mean) / (N - ddof). Where N - ddof ≤ 0 the tree
+// is built so that its gradient is PyTorch's too, which differs there from
+// the derivative of the clamped division: see varNoDOF.
 func Var[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
 	x = bare(x)
 	o := options(opts)
@@ -38,9 +45,50 @@ func Var[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
 	if o.keepDims {
 		outer = append(outer, KeepDims())
 	}
-	d := Sub(x, Mean(x, inner...))
-	sq := Sum[T](Mul[T](d, d), outer...)
-	return Div[T](sq, Scalar(T(max(reducedCount(x, o.axes)-o.ddof, 0))))
+	m := Mean(x, inner...)
+	d := Sub(x, StopGradient(m))
+	n, rank := reducedCount(x, o.axes)
+	dof := n - o.ddof
+	if dof <= 0 {
+		return varNoDOF(x, m, d, dof, o.axes == nil || rank == 0, outer)
+	}
+	return Div[T](Sum[T](Mul[T](d, d), outer...), Scalar(T(dof)))
+}
+
+// varNoDOF is Var where dof = N - ddof ≤ 0: the sum of squared deviations
+// d = x - mean divided by 0 (+Inf, or NaN where it is 0), with the
+// gradient of PyTorch's var_backward, which is not that division's:
+//
+//   - over all axes (PyTorch's dim=None; all is also set for a 0-d x, as
+//     PyTorch tests self.dim() == 0): g·where(x == mean, NaN, +Inf), for
+//     any dof ≤ 0. That is (g/0)·(x != mean), the gradient of
+//     sum(z·(x != mean)) / 0 with z = x - StopGradient(x), which is 0 but
+//     has derivative 1. So the tree is sum(StopGradient(d²) + z·(x !=
+//     mean)) / 0, whose terms z·(x != mean) add +0 to each d² (exactly,
+//     for a finite x; a non-finite x gives NaN either way).
+//   - over named axes, dof = 0: 2·(g/0)·d, the tree's own gradient.
+//   - over named axes, dof < 0: 2·g·d / dof, finite. The tree is
+//     StopGradient(sum(d²)) / 0 plus sum(z·StopGradient(d)) · (2/dof), a
+//     term whose value is ±0 and whose gradient is that; where it is not
+//     finite (x - mean overflows), 0 is added instead, so that the value
+//     stays +Inf.
+//
+// Each tree's value is that of sum(d²) / 0. These are the straight-through
+// constructions (value of one tree, gradient of another) that PyTorch users
+// write with detach.
+func varNoDOF[T tensor.Float](x, m, d Exp[T], dof int, all bool, outer []ReduceOption) Exp[T] {
+	zero := Scalar(T(0))
+	z := Sub(x, StopGradient(x)) // 0, with derivative 1
+	switch {
+	case all:
+		e := Add[T](StopGradient(Mul(d, d)), Mul[T](z, Ne(x, m)))
+		return Div[T](Sum(e, outer...), zero)
+	case dof == 0:
+		return Div[T](Sum[T](Mul(d, d), outer...), zero)
+	}
+	v := Div[T](StopGradient(Sum[T](Mul(d, d), outer...)), zero)
+	s := Mul[T](Sum[T](Mul(z, StopGradient(d)), outer...), Scalar(T(2/float64(dof))))
+	return Add(v, Where[T](IsFinite(s), s, zero))
 }
 
 // Std returns the standard deviation of x, the square root of Var with the
@@ -57,18 +105,19 @@ func Std[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
 }
 
 // reducedCount returns the number of elements of x a reduction over axes
-// folds into each result element, or 1 when x or the axes are not valid (the
-// tree built around it then fails Check with the fault).
-func reducedCount(x Node, axes []int) int {
+// folds into each result element, and x's rank, or 1 and 0 when x or the
+// axes are not valid (the tree built around it then fails Check with the
+// fault).
+func reducedCount(x Node, axes []int) (count, rank int) {
 	in, err := check(x, "Check")
 	if err != nil {
-		return 1
+		return 1, 0
 	}
 	g, err := ReduceShape("var", in.shape, axes, false)
 	if err != nil {
-		return 1
+		return 1, 0
 	}
-	return g.Count
+	return g.Count, len(in.shape)
 }
 
 // finiteOr0 returns m where it is finite and 0 where it is ±Inf or NaN

@@ -92,6 +92,20 @@ func TestVarStd(t *testing.T) {
 		{"one element ddof=1", expr.Var[float64](from(t, []float64{5}, 1), expr.DDof(1)), shape.Shape{}, []float64{math.NaN()}},
 		{"ddof=N", expr.Var[float64](from(t, []float64{1, 3}, 2), expr.DDof(2)), shape.Shape{}, []float64{inf}},
 		{"ddof>N", expr.Std[float64](from(t, []float64{1, 3}, 2), expr.DDof(5)), shape.Shape{}, []float64{inf}},
+		// N - ddof < 0 builds other trees (for PyTorch's gradient) of the
+		// same values: over all axes, over named ones, with a constant line,
+		// and with a mean that overflows (x - mean is -Inf, so the squares
+		// sum to +Inf).
+		{"ddof>N, all axes", expr.Var[float64](v4, expr.DDof(5)), shape.Shape{}, []float64{inf}},
+		{"ddof>N, all axes, constant", expr.Var[float64](from(t, []float64{5, 5}, 2), expr.DDof(3)), shape.Shape{}, []float64{math.NaN()}},
+		{"ddof>N, axis=1", expr.Var[float64](from(t, []float64{1, 2, 3, 5, 5, 5}, 2, 3), expr.Axis(1), expr.DDof(4)), shape.Shape{2}, []float64{inf, math.NaN()}},
+		{"ddof>N, axis=0 keepdims", expr.Var[float64](m, expr.Axis(0), expr.KeepDims(), expr.DDof(3)), shape.Shape{1, 3}, []float64{inf, inf, inf}},
+		{"ddof=N, axis=0", expr.Var[float64](m, expr.Axis(0), expr.DDof(2)), shape.Shape{3}, []float64{inf, inf, inf}},
+		{"ddof>N, axis=0, mean overflows", expr.Var[float64](from(t, []float64{1.5e308, 1.5e308}, 2), expr.Axis(0), expr.DDof(3)), shape.Shape{}, []float64{inf}},
+		{"ddof>N, all axes, mean overflows", expr.Var[float64](from(t, []float64{1.5e308, 1.5e308}, 2), expr.DDof(3)), shape.Shape{}, []float64{inf}},
+		{"ddof>N, axis=0, nan", expr.Var[float64](from(t, []float64{1, math.NaN()}, 2), expr.Axis(0), expr.DDof(3)), shape.Shape{}, []float64{math.NaN()}},
+		{"ddof>N, 0-d, axis=()", expr.Var[float64](tensor.Full(2.0), expr.Axis(), expr.DDof(2)), shape.Shape{}, []float64{math.NaN()}},
+		{"std ddof>N, axis=1", expr.Std[float64](from(t, []float64{1, 2, 3, 5, 5, 5}, 2, 3), expr.Axis(1), expr.DDof(4)), shape.Shape{2}, []float64{inf, math.NaN()}},
 		{"negative ddof", expr.Var[float64](v4, expr.DDof(-1)), shape.Shape{}, []float64{1}},
 		{"nan", expr.Var[float64](from(t, []float64{1, math.NaN()}, 2)), shape.Shape{}, []float64{math.NaN()}},
 		{"inf", expr.Var[float64](from(t, []float64{1, inf}, 2)), shape.Shape{}, []float64{math.NaN()}}, // inf - inf

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/grad"
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/tensor"
 )
@@ -183,4 +184,21 @@ func ExampleUnwrap() {
 	_, isAdd := expr.Unwrap(e).(*expr.Binary[float64])
 	fmt.Println(e, isAdd)
 	// Output: total true
+}
+
+// StopGradient keeps its operand's value and hides it from package grad:
+// the loss is sum(x²), but its gradient is x rather than 2x, since the
+// second factor counts as a constant.
+func ExampleStopGradient() {
+	x, _ := tensor.FromSlice([]float64{1, 2, 3}, []int{3})
+	loss := expr.Sum(expr.Mul(x, expr.StopGradient[float64](x)))
+	g, err := grad.Of(loss, x)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	l, _ := kernels.Eval(loss)
+	dx, _ := kernels.Eval(g[0])
+	fmt.Println(l.Item(), dx)
+	// Output: 14 [1. 2. 3.]
 }

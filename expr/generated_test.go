@@ -44,6 +44,7 @@ func TestGeneratedConstructors(t *testing.T) {
 		{ops.IsFinite, expr.IsFinite[float64](x), expr.Of(x).IsFinite(), nil, nil},
 		{ops.IsInf, expr.IsInf[float64](x), expr.Of(x).IsInf(), nil, nil},
 		{ops.LogicalNot, expr.LogicalNot[float64](x), expr.Of(x).LogicalNot(), nil, nil},
+		{ops.StopGradient, expr.StopGradient[float64](x), expr.Of(x).StopGradient(), nil, nil},
 		{ops.Add, expr.Add[float64](x, y), expr.Of(x).Add(y), expr.AddScalar(x, 2), expr.Of(x).AddScalar(2)},
 		{ops.Sub, expr.Sub[float64](x, y), expr.Of(x).Sub(y), expr.SubScalar(x, 2), expr.Of(x).SubScalar(2)},
 		{ops.Mul, expr.Mul[float64](x, y), expr.Of(x).Mul(y), expr.MulScalar(x, 2), expr.Of(x).MulScalar(2)},

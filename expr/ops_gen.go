@@ -82,6 +82,11 @@ func IsInf[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.IsInf, x) }
 // so true, as in NumPy).
 func LogicalNot[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.LogicalNot, x) }
 
+// StopGradient returns x, and passes no gradient to x: package grad treats
+// the node as a constant (JAX's stop_gradient, PyTorch's detach). Evaluating
+// it is the identity.
+func StopGradient[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.StopGradient, x) }
+
 // Add returns x + y.
 func Add[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Add, x, y) }
 
@@ -322,6 +327,11 @@ func (c Chain[T]) IsInf() Chain[T] { return Chain[T]{node(ops.IsInf, c.E)} }
 // LogicalNot returns 1 where c is zero and 0 elsewhere, in T (NaN is nonzero,
 // so true, as in NumPy).
 func (c Chain[T]) LogicalNot() Chain[T] { return Chain[T]{node(ops.LogicalNot, c.E)} }
+
+// StopGradient returns c, and passes no gradient to c: package grad treats
+// the node as a constant (JAX's stop_gradient, PyTorch's detach). Evaluating
+// it is the identity.
+func (c Chain[T]) StopGradient() Chain[T] { return Chain[T]{node(ops.StopGradient, c.E)} }
 
 // Add returns c + y.
 func (c Chain[T]) Add(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Add, c.E, y)} }

@@ -36,14 +36,19 @@
 // evenly between equal operands, clip gives it to x on the bounds, and
 // power's exponent gets 0 where the base is 0.
 //
+// expr.StopGradient (stop_gradient in the op table, JAX's stop_gradient,
+// PyTorch's detach) is the identity and passes no gradient.
+//
 // expr.Var and expr.Std are trees of these nodes, differentiated through
-// them. Where the variance is 0, std's gradient is 0, as PyTorch's
-// std_backward masks grad/(2·std) there (expr.Std takes the square root of
-// 1 where the variance is 0, so no 0 · Inf is formed); var's is 0, as
-// PyTorch's 2/(N - ddof) · (x - mean). With N - ddof ≤ 0 (DDof(N)), std's
-// gradient is NaN throughout, as PyTorch's. var's is NaN throughout too,
-// where PyTorch gives g·(+Inf) off the mean over all axes, and
-// g·(x - mean)·Inf over named axes (NaN on the mean in both): the tree's
-// path through the mean adds Inf - Inf, which only a node stopping the
-// gradient could leave out, and the op table has none.
+// them, and built so that the result is PyTorch's var_backward and
+// std_backward, the edges included. The mean enters the deviations through
+// StopGradient (its derivative there is 0). Where the variance is 0,
+// std's gradient is 0, as PyTorch's std_backward masks grad/(2·std) there
+// (expr.Std takes the square root of 1 where the variance is 0, so no
+// 0 · Inf is formed); var's is 0, as PyTorch's 2/(N - ddof) · (x - mean).
+// With N - ddof ≤ 0 (DDof(N) or more), var's gradient is PyTorch's:
+// g·where(x == mean, NaN, +Inf) over all axes (no Axis option, or a 0-d x),
+// and 2/(N - ddof) · g · (x - mean) over named axes (±Inf, NaN on the mean,
+// for N - ddof = 0; finite for N - ddof < 0); std's is 0 over named axes
+// with N - ddof < 0 and a nonzero spread, NaN elsewhere, as PyTorch's.
 package grad

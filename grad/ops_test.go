@@ -59,6 +59,8 @@ var opCases = map[ops.Op][]opCase{
 	ops.IsFinite:   zeroCases(1),
 	ops.IsInf:      zeroCases(1),
 	ops.LogicalNot: zeroCases(1),
+	// stop_gradient passes nothing, though its value is x's.
+	ops.StopGradient: zeroCases(1),
 
 	ops.Add: {{in: [][]float64{{1, 2, 0}, {3, -4, 0}}, d: [][]float64{{1, 1, 1}, {1, 1, 1}}}},
 	ops.Sub: {{in: [][]float64{{1, 2, 0}, {3, -4, 0}}, d: [][]float64{{1, 1, 1}, {-1, -1, -1}}}},

@@ -47,4 +47,19 @@ func TestEmulatedGradients(t *testing.T) {
 	}
 	gradCase("layer/dw", tensors(xm, w, bias), 1, "", 1e-4, layer).run(t, b)
 	gradCase("layer/dbias", tensors(xm, w, bias), 2, "", 1e-4, layer).run(t, b)
+	// Var and Std: the mean through stop_gradient and, where N - ddof ≤ 0,
+	// the trees that give PyTorch's var_backward (±Inf, NaN, finite).
+	xv := emuTensor(emuRandom[float64](8, 2), 7, 5)
+	for _, c := range []struct {
+		name string
+		loss func(x expr.Exp[float64]) expr.Exp[float64]
+	}{
+		{"var/axis1/ddof1", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(expr.Var(x, expr.Axis(1), expr.DDof(1))) }},
+		{"var/all/ddofN+1", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Var(x, expr.DDof(36)) }},
+		{"var/axis1/ddofN", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(expr.Var(x, expr.Axis(1), expr.DDof(5))) }},
+		{"var/axis1/ddofN+1", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(expr.Var(x, expr.Axis(1), expr.DDof(6))) }},
+		{"std/axis0/ddofN+1", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Sum(expr.Std(x, expr.Axis(0), expr.DDof(8))) }},
+	} {
+		gradCase(c.name, tensors(xv), 0, "", 1e-12, func(x []*tensor.Tensor[float64]) expr.Exp[float64] { return c.loss(x[0]) }).run(t, b)
+	}
 }

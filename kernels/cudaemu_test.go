@@ -458,8 +458,8 @@ func mapCases[T tensor.Number](seed uint64) []emuCase[T, T] {
 }
 
 // roundingAndLogic is a tree of the exact elementwise ops that are not
-// arithmetic (rounding, sign, reciprocal, the isnan family and the logical
-// ops), whose CUDA helpers the emulator checks against the CPU loops; the
+// arithmetic (rounding, sign, reciprocal, the isnan family, the logical
+// ops and stop_gradient), whose CUDA helpers the emulator checks against the CPU loops; the
 // reciprocal of x gives ±Inf where x is ±0.
 func roundingAndLogic[T tensor.Number](x, y expr.Exp[T]) expr.Exp[T] {
 	x3, d := expr.MulScalar(x, 3), expr.Sub(x, y)
@@ -468,7 +468,8 @@ func roundingAndLogic[T tensor.Number](x, y expr.Exp[T]) expr.Exp[T] {
 		Add(expr.Trunc(expr.MulScalar(d, 3))).Add(expr.Square(d)).Add(expr.Sign(d)).
 		Add(expr.Reciprocal(expr.AddScalar(x, 1))).Add(expr.IsNaN(expr.Sub(r, r))).
 		Add(expr.IsFinite(r)).Add(expr.IsInf(r)).Add(expr.LogicalAnd(x, expr.Floor(y))).
-		Add(expr.LogicalOr(d, y)).Add(expr.LogicalXor(x, y)).Add(expr.LogicalNot(x))
+		Add(expr.LogicalOr(d, y)).Add(expr.LogicalXor(x, y)).Add(expr.LogicalNot(x)).
+		Add(expr.StopGradient(d))
 }
 
 // TestEmulatedElementwise runs the elementwise kernels of several element

@@ -563,6 +563,32 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			a := x[i]
 			d[i] = scalar.Bool[T](a == 0)
 		}
+	case ops.StopGradient:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = a
+			}
+			{
+				a := xx[1]
+				dd[1] = a
+			}
+			{
+				a := xx[2]
+				dd[2] = a
+			}
+			{
+				a := xx[3]
+				dd[3] = a
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = a
+		}
 	default:
 		panic("laze: kernels: loopV: op " + op.String() + " has another arity")
 	}

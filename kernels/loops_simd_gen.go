@@ -499,6 +499,11 @@ func lanesVFloat64x8(op ops.Op, d []float64, x []float64) bool {
 			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
 			(truthFloat64x8(iszeroFloat64x8(a))).Store((*[8]float64)(d[i : i+8]))
 		}
+	case ops.StopGradient:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(a).Store((*[8]float64)(d[i : i+8]))
+		}
 	default:
 		return false
 	}
@@ -1960,6 +1965,11 @@ func lanesVFloat64x4(op ops.Op, d []float64, x []float64) bool {
 		for ; i+4 <= len(d); i += 4 {
 			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
 			(truthFloat64x4(iszeroFloat64x4(a))).Store((*[4]float64)(d[i : i+4]))
+		}
+	case ops.StopGradient:
+		for ; i+4 <= len(d); i += 4 {
+			a := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+			(a).Store((*[4]float64)(d[i : i+4]))
 		}
 	default:
 		return false
@@ -3425,6 +3435,11 @@ func lanesVFloat32x16(op ops.Op, d []float32, x []float32) bool {
 			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
 			(truthFloat32x16(iszeroFloat32x16(a))).Store((*[16]float32)(d[i : i+16]))
 		}
+	case ops.StopGradient:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(a).Store((*[16]float32)(d[i : i+16]))
+		}
 	default:
 		return false
 	}
@@ -4886,6 +4901,11 @@ func lanesVFloat32x8(op ops.Op, d []float32, x []float32) bool {
 		for ; i+8 <= len(d); i += 8 {
 			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
 			(truthFloat32x8(iszeroFloat32x8(a))).Store((*[8]float32)(d[i : i+8]))
+		}
+	case ops.StopGradient:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(x[i : i+8]))
+			(a).Store((*[8]float32)(d[i : i+8]))
 		}
 	default:
 		return false

@@ -57,6 +57,8 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return scalar.Bool[T](scalar.IsInf(a))
 	case LogicalNot:
 		return scalar.Bool[T](a == 0)
+	case StopGradient:
+		return a
 	case Add:
 		return a + b
 	case Sub:

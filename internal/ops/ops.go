@@ -31,6 +31,7 @@ const (
 	IsFinite
 	IsInf
 	LogicalNot
+	StopGradient
 
 	// Binary.
 	Add
@@ -193,6 +194,9 @@ var table = [count]Def{
 		Grad: []string{""}},
 	LogicalNot: {Name: "logical_not", Arity: 1, Go: "scalar.Bool[T](a == 0)", CUDA: "(T)(a == (T)0)", SIMD: "truth(iszero(a))", Truth: true,
 		GoName: "LogicalNot", Doc: "returns 1 where x is zero and 0 elsewhere, in T (NaN is nonzero, so true, as in NumPy).",
+		Grad: []string{""}},
+	StopGradient: {Name: "stop_gradient", Arity: 1, Go: "a", CUDA: "a", SIMD: "a",
+		GoName: "StopGradient", Doc: "returns x, and passes no gradient to x: package grad treats the node as a constant (JAX's stop_gradient, PyTorch's detach). Evaluating it is the identity.",
 		Grad: []string{""}},
 
 	Add: {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b", SIMD: "a.Add(b)",

@@ -96,6 +96,7 @@ func TestApply(t *testing.T) {
 		{IsFinite, 1, 0, 0, 1},
 		{IsInf, 1, 0, 0, 0},
 		{LogicalNot, 1, 0, 0, 0},
+		{StopGradient, -2.5, 0, 0, -2.5},
 		{Add, 2, 3, 0, 5},
 		{Sub, 2, 3, 0, -1},
 		{Mul, 2, 3, 0, 6},

@@ -362,6 +362,15 @@ var Floats = []Float{
 	{ops.LogicalNot, nz, 0, 0, 1, 1, ""},
 	{ops.LogicalNot, nan, 0, 0, 0, 0, ""},
 	{ops.LogicalNot, -2, 0, 0, 0, 0, ""},
+
+	// stop_gradient is the identity (jax.lax.stop_gradient's value; NumPy
+	// has no such function): the sign of a zero, ±Inf and NaN stay; a
+	// float64 beyond float32's range is +Inf once converted.
+	{ops.StopGradient, 1.5, 0, 0, 1.5, 1.5, "not a NumPy function: the identity"},
+	{ops.StopGradient, nz, 0, 0, nz, nz32, "not a NumPy function: the identity"},
+	{ops.StopGradient, -inf, 0, 0, -inf, -inf32, "not a NumPy function: the identity"},
+	{ops.StopGradient, nan, 0, 0, nan, nan32, "not a NumPy function: the identity"},
+	{ops.StopGradient, math.MaxFloat64, 0, 0, math.MaxFloat64, inf32, "not a NumPy function: the identity"},
 	{ops.LogicalAnd, 1, 2, 0, 1, 1, ""},
 	{ops.LogicalAnd, 0, 2, 0, 0, 0, ""},
 	{ops.LogicalAnd, nan, -inf, 0, 1, 1, ""},
@@ -474,6 +483,9 @@ var Ints = []Int{
 	{"int8", ops.LogicalNot, 0, 0, 0, 1, ""},
 	{"int8", ops.LogicalNot, -128, 0, 0, 0, ""},
 	{"uint8", ops.LogicalNot, 255, 0, 0, 0, ""},
+	{"int8", ops.StopGradient, -128, 0, 0, -128, "not a NumPy function: the identity"},
+	{"uint8", ops.StopGradient, 255, 0, 0, 255, "not a NumPy function: the identity"},
+	{"int64", ops.StopGradient, math.MinInt64, 0, 0, math.MinInt64, "not a NumPy function: the identity"},
 	{"int8", ops.LogicalAnd, -128, 1, 0, 1, ""},
 	{"int8", ops.LogicalAnd, 0, 5, 0, 0, ""},
 	{"uint8", ops.LogicalOr, 0, 0, 0, 0, ""},

@@ -169,6 +169,11 @@ var numpyTable = []struct {
 	{"logical_xor(b, f)", Bool, shape.Of(3), []float64{0, 1, 0}, false, false},
 	{"logical_not(u)", Bool, shape.Of(3), []float64{0, 0, 1}, false, false},
 	{"logical_not(a / 0)", Bool, shape.Of(2, 3), []float64{0, 0, 0, 0, 0, 0}, false, false},
+	// stop_gradient (jax.lax.stop_gradient; the script's stand-in is the
+	// identity) keeps the value and the dtype, bools included.
+	{"stop_gradient(a - 2)", Float64, shape.Of(2, 3), []float64{-2, -1, 0, 1, 2, 3}, false, false},
+	{"stop_gradient(s)", Int8, shape.Of(3), []float64{-128, 127, 3}, false, false},
+	{"stop_gradient(b)", Bool, shape.Of(3), []float64{1, 0, 1}, false, false},
 	// the operators' functions follow the operators' dtype rules.
 	{"negative(f)", Float32, shape.Of(3), []float64{-0.5, 1.5, -2.5}, false, false},
 	{"absolute(s)", Int8, shape.Of(3), []float64{-128, 127, 3}, false, false},
@@ -258,6 +263,7 @@ for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'ex
 for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
     ns[name] = getattr(np, name)
 ns['bool'] = lambda x: np.asarray(x).astype(bool)
+ns['stop_gradient'] = lambda x: np.asarray(x)  # jax.lax.stop_gradient's value
 ns['relu'] = lambda x: np.maximum(x, np.asarray(x).dtype.type(0))
 ns['sigmoid'] = lambda x: (1 / (1 + np.exp(-x))).astype(np.result_type(np.exp(x)))
 def softmax(x, axis=None):  # scipy.special's

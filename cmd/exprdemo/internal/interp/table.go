@@ -49,8 +49,8 @@ func tableBuilder(name string, op ops.Op) builder {
 		return floatFunction(op) // NumPy's rint has float loops only
 	case def.Arity == 2:
 		return elementwise(op)
-	case op == ops.Abs || op == ops.ReLU || op == ops.Floor || op == ops.Ceil || op == ops.Trunc || op == ops.Rint:
-		return keepType(op) // round keeps integers' dtype, as NumPy's does
+	case op == ops.Abs || op == ops.ReLU || op == ops.Floor || op == ops.Ceil || op == ops.Trunc || op == ops.Rint || op == ops.StopGradient:
+		return keepType(op) // round keeps integers' dtype, as NumPy's does; stop_gradient is the identity
 	}
 	return integerOnBool(op)
 }
