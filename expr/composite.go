@@ -140,7 +140,9 @@ func finiteOr0[T tensor.Float](m Exp[T]) Exp[T] {
 // temporary the size of x.
 func Softmax[T tensor.Float](x Exp[T], axis int) Exp[T] {
 	x = bare(x)
-	e := Exponential(Sub(x, Max(x, Axis(axis), KeepDims())))
+	// The shift by the maximum changes no value of the result, so its
+	// gradient is exactly 0: StopGradient keeps grad from computing it.
+	e := Exponential(Sub(x, StopGradient(Max(x, Axis(axis), KeepDims()))))
 	return Div[T](e, Sum[T](e, Axis(axis), KeepDims()))
 }
 
@@ -155,7 +157,7 @@ func Softmax[T tensor.Float](x Exp[T], axis int) Exp[T] {
 // it), one fused elementwise pass for the result.
 func LogSoftmax[T tensor.Float](x Exp[T], axis int) Exp[T] {
 	x = bare(x)
-	t := Sub(x, finiteOr0(Max(x, Axis(axis), KeepDims())))
+	t := Sub(x, StopGradient(finiteOr0(Max(x, Axis(axis), KeepDims()))))
 	return Sub[T](t, Log[T](Sum[T](Exponential[T](t), Axis(axis), KeepDims())))
 }
 
@@ -181,7 +183,10 @@ func LogSumExp[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
 	if o.keepDims {
 		outer = append(outer, KeepDims())
 	}
-	m := finiteOr0(Max(x, kept...))
+	// log(sum(exp(x - m))) + m does not depend on m: its gradient through m
+	// is exactly 0, so StopGradient keeps grad from computing it (the
+	// gradient is then softmax(x)·g alone, PyTorch's rule).
+	m := StopGradient(finiteOr0(Max(x, kept...)))
 	s := Sum[T](Exponential(Sub(x, m)), outer...)
 	// m has the reduced axes with size 1; reducing it over them (one element
 	// each) gives it the result's shape without a view.
