@@ -17,7 +17,7 @@ NORACE_TESTS := Emulated|^TestCachedAssignAllocations$$|^TestAllocationsDoNotGro
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels
 
-.PHONY: test fmt-check vet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
+.PHONY: test fmt-check vet asm-check cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce demo cover fuzz generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
 ## test: gofmt check, go vet of both builds, every test under the race detector (with coverage
@@ -29,14 +29,19 @@ test: fmt-check vet
 	$(GO) test -race -covermode=atomic -coverprofile=coverage.out -timeout 30m ./...
 	$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)' ./kernels
 	GOEXPERIMENT=simd $(GO) test -timeout 30m -skip Emulated $(SIMD_PKGS)
+	GOAMD64=v3 $(GO) test -short -timeout 30m ./internal/vmath
 
 fmt-check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -w needed on:"; echo "$$unformatted"; exit 1; fi
 
-vet:
+vet: asm-check
 	$(GO) vet ./...
 	GOEXPERIMENT=simd $(GO) vet ./...
+
+## asm-check: fail if internal/vmath's generated assembly is not what its generator (internal/vmath/asmgen, a module of its own for avo) writes
+asm-check:
+	$(GO) run -C internal/vmath/asmgen . -check
 
 ## bench: every benchmark, with allocations
 bench:
@@ -124,6 +129,7 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignAll $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor/npy FuzzRead $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/lang FuzzParse $(FUZZTIME)
@@ -131,9 +137,10 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./internal/docsnip FuzzSync $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
 
-## generate: rewrite the code generated from the op table (internal/ops)
+## generate: rewrite the code generated from the op table (internal/ops) and internal/vmath's kernels (archsimd Go and avo assembly)
 generate:
 	$(GO) generate ./internal/ops
+	$(GO) generate ./internal/vmath
 
 ## cuda-deps: install the CUDA headers, NVRTC, cuBLAS and libcuda from Debian's non-free component (when missing)
 cuda-deps:

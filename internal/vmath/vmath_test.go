@@ -15,23 +15,45 @@ import (
 
 // maxULP is the accuracy rule: at most 4 units in the last place from the
 // scalar reference, and exactly the reference's NaN, infinities and zeros.
-const maxULP = 4
+// maxULP32 is the same rule for the float32 polynomials (exp, log, tanh,
+// sigmoid at the AVX2 level), against float32(f(float64(x))).
+//
+// The kernels do better than the rule where doc.go says so: the float64
+// kernels and the float32 ones computed through float64 (sin, cos, pow, and
+// every float32 function of the archsimd AVX-512 kernels) give the
+// references' bits, which the sweeps check (tolerance).
+const (
+	maxULP   = 4
+	maxULP32 = 4
+)
 
 type unaryFunc struct {
-	name  string
-	f64   func(d, x []float64)
-	ref64 func(float64) float64
-	f32   func(d, x []float32)
-	ref32 func(float32) float32
+	name     string
+	f64      func(d, x []float64)
+	ref64    func(float64) float64
+	f32      func(d, x []float32)
+	ref32    func(float32) float32
+	native32 bool // float32 polynomials of its own at the AVX2 level
 }
 
 var unaryFuncs = []unaryFunc{
-	{"exp", Exp64, expRef64, Exp32, expRef32},
-	{"log", Log64, logRef64, Log32, logRef32},
-	{"tanh", Tanh64, tanhRef64, Tanh32, tanhRef32},
-	{"sigmoid", Sigmoid64, sigmoidRef64, Sigmoid32, sigmoidRef32},
-	{"sin", Sin64, sinRef64, Sin32, sinRef32},
-	{"cos", Cos64, cosRef64, Cos32, cosRef32},
+	{"exp", Exp64, expRef64, Exp32, expRef32, true},
+	{"log", Log64, logRef64, Log32, logRef32, true},
+	{"tanh", Tanh64, tanhRef64, Tanh32, tanhRef32, true},
+	{"sigmoid", Sigmoid64, sigmoidRef64, Sigmoid32, sigmoidRef32, true},
+	{"sin", Sin64, sinRef64, Sin32, sinRef32, false},
+	{"cos", Cos64, cosRef64, Cos32, cosRef32, false},
+}
+
+// tolerance32 is the largest distance in ulp the float32 form of fn may
+// have from its reference at the level now selected: 0 where it computes
+// through float64 (the scalar loops, the archsimd AVX-512 kernels, and sin
+// and cos everywhere), maxULP32 for the float32 polynomials.
+func tolerance32(fn unaryFunc) uint64 {
+	if fn.native32 && Width() == 4 {
+		return maxULP32
+	}
+	return 0
 }
 
 // levels lists the instruction-set levels this CPU runs, Generic (the
@@ -158,12 +180,12 @@ func TestSweep64(t *testing.T) {
 				got := make([]float64, len(xs))
 				withLevel(t, w, func() { fn.f64(got, xs) })
 				var worst uint64
+				bad := 0
 				for i := range xs {
 					u := ulp64(got[i], want[i])
-					if u > maxULP {
-						t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float64bits(xs[i]), got[i], want[i], int64(u))
-						if t.Failed() && worst > maxULP+1000 {
-							break
+					if u > 0 { // bit-identical, within the rule
+						if bad++; bad < 20 {
+							t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float64bits(xs[i]), got[i], want[i], int64(u))
 						}
 					}
 					worst = max(worst, u)
@@ -196,19 +218,23 @@ func TestSweep32(t *testing.T) {
 				continue // the scalar loop is the reference itself; TestSlices covers it
 			}
 			t.Run(fmt.Sprintf("%s/%v", fn.name, w), func(t *testing.T) {
-				withLevel(t, w, func() { fn.f32(got, xs) })
+				var tol uint64
+				withLevel(t, w, func() {
+					fn.f32(got, xs)
+					tol = tolerance32(fn)
+				})
 				var worst uint64
 				bad := 0
 				for i := range xs {
 					u := ulp32(got[i], want[i])
-					if u > maxULP {
+					if u > tol {
 						if bad++; bad < 20 {
 							t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float32bits(xs[i]), got[i], want[i], int64(u))
 						}
 					}
 					worst = max(worst, u)
 				}
-				t.Logf("%s float32 level %v: %d points, max %d ulp", fn.name, w, len(xs), worst)
+				t.Logf("%s float32 level %v: %d points, max %d ulp (allowed %d)", fn.name, w, len(xs), worst, tol)
 			})
 		}
 	}
@@ -295,8 +321,7 @@ func TestPowSpecial(t *testing.T) {
 }
 
 func TestSweepPow(t *testing.T) {
-	per, random, _ := sweepSize()
-	_ = per
+	_, random, _ := sweepSize()
 	xs, ys := powInputs(random * 2)
 	want := make([]float64, len(xs))
 	for i := range xs {
@@ -321,14 +346,14 @@ func TestSweepPow(t *testing.T) {
 			var worst, worst32 uint64
 			bad := 0
 			for i := range xs {
-				if u := ulp64(got[i], want[i]); u > maxULP {
+				if u := ulp64(got[i], want[i]); u > 0 {
 					if bad++; bad < 20 {
 						t.Errorf("pow(%v, %v) = %v, want %v (%d ulp)", xs[i], ys[i], got[i], want[i], int64(u))
 					}
 				} else {
 					worst = max(worst, u)
 				}
-				if u := ulp32(got32[i], want32[i]); u > maxULP {
+				if u := ulp32(got32[i], want32[i]); u > 0 {
 					if bad++; bad < 20 {
 						t.Errorf("pow32(%v, %v) = %v, want %v (%d ulp)", x32[i], y32[i], got32[i], want32[i], int64(u))
 					}
@@ -350,7 +375,7 @@ func TestSweepPow(t *testing.T) {
 					} else {
 						want = powRef64(xs[i], s)
 					}
-					if u := ulp64(got[i], want); u > maxULP {
+					if u := ulp64(got[i], want); u > 0 {
 						if bad++; bad < 40 {
 							t.Errorf("scalar form %v: element %d = %v, want %v", s, i, got[i], want)
 						}
@@ -367,7 +392,7 @@ func TestSweepPow(t *testing.T) {
 					} else {
 						want = powRef32(x32[i], float32(s))
 					}
-					if u := ulp32(got32[i], want); u > maxULP {
+					if u := ulp32(got32[i], want); u > 0 {
 						if bad++; bad < 40 {
 							t.Errorf("scalar form32 %v: element %d = %v, want %v", s, i, got32[i], want)
 						}

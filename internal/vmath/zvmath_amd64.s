@@ -24,7 +24,6 @@ loop1:
 	VPXOR       vmconst<>+128(SB), Y2, Y2
 	VMOVUPS     Y0, Y4
 	VFMADD231PD vmconst<>+160(SB), Y2, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PD vmconst<>+192(SB), Y2, Y4
 	VMULPD      vmconst<>+224(SB), Y4, Y2
 	VMOVUPS     Y2, Y4
@@ -44,7 +43,6 @@ loop1:
 	VADDPD      vmconst<>+512(SB), Y2, Y4
 	VMULPD      Y4, Y2, Y2
 	VADDPD      vmconst<>+512(SB), Y2, Y4
-	VMOVUPS     Y2, Y2
 	VFMADD213PD vmconst<>+480(SB), Y4, Y2
 	VPADDQ      vmconst<>+544(SB), Y1, Y1
 	VPSLLQ      $0x34, Y1, Y1
@@ -91,7 +89,6 @@ loop4:
 	VROUNDPS     $0x00, Y2, Y2
 	VMOVUPS      Y0, Y3
 	VFNMADD231PS vmconst<>+672(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFNMADD231PS vmconst<>+704(SB), Y2, Y3
 	VMOVUPS      Y3, Y4
 	VMOVUPS      vmconst<>+736(SB), Y5
@@ -101,7 +98,6 @@ loop4:
 	VFMADD213PS  vmconst<>+864(SB), Y3, Y4
 	VFMADD213PS  vmconst<>+896(SB), Y3, Y4
 	VMULPS       Y3, Y3, Y5
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y5, Y4, Y3
 	VADDPS       vmconst<>+928(SB), Y3, Y3
 	VCVTPS2DQ    Y2, Y2
@@ -246,12 +242,9 @@ loop10:
 	VFMADD213PS  vmconst<>+1888(SB), Y3, Y5
 	VMULPS       Y3, Y5, Y5
 	VMULPS       Y4, Y5, Y5
-	VMOVUPS      Y5, Y5
 	VFMADD231PS  vmconst<>+704(SB), Y2, Y5
-	VMOVUPS      Y5, Y5
 	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
 	VADDPS       Y5, Y3, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  vmconst<>+672(SB), Y2, Y3
 	VMOVUPS      Y3, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -294,9 +287,7 @@ loop13:
 	VADDPS       Y3, Y3, Y3
 	VMULPS       vmconst<>+640(SB), Y3, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y3, Y3
 	VFNMADD231PS vmconst<>+672(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFNMADD231PS vmconst<>+704(SB), Y4, Y3
 	VMOVUPS      Y3, Y5
 	VMOVUPS      vmconst<>+736(SB), Y6
@@ -306,7 +297,6 @@ loop13:
 	VFMADD213PS  vmconst<>+864(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+896(SB), Y3, Y5
 	VMULPS       Y3, Y3, Y6
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y6, Y5, Y3
 	VADDPS       vmconst<>+928(SB), Y3, Y3
 	VCVTPS2DQ    Y4, Y4
@@ -377,9 +367,7 @@ loop16:
 	VCMPPD      $0x12, vmconst<>+96(SB), Y3, Y5
 	VPAND       Y5, Y4, Y4
 	VPXOR       vmconst<>+128(SB), Y3, Y3
-	VMOVUPS     Y1, Y1
 	VFMADD231PD vmconst<>+160(SB), Y3, Y1
-	VMOVUPS     Y1, Y1
 	VFMADD231PD vmconst<>+192(SB), Y3, Y1
 	VMULPD      vmconst<>+224(SB), Y1, Y1
 	VMOVUPS     Y1, Y3
@@ -399,7 +387,6 @@ loop16:
 	VADDPD      vmconst<>+512(SB), Y1, Y3
 	VMULPD      Y3, Y1, Y1
 	VADDPD      vmconst<>+512(SB), Y1, Y3
-	VMOVUPS     Y1, Y1
 	VFMADD213PD vmconst<>+480(SB), Y3, Y1
 	VPADDQ      vmconst<>+544(SB), Y2, Y2
 	VPSLLQ      $0x34, Y2, Y2
@@ -447,9 +434,7 @@ loop19:
 	VMAXPS       vmconst<>+576(SB), Y2, Y2
 	VMULPS       vmconst<>+640(SB), Y2, Y3
 	VROUNDPS     $0x00, Y3, Y3
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS vmconst<>+672(SB), Y3, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS vmconst<>+704(SB), Y3, Y2
 	VMOVUPS      Y2, Y4
 	VMOVUPS      vmconst<>+736(SB), Y5
@@ -459,7 +444,6 @@ loop19:
 	VFMADD213PS  vmconst<>+864(SB), Y2, Y4
 	VFMADD213PS  vmconst<>+896(SB), Y2, Y4
 	VMULPS       Y2, Y2, Y5
-	VMOVUPS      Y2, Y2
 	VFMADD231PS  Y5, Y4, Y2
 	VADDPS       vmconst<>+928(SB), Y2, Y2
 	VCVTPS2DQ    Y3, Y3
@@ -575,9 +559,7 @@ loop22:
 	VCMPPD      $0x12, vmconst<>+96(SB), Y5, Y7
 	VPAND       Y7, Y6, Y6
 	VPXOR       vmconst<>+128(SB), Y5, Y5
-	VMOVUPS     Y2, Y2
 	VFMADD231PD vmconst<>+160(SB), Y5, Y2
-	VMOVUPS     Y2, Y2
 	VFMADD231PD vmconst<>+192(SB), Y5, Y2
 	VMULPD      vmconst<>+224(SB), Y2, Y2
 	VMOVUPS     Y2, Y5
@@ -597,7 +579,6 @@ loop22:
 	VADDPD      vmconst<>+512(SB), Y2, Y5
 	VMULPD      Y5, Y2, Y2
 	VADDPD      vmconst<>+512(SB), Y2, Y5
-	VMOVUPS     Y2, Y2
 	VFMADD213PD vmconst<>+480(SB), Y5, Y2
 	VPADDQ      vmconst<>+544(SB), Y3, Y3
 	VPSLLQ      $0x34, Y3, Y3
@@ -800,9 +781,7 @@ loop27:
 	VCMPPD      $0x12, vmconst<>+96(SB), Y8, Y10
 	VPAND       Y10, Y9, Y9
 	VPXOR       vmconst<>+128(SB), Y8, Y8
-	VMOVUPS     Y4, Y4
 	VFMADD231PD vmconst<>+160(SB), Y8, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PD vmconst<>+192(SB), Y8, Y4
 	VMULPD      vmconst<>+224(SB), Y4, Y4
 	VMOVUPS     Y4, Y8
@@ -822,7 +801,6 @@ loop27:
 	VADDPD      vmconst<>+512(SB), Y4, Y8
 	VMULPD      Y8, Y4, Y4
 	VADDPD      vmconst<>+512(SB), Y4, Y8
-	VMOVUPS     Y4, Y4
 	VFMADD213PD vmconst<>+480(SB), Y8, Y4
 	VPADDQ      vmconst<>+544(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
@@ -990,9 +968,7 @@ powdone31:
 	VCMPPD       $0x12, vmconst<>+96(SB), Y8, Y10
 	VPAND        Y10, Y9, Y9
 	VPXOR        vmconst<>+128(SB), Y8, Y8
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  vmconst<>+160(SB), Y8, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  vmconst<>+192(SB), Y8, Y4
 	VMULPD       vmconst<>+224(SB), Y4, Y4
 	VMOVUPS      Y4, Y8
@@ -1012,7 +988,6 @@ powdone31:
 	VADDPD       vmconst<>+512(SB), Y4, Y8
 	VMULPD       Y8, Y4, Y4
 	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMOVUPS      Y4, Y4
 	VFMADD213PD  vmconst<>+480(SB), Y8, Y4
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
@@ -1216,9 +1191,7 @@ loop34:
 	VCMPPD       $0x12, vmconst<>+96(SB), Y5, Y7
 	VPAND        Y7, Y6, Y6
 	VPXOR        vmconst<>+128(SB), Y5, Y5
-	VMOVUPS      Y2, Y2
 	VFMADD231PD  vmconst<>+160(SB), Y5, Y2
-	VMOVUPS      Y2, Y2
 	VFMADD231PD  vmconst<>+192(SB), Y5, Y2
 	VMULPD       vmconst<>+224(SB), Y2, Y2
 	VMOVUPS      Y2, Y5
@@ -1238,7 +1211,6 @@ loop34:
 	VADDPD       vmconst<>+512(SB), Y2, Y5
 	VMULPD       Y5, Y2, Y2
 	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMOVUPS      Y2, Y2
 	VFMADD213PD  vmconst<>+480(SB), Y5, Y2
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
@@ -1438,9 +1410,7 @@ loop39:
 	VCMPPD       $0x12, vmconst<>+96(SB), Y8, Y10
 	VPAND        Y10, Y9, Y9
 	VPXOR        vmconst<>+128(SB), Y8, Y8
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  vmconst<>+160(SB), Y8, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  vmconst<>+192(SB), Y8, Y4
 	VMULPD       vmconst<>+224(SB), Y4, Y4
 	VMOVUPS      Y4, Y8
@@ -1460,7 +1430,6 @@ loop39:
 	VADDPD       vmconst<>+512(SB), Y4, Y8
 	VMULPD       Y8, Y4, Y4
 	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMOVUPS      Y4, Y4
 	VFMADD213PD  vmconst<>+480(SB), Y8, Y4
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
@@ -1628,9 +1597,7 @@ powdone43:
 	VCMPPD       $0x12, vmconst<>+96(SB), Y6, Y9
 	VPAND        Y9, Y8, Y8
 	VPXOR        vmconst<>+128(SB), Y6, Y6
-	VMOVUPS      Y3, Y3
 	VFMADD231PD  vmconst<>+160(SB), Y6, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD231PD  vmconst<>+192(SB), Y6, Y3
 	VMULPD       vmconst<>+224(SB), Y3, Y3
 	VMOVUPS      Y3, Y6
@@ -1650,7 +1617,6 @@ powdone43:
 	VADDPD       vmconst<>+512(SB), Y3, Y6
 	VMULPD       Y6, Y3, Y3
 	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMOVUPS      Y3, Y3
 	VFMADD213PD  vmconst<>+480(SB), Y6, Y3
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
@@ -1852,9 +1818,7 @@ loop46:
 	VCMPPD       $0x12, vmconst<>+96(SB), Y5, Y7
 	VPAND        Y7, Y6, Y6
 	VPXOR        vmconst<>+128(SB), Y5, Y5
-	VMOVUPS      Y2, Y2
 	VFMADD231PD  vmconst<>+160(SB), Y5, Y2
-	VMOVUPS      Y2, Y2
 	VFMADD231PD  vmconst<>+192(SB), Y5, Y2
 	VMULPD       vmconst<>+224(SB), Y2, Y2
 	VMOVUPS      Y2, Y5
@@ -1874,7 +1838,6 @@ loop46:
 	VADDPD       vmconst<>+512(SB), Y2, Y5
 	VMULPD       Y5, Y2, Y2
 	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMOVUPS      Y2, Y2
 	VFMADD213PD  vmconst<>+480(SB), Y5, Y2
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
@@ -2074,9 +2037,7 @@ loop51:
 	VCMPPD       $0x12, vmconst<>+96(SB), Y8, Y10
 	VPAND        Y10, Y9, Y9
 	VPXOR        vmconst<>+128(SB), Y8, Y8
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  vmconst<>+160(SB), Y8, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  vmconst<>+192(SB), Y8, Y4
 	VMULPD       vmconst<>+224(SB), Y4, Y4
 	VMOVUPS      Y4, Y8
@@ -2096,7 +2057,6 @@ loop51:
 	VADDPD       vmconst<>+512(SB), Y4, Y8
 	VMULPD       Y8, Y4, Y4
 	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMOVUPS      Y4, Y4
 	VFMADD213PD  vmconst<>+480(SB), Y8, Y4
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
@@ -2264,9 +2224,7 @@ powdone55:
 	VCMPPD       $0x12, vmconst<>+96(SB), Y6, Y9
 	VPAND        Y9, Y8, Y8
 	VPXOR        vmconst<>+128(SB), Y6, Y6
-	VMOVUPS      Y3, Y3
 	VFMADD231PD  vmconst<>+160(SB), Y6, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD231PD  vmconst<>+192(SB), Y6, Y3
 	VMULPD       vmconst<>+224(SB), Y3, Y3
 	VMOVUPS      Y3, Y6
@@ -2286,7 +2244,6 @@ powdone55:
 	VADDPD       vmconst<>+512(SB), Y3, Y6
 	VMULPD       Y6, Y3, Y3
 	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMOVUPS      Y3, Y3
 	VFMADD213PD  vmconst<>+480(SB), Y6, Y3
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4

@@ -28,9 +28,7 @@ loop1:
 	VCMPPD      $0x12, vmconst<>+224(SB), Y5, Y7
 	VPAND       Y7, Y6, Y6
 	VPXOR       vmconst<>+0(SB), Y5, Y5
-	VMOVUPS     Y3, Y3
 	VFMADD231PD vmconst<>+256(SB), Y5, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PD vmconst<>+288(SB), Y5, Y3
 	VMULPD      vmconst<>+320(SB), Y3, Y3
 	VMOVUPS     Y3, Y5
@@ -50,7 +48,6 @@ loop1:
 	VADDPD      vmconst<>+96(SB), Y3, Y5
 	VMULPD      Y5, Y3, Y3
 	VADDPD      vmconst<>+96(SB), Y3, Y5
-	VMOVUPS     Y3, Y3
 	VFMADD213PD vmconst<>+576(SB), Y5, Y3
 	VPADDQ      vmconst<>+608(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
@@ -60,7 +57,8 @@ loop1:
 	VADDPD      vmconst<>+672(SB), Y5, Y5
 	VMULPD      Y4, Y5, Y5
 	VADDPD      vmconst<>+704(SB), Y5, Y5
-	VADDPD      vmconst<>+736(SB), Y4, Y6
+	VMULPD      Y0, Y0, Y6
+	VADDPD      vmconst<>+736(SB), Y6, Y6
 	VMULPD      Y4, Y6, Y6
 	VADDPD      vmconst<>+768(SB), Y6, Y6
 	VMULPD      Y4, Y6, Y6

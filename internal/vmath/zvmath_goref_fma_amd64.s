@@ -28,9 +28,7 @@ loop1:
 	VCMPPD      $0x12, vmconst<>+224(SB), Y5, Y7
 	VPAND       Y7, Y6, Y6
 	VPXOR       vmconst<>+0(SB), Y5, Y5
-	VMOVUPS     Y3, Y3
 	VFMADD231PD vmconst<>+256(SB), Y5, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PD vmconst<>+288(SB), Y5, Y3
 	VMULPD      vmconst<>+320(SB), Y3, Y3
 	VMOVUPS     Y3, Y5
@@ -50,22 +48,21 @@ loop1:
 	VADDPD      vmconst<>+96(SB), Y3, Y5
 	VMULPD      Y5, Y3, Y3
 	VADDPD      vmconst<>+96(SB), Y3, Y5
-	VMOVUPS     Y3, Y3
 	VFMADD213PD vmconst<>+576(SB), Y5, Y3
 	VPADDQ      vmconst<>+608(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
 	VMULPD      Y4, Y3, Y3
 	VMULPD      Y0, Y0, Y4
-	VMOVUPS     Y4, Y5
-	VMOVUPS     vmconst<>+640(SB), Y6
-	VFMADD213PD vmconst<>+672(SB), Y6, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+704(SB), Y4, Y5
-	VADDPD      vmconst<>+736(SB), Y4, Y6
-	VMOVUPS     Y6, Y6
-	VFMADD213PD vmconst<>+768(SB), Y4, Y6
-	VMOVUPS     Y6, Y6
-	VFMADD213PD vmconst<>+800(SB), Y4, Y6
+	VMULPD      vmconst<>+640(SB), Y4, Y5
+	VADDPD      vmconst<>+672(SB), Y5, Y5
+	VMULPD      Y4, Y5, Y5
+	VADDPD      vmconst<>+704(SB), Y5, Y5
+	VMOVUPS     Y0, Y6
+	VFMADD213PD vmconst<>+736(SB), Y0, Y6
+	VMULPD      Y4, Y6, Y6
+	VADDPD      vmconst<>+768(SB), Y6, Y6
+	VMULPD      Y4, Y6, Y6
+	VADDPD      vmconst<>+800(SB), Y6, Y6
 	VCMPPD      $0x1d, vmconst<>+832(SB), Y2, Y7
 	VMULPD      Y4, Y0, Y4
 	VMULPD      Y5, Y4, Y4
@@ -136,36 +133,32 @@ loop4:
 	VMULPD      vmconst<>+1088(SB), Y3, Y3
 	VSUBPD      Y3, Y1, Y1
 	VMULPD      Y1, Y1, Y3
-	VMOVUPS     Y3, Y5
-	VMOVUPS     vmconst<>+1120(SB), Y6
-	VFMADD213PD vmconst<>+1152(SB), Y6, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1184(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1216(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1248(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1280(SB), Y3, Y5
+	VMULPD      vmconst<>+1120(SB), Y3, Y5
+	VADDPD      vmconst<>+1152(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1184(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1216(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1248(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1280(SB), Y5, Y5
 	VMULPD      Y3, Y1, Y6
-	VMOVUPS     Y1, Y1
 	VFMADD231PD Y5, Y6, Y1
-	VMOVUPS     Y3, Y5
-	VMOVUPS     vmconst<>+1312(SB), Y6
-	VFMADD213PD vmconst<>+1344(SB), Y6, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1376(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1408(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1440(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1472(SB), Y3, Y5
+	VMULPD      vmconst<>+1312(SB), Y3, Y5
+	VADDPD      vmconst<>+1344(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1376(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1408(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1440(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1472(SB), Y5, Y5
 	VMULPD      Y3, Y3, Y6
 	VMULPD      vmconst<>+544(SB), Y3, Y3
 	VMOVUPS     vmconst<>+576(SB), Y7
 	VSUBPD      Y3, Y7, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PD Y5, Y6, Y3
 	VPAND       vmconst<>+1504(SB), Y4, Y5
 	VPCMPEQQ    vmconst<>+1504(SB), Y5, Y5
@@ -228,36 +221,32 @@ loop7:
 	VMULPD       vmconst<>+1088(SB), Y4, Y4
 	VSUBPD       Y4, Y2, Y2
 	VMULPD       Y2, Y2, Y4
-	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+1120(SB), Y8
-	VFMADD213PD  vmconst<>+1152(SB), Y8, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1184(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1216(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1248(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1280(SB), Y4, Y7
+	VMULPD       vmconst<>+1120(SB), Y4, Y7
+	VADDPD       vmconst<>+1152(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1184(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1216(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1248(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1280(SB), Y7, Y7
 	VMULPD       Y4, Y2, Y8
-	VMOVUPS      Y2, Y2
 	VFMADD231PD  Y7, Y8, Y2
-	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+1312(SB), Y8
-	VFMADD213PD  vmconst<>+1344(SB), Y8, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1376(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1408(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1440(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1472(SB), Y4, Y7
+	VMULPD       vmconst<>+1312(SB), Y4, Y7
+	VADDPD       vmconst<>+1344(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1376(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1408(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1440(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1472(SB), Y7, Y7
 	VMULPD       Y4, Y4, Y8
 	VMULPD       vmconst<>+544(SB), Y4, Y4
 	VMOVUPS      vmconst<>+576(SB), Y9
 	VSUBPD       Y4, Y9, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  Y7, Y8, Y4
 	VPAND        vmconst<>+1504(SB), Y6, Y7
 	VPCMPEQQ     vmconst<>+1504(SB), Y7, Y7
@@ -288,36 +277,32 @@ loop7:
 	VMULPD       vmconst<>+1088(SB), Y4, Y4
 	VSUBPD       Y4, Y2, Y2
 	VMULPD       Y2, Y2, Y4
-	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+1120(SB), Y8
-	VFMADD213PD  vmconst<>+1152(SB), Y8, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1184(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1216(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1248(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1280(SB), Y4, Y7
+	VMULPD       vmconst<>+1120(SB), Y4, Y7
+	VADDPD       vmconst<>+1152(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1184(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1216(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1248(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1280(SB), Y7, Y7
 	VMULPD       Y4, Y2, Y8
-	VMOVUPS      Y2, Y2
 	VFMADD231PD  Y7, Y8, Y2
-	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+1312(SB), Y8
-	VFMADD213PD  vmconst<>+1344(SB), Y8, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1376(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1408(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1440(SB), Y4, Y7
-	VMOVUPS      Y7, Y7
-	VFMADD213PD  vmconst<>+1472(SB), Y4, Y7
+	VMULPD       vmconst<>+1312(SB), Y4, Y7
+	VADDPD       vmconst<>+1344(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1376(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1408(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1440(SB), Y7, Y7
+	VMULPD       Y4, Y7, Y7
+	VADDPD       vmconst<>+1472(SB), Y7, Y7
 	VMULPD       Y4, Y4, Y8
 	VMULPD       vmconst<>+544(SB), Y4, Y4
 	VMOVUPS      vmconst<>+576(SB), Y9
 	VSUBPD       Y4, Y9, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  Y7, Y8, Y4
 	VPAND        vmconst<>+1504(SB), Y6, Y7
 	VPCMPEQQ     vmconst<>+1504(SB), Y7, Y7
@@ -383,36 +368,32 @@ loop10:
 	VMULPD      vmconst<>+1088(SB), Y3, Y3
 	VSUBPD      Y3, Y1, Y1
 	VMULPD      Y1, Y1, Y3
-	VMOVUPS     Y3, Y5
-	VMOVUPS     vmconst<>+1120(SB), Y6
-	VFMADD213PD vmconst<>+1152(SB), Y6, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1184(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1216(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1248(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1280(SB), Y3, Y5
+	VMULPD      vmconst<>+1120(SB), Y3, Y5
+	VADDPD      vmconst<>+1152(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1184(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1216(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1248(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1280(SB), Y5, Y5
 	VMULPD      Y3, Y1, Y6
-	VMOVUPS     Y1, Y1
 	VFMADD231PD Y5, Y6, Y1
-	VMOVUPS     Y3, Y5
-	VMOVUPS     vmconst<>+1312(SB), Y6
-	VFMADD213PD vmconst<>+1344(SB), Y6, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1376(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1408(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1440(SB), Y3, Y5
-	VMOVUPS     Y5, Y5
-	VFMADD213PD vmconst<>+1472(SB), Y3, Y5
+	VMULPD      vmconst<>+1312(SB), Y3, Y5
+	VADDPD      vmconst<>+1344(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1376(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1408(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1440(SB), Y5, Y5
+	VMULPD      Y3, Y5, Y5
+	VADDPD      vmconst<>+1472(SB), Y5, Y5
 	VMULPD      Y3, Y3, Y6
 	VMULPD      vmconst<>+544(SB), Y3, Y3
 	VMOVUPS     vmconst<>+576(SB), Y7
 	VSUBPD      Y3, Y7, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PD Y5, Y6, Y3
 	VPAND       vmconst<>+1504(SB), Y4, Y5
 	VPCMPEQQ    vmconst<>+1504(SB), Y5, Y5
@@ -475,36 +456,32 @@ loop13:
 	VMULPD       vmconst<>+1088(SB), Y4, Y4
 	VSUBPD       Y4, Y1, Y1
 	VMULPD       Y1, Y1, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      vmconst<>+1120(SB), Y7
-	VFMADD213PD  vmconst<>+1152(SB), Y7, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1184(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1216(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1248(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1280(SB), Y4, Y6
+	VMULPD       vmconst<>+1120(SB), Y4, Y6
+	VADDPD       vmconst<>+1152(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1184(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1216(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1248(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1280(SB), Y6, Y6
 	VMULPD       Y4, Y1, Y7
-	VMOVUPS      Y1, Y1
 	VFMADD231PD  Y6, Y7, Y1
-	VMOVUPS      Y4, Y6
-	VMOVUPS      vmconst<>+1312(SB), Y7
-	VFMADD213PD  vmconst<>+1344(SB), Y7, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1376(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1408(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1440(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1472(SB), Y4, Y6
+	VMULPD       vmconst<>+1312(SB), Y4, Y6
+	VADDPD       vmconst<>+1344(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1376(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1408(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1440(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1472(SB), Y6, Y6
 	VMULPD       Y4, Y4, Y7
 	VMULPD       vmconst<>+544(SB), Y4, Y4
 	VMOVUPS      vmconst<>+576(SB), Y8
 	VSUBPD       Y4, Y8, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  Y6, Y7, Y4
 	VPAND        vmconst<>+1504(SB), Y5, Y6
 	VPCMPEQQ     vmconst<>+1504(SB), Y6, Y6
@@ -535,36 +512,32 @@ loop13:
 	VMULPD       vmconst<>+1088(SB), Y4, Y4
 	VSUBPD       Y4, Y1, Y1
 	VMULPD       Y1, Y1, Y4
-	VMOVUPS      Y4, Y6
-	VMOVUPS      vmconst<>+1120(SB), Y7
-	VFMADD213PD  vmconst<>+1152(SB), Y7, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1184(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1216(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1248(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1280(SB), Y4, Y6
+	VMULPD       vmconst<>+1120(SB), Y4, Y6
+	VADDPD       vmconst<>+1152(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1184(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1216(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1248(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1280(SB), Y6, Y6
 	VMULPD       Y4, Y1, Y7
-	VMOVUPS      Y1, Y1
 	VFMADD231PD  Y6, Y7, Y1
-	VMOVUPS      Y4, Y6
-	VMOVUPS      vmconst<>+1312(SB), Y7
-	VFMADD213PD  vmconst<>+1344(SB), Y7, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1376(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1408(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1440(SB), Y4, Y6
-	VMOVUPS      Y6, Y6
-	VFMADD213PD  vmconst<>+1472(SB), Y4, Y6
+	VMULPD       vmconst<>+1312(SB), Y4, Y6
+	VADDPD       vmconst<>+1344(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1376(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1408(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1440(SB), Y6, Y6
+	VMULPD       Y4, Y6, Y6
+	VADDPD       vmconst<>+1472(SB), Y6, Y6
 	VMULPD       Y4, Y4, Y7
 	VMULPD       vmconst<>+544(SB), Y4, Y4
 	VMOVUPS      vmconst<>+576(SB), Y8
 	VSUBPD       Y4, Y8, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PD  Y6, Y7, Y4
 	VPAND        vmconst<>+1504(SB), Y5, Y6
 	VPCMPEQQ     vmconst<>+1504(SB), Y6, Y6

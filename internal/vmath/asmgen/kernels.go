@@ -136,8 +136,10 @@ func tanh64(k *kern, x V) (r, ok V) {
 	z := k.and(x, k.u(absMask))
 	s, _ := exp64(k, k.mul(k.min(z, k.f(tanhBig)), k.f(2)))
 	x2 := k.mul(x, x)
-	p := k.goMulAdd(k.goMulAdd(k.f(tanhP0), x2, k.f(tanhP1)), x2, k.f(tanhP2))
-	q := k.goMulAdd(k.goMulAdd(k.add(x2, k.f(tanhQ0)), x2, k.f(tanhQ1)), x2, k.f(tanhQ2))
+	p := k.goMulAdd(k.goMulAdd(k.f(tanhP0), x2, k.f(tanhP1), false), x2, k.f(tanhP2), false)
+	// s+tanhQ[0] with s = x*x, a product with other uses
+	q := k.goMulAdd(x, x, k.f(tanhQ0), true)
+	q = k.goMulAdd(k.goMulAdd(q, x2, k.f(tanhQ1), false), x2, k.f(tanhQ2), false)
 	isBig := k.cmp(ge, z, k.f(0.625))
 	num := k.sel(isBig, k.f(2), k.mul(k.mul(x, x2), p))
 	den := k.sel(isBig, k.add(s, k.f(1)), q)
@@ -173,21 +175,21 @@ func trig64(k *kern, x V, cos bool) (r, ok V) {
 	var p V
 	for i, c := range []float64{sinC1, sinC2, sinC3, sinC4, sinC5} {
 		if i == 0 {
-			p = k.goMulAdd(ps, zz, k.f(c))
+			p = k.goMulAdd(ps, zz, k.f(c), false)
 		} else {
-			p = k.goMulAdd(p, zz, k.f(c))
+			p = k.goMulAdd(p, zz, k.f(c), false)
 		}
 	}
-	ys := k.goMulAdd(k.mul(z, zz), p, z)
+	ys := k.goMulAdd(k.mul(z, zz), p, z, false)
 	var pc V
 	for i, c := range []float64{cosC1, cosC2, cosC3, cosC4, cosC5} {
 		if i == 0 {
-			pc = k.goMulAdd(k.f(cosC0), zz, k.f(c))
+			pc = k.goMulAdd(k.f(cosC0), zz, k.f(c), false)
 		} else {
-			pc = k.goMulAdd(pc, zz, k.f(c))
+			pc = k.goMulAdd(pc, zz, k.f(c), false)
 		}
 	}
-	yc := k.goMulAdd(k.mul(zz, zz), pc, k.sub(k.f(1), k.mul(zz, k.f(0.5))))
+	yc := k.goMulAdd(k.mul(zz, zz), pc, k.sub(k.f(1), k.mul(zz, k.f(0.5))), false)
 	sel := k.eqI(k.and(j, k.u(2)), k.u(2)) // octant 2 or 6 after rounding to even
 	var sg V
 	if cos {

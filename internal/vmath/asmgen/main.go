@@ -301,7 +301,22 @@ func (f *asmFile) asm() []byte {
 	if err != nil {
 		log.Fatalf("%s: %v", f.name, err)
 	}
-	return b
+	return pruneSelfMoves(b)
+}
+
+// pruneSelfMoves drops the vector moves of a register to itself, which the
+// allocator leaves where a copy's source was dead (avo prunes only
+// general-purpose ones).
+func pruneSelfMoves(b []byte) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		f := strings.Fields(strings.ReplaceAll(string(line), ",", " "))
+		if len(f) == 3 && f[0] == "VMOVUPS" && f[1] == f[2] {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
 }
 
 // generate returns the files asmgen writes, by name.

@@ -296,12 +296,17 @@ func (k *kern) fnma(a, b, c Op) V {
 	return d
 }
 
-// goMulAdd is a*b + c as the Go compiler compiles it in the references
-// written in Go (math.Tanh, math.Sin, math.Cos): a multiplication and an
-// addition, each rounded, or one FMA at GOAMD64=v3, whose rule fuses every
-// floating-point addition of a product (ADDSD (MULSD x y) z).
-func (k *kern) goMulAdd(a, b, c Op) V {
-	if k.fused {
+// goMulAdd is a*b + c as the Go compiler (1.26) compiles it in the
+// references written in Go (math.Tanh, math.Sin, math.Cos). At GOAMD64 v1
+// and v2 it is a multiplication and an addition, each rounded. At v3 the
+// rule (ADDSD (MULSD x y) z) => VFMADD231SD fuses them, except where the
+// addend is a constant loaded from memory and the product has no other use:
+// the load is then merged into the addition first (ADDSDload), which the
+// rule does not match. So a Horner step c·x + k is not fused, but x*x + k
+// is when x*x is used elsewhere, and p*q + v is when v is computed; shared
+// says the product has another use. The tests at GOAMD64=v3 check it.
+func (k *kern) goMulAdd(a, b, c Op, shared bool) V {
+	if k.fused && (shared || !isMem(c)) {
 		return k.fma(a, b, c)
 	}
 	return k.add(k.mul(a, b), c)
