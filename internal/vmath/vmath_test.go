@@ -41,8 +41,8 @@ var unaryFuncs = []unaryFunc{
 	{"log", Log64, logRef64, Log32, logRef32, true},
 	{"tanh", Tanh64, tanhRef64, Tanh32, tanhRef32, true},
 	{"sigmoid", Sigmoid64, sigmoidRef64, Sigmoid32, sigmoidRef32, true},
-	{"sin", Sin64, sinRef64, Sin32, sinRef32, false},
-	{"cos", Cos64, cosRef64, Cos32, cosRef32, false},
+	{"sin", Sin64, sinRef64, Sin32, sinRef32, true},
+	{"cos", Cos64, cosRef64, Cos32, cosRef32, true},
 }
 
 // tolerance32 is the largest distance in ulp the float32 form of fn may

@@ -475,6 +475,165 @@ done20:
 	VZEROUPPER
 	RET
 
+// func sin32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·sin32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop22:
+	CMPQ         BX, CX
+	JAE          done23
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
+	VCVTPS2PD    X0, Y4
+	VMULPD       vmconst<>+2304(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
+	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
+	VCVTPD2PSY   Y4, X2
+	VCVTPD2DQY   Y5, X3
+	VEXTRACTF128 $0x01, Y0, X4
+	VCVTPS2PD    X4, Y4
+	VMULPD       vmconst<>+2304(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
+	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
+	VCVTPD2PSY   Y4, X4
+	VCVTPD2DQY   Y5, X5
+	VINSERTF128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VMULPS       Y4, Y4, Y6
+	VMOVUPS      Y6, Y7
+	VMOVUPS      vmconst<>+2400(SB), Y8
+	VFMADD213PS  vmconst<>+2432(SB), Y8, Y7
+	VFMADD213PS  vmconst<>+2464(SB), Y6, Y7
+	VMULPS       Y6, Y7, Y7
+	VMOVUPS      Y4, Y8
+	VFMADD231PS  Y4, Y7, Y8
+	VMOVUPS      Y6, Y4
+	VMOVUPS      vmconst<>+2496(SB), Y7
+	VFMADD213PS  vmconst<>+2528(SB), Y7, Y4
+	VFMADD213PS  vmconst<>+2560(SB), Y6, Y4
+	VMULPS       Y6, Y4, Y4
+	VMOVUPS      Y6, Y7
+	VMOVUPS      vmconst<>+896(SB), Y9
+	VFNMADD213PS vmconst<>+928(SB), Y9, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VPAND        vmconst<>+2592(SB), Y5, Y4
+	VPCMPEQD     vmconst<>+2592(SB), Y4, Y4
+	VBLENDVPS    Y4, Y7, Y8, Y4
+	VPAND        vmconst<>+2624(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y5
+	VPSLLD       $0x1f, Y5, Y5
+	VPXOR        Y5, Y4, Y4
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y5
+	VBLENDVPS    Y5, Y0, Y4, Y4
+	VMOVUPS      Y4, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out24
+	JMP          loop22
+
+out24:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done23:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func cos32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·cos32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop25:
+	CMPQ         BX, CX
+	JAE          done26
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
+	VCVTPS2PD    X0, Y4
+	VMULPD       vmconst<>+2304(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
+	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
+	VCVTPD2PSY   Y4, X2
+	VCVTPD2DQY   Y5, X3
+	VEXTRACTF128 $0x01, Y0, X4
+	VCVTPS2PD    X4, Y4
+	VMULPD       vmconst<>+2304(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
+	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
+	VCVTPD2PSY   Y4, X4
+	VCVTPD2DQY   Y5, X5
+	VINSERTF128  $0x01, X4, Y2, Y4
+	VINSERTI128  $0x01, X5, Y3, Y5
+	VMULPS       Y4, Y4, Y6
+	VMOVUPS      Y6, Y7
+	VMOVUPS      vmconst<>+2400(SB), Y8
+	VFMADD213PS  vmconst<>+2432(SB), Y8, Y7
+	VFMADD213PS  vmconst<>+2464(SB), Y6, Y7
+	VMULPS       Y6, Y7, Y7
+	VMOVUPS      Y4, Y8
+	VFMADD231PS  Y4, Y7, Y8
+	VMOVUPS      Y6, Y4
+	VMOVUPS      vmconst<>+2496(SB), Y7
+	VFMADD213PS  vmconst<>+2528(SB), Y7, Y4
+	VFMADD213PS  vmconst<>+2560(SB), Y6, Y4
+	VMULPS       Y6, Y4, Y4
+	VMOVUPS      Y6, Y7
+	VMOVUPS      vmconst<>+896(SB), Y9
+	VFNMADD213PS vmconst<>+928(SB), Y9, Y7
+	VFMADD231PS  Y6, Y4, Y7
+	VPADDD       vmconst<>+2592(SB), Y5, Y4
+	VPAND        vmconst<>+2592(SB), Y4, Y5
+	VPCMPEQD     vmconst<>+2592(SB), Y5, Y5
+	VBLENDVPS    Y5, Y7, Y8, Y5
+	VPAND        vmconst<>+2624(SB), Y4, Y4
+	VPSRLD       $0x01, Y4, Y4
+	VPSLLD       $0x1f, Y4, Y4
+	VPXOR        Y4, Y5, Y4
+	VMOVUPS      Y4, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out27
+	JMP          loop25
+
+out27:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done26:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func pow64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2, FMA3
 TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
@@ -485,14 +644,14 @@ TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop22:
+loop28:
 	CMPQ        SI, CX
-	JAE         done23
+	JAE         done29
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
-	VPAND       vmconst<>+2304(SB), Y0, Y2
-	VPAND       vmconst<>+2304(SB), Y1, Y3
-	VMINPD      vmconst<>+2336(SB), Y3, Y4
+	VPAND       vmconst<>+2688(SB), Y0, Y2
+	VPAND       vmconst<>+2688(SB), Y1, Y3
+	VMINPD      vmconst<>+2720(SB), Y3, Y4
 	VROUNDPD    $0x03, Y4, Y4
 	VSUBPD      Y4, Y3, Y5
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -544,10 +703,10 @@ loop22:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND       Y2, Y7, Y2
-	VCMPPD      $0x11, vmconst<>+2336(SB), Y3, Y3
+	VCMPPD      $0x11, vmconst<>+2720(SB), Y3, Y3
 	VPAND       Y3, Y2, Y2
-	VCMPPD      $0x04, vmconst<>+2272(SB), Y5, Y3
-	VCMPPD      $0x1e, vmconst<>+2272(SB), Y0, Y7
+	VCMPPD      $0x04, vmconst<>+2656(SB), Y5, Y3
+	VCMPPD      $0x1e, vmconst<>+2656(SB), Y0, Y7
 	VPAND       Y7, Y3, Y3
 	VPAND       Y2, Y3, Y2
 	VMULPD      Y6, Y5, Y3
@@ -583,28 +742,28 @@ loop22:
 	VPADDQ      vmconst<>+544(SB), Y3, Y3
 	VPSLLQ      $0x34, Y3, Y3
 	VMULPD      Y3, Y2, Y2
-	VPAND       vmconst<>+2368(SB), Y0, Y3
+	VPAND       vmconst<>+2752(SB), Y0, Y3
 	VPOR        vmconst<>+448(SB), Y3, Y3
 	VPSRLQ      $0x34, Y0, Y5
-	VPAND       vmconst<>+2400(SB), Y5, Y5
+	VPAND       vmconst<>+2784(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1120(SB), Y5, Y5
 	VADDPD      vmconst<>+1088(SB), Y4, Y4
 	VPAND       vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS     vmconst<>+2272(SB), Y6
-	VMOVUPS     vmconst<>+2272(SB), Y7
+	VMOVUPS     vmconst<>+2656(SB), Y6
+	VMOVUPS     vmconst<>+2656(SB), Y7
 
-powloop25:
+powloop31:
 	VPTEST    Y4, Y4
-	JZ        powdone26
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y5, Y9
+	JZ        powdone32
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+2272(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y8, Y7, Y7
-	VPAND     vmconst<>+2496(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+2496(SB), Y8, Y8
+	VPAND     vmconst<>+2880(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -617,39 +776,39 @@ powloop25:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop25
+	JMP       powloop31
 
-powdone26:
-	VCMPPD    $0x11, vmconst<>+2272(SB), Y1, Y3
+powdone32:
+	VCMPPD    $0x11, vmconst<>+2656(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+2272(SB), Y4
+	VMOVUPS   vmconst<>+2656(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+2400(SB), Y4, Y4
+	VPAND     vmconst<>+2784(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+2912(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2304(SB), Y1, Y3
-	VPAND     vmconst<>+2304(SB), Y0, Y5
+	VPAND     vmconst<>+2688(SB), Y1, Y3
+	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2272(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+2656(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+2560(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+2944(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2592(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+2976(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -660,12 +819,12 @@ powdone26:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+2336(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+2720(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2272(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+2656(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y6
 	VPOR      Y6, Y5, Y5
 	VBLENDVPD Y5, vmconst<>+480(SB), Y2, Y2
@@ -675,10 +834,10 @@ powdone26:
 	VMOVMSKPD Y3, DI
 	ADDQ      $0x04, SI
 	XORQ      $0x0f, DI
-	JNZ       out24
-	JMP       loop22
+	JNZ       out30
+	JMP       loop28
 
-out24:
+out30:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -688,7 +847,7 @@ out24:
 	VZEROUPPER
 	RET
 
-done23:
+done29:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -705,16 +864,16 @@ TEXT ·pow32AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop27:
+loop33:
 	CMPQ        SI, CX
-	JAE         done28
+	JAE         done34
 	VMOVUPS     (DX)(SI*4), Y0
 	VMOVUPS     (BX)(SI*4), Y1
 	VCVTPS2PD   X0, Y2
 	VCVTPS2PD   X1, Y3
-	VPAND       vmconst<>+2304(SB), Y2, Y4
-	VPAND       vmconst<>+2304(SB), Y3, Y5
-	VMINPD      vmconst<>+2336(SB), Y5, Y6
+	VPAND       vmconst<>+2688(SB), Y2, Y4
+	VPAND       vmconst<>+2688(SB), Y3, Y5
+	VMINPD      vmconst<>+2720(SB), Y5, Y6
 	VROUNDPD    $0x03, Y6, Y6
 	VSUBPD      Y6, Y5, Y8
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -766,10 +925,10 @@ loop27:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND       Y4, Y10, Y4
-	VCMPPD      $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND       Y5, Y4, Y4
-	VCMPPD      $0x04, vmconst<>+2272(SB), Y8, Y5
-	VCMPPD      $0x1e, vmconst<>+2272(SB), Y2, Y10
+	VCMPPD      $0x04, vmconst<>+2656(SB), Y8, Y5
+	VCMPPD      $0x1e, vmconst<>+2656(SB), Y2, Y10
 	VPAND       Y10, Y5, Y5
 	VPAND       Y4, Y5, Y4
 	VMULPD      Y9, Y8, Y5
@@ -805,28 +964,28 @@ loop27:
 	VPADDQ      vmconst<>+544(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VMULPD      Y5, Y4, Y4
-	VPAND       vmconst<>+2368(SB), Y2, Y5
+	VPAND       vmconst<>+2752(SB), Y2, Y5
 	VPOR        vmconst<>+448(SB), Y5, Y5
 	VPSRLQ      $0x34, Y2, Y8
-	VPAND       vmconst<>+2400(SB), Y8, Y8
+	VPAND       vmconst<>+2784(SB), Y8, Y8
 	VPOR        vmconst<>+1088(SB), Y8, Y8
 	VSUBPD      vmconst<>+1120(SB), Y8, Y8
 	VADDPD      vmconst<>+1088(SB), Y6, Y6
 	VPAND       vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS     vmconst<>+2272(SB), Y9
-	VMOVUPS     vmconst<>+2272(SB), Y10
+	VMOVUPS     vmconst<>+2656(SB), Y9
+	VMOVUPS     vmconst<>+2656(SB), Y10
 
-powloop30:
+powloop36:
 	VPTEST    Y6, Y6
-	JZ        powdone31
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y8, Y12
+	JZ        powdone37
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2272(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y11, Y10, Y10
-	VPAND     vmconst<>+2496(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2496(SB), Y11, Y11
+	VPAND     vmconst<>+2880(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -839,39 +998,39 @@ powloop30:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop30
+	JMP       powloop36
 
-powdone31:
-	VCMPPD       $0x11, vmconst<>+2272(SB), Y3, Y5
+powdone37:
+	VCMPPD       $0x11, vmconst<>+2656(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+2272(SB), Y6
+	VMOVUPS      vmconst<>+2656(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+2400(SB), Y6, Y6
+	VPAND        vmconst<>+2784(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+2528(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+2912(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2304(SB), Y3, Y5
-	VPAND        vmconst<>+2304(SB), Y2, Y8
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+2272(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+2656(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+2560(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+2944(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2592(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+2976(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -882,12 +1041,12 @@ powdone31:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2272(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+2656(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -899,9 +1058,9 @@ powdone31:
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X3
 	VCVTPS2PD    X3, Y3
-	VPAND        vmconst<>+2304(SB), Y2, Y4
-	VPAND        vmconst<>+2304(SB), Y3, Y5
-	VMINPD       vmconst<>+2336(SB), Y5, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VMINPD       vmconst<>+2720(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -953,10 +1112,10 @@ powdone31:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+2272(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+2272(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+2656(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -992,28 +1151,28 @@ powdone31:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+2368(SB), Y2, Y5
+	VPAND        vmconst<>+2752(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+2400(SB), Y8, Y8
+	VPAND        vmconst<>+2784(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+2272(SB), Y9
-	VMOVUPS      vmconst<>+2272(SB), Y10
+	VMOVUPS      vmconst<>+2656(SB), Y9
+	VMOVUPS      vmconst<>+2656(SB), Y10
 
-powloop32:
+powloop38:
 	VPTEST    Y6, Y6
-	JZ        powdone33
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y8, Y12
+	JZ        powdone39
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2272(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y11, Y10, Y10
-	VPAND     vmconst<>+2496(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2496(SB), Y11, Y11
+	VPAND     vmconst<>+2880(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -1026,39 +1185,39 @@ powloop32:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop32
+	JMP       powloop38
 
-powdone33:
-	VCMPPD      $0x11, vmconst<>+2272(SB), Y3, Y5
+powdone39:
+	VCMPPD      $0x11, vmconst<>+2656(SB), Y3, Y5
 	VMOVUPS     vmconst<>+480(SB), Y6
 	VDIVPD      Y4, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y4, Y4
-	VMOVUPS     vmconst<>+2272(SB), Y6
+	VMOVUPS     vmconst<>+2656(SB), Y6
 	VSUBPD      Y9, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y9, Y5
 	VPSRLQ      $0x34, Y4, Y6
-	VPAND       vmconst<>+2400(SB), Y6, Y6
+	VPAND       vmconst<>+2784(SB), Y6, Y6
 	VPOR        vmconst<>+1088(SB), Y6, Y6
 	VSUBPD      vmconst<>+1088(SB), Y6, Y6
 	VADDPD      Y5, Y6, Y6
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+2528(SB), Y6, Y6
+	VCMPPD      $0x12, vmconst<>+2912(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
 	VADDPD      vmconst<>+32(SB), Y5, Y5
 	VPSUBQ      vmconst<>+32(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VPADDQ      Y5, Y4, Y4
-	VPAND       vmconst<>+2304(SB), Y3, Y5
-	VPAND       vmconst<>+2304(SB), Y2, Y8
+	VPAND       vmconst<>+2688(SB), Y3, Y5
+	VPAND       vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD    $0x03, Y5, Y9
 	VCMPPD      $0x04, Y5, Y9, Y9
-	VCMPPD      $0x11, vmconst<>+2272(SB), Y2, Y11
+	VCMPPD      $0x11, vmconst<>+2656(SB), Y2, Y11
 	VPAND       Y11, Y9, Y9
-	VBLENDVPD   Y9, vmconst<>+2560(SB), Y4, Y4
+	VBLENDVPD   Y9, vmconst<>+2944(SB), Y4, Y4
 	VSQRTPD     Y2, Y11
 	VCMPPD      $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD   Y12, Y11, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+2592(SB), Y3, Y12
+	VCMPPD      $0x00, vmconst<>+2976(SB), Y3, Y12
 	VMOVUPS     vmconst<>+480(SB), Y13
 	VDIVPD      Y11, Y13, Y11
 	VBLENDVPD   Y12, Y11, Y4, Y4
@@ -1069,12 +1228,12 @@ powdone33:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND       Y8, Y9, Y8
-	VCMPPD      $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND       Y5, Y8, Y5
 	VPAND       Y5, Y6, Y5
 	VCMPPD      $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD   Y6, Y2, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+2272(SB), Y3, Y3
+	VCMPPD      $0x00, vmconst<>+2656(SB), Y3, Y3
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y3, Y2
 	VBLENDVPD   Y2, vmconst<>+480(SB), Y4, Y3
@@ -1088,10 +1247,10 @@ powdone33:
 	VMOVUPS     Y2, (AX)(SI*4)
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out29
-	JMP         loop27
+	JNZ         out35
+	JMP         loop33
 
-out29:
+out35:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -1101,7 +1260,7 @@ out29:
 	VZEROUPPER
 	RET
 
-done28:
+done34:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -1117,14 +1276,14 @@ TEXT ·powScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop34:
+loop40:
 	CMPQ         BX, CX
-	JAE          done35
+	JAE          done41
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
-	VPAND        vmconst<>+2304(SB), Y0, Y2
-	VPAND        vmconst<>+2304(SB), Y1, Y3
-	VMINPD       vmconst<>+2336(SB), Y3, Y4
+	VPAND        vmconst<>+2688(SB), Y0, Y2
+	VPAND        vmconst<>+2688(SB), Y1, Y3
+	VMINPD       vmconst<>+2720(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -1176,10 +1335,10 @@ loop34:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+2272(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+2272(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+2656(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+2656(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -1215,28 +1374,28 @@ loop34:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+2368(SB), Y0, Y3
+	VPAND        vmconst<>+2752(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+2400(SB), Y5, Y5
+	VPAND        vmconst<>+2784(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+2272(SB), Y6
-	VMOVUPS      vmconst<>+2272(SB), Y7
+	VMOVUPS      vmconst<>+2656(SB), Y6
+	VMOVUPS      vmconst<>+2656(SB), Y7
 
-powloop37:
+powloop43:
 	VPTEST    Y4, Y4
-	JZ        powdone38
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y5, Y9
+	JZ        powdone44
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+2272(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y8, Y7, Y7
-	VPAND     vmconst<>+2496(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+2496(SB), Y8, Y8
+	VPAND     vmconst<>+2880(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -1249,39 +1408,39 @@ powloop37:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop37
+	JMP       powloop43
 
-powdone38:
-	VCMPPD    $0x11, vmconst<>+2272(SB), Y1, Y3
+powdone44:
+	VCMPPD    $0x11, vmconst<>+2656(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+2272(SB), Y4
+	VMOVUPS   vmconst<>+2656(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+2400(SB), Y4, Y4
+	VPAND     vmconst<>+2784(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+2912(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2304(SB), Y1, Y3
-	VPAND     vmconst<>+2304(SB), Y0, Y5
+	VPAND     vmconst<>+2688(SB), Y1, Y3
+	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2272(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+2656(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+2560(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+2944(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2592(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+2976(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -1292,12 +1451,12 @@ powdone38:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+2336(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+2720(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2272(SB), Y1, Y1
+	VCMPPD    $0x00, vmconst<>+2656(SB), Y1, Y1
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y5
 	VPOR      Y5, Y1, Y1
 	VBLENDVPD Y1, vmconst<>+480(SB), Y2, Y2
@@ -1307,10 +1466,10 @@ powdone38:
 	VMOVMSKPD Y1, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out36
-	JMP       loop34
+	JNZ       out42
+	JMP       loop40
 
-out36:
+out42:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -1318,7 +1477,7 @@ out36:
 	VZEROUPPER
 	RET
 
-done35:
+done41:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -1334,16 +1493,16 @@ TEXT ·powScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop39:
+loop45:
 	CMPQ         BX, CX
-	JAE          done40
+	JAE          done46
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2304(SB), Y2, Y4
-	VPAND        vmconst<>+2304(SB), Y3, Y5
-	VMINPD       vmconst<>+2336(SB), Y5, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VMINPD       vmconst<>+2720(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -1395,10 +1554,10 @@ loop39:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+2272(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+2272(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+2656(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -1434,28 +1593,28 @@ loop39:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+2368(SB), Y2, Y5
+	VPAND        vmconst<>+2752(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+2400(SB), Y8, Y8
+	VPAND        vmconst<>+2784(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+2272(SB), Y9
-	VMOVUPS      vmconst<>+2272(SB), Y10
+	VMOVUPS      vmconst<>+2656(SB), Y9
+	VMOVUPS      vmconst<>+2656(SB), Y10
 
-powloop42:
+powloop48:
 	VPTEST    Y6, Y6
-	JZ        powdone43
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y8, Y12
+	JZ        powdone49
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2272(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y11, Y10, Y10
-	VPAND     vmconst<>+2496(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2496(SB), Y11, Y11
+	VPAND     vmconst<>+2880(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -1468,39 +1627,39 @@ powloop42:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop42
+	JMP       powloop48
 
-powdone43:
-	VCMPPD       $0x11, vmconst<>+2272(SB), Y3, Y5
+powdone49:
+	VCMPPD       $0x11, vmconst<>+2656(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+2272(SB), Y6
+	VMOVUPS      vmconst<>+2656(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+2400(SB), Y6, Y6
+	VPAND        vmconst<>+2784(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+2528(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+2912(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2304(SB), Y3, Y5
-	VPAND        vmconst<>+2304(SB), Y2, Y8
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+2272(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+2656(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+2560(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+2944(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2592(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+2976(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -1511,12 +1670,12 @@ powdone43:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2272(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+2656(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -1528,9 +1687,9 @@ powdone43:
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X1
 	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+2304(SB), Y2, Y3
-	VPAND        vmconst<>+2304(SB), Y1, Y4
-	VMINPD       vmconst<>+2336(SB), Y4, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y3
+	VPAND        vmconst<>+2688(SB), Y1, Y4
+	VMINPD       vmconst<>+2720(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -1582,10 +1741,10 @@ powdone43:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+2272(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+2272(SB), Y2, Y9
+	VCMPPD       $0x04, vmconst<>+2656(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -1621,28 +1780,28 @@ powdone43:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+2368(SB), Y2, Y4
+	VPAND        vmconst<>+2752(SB), Y2, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y2, Y6
-	VPAND        vmconst<>+2400(SB), Y6, Y6
+	VPAND        vmconst<>+2784(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+2272(SB), Y8
-	VMOVUPS      vmconst<>+2272(SB), Y9
+	VMOVUPS      vmconst<>+2656(SB), Y8
+	VMOVUPS      vmconst<>+2656(SB), Y9
 
-powloop44:
+powloop50:
 	VPTEST    Y5, Y5
-	JZ        powdone45
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y6, Y11
+	JZ        powdone51
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+2272(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+2656(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y10, Y9, Y9
-	VPAND     vmconst<>+2496(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+2496(SB), Y10, Y10
+	VPAND     vmconst<>+2880(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+2880(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -1655,39 +1814,39 @@ powloop44:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop44
+	JMP       powloop50
 
-powdone45:
-	VCMPPD      $0x11, vmconst<>+2272(SB), Y1, Y4
+powdone51:
+	VCMPPD      $0x11, vmconst<>+2656(SB), Y1, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+2272(SB), Y5
+	VMOVUPS     vmconst<>+2656(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+2400(SB), Y5, Y5
+	VPAND       vmconst<>+2784(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+2528(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+2912(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2304(SB), Y1, Y4
-	VPAND       vmconst<>+2304(SB), Y2, Y6
+	VPAND       vmconst<>+2688(SB), Y1, Y4
+	VPAND       vmconst<>+2688(SB), Y2, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+2272(SB), Y2, Y10
+	VCMPPD      $0x11, vmconst<>+2656(SB), Y2, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+2560(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+2944(SB), Y3, Y3
 	VSQRTPD     Y2, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y1, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2592(SB), Y1, Y11
+	VCMPPD      $0x00, vmconst<>+2976(SB), Y1, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -1698,12 +1857,12 @@ powdone45:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+2336(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+2720(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y1, Y5
 	VBLENDVPD   Y5, Y2, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2272(SB), Y1, Y1
+	VCMPPD      $0x00, vmconst<>+2656(SB), Y1, Y1
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y1, Y1
 	VBLENDVPD   Y1, vmconst<>+480(SB), Y3, Y2
@@ -1717,10 +1876,10 @@ powdone45:
 	VMOVUPS     Y1, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out41
-	JMP         loop39
+	JNZ         out47
+	JMP         loop45
 
-out41:
+out47:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -1728,7 +1887,7 @@ out41:
 	VZEROUPPER
 	RET
 
-done40:
+done46:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -1744,14 +1903,14 @@ TEXT ·scalarPow64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop46:
+loop52:
 	CMPQ         BX, CX
-	JAE          done47
+	JAE          done53
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
-	VPAND        vmconst<>+2304(SB), Y0, Y2
-	VPAND        vmconst<>+2304(SB), Y1, Y3
-	VMINPD       vmconst<>+2336(SB), Y3, Y4
+	VPAND        vmconst<>+2688(SB), Y0, Y2
+	VPAND        vmconst<>+2688(SB), Y1, Y3
+	VMINPD       vmconst<>+2720(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -1803,10 +1962,10 @@ loop46:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+2272(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+2272(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+2656(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+2656(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -1842,28 +2001,28 @@ loop46:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+2368(SB), Y0, Y3
+	VPAND        vmconst<>+2752(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+2400(SB), Y5, Y5
+	VPAND        vmconst<>+2784(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+2272(SB), Y6
-	VMOVUPS      vmconst<>+2272(SB), Y7
+	VMOVUPS      vmconst<>+2656(SB), Y6
+	VMOVUPS      vmconst<>+2656(SB), Y7
 
-powloop49:
+powloop55:
 	VPTEST    Y4, Y4
-	JZ        powdone50
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y5, Y9
+	JZ        powdone56
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+2272(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y8, Y7, Y7
-	VPAND     vmconst<>+2496(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+2496(SB), Y8, Y8
+	VPAND     vmconst<>+2880(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -1876,39 +2035,39 @@ powloop49:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop49
+	JMP       powloop55
 
-powdone50:
-	VCMPPD    $0x11, vmconst<>+2272(SB), Y1, Y3
+powdone56:
+	VCMPPD    $0x11, vmconst<>+2656(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+2272(SB), Y4
+	VMOVUPS   vmconst<>+2656(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+2400(SB), Y4, Y4
+	VPAND     vmconst<>+2784(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+2912(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2304(SB), Y1, Y3
-	VPAND     vmconst<>+2304(SB), Y0, Y5
+	VPAND     vmconst<>+2688(SB), Y1, Y3
+	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2272(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+2656(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+2560(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+2944(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2592(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+2976(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -1919,12 +2078,12 @@ powdone50:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+2336(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+2720(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2272(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+2656(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR      Y0, Y5, Y0
 	VBLENDVPD Y0, vmconst<>+480(SB), Y2, Y2
@@ -1934,10 +2093,10 @@ powdone50:
 	VMOVMSKPD Y0, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out48
-	JMP       loop46
+	JNZ       out54
+	JMP       loop52
 
-out48:
+out54:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -1945,7 +2104,7 @@ out48:
 	VZEROUPPER
 	RET
 
-done47:
+done53:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -1961,16 +2120,16 @@ TEXT ·scalarPow32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop51:
+loop57:
 	CMPQ         BX, CX
-	JAE          done52
+	JAE          done58
 	VBROADCASTSS x+24(FP), Y0
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2304(SB), Y2, Y4
-	VPAND        vmconst<>+2304(SB), Y3, Y5
-	VMINPD       vmconst<>+2336(SB), Y5, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VMINPD       vmconst<>+2720(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2022,10 +2181,10 @@ loop51:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+2272(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+2272(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+2656(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2061,28 +2220,28 @@ loop51:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+2368(SB), Y2, Y5
+	VPAND        vmconst<>+2752(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+2400(SB), Y8, Y8
+	VPAND        vmconst<>+2784(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+2272(SB), Y9
-	VMOVUPS      vmconst<>+2272(SB), Y10
+	VMOVUPS      vmconst<>+2656(SB), Y9
+	VMOVUPS      vmconst<>+2656(SB), Y10
 
-powloop54:
+powloop60:
 	VPTEST    Y6, Y6
-	JZ        powdone55
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y8, Y12
+	JZ        powdone61
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2272(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y11, Y10, Y10
-	VPAND     vmconst<>+2496(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2496(SB), Y11, Y11
+	VPAND     vmconst<>+2880(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2095,39 +2254,39 @@ powloop54:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop54
+	JMP       powloop60
 
-powdone55:
-	VCMPPD       $0x11, vmconst<>+2272(SB), Y3, Y5
+powdone61:
+	VCMPPD       $0x11, vmconst<>+2656(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+2272(SB), Y6
+	VMOVUPS      vmconst<>+2656(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+2400(SB), Y6, Y6
+	VPAND        vmconst<>+2784(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+2528(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+2912(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2304(SB), Y3, Y5
-	VPAND        vmconst<>+2304(SB), Y2, Y8
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+2272(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+2656(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+2560(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+2944(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2592(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+2976(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -2138,12 +2297,12 @@ powdone55:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2272(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+2656(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -2155,9 +2314,9 @@ powdone55:
 	VCVTPS2PD    X0, Y0
 	VEXTRACTF128 $0x01, Y1, X2
 	VCVTPS2PD    X2, Y2
-	VPAND        vmconst<>+2304(SB), Y0, Y3
-	VPAND        vmconst<>+2304(SB), Y2, Y4
-	VMINPD       vmconst<>+2336(SB), Y4, Y5
+	VPAND        vmconst<>+2688(SB), Y0, Y3
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VMINPD       vmconst<>+2720(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -2209,10 +2368,10 @@ powdone55:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+2336(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+2720(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+2272(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+2272(SB), Y0, Y9
+	VCMPPD       $0x04, vmconst<>+2656(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+2656(SB), Y0, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -2248,28 +2407,28 @@ powdone55:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+2368(SB), Y0, Y4
+	VPAND        vmconst<>+2752(SB), Y0, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y0, Y6
-	VPAND        vmconst<>+2400(SB), Y6, Y6
+	VPAND        vmconst<>+2784(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+2272(SB), Y8
-	VMOVUPS      vmconst<>+2272(SB), Y9
+	VMOVUPS      vmconst<>+2656(SB), Y8
+	VMOVUPS      vmconst<>+2656(SB), Y9
 
-powloop56:
+powloop62:
 	VPTEST    Y5, Y5
-	JZ        powdone57
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+2464(SB), Y6, Y11
+	JZ        powdone63
+	VCMPPD    $0x11, vmconst<>+2816(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+2848(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+2272(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+2656(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y10, Y9, Y9
-	VPAND     vmconst<>+2496(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+2496(SB), Y10, Y10
+	VPAND     vmconst<>+2880(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+2880(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -2282,39 +2441,39 @@ powloop56:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop56
+	JMP       powloop62
 
-powdone57:
-	VCMPPD      $0x11, vmconst<>+2272(SB), Y2, Y4
+powdone63:
+	VCMPPD      $0x11, vmconst<>+2656(SB), Y2, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+2272(SB), Y5
+	VMOVUPS     vmconst<>+2656(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+2400(SB), Y5, Y5
+	VPAND       vmconst<>+2784(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+2528(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+2912(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2304(SB), Y2, Y4
-	VPAND       vmconst<>+2304(SB), Y0, Y6
+	VPAND       vmconst<>+2688(SB), Y2, Y4
+	VPAND       vmconst<>+2688(SB), Y0, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+2272(SB), Y0, Y10
+	VCMPPD      $0x11, vmconst<>+2656(SB), Y0, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+2560(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+2944(SB), Y3, Y3
 	VSQRTPD     Y0, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y2, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2592(SB), Y2, Y11
+	VCMPPD      $0x00, vmconst<>+2976(SB), Y2, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -2325,12 +2484,12 @@ powdone57:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+2336(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+2720(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y5
 	VBLENDVPD   Y5, Y0, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2272(SB), Y2, Y2
+	VCMPPD      $0x00, vmconst<>+2656(SB), Y2, Y2
 	VCMPPD      $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR        Y0, Y2, Y0
 	VBLENDVPD   Y0, vmconst<>+480(SB), Y3, Y2
@@ -2344,10 +2503,10 @@ powdone57:
 	VMOVUPS     Y0, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out53
-	JMP         loop51
+	JNZ         out59
+	JMP         loop57
 
-out53:
+out59:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2355,7 +2514,7 @@ out53:
 	VZEROUPPER
 	RET
 
-done52:
+done58:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2798,48 +2957,132 @@ DATA vmconst<>+2256(SB)/4, $0x3f200000
 DATA vmconst<>+2260(SB)/4, $0x3f200000
 DATA vmconst<>+2264(SB)/4, $0x3f200000
 DATA vmconst<>+2268(SB)/4, $0x3f200000
-DATA vmconst<>+2272(SB)/8, $0x0000000000000000
-DATA vmconst<>+2280(SB)/8, $0x0000000000000000
-DATA vmconst<>+2288(SB)/8, $0x0000000000000000
-DATA vmconst<>+2296(SB)/8, $0x0000000000000000
-DATA vmconst<>+2304(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2312(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2320(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2328(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2336(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2344(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2352(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2360(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2368(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2376(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2384(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2392(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2400(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2408(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2416(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2424(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2432(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2440(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2448(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2456(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2464(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2472(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2480(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2488(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2496(SB)/8, $0x0000000000000001
-DATA vmconst<>+2504(SB)/8, $0x0000000000000001
-DATA vmconst<>+2512(SB)/8, $0x0000000000000001
-DATA vmconst<>+2520(SB)/8, $0x0000000000000001
-DATA vmconst<>+2528(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2536(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2544(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2552(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2560(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2568(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2576(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2584(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2592(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+2600(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+2608(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+2616(SB)/8, $0xbfe0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $2624
+DATA vmconst<>+2272(SB)/4, $0x4c800000
+DATA vmconst<>+2276(SB)/4, $0x4c800000
+DATA vmconst<>+2280(SB)/4, $0x4c800000
+DATA vmconst<>+2284(SB)/4, $0x4c800000
+DATA vmconst<>+2288(SB)/4, $0x4c800000
+DATA vmconst<>+2292(SB)/4, $0x4c800000
+DATA vmconst<>+2296(SB)/4, $0x4c800000
+DATA vmconst<>+2300(SB)/4, $0x4c800000
+DATA vmconst<>+2304(SB)/8, $0x3fe45f306dc9c883
+DATA vmconst<>+2312(SB)/8, $0x3fe45f306dc9c883
+DATA vmconst<>+2320(SB)/8, $0x3fe45f306dc9c883
+DATA vmconst<>+2328(SB)/8, $0x3fe45f306dc9c883
+DATA vmconst<>+2336(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+2344(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+2352(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+2360(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+2368(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+2376(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+2384(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+2392(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+2400(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2404(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2408(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2412(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2416(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2420(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2424(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2428(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2432(SB)/4, $0x3c08839e
+DATA vmconst<>+2436(SB)/4, $0x3c08839e
+DATA vmconst<>+2440(SB)/4, $0x3c08839e
+DATA vmconst<>+2444(SB)/4, $0x3c08839e
+DATA vmconst<>+2448(SB)/4, $0x3c08839e
+DATA vmconst<>+2452(SB)/4, $0x3c08839e
+DATA vmconst<>+2456(SB)/4, $0x3c08839e
+DATA vmconst<>+2460(SB)/4, $0x3c08839e
+DATA vmconst<>+2464(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2468(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2472(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2476(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2480(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2484(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2488(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2492(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2496(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2500(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2504(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2508(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2512(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2516(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2520(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2524(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2528(SB)/4, $0xbab6061a
+DATA vmconst<>+2532(SB)/4, $0xbab6061a
+DATA vmconst<>+2536(SB)/4, $0xbab6061a
+DATA vmconst<>+2540(SB)/4, $0xbab6061a
+DATA vmconst<>+2544(SB)/4, $0xbab6061a
+DATA vmconst<>+2548(SB)/4, $0xbab6061a
+DATA vmconst<>+2552(SB)/4, $0xbab6061a
+DATA vmconst<>+2556(SB)/4, $0xbab6061a
+DATA vmconst<>+2560(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2564(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2568(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2572(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2576(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2580(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2584(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2588(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2592(SB)/4, $0x00000001
+DATA vmconst<>+2596(SB)/4, $0x00000001
+DATA vmconst<>+2600(SB)/4, $0x00000001
+DATA vmconst<>+2604(SB)/4, $0x00000001
+DATA vmconst<>+2608(SB)/4, $0x00000001
+DATA vmconst<>+2612(SB)/4, $0x00000001
+DATA vmconst<>+2616(SB)/4, $0x00000001
+DATA vmconst<>+2620(SB)/4, $0x00000001
+DATA vmconst<>+2624(SB)/4, $0x00000002
+DATA vmconst<>+2628(SB)/4, $0x00000002
+DATA vmconst<>+2632(SB)/4, $0x00000002
+DATA vmconst<>+2636(SB)/4, $0x00000002
+DATA vmconst<>+2640(SB)/4, $0x00000002
+DATA vmconst<>+2644(SB)/4, $0x00000002
+DATA vmconst<>+2648(SB)/4, $0x00000002
+DATA vmconst<>+2652(SB)/4, $0x00000002
+DATA vmconst<>+2656(SB)/8, $0x0000000000000000
+DATA vmconst<>+2664(SB)/8, $0x0000000000000000
+DATA vmconst<>+2672(SB)/8, $0x0000000000000000
+DATA vmconst<>+2680(SB)/8, $0x0000000000000000
+DATA vmconst<>+2688(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2696(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2704(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2712(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2720(SB)/8, $0x41e0000000000000
+DATA vmconst<>+2728(SB)/8, $0x41e0000000000000
+DATA vmconst<>+2736(SB)/8, $0x41e0000000000000
+DATA vmconst<>+2744(SB)/8, $0x41e0000000000000
+DATA vmconst<>+2752(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+2760(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+2768(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+2776(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+2784(SB)/8, $0x00000000000007ff
+DATA vmconst<>+2792(SB)/8, $0x00000000000007ff
+DATA vmconst<>+2800(SB)/8, $0x00000000000007ff
+DATA vmconst<>+2808(SB)/8, $0x00000000000007ff
+DATA vmconst<>+2816(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+2824(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+2832(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+2840(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+2848(SB)/8, $0x40b0000000000000
+DATA vmconst<>+2856(SB)/8, $0x40b0000000000000
+DATA vmconst<>+2864(SB)/8, $0x40b0000000000000
+DATA vmconst<>+2872(SB)/8, $0x40b0000000000000
+DATA vmconst<>+2880(SB)/8, $0x0000000000000001
+DATA vmconst<>+2888(SB)/8, $0x0000000000000001
+DATA vmconst<>+2896(SB)/8, $0x0000000000000001
+DATA vmconst<>+2904(SB)/8, $0x0000000000000001
+DATA vmconst<>+2912(SB)/8, $0x409ff80000000000
+DATA vmconst<>+2920(SB)/8, $0x409ff80000000000
+DATA vmconst<>+2928(SB)/8, $0x409ff80000000000
+DATA vmconst<>+2936(SB)/8, $0x409ff80000000000
+DATA vmconst<>+2944(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+2952(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+2960(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+2968(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+2976(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+2984(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+2992(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+3000(SB)/8, $0xbfe0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $3008

@@ -190,154 +190,6 @@ done5:
 	VZEROUPPER
 	RET
 
-// func sin32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
-TEXT ·sin32AVX2Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop7:
-	CMPQ         BX, CX
-	JAE          done8
-	VMOVUPS      (DX)(BX*4), Y0
-	VCVTPS2PD    X0, Y1
-	VPAND        vmconst<>+32(SB), Y1, Y2
-	VCMPPD       $0x11, vmconst<>+896(SB), Y2, Y3
-	VMULPD       vmconst<>+928(SB), Y2, Y4
-	VROUNDPD     $0x03, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y6
-	VPAND        vmconst<>+992(SB), Y6, Y6
-	VPCMPEQQ     vmconst<>+992(SB), Y6, Y6
-	VPAND        vmconst<>+576(SB), Y6, Y6
-	VADDPD       Y6, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y6
-	VMULPD       vmconst<>+1024(SB), Y4, Y7
-	VSUBPD       Y7, Y2, Y2
-	VMULPD       vmconst<>+1056(SB), Y4, Y7
-	VSUBPD       Y7, Y2, Y2
-	VMULPD       vmconst<>+1088(SB), Y4, Y4
-	VSUBPD       Y4, Y2, Y2
-	VMULPD       Y2, Y2, Y4
-	VMULPD       vmconst<>+1120(SB), Y4, Y7
-	VADDPD       vmconst<>+1152(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1184(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1216(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1248(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1280(SB), Y7, Y7
-	VMULPD       Y4, Y2, Y8
-	VFMADD231PD  Y7, Y8, Y2
-	VMULPD       vmconst<>+1312(SB), Y4, Y7
-	VADDPD       vmconst<>+1344(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1376(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1408(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1440(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1472(SB), Y7, Y7
-	VMULPD       Y4, Y4, Y8
-	VMULPD       vmconst<>+544(SB), Y4, Y4
-	VMOVUPS      vmconst<>+576(SB), Y9
-	VSUBPD       Y4, Y9, Y4
-	VFMADD231PD  Y7, Y8, Y4
-	VPAND        vmconst<>+1504(SB), Y6, Y7
-	VPCMPEQQ     vmconst<>+1504(SB), Y7, Y7
-	VBLENDVPD    Y7, Y4, Y2, Y2
-	VPSLLQ       $0x3d, Y6, Y4
-	VPAND        vmconst<>+0(SB), Y4, Y4
-	VPAND        vmconst<>+0(SB), Y1, Y1
-	VPXOR        Y1, Y4, Y1
-	VPXOR        Y1, Y2, Y1
-	VCVTPD2PSY   Y1, X5
-	VMOVMSKPD    Y3, SI
-	VEXTRACTF128 $0x01, Y0, X1
-	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+32(SB), Y1, Y2
-	VCMPPD       $0x11, vmconst<>+896(SB), Y2, Y3
-	VMULPD       vmconst<>+928(SB), Y2, Y4
-	VROUNDPD     $0x03, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y6
-	VPAND        vmconst<>+992(SB), Y6, Y6
-	VPCMPEQQ     vmconst<>+992(SB), Y6, Y6
-	VPAND        vmconst<>+576(SB), Y6, Y6
-	VADDPD       Y6, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y6
-	VMULPD       vmconst<>+1024(SB), Y4, Y7
-	VSUBPD       Y7, Y2, Y2
-	VMULPD       vmconst<>+1056(SB), Y4, Y7
-	VSUBPD       Y7, Y2, Y2
-	VMULPD       vmconst<>+1088(SB), Y4, Y4
-	VSUBPD       Y4, Y2, Y2
-	VMULPD       Y2, Y2, Y4
-	VMULPD       vmconst<>+1120(SB), Y4, Y7
-	VADDPD       vmconst<>+1152(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1184(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1216(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1248(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1280(SB), Y7, Y7
-	VMULPD       Y4, Y2, Y8
-	VFMADD231PD  Y7, Y8, Y2
-	VMULPD       vmconst<>+1312(SB), Y4, Y7
-	VADDPD       vmconst<>+1344(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1376(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1408(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1440(SB), Y7, Y7
-	VMULPD       Y4, Y7, Y7
-	VADDPD       vmconst<>+1472(SB), Y7, Y7
-	VMULPD       Y4, Y4, Y8
-	VMULPD       vmconst<>+544(SB), Y4, Y4
-	VMOVUPS      vmconst<>+576(SB), Y9
-	VSUBPD       Y4, Y9, Y4
-	VFMADD231PD  Y7, Y8, Y4
-	VPAND        vmconst<>+1504(SB), Y6, Y7
-	VPCMPEQQ     vmconst<>+1504(SB), Y7, Y7
-	VBLENDVPD    Y7, Y4, Y2, Y2
-	VPSLLQ       $0x3d, Y6, Y4
-	VPAND        vmconst<>+0(SB), Y4, Y4
-	VPAND        vmconst<>+0(SB), Y1, Y1
-	VPXOR        Y1, Y4, Y1
-	VPXOR        Y1, Y2, Y1
-	VCVTPD2PSY   Y1, X1
-	VMOVMSKPD    Y3, DI
-	VINSERTF128  $0x01, X1, Y5, Y1
-	SHLQ         $0x04, DI
-	ORQ          DI, SI
-	VMOVUPS      Y1, (AX)(BX*4)
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out9
-	JMP          loop7
-
-out9:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Y0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done8:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
 // func cos64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2, FMA3
 TEXT ·cos64AVX2Loop(SB), NOSPLIT, $0-72
@@ -347,9 +199,9 @@ TEXT ·cos64AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop10:
+loop7:
 	CMPQ        BX, CX
-	JAE         done11
+	JAE         done8
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+896(SB), Y1, Y2
@@ -407,10 +259,10 @@ loop10:
 	VMOVMSKPD   Y2, SI
 	ADDQ        $0x04, BX
 	XORQ        $0x0f, SI
-	JNZ         out12
-	JMP         loop10
+	JNZ         out9
+	JMP         loop7
 
-out12:
+out9:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -418,155 +270,7 @@ out12:
 	VZEROUPPER
 	RET
 
-done11:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
-// func cos32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
-TEXT ·cos32AVX2Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop13:
-	CMPQ         BX, CX
-	JAE          done14
-	VMOVUPS      (DX)(BX*4), Y0
-	VCVTPS2PD    X0, Y1
-	VPAND        vmconst<>+32(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+896(SB), Y1, Y3
-	VMULPD       vmconst<>+928(SB), Y1, Y4
-	VROUNDPD     $0x03, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y5
-	VPAND        vmconst<>+992(SB), Y5, Y5
-	VPCMPEQQ     vmconst<>+992(SB), Y5, Y5
-	VPAND        vmconst<>+576(SB), Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y5
-	VMULPD       vmconst<>+1024(SB), Y4, Y6
-	VSUBPD       Y6, Y1, Y1
-	VMULPD       vmconst<>+1056(SB), Y4, Y6
-	VSUBPD       Y6, Y1, Y1
-	VMULPD       vmconst<>+1088(SB), Y4, Y4
-	VSUBPD       Y4, Y1, Y1
-	VMULPD       Y1, Y1, Y4
-	VMULPD       vmconst<>+1120(SB), Y4, Y6
-	VADDPD       vmconst<>+1152(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1184(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1216(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1248(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1280(SB), Y6, Y6
-	VMULPD       Y4, Y1, Y7
-	VFMADD231PD  Y6, Y7, Y1
-	VMULPD       vmconst<>+1312(SB), Y4, Y6
-	VADDPD       vmconst<>+1344(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1376(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1408(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1440(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1472(SB), Y6, Y6
-	VMULPD       Y4, Y4, Y7
-	VMULPD       vmconst<>+544(SB), Y4, Y4
-	VMOVUPS      vmconst<>+576(SB), Y8
-	VSUBPD       Y4, Y8, Y4
-	VFMADD231PD  Y6, Y7, Y4
-	VPAND        vmconst<>+1504(SB), Y5, Y6
-	VPCMPEQQ     vmconst<>+1504(SB), Y6, Y6
-	VBLENDVPD    Y6, Y1, Y4, Y1
-	VPSLLQ       $0x3d, Y5, Y4
-	VPSLLQ       $0x3e, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VPAND        vmconst<>+0(SB), Y4, Y4
-	VPXOR        Y4, Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVMSKPD    Y3, SI
-	VEXTRACTF128 $0x01, Y0, X1
-	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+32(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+896(SB), Y1, Y3
-	VMULPD       vmconst<>+928(SB), Y1, Y4
-	VROUNDPD     $0x03, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y5
-	VPAND        vmconst<>+992(SB), Y5, Y5
-	VPCMPEQQ     vmconst<>+992(SB), Y5, Y5
-	VPAND        vmconst<>+576(SB), Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y4, Y5
-	VMULPD       vmconst<>+1024(SB), Y4, Y6
-	VSUBPD       Y6, Y1, Y1
-	VMULPD       vmconst<>+1056(SB), Y4, Y6
-	VSUBPD       Y6, Y1, Y1
-	VMULPD       vmconst<>+1088(SB), Y4, Y4
-	VSUBPD       Y4, Y1, Y1
-	VMULPD       Y1, Y1, Y4
-	VMULPD       vmconst<>+1120(SB), Y4, Y6
-	VADDPD       vmconst<>+1152(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1184(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1216(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1248(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1280(SB), Y6, Y6
-	VMULPD       Y4, Y1, Y7
-	VFMADD231PD  Y6, Y7, Y1
-	VMULPD       vmconst<>+1312(SB), Y4, Y6
-	VADDPD       vmconst<>+1344(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1376(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1408(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1440(SB), Y6, Y6
-	VMULPD       Y4, Y6, Y6
-	VADDPD       vmconst<>+1472(SB), Y6, Y6
-	VMULPD       Y4, Y4, Y7
-	VMULPD       vmconst<>+544(SB), Y4, Y4
-	VMOVUPS      vmconst<>+576(SB), Y8
-	VSUBPD       Y4, Y8, Y4
-	VFMADD231PD  Y6, Y7, Y4
-	VPAND        vmconst<>+1504(SB), Y5, Y6
-	VPCMPEQQ     vmconst<>+1504(SB), Y6, Y6
-	VBLENDVPD    Y6, Y1, Y4, Y1
-	VPSLLQ       $0x3d, Y5, Y4
-	VPSLLQ       $0x3e, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VPAND        vmconst<>+0(SB), Y4, Y4
-	VPXOR        Y4, Y1, Y1
-	VCVTPD2PSY   Y1, X1
-	VMOVMSKPD    Y3, DI
-	VINSERTF128  $0x01, X1, Y2, Y1
-	SHLQ         $0x04, DI
-	ORQ          DI, SI
-	VMOVUPS      Y1, (AX)(BX*4)
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out15
-	JMP          loop13
-
-out15:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Y0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done14:
+done8:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)

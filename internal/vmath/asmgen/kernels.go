@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 )
 
 // The kernels: each core takes one vector of lanes and returns the results
@@ -366,3 +367,68 @@ func sigmoid32(k *kern, x V) (r, ok V) {
 	e := expf(k, k.max(k.xor(x, k.u(1<<31)), k.f(expfLo)))
 	return k.div(k.f(1), k.add(e, k.f(1))), ok
 }
+
+// Cephes sinf and cosf on [-π/4, π/4]: sin r = r + r³·S(r²), cos r =
+// 1 - r²/2 + r⁴·C(r²).
+var (
+	sinfS = []float64{-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1}
+	cosfC = []float64{2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2}
+)
+
+const (
+	trigfMax  = 0x1p26 // above it the lanes go to the reference
+	twoOverPi = 2 / math.Pi
+	pio2Hi    = math.Pi / 2
+)
+
+// pio2Lo is π/2 - pio2Hi (π/2 to about 2^-107 in two float64s).
+var pio2Lo = 6.123233995736766e-17
+
+// trig32 is sin (cos false) or cos (cos true) of float32 lanes: each half is
+// widened to float64 for the reduction r = x - j·π/2, j = rint(x·2/π), with
+// π/2 in two parts and two FMAs (float32 could not reduce accurately near
+// the zeros), then r, narrowed to float32, goes through Cephes's float32
+// polynomials, eight lanes at a time, chosen and signed by the quadrant j.
+// Lanes at or above 2^26 in magnitude, Inf and NaN are out.
+func trig32(k *kern, x V, cos bool) (r, ok V) {
+	c := k.c
+	k64 := k.as(64)
+	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
+	half := func(hi bool) (reg.VecVirtual, reg.VecVirtual) {
+		xd := c.YMM()
+		if hi {
+			h := c.XMM()
+			c.VEXTRACTF128(operand.U8(1), x, h)
+			c.VCVTPS2PD(h, xd)
+		} else {
+			c.VCVTPS2PD(x.AsX(), xd)
+		}
+		j := k64.round(k64.mul(xd, k64.f(twoOverPi)), 0)
+		rr := k64.fnma(j, k64.f(pio2Hi), xd)
+		rr = k64.fnma(j, k64.f(pio2Lo), rr)
+		rx, qx := c.XMM(), c.XMM()
+		c.VCVTPD2PSY(rr, rx)
+		c.VCVTPD2DQY(j, qx)
+		return rx, qx
+	}
+	rlo, qlo := half(false)
+	rhi, qhi := half(true)
+	rv, q := c.YMM(), c.YMM()
+	c.VINSERTF128(operand.U8(1), rhi, rlo.AsY(), rv)
+	c.VINSERTI128(operand.U8(1), qhi, qlo.AsY(), q)
+	z := k.mul(rv, rv)
+	s := k.fma(k.mul(k.horner(z, sinfS...), z), rv, rv)
+	cc := k.fma(k.mul(k.horner(z, cosfC...), z), z, k.fnma(z, k.f(0.5), k.f(1)))
+	if cos {
+		q = k.addI(q, k.u(1)) // cos x = sin(x + π/2)
+	}
+	r = k.sel(k.eqI(k.and(q, k.u(1)), k.u(1)), cc, s)
+	r = k.xor(r, k.shl(k.shr(k.and(q, k.u(2)), 1), 31))
+	if !cos {
+		r = k.sel(k.cmp(eq, x, k.f(0)), x, r) // sin(±0) = ±0
+	}
+	return r, ok
+}
+
+func sin32(k *kern, x V) (V, V) { return trig32(k, x, false) }
+func cos32(k *kern, x V) (V, V) { return trig32(k, x, true) }

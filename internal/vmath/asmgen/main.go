@@ -54,8 +54,8 @@ var unaries = []unary{
 	{"log", log64, log32, false},
 	{"tanh", tanh64, tanh32, true},
 	{"sigmoid", sigmoid64, sigmoid32, false},
-	{"sin", sin64, nil, true},
-	{"cos", cos64, nil, true},
+	{"sin", sin64, sin32, true},
+	{"cos", cos64, cos32, true},
 }
 
 // powForm is one of pow's three operand patterns.
