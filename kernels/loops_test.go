@@ -131,15 +131,20 @@ func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 }
 
 // vmathMaxULP32 is internal/vmath's accuracy rule for the float32 functions
-// it computes with float32 polynomials (exp, log, tanh, sigmoid, in the AVX2
-// assembly): within 4 ulp of the scalar result, NaN, ±Inf and ±0 exact.
+// it computes with float32 polynomials (exp, log, tanh, sigmoid, sin, cos, in
+// the AVX2 assembly): within 4 ulp of the scalar result, NaN, ±Inf and ±0
+// exact.
 const vmathMaxULP32 = 4
 
 // vmathFloat32 reports whether the lane loops compute op in float32 with
-// internal/vmath's float32 polynomials (the other float32 math goes through
-// float64 and gives the scalar result's bits).
+// internal/vmath's float32 polynomials (pow goes through float64 and gives
+// the scalar result's bits).
 func vmathFloat32(op ops.Op) bool {
-	return op == ops.Exp || op == ops.Log || op == ops.Tanh || op == ops.Sigmoid
+	switch op {
+	case ops.Exp, ops.Log, ops.Tanh, ops.Sigmoid, ops.Sin, ops.Cos:
+		return true
+	}
+	return false
 }
 
 // withinULP reports whether the float32 a is within n units in the last

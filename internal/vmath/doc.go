@@ -57,12 +57,12 @@
 // compiler fuse differently, the results would differ from the references
 // in the last bit or so, within the rule below, until the generator follows.
 //
-// # float32: polynomials of its own for exp, log, tanh, sigmoid
+// # float32: polynomials of its own, at twice the width
 //
 // The float32 references are float32(f(float64(x))), nearly correctly
-// rounded. exp, log, tanh and sigmoid compute in float32 lanes, eight to a
-// 256-bit vector, with Cephes's single-precision algorithms evaluated with
-// FMAs (asmgen/kernels.go):
+// rounded. exp, log, tanh, sigmoid, sin and cos compute in float32 lanes,
+// eight to a 256-bit vector, with Cephes's single-precision algorithms
+// evaluated with FMAs (asmgen/kernels.go):
 //
 //   - exp: n = rint(x·log2 e), r = x - n·ln2 with ln 2 in two parts (two
 //     FMAs), e^r = 1 + r + r²·P(r) (degree 5), 2^n in the exponent field;
@@ -75,19 +75,23 @@
 //     from 9.1); every number but NaN.
 //   - sigmoid: 1/(1+e^{-x}) with -x clamped at -87 (the result is 1 there);
 //     x ≥ -87, below which the result is subnormal.
+//   - sin and cos: the reduction r = x - j·π/2, j = rint(x·2/π), is done in
+//     float64 on each half of the vector (π/2 in two parts, two FMAs), as
+//     float32 arithmetic cannot reduce accurately near the zeros; r,
+//     narrowed to float32, goes through Cephes's sinf and cosf polynomials
+//     (degrees 7 and 8) on eight lanes, chosen and signed by j's quadrant;
+//     |x| < 2^26.
 //
 // They are not bit-identical to the references: measured on all 2^32
 // inputs (TestExhaustive32, LAZE_VMATH_EXHAUSTIVE=1), the largest distances
-// are exp 1 ulp, log 1 ulp, tanh 2 ulp and sigmoid 2 ulp, within the rule
-// below, with NaN, ±Inf and ±0 exact. They run at about twice the elements
-// per second of the float64 kernels (four times those of the earlier
-// float32 kernels, which widened to float64; see BenchmarkVMath). sin, cos
-// and pow in float32 still widen each half of a float32 vector to float64
-// lanes, run the float64 kernel and narrow back: that gives the references
-// bit for bit, at the float64 kernels' rate per element. Native float32 sin
-// and cos would need an argument reduction more precise than float32 near
-// the zeros (in float64, say, before a float32 polynomial); they are not
-// written yet.
+// are 1 ulp for exp, log, tanh, sin and cos and 2 ulp for sigmoid, within
+// the rule below, with NaN, ±Inf and ±0 exact. They run at two to four
+// times the elements per second of the float64 kernels (see BenchmarkVMath).
+// pow in float32 still widens each half of a float32 vector to float64
+// lanes, runs the float64 kernel and narrows back: that gives the reference
+// bit for bit, at the float64 kernel's rate per element. (exp(y·log x) in
+// float64 would be faster but not exact for integer exponents, where pow's
+// squarings are.)
 //
 // # Accuracy rule and the scalar fix-up
 //
