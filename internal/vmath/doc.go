@@ -84,8 +84,8 @@
 //
 // They are not bit-identical to the references: measured on all 2^32
 // inputs (TestExhaustive32, LAZE_VMATH_EXHAUSTIVE=1), the largest distances
-// are 1 ulp for exp, log, tanh, sin and cos and 2 ulp for sigmoid, within
-// the rule below, with NaN, ±Inf and ±0 exact. They run at about three to
+// are 1 ulp for exp, log and tanh and 2 ulp for sigmoid, sin and cos,
+// within the rule below, with NaN, ±Inf and ±0 exact. They run at about three to
 // six times the elements per second of the float64 kernels (BenchmarkVMath).
 // pow in float32 still widens each half of a float32 vector to float64
 // lanes, runs the float64 kernel and narrows back: that gives the reference
