@@ -351,12 +351,6 @@ func (k *kern) bitsOf(m V) reg.GPVirtual {
 	return r
 }
 
-// any emits a jump to label when some lane of m is true.
-func (k *kern) jumpIfAny(m V, label string) {
-	k.c.VPTEST(m, m)
-	k.c.JNZ(operand.LabelRef(label))
-}
-
 // horner is ((c[0]·x + c[1])·x + ...)·x + c[n-1] with FMAs.
 func (k *kern) horner(x V, cs ...float64) V {
 	p := k.fma(k.f(cs[0]), x, k.f(cs[1]))
