@@ -29,19 +29,22 @@ test: fmt-check vet asm-check
 	$(GO) test -race -covermode=atomic -coverprofile=coverage.out -timeout 30m ./...
 	$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)' ./kernels
 	GOEXPERIMENT=simd $(GO) test -timeout 30m -skip Emulated $(SIMD_PKGS)
+	GOAMD64=v3 $(GO) test -short -timeout 30m ./internal/vmath
 
 fmt-check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -w needed on:"; echo "$$unformatted"; exit 1; fi
 
-vet:
+vet: asm-check
 	$(GO) vet ./...
 	GOEXPERIMENT=simd $(GO) vet ./...
 
-## asm-check: the GEMM kernels' generator (internal/gemm/asmgen, a module of its own, so that avo is
-## no dependency of laze): vet it, and test that the committed assembly is what it writes
+## asm-check: the generators of the assembly (internal/gemm/asmgen, internal/vmath/asmgen: modules of
+## their own, so that avo is no dependency of laze): vet the GEMM's and test it, and fail if
+## either's committed assembly is not what it writes
 asm-check:
 	cd internal/gemm/asmgen && $(GO) vet ./... && $(GO) test ./...
+	$(GO) run -C internal/vmath/asmgen . -check
 
 ## bench: every benchmark, with allocations
 bench:
@@ -135,6 +138,7 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignAll $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor/npy FuzzRead $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/lang FuzzParse $(FUZZTIME)
@@ -142,11 +146,12 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./internal/docsnip FuzzSync $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
 
-## generate: rewrite the code generated from the op table (internal/ops) and the GEMM kernels'
-## and arm64 assembly (internal/gemm: asmgen with avo, neongen)
+## generate: rewrite the code generated from the op table (internal/ops), the GEMM kernels' amd64
+## and arm64 assembly (internal/gemm: asmgen with avo, neongen) and internal/vmath's kernels
 generate:
 	$(GO) generate ./internal/ops
 	$(GO) generate ./internal/gemm
+	$(GO) generate ./internal/vmath
 
 ## cuda-deps: install the CUDA headers, NVRTC, cuBLAS and libcuda from Debian's non-free component (when missing)
 cuda-deps:

@@ -347,8 +347,11 @@ func sameNumber[T tensor.Number](a, b T) bool { return a == b || (a != a && b !=
 func checkScene[T tensor.Number](t *testing.T, sc *scene[T]) {
 	t.Helper()
 	same := sameNumber[T]
-	if sc.rounding {
+	switch {
+	case sc.rounding:
 		same = closeEnough[T]
+	case vmathApprox(sc.tree):
+		same = vmathClose[T]
 	}
 	if refRefused(sc.tree) {
 		checkRefused(t, sc.tree, sc.pool, func() error { return Assign(sc.dst, sc.tree) })

@@ -1,104 +1,96 @@
 package vmath
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/laze-go/laze/internal/isa"
 )
 
-// BenchmarkVMath times each function against the scalar loop over its
-// reference, at n = 1024 and 1e5. Compare vmath and scalar from one run:
+// BenchmarkVMath times each function at every level this CPU runs
+// (isa.Supported(): generic is the scalar loops over the references) and
+// the hand-written scalar loop a caller would write, at n = 1e5, and
+// reports ns/elem. Compare from one run:
 //
-//	GOEXPERIMENT=simd go test -run '^$' -bench VMath -cpu 1 ./internal/vmath
+//	go test -run '^$' -bench VMath -cpu 1 -count 3 ./internal/vmath
 func BenchmarkVMath(b *testing.B) {
+	const n = 100000
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{1024, 100000} {
-		x := make([]float64, n)
-		y := make([]float64, n)
-		x32 := make([]float32, n)
-		d := make([]float64, n)
-		d32 := make([]float32, n)
-		for i := range x {
-			x[i] = r.NormFloat64() * 4
-			y[i] = r.NormFloat64() * 3
-			x32[i] = float32(x[i])
-		}
-		pos := make([]float64, n)
-		for i := range pos {
-			pos[i] = math.Abs(x[i]) + 1e-3
-		}
-		for _, fn := range unaryFuncs {
-			in := x
-			if fn.name == "log" {
-				in = pos
-			}
-			in32 := make([]float32, n)
-			for i := range in {
-				in32[i] = float32(in[i])
-			}
-			b.Run(fmt.Sprintf("%s64/n=%d/vmath", fn.name, n), func(b *testing.B) {
-				b.SetBytes(int64(8 * n))
-				for b.Loop() {
-					fn.f64(d, in)
-				}
-			})
-			b.Run(fmt.Sprintf("%s64/n=%d/scalar", fn.name, n), func(b *testing.B) {
-				b.SetBytes(int64(8 * n))
-				for b.Loop() {
-					scalarLoop64(d, in, fn.name)
-				}
-			})
-			b.Run(fmt.Sprintf("%s32/n=%d/vmath", fn.name, n), func(b *testing.B) {
-				b.SetBytes(int64(4 * n))
-				for b.Loop() {
-					fn.f32(d32, in32)
-				}
-			})
-			b.Run(fmt.Sprintf("%s32/n=%d/scalar", fn.name, n), func(b *testing.B) {
-				b.SetBytes(int64(4 * n))
-				for b.Loop() {
-					scalarLoop32(d32, in32, fn.name)
-				}
-			})
-		}
-		b.Run(fmt.Sprintf("pow64/n=%d/vmath", n), func(b *testing.B) {
+	x := make([]float64, n)
+	y := make([]float64, n)
+	x32 := make([]float32, n)
+	d := make([]float64, n)
+	d32 := make([]float32, n)
+	for i := range x {
+		x[i] = r.NormFloat64() * 4
+		y[i] = r.NormFloat64() * 3
+		x32[i] = float32(x[i])
+	}
+	pos := make([]float64, n)
+	pos32 := make([]float32, n)
+	for i := range pos {
+		pos[i] = math.Abs(x[i]) + 1e-3
+		pos32[i] = float32(pos[i])
+	}
+	y32 := make([]float32, n)
+	for i := range y {
+		y32[i] = float32(y[i])
+	}
+	run := func(name string, f func()) {
+		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				Pow64(d, pos, y)
+				f()
 			}
-		})
-		b.Run(fmt.Sprintf("pow64/n=%d/scalar", n), func(b *testing.B) {
-			for b.Loop() {
-				for i := range d {
-					d[i] = math.Pow(pos[i], y[i])
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("powscalar64-int/n=%d/vmath", n), func(b *testing.B) {
-			for b.Loop() {
-				PowScalar64(d, x, 3)
-			}
-		})
-		b.Run(fmt.Sprintf("powscalar64-int/n=%d/scalar", n), func(b *testing.B) {
-			for b.Loop() {
-				for i := range d {
-					d[i] = math.Pow(x[i], 3)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("pow32/n=%d/vmath", n), func(b *testing.B) {
-			for b.Loop() {
-				PowScalar32(d32, x32, 2.5)
-			}
-		})
-		b.Run(fmt.Sprintf("pow32/n=%d/scalar", n), func(b *testing.B) {
-			for b.Loop() {
-				for i := range d32 {
-					d32[i] = float32(math.Pow(float64(x32[i]), 2.5))
-				}
-			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/elem")
 		})
 	}
+	levelRuns := func(name string, f func()) {
+		for _, l := range isa.Supported() {
+			run(name+"/"+l.String(), func() {
+				old, err := isa.Use(l)
+				if err != nil {
+					b.Fatal(err)
+				}
+				f()
+				isa.Use(old)
+			})
+		}
+	}
+	for _, fn := range unaryFuncs {
+		in, in32 := x, x32
+		if fn.name == "log" {
+			in, in32 = pos, pos32
+		}
+		levelRuns(fn.name+"64", func() { fn.f64(d, in) })
+		run(fn.name+"64/hand", func() { scalarLoop64(d, in, fn.name) })
+		levelRuns(fn.name+"32", func() { fn.f32(d32, in32) })
+		run(fn.name+"32/hand", func() { scalarLoop32(d32, in32, fn.name) })
+	}
+	levelRuns("pow64", func() { Pow64(d, pos, y) })
+	run("pow64/hand", func() {
+		for i := range d {
+			d[i] = math.Pow(pos[i], y[i])
+		}
+	})
+	levelRuns("pow32", func() { Pow32(d32, pos32, y32) })
+	run("pow32/hand", func() {
+		for i := range d32 {
+			d32[i] = float32(math.Pow(float64(pos32[i]), float64(y32[i])))
+		}
+	})
+	levelRuns("powscalar64-int", func() { PowScalar64(d, x, 3) })
+	run("powscalar64-int/hand", func() {
+		for i := range d {
+			d[i] = math.Pow(x[i], 3)
+		}
+	})
+	levelRuns("powscalar32", func() { PowScalar32(d32, x32, 2.5) })
+	run("powscalar32/hand", func() {
+		for i := range d32 {
+			d32[i] = float32(math.Pow(float64(x32[i]), 2.5))
+		}
+	})
 }
 
 // scalarLoop64 is the hand-written loop a caller would write, with the

@@ -1,14 +1,20 @@
 package vmath
 
+import "github.com/laze-go/laze/internal/isa"
+
 //go:generate go run ./gen
+//go:generate go run -C asmgen . -dir ..
 
 // Float is the element types of the generic wrappers.
 type Float interface{ ~float32 | ~float64 }
 
-// Width returns the number of float64 lanes the functions process at once:
-// 8 with AVX-512, 4 with AVX2 and FMA, 1 for the scalar loops (no SIMD build,
-// or a CPU without AVX2). A float32 vector holds twice as many lanes.
-func Width() int { return width }
+// Width returns the number of float64 lanes the functions process at once
+// at the level isa.Selected() names: 4 with the AVX2 assembly (levels AVX2
+// and, in the default build, AVX512), 8 with the archsimd AVX-512 kernels
+// (level AVX512 in a GOEXPERIMENT=simd build), 1 for the scalar loops (level
+// Generic, and every platform but amd64). A float32 vector holds twice as
+// many lanes.
+func Width() int { return widthOf(isa.Selected()) }
 
 // Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as
 // long as d; d may be x itself but must not otherwise overlap it.

@@ -4,53 +4,71 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/laze-go/laze/internal/isa"
 )
 
 // maxULP is the accuracy rule: at most 4 units in the last place from the
 // scalar reference, and exactly the reference's NaN, infinities and zeros.
-const maxULP = 4
+// maxULP32 is the same rule for the float32 polynomials (exp, log, tanh,
+// sigmoid at the AVX2 level), against float32(f(float64(x))).
+//
+// The kernels do better than the rule where doc.go says so: the float64
+// kernels and the float32 ones computed through float64 (sin, cos, pow, and
+// every float32 function of the archsimd AVX-512 kernels) give the
+// references' bits, which the sweeps check (tolerance).
+const (
+	maxULP   = 4
+	maxULP32 = 4
+)
 
 type unaryFunc struct {
-	name  string
-	f64   func(d, x []float64)
-	ref64 func(float64) float64
-	f32   func(d, x []float32)
-	ref32 func(float32) float32
+	name     string
+	f64      func(d, x []float64)
+	ref64    func(float64) float64
+	f32      func(d, x []float32)
+	ref32    func(float32) float32
+	native32 bool // float32 polynomials of its own at the AVX2 level
 }
 
 var unaryFuncs = []unaryFunc{
-	{"exp", Exp64, expRef64, Exp32, expRef32},
-	{"log", Log64, logRef64, Log32, logRef32},
-	{"tanh", Tanh64, tanhRef64, Tanh32, tanhRef32},
-	{"sigmoid", Sigmoid64, sigmoidRef64, Sigmoid32, sigmoidRef32},
-	{"sin", Sin64, sinRef64, Sin32, sinRef32},
-	{"cos", Cos64, cosRef64, Cos32, cosRef32},
+	{"exp", Exp64, expRef64, Exp32, expRef32, true},
+	{"log", Log64, logRef64, Log32, logRef32, true},
+	{"tanh", Tanh64, tanhRef64, Tanh32, tanhRef32, true},
+	{"sigmoid", Sigmoid64, sigmoidRef64, Sigmoid32, sigmoidRef32, true},
+	{"sin", Sin64, sinRef64, Sin32, sinRef32, true},
+	{"cos", Cos64, cosRef64, Cos32, cosRef32, true},
 }
 
-// widths lists the vector widths this build and CPU can run (8, 4, 1).
-func widths() []int {
-	var ws []int
-	for _, w := range []int{8, 4, 1} {
-		if w <= detectWidthForTest() {
-			ws = append(ws, w)
-		}
+// tolerance32 is the largest distance in ulp the float32 form of fn may
+// have from its reference at the level now selected: 0 where it computes
+// through float64 (the scalar loops, the archsimd AVX-512 kernels, and sin
+// and cos everywhere), maxULP32 for the float32 polynomials.
+func tolerance32(fn unaryFunc) uint64 {
+	if fn.native32 && Width() == 4 {
+		return maxULP32
 	}
-	return ws
+	return 0
 }
 
-var nativeWidth = width
+// levels lists the instruction-set levels this CPU runs, Generic (the
+// scalar loops) first.
+func levels() []isa.Level { return isa.Supported() }
 
-func detectWidthForTest() int { return nativeWidth }
-
-// withWidth runs f with the package forced to width w.
-func withWidth(t testing.TB, w int, f func()) {
-	old := width
-	width = w
-	defer func() { width = old }()
+// withLevel runs f with the kernels of level l (isa.Use), restoring the
+// level before.
+func withLevel(t testing.TB, l isa.Level, f func()) {
+	t.Helper()
+	old, err := isa.Use(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer isa.Use(old)
 	f()
 }
 
@@ -157,22 +175,22 @@ func TestSweep64(t *testing.T) {
 		for i, x := range xs {
 			want[i] = fn.ref64(x)
 		}
-		for _, w := range widths() {
-			t.Run(fmt.Sprintf("%s/w%d", fn.name, w), func(t *testing.T) {
+		for _, w := range levels() {
+			t.Run(fmt.Sprintf("%s/%v", fn.name, w), func(t *testing.T) {
 				got := make([]float64, len(xs))
-				withWidth(t, w, func() { fn.f64(got, xs) })
+				withLevel(t, w, func() { fn.f64(got, xs) })
 				var worst uint64
+				bad := 0
 				for i := range xs {
 					u := ulp64(got[i], want[i])
-					if u > maxULP {
-						t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float64bits(xs[i]), got[i], want[i], int64(u))
-						if t.Failed() && worst > maxULP+1000 {
-							break
+					if u > 0 { // bit-identical, within the rule
+						if bad++; bad < 20 {
+							t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float64bits(xs[i]), got[i], want[i], int64(u))
 						}
 					}
 					worst = max(worst, u)
 				}
-				t.Logf("%s float64 width %d: %d points, max %d ulp", fn.name, w, len(xs), worst)
+				t.Logf("%s float64 level %v: %d points, max %d ulp", fn.name, w, len(xs), worst)
 			})
 		}
 	}
@@ -195,24 +213,28 @@ func TestSweep32(t *testing.T) {
 		for i, x := range xs {
 			want[i] = fn.ref32(x)
 		}
-		for _, w := range widths() {
-			if w == 1 && len(xs) > 1<<22 {
+		for _, w := range levels() {
+			if w == isa.Generic && len(xs) > 1<<22 {
 				continue // the scalar loop is the reference itself; TestSlices covers it
 			}
-			t.Run(fmt.Sprintf("%s/w%d", fn.name, w), func(t *testing.T) {
-				withWidth(t, w, func() { fn.f32(got, xs) })
+			t.Run(fmt.Sprintf("%s/%v", fn.name, w), func(t *testing.T) {
+				var tol uint64
+				withLevel(t, w, func() {
+					fn.f32(got, xs)
+					tol = tolerance32(fn)
+				})
 				var worst uint64
 				bad := 0
 				for i := range xs {
 					u := ulp32(got[i], want[i])
-					if u > maxULP {
+					if u > tol {
 						if bad++; bad < 20 {
 							t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float32bits(xs[i]), got[i], want[i], int64(u))
 						}
 					}
 					worst = max(worst, u)
 				}
-				t.Logf("%s float32 width %d: %d points, max %d ulp", fn.name, w, len(xs), worst)
+				t.Logf("%s float32 level %v: %d points, max %d ulp (allowed %d)", fn.name, w, len(xs), worst, tol)
 			})
 		}
 	}
@@ -272,8 +294,8 @@ func TestPowSpecial(t *testing.T) {
 		{2, 1024, inf}, {2, -1075, 0}, {2, -1074, 5e-324}, {-2, 1025, -inf}, {-1, 1 << 60, 1}, {3, 1 << 60, inf},
 		{0.5, 1 << 60, 0},
 	}
-	for _, w := range widths() {
-		withWidth(t, w, func() {
+	for _, w := range levels() {
+		withLevel(t, w, func() {
 			for _, c := range cases {
 				d := []float64{7}
 				Pow64(d, []float64{c.x}, []float64{c.y})
@@ -282,7 +304,7 @@ func TestPowSpecial(t *testing.T) {
 				ScalarPow64(d3, c.x, []float64{c.y})
 				for _, g := range []float64{d[0], d2[0], d3[0]} {
 					if ulp64(g, c.want) != 0 {
-						t.Errorf("width %d: pow(%v, %v) = %v, want %v", w, c.x, c.y, g, c.want)
+						t.Errorf("level %v: pow(%v, %v) = %v, want %v", w, c.x, c.y, g, c.want)
 					}
 				}
 				if ref := powRef64(c.x, c.y); ulp64(ref, c.want) != 0 {
@@ -291,7 +313,7 @@ func TestPowSpecial(t *testing.T) {
 				f := []float32{7}
 				Pow32(f, []float32{float32(c.x)}, []float32{float32(c.y)})
 				if want := powRef32(float32(c.x), float32(c.y)); ulp32(f[0], want) != 0 {
-					t.Errorf("width %d: pow32(%v, %v) = %v, want %v", w, c.x, c.y, f[0], want)
+					t.Errorf("level %v: pow32(%v, %v) = %v, want %v", w, c.x, c.y, f[0], want)
 				}
 			}
 		})
@@ -299,8 +321,7 @@ func TestPowSpecial(t *testing.T) {
 }
 
 func TestSweepPow(t *testing.T) {
-	per, random, _ := sweepSize()
-	_ = per
+	_, random, _ := sweepSize()
 	xs, ys := powInputs(random * 2)
 	want := make([]float64, len(xs))
 	for i := range xs {
@@ -314,25 +335,25 @@ func TestSweepPow(t *testing.T) {
 	for i := range xs {
 		want32[i] = powRef32(x32[i], y32[i])
 	}
-	for _, w := range widths() {
-		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) {
+	for _, w := range levels() {
+		t.Run(fmt.Sprintf("%v", w), func(t *testing.T) {
 			got := make([]float64, len(xs))
 			got32 := make([]float32, len(xs))
-			withWidth(t, w, func() {
+			withLevel(t, w, func() {
 				Pow64(got, xs, ys)
 				Pow32(got32, x32, y32)
 			})
 			var worst, worst32 uint64
 			bad := 0
 			for i := range xs {
-				if u := ulp64(got[i], want[i]); u > maxULP {
+				if u := ulp64(got[i], want[i]); u > 0 {
 					if bad++; bad < 20 {
 						t.Errorf("pow(%v, %v) = %v, want %v (%d ulp)", xs[i], ys[i], got[i], want[i], int64(u))
 					}
 				} else {
 					worst = max(worst, u)
 				}
-				if u := ulp32(got32[i], want32[i]); u > maxULP {
+				if u := ulp32(got32[i], want32[i]); u > 0 {
 					if bad++; bad < 20 {
 						t.Errorf("pow32(%v, %v) = %v, want %v (%d ulp)", x32[i], y32[i], got32[i], want32[i], int64(u))
 					}
@@ -340,10 +361,10 @@ func TestSweepPow(t *testing.T) {
 					worst32 = max(worst32, u)
 				}
 			}
-			t.Logf("pow width %d: %d points, max %d ulp (float64), %d ulp (float32)", w, len(xs), worst, worst32)
+			t.Logf("pow level %v: %d points, max %d ulp (float64), %d ulp (float32)", w, len(xs), worst, worst32)
 			// the scalar-operand forms, each x with a few fixed exponents and each y with a few fixed bases
 			for _, s := range []float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1} {
-				withWidth(t, w, func() {
+				withLevel(t, w, func() {
 					PowScalar64(got, xs, s)
 					ScalarPow64(got[:len(ys)/2], s, ys)
 				})
@@ -354,13 +375,13 @@ func TestSweepPow(t *testing.T) {
 					} else {
 						want = powRef64(xs[i], s)
 					}
-					if u := ulp64(got[i], want); u > maxULP {
+					if u := ulp64(got[i], want); u > 0 {
 						if bad++; bad < 40 {
 							t.Errorf("scalar form %v: element %d = %v, want %v", s, i, got[i], want)
 						}
 					}
 				}
-				withWidth(t, w, func() {
+				withLevel(t, w, func() {
 					PowScalar32(got32, x32, float32(s))
 					ScalarPow32(got32[:len(ys)/2], float32(s), y32)
 				})
@@ -371,7 +392,7 @@ func TestSweepPow(t *testing.T) {
 					} else {
 						want = powRef32(x32[i], float32(s))
 					}
-					if u := ulp32(got32[i], want); u > maxULP {
+					if u := ulp32(got32[i], want); u > 0 {
 						if bad++; bad < 40 {
 							t.Errorf("scalar form32 %v: element %d = %v, want %v", s, i, got32[i], want)
 						}
@@ -406,8 +427,8 @@ func TestSpecials(t *testing.T) {
 	for _, f := range unaryFuncs {
 		byName[f.name] = f
 	}
-	for _, w := range widths() {
-		withWidth(t, w, func() {
+	for _, w := range levels() {
+		withLevel(t, w, func() {
 			for _, c := range cases {
 				f := byName[c.fn]
 				// in a full vector and in a tail, surrounded by ordinary lanes
@@ -420,7 +441,7 @@ func TestSpecials(t *testing.T) {
 					d := make([]float64, n)
 					f.f64(d, xs)
 					if ulp64(d[n/2], c.want) != 0 {
-						t.Errorf("width %d n %d: %s(%v) = %v, want %v", w, n, c.fn, c.x, d[n/2], c.want)
+						t.Errorf("level %v n %d: %s(%v) = %v, want %v", w, n, c.fn, c.x, d[n/2], c.want)
 					}
 					if ref := f.ref64(c.x); ulp64(ref, c.want) != 0 {
 						t.Errorf("reference %s(%v) = %v, want %v", c.fn, c.x, ref, c.want)
@@ -432,7 +453,7 @@ func TestSpecials(t *testing.T) {
 					d32 := make([]float32, n)
 					f.f32(d32, xs32)
 					if want := f.ref32(float32(c.x)); ulp32(d32[n/2], want) != 0 {
-						t.Errorf("width %d n %d: %s32(%v) = %v, want %v", w, n, c.fn, c.x, d32[n/2], want)
+						t.Errorf("level %v n %d: %s32(%v) = %v, want %v", w, n, c.fn, c.x, d32[n/2], want)
 					}
 				}
 			}
@@ -477,9 +498,9 @@ func TestSlices(t *testing.T) {
 			func(d, x []float32) { ScalarPow32(d, -2, x) }, func(x float32) float32 { return powRef32(-2, x) }},
 	)
 	const sentinel = 12345.5
-	for _, w := range widths() {
+	for _, w := range levels() {
 		for _, o := range ops {
-			withWidth(t, w, func() {
+			withLevel(t, w, func() {
 				for n := 0; n <= 40; n++ {
 					for off := 0; off < 3; off++ {
 						x := buf64[off : off+n]
@@ -497,13 +518,13 @@ func TestSlices(t *testing.T) {
 						}
 						o.f64(dst[1:1+n], x)
 						if dst[0] != sentinel || dst[n+1] != sentinel {
-							t.Fatalf("width %d %s n %d: wrote outside d", w, o.name, n)
+							t.Fatalf("level %v %s n %d: wrote outside d", w, o.name, n)
 						}
 						inplace := append([]float64(nil), x...)
 						o.f64(inplace, inplace)
 						for i := range want {
 							if ulp64(dst[1+i], want[i]) > maxULP || ulp64(inplace[i], want[i]) > maxULP {
-								t.Fatalf("width %d %s n %d off %d [%d]: got %v / in place %v, want %v", w, o.name, n, off, i, dst[1+i], inplace[i], want[i])
+								t.Fatalf("level %v %s n %d off %d [%d]: got %v / in place %v, want %v", w, o.name, n, off, i, dst[1+i], inplace[i], want[i])
 							}
 						}
 						x32 := buf32[off : off+n]
@@ -521,15 +542,15 @@ func TestSlices(t *testing.T) {
 						}
 						o.f32(d32[2:2+n], x32)
 						if d32[1] != sentinel || d32[n+2] != sentinel {
-							t.Fatalf("width %d %s32 n %d: wrote outside d", w, o.name, n)
+							t.Fatalf("level %v %s32 n %d: wrote outside d", w, o.name, n)
 						}
 						in32 := append([]float32(nil), x32...)
 						o.f32(in32, in32)
 						if diff := cmp.Diff(want32, d32[2:2+n], cmpopts.EquateEmpty(), cmp.Comparer(func(a, b float32) bool { return ulp32(a, b) <= maxULP })); diff != "" {
-							t.Fatalf("width %d %s32 n %d off %d: (-want +got)\n%s", w, o.name, n, off, diff)
+							t.Fatalf("level %v %s32 n %d off %d: (-want +got)\n%s", w, o.name, n, off, diff)
 						}
 						if diff := cmp.Diff(want32, in32, cmpopts.EquateEmpty(), cmp.Comparer(func(a, b float32) bool { return ulp32(a, b) <= maxULP })); diff != "" {
-							t.Fatalf("width %d %s32 in place n %d off %d: (-want +got)\n%s", w, o.name, n, off, diff)
+							t.Fatalf("level %v %s32 in place n %d off %d: (-want +got)\n%s", w, o.name, n, off, diff)
 						}
 					}
 				}
@@ -539,13 +560,18 @@ func TestSlices(t *testing.T) {
 }
 
 func TestWidth(t *testing.T) {
-	if got := Width(); got != 1 && got != 4 && got != 8 {
-		t.Fatalf("Width() = %d", got)
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			want := map[isa.Level][]int{isa.Generic: {1}, isa.AVX2: {4}, isa.AVX512: {4, 8}, isa.NEON: {1}}[l]
+			if !SIMD {
+				want = []int{1}
+			}
+			if got := Width(); !slices.Contains(want, got) {
+				t.Errorf("level %v: Width() = %d, want one of %v", l, got, want)
+			}
+			t.Logf("SIMD %v, level %v: width %d", SIMD, l, Width())
+		})
 	}
-	if !SIMD && Width() != 1 {
-		t.Fatalf("Width() = %d without SIMD", Width())
-	}
-	t.Logf("SIMD %v, width %d", SIMD, Width())
 }
 
 // FuzzVMath checks one function on one operand pair (raw bits) against the
@@ -563,8 +589,8 @@ func FuzzVMath(f *testing.F) {
 		sel %= 16
 		x, y := math.Float64frombits(xb), math.Float64frombits(yb)
 		x32, y32 := math.Float32frombits(uint32(xb)), math.Float32frombits(uint32(yb))
-		for _, w := range widths() {
-			withWidth(t, w, func() {
+		for _, w := range levels() {
+			withLevel(t, w, func() {
 				// a full vector of x (with y next to it) and a one-element tail
 				for _, n := range []int{1, 17} {
 					var got, want float64
@@ -607,10 +633,10 @@ func FuzzVMath(f *testing.F) {
 					}
 					if is32 {
 						if u := ulp32(got32, want32); u > maxULP {
-							t.Fatalf("sel %d width %d: f(%v, %v) = %v, want %v", sel, w, x32, y32, got32, want32)
+							t.Fatalf("sel %d level %v: f(%v, %v) = %v, want %v", sel, w, x32, y32, got32, want32)
 						}
 					} else if u := ulp64(got, want); u > maxULP {
-						t.Fatalf("sel %d width %d: f(%v, %v) = %v, want %v", sel, w, x, y, got, want)
+						t.Fatalf("sel %d level %v: f(%v, %v) = %v, want %v", sel, w, x, y, got, want)
 					}
 				}
 			})

@@ -8,8 +8,8 @@ import (
 	"simd/archsimd"
 )
 
-// This file is the single definition of the AVX-512 kernels: gen copies it
-// to zkernels_avx512.go and rewrites it to zkernels_avx2.go. Every core takes
+// This file is the definition of the archsimd AVX-512 kernels of the
+// GOEXPERIMENT=simd build: gen copies it to zkernels_avx512.go. Every core takes
 // one vector of float64 lanes and returns the result and a bit set of the
 // lanes it could not compute exactly like the scalar reference (bit k set:
 // lane k must be recomputed with the reference).

@@ -1,8 +1,8 @@
-// Command gen writes the two vector widths of the vmath kernels from one
-// definition. The template, kernels.tmpl, is Go written against the AVX-512
-// types (Float64x8, Float32x16, ...) with every width-dependent identifier
-// ending in W512; gen copies it for AVX-512 and rewrites the type names and
-// suffixes for AVX2 (Float64x4, Float32x8, ..., W256). Run it with
+// Command gen writes the scalar loops and the dispatch of the vmath
+// functions (dispatch.tmpl) and the archsimd AVX-512 kernels of the
+// GOEXPERIMENT=simd build (kernels.tmpl and loops.tmpl, Go written against
+// the AVX-512 types Float64x8, Float32x16, ...). The AVX2 kernels, in every
+// amd64 build, are assembly that asmgen writes. Run both with
 // `go generate ./internal/vmath`.
 package main
 
@@ -66,7 +66,7 @@ func main() {
 		log.Fatal(err)
 	}
 	for _, f := range []struct{ tmpl, file string }{
-		{"simd", "zdispatch_simd.go"}, {"scalar", "zscalar.go"}, {"fallback", "zdispatch_fallback.go"},
+		{"amd64", "zdispatch_amd64.go"}, {"simd", "zdispatch_simd.go"}, {"scalar", "zscalar.go"}, {"other", "zdispatch_other.go"},
 	} {
 		var b bytes.Buffer
 		if err := disp.ExecuteTemplate(&b, f.tmpl, data); err != nil {
@@ -74,33 +74,10 @@ func main() {
 		}
 		write(dir, f.file, b.Bytes())
 	}
-	// The template is AVX-512 already; AVX2 halves every vector.
-	widths := []struct {
-		file string
-		rep  *strings.Replacer
-	}{
-		{"zkernels_avx512.go", strings.NewReplacer("LANES", "8")},
-		{"zkernels_avx2.go", strings.NewReplacer(
-			"Float64x8", "Float64x4",
-			"Uint64x8", "Uint64x4",
-			"Int64x8", "Int64x4",
-			"Mask64x8", "Mask64x4",
-			"Float32x16", "Float32x8",
-			"Float32x8", "Float32x4",
-			"Mask32x16", "Mask32x8",
-			"[8]float64", "[4]float64",
-			"[16]float32", "[8]float32",
-			"W512", "W256",
-			"AVX-512", "AVX2",
-			"LANES", "4",
-		)},
-	}
-	for _, w := range widths {
-		var b bytes.Buffer
-		b.WriteString(header)
-		b.WriteString(hoistConstants(w.rep.Replace(string(src))))
-		write(dir, w.file, b.Bytes())
-	}
+	var b bytes.Buffer
+	b.WriteString(header)
+	b.WriteString(hoistConstants(strings.ReplaceAll(string(src), "LANES", "8")))
+	write(dir, "zkernels_avx512.go", b.Bytes())
 }
 
 func write(dir, file string, src []byte) {
@@ -115,7 +92,7 @@ func write(dir, file string, src []byte) {
 	fmt.Println("wrote", file)
 }
 
-var broadcast = regexp.MustCompile(`\b(bcu?)(W512|W256)\(([^()]*)\)`)
+var broadcast = regexp.MustCompile(`\b(bcu?)(W512)\(([^()]*)\)`)
 
 // hoistConstants replaces each broadcast of a constant, bcW512(c) or
 // bcuW512(c), by a load of a package-level array holding c in every lane:
@@ -128,9 +105,6 @@ func hoistConstants(src string) string {
 		g := broadcast.FindStringSubmatch(m)
 		kind, w, expr := g[1], g[2], strings.TrimSpace(g[3])
 		lanes, typ, load := 8, "float64", "archsimd.LoadFloat64x8"
-		if w == "W256" {
-			lanes, load = 4, "archsimd.LoadFloat64x4"
-		}
 		if kind == "bcu" {
 			typ = "uint64"
 			load = strings.Replace(load, "Float64", "Uint64", 1)

@@ -1,0 +1,361 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// This file is the vector language the kernels are written in: values are
+// virtual vector registers (avo allocates the physical ones), constants are
+// memory operands in a per-file pool, and each method emits the instruction
+// for the target's width and element type. A kernel written against it is
+// one description for every width: vec256 (AVX2 + FMA, ymm registers, masks
+// as all-ones lanes in a vector register) is the only target implemented;
+// a 512-bit target would give the same methods ZMM registers and opmask
+// registers (see the notes at the few width-dependent methods).
+
+// V is a vector value (or, on the 256-bit target, a lane mask).
+type V = reg.VecVirtual
+
+// Op is a vector operand: a V or a constant from the pool (memory).
+type Op = operand.Op
+
+// Comparison predicates of VCMPPD/VCMPPS (the quiet forms: NaN compares
+// false except for neq).
+const (
+	eq    = 0x00 // EQ_OQ
+	lt    = 0x11 // LT_OQ
+	le    = 0x12 // LE_OQ
+	unord = 0x03 // UNORD_Q
+	neq   = 0x04 // NEQ_UQ: true for NaN, as Go's !=
+	ge    = 0x1d // GE_OQ
+	gt    = 0x1e // GT_OQ
+)
+
+// pool is a file's constant pool: every constant is stored once, repeated
+// in every lane of a vector, so that it can be used as a memory operand.
+type pool struct {
+	name  string
+	bytes int // vector size
+	off   map[string]int
+	data  [][]uint64 // per entry, its lanes as raw words (elem size 64 or 32)
+	elems []int
+}
+
+func newPool(name string, bytes int) *pool {
+	return &pool{name: name, bytes: bytes, off: map[string]int{}}
+}
+
+func (p *pool) get(bits uint64, elem int) operand.Mem {
+	key := fmt.Sprintf("%d:%#x", elem, bits)
+	off, ok := p.off[key]
+	if !ok {
+		off = len(p.data) * p.bytes
+		p.off[key] = off
+		p.data = append(p.data, []uint64{bits})
+		p.elems = append(p.elems, elem)
+	}
+	return operand.Mem{Symbol: operand.Symbol{Name: p.name, Static: true}, Base: reg.StaticBase, Disp: off}
+}
+
+// emit writes the pool's GLOBL and DATA directives.
+func (p *pool) emit(c *build.Context) {
+	if len(p.data) == 0 {
+		return
+	}
+	c.StaticGlobal(p.name)
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for k, d := range p.data {
+		base := k * p.bytes
+		switch p.elems[k] {
+		case 64:
+			for o := 0; o < p.bytes; o += 8 {
+				c.AddDatum(base+o, operand.U64(d[0]))
+			}
+		case 32:
+			for o := 0; o < p.bytes; o += 4 {
+				c.AddDatum(base+o, operand.U32(uint32(d[0])))
+			}
+		}
+	}
+}
+
+// kern emits vector code for one width and element type.
+type kern struct {
+	c     *build.Context
+	bits  int  // vector width in bits (256)
+	elem  int  // element width in bits: 64 (float64) or 32 (float32)
+	fused bool // contract a*b + c as the Go compiler does at GOAMD64=v3 (see goMulAdd)
+	pool  *pool
+	label *int // counter for unique label names within a function
+}
+
+// newLabel returns a label name not used before in the file.
+func (k *kern) newLabel(prefix string) string {
+	*k.label++
+	return fmt.Sprintf("%s%d", prefix, *k.label)
+}
+
+// lanes is the number of elements of a vector.
+func (k *kern) lanes() int { return k.bits / k.elem }
+
+// full is the bit set of every lane.
+func (k *kern) full() uint64 { return 1<<k.lanes() - 1 }
+
+// as returns a kern for the other element type (the float32 kernels convert
+// to float64 halves and back).
+func (k *kern) as(elem int) *kern {
+	k2 := *k
+	k2.elem = elem
+	return &k2
+}
+
+func (k *kern) vreg() V {
+	if k.bits != 256 {
+		panic("asmgen: only the 256-bit target is implemented")
+	}
+	return k.c.YMM()
+}
+
+// f is the float constant v in every lane.
+func (k *kern) f(v float64) operand.Mem {
+	if k.elem == 32 {
+		return k.pool.get(uint64(math.Float32bits(float32(v))), 32)
+	}
+	return k.pool.get(math.Float64bits(v), 64)
+}
+
+// u is the integer constant v in every lane (of the element width).
+func (k *kern) u(v uint64) operand.Mem { return k.pool.get(v, k.elem) }
+
+// pd picks the float64 or float32 form of an instruction.
+func (k *kern) pd(f64, f32 func(...operand.Op), ops ...operand.Op) {
+	if k.elem == 64 {
+		f64(ops...)
+	} else {
+		f32(ops...)
+	}
+}
+
+func isMem(o Op) bool { _, ok := o.(operand.Mem); return ok }
+
+// reg returns o in a register, loading it if it is a constant.
+func (k *kern) reg(o Op) V {
+	if v, ok := o.(V); ok {
+		return v
+	}
+	return k.load(o.(operand.Mem))
+}
+
+// load reads a vector from memory (unaligned).
+func (k *kern) load(m operand.Mem) V {
+	d := k.vreg()
+	k.c.VMOVUPS(m, d)
+	return d
+}
+
+// store writes v to memory (unaligned).
+func (k *kern) store(v V, m operand.Mem) { k.c.VMOVUPS(v, m) }
+
+// copy returns a new register holding o.
+func (k *kern) copy(o Op) V {
+	d := k.vreg()
+	k.c.VMOVUPS(o, d)
+	return d
+}
+
+// bin emits a two-operand instruction d = a op b, where the instruction's
+// Go operand order is (b, a, d) and b may be memory; comm says a and b may
+// be swapped.
+func (k *kern) bin(ins func(...operand.Op), a, b Op, comm bool) V {
+	if isMem(a) {
+		if comm && !isMem(b) {
+			a, b = b, a
+		} else {
+			a = k.reg(a)
+		}
+	}
+	d := k.vreg()
+	ins(b, a, d)
+	return d
+}
+
+func (k *kern) add(a, b Op) V { return k.bin(k.op(k.c.VADDPD, k.c.VADDPS), a, b, true) }
+func (k *kern) sub(a, b Op) V { return k.bin(k.op(k.c.VSUBPD, k.c.VSUBPS), a, b, false) }
+func (k *kern) mul(a, b Op) V { return k.bin(k.op(k.c.VMULPD, k.c.VMULPS), a, b, true) }
+func (k *kern) div(a, b Op) V { return k.bin(k.op(k.c.VDIVPD, k.c.VDIVPS), a, b, false) }
+
+// min and max are x86's: the second operand when either is NaN.
+func (k *kern) min(a, b Op) V { return k.bin(k.op(k.c.VMINPD, k.c.VMINPS), a, b, false) }
+func (k *kern) max(a, b Op) V { return k.bin(k.op(k.c.VMAXPD, k.c.VMAXPS), a, b, false) }
+
+func (k *kern) and(a, b Op) V    { return k.bin(three(k.c.VPAND), a, b, true) }
+func (k *kern) or(a, b Op) V     { return k.bin(three(k.c.VPOR), a, b, true) }
+func (k *kern) xor(a, b Op) V    { return k.bin(three(k.c.VPXOR), a, b, true) }
+func (k *kern) andNot(a, b Op) V { return k.bin(three(k.c.VPANDN), b, a, false) } // a &^ b: VPANDN computes ^first & second
+
+// three adapts an instruction of three fixed operands.
+func three(f func(a, b, c operand.Op)) func(...operand.Op) {
+	return func(o ...operand.Op) { f(o[0], o[1], o[2]) }
+}
+
+// Integer lane arithmetic at the element width.
+func (k *kern) addI(a, b Op) V { return k.bin(k.op(k.c.VPADDQ, k.c.VPADDD), a, b, true) }
+func (k *kern) subI(a, b Op) V { return k.bin(k.op(k.c.VPSUBQ, k.c.VPSUBD), a, b, false) }
+func (k *kern) eqI(a, b Op) V  { return k.bin(k.op(k.c.VPCMPEQQ, k.c.VPCMPEQD), a, b, true) }
+
+func (k *kern) shl(a V, n int) V {
+	d := k.vreg()
+	k.pd(k.c.VPSLLQ, k.c.VPSLLD, operand.U8(n), a, d)
+	return d
+}
+
+func (k *kern) shr(a V, n int) V {
+	d := k.vreg()
+	k.pd(k.c.VPSRLQ, k.c.VPSRLD, operand.U8(n), a, d)
+	return d
+}
+
+func (k *kern) op(f64, f32 func(...operand.Op)) func(...operand.Op) {
+	if k.elem == 64 {
+		return f64
+	}
+	return f32
+}
+
+func (k *kern) sqrt(a Op) V {
+	d := k.vreg()
+	k.pd(k.c.VSQRTPD, k.c.VSQRTPS, a, d)
+	return d
+}
+
+// round rounds to an integer: mode 0 to nearest even, 3 toward zero.
+func (k *kern) round(a Op, mode uint8) V {
+	d := k.vreg()
+	if k.elem == 64 {
+		k.c.VROUNDPD(operand.U8(mode), a, d)
+	} else {
+		k.c.VROUNDPS(operand.U8(mode), a, d)
+	}
+	return d
+}
+
+// toInt converts float32 lanes holding integers to int32 lanes (exact).
+func (k *kern) toInt(a V) V {
+	if k.elem != 32 {
+		panic("toInt: float32 only")
+	}
+	d := k.vreg()
+	k.c.VCVTPS2DQ(a, d)
+	return d
+}
+
+// toFloat converts int32 lanes to float32.
+func (k *kern) toFloat(a V) V {
+	if k.elem != 32 {
+		panic("toFloat: float32 only")
+	}
+	d := k.vreg()
+	k.c.VCVTDQ2PS(a, d)
+	return d
+}
+
+// fma is a*b + c with one rounding.
+func (k *kern) fma(a, b, c Op) V {
+	if isMem(a) {
+		a, b = b, a
+	}
+	if isMem(c) {
+		// d = b·d + c with d = a
+		d := k.copy(a)
+		k.pd(k.c.VFMADD213PD, k.c.VFMADD213PS, c, k.reg(b), d)
+		return d
+	}
+	d := k.copy(c)
+	k.pd(k.c.VFMADD231PD, k.c.VFMADD231PS, b, k.reg(a), d) // d = a·b + d
+	return d
+}
+
+// fnma is c - a*b with one rounding.
+func (k *kern) fnma(a, b, c Op) V {
+	if isMem(a) {
+		a, b = b, a
+	}
+	if isMem(c) {
+		d := k.copy(a)
+		k.pd(k.c.VFNMADD213PD, k.c.VFNMADD213PS, c, k.reg(b), d)
+		return d
+	}
+	d := k.copy(c)
+	k.pd(k.c.VFNMADD231PD, k.c.VFNMADD231PS, b, k.reg(a), d)
+	return d
+}
+
+// goMulAdd is a*b + c as the Go compiler (1.26) compiles it in the
+// references written in Go (math.Tanh, math.Sin, math.Cos). At GOAMD64 v1
+// and v2 it is a multiplication and an addition, each rounded. At v3 the
+// rule (ADDSD (MULSD x y) z) => VFMADD231SD fuses them, except where the
+// addend is a constant loaded from memory and the product has no other use:
+// the load is then merged into the addition first (ADDSDload), which the
+// rule does not match. So a Horner step c·x + k is not fused, but x*x + k
+// is when x*x is used elsewhere, and p*q + v is when v is computed; shared
+// says the product has another use. The tests at GOAMD64=v3 check it.
+func (k *kern) goMulAdd(a, b, c Op, shared bool) V {
+	if k.fused && (shared || !isMem(c)) {
+		return k.fma(a, b, c)
+	}
+	return k.add(k.mul(a, b), c)
+}
+
+// cmp compares a and b lane by lane with predicate pred. The result is a
+// mask: on the 256-bit target a vector of all-ones and all-zeros lanes (a
+// 512-bit target returns an opmask register from the same call).
+func (k *kern) cmp(pred uint8, a, b Op) V {
+	a = k.reg(a)
+	d := k.vreg()
+	k.pd(k.c.VCMPPD, k.c.VCMPPS, operand.U8(pred), b, a, d)
+	return d
+}
+
+// Masks combine with the bitwise operations on the 256-bit target.
+func (k *kern) mAnd(a, b V) V    { return k.and(a, b) }
+func (k *kern) mOr(a, b V) V     { return k.or(a, b) }
+func (k *kern) mAndNot(a, b V) V { return k.andNot(a, b) }
+
+// sel is m ? a : b lane by lane.
+func (k *kern) sel(m V, a, b Op) V {
+	b = k.reg(b)
+	d := k.vreg()
+	if k.elem == 64 {
+		k.c.VBLENDVPD(m, a, b, d)
+	} else {
+		k.c.VBLENDVPS(m, a, b, d)
+	}
+	return d
+}
+
+// bitsOf moves the mask's lane bits (bit k set: lane k true) into a general
+// register.
+func (k *kern) bitsOf(m V) reg.GPVirtual {
+	r := k.c.GP64()
+	if k.elem == 64 {
+		k.c.VMOVMSKPD(m, r.As32())
+	} else {
+		k.c.VMOVMSKPS(m, r.As32())
+	}
+	return r
+}
+
+// horner is ((c[0]·x + c[1])·x + ...)·x + c[n-1] with FMAs.
+func (k *kern) horner(x V, cs ...float64) V {
+	p := k.fma(k.f(cs[0]), x, k.f(cs[1]))
+	for _, c := range cs[2:] {
+		k.pd(k.c.VFMADD213PD, k.c.VFMADD213PS, k.f(c), x, p) // p = x·p + c
+	}
+	return p
+}

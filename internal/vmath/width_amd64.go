@@ -1,0 +1,22 @@
+//go:build amd64
+
+package vmath
+
+import "github.com/laze-go/laze/internal/isa"
+
+// SIMD reports whether this build has vector kernels: every amd64 build has
+// the AVX2 assembly. Width tells which kernels the selected level runs.
+const SIMD = true
+
+func widthOf(l isa.Level) int {
+	switch l {
+	case isa.AVX512:
+		if useW512 {
+			return 8
+		}
+		return 4
+	case isa.AVX2:
+		return 4
+	}
+	return 1
+}

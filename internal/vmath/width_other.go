@@ -1,0 +1,11 @@
+//go:build !amd64
+
+package vmath
+
+import "github.com/laze-go/laze/internal/isa"
+
+// SIMD reports whether this build has vector kernels: on this platform the
+// functions run the scalar loops.
+const SIMD = false
+
+func widthOf(isa.Level) int { return 1 }
