@@ -59,7 +59,9 @@ func TestDeepTreesAreLinear(t *testing.T) {
 // one, alone or between elementwise nodes, and checks that the work grows
 // with the depth: expr.PushViews named every pushed view by all the views
 // above it (a copy per level: 10,000 chained subscripts allocated 350 MB),
-// and pushed each view through the nodes below it already rewritten.
+// and pushed each view through the nodes below it already rewritten. It
+// runs with the plan cache (PushViews, then a cached plan) and without
+// (Check, PushViews, the lowering).
 func TestDeepViewsAreLinear(t *testing.T) {
 	chains := []struct {
 		name  string
@@ -76,20 +78,30 @@ func TestDeepViewsAreLinear(t *testing.T) {
 		}},
 	}
 	for _, c := range chains {
-		t.Run(c.name, func(t *testing.T) {
-			x := tensor.Full[float64](1, c.dims...)
-			dst := tensor.Zeros[float64](c.dims...) // both depths are even: .T gives the shape back
-			a := expr.Name("a", expr.Of(x))
-			lineartest.Linear(t, c.depth, func(depth int) {
-				e := expr.AddScalar(a, 1)
-				for range depth {
-					e = c.link(e)
+		for _, cache := range []bool{true, false} {
+			name := c.name
+			if !cache {
+				name += ", no plan cache"
+			}
+			t.Run(name, func(t *testing.T) {
+				if !cache {
+					planCacheOff.Store(true)
+					defer planCacheOff.Store(false)
 				}
-				if err := Assign(dst, e); err != nil {
-					t.Fatal(err)
-				}
+				x := tensor.Full[float64](1, c.dims...)
+				dst := tensor.Zeros[float64](c.dims...) // both depths are even: .T gives the shape back
+				a := expr.Name("a", expr.Of(x))
+				lineartest.Linear(t, c.depth, func(depth int) {
+					e := expr.AddScalar(a, 1)
+					for range depth {
+						e = c.link(e)
+					}
+					if err := Assign(dst, e); err != nil {
+						t.Fatal(err)
+					}
+				})
 			})
-		})
+		}
 	}
 }
 
@@ -117,8 +129,10 @@ func TestDeepConcatenationIsLinear(t *testing.T) {
 
 // TestDeepVarIsLinear evaluates the variance of a deep tree, and a chain
 // of variances of variances, and checks that the work grows with the
-// depth: Var reads the number of elements it divides by from its
-// operand's shape, which it checked, whole tree below, every time.
+// depth. Var reads the number of elements it divides by from its
+// operand's shape: it checked the whole tree below every time, so that a
+// chain of variances cost O(depth²) (4.0× the work at twice the depth);
+// built with one expr.Shapes (WithShapes), each node is checked once.
 func TestDeepVarIsLinear(t *testing.T) {
 	x := tensor.Full[float64](1, 3)
 	chains := []struct {
@@ -135,8 +149,9 @@ func TestDeepVarIsLinear(t *testing.T) {
 		}},
 		{"var of var", 2000, func(depth int) expr.Exp[float64] {
 			var e expr.Exp[float64] = x
+			var shapes expr.Shapes
 			for range depth {
-				e = expr.Var(e, expr.KeepDims())
+				e = expr.Var(e, expr.KeepDims(), expr.WithShapes(&shapes))
 			}
 			return e
 		}},

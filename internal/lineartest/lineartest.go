@@ -39,13 +39,16 @@ const MaxRatio = 2.5
 // Linear measures f at depth/2 and at depth (f builds and evaluates a tree
 // of the depth it is given) and fails t when any count of the deeper run is
 // more than MaxRatio times the shallower run's (a count of 100 or less
-// passes). f runs once before, at
-// depth/2, so that caches filled once per process are not counted.
+// passes). f runs once at each depth before, so that what is filled once
+// per process (caches, pools; the plan cache of package kernels, keyed by
+// the tree's structure) is filled at both depths alike.
 func Linear(t testing.TB, depth int, f func(depth int)) {
 	t.Helper()
 	f(depth / 2)
+	f(depth)
 	small := Measure(func() { f(depth / 2) })
 	large := Measure(func() { f(depth) })
+	t.Logf("depth %d: %+v; depth %d: %+v", depth/2, small, depth, large)
 	for _, c := range []struct {
 		what         string
 		small, large int64
