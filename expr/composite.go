@@ -14,6 +14,14 @@ import (
 // variance). Reductions other than Var and Std ignore it.
 func DDof(ddof int) ReduceOption { return func(o *reduceOptions) { o.ddof = ddof } }
 
+// WithShapes has Var and Std ask s for their operand's shape (see Shapes),
+// which they need for the number of elements they divide by: without it
+// each call checks its operand's whole tree, so that building a chain of
+// them d deep (the variance of a variance…, or one per node of a deep
+// tree) checks O(d²) nodes; code that builds many over one tree shares one
+// Shapes, and each node is checked once. The other reductions ignore it.
+func WithShapes(s *Shapes) ReduceOption { return func(o *reduceOptions) { o.shapes = s } }
+
 // Var returns the variance of x over all axes, or over those Axis names,
 // with NumPy's rule: the mean of the squared deviations from the mean,
 // sum(|x - mean(x)|²) / (N - ddof), with N the number of elements reduced
@@ -25,7 +33,8 @@ func DDof(ddof int) ReduceOption { return func(o *reduceOptions) { o.ddof = ddof
 // The tree is two-pass, never E[x²] - E[x]²: the mean is reduced first
 // (materialised, with KeepDims), then the squared deviations from it are
 // summed in a second reduction whose operand tree (x - mean)² is fused. N
-// is read from x's shape when Var is called.
+// is read from x's shape when Var is called (checking x, or asking the
+// Shapes given by WithShapes).
 //
 // The mean enters the deviations through StopGradient: the variance's
 // derivative through the mean is 0 (the deviations sum to 0), so package
@@ -47,7 +56,7 @@ func Var[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
 	}
 	m := Mean(x, inner...)
 	d := Sub(x, StopGradient(m))
-	n, rank := reducedCount(x, o.axes)
+	n, rank := reducedCount(x, o.axes, o.shapes)
 	dof := n - o.ddof
 	if dof <= 0 {
 		return varNoDOF(x, m, d, dof, o.axes == nil || rank == 0, outer)
@@ -107,17 +116,20 @@ func Std[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
 // reducedCount returns the number of elements of x a reduction over axes
 // folds into each result element, and x's rank, or 1 and 0 when x or the
 // axes are not valid (the tree built around it then fails Check with the
-// fault).
-func reducedCount(x Node, axes []int) (count, rank int) {
-	in, err := check(x, "Check")
+// fault). It asks shapes for x's shape, or checks x when shapes is nil.
+func reducedCount(x Node, axes []int, shapes *Shapes) (count, rank int) {
+	if shapes == nil {
+		shapes = new(Shapes)
+	}
+	xs, err := shapes.Of(x)
 	if err != nil {
 		return 1, 0
 	}
-	g, err := ReduceShape("var", in.shape, axes, false)
+	g, err := ReduceShape("var", xs, axes, false)
 	if err != nil {
 		return 1, 0
 	}
-	return g.Count, len(in.shape)
+	return g.Count, len(xs)
 }
 
 // finiteOr0 returns m where it is finite and 0 where it is ±Inf or NaN

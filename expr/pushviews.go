@@ -1,10 +1,11 @@
 package expr
 
 import (
+	"encoding/binary"
 	"errors"
-	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/shape"
@@ -33,13 +34,31 @@ import (
 //
 // The views below such nodes' operands (the operands of a product…) are
 // left for the evaluator to push when it evaluates those operands. e itself
-// is not changed. PushViews returns the error Check would return for a view
-// whose arguments do not fit its operand, or for operands that do not
-// broadcast on the way down.
-func PushViews[T tensor.Number](e Exp[T]) (_ Exp[T], err error) {
+// is not changed. PushViews checks e first and returns the error Check
+// would return (a view whose arguments do not fit its operand, operands
+// that do not broadcast…), with PushViews as the operation.
+func PushViews[T tensor.Number](e Exp[T]) (Exp[T], error) {
+	return PushViewsWith(e, &Shapes{cc: checking{call: "PushViews", shapesOnly: true}})
+}
+
+// PushViewsWith is PushViews asking s for the shapes of e's nodes (see
+// Shapes): an evaluator that pushes the views of several subtrees of one
+// tree (the operand of each reduction) shares one Shapes, so that each
+// node is checked once however deep the tree. It returns the error s finds
+// in e, if any, before anything is rewritten.
+//
+// The rewrite takes time linear in the number of distinct nodes and the
+// views above them: it goes down from the root with the chain of views
+// met on the way (each node rewritten once per distinct chain), and builds
+// each name of a viewed named tensor once, from the whole chain.
+func PushViewsWith[T tensor.Number](e Exp[T], s *Shapes) (_ Exp[T], err error) {
 	defer recoverPush(&err)
-	p := newPusher[T]()
-	return p.rewrite(bare(e)), nil
+	e = bare(e)
+	if _, err := s.Of(e); err != nil {
+		return nil, err
+	}
+	p := pusher[T]{&pushState{shapes: s, chains: map[chainKey]*viewChain{}, leaves: map[leafKey]leafView{}}}
+	return p.push(e, nil), nil
 }
 
 // recoverPush turns a typed shape error raised while pushing into *err.
@@ -61,82 +80,126 @@ func recoverPush(err *error) {
 // pushError carries an error out of the rewrite's recursion.
 type pushError struct{ err error }
 
-// viewSpec is one view, without its operand: what is pushed down.
-type viewSpec struct {
-	kind ViewKind
-	args []int
+// viewChain is a chain of views to take of a node, innermost first: kind
+// and args are the view taken of the node itself, outer the chain taken
+// of that view (nil: none). Chains are built going down the tree, each
+// view met put in front of the chain above it, so that they share their
+// outer parts; pushState.chain makes equal chains one pointer, so that a
+// pointer names a chain in the memos.
+type viewChain struct {
+	kind  ViewKind
+	args  []int
+	outer *viewChain
+	len   int
 }
 
-func (s viewSpec) String() string { return fmt.Sprintf("%s%v", s.kind, s.args) }
+// chainKey is what makes a chain: a view and the chain above it.
+type chainKey struct {
+	kind  ViewKind
+	args  string // the arguments, encoded (argsKey)
+	outer *viewChain
+}
 
-// pusher is the state of one rewrite: the shapes of the nodes met, and the
+// argsKey encodes view arguments for a map key.
+func argsKey(args []int) string {
+	b := make([]byte, 0, 8*len(args))
+	for _, a := range args {
+		b = binary.LittleEndian.AppendUint64(b, uint64(a))
+	}
+	return string(b)
+}
+
+// pushState is the state of one rewrite, shared by the pushers of every
+// element type (a Conversion's operand has another): the shapes of the
+// nodes, the chains made, what each node became under each chain, and the
 // views taken of each tensor (so that a tensor read twice through the same
 // views is one leaf).
-type pusher[T tensor.Number] struct {
-	shapes map[Node]shape.Shape
-	views  map[leafKey]leafView[T]
-
+type pushState struct {
+	shapes *Shapes
+	chains map[chainKey]*viewChain
+	leaves map[leafKey]leafView
 	// A node reached along several paths (an operand used twice) is
-	// rewritten once, and pushed into once per chain of views, so that the
-	// rewritten tree shares its nodes as e does and takes time linear in
-	// the number of distinct nodes.
-	rewritten dag.Memo[Node, Exp[T]]
-	pushed    dag.Memo[pushKey, Exp[T]]
+	// rewritten once per chain of views, so that the rewritten tree shares
+	// its nodes as e does.
+	pushed dag.Memo[pushKey, Node]
 }
 
-// pushKey is a node and the chain of views pushed into it (its String).
+// pusher rewrites the nodes of element type T.
+type pusher[T tensor.Number] struct{ *pushState }
+
+// pushKey is a node and the chain of views pushed into it.
 type pushKey struct {
 	n     Node
-	chain string
+	chain *viewChain
 }
 
-// leafView is what leaf made of a tensor and a chain of views.
-type leafView[T tensor.Number] struct {
-	t       *tensor.Tensor[T]
+// leafKey is a tensor and the chain of views taken of it.
+type leafKey struct {
+	t     any
+	chain *viewChain
+}
+
+// leafView is what leaf made of a tensor and a chain of views: the tensor
+// view (a *tensor.Tensor of the leaf's type) and how many of the chain's
+// views it applies.
+type leafView struct {
+	t       any
 	applied int
 }
 
-type leafKey struct {
-	t     any
-	chain string
+// chain returns the chain of the view (kind, args) taken of a node, then
+// outer: one pointer for equal chains.
+func (st *pushState) chain(kind ViewKind, args []int, outer *viewChain) *viewChain {
+	key := chainKey{kind, argsKey(args), outer}
+	if c, ok := st.chains[key]; ok {
+		return c
+	}
+	n := 1
+	if outer != nil {
+		n += outer.len
+	}
+	c := &viewChain{kind: kind, args: slices.Clone(args), outer: outer, len: n}
+	st.chains[key] = c
+	return c
 }
 
-func newPusher[T tensor.Number]() *pusher[T] {
-	return &pusher[T]{shapes: map[Node]shape.Shape{}, views: map[leafKey]leafView[T]{}}
+// after returns the chain left once its first k views are taken.
+func (c *viewChain) after(k int) *viewChain {
+	for range k {
+		c = c.outer
+	}
+	return c
 }
 
 // viewRewriter is implemented by Conversion, whose operand has another
-// element type: it rewrites and pushes into its operand with a pusher of
-// that type.
+// element type: it pushes chain into its operand with a pusher of that
+// type, sharing st.
 type viewRewriter interface {
-	rewriteViews() Node
-	pushViews(chain []viewSpec) Node
+	pushViews(st *pushState, chain *viewChain) Node
 }
 
-func (c *Conversion[U, T]) rewriteViews() Node {
-	x := newPusher[T]().rewrite(c.X)
+func (c *Conversion[U, T]) pushViews(st *pushState, chain *viewChain) Node {
+	x := pusher[T]{st}.push(c.X, chain)
 	if x == c.X {
 		return c
 	}
 	return &Conversion[U, T]{X: x}
 }
 
-func (c *Conversion[U, T]) pushViews(chain []viewSpec) Node {
-	return &Conversion[U, T]{X: newPusher[T]().push(c.X, chain)}
-}
-
-// rewrite returns e with every view below it pushed down; the nodes that
-// are not elementwise are kept as they are, operands included. A node is
-// rewritten once.
-func (p *pusher[T]) rewrite(e Exp[T]) Exp[T] {
+// push returns e with the views of chain (innermost first; nil for none)
+// taken of it, and every view below it, pushed down as far as they go;
+// the nodes that are not elementwise are kept as they are, operands
+// included, with the views above them. Once per node and chain.
+func (p pusher[T]) push(e Exp[T], chain *viewChain) Exp[T] {
 	if !memoizable(e) {
-		return p.rewriteNode(e)
+		return p.pushNode(e, chain)
 	}
-	if r, ok := p.rewritten.Get(e); ok {
-		return r
+	key := pushKey{e, chain}
+	if r, ok := p.pushed.Get(key); ok {
+		return r.(Exp[T])
 	}
-	r := p.rewriteNode(e)
-	p.rewritten.Put(e, r)
+	r := p.pushNode(e, chain)
+	p.pushed.Put(key, r)
 	return r
 }
 
@@ -151,246 +214,154 @@ func memoizable(e Node) bool {
 	return v.Kind() == reflect.Pointer && !v.IsNil()
 }
 
-// rewriteNode is rewrite without the memo.
-func (p *pusher[T]) rewriteNode(e Exp[T]) Exp[T] {
+// pushNode is push without the memo.
+func (p pusher[T]) pushNode(e Exp[T], chain *viewChain) Exp[T] {
+	if isNil(e) {
+		return e // unreachable: the tree was checked
+	}
 	switch n := e.(type) {
 	case Chain[T]:
-		return p.rewrite(n.E)
+		return p.push(n.E, chain)
 	case *View[T]:
-		if n == nil {
-			return e
-		}
-		return p.push(p.rewrite(n.X), []viewSpec{{n.Kind, n.Args}})
-	case *Unary[T]:
-		if n == nil {
-			return e
-		}
-		if x := p.rewrite(n.X); x != n.X {
-			return &Unary[T]{Op: n.Op, X: x}
-		}
-	case *Binary[T]:
-		if n == nil {
-			return e
-		}
-		x, y := p.rewrite(n.X), p.rewrite(n.Y)
-		if x != n.X || y != n.Y {
-			return &Binary[T]{Op: n.Op, X: x, Y: y}
-		}
-	case *Ternary[T]:
-		if n == nil {
-			return e
-		}
-		x, y, z := p.rewrite(n.X), p.rewrite(n.Y), p.rewrite(n.Z)
-		if x != n.X || y != n.Y || z != n.Z {
-			return &Ternary[T]{Op: n.Op, X: x, Y: y, Z: z}
-		}
-	case *Named[T]:
-		if n == nil {
-			return e
-		}
-		if x := p.rewrite(n.X); x != n.X {
-			return &Named[T]{Name: n.Name, X: x}
-		}
-	case viewRewriter:
-		if !isNil(e) {
-			return n.rewriteViews().(Exp[T])
-		}
-	}
-	return e
-}
-
-// push returns the views of chain (innermost first) taken of x, whose own
-// views have been pushed already, pushed down as far as they go; once per
-// node and chain.
-func (p *pusher[T]) push(x Exp[T], chain []viewSpec) Exp[T] {
-	if !memoizable(x) {
-		return p.pushNode(x, chain)
-	}
-	key := pushKey{x, fmt.Sprint(chain)}
-	if r, ok := p.pushed.Get(key); ok {
-		return r
-	}
-	r := p.pushNode(x, chain)
-	p.pushed.Put(key, r)
-	return r
-}
-
-// pushNode is push without the memo.
-func (p *pusher[T]) pushNode(x Exp[T], chain []viewSpec) Exp[T] {
-	if isNil(x) {
-		p.fail(x, &shape.ArgumentError{Op: chain[0].kind.String(), Name: "operand 0", Value: nilValue(x),
-			Reason: "an operand is missing"})
-	}
-	switch n := x.(type) {
+		return p.push(n.X, p.chain(n.Kind, n.Args, chain))
 	case *tensor.Tensor[T]:
+		if chain == nil {
+			return e
+		}
 		v, k := p.leaf(n, chain)
-		return p.wrap(v, chain[k:])
+		return wrap(v, chain.after(k))
 	case *Named[T]:
+		if chain == nil {
+			if x := p.push(n.X, nil); x != n.X {
+				return &Named[T]{Name: n.Name, X: x}
+			}
+			return e
+		}
 		if t, ok := n.X.(*tensor.Tensor[T]); ok && t != nil {
 			// A named tensor keeps a name that says which view of it is read:
 			// x.T, x.expand(2, 3).T.
 			v, k := p.leaf(t, chain)
-			named := &Named[T]{Name: render(views(n, chain[:k])), X: v}
-			p.shapes[named] = v.Shape()
-			return p.wrap(named, chain[k:])
+			named := &Named[T]{Name: viewedName(n.Name, chain, k), X: v}
+			return wrap(named, chain.after(k))
 		}
-		return &Named[T]{Name: render(views(n, chain)), X: p.push(n.X, chain)}
+		return &Named[T]{Name: viewedName(n.Name, chain, chain.len), X: p.push(n.X, chain)}
 	case *Unary[T]:
-		return &Unary[T]{Op: n.Op, X: p.push(n.X, chain)}
+		if x := p.push(n.X, chain); x != n.X {
+			return &Unary[T]{Op: n.Op, X: x}
+		}
+		return e
 	case *Binary[T]:
-		if xs := p.operands(n, chain, n.X, n.Y); xs != nil {
-			return &Binary[T]{Op: n.Op, X: xs[0], Y: xs[1]}
+		if xs, ok := p.operands(n, chain, n.X, n.Y); ok {
+			if xs[0] != n.X || xs[1] != n.Y {
+				return &Binary[T]{Op: n.Op, X: xs[0], Y: xs[1]}
+			}
+			return e
 		}
 	case *Ternary[T]:
-		if xs := p.operands(n, chain, n.X, n.Y, n.Z); xs != nil {
-			return &Ternary[T]{Op: n.Op, X: xs[0], Y: xs[1], Z: xs[2]}
+		if xs, ok := p.operands(n, chain, n.X, n.Y, n.Z); ok {
+			if xs[0] != n.X || xs[1] != n.Y || xs[2] != n.Z {
+				return &Ternary[T]{Op: n.Op, X: xs[0], Y: xs[1], Z: xs[2]}
+			}
+			return e
 		}
 	case viewRewriter:
-		return n.pushViews(chain).(Exp[T])
+		return n.pushViews(p.pushState, chain).(Exp[T])
+	default:
+		return wrap(e, chain) // evaluated into a tensor, then viewed
 	}
-	return p.wrap(x, chain) // evaluated into a tensor, then viewed
+	// An elementwise node of shape (): computed, then viewed.
+	return wrap(p.push(e, nil), chain)
 }
 
-// operands pushes chain into the operands of a node that broadcasts them
+// operands pushes chain into the operands of a node n that broadcasts them
 // together: an operand of the node's shape takes the views as they are,
 // one of another shape is first expanded to the node's shape, and one of
-// shape () stays. It returns nil for a node of shape (), which is computed
-// and then viewed.
-func (p *pusher[T]) operands(n Exp[T], chain []viewSpec, xs ...Exp[T]) []Exp[T] {
+// shape () takes none. It reports false for a node of shape () with views
+// to take, which is computed and then viewed.
+func (p pusher[T]) operands(n Exp[T], chain *viewChain, xs ...Exp[T]) ([]Exp[T], bool) {
+	out := make([]Exp[T], len(xs))
+	if chain == nil {
+		for i, x := range xs {
+			out[i] = p.push(x, nil)
+		}
+		return out, true
+	}
 	s := p.shapeOf(n)
 	if len(s) == 0 {
-		return nil
+		return nil, false
 	}
-	// The views' own arguments are checked before anything is expanded, so
-	// that a bad argument is reported as the view's error.
-	p.chainShape(n, s, chain)
-	out := make([]Exp[T], len(xs))
 	for i, x := range xs {
 		xs := p.shapeOf(x)
 		switch {
 		case xs.Equal(s):
 			out[i] = p.push(x, chain)
 		case len(xs) == 0:
-			out[i] = x
+			out[i] = p.push(x, nil)
 		default:
-			expand := viewSpec{ViewExpand, slices.Clone(s)}
-			out[i] = p.push(x, append([]viewSpec{expand}, chain...))
+			out[i] = p.push(x, p.chain(ViewExpand, s, chain))
 		}
 	}
-	return out
+	return out, true
 }
 
 // leaf applies chain to t as tensor views, up to a Reshape the strides
 // cannot express: it returns the view and how many of chain's views it
 // applied. The views left stay view nodes over it (wrap): evaluators copy
 // the tensor for the Reshape.
-func (p *pusher[T]) leaf(t *tensor.Tensor[T], chain []viewSpec) (*tensor.Tensor[T], int) {
-	key := leafKey{t: t, chain: fmt.Sprint(chain)}
-	if v, ok := p.views[key]; ok {
-		return v.t, v.applied
+func (p pusher[T]) leaf(t *tensor.Tensor[T], chain *viewChain) (*tensor.Tensor[T], int) {
+	key := leafKey{t: t, chain: chain}
+	if v, ok := p.leaves[key]; ok {
+		return v.t.(*tensor.Tensor[T]), v.applied
 	}
 	cur := t
 	k := 0
-	for _, s := range chain {
-		v := &View[T]{Kind: s.kind, Args: s.args, X: cur}
+	for c := chain; c != nil; c = c.outer {
+		v := &View[T]{Kind: c.kind, Args: c.args, X: cur}
 		next, err := v.Apply(cur)
 		var nc *shape.NotContiguousError
 		if errors.As(err, &nc) {
 			break
 		}
 		if err != nil {
-			p.fail(v, err)
+			p.fail(v, err) // unreachable: the tree was checked
 		}
 		cur = next
 		k++
 	}
-	p.views[key] = leafView[T]{cur, k}
+	p.leaves[key] = leafView{cur, k}
 	return cur, k
 }
 
-// views returns chain's views as view nodes over x, unchecked (for names).
-func views[T tensor.Number](x Exp[T], chain []viewSpec) Exp[T] {
-	for _, s := range chain {
-		x = &View[T]{Kind: s.kind, Args: s.args, X: x}
+// viewedName is the name of the first k views of chain taken of a node
+// named name: "x.T", "x.expand(2, 3).T". It is built once, from the whole
+// chain.
+func viewedName(name string, chain *viewChain, k int) string {
+	var b strings.Builder
+	b.WriteString(name)
+	for c := chain; k > 0; c, k = c.outer, k-1 {
+		renderView(&b, c.kind, c.args)
+	}
+	return b.String()
+}
+
+// wrap returns chain's views as view nodes over x.
+func wrap[T tensor.Number](x Exp[T], chain *viewChain) Exp[T] {
+	for c := chain; c != nil; c = c.outer {
+		x = &View[T]{Kind: c.kind, Args: c.args, X: x}
 	}
 	return x
 }
 
-// wrap returns chain's views as view nodes over x, checking their arguments.
-func (p *pusher[T]) wrap(x Exp[T], chain []viewSpec) Exp[T] {
-	if len(chain) == 0 {
-		return x
-	}
-	p.chainShape(x, p.shapeOf(x), chain)
-	return views(x, chain)
-}
-
-// chainShape returns the shape chain's views give an operand x of shape s,
-// failing with the first view's error.
-func (p *pusher[T]) chainShape(x Exp[T], s shape.Shape, chain []viewSpec) shape.Shape {
-	for _, c := range chain {
-		v := &View[T]{Kind: c.kind, Args: c.args, X: x}
-		out, err := v.viewShape(s)
-		if err != nil {
-			p.fail(v, err)
-		}
-		x, s = v, out
-		p.shapes[v] = out
-	}
-	return s
-}
-
-// shapeOf returns x's shape, computing each node's once.
-func (p *pusher[T]) shapeOf(x Exp[T]) shape.Shape {
-	if s, ok := p.shapes[x]; ok {
-		return s
-	}
-	var s shape.Shape
-	switch n := x.(type) {
-	case *Const[T]:
-		s = shape.Shape{}
-	case *Named[T]:
-		s = p.shapeOf(n.X)
-	case *Unary[T]:
-		s = p.shapeOf(n.X)
-	case *Binary[T]:
-		s = p.broadcast(n, n.Op.String(), n.X, n.Y)
-	case *Ternary[T]:
-		s = p.broadcast(n, n.Op.String(), n.X, n.Y, n.Z)
-	case *View[T]:
-		var err error
-		if s, err = n.viewShape(p.shapeOf(n.X)); err != nil {
-			p.fail(n, err)
-		}
-	default:
-		in, err := check(x, "PushViews")
-		if err != nil {
-			panic(pushError{err})
-		}
-		s = in.shape
-	}
-	p.shapes[x] = s
-	return s
-}
-
-func (p *pusher[T]) broadcast(n Exp[T], name string, xs ...Exp[T]) shape.Shape {
-	shapes := make([]shape.Shape, len(xs))
-	for i, x := range xs {
-		if isNil(x) {
-			p.fail(n, &shape.ArgumentError{Op: name, Name: fmt.Sprintf("operand %d", i), Value: nilValue(x),
-				Reason: "an operand is missing"})
-		}
-		shapes[i] = p.shapeOf(x)
-	}
-	s, err := shape.Broadcast(shapes...)
+// shapeOf returns x's shape, checked once per node within the rewrite.
+func (p pusher[T]) shapeOf(x Exp[T]) shape.Shape {
+	s, err := p.shapes.Of(x)
 	if err != nil {
-		renameBroadcast(err, name)
-		p.fail(n, err)
+		panic(pushError{err}) // unreachable: the tree was checked
 	}
 	return s
 }
 
 // fail stops the rewrite with err at node n, as Check reports it.
-func (p *pusher[T]) fail(n Node, err error) {
+func (p pusher[T]) fail(n Node, err error) {
 	panic(pushError{&shape.NodeError{Op: "PushViews", Node: render(n), Err: err}})
 }

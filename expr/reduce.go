@@ -47,7 +47,8 @@ type ReduceOption func(*reduceOptions)
 type reduceOptions struct {
 	axes     []int
 	keepDims bool
-	ddof     int // Var and Std only (composite.go)
+	ddof     int     // Var and Std only (composite.go)
+	shapes   *Shapes // Var and Std only: where x's shape is asked (WithShapes)
 }
 
 // Axis reduces over the given axes (negative ones count from the end)

@@ -321,7 +321,12 @@ func (v *View[T]) String() string { return render(v) }
 
 func (v *View[T]) render(b *strings.Builder) {
 	renderTo(b, v.X)
-	a := v.Args
+	renderView(b, v.Kind, v.Args)
+}
+
+// renderView prints a view of kind k with arguments a as it follows its
+// operand: ".T", "[:, 1:5:2]", ".reshape(2, 3)".
+func renderView(b *strings.Builder, k ViewKind, a []int) {
 	ints := func(xs []int) string {
 		s := make([]string, len(xs))
 		for i, x := range xs {
@@ -343,29 +348,29 @@ func (v *View[T]) render(b *strings.Builder) {
 		return "[" + strings.Repeat(":, ", d) + sel + "]"
 	}
 	switch {
-	case v.Kind == ViewT:
+	case k == ViewT:
 		b.WriteString(".T")
-	case v.Kind == ViewTranspose && len(a) == 2:
+	case k == ViewTranspose && len(a) == 2:
 		fmt.Fprintf(b, ".swapaxes(%d, %d)", a[0], a[1])
-	case v.Kind == ViewPermute:
+	case k == ViewPermute:
 		b.WriteString(".transpose(" + ints(a) + ")")
-	case v.Kind == ViewReshape:
+	case k == ViewReshape:
 		b.WriteString(".reshape(" + ints(a) + ")")
-	case v.Kind == ViewSlice && len(a) == 4:
+	case k == ViewSlice && len(a) == 4:
 		sel := bound(a[1]) + ":" + bound(a[2])
 		if a[3] != 1 {
 			sel += ":" + strconv.Itoa(a[3])
 		}
 		b.WriteString(index(a[0], sel))
-	case v.Kind == ViewIndex && len(a) == 2:
+	case k == ViewIndex && len(a) == 2:
 		b.WriteString(index(a[0], strconv.Itoa(a[1])))
-	case v.Kind == ViewExpand:
+	case k == ViewExpand:
 		b.WriteString(".expand(" + ints(a) + ")")
-	case v.Kind == ViewSqueeze:
+	case k == ViewSqueeze:
 		b.WriteString(".squeeze(" + ints(a) + ")")
-	case v.Kind == ViewUnsqueeze && len(a) == 1:
+	case k == ViewUnsqueeze && len(a) == 1:
 		fmt.Fprintf(b, ".unsqueeze(%d)", a[0])
 	default:
-		fmt.Fprintf(b, ".%s(%s)", v.Kind, ints(a))
+		fmt.Fprintf(b, ".%s(%s)", k, ints(a))
 	}
 }

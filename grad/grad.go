@@ -33,7 +33,7 @@ func Of[T tensor.Float](loss expr.Exp[T], wrt ...*tensor.Tensor[T]) ([]expr.Exp[
 		return nil, &shape.ShapeError{Op: "grad.Of", Shapes: []shape.Shape{info.Shape},
 			Reason: fmt.Sprintf("the loss has %d elements, not one (use grad.VJP for a non-scalar output)", n)}
 	}
-	return vjp("grad.Of", loss, info.Shape, expr.Scalar(T(1)), shape.Shape{}, wrt)
+	return vjp("grad.Of", loss, expr.Scalar(T(1)), shape.Shape{}, wrt)
 }
 
 // VJP returns the vector-Jacobian product vᵀ·∂out/∂x for each tensor x of
@@ -53,11 +53,11 @@ func VJP[T tensor.Float](out, v expr.Exp[T], wrt ...*tensor.Tensor[T]) ([]expr.E
 		return nil, &shape.ShapeError{Op: "grad.VJP", Shapes: []shape.Shape{info.Shape, vinfo.Shape},
 			Reason: "the cotangent v must have the output's shape"}
 	}
-	return vjp("grad.VJP", out, info.Shape, v, vinfo.Shape, wrt)
+	return vjp("grad.VJP", out, v, vinfo.Shape, wrt)
 }
 
 // vjp builds the gradient trees of out seeded with v (of shape vs).
-func vjp[T tensor.Float](call string, out expr.Exp[T], os shape.Shape, v expr.Exp[T], vs shape.Shape, wrt []*tensor.Tensor[T]) ([]expr.Exp[T], error) {
+func vjp[T tensor.Float](call string, out expr.Exp[T], v expr.Exp[T], vs shape.Shape, wrt []*tensor.Tensor[T]) ([]expr.Exp[T], error) {
 	b := newBuilder()
 	root := strip[T](out)
 	b.visit(root)
@@ -73,7 +73,6 @@ func vjp[T tensor.Float](call string, out expr.Exp[T], os shape.Shape, v expr.Ex
 	if !b.needs[root] {
 		return zerosFor(wrt), nil
 	}
-	b.shapes[root] = os
 	b.add(root, contribution{e: v, s: vs})
 	for i := len(b.order) - 1; i >= 0; i-- {
 		if err := b.backward(b.order[i]); err != nil {
@@ -143,13 +142,17 @@ type builder struct {
 	leaves []any       // the distinct tensors the tree reads
 	wrt    map[any]bool
 	needs  map[expr.Node]bool
-	shapes map[expr.Node]shape.Shape
 	grads  map[expr.Node][]contribution
+	// shapes answers the shapes of the tree's nodes, each node checked
+	// once for the whole differentiation: a node's own Shape checks the
+	// whole tree below it, so that asking every node of a chain d deep
+	// cost O(d²) (minutes at 10,000).
+	shapes expr.Shapes
 }
 
 func newBuilder() *builder {
 	return &builder{seen: map[expr.Node]bool{}, wrt: map[any]bool{}, needs: map[expr.Node]bool{},
-		shapes: map[expr.Node]shape.Shape{}, grads: map[expr.Node][]contribution{}}
+		grads: map[expr.Node][]contribution{}}
 }
 
 // visit adds n and the nodes below it to the order, each once.
@@ -187,11 +190,10 @@ func (b *builder) markNeeds(n expr.Node) {
 
 // shapeOf returns n's shape, worked out once.
 func (b *builder) shapeOf(n expr.Node) shape.Shape {
-	if s, ok := b.shapes[n]; ok {
-		return s
+	s, err := b.shapes.Of(n)
+	if err != nil {
+		panic(err) // unreachable: the tree passed Check
 	}
-	s := n.Shape()
-	b.shapes[n] = s
 	return s
 }
 

@@ -121,8 +121,14 @@ func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T])
 // concatenation performs a step per part, each writing its slice of dst
 // (concat.go). Nothing runs before evaluation.run.
 func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	return evaluateInto(ev, dst, e, false)
+}
+
+// evaluateInto is evaluate; fresh reports that no tensor of e's tree may
+// share dst's memory (concatenate).
+func evaluateInto[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T], fresh bool) error {
 	if c, ok := unwrap(e).(*expr.Concatenation[T]); ok {
-		return concatenate(ev, dst, c)
+		return concatenate(ev, dst, c, fresh)
 	}
 	p, err := lower(ev, assignTo(dst), e, nil)
 	if err != nil {

@@ -18,11 +18,25 @@ import (
 // share (treeMayOverlap, under any node) is computed aside, into a
 // temporary; the parts are then assigned from those. The result is NumPy's:
 // as if every part were read before the destination is written.
+//
+// Depth: the shapes come from the evaluation's memo (one check of each
+// node per call), and a part whose tree was found not to read the
+// destination's memory (or a temporary's: no tree reads a temporary just
+// allocated) is assigned with no further search below it: a concatenation
+// nested in it writes a slice of that memory. So concatenations nested d
+// deep take work linear in d, not d² (a search of the whole tree below
+// each).
 
 // concatenate writes every part of c into its slice of dst, whose shape is
-// c's.
-func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr.Concatenation[T]) error {
-	axis, err := c.ConcatAxis(len(c.Parts[0].Shape()))
+// c's. fresh reports that no tensor of c's tree may share dst's memory
+// (dst is a temporary, or a slice of a destination c's tree was searched
+// against): the parts are then written straight away.
+func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr.Concatenation[T], fresh bool) error {
+	s0, err := ev.shapes.Of(c.Parts[0])
+	if err != nil {
+		return err // unreachable after Check
+	}
+	axis, err := c.ConcatAxis(len(s0))
 	if err != nil {
 		return err // unreachable after Check
 	}
@@ -30,7 +44,7 @@ func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr
 	parts := make([]expr.Exp[T], len(c.Parts))
 	for i, x := range c.Parts {
 		parts[i] = x
-		if !treeMayOverlap(x, target) {
+		if fresh || !treeMayOverlap(x, target) {
 			continue
 		}
 		aside, err := computeAside(ev, x)
@@ -45,14 +59,18 @@ func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr
 		if c.Stack {
 			view = dst.Index(axis, i)
 		} else {
-			n := x.Shape()[axis]
+			s, err := ev.shapes.Of(x)
+			if err != nil {
+				return err // unreachable after Check
+			}
+			n := s[axis]
 			view = dst.Narrow(axis, start, n)
 			start += n
 		}
 		if view.Numel() == 0 {
 			continue
 		}
-		if err := evaluate(ev, view, x); err != nil {
+		if err := evaluateInto(ev, view, x, true); err != nil {
 			return err
 		}
 	}
@@ -65,13 +83,21 @@ func computeAside[T tensor.Number](ev *evaluation, x expr.Exp[T]) (*tensor.Tenso
 	if t, ok := unwrap(x).(*tensor.Tensor[T]); ok {
 		return copyAside(ev, t)
 	}
-	t := temp[T](ev, x, x.Shape())
-	return t, evaluate(ev, t, x)
+	s, err := ev.shapes.Of(x)
+	if err != nil {
+		return nil, err // unreachable after Check
+	}
+	t := temp[T](ev, x, s)
+	return t, evaluateInto(ev, t, x, true)
 }
 
 // concatenated evaluates a concatenation inside a tree into a new
 // temporary.
 func concatenated[T tensor.Number](ev *evaluation, c *expr.Concatenation[T]) (*tensor.Tensor[T], error) {
-	t := temp[T](ev, c, c.Shape())
-	return t, concatenate(ev, t, c)
+	s, err := ev.shapes.Of(c)
+	if err != nil {
+		return nil, err // unreachable after Check
+	}
+	t := temp[T](ev, c, s)
+	return t, concatenate(ev, t, c, true)
 }

@@ -11,12 +11,14 @@ import (
 )
 
 // view lowers a view node: its views pushed down through the elementwise
-// nodes to the tensors (expr.PushViews), where they are tensor views, and
-// the rewritten tree lowered in its place. A view PushViews leaves in place
+// nodes to the tensors (expr.PushViews, asking the evaluation's shapes, so
+// that the subtrees below each reduction of a deep tree are checked once in
+// all), where they are tensor views, and the rewritten tree lowered in its
+// place. A view PushViews leaves in place
 // (above a product, a reduction, a Reshape the strides cannot express) is
 // taken of the tensor holding its operand's value (viewed).
 func (l *lowering[T]) view(n *expr.View[T]) (int, error) {
-	e, err := expr.PushViews[T](n)
+	e, err := expr.PushViewsWith[T](n, &l.ev.shapes)
 	if err != nil {
 		return 0, err // unreachable after the checks; kept so a bug surfaces as an error
 	}
