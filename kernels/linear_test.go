@@ -115,7 +115,7 @@ func TestDeepConcatenationIsLinear(t *testing.T) {
 	lineartest.Linear(t, 4000, func(depth int) {
 		var e expr.Exp[float64] = tensor.Full[float64](1, 1)
 		for range depth {
-			e = expr.Concatenate(0, e, expr.Exp[float64](b))
+			e = expr.Concatenate(0, e, expr.Of(b))
 		}
 		dst := tensor.Zeros[float64](depth + 1)
 		if err := Assign(dst, e); err != nil {
