@@ -96,7 +96,7 @@ func (s *Stream) Wait() error {
 		s.runPending()
 		return nil
 	}
-	err := s.dev.do(func() error { return s.cu.Synchronize() })
+	err := synchronize(s.dev.ctx, s.handle)
 	s.runPending()
 	return err
 }

@@ -32,6 +32,13 @@ static CUresult laze_launch(CUcontext ctx, CUfunction fn, unsigned int grid, uns
 	return cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, stream, n > 0 ? args : NULL, NULL);
 }
 
+// laze_sync waits for the work queued on stream, from the calling thread:
+// a waited Assign then costs no round trip to the device's goroutine.
+static CUresult laze_sync(CUcontext ctx, CUstream stream) {
+	LAZE_CURRENT(ctx);
+	return cuStreamSynchronize(stream);
+}
+
 static CUresult laze_begin_capture(CUcontext ctx, CUstream s) {
 	LAZE_CURRENT(ctx);
 	return cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
@@ -175,6 +182,12 @@ func launchKernel(ctx cuContext, fn cuFunction, grid, block int, stream cuStream
 		return driverError("cuLaunchKernel", r)
 	}
 	return nil
+}
+
+// synchronize waits for the work queued on stream, from the calling
+// goroutine, in one cgo call.
+func synchronize(ctx cuContext, stream cuStream) error {
+	return driverError("cuStreamSynchronize", C.laze_sync(ctx, stream))
 }
 
 func beginCapture(ctx cuContext, s cuStream) error {

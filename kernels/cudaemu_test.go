@@ -415,6 +415,7 @@ func mapCases[T tensor.Number](seed uint64) []emuCase[T, T] {
 	a, b, c := emuTensor(emuRandom[T](seed, 4), n), emuTensor(emuRandom[T](seed+1, 4), n), emuTensor(emuRandom[T](seed+2, 4), 1)
 	m, row, col := emuTensor(emuRandom[T](seed+3, 4), 37, 29), emuTensor(emuRandom[T](seed+4, 4), 29), emuTensor(emuRandom[T](seed+5, 4), 37, 1)
 	mt := emuTensor(emuRandom[T](seed+6, 4), 29, 37)
+	p3, q3 := emuTensor(emuRandom[T](seed+7, 4), 3, 37, 29), emuTensor(emuRandom[T](seed+8, 4), 3, 29, 37)
 	poly := func(x, y expr.Exp[T]) expr.Exp[T] {
 		return expr.Of(x).Mul(y).Add(expr.Of(x).MulScalar(3)).Sub(y).Maximum(expr.Of(y).Neg())
 	}
@@ -438,6 +439,22 @@ func mapCases[T tensor.Number](seed uint64) []emuCase[T, T] {
 		{name: "transposed", operands: tensors(m, mt), dst: []int{29, 37}, key: "r2",
 			build: func(x []*tensor.Tensor[T], d *tensor.Tensor[T]) (*tensor.Tensor[T], expr.Exp[T]) {
 				return d.T(), expr.Of(x[0]).Sub(x[1].T()).Maximum(x[0])
+			}},
+		// tiled: operands transposed against a row-major destination go
+		// through shared-memory tiles; 37×29 fills no tile exactly.
+		{name: "tiled_transpose", operands: tensors(m, mt), dst: []int{37, 29}, key: "tiled=4",
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return expr.Of(x[0]).Sub(x[1].T()).Maximum(x[0]) })},
+		{name: "tiled_both_transposed", operands: tensors(mt, mt, row), dst: []int{37, 29}, key: "tiled=6",
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] {
+				return expr.Of(x[0].T()).Mul(x[1].T().Slice(1, tensor.None, tensor.None, -1)).Add(x[2])
+			})},
+		{name: "tiled_batch_reversed", operands: tensors(p3, q3, col), dst: []int{3, 37, 29}, key: "tiled=4",
+			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] {
+				return expr.Of(x[0]).Sub(x[1].Permute(0, 2, 1).Slice(1, tensor.None, tensor.None, -1)).Mul(x[2])
+			})},
+		{name: "tiled_into_a_view", operands: tensors(m, mt), dst: []int{40, 35}, key: "tiled=4",
+			build: func(x []*tensor.Tensor[T], d *tensor.Tensor[T]) (*tensor.Tensor[T], expr.Exp[T]) {
+				return d.Narrow(0, 2, 37).Narrow(1, 5, 29), expr.Of(x[0]).Add(x[1].T())
 			}},
 		{name: "view_of_expression", operands: tensors(m, row, col), dst: []int{29, 37}, key: "r2",
 			build: into(func(x []*tensor.Tensor[T]) expr.Exp[T] { return expr.Of(x[0]).Mul(x[1]).Sub(x[2]).T() })},
@@ -527,6 +544,18 @@ func emulatedElementwise(t *testing.T) {
 	emuCase[float32, float32]{name: "converted_same_size", operands: tensors(y), dst: []int{1001}, key: "vec=4",
 		build: cast(func(x *tensor.Tensor[int32], y *tensor.Tensor[float32]) expr.Exp[float32] {
 			return expr.Add[float32](expr.Cast[float32](x), y)
+		})}.run(t, b)
+	emuCase[float32, float32]{name: "converted_tiled", operands: tensors(y), dst: []int{33, 30}, key: "tiled=",
+		build: cast(func(x *tensor.Tensor[int32], y *tensor.Tensor[float32]) expr.Exp[float32] {
+			xt, err := x.Narrow(0, 0, 990).View(30, 33)
+			if err != nil {
+				t.Fatal(err)
+			}
+			yv, err := y.Narrow(0, 0, 990).View(33, 30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return expr.Add[float32](expr.Cast[float32](xt.T()), yv)
 		})}.run(t, b)
 }
 

@@ -39,7 +39,8 @@ const (
 	variantVec      = 1 << 1 // elementwise, contiguous, every walking operand 16-byte aligned and of T's size
 	variantRedShift = 2      // bits 2-3: the reduction strategy
 	variantRedMask  = 3 << variantRedShift
-	vectorBytes     = 16 // the width of a vectorised load or store
+	variantTile     = 1 << 4 // elementwise, some operand transposed against the destination: tiled through shared memory (tiledOperands)
+	vectorBytes     = 16     // the width of a vectorised load or store
 )
 
 // reduceTuning holds the sizes at which reductions change strategy. The
@@ -97,7 +98,39 @@ func variantOf[T tensor.Number](p *program[T]) uint8 {
 		strategy, _ := reduceStrategy(p, total, folded)
 		v |= strategy << variantRedShift
 	}
+	if tiledOperands(p) != 0 {
+		v |= variantTile
+	}
 	return v
+}
+
+// maxTiled is the most operands a tiled kernel stages through shared
+// memory (each a 32×33 tile: 8.4 kB of 8-byte elements); the others are
+// read where they lie, correct but not coalesced.
+const maxTiled = 4
+
+// tiledOperands returns the operands (bit k for operand k) an elementwise
+// kernel should read through shared-memory tiles: those that walk the
+// next-to-last dimension with stride ±1 and the last with another, where
+// the destination walks the last with stride 1: a transposed operand,
+// whose direct reads would be a separate memory transaction per thread.
+// The tiled kernel is correct for any strides; this only decides when it
+// is faster. It needs both dimensions at least tileSide/2 long.
+func tiledOperands[T tensor.Number](p *program[T]) uint64 {
+	r := len(p.shape)
+	if p.red != nil || r < 2 || p.strides[0][r-1] != 1 || p.shape[r-1] < cudasrc.TileSide/2 || p.shape[r-2] < cudasrc.TileSide/2 {
+		return 0
+	}
+	var mask uint64
+	n := 0
+	for k := 1; k < len(p.strides) && n < maxTiled; k++ {
+		st := p.strides[k]
+		if abs(st[r-2]) == 1 && st[r-1] != 0 && abs(st[r-1]) != 1 {
+			mask |= 1 << k
+			n++
+		}
+	}
+	return mask
 }
 
 // vectorAligned reports whether the operand's element at offset is 16-byte
@@ -203,6 +236,9 @@ func specOf[T tensor.Number](p *program[T]) *cudasrc.Spec {
 		s.Vec = vectorBytes / tensor.ItemSize[T]()
 	}
 	s.Strategy = (v & variantRedMask) >> variantRedShift
+	if v&variantTile != 0 {
+		s.Tiled = tiledOperands(p)
+	}
 	if s.Red != nil {
 		s.Reduced = make([]bool, s.Rank)
 		for d := range s.Rank {
@@ -246,6 +282,10 @@ func launchShape[T tensor.Number](s *cudasrc.Spec, p *program[T], total, folded 
 		units := total
 		if s.Vec > 0 {
 			units = ceilDiv(total, int64(s.Vec))
+		}
+		if s.Tiled != 0 { // one block per tile
+			rows, cols := int64(p.shape[s.Rank-2]), int64(p.shape[s.Rank-1])
+			return threads, max(total/max(rows*cols, 1)*ceilDiv(rows, cudasrc.TileSide)*ceilDiv(cols, cudasrc.TileSide), 1), 1
 		}
 		return threads, max(ceilDiv(units, blockThreads), 1), 1
 	case s.Strategy == cudasrc.RedSplit:

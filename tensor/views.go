@@ -88,7 +88,9 @@ func (t *Tensor[T]) View(dims ...int) (*Tensor[T], error) {
 // Reshape returns a tensor of the given dimensions (one may be -1) with the
 // same elements in row-major order: a view when View can make one, else a
 // contiguous copy (NumPy's and PyTorch's reshape). It returns a ShapeError
-// when the element count would change.
+// when the element count would change, and a DeviceError when t is in a
+// device's memory and no view exists: that copy takes a kernel, which the
+// evaluator launches for expr.Reshape.
 func (t *Tensor[T]) Reshape(dims ...int) (*Tensor[T], error) {
 	target, err := inferShape[T]("Reshape", t.geometry("Reshape"), dims)
 	if err != nil {
@@ -96,6 +98,10 @@ func (t *Tensor[T]) Reshape(dims ...int) (*Tensor[T], error) {
 	}
 	if strides, ok := viewStrides(t.shape, t.strides, target); ok {
 		return t.view(t.offset, target, strides), nil
+	}
+	if d := t.st.device; !d.IsCPU() {
+		return nil, &shape.DeviceError{Op: "Reshape", Devices: []fmt.Stringer{d},
+			Reason: fmt.Sprintf("shape %v with strides %v has no view as %v, and the copy of a device tensor takes a kernel: use expr.Reshape", t.shape, t.strides, target)}
 	}
 	c := t.Clone()
 	return c.view(0, target, shape.ContiguousStrides(target, shape.RowMajor)), nil

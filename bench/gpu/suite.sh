@@ -13,6 +13,10 @@
 # benchmarks' and torch's output concatenated, which is what goes into
 # docs/bench/gpu.txt before `make report`.
 #
+# MEMCHECK_RUN and MEMCHECK_CLI_RUN (-test.run patterns, default all) pick the
+# tests of cuda.test and exprdemo.test run under
+# the sanitizer.
+#
 # Time: each step has a budget in seconds (the *_S variables below), and
 # the whole run one deadline, SUITE_BUDGET (default 550 s, under a 10-minute
 # call): a step gets the smaller of its budget and the time left, and is
@@ -41,6 +45,9 @@ BENCH_OVERHEAD_S=${BENCH_OVERHEAD_S:-60}
 TORCH_S=${TORCH_S:-200}
 BENCH_CROSSOVER_S=${BENCH_CROSSOVER_S:-60}
 BENCH_FIRST_S=${BENCH_FIRST_S:-60}
+TORCH_WARM_WAIT_S=${TORCH_WARM_WAIT_S:-60}
+MEMCHECK_RUN=${MEMCHECK_RUN:-.}
+MEMCHECK_CLI_RUN=${MEMCHECK_CLI_RUN:-.}
 COUNT=${COUNT:-10}
 
 start=$(date +%s)
@@ -89,9 +96,9 @@ tests() {
     return
   fi
   [[ -n $cuda ]] && step memcheck-cuda "$MEMCHECK_CUDA_S" cuda "$sanitizer" --tool memcheck --leak-check full \
-    --error-exitcode 86 "$cuda" -test.count 1 -test.timeout "${MEMCHECK_CUDA_S}s"
+    --error-exitcode 86 "$cuda" -test.run "$MEMCHECK_RUN" -test.count 1 -test.timeout "${MEMCHECK_CUDA_S}s"
   [[ -n $cli ]] && step memcheck-cli "$MEMCHECK_CLI_S" cmd/exprdemo "$sanitizer" --tool memcheck --leak-check full \
-    --error-exitcode 86 "$cli" -test.count 1 -test.timeout "${MEMCHECK_CLI_S}s"
+    --error-exitcode 86 "$cli" -test.run "$MEMCHECK_CLI_RUN" -test.count 1 -test.timeout "${MEMCHECK_CLI_S}s"
 }
 
 bench() {
@@ -121,10 +128,26 @@ nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
 nvidia-smi -q >>"$OUT/nvidia-smi.txt" 2>&1
 echo "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)" | tee -a "$summary"
 
+# torch_warm: in `all`, torch.compile's compilations (CPU work, most of the
+# torch step) run once in the background while the tests run, filling
+# Inductor's cache, so that the timed torch step compiles from the cache.
+# Its timings are thrown away; the benchmarks wait (at most
+# TORCH_WARM_WAIT_S) until it is done, so that it takes no GPU time from them.
+torch_warm() {
+  PYTHONUNBUFFERED=1 python3 "$here/torch_bench.py" --runs 1 --reps 1 >"$OUT/torch-warm.txt" 2>&1 &
+  warm_pid=$!
+}
+torch_warm_wait() {
+  local t0=$(date +%s)
+  while kill -0 "$warm_pid" 2>/dev/null && (($(date +%s) - t0 < TORCH_WARM_WAIT_S)); do sleep 1; done
+  kill "$warm_pid" 2>/dev/null && echo "torch-warm: stopped after waiting ${TORCH_WARM_WAIT_S}s" | tee -a "$summary"
+  echo "torch-warm: waited $(($(date +%s) - t0))s" | tee -a "$summary"
+}
+
 case $mode in
   tests) tests ;;
   bench) bench ;;
-  all) tests; bench ;;
+  all) torch_warm; tests; torch_warm_wait; bench ;;
   *) echo "usage: suite.sh tests|bench|all" >&2; exit 2 ;;
 esac
 echo "done in $(($(date +%s) - start))s" | tee -a "$summary"

@@ -10,6 +10,14 @@ import (
 // GemmTile is the side of a product tile; a block has GemmTile² threads.
 const GemmTile = 16
 
+// TileSide is the side of a tiled elementwise kernel's square tile, one
+// per block of tileThreads threads (TileSide/(tileThreads/TileSide) rows
+// each).
+const TileSide = 32
+
+// tileThreads is the block size the tiled elementwise kernel assumes.
+const tileThreads = 256
+
 // CTypes names each element type in CUDA C.
 var CTypes = map[string]string{
 	"float32": "float", "float64": "double",
@@ -39,6 +47,7 @@ type Spec struct {
 	Flat      bool            // elementwise and contiguous: one flat index, no dimensions
 	Wide      bool            // 64-bit index arithmetic
 	Vec       int             // elements per 16-byte vector when the elementwise kernel is vectorised, else 0
+	Tiled     uint64          // elementwise: bit k when operand k is read through a shared-memory tile (transposed operands); 0 for none
 	Strategy  uint8           // a reduction's strategy (RedBlock…)
 	Operands  []Operand       // 0 is the destination (a reduction's accumulators), 1+i is leaf i, then a reduction's index operand
 	PosOp     int             // the index operand of an arg reduction, or -1
@@ -124,6 +133,9 @@ func (s *Spec) Key() string {
 	fmt.Fprintf(&b, "%s %s r%d flat=%t wide=%t", kind, s.DType, s.Rank, s.Flat, s.Wide)
 	if s.Vec > 0 {
 		fmt.Fprintf(&b, " vec=%d", s.Vec)
+	}
+	if s.Tiled != 0 {
+		fmt.Fprintf(&b, " tiled=%x", s.Tiled)
 	}
 	for _, o := range s.Operands {
 		fmt.Fprintf(&b, " %s/%x", o.DType, o.Walks)

@@ -96,6 +96,8 @@ func (s *Spec) Source(name string) string {
 		g.scan()
 	case s.Red == nil && s.Vec > 0:
 		g.vectorised()
+	case s.Red == nil && s.Tiled != 0:
+		g.tiled()
 	case s.Red == nil:
 		g.elementwise()
 	case s.Strategy == RedWarp:
@@ -147,6 +149,73 @@ func (g *cudaWriter) elementAt(indent int) {
 	}
 	g.body(indent, nil)
 	g.line(indent, "o0[p0] = v%d;", s.Result)
+}
+
+// tiled writes the elementwise kernel for operands transposed against the
+// destination: each block loops grid-stride over TileSide² tiles of the
+// last two dimensions (the others are a batch of planes). It first copies
+// each tiled operand's tile into shared memory, neighbouring threads
+// reading neighbouring rows (that operand's stride-1 direction), then
+// computes the tile, neighbouring threads writing neighbouring columns and
+// reading the tiled operands across the staged tile. The rest are read
+// where they lie. Any strides give the right result.
+func (g *cudaWriter) tiled() {
+	s := g.spec
+	r := s.Rank
+	rowsPerPass := tileThreads / TileSide
+	var tiled, direct []int
+	for k, o := range s.Operands {
+		if s.Tiled&(1<<k) != 0 {
+			tiled = append(tiled, k)
+			g.line(1, "__shared__ %s t%d[%d][%d];", CTypes[o.DType], k, TileSide, TileSide+1)
+		} else {
+			direct = append(direct, k)
+		}
+	}
+	g.line(1, "const I rows = (I)d%d, cols = (I)d%d;", r-2, r-1)
+	g.line(1, "if (rows == 0 || cols == 0) return;")
+	g.line(1, "const I across = (cols + %d) / %d, tilesPerPlane = (rows + %d) / %d * across, tiles = (I)n / (rows * cols) * tilesPerPlane;",
+		TileSide-1, TileSide, TileSide-1, TileSide)
+	g.line(1, "const int tx = (int)(threadIdx.x %% %d), ty = (int)(threadIdx.x / %d);", TileSide, TileSide)
+	g.line(1, "for (I t = (I)blockIdx.x; t < tiles; t += (I)gridDim.x) {")
+	g.line(2, "const I r0 = t %% tilesPerPlane / across * %d, c0 = t %% across * %d;", TileSide, TileSide)
+	g.offsets(2, "t / tilesPerPlane", g.allDims()[:r-2], g.operandsExcept(-1))
+	// pos is operand k's offset at row rr, column cc of the plane.
+	pos := func(k int, rr, cc string) string {
+		at := fmt.Sprintf("p%d", k)
+		if s.Operands[k].Walks&(1<<(r-2)) != 0 {
+			at += fmt.Sprintf(" + %s * (I)s%d_%d", rr, k, r-2)
+		}
+		if s.Operands[k].Walks&(1<<(r-1)) != 0 {
+			at += fmt.Sprintf(" + %s * (I)s%d_%d", cc, k, r-1)
+		}
+		return at
+	}
+	g.line(2, "for (int j = ty; j < %d; j += %d) {", TileSide, rowsPerPass)
+	g.line(3, "const I rr = r0 + tx, cc = c0 + j;")
+	g.line(3, "if (rr < rows && cc < cols) {")
+	for _, k := range tiled {
+		g.line(4, "t%d[j][tx] = o%d[%s];", k, k, pos(k, "rr", "cc"))
+	}
+	g.line(3, "}")
+	g.line(2, "}")
+	g.line(2, "__syncthreads();")
+	g.line(2, "for (int j = ty; j < %d; j += %d) {", TileSide, rowsPerPass)
+	g.line(3, "const I rr = r0 + j, cc = c0 + tx;")
+	g.line(3, "if (rr < rows && cc < cols) {")
+	reads := make([]string, len(s.Operands))
+	for _, k := range tiled {
+		reads[k] = fmt.Sprintf("t%d[tx][j]", k)
+	}
+	for _, k := range direct {
+		reads[k] = fmt.Sprintf("o%d[%s]", k, pos(k, "rr", "cc"))
+	}
+	g.body(4, reads)
+	g.line(4, "o0[%s] = v%d;", pos(0, "rr", "cc"), s.Result)
+	g.line(3, "}")
+	g.line(2, "}")
+	g.line(2, "__syncthreads();")
+	g.line(1, "}")
 }
 
 // vectorised writes the elementwise loop of a contiguous kernel whose

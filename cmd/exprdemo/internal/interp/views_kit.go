@@ -94,11 +94,19 @@ func (kitOf[T]) unsqueeze(x any, xs shape.Shape, dim int) (any, shape.Shape) {
 	return checkedView(expr.Unsqueeze(x.(expr.Exp[T]), dim), xs)
 }
 
-// reshape is a view of a tensor when its strides allow, else a copy; of an
-// expression, a view node, checked here so that a bad size is reported at
-// the call (with the tensor method's error).
+// reshape is a view of a tensor when its strides allow, else a copy: on
+// the host, tensor.Reshape's; in a device's memory, the evaluator's (a
+// reshape node over the tensor, which it copies with a kernel). Of an
+// expression it is a view node, checked here so that a bad size is
+// reported at the call (with the tensor method's error).
 func (kitOf[T]) reshape(x any, xs shape.Shape, dims []int) (any, shape.Shape, error) {
 	if t, ok := x.(*tensor.Tensor[T]); ok {
+		if !t.Device().IsCPU() {
+			if r, err := t.View(dims...); err == nil {
+				return r, r.Shape(), nil
+			}
+			return viewNode(expr.Reshape(expr.Of(t), dims...), xs)
+		}
 		r, err := t.Reshape(dims...)
 		if err != nil {
 			return nil, nil, err
