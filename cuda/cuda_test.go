@@ -143,6 +143,8 @@ func TestReductionsAndProducts(t *testing.T) {
 	a, da := host[0], dev[0]
 	w := tensor.Rand[float64](3, 700, 40)
 	dw := toGPU(t, w)
+	c, w3, w2 := tensor.Rand[float64](4, 700, 33), tensor.Rand[float64](6, 3, 700, 40), tensor.Rand[float64](5, 3, 40, 700)
+	dc, dw3, dw2 := toGPU(t, c), toGPU(t, w3), toGPU(t, w2)
 	type check struct {
 		name   string
 		hostFn func() (*tensor.Tensor[float64], error)
@@ -167,6 +169,17 @@ func TestReductionsAndProducts(t *testing.T) {
 			return kernels.Eval[float64](expr.Of[float64](expr.MatMul[float64](a, w)).AddScalar(1).ReLU())
 		}, func() (*tensor.Tensor[float64], error) {
 			return kernels.Eval[float64](expr.Of[float64](expr.MatMul[float64](da, dw)).AddScalar(1).ReLU())
+		}},
+		// transposed operands: the tiled elementwise kernel
+		{"a.T * 2 + c (tiled)", func() (*tensor.Tensor[float64], error) {
+			return kernels.Eval[float64](expr.Of(a.T()).MulScalar(2).Add(c))
+		}, func() (*tensor.Tensor[float64], error) {
+			return kernels.Eval[float64](expr.Of(da.T()).MulScalar(2).Add(dc))
+		}},
+		{"w3.permute(0, 2, 1)[:, ::-1] - w2 (tiled, batched, reversed)", func() (*tensor.Tensor[float64], error) {
+			return kernels.Eval[float64](expr.Of(w3.Permute(0, 2, 1).Slice(1, tensor.None, tensor.None, -1)).Sub(w2))
+		}, func() (*tensor.Tensor[float64], error) {
+			return kernels.Eval[float64](expr.Of(dw3.Permute(0, 2, 1).Slice(1, tensor.None, tensor.None, -1)).Sub(dw2))
 		}},
 		{"a.T @ a (transposed operand)", func() (*tensor.Tensor[float64], error) { return kernels.Eval[float64](expr.MatMul[float64](a.T(), a)) },
 			func() (*tensor.Tensor[float64], error) {

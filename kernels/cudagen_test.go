@@ -224,6 +224,9 @@ func strategyCases[T tensor.Number]() []cudaCase {
 			return CUDASource(virtual[T](1<<26), expr.Of[T](expr.Of(big).Mul(big2).Add(expr.Of(big).MulScalar(2)).Sub(big2)))
 		}},
 		{dt + "/gemm", func() (string, error) { return gemmKernel(dt).Source(), nil }},
+		{dt + "/tiled", func() (string, error) {
+			return CUDASource(virtual[T](8192, 8192), expr.Of[T](expr.Of(sq.T()).Add(virtual[T](8192, 8192)).Mul(sq)))
+		}},
 	}
 	reducers := []ops.Reducer{ops.Sum, ops.Prod, ops.Max, ops.Min}
 	if tensor.IsFloat[T]() {

@@ -42,6 +42,8 @@ const (
 	queuedGoal     = 8e-6    // host time of a cached Assign, queued
 	waitedGoal     = 18e-6   // and waited
 	firstCacheGoal = 1e-3    // first Assign in a new process, kernel on disk
+	torchGoal      = 1.0     // (issue 33) fused elementwise speed over torch.compile's, every case and size
+	reduceCopyGoal = 0.80    // (issue 33) a reduction's bandwidth over the copy's
 )
 
 // copyShareCases are the cases the copy-share goal is set for (the
@@ -118,6 +120,7 @@ func gpuSection(rs *results) (string, error) {
 func gpuElementwise(rs *results) string {
 	t := &table{align: "lrrrrrrrr", header: []string{"case", "n", "laze fused", "% of copy", "torch.compile", "laze / torch.compile", "torch eager", "laze unfused", "fused / unfused"}}
 	lowest, lowestAt, checked := math.Inf(1), "", false
+	worst, worstAt, against := math.Inf(1), "", false // laze over torch.compile
 	for _, c := range rs.gpuCases() {
 		for _, n := range rs.sizes(cudaSuite+c+"/fused/", 3) {
 			fused, ok := rs.gpuSpeed(cudaSuite, c+"/fused/", n)
@@ -130,6 +133,9 @@ func gpuElementwise(rs *results) string {
 			unfused, okU := rs.gpuSpeed(cudaSuite, c+"/unfused/", n)
 			t.add(c, formatPower(n), formatGBs(fused), pctCell(fused, cp, okC), speedCell(comp, okT), ratioCell(fused, comp, okT),
 				speedCell(eager, okE), speedCell(unfused, okU), ratioCell(fused, unfused, okU))
+			if okT && fused/comp < worst {
+				worst, worstAt, against = fused/comp, fmt.Sprintf("%s at %s", c, formatPower(n)), true
+			}
 			if okC && n >= copyShareFrom && slices.Contains(copyShareCases, c) {
 				checked = true
 				if share := fused / cp; share < lowest {
@@ -144,6 +150,10 @@ func gpuElementwise(rs *results) string {
 	if checked {
 		s += fmt.Sprintf("\nTarget: fused ≥ %.0f%% of copy at %s and above, %s: **%s** (lowest %.0f%%, %s).\n",
 			100*copyShareGoal, formatPower(copyShareFrom), strings.Join(copyShareCases, " and "), status(atMost(copyShareGoal, lowest)), 100*lowest, lowestAt)
+	}
+	if against {
+		s += fmt.Sprintf("\nTarget: fused ≥ torch.compile in every case and size: **%s** (lowest %.2f×, %s).\n",
+			status(atMost(torchGoal, worst)), worst, worstAt)
 	}
 	return s
 }
@@ -184,6 +194,7 @@ func gpuCopies(rs *results) string {
 // bandwidth and against torch.sum on the same data.
 func gpuReductions(rs *results) string {
 	t := &table{align: "lrrrrrrr", header: []string{"case", "n", "laze", "% of copy", "torch.sum", "laze / torch.sum", "torch.compile", "laze / torch.compile"}}
+	lowest, lowestAt := math.Inf(1), ""
 	for _, c := range rs.level(reduceGPUSuite, 1) {
 		for _, n := range rs.sizes(reduceGPUSuite+c+"/", 2) {
 			laze, ok := rs.gpuSpeed(reduceGPUSuite, c+"/", n)
@@ -195,13 +206,21 @@ func gpuReductions(rs *results) string {
 			comp, okT := rs.gpuSpeed(torchReduceSuite, c+"/compile/", n)
 			t.add(c, formatPower(n), formatGBs(laze), pctCell(laze, cp, okC), speedCell(eager, okE), ratioCell(laze, eager, okE),
 				speedCell(comp, okT), ratioCell(laze, comp, okT))
+			if okC && laze/cp < lowest {
+				lowest, lowestAt = laze/cp, c
+			}
 		}
 	}
 	if len(t.rows) == 0 {
 		return ""
 	}
-	return "**Reductions**, float32: `summul` is Sum(a*b) to a scalar, `rows` and `cols` sum an 8192×8192 matrix " +
+	s := "**Reductions**, float32: `summul` is Sum(a*b) to a scalar, `rows` and `cols` sum an 8192×8192 matrix " +
 		"along Axis(1) and Axis(0); torch.sum is the same call in eager PyTorch.\n\n" + t.String()
+	if lowestAt != "" {
+		s += fmt.Sprintf("\nTarget: every reduction ≥ %.0f%% of copy: **%s** (lowest %.0f%%, %s).\n",
+			100*reduceCopyGoal, status(atMost(reduceCopyGoal, lowest)), 100*lowest, lowestAt)
+	}
+	return s
 }
 
 // gpuOverhead is the host's cost of a cached Assign against the driver's
