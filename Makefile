@@ -12,12 +12,15 @@ FUZZTIME ?= 20s
 # detector does not see; sync.Pool drops items at random, so allocation counts vary): `make test`
 # runs them once more without it.
 NORACE_TESTS := Emulated|^TestCachedAssignAllocations$$|^TestAllocationsDoNotGrow$$
+# RACE_REDUCED_TESTS run fewer scenes and sizes under -race (raceScaled, raceEnabled in
+# kernels/race_*_test.go) and in full in the norace run of kernels, beside NORACE_TESTS.
+RACE_REDUCED_TESTS := ^TestFusedMatchesReference$$|^TestRoundingTreesMatchReference$$|^TestCachedPlansMatchReference$$|^TestProductEpilogueFusion$$|^TestProductAtEveryLevel$$
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` builds and vets (tests
 # included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/isa
 
-.PHONY: test fmt-check vet asm-check cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz generate \
+.PHONY: test fmt-check vet asm-check cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
 ## test: gofmt check, go vet of both builds, the GEMM generator's check (asm-check), every test
@@ -27,8 +30,9 @@ ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./intern
 ## SIMD build changes the arithmetic inside a block, not how goroutines share the work)
 test: fmt-check vet asm-check
 	$(GO) test -race -covermode=atomic -coverprofile=coverage.out -timeout 30m ./...
-	$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)' ./kernels
-	GOEXPERIMENT=simd $(GO) test -timeout 30m -skip Emulated $(SIMD_PKGS)
+	$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)|$(RACE_REDUCED_TESTS)' ./kernels
+	GOEXPERIMENT=simd $(GO) test -timeout 30m ./internal/vmath ./internal/gemm
+	GOEXPERIMENT=simd $(GO) test -short -timeout 30m -skip Emulated $(filter-out ./internal/vmath ./internal/gemm,$(SIMD_PKGS))
 	GOAMD64=v3 $(GO) test -short -timeout 30m ./internal/vmath
 
 fmt-check:
@@ -130,16 +134,18 @@ qemu-deps:
 test-arm64: qemu-deps
 	GOARCH=arm64 LAZE_TEST_EMULATOR=qemu-aarch64 $(GO) test -exec qemu-aarch64 -short -skip Emulated -timeout 30m $(ARM64_PKGS)
 
-## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator in both builds and with several destinations, the SIMD math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences) for $(FUZZTIME)
+## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator and with several destinations, the vector math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences) for $(FUZZTIME); fuzz-simd fuzzes the SIMD build's evaluator and math
+fuzz-simd:
+	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
+	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
+
 fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh --self-test
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzViewChain $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzShapes $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
-	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignAll $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
-	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor/npy FuzzRead $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/lang FuzzParse $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/interp FuzzRun $(FUZZTIME)

@@ -135,7 +135,7 @@ func evaluateInto[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr
 		return err
 	}
 	ev.perform(&assignStep[T]{p: p, dst: dst, e: e})
-	return nil
+	return ev.err
 }
 
 // checkAssign runs every check that can fail before lowering: the tree's,

@@ -457,7 +457,7 @@ func runScenes[T tensor.Number](t *testing.T, count int, rounding bool) {
 // random trees: every op, several dtypes, broadcasting, views with steps
 // and permutations, and destinations that overlap their operands.
 func TestFusedMatchesReference(t *testing.T) {
-	const count = 400
+	count := raceScaled(400)
 	t.Run("float64", func(t *testing.T) { runRandomScenes[float64](t, count) })
 	t.Run("float32", func(t *testing.T) { runRandomScenes[float32](t, count) })
 	t.Run("int64", func(t *testing.T) { runRandomScenes[int64](t, count) })
@@ -470,7 +470,7 @@ func TestFusedMatchesReference(t *testing.T) {
 // whose results depend on the order of operations: sums, means, products and
 // matrix products, under continuous elementwise ops.
 func TestRoundingTreesMatchReference(t *testing.T) {
-	const count = 300
+	count := raceScaled(300)
 	t.Run("float64", func(t *testing.T) { runScenes[float64](t, count, true) })
 	t.Run("float32", func(t *testing.T) { runScenes[float32](t, count, true) })
 }

@@ -57,7 +57,12 @@ func (ev *evaluation) perform(s step) {
 		return
 	}
 	if ev.device != nil {
-		if ev.err = s.prepare(ev.device); ev.err != nil {
+		// prepare may perform steps of its own (contiguous copies): an
+		// error one of them recorded must survive prepare's own nil.
+		if err := s.prepare(ev.device); err != nil && ev.err == nil {
+			ev.err = err
+		}
+		if ev.err != nil {
 			return
 		}
 	}

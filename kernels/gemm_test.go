@@ -114,8 +114,10 @@ func TestProductEpilogueFusion(t *testing.T) {
 	for _, cfg := range configs {
 		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
 			// The tiny blocks are slow at large sizes; -short (make test-arm64, under
-			// qemu, where the large scenes take minutes) leaves them out everywhere.
-			large := cfg.block >= 1024 && !testing.Short()
+			// qemu, where the large scenes take minutes) leaves them out everywhere,
+			// and so does the race detector (four minutes of make test's race run;
+			// the norace run has them: RACE_REDUCED_TESTS in the Makefile).
+			large := cfg.block >= 1024 && !testing.Short() && !raceEnabled
 			t.Run(cfg.name+"/float64", func(t *testing.T) { checkEpilogueFusion[float64](t, large) })
 			t.Run(cfg.name+"/float32", func(t *testing.T) { checkEpilogueFusion[float32](t, large) })
 			t.Run(cfg.name+"/int64", func(t *testing.T) { checkEpilogueFusion[int64](t, false) })
@@ -142,6 +144,9 @@ func TestProductAtEveryLevel(t *testing.T) {
 				t.Errorf("packedGemm = %v, internal/gemm's Available = %v", packedGemm[float32](), packed.Available())
 			}
 			t.Run("float64", func(t *testing.T) { checkEpilogueFusion[float64](t, false) })
+			if raceEnabled { // float32 takes the same paths; the norace run has it
+				return
+			}
 			t.Run("float32", func(t *testing.T) { checkEpilogueFusion[float32](t, false) })
 		})
 	}

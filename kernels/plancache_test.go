@@ -36,13 +36,13 @@ func replayScenes[T tensor.Number](t *testing.T, count int, r *rand.Rand) int64 
 // tensors of the same geometry, with the oracle, under every evaluator
 // configuration; and checks that the replays did hit the cache.
 func TestCachedPlansMatchReference(t *testing.T) {
-	const count = 150
+	count := raceScaled(150)
 	for _, cfg := range evaluatorConfigs {
 		t.Run(cfg.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, 11))
 			withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
 				hits := replayScenes[float64](t, count, r) + replayScenes[int32](t, count, r) + replayScenes[uint8](t, count, r)
-				if hits < count/4 {
+				if hits < int64(count/4) {
 					t.Errorf("%d plan cache hits over %d replayed scenes: the replays did not run cached plans", hits, 3*count)
 				}
 			})

@@ -20,9 +20,16 @@ type Work struct {
 }
 
 // Measure runs f once and returns its work. Run it where no other
-// goroutine of the test allocates.
+// goroutine of the test allocates. It first collects twice, which empties
+// every sync.Pool (a collection moves a pool's items to its victim cache,
+// the next drops them): what f takes from a pool is then allocated in
+// every measurement alike, not only where a collection happened to clear
+// the pool since the last call (under the race detector, which collects
+// more often, bytes allocated varied sixfold between runs).
 func Measure(f func()) Work {
 	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
 	runtime.ReadMemStats(&before)
 	puts := dag.Puts()
 	f()

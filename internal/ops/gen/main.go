@@ -23,11 +23,12 @@ import (
 // outputs maps each generated file, relative to the module root, to the
 // function that writes it.
 var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
-	"internal/ops/apply_gen.go": applySource,
-	"kernels/loops_gen.go":      loopsSource,
-	"kernels/loops_simd_gen.go": simdSource,
-	"expr/ops_gen.go":           exprSource,
-	"grad/rules_gen.go":         gradSource,
+	"internal/ops/apply_gen.go":  applySource,
+	"kernels/loops_gen.go":       loopsSource,
+	"kernels/loops_simd_gen.go":  simdSource,
+	"kernels/loops_vmath_gen.go": vmathSource,
+	"expr/ops_gen.go":            exprSource,
+	"grad/rules_gen.go":          gradSource,
 }
 
 func main() {
