@@ -80,6 +80,11 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 			if !vectors {
 				continue
 			}
+			if !raceEnabled {
+				if allocs := testing.AllocsPerRun(10, func() { computeSIMD(op, pat, got, &args) }); allocs != 0 {
+					t.Errorf("%s %v, pattern %d: %v allocations per block", tensor.DType[T](), op, pat, allocs)
+				}
+			}
 			bits := func(v T) uint64 { return math.Float64bits(float64(v)) }
 			if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b T) bool { return bits(a) == bits(b) || (a != a && b != b) })); diff != "" {
 				t.Errorf("%s %v, pattern %d: vmath vs the scalar loop (-scalar +vmath):\n%s", tensor.DType[T](), op, pat, diff)

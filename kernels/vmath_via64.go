@@ -2,6 +2,8 @@
 
 package kernels
 
+import "sync"
+
 // The scalar build computes float32 blocks of exp, log, sin, cos, tanh,
 // sigmoid and pow with internal/vmath's float64 kernels (loops_vmath_gen.go):
 // each wrapper converts a chunk of the operands to float64 on the stack,
@@ -11,9 +13,15 @@ package kernels
 // via64Chunk is the number of elements converted at a time.
 const via64Chunk = 256
 
+// via64Buffers hold the widened operands: two chunks each. A buffer on the
+// stack would escape to the heap (the kernel is a function value), an
+// allocation per block; the pool makes it one per goroutine, once.
+var via64Buffers = sync.Pool{New: func() any { return new([2 * via64Chunk]float64) }}
+
 // via64V sets d[i] = float32(f(float64(x[i]))).
 func via64V(f func(d, x []float64), d, x []float32) {
-	var buf [via64Chunk]float64
+	buf := via64Buffers.Get().(*[2 * via64Chunk]float64)
+	defer via64Buffers.Put(buf)
 	for len(d) > 0 {
 		n := min(len(d), via64Chunk)
 		b := buf[:n]
@@ -26,10 +34,11 @@ func via64V(f func(d, x []float64), d, x []float32) {
 
 // via64VV sets d[i] = float32(f(float64(x[i]), float64(y[i]))).
 func via64VV(f func(d, x, y []float64), d, x, y []float32) {
-	var bx, by [via64Chunk]float64
+	buf := via64Buffers.Get().(*[2 * via64Chunk]float64)
+	defer via64Buffers.Put(buf)
 	for len(d) > 0 {
 		n := min(len(d), via64Chunk)
-		a, b := bx[:n], by[:n]
+		a, b := buf[:n], buf[via64Chunk:via64Chunk+n]
 		widen(a, x[:n])
 		widen(b, y[:n])
 		f(a, a, b)
