@@ -3,34 +3,33 @@ GO ?= go
 COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./grad ./kernels ./internal/ops ./internal/scalar \
 	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp ./internal/docsnip ./bench/report
 COVER_MIN := 85
-# SIMD_PKGS are tested a second time in the SIMD build: the packages with SIMD code and those
-# whose tests check evaluated values (the generated kernels' emulator tests, which the SIMD build
-# does not change, run once).
-SIMD_PKGS := ./internal/vmath ./internal/gemm ./kernels ./bench ./cmd/exprdemo/internal/interp ./docs ./tensor/gonum
+# SIMD_PKGS are tested a second time in the SIMD build: the packages whose code that build
+# changes (kernels' differential tests check the evaluator's SIMD paths against the reference).
+SIMD_PKGS := ./internal/vmath ./internal/gemm ./kernels
 FUZZTIME ?= 20s
-# NORACE_TESTS skip themselves under -race (the CUDA emulator runs kernels in g++ processes the
-# detector does not see; sync.Pool drops items at random, so allocation counts vary): `make test`
-# runs them once more without it.
-NORACE_TESTS := Emulated|^TestCachedAssignAllocations$$|^TestAllocationsDoNotGrow$$
-# RACE_REDUCED_TESTS run fewer scenes and sizes under -race (raceScaled, raceEnabled in
-# kernels/race_*_test.go) and in full in the norace run of kernels, beside NORACE_TESTS.
-RACE_REDUCED_TESTS := ^TestFusedMatchesReference$$|^TestRoundingTreesMatchReference$$|^TestCachedPlansMatchReference$$|^TestProductEpilogueFusion$$|^TestProductAtEveryLevel$$
+# RACE_PKGS are the packages whose own code is concurrent (goroutines, sync, atomics): make test
+# runs their tests under the race detector, in -short mode (the random differential tests run a
+# fifth of their scenes, raceScaled in kernels/race_*_test.go; every test runs in full in the run
+# without -race that counts coverage). The tests the detector cannot run (the CUDA emulator's,
+# whose kernels run in g++-built processes; allocation counts, which sync.Pool makes vary under
+# it) skip themselves there.
+RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./internal/diskcache ./internal/gemm ./internal/isa
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` builds and vets (tests
 # included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/isa
 
-.PHONY: test fmt-check vet asm-check cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
+.PHONY: test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
-## test: gofmt check, go vet of both builds, the GEMM generator's check (asm-check), every test
-## under the race detector (with coverage counted: `make cover` reads it), the tests the race
-## detector cannot run (the CUDA emulator's, allocation counts) without it, then the packages
-## whose code the SIMD build (GOEXPERIMENT=simd) changes, again in that build (without -race: the
-## SIMD build changes the arithmetic inside a block, not how goroutines share the work)
+## test: gofmt check, go vet of both builds, the assembly generators' check (asm-check), every
+## test once in full with coverage counted (`make cover` reads it), the concurrent packages' tests
+## again under the race detector, then the packages whose code the SIMD build (GOEXPERIMENT=simd)
+## changes, again in that build (without -race: the SIMD build changes the arithmetic inside a
+## block, not how goroutines share the work), and the vector math built for GOAMD64=v3
 test: fmt-check vet asm-check
-	$(GO) test -race -covermode=atomic -coverprofile=coverage.out -timeout 30m ./...
-	$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)|$(RACE_REDUCED_TESTS)' ./kernels
+	$(GO) test -covermode=set -coverprofile=coverage.out -timeout 30m ./...
+	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
 	GOEXPERIMENT=simd $(GO) test -timeout 30m ./internal/vmath ./internal/gemm
 	GOEXPERIMENT=simd $(GO) test -short -timeout 30m -skip Emulated $(filter-out ./internal/vmath ./internal/gemm,$(SIMD_PKGS))
 	GOAMD64=v3 $(GO) test -short -timeout 30m ./internal/vmath
@@ -39,9 +38,20 @@ fmt-check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -w needed on:"; echo "$$unformatted"; exit 1; fi
 
-vet: asm-check
+## vet: go vet of the default build, and the same analyzers over the SIMD build (GOEXPERIMENT=simd)
+## by crossvet, which type-checks from source instead of compiling that build's standard library
+vet: asm-check crossvet
 	$(GO) vet ./...
-	GOEXPERIMENT=simd $(GO) vet ./...
+	GOEXPERIMENT=simd $(CROSSVET) ./...
+
+## crossvet: vet, test and build internal/crossvet (a module of its own: go vet's analyzers over
+## go/packages, so that checking another platform or GOEXPERIMENT compiles nothing) for this
+## machine into out/
+CROSSVET := $(CURDIR)/out/crossvet
+crossvet:
+	@mkdir -p out
+	cd internal/crossvet && GOOS= GOARCH= GOEXPERIMENT= $(GO) vet ./... && GOOS= GOARCH= GOEXPERIMENT= $(GO) test ./... && \
+		GOOS= GOARCH= GOEXPERIMENT= $(GO) build -o $(CROSSVET) .
 
 ## asm-check: the generators of the assembly (internal/gemm/asmgen, internal/vmath/asmgen: modules of
 ## their own, so that avo is no dependency of laze): vet the GEMM's and test it, and fail if
@@ -95,14 +105,12 @@ guide:
 demo:
 	$(GO) run ./cmd/exprdemo
 
-## cover: coverage of the library packages and the CLI's parser and interpreter, from the profiles
-## `make test` wrote (its race run and its run of the tests that skip under -race, merged); fails
-## below $(COVER_MIN)%. Without those profiles (or with COVER_RUN=1) it runs the tests itself first,
-## without -race.
+## cover: coverage of the library packages and the CLI's parser and interpreter, from the profile
+## `make test` wrote; fails below $(COVER_MIN)%. Without that profile (or with COVER_RUN=1) it runs
+## the tests itself first.
 cover:
-	@if [ -n "$(COVER_RUN)" ] || [ ! -f coverage.out ] || [ ! -f coverage-norace.out ]; then \
-		$(GO) test -covermode=atomic -coverprofile=coverage.out -timeout 30m $(COVER_PKGS) && \
-		$(GO) test -covermode=atomic -coverprofile=coverage-norace.out -timeout 30m -run '$(NORACE_TESTS)' ./kernels; \
+	@if [ -n "$(COVER_RUN)" ] || [ ! -f coverage.out ]; then \
+		$(GO) test -covermode=set -coverprofile=coverage.out -timeout 30m $(COVER_PKGS); \
 	fi
 	@pkgs="$$($(GO) list $(COVER_PKGS))"; \
 	awk -v min=$(COVER_MIN) -v pkgs="$$pkgs" ' \
@@ -114,15 +122,17 @@ cover:
 			for (pkg in want) { if (total[pkg] == 0) { printf "%s: no coverage profile\n", pkg; bad = 1; continue } \
 				pct = 100 * covered[pkg] / total[pkg]; printf "%-50s coverage: %.1f%% of statements\n", pkg, pct; \
 				if (pct < min) { printf "coverage of %s is %.1f%%, below %d%%\n", pkg, pct, min; bad = 1 } } \
-			exit bad }' coverage.out coverage-norace.out | sort > coverage.txt; cat coverage.txt; \
+			exit bad }' coverage.out | sort > coverage.txt; cat coverage.txt; \
 	! grep -q "below\|no coverage" coverage.txt
 
-## cross: build and vet every package, tests included, for $(CROSS_TARGETS)
-## (the platforms besides linux/amd64 that laze supports; vet compiles the test files too)
-cross:
+## cross: type-check every package, tests included, and run go vet's analyzers for each of
+## $(CROSS_TARGETS) (the platforms besides linux/amd64 that laze supports) with crossvet, which
+## also reports what only a compiler would (a function without a body and no assembly for the
+## platform); linux/arm64 is compiled and tested for real by test-arm64
+cross: crossvet
 	@set -e; for t in $(CROSS_TARGETS); do \
 		echo "cross: $$t"; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./...; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(CROSSVET) ./...; \
 	done
 
 ## qemu-deps: install qemu-aarch64 (Debian's qemu-user) when missing

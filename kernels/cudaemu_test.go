@@ -26,8 +26,8 @@ import (
 // The emulator tests run the generated CUDA kernels on the host: each
 // kernel's source is compiled with g++ together with testdata/cudaemu/emu.h,
 // which defines CUDA's keywords and built-ins (blocks run one after another,
-// a block's threads as real threads, so barriers and warp shuffles
-// synchronise), and run through a Backend (emuBackend) on a device whose
+// a block's threads as fibers that really synchronise at barriers and warp
+// shuffles, each running until it waits, then the next), and run through a Backend (emuBackend) on a device whose
 // memory is a file both the test and the kernel's process map. Results are
 // compared with the CPU evaluator's. They stand in for a GPU in checking
 // what each kernel computes (indexing, vectors and their tails, grid-stride
@@ -67,7 +67,7 @@ var (
 func emulator(t *testing.T) *emuBackend {
 	t.Helper()
 	if raceEnabled {
-		t.Skip("the CUDA emulator tests run without -race (make test runs them again without it): the kernels run in g++ processes the race detector does not see")
+		t.Skip("the CUDA emulator tests run without -race (make test runs them in its run without it): the kernels run in g++ processes the race detector does not see")
 	}
 	if !haveMapShared {
 		t.Skip("the CUDA emulator tests share device memory with the g++-built kernels through mmap(MAP_SHARED), which this system lacks")
@@ -223,15 +223,16 @@ func (b *emuBackend) Defer(f func()) { b.deferred = append(b.deferred, f) }
 var emuCompiled sync.Map // source hash → executable path
 
 // emuCompile builds the host executable of k's source and a main that
-// calls it with the parameters from the command line, cached in the
-// user's cache directory by the hash of its text.
+// calls it with the parameters from the command line, linked with the
+// emulator's runtime, cached in the user's cache directory by the hash of
+// its text.
 func emuCompile(cxx string, k *Kernel) (string, error) {
-	header, err := filepath.Abs(filepath.Join("testdata", "cudaemu", "emu.h"))
+	rt, err := emuRuntime(cxx)
 	if err != nil {
 		return "", err
 	}
 	var src strings.Builder
-	fmt.Fprintf(&src, "#include %q\n", emuPrecompiled(cxx, header))
+	fmt.Fprintf(&src, "#include %q\n", rt.header)
 	src.WriteString(k.Source())
 	src.WriteString("\nint main(int, char **argv) {\n  return laze_emu::run(argv, [] {\n")
 	var args []string
@@ -247,27 +248,19 @@ func emuCompile(cxx string, k *Kernel) (string, error) {
 		}
 	}
 	fmt.Fprintf(&src, "    %s(%s);\n  });\n}\n", k.Name, strings.Join(args, ", "))
-	hdr, err := os.ReadFile(header)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(src.String() + string(hdr)))
+	sum := sha256.Sum256([]byte(src.String() + rt.hash))
 	hash := fmt.Sprintf("%x", sum[:12])
 	if exe, ok := emuCompiled.Load(hash); ok {
 		return exe.(string), nil
 	}
-	dir, err := emuCacheDir()
-	if err != nil {
-		return "", err
-	}
-	exe := filepath.Join(dir, hash)
+	exe := filepath.Join(rt.dir, hash)
 	if _, err := os.Stat(exe); err != nil {
 		cu := exe + ".cpp"
 		if err := os.WriteFile(cu, []byte(src.String()), 0o644); err != nil {
 			return "", err
 		}
 		tmp := exe + ".tmp" + strconv.Itoa(os.Getpid())
-		out, err := exec.Command(cxx, append(emuFlags, "-o", tmp, cu)...).CombinedOutput()
+		out, err := exec.Command(cxx, append(emuFlags, "-o", tmp, cu, rt.object)...).CombinedOutput()
 		if err != nil {
 			return "", fmt.Errorf("g++ %s: %v\n%s", cu, err, out)
 		}
@@ -279,9 +272,9 @@ func emuCompile(cxx string, k *Kernel) (string, error) {
 	return exe, nil
 }
 
-// emuFlags are g++'s flags for every emulated kernel and for the
-// precompiled header, which must agree.
-var emuFlags = []string{"-std=c++20", "-O1", "-fwrapv", "-pthread", "-Wno-unknown-pragmas"}
+// emuFlags are g++'s flags for every emulated kernel, the precompiled
+// header and the runtime, which must agree.
+var emuFlags = []string{"-std=c++20", "-O1", "-fwrapv", "-Wno-unknown-pragmas"}
 
 // emuCacheDir is where compiled kernels are kept: the user's cache
 // directory (the temporary one where there is none), laze-cudaemu.
@@ -294,47 +287,73 @@ func emuCacheDir() (string, error) {
 	return dir, os.MkdirAll(dir, 0o755)
 }
 
-var emuPCH struct {
-	once sync.Once
-	path string
+// emuBuilt is the emulator's runtime, built once per test process: the
+// header each kernel's source includes, the runtime's object file each
+// kernel's executable links, the cache directory, and the hash of the
+// flags, emu.h and emu_runtime.cpp (part of each kernel's cache key).
+type emuBuilt struct {
+	header, object, dir, hash string
 }
 
-// emuPrecompiled returns the header each kernel's source includes: a copy
-// of emu.h in the cache directory, named by the hash of its text, beside
-// its precompiled form (g++ then reads emu.h.gch instead of parsing the
-// C++ standard headers again: a kernel compiles in about a third of the
-// time, which is most of the emulator tests' time on a fresh machine). It
-// is header itself when either cannot be made: slower, the same result.
-func emuPrecompiled(cxx, header string) string {
-	emuPCH.once.Do(func() {
-		emuPCH.path = header
-		text, err := os.ReadFile(header)
-		if err != nil {
-			return
+var emuRT struct {
+	once  sync.Once
+	built emuBuilt
+	err   error
+}
+
+// emuRuntime builds, once, emu_runtime.cpp into an object file and emu.h's
+// precompiled form (g++ then reads emu.h.gch instead of parsing the C++
+// standard headers again for each kernel), both in the cache directory
+// named by the hash of their text and g++'s flags. Without the precompiled
+// header (it cannot be made) each kernel includes emu.h itself: slower, the
+// same result.
+func emuRuntime(cxx string) (emuBuilt, error) {
+	emuRT.once.Do(func() { emuRT.built, emuRT.err = buildEmuRuntime(cxx) })
+	return emuRT.built, emuRT.err
+}
+
+func buildEmuRuntime(cxx string) (emuBuilt, error) {
+	dir, err := emuCacheDir()
+	if err != nil {
+		return emuBuilt{}, err
+	}
+	header, err := os.ReadFile(filepath.Join("testdata", "cudaemu", "emu.h"))
+	if err != nil {
+		return emuBuilt{}, err
+	}
+	runtime, err := os.ReadFile(filepath.Join("testdata", "cudaemu", "emu_runtime.cpp"))
+	if err != nil {
+		return emuBuilt{}, err
+	}
+	sum := sha256.Sum256([]byte(strings.Join(emuFlags, " ") + "\n" + string(header) + "\n" + string(runtime)))
+	b := emuBuilt{dir: dir, hash: fmt.Sprintf("%x", sum[:12])}
+	b.header = filepath.Join(dir, "emu-"+b.hash+".h")
+	b.object = filepath.Join(dir, "emu-"+b.hash+".o")
+	if _, err := os.Stat(b.object); err == nil {
+		if _, err := os.Stat(b.header + ".gch"); err != nil {
+			fmt.Fprintf(os.Stderr, "cudaemu: no precompiled header: %v\n", err)
 		}
-		dir, err := emuCacheDir()
-		if err != nil {
-			return
-		}
-		sum := sha256.Sum256(append([]byte(strings.Join(emuFlags, " ")+"\n"), text...))
-		copyPath := filepath.Join(dir, fmt.Sprintf("emu-%x.h", sum[:12]))
-		if _, err := os.Stat(copyPath + ".gch"); err == nil {
-			emuPCH.path = copyPath
-			return
-		}
-		tmp := copyPath + ".tmp" + strconv.Itoa(os.Getpid())
-		if err := os.WriteFile(copyPath, text, 0o644); err != nil {
-			return
-		}
-		if out, err := exec.Command(cxx, append(emuFlags, "-x", "c++-header", "-o", tmp, copyPath)...).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "cudaemu: no precompiled header (%v): %s\n", err, out)
-			return
-		}
-		if os.Rename(tmp, copyPath+".gch") == nil {
-			emuPCH.path = copyPath
-		}
-	})
-	return emuPCH.path
+		return b, nil
+	}
+	// emu.h under its hashed name, and the runtime beside it including that.
+	if err := os.WriteFile(b.header, header, 0o644); err != nil {
+		return emuBuilt{}, err
+	}
+	pid := strconv.Itoa(os.Getpid())
+	if out, err := exec.Command(cxx, append(emuFlags, "-x", "c++-header", "-o", b.header+".gch.tmp"+pid, b.header)...).CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "cudaemu: no precompiled header (%v): %s\n", err, out)
+	} else if err := os.Rename(b.header+".gch.tmp"+pid, b.header+".gch"); err != nil {
+		return emuBuilt{}, err
+	}
+	cpp := filepath.Join(dir, "emu-"+b.hash+"-runtime.cpp")
+	text := strings.Replace(string(runtime), `#include "emu.h"`, fmt.Sprintf("#include %q", b.header), 1)
+	if err := os.WriteFile(cpp, []byte(text), 0o644); err != nil {
+		return emuBuilt{}, err
+	}
+	if out, err := exec.Command(cxx, append(emuFlags, "-c", "-o", b.object+".tmp"+pid, cpp)...).CombinedOutput(); err != nil {
+		return emuBuilt{}, fmt.Errorf("g++ %s: %v\n%s", cpp, err, out)
+	}
+	return b, os.Rename(b.object+".tmp"+pid, b.object)
 }
 
 // emuTensor returns a tensor of dims with values from gen (element k).

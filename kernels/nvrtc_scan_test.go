@@ -32,6 +32,7 @@ func TestNVRTCScans(t *testing.T) {
 	src := ops.Prelude + cudasrc.KernelHelpers + unit.String()
 	for _, arch := range nvrtcArchs {
 		t.Run(arch, func(t *testing.T) {
+			t.Parallel()
 			ptx, log, err := compileCUDA(src, arch)
 			if err != nil {
 				t.Fatal(err)

@@ -64,6 +64,7 @@ func TestNVRTCEveryOp(t *testing.T) {
 		}
 		for _, arch := range nvrtcArchs {
 			t.Run(dt.name+"/"+arch, func(t *testing.T) {
+				t.Parallel() // NVRTC compiles distinct programs concurrently: both cores
 				ptx, log, err := compileCUDA(unit.String(), arch)
 				if err != nil {
 					t.Fatal(err)
@@ -111,9 +112,12 @@ func TestNVRTCWideAndConverted(t *testing.T) {
 	}
 	add(src)
 	for _, arch := range nvrtcArchs {
-		if _, log, err := compileCUDA(unit.String(), arch); err != nil || strings.Contains(log, "warning") {
-			t.Errorf("%s: %v\n%s", arch, err, log)
-		}
+		t.Run(arch, func(t *testing.T) {
+			t.Parallel()
+			if _, log, err := compileCUDA(unit.String(), arch); err != nil || strings.Contains(log, "warning") {
+				t.Errorf("%s: %v\n%s", arch, err, log)
+			}
+		})
 	}
 }
 
@@ -151,6 +155,7 @@ func TestNVRTCStrategies(t *testing.T) {
 		src := ops.Prelude + cudasrc.KernelHelpers + unit.String()
 		for _, arch := range nvrtcArchs {
 			t.Run(dt.name+"/"+arch, func(t *testing.T) {
+				t.Parallel()
 				ptx, log, err := compileCUDA(src, arch)
 				if err != nil {
 					t.Fatal(err)
@@ -184,6 +189,7 @@ func TestNVRTCVectorised(t *testing.T) {
 		{"int16", strategyCases[int16]}, {"int32", strategyCases[int32]}, {"uint64", strategyCases[uint64]},
 	} {
 		t.Run(dt.name, func(t *testing.T) {
+			t.Parallel()
 			src, err := dt.cases()[0].src() // the vectorised case
 			if err != nil {
 				t.Fatal(err)

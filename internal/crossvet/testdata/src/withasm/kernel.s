@@ -1,0 +1,4 @@
+#include "textflag.h"
+
+TEXT ·kernel(SB), NOSPLIT, $0-24
+	RET

@@ -1,0 +1,4 @@
+// Package withasm declares a function whose body is in assembly.
+package withasm
+
+func kernel(x []float64)
