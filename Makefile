@@ -22,14 +22,24 @@ ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./intern
 .PHONY: test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
-## test: gofmt check, go vet of both builds, the assembly generators' check (asm-check), every
-## test once in full with coverage counted (`make cover` reads it), the concurrent packages' tests
-## again under the race detector, then the packages whose code the SIMD build (GOEXPERIMENT=simd)
-## changes, again in that build (without -race: the SIMD build changes the arithmetic inside a
-## block, not how goroutines share the work), and the vector math built for GOAMD64=v3
+## test: gofmt check, go vet of both builds, the assembly generators' check (asm-check), then three
+## runs at once (each one's output printed when it ends; their compiles and test binaries share
+## the two cores, where one run alone leaves a core idle while its last test binary, kernels, runs):
+## test-cover, every test once in full with coverage counted (`make cover` reads it); test-race,
+## the concurrent packages' tests under the race detector; test-simd, the packages whose code the
+## SIMD build (GOEXPERIMENT=simd) changes in that build, and the vector math built for GOAMD64=v3
 test: fmt-check vet asm-check
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-cover test-race test-simd
+
+.PHONY: test-cover test-race test-simd
+test-cover:
 	$(GO) test -covermode=set -coverprofile=coverage.out -timeout 30m ./...
+
+test-race:
 	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
+
+## test-simd: without -race (the SIMD build changes the arithmetic inside a block, not how goroutines share the work)
+test-simd:
 	GOEXPERIMENT=simd $(GO) test -timeout 30m ./internal/vmath ./internal/gemm
 	GOEXPERIMENT=simd $(GO) test -short -timeout 30m -skip Emulated $(filter-out ./internal/vmath ./internal/gemm,$(SIMD_PKGS))
 	GOAMD64=v3 $(GO) test -short -timeout 30m ./internal/vmath
@@ -173,10 +183,11 @@ generate:
 cuda-deps:
 	bash .ci/cuda-deps.sh
 
-## cuda-check: vet and build everything tagged cuda, and compile every generated kernel with NVRTC (no GPU needed)
-cuda-check: cuda-deps
-	$(GO) vet -tags cuda ./...
-	$(GO) build -tags cuda ./...
+## cuda-check: vet everything tagged cuda (crossvet), build the test binaries of the packages with
+## cuda files (which compiles all of them, and links against libcuda), and compile every generated
+## kernel with NVRTC (no GPU needed)
+cuda-check: cuda-deps crossvet
+	GOFLAGS=-tags=cuda $(CROSSVET) ./...
 	@dir=$$(mktemp -d) && $(GO) test -c -tags cuda -o $$dir/ ./cuda ./bench ./cmd/exprdemo && ls $$dir && rm -rf $$dir
 	$(GO) test -tags nvrtc -count=1 -run NVRTC ./kernels
 
