@@ -14,8 +14,8 @@ FUZZTIME ?= 20s
 # whose kernels run in g++-built processes; allocation counts, which sync.Pool makes vary under
 # it) skip themselves there.
 RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./internal/diskcache ./internal/gemm ./internal/isa
-# CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` builds and vets (tests
-# included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
+# CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` type-checks and vets
+# (tests included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/isa
 
@@ -57,11 +57,12 @@ vet: asm-check crossvet
 ## crossvet: vet, test and build internal/crossvet (a module of its own: go vet's analyzers over
 ## go/packages, so that checking another platform or GOEXPERIMENT compiles nothing) for this
 ## machine into out/
+## (built for this machine whatever GOOS, GOARCH or GOEXPERIMENT the caller set for the check)
 CROSSVET := $(CURDIR)/out/crossvet
+HOST_GO := GOOS= GOARCH= GOEXPERIMENT= $(GO)
 crossvet:
 	@mkdir -p out
-	cd internal/crossvet && GOOS= GOARCH= GOEXPERIMENT= $(GO) vet ./... && GOOS= GOARCH= GOEXPERIMENT= $(GO) test ./... && \
-		GOOS= GOARCH= GOEXPERIMENT= $(GO) build -o $(CROSSVET) .
+	cd internal/crossvet && $(HOST_GO) vet ./... && $(HOST_GO) test ./... && $(HOST_GO) build -o $(CROSSVET) .
 
 ## asm-check: the generators of the assembly (internal/gemm/asmgen, internal/vmath/asmgen: modules of
 ## their own, so that avo is no dependency of laze): vet the GEMM's and test it, and fail if

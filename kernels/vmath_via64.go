@@ -6,7 +6,7 @@ import "sync"
 
 // The scalar build computes float32 blocks of exp, log, sin, cos, tanh,
 // sigmoid and pow with internal/vmath's float64 kernels (loops_vmath_gen.go):
-// each wrapper converts a chunk of the operands to float64 on the stack,
+// each wrapper converts a chunk of the operands to float64 (in a pooled buffer),
 // runs the kernel in place and rounds the results once, which is exactly
 // the scalar loops' float32(f(float64(x))).
 
