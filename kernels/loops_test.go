@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/tensor"
 )
@@ -43,15 +44,30 @@ var loopLengths = []int{3, 7, 37}
 // and compares each element with ops.Apply bit for bit (any NaN for NaN):
 // the lane loops and internal/vmath's functions give the scalar loops'
 // results exactly.
+// It runs at every ISA level the CPU has (isa.Supported), so the lane
+// loops (lanes_amd64.go) and the scalar loops are both checked.
 func checkLoops[T tensor.Number](t *testing.T, values []T) {
-	for _, width := range testWidths() {
-		setSIMDWidth(t, width)
-		for _, n := range loopLengths {
-			checkSingleLoops(t, width, n, values)
-			checkFusedLoops(t, width, n, values)
-			checkTripleLoops(t, width, n, values)
+	for _, level := range isa.Supported() {
+		useLevel(t, level)
+		for _, width := range testWidths() {
+			setSIMDWidth(t, width)
+			for _, n := range loopLengths {
+				checkSingleLoops(t, width, n, values)
+				checkFusedLoops(t, width, n, values)
+				checkTripleLoops(t, width, n, values)
+			}
 		}
 	}
+}
+
+// useLevel selects ISA level l until the test ends.
+func useLevel(t *testing.T, l isa.Level) {
+	t.Helper()
+	prev, err := isa.Use(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { isa.Use(prev) })
 }
 
 func checkSingleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {

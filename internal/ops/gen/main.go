@@ -310,11 +310,6 @@ func writeDispatch(b *bytes.Buffer) {
 	b.WriteString("\tdefault:\n\t\tpanic(\"laze: kernels: no loop for pattern code\")\n\t}\n}\n")
 }
 
-// fusable are the ops whose pairs get fused loops: an instruction
-// (a op1 b) whose only use is as the left operand of the next (· op2 c)
-// becomes one pass, d = (a op1 b) op2 c, as in a*b + c.
-var fusable = []ops.Op{ops.Add, ops.Sub, ops.Mul}
-
 // writeFused writes fusedPair, which numbers the fusable pairs, one function
 // per three-operand pattern with a loop per pair, and computeFused, which
 // picks the function for a pattern code.
@@ -322,7 +317,7 @@ func writeFused(b *bytes.Buffer, names map[ops.Op]string) {
 	b.WriteString("// fusedPair returns the number of the fused loop for op1 followed by op2,\n")
 	b.WriteString("// or 0 when the pair has none.\n")
 	b.WriteString("func fusedPair(op1, op2 ops.Op) uint8 {\n\tswitch {\n")
-	for i, pair := range fusedPairs() {
+	for i, pair := range ops.FusedPairs() {
 		fmt.Fprintf(b, "\tcase op1 == ops.%s && op2 == ops.%s:\n\t\treturn %d\n", names[pair[0]], names[pair[1]], i+1)
 	}
 	b.WriteString("\t}\n\treturn 0\n}\n\n")
@@ -337,29 +332,6 @@ func writeFused(b *bytes.Buffer, names map[ops.Op]string) {
 		fmt.Fprintf(b, "\tcase pat%s:\n\t\tfused%s(pair, d, %s)\n", p, p, loopArgs(p))
 	}
 	b.WriteString("\tdefault:\n\t\tpanic(\"laze: kernels: no fused loop for pattern code\")\n\t}\n}\n")
-}
-
-// fusedPairs lists (op1, op2) for every fusable pair, in numbering order.
-func fusedPairs() [][2]ops.Op {
-	var out [][2]ops.Op
-	for _, op1 := range fusable {
-		for _, op2 := range fusable {
-			out = append(out, [2]ops.Op{op1, op2})
-		}
-	}
-	return out
-}
-
-// fusedTriples lists (op1, op2, op3) for every fusable triple, in numbering
-// order: ((a op1 b) op2 c) op3 e, as poly4's a*b + c - e.
-func fusedTriples() [][3]ops.Op {
-	var out [][3]ops.Op
-	for _, pair := range fusedPairs() {
-		for _, op3 := range fusable {
-			out = append(out, [3]ops.Op{pair[0], pair[1], op3})
-		}
-	}
-	return out
 }
 
 var (
@@ -399,7 +371,7 @@ func writeFusedLoop(b *bytes.Buffer, names map[ops.Op]string, p pattern) {
 		fmt.Fprintf(b, "\t%s\n", r)
 	}
 	b.WriteString("\tswitch pair {\n")
-	for i, pair := range fusedPairs() {
+	for i, pair := range ops.FusedPairs() {
 		fmt.Fprintf(b, "\tcase %d: // %s then %s\n", i+1, pair[0], pair[1])
 		writeOpLoops(b, fusedDefinition(pair[0], pair[1]), 3, p)
 	}
@@ -417,7 +389,7 @@ func writeTriples(b *bytes.Buffer, names map[ops.Op]string) {
 	b.WriteString("// fusedTriple returns the number of the fused loop for op1, op2 then op3,\n")
 	b.WriteString("// or 0 when the triple has none.\n")
 	b.WriteString("func fusedTriple(op1, op2, op3 ops.Op) uint8 {\n\tswitch {\n")
-	for i, t := range fusedTriples() {
+	for i, t := range ops.FusedTriples() {
 		fmt.Fprintf(b, "\tcase op1 == ops.%s && op2 == ops.%s && op3 == ops.%s:\n\t\treturn %d\n", names[t[0]], names[t[1]], names[t[2]], i+1)
 	}
 	b.WriteString("\t}\n\treturn 0\n}\n\n")
@@ -429,7 +401,7 @@ func writeTriples(b *bytes.Buffer, names map[ops.Op]string) {
 		fmt.Fprintf(b, "\t%s\n", r)
 	}
 	b.WriteString("\tswitch triple {\n")
-	for i, t := range fusedTriples() {
+	for i, t := range ops.FusedTriples() {
 		fmt.Fprintf(b, "\tcase %d: // %s, %s then %s\n", i+1, t[0], t[1], t[2])
 		writeOpLoops(b, fusedDefinition(t[:]...), 4, p)
 	}

@@ -356,7 +356,7 @@ func writeFusedLaneLoop(b *bytes.Buffer, v vecType, p pattern) {
 		fmt.Fprintf(b, "\t%s\n", s)
 	}
 	b.WriteString("\ti := 0\n\tswitch pair {\n")
-	for i, pair := range fusedPairs() {
+	for i, pair := range ops.FusedPairs() {
 		fmt.Fprintf(b, "\tcase %d: // %s then %s\n%s", i+1, pair[0], pair[1], laneBody(p, v, "("+laneChain(pair[:], v)+")"))
 	}
 	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n")
@@ -404,7 +404,7 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 		fmt.Fprintf(b, "\t%s\n", s)
 	}
 	b.WriteString("\ti := 0\n\tswitch triple {\n")
-	for i, t := range fusedTriples() {
+	for i, t := range ops.FusedTriples() {
 		fmt.Fprintf(b, "\tcase %d: // %s, %s then %s\n%s", i+1, t[0], t[1], t[2], laneBody(p, v, "("+laneChain(t[:], v)+")"))
 	}
 	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n")

@@ -282,7 +282,10 @@ func (f *asmFile) powLoop(form powForm, elem int) {
 }
 
 // asm compiles the file and returns its text.
-func (f *asmFile) asm() []byte {
+func (f *asmFile) asm() []byte { return f.asmFor("vmath") }
+
+// asmFor compiles the file, for package pkg, and returns its text.
+func (f *asmFile) asmFor(pkg string) []byte {
 	f.pool.emit(f.c)
 	file, err := f.c.Result()
 	if err != nil {
@@ -296,7 +299,7 @@ func (f *asmFile) asm() []byte {
 	if err := pass.Compile.Execute(file); err != nil {
 		log.Fatalf("%s: %v", f.name, err)
 	}
-	cfg := printer.Config{Name: "internal/vmath/asmgen", Pkg: "vmath"}
+	cfg := printer.Config{Name: "internal/vmath/asmgen", Pkg: pkg}
 	b, err := printer.NewGoAsm(cfg).Print(file)
 	if err != nil {
 		log.Fatalf("%s: %v", f.name, err)
@@ -458,23 +461,32 @@ func {{$p.Name}}{{$t.Bits}}AVX2(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}},
 
 func main() {
 	dir := flag.String("dir", "..", "the package directory (internal/vmath)")
+	kernelsDir := flag.String("kernels", "", "kernels' package directory (default: dir/../../kernels)")
 	check := flag.Bool("check", false, "compare the files in dir with what asmgen writes instead of writing them")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("asmgen: ")
-	files := generate()
+	if *kernelsDir == "" {
+		*kernelsDir = filepath.Join(*dir, "..", "..", "kernels")
+	}
+	files := map[string][]byte{}
+	for name, b := range generate() {
+		files[filepath.Join(*dir, name)] = b
+	}
+	for name, b := range generateLanes() {
+		files[filepath.Join(*kernelsDir, name)] = b
+	}
 	stale := 0
-	for _, name := range sortedNames(files) {
-		path := filepath.Join(*dir, name)
+	for _, path := range sortedNames(files) {
 		if *check {
 			old, err := os.ReadFile(path)
-			if err != nil || !bytes.Equal(old, files[name]) {
+			if err != nil || !bytes.Equal(old, files[path]) {
 				fmt.Fprintf(os.Stderr, "asmgen: %s is not what asmgen writes (run go generate ./internal/vmath)\n", path)
 				stale++
 			}
 			continue
 		}
-		if err := os.WriteFile(path, files[name], 0o644); err != nil {
+		if err := os.WriteFile(path, files[path], 0o644); err != nil {
 			log.Fatal(err)
 		}
 		fmt.Println("wrote", path)

@@ -1,0 +1,118 @@
+package kernels
+
+import (
+	"unsafe"
+
+	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/tensor"
+)
+
+// The lane loops run a float32 or float64 block of an op, a fused pair or
+// a fused triple with AVX2 instructions, in every amd64 build, where the
+// selected ISA level has them (AVX2 and above; LAZE_CPU=generic turns them
+// off). They are compiled from the op table's SIMD column (zlanes_amd64.s,
+// written by internal/vmath/asmgen) and give the scalar loops' results bit
+// for bit; the scalar loops compute the tail after the last whole vector.
+
+// laneKind says what a lane loop's number k names.
+type laneKind uint8
+
+const (
+	laneOp     laneKind = iota // an op: k is the ops.Op
+	lanePair                   // a fused pair: k is its number (fusedPair)
+	laneTriple                 // a fused triple: k is its number (fusedTriple)
+)
+
+// laneBytes is the width of a lane loop's vector.
+const laneBytes = 32
+
+// lanesOn reports whether the selected ISA level runs the lane loops.
+func lanesOn() bool {
+	l := isa.Selected()
+	return l == isa.AVX2 || l == isa.AVX512
+}
+
+// patternOf maps a pattern code to its arity and scalar mask (bit i:
+// operand i is one value for the whole block), the inverse of
+// patternCodes.
+var patternOf = func() (m [16]struct{ arity, scalars uint8 }) {
+	for arity, masks := range patternCodes {
+		for mask, code := range masks {
+			if code != 0 {
+				m[code].arity, m[code].scalars = uint8(arity), uint8(mask)
+			}
+		}
+	}
+	return m
+}()
+
+// computeLanes computes a block of op (kind laneOp), a fused pair or a
+// fused triple (numbered k) with its lane loop, the operands given by
+// pattern code pat (a triple: four vectors, pat 0); it reports whether it
+// did. The elements after the last whole vector are left to the caller:
+// it returns how many it computed.
+func computeLanes[T tensor.Number](kind laneKind, k int, pat uint8, d []T, operands *[4]value[T]) int {
+	if !lanesOn() {
+		return 0
+	}
+	switch d := any(d).(type) {
+	case []float64:
+		return runLanes(kind, k, pat, d, any(operands).(*[4]value[float64]))
+	case []float32:
+		return runLanes(kind, k, pat, d, any(operands).(*[4]value[float32]))
+	}
+	return 0
+}
+
+// runLanes points a lane loop at the whole vectors of d and its operands,
+// a scalar operand broadcast into a vector of its own, and returns how many
+// elements it computed (0 where there is no loop).
+func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, operands *[4]value[T]) int {
+	lanes := laneBytes / int(unsafe.Sizeof(T(0)))
+	n := len(d) &^ (lanes - 1)
+	if n == 0 {
+		return 0
+	}
+	arity, scalars := 4, uint8(0)
+	if kind != laneTriple {
+		arity, scalars = int(patternOf[pat].arity), patternOf[pat].scalars
+	}
+	var p [4]*T
+	var inc [4]int
+	var broadcast [4][laneBytes / 4]T
+	for i := range arity {
+		if scalars>>i&1 != 0 {
+			b := &broadcast[i]
+			for j := range b {
+				b[j] = operands[i].s
+			}
+			p[i] = &b[0]
+			continue
+		}
+		v := operands[i].vec[:n]
+		p[i], inc[i] = &v[0], laneBytes
+	}
+	var ran bool
+	switch any(T(0)).(type) {
+	case float64:
+		ran = lanes64(kind, k, (*float64)(unsafe.Pointer(&d[0])), (*[4]*float64)(unsafe.Pointer(&p)), &inc, n)
+	case float32:
+		ran = lanes32(kind, k, (*float32)(unsafe.Pointer(&d[0])), (*[4]*float32)(unsafe.Pointer(&p)), &inc, n)
+	}
+	if !ran {
+		return 0
+	}
+	return n
+}
+
+// laneTail returns args advanced past the first n elements of its vector
+// operands.
+func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] {
+	tail := *args
+	for i := range patternOf[pat].arity {
+		if patternOf[pat].scalars>>i&1 == 0 {
+			tail[i].vec = tail[i].vec[n:]
+		}
+	}
+	return tail
+}

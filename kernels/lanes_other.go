@@ -1,0 +1,21 @@
+//go:build !amd64
+
+package kernels
+
+import "github.com/laze-go/laze/tensor"
+
+// laneKind says what a lane loop's number names (lanes_amd64.go); there
+// are no lane loops on this architecture.
+type laneKind uint8
+
+const (
+	laneOp laneKind = iota
+	lanePair
+	laneTriple
+)
+
+// computeLanes computes nothing: the scalar loops compute every block.
+func computeLanes[T tensor.Number](laneKind, int, uint8, []T, *[4]value[T]) int { return 0 }
+
+// laneTail is unused without lane loops.
+func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] { return *args }
