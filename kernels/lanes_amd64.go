@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -115,4 +116,58 @@ func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] 
 		}
 	}
 	return tail
+}
+
+// laneFold folds v with a reduction's combining op, add (a sum), maximum or
+// minimum, in the lane loops: whole vectors in four vector accumulators,
+// then the tail in order. ok is false, leaving the block to the scalar
+// fold, where the level has no lane loops, v is shorter than a vector, the
+// op is another, or, for maximum and minimum, a NaN or a zero result makes
+// the order of the fold matter (the first NaN, the sign of the last zero).
+// A sum is a different order of the same additions: the pairwise sum's
+// base case with 16 (float64) or 32 (float32) partial sums instead of four.
+func laneFold[T tensor.Number](op ops.Op, v []T) (r T, ok bool) {
+	if !lanesOn() {
+		return r, false
+	}
+	switch v := any(v).(type) {
+	case []float64:
+		r, ok := foldLanes(op, v, laneSum64, laneMax64, laneMin64)
+		return T(r), ok
+	case []float32:
+		r, ok := foldLanes(op, v, laneSum32, laneMax32, laneMin32)
+		return T(r), ok
+	}
+	return r, false
+}
+
+func foldLanes[T float32 | float64](op ops.Op, v []T, sum func(*T, int) T, maxOf, minOf func(*T, int) (T, int)) (T, bool) {
+	lanes := laneBytes / int(unsafe.Sizeof(T(0)))
+	n := len(v) &^ (lanes - 1)
+	if n == 0 {
+		return 0, false
+	}
+	var r T
+	nan := 0
+	switch op {
+	case ops.Add:
+		r = sum(&v[0], n)
+		for _, x := range v[n:] {
+			r += x
+		}
+		return r, true
+	case ops.Maximum:
+		r, nan = maxOf(&v[0], n)
+	case ops.Minimum:
+		r, nan = minOf(&v[0], n)
+	default:
+		return 0, false
+	}
+	if nan != 0 || r == 0 {
+		return 0, false
+	}
+	for _, x := range v[n:] {
+		r = combine(op, r, x)
+	}
+	return r, true
 }

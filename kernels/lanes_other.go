@@ -2,7 +2,10 @@
 
 package kernels
 
-import "github.com/laze-go/laze/tensor"
+import (
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/tensor"
+)
 
 // laneKind says what a lane loop's number names (lanes_amd64.go); there
 // are no lane loops on this architecture.
@@ -19,3 +22,6 @@ func computeLanes[T tensor.Number](laneKind, int, uint8, []T, *[4]value[T]) int 
 
 // laneTail is unused without lane loops.
 func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] { return *args }
+
+// laneFold folds nothing: the scalar fold computes every block.
+func laneFold[T tensor.Number](ops.Op, []T) (r T, ok bool) { return r, false }

@@ -3,7 +3,10 @@
 package kernels
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/internal/ops"
@@ -57,5 +60,69 @@ func lanesTakeTheBlocks[T float32 | float64](t *testing.T, on bool, lanes int) {
 	three := [3]value[T]{args[0], args[1], args[2]}
 	if allocs := testing.AllocsPerRun(20, func() { compute(ops.Add, patVS, d, &three) }); allocs != 0 {
 		t.Errorf("a block of add allocates %v times", allocs)
+	}
+}
+
+// TestLaneFold checks the lane loops' folds against the scalar fold, for
+// lengths around the vector and the four-vector step: maximum and minimum
+// exactly, or left to the scalar fold (NaN, a zero result); sums within a
+// few ulp of the length (another order of the same additions).
+func TestLaneFold(t *testing.T) {
+	useLevel(t, isa.Supported()[len(isa.Supported())-1])
+	laneFoldMatches[float64](t)
+	laneFoldMatches[float32](t)
+}
+
+func laneFoldMatches[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	specials := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1)}
+	for _, n := range []int{1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128} {
+		for trial := range 40 {
+			v := make([]T, n)
+			for i := range v {
+				v[i] = T(r.NormFloat64() * 10)
+				if trial%4 == 1 && r.IntN(8) == 0 {
+					v[i] = T(specials[r.IntN(len(specials))])
+				}
+				if trial%4 == 2 {
+					v[i] = -T(math.Abs(float64(v[i]))) // all negative: a zero would be the max
+				}
+			}
+			if trial%4 == 2 {
+				for range 3 { // zeros of both signs: the max's sign is the last one's
+					v[r.IntN(n)] = T(specials[r.IntN(2)])
+				}
+			}
+			for _, op := range []ops.Op{ops.Maximum, ops.Minimum, ops.Add} {
+				want := v[0]
+				for _, x := range v[1:] {
+					want = combine(op, want, x)
+				}
+				got, ok := laneFold(op, v)
+				if !ok {
+					if n >= laneBytes/int(unsafe.Sizeof(T(0))) && op == ops.Add {
+						t.Fatalf("%T sum of %d: not through the lanes", v, n)
+					}
+					continue
+				}
+				if op != ops.Add {
+					if !sameBits(got, want) {
+						t.Fatalf("%T %v of %v: lanes %v, scalar fold %v", v, op, v, got, want)
+					}
+					continue
+				}
+				var abs float64
+				for _, x := range v {
+					abs += math.Abs(float64(x))
+				}
+				eps := math.Pow(2, -52)
+				if _, ok := any(got).(float32); ok {
+					eps = math.Pow(2, -23)
+				}
+				if d := math.Abs(float64(got) - float64(want)); !(d <= float64(n)*eps*abs) && !(got != got && want != want) && got != want {
+					t.Fatalf("%T sum of %v: lanes %v, scalar %v", v, v, got, want)
+				}
+			}
+		}
 	}
 }

@@ -12,8 +12,9 @@ import (
 
 // computeVMath computes a float64 or float32 block of an op internal/vmath
 // has a function for with its vector kernels, when the selected ISA level
-// has them; it reports whether it did. float32 blocks go through the
-// float64 kernels, so results are bit-identical to the scalar loops'.
+// has them; it reports whether it did. float64 results are the scalar
+// loops' bits; float32 ones are within internal/vmath's accuracy rule of
+// them (4 ulp; NaN, ±Inf and ±0 exact).
 func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) bool {
 	if vmath.Width() == 1 {
 		return false
@@ -77,40 +78,40 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]value[float
 	case patV:
 		switch op {
 		case ops.Exp:
-			via64V(vmath.Exp64, d, args[0].vec)
+			vmath.Exp32(d, args[0].vec)
 			return true
 		case ops.Log:
-			via64V(vmath.Log64, d, args[0].vec)
+			vmath.Log32(d, args[0].vec)
 			return true
 		case ops.Sin:
-			via64V(vmath.Sin64, d, args[0].vec)
+			vmath.Sin32(d, args[0].vec)
 			return true
 		case ops.Cos:
-			via64V(vmath.Cos64, d, args[0].vec)
+			vmath.Cos32(d, args[0].vec)
 			return true
 		case ops.Tanh:
-			via64V(vmath.Tanh64, d, args[0].vec)
+			vmath.Tanh32(d, args[0].vec)
 			return true
 		case ops.Sigmoid:
-			via64V(vmath.Sigmoid64, d, args[0].vec)
+			vmath.Sigmoid32(d, args[0].vec)
 			return true
 		}
 	case patVV:
 		switch op {
 		case ops.Pow:
-			via64VV(vmath.Pow64, d, args[0].vec, args[1].vec)
+			vmath.Pow32(d, args[0].vec, args[1].vec)
 			return true
 		}
 	case patVS:
 		switch op {
 		case ops.Pow:
-			via64VS(vmath.PowScalar64, d, args[0].vec, args[1].s)
+			vmath.PowScalar32(d, args[0].vec, args[1].s)
 			return true
 		}
 	case patSV:
 		switch op {
 		case ops.Pow:
-			via64SV(vmath.ScalarPow64, d, args[0].s, args[1].vec)
+			vmath.ScalarPow32(d, args[0].s, args[1].vec)
 			return true
 		}
 	}

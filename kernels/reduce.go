@@ -207,6 +207,9 @@ func (r *reduceState[T]) foldBlock(v []T, at, step int64) (T, int64) {
 	case r.def.Combine == ops.Add:
 		return pairwiseSum(v), 0
 	}
+	if acc, ok := laneFold(r.def.Combine, v); ok {
+		return acc, 0
+	}
 	acc := v[0]
 	for _, x := range v[1:] {
 		acc = combine(r.def.Combine, acc, x)
@@ -232,6 +235,9 @@ func combine[T tensor.Number](op ops.Op, a, b T) T {
 // the op's own loop, which the compiler keeps free of the switch.
 func combineVec[T tensor.Number](op ops.Op, acc, v []T) {
 	acc = acc[:len(v)]
+	if computeSIMD(op, patVV, acc, &[3]value[T]{{vec: acc}, {vec: v}}) {
+		return
+	}
 	switch op {
 	case ops.Add:
 		for k, x := range v {
@@ -249,8 +255,9 @@ func combineVec[T tensor.Number](op ops.Op, acc, v []T) {
 }
 
 // pairwiseBase is the length under which pairwiseSum adds in one loop, with
-// four accumulators; longer runs are halved recursively, so the rounding
-// error grows with the logarithm of the length instead of the length.
+// four accumulators (or, in the lane loops, four vectors of them: 16 or 32
+// partial sums); longer runs are halved recursively, so the rounding error
+// grows with the logarithm of the length instead of the length.
 const pairwiseBase = 128
 
 // pairwiseSum returns the sum of v by pairwise (cascade) summation.
@@ -258,6 +265,9 @@ func pairwiseSum[T tensor.Number](v []T) T {
 	if len(v) > pairwiseBase {
 		h := len(v) / 2
 		return pairwiseSum(v[:h]) + pairwiseSum(v[h:])
+	}
+	if s, ok := laneFold(ops.Add, v); ok {
+		return s
 	}
 	var s0, s1, s2, s3 T
 	k := 0

@@ -214,6 +214,15 @@ func laneTriple26_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 //go:noescape
 func laneTriple27_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 
+//go:noescape
+func laneSum64(x *float64, n int) float64
+
+//go:noescape
+func laneMax64(x *float64, n int) (r float64, nan int)
+
+//go:noescape
+func laneMin64(x *float64, n int) (r float64, nan int)
+
 // lanes64 runs the float64 lane loop of an op (kind laneOp, k the op), a fused
 // pair (lanePair, k its number) or a fused triple (laneTriple); it reports
 // false, computing nothing, when there is none.
@@ -645,6 +654,15 @@ func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 
 //go:noescape
 func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+
+//go:noescape
+func laneSum32(x *float32, n int) float32
+
+//go:noescape
+func laneMax32(x *float32, n int) (r float32, nan int)
+
+//go:noescape
+func laneMin32(x *float32, n int) (r float32, nan int)
 
 // lanes32 runs the float32 lane loop of an op (kind laneOp, k the op), a fused
 // pair (lanePair, k its number) or a fused triple (laneTriple); it reports

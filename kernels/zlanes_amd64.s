@@ -2310,6 +2310,179 @@ done138:
 	VZEROUPPER
 	RET
 
+// func laneSum64(x *float64, n int) float64
+// Requires: AVX, SSE2
+TEXT ·laneSum64(SB), NOSPLIT, $0-24
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX), Y1
+	VMOVUPS (AX), Y2
+	VMOVUPS (AX), Y3
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, CX
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+
+four139:
+	CMPQ    CX, $0x00000010
+	JL      one140
+	VMOVUPS (AX), Y4
+	VADDPD  Y4, Y0, Y0
+	VMOVUPS 32(AX), Y4
+	VADDPD  Y4, Y1, Y1
+	VMOVUPS 64(AX), Y4
+	VADDPD  Y4, Y2, Y2
+	VMOVUPS 96(AX), Y4
+	VADDPD  Y4, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	JMP     four139
+
+one140:
+	TESTQ   CX, CX
+	JLE     done141
+	VMOVUPS (AX), Y4
+	VADDPD  Y4, Y0, Y0
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, CX
+	JMP     one140
+
+done141:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	MOVSD        X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func laneMax64(x *float64, n int) (r float64, nan int)
+// Requires: AVX, SSE2
+TEXT ·laneMax64(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX), Y1
+	VMOVUPS (AX), Y2
+	VMOVUPS (AX), Y3
+	VCMPPD  $0x03, Y0, Y0, Y4
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, CX
+
+four142:
+	CMPQ    CX, $0x00000010
+	JL      one143
+	VMOVUPS (AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPD  Y5, Y0, Y0
+	VMOVUPS 32(AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPD  Y5, Y1, Y1
+	VMOVUPS 64(AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPD  Y5, Y2, Y2
+	VMOVUPS 96(AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPD  Y5, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	JMP     four142
+
+one143:
+	TESTQ   CX, CX
+	JLE     done144
+	VMOVUPS (AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPD  Y5, Y0, Y0
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, CX
+	JMP     one143
+
+done144:
+	VMAXPD       Y1, Y0, Y0
+	VMAXPD       Y3, Y2, Y2
+	VMAXPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMAXPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VMAXPD       X1, X0, X0
+	MOVSD        X0, r+16(FP)
+	VMOVMSKPD    Y4, AX
+	MOVQ         AX, nan+24(FP)
+	VZEROUPPER
+	RET
+
+// func laneMin64(x *float64, n int) (r float64, nan int)
+// Requires: AVX, SSE2
+TEXT ·laneMin64(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX), Y1
+	VMOVUPS (AX), Y2
+	VMOVUPS (AX), Y3
+	VCMPPD  $0x03, Y0, Y0, Y4
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, CX
+
+four145:
+	CMPQ    CX, $0x00000010
+	JL      one146
+	VMOVUPS (AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPD  Y5, Y0, Y0
+	VMOVUPS 32(AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPD  Y5, Y1, Y1
+	VMOVUPS 64(AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPD  Y5, Y2, Y2
+	VMOVUPS 96(AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPD  Y5, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	JMP     four145
+
+one146:
+	TESTQ   CX, CX
+	JLE     done147
+	VMOVUPS (AX), Y5
+	VCMPPD  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPD  Y5, Y0, Y0
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, CX
+	JMP     one146
+
+done147:
+	VMINPD       Y1, Y0, Y0
+	VMINPD       Y3, Y2, Y2
+	VMINPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMINPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VMINPD       X1, X0, X0
+	MOVSD        X0, r+16(FP)
+	VMOVMSKPD    Y4, AX
+	MOVQ         AX, nan+24(FP)
+	VZEROUPPER
+	RET
+
 // func laneNeg32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2
 TEXT ·laneNeg32(SB), NOSPLIT, $0-32
@@ -2320,18 +2493,18 @@ TEXT ·laneNeg32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop139:
+loop148:
 	TESTQ   BX, BX
-	JLE     done140
+	JLE     done149
 	VMOVUPS (CX), Y0
 	VPXOR   laneconst<>+224(SB), Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop139
+	JMP     loop148
 
-done140:
+done149:
 	VZEROUPPER
 	RET
 
@@ -2345,9 +2518,9 @@ TEXT ·laneAbs32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop141:
+loop150:
 	TESTQ   BX, BX
-	JLE     done142
+	JLE     done151
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2355,9 +2528,9 @@ loop141:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop141
+	JMP     loop150
 
-done142:
+done151:
 	VZEROUPPER
 	RET
 
@@ -2371,18 +2544,18 @@ TEXT ·laneSqrt32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop143:
+loop152:
 	TESTQ   BX, BX
-	JLE     done144
+	JLE     done153
 	VMOVUPS (CX), Y0
 	VSQRTPS Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop143
+	JMP     loop152
 
-done144:
+done153:
 	VZEROUPPER
 	RET
 
@@ -2396,9 +2569,9 @@ TEXT ·laneRelu32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop145:
+loop154:
 	TESTQ     BX, BX
-	JLE       done146
+	JLE       done155
 	VMOVUPS   (CX), Y0
 	VCMPPS    $0x1e, laneconst<>+160(SB), Y0, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
@@ -2409,9 +2582,9 @@ loop145:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop145
+	JMP       loop154
 
-done146:
+done155:
 	VZEROUPPER
 	RET
 
@@ -2425,18 +2598,18 @@ TEXT ·laneFloor32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop147:
+loop156:
 	TESTQ    BX, BX
-	JLE      done148
+	JLE      done157
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x01, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop147
+	JMP      loop156
 
-done148:
+done157:
 	VZEROUPPER
 	RET
 
@@ -2450,18 +2623,18 @@ TEXT ·laneCeil32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop149:
+loop158:
 	TESTQ    BX, BX
-	JLE      done150
+	JLE      done159
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x02, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop149
+	JMP      loop158
 
-done150:
+done159:
 	VZEROUPPER
 	RET
 
@@ -2475,18 +2648,18 @@ TEXT ·laneTrunc32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop151:
+loop160:
 	TESTQ    BX, BX
-	JLE      done152
+	JLE      done161
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x03, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop151
+	JMP      loop160
 
-done152:
+done161:
 	VZEROUPPER
 	RET
 
@@ -2500,18 +2673,18 @@ TEXT ·laneRint32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop153:
+loop162:
 	TESTQ    BX, BX
-	JLE      done154
+	JLE      done163
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x00, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop153
+	JMP      loop162
 
-done154:
+done163:
 	VZEROUPPER
 	RET
 
@@ -2525,18 +2698,18 @@ TEXT ·laneSquare32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop155:
+loop164:
 	TESTQ   BX, BX
-	JLE     done156
+	JLE     done165
 	VMOVUPS (CX), Y0
 	VMULPS  Y0, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop155
+	JMP     loop164
 
-done156:
+done165:
 	VZEROUPPER
 	RET
 
@@ -2550,9 +2723,9 @@ TEXT ·laneSign32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop157:
+loop166:
 	TESTQ     BX, BX
-	JLE       done158
+	JLE       done167
 	VMOVUPS   (CX), Y0
 	VCMPPS    $0x03, Y0, Y0, Y1
 	VMOVUPS   laneconst<>+160(SB), Y2
@@ -2565,9 +2738,9 @@ loop157:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop157
+	JMP       loop166
 
-done158:
+done167:
 	VZEROUPPER
 	RET
 
@@ -2581,9 +2754,9 @@ TEXT ·laneReciprocal32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop159:
+loop168:
 	TESTQ   BX, BX
-	JLE     done160
+	JLE     done169
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+192(SB), Y1
 	VDIVPS  Y0, Y1, Y0
@@ -2591,9 +2764,9 @@ loop159:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop159
+	JMP     loop168
 
-done160:
+done169:
 	VZEROUPPER
 	RET
 
@@ -2607,9 +2780,9 @@ TEXT ·laneIsnan32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop161:
+loop170:
 	TESTQ   BX, BX
-	JLE     done162
+	JLE     done171
 	VMOVUPS (CX), Y0
 	VCMPPS  $0x03, Y0, Y0, Y0
 	VPAND   laneconst<>+192(SB), Y0, Y0
@@ -2617,9 +2790,9 @@ loop161:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop161
+	JMP     loop170
 
-done162:
+done171:
 	VZEROUPPER
 	RET
 
@@ -2633,9 +2806,9 @@ TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop163:
+loop172:
 	TESTQ   BX, BX
-	JLE     done164
+	JLE     done173
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2645,9 +2818,9 @@ loop163:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop163
+	JMP     loop172
 
-done164:
+done173:
 	VZEROUPPER
 	RET
 
@@ -2661,9 +2834,9 @@ TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop165:
+loop174:
 	TESTQ   BX, BX
-	JLE     done166
+	JLE     done175
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2673,9 +2846,9 @@ loop165:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop165
+	JMP     loop174
 
-done166:
+done175:
 	VZEROUPPER
 	RET
 
@@ -2689,9 +2862,9 @@ TEXT ·laneLogicalNot32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop167:
+loop176:
 	TESTQ   BX, BX
-	JLE     done168
+	JLE     done177
 	VMOVUPS (CX), Y0
 	VCMPPS  $0x00, laneconst<>+160(SB), Y0, Y0
 	VPAND   laneconst<>+192(SB), Y0, Y0
@@ -2699,9 +2872,9 @@ loop167:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop167
+	JMP     loop176
 
-done168:
+done177:
 	VZEROUPPER
 	RET
 
@@ -2715,17 +2888,17 @@ TEXT ·laneStopGradient32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop169:
+loop178:
 	TESTQ   BX, BX
-	JLE     done170
+	JLE     done179
 	VMOVUPS (CX), Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop169
+	JMP     loop178
 
-done170:
+done179:
 	VZEROUPPER
 	RET
 
@@ -2741,9 +2914,9 @@ TEXT ·laneAdd32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop171:
+loop180:
 	TESTQ   BX, BX
-	JLE     done172
+	JLE     done181
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VADDPS  Y1, Y0, Y0
@@ -2752,9 +2925,9 @@ loop171:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop171
+	JMP     loop180
 
-done172:
+done181:
 	VZEROUPPER
 	RET
 
@@ -2770,9 +2943,9 @@ TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop173:
+loop182:
 	TESTQ   BX, BX
-	JLE     done174
+	JLE     done183
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VSUBPS  Y1, Y0, Y0
@@ -2781,9 +2954,9 @@ loop173:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop173
+	JMP     loop182
 
-done174:
+done183:
 	VZEROUPPER
 	RET
 
@@ -2799,9 +2972,9 @@ TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop175:
+loop184:
 	TESTQ   BX, BX
-	JLE     done176
+	JLE     done185
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VMULPS  Y1, Y0, Y0
@@ -2810,9 +2983,9 @@ loop175:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop175
+	JMP     loop184
 
-done176:
+done185:
 	VZEROUPPER
 	RET
 
@@ -2828,9 +3001,9 @@ TEXT ·laneDivide32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop177:
+loop186:
 	TESTQ   BX, BX
-	JLE     done178
+	JLE     done187
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VDIVPS  Y1, Y0, Y0
@@ -2839,9 +3012,9 @@ loop177:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop177
+	JMP     loop186
 
-done178:
+done187:
 	VZEROUPPER
 	RET
 
@@ -2857,9 +3030,9 @@ TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop179:
+loop188:
 	TESTQ     BX, BX
-	JLE       done180
+	JLE       done189
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPS    $0x1e, Y1, Y0, Y2
@@ -2871,9 +3044,9 @@ loop179:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop179
+	JMP       loop188
 
-done180:
+done189:
 	VZEROUPPER
 	RET
 
@@ -2889,9 +3062,9 @@ TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop181:
+loop190:
 	TESTQ     BX, BX
-	JLE       done182
+	JLE       done191
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPS    $0x11, Y1, Y0, Y2
@@ -2903,9 +3076,9 @@ loop181:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop181
+	JMP       loop190
 
-done182:
+done191:
 	VZEROUPPER
 	RET
 
@@ -2921,9 +3094,9 @@ TEXT ·laneEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop183:
+loop192:
 	TESTQ   BX, BX
-	JLE     done184
+	JLE     done193
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x00, Y1, Y0, Y0
@@ -2933,9 +3106,9 @@ loop183:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop183
+	JMP     loop192
 
-done184:
+done193:
 	VZEROUPPER
 	RET
 
@@ -2951,9 +3124,9 @@ TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop185:
+loop194:
 	TESTQ   BX, BX
-	JLE     done186
+	JLE     done195
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, Y1, Y0, Y0
@@ -2963,9 +3136,9 @@ loop185:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop185
+	JMP     loop194
 
-done186:
+done195:
 	VZEROUPPER
 	RET
 
@@ -2981,9 +3154,9 @@ TEXT ·laneLess32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop187:
+loop196:
 	TESTQ   BX, BX
-	JLE     done188
+	JLE     done197
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x11, Y1, Y0, Y0
@@ -2993,9 +3166,9 @@ loop187:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop187
+	JMP     loop196
 
-done188:
+done197:
 	VZEROUPPER
 	RET
 
@@ -3011,9 +3184,9 @@ TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop189:
+loop198:
 	TESTQ   BX, BX
-	JLE     done190
+	JLE     done199
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x12, Y1, Y0, Y0
@@ -3023,9 +3196,9 @@ loop189:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop189
+	JMP     loop198
 
-done190:
+done199:
 	VZEROUPPER
 	RET
 
@@ -3041,9 +3214,9 @@ TEXT ·laneGreater32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop191:
+loop200:
 	TESTQ   BX, BX
-	JLE     done192
+	JLE     done201
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x1e, Y1, Y0, Y0
@@ -3053,9 +3226,9 @@ loop191:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop191
+	JMP     loop200
 
-done192:
+done201:
 	VZEROUPPER
 	RET
 
@@ -3071,9 +3244,9 @@ TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop193:
+loop202:
 	TESTQ   BX, BX
-	JLE     done194
+	JLE     done203
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x1d, Y1, Y0, Y0
@@ -3083,9 +3256,9 @@ loop193:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop193
+	JMP     loop202
 
-done194:
+done203:
 	VZEROUPPER
 	RET
 
@@ -3101,9 +3274,9 @@ TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop195:
+loop204:
 	TESTQ   BX, BX
-	JLE     done196
+	JLE     done205
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
@@ -3115,9 +3288,9 @@ loop195:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop195
+	JMP     loop204
 
-done196:
+done205:
 	VZEROUPPER
 	RET
 
@@ -3133,9 +3306,9 @@ TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop197:
+loop206:
 	TESTQ   BX, BX
-	JLE     done198
+	JLE     done207
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
@@ -3147,9 +3320,9 @@ loop197:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop197
+	JMP     loop206
 
-done198:
+done207:
 	VZEROUPPER
 	RET
 
@@ -3165,9 +3338,9 @@ TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop199:
+loop208:
 	TESTQ   BX, BX
-	JLE     done200
+	JLE     done209
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y0, Y0
@@ -3179,9 +3352,9 @@ loop199:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop199
+	JMP     loop208
 
-done200:
+done209:
 	VZEROUPPER
 	RET
 
@@ -3199,9 +3372,9 @@ TEXT ·laneWhere32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop201:
+loop210:
 	TESTQ     BX, BX
-	JLE       done202
+	JLE       done211
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -3213,9 +3386,9 @@ loop201:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop201
+	JMP       loop210
 
-done202:
+done211:
 	VZEROUPPER
 	RET
 
@@ -3233,9 +3406,9 @@ TEXT ·laneClip32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop203:
+loop212:
 	TESTQ     BX, BX
-	JLE       done204
+	JLE       done213
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -3253,9 +3426,9 @@ loop203:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop203
+	JMP       loop212
 
-done204:
+done213:
 	VZEROUPPER
 	RET
 
@@ -3273,9 +3446,9 @@ TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop205:
+loop214:
 	TESTQ   BX, BX
-	JLE     done206
+	JLE     done215
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3287,9 +3460,9 @@ loop205:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop205
+	JMP     loop214
 
-done206:
+done215:
 	VZEROUPPER
 	RET
 
@@ -3307,9 +3480,9 @@ TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop207:
+loop216:
 	TESTQ   BX, BX
-	JLE     done208
+	JLE     done217
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3321,9 +3494,9 @@ loop207:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop207
+	JMP     loop216
 
-done208:
+done217:
 	VZEROUPPER
 	RET
 
@@ -3341,9 +3514,9 @@ TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop209:
+loop218:
 	TESTQ   BX, BX
-	JLE     done210
+	JLE     done219
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3355,9 +3528,9 @@ loop209:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop209
+	JMP     loop218
 
-done210:
+done219:
 	VZEROUPPER
 	RET
 
@@ -3375,9 +3548,9 @@ TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop211:
+loop220:
 	TESTQ   BX, BX
-	JLE     done212
+	JLE     done221
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3389,9 +3562,9 @@ loop211:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop211
+	JMP     loop220
 
-done212:
+done221:
 	VZEROUPPER
 	RET
 
@@ -3409,9 +3582,9 @@ TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop213:
+loop222:
 	TESTQ   BX, BX
-	JLE     done214
+	JLE     done223
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3423,9 +3596,9 @@ loop213:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop213
+	JMP     loop222
 
-done214:
+done223:
 	VZEROUPPER
 	RET
 
@@ -3443,9 +3616,9 @@ TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop215:
+loop224:
 	TESTQ   BX, BX
-	JLE     done216
+	JLE     done225
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3457,9 +3630,9 @@ loop215:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop215
+	JMP     loop224
 
-done216:
+done225:
 	VZEROUPPER
 	RET
 
@@ -3477,9 +3650,9 @@ TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop217:
+loop226:
 	TESTQ   BX, BX
-	JLE     done218
+	JLE     done227
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3491,9 +3664,9 @@ loop217:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop217
+	JMP     loop226
 
-done218:
+done227:
 	VZEROUPPER
 	RET
 
@@ -3511,9 +3684,9 @@ TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop219:
+loop228:
 	TESTQ   BX, BX
-	JLE     done220
+	JLE     done229
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3525,9 +3698,9 @@ loop219:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop219
+	JMP     loop228
 
-done220:
+done229:
 	VZEROUPPER
 	RET
 
@@ -3545,9 +3718,9 @@ TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop221:
+loop230:
 	TESTQ   BX, BX
-	JLE     done222
+	JLE     done231
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3559,9 +3732,9 @@ loop221:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop221
+	JMP     loop230
 
-done222:
+done231:
 	VZEROUPPER
 	RET
 
@@ -3581,9 +3754,9 @@ TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop223:
+loop232:
 	TESTQ   BX, BX
-	JLE     done224
+	JLE     done233
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3598,9 +3771,9 @@ loop223:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop223
+	JMP     loop232
 
-done224:
+done233:
 	VZEROUPPER
 	RET
 
@@ -3620,9 +3793,9 @@ TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop225:
+loop234:
 	TESTQ   BX, BX
-	JLE     done226
+	JLE     done235
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3637,9 +3810,9 @@ loop225:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop225
+	JMP     loop234
 
-done226:
+done235:
 	VZEROUPPER
 	RET
 
@@ -3659,9 +3832,9 @@ TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop227:
+loop236:
 	TESTQ   BX, BX
-	JLE     done228
+	JLE     done237
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3676,9 +3849,9 @@ loop227:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop227
+	JMP     loop236
 
-done228:
+done237:
 	VZEROUPPER
 	RET
 
@@ -3698,9 +3871,9 @@ TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop229:
+loop238:
 	TESTQ   BX, BX
-	JLE     done230
+	JLE     done239
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3715,9 +3888,9 @@ loop229:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop229
+	JMP     loop238
 
-done230:
+done239:
 	VZEROUPPER
 	RET
 
@@ -3737,9 +3910,9 @@ TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop231:
+loop240:
 	TESTQ   BX, BX
-	JLE     done232
+	JLE     done241
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3754,9 +3927,9 @@ loop231:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop231
+	JMP     loop240
 
-done232:
+done241:
 	VZEROUPPER
 	RET
 
@@ -3776,9 +3949,9 @@ TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop233:
+loop242:
 	TESTQ   BX, BX
-	JLE     done234
+	JLE     done243
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3793,9 +3966,9 @@ loop233:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop233
+	JMP     loop242
 
-done234:
+done243:
 	VZEROUPPER
 	RET
 
@@ -3815,9 +3988,9 @@ TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop235:
+loop244:
 	TESTQ   BX, BX
-	JLE     done236
+	JLE     done245
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3832,9 +4005,9 @@ loop235:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop235
+	JMP     loop244
 
-done236:
+done245:
 	VZEROUPPER
 	RET
 
@@ -3854,9 +4027,9 @@ TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop237:
+loop246:
 	TESTQ   BX, BX
-	JLE     done238
+	JLE     done247
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3871,9 +4044,9 @@ loop237:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop237
+	JMP     loop246
 
-done238:
+done247:
 	VZEROUPPER
 	RET
 
@@ -3893,9 +4066,9 @@ TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop239:
+loop248:
 	TESTQ   BX, BX
-	JLE     done240
+	JLE     done249
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3910,9 +4083,9 @@ loop239:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop239
+	JMP     loop248
 
-done240:
+done249:
 	VZEROUPPER
 	RET
 
@@ -3932,9 +4105,9 @@ TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop241:
+loop250:
 	TESTQ   BX, BX
-	JLE     done242
+	JLE     done251
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3949,9 +4122,9 @@ loop241:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop241
+	JMP     loop250
 
-done242:
+done251:
 	VZEROUPPER
 	RET
 
@@ -3971,9 +4144,9 @@ TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop243:
+loop252:
 	TESTQ   BX, BX
-	JLE     done244
+	JLE     done253
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3988,9 +4161,9 @@ loop243:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop243
+	JMP     loop252
 
-done244:
+done253:
 	VZEROUPPER
 	RET
 
@@ -4010,9 +4183,9 @@ TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop245:
+loop254:
 	TESTQ   BX, BX
-	JLE     done246
+	JLE     done255
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4027,9 +4200,9 @@ loop245:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop245
+	JMP     loop254
 
-done246:
+done255:
 	VZEROUPPER
 	RET
 
@@ -4049,9 +4222,9 @@ TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop247:
+loop256:
 	TESTQ   BX, BX
-	JLE     done248
+	JLE     done257
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4066,9 +4239,9 @@ loop247:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop247
+	JMP     loop256
 
-done248:
+done257:
 	VZEROUPPER
 	RET
 
@@ -4088,9 +4261,9 @@ TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop249:
+loop258:
 	TESTQ   BX, BX
-	JLE     done250
+	JLE     done259
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4105,9 +4278,9 @@ loop249:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop249
+	JMP     loop258
 
-done250:
+done259:
 	VZEROUPPER
 	RET
 
@@ -4127,9 +4300,9 @@ TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop251:
+loop260:
 	TESTQ   BX, BX
-	JLE     done252
+	JLE     done261
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4144,9 +4317,9 @@ loop251:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop251
+	JMP     loop260
 
-done252:
+done261:
 	VZEROUPPER
 	RET
 
@@ -4166,9 +4339,9 @@ TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop253:
+loop262:
 	TESTQ   BX, BX
-	JLE     done254
+	JLE     done263
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4183,9 +4356,9 @@ loop253:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop253
+	JMP     loop262
 
-done254:
+done263:
 	VZEROUPPER
 	RET
 
@@ -4205,9 +4378,9 @@ TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop255:
+loop264:
 	TESTQ   BX, BX
-	JLE     done256
+	JLE     done265
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4222,9 +4395,9 @@ loop255:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop255
+	JMP     loop264
 
-done256:
+done265:
 	VZEROUPPER
 	RET
 
@@ -4244,9 +4417,9 @@ TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop257:
+loop266:
 	TESTQ   BX, BX
-	JLE     done258
+	JLE     done267
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4261,9 +4434,9 @@ loop257:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop257
+	JMP     loop266
 
-done258:
+done267:
 	VZEROUPPER
 	RET
 
@@ -4283,9 +4456,9 @@ TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop259:
+loop268:
 	TESTQ   BX, BX
-	JLE     done260
+	JLE     done269
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4300,9 +4473,9 @@ loop259:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop259
+	JMP     loop268
 
-done260:
+done269:
 	VZEROUPPER
 	RET
 
@@ -4322,9 +4495,9 @@ TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop261:
+loop270:
 	TESTQ   BX, BX
-	JLE     done262
+	JLE     done271
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4339,9 +4512,9 @@ loop261:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop261
+	JMP     loop270
 
-done262:
+done271:
 	VZEROUPPER
 	RET
 
@@ -4361,9 +4534,9 @@ TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop263:
+loop272:
 	TESTQ   BX, BX
-	JLE     done264
+	JLE     done273
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4378,9 +4551,9 @@ loop263:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop263
+	JMP     loop272
 
-done264:
+done273:
 	VZEROUPPER
 	RET
 
@@ -4400,9 +4573,9 @@ TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop265:
+loop274:
 	TESTQ   BX, BX
-	JLE     done266
+	JLE     done275
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4417,9 +4590,9 @@ loop265:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop265
+	JMP     loop274
 
-done266:
+done275:
 	VZEROUPPER
 	RET
 
@@ -4439,9 +4612,9 @@ TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop267:
+loop276:
 	TESTQ   BX, BX
-	JLE     done268
+	JLE     done277
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4456,9 +4629,9 @@ loop267:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop267
+	JMP     loop276
 
-done268:
+done277:
 	VZEROUPPER
 	RET
 
@@ -4478,9 +4651,9 @@ TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop269:
+loop278:
 	TESTQ   BX, BX
-	JLE     done270
+	JLE     done279
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4495,9 +4668,9 @@ loop269:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop269
+	JMP     loop278
 
-done270:
+done279:
 	VZEROUPPER
 	RET
 
@@ -4517,9 +4690,9 @@ TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop271:
+loop280:
 	TESTQ   BX, BX
-	JLE     done272
+	JLE     done281
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4534,9 +4707,9 @@ loop271:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop271
+	JMP     loop280
 
-done272:
+done281:
 	VZEROUPPER
 	RET
 
@@ -4556,9 +4729,9 @@ TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop273:
+loop282:
 	TESTQ   BX, BX
-	JLE     done274
+	JLE     done283
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4573,9 +4746,9 @@ loop273:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop273
+	JMP     loop282
 
-done274:
+done283:
 	VZEROUPPER
 	RET
 
@@ -4595,9 +4768,9 @@ TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop275:
+loop284:
 	TESTQ   BX, BX
-	JLE     done276
+	JLE     done285
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4612,9 +4785,188 @@ loop275:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop275
+	JMP     loop284
 
-done276:
+done285:
+	VZEROUPPER
+	RET
+
+// func laneSum32(x *float32, n int) float32
+// Requires: AVX, SSE
+TEXT ·laneSum32(SB), NOSPLIT, $0-20
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX), Y1
+	VMOVUPS (AX), Y2
+	VMOVUPS (AX), Y3
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, CX
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+
+four286:
+	CMPQ    CX, $0x00000020
+	JL      one287
+	VMOVUPS (AX), Y4
+	VADDPS  Y4, Y0, Y0
+	VMOVUPS 32(AX), Y4
+	VADDPS  Y4, Y1, Y1
+	VMOVUPS 64(AX), Y4
+	VADDPS  Y4, Y2, Y2
+	VMOVUPS 96(AX), Y4
+	VADDPS  Y4, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	JMP     four286
+
+one287:
+	TESTQ   CX, CX
+	JLE     done288
+	VMOVUPS (AX), Y4
+	VADDPS  Y4, Y0, Y0
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, CX
+	JMP     one287
+
+done288:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDPS       X1, X0, X0
+	MOVSS        X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func laneMax32(x *float32, n int) (r float32, nan int)
+// Requires: AVX, SSE
+TEXT ·laneMax32(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX), Y1
+	VMOVUPS (AX), Y2
+	VMOVUPS (AX), Y3
+	VCMPPS  $0x03, Y0, Y0, Y4
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, CX
+
+four289:
+	CMPQ    CX, $0x00000020
+	JL      one290
+	VMOVUPS (AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y5, Y0, Y0
+	VMOVUPS 32(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y5, Y1, Y1
+	VMOVUPS 64(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y5, Y2, Y2
+	VMOVUPS 96(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y5, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	JMP     four289
+
+one290:
+	TESTQ   CX, CX
+	JLE     done291
+	VMOVUPS (AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y5, Y0, Y0
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, CX
+	JMP     one290
+
+done291:
+	VMAXPS       Y1, Y0, Y0
+	VMAXPS       Y3, Y2, Y2
+	VMAXPS       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMAXPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMAXPS       X1, X0, X0
+	MOVSS        X0, r+16(FP)
+	VMOVMSKPS    Y4, AX
+	MOVQ         AX, nan+24(FP)
+	VZEROUPPER
+	RET
+
+// func laneMin32(x *float32, n int) (r float32, nan int)
+// Requires: AVX, SSE
+TEXT ·laneMin32(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX), Y1
+	VMOVUPS (AX), Y2
+	VMOVUPS (AX), Y3
+	VCMPPS  $0x03, Y0, Y0, Y4
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, CX
+
+four292:
+	CMPQ    CX, $0x00000020
+	JL      one293
+	VMOVUPS (AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPS  Y5, Y0, Y0
+	VMOVUPS 32(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPS  Y5, Y1, Y1
+	VMOVUPS 64(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPS  Y5, Y2, Y2
+	VMOVUPS 96(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPS  Y5, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	JMP     four292
+
+one293:
+	TESTQ   CX, CX
+	JLE     done294
+	VMOVUPS (AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMINPS  Y5, Y0, Y0
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, CX
+	JMP     one293
+
+done294:
+	VMINPS       Y1, Y0, Y0
+	VMINPS       Y3, Y2, Y2
+	VMINPS       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMINPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMINPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMINPS       X1, X0, X0
+	MOVSS        X0, r+16(FP)
+	VMOVMSKPS    Y4, AX
+	MOVQ         AX, nan+24(FP)
 	VZEROUPPER
 	RET
 

@@ -192,7 +192,7 @@ func exported(elem string) string { return strings.ToUpper(elem[:1]) + elem[1:] 
 func writeElemDispatch(b *bytes.Buffer, names map[ops.Op]string, elem string) {
 	fmt.Fprintf(b, "func computeSIMD%s(op ops.Op, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
 	b.WriteString("\tif simdWidth != 0 {\n")
-	writeVMathCases(b, names, elem, false)
+	writeVMathCases(b, names, elem)
 	b.WriteString("\t}\n")
 	writeWidthSwitch(b, elem, func(v vecType) {
 		for arity := 1; arity <= 3; arity++ {
@@ -228,25 +228,20 @@ func writeWidthSwitch(b *bytes.Buffer, elem string, patCases func(v vecType)) {
 
 // writeVMathCases writes the calls of internal/vmath's slice functions for
 // the ops that have one: vector operands, or pow with a scalar exponent or
-// base. With via64 (a float32 block in the scalar build) each call goes
-// through the float64 function and the via64 wrappers (vmath_via64.go),
-// whose results are the scalar loops' to the bit.
-func writeVMathCases(b *bytes.Buffer, names map[ops.Op]string, elem string, via64 bool) {
+// base.
+func writeVMathCases(b *bytes.Buffer, names map[ops.Op]string, elem string) {
 	suffix := vmathSuffix(elem)
 	b.WriteString("\tswitch pat {\n")
 	for _, c := range []struct {
-		pat, call, wrapped string
-		arity              int
+		pat, call string
+		arity     int
 	}{
-		{"patV", "vmath.%s%s(d, args[0].vec)", "via64V(vmath.%s%s, d, args[0].vec)", 1},
-		{"patVV", "vmath.%s%s(d, args[0].vec, args[1].vec)", "via64VV(vmath.%s%s, d, args[0].vec, args[1].vec)", 2},
-		{"patVS", "vmath.%sScalar%s(d, args[0].vec, args[1].s)", "via64VS(vmath.%sScalar%s, d, args[0].vec, args[1].s)", 2},
-		{"patSV", "vmath.Scalar%s%s(d, args[0].s, args[1].vec)", "via64SV(vmath.Scalar%s%s, d, args[0].s, args[1].vec)", 2},
+		{"patV", "vmath.%s%s(d, args[0].vec)", 1},
+		{"patVV", "vmath.%s%s(d, args[0].vec, args[1].vec)", 2},
+		{"patVS", "vmath.%sScalar%s(d, args[0].vec, args[1].s)", 2},
+		{"patSV", "vmath.Scalar%s%s(d, args[0].s, args[1].vec)", 2},
 	} {
 		call, sfx := c.call, suffix
-		if via64 {
-			call, sfx = c.wrapped, "64"
-		}
 		var cases []string
 		for _, op := range ops.All() {
 			if def := op.Def(); def.VMath != "" && def.Arity == c.arity {
@@ -414,11 +409,10 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 // vmathSource writes kernels/loops_vmath_gen.go, the scalar build's use of
 // internal/vmath: computeVMath hands a float64 or float32 block of an op
 // that has a vmath function to it when the selected ISA level has vector
-// kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64). float64 calls
-// the kernels directly, float32 through the float64 ones (via64), so that
-// the scalar build's results do not change by a bit: the float64 kernels
-// are math's algorithms lane by lane, and the float32 references are
-// float32(f(float64(x))).
+// kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64): the float64
+// kernels are math's algorithms lane by lane (the scalar loops' bits), the
+// float32 ones vmath's float32 polynomials, within vmath's accuracy rule
+// (4 ulp) of the scalar loops' float32(f(float64(x))), at twice the lanes.
 func vmathSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("//go:build !(goexperiment.simd && amd64)\n\n")
@@ -426,8 +420,9 @@ func vmathSource(names map[ops.Op]string) ([]byte, error) {
 	b.WriteString("package kernels\n\nimport (\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	b.WriteString(`// computeVMath computes a float64 or float32 block of an op internal/vmath
 // has a function for with its vector kernels, when the selected ISA level
-// has them; it reports whether it did. float32 blocks go through the
-// float64 kernels, so results are bit-identical to the scalar loops'.
+// has them; it reports whether it did. float64 results are the scalar
+// loops' bits; float32 ones are within internal/vmath's accuracy rule of
+// them (4 ulp; NaN, ±Inf and ±0 exact).
 func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) bool {
 	if vmath.Width() == 1 {
 		return false
@@ -444,7 +439,7 @@ func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T
 `)
 	for _, elem := range []string{"float64", "float32"} {
 		fmt.Fprintf(&b, "func computeVMath%s(op ops.Op, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
-		writeVMathCases(&b, names, elem, elem == "float32")
+		writeVMathCases(&b, names, elem)
 		b.WriteString("\treturn false\n}\n\n")
 	}
 	return format.Source(b.Bytes())

@@ -329,6 +329,9 @@ func generateLanes() map[string][]byte {
 			}
 		}
 		tables = append(tables, t)
+		for _, fo := range foldOps {
+			f.foldFunc(fo, elem)
+		}
 	}
 	return map[string][]byte{"zlanes_amd64.s": f.asmFor("kernels"), "zlanes_amd64.go": lanesGoFile(tables)}
 }
@@ -348,6 +351,13 @@ func lanesGoFile(tables []laneTables) []byte {
 			}
 		}
 		sfx := strings.TrimPrefix(elem, "float")
+		for _, fo := range foldOps {
+			ret := elem
+			if fo.nanFlag {
+				ret = "(r " + elem + ", nan int)"
+			}
+			fmt.Fprintf(&b, "//go:noescape\nfunc lane%s%s(x *%s, n int) %s\n\n", fo.Name, sfx, elem, ret)
+		}
 		fmt.Fprintf(&b, "// lanes%s runs the %s lane loop of an op (kind laneOp, k the op), a fused\n", sfx, elem)
 		b.WriteString("// pair (lanePair, k its number) or a fused triple (laneTriple); it reports\n")
 		b.WriteString("// false, computing nothing, when there is none.\n")
@@ -369,4 +379,112 @@ func lanesGoFile(tables []laneTables) []byte {
 		log.Fatalf("zlanes_amd64.go: %v", err)
 	}
 	return src
+}
+
+// foldOp is a reduction's vector instruction: add for a sum, max and min
+// (x86's: the second operand where either is NaN or both are zero, which
+// the caller's fallback covers).
+type foldOp struct {
+	Name    string
+	nanFlag bool // returns whether a lane was NaN (max, min)
+	vec     func(k *kern) func(...operand.Op)
+}
+
+var foldOps = []foldOp{
+	{"Sum", false, func(k *kern) func(...operand.Op) { return k.op(k.c.VADDPD, k.c.VADDPS) }},
+	{"Max", true, func(k *kern) func(...operand.Op) { return k.op(k.c.VMAXPD, k.c.VMAXPS) }},
+	{"Min", true, func(k *kern) func(...operand.Op) { return k.op(k.c.VMINPD, k.c.VMINPS) }},
+}
+
+// foldFunc writes laneSum64(x *float64, n int) float64 and its kin: the
+// fold of n elements (a multiple of the lane count) in four vector
+// accumulators, each taking every fourth vector, combined as
+// (acc0 op acc1) op (acc2 op acc3) and then across lanes pairwise. Max and
+// Min also return nan = 1 where an element was NaN.
+func (f *asmFile) foldFunc(fo foldOp, elem int) {
+	k := f.kern(elem)
+	c := k.c
+	t := map[int]string{64: "float64", 32: "float32"}[elem]
+	name := fmt.Sprintf("lane%s%d", fo.Name, elem)
+	sig := fmt.Sprintf("func(x *%s, n int) %s", t, t)
+	if fo.nanFlag {
+		sig = fmt.Sprintf("func(x *%s, n int) (r %s, nan int)", t, t)
+	}
+	c.Function(name)
+	c.Attributes(attr.NOSPLIT)
+	c.SignatureExpr(sig)
+	ins := fo.vec(k)
+	xp := c.Load(c.Param("x"), c.GP64())
+	n := c.Load(c.Param("n"), c.GP64())
+	L := k.lanes()
+	step := k.bits / 8
+	acc := make([]V, 4)
+	for i := range acc {
+		acc[i] = k.vreg()
+	}
+	// the first vector starts every accumulator (n ≥ one vector)
+	for i := range acc {
+		c.VMOVUPS(operand.Mem{Base: xp}, acc[i])
+	}
+	var nan V
+	if fo.nanFlag {
+		nan = k.cmp(unord, acc[0], acc[0])
+	}
+	c.ADDQ(operand.U8(step), xp)
+	c.SUBQ(operand.U8(L), n)
+	if fo.Name == "Sum" {
+		// a sum starts the other three at zero, not at the first vector
+		for _, a := range acc[1:] {
+			c.VXORPS(a, a, a)
+		}
+	}
+	four, one, done := k.newLabel("four"), k.newLabel("one"), k.newLabel("done")
+	c.Label(four)
+	c.CMPQ(n, operand.U32(4*L))
+	c.JL(operand.LabelRef(one))
+	for i, a := range acc {
+		v := k.load(operand.Mem{Base: xp, Disp: i * step})
+		if fo.nanFlag {
+			c.VORPS(k.cmp(unord, v, v), nan, nan)
+		}
+		ins(v, a, a)
+	}
+	c.ADDQ(operand.U32(4*step), xp)
+	c.SUBQ(operand.U32(4*L), n)
+	c.JMP(operand.LabelRef(four))
+	c.Label(one)
+	c.TESTQ(n, n)
+	c.JLE(operand.LabelRef(done))
+	v := k.load(operand.Mem{Base: xp})
+	if fo.nanFlag {
+		c.VORPS(k.cmp(unord, v, v), nan, nan)
+	}
+	ins(v, acc[0], acc[0])
+	c.ADDQ(operand.U8(step), xp)
+	c.SUBQ(operand.U8(L), n)
+	c.JMP(operand.LabelRef(one))
+	c.Label(done)
+	ins(acc[1], acc[0], acc[0])
+	ins(acc[3], acc[2], acc[2])
+	ins(acc[2], acc[0], acc[0])
+	// across lanes: the high half onto the low, then pairwise
+	x := c.XMM()
+	c.VEXTRACTF128(operand.U8(1), acc[0], x)
+	lo := acc[0].AsX()
+	ins(x, lo, lo)
+	if elem == 32 {
+		c.VMOVHLPS(lo, lo, x)
+		ins(x, lo, lo)
+		c.VMOVSHDUP(lo, x)
+	} else {
+		c.VPERMILPD(operand.U8(1), lo, x)
+	}
+	ins(x, lo, lo)
+	c.Store(lo, c.ReturnIndex(0))
+	if fo.nanFlag {
+		m := k.bitsOf(nan)
+		c.Store(m, c.ReturnIndex(1))
+	}
+	c.VZEROUPPER()
+	c.RET()
 }
