@@ -340,3 +340,71 @@ func TestWorkloadsPrepare(t *testing.T) {
 		t.Error("an unknown workload was prepared")
 	}
 }
+
+// TestWorkloadRowPieces checks each row piece against a float64 loop over
+// its rows, in both dtypes, on a small matrix with a tail after the last
+// whole vector and on one row of the benchmark's width.
+func TestWorkloadRowPieces(t *testing.T) {
+	for _, name := range workloadNames {
+		if _, ok := newRowPiece[float64](name, 1, 1, 1); !ok {
+			continue
+		}
+		t.Run(name+"/float32", func(t *testing.T) { checkRowPiece[float32](t, name) })
+		t.Run(name+"/float64", func(t *testing.T) { checkRowPiece[float64](t, name) })
+	}
+}
+
+func checkRowPiece[T tensor.Float](t *testing.T, name string) {
+	for _, sz := range [][2]int{{7, 37}, {3, pieceCols}} {
+		rows, cols := sz[0], sz[1]
+		p, _ := newRowPiece[T](name, rows, cols, 9)
+		if err := p.step(); err != nil {
+			t.Fatal(err)
+		}
+		x, got := asFloat64(p.x)(), asFloat64(p.out)()
+		for r := range rows {
+			row := x[r*cols : (r+1)*cols]
+			want := rowReference(name, row)
+			for c, w := range want {
+				if g := got[r*len(want)+c]; !near(g, w, tol[T](1e-5, 1e-12), 1) {
+					t.Fatalf("%s %v: row %d element %d = %v, reference %v", name, sz, r, c, g, w)
+				}
+			}
+		}
+	}
+}
+
+// rowReference is a row piece's result for one row, in float64.
+func rowReference(name string, row []float64) []float64 {
+	maxOf, sum := math.Inf(-1), 0.0
+	for _, v := range row {
+		maxOf = math.Max(maxOf, v)
+		sum += v
+	}
+	mean := sum / float64(len(row))
+	var expSum, sq float64
+	for _, v := range row {
+		expSum += math.Exp(v - maxOf)
+		sq += (v - mean) * (v - mean)
+	}
+	each := func(f func(float64) float64) []float64 {
+		out := make([]float64, len(row))
+		for i, v := range row {
+			out[i] = f(v)
+		}
+		return out
+	}
+	switch name {
+	case "row-exp":
+		return each(math.Exp)
+	case "row-tanh":
+		return each(math.Tanh)
+	case "row-softmax":
+		return each(func(v float64) float64 { return math.Exp(v-maxOf) / expSum })
+	case "row-max":
+		return []float64{maxOf}
+	case "row-logsumexp":
+		return []float64{maxOf + math.Log(expSum)}
+	}
+	return []float64{sq / float64(len(row))}
+}

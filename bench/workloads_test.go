@@ -18,7 +18,12 @@ import (
 // same five in PyTorch (CPU, eager), NumPy and numexpr, at the same sizes
 // and dtypes, and names its lines so that the report pairs them with
 // these: BenchmarkWorkload/<workload>/<dtype>/<impl>.
-var workloadNames = []string{"mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans"}
+//
+// The row pieces (issue 29, point 4) follow: one op over a 4096×1000
+// matrix, elementwise or along its rows (axis 1), the parts that such
+// workloads are made of.
+var workloadNames = []string{"mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans",
+	"row-exp", "row-tanh", "row-max", "row-logsumexp", "row-softmax", "row-var"}
 
 // The sizes the issue states.
 const (
@@ -30,6 +35,7 @@ const (
 	lnEps                                  = 1e-5
 	xentRows, xentClasses                  = 4096, 1000
 	kmPoints, kmDims, kmCentroids          = 100_000, 64, 256
+	pieceRows, pieceCols                   = 4096, 1000
 )
 
 // workload is one workload at one dtype, its trees built: step runs it once.
@@ -53,8 +59,49 @@ func prepareWorkload[T tensor.Float](name string) (workload, error) {
 	case "kmeans":
 		return workload{step: newKMeans[T](kmPoints, kmDims, kmCentroids, 1).step}, nil
 	}
+	if p, ok := newRowPiece[T](name, pieceRows, pieceCols, 1); ok {
+		return workload{step: p.step}, nil
+	}
 	return workload{}, fmt.Errorf("no workload %q", name)
 }
+
+// rowPiece is one of the row pieces: out = e, a tree over x.
+type rowPiece[T tensor.Float] struct {
+	x, out *tensor.Tensor[T]
+	e      expr.Exp[T]
+}
+
+// newRowPiece builds the row piece name over a rows×cols standard normal
+// matrix: exp and tanh elementwise, max, logsumexp and var (ddof 0) along
+// axis 1 into a vector of rows, softmax along axis 1 into a matrix.
+func newRowPiece[T tensor.Float](name string, rows, cols int, seed uint64) (*rowPiece[T], bool) {
+	x := tensor.Randn[T](seed, rows, cols)
+	var e expr.Exp[T]
+	matrix := true
+	switch name {
+	case "row-exp":
+		e = expr.Exponential[T](x)
+	case "row-tanh":
+		e = expr.Tanh[T](x)
+	case "row-softmax":
+		e = expr.Softmax[T](x, 1)
+	case "row-max":
+		e, matrix = expr.Max[T](x, expr.Axis(1)), false
+	case "row-logsumexp":
+		e, matrix = expr.LogSumExp[T](x, expr.Axis(1)), false
+	case "row-var":
+		e, matrix = expr.Var[T](x, expr.Axis(1)), false
+	default:
+		return nil, false
+	}
+	out := tensor.Zeros[T](rows)
+	if matrix {
+		out = tensor.Zeros[T](rows, cols)
+	}
+	return &rowPiece[T]{x: x, out: out, e: e}, true
+}
+
+func (p *rowPiece[T]) step() error { return kernels.Assign(p.out, p.e) }
 
 // BenchmarkWorkload runs each workload once per iteration, in float32 and
 // float64: BenchmarkWorkload/<workload>/<dtype>/laze. Each leaf builds its

@@ -30,7 +30,8 @@ func twoPass(n int) (*tensor.Tensor[float64], expr.Exp[float64]) {
 //     and from memory (1e6), against passBlock;
 //   - regs: a tree of three passes per block from L2 or L3 (1e5), against
 //     blockSize;
-//   - stream: the same tree from memory (1e6 and 1e7), against streamBlock.
+//   - stream: the same tree from memory (1e6 and 1e7), against the stream
+//     block length of the selected level (streamBlock, laneStreamBlock).
 func BenchmarkBlockSize(b *testing.B) {
 	sweep := func(b *testing.B, name string, n int, length *int, sizes []int, tree func(int) (*tensor.Tensor[float64], expr.Exp[float64])) {
 		dst, e := tree(n)
@@ -53,7 +54,7 @@ func BenchmarkBlockSize(b *testing.B) {
 	}
 	sweep(b, "regs", 100000, &blockSize, []int{128, 256, 512, 1024}, twoPass)
 	for _, n := range []int{1000000, 10000000} {
-		sweep(b, "stream", n, &streamBlock, []int{64, 128, 256, 512, 1024}, twoPass)
+		sweep(b, "stream", n, streamBlockFor(), []int{64, 128, 256, 512, 1024}, twoPass)
 	}
 }
 

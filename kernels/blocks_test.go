@@ -48,7 +48,7 @@ func TestBlockLengthRules(t *testing.T) {
 		{"one fused pass", lowered(t, dst, poly4), 1 << 30, passBlock},
 		{"one fused pass, operands beyond the cache", lowered(t, dst, poly4), 1, passBlock},
 		{"passes in cache", lowered(t, dst, twoPass), 5 * 8 * n, blockSize},
-		{"passes beyond the cache", lowered(t, dst, twoPass), 5*8*n - 1, streamBlock},
+		{"passes beyond the cache", lowered(t, dst, twoPass), 5*8*n - 1, *streamBlockFor()},
 		{"tiled", lowered(t, dstM, expr.Add(m.T(), m)), 1, min(tileBlock, blockSize)},
 	}
 	for _, tc := range cases {

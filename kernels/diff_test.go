@@ -412,11 +412,11 @@ var evaluatorConfigs = []struct {
 // (passBlock, streamBlock), which keep their defaults otherwise.
 func withConfig(block, threshold, procs int, fn func()) {
 	oldBlock, oldThreshold, oldTile, oldTileBlock := blockSize, parallelThreshold, tileRows, tileBlock
-	oldPass, oldStream := passBlock, streamBlock
-	defer func() { passBlock, streamBlock = oldPass, oldStream }()
+	oldPass, oldStream, oldLane := passBlock, streamBlock, laneStreamBlock
+	defer func() { passBlock, streamBlock, laneStreamBlock = oldPass, oldStream, oldLane }()
 	blockSize, parallelThreshold = block, threshold
 	if block < 16 {
-		passBlock, streamBlock = block, block
+		passBlock, streamBlock, laneStreamBlock = block, block, block
 	}
 	switch {
 	case block < 4:

@@ -17,6 +17,9 @@ const (
 	laneTriple
 )
 
+// lanesOn reports that there are no lane loops to run.
+func lanesOn() bool { return false }
+
 // computeLanes computes nothing: the scalar loops compute every block.
 func computeLanes[T tensor.Number](laneKind, int, uint8, []T, *[4]value[T]) int { return 0 }
 

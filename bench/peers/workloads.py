@@ -55,7 +55,8 @@ import platform
 import re
 import sys
 
-WORKLOADS = ["mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans"]
+WORKLOADS = ["mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans",
+             "row-exp", "row-tanh", "row-max", "row-logsumexp", "row-softmax", "row-var"]
 DTYPES = ["float32", "float64"]
 IMPLS = ["torch", "numpy", "numexpr"]
 
@@ -510,8 +511,69 @@ def kmeans(dtype, rng):
                     {k_: (lambda k_=k_: state[k_]()) for k_ in ("numpy", "torch")}, check)
 
 
+# The row pieces: one op over a 4096x1000 standard normal matrix,
+# elementwise or along axis 1, as each library's user writes it.
+
+PIECE = (4096, 1000)
+
+
+def _softmax_np(x):
+    e = np.exp(x - x.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def _logsumexp_np(x):
+    m = x.max(1, keepdims=True)
+    return (m + np.log(np.exp(x - m).sum(1, keepdims=True)))[:, 0]
+
+
+ROW_PIECES = {
+    # name: (NumPy, PyTorch)
+    "row-exp": (np.exp, lambda t: torch.exp(t)),
+    "row-tanh": (np.tanh, lambda t: torch.tanh(t)),
+    "row-max": (lambda x: x.max(1), lambda t: torch.amax(t, 1)),
+    "row-logsumexp": (_logsumexp_np, lambda t: torch.logsumexp(t, 1)),
+    "row-softmax": (_softmax_np, lambda t: torch.softmax(t, 1)),
+    "row-var": (lambda x: x.var(1), lambda t: torch.var(t, 1, unbiased=False)),
+}
+
+
+def row_piece(name):
+    np_fn, torch_fn = ROW_PIECES[name]
+
+    def build(dtype, rng):
+        x = rng.standard_normal(PIECE).astype(dtype)
+        ref = [np_fn(x.astype(np.float64))]
+        state = {}
+
+        def numpy_impl():
+            out = {}
+            state["numpy"] = lambda: [out["y"]]
+
+            def step():
+                out["y"] = np_fn(x)
+            return step
+
+        def torch_impl():
+            xt = torch.from_numpy(x)
+            out = {}
+            state["torch"] = lambda: [out["y"].numpy()]
+
+            def step():
+                out["y"] = torch_fn(xt)
+            return step
+
+        def check(impl, out):
+            return close(impl, out[0], ref[0], tol(dtype, 1e-5, 1e-12), 1)
+
+        return Workload({"numpy": numpy_impl, "torch": torch_impl},
+                        {k: (lambda k=k: state[k]()) for k in ("numpy", "torch")}, check)
+    return build
+
+
 BUILDERS = {"mlp": mlp, "blackscholes": blackscholes, "layernorm-gelu": layernorm_gelu,
             "softmax-xent": softmax_xent, "kmeans": kmeans}
+BUILDERS.update({name: row_piece(name) for name in ROW_PIECES})
 
 
 def blas_library():
