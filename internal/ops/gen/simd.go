@@ -24,12 +24,13 @@ type vecType struct {
 	max   string // the largest finite element value
 }
 
-// vecTypes are the vector types, widest first per element type.
+// vecTypes are the vector types: AVX-512's alone. The AVX2 blocks of both
+// builds go through the lane assembly (kernels/zlanes_amd64.s, compiled
+// from the same SIMD column by internal/vmath/asmgen), so each ISA has one
+// implementation; archsimd adds AVX-512, which the assembly does not have.
 var vecTypes = []vecType{
 	{"Float64x8", "float64", 8, "Mask64x8", "Uint64x8", "1 << 63", 512, "Scaled(0)", "math.MaxFloat64"},
-	{"Float64x4", "float64", 4, "Mask64x4", "Uint64x4", "1 << 63", 256, "()", "math.MaxFloat64"},
 	{"Float32x16", "float32", 16, "Mask32x16", "Uint32x16", "1 << 31", 512, "Scaled(0)", "math.MaxFloat32"},
-	{"Float32x8", "float32", 8, "Mask32x8", "Uint32x8", "1 << 31", 256, "()", "math.MaxFloat32"},
 }
 
 // vmathSuffix is the suffix of internal/vmath's functions for an element
@@ -141,7 +142,7 @@ func simdSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("//go:build goexperiment.simd && amd64\n\n")
 	b.WriteString(header)
-	b.WriteString("package kernels\n\nimport (\n\t\"math\"\n\t\"simd/archsimd\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
+	b.WriteString("package kernels\n\nimport (\n\t\"math\"\n\t\"simd/archsimd\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	writeSIMDDispatch(&b)
 	writeTripleDispatch(&b)
 	for _, elem := range []string{"float64", "float32"} {
@@ -164,16 +165,16 @@ func simdSource(names map[ops.Op]string) ([]byte, error) {
 	return format.Source(b.Bytes())
 }
 
-// writeSIMDDispatch writes computeSIMD and computeFusedSIMD, which hand a
+// writeSIMDDispatch writes computeWide and computeFusedWide, which hand a
 // float32 or float64 block to its element type's dispatcher.
 func writeSIMDDispatch(b *bytes.Buffer) {
 	for _, fused := range []bool{false, true} {
-		name, sel, selParam := "computeSIMD", "op", "op ops.Op"
+		name, sel, selParam := "computeWide", "op", "op ops.Op"
 		if fused {
-			name, sel, selParam = "computeFusedSIMD", "pair", "pair uint8"
+			name, sel, selParam = "computeFusedWide", "pair", "pair uint8"
 		}
-		fmt.Fprintf(b, "// %s computes a block with the SIMD loops when T is float32 or float64\n", name)
-		b.WriteString("// and a loop exists for the instruction; it reports whether it did.\n")
+		fmt.Fprintf(b, "// %s computes a block with the AVX-512 lane loops when T is float32 or\n", name)
+		b.WriteString("// float64, the CPU runs them and a loop exists for the instruction; it\n// reports whether it did.\n")
 		fmt.Fprintf(b, "func %s[T tensor.Number](%s, pat uint8, d []T, args *[3]value[T]) bool {\n", name, selParam)
 		b.WriteString("\tswitch d := any(d).(type) {\n")
 		for _, elem := range []string{"float64", "float32"} {
@@ -186,14 +187,10 @@ func writeSIMDDispatch(b *bytes.Buffer) {
 // exported capitalises an element type's name: Float64.
 func exported(elem string) string { return strings.ToUpper(elem[:1]) + elem[1:] }
 
-// writeElemDispatch writes one element type's dispatchers: internal/vmath
-// for the ops it computes, else the loop of the run-time vector width for
-// the pattern.
+// writeElemDispatch writes one element type's dispatchers: the loop of the
+// run-time vector width for the pattern.
 func writeElemDispatch(b *bytes.Buffer, names map[ops.Op]string, elem string) {
-	fmt.Fprintf(b, "func computeSIMD%s(op ops.Op, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
-	b.WriteString("\tif simdWidth != 0 {\n")
-	writeVMathCases(b, names, elem)
-	b.WriteString("\t}\n")
+	fmt.Fprintf(b, "func computeWide%s(op ops.Op, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
 	writeWidthSwitch(b, elem, func(v vecType) {
 		for arity := 1; arity <= 3; arity++ {
 			for _, p := range patterns(arity) {
@@ -202,7 +199,7 @@ func writeElemDispatch(b *bytes.Buffer, names map[ops.Op]string, elem string) {
 		}
 	})
 	b.WriteString("\treturn false\n}\n\n")
-	fmt.Fprintf(b, "func computeFusedSIMD%s(pair, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
+	fmt.Fprintf(b, "func computeFusedWide%s(pair, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
 	writeWidthSwitch(b, elem, func(v vecType) {
 		for _, p := range patterns(3) {
 			fmt.Fprintf(b, "\t\tcase pat%s:\n\t\t\treturn %s(pair, d, %s)\n", p, fusedLaneLoopName(p, v), loopArgs(p))
@@ -370,9 +367,9 @@ func tripleLaneLoopName(v vecType) string { return "tripleLanes" + v.name }
 // writeTripleDispatch writes computeTripleSIMD, which hands a float32 or
 // float64 block to the fused triple's lane loop of the run-time width.
 func writeTripleDispatch(b *bytes.Buffer) {
-	b.WriteString("// computeTripleSIMD computes a fused triple over a block with the lane\n")
-	b.WriteString("// loops when T is float32 or float64; it reports whether it did.\n")
-	b.WriteString("func computeTripleSIMD[T tensor.Number](triple uint8, d, x, y, z, w []T) bool {\n")
+	b.WriteString("// computeTripleWide computes a fused triple over a block with the\n")
+	b.WriteString("// AVX-512 lane loops when T is float32 or float64; it reports whether it did.\n")
+	b.WriteString("func computeTripleWide[T tensor.Number](triple uint8, d, x, y, z, w []T) bool {\n")
 	b.WriteString("\tswitch d := any(d).(type) {\n")
 	for _, elem := range []string{"float64", "float32"} {
 		fmt.Fprintf(b, "\tcase []%s:\n\t\tswitch simdWidth {\n", elem)
@@ -406,7 +403,7 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 	fmt.Fprintf(b, "\tfusedTripleVVVV(triple, d[i:], %s)\n\treturn true\n}\n\n", tailArgs(p))
 }
 
-// vmathSource writes kernels/loops_vmath_gen.go, the scalar build's use of
+// vmathSource writes kernels/loops_vmath_gen.go, both builds' use of
 // internal/vmath: computeVMath hands a float64 or float32 block of an op
 // that has a vmath function to it when the selected ISA level has vector
 // kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64): the float64
@@ -415,7 +412,6 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 // (4 ulp) of the scalar loops' float32(f(float64(x))), at twice the lanes.
 func vmathSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString("//go:build !(goexperiment.simd && amd64)\n\n")
 	b.WriteString(header)
 	b.WriteString("package kernels\n\nimport (\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	b.WriteString(`// computeVMath computes a float64 or float32 block of an op internal/vmath
