@@ -7,8 +7,10 @@ import (
 )
 
 // The packed-GEMM suite (bench/gemm_test.go), run on one core in the
-// GOEXPERIMENT=simd build: Gemm/<dtype>/<n>/{laze,gonum} and
-// Gemm/epilogue/<dtype>/<n>/{product,fused,twopass}.
+// default build: Gemm/<dtype>/<n>/{laze,gonum} and
+// Gemm/epilogue/<dtype>/<n>/{product,fused,twopass}; beside it OpenBLAS
+// through NumPy on one thread (bench/peers/gemm.py),
+// Gemm/<dtype>/<n>/openblas.
 const (
 	gemm         = "Gemm/"
 	gemmEpilogue = "Gemm/epilogue/"
@@ -17,12 +19,14 @@ const (
 // gemmTargetN is the product size the report's targets are stated at.
 const gemmTargetN = 1024
 
-// gemmTable compares laze's product in the SIMD build (the packed GEMM)
-// with gonum's Gemm on one core, and checks the target: at least 3×
-// gonum at 1024² in float64 and float32.
+// gemmTable compares laze's product in the default build (the packed GEMM)
+// with gonum's Gemm and, where the run has it, OpenBLAS on one core, and
+// checks the targets: at least 3× gonum at 1024² (issue 17) and at least
+// 0.9× OpenBLAS at every size from 256 to 2048 (issue 29), in float64 and
+// float32.
 func gemmTable(rs *results) (string, error) {
-	t := &table{align: "lrrrrr", header: []string{"dtype", "n", "laze (packed GEMM)", "gonum Gemm", "GFLOP/s, laze", "laze vs gonum"}}
-	var verdicts []string
+	t := &table{align: "lrrrrrrr", header: []string{"dtype", "n", "laze (packed GEMM)", "gonum Gemm", "OpenBLAS (NumPy, 1 thread)", "GFLOP/s, laze", "laze vs gonum", "laze vs OpenBLAS"}}
+	var verdicts, blasVerdicts []string
 	for _, dtype := range rs.level(gemm, 1) {
 		if dtype == "epilogue" {
 			continue
@@ -35,16 +39,25 @@ func gemmTable(rs *results) (string, error) {
 				continue
 			}
 			flops := 2 * float64(n) * float64(n) * float64(n)
-			t.add(dtype, strconv.Itoa(n), formatTime(laze), formatTime(gonum), fmt.Sprintf("%.1f", flops/laze/1e9), formatRatio(gonum/laze))
+			blasTime, blasRatio := "—", "—"
+			if blas, ok := rs.median(name+"openblas", 1, unitTime); ok {
+				blasTime, blasRatio = formatTime(blas), formatRatio(blas/laze)
+				blasVerdicts = append(blasVerdicts, fmt.Sprintf("%s at %d %s (%s)", dtype, n, status(blas/laze >= 0.9), formatRatio(blas/laze)))
+			}
+			t.add(dtype, strconv.Itoa(n), formatTime(laze), formatTime(gonum), blasTime, fmt.Sprintf("%.1f", flops/laze/1e9), formatRatio(gonum/laze), blasRatio)
 			if n == gemmTargetN {
 				verdicts = append(verdicts, fmt.Sprintf("%s %s (%s)", dtype, status(gonum/laze >= 3), formatRatio(gonum/laze)))
 			}
 		}
 	}
 	if len(t.rows) == 0 {
-		return "Not in this run: no `Gemm/<dtype>/<n>/{laze,gonum}` figures on one core (bench/report/run.sh runs them in the GOEXPERIMENT=simd build).\n", nil
+		return "Not in this run: no `Gemm/<dtype>/<n>/{laze,gonum}` figures on one core (bench/report/run.sh runs them).\n", nil
 	}
-	return t.String() + targetLine(fmt.Sprintf("laze ≥ 3× gonum's Gemm at %d², one core", gemmTargetN), verdicts), nil
+	out := t.String() + targetLine(fmt.Sprintf("laze ≥ 3× gonum's Gemm at %d², one core", gemmTargetN), verdicts)
+	if len(blasVerdicts) == 0 {
+		return out + "\nTarget (issue 29), laze ≥ 0.9× OpenBLAS at 256–2048, one core: not in this run (no OpenBLAS figures: `make bench-deps`).\n", nil
+	}
+	return out + fmt.Sprintf("\nTarget (issue 29), laze ≥ 0.9× OpenBLAS at 256–2048, one core: %s.\n", strings.Join(blasVerdicts, ", ")), nil
 }
 
 // gemmEpilogueTable shows what the fused elementwise rest costs: relu(a@b

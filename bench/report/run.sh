@@ -116,11 +116,14 @@ workload_peers() {
 }
 
 # gemm runs the packed-GEMM suite (bench/gemm_test.go) on one core in the
-# GOEXPERIMENT=simd build, where laze's products run on internal/gemm.
+# default build, where laze's products run on internal/gemm, then
+# OpenBLAS's products through NumPy on one thread (bench/peers/gemm.py).
 gemm() {
-	GOMAXPROCS=1 "$simd_bin/bench.test" -test.run '^$' -test.benchmem -test.timeout 120m -test.cpu 1 -test.count 1 \
-		-test.bench 'Gemm' -test.benchtime 3x | grep -E '^(Benchmark|goos|goarch|pkg|cpu)' | tee -a "$tmp" ||
-		warn "the GOEXPERIMENT=simd Gemm run failed; see above"
+	bench 1 -bench 'Gemm' -benchtime 3x
+	if ((peers_ok)); then
+		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "$py" bench/peers/gemm.py | tee -a "$tmp" ||
+			warn "bench/peers/gemm.py failed; see above"
+	fi
 }
 
 for ((pass = 1; pass <= count; pass++)); do
@@ -134,6 +137,6 @@ for ((pass = 1; pass <= count; pass++)); do
 		if ((peers_ok)); then workload_peers "$procs"; fi
 	done
 	bench "$cores" -bench MatMul -benchtime 5x
-	if ((simd_ok)); then gemm; fi
+	gemm
 done
 mv "$tmp" "$out"
