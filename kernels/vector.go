@@ -16,6 +16,9 @@ import (
 // level has it; the scalar loop computes the tail after the lane loops'
 // last whole vector. Each reports whether it computed the block.
 
+// computeSIMD computes a block of op, operands args in pattern pat, with
+// the vector code the selected level has; false leaves it to the scalar
+// loop.
 func computeSIMD[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) bool {
 	if computeVMath(op, pat, d, args) || (wideOn() && computeWide(op, pat, d, args)) {
 		return true
