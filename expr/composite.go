@@ -147,9 +147,13 @@ func finiteOr0[T tensor.Float](m Exp[T]) Exp[T] {
 //
 // Evaluation: the maximum is one reduction (materialised, one value per
 // line), the sum of exp(x - m) a second reduction with exp(x - m) fused into
-// it, and the quotient one fused elementwise pass, which computes exp(x - m)
-// again rather than storing it: three passes over x, none of them writing a
-// temporary the size of x.
+// it, and the quotient one fused elementwise pass; none of them writes a
+// temporary the size of x. On the host, when the destination shares no
+// memory with x, the sum's pass also stores exp(x - m) into the destination
+// and the quotient's pass reads it back from there, so exp runs once per
+// element (package kernels, "the destination as scratch"); otherwise the
+// quotient's pass computes exp(x - m) again. The result is the same bits
+// either way.
 func Softmax[T tensor.Float](x Exp[T], axis int) Exp[T] {
 	x = bare(x)
 	// The shift by the maximum changes no value of the result, so its

@@ -48,6 +48,7 @@ func cpuFailureScenes() []failureScene {
 	m := tensor.Rand[float64](6, 4, 8)
 	col := tensor.Rand[float64](8, 8, 1)
 	v2 := tensor.Rand[float64](7, 4)
+	sm := tensor.Rand[float64](9, 4, 8)
 	sum := expr.Sum[float64](x, expr.Axis(1))
 	return []failureScene{
 		{"assign: an operand overlapping dst copied aside", "Assign",
@@ -86,6 +87,14 @@ func cpuFailureScenes() []failureScene {
 			func() error {
 				return AssignAll([]*tensor.Tensor[float64]{v, v2}, []expr.Exp[float64]{expr.Of[float64](sum).AddScalar(1), expr.Of[float64](sum).Neg()})
 			}, ts(v, v2, x), dsts(v, v2)},
+		{"spill: softmax, exp stored into dst by the sum's pass", "Assign",
+			func() error { return Assign(sm, expr.Softmax[float64](x, 1)) }, ts(sm, x), dsts(sm)},
+		{"spill across AssignAll: logsumexp's sum stores exp into the other pair's dst", "AssignAll",
+			func() error {
+				e := expr.Exponential(expr.Sub[float64](x, expr.Max[float64](x, expr.Axis(1), expr.KeepDims())))
+				s := expr.Sum(e, expr.Axis(1), expr.KeepDims())
+				return AssignAll([]*tensor.Tensor[float64]{v, sm}, []expr.Exp[float64]{expr.Of(expr.Log(s)).Reshape(4), expr.Div(e, s)})
+			}, ts(v, sm, x), dsts(v, sm)},
 		{"Eval: the result and a concatenation's temporaries", "Eval",
 			func() error { _, err := Eval(expr.Of(expr.Concatenate(0, expr.Of[float64](w), sum)).Exp()); return err }, ts(w, x), nil},
 		{"mask: MaskedSelect of trees", "MaskedSelect",

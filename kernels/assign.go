@@ -111,6 +111,9 @@ func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T])
 	}
 	ev := newEvaluation(call)
 	defer ev.release()
+	if err := armSpills(ev, []*tensor.Tensor[T]{dst}, []expr.Exp[T]{e}); err != nil {
+		return err
+	}
 	if err := evaluate(ev, dst, e); err != nil {
 		return err
 	}

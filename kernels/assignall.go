@@ -118,6 +118,9 @@ func crossed[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) []bool
 // own destination is handled by the lowering's aliasing analysis, as in
 // Assign.
 func evaluateAll[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []expr.Exp[T]) error {
+	if err := armSpills(ev, dsts, es); err != nil {
+		return err
+	}
 	viaTemp := crossed(dsts, es)
 	temps := make([]*tensor.Tensor[T], len(dsts))
 	for i, e := range es {

@@ -56,6 +56,9 @@ func explainPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		ev.device = &onDevice{ev: ev, backend: rec, queue: rec, alloc: a}
 		ev.plan.device, ev.plan.rec = ev.device, rec
 	}
+	if err := armSpills(ev, []*tensor.Tensor[T]{dst}, []expr.Exp[T]{e}); err != nil {
+		return "", err
+	}
 	if err := evaluate(ev, dst, e); err != nil {
 		return "", err
 	}
@@ -406,6 +409,9 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	}
 	switch {
 	case p.red != nil:
+		if p.tee != nil {
+			fmt.Fprintf(b, "  %-4s = %s, stored for the pass that writes it\n", nameOf(pl, p.tee), slot[p.result])
+		}
 		fmt.Fprintf(b, "  fold %s into out with %s\n", slot[p.result], p.red.def.Name)
 	case !p.inPlace:
 		fmt.Fprintf(b, "  out  = %s\n", slot[p.result])

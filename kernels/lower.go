@@ -24,19 +24,21 @@ type program[T tensor.Number] struct {
 	data    [][]T        // storage per operand
 	mems    []operandMem // per operand, its block and element type, for device kernels
 
-	leaves   []*tensor.Tensor[T] // leaf i as given (nil for a converted leaf), for Explain
-	leafSlot []int               // slot of leaf i
-	leafReg  []int               // register that leaf i is gathered into when its inner stride is not 0 or 1 or it converts, else -1
-	convert  []converter[T]      // per leaf, the conversion from another element type, or nil
-	consts   []constant[T]
-	code     []instr
-	nslots   int
-	nregs    int
-	result   int      // slot of the tree's value
-	scalar   bool     // the result is one value per block (a constant or a broadcast leaf)
-	inPlace  bool     // the last instruction writes straight into the destination
-	noop     bool     // the tree is the destination itself: nothing to write
-	outs     []output // AssignAll's further destinations, written with the result after each block
+	leaves     []*tensor.Tensor[T] // leaf i as given (nil for a converted leaf), for Explain
+	leafSlot   []int               // slot of leaf i
+	leafReg    []int               // register that leaf i is gathered into when its inner stride is not 0 or 1 or it converts, else -1
+	convert    []converter[T]      // per leaf, the conversion from another element type, or nil
+	consts     []constant[T]
+	code       []instr
+	nslots     int
+	nregs      int
+	result     int               // slot of the tree's value
+	scalar     bool              // the result is one value per block (a constant or a broadcast leaf)
+	inPlace    bool              // the last instruction writes straight into the destination
+	teeInPlace bool              // the last instruction writes straight into the reduction's tee (outs[0]), which the fold then reads
+	noop       bool              // the tree is the destination itself: nothing to write
+	outs       []output          // AssignAll's further destinations, or a reduction's tee, written with their values after each block
+	tee        *tensor.Tensor[T] // the destination a reduction's pass also stores its operand into (spill.go), for Explain
 
 	workers *sync.Pool // a cached plan's workers (*worker[T]), or nil
 
@@ -106,9 +108,19 @@ type instr struct {
 	triple uint8  // the fused triple's number (fusedTriple), 0 for a single op or a pair
 	pat    uint8  // operand pattern (patternCodes); 0 when every argument is a scalar
 	out    int    // result slot
-	reg    int    // register the result is computed into; -1 for the destination
+	reg    int    // register the result is computed into; toDst or toTee for straight into memory
 	args   [4]int
 }
+
+// The registers that are memory: an instruction whose reg is toDst writes
+// straight into the destination's block (the last of an assignment whose
+// destination has inner stride 1), one whose reg is toTee into the block
+// of the program's one further output (the last of a reduction storing its
+// operand into the destination, spill.go, at inner stride 1).
+const (
+	toDst = -1
+	toTee = -2
+)
 
 // lowering is the state of lower.
 type lowering[T tensor.Number] struct {
@@ -142,6 +154,11 @@ func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *re
 	p.result = root
 	p.leaves = l.leaves
 	p.noop = len(p.code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.leafSlot[0] == root && red == nil
+	if red != nil && red.tee != nil {
+		p.tee = red.tee
+		p.outs = append(p.outs, output{operand: len(l.bstrides), slot: root})
+		l.addOperand(red.tee.Elems(friend.K), red.tee.Offset(), red.tee.StridesView(friend.K), memOf(red.tee))
+	}
 	if red != nil && red.def.Arg {
 		red.pos = len(l.bstrides)
 		l.addOperand(nil, 0, red.positions, operandMem{})
@@ -160,6 +177,12 @@ func (l *lowering[T]) newSlot(scalar bool) int {
 
 // node lowers one node and returns the slot holding its value.
 func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
+	if t, ok := l.spilledLeaf(e); ok {
+		l.note(func(pl *plan) string {
+			return fmt.Sprintf("%v read back from %s, where a reduction's pass stored it", exprString(pl, e), nameOf(pl, t))
+		})
+		return l.leaf(t)
+	}
 	switch n := e.(type) {
 	case *tensor.Tensor[T]:
 		return l.leaf(n)
@@ -234,7 +257,7 @@ func (l *lowering[T]) once(n expr.Node, lower func() (int, error)) (int, error) 
 
 // op lowers an op node: its operands first, then one instruction.
 func (l *lowering[T]) op(op ops.Op, operands ...expr.Exp[T]) (int, error) {
-	in := instr{op: op, reg: -1}
+	in := instr{op: op, reg: toDst}
 	for i, x := range operands {
 		s, err := l.node(x)
 		if err != nil {
@@ -385,6 +408,11 @@ func (l *lowering[T]) allocateRegisters() {
 			p.inPlace = true
 			continue
 		}
+		if k == len(p.code)-1 && in.out == p.result && p.tee != nil && p.strides[p.outs[0].operand][last] == 1 {
+			in.reg = toTee
+			p.teeInPlace = true
+			continue
+		}
 		in.reg = take()
 		owner[in.out] = in.reg
 	}
@@ -468,7 +496,7 @@ func feedsNext(in, next instr, uses []int) bool {
 
 // fusedPairOf is the fused instruction computing next(in(a, b), c).
 func (l *lowering[T]) fusedPairOf(in, next instr, pair uint8) instr {
-	fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: -1,
+	fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: toDst,
 		args: [4]int{in.args[0], in.args[1], next.args[1]}}
 	fused.pat = patternCodes[3][l.scalarMask(fused.args[:3])]
 	return fused

@@ -49,9 +49,10 @@ func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
 // straight into the destination: the first such product of an assignment,
 // of the destination's shape, into a destination BLAS can write, in a tree
 // no tensor of which (under any node, of any element type) may share memory
-// with the destination.
+// with the destination, and a destination that does not hold a subtree a
+// reduction's pass stored there for this pass to read (spill.go).
 func (l *lowering[T]) canWriteProduct(result shape.Shape) bool {
-	return !l.multi && l.p.red == nil && l.p.first == nil && result.Equal(l.dims) &&
+	return !l.multi && l.p.red == nil && l.p.first == nil && !l.holdsSpill() && result.Equal(l.dims) &&
 		productWritable(l.dst) && !treeMayOverlap(l.root, l.target)
 }
 

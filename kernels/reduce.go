@@ -25,11 +25,12 @@ type reduceState[T tensor.Number] struct {
 	def         ops.ReducerDef
 	compensated bool // a float sum: accumulators carry a Neumaier compensation
 	main        *accumulator[T]
-	size        int   // number of accumulators (result elements)
-	count       int   // elements folded into each
-	positions   []int // arg reductions: per operand axis, the weight of its index in the result index (0 on kept axes)
-	pos         int   // arg reductions: the operand that carries positions
-	spare       int   // register for a scalar result spread over a block
+	size        int               // number of accumulators (result elements)
+	count       int               // elements folded into each
+	positions   []int             // arg reductions: per operand axis, the weight of its index in the result index (0 on kept axes)
+	pos         int               // arg reductions: the operand that carries positions
+	spare       int               // register for a scalar result spread over a block
+	tee         *tensor.Tensor[T] // where the pass also stores its operand's values (spill.go), or nil
 
 	idx       operandMem // arg reductions on a device: the index output's block
 	idxOffset int        // and its offset
@@ -356,6 +357,7 @@ func runReduction[T tensor.Number](ev *evaluation, n expr.Node, def ops.ReducerD
 		}
 	}
 	red := newReduceState(def, g, s, acc.Elems(friend.K), idx, ev.device == nil)
+	red.tee = takeTee(ev, x)
 	p, err := lower(ev, target[T]{t: acc, dims: s, strides: strides}, x, red)
 	if err != nil {
 		return nil, err

@@ -235,9 +235,13 @@ func (p *program[T]) block(w *worker[T], n int) {
 			continue
 		}
 		var d []T
-		if in.reg < 0 {
+		switch in.reg {
+		case toDst:
 			d = dst[dstOff : dstOff+n]
-		} else {
+		case toTee:
+			o := p.outs[0].operand
+			d = p.data[o][w.blockOffsets[o] : w.blockOffsets[o]+n]
+		default:
 			d = w.regs[in.reg][:n]
 		}
 		switch {
@@ -253,15 +257,17 @@ func (p *program[T]) block(w *worker[T], n int) {
 	if p.inPlace {
 		return
 	}
+	if !p.teeInPlace {
+		for _, o := range p.outs {
+			store(p.data[o.operand], w.blockOffsets[o.operand], p.strides[o.operand][last], n, o.scalar, vals[o.slot])
+		}
+	}
 	res := vals[p.result]
 	if p.red != nil {
 		p.fold(w, res, n)
 		return
 	}
 	store(dst, dstOff, dstStride, n, p.scalar, res)
-	for _, o := range p.outs {
-		store(p.data[o.operand], w.blockOffsets[o.operand], p.strides[o.operand][last], n, o.scalar, vals[o.slot])
-	}
 }
 
 // store writes a block's n values (or its one value, for a scalar) into
