@@ -169,7 +169,9 @@ func (p *program[T]) streamsFromMemory(w walk) bool {
 }
 
 // runRange executes work items [start, end), folding into acc for a
-// reduction.
+// reduction. The item's place (plane, group of rows, block) is found by
+// division once, then advanced by counting: a division per item costs as
+// much as folding a short row.
 func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 	if start >= end {
 		return
@@ -179,14 +181,11 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 	defer putWorker(w)
 	last := len(p.shape) - 1
 	inner := p.shape[last]
-	plane := -1
+	perPlane, groups := wk.perPlane(), wk.groups()
+	plane, rem := start/perPlane, start%perPlane
+	group, blk := rem/wk.perRow, rem%wk.perRow
+	w.seekPlane(p, plane)
 	for item := start; item < end; item++ {
-		if pl := item / wk.perPlane(); pl != plane {
-			plane = pl
-			w.seekPlane(p, plane)
-		}
-		rem := item % wk.perPlane()
-		group, blk := rem/wk.perRow, rem%wk.perRow
 		j := blk * wk.block
 		n := min(wk.block, inner-j)
 		for r := group * wk.groupRows; r < min((group+1)*wk.groupRows, wk.rows); r++ {
@@ -197,6 +196,17 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 				}
 			}
 			p.block(w, n)
+		}
+		if blk++; blk < wk.perRow {
+			continue
+		}
+		blk = 0
+		if group++; group < groups {
+			continue
+		}
+		group = 0
+		if plane++; item+1 < end {
+			w.seekPlane(p, plane)
 		}
 	}
 }
