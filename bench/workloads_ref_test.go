@@ -2,6 +2,7 @@ package bench
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/laze-go/laze/kernels"
@@ -399,6 +400,12 @@ func rowReference(name string, row []float64) []float64 {
 		return each(math.Exp)
 	case "row-tanh":
 		return each(math.Tanh)
+	case "row-log":
+		return each(math.Log)
+	case "row-sigmoid":
+		return each(func(v float64) float64 { return 1 / (1 + math.Exp(-v)) })
+	case "row-min":
+		return []float64{slices.Min(row)}
 	case "row-softmax":
 		return each(func(v float64) float64 { return math.Exp(v-maxOf) / expSum })
 	case "row-max":

@@ -23,7 +23,7 @@ import (
 // matrix, elementwise or along its rows (axis 1), the parts that such
 // workloads are made of.
 var workloadNames = []string{"mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans",
-	"row-exp", "row-tanh", "row-max", "row-logsumexp", "row-softmax", "row-var"}
+	"row-exp", "row-tanh", "row-log", "row-sigmoid", "row-max", "row-min", "row-logsumexp", "row-softmax", "row-var"}
 
 // The sizes the issue states.
 const (
@@ -72,8 +72,9 @@ type rowPiece[T tensor.Float] struct {
 }
 
 // newRowPiece builds the row piece name over a rows×cols standard normal
-// matrix: exp and tanh elementwise, max, logsumexp and var (ddof 0) along
-// axis 1 into a vector of rows, softmax along axis 1 into a matrix.
+// matrix: exp, tanh, sigmoid and log (of |x|) elementwise, max, min,
+// logsumexp and var (ddof 0) along axis 1 into a vector of rows, softmax
+// along axis 1 into a matrix.
 func newRowPiece[T tensor.Float](name string, rows, cols int, seed uint64) (*rowPiece[T], bool) {
 	x := tensor.Randn[T](seed, rows, cols)
 	var e expr.Exp[T]
@@ -83,6 +84,15 @@ func newRowPiece[T tensor.Float](name string, rows, cols int, seed uint64) (*row
 		e = expr.Exponential[T](x)
 	case "row-tanh":
 		e = expr.Tanh[T](x)
+	case "row-log": // of |x|, so that every element is in log's domain
+		if err := kernels.Assign(x, expr.Abs[T](x)); err != nil {
+			panic(err)
+		}
+		e = expr.Log[T](x)
+	case "row-sigmoid":
+		e = expr.Sigmoid[T](x)
+	case "row-min":
+		e, matrix = expr.Min[T](x, expr.Axis(1)), false
 	case "row-softmax":
 		e = expr.Softmax[T](x, 1)
 	case "row-max":

@@ -56,7 +56,8 @@ import re
 import sys
 
 WORKLOADS = ["mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans",
-             "row-exp", "row-tanh", "row-max", "row-logsumexp", "row-softmax", "row-var"]
+             "row-exp", "row-tanh", "row-log", "row-sigmoid", "row-max", "row-min", "row-logsumexp",
+             "row-softmax", "row-var"]
 DTYPES = ["float32", "float64"]
 IMPLS = ["torch", "numpy", "numexpr"]
 
@@ -531,7 +532,10 @@ ROW_PIECES = {
     # name: (NumPy, PyTorch)
     "row-exp": (np.exp, lambda t: torch.exp(t)),
     "row-tanh": (np.tanh, lambda t: torch.tanh(t)),
+    "row-log": (np.log, lambda t: torch.log(t)),  # of |x|: the input is made positive first
+    "row-sigmoid": (lambda x: 1 / (1 + np.exp(-x)), lambda t: torch.sigmoid(t)),
     "row-max": (lambda x: x.max(1), lambda t: torch.amax(t, 1)),
+    "row-min": (lambda x: x.min(1), lambda t: torch.amin(t, 1)),
     "row-logsumexp": (_logsumexp_np, lambda t: torch.logsumexp(t, 1)),
     "row-softmax": (_softmax_np, lambda t: torch.softmax(t, 1)),
     "row-var": (lambda x: x.var(1), lambda t: torch.var(t, 1, unbiased=False)),
@@ -543,6 +547,8 @@ def row_piece(name):
 
     def build(dtype, rng):
         x = rng.standard_normal(PIECE).astype(dtype)
+        if name == "row-log":
+            x = np.abs(x)
         ref = [np_fn(x.astype(np.float64))]
         state = {}
 
