@@ -170,10 +170,14 @@ func (p *program[T]) streamsFromMemory(w walk) bool {
 
 // runRange executes work items [start, end), folding into acc for a
 // reduction. The item's place (plane, group of rows, block) is found by
-// division once, then advanced by counting: a division per item costs as
-// much as folding a short row.
+// division once, then advanced by counting (itemCursor): a division per
+// item costs as much as folding a short row.
 func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 	if start >= end {
+		return
+	}
+	if p.foldsRows(wk) {
+		p.foldRows(wk, start, end, acc)
 		return
 	}
 	w := getWorker[T](p)
@@ -181,14 +185,12 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 	defer putWorker(w)
 	last := len(p.shape) - 1
 	inner := p.shape[last]
-	perPlane, groups := wk.perPlane(), wk.groups()
-	plane, rem := start/perPlane, start%perPlane
-	group, blk := rem/wk.perRow, rem%wk.perRow
-	w.seekPlane(p, plane)
+	c := newItemCursor(wk, start)
+	w.seekPlane(p, c.plane)
 	for item := start; item < end; item++ {
-		j := blk * wk.block
+		j := c.blk * wk.block
 		n := min(wk.block, inner-j)
-		for r := group * wk.groupRows; r < min((group+1)*wk.groupRows, wk.rows); r++ {
+		for r := c.group * wk.groupRows; r < min((c.group+1)*wk.groupRows, wk.rows); r++ {
 			for k, off := range w.planeOffsets {
 				w.blockOffsets[k] = off + j*p.strides[k][last]
 				if last > 0 {
@@ -197,16 +199,68 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 			}
 			p.block(w, n)
 		}
-		if blk++; blk < wk.perRow {
-			continue
+		if c.next() && item+1 < end {
+			w.seekPlane(p, c.plane)
 		}
-		blk = 0
-		if group++; group < groups {
-			continue
+	}
+}
+
+// itemCursor is a work item's place in a walk: its plane, its group of
+// rows and its block within the row (and the walk's counts of those).
+type itemCursor struct{ plane, group, blk, groups, perRow int }
+
+func newItemCursor(wk walk, item int) itemCursor {
+	perPlane := wk.perPlane()
+	rem := item % perPlane
+	return itemCursor{plane: item / perPlane, group: rem / wk.perRow, blk: rem % wk.perRow, groups: wk.groups(), perRow: wk.perRow}
+}
+
+// next moves to the following item and reports whether it starts a new
+// plane.
+func (c *itemCursor) next() bool {
+	if c.blk++; c.blk < c.perRow {
+		return false
+	}
+	c.blk = 0
+	if c.group++; c.group < c.groups {
+		return false
+	}
+	c.group = 0
+	c.plane++
+	return true
+}
+
+// foldsRows reports whether p is a plain reduction of one tensor along its
+// inner axis: no instruction, one leaf read in place at inner stride 1,
+// one accumulator per row, no tiling. foldRows then runs it.
+func (p *program[T]) foldsRows(wk walk) bool {
+	last := len(p.shape) - 1
+	return p.red != nil && !p.red.def.Arg && len(p.code) == 0 && len(p.leafSlot) == 1 && len(p.data) == 2 &&
+		p.convert[0] == nil && p.result == p.leafSlot[0] && !p.scalar && wk.groupRows == 1 &&
+		p.strides[1][last] == 1 && p.strides[0][last] == 0
+}
+
+// foldRows is runRange for a program foldsRows accepts: each block is
+// folded straight from the tensor's memory with the calls fold makes for
+// it (foldBlock, combineAt), without a worker or the block's machinery, so
+// the bits are fold's.
+func (p *program[T]) foldRows(wk walk, start, end int, acc *accumulator[T]) {
+	last := len(p.shape) - 1
+	inner, data := p.shape[last], p.data[1]
+	c := newItemCursor(wk, start)
+	accBase, xBase := p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
+	for item := start; item < end; item++ {
+		j := c.blk * wk.block
+		n := min(wk.block, inner-j)
+		accOff, xOff := accBase, xBase+j
+		if last > 0 {
+			accOff += c.group * p.strides[0][last-1]
+			xOff += c.group * p.strides[1][last-1]
 		}
-		group = 0
-		if plane++; item+1 < end {
-			w.seekPlane(p, plane)
+		best, i := p.red.foldBlock(data[xOff:xOff+n], 0, 0)
+		p.red.combineAt(acc, accOff, best, i)
+		if c.next() {
+			accBase, xBase = p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
 		}
 	}
 }

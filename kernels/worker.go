@@ -85,12 +85,17 @@ func putWorker[T tensor.Number](w *worker[T]) {
 // seekPlane sets each operand's offset at the start of plane (row-major
 // over the dimensions outside the last two).
 func (w *worker[T]) seekPlane(p *program[T], plane int) {
-	copy(w.planeOffsets, p.offsets)
-	for d := len(p.shape) - 3; d >= 0; d-- {
-		i := plane % p.shape[d]
-		plane /= p.shape[d]
-		for k := range w.planeOffsets {
-			w.planeOffsets[k] += i * p.strides[k][d]
-		}
+	for k := range w.planeOffsets {
+		w.planeOffsets[k] = p.planeOffset(k, plane)
 	}
+}
+
+// planeOffset is operand k's offset at the start of plane.
+func (p *program[T]) planeOffset(k, plane int) int {
+	off := p.offsets[k]
+	for d := len(p.shape) - 3; d >= 0; d-- {
+		off += (plane % p.shape[d]) * p.strides[k][d]
+		plane /= p.shape[d]
+	}
+	return off
 }
