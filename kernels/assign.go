@@ -111,13 +111,19 @@ func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T])
 	}
 	ev := newEvaluation(call)
 	defer ev.release()
-	if err := armSpills(ev, []*tensor.Tensor[T]{dst}, []expr.Exp[T]{e}); err != nil {
-		return err
-	}
-	if err := evaluate(ev, dst, e); err != nil {
+	if err := evaluateRoot(ev, dst, e); err != nil {
 		return err
 	}
 	return ev.run()
+}
+
+// evaluateRoot is evaluate for the tree a call assigns to dst: with the
+// destination as scratch (armSpills) first.
+func evaluateRoot[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	if err := armSpills(ev, []*tensor.Tensor[T]{dst}, []expr.Exp[T]{e}); err != nil {
+		return err
+	}
+	return evaluate(ev, dst, e)
 }
 
 // evaluate lowers e for dst and performs the program's step; a

@@ -34,10 +34,11 @@ type evaluation struct {
 	// per call, so nested reductions cost time linear in their depth.
 	shapes expr.Shapes
 
-	// The destination as scratch (spill.go): tees maps a reduction operand
-	// to the destination its reduction's pass is to store it into, until
-	// that reduction is lowered; spilled maps it to that destination after.
-	tees, spilled map[expr.Node]any
+	// The destination as scratch (spill.go): tee is the reduction operand
+	// armSpills is having stored, and where, until its reduction is
+	// lowered; spilled maps each stored operand to its destination.
+	tee     *pendingTee
+	spilled map[expr.Node]any
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a

@@ -56,10 +56,7 @@ func explainPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 		ev.device = &onDevice{ev: ev, backend: rec, queue: rec, alloc: a}
 		ev.plan.device, ev.plan.rec = ev.device, rec
 	}
-	if err := armSpills(ev, []*tensor.Tensor[T]{dst}, []expr.Exp[T]{e}); err != nil {
-		return "", err
-	}
-	if err := evaluate(ev, dst, e); err != nil {
+	if err := evaluateRoot(ev, dst, e); err != nil {
 		return "", err
 	}
 	if ev.err != nil {
@@ -409,8 +406,8 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	}
 	switch {
 	case p.red != nil:
-		if p.tee != nil {
-			fmt.Fprintf(b, "  %-4s = %s, stored for the pass that writes it\n", nameOf(pl, p.tee), slot[p.result])
+		if p.red.tee != nil {
+			fmt.Fprintf(b, "  %-4s = %s, stored for the pass that writes it\n", nameOf(pl, p.red.tee), slot[p.result])
 		}
 		fmt.Fprintf(b, "  fold %s into out with %s\n", slot[p.result], p.red.def.Name)
 	case !p.inPlace:

@@ -32,13 +32,12 @@ type program[T tensor.Number] struct {
 	code       []instr
 	nslots     int
 	nregs      int
-	result     int               // slot of the tree's value
-	scalar     bool              // the result is one value per block (a constant or a broadcast leaf)
-	inPlace    bool              // the last instruction writes straight into the destination
-	teeInPlace bool              // the last instruction writes straight into the reduction's tee (outs[0]), which the fold then reads
-	noop       bool              // the tree is the destination itself: nothing to write
-	outs       []output          // AssignAll's further destinations, or a reduction's tee, written with their values after each block
-	tee        *tensor.Tensor[T] // the destination a reduction's pass also stores its operand into (spill.go), for Explain
+	result     int      // slot of the tree's value
+	scalar     bool     // the result is one value per block (a constant or a broadcast leaf)
+	inPlace    bool     // the last instruction writes straight into the destination
+	teeInPlace bool     // the last instruction writes straight into the reduction's tee (outs[0]), which the fold then reads
+	noop       bool     // the tree is the destination itself: nothing to write
+	outs       []output // AssignAll's further destinations, or a reduction's tee (red.tee), written with their values after each block
 
 	workers *sync.Pool // a cached plan's workers (*worker[T]), or nil
 
@@ -155,7 +154,6 @@ func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *re
 	p.leaves = l.leaves
 	p.noop = len(p.code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.leafSlot[0] == root && red == nil
 	if red != nil && red.tee != nil {
-		p.tee = red.tee
 		p.outs = append(p.outs, output{operand: len(l.bstrides), slot: root})
 		l.addOperand(red.tee.Elems(friend.K), red.tee.Offset(), red.tee.StridesView(friend.K), memOf(red.tee))
 	}
@@ -408,7 +406,7 @@ func (l *lowering[T]) allocateRegisters() {
 			p.inPlace = true
 			continue
 		}
-		if k == len(p.code)-1 && in.out == p.result && p.tee != nil && p.strides[p.outs[0].operand][last] == 1 {
+		if k == len(p.code)-1 && in.out == p.result && p.red != nil && p.red.tee != nil && p.strides[p.outs[0].operand][last] == 1 {
 			in.reg = toTee
 			p.teeInPlace = true
 			continue

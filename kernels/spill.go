@@ -57,37 +57,40 @@ type spillCandidate[T tensor.Number] struct {
 	red *expr.Reduction[T]
 }
 
+// pendingTee is the reduction operand e whose reduction armSpills is
+// computing, and the destination (a *tensor.Tensor) to store e into.
+type pendingTee struct {
+	e   expr.Node
+	dst any
+}
+
 // armSpills finds, for each pair (dsts[i], es[i]) of the call that the
-// rule allows, the subtrees to store into dsts[i], and computes their
-// reductions now, each storing its operand (runReduction takes the tee):
-// the final pass of the pair then reads it (lowering.spilledLeaf).
+// rule allows, the subtree to store into dsts[i], and computes its
+// reduction now, storing it (runReduction takes the tee): the final pass of
+// the pair then reads it (lowering.spilledLeaf).
 func armSpills[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []expr.Exp[T]) error {
 	if spillOff.Load() || ev.device != nil {
 		return nil
 	}
 	for i, dst := range dsts {
-		if !spillSafe(dsts, es, i) {
+		candidates := spillCandidates(ev, dst, es[i])
+		if len(candidates) == 0 || !spillSafe(dsts, es, i) {
 			continue
 		}
-		for _, c := range spillCandidates(ev, dst, es[i]) {
+		for _, c := range candidates {
 			if _, done := ev.done[c.red]; done {
 				continue
 			}
-			if ev.tees == nil {
-				ev.tees, ev.spilled = map[expr.Node]any{}, map[expr.Node]any{}
-			}
-			if _, armed := ev.tees[c.e]; armed {
-				continue
-			}
 			if _, stored := ev.spilled[c.e]; stored {
-				continue
+				continue // into another pair's destination
 			}
-			ev.tees[c.e] = dst
+			ev.tee = &pendingTee{e: c.e, dst: dst}
 			red := c.red
-			if _, err := computed(ev, red, func() (*tensor.Tensor[T], error) { return reduce(ev, red) }); err != nil {
+			_, err := computed(ev, red, func() (*tensor.Tensor[T], error) { return reduce(ev, red) })
+			ev.tee = nil // taken by runReduction; never left armed
+			if err != nil {
 				return err
 			}
-			delete(ev.tees, c.e) // taken by runReduction; never left armed
 			if _, stored := ev.spilled[c.e]; stored {
 				break // one subtree per destination: a second would overwrite the first
 			}
@@ -100,10 +103,10 @@ func armSpills[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []e
 // no tree reads memory it may address and no other destination overlaps
 // it.
 func spillSafe[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T], i int) bool {
-	r := dsts[i].Region(friend.K)
 	if dsts[i].Numel() == 0 {
 		return false
 	}
+	r := dsts[i].Region(friend.K)
 	for k := range dsts {
 		if treeMayOverlap(es[k], r) || (k != i && shape.MayOverlap(r, dsts[k].Region(friend.K))) {
 			return false
@@ -141,6 +144,7 @@ func elementwisePart[T tensor.Number](root expr.Exp[T]) (outside map[expr.Node]b
 		viewed bool
 	}
 	seen := map[visit]bool{}
+	listed := map[*expr.Reduction[T]]bool{}
 	var walk func(e expr.Exp[T], viewed bool)
 	walk = func(e expr.Exp[T], viewed bool) {
 		e = unwrap(e)
@@ -148,35 +152,40 @@ func elementwisePart[T tensor.Number](root expr.Exp[T]) (outside map[expr.Node]b
 			return
 		}
 		seen[visit{e, viewed}] = true
-		if _, ok := e.(*expr.Reduction[T]); ok && !seen[visit{e, !viewed}] {
-			reds = append(reds, e.(*expr.Reduction[T]))
-		}
-		operands, ok := opOperands(e)
-		if ok && !viewed {
-			outside[e] = true
-		}
-		if v, isView := e.(*expr.View[T]); isView {
-			operands, viewed = []expr.Exp[T]{v.X}, true
-		}
-		for _, x := range operands {
-			walk(x, viewed)
+		switch n := e.(type) {
+		case *expr.Reduction[T]:
+			if !listed[n] {
+				listed[n] = true
+				reds = append(reds, n)
+			}
+		case *expr.View[T]:
+			walk(n.X, true)
+		default:
+			_, operands, ok := opParts(e)
+			if ok && !viewed {
+				outside[e] = true
+			}
+			for _, x := range operands {
+				walk(x, viewed)
+			}
 		}
 	}
 	walk(root, false)
 	return outside, reds
 }
 
-// opOperands returns the operands of an op node (unary, binary, ternary).
-func opOperands[T tensor.Number](e expr.Exp[T]) ([]expr.Exp[T], bool) {
+// opParts returns an op node's op and operands (unary, binary, ternary), or
+// false for any other node.
+func opParts[T tensor.Number](e expr.Exp[T]) (expr.Op, []expr.Exp[T], bool) {
 	switch n := e.(type) {
 	case *expr.Unary[T]:
-		return []expr.Exp[T]{n.X}, true
+		return n.Op, []expr.Exp[T]{n.X}, true
 	case *expr.Binary[T]:
-		return []expr.Exp[T]{n.X, n.Y}, true
+		return n.Op, []expr.Exp[T]{n.X, n.Y}, true
 	case *expr.Ternary[T]:
-		return []expr.Exp[T]{n.X, n.Y, n.Z}, true
+		return n.Op, []expr.Exp[T]{n.X, n.Y, n.Z}, true
 	}
-	return nil, false
+	return 0, nil, false
 }
 
 // treeCost is the cost of computing e's elementwise tree once per element:
@@ -188,12 +197,12 @@ func treeCost[T tensor.Number](e expr.Exp[T]) int {
 	var cost func(e expr.Exp[T]) int
 	cost = func(e expr.Exp[T]) int {
 		e = unwrap(e)
-		operands, ok := opOperands(e)
+		op, operands, ok := opParts(e)
 		if !ok || seen[e] {
 			return 0
 		}
 		seen[e] = true
-		c := opOf(e).Cost()
+		c := op.Cost()
 		for _, x := range operands {
 			c += cost(x)
 		}
@@ -202,29 +211,21 @@ func treeCost[T tensor.Number](e expr.Exp[T]) int {
 	return cost(e)
 }
 
-// opOf returns an op node's op.
-func opOf[T tensor.Number](e expr.Exp[T]) expr.Op {
-	switch n := e.(type) {
-	case *expr.Unary[T]:
-		return n.Op
-	case *expr.Binary[T]:
-		return n.Op
-	case *expr.Ternary[T]:
-		return n.Op
-	}
-	return 0
-}
-
 // takeTee returns the destination armSpills armed for the reduction
 // operand x, recording that the reduction's pass stores x there, or nil.
 func takeTee[T tensor.Number](ev *evaluation, x expr.Exp[T]) *tensor.Tensor[T] {
-	e := unwrap(x)
-	t, ok := ev.tees[e].(*tensor.Tensor[T])
+	if ev.tee == nil || ev.tee.e != unwrap(x) {
+		return nil
+	}
+	t, ok := ev.tee.dst.(*tensor.Tensor[T])
 	if !ok {
 		return nil
 	}
-	delete(ev.tees, e)
-	ev.spilled[e] = t
+	if ev.spilled == nil {
+		ev.spilled = map[expr.Node]any{}
+	}
+	ev.spilled[ev.tee.e] = t
+	ev.tee = nil
 	spillsTaken.Add(1)
 	return t
 }
