@@ -17,7 +17,7 @@ RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./internal/diskcache ./in
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` type-checks and vets
 # (tests included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
-ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/isa
+ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/vmath ./internal/isa
 
 .PHONY: test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
@@ -65,11 +65,11 @@ crossvet:
 	cd internal/crossvet && $(HOST_GO) vet ./... && $(HOST_GO) test ./... && $(HOST_GO) build -o $(CROSSVET) .
 
 ## asm-check: the generators of the assembly (internal/gemm/asmgen, internal/vmath/asmgen: modules of
-## their own, so that avo is no dependency of laze): vet the GEMM's and test it, and fail if
-## either's committed assembly is not what it writes
+## their own, so that avo is no dependency of laze): vet and test both (the vector math's test
+## checks its NEON encoder against GNU as's words and that the committed files are what it writes)
 asm-check:
 	cd internal/gemm/asmgen && $(GO) vet ./... && $(GO) test ./...
-	$(GO) run -C internal/vmath/asmgen . -check
+	cd internal/vmath/asmgen && $(GO) vet ./... && $(GO) test ./...
 
 ## bench: every benchmark, with allocations
 bench:

@@ -11,8 +11,9 @@ type Float interface{ ~float32 | ~float64 }
 // Width returns the number of float64 lanes the functions process at once
 // at the level isa.Selected() names: 4 with the AVX2 assembly (levels AVX2
 // and, in the default build, AVX512), 8 with the archsimd AVX-512 kernels
-// (level AVX512 in a GOEXPERIMENT=simd build), 1 for the scalar loops (level
-// Generic, and every platform but amd64). A float32 vector holds twice as
+// (level AVX512 in a GOEXPERIMENT=simd build), 2 with arm64's NEON kernels,
+// 1 for the scalar loops (level Generic, and every other platform). A
+// float32 vector holds twice as
 // many lanes.
 func Width() int { return widthOf(isa.Selected()) }
 

@@ -126,11 +126,11 @@ loop4:
 	VPAND       vmconst<>+576(SB), Y4, Y4
 	VADDPD      Y4, Y3, Y3
 	VADDPD      vmconst<>+960(SB), Y3, Y4
-	VMULPD      vmconst<>+1024(SB), Y3, Y5
+	VMULPD      vmconst<>+1088(SB), Y3, Y5
 	VSUBPD      Y5, Y1, Y1
 	VMULPD      vmconst<>+1056(SB), Y3, Y5
 	VSUBPD      Y5, Y1, Y1
-	VMULPD      vmconst<>+1088(SB), Y3, Y3
+	VMULPD      vmconst<>+1024(SB), Y3, Y3
 	VSUBPD      Y3, Y1, Y1
 	VMULPD      Y1, Y1, Y3
 	VMULPD      vmconst<>+1120(SB), Y3, Y5
@@ -213,11 +213,11 @@ loop7:
 	VPAND       vmconst<>+576(SB), Y4, Y4
 	VADDPD      Y4, Y3, Y3
 	VADDPD      vmconst<>+960(SB), Y3, Y4
-	VMULPD      vmconst<>+1024(SB), Y3, Y5
+	VMULPD      vmconst<>+1088(SB), Y3, Y5
 	VSUBPD      Y5, Y1, Y1
 	VMULPD      vmconst<>+1056(SB), Y3, Y5
 	VSUBPD      Y5, Y1, Y1
-	VMULPD      vmconst<>+1088(SB), Y3, Y3
+	VMULPD      vmconst<>+1024(SB), Y3, Y3
 	VSUBPD      Y3, Y1, Y1
 	VMULPD      Y1, Y1, Y3
 	VMULPD      vmconst<>+1120(SB), Y3, Y5
@@ -405,18 +405,18 @@ DATA vmconst<>+992(SB)/8, $0x0000000000000001
 DATA vmconst<>+1000(SB)/8, $0x0000000000000001
 DATA vmconst<>+1008(SB)/8, $0x0000000000000001
 DATA vmconst<>+1016(SB)/8, $0x0000000000000001
-DATA vmconst<>+1024(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+1032(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+1040(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+1048(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+1024(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+1032(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+1040(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+1048(SB)/8, $0x3ce8469898cc5170
 DATA vmconst<>+1056(SB)/8, $0x3e64442d00000000
 DATA vmconst<>+1064(SB)/8, $0x3e64442d00000000
 DATA vmconst<>+1072(SB)/8, $0x3e64442d00000000
 DATA vmconst<>+1080(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+1088(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+1096(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+1104(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+1112(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+1088(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+1096(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+1104(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+1112(SB)/8, $0x3fe921fb40000000
 DATA vmconst<>+1120(SB)/8, $0x3de5d8fd1fd19ccd
 DATA vmconst<>+1128(SB)/8, $0x3de5d8fd1fd19ccd
 DATA vmconst<>+1136(SB)/8, $0x3de5d8fd1fd19ccd

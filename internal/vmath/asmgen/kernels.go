@@ -84,7 +84,7 @@ const (
 // degree-8 Taylor polynomial, four doublings expm1(2r) = expm1(r)·(expm1(r)+2),
 // the last one adding 1, and a multiplication by 2^n. Lanes whose n is
 // outside [-1022, 1023] (overflow, subnormal or zero results, NaN) are out.
-func exp64(k *kern, x V) (r, ok V) {
+func exp64(k lang, x Op) (r, ok Op) {
 	t := k.add(k.mul(x, k.f(expLog2e)), k.f(magic52x15))
 	n := k.sub(t, k.f(magic52x15))
 	ok = k.mAnd(k.cmp(ge, n, k.f(-1022)), k.cmp(le, n, k.f(1023)))
@@ -105,7 +105,7 @@ func exp64(k *kern, x V) (r, ok V) {
 // log64 is math.Log's amd64 assembly (fdlibm's e_log.c), operation for
 // operation without FMA, on positive normal lanes; zero, subnormal,
 // negative, infinite and NaN lanes are out.
-func log64(k *kern, x V) (r, ok V) {
+func log64(k lang, x Op) (r, ok Op) {
 	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
 	f1 := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
 	kk := k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022))
@@ -116,7 +116,7 @@ func log64(k *kern, x V) (r, ok V) {
 	s := k.div(f, k.add(f, k.f(2)))
 	s2 := k.mul(s, s)
 	s4 := k.mul(s2, s2)
-	mulAdd := func(acc Op, m V, c float64) V { return k.add(k.mul(acc, m), k.f(c)) }
+	mulAdd := func(acc Op, m Op, c float64) Op { return k.add(k.mul(acc, m), k.f(c)) }
 	t1 := mulAdd(k.f(logL7), s4, logL5)
 	t1 = mulAdd(t1, s4, logL3)
 	t1 = k.mul(mulAdd(t1, s4, logL1), s2)
@@ -132,10 +132,17 @@ func log64(k *kern, x V) (r, ok V) {
 // tanh64 is math.Tanh: ±1 above 0.5·MAXLOG, 1 - 2/(exp(2|x|)+1) from
 // 0.625 and the Cephes rational function below, all three computed and
 // blended, one division serving both branches. Only NaN lanes are out.
-func tanh64(k *kern, x V) (r, ok V) {
+func tanh64(k lang, x Op) (r, ok Op) { return tanhWith(k, x, exp64) }
+
+// tanhArm64 is math.Tanh on arm64: tanh64 with arm64's exp (the rational
+// function's additions of products are fused there as goMulAdd says).
+func tanhArm64(k lang, x Op) (r, ok Op) { return tanhWith(k, x, expArm64) }
+
+// tanhWith is tanh64 with the exp of the platform's math.Exp.
+func tanhWith(k lang, x Op, exp core) (r, ok Op) {
 	sg := k.and(x, k.u(signBit))
 	z := k.and(x, k.u(absMask))
-	s, _ := exp64(k, k.mul(k.min(z, k.f(tanhBig)), k.f(2)))
+	s, _ := exp(k, k.mul(k.min(z, k.f(tanhBig)), k.f(2)))
 	x2 := k.mul(x, x)
 	p := k.goMulAdd(k.goMulAdd(k.f(tanhP0), x2, k.f(tanhP1), false), x2, k.f(tanhP2), false)
 	// s+tanhQ[0] with s = x*x, a product with other uses
@@ -153,7 +160,7 @@ func tanh64(k *kern, x V) (r, ok V) {
 }
 
 // sigmoid64 is 1/(1+math.Exp(-x)); lanes out of exp's domain are out.
-func sigmoid64(k *kern, x V) (r, ok V) {
+func sigmoid64(k lang, x Op) (r, ok Op) {
 	e, ok := exp64(k, k.xor(x, k.u(signBit)))
 	return k.div(k.f(1), k.add(e, k.f(1))), ok
 }
@@ -163,17 +170,17 @@ func sigmoid64(k *kern, x V) (r, ok V) {
 // z = ((|x| - j·PI4A) - j·PI4B) - j·PI4C and the Cephes polynomials,
 // contracted as the Go compiler contracts the reference (goMulAdd). Lanes at
 // or above 2^29, Inf and NaN are out (the reference uses Payne–Hanek there).
-func trig64(k *kern, x V, cos bool) (r, ok V) {
+func trig64(k lang, x Op, cos bool) (r, ok Op) {
 	ax := k.and(x, k.u(absMask))
 	ok = k.cmp(lt, ax, k.f(trigThreshold))
 	n := k.round(k.mul(ax, k.f(fourOverPi)), 3)
 	odd := k.eqI(k.and(k.add(n, k.f(magic52)), k.u(1)), k.u(1))
 	y := k.add(n, k.and(odd, k.f(1))) // j rounded up to even
 	j := k.add(y, k.f(magic52))
-	z := k.sub(k.sub(k.sub(ax, k.mul(y, k.f(trigPI4A))), k.mul(y, k.f(trigPI4B))), k.mul(y, k.f(trigPI4C)))
+	z := k.goMulSub(y, k.f(trigPI4C), k.goMulSub(y, k.f(trigPI4B), k.goMulSub(y, k.f(trigPI4A), ax)))
 	zz := k.mul(z, z)
 	ps := k.f(sinC0)
-	var p V
+	var p Op
 	for i, c := range []float64{sinC1, sinC2, sinC3, sinC4, sinC5} {
 		if i == 0 {
 			p = k.goMulAdd(ps, zz, k.f(c), false)
@@ -182,7 +189,7 @@ func trig64(k *kern, x V, cos bool) (r, ok V) {
 		}
 	}
 	ys := k.goMulAdd(k.mul(z, zz), p, z, false)
-	var pc V
+	var pc Op
 	for i, c := range []float64{cosC1, cosC2, cosC3, cosC4, cosC5} {
 		if i == 0 {
 			pc = k.goMulAdd(k.f(cosC0), zz, k.f(c), false)
@@ -190,9 +197,9 @@ func trig64(k *kern, x V, cos bool) (r, ok V) {
 			pc = k.goMulAdd(pc, zz, k.f(c), false)
 		}
 	}
-	yc := k.goMulAdd(k.mul(zz, zz), pc, k.sub(k.f(1), k.mul(zz, k.f(0.5))), false)
+	yc := k.goMulAdd(k.mul(zz, zz), pc, k.goMulSub(zz, k.f(0.5), k.f(1)), false)
 	sel := k.eqI(k.and(j, k.u(2)), k.u(2)) // octant 2 or 6 after rounding to even
-	var sg V
+	var sg Op
 	if cos {
 		r = k.sel(sel, ys, yc)
 		sg = k.and(k.xor(k.shl(j, 61), k.shl(j, 62)), k.u(signBit))
@@ -203,8 +210,8 @@ func trig64(k *kern, x V, cos bool) (r, ok V) {
 	return k.xor(r, sg), ok
 }
 
-func sin64(k *kern, x V) (V, V) { return trig64(k, x, false) }
-func cos64(k *kern, x V) (V, V) { return trig64(k, x, true) }
+func sin64(k lang, x Op) (Op, Op) { return trig64(k, x, false) }
+func cos64(k lang, x Op) (Op, Op) { return trig64(k, x, true) }
 
 // pow64 is math.Pow (as scalar.Pow calls it) for finite normal x and finite
 // |y| < 2^31: Modf(|y|), the fractional part as exp(yf·log x) with the two
@@ -223,10 +230,11 @@ func pow64(k *kern, x, y V) (r, ok V) {
 	up := k.cmp(gt, yf, k.f(0.5))
 	yf = k.sel(up, k.sub(yf, one), yf)
 	yi = k.sel(up, k.add(yi, one), yi)
-	lg, _ := log64(k, x)
+	lg, _ := log64(avx{k}, x)
 	okIn := k.mAnd(k.mAnd(k.cmp(ge, ax, k.f(minNormal)), k.cmp(le, ax, k.f(maxFloat))), k.cmp(lt, ay, k.f(powMaxY)))
 	useExp := k.mAnd(k.mAnd(k.cmp(neq, yf, zero), k.cmp(gt, x, zero)), okIn)
-	a1, _ := exp64(k, k.and(useExp, k.mul(yf, lg)))
+	a1r, _ := exp64(avx{k}, k.and(useExp, k.mul(yf, lg)))
+	a1 := k.reg(a1r)
 	x1 := k.or(k.and(x, k.u(signBit|fracMask)), k.u(halfBits))
 	xe := k.sub(k.or(k.and(k.shr(x, 52), k.u(0x7ff)), k.u(magic52Bits)), k.f(magic52+1022))
 	i := k.and(k.add(yi, k.f(magic52)), k.u(fracMask))
@@ -306,13 +314,13 @@ var tanhfP = []float64{-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1
 // two parts, two FMAs), e^r by Cephes's degree-7 polynomial and 2^n built in
 // the exponent field. Lanes outside [-87, 88.37] (where the result or 2^n
 // would leave the normal range) and NaN are out.
-func exp32(k *kern, x V) (r, ok V) {
+func exp32(k lang, x Op) (r, ok Op) {
 	ok = k.mAnd(k.cmp(ge, x, k.f(expfLo)), k.cmp(le, x, k.f(expfHi)))
 	return expf(k, x), ok
 }
 
 // expf is exp32 without the domain mask, for arguments known to be in it.
-func expf(k *kern, x V) V {
+func expf(k lang, x Op) Op {
 	n := k.round(k.mul(x, k.f(log2ef)), 0)
 	rr := k.fnma(n, k.f(ln2fHi), x)
 	rr = k.fnma(n, k.f(ln2fLo), rr)
@@ -326,7 +334,7 @@ func expf(k *kern, x V) V {
 // computes log(1+f) by Cephes's polynomial and e·ln2 in two parts. Lanes
 // that are not positive normal numbers (zero, subnormal, negative, Inf,
 // NaN) are out.
-func log32(k *kern, x V) (r, ok V) {
+func log32(k lang, x Op) (r, ok Op) {
 	ok = k.mAnd(k.cmp(ge, x, k.f(0x1p-126)), k.cmp(le, x, k.f(math.MaxFloat32)))
 	e := k.sub(k.toFloat(k.shr(x, 23)), k.f(127))
 	m := k.or(k.and(x, k.u(1<<23-1)), k.u(0x3f800000))
@@ -346,7 +354,7 @@ func log32(k *kern, x V) (r, ok V) {
 // tanh32 is x + x³·P(x²) below |x| = 0.625 and 1 - 2/(e^{2|x|}+1) above it,
 // with |x| clamped at 10 where tanh rounds to ±1; both are computed and
 // blended. Only NaN lanes are out.
-func tanh32(k *kern, x V) (r, ok V) {
+func tanh32(k lang, x Op) (r, ok Op) {
 	z := k.and(x, k.u(1<<31-1))
 	sg := k.and(x, k.u(1<<31))
 	zc := k.min(z, k.f(tanhfHi))
@@ -362,7 +370,7 @@ func tanh32(k *kern, x V) (r, ok V) {
 // sigmoid32 is 1/(1+e^{-x}) with -x clamped at -87 (where the result is 1
 // in float32). Lanes below -87, whose result is subnormal or zero, and NaN
 // are out.
-func sigmoid32(k *kern, x V) (r, ok V) {
+func sigmoid32(k lang, x Op) (r, ok Op) {
 	ok = k.cmp(ge, x, k.f(expfLo))
 	e := expf(k, k.max(k.xor(x, k.u(1<<31)), k.f(expfLo)))
 	return k.div(k.f(1), k.add(e, k.f(1))), ok
@@ -430,5 +438,75 @@ func trig32(k *kern, x V, cos bool) (r, ok V) {
 	return r, ok
 }
 
-func sin32(k *kern, x V) (V, V) { return trig32(k, x, false) }
-func cos32(k *kern, x V) (V, V) { return trig32(k, x, true) }
+func sin32(k lang, x Op) (Op, Op) { return trig32(k.(avx).k, k.(avx).k.reg(x), false) }
+func cos32(k lang, x Op) (Op, Op) { return trig32(k.(avx).k, k.(avx).k.reg(x), true) }
+
+// arm64's math.Exp is assembly of its own (exp_arm64.s), the algorithm of
+// math's exp.go with fused multiply-adds; expArm64 reproduces it lane by
+// lane, as exp64 reproduces amd64's.
+const (
+	expArmLog2e     = 1.44269504088896338700e+00
+	expArmOverflow  = 7.09782712893383973096e+02
+	expArmUnderflow = -7.45133219101941108420e+02
+	expArmNearZero  = 0x1p-28
+	expArmP1        = 1.66666666666666657415e-01
+	expArmP2        = -2.77777777770155933842e-03
+	expArmP3        = 6.61375632143793436117e-05
+	expArmP4        = -1.65339022054652515390e-06
+	expArmP5        = 4.13813679705723846039e-08
+)
+
+// expArm64 is exp_arm64.s: k = trunc(x·log2e ± 0.5) (one rounding, the sign
+// of x choosing), hi = x - k·ln2Hi (fused), lo = k·ln2Lo, r = hi - lo,
+// c = r - t·P(t) with t = r² (Horner with FMAs), y = 1 - ((lo - r·c/(2-c))
+// - hi), and 2^k added to y's exponent field; 1 + x below |x| = 2^-28.
+// Lanes whose result leaves the normal range, and NaN, are out.
+func expArm64(k lang, x Op) (r, ok Op) {
+	ok = k.mAnd(k.cmp(le, x, k.f(expArmOverflow)), k.cmp(ge, x, k.f(expArmUnderflow)))
+	kf := k.sel(k.cmp(lt, x, k.f(0)), k.fma(k.f(expArmLog2e), x, k.f(-0.5)), k.fma(k.f(expArmLog2e), x, k.f(0.5)))
+	kf = k.round(kf, 3)
+	hi := k.fnma(kf, k.f(logLn2Hi), x)
+	lo := k.mul(kf, k.f(logLn2Lo))
+	rr := k.sub(hi, lo)
+	t := k.mul(rr, rr)
+	c := k.fnma(k.horner(t, expArmP5, expArmP4, expArmP3, expArmP2, expArmP1), t, rr)
+	y := k.sub(k.f(1), k.sub(k.sub(lo, k.div(k.mul(rr, c), k.sub(k.f(2), c))), hi))
+	ki := k.toInt(kf)
+	e := k.add(k.toFloat(k.shr(y, 52)), kf) // the result's exponent field
+	ok = k.mAnd(ok, k.mAnd(k.cmp(ge, e, k.f(1)), k.cmp(le, e, k.f(2046))))
+	r = k.addI(y, k.shl(ki, 52))
+	small := k.cmp(lt, k.and(x, k.u(absMask)), k.f(expArmNearZero))
+	return k.sel(small, k.add(x, k.f(1)), r), k.mOr(ok, small)
+}
+
+// sigmoidArm64 is 1/(1+math.Exp(-x)) with arm64's exp.
+func sigmoidArm64(k lang, x Op) (r, ok Op) {
+	e, ok := expArm64(k, k.xor(x, k.u(signBit)))
+	return k.div(k.f(1), k.add(e, k.f(1))), ok
+}
+
+// logArm64 is math.Log (log.go, fdlibm's e_log.c) as Go's arm64 compiler
+// builds it, every addition of a product fused: the reduction of log64
+// (with Go's f1 < √2/2), then s = f/(2+f), R = s²·T1(s⁴) + s⁴·T2(s⁴) with
+// the first product fused into the sum, hfsq = 0.5·f·f fused into both of
+// its uses, and k·ln2Hi - (hfsq - (s·(hfsq+R) + k·ln2Lo) - f). Positive
+// normal lanes only, as log64.
+func logArm64(k lang, x Op) (r, ok Op) {
+	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
+	f1 := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
+	kk := k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022))
+	small := k.cmp(lt, f1, k.f(logHSqrt2))
+	kk = k.sel(small, k.sub(kk, k.f(1)), kk)
+	f1 = k.sel(small, k.add(f1, f1), f1)
+	f := k.sub(f1, k.f(1))
+	s := k.div(f, k.add(f, k.f(2)))
+	s2 := k.mul(s, s)
+	s4 := k.mul(s2, s2)
+	t1 := k.fma(s4, k.fma(s4, k.fma(s4, k.f(logL7), k.f(logL5)), k.f(logL3)), k.f(logL1))
+	t2 := k.mul(s4, k.fma(s4, k.fma(s4, k.f(logL6), k.f(logL4)), k.f(logL2)))
+	rr := k.fma(s2, t1, t2)
+	h := k.mul(f, k.f(0.5))
+	u := k.fma(s, k.fma(h, f, rr), k.mul(kk, k.f(logLn2Lo)))
+	v := k.sub(k.fma(h, f, k.xor(u, k.u(signBit))), f)
+	return k.fma(kk, k.f(logLn2Hi), k.xor(v, k.u(signBit))), ok
+}

@@ -1,5 +1,6 @@
 // Command asmgen writes internal/vmath's amd64 assembly (AVX2 and FMA) with
-// avo, from the kernel descriptions in kernels.go, and the Go declarations
+// avo and its arm64 assembly (NEON, neon.go), from the kernel descriptions
+// in kernels.go (written against lang, lang.go), and the Go declarations
 // and wrappers that call it. It lives in a module of its own so that avo is
 // no dependency of laze; internal/vmath runs it by go generate:
 //
@@ -18,7 +19,9 @@
 //     it fuses each addition of a product into an FMA;
 //   - zvmath_amd64.go: the functions' declarations and the Go wrappers that
 //     run the loop, recompute the lanes out of a kernel's domain with the
-//     scalar reference and do the tail.
+//     scalar reference and do the tail;
+//   - zvmath_arm64.s and zvmath_arm64.go: the same for arm64's NEON
+//     kernels (float64 ones mirroring arm64's math, float32 polynomials).
 package main
 
 import (
@@ -44,18 +47,26 @@ import (
 // unary is one elementwise function.
 type unary struct {
 	Name   string
-	core64 func(*kern, V) (V, V)
-	core32 func(*kern, V) (V, V) // nil: the float64 core on widened halves
-	goRef  bool                  // core64 mirrors a reference written in Go
+	core64 core
+	core32 core // nil: the float64 core on widened halves
+	goRef  bool // core64 mirrors a reference written in Go
+	// neon32: core32 also runs on arm64 (sin and cos in float32 reduce
+	// through widened halves, written for amd64 only).
+	neon32 bool
+	// neon64 is the float64 core of arm64, which mirrors arm64's
+	// reference (core64 mirrors amd64's, and arm64's math computes exp
+	// with an algorithm of its own and the Go references with fused
+	// multiply-adds); nil: arm64 runs the reference's scalar loop.
+	neon64 core
 }
 
 var unaries = []unary{
-	{"exp", exp64, exp32, false},
-	{"log", log64, log32, false},
-	{"tanh", tanh64, tanh32, true},
-	{"sigmoid", sigmoid64, sigmoid32, false},
-	{"sin", sin64, sin32, true},
-	{"cos", cos64, cos32, true},
+	{"exp", exp64, exp32, false, true, expArm64},
+	{"log", log64, log32, false, true, logArm64},
+	{"tanh", tanh64, tanh32, true, true, tanhArm64},
+	{"sigmoid", sigmoid64, sigmoid32, false, true, sigmoidArm64},
+	{"sin", sin64, sin32, true, false, sin64},
+	{"cos", cos64, cos32, true, false, cos64},
 }
 
 // powForm is one of pow's three operand patterns.
@@ -334,13 +345,13 @@ func generate() map[string][]byte {
 			files = []*asmFile{goref, gorefFMA}
 		}
 		for _, f := range files {
-			f.unaryLoop(u.Name+"64AVX2Loop", 64, u.core64, false)
+			f.unaryLoop(u.Name+"64AVX2Loop", 64, onAVX(u.core64), false)
 		}
 		if u.core32 != nil {
-			plain.unaryLoop(u.Name+"32AVX2Loop", 32, u.core32, false)
+			plain.unaryLoop(u.Name+"32AVX2Loop", 32, onAVX(u.core32), false)
 		} else {
 			for _, f := range files {
-				f.unaryLoop(u.Name+"32AVX2Loop", 32, u.core64, true)
+				f.unaryLoop(u.Name+"32AVX2Loop", 32, onAVX(u.core64), true)
 			}
 		}
 	}
@@ -353,24 +364,55 @@ func generate() map[string][]byte {
 		out[f.name] = f.asm()
 	}
 	out["zvmath_amd64.go"] = goFile()
+	arm := &neonFile{pool: neonPool{off: map[[2]uint64]int{}}}
+	var armFns []unaryFn
+	for _, u := range unaries {
+		if u.neon64 != nil {
+			arm.unaryLoop(u.Name+"64NEONLoop", 64, u.neon64)
+			armFns = append(armFns, unaryFn{u.Name, "64", "float64", "2"})
+		}
+		if u.neon32 {
+			arm.unaryLoop(u.Name+"32NEONLoop", 32, u.core32)
+			armFns = append(armFns, unaryFn{u.Name, "32", "float32", "4"})
+		}
+	}
+	out["zvmath_arm64.s"] = arm.asm()
+	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns})
 	return out
 }
 
 func goFile() []byte {
+	var us []unaryFn
+	for _, u := range unaries {
+		us = append(us, unaryFn{u.Name, "64", "float64", "4"}, unaryFn{u.Name, "32", "float32", "8"})
+	}
+	return goFileFor("zvmath_amd64.go", goData{ISA: "AVX2", Asm: "zvmath_*amd64.s", Funcs: funcs, Unaries: us, Pow: powForms,
+		PowTypes: []unaryFn{{Bits: "64", T: "float64", Lanes: "4"}, {Bits: "32", T: "float32", Lanes: "8"}}})
+}
+
+// unaryFn is one generated function's wrapper: the op, its element type
+// and the lanes of a vector.
+type unaryFn struct{ Name, Bits, T, Lanes string }
+
+// goData is what goTemplate writes from.
+type goData struct {
+	ISA      string // the functions' suffix
+	Asm      string // the assembly files, for the comment
+	Funcs    []fn
+	Unaries  []unaryFn
+	Pow      []powForm
+	PowTypes []unaryFn
+}
+
+func goFileFor(name string, data goData) []byte {
 	var b bytes.Buffer
-	data := struct {
-		Funcs   []fn
-		Unaries []unary
-		Pow     []powForm
-		Types   []struct{ Bits, T, Lanes string }
-	}{funcs, unaries, powForms, []struct{ Bits, T, Lanes string }{{"64", "float64", "4"}, {"32", "float32", "8"}}}
 	if err := goTemplate.Execute(&b, data); err != nil {
 		log.Fatal(err)
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
-		os.WriteFile("zvmath_amd64.go.bad", b.Bytes(), 0o644)
-		log.Fatalf("zvmath_amd64.go: %v", err)
+		os.WriteFile(name+".bad", b.Bytes(), 0o644)
+		log.Fatalf("%s: %v", name, err)
 	}
 	return src
 }
@@ -381,7 +423,7 @@ var goTemplate = template.Must(template.New("go").Funcs(template.FuncMap{
 
 package vmath
 
-// The assembly loops (zvmath_*amd64.s). Each computes full vectors of d
+// The assembly loops ({{.Asm}}). Each computes full vectors of d
 // from its operands until the end or a vector with a lane out of the
 // kernel's domain; it then stores that vector's results and its vector
 // operands (in xs, ys) and returns the index past it and the lanes out (bit
@@ -390,15 +432,15 @@ package vmath
 //go:noescape
 {{decl .Name .Sig}}
 {{end}}
-{{range $u := .Unaries}}{{range $t := $.Types}}
-// {{$u.Name}}{{$t.Bits}}AVX2 sets d[i] = {{$u.Name}}(x[i]) with the AVX2 assembly,
+{{range $t := .Unaries}}{{$u := $t}}
+// {{$u.Name}}{{$t.Bits}}{{$.ISA}} sets d[i] = {{$u.Name}}(x[i]) with the {{$.ISA}} assembly,
 // recomputing the lanes out of its domain with the reference.
-func {{$u.Name}}{{$t.Bits}}AVX2(d, x []{{$t.T}}) {
+func {{$u.Name}}{{$t.Bits}}{{$.ISA}}(d, x []{{$t.T}}) {
 	x = x[:len(d)]
 	var xs [{{$t.Lanes}}]{{$t.T}}
 	i := 0
 	for i+{{$t.Lanes}} <= len(d) {
-		done, bad := {{$u.Name}}{{$t.Bits}}AVX2Loop(d[i:], x[i:], &xs)
+		done, bad := {{$u.Name}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], x[i:], &xs)
 		i += done
 		if bad == 0 {
 			break
@@ -412,13 +454,13 @@ func {{$u.Name}}{{$t.Bits}}AVX2(d, x []{{$t.T}}) {
 			xs[k] = 1
 		}
 		n := copy(xs[:], x[i:])
-		_, bad := {{$u.Name}}{{$t.Bits}}AVX2Loop(rs[:], xs[:], &xs)
+		_, bad := {{$u.Name}}{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], &xs)
 		copy(d[i:], rs[:n])
 		fix{{$t.Bits}}(d[i:], xs[:n], bad, {{$u.Name}}Ref{{$t.Bits}})
 	}
 }
-{{end}}{{end}}
-{{range $p := .Pow}}{{range $t := $.Types}}
+{{end}}
+{{range $p := .Pow}}{{range $t := $.PowTypes}}
 // {{$p.Name}}{{$t.Bits}}AVX2 sets d[i] = pow({{if $p.XVec}}x[i]{{else}}x{{end}}, {{if $p.YVec}}y[i]{{else}}y{{end}}) with the AVX2 assembly,
 // recomputing the lanes out of its domain with the reference.
 func {{$p.Name}}{{$t.Bits}}AVX2(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}}, y {{if $p.YVec}}[]{{end}}{{$t.T}}) {

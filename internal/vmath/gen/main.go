@@ -18,7 +18,13 @@ import (
 	"text/template"
 )
 
-type unary struct{ Name, Ref string }
+// unary is one function: its name, its reference and whether arm64 has
+// NEON kernels for its float64 and float32 forms (asmgen's neon64 and
+// neon32).
+type unary struct {
+	Name, Ref      string
+	NEON64, NEON32 bool
+}
 
 type binary struct{ Name, X, Y, Doc string }
 
@@ -31,8 +37,8 @@ var data = struct {
 }{
 	Types: []dtype{{"64", "float64"}, {"32", "float32"}},
 	Unary: []unary{
-		{"exp", "expRef"}, {"log", "logRef"}, {"tanh", "tanhRef"},
-		{"sigmoid", "sigmoidRef"}, {"sin", "sinRef"}, {"cos", "cosRef"},
+		{"exp", "expRef", true, true}, {"log", "logRef", true, true}, {"tanh", "tanhRef", true, true},
+		{"sigmoid", "sigmoidRef", true, true}, {"sin", "sinRef", true, false}, {"cos", "cosRef", true, false},
 	},
 	Binary: []binary{
 		{"pow", "[]", "[]", "d[i] = pow(x[i], y[i])"},
@@ -66,7 +72,7 @@ func main() {
 		log.Fatal(err)
 	}
 	for _, f := range []struct{ tmpl, file string }{
-		{"amd64", "zdispatch_amd64.go"}, {"simd", "zdispatch_simd.go"}, {"scalar", "zscalar.go"}, {"other", "zdispatch_other.go"},
+		{"amd64", "zdispatch_amd64.go"}, {"simd", "zdispatch_simd.go"}, {"scalar", "zscalar.go"}, {"arm64", "zdispatch_arm64.go"}, {"other", "zdispatch_other.go"},
 	} {
 		var b bytes.Buffer
 		if err := disp.ExecuteTemplate(&b, f.tmpl, data); err != nil {
