@@ -147,11 +147,12 @@
 // virtual registers allocated by a linear scan, constants loaded from a
 // pool, each vector instruction encoded as WORD, since Go's arm64
 // assembler has no vector floating-point arithmetic). The float32 kernels
-// for exp, log, tanh and sigmoid are the amd64 descriptions at four lanes.
+// (exp, log, tanh, sigmoid, sin, cos) are the amd64 descriptions at four
+// lanes.
 // The float64 kernels mirror arm64's references, which differ from
 // amd64's: math.Exp is exp_arm64.s (expArm64), and Go code is compiled with
 // every addition of a product fused (logArm64; tanh and sigmoid over
 // expArm64; sin and cos through goMulAdd and goMulSub, which fuse on
-// arm64), so they are bit-identical there as on amd64. float32 sin and cos
-// and pow run the scalar loops on arm64. Width is 2 at NEON.
+// arm64; pow over expArm64 and logArm64), so they are bit-identical there
+// as on amd64. Width is 2 at NEON.
 package vmath

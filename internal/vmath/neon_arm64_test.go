@@ -57,6 +57,8 @@ func TestNEONLoopsCompute(t *testing.T) {
 		{"log", log32NEONLoop, logRef32},
 		{"tanh", tanh32NEONLoop, tanhRef32},
 		{"sigmoid", sigmoid32NEONLoop, sigmoidRef32},
+		{"sin", sin32NEONLoop, sinRef32},
+		{"cos", cos32NEONLoop, cosRef32},
 	} {
 		x := x32
 		if c.name == "log" {
@@ -74,6 +76,33 @@ func TestNEONLoopsCompute(t *testing.T) {
 			if want := c.ref(v); ulp32(d[i], want) > maxULP32 {
 				t.Errorf("%s(%v) = %v, want %v", c.name, v, d[i], want)
 			}
+		}
+	}
+	// pow: bases in [0.5, 4.5), exponents integer and fractional, of both signs
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = 0.5 + float64(i)/16
+		y[i] = float64(i%13)/2 - 3
+	}
+	d := make([]float64, n)
+	var xs, ys [2]float64
+	if done, bad := pow64NEONLoop(d, x, y, &xs, &ys); done != n || bad != 0 {
+		t.Errorf("pow float64: done %d, bad %#b; want %d, 0", done, bad, n)
+	}
+	x3, y3, d3 := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range x {
+		x3[i], y3[i] = float32(x[i]), float32(y[i])
+	}
+	var xs3, ys3 [4]float32
+	if done, bad := pow32NEONLoop(d3, x3, y3, &xs3, &ys3); done != n || bad != 0 {
+		t.Errorf("pow float32: done %d, bad %#b; want %d, 0", done, bad, n)
+	}
+	for i := range x {
+		if want := powRef64(x[i], y[i]); math.Float64bits(d[i]) != math.Float64bits(want) {
+			t.Errorf("pow(%v, %v) = %v, want %v", x[i], y[i], d[i], want)
+		}
+		if want := powRef32(x3[i], y3[i]); d3[i] != want {
+			t.Errorf("pow(%v, %v) = %v, want %v (float32)", x3[i], y3[i], d3[i], want)
 		}
 	}
 }

@@ -4,11 +4,10 @@ package vmath
 
 import "github.com/laze-go/laze/internal/isa"
 
-// The functions with a NEON kernel run it at isa.NEON; the others, and
-// every function at Generic, run the scalar loops. (A float64 kernel
-// mirrors its reference lane by lane; arm64's math computes exp with an
-// algorithm of its own and log, tanh, sin and cos with fused multiply-adds,
-// so only exp and sigmoid have arm64 float64 kernels so far.)
+// Every function runs its NEON kernel at isa.NEON and its scalar loop at
+// Generic. (The float64 kernels mirror
+// arm64's math, whose exp is an algorithm of its own and whose Go code is
+// compiled with fused multiply-adds: see asmgen's expArm64 and logArm64.)
 
 func exp64Impl(d, x []float64) {
 	if isa.Selected() == isa.NEON {
@@ -83,6 +82,10 @@ func sin64Impl(d, x []float64) {
 }
 
 func sin32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		sin32NEON(d, x)
+		return
+	}
 	sin32Scalar(d, x)
 }
 
@@ -95,29 +98,57 @@ func cos64Impl(d, x []float64) {
 }
 
 func cos32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		cos32NEON(d, x)
+		return
+	}
 	cos32Scalar(d, x)
 }
 
 func pow64Impl(d []float64, x []float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		pow64NEON(d, x, y)
+		return
+	}
 	pow64Scalar(d, x, y)
 }
 
 func pow32Impl(d []float32, x []float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		pow32NEON(d, x, y)
+		return
+	}
 	pow32Scalar(d, x, y)
 }
 
 func powScalar64Impl(d []float64, x []float64, y float64) {
+	if isa.Selected() == isa.NEON {
+		powScalar64NEON(d, x, y)
+		return
+	}
 	powScalar64Scalar(d, x, y)
 }
 
 func powScalar32Impl(d []float32, x []float32, y float32) {
+	if isa.Selected() == isa.NEON {
+		powScalar32NEON(d, x, y)
+		return
+	}
 	powScalar32Scalar(d, x, y)
 }
 
 func scalarPow64Impl(d []float64, x float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		scalarPow64NEON(d, x, y)
+		return
+	}
 	scalarPow64Scalar(d, x, y)
 }
 
 func scalarPow32Impl(d []float32, x float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		scalarPow32NEON(d, x, y)
+		return
+	}
 	scalarPow32Scalar(d, x, y)
 }

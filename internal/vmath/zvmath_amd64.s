@@ -490,50 +490,50 @@ loop22:
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
-	VCVTPS2PD    X0, Y4
-	VMULPD       vmconst<>+2304(SB), Y4, Y5
-	VROUNDPD     $0x00, Y5, Y5
-	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
-	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
-	VCVTPD2PSY   Y4, X2
-	VCVTPD2DQY   Y5, X3
-	VEXTRACTF128 $0x01, Y0, X4
-	VCVTPS2PD    X4, Y4
-	VMULPD       vmconst<>+2304(SB), Y4, Y5
-	VROUNDPD     $0x00, Y5, Y5
-	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
-	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
-	VCVTPD2PSY   Y4, X4
-	VCVTPD2DQY   Y5, X5
-	VINSERTF128  $0x01, X4, Y2, Y4
-	VINSERTI128  $0x01, X5, Y3, Y5
-	VMULPS       Y4, Y4, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+2400(SB), Y8
-	VFMADD213PS  vmconst<>+2432(SB), Y8, Y7
-	VFMADD213PS  vmconst<>+2464(SB), Y6, Y7
-	VMULPS       Y6, Y7, Y7
-	VMOVUPS      Y4, Y8
-	VFMADD231PS  Y4, Y7, Y8
-	VMOVUPS      Y6, Y4
-	VMOVUPS      vmconst<>+2496(SB), Y7
-	VFMADD213PS  vmconst<>+2528(SB), Y7, Y4
-	VFMADD213PS  vmconst<>+2560(SB), Y6, Y4
-	VMULPS       Y6, Y4, Y4
-	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+896(SB), Y9
-	VFNMADD213PS vmconst<>+928(SB), Y9, Y7
-	VFMADD231PS  Y6, Y4, Y7
-	VPAND        vmconst<>+2592(SB), Y5, Y4
-	VPCMPEQD     vmconst<>+2592(SB), Y4, Y4
-	VBLENDVPS    Y4, Y7, Y8, Y4
-	VPAND        vmconst<>+2624(SB), Y5, Y5
-	VPSRLD       $0x01, Y5, Y5
-	VPSLLD       $0x1f, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y5
-	VBLENDVPS    Y5, Y0, Y4, Y4
-	VMOVUPS      Y4, (AX)(BX*4)
+	VCVTPS2PD    X0, Y3
+	VMULPD       vmconst<>+2304(SB), Y3, Y4
+	VROUNDPD     $0x00, Y4, Y4
+	VFNMADD231PD vmconst<>+2336(SB), Y4, Y3
+	VFNMADD231PD vmconst<>+2368(SB), Y4, Y3
+	VEXTRACTF128 $0x01, Y0, X2
+	VCVTPS2PD    X2, Y5
+	VMULPD       vmconst<>+2304(SB), Y5, Y6
+	VROUNDPD     $0x00, Y6, Y6
+	VFNMADD231PD vmconst<>+2336(SB), Y6, Y5
+	VFNMADD231PD vmconst<>+2368(SB), Y6, Y5
+	VCVTPD2PSY   Y3, X2
+	VCVTPD2PSY   Y5, X3
+	VINSERTF128  $0x01, X3, Y2, Y3
+	VCVTPD2DQY   Y4, X2
+	VCVTPD2DQY   Y6, X4
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VMULPS       Y3, Y3, Y5
+	VMOVUPS      Y5, Y6
+	VMOVUPS      vmconst<>+2400(SB), Y7
+	VFMADD213PS  vmconst<>+2432(SB), Y7, Y6
+	VFMADD213PS  vmconst<>+2464(SB), Y5, Y6
+	VMULPS       Y5, Y6, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y3, Y6, Y7
+	VMOVUPS      Y5, Y3
+	VMOVUPS      vmconst<>+2496(SB), Y6
+	VFMADD213PS  vmconst<>+2528(SB), Y6, Y3
+	VFMADD213PS  vmconst<>+2560(SB), Y5, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y5, Y6
+	VMOVUPS      vmconst<>+896(SB), Y8
+	VFNMADD213PS vmconst<>+928(SB), Y8, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VPAND        vmconst<>+2592(SB), Y4, Y3
+	VPCMPEQD     vmconst<>+2592(SB), Y3, Y3
+	VBLENDVPS    Y3, Y6, Y7, Y3
+	VPAND        vmconst<>+2624(SB), Y4, Y4
+	VPSRLD       $0x01, Y4, Y4
+	VPSLLD       $0x1f, Y4, Y4
+	VPXOR        Y4, Y3, Y3
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y4
+	VBLENDVPS    Y4, Y0, Y3, Y3
+	VMOVUPS      Y3, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
@@ -570,49 +570,49 @@ loop25:
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
-	VCVTPS2PD    X0, Y4
-	VMULPD       vmconst<>+2304(SB), Y4, Y5
-	VROUNDPD     $0x00, Y5, Y5
-	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
-	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
-	VCVTPD2PSY   Y4, X2
-	VCVTPD2DQY   Y5, X3
-	VEXTRACTF128 $0x01, Y0, X4
-	VCVTPS2PD    X4, Y4
-	VMULPD       vmconst<>+2304(SB), Y4, Y5
-	VROUNDPD     $0x00, Y5, Y5
-	VFNMADD231PD vmconst<>+2336(SB), Y5, Y4
-	VFNMADD231PD vmconst<>+2368(SB), Y5, Y4
-	VCVTPD2PSY   Y4, X4
-	VCVTPD2DQY   Y5, X5
-	VINSERTF128  $0x01, X4, Y2, Y4
-	VINSERTI128  $0x01, X5, Y3, Y5
-	VMULPS       Y4, Y4, Y6
-	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+2400(SB), Y8
-	VFMADD213PS  vmconst<>+2432(SB), Y8, Y7
-	VFMADD213PS  vmconst<>+2464(SB), Y6, Y7
-	VMULPS       Y6, Y7, Y7
-	VMOVUPS      Y4, Y8
-	VFMADD231PS  Y4, Y7, Y8
-	VMOVUPS      Y6, Y4
-	VMOVUPS      vmconst<>+2496(SB), Y7
-	VFMADD213PS  vmconst<>+2528(SB), Y7, Y4
-	VFMADD213PS  vmconst<>+2560(SB), Y6, Y4
-	VMULPS       Y6, Y4, Y4
-	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+896(SB), Y9
-	VFNMADD213PS vmconst<>+928(SB), Y9, Y7
-	VFMADD231PS  Y6, Y4, Y7
-	VPADDD       vmconst<>+2592(SB), Y5, Y4
-	VPAND        vmconst<>+2592(SB), Y4, Y5
-	VPCMPEQD     vmconst<>+2592(SB), Y5, Y5
-	VBLENDVPS    Y5, Y7, Y8, Y5
-	VPAND        vmconst<>+2624(SB), Y4, Y4
-	VPSRLD       $0x01, Y4, Y4
-	VPSLLD       $0x1f, Y4, Y4
-	VPXOR        Y4, Y5, Y4
-	VMOVUPS      Y4, (AX)(BX*4)
+	VCVTPS2PD    X0, Y3
+	VMULPD       vmconst<>+2304(SB), Y3, Y4
+	VROUNDPD     $0x00, Y4, Y4
+	VFNMADD231PD vmconst<>+2336(SB), Y4, Y3
+	VFNMADD231PD vmconst<>+2368(SB), Y4, Y3
+	VEXTRACTF128 $0x01, Y0, X2
+	VCVTPS2PD    X2, Y5
+	VMULPD       vmconst<>+2304(SB), Y5, Y6
+	VROUNDPD     $0x00, Y6, Y6
+	VFNMADD231PD vmconst<>+2336(SB), Y6, Y5
+	VFNMADD231PD vmconst<>+2368(SB), Y6, Y5
+	VCVTPD2PSY   Y3, X2
+	VCVTPD2PSY   Y5, X3
+	VINSERTF128  $0x01, X3, Y2, Y3
+	VCVTPD2DQY   Y4, X2
+	VCVTPD2DQY   Y6, X4
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VMULPS       Y3, Y3, Y5
+	VMOVUPS      Y5, Y6
+	VMOVUPS      vmconst<>+2400(SB), Y7
+	VFMADD213PS  vmconst<>+2432(SB), Y7, Y6
+	VFMADD213PS  vmconst<>+2464(SB), Y5, Y6
+	VMULPS       Y5, Y6, Y6
+	VMOVUPS      Y3, Y7
+	VFMADD231PS  Y3, Y6, Y7
+	VMOVUPS      Y5, Y3
+	VMOVUPS      vmconst<>+2496(SB), Y6
+	VFMADD213PS  vmconst<>+2528(SB), Y6, Y3
+	VFMADD213PS  vmconst<>+2560(SB), Y5, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y5, Y6
+	VMOVUPS      vmconst<>+896(SB), Y8
+	VFNMADD213PS vmconst<>+928(SB), Y8, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VPADDD       vmconst<>+2592(SB), Y4, Y3
+	VPAND        vmconst<>+2592(SB), Y3, Y4
+	VPCMPEQD     vmconst<>+2592(SB), Y4, Y4
+	VBLENDVPS    Y4, Y6, Y7, Y4
+	VPAND        vmconst<>+2624(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y3
+	VPSLLD       $0x1f, Y3, Y3
+	VPXOR        Y3, Y4, Y3
+	VMOVUPS      Y3, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
@@ -761,7 +761,7 @@ powloop31:
 	VPOR      Y9, Y8, Y8
 	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
-	VPOR      Y8, Y7, Y7
+	VPOR      Y7, Y8, Y7
 	VPAND     vmconst<>+2880(SB), Y4, Y8
 	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
@@ -983,7 +983,7 @@ powloop36:
 	VPOR      Y12, Y11, Y11
 	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
-	VPOR      Y11, Y10, Y10
+	VPOR      Y10, Y11, Y10
 	VPAND     vmconst<>+2880(SB), Y6, Y11
 	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
@@ -1170,7 +1170,7 @@ powloop38:
 	VPOR      Y12, Y11, Y11
 	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
-	VPOR      Y11, Y10, Y10
+	VPOR      Y10, Y11, Y10
 	VPAND     vmconst<>+2880(SB), Y6, Y11
 	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
@@ -1393,7 +1393,7 @@ powloop43:
 	VPOR      Y9, Y8, Y8
 	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
-	VPOR      Y8, Y7, Y7
+	VPOR      Y7, Y8, Y7
 	VPAND     vmconst<>+2880(SB), Y4, Y8
 	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
@@ -1612,7 +1612,7 @@ powloop48:
 	VPOR      Y12, Y11, Y11
 	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
-	VPOR      Y11, Y10, Y10
+	VPOR      Y10, Y11, Y10
 	VPAND     vmconst<>+2880(SB), Y6, Y11
 	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
@@ -1799,7 +1799,7 @@ powloop50:
 	VPOR      Y11, Y10, Y10
 	VPCMPEQQ  vmconst<>+2656(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
-	VPOR      Y10, Y9, Y9
+	VPOR      Y9, Y10, Y9
 	VPAND     vmconst<>+2880(SB), Y5, Y10
 	VPCMPEQQ  vmconst<>+2880(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
@@ -2020,7 +2020,7 @@ powloop55:
 	VPOR      Y9, Y8, Y8
 	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
-	VPOR      Y8, Y7, Y7
+	VPOR      Y7, Y8, Y7
 	VPAND     vmconst<>+2880(SB), Y4, Y8
 	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
@@ -2239,7 +2239,7 @@ powloop60:
 	VPOR      Y12, Y11, Y11
 	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
-	VPOR      Y11, Y10, Y10
+	VPOR      Y10, Y11, Y10
 	VPAND     vmconst<>+2880(SB), Y6, Y11
 	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
@@ -2426,7 +2426,7 @@ powloop62:
 	VPOR      Y11, Y10, Y10
 	VPCMPEQQ  vmconst<>+2656(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
-	VPOR      Y10, Y9, Y9
+	VPOR      Y9, Y10, Y9
 	VPAND     vmconst<>+2880(SB), Y5, Y10
 	VPCMPEQQ  vmconst<>+2880(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11

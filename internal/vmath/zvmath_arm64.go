@@ -9,34 +9,58 @@ package vmath
 // k: lane k), else the index where the full vectors end and 0.
 
 //go:noescape
-func exp64NEONLoop(d, x []float64, xs *[2]float64) (done int, bad uint)
+func exp64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
 
 //go:noescape
-func exp32NEONLoop(d, x []float32, xs *[4]float32) (done int, bad uint)
+func exp32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
 
 //go:noescape
-func log64NEONLoop(d, x []float64, xs *[2]float64) (done int, bad uint)
+func log64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
 
 //go:noescape
-func log32NEONLoop(d, x []float32, xs *[4]float32) (done int, bad uint)
+func log32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
 
 //go:noescape
-func tanh64NEONLoop(d, x []float64, xs *[2]float64) (done int, bad uint)
+func tanh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
 
 //go:noescape
-func tanh32NEONLoop(d, x []float32, xs *[4]float32) (done int, bad uint)
+func tanh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
 
 //go:noescape
-func sigmoid64NEONLoop(d, x []float64, xs *[2]float64) (done int, bad uint)
+func sigmoid64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
 
 //go:noescape
-func sigmoid32NEONLoop(d, x []float32, xs *[4]float32) (done int, bad uint)
+func sigmoid32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
 
 //go:noescape
-func sin64NEONLoop(d, x []float64, xs *[2]float64) (done int, bad uint)
+func sin64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
 
 //go:noescape
-func cos64NEONLoop(d, x []float64, xs *[2]float64) (done int, bad uint)
+func sin32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func cos64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func cos32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func pow64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func pow32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func powScalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func powScalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func scalarPow64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func scalarPow32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
 
 // exp64NEON sets d[i] = exp(x[i]) with the NEON assembly,
 // recomputing the lanes out of its domain with the reference.
@@ -281,6 +305,33 @@ func sin64NEON(d, x []float64) {
 	}
 }
 
+// sin32NEON sets d[i] = sin(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func sin32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := sin32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, sinRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := sin32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, sinRef32)
+	}
+}
+
 // cos64NEON sets d[i] = cos(x[i]) with the NEON assembly,
 // recomputing the lanes out of its domain with the reference.
 func cos64NEON(d, x []float64) {
@@ -305,5 +356,236 @@ func cos64NEON(d, x []float64) {
 		_, bad := cos64NEONLoop(rs[:], xs[:], &xs)
 		copy(d[i:], rs[:n])
 		fix64(d[i:], xs[:n], bad, cosRef64)
+	}
+}
+
+// cos32NEON sets d[i] = cos(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func cos32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := cos32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, cosRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cos32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, cosRef32)
+	}
+}
+
+// pow64NEON sets d[i] = pow(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func pow64NEON(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [2]float64
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := pow64NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fixPow64(d[i-2:i], xs[:], ys[:], bad)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := pow64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fixPow64(d[i:], xs[:n], ys[:], bad)
+	}
+}
+
+// pow32NEON sets d[i] = pow(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func pow32NEON(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [4]float32
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := pow32NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fixPow32(d[i-4:i], xs[:], ys[:], bad)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := pow32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fixPow32(d[i:], xs[:n], ys[:], bad)
+	}
+}
+
+// powScalar64NEON sets d[i] = pow(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func powScalar64NEON(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [2]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := powScalar64NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fixPow64(d[i-2:i], xs[:], ys[:], bad)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := pow64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fixPow64(d[i:], xs[:n], ys[:], bad)
+	}
+}
+
+// powScalar32NEON sets d[i] = pow(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func powScalar32NEON(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [4]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := powScalar32NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fixPow32(d[i-4:i], xs[:], ys[:], bad)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := pow32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fixPow32(d[i:], xs[:n], ys[:], bad)
+	}
+}
+
+// scalarPow64NEON sets d[i] = pow(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarPow64NEON(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [2]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := scalarPow64NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fixPow64(d[i-2:i], xs[:], ys[:], bad)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := pow64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fixPow64(d[i:], xs[:n], ys[:], bad)
+	}
+}
+
+// scalarPow32NEON sets d[i] = pow(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarPow32NEON(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [4]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := scalarPow32NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fixPow32(d[i-4:i], xs[:], ys[:], bad)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := pow32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fixPow32(d[i:], xs[:n], ys[:], bad)
 	}
 }

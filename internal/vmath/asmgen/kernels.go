@@ -1,11 +1,6 @@
 package main
 
-import (
-	"math"
-
-	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/reg"
-)
+import "math"
 
 // The kernels: each core takes one vector of lanes and returns the results
 // and the mask of the lanes it computed (a false lane is out of the kernel's
@@ -220,7 +215,13 @@ func cos64(k lang, x Op) (Op, Op) { return trig64(k, x, true) }
 // for y < 0 and Ldexp as an exponent addition. The special cases y = 0,
 // x = 1, y = 1, y = ±1/2 and x < 0 with a non-integer y are blended in;
 // other special operands and results outside the normal range are out.
-func pow64(k *kern, x, y V) (r, ok V) {
+func pow64(k lang, x, y Op) (r, ok Op) { return powWith(k, x, y, exp64, log64) }
+
+// powArm64 is math.Pow on arm64: pow64 over arm64's exp and log.
+func powArm64(k lang, x, y Op) (r, ok Op) { return powWith(k, x, y, expArm64, logArm64) }
+
+// powWith is pow64 with the exp and log of the platform's math.
+func powWith(k lang, x, y Op, exp, log core) (r, ok Op) {
 	one := k.f(1)
 	zero := k.f(0)
 	ax := k.and(x, k.u(absMask))
@@ -230,34 +231,28 @@ func pow64(k *kern, x, y V) (r, ok V) {
 	up := k.cmp(gt, yf, k.f(0.5))
 	yf = k.sel(up, k.sub(yf, one), yf)
 	yi = k.sel(up, k.add(yi, one), yi)
-	lg, _ := log64(avx{k}, x)
+	lg, _ := log(k, x)
 	okIn := k.mAnd(k.mAnd(k.cmp(ge, ax, k.f(minNormal)), k.cmp(le, ax, k.f(maxFloat))), k.cmp(lt, ay, k.f(powMaxY)))
 	useExp := k.mAnd(k.mAnd(k.cmp(neq, yf, zero), k.cmp(gt, x, zero)), okIn)
-	a1r, _ := exp64(avx{k}, k.and(useExp, k.mul(yf, lg)))
-	a1 := k.reg(a1r)
+	a1, _ := exp(k, k.and(useExp, k.mul(yf, lg)))
 	x1 := k.or(k.and(x, k.u(signBit|fracMask)), k.u(halfBits))
 	xe := k.sub(k.or(k.and(k.shr(x, 52), k.u(0x7ff)), k.u(magic52Bits)), k.f(magic52+1022))
 	i := k.and(k.add(yi, k.f(magic52)), k.u(fracMask))
-	ae := k.load(zero)
-	bad := k.load(zero)
-	loop, done := k.newLabel("powloop"), k.newLabel("powdone")
-	k.c.Label(loop)
-	k.c.VPTEST(i, i)
-	k.c.JZ(operand.LabelRef(done))
-	// a lane with bits left whose exponent ran out of range is out
-	oob := k.mOr(k.cmp(lt, xe, k.f(-4096)), k.cmp(gt, xe, k.f(4096)))
-	k.c.VPOR(k.mAndNot(oob, k.eqI(i, k.u(0))), bad, bad)
-	odd := k.eqI(k.and(i, k.u(1)), k.u(1))
-	k.c.VBLENDVPD(odd, k.mul(a1, x1), a1, a1)
-	k.c.VBLENDVPD(odd, k.add(ae, xe), ae, ae)
-	k.c.VMULPD(x1, x1, x1)
-	k.c.VADDPD(xe, xe, xe)
-	lt5 := k.cmp(lt, x1, k.f(0.5))
-	k.c.VBLENDVPD(lt5, k.add(x1, x1), x1, x1)
-	k.c.VBLENDVPD(lt5, k.sub(xe, one), xe, xe)
-	k.c.VPSRLQ(operand.U8(1), i, i)
-	k.c.JMP(operand.LabelRef(loop))
-	k.c.Label(done)
+	ae, bad := zero, zero
+	k.whileNonzero(&i, []*Op{&a1, &ae, &x1, &xe, &bad}, func() {
+		// a lane with bits left whose exponent ran out of range is out
+		oob := k.mOr(k.cmp(lt, xe, k.f(-4096)), k.cmp(gt, xe, k.f(4096)))
+		bad = k.mOr(k.mAndNot(oob, k.eqI(i, k.u(0))), bad)
+		odd := k.eqI(k.and(i, k.u(1)), k.u(1))
+		a1 = k.sel(odd, k.mul(a1, x1), a1)
+		ae = k.sel(odd, k.add(ae, xe), ae)
+		x1 = k.mul(x1, x1)
+		xe = k.add(xe, xe)
+		lt5 := k.cmp(lt, x1, k.f(0.5))
+		x1 = k.sel(lt5, k.add(x1, x1), x1)
+		xe = k.sel(lt5, k.sub(xe, one), xe)
+		i = k.shr(i, 1)
+	})
 	neg := k.cmp(lt, y, zero)
 	a1 = k.sel(neg, k.div(one, a1), a1)
 	ae = k.sel(neg, k.sub(zero, ae), ae)
@@ -396,34 +391,21 @@ var pio2Lo = 6.123233995736766e-17
 // widened to float64 for the reduction r = x - j·π/2, j = rint(x·2/π), with
 // π/2 in two parts and two FMAs (float32 could not reduce accurately near
 // the zeros), then r, narrowed to float32, goes through Cephes's float32
-// polynomials, eight lanes at a time, chosen and signed by the quadrant j.
+// polynomials, a whole vector at a time, chosen and signed by the quadrant j.
 // Lanes at or above 2^26 in magnitude, Inf and NaN are out.
-func trig32(k *kern, x V, cos bool) (r, ok V) {
-	c := k.c
+func trig32(k lang, x Op, cos bool) (r, ok Op) {
 	k64 := k.as(64)
 	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
-	half := func(hi bool) (reg.VecVirtual, reg.VecVirtual) {
-		xd := c.YMM()
-		if hi {
-			h := c.XMM()
-			c.VEXTRACTF128(operand.U8(1), x, h)
-			c.VCVTPS2PD(h, xd)
-		} else {
-			c.VCVTPS2PD(x.AsX(), xd)
-		}
-		j := k64.round(k64.mul(xd, k64.f(twoOverPi)), 0)
-		rr := k64.fnma(j, k64.f(pio2Hi), xd)
+	half := func(hi bool) (rr, j Op) {
+		xd := k.widen(x, hi)
+		j = k64.round(k64.mul(xd, k64.f(twoOverPi)), 0)
+		rr = k64.fnma(j, k64.f(pio2Hi), xd)
 		rr = k64.fnma(j, k64.f(pio2Lo), rr)
-		rx, qx := c.XMM(), c.XMM()
-		c.VCVTPD2PSY(rr, rx)
-		c.VCVTPD2DQY(j, qx)
-		return rx, qx
+		return rr, j
 	}
-	rlo, qlo := half(false)
-	rhi, qhi := half(true)
-	rv, q := c.YMM(), c.YMM()
-	c.VINSERTF128(operand.U8(1), rhi, rlo.AsY(), rv)
-	c.VINSERTI128(operand.U8(1), qhi, qlo.AsY(), q)
+	rlo, jlo := half(false)
+	rhi, jhi := half(true)
+	rv, q := k.narrow(rlo, rhi), k.narrowInt(jlo, jhi)
 	z := k.mul(rv, rv)
 	s := k.fma(k.mul(k.horner(z, sinfS...), z), rv, rv)
 	cc := k.fma(k.mul(k.horner(z, cosfC...), z), z, k.fnma(z, k.f(0.5), k.f(1)))
@@ -438,8 +420,8 @@ func trig32(k *kern, x V, cos bool) (r, ok V) {
 	return r, ok
 }
 
-func sin32(k lang, x Op) (Op, Op) { return trig32(k.(avx).k, k.(avx).k.reg(x), false) }
-func cos32(k lang, x Op) (Op, Op) { return trig32(k.(avx).k, k.(avx).k.reg(x), true) }
+func sin32(k lang, x Op) (Op, Op) { return trig32(k, x, false) }
+func cos32(k lang, x Op) (Op, Op) { return trig32(k, x, true) }
 
 // arm64's math.Exp is assembly of its own (exp_arm64.s), the algorithm of
 // math's exp.go with fused multiply-adds; expArm64 reproduces it lane by

@@ -1,5 +1,7 @@
 package main
 
+import "github.com/mmcloughlin/avo/operand"
+
 // lang is the vector language the portable kernels (kernels.go) are written
 // in, implemented once per target: avx (vec.go's kern, 256-bit AVX2 + FMA
 // through avo) and neon (neon.go, 128-bit arm64 Advanced SIMD). Values are
@@ -58,6 +60,23 @@ type lang interface {
 	mAndNot(a, b Op) Op
 	// sel is m ? a : b lane by lane.
 	sel(m, a, b Op) Op
+
+	// as is the language at the other element width, in the same
+	// function (float32 kernels that compute parts in float64).
+	as(elem int) lang
+	// widen converts the low (hi false) or high half of a float32
+	// vector to a float64 vector; narrow rounds two float64 vectors to one
+	// float32 vector, lo's lanes first; narrowInt converts two float64
+	// vectors holding integers to one of int32 lanes.
+	widen(x Op, hi bool) Op
+	narrow(lo, hi Op) Op
+	narrowInt(lo, hi Op) Op
+
+	// whileNonzero runs body while some lane of *i is not zero (checked
+	// before each trip). *i and *vars are the loop's variables: the body
+	// reads them and assigns their next values; after the loop they hold
+	// the last ones.
+	whileNonzero(i *Op, vars []*Op, body func())
 }
 
 // avx is kern seen through lang.
@@ -94,6 +113,69 @@ func (a avx) mAnd(x, y Op) Op                     { return a.k.mAnd(a.k.reg(x), 
 func (a avx) mOr(x, y Op) Op                      { return a.k.mOr(a.k.reg(x), a.k.reg(y)) }
 func (a avx) mAndNot(x, y Op) Op                  { return a.k.mAndNot(a.k.reg(x), a.k.reg(y)) }
 func (a avx) sel(m, x, y Op) Op                   { return a.k.sel(a.k.reg(m), x, y) }
+
+func (a avx) as(elem int) lang { return avx{a.k.as(elem)} }
+
+// widen is VCVTPS2PD of the low half, or of the high half extracted.
+func (a avx) widen(x Op, hi bool) Op {
+	c, v := a.k.c, a.k.reg(x)
+	d := c.YMM()
+	if hi {
+		h := c.XMM()
+		c.VEXTRACTF128(operand.U8(1), v, h)
+		c.VCVTPS2PD(h, d)
+	} else {
+		c.VCVTPS2PD(v.AsX(), d)
+	}
+	return d
+}
+
+// narrow is VCVTPD2PS of each half and VINSERTF128.
+func (a avx) narrow(lo, hi Op) Op {
+	return a.pack(lo, hi, a.k.c.VCVTPD2PSY, a.k.c.VINSERTF128)
+}
+
+// narrowInt is VCVTPD2DQ of each half (exact: the lanes hold integers)
+// and VINSERTI128.
+func (a avx) narrowInt(lo, hi Op) Op {
+	return a.pack(lo, hi, a.k.c.VCVTPD2DQY, a.k.c.VINSERTI128)
+}
+
+func (a avx) pack(lo, hi Op, convert func(...operand.Op), insert func(i, x, y, z operand.Op)) Op {
+	c := a.k.c
+	l, h := c.XMM(), c.XMM()
+	convert(a.k.reg(lo), l)
+	convert(a.k.reg(hi), h)
+	d := c.YMM()
+	insert(operand.U8(1), h, l.AsY(), d)
+	return d
+}
+
+// whileNonzero keeps each variable in a register of its own (a copy), tests
+// *i with VPTEST and moves the body's results into the variables' registers
+// at the end of each trip.
+func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
+	k, c := a.k, a.k.c
+	all := append([]*Op{i}, vars...)
+	regs := make([]V, len(all))
+	for j, v := range all {
+		regs[j] = k.copy(*v)
+		*v = regs[j]
+	}
+	loop, done := k.newLabel("powloop"), k.newLabel("powdone")
+	c.Label(loop)
+	c.VPTEST(regs[0], regs[0])
+	c.JZ(operand.LabelRef(done))
+	body()
+	for j, v := range all {
+		if next := k.reg(*v); next != regs[j] {
+			c.VMOVUPS(next, regs[j])
+		}
+		*v = regs[j]
+	}
+	c.JMP(operand.LabelRef(loop))
+	c.Label(done)
+}
 
 // core is a kernel written in lang: the results of one vector of lanes and
 // the mask of the lanes it computed.

@@ -50,8 +50,7 @@ type unary struct {
 	core64 core
 	core32 core // nil: the float64 core on widened halves
 	goRef  bool // core64 mirrors a reference written in Go
-	// neon32: core32 also runs on arm64 (sin and cos in float32 reduce
-	// through widened halves, written for amd64 only).
+	// neon32: core32 also runs on arm64.
 	neon32 bool
 	// neon64 is the float64 core of arm64, which mirrors arm64's
 	// reference (core64 mirrors amd64's, and arm64's math computes exp
@@ -65,8 +64,8 @@ var unaries = []unary{
 	{"log", log64, log32, false, true, logArm64},
 	{"tanh", tanh64, tanh32, true, true, tanhArm64},
 	{"sigmoid", sigmoid64, sigmoid32, false, true, sigmoidArm64},
-	{"sin", sin64, sin32, true, false, sin64},
-	{"cos", cos64, cos32, true, false, cos64},
+	{"sin", sin64, sin32, true, true, sin64},
+	{"cos", cos64, cos32, true, true, cos64},
 }
 
 // powForm is one of pow's three operand patterns.
@@ -267,12 +266,15 @@ func (f *asmFile) powLoop(form powForm, elem int) {
 	var m reg.GPVirtual
 	if elem == 32 {
 		var r V
-		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, V) { return pow64(k64, h[0], h[1]) })
+		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, V) {
+			r, ok := pow64(avx{k64}, h[0], h[1])
+			return k64.reg(r), k64.reg(ok)
+		})
 		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
 	} else {
-		r, ok := pow64(k, x, y)
-		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
-		m = k.bitsOf(ok)
+		r, ok := pow64(avx{k}, x, y)
+		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
+		m = k.bitsOf(k.reg(ok))
 	}
 	c.ADDQ(operand.U8(L), i)
 	c.XORQ(operand.U8(k.full()), m)
@@ -376,8 +378,13 @@ func generate() map[string][]byte {
 			armFns = append(armFns, unaryFn{u.Name, "32", "float32", "4"})
 		}
 	}
+	for _, form := range powForms {
+		arm.powLoop(form, 64, powArm64)
+		arm.powLoop(form, 32, powArm64)
+	}
 	out["zvmath_arm64.s"] = arm.asm()
-	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns})
+	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns, Pow: powForms,
+		PowTypes: []unaryFn{{Bits: "64", T: "float64", Lanes: "2"}, {Bits: "32", T: "float32", Lanes: "4"}}})
 	return out
 }
 
@@ -461,9 +468,9 @@ func {{$u.Name}}{{$t.Bits}}{{$.ISA}}(d, x []{{$t.T}}) {
 }
 {{end}}
 {{range $p := .Pow}}{{range $t := $.PowTypes}}
-// {{$p.Name}}{{$t.Bits}}AVX2 sets d[i] = pow({{if $p.XVec}}x[i]{{else}}x{{end}}, {{if $p.YVec}}y[i]{{else}}y{{end}}) with the AVX2 assembly,
+// {{$p.Name}}{{$t.Bits}}{{$.ISA}} sets d[i] = pow({{if $p.XVec}}x[i]{{else}}x{{end}}, {{if $p.YVec}}y[i]{{else}}y{{end}}) with the {{$.ISA}} assembly,
 // recomputing the lanes out of its domain with the reference.
-func {{$p.Name}}{{$t.Bits}}AVX2(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}}, y {{if $p.YVec}}[]{{end}}{{$t.T}}) {
+func {{$p.Name}}{{$t.Bits}}{{$.ISA}}(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}}, y {{if $p.YVec}}[]{{end}}{{$t.T}}) {
 	{{if $p.XVec}}x = x[:len(d)]{{end}}
 	{{if $p.YVec}}y = y[:len(d)]{{end}}
 	var xs, ys [{{$t.Lanes}}]{{$t.T}}
@@ -475,7 +482,7 @@ func {{$p.Name}}{{$t.Bits}}AVX2(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}},
 	}{{end}}
 	i := 0
 	for i+{{$t.Lanes}} <= len(d) {
-		done, bad := {{$p.Name}}{{$t.Bits}}AVX2Loop(d[i:], {{if $p.XVec}}x[i:]{{else}}x{{end}}, {{if $p.YVec}}y[i:]{{else}}y{{end}}{{if $p.XVec}}, &xs{{end}}{{if $p.YVec}}, &ys{{end}})
+		done, bad := {{$p.Name}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], {{if $p.XVec}}x[i:]{{else}}x{{end}}, {{if $p.YVec}}y[i:]{{else}}y{{end}}{{if $p.XVec}}, &xs{{end}}{{if $p.YVec}}, &ys{{end}})
 		i += done
 		if bad == 0 {
 			break
@@ -494,7 +501,7 @@ func {{$p.Name}}{{$t.Bits}}AVX2(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}},
 			ys[k] = 1
 		}
 		copy(ys[:], y[i:]){{end}}
-		_, bad := pow{{$t.Bits}}AVX2Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		_, bad := pow{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
 		fixPow{{$t.Bits}}(d[i:], xs[:n], ys[:], bad)
 	}

@@ -41,6 +41,7 @@ type ninst struct {
 	tied   bool
 	move   bool // a copy: d takes uses[0]'s register where that dies here
 	effect bool // kept even when d is unused (stores, branches)
+	loop   int  // +1 opens a loop (its top label), -1 closes it (its jump back)
 	render func(reg func(*nv) int) string
 }
 
@@ -61,13 +62,27 @@ func (p *neonPool) get(bits uint64, elem int) int {
 	return off
 }
 
-// neon records one function's instructions.
+// neon records one function's instructions at one element width.
 type neon struct {
 	elem int // 64 or 32
+	*recorder
+}
+
+// recorder is what the widths of one function share.
+type recorder struct {
 	pool *neonPool
 	code []ninst
 	n    int // virtual registers made
 }
+
+// newNEON returns a neon recording a new function with constants in pool.
+func newNEON(elem int, pool *neonPool) *neon {
+	return &neon{elem: elem, recorder: &recorder{pool: pool}}
+}
+
+// as returns a neon for the other element width, recording into the same
+// function.
+func (k *neon) as(elem int) lang { return &neon{elem: elem, recorder: k.recorder} }
 
 // The general-purpose registers of the generated loops.
 const neonPoolReg = "R3" // the constant pool's address
@@ -139,6 +154,46 @@ func (k *neon) word(enc uint32, name, arr string, d, n, m *nv, tied bool) *nv {
 		return fmt.Sprintf("WORD\t$%#08x // %s %s", w, name, ops)
 	}})
 	return d
+}
+
+// wordf emits the encoded instruction enc with register fields d and n;
+// format is its assembly form for the comment, with %d for each.
+func (k *neon) wordf(enc uint32, format string, d, n *nv, tied bool) *nv {
+	uses := []*nv{n}
+	if tied {
+		uses = []*nv{d, n}
+		d = k.vreg()
+	}
+	k.emit(ninst{d: d, uses: uses, tied: tied, render: func(reg func(*nv) int) string {
+		return fmt.Sprintf("WORD\t$%#08x // "+format, enc|uint32(reg(d))|uint32(reg(n))<<5, reg(d), reg(n))
+	}})
+	return d
+}
+
+// widen converts the low (or high) two float32 lanes of x to float64
+// (FCVTL, FCVTL2).
+func (k *neon) widen(x Op, hi bool) Op {
+	if hi {
+		return k.wordf(neonFCVTL2, "FCVTL2 V%d.2D, V%d.4S", k.vreg(), k.reg(x), false)
+	}
+	return k.wordf(neonFCVTL, "FCVTL V%d.2D, V%d.2S", k.vreg(), k.reg(x), false)
+}
+
+// narrow rounds two float64 vectors to one float32 vector, lo's lanes
+// first (FCVTN, FCVTN2).
+func (k *neon) narrow(lo, hi Op) Op {
+	h := k.reg(hi)
+	d := k.wordf(neonFCVTN, "FCVTN V%d.2S, V%d.2D", k.vreg(), k.reg(lo), false)
+	return k.wordf(neonFCVTN2, "FCVTN2 V%d.4S, V%d.2D", d, h, true)
+}
+
+// narrowInt converts two float64 vectors holding integers to one vector
+// of int32 lanes (FCVTZS to int64, XTN, XTN2).
+func (k *neon) narrowInt(lo, hi Op) Op {
+	k64 := k.as(64).(*neon)
+	l, h := k64.toInt(lo).(*nv), k64.toInt(hi).(*nv)
+	d := k.wordf(neonXTN, "XTN V%d.2S, V%d.2D", k.vreg(), l, false)
+	return k.wordf(neonXTN2, "XTN2 V%d.4S, V%d.2D", d, h, true)
 }
 
 // reg returns o in a register, loading a constant from the pool.
@@ -241,6 +296,40 @@ func (k *neon) fnma(a, b, c Op) Op {
 // into FMADD.
 func (k *neon) goMulAdd(a, b, c Op, _ bool) Op { return k.fma(a, b, c) }
 
+// whileNonzero copies the variables into registers of their own, tests
+// *i's two halves at the top of each trip and moves the body's results into
+// the variables' registers at its end. The allocator keeps every value
+// made before the loop and read in it alive to the loop's end.
+func (k *neon) whileNonzero(i *Op, vars []*Op, body func()) {
+	all := append([]*Op{i}, vars...)
+	regs := make([]*nv, len(all))
+	for j, v := range all {
+		regs[j] = k.copy(*v)
+		*v = regs[j]
+	}
+	k.n++
+	top, done := fmt.Sprintf("while%d", k.n), fmt.Sprintf("wend%d", k.n)
+	k.label(top)
+	k.code[len(k.code)-1].loop = +1
+	k.text(nil, "VMOV\tV%d.D[0], R5", regs[0])
+	k.text(nil, "VMOV\tV%d.D[1], R6", regs[0])
+	k.gp("ORR\tR6, R5, R5")
+	k.gp("CBZ\tR5, %s", done)
+	body()
+	for j, v := range all {
+		next, dst := k.reg(*v), regs[j]
+		if next != dst {
+			k.emit(ninst{uses: []*nv{next, dst}, effect: true, render: func(reg func(*nv) int) string {
+				return fmt.Sprintf("VMOV\tV%d.B16, V%d.B16", reg(next), reg(dst))
+			}})
+		}
+		*v = dst
+	}
+	k.gp("JMP\t%s", top)
+	k.code[len(k.code)-1].loop = -1
+	k.label(done)
+}
+
 // goMulSub fuses too (FMSUB).
 func (k *neon) goMulSub(a, b, c Op) Op { return k.fnma(a, b, c) }
 
@@ -339,6 +428,12 @@ const (
 	neonCMEQ   = 0x6e208c00
 	neonSHL    = 0x4f005400
 	neonUSHR   = 0x6f000400
+	neonFCVTL  = 0x0e617800
+	neonFCVTL2 = 0x4e617800
+	neonFCVTN  = 0x0e616800
+	neonFCVTN2 = 0x4e616800
+	neonXTN    = 0x0ea12800
+	neonXTN2   = 0x4ea12800
 )
 
 // prune drops the instructions whose results nothing uses.
@@ -366,10 +461,32 @@ func (k *neon) prune() {
 // allocate gives every virtual register a physical one, V0–V31, and
 // returns the map.
 func (k *neon) allocate() map[*nv]int {
-	last := map[*nv]int{}
+	last, def := map[*nv]int{}, map[*nv]int{}
 	for i, in := range k.code {
 		for _, u := range in.uses {
 			last[u] = i
+		}
+		if in.d != nil {
+			def[in.d] = i
+		}
+	}
+	// a value made before a loop and read in it lives to the loop's end
+	var loops [][2]int
+	for i, in := range k.code {
+		switch in.loop {
+		case +1:
+			loops = append(loops, [2]int{i, -1})
+		case -1:
+			loops[len(loops)-1][1] = i
+		}
+	}
+	for _, l := range loops {
+		for i := l[0]; i <= l[1]; i++ {
+			for _, u := range k.code[i].uses {
+				if def[u] < l[0] && last[u] < l[1] {
+					last[u] = l[1]
+				}
+			}
 		}
 	}
 	phys := map[*nv]int{}
@@ -455,24 +572,112 @@ type neonFile struct {
 // unaryLoop writes name(d, x []T, xs *[L]T) (done int, bad uint), the
 // arm64 form of asmFile.unaryLoop.
 func (f *neonFile) unaryLoop(name string, elem int, c core) {
-	k := &neon{elem: elem, pool: &f.pool}
-	L := k.lanes()
+	f.vectorLoop(name, elem, []loopOperand{{"x", true}}, func(k *neon, in []Op) (Op, Op) { return c(k, in[0]) })
+}
+
+// powLoop is unaryLoop for pow's forms, the arm64 form of asmFile.powLoop:
+// a scalar operand is broadcast; float32 vectors run the float64 kernel on
+// each half.
+func (f *neonFile) powLoop(form powForm, elem int, pow func(k lang, x, y Op) (Op, Op)) {
+	name := fmt.Sprintf("%s%dNEONLoop", form.Name, elem)
+	f.vectorLoop(name, elem, []loopOperand{{"x", form.XVec}, {"y", form.YVec}}, func(k *neon, in []Op) (Op, Op) {
+		if elem == 64 {
+			return pow(k, in[0], in[1])
+		}
+		k64 := k.as(64)
+		rlo, oklo := pow(k64, k.widen(in[0], false), k.widen(in[1], false))
+		rhi, okhi := pow(k64, k.widen(in[0], true), k.widen(in[1], true))
+		return k.narrow(rlo, rhi), k.narrowMask(oklo, okhi)
+	})
+}
+
+// narrowMask packs two float64 lane masks into one float32 lane mask (XTN,
+// XTN2: a lane's low half is all ones or all zeros as the lane is).
+func (k *neon) narrowMask(lo, hi Op) Op {
+	h := k.reg(hi)
+	d := k.wordf(neonXTN, "XTN V%d.2S, V%d.2D", k.vreg(), k.reg(lo), false)
+	return k.wordf(neonXTN2, "XTN2 V%d.4S, V%d.2D", d, h, true)
+}
+
+// loopOperand is an operand of a generated loop: a slice read a vector at a
+// time (its vector saved in name+"s" when a lane is out) or a scalar
+// broadcast to every lane.
+type loopOperand struct {
+	name string
+	vec  bool
+}
+
+// vectorLoop writes name(d []T, operands…, saves…) (done int, bad uint):
+// it computes full vectors of d with compute until the end or a vector with
+// a lane out of the kernel's domain; it then stores that vector's results
+// and vector operands (in the saves) and returns the index past it and the
+// lanes out (bit k: lane k), else the index where the full vectors end and
+// 0. Registers: R0 d, R1 the full vectors' end, R2 and R9 the operands, R3
+// the constant pool, R4 the index, R5–R8 scratch.
+func (f *neonFile) vectorLoop(name string, elem int, ops []loopOperand, compute func(k *neon, in []Op) (Op, Op)) {
+	k := newNEON(elem, &f.pool)
+	L, esz := k.lanes(), elem/8
 	t := map[int]string{64: "float64", 32: "float32"}[elem]
-	sig := fmt.Sprintf("func(d, x []%s, xs *[%d]%s) (done int, bad uint)", t, L, t)
+	// the frame: Go's ABI0 offsets, each argument aligned to its size
+	off, params, saves := 24, []string{"d []" + t}, []string{}
+	at := map[string]int{}
+	for _, o := range ops {
+		if o.vec {
+			off = (off + 7) &^ 7
+			at[o.name] = off
+			off += 24
+			params = append(params, o.name+" []"+t)
+		} else {
+			at[o.name] = off
+			off += esz
+			params = append(params, o.name+" "+t)
+		}
+	}
+	for _, o := range ops {
+		if o.vec {
+			off = (off + 7) &^ 7
+			at[o.name+"s"] = off
+			off += 8
+			saves = append(saves, o.name+"s")
+		}
+	}
+	sig := fmt.Sprintf("func(%s, %s *[%d]%s) (done int, bad uint)", strings.Join(params, ", "), strings.Join(saves, ", "), L, t)
+	off = (off + 7) &^ 7
+	ret := off
 	f.funcs = append(f.funcs, fn{name, sig})
-	fmt.Fprintf(&f.body, "\n// %s\nTEXT ·%s(SB), NOSPLIT, $0-72\n", strings.Replace(sig, "func", "func "+name, 1), name)
+	fmt.Fprintf(&f.body, "\n// %s\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", strings.Replace(sig, "func", "func "+name, 1), name, ret+16)
+	ptr := map[string]string{}
 	k.gp("MOVD\td_base+0(FP), R0")
 	k.gp("MOVD\td_len+8(FP), R1")
-	k.gp("MOVD\tx_base+24(FP), R2")
+	for j, o := range ops {
+		if o.vec {
+			ptr[o.name] = []string{"R2", "R9"}[j]
+			k.gp("MOVD\t%s_base+%d(FP), %s", o.name, at[o.name], ptr[o.name])
+		}
+	}
 	k.gp("MOVD\t$vmconst<>(SB), %s", neonPoolReg)
 	k.gp("AND\t$%d, R1, R1", -L)
 	k.gp("MOVD\tZR, R4")
 	k.label("loop")
 	k.gp("CMP\tR1, R4")
 	k.gp("BGE\tdone")
-	x := k.vreg()
-	k.text(x, "VLD1.P\t16(R2), [V%d."+neonLoadArr(elem)+"]")
-	r, ok := c(k, x)
+	in := make([]Op, len(ops))
+	for j, o := range ops {
+		v := k.vreg()
+		if o.vec {
+			k.text(v, "VLD1.P\t16("+ptr[o.name]+"), [V%d."+neonLoadArr(elem)+"]")
+		} else {
+			s := k.vreg()
+			mov, lane := "FMOVD", "D"
+			if elem == 32 {
+				mov, lane = "FMOVS", "S"
+			}
+			k.text(s, fmt.Sprintf("%s\t%s+%d(FP), F%%d", mov, o.name, at[o.name]))
+			k.text(v, fmt.Sprintf("VDUP\tV%%[2]d.%s[0], V%%[1]d.%s", lane, neonLoadArr(elem)), s)
+		}
+		in[j] = v
+	}
+	r, ok := compute(k, in)
 	k.text(nil, "VST1.P\t[V%d."+neonLoadArr(elem)+"], 16(R0)", k.reg(r))
 	okv := k.reg(ok)
 	k.gp("ADD\t$%d, R4, R4", L)
@@ -498,14 +703,18 @@ func (f *neonFile) unaryLoop(name string, elem int, c core) {
 			k.gp("ORR\tR5<<%d, R7, R7", j)
 		}
 	}
-	k.gp("MOVD\txs+48(FP), R8")
-	k.text(nil, "VST1\t[V%d."+neonLoadArr(elem)+"], (R8)", x)
-	k.gp("MOVD\tR4, done+56(FP)")
-	k.gp("MOVD\tR7, bad+64(FP)")
+	for j, o := range ops {
+		if o.vec {
+			k.gp("MOVD\t%ss+%d(FP), R8", o.name, at[o.name+"s"])
+			k.text(nil, "VST1\t[V%d."+neonLoadArr(elem)+"], (R8)", in[j].(*nv))
+		}
+	}
+	k.gp("MOVD\tR4, done+%d(FP)", ret)
+	k.gp("MOVD\tR7, bad+%d(FP)", ret+8)
 	k.gp("RET")
 	k.label("done")
-	k.gp("MOVD\tR4, done+56(FP)")
-	k.gp("MOVD\tZR, bad+64(FP)")
+	k.gp("MOVD\tR4, done+%d(FP)", ret)
+	k.gp("MOVD\tZR, bad+%d(FP)", ret+8)
 	k.gp("RET")
 	k.prune()
 	k.print(&f.body, k.allocate())

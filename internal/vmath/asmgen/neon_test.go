@@ -44,9 +44,13 @@ func TestNEONEncodings(t *testing.T) {
 		{"shl v1.4s, v2.4s, #23", 32, func(k *neon, a, _ Op) Op { return k.shl(a, 23) }, 0x4f375441},
 		{"ushr v1.2d, v2.2d, #52", 64, func(k *neon, a, _ Op) Op { return k.shr(a, 52) }, 0x6f4c0441},
 		{"ushr v1.4s, v2.4s, #23", 32, func(k *neon, a, _ Op) Op { return k.shr(a, 23) }, 0x6f290441},
+		{"fcvtzs v1.2d, v2.2d", 64, func(k *neon, a, _ Op) Op { return k.toInt(a) }, 0x4ee1b841},
+		{"scvtf v1.2d, v2.2d", 64, func(k *neon, a, _ Op) Op { return k.toFloat(a) }, 0x4e61d841},
+		{"fcvtl v1.2d, v2.2s", 32, func(k *neon, a, _ Op) Op { return k.widen(a, false) }, 0x0e617841},
+		{"fcvtl2 v1.2d, v2.4s", 32, func(k *neon, a, _ Op) Op { return k.widen(a, true) }, 0x4e617841},
 	}
 	for _, c := range cases {
-		k := &neon{elem: c.elem, pool: &neonPool{off: map[[2]uint64]int{}}}
+		k := newNEON(c.elem, &neonPool{off: map[[2]uint64]int{}})
 		a, b := k.vreg(), k.vreg()
 		d := c.emit(k, a, b).(*nv)
 		phys := map[*nv]int{a: 2, b: 3, d: 1}
@@ -66,7 +70,7 @@ func TestNEONEncodings(t *testing.T) {
 		{"fmls v1.4s, v2.4s, v3.4s", 32, func(k *neon, a, b, c Op) Op { return k.fnma(a, b, c) }, 0x4ea3cc41},
 		{"bsl v1.16b, v2.16b, v3.16b", 64, func(k *neon, a, b, c Op) Op { return k.sel(c, a, b) }, 0x6e631c41},
 	} {
-		k := &neon{elem: c.elem, pool: &neonPool{off: map[[2]uint64]int{}}}
+		k := newNEON(c.elem, &neonPool{off: map[[2]uint64]int{}})
 		a, b, acc := k.vreg(), k.vreg(), k.vreg()
 		d := c.emit(k, a, b, acc).(*nv)
 		phys := map[*nv]int{a: 2, b: 3, acc: 1, d: 1}
@@ -78,6 +82,34 @@ func TestNEONEncodings(t *testing.T) {
 		in := k.code[len(k.code)-1]
 		if got := wordOf(t, in.render(func(v *nv) int { return phys[v] })); got != c.want {
 			t.Errorf("%s: encoded %#08x, want %#08x", c.asm, got, c.want)
+		}
+	}
+}
+
+// TestNEONNarrowing checks the two-instruction narrowings: the first
+// writes the low half of V1 from V2 (lo), the second the high half from V3
+// (hi), keeping the low half (tied).
+func TestNEONNarrowing(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		emit      func(k *neon, lo, hi Op) Op
+		want1, w2 uint32
+	}{
+		{"fcvtn v1.2s, v2.2d; fcvtn2 v1.4s, v3.2d", func(k *neon, lo, hi Op) Op { return k.narrow(lo, hi) }, 0x0e616841, 0x4e616861},
+		{"xtn v1.2s, v2.2d; xtn2 v1.4s, v3.2d", func(k *neon, lo, hi Op) Op { return k.narrowInt(lo, hi) }, 0x0ea12841, 0x4ea12861},
+	} {
+		k := newNEON(32, &neonPool{off: map[[2]uint64]int{}})
+		lo, hi := k.vreg(), k.vreg()
+		d := c.emit(k, lo, hi).(*nv)
+		n := len(k.code)
+		first, second := k.code[n-2], k.code[n-1]
+		phys := map[*nv]int{first.uses[0]: 2, second.uses[1]: 3, first.d: 1, d: 1}
+		reg := func(v *nv) int { return phys[v] }
+		if got := wordOf(t, first.render(reg)); got != c.want1 {
+			t.Errorf("%s: first word %#08x, want %#08x", c.name, got, c.want1)
+		}
+		if got := wordOf(t, second.render(reg)); got != c.w2 {
+			t.Errorf("%s: second word %#08x, want %#08x", c.name, got, c.w2)
 		}
 	}
 }
@@ -97,7 +129,7 @@ func wordOf(t *testing.T, line string) uint32 {
 // instruction may write a register a later one still reads. (The allocator
 // does not spill: a kernel needing more than 32 live values panics.)
 func TestNEONAllocation(t *testing.T) {
-	k := &neon{elem: 64, pool: &neonPool{off: map[[2]uint64]int{}}}
+	k := newNEON(64, &neonPool{off: map[[2]uint64]int{}})
 	x := k.vreg()
 	k.text(x, "VLD1\t(R0), [V%d.D2]")
 	vals := []Op{x}

@@ -38,7 +38,7 @@ var data = struct {
 	Types: []dtype{{"64", "float64"}, {"32", "float32"}},
 	Unary: []unary{
 		{"exp", "expRef", true, true}, {"log", "logRef", true, true}, {"tanh", "tanhRef", true, true},
-		{"sigmoid", "sigmoidRef", true, true}, {"sin", "sinRef", true, false}, {"cos", "cosRef", true, false},
+		{"sigmoid", "sigmoidRef", true, true}, {"sin", "sinRef", true, true}, {"cos", "cosRef", true, true},
 	},
 	Binary: []binary{
 		{"pow", "[]", "[]", "d[i] = pow(x[i], y[i])"},
