@@ -11,11 +11,12 @@ import (
 // vmathApprox reports whether the evaluator's results for the tree e may
 // differ from the oracle's in the last bits: e holds a float32 op that the
 // lane loops compute with internal/vmath's float32 polynomials (exp, log,
-// tanh, sigmoid, sin and cos with the AVX2 assembly, Width 4, or arm64's
-// NEON, Width 2), which are within 4 ulp of the op table's results rather
-// than equal to them. The differential tests then compare with vmathClose.
+// tanh, sigmoid, sin and cos where vmath.Approx32 says so: the AVX2
+// assembly, arm64's NEON), which are within 4 ulp of the op table's results
+// rather than equal to them. The differential tests then compare with
+// vmathClose.
 func vmathApprox(e expr.Node) bool {
-	if w := vmath.Width(); w != 4 && w != 2 {
+	if !vmath.Approx32() {
 		return false
 	}
 	found := false

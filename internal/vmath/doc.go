@@ -122,19 +122,22 @@
 // through float64) in a GOEXPERIMENT=simd build, except at GOAMD64=v3, where
 // those would not mirror the fused references (useW512). arm64 runs its
 // NEON kernels at NEON (below); other platforms run the scalar loops. SIMD
-// reports whether the build has vector
-// kernels (every amd64 build) and Width the float64 lanes of the selected
-// level's (1, 4 or 8).
+// reports whether the build has vector kernels (every amd64 and arm64
+// build), Width the float64 lanes of the selected level's (1, 4 or 8 on
+// amd64, 2 at NEON) and Approx32 whether its float32 functions are the
+// float32 polynomials.
 //
 // The assembly is generated: asmgen, a module of its own (internal/vmath/
 // asmgen, so that avo is no dependency of laze), describes each kernel once
-// in a small vector language over avo (asmgen/vec.go: values in virtual
-// registers, constants as memory operands of a pool, masks, blends,
-// Horner steps), parametrised by vector width and element type; only the
-// 256-bit target is implemented, a 512-bit one would give the same
-// operations ZMM and opmask registers. It writes zvmath_amd64.s,
-// zvmath_goref_amd64.s, zvmath_goref_fma_amd64.s and zvmath_amd64.go, the
-// declarations and the Go wrappers that fix lanes up and do the tail. gen
+// in a small vector language (asmgen/lang.go: values in virtual registers,
+// constants, masks, blends, Horner steps, widening and narrowing, a loop
+// while some lane is not zero), parametrised by element type, with two
+// targets: AVX2 over avo (asmgen/vec.go: 256-bit, constants as memory
+// operands of a pool; a 512-bit target would give the same operations ZMM
+// and opmask registers, and is not written) and NEON (asmgen/neon.go). It
+// writes zvmath_amd64.s, zvmath_goref_amd64.s, zvmath_goref_fma_amd64.s,
+// zvmath_arm64.s and their .go files, the declarations and the Go wrappers
+// that fix lanes up and do the tail. gen
 // writes the scalar loops, the dispatch and the archsimd AVX-512 kernels
 // (from kernels.tmpl and loops.tmpl). `go generate ./internal/vmath` runs
 // both; `make asm-check` (part of make vet) and asmgen's own test fail when

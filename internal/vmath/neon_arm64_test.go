@@ -78,31 +78,54 @@ func TestNEONLoopsCompute(t *testing.T) {
 			}
 		}
 	}
-	// pow: bases in [0.5, 4.5), exponents integer and fractional, of both signs
+	// pow in each operand form: bases in [0.5, 4.5), exponents integer,
+	// half-integer and general (above and below the half: Modf's
+	// adjustment), of both signs
+	exps := []float64{2, -3, 0.5, 2.75, -1.3, 7.9, -0.25, 3.5, 1.6, -6}
 	x, y := make([]float64, n), make([]float64, n)
 	for i := range x {
 		x[i] = 0.5 + float64(i)/16
-		y[i] = float64(i%13)/2 - 3
+		y[i] = exps[i%len(exps)]
 	}
-	d := make([]float64, n)
-	var xs, ys [2]float64
-	if done, bad := pow64NEONLoop(d, x, y, &xs, &ys); done != n || bad != 0 {
-		t.Errorf("pow float64: done %d, bad %#b; want %d, 0", done, bad, n)
-	}
-	x3, y3, d3 := make([]float32, n), make([]float32, n), make([]float32, n)
+	x3, y3 := make([]float32, n), make([]float32, n)
 	for i := range x {
 		x3[i], y3[i] = float32(x[i]), float32(y[i])
 	}
-	var xs3, ys3 [4]float32
-	if done, bad := pow32NEONLoop(d3, x3, y3, &xs3, &ys3); done != n || bad != 0 {
-		t.Errorf("pow float32: done %d, bad %#b; want %d, 0", done, bad, n)
+	const xsc, ysc = 1.7, -2.35 // the scalar operands
+	forms := []struct {
+		name  string
+		run64 func(d []float64, xs, ys *[2]float64) (int, uint)
+		run32 func(d []float32, xs, ys *[4]float32) (int, uint)
+		x, y  func(i int) float64
+	}{
+		{"pow", func(d []float64, xs, ys *[2]float64) (int, uint) { return pow64NEONLoop(d, x, y, xs, ys) },
+			func(d []float32, xs, ys *[4]float32) (int, uint) { return pow32NEONLoop(d, x3, y3, xs, ys) },
+			func(i int) float64 { return x[i] }, func(i int) float64 { return y[i] }},
+		{"powScalar", func(d []float64, xs, _ *[2]float64) (int, uint) { return powScalar64NEONLoop(d, x, ysc, xs) },
+			func(d []float32, xs, _ *[4]float32) (int, uint) { return powScalar32NEONLoop(d, x3, ysc, xs) },
+			func(i int) float64 { return x[i] }, func(int) float64 { return ysc }},
+		{"scalarPow", func(d []float64, _, ys *[2]float64) (int, uint) { return scalarPow64NEONLoop(d, xsc, y, ys) },
+			func(d []float32, _, ys *[4]float32) (int, uint) { return scalarPow32NEONLoop(d, xsc, y3, ys) },
+			func(int) float64 { return xsc }, func(i int) float64 { return y[i] }},
 	}
-	for i := range x {
-		if want := powRef64(x[i], y[i]); math.Float64bits(d[i]) != math.Float64bits(want) {
-			t.Errorf("pow(%v, %v) = %v, want %v", x[i], y[i], d[i], want)
+	for _, f := range forms {
+		d, d3 := make([]float64, n), make([]float32, n)
+		var xs, ys [2]float64
+		var xs3, ys3 [4]float32
+		if done, bad := f.run64(d, &xs, &ys); done != n || bad != 0 {
+			t.Errorf("%s float64: done %d, bad %#b; want %d, 0", f.name, done, bad, n)
 		}
-		if want := powRef32(x3[i], y3[i]); d3[i] != want {
-			t.Errorf("pow(%v, %v) = %v, want %v (float32)", x3[i], y3[i], d3[i], want)
+		if done, bad := f.run32(d3, &xs3, &ys3); done != n || bad != 0 {
+			t.Errorf("%s float32: done %d, bad %#b; want %d, 0", f.name, done, bad, n)
+		}
+		for i := range d {
+			a, b := f.x(i), f.y(i)
+			if want := powRef64(a, b); math.Float64bits(d[i]) != math.Float64bits(want) {
+				t.Errorf("%s: pow(%v, %v) = %v, want %v", f.name, a, b, d[i], want)
+			}
+			if want := powRef32(float32(a), float32(b)); d3[i] != want {
+				t.Errorf("%s: pow(%v, %v) = %v, want %v (float32)", f.name, float32(a), float32(b), d3[i], want)
+			}
 		}
 	}
 }

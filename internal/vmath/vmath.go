@@ -17,6 +17,14 @@ type Float interface{ ~float32 | ~float64 }
 // many lanes.
 func Width() int { return widthOf(isa.Selected()) }
 
+// Approx32 reports whether the float32 exp, log, tanh, sigmoid, sin and cos
+// of the level isa.Selected() names are vmath's float32 polynomials, within
+// 4 ulp of the references (the AVX2 assembly, and NEON), rather than the
+// references' bits (the scalar loops, and the archsimd AVX-512 kernels,
+// which compute through float64). float32 pow gives the references' bits at
+// every level.
+func Approx32() bool { return approx32Of(isa.Selected()) }
+
 // Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as
 // long as d; d may be x itself but must not otherwise overlap it.
 func Exp64(d, x []float64) { exp64Impl(d, x) }

@@ -49,10 +49,9 @@ var unaryFuncs = []unaryFunc{
 // tolerance32 is the largest distance in ulp the float32 form of fn may
 // have from its reference at the level now selected: 0 where it computes
 // through float64 (the scalar loops, the archsimd AVX-512 kernels),
-// maxULP32 for the float32 polynomials (AVX2 and NEON; sin and cos run the
-// scalar loops on arm64, which meet the tighter rule too).
+// maxULP32 for the float32 polynomials (AVX2 and NEON).
 func tolerance32(fn unaryFunc) uint64 {
-	if fn.native32 && (Width() == 4 || isa.Selected() == isa.NEON) {
+	if fn.native32 && Approx32() {
 		return maxULP32
 	}
 	return 0
@@ -575,6 +574,12 @@ func TestWidth(t *testing.T) {
 			}
 			if got := Width(); !slices.Contains(want, got) {
 				t.Errorf("level %v: Width() = %d, want one of %v", l, got, want)
+			}
+			// the float32 polynomials run exactly where float32 is not
+			// computed through float64: the vector levels but the
+			// archsimd AVX-512 kernels (width 8)
+			if want := Width() == 2 || Width() == 4; Approx32() != want {
+				t.Errorf("level %v (width %d): Approx32() = %v, want %v", l, Width(), Approx32(), want)
 			}
 			t.Logf("SIMD %v, level %v: width %d", SIMD, l, Width())
 		})

@@ -20,3 +20,13 @@ func widthOf(l isa.Level) int {
 	}
 	return 1
 }
+
+func approx32Of(l isa.Level) bool {
+	switch l {
+	case isa.AVX512:
+		return !useW512 // the AVX2 assembly, unless the archsimd kernels (through float64)
+	case isa.AVX2:
+		return true
+	}
+	return false
+}

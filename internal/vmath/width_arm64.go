@@ -15,3 +15,5 @@ func widthOf(l isa.Level) int {
 	}
 	return 1
 }
+
+func approx32Of(l isa.Level) bool { return l == isa.NEON }

@@ -9,3 +9,5 @@ import "github.com/laze-go/laze/internal/isa"
 const SIMD = false
 
 func widthOf(isa.Level) int { return 1 }
+
+func approx32Of(isa.Level) bool { return false }

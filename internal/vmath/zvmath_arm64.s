@@ -15,67 +15,67 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	0(R3), F1 // 0x40862e42fefa39ef (709.782712893384)
-	WORD	$0x6e60e421 // FCMGE V1.2D, V1.2D, V0.2D
+	WORD	$0x6e60e421 // fcmge v1.2d, v1.2d, v0.2d
 	FMOVQ	16(R3), F2 // 0xc0874910d52d3051 (-745.1332191019411)
-	WORD	$0x6e62e402 // FCMGE V2.2D, V0.2D, V2.2D
-	WORD	$0x4e221c21 // VAND V1.B16, V1.B16, V2.B16
+	WORD	$0x6e62e402 // fcmge v2.2d, v0.2d, v2.2d
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	FMOVQ	32(R3), F2 // 0x0 (0)
-	WORD	$0x6ee0e442 // FCMGT V2.2D, V2.2D, V0.2D
+	WORD	$0x6ee0e442 // fcmgt v2.2d, v2.2d, v0.2d
 	FMOVQ	48(R3), F3 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F4 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e60cc64 // FMLA V4.2D, V3.2D, V0.2D
+	WORD	$0x4e60cc64 // fmla v4.2d, v3.2d, v0.2d
 	FMOVQ	48(R3), F3 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e60cc65 // FMLA V5.2D, V3.2D, V0.2D
-	WORD	$0x6e651c82 // BSL V2.B16, V4.B16, V5.B16
-	WORD	$0x4ee19842 // FRINTZ V2.2D, V2.2D
+	WORD	$0x4e60cc65 // fmla v5.2d, v3.2d, v0.2d
+	WORD	$0x6e651c82 // bsl v2.16b, v4.16b, v5.16b
+	WORD	$0x4ee19842 // frintz v2.2d, v2.2d
 	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V0.B16, V4.B16
-	WORD	$0x4ee3cc44 // FMLS V4.2D, V2.2D, V3.2D
+	WORD	$0x4ee3cc44 // fmls v4.2d, v2.2d, v3.2d
 	FMOVQ	112(R3), F3 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e63dc43 // FMUL V3.2D, V2.2D, V3.2D
-	WORD	$0x4ee3d485 // FSUB V5.2D, V4.2D, V3.2D
-	WORD	$0x6e65dca6 // FMUL V6.2D, V5.2D, V5.2D
+	WORD	$0x6e63dc43 // fmul v3.2d, v2.2d, v3.2d
+	WORD	$0x4ee3d485 // fsub v5.2d, v4.2d, v3.2d
+	WORD	$0x6e65dca6 // fmul v6.2d, v5.2d, v5.2d
 	FMOVQ	128(R3), F7 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F8 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e66cce8 // FMLA V8.2D, V7.2D, V6.2D
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
 	FMOVQ	160(R3), F7 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e66cd07 // FMLA V7.2D, V8.2D, V6.2D
+	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
 	FMOVQ	176(R3), F8 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e66cce8 // FMLA V8.2D, V7.2D, V6.2D
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
 	FMOVQ	192(R3), F7 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e66cd07 // FMLA V7.2D, V8.2D, V6.2D
+	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
 	VMOV	V5.B16, V8.B16
-	WORD	$0x4ee6cce8 // FMLS V8.2D, V7.2D, V6.2D
-	WORD	$0x6e68dca5 // FMUL V5.2D, V5.2D, V8.2D
+	WORD	$0x4ee6cce8 // fmls v8.2d, v7.2d, v6.2d
+	WORD	$0x6e68dca5 // fmul v5.2d, v5.2d, v8.2d
 	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
-	WORD	$0x4ee8d4c6 // FSUB V6.2D, V6.2D, V8.2D
-	WORD	$0x6e66fca5 // FDIV V5.2D, V5.2D, V6.2D
-	WORD	$0x4ee5d463 // FSUB V3.2D, V3.2D, V5.2D
-	WORD	$0x4ee4d463 // FSUB V3.2D, V3.2D, V4.2D
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x6e66fca5 // fdiv v5.2d, v5.2d, v6.2d
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee3d483 // FSUB V3.2D, V4.2D, V3.2D
-	WORD	$0x4ee1b844 // FCVTZS V4.2D, V2.2D
-	WORD	$0x6f4c0465 // USHR $52, V5.2D, V3.2D
-	WORD	$0x4e61d8a5 // SCVTF V5.2D, V5.2D
-	WORD	$0x4e62d4a2 // FADD V2.2D, V5.2D, V2.2D
+	WORD	$0x4ee3d483 // fsub v3.2d, v4.2d, v3.2d
+	WORD	$0x4ee1b844 // fcvtzs v4.2d, v2.2d
+	WORD	$0x6f4c0465 // ushr v5.2d, v3.2d, #52
+	WORD	$0x4e61d8a5 // scvtf v5.2d, v5.2d
+	WORD	$0x4e62d4a2 // fadd v2.2d, v5.2d, v2.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x6e65e445 // FCMGE V5.2D, V2.2D, V5.2D
+	WORD	$0x6e65e445 // fcmge v5.2d, v2.2d, v5.2d
 	FMOVQ	240(R3), F6 // 0x409ff80000000000 (2046)
-	WORD	$0x6e62e4c2 // FCMGE V2.2D, V6.2D, V2.2D
-	WORD	$0x4e221ca2 // VAND V2.B16, V5.B16, V2.B16
-	WORD	$0x4e221c21 // VAND V1.B16, V1.B16, V2.B16
-	WORD	$0x4f745482 // SHL $52, V2.2D, V4.2D
-	WORD	$0x4ee28462 // ADD V2.2D, V3.2D, V2.2D
+	WORD	$0x6e62e4c2 // fcmge v2.2d, v6.2d, v2.2d
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x4f745482 // shl v2.2d, v4.2d, #52
+	WORD	$0x4ee28462 // add v2.2d, v3.2d, v2.2d
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c03 // VAND V3.B16, V0.B16, V3.B16
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	FMOVQ	272(R3), F4 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee3e483 // FCMGT V3.2D, V4.2D, V3.2D
+	WORD	$0x6ee3e483 // fcmgt v3.2d, v4.2d, v3.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4e64d404 // FADD V4.2D, V0.2D, V4.2D
+	WORD	$0x4e64d404 // fadd v4.2d, v0.2d, v4.2d
 	VMOV	V3.B16, V5.B16
-	WORD	$0x6e621c85 // BSL V5.B16, V4.B16, V2.B16
-	WORD	$0x4ea31c21 // VORR V1.B16, V1.B16, V3.B16
+	WORD	$0x6e621c85 // bsl v5.16b, v4.16b, v2.16b
+	WORD	$0x4ea31c21 // orr v1.16b, v1.16b, v3.16b
 	VST1.P	[V5.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V1.D[0], R5
@@ -117,38 +117,38 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	288(R3), F1 // 0xc2ae0000 (-87)
-	WORD	$0x6e21e401 // FCMGE V1.4S, V0.4S, V1.4S
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
 	FMOVQ	304(R3), F2 // 0x42b0bd71 (88.37)
-	WORD	$0x6e20e442 // FCMGE V2.4S, V2.4S, V0.4S
-	WORD	$0x4e221c21 // VAND V1.B16, V1.B16, V2.B16
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	FMOVQ	320(R3), F2 // 0x3fb8aa3b (1.442695)
-	WORD	$0x6e22dc02 // FMUL V2.4S, V0.4S, V2.4S
-	WORD	$0x4e218842 // FRINTN V2.4S, V2.4S
+	WORD	$0x6e22dc02 // fmul v2.4s, v0.4s, v2.4s
+	WORD	$0x4e218842 // frintn v2.4s, v2.4s
 	FMOVQ	336(R3), F3 // 0x3f318000 (0.6933594)
 	VMOV	V0.B16, V4.B16
-	WORD	$0x4ea3cc44 // FMLS V4.4S, V2.4S, V3.4S
+	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	FMOVQ	352(R3), F3 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4ea3cc44 // FMLS V4.4S, V2.4S, V3.4S
+	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	FMOVQ	368(R3), F3 // 0x39506967 (0.00019875691)
 	FMOVQ	384(R3), F5 // 0x3ab743ce (0.0013981999)
-	WORD	$0x4e24cc65 // FMLA V5.4S, V3.4S, V4.4S
+	WORD	$0x4e24cc65 // fmla v5.4s, v3.4s, v4.4s
 	FMOVQ	400(R3), F3 // 0x3c088908 (0.008333452)
-	WORD	$0x4e24cca3 // FMLA V3.4S, V5.4S, V4.4S
+	WORD	$0x4e24cca3 // fmla v3.4s, v5.4s, v4.4s
 	FMOVQ	416(R3), F5 // 0x3d2aa9c1 (0.041665796)
-	WORD	$0x4e24cc65 // FMLA V5.4S, V3.4S, V4.4S
+	WORD	$0x4e24cc65 // fmla v5.4s, v3.4s, v4.4s
 	FMOVQ	432(R3), F3 // 0x3e2aaaaa (0.16666666)
-	WORD	$0x4e24cca3 // FMLA V3.4S, V5.4S, V4.4S
+	WORD	$0x4e24cca3 // fmla v3.4s, v5.4s, v4.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
-	WORD	$0x4e24cc65 // FMLA V5.4S, V3.4S, V4.4S
-	WORD	$0x6e24dc83 // FMUL V3.4S, V4.4S, V4.4S
-	WORD	$0x4e23cca4 // FMLA V4.4S, V5.4S, V3.4S
+	WORD	$0x4e24cc65 // fmla v5.4s, v3.4s, v4.4s
+	WORD	$0x6e24dc83 // fmul v3.4s, v4.4s, v4.4s
+	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4e23d483 // FADD V3.4S, V4.4S, V3.4S
-	WORD	$0x4ea1b842 // FCVTZS V2.4S, V2.4S
+	WORD	$0x4e23d483 // fadd v3.4s, v4.4s, v3.4s
+	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
 	FMOVQ	480(R3), F4 // 0x7f (1.78e-43)
-	WORD	$0x4ea48442 // ADD V2.4S, V2.4S, V4.4S
-	WORD	$0x4f375442 // SHL $23, V2.4S, V2.4S
-	WORD	$0x6e22dc62 // FMUL V2.4S, V3.4S, V2.4S
+	WORD	$0x4ea48442 // add v2.4s, v2.4s, v4.4s
+	WORD	$0x4f375442 // shl v2.4s, v2.4s, #23
+	WORD	$0x6e22dc62 // fmul v2.4s, v3.4s, v2.4s
 	VST1.P	[V2.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
@@ -198,62 +198,62 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	496(R3), F1 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e61e401 // FCMGE V1.2D, V0.2D, V1.2D
+	WORD	$0x6e61e401 // fcmge v1.2d, v0.2d, v1.2d
 	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e60e442 // FCMGE V2.2D, V2.2D, V0.2D
-	WORD	$0x4e221c21 // VAND V1.B16, V1.B16, V2.B16
+	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	FMOVQ	528(R3), F2 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea31c42 // VORR V2.B16, V2.B16, V3.B16
-	WORD	$0x6f4c0403 // USHR $52, V3.2D, V0.2D
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea41c63 // VORR V3.B16, V3.B16, V4.B16
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
 	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee4d463 // FSUB V3.2D, V3.2D, V4.2D
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
 	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee2e484 // FCMGT V4.2D, V4.2D, V2.2D
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee5d465 // FSUB V5.2D, V3.2D, V5.2D
+	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
 	VMOV	V4.B16, V6.B16
-	WORD	$0x6e631ca6 // BSL V6.B16, V5.B16, V3.B16
-	WORD	$0x4e62d443 // FADD V3.2D, V2.2D, V2.2D
-	WORD	$0x6e621c64 // BSL V4.B16, V3.B16, V2.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	WORD	$0x4e62d443 // fadd v3.2d, v2.2d, v2.2d
+	WORD	$0x6e621c64 // bsl v4.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee2d482 // FSUB V2.2D, V4.2D, V2.2D
+	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
 	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
-	WORD	$0x4e63d443 // FADD V3.2D, V2.2D, V3.2D
-	WORD	$0x6e63fc43 // FDIV V3.2D, V2.2D, V3.2D
-	WORD	$0x6e63dc64 // FMUL V4.2D, V3.2D, V3.2D
-	WORD	$0x6e64dc85 // FMUL V5.2D, V4.2D, V4.2D
+	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63fc43 // fdiv v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
 	FMOVQ	592(R3), F7 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F8 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e67cca8 // FMLA V8.2D, V5.2D, V7.2D
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	FMOVQ	624(R3), F7 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e68cca7 // FMLA V7.2D, V5.2D, V8.2D
+	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
 	FMOVQ	640(R3), F8 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e67cca8 // FMLA V8.2D, V5.2D, V7.2D
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	FMOVQ	656(R3), F7 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F9 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e67cca9 // FMLA V9.2D, V5.2D, V7.2D
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
 	FMOVQ	688(R3), F7 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e69cca7 // FMLA V7.2D, V5.2D, V9.2D
-	WORD	$0x6e67dca5 // FMUL V5.2D, V5.2D, V7.2D
-	WORD	$0x4e68cc85 // FMLA V5.2D, V4.2D, V8.2D
+	WORD	$0x4e69cca7 // fmla v7.2d, v5.2d, v9.2d
+	WORD	$0x6e67dca5 // fmul v5.2d, v5.2d, v7.2d
+	WORD	$0x4e68cc85 // fmla v5.2d, v4.2d, v8.2d
 	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e64dc44 // FMUL V4.2D, V2.2D, V4.2D
-	WORD	$0x4e62cc85 // FMLA V5.2D, V4.2D, V2.2D
+	WORD	$0x6e64dc44 // fmul v4.2d, v2.2d, v4.2d
+	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
 	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e67dcc7 // FMUL V7.2D, V6.2D, V7.2D
-	WORD	$0x4e65cc67 // FMLA V7.2D, V3.2D, V5.2D
+	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
 	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
-	WORD	$0x6e231ce3 // VEOR V3.B16, V7.B16, V3.B16
-	WORD	$0x4e62cc83 // FMLA V3.2D, V4.2D, V2.2D
-	WORD	$0x4ee2d462 // FSUB V2.2D, V3.2D, V2.2D
+	WORD	$0x6e231ce3 // eor v3.16b, v7.16b, v3.16b
+	WORD	$0x4e62cc83 // fmla v3.2d, v4.2d, v2.2d
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
 	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
-	WORD	$0x6e231c42 // VEOR V2.B16, V2.B16, V3.B16
+	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
 	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e63ccc2 // FMLA V2.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc2 // fmla v2.2d, v6.2d, v3.2d
 	VST1.P	[V2.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V1.D[0], R5
@@ -295,56 +295,56 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	720(R3), F1 // 0x800000 (1.1754944e-38)
-	WORD	$0x6e21e401 // FCMGE V1.4S, V0.4S, V1.4S
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
 	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
-	WORD	$0x6e20e442 // FCMGE V2.4S, V2.4S, V0.4S
-	WORD	$0x4e221c21 // VAND V1.B16, V1.B16, V2.B16
-	WORD	$0x6f290402 // USHR $23, V2.4S, V0.4S
-	WORD	$0x4e21d842 // SCVTF V2.4S, V2.4S
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
+	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
 	FMOVQ	752(R3), F3 // 0x42fe0000 (127)
-	WORD	$0x4ea3d442 // FSUB V2.4S, V2.4S, V3.4S
+	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
 	FMOVQ	768(R3), F3 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e231c03 // VAND V3.B16, V0.B16, V3.B16
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea41c63 // VORR V3.B16, V3.B16, V4.B16
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
 	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea4e464 // FCMGT V4.4S, V3.4S, V4.4S
+	WORD	$0x6ea4e464 // fcmgt v4.4s, v3.4s, v4.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
-	WORD	$0x6e25dc65 // FMUL V5.4S, V3.4S, V5.4S
+	WORD	$0x6e25dc65 // fmul v5.4s, v3.4s, v5.4s
 	VMOV	V4.B16, V6.B16
-	WORD	$0x6e631ca6 // BSL V6.B16, V5.B16, V3.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4e231c83 // VAND V3.B16, V4.B16, V3.B16
-	WORD	$0x4e23d442 // FADD V2.4S, V2.4S, V3.4S
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	WORD	$0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4ea3d4c3 // FSUB V3.4S, V6.4S, V3.4S
-	WORD	$0x6e23dc64 // FMUL V4.4S, V3.4S, V3.4S
+	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
+	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
 	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
 	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e23cca6 // FMLA V6.4S, V5.4S, V3.4S
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
-	WORD	$0x4e23ccc5 // FMLA V5.4S, V6.4S, V3.4S
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e23cca6 // FMLA V6.4S, V5.4S, V3.4S
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e23ccc5 // FMLA V5.4S, V6.4S, V3.4S
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e23cca6 // FMLA V6.4S, V5.4S, V3.4S
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e23ccc5 // FMLA V5.4S, V6.4S, V3.4S
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e23cca6 // FMLA V6.4S, V5.4S, V3.4S
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e23ccc5 // FMLA V5.4S, V6.4S, V3.4S
-	WORD	$0x6e23dca5 // FMUL V5.4S, V5.4S, V3.4S
-	WORD	$0x6e24dca5 // FMUL V5.4S, V5.4S, V4.4S
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
+	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
 	FMOVQ	352(R3), F6 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e26cc45 // FMLA V5.4S, V2.4S, V6.4S
+	WORD	$0x4e26cc45 // fmla v5.4s, v2.4s, v6.4s
 	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
-	WORD	$0x4ea6cc85 // FMLS V5.4S, V4.4S, V6.4S
-	WORD	$0x4e25d463 // FADD V3.4S, V3.4S, V5.4S
+	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
+	WORD	$0x4e25d463 // fadd v3.4s, v3.4s, v5.4s
 	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
-	WORD	$0x4e24cc43 // FMLA V3.4S, V2.4S, V4.4S
+	WORD	$0x4e24cc43 // fmla v3.4s, v2.4s, v4.4s
 	VST1.P	[V3.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
@@ -394,97 +394,97 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
-	WORD	$0x4e211c01 // VAND V1.B16, V0.B16, V1.B16
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	944(R3), F3 // 0x404601e678fc457b (44.014845965556525)
-	WORD	$0x4ee3f443 // FMIN V3.2D, V2.2D, V3.2D
+	WORD	$0x4ee3f443 // fmin v3.2d, v2.2d, v3.2d
 	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
-	WORD	$0x6e64dc63 // FMUL V3.2D, V3.2D, V4.2D
+	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
 	FMOVQ	32(R3), F4 // 0x0 (0)
-	WORD	$0x6ee3e484 // FCMGT V4.2D, V4.2D, V3.2D
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
 	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F6 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e63cca7 // FMLA V7.2D, V5.2D, V3.2D
-	WORD	$0x6e671cc4 // BSL V4.B16, V6.B16, V7.B16
-	WORD	$0x4ee19884 // FRINTZ V4.2D, V4.2D
+	WORD	$0x4e63cca7 // fmla v7.2d, v5.2d, v3.2d
+	WORD	$0x6e671cc4 // bsl v4.16b, v6.16b, v7.16b
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V3.B16, V6.B16
-	WORD	$0x4ee5cc86 // FMLS V6.2D, V4.2D, V5.2D
+	WORD	$0x4ee5cc86 // fmls v6.2d, v4.2d, v5.2d
 	FMOVQ	112(R3), F5 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e65dc85 // FMUL V5.2D, V4.2D, V5.2D
-	WORD	$0x4ee5d4c7 // FSUB V7.2D, V6.2D, V5.2D
-	WORD	$0x6e67dce8 // FMUL V8.2D, V7.2D, V7.2D
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
+	WORD	$0x4ee5d4c7 // fsub v7.2d, v6.2d, v5.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
 	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	VMOV	V7.B16, V10.B16
-	WORD	$0x4ee8cd2a // FMLS V10.2D, V9.2D, V8.2D
-	WORD	$0x6e6adce7 // FMUL V7.2D, V7.2D, V10.2D
+	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
 	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
-	WORD	$0x4eead508 // FSUB V8.2D, V8.2D, V10.2D
-	WORD	$0x6e68fce7 // FDIV V7.2D, V7.2D, V8.2D
-	WORD	$0x4ee7d4a5 // FSUB V5.2D, V5.2D, V7.2D
-	WORD	$0x4ee6d4a5 // FSUB V5.2D, V5.2D, V6.2D
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee5d4c5 // FSUB V5.2D, V6.2D, V5.2D
-	WORD	$0x4ee1b884 // FCVTZS V4.2D, V4.2D
-	WORD	$0x4f745484 // SHL $52, V4.2D, V4.2D
-	WORD	$0x4ee484a4 // ADD V4.2D, V5.2D, V4.2D
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	WORD	$0x4ee1b884 // fcvtzs v4.2d, v4.2d
+	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
+	WORD	$0x4ee484a4 // add v4.2d, v5.2d, v4.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e251c65 // VAND V5.B16, V3.B16, V5.B16
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	272(R3), F6 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee5e4c5 // FCMGT V5.2D, V6.2D, V5.2D
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66d463 // FADD V3.2D, V3.2D, V6.2D
-	WORD	$0x6e641c65 // BSL V5.B16, V3.B16, V4.B16
-	WORD	$0x6e60dc03 // FMUL V3.2D, V0.2D, V0.2D
+	WORD	$0x4e66d463 // fadd v3.2d, v3.2d, v6.2d
+	WORD	$0x6e641c65 // bsl v5.16b, v3.16b, v4.16b
+	WORD	$0x6e60dc03 // fmul v3.2d, v0.2d, v0.2d
 	FMOVQ	960(R3), F4 // 0xbfeedc5baafd6f4b (-0.9643991794250523)
 	FMOVQ	976(R3), F6 // 0xc058d26a0e26682d (-99.28772310019185)
-	WORD	$0x4e63cc86 // FMLA V6.2D, V4.2D, V3.2D
+	WORD	$0x4e63cc86 // fmla v6.2d, v4.2d, v3.2d
 	FMOVQ	992(R3), F4 // 0xc0993ac030580563 (-1614.6876844170845)
-	WORD	$0x4e63ccc4 // FMLA V4.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc4 // fmla v4.2d, v6.2d, v3.2d
 	FMOVQ	1008(R3), F6 // 0x405c33f28a581b86 (112.81167849163293)
-	WORD	$0x4e60cc06 // FMLA V6.2D, V0.2D, V0.2D
+	WORD	$0x4e60cc06 // fmla v6.2d, v0.2d, v0.2d
 	FMOVQ	1024(R3), F7 // 0x40a176fa0e5535fa (2235.4883906010045)
-	WORD	$0x4e63ccc7 // FMLA V7.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
 	FMOVQ	1040(R3), F6 // 0x40b2ec102442040c (4844.063053251255)
-	WORD	$0x4e63cce6 // FMLA V6.2D, V7.2D, V3.2D
+	WORD	$0x4e63cce6 // fmla v6.2d, v7.2d, v3.2d
 	FMOVQ	1056(R3), F7 // 0x3fe4000000000000 (0.625)
-	WORD	$0x6e67e447 // FCMGE V7.2D, V2.2D, V7.2D
-	WORD	$0x6e63dc03 // FMUL V3.2D, V0.2D, V3.2D
-	WORD	$0x6e64dc63 // FMUL V3.2D, V3.2D, V4.2D
+	WORD	$0x6e67e447 // fcmge v7.2d, v2.2d, v7.2d
+	WORD	$0x6e63dc03 // fmul v3.2d, v0.2d, v3.2d
+	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
 	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
 	VMOV	V7.B16, V8.B16
-	WORD	$0x6e631c88 // BSL V8.B16, V4.B16, V3.B16
+	WORD	$0x6e631c88 // bsl v8.16b, v4.16b, v3.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	WORD	$0x4e63d4a3 // FADD V3.2D, V5.2D, V3.2D
+	WORD	$0x4e63d4a3 // fadd v3.2d, v5.2d, v3.2d
 	VMOV	V7.B16, V4.B16
-	WORD	$0x6e661c64 // BSL V4.B16, V3.B16, V6.B16
-	WORD	$0x6e64fd03 // FDIV V3.2D, V8.2D, V4.2D
+	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
+	WORD	$0x6e64fd03 // fdiv v3.2d, v8.2d, v4.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee3d484 // FSUB V4.2D, V4.2D, V3.2D
-	WORD	$0x6e211c84 // VEOR V4.B16, V4.B16, V1.B16
+	WORD	$0x4ee3d484 // fsub v4.2d, v4.2d, v3.2d
+	WORD	$0x6e211c84 // eor v4.16b, v4.16b, v1.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e405 // FCMEQ V5.2D, V0.2D, V5.2D
-	WORD	$0x4e63d403 // FADD V3.2D, V0.2D, V3.2D
-	WORD	$0x6e631c05 // BSL V5.B16, V0.B16, V3.B16
-	WORD	$0x6e651c87 // BSL V7.B16, V4.B16, V5.B16
+	WORD	$0x4e65e405 // fcmeq v5.2d, v0.2d, v5.2d
+	WORD	$0x4e63d403 // fadd v3.2d, v0.2d, v3.2d
+	WORD	$0x6e631c05 // bsl v5.16b, v0.16b, v3.16b
+	WORD	$0x6e651c87 // bsl v7.16b, v4.16b, v5.16b
 	FMOVQ	944(R3), F3 // 0x404601e678fc457b (44.014845965556525)
-	WORD	$0x6ee3e442 // FCMGT V2.2D, V2.2D, V3.2D
+	WORD	$0x6ee3e442 // fcmgt v2.2d, v2.2d, v3.2d
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	WORD	$0x6e231c21 // VEOR V1.B16, V1.B16, V3.B16
-	WORD	$0x6e671c22 // BSL V2.B16, V1.B16, V7.B16
-	WORD	$0x4e60e401 // FCMEQ V1.2D, V0.2D, V0.2D
+	WORD	$0x6e231c21 // eor v1.16b, v1.16b, v3.16b
+	WORD	$0x6e671c22 // bsl v2.16b, v1.16b, v7.16b
+	WORD	$0x4e60e401 // fcmeq v1.2d, v0.2d, v0.2d
 	VST1.P	[V2.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V1.D[0], R5
@@ -526,66 +526,66 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
-	WORD	$0x4e211c01 // VAND V1.B16, V0.B16, V1.B16
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	1088(R3), F2 // 0x80000000 (-0)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	1104(R3), F3 // 0x41200000 (10)
-	WORD	$0x4ea3f423 // FMIN V3.4S, V1.4S, V3.4S
-	WORD	$0x4e23d463 // FADD V3.4S, V3.4S, V3.4S
+	WORD	$0x4ea3f423 // fmin v3.4s, v1.4s, v3.4s
+	WORD	$0x4e23d463 // fadd v3.4s, v3.4s, v3.4s
 	FMOVQ	320(R3), F4 // 0x3fb8aa3b (1.442695)
-	WORD	$0x6e24dc64 // FMUL V4.4S, V3.4S, V4.4S
-	WORD	$0x4e218884 // FRINTN V4.4S, V4.4S
+	WORD	$0x6e24dc64 // fmul v4.4s, v3.4s, v4.4s
+	WORD	$0x4e218884 // frintn v4.4s, v4.4s
 	FMOVQ	336(R3), F5 // 0x3f318000 (0.6933594)
-	WORD	$0x4ea5cc83 // FMLS V3.4S, V4.4S, V5.4S
+	WORD	$0x4ea5cc83 // fmls v3.4s, v4.4s, v5.4s
 	FMOVQ	352(R3), F5 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4ea5cc83 // FMLS V3.4S, V4.4S, V5.4S
+	WORD	$0x4ea5cc83 // fmls v3.4s, v4.4s, v5.4s
 	FMOVQ	368(R3), F5 // 0x39506967 (0.00019875691)
 	FMOVQ	384(R3), F6 // 0x3ab743ce (0.0013981999)
-	WORD	$0x4e23cca6 // FMLA V6.4S, V5.4S, V3.4S
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	FMOVQ	400(R3), F5 // 0x3c088908 (0.008333452)
-	WORD	$0x4e23ccc5 // FMLA V5.4S, V6.4S, V3.4S
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	FMOVQ	416(R3), F6 // 0x3d2aa9c1 (0.041665796)
-	WORD	$0x4e23cca6 // FMLA V6.4S, V5.4S, V3.4S
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	FMOVQ	432(R3), F5 // 0x3e2aaaaa (0.16666666)
-	WORD	$0x4e23ccc5 // FMLA V5.4S, V6.4S, V3.4S
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
-	WORD	$0x4e23cca6 // FMLA V6.4S, V5.4S, V3.4S
-	WORD	$0x6e23dc65 // FMUL V5.4S, V3.4S, V3.4S
-	WORD	$0x4e25ccc3 // FMLA V3.4S, V6.4S, V5.4S
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	WORD	$0x6e23dc65 // fmul v5.4s, v3.4s, v3.4s
+	WORD	$0x4e25ccc3 // fmla v3.4s, v6.4s, v5.4s
 	FMOVQ	464(R3), F5 // 0x3f800000 (1)
-	WORD	$0x4e25d463 // FADD V3.4S, V3.4S, V5.4S
-	WORD	$0x4ea1b884 // FCVTZS V4.4S, V4.4S
+	WORD	$0x4e25d463 // fadd v3.4s, v3.4s, v5.4s
+	WORD	$0x4ea1b884 // fcvtzs v4.4s, v4.4s
 	FMOVQ	480(R3), F5 // 0x7f (1.78e-43)
-	WORD	$0x4ea58484 // ADD V4.4S, V4.4S, V5.4S
-	WORD	$0x4f375484 // SHL $23, V4.4S, V4.4S
-	WORD	$0x6e24dc63 // FMUL V3.4S, V3.4S, V4.4S
+	WORD	$0x4ea58484 // add v4.4s, v4.4s, v5.4s
+	WORD	$0x4f375484 // shl v4.4s, v4.4s, #23
+	WORD	$0x6e24dc63 // fmul v3.4s, v3.4s, v4.4s
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e24d463 // FADD V3.4S, V3.4S, V4.4S
+	WORD	$0x4e24d463 // fadd v3.4s, v3.4s, v4.4s
 	FMOVQ	1120(R3), F4 // 0x40000000 (2)
-	WORD	$0x6e23fc83 // FDIV V3.4S, V4.4S, V3.4S
+	WORD	$0x6e23fc83 // fdiv v3.4s, v4.4s, v3.4s
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea3d483 // FSUB V3.4S, V4.4S, V3.4S
-	WORD	$0x6e221c62 // VEOR V2.B16, V3.B16, V2.B16
-	WORD	$0x6e20dc03 // FMUL V3.4S, V0.4S, V0.4S
+	WORD	$0x4ea3d483 // fsub v3.4s, v4.4s, v3.4s
+	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
+	WORD	$0x6e20dc03 // fmul v3.4s, v0.4s, v0.4s
 	FMOVQ	1136(R3), F4 // 0xbbbaf0ea (-0.0057049887)
 	FMOVQ	1152(R3), F5 // 0x3ca9134e (0.020639088)
-	WORD	$0x4e23cc85 // FMLA V5.4S, V4.4S, V3.4S
+	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
 	FMOVQ	1168(R3), F4 // 0xbd5c1e2d (-0.053739715)
-	WORD	$0x4e23cca4 // FMLA V4.4S, V5.4S, V3.4S
+	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
 	FMOVQ	1184(R3), F5 // 0x3e088393 (0.13331442)
-	WORD	$0x4e23cc85 // FMLA V5.4S, V4.4S, V3.4S
+	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
 	FMOVQ	1200(R3), F4 // 0xbeaaaa99 (-0.3333328)
-	WORD	$0x4e23cca4 // FMLA V4.4S, V5.4S, V3.4S
-	WORD	$0x6e23dc83 // FMUL V3.4S, V4.4S, V3.4S
+	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
+	WORD	$0x6e23dc83 // fmul v3.4s, v4.4s, v3.4s
 	VMOV	V0.B16, V4.B16
-	WORD	$0x4e20cc64 // FMLA V4.4S, V3.4S, V0.4S
+	WORD	$0x4e20cc64 // fmla v4.4s, v3.4s, v0.4s
 	FMOVQ	1216(R3), F3 // 0x0 (0)
-	WORD	$0x4e23e403 // FCMEQ V3.4S, V0.4S, V3.4S
-	WORD	$0x6e641c03 // BSL V3.B16, V0.B16, V4.B16
+	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
+	WORD	$0x6e641c03 // bsl v3.16b, v0.16b, v4.16b
 	FMOVQ	1232(R3), F4 // 0x3f200000 (0.625)
-	WORD	$0x6e24e421 // FCMGE V1.4S, V1.4S, V4.4S
-	WORD	$0x6e631c41 // BSL V1.B16, V2.B16, V3.B16
-	WORD	$0x4e20e402 // FCMEQ V2.4S, V0.4S, V0.4S
+	WORD	$0x6e24e421 // fcmge v1.4s, v1.4s, v4.4s
+	WORD	$0x6e631c41 // bsl v1.16b, v2.16b, v3.16b
+	WORD	$0x4e20e402 // fcmeq v2.4s, v0.4s, v0.4s
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
@@ -635,73 +635,73 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
-	WORD	$0x6e211c01 // VEOR V1.B16, V0.B16, V1.B16
+	WORD	$0x6e211c01 // eor v1.16b, v0.16b, v1.16b
 	FMOVQ	0(R3), F2 // 0x40862e42fefa39ef (709.782712893384)
-	WORD	$0x6e61e442 // FCMGE V2.2D, V2.2D, V1.2D
+	WORD	$0x6e61e442 // fcmge v2.2d, v2.2d, v1.2d
 	FMOVQ	16(R3), F3 // 0xc0874910d52d3051 (-745.1332191019411)
-	WORD	$0x6e63e423 // FCMGE V3.2D, V1.2D, V3.2D
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
+	WORD	$0x6e63e423 // fcmge v3.2d, v1.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee1e463 // FCMGT V3.2D, V3.2D, V1.2D
+	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e61cc85 // FMLA V5.2D, V4.2D, V1.2D
+	WORD	$0x4e61cc85 // fmla v5.2d, v4.2d, v1.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e61cc86 // FMLA V6.2D, V4.2D, V1.2D
-	WORD	$0x6e661ca3 // BSL V3.B16, V5.B16, V6.B16
-	WORD	$0x4ee19863 // FRINTZ V3.2D, V3.2D
+	WORD	$0x4e61cc86 // fmla v6.2d, v4.2d, v1.2d
+	WORD	$0x6e661ca3 // bsl v3.16b, v5.16b, v6.16b
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V1.B16, V5.B16
-	WORD	$0x4ee4cc65 // FMLS V5.2D, V3.2D, V4.2D
+	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
 	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e64dc64 // FMUL V4.2D, V3.2D, V4.2D
-	WORD	$0x4ee4d4a6 // FSUB V6.2D, V5.2D, V4.2D
-	WORD	$0x6e66dcc7 // FMUL V7.2D, V6.2D, V6.2D
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d4a6 // fsub v6.2d, v5.2d, v4.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
 	FMOVQ	128(R3), F8 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F9 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e67cd09 // FMLA V9.2D, V8.2D, V7.2D
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
 	FMOVQ	160(R3), F8 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e67cd28 // FMLA V8.2D, V9.2D, V7.2D
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
 	FMOVQ	176(R3), F9 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e67cd09 // FMLA V9.2D, V8.2D, V7.2D
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
 	FMOVQ	192(R3), F8 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e67cd28 // FMLA V8.2D, V9.2D, V7.2D
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
 	VMOV	V6.B16, V9.B16
-	WORD	$0x4ee7cd09 // FMLS V9.2D, V8.2D, V7.2D
-	WORD	$0x6e69dcc6 // FMUL V6.2D, V6.2D, V9.2D
+	WORD	$0x4ee7cd09 // fmls v9.2d, v8.2d, v7.2d
+	WORD	$0x6e69dcc6 // fmul v6.2d, v6.2d, v9.2d
 	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4ee9d4e7 // FSUB V7.2D, V7.2D, V9.2D
-	WORD	$0x6e67fcc6 // FDIV V6.2D, V6.2D, V7.2D
-	WORD	$0x4ee6d484 // FSUB V4.2D, V4.2D, V6.2D
-	WORD	$0x4ee5d484 // FSUB V4.2D, V4.2D, V5.2D
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4a4 // FSUB V4.2D, V5.2D, V4.2D
-	WORD	$0x4ee1b865 // FCVTZS V5.2D, V3.2D
-	WORD	$0x6f4c0486 // USHR $52, V6.2D, V4.2D
-	WORD	$0x4e61d8c6 // SCVTF V6.2D, V6.2D
-	WORD	$0x4e63d4c3 // FADD V3.2D, V6.2D, V3.2D
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	WORD	$0x4ee1b865 // fcvtzs v5.2d, v3.2d
+	WORD	$0x6f4c0486 // ushr v6.2d, v4.2d, #52
+	WORD	$0x4e61d8c6 // scvtf v6.2d, v6.2d
+	WORD	$0x4e63d4c3 // fadd v3.2d, v6.2d, v3.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66e466 // FCMGE V6.2D, V3.2D, V6.2D
+	WORD	$0x6e66e466 // fcmge v6.2d, v3.2d, v6.2d
 	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
-	WORD	$0x6e63e4e3 // FCMGE V3.2D, V7.2D, V3.2D
-	WORD	$0x4e231cc3 // VAND V3.B16, V6.B16, V3.B16
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
-	WORD	$0x4f7454a3 // SHL $52, V3.2D, V5.2D
-	WORD	$0x4ee38483 // ADD V3.2D, V4.2D, V3.2D
+	WORD	$0x6e63e4e3 // fcmge v3.2d, v7.2d, v3.2d
+	WORD	$0x4e231cc3 // and v3.16b, v6.16b, v3.16b
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x4f7454a3 // shl v3.2d, v5.2d, #52
+	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c24 // VAND V4.B16, V1.B16, V4.B16
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee4e4a4 // FCMGT V4.2D, V5.2D, V4.2D
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d421 // FADD V1.2D, V1.2D, V5.2D
+	WORD	$0x4e65d421 // fadd v1.2d, v1.2d, v5.2d
 	VMOV	V4.B16, V5.B16
-	WORD	$0x6e631c25 // BSL V5.B16, V1.B16, V3.B16
-	WORD	$0x4ea41c41 // VORR V1.B16, V2.B16, V4.B16
+	WORD	$0x6e631c25 // bsl v5.16b, v1.16b, v3.16b
+	WORD	$0x4ea41c41 // orr v1.16b, v2.16b, v4.16b
 	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
-	WORD	$0x4e62d4a2 // FADD V2.2D, V5.2D, V2.2D
+	WORD	$0x4e62d4a2 // fadd v2.2d, v5.2d, v2.2d
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	WORD	$0x6e62fc62 // FDIV V2.2D, V3.2D, V2.2D
+	WORD	$0x6e62fc62 // fdiv v2.2d, v3.2d, v2.2d
 	VST1.P	[V2.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V1.D[0], R5
@@ -743,42 +743,42 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	288(R3), F1 // 0xc2ae0000 (-87)
-	WORD	$0x6e21e401 // FCMGE V1.4S, V0.4S, V1.4S
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
 	FMOVQ	1088(R3), F2 // 0x80000000 (-0)
-	WORD	$0x6e221c02 // VEOR V2.B16, V0.B16, V2.B16
+	WORD	$0x6e221c02 // eor v2.16b, v0.16b, v2.16b
 	FMOVQ	288(R3), F3 // 0xc2ae0000 (-87)
-	WORD	$0x4e23f442 // FMAX V2.4S, V2.4S, V3.4S
+	WORD	$0x4e23f442 // fmax v2.4s, v2.4s, v3.4s
 	FMOVQ	320(R3), F3 // 0x3fb8aa3b (1.442695)
-	WORD	$0x6e23dc43 // FMUL V3.4S, V2.4S, V3.4S
-	WORD	$0x4e218863 // FRINTN V3.4S, V3.4S
+	WORD	$0x6e23dc43 // fmul v3.4s, v2.4s, v3.4s
+	WORD	$0x4e218863 // frintn v3.4s, v3.4s
 	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
-	WORD	$0x4ea4cc62 // FMLS V2.4S, V3.4S, V4.4S
+	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
 	FMOVQ	352(R3), F4 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4ea4cc62 // FMLS V2.4S, V3.4S, V4.4S
+	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
 	FMOVQ	368(R3), F4 // 0x39506967 (0.00019875691)
 	FMOVQ	384(R3), F5 // 0x3ab743ce (0.0013981999)
-	WORD	$0x4e22cc85 // FMLA V5.4S, V4.4S, V2.4S
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
 	FMOVQ	400(R3), F4 // 0x3c088908 (0.008333452)
-	WORD	$0x4e22cca4 // FMLA V4.4S, V5.4S, V2.4S
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
 	FMOVQ	416(R3), F5 // 0x3d2aa9c1 (0.041665796)
-	WORD	$0x4e22cc85 // FMLA V5.4S, V4.4S, V2.4S
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
 	FMOVQ	432(R3), F4 // 0x3e2aaaaa (0.16666666)
-	WORD	$0x4e22cca4 // FMLA V4.4S, V5.4S, V2.4S
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
-	WORD	$0x4e22cc85 // FMLA V5.4S, V4.4S, V2.4S
-	WORD	$0x6e22dc44 // FMUL V4.4S, V2.4S, V2.4S
-	WORD	$0x4e24cca2 // FMLA V2.4S, V5.4S, V4.4S
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	WORD	$0x6e22dc44 // fmul v4.4s, v2.4s, v2.4s
+	WORD	$0x4e24cca2 // fmla v2.4s, v5.4s, v4.4s
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e24d442 // FADD V2.4S, V2.4S, V4.4S
-	WORD	$0x4ea1b863 // FCVTZS V3.4S, V3.4S
+	WORD	$0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
+	WORD	$0x4ea1b863 // fcvtzs v3.4s, v3.4s
 	FMOVQ	480(R3), F4 // 0x7f (1.78e-43)
-	WORD	$0x4ea48463 // ADD V3.4S, V3.4S, V4.4S
-	WORD	$0x4f375463 // SHL $23, V3.4S, V3.4S
-	WORD	$0x6e23dc42 // FMUL V2.4S, V2.4S, V3.4S
+	WORD	$0x4ea48463 // add v3.4s, v3.4s, v4.4s
+	WORD	$0x4f375463 // shl v3.4s, v3.4s, #23
+	WORD	$0x6e23dc42 // fmul v2.4s, v2.4s, v3.4s
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4e23d442 // FADD V2.4S, V2.4S, V3.4S
+	WORD	$0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x6e22fc62 // FDIV V2.4S, V3.4S, V2.4S
+	WORD	$0x6e22fc62 // fdiv v2.4s, v3.4s, v2.4s
 	VST1.P	[V2.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
@@ -828,71 +828,71 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e211c01 // VAND V1.B16, V0.B16, V1.B16
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	1248(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
-	WORD	$0x6ee1e442 // FCMGT V2.2D, V2.2D, V1.2D
+	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
 	FMOVQ	1264(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
-	WORD	$0x6e63dc23 // FMUL V3.2D, V1.2D, V3.2D
-	WORD	$0x4ee19863 // FRINTZ V3.2D, V3.2D
+	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e64d464 // FADD V4.2D, V3.2D, V4.2D
+	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
 	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
-	WORD	$0x6ee58c84 // CMEQ V4.2D, V4.2D, V5.2D
+	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
-	WORD	$0x4e64d463 // FADD V3.2D, V3.2D, V4.2D
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e64d464 // FADD V4.2D, V3.2D, V4.2D
+	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
 	FMOVQ	1296(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
-	WORD	$0x4ee5cc61 // FMLS V1.2D, V3.2D, V5.2D
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	FMOVQ	1312(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
-	WORD	$0x4ee5cc61 // FMLS V1.2D, V3.2D, V5.2D
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	FMOVQ	1328(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
-	WORD	$0x4ee5cc61 // FMLS V1.2D, V3.2D, V5.2D
-	WORD	$0x6e61dc23 // FMUL V3.2D, V1.2D, V1.2D
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
+	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
 	FMOVQ	1344(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
 	FMOVQ	1360(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1376(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1392(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1408(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1424(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
-	WORD	$0x6e63dc25 // FMUL V5.2D, V1.2D, V3.2D
-	WORD	$0x4e66cca1 // FMLA V1.2D, V5.2D, V6.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
+	WORD	$0x6e63dc25 // fmul v5.2d, v1.2d, v3.2d
+	WORD	$0x4e66cca1 // fmla v1.2d, v5.2d, v6.2d
 	FMOVQ	1440(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
 	FMOVQ	1456(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1472(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1488(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1504(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1520(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
-	WORD	$0x6e63dc65 // FMUL V5.2D, V3.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
+	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7cc68 // FMLS V8.2D, V3.2D, V7.2D
-	WORD	$0x4e66cca8 // FMLA V8.2D, V5.2D, V6.2D
+	WORD	$0x4ee7cc68 // fmls v8.2d, v3.2d, v7.2d
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
 	FMOVQ	1536(R3), F3 // 0x2 (1e-323)
-	WORD	$0x4e231c83 // VAND V3.B16, V4.B16, V3.B16
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
 	FMOVQ	1536(R3), F5 // 0x2 (1e-323)
-	WORD	$0x6ee58c63 // CMEQ V3.2D, V3.2D, V5.2D
-	WORD	$0x6e611d03 // BSL V3.B16, V8.B16, V1.B16
-	WORD	$0x4f7d5481 // SHL $61, V1.2D, V4.2D
+	WORD	$0x6ee58c63 // cmeq v3.2d, v3.2d, v5.2d
+	WORD	$0x6e611d03 // bsl v3.16b, v8.16b, v1.16b
+	WORD	$0x4f7d5481 // shl v1.2d, v4.2d, #61
 	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
-	WORD	$0x4e241c21 // VAND V1.B16, V1.B16, V4.B16
+	WORD	$0x4e241c21 // and v1.16b, v1.16b, v4.16b
 	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
-	WORD	$0x4e241c04 // VAND V4.B16, V0.B16, V4.B16
-	WORD	$0x6e241c21 // VEOR V1.B16, V1.B16, V4.B16
-	WORD	$0x6e211c61 // VEOR V1.B16, V3.B16, V1.B16
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	WORD	$0x6e241c21 // eor v1.16b, v1.16b, v4.16b
+	WORD	$0x6e211c61 // eor v1.16b, v3.16b, v1.16b
 	VST1.P	[V1.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V2.D[0], R5
@@ -934,63 +934,63 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
-	WORD	$0x4e211c01 // VAND V1.B16, V0.B16, V1.B16
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	1552(R3), F2 // 0x4c800000 (6.7108864e+07)
-	WORD	$0x6ea1e441 // FCMGT V1.4S, V2.4S, V1.4S
-	WORD	$0x0e617802 // FCVTL V2.2D, V0.2S
+	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
 	FMOVQ	1568(R3), F3 // 0x3fe45f306dc9c883 (0.6366197723675814)
-	WORD	$0x6e63dc43 // FMUL V3.2D, V2.2D, V3.2D
-	WORD	$0x4e618863 // FRINTN V3.2D, V3.2D
+	WORD	$0x6e63dc43 // fmul v3.2d, v2.2d, v3.2d
+	WORD	$0x4e618863 // frintn v3.2d, v3.2d
 	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee4cc62 // FMLS V2.2D, V3.2D, V4.2D
+	WORD	$0x4ee4cc62 // fmls v2.2d, v3.2d, v4.2d
 	FMOVQ	1600(R3), F4 // 0x3c91a62633145c07 (6.123233995736766e-17)
-	WORD	$0x4ee4cc62 // FMLS V2.2D, V3.2D, V4.2D
-	WORD	$0x4e617804 // FCVTL2 V4.2D, V0.4S
+	WORD	$0x4ee4cc62 // fmls v2.2d, v3.2d, v4.2d
+	WORD	$0x4e617804 // fcvtl2 v4.2d, v0.4s
 	FMOVQ	1568(R3), F5 // 0x3fe45f306dc9c883 (0.6366197723675814)
-	WORD	$0x6e65dc85 // FMUL V5.2D, V4.2D, V5.2D
-	WORD	$0x4e6188a5 // FRINTN V5.2D, V5.2D
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
+	WORD	$0x4e6188a5 // frintn v5.2d, v5.2d
 	FMOVQ	1584(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee6cca4 // FMLS V4.2D, V5.2D, V6.2D
+	WORD	$0x4ee6cca4 // fmls v4.2d, v5.2d, v6.2d
 	FMOVQ	1600(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
-	WORD	$0x4ee6cca4 // FMLS V4.2D, V5.2D, V6.2D
-	WORD	$0x0e616842 // FCVTN V2.2S, V2.2D
-	WORD	$0x4e616882 // FCVTN2 V2.4S, V4.2D
-	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
-	WORD	$0x4ee1b8a4 // FCVTZS V4.2D, V5.2D
-	WORD	$0x0ea12863 // XTN V3.2S, V3.2D
-	WORD	$0x4ea12883 // XTN2 V3.4S, V4.2D
-	WORD	$0x6e22dc44 // FMUL V4.4S, V2.4S, V2.4S
+	WORD	$0x4ee6cca4 // fmls v4.2d, v5.2d, v6.2d
+	WORD	$0x0e616842 // fcvtn v2.2s, v2.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4ee1b8a4 // fcvtzs v4.2d, v5.2d
+	WORD	$0x0ea12863 // xtn v3.2s, v3.2d
+	WORD	$0x4ea12883 // xtn2 v3.4s, v4.2d
+	WORD	$0x6e22dc44 // fmul v4.4s, v2.4s, v2.4s
 	FMOVQ	1616(R3), F5 // 0xb94ca1f9 (-0.00019515296)
 	FMOVQ	1632(R3), F6 // 0x3c08839e (0.008332161)
-	WORD	$0x4e24cca6 // FMLA V6.4S, V5.4S, V4.4S
+	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
 	FMOVQ	1648(R3), F5 // 0xbe2aaaa3 (-0.16666655)
-	WORD	$0x4e24ccc5 // FMLA V5.4S, V6.4S, V4.4S
-	WORD	$0x6e24dca5 // FMUL V5.4S, V5.4S, V4.4S
+	WORD	$0x4e24ccc5 // fmla v5.4s, v6.4s, v4.4s
+	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
 	VMOV	V2.B16, V6.B16
-	WORD	$0x4e22cca6 // FMLA V6.4S, V5.4S, V2.4S
+	WORD	$0x4e22cca6 // fmla v6.4s, v5.4s, v2.4s
 	FMOVQ	1664(R3), F2 // 0x37ccf5ce (2.4433157e-05)
 	FMOVQ	1680(R3), F5 // 0xbab6061a (-0.0013887316)
-	WORD	$0x4e24cc45 // FMLA V5.4S, V2.4S, V4.4S
+	WORD	$0x4e24cc45 // fmla v5.4s, v2.4s, v4.4s
 	FMOVQ	1696(R3), F2 // 0x3d2aaaa5 (0.041666646)
-	WORD	$0x4e24cca2 // FMLA V2.4S, V5.4S, V4.4S
-	WORD	$0x6e24dc42 // FMUL V2.4S, V2.4S, V4.4S
+	WORD	$0x4e24cca2 // fmla v2.4s, v5.4s, v4.4s
+	WORD	$0x6e24dc42 // fmul v2.4s, v2.4s, v4.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4ea5cc87 // FMLS V7.4S, V4.4S, V5.4S
-	WORD	$0x4e24cc47 // FMLA V7.4S, V2.4S, V4.4S
+	WORD	$0x4ea5cc87 // fmls v7.4s, v4.4s, v5.4s
+	WORD	$0x4e24cc47 // fmla v7.4s, v2.4s, v4.4s
 	FMOVQ	1712(R3), F2 // 0x1 (1e-45)
-	WORD	$0x4e221c62 // VAND V2.B16, V3.B16, V2.B16
+	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
 	FMOVQ	1712(R3), F4 // 0x1 (1e-45)
-	WORD	$0x6ea48c42 // CMEQ V2.4S, V2.4S, V4.4S
-	WORD	$0x6e661ce2 // BSL V2.B16, V7.B16, V6.B16
+	WORD	$0x6ea48c42 // cmeq v2.4s, v2.4s, v4.4s
+	WORD	$0x6e661ce2 // bsl v2.16b, v7.16b, v6.16b
 	FMOVQ	1728(R3), F4 // 0x2 (3e-45)
-	WORD	$0x4e241c63 // VAND V3.B16, V3.B16, V4.B16
-	WORD	$0x6f3f0463 // USHR $1, V3.4S, V3.4S
-	WORD	$0x4f3f5463 // SHL $31, V3.4S, V3.4S
-	WORD	$0x6e231c42 // VEOR V2.B16, V2.B16, V3.B16
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x6f3f0463 // ushr v3.4s, v3.4s, #1
+	WORD	$0x4f3f5463 // shl v3.4s, v3.4s, #31
+	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
 	FMOVQ	1216(R3), F3 // 0x0 (0)
-	WORD	$0x4e23e403 // FCMEQ V3.4S, V0.4S, V3.4S
-	WORD	$0x6e621c03 // BSL V3.B16, V0.B16, V2.B16
+	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
+	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	VST1.P	[V3.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
@@ -1040,70 +1040,70 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e211c01 // VAND V1.B16, V0.B16, V1.B16
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	1248(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
-	WORD	$0x6ee1e442 // FCMGT V2.2D, V2.2D, V1.2D
+	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
 	FMOVQ	1264(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
-	WORD	$0x6e63dc23 // FMUL V3.2D, V1.2D, V3.2D
-	WORD	$0x4ee19863 // FRINTZ V3.2D, V3.2D
+	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e64d464 // FADD V4.2D, V3.2D, V4.2D
+	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
 	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
-	WORD	$0x6ee58c84 // CMEQ V4.2D, V4.2D, V5.2D
+	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
-	WORD	$0x4e64d463 // FADD V3.2D, V3.2D, V4.2D
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e64d464 // FADD V4.2D, V3.2D, V4.2D
+	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
 	FMOVQ	1296(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
-	WORD	$0x4ee5cc61 // FMLS V1.2D, V3.2D, V5.2D
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	FMOVQ	1312(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
-	WORD	$0x4ee5cc61 // FMLS V1.2D, V3.2D, V5.2D
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	FMOVQ	1328(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
-	WORD	$0x4ee5cc61 // FMLS V1.2D, V3.2D, V5.2D
-	WORD	$0x6e61dc23 // FMUL V3.2D, V1.2D, V1.2D
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
+	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
 	FMOVQ	1344(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
 	FMOVQ	1360(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1376(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1392(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1408(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1424(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
-	WORD	$0x6e63dc25 // FMUL V5.2D, V1.2D, V3.2D
-	WORD	$0x4e66cca1 // FMLA V1.2D, V5.2D, V6.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
+	WORD	$0x6e63dc25 // fmul v5.2d, v1.2d, v3.2d
+	WORD	$0x4e66cca1 // fmla v1.2d, v5.2d, v6.2d
 	FMOVQ	1440(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
 	FMOVQ	1456(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1472(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1488(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	FMOVQ	1504(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
-	WORD	$0x4e63ccc5 // FMLA V5.2D, V6.2D, V3.2D
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	FMOVQ	1520(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
-	WORD	$0x4e63cca6 // FMLA V6.2D, V5.2D, V3.2D
-	WORD	$0x6e63dc65 // FMUL V5.2D, V3.2D, V3.2D
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
+	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7cc68 // FMLS V8.2D, V3.2D, V7.2D
-	WORD	$0x4e66cca8 // FMLA V8.2D, V5.2D, V6.2D
+	WORD	$0x4ee7cc68 // fmls v8.2d, v3.2d, v7.2d
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
 	FMOVQ	1536(R3), F3 // 0x2 (1e-323)
-	WORD	$0x4e231c83 // VAND V3.B16, V4.B16, V3.B16
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
 	FMOVQ	1536(R3), F5 // 0x2 (1e-323)
-	WORD	$0x6ee58c63 // CMEQ V3.2D, V3.2D, V5.2D
-	WORD	$0x6e681c23 // BSL V3.B16, V1.B16, V8.B16
-	WORD	$0x4f7d5481 // SHL $61, V1.2D, V4.2D
-	WORD	$0x4f7e5484 // SHL $62, V4.2D, V4.2D
-	WORD	$0x6e241c21 // VEOR V1.B16, V1.B16, V4.B16
+	WORD	$0x6ee58c63 // cmeq v3.2d, v3.2d, v5.2d
+	WORD	$0x6e681c23 // bsl v3.16b, v1.16b, v8.16b
+	WORD	$0x4f7d5481 // shl v1.2d, v4.2d, #61
+	WORD	$0x4f7e5484 // shl v4.2d, v4.2d, #62
+	WORD	$0x6e241c21 // eor v1.16b, v1.16b, v4.16b
 	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
-	WORD	$0x4e241c21 // VAND V1.B16, V1.B16, V4.B16
-	WORD	$0x6e211c61 // VEOR V1.B16, V3.B16, V1.B16
+	WORD	$0x4e241c21 // and v1.16b, v1.16b, v4.16b
+	WORD	$0x6e211c61 // eor v1.16b, v3.16b, v1.16b
 	VST1.P	[V1.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V2.D[0], R5
@@ -1145,62 +1145,62 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
-	WORD	$0x4e211c01 // VAND V1.B16, V0.B16, V1.B16
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	1552(R3), F2 // 0x4c800000 (6.7108864e+07)
-	WORD	$0x6ea1e441 // FCMGT V1.4S, V2.4S, V1.4S
-	WORD	$0x0e617802 // FCVTL V2.2D, V0.2S
+	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
 	FMOVQ	1568(R3), F3 // 0x3fe45f306dc9c883 (0.6366197723675814)
-	WORD	$0x6e63dc43 // FMUL V3.2D, V2.2D, V3.2D
-	WORD	$0x4e618863 // FRINTN V3.2D, V3.2D
+	WORD	$0x6e63dc43 // fmul v3.2d, v2.2d, v3.2d
+	WORD	$0x4e618863 // frintn v3.2d, v3.2d
 	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee4cc62 // FMLS V2.2D, V3.2D, V4.2D
+	WORD	$0x4ee4cc62 // fmls v2.2d, v3.2d, v4.2d
 	FMOVQ	1600(R3), F4 // 0x3c91a62633145c07 (6.123233995736766e-17)
-	WORD	$0x4ee4cc62 // FMLS V2.2D, V3.2D, V4.2D
-	WORD	$0x4e617804 // FCVTL2 V4.2D, V0.4S
+	WORD	$0x4ee4cc62 // fmls v2.2d, v3.2d, v4.2d
+	WORD	$0x4e617804 // fcvtl2 v4.2d, v0.4s
 	FMOVQ	1568(R3), F5 // 0x3fe45f306dc9c883 (0.6366197723675814)
-	WORD	$0x6e65dc85 // FMUL V5.2D, V4.2D, V5.2D
-	WORD	$0x4e6188a5 // FRINTN V5.2D, V5.2D
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
+	WORD	$0x4e6188a5 // frintn v5.2d, v5.2d
 	FMOVQ	1584(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee6cca4 // FMLS V4.2D, V5.2D, V6.2D
+	WORD	$0x4ee6cca4 // fmls v4.2d, v5.2d, v6.2d
 	FMOVQ	1600(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
-	WORD	$0x4ee6cca4 // FMLS V4.2D, V5.2D, V6.2D
-	WORD	$0x0e616842 // FCVTN V2.2S, V2.2D
-	WORD	$0x4e616882 // FCVTN2 V2.4S, V4.2D
-	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
-	WORD	$0x4ee1b8a4 // FCVTZS V4.2D, V5.2D
-	WORD	$0x0ea12863 // XTN V3.2S, V3.2D
-	WORD	$0x4ea12883 // XTN2 V3.4S, V4.2D
-	WORD	$0x6e22dc44 // FMUL V4.4S, V2.4S, V2.4S
+	WORD	$0x4ee6cca4 // fmls v4.2d, v5.2d, v6.2d
+	WORD	$0x0e616842 // fcvtn v2.2s, v2.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4ee1b8a4 // fcvtzs v4.2d, v5.2d
+	WORD	$0x0ea12863 // xtn v3.2s, v3.2d
+	WORD	$0x4ea12883 // xtn2 v3.4s, v4.2d
+	WORD	$0x6e22dc44 // fmul v4.4s, v2.4s, v2.4s
 	FMOVQ	1616(R3), F5 // 0xb94ca1f9 (-0.00019515296)
 	FMOVQ	1632(R3), F6 // 0x3c08839e (0.008332161)
-	WORD	$0x4e24cca6 // FMLA V6.4S, V5.4S, V4.4S
+	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
 	FMOVQ	1648(R3), F5 // 0xbe2aaaa3 (-0.16666655)
-	WORD	$0x4e24ccc5 // FMLA V5.4S, V6.4S, V4.4S
-	WORD	$0x6e24dca5 // FMUL V5.4S, V5.4S, V4.4S
+	WORD	$0x4e24ccc5 // fmla v5.4s, v6.4s, v4.4s
+	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
 	VMOV	V2.B16, V6.B16
-	WORD	$0x4e22cca6 // FMLA V6.4S, V5.4S, V2.4S
+	WORD	$0x4e22cca6 // fmla v6.4s, v5.4s, v2.4s
 	FMOVQ	1664(R3), F2 // 0x37ccf5ce (2.4433157e-05)
 	FMOVQ	1680(R3), F5 // 0xbab6061a (-0.0013887316)
-	WORD	$0x4e24cc45 // FMLA V5.4S, V2.4S, V4.4S
+	WORD	$0x4e24cc45 // fmla v5.4s, v2.4s, v4.4s
 	FMOVQ	1696(R3), F2 // 0x3d2aaaa5 (0.041666646)
-	WORD	$0x4e24cca2 // FMLA V2.4S, V5.4S, V4.4S
-	WORD	$0x6e24dc42 // FMUL V2.4S, V2.4S, V4.4S
+	WORD	$0x4e24cca2 // fmla v2.4s, v5.4s, v4.4s
+	WORD	$0x6e24dc42 // fmul v2.4s, v2.4s, v4.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4ea5cc87 // FMLS V7.4S, V4.4S, V5.4S
-	WORD	$0x4e24cc47 // FMLA V7.4S, V2.4S, V4.4S
+	WORD	$0x4ea5cc87 // fmls v7.4s, v4.4s, v5.4s
+	WORD	$0x4e24cc47 // fmla v7.4s, v2.4s, v4.4s
 	FMOVQ	1712(R3), F2 // 0x1 (1e-45)
-	WORD	$0x4ea28462 // ADD V2.4S, V3.4S, V2.4S
+	WORD	$0x4ea28462 // add v2.4s, v3.4s, v2.4s
 	FMOVQ	1712(R3), F3 // 0x1 (1e-45)
-	WORD	$0x4e231c43 // VAND V3.B16, V2.B16, V3.B16
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
 	FMOVQ	1712(R3), F4 // 0x1 (1e-45)
-	WORD	$0x6ea48c63 // CMEQ V3.4S, V3.4S, V4.4S
-	WORD	$0x6e661ce3 // BSL V3.B16, V7.B16, V6.B16
+	WORD	$0x6ea48c63 // cmeq v3.4s, v3.4s, v4.4s
+	WORD	$0x6e661ce3 // bsl v3.16b, v7.16b, v6.16b
 	FMOVQ	1728(R3), F4 // 0x2 (3e-45)
-	WORD	$0x4e241c42 // VAND V2.B16, V2.B16, V4.B16
-	WORD	$0x6f3f0442 // USHR $1, V2.4S, V2.4S
-	WORD	$0x4f3f5442 // SHL $31, V2.4S, V2.4S
-	WORD	$0x6e221c62 // VEOR V2.B16, V3.B16, V2.B16
+	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
+	WORD	$0x6f3f0442 // ushr v2.4s, v2.4s, #1
+	WORD	$0x4f3f5442 // shl v2.4s, v2.4s, #31
+	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
 	VST1.P	[V2.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
@@ -1252,274 +1252,274 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	VLD1.P	16(R9), [V1.D2]
 	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c23 // VAND V3.B16, V1.B16, V3.B16
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
 	FMOVQ	1744(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee4f464 // FMIN V4.2D, V3.2D, V4.2D
-	WORD	$0x4ee19884 // FRINTZ V4.2D, V4.2D
-	WORD	$0x4ee4d465 // FSUB V5.2D, V3.2D, V4.2D
+	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee6e4a6 // FCMGT V6.2D, V5.2D, V6.2D
+	WORD	$0x6ee6e4a6 // fcmgt v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // FSUB V7.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
 	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // BSL V8.B16, V7.B16, V5.B16
+	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d485 // FADD V5.2D, V4.2D, V5.2D
-	WORD	$0x6e641ca6 // BSL V6.B16, V5.B16, V4.B16
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e241c04 // VAND V4.B16, V0.B16, V4.B16
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // VORR V4.B16, V4.B16, V5.B16
-	WORD	$0x6f4c0405 // USHR $52, V5.2D, V0.2D
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6f4c0405 // ushr v5.2d, v0.2d, #52
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // VORR V5.B16, V5.B16, V7.B16
+	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
 	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // FSUB V5.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
 	FMOVQ	576(R3), F7 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee4e4e7 // FCMGT V7.2D, V7.2D, V4.2D
+	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4a9 // FSUB V9.2D, V5.2D, V9.2D
+	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
 	VMOV	V7.B16, V10.B16
-	WORD	$0x6e651d2a // BSL V10.B16, V9.B16, V5.B16
-	WORD	$0x4e64d485 // FADD V5.2D, V4.2D, V4.2D
-	WORD	$0x6e641ca7 // BSL V7.B16, V5.B16, V4.B16
+	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
+	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
+	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4e4 // FSUB V4.2D, V7.2D, V4.2D
+	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d485 // FADD V5.2D, V4.2D, V5.2D
-	WORD	$0x6e65fc85 // FDIV V5.2D, V4.2D, V5.2D
-	WORD	$0x6e65dca7 // FMUL V7.2D, V5.2D, V5.2D
-	WORD	$0x6e67dce9 // FMUL V9.2D, V7.2D, V7.2D
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
 	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F12 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6bcd2c // FMLA V12.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
 	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ccd2b // FMLA V11.2D, V9.2D, V12.2D
+	WORD	$0x4e6ccd2b // fmla v11.2d, v9.2d, v12.2d
 	FMOVQ	640(R3), F12 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6bcd2c // FMLA V12.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
 	FMOVQ	656(R3), F11 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F13 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6bcd2d // FMLA V13.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2d // fmla v13.2d, v9.2d, v11.2d
 	FMOVQ	688(R3), F11 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6dcd2b // FMLA V11.2D, V9.2D, V13.2D
-	WORD	$0x6e6bdd29 // FMUL V9.2D, V9.2D, V11.2D
-	WORD	$0x4e6ccce9 // FMLA V9.2D, V7.2D, V12.2D
+	WORD	$0x4e6dcd2b // fmla v11.2d, v9.2d, v13.2d
+	WORD	$0x6e6bdd29 // fmul v9.2d, v9.2d, v11.2d
+	WORD	$0x4e6ccce9 // fmla v9.2d, v7.2d, v12.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e67dc87 // FMUL V7.2D, V4.2D, V7.2D
-	WORD	$0x4e64cce9 // FMLA V9.2D, V7.2D, V4.2D
+	WORD	$0x6e67dc87 // fmul v7.2d, v4.2d, v7.2d
+	WORD	$0x4e64cce9 // fmla v9.2d, v7.2d, v4.2d
 	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd4b // FMUL V11.2D, V10.2D, V11.2D
-	WORD	$0x4e69ccab // FMLA V11.2D, V5.2D, V9.2D
+	WORD	$0x6e6bdd4b // fmul v11.2d, v10.2d, v11.2d
+	WORD	$0x4e69ccab // fmla v11.2d, v5.2d, v9.2d
 	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d65 // VEOR V5.B16, V11.B16, V5.B16
-	WORD	$0x4e64cce5 // FMLA V5.2D, V7.2D, V4.2D
-	WORD	$0x4ee4d4a4 // FSUB V4.2D, V5.2D, V4.2D
+	WORD	$0x6e251d65 // eor v5.16b, v11.16b, v5.16b
+	WORD	$0x4e64cce5 // fmla v5.2d, v7.2d, v4.2d
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
 	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c84 // VEOR V4.B16, V4.B16, V5.B16
+	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
 	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd44 // FMLA V4.2D, V10.2D, V5.2D
+	WORD	$0x4e65cd44 // fmla v4.2d, v10.2d, v5.2d
 	FMOVQ	496(R3), F5 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e65e445 // FCMGE V5.2D, V2.2D, V5.2D
+	WORD	$0x6e65e445 // fcmge v5.2d, v2.2d, v5.2d
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e62e4e2 // FCMGE V2.2D, V7.2D, V2.2D
-	WORD	$0x4e221ca2 // VAND V2.B16, V5.B16, V2.B16
+	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
 	FMOVQ	1744(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee3e4a3 // FCMGT V3.2D, V5.2D, V3.2D
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
+	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x4e63e503 // FCMEQ V3.2D, V8.2D, V3.2D
-	WORD	$0x6e205863 // NOT V3.B16, V3.B16
+	WORD	$0x4e63e503 // fcmeq v3.2d, v8.2d, v3.2d
+	WORD	$0x6e205863 // mvn v3.16b, v3.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee5e405 // FCMGT V5.2D, V0.2D, V5.2D
-	WORD	$0x4e251c63 // VAND V3.B16, V3.B16, V5.B16
-	WORD	$0x4e221c62 // VAND V2.B16, V3.B16, V2.B16
-	WORD	$0x6e64dd03 // FMUL V3.2D, V8.2D, V4.2D
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
+	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
+	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
+	WORD	$0x6e64dd03 // fmul v3.2d, v8.2d, v4.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee2e463 // FCMGT V3.2D, V3.2D, V2.2D
+	WORD	$0x6ee2e463 // fcmgt v3.2d, v3.2d, v2.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e62cc85 // FMLA V5.2D, V4.2D, V2.2D
+	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e62cc87 // FMLA V7.2D, V4.2D, V2.2D
-	WORD	$0x6e671ca3 // BSL V3.B16, V5.B16, V7.B16
-	WORD	$0x4ee19863 // FRINTZ V3.2D, V3.2D
+	WORD	$0x4e62cc87 // fmla v7.2d, v4.2d, v2.2d
+	WORD	$0x6e671ca3 // bsl v3.16b, v5.16b, v7.16b
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V2.B16, V5.B16
-	WORD	$0x4ee4cc65 // FMLS V5.2D, V3.2D, V4.2D
+	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
 	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e64dc64 // FMUL V4.2D, V3.2D, V4.2D
-	WORD	$0x4ee4d4a7 // FSUB V7.2D, V5.2D, V4.2D
-	WORD	$0x6e67dce8 // FMUL V8.2D, V7.2D, V7.2D
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d4a7 // fsub v7.2d, v5.2d, v4.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
 	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	VMOV	V7.B16, V10.B16
-	WORD	$0x4ee8cd2a // FMLS V10.2D, V9.2D, V8.2D
-	WORD	$0x6e6adce7 // FMUL V7.2D, V7.2D, V10.2D
+	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
 	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
-	WORD	$0x4eead508 // FSUB V8.2D, V8.2D, V10.2D
-	WORD	$0x6e68fce7 // FDIV V7.2D, V7.2D, V8.2D
-	WORD	$0x4ee7d484 // FSUB V4.2D, V4.2D, V7.2D
-	WORD	$0x4ee5d484 // FSUB V4.2D, V4.2D, V5.2D
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
+	WORD	$0x4ee7d484 // fsub v4.2d, v4.2d, v7.2d
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4a4 // FSUB V4.2D, V5.2D, V4.2D
-	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
-	WORD	$0x4f745463 // SHL $52, V3.2D, V3.2D
-	WORD	$0x4ee38483 // ADD V3.2D, V4.2D, V3.2D
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee4e4a4 // FCMGT V4.2D, V5.2D, V4.2D
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d442 // FADD V2.2D, V2.2D, V5.2D
-	WORD	$0x6e631c44 // BSL V4.B16, V2.B16, V3.B16
+	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
 	FMOVQ	1760(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea31c42 // VORR V2.B16, V2.B16, V3.B16
-	WORD	$0x6f4c0403 // USHR $52, V3.2D, V0.2D
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
 	FMOVQ	1776(R3), F5 // 0x7ff (1.0114e-320)
-	WORD	$0x4e251c63 // VAND V3.B16, V3.B16, V5.B16
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea51c63 // VORR V3.B16, V3.B16, V5.B16
+	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
 	FMOVQ	560(R3), F5 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee5d463 // FSUB V3.2D, V3.2D, V5.2D
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e65d4c5 // FADD V5.2D, V6.2D, V5.2D
+	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
 	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261ca5 // VAND V5.B16, V5.B16, V6.B16
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	FMOVQ	32(R3), F7 // 0x0 (0)
-while185:
+while1:
 	VMOV	V5.D[0], R5
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
-	CBZ	R5, wend185
+	CBZ	R5, wend1
 	FMOVQ	1792(R3), F8 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee3e508 // FCMGT V8.2D, V8.2D, V3.2D
+	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
 	FMOVQ	1808(R3), F9 // 0x40b0000000000000 (4096)
-	WORD	$0x6ee9e469 // FCMGT V9.2D, V3.2D, V9.2D
-	WORD	$0x4ea91d08 // VORR V8.B16, V8.B16, V9.B16
+	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee98ca9 // CMEQ V9.2D, V5.2D, V9.2D
-	WORD	$0x4e691d08 // BIC V8.B16, V8.B16, V9.B16
-	WORD	$0x4ea71d08 // VORR V8.B16, V8.B16, V7.B16
+	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
+	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
+	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
 	FMOVQ	1280(R3), F9 // 0x1 (5e-324)
-	WORD	$0x4e291ca9 // VAND V9.B16, V5.B16, V9.B16
+	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
 	FMOVQ	1280(R3), F10 // 0x1 (5e-324)
-	WORD	$0x6eea8d29 // CMEQ V9.2D, V9.2D, V10.2D
-	WORD	$0x6e62dc8a // FMUL V10.2D, V4.2D, V2.2D
+	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
+	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
 	VMOV	V9.B16, V11.B16
-	WORD	$0x6e641d4b // BSL V11.B16, V10.B16, V4.B16
-	WORD	$0x4e63d4ca // FADD V10.2D, V6.2D, V3.2D
-	WORD	$0x6e661d49 // BSL V9.B16, V10.B16, V6.B16
-	WORD	$0x6e62dc4a // FMUL V10.2D, V2.2D, V2.2D
-	WORD	$0x4e63d46c // FADD V12.2D, V3.2D, V3.2D
+	WORD	$0x6e641d4b // bsl v11.16b, v10.16b, v4.16b
+	WORD	$0x4e63d4ca // fadd v10.2d, v6.2d, v3.2d
+	WORD	$0x6e661d49 // bsl v9.16b, v10.16b, v6.16b
+	WORD	$0x6e62dc4a // fmul v10.2d, v2.2d, v2.2d
+	WORD	$0x4e63d46c // fadd v12.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eeae5ad // FCMGT V13.2D, V13.2D, V10.2D
-	WORD	$0x4e6ad54e // FADD V14.2D, V10.2D, V10.2D
+	WORD	$0x6eeae5ad // fcmgt v13.2d, v13.2d, v10.2d
+	WORD	$0x4e6ad54e // fadd v14.2d, v10.2d, v10.2d
 	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6a1dcf // BSL V15.B16, V14.B16, V10.B16
+	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4eead58a // FSUB V10.2D, V12.2D, V10.2D
-	WORD	$0x6e6c1d4d // BSL V13.B16, V10.B16, V12.B16
-	WORD	$0x6f7f04aa // USHR $1, V10.2D, V5.2D
+	WORD	$0x4eead58a // fsub v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
+	WORD	$0x6f7f04aa // ushr v10.2d, v5.2d, #1
 	VMOV	V10.B16, V5.B16
 	VMOV	V11.B16, V4.B16
 	VMOV	V9.B16, V6.B16
 	VMOV	V15.B16, V2.B16
 	VMOV	V13.B16, V3.B16
 	VMOV	V8.B16, V7.B16
-	JMP	while185
-wend185:
+	JMP	while1
+wend1:
 	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee1e508 // FCMGT V8.2D, V8.2D, V1.2D
+	WORD	$0x6ee1e508 // fcmgt v8.2d, v8.2d, v1.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x6e64fd29 // FDIV V9.2D, V9.2D, V4.2D
+	WORD	$0x6e64fd29 // fdiv v9.2d, v9.2d, v4.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e641d2a // BSL V10.B16, V9.B16, V4.B16
+	WORD	$0x6e641d2a // bsl v10.16b, v9.16b, v4.16b
 	FMOVQ	32(R3), F4 // 0x0 (0)
-	WORD	$0x4ee6d484 // FSUB V4.2D, V4.2D, V6.2D
-	WORD	$0x6e661c88 // BSL V8.B16, V4.B16, V6.B16
-	WORD	$0x6f4c0544 // USHR $52, V4.2D, V10.2D
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
+	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
 	FMOVQ	1776(R3), F6 // 0x7ff (1.0114e-320)
-	WORD	$0x4e261c84 // VAND V4.B16, V4.B16, V6.B16
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61c84 // VORR V4.B16, V4.B16, V6.B16
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee6d484 // FSUB V4.2D, V4.2D, V6.2D
-	WORD	$0x4e68d484 // FADD V4.2D, V4.2D, V8.2D
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66e486 // FCMGE V6.2D, V4.2D, V6.2D
+	WORD	$0x6e66e486 // fcmge v6.2d, v4.2d, v6.2d
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
-	WORD	$0x6e64e524 // FCMGE V4.2D, V9.2D, V4.2D
-	WORD	$0x4e241cc4 // VAND V4.B16, V6.B16, V4.B16
+	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
 	FMOVQ	1824(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e66d506 // FADD V6.2D, V8.2D, V6.2D
+	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
 	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6ee884c6 // SUB V6.2D, V6.2D, V8.2D
-	WORD	$0x4f7454c6 // SHL $52, V6.2D, V6.2D
-	WORD	$0x4ee68546 // ADD V6.2D, V10.2D, V6.2D
+	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c28 // VAND V8.B16, V1.B16, V8.B16
+	WORD	$0x4e281c28 // and v8.16b, v1.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291c09 // VAND V9.B16, V0.B16, V9.B16
-	WORD	$0x4ee1990a // FRINTZ V10.2D, V8.2D
-	WORD	$0x4e68e54a // FCMEQ V10.2D, V10.2D, V8.2D
-	WORD	$0x6e20594a // NOT V10.B16, V10.B16
+	WORD	$0x4e291c09 // and v9.16b, v0.16b, v9.16b
+	WORD	$0x4ee1990a // frintz v10.2d, v8.2d
+	WORD	$0x4e68e54a // fcmeq v10.2d, v10.2d, v8.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6ee0e56b // FCMGT V11.2D, V11.2D, V0.2D
-	WORD	$0x4e2b1d4a // VAND V10.B16, V10.B16, V11.B16
+	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	1840(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // BSL V12.B16, V11.B16, V6.B16
-	WORD	$0x6ee1f806 // FSQRT V6.2D, V0.2D
+	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
+	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6be42b // FCMEQ V11.2D, V1.2D, V11.2D
-	WORD	$0x6e6c1ccb // BSL V11.B16, V6.B16, V12.B16
+	WORD	$0x4e6be42b // fcmeq v11.2d, v1.2d, v11.2d
+	WORD	$0x6e6c1ccb // bsl v11.16b, v6.16b, v12.16b
 	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ce42c // FCMEQ V12.2D, V1.2D, V12.2D
+	WORD	$0x4e6ce42c // fcmeq v12.2d, v1.2d, v12.2d
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fda6 // FDIV V6.2D, V13.2D, V6.2D
-	WORD	$0x6e6b1ccc // BSL V12.B16, V6.B16, V11.B16
-	WORD	$0x4e671c84 // BIC V4.B16, V4.B16, V7.B16
+	WORD	$0x6e66fda6 // fdiv v6.2d, v13.2d, v6.2d
+	WORD	$0x6e6b1ccc // bsl v12.16b, v6.16b, v11.16b
+	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66e506 // FCMEQ V6.2D, V8.2D, V6.2D
-	WORD	$0x4ea61d46 // VORR V6.B16, V10.B16, V6.B16
-	WORD	$0x4ea61c84 // VORR V4.B16, V4.B16, V6.B16
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x4ea61d46 // orr v6.16b, v10.16b, v6.16b
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e66e526 // FCMGE V6.2D, V9.2D, V6.2D
+	WORD	$0x6e66e526 // fcmge v6.2d, v9.2d, v6.2d
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e69e4e7 // FCMGE V7.2D, V7.2D, V9.2D
-	WORD	$0x4e271cc6 // VAND V6.B16, V6.B16, V7.B16
+	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e4e7 // FCMGT V7.2D, V7.2D, V8.2D
-	WORD	$0x4e271cc6 // VAND V6.B16, V6.B16, V7.B16
-	WORD	$0x4e261c84 // VAND V4.B16, V4.B16, V6.B16
+	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66e426 // FCMEQ V6.2D, V1.2D, V6.2D
+	WORD	$0x4e66e426 // fcmeq v6.2d, v1.2d, v6.2d
 	VMOV	V6.B16, V7.B16
-	WORD	$0x6e6c1c07 // BSL V7.B16, V0.B16, V12.B16
+	WORD	$0x6e6c1c07 // bsl v7.16b, v0.16b, v12.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e428 // FCMEQ V8.2D, V1.2D, V8.2D
+	WORD	$0x4e68e428 // fcmeq v8.2d, v1.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4e69e409 // FCMEQ V9.2D, V0.2D, V9.2D
-	WORD	$0x4ea91d08 // VORR V8.B16, V8.B16, V9.B16
+	WORD	$0x4e69e409 // fcmeq v9.2d, v0.2d, v9.2d
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // BSL V10.B16, V9.B16, V7.B16
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
-	WORD	$0x4ea61c84 // VORR V4.B16, V4.B16, V6.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
 	VST1.P	[V10.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V4.D[0], R5
@@ -1564,552 +1564,552 @@ loop:
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
 	VLD1.P	16(R9), [V1.S4]
-	WORD	$0x0e617802 // FCVTL V2.2D, V0.2S
-	WORD	$0x0e617823 // FCVTL V3.2D, V1.2S
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e251c65 // VAND V5.B16, V3.B16, V5.B16
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	1744(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee6f4a6 // FMIN V6.2D, V5.2D, V6.2D
-	WORD	$0x4ee198c6 // FRINTZ V6.2D, V6.2D
-	WORD	$0x4ee6d4a7 // FSUB V7.2D, V5.2D, V6.2D
+	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee8e4e8 // FCMGT V8.2D, V7.2D, V8.2D
+	WORD	$0x6ee8e4e8 // fcmgt v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4e9 // FSUB V9.2D, V7.2D, V9.2D
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // BSL V10.B16, V9.B16, V7.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d4c7 // FADD V7.2D, V6.2D, V7.2D
-	WORD	$0x6e661ce8 // BSL V8.B16, V7.B16, V6.B16
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261c46 // VAND V6.B16, V2.B16, V6.B16
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea71cc6 // VORR V6.B16, V6.B16, V7.B16
-	WORD	$0x6f4c0447 // USHR $52, V7.2D, V2.2D
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	WORD	$0x6f4c0447 // ushr v7.2d, v2.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea91ce7 // VORR V7.B16, V7.B16, V9.B16
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
 	FMOVQ	560(R3), F9 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee9d4e7 // FSUB V7.2D, V7.2D, V9.2D
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
 	FMOVQ	576(R3), F9 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee6e529 // FCMGT V9.2D, V9.2D, V6.2D
+	WORD	$0x6ee6e529 // fcmgt v9.2d, v9.2d, v6.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd4eb // FSUB V11.2D, V7.2D, V11.2D
+	WORD	$0x4eebd4eb // fsub v11.2d, v7.2d, v11.2d
 	VMOV	V9.B16, V12.B16
-	WORD	$0x6e671d6c // BSL V12.B16, V11.B16, V7.B16
-	WORD	$0x4e66d4c7 // FADD V7.2D, V6.2D, V6.2D
-	WORD	$0x6e661ce9 // BSL V9.B16, V7.B16, V6.B16
+	WORD	$0x6e671d6c // bsl v12.16b, v11.16b, v7.16b
+	WORD	$0x4e66d4c7 // fadd v7.2d, v6.2d, v6.2d
+	WORD	$0x6e661ce9 // bsl v9.16b, v7.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d526 // FSUB V6.2D, V9.2D, V6.2D
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
 	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // FADD V7.2D, V6.2D, V7.2D
-	WORD	$0x6e67fcc7 // FDIV V7.2D, V6.2D, V7.2D
-	WORD	$0x6e67dce9 // FMUL V9.2D, V7.2D, V7.2D
-	WORD	$0x6e69dd2b // FMUL V11.2D, V9.2D, V9.2D
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67fcc7 // fdiv v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
+	WORD	$0x6e69dd2b // fmul v11.2d, v9.2d, v9.2d
 	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6dcd6e // FMLA V14.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
 	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ecd6d // FMLA V13.2D, V11.2D, V14.2D
+	WORD	$0x4e6ecd6d // fmla v13.2d, v11.2d, v14.2d
 	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6dcd6e // FMLA V14.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
 	FMOVQ	656(R3), F13 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6dcd6f // FMLA V15.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6f // fmla v15.2d, v11.2d, v13.2d
 	FMOVQ	688(R3), F13 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6fcd6d // FMLA V13.2D, V11.2D, V15.2D
-	WORD	$0x6e6ddd6b // FMUL V11.2D, V11.2D, V13.2D
-	WORD	$0x4e6ecd2b // FMLA V11.2D, V9.2D, V14.2D
+	WORD	$0x4e6fcd6d // fmla v13.2d, v11.2d, v15.2d
+	WORD	$0x6e6ddd6b // fmul v11.2d, v11.2d, v13.2d
+	WORD	$0x4e6ecd2b // fmla v11.2d, v9.2d, v14.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e69dcc9 // FMUL V9.2D, V6.2D, V9.2D
-	WORD	$0x4e66cd2b // FMLA V11.2D, V9.2D, V6.2D
+	WORD	$0x6e69dcc9 // fmul v9.2d, v6.2d, v9.2d
+	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
 	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6ddd8d // FMUL V13.2D, V12.2D, V13.2D
-	WORD	$0x4e6bcced // FMLA V13.2D, V7.2D, V11.2D
+	WORD	$0x6e6ddd8d // fmul v13.2d, v12.2d, v13.2d
+	WORD	$0x4e6bcced // fmla v13.2d, v7.2d, v11.2d
 	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271da7 // VEOR V7.B16, V13.B16, V7.B16
-	WORD	$0x4e66cd27 // FMLA V7.2D, V9.2D, V6.2D
-	WORD	$0x4ee6d4e6 // FSUB V6.2D, V7.2D, V6.2D
+	WORD	$0x6e271da7 // eor v7.16b, v13.16b, v7.16b
+	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
 	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271cc6 // VEOR V6.B16, V6.B16, V7.B16
+	WORD	$0x6e271cc6 // eor v6.16b, v6.16b, v7.16b
 	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e67cd86 // FMLA V6.2D, V12.2D, V7.2D
+	WORD	$0x4e67cd86 // fmla v6.2d, v12.2d, v7.2d
 	FMOVQ	496(R3), F7 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e67e487 // FCMGE V7.2D, V4.2D, V7.2D
+	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e64e524 // FCMGE V4.2D, V9.2D, V4.2D
-	WORD	$0x4e241ce4 // VAND V4.B16, V7.B16, V4.B16
+	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
 	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee5e4e5 // FCMGT V5.2D, V7.2D, V5.2D
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e545 // FCMEQ V5.2D, V10.2D, V5.2D
-	WORD	$0x6e2058a5 // NOT V5.B16, V5.B16
+	WORD	$0x4e65e545 // fcmeq v5.2d, v10.2d, v5.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x6ee7e447 // FCMGT V7.2D, V2.2D, V7.2D
-	WORD	$0x4e271ca5 // VAND V5.B16, V5.B16, V7.B16
-	WORD	$0x4e241ca4 // VAND V4.B16, V5.B16, V4.B16
-	WORD	$0x6e66dd45 // FMUL V5.2D, V10.2D, V6.2D
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	WORD	$0x4e241ca4 // and v4.16b, v5.16b, v4.16b
+	WORD	$0x6e66dd45 // fmul v5.2d, v10.2d, v6.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee4e4a5 // FCMGT V5.2D, V5.2D, V4.2D
+	WORD	$0x6ee4e4a5 // fcmgt v5.2d, v5.2d, v4.2d
 	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e64ccc7 // FMLA V7.2D, V6.2D, V4.2D
+	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
 	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e64ccc9 // FMLA V9.2D, V6.2D, V4.2D
-	WORD	$0x6e691ce5 // BSL V5.B16, V7.B16, V9.B16
-	WORD	$0x4ee198a5 // FRINTZ V5.2D, V5.2D
+	WORD	$0x4e64ccc9 // fmla v9.2d, v6.2d, v4.2d
+	WORD	$0x6e691ce5 // bsl v5.16b, v7.16b, v9.16b
+	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
 	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V4.B16, V7.B16
-	WORD	$0x4ee6cca7 // FMLS V7.2D, V5.2D, V6.2D
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
 	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e66dca6 // FMUL V6.2D, V5.2D, V6.2D
-	WORD	$0x4ee6d4e9 // FSUB V9.2D, V7.2D, V6.2D
-	WORD	$0x6e69dd2a // FMUL V10.2D, V9.2D, V9.2D
+	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee6d4e9 // fsub v9.2d, v7.2d, v6.2d
+	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
 	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6acd6c // FMLA V12.2D, V11.2D, V10.2D
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
 	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6acd8b // FMLA V11.2D, V12.2D, V10.2D
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
 	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6acd6c // FMLA V12.2D, V11.2D, V10.2D
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
 	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6acd8b // FMLA V11.2D, V12.2D, V10.2D
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
 	VMOV	V9.B16, V12.B16
-	WORD	$0x4eeacd6c // FMLS V12.2D, V11.2D, V10.2D
-	WORD	$0x6e6cdd29 // FMUL V9.2D, V9.2D, V12.2D
+	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd29 // fmul v9.2d, v9.2d, v12.2d
 	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
-	WORD	$0x4eecd54a // FSUB V10.2D, V10.2D, V12.2D
-	WORD	$0x6e6afd29 // FDIV V9.2D, V9.2D, V10.2D
-	WORD	$0x4ee9d4c6 // FSUB V6.2D, V6.2D, V9.2D
-	WORD	$0x4ee7d4c6 // FSUB V6.2D, V6.2D, V7.2D
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x6e6afd29 // fdiv v9.2d, v9.2d, v10.2d
+	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d4e6 // FSUB V6.2D, V7.2D, V6.2D
-	WORD	$0x4ee1b8a5 // FCVTZS V5.2D, V5.2D
-	WORD	$0x4f7454a5 // SHL $52, V5.2D, V5.2D
-	WORD	$0x4ee584c5 // ADD V5.2D, V6.2D, V5.2D
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b8a5 // fcvtzs v5.2d, v5.2d
+	WORD	$0x4f7454a5 // shl v5.2d, v5.2d, #52
+	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c86 // VAND V6.B16, V4.B16, V6.B16
+	WORD	$0x4e261c86 // and v6.16b, v4.16b, v6.16b
 	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee6e4e6 // FCMGT V6.2D, V7.2D, V6.2D
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d484 // FADD V4.2D, V4.2D, V7.2D
-	WORD	$0x6e651c86 // BSL V6.B16, V4.B16, V5.B16
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
 	FMOVQ	1760(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // VORR V4.B16, V4.B16, V5.B16
-	WORD	$0x6f4c0445 // USHR $52, V5.2D, V2.2D
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
 	FMOVQ	1776(R3), F7 // 0x7ff (1.0114e-320)
-	WORD	$0x4e271ca5 // VAND V5.B16, V5.B16, V7.B16
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // VORR V5.B16, V5.B16, V7.B16
+	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
 	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // FSUB V5.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e67d507 // FADD V7.2D, V8.2D, V7.2D
+	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
 	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e281ce7 // VAND V7.B16, V7.B16, V8.B16
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	FMOVQ	32(R3), F9 // 0x0 (0)
-while187:
+while1:
 	VMOV	V7.D[0], R5
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
-	CBZ	R5, wend187
+	CBZ	R5, wend1
 	FMOVQ	1792(R3), F10 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee5e54a // FCMGT V10.2D, V10.2D, V5.2D
+	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
 	FMOVQ	1808(R3), F11 // 0x40b0000000000000 (4096)
-	WORD	$0x6eebe4ab // FCMGT V11.2D, V5.2D, V11.2D
-	WORD	$0x4eab1d4a // VORR V10.B16, V10.B16, V11.B16
+	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eeb8ceb // CMEQ V11.2D, V7.2D, V11.2D
-	WORD	$0x4e6b1d4a // BIC V10.B16, V10.B16, V11.B16
-	WORD	$0x4ea91d4a // VORR V10.B16, V10.B16, V9.B16
+	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
+	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
+	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
 	FMOVQ	1280(R3), F11 // 0x1 (5e-324)
-	WORD	$0x4e2b1ceb // VAND V11.B16, V7.B16, V11.B16
+	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
 	FMOVQ	1280(R3), F12 // 0x1 (5e-324)
-	WORD	$0x6eec8d6b // CMEQ V11.2D, V11.2D, V12.2D
-	WORD	$0x6e64dccc // FMUL V12.2D, V6.2D, V4.2D
+	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
+	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
 	VMOV	V11.B16, V13.B16
-	WORD	$0x6e661d8d // BSL V13.B16, V12.B16, V6.B16
-	WORD	$0x4e65d50c // FADD V12.2D, V8.2D, V5.2D
-	WORD	$0x6e681d8b // BSL V11.B16, V12.B16, V8.B16
-	WORD	$0x6e64dc8c // FMUL V12.2D, V4.2D, V4.2D
-	WORD	$0x4e65d4ae // FADD V14.2D, V5.2D, V5.2D
+	WORD	$0x6e661d8d // bsl v13.16b, v12.16b, v6.16b
+	WORD	$0x4e65d50c // fadd v12.2d, v8.2d, v5.2d
+	WORD	$0x6e681d8b // bsl v11.16b, v12.16b, v8.16b
+	WORD	$0x6e64dc8c // fmul v12.2d, v4.2d, v4.2d
+	WORD	$0x4e65d4ae // fadd v14.2d, v5.2d, v5.2d
 	FMOVQ	80(R3), F15 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece5ef // FCMGT V15.2D, V15.2D, V12.2D
-	WORD	$0x4e6cd590 // FADD V16.2D, V12.2D, V12.2D
+	WORD	$0x6eece5ef // fcmgt v15.2d, v15.2d, v12.2d
+	WORD	$0x4e6cd590 // fadd v16.2d, v12.2d, v12.2d
 	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6c1e11 // BSL V17.B16, V16.B16, V12.B16
+	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eecd5cc // FSUB V12.2D, V14.2D, V12.2D
-	WORD	$0x6e6e1d8f // BSL V15.B16, V12.B16, V14.B16
-	WORD	$0x6f7f04ec // USHR $1, V12.2D, V7.2D
+	WORD	$0x4eecd5cc // fsub v12.2d, v14.2d, v12.2d
+	WORD	$0x6e6e1d8f // bsl v15.16b, v12.16b, v14.16b
+	WORD	$0x6f7f04ec // ushr v12.2d, v7.2d, #1
 	VMOV	V12.B16, V7.B16
 	VMOV	V13.B16, V6.B16
 	VMOV	V11.B16, V8.B16
 	VMOV	V17.B16, V4.B16
 	VMOV	V15.B16, V5.B16
 	VMOV	V10.B16, V9.B16
-	JMP	while187
-wend187:
+	JMP	while1
+wend1:
 	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x6ee3e54a // FCMGT V10.2D, V10.2D, V3.2D
+	WORD	$0x6ee3e54a // fcmgt v10.2d, v10.2d, v3.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fd6b // FDIV V11.2D, V11.2D, V6.2D
+	WORD	$0x6e66fd6b // fdiv v11.2d, v11.2d, v6.2d
 	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // BSL V12.B16, V11.B16, V6.B16
+	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
-	WORD	$0x4ee8d4c6 // FSUB V6.2D, V6.2D, V8.2D
-	WORD	$0x6e681cca // BSL V10.B16, V6.B16, V8.B16
-	WORD	$0x6f4c0586 // USHR $52, V6.2D, V12.2D
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
+	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
 	FMOVQ	1776(R3), F8 // 0x7ff (1.0114e-320)
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee8d4c6 // FSUB V6.2D, V6.2D, V8.2D
-	WORD	$0x4e6ad4c6 // FADD V6.2D, V6.2D, V10.2D
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68e4c8 // FCMGE V8.2D, V6.2D, V8.2D
+	WORD	$0x6e68e4c8 // fcmge v8.2d, v6.2d, v8.2d
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
-	WORD	$0x6e66e566 // FCMGE V6.2D, V11.2D, V6.2D
-	WORD	$0x4e261d06 // VAND V6.B16, V8.B16, V6.B16
+	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
 	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e68d548 // FADD V8.2D, V10.2D, V8.2D
+	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
 	FMOVQ	1824(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eea8508 // SUB V8.2D, V8.2D, V10.2D
-	WORD	$0x4f745508 // SHL $52, V8.2D, V8.2D
-	WORD	$0x4ee88588 // ADD V8.2D, V12.2D, V8.2D
+	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1c6a // VAND V10.B16, V3.B16, V10.B16
+	WORD	$0x4e2a1c6a // and v10.16b, v3.16b, v10.16b
 	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1c4b // VAND V11.B16, V2.B16, V11.B16
-	WORD	$0x4ee1994c // FRINTZ V12.2D, V10.2D
-	WORD	$0x4e6ae58c // FCMEQ V12.2D, V12.2D, V10.2D
-	WORD	$0x6e20598c // NOT V12.B16, V12.B16
+	WORD	$0x4e2b1c4b // and v11.16b, v2.16b, v11.16b
+	WORD	$0x4ee1994c // frintz v12.2d, v10.2d
+	WORD	$0x4e6ae58c // fcmeq v12.2d, v12.2d, v10.2d
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
-	WORD	$0x6ee2e5ad // FCMGT V13.2D, V13.2D, V2.2D
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
+	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	1840(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
-	WORD	$0x6e681dae // BSL V14.B16, V13.B16, V8.B16
-	WORD	$0x6ee1f848 // FSQRT V8.2D, V2.2D
+	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
+	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de46d // FCMEQ V13.2D, V3.2D, V13.2D
-	WORD	$0x6e6e1d0d // BSL V13.B16, V8.B16, V14.B16
+	WORD	$0x4e6de46d // fcmeq v13.2d, v3.2d, v13.2d
+	WORD	$0x6e6e1d0d // bsl v13.16b, v8.16b, v14.16b
 	FMOVQ	64(R3), F14 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ee46e // FCMEQ V14.2D, V3.2D, V14.2D
+	WORD	$0x4e6ee46e // fcmeq v14.2d, v3.2d, v14.2d
 	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68fde8 // FDIV V8.2D, V15.2D, V8.2D
-	WORD	$0x6e6d1d0e // BSL V14.B16, V8.B16, V13.B16
-	WORD	$0x4e691cc6 // BIC V6.B16, V6.B16, V9.B16
+	WORD	$0x6e68fde8 // fdiv v8.2d, v15.2d, v8.2d
+	WORD	$0x6e6d1d0e // bsl v14.16b, v8.16b, v13.16b
+	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68e548 // FCMEQ V8.2D, V10.2D, V8.2D
-	WORD	$0x4ea81d88 // VORR V8.B16, V12.B16, V8.B16
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
+	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
+	WORD	$0x4ea81d88 // orr v8.16b, v12.16b, v8.16b
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e68e568 // FCMGE V8.2D, V11.2D, V8.2D
+	WORD	$0x6e68e568 // fcmge v8.2d, v11.2d, v8.2d
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6be529 // FCMGE V9.2D, V9.2D, V11.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
+	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeae529 // FCMGT V9.2D, V9.2D, V10.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
+	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68e468 // FCMEQ V8.2D, V3.2D, V8.2D
+	WORD	$0x4e68e468 // fcmeq v8.2d, v3.2d, v8.2d
 	VMOV	V8.B16, V9.B16
-	WORD	$0x6e6e1c49 // BSL V9.B16, V2.B16, V14.B16
+	WORD	$0x6e6e1c49 // bsl v9.16b, v2.16b, v14.16b
 	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x4e6ae463 // FCMEQ V3.2D, V3.2D, V10.2D
+	WORD	$0x4e6ae463 // fcmeq v3.2d, v3.2d, v10.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ae442 // FCMEQ V2.2D, V2.2D, V10.2D
-	WORD	$0x4ea21c62 // VORR V2.B16, V3.B16, V2.B16
+	WORD	$0x4e6ae442 // fcmeq v2.2d, v2.2d, v10.2d
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	VMOV	V2.B16, V10.B16
-	WORD	$0x6e691c6a // BSL V10.B16, V3.B16, V9.B16
-	WORD	$0x4ea21d02 // VORR V2.B16, V8.B16, V2.B16
-	WORD	$0x4ea21cc2 // VORR V2.B16, V6.B16, V2.B16
-	WORD	$0x4e617803 // FCVTL2 V3.2D, V0.4S
-	WORD	$0x4e617826 // FCVTL2 V6.2D, V1.4S
+	WORD	$0x6e691c6a // bsl v10.16b, v3.16b, v9.16b
+	WORD	$0x4ea21d02 // orr v2.16b, v8.16b, v2.16b
+	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
+	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
+	WORD	$0x4e617826 // fcvtl2 v6.2d, v1.4s
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c68 // VAND V8.B16, V3.B16, V8.B16
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291cc9 // VAND V9.B16, V6.B16, V9.B16
+	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
 	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4eebf52b // FMIN V11.2D, V9.2D, V11.2D
-	WORD	$0x4ee1996b // FRINTZ V11.2D, V11.2D
-	WORD	$0x4eebd52c // FSUB V12.2D, V9.2D, V11.2D
+	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
+	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
+	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eede58d // FCMGT V13.2D, V12.2D, V13.2D
+	WORD	$0x6eede58d // fcmgt v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
-	WORD	$0x4eeed58e // FSUB V14.2D, V12.2D, V14.2D
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
 	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6c1dcf // BSL V15.B16, V14.B16, V12.B16
+	WORD	$0x6e6c1dcf // bsl v15.16b, v14.16b, v12.16b
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd56c // FADD V12.2D, V11.2D, V12.2D
-	WORD	$0x6e6b1d8d // BSL V13.B16, V12.B16, V11.B16
+	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6b1d8d // bsl v13.16b, v12.16b, v11.16b
 	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2b1c6b // VAND V11.B16, V3.B16, V11.B16
+	WORD	$0x4e2b1c6b // and v11.16b, v3.16b, v11.16b
 	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4eac1d6b // VORR V11.B16, V11.B16, V12.B16
-	WORD	$0x6f4c046c // USHR $52, V12.2D, V3.2D
+	WORD	$0x4eac1d6b // orr v11.16b, v11.16b, v12.16b
+	WORD	$0x6f4c046c // ushr v12.2d, v3.2d, #52
 	FMOVQ	544(R3), F14 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eae1d8c // VORR V12.B16, V12.B16, V14.B16
+	WORD	$0x4eae1d8c // orr v12.16b, v12.16b, v14.16b
 	FMOVQ	560(R3), F14 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eeed58c // FSUB V12.2D, V12.2D, V14.2D
+	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
 	FMOVQ	576(R3), F14 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6eebe5ce // FCMGT V14.2D, V14.2D, V11.2D
+	WORD	$0x6eebe5ce // fcmgt v14.2d, v14.2d, v11.2d
 	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef0d590 // FSUB V16.2D, V12.2D, V16.2D
+	WORD	$0x4ef0d590 // fsub v16.2d, v12.2d, v16.2d
 	VMOV	V14.B16, V17.B16
-	WORD	$0x6e6c1e11 // BSL V17.B16, V16.B16, V12.B16
-	WORD	$0x4e6bd56c // FADD V12.2D, V11.2D, V11.2D
-	WORD	$0x6e6b1d8e // BSL V14.B16, V12.B16, V11.B16
+	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
+	WORD	$0x4e6bd56c // fadd v12.2d, v11.2d, v11.2d
+	WORD	$0x6e6b1d8e // bsl v14.16b, v12.16b, v11.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd5cb // FSUB V11.2D, V14.2D, V11.2D
+	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
 	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
-	WORD	$0x4e6cd56c // FADD V12.2D, V11.2D, V12.2D
-	WORD	$0x6e6cfd6c // FDIV V12.2D, V11.2D, V12.2D
-	WORD	$0x6e6cdd8e // FMUL V14.2D, V12.2D, V12.2D
-	WORD	$0x6e6eddd0 // FMUL V16.2D, V14.2D, V14.2D
+	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6cfd6c // fdiv v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6cdd8e // fmul v14.2d, v12.2d, v12.2d
+	WORD	$0x6e6eddd0 // fmul v16.2d, v14.2d, v14.2d
 	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F19 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e72ce13 // FMLA V19.2D, V16.2D, V18.2D
+	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
 	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e73ce12 // FMLA V18.2D, V16.2D, V19.2D
+	WORD	$0x4e73ce12 // fmla v18.2d, v16.2d, v19.2d
 	FMOVQ	640(R3), F19 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e72ce13 // FMLA V19.2D, V16.2D, V18.2D
+	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
 	FMOVQ	656(R3), F18 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F20 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e72ce14 // FMLA V20.2D, V16.2D, V18.2D
+	WORD	$0x4e72ce14 // fmla v20.2d, v16.2d, v18.2d
 	FMOVQ	688(R3), F18 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e74ce12 // FMLA V18.2D, V16.2D, V20.2D
-	WORD	$0x6e72de10 // FMUL V16.2D, V16.2D, V18.2D
-	WORD	$0x4e73cdd0 // FMLA V16.2D, V14.2D, V19.2D
+	WORD	$0x4e74ce12 // fmla v18.2d, v16.2d, v20.2d
+	WORD	$0x6e72de10 // fmul v16.2d, v16.2d, v18.2d
+	WORD	$0x4e73cdd0 // fmla v16.2d, v14.2d, v19.2d
 	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e6edd6e // FMUL V14.2D, V11.2D, V14.2D
-	WORD	$0x4e6bcdd0 // FMLA V16.2D, V14.2D, V11.2D
+	WORD	$0x6e6edd6e // fmul v14.2d, v11.2d, v14.2d
+	WORD	$0x4e6bcdd0 // fmla v16.2d, v14.2d, v11.2d
 	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e72de32 // FMUL V18.2D, V17.2D, V18.2D
-	WORD	$0x4e70cd92 // FMLA V18.2D, V12.2D, V16.2D
+	WORD	$0x6e72de32 // fmul v18.2d, v17.2d, v18.2d
+	WORD	$0x4e70cd92 // fmla v18.2d, v12.2d, v16.2d
 	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1e4c // VEOR V12.B16, V18.B16, V12.B16
-	WORD	$0x4e6bcdcc // FMLA V12.2D, V14.2D, V11.2D
-	WORD	$0x4eebd58b // FSUB V11.2D, V12.2D, V11.2D
+	WORD	$0x6e2c1e4c // eor v12.16b, v18.16b, v12.16b
+	WORD	$0x4e6bcdcc // fmla v12.2d, v14.2d, v11.2d
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
 	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1d6b // VEOR V11.B16, V11.B16, V12.B16
+	WORD	$0x6e2c1d6b // eor v11.16b, v11.16b, v12.16b
 	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e6cce2b // FMLA V11.2D, V17.2D, V12.2D
+	WORD	$0x4e6cce2b // fmla v11.2d, v17.2d, v12.2d
 	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6ce50c // FCMGE V12.2D, V8.2D, V12.2D
+	WORD	$0x6e6ce50c // fcmge v12.2d, v8.2d, v12.2d
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e68e5c8 // FCMGE V8.2D, V14.2D, V8.2D
-	WORD	$0x4e281d88 // VAND V8.B16, V12.B16, V8.B16
+	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
+	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
 	FMOVQ	1744(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee9e589 // FCMGT V9.2D, V12.2D, V9.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
+	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x4e69e5e9 // FCMEQ V9.2D, V15.2D, V9.2D
-	WORD	$0x6e205929 // NOT V9.B16, V9.B16
+	WORD	$0x4e69e5e9 // fcmeq v9.2d, v15.2d, v9.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	FMOVQ	32(R3), F12 // 0x0 (0)
-	WORD	$0x6eece46c // FCMGT V12.2D, V3.2D, V12.2D
-	WORD	$0x4e2c1d29 // VAND V9.B16, V9.B16, V12.B16
-	WORD	$0x4e281d28 // VAND V8.B16, V9.B16, V8.B16
-	WORD	$0x6e6bdde9 // FMUL V9.2D, V15.2D, V11.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
+	WORD	$0x6eece46c // fcmgt v12.2d, v3.2d, v12.2d
+	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
+	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
+	WORD	$0x6e6bdde9 // fmul v9.2d, v15.2d, v11.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee8e529 // FCMGT V9.2D, V9.2D, V8.2D
+	WORD	$0x6ee8e529 // fcmgt v9.2d, v9.2d, v8.2d
 	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e68cd6c // FMLA V12.2D, V11.2D, V8.2D
+	WORD	$0x4e68cd6c // fmla v12.2d, v11.2d, v8.2d
 	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68cd6e // FMLA V14.2D, V11.2D, V8.2D
-	WORD	$0x6e6e1d89 // BSL V9.B16, V12.B16, V14.B16
-	WORD	$0x4ee19929 // FRINTZ V9.2D, V9.2D
+	WORD	$0x4e68cd6e // fmla v14.2d, v11.2d, v8.2d
+	WORD	$0x6e6e1d89 // bsl v9.16b, v12.16b, v14.16b
+	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
 	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V8.B16, V12.B16
-	WORD	$0x4eebcd2c // FMLS V12.2D, V9.2D, V11.2D
+	WORD	$0x4eebcd2c // fmls v12.2d, v9.2d, v11.2d
 	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd2b // FMUL V11.2D, V9.2D, V11.2D
-	WORD	$0x4eebd58e // FSUB V14.2D, V12.2D, V11.2D
-	WORD	$0x6e6eddcf // FMUL V15.2D, V14.2D, V14.2D
+	WORD	$0x6e6bdd2b // fmul v11.2d, v9.2d, v11.2d
+	WORD	$0x4eebd58e // fsub v14.2d, v12.2d, v11.2d
+	WORD	$0x6e6eddcf // fmul v15.2d, v14.2d, v14.2d
 	FMOVQ	128(R3), F16 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F17 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6fce11 // FMLA V17.2D, V16.2D, V15.2D
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
 	FMOVQ	160(R3), F16 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6fce30 // FMLA V16.2D, V17.2D, V15.2D
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
 	FMOVQ	176(R3), F17 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6fce11 // FMLA V17.2D, V16.2D, V15.2D
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
 	FMOVQ	192(R3), F16 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6fce30 // FMLA V16.2D, V17.2D, V15.2D
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
 	VMOV	V14.B16, V17.B16
-	WORD	$0x4eefce11 // FMLS V17.2D, V16.2D, V15.2D
-	WORD	$0x6e71ddce // FMUL V14.2D, V14.2D, V17.2D
+	WORD	$0x4eefce11 // fmls v17.2d, v16.2d, v15.2d
+	WORD	$0x6e71ddce // fmul v14.2d, v14.2d, v17.2d
 	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
-	WORD	$0x4ef1d5ef // FSUB V15.2D, V15.2D, V17.2D
-	WORD	$0x6e6ffdce // FDIV V14.2D, V14.2D, V15.2D
-	WORD	$0x4eeed56b // FSUB V11.2D, V11.2D, V14.2D
-	WORD	$0x4eecd56b // FSUB V11.2D, V11.2D, V12.2D
+	WORD	$0x4ef1d5ef // fsub v15.2d, v15.2d, v17.2d
+	WORD	$0x6e6ffdce // fdiv v14.2d, v14.2d, v15.2d
+	WORD	$0x4eeed56b // fsub v11.2d, v11.2d, v14.2d
+	WORD	$0x4eecd56b // fsub v11.2d, v11.2d, v12.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd58b // FSUB V11.2D, V12.2D, V11.2D
-	WORD	$0x4ee1b929 // FCVTZS V9.2D, V9.2D
-	WORD	$0x4f745529 // SHL $52, V9.2D, V9.2D
-	WORD	$0x4ee98569 // ADD V9.2D, V11.2D, V9.2D
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	WORD	$0x4ee1b929 // fcvtzs v9.2d, v9.2d
+	WORD	$0x4f745529 // shl v9.2d, v9.2d, #52
+	WORD	$0x4ee98569 // add v9.2d, v11.2d, v9.2d
 	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1d0b // VAND V11.B16, V8.B16, V11.B16
+	WORD	$0x4e2b1d0b // and v11.16b, v8.16b, v11.16b
 	FMOVQ	272(R3), F12 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6eebe58b // FCMGT V11.2D, V12.2D, V11.2D
+	WORD	$0x6eebe58b // fcmgt v11.2d, v12.2d, v11.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd508 // FADD V8.2D, V8.2D, V12.2D
-	WORD	$0x6e691d0b // BSL V11.B16, V8.B16, V9.B16
+	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
 	FMOVQ	1760(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e281c68 // VAND V8.B16, V3.B16, V8.B16
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea91d08 // VORR V8.B16, V8.B16, V9.B16
-	WORD	$0x6f4c0469 // USHR $52, V9.2D, V3.2D
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
 	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2c1d29 // VAND V9.B16, V9.B16, V12.B16
+	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eac1d29 // VORR V9.B16, V9.B16, V12.B16
+	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
 	FMOVQ	560(R3), F12 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eecd529 // FSUB V9.2D, V9.2D, V12.2D
+	WORD	$0x4eecd529 // fsub v9.2d, v9.2d, v12.2d
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e6cd5ac // FADD V12.2D, V13.2D, V12.2D
+	WORD	$0x4e6cd5ac // fadd v12.2d, v13.2d, v12.2d
 	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	FMOVQ	32(R3), F14 // 0x0 (0)
-while484:
+while2:
 	VMOV	V12.D[0], R5
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
-	CBZ	R5, wend484
+	CBZ	R5, wend2
 	FMOVQ	1792(R3), F15 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee9e5ef // FCMGT V15.2D, V15.2D, V9.2D
+	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
 	FMOVQ	1808(R3), F16 // 0x40b0000000000000 (4096)
-	WORD	$0x6ef0e530 // FCMGT V16.2D, V9.2D, V16.2D
-	WORD	$0x4eb01def // VORR V15.B16, V15.B16, V16.B16
+	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
+	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
-	WORD	$0x6ef08d90 // CMEQ V16.2D, V12.2D, V16.2D
-	WORD	$0x4e701def // BIC V15.B16, V15.B16, V16.B16
-	WORD	$0x4eae1def // VORR V15.B16, V15.B16, V14.B16
+	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
+	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
+	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
 	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
-	WORD	$0x4e301d90 // VAND V16.B16, V12.B16, V16.B16
+	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
 	FMOVQ	1280(R3), F17 // 0x1 (5e-324)
-	WORD	$0x6ef18e10 // CMEQ V16.2D, V16.2D, V17.2D
-	WORD	$0x6e68dd71 // FMUL V17.2D, V11.2D, V8.2D
+	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
+	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
 	VMOV	V16.B16, V18.B16
-	WORD	$0x6e6b1e32 // BSL V18.B16, V17.B16, V11.B16
-	WORD	$0x4e69d5b1 // FADD V17.2D, V13.2D, V9.2D
-	WORD	$0x6e6d1e30 // BSL V16.B16, V17.B16, V13.B16
-	WORD	$0x6e68dd11 // FMUL V17.2D, V8.2D, V8.2D
-	WORD	$0x4e69d533 // FADD V19.2D, V9.2D, V9.2D
+	WORD	$0x6e6b1e32 // bsl v18.16b, v17.16b, v11.16b
+	WORD	$0x4e69d5b1 // fadd v17.2d, v13.2d, v9.2d
+	WORD	$0x6e6d1e30 // bsl v16.16b, v17.16b, v13.16b
+	WORD	$0x6e68dd11 // fmul v17.2d, v8.2d, v8.2d
+	WORD	$0x4e69d533 // fadd v19.2d, v9.2d, v9.2d
 	FMOVQ	80(R3), F20 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ef1e694 // FCMGT V20.2D, V20.2D, V17.2D
-	WORD	$0x4e71d635 // FADD V21.2D, V17.2D, V17.2D
+	WORD	$0x6ef1e694 // fcmgt v20.2d, v20.2d, v17.2d
+	WORD	$0x4e71d635 // fadd v21.2d, v17.2d, v17.2d
 	VMOV	V20.B16, V22.B16
-	WORD	$0x6e711eb6 // BSL V22.B16, V21.B16, V17.B16
+	WORD	$0x6e711eb6 // bsl v22.16b, v21.16b, v17.16b
 	FMOVQ	224(R3), F17 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef1d671 // FSUB V17.2D, V19.2D, V17.2D
-	WORD	$0x6e731e34 // BSL V20.B16, V17.B16, V19.B16
-	WORD	$0x6f7f0591 // USHR $1, V17.2D, V12.2D
+	WORD	$0x4ef1d671 // fsub v17.2d, v19.2d, v17.2d
+	WORD	$0x6e731e34 // bsl v20.16b, v17.16b, v19.16b
+	WORD	$0x6f7f0591 // ushr v17.2d, v12.2d, #1
 	VMOV	V17.B16, V12.B16
 	VMOV	V18.B16, V11.B16
 	VMOV	V16.B16, V13.B16
 	VMOV	V22.B16, V8.B16
 	VMOV	V20.B16, V9.B16
 	VMOV	V15.B16, V14.B16
-	JMP	while484
-wend484:
+	JMP	while2
+wend2:
 	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x6ee6e5ef // FCMGT V15.2D, V15.2D, V6.2D
+	WORD	$0x6ee6e5ef // fcmgt v15.2d, v15.2d, v6.2d
 	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6bfe10 // FDIV V16.2D, V16.2D, V11.2D
+	WORD	$0x6e6bfe10 // fdiv v16.2d, v16.2d, v11.2d
 	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6b1e11 // BSL V17.B16, V16.B16, V11.B16
+	WORD	$0x6e6b1e11 // bsl v17.16b, v16.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x4eedd56b // FSUB V11.2D, V11.2D, V13.2D
-	WORD	$0x6e6d1d6f // BSL V15.B16, V11.B16, V13.B16
-	WORD	$0x6f4c062b // USHR $52, V11.2D, V17.2D
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
+	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
 	FMOVQ	1776(R3), F13 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2d1d6b // VAND V11.B16, V11.B16, V13.B16
+	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ead1d6b // VORR V11.B16, V11.B16, V13.B16
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eedd56b // FSUB V11.2D, V11.2D, V13.2D
-	WORD	$0x4e6fd56b // FADD V11.2D, V11.2D, V15.2D
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x4e6fd56b // fadd v11.2d, v11.2d, v15.2d
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6de56d // FCMGE V13.2D, V11.2D, V13.2D
+	WORD	$0x6e6de56d // fcmge v13.2d, v11.2d, v13.2d
 	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
-	WORD	$0x6e6be60b // FCMGE V11.2D, V16.2D, V11.2D
-	WORD	$0x4e2b1dab // VAND V11.B16, V13.B16, V11.B16
+	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
+	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
 	FMOVQ	1824(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e6dd5ed // FADD V13.2D, V15.2D, V13.2D
+	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
 	FMOVQ	1824(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eef85ad // SUB V13.2D, V13.2D, V15.2D
-	WORD	$0x4f7455ad // SHL $52, V13.2D, V13.2D
-	WORD	$0x4eed862d // ADD V13.2D, V17.2D, V13.2D
+	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
+	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
+	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
 	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2f1ccf // VAND V15.B16, V6.B16, V15.B16
+	WORD	$0x4e2f1ccf // and v15.16b, v6.16b, v15.16b
 	FMOVQ	256(R3), F16 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e301c70 // VAND V16.B16, V3.B16, V16.B16
-	WORD	$0x4ee199f1 // FRINTZ V17.2D, V15.2D
-	WORD	$0x4e6fe631 // FCMEQ V17.2D, V17.2D, V15.2D
-	WORD	$0x6e205a31 // NOT V17.B16, V17.B16
+	WORD	$0x4e301c70 // and v16.16b, v3.16b, v16.16b
+	WORD	$0x4ee199f1 // frintz v17.2d, v15.2d
+	WORD	$0x4e6fe631 // fcmeq v17.2d, v17.2d, v15.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	FMOVQ	32(R3), F18 // 0x0 (0)
-	WORD	$0x6ee3e652 // FCMGT V18.2D, V18.2D, V3.2D
-	WORD	$0x4e321e31 // VAND V17.B16, V17.B16, V18.B16
+	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
+	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
 	FMOVQ	1840(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
-	WORD	$0x6e6d1e53 // BSL V19.B16, V18.B16, V13.B16
-	WORD	$0x6ee1f86d // FSQRT V13.2D, V3.2D
+	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
+	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
 	FMOVQ	80(R3), F18 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e72e4d2 // FCMEQ V18.2D, V6.2D, V18.2D
-	WORD	$0x6e731db2 // BSL V18.B16, V13.B16, V19.B16
+	WORD	$0x4e72e4d2 // fcmeq v18.2d, v6.2d, v18.2d
+	WORD	$0x6e731db2 // bsl v18.16b, v13.16b, v19.16b
 	FMOVQ	64(R3), F19 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e73e4d3 // FCMEQ V19.2D, V6.2D, V19.2D
+	WORD	$0x4e73e4d3 // fcmeq v19.2d, v6.2d, v19.2d
 	FMOVQ	224(R3), F20 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6dfe8d // FDIV V13.2D, V20.2D, V13.2D
-	WORD	$0x6e721db3 // BSL V19.B16, V13.B16, V18.B16
-	WORD	$0x4e6e1d6b // BIC V11.B16, V11.B16, V14.B16
+	WORD	$0x6e6dfe8d // fdiv v13.2d, v20.2d, v13.2d
+	WORD	$0x6e721db3 // bsl v19.16b, v13.16b, v18.16b
+	WORD	$0x4e6e1d6b // bic v11.16b, v11.16b, v14.16b
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de5ed // FCMEQ V13.2D, V15.2D, V13.2D
-	WORD	$0x4ead1e2d // VORR V13.B16, V17.B16, V13.B16
-	WORD	$0x4ead1d6b // VORR V11.B16, V11.B16, V13.B16
+	WORD	$0x4e6de5ed // fcmeq v13.2d, v15.2d, v13.2d
+	WORD	$0x4ead1e2d // orr v13.16b, v17.16b, v13.16b
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
 	FMOVQ	496(R3), F13 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6de60d // FCMGE V13.2D, V16.2D, V13.2D
+	WORD	$0x6e6de60d // fcmge v13.2d, v16.2d, v13.2d
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e70e5ce // FCMGE V14.2D, V14.2D, V16.2D
-	WORD	$0x4e2e1dad // VAND V13.B16, V13.B16, V14.B16
+	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
+	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	FMOVQ	1744(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eefe5ce // FCMGT V14.2D, V14.2D, V15.2D
-	WORD	$0x4e2e1dad // VAND V13.B16, V13.B16, V14.B16
-	WORD	$0x4e2d1d6b // VAND V11.B16, V11.B16, V13.B16
+	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
+	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
+	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6de4cd // FCMEQ V13.2D, V6.2D, V13.2D
+	WORD	$0x4e6de4cd // fcmeq v13.2d, v6.2d, v13.2d
 	VMOV	V13.B16, V14.B16
-	WORD	$0x6e731c6e // BSL V14.B16, V3.B16, V19.B16
+	WORD	$0x6e731c6e // bsl v14.16b, v3.16b, v19.16b
 	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x4e6fe4c6 // FCMEQ V6.2D, V6.2D, V15.2D
+	WORD	$0x4e6fe4c6 // fcmeq v6.2d, v6.2d, v15.2d
 	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6fe463 // FCMEQ V3.2D, V3.2D, V15.2D
-	WORD	$0x4ea31cc3 // VORR V3.B16, V6.B16, V3.B16
+	WORD	$0x4e6fe463 // fcmeq v3.2d, v3.2d, v15.2d
+	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	VMOV	V3.B16, V15.B16
-	WORD	$0x6e6e1ccf // BSL V15.B16, V6.B16, V14.B16
-	WORD	$0x4ea31da3 // VORR V3.B16, V13.B16, V3.B16
-	WORD	$0x4ea31d63 // VORR V3.B16, V11.B16, V3.B16
-	WORD	$0x0e616946 // FCVTN V6.2S, V10.2D
-	WORD	$0x4e6169e6 // FCVTN2 V6.4S, V15.2D
-	WORD	$0x0ea12842 // XTN V2.2S, V2.2D
-	WORD	$0x4ea12862 // XTN2 V2.4S, V3.2D
+	WORD	$0x6e6e1ccf // bsl v15.16b, v6.16b, v14.16b
+	WORD	$0x4ea31da3 // orr v3.16b, v13.16b, v3.16b
+	WORD	$0x4ea31d63 // orr v3.16b, v11.16b, v3.16b
+	WORD	$0x0e616946 // fcvtn v6.2s, v10.2d
+	WORD	$0x4e6169e6 // fcvtn2 v6.4s, v15.2d
+	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
+	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
 	VST1.P	[V6.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
@@ -2156,301 +2156,301 @@ TEXT ·powScalar64NEONLoop(SB), NOSPLIT, $0-80
 	MOVD	$vmconst<>(SB), R3
 	AND	$-2, R1, R1
 	MOVD	ZR, R4
+	FMOVD	y+48(FP), F0
+	VDUP	V0.D[0], V0.D2
 loop:
 	CMP	R1, R4
 	BGE	done
-	VLD1.P	16(R2), [V0.D2]
-	FMOVD	y+48(FP), F1
-	VDUP	V1.D[0], V1.D2
+	VLD1.P	16(R2), [V1.D2]
 	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c23 // VAND V3.B16, V1.B16, V3.B16
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	FMOVQ	1744(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee4f464 // FMIN V4.2D, V3.2D, V4.2D
-	WORD	$0x4ee19884 // FRINTZ V4.2D, V4.2D
-	WORD	$0x4ee4d465 // FSUB V5.2D, V3.2D, V4.2D
+	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee6e4a6 // FCMGT V6.2D, V5.2D, V6.2D
+	WORD	$0x6ee6e4a6 // fcmgt v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // FSUB V7.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
 	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // BSL V8.B16, V7.B16, V5.B16
+	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d485 // FADD V5.2D, V4.2D, V5.2D
-	WORD	$0x6e641ca6 // BSL V6.B16, V5.B16, V4.B16
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e241c04 // VAND V4.B16, V0.B16, V4.B16
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // VORR V4.B16, V4.B16, V5.B16
-	WORD	$0x6f4c0405 // USHR $52, V5.2D, V0.2D
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6f4c0425 // ushr v5.2d, v1.2d, #52
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // VORR V5.B16, V5.B16, V7.B16
+	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
 	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // FSUB V5.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
 	FMOVQ	576(R3), F7 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee4e4e7 // FCMGT V7.2D, V7.2D, V4.2D
+	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4a9 // FSUB V9.2D, V5.2D, V9.2D
+	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
 	VMOV	V7.B16, V10.B16
-	WORD	$0x6e651d2a // BSL V10.B16, V9.B16, V5.B16
-	WORD	$0x4e64d485 // FADD V5.2D, V4.2D, V4.2D
-	WORD	$0x6e641ca7 // BSL V7.B16, V5.B16, V4.B16
+	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
+	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
+	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4e4 // FSUB V4.2D, V7.2D, V4.2D
+	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d485 // FADD V5.2D, V4.2D, V5.2D
-	WORD	$0x6e65fc85 // FDIV V5.2D, V4.2D, V5.2D
-	WORD	$0x6e65dca7 // FMUL V7.2D, V5.2D, V5.2D
-	WORD	$0x6e67dce9 // FMUL V9.2D, V7.2D, V7.2D
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
 	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F12 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6bcd2c // FMLA V12.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
 	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ccd2b // FMLA V11.2D, V9.2D, V12.2D
+	WORD	$0x4e6ccd2b // fmla v11.2d, v9.2d, v12.2d
 	FMOVQ	640(R3), F12 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6bcd2c // FMLA V12.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
 	FMOVQ	656(R3), F11 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F13 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6bcd2d // FMLA V13.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2d // fmla v13.2d, v9.2d, v11.2d
 	FMOVQ	688(R3), F11 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6dcd2b // FMLA V11.2D, V9.2D, V13.2D
-	WORD	$0x6e6bdd29 // FMUL V9.2D, V9.2D, V11.2D
-	WORD	$0x4e6ccce9 // FMLA V9.2D, V7.2D, V12.2D
+	WORD	$0x4e6dcd2b // fmla v11.2d, v9.2d, v13.2d
+	WORD	$0x6e6bdd29 // fmul v9.2d, v9.2d, v11.2d
+	WORD	$0x4e6ccce9 // fmla v9.2d, v7.2d, v12.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e67dc87 // FMUL V7.2D, V4.2D, V7.2D
-	WORD	$0x4e64cce9 // FMLA V9.2D, V7.2D, V4.2D
+	WORD	$0x6e67dc87 // fmul v7.2d, v4.2d, v7.2d
+	WORD	$0x4e64cce9 // fmla v9.2d, v7.2d, v4.2d
 	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd4b // FMUL V11.2D, V10.2D, V11.2D
-	WORD	$0x4e69ccab // FMLA V11.2D, V5.2D, V9.2D
+	WORD	$0x6e6bdd4b // fmul v11.2d, v10.2d, v11.2d
+	WORD	$0x4e69ccab // fmla v11.2d, v5.2d, v9.2d
 	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d65 // VEOR V5.B16, V11.B16, V5.B16
-	WORD	$0x4e64cce5 // FMLA V5.2D, V7.2D, V4.2D
-	WORD	$0x4ee4d4a4 // FSUB V4.2D, V5.2D, V4.2D
+	WORD	$0x6e251d65 // eor v5.16b, v11.16b, v5.16b
+	WORD	$0x4e64cce5 // fmla v5.2d, v7.2d, v4.2d
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
 	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c84 // VEOR V4.B16, V4.B16, V5.B16
+	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
 	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd44 // FMLA V4.2D, V10.2D, V5.2D
+	WORD	$0x4e65cd44 // fmla v4.2d, v10.2d, v5.2d
 	FMOVQ	496(R3), F5 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e65e445 // FCMGE V5.2D, V2.2D, V5.2D
+	WORD	$0x6e65e445 // fcmge v5.2d, v2.2d, v5.2d
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e62e4e2 // FCMGE V2.2D, V7.2D, V2.2D
-	WORD	$0x4e221ca2 // VAND V2.B16, V5.B16, V2.B16
+	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
 	FMOVQ	1744(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee3e4a3 // FCMGT V3.2D, V5.2D, V3.2D
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
+	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x4e63e503 // FCMEQ V3.2D, V8.2D, V3.2D
-	WORD	$0x6e205863 // NOT V3.B16, V3.B16
+	WORD	$0x4e63e503 // fcmeq v3.2d, v8.2d, v3.2d
+	WORD	$0x6e205863 // mvn v3.16b, v3.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee5e405 // FCMGT V5.2D, V0.2D, V5.2D
-	WORD	$0x4e251c63 // VAND V3.B16, V3.B16, V5.B16
-	WORD	$0x4e221c62 // VAND V2.B16, V3.B16, V2.B16
-	WORD	$0x6e64dd03 // FMUL V3.2D, V8.2D, V4.2D
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
+	WORD	$0x6ee5e425 // fcmgt v5.2d, v1.2d, v5.2d
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
+	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
+	WORD	$0x6e64dd03 // fmul v3.2d, v8.2d, v4.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee2e463 // FCMGT V3.2D, V3.2D, V2.2D
+	WORD	$0x6ee2e463 // fcmgt v3.2d, v3.2d, v2.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e62cc85 // FMLA V5.2D, V4.2D, V2.2D
+	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e62cc87 // FMLA V7.2D, V4.2D, V2.2D
-	WORD	$0x6e671ca3 // BSL V3.B16, V5.B16, V7.B16
-	WORD	$0x4ee19863 // FRINTZ V3.2D, V3.2D
+	WORD	$0x4e62cc87 // fmla v7.2d, v4.2d, v2.2d
+	WORD	$0x6e671ca3 // bsl v3.16b, v5.16b, v7.16b
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V2.B16, V5.B16
-	WORD	$0x4ee4cc65 // FMLS V5.2D, V3.2D, V4.2D
+	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
 	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e64dc64 // FMUL V4.2D, V3.2D, V4.2D
-	WORD	$0x4ee4d4a7 // FSUB V7.2D, V5.2D, V4.2D
-	WORD	$0x6e67dce8 // FMUL V8.2D, V7.2D, V7.2D
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d4a7 // fsub v7.2d, v5.2d, v4.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
 	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	VMOV	V7.B16, V10.B16
-	WORD	$0x4ee8cd2a // FMLS V10.2D, V9.2D, V8.2D
-	WORD	$0x6e6adce7 // FMUL V7.2D, V7.2D, V10.2D
+	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
 	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
-	WORD	$0x4eead508 // FSUB V8.2D, V8.2D, V10.2D
-	WORD	$0x6e68fce7 // FDIV V7.2D, V7.2D, V8.2D
-	WORD	$0x4ee7d484 // FSUB V4.2D, V4.2D, V7.2D
-	WORD	$0x4ee5d484 // FSUB V4.2D, V4.2D, V5.2D
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
+	WORD	$0x4ee7d484 // fsub v4.2d, v4.2d, v7.2d
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4a4 // FSUB V4.2D, V5.2D, V4.2D
-	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
-	WORD	$0x4f745463 // SHL $52, V3.2D, V3.2D
-	WORD	$0x4ee38483 // ADD V3.2D, V4.2D, V3.2D
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee4e4a4 // FCMGT V4.2D, V5.2D, V4.2D
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d442 // FADD V2.2D, V2.2D, V5.2D
-	WORD	$0x6e631c44 // BSL V4.B16, V2.B16, V3.B16
+	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
 	FMOVQ	1760(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea31c42 // VORR V2.B16, V2.B16, V3.B16
-	WORD	$0x6f4c0403 // USHR $52, V3.2D, V0.2D
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	WORD	$0x6f4c0423 // ushr v3.2d, v1.2d, #52
 	FMOVQ	1776(R3), F5 // 0x7ff (1.0114e-320)
-	WORD	$0x4e251c63 // VAND V3.B16, V3.B16, V5.B16
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea51c63 // VORR V3.B16, V3.B16, V5.B16
+	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
 	FMOVQ	560(R3), F5 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee5d463 // FSUB V3.2D, V3.2D, V5.2D
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e65d4c5 // FADD V5.2D, V6.2D, V5.2D
+	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
 	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261ca5 // VAND V5.B16, V5.B16, V6.B16
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	FMOVQ	32(R3), F7 // 0x0 (0)
-while186:
+while1:
 	VMOV	V5.D[0], R5
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
-	CBZ	R5, wend186
+	CBZ	R5, wend1
 	FMOVQ	1792(R3), F8 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee3e508 // FCMGT V8.2D, V8.2D, V3.2D
+	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
 	FMOVQ	1808(R3), F9 // 0x40b0000000000000 (4096)
-	WORD	$0x6ee9e469 // FCMGT V9.2D, V3.2D, V9.2D
-	WORD	$0x4ea91d08 // VORR V8.B16, V8.B16, V9.B16
+	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee98ca9 // CMEQ V9.2D, V5.2D, V9.2D
-	WORD	$0x4e691d08 // BIC V8.B16, V8.B16, V9.B16
-	WORD	$0x4ea71d08 // VORR V8.B16, V8.B16, V7.B16
+	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
+	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
+	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
 	FMOVQ	1280(R3), F9 // 0x1 (5e-324)
-	WORD	$0x4e291ca9 // VAND V9.B16, V5.B16, V9.B16
+	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
 	FMOVQ	1280(R3), F10 // 0x1 (5e-324)
-	WORD	$0x6eea8d29 // CMEQ V9.2D, V9.2D, V10.2D
-	WORD	$0x6e62dc8a // FMUL V10.2D, V4.2D, V2.2D
+	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
+	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
 	VMOV	V9.B16, V11.B16
-	WORD	$0x6e641d4b // BSL V11.B16, V10.B16, V4.B16
-	WORD	$0x4e63d4ca // FADD V10.2D, V6.2D, V3.2D
-	WORD	$0x6e661d49 // BSL V9.B16, V10.B16, V6.B16
-	WORD	$0x6e62dc4a // FMUL V10.2D, V2.2D, V2.2D
-	WORD	$0x4e63d46c // FADD V12.2D, V3.2D, V3.2D
+	WORD	$0x6e641d4b // bsl v11.16b, v10.16b, v4.16b
+	WORD	$0x4e63d4ca // fadd v10.2d, v6.2d, v3.2d
+	WORD	$0x6e661d49 // bsl v9.16b, v10.16b, v6.16b
+	WORD	$0x6e62dc4a // fmul v10.2d, v2.2d, v2.2d
+	WORD	$0x4e63d46c // fadd v12.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eeae5ad // FCMGT V13.2D, V13.2D, V10.2D
-	WORD	$0x4e6ad54e // FADD V14.2D, V10.2D, V10.2D
+	WORD	$0x6eeae5ad // fcmgt v13.2d, v13.2d, v10.2d
+	WORD	$0x4e6ad54e // fadd v14.2d, v10.2d, v10.2d
 	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6a1dcf // BSL V15.B16, V14.B16, V10.B16
+	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4eead58a // FSUB V10.2D, V12.2D, V10.2D
-	WORD	$0x6e6c1d4d // BSL V13.B16, V10.B16, V12.B16
-	WORD	$0x6f7f04aa // USHR $1, V10.2D, V5.2D
+	WORD	$0x4eead58a // fsub v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
+	WORD	$0x6f7f04aa // ushr v10.2d, v5.2d, #1
 	VMOV	V10.B16, V5.B16
 	VMOV	V11.B16, V4.B16
 	VMOV	V9.B16, V6.B16
 	VMOV	V15.B16, V2.B16
 	VMOV	V13.B16, V3.B16
 	VMOV	V8.B16, V7.B16
-	JMP	while186
-wend186:
+	JMP	while1
+wend1:
 	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee1e508 // FCMGT V8.2D, V8.2D, V1.2D
+	WORD	$0x6ee0e508 // fcmgt v8.2d, v8.2d, v0.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x6e64fd29 // FDIV V9.2D, V9.2D, V4.2D
+	WORD	$0x6e64fd29 // fdiv v9.2d, v9.2d, v4.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e641d2a // BSL V10.B16, V9.B16, V4.B16
+	WORD	$0x6e641d2a // bsl v10.16b, v9.16b, v4.16b
 	FMOVQ	32(R3), F4 // 0x0 (0)
-	WORD	$0x4ee6d484 // FSUB V4.2D, V4.2D, V6.2D
-	WORD	$0x6e661c88 // BSL V8.B16, V4.B16, V6.B16
-	WORD	$0x6f4c0544 // USHR $52, V4.2D, V10.2D
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
+	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
 	FMOVQ	1776(R3), F6 // 0x7ff (1.0114e-320)
-	WORD	$0x4e261c84 // VAND V4.B16, V4.B16, V6.B16
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61c84 // VORR V4.B16, V4.B16, V6.B16
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee6d484 // FSUB V4.2D, V4.2D, V6.2D
-	WORD	$0x4e68d484 // FADD V4.2D, V4.2D, V8.2D
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66e486 // FCMGE V6.2D, V4.2D, V6.2D
+	WORD	$0x6e66e486 // fcmge v6.2d, v4.2d, v6.2d
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
-	WORD	$0x6e64e524 // FCMGE V4.2D, V9.2D, V4.2D
-	WORD	$0x4e241cc4 // VAND V4.B16, V6.B16, V4.B16
+	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
 	FMOVQ	1824(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e66d506 // FADD V6.2D, V8.2D, V6.2D
+	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
 	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6ee884c6 // SUB V6.2D, V6.2D, V8.2D
-	WORD	$0x4f7454c6 // SHL $52, V6.2D, V6.2D
-	WORD	$0x4ee68546 // ADD V6.2D, V10.2D, V6.2D
+	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c28 // VAND V8.B16, V1.B16, V8.B16
+	WORD	$0x4e281c08 // and v8.16b, v0.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291c09 // VAND V9.B16, V0.B16, V9.B16
-	WORD	$0x4ee1990a // FRINTZ V10.2D, V8.2D
-	WORD	$0x4e68e54a // FCMEQ V10.2D, V10.2D, V8.2D
-	WORD	$0x6e20594a // NOT V10.B16, V10.B16
+	WORD	$0x4e291c29 // and v9.16b, v1.16b, v9.16b
+	WORD	$0x4ee1990a // frintz v10.2d, v8.2d
+	WORD	$0x4e68e54a // fcmeq v10.2d, v10.2d, v8.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6ee0e56b // FCMGT V11.2D, V11.2D, V0.2D
-	WORD	$0x4e2b1d4a // VAND V10.B16, V10.B16, V11.B16
+	WORD	$0x6ee1e56b // fcmgt v11.2d, v11.2d, v1.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	1840(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // BSL V12.B16, V11.B16, V6.B16
-	WORD	$0x6ee1f806 // FSQRT V6.2D, V0.2D
+	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
+	WORD	$0x6ee1f826 // fsqrt v6.2d, v1.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6be42b // FCMEQ V11.2D, V1.2D, V11.2D
-	WORD	$0x6e6c1ccb // BSL V11.B16, V6.B16, V12.B16
+	WORD	$0x4e6be40b // fcmeq v11.2d, v0.2d, v11.2d
+	WORD	$0x6e6c1ccb // bsl v11.16b, v6.16b, v12.16b
 	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ce42c // FCMEQ V12.2D, V1.2D, V12.2D
+	WORD	$0x4e6ce40c // fcmeq v12.2d, v0.2d, v12.2d
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fda6 // FDIV V6.2D, V13.2D, V6.2D
-	WORD	$0x6e6b1ccc // BSL V12.B16, V6.B16, V11.B16
-	WORD	$0x4e671c84 // BIC V4.B16, V4.B16, V7.B16
+	WORD	$0x6e66fda6 // fdiv v6.2d, v13.2d, v6.2d
+	WORD	$0x6e6b1ccc // bsl v12.16b, v6.16b, v11.16b
+	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66e506 // FCMEQ V6.2D, V8.2D, V6.2D
-	WORD	$0x4ea61d46 // VORR V6.B16, V10.B16, V6.B16
-	WORD	$0x4ea61c84 // VORR V4.B16, V4.B16, V6.B16
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x4ea61d46 // orr v6.16b, v10.16b, v6.16b
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e66e526 // FCMGE V6.2D, V9.2D, V6.2D
+	WORD	$0x6e66e526 // fcmge v6.2d, v9.2d, v6.2d
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e69e4e7 // FCMGE V7.2D, V7.2D, V9.2D
-	WORD	$0x4e271cc6 // VAND V6.B16, V6.B16, V7.B16
+	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e4e7 // FCMGT V7.2D, V7.2D, V8.2D
-	WORD	$0x4e271cc6 // VAND V6.B16, V6.B16, V7.B16
-	WORD	$0x4e261c84 // VAND V4.B16, V4.B16, V6.B16
+	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66e426 // FCMEQ V6.2D, V1.2D, V6.2D
+	WORD	$0x4e66e406 // fcmeq v6.2d, v0.2d, v6.2d
 	VMOV	V6.B16, V7.B16
-	WORD	$0x6e6c1c07 // BSL V7.B16, V0.B16, V12.B16
+	WORD	$0x6e6c1c27 // bsl v7.16b, v1.16b, v12.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e421 // FCMEQ V1.2D, V1.2D, V8.2D
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68e408 // FCMEQ V8.2D, V0.2D, V8.2D
-	WORD	$0x4ea81c21 // VORR V1.B16, V1.B16, V8.B16
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	VMOV	V1.B16, V9.B16
-	WORD	$0x6e671d09 // BSL V9.B16, V8.B16, V7.B16
-	WORD	$0x4ea11cc1 // VORR V1.B16, V6.B16, V1.B16
-	WORD	$0x4ea11c81 // VORR V1.B16, V4.B16, V1.B16
-	VST1.P	[V9.D2], 16(R0)
+	WORD	$0x4e68e408 // fcmeq v8.2d, v0.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69e429 // fcmeq v9.2d, v1.2d, v9.2d
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	VST1.P	[V10.D2], 16(R0)
 	ADD	$2, R4, R4
-	VMOV	V1.D[0], R5
-	VMOV	V1.D[1], R6
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V1.D[0], R5
+	VMOV	V4.D[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V1.D[1], R5
+	VMOV	V4.D[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7
 	MOVD	xs+56(FP), R8
-	VST1	[V0.D2], (R8)
+	VST1	[V1.D2], (R8)
 	MOVD	R4, done+64(FP)
 	MOVD	R7, bad+72(FP)
 	RET
@@ -2467,559 +2467,559 @@ TEXT ·powScalar32NEONLoop(SB), NOSPLIT, $0-80
 	MOVD	$vmconst<>(SB), R3
 	AND	$-4, R1, R1
 	MOVD	ZR, R4
+	FMOVS	y+48(FP), F0
+	VDUP	V0.S[0], V0.S4
 loop:
 	CMP	R1, R4
 	BGE	done
-	VLD1.P	16(R2), [V0.S4]
-	FMOVS	y+48(FP), F1
-	VDUP	V1.S[0], V1.S4
-	WORD	$0x0e617802 // FCVTL V2.2D, V0.2S
-	WORD	$0x0e617823 // FCVTL V3.2D, V1.2S
+	VLD1.P	16(R2), [V1.S4]
+	WORD	$0x0e617822 // fcvtl v2.2d, v1.2s
+	WORD	$0x0e617803 // fcvtl v3.2d, v0.2s
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e251c65 // VAND V5.B16, V3.B16, V5.B16
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	1744(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee6f4a6 // FMIN V6.2D, V5.2D, V6.2D
-	WORD	$0x4ee198c6 // FRINTZ V6.2D, V6.2D
-	WORD	$0x4ee6d4a7 // FSUB V7.2D, V5.2D, V6.2D
+	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee8e4e8 // FCMGT V8.2D, V7.2D, V8.2D
+	WORD	$0x6ee8e4e8 // fcmgt v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4e9 // FSUB V9.2D, V7.2D, V9.2D
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // BSL V10.B16, V9.B16, V7.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d4c7 // FADD V7.2D, V6.2D, V7.2D
-	WORD	$0x6e661ce8 // BSL V8.B16, V7.B16, V6.B16
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261c46 // VAND V6.B16, V2.B16, V6.B16
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea71cc6 // VORR V6.B16, V6.B16, V7.B16
-	WORD	$0x6f4c0447 // USHR $52, V7.2D, V2.2D
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	WORD	$0x6f4c0447 // ushr v7.2d, v2.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea91ce7 // VORR V7.B16, V7.B16, V9.B16
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
 	FMOVQ	560(R3), F9 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee9d4e7 // FSUB V7.2D, V7.2D, V9.2D
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
 	FMOVQ	576(R3), F9 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee6e529 // FCMGT V9.2D, V9.2D, V6.2D
+	WORD	$0x6ee6e529 // fcmgt v9.2d, v9.2d, v6.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd4eb // FSUB V11.2D, V7.2D, V11.2D
+	WORD	$0x4eebd4eb // fsub v11.2d, v7.2d, v11.2d
 	VMOV	V9.B16, V12.B16
-	WORD	$0x6e671d6c // BSL V12.B16, V11.B16, V7.B16
-	WORD	$0x4e66d4c7 // FADD V7.2D, V6.2D, V6.2D
-	WORD	$0x6e661ce9 // BSL V9.B16, V7.B16, V6.B16
+	WORD	$0x6e671d6c // bsl v12.16b, v11.16b, v7.16b
+	WORD	$0x4e66d4c7 // fadd v7.2d, v6.2d, v6.2d
+	WORD	$0x6e661ce9 // bsl v9.16b, v7.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d526 // FSUB V6.2D, V9.2D, V6.2D
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
 	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // FADD V7.2D, V6.2D, V7.2D
-	WORD	$0x6e67fcc7 // FDIV V7.2D, V6.2D, V7.2D
-	WORD	$0x6e67dce9 // FMUL V9.2D, V7.2D, V7.2D
-	WORD	$0x6e69dd2b // FMUL V11.2D, V9.2D, V9.2D
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67fcc7 // fdiv v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
+	WORD	$0x6e69dd2b // fmul v11.2d, v9.2d, v9.2d
 	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6dcd6e // FMLA V14.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
 	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ecd6d // FMLA V13.2D, V11.2D, V14.2D
+	WORD	$0x4e6ecd6d // fmla v13.2d, v11.2d, v14.2d
 	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6dcd6e // FMLA V14.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
 	FMOVQ	656(R3), F13 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6dcd6f // FMLA V15.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6f // fmla v15.2d, v11.2d, v13.2d
 	FMOVQ	688(R3), F13 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6fcd6d // FMLA V13.2D, V11.2D, V15.2D
-	WORD	$0x6e6ddd6b // FMUL V11.2D, V11.2D, V13.2D
-	WORD	$0x4e6ecd2b // FMLA V11.2D, V9.2D, V14.2D
+	WORD	$0x4e6fcd6d // fmla v13.2d, v11.2d, v15.2d
+	WORD	$0x6e6ddd6b // fmul v11.2d, v11.2d, v13.2d
+	WORD	$0x4e6ecd2b // fmla v11.2d, v9.2d, v14.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e69dcc9 // FMUL V9.2D, V6.2D, V9.2D
-	WORD	$0x4e66cd2b // FMLA V11.2D, V9.2D, V6.2D
+	WORD	$0x6e69dcc9 // fmul v9.2d, v6.2d, v9.2d
+	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
 	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6ddd8d // FMUL V13.2D, V12.2D, V13.2D
-	WORD	$0x4e6bcced // FMLA V13.2D, V7.2D, V11.2D
+	WORD	$0x6e6ddd8d // fmul v13.2d, v12.2d, v13.2d
+	WORD	$0x4e6bcced // fmla v13.2d, v7.2d, v11.2d
 	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271da7 // VEOR V7.B16, V13.B16, V7.B16
-	WORD	$0x4e66cd27 // FMLA V7.2D, V9.2D, V6.2D
-	WORD	$0x4ee6d4e6 // FSUB V6.2D, V7.2D, V6.2D
+	WORD	$0x6e271da7 // eor v7.16b, v13.16b, v7.16b
+	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
 	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271cc6 // VEOR V6.B16, V6.B16, V7.B16
+	WORD	$0x6e271cc6 // eor v6.16b, v6.16b, v7.16b
 	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e67cd86 // FMLA V6.2D, V12.2D, V7.2D
+	WORD	$0x4e67cd86 // fmla v6.2d, v12.2d, v7.2d
 	FMOVQ	496(R3), F7 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e67e487 // FCMGE V7.2D, V4.2D, V7.2D
+	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e64e524 // FCMGE V4.2D, V9.2D, V4.2D
-	WORD	$0x4e241ce4 // VAND V4.B16, V7.B16, V4.B16
+	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
 	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee5e4e5 // FCMGT V5.2D, V7.2D, V5.2D
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e545 // FCMEQ V5.2D, V10.2D, V5.2D
-	WORD	$0x6e2058a5 // NOT V5.B16, V5.B16
+	WORD	$0x4e65e545 // fcmeq v5.2d, v10.2d, v5.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x6ee7e447 // FCMGT V7.2D, V2.2D, V7.2D
-	WORD	$0x4e271ca5 // VAND V5.B16, V5.B16, V7.B16
-	WORD	$0x4e241ca4 // VAND V4.B16, V5.B16, V4.B16
-	WORD	$0x6e66dd45 // FMUL V5.2D, V10.2D, V6.2D
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	WORD	$0x4e241ca4 // and v4.16b, v5.16b, v4.16b
+	WORD	$0x6e66dd45 // fmul v5.2d, v10.2d, v6.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee4e4a5 // FCMGT V5.2D, V5.2D, V4.2D
+	WORD	$0x6ee4e4a5 // fcmgt v5.2d, v5.2d, v4.2d
 	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e64ccc7 // FMLA V7.2D, V6.2D, V4.2D
+	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
 	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e64ccc9 // FMLA V9.2D, V6.2D, V4.2D
-	WORD	$0x6e691ce5 // BSL V5.B16, V7.B16, V9.B16
-	WORD	$0x4ee198a5 // FRINTZ V5.2D, V5.2D
+	WORD	$0x4e64ccc9 // fmla v9.2d, v6.2d, v4.2d
+	WORD	$0x6e691ce5 // bsl v5.16b, v7.16b, v9.16b
+	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
 	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V4.B16, V7.B16
-	WORD	$0x4ee6cca7 // FMLS V7.2D, V5.2D, V6.2D
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
 	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e66dca6 // FMUL V6.2D, V5.2D, V6.2D
-	WORD	$0x4ee6d4e9 // FSUB V9.2D, V7.2D, V6.2D
-	WORD	$0x6e69dd2a // FMUL V10.2D, V9.2D, V9.2D
+	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee6d4e9 // fsub v9.2d, v7.2d, v6.2d
+	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
 	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6acd6c // FMLA V12.2D, V11.2D, V10.2D
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
 	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6acd8b // FMLA V11.2D, V12.2D, V10.2D
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
 	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6acd6c // FMLA V12.2D, V11.2D, V10.2D
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
 	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6acd8b // FMLA V11.2D, V12.2D, V10.2D
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
 	VMOV	V9.B16, V12.B16
-	WORD	$0x4eeacd6c // FMLS V12.2D, V11.2D, V10.2D
-	WORD	$0x6e6cdd29 // FMUL V9.2D, V9.2D, V12.2D
+	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd29 // fmul v9.2d, v9.2d, v12.2d
 	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
-	WORD	$0x4eecd54a // FSUB V10.2D, V10.2D, V12.2D
-	WORD	$0x6e6afd29 // FDIV V9.2D, V9.2D, V10.2D
-	WORD	$0x4ee9d4c6 // FSUB V6.2D, V6.2D, V9.2D
-	WORD	$0x4ee7d4c6 // FSUB V6.2D, V6.2D, V7.2D
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x6e6afd29 // fdiv v9.2d, v9.2d, v10.2d
+	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d4e6 // FSUB V6.2D, V7.2D, V6.2D
-	WORD	$0x4ee1b8a5 // FCVTZS V5.2D, V5.2D
-	WORD	$0x4f7454a5 // SHL $52, V5.2D, V5.2D
-	WORD	$0x4ee584c5 // ADD V5.2D, V6.2D, V5.2D
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b8a5 // fcvtzs v5.2d, v5.2d
+	WORD	$0x4f7454a5 // shl v5.2d, v5.2d, #52
+	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c86 // VAND V6.B16, V4.B16, V6.B16
+	WORD	$0x4e261c86 // and v6.16b, v4.16b, v6.16b
 	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee6e4e6 // FCMGT V6.2D, V7.2D, V6.2D
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d484 // FADD V4.2D, V4.2D, V7.2D
-	WORD	$0x6e651c86 // BSL V6.B16, V4.B16, V5.B16
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
 	FMOVQ	1760(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // VORR V4.B16, V4.B16, V5.B16
-	WORD	$0x6f4c0445 // USHR $52, V5.2D, V2.2D
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
 	FMOVQ	1776(R3), F7 // 0x7ff (1.0114e-320)
-	WORD	$0x4e271ca5 // VAND V5.B16, V5.B16, V7.B16
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // VORR V5.B16, V5.B16, V7.B16
+	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
 	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // FSUB V5.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e67d507 // FADD V7.2D, V8.2D, V7.2D
+	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
 	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e281ce7 // VAND V7.B16, V7.B16, V8.B16
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	FMOVQ	32(R3), F9 // 0x0 (0)
-while188:
+while1:
 	VMOV	V7.D[0], R5
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
-	CBZ	R5, wend188
+	CBZ	R5, wend1
 	FMOVQ	1792(R3), F10 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee5e54a // FCMGT V10.2D, V10.2D, V5.2D
+	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
 	FMOVQ	1808(R3), F11 // 0x40b0000000000000 (4096)
-	WORD	$0x6eebe4ab // FCMGT V11.2D, V5.2D, V11.2D
-	WORD	$0x4eab1d4a // VORR V10.B16, V10.B16, V11.B16
+	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eeb8ceb // CMEQ V11.2D, V7.2D, V11.2D
-	WORD	$0x4e6b1d4a // BIC V10.B16, V10.B16, V11.B16
-	WORD	$0x4ea91d4a // VORR V10.B16, V10.B16, V9.B16
+	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
+	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
+	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
 	FMOVQ	1280(R3), F11 // 0x1 (5e-324)
-	WORD	$0x4e2b1ceb // VAND V11.B16, V7.B16, V11.B16
+	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
 	FMOVQ	1280(R3), F12 // 0x1 (5e-324)
-	WORD	$0x6eec8d6b // CMEQ V11.2D, V11.2D, V12.2D
-	WORD	$0x6e64dccc // FMUL V12.2D, V6.2D, V4.2D
+	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
+	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
 	VMOV	V11.B16, V13.B16
-	WORD	$0x6e661d8d // BSL V13.B16, V12.B16, V6.B16
-	WORD	$0x4e65d50c // FADD V12.2D, V8.2D, V5.2D
-	WORD	$0x6e681d8b // BSL V11.B16, V12.B16, V8.B16
-	WORD	$0x6e64dc8c // FMUL V12.2D, V4.2D, V4.2D
-	WORD	$0x4e65d4ae // FADD V14.2D, V5.2D, V5.2D
+	WORD	$0x6e661d8d // bsl v13.16b, v12.16b, v6.16b
+	WORD	$0x4e65d50c // fadd v12.2d, v8.2d, v5.2d
+	WORD	$0x6e681d8b // bsl v11.16b, v12.16b, v8.16b
+	WORD	$0x6e64dc8c // fmul v12.2d, v4.2d, v4.2d
+	WORD	$0x4e65d4ae // fadd v14.2d, v5.2d, v5.2d
 	FMOVQ	80(R3), F15 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece5ef // FCMGT V15.2D, V15.2D, V12.2D
-	WORD	$0x4e6cd590 // FADD V16.2D, V12.2D, V12.2D
+	WORD	$0x6eece5ef // fcmgt v15.2d, v15.2d, v12.2d
+	WORD	$0x4e6cd590 // fadd v16.2d, v12.2d, v12.2d
 	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6c1e11 // BSL V17.B16, V16.B16, V12.B16
+	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eecd5cc // FSUB V12.2D, V14.2D, V12.2D
-	WORD	$0x6e6e1d8f // BSL V15.B16, V12.B16, V14.B16
-	WORD	$0x6f7f04ec // USHR $1, V12.2D, V7.2D
+	WORD	$0x4eecd5cc // fsub v12.2d, v14.2d, v12.2d
+	WORD	$0x6e6e1d8f // bsl v15.16b, v12.16b, v14.16b
+	WORD	$0x6f7f04ec // ushr v12.2d, v7.2d, #1
 	VMOV	V12.B16, V7.B16
 	VMOV	V13.B16, V6.B16
 	VMOV	V11.B16, V8.B16
 	VMOV	V17.B16, V4.B16
 	VMOV	V15.B16, V5.B16
 	VMOV	V10.B16, V9.B16
-	JMP	while188
-wend188:
+	JMP	while1
+wend1:
 	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x6ee3e54a // FCMGT V10.2D, V10.2D, V3.2D
+	WORD	$0x6ee3e54a // fcmgt v10.2d, v10.2d, v3.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fd6b // FDIV V11.2D, V11.2D, V6.2D
+	WORD	$0x6e66fd6b // fdiv v11.2d, v11.2d, v6.2d
 	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // BSL V12.B16, V11.B16, V6.B16
+	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
-	WORD	$0x4ee8d4c6 // FSUB V6.2D, V6.2D, V8.2D
-	WORD	$0x6e681cca // BSL V10.B16, V6.B16, V8.B16
-	WORD	$0x6f4c0586 // USHR $52, V6.2D, V12.2D
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
+	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
 	FMOVQ	1776(R3), F8 // 0x7ff (1.0114e-320)
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee8d4c6 // FSUB V6.2D, V6.2D, V8.2D
-	WORD	$0x4e6ad4c6 // FADD V6.2D, V6.2D, V10.2D
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68e4c8 // FCMGE V8.2D, V6.2D, V8.2D
+	WORD	$0x6e68e4c8 // fcmge v8.2d, v6.2d, v8.2d
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
-	WORD	$0x6e66e566 // FCMGE V6.2D, V11.2D, V6.2D
-	WORD	$0x4e261d06 // VAND V6.B16, V8.B16, V6.B16
+	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
 	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e68d548 // FADD V8.2D, V10.2D, V8.2D
+	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
 	FMOVQ	1824(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eea8508 // SUB V8.2D, V8.2D, V10.2D
-	WORD	$0x4f745508 // SHL $52, V8.2D, V8.2D
-	WORD	$0x4ee88588 // ADD V8.2D, V12.2D, V8.2D
+	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1c6a // VAND V10.B16, V3.B16, V10.B16
+	WORD	$0x4e2a1c6a // and v10.16b, v3.16b, v10.16b
 	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1c4b // VAND V11.B16, V2.B16, V11.B16
-	WORD	$0x4ee1994c // FRINTZ V12.2D, V10.2D
-	WORD	$0x4e6ae58c // FCMEQ V12.2D, V12.2D, V10.2D
-	WORD	$0x6e20598c // NOT V12.B16, V12.B16
+	WORD	$0x4e2b1c4b // and v11.16b, v2.16b, v11.16b
+	WORD	$0x4ee1994c // frintz v12.2d, v10.2d
+	WORD	$0x4e6ae58c // fcmeq v12.2d, v12.2d, v10.2d
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
-	WORD	$0x6ee2e5ad // FCMGT V13.2D, V13.2D, V2.2D
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
+	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	1840(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
-	WORD	$0x6e681dae // BSL V14.B16, V13.B16, V8.B16
-	WORD	$0x6ee1f848 // FSQRT V8.2D, V2.2D
+	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
+	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de46d // FCMEQ V13.2D, V3.2D, V13.2D
-	WORD	$0x6e6e1d0d // BSL V13.B16, V8.B16, V14.B16
+	WORD	$0x4e6de46d // fcmeq v13.2d, v3.2d, v13.2d
+	WORD	$0x6e6e1d0d // bsl v13.16b, v8.16b, v14.16b
 	FMOVQ	64(R3), F14 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ee46e // FCMEQ V14.2D, V3.2D, V14.2D
+	WORD	$0x4e6ee46e // fcmeq v14.2d, v3.2d, v14.2d
 	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68fde8 // FDIV V8.2D, V15.2D, V8.2D
-	WORD	$0x6e6d1d0e // BSL V14.B16, V8.B16, V13.B16
-	WORD	$0x4e691cc6 // BIC V6.B16, V6.B16, V9.B16
+	WORD	$0x6e68fde8 // fdiv v8.2d, v15.2d, v8.2d
+	WORD	$0x6e6d1d0e // bsl v14.16b, v8.16b, v13.16b
+	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68e548 // FCMEQ V8.2D, V10.2D, V8.2D
-	WORD	$0x4ea81d88 // VORR V8.B16, V12.B16, V8.B16
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
+	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
+	WORD	$0x4ea81d88 // orr v8.16b, v12.16b, v8.16b
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e68e568 // FCMGE V8.2D, V11.2D, V8.2D
+	WORD	$0x6e68e568 // fcmge v8.2d, v11.2d, v8.2d
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6be529 // FCMGE V9.2D, V9.2D, V11.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
+	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeae529 // FCMGT V9.2D, V9.2D, V10.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
+	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68e468 // FCMEQ V8.2D, V3.2D, V8.2D
+	WORD	$0x4e68e468 // fcmeq v8.2d, v3.2d, v8.2d
 	VMOV	V8.B16, V9.B16
-	WORD	$0x6e6e1c49 // BSL V9.B16, V2.B16, V14.B16
+	WORD	$0x6e6e1c49 // bsl v9.16b, v2.16b, v14.16b
 	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x4e6ae463 // FCMEQ V3.2D, V3.2D, V10.2D
+	WORD	$0x4e6ae463 // fcmeq v3.2d, v3.2d, v10.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ae442 // FCMEQ V2.2D, V2.2D, V10.2D
-	WORD	$0x4ea21c62 // VORR V2.B16, V3.B16, V2.B16
+	WORD	$0x4e6ae442 // fcmeq v2.2d, v2.2d, v10.2d
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	VMOV	V2.B16, V10.B16
-	WORD	$0x6e691c6a // BSL V10.B16, V3.B16, V9.B16
-	WORD	$0x4ea21d02 // VORR V2.B16, V8.B16, V2.B16
-	WORD	$0x4ea21cc2 // VORR V2.B16, V6.B16, V2.B16
-	WORD	$0x4e617803 // FCVTL2 V3.2D, V0.4S
-	WORD	$0x4e617821 // FCVTL2 V1.2D, V1.4S
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c66 // VAND V6.B16, V3.B16, V6.B16
+	WORD	$0x6e691c6a // bsl v10.16b, v3.16b, v9.16b
+	WORD	$0x4ea21d02 // orr v2.16b, v8.16b, v2.16b
+	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
+	WORD	$0x4e617823 // fcvtl2 v3.2d, v1.4s
+	WORD	$0x4e617806 // fcvtl2 v6.2d, v0.4s
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c28 // VAND V8.B16, V1.B16, V8.B16
-	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee9f509 // FMIN V9.2D, V8.2D, V9.2D
-	WORD	$0x4ee19929 // FRINTZ V9.2D, V9.2D
-	WORD	$0x4ee9d50b // FSUB V11.2D, V8.2D, V9.2D
-	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece56c // FCMGT V12.2D, V11.2D, V12.2D
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x4eedd56d // FSUB V13.2D, V11.2D, V13.2D
-	VMOV	V12.B16, V14.B16
-	WORD	$0x6e6b1dae // BSL V14.B16, V13.B16, V11.B16
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6bd52b // FADD V11.2D, V9.2D, V11.2D
-	WORD	$0x6e691d6c // BSL V12.B16, V11.B16, V9.B16
-	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e291c69 // VAND V9.B16, V3.B16, V9.B16
-	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4eab1d29 // VORR V9.B16, V9.B16, V11.B16
-	WORD	$0x6f4c046b // USHR $52, V11.2D, V3.2D
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ead1d6b // VORR V11.B16, V11.B16, V13.B16
-	FMOVQ	560(R3), F13 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eedd56b // FSUB V11.2D, V11.2D, V13.2D
-	FMOVQ	576(R3), F13 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee9e5ad // FCMGT V13.2D, V13.2D, V9.2D
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x4eefd56f // FSUB V15.2D, V11.2D, V15.2D
-	VMOV	V13.B16, V16.B16
-	WORD	$0x6e6b1df0 // BSL V16.B16, V15.B16, V11.B16
-	WORD	$0x4e69d52b // FADD V11.2D, V9.2D, V9.2D
-	WORD	$0x6e691d6d // BSL V13.B16, V11.B16, V9.B16
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d5a9 // FSUB V9.2D, V13.2D, V9.2D
-	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
-	WORD	$0x4e6bd52b // FADD V11.2D, V9.2D, V11.2D
-	WORD	$0x6e6bfd2b // FDIV V11.2D, V9.2D, V11.2D
-	WORD	$0x6e6bdd6d // FMUL V13.2D, V11.2D, V11.2D
-	WORD	$0x6e6dddaf // FMUL V15.2D, V13.2D, V13.2D
-	FMOVQ	592(R3), F17 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e71cdf2 // FMLA V18.2D, V15.2D, V17.2D
-	FMOVQ	624(R3), F17 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e72cdf1 // FMLA V17.2D, V15.2D, V18.2D
-	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e71cdf2 // FMLA V18.2D, V15.2D, V17.2D
-	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e71cdf3 // FMLA V19.2D, V15.2D, V17.2D
-	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e73cdf1 // FMLA V17.2D, V15.2D, V19.2D
-	WORD	$0x6e71ddef // FMUL V15.2D, V15.2D, V17.2D
-	WORD	$0x4e72cdaf // FMLA V15.2D, V13.2D, V18.2D
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e6ddd2d // FMUL V13.2D, V9.2D, V13.2D
-	WORD	$0x4e69cdaf // FMLA V15.2D, V13.2D, V9.2D
-	FMOVQ	112(R3), F17 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e71de11 // FMUL V17.2D, V16.2D, V17.2D
-	WORD	$0x4e6fcd71 // FMLA V17.2D, V11.2D, V15.2D
-	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
-	WORD	$0x6e2b1e2b // VEOR V11.B16, V17.B16, V11.B16
-	WORD	$0x4e69cdab // FMLA V11.2D, V13.2D, V9.2D
-	WORD	$0x4ee9d569 // FSUB V9.2D, V11.2D, V9.2D
-	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
-	WORD	$0x6e2b1d29 // VEOR V9.B16, V9.B16, V11.B16
-	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e6bce09 // FMLA V9.2D, V16.2D, V11.2D
-	FMOVQ	496(R3), F11 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6be4cb // FCMGE V11.2D, V6.2D, V11.2D
-	FMOVQ	512(R3), F13 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e66e5a6 // FCMGE V6.2D, V13.2D, V6.2D
-	WORD	$0x4e261d66 // VAND V6.B16, V11.B16, V6.B16
-	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e568 // FCMGT V8.2D, V11.2D, V8.2D
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e5c8 // FCMEQ V8.2D, V14.2D, V8.2D
-	WORD	$0x6e205908 // NOT V8.B16, V8.B16
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eebe46b // FCMGT V11.2D, V3.2D, V11.2D
-	WORD	$0x4e2b1d08 // VAND V8.B16, V8.B16, V11.B16
-	WORD	$0x4e261d06 // VAND V6.B16, V8.B16, V6.B16
-	WORD	$0x6e69ddc8 // FMUL V8.2D, V14.2D, V9.2D
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee6e508 // FCMGT V8.2D, V8.2D, V6.2D
-	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F11 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e66cd2b // FMLA V11.2D, V9.2D, V6.2D
-	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66cd2d // FMLA V13.2D, V9.2D, V6.2D
-	WORD	$0x6e6d1d68 // BSL V8.B16, V11.B16, V13.B16
-	WORD	$0x4ee19908 // FRINTZ V8.2D, V8.2D
-	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V6.B16, V11.B16
-	WORD	$0x4ee9cd0b // FMLS V11.2D, V8.2D, V9.2D
-	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e69dd09 // FMUL V9.2D, V8.2D, V9.2D
-	WORD	$0x4ee9d56d // FSUB V13.2D, V11.2D, V9.2D
-	WORD	$0x6e6dddae // FMUL V14.2D, V13.2D, V13.2D
-	FMOVQ	128(R3), F15 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F16 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6ecdf0 // FMLA V16.2D, V15.2D, V14.2D
-	FMOVQ	160(R3), F15 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6ece0f // FMLA V15.2D, V16.2D, V14.2D
-	FMOVQ	176(R3), F16 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6ecdf0 // FMLA V16.2D, V15.2D, V14.2D
-	FMOVQ	192(R3), F15 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6ece0f // FMLA V15.2D, V16.2D, V14.2D
-	VMOV	V13.B16, V16.B16
-	WORD	$0x4eeecdf0 // FMLS V16.2D, V15.2D, V14.2D
-	WORD	$0x6e70ddad // FMUL V13.2D, V13.2D, V16.2D
-	FMOVQ	208(R3), F14 // 0x4000000000000000 (2)
-	WORD	$0x4ef0d5ce // FSUB V14.2D, V14.2D, V16.2D
-	WORD	$0x6e6efdad // FDIV V13.2D, V13.2D, V14.2D
-	WORD	$0x4eedd529 // FSUB V9.2D, V9.2D, V13.2D
-	WORD	$0x4eebd529 // FSUB V9.2D, V9.2D, V11.2D
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d569 // FSUB V9.2D, V11.2D, V9.2D
-	WORD	$0x4ee1b908 // FCVTZS V8.2D, V8.2D
-	WORD	$0x4f745508 // SHL $52, V8.2D, V8.2D
-	WORD	$0x4ee88528 // ADD V8.2D, V9.2D, V8.2D
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291cc9 // VAND V9.B16, V6.B16, V9.B16
-	FMOVQ	272(R3), F11 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee9e569 // FCMGT V9.2D, V11.2D, V9.2D
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6bd4c6 // FADD V6.2D, V6.2D, V11.2D
-	WORD	$0x6e681cc9 // BSL V9.B16, V6.B16, V8.B16
-	FMOVQ	1760(R3), F6 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e261c66 // VAND V6.B16, V3.B16, V6.B16
-	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
-	WORD	$0x6f4c0468 // USHR $52, V8.2D, V3.2D
-	FMOVQ	1776(R3), F11 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2b1d08 // VAND V8.B16, V8.B16, V11.B16
-	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eab1d08 // VORR V8.B16, V8.B16, V11.B16
-	FMOVQ	560(R3), F11 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eebd508 // FSUB V8.2D, V8.2D, V11.2D
-	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e6bd58b // FADD V11.2D, V12.2D, V11.2D
-	FMOVQ	528(R3), F12 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2c1d6b // VAND V11.B16, V11.B16, V12.B16
-	FMOVQ	32(R3), F12 // 0x0 (0)
-	FMOVQ	32(R3), F13 // 0x0 (0)
-while485:
-	VMOV	V11.D[0], R5
-	VMOV	V11.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend485
-	FMOVQ	1792(R3), F14 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee8e5ce // FCMGT V14.2D, V14.2D, V8.2D
-	FMOVQ	1808(R3), F15 // 0x40b0000000000000 (4096)
-	WORD	$0x6eefe50f // FCMGT V15.2D, V8.2D, V15.2D
-	WORD	$0x4eaf1dce // VORR V14.B16, V14.B16, V15.B16
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x6eef8d6f // CMEQ V15.2D, V11.2D, V15.2D
-	WORD	$0x4e6f1dce // BIC V14.B16, V14.B16, V15.B16
-	WORD	$0x4ead1dce // VORR V14.B16, V14.B16, V13.B16
-	FMOVQ	1280(R3), F15 // 0x1 (5e-324)
-	WORD	$0x4e2f1d6f // VAND V15.B16, V11.B16, V15.B16
-	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
-	WORD	$0x6ef08def // CMEQ V15.2D, V15.2D, V16.2D
-	WORD	$0x6e66dd30 // FMUL V16.2D, V9.2D, V6.2D
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e691e11 // BSL V17.B16, V16.B16, V9.B16
-	WORD	$0x4e68d590 // FADD V16.2D, V12.2D, V8.2D
-	WORD	$0x6e6c1e0f // BSL V15.B16, V16.B16, V12.B16
-	WORD	$0x6e66dcd0 // FMUL V16.2D, V6.2D, V6.2D
-	WORD	$0x4e68d512 // FADD V18.2D, V8.2D, V8.2D
-	FMOVQ	80(R3), F19 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ef0e673 // FCMGT V19.2D, V19.2D, V16.2D
-	WORD	$0x4e70d614 // FADD V20.2D, V16.2D, V16.2D
-	VMOV	V19.B16, V21.B16
-	WORD	$0x6e701e95 // BSL V21.B16, V20.B16, V16.B16
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef0d650 // FSUB V16.2D, V18.2D, V16.2D
-	WORD	$0x6e721e13 // BSL V19.B16, V16.B16, V18.B16
-	WORD	$0x6f7f0570 // USHR $1, V16.2D, V11.2D
-	VMOV	V16.B16, V11.B16
-	VMOV	V17.B16, V9.B16
-	VMOV	V15.B16, V12.B16
-	VMOV	V21.B16, V6.B16
-	VMOV	V19.B16, V8.B16
-	VMOV	V14.B16, V13.B16
-	JMP	while485
-wend485:
-	FMOVQ	32(R3), F14 // 0x0 (0)
-	WORD	$0x6ee1e5ce // FCMGT V14.2D, V14.2D, V1.2D
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e69fdef // FDIV V15.2D, V15.2D, V9.2D
-	VMOV	V14.B16, V16.B16
-	WORD	$0x6e691df0 // BSL V16.B16, V15.B16, V9.B16
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x4eecd529 // FSUB V9.2D, V9.2D, V12.2D
-	WORD	$0x6e6c1d2e // BSL V14.B16, V9.B16, V12.B16
-	WORD	$0x6f4c0609 // USHR $52, V9.2D, V16.2D
-	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2c1d29 // VAND V9.B16, V9.B16, V12.B16
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eac1d29 // VORR V9.B16, V9.B16, V12.B16
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eecd529 // FSUB V9.2D, V9.2D, V12.2D
-	WORD	$0x4e6ed529 // FADD V9.2D, V9.2D, V14.2D
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6ce52c // FCMGE V12.2D, V9.2D, V12.2D
-	FMOVQ	240(R3), F15 // 0x409ff80000000000 (2046)
-	WORD	$0x6e69e5e9 // FCMGE V9.2D, V15.2D, V9.2D
-	WORD	$0x4e291d89 // VAND V9.B16, V12.B16, V9.B16
-	FMOVQ	1824(R3), F12 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e6cd5cc // FADD V12.2D, V14.2D, V12.2D
-	FMOVQ	1824(R3), F14 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eee858c // SUB V12.2D, V12.2D, V14.2D
-	WORD	$0x4f74558c // SHL $52, V12.2D, V12.2D
-	WORD	$0x4eec860c // ADD V12.2D, V16.2D, V12.2D
-	FMOVQ	256(R3), F14 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2e1c2e // VAND V14.B16, V1.B16, V14.B16
-	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2f1c6f // VAND V15.B16, V3.B16, V15.B16
-	WORD	$0x4ee199d0 // FRINTZ V16.2D, V14.2D
-	WORD	$0x4e6ee610 // FCMEQ V16.2D, V16.2D, V14.2D
-	WORD	$0x6e205a10 // NOT V16.B16, V16.B16
-	FMOVQ	32(R3), F17 // 0x0 (0)
-	WORD	$0x6ee3e631 // FCMGT V17.2D, V17.2D, V3.2D
-	WORD	$0x4e311e10 // VAND V16.B16, V16.B16, V17.B16
-	FMOVQ	1840(R3), F17 // 0x7ff8000000000001 (NaN)
-	VMOV	V16.B16, V18.B16
-	WORD	$0x6e6c1e32 // BSL V18.B16, V17.B16, V12.B16
-	WORD	$0x6ee1f86c // FSQRT V12.2D, V3.2D
-	FMOVQ	80(R3), F17 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e71e431 // FCMEQ V17.2D, V1.2D, V17.2D
-	WORD	$0x6e721d91 // BSL V17.B16, V12.B16, V18.B16
-	FMOVQ	64(R3), F18 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e72e432 // FCMEQ V18.2D, V1.2D, V18.2D
-	FMOVQ	224(R3), F19 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6cfe6c // FDIV V12.2D, V19.2D, V12.2D
-	WORD	$0x6e711d92 // BSL V18.B16, V12.B16, V17.B16
-	WORD	$0x4e6d1d29 // BIC V9.B16, V9.B16, V13.B16
-	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6ce5cc // FCMEQ V12.2D, V14.2D, V12.2D
-	WORD	$0x4eac1e0c // VORR V12.B16, V16.B16, V12.B16
-	WORD	$0x4eac1d29 // VORR V9.B16, V9.B16, V12.B16
-	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6ce5ec // FCMGE V12.2D, V15.2D, V12.2D
-	FMOVQ	512(R3), F13 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6fe5ad // FCMGE V13.2D, V13.2D, V15.2D
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
-	FMOVQ	1744(R3), F13 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeee5ad // FCMGT V13.2D, V13.2D, V14.2D
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
-	WORD	$0x4e2c1d29 // VAND V9.B16, V9.B16, V12.B16
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ce42c // FCMEQ V12.2D, V1.2D, V12.2D
-	VMOV	V12.B16, V13.B16
-	WORD	$0x6e721c6d // BSL V13.B16, V3.B16, V18.B16
-	FMOVQ	32(R3), F14 // 0x0 (0)
-	WORD	$0x4e6ee421 // FCMEQ V1.2D, V1.2D, V14.2D
+	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
+	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
+	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
+	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6eede58d // fcmgt v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ee463 // FCMEQ V3.2D, V3.2D, V14.2D
-	WORD	$0x4ea31c21 // VORR V1.B16, V1.B16, V3.B16
-	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V1.B16, V14.B16
-	WORD	$0x6e6d1c6e // BSL V14.B16, V3.B16, V13.B16
-	WORD	$0x4ea11d81 // VORR V1.B16, V12.B16, V1.B16
-	WORD	$0x4ea11d21 // VORR V1.B16, V9.B16, V1.B16
-	WORD	$0x0e616943 // FCVTN V3.2S, V10.2D
-	WORD	$0x4e6169c3 // FCVTN2 V3.4S, V14.2D
-	WORD	$0x0ea12842 // XTN V2.2S, V2.2D
-	WORD	$0x4ea12822 // XTN2 V2.4S, V1.2D
-	VST1.P	[V3.S4], 16(R0)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6c1dcf // bsl v15.16b, v14.16b, v12.16b
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6b1d8d // bsl v13.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1c6b // and v11.16b, v3.16b, v11.16b
+	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4eac1d6b // orr v11.16b, v11.16b, v12.16b
+	WORD	$0x6f4c046c // ushr v12.2d, v3.2d, #52
+	FMOVQ	544(R3), F14 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eae1d8c // orr v12.16b, v12.16b, v14.16b
+	FMOVQ	560(R3), F14 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
+	FMOVQ	576(R3), F14 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6eebe5ce // fcmgt v14.2d, v14.2d, v11.2d
+	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
+	WORD	$0x4ef0d590 // fsub v16.2d, v12.2d, v16.2d
+	VMOV	V14.B16, V17.B16
+	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
+	WORD	$0x4e6bd56c // fadd v12.2d, v11.2d, v11.2d
+	WORD	$0x6e6b1d8e // bsl v14.16b, v12.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
+	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
+	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6cfd6c // fdiv v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6cdd8e // fmul v14.2d, v12.2d, v12.2d
+	WORD	$0x6e6eddd0 // fmul v16.2d, v14.2d, v14.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F19 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e73ce12 // fmla v18.2d, v16.2d, v19.2d
+	FMOVQ	640(R3), F19 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
+	FMOVQ	656(R3), F18 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F20 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e72ce14 // fmla v20.2d, v16.2d, v18.2d
+	FMOVQ	688(R3), F18 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e74ce12 // fmla v18.2d, v16.2d, v20.2d
+	WORD	$0x6e72de10 // fmul v16.2d, v16.2d, v18.2d
+	WORD	$0x4e73cdd0 // fmla v16.2d, v14.2d, v19.2d
+	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6edd6e // fmul v14.2d, v11.2d, v14.2d
+	WORD	$0x4e6bcdd0 // fmla v16.2d, v14.2d, v11.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e72de32 // fmul v18.2d, v17.2d, v18.2d
+	WORD	$0x4e70cd92 // fmla v18.2d, v12.2d, v16.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1e4c // eor v12.16b, v18.16b, v12.16b
+	WORD	$0x4e6bcdcc // fmla v12.2d, v14.2d, v11.2d
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1d6b // eor v11.16b, v11.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6cce2b // fmla v11.2d, v17.2d, v12.2d
+	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e6ce50c // fcmge v12.2d, v8.2d, v12.2d
+	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
+	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
+	FMOVQ	1744(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e5e9 // fcmeq v9.2d, v15.2d, v9.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6eece46c // fcmgt v12.2d, v3.2d, v12.2d
+	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
+	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
+	WORD	$0x6e6bdde9 // fmul v9.2d, v15.2d, v11.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee8e529 // fcmgt v9.2d, v9.2d, v8.2d
+	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e68cd6c // fmla v12.2d, v11.2d, v8.2d
+	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd6e // fmla v14.2d, v11.2d, v8.2d
+	WORD	$0x6e6e1d89 // bsl v9.16b, v12.16b, v14.16b
+	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
+	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4eebcd2c // fmls v12.2d, v9.2d, v11.2d
+	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6bdd2b // fmul v11.2d, v9.2d, v11.2d
+	WORD	$0x4eebd58e // fsub v14.2d, v12.2d, v11.2d
+	WORD	$0x6e6eddcf // fmul v15.2d, v14.2d, v14.2d
+	FMOVQ	128(R3), F16 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F17 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	160(R3), F16 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	176(R3), F17 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	192(R3), F16 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4eefce11 // fmls v17.2d, v16.2d, v15.2d
+	WORD	$0x6e71ddce // fmul v14.2d, v14.2d, v17.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4ef1d5ef // fsub v15.2d, v15.2d, v17.2d
+	WORD	$0x6e6ffdce // fdiv v14.2d, v14.2d, v15.2d
+	WORD	$0x4eeed56b // fsub v11.2d, v11.2d, v14.2d
+	WORD	$0x4eecd56b // fsub v11.2d, v11.2d, v12.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	WORD	$0x4ee1b929 // fcvtzs v9.2d, v9.2d
+	WORD	$0x4f745529 // shl v9.2d, v9.2d, #52
+	WORD	$0x4ee98569 // add v9.2d, v11.2d, v9.2d
+	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2b1d0b // and v11.16b, v8.16b, v11.16b
+	FMOVQ	272(R3), F12 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6eebe58b // fcmgt v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
+	FMOVQ	1760(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
+	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
+	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
+	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
+	FMOVQ	560(R3), F12 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4eecd529 // fsub v9.2d, v9.2d, v12.2d
+	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e6cd5ac // fadd v12.2d, v13.2d, v12.2d
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	FMOVQ	32(R3), F14 // 0x0 (0)
+while2:
+	VMOV	V12.D[0], R5
+	VMOV	V12.D[1], R6
+	ORR	R6, R5, R5
+	CBZ	R5, wend2
+	FMOVQ	1792(R3), F15 // 0xc0b0000000000000 (-4096)
+	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
+	FMOVQ	1808(R3), F16 // 0x40b0000000000000 (4096)
+	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
+	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
+	FMOVQ	32(R3), F16 // 0x0 (0)
+	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
+	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
+	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
+	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
+	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
+	FMOVQ	1280(R3), F17 // 0x1 (5e-324)
+	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
+	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
+	VMOV	V16.B16, V18.B16
+	WORD	$0x6e6b1e32 // bsl v18.16b, v17.16b, v11.16b
+	WORD	$0x4e69d5b1 // fadd v17.2d, v13.2d, v9.2d
+	WORD	$0x6e6d1e30 // bsl v16.16b, v17.16b, v13.16b
+	WORD	$0x6e68dd11 // fmul v17.2d, v8.2d, v8.2d
+	WORD	$0x4e69d533 // fadd v19.2d, v9.2d, v9.2d
+	FMOVQ	80(R3), F20 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6ef1e694 // fcmgt v20.2d, v20.2d, v17.2d
+	WORD	$0x4e71d635 // fadd v21.2d, v17.2d, v17.2d
+	VMOV	V20.B16, V22.B16
+	WORD	$0x6e711eb6 // bsl v22.16b, v21.16b, v17.16b
+	FMOVQ	224(R3), F17 // 0x3ff0000000000000 (1)
+	WORD	$0x4ef1d671 // fsub v17.2d, v19.2d, v17.2d
+	WORD	$0x6e731e34 // bsl v20.16b, v17.16b, v19.16b
+	WORD	$0x6f7f0591 // ushr v17.2d, v12.2d, #1
+	VMOV	V17.B16, V12.B16
+	VMOV	V18.B16, V11.B16
+	VMOV	V16.B16, V13.B16
+	VMOV	V22.B16, V8.B16
+	VMOV	V20.B16, V9.B16
+	VMOV	V15.B16, V14.B16
+	JMP	while2
+wend2:
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6ee6e5ef // fcmgt v15.2d, v15.2d, v6.2d
+	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6bfe10 // fdiv v16.2d, v16.2d, v11.2d
+	VMOV	V15.B16, V17.B16
+	WORD	$0x6e6b1e11 // bsl v17.16b, v16.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
+	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
+	FMOVQ	1776(R3), F13 // 0x7ff (1.0114e-320)
+	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x4e6fd56b // fadd v11.2d, v11.2d, v15.2d
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6de56d // fcmge v13.2d, v11.2d, v13.2d
+	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
+	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
+	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
+	FMOVQ	1824(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
+	FMOVQ	1824(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
+	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
+	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
+	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2f1ccf // and v15.16b, v6.16b, v15.16b
+	FMOVQ	256(R3), F16 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e301c70 // and v16.16b, v3.16b, v16.16b
+	WORD	$0x4ee199f1 // frintz v17.2d, v15.2d
+	WORD	$0x4e6fe631 // fcmeq v17.2d, v17.2d, v15.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	FMOVQ	32(R3), F18 // 0x0 (0)
+	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
+	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
+	FMOVQ	1840(R3), F18 // 0x7ff8000000000001 (NaN)
+	VMOV	V17.B16, V19.B16
+	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
+	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
+	FMOVQ	80(R3), F18 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e72e4d2 // fcmeq v18.2d, v6.2d, v18.2d
+	WORD	$0x6e731db2 // bsl v18.16b, v13.16b, v19.16b
+	FMOVQ	64(R3), F19 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e73e4d3 // fcmeq v19.2d, v6.2d, v19.2d
+	FMOVQ	224(R3), F20 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6dfe8d // fdiv v13.2d, v20.2d, v13.2d
+	WORD	$0x6e721db3 // bsl v19.16b, v13.16b, v18.16b
+	WORD	$0x4e6e1d6b // bic v11.16b, v11.16b, v14.16b
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6de5ed // fcmeq v13.2d, v15.2d, v13.2d
+	WORD	$0x4ead1e2d // orr v13.16b, v17.16b, v13.16b
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
+	FMOVQ	496(R3), F13 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e6de60d // fcmge v13.2d, v16.2d, v13.2d
+	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
+	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
+	FMOVQ	1744(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
+	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
+	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6de4cd // fcmeq v13.2d, v6.2d, v13.2d
+	VMOV	V13.B16, V14.B16
+	WORD	$0x6e731c6e // bsl v14.16b, v3.16b, v19.16b
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x4e6fe4c6 // fcmeq v6.2d, v6.2d, v15.2d
+	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6fe463 // fcmeq v3.2d, v3.2d, v15.2d
+	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V15.B16
+	WORD	$0x6e6e1ccf // bsl v15.16b, v6.16b, v14.16b
+	WORD	$0x4ea31da3 // orr v3.16b, v13.16b, v3.16b
+	WORD	$0x4ea31d63 // orr v3.16b, v11.16b, v3.16b
+	WORD	$0x0e616946 // fcvtn v6.2s, v10.2d
+	WORD	$0x4e6169e6 // fcvtn2 v6.4s, v15.2d
+	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
+	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
+	VST1.P	[V6.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
 	VMOV	V2.D[1], R6
@@ -3046,7 +3046,7 @@ out:
 	AND	$1, R5, R5
 	ORR	R5<<3, R7, R7
 	MOVD	xs+56(FP), R8
-	VST1	[V0.S4], (R8)
+	VST1	[V1.S4], (R8)
 	MOVD	R4, done+64(FP)
 	MOVD	R7, bad+72(FP)
 	RET
@@ -3063,296 +3063,296 @@ TEXT ·scalarPow64NEONLoop(SB), NOSPLIT, $0-80
 	MOVD	$vmconst<>(SB), R3
 	AND	$-2, R1, R1
 	MOVD	ZR, R4
+	FMOVD	x+24(FP), F0
+	VDUP	V0.D[0], V0.D2
 loop:
 	CMP	R1, R4
 	BGE	done
-	FMOVD	x+24(FP), F0
-	VDUP	V0.D[0], V0.D2
 	VLD1.P	16(R9), [V1.D2]
 	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c23 // VAND V3.B16, V1.B16, V3.B16
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
 	FMOVQ	1744(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee4f464 // FMIN V4.2D, V3.2D, V4.2D
-	WORD	$0x4ee19884 // FRINTZ V4.2D, V4.2D
-	WORD	$0x4ee4d465 // FSUB V5.2D, V3.2D, V4.2D
+	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee6e4a6 // FCMGT V6.2D, V5.2D, V6.2D
+	WORD	$0x6ee6e4a6 // fcmgt v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // FSUB V7.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
 	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // BSL V8.B16, V7.B16, V5.B16
+	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d485 // FADD V5.2D, V4.2D, V5.2D
-	WORD	$0x6e641ca6 // BSL V6.B16, V5.B16, V4.B16
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e241c04 // VAND V4.B16, V0.B16, V4.B16
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // VORR V4.B16, V4.B16, V5.B16
-	WORD	$0x6f4c0405 // USHR $52, V5.2D, V0.2D
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6f4c0405 // ushr v5.2d, v0.2d, #52
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // VORR V5.B16, V5.B16, V7.B16
+	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
 	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // FSUB V5.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
 	FMOVQ	576(R3), F7 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee4e4e7 // FCMGT V7.2D, V7.2D, V4.2D
+	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4a9 // FSUB V9.2D, V5.2D, V9.2D
+	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
 	VMOV	V7.B16, V10.B16
-	WORD	$0x6e651d2a // BSL V10.B16, V9.B16, V5.B16
-	WORD	$0x4e64d485 // FADD V5.2D, V4.2D, V4.2D
-	WORD	$0x6e641ca7 // BSL V7.B16, V5.B16, V4.B16
+	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
+	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
+	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4e4 // FSUB V4.2D, V7.2D, V4.2D
+	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d485 // FADD V5.2D, V4.2D, V5.2D
-	WORD	$0x6e65fc85 // FDIV V5.2D, V4.2D, V5.2D
-	WORD	$0x6e65dca7 // FMUL V7.2D, V5.2D, V5.2D
-	WORD	$0x6e67dce9 // FMUL V9.2D, V7.2D, V7.2D
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
 	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F12 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6bcd2c // FMLA V12.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
 	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ccd2b // FMLA V11.2D, V9.2D, V12.2D
+	WORD	$0x4e6ccd2b // fmla v11.2d, v9.2d, v12.2d
 	FMOVQ	640(R3), F12 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6bcd2c // FMLA V12.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
 	FMOVQ	656(R3), F11 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F13 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6bcd2d // FMLA V13.2D, V9.2D, V11.2D
+	WORD	$0x4e6bcd2d // fmla v13.2d, v9.2d, v11.2d
 	FMOVQ	688(R3), F11 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6dcd2b // FMLA V11.2D, V9.2D, V13.2D
-	WORD	$0x6e6bdd29 // FMUL V9.2D, V9.2D, V11.2D
-	WORD	$0x4e6ccce9 // FMLA V9.2D, V7.2D, V12.2D
+	WORD	$0x4e6dcd2b // fmla v11.2d, v9.2d, v13.2d
+	WORD	$0x6e6bdd29 // fmul v9.2d, v9.2d, v11.2d
+	WORD	$0x4e6ccce9 // fmla v9.2d, v7.2d, v12.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e67dc87 // FMUL V7.2D, V4.2D, V7.2D
-	WORD	$0x4e64cce9 // FMLA V9.2D, V7.2D, V4.2D
+	WORD	$0x6e67dc87 // fmul v7.2d, v4.2d, v7.2d
+	WORD	$0x4e64cce9 // fmla v9.2d, v7.2d, v4.2d
 	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd4b // FMUL V11.2D, V10.2D, V11.2D
-	WORD	$0x4e69ccab // FMLA V11.2D, V5.2D, V9.2D
+	WORD	$0x6e6bdd4b // fmul v11.2d, v10.2d, v11.2d
+	WORD	$0x4e69ccab // fmla v11.2d, v5.2d, v9.2d
 	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d65 // VEOR V5.B16, V11.B16, V5.B16
-	WORD	$0x4e64cce5 // FMLA V5.2D, V7.2D, V4.2D
-	WORD	$0x4ee4d4a4 // FSUB V4.2D, V5.2D, V4.2D
+	WORD	$0x6e251d65 // eor v5.16b, v11.16b, v5.16b
+	WORD	$0x4e64cce5 // fmla v5.2d, v7.2d, v4.2d
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
 	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c84 // VEOR V4.B16, V4.B16, V5.B16
+	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
 	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd44 // FMLA V4.2D, V10.2D, V5.2D
+	WORD	$0x4e65cd44 // fmla v4.2d, v10.2d, v5.2d
 	FMOVQ	496(R3), F5 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e65e445 // FCMGE V5.2D, V2.2D, V5.2D
+	WORD	$0x6e65e445 // fcmge v5.2d, v2.2d, v5.2d
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e62e4e2 // FCMGE V2.2D, V7.2D, V2.2D
-	WORD	$0x4e221ca2 // VAND V2.B16, V5.B16, V2.B16
+	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
 	FMOVQ	1744(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee3e4a3 // FCMGT V3.2D, V5.2D, V3.2D
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
+	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x4e63e503 // FCMEQ V3.2D, V8.2D, V3.2D
-	WORD	$0x6e205863 // NOT V3.B16, V3.B16
+	WORD	$0x4e63e503 // fcmeq v3.2d, v8.2d, v3.2d
+	WORD	$0x6e205863 // mvn v3.16b, v3.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee5e405 // FCMGT V5.2D, V0.2D, V5.2D
-	WORD	$0x4e251c63 // VAND V3.B16, V3.B16, V5.B16
-	WORD	$0x4e221c62 // VAND V2.B16, V3.B16, V2.B16
-	WORD	$0x6e64dd03 // FMUL V3.2D, V8.2D, V4.2D
-	WORD	$0x4e231c42 // VAND V2.B16, V2.B16, V3.B16
+	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
+	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
+	WORD	$0x6e64dd03 // fmul v3.2d, v8.2d, v4.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee2e463 // FCMGT V3.2D, V3.2D, V2.2D
+	WORD	$0x6ee2e463 // fcmgt v3.2d, v3.2d, v2.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e62cc85 // FMLA V5.2D, V4.2D, V2.2D
+	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
 	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e62cc87 // FMLA V7.2D, V4.2D, V2.2D
-	WORD	$0x6e671ca3 // BSL V3.B16, V5.B16, V7.B16
-	WORD	$0x4ee19863 // FRINTZ V3.2D, V3.2D
+	WORD	$0x4e62cc87 // fmla v7.2d, v4.2d, v2.2d
+	WORD	$0x6e671ca3 // bsl v3.16b, v5.16b, v7.16b
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V2.B16, V5.B16
-	WORD	$0x4ee4cc65 // FMLS V5.2D, V3.2D, V4.2D
+	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
 	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e64dc64 // FMUL V4.2D, V3.2D, V4.2D
-	WORD	$0x4ee4d4a7 // FSUB V7.2D, V5.2D, V4.2D
-	WORD	$0x6e67dce8 // FMUL V8.2D, V7.2D, V7.2D
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d4a7 // fsub v7.2d, v5.2d, v4.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
 	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e68cd2a // FMLA V10.2D, V9.2D, V8.2D
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e68cd49 // FMLA V9.2D, V10.2D, V8.2D
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	VMOV	V7.B16, V10.B16
-	WORD	$0x4ee8cd2a // FMLS V10.2D, V9.2D, V8.2D
-	WORD	$0x6e6adce7 // FMUL V7.2D, V7.2D, V10.2D
+	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
 	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
-	WORD	$0x4eead508 // FSUB V8.2D, V8.2D, V10.2D
-	WORD	$0x6e68fce7 // FDIV V7.2D, V7.2D, V8.2D
-	WORD	$0x4ee7d484 // FSUB V4.2D, V4.2D, V7.2D
-	WORD	$0x4ee5d484 // FSUB V4.2D, V4.2D, V5.2D
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
+	WORD	$0x4ee7d484 // fsub v4.2d, v4.2d, v7.2d
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4a4 // FSUB V4.2D, V5.2D, V4.2D
-	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
-	WORD	$0x4f745463 // SHL $52, V3.2D, V3.2D
-	WORD	$0x4ee38483 // ADD V3.2D, V4.2D, V3.2D
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee4e4a4 // FCMGT V4.2D, V5.2D, V4.2D
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d442 // FADD V2.2D, V2.2D, V5.2D
-	WORD	$0x6e631c44 // BSL V4.B16, V2.B16, V3.B16
+	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
 	FMOVQ	1760(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e221c02 // VAND V2.B16, V0.B16, V2.B16
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea31c42 // VORR V2.B16, V2.B16, V3.B16
-	WORD	$0x6f4c0403 // USHR $52, V3.2D, V0.2D
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
 	FMOVQ	1776(R3), F5 // 0x7ff (1.0114e-320)
-	WORD	$0x4e251c63 // VAND V3.B16, V3.B16, V5.B16
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea51c63 // VORR V3.B16, V3.B16, V5.B16
+	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
 	FMOVQ	560(R3), F5 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee5d463 // FSUB V3.2D, V3.2D, V5.2D
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e65d4c5 // FADD V5.2D, V6.2D, V5.2D
+	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
 	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261ca5 // VAND V5.B16, V5.B16, V6.B16
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	FMOVQ	32(R3), F7 // 0x0 (0)
-while186:
+while1:
 	VMOV	V5.D[0], R5
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
-	CBZ	R5, wend186
+	CBZ	R5, wend1
 	FMOVQ	1792(R3), F8 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee3e508 // FCMGT V8.2D, V8.2D, V3.2D
+	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
 	FMOVQ	1808(R3), F9 // 0x40b0000000000000 (4096)
-	WORD	$0x6ee9e469 // FCMGT V9.2D, V3.2D, V9.2D
-	WORD	$0x4ea91d08 // VORR V8.B16, V8.B16, V9.B16
+	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee98ca9 // CMEQ V9.2D, V5.2D, V9.2D
-	WORD	$0x4e691d08 // BIC V8.B16, V8.B16, V9.B16
-	WORD	$0x4ea71d08 // VORR V8.B16, V8.B16, V7.B16
+	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
+	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
+	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
 	FMOVQ	1280(R3), F9 // 0x1 (5e-324)
-	WORD	$0x4e291ca9 // VAND V9.B16, V5.B16, V9.B16
+	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
 	FMOVQ	1280(R3), F10 // 0x1 (5e-324)
-	WORD	$0x6eea8d29 // CMEQ V9.2D, V9.2D, V10.2D
-	WORD	$0x6e62dc8a // FMUL V10.2D, V4.2D, V2.2D
+	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
+	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
 	VMOV	V9.B16, V11.B16
-	WORD	$0x6e641d4b // BSL V11.B16, V10.B16, V4.B16
-	WORD	$0x4e63d4ca // FADD V10.2D, V6.2D, V3.2D
-	WORD	$0x6e661d49 // BSL V9.B16, V10.B16, V6.B16
-	WORD	$0x6e62dc4a // FMUL V10.2D, V2.2D, V2.2D
-	WORD	$0x4e63d46c // FADD V12.2D, V3.2D, V3.2D
+	WORD	$0x6e641d4b // bsl v11.16b, v10.16b, v4.16b
+	WORD	$0x4e63d4ca // fadd v10.2d, v6.2d, v3.2d
+	WORD	$0x6e661d49 // bsl v9.16b, v10.16b, v6.16b
+	WORD	$0x6e62dc4a // fmul v10.2d, v2.2d, v2.2d
+	WORD	$0x4e63d46c // fadd v12.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eeae5ad // FCMGT V13.2D, V13.2D, V10.2D
-	WORD	$0x4e6ad54e // FADD V14.2D, V10.2D, V10.2D
+	WORD	$0x6eeae5ad // fcmgt v13.2d, v13.2d, v10.2d
+	WORD	$0x4e6ad54e // fadd v14.2d, v10.2d, v10.2d
 	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6a1dcf // BSL V15.B16, V14.B16, V10.B16
+	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4eead58a // FSUB V10.2D, V12.2D, V10.2D
-	WORD	$0x6e6c1d4d // BSL V13.B16, V10.B16, V12.B16
-	WORD	$0x6f7f04aa // USHR $1, V10.2D, V5.2D
+	WORD	$0x4eead58a // fsub v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
+	WORD	$0x6f7f04aa // ushr v10.2d, v5.2d, #1
 	VMOV	V10.B16, V5.B16
 	VMOV	V11.B16, V4.B16
 	VMOV	V9.B16, V6.B16
 	VMOV	V15.B16, V2.B16
 	VMOV	V13.B16, V3.B16
 	VMOV	V8.B16, V7.B16
-	JMP	while186
-wend186:
+	JMP	while1
+wend1:
 	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee1e508 // FCMGT V8.2D, V8.2D, V1.2D
+	WORD	$0x6ee1e508 // fcmgt v8.2d, v8.2d, v1.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x6e64fd29 // FDIV V9.2D, V9.2D, V4.2D
+	WORD	$0x6e64fd29 // fdiv v9.2d, v9.2d, v4.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e641d2a // BSL V10.B16, V9.B16, V4.B16
+	WORD	$0x6e641d2a // bsl v10.16b, v9.16b, v4.16b
 	FMOVQ	32(R3), F4 // 0x0 (0)
-	WORD	$0x4ee6d484 // FSUB V4.2D, V4.2D, V6.2D
-	WORD	$0x6e661c88 // BSL V8.B16, V4.B16, V6.B16
-	WORD	$0x6f4c0544 // USHR $52, V4.2D, V10.2D
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
+	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
 	FMOVQ	1776(R3), F6 // 0x7ff (1.0114e-320)
-	WORD	$0x4e261c84 // VAND V4.B16, V4.B16, V6.B16
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61c84 // VORR V4.B16, V4.B16, V6.B16
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee6d484 // FSUB V4.2D, V4.2D, V6.2D
-	WORD	$0x4e68d484 // FADD V4.2D, V4.2D, V8.2D
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66e486 // FCMGE V6.2D, V4.2D, V6.2D
+	WORD	$0x6e66e486 // fcmge v6.2d, v4.2d, v6.2d
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
-	WORD	$0x6e64e524 // FCMGE V4.2D, V9.2D, V4.2D
-	WORD	$0x4e241cc4 // VAND V4.B16, V6.B16, V4.B16
+	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
 	FMOVQ	1824(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e66d506 // FADD V6.2D, V8.2D, V6.2D
+	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
 	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6ee884c6 // SUB V6.2D, V6.2D, V8.2D
-	WORD	$0x4f7454c6 // SHL $52, V6.2D, V6.2D
-	WORD	$0x4ee68546 // ADD V6.2D, V10.2D, V6.2D
+	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c28 // VAND V8.B16, V1.B16, V8.B16
+	WORD	$0x4e281c28 // and v8.16b, v1.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291c09 // VAND V9.B16, V0.B16, V9.B16
-	WORD	$0x4ee1990a // FRINTZ V10.2D, V8.2D
-	WORD	$0x4e68e54a // FCMEQ V10.2D, V10.2D, V8.2D
-	WORD	$0x6e20594a // NOT V10.B16, V10.B16
+	WORD	$0x4e291c09 // and v9.16b, v0.16b, v9.16b
+	WORD	$0x4ee1990a // frintz v10.2d, v8.2d
+	WORD	$0x4e68e54a // fcmeq v10.2d, v10.2d, v8.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6ee0e56b // FCMGT V11.2D, V11.2D, V0.2D
-	WORD	$0x4e2b1d4a // VAND V10.B16, V10.B16, V11.B16
+	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	1840(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // BSL V12.B16, V11.B16, V6.B16
-	WORD	$0x6ee1f806 // FSQRT V6.2D, V0.2D
+	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
+	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6be42b // FCMEQ V11.2D, V1.2D, V11.2D
-	WORD	$0x6e6c1ccb // BSL V11.B16, V6.B16, V12.B16
+	WORD	$0x4e6be42b // fcmeq v11.2d, v1.2d, v11.2d
+	WORD	$0x6e6c1ccb // bsl v11.16b, v6.16b, v12.16b
 	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ce42c // FCMEQ V12.2D, V1.2D, V12.2D
+	WORD	$0x4e6ce42c // fcmeq v12.2d, v1.2d, v12.2d
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fda6 // FDIV V6.2D, V13.2D, V6.2D
-	WORD	$0x6e6b1ccc // BSL V12.B16, V6.B16, V11.B16
-	WORD	$0x4e671c84 // BIC V4.B16, V4.B16, V7.B16
+	WORD	$0x6e66fda6 // fdiv v6.2d, v13.2d, v6.2d
+	WORD	$0x6e6b1ccc // bsl v12.16b, v6.16b, v11.16b
+	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66e506 // FCMEQ V6.2D, V8.2D, V6.2D
-	WORD	$0x4ea61d46 // VORR V6.B16, V10.B16, V6.B16
-	WORD	$0x4ea61c84 // VORR V4.B16, V4.B16, V6.B16
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x4ea61d46 // orr v6.16b, v10.16b, v6.16b
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e66e526 // FCMGE V6.2D, V9.2D, V6.2D
+	WORD	$0x6e66e526 // fcmge v6.2d, v9.2d, v6.2d
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e69e4e7 // FCMGE V7.2D, V7.2D, V9.2D
-	WORD	$0x4e271cc6 // VAND V6.B16, V6.B16, V7.B16
+	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e4e7 // FCMGT V7.2D, V7.2D, V8.2D
-	WORD	$0x4e271cc6 // VAND V6.B16, V6.B16, V7.B16
-	WORD	$0x4e261c84 // VAND V4.B16, V4.B16, V6.B16
+	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66e426 // FCMEQ V6.2D, V1.2D, V6.2D
+	WORD	$0x4e66e426 // fcmeq v6.2d, v1.2d, v6.2d
 	VMOV	V6.B16, V7.B16
-	WORD	$0x6e6c1c07 // BSL V7.B16, V0.B16, V12.B16
+	WORD	$0x6e6c1c07 // bsl v7.16b, v0.16b, v12.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e428 // FCMEQ V8.2D, V1.2D, V8.2D
+	WORD	$0x4e68e428 // fcmeq v8.2d, v1.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4e69e400 // FCMEQ V0.2D, V0.2D, V9.2D
-	WORD	$0x4ea01d00 // VORR V0.B16, V8.B16, V0.B16
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	VMOV	V0.B16, V9.B16
-	WORD	$0x6e671d09 // BSL V9.B16, V8.B16, V7.B16
-	WORD	$0x4ea01cc0 // VORR V0.B16, V6.B16, V0.B16
-	WORD	$0x4ea01c80 // VORR V0.B16, V4.B16, V0.B16
-	VST1.P	[V9.D2], 16(R0)
+	WORD	$0x4e69e409 // fcmeq v9.2d, v0.2d, v9.2d
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	VST1.P	[V10.D2], 16(R0)
 	ADD	$2, R4, R4
-	VMOV	V0.D[0], R5
-	VMOV	V0.D[1], R6
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V0.D[0], R5
+	VMOV	V4.D[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V0.D[1], R5
+	VMOV	V4.D[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7
@@ -3374,559 +3374,559 @@ TEXT ·scalarPow32NEONLoop(SB), NOSPLIT, $0-80
 	MOVD	$vmconst<>(SB), R3
 	AND	$-4, R1, R1
 	MOVD	ZR, R4
+	FMOVS	x+24(FP), F0
+	VDUP	V0.S[0], V0.S4
 loop:
 	CMP	R1, R4
 	BGE	done
-	FMOVS	x+24(FP), F0
-	VDUP	V0.S[0], V0.S4
 	VLD1.P	16(R9), [V1.S4]
-	WORD	$0x0e617802 // FCVTL V2.2D, V0.2S
-	WORD	$0x0e617823 // FCVTL V3.2D, V1.2S
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e251c65 // VAND V5.B16, V3.B16, V5.B16
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	1744(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee6f4a6 // FMIN V6.2D, V5.2D, V6.2D
-	WORD	$0x4ee198c6 // FRINTZ V6.2D, V6.2D
-	WORD	$0x4ee6d4a7 // FSUB V7.2D, V5.2D, V6.2D
+	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee8e4e8 // FCMGT V8.2D, V7.2D, V8.2D
+	WORD	$0x6ee8e4e8 // fcmgt v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4e9 // FSUB V9.2D, V7.2D, V9.2D
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // BSL V10.B16, V9.B16, V7.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d4c7 // FADD V7.2D, V6.2D, V7.2D
-	WORD	$0x6e661ce8 // BSL V8.B16, V7.B16, V6.B16
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261c46 // VAND V6.B16, V2.B16, V6.B16
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea71cc6 // VORR V6.B16, V6.B16, V7.B16
-	WORD	$0x6f4c0447 // USHR $52, V7.2D, V2.2D
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	WORD	$0x6f4c0447 // ushr v7.2d, v2.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea91ce7 // VORR V7.B16, V7.B16, V9.B16
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
 	FMOVQ	560(R3), F9 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee9d4e7 // FSUB V7.2D, V7.2D, V9.2D
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
 	FMOVQ	576(R3), F9 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee6e529 // FCMGT V9.2D, V9.2D, V6.2D
+	WORD	$0x6ee6e529 // fcmgt v9.2d, v9.2d, v6.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd4eb // FSUB V11.2D, V7.2D, V11.2D
+	WORD	$0x4eebd4eb // fsub v11.2d, v7.2d, v11.2d
 	VMOV	V9.B16, V12.B16
-	WORD	$0x6e671d6c // BSL V12.B16, V11.B16, V7.B16
-	WORD	$0x4e66d4c7 // FADD V7.2D, V6.2D, V6.2D
-	WORD	$0x6e661ce9 // BSL V9.B16, V7.B16, V6.B16
+	WORD	$0x6e671d6c // bsl v12.16b, v11.16b, v7.16b
+	WORD	$0x4e66d4c7 // fadd v7.2d, v6.2d, v6.2d
+	WORD	$0x6e661ce9 // bsl v9.16b, v7.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d526 // FSUB V6.2D, V9.2D, V6.2D
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
 	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // FADD V7.2D, V6.2D, V7.2D
-	WORD	$0x6e67fcc7 // FDIV V7.2D, V6.2D, V7.2D
-	WORD	$0x6e67dce9 // FMUL V9.2D, V7.2D, V7.2D
-	WORD	$0x6e69dd2b // FMUL V11.2D, V9.2D, V9.2D
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67fcc7 // fdiv v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
+	WORD	$0x6e69dd2b // fmul v11.2d, v9.2d, v9.2d
 	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
 	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6dcd6e // FMLA V14.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
 	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ecd6d // FMLA V13.2D, V11.2D, V14.2D
+	WORD	$0x4e6ecd6d // fmla v13.2d, v11.2d, v14.2d
 	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6dcd6e // FMLA V14.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
 	FMOVQ	656(R3), F13 // 0x3fc39a09d078c69f (0.15313837699209373)
 	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6dcd6f // FMLA V15.2D, V11.2D, V13.2D
+	WORD	$0x4e6dcd6f // fmla v15.2d, v11.2d, v13.2d
 	FMOVQ	688(R3), F13 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6fcd6d // FMLA V13.2D, V11.2D, V15.2D
-	WORD	$0x6e6ddd6b // FMUL V11.2D, V11.2D, V13.2D
-	WORD	$0x4e6ecd2b // FMLA V11.2D, V9.2D, V14.2D
+	WORD	$0x4e6fcd6d // fmla v13.2d, v11.2d, v15.2d
+	WORD	$0x6e6ddd6b // fmul v11.2d, v11.2d, v13.2d
+	WORD	$0x4e6ecd2b // fmla v11.2d, v9.2d, v14.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e69dcc9 // FMUL V9.2D, V6.2D, V9.2D
-	WORD	$0x4e66cd2b // FMLA V11.2D, V9.2D, V6.2D
+	WORD	$0x6e69dcc9 // fmul v9.2d, v6.2d, v9.2d
+	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
 	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6ddd8d // FMUL V13.2D, V12.2D, V13.2D
-	WORD	$0x4e6bcced // FMLA V13.2D, V7.2D, V11.2D
+	WORD	$0x6e6ddd8d // fmul v13.2d, v12.2d, v13.2d
+	WORD	$0x4e6bcced // fmla v13.2d, v7.2d, v11.2d
 	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271da7 // VEOR V7.B16, V13.B16, V7.B16
-	WORD	$0x4e66cd27 // FMLA V7.2D, V9.2D, V6.2D
-	WORD	$0x4ee6d4e6 // FSUB V6.2D, V7.2D, V6.2D
+	WORD	$0x6e271da7 // eor v7.16b, v13.16b, v7.16b
+	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
 	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271cc6 // VEOR V6.B16, V6.B16, V7.B16
+	WORD	$0x6e271cc6 // eor v6.16b, v6.16b, v7.16b
 	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e67cd86 // FMLA V6.2D, V12.2D, V7.2D
+	WORD	$0x4e67cd86 // fmla v6.2d, v12.2d, v7.2d
 	FMOVQ	496(R3), F7 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e67e487 // FCMGE V7.2D, V4.2D, V7.2D
+	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e64e524 // FCMGE V4.2D, V9.2D, V4.2D
-	WORD	$0x4e241ce4 // VAND V4.B16, V7.B16, V4.B16
+	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
 	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee5e4e5 // FCMGT V5.2D, V7.2D, V5.2D
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e545 // FCMEQ V5.2D, V10.2D, V5.2D
-	WORD	$0x6e2058a5 // NOT V5.B16, V5.B16
+	WORD	$0x4e65e545 // fcmeq v5.2d, v10.2d, v5.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x6ee7e447 // FCMGT V7.2D, V2.2D, V7.2D
-	WORD	$0x4e271ca5 // VAND V5.B16, V5.B16, V7.B16
-	WORD	$0x4e241ca4 // VAND V4.B16, V5.B16, V4.B16
-	WORD	$0x6e66dd45 // FMUL V5.2D, V10.2D, V6.2D
-	WORD	$0x4e251c84 // VAND V4.B16, V4.B16, V5.B16
+	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	WORD	$0x4e241ca4 // and v4.16b, v5.16b, v4.16b
+	WORD	$0x6e66dd45 // fmul v5.2d, v10.2d, v6.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee4e4a5 // FCMGT V5.2D, V5.2D, V4.2D
+	WORD	$0x6ee4e4a5 // fcmgt v5.2d, v5.2d, v4.2d
 	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e64ccc7 // FMLA V7.2D, V6.2D, V4.2D
+	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
 	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e64ccc9 // FMLA V9.2D, V6.2D, V4.2D
-	WORD	$0x6e691ce5 // BSL V5.B16, V7.B16, V9.B16
-	WORD	$0x4ee198a5 // FRINTZ V5.2D, V5.2D
+	WORD	$0x4e64ccc9 // fmla v9.2d, v6.2d, v4.2d
+	WORD	$0x6e691ce5 // bsl v5.16b, v7.16b, v9.16b
+	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
 	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
 	VMOV	V4.B16, V7.B16
-	WORD	$0x4ee6cca7 // FMLS V7.2D, V5.2D, V6.2D
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
 	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e66dca6 // FMUL V6.2D, V5.2D, V6.2D
-	WORD	$0x4ee6d4e9 // FSUB V9.2D, V7.2D, V6.2D
-	WORD	$0x6e69dd2a // FMUL V10.2D, V9.2D, V9.2D
+	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee6d4e9 // fsub v9.2d, v7.2d, v6.2d
+	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
 	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
 	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6acd6c // FMLA V12.2D, V11.2D, V10.2D
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
 	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6acd8b // FMLA V11.2D, V12.2D, V10.2D
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
 	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6acd6c // FMLA V12.2D, V11.2D, V10.2D
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
 	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6acd8b // FMLA V11.2D, V12.2D, V10.2D
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
 	VMOV	V9.B16, V12.B16
-	WORD	$0x4eeacd6c // FMLS V12.2D, V11.2D, V10.2D
-	WORD	$0x6e6cdd29 // FMUL V9.2D, V9.2D, V12.2D
+	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd29 // fmul v9.2d, v9.2d, v12.2d
 	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
-	WORD	$0x4eecd54a // FSUB V10.2D, V10.2D, V12.2D
-	WORD	$0x6e6afd29 // FDIV V9.2D, V9.2D, V10.2D
-	WORD	$0x4ee9d4c6 // FSUB V6.2D, V6.2D, V9.2D
-	WORD	$0x4ee7d4c6 // FSUB V6.2D, V6.2D, V7.2D
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x6e6afd29 // fdiv v9.2d, v9.2d, v10.2d
+	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d4e6 // FSUB V6.2D, V7.2D, V6.2D
-	WORD	$0x4ee1b8a5 // FCVTZS V5.2D, V5.2D
-	WORD	$0x4f7454a5 // SHL $52, V5.2D, V5.2D
-	WORD	$0x4ee584c5 // ADD V5.2D, V6.2D, V5.2D
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b8a5 // fcvtzs v5.2d, v5.2d
+	WORD	$0x4f7454a5 // shl v5.2d, v5.2d, #52
+	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c86 // VAND V6.B16, V4.B16, V6.B16
+	WORD	$0x4e261c86 // and v6.16b, v4.16b, v6.16b
 	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee6e4e6 // FCMGT V6.2D, V7.2D, V6.2D
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d484 // FADD V4.2D, V4.2D, V7.2D
-	WORD	$0x6e651c86 // BSL V6.B16, V4.B16, V5.B16
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
 	FMOVQ	1760(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e241c44 // VAND V4.B16, V2.B16, V4.B16
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // VORR V4.B16, V4.B16, V5.B16
-	WORD	$0x6f4c0445 // USHR $52, V5.2D, V2.2D
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
 	FMOVQ	1776(R3), F7 // 0x7ff (1.0114e-320)
-	WORD	$0x4e271ca5 // VAND V5.B16, V5.B16, V7.B16
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // VORR V5.B16, V5.B16, V7.B16
+	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
 	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // FSUB V5.2D, V5.2D, V7.2D
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e67d507 // FADD V7.2D, V8.2D, V7.2D
+	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
 	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e281ce7 // VAND V7.B16, V7.B16, V8.B16
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	FMOVQ	32(R3), F9 // 0x0 (0)
-while188:
+while1:
 	VMOV	V7.D[0], R5
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
-	CBZ	R5, wend188
+	CBZ	R5, wend1
 	FMOVQ	1792(R3), F10 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee5e54a // FCMGT V10.2D, V10.2D, V5.2D
+	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
 	FMOVQ	1808(R3), F11 // 0x40b0000000000000 (4096)
-	WORD	$0x6eebe4ab // FCMGT V11.2D, V5.2D, V11.2D
-	WORD	$0x4eab1d4a // VORR V10.B16, V10.B16, V11.B16
+	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eeb8ceb // CMEQ V11.2D, V7.2D, V11.2D
-	WORD	$0x4e6b1d4a // BIC V10.B16, V10.B16, V11.B16
-	WORD	$0x4ea91d4a // VORR V10.B16, V10.B16, V9.B16
+	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
+	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
+	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
 	FMOVQ	1280(R3), F11 // 0x1 (5e-324)
-	WORD	$0x4e2b1ceb // VAND V11.B16, V7.B16, V11.B16
+	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
 	FMOVQ	1280(R3), F12 // 0x1 (5e-324)
-	WORD	$0x6eec8d6b // CMEQ V11.2D, V11.2D, V12.2D
-	WORD	$0x6e64dccc // FMUL V12.2D, V6.2D, V4.2D
+	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
+	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
 	VMOV	V11.B16, V13.B16
-	WORD	$0x6e661d8d // BSL V13.B16, V12.B16, V6.B16
-	WORD	$0x4e65d50c // FADD V12.2D, V8.2D, V5.2D
-	WORD	$0x6e681d8b // BSL V11.B16, V12.B16, V8.B16
-	WORD	$0x6e64dc8c // FMUL V12.2D, V4.2D, V4.2D
-	WORD	$0x4e65d4ae // FADD V14.2D, V5.2D, V5.2D
+	WORD	$0x6e661d8d // bsl v13.16b, v12.16b, v6.16b
+	WORD	$0x4e65d50c // fadd v12.2d, v8.2d, v5.2d
+	WORD	$0x6e681d8b // bsl v11.16b, v12.16b, v8.16b
+	WORD	$0x6e64dc8c // fmul v12.2d, v4.2d, v4.2d
+	WORD	$0x4e65d4ae // fadd v14.2d, v5.2d, v5.2d
 	FMOVQ	80(R3), F15 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece5ef // FCMGT V15.2D, V15.2D, V12.2D
-	WORD	$0x4e6cd590 // FADD V16.2D, V12.2D, V12.2D
+	WORD	$0x6eece5ef // fcmgt v15.2d, v15.2d, v12.2d
+	WORD	$0x4e6cd590 // fadd v16.2d, v12.2d, v12.2d
 	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6c1e11 // BSL V17.B16, V16.B16, V12.B16
+	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eecd5cc // FSUB V12.2D, V14.2D, V12.2D
-	WORD	$0x6e6e1d8f // BSL V15.B16, V12.B16, V14.B16
-	WORD	$0x6f7f04ec // USHR $1, V12.2D, V7.2D
+	WORD	$0x4eecd5cc // fsub v12.2d, v14.2d, v12.2d
+	WORD	$0x6e6e1d8f // bsl v15.16b, v12.16b, v14.16b
+	WORD	$0x6f7f04ec // ushr v12.2d, v7.2d, #1
 	VMOV	V12.B16, V7.B16
 	VMOV	V13.B16, V6.B16
 	VMOV	V11.B16, V8.B16
 	VMOV	V17.B16, V4.B16
 	VMOV	V15.B16, V5.B16
 	VMOV	V10.B16, V9.B16
-	JMP	while188
-wend188:
+	JMP	while1
+wend1:
 	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x6ee3e54a // FCMGT V10.2D, V10.2D, V3.2D
+	WORD	$0x6ee3e54a // fcmgt v10.2d, v10.2d, v3.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fd6b // FDIV V11.2D, V11.2D, V6.2D
+	WORD	$0x6e66fd6b // fdiv v11.2d, v11.2d, v6.2d
 	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // BSL V12.B16, V11.B16, V6.B16
+	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
-	WORD	$0x4ee8d4c6 // FSUB V6.2D, V6.2D, V8.2D
-	WORD	$0x6e681cca // BSL V10.B16, V6.B16, V8.B16
-	WORD	$0x6f4c0586 // USHR $52, V6.2D, V12.2D
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
+	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
 	FMOVQ	1776(R3), F8 // 0x7ff (1.0114e-320)
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee8d4c6 // FSUB V6.2D, V6.2D, V8.2D
-	WORD	$0x4e6ad4c6 // FADD V6.2D, V6.2D, V10.2D
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68e4c8 // FCMGE V8.2D, V6.2D, V8.2D
+	WORD	$0x6e68e4c8 // fcmge v8.2d, v6.2d, v8.2d
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
-	WORD	$0x6e66e566 // FCMGE V6.2D, V11.2D, V6.2D
-	WORD	$0x4e261d06 // VAND V6.B16, V8.B16, V6.B16
+	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
 	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e68d548 // FADD V8.2D, V10.2D, V8.2D
+	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
 	FMOVQ	1824(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eea8508 // SUB V8.2D, V8.2D, V10.2D
-	WORD	$0x4f745508 // SHL $52, V8.2D, V8.2D
-	WORD	$0x4ee88588 // ADD V8.2D, V12.2D, V8.2D
+	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1c6a // VAND V10.B16, V3.B16, V10.B16
+	WORD	$0x4e2a1c6a // and v10.16b, v3.16b, v10.16b
 	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1c4b // VAND V11.B16, V2.B16, V11.B16
-	WORD	$0x4ee1994c // FRINTZ V12.2D, V10.2D
-	WORD	$0x4e6ae58c // FCMEQ V12.2D, V12.2D, V10.2D
-	WORD	$0x6e20598c // NOT V12.B16, V12.B16
+	WORD	$0x4e2b1c4b // and v11.16b, v2.16b, v11.16b
+	WORD	$0x4ee1994c // frintz v12.2d, v10.2d
+	WORD	$0x4e6ae58c // fcmeq v12.2d, v12.2d, v10.2d
+	WORD	$0x6e20598c // mvn v12.16b, v12.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
-	WORD	$0x6ee2e5ad // FCMGT V13.2D, V13.2D, V2.2D
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
+	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	1840(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
-	WORD	$0x6e681dae // BSL V14.B16, V13.B16, V8.B16
-	WORD	$0x6ee1f848 // FSQRT V8.2D, V2.2D
+	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
+	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de46d // FCMEQ V13.2D, V3.2D, V13.2D
-	WORD	$0x6e6e1d0d // BSL V13.B16, V8.B16, V14.B16
+	WORD	$0x4e6de46d // fcmeq v13.2d, v3.2d, v13.2d
+	WORD	$0x6e6e1d0d // bsl v13.16b, v8.16b, v14.16b
 	FMOVQ	64(R3), F14 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ee46e // FCMEQ V14.2D, V3.2D, V14.2D
+	WORD	$0x4e6ee46e // fcmeq v14.2d, v3.2d, v14.2d
 	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68fde8 // FDIV V8.2D, V15.2D, V8.2D
-	WORD	$0x6e6d1d0e // BSL V14.B16, V8.B16, V13.B16
-	WORD	$0x4e691cc6 // BIC V6.B16, V6.B16, V9.B16
+	WORD	$0x6e68fde8 // fdiv v8.2d, v15.2d, v8.2d
+	WORD	$0x6e6d1d0e // bsl v14.16b, v8.16b, v13.16b
+	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68e548 // FCMEQ V8.2D, V10.2D, V8.2D
-	WORD	$0x4ea81d88 // VORR V8.B16, V12.B16, V8.B16
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
+	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
+	WORD	$0x4ea81d88 // orr v8.16b, v12.16b, v8.16b
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e68e568 // FCMGE V8.2D, V11.2D, V8.2D
+	WORD	$0x6e68e568 // fcmge v8.2d, v11.2d, v8.2d
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6be529 // FCMGE V9.2D, V9.2D, V11.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
+	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeae529 // FCMGT V9.2D, V9.2D, V10.2D
-	WORD	$0x4e291d08 // VAND V8.B16, V8.B16, V9.B16
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
+	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68e468 // FCMEQ V8.2D, V3.2D, V8.2D
+	WORD	$0x4e68e468 // fcmeq v8.2d, v3.2d, v8.2d
 	VMOV	V8.B16, V9.B16
-	WORD	$0x6e6e1c49 // BSL V9.B16, V2.B16, V14.B16
+	WORD	$0x6e6e1c49 // bsl v9.16b, v2.16b, v14.16b
 	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x4e6ae463 // FCMEQ V3.2D, V3.2D, V10.2D
+	WORD	$0x4e6ae463 // fcmeq v3.2d, v3.2d, v10.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ae442 // FCMEQ V2.2D, V2.2D, V10.2D
-	WORD	$0x4ea21c62 // VORR V2.B16, V3.B16, V2.B16
+	WORD	$0x4e6ae442 // fcmeq v2.2d, v2.2d, v10.2d
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	VMOV	V2.B16, V10.B16
-	WORD	$0x6e691c6a // BSL V10.B16, V3.B16, V9.B16
-	WORD	$0x4ea21d02 // VORR V2.B16, V8.B16, V2.B16
-	WORD	$0x4ea21cc2 // VORR V2.B16, V6.B16, V2.B16
-	WORD	$0x4e617800 // FCVTL2 V0.2D, V0.4S
-	WORD	$0x4e617823 // FCVTL2 V3.2D, V1.4S
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c06 // VAND V6.B16, V0.B16, V6.B16
+	WORD	$0x6e691c6a // bsl v10.16b, v3.16b, v9.16b
+	WORD	$0x4ea21d02 // orr v2.16b, v8.16b, v2.16b
+	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
+	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
+	WORD	$0x4e617826 // fcvtl2 v6.2d, v1.4s
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c68 // VAND V8.B16, V3.B16, V8.B16
-	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee9f509 // FMIN V9.2D, V8.2D, V9.2D
-	WORD	$0x4ee19929 // FRINTZ V9.2D, V9.2D
-	WORD	$0x4ee9d50b // FSUB V11.2D, V8.2D, V9.2D
-	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece56c // FCMGT V12.2D, V11.2D, V12.2D
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x4eedd56d // FSUB V13.2D, V11.2D, V13.2D
-	VMOV	V12.B16, V14.B16
-	WORD	$0x6e6b1dae // BSL V14.B16, V13.B16, V11.B16
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6bd52b // FADD V11.2D, V9.2D, V11.2D
-	WORD	$0x6e691d6c // BSL V12.B16, V11.B16, V9.B16
-	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e291c09 // VAND V9.B16, V0.B16, V9.B16
-	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4eab1d29 // VORR V9.B16, V9.B16, V11.B16
-	WORD	$0x6f4c040b // USHR $52, V11.2D, V0.2D
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ead1d6b // VORR V11.B16, V11.B16, V13.B16
-	FMOVQ	560(R3), F13 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eedd56b // FSUB V11.2D, V11.2D, V13.2D
-	FMOVQ	576(R3), F13 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee9e5ad // FCMGT V13.2D, V13.2D, V9.2D
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x4eefd56f // FSUB V15.2D, V11.2D, V15.2D
-	VMOV	V13.B16, V16.B16
-	WORD	$0x6e6b1df0 // BSL V16.B16, V15.B16, V11.B16
-	WORD	$0x4e69d52b // FADD V11.2D, V9.2D, V9.2D
-	WORD	$0x6e691d6d // BSL V13.B16, V11.B16, V9.B16
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d5a9 // FSUB V9.2D, V13.2D, V9.2D
-	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
-	WORD	$0x4e6bd52b // FADD V11.2D, V9.2D, V11.2D
-	WORD	$0x6e6bfd2b // FDIV V11.2D, V9.2D, V11.2D
-	WORD	$0x6e6bdd6d // FMUL V13.2D, V11.2D, V11.2D
-	WORD	$0x6e6dddaf // FMUL V15.2D, V13.2D, V13.2D
-	FMOVQ	592(R3), F17 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e71cdf2 // FMLA V18.2D, V15.2D, V17.2D
-	FMOVQ	624(R3), F17 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e72cdf1 // FMLA V17.2D, V15.2D, V18.2D
-	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e71cdf2 // FMLA V18.2D, V15.2D, V17.2D
-	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e71cdf3 // FMLA V19.2D, V15.2D, V17.2D
-	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e73cdf1 // FMLA V17.2D, V15.2D, V19.2D
-	WORD	$0x6e71ddef // FMUL V15.2D, V15.2D, V17.2D
-	WORD	$0x4e72cdaf // FMLA V15.2D, V13.2D, V18.2D
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e6ddd2d // FMUL V13.2D, V9.2D, V13.2D
-	WORD	$0x4e69cdaf // FMLA V15.2D, V13.2D, V9.2D
-	FMOVQ	112(R3), F17 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e71de11 // FMUL V17.2D, V16.2D, V17.2D
-	WORD	$0x4e6fcd71 // FMLA V17.2D, V11.2D, V15.2D
-	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
-	WORD	$0x6e2b1e2b // VEOR V11.B16, V17.B16, V11.B16
-	WORD	$0x4e69cdab // FMLA V11.2D, V13.2D, V9.2D
-	WORD	$0x4ee9d569 // FSUB V9.2D, V11.2D, V9.2D
-	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
-	WORD	$0x6e2b1d29 // VEOR V9.B16, V9.B16, V11.B16
-	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e6bce09 // FMLA V9.2D, V16.2D, V11.2D
-	FMOVQ	496(R3), F11 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6be4cb // FCMGE V11.2D, V6.2D, V11.2D
-	FMOVQ	512(R3), F13 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e66e5a6 // FCMGE V6.2D, V13.2D, V6.2D
-	WORD	$0x4e261d66 // VAND V6.B16, V11.B16, V6.B16
-	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e568 // FCMGT V8.2D, V11.2D, V8.2D
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e5c8 // FCMEQ V8.2D, V14.2D, V8.2D
-	WORD	$0x6e205908 // NOT V8.B16, V8.B16
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eebe40b // FCMGT V11.2D, V0.2D, V11.2D
-	WORD	$0x4e2b1d08 // VAND V8.B16, V8.B16, V11.B16
-	WORD	$0x4e261d06 // VAND V6.B16, V8.B16, V6.B16
-	WORD	$0x6e69ddc8 // FMUL V8.2D, V14.2D, V9.2D
-	WORD	$0x4e281cc6 // VAND V6.B16, V6.B16, V8.B16
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee6e508 // FCMGT V8.2D, V8.2D, V6.2D
-	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F11 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e66cd2b // FMLA V11.2D, V9.2D, V6.2D
-	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66cd2d // FMLA V13.2D, V9.2D, V6.2D
-	WORD	$0x6e6d1d68 // BSL V8.B16, V11.B16, V13.B16
-	WORD	$0x4ee19908 // FRINTZ V8.2D, V8.2D
-	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V6.B16, V11.B16
-	WORD	$0x4ee9cd0b // FMLS V11.2D, V8.2D, V9.2D
-	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e69dd09 // FMUL V9.2D, V8.2D, V9.2D
-	WORD	$0x4ee9d56d // FSUB V13.2D, V11.2D, V9.2D
-	WORD	$0x6e6dddae // FMUL V14.2D, V13.2D, V13.2D
-	FMOVQ	128(R3), F15 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F16 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6ecdf0 // FMLA V16.2D, V15.2D, V14.2D
-	FMOVQ	160(R3), F15 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6ece0f // FMLA V15.2D, V16.2D, V14.2D
-	FMOVQ	176(R3), F16 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6ecdf0 // FMLA V16.2D, V15.2D, V14.2D
-	FMOVQ	192(R3), F15 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6ece0f // FMLA V15.2D, V16.2D, V14.2D
-	VMOV	V13.B16, V16.B16
-	WORD	$0x4eeecdf0 // FMLS V16.2D, V15.2D, V14.2D
-	WORD	$0x6e70ddad // FMUL V13.2D, V13.2D, V16.2D
-	FMOVQ	208(R3), F14 // 0x4000000000000000 (2)
-	WORD	$0x4ef0d5ce // FSUB V14.2D, V14.2D, V16.2D
-	WORD	$0x6e6efdad // FDIV V13.2D, V13.2D, V14.2D
-	WORD	$0x4eedd529 // FSUB V9.2D, V9.2D, V13.2D
-	WORD	$0x4eebd529 // FSUB V9.2D, V9.2D, V11.2D
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d569 // FSUB V9.2D, V11.2D, V9.2D
-	WORD	$0x4ee1b908 // FCVTZS V8.2D, V8.2D
-	WORD	$0x4f745508 // SHL $52, V8.2D, V8.2D
-	WORD	$0x4ee88528 // ADD V8.2D, V9.2D, V8.2D
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291cc9 // VAND V9.B16, V6.B16, V9.B16
-	FMOVQ	272(R3), F11 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee9e569 // FCMGT V9.2D, V11.2D, V9.2D
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6bd4c6 // FADD V6.2D, V6.2D, V11.2D
-	WORD	$0x6e681cc9 // BSL V9.B16, V6.B16, V8.B16
-	FMOVQ	1760(R3), F6 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e261c06 // VAND V6.B16, V0.B16, V6.B16
-	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea81cc6 // VORR V6.B16, V6.B16, V8.B16
-	WORD	$0x6f4c0408 // USHR $52, V8.2D, V0.2D
-	FMOVQ	1776(R3), F11 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2b1d08 // VAND V8.B16, V8.B16, V11.B16
-	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eab1d08 // VORR V8.B16, V8.B16, V11.B16
-	FMOVQ	560(R3), F11 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eebd508 // FSUB V8.2D, V8.2D, V11.2D
-	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e6bd58b // FADD V11.2D, V12.2D, V11.2D
-	FMOVQ	528(R3), F12 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2c1d6b // VAND V11.B16, V11.B16, V12.B16
-	FMOVQ	32(R3), F12 // 0x0 (0)
-	FMOVQ	32(R3), F13 // 0x0 (0)
-while485:
-	VMOV	V11.D[0], R5
-	VMOV	V11.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend485
-	FMOVQ	1792(R3), F14 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee8e5ce // FCMGT V14.2D, V14.2D, V8.2D
-	FMOVQ	1808(R3), F15 // 0x40b0000000000000 (4096)
-	WORD	$0x6eefe50f // FCMGT V15.2D, V8.2D, V15.2D
-	WORD	$0x4eaf1dce // VORR V14.B16, V14.B16, V15.B16
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x6eef8d6f // CMEQ V15.2D, V11.2D, V15.2D
-	WORD	$0x4e6f1dce // BIC V14.B16, V14.B16, V15.B16
-	WORD	$0x4ead1dce // VORR V14.B16, V14.B16, V13.B16
-	FMOVQ	1280(R3), F15 // 0x1 (5e-324)
-	WORD	$0x4e2f1d6f // VAND V15.B16, V11.B16, V15.B16
-	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
-	WORD	$0x6ef08def // CMEQ V15.2D, V15.2D, V16.2D
-	WORD	$0x6e66dd30 // FMUL V16.2D, V9.2D, V6.2D
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e691e11 // BSL V17.B16, V16.B16, V9.B16
-	WORD	$0x4e68d590 // FADD V16.2D, V12.2D, V8.2D
-	WORD	$0x6e6c1e0f // BSL V15.B16, V16.B16, V12.B16
-	WORD	$0x6e66dcd0 // FMUL V16.2D, V6.2D, V6.2D
-	WORD	$0x4e68d512 // FADD V18.2D, V8.2D, V8.2D
-	FMOVQ	80(R3), F19 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ef0e673 // FCMGT V19.2D, V19.2D, V16.2D
-	WORD	$0x4e70d614 // FADD V20.2D, V16.2D, V16.2D
-	VMOV	V19.B16, V21.B16
-	WORD	$0x6e701e95 // BSL V21.B16, V20.B16, V16.B16
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef0d650 // FSUB V16.2D, V18.2D, V16.2D
-	WORD	$0x6e721e13 // BSL V19.B16, V16.B16, V18.B16
-	WORD	$0x6f7f0570 // USHR $1, V16.2D, V11.2D
-	VMOV	V16.B16, V11.B16
-	VMOV	V17.B16, V9.B16
-	VMOV	V15.B16, V12.B16
-	VMOV	V21.B16, V6.B16
-	VMOV	V19.B16, V8.B16
-	VMOV	V14.B16, V13.B16
-	JMP	while485
-wend485:
-	FMOVQ	32(R3), F14 // 0x0 (0)
-	WORD	$0x6ee3e5ce // FCMGT V14.2D, V14.2D, V3.2D
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e69fdef // FDIV V15.2D, V15.2D, V9.2D
-	VMOV	V14.B16, V16.B16
-	WORD	$0x6e691df0 // BSL V16.B16, V15.B16, V9.B16
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x4eecd529 // FSUB V9.2D, V9.2D, V12.2D
-	WORD	$0x6e6c1d2e // BSL V14.B16, V9.B16, V12.B16
-	WORD	$0x6f4c0609 // USHR $52, V9.2D, V16.2D
-	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2c1d29 // VAND V9.B16, V9.B16, V12.B16
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eac1d29 // VORR V9.B16, V9.B16, V12.B16
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eecd529 // FSUB V9.2D, V9.2D, V12.2D
-	WORD	$0x4e6ed529 // FADD V9.2D, V9.2D, V14.2D
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6ce52c // FCMGE V12.2D, V9.2D, V12.2D
-	FMOVQ	240(R3), F15 // 0x409ff80000000000 (2046)
-	WORD	$0x6e69e5e9 // FCMGE V9.2D, V15.2D, V9.2D
-	WORD	$0x4e291d89 // VAND V9.B16, V12.B16, V9.B16
-	FMOVQ	1824(R3), F12 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e6cd5cc // FADD V12.2D, V14.2D, V12.2D
-	FMOVQ	1824(R3), F14 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eee858c // SUB V12.2D, V12.2D, V14.2D
-	WORD	$0x4f74558c // SHL $52, V12.2D, V12.2D
-	WORD	$0x4eec860c // ADD V12.2D, V16.2D, V12.2D
-	FMOVQ	256(R3), F14 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2e1c6e // VAND V14.B16, V3.B16, V14.B16
-	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2f1c0f // VAND V15.B16, V0.B16, V15.B16
-	WORD	$0x4ee199d0 // FRINTZ V16.2D, V14.2D
-	WORD	$0x4e6ee610 // FCMEQ V16.2D, V16.2D, V14.2D
-	WORD	$0x6e205a10 // NOT V16.B16, V16.B16
-	FMOVQ	32(R3), F17 // 0x0 (0)
-	WORD	$0x6ee0e631 // FCMGT V17.2D, V17.2D, V0.2D
-	WORD	$0x4e311e10 // VAND V16.B16, V16.B16, V17.B16
-	FMOVQ	1840(R3), F17 // 0x7ff8000000000001 (NaN)
-	VMOV	V16.B16, V18.B16
-	WORD	$0x6e6c1e32 // BSL V18.B16, V17.B16, V12.B16
-	WORD	$0x6ee1f80c // FSQRT V12.2D, V0.2D
-	FMOVQ	80(R3), F17 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e71e471 // FCMEQ V17.2D, V3.2D, V17.2D
-	WORD	$0x6e721d91 // BSL V17.B16, V12.B16, V18.B16
-	FMOVQ	64(R3), F18 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e72e472 // FCMEQ V18.2D, V3.2D, V18.2D
-	FMOVQ	224(R3), F19 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6cfe6c // FDIV V12.2D, V19.2D, V12.2D
-	WORD	$0x6e711d92 // BSL V18.B16, V12.B16, V17.B16
-	WORD	$0x4e6d1d29 // BIC V9.B16, V9.B16, V13.B16
-	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6ce5cc // FCMEQ V12.2D, V14.2D, V12.2D
-	WORD	$0x4eac1e0c // VORR V12.B16, V16.B16, V12.B16
-	WORD	$0x4eac1d29 // VORR V9.B16, V9.B16, V12.B16
-	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6ce5ec // FCMGE V12.2D, V15.2D, V12.2D
-	FMOVQ	512(R3), F13 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6fe5ad // FCMGE V13.2D, V13.2D, V15.2D
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
-	FMOVQ	1744(R3), F13 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeee5ad // FCMGT V13.2D, V13.2D, V14.2D
-	WORD	$0x4e2d1d8c // VAND V12.B16, V12.B16, V13.B16
-	WORD	$0x4e2c1d29 // VAND V9.B16, V9.B16, V12.B16
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ce46c // FCMEQ V12.2D, V3.2D, V12.2D
-	VMOV	V12.B16, V13.B16
-	WORD	$0x6e721c0d // BSL V13.B16, V0.B16, V18.B16
-	FMOVQ	32(R3), F14 // 0x0 (0)
-	WORD	$0x4e6ee463 // FCMEQ V3.2D, V3.2D, V14.2D
+	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
+	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
+	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
+	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6eede58d // fcmgt v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ee400 // FCMEQ V0.2D, V0.2D, V14.2D
-	WORD	$0x4ea01c60 // VORR V0.B16, V3.B16, V0.B16
-	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V0.B16, V14.B16
-	WORD	$0x6e6d1c6e // BSL V14.B16, V3.B16, V13.B16
-	WORD	$0x4ea01d80 // VORR V0.B16, V12.B16, V0.B16
-	WORD	$0x4ea01d20 // VORR V0.B16, V9.B16, V0.B16
-	WORD	$0x0e616943 // FCVTN V3.2S, V10.2D
-	WORD	$0x4e6169c3 // FCVTN2 V3.4S, V14.2D
-	WORD	$0x0ea12842 // XTN V2.2S, V2.2D
-	WORD	$0x4ea12802 // XTN2 V2.4S, V0.2D
-	VST1.P	[V3.S4], 16(R0)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6c1dcf // bsl v15.16b, v14.16b, v12.16b
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6b1d8d // bsl v13.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1c6b // and v11.16b, v3.16b, v11.16b
+	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4eac1d6b // orr v11.16b, v11.16b, v12.16b
+	WORD	$0x6f4c046c // ushr v12.2d, v3.2d, #52
+	FMOVQ	544(R3), F14 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eae1d8c // orr v12.16b, v12.16b, v14.16b
+	FMOVQ	560(R3), F14 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
+	FMOVQ	576(R3), F14 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6eebe5ce // fcmgt v14.2d, v14.2d, v11.2d
+	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
+	WORD	$0x4ef0d590 // fsub v16.2d, v12.2d, v16.2d
+	VMOV	V14.B16, V17.B16
+	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
+	WORD	$0x4e6bd56c // fadd v12.2d, v11.2d, v11.2d
+	WORD	$0x6e6b1d8e // bsl v14.16b, v12.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
+	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
+	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6cfd6c // fdiv v12.2d, v11.2d, v12.2d
+	WORD	$0x6e6cdd8e // fmul v14.2d, v12.2d, v12.2d
+	WORD	$0x6e6eddd0 // fmul v16.2d, v14.2d, v14.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F19 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e73ce12 // fmla v18.2d, v16.2d, v19.2d
+	FMOVQ	640(R3), F19 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
+	FMOVQ	656(R3), F18 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F20 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e72ce14 // fmla v20.2d, v16.2d, v18.2d
+	FMOVQ	688(R3), F18 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e74ce12 // fmla v18.2d, v16.2d, v20.2d
+	WORD	$0x6e72de10 // fmul v16.2d, v16.2d, v18.2d
+	WORD	$0x4e73cdd0 // fmla v16.2d, v14.2d, v19.2d
+	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6edd6e // fmul v14.2d, v11.2d, v14.2d
+	WORD	$0x4e6bcdd0 // fmla v16.2d, v14.2d, v11.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e72de32 // fmul v18.2d, v17.2d, v18.2d
+	WORD	$0x4e70cd92 // fmla v18.2d, v12.2d, v16.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1e4c // eor v12.16b, v18.16b, v12.16b
+	WORD	$0x4e6bcdcc // fmla v12.2d, v14.2d, v11.2d
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1d6b // eor v11.16b, v11.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6cce2b // fmla v11.2d, v17.2d, v12.2d
+	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e6ce50c // fcmge v12.2d, v8.2d, v12.2d
+	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
+	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
+	FMOVQ	1744(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e5e9 // fcmeq v9.2d, v15.2d, v9.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6eece46c // fcmgt v12.2d, v3.2d, v12.2d
+	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
+	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
+	WORD	$0x6e6bdde9 // fmul v9.2d, v15.2d, v11.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee8e529 // fcmgt v9.2d, v9.2d, v8.2d
+	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e68cd6c // fmla v12.2d, v11.2d, v8.2d
+	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd6e // fmla v14.2d, v11.2d, v8.2d
+	WORD	$0x6e6e1d89 // bsl v9.16b, v12.16b, v14.16b
+	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
+	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4eebcd2c // fmls v12.2d, v9.2d, v11.2d
+	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6bdd2b // fmul v11.2d, v9.2d, v11.2d
+	WORD	$0x4eebd58e // fsub v14.2d, v12.2d, v11.2d
+	WORD	$0x6e6eddcf // fmul v15.2d, v14.2d, v14.2d
+	FMOVQ	128(R3), F16 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F17 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	160(R3), F16 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	176(R3), F17 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	192(R3), F16 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4eefce11 // fmls v17.2d, v16.2d, v15.2d
+	WORD	$0x6e71ddce // fmul v14.2d, v14.2d, v17.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4ef1d5ef // fsub v15.2d, v15.2d, v17.2d
+	WORD	$0x6e6ffdce // fdiv v14.2d, v14.2d, v15.2d
+	WORD	$0x4eeed56b // fsub v11.2d, v11.2d, v14.2d
+	WORD	$0x4eecd56b // fsub v11.2d, v11.2d, v12.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	WORD	$0x4ee1b929 // fcvtzs v9.2d, v9.2d
+	WORD	$0x4f745529 // shl v9.2d, v9.2d, #52
+	WORD	$0x4ee98569 // add v9.2d, v11.2d, v9.2d
+	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2b1d0b // and v11.16b, v8.16b, v11.16b
+	FMOVQ	272(R3), F12 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6eebe58b // fcmgt v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
+	FMOVQ	1760(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
+	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
+	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
+	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
+	FMOVQ	560(R3), F12 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4eecd529 // fsub v9.2d, v9.2d, v12.2d
+	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e6cd5ac // fadd v12.2d, v13.2d, v12.2d
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	FMOVQ	32(R3), F14 // 0x0 (0)
+while2:
+	VMOV	V12.D[0], R5
+	VMOV	V12.D[1], R6
+	ORR	R6, R5, R5
+	CBZ	R5, wend2
+	FMOVQ	1792(R3), F15 // 0xc0b0000000000000 (-4096)
+	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
+	FMOVQ	1808(R3), F16 // 0x40b0000000000000 (4096)
+	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
+	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
+	FMOVQ	32(R3), F16 // 0x0 (0)
+	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
+	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
+	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
+	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
+	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
+	FMOVQ	1280(R3), F17 // 0x1 (5e-324)
+	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
+	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
+	VMOV	V16.B16, V18.B16
+	WORD	$0x6e6b1e32 // bsl v18.16b, v17.16b, v11.16b
+	WORD	$0x4e69d5b1 // fadd v17.2d, v13.2d, v9.2d
+	WORD	$0x6e6d1e30 // bsl v16.16b, v17.16b, v13.16b
+	WORD	$0x6e68dd11 // fmul v17.2d, v8.2d, v8.2d
+	WORD	$0x4e69d533 // fadd v19.2d, v9.2d, v9.2d
+	FMOVQ	80(R3), F20 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6ef1e694 // fcmgt v20.2d, v20.2d, v17.2d
+	WORD	$0x4e71d635 // fadd v21.2d, v17.2d, v17.2d
+	VMOV	V20.B16, V22.B16
+	WORD	$0x6e711eb6 // bsl v22.16b, v21.16b, v17.16b
+	FMOVQ	224(R3), F17 // 0x3ff0000000000000 (1)
+	WORD	$0x4ef1d671 // fsub v17.2d, v19.2d, v17.2d
+	WORD	$0x6e731e34 // bsl v20.16b, v17.16b, v19.16b
+	WORD	$0x6f7f0591 // ushr v17.2d, v12.2d, #1
+	VMOV	V17.B16, V12.B16
+	VMOV	V18.B16, V11.B16
+	VMOV	V16.B16, V13.B16
+	VMOV	V22.B16, V8.B16
+	VMOV	V20.B16, V9.B16
+	VMOV	V15.B16, V14.B16
+	JMP	while2
+wend2:
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6ee6e5ef // fcmgt v15.2d, v15.2d, v6.2d
+	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6bfe10 // fdiv v16.2d, v16.2d, v11.2d
+	VMOV	V15.B16, V17.B16
+	WORD	$0x6e6b1e11 // bsl v17.16b, v16.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
+	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
+	FMOVQ	1776(R3), F13 // 0x7ff (1.0114e-320)
+	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x4e6fd56b // fadd v11.2d, v11.2d, v15.2d
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6de56d // fcmge v13.2d, v11.2d, v13.2d
+	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
+	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
+	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
+	FMOVQ	1824(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
+	FMOVQ	1824(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
+	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
+	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
+	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2f1ccf // and v15.16b, v6.16b, v15.16b
+	FMOVQ	256(R3), F16 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e301c70 // and v16.16b, v3.16b, v16.16b
+	WORD	$0x4ee199f1 // frintz v17.2d, v15.2d
+	WORD	$0x4e6fe631 // fcmeq v17.2d, v17.2d, v15.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	FMOVQ	32(R3), F18 // 0x0 (0)
+	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
+	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
+	FMOVQ	1840(R3), F18 // 0x7ff8000000000001 (NaN)
+	VMOV	V17.B16, V19.B16
+	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
+	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
+	FMOVQ	80(R3), F18 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e72e4d2 // fcmeq v18.2d, v6.2d, v18.2d
+	WORD	$0x6e731db2 // bsl v18.16b, v13.16b, v19.16b
+	FMOVQ	64(R3), F19 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e73e4d3 // fcmeq v19.2d, v6.2d, v19.2d
+	FMOVQ	224(R3), F20 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6dfe8d // fdiv v13.2d, v20.2d, v13.2d
+	WORD	$0x6e721db3 // bsl v19.16b, v13.16b, v18.16b
+	WORD	$0x4e6e1d6b // bic v11.16b, v11.16b, v14.16b
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6de5ed // fcmeq v13.2d, v15.2d, v13.2d
+	WORD	$0x4ead1e2d // orr v13.16b, v17.16b, v13.16b
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
+	FMOVQ	496(R3), F13 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e6de60d // fcmge v13.2d, v16.2d, v13.2d
+	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
+	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
+	FMOVQ	1744(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
+	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
+	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6de4cd // fcmeq v13.2d, v6.2d, v13.2d
+	VMOV	V13.B16, V14.B16
+	WORD	$0x6e731c6e // bsl v14.16b, v3.16b, v19.16b
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x4e6fe4c6 // fcmeq v6.2d, v6.2d, v15.2d
+	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6fe463 // fcmeq v3.2d, v3.2d, v15.2d
+	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V15.B16
+	WORD	$0x6e6e1ccf // bsl v15.16b, v6.16b, v14.16b
+	WORD	$0x4ea31da3 // orr v3.16b, v13.16b, v3.16b
+	WORD	$0x4ea31d63 // orr v3.16b, v11.16b, v3.16b
+	WORD	$0x0e616946 // fcvtn v6.2s, v10.2d
+	WORD	$0x4e6169e6 // fcvtn2 v6.4s, v15.2d
+	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
+	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
+	VST1.P	[V6.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
 	VMOV	V2.D[1], R6

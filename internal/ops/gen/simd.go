@@ -406,7 +406,7 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 // vmathSource writes kernels/loops_vmath_gen.go, both builds' use of
 // internal/vmath: computeVMath hands a float64 or float32 block of an op
 // that has a vmath function to it when the selected ISA level has vector
-// kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64): the float64
+// kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64, NEON on arm64): the float64
 // kernels are math's algorithms lane by lane (the scalar loops' bits), the
 // float32 ones vmath's float32 polynomials, within vmath's accuracy rule
 // (4 ulp) of the scalar loops' float32(f(float64(x))), at twice the lanes.

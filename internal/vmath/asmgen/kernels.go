@@ -101,13 +101,7 @@ func exp64(k lang, x Op) (r, ok Op) {
 // operation without FMA, on positive normal lanes; zero, subnormal,
 // negative, infinite and NaN lanes are out.
 func log64(k lang, x Op) (r, ok Op) {
-	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
-	f1 := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
-	kk := k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022))
-	small := k.cmp(le, f1, k.f(logHSqrt2))
-	kk = k.sel(small, k.sub(kk, k.f(1)), kk)
-	f1 = k.sel(small, k.add(f1, f1), f1)
-	f := k.sub(f1, k.f(1))
+	ok, kk, f := logReduce(k, x, le)
 	s := k.div(f, k.add(f, k.f(2)))
 	s2 := k.mul(s, s)
 	s4 := k.mul(s2, s2)
@@ -122,6 +116,20 @@ func log64(k lang, x Op) (r, ok Op) {
 	u := k.add(k.mul(s, k.add(rr, hfsq)), k.mul(kk, k.f(logLn2Lo)))
 	v := k.sub(k.sub(hfsq, u), f)
 	return k.sub(k.mul(kk, k.f(logLn2Hi)), v), ok
+}
+
+// logReduce is the reduction of both logs: x = 2^kk·(1+f) with 1+f in
+// [√2/2, √2), from x's exponent and fraction fields (1+f is moved up from
+// [1/2, 1) when below √2/2 by pred: amd64's assembly compares with le, Go's
+// log.go with lt), and the mask of the positive normal lanes.
+func logReduce(k lang, x Op, pred uint8) (ok, kk, f Op) {
+	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
+	f1 := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
+	kk = k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022))
+	small := k.cmp(pred, f1, k.f(logHSqrt2))
+	kk = k.sel(small, k.sub(kk, k.f(1)), kk)
+	f1 = k.sel(small, k.add(f1, f1), f1)
+	return ok, kk, k.sub(f1, k.f(1))
 }
 
 // tanh64 is math.Tanh: ±1 above 0.5·MAXLOG, 1 - 2/(exp(2|x|)+1) from
@@ -467,20 +475,17 @@ func sigmoidArm64(k lang, x Op) (r, ok Op) {
 	return k.div(k.f(1), k.add(e, k.f(1))), ok
 }
 
-// logArm64 is math.Log (log.go, fdlibm's e_log.c) as Go's arm64 compiler
-// builds it, every addition of a product fused: the reduction of log64
-// (with Go's f1 < √2/2), then s = f/(2+f), R = s²·T1(s⁴) + s⁴·T2(s⁴) with
-// the first product fused into the sum, hfsq = 0.5·f·f fused into both of
-// its uses, and k·ln2Hi - (hfsq - (s·(hfsq+R) + k·ln2Lo) - f). Positive
-// normal lanes only, as log64.
+// logArm64 is math.Log (log.go, fdlibm's e_log.c) as Go 1.26's arm64
+// compiler builds it (go tool objdump), additions and subtractions of
+// products fused: the reduction of log64 (with Go's f1 < √2/2), then
+// s = f/(2+f), R = s²·T1(s⁴) + s⁴·T2(s⁴) with the first product fused into
+// the sum, hfsq = 0.5·f·f fused into both of its uses, s·(hfsq+R) fused
+// into the addition of k·ln2Lo, and k·ln2Hi - (hfsq - (…) - f). Where two
+// products are added, which one is fused follows the compiler's operand
+// order; a later compiler could pick the other. Positive normal lanes
+// only, as log64.
 func logArm64(k lang, x Op) (r, ok Op) {
-	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
-	f1 := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
-	kk := k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022))
-	small := k.cmp(lt, f1, k.f(logHSqrt2))
-	kk = k.sel(small, k.sub(kk, k.f(1)), kk)
-	f1 = k.sel(small, k.add(f1, f1), f1)
-	f := k.sub(f1, k.f(1))
+	ok, kk, f := logReduce(k, x, lt)
 	s := k.div(f, k.add(f, k.f(2)))
 	s2 := k.mul(s, s)
 	s4 := k.mul(s2, s2)

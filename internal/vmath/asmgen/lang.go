@@ -141,6 +141,7 @@ func (a avx) narrowInt(lo, hi Op) Op {
 	return a.pack(lo, hi, a.k.c.VCVTPD2DQY, a.k.c.VINSERTI128)
 }
 
+// pack converts two float64 vectors to 128-bit halves and joins them.
 func (a avx) pack(lo, hi Op, convert func(...operand.Op), insert func(i, x, y, z operand.Op)) Op {
 	c := a.k.c
 	l, h := c.XMM(), c.XMM()
@@ -167,6 +168,7 @@ func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 	c.VPTEST(regs[0], regs[0])
 	c.JZ(operand.LabelRef(done))
 	body()
+	checkNext(all, regs)
 	for j, v := range all {
 		if next := k.reg(*v); next != regs[j] {
 			c.VMOVUPS(next, regs[j])

@@ -50,22 +50,20 @@ type unary struct {
 	core64 core
 	core32 core // nil: the float64 core on widened halves
 	goRef  bool // core64 mirrors a reference written in Go
-	// neon32: core32 also runs on arm64.
-	neon32 bool
 	// neon64 is the float64 core of arm64, which mirrors arm64's
 	// reference (core64 mirrors amd64's, and arm64's math computes exp
 	// with an algorithm of its own and the Go references with fused
-	// multiply-adds); nil: arm64 runs the reference's scalar loop.
+	// multiply-adds); arm64's float32 core is core32.
 	neon64 core
 }
 
 var unaries = []unary{
-	{"exp", exp64, exp32, false, true, expArm64},
-	{"log", log64, log32, false, true, logArm64},
-	{"tanh", tanh64, tanh32, true, true, tanhArm64},
-	{"sigmoid", sigmoid64, sigmoid32, false, true, sigmoidArm64},
-	{"sin", sin64, sin32, true, true, sin64},
-	{"cos", cos64, cos32, true, true, cos64},
+	{"exp", exp64, exp32, false, expArm64},
+	{"log", log64, log32, false, logArm64},
+	{"tanh", tanh64, tanh32, true, tanhArm64},
+	{"sigmoid", sigmoid64, sigmoid32, false, sigmoidArm64},
+	{"sin", sin64, sin32, true, sin64},
+	{"cos", cos64, cos32, true, cos64},
 }
 
 // powForm is one of pow's three operand patterns.
@@ -369,14 +367,9 @@ func generate() map[string][]byte {
 	arm := &neonFile{pool: neonPool{off: map[[2]uint64]int{}}}
 	var armFns []unaryFn
 	for _, u := range unaries {
-		if u.neon64 != nil {
-			arm.unaryLoop(u.Name+"64NEONLoop", 64, u.neon64)
-			armFns = append(armFns, unaryFn{u.Name, "64", "float64", "2"})
-		}
-		if u.neon32 {
-			arm.unaryLoop(u.Name+"32NEONLoop", 32, u.core32)
-			armFns = append(armFns, unaryFn{u.Name, "32", "float32", "4"})
-		}
+		arm.unaryLoop(u.Name+"64NEONLoop", 64, u.neon64)
+		arm.unaryLoop(u.Name+"32NEONLoop", 32, u.core32)
+		armFns = append(armFns, unaryFn{u.Name, "64", "float64", "2"}, unaryFn{u.Name, "32", "float32", "4"})
 	}
 	for _, form := range powForms {
 		arm.powLoop(form, 64, powArm64)

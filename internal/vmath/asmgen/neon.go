@@ -4,20 +4,21 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
 // This file is lang's arm64 target: 128-bit Advanced SIMD vectors (two
 // float64 or four float32 lanes) in the 32 V registers. avo targets amd64
-// only, so the target is the generator's own: a kernel is recorded as a
+// only, so the target is the generator's own: a function is recorded as a
 // list of instructions over virtual registers, dead ones are dropped, the
-// registers are allocated by a linear scan (a value's register is free
-// after its last use; everything a loop trip computes is defined in that
-// trip) and the text is printed. Go's arm64 assembler (as of Go 1.26) has no
-// vector floating-point arithmetic, so every vector instruction is encoded
-// here (neonEnc) and written as WORD with the instruction in the comment;
-// TestNEONEncodings checks the encoder against GNU as's words. Constants
+// registers are allocated by a linear scan (a value's register is free after
+// its last use; a value made before a loop and read in it lives to the
+// loop's end, so the back edge finds it), the allocation is checked by
+// simulating the code (verify) and the text is printed. Go's arm64
+// assembler (as of Go 1.26) has no vector FADD, FSUB, FMUL, FDIV, compares,
+// roundings or conversions, so the target encodes every vector instruction
+// itself (one encoder, tested against GNU as: TestNEONEncodings) and writes
+// it as WORD, with the instruction in GNU syntax in the comment. Constants
 // live in a pool and are loaded into a register (LDR Q) next to each use.
 
 // nv is a virtual vector register.
@@ -42,6 +43,7 @@ type ninst struct {
 	move   bool // a copy: d takes uses[0]'s register where that dies here
 	effect bool // kept even when d is unused (stores, branches)
 	loop   int  // +1 opens a loop (its top label), -1 closes it (its jump back)
+	into   *nv  // a loop variable this instruction writes (whileNonzero's moves)
 	render func(reg func(*nv) int) string
 }
 
@@ -70,9 +72,10 @@ type neon struct {
 
 // recorder is what the widths of one function share.
 type recorder struct {
-	pool *neonPool
-	code []ninst
-	n    int // virtual registers made
+	pool   *neonPool
+	code   []ninst
+	n      int // virtual registers made
+	labels int // loop labels made
 }
 
 // newNEON returns a neon recording a new function with constants in pool.
@@ -87,16 +90,18 @@ func (k *neon) as(elem int) lang { return &neon{elem: elem, recorder: k.recorder
 // The general-purpose registers of the generated loops.
 const neonPoolReg = "R3" // the constant pool's address
 
+// vreg returns a new virtual register.
 func (k *neon) vreg() *nv { k.n++; return &nv{id: k.n} }
 
+// lanes is the number of elements of a vector.
 func (k *neon) lanes() int { return 128 / k.elem }
 
-// arr is the arrangement of a full vector of elements.
+// arr is the arrangement of a full vector of elements (GNU syntax).
 func (k *neon) arr() string {
 	if k.elem == 64 {
-		return "2D"
+		return "2d"
 	}
-	return "4S"
+	return "4s"
 }
 
 // sz is the size bit (22) of the floating-point encodings.
@@ -115,6 +120,7 @@ func (k *neon) isize() uint32 {
 	return 2 << 22
 }
 
+// emit records an instruction.
 func (k *neon) emit(in ninst) { k.code = append(k.code, in) }
 
 // text emits an instruction written in Go's syntax, with %[1]d… standing
@@ -132,12 +138,15 @@ func (k *neon) text(d *nv, format string, uses ...*nv) {
 	}})
 }
 
-// word emits the encoded instruction enc with register fields d (bits
-// 0–4), n (5–9) and m (16–20); name is its assembly form for the comment,
-// with the arrangement in place of %s.
-func (k *neon) word(enc uint32, name, arr string, d, n, m *nv, tied bool) *nv {
+// enc emits the instruction encoded as base with register fields d (bits
+// 0–4), n (5–9) and m (16–20; m may be nil), and returns d. op and arr
+// (the arrangement of d, n and m) and imm (≥ 0: a shift) give its GNU form
+// for the comment. When tied, d is a copy made for this instruction (an
+// accumulator, or a vector whose other half it keeps): the result is a new
+// value in d's register.
+func (k *neon) enc(base uint32, op string, arr [3]string, d, n, m *nv, imm int, tied bool) *nv {
 	uses := []*nv{n}
-	if tied { // d is the accumulator's copy: the result is a new value in its register
+	if tied {
 		uses = []*nv{d, n}
 		d = k.vreg()
 	}
@@ -145,55 +154,55 @@ func (k *neon) word(enc uint32, name, arr string, d, n, m *nv, tied bool) *nv {
 		uses = append(uses, m)
 	}
 	k.emit(ninst{d: d, uses: uses, tied: tied, render: func(reg func(*nv) int) string {
-		w := enc | uint32(reg(d)) | uint32(reg(n))<<5
-		ops := fmt.Sprintf("V%d.%s, V%d.%s", reg(d), arr, reg(n), arr)
+		w := base | uint32(reg(d)) | uint32(reg(n))<<5
+		asm := fmt.Sprintf("%s v%d.%s, v%d.%s", op, reg(d), arr[0], reg(n), arr[1])
 		if m != nil {
 			w |= uint32(reg(m)) << 16
-			ops += fmt.Sprintf(", V%d.%s", reg(m), arr)
+			asm += fmt.Sprintf(", v%d.%s", reg(m), arr[2])
 		}
-		return fmt.Sprintf("WORD\t$%#08x // %s %s", w, name, ops)
+		if imm >= 0 {
+			asm += fmt.Sprintf(", #%d", imm)
+		}
+		return fmt.Sprintf("WORD\t$%#08x // %s", w, asm)
 	}})
 	return d
 }
 
-// wordf emits the encoded instruction enc with register fields d and n;
-// format is its assembly form for the comment, with %d for each.
-func (k *neon) wordf(enc uint32, format string, d, n *nv, tied bool) *nv {
-	uses := []*nv{n}
-	if tied {
-		uses = []*nv{d, n}
-		d = k.vreg()
-	}
-	k.emit(ninst{d: d, uses: uses, tied: tied, render: func(reg func(*nv) int) string {
-		return fmt.Sprintf("WORD\t$%#08x // "+format, enc|uint32(reg(d))|uint32(reg(n))<<5, reg(d), reg(n))
-	}})
-	return d
-}
+// same is the arrangement arr for every operand.
+func same(arr string) [3]string { return [3]string{arr, arr, arr} }
 
 // widen converts the low (or high) two float32 lanes of x to float64
 // (FCVTL, FCVTL2).
 func (k *neon) widen(x Op, hi bool) Op {
 	if hi {
-		return k.wordf(neonFCVTL2, "FCVTL2 V%d.2D, V%d.4S", k.vreg(), k.reg(x), false)
+		return k.enc(neonFCVTL2, "fcvtl2", [3]string{"2d", "4s"}, k.vreg(), k.reg(x), nil, -1, false)
 	}
-	return k.wordf(neonFCVTL, "FCVTL V%d.2D, V%d.2S", k.vreg(), k.reg(x), false)
+	return k.enc(neonFCVTL, "fcvtl", [3]string{"2d", "2s"}, k.vreg(), k.reg(x), nil, -1, false)
 }
 
 // narrow rounds two float64 vectors to one float32 vector, lo's lanes
 // first (FCVTN, FCVTN2).
 func (k *neon) narrow(lo, hi Op) Op {
 	h := k.reg(hi)
-	d := k.wordf(neonFCVTN, "FCVTN V%d.2S, V%d.2D", k.vreg(), k.reg(lo), false)
-	return k.wordf(neonFCVTN2, "FCVTN2 V%d.4S, V%d.2D", d, h, true)
+	d := k.enc(neonFCVTN, "fcvtn", [3]string{"2s", "2d"}, k.vreg(), k.reg(lo), nil, -1, false)
+	return k.enc(neonFCVTN2, "fcvtn2", [3]string{"4s", "2d"}, d, h, nil, -1, true)
 }
 
 // narrowInt converts two float64 vectors holding integers to one vector
 // of int32 lanes (FCVTZS to int64, XTN, XTN2).
 func (k *neon) narrowInt(lo, hi Op) Op {
-	k64 := k.as(64).(*neon)
-	l, h := k64.toInt(lo).(*nv), k64.toInt(hi).(*nv)
-	d := k.wordf(neonXTN, "XTN V%d.2S, V%d.2D", k.vreg(), l, false)
-	return k.wordf(neonXTN2, "XTN2 V%d.4S, V%d.2D", d, h, true)
+	k64 := k.as(64)
+	return k.xtn(k64.toInt(lo), k64.toInt(hi))
+}
+
+// xtn packs the low halves of two vectors of 64-bit lanes into one of
+// 32-bit lanes, lo's first (XTN, XTN2): int64 lanes that fit in int32, or
+// float64 lane masks (a lane's low half is all ones or zeros as the lane
+// is).
+func (k *neon) xtn(lo, hi Op) Op {
+	h := k.reg(hi)
+	d := k.enc(neonXTN, "xtn", [3]string{"2s", "2d"}, k.vreg(), k.reg(lo), nil, -1, false)
+	return k.enc(neonXTN2, "xtn2", [3]string{"4s", "2d"}, d, h, nil, -1, true)
 }
 
 // reg returns o in a register, loading a constant from the pool.
@@ -209,6 +218,7 @@ func (k *neon) reg(o Op) *nv {
 	panic(fmt.Sprintf("neon: operand %T", o))
 }
 
+// constComment is a constant's bits and value, for the load's comment.
 func constComment(c nconst) string {
 	if c.elem == 64 {
 		return fmt.Sprintf("%#x (%g)", c.bits, math.Float64frombits(c.bits))
@@ -219,18 +229,18 @@ func constComment(c nconst) string {
 // three is a three-register instruction d = n op m.
 func (k *neon) three(enc uint32, name string, a, b Op) Op {
 	n, m := k.reg(a), k.reg(b)
-	return k.word(enc, name, k.arr(), k.vreg(), n, m, false)
+	return k.enc(enc, name, same(k.arr()), k.vreg(), n, m, -1, false)
 }
 
 // bytes16 is three on the whole register (bitwise instructions).
 func (k *neon) bytes16(enc uint32, name string, a, b Op) Op {
 	n, m := k.reg(a), k.reg(b)
-	return k.word(enc, name, "B16", k.vreg(), n, m, false)
+	return k.enc(enc, name, same("16b"), k.vreg(), n, m, -1, false)
 }
 
 // two is a two-register instruction d = op n.
 func (k *neon) two(enc uint32, name string, a Op) Op {
-	return k.word(enc, name, k.arr(), k.vreg(), k.reg(a), nil, false)
+	return k.enc(enc, name, same(k.arr()), k.vreg(), k.reg(a), nil, -1, false)
 }
 
 // copy returns a new register holding o: a constant loaded afresh, or a
@@ -254,7 +264,7 @@ func (k *neon) copy(o Op) *nv {
 // of c.
 func (k *neon) acc(enc uint32, name, arr string, a, b, c Op) Op {
 	n, m := k.reg(a), k.reg(b)
-	return k.word(enc, name, arr, k.copy(c), n, m, true)
+	return k.enc(enc, name, same(arr), k.copy(c), n, m, -1, true)
 }
 
 func (k *neon) f(v float64) Op {
@@ -266,30 +276,30 @@ func (k *neon) f(v float64) Op {
 
 func (k *neon) u(v uint64) Op { return nconst{v, k.elem} }
 
-func (k *neon) add(a, b Op) Op { return k.three(neonFADD|k.sz(), "FADD", a, b) }
-func (k *neon) sub(a, b Op) Op { return k.three(neonFSUB|k.sz(), "FSUB", a, b) }
-func (k *neon) mul(a, b Op) Op { return k.three(neonFMUL|k.sz(), "FMUL", a, b) }
-func (k *neon) div(a, b Op) Op { return k.three(neonFDIV|k.sz(), "FDIV", a, b) }
-func (k *neon) min(a, b Op) Op { return k.three(neonFMIN|k.sz(), "FMIN", a, b) }
-func (k *neon) max(a, b Op) Op { return k.three(neonFMAX|k.sz(), "FMAX", a, b) }
-func (k *neon) sqrt(a Op) Op   { return k.two(neonFSQRT|k.sz(), "FSQRT", a) }
+func (k *neon) add(a, b Op) Op { return k.three(neonFADD|k.sz(), "fadd", a, b) }
+func (k *neon) sub(a, b Op) Op { return k.three(neonFSUB|k.sz(), "fsub", a, b) }
+func (k *neon) mul(a, b Op) Op { return k.three(neonFMUL|k.sz(), "fmul", a, b) }
+func (k *neon) div(a, b Op) Op { return k.three(neonFDIV|k.sz(), "fdiv", a, b) }
+func (k *neon) min(a, b Op) Op { return k.three(neonFMIN|k.sz(), "fmin", a, b) }
+func (k *neon) max(a, b Op) Op { return k.three(neonFMAX|k.sz(), "fmax", a, b) }
+func (k *neon) sqrt(a Op) Op   { return k.two(neonFSQRT|k.sz(), "fsqrt", a) }
 
 func (k *neon) round(a Op, mode uint8) Op {
 	switch mode {
 	case 0:
-		return k.two(neonFRINTN|k.sz(), "FRINTN", a)
+		return k.two(neonFRINTN|k.sz(), "frintn", a)
 	case 3:
-		return k.two(neonFRINTZ|k.sz(), "FRINTZ", a)
+		return k.two(neonFRINTZ|k.sz(), "frintz", a)
 	}
 	panic(fmt.Sprintf("neon: rounding mode %d", mode))
 }
 
 func (k *neon) fma(a, b, c Op) Op {
-	return k.acc(neonFMLA|k.sz(), "FMLA", k.arr(), a, b, c)
+	return k.acc(neonFMLA|k.sz(), "fmla", k.arr(), a, b, c)
 }
 
 func (k *neon) fnma(a, b, c Op) Op {
-	return k.acc(neonFMLS|k.sz(), "FMLS", k.arr(), a, b, c)
+	return k.acc(neonFMLS|k.sz(), "fmls", k.arr(), a, b, c)
 }
 
 // goMulAdd fuses: Go's arm64 compiler turns every addition of a product
@@ -307,8 +317,8 @@ func (k *neon) whileNonzero(i *Op, vars []*Op, body func()) {
 		regs[j] = k.copy(*v)
 		*v = regs[j]
 	}
-	k.n++
-	top, done := fmt.Sprintf("while%d", k.n), fmt.Sprintf("wend%d", k.n)
+	k.labels++
+	top, done := fmt.Sprintf("while%d", k.labels), fmt.Sprintf("wend%d", k.labels)
 	k.label(top)
 	k.code[len(k.code)-1].loop = +1
 	k.text(nil, "VMOV\tV%d.D[0], R5", regs[0])
@@ -316,10 +326,11 @@ func (k *neon) whileNonzero(i *Op, vars []*Op, body func()) {
 	k.gp("ORR\tR6, R5, R5")
 	k.gp("CBZ\tR5, %s", done)
 	body()
+	checkNext(all, regs)
 	for j, v := range all {
 		next, dst := k.reg(*v), regs[j]
 		if next != dst {
-			k.emit(ninst{uses: []*nv{next, dst}, effect: true, render: func(reg func(*nv) int) string {
+			k.emit(ninst{uses: []*nv{next, dst}, into: dst, effect: true, render: func(reg func(*nv) int) string {
 				return fmt.Sprintf("VMOV\tV%d.B16, V%d.B16", reg(next), reg(dst))
 			}})
 		}
@@ -328,6 +339,19 @@ func (k *neon) whileNonzero(i *Op, vars []*Op, body func()) {
 	k.gp("JMP\t%s", top)
 	k.code[len(k.code)-1].loop = -1
 	k.label(done)
+}
+
+// checkNext panics when a loop variable's next value is another one's
+// current value: the moves at the end of a trip are made one after the
+// other, so that variable would be overwritten before it is read.
+func checkNext[R comparable](vars []*Op, regs []R) {
+	for j, v := range vars {
+		for m, r := range regs {
+			if m != j && any(*v) == any(r) {
+				panic("whileNonzero: a loop variable's next value is another variable's current one; copy it")
+			}
+		}
+	}
 }
 
 // goMulSub fuses too (FMSUB).
@@ -341,46 +365,48 @@ func (k *neon) horner(x Op, cs ...float64) Op {
 	return p
 }
 
-func (k *neon) and(a, b Op) Op    { return k.bytes16(neonAND, "VAND", a, b) }
-func (k *neon) or(a, b Op) Op     { return k.bytes16(neonORR, "VORR", a, b) }
-func (k *neon) xor(a, b Op) Op    { return k.bytes16(neonEOR, "VEOR", a, b) }
-func (k *neon) andNot(a, b Op) Op { return k.bytes16(neonBIC, "BIC", a, b) }
-func (k *neon) not(a Op) Op       { return k.word(neonNOT, "NOT", "B16", k.vreg(), k.reg(a), nil, false) }
+func (k *neon) and(a, b Op) Op    { return k.bytes16(neonAND, "and", a, b) }
+func (k *neon) or(a, b Op) Op     { return k.bytes16(neonORR, "orr", a, b) }
+func (k *neon) xor(a, b Op) Op    { return k.bytes16(neonEOR, "eor", a, b) }
+func (k *neon) andNot(a, b Op) Op { return k.bytes16(neonBIC, "bic", a, b) }
+func (k *neon) not(a Op) Op {
+	return k.enc(neonNOT, "mvn", same("16b"), k.vreg(), k.reg(a), nil, -1, false)
+}
 
-func (k *neon) addI(a, b Op) Op { return k.three(neonADD|k.isize(), "ADD", a, b) }
-func (k *neon) subI(a, b Op) Op { return k.three(neonSUB|k.isize(), "SUB", a, b) }
-func (k *neon) eqI(a, b Op) Op  { return k.three(neonCMEQ|k.isize(), "CMEQ", a, b) }
+func (k *neon) addI(a, b Op) Op { return k.three(neonADD|k.isize(), "add", a, b) }
+func (k *neon) subI(a, b Op) Op { return k.three(neonSUB|k.isize(), "sub", a, b) }
+func (k *neon) eqI(a, b Op) Op  { return k.three(neonCMEQ|k.isize(), "cmeq", a, b) }
 
 // shl and shr shift each lane by n bits: the immediate field immh:immb
 // (bits 16–22) is the element width plus n for SHL, twice the width minus
 // n for USHR.
 func (k *neon) shl(a Op, n int) Op {
-	return k.word(neonSHL|uint32(k.elem+n)<<16, fmt.Sprintf("SHL $%d,", n), k.arr(), k.vreg(), k.reg(a), nil, false)
+	return k.enc(neonSHL|uint32(k.elem+n)<<16, "shl", same(k.arr()), k.vreg(), k.reg(a), nil, n, false)
 }
 
 func (k *neon) shr(a Op, n int) Op {
-	return k.word(neonUSHR|uint32(2*k.elem-n)<<16, fmt.Sprintf("USHR $%d,", n), k.arr(), k.vreg(), k.reg(a), nil, false)
+	return k.enc(neonUSHR|uint32(2*k.elem-n)<<16, "ushr", same(k.arr()), k.vreg(), k.reg(a), nil, n, false)
 }
 
 // toInt and toFloat convert at the element width on arm64 (int64 lanes for
 // float64).
-func (k *neon) toInt(a Op) Op   { return k.two(neonFCVTZS|k.sz(), "FCVTZS", a) }
-func (k *neon) toFloat(a Op) Op { return k.two(neonSCVTF|k.sz(), "SCVTF", a) }
+func (k *neon) toInt(a Op) Op   { return k.two(neonFCVTZS|k.sz(), "fcvtzs", a) }
+func (k *neon) toFloat(a Op) Op { return k.two(neonSCVTF|k.sz(), "scvtf", a) }
 
 // cmp maps the predicates onto FCMEQ, FCMGE and FCMGT (lt and le swap the
 // operands; neq and unord are complements).
 func (k *neon) cmp(pred uint8, a, b Op) Op {
 	switch pred {
 	case eq:
-		return k.three(neonFCMEQ|k.sz(), "FCMEQ", a, b)
+		return k.three(neonFCMEQ|k.sz(), "fcmeq", a, b)
 	case ge:
-		return k.three(neonFCMGE|k.sz(), "FCMGE", a, b)
+		return k.three(neonFCMGE|k.sz(), "fcmge", a, b)
 	case gt:
-		return k.three(neonFCMGT|k.sz(), "FCMGT", a, b)
+		return k.three(neonFCMGT|k.sz(), "fcmgt", a, b)
 	case le:
-		return k.three(neonFCMGE|k.sz(), "FCMGE", b, a)
+		return k.three(neonFCMGE|k.sz(), "fcmge", b, a)
 	case lt:
-		return k.three(neonFCMGT|k.sz(), "FCMGT", b, a)
+		return k.three(neonFCMGT|k.sz(), "fcmgt", b, a)
 	case neq:
 		return k.not(k.cmp(eq, a, b))
 	case unord:
@@ -394,7 +420,7 @@ func (k *neon) mOr(a, b Op) Op     { return k.or(a, b) }
 func (k *neon) mAndNot(a, b Op) Op { return k.andNot(a, b) }
 
 // sel is BSL on a copy of the mask: d = (d & a) | (^d & b).
-func (k *neon) sel(m, a, b Op) Op { return k.acc(neonBSL, "BSL", "B16", a, b, m) }
+func (k *neon) sel(m, a, b Op) Op { return k.acc(neonBSL, "bsl", "16b", a, b, m) }
 
 // The encodings, with every register field zero: three-register
 // floating-point (size bit 22 set for float64), two-register
@@ -458,6 +484,59 @@ func (k *neon) prune() {
 	}
 }
 
+// loopBounds pairs each loop's first and last instruction (nested loops
+// close innermost first).
+func (k *neon) loopBounds() [][2]int {
+	var loops [][2]int
+	var open []int
+	for i, in := range k.code {
+		switch in.loop {
+		case +1:
+			open = append(open, i)
+		case -1:
+			if len(open) == 0 {
+				panic("neon: a loop closed that was not opened")
+			}
+			loops = append(loops, [2]int{open[len(open)-1], i})
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) > 0 {
+		panic("neon: a loop left open")
+	}
+	return loops
+}
+
+// verify simulates the allocated code in program order, running each loop
+// body a second time as its back edge would, and panics when an
+// instruction reads a register that no longer holds the value it reads.
+func (k *neon) verify(phys map[*nv]int) {
+	back := map[int]int{}
+	for _, l := range k.loopBounds() {
+		back[l[1]] = l[0]
+	}
+	holder := map[int]*nv{}
+	again := map[int]bool{}
+	for i := 0; i < len(k.code); i++ {
+		in := k.code[i]
+		for _, u := range in.uses {
+			if holder[phys[u]] != u {
+				panic(fmt.Sprintf("neon: instruction %d reads %s from V%d, which holds %v", i, u.Asm(), phys[u], holder[phys[u]]))
+			}
+		}
+		if in.d != nil {
+			holder[phys[in.d]] = in.d
+		}
+		if in.into != nil {
+			holder[phys[in.into]] = in.into
+		}
+		if start, ok := back[i]; ok && !again[i] {
+			again[i] = true
+			i = start - 1
+		}
+	}
+}
+
 // allocate gives every virtual register a physical one, V0–V31, and
 // returns the map.
 func (k *neon) allocate() map[*nv]int {
@@ -471,15 +550,7 @@ func (k *neon) allocate() map[*nv]int {
 		}
 	}
 	// a value made before a loop and read in it lives to the loop's end
-	var loops [][2]int
-	for i, in := range k.code {
-		switch in.loop {
-		case +1:
-			loops = append(loops, [2]int{i, -1})
-		case -1:
-			loops[len(loops)-1][1] = i
-		}
-	}
+	loops := k.loopBounds()
 	for _, l := range loops {
 		for i := l[0]; i <= l[1]; i++ {
 			for _, u := range k.code[i].uses {
@@ -587,16 +658,8 @@ func (f *neonFile) powLoop(form powForm, elem int, pow func(k lang, x, y Op) (Op
 		k64 := k.as(64)
 		rlo, oklo := pow(k64, k.widen(in[0], false), k.widen(in[1], false))
 		rhi, okhi := pow(k64, k.widen(in[0], true), k.widen(in[1], true))
-		return k.narrow(rlo, rhi), k.narrowMask(oklo, okhi)
+		return k.narrow(rlo, rhi), k.xtn(oklo, okhi)
 	})
-}
-
-// narrowMask packs two float64 lane masks into one float32 lane mask (XTN,
-// XTN2: a lane's low half is all ones or all zeros as the lane is).
-func (k *neon) narrowMask(lo, hi Op) Op {
-	h := k.reg(hi)
-	d := k.wordf(neonXTN, "XTN V%d.2S, V%d.2D", k.vreg(), k.reg(lo), false)
-	return k.wordf(neonXTN2, "XTN2 V%d.4S, V%d.2D", d, h, true)
 }
 
 // loopOperand is an operand of a generated loop: a slice read a vector at a
@@ -658,24 +721,30 @@ func (f *neonFile) vectorLoop(name string, elem int, ops []loopOperand, compute 
 	k.gp("MOVD\t$vmconst<>(SB), %s", neonPoolReg)
 	k.gp("AND\t$%d, R1, R1", -L)
 	k.gp("MOVD\tZR, R4")
-	k.label("loop")
-	k.gp("CMP\tR1, R4")
-	k.gp("BGE\tdone")
+	// a scalar operand is broadcast once, before the loop
 	in := make([]Op, len(ops))
 	for j, o := range ops {
-		v := k.vreg()
-		if o.vec {
-			k.text(v, "VLD1.P\t16("+ptr[o.name]+"), [V%d."+neonLoadArr(elem)+"]")
-		} else {
-			s := k.vreg()
+		if !o.vec {
+			s, v := k.vreg(), k.vreg()
 			mov, lane := "FMOVD", "D"
 			if elem == 32 {
 				mov, lane = "FMOVS", "S"
 			}
 			k.text(s, fmt.Sprintf("%s\t%s+%d(FP), F%%d", mov, o.name, at[o.name]))
 			k.text(v, fmt.Sprintf("VDUP\tV%%[2]d.%s[0], V%%[1]d.%s", lane, neonLoadArr(elem)), s)
+			in[j] = v
 		}
-		in[j] = v
+	}
+	k.label("loop")
+	k.code[len(k.code)-1].loop = +1
+	k.gp("CMP\tR1, R4")
+	k.gp("BGE\tdone")
+	for j, o := range ops {
+		if o.vec {
+			v := k.vreg()
+			k.text(v, "VLD1.P\t16("+ptr[o.name]+"), [V%d."+neonLoadArr(elem)+"]")
+			in[j] = v
+		}
 	}
 	r, ok := compute(k, in)
 	k.text(nil, "VST1.P\t[V%d."+neonLoadArr(elem)+"], 16(R0)", k.reg(r))
@@ -688,6 +757,7 @@ func (f *neonFile) vectorLoop(name string, elem int, ops []loopOperand, compute 
 	k.gp("CMN\t$1, R5")
 	k.gp("BNE\tout")
 	k.gp("JMP\tloop")
+	k.code[len(k.code)-1].loop = -1
 	k.label("out")
 	// bit j of bad: lane j's mask is zero (zero + 1 has bit 0 set, all
 	// ones + 1 has not)
@@ -717,7 +787,9 @@ func (f *neonFile) vectorLoop(name string, elem int, ops []loopOperand, compute 
 	k.gp("MOVD\tZR, bad+%d(FP)", ret+8)
 	k.gp("RET")
 	k.prune()
-	k.print(&f.body, k.allocate())
+	phys := k.allocate()
+	k.verify(phys)
+	k.print(&f.body, phys)
 }
 
 // neonLoadArr is the arrangement VLD1 and VST1 name for a vector of elem.
@@ -734,13 +806,7 @@ func (f *neonFile) asm() []byte {
 	b.WriteString("// Code generated by internal/vmath/asmgen. DO NOT EDIT.\n\n#include \"textflag.h\"\n")
 	b.Write(f.body.Bytes())
 	b.WriteString("\n")
-	keys := make([]int, 0, len(f.pool.data))
-	for i := range f.pool.data {
-		keys = append(keys, i)
-	}
-	sort.Ints(keys)
-	for _, i := range keys {
-		d := f.pool.data[i]
+	for i, d := range f.pool.data {
 		for o := 0; o < 16; o += 8 {
 			v := d[0]
 			if d[1] == 32 {

@@ -124,41 +124,58 @@ func wordOf(t *testing.T, line string) uint32 {
 	return uint32(w)
 }
 
-// TestNEONAllocation checks the register allocator: 28 values live at once
-// and 55 instructions in all, so registers must be reused, and no
-// instruction may write a register a later one still reads. (The allocator
-// does not spill: a kernel needing more than 32 live values panics.)
+// TestNEONAllocation checks the register allocator and its checker on a
+// function with a long chain (28 values live at once, so registers are
+// reused), an accumulating (tied) instruction, copies and a loop whose
+// variables are read across the back edge: verify, which simulates the
+// code, must pass; and with two values that are live at once given the
+// same register it must panic (so it can fail).
 func TestNEONAllocation(t *testing.T) {
-	k := newNEON(64, &neonPool{off: map[[2]uint64]int{}})
-	x := k.vreg()
-	k.text(x, "VLD1\t(R0), [V%d.D2]")
-	vals := []Op{x}
-	for i := range 27 {
-		vals = append(vals, k.add(vals[i], k.f(float64(i))))
+	build := func() (*neon, Op) {
+		k := newNEON(64, &neonPool{off: map[[2]uint64]int{}})
+		x := k.vreg()
+		k.text(x, "VLD1\t(R0), [V%d.D2]")
+		vals := []Op{x}
+		for i := range 27 {
+			vals = append(vals, k.add(vals[i], k.f(float64(i))))
+		}
+		sum := vals[0]
+		for _, v := range vals[1:] {
+			sum = k.add(sum, v)
+		}
+		i, acc := Op(k.shr(x, 1)), k.fma(sum, x, k.f(1))
+		k.whileNonzero(&i, []*Op{&acc}, func() {
+			acc = k.sel(k.cmp(lt, acc, x), k.mul(acc, sum), acc)
+			i = k.shr(i, 1)
+		})
+		k.text(nil, "VST1\t[V%d.D2], (R1)", k.reg(acc))
+		k.prune()
+		return k, x
 	}
-	sum := vals[0]
-	for _, v := range vals[1:] {
-		sum = k.add(sum, v)
-	}
-	k.text(nil, "VST1\t[V%d.D2], (R1)", k.reg(sum))
-	k.prune()
+	k, _ := build()
 	phys := k.allocate()
-	// simulate: the register holding each value must not be overwritten
-	// before the value's last read
-	holder := map[int]*nv{}
-	for _, in := range k.code {
-		for _, u := range in.uses {
-			if holder[phys[u]] != u {
-				t.Fatalf("%s read from V%d, which now holds %v", u.Asm(), phys[u], holder[phys[u]])
-			}
-		}
-		if in.d != nil {
-			holder[phys[in.d]] = in.d
-		}
-	}
+	k.verify(phys)
 	var b bytes.Buffer
 	k.print(&b, phys)
-	if !strings.Contains(b.String(), "FADD") {
-		t.Fatalf("no FADD in\n%s", b.String())
+	for _, want := range []string{"fadd", "fmla", "bsl", "while1:", "JMP\twhile1"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
 	}
+	// x is read inside the loop: give its register to a value made in the loop
+	k, x := build()
+	phys = k.allocate()
+	xr := phys[x.(*nv)]
+	for _, in := range k.code {
+		if in.d != nil && in.d != x && strings.Contains(in.render(func(v *nv) int { return phys[v] }), "fmul") {
+			phys[in.d] = xr
+			break
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("verify accepted x overwritten inside the loop that reads it")
+		}
+	}()
+	k.verify(phys)
 }

@@ -18,13 +18,8 @@ import (
 	"text/template"
 )
 
-// unary is one function: its name, its reference and whether arm64 has
-// NEON kernels for its float64 and float32 forms (asmgen's neon64 and
-// neon32).
-type unary struct {
-	Name, Ref      string
-	NEON64, NEON32 bool
-}
+// unary is one function: its name and its reference.
+type unary struct{ Name, Ref string }
 
 type binary struct{ Name, X, Y, Doc string }
 
@@ -37,8 +32,8 @@ var data = struct {
 }{
 	Types: []dtype{{"64", "float64"}, {"32", "float32"}},
 	Unary: []unary{
-		{"exp", "expRef", true, true}, {"log", "logRef", true, true}, {"tanh", "tanhRef", true, true},
-		{"sigmoid", "sigmoidRef", true, true}, {"sin", "sinRef", true, true}, {"cos", "cosRef", true, true},
+		{"exp", "expRef"}, {"log", "logRef"}, {"tanh", "tanhRef"},
+		{"sigmoid", "sigmoidRef"}, {"sin", "sinRef"}, {"cos", "cosRef"},
 	},
 	Binary: []binary{
 		{"pow", "[]", "[]", "d[i] = pow(x[i], y[i])"},
