@@ -198,13 +198,7 @@ func (p *program[T]) fold(w *worker[T], res value[T], n int) {
 func (r *reduceState[T]) foldBlock(v []T, at, step int64) (T, int64) {
 	switch {
 	case r.def.Arg:
-		best, bi := v[0], at
-		for k, x := range v[1:] {
-			if i := at + int64(k+1)*step; ops.ArgBetter(r.def.Combine, x, i, best, bi) {
-				best, bi = x, i
-			}
-		}
-		return best, bi
+		return argFoldLanes(r.def.Combine, v, at, step)
 	case r.def.Combine == ops.Add:
 		return pairwiseSum(v), 0
 	}
@@ -216,6 +210,52 @@ func (r *reduceState[T]) foldBlock(v []T, at, step int64) (T, int64) {
 		acc = combine(r.def.Combine, acc, x)
 	}
 	return acc, 0
+}
+
+// argFold is the ordered fold of an arg reduction over v, element k at
+// index at + k·step: ops.ArgBetter decides at each element.
+func argFold[T tensor.Number](combine ops.Op, v []T, at, step int64) (T, int64) {
+	best, bi := v[0], at
+	for k, x := range v[1:] {
+		if i := at + int64(k+1)*step; ops.ArgBetter(combine, x, i, best, bi) {
+			best, bi = x, i
+		}
+	}
+	return best, bi
+}
+
+// argFoldLanes is argFold's answer found faster where it can be: the
+// extreme value by the vector fold (laneFold), then its lowest index by a
+// scan for equal elements (tieIndex). Blocks the vector fold refuses (no
+// vector kernels at this level, an integer type, a NaN, a zero result,
+// fewer elements than a vector) and a NaN in the tail go to argFold.
+func argFoldLanes[T tensor.Number](combine ops.Op, v []T, at, step int64) (T, int64) {
+	if best, ok := laneFold(combine, v); ok && best == best {
+		return best, at + int64(tieIndex(v, best, step))*step
+	}
+	return argFold(combine, v, at, step)
+}
+
+// tieIndex is the position in v of the element equal to best (a value of
+// v, not NaN) that has the lowest index, element k having index at + k·step:
+// the first such element, or the last where the indices fall (step < 0).
+// With the extreme value from the vector fold (laneFold: no NaN, not zero)
+// that is argFold's answer: ArgBetter prefers the better value, and of equal
+// ones the lower index.
+func tieIndex[T tensor.Number](v []T, best T, step int64) int {
+	if step < 0 {
+		for k := len(v) - 1; k >= 0; k-- {
+			if v[k] == best {
+				return k
+			}
+		}
+	}
+	for k, x := range v {
+		if x == best {
+			return k
+		}
+	}
+	panic("kernels: tieIndex: best is not in v")
 }
 
 // combine applies a reduction's combining op (add, multiply, maximum,

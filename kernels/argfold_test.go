@@ -1,0 +1,62 @@
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/tensor"
+)
+
+// TestArgFoldLanes checks the arg reductions' block fold (the vector fold
+// for the extreme value, then a scan for its lowest index) against the
+// ordered fold by ops.ArgBetter, at every ISA level this CPU runs: values
+// drawn from a few integers so that ties are common, with NaN, zeros of
+// both signs and infinities in some blocks, indices rising, falling and
+// constant (step 1, 3, -1, -2, 0), for argmax and argmin over float64,
+// float32 and int64.
+func TestArgFoldLanes(t *testing.T) {
+	for _, level := range isa.Supported() {
+		t.Run(level.String(), func(t *testing.T) {
+			useLevel(t, level)
+			argFoldMatches[float64](t)
+			argFoldMatches[float32](t)
+			argFoldMatches[int64](t)
+		})
+	}
+}
+
+func argFoldMatches[T tensor.Number](t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	specials := []float64{math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1)}
+	for _, n := range []int{1, 2, 3, 7, 8, 9, 16, 17, 33, 64, 100, 257} {
+		for trial := range 30 {
+			v := make([]T, n)
+			for i := range v {
+				v[i] = T(r.IntN(7) - 3)
+				if trial%3 == 1 && r.IntN(6) == 0 {
+					f := specials[r.IntN(len(specials))]
+					if _, isInt := any(v[i]).(int64); isInt && (f != f || math.IsInf(f, 0)) {
+						continue
+					}
+					v[i] = T(f)
+				}
+			}
+			for _, step := range []int64{1, 3, -1, -2, 0} {
+				at := int64(5 * n)
+				for _, op := range []ops.Op{ops.Maximum, ops.Minimum} {
+					wantV, wantI := argFold(op, v, at, step)
+					gotV, gotI := argFoldLanes(op, v, at, step)
+					same := func(a, b T) bool { return a == b || (a != a && b != b) }
+					if !same(gotV, wantV) || gotI != wantI {
+						t.Fatalf("%T %v of %v (at %d, step %d): got %v at %d, want %v at %d\n%s",
+							v, op, v, at, step, gotV, gotI, wantV, wantI, cmp.Diff(wantI, gotI))
+					}
+				}
+			}
+		}
+	}
+}
