@@ -410,6 +410,10 @@ func rowReference(name string, row []float64) []float64 {
 		return each(func(v float64) float64 { return math.Exp(v-maxOf) / expSum })
 	case "row-max":
 		return []float64{maxOf}
+	case "row-sum":
+		return []float64{sum}
+	case "row-argmax":
+		return []float64{float64(slices.Index(row, maxOf))}
 	case "row-logsumexp":
 		return []float64{maxOf + math.Log(expSum)}
 	}

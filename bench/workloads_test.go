@@ -23,7 +23,7 @@ import (
 // matrix, elementwise or along its rows (axis 1), the parts that such
 // workloads are made of.
 var workloadNames = []string{"mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans",
-	"row-exp", "row-tanh", "row-log", "row-sigmoid", "row-max", "row-min", "row-logsumexp", "row-softmax", "row-var"}
+	"row-exp", "row-tanh", "row-log", "row-sigmoid", "row-max", "row-min", "row-sum", "row-argmax", "row-logsumexp", "row-softmax", "row-var"}
 
 // The sizes the issue states.
 const (
@@ -72,9 +72,10 @@ type rowPiece[T tensor.Float] struct {
 }
 
 // newRowPiece builds the row piece name over a rows×cols standard normal
-// matrix: exp, tanh, sigmoid and log (of |x|) elementwise, max, min,
-// logsumexp and var (ddof 0) along axis 1 into a vector of rows, softmax
-// along axis 1 into a matrix.
+// matrix: exp, tanh, sigmoid and log (of |x|) elementwise, max, min, sum,
+// argmax (its int64 indices cast to T: 4096 conversions beside 4 million
+// comparisons), logsumexp and var (ddof 0) along axis 1 into a vector of
+// rows, softmax along axis 1 into a matrix.
 func newRowPiece[T tensor.Float](name string, rows, cols int, seed uint64) (*rowPiece[T], bool) {
 	x := tensor.Randn[T](seed, rows, cols)
 	var e expr.Exp[T]
@@ -97,6 +98,10 @@ func newRowPiece[T tensor.Float](name string, rows, cols int, seed uint64) (*row
 		e = expr.Softmax[T](x, 1)
 	case "row-max":
 		e, matrix = expr.Max[T](x, expr.Axis(1)), false
+	case "row-sum":
+		e, matrix = expr.Sum[T](x, expr.Axis(1)), false
+	case "row-argmax":
+		e, matrix = expr.Cast[T](expr.ArgMax[T](x, expr.Axis(1))), false
 	case "row-logsumexp":
 		e, matrix = expr.LogSumExp[T](x, expr.Axis(1)), false
 	case "row-var":

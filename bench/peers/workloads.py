@@ -56,7 +56,8 @@ import re
 import sys
 
 WORKLOADS = ["mlp", "blackscholes", "layernorm-gelu", "softmax-xent", "kmeans",
-             "row-exp", "row-tanh", "row-log", "row-sigmoid", "row-max", "row-min", "row-logsumexp",
+             "row-exp", "row-tanh", "row-log", "row-sigmoid", "row-max", "row-min", "row-sum", "row-argmax",
+             "row-logsumexp",
              "row-softmax", "row-var"]
 DTYPES = ["float32", "float64"]
 IMPLS = ["torch", "numpy", "numexpr"]
@@ -536,6 +537,9 @@ ROW_PIECES = {
     "row-sigmoid": (lambda x: 1 / (1 + np.exp(-x)), lambda t: torch.sigmoid(t)),
     "row-max": (lambda x: x.max(1), lambda t: torch.amax(t, 1)),
     "row-min": (lambda x: x.min(1), lambda t: torch.amin(t, 1)),
+    "row-sum": (lambda x: x.sum(1), lambda t: torch.sum(t, 1)),
+    # indices, compared as floats with the float64 reference's (ties are improbable in normal data)
+    "row-argmax": (lambda x: x.argmax(1), lambda t: torch.argmax(t, 1)),
     "row-logsumexp": (_logsumexp_np, lambda t: torch.logsumexp(t, 1)),
     "row-softmax": (_softmax_np, lambda t: torch.softmax(t, 1)),
     "row-var": (lambda x: x.var(1), lambda t: torch.var(t, 1, unbiased=False)),
