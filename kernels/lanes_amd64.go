@@ -141,6 +141,20 @@ func laneFold[T tensor.Number](op ops.Op, v []T) (r T, ok bool) {
 	return r, false
 }
 
+// lanePartialSums is the number of partial sums the lane loop's sum keeps
+// for T (four vectors of lanes) at the level selected, or 0 where the lane
+// loops do not add T.
+func lanePartialSums[T tensor.Number]() int {
+	if !lanesOn() {
+		return 0
+	}
+	switch any(T(0)).(type) {
+	case float64, float32:
+		return 4 * laneBytes / int(unsafe.Sizeof(T(0)))
+	}
+	return 0
+}
+
 func foldLanes[T float32 | float64](op ops.Op, v []T, sum func(*T, int) T, maxOf, minOf func(*T, int) (T, int)) (T, bool) {
 	lanes := laneBytes / int(unsafe.Sizeof(T(0)))
 	n := len(v) &^ (lanes - 1)

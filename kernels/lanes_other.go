@@ -28,3 +28,6 @@ func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] 
 
 // laneFold folds nothing: the scalar fold computes every block.
 func laneFold[T tensor.Number](ops.Op, []T) (r T, ok bool) { return r, false }
+
+// lanePartialSums is 0: no lane loops add here.
+func lanePartialSums[T tensor.Number]() int { return 0 }
