@@ -237,8 +237,9 @@ func argFoldLanes[T tensor.Number](combine ops.Op, v []T, at, step int64) (T, in
 }
 
 // tieIndex is the position in v of the element equal to best (a value of
-// v, not NaN) that has the lowest index, element k having index at + k·step:
-// the first such element, or the last where the indices fall (step < 0).
+// v, not NaN) whose index is the lowest, indices moving by step from one
+// element to the next: the first such element, or the last where the
+// indices fall (step < 0).
 // With the extreme value from the vector fold (laneFold: no NaN, not zero)
 // that is argFold's answer: ArgBetter prefers the better value, and of equal
 // ones the lower index.
@@ -295,9 +296,9 @@ func combineVec[T tensor.Number](op ops.Op, acc, v []T) {
 	}
 }
 
-// pairwiseBase is the length under which pairwiseSum adds in one loop, with
-// four accumulators (or, in the lane loops, four vectors of them: 16 or 32
-// partial sums); longer runs are halved recursively, so the rounding error
+// pairwiseBase is the length under which pairwiseSum adds in one scalar
+// loop, with four accumulators (the lane loops' base case is longer: see
+// pairwiseSum); longer runs are halved recursively, so the rounding error
 // grows with the logarithm of the length instead of the length.
 const pairwiseBase = 128
 
