@@ -13,7 +13,7 @@ FUZZTIME ?= 20s
 # without -race that counts coverage). The tests the detector cannot run (the CUDA emulator's,
 # whose kernels run in g++-built processes; allocation counts, which sync.Pool makes vary under
 # it) skip themselves there.
-RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./internal/diskcache ./internal/gemm ./internal/isa
+RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./internal/diskcache ./internal/gemm ./internal/isa ./internal/par
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` type-checks and vets
 # (tests included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64

@@ -3,12 +3,12 @@ package kernels
 import (
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	packed "github.com/laze-go/laze/internal/gemm"
+	"github.com/laze-go/laze/internal/par"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -402,15 +402,11 @@ func gemmLoop[T tensor.Number](c, a, b matrix[T]) {
 	if c.rows*c.cols*a.cols < parallelThreshold {
 		workers = 1
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for blk := w; blk < blocks; blk += workers {
-				gemmBlock(c, a, bp, blk*gemmRowBlock)
-			}
-		})
-	}
-	wg.Wait()
+	par.Do(workers, func(w int) {
+		for blk := w; blk < blocks; blk += workers {
+			gemmBlock(c, a, bp, blk*gemmRowBlock)
+		}
+	})
 }
 
 // gemmBlock computes the rows of c from i0 (up to gemmRowBlock of them); b is

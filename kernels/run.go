@@ -2,10 +2,10 @@ package kernels
 
 import (
 	"runtime"
-	"sync"
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/internal/par"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -15,7 +15,7 @@ import (
 var blockSize = 1024
 
 // parallelThreshold is the amount of work from which Assign shares it among
-// GOMAXPROCS goroutines. Work is elements times the program's cost per
+// GOMAXPROCS goroutines (internal/par's pool). Work is elements times the program's cost per
 // element (the ops' Cost from the op table, plus one per gathered leaf and
 // one for the store), so a tree of eight adds goes parallel from 58K
 // elements and a single tanh from about 30K. docs/performance.md has the
@@ -106,12 +106,7 @@ func (p *program[T]) run() {
 		return
 	}
 	accs := p.red.accumulators(workers)
-	var wg sync.WaitGroup
-	for k := 1; k < workers; k++ {
-		wg.Go(func() { p.runRange(w, total*k/workers, total*(k+1)/workers, accs[k]) })
-	}
-	p.runRange(w, 0, total/workers, accs[0])
-	wg.Wait()
+	par.Do(workers, func(k int) { p.runRange(w, total*k/workers, total*(k+1)/workers, accs[k]) })
 	p.red.merge(accs)
 }
 

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/internal/par"
 )
 
 // Float is the element types Gemm computes in.
@@ -156,18 +157,14 @@ func run[T Float](kern kernel[T], blk blocks, transA, transB bool, m, n, k int, 
 		compute(kern, blk, op, 0, m, 0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
+	par.Do(workers, func(w int) {
 		lo, hi := tiles*w/workers*unit, min(tiles*(w+1)/workers*unit, length)
-		wg.Go(func() {
-			if splitCols {
-				compute(kern, blk, op, 0, m, lo, hi)
-			} else {
-				compute(kern, blk, op, lo, hi, 0, n)
-			}
-		})
-	}
-	wg.Wait()
+		if splitCols {
+			compute(kern, blk, op, 0, m, lo, hi)
+		} else {
+			compute(kern, blk, op, lo, hi, 0, n)
+		}
+	})
 }
 
 // buffers are one goroutine's packing buffers.

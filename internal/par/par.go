@@ -1,0 +1,125 @@
+package par
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultSpin is how long a pool goroutine, or a caller waiting for its
+// pieces, polls before it sleeps, unless SetSpin changes it.
+const DefaultSpin = 200 * time.Microsecond
+
+var spin atomic.Int64 // nanoseconds
+
+func init() { spin.Store(int64(DefaultSpin)) }
+
+// SetSpin sets how long a pool goroutine, or a caller waiting for its
+// pieces, polls before it sleeps, and returns the previous value. Zero
+// makes every wait sleep at once, as plain goroutines and a WaitGroup do.
+// It takes effect from each goroutine's next wait.
+func SetSpin(d time.Duration) time.Duration {
+	return time.Duration(spin.Swap(int64(max(d, 0))))
+}
+
+// spinDeadline is when a wait that starts now stops polling.
+func spinDeadline() time.Time { return time.Now().Add(time.Duration(spin.Load())) }
+
+// Do calls fn(0), …, fn(n-1), each once, fn(0) on the calling goroutine and
+// the others concurrently on pool goroutines (fresh ones when the pool is
+// busy, as when several goroutines run Do at once), and returns when all
+// have returned. A panic in a piece run off the calling goroutine is
+// re-raised by Do on the calling goroutine once every piece has finished.
+func Do(n int, fn func(k int)) {
+	if n <= 1 {
+		if n == 1 {
+			fn(0)
+		}
+		return
+	}
+	s := getStep(n - 1)
+	for k := 1; k < n; k++ {
+		t := piece{fn: fn, k: k, step: s}
+		if w := claim(); w != nil {
+			w.give(t)
+		} else {
+			go t.run()
+		}
+	}
+	fn(0)
+	s.wait()
+	if p := s.panicked; p != nil {
+		putStep(s)
+		panic(p)
+	}
+	putStep(s)
+}
+
+// step counts the pieces of one Do still running.
+type step struct {
+	left     atomic.Int64
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	panicked any
+}
+
+var steps = sync.Pool{New: func() any { return new(step) }}
+
+func getStep(pieces int) *step {
+	s := steps.Get().(*step)
+	s.left.Store(int64(pieces))
+	s.wg.Add(pieces)
+	return s
+}
+
+func putStep(s *step) {
+	s.panicked = nil
+	steps.Put(s)
+}
+
+// wait returns when every piece has finished: it polls for the spin time, then
+// sleeps on the WaitGroup.
+func (s *step) wait() {
+	deadline := spinDeadline()
+	for i := 0; s.left.Load() > 0; i++ {
+		if i%64 == 63 && time.Now().After(deadline) {
+			break
+		}
+		runtime.Gosched()
+	}
+	s.wg.Wait()
+}
+
+// piece is one call fn(k) of a Do.
+type piece struct {
+	fn   func(int)
+	k    int
+	step *step
+}
+
+// run is a piece on a goroutine of its own.
+func (t piece) run() {
+	t.call()
+	t.finish()
+}
+
+// call calls the piece's function, recording a panic for Do to re-raise.
+func (t piece) call() {
+	defer func() {
+		if p := recover(); p != nil {
+			t.step.mu.Lock()
+			if t.step.panicked == nil {
+				t.step.panicked = p
+			}
+			t.step.mu.Unlock()
+		}
+	}()
+	t.fn(t.k)
+}
+
+// finish marks the piece finished.
+func (t piece) finish() {
+	t.step.left.Add(-1)
+	t.step.wg.Done()
+}
