@@ -39,6 +39,11 @@ type evaluation struct {
 	// lowered; spilled maps each stored operand to its destination.
 	tee     *pendingTee
 	spilled map[expr.Node]any
+
+	// sameReductions holds the reductions of tensors computed so far, by
+	// what they compute (reductionKey), so that equal reductions written as
+	// different nodes are computed once.
+	sameReductions map[reductionKey]any
 }
 
 // step is one piece of work an evaluation performs: a pass of a program, a

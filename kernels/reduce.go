@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/laze-go/laze/expr"
@@ -364,11 +365,45 @@ func reduce[T tensor.Number](ev *evaluation, n *expr.Reduction[T]) (*tensor.Tens
 	if err != nil {
 		return nil, err
 	}
+	key, keyed := sameReductionKey(n.Op, n.X, g)
+	if t, ok := ev.sameReductions[key]; keyed && ok {
+		return t.(*tensor.Tensor[T]), nil
+	}
 	acc, err := runReduction(ev, n, def, n.X, s, g, nil)
 	if err != nil {
 		return nil, err
 	}
-	return acc.View(g.Result...)
+	res, err := acc.View(g.Result...)
+	if err == nil && keyed {
+		if ev.sameReductions == nil {
+			ev.sameReductions = map[reductionKey]any{}
+		}
+		ev.sameReductions[key] = res
+	}
+	return res, err
+}
+
+// reductionKey names what a reduction of a tensor computes: two reduction
+// nodes of one call with the same key have the same value, such as a
+// user's Mean(x, Axis(1), KeepDims()) and the one inside Var(x, Axis(1)),
+// which are different nodes. The evaluation computes such a value once.
+type reductionKey struct {
+	op   ops.Reducer
+	x    any // the *tensor.Tensor reduced
+	axes string
+	kept string
+	res  string
+}
+
+// sameReductionKey returns the key of a reduction of op over x with
+// geometry g, and false unless x is a tensor (an operand tree is keyed by
+// its node's identity, in evaluation.done, and never compared).
+func sameReductionKey[T tensor.Number](op ops.Reducer, x expr.Exp[T], g expr.ReduceGeometry) (reductionKey, bool) {
+	t, ok := x.(*tensor.Tensor[T])
+	if !ok {
+		return reductionKey{}, false
+	}
+	return reductionKey{op: op, x: t, axes: fmt.Sprint(g.Axes), kept: g.Kept.String(), res: g.Result.String()}, true
 }
 
 // argReduce evaluates an arg reduction into a new temporary of int64
