@@ -48,19 +48,21 @@ var patternOf = func() (m [16]struct{ arity, scalars uint8 }) {
 }()
 
 // computeLanes computes a block of op (kind laneOp), a fused pair or a
-// fused triple (numbered k) with its lane loop, the operands given by
-// pattern code pat (a triple: four vectors, pat 0); it reports whether it
-// did. The elements after the last whole vector are left to the caller:
-// it returns how many it computed.
-func computeLanes[T tensor.Number](kind laneKind, k int, pat uint8, d []T, operands *[4]value[T]) int {
+// fused triple (numbered k) with its lane loop, the operands args given by
+// pattern code pat (a triple: four vectors, args' three and fourth, pat 0);
+// it reports whether it did. The elements after the last whole vector are
+// left to the caller: it returns how many it computed. The operands are
+// read through args, not copied: a block's dispatch is part of every
+// instruction's cost.
+func computeLanes[T tensor.Number](kind laneKind, k int, pat uint8, d []T, args *[3]value[T], fourth []T) int {
 	if !lanesOn() {
 		return 0
 	}
 	switch d := any(d).(type) {
 	case []float64:
-		return runLanes(kind, k, pat, d, any(operands).(*[4]value[float64]))
+		return runLanes(kind, k, pat, d, any(args).(*[3]value[float64]), any(fourth).([]float64))
 	case []float32:
-		return runLanes(kind, k, pat, d, any(operands).(*[4]value[float32]))
+		return runLanes(kind, k, pat, d, any(args).(*[3]value[float32]), any(fourth).([]float32))
 	}
 	return 0
 }
@@ -68,30 +70,34 @@ func computeLanes[T tensor.Number](kind laneKind, k int, pat uint8, d []T, opera
 // runLanes points a lane loop at the whole vectors of d and its operands,
 // a scalar operand broadcast into a vector of its own, and returns how many
 // elements it computed (0 where there is no loop).
-func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, operands *[4]value[T]) int {
+func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, args *[3]value[T], fourth []T) int {
 	lanes := laneBytes / int(unsafe.Sizeof(T(0)))
 	n := len(d) &^ (lanes - 1)
 	if n == 0 {
 		return 0
 	}
-	arity, scalars := 4, uint8(0)
-	if kind != laneTriple {
-		arity, scalars = int(patternOf[pat].arity), patternOf[pat].scalars
-	}
 	var p [4]*T
 	var inc [4]int
-	var broadcast [4][laneBytes / 4]T
-	for i := range arity {
-		if scalars>>i&1 != 0 {
-			b := &broadcast[i]
-			for j := range b {
-				b[j] = operands[i].s
-			}
-			p[i] = &b[0]
-			continue
+	if kind == laneTriple {
+		for i := range 3 {
+			p[i], inc[i] = &args[i].vec[:n][0], laneBytes
 		}
-		v := operands[i].vec[:n]
-		p[i], inc[i] = &v[0], laneBytes
+		p[3], inc[3] = &fourth[:n][0], laneBytes
+	} else {
+		arity, scalars := int(patternOf[pat].arity), patternOf[pat].scalars
+		var broadcast [3][laneBytes / 4]T
+		for i := range arity {
+			a := &args[i]
+			if scalars>>i&1 != 0 {
+				b := &broadcast[i]
+				for j := range b {
+					b[j] = a.s
+				}
+				p[i] = &b[0]
+				continue
+			}
+			p[i], inc[i] = &a.vec[:n][0], laneBytes
+		}
 	}
 	var ran bool
 	switch any(T(0)).(type) {

@@ -21,7 +21,7 @@ const (
 func lanesOn() bool { return false }
 
 // computeLanes computes nothing: the scalar loops compute every block.
-func computeLanes[T tensor.Number](laneKind, int, uint8, []T, *[4]value[T]) int { return 0 }
+func computeLanes[T tensor.Number](laneKind, int, uint8, []T, *[3]value[T], []T) int { return 0 }
 
 // laneTail is unused without lane loops.
 func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] { return *args }

@@ -39,22 +39,22 @@ func lanesTakeTheBlocks[T float32 | float64](t *testing.T, on bool, lanes int) {
 		}
 		return whole
 	}
-	args := [4]value[T]{{vec: vec()}, {s: 2}, {vec: vec()}, {vec: vec()}}
-	if got := computeLanes(laneOp, int(ops.Add), patVS, d, &args); got != want(n/lanes*lanes) {
+	args := [3]value[T]{{vec: vec()}, {s: 2}, {vec: vec()}}
+	if got := computeLanes(laneOp, int(ops.Add), patVS, d, &args, nil); got != want(n/lanes*lanes) {
 		t.Errorf("add: %d elements through the lanes; want %d", got, want(n/lanes*lanes))
 	}
-	if got := computeLanes(laneOp, int(ops.Add), patVS, d[:lanes-1], &args); got != 0 {
+	if got := computeLanes(laneOp, int(ops.Add), patVS, d[:lanes-1], &args, nil); got != 0 {
 		t.Errorf("add over %d elements: %d through the lanes; want 0", lanes-1, got)
 	}
-	if got := computeLanes(laneOp, int(ops.Mod), patVS, d, &args); got != 0 {
+	if got := computeLanes(laneOp, int(ops.Mod), patVS, d, &args, nil); got != 0 {
 		t.Errorf("mod, which has no lane definition: %d elements through the lanes", got)
 	}
 	pair := fusedPair(ops.Mul, ops.Add)
-	if got := computeLanes(lanePair, int(pair), patVSV, d, &args); got != want(n/lanes*lanes) {
+	if got := computeLanes(lanePair, int(pair), patVSV, d, &args, nil); got != want(n/lanes*lanes) {
 		t.Errorf("fused mul, add: %d elements through the lanes", got)
 	}
-	all := [4]value[T]{{vec: vec()}, {vec: vec()}, {vec: vec()}, {vec: vec()}}
-	if got := computeLanes(laneTriple, int(fusedTriple(ops.Mul, ops.Add, ops.Sub)), 0, d, &all); got != want(n/lanes*lanes) {
+	all := [3]value[T]{{vec: vec()}, {vec: vec()}, {vec: vec()}}
+	if got := computeLanes(laneTriple, int(fusedTriple(ops.Mul, ops.Add, ops.Sub)), 0, d, &all, vec()); got != want(n/lanes*lanes) {
 		t.Errorf("fused triple: %d elements through the lanes", got)
 	}
 	three := [3]value[T]{args[0], args[1], args[2]}

@@ -23,8 +23,7 @@ func computeSIMD[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]
 	if computeVMath(op, pat, d, args) || (wideOn() && computeWide(op, pat, d, args)) {
 		return true
 	}
-	operands := [4]value[T]{args[0], args[1], args[2]}
-	n := computeLanes(laneOp, int(op), pat, d, &operands)
+	n := computeLanes(laneOp, int(op), pat, d, args, nil)
 	if n == 0 {
 		return false
 	}
@@ -40,8 +39,7 @@ func computeFusedSIMD[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]
 	if wideOn() && computeFusedWide(pair, pat, d, args) {
 		return true
 	}
-	operands := [4]value[T]{args[0], args[1], args[2]}
-	n := computeLanes(lanePair, int(pair), pat, d, &operands)
+	n := computeLanes(lanePair, int(pair), pat, d, args, nil)
 	if n == 0 {
 		return false
 	}
@@ -58,8 +56,8 @@ func computeTripleSIMD[T tensor.Number](triple uint8, d, x, y, z, w []T) bool {
 	if wideOn() && computeTripleWide(triple, d, x, y, z, w) {
 		return true
 	}
-	operands := [4]value[T]{{vec: x}, {vec: y}, {vec: z}, {vec: w}}
-	n := computeLanes(laneTriple, int(triple), 0, d, &operands)
+	operands := [3]value[T]{{vec: x}, {vec: y}, {vec: z}}
+	n := computeLanes(laneTriple, int(triple), 0, d, &operands, w)
 	if n == 0 {
 		return false
 	}
