@@ -412,11 +412,12 @@ var evaluatorConfigs = []struct {
 // (passBlock, streamBlock), which keep their defaults otherwise.
 func withConfig(block, threshold, procs int, fn func()) {
 	oldBlock, oldThreshold, oldTile, oldTileBlock := blockSize, parallelThreshold, tileRows, tileBlock
-	oldPass, oldStream, oldLane := passBlock, streamBlock, laneStreamBlock
-	defer func() { passBlock, streamBlock, laneStreamBlock = oldPass, oldStream, oldLane }()
+	oldPass, oldStream, oldLane, oldBand := passBlock, streamBlock, laneStreamBlock, bandBytes
+	defer func() { passBlock, streamBlock, laneStreamBlock, bandBytes = oldPass, oldStream, oldLane, oldBand }()
 	blockSize, parallelThreshold = block, threshold
 	if block < 16 {
 		passBlock, streamBlock, laneStreamBlock = block, block, block
+		bandBytes = 8 * block // bands of a row or a few
 	}
 	switch {
 	case block < 4:

@@ -94,16 +94,36 @@ func (ev *evaluation) run() error {
 	if ev.err != nil {
 		return ev.err
 	}
+	if ev.device == nil {
+		runSteps(steps)
+		return nil
+	}
 	for _, s := range steps {
-		if ev.device == nil {
-			s.run()
-			continue
-		}
 		if err := s.launch(ev.device); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// runSteps runs steps on the CPU in order, a group that bands.go's rule
+// allows band by band.
+func runSteps(steps []step) {
+	for i := 0; i < len(steps); {
+		j := bandGroup(steps, i)
+		if j-i < 2 {
+			steps[i].run()
+			i++
+			continue
+		}
+		group := make([]bander, 0, j-i)
+		for _, s := range steps[i:j] {
+			b, _ := bandMember(s)
+			group = append(group, b)
+		}
+		runBands(group)
+		i = j
+	}
 }
 
 func newEvaluation(call string) *evaluation {

@@ -155,14 +155,19 @@ func (r *reduceState[T]) combineAt(a *accumulator[T], o int, v T, i int64) {
 // finish turns the main accumulators into the result: the compensation
 // added back, the mean divided by the count.
 func (r *reduceState[T]) finish() {
-	a := r.main
 	for o := range r.size {
-		if r.compensated && isFinite(a.vals[o]) {
-			a.vals[o] += a.comp[o]
-		}
-		if r.def.Average {
-			a.vals[o] /= T(r.count)
-		}
+		r.finishAt(o)
+	}
+}
+
+// finishAt is finish for accumulator o.
+func (r *reduceState[T]) finishAt(o int) {
+	a := r.main
+	if r.compensated && isFinite(a.vals[o]) {
+		a.vals[o] += a.comp[o]
+	}
+	if r.def.Average {
+		a.vals[o] /= T(r.count)
 	}
 }
 

@@ -178,6 +178,11 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 	w := getWorker[T](p)
 	w.acc = acc
 	defer putWorker(w)
+	p.runItems(w, wk, start, end)
+}
+
+// runItems is runRange on worker w.
+func (p *program[T]) runItems(w *worker[T], wk walk, start, end int) {
 	last := len(p.shape) - 1
 	inner := p.shape[last]
 	c := newItemCursor(wk, start)
