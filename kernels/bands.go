@@ -158,36 +158,77 @@ func rowsKeepApart(dims shape.Shape, acc []bandAccess) bool {
 	return true
 }
 
-// runBands runs a group of steps band by band, the rows shared among
-// goroutines above the parallel threshold.
-func runBands(group []bander) {
-	dims, _ := group[0].bandShape()
+// bandGroupOf returns the programs of a group of steps.
+func bandGroupOf(steps []step) bandedGroup {
+	g := make(bandedGroup, 0, len(steps))
+	for _, s := range steps {
+		b, _ := bandMember(s)
+		g = append(g, b)
+	}
+	return g
+}
+
+// bandedGroup is the programs of a group, in order.
+type bandedGroup []bander
+
+// rows is the number of rows of the group's iteration shape (its outer
+// dimensions flattened).
+func (g bandedGroup) rows() int {
+	dims, _ := g[0].bandShape()
 	rows := 1
 	for _, n := range dims[:len(dims)-1] {
 		rows *= n
 	}
-	widest, work := 1, 0
-	for _, b := range group {
+	return rows
+}
+
+// bandRows is how many rows a band has: as many as fit in bandBytes of the
+// widest operand's rows, at least one.
+func (g bandedGroup) bandRows() int {
+	widest := 1
+	for _, b := range g {
 		widest = max(widest, b.rowBytes())
+	}
+	return max(1, bandBytes/widest)
+}
+
+// workers is the number of goroutines the group's rows are shared among:
+// one below the parallel threshold of work (all steps together).
+func (g bandedGroup) workers() int {
+	work := 0
+	for _, b := range g {
 		work += b.work()
 	}
-	bandGroupsRun.Add(1)
-	band := max(1, bandBytes/widest)
-	workers := min(runtime.GOMAXPROCS(0), (rows+band-1)/band)
 	if work < parallelThreshold {
-		workers = 1
+		return 1
 	}
+	band := g.bandRows()
+	return min(runtime.GOMAXPROCS(0), (g.rows()+band-1)/band)
+}
+
+// mode says, for Explain, how the group's rows are shared.
+func (g bandedGroup) mode() string {
+	if g.workers() == 1 {
+		return "one goroutine"
+	}
+	return "the rows split among up to GOMAXPROCS goroutines"
+}
+
+// run runs the group band by band, the rows shared among its goroutines.
+func (g bandedGroup) run() {
+	bandGroupsRun.Add(1)
+	rows, band, workers := g.rows(), g.bandRows(), g.workers()
 	par.Do(workers, func(k int) {
-		runs := make([]func(g0, g1 int), len(group))
-		for i, b := range group {
+		runs := make([]func(g0, g1 int), len(g))
+		for i, b := range g {
 			run, stop := b.startRows()
 			defer stop()
 			runs[i] = run
 		}
 		lo, hi := rows*k/workers, rows*(k+1)/workers
-		for g := lo; g < hi; g += band {
+		for r := lo; r < hi; r += band {
 			for _, run := range runs {
-				run(g, min(g+band, hi))
+				run(r, min(r+band, hi))
 			}
 		}
 	})

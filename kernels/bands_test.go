@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -157,4 +158,23 @@ func runBandScene(t *testing.T, sc bandScene, on bool) [][]uint64 {
 		}
 	}
 	return out
+}
+
+// TestBandsExplained checks that Explain says which steps run in bands.
+func TestBandsExplained(t *testing.T) {
+	x := tensor.Randn[float32](1, 64, 1000)
+	got, err := Explain(tensor.Zeros[float32](64, 1000), expr.Softmax[float32](x, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "steps 1 to 3 run in bands of 8 rows"; !strings.Contains(got, want) {
+		t.Errorf("Explain lacks %q:\n%s", want, got)
+	}
+	got, err = Explain(tensor.Zeros[float32](64, 1000), expr.Softmax[float32](x, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "bands") {
+		t.Errorf("Explain shows bands for a softmax along the columns:\n%s", got)
+	}
 }

@@ -116,12 +116,7 @@ func runSteps(steps []step) {
 			i++
 			continue
 		}
-		group := make([]bander, 0, j-i)
-		for _, s := range steps[i:j] {
-			b, _ := bandMember(s)
-			group = append(group, b)
-		}
-		runBands(group)
+		bandGroupOf(steps[i:j]).run()
 		i = j
 	}
 }

@@ -143,6 +143,7 @@ func (q queued) source() string {
 type plan struct {
 	names map[any]string // a tensor, or a storage (storageKey), → its name
 	steps []string
+	run   []step // the steps, for the bands they run in (CPU only)
 	temps int
 	cuda  bool // CUDASource: each step gives its kernel's source
 
@@ -239,6 +240,7 @@ func (pl *plan) add(s step) {
 		return
 	}
 	pl.steps = append(pl.steps, s.describe(pl))
+	pl.run = append(pl.run, s)
 }
 
 // String numbers the steps.
@@ -250,6 +252,17 @@ func (pl *plan) String() string {
 	}
 	for i, s := range pl.steps {
 		fmt.Fprintf(&b, "%sstep %d: %s", prefix, i+1, s)
+	}
+	if pl.device == nil && !pl.cuda {
+		for i := 0; i < len(pl.run); {
+			j := bandGroup(pl.run, i)
+			if j-i > 1 {
+				g := bandGroupOf(pl.run[i:j])
+				fmt.Fprintf(&b, "steps %d to %d run in bands of %d rows, each band through every step before the next (%s)\n",
+					i+1, j, g.bandRows(), g.mode())
+			}
+			i = j
+		}
 	}
 	return b.String()
 }
