@@ -258,7 +258,7 @@ func (pl *plan) String() string {
 			j := bandGroup(pl.run, i)
 			if j-i > 1 {
 				g := bandGroupOf(pl.run[i:j])
-				fmt.Fprintf(&b, "steps %d to %d run in bands of %d rows, each band through every step before the next (%s)\n",
+				fmt.Fprintf(&b, "steps %d to %d run in bands of %d rows, each band through all of them before the next (%s)\n",
 					i+1, j, g.bandRows(), g.mode())
 			}
 			i = j

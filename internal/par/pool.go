@@ -74,8 +74,12 @@ func (w *worker) loop() {
 	}
 }
 
-// next waits for a piece: it polls the slot for Spin, then sleeps until give
-// wakes it.
+// next waits for a piece: it polls the slot for the spin time, then sleeps
+// until give wakes it. A wake-up can find the slot empty: a give preempted
+// between storing its piece and seeing the worker asleep can wake a later
+// sleep, after this goroutine took that piece while polling. Each sleep is
+// woken at most once (give wakes only the sleep whose flag it clears), so
+// next sleeps again.
 func (w *worker) next() *piece {
 	deadline := spinDeadline()
 	for i := 0; ; i++ {
@@ -87,13 +91,17 @@ func (w *worker) next() *piece {
 		}
 		runtime.Gosched()
 	}
-	w.sleeping.Store(true)
-	if t := w.slot.Swap(nil); t != nil {
-		if !w.sleeping.CompareAndSwap(true, false) {
-			<-w.wake // give saw us asleep and sent a token: take it
+	for {
+		w.sleeping.Store(true)
+		if t := w.slot.Swap(nil); t != nil {
+			if !w.sleeping.CompareAndSwap(true, false) {
+				<-w.wake // a give cleared the flag and sends a token: take it
+			}
+			return t
 		}
-		return t
+		<-w.wake
+		if t := w.slot.Swap(nil); t != nil {
+			return t
+		}
 	}
-	<-w.wake
-	return w.slot.Swap(nil)
 }
