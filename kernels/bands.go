@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -23,14 +24,14 @@ import (
 // A group is consecutive CPU steps whose programs share one iteration shape
 // of rank 2 or more, walk it row by row (no tiling), read no operand through
 // a conversion, compute no product first and are not arg reductions; a
-// reduction folds along the last axis only. The group may only read memory
-// that one of its steps writes where that step writes it: every operand of
-// the group on the storage of a written operand has the written operand's
-// offset and row strides, and a written operand's rows are disjoint (no row
-// stride 0 where there is more than one row). Then row g of every step reads
-// only values that row g of an earlier step wrote, and each row's steps run
-// in order: the results are the step-by-step ones, bit for bit (the folds'
-// order within a row does not change).
+// reduction folds along the last axis only. The group may only touch memory
+// that one of its steps writes the way that step writes it: every operand of
+// the group whose addresses overlap a written operand's visits the same
+// addresses at every point of the walk (same address at the origin, same
+// strides), and a written operand's rows are disjoint. Then row g of every
+// step reads only values that row g of an earlier step wrote, and each
+// row's steps run in order: the results are the step-by-step ones, bit for
+// bit (the folds' order within a row does not change).
 
 // bandOff turns banding off, for the tests that compare both ways.
 var bandOff atomic.Bool
@@ -61,13 +62,78 @@ type bander interface {
 	startRows() (run func(g0, g1 int), stop func())
 }
 
-// bandAccess is one operand of a program in memory: its storage, its
-// offset and its strides along the outer dimensions.
+// bandAccess is one operand of a program in memory, in bytes: the address
+// of its element at the origin of the iteration, its element size, its
+// strides along every dimension of the iteration shape, and the span of
+// addresses the whole walk touches. Two tensors over one Go slice (Wrap
+// twice) are two storages: addresses, not storages, say what overlaps.
 type bandAccess struct {
-	base    unsafe.Pointer
-	offset  int
-	outer   []int
+	start   uintptr
+	size    uintptr
+	strides []int // bytes
+	lo, hi  uintptr
 	written bool
+}
+
+// newBandAccess describes an operand whose origin element is at start,
+// walked with strides (in elements) over dims.
+func newBandAccess(start, size uintptr, strides []int, dims shape.Shape, written bool) bandAccess {
+	a := bandAccess{start: start, size: size, strides: make([]int, len(strides)), lo: start, hi: start + size, written: written}
+	for d, s := range strides {
+		a.strides[d] = s * int(size)
+		if dims[d] > 1 {
+			reach := a.strides[d] * (dims[d] - 1)
+			if reach < 0 {
+				a.lo -= uintptr(-reach)
+			} else {
+				a.hi += uintptr(reach)
+			}
+		}
+	}
+	return a
+}
+
+// overlaps reports whether a and b touch a common byte.
+func (a bandAccess) overlaps(b bandAccess) bool { return a.lo < b.hi && b.lo < a.hi }
+
+// sameWalk reports whether a and b visit the same elements at every point
+// of the iteration over dims.
+func (a bandAccess) sameWalk(b bandAccess, dims shape.Shape) bool {
+	if a.start != b.start || a.size != b.size {
+		return false
+	}
+	for d, n := range dims {
+		if n > 1 && a.strides[d] != b.strides[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsDisjoint reports whether the rows of a written operand (the
+// iteration's outer indices) touch disjoint memory: sorted by their
+// strides, each outer dimension steps past everything the dimensions
+// inside it reach.
+func (a bandAccess) rowsDisjoint(dims shape.Shape) bool {
+	last := len(dims) - 1
+	extent := int(a.size)
+	if dims[last] > 1 {
+		extent += abs(a.strides[last]) * (dims[last] - 1)
+	}
+	var outer []int
+	for d := range last {
+		if dims[d] > 1 {
+			outer = append(outer, d)
+		}
+	}
+	slices.SortFunc(outer, func(x, y int) int { return abs(a.strides[x]) - abs(a.strides[y]) })
+	for _, d := range outer {
+		if abs(a.strides[d]) < extent {
+			return false
+		}
+		extent += abs(a.strides[d]) * (dims[d] - 1)
+	}
+	return true
 }
 
 // banded is implemented by the steps that can run in bands.
@@ -128,30 +194,19 @@ func bandMember(s step) (bander, bool) {
 }
 
 // rowsKeepApart reports whether the accesses of a group over iteration
-// shape dims read written memory only at the rows that wrote it, and write
-// disjoint rows.
+// shape dims read written memory only where the same point of the walk
+// writes it (so only at the rows that wrote it), and write disjoint rows.
 func rowsKeepApart(dims shape.Shape, acc []bandAccess) bool {
-	outer := dims[:len(dims)-1]
 	for _, w := range acc {
 		if !w.written {
 			continue
 		}
-		for d, n := range outer {
-			if n > 1 && w.outer[d] == 0 {
-				return false
-			}
+		if !w.rowsDisjoint(dims) {
+			return false
 		}
 		for _, a := range acc {
-			if a.base != w.base {
-				continue
-			}
-			if a.offset != w.offset {
+			if a.overlaps(w) && !a.sameWalk(w, dims) {
 				return false
-			}
-			for d, n := range outer {
-				if n > 1 && a.outer[d] != w.outer[d] {
-					return false
-				}
 			}
 		}
 	}
@@ -261,7 +316,7 @@ func (p *program[T]) bandShape() (shape.Shape, bool) {
 }
 
 func (p *program[T]) accesses(to []bandAccess) []bandAccess {
-	last := len(p.shape) - 1
+	size := unsafe.Sizeof(*new(T))
 	for k, data := range p.data {
 		if data == nil {
 			continue // the arg reductions' positions: not memory
@@ -270,8 +325,8 @@ func (p *program[T]) accesses(to []bandAccess) []bandAccess {
 		for _, o := range p.outs {
 			written = written || o.operand == k
 		}
-		to = append(to, bandAccess{base: unsafe.Pointer(unsafe.SliceData(data)), offset: p.offsets[k],
-			outer: p.strides[k][:last], written: written})
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(data))) + uintptr(p.offsets[k])*size
+		to = append(to, newBandAccess(start, size, p.strides[k], p.shape, written))
 	}
 	return to
 }

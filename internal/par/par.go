@@ -1,6 +1,7 @@
 package par
 
 import (
+	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,10 @@ func spinDeadline() time.Time { return time.Now().Add(time.Duration(spin.Load())
 // the others concurrently on pool goroutines (fresh ones when the pool is
 // busy, as when several goroutines run Do at once), and returns when all
 // have returned. A panic in a piece run off the calling goroutine is
-// re-raised by Do on the calling goroutine once every piece has finished.
+// re-raised by Do on the calling goroutine once every piece has finished;
+// a panic in fn(0) goes on once the others have finished. A piece that
+// calls runtime.Goexit ends its goroutine (a pool goroutine is lost to the
+// pool) and Do panics with errGoexit's message.
 func Do(n int, fn func(k int)) {
 	if n <= 1 {
 		if n == 1 {
@@ -47,7 +51,16 @@ func Do(n int, fn func(k int)) {
 			go t.run()
 		}
 	}
+	callerDone := false
+	defer func() {
+		if !callerDone {
+			// fn(0) panicked: the other pieces may use what the caller's
+			// deferred calls free, so they finish before the panic goes on.
+			s.wait()
+		}
+	}()
 	fn(0)
+	callerDone = true
 	s.wait()
 	if p := s.panicked; p != nil {
 		putStep(s)
@@ -55,6 +68,10 @@ func Do(n int, fn func(k int)) {
 	}
 	putStep(s)
 }
+
+// errGoexit is what Do re-raises for a piece that called runtime.Goexit
+// (t.FailNow from a test, say) off the calling goroutine.
+var errGoexit = errors.New("par: a piece called runtime.Goexit on a pool goroutine")
 
 // step counts the pieces of one Do still running.
 type step struct {
@@ -105,17 +122,29 @@ func (t piece) run() {
 }
 
 // call calls the piece's function, recording a panic for Do to re-raise.
+// If the function calls runtime.Goexit, call records that, marks the
+// piece finished and lets the goroutine end.
 func (t piece) call() {
+	returned := false
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		exiting := p == nil && !returned
+		if exiting {
+			p = errGoexit
+		}
+		if p != nil {
 			t.step.mu.Lock()
 			if t.step.panicked == nil {
 				t.step.panicked = p
 			}
 			t.step.mu.Unlock()
 		}
+		if exiting {
+			t.finish()
+		}
 	}()
 	t.fn(t.k)
+	returned = true
 }
 
 // finish marks the piece finished.

@@ -112,6 +112,44 @@ func TestDoReraisesPanics(t *testing.T) {
 	}
 }
 
+// TestDoWaitsWhenTheCallerPanics checks that a panic in fn(0) leaves Do
+// only after the other pieces have finished.
+func TestDoWaitsWhenTheCallerPanics(t *testing.T) {
+	withSpin(t, 50*time.Microsecond)
+	var finished atomic.Int32
+	func() {
+		defer func() { _ = recover() }()
+		Do(3, func(k int) {
+			if k == 0 {
+				panic("caller's piece")
+			}
+			time.Sleep(2 * time.Millisecond)
+			finished.Add(1)
+		})
+	}()
+	if n := finished.Load(); n != 2 {
+		t.Fatalf("%d of 2 other pieces had finished when the caller's panic went on", n)
+	}
+}
+
+// TestDoGoexit checks that a piece calling runtime.Goexit off the calling
+// goroutine makes Do panic instead of waiting forever.
+func TestDoGoexit(t *testing.T) {
+	withSpin(t, 50*time.Microsecond)
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		Do(2, func(k int) {
+			if k == 1 {
+				runtime.Goexit()
+			}
+		})
+		return nil
+	}()
+	if got != errGoexit {
+		t.Fatalf("Do re-raised %v, want %v", got, errGoexit)
+	}
+}
+
 // TestSleepingWorkerWakes lets the pool go to sleep and checks that the
 // next Do still runs every piece.
 func TestSleepingWorkerWakes(t *testing.T) {
