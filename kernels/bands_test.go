@@ -1,7 +1,6 @@
 package kernels
 
 import (
-	"math"
 	"strings"
 	"testing"
 
@@ -85,10 +84,7 @@ func bandScenes(t *testing.T) []bandScene {
 			return assign(big.Slice(0, 0, 74, 2).Slice(1, 0, 159, 3), layerNorm(x(), 1))
 		}, 1},
 		{"with NaN and infinities in the rows", func() ([]*tensor.Tensor[float64], func() error) {
-			in := x()
-			in.Set(math.NaN(), 0, 3)
-			in.Set(math.Inf(1), 1, 4)
-			in.Set(math.Inf(-1), 2, 5)
+			in := withSpecials(x())
 			return assign(tensor.Zeros[float64](37, 53), expr.Softmax[float64](in, 1))
 		}, 1},
 		{"AssignAll: the loss and the probabilities", func() ([]*tensor.Tensor[float64], func() error) {
@@ -161,19 +157,7 @@ func TestBandsAgreeWithReference(t *testing.T) {
 // returning the destinations' bits.
 func runBandScene(t *testing.T, sc bandScene, on bool) [][]uint64 {
 	t.Helper()
-	defer bandOff.Store(false)
-	bandOff.Store(!on)
-	dsts, call := sc.build()
-	if err := call(); err != nil {
-		t.Fatal(err)
-	}
-	out := make([][]uint64, len(dsts))
-	for i, d := range dsts {
-		for v := range d.Values() {
-			out[i] = append(out[i], math.Float64bits(v))
-		}
-	}
-	return out
+	return runSwitched(t, &bandOff, on, sc.build)
 }
 
 // TestBandsExplained checks that Explain says which steps run in bands.

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,6 +21,15 @@ type spillScene struct {
 	name  string
 	build func() (dsts []*tensor.Tensor[float64], call func() error)
 	spill int // the reductions lowered with a tee: 0 where the rule must not apply
+}
+
+// withSpecials puts a NaN, +Inf and -Inf into x's first three rows and
+// returns x.
+func withSpecials(x *tensor.Tensor[float64]) *tensor.Tensor[float64] {
+	x.Set(math.NaN(), 0, 3)
+	x.Set(math.Inf(1), 1, 4)
+	x.Set(math.Inf(-1), 2, 5)
+	return x
 }
 
 // expShifted is exp(x - max) / sum(exp(x - max)) along axis, softmax's numerator,
@@ -48,10 +58,7 @@ func spillScenes() []spillScene {
 			return assign(big.Slice(0, 0, 18, 2).Slice(1, 0, 900, 3), expr.Softmax[float64](x(), 1))
 		}, 1},
 		{"with NaN and infinities in the rows", func() ([]*tensor.Tensor[float64], func() error) {
-			in := x()
-			in.Set(math.NaN(), 0, 3)
-			in.Set(math.Inf(1), 1, 4)
-			in.Set(math.Inf(-1), 2, 5)
+			in := withSpecials(x())
 			return assign(tensor.Zeros[float64](9, 300), expr.Softmax[float64](in, 1))
 		}, 1},
 		{"normalised by the maximum instead of the sum", func() ([]*tensor.Tensor[float64], func() error) {
@@ -160,9 +167,16 @@ func TestSpillChangesNoBit(t *testing.T) {
 // returning the destinations' bits.
 func runSpillScene(t *testing.T, sc spillScene, on bool) [][]uint64 {
 	t.Helper()
-	defer spillOff.Store(false)
-	spillOff.Store(!on)
-	dsts, call := sc.build()
+	return runSwitched(t, &spillOff, on, sc.build)
+}
+
+// runSwitched builds a scene afresh and runs it with the rule that off
+// turns off set to on, returning the destinations' bits.
+func runSwitched(t *testing.T, off *atomic.Bool, on bool, build func() ([]*tensor.Tensor[float64], func() error)) [][]uint64 {
+	t.Helper()
+	defer off.Store(false)
+	off.Store(!on)
+	dsts, call := build()
 	if err := call(); err != nil {
 		t.Fatal(err)
 	}
