@@ -115,3 +115,35 @@ func BenchmarkTileRows(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBandBytes measures softmax and layer norm over 4096×1000
+// float32 with bands of rows spanning 8 KiB to 256 KiB of a row's operand
+// (bandBytes), and with banding off: the band length's measurement.
+func BenchmarkBandBytes(b *testing.B) {
+	x := tensor.Randn[float32](1, 4096, 1000)
+	dst := tensor.Zeros[float32](4096, 1000)
+	mean := expr.Mean[float32](x, expr.Axis(1), expr.KeepDims())
+	norm := expr.Div(expr.Sub[float32](x, mean), expr.Sqrt(expr.AddScalar(expr.Var[float32](x, expr.Axis(1), expr.KeepDims()), 1e-5)))
+	for _, c := range []struct {
+		name string
+		e    expr.Exp[float32]
+	}{{"softmax", expr.Softmax[float32](x, 1)}, {"layernorm", norm}} {
+		for _, size := range []int{0, 8 << 10, 32 << 10, 128 << 10, 256 << 10} {
+			name := fmt.Sprintf("%s/bytes=%d", c.name, size)
+			if size == 0 {
+				name = c.name + "/off"
+			}
+			b.Run(name, func(b *testing.B) {
+				old := bandBytes
+				defer func() { bandBytes = old; bandOff.Store(false) }()
+				bandBytes = max(size, 1)
+				bandOff.Store(size == 0)
+				for b.Loop() {
+					if err := Assign(dst, c.e); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
