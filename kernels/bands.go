@@ -153,8 +153,8 @@ func (s *reduceStep[T]) bander() (bander, bool) {
 // bandGroup returns the end of the group of steps starting at steps[i], or
 // i+1 when steps[i] starts none.
 func bandGroup(steps []step, i int) int {
-	if bandOff.Load() {
-		return i + 1
+	if bandOff.Load() || i+1 == len(steps) {
+		return i + 1 // a last step groups with nothing: no accesses to describe
 	}
 	first, ok := bandMember(steps[i])
 	if !ok {
