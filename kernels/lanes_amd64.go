@@ -125,13 +125,13 @@ func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] 
 }
 
 // laneFold folds v with a reduction's combining op, add (a sum), maximum or
-// minimum, in the lane loops: whole vectors in four vector accumulators,
-// then the tail in order. ok is false, leaving the block to the scalar
+// minimum, in the lane loops: whole vectors in vector accumulators (eight
+// for a sum, four for max and min), then the tail in order. ok is false, leaving the block to the scalar
 // fold, where the level has no lane loops, v is shorter than a vector, the
 // op is another, or, for maximum and minimum, a NaN or a zero result makes
 // the order of the fold matter (the first NaN, the sign of the last zero).
 // A sum is a different order of the same additions: the pairwise sum's
-// base case with 16 (float64) or 32 (float32) partial sums instead of four.
+// base case with 32 (float64) or 64 (float32) partial sums instead of four.
 func laneFold[T tensor.Number](op ops.Op, v []T) (r T, ok bool) {
 	if !lanesOn() {
 		return r, false
@@ -148,7 +148,7 @@ func laneFold[T tensor.Number](op ops.Op, v []T) (r T, ok bool) {
 }
 
 // lanePartialSums is the number of partial sums the lane loop's sum keeps
-// for T (four vectors of lanes) at the level selected, or 0 where the lane
+// for T (laneSumVectors vectors of lanes) at the level selected, or 0 where the lane
 // loops do not add T.
 func lanePartialSums[T tensor.Number]() int {
 	if !lanesOn() {
@@ -156,7 +156,7 @@ func lanePartialSums[T tensor.Number]() int {
 	}
 	switch any(T(0)).(type) {
 	case float64, float32:
-		return 4 * laneBytes / int(unsafe.Sizeof(T(0)))
+		return laneSumVectors * laneBytes / int(unsafe.Sizeof(T(0)))
 	}
 	return 0
 }

@@ -64,7 +64,8 @@ func lanesTakeTheBlocks[T float32 | float64](t *testing.T, on bool, lanes int) {
 }
 
 // TestLaneFold checks the lane loops' folds against the scalar fold, for
-// lengths around the vector and the four-vector step: maximum and minimum
+// lengths around the vector and the steps of four and eight vectors
+// (the sums keep eight accumulators, max and min four): maximum and minimum
 // exactly, or left to the scalar fold (NaN, a zero result); sums within a
 // few ulp of the length (another order of the same additions).
 func TestLaneFold(t *testing.T) {
@@ -76,7 +77,7 @@ func TestLaneFold(t *testing.T) {
 func laneFoldMatches[T float32 | float64](t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	specials := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1)}
-	for _, n := range []int{1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128} {
+	for _, n := range []int{1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 96, 127, 128, 200, 255, 1000} {
 		for trial := range 40 {
 			v := make([]T, n)
 			for i := range v {

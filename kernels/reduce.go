@@ -310,7 +310,7 @@ const pairwiseBase = 128
 
 // pairwiseSum returns the sum of v by pairwise (cascade) summation. Where
 // the lane loops add the base case, it is sixteen additions long for each
-// of their partial sums (512 elements of float32, 256 of float64), as deep
+// of their partial sums (1024 elements of float32, 512 of float64), as deep
 // as each of NumPy's eight accumulators over its blocks of 128: fewer,
 // longer calls of the lane loop, whose per-call cost dominated rows of a
 // thousand elements at the scalar loop's base of 128.

@@ -100,14 +100,63 @@ func (p *program[T]) run() {
 	}
 	w := p.walkShape()
 	total := w.planes * w.perPlane()
-	workers := min(runtime.GOMAXPROCS(0), total)
-	if w.planes*w.rows*inner*p.cost() < parallelThreshold || workers < 2 {
+	workers := p.goroutines(w, total)
+	if workers < 2 {
 		p.runRange(w, 0, total, p.red.mainAccumulator())
 		return
 	}
 	accs := p.red.accumulators(workers)
 	par.Do(workers, func(k int) { p.runRange(w, total*k/workers, total*(k+1)/workers, accs[k]) })
 	p.red.merge(accs)
+}
+
+// goroutines is the number of goroutines that run p, walked as w, split into
+// at most pieces: 1 under parallelThreshold, else up to GOMAXPROCS.
+func (p *program[T]) goroutines(w walk, pieces int) int {
+	if w.planes*w.rows*p.shape[len(p.shape)-1]*p.cost() < parallelThreshold {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), pieces)
+}
+
+// rowsApart reports whether p, walked as w, is a reduction whose rows fold
+// into accumulators of their own: along the last axis only (the
+// accumulators' stride is 0 there and nowhere else), not tiled, over a
+// non-empty last axis.
+func (p *program[T]) rowsApart(w walk) bool {
+	last := len(p.shape) - 1
+	if p.red == nil || last < 0 || p.shape[last] == 0 || w.groupRows != 1 || p.strides[0][last] != 0 {
+		return false
+	}
+	for d, s := range p.strides[0][:last] {
+		if s == 0 && p.shape[d] > 1 {
+			return false // folds across rows
+		}
+	}
+	return true
+}
+
+// runRowsApart runs and finishes a reduction whose rows fold apart
+// (rowsApart), and reports false, running nothing, for another program.
+// Its goroutines split the rows, not the blocks: each folds its rows into
+// the main accumulators and finishes them, so none needs accumulators of
+// its own, nothing is merged, and the result has the same bits at every
+// thread count.
+func (p *program[T]) runRowsApart() bool {
+	w := p.walkShape()
+	if !p.rowsApart(w) {
+		return false
+	}
+	rows := w.planes * w.groups()
+	acc := p.red.mainAccumulator()
+	fold := func(g0, g1 int) { p.foldFinishRows(w, g0, g1, acc) }
+	workers := p.goroutines(w, rows)
+	if workers < 2 {
+		fold(0, rows)
+		return true
+	}
+	par.Do(workers, func(k int) { fold(rows*k/workers, rows*(k+1)/workers) })
+	return true
 }
 
 // walk is the division of the iteration space into work items.
@@ -238,6 +287,41 @@ func (p *program[T]) foldsRows(wk walk) bool {
 	return p.red != nil && !p.red.def.Arg && len(p.code) == 0 && len(p.leafSlot) == 1 && len(p.data) == 2 &&
 		p.convert[0] == nil && p.result == p.leafSlot[0] && !p.scalar && wk.groupRows == 1 &&
 		p.strides[1][last] == 1 && p.strides[0][last] == 0
+}
+
+// foldFinishRows folds rows [g0, g1) of p, a reduction whose rows fold
+// apart (rowsApart), into acc and finishes them: runRange then finishRows.
+// Where foldRows runs the program and a row is one block, each row's value
+// is combined with its accumulator's start and finished at once, which
+// are the bits of the two calls: the compensation of a sum of one value
+// stays zero (or NaN, beside an infinite sum, which finishing ignores).
+func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *accumulator[T]) {
+	if !p.foldsRows(wk) || wk.perRow != 1 {
+		p.runRange(wk, g0*wk.perRow, g1*wk.perRow, acc)
+		p.red.finishRows(p, g0, g1)
+		return
+	}
+	last := len(p.shape) - 1
+	inner, data, def := p.shape[last], p.data[1], p.red.def
+	start, count := ops.Start[T](def.Identity), T(p.red.count)
+	c := newItemCursor(wk, g0)
+	accBase, xBase := p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
+	for g := g0; g < g1; g++ {
+		accOff, xOff := accBase, xBase
+		if last > 0 {
+			accOff += c.group * p.strides[0][last-1]
+			xOff += c.group * p.strides[1][last-1]
+		}
+		v, _ := p.red.foldBlock(data[xOff:xOff+inner], 0, 0)
+		v = combine(def.Combine, start, v)
+		if def.Average {
+			v /= count
+		}
+		acc.vals[accOff] = v
+		if c.next() {
+			accBase, xBase = p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
+		}
+	}
 }
 
 // foldRows is runRange for a program foldsRows accepts: each block is

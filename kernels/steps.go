@@ -107,7 +107,13 @@ type reduceStep[T tensor.Number] struct {
 	partials *partials[T]
 }
 
+// run folds the reduction into its accumulators and finishes them: split
+// by rows where the rows fold apart (runRowsApart), else by blocks, each
+// goroutine into accumulators of its own, merged before the finish.
 func (s *reduceStep[T]) run() {
+	if s.p.runRowsApart() {
+		return
+	}
 	s.p.run()
 	s.p.red.finish()
 }

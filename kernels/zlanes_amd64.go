@@ -223,6 +223,10 @@ func laneMax64(x *float64, n int) (r float64, nan int)
 //go:noescape
 func laneMin64(x *float64, n int) (r float64, nan int)
 
+// laneSumVectors is the number of vector accumulators of laneSum64 and
+// laneSum32.
+const laneSumVectors = 8
+
 // lanes64 runs the float64 lane loop of an op (kind laneOp, k the op), a fused
 // pair (lanePair, k its number) or a fused triple (laneTriple); it reports
 // false, computing nothing, when there is none.

@@ -2319,40 +2319,74 @@ TEXT ·laneSum64(SB), NOSPLIT, $0-24
 	VMOVUPS (AX), Y1
 	VMOVUPS (AX), Y2
 	VMOVUPS (AX), Y3
+	VMOVUPS (AX), Y4
+	VMOVUPS (AX), Y5
+	VMOVUPS (AX), Y6
+	VMOVUPS (AX), Y7
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, CX
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
 
-four139:
-	CMPQ    CX, $0x00000010
+all139:
+	CMPQ    CX, $0x00000020
 	JL      one140
-	VMOVUPS (AX), Y4
-	VADDPD  Y4, Y0, Y0
-	VMOVUPS 32(AX), Y4
-	VADDPD  Y4, Y1, Y1
-	VMOVUPS 64(AX), Y4
-	VADDPD  Y4, Y2, Y2
-	VMOVUPS 96(AX), Y4
-	VADDPD  Y4, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	JMP     four139
+	VMOVUPS (AX), Y8
+	VADDPD  Y8, Y0, Y0
+	VMOVUPS 32(AX), Y8
+	VADDPD  Y8, Y1, Y1
+	VMOVUPS 64(AX), Y8
+	VADDPD  Y8, Y2, Y2
+	VMOVUPS 96(AX), Y8
+	VADDPD  Y8, Y3, Y3
+	VMOVUPS 128(AX), Y8
+	VADDPD  Y8, Y4, Y4
+	VMOVUPS 160(AX), Y8
+	VADDPD  Y8, Y5, Y5
+	VMOVUPS 192(AX), Y8
+	VADDPD  Y8, Y6, Y6
+	VMOVUPS 224(AX), Y8
+	VADDPD  Y8, Y7, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000020, CX
+	JMP     all139
 
 one140:
+	CMPQ    CX, $0x00000010
+	JL      singles142
+	VMOVUPS (AX), Y8
+	VADDPD  Y8, Y0, Y0
+	VMOVUPS 32(AX), Y8
+	VADDPD  Y8, Y1, Y1
+	VMOVUPS 64(AX), Y8
+	VADDPD  Y8, Y2, Y2
+	VMOVUPS 96(AX), Y8
+	VADDPD  Y8, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+
+singles142:
 	TESTQ   CX, CX
 	JLE     done141
-	VMOVUPS (AX), Y4
-	VADDPD  Y4, Y0, Y0
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, CX
-	JMP     one140
+	VMOVUPS (AX), Y8
+	VADDPD  Y8, Y0, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, CX
+	JMP     singles142
 
 done141:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y7, Y6, Y6
 	VADDPD       Y2, Y0, Y0
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y4, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPD       X1, X0, X0
 	VPERMILPD    $0x01, X0, X1
@@ -2374,9 +2408,9 @@ TEXT ·laneMax64(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, CX
 
-four142:
+all143:
 	CMPQ    CX, $0x00000010
-	JL      one143
+	JL      one144
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -2395,20 +2429,20 @@ four142:
 	VMAXPD  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
-	JMP     four142
+	JMP     all143
 
-one143:
+one144:
 	TESTQ   CX, CX
-	JLE     done144
+	JLE     done145
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMAXPD  Y5, Y0, Y0
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, CX
-	JMP     one143
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, CX
+	JMP     one144
 
-done144:
+done145:
 	VMAXPD       Y1, Y0, Y0
 	VMAXPD       Y3, Y2, Y2
 	VMAXPD       Y2, Y0, Y0
@@ -2435,9 +2469,9 @@ TEXT ·laneMin64(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, CX
 
-four145:
+all146:
 	CMPQ    CX, $0x00000010
-	JL      one146
+	JL      one147
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -2456,20 +2490,20 @@ four145:
 	VMINPD  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
-	JMP     four145
+	JMP     all146
 
-one146:
+one147:
 	TESTQ   CX, CX
-	JLE     done147
+	JLE     done148
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMINPD  Y5, Y0, Y0
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, CX
-	JMP     one146
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, CX
+	JMP     one147
 
-done147:
+done148:
 	VMINPD       Y1, Y0, Y0
 	VMINPD       Y3, Y2, Y2
 	VMINPD       Y2, Y0, Y0
@@ -2493,18 +2527,18 @@ TEXT ·laneNeg32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop148:
+loop149:
 	TESTQ   BX, BX
-	JLE     done149
+	JLE     done150
 	VMOVUPS (CX), Y0
 	VPXOR   laneconst<>+224(SB), Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop148
+	JMP     loop149
 
-done149:
+done150:
 	VZEROUPPER
 	RET
 
@@ -2518,9 +2552,9 @@ TEXT ·laneAbs32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop150:
+loop151:
 	TESTQ   BX, BX
-	JLE     done151
+	JLE     done152
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2528,9 +2562,9 @@ loop150:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop150
+	JMP     loop151
 
-done151:
+done152:
 	VZEROUPPER
 	RET
 
@@ -2544,18 +2578,18 @@ TEXT ·laneSqrt32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop152:
+loop153:
 	TESTQ   BX, BX
-	JLE     done153
+	JLE     done154
 	VMOVUPS (CX), Y0
 	VSQRTPS Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop152
+	JMP     loop153
 
-done153:
+done154:
 	VZEROUPPER
 	RET
 
@@ -2569,9 +2603,9 @@ TEXT ·laneRelu32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop154:
+loop155:
 	TESTQ     BX, BX
-	JLE       done155
+	JLE       done156
 	VMOVUPS   (CX), Y0
 	VCMPPS    $0x1e, laneconst<>+160(SB), Y0, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
@@ -2582,9 +2616,9 @@ loop154:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop154
+	JMP       loop155
 
-done155:
+done156:
 	VZEROUPPER
 	RET
 
@@ -2598,18 +2632,18 @@ TEXT ·laneFloor32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop156:
+loop157:
 	TESTQ    BX, BX
-	JLE      done157
+	JLE      done158
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x01, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop156
+	JMP      loop157
 
-done157:
+done158:
 	VZEROUPPER
 	RET
 
@@ -2623,18 +2657,18 @@ TEXT ·laneCeil32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop158:
+loop159:
 	TESTQ    BX, BX
-	JLE      done159
+	JLE      done160
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x02, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop158
+	JMP      loop159
 
-done159:
+done160:
 	VZEROUPPER
 	RET
 
@@ -2648,18 +2682,18 @@ TEXT ·laneTrunc32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop160:
+loop161:
 	TESTQ    BX, BX
-	JLE      done161
+	JLE      done162
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x03, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop160
+	JMP      loop161
 
-done161:
+done162:
 	VZEROUPPER
 	RET
 
@@ -2673,18 +2707,18 @@ TEXT ·laneRint32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop162:
+loop163:
 	TESTQ    BX, BX
-	JLE      done163
+	JLE      done164
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x00, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop162
+	JMP      loop163
 
-done163:
+done164:
 	VZEROUPPER
 	RET
 
@@ -2698,18 +2732,18 @@ TEXT ·laneSquare32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop164:
+loop165:
 	TESTQ   BX, BX
-	JLE     done165
+	JLE     done166
 	VMOVUPS (CX), Y0
 	VMULPS  Y0, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop164
+	JMP     loop165
 
-done165:
+done166:
 	VZEROUPPER
 	RET
 
@@ -2723,9 +2757,9 @@ TEXT ·laneSign32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop166:
+loop167:
 	TESTQ     BX, BX
-	JLE       done167
+	JLE       done168
 	VMOVUPS   (CX), Y0
 	VCMPPS    $0x03, Y0, Y0, Y1
 	VMOVUPS   laneconst<>+160(SB), Y2
@@ -2738,9 +2772,9 @@ loop166:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop166
+	JMP       loop167
 
-done167:
+done168:
 	VZEROUPPER
 	RET
 
@@ -2754,9 +2788,9 @@ TEXT ·laneReciprocal32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop168:
+loop169:
 	TESTQ   BX, BX
-	JLE     done169
+	JLE     done170
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+192(SB), Y1
 	VDIVPS  Y0, Y1, Y0
@@ -2764,9 +2798,9 @@ loop168:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop168
+	JMP     loop169
 
-done169:
+done170:
 	VZEROUPPER
 	RET
 
@@ -2780,9 +2814,9 @@ TEXT ·laneIsnan32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop170:
+loop171:
 	TESTQ   BX, BX
-	JLE     done171
+	JLE     done172
 	VMOVUPS (CX), Y0
 	VCMPPS  $0x03, Y0, Y0, Y0
 	VPAND   laneconst<>+192(SB), Y0, Y0
@@ -2790,9 +2824,9 @@ loop170:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop170
+	JMP     loop171
 
-done171:
+done172:
 	VZEROUPPER
 	RET
 
@@ -2806,9 +2840,9 @@ TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop172:
+loop173:
 	TESTQ   BX, BX
-	JLE     done173
+	JLE     done174
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2818,9 +2852,9 @@ loop172:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop172
+	JMP     loop173
 
-done173:
+done174:
 	VZEROUPPER
 	RET
 
@@ -2834,9 +2868,9 @@ TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop174:
+loop175:
 	TESTQ   BX, BX
-	JLE     done175
+	JLE     done176
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2846,9 +2880,9 @@ loop174:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop174
+	JMP     loop175
 
-done175:
+done176:
 	VZEROUPPER
 	RET
 
@@ -2862,9 +2896,9 @@ TEXT ·laneLogicalNot32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop176:
+loop177:
 	TESTQ   BX, BX
-	JLE     done177
+	JLE     done178
 	VMOVUPS (CX), Y0
 	VCMPPS  $0x00, laneconst<>+160(SB), Y0, Y0
 	VPAND   laneconst<>+192(SB), Y0, Y0
@@ -2872,9 +2906,9 @@ loop176:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop176
+	JMP     loop177
 
-done177:
+done178:
 	VZEROUPPER
 	RET
 
@@ -2888,17 +2922,17 @@ TEXT ·laneStopGradient32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop178:
+loop179:
 	TESTQ   BX, BX
-	JLE     done179
+	JLE     done180
 	VMOVUPS (CX), Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop178
+	JMP     loop179
 
-done179:
+done180:
 	VZEROUPPER
 	RET
 
@@ -2914,9 +2948,9 @@ TEXT ·laneAdd32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop180:
+loop181:
 	TESTQ   BX, BX
-	JLE     done181
+	JLE     done182
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VADDPS  Y1, Y0, Y0
@@ -2925,9 +2959,9 @@ loop180:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop180
+	JMP     loop181
 
-done181:
+done182:
 	VZEROUPPER
 	RET
 
@@ -2943,9 +2977,9 @@ TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop182:
+loop183:
 	TESTQ   BX, BX
-	JLE     done183
+	JLE     done184
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VSUBPS  Y1, Y0, Y0
@@ -2954,9 +2988,9 @@ loop182:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop182
+	JMP     loop183
 
-done183:
+done184:
 	VZEROUPPER
 	RET
 
@@ -2972,9 +3006,9 @@ TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop184:
+loop185:
 	TESTQ   BX, BX
-	JLE     done185
+	JLE     done186
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VMULPS  Y1, Y0, Y0
@@ -2983,9 +3017,9 @@ loop184:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop184
+	JMP     loop185
 
-done185:
+done186:
 	VZEROUPPER
 	RET
 
@@ -3001,9 +3035,9 @@ TEXT ·laneDivide32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop186:
+loop187:
 	TESTQ   BX, BX
-	JLE     done187
+	JLE     done188
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VDIVPS  Y1, Y0, Y0
@@ -3012,9 +3046,9 @@ loop186:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop186
+	JMP     loop187
 
-done187:
+done188:
 	VZEROUPPER
 	RET
 
@@ -3030,9 +3064,9 @@ TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop188:
+loop189:
 	TESTQ     BX, BX
-	JLE       done189
+	JLE       done190
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPS    $0x1e, Y1, Y0, Y2
@@ -3044,9 +3078,9 @@ loop188:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop188
+	JMP       loop189
 
-done189:
+done190:
 	VZEROUPPER
 	RET
 
@@ -3062,9 +3096,9 @@ TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop190:
+loop191:
 	TESTQ     BX, BX
-	JLE       done191
+	JLE       done192
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPS    $0x11, Y1, Y0, Y2
@@ -3076,9 +3110,9 @@ loop190:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop190
+	JMP       loop191
 
-done191:
+done192:
 	VZEROUPPER
 	RET
 
@@ -3094,9 +3128,9 @@ TEXT ·laneEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop192:
+loop193:
 	TESTQ   BX, BX
-	JLE     done193
+	JLE     done194
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x00, Y1, Y0, Y0
@@ -3106,9 +3140,9 @@ loop192:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop192
+	JMP     loop193
 
-done193:
+done194:
 	VZEROUPPER
 	RET
 
@@ -3124,9 +3158,9 @@ TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop194:
+loop195:
 	TESTQ   BX, BX
-	JLE     done195
+	JLE     done196
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, Y1, Y0, Y0
@@ -3136,9 +3170,9 @@ loop194:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop194
+	JMP     loop195
 
-done195:
+done196:
 	VZEROUPPER
 	RET
 
@@ -3154,9 +3188,9 @@ TEXT ·laneLess32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop196:
+loop197:
 	TESTQ   BX, BX
-	JLE     done197
+	JLE     done198
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x11, Y1, Y0, Y0
@@ -3166,9 +3200,9 @@ loop196:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop196
+	JMP     loop197
 
-done197:
+done198:
 	VZEROUPPER
 	RET
 
@@ -3184,9 +3218,9 @@ TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop198:
+loop199:
 	TESTQ   BX, BX
-	JLE     done199
+	JLE     done200
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x12, Y1, Y0, Y0
@@ -3196,9 +3230,9 @@ loop198:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop198
+	JMP     loop199
 
-done199:
+done200:
 	VZEROUPPER
 	RET
 
@@ -3214,9 +3248,9 @@ TEXT ·laneGreater32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop200:
+loop201:
 	TESTQ   BX, BX
-	JLE     done201
+	JLE     done202
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x1e, Y1, Y0, Y0
@@ -3226,9 +3260,9 @@ loop200:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop200
+	JMP     loop201
 
-done201:
+done202:
 	VZEROUPPER
 	RET
 
@@ -3244,9 +3278,9 @@ TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop202:
+loop203:
 	TESTQ   BX, BX
-	JLE     done203
+	JLE     done204
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x1d, Y1, Y0, Y0
@@ -3256,9 +3290,9 @@ loop202:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop202
+	JMP     loop203
 
-done203:
+done204:
 	VZEROUPPER
 	RET
 
@@ -3274,9 +3308,9 @@ TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop204:
+loop205:
 	TESTQ   BX, BX
-	JLE     done205
+	JLE     done206
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
@@ -3288,9 +3322,9 @@ loop204:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop204
+	JMP     loop205
 
-done205:
+done206:
 	VZEROUPPER
 	RET
 
@@ -3306,9 +3340,9 @@ TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop206:
+loop207:
 	TESTQ   BX, BX
-	JLE     done207
+	JLE     done208
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
@@ -3320,9 +3354,9 @@ loop206:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop206
+	JMP     loop207
 
-done207:
+done208:
 	VZEROUPPER
 	RET
 
@@ -3338,9 +3372,9 @@ TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop208:
+loop209:
 	TESTQ   BX, BX
-	JLE     done209
+	JLE     done210
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y0, Y0
@@ -3352,9 +3386,9 @@ loop208:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop208
+	JMP     loop209
 
-done209:
+done210:
 	VZEROUPPER
 	RET
 
@@ -3372,9 +3406,9 @@ TEXT ·laneWhere32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop210:
+loop211:
 	TESTQ     BX, BX
-	JLE       done211
+	JLE       done212
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -3386,9 +3420,9 @@ loop210:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop210
+	JMP       loop211
 
-done211:
+done212:
 	VZEROUPPER
 	RET
 
@@ -3406,9 +3440,9 @@ TEXT ·laneClip32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop212:
+loop213:
 	TESTQ     BX, BX
-	JLE       done213
+	JLE       done214
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -3426,9 +3460,9 @@ loop212:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop212
+	JMP       loop213
 
-done213:
+done214:
 	VZEROUPPER
 	RET
 
@@ -3446,9 +3480,9 @@ TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop214:
+loop215:
 	TESTQ   BX, BX
-	JLE     done215
+	JLE     done216
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3460,9 +3494,9 @@ loop214:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop214
+	JMP     loop215
 
-done215:
+done216:
 	VZEROUPPER
 	RET
 
@@ -3480,9 +3514,9 @@ TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop216:
+loop217:
 	TESTQ   BX, BX
-	JLE     done217
+	JLE     done218
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3494,9 +3528,9 @@ loop216:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop216
+	JMP     loop217
 
-done217:
+done218:
 	VZEROUPPER
 	RET
 
@@ -3514,9 +3548,9 @@ TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop218:
+loop219:
 	TESTQ   BX, BX
-	JLE     done219
+	JLE     done220
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3528,9 +3562,9 @@ loop218:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop218
+	JMP     loop219
 
-done219:
+done220:
 	VZEROUPPER
 	RET
 
@@ -3548,9 +3582,9 @@ TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop220:
+loop221:
 	TESTQ   BX, BX
-	JLE     done221
+	JLE     done222
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3562,9 +3596,9 @@ loop220:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop220
+	JMP     loop221
 
-done221:
+done222:
 	VZEROUPPER
 	RET
 
@@ -3582,9 +3616,9 @@ TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop222:
+loop223:
 	TESTQ   BX, BX
-	JLE     done223
+	JLE     done224
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3596,9 +3630,9 @@ loop222:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop222
+	JMP     loop223
 
-done223:
+done224:
 	VZEROUPPER
 	RET
 
@@ -3616,9 +3650,9 @@ TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop224:
+loop225:
 	TESTQ   BX, BX
-	JLE     done225
+	JLE     done226
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3630,9 +3664,9 @@ loop224:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop224
+	JMP     loop225
 
-done225:
+done226:
 	VZEROUPPER
 	RET
 
@@ -3650,9 +3684,9 @@ TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop226:
+loop227:
 	TESTQ   BX, BX
-	JLE     done227
+	JLE     done228
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3664,9 +3698,9 @@ loop226:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop226
+	JMP     loop227
 
-done227:
+done228:
 	VZEROUPPER
 	RET
 
@@ -3684,9 +3718,9 @@ TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop228:
+loop229:
 	TESTQ   BX, BX
-	JLE     done229
+	JLE     done230
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3698,9 +3732,9 @@ loop228:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop228
+	JMP     loop229
 
-done229:
+done230:
 	VZEROUPPER
 	RET
 
@@ -3718,9 +3752,9 @@ TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop230:
+loop231:
 	TESTQ   BX, BX
-	JLE     done231
+	JLE     done232
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3732,9 +3766,9 @@ loop230:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop230
+	JMP     loop231
 
-done231:
+done232:
 	VZEROUPPER
 	RET
 
@@ -3754,9 +3788,9 @@ TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop232:
+loop233:
 	TESTQ   BX, BX
-	JLE     done233
+	JLE     done234
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3771,9 +3805,9 @@ loop232:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop232
+	JMP     loop233
 
-done233:
+done234:
 	VZEROUPPER
 	RET
 
@@ -3793,9 +3827,9 @@ TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop234:
+loop235:
 	TESTQ   BX, BX
-	JLE     done235
+	JLE     done236
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3810,9 +3844,9 @@ loop234:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop234
+	JMP     loop235
 
-done235:
+done236:
 	VZEROUPPER
 	RET
 
@@ -3832,9 +3866,9 @@ TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop236:
+loop237:
 	TESTQ   BX, BX
-	JLE     done237
+	JLE     done238
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3849,9 +3883,9 @@ loop236:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop236
+	JMP     loop237
 
-done237:
+done238:
 	VZEROUPPER
 	RET
 
@@ -3871,9 +3905,9 @@ TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop238:
+loop239:
 	TESTQ   BX, BX
-	JLE     done239
+	JLE     done240
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3888,9 +3922,9 @@ loop238:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop238
+	JMP     loop239
 
-done239:
+done240:
 	VZEROUPPER
 	RET
 
@@ -3910,9 +3944,9 @@ TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop240:
+loop241:
 	TESTQ   BX, BX
-	JLE     done241
+	JLE     done242
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3927,9 +3961,9 @@ loop240:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop240
+	JMP     loop241
 
-done241:
+done242:
 	VZEROUPPER
 	RET
 
@@ -3949,9 +3983,9 @@ TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop242:
+loop243:
 	TESTQ   BX, BX
-	JLE     done243
+	JLE     done244
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -3966,9 +4000,9 @@ loop242:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop242
+	JMP     loop243
 
-done243:
+done244:
 	VZEROUPPER
 	RET
 
@@ -3988,9 +4022,9 @@ TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop244:
+loop245:
 	TESTQ   BX, BX
-	JLE     done245
+	JLE     done246
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4005,9 +4039,9 @@ loop244:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop244
+	JMP     loop245
 
-done245:
+done246:
 	VZEROUPPER
 	RET
 
@@ -4027,9 +4061,9 @@ TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop246:
+loop247:
 	TESTQ   BX, BX
-	JLE     done247
+	JLE     done248
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4044,9 +4078,9 @@ loop246:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop246
+	JMP     loop247
 
-done247:
+done248:
 	VZEROUPPER
 	RET
 
@@ -4066,9 +4100,9 @@ TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop248:
+loop249:
 	TESTQ   BX, BX
-	JLE     done249
+	JLE     done250
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4083,9 +4117,9 @@ loop248:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop248
+	JMP     loop249
 
-done249:
+done250:
 	VZEROUPPER
 	RET
 
@@ -4105,9 +4139,9 @@ TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop250:
+loop251:
 	TESTQ   BX, BX
-	JLE     done251
+	JLE     done252
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4122,9 +4156,9 @@ loop250:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop250
+	JMP     loop251
 
-done251:
+done252:
 	VZEROUPPER
 	RET
 
@@ -4144,9 +4178,9 @@ TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop252:
+loop253:
 	TESTQ   BX, BX
-	JLE     done253
+	JLE     done254
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4161,9 +4195,9 @@ loop252:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop252
+	JMP     loop253
 
-done253:
+done254:
 	VZEROUPPER
 	RET
 
@@ -4183,9 +4217,9 @@ TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop254:
+loop255:
 	TESTQ   BX, BX
-	JLE     done255
+	JLE     done256
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4200,9 +4234,9 @@ loop254:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop254
+	JMP     loop255
 
-done255:
+done256:
 	VZEROUPPER
 	RET
 
@@ -4222,9 +4256,9 @@ TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop256:
+loop257:
 	TESTQ   BX, BX
-	JLE     done257
+	JLE     done258
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4239,9 +4273,9 @@ loop256:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop256
+	JMP     loop257
 
-done257:
+done258:
 	VZEROUPPER
 	RET
 
@@ -4261,9 +4295,9 @@ TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop258:
+loop259:
 	TESTQ   BX, BX
-	JLE     done259
+	JLE     done260
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4278,9 +4312,9 @@ loop258:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop258
+	JMP     loop259
 
-done259:
+done260:
 	VZEROUPPER
 	RET
 
@@ -4300,9 +4334,9 @@ TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop260:
+loop261:
 	TESTQ   BX, BX
-	JLE     done261
+	JLE     done262
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4317,9 +4351,9 @@ loop260:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop260
+	JMP     loop261
 
-done261:
+done262:
 	VZEROUPPER
 	RET
 
@@ -4339,9 +4373,9 @@ TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop262:
+loop263:
 	TESTQ   BX, BX
-	JLE     done263
+	JLE     done264
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4356,9 +4390,9 @@ loop262:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop262
+	JMP     loop263
 
-done263:
+done264:
 	VZEROUPPER
 	RET
 
@@ -4378,9 +4412,9 @@ TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop264:
+loop265:
 	TESTQ   BX, BX
-	JLE     done265
+	JLE     done266
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4395,9 +4429,9 @@ loop264:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop264
+	JMP     loop265
 
-done265:
+done266:
 	VZEROUPPER
 	RET
 
@@ -4417,9 +4451,9 @@ TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop266:
+loop267:
 	TESTQ   BX, BX
-	JLE     done267
+	JLE     done268
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4434,9 +4468,9 @@ loop266:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop266
+	JMP     loop267
 
-done267:
+done268:
 	VZEROUPPER
 	RET
 
@@ -4456,9 +4490,9 @@ TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop268:
+loop269:
 	TESTQ   BX, BX
-	JLE     done269
+	JLE     done270
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4473,9 +4507,9 @@ loop268:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop268
+	JMP     loop269
 
-done269:
+done270:
 	VZEROUPPER
 	RET
 
@@ -4495,9 +4529,9 @@ TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop270:
+loop271:
 	TESTQ   BX, BX
-	JLE     done271
+	JLE     done272
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4512,9 +4546,9 @@ loop270:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop270
+	JMP     loop271
 
-done271:
+done272:
 	VZEROUPPER
 	RET
 
@@ -4534,9 +4568,9 @@ TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop272:
+loop273:
 	TESTQ   BX, BX
-	JLE     done273
+	JLE     done274
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4551,9 +4585,9 @@ loop272:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop272
+	JMP     loop273
 
-done273:
+done274:
 	VZEROUPPER
 	RET
 
@@ -4573,9 +4607,9 @@ TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop274:
+loop275:
 	TESTQ   BX, BX
-	JLE     done275
+	JLE     done276
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4590,9 +4624,9 @@ loop274:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop274
+	JMP     loop275
 
-done275:
+done276:
 	VZEROUPPER
 	RET
 
@@ -4612,9 +4646,9 @@ TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop276:
+loop277:
 	TESTQ   BX, BX
-	JLE     done277
+	JLE     done278
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4629,9 +4663,9 @@ loop276:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop276
+	JMP     loop277
 
-done277:
+done278:
 	VZEROUPPER
 	RET
 
@@ -4651,9 +4685,9 @@ TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop278:
+loop279:
 	TESTQ   BX, BX
-	JLE     done279
+	JLE     done280
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4668,9 +4702,9 @@ loop278:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop278
+	JMP     loop279
 
-done279:
+done280:
 	VZEROUPPER
 	RET
 
@@ -4690,9 +4724,9 @@ TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop280:
+loop281:
 	TESTQ   BX, BX
-	JLE     done281
+	JLE     done282
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4707,9 +4741,9 @@ loop280:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop280
+	JMP     loop281
 
-done281:
+done282:
 	VZEROUPPER
 	RET
 
@@ -4729,9 +4763,9 @@ TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop282:
+loop283:
 	TESTQ   BX, BX
-	JLE     done283
+	JLE     done284
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4746,9 +4780,9 @@ loop282:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop282
+	JMP     loop283
 
-done283:
+done284:
 	VZEROUPPER
 	RET
 
@@ -4768,9 +4802,9 @@ TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
 	MOVQ 24(CX), CX
 	MOVQ 24(DX), DX
 
-loop284:
+loop285:
 	TESTQ   BX, BX
-	JLE     done285
+	JLE     done286
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
@@ -4785,9 +4819,9 @@ loop284:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop284
+	JMP     loop285
 
-done285:
+done286:
 	VZEROUPPER
 	RET
 
@@ -4800,40 +4834,74 @@ TEXT ·laneSum32(SB), NOSPLIT, $0-20
 	VMOVUPS (AX), Y1
 	VMOVUPS (AX), Y2
 	VMOVUPS (AX), Y3
+	VMOVUPS (AX), Y4
+	VMOVUPS (AX), Y5
+	VMOVUPS (AX), Y6
+	VMOVUPS (AX), Y7
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
 
-four286:
+all287:
+	CMPQ    CX, $0x00000040
+	JL      one288
+	VMOVUPS (AX), Y8
+	VADDPS  Y8, Y0, Y0
+	VMOVUPS 32(AX), Y8
+	VADDPS  Y8, Y1, Y1
+	VMOVUPS 64(AX), Y8
+	VADDPS  Y8, Y2, Y2
+	VMOVUPS 96(AX), Y8
+	VADDPS  Y8, Y3, Y3
+	VMOVUPS 128(AX), Y8
+	VADDPS  Y8, Y4, Y4
+	VMOVUPS 160(AX), Y8
+	VADDPS  Y8, Y5, Y5
+	VMOVUPS 192(AX), Y8
+	VADDPS  Y8, Y6, Y6
+	VMOVUPS 224(AX), Y8
+	VADDPS  Y8, Y7, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	JMP     all287
+
+one288:
 	CMPQ    CX, $0x00000020
-	JL      one287
-	VMOVUPS (AX), Y4
-	VADDPS  Y4, Y0, Y0
-	VMOVUPS 32(AX), Y4
-	VADDPS  Y4, Y1, Y1
-	VMOVUPS 64(AX), Y4
-	VADDPS  Y4, Y2, Y2
-	VMOVUPS 96(AX), Y4
-	VADDPS  Y4, Y3, Y3
+	JL      singles290
+	VMOVUPS (AX), Y8
+	VADDPS  Y8, Y0, Y0
+	VMOVUPS 32(AX), Y8
+	VADDPS  Y8, Y1, Y1
+	VMOVUPS 64(AX), Y8
+	VADDPS  Y8, Y2, Y2
+	VMOVUPS 96(AX), Y8
+	VADDPS  Y8, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     four286
 
-one287:
+singles290:
 	TESTQ   CX, CX
-	JLE     done288
-	VMOVUPS (AX), Y4
-	VADDPS  Y4, Y0, Y0
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, CX
-	JMP     one287
+	JLE     done289
+	VMOVUPS (AX), Y8
+	VADDPS  Y8, Y0, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	JMP     singles290
 
-done288:
+done289:
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y7, Y6, Y6
 	VADDPS       Y2, Y0, Y0
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y4, Y0, Y0
 	VEXTRACTF128 $0x01, Y0, X1
 	VADDPS       X1, X0, X0
 	VMOVHLPS     X0, X0, X1
@@ -4857,9 +4925,9 @@ TEXT ·laneMax32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-four289:
+all291:
 	CMPQ    CX, $0x00000020
-	JL      one290
+	JL      one292
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -4878,20 +4946,20 @@ four289:
 	VMAXPS  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     four289
+	JMP     all291
 
-one290:
+one292:
 	TESTQ   CX, CX
-	JLE     done291
+	JLE     done293
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMAXPS  Y5, Y0, Y0
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, CX
-	JMP     one290
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	JMP     one292
 
-done291:
+done293:
 	VMAXPS       Y1, Y0, Y0
 	VMAXPS       Y3, Y2, Y2
 	VMAXPS       Y2, Y0, Y0
@@ -4920,9 +4988,9 @@ TEXT ·laneMin32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-four292:
+all294:
 	CMPQ    CX, $0x00000020
-	JL      one293
+	JL      one295
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -4941,20 +5009,20 @@ four292:
 	VMINPS  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     four292
+	JMP     all294
 
-one293:
+one295:
 	TESTQ   CX, CX
-	JLE     done294
+	JLE     done296
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMINPS  Y5, Y0, Y0
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, CX
-	JMP     one293
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	JMP     one295
 
-done294:
+done296:
 	VMINPS       Y1, Y0, Y0
 	VMINPS       Y3, Y2, Y2
 	VMINPS       Y2, Y0, Y0

@@ -358,6 +358,10 @@ func lanesGoFile(tables []laneTables) []byte {
 			}
 			fmt.Fprintf(&b, "//go:noescape\nfunc lane%s%s(x *%s, n int) %s\n\n", fo.Name, sfx, elem, ret)
 		}
+		if i == 0 {
+			b.WriteString("// laneSumVectors is the number of vector accumulators of laneSum64 and\n")
+			fmt.Fprintf(&b, "// laneSum32.\nconst laneSumVectors = %d\n\n", sumAccumulators)
+		}
 		fmt.Fprintf(&b, "// lanes%s runs the %s lane loop of an op (kind laneOp, k the op), a fused\n", sfx, elem)
 		b.WriteString("// pair (lanePair, k its number) or a fused triple (laneTriple); it reports\n")
 		b.WriteString("// false, computing nothing, when there is none.\n")
@@ -396,11 +400,20 @@ var foldOps = []foldOp{
 	{"Min", true, func(k *kern) func(...operand.Op) { return k.op(k.c.VMINPD, k.c.VMINPS) }},
 }
 
+// sumAccumulators is the number of vector accumulators of the lane sums:
+// eight, so that the additions' latency (three or four cycles) does not
+// bound a sum of data in the cache, as it did with four. Max and min keep
+// four: their instructions take one cycle.
+const sumAccumulators = 8
+
 // foldFunc writes laneSum64(x *float64, n int) float64 and its kin: the
-// fold of n elements (a multiple of the lane count) in four vector
-// accumulators, each taking every fourth vector, combined as
-// (acc0 op acc1) op (acc2 op acc3) and then across lanes pairwise. Max and
-// Min also return nan = 1 where an element was NaN.
+// fold of n elements (a multiple of the lane count) in vector accumulators
+// (eight for a sum, four for max and min), accumulator i taking vectors i,
+// i+a, i+2a, ... of the whole steps of a vectors; after them, a step of
+// four vectors where four remain (a sum), then the last vectors into the
+// first accumulator; then the accumulators combined pairwise,
+// ((acc0 op acc1) op (acc2 op acc3)) op (...), and across lanes pairwise.
+// Max and Min also return nan = 1 where an element was NaN.
 func (f *asmFile) foldFunc(fo foldOp, elem int) {
 	k := f.kern(elem)
 	c := k.c
@@ -418,7 +431,11 @@ func (f *asmFile) foldFunc(fo foldOp, elem int) {
 	n := c.Load(c.Param("n"), c.GP64())
 	L := k.lanes()
 	step := k.bits / 8
-	acc := make([]V, 4)
+	count := 4
+	if fo.Name == "Sum" {
+		count = sumAccumulators
+	}
+	acc := make([]V, count)
 	for i := range acc {
 		acc[i] = k.vreg()
 	}
@@ -433,40 +450,48 @@ func (f *asmFile) foldFunc(fo foldOp, elem int) {
 	c.ADDQ(operand.U8(step), xp)
 	c.SUBQ(operand.U8(L), n)
 	if fo.Name == "Sum" {
-		// a sum starts the other three at zero, not at the first vector
+		// a sum starts the others at zero, not at the first vector
 		for _, a := range acc[1:] {
 			c.VXORPS(a, a, a)
 		}
 	}
-	four, one, done := k.newLabel("four"), k.newLabel("one"), k.newLabel("done")
-	c.Label(four)
-	c.CMPQ(n, operand.U32(4*L))
-	c.JL(operand.LabelRef(one))
-	for i, a := range acc {
-		v := k.load(operand.Mem{Base: xp, Disp: i * step})
-		if fo.nanFlag {
-			c.VORPS(k.cmp(unord, v, v), nan, nan)
+	// foldInto folds the next len(into) vectors into the accumulators into.
+	foldInto := func(into []V) {
+		for i, a := range into {
+			v := k.load(operand.Mem{Base: xp, Disp: i * step})
+			if fo.nanFlag {
+				c.VORPS(k.cmp(unord, v, v), nan, nan)
+			}
+			ins(v, a, a)
 		}
-		ins(v, a, a)
+		c.ADDQ(operand.U32(len(into)*step), xp)
+		c.SUBQ(operand.U32(len(into)*L), n)
 	}
-	c.ADDQ(operand.U32(4*step), xp)
-	c.SUBQ(operand.U32(4*L), n)
-	c.JMP(operand.LabelRef(four))
+	all, one, done := k.newLabel("all"), k.newLabel("one"), k.newLabel("done")
+	c.Label(all)
+	c.CMPQ(n, operand.U32(count*L))
+	c.JL(operand.LabelRef(one))
+	foldInto(acc)
+	c.JMP(operand.LabelRef(all))
 	c.Label(one)
+	if count > 4 {
+		c.CMPQ(n, operand.U32(4*L))
+		singles := k.newLabel("singles")
+		c.JL(operand.LabelRef(singles))
+		foldInto(acc[:4])
+		c.Label(singles)
+		one = singles
+	}
 	c.TESTQ(n, n)
 	c.JLE(operand.LabelRef(done))
-	v := k.load(operand.Mem{Base: xp})
-	if fo.nanFlag {
-		c.VORPS(k.cmp(unord, v, v), nan, nan)
-	}
-	ins(v, acc[0], acc[0])
-	c.ADDQ(operand.U8(step), xp)
-	c.SUBQ(operand.U8(L), n)
+	foldInto(acc[:1])
 	c.JMP(operand.LabelRef(one))
 	c.Label(done)
-	ins(acc[1], acc[0], acc[0])
-	ins(acc[3], acc[2], acc[2])
-	ins(acc[2], acc[0], acc[0])
+	for width := 1; width < count; width *= 2 {
+		for i := 0; i+width < count; i += 2 * width {
+			ins(acc[i+width], acc[i], acc[i])
+		}
+	}
 	// across lanes: the high half onto the low, then pairwise
 	x := c.XMM()
 	c.VEXTRACTF128(operand.U8(1), acc[0], x)
