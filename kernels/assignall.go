@@ -48,21 +48,8 @@ import (
 // written (docs/design.md, Errors).
 func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err error) {
 	const call = "AssignAll"
-	if len(dsts) != len(es) {
-		return &shape.ArgumentError{Op: call, Name: "dsts, es", Value: fmt.Sprintf("%d destinations, %d expressions", len(dsts), len(es)),
-			Reason: "needs one expression per destination"}
-	}
-	if len(dsts) == 0 {
-		return nil
-	}
-	for i := range dsts {
-		if err := checkAssign(call, dsts[i], es[i]); err != nil {
-			return fmt.Errorf("pair %d: %w", i, err)
-		}
-		if dev, first := dsts[i].Device(), dsts[0].Device(); dev != first {
-			return fmt.Errorf("pair %d: %w", i, &shape.DeviceError{Op: call, Devices: []fmt.Stringer{first, dev},
-				Reason: "every destination must be on the same device"})
-		}
+	if err := checkAll(call, dsts, es); err != nil || len(dsts) == 0 {
+		return err
 	}
 	for i := range dsts {
 		defer holdAll(call, dsts[i], es[i])()
@@ -73,16 +60,44 @@ func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err
 	}
 	ev := newEvaluation(call)
 	defer ev.release()
-	if fusable(dsts, es) {
-		p, err := lowerAll(ev, dsts, es)
-		if err != nil {
-			return err
-		}
-		ev.perform(&assignStep[T]{p: p, dst: dsts[0], e: es[0]})
-	} else if err := evaluateAll(ev, dsts, es); err != nil {
+	if err := lowerPairs(ev, dsts, es); err != nil {
 		return err
 	}
 	return ev.run()
+}
+
+// checkAll runs Assign's checks on every pair of AssignAll (or
+// CompileAll), an error naming the pair at fault, and requires one
+// expression per destination and every destination on one device.
+func checkAll[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T]) error {
+	if len(dsts) != len(es) {
+		return &shape.ArgumentError{Op: call, Name: "dsts, es", Value: fmt.Sprintf("%d destinations, %d expressions", len(dsts), len(es)),
+			Reason: "needs one expression per destination"}
+	}
+	for i := range dsts {
+		if err := checkAssign(call, dsts[i], es[i]); err != nil {
+			return fmt.Errorf("pair %d: %w", i, err)
+		}
+		if dev, first := dsts[i].Device(), dsts[0].Device(); dev != first {
+			return fmt.Errorf("pair %d: %w", i, &shape.DeviceError{Op: call, Devices: []fmt.Stringer{first, dev},
+				Reason: "every destination must be on the same device"})
+		}
+	}
+	return nil
+}
+
+// lowerPairs lowers AssignAll's checked pairs on the host: into one
+// program when fusable allows, else tree by tree (evaluateAll).
+func lowerPairs[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []expr.Exp[T]) error {
+	if !fusable(dsts, es) {
+		return evaluateAll(ev, dsts, es)
+	}
+	p, err := lowerAll(ev, dsts, es)
+	if err != nil {
+		return err
+	}
+	ev.perform(&assignStep[T]{p: p, dst: dsts[0], e: es[0]})
+	return ev.err
 }
 
 // assignAllOnDevice is AssignAll's device path: evaluateAll with the

@@ -361,13 +361,59 @@ func checkScene[T tensor.Number](t *testing.T, sc *scene[T]) {
 	if err := Assign(sc.dst, sc.tree); err != nil {
 		t.Fatalf("Assign(%v): %v\n%v", sc.tree, err, sc.desc)
 	}
+	sc.compare(t, want, same, "fused")
+	checkSceneProgram(t, sc, same)
+}
+
+// compare checks the pool against want, the oracle's values.
+func (sc *scene[T]) compare(t *testing.T, want [][]T, same func(a, b T) bool, what string) {
+	t.Helper()
 	for i, base := range sc.pool {
 		got := slices.Collect(base.Values())
 		if slices.EqualFunc(want[i], got, same) {
 			continue // cmp.Diff compares through reflection: only to report
 		}
 		if diff := cmp.Diff(want[i], got, cmp.Comparer(same)); diff != "" {
-			t.Fatalf("tree %v, dtype %s\n%v\npool %d (-oracle +fused):\n%s", sc.tree, tensor.DType[T](), sc.desc, i, diff)
+			t.Fatalf("tree %v, dtype %s\n%v\npool %d (-oracle +%s):\n%s", sc.tree, tensor.DType[T](), sc.desc, i, what, diff)
+		}
+	}
+}
+
+// checkSceneProgram compiles the scene's Assign into a Program and runs it
+// twice, each time over new values of the pool: each run must leave what
+// the oracle gives for those values (or, where the new values make the
+// tree one the oracle refuses, fail and write nothing).
+func checkSceneProgram[T tensor.Number](t *testing.T, sc *scene[T], same func(a, b T) bool) {
+	t.Helper()
+	prog, err := Compile(sc.dst, sc.tree)
+	if err != nil {
+		t.Fatalf("Compile(%v): %v\n%v", sc.tree, err, sc.desc)
+	}
+	defer prog.Release()
+	r := rand.New(rand.NewPCG(uint64(len(sc.desc)), 9))
+	for range 2 {
+		sc.refill(r)
+		if refRefused(sc.tree) {
+			checkRefused(t, sc.tree, sc.pool, prog.Run)
+			continue
+		}
+		want := sc.expected()
+		if err := prog.Run(); err != nil {
+			t.Fatalf("Program.Run of %v: %v\n%v", sc.tree, err, sc.desc)
+		}
+		sc.compare(t, want, same, "program")
+	}
+}
+
+// refill gives the pool new values drawn as newSceneWith draws them.
+func (sc *scene[T]) refill(r *rand.Rand) {
+	for _, base := range sc.pool {
+		for i := range poolLen {
+			v := randomValue[T](r)
+			if sc.rounding && !isFinite(v) {
+				v = 1
+			}
+			base.Set(v, i)
 		}
 	}
 }

@@ -30,6 +30,11 @@ type evaluation struct {
 
 	pending []step // the steps perform kept, in order; run runs them
 
+	// copies fill the host temporaries of operands copied aside
+	// (copyAside) with the operands' values; run runs them before the
+	// first step.
+	copies []func()
+
 	// shapes answers the shapes of the nodes met, each node checked once
 	// per call, so nested reductions cost time linear in their depth.
 	shapes expr.Shapes
@@ -95,6 +100,9 @@ func (ev *evaluation) run() error {
 		return ev.err
 	}
 	if ev.device == nil {
+		for _, c := range ev.copies {
+			c()
+		}
 		runSteps(steps)
 		return nil
 	}

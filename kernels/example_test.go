@@ -1,11 +1,13 @@
 package kernels_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/kernels"
+	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -70,6 +72,44 @@ func ExampleAssign() {
 	// Output:
 	// [[ 0 70  0]
 	//  [ 0 90  0]]
+}
+
+// Compile lowers an assignment once; Run evaluates it again on the
+// tensors' current contents, as a loop that updates its inputs needs.
+func ExampleCompile() {
+	x := tensor.Full[float64](1, 3)
+	v := tensor.Zeros[float64](3)
+	// v = 0.5·v + x, the exponential moving average's update
+	step, err := kernels.Compile(v, expr.Add[float64](expr.Mul[float64](v, expr.Scalar(0.5)), x))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer step.Release()
+	for i := range 3 {
+		x.Fill(float64(i + 1))
+		if err := step.Run(); err != nil {
+			fmt.Println(err)
+		}
+		fmt.Println(v)
+	}
+	// Output:
+	// [1. 1. 1.]
+	// [2.5 2.5 2.5]
+	// [4.25 4.25 4.25]
+}
+
+// A Program runs the tensors it was compiled for: one changed in place
+// since (Resize) makes Run fail with a StaleError, writing nothing.
+func ExampleProgram_Run() {
+	x := tensor.Full[float64](2, 4)
+	y := tensor.Zeros[float64](4)
+	neg, _ := kernels.Compile(y, expr.Neg[float64](x))
+	defer neg.Release()
+	x.Resize(2, 2)
+	err := neg.Run()
+	fmt.Println(errors.Is(err, shape.ErrStale))
+	// Output: true
 }
 
 // Eval returns a new contiguous tensor.

@@ -305,20 +305,28 @@ func readable[T, S tensor.Number](l *lowering[T], t *tensor.Tensor[S]) (*tensor.
 }
 
 // copyAside copies an operand that overlaps the destination into a
-// temporary: on the host with Clone, on a device with one kernel.
+// temporary: on a device with one kernel; on the host the temporary is
+// allocated now and filled when the evaluation runs, before its first step
+// (evaluation.copies), so that a compiled Program copies the operand's
+// contents of each run.
 func copyAside[S tensor.Number](ev *evaluation, t *tensor.Tensor[S]) (*tensor.Tensor[S], error) {
 	if ev.device != nil {
 		return deviceCopy(ev, t)
 	}
 	defer blame(ev.call, t)
-	var c *tensor.Tensor[S]
-	if t.Device().IsCPU() {
-		c = t.Clone()
-	} else { // Explain or CUDASource of device tensors: nothing runs, a stand-in suffices
-		c = tensor.Empty[S](t.ShapeView(friend.K))
-	}
+	c := tensor.Empty[S](t.ShapeView(friend.K))
 	ev.temps = append(ev.temps, c)
+	if t.Device().IsCPU() { // else Explain or CUDASource of device tensors: nothing runs
+		ev.copies = append(ev.copies, func() { copyValues(c, t) })
+	}
 	return c, nil
+}
+
+// copyValues copies src's elements into dst, a tensor of the same shape.
+func copyValues[S tensor.Number](dst, src *tensor.Tensor[S]) {
+	if err := dst.CopyFrom(src); err != nil {
+		panic(err) // unreachable: dst was made with src's shape
+	}
 }
 
 // newLeaf gives the operand just added a slot, with its conversion.

@@ -21,6 +21,12 @@ import (
 // first, so that every exponent evaluated is one the evaluators accept.
 // Float and unsigned trees pay one walk of the tree.
 func checkExponents(call string, e expr.Node) error {
+	return runChecks(exponentChecks(call, e))
+}
+
+// exponentChecks returns checkExponents' checks of e, innermost power
+// first: a compiled Program runs them again before each run.
+func exponentChecks(call string, e expr.Node) []func() error {
 	var checks []func() error
 	walkOnce(e, func(n expr.Node) bool {
 		if c := exponentCheck(call, n); c != nil {
@@ -28,8 +34,14 @@ func checkExponents(call string, e expr.Node) error {
 		}
 		return true
 	})
-	for i := len(checks) - 1; i >= 0; i-- { // parents come first in a walk
-		if err := checks[i](); err != nil {
+	slices.Reverse(checks) // parents come first in a walk
+	return checks
+}
+
+// runChecks returns the first error of checks, run in order.
+func runChecks(checks []func() error) error {
+	for _, c := range checks {
+		if err := c(); err != nil {
 			return err
 		}
 	}

@@ -93,6 +93,19 @@ func (r *reduceState[T]) newAccumulator(vals []T, idx []int64) *accumulator[T] {
 	return a
 }
 
+// rewind sets the main accumulators to the reduction's identity again, for
+// a compiled Program's next run (newAccumulator set them for the first).
+func (r *reduceState[T]) rewind() {
+	if r == nil || r.main == nil {
+		return
+	}
+	fill(r.main.vals, ops.Start[T](r.def.Identity))
+	clear(r.main.comp)
+	if r.main.idx != nil {
+		fill(r.main.idx, math.MaxInt64)
+	}
+}
+
 // mainAccumulator returns the accumulators a single goroutine folds into:
 // the main ones, or nil for an assignment.
 func (r *reduceState[T]) mainAccumulator() *accumulator[T] {

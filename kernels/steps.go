@@ -25,6 +25,9 @@ type assignStep[T tensor.Number] struct {
 
 func (s *assignStep[T]) run() { s.p.execute() }
 
+// keepWorkers gives the step's program workers of its own (a Program).
+func (s *assignStep[T]) keepWorkers() { s.p.keepWorkers() }
+
 // prepare acquires what the product computed straight into dst needs, if
 // the program has one, and compiles the program's kernel.
 func (s *assignStep[T]) prepare(d *onDevice) error {
@@ -106,6 +109,12 @@ type reduceStep[T tensor.Number] struct {
 	k        *Kernel
 	partials *partials[T]
 }
+
+// keepWorkers gives the step's program workers of its own (a Program).
+func (s *reduceStep[T]) keepWorkers() { s.p.keepWorkers() }
+
+// rewind readies the accumulators for another run of a compiled Program.
+func (s *reduceStep[T]) rewind() { s.p.red.rewind() }
 
 // run folds the reduction into its accumulators and finishes them: split
 // by rows where the rows fold apart (runRowsApart), else by blocks, each

@@ -43,6 +43,17 @@ func getWorker[T tensor.Number](p *program[T]) *worker[T] {
 	return newWorker(p, scratchPool.Get().(*scratch))
 }
 
+// keepWorkers gives p a pool of workers of its own, as the plan cache's
+// programs have, so that a compiled Program's runs reuse them.
+func (p *program[T]) keepWorkers() {
+	if p == nil || p.workers != nil {
+		return
+	}
+	pool := new(sync.Pool)
+	pool.New = func() any { return newWorker(p, new(scratch)) }
+	p.workers = pool
+}
+
 // newWorker builds a worker for p's structure over mem.
 func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 	size := int(unsafe.Sizeof(*new(T)))

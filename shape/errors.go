@@ -43,6 +43,9 @@ var (
 	// ErrMemory reports an allocation that could not be served: above the
 	// allocator's limit, or more than the Go runtime can hand out.
 	ErrMemory = errors.New("out of memory")
+	// ErrStale reports a compiled program run after one of its tensors
+	// changed its shape, strides, offset or storage (Resize).
+	ErrStale = errors.New("tensor changed since the program was compiled")
 )
 
 // ShapeError reports shapes that do not agree in operation Op.
@@ -233,6 +236,26 @@ func (e *ReleaseError) Error() string {
 
 // Unwrap returns ErrReleased.
 func (e *ReleaseError) Unwrap() error { return ErrReleased }
+
+// StaleError reports a compiled program (kernels.Program) run after one of
+// the tensors it was compiled for changed in place (tensor.Resize): its
+// shape, strides, offset or storage is no longer what the program
+// addresses. Tensor names the tensor (the destination, or an operand and
+// its place in the tree); Was and Now are its geometry then and now.
+type StaleError struct {
+	Op     string
+	Tensor string
+	Was    string
+	Now    string
+}
+
+// Error returns the message, which names the operation and the values at fault.
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("laze: %s: %s changed since Compile (was %s, now %s): compile the program again", e.Op, e.Tensor, e.Was, e.Now)
+}
+
+// Unwrap returns ErrStale.
+func (e *StaleError) Unwrap() error { return ErrStale }
 
 // MemoryError reports an allocation that could not be served: a request
 // above the allocator's limit (alloc.Caching.SetLimit) or one the Go runtime

@@ -329,6 +329,8 @@ func TestErrorMessages(t *testing.T) {
 			"laze: Slice: step = 0: must not be zero"},
 		{&ReleaseError{Op: "Release", What: "allocation of 64 bytes on cpu"}, ErrReleased,
 			"laze: Release: allocation of 64 bytes on cpu was already released"},
+		{&StaleError{Op: "Program.Run", Tensor: "the destination", Was: "shape (2,3)", Now: "shape (3,2)"}, ErrStale,
+			"laze: Program.Run: the destination changed since Compile (was shape (2,3), now shape (3,2)): compile the program again"},
 	}
 	for _, tt := range tests {
 		if tt.err.Error() != tt.want {
