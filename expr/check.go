@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 
@@ -199,7 +198,7 @@ func checkOp[T tensor.Number](node Node, cc *checking, op ops.Op, arity int, ope
 		err = checkBytes[T](op.String(), s)
 	}
 	if err != nil {
-		renameBroadcast(err, op.String())
+		err = shape.Rename(err, op.String())
 		return info{}, &shape.NodeError{Op: cc.call, Node: render(node), Err: err}
 	}
 	out.shape = s
@@ -238,23 +237,6 @@ func nilValue(n Node) any {
 		return nil
 	}
 	return fmt.Sprintf("(%T)(nil)", n)
-}
-
-// renameBroadcast names the op in an error from shape.Broadcast: a
-// BroadcastError, or the OverflowError or ArgumentError of a result that is
-// not a valid shape.
-func renameBroadcast(err error, name string) {
-	var be *shape.BroadcastError
-	var oe *shape.OverflowError
-	var ae *shape.ArgumentError
-	switch {
-	case errors.As(err, &be):
-		be.Op = name
-	case errors.As(err, &oe):
-		oe.Op = name
-	case errors.As(err, &ae):
-		ae.Op = name
-	}
 }
 
 // checkOpFor reports whether op is an op of the given arity defined for T.

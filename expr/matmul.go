@@ -96,7 +96,7 @@ func ProductShape(x, y shape.Shape) (ProductGeometry, error) {
 	}
 	batch, err := shape.Broadcast(xm[:len(xm)-2], ym[:len(ym)-2])
 	if err != nil {
-		renameBroadcast(err, "matmul")
+		err = shape.Rename(err, "matmul")
 		if oe, ok := err.(*shape.OverflowError); ok {
 			oe.Inputs = []shape.Shape{x.Clone(), y.Clone()}
 		}

@@ -133,7 +133,7 @@ func (v *View[T]) Apply(t *tensor.Tensor[T]) (_ *tensor.Tensor[T], err error) {
 			if errors.As(err, &nc) {
 				nc.Op = "Reshape"
 			} else {
-				err = renameViewErr(err, "Reshape")
+				err = shape.Rename(err, "Reshape")
 			}
 		}
 		return r, err
@@ -149,22 +149,6 @@ func (v *View[T]) Apply(t *tensor.Tensor[T]) (_ *tensor.Tensor[T], err error) {
 		return t.Unsqueeze(arg(0)), nil
 	}
 	return nil, &shape.ArgumentError{Op: "View", Name: "kind", Value: v.Kind, Reason: "not a view kind"}
-}
-
-// renameViewErr names op in the errors that View shares with Reshape.
-func renameViewErr(err error, op string) error {
-	var se *shape.ShapeError
-	var ae *shape.ArgumentError
-	var oe *shape.OverflowError
-	switch {
-	case errors.As(err, &se):
-		se.Op = op
-	case errors.As(err, &ae):
-		ae.Op = op
-	case errors.As(err, &oe):
-		oe.Op = op
-	}
-	return err
 }
 
 // recoverShapeError turns a panic with one of package shape's typed errors

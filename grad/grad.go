@@ -117,9 +117,9 @@ func checkWrt[T tensor.Float](call string, b *builder, wrt []*tensor.Tensor[T]) 
 			if l == any(x) {
 				continue
 			}
-			if r, ok := l.(memoryReader); ok && shape.MayOverlap(x.Region(friend.K), r.Region(friend.K)) {
+			if r, ok := l.(friend.Tensor); ok && shape.MayOverlap(x.Region(friend.K), r.Region(friend.K)) {
 				return &shape.ArgumentError{Op: call, Name: name, Value: x.Shape(),
-					Reason: fmt.Sprintf("the tree also reads this tensor's memory through another tensor of shape %v (a view made with a tensor method), whose gradient would be lost: take views with expr.T, expr.Slice… instead", r.Shape())}
+					Reason: fmt.Sprintf("the tree also reads this tensor's memory through another tensor of shape %v (a view made with a tensor method), whose gradient would be lost: take views with expr.T, expr.Slice… instead", r.Region(friend.K).Shape)}
 			}
 		}
 	}
@@ -273,14 +273,8 @@ func stripAny(n expr.Node) expr.Node {
 	}
 }
 
-// memoryReader is a tensor of any element type.
-type memoryReader interface {
-	Region(friend.Key) shape.Region
-	Shape() shape.Shape
-}
-
 // isTensor reports whether n is a tensor of any element type.
 func isTensor(n expr.Node) bool {
-	_, ok := n.(memoryReader)
+	_, ok := n.(friend.Tensor)
 	return ok
 }

@@ -13,16 +13,6 @@ import (
 // (shape.Region), never by the storage object they came from, with laze's
 // one overlap rule: shape.MayOverlap and shape.Coincide.
 
-// memoryReader is a tensor of any element type, as the analysis sees it.
-type memoryReader interface {
-	Region(friend.Key) shape.Region
-}
-
-// holder is a tensor of any element type whose storage an evaluation holds.
-type holder interface {
-	Hold(friend.Key, string) interface{ Drop() }
-}
-
 // mustCopy reports whether an operand addressing r must be copied before
 // the target dst is written: it may share memory with dst and is not the
 // very same view of it (shape.Coincide: each element is then read just
@@ -36,7 +26,7 @@ func mustCopy(dst, r shape.Region) bool {
 func treeMayOverlap(e expr.Node, dst shape.Region) bool {
 	found := false
 	walkOnce(e, func(n expr.Node) bool {
-		if t, ok := n.(memoryReader); ok && shape.MayOverlap(dst, t.Region(friend.K)) {
+		if t, ok := n.(friend.Tensor); ok && shape.MayOverlap(dst, t.Region(friend.K)) {
 			found = true
 		}
 		return !found
@@ -62,7 +52,7 @@ func holdAll[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Node) f
 		}
 	}()
 	walkOnce(e, func(n expr.Node) bool {
-		if t, ok := n.(holder); ok {
+		if t, ok := n.(friend.Tensor); ok {
 			held = append(held, t.Hold(friend.K, call))
 		}
 		return true

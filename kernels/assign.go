@@ -60,7 +60,7 @@ func Eval[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], err error) {
 	defer recoverAllocation(&err)
 	info, err := expr.Check(e)
 	if err != nil {
-		return nil, renameCall(err, "Eval")
+		return nil, shape.Rename(err, "Eval")
 	}
 	if err := checkExponents("Eval", e); err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func checkAssign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp
 	}
 	info, err := expr.Check(e)
 	if err != nil {
-		return renameCall(err, call)
+		return shape.Rename(err, call)
 	}
 	if dev := dst.Device(); dev != info.Device && !(info.Device.IsCPU() && constantOnly(e)) {
 		return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dev, info.Device},
@@ -215,13 +215,4 @@ func allocationFailure(err error) bool {
 func noBackend(call string, dev alloc.Device) error {
 	return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dev},
 		Reason: "no backend evaluates on this device; the CUDA backend comes with package cuda (build tag cuda, cuda.Open)"}
-}
-
-// renameCall sets the call named by a NodeError from expr.Check.
-func renameCall(err error, call string) error {
-	var ne *shape.NodeError
-	if errors.As(err, &ne) {
-		ne.Op = call
-	}
-	return err
 }

@@ -25,11 +25,11 @@ func MaskedSelect[T, M tensor.Number](x expr.Exp[T], mask expr.Exp[M]) (_ *tenso
 	defer blame(call, x) // the result, x's elements selected
 	xi, err := expr.Check(x)
 	if err != nil {
-		return nil, renameCall(err, call)
+		return nil, shape.Rename(err, call)
 	}
 	mi, err := expr.Check(mask)
 	if err != nil {
-		return nil, renameCall(err, call)
+		return nil, shape.Rename(err, call)
 	}
 	if !xi.Shape.Equal(mi.Shape) {
 		return nil, &shape.ShapeError{Op: call, Shapes: []shape.Shape{xi.Shape, mi.Shape},
@@ -43,12 +43,12 @@ func MaskedSelect[T, M tensor.Number](x expr.Exp[T], mask expr.Exp[M]) (_ *tenso
 	}
 	xt, done, err := evalOrSelf(x)
 	if err != nil {
-		return nil, renameCall(err, call)
+		return nil, shape.Rename(err, call)
 	}
 	defer done()
 	mt, done, err := evalOrSelf(mask)
 	if err != nil {
-		return nil, renameCall(err, call)
+		return nil, shape.Rename(err, call)
 	}
 	defer done()
 	xd, md := flat(call, x, xt), flat(call, mask, mt)

@@ -83,7 +83,7 @@ func powerCheck[T tensor.Number](call string, b *expr.Binary[T]) func() error {
 func checkExponent[T tensor.Number](call string, b *expr.Binary[T]) error {
 	info, err := expr.Check[T](b)
 	if err != nil {
-		return renameCall(err, call)
+		return shape.Rename(err, call)
 	}
 	if n, _ := info.Shape.Size(); n == 0 {
 		return nil

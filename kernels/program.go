@@ -41,15 +41,9 @@ type Program[T tensor.Number] struct {
 // boundTensor is a tensor a Program reads or writes, with its geometry
 // when the program was compiled.
 type boundTensor struct {
-	t    boundable
+	t    friend.Tensor
 	name string
 	was  shape.Region
-}
-
-// boundable is what Program needs of a tensor of any element type.
-type boundable interface {
-	holder
-	Region(friend.Key) shape.Region
 }
 
 // Compile checks e and dst as Assign does, lowers e into every step
@@ -122,7 +116,7 @@ func compile[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.E
 	for _, e := range es {
 		p.checks = append(p.checks, exponentChecks("Program.Run", e)...)
 		walkOnce(e, func(n expr.Node) bool {
-			if t, ok := n.(boundable); ok {
+			if t, ok := n.(friend.Tensor); ok {
 				p.bind(t, "operand "+expr.Render(n))
 			}
 			return true
@@ -133,7 +127,7 @@ func compile[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.E
 }
 
 // bind records t as a tensor the program addresses, once.
-func (p *Program[T]) bind(t boundable, name string) {
+func (p *Program[T]) bind(t friend.Tensor, name string) {
 	for _, b := range p.tensors {
 		if b.t == t {
 			return

@@ -357,3 +357,33 @@ func joinShapes(shapes []Shape, sep string) string {
 	}
 	return strings.Join(parts, sep)
 }
+
+// Rename sets the operation named by the outermost laze error in err's
+// chain (err itself, then what it wraps, as errors.Unwrap goes) to op, and
+// returns err: a helper's error reported under its caller's name (View's
+// ShapeError as Reshape's, Check's NodeError as Assign's). Errors of other
+// packages in the chain are passed over; err is returned unchanged when it
+// holds no laze error.
+func Rename(err error, op string) error {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if n, ok := e.(interface{ opField() *string }); ok {
+			*n.opField() = op
+			return err
+		}
+	}
+	return err
+}
+
+func (e *ShapeError) opField() *string         { return &e.Op }
+func (e *BroadcastError) opField() *string     { return &e.Op }
+func (e *IndexError) opField() *string         { return &e.Op }
+func (e *DimensionError) opField() *string     { return &e.Op }
+func (e *NotContiguousError) opField() *string { return &e.Op }
+func (e *DeviceError) opField() *string        { return &e.Op }
+func (e *OverflowError) opField() *string      { return &e.Op }
+func (e *ArgumentError) opField() *string      { return &e.Op }
+func (e *ReleaseError) opField() *string       { return &e.Op }
+func (e *StaleError) opField() *string         { return &e.Op }
+func (e *MemoryError) opField() *string        { return &e.Op }
+func (e *DTypeError) opField() *string         { return &e.Op }
+func (e *NodeError) opField() *string          { return &e.Op }

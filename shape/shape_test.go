@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -373,5 +374,50 @@ func TestIndex(t *testing.T) {
 	}
 	if _, err := Index("X", 0, 0, 0); !errors.Is(err, ErrIndex) {
 		t.Errorf("Index into an empty dimension: %v", err)
+	}
+}
+
+// TestRename checks that Rename renames the outermost laze error of a
+// chain, through other wrappers, and leaves the errors it wraps and
+// foreign errors alone.
+func TestRename(t *testing.T) {
+	inner := func() *BroadcastError { return &BroadcastError{Op: "Broadcast", Shapes: []Shape{Of(2), Of(3)}} }
+	node := &NodeError{Op: "Check", Node: "(a + b)", Err: inner()}
+	wrapped := fmt.Errorf("pair 1: %w", &ArgumentError{Op: "helper", Name: "x", Value: 1, Reason: "bad"})
+	foreign := errors.New("not laze's")
+	tests := []struct {
+		name string
+		err  error
+		ops  func() []string
+		want []string
+	}{
+		{"typed error", inner(), nil, []string{"Assign"}},
+		{"node error: the node's call only", node, func() []string { return []string{node.Op, node.Err.(*BroadcastError).Op} }, []string{"Assign", "Broadcast"}},
+		{"through fmt.Errorf", wrapped, func() []string {
+			var ae *ArgumentError
+			errors.As(wrapped, &ae)
+			return []string{ae.Op}
+		}, []string{"Assign"}},
+	}
+	for _, tt := range tests {
+		got := Rename(tt.err, "Assign")
+		if got != tt.err {
+			t.Errorf("%s: Rename returned another error", tt.name)
+		}
+		ops := []string{}
+		if tt.ops != nil {
+			ops = tt.ops()
+		} else {
+			ops = append(ops, tt.err.(*BroadcastError).Op)
+		}
+		if !slices.Equal(ops, tt.want) {
+			t.Errorf("%s: operations %v, want %v", tt.name, ops, tt.want)
+		}
+	}
+	if got := Rename(foreign, "Assign"); got != foreign || got.Error() != "not laze's" {
+		t.Errorf("foreign error changed: %v", got)
+	}
+	if Rename(nil, "Assign") != nil {
+		t.Error("Rename(nil) is not nil")
 	}
 }

@@ -26,7 +26,7 @@ func (t *Tensor[T]) Set(v T, index ...int) {
 func (t *Tensor[T]) offsetOf(op string, index []int) int {
 	off, err := shape.Offset(t.shape, t.strides, index)
 	if err != nil {
-		panic(renameOp(err, op))
+		panic(shape.Rename(err, op))
 	}
 	return off
 }
@@ -57,26 +57,6 @@ func (t *Tensor[T]) Fill(v T) {
 		}
 		return true
 	})
-}
-
-// renameOp sets the operation name of an error built by a lower layer, so
-// that the message names the call the user made.
-func renameOp(err error, op string) error {
-	switch e := err.(type) {
-	case *shape.IndexError:
-		e.Op = op
-	case *shape.DimensionError:
-		e.Op = op
-	case *shape.BroadcastError:
-		e.Op = op
-	case *shape.OverflowError:
-		e.Op = op
-	case *shape.ArgumentError:
-		e.Op = op
-	case *shape.MemoryError:
-		e.Op = op
-	}
-	return err
 }
 
 // geometry returns t's shape. It is where a nil *Tensor is caught: the

@@ -43,7 +43,7 @@ func (t *Tensor[T]) CopyFrom(src *Tensor[T]) error {
 	}
 	strides, err := shape.BroadcastStrides(src.shape, src.strides, t.shape)
 	if err != nil {
-		return renameOp(err, "CopyFrom")
+		return shape.Rename(err, "CopyFrom")
 	}
 	if err := shape.CheckWritable("CopyFrom", t.shape, t.strides); err != nil {
 		return err

@@ -68,7 +68,7 @@ func validShape[T Number](op string, s shape.Shape) (int, error) {
 		if oe, ok := err.(*shape.OverflowError); ok && oe.What == "byte count" {
 			oe.DType = DType[T]()
 		}
-		return 0, renameOp(err, op)
+		return 0, shape.Rename(err, op)
 	}
 	return n, nil
 }

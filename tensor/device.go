@@ -38,7 +38,7 @@ func (t *Tensor[T]) To(dev alloc.Device) (*Tensor[T], error) {
 func (t *Tensor[T]) toDevice(dev alloc.Device) (*Tensor[T], error) {
 	a, err := alloc.DeviceFor(dev)
 	if err != nil {
-		return nil, renameOp(err, "To")
+		return nil, shape.Rename(err, "To")
 	}
 	src := t.Contiguous()
 	d := empty[T]("To", t.shape, config{order: shape.RowMajor, allocator: a})
@@ -56,7 +56,7 @@ func (t *Tensor[T]) toDevice(dev alloc.Device) (*Tensor[T], error) {
 func (t *Tensor[T]) toHost() (*Tensor[T], error) {
 	a, err := alloc.DeviceFor(t.Device())
 	if err != nil {
-		return nil, renameOp(err, "To")
+		return nil, shape.Rename(err, "To")
 	}
 	lo, hi, ok := shape.Extent(t.shape, t.strides)
 	if !ok {

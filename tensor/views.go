@@ -247,7 +247,7 @@ func (t *Tensor[T]) Expand(dims ...int) (*Tensor[T], error) {
 		target[i] = t.shape[i-lead]
 	}
 	v, err := t.BroadcastTo(target)
-	return v, renameOp(err, "Expand")
+	return v, shape.Rename(err, "Expand")
 }
 
 // BroadcastTo returns the view of t broadcast to shape s by NumPy's rules
@@ -269,7 +269,7 @@ func (t *Tensor[T]) BroadcastTo(s shape.Shape) (*Tensor[T], error) {
 	}
 	strides, err := shape.BroadcastStrides(t.shape, t.strides, s)
 	if err != nil {
-		return nil, renameOp(err, "BroadcastTo")
+		return nil, shape.Rename(err, "BroadcastTo")
 	}
 	return t.view(t.offset, s, strides), nil
 }
