@@ -244,14 +244,7 @@ func (v *View[T]) sourceIndex(xs shape.Shape, index []int) []int {
 		}
 	case ViewReshape:
 		out, _ := v.viewShape(xs)
-		flat := 0
-		for d, i := range index {
-			flat = flat*out[d] + i
-		}
-		for d := n - 1; d >= 0; d-- {
-			src[d] = flat % xs[d]
-			flat /= xs[d]
-		}
+		shape.Unravel(shape.Ravel(index, out), xs, src)
 	case ViewSlice:
 		copy(src, index)
 		d := axis(a[0], n)

@@ -371,11 +371,6 @@ func (p *program[T]) startRows() (run func(g0, g1 int), stop func()) {
 func (r *reduceState[T]) finishRows(p *program[T], g0, g1 int) {
 	outer := p.shape[:len(p.shape)-1]
 	for g := g0; g < g1; g++ {
-		o, rest := p.offsets[0], g
-		for d := len(outer) - 1; d >= 0; d-- {
-			o += (rest % outer[d]) * p.strides[0][d]
-			rest /= outer[d]
-		}
-		r.finishAt(o)
+		r.finishAt(p.offsets[0] + shape.FlatOffset(g, outer, p.strides[0]))
 	}
 }

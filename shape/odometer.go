@@ -138,3 +138,35 @@ func hasZero(s Shape) bool {
 	}
 	return false
 }
+
+// Unravel writes into index the row-major index of element flat of shape
+// s (NumPy's unravel_index); index has len(s) elements and flat is in
+// [0, s.Size()).
+func Unravel(flat int, s Shape, index []int) {
+	for d := len(s) - 1; d >= 0; d-- {
+		index[d] = flat % s[d]
+		flat /= s[d]
+	}
+}
+
+// Ravel returns the row-major position of index in shape s (NumPy's
+// ravel_multi_index), the inverse of Unravel.
+func Ravel(index []int, s Shape) int {
+	flat := 0
+	for d, i := range index {
+		flat = flat*s[d] + i
+	}
+	return flat
+}
+
+// FlatOffset returns the offset, from the view's origin, of element flat
+// (counted in row-major order) of a view of shape s with the given
+// strides: Unravel's index dotted with the strides, without the index.
+func FlatOffset(flat int, s Shape, strides []int) int {
+	off := 0
+	for d := len(s) - 1; d >= 0; d-- {
+		off += (flat % s[d]) * strides[d]
+		flat /= s[d]
+	}
+	return off
+}

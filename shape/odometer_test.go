@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestOdometer checks the walk against indices computed by unravelling each
@@ -73,5 +74,40 @@ func TestOdometerAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per walk, want 0", allocs)
+	}
+}
+
+// TestUnravel checks Unravel, Ravel and FlatOffset against the Odometer's
+// row-major order, for shapes with ones, a scalar and strides of any sign.
+func TestUnravel(t *testing.T) {
+	for _, tt := range []struct {
+		s       Shape
+		strides []int
+	}{
+		{Of(), []int{}},
+		{Of(5), []int{-2}},
+		{Of(2, 3), []int{3, 1}},
+		{Of(3, 1, 4), []int{1, 100, -3}},
+		{Of(2, 2, 2, 3), []int{0, 7, 2, 11}},
+	} {
+		index := make([]int, len(tt.s))
+		flat := 0
+		for o := NewOdometer(tt.s); !o.Done(); o.Next() {
+			Unravel(flat, tt.s, index)
+			if diff := cmp.Diff(o.Index(), index, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Unravel(%d, %v) (-odometer +Unravel):\n%s", flat, tt.s, diff)
+			}
+			if got := Ravel(o.Index(), tt.s); got != flat {
+				t.Errorf("Ravel(%v, %v) = %d, want %d", o.Index(), tt.s, got, flat)
+			}
+			want := 0
+			for d, i := range o.Index() {
+				want += i * tt.strides[d]
+			}
+			if got := FlatOffset(flat, tt.s, tt.strides); got != want {
+				t.Errorf("FlatOffset(%d, %v, %v) = %d, want %d", flat, tt.s, tt.strides, got, want)
+			}
+			flat++
+		}
 	}
 }

@@ -359,10 +359,18 @@ func (ev *evaluator) apply(n lang.Node, op ops.Op, compute, out DType, args ...v
 	return value{dt: out, s: s, node: node}, nil
 }
 
-// binaryOps maps the arithmetic and comparison operators to ops.
-var binaryOps = map[string]ops.Op{
-	"+": ops.Add, "-": ops.Sub, "*": ops.Mul, "/": ops.Div, "//": ops.FloorDiv, "%": ops.Mod, "**": ops.Pow,
-	"==": ops.Eq, "!=": ops.Ne, "<": ops.Lt, "<=": ops.Le, ">": ops.Gt, ">=": ops.Ge,
+// binaryOps maps the arithmetic and comparison operators to ops: the
+// binary ops of the op table that print infix (Def.Infix).
+var binaryOps = infixOps()
+
+func infixOps() map[string]ops.Op {
+	m := map[string]ops.Op{}
+	for _, op := range ops.All() {
+		if def := op.Def(); def.Arity == 2 && def.Infix != "" {
+			m[def.Infix] = op
+		}
+	}
+	return m
 }
 
 func (ev *evaluator) binary(n *lang.Binary) (value, error) {
