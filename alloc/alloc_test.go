@@ -254,3 +254,39 @@ func TestRegistry(t *testing.T) {
 	}()
 	Register(fakeDevice{NewCaching(0), CPU})
 }
+
+// TestCachingEvictsOldest checks the cache's order when it is full: a
+// released block that fits under the cap is kept, the blocks released
+// longest ago leaving to make room, so that a loop's next step gets the
+// block its last step released (the k-means step of 205 MB was allocated
+// afresh, page faults and all, after other workloads had filled the
+// cache); a block larger than the cap is not kept and evicts nothing.
+func TestCachingEvictsOldest(t *testing.T) {
+	c := NewCaching(4096)
+	alloc := func(n int) *Allocation {
+		a, err := c.Alloc(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	old1, old2, mid := alloc(1024), alloc(1024), alloc(1536)
+	for _, a := range []*Allocation{old1, old2, mid} {
+		_ = a.Release()
+	}
+	big := alloc(2048)
+	addr := &big.host[0]
+	_ = big.Release() // 3584 cached + 2048 > 4096: the two oldest blocks leave
+	st := c.Stats()
+	if st.BytesCached != 1536+2048 || st.Evictions != 2 {
+		t.Errorf("after the big release: %d bytes cached, %d evictions; want %d and 2", st.BytesCached, st.Evictions, 1536+2048)
+	}
+	if again := alloc(2048); &again.host[0] != addr {
+		t.Error("the block released last was not reused")
+	}
+	huge := alloc(8192)
+	_ = huge.Release()
+	if st := c.Stats(); st.Evictions != 2 || st.BytesCached != 1536 {
+		t.Errorf("a block over the cap: %d evictions, %d bytes cached; want 2 and 1536", st.Evictions, st.BytesCached)
+	}
+}

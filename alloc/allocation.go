@@ -114,6 +114,7 @@ type Stats struct {
 	BytesInUse  int64 // capacity of the blocks handed out and not yet released
 	BytesCached int64 // capacity of the blocks kept for reuse
 	PeakInUse   int64 // the highest BytesInUse seen
+	Evictions   int64 // cached blocks dropped to make room for a newer release (Caching)
 }
 
 func invalid(op, name string, value any, reason string) error {

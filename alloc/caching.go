@@ -43,8 +43,9 @@ var physicalMemory = PhysicalMemory()
 // Caching is a CPU allocator that keeps released blocks and hands them out
 // again. Requests are rounded up to a size class (a power of two or one of
 // the three quarter-steps between two powers, so at most 25% is wasted) and
-// a released block goes to its class's free list unless the cache would then
-// exceed its cap, in which case it is left to the garbage collector.
+// a released block goes to its class's free list, the blocks released
+// longest ago leaving the cache (to the garbage collector) when it would
+// exceed its cap; a block larger than the cap is not cached.
 //
 // The capacity of the blocks handed out and not yet released is limited
 // (SetLimit; DefaultLimit at first): a request beyond the limit gets a
@@ -141,13 +142,12 @@ func (c *Caching) take(op string, nbytes, class int) (block []byte, reused bool,
 }
 
 // giveBack is called once per Allocation, by its first Release: the block
-// is cached unless it was pinned or the cache would exceed its cap.
+// is cached unless it was pinned or is larger than the cache's cap; blocks
+// released longest ago make room for it (FreeLists.PutWithin).
 func (c *Caching) giveBack(a *Allocation) {
 	block := a.host
 	class := len(block)
-	c.lists.Put(class, block, func(cached int64) bool {
-		return !a.Pinned() && class > 0 && cached+int64(class) <= c.cacheCap
-	})
+	c.lists.PutWithin(class, block, !a.Pinned() && class > 0, c.cacheCap)
 }
 
 // Stats returns a snapshot of the counters.

@@ -9,11 +9,18 @@ import "sync"
 // concurrent use.
 type FreeLists[B any] struct {
 	mu    sync.Mutex
-	free  map[int][]B
+	free  map[int][]cachedBlock[B] // oldest release first in each class
+	seq   uint64                   // releases numbered, for the eviction order
 	stats Stats
 	// peakBefore is PeakInUse before the last Take, so that Untake can
 	// take a failed allocation out of the peak again.
 	peakBefore int64
+}
+
+// cachedBlock is a block in a free list, with the number of its release.
+type cachedBlock[B any] struct {
+	block B
+	seq   uint64
 }
 
 // Take counts an allocation of class bytes and pops a cached block of that
@@ -47,9 +54,8 @@ func (f *FreeLists[B]) take(class int) (block B, ok bool) {
 	if len(list) == 0 {
 		return block, false
 	}
-	block = list[len(list)-1]
-	var zero B
-	list[len(list)-1] = zero
+	block = list[len(list)-1].block
+	list[len(list)-1] = cachedBlock[B]{}
 	f.free[class] = list[:len(list)-1]
 	f.stats.Reuses++
 	f.stats.BytesCached -= int64(class)
@@ -79,12 +85,59 @@ func (f *FreeLists[B]) Put(class int, block B, keep func(cached int64) bool) boo
 	if !keep(f.stats.BytesCached) {
 		return false
 	}
-	if f.free == nil {
-		f.free = map[int][]B{}
-	}
-	f.free[class] = append(f.free[class], block)
-	f.stats.BytesCached += int64(class)
+	f.cache(class, block)
 	return true
+}
+
+// PutWithin counts the release of a block of class bytes and, when keep is
+// set and the block fits in capacity bytes of cache, caches it, first
+// dropping the blocks released longest ago (of any class) until the cache
+// holds at most capacity bytes with it: the block just released is the
+// likeliest to be asked for again (a loop's next step asks for the
+// temporaries its last one released), not the ones an earlier phase of
+// the program left behind. It reports whether it kept the block; the
+// dropped blocks are left to the garbage collector (Stats.Evictions
+// counts them).
+func (f *FreeLists[B]) PutWithin(class int, block B, keep bool, capacity int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stats.Releases++
+	f.stats.BytesInUse -= int64(class)
+	if !keep || int64(class) > capacity {
+		return false
+	}
+	for f.stats.BytesCached+int64(class) > capacity {
+		f.evictOldest()
+	}
+	f.cache(class, block)
+	return true
+}
+
+// cache adds a released block to its class's list, with f.mu held.
+func (f *FreeLists[B]) cache(class int, block B) {
+	if f.free == nil {
+		f.free = map[int][]cachedBlock[B]{}
+	}
+	f.seq++
+	f.free[class] = append(f.free[class], cachedBlock[B]{block: block, seq: f.seq})
+	f.stats.BytesCached += int64(class)
+}
+
+// evictOldest drops the cached block released longest ago, with f.mu held
+// and at least one block cached.
+func (f *FreeLists[B]) evictOldest() {
+	oldest, at := uint64(0), -1
+	for class, list := range f.free {
+		if len(list) > 0 && (at < 0 || list[0].seq < oldest) {
+			oldest, at = list[0].seq, class
+		}
+	}
+	list := f.free[at]
+	copy(list, list[1:])
+	list[len(list)-1] = cachedBlock[B]{}
+	f.free[at] = list[:len(list)-1]
+	f.stats.BytesCached -= int64(at)
+	f.stats.Evictions++
 }
 
 // Stats returns a snapshot of the counters.
@@ -100,7 +153,9 @@ func (f *FreeLists[B]) Drain() []B {
 	defer f.mu.Unlock()
 	var all []B
 	for _, list := range f.free {
-		all = append(all, list...)
+		for _, c := range list {
+			all = append(all, c.block)
+		}
 	}
 	clear(f.free)
 	f.stats.BytesCached = 0
