@@ -52,12 +52,23 @@ func inputs(k int, dims ...int) []*tensor.Tensor[float64] {
 	return out
 }
 
-// lazeAndNaive returns the laze and naive implementations of tree e into dst.
+// lazeAndNaive returns the laze and naive implementations of tree e into
+// dst: laze through Assign, laze-program through a Program compiled once
+// (kernels.Compile) and run each time, and the naive evaluator.
 func lazeAndNaive[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) []impl {
 	naive := toNaive(e, dst.Shape())
+	prog, err := kernels.Compile(dst, e)
+	if err != nil {
+		panic(err)
+	}
 	return []impl{
 		{"laze", func() {
 			if err := kernels.Assign(dst, e); err != nil {
+				panic(err)
+			}
+		}},
+		{"laze-program", func() {
+			if err := prog.Run(); err != nil {
 				panic(err)
 			}
 		}},

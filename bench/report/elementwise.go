@@ -13,10 +13,12 @@ import (
 const elementwise = "Elementwise/"
 
 // The implementations, as the suite names them; laze is the subject, the
-// others the references its ratios are taken against. laze-simd is laze
+// others the references its ratios are taken against. laze-program is the
+// same tree compiled once (kernels.Compile) and run (Program.Run): no plan
+// lookup per call. laze-simd is laze
 // built with GOEXPERIMENT=simd, and numexpr and numpy the Python peers
 // (bench/peers/peers.py), all from the same run (bench/report/run.sh).
-var elementwiseImpls = []string{"laze", "laze-simd", "handloop", "gonum", "naive", "numexpr", "numpy"}
+var elementwiseImpls = []string{"laze", "laze-program", "laze-simd", "handloop", "gonum", "naive", "numexpr", "numpy"}
 
 // implLabel is an implementation's name in a table's header or a plot's
 // legend.
@@ -33,6 +35,7 @@ type ratio struct{ header, ref, subject string }
 
 var elementwiseRatios = []ratio{
 	{"laze vs handloop", "handloop", "laze"},
+	{"program vs handloop", "handloop", "laze-program"},
 	{"laze vs gonum", "gonum", "laze"},
 	{"laze vs naive", "naive", "laze"},
 	{"laze vs numexpr", "numexpr", "laze"},
@@ -72,6 +75,9 @@ func (rs *results) ewImpls() (have, lack []string) {
 func missingNote(rs *results, lack []string) string {
 	var parts []string
 	for _, im := range lack {
+		if im == "laze-program" {
+			continue // a column of its own only: runs before Compile had none
+		}
 		var why string
 		switch im {
 		case "laze-simd":
