@@ -164,7 +164,7 @@ func TestProgramStale(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			x := tensor.Full[float64](2, 2, 3)
 			d := tensor.Zeros[float64](2, 3)
-			prog, err := Compile(d, expr.Add(expr.Exp[float64](x), expr.Scalar(1.0)))
+			prog, err := Compile(d, expr.Add[float64](x, expr.Scalar(1.0)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +246,7 @@ func panicsWith(t *testing.T, what string, kind error, f func()) {
 // shape mismatch, named for Compile) and CompileAll names the pair.
 func TestCompileRefuses(t *testing.T) {
 	x := tensor.Zeros[float64](2, 3)
-	if _, err := Compile(tensor.Zeros[float64](3, 2), expr.Exp[float64](x)); !errors.Is(err, shape.ErrShape) {
+	if _, err := Compile(tensor.Zeros[float64](3, 2), expr.Of(x)); !errors.Is(err, shape.ErrShape) {
 		t.Errorf("Compile into another shape: %v, want a ShapeError", err)
 	}
 	_, err := CompileAll([]*tensor.Tensor[float64]{tensor.Zeros[float64](2, 3), tensor.Zeros[float64](2)}, []expr.Exp[float64]{x, x})
@@ -263,7 +263,7 @@ func TestProgramRunAllocatesNothing(t *testing.T) {
 	}
 	x := tensor.Randn[float64](1, 1000)
 	d := tensor.Zeros[float64](1000)
-	e := expr.Add(expr.Mul(expr.Add(expr.Mul(expr.Add(expr.Mul[float64](x, expr.Scalar(0.5)), expr.Scalar(0.25)), expr.Exp[float64](x)), expr.Scalar(2.0)), expr.Exp[float64](x)), expr.Scalar(1.0))
+	e := expr.Of(x).MulScalar(0.5).AddScalar(0.25).Mul(x).AddScalar(2).Mul(x).AddScalar(1)
 	prog, err := Compile(d, e)
 	if err != nil {
 		t.Fatal(err)
