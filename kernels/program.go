@@ -39,11 +39,15 @@ type Program[T tensor.Number] struct {
 }
 
 // boundTensor is a tensor a Program reads or writes, with its geometry
-// when the program was compiled.
+// and its storage (the value its Hold returns: the storage object) when
+// the program was compiled: a tensor released and resized since may get
+// the very block back from the cache, at the same address, in another
+// storage object that the program's steps do not address.
 type boundTensor struct {
-	t    friend.Tensor
-	name string
-	was  shape.Region
+	t       friend.Tensor
+	name    string
+	was     shape.Region
+	storage interface{ Drop() }
 }
 
 // Compile checks e and dst as Assign does, lowers e into every step
@@ -135,7 +139,9 @@ func (p *Program[T]) bind(t friend.Tensor, name string) {
 	}
 	r := t.Region(friend.K)
 	r.Shape, r.Strides = r.Shape.Clone(), slices.Clone(r.Strides)
-	p.tensors = append(p.tensors, boundTensor{t: t, name: name, was: r})
+	storage := t.Hold(friend.K, "Compile") // held by compile already: only its identity is kept
+	storage.Drop()
+	p.tensors = append(p.tensors, boundTensor{t: t, name: name, was: r, storage: storage})
 }
 
 // Run evaluates the program on its tensors' current contents: the
@@ -158,9 +164,14 @@ func (p *Program[T]) Run() (err error) {
 	for _, b := range p.tensors {
 		held = append(held, b.t.Hold(friend.K, "Program.Run"))
 	}
-	for _, b := range p.tensors {
-		if now := b.t.Region(friend.K); !sameRegion(b.was, now) {
+	for i, b := range p.tensors {
+		now := b.t.Region(friend.K)
+		if !sameRegion(b.was, now) {
 			return &shape.StaleError{Op: "Program.Run", Tensor: b.name, Was: describeRegion(b.was), Now: describeRegion(now)}
+		}
+		if held[i] != b.storage {
+			return &shape.StaleError{Op: "Program.Run", Tensor: b.name, Was: describeRegion(b.was),
+				Now: "the same geometry over new storage (released and resized)"}
 		}
 	}
 	defer recoverAllocation(&err) // an exponent check may evaluate the exponent

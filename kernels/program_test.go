@@ -160,6 +160,10 @@ func TestProgramStale(t *testing.T) {
 		{"operand reshaped in its storage", func(x, d *tensor.Tensor[float64]) { x.Resize(3, 2) }, "operand tensor(2,3)"},
 		{"operand given new storage", func(x, d *tensor.Tensor[float64]) { x.Resize(4, 3) }, "operand tensor(2,3)"},
 		{"destination reshaped", func(x, d *tensor.Tensor[float64]) { d.Resize(3, 2) }, "the destination"},
+		{"operand released, then resized to its shape", func(x, d *tensor.Tensor[float64]) {
+			_ = x.Release()
+			x.Resize(2, 3) // new storage, perhaps over the very block the cache had back
+		}, "operand tensor(2,3)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x := tensor.Full[float64](2, 2, 3)

@@ -136,21 +136,30 @@ func (p *program[T]) rowsApart(w walk) bool {
 	return true
 }
 
+// minRowsApart is the fewest rows per goroutine for which runRowsApart
+// splits rows: with fewer, rows of unequal cost (or a single row, a full
+// reduction coalesced to rank 1) would leave goroutines idle, and the
+// work items are split instead.
+const minRowsApart = 2
+
 // runRowsApart runs and finishes a reduction whose rows fold apart
-// (rowsApart), and reports false, running nothing, for another program.
-// Its goroutines split the rows, not the blocks: each folds its rows into
-// the main accumulators and finishes them, so none needs accumulators of
-// its own, nothing is merged, and the result has the same bits at every
-// thread count.
+// (rowsApart) over at least minRowsApart rows per goroutine, and reports
+// false, running nothing, for another program. Its goroutines split the
+// rows, not the blocks: each folds its rows into the main accumulators and
+// finishes them, so none needs accumulators of its own, nothing is
+// merged, and the result has the bits one goroutine gives.
 func (p *program[T]) runRowsApart() bool {
 	w := p.walkShape()
 	if !p.rowsApart(w) {
 		return false
 	}
 	rows := w.planes * w.groups()
+	workers := p.goroutines(w, w.planes*w.perPlane())
+	if workers > 1 && rows < minRowsApart*workers {
+		return false // too few rows to share: the work items are (Sum of a vector: one row)
+	}
 	acc := p.red.mainAccumulator()
 	fold := func(g0, g1 int) { p.foldFinishRows(w, g0, g1, acc) }
-	workers := p.goroutines(w, rows)
 	if workers < 2 {
 		fold(0, rows)
 		return true
