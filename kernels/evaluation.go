@@ -100,10 +100,7 @@ func (ev *evaluation) run() error {
 		return ev.err
 	}
 	if ev.device == nil {
-		for _, c := range ev.copies {
-			c()
-		}
-		runSteps(steps)
+		runHost(ev.copies, steps)
 		return nil
 	}
 	for _, s := range steps {
@@ -112,6 +109,15 @@ func (ev *evaluation) run() error {
 		}
 	}
 	return nil
+}
+
+// runHost runs an evaluation's work on the CPU: the operands copied aside
+// first, then the steps (evaluation.run, Program.Run).
+func runHost(copies []func(), steps []step) {
+	for _, c := range copies {
+		c()
+	}
+	runSteps(steps)
 }
 
 // runSteps runs steps on the CPU in order, a group that bands.go's rule

@@ -178,9 +178,6 @@ func (p *Program[T]) Run() (err error) {
 	if err := runChecks(p.checks); err != nil {
 		return err
 	}
-	for _, c := range p.copies {
-		c()
-	}
 	if p.ran {
 		for _, s := range p.steps {
 			if r, ok := s.(interface{ rewind() }); ok {
@@ -189,7 +186,7 @@ func (p *Program[T]) Run() (err error) {
 		}
 	}
 	p.ran = true
-	runSteps(p.steps)
+	runHost(p.copies, p.steps)
 	return nil
 }
 
