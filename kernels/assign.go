@@ -86,35 +86,18 @@ func result[T tensor.Number](e expr.Exp[T], dims []int, a alloc.Allocator) *tens
 	return tensor.Empty[T](dims, tensor.WithAllocator(a))
 }
 
-// assign runs a cached plan when the tree has one (plancache.go), else
-// checks everything, then executes.
+// assign is every Assign of this file: the tree's Program, from the plan
+// cache or compiled for the call, run (assignVia).
 func assign[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
-	defer recoverAllocation(&err) // the plan cache's lowering may copy an operand aside
-	if planned, err := assignPlanned(call, dst, e, nil); planned {
-		return err
-	}
-	if err := checkAssign(call, dst, e); err != nil {
-		return err
-	}
-	return execute(call, dst, e)
+	defer recoverAllocation(&err)
+	return assignVia(call, nil, dst, e)
 }
 
-// execute evaluates a checked tree into dst: one call, whose temporaries
-// are released when it returns. Every temporary is allocated, every step
-// lowered, before the first step runs (evaluation.run). On a device, it
-// returns when the result is ready to read.
-func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) (err error) {
-	defer holdAll(call, dst, e)()
-	defer recoverAllocation(&err)
-	if !dst.Device().IsCPU() {
-		return executeOnDevice(call, dst, e)
-	}
-	ev := newEvaluation(call)
-	defer ev.release()
-	if err := evaluateRoot(ev, dst, e); err != nil {
-		return err
-	}
-	return ev.run()
+// execute evaluates a checked tree into dst: one Program, compiled, run
+// and released (runOnce). On a device, it returns when the result is ready
+// to read.
+func execute[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	return runOnce(call, dst, func() func() { return holdAll(call, dst, e) }, lowerAssign(dst, e))
 }
 
 // evaluateRoot is evaluate for the tree a call assigns to dst: with the

@@ -51,19 +51,22 @@ func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err
 	if err := checkAll(call, dsts, es); err != nil || len(dsts) == 0 {
 		return err
 	}
-	for i := range dsts {
-		defer holdAll(call, dsts[i], es[i])()
-	}
 	defer recoverAllocation(&err)
-	if !dsts[0].Device().IsCPU() {
-		return assignAllOnDevice(call, dsts, es)
+	return runOnce(call, dsts[0], func() func() { return holdPairs(call, dsts, es) }, lowerAssignAll(dsts, es))
+}
+
+// holdPairs holds every tensor of the pairs (holdAll) until the function
+// it returns is called.
+func holdPairs[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T]) func() {
+	drops := make([]func(), len(dsts))
+	for i := range dsts {
+		drops[i] = holdAll(call, dsts[i], es[i])
 	}
-	ev := newEvaluation(call)
-	defer ev.release()
-	if err := lowerPairs(ev, dsts, es); err != nil {
-		return err
+	return func() {
+		for _, d := range drops {
+			d()
+		}
 	}
-	return ev.run()
 }
 
 // checkAll runs Assign's checks on every pair of AssignAll (or
@@ -98,12 +101,6 @@ func lowerPairs[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []
 	}
 	ev.perform(&assignStep[T]{p: p, dst: dsts[0], e: es[0]})
 	return ev.err
-}
-
-// assignAllOnDevice is AssignAll's device path: evaluateAll with the
-// kernels queued in order, then a wait.
-func assignAllOnDevice[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T]) error {
-	return onDefaultQueue(call, dsts[0].Device(), func(ev *evaluation) error { return evaluateAll(ev, dsts, es) })
 }
 
 // crossed reports, per pair, whether its tree reads memory another pair's

@@ -1,7 +1,6 @@
 package kernels
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/laze-go/laze/alloc"
@@ -37,82 +36,28 @@ func AssignOn[T tensor.Number](q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) (e
 	if q == nil {
 		return &shape.ArgumentError{Op: "AssignOn", Name: "q", Value: nil, Reason: "a queue is needed"}
 	}
-	if dst != nil && dst.Device() == q.Device() {
-		if planned, err := assignPlanned("AssignOn", dst, e, q); planned {
-			return err
-		}
-	}
-	if err := checkAssign("AssignOn", dst, e); err != nil {
-		return err
-	}
-	if dev := dst.Device(); dev != q.Device() {
-		return &shape.DeviceError{Op: "AssignOn", Devices: []fmt.Stringer{dev, q.Device()},
-			Reason: "the destination and the queue are on different devices"}
-	}
-	b, err := backendFor("AssignOn", q.Device())
-	if err != nil {
-		return err
-	}
-	ev, err := newDeviceEvaluation("AssignOn", b, q)
-	if err != nil {
-		return err
-	}
-	drop := holdAll("AssignOn", dst, e)
-	defer q.Defer(func() {
-		ev.release()
-		drop()
-	})
-	if err := evaluate(ev, dst, e); err != nil {
-		return err
-	}
-	return ev.run()
+	return assignVia("AssignOn", q, dst, e)
 }
 
-// newDeviceEvaluation prepares an evaluation that queues its work on q.
-func newDeviceEvaluation(call string, b Backend, q Queue) (*evaluation, error) {
-	a, err := alloc.For(q.Device())
+// deviceEvaluation prepares an evaluation that queues its work on q, or,
+// when q is nil, on dev's default queue.
+func deviceEvaluation(call string, dev alloc.Device, q Queue) (*evaluation, error) {
+	b, err := backendFor(call, dev)
+	if err != nil {
+		return nil, err
+	}
+	if q == nil {
+		if q, err = b.DefaultQueue(dev); err != nil {
+			return nil, err
+		}
+	}
+	a, err := alloc.For(dev)
 	if err != nil {
 		return nil, err
 	}
 	ev := newEvaluation(call)
 	ev.device = &onDevice{ev: ev, backend: b, queue: q, alloc: a}
 	return ev, nil
-}
-
-// executeOnDevice evaluates a checked tree into a device tensor on the
-// device's default queue and waits for the result.
-func executeOnDevice[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T]) error {
-	return onDefaultQueue(call, dst.Device(), func(ev *evaluation) error { return evaluate(ev, dst, e) })
-}
-
-// onDefaultQueue runs work with an evaluation whose steps are kept (work
-// lowers the trees, acquiring every temporary), queues the steps on dev's
-// default queue, waits for the queue, and releases the evaluation's
-// temporaries: the first error of work, of a queued step or of the wait.
-// A failure before the first step is queued (an allocation's panic
-// included) queues nothing.
-func onDefaultQueue(call string, dev alloc.Device, work func(ev *evaluation) error) (err error) {
-	b, err := backendFor(call, dev)
-	if err != nil {
-		return err
-	}
-	q, err := b.DefaultQueue(dev)
-	if err != nil {
-		return err
-	}
-	ev, err := newDeviceEvaluation(call, b, q)
-	if err != nil {
-		return err
-	}
-	defer ev.release() // after the wait below, or at once when nothing was queued
-	if err = work(ev); err != nil {
-		return err
-	}
-	err = ev.run()
-	if werr := q.Wait(); err == nil {
-		err = werr
-	}
-	return err
 }
 
 // launchProgram queues one pass of a program that is not a reduction (a

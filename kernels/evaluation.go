@@ -17,7 +17,7 @@ import (
 // temporary its steps need and perform keeps the steps (on a device, after
 // each has acquired what its launch needs: prepare), so that every
 // allocation of the call, and every error found on the way, comes before
-// the first step runs or is queued (run). A call that fails before run
+// the first step runs or is queued (Program.start). A call that fails before that
 // has written nothing.
 type evaluation struct {
 	call  string
@@ -28,10 +28,10 @@ type evaluation struct {
 	device *onDevice // set for device tensors: steps are queued there
 	err    error     // the first error a step's prepare returned; nothing is run after it
 
-	pending []step // the steps perform kept, in order; run runs them
+	pending []step // the steps perform kept, in order: the Program's
 
 	// copies fill the host temporaries of operands copied aside
-	// (copyAside) with the operands' values; run runs them before the
+	// (copyAside) with the operands' values; a run runs them before the
 	// first step.
 	copies []func()
 
@@ -89,30 +89,8 @@ func (ev *evaluation) perform(s step) {
 	ev.pending = append(ev.pending, s)
 }
 
-// run runs the steps perform kept, in order, on the host, or queues them
-// on the evaluation's device, stopping at the first error. It is the
-// first point of the call that writes memory other than its own
-// temporaries' contents.
-func (ev *evaluation) run() error {
-	steps := ev.pending
-	ev.pending = nil
-	if ev.err != nil {
-		return ev.err
-	}
-	if ev.device == nil {
-		runHost(ev.copies, steps)
-		return nil
-	}
-	for _, s := range steps {
-		if err := s.launch(ev.device); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // runHost runs an evaluation's work on the CPU: the operands copied aside
-// first, then the steps (evaluation.run, Program.Run).
+// first, then the steps (Program.start).
 func runHost(copies []func(), steps []step) {
 	for _, c := range copies {
 		c()

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -60,12 +62,13 @@ func PlanCacheStats() (hits, misses, bypass int64) {
 	return s.Hits.Load(), s.Misses.Load(), s.Bypass.Load()
 }
 
-// cachedPlan is one signature's checked, lowered program, with pools of
-// per-call copies bound to the call's tensors.
+// cachedPlan is one signature's Program: one checked, lowered pass with
+// no tensor bound (the template), and pools of copies that each call binds
+// to its tensors and constants.
 type cachedPlan[T tensor.Number] struct {
 	sig      []uint64
 	template *program[T]                  // no data, blocks or constant values: those are bound per call
-	bound    sync.Pool                    // *program[T]: copies of template with their own per-call slices
+	bound    sync.Pool                    // *Program[T]: one pass, a copy of template with its own per-call slices
 	workers  sync.Pool                    // *worker[T] sized for template
 	variants *[256]atomic.Pointer[Kernel] // device plans: the kernel's structure per variant (variantOf), built on first use
 	kernels  sync.Pool                    // *Kernel: per-call launches, each set from its variant's structure
@@ -238,78 +241,129 @@ func storePlan[T tensor.Number](s *signature, cp *cachedPlan[T]) {
 	planCache.by[s.hash] = cp
 }
 
-// assignPlanned runs Assign(dst, e) through the plan cache. It reports
-// false when the call must take the full path: the tree is not an
-// elementwise tree, an operand overlaps the destination unsafely, or the
-// cache is off.
-//
-// q is the queue of AssignOn, whose work is queued without waiting; nil
-// for Assign, which runs on the CPU or waits for the device's default queue.
-func assignPlanned[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T], q Queue) (bool, error) {
-	if planCacheOff.Load() || dst == nil || e == nil {
-		return false, nil
-	}
+// assignVia is Assign (q nil: on the CPU, or on the device's default
+// queue, waited for) and AssignOn (queued on q): a Program run. An
+// elementwise tree's comes from the plan cache, bound to the call's
+// tensors; on a miss, the Program compiled for the call is run and its
+// pass kept for the next. Any other tree's Program is compiled, run once
+// and released. The tree is checked and lowered once either way.
+func assignVia[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	s := signaturePool.Get().(*signature)
 	defer signaturePool.Put(s)
-	if !describe(s, dst, e) {
-		// A tree with view nodes is described as the tree PushViews makes of
-		// it, whose leaves are the tensor views it reads (views.go).
-		pushed, ok := pushedViews(e)
-		if !ok || !describe(s, dst, pushed) {
-			return false, nil
-		}
-		e = pushed
-	}
-	cp := lookupPlan[T](s)
-	if cp == nil {
-		if err := checkAssign(call, dst, e); err != nil {
-			return true, err
+	e, cacheable := describeCall(s, q, dst, e)
+	if cacheable {
+		if cp := lookupPlan[T](s); cp != nil && operandsReadable(dst, s) {
+			planCache.stats.Hits.Add(1)
+			return runPlan(call, cp, dst, s, q)
 		}
 	}
-	// Before a plan is built: a lowering that copies an operand aside
-	// would make a copy only to discard the plan.
+	if err := checkAssign(call, dst, e); err != nil {
+		return err
+	}
+	if q != nil && dst.Device() != q.Device() {
+		return &shape.DeviceError{Op: call, Devices: []fmt.Stringer{dst.Device(), q.Device()},
+			Reason: "the destination and the queue are on different devices"}
+	}
+	if !cacheable {
+		return runUncached(call, q, dst, e)
+	}
 	if !operandsReadable(dst, s) {
+		// A lowering that copies an operand aside is bound to this call's
+		// memory: nothing to keep.
 		planCache.stats.Bypass.Add(1)
-		return false, nil
+		return runUncached(call, q, dst, e)
 	}
-	if cp == nil {
-		if cp = buildPlan(call, dst, e, s); cp == nil {
-			planCache.stats.Bypass.Add(1)
-			return false, nil
-		}
-		planCache.stats.Misses.Add(1)
-		storePlan(s, cp)
-	} else {
-		planCache.stats.Hits.Add(1)
-	}
-	return true, runPlan(call, cp, dst, s, q)
+	return runAndKeep(call, q, dst, e, s)
 }
 
-// buildPlan lowers e for dst into a plan, or returns nil when the lowering
-// needed a temporary (an operand copied aside): such a program is bound to
-// this call's memory.
-func buildPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T], s *signature) *cachedPlan[T] {
-	ev := newEvaluation(call)
-	defer ev.release()
-	p, err := lower(ev, assignTo(dst), e, nil)
-	if err != nil || len(ev.temps) > 0 || p.first != nil {
+// describeCall fills s with the signature of Assign(dst, e) and reports
+// whether the tree has one (the cache is on, the tree is elementwise, q if
+// any is on dst's device); a tree with view nodes is described, and
+// returned, as the tree PushViews makes of it, whose leaves are the tensor
+// views it reads (views.go).
+func describeCall[T tensor.Number](s *signature, q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) (expr.Exp[T], bool) {
+	if planCacheOff.Load() || dst == nil || e == nil || (q != nil && q.Device() != dst.Device()) {
+		return e, false
+	}
+	if describe(s, dst, e) {
+		return e, true
+	}
+	pushed, ok := pushedViews(e)
+	if !ok || !describe(s, dst, pushed) {
+		return e, false
+	}
+	return pushed, true
+}
+
+// runUncached runs the Program of a checked tree once: on q, or on the
+// CPU or the device's default queue (waited for).
+func runUncached[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	if q != nil {
+		return queueOnce(call, q, dst, e)
+	}
+	return execute(call, dst, e)
+}
+
+// runAndKeep compiles the Program of a checked elementwise tree, keeps
+// its pass in the cache when it is one pass bound to nothing but the
+// call's tensors, and runs it.
+func runAndKeep[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T], s *signature) error {
+	drop := holdAll(call, dst, e)
+	p, err := lowerProgram[T](call, dst.Device(), q, lowerAssign(dst, e))
+	if err != nil {
+		drop()
+		return err
+	}
+	if pass := p.onlyPass(); pass != nil {
+		planCache.stats.Misses.Add(1)
+		storePlan(s, planOf(dst, pass, s))
+	} else {
+		planCache.stats.Bypass.Add(1)
+	}
+	if q != nil {
+		defer q.Defer(func() {
+			p.release()
+			drop()
+		})
+		return p.start()
+	}
+	defer drop()
+	defer p.release()
+	return p.execute()
+}
+
+// onlyPass returns the Program's one pass when that is all it is: no
+// temporary, no operand copied aside, no product computed first.
+func (p *Program[T]) onlyPass() *program[T] {
+	if len(p.steps) != 1 || len(p.temps) > 0 || len(p.copies) > 0 {
 		return nil
 	}
-	t := *p
+	a, ok := p.steps[0].(*assignStep[T])
+	if !ok || a.p.first != nil {
+		return nil
+	}
+	return a.p
+}
+
+// planOf makes the cache's Program of signature s from pass, lowered for
+// dst: a template with no tensor bound.
+func planOf[T tensor.Number](dst *tensor.Tensor[T], pass *program[T], s *signature) *cachedPlan[T] {
+	t := *pass
 	t.data, t.leaves = nil, nil
-	t.shape = slices.Clone(p.shape) // Coalesce may return a tensor's own slices
-	t.strides = make([][]int, len(p.strides))
-	for i, st := range p.strides {
+	t.shape = slices.Clone(pass.shape) // Coalesce may return a tensor's own slices
+	t.strides = make([][]int, len(pass.strides))
+	for i, st := range pass.strides {
 		t.strides[i] = slices.Clone(st)
 	}
-	t.mems = slices.Clone(p.mems)
+	t.mems = slices.Clone(pass.mems)
 	for i := range t.mems {
 		t.mems[i].block = nil
 	}
-	t.consts = slices.Clone(p.consts)
+	t.consts = slices.Clone(pass.consts)
 	for i := range t.consts {
 		t.consts[i].value = 0
 	}
+	t.workers = nil
 	cp := &cachedPlan[T]{sig: slices.Clone(s.words), template: &t}
 	t.workers = &cp.workers
 	cp.bound.New = func() any { return cp.newBound() }
@@ -321,16 +375,16 @@ func buildPlan[T tensor.Number](call string, dst *tensor.Tensor[T], e expr.Exp[T
 	return cp
 }
 
-// newBound returns a copy of the template with slices of its own for what
-// each call binds.
-func (cp *cachedPlan[T]) newBound() *program[T] {
+// newBound returns a Program of one pass: a copy of the template with
+// slices of its own for what each call binds.
+func (cp *cachedPlan[T]) newBound() *Program[T] {
 	p := *cp.template
 	p.data = make([][]T, len(p.offsets))
 	p.offsets = make([]int, len(p.offsets))
 	p.mems = slices.Clone(p.mems)
 	p.consts = slices.Clone(p.consts)
 	p.workers = &cp.workers
-	return &p
+	return &Program[T]{steps: []step{&assignStep[T]{p: &p}}}
 }
 
 // operandsReadable reports whether every leaf may be read while the
@@ -354,15 +408,13 @@ func runPlan[T tensor.Number](call string, cp *cachedPlan[T], dst *tensor.Tensor
 	for _, l := range s.leaves {
 		s.held = append(s.held, l.(*tensor.Tensor[T]).Hold(friend.K, call))
 	}
-	p := cp.bound.Get().(*program[T])
-	defer cp.bound.Put(p)
+	bp := cp.bound.Get().(*Program[T])
+	defer cp.bound.Put(bp)
+	p := bp.steps[0].(*assignStep[T]).p
 	bind(p, dst, s)
 	defer unbind(p)
 	if dst.Device().IsCPU() {
-		if !p.noop {
-			p.run()
-		}
-		return nil
+		return bp.start()
 	}
 	err := launchPlan(call, cp, p, dst.Device(), q)
 	if q != nil {

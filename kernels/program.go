@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/shape"
@@ -13,11 +14,15 @@ import (
 
 // Program is an assignment compiled once to be run many times, as a
 // training loop runs the same step over new contents: its trees checked,
-// the alias analysis done, every step lowered and every temporary
-// allocated by Compile (or CompileAll). Run evaluates it again on the
-// tensors' current contents, with the result Assign (AssignAll) would give
-// for them, and without looking the trees up, checking or lowering them
-// again.
+// the alias analysis done, every step lowered, every temporary allocated
+// and, on a device, every kernel compiled by Compile (or CompileAll). Run
+// evaluates it again on the tensors' current contents, with the result
+// Assign (AssignAll) would give for them, and without looking the trees
+// up, checking or lowering them again.
+//
+// Every evaluation goes through a Program: Assign, Eval and AssignAll
+// compile one (or take the plan cache's, for an elementwise tree), run it
+// and release it; Compile hands it to the caller instead.
 //
 // A Program keeps its temporaries until Release. It reads and writes the
 // very tensors it was compiled for: it sees their new contents, but a
@@ -25,12 +30,14 @@ import (
 // makes Run return a *shape.StaleError naming it, and a released one makes
 // Run panic, as Assign does. Run calls on one Program are serialised (a
 // mutex); Programs of the same trees run in parallel where their
-// destinations differ.
+// destinations differ. A Program of device tensors queues its kernels on
+// the device's default queue and Run waits for them.
 type Program[T tensor.Number] struct {
 	mu       sync.Mutex
 	steps    []step
 	copies   []func() // operands copied aside (copyAside), before the steps
 	temps    []interface{ Release() error }
+	device   *onDevice      // where the steps are queued; nil on the CPU
 	checks   []func() error // integer powers' exponent values (power.go)
 	tensors  []boundTensor
 	held     []interface{ Drop() } // Run's holds, reused
@@ -51,18 +58,15 @@ type boundTensor struct {
 }
 
 // Compile checks e and dst as Assign does, lowers e into every step
-// Assign(dst, e) would run and allocates the temporaries, and returns the
-// Program that runs them; it writes nothing. Its errors are Assign's (the
-// call named Compile). It compiles for the CPU: a destination on a device
-// is a *shape.DeviceError (Assign evaluates there).
+// Assign(dst, e) would run, allocates the temporaries (and, on a device,
+// compiles the kernels), and returns the Program that runs them; it writes
+// nothing. Its errors are Assign's (the call named Compile).
 func Compile[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) (*Program[T], error) {
 	const call = "Compile"
 	if err := checkAssign(call, dst, e); err != nil {
 		return nil, err
 	}
-	return compile(call, []*tensor.Tensor[T]{dst}, []expr.Exp[T]{e}, func(ev *evaluation) error {
-		return evaluateRoot(ev, dst, e)
-	})
+	return compileFor(call, []*tensor.Tensor[T]{dst}, []expr.Exp[T]{e}, lowerAssign(dst, e))
 }
 
 // CompileAll is Compile for AssignAll(dsts, es): one Program computing
@@ -72,44 +76,88 @@ func CompileAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (*P
 	if err := checkAll(call, dsts, es); err != nil {
 		return nil, err
 	}
-	return compile(call, dsts, es, func(ev *evaluation) error {
-		if len(dsts) == 0 {
-			return nil
-		}
-		return lowerPairs(ev, dsts, es)
-	})
+	return compileFor(call, dsts, es, lowerAssignAll(dsts, es))
 }
 
-// compile lowers checked pairs with lowerPairs into a Program.
-func compile[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T], lowerPairs func(*evaluation) error) (_ *Program[T], err error) {
-	for _, d := range dsts {
-		if !d.Device().IsCPU() {
-			return nil, &shape.DeviceError{Op: call, Devices: []fmt.Stringer{d.Device()},
-				Reason: "a Program runs on the CPU; Assign and AssignAll evaluate on a device"}
+// lowerAssign lowers Assign(dst, e)'s checked pair: on the host with the
+// destination as scratch (evaluateRoot), on a device as it is.
+func lowerAssign[T tensor.Number](dst *tensor.Tensor[T], e expr.Exp[T]) func(*evaluation) error {
+	return func(ev *evaluation) error {
+		if ev.device != nil {
+			return evaluate(ev, dst, e)
 		}
+		return evaluateRoot(ev, dst, e)
 	}
+}
+
+// lowerAssignAll lowers AssignAll's checked pairs: on the host fused into
+// one pass where lowerPairs allows, on a device tree by tree.
+func lowerAssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) func(*evaluation) error {
+	return func(ev *evaluation) error {
+		switch {
+		case len(dsts) == 0:
+			return nil
+		case ev.device != nil:
+			return evaluateAll(ev, dsts, es)
+		}
+		return lowerPairs(ev, dsts, es)
+	}
+}
+
+// compileFor lowers checked pairs into a Program the caller keeps: with
+// workers of its own, and every tensor it addresses recorded for Run's
+// guard.
+func compileFor[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T], lower func(*evaluation) error) (*Program[T], error) {
 	for i := range dsts {
 		defer holdAll(call, dsts[i], es[i])()
 	}
+	var dev alloc.Device = alloc.CPU
+	if len(dsts) > 0 {
+		dev = dsts[0].Device()
+	}
+	p, err := lowerProgram[T](call, dev, nil, lower)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range p.steps {
+		if k, ok := s.(interface{ keepWorkers() }); ok {
+			k.keepWorkers()
+		}
+	}
+	p.guard(dsts, es)
+	return p, nil
+}
+
+// lowerProgram lowers with lower into a Program that runs on the host
+// (dev the CPU) or queues its steps on q (nil: dev's default queue, which
+// Run waits for). Every temporary is allocated, and every kernel
+// compiled, before it returns; an allocation that fails is its error. The
+// caller holds the tensors.
+func lowerProgram[T tensor.Number](call string, dev alloc.Device, q Queue, lower func(*evaluation) error) (_ *Program[T], err error) {
 	ev := newEvaluation(call)
+	if !dev.IsCPU() {
+		if ev, err = deviceEvaluation(call, dev, q); err != nil {
+			return nil, err
+		}
+	}
 	defer func() {
 		if err != nil {
 			ev.release()
 		}
 	}()
 	defer recoverAllocation(&err)
-	if err := lowerPairs(ev); err != nil {
+	if err := lower(ev); err != nil {
 		return nil, err
 	}
 	if ev.err != nil {
 		return nil, ev.err
 	}
-	p := &Program[T]{steps: ev.pending, copies: ev.copies, temps: ev.temps}
-	for _, s := range p.steps {
-		if k, ok := s.(interface{ keepWorkers() }); ok {
-			k.keepWorkers()
-		}
-	}
+	return &Program[T]{steps: ev.pending, copies: ev.copies, temps: ev.temps, device: ev.device}, nil
+}
+
+// guard records what Run checks: every tensor of the pairs, and the
+// integer powers' exponent values.
+func (p *Program[T]) guard(dsts []*tensor.Tensor[T], es []expr.Exp[T]) {
 	for i, d := range dsts {
 		name := "the destination"
 		if len(dsts) > 1 {
@@ -127,7 +175,70 @@ func compile[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.E
 		})
 	}
 	p.held = make([]interface{ Drop() }, 0, len(p.tensors))
-	return p, nil
+}
+
+// runOnce is Assign's and AssignAll's evaluation of checked pairs on the
+// CPU or a device's default queue: a Program compiled, run once and
+// released, the tensors held meanwhile.
+func runOnce[T tensor.Number](call string, dst *tensor.Tensor[T], holds func() func(), lower func(*evaluation) error) error {
+	defer holds()()
+	p, err := lowerProgram[T](call, dst.Device(), nil, lower)
+	if err != nil {
+		return err
+	}
+	defer p.release()
+	return p.execute()
+}
+
+// queueOnce is AssignOn's: the Program's steps queued on q, its
+// temporaries and the tensors' holds let go once q has run them.
+func queueOnce[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+	drop := holdAll(call, dst, e)
+	p, err := lowerProgram[T](call, dst.Device(), q, lowerAssign(dst, e))
+	if err != nil {
+		drop()
+		return err
+	}
+	defer q.Defer(func() {
+		p.release()
+		drop()
+	})
+	return p.start()
+}
+
+// start runs the steps on the host (the operands copied aside first), or
+// queues them on the device, stopping at the first launch refused.
+func (p *Program[T]) start() error {
+	if p.device == nil {
+		runHost(p.copies, p.steps)
+		return nil
+	}
+	for _, s := range p.steps {
+		if err := s.launch(p.device); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// execute is start, then, on a device, a wait for the queue: the first
+// error of a launch or of the wait.
+func (p *Program[T]) execute() error {
+	err := p.start()
+	if p.device != nil {
+		if werr := p.device.queue.Wait(); err == nil {
+			err = werr
+		}
+	}
+	return err
+}
+
+// release gives the temporaries back.
+func (p *Program[T]) release() {
+	for _, t := range p.temps {
+		_ = t.Release()
+	}
+	p.temps, p.steps, p.copies = nil, nil, nil
 }
 
 // bind records t as a tensor the program addresses, once.
@@ -178,7 +289,7 @@ func (p *Program[T]) Run() (err error) {
 	if err := runChecks(p.checks); err != nil {
 		return err
 	}
-	if p.ran {
+	if p.ran && p.device == nil {
 		for _, s := range p.steps {
 			if r, ok := s.(interface{ rewind() }); ok {
 				r.rewind()
@@ -186,8 +297,7 @@ func (p *Program[T]) Run() (err error) {
 		}
 	}
 	p.ran = true
-	runHost(p.copies, p.steps)
-	return nil
+	return p.execute()
 }
 
 // Release gives the program's temporaries back to the allocator; the
@@ -199,10 +309,7 @@ func (p *Program[T]) Release() error {
 		return &shape.ReleaseError{Op: "Program.Release", What: "this program"}
 	}
 	p.released = true
-	for _, t := range p.temps {
-		_ = t.Release()
-	}
-	p.temps, p.steps, p.copies = nil, nil, nil
+	p.release()
 	return nil
 }
 

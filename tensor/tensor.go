@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -39,12 +38,18 @@ type storage[T Number] struct {
 	mem      *alloc.Allocation // nil when data wraps a user slice
 	device   alloc.Device
 	cleanup  runtime.Cleanup
-	released atomic.Bool
+	released atomic.Bool // set once Release has set releasedBit in state
 
-	mu    sync.Mutex
-	users int  // evaluations holding the storage (Hold)
-	freed bool // the block went back to its allocator
+	// state is the number of evaluations holding the storage (Hold), with
+	// releasedBit set by Release: one word, so that Hold and Drop are one
+	// atomic operation each (an Assign holds every tensor it reads). The
+	// block goes back to its allocator on the one change that leaves it
+	// at releasedBit alone: released with no holder.
+	state atomic.Int64
 }
+
+// releasedBit marks a storage's state as released.
+const releasedBit = 1 << 62
 
 // header returns a tensor over st of rank ndim with uninitialised shape and
 // strides.
@@ -147,24 +152,27 @@ func (t *Tensor[T]) Release() error {
 		return nilTensor[T]("Tensor.Release", "tensor")
 	}
 	st := t.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.released.Load() {
-		return &shape.ReleaseError{Op: "Tensor.Release", What: "the storage of this " + t.shape.String() + " tensor"}
+	for {
+		old := st.state.Load()
+		if old&releasedBit != 0 {
+			return &shape.ReleaseError{Op: "Tensor.Release", What: "the storage of this " + t.shape.String() + " tensor"}
+		}
+		if st.state.CompareAndSwap(old, old|releasedBit) {
+			st.released.Store(true)
+			if old != 0 {
+				return nil // the last holder gives the block back
+			}
+			return st.free()
+		}
 	}
-	st.released.Store(true)
-	if st.users > 0 {
-		return nil // the last holder gives the block back
-	}
-	return st.free()
 }
 
-// free gives the block back to its allocator, once; the caller holds mu.
+// free gives the block back to its allocator; the state's one change to
+// released with no holder calls it, so it runs once.
 func (st *storage[T]) free() error {
-	if st.freed || st.mem == nil {
+	if st.mem == nil {
 		return nil
 	}
-	st.freed = true
 	st.cleanup.Stop()
 	return st.mem.Release()
 }
@@ -173,20 +181,20 @@ func (st *storage[T]) free() error {
 // meantime defers giving the block back, and returns it. It panics with a
 // ReleaseError when the storage was already released.
 func (st *storage[T]) hold(op string, s shape.Shape) *storage[T] {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.released.Load() {
-		panic(&shape.ReleaseError{Op: op, What: "the storage of this " + s.String() + " tensor"})
+	for {
+		old := st.state.Load()
+		if old&releasedBit != 0 {
+			panic(&shape.ReleaseError{Op: op, What: "the storage of this " + s.String() + " tensor"})
+		}
+		if st.state.CompareAndSwap(old, old+1) {
+			return st
+		}
 	}
-	st.users++
-	return st
 }
 
 // Drop ends a Hold; the last one after a Release gives the block back.
 func (st *storage[T]) Drop() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.users--; st.users == 0 && st.released.Load() {
+	if st.state.Add(-1) == releasedBit {
 		_ = st.free()
 	}
 }
