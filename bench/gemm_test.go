@@ -52,7 +52,7 @@ func benchLevels[T float32 | float64](b *testing.B, n int, gemm func(c, a, x []T
 		if l == selected {
 			continue
 		}
-		b.Run(fmt.Sprintf("%s/%d/laze-%v", tensor.DType[T](), n, l), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%s/%d/laze-%v", tensor.DTypeOf[T]().String(), n, l), func(b *testing.B) {
 			prev, err := isa.Use(l)
 			if err != nil {
 				b.Fatal(err)
@@ -77,7 +77,7 @@ func benchEpilogue[T float32 | float64](b *testing.B, n int) {
 			b.Fatal(err)
 		}
 	}
-	name := fmt.Sprintf("epilogue/%s/%d/", tensor.DType[T](), n)
+	name := fmt.Sprintf("epilogue/%s/%d/", tensor.DTypeOf[T]().String(), n)
 	b.Run(name+"product", func(b *testing.B) { runProduct(b, n, func() { assign(b, product) }) })
 	b.Run(name+"fused", func(b *testing.B) { runProduct(b, n, func() { assign(b, fused) }) })
 	b.Run(name+"twopass", func(b *testing.B) { runProduct(b, n, func() { assign(b, product); assign(b, pass) }) })

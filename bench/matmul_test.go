@@ -38,7 +38,7 @@ func BenchmarkMatMul(b *testing.B) {
 func benchProduct[T float32 | float64](b *testing.B, n int, gemm func(c, a, x []T, n int)) {
 	a, x, c := tensor.Rand[T](1, n, n), tensor.Rand[T](2, n, n), tensor.New[T]([]int{n, n})
 	e := expr.MatMul[T](a, x)
-	name := fmt.Sprintf("%s/%d/", tensor.DType[T](), n)
+	name := fmt.Sprintf("%s/%d/", tensor.DTypeOf[T]().String(), n)
 	b.Run(name+"laze", func(b *testing.B) {
 		runProduct(b, n, func() {
 			if err := kernels.Assign(c, e); err != nil {

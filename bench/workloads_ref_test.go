@@ -17,7 +17,7 @@ import (
 
 // tol is the tolerance of a check in T: rel for float32, rel64 for float64.
 func tol[T tensor.Float](rel32, rel64 float64) float64 {
-	if tensor.DType[T]() == "float32" {
+	if tensor.DTypeOf[T]().String() == "float32" {
 		return rel32
 	}
 	return rel64

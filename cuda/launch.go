@@ -277,14 +277,14 @@ func (d *Device) gemm(s *Stream, g kernels.Gemm) error {
 	d.kernels.gemms.Add(1)
 	return d.do(func() error {
 		switch g.DType {
-		case "float32":
+		case tensor.Float32:
 			a, b, c := deviceSlice[float32](g.A, g.M*g.K), deviceSlice[float32](g.B, g.K*g.N), deviceSlice[float32](g.C, g.M*g.N)
 			d.blas.Sgemm(blas.NoTrans, blas.NoTrans, g.N, g.M, g.K, 1, b, g.N, a, g.K, 0, c, g.N)
-		case "float64":
+		case tensor.Float64:
 			a, b, c := deviceSlice[float64](g.A, g.M*g.K), deviceSlice[float64](g.B, g.K*g.N), deviceSlice[float64](g.C, g.M*g.N)
 			d.blas.Dgemm(blas.NoTrans, blas.NoTrans, g.N, g.M, g.K, 1, b, g.N, a, g.K, 0, c, g.N)
 		default:
-			return &shape.DTypeError{Op: "MatMul", DType: g.DType, Reason: "cuBLAS products take float32 and float64"}
+			return &shape.DTypeError{Op: "MatMul", DType: g.DType.String(), Reason: "cuBLAS products take float32 and float64"}
 		}
 		if err := d.blas.Err(); err != nil {
 			_ = d.blas.Close() // the handle keeps its error: start a fresh one

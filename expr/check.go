@@ -45,7 +45,7 @@ func Check[T tensor.Number](e Exp[T]) (Info, error) {
 func checkBytes[T tensor.Number](op string, s shape.Shape) error {
 	if _, err := s.Bytes(tensor.ItemSize[T]()); err != nil {
 		if oe, ok := err.(*shape.OverflowError); ok {
-			oe.Op, oe.DType = op, tensor.DType[T]()
+			oe.Op, oe.DType = op, tensor.DTypeOf[T]().String()
 		}
 		return err
 	}
@@ -246,7 +246,7 @@ func checkOpFor[T tensor.Number](op ops.Op, arity int) error {
 			Reason: fmt.Sprintf("a node with %d operands needs an op of arity %d", arity, arity)}
 	}
 	if op.Def().Domain == ops.FloatOnly && !tensor.IsFloat[T]() {
-		return &shape.DTypeError{Op: op.String(), DType: tensor.DType[T](),
+		return &shape.DTypeError{Op: op.String(), DType: tensor.DTypeOf[T]().String(),
 			Reason: "the op is defined for floating-point types only (convert the operand to float32 or float64)"}
 	}
 	return nil

@@ -191,7 +191,7 @@ func checkReduce[T tensor.Number](node Node, cc *checking, op ReduceOp, arg bool
 	}
 	def := op.Def()
 	if def.Domain == ops.FloatOnly && !tensor.IsFloat[T]() {
-		return fail(&shape.DTypeError{Op: def.Name, DType: tensor.DType[T](),
+		return fail(&shape.DTypeError{Op: def.Name, DType: tensor.DTypeOf[T]().String(),
 			Reason: "the reduction is defined for floating-point types only (convert the operand with Cast)"})
 	}
 	in, err := checkOperand(node, cc, def.Name, 0, x)

@@ -111,7 +111,7 @@ func checkMultiScene[T tensor.Number](t *testing.T, m *multiScene[T]) {
 		}
 		if diff := cmp.Diff(want[i], got, cmp.Comparer(same)); diff != "" {
 			t.Fatalf("trees %v, dtype %s, fused %v\n%v\npool %d (-oracle +AssignAll):\n%s",
-				m.trees, tensor.DType[T](), fusable(m.dsts, m.trees), m.sc.desc, i, diff)
+				m.trees, tensor.DTypeOf[T]().String(), fusable(m.dsts, m.trees), m.sc.desc, i, diff)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/tensor"
 )
 
 // Backend evaluates on one kind of device: it launches the kernels this
@@ -84,9 +85,9 @@ func (k *Kernel) Source() string { return k.spec.Source(k.Name) }
 
 // Gemm is one row-major matrix product on a device: C (M×N) = A (M×K) ·
 // B (K×N), each matrix contiguous (leading dimensions K, N and N). DType is
-// "float32" or "float64". A, B and C are device addresses.
+// tensor.Float32 or tensor.Float64. A, B and C are device addresses.
 type Gemm struct {
-	DType   string
+	DType   tensor.DType
 	M, N, K int
 	A, B, C uint64
 }

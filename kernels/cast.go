@@ -26,7 +26,7 @@ type conversion[T, S tensor.Number] struct {
 }
 
 func (c conversion[T, S]) source(pl *plan) string {
-	return fmt.Sprintf("%s (%s, converted)", nameOf(pl, c.t), tensor.DType[S]())
+	return fmt.Sprintf("%s (%s, converted)", nameOf(pl, c.t), tensor.DTypeOf[S]())
 }
 
 func (c conversion[T, S]) load(d []T, off, stride int) {

@@ -17,7 +17,7 @@ import (
 
 // gemmKernel returns the launch of the tiled product for dtype, without
 // parameters.
-func gemmKernel(dtype string) *Kernel {
+func gemmKernel(dtype tensor.DType) *Kernel {
 	s := cudasrc.GemmSpec(dtype)
 	key := s.Key()
 	return &Kernel{Name: kernelName(key), Key: key, spec: s, Threads: cudasrc.GemmTile * cudasrc.GemmTile}
@@ -25,7 +25,7 @@ func gemmKernel(dtype string) *Kernel {
 
 // gemmLaunch returns the launch of the tiled product of geometry g for
 // dtype, without parameters, or nil when the product has no elements.
-func gemmLaunch(dtype string, g expr.ProductGeometry) *Kernel {
+func gemmLaunch(dtype tensor.DType, g expr.ProductGeometry) *Kernel {
 	tiles := ceilDiv(int64(g.M), cudasrc.GemmTile) * ceilDiv(int64(g.N), cudasrc.GemmTile)
 	if tiles == 0 {
 		return nil
@@ -39,7 +39,7 @@ func gemmLaunch(dtype string, g expr.ProductGeometry) *Kernel {
 // the (broadcast) batch of a product of contiguous operands.
 func queueGemmKernels[T tensor.Number](d *onDevice, g expr.ProductGeometry, c, a, b *tensor.Tensor[T]) error {
 	mc, ma, mb := memOf(c), memOf(a), memOf(b)
-	if gemmLaunch(tensor.DType[T](), g) == nil {
+	if gemmLaunch(tensor.DTypeOf[T](), g) == nil {
 		return nil
 	}
 	var err error
@@ -47,7 +47,7 @@ func queueGemmKernels[T tensor.Number](d *onDevice, g expr.ProductGeometry, c, a
 		if err != nil {
 			return
 		}
-		k := gemmLaunch(tensor.DType[T](), g)
+		k := gemmLaunch(tensor.DTypeOf[T](), g)
 		k.Params = []uint64{mc.address(off[0]), ma.address(off[1]), mb.address(off[2]), uint64(g.M), uint64(g.N), uint64(g.K)}
 		err = d.backend.Launch(d.queue, k)
 	})

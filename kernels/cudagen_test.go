@@ -215,7 +215,8 @@ func virtual[T tensor.Number](dims ...int) *tensor.Tensor[T] {
 // 8192×8192), the split reductions' finishing kernels, and the generated
 // matrix product. The tensors are virtual, so the sizes cost nothing.
 func strategyCases[T tensor.Number]() []cudaCase {
-	dt := tensor.DType[T]()
+	dt := tensor.DTypeOf[T]().String()
+	dtype := tensor.DTypeOf[T]()
 	big, big2 := virtual[T](1<<26), virtual[T](1<<26)
 	sq := virtual[T](8192, 8192)
 	short, wide := virtual[T](16384, 64), virtual[T](16, 1<<20)
@@ -223,7 +224,7 @@ func strategyCases[T tensor.Number]() []cudaCase {
 		{dt + "/vectorised", func() (string, error) {
 			return CUDASource(virtual[T](1<<26), expr.Of[T](expr.Of(big).Mul(big2).Add(expr.Of(big).MulScalar(2)).Sub(big2)))
 		}},
-		{dt + "/gemm", func() (string, error) { return gemmKernel(dt).Source(), nil }},
+		{dt + "/gemm", func() (string, error) { return gemmKernel(dtype).Source(), nil }},
 		{dt + "/tiled", func() (string, error) {
 			return CUDASource(virtual[T](8192, 8192), expr.Of[T](expr.Of(sq.T()).Add(virtual[T](8192, 8192)).Mul(sq)))
 		}},

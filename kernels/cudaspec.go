@@ -196,7 +196,7 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 // specOf describes p's structure. p must not be a no-op.
 func specOf[T tensor.Number](p *program[T]) *cudasrc.Spec {
-	s := &cudasrc.Spec{Kind: cudasrc.KindMap, DType: tensor.DType[T](), Rank: len(p.shape), PosOp: -1,
+	s := &cudasrc.Spec{Kind: cudasrc.KindMap, DType: tensor.DTypeOf[T](), Rank: len(p.shape), PosOp: -1,
 		Code: cudaInstrs(p.code), LeafSlot: p.leafSlot, Result: p.result}
 	s.CType = cudasrc.CTypes[s.DType]
 	if p.red != nil {
@@ -217,7 +217,7 @@ func specOf[T tensor.Number](p *program[T]) *cudasrc.Spec {
 	s.Flat = s.Red == nil && s.Rank == 1
 	for k, st := range p.strides {
 		o := cudasrc.Operand{DType: p.mems[k].dtype}
-		if o.DType == "" {
+		if o.DType == tensor.Invalid {
 			o.DType = s.DType
 		}
 		for d, x := range st {

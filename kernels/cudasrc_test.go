@@ -37,7 +37,7 @@ func layoutCases[T tensor.Number](op ops.Op) []cudaCase {
 	row := tensor.Ones[T](4)
 	a43 := tensor.Ones[T](4, 3)
 	dst := tensor.Zeros[T](3, 4)
-	name := fmt.Sprintf("%v/%s", op, tensor.DType[T]())
+	name := fmt.Sprintf("%v/%s", op, tensor.DTypeOf[T]().String())
 	tree := func(x ...expr.Exp[T]) expr.Exp[T] { return opNode(op, x...) }
 	return []cudaCase{
 		{name + "/contiguous", func() (string, error) { return CUDASource(dst, tree(a34, b34, b34)) }},

@@ -15,7 +15,7 @@ func contiguousOn[T tensor.Number](d *onDevice, t *tensor.Tensor[T]) (*tensor.Te
 
 // queueGemms queues one Gemm per matrix of the (broadcast) batch of a
 // product of contiguous operands.
-func queueGemms[T tensor.Number](d *onDevice, dtype string, g expr.ProductGeometry, c, a, b *tensor.Tensor[T]) error {
+func queueGemms[T tensor.Number](d *onDevice, dtype tensor.DType, g expr.ProductGeometry, c, a, b *tensor.Tensor[T]) error {
 	mc, ma, mb := memOf(c), memOf(a), memOf(b)
 	var err error
 	forEachMatrix(g, c, a, b, func(off []int, _ []*tensor.Tensor[T]) {

@@ -307,7 +307,7 @@ func foreignCast[T, S tensor.Number](sc *scene[T], src *byteSource, base *tensor
 		panic(err)
 	}
 	v := randomView(src, other, dims)
-	sc.desc = append(sc.desc, fmt.Sprintf("%s leaf: shape %v strides %v offset %d", tensor.DType[S](), v.Shape(), v.Strides(), v.Offset()))
+	sc.desc = append(sc.desc, fmt.Sprintf("%s leaf: shape %v strides %v offset %d", tensor.DTypeOf[S]().String(), v.Shape(), v.Strides(), v.Offset()))
 	return expr.Cast[T](v)
 }
 
@@ -374,7 +374,7 @@ func (sc *scene[T]) compare(t *testing.T, want [][]T, same func(a, b T) bool, wh
 			continue // cmp.Diff compares through reflection: only to report
 		}
 		if diff := cmp.Diff(want[i], got, cmp.Comparer(same)); diff != "" {
-			t.Fatalf("tree %v, dtype %s\n%v\npool %d (-oracle +%s):\n%s", sc.tree, tensor.DType[T](), sc.desc, i, what, diff)
+			t.Fatalf("tree %v, dtype %s\n%v\npool %d (-oracle +%s):\n%s", sc.tree, tensor.DTypeOf[T]().String(), sc.desc, i, what, diff)
 		}
 	}
 }

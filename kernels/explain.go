@@ -123,8 +123,8 @@ func plural(n int64, thing string) string {
 
 // blasPrefix is BLAS's letter for an element type: s for float32, d for
 // float64.
-func blasPrefix(dtype string) string {
-	if dtype == "float32" {
+func blasPrefix(dtype tensor.DType) string {
+	if dtype == tensor.Float32 {
 		return "s"
 	}
 	return "d"

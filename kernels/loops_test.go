@@ -82,7 +82,7 @@ func checkSingleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 			for k := range d {
 				want := ops.Apply(op, args[0].at(k), args[1].at(k), args[2].at(k))
 				if !sameBits(d[k], want) && !((width != 0 || vmath.Width() > 1) && vmathFloat32(op) && withinULP(d[k], want, vmathMaxULP32)) {
-					t.Fatalf("%s %s mask %b width %d n %d element %d (%v, %v, %v): loop %v, Apply %v", tensor.DType[T](), op, mask, width, n, k,
+					t.Fatalf("%s %s mask %b width %d n %d element %d (%v, %v, %v): loop %v, Apply %v", tensor.DTypeOf[T]().String(), op, mask, width, n, k,
 						args[0].at(k), args[1].at(k), args[2].at(k), d[k], want)
 				}
 			}
@@ -106,7 +106,7 @@ func checkFusedLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 					inner := ops.Apply(op1, args[0].at(k), args[1].at(k), 0)
 					want := ops.Apply(op2, inner, args[2].at(k), 0)
 					if !sameBits(d[k], want) {
-						t.Fatalf("%s fused %s,%s mask %b width %d n %d element %d: loop %v, two ops %v", tensor.DType[T](), op1, op2, mask, width, n, k, d[k], want)
+						t.Fatalf("%s fused %s,%s mask %b width %d n %d element %d: loop %v, two ops %v", tensor.DTypeOf[T]().String(), op1, op2, mask, width, n, k, d[k], want)
 					}
 				}
 			}
@@ -136,7 +136,7 @@ func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 					want = ops.Apply(op2, want, args[2].vec[k], 0)
 					want = ops.Apply(op3, want, last[k], 0)
 					if !sameBits(d[k], want) {
-						t.Fatalf("%s fused %s,%s,%s width %d n %d element %d: loop %v, three ops %v", tensor.DType[T](), op1, op2, op3, width, n, k, d[k], want)
+						t.Fatalf("%s fused %s,%s,%s width %d n %d element %d: loop %v, three ops %v", tensor.DTypeOf[T]().String(), op1, op2, op3, width, n, k, d[k], want)
 					}
 				}
 			}

@@ -75,13 +75,13 @@ func assignTo[T tensor.Number](dst *tensor.Tensor[T]) target[T] {
 // reduction, which is not read from memory) and its element type.
 type operandMem struct {
 	block    *alloc.Allocation
-	dtype    string
+	dtype    tensor.DType
 	itemSize int
 }
 
 // memOf describes t's storage for a device kernel.
 func memOf[S tensor.Number](t *tensor.Tensor[S]) operandMem {
-	return operandMem{block: t.Mem(friend.K), dtype: tensor.DType[S](), itemSize: tensor.ItemSize[S]()}
+	return operandMem{block: t.Mem(friend.K), dtype: tensor.DTypeOf[S](), itemSize: tensor.ItemSize[S]()}
 }
 
 // address returns the device address of the operand's element at offset.

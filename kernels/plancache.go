@@ -208,16 +208,10 @@ func describeOp[T tensor.Number](s *signature, dst *tensor.Tensor[T], n expr.Nod
 	return true
 }
 
-// dtypeCode numbers T for signatures: the FNV-1a hash of its name
-// (tensor.DType), so that the element types stay listed in one place. A
-// plan is also typed (*cachedPlan[T]), so a collision could only be a miss.
-func dtypeCode[T tensor.Number]() uint64 {
-	h := uint64(fnvOffset)
-	for _, c := range []byte(tensor.DType[T]()) {
-		h = (h ^ uint64(c)) * fnvPrime
-	}
-	return h
-}
+// dtypeCode numbers T for signatures: its dtype. A plan is also typed
+// (*cachedPlan[T]), so a type defined on another (type celsius float64)
+// could only be a miss.
+func dtypeCode[T tensor.Number]() uint64 { return uint64(tensor.DTypeOf[T]()) }
 
 // lookupPlan returns the cached plan of s's signature, or nil.
 func lookupPlan[T tensor.Number](s *signature) *cachedPlan[T] {

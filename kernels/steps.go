@@ -79,7 +79,7 @@ func (s *assignStep[T]) describe(pl *plan) string {
 		name = newTemp(pl, s.dst)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %v %s = %v\n", name, s.dst.ShapeView(friend.K), tensor.DType[T](), exprString(pl, s.e))
+	fmt.Fprintf(&b, "%s %v %s = %v\n", name, s.dst.ShapeView(friend.K), tensor.DTypeOf[T](), exprString(pl, s.e))
 	if s.p.first != nil {
 		fmt.Fprintf(&b, "  first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
 	}
@@ -188,7 +188,7 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %v %s = %s of %v over axes %s (%d elements each)\n",
-		name, s.g.Result, tensor.DType[T](), s.p.red.def.Name, exprString(pl, s.x), shape.FormatInts(axes), s.g.Count)
+		name, s.g.Result, tensor.DTypeOf[T](), s.p.red.def.Name, exprString(pl, s.x), shape.FormatInts(axes), s.g.Count)
 	if pl.device != nil {
 		if s.g.Count == 0 {
 			b.WriteString("  no kernel: over no elements, the step before fills it with the identity\n")
@@ -253,7 +253,7 @@ func (s *productStep[T]) prepare(d *onDevice) (err error) {
 	}
 	var gemm *Kernel // the generated product, for the types cuBLAS lacks
 	if on.g.K > 0 && !tensor.IsFloat[T]() {
-		gemm = gemmLaunch(tensor.DType[T](), on.g)
+		gemm = gemmLaunch(tensor.DTypeOf[T](), on.g)
 	}
 	return d.compile(s.n, gemm, programKernel(on.then))
 }
@@ -265,7 +265,7 @@ func (s *productStep[T]) prepare(d *onDevice) (err error) {
 func (s *productStep[T]) launch(d *onDevice) error {
 	on := s.on
 	if on.g.K > 0 {
-		queue := func() error { return queueGemms(d, tensor.DType[T](), on.g, on.c, on.a, on.b) }
+		queue := func() error { return queueGemms(d, tensor.DTypeOf[T](), on.g, on.c, on.a, on.b) }
 		if !tensor.IsFloat[T]() {
 			queue = func() error { return queueGemmKernels(d, on.g, on.c, on.a, on.b) }
 		}
@@ -290,12 +290,12 @@ func (s *productStep[T]) cudaSource(pl *plan) string {
 		return b.String()
 	}
 	return fmt.Sprintf("%s %v = %s @ %s: cuBLAS %sgemm, M=%d K=%d N=%d, batch %v\n",
-		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), blasPrefix(tensor.DType[T]()), g.M, g.K, g.N, g.Batch)
+		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), blasPrefix(tensor.DTypeOf[T]()), g.M, g.K, g.N, g.Batch)
 }
 
 func (s *productStep[T]) describe(pl *plan) string {
 	name := newTemp(pl, s.c)
-	line := fmt.Sprintf("%s %v %s = %s\n", name, s.c.ShapeView(friend.K), tensor.DType[T](), describeProduct(pl, s))
+	line := fmt.Sprintf("%s %v %s = %s\n", name, s.c.ShapeView(friend.K), tensor.DTypeOf[T](), describeProduct(pl, s))
 	if pl.device == nil {
 		return line
 	}
@@ -357,7 +357,7 @@ func (s *scanStep[T]) kernel() *Kernel {
 	if s.length == 0 {
 		lines = 0
 	}
-	spec := cudasrc.ScanSpec(tensor.DType[T](), s.def, lines*int64(s.length) >= wideIndexFrom)
+	spec := cudasrc.ScanSpec(tensor.DTypeOf[T](), s.def, lines*int64(s.length) >= wideIndexFrom)
 	key := spec.Key()
 	k := &Kernel{Name: kernelName(key), Key: key, spec: spec, Work: lines,
 		Threads: blockThreads, Blocks: max(ceilDiv(lines, blockThreads), 1)}
@@ -401,7 +401,7 @@ func (s *scanStep[T]) cudaSource(pl *plan) string {
 func (s *scanStep[T]) describe(pl *plan) string {
 	name := newTemp(pl, s.dst)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %v %s = %s\n", name, s.dst.ShapeView(friend.K), tensor.DType[T](), s.header(pl))
+	fmt.Fprintf(&b, "%s %v %s = %s\n", name, s.dst.ShapeView(friend.K), tensor.DTypeOf[T](), s.header(pl))
 	if pl.device != nil {
 		b.WriteString("  one thread per line, each folding its line first element first\n")
 		writeWork(&b, pl.work)

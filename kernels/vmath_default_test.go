@@ -75,14 +75,14 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 			}
 			got := make([]T, n)
 			if handled := computeSIMD(op, pat, got, &args); handled != vectors {
-				t.Fatalf("%s %v, pattern %d: handed to vmath %t; want %t (vmath.Width() = %d)", tensor.DType[T](), op, pat, handled, vectors, vmath.Width())
+				t.Fatalf("%s %v, pattern %d: handed to vmath %t; want %t (vmath.Width() = %d)", tensor.DTypeOf[T]().String(), op, pat, handled, vectors, vmath.Width())
 			}
 			if !vectors {
 				continue
 			}
 			if !raceEnabled {
 				if allocs := testing.AllocsPerRun(10, func() { computeSIMD(op, pat, got, &args) }); allocs != 0 {
-					t.Errorf("%s %v, pattern %d: %v allocations per block", tensor.DType[T](), op, pat, allocs)
+					t.Errorf("%s %v, pattern %d: %v allocations per block", tensor.DTypeOf[T]().String(), op, pat, allocs)
 				}
 			}
 			bits := func(v T) uint64 { return math.Float64bits(float64(v)) }
@@ -90,7 +90,7 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 				return bits(a) == bits(b) || (a != a && b != b) || (vmathFloat32(op) && withinULP(a, b, vmathMaxULP32))
 			}
 			if diff := cmp.Diff(want, got, cmp.Comparer(same)); diff != "" {
-				t.Errorf("%s %v, pattern %d: vmath vs the scalar loop (-scalar +vmath):\n%s", tensor.DType[T](), op, pat, diff)
+				t.Errorf("%s %v, pattern %d: vmath vs the scalar loop (-scalar +vmath):\n%s", tensor.DTypeOf[T]().String(), op, pat, diff)
 			}
 		}
 	}

@@ -79,7 +79,7 @@ func mustNotBeNil[T Number](op, name string, t *Tensor[T]) {
 
 // nilTensor is the error for a nil *Tensor passed to op as name.
 func nilTensor[T Number](op, name string) error {
-	return &shape.ArgumentError{Op: op, Name: name, Value: fmt.Sprintf("(*tensor.Tensor[%s])(nil)", DType[T]()),
+	return &shape.ArgumentError{Op: op, Name: name, Value: fmt.Sprintf("(*tensor.Tensor[%s])(nil)", DTypeOf[T]().String()),
 		Reason: "the tensor is nil"}
 }
 
@@ -94,12 +94,12 @@ func allocError[T Number](op string, s shape.Shape, nbytes int, err error) error
 	switch {
 	case errors.As(err, &me):
 		return &shape.MemoryError{Op: op, Bytes: int64(nbytes), Limit: me.Limit, Reason: me.Reason,
-			Shape: s.Clone(), DType: DType[T](), Err: me.Err}
+			Shape: s.Clone(), DType: DTypeOf[T]().String(), Err: me.Err}
 	case errors.As(err, &oe):
-		return &shape.OverflowError{Op: op, Shape: s.Clone(), What: "byte count", DType: DType[T]()}
+		return &shape.OverflowError{Op: op, Shape: s.Clone(), What: "byte count", DType: DTypeOf[T]().String()}
 	}
 	if isLaze(err) {
 		return err
 	}
-	return &shape.MemoryError{Op: op, Bytes: int64(nbytes), Reason: err.Error(), Shape: s.Clone(), DType: DType[T](), Err: err}
+	return &shape.MemoryError{Op: op, Bytes: int64(nbytes), Reason: err.Error(), Shape: s.Clone(), DType: DTypeOf[T]().String(), Err: err}
 }

@@ -66,7 +66,7 @@ func validShape[T Number](op string, s shape.Shape) (int, error) {
 	}
 	if err != nil {
 		if oe, ok := err.(*shape.OverflowError); ok && oe.What == "byte count" {
-			oe.DType = DType[T]()
+			oe.DType = DTypeOf[T]().String()
 		}
 		return 0, shape.Rename(err, op)
 	}

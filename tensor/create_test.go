@@ -144,21 +144,21 @@ func TestFromSliceCopiesWrapShares(t *testing.T) {
 func TestDType(t *testing.T) {
 	type celsius float32
 	type count uint16
-	got := []string{DType[float32](), DType[float64](), DType[int8](), DType[int16](), DType[int32](),
-		DType[int64](), DType[int](), DType[uint8](), DType[uint16](), DType[uint32](), DType[uint64](),
-		DType[uint](), DType[uintptr](), DType[celsius](), DType[count]()}
+	got := []string{DTypeOf[float32]().String(), DTypeOf[float64]().String(), DTypeOf[int8]().String(), DTypeOf[int16]().String(), DTypeOf[int32]().String(),
+		DTypeOf[int64]().String(), DTypeOf[int]().String(), DTypeOf[uint8]().String(), DTypeOf[uint16]().String(), DTypeOf[uint32]().String(), DTypeOf[uint64]().String(),
+		DTypeOf[uint]().String(), DTypeOf[uintptr]().String(), DTypeOf[celsius]().String(), DTypeOf[count]().String()}
 	want := []string{"float32", "float64", "int8", "int16", "int32", "int64", "int", "uint8", "uint16",
 		"uint32", "uint64", "uint", "uintptr", "float32", "uint16"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("DType (-want +got):\n%s", diff)
 	}
-	if ItemSize[int16]() != 2 || ItemSize[float64]() != 8 || Zeros[int32](1).DType() != "int32" {
+	if ItemSize[int16]() != 2 || ItemSize[float64]() != 8 || Zeros[int32](1).DType() != Int32 {
 		t.Errorf("ItemSize/DType method")
 	}
 	type big int64
 	type small int8
-	if DType[big]() != "int64" || DType[small]() != "int8" {
-		t.Errorf("defined int types: %s %s", DType[big](), DType[small]())
+	if DTypeOf[big]().String() != "int64" || DTypeOf[small]().String() != "int8" {
+		t.Errorf("defined int types: %s %s", DTypeOf[big]().String(), DTypeOf[small]().String())
 	}
 }
 

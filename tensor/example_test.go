@@ -195,3 +195,16 @@ func ExampleMayShareMemory() {
 	// false true
 	// false
 }
+
+// DTypeOf gives a Go element type's dtype, ParseDType reads one by name.
+func ExampleDTypeOf() {
+	fmt.Println(tensor.DTypeOf[float32](), tensor.DTypeOf[float32]().Size())
+	d, err := tensor.ParseDType("uint16")
+	fmt.Println(d, d.IsUnsigned(), err)
+	_, err = tensor.ParseDType("float16")
+	fmt.Println(err != nil)
+	// Output:
+	// float32 4
+	// uint16 true <nil>
+	// true
+}

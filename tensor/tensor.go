@@ -102,7 +102,7 @@ func newStorage[T Number](a alloc.Allocator, s shape.Shape, n int, op string) *s
 	}
 	nbytes, ok := mulNonNeg(n, ItemSize[T]())
 	if !ok {
-		panic(&shape.OverflowError{Op: op, Shape: s.Clone(), What: "byte count", DType: DType[T]()})
+		panic(&shape.OverflowError{Op: op, Shape: s.Clone(), What: "byte count", DType: DTypeOf[T]().String()})
 	}
 	if n == 0 && dev.IsCPU() {
 		return &storage[T]{data: []T{}, device: alloc.CPU}
@@ -264,8 +264,8 @@ func (t *Tensor[T]) Device() alloc.Device {
 	return t.st.device
 }
 
-// DType returns the element type's name, as DType[T].
-func (t *Tensor[T]) DType() string { return DType[T]() }
+// DType returns the element type, DTypeOf[T]().
+func (t *Tensor[T]) DType() DType { return DTypeOf[T]() }
 
 // IsContiguous reports whether the elements lie densely in row-major order
 // (size-1 dimensions' strides do not matter, as in PyTorch).

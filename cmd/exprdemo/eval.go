@@ -4,12 +4,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/laze-go/laze/alloc"
 	"io"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/laze-go/laze/alloc"
 
 	"github.com/laze-go/laze/cmd/exprdemo/internal/interp"
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
@@ -349,7 +350,7 @@ func loadFile(name, path string) (interp.Input, error) {
 	if err != nil {
 		return interp.Input{}, fmt.Errorf("-i %s=%s: %w", name, path, err)
 	}
-	return interp.NewInput(t, h.DType == "bool")
+	return interp.NewInput(t, h.DType == tensor.Bool)
 }
 
 // randomInput makes a -rand input from a spec such as 2x3x4:float32.

@@ -49,7 +49,7 @@ func TestGradOutputFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff([]int{40, 30}, []int(h.Shape)); diff != "" || h.DType != tt.dtype {
+		if diff := cmp.Diff([]int{40, 30}, []int(h.Shape)); diff != "" || h.DType.String() != tt.dtype {
 			t.Errorf("%s: dtype %s, shape (-want +got):\n%s", tt.file, h.DType, diff)
 		}
 		if diff := cmp.Diff(tt.want, asFloats(t, got), approx); diff != "" {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/laze-go/laze/tensor"
 	"github.com/laze-go/laze/tensor/npy"
 )
 
@@ -70,7 +71,7 @@ func TestRandomCLIJoinsAndScans(t *testing.T) {
 			}
 			// As in TestRandomCLIExpressions, an integer value may come out
 			// float64 (uint64 with a signed integer).
-			if k := kindOf(hdr.DType); k == kindBool || (c.kind == kindFloat) != (k == kindFloat) && (c.kind != kindInt || hdr.DType != "float64") {
+			if k := kindOf(hdr.DType.String()); k == kindBool || (c.kind == kindFloat) != (k == kindFloat) && (c.kind != kindInt || hdr.DType != tensor.Float64) {
 				t.Errorf("case %d: %s: dtype %s for a value of kind %d", i, w.expr, hdr.DType, c.kind)
 			}
 		}

@@ -457,7 +457,7 @@ func TestRandomCLIExpressions(t *testing.T) {
 		// NumPy gives float64 for uint64 with a signed integer (a sum of
 		// unsigned values is uint64), which the generator does not track:
 		// an integer value may come out float64, its values still exact.
-		if k := kindOf(h.DType); k != c.kind && (c.kind != kindInt || h.DType != "float64") {
+		if k := kindOf(h.DType.String()); k != c.kind && (c.kind != kindInt || h.DType != tensor.Float64) {
 			t.Errorf("case %d: %s: dtype %s, the generator predicted kind %d", i, c.expr, h.DType, c.kind)
 		}
 	}

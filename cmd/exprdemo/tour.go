@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
+
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/kernels"
-	"io"
 
 	"github.com/laze-go/laze/tensor"
 )

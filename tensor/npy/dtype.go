@@ -26,17 +26,22 @@ type elem struct {
 	order binary.ByteOrder
 }
 
-// name returns the element type's name as NumPy spells it.
-func (e elem) name() string {
+// dtype returns the element type as a dtype.
+func (e elem) dtype() tensor.DType {
 	switch e.kind {
 	case boolKind:
-		return "bool"
+		return tensor.Bool
 	case signedKind:
-		return fmt.Sprintf("int%d", 8*e.size)
+		return tensor.SignedOf(8 * e.size)
 	case unsignedKind:
-		return fmt.Sprintf("uint%d", 8*e.size)
+		return tensor.UnsignedOf(8 * e.size)
+	case floatKind:
+		if e.size == 4 {
+			return tensor.Float32
+		}
+		return tensor.Float64
 	}
-	return fmt.Sprintf("float%d", 8*e.size)
+	return tensor.Invalid
 }
 
 // descr returns the descr string that writes the element type in little
@@ -92,28 +97,34 @@ func parseDescr(s string) (elem, error) {
 	return e, nil
 }
 
-// elemOf describes T: its kind and size, little endian.
-func elemOf[T tensor.Number]() elem {
-	var zero T
-	e := elem{kind: unsignedKind, size: tensor.ItemSize[T](), order: binary.LittleEndian}
+// elemOf describes d (a sized dtype): its kind and size, little endian.
+func elemOf(d tensor.DType) elem {
+	e := elem{kind: unsignedKind, size: d.Size(), order: binary.LittleEndian}
 	switch {
-	case tensor.IsFloat[T]():
+	case d == tensor.Bool:
+		e.kind = boolKind
+	case d.IsFloat():
 		e.kind = floatKind
-	case zero-1 < zero:
+	case d.IsSigned():
 		e.kind = signedKind
 	}
 	return e
 }
 
-// holds reports whether a tensor of T can take the file's elements as they
-// are: same kind and size, bool counting as uint8.
-func holds[T tensor.Number](file elem) bool {
-	want := elemOf[T]()
-	k := file.kind
-	if k == boolKind {
-		k = unsignedKind
+// tensorDType is the dtype of the tensor a file's elements read into:
+// the file's, with bool held as uint8.
+func tensorDType(file tensor.DType) tensor.DType {
+	if file == tensor.Bool {
+		return tensor.Uint8
 	}
-	return k == want.kind && file.size == want.size
+	return file
+}
+
+// holds reports whether a tensor of T can take the file's elements as they
+// are: the same dtype (a platform-sized type as its size), bool counting
+// as uint8.
+func holds[T tensor.Number](file tensor.DType) bool {
+	return tensorDType(file) == tensor.DTypeOf[T]().Sized()
 }
 
 // bytesOf returns the memory of s as bytes.

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
 )
 
 // magic opens every .npy file.
@@ -54,11 +55,11 @@ const maxHeader = 1 << 20
 
 // Header is what an .npy file says about its array.
 type Header struct {
-	Major, Minor int         // format version: 1.0, 2.0 or 3.0
-	Descr        string      // the dtype as written: '<f8', '|b1'…
-	DType        string      // the dtype as NumPy names it: "float64", "bool"…
-	Fortran      bool        // the data is in column-major (Fortran) order
-	Shape        shape.Shape // the array's shape; () for a scalar
+	Major, Minor int          // format version: 1.0, 2.0 or 3.0
+	Descr        string       // the dtype as written: '<f8', '|b1'…
+	DType        tensor.DType // the dtype: tensor.Float64, tensor.Bool…
+	Fortran      bool         // the data is in column-major (Fortran) order
+	Shape        shape.Shape  // the array's shape; () for a scalar
 	elem         elem
 }
 
@@ -135,7 +136,7 @@ func (h *Header) parse(text string) error {
 	if err := checkSize(s, e); err != nil {
 		return err
 	}
-	h.Descr, h.DType, h.Fortran, h.Shape, h.elem = descr, e.name(), fortran, s, e
+	h.Descr, h.DType, h.Fortran, h.Shape, h.elem = descr, e.dtype(), fortran, s, e
 	return nil
 }
 
@@ -162,7 +163,7 @@ func checkSize(s shape.Shape, e elem) error {
 // overflowErr reports a shape too large for laze: what (the element or
 // byte count) overflows int.
 func overflowErr(s shape.Shape, e elem, what string) error {
-	reason := fmt.Sprintf("shape %v of %s: its %s overflows int", s, e.name(), what)
+	reason := fmt.Sprintf("shape %v of %s: its %s overflows int", s, e.dtype().String(), what)
 	if slices.Contains(s, 0) {
 		reason += " (zero dimensions count as 1 here, as in NumPy)"
 	}

@@ -53,25 +53,25 @@ func rowMajorValues[T tensor.Number](t *tensor.Tensor[T]) []float64 {
 func valuesOf(t any) (vals []float64, dims shape.Shape, strides []int, dtype string) {
 	switch t := t.(type) {
 	case *tensor.Tensor[float32]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[float64]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[int8]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[int16]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[int32]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[int64]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[uint8]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[uint16]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[uint32]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	case *tensor.Tensor[uint64]:
-		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType()
+		return rowMajorValues(t), t.Shape(), t.Strides(), t.DType().String()
 	}
 	panic("unexpected tensor type")
 }
@@ -122,7 +122,7 @@ func TestReadNumPyFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			vals, dims, strides, goType := valuesOf(got)
-			if h.DType != tt.dtype || goType != tt.goType || h.Major != tt.version {
+			if h.DType.String() != tt.dtype || goType != tt.goType || h.Major != tt.version {
 				t.Errorf("dtype %s into %s, version %d; want %s into %s, version %d", h.DType, goType, h.Major, tt.dtype, tt.goType, tt.version)
 			}
 			if !dims.Equal(tt.dims) || !cmp.Equal(strides, tt.strides) {
@@ -202,7 +202,7 @@ func layouts[T tensor.Number]() map[string]*tensor.Tensor[T] {
 // roundTrip writes every layout of T and reads it back.
 func roundTrip[T tensor.Number](t *testing.T) {
 	for name, src := range layouts[T]() {
-		t.Run(tensor.DType[T]()+"/"+name, func(t *testing.T) {
+		t.Run(tensor.DTypeOf[T]().String()+"/"+name, func(t *testing.T) {
 			before := src.String()
 			var buf bytes.Buffer
 			if err := Write(&buf, src); err != nil {
@@ -447,7 +447,7 @@ func TestReadBoolNormalised(t *testing.T) {
 	file := npyWithHeader("{'descr': '|b1', 'fortran_order': False, 'shape': (2, 3), }\n", 0, 1, 2, 255, 0, 128)
 	want := []float64{0, 1, 1, 1, 0, 1}
 	got, h, err := ReadAny(bytes.NewReader(file))
-	if err != nil || h.DType != "bool" {
+	if err != nil || h.DType != tensor.Bool {
 		t.Fatalf("ReadAny = %v, %v", h, err)
 	}
 	vals, _, _, _ := valuesOf(got)
@@ -529,7 +529,7 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		vals, dims, _, _ := valuesOf(got)
-		if h.DType == "bool" && slices.ContainsFunc(vals, func(v float64) bool { return v != 0 && v != 1 }) {
+		if h.DType == tensor.Bool && slices.ContainsFunc(vals, func(v float64) bool { return v != 0 && v != 1 }) {
 			t.Fatalf("%v: bools read as %v, want only 0 and 1", h, vals)
 		}
 		var buf bytes.Buffer

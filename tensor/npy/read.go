@@ -26,9 +26,9 @@ func Read[T tensor.Number](r io.Reader) (*tensor.Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if !holds[T](h.elem) {
-		return nil, &shape.DTypeError{Op: "npy.Read", DType: h.DType,
-			Reason: fmt.Sprintf("the file holds %s, which does not fit a Tensor[%s]; use ReadAny, or a tensor of the file's type", h.DType, tensor.DType[T]())}
+	if !holds[T](h.DType) {
+		return nil, &shape.DTypeError{Op: "npy.Read", DType: h.DType.String(),
+			Reason: fmt.Sprintf("the file holds %s, which does not fit a Tensor[%s]; use ReadAny, or a tensor of the file's type", h.DType, tensor.DTypeOf[T]())}
 	}
 	return readTensor[T](r, h)
 }
@@ -42,24 +42,24 @@ func ReadAny(r io.Reader) (any, Header, error) {
 		return nil, Header{}, err
 	}
 	var t any
-	switch e := h.elem; {
-	case e.kind == floatKind && e.size == 4:
+	switch tensorDType(h.DType) {
+	case tensor.Float32:
 		t, err = readTensor[float32](r, h)
-	case e.kind == floatKind:
+	case tensor.Float64:
 		t, err = readTensor[float64](r, h)
-	case e.kind == signedKind && e.size == 1:
+	case tensor.Int8:
 		t, err = readTensor[int8](r, h)
-	case e.kind == signedKind && e.size == 2:
+	case tensor.Int16:
 		t, err = readTensor[int16](r, h)
-	case e.kind == signedKind && e.size == 4:
+	case tensor.Int32:
 		t, err = readTensor[int32](r, h)
-	case e.kind == signedKind:
+	case tensor.Int64:
 		t, err = readTensor[int64](r, h)
-	case e.size == 1: // uint8 and bool
+	case tensor.Uint8:
 		t, err = readTensor[uint8](r, h)
-	case e.size == 2:
+	case tensor.Uint16:
 		t, err = readTensor[uint16](r, h)
-	case e.size == 4:
+	case tensor.Uint32:
 		t, err = readTensor[uint32](r, h)
 	default:
 		t, err = readTensor[uint64](r, h)
@@ -115,7 +115,7 @@ func readData[T tensor.Number](r io.Reader, n int, e elem) ([]T, error) {
 		part := data[len(data) : len(data)+k]
 		if got, err := io.ReadFull(r, bytesOf(part)); err != nil {
 			have := len(data)*e.size + got
-			return nil, formatErr("the file ends after %d of its %d data bytes (%d × %s)", have, n*e.size, n, e.name())
+			return nil, formatErr("the file ends after %d of its %d data bytes (%d × %s)", have, n*e.size, n, e.dtype().String())
 		}
 		if needsSwap(e.order, e.size) {
 			swapBytes(bytesOf(part), e.size)

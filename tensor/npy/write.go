@@ -29,13 +29,14 @@ func Write[T tensor.Number](w io.Writer, t *tensor.Tensor[T], opts ...WriteOptio
 	for _, o := range opts {
 		o(&c)
 	}
-	e := elemOf[T]()
+	dtype := tensor.DTypeOf[T]().Sized()
 	if c.asBool {
-		if e.kind != unsignedKind || e.size != 1 {
-			return &shape.DTypeError{Op: "npy.Write", DType: tensor.DType[T](), Reason: "AsBool needs a uint8 tensor"}
+		if dtype != tensor.Uint8 {
+			return &shape.DTypeError{Op: "npy.Write", DType: dtype.String(), Reason: "AsBool needs a uint8 tensor"}
 		}
-		e.kind = boolKind
+		dtype = tensor.Bool
 	}
+	e := elemOf(dtype)
 	if dev := t.Device(); !dev.IsCPU() {
 		return &shape.DeviceError{Op: "npy.Write", Devices: []fmt.Stringer{dev}, Reason: "copy the tensor to the CPU first"}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/tensor"
 )
 
 // GemmTile is the side of a product tile; a block has GemmTile² threads.
@@ -19,11 +20,11 @@ const TileSide = 32
 const tileThreads = 256
 
 // CTypes names each element type in CUDA C.
-var CTypes = map[string]string{
-	"float32": "float", "float64": "double",
-	"int8": "signed char", "int16": "short", "int32": "int", "int64": "long long", "int": "long long",
-	"uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int", "uint64": "unsigned long long",
-	"uint": "unsigned long long", "uintptr": "unsigned long long",
+var CTypes = map[tensor.DType]string{
+	tensor.Float32: "float", tensor.Float64: "double",
+	tensor.Int8: "signed char", tensor.Int16: "short", tensor.Int32: "int", tensor.Int64: "long long", tensor.Int: "long long",
+	tensor.Uint8: "unsigned char", tensor.Uint16: "unsigned short", tensor.Uint32: "unsigned int", tensor.Uint64: "unsigned long long",
+	tensor.Uint: "unsigned long long", tensor.Uintptr: "unsigned long long",
 }
 
 // Kind says which of the generator's kernels a spec describes.
@@ -41,7 +42,7 @@ const (
 // on and nothing else.
 type Spec struct {
 	Kind      Kind
-	DType     string          // the element type T of the tree
+	DType     tensor.DType    // the element type T of the tree
 	Red       *ops.ReducerDef // the reduction, or nil for an elementwise kernel
 	Rank      int             // coalesced rank
 	Flat      bool            // elementwise and contiguous: one flat index, no dimensions
@@ -64,8 +65,8 @@ type Spec struct {
 
 // Operand is an operand's part of the structure.
 type Operand struct {
-	DType string // element type in memory
-	Walks uint64 // bit d is set when the operand's stride along dimension d is not 0
+	DType tensor.DType // element type in memory
+	Walks uint64       // bit d is set when the operand's stride along dimension d is not 0
 }
 
 // Instr is one instruction of a kernel's program: Op over the values in the
@@ -99,14 +100,14 @@ const (
 
 // FinishSpec is the structure of the kernel that folds a split reduction's
 // partials (parts per result, result o's at o·parts) into its destination.
-func FinishSpec(dtype string, def ops.ReducerDef, identity string) *Spec {
+func FinishSpec(dtype tensor.DType, def ops.ReducerDef, identity string) *Spec {
 	s := &Spec{Kind: KindFinish, DType: dtype, CType: CTypes[dtype], Red: &def, Identity: identity, PosOp: -1}
 	s.ParamList = s.Params()
 	return s
 }
 
 // GemmSpec is the structure of the tiled matrix-product kernel for dtype.
-func GemmSpec(dtype string) *Spec {
+func GemmSpec(dtype tensor.DType) *Spec {
 	s := &Spec{Kind: KindGemm, DType: dtype, CType: CTypes[dtype], PosOp: -1}
 	s.ParamList = s.Params()
 	return s
@@ -257,11 +258,11 @@ func (s *Spec) Params() []Param {
 }
 
 // scalarParamType is the 8-byte type a constant of dtype travels as.
-func scalarParamType(dtype string) string {
+func scalarParamType(dtype tensor.DType) string {
 	switch {
-	case dtype == "float32" || dtype == "float64":
+	case dtype.IsFloat():
 		return "double"
-	case strings.HasPrefix(dtype, "u"):
+	case dtype.IsUnsigned():
 		return "unsigned long long"
 	}
 	return "long long"
@@ -275,7 +276,7 @@ func (s *Spec) Finish() *Spec {
 
 // ScanSpec is the structure of the scan kernel for dtype and def (cumsum,
 // cumprod).
-func ScanSpec(dtype string, def ops.ReducerDef, wide bool) *Spec {
+func ScanSpec(dtype tensor.DType, def ops.ReducerDef, wide bool) *Spec {
 	s := &Spec{Kind: KindScan, DType: dtype, CType: CTypes[dtype], Red: &def, Wide: wide, PosOp: -1}
 	s.ParamList = s.Params()
 	return s

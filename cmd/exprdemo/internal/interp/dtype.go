@@ -1,69 +1,47 @@
 package interp
 
-import "fmt"
+import (
+	"slices"
 
-// DType is an element type as NumPy names it. Bool is held as uint8 (0 or
-// 1) but promotes as NumPy's bool.
-type DType int
-
-// The dtypes, in NumPy's order of kinds.
-const (
-	Bool DType = iota
-	Int8
-	Int16
-	Int32
-	Int64
-	Uint8
-	Uint16
-	Uint32
-	Uint64
-	Float32
-	Float64
+	"github.com/laze-go/laze/tensor"
 )
 
-var dtypeNames = [...]string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
+// DType is an element type: laze's one dtype value (tensor.DType). Bool is
+// held as uint8 (0 or 1) but promotes as NumPy's bool.
+type DType = tensor.DType
 
-// String returns NumPy's name.
-func (d DType) String() string {
-	if d < 0 || int(d) >= len(dtypeNames) {
-		return fmt.Sprintf("dtype(%d)", int(d))
-	}
-	return dtypeNames[d]
-}
+// The dtypes the CLI computes in, in NumPy's order of kinds.
+const (
+	Bool    = tensor.Bool
+	Int8    = tensor.Int8
+	Int16   = tensor.Int16
+	Int32   = tensor.Int32
+	Int64   = tensor.Int64
+	Uint8   = tensor.Uint8
+	Uint16  = tensor.Uint16
+	Uint32  = tensor.Uint32
+	Uint64  = tensor.Uint64
+	Float32 = tensor.Float32
+	Float64 = tensor.Float64
+)
 
-// ParseDType reads a NumPy dtype name.
+// dtypes lists the CLI's dtypes (no platform-sized ones: NumPy's int is
+// int64).
+var dtypes = []DType{Bool, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, Float32, Float64}
+
+// ParseDType reads the name of one of the CLI's dtypes.
 func ParseDType(s string) (DType, bool) {
-	for i, n := range dtypeNames {
-		if n == s {
-			return DType(i), true
-		}
-	}
-	return 0, false
+	d, err := tensor.ParseDType(s)
+	return d, err == nil && slices.Contains(dtypes, d)
 }
 
-// DTypeNames lists the dtype names, for messages.
-func DTypeNames() []string { return dtypeNames[:] }
-
-func (d DType) isFloat() bool    { return d == Float32 || d == Float64 }
-func (d DType) isSigned() bool   { return d >= Int8 && d <= Int64 }
-func (d DType) isUnsigned() bool { return d >= Uint8 && d <= Uint64 }
-func (d DType) isInteger() bool  { return d.isSigned() || d.isUnsigned() }
-
-// bits is the element size in bits (8 for bool).
-func (d DType) bits() int {
-	switch d {
-	case Int8, Uint8, Bool:
-		return 8
-	case Int16, Uint16:
-		return 16
-	case Int32, Uint32, Float32:
-		return 32
+// DTypeNames lists the CLI's dtype names, for messages.
+func DTypeNames() []string {
+	names := make([]string, len(dtypes))
+	for i, d := range dtypes {
+		names[i] = d.String()
 	}
-	return 64
-}
-
-func signedOf(bits int) DType {
-	return map[int]DType{8: Int8, 16: Int16, 32: Int32, 64: Int64}[bits]
+	return names
 }
 
 // promote returns NumPy's result type for two arrays of dtypes a and b
@@ -76,29 +54,29 @@ func promote(a, b DType) DType {
 		return b
 	case b == Bool:
 		return a
-	case a.isFloat() && b.isFloat():
+	case a.IsFloat() && b.IsFloat():
 		return max(a, b)
-	case a.isFloat() || b.isFloat():
+	case a.IsFloat() || b.IsFloat():
 		f, i := a, b
-		if b.isFloat() {
+		if b.IsFloat() {
 			f, i = b, a
 		}
-		if f == Float32 && i.bits() <= 16 {
+		if f == Float32 && i.Bits() <= 16 {
 			return Float32
 		}
 		return Float64
-	case a.isSigned() == b.isSigned():
+	case a.IsSigned() == b.IsSigned():
 		return max(a, b)
 	}
 	s, u := a, b
-	if b.isSigned() {
+	if b.IsSigned() {
 		s, u = b, a
 	}
 	switch {
-	case s.bits() > u.bits():
+	case s.Bits() > u.Bits():
 		return s
-	case u.bits() < 64:
-		return signedOf(2 * u.bits())
+	case u.Bits() < 64:
+		return tensor.SignedOf(2 * u.Bits())
 	}
 	return Float64
 }
@@ -109,9 +87,9 @@ func promote(a, b DType) DType {
 // float64 otherwise.
 func floatFor(d DType) DType {
 	switch {
-	case d.isFloat():
+	case d.IsFloat():
 		return d
-	case d.bits() <= 16:
+	case d.Bits() <= 16:
 		return Float32
 	}
 	return Float64
@@ -121,9 +99,9 @@ func floatFor(d DType) DType {
 // than 64 bits widen to int64 (uint64 for unsigned), bool to int64.
 func sumFor(d DType) DType {
 	switch {
-	case d == Bool || d.isSigned():
+	case d == Bool || d.IsSigned():
 		return Int64
-	case d.isUnsigned():
+	case d.IsUnsigned():
 		return Uint64
 	}
 	return d

@@ -3,13 +3,14 @@ package interp
 import (
 	"errors"
 	"fmt"
-	"github.com/laze-go/laze/alloc"
 	"io"
 	"math"
 	"math/big"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/laze-go/laze/alloc"
 
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
 	"github.com/laze-go/laze/expr"
@@ -406,7 +407,7 @@ func (ev *evaluator) arith(n lang.Node, op ops.Op, x, y value) (value, error) {
 	switch {
 	case op.Def().Arity == 2 && isComparison(op):
 		return ev.apply(n, op, d, Bool, x, y)
-	case op == ops.Div && !d.isFloat():
+	case op == ops.Div && !d.IsFloat():
 		return ev.apply(n, op, Float64, Float64, x, y)
 	case d == Bool:
 		return ev.boolArith(n, op, x, y)

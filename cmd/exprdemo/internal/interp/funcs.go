@@ -7,6 +7,7 @@ import (
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/tensor"
 )
 
 // function is one callable name: how many positional arguments it takes,
@@ -94,13 +95,13 @@ func (ev *evaluator) call(c *lang.Call) (value, error) {
 func (ev *evaluator) evalArg(n lang.Node) (value, error) {
 	if name, ok := n.(*lang.Name); ok && name.Name == "None" {
 		if _, shadowed := ev.inputs["None"]; !shadowed {
-			return value{dt: -1}, nil
+			return value{dt: tensor.Invalid}, nil // None: no dtype
 		}
 	}
 	return ev.eval(n)
 }
 
-func isNone(v value) bool { return v.dt == -1 }
+func isNone(v value) bool { return v.dt == tensor.Invalid }
 
 func arity(f function) string {
 	switch {
@@ -229,7 +230,7 @@ func cast(d DType) func(*evaluator, *lang.Call, []value, map[string]lang.Node) (
 			return value{}, err
 		}
 		x := args[0]
-		if x.py != nil && x.py.kind != pyFloat && d.isInteger() {
+		if x.py != nil && x.py.kind != pyFloat && d.IsInteger() {
 			if _, err := weakType(*x.py, d); err != nil {
 				return value{}, ev.failf(c, "%s: %v", ev.text(c), err)
 			}

@@ -78,7 +78,7 @@ func Grad(src string, inputs map[string]Input, wrt []string, opts GradOptions) (
 	}
 	v = v.strong()
 	out := &Gradients{Parsed: lang.Format(root), Tree: fmt.Sprint(v.node), Shape: v.s, DType: v.dt}
-	if !v.dt.isFloat() {
+	if !v.dt.IsFloat() {
 		return nil, ev.failf(root, "%s: the expression's dtype is %s; a gradient needs a float32 or float64 value (comparisons, argmax, argmin and integer casts pass no gradient)", ev.text(root), v.dt)
 	}
 	var cotangent any
@@ -100,7 +100,7 @@ func Grad(src string, inputs map[string]Input, wrt []string, opts GradOptions) (
 		if !ok {
 			return nil, fmt.Errorf("-wrt %s: no input is named %s", name, name)
 		}
-		if !in.DType.isFloat() {
+		if !in.DType.IsFloat() {
 			return nil, fmt.Errorf("-wrt %s: input %s is %s; gradients need float32 or float64 inputs (as in PyTorch and JAX): give it as a float array (-rand %s=2x3:float64, or an .npy file of floats)", name, name, in.DType, name)
 		}
 		for _, e := range ev.eager {

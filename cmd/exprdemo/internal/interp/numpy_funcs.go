@@ -110,7 +110,7 @@ func varianceCall(std bool) builder {
 			return value{}, ev.fail(c, "", err)
 		}
 		d := x.dt
-		if !d.isFloat() {
+		if !d.IsFloat() {
 			d = Float64
 		}
 		k := kitFor(d)

@@ -51,7 +51,7 @@ func reduceType(r expr.ReduceOp, d DType) DType {
 		return Int64
 	case r == ops.Sum || r == ops.Prod:
 		return sumFor(d)
-	case r == ops.Mean && !d.isFloat():
+	case r == ops.Mean && !d.IsFloat():
 		return Float64
 	}
 	return d

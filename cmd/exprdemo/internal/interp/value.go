@@ -110,11 +110,11 @@ func (v value) strong() value {
 // (NEP 50), with the error NumPy 2 gives for an integer out of d's range.
 func weakType(p pyNum, d DType) (DType, error) {
 	switch {
-	case p.kind == pyFloat && !d.isFloat():
+	case p.kind == pyFloat && !d.IsFloat():
 		return Float64, nil
 	case p.kind == pyInt && d == Bool:
 		return Int64, nil
-	case p.kind == pyInt && d.isInteger():
+	case p.kind == pyInt && d.IsInteger():
 		lo, hi := intRange(d)
 		if float64(p.i) < lo || float64(p.i) > hi {
 			return 0, fmt.Errorf("Python integer %d out of bounds for %s", p.i, d)
@@ -125,8 +125,8 @@ func weakType(p pyNum, d DType) (DType, error) {
 
 // intRange is the range of an integer dtype, as floats.
 func intRange(d DType) (lo, hi float64) {
-	b := d.bits()
-	if d.isUnsigned() {
+	b := d.Bits()
+	if d.IsUnsigned() {
 		return 0, math.Exp2(float64(b)) - 1
 	}
 	return -math.Exp2(float64(b - 1)), math.Exp2(float64(b-1)) - 1
