@@ -61,21 +61,3 @@ func (c Chain[T]) RDiv(v T) Chain[T] { return c.reversed(ops.Div, v) }
 
 // MatMul returns c @ y (NumPy's matmul).
 func (c Chain[T]) MatMul(y Exp[T]) Chain[T] { return Chain[T]{MatMul(c.E, y)} }
-
-// Sum returns the sum of c over all axes or those Axis names.
-func (c Chain[T]) Sum(opts ...ReduceOption) Chain[T] { return Chain[T]{Sum(c.E, opts...)} }
-
-// Mean returns the mean of c over all axes or those Axis names; on integers
-// the tree fails Check with a DTypeError.
-func (c Chain[T]) Mean(opts ...ReduceOption) Chain[T] {
-	return Chain[T]{reduction(ops.Mean, c.E, opts)}
-}
-
-// Prod returns the product of c over all axes or those Axis names.
-func (c Chain[T]) Prod(opts ...ReduceOption) Chain[T] { return Chain[T]{Prod(c.E, opts...)} }
-
-// Max returns the largest element of c over all axes or those Axis names.
-func (c Chain[T]) Max(opts ...ReduceOption) Chain[T] { return Chain[T]{Max(c.E, opts...)} }
-
-// Min returns the smallest element of c over all axes or those Axis names.
-func (c Chain[T]) Min(opts ...ReduceOption) Chain[T] { return Chain[T]{Min(c.E, opts...)} }

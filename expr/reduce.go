@@ -79,50 +79,9 @@ func argReduction[T tensor.Number](op ReduceOp, x Exp[T], opts []ReduceOption) *
 	return &ArgReduction[T]{Op: op, X: bare(x), Axes: o.axes, KeepDims: o.keepDims}
 }
 
-// Sum returns the sum of x over all axes, or over those Axis names. Floats
-// are summed pairwise with compensation (see docs/design.md); integers wrap
-// as Go's do. An empty sum is 0.
-func Sum[T tensor.Number](x Exp[T], opts ...ReduceOption) Exp[T] {
-	return reduction(ops.Sum, x, opts)
-}
-
-// Mean returns the arithmetic mean of x over all axes, or over those Axis
-// names. It is defined for floats only (convert integers with Cast); the
-// mean of no elements is an error.
-func Mean[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
-	return reduction(ops.Mean, x, opts)
-}
-
-// Prod returns the product of x over all axes, or over those Axis names. An
-// empty product is 1.
-func Prod[T tensor.Number](x Exp[T], opts ...ReduceOption) Exp[T] {
-	return reduction(ops.Prod, x, opts)
-}
-
-// Max returns the largest element of x over all axes, or over those Axis
-// names; NaN if any is NaN. The maximum of no elements is an error.
-func Max[T tensor.Number](x Exp[T], opts ...ReduceOption) Exp[T] {
-	return reduction(ops.Max, x, opts)
-}
-
-// Min returns the smallest element of x over all axes, or over those Axis
-// names; NaN if any is NaN. The minimum of no elements is an error.
-func Min[T tensor.Number](x Exp[T], opts ...ReduceOption) Exp[T] {
-	return reduction(ops.Min, x, opts)
-}
-
-// ArgMax returns the int64 index of the largest element of x flattened, or
-// along the one axis Axis names (the first on ties, the first NaN if any).
-// Use Cast to combine it with other element types.
-func ArgMax[T tensor.Number](x Exp[T], opts ...ReduceOption) Exp[int64] {
-	return argReduction(ops.ArgMax, x, opts)
-}
-
-// ArgMin returns the int64 index of the smallest element of x flattened, or
-// along the one axis Axis names (the first on ties, the first NaN if any).
-func ArgMin[T tensor.Number](x Exp[T], opts ...ReduceOption) Exp[int64] {
-	return argReduction(ops.ArgMin, x, opts)
-}
+// The reductions' functions (Sum, Mean, Prod, Max, Min, ArgMax, ArgMin)
+// and Chain methods are generated from the reduction table
+// (internal/ops/reduce.go) into reduce_gen.go.
 
 // Shape returns the reduction's shape. It panics with the error Check
 // returns when the axes are not valid for X.

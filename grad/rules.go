@@ -183,17 +183,17 @@ func reduction[S tensor.Float](b *builder, r *expr.Reduction[S], g contribution)
 	}
 	var c expr.Exp[S]
 	cs := xs
-	switch r.Op {
-	case ops.Sum:
+	switch r.Op.Def().Grad { // the reduction table's rule (internal/ops/reduce.go)
+	case ops.SpreadGradient:
 		c, cs = gk, gks
-	case ops.Mean:
+	case ops.AverageGradient:
 		c, cs = div(gk, expr.Scalar(S(geo.Count))), gks
-	case ops.Max, ops.Min:
+	case ops.ShareGradient:
 		// The gradient is shared evenly among the elements equal to the
 		// extremum (PyTorch's amax and amin).
 		hit := expr.Eq(r.X, expr.Reshape[S](r, geo.Kept...))
 		c = expr.Div(mul(hit, gk), expr.Sum(hit, expr.Axis(geo.Axes...), expr.KeepDims()))
-	case ops.Prod:
+	case ops.ProductGradient:
 		c = prodGradient(r.X, gk, geo)
 	default:
 		return &shape.ArgumentError{Op: "grad", Name: "reduction", Value: r.Op.String(), Reason: "has no derivative"}

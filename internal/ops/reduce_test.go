@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -75,5 +76,20 @@ func TestArgBetterOrder(t *testing.T) {
 	}
 	if !ArgBetter(Minimum, math.NaN(), 5, 2.0, 0) {
 		t.Error("ArgBetter does not prefer a NaN")
+	}
+}
+
+// TestReducerRowsComplete checks the columns the generator and package
+// grad read: every reduction names its Go function and documents it, and
+// has a gradient rule exactly when it is not an arg reduction.
+func TestReducerRowsComplete(t *testing.T) {
+	for _, r := range Reducers() {
+		def := r.Def()
+		if def.GoName == "" || !strings.HasPrefix(def.Doc, "returns ") || !strings.HasSuffix(def.Doc, ".") {
+			t.Errorf("%s: GoName %q, Doc %q: want a name and a doc sentence starting with \"returns\"", def.Name, def.GoName, def.Doc)
+		}
+		if (def.Grad == NoGradient) != def.Arg {
+			t.Errorf("%s: gradient rule %d with Arg %t: every reduction but the arg ones has a derivative", def.Name, def.Grad, def.Arg)
+		}
 	}
 }

@@ -117,3 +117,41 @@ func exprSource(names map[ops.Op]string) ([]byte, error) {
 	}
 	return format.Source(b.Bytes())
 }
+
+// reduceSource writes expr/reduce_gen.go: per reduction of the table, its
+// function and, for all but the arg reductions, its Chain method.
+func reduceSource(map[ops.Op]string) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(strings.Replace(header, "the op table", "the reduction table", 1))
+	b.WriteString("package expr\n\nimport (\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
+	for _, r := range ops.Reducers() {
+		def := r.Def()
+		if def.GoName == "" || def.Doc == "" {
+			return nil, fmt.Errorf("reduction %s has no GoName or Doc", def.Name)
+		}
+		constraint := "tensor.Number"
+		if def.Domain == ops.FloatOnly {
+			constraint = "tensor.Float"
+		}
+		comment(&b, "", def.GoName+" "+def.Doc)
+		if def.Arg {
+			fmt.Fprintf(&b, "func %s[T %s](x Exp[T], opts ...ReduceOption) Exp[int64] { return argReduction(ops.%s, x, opts) }\n\n", def.GoName, constraint, def.GoName)
+			continue
+		}
+		fmt.Fprintf(&b, "func %s[T %s](x Exp[T], opts ...ReduceOption) Exp[T] { return reduction(ops.%s, x, opts) }\n\n", def.GoName, constraint, def.GoName)
+	}
+	for _, r := range ops.Reducers() {
+		def := r.Def()
+		if def.Arg {
+			continue // the result is int64, not a Chain[T]
+		}
+		first, _, _ := strings.Cut(def.Doc, ". ")
+		doc := regexp.MustCompile(`\bx\b`).ReplaceAllLiteralString(strings.TrimSuffix(first, ".")+".", "c")
+		if def.Domain == ops.FloatOnly {
+			doc += " On integers the tree fails Check with a DTypeError."
+		}
+		comment(&b, "", def.GoName+" "+doc)
+		fmt.Fprintf(&b, "func (c Chain[T]) %s(opts ...ReduceOption) Chain[T] { return Chain[T]{reduction(ops.%s, c.E, opts)} }\n\n", def.GoName, def.GoName)
+	}
+	return format.Source(b.Bytes())
+}

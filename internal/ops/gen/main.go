@@ -28,6 +28,7 @@ var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
 	"kernels/loops_simd_gen.go":  simdSource,
 	"kernels/loops_vmath_gen.go": vmathSource,
 	"expr/ops_gen.go":            exprSource,
+	"expr/reduce_gen.go":         reduceSource,
 	"grad/rules_gen.go":          gradSource,
 }
 
