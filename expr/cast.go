@@ -36,7 +36,9 @@ func (c *Conversion[U, T]) At(index ...int) U { return U(c.X.At(index...)) }
 // String prints the tree as NumPy's conversion call: "float64(x)".
 func (c *Conversion[U, T]) String() string { return render(c) }
 
-func (c *Conversion[U, T]) render(b *strings.Builder) { renderCall(b, tensor.DTypeOf[U]().String(), c.X) }
+func (c *Conversion[U, T]) render(b *strings.Builder) {
+	renderCall(b, tensor.DTypeOf[U]().String(), c.X)
+}
 
 func (c *Conversion[U, T]) checkNode(cc *checking) (info, error) {
 	return checkOperand(c, cc, tensor.DTypeOf[U]().String(), 0, c.X)
