@@ -5,7 +5,7 @@ COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./grad
 COVER_MIN := 85
 # SIMD_PKGS are tested a second time in the SIMD build: the packages whose code that build
 # changes (kernels' differential tests check the evaluator's SIMD paths against the reference).
-SIMD_PKGS := ./internal/vmath ./internal/gemm ./kernels
+SIMD_PKGS := ./kernels/internal/vmath ./kernels/internal/gemm ./kernels
 FUZZTIME ?= 20s
 # RACE_PKGS are the packages whose own code is concurrent (goroutines, sync, atomics): make test
 # runs their tests under the race detector, in -short mode (the random differential tests run a
@@ -13,11 +13,11 @@ FUZZTIME ?= 20s
 # without -race that counts coverage). The tests the detector cannot run (the CUDA emulator's,
 # whose kernels run in g++-built processes; allocation counts, which sync.Pool makes vary under
 # it) skip themselves there.
-RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./internal/diskcache ./internal/gemm ./internal/isa ./internal/par
+RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./cuda/internal/diskcache ./kernels/internal/gemm ./internal/isa ./kernels/internal/par
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` type-checks and vets
 # (tests included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
-ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./internal/gemm ./internal/vmath ./internal/isa
+ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./kernels/internal/gemm ./kernels/internal/vmath ./internal/isa
 
 .PHONY: test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
@@ -40,9 +40,9 @@ test-race:
 
 ## test-simd: without -race (the SIMD build changes the arithmetic inside a block, not how goroutines share the work)
 test-simd:
-	GOEXPERIMENT=simd $(GO) test -timeout 30m ./internal/vmath ./internal/gemm
-	GOEXPERIMENT=simd $(GO) test -short -timeout 30m -skip Emulated $(filter-out ./internal/vmath ./internal/gemm,$(SIMD_PKGS))
-	GOAMD64=v3 $(GO) test -short -timeout 30m ./internal/vmath
+	GOEXPERIMENT=simd $(GO) test -timeout 30m ./kernels/internal/vmath ./kernels/internal/gemm
+	GOEXPERIMENT=simd $(GO) test -short -timeout 30m -skip Emulated $(filter-out ./kernels/internal/vmath ./kernels/internal/gemm,$(SIMD_PKGS))
+	GOAMD64=v3 $(GO) test -short -timeout 30m ./kernels/internal/vmath
 
 fmt-check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -64,12 +64,12 @@ crossvet:
 	@mkdir -p out
 	cd internal/crossvet && $(HOST_GO) vet ./... && $(HOST_GO) test ./... && $(HOST_GO) build -o $(CROSSVET) .
 
-## asm-check: the generators of the assembly (internal/gemm/asmgen, internal/vmath/asmgen: modules of
+## asm-check: the generators of the assembly (kernels/internal/gemm/asmgen, kernels/internal/vmath/asmgen: modules of
 ## their own, so that avo is no dependency of laze): vet and test both (the vector math's test
 ## checks its NEON encoder against GNU as's words and that the committed files are what it writes)
 asm-check:
-	cd internal/gemm/asmgen && $(GO) vet ./... && $(GO) test ./...
-	cd internal/vmath/asmgen && $(GO) vet ./... && $(GO) test ./...
+	cd kernels/internal/gemm/asmgen && $(GO) vet ./... && $(GO) test ./...
+	cd kernels/internal/vmath/asmgen && $(GO) vet ./... && $(GO) test ./...
 
 ## bench: every benchmark, with allocations
 bench:
@@ -158,7 +158,7 @@ test-arm64: qemu-deps
 ## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator, with several destinations and with the destination as scratch, the vector math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences) for $(FUZZTIME); fuzz-simd fuzzes the SIMD build's evaluator and math
 fuzz-simd:
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
-	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
+	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels/internal/vmath FuzzVMath $(FUZZTIME)
 
 fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh --self-test
@@ -167,7 +167,7 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignAll $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzSpill $(FUZZTIME)
-	GO=$(GO) bash .ci/fuzz-target.sh ./internal/vmath FuzzVMath $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels/internal/vmath FuzzVMath $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor/npy FuzzRead $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/lang FuzzParse $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/interp FuzzRun $(FUZZTIME)
@@ -175,11 +175,11 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
 
 ## generate: rewrite the code generated from the op table (internal/ops), the GEMM kernels' amd64
-## and arm64 assembly (internal/gemm: asmgen with avo, neongen) and internal/vmath's kernels
+## and arm64 assembly (kernels/internal/gemm: asmgen with avo, neongen) and kernels/internal/vmath's kernels
 generate:
 	$(GO) generate ./internal/ops
-	$(GO) generate ./internal/gemm
-	$(GO) generate ./internal/vmath
+	$(GO) generate ./kernels/internal/gemm
+	$(GO) generate ./kernels/internal/vmath
 
 ## cuda-deps: install the CUDA headers, NVRTC, cuBLAS and libcuda from Debian's non-free component (when missing)
 cuda-deps:

@@ -20,7 +20,7 @@ import (
 // computes products with gonum's Gemm), gonum gonum's Gemm.
 // BenchmarkGemm/epilogue/<dtype>/<n>/{product,fused,twopass} is, at the
 // selected level, the product alone, relu(a@b + bias) in one Assign (the
-// pass run from the product's epilogue, tile by tile, where internal/gemm
+// pass run from the product's epilogue, tile by tile, where kernels/internal/gemm
 // computes the product), and the same as two Assigns (the product, then a
 // pass over dst). One core:
 //

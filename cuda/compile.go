@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/laze-go/laze/internal/diskcache"
+	"github.com/laze-go/laze/cuda/internal/diskcache"
 	"github.com/laze-go/laze/kernels"
 )
 

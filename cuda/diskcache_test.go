@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/cuda/internal/diskcache"
 	"github.com/laze-go/laze/expr"
-	"github.com/laze-go/laze/internal/diskcache"
 	"github.com/laze-go/laze/kernels"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/laze-go/laze/internal/par"
+	"github.com/laze-go/laze/kernels/internal/par"
 	"github.com/laze-go/laze/shape"
 )
 

@@ -14,7 +14,7 @@ import "github.com/laze-go/laze/internal/friend"
 // the element it writes (canWriteProduct already ruled out any other operand
 // sharing memory with the destination, and a reduction), so running it over
 // a finished tile while other tiles are still being summed reads nothing
-// unfinished. Pays: the product runs on internal/gemm's kernels (a plugged
+// unfinished. Pays: the product runs on kernels/internal/gemm's kernels (a plugged
 // BLAS or gonum's has no epilogue), a single matrix (no batch) of float32 or
 // float64 into a destination whose rows are contiguous.
 func (p *program[T]) runFused() bool {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/expr"
-	packed "github.com/laze-go/laze/internal/gemm"
 	"github.com/laze-go/laze/internal/isa"
+	packed "github.com/laze-go/laze/kernels/internal/gemm"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -22,12 +22,12 @@ type epilogueScene[T tensor.Number] struct {
 	name string
 	dst  *tensor.Tensor[T]
 	e    expr.Exp[T]
-	fuse bool // whether runFused takes it (where internal/gemm runs)
+	fuse bool // whether runFused takes it (where kernels/internal/gemm runs)
 	any  bool // a vector (m or n is 1): whether it fuses depends on how its layout coalesces
 }
 
 // epilogueScenes are the scenes at sizes from 1×1 to, with large, ones that
-// cross internal/gemm's blocks (several kc steps, mc row blocks and epilogue
+// cross kernels/internal/gemm's blocks (several kc steps, mc row blocks and epilogue
 // tiles) and run it on several goroutines.
 func epilogueScenes[T tensor.Number](large bool) []epilogueScene[T] {
 	var out []epilogueScene[T]
@@ -104,7 +104,7 @@ func checkEpilogueFusion[T tensor.Number](t *testing.T, large bool) {
 }
 
 func TestProductEpilogueFusion(t *testing.T) {
-	t.Logf("internal/gemm kernels: %v", packed.Available())
+	t.Logf("kernels/internal/gemm kernels: %v", packed.Available())
 	configs := evaluatorConfigs
 	if testing.Short() { // make test-arm64, under qemu: the tiny blocks' splitting does not depend on the machine
 		configs = configs[:1]
@@ -125,7 +125,7 @@ func TestProductEpilogueFusion(t *testing.T) {
 
 // TestProductAtEveryLevel runs the products and their fused epilogues at
 // each instruction-set level this CPU runs (isa.Use, as LAZE_CPU would set
-// it): internal/gemm's kernels where it has kernels of its own for the level
+// it): kernels/internal/gemm's kernels where it has kernels of its own for the level
 // (the AVX2 assembly on amd64), gonum's Gemm and a second pass at Generic.
 func TestProductAtEveryLevel(t *testing.T) {
 	prev := isa.Selected()
@@ -136,14 +136,14 @@ func TestProductAtEveryLevel(t *testing.T) {
 		}
 		t.Run(l.String(), func(t *testing.T) {
 			if l == isa.Generic && packedGemm[float64]() {
-				t.Error("internal/gemm's portable kernels are used at the generic level (gonum's Gemm is faster)")
+				t.Error("kernels/internal/gemm's portable kernels are used at the generic level (gonum's Gemm is faster)")
 			}
 			if packedGemm[float32]() != packed.Available() {
-				t.Errorf("packedGemm = %v, internal/gemm's Available = %v", packedGemm[float32](), packed.Available())
+				t.Errorf("packedGemm = %v, kernels/internal/gemm's Available = %v", packedGemm[float32](), packed.Available())
 			}
 			t.Run("float64", func(t *testing.T) { checkEpilogueFusion[float64](t, false) })
 			// float32 takes the same paths through the driver and epilogue; its micro-kernels are
-			// checked directly by internal/gemm's tests (under qemu too). The race detector and
+			// checked directly by kernels/internal/gemm's tests (under qemu too). The race detector and
 			// -short (make test-arm64, where this test took 72 s under qemu) leave it out; make
 			// test's run without -race has it.
 			if raceEnabled || testing.Short() {

@@ -12,7 +12,7 @@ import (
 // a fused triple with AVX2 instructions, in every amd64 build, where the
 // selected ISA level has them (AVX2 and above; LAZE_CPU=generic turns them
 // off). They are compiled from the op table's SIMD column (zlanes_amd64.s,
-// written by internal/vmath/asmgen) and give the scalar loops' results bit
+// written by kernels/internal/vmath/asmgen) and give the scalar loops' results bit
 // for bit; the scalar loops compute the tail after the last whole vector.
 
 // laneKind says what a lane loop's number k names.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/internal/ops"
-	"github.com/laze-go/laze/internal/vmath"
+	"github.com/laze-go/laze/kernels/internal/vmath"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -43,7 +43,7 @@ var loopLengths = []int{3, 7, 37}
 // checkLoops runs every generated loop (each op, each operand pattern, each
 // vector width of the build, whole vectors, unrolled trips and remainders)
 // and compares each element with ops.Apply bit for bit (any NaN for NaN):
-// the lane loops and internal/vmath's functions give the scalar loops'
+// the lane loops and kernels/internal/vmath's functions give the scalar loops'
 // results exactly.
 // It runs at every ISA level the CPU has (isa.Supported), so the lane
 // loops (lanes_amd64.go) and the scalar loops are both checked.
@@ -147,14 +147,14 @@ func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 	}
 }
 
-// vmathMaxULP32 is internal/vmath's accuracy rule for the float32 functions
+// vmathMaxULP32 is kernels/internal/vmath's accuracy rule for the float32 functions
 // it computes with float32 polynomials (exp, log, tanh, sigmoid, sin, cos, in
 // the AVX2 assembly): within 4 ulp of the scalar result, NaN, ±Inf and ±0
 // exact.
 const vmathMaxULP32 = 4
 
 // vmathFloat32 reports whether the lane loops compute op in float32 with
-// internal/vmath's float32 polynomials (pow goes through float64 and gives
+// kernels/internal/vmath's float32 polynomials (pow goes through float64 and gives
 // the scalar result's bits).
 func vmathFloat32(op ops.Op) bool {
 	switch op {

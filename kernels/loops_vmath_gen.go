@@ -4,14 +4,14 @@ package kernels
 
 import (
 	"github.com/laze-go/laze/internal/ops"
-	"github.com/laze-go/laze/internal/vmath"
+	"github.com/laze-go/laze/kernels/internal/vmath"
 	"github.com/laze-go/laze/tensor"
 )
 
-// computeVMath computes a float64 or float32 block of an op internal/vmath
+// computeVMath computes a float64 or float32 block of an op kernels/internal/vmath
 // has a function for with its vector kernels, when the selected ISA level
 // has them; it reports whether it did. float64 results are the scalar
-// loops' bits; float32 ones are within internal/vmath's accuracy rule of
+// loops' bits; float32 ones are within kernels/internal/vmath's accuracy rule of
 // them (4 ulp; NaN, ±Inf and ±0 exact).
 func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) bool {
 	if vmath.Width() == 1 {

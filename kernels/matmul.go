@@ -7,8 +7,8 @@ import (
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
-	packed "github.com/laze-go/laze/internal/gemm"
-	"github.com/laze-go/laze/internal/par"
+	packed "github.com/laze-go/laze/kernels/internal/gemm"
+	"github.com/laze-go/laze/kernels/internal/par"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -177,11 +177,11 @@ func forEachOffset(dims shape.Shape, base []int, strides [][]int, fn func(off []
 }
 
 // gemm computes c = a·b for one matrix of each: for float32 and float64 a
-// BLAS (the one plugged with UseBLAS64/UseBLAS32, else internal/gemm's
+// BLAS (the one plugged with UseBLAS64/UseBLAS32, else kernels/internal/gemm's
 // packed kernels where they run, else gonum's), a blocked loop for the other
 // types. ep, if not nil, is called on tiles of c (in c's own coordinates)
 // that together cover it once, each when its values are final: tile by tile
-// during the product with internal/gemm, on the whole of c after it
+// during the product with kernels/internal/gemm, on the whole of c after it
 // otherwise.
 func gemm[T tensor.Number](c, a, b matrix[T], ep packed.Epilogue) {
 	if c.rows == 0 || c.cols == 0 {
@@ -230,7 +230,7 @@ type (
 //
 //	kernels.UseBLAS64(netlib.Implementation{})
 //
-// UseBLAS64(nil) restores the built-in one: internal/gemm's packed GEMM
+// UseBLAS64(nil) restores the built-in one: kernels/internal/gemm's packed GEMM
 // where it has kernels of its own for the instruction-set level in use (on
 // amd64 with AVX2 and FMA and on arm64 with NEON, in every build;
 // LAZE_CPU=generic turns it off), else gonum's pure-Go Gemm (as blas64.Use
@@ -257,7 +257,7 @@ func UseBLAS32(impl blas.Float32Level3) {
 }
 
 // packedGemm reports whether float32 or float64 products of element type T
-// run on internal/gemm's kernels, which call an epilogue tile by tile: they
+// run on kernels/internal/gemm's kernels, which call an epilogue tile by tile: they
 // run on this machine and no BLAS is plugged for T.
 func packedGemm[T tensor.Number]() bool {
 	if !packed.Available() {

@@ -5,7 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/ops"
-	"github.com/laze-go/laze/internal/par"
+	"github.com/laze-go/laze/kernels/internal/par"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -15,7 +15,7 @@ import (
 var blockSize = 1024
 
 // parallelThreshold is the amount of work from which Assign shares it among
-// GOMAXPROCS goroutines (internal/par's pool). Work is elements times the program's cost per
+// GOMAXPROCS goroutines (kernels/internal/par's pool). Work is elements times the program's cost per
 // element (the ops' Cost from the op table, plus one per gathered leaf and
 // one for the store), so a tree of eight adds goes parallel from 58K
 // elements and a single tanh from about 30K. docs/performance.md has the

@@ -8,7 +8,7 @@ import (
 
 // The vector dispatchers the scalar loops call first (compute,
 // computeFused, computeTriple). A float32 or float64 block goes, in this
-// order, to internal/vmath's kernels for the transcendental ops
+// order, to kernels/internal/vmath's kernels for the transcendental ops
 // (computeVMath, loops_vmath_gen.go), to the AVX-512 lane loops of the
 // GOEXPERIMENT=simd build where the selected level is avx512 (computeWide,
 // loops_simd_gen.go; never in the default build), then to the AVX2 lane

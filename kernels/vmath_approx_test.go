@@ -4,13 +4,13 @@ import (
 	"math"
 
 	"github.com/laze-go/laze/expr"
-	"github.com/laze-go/laze/internal/vmath"
+	"github.com/laze-go/laze/kernels/internal/vmath"
 	"github.com/laze-go/laze/tensor"
 )
 
 // vmathApprox reports whether the evaluator's results for the tree e may
 // differ from the oracle's in the last bits: e holds a float32 op that the
-// lane loops compute with internal/vmath's float32 polynomials (exp, log,
+// lane loops compute with kernels/internal/vmath's float32 polynomials (exp, log,
 // tanh, sigmoid, sin and cos where vmath.Approx32 says so: the AVX2
 // assembly, arm64's NEON), which are within 4 ulp of the op table's results
 // rather than equal to them. The differential tests then compare with

@@ -11,11 +11,11 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/internal/ops"
-	"github.com/laze-go/laze/internal/vmath"
+	"github.com/laze-go/laze/kernels/internal/vmath"
 	"github.com/laze-go/laze/tensor"
 )
 
-// TestScalarBuildVMath checks the scalar build's use of internal/vmath at
+// TestScalarBuildVMath checks the scalar build's use of kernels/internal/vmath at
 // every ISA level this CPU runs: a block of each op vmath computes, in
 // each operand pattern, is handed to the vector kernels exactly where the
 // level has them (vmath.Width() > 1), and the result is bit-identical to
@@ -98,7 +98,7 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 
 // BenchmarkScalarBuildVMath times Assign of exp and tanh over 2^20
 // elements at the generic level (the scalar loops) and at the CPU's best
-// level (internal/vmath's kernels, where it has them): go test -run '^$'
+// level (kernels/internal/vmath's kernels, where it has them): go test -run '^$'
 // -bench ScalarBuildVMath -cpu 1 ./kernels. The ratio of the two is the
 // vector math's gain in the default build.
 func BenchmarkScalarBuildVMath(b *testing.B) {

@@ -116,7 +116,7 @@ workload_peers() {
 }
 
 # gemm runs the packed-GEMM suite (bench/gemm_test.go) on one core in the
-# default build, where laze's products run on internal/gemm, then
+# default build, where laze's products run on kernels/internal/gemm, then
 # OpenBLAS's products through NumPy on one thread (bench/peers/gemm.py).
 gemm() {
 	bench 1 -bench 'Gemm' -benchtime 3x

@@ -110,7 +110,7 @@ type Def struct {
 	// comparisons, the isnan family and the logical ops. The CLI gives them
 	// NumPy's bool dtype.
 	Truth bool
-	// VMath names the internal/vmath slice function (Exp gives Exp64 and
+	// VMath names the kernels/internal/vmath slice function (Exp gives Exp64 and
 	// Exp32) that computes the op for float32/float64 in the SIMD build. It
 	// follows the Go column's algorithm step by step and gives its bits (any
 	// NaN for NaN); its documented bound is 4 ulp. Empty: none.

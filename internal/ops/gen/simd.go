@@ -26,14 +26,14 @@ type vecType struct {
 
 // vecTypes are the vector types: AVX-512's alone. The AVX2 blocks of both
 // builds go through the lane assembly (kernels/zlanes_amd64.s, compiled
-// from the same SIMD column by internal/vmath/asmgen), so each ISA has one
+// from the same SIMD column by kernels/internal/vmath/asmgen), so each ISA has one
 // implementation; archsimd adds AVX-512, which the assembly does not have.
 var vecTypes = []vecType{
 	{"Float64x8", "float64", 8, "Mask64x8", "Uint64x8", "1 << 63", 512, "Scaled(0)", "math.MaxFloat64"},
 	{"Float32x16", "float32", 16, "Mask32x16", "Uint32x16", "1 << 31", 512, "Scaled(0)", "math.MaxFloat32"},
 }
 
-// vmathSuffix is the suffix of internal/vmath's functions for an element
+// vmathSuffix is the suffix of kernels/internal/vmath's functions for an element
 // type: Exp64, Exp32.
 func vmathSuffix(elem string) string { return strings.TrimPrefix(elem, "float") }
 
@@ -223,7 +223,7 @@ func writeWidthSwitch(b *bytes.Buffer, elem string, patCases func(v vecType)) {
 	b.WriteString("\t}\n")
 }
 
-// writeVMathCases writes the calls of internal/vmath's slice functions for
+// writeVMathCases writes the calls of kernels/internal/vmath's slice functions for
 // the ops that have one: vector operands, or pow with a scalar exponent or
 // base.
 func writeVMathCases(b *bytes.Buffer, names map[ops.Op]string, elem string) {
@@ -404,7 +404,7 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 }
 
 // vmathSource writes kernels/loops_vmath_gen.go, both builds' use of
-// internal/vmath: computeVMath hands a float64 or float32 block of an op
+// kernels/internal/vmath: computeVMath hands a float64 or float32 block of an op
 // that has a vmath function to it when the selected ISA level has vector
 // kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64, NEON on arm64): the float64
 // kernels are math's algorithms lane by lane (the scalar loops' bits), the
@@ -413,11 +413,11 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 func vmathSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString("package kernels\n\nimport (\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
-	b.WriteString(`// computeVMath computes a float64 or float32 block of an op internal/vmath
+	b.WriteString("package kernels\n\nimport (\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/kernels/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
+	b.WriteString(`// computeVMath computes a float64 or float32 block of an op kernels/internal/vmath
 // has a function for with its vector kernels, when the selected ISA level
 // has them; it reports whether it did. float64 results are the scalar
-// loops' bits; float32 ones are within internal/vmath's accuracy rule of
+// loops' bits; float32 ones are within kernels/internal/vmath's accuracy rule of
 // them (4 ulp; NaN, ±Inf and ±0 exact).
 func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) bool {
 	if vmath.Width() == 1 {

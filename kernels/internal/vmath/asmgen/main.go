@@ -1,0 +1,548 @@
+// Command asmgen writes kernels/internal/vmath's amd64 assembly (AVX2 and FMA) with
+// avo and its arm64 assembly (NEON, neon.go), from the kernel descriptions
+// in kernels.go (written against lang, lang.go), and the Go declarations
+// and wrappers that call it. It lives in a module of its own so that avo is
+// no dependency of laze; kernels/internal/vmath runs it by go generate:
+//
+//	go run -C asmgen .          # write the files
+//	go run -C asmgen . -check   # fail if the committed files differ
+//
+// It writes, in the package directory (-dir, default ..):
+//
+//   - zvmath_amd64.s: the kernels whose results do not depend on how Go
+//     code is compiled (exp, log, sigmoid and pow, which mirror math's
+//     assembly, and the float32 polynomials);
+//   - zvmath_goref_amd64.s and zvmath_goref_fma_amd64.s: the kernels that
+//     mirror a reference written in Go (math.Tanh, math.Sin, math.Cos),
+//     once as the compiler builds it at GOAMD64 v1 and v2 (separate
+//     multiplies and adds) and once as it builds it at v3 and above, where
+//     it fuses each addition of a product into an FMA;
+//   - zvmath_amd64.go: the functions' declarations and the Go wrappers that
+//     run the loop, recompute the lanes out of a kernel's domain with the
+//     scalar reference and do the tail;
+//   - zvmath_arm64.s and zvmath_arm64.go: the same for arm64's NEON
+//     kernels (float64 ones mirroring arm64's math, float32 polynomials).
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/printer"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// unary is one elementwise function.
+type unary struct {
+	Name   string
+	core64 core
+	core32 core // nil: the float64 core on widened halves
+	goRef  bool // core64 mirrors a reference written in Go
+	// neon64 is the float64 core of arm64, which mirrors arm64's
+	// reference (core64 mirrors amd64's, and arm64's math computes exp
+	// with an algorithm of its own and the Go references with fused
+	// multiply-adds); arm64's float32 core is core32.
+	neon64 core
+}
+
+var unaries = []unary{
+	{"exp", exp64, exp32, false, expArm64},
+	{"log", log64, log32, false, logArm64},
+	{"tanh", tanh64, tanh32, true, tanhArm64},
+	{"sigmoid", sigmoid64, sigmoid32, false, sigmoidArm64},
+	{"sin", sin64, sin32, true, sin64},
+	{"cos", cos64, cos32, true, cos64},
+}
+
+// powForm is one of pow's three operand patterns.
+type powForm struct {
+	Name       string
+	XVec, YVec bool
+}
+
+var powForms = []powForm{
+	{Name: "pow", XVec: true, YVec: true},
+	{Name: "powScalar", XVec: true},
+	{Name: "scalarPow", YVec: true},
+}
+
+// asmFile is one assembly file being built.
+type asmFile struct {
+	name       string
+	constraint string
+	fused      bool
+	c          *build.Context
+	pool       *pool
+	label      int
+}
+
+func newFile(name, constraint string, fused bool) *asmFile {
+	f := &asmFile{name: name, constraint: constraint, fused: fused, c: build.NewContext()}
+	if constraint != "" {
+		f.c.ConstraintExpr(constraint)
+	}
+	f.pool = newPool("vmconst", 32)
+	return f
+}
+
+func (f *asmFile) kern(elem int) *kern {
+	return &kern{c: f.c, bits: 256, elem: elem, fused: f.fused, pool: f.pool, label: &f.label}
+}
+
+// fn is a generated function, for the Go file.
+type fn struct {
+	Name, Sig string
+}
+
+var funcs []fn
+
+func (f *asmFile) text(name, sig string) {
+	f.c.Function(name)
+	f.c.Attributes(attr.NOSPLIT)
+	f.c.SignatureExpr(sig)
+	if !f.fused {
+		funcs = append(funcs, fn{name, sig})
+	}
+}
+
+// unaryLoop writes name(d, x []T, xs *[L]T) (done int, bad uint): it computes
+// full vectors of d from x until the end or a vector with a lane out of the
+// kernel's domain; then it stores that vector's results and inputs (in xs)
+// and returns the index past it and the lanes out (bit k: lane k), else the
+// index where the full vectors end and 0.
+func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, V), widen bool) {
+	k := f.kern(elem)
+	c := k.c
+	L := k.lanes()
+	t := map[int]string{64: "float64", 32: "float32"}[elem]
+	f.text(name, fmt.Sprintf("func(d, x []%s, xs *[%d]%s) (done int, bad uint)", t, L, t))
+	dp := c.Load(c.Param("d").Base(), c.GP64())
+	n := c.Load(c.Param("d").Len(), c.GP64())
+	xp := c.Load(c.Param("x").Base(), c.GP64())
+	c.ANDQ(operand.I8(int8(-L)), n)
+	i := c.GP64()
+	c.XORQ(i, i)
+	loop, done, bad := k.newLabel("loop"), k.newLabel("done"), k.newLabel("out")
+	c.Label(loop)
+	c.CMPQ(i, n)
+	c.JAE(operand.LabelRef(done))
+	esz := uint8(elem / 8)
+	v := k.load(operand.Mem{Base: xp, Index: i, Scale: esz})
+	var m reg.GPVirtual
+	if widen {
+		var r V
+		r, m = f.widened(k, []V{v}, func(k64 *kern, h []V) (V, V) { return core(k64, h[0]) })
+		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
+	} else {
+		r, ok := core(k, v)
+		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
+		m = k.bitsOf(ok)
+	}
+	c.ADDQ(operand.U8(L), i)
+	c.XORQ(operand.U8(k.full()), m)
+	c.JNZ(operand.LabelRef(bad))
+	c.JMP(operand.LabelRef(loop))
+	c.Label(bad)
+	xs := c.Load(c.Param("xs"), c.GP64())
+	k.store(v, operand.Mem{Base: xs})
+	f.ret(i, m)
+	c.Label(done)
+	z := c.GP64()
+	c.XORQ(z, z)
+	f.ret(i, z)
+}
+
+func (f *asmFile) ret(done, bad reg.GPVirtual) {
+	f.c.Store(done, f.c.ReturnIndex(0))
+	f.c.Store(bad, f.c.ReturnIndex(1))
+	f.c.VZEROUPPER()
+	f.c.RET()
+}
+
+// widened runs a float64 core on the two halves of float32 vectors, each
+// converted to float64 lanes, and returns the float32 results and the bit
+// set of the lanes the core computed.
+func (f *asmFile) widened(k *kern, in []V, core func(*kern, []V) (V, V)) (V, reg.GPVirtual) {
+	c := k.c
+	k64 := k.as(64)
+	half := func(hi bool) (reg.VecVirtual, reg.GPVirtual) {
+		h := make([]V, len(in))
+		for j, v := range in {
+			h[j] = c.YMM()
+			if hi {
+				x := c.XMM()
+				c.VEXTRACTF128(operand.U8(1), v, x)
+				c.VCVTPS2PD(x, h[j])
+			} else {
+				c.VCVTPS2PD(v.AsX(), h[j])
+			}
+		}
+		r, ok := core(k64, h)
+		x := c.XMM()
+		c.VCVTPD2PSY(r, x)
+		return x, k64.bitsOf(ok)
+	}
+	lo, mlo := half(false)
+	hi, mhi := half(true)
+	out := c.YMM()
+	c.VINSERTF128(operand.U8(1), hi, lo.AsY(), out)
+	c.SHLQ(operand.U8(4), mhi)
+	c.ORQ(mhi, mlo)
+	return out, mlo
+}
+
+// powLoop is unaryLoop for pow's forms: a scalar operand is broadcast, and
+// only the vector operands are saved for the fix-up.
+func (f *asmFile) powLoop(form powForm, elem int) {
+	k := f.kern(elem)
+	c := k.c
+	L := k.lanes()
+	t := map[int]string{64: "float64", 32: "float32"}[elem]
+	name := fmt.Sprintf("%s%dAVX2Loop", form.Name, elem)
+	arg := func(vec bool) string {
+		if vec {
+			return "[]" + t
+		}
+		return t
+	}
+	var saves []string
+	if form.XVec {
+		saves = append(saves, "xs")
+	}
+	if form.YVec {
+		saves = append(saves, "ys")
+	}
+	f.text(name, fmt.Sprintf("func(d []%s, x %s, y %s, %s *[%d]%s) (done int, bad uint)",
+		t, arg(form.XVec), arg(form.YVec), strings.Join(saves, ", "), L, t))
+	dp := c.Load(c.Param("d").Base(), c.GP64())
+	n := c.Load(c.Param("d").Len(), c.GP64())
+	var xp, yp reg.Register
+	if form.XVec {
+		xp = c.Load(c.Param("x").Base(), c.GP64())
+	}
+	if form.YVec {
+		yp = c.Load(c.Param("y").Base(), c.GP64())
+	}
+	c.ANDQ(operand.I8(int8(-L)), n)
+	i := c.GP64()
+	c.XORQ(i, i)
+	loop, done, bad := k.newLabel("loop"), k.newLabel("done"), k.newLabel("out")
+	c.Label(loop)
+	c.CMPQ(i, n)
+	c.JAE(operand.LabelRef(done))
+	esz := uint8(elem / 8)
+	operandOf := func(vec bool, p reg.Register, param string) V {
+		if vec {
+			return k.load(operand.Mem{Base: p, Index: i, Scale: esz})
+		}
+		b, err := c.Param(param).Resolve()
+		if err != nil {
+			log.Fatal(err)
+		}
+		v := c.YMM()
+		if elem == 64 {
+			c.VBROADCASTSD(b.Addr, v)
+		} else {
+			c.VBROADCASTSS(b.Addr, v)
+		}
+		return v
+	}
+	x := operandOf(form.XVec, xp, "x")
+	y := operandOf(form.YVec, yp, "y")
+	var m reg.GPVirtual
+	if elem == 32 {
+		var r V
+		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, V) {
+			r, ok := pow64(avx{k64}, h[0], h[1])
+			return k64.reg(r), k64.reg(ok)
+		})
+		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
+	} else {
+		r, ok := pow64(avx{k}, x, y)
+		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
+		m = k.bitsOf(k.reg(ok))
+	}
+	c.ADDQ(operand.U8(L), i)
+	c.XORQ(operand.U8(k.full()), m)
+	c.JNZ(operand.LabelRef(bad))
+	c.JMP(operand.LabelRef(loop))
+	c.Label(bad)
+	if form.XVec {
+		k.store(x, operand.Mem{Base: c.Load(c.Param("xs"), c.GP64())})
+	}
+	if form.YVec {
+		k.store(y, operand.Mem{Base: c.Load(c.Param("ys"), c.GP64())})
+	}
+	f.ret(i, m)
+	c.Label(done)
+	z := c.GP64()
+	c.XORQ(z, z)
+	f.ret(i, z)
+}
+
+// asm compiles the file and returns its text.
+func (f *asmFile) asm() []byte { return f.asmFor("vmath") }
+
+// asmFor compiles the file, for package pkg, and returns its text.
+func (f *asmFile) asmFor(pkg string) []byte {
+	f.pool.emit(f.c)
+	file, err := f.c.Result()
+	if err != nil {
+		if list, ok := err.(build.ErrorList); ok {
+			for _, e := range list[:min(len(list), 10)] {
+				log.Printf("%s: %v", f.name, e)
+			}
+		}
+		log.Fatalf("%s: %v", f.name, err)
+	}
+	if err := pass.Compile.Execute(file); err != nil {
+		log.Fatalf("%s: %v", f.name, err)
+	}
+	cfg := printer.Config{Name: "kernels/internal/vmath/asmgen", Pkg: pkg}
+	b, err := printer.NewGoAsm(cfg).Print(file)
+	if err != nil {
+		log.Fatalf("%s: %v", f.name, err)
+	}
+	return pruneSelfMoves(b)
+}
+
+// pruneSelfMoves drops the vector moves of a register to itself, which the
+// allocator leaves where a copy's source was dead (avo prunes only
+// general-purpose ones).
+func pruneSelfMoves(b []byte) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		f := strings.Fields(strings.ReplaceAll(string(line), ",", " "))
+		if len(f) == 3 && f[0] == "VMOVUPS" && f[1] == f[2] {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
+// generate returns the files asmgen writes, by name.
+func generate() map[string][]byte {
+	funcs = nil
+	plain := newFile("zvmath_amd64.s", "", false)
+	goref := newFile("zvmath_goref_amd64.s", "!amd64.v3", false)
+	gorefFMA := newFile("zvmath_goref_fma_amd64.s", "amd64.v3", true)
+	for _, u := range unaries {
+		files := []*asmFile{plain}
+		if u.goRef {
+			files = []*asmFile{goref, gorefFMA}
+		}
+		for _, f := range files {
+			f.unaryLoop(u.Name+"64AVX2Loop", 64, onAVX(u.core64), false)
+		}
+		if u.core32 != nil {
+			plain.unaryLoop(u.Name+"32AVX2Loop", 32, onAVX(u.core32), false)
+		} else {
+			for _, f := range files {
+				f.unaryLoop(u.Name+"32AVX2Loop", 32, onAVX(u.core64), true)
+			}
+		}
+	}
+	for _, form := range powForms {
+		plain.powLoop(form, 64)
+		plain.powLoop(form, 32)
+	}
+	out := map[string][]byte{}
+	for _, f := range []*asmFile{plain, goref, gorefFMA} {
+		out[f.name] = f.asm()
+	}
+	out["zvmath_amd64.go"] = goFile()
+	arm := &neonFile{pool: neonPool{off: map[[2]uint64]int{}}}
+	var armFns []unaryFn
+	for _, u := range unaries {
+		arm.unaryLoop(u.Name+"64NEONLoop", 64, u.neon64)
+		arm.unaryLoop(u.Name+"32NEONLoop", 32, u.core32)
+		armFns = append(armFns, unaryFn{u.Name, "64", "float64", "2"}, unaryFn{u.Name, "32", "float32", "4"})
+	}
+	for _, form := range powForms {
+		arm.powLoop(form, 64, powArm64)
+		arm.powLoop(form, 32, powArm64)
+	}
+	out["zvmath_arm64.s"] = arm.asm()
+	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns, Pow: powForms,
+		PowTypes: []unaryFn{{Bits: "64", T: "float64", Lanes: "2"}, {Bits: "32", T: "float32", Lanes: "4"}}})
+	return out
+}
+
+func goFile() []byte {
+	var us []unaryFn
+	for _, u := range unaries {
+		us = append(us, unaryFn{u.Name, "64", "float64", "4"}, unaryFn{u.Name, "32", "float32", "8"})
+	}
+	return goFileFor("zvmath_amd64.go", goData{ISA: "AVX2", Asm: "zvmath_*amd64.s", Funcs: funcs, Unaries: us, Pow: powForms,
+		PowTypes: []unaryFn{{Bits: "64", T: "float64", Lanes: "4"}, {Bits: "32", T: "float32", Lanes: "8"}}})
+}
+
+// unaryFn is one generated function's wrapper: the op, its element type
+// and the lanes of a vector.
+type unaryFn struct{ Name, Bits, T, Lanes string }
+
+// goData is what goTemplate writes from.
+type goData struct {
+	ISA      string // the functions' suffix
+	Asm      string // the assembly files, for the comment
+	Funcs    []fn
+	Unaries  []unaryFn
+	Pow      []powForm
+	PowTypes []unaryFn
+}
+
+func goFileFor(name string, data goData) []byte {
+	var b bytes.Buffer
+	if err := goTemplate.Execute(&b, data); err != nil {
+		log.Fatal(err)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		os.WriteFile(name+".bad", b.Bytes(), 0o644)
+		log.Fatalf("%s: %v", name, err)
+	}
+	return src
+}
+
+var goTemplate = template.Must(template.New("go").Funcs(template.FuncMap{
+	"decl": func(name, sig string) string { return "func " + name + strings.TrimPrefix(sig, "func") },
+}).Parse(`// Code generated by kernels/internal/vmath/asmgen. DO NOT EDIT.
+
+package vmath
+
+// The assembly loops ({{.Asm}}). Each computes full vectors of d
+// from its operands until the end or a vector with a lane out of the
+// kernel's domain; it then stores that vector's results and its vector
+// operands (in xs, ys) and returns the index past it and the lanes out (bit
+// k: lane k), else the index where the full vectors end and 0.
+{{range .Funcs}}
+//go:noescape
+{{decl .Name .Sig}}
+{{end}}
+{{range $t := .Unaries}}{{$u := $t}}
+// {{$u.Name}}{{$t.Bits}}{{$.ISA}} sets d[i] = {{$u.Name}}(x[i]) with the {{$.ISA}} assembly,
+// recomputing the lanes out of its domain with the reference.
+func {{$u.Name}}{{$t.Bits}}{{$.ISA}}(d, x []{{$t.T}}) {
+	x = x[:len(d)]
+	var xs [{{$t.Lanes}}]{{$t.T}}
+	i := 0
+	for i+{{$t.Lanes}} <= len(d) {
+		done, bad := {{$u.Name}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix{{$t.Bits}}(d[i-{{$t.Lanes}}:i], xs[:], bad, {{$u.Name}}Ref{{$t.Bits}})
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [{{$t.Lanes}}]{{$t.T}}
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := {{$u.Name}}{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix{{$t.Bits}}(d[i:], xs[:n], bad, {{$u.Name}}Ref{{$t.Bits}})
+	}
+}
+{{end}}
+{{range $p := .Pow}}{{range $t := $.PowTypes}}
+// {{$p.Name}}{{$t.Bits}}{{$.ISA}} sets d[i] = pow({{if $p.XVec}}x[i]{{else}}x{{end}}, {{if $p.YVec}}y[i]{{else}}y{{end}}) with the {{$.ISA}} assembly,
+// recomputing the lanes out of its domain with the reference.
+func {{$p.Name}}{{$t.Bits}}{{$.ISA}}(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}}, y {{if $p.YVec}}[]{{end}}{{$t.T}}) {
+	{{if $p.XVec}}x = x[:len(d)]{{end}}
+	{{if $p.YVec}}y = y[:len(d)]{{end}}
+	var xs, ys [{{$t.Lanes}}]{{$t.T}}
+	{{if not $p.XVec}}for k := range xs {
+		xs[k] = x
+	}{{end}}
+	{{if not $p.YVec}}for k := range ys {
+		ys[k] = y
+	}{{end}}
+	i := 0
+	for i+{{$t.Lanes}} <= len(d) {
+		done, bad := {{$p.Name}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], {{if $p.XVec}}x[i:]{{else}}x{{end}}, {{if $p.YVec}}y[i:]{{else}}y{{end}}{{if $p.XVec}}, &xs{{end}}{{if $p.YVec}}, &ys{{end}})
+		i += done
+		if bad == 0 {
+			break
+		}
+		fixPow{{$t.Bits}}(d[i-{{$t.Lanes}}:i], xs[:], ys[:], bad)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [{{$t.Lanes}}]{{$t.T}}
+		n := len(d) - i
+		{{if $p.XVec}}for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:]){{end}}
+		{{if $p.YVec}}for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:]){{end}}
+		_, bad := pow{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fixPow{{$t.Bits}}(d[i:], xs[:n], ys[:], bad)
+	}
+}
+{{end}}{{end}}`))
+
+func main() {
+	dir := flag.String("dir", "..", "the package directory (kernels/internal/vmath)")
+	kernelsDir := flag.String("kernels", "", "kernels' package directory (default: dir/../..: kernels/internal/vmath sits in kernels)")
+	check := flag.Bool("check", false, "compare the files in dir with what asmgen writes instead of writing them")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("asmgen: ")
+	if *kernelsDir == "" {
+		*kernelsDir = filepath.Join(*dir, "..", "..")
+	}
+	files := map[string][]byte{}
+	for name, b := range generate() {
+		files[filepath.Join(*dir, name)] = b
+	}
+	for name, b := range generateLanes() {
+		files[filepath.Join(*kernelsDir, name)] = b
+	}
+	stale := 0
+	for _, path := range sortedNames(files) {
+		if *check {
+			old, err := os.ReadFile(path)
+			if err != nil || !bytes.Equal(old, files[path]) {
+				fmt.Fprintf(os.Stderr, "asmgen: %s is not what asmgen writes (run go generate ./kernels/internal/vmath)\n", path)
+				stale++
+			}
+			continue
+		}
+		if err := os.WriteFile(path, files[path], 0o644); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("wrote", path)
+	}
+	if stale > 0 {
+		os.Exit(1)
+	}
+}
+
+func sortedNames(m map[string][]byte) []string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,198 @@
+package vmath
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/laze-go/laze/internal/isa"
+)
+
+// BenchmarkVMath times each function at every level this CPU runs
+// (isa.Supported(): generic is the scalar loops over the references) and
+// the hand-written scalar loop a caller would write, at n = 1e5, and
+// reports ns/elem. Compare from one run:
+//
+//	go test -run '^$' -bench VMath -cpu 1 -count 3 ./kernels/internal/vmath
+func BenchmarkVMath(b *testing.B) {
+	const n = 100000
+	r := rand.New(rand.NewPCG(7, 8))
+	x := make([]float64, n)
+	y := make([]float64, n)
+	x32 := make([]float32, n)
+	d := make([]float64, n)
+	d32 := make([]float32, n)
+	for i := range x {
+		x[i] = r.NormFloat64() * 4
+		y[i] = r.NormFloat64() * 3
+		x32[i] = float32(x[i])
+	}
+	pos := make([]float64, n)
+	pos32 := make([]float32, n)
+	for i := range pos {
+		pos[i] = math.Abs(x[i]) + 1e-3
+		pos32[i] = float32(pos[i])
+	}
+	y32 := make([]float32, n)
+	for i := range y {
+		y32[i] = float32(y[i])
+	}
+	run := func(name string, f func()) {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				f()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/elem")
+		})
+	}
+	levelRuns := func(name string, f func()) {
+		for _, l := range isa.Supported() {
+			run(name+"/"+l.String(), func() {
+				old, err := isa.Use(l)
+				if err != nil {
+					b.Fatal(err)
+				}
+				f()
+				isa.Use(old)
+			})
+		}
+	}
+	for _, fn := range unaryFuncs {
+		in, in32 := x, x32
+		if fn.name == "log" {
+			in, in32 = pos, pos32
+		}
+		levelRuns(fn.name+"64", func() { fn.f64(d, in) })
+		run(fn.name+"64/hand", func() { scalarLoop64(d, in, fn.name) })
+		levelRuns(fn.name+"32", func() { fn.f32(d32, in32) })
+		run(fn.name+"32/hand", func() { scalarLoop32(d32, in32, fn.name) })
+	}
+	levelRuns("pow64", func() { Pow64(d, pos, y) })
+	run("pow64/hand", func() {
+		for i := range d {
+			d[i] = math.Pow(pos[i], y[i])
+		}
+	})
+	levelRuns("pow32", func() { Pow32(d32, pos32, y32) })
+	run("pow32/hand", func() {
+		for i := range d32 {
+			d32[i] = float32(math.Pow(float64(pos32[i]), float64(y32[i])))
+		}
+	})
+	levelRuns("powscalar64-int", func() { PowScalar64(d, x, 3) })
+	run("powscalar64-int/hand", func() {
+		for i := range d {
+			d[i] = math.Pow(x[i], 3)
+		}
+	})
+	levelRuns("powscalar32", func() { PowScalar32(d32, x32, 2.5) })
+	run("powscalar32/hand", func() {
+		for i := range d32 {
+			d32[i] = float32(math.Pow(float64(x32[i]), 2.5))
+		}
+	})
+}
+
+// scalarLoop64 is the hand-written loop a caller would write, with the
+// math call inlined in the loop (no function value).
+func scalarLoop64(d, x []float64, name string) {
+	x = x[:len(d)]
+	switch name {
+	case "exp":
+		for i, v := range x {
+			d[i] = math.Exp(v)
+		}
+	case "log":
+		for i, v := range x {
+			d[i] = math.Log(v)
+		}
+	case "tanh":
+		for i, v := range x {
+			d[i] = math.Tanh(v)
+		}
+	case "sigmoid":
+		for i, v := range x {
+			d[i] = 1 / (1 + math.Exp(-v))
+		}
+	case "sin":
+		for i, v := range x {
+			d[i] = math.Sin(v)
+		}
+	case "cos":
+		for i, v := range x {
+			d[i] = math.Cos(v)
+		}
+	}
+}
+
+// scalarLoop32 is scalarLoop64 for float32.
+func scalarLoop32(d, x []float32, name string) {
+	x = x[:len(d)]
+	switch name {
+	case "exp":
+		for i, v := range x {
+			d[i] = float32(math.Exp(float64(v)))
+		}
+	case "log":
+		for i, v := range x {
+			d[i] = float32(math.Log(float64(v)))
+		}
+	case "tanh":
+		for i, v := range x {
+			d[i] = float32(math.Tanh(float64(v)))
+		}
+	case "sigmoid":
+		for i, v := range x {
+			d[i] = float32(1 / (1 + math.Exp(-float64(v))))
+		}
+	case "sin":
+		for i, v := range x {
+			d[i] = float32(math.Sin(float64(v)))
+		}
+	case "cos":
+		for i, v := range x {
+			d[i] = float32(math.Cos(float64(v)))
+		}
+	}
+}
+
+// BenchmarkTree is the consumer's target: tanh(a*b+c) - exp(0.5*e)*a + b
+// over float64 at n = 1e6, with vmath (two temporaries, blocked by 4096)
+// against the scalar hand loop.
+func BenchmarkTree(b *testing.B) {
+	const n = 1000000
+	r := rand.New(rand.NewPCG(9, 10))
+	a, bb, c, e, d := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i], bb[i], c[i], e[i] = r.NormFloat64(), r.NormFloat64(), r.NormFloat64(), r.NormFloat64()
+	}
+	b.Run("vmath", func(b *testing.B) {
+		const blk = 4096
+		t1, t2 := make([]float64, blk), make([]float64, blk)
+		for b.Loop() {
+			for lo := 0; lo < n; lo += blk {
+				hi := min(lo+blk, n)
+				m := hi - lo
+				t1, t2 := t1[:m], t2[:m]
+				aa, bv, cv, ev := a[lo:hi], bb[lo:hi], c[lo:hi], e[lo:hi]
+				for i := range t1 {
+					t1[i] = aa[i]*bv[i] + cv[i]
+					t2[i] = 0.5 * ev[i]
+				}
+				Tanh64(t1, t1)
+				Exp64(t2, t2)
+				dv := d[lo:hi]
+				for i := range dv {
+					dv[i] = t1[i] - t2[i]*aa[i] + bv[i]
+				}
+			}
+		}
+	})
+	b.Run("scalar", func(b *testing.B) {
+		for b.Loop() {
+			for i := range d {
+				d[i] = math.Tanh(a[i]*bb[i]+c[i]) - math.Exp(0.5*e[i])*a[i] + bb[i]
+			}
+		}
+	})
+}
