@@ -378,7 +378,7 @@ func (cp *cachedPlan[T]) newBound() *Program[T] {
 	p.mems = slices.Clone(p.mems)
 	p.consts = slices.Clone(p.consts)
 	p.workers = &cp.workers
-	return &Program[T]{steps: []step{&assignStep[T]{p: &p}}}
+	return &Program[T]{steps: []step{&assignStep[T]{p: &p}}, exec: host{}}
 }
 
 // operandsReadable reports whether every leaf may be read while the

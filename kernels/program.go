@@ -37,7 +37,7 @@ type Program[T tensor.Number] struct {
 	steps    []step
 	copies   []func() // operands copied aside (copyAside), before the steps
 	temps    []interface{ Release() error }
-	device   *onDevice      // where the steps are queued; nil on the CPU
+	exec     executor       // where the steps run: the CPU, or a device's queue
 	checks   []func() error // integer powers' exponent values (power.go)
 	tensors  []boundTensor
 	held     []interface{ Drop() } // Run's holds, reused
@@ -152,7 +152,11 @@ func lowerProgram[T tensor.Number](call string, dev alloc.Device, q Queue, lower
 	if ev.err != nil {
 		return nil, ev.err
 	}
-	return &Program[T]{steps: ev.pending, copies: ev.copies, temps: ev.temps, device: ev.device}, nil
+	p := &Program[T]{steps: ev.pending, copies: ev.copies, temps: ev.temps, exec: host{}}
+	if ev.device != nil {
+		p.exec = ev.device
+	}
+	return p, nil
 }
 
 // guard records what Run checks: every tensor of the pairs, and the
@@ -206,32 +210,70 @@ func queueOnce[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e e
 	return p.start()
 }
 
-// start runs the steps on the host (the operands copied aside first), or
-// queues them on the device, stopping at the first launch refused.
-func (p *Program[T]) start() error {
-	if p.device == nil {
-		runHost(p.copies, p.steps)
-		return nil
+// start runs the steps, or queues them, stopping at the first launch
+// refused.
+func (p *Program[T]) start() error { return p.exec.start(p.copies, p.steps) }
+
+// execute is start, then a wait for the steps to have run: the first
+// error of a launch or of the wait.
+func (p *Program[T]) execute() error {
+	err := p.start()
+	if werr := p.exec.wait(); err == nil {
+		err = werr
 	}
-	for _, s := range p.steps {
-		if err := s.launch(p.device); err != nil {
+	return err
+}
+
+// executor runs a Program's lowered steps where its tensors live: the CPU
+// (host) or a device's queue (*onDevice, which the device's Backend
+// serves). Every evaluation reaches its executor through a Program.
+type executor interface {
+	// start runs the steps (the operands copied aside first), or queues
+	// them, stopping at the first error.
+	start(copies []func(), steps []step) error
+	// wait returns once the steps started have run, with the first error
+	// met while they ran.
+	wait() error
+	// rerun readies the steps for another run of the same Program.
+	rerun(steps []step)
+}
+
+// host is the CPU's executor: the steps run on the calling goroutine
+// (and the worker pool), bands of steps together where bands.go allows.
+type host struct{}
+
+func (host) start(copies []func(), steps []step) error {
+	runHost(copies, steps)
+	return nil
+}
+
+func (host) wait() error { return nil }
+
+// rerun rewinds the reductions' accumulators to their identity.
+func (host) rerun(steps []step) {
+	for _, s := range steps {
+		if r, ok := s.(interface{ rewind() }); ok {
+			r.rewind()
+		}
+	}
+}
+
+// start queues each step's launches on the device's queue. Operands are
+// never copied aside on the host for a device (copies is empty).
+func (d *onDevice) start(_ []func(), steps []step) error {
+	for _, s := range steps {
+		if err := s.launch(d); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// execute is start, then, on a device, a wait for the queue: the first
-// error of a launch or of the wait.
-func (p *Program[T]) execute() error {
-	err := p.start()
-	if p.device != nil {
-		if werr := p.device.queue.Wait(); err == nil {
-			err = werr
-		}
-	}
-	return err
-}
+func (d *onDevice) wait() error { return d.queue.Wait() }
+
+// rerun does nothing: a device reduction computes its result afresh on
+// every launch.
+func (d *onDevice) rerun([]step) {}
 
 // release gives the temporaries back.
 func (p *Program[T]) release() {
@@ -289,12 +331,8 @@ func (p *Program[T]) Run() (err error) {
 	if err := runChecks(p.checks); err != nil {
 		return err
 	}
-	if p.ran && p.device == nil {
-		for _, s := range p.steps {
-			if r, ok := s.(interface{ rewind() }); ok {
-				r.rewind()
-			}
-		}
+	if p.ran {
+		p.exec.rerun(p.steps)
 	}
 	p.ran = true
 	return p.execute()
