@@ -13,6 +13,19 @@ type Conversion[U, T tensor.Number] struct {
 	X Exp[T]
 }
 
+// Foreign is a node of an Exp[U] whose operand has another element type: a
+// Conversion, an ArgReduction. Evaluators lower it through its operand's
+// type, which OperandDType names (Go has no generic methods, so the node
+// cannot hand the type itself over).
+type Foreign interface {
+	Node
+	// OperandDType returns the operand's element type.
+	OperandDType() tensor.DType
+}
+
+// OperandDType returns T's dtype: the element type X is read in.
+func (c *Conversion[U, T]) OperandDType() tensor.DType { return tensor.DTypeOf[T]() }
+
 // Cast converts e's elements to U inside a tree: Cast[float64](ints) is an
 // Exp[float64]. The conversion is Go's: integers wrap to the target's width
 // (int8(300) is 44), floats to integers truncate toward zero, and float64 to

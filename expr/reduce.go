@@ -87,6 +87,10 @@ func argReduction[T tensor.Number](op ReduceOp, x Exp[T], opts []ReduceOption) *
 // returns when the axes are not valid for X.
 func (r *Reduction[T]) Shape() shape.Shape { return mustShape(r) }
 
+// OperandDType returns T's dtype: the element type X is reduced in (the
+// result is int64; ArgReduction is a Foreign node).
+func (r *ArgReduction[T]) OperandDType() tensor.DType { return tensor.DTypeOf[T]() }
+
 // Shape returns the shape of the indices. It panics with the error Check
 // returns when the axis is not valid for X.
 func (r *ArgReduction[T]) Shape() shape.Shape { return mustShape(r) }

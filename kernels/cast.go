@@ -76,63 +76,67 @@ func argLeaf[T, S tensor.Number](l *lowering[T], n *expr.ArgReduction[S]) (int, 
 }
 
 // foreign lowers the nodes whose operand has another element type than the
-// tree: casts and arg reductions. Go has no generic methods, so the operand's
-// type is found by listing the predeclared element types; ok is false for
-// any other node.
+// tree (casts and arg reductions: expr.Foreign), through the lowering of
+// the operand's element type (foreignAt). ok is false for any other node.
 func (l *lowering[T]) foreign(e expr.Node) (slot int, ok bool, err error) {
+	f, isForeign := e.(expr.Foreign)
+	if !isForeign {
+		return 0, false, nil
+	}
+	return foreignAt[T](f.OperandDType()).lower(l, e)
+}
+
+// foreignLowerer lowers a foreign node whose operand has one element type.
+type foreignLowerer[T tensor.Number] interface {
+	lower(l *lowering[T], e expr.Node) (int, bool, error)
+}
+
+// fromOperand is the lowering of the foreign nodes of a tree of T whose
+// operand has element type S: one case per foreign node kind.
+type fromOperand[T, S tensor.Number] struct{}
+
+func (fromOperand[T, S]) lower(l *lowering[T], e expr.Node) (int, bool, error) {
 	switch n := e.(type) {
-	case *expr.Conversion[T, float64]:
+	case *expr.Conversion[T, S]:
 		return castLeaf(l, n.X)
-	case *expr.Conversion[T, float32]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, int]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, int8]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, int16]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, int32]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, int64]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, uint]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, uint8]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, uint16]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, uint32]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, uint64]:
-		return castLeaf(l, n.X)
-	case *expr.Conversion[T, uintptr]:
-		return castLeaf(l, n.X)
-	case *expr.ArgReduction[float64]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[float32]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[int]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[int8]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[int16]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[int32]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[int64]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[uint]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[uint8]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[uint16]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[uint32]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[uint64]:
-		return argLeaf(l, n)
-	case *expr.ArgReduction[uintptr]:
+	case *expr.ArgReduction[S]:
 		return argLeaf(l, n)
 	}
-	return 0, false, nil
+	return 0, false, nil // a type defined on S (type celsius float64): not an operand evaluators read
+}
+
+// foreignAt returns the lowering of foreign nodes whose operand has dtype
+// d. Go has no generic methods, so a node cannot hand its operand's type
+// to the evaluator: this is the one place that lists the element types,
+// for every foreign node kind.
+func foreignAt[T tensor.Number](d tensor.DType) foreignLowerer[T] {
+	switch d {
+	case tensor.Float32:
+		return fromOperand[T, float32]{}
+	case tensor.Float64:
+		return fromOperand[T, float64]{}
+	case tensor.Int8:
+		return fromOperand[T, int8]{}
+	case tensor.Int16:
+		return fromOperand[T, int16]{}
+	case tensor.Int32:
+		return fromOperand[T, int32]{}
+	case tensor.Int64:
+		return fromOperand[T, int64]{}
+	case tensor.Int:
+		return fromOperand[T, int]{}
+	case tensor.Uint8:
+		return fromOperand[T, uint8]{}
+	case tensor.Uint16:
+		return fromOperand[T, uint16]{}
+	case tensor.Uint32:
+		return fromOperand[T, uint32]{}
+	case tensor.Uint64:
+		return fromOperand[T, uint64]{}
+	case tensor.Uint:
+		return fromOperand[T, uint]{}
+	case tensor.Uintptr:
+		return fromOperand[T, uintptr]{}
+	}
+	return fromOperand[T, T]{}
 }
