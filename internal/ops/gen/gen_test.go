@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +95,25 @@ func TestEveryOpHasExprFunctions(t *testing.T) {
 		for _, name := range wantMethods {
 			if !methods[name] {
 				t.Errorf("%s: expr.Chain has no method %s", def.Name, name)
+			}
+		}
+	}
+}
+
+// TestHelperNamesFromTemplate: the helper regexp is read from the
+// template, every helper a SIMD definition calls is one of them.
+func TestHelperNamesFromTemplate(t *testing.T) {
+	names := helperNames(laneHelpers)
+	want := []string{"neg", "abs", "maximum", "minimum", "relu", "truth", "where", "floor", "ceil", "trunc",
+		"rint", "sign", "reciprocal", "isfinite", "isinf", "nonzero", "iszero", "xor"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("helpers (-want +got):\n%s", diff)
+	}
+	called := regexp.MustCompile(`\b([a-z]\w*)\(`)
+	for _, op := range ops.All() {
+		for _, m := range called.FindAllStringSubmatch(op.Def().SIMD, -1) {
+			if !slices.Contains(names, m[1]) {
+				t.Errorf("%s's SIMD column calls %s, which laneHelpers does not define", op.Def().Name, m[1])
 			}
 		}
 	}

@@ -125,8 +125,18 @@ func xor{{V}}(a, b archsimd.{{V}}) archsimd.{{V}} {
 }
 `
 
-// helperCall matches a call of a lane helper in a SIMD definition.
-var helperCall = regexp.MustCompile(`\b(neg|abs|maximum|minimum|relu|truth|where|floor|ceil|trunc|rint|sign|reciprocal|isfinite|isinf|nonzero|iszero|xor)\(`)
+// helperCall matches a call of a lane helper in a SIMD definition: the
+// helpers laneHelpers defines, so that a new helper is written once.
+var helperCall = regexp.MustCompile(`\b(` + strings.Join(helperNames(laneHelpers), "|") + `)\(`)
+
+// helperNames lists the helpers a template defines (func name{{V}}(…)).
+func helperNames(template string) []string {
+	var names []string
+	for _, m := range regexp.MustCompile(`(?m)^func (\w+)\{\{V\}\}\(`).FindAllStringSubmatch(template, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
 
 // laneDefinition returns op's SIMD definition for vector type v, its helper
 // calls renamed to v's helpers.
