@@ -106,6 +106,16 @@ type Def struct {
 	// CLI lists the names the demo CLI (cmd/exprdemo) offers the op under, as
 	// NumPy spells them; empty means Name alone.
 	CLI []string
+	// CLIKeepsDType marks the unary ops whose result keeps the argument's
+	// dtype in the CLI, bools included, as NumPy's do (abs, floor, round…);
+	// the other unary ops of every domain compute bools in int8, as NumPy's
+	// ufuncs without a bool loop (square, sign).
+	CLIKeepsDType bool
+	// CLIFloat lists the CLI names under which NumPy computes the op in a
+	// float dtype even for integers (its rint has float loops only, while
+	// round keeps integers): the op's FloatOnly domain does the same for
+	// every name.
+	CLIFloat []string
 	// Truth marks the ops whose result is a truth value (1 or 0 in T): the
 	// comparisons, the isnan family and the logical ops. The CLI gives them
 	// NumPy's bool dtype.
@@ -136,7 +146,7 @@ var table = [count]Def{
 		GoName: "Neg", CLI: []string{"negative"}, Doc: "returns -x; unsigned integers wrap, as in Go and NumPy.",
 		Grad: []string{"-g"}},
 	Abs: {Name: "abs", Arity: 1, Go: "scalar.Abs(a)", CUDA: "laze_abs(a)", SIMD: "abs(a)",
-		GoName: "Abs", CLI: []string{"abs", "absolute"}, Doc: "returns |x|; see docs/design.md for the most negative integer.",
+		GoName: "Abs", CLIKeepsDType: true, CLI: []string{"abs", "absolute"}, Doc: "returns |x|; see docs/design.md for the most negative integer.",
 		Grad: []string{"g * sign(a)"}},
 	Sqrt: {Name: "sqrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Sqrt(float64(a)))", CUDA: "sqrt(a)", Cost: 2, SIMD: "a.Sqrt()",
 		GoName: "Sqrt", Doc: "returns the square root of x (NaN below 0).",
@@ -160,19 +170,19 @@ var table = [count]Def{
 		GoName: "Sigmoid", Doc: "returns 1 / (1 + e**-x).",
 		Grad: []string{"g * (out * (1 - out))"}},
 	ReLU: {Name: "relu", Arity: 1, Go: "scalar.ReLU(a)", CUDA: "laze_relu(a)", SIMD: "relu(a)",
-		GoName: "ReLU", Doc: "returns max(x, 0); NaN stays NaN.",
+		GoName: "ReLU", CLIKeepsDType: true, Doc: "returns max(x, 0); NaN stays NaN.",
 		Grad: []string{"where(a > 0, g, 0)"}},
 	Floor: {Name: "floor", Arity: 1, Go: "scalar.Floor(a)", CUDA: "laze_floor(a)", SIMD: "floor(a)",
-		GoName: "Floor", Doc: "returns the largest integer not above x, as math.Floor (-0, ±Inf and NaN stay themselves); integers stay themselves.",
+		GoName: "Floor", CLIKeepsDType: true, Doc: "returns the largest integer not above x, as math.Floor (-0, ±Inf and NaN stay themselves); integers stay themselves.",
 		Grad: []string{""}},
 	Ceil: {Name: "ceil", Arity: 1, Go: "scalar.Ceil(a)", CUDA: "laze_ceil(a)", SIMD: "ceil(a)",
-		GoName: "Ceil", Doc: "returns the smallest integer not below x, as math.Ceil (ceil(-0.5) is -0); integers stay themselves.",
+		GoName: "Ceil", CLIKeepsDType: true, Doc: "returns the smallest integer not below x, as math.Ceil (ceil(-0.5) is -0); integers stay themselves.",
 		Grad: []string{""}},
 	Trunc: {Name: "trunc", Arity: 1, Go: "scalar.Trunc(a)", CUDA: "laze_trunc(a)", SIMD: "trunc(a)",
-		GoName: "Trunc", Doc: "returns x rounded toward zero, as math.Trunc; integers stay themselves.",
+		GoName: "Trunc", CLIKeepsDType: true, Doc: "returns x rounded toward zero, as math.Trunc; integers stay themselves.",
 		Grad: []string{""}},
 	Rint: {Name: "rint", Arity: 1, Go: "scalar.Rint(a)", CUDA: "laze_rint(a)", SIMD: "rint(a)",
-		GoName: "Rint", CLI: []string{"rint", "round"}, Doc: "returns x rounded to the nearest integer, halves to even (NumPy's rint and round, Go's math.RoundToEven: 0.5 is 0, 1.5 is 2); integers stay themselves.",
+		GoName: "Rint", CLI: []string{"rint", "round"}, CLIKeepsDType: true, CLIFloat: []string{"rint"}, Doc: "returns x rounded to the nearest integer, halves to even (NumPy's rint and round, Go's math.RoundToEven: 0.5 is 0, 1.5 is 2); integers stay themselves.",
 		Grad: []string{""}},
 	Square: {Name: "square", Arity: 1, Go: "a * a", CUDA: "a * a", SIMD: "a.Mul(a)",
 		GoName: "Square", Doc: "returns x * x; integers wrap on overflow, as NumPy's do.",
@@ -196,7 +206,7 @@ var table = [count]Def{
 		GoName: "LogicalNot", Doc: "returns 1 where x is zero and 0 elsewhere, in T (NaN is nonzero, so true, as in NumPy).",
 		Grad: []string{""}},
 	StopGradient: {Name: "stop_gradient", Arity: 1, Go: "a", CUDA: "a", SIMD: "a",
-		GoName: "StopGradient", Doc: "returns x, and passes no gradient to x: package grad treats the node as a constant (JAX's stop_gradient, PyTorch's detach). Evaluating it is the identity.",
+		GoName: "StopGradient", CLIKeepsDType: true, Doc: "returns x, and passes no gradient to x: package grad treats the node as a constant (JAX's stop_gradient, PyTorch's detach). Evaluating it is the identity.",
 		Grad: []string{""}},
 
 	Add: {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b", SIMD: "a.Add(b)",

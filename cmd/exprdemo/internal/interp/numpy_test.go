@@ -152,6 +152,7 @@ var numpyTable = []struct {
 	// bools, which square, sign and reciprocal have no loop for, compute in int8.
 	{"square(s)", Int8, shape.Of(3), []float64{0, 1, 9}, false, false},
 	{"square(b)", Int8, shape.Of(3), []float64{1, 0, 1}, false, false},
+	{"abs(b)", Bool, shape.Of(3), []float64{1, 0, 1}, false, false}, // NumPy's absolute has a bool loop (the op table's CLIKeepsDType)
 	{"sign(a - 2)", Float64, shape.Of(2, 3), []float64{-1, -1, 0, 1, 1, 1}, false, false},
 	{"sign(s)", Int8, shape.Of(3), []float64{-1, 1, 1}, false, false},
 	{"sign(u)", Uint8, shape.Of(3), []float64{1, 1, 0}, false, false},

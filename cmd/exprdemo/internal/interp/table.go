@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"slices"
+
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
 	"github.com/laze-go/laze/internal/ops"
 )
@@ -45,11 +47,11 @@ func tableBuilder(name string, op ops.Op) builder {
 		return logical(op)
 	case def.Truth:
 		return predicate(op)
-	case def.Domain == ops.FloatOnly || name == "rint":
-		return floatFunction(op) // NumPy's rint has float loops only
+	case def.Domain == ops.FloatOnly || slices.Contains(def.CLIFloat, name):
+		return floatFunction(op) // the op table's columns: NumPy's rint has float loops only
 	case def.Arity == 2:
 		return elementwise(op)
-	case op == ops.Abs || op == ops.ReLU || op == ops.Floor || op == ops.Ceil || op == ops.Trunc || op == ops.Rint || op == ops.StopGradient:
+	case def.CLIKeepsDType:
 		return keepType(op) // round keeps integers' dtype, as NumPy's does; stop_gradient is the identity
 	}
 	return integerOnBool(op)
