@@ -8,6 +8,7 @@ import (
 
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/tensor"
 )
 
 // TestNVRTCScans compiles the scan kernel of every element type, cumsum
@@ -17,7 +18,7 @@ import (
 func TestNVRTCScans(t *testing.T) {
 	var unit strings.Builder
 	var names []string
-	for _, dtype := range []string{"float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"} {
+	for _, dtype := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64} {
 		for _, r := range []ops.Reducer{ops.Sum, ops.Prod} {
 			for _, wide := range []bool{false, true} {
 				spec := cudasrc.ScanSpec(dtype, r.Def(), wide)
