@@ -58,15 +58,22 @@ func AssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) (err
 // holdPairs holds every tensor of the pairs (holdAll) until the function
 // it returns is called.
 func holdPairs[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T]) func() {
-	drops := make([]func(), len(dsts))
-	for i := range dsts {
-		drops[i] = holdAll(call, dsts[i], es[i])
-	}
-	return func() {
+	drops := make([]func(), 0, len(dsts))
+	dropAll := func() {
 		for _, d := range drops {
 			d()
 		}
 	}
+	defer func() {
+		if r := recover(); r != nil { // a released tensor in a later pair: the earlier pairs' holds end too
+			dropAll()
+			panic(r)
+		}
+	}()
+	for i := range dsts {
+		drops = append(drops, holdAll(call, dsts[i], es[i]))
+	}
+	return dropAll
 }
 
 // checkAll runs Assign's checks on every pair of AssignAll (or

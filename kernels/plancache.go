@@ -303,9 +303,14 @@ func runUncached[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e
 // call's tensors, and runs it.
 func runAndKeep[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T], s *signature) error {
 	drop := holdAll(call, dst, e)
+	handed := false // to q, which lets the holds go once it has run the work
+	defer func() {
+		if !handed {
+			drop()
+		}
+	}()
 	p, err := lowerProgram[T](call, dst.Device(), q, lowerAssign(dst, e))
 	if err != nil {
-		drop()
 		return err
 	}
 	if pass := p.onlyPass(); pass != nil {
@@ -315,13 +320,13 @@ func runAndKeep[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e 
 		planCache.stats.Bypass.Add(1)
 	}
 	if q != nil {
+		handed = true
 		defer q.Defer(func() {
 			p.release()
 			drop()
 		})
 		return p.start()
 	}
-	defer drop()
 	defer p.release()
 	return p.execute()
 }

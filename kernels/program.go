@@ -140,8 +140,9 @@ func lowerProgram[T tensor.Number](call string, dev alloc.Device, q Queue, lower
 			return nil, err
 		}
 	}
+	kept := false
 	defer func() {
-		if err != nil {
+		if !kept { // an error, or a panic going on: the temporaries go back either way
 			ev.release()
 		}
 	}()
@@ -152,6 +153,7 @@ func lowerProgram[T tensor.Number](call string, dev alloc.Device, q Queue, lower
 	if ev.err != nil {
 		return nil, ev.err
 	}
+	kept = true
 	p := &Program[T]{steps: ev.pending, copies: ev.copies, temps: ev.temps, exec: host{}}
 	if ev.device != nil {
 		p.exec = ev.device
@@ -198,11 +200,17 @@ func runOnce[T tensor.Number](call string, dst *tensor.Tensor[T], holds func() f
 // temporaries and the tensors' holds let go once q has run them.
 func queueOnce[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	drop := holdAll(call, dst, e)
+	handed := false
+	defer func() {
+		if !handed { // an error or a panic before anything was queued
+			drop()
+		}
+	}()
 	p, err := lowerProgram[T](call, dst.Device(), q, lowerAssign(dst, e))
 	if err != nil {
-		drop()
 		return err
 	}
+	handed = true
 	defer q.Defer(func() {
 		p.release()
 		drop()

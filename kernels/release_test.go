@@ -96,3 +96,42 @@ func TestReleaseDuringAssign(t *testing.T) {
 		_ = reuse.Release()
 	}
 }
+
+// TestReleasedOperandLetsGoOfEveryHold: a call that meets a released
+// operand panics with a ReleaseError, and the holds it took before (the
+// earlier pairs of AssignAll, the destination of an Assign, a queued
+// AssignOn's) all end: the tensors' blocks go back when they are released.
+func TestReleasedOperandLetsGoOfEveryHold(t *testing.T) {
+	c := alloc.NewCaching(1 << 20)
+	newT := func() *tensor.Tensor[float64] { return tensor.New[float64](shape.Of(64), tensor.WithAllocator(c)) }
+	mustPanicReleased := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if e, ok := recover().(error); !ok || !errors.Is(e, shape.ErrReleased) {
+				t.Errorf("%s: panic %v, want a ReleaseError", name, e)
+			}
+		}()
+		f()
+	}
+	for _, cache := range []bool{true, false} {
+		planCacheOff.Store(!cache)
+		a, x, d, gone := newT(), newT(), newT(), newT()
+		if err := gone.Release(); err != nil {
+			t.Fatal(err)
+		}
+		mustPanicReleased("AssignAll", func() {
+			_ = AssignAll([]*tensor.Tensor[float64]{a, d}, []expr.Exp[float64]{expr.Add[float64](a, x), expr.Of(gone).AddScalar(1)})
+		})
+		mustPanicReleased("Assign", func() { _ = Assign(d, expr.Add[float64](x, gone)) })
+		before := c.Stats().Releases
+		for _, u := range []*tensor.Tensor[float64]{a, x, d} {
+			if err := u.Release(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := c.Stats().Releases - before; got != 3 {
+			t.Errorf("cache=%t: %d of 3 blocks went back on Release: a failed call still holds the others", cache, got)
+		}
+	}
+	planCacheOff.Store(false)
+}

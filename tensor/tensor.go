@@ -38,7 +38,7 @@ type storage[T Number] struct {
 	mem      *alloc.Allocation // nil when data wraps a user slice
 	device   alloc.Device
 	cleanup  runtime.Cleanup
-	released atomic.Bool // set once Release has set releasedBit in state
+	released atomic.Bool // set by Release before it sets releasedBit in state
 
 	// state is the number of evaluations holding the storage (Hold), with
 	// releasedBit set by Release: one word, so that Hold and Drop are one
@@ -152,13 +152,15 @@ func (t *Tensor[T]) Release() error {
 		return nilTensor[T]("Tensor.Release", "tensor")
 	}
 	st := t.st
+	// The flag element access reads is set first: once a holder's Drop can
+	// give the block back, no access may find the storage live.
+	st.released.Store(true)
 	for {
 		old := st.state.Load()
 		if old&releasedBit != 0 {
 			return &shape.ReleaseError{Op: "Tensor.Release", What: "the storage of this " + t.shape.String() + " tensor"}
 		}
 		if st.state.CompareAndSwap(old, old|releasedBit) {
-			st.released.Store(true)
 			if old != 0 {
 				return nil // the last holder gives the block back
 			}
