@@ -259,15 +259,15 @@ func assignVia[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e e
 			Reason: "the destination and the queue are on different devices"}
 	}
 	if !cacheable {
-		return runUncached(call, q, dst, e)
+		return runAssign(call, q, dst, e, nil)
 	}
 	if !operandsReadable(dst, s) {
 		// A lowering that copies an operand aside is bound to this call's
 		// memory: nothing to keep.
 		planCache.stats.Bypass.Add(1)
-		return runUncached(call, q, dst, e)
+		return runAssign(call, q, dst, e, nil)
 	}
-	return runAndKeep(call, q, dst, e, s)
+	return runAssign(call, q, dst, e, keepPass(dst, s))
 }
 
 // describeCall fills s with the signature of Assign(dst, e) and reports
@@ -289,46 +289,19 @@ func describeCall[T tensor.Number](s *signature, q Queue, dst *tensor.Tensor[T],
 	return pushed, true
 }
 
-// runUncached runs the Program of a checked tree once: on q, or on the
-// CPU or the device's default queue (waited for).
-func runUncached[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
-	if q != nil {
-		return queueOnce(call, q, dst, e)
-	}
-	return execute(call, dst, e)
-}
-
-// runAndKeep compiles the Program of a checked elementwise tree, keeps
-// its pass in the cache when it is one pass bound to nothing but the
-// call's tensors, and runs it.
-func runAndKeep[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T], s *signature) error {
-	drop := holdAll(call, dst, e)
-	handed := false // to q, which lets the holds go once it has run the work
-	defer func() {
-		if !handed {
-			drop()
+// keepPass keeps the pass of a cacheable tree's Program under s's
+// signature when the Program is that one pass (onlyPass), bound to nothing
+// but the call's tensors.
+func keepPass[T tensor.Number](dst *tensor.Tensor[T], s *signature) func(*Program[T]) {
+	return func(p *Program[T]) {
+		pass := p.onlyPass()
+		if pass == nil {
+			planCache.stats.Bypass.Add(1)
+			return
 		}
-	}()
-	p, err := lowerProgram[T](call, dst.Device(), q, lowerAssign(dst, e))
-	if err != nil {
-		return err
-	}
-	if pass := p.onlyPass(); pass != nil {
 		planCache.stats.Misses.Add(1)
 		storePlan(s, planOf(dst, pass, s))
-	} else {
-		planCache.stats.Bypass.Add(1)
 	}
-	if q != nil {
-		handed = true
-		defer q.Defer(func() {
-			p.release()
-			drop()
-		})
-		return p.start()
-	}
-	defer p.release()
-	return p.execute()
 }
 
 // onlyPass returns the Program's one pass when that is all it is: no

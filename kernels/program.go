@@ -108,9 +108,7 @@ func lowerAssignAll[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T])
 // workers of its own, and every tensor it addresses recorded for Run's
 // guard.
 func compileFor[T tensor.Number](call string, dsts []*tensor.Tensor[T], es []expr.Exp[T], lower func(*evaluation) error) (*Program[T], error) {
-	for i := range dsts {
-		defer holdAll(call, dsts[i], es[i])()
-	}
+	defer holdPairs(call, dsts, es)()
 	var dev alloc.Device = alloc.CPU
 	if len(dsts) > 0 {
 		dev = dsts[0].Device()
@@ -196,13 +194,16 @@ func runOnce[T tensor.Number](call string, dst *tensor.Tensor[T], holds func() f
 	return p.execute()
 }
 
-// queueOnce is AssignOn's: the Program's steps queued on q, its
-// temporaries and the tensors' holds let go once q has run them.
-func queueOnce[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T]) error {
+// runAssign compiles the Program of Assign(dst, e), a checked pair, shows
+// it to seen (the plan cache keeps its pass; nil: nothing), and runs it:
+// queued on q and released, with the tensors' holds, once q has run it;
+// or, q nil, on the CPU or the device's default queue, waited for and
+// released. The holds end on every path, a panic's included.
+func runAssign[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e expr.Exp[T], seen func(*Program[T])) error {
 	drop := holdAll(call, dst, e)
-	handed := false
+	handed := false // to q, which lets the holds go once it has run the work
 	defer func() {
-		if !handed { // an error or a panic before anything was queued
+		if !handed {
 			drop()
 		}
 	}()
@@ -210,12 +211,19 @@ func queueOnce[T tensor.Number](call string, q Queue, dst *tensor.Tensor[T], e e
 	if err != nil {
 		return err
 	}
-	handed = true
-	defer q.Defer(func() {
-		p.release()
-		drop()
-	})
-	return p.start()
+	if seen != nil {
+		seen(p)
+	}
+	if q != nil {
+		handed = true
+		defer q.Defer(func() {
+			p.release()
+			drop()
+		})
+		return p.start()
+	}
+	defer p.release()
+	return p.execute()
 }
 
 // start runs the steps, or queues them, stopping at the first launch
