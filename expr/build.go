@@ -1,7 +1,10 @@
 package expr
 
 import (
+	"fmt"
+
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -21,6 +24,18 @@ func Scalar[T tensor.Number](v T) *Const[T] { return &Const[T]{Value: v} }
 // Name gives e a name to print it by: Name("a", t) prints as a rather than
 // as tensor(2,3).
 func Name[T tensor.Number](name string, e Exp[T]) Exp[T] { return &Named[T]{Name: name, X: bare(e)} }
+
+// Apply returns op's node over operands: the node Neg, Add, Where… build,
+// for code that holds the op as a value (an interpreter, a rewrite of a
+// tree). It panics with an ArgumentError, a misuse by the panic rule
+// (docs/design.md), when the number of operands is not op's arity.
+func Apply[T tensor.Number](op Op, operands ...Exp[T]) Exp[T] {
+	if !op.Valid() || len(operands) != op.Arity() {
+		panic(&shape.ArgumentError{Op: "expr.Apply", Name: "operands", Value: len(operands),
+			Reason: fmt.Sprintf("%v takes %d operands", op, op.Arity())})
+	}
+	return node(op, operands...)
+}
 
 // node builds op's node over its operands, one to three (Chains stripped).
 func node[T tensor.Number](op ops.Op, operands ...Exp[T]) Exp[T] {

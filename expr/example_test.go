@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/grad"
@@ -201,4 +202,30 @@ func ExampleStopGradient() {
 	dx, _ := kernels.Eval(g[0])
 	fmt.Println(l.Item(), dx)
 	// Output: 14 [1. 2. 3.]
+}
+
+// Apply and OpParts let code treat every op node alike: here a rewrite
+// swaps the operands of each op node of a tree, whatever its op.
+func ExampleApply() {
+	a, b := tensor.Zeros[float64](2), tensor.Zeros[float64](2)
+	var swap func(e expr.Exp[float64]) expr.Exp[float64]
+	swap = func(e expr.Exp[float64]) expr.Exp[float64] {
+		n, ok := e.(expr.Elementwise[float64])
+		if !ok {
+			return e
+		}
+		op, xs, k := n.OpParts()
+		args := xs[:k]
+		for i := range args {
+			args[i] = swap(args[i])
+		}
+		slices.Reverse(args)
+		return expr.Apply(op, args...)
+	}
+	e := expr.Sub(expr.Name("a", a), expr.Div(expr.Name("b", b), expr.Scalar(2.0)))
+	fmt.Println(e)
+	fmt.Println(swap(e))
+	// Output:
+	// (a - (b / 2))
+	// ((2 / b) - a)
 }

@@ -32,6 +32,17 @@ type Parent interface {
 	Operands() []Node
 }
 
+// Elementwise is implemented by the op nodes (Unary, Binary, Ternary): an
+// op applied to the elements of its operands, broadcast together. Code that
+// treats the three alike (lowering, the plan cache's signature, gradients)
+// reads them through it rather than switching on the three types.
+type Elementwise[T tensor.Number] interface {
+	Exp[T]
+	// OpParts returns the node's op and its operands, xs[:n]; n is 0 for
+	// a nil node. It does not allocate.
+	OpParts() (op Op, xs [3]Exp[T], n int)
+}
+
 // Op names an elementwise operation (add, exp, where…). Its String method
 // gives the name NumPy uses for the function.
 type Op = ops.Op
@@ -83,6 +94,30 @@ func (c *Const[T]) Shape() shape.Shape { return shape.Shape{} }
 
 // Shape returns the shape of X.
 func (n *Named[T]) Shape() shape.Shape { return n.X.Shape() }
+
+// OpParts returns Op and X.
+func (u *Unary[T]) OpParts() (Op, [3]Exp[T], int) {
+	if u == nil {
+		return 0, [3]Exp[T]{}, 0
+	}
+	return u.Op, [3]Exp[T]{u.X}, 1
+}
+
+// OpParts returns Op, X and Y.
+func (b *Binary[T]) OpParts() (Op, [3]Exp[T], int) {
+	if b == nil {
+		return 0, [3]Exp[T]{}, 0
+	}
+	return b.Op, [3]Exp[T]{b.X, b.Y}, 2
+}
+
+// OpParts returns Op, X, Y and Z.
+func (t *Ternary[T]) OpParts() (Op, [3]Exp[T], int) {
+	if t == nil {
+		return 0, [3]Exp[T]{}, 0
+	}
+	return t.Op, [3]Exp[T]{t.X, t.Y, t.Z}, 3
+}
 
 // Operands returns X.
 func (u *Unary[T]) Operands() []Node { return []Node{u.X} }

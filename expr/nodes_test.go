@@ -137,3 +137,49 @@ func TestGeometry(t *testing.T) {
 		t.Errorf("OutputSize() = %d, want 3", r.OutputSize())
 	}
 }
+
+// TestOpParts checks that the three op node kinds give their op and
+// operands through Elementwise, a nil node none, and that Apply builds the
+// node back and refuses a count of operands that is not the op's arity.
+func TestOpParts(t *testing.T) {
+	x, y, z := expr.Name("x", arange(t, 2)), expr.Name("y", arange(t, 2)), expr.Name("z", arange(t, 2))
+	tests := []struct {
+		n     expr.Elementwise[float64]
+		print string
+		args  int
+	}{
+		{expr.Neg(x).(expr.Elementwise[float64]), "(-x)", 1},
+		{expr.Add(x, y).(expr.Elementwise[float64]), "(x + y)", 2},
+		{expr.Where(x, y, z).(expr.Elementwise[float64]), "where(x, y, z)", 3},
+		{(*expr.Unary[float64])(nil), "", 0},
+		{(*expr.Binary[float64])(nil), "", 0},
+		{(*expr.Ternary[float64])(nil), "", 0},
+	}
+	for _, tt := range tests {
+		op, xs, k := tt.n.OpParts()
+		if k != tt.args {
+			t.Errorf("%s: OpParts gives %d operands, want %d", tt.print, k, tt.args)
+			continue
+		}
+		for _, x := range xs[k:] {
+			if x != nil {
+				t.Errorf("%s: OpParts gives an operand past the %d", tt.print, k)
+			}
+		}
+		if k == 0 {
+			continue
+		}
+		if got := fmt.Sprint(expr.Apply(op, xs[:k]...)); got != tt.print {
+			t.Errorf("Apply(OpParts(%s)) = %s", tt.print, got)
+		}
+		func() {
+			defer func() {
+				var ae *shape.ArgumentError
+				if err, _ := recover().(error); !errors.As(err, &ae) || ae.Value != k+1 {
+					t.Errorf("Apply(%v) with %d operands: recovered %v, want an ArgumentError naming %d", op, k+1, err, k+1)
+				}
+			}()
+			expr.Apply(op, append(xs[:k:k], x)...)
+		}()
+	}
+}

@@ -171,9 +171,10 @@ func (c *viewChain) after(k int) *viewChain {
 	return c
 }
 
-// viewRewriter is implemented by Conversion, whose operand has another
-// element type: it pushes chain into its operand with a pusher of that
-// type, sharing st.
+// viewRewriter is implemented by the node kinds that views pass through
+// (the op nodes, views, names, chains and conversions): pushViews returns
+// the node with chain pushed into its operands, sharing st. A conversion's
+// operand has another element type: it pushes with a pusher of that type.
 type viewRewriter interface {
 	pushViews(st *pushState, chain *viewChain) Node
 }
@@ -214,63 +215,85 @@ func memoizable(e Node) bool {
 	return v.Kind() == reflect.Pointer && !v.IsNil()
 }
 
-// pushNode is push without the memo.
+// pushNode is push without the memo. Each node kind of the package pushes
+// views through itself (its pushViews method); a tensor takes them as
+// views of its own; any other node is evaluated into a tensor, then viewed.
 func (p pusher[T]) pushNode(e Exp[T], chain *viewChain) Exp[T] {
 	if isNil(e) {
 		return e // unreachable: the tree was checked
 	}
 	switch n := e.(type) {
-	case Chain[T]:
-		return p.push(n.E, chain)
-	case *View[T]:
-		return p.push(n.X, p.chain(n.Kind, n.Args, chain))
 	case *tensor.Tensor[T]:
 		if chain == nil {
 			return e
 		}
 		v, k := p.leaf(n, chain)
 		return wrap(v, chain.after(k))
-	case *Named[T]:
-		if chain == nil {
-			if x := p.push(n.X, nil); x != n.X {
-				return &Named[T]{Name: n.Name, X: x}
-			}
-			return e
-		}
-		if t, ok := n.X.(*tensor.Tensor[T]); ok && t != nil {
-			// A named tensor keeps a name that says which view of it is read:
-			// x.T, x.expand(2, 3).T.
-			v, k := p.leaf(t, chain)
-			named := &Named[T]{Name: viewedName(n.Name, chain, k), X: v}
-			return wrap(named, chain.after(k))
-		}
-		return &Named[T]{Name: viewedName(n.Name, chain, chain.len), X: p.push(n.X, chain)}
-	case *Unary[T]:
-		if x := p.push(n.X, chain); x != n.X {
-			return &Unary[T]{Op: n.Op, X: x}
-		}
-		return e
-	case *Binary[T]:
-		if xs, ok := p.operands(n, chain, n.X, n.Y); ok {
-			if xs[0] != n.X || xs[1] != n.Y {
-				return &Binary[T]{Op: n.Op, X: xs[0], Y: xs[1]}
-			}
-			return e
-		}
-	case *Ternary[T]:
-		if xs, ok := p.operands(n, chain, n.X, n.Y, n.Z); ok {
-			if xs[0] != n.X || xs[1] != n.Y || xs[2] != n.Z {
-				return &Ternary[T]{Op: n.Op, X: xs[0], Y: xs[1], Z: xs[2]}
-			}
-			return e
-		}
 	case viewRewriter:
 		return n.pushViews(p.pushState, chain).(Exp[T])
-	default:
-		return wrap(e, chain) // evaluated into a tensor, then viewed
 	}
-	// An elementwise node of shape (): computed, then viewed.
-	return wrap(p.push(e, nil), chain)
+	return wrap(e, chain)
+}
+
+func (c Chain[T]) pushViews(st *pushState, chain *viewChain) Node {
+	return pusher[T]{st}.push(c.E, chain)
+}
+
+func (v *View[T]) pushViews(st *pushState, chain *viewChain) Node {
+	p := pusher[T]{st}
+	return p.push(v.X, p.chain(v.Kind, v.Args, chain))
+}
+
+func (n *Named[T]) pushViews(st *pushState, chain *viewChain) Node {
+	p := pusher[T]{st}
+	if chain == nil {
+		if x := p.push(n.X, nil); x != n.X {
+			return &Named[T]{Name: n.Name, X: x}
+		}
+		return n
+	}
+	if t, ok := n.X.(*tensor.Tensor[T]); ok && t != nil {
+		// A named tensor keeps a name that says which view of it is read:
+		// x.T, x.expand(2, 3).T.
+		v, k := p.leaf(t, chain)
+		named := &Named[T]{Name: viewedName(n.Name, chain, k), X: v}
+		return wrap(named, chain.after(k))
+	}
+	return &Named[T]{Name: viewedName(n.Name, chain, chain.len), X: p.push(n.X, chain)}
+}
+
+func (u *Unary[T]) pushViews(st *pushState, chain *viewChain) Node {
+	return pushElementwise(pusher[T]{st}, u, chain)
+}
+
+func (b *Binary[T]) pushViews(st *pushState, chain *viewChain) Node {
+	return pushElementwise(pusher[T]{st}, b, chain)
+}
+
+func (t *Ternary[T]) pushViews(st *pushState, chain *viewChain) Node {
+	return pushElementwise(pusher[T]{st}, t, chain)
+}
+
+// pushElementwise pushes chain into the operands of an op node, rebuilding
+// the node when an operand changed. A unary node's operand has its shape
+// and takes the views as they are; a node of two or three operands and
+// shape () with views to take is computed, then viewed.
+func pushElementwise[T tensor.Number](p pusher[T], n Elementwise[T], chain *viewChain) Exp[T] {
+	op, xs, k := n.OpParts()
+	var pushed []Exp[T]
+	ok := true
+	if k == 1 {
+		pushed = []Exp[T]{p.push(xs[0], chain)}
+	} else {
+		pushed, ok = p.operands(n, chain, xs[:k]...)
+	}
+	if !ok {
+		return wrap(p.push(n, nil), chain)
+	}
+	if slices.Equal(pushed, xs[:k]) {
+		return n
+	}
+	return node(op, pushed...)
 }
 
 // operands pushes chain into the operands of a node n that broadcasts them

@@ -21,12 +21,9 @@ func backwardAs[S tensor.Float](b *builder, n expr.Node) (bool, error) {
 	switch x := e.(type) {
 	case *tensor.Tensor[S], *expr.Const[S]:
 		return true, nil
-	case *expr.Unary[S]:
-		elementwise(b, x, x.Op, g, x.X)
-	case *expr.Binary[S]:
-		elementwise(b, x, x.Op, g, x.X, x.Y)
-	case *expr.Ternary[S]:
-		elementwise(b, x, x.Op, g, x.X, x.Y, x.Z)
+	case expr.Elementwise[S]:
+		op, xs, k := x.OpParts()
+		elementwise(b, x, op, g, xs[:k]...)
 	case *expr.Reduction[S]:
 		return true, reduction(b, x, g)
 	case *expr.MatProduct[S]:

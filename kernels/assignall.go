@@ -181,9 +181,7 @@ func fusable[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) bool {
 		if !dsts[i].ShapeView(friend.K).Equal(dims) {
 			return false
 		}
-		switch unwrap(e).(type) {
-		case *expr.Unary[T], *expr.Binary[T], *expr.Ternary[T]:
-		default:
+		if _, ok := unwrap(e).(expr.Elementwise[T]); !ok {
 			return false
 		}
 	}

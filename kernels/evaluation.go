@@ -187,12 +187,13 @@ func materialize[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor
 	switch n := e.(type) {
 	case *tensor.Tensor[T]:
 		return n, nil
-	case *expr.Reduction[T]: // computed into a temporary of its own shape anyway
-		return computed(ev, n, func() (*tensor.Tensor[T], error) { return reduce(ev, n) })
 	case *expr.View[T]:
 		if reorders(n) {
 			return reorderedValue(ev, n)
 		}
+	}
+	if compute := stepsOf(ev, e); compute != nil { // computed into a temporary of its own anyway
+		return computed(ev, e, compute)
 	}
 	return computed(ev, e, func() (*tensor.Tensor[T], error) {
 		s, err := ev.shapes.Of(e)

@@ -192,30 +192,18 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 		return l.node(n.X)
 	case expr.Chain[T]:
 		return l.node(n.E)
-	case *expr.Unary[T]:
-		return l.once(n, func() (int, error) { return l.op(n.Op, n.X) })
-	case *expr.Binary[T]:
-		return l.once(n, func() (int, error) { return l.op(n.Op, n.X, n.Y) })
-	case *expr.Ternary[T]:
-		return l.once(n, func() (int, error) { return l.op(n.Op, n.X, n.Y, n.Z) })
+	case expr.Elementwise[T]:
+		return l.once(n, func() (int, error) {
+			op, xs, k := n.OpParts()
+			return l.op(op, xs[:k]...)
+		})
 	case *expr.View[T]:
 		return l.once(n, func() (int, error) { return l.view(n) })
 	case *expr.MatProduct[T]:
 		return l.product(n)
-	case *expr.Reduction[T]:
-		t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) { return reduce(l.ev, n) })
-		if err != nil {
-			return 0, err
-		}
-		return l.leaf(t)
-	case *expr.Scan[T]:
-		t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) { return scan(l.ev, n) })
-		if err != nil {
-			return 0, err
-		}
-		return l.leaf(t)
-	case *expr.Concatenation[T]:
-		t, err := computed(l.ev, n, func() (*tensor.Tensor[T], error) { return concatenated(l.ev, n) })
+	}
+	if compute := stepsOf(l.ev, e); compute != nil {
+		t, err := computed(l.ev, e, compute)
 		if err != nil {
 			return 0, err
 		}

@@ -179,14 +179,14 @@ func describeNode[T tensor.Number](s *signature, dst *tensor.Tensor[T], n expr.E
 		return n != nil && describeNode(s, dst, n.X)
 	case expr.Chain[T]:
 		return describeNode(s, dst, n.E)
-	case *expr.Unary[T]:
-		return n != nil && describeOp(s, dst, n, uint64(n.Op), n.X)
-	case *expr.Binary[T]:
+	case expr.Elementwise[T]:
 		// An integer power whose exponent values need checking takes the
 		// full path, which checks them (power.go).
-		return n != nil && !checksExponent(n) && describeOp(s, dst, n, uint64(n.Op), n.X, n.Y)
-	case *expr.Ternary[T]:
-		return n != nil && describeOp(s, dst, n, uint64(n.Op), n.X, n.Y, n.Z)
+		op, xs, k := n.OpParts()
+		if k == 0 || checksExponent(n) { // k is 0 for a nil node
+			return false
+		}
+		return describeOp(s, dst, n, uint64(op), xs[:k]...)
 	}
 	return false
 }

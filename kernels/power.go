@@ -136,10 +136,11 @@ func hostValue[T tensor.Number](call string, e expr.Exp[T], dev alloc.Device) (*
 // checksExponent reports whether a call evaluating b must check its
 // exponent's values: b is a power of a signed integer type whose exponent
 // is not a constant of at least 0.
-func checksExponent[T tensor.Number](b *expr.Binary[T]) bool {
-	if b.Op != ops.Pow || !ops.RefusesNegativeExponent[T]() {
+func checksExponent[T tensor.Number](n expr.Elementwise[T]) bool {
+	op, xs, _ := n.OpParts()
+	if op != ops.Pow || !ops.RefusesNegativeExponent[T]() {
 		return false
 	}
-	c, ok := expr.Unwrap(b.Y).(*expr.Const[T])
+	c, ok := expr.Unwrap(xs[1]).(*expr.Const[T])
 	return !ok || c.Value < 0
 }

@@ -160,32 +160,18 @@ func elementwisePart[T tensor.Number](root expr.Exp[T]) (outside map[expr.Node]b
 			}
 		case *expr.View[T]:
 			walk(n.X, true)
-		default:
-			_, operands, ok := opParts(e)
-			if ok && !viewed {
+		case expr.Elementwise[T]:
+			if !viewed {
 				outside[e] = true
 			}
-			for _, x := range operands {
+			_, xs, k := n.OpParts()
+			for _, x := range xs[:k] {
 				walk(x, viewed)
 			}
 		}
 	}
 	walk(root, false)
 	return outside, reds
-}
-
-// opParts returns an op node's op and operands (unary, binary, ternary), or
-// false for any other node.
-func opParts[T tensor.Number](e expr.Exp[T]) (expr.Op, []expr.Exp[T], bool) {
-	switch n := e.(type) {
-	case *expr.Unary[T]:
-		return n.Op, []expr.Exp[T]{n.X}, true
-	case *expr.Binary[T]:
-		return n.Op, []expr.Exp[T]{n.X, n.Y}, true
-	case *expr.Ternary[T]:
-		return n.Op, []expr.Exp[T]{n.X, n.Y, n.Z}, true
-	}
-	return 0, nil, false
 }
 
 // treeCost is the cost of computing e's elementwise tree once per element:
@@ -196,14 +182,14 @@ func treeCost[T tensor.Number](e expr.Exp[T]) int {
 	seen := map[expr.Node]bool{}
 	var cost func(e expr.Exp[T]) int
 	cost = func(e expr.Exp[T]) int {
-		e = unwrap(e)
-		op, operands, ok := opParts(e)
-		if !ok || seen[e] {
+		n, ok := unwrap(e).(expr.Elementwise[T])
+		if !ok || seen[n] {
 			return 0
 		}
-		seen[e] = true
+		seen[n] = true
+		op, xs, k := n.OpParts()
 		c := op.Cost()
-		for _, x := range operands {
+		for _, x := range xs[:k] {
 			c += cost(x)
 		}
 		return c

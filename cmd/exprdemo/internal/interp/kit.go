@@ -70,14 +70,11 @@ func (kitOf[T]) constant(v float64, i int64, isInt bool) any {
 func (kitOf[T]) named(name string, x any) any { return expr.Name(name, x.(expr.Exp[T])) }
 
 func (kitOf[T]) op(op expr.Op, args ...any) any {
-	e := func(i int) expr.Exp[T] { return args[i].(expr.Exp[T]) }
-	switch len(args) {
-	case 1:
-		return &expr.Unary[T]{Op: op, X: e(0)}
-	case 2:
-		return &expr.Binary[T]{Op: op, X: e(0), Y: e(1)}
+	xs := make([]expr.Exp[T], len(args))
+	for i, x := range args {
+		xs[i] = x.(expr.Exp[T])
 	}
-	return &expr.Ternary[T]{Op: op, X: e(0), Y: e(1), Z: e(2)}
+	return expr.Apply(op, xs...)
 }
 
 func (kitOf[T]) matmul(x, y any) any { return expr.MatMul(x.(expr.Exp[T]), y.(expr.Exp[T])) }
