@@ -133,14 +133,14 @@ func hostValue[T tensor.Number](call string, e expr.Exp[T], dev alloc.Device) (*
 	return t.To(alloc.CPU)
 }
 
-// checksExponent reports whether a call evaluating b must check its
-// exponent's values: b is a power of a signed integer type whose exponent
-// is not a constant of at least 0.
-func checksExponent[T tensor.Number](n expr.Elementwise[T]) bool {
-	op, xs, _ := n.OpParts()
+// checksExponent reports whether a call evaluating an op node (op, with
+// exponent its second operand) must check the exponent's values: op is a
+// power of a signed integer type whose exponent is not a constant of at
+// least 0.
+func checksExponent[T tensor.Number](op ops.Op, exponent expr.Exp[T]) bool {
 	if op != ops.Pow || !ops.RefusesNegativeExponent[T]() {
 		return false
 	}
-	c, ok := expr.Unwrap(xs[1]).(*expr.Const[T])
+	c, ok := expr.Unwrap(exponent).(*expr.Const[T])
 	return !ok || c.Value < 0
 }
