@@ -1,11 +1,11 @@
 # laze's developer commands. `make test` is what CI runs (see .ci/run).
 GO ?= go
-COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./grad ./kernels ./internal/ops ./internal/scalar \
+COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./grad ./kernels ./kernels/internal/loops ./internal/ops ./internal/scalar \
 	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp ./internal/docsnip ./bench/report
 COVER_MIN := 85
 # SIMD_PKGS are tested a second time in the SIMD build: the packages whose code that build
 # changes (kernels' differential tests check the evaluator's SIMD paths against the reference).
-SIMD_PKGS := ./kernels/internal/vmath ./kernels/internal/gemm ./kernels
+SIMD_PKGS := ./kernels/internal/vmath ./kernels/internal/gemm ./kernels/internal/loops ./kernels
 FUZZTIME ?= 20s
 # RACE_PKGS are the packages whose own code is concurrent (goroutines, sync, atomics): make test
 # runs their tests under the race detector, in -short mode (the random differential tests run a
@@ -17,7 +17,7 @@ RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./cuda/internal/diskcache
 # CROSS_TARGETS are the platforms besides linux/amd64 that `make cross` type-checks and vets
 # (tests included); ARM64_PKGS are the packages `make test-arm64` runs under qemu-aarch64.
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
-ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./kernels/internal/gemm ./kernels/internal/vmath ./internal/isa
+ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./kernels/internal/loops ./kernels/internal/gemm ./kernels/internal/vmath ./internal/isa
 
 .PHONY: test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
@@ -40,8 +40,8 @@ test-race:
 
 ## test-simd: without -race (the SIMD build changes the arithmetic inside a block, not how goroutines share the work)
 test-simd:
-	GOEXPERIMENT=simd $(GO) test -timeout 30m ./kernels/internal/vmath ./kernels/internal/gemm
-	GOEXPERIMENT=simd $(GO) test -short -timeout 30m -skip Emulated $(filter-out ./kernels/internal/vmath ./kernels/internal/gemm,$(SIMD_PKGS))
+	GOEXPERIMENT=simd $(GO) test -timeout 30m ./kernels/internal/vmath ./kernels/internal/gemm ./kernels/internal/loops
+	GOEXPERIMENT=simd $(GO) test -short -timeout 30m -skip Emulated $(filter-out ./kernels/internal/vmath ./kernels/internal/gemm ./kernels/internal/loops,$(SIMD_PKGS))
 	GOAMD64=v3 $(GO) test -short -timeout 30m ./kernels/internal/vmath
 
 fmt-check:

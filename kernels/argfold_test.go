@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/internal/isa/isatest"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/tensor"
 )
@@ -21,7 +22,7 @@ import (
 func TestArgFoldLanes(t *testing.T) {
 	for _, level := range isa.Supported() {
 		t.Run(level.String(), func(t *testing.T) {
-			useLevel(t, level)
+			isatest.Use(t, level)
 			argFoldMatches[float64](t)
 			argFoldMatches[float32](t)
 			argFoldMatches[int64](t)

@@ -6,7 +6,7 @@
 // program of instructions over block-sized registers, coalesces the
 // dimensions of the destination and every leaf, and walks the destination
 // once, the innermost dimension in blocks; each instruction is a tight typed
-// loop over its block (kernels/loops_gen.go, generated from the op table).
+// loop over its block (kernels/internal/loops/loops_gen.go, generated from the op table).
 // Above a size threshold the blocks are shared among GOMAXPROCS goroutines.
 // No full-size temporary is made, except a copy of an operand whose memory
 // overlaps the destination's in a way one pass could read after writing.

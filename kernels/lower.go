@@ -9,6 +9,7 @@ import (
 	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -426,7 +427,7 @@ func (l *lowering[T]) repattern() {
 		in := &l.p.code[k]
 		arity := in.op.Arity()
 		mask := l.scalarMask(in.args[:arity])
-		in.pat = patternCodes[arity][mask]
+		in.pat = loops.Pattern(arity, uint(mask))
 		l.scalarAt[in.out] = mask == 1<<arity-1
 	}
 }
@@ -465,14 +466,14 @@ func (l *lowering[T]) fuse() {
 	for k := 0; k < len(p.code); k++ {
 		in := p.code[k]
 		if k+1 < len(p.code) && feedsNext(in, p.code[k+1], uses) {
-			if pair := fusedPair(in.op, p.code[k+1].op); pair != 0 && in.pat != 0 {
+			if pair := loops.FusedPair(in.op, p.code[k+1].op); pair != 0 && in.pat != 0 {
 				in = l.fusedPairOf(in, p.code[k+1], pair)
 				k++
 			}
 		}
 		if in.pair != 0 && k+1 < len(p.code) && feedsNext(in, p.code[k+1], uses) {
 			next := p.code[k+1]
-			if triple := fusedTriple(in.op, in.op2, next.op); triple != 0 && in.pat == patVVV && next.pat == patVV {
+			if triple := loops.FusedTriple(in.op, in.op2, next.op); triple != 0 && in.pat == loops.PatVVV && next.pat == loops.PatVV {
 				in.op3, in.triple, in.out, in.args[3] = next.op, triple, next.out, next.args[1]
 				k++
 			}
@@ -492,7 +493,7 @@ func feedsNext(in, next instr, uses []int) bool {
 func (l *lowering[T]) fusedPairOf(in, next instr, pair uint8) instr {
 	fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: toDst,
 		args: [4]int{in.args[0], in.args[1], next.args[1]}}
-	fused.pat = patternCodes[3][l.scalarMask(fused.args[:3])]
+	fused.pat = loops.Pattern(3, uint(l.scalarMask(fused.args[:3])))
 	return fused
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/internal/scalar"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -185,13 +186,13 @@ func (r *reduceState[T]) finishAt(o int) {
 }
 
 // fold folds one block's result into the worker's accumulators.
-func (p *program[T]) fold(w *worker[T], res value[T], n int) {
+func (p *program[T]) fold(w *worker[T], res loops.Value[T], n int) {
 	r, a := p.red, w.acc
 	last := len(p.shape) - 1
-	v := res.vec
+	v := res.Vec
 	if p.scalar {
 		v = w.regs[r.spare][:n]
-		fill(v, res.s)
+		fill(v, res.S)
 	}
 	off, stride := w.blockOffsets[0], p.strides[0][last]
 	var at, step int64
@@ -221,7 +222,7 @@ func (r *reduceState[T]) foldBlock(v []T, at, step int64) (T, int64) {
 	case r.def.Combine == ops.Add:
 		return pairwiseSum(v), 0
 	}
-	if acc, ok := laneFold(r.def.Combine, v); ok {
+	if acc, ok := loops.Fold(r.def.Combine, v); ok {
 		return acc, 0
 	}
 	acc := v[0]
@@ -249,7 +250,7 @@ func argFold[T tensor.Number](combine ops.Op, v []T, at, step int64) (T, int64) 
 // vector kernels at this level, an integer type, a NaN, a zero result,
 // fewer elements than a vector) and a NaN in the tail go to argFold.
 func argFoldLanes[T tensor.Number](combine ops.Op, v []T, at, step int64) (T, int64) {
-	if best, ok := laneFold(combine, v); ok && best == best {
+	if best, ok := loops.Fold(combine, v); ok && best == best {
 		return best, at + int64(tieIndex(v, best, step))*step
 	}
 	return argFold(combine, v, at, step)
@@ -296,7 +297,7 @@ func combine[T tensor.Number](op ops.Op, a, b T) T {
 // the op's own loop, which the compiler keeps free of the switch.
 func combineVec[T tensor.Number](op ops.Op, acc, v []T) {
 	acc = acc[:len(v)]
-	if computeSIMD(op, patVV, acc, &[3]value[T]{{vec: acc}, {vec: v}}) {
+	if loops.ComputeVector(op, loops.PatVV, acc, &[3]loops.Value[T]{{Vec: acc}, {Vec: v}}) {
 		return
 	}
 	switch op {
@@ -329,7 +330,7 @@ const pairwiseBase = 128
 // thousand elements at the scalar loop's base of 128.
 func pairwiseSum[T tensor.Number](v []T) T {
 	base := pairwiseBase
-	if partial := lanePartialSums[T](); partial > 0 {
+	if partial := loops.PartialSums[T](); partial > 0 {
 		base = 16 * partial
 	}
 	return pairwiseSumFrom(v, base)
@@ -341,7 +342,7 @@ func pairwiseSumFrom[T tensor.Number](v []T, base int) T {
 		h := len(v) / 2
 		return pairwiseSumFrom(v[:h], base) + pairwiseSumFrom(v[h:], base)
 	}
-	if s, ok := laneFold(ops.Add, v); ok {
+	if s, ok := loops.Fold(ops.Add, v); ok {
 		return s
 	}
 	var s0, s1, s2, s3 T

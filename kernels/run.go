@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/kernels/internal/par"
 	"github.com/laze-go/laze/tensor"
 )
@@ -56,7 +57,7 @@ var (
 // streamBlockFor returns the stream block length of the loops the selected
 // ISA level runs.
 func streamBlockFor() *int {
-	if lanesOn() {
+	if loops.LanesOn() {
 		return &laneStreamBlock
 	}
 	return &streamBlock
@@ -368,27 +369,27 @@ func (p *program[T]) block(w *worker[T], n int) {
 		conv := p.convert[i]
 		switch {
 		case conv != nil && stride == 0:
-			vals[s].s = conv.at(off)
+			vals[s].S = conv.at(off)
 		case conv != nil:
 			r := w.regs[p.leafReg[i]][:n]
 			conv.load(r, off, stride)
-			vals[s].vec = r
+			vals[s].Vec = r
 		case stride == 1:
-			vals[s].vec = data[off : off+n]
+			vals[s].Vec = data[off : off+n]
 		case stride == 0:
-			vals[s].s = data[off]
+			vals[s].S = data[off]
 		default:
 			r := w.regs[p.leafReg[i]][:n]
 			gather(r, data, off, stride)
-			vals[s].vec = r
+			vals[s].Vec = r
 		}
 	}
 	dst, dstOff, dstStride := p.data[0], w.blockOffsets[0], p.strides[0][last]
 	for k := range p.code {
 		in := &p.code[k]
-		args := [3]value[T]{vals[in.args[0]], vals[in.args[1]], vals[in.args[2]]}
+		args := [3]loops.Value[T]{vals[in.args[0]], vals[in.args[1]], vals[in.args[2]]}
 		if in.pat == 0 {
-			vals[in.out].s = ops.Apply(in.op, args[0].s, args[1].s, args[2].s)
+			vals[in.out].S = ops.Apply(in.op, args[0].S, args[1].S, args[2].S)
 			continue
 		}
 		var d []T
@@ -403,13 +404,13 @@ func (p *program[T]) block(w *worker[T], n int) {
 		}
 		switch {
 		case in.triple != 0:
-			computeTriple(in.triple, d, args[0].vec, args[1].vec, args[2].vec, vals[in.args[3]].vec)
+			loops.ComputeTriple(in.triple, d, args[0].Vec, args[1].Vec, args[2].Vec, vals[in.args[3]].Vec)
 		case in.pair != 0:
-			computeFused(in.pair, in.pat, d, &args)
+			loops.ComputeFused(in.pair, in.pat, d, &args)
 		default:
-			compute(in.op, in.pat, d, &args)
+			loops.Compute(in.op, in.pat, d, &args)
 		}
-		vals[in.out].vec = d
+		vals[in.out].Vec = d
 	}
 	if p.inPlace {
 		return
@@ -429,16 +430,16 @@ func (p *program[T]) block(w *worker[T], n int) {
 
 // store writes a block's n values (or its one value, for a scalar) into
 // dst, stride apart from off.
-func store[T tensor.Number](dst []T, off, stride, n int, scalar bool, v value[T]) {
+func store[T tensor.Number](dst []T, off, stride, n int, scalar bool, v loops.Value[T]) {
 	switch {
 	case scalar && stride == 1:
-		fill(dst[off:off+n], v.s)
+		fill(dst[off:off+n], v.S)
 	case scalar:
-		fillStrided(dst, off, stride, n, v.s)
+		fillStrided(dst, off, stride, n, v.S)
 	case stride == 1:
-		copy(dst[off:off+n], v.vec)
+		copy(dst[off:off+n], v.Vec)
 	default:
-		scatter(dst, off, stride, v.vec)
+		scatter(dst, off, stride, v.Vec)
 	}
 }
 

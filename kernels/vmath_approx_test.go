@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/kernels/internal/vmath"
 	"github.com/laze-go/laze/tensor"
 )
@@ -21,7 +22,7 @@ func vmathApprox(e expr.Node) bool {
 	}
 	found := false
 	expr.Walk(e, func(n expr.Node, _ int) bool {
-		if u, ok := n.(*expr.Unary[float32]); ok && vmathFloat32(u.Op) {
+		if u, ok := n.(*expr.Unary[float32]); ok && loops.ApproxFloat32(u.Op) {
 			found = true
 		}
 		return !found

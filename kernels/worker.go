@@ -4,6 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -11,7 +12,7 @@ import (
 // its value slots and its place in the walk.
 type worker[T tensor.Number] struct {
 	regs         [][]T
-	vals         []value[T]
+	vals         []loops.Value[T]
 	planeOffsets []int           // per operand, at the start of the current plane
 	blockOffsets []int           // per operand, at the start of the current block
 	acc          *accumulator[T] // what a reduction folds into; nil for an assignment
@@ -65,7 +66,7 @@ func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 	if need := 2 * operands; cap(mem.ints) < need {
 		mem.ints = make([]int, need)
 	}
-	w := &worker[T]{mem: mem, vals: make([]value[T], p.nslots), regs: make([][]T, p.nregs), pool: p.workers, block: blockSize}
+	w := &worker[T]{mem: mem, vals: make([]loops.Value[T], p.nslots), regs: make([][]T, p.nregs), pool: p.workers, block: blockSize}
 	for r := range w.regs {
 		base := unsafe.Pointer(&mem.words[r*regWords])
 		w.regs[r] = unsafe.Slice((*T)(base), blockSize)
@@ -79,7 +80,7 @@ func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 // setConsts loads p's constants into their value slots.
 func (w *worker[T]) setConsts(p *program[T]) {
 	for _, c := range p.consts {
-		w.vals[c.slot].s = c.value
+		w.vals[c.slot].S = c.value
 	}
 }
 

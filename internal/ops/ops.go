@@ -86,7 +86,7 @@ type Def struct {
 	// (GOEXPERIMENT=simd on amd64): an expression over simd/archsimd vectors
 	// a, b and c of one type, using their methods and the lane helpers
 	// (laneHelpers in internal/ops/gen/simd.go, written into
-	// kernels/loops_simd_gen.go per vector type). It must give the Go column's result
+	// kernels/internal/loops/loops_simd_gen.go per vector type). It must give the Go column's result
 	// bit for bit. Empty: no lane loop.
 	SIMD string
 	// GoName is the name of package expr's function for the op (generated

@@ -23,13 +23,13 @@ import (
 // outputs maps each generated file, relative to the module root, to the
 // function that writes it.
 var outputs = map[string]func(names map[ops.Op]string) ([]byte, error){
-	"internal/ops/apply_gen.go":  applySource,
-	"kernels/loops_gen.go":       loopsSource,
-	"kernels/loops_simd_gen.go":  simdSource,
-	"kernels/loops_vmath_gen.go": vmathSource,
-	"expr/ops_gen.go":            exprSource,
-	"expr/reduce_gen.go":         reduceSource,
-	"grad/rules_gen.go":          gradSource,
+	"internal/ops/apply_gen.go":                 applySource,
+	"kernels/internal/loops/loops_gen.go":       loopsSource,
+	"kernels/internal/loops/loops_simd_gen.go":  simdSource,
+	"kernels/internal/loops/loops_vmath_gen.go": vmathSource,
+	"expr/ops_gen.go":                           exprSource,
+	"expr/reduce_gen.go":                        reduceSource,
+	"grad/rules_gen.go":                         gradSource,
 }
 
 func main() {
@@ -116,7 +116,7 @@ func applySource(names map[ops.Op]string) ([]byte, error) {
 func loopsSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString("package kernels\n\nimport (\n\t\"math\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/scalar\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
+	b.WriteString("package loops\n\nimport (\n\t\"math\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/internal/scalar\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	b.WriteString("var _ = math.Abs // every Go definition may use math\n\n")
 	for arity := 1; arity <= 3; arity++ {
 		for _, p := range patterns(arity) {
@@ -258,9 +258,9 @@ func loopArgs(p pattern) string {
 	call := make([]string, p.arity)
 	for i := range call {
 		if p.scalar(i) {
-			call[i] = fmt.Sprintf("args[%d].s", i)
+			call[i] = fmt.Sprintf("args[%d].S", i)
 		} else {
-			call[i] = fmt.Sprintf("args[%d].vec", i)
+			call[i] = fmt.Sprintf("args[%d].Vec", i)
 		}
 	}
 	return strings.Join(call, ", ")
@@ -300,7 +300,7 @@ func writeDispatch(b *bytes.Buffer) {
 	b.WriteString("// compute runs op over one block into d, with the loop for pattern code\n")
 	b.WriteString("// pat; args holds the operands. The SIMD build's lane loops go first\n")
 	b.WriteString("// (computeSIMD is false in the scalar build).\n")
-	b.WriteString("func compute[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) {\n")
+	b.WriteString("func compute[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) {\n")
 	b.WriteString("\tif computeSIMD(op, pat, d, args) {\n\t\treturn\n\t}\n")
 	b.WriteString("\tswitch pat {\n")
 	for arity := 1; arity <= 3; arity++ {
@@ -327,7 +327,7 @@ func writeFused(b *bytes.Buffer, names map[ops.Op]string) {
 	}
 	b.WriteString("// computeFused runs fused pair over one block into d, with the loop for\n")
 	b.WriteString("// three-operand pattern code pat.\n")
-	b.WriteString("func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) {\n")
+	b.WriteString("func computeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]Value[T]) {\n")
 	b.WriteString("\tif computeFusedSIMD(pair, pat, d, args) {\n\t\treturn\n\t}\n\tswitch pat {\n")
 	for _, p := range patterns(3) {
 		fmt.Fprintf(b, "\tcase pat%s:\n\t\tfused%s(pair, d, %s)\n", p, p, loopArgs(p))

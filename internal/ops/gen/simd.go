@@ -25,7 +25,7 @@ type vecType struct {
 }
 
 // vecTypes are the vector types: AVX-512's alone. The AVX2 blocks of both
-// builds go through the lane assembly (kernels/zlanes_amd64.s, compiled
+// builds go through the lane assembly (kernels/internal/loops/zlanes_amd64.s, compiled
 // from the same SIMD column by kernels/internal/vmath/asmgen), so each ISA has one
 // implementation; archsimd adds AVX-512, which the assembly does not have.
 var vecTypes = []vecType{
@@ -144,7 +144,7 @@ func laneDefinition(def string, v vecType) string {
 	return helperCall.ReplaceAllString(def, "${1}"+v.name+"(")
 }
 
-// simdSource writes kernels/loops_simd_gen.go: for each vector type, the
+// simdSource writes kernels/internal/loops/loops_simd_gen.go: for each vector type, the
 // lane helpers, one function per operand pattern with a vector loop per op
 // that has a SIMD definition, the fused pairs' loops, and the dispatchers
 // that the scalar compute and computeFused call first in the SIMD build.
@@ -152,7 +152,7 @@ func simdSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("//go:build goexperiment.simd && amd64\n\n")
 	b.WriteString(header)
-	b.WriteString("package kernels\n\nimport (\n\t\"math\"\n\t\"simd/archsimd\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
+	b.WriteString("package loops\n\nimport (\n\t\"math\"\n\t\"simd/archsimd\"\n\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	writeSIMDDispatch(&b)
 	writeTripleDispatch(&b)
 	for _, elem := range []string{"float64", "float32"} {
@@ -185,10 +185,10 @@ func writeSIMDDispatch(b *bytes.Buffer) {
 		}
 		fmt.Fprintf(b, "// %s computes a block with the AVX-512 lane loops when T is float32 or\n", name)
 		b.WriteString("// float64, the CPU runs them and a loop exists for the instruction; it\n// reports whether it did.\n")
-		fmt.Fprintf(b, "func %s[T tensor.Number](%s, pat uint8, d []T, args *[3]value[T]) bool {\n", name, selParam)
+		fmt.Fprintf(b, "func %s[T tensor.Number](%s, pat uint8, d []T, args *[3]Value[T]) bool {\n", name, selParam)
 		b.WriteString("\tswitch d := any(d).(type) {\n")
 		for _, elem := range []string{"float64", "float32"} {
-			fmt.Fprintf(b, "\tcase []%s:\n\t\treturn %s%s(%s, pat, d, any(args).(*[3]value[%s]))\n", elem, name, exported(elem), sel, elem)
+			fmt.Fprintf(b, "\tcase []%s:\n\t\treturn %s%s(%s, pat, d, any(args).(*[3]Value[%s]))\n", elem, name, exported(elem), sel, elem)
 		}
 		b.WriteString("\t}\n\treturn false\n}\n\n")
 	}
@@ -200,7 +200,7 @@ func exported(elem string) string { return strings.ToUpper(elem[:1]) + elem[1:] 
 // writeElemDispatch writes one element type's dispatchers: the loop of the
 // run-time vector width for the pattern.
 func writeElemDispatch(b *bytes.Buffer, names map[ops.Op]string, elem string) {
-	fmt.Fprintf(b, "func computeWide%s(op ops.Op, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
+	fmt.Fprintf(b, "func computeWide%s(op ops.Op, pat uint8, d []%s, args *[3]Value[%s]) bool {\n", exported(elem), elem, elem)
 	writeWidthSwitch(b, elem, func(v vecType) {
 		for arity := 1; arity <= 3; arity++ {
 			for _, p := range patterns(arity) {
@@ -209,7 +209,7 @@ func writeElemDispatch(b *bytes.Buffer, names map[ops.Op]string, elem string) {
 		}
 	})
 	b.WriteString("\treturn false\n}\n\n")
-	fmt.Fprintf(b, "func computeFusedWide%s(pair, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
+	fmt.Fprintf(b, "func computeFusedWide%s(pair, pat uint8, d []%s, args *[3]Value[%s]) bool {\n", exported(elem), elem, elem)
 	writeWidthSwitch(b, elem, func(v vecType) {
 		for _, p := range patterns(3) {
 			fmt.Fprintf(b, "\t\tcase pat%s:\n\t\t\treturn %s(pair, d, %s)\n", p, fusedLaneLoopName(p, v), loopArgs(p))
@@ -243,10 +243,10 @@ func writeVMathCases(b *bytes.Buffer, names map[ops.Op]string, elem string) {
 		pat, call string
 		arity     int
 	}{
-		{"patV", "vmath.%s%s(d, args[0].vec)", 1},
-		{"patVV", "vmath.%s%s(d, args[0].vec, args[1].vec)", 2},
-		{"patVS", "vmath.%sScalar%s(d, args[0].vec, args[1].s)", 2},
-		{"patSV", "vmath.Scalar%s%s(d, args[0].s, args[1].vec)", 2},
+		{"patV", "vmath.%s%s(d, args[0].Vec)", 1},
+		{"patVV", "vmath.%s%s(d, args[0].Vec, args[1].Vec)", 2},
+		{"patVS", "vmath.%sScalar%s(d, args[0].Vec, args[1].S)", 2},
+		{"patSV", "vmath.Scalar%s%s(d, args[0].S, args[1].Vec)", 2},
 	} {
 		call, sfx := c.call, suffix
 		var cases []string
@@ -413,7 +413,7 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 	fmt.Fprintf(b, "\tfusedTripleVVVV(triple, d[i:], %s)\n\treturn true\n}\n\n", tailArgs(p))
 }
 
-// vmathSource writes kernels/loops_vmath_gen.go, both builds' use of
+// vmathSource writes kernels/internal/loops/loops_vmath_gen.go, both builds' use of
 // kernels/internal/vmath: computeVMath hands a float64 or float32 block of an op
 // that has a vmath function to it when the selected ISA level has vector
 // kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64, NEON on arm64): the float64
@@ -423,28 +423,28 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 func vmathSource(names map[ops.Op]string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString("package kernels\n\nimport (\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/kernels/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
+	b.WriteString("package loops\n\nimport (\n\t\"github.com/laze-go/laze/internal/ops\"\n\t\"github.com/laze-go/laze/kernels/internal/vmath\"\n\t\"github.com/laze-go/laze/tensor\"\n)\n\n")
 	b.WriteString(`// computeVMath computes a float64 or float32 block of an op kernels/internal/vmath
 // has a function for with its vector kernels, when the selected ISA level
 // has them; it reports whether it did. float64 results are the scalar
 // loops' bits; float32 ones are within kernels/internal/vmath's accuracy rule of
 // them (4 ulp; NaN, ±Inf and ±0 exact).
-func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) bool {
+func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) bool {
 	if vmath.Width() == 1 {
 		return false
 	}
 	switch d := any(d).(type) {
 	case []float64:
-		return computeVMathFloat64(op, pat, d, any(args).(*[3]value[float64]))
+		return computeVMathFloat64(op, pat, d, any(args).(*[3]Value[float64]))
 	case []float32:
-		return computeVMathFloat32(op, pat, d, any(args).(*[3]value[float32]))
+		return computeVMathFloat32(op, pat, d, any(args).(*[3]Value[float32]))
 	}
 	return false
 }
 
 `)
 	for _, elem := range []string{"float64", "float32"} {
-		fmt.Fprintf(&b, "func computeVMath%s(op ops.Op, pat uint8, d []%s, args *[3]value[%s]) bool {\n", exported(elem), elem, elem)
+		fmt.Fprintf(&b, "func computeVMath%s(op ops.Op, pat uint8, d []%s, args *[3]Value[%s]) bool {\n", exported(elem), elem, elem)
 		writeVMathCases(&b, names, elem)
 		b.WriteString("\treturn false\n}\n\n")
 	}

@@ -503,20 +503,20 @@ func {{$p.Name}}{{$t.Bits}}{{$.ISA}}(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t
 
 func main() {
 	dir := flag.String("dir", "..", "the package directory (kernels/internal/vmath)")
-	kernelsDir := flag.String("kernels", "", "kernels' package directory (default: dir/../..: kernels/internal/vmath sits in kernels)")
+	loopsDir := flag.String("loops", "", "the CPU loops' package directory (default: dir/../loops: kernels/internal/vmath sits beside kernels/internal/loops)")
 	check := flag.Bool("check", false, "compare the files in dir with what asmgen writes instead of writing them")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("asmgen: ")
-	if *kernelsDir == "" {
-		*kernelsDir = filepath.Join(*dir, "..", "..")
+	if *loopsDir == "" {
+		*loopsDir = filepath.Join(*dir, "..", "loops")
 	}
 	files := map[string][]byte{}
 	for name, b := range generate() {
 		files[filepath.Join(*dir, name)] = b
 	}
 	for name, b := range generateLanes() {
-		files[filepath.Join(*kernelsDir, name)] = b
+		files[filepath.Join(*loopsDir, name)] = b
 	}
 	stale := 0
 	for _, path := range sortedNames(files) {

@@ -1,6 +1,6 @@
 //go:build amd64
 
-package kernels
+package loops
 
 import (
 	"math"
@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/internal/isa/isatest"
 	"github.com/laze-go/laze/internal/ops"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestLanesTakeTheBlocks(t *testing.T) {
 	for _, level := range isa.Supported() {
 		t.Run(level.String(), func(t *testing.T) {
-			useLevel(t, level)
+			isatest.Use(t, level)
 			on := level == isa.AVX2 || level == isa.AVX512
 			lanesTakeTheBlocks[float64](t, on, 4)
 			lanesTakeTheBlocks[float32](t, on, 8)
@@ -39,7 +40,7 @@ func lanesTakeTheBlocks[T float32 | float64](t *testing.T, on bool, lanes int) {
 		}
 		return whole
 	}
-	args := [3]value[T]{{vec: vec()}, {s: 2}, {vec: vec()}}
+	args := [3]Value[T]{{Vec: vec()}, {S: 2}, {Vec: vec()}}
 	if got := computeLanes(laneOp, int(ops.Add), patVS, d, &args, nil); got != want(n/lanes*lanes) {
 		t.Errorf("add: %d elements through the lanes; want %d", got, want(n/lanes*lanes))
 	}
@@ -53,11 +54,11 @@ func lanesTakeTheBlocks[T float32 | float64](t *testing.T, on bool, lanes int) {
 	if got := computeLanes(lanePair, int(pair), patVSV, d, &args, nil); got != want(n/lanes*lanes) {
 		t.Errorf("fused mul, add: %d elements through the lanes", got)
 	}
-	all := [3]value[T]{{vec: vec()}, {vec: vec()}, {vec: vec()}}
+	all := [3]Value[T]{{Vec: vec()}, {Vec: vec()}, {Vec: vec()}}
 	if got := computeLanes(laneTriple, int(fusedTriple(ops.Mul, ops.Add, ops.Sub)), 0, d, &all, vec()); got != want(n/lanes*lanes) {
 		t.Errorf("fused triple: %d elements through the lanes", got)
 	}
-	three := [3]value[T]{args[0], args[1], args[2]}
+	three := [3]Value[T]{args[0], args[1], args[2]}
 	if allocs := testing.AllocsPerRun(20, func() { compute(ops.Add, patVS, d, &three) }); allocs != 0 {
 		t.Errorf("a block of add allocates %v times", allocs)
 	}
@@ -69,7 +70,7 @@ func lanesTakeTheBlocks[T float32 | float64](t *testing.T, on bool, lanes int) {
 // exactly, or left to the scalar fold (NaN, a zero result); sums within a
 // few ulp of the length (another order of the same additions).
 func TestLaneFold(t *testing.T) {
-	useLevel(t, isa.Supported()[len(isa.Supported())-1])
+	isatest.Use(t, isa.Supported()[len(isa.Supported())-1])
 	laneFoldMatches[float64](t)
 	laneFoldMatches[float32](t)
 }
@@ -97,7 +98,7 @@ func laneFoldMatches[T float32 | float64](t *testing.T) {
 			for _, op := range []ops.Op{ops.Maximum, ops.Minimum, ops.Add} {
 				want := v[0]
 				for _, x := range v[1:] {
-					want = combine(op, want, x)
+					want = ops.Apply(op, want, x, 0)
 				}
 				got, ok := laneFold(op, v)
 				if !ok {

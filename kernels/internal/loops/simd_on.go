@@ -1,6 +1,6 @@
 //go:build goexperiment.simd && amd64
 
-package kernels
+package loops
 
 import "simd/archsimd"
 

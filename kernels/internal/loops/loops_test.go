@@ -1,10 +1,11 @@
-package kernels
+package loops
 
 import (
 	"math"
 	"testing"
 
 	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/internal/isa/isatest"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/vmath"
 	"github.com/laze-go/laze/tensor"
@@ -12,27 +13,27 @@ import (
 
 // operandsFor makes the three operands of a loop test: vectors of n values,
 // or one value, as the pattern mask says (bit i: operand i is a scalar).
-func operandsFor[T tensor.Number](n, mask int, values []T) [3]value[T] {
-	var args [3]value[T]
+func operandsFor[T tensor.Number](n, mask int, values []T) [3]Value[T] {
+	var args [3]Value[T]
 	for i := range args {
 		if mask&(1<<i) != 0 {
-			args[i].s = values[(3*i+1)%len(values)]
+			args[i].S = values[(3*i+1)%len(values)]
 			continue
 		}
-		args[i].vec = make([]T, n)
-		for k := range args[i].vec {
-			args[i].vec[k] = values[(k*(i+2)+i)%len(values)]
+		args[i].Vec = make([]T, n)
+		for k := range args[i].Vec {
+			args[i].Vec[k] = values[(k*(i+2)+i)%len(values)]
 		}
 	}
 	return args
 }
 
 // at reads operand a at element k.
-func (a value[T]) at(k int) T {
-	if a.vec == nil {
-		return a.s
+func (a Value[T]) at(k int) T {
+	if a.Vec == nil {
+		return a.S
 	}
-	return a.vec[k]
+	return a.Vec[k]
 }
 
 // loopLengths are the block lengths the loop tests run: a remainder alone,
@@ -49,7 +50,7 @@ var loopLengths = []int{3, 7, 37}
 // loops (lanes_amd64.go) and the scalar loops are both checked.
 func checkLoops[T tensor.Number](t *testing.T, values []T) {
 	for _, level := range isa.Supported() {
-		useLevel(t, level)
+		isatest.Use(t, level)
 		for _, width := range testWidths() {
 			setSIMDWidth(t, width)
 			for _, n := range loopLengths {
@@ -59,16 +60,6 @@ func checkLoops[T tensor.Number](t *testing.T, values []T) {
 			}
 		}
 	}
-}
-
-// useLevel selects ISA level l until the test ends.
-func useLevel(t *testing.T, l isa.Level) {
-	t.Helper()
-	prev, err := isa.Use(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { isa.Use(prev) })
 }
 
 func checkSingleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
@@ -81,7 +72,7 @@ func checkSingleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 			compute(op, patternCodes[arity][mask], d, &args)
 			for k := range d {
 				want := ops.Apply(op, args[0].at(k), args[1].at(k), args[2].at(k))
-				if !sameBits(d[k], want) && !((width != 0 || vmath.Width() > 1) && vmathFloat32(op) && withinULP(d[k], want, vmathMaxULP32)) {
+				if !sameBits(d[k], want) && !((width != 0 || vmath.Width() > 1) && ApproxFloat32(op) && withinULP(d[k], want, vmathMaxULP32)) {
 					t.Fatalf("%s %s mask %b width %d n %d element %d (%v, %v, %v): loop %v, Apply %v", tensor.DTypeOf[T]().String(), op, mask, width, n, k,
 						args[0].at(k), args[1].at(k), args[2].at(k), d[k], want)
 				}
@@ -119,7 +110,7 @@ func checkFusedLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 	t.Helper()
 	args := operandsFor(n, 0, values)
-	last := operandsFor(n, 0, values[1:])[2].vec
+	last := operandsFor(n, 0, values[1:])[2].Vec
 	found := 0
 	for _, op1 := range ops.All() {
 		for _, op2 := range ops.All() {
@@ -130,10 +121,10 @@ func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 				}
 				found++
 				d := make([]T, n)
-				computeTriple(triple, d, args[0].vec, args[1].vec, args[2].vec, last)
+				computeTriple(triple, d, args[0].Vec, args[1].Vec, args[2].Vec, last)
 				for k := range d {
-					want := ops.Apply(op1, args[0].vec[k], args[1].vec[k], 0)
-					want = ops.Apply(op2, want, args[2].vec[k], 0)
+					want := ops.Apply(op1, args[0].Vec[k], args[1].Vec[k], 0)
+					want = ops.Apply(op2, want, args[2].Vec[k], 0)
 					want = ops.Apply(op3, want, last[k], 0)
 					if !sameBits(d[k], want) {
 						t.Fatalf("%s fused %s,%s,%s width %d n %d element %d: loop %v, three ops %v", tensor.DTypeOf[T]().String(), op1, op2, op3, width, n, k, d[k], want)
@@ -152,17 +143,6 @@ func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 // the AVX2 assembly): within 4 ulp of the scalar result, NaN, ±Inf and ±0
 // exact.
 const vmathMaxULP32 = 4
-
-// vmathFloat32 reports whether the lane loops compute op in float32 with
-// kernels/internal/vmath's float32 polynomials (pow goes through float64 and gives
-// the scalar result's bits).
-func vmathFloat32(op ops.Op) bool {
-	switch op {
-	case ops.Exp, ops.Log, ops.Tanh, ops.Sigmoid, ops.Sin, ops.Cos:
-		return true
-	}
-	return false
-}
 
 // withinULP reports whether the float32 a is within n units in the last
 // place of b, both finite, non-zero and of the same sign (else they must be
@@ -236,21 +216,21 @@ func TestSIMDBuild(t *testing.T) {
 		t.Errorf("simdWidth = %d, the CPU gives %d", simdWidth, detectSIMDWidth())
 	}
 	d, x, y := make([]float64, 16), make([]float64, 16), make([]float64, 16)
-	args := [3]value[float64]{{vec: x}, {vec: y}}
+	args := [3]Value[float64]{{Vec: x}, {Vec: y}}
 	if got := computeSIMD(ops.Add, patVV, d, &args); got != (simdWidth != 0) {
 		t.Errorf("computeSIMD(add) = %v with width %d", got, simdWidth)
 	}
 	if computeSIMD(ops.Mod, patVV, d, &args) {
 		t.Error("computeSIMD(mod) handled an op with no lane definition")
 	}
-	ints := [3]value[int64]{{vec: make([]int64, 16)}, {vec: make([]int64, 16)}}
+	ints := [3]Value[int64]{{Vec: make([]int64, 16)}, {Vec: make([]int64, 16)}}
 	if computeSIMD(ops.Add, patVV, make([]int64, 16), &ints) {
 		t.Error("computeSIMD handled int64, which has no lane loops")
 	}
 }
 
 func TestLoopPanics(t *testing.T) {
-	var args [3]value[float64]
+	var args [3]Value[float64]
 	for _, tt := range []struct {
 		name string
 		fn   func()

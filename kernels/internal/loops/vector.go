@@ -1,4 +1,4 @@
-package kernels
+package loops
 
 import (
 	"github.com/laze-go/laze/internal/isa"
@@ -19,7 +19,7 @@ import (
 // computeSIMD computes a block of op, operands args in pattern pat, with
 // the vector code the selected level has; false leaves it to the scalar
 // loop.
-func computeSIMD[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]) bool {
+func computeSIMD[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) bool {
 	if computeVMath(op, pat, d, args) || (wideOn() && computeWide(op, pat, d, args)) {
 		return true
 	}
@@ -35,7 +35,7 @@ func computeSIMD[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]value[T]
 }
 
 // computeFusedSIMD is computeSIMD for a fused pair.
-func computeFusedSIMD[T tensor.Number](pair, pat uint8, d []T, args *[3]value[T]) bool {
+func computeFusedSIMD[T tensor.Number](pair, pat uint8, d []T, args *[3]Value[T]) bool {
 	if wideOn() && computeFusedWide(pair, pat, d, args) {
 		return true
 	}
@@ -56,7 +56,7 @@ func computeTripleSIMD[T tensor.Number](triple uint8, d, x, y, z, w []T) bool {
 	if wideOn() && computeTripleWide(triple, d, x, y, z, w) {
 		return true
 	}
-	operands := [3]value[T]{{vec: x}, {vec: y}, {vec: z}}
+	operands := [3]Value[T]{{Vec: x}, {Vec: y}, {Vec: z}}
 	n := computeLanes(laneTriple, int(triple), 0, d, &operands, w)
 	if n == 0 {
 		return false

@@ -1,6 +1,6 @@
 //go:build !(goexperiment.simd && amd64)
 
-package kernels
+package loops
 
 import (
 	"math"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/vmath"
@@ -57,9 +56,9 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 		if op.Def().VMath == "" {
 			continue
 		}
-		pats := map[uint8][3]value[T]{patV: {{vec: x}}}
+		pats := map[uint8][3]Value[T]{patV: {{Vec: x}}}
 		if op.Arity() == 2 {
-			pats = map[uint8][3]value[T]{patVV: {{vec: x}, {vec: y}}, patVS: {{vec: x}, {s: 1.5}}, patSV: {{s: 2.5}, {vec: y}}}
+			pats = map[uint8][3]Value[T]{patVV: {{Vec: x}, {Vec: y}}, patVS: {{Vec: x}, {S: 1.5}}, patSV: {{S: 2.5}, {Vec: y}}}
 		}
 		for pat, args := range pats {
 			want := make([]T, n)
@@ -69,9 +68,9 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 			case patVV:
 				loopVV(op, want, x, y)
 			case patVS:
-				loopVS(op, want, x, args[1].s)
+				loopVS(op, want, x, args[1].S)
 			case patSV:
-				loopSV(op, want, args[0].s, y)
+				loopSV(op, want, args[0].S, y)
 			}
 			got := make([]T, n)
 			if handled := computeSIMD(op, pat, got, &args); handled != vectors {
@@ -87,41 +86,11 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 			}
 			bits := func(v T) uint64 { return math.Float64bits(float64(v)) }
 			same := func(a, b T) bool {
-				return bits(a) == bits(b) || (a != a && b != b) || (vmathFloat32(op) && withinULP(a, b, vmathMaxULP32))
+				return bits(a) == bits(b) || (a != a && b != b) || (ApproxFloat32(op) && withinULP(a, b, vmathMaxULP32))
 			}
 			if diff := cmp.Diff(want, got, cmp.Comparer(same)); diff != "" {
 				t.Errorf("%s %v, pattern %d: vmath vs the scalar loop (-scalar +vmath):\n%s", tensor.DTypeOf[T]().String(), op, pat, diff)
 			}
-		}
-	}
-}
-
-// BenchmarkScalarBuildVMath times Assign of exp and tanh over 2^20
-// elements at the generic level (the scalar loops) and at the CPU's best
-// level (kernels/internal/vmath's kernels, where it has them): go test -run '^$'
-// -bench ScalarBuildVMath -cpu 1 ./kernels. The ratio of the two is the
-// vector math's gain in the default build.
-func BenchmarkScalarBuildVMath(b *testing.B) {
-	levels := isa.Supported()
-	for _, level := range []isa.Level{isa.Generic, levels[len(levels)-1]} {
-		b.Run("exp/float32/"+level.String(), func(b *testing.B) { benchVMath(b, level, expr.Exponential[float32]) })
-		b.Run("tanh/float32/"+level.String(), func(b *testing.B) { benchVMath(b, level, expr.Tanh[float32]) })
-		b.Run("exp/float64/"+level.String(), func(b *testing.B) { benchVMath(b, level, expr.Exponential[float64]) })
-	}
-}
-
-func benchVMath[T float32 | float64](b *testing.B, level isa.Level, op func(expr.Exp[T]) expr.Exp[T]) {
-	prev, err := isa.Use(level)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer isa.Use(prev)
-	const n = 1 << 20
-	x, d := tensor.Rand[T](1, n), tensor.Zeros[T](n)
-	b.SetBytes(int64(2 * n * tensor.ItemSize[T]()))
-	for b.Loop() {
-		if err := Assign(d, op(expr.Of(x))); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package kernels
+package loops
 
 import (
 	"github.com/laze-go/laze/internal/ops"
@@ -21,10 +21,10 @@ const (
 func lanesOn() bool { return false }
 
 // computeLanes computes nothing: the scalar loops compute every block.
-func computeLanes[T tensor.Number](laneKind, int, uint8, []T, *[3]value[T], []T) int { return 0 }
+func computeLanes[T tensor.Number](laneKind, int, uint8, []T, *[3]Value[T], []T) int { return 0 }
 
 // laneTail is unused without lane loops.
-func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] { return *args }
+func laneTail[T tensor.Number](pat uint8, args *[3]Value[T], n int) [3]Value[T] { return *args }
 
 // laneFold folds nothing: the scalar fold computes every block.
 func laneFold[T tensor.Number](ops.Op, []T) (r T, ok bool) { return r, false }

@@ -1,6 +1,6 @@
 //go:build !(goexperiment.simd && amd64)
 
-package kernels
+package loops
 
 import (
 	"github.com/laze-go/laze/internal/ops"
@@ -18,8 +18,8 @@ func detectSIMDWidth() int { return 0 }
 
 // computeWide, computeFusedWide and computeTripleWide are the SIMD
 // build's AVX-512 lane loops (loops_simd_gen.go); this build has none.
-func computeWide[T tensor.Number](ops.Op, uint8, []T, *[3]value[T]) bool { return false }
-func computeFusedWide[T tensor.Number](uint8, uint8, []T, *[3]value[T]) bool {
+func computeWide[T tensor.Number](ops.Op, uint8, []T, *[3]Value[T]) bool { return false }
+func computeFusedWide[T tensor.Number](uint8, uint8, []T, *[3]Value[T]) bool {
 	return false
 }
 func computeTripleWide[T tensor.Number](uint8, []T, []T, []T, []T, []T) bool { return false }

@@ -1,10 +1,11 @@
-package kernels
+package loops
 
 import (
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/internal/scalar"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -54,15 +55,15 @@ var patternOf = func() (m [16]struct{ arity, scalars uint8 }) {
 // left to the caller: it returns how many it computed. The operands are
 // read through args, not copied: a block's dispatch is part of every
 // instruction's cost.
-func computeLanes[T tensor.Number](kind laneKind, k int, pat uint8, d []T, args *[3]value[T], fourth []T) int {
+func computeLanes[T tensor.Number](kind laneKind, k int, pat uint8, d []T, args *[3]Value[T], fourth []T) int {
 	if !lanesOn() {
 		return 0
 	}
 	switch d := any(d).(type) {
 	case []float64:
-		return runLanes(kind, k, pat, d, any(args).(*[3]value[float64]), any(fourth).([]float64))
+		return runLanes(kind, k, pat, d, any(args).(*[3]Value[float64]), any(fourth).([]float64))
 	case []float32:
-		return runLanes(kind, k, pat, d, any(args).(*[3]value[float32]), any(fourth).([]float32))
+		return runLanes(kind, k, pat, d, any(args).(*[3]Value[float32]), any(fourth).([]float32))
 	}
 	return 0
 }
@@ -70,7 +71,7 @@ func computeLanes[T tensor.Number](kind laneKind, k int, pat uint8, d []T, args 
 // runLanes points a lane loop at the whole vectors of d and its operands,
 // a scalar operand broadcast into a vector of its own, and returns how many
 // elements it computed (0 where there is no loop).
-func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, args *[3]value[T], fourth []T) int {
+func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, args *[3]Value[T], fourth []T) int {
 	lanes := laneBytes / int(unsafe.Sizeof(T(0)))
 	n := len(d) &^ (lanes - 1)
 	if n == 0 {
@@ -80,7 +81,7 @@ func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, args 
 	var inc [4]int
 	if kind == laneTriple {
 		for i := range 3 {
-			p[i], inc[i] = &args[i].vec[:n][0], laneBytes
+			p[i], inc[i] = &args[i].Vec[:n][0], laneBytes
 		}
 		p[3], inc[3] = &fourth[:n][0], laneBytes
 	} else {
@@ -91,12 +92,12 @@ func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, args 
 			if scalars>>i&1 != 0 {
 				b := &broadcast[i]
 				for j := range b {
-					b[j] = a.s
+					b[j] = a.S
 				}
 				p[i] = &b[0]
 				continue
 			}
-			p[i], inc[i] = &a.vec[:n][0], laneBytes
+			p[i], inc[i] = &a.Vec[:n][0], laneBytes
 		}
 	}
 	var ran bool
@@ -114,11 +115,11 @@ func runLanes[T float32 | float64](kind laneKind, k int, pat uint8, d []T, args 
 
 // laneTail returns args advanced past the first n elements of its vector
 // operands.
-func laneTail[T tensor.Number](pat uint8, args *[3]value[T], n int) [3]value[T] {
+func laneTail[T tensor.Number](pat uint8, args *[3]Value[T], n int) [3]Value[T] {
 	tail := *args
 	for i := range patternOf[pat].arity {
 		if patternOf[pat].scalars>>i&1 == 0 {
-			tail[i].vec = tail[i].vec[n:]
+			tail[i].Vec = tail[i].Vec[n:]
 		}
 	}
 	return tail
@@ -187,7 +188,11 @@ func foldLanes[T float32 | float64](op ops.Op, v []T, sum func(*T, int) T, maxOf
 		return 0, false
 	}
 	for _, x := range v[n:] {
-		r = combine(op, r, x)
+		if op == ops.Maximum {
+			r = scalar.Maximum(r, x)
+		} else {
+			r = scalar.Minimum(r, x)
+		}
 	}
 	return r, true
 }

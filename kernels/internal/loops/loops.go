@@ -1,0 +1,84 @@
+package loops
+
+import (
+	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/tensor"
+)
+
+// The package's surface, as kernels' CPU executor calls it. The loops
+// themselves are generated from the op table (loops_gen.go, the scalar
+// loops; loops_vmath_gen.go and loops_simd_gen.go, the vector dispatch)
+// and by kernels/internal/vmath/asmgen (zlanes_amd64.*, the AVX2 lane
+// assembly); these names are the only ones kernels uses.
+
+// PatVV and PatVVV are the operand patterns of a binary and a ternary op
+// whose operands are all vectors: the patterns Pattern gives for a scalar
+// mask of 0, which the fusion of pairs and triples requires.
+const (
+	PatVV  = patVV
+	PatVVV = patVVV
+)
+
+// Pattern returns the operand pattern of an op of the given arity (1 to
+// 3) whose operands are scalars where mask has a bit set (bit i: operand
+// i): the pat the Compute functions take. It is 0 when every operand is a
+// scalar, which no loop computes (the value is a constant).
+func Pattern(arity int, mask uint) uint8 { return patternCodes[arity][mask] }
+
+// Compute sets d to op over the block's operands args in pattern pat, with
+// the vector code the selected ISA level has (kernels/internal/isa) and
+// the scalar loop for the rest.
+func Compute[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) {
+	compute(op, pat, d, args)
+}
+
+// ComputeVector is Compute with the vector code alone: it reports false,
+// computing nothing, where the selected level has none for op and T.
+func ComputeVector[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) bool {
+	return computeSIMD(op, pat, d, args)
+}
+
+// FusedPair returns the number of the fused loop computing op2(op1(a, b),
+// c) in one pass, or 0 when there is none.
+func FusedPair(op1, op2 ops.Op) uint8 { return fusedPair(op1, op2) }
+
+// ComputeFused is Compute for the fused pair numbered pair.
+func ComputeFused[T tensor.Number](pair, pat uint8, d []T, args *[3]Value[T]) {
+	computeFused(pair, pat, d, args)
+}
+
+// FusedTriple returns the number of the fused loop computing
+// op3(op2(op1(x, y), z), w) over four vectors, or 0 when there is none.
+func FusedTriple(op1, op2, op3 ops.Op) uint8 { return fusedTriple(op1, op2, op3) }
+
+// ComputeTriple is Compute for the fused triple numbered triple, whose four
+// operands are vectors.
+func ComputeTriple[T tensor.Number](triple uint8, d, x, y, z, w []T) {
+	computeTriple(triple, d, x, y, z, w)
+}
+
+// LanesOn reports whether the selected level runs the AVX2 lane assembly
+// (the executor streams long rows in blocks that suit it).
+func LanesOn() bool { return lanesOn() }
+
+// Fold folds v with op (add, max, min…) by the lane assembly, reporting
+// false where the selected level has no vector fold for op and T.
+func Fold[T tensor.Number](op ops.Op, v []T) (T, bool) { return laneFold(op, v) }
+
+// PartialSums is the number of partial sums the lane assembly's add fold
+// keeps for T (so a sum's rounding differs from a left-to-right one), or
+// 0 where it does not run.
+func PartialSums[T tensor.Number]() int { return lanePartialSums[T]() }
+
+// ApproxFloat32 reports whether the lane loops compute op in float32 with
+// kernels/internal/vmath's float32 polynomials (exp, log, tanh, sigmoid,
+// sin, cos), whose results are within vmath's 4-ulp rule of the scalar
+// loop's rather than equal to them, where vmath.Approx32 says they run
+// (pow goes through float64 and gives the scalar loop's bits).
+func ApproxFloat32(op ops.Op) bool {
+	switch op {
+	case ops.Exp, ops.Log, ops.Tanh, ops.Sigmoid, ops.Sin, ops.Cos:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package loops
+
+const raceEnabled = false
