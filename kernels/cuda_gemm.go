@@ -20,13 +20,13 @@ import (
 func gemmKernel(dtype tensor.DType) *Kernel {
 	s := cudasrc.GemmSpec(dtype)
 	key := s.Key()
-	return &Kernel{Name: kernelName(key), Key: key, spec: s, Threads: cudasrc.GemmTile * cudasrc.GemmTile}
+	return &Kernel{Name: cudasrc.KernelName(key), Key: key, spec: s, Threads: cudasrc.GemmTile * cudasrc.GemmTile}
 }
 
 // gemmLaunch returns the launch of the tiled product of geometry g for
 // dtype, without parameters, or nil when the product has no elements.
 func gemmLaunch(dtype tensor.DType, g expr.ProductGeometry) *Kernel {
-	tiles := ceilDiv(int64(g.M), cudasrc.GemmTile) * ceilDiv(int64(g.N), cudasrc.GemmTile)
+	tiles := cudasrc.GemmLaunch(g.M, g.N)
 	if tiles == 0 {
 		return nil
 	}

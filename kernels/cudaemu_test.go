@@ -19,6 +19,7 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -657,11 +658,11 @@ func argCase[T tensor.Number](name string, op ops.Reducer, x0 *tensor.Tensor[T],
 // every strategy runs at sizes the emulator runs quickly; it returns the
 // function that restores them.
 func emuTuning() func() {
-	saved := reduceTuning
-	reduceTuning.splitRowElements, reduceTuning.splitRowBlocks = 512, 64
-	reduceTuning.splitColThreads, reduceTuning.splitColElements = 1024, 8
-	reduceTuning.warpRowMax, reduceTuning.manyResultsBlocks = 48, 64
-	return func() { reduceTuning = saved }
+	saved := cudasrc.Tuning
+	cudasrc.Tuning.SplitRowElements, cudasrc.Tuning.SplitRowBlocks = 512, 64
+	cudasrc.Tuning.SplitColThreads, cudasrc.Tuning.SplitColElements = 1024, 8
+	cudasrc.Tuning.WarpRowMax, cudasrc.Tuning.ManyResultsBlocks = 48, 64
+	return func() { cudasrc.Tuning = saved }
 }
 
 // reduceCases are reductions of T over every strategy: one block per

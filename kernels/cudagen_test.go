@@ -13,6 +13,7 @@ import (
 	"github.com/laze-go/laze/grad"
 	"github.com/laze-go/laze/internal/fakedev"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -198,7 +199,7 @@ func TestKernelIdentity(t *testing.T) {
 		}
 		seen[k.Name] = k.Key
 	}
-	if got := kernelName(times2.Key); got != times2.Name || !strings.HasPrefix(got, "laze_") || len(got) != len("laze_")+16 {
+	if got := cudasrc.KernelName(times2.Key); got != times2.Name || !strings.HasPrefix(got, "laze_") || len(got) != len("laze_")+16 {
 		t.Errorf("name %q", got)
 	}
 }

@@ -114,7 +114,7 @@ func newKernel[T tensor.Number](p *program[T]) *Kernel {
 	spec := specOf(p)
 	key := spec.Key()
 	spec.ParamList = spec.Params()
-	return &Kernel{Name: kernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
+	return &Kernel{Name: cudasrc.KernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
 }
 
 // packParams sets k's Work and Params for p, which has k's structure:
@@ -122,17 +122,11 @@ func newKernel[T tensor.Number](p *program[T]) *Kernel {
 // k.Params' memory.
 func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 	spec := k.spec
-	total, folded := int64(1), int64(1) // elements (results, for a reduction); elements folded into each
-	for d, n := range p.shape {
-		if spec.Red != nil && spec.Reduced[d] {
-			folded *= int64(n)
-		} else {
-			total *= int64(n)
-		}
-	}
+	g := geometryOf(p)
+	total, folded := g.Sizes() // elements (results, for a reduction); elements folded into each
 	k.Work = total
 	var parts int64
-	k.Threads, k.Blocks, parts = launchShape(spec, p, total, folded)
+	k.Threads, k.Blocks, parts = cudasrc.LaunchShape(spec, g)
 	k.Params = k.Params[:0]
 	for _, pa := range spec.ParamList {
 		var v uint64

@@ -22,7 +22,7 @@ func TestNVRTCScans(t *testing.T) {
 		for _, r := range []ops.Reducer{ops.Sum, ops.Prod} {
 			for _, wide := range []bool{false, true} {
 				spec := cudasrc.ScanSpec(dtype, r.Def(), wide)
-				name := kernelName(spec.Key())
+				name := cudasrc.KernelName(spec.Key())
 				names = append(names, name)
 				src := spec.Source(name)
 				// one prelude for the whole unit

@@ -557,5 +557,5 @@ func launchSplit[T tensor.Number](d *onDevice, k *Kernel, pt *partials[T]) error
 func finishKernel(s *cudasrc.Spec) *Kernel {
 	f := s.Finish()
 	key := f.Key()
-	return &Kernel{Name: kernelName(key), Key: key, Reduction: true, spec: f, Threads: ReduceThreads}
+	return &Kernel{Name: cudasrc.KernelName(key), Key: key, Reduction: true, spec: f, Threads: ReduceThreads}
 }

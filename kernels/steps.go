@@ -357,10 +357,9 @@ func (s *scanStep[T]) kernel() *Kernel {
 	if s.length == 0 {
 		lines = 0
 	}
-	spec := cudasrc.ScanSpec(tensor.DTypeOf[T](), s.def, lines*int64(s.length) >= wideIndexFrom)
+	spec, threads, blocks := cudasrc.ScanLaunch(tensor.DTypeOf[T](), s.def, lines, int64(s.length))
 	key := spec.Key()
-	k := &Kernel{Name: kernelName(key), Key: key, spec: spec, Work: lines,
-		Threads: blockThreads, Blocks: max(ceilDiv(lines, blockThreads), 1)}
+	k := &Kernel{Name: cudasrc.KernelName(key), Key: key, spec: spec, Work: lines, Threads: threads, Blocks: blocks}
 	for _, pa := range spec.ParamList {
 		var v uint64
 		switch pa.Kind {

@@ -1,5 +1,7 @@
-// Package cudasrc writes the CUDA C source of the kernels package kernels
-// generates. It turns a kernel's structure (Spec) into the source of one
+// Package cudasrc is the CUDA backend's code generation: it decides how a
+// lowered pass runs on a GPU (launch.go: the variant, the reduction
+// strategy and the launch shape, from the pass's Geometry) and writes the
+// CUDA C source. It turns a kernel's structure (Spec) into the source of one
 // extern "C" __global__ function: elementwise programs (plain or
 // vectorised), reductions in each strategy (block, warp, column, split and
 // the split's finishing kernel), cumulative scans and the tiled matrix
@@ -10,7 +12,8 @@
 // size share one compiled kernel.
 //
 // Each op's CUDA text comes from the op table (internal/ops), the same
-// definition the CPU loops are generated from. Package kernels reads its
-// lowered programs into a Spec (kernels/cudaspec.go) and launches the
-// kernels; this package knows nothing of programs or tensors' memory.
+// definition the CPU loops are generated from. Package kernels describes
+// its lowered programs as a Geometry and a Spec (kernels/cudaspec.go) and
+// launches the kernels; this package knows nothing of programs or tensors'
+// memory.
 package cudasrc
