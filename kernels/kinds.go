@@ -10,10 +10,11 @@ import (
 // (expr.Elementwise), a view and a matrix product into the instructions of
 // the pass it is lowering; every other kind runs as steps of its own into a
 // temporary that the pass then reads, and stepsOf is its one table: a new
-// kind of that sort is a row here and a file of its own holding its
-// lowering, its steps (run on the CPU, launch on a device, describe for
-// Explain) and its part of the alias analysis. See docs/design.md, "How to
-// add a node kind".
+// kind of that sort is a row here and a file of its own holding the
+// function that computes it and its steps (run on the CPU, launch on a
+// device, describe for Explain). The alias analysis reads every kind
+// through expr.Parent's operands and needs no row. See docs/design.md,
+// "How to add a node kind".
 
 // stepsOf returns the function that computes n into a tensor of its own,
 // for a node kind that runs as steps of its own, or nil.
