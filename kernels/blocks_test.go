@@ -98,34 +98,6 @@ func TestReadLastLevelCache(t *testing.T) {
 	}
 }
 
-// TestGather checks the pointer-walking gather against indexing, for
-// positive, negative and zero-length walks of every remainder.
-func TestGather(t *testing.T) {
-	src := make([]float32, 200)
-	for i := range src {
-		src[i] = float32(i)
-	}
-	for _, c := range []struct{ off, stride int }{{0, 1}, {3, 7}, {199, -3}, {150, -1}, {5, 0}} {
-		for n := 0; n <= 9; n++ {
-			got := make([]float32, n)
-			gather(got, src, c.off, c.stride)
-			want := make([]float32, n)
-			for i := range want {
-				want[i] = src[c.off+i*c.stride]
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("gather off %d stride %d n %d (-want +got):\n%s", c.off, c.stride, n, diff)
-			}
-		}
-	}
-	defer func() {
-		if recover() == nil {
-			t.Error("a gather past the end of src did not panic")
-		}
-	}()
-	gather(make([]float32, 3), src, 190, 5)
-}
-
 // TestFusedTripleValues checks fused triples' values against the same
 // arithmetic written out, under the default block lengths and tiny blocks,
 // including a triple whose last operand is the destination itself, read in

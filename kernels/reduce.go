@@ -7,7 +7,6 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
-	"github.com/laze-go/laze/internal/scalar"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
@@ -79,7 +78,7 @@ func (r *reduceState[T]) newAccumulator(vals []T, idx []int64) *accumulator[T] {
 	if vals == nil {
 		vals = make([]T, r.size)
 	}
-	fill(vals, ops.Start[T](r.def.Identity))
+	loops.Fill(vals, ops.Start[T](r.def.Identity))
 	a := &accumulator[T]{vals: vals}
 	if r.compensated {
 		a.comp = make([]T, r.size)
@@ -88,7 +87,7 @@ func (r *reduceState[T]) newAccumulator(vals []T, idx []int64) *accumulator[T] {
 		if idx == nil {
 			idx = make([]int64, r.size)
 		}
-		fill(idx, math.MaxInt64)
+		loops.Fill(idx, math.MaxInt64)
 		a.idx = idx
 	}
 	return a
@@ -100,10 +99,10 @@ func (r *reduceState[T]) rewind() {
 	if r == nil || r.main == nil {
 		return
 	}
-	fill(r.main.vals, ops.Start[T](r.def.Identity))
+	loops.Fill(r.main.vals, ops.Start[T](r.def.Identity))
 	clear(r.main.comp)
 	if r.main.idx != nil {
-		fill(r.main.idx, math.MaxInt64)
+		loops.Fill(r.main.idx, math.MaxInt64)
 	}
 }
 
@@ -162,7 +161,7 @@ func (r *reduceState[T]) combineAt(a *accumulator[T], o int, v T, i int64) {
 	case r.compensated:
 		neumaier(&a.vals[o], &a.comp[o], v)
 	default:
-		a.vals[o] = combine(r.def.Combine, a.vals[o], v)
+		a.vals[o] = loops.Combine(r.def.Combine, a.vals[o], v)
 	}
 }
 
@@ -192,7 +191,7 @@ func (p *program[T]) fold(w *worker[T], res loops.Value[T], n int) {
 	v := res.Vec
 	if p.scalar {
 		v = w.regs[r.spare][:n]
-		fill(v, res.S)
+		loops.Fill(v, res.S)
 	}
 	off, stride := w.blockOffsets[0], p.strides[0][last]
 	var at, step int64
@@ -205,7 +204,7 @@ func (p *program[T]) fold(w *worker[T], res loops.Value[T], n int) {
 		return
 	}
 	if !r.def.Arg && stride == 1 {
-		combineVec(r.def.Combine, a.vals[off:off+n], v)
+		loops.CombineInto(r.def.Combine, a.vals[off:off+n], v)
 		return
 	}
 	for k, x := range v {
@@ -216,147 +215,10 @@ func (p *program[T]) fold(w *worker[T], res loops.Value[T], n int) {
 // foldBlock folds a block that belongs to one result element to one value
 // (and, for arg reductions, its index; element k has index at + k·step).
 func (r *reduceState[T]) foldBlock(v []T, at, step int64) (T, int64) {
-	switch {
-	case r.def.Arg:
-		return argFoldLanes(r.def.Combine, v, at, step)
-	case r.def.Combine == ops.Add:
-		return pairwiseSum(v), 0
+	if r.def.Arg {
+		return loops.ArgFold(r.def.Combine, v, at, step)
 	}
-	if acc, ok := loops.Fold(r.def.Combine, v); ok {
-		return acc, 0
-	}
-	acc := v[0]
-	for _, x := range v[1:] {
-		acc = combine(r.def.Combine, acc, x)
-	}
-	return acc, 0
-}
-
-// argFold is the ordered fold of an arg reduction over v, element k at
-// index at + k·step: ops.ArgBetter decides at each element.
-func argFold[T tensor.Number](combine ops.Op, v []T, at, step int64) (T, int64) {
-	best, bi := v[0], at
-	for k, x := range v[1:] {
-		if i := at + int64(k+1)*step; ops.ArgBetter(combine, x, i, best, bi) {
-			best, bi = x, i
-		}
-	}
-	return best, bi
-}
-
-// argFoldLanes is argFold's answer found faster where it can be: the
-// extreme value by the vector fold (laneFold), then its lowest index by a
-// scan for equal elements (tieIndex). Blocks the vector fold refuses (no
-// vector kernels at this level, an integer type, a NaN, a zero result,
-// fewer elements than a vector) and a NaN in the tail go to argFold.
-func argFoldLanes[T tensor.Number](combine ops.Op, v []T, at, step int64) (T, int64) {
-	if best, ok := loops.Fold(combine, v); ok && best == best {
-		return best, at + int64(tieIndex(v, best, step))*step
-	}
-	return argFold(combine, v, at, step)
-}
-
-// tieIndex is the position in v of the element equal to best (a value of
-// v, not NaN) whose index is the lowest, indices moving by step from one
-// element to the next: the first such element, or the last where the
-// indices fall (step < 0).
-// With the extreme value from the vector fold (laneFold: no NaN, not zero)
-// that is argFold's answer: ArgBetter prefers the better value, and of equal
-// ones the lower index.
-func tieIndex[T tensor.Number](v []T, best T, step int64) int {
-	if step < 0 {
-		for k := len(v) - 1; k >= 0; k-- {
-			if v[k] == best {
-				return k
-			}
-		}
-	}
-	for k, x := range v {
-		if x == best {
-			return k
-		}
-	}
-	panic("kernels: tieIndex: best is not in v")
-}
-
-// combine applies a reduction's combining op (add, multiply, maximum,
-// minimum) to two values.
-func combine[T tensor.Number](op ops.Op, a, b T) T {
-	switch op {
-	case ops.Add:
-		return a + b
-	case ops.Mul:
-		return a * b
-	case ops.Maximum:
-		return scalar.Maximum(a, b)
-	}
-	return scalar.Minimum(a, b)
-}
-
-// combineVec folds v elementwise into acc (acc[k] = op(acc[k], v[k])), with
-// the op's own loop, which the compiler keeps free of the switch.
-func combineVec[T tensor.Number](op ops.Op, acc, v []T) {
-	acc = acc[:len(v)]
-	if loops.ComputeVector(op, loops.PatVV, acc, &[3]loops.Value[T]{{Vec: acc}, {Vec: v}}) {
-		return
-	}
-	switch op {
-	case ops.Add:
-		for k, x := range v {
-			acc[k] += x
-		}
-	case ops.Mul:
-		for k, x := range v {
-			acc[k] *= x
-		}
-	default:
-		for k, x := range v {
-			acc[k] = combine(op, acc[k], x)
-		}
-	}
-}
-
-// pairwiseBase is the length under which pairwiseSum adds in one scalar
-// loop, with four accumulators (the lane loops' base case is longer: see
-// pairwiseSum); longer runs are halved recursively, so the rounding error
-// grows with the logarithm of the length instead of the length.
-const pairwiseBase = 128
-
-// pairwiseSum returns the sum of v by pairwise (cascade) summation. Where
-// the lane loops add the base case, it is sixteen additions long for each
-// of their partial sums (1024 elements of float32, 512 of float64), as deep
-// as each of NumPy's eight accumulators over its blocks of 128: fewer,
-// longer calls of the lane loop, whose per-call cost dominated rows of a
-// thousand elements at the scalar loop's base of 128.
-func pairwiseSum[T tensor.Number](v []T) T {
-	base := pairwiseBase
-	if partial := loops.PartialSums[T](); partial > 0 {
-		base = 16 * partial
-	}
-	return pairwiseSumFrom(v, base)
-}
-
-// pairwiseSumFrom is pairwiseSum with the base case's length.
-func pairwiseSumFrom[T tensor.Number](v []T, base int) T {
-	if len(v) > base {
-		h := len(v) / 2
-		return pairwiseSumFrom(v[:h], base) + pairwiseSumFrom(v[h:], base)
-	}
-	if s, ok := loops.Fold(ops.Add, v); ok {
-		return s
-	}
-	var s0, s1, s2, s3 T
-	k := 0
-	for ; k+4 <= len(v); k += 4 {
-		s0 += v[k]
-		s1 += v[k+1]
-		s2 += v[k+2]
-		s3 += v[k+3]
-	}
-	for ; k < len(v); k++ {
-		s0 += v[k]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return loops.Fold(r.def.Combine, v), 0
 }
 
 // neumaier adds x to the compensated sum (sum, comp): Neumaier's variant of

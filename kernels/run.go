@@ -7,7 +7,6 @@ import (
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/kernels/internal/par"
-	"github.com/laze-go/laze/tensor"
 )
 
 // blockSize is the number of elements of the innermost dimension an
@@ -323,7 +322,7 @@ func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *accumulator[T]) {
 			xOff += c.group * p.strides[1][last-1]
 		}
 		v, _ := p.red.foldBlock(data[xOff:xOff+inner], 0, 0)
-		v = combine(def.Combine, start, v)
+		v = loops.Combine(def.Combine, start, v)
 		if def.Average {
 			v /= count
 		}
@@ -380,7 +379,7 @@ func (p *program[T]) block(w *worker[T], n int) {
 			vals[s].S = data[off]
 		default:
 			r := w.regs[p.leafReg[i]][:n]
-			gather(r, data, off, stride)
+			loops.Gather(r, data, off, stride)
 			vals[s].Vec = r
 		}
 	}
@@ -417,7 +416,7 @@ func (p *program[T]) block(w *worker[T], n int) {
 	}
 	if !p.teeInPlace {
 		for _, o := range p.outs {
-			store(p.data[o.operand], w.blockOffsets[o.operand], p.strides[o.operand][last], n, o.scalar, vals[o.slot])
+			loops.Store(p.data[o.operand], w.blockOffsets[o.operand], p.strides[o.operand][last], n, o.scalar, vals[o.slot])
 		}
 	}
 	res := vals[p.result]
@@ -425,73 +424,7 @@ func (p *program[T]) block(w *worker[T], n int) {
 		p.fold(w, res, n)
 		return
 	}
-	store(dst, dstOff, dstStride, n, p.scalar, res)
-}
-
-// store writes a block's n values (or its one value, for a scalar) into
-// dst, stride apart from off.
-func store[T tensor.Number](dst []T, off, stride, n int, scalar bool, v loops.Value[T]) {
-	switch {
-	case scalar && stride == 1:
-		fill(dst[off:off+n], v.S)
-	case scalar:
-		fillStrided(dst, off, stride, n, v.S)
-	case stride == 1:
-		copy(dst[off:off+n], v.Vec)
-	default:
-		scatter(dst, off, stride, v.Vec)
-	}
-}
-
-// gather copies n = len(d) elements of src, stride apart from off, into d.
-// It checks the first and the last index once, then walks src by pointer,
-// four elements a trip, never pointing past the last element it reads: the
-// per-element bounds checks and multiplications were a third of a
-// transpose's time (BenchmarkElementwise/transpose).
-func gather[T tensor.Number](d, src []T, off, stride int) {
-	n := len(d)
-	if n == 0 {
-		return
-	}
-	_ = src[off]
-	_ = src[off+(n-1)*stride]
-	step := stride * int(unsafe.Sizeof(*new(T)))
-	p := unsafe.Pointer(&src[off])
-	i := 0
-	for ; i+4 < n; i += 4 { // leaves 1 to 4 elements, so p stays within src
-		dd := (*[4]T)(d[i:])
-		dd[0] = *(*T)(p)
-		dd[1] = *(*T)(unsafe.Add(p, step))
-		dd[2] = *(*T)(unsafe.Add(p, 2*step))
-		dd[3] = *(*T)(unsafe.Add(p, 3*step))
-		p = unsafe.Add(p, 4*step)
-	}
-	for {
-		d[i] = *(*T)(p)
-		if i++; i == n {
-			return
-		}
-		p = unsafe.Add(p, step)
-	}
-}
-
-// scatter copies v into dst, stride apart from off.
-func scatter[T tensor.Number](dst []T, off, stride int, v []T) {
-	for i, x := range v {
-		dst[off+i*stride] = x
-	}
-}
-
-func fill[T tensor.Number](d []T, v T) {
-	for i := range d {
-		d[i] = v
-	}
-}
-
-func fillStrided[T tensor.Number](dst []T, off, stride, n int, v T) {
-	for i := range n {
-		dst[off+i*stride] = v
-	}
+	loops.Store(dst, dstOff, dstStride, n, p.scalar, res)
 }
 
 // cost is the program's rough time per element, in adds.

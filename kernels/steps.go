@@ -12,6 +12,7 @@ import (
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -328,7 +329,7 @@ func (s *scanStep[T]) run() {
 			row := base + k*s.inner
 			acc := dst[row : row+s.inner]
 			copy(acc, dst[row-s.inner:row])
-			combineVec(op, acc, src[row:row+s.inner])
+			loops.CombineInto(op, acc, src[row:row+s.inner])
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 // themselves are generated from the op table (loops_gen.go, the scalar
 // loops; loops_vmath_gen.go and loops_simd_gen.go, the vector dispatch)
 // and by kernels/internal/vmath/asmgen (zlanes_amd64.*, the AVX2 lane
-// assembly); these names are the only ones kernels uses.
+// assembly); these names and block.go's (a reduction's folds of a block,
+// a block's gather and store) are all kernels uses.
 
 // PatVV and PatVVV are the operand patterns of a binary and a ternary op
 // whose operands are all vectors: the patterns Pattern gives for a scalar
@@ -30,12 +31,6 @@ func Pattern(arity int, mask uint) uint8 { return patternCodes[arity][mask] }
 // the scalar loop for the rest.
 func Compute[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) {
 	compute(op, pat, d, args)
-}
-
-// ComputeVector is Compute with the vector code alone: it reports false,
-// computing nothing, where the selected level has none for op and T.
-func ComputeVector[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) bool {
-	return computeSIMD(op, pat, d, args)
 }
 
 // FusedPair returns the number of the fused loop computing op2(op1(a, b),
@@ -60,15 +55,6 @@ func ComputeTriple[T tensor.Number](triple uint8, d, x, y, z, w []T) {
 // LanesOn reports whether the selected level runs the AVX2 lane assembly
 // (the executor streams long rows in blocks that suit it).
 func LanesOn() bool { return lanesOn() }
-
-// Fold folds v with op (add, max, min…) by the lane assembly, reporting
-// false where the selected level has no vector fold for op and T.
-func Fold[T tensor.Number](op ops.Op, v []T) (T, bool) { return laneFold(op, v) }
-
-// PartialSums is the number of partial sums the lane assembly's add fold
-// keeps for T (so a sum's rounding differs from a left-to-right one), or
-// 0 where it does not run.
-func PartialSums[T tensor.Number]() int { return lanePartialSums[T]() }
 
 // ApproxFloat32 reports whether the lane loops compute op in float32 with
 // kernels/internal/vmath's float32 polynomials (exp, log, tanh, sigmoid,

@@ -1,4 +1,4 @@
-package kernels
+package loops
 
 import (
 	"math"
@@ -50,7 +50,7 @@ func argFoldMatches[T tensor.Number](t *testing.T) {
 				at := int64(5 * n)
 				for _, op := range []ops.Op{ops.Maximum, ops.Minimum} {
 					wantV, wantI := argFold(op, v, at, step)
-					gotV, gotI := argFoldLanes(op, v, at, step)
+					gotV, gotI := ArgFold(op, v, at, step)
 					same := func(a, b T) bool { return a == b || (a != a && b != b) }
 					if !same(gotV, wantV) || gotI != wantI {
 						t.Fatalf("%T %v of %v (at %d, step %d): got %v at %d, want %v at %d\n%s",
@@ -60,4 +60,32 @@ func argFoldMatches[T tensor.Number](t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGather checks the pointer-walking gather against indexing, for
+// positive, negative and zero-length walks of every remainder.
+func TestGather(t *testing.T) {
+	src := make([]float32, 200)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	for _, c := range []struct{ off, stride int }{{0, 1}, {3, 7}, {199, -3}, {150, -1}, {5, 0}} {
+		for n := 0; n <= 9; n++ {
+			got := make([]float32, n)
+			Gather(got, src, c.off, c.stride)
+			want := make([]float32, n)
+			for i := range want {
+				want[i] = src[c.off+i*c.stride]
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("gather off %d stride %d n %d (-want +got):\n%s", c.off, c.stride, n, diff)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a gather past the end of src did not panic")
+		}
+	}()
+	Gather(make([]float32, 3), src, 190, 5)
 }
