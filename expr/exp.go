@@ -34,13 +34,15 @@ type Parent interface {
 
 // Elementwise is implemented by the op nodes (Unary, Binary, Ternary): an
 // op applied to the elements of its operands, broadcast together. Code that
-// treats the three alike (lowering, the plan cache's signature, gradients)
-// reads them through it rather than switching on the three types.
+// treats the three alike (lowering, gradients, rewrites) reads them through
+// it rather than switching on the three types. Only this package's op
+// nodes implement it (Check validates their operands as op nodes).
 type Elementwise[T tensor.Number] interface {
 	Exp[T]
 	// OpParts returns the node's op and its operands, xs[:n]; n is 0 for
 	// a nil node. It does not allocate.
 	OpParts() (op Op, xs [3]Exp[T], n int)
+	opNode()
 }
 
 // Op names an elementwise operation (add, exp, where…). Its String method
@@ -94,6 +96,10 @@ func (c *Const[T]) Shape() shape.Shape { return shape.Shape{} }
 
 // Shape returns the shape of X.
 func (n *Named[T]) Shape() shape.Shape { return n.X.Shape() }
+
+func (*Unary[T]) opNode()   {}
+func (*Binary[T]) opNode()  {}
+func (*Ternary[T]) opNode() {}
 
 // OpParts returns Op and X.
 func (u *Unary[T]) OpParts() (Op, [3]Exp[T], int) {

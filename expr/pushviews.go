@@ -230,7 +230,8 @@ func (p pusher[T]) pushNode(e Exp[T], chain *viewChain) Exp[T] {
 		v, k := p.leaf(n, chain)
 		return wrap(v, chain.after(k))
 	case viewRewriter:
-		return n.pushViews(p.pushState, chain).(Exp[T])
+		x, _ := n.pushViews(p.pushState, chain).(Exp[T]) // nil for a nil operand (unreachable: the tree was checked)
+		return x
 	}
 	return wrap(e, chain)
 }

@@ -316,3 +316,24 @@ func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
+
+// TestManyOperandsVectorised checks that a pass reading more operands than
+// a word has bits (70 float32 tensors added together) still takes the
+// vectorised kernel: the alignment of every operand is one fact of the
+// pass's geometry, not a bit per operand.
+func TestManyOperandsVectorised(t *testing.T) {
+	const n = 70
+	var e expr.Exp[float32] = tensor.Ones[float32](1024)
+	for range n - 1 {
+		e = expr.Add(e, expr.Exp[float32](tensor.Ones[float32](1024)))
+	}
+	src, err := CUDASource(tensor.Zeros[float32](1024), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key, _ := strings.Cut(src, "from the structure: ")
+	key, _, _ = strings.Cut(key, "\n")
+	if !strings.Contains(key, "vec=4") {
+		t.Errorf("%d operands: the kernel is not vectorised: %q", n, key)
+	}
+}

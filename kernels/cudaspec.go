@@ -25,10 +25,11 @@ const ReduceThreads = cudasrc.ReduceThreads
 // geometryOf describes p's shape, strides and alignment for the launch
 // policy, without allocating.
 func geometryOf[T tensor.Number](p *program[T]) cudasrc.Geometry {
-	g := cudasrc.Geometry{Shape: p.shape, Strides: p.strides, ItemSize: tensor.ItemSize[T](), Reduce: p.red != nil}
+	g := cudasrc.Geometry{Shape: p.shape, Strides: p.strides, ItemSize: tensor.ItemSize[T](), Reduce: p.red != nil, Aligned: true}
 	for k, m := range p.mems {
-		if m.itemSize == g.ItemSize && vectorAligned(m, p.offsets[k]) {
-			g.Aligned |= 1 << k
+		st := p.strides[k]
+		if len(st) == 1 && st[0] == 1 && (m.itemSize != g.ItemSize || !vectorAligned(m, p.offsets[k])) {
+			g.Aligned = false
 		}
 	}
 	return g

@@ -8,8 +8,10 @@ import (
 // The node kinds of package expr, as this package evaluates them. Lowering
 // (lowering.node, lower.go) turns a tensor, a constant, an op node
 // (expr.Elementwise), a view and a matrix product into the instructions of
-// the pass it is lowering; every other kind runs as steps of its own into a
-// temporary that the pass then reads, and stepsOf is its one table: a new
+// the pass it is lowering, looks through names and chains, and reads the
+// nodes whose operand has another element type (casts, arg reductions:
+// expr.Foreign) through cast.go; every other kind runs as steps of its own
+// into a temporary that the pass then reads, and stepsOf is its one table: a new
 // kind of that sort is a row here and a file of its own holding the
 // function that computes it and its steps (run on the CPU, launch on a
 // device, describe for Explain). The alias analysis reads every kind

@@ -70,7 +70,7 @@ var Tuning = struct {
 type Geometry struct {
 	Shape    []int
 	Strides  [][]int
-	Aligned  uint64 // bit k: operand k's first element is 16-byte aligned and of ItemSize bytes
+	Aligned  bool // every operand that walks the (one) dimension with stride 1 has ItemSize-byte elements and starts 16-byte aligned
 	ItemSize int
 	Reduce   bool
 }
@@ -100,7 +100,7 @@ func Variant(g Geometry) uint8 {
 	}
 	total, folded := g.Sizes()
 	vec := !g.Reduce && len(g.Shape) == 1
-	for k, st := range g.Strides {
+	for _, st := range g.Strides {
 		span := int64(0)
 		for d, x := range st {
 			span += int64(abs(x)) * int64(max(g.Shape[d]-1, 0))
@@ -109,9 +109,9 @@ func Variant(g Geometry) uint8 {
 			}
 		}
 		limit = max(limit, span)
-		if vec && len(st) == 1 && st[0] == 1 && g.Aligned&(1<<k) == 0 {
-			vec = false
-		}
+	}
+	if !g.Aligned {
+		vec = false
 	}
 	if limit >= wideIndexFrom {
 		v |= variantWide
@@ -156,7 +156,7 @@ func tiledOperands(g Geometry) uint64 {
 	}
 	var mask uint64
 	n := 0
-	for k := 1; k < len(g.Strides) && n < maxTiled; k++ {
+	for k := 1; k < min(len(g.Strides), 64) && n < maxTiled; k++ { // Spec.Tiled has a bit per operand
 		st := g.Strides[k]
 		if abs(st[r-2]) == 1 && st[r-1] != 0 && abs(st[r-1]) != 1 {
 			mask |= 1 << k

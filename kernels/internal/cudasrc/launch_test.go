@@ -12,7 +12,6 @@ import (
 // grid", "Reductions on a device"): the variant bits, the strategy a
 // reduction takes, and the launch shape.
 func TestVariantAndLaunch(t *testing.T) {
-	const all = ^uint64(0)
 	contiguous := func() [][]int { return [][]int{{1}, {1}} }
 	tests := []struct {
 		name                   string
@@ -23,19 +22,19 @@ func TestVariantAndLaunch(t *testing.T) {
 		blocks, parts          int64
 		specRed, specLastFolds bool
 	}{
-		{name: "flat float64: vectors of 2", g: Geometry{Shape: []int{1000}, Strides: contiguous(), Aligned: all, ItemSize: 8},
+		{name: "flat float64: vectors of 2", g: Geometry{Shape: []int{1000}, Strides: contiguous(), Aligned: true, ItemSize: 8},
 			vec: true, threads: 256, blocks: 2, parts: 1},
-		{name: "flat, an operand misaligned: no vectors", g: Geometry{Shape: []int{1000}, Strides: contiguous(), Aligned: 1, ItemSize: 8},
+		{name: "flat, an operand misaligned: no vectors", g: Geometry{Shape: []int{1000}, Strides: contiguous(), Aligned: false, ItemSize: 8},
 			threads: 256, blocks: 4, parts: 1},
-		{name: "flat, a broadcast operand: vectors", g: Geometry{Shape: []int{1000}, Strides: [][]int{{1}, {0}}, Aligned: 1, ItemSize: 4},
+		{name: "flat, a broadcast operand: vectors", g: Geometry{Shape: []int{1000}, Strides: [][]int{{1}, {0}}, Aligned: true, ItemSize: 4},
 			vec: true, threads: 256, blocks: 1, parts: 1},
-		{name: "strided: no vectors", g: Geometry{Shape: []int{1000}, Strides: [][]int{{1}, {2}}, Aligned: all, ItemSize: 8},
+		{name: "strided: no vectors", g: Geometry{Shape: []int{1000}, Strides: [][]int{{1}, {2}}, Aligned: true, ItemSize: 8},
 			threads: 256, blocks: 4, parts: 1},
-		{name: "span past 2^30: wide indices", g: Geometry{Shape: []int{4, 1 << 29}, Strides: [][]int{{1 << 29, 1}, {1, 4}}, Aligned: all, ItemSize: 4},
+		{name: "span past 2^30: wide indices", g: Geometry{Shape: []int{4, 1 << 29}, Strides: [][]int{{1 << 29, 1}, {1, 4}}, Aligned: true, ItemSize: 4},
 			wide: true, threads: 256, blocks: 1 << 23, parts: 1},
-		{name: "a transposed operand: tiled", g: Geometry{Shape: []int{64, 64}, Strides: [][]int{{64, 1}, {1, 64}}, Aligned: all, ItemSize: 8},
+		{name: "a transposed operand: tiled", g: Geometry{Shape: []int{64, 64}, Strides: [][]int{{64, 1}, {1, 64}}, Aligned: true, ItemSize: 8},
 			tiled: true, threads: 256, blocks: 4, parts: 1},
-		{name: "transposed but short: not tiled", g: Geometry{Shape: []int{8, 64}, Strides: [][]int{{64, 1}, {1, 8}}, Aligned: all, ItemSize: 8},
+		{name: "transposed but short: not tiled", g: Geometry{Shape: []int{8, 64}, Strides: [][]int{{64, 1}, {1, 8}}, Aligned: true, ItemSize: 8},
 			threads: 256, blocks: 2, parts: 1},
 		{name: "few long rows: split", g: Geometry{Shape: []int{4, 1 << 20}, Strides: [][]int{{1, 0}, {1 << 20, 1}}, ItemSize: 8, Reduce: true},
 			strategy: RedSplit, threads: 256, blocks: 4 * 128, parts: 128, specRed: true, specLastFolds: true},

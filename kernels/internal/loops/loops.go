@@ -10,7 +10,8 @@ import (
 // loops; loops_vmath_gen.go and loops_simd_gen.go, the vector dispatch)
 // and by kernels/internal/vmath/asmgen (zlanes_amd64.*, the AVX2 lane
 // assembly); these names and block.go's (a reduction's folds of a block,
-// a block's gather and store) are all kernels uses.
+// a block's gather and store) are all kernels uses (ApproxFloat32 serves
+// its tests).
 
 // PatVV and PatVVV are the operand patterns of a binary and a ternary op
 // whose operands are all vectors: the patterns Pattern gives for a scalar
