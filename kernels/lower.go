@@ -427,7 +427,7 @@ func (l *lowering[T]) repattern() {
 		in := &l.p.code[k]
 		arity := in.op.Arity()
 		mask := l.scalarMask(in.args[:arity])
-		in.pat = loops.Pattern(arity, uint(mask))
+		in.pat = loops.Pattern(arity, mask)
 		l.scalarAt[in.out] = mask == 1<<arity-1
 	}
 }
@@ -493,7 +493,7 @@ func feedsNext(in, next instr, uses []int) bool {
 func (l *lowering[T]) fusedPairOf(in, next instr, pair uint8) instr {
 	fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: toDst,
 		args: [4]int{in.args[0], in.args[1], next.args[1]}}
-	fused.pat = loops.Pattern(3, uint(l.scalarMask(fused.args[:3])))
+	fused.pat = loops.Pattern(3, l.scalarMask(fused.args[:3]))
 	return fused
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/laze-go/laze/internal/isa"
 	"github.com/laze-go/laze/internal/ops"
-	"github.com/laze-go/laze/internal/scalar"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -188,11 +187,7 @@ func foldLanes[T float32 | float64](op ops.Op, v []T, sum func(*T, int) T, maxOf
 		return 0, false
 	}
 	for _, x := range v[n:] {
-		if op == ops.Maximum {
-			r = scalar.Maximum(r, x)
-		} else {
-			r = scalar.Minimum(r, x)
-		}
+		r = Combine(op, r, x)
 	}
 	return r, true
 }

@@ -98,7 +98,7 @@ func laneFoldMatches[T float32 | float64](t *testing.T) {
 			for _, op := range []ops.Op{ops.Maximum, ops.Minimum, ops.Add} {
 				want := v[0]
 				for _, x := range v[1:] {
-					want = ops.Apply(op, want, x, 0)
+					want = Combine(op, want, x)
 				}
 				got, ok := laneFold(op, v)
 				if !ok {

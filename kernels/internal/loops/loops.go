@@ -25,7 +25,7 @@ const (
 // 3) whose operands are scalars where mask has a bit set (bit i: operand
 // i): the pat the Compute functions take. It is 0 when every operand is a
 // scalar, which no loop computes (the value is a constant).
-func Pattern(arity int, mask uint) uint8 { return patternCodes[arity][mask] }
+func Pattern(arity, mask int) uint8 { return patternCodes[arity][mask] }
 
 // Compute sets d to op over the block's operands args in pattern pat, with
 // the vector code the selected ISA level has (kernels/internal/isa) and
