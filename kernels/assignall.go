@@ -5,6 +5,7 @@ import (
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -215,13 +216,13 @@ func lowerAll[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []ex
 		slots[i] = s
 	}
 	p := l.p
-	p.result = slots[0]
-	p.leaves = l.leaves
+	p.Result = slots[0]
+	p.Leaves = l.leaves
 	for i, d := range dsts[1:] {
-		p.outs = append(p.outs, output{operand: len(l.bstrides), slot: slots[1+i]})
+		p.Outs = append(p.Outs, ir.Output{Operand: len(l.bstrides), Slot: slots[1+i]})
 		l.addOperand(d.Elems(friend.K), d.Offset(), d.StridesView(friend.K), memOf(d))
 	}
-	p.shape, p.strides = shape.Coalesce(l.dims, l.bstrides...)
+	p.Shape, p.Strides = shape.Coalesce(l.dims, l.bstrides...)
 	l.allocateRegisters()
 	return p, nil
 }

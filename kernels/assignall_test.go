@@ -195,11 +195,11 @@ func TestAssignAllFusesSharedNodes(t *testing.T) {
 	// w*x + b, tanh, h*h, 1 - ·, · * y, then dz*x and dz*w: eight ops
 	// (a fused pair counted as its two), against 7+7+6+3 in the trees.
 	ops := 0
-	for _, in := range p.code {
-		ops += len(in.chain())
+	for _, in := range p.Code {
+		ops += len(in.Chain())
 	}
 	if ops != 8 {
-		t.Errorf("the program computes %d ops, want 8 (each shared node once): %+v", ops, p.code)
+		t.Errorf("the program computes %d ops, want 8 (each shared node once): %+v", ops, p.Code)
 	}
 	for _, cfg := range evaluatorConfigs {
 		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {

@@ -144,10 +144,10 @@ type banded interface {
 	bander() (bander, bool)
 }
 
-func (s *assignStep[T]) bander() (bander, bool) { return s.p, s.p.first == nil && !s.p.noop }
+func (s *assignStep[T]) bander() (bander, bool) { return s.p, s.p.first == nil && !s.p.Noop }
 
 func (s *reduceStep[T]) bander() (bander, bool) {
-	return s.p, !s.p.red.def.Arg && s.g.Count > 0
+	return s.p, !s.p.red.Def.Arg && s.g.Count > 0
 }
 
 // bandGroup returns the end of the group of steps starting at steps[i], or
@@ -293,11 +293,11 @@ func (g bandedGroup) run() {
 }
 
 func (p *program[T]) bandShape() (shape.Shape, bool) {
-	last := len(p.shape) - 1
-	if last < 1 || p.shape[last] == 0 || p.first != nil {
+	last := len(p.Shape) - 1
+	if last < 1 || p.Shape[last] == 0 || p.first != nil {
 		return nil, false
 	}
-	for _, c := range p.convert {
+	for _, c := range p.Convert {
 		if c != nil {
 			return nil, false
 		}
@@ -306,41 +306,41 @@ func (p *program[T]) bandShape() (shape.Shape, bool) {
 		return nil, false
 	}
 	if p.red != nil {
-		if p.red.def.Arg || p.strides[0][last] != 0 {
+		if p.red.Def.Arg || p.Strides[0][last] != 0 {
 			return nil, false
 		}
-		for _, s := range p.strides[0][:last] {
+		for _, s := range p.Strides[0][:last] {
 			if s == 0 {
 				return nil, false // folds across rows
 			}
 		}
 	}
-	return p.shape, true
+	return p.Shape, true
 }
 
 func (p *program[T]) accesses(to []bandAccess) []bandAccess {
 	size := unsafe.Sizeof(*new(T))
-	for k, data := range p.data {
+	for k, data := range p.Data {
 		if data == nil {
 			continue // the arg reductions' positions: not memory
 		}
 		written := k == 0
-		for _, o := range p.outs {
-			written = written || o.operand == k
+		for _, o := range p.Outs {
+			written = written || o.Operand == k
 		}
-		start := uintptr(unsafe.Pointer(unsafe.SliceData(data))) + uintptr(p.offsets[k])*size
-		to = append(to, newBandAccess(start, size, p.strides[k], p.shape, written))
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(data))) + uintptr(p.Offsets[k])*size
+		to = append(to, newBandAccess(start, size, p.Strides[k], p.Shape, written))
 	}
 	return to
 }
 
 func (p *program[T]) rowBytes() int {
-	return p.shape[len(p.shape)-1] * int(unsafe.Sizeof(*new(T)))
+	return p.Shape[len(p.Shape)-1] * int(unsafe.Sizeof(*new(T)))
 }
 
 func (p *program[T]) work() int {
 	n := 1
-	for _, d := range p.shape {
+	for _, d := range p.Shape {
 		n *= d
 	}
 	return n * p.cost()
@@ -369,8 +369,8 @@ func (p *program[T]) startRows() (run func(g0, g1 int), stop func()) {
 // dimensions, a reduction along the last axis only (one accumulator per
 // row).
 func (r *reduceState[T]) finishRows(p *program[T], g0, g1 int) {
-	outer := p.shape[:len(p.shape)-1]
+	outer := p.Shape[:len(p.Shape)-1]
 	for g := g0; g < g1; g++ {
-		r.finishAt(p.offsets[0] + shape.FlatOffset(g, outer, p.strides[0]))
+		r.finishAt(p.Offsets[0] + shape.FlatOffset(g, outer, p.Strides[0]))
 	}
 }

@@ -57,8 +57,8 @@ func TestBlockLengthRules(t *testing.T) {
 			t.Errorf("%s: block %d, want %d", tc.name, got, tc.want)
 		}
 	}
-	if got := lowered(t, dst, poly4); len(got.code) != 1 || got.code[0].triple == 0 {
-		t.Errorf("a*b + c - e lowers to %d instructions (triple %d), want one fused triple", len(got.code), got.code[0].triple)
+	if got := lowered(t, dst, poly4); len(got.Code) != 1 || got.Code[0].Triple == 0 {
+		t.Errorf("a*b + c - e lowers to %d instructions (triple %d), want one fused triple", len(got.Code), got.Code[0].Triple)
 	}
 }
 
@@ -110,8 +110,8 @@ func TestFusedTripleValues(t *testing.T) {
 			dst := tensor.Rand[float64](4, n)
 			old := slices.Clone(dst.Data())
 			e := expr.Of(a).Sub(b).Mul(c).Add(dst) // (a - b) * c + dst
-			if p := lowered(t, dst, e); len(p.code) != 1 || p.code[0].triple == 0 {
-				t.Fatalf("%s: (a - b) * c + dst lowers to %d instructions, want one fused triple", cfg.name, len(p.code))
+			if p := lowered(t, dst, e); len(p.Code) != 1 || p.Code[0].Triple == 0 {
+				t.Fatalf("%s: (a - b) * c + dst lowers to %d instructions, want one fused triple", cfg.name, len(p.Code))
 			}
 			if err := Assign(dst, e); err != nil {
 				t.Fatal(err)

@@ -5,16 +5,15 @@ import (
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
 
-// converter reads an operand of another element type, converting to T.
+// converter is an ir.Converter that names the tensor it reads, for
+// Explain; lowering makes every leaf conversion one.
 type converter[T tensor.Number] interface {
-	// load fills d with the elements stride apart from off.
-	load(d []T, off, stride int)
-	// at returns the element at off.
-	at(off int) T
+	ir.Converter[T]
 	// source names the tensor read, for Explain.
 	source(pl *plan) string
 }
@@ -29,7 +28,7 @@ func (c conversion[T, S]) source(pl *plan) string {
 	return fmt.Sprintf("%s (%s, converted)", nameOf(pl, c.t), tensor.DTypeOf[S]())
 }
 
-func (c conversion[T, S]) load(d []T, off, stride int) {
+func (c conversion[T, S]) Load(d []T, off, stride int) {
 	if stride == 1 {
 		for k, v := range c.src[off : off+len(d)] {
 			d[k] = T(v)
@@ -41,7 +40,7 @@ func (c conversion[T, S]) load(d []T, off, stride int) {
 	}
 }
 
-func (c conversion[T, S]) at(off int) T { return T(c.src[off]) }
+func (c conversion[T, S]) At(off int) T { return T(c.src[off]) }
 
 // castLeaf lowers Cast[T](x) for x of element type S: x as a tensor (itself,
 // or its value computed once into a temporary), read block by block through

@@ -6,6 +6,7 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -25,10 +26,10 @@ const ReduceThreads = cudasrc.ReduceThreads
 // geometryOf describes p's shape, strides and alignment for the launch
 // policy, without allocating.
 func geometryOf[T tensor.Number](p *program[T]) cudasrc.Geometry {
-	g := cudasrc.Geometry{Shape: p.shape, Strides: p.strides, ItemSize: tensor.ItemSize[T](), Reduce: p.red != nil, Aligned: true}
+	g := cudasrc.Geometry{Shape: p.Shape, Strides: p.Strides, ItemSize: tensor.ItemSize[T](), Reduce: p.red != nil, Aligned: true}
 	for k, m := range p.mems {
-		st := p.strides[k]
-		if len(st) == 1 && st[0] == 1 && (m.itemSize != g.ItemSize || !vectorAligned(m, p.offsets[k])) {
+		st := p.Strides[k]
+		if len(st) == 1 && st[0] == 1 && (m.itemSize != g.ItemSize || !vectorAligned(m, p.Offsets[k])) {
 			g.Aligned = false
 		}
 	}
@@ -53,26 +54,26 @@ func vectorAligned(m operandMem, offset int) bool {
 
 // specOf describes p's structure. p must not be a no-op.
 func specOf[T tensor.Number](p *program[T]) *cudasrc.Spec {
-	s := &cudasrc.Spec{Kind: cudasrc.KindMap, DType: tensor.DTypeOf[T](), Rank: len(p.shape), PosOp: -1,
-		Code: cudaInstrs(p.code), LeafSlot: p.leafSlot, Result: p.result}
+	s := &cudasrc.Spec{Kind: cudasrc.KindMap, DType: tensor.DTypeOf[T](), Rank: len(p.Shape), PosOp: -1,
+		Code: cudaInstrs(p.Code), LeafSlot: p.LeafSlot, Result: p.Result}
 	s.CType = cudasrc.CTypes[s.DType]
 	if p.red != nil {
 		s.Kind = cudasrc.KindReduce
-		def := p.red.def
+		def := p.red.Def
 		s.Red = &def
 		s.Identity = cudasrc.IdentityLiteral(ops.Start[T](def.Identity))
 		if def.Arg {
-			s.PosOp = p.red.pos
+			s.PosOp = p.red.Pos
 		}
 	}
-	for _, c := range p.consts {
-		s.Consts = append(s.Consts, c.slot)
+	for _, c := range p.Consts {
+		s.Consts = append(s.Consts, c.Slot)
 	}
-	for _, c := range p.convert {
+	for _, c := range p.Convert {
 		s.LeafConv = append(s.LeafConv, c != nil)
 	}
 	s.Flat = s.Red == nil && s.Rank == 1
-	for k, st := range p.strides {
+	for k, st := range p.Strides {
 		o := cudasrc.Operand{DType: p.mems[k].dtype}
 		if o.DType == tensor.Invalid {
 			o.DType = s.DType
@@ -92,18 +93,18 @@ func specOf[T tensor.Number](p *program[T]) *cudasrc.Spec {
 	if s.Red != nil {
 		s.Reduced = make([]bool, s.Rank)
 		for d := range s.Rank {
-			s.Reduced[d] = p.strides[0][d] == 0
+			s.Reduced[d] = p.Strides[0][d] == 0
 		}
 	}
 	return s
 }
 
 // cudaInstrs converts a program's instructions to the code generator's.
-func cudaInstrs(code []instr) []cudasrc.Instr {
+func cudaInstrs(code []ir.Instr) []cudasrc.Instr {
 	out := make([]cudasrc.Instr, len(code))
 	for i := range code {
 		in := &code[i]
-		out[i] = cudasrc.Instr{Op: in.op, Op2: in.op2, Op3: in.op3, Steps: len(in.chain()), NArgs: in.arity(), Out: in.out, Args: in.args}
+		out[i] = cudasrc.Instr{Op: in.Op, Op2: in.Op2, Op3: in.Op3, Steps: len(in.Chain()), NArgs: in.Arity(), Out: in.Out, Args: in.Args}
 	}
 	return out
 }

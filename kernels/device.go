@@ -72,7 +72,7 @@ func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
 // programKernel returns the launch of p's kernel, or nil when p launches
 // none (a pass that is a no-op, or over no elements).
 func programKernel[T tensor.Number](p *program[T]) *Kernel {
-	if p == nil || p.noop {
+	if p == nil || p.Noop {
 		return nil
 	}
 	if k := kernelFor(p); k.Work > 0 {
@@ -132,19 +132,19 @@ func packParams[T tensor.Number](k *Kernel, p *program[T]) {
 		var v uint64
 		switch pa.Kind {
 		case cudasrc.ParamPointer:
-			v = p.mems[pa.A].address(p.offsets[pa.A])
+			v = p.mems[pa.A].address(p.Offsets[pa.A])
 		case cudasrc.ParamIndexOut:
 			v = p.red.idx.address(p.red.idxOffset)
 		case cudasrc.ParamConst:
-			v = scalarBits(p.consts[pa.A].value) // spec.consts follows p.consts' order
+			v = scalarBits(p.Consts[pa.A].Value) // spec.consts follows p.consts' order
 		case cudasrc.ParamCount:
 			v = uint64(total)
 		case cudasrc.ParamReduced:
 			v = uint64(folded)
 		case cudasrc.ParamDim:
-			v = uint64(p.shape[pa.A])
+			v = uint64(p.Shape[pa.A])
 		case cudasrc.ParamStride:
-			v = uint64(int64(p.strides[pa.A][pa.B]))
+			v = uint64(int64(p.Strides[pa.A][pa.B]))
 		case cudasrc.ParamParts:
 			v = uint64(parts)
 		}

@@ -19,28 +19,28 @@ import "github.com/laze-go/laze/internal/friend"
 // float64 into a destination whose rows are contiguous.
 func (p *program[T]) runFused() bool {
 	s := p.first
-	if s == nil || p.noop || p.red != nil || !packedGemm[T]() {
+	if s == nil || p.Noop || p.red != nil || !packedGemm[T]() {
 		return false
 	}
-	if s.c.NDim() != 2 || s.a.NDim() != 2 || s.b.NDim() != 2 {
+	if s.C.NDim() != 2 || s.A.NDim() != 2 || s.B.NDim() != 2 {
 		return false
 	}
-	dims := s.c.ShapeView(friend.K)
+	dims := s.C.ShapeView(friend.K)
 	m, n := dims[0], dims[1]
-	if m == 0 || n == 0 || s.a.ShapeView(friend.K)[1] == 0 {
+	if m == 0 || n == 0 || s.A.ShapeView(friend.K)[1] == 0 {
 		return false
 	}
 	rs, cs, ok := p.tileStrides(m, n)
 	if !ok || cs[0] != 1 {
 		return false
 	}
-	for i, leaf := range p.leaves {
-		if leaf == s.c && (p.offsets[1+i] != p.offsets[0] || rs[1+i] != rs[0] || cs[1+i] != cs[0]) {
+	for i, leaf := range p.Leaves {
+		if leaf == s.C && (p.Offsets[1+i] != p.Offsets[0] || rs[1+i] != rs[0] || cs[1+i] != cs[0]) {
 			return false // the product read elsewhere than where it is written
 		}
 	}
 	ep := func(i0, j0, rows, cols int) { p.runTile(rs, cs, i0, j0, rows, cols) }
-	gemm(matrixAt(s.c, s.c.Offset()), matrixAt(s.a, s.a.Offset()), matrixAt(s.b, s.b.Offset()), ep)
+	gemm(matrixAt(s.C, s.C.Offset()), matrixAt(s.A, s.A.Offset()), matrixAt(s.B, s.B.Offset()), ep)
 	return true
 }
 
@@ -50,14 +50,14 @@ func (p *program[T]) runFused() bool {
 // operands walking both as one run, or a dimension of size 1 dropped); ok is
 // false for any other shape.
 func (p *program[T]) tileStrides(m, n int) (rs, cs []int, ok bool) {
-	rs, cs = make([]int, len(p.strides)), make([]int, len(p.strides))
+	rs, cs = make([]int, len(p.Strides)), make([]int, len(p.Strides))
 	switch {
-	case len(p.shape) == 2 && p.shape[0] == m && p.shape[1] == n:
-		for k, st := range p.strides {
+	case len(p.Shape) == 2 && p.Shape[0] == m && p.Shape[1] == n:
+		for k, st := range p.Strides {
 			rs[k], cs[k] = st[0], st[1]
 		}
-	case len(p.shape) == 1 && p.shape[0] == m*n:
-		for k, st := range p.strides {
+	case len(p.Shape) == 1 && p.Shape[0] == m*n:
+		for k, st := range p.Strides {
 			rs[k], cs[k] = st[0]*n, st[0]
 		}
 	default:
@@ -77,7 +77,7 @@ func (p *program[T]) runTile(rs, cs []int, i0, j0, rows, cols int) {
 	for i := i0; i < i0+rows; i++ {
 		for j := j0; j < j0+cols; j += blockSize {
 			for k := range w.blockOffsets {
-				w.blockOffsets[k] = p.offsets[k] + i*rs[k] + j*cs[k]
+				w.blockOffsets[k] = p.Offsets[k] + i*rs[k] + j*cs[k]
 			}
 			p.block(w, min(blockSize, j0+cols-j))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 	"gonum.org/v1/gonum/blas"
@@ -301,12 +302,12 @@ func writeWork(b *strings.Builder, work []queued) {
 // describeProduct says how a product runs: BLAS or the blocked loop, and
 // how each operand is read.
 func describeProduct[T tensor.Number](pl *plan, s *productStep[T]) string {
-	g, _ := expr.ProductShape(s.a.ShapeView(friend.K), s.b.ShapeView(friend.K))
+	g, _ := expr.ProductShape(s.A.ShapeView(friend.K), s.B.ShapeView(friend.K))
 	if pl.device != nil {
 		return describeDeviceProduct(pl, s, g)
 	}
 	engine := "blocked Go loop"
-	switch any(s.a).(type) {
+	switch any(s.A).(type) {
 	case *tensor.Tensor[float64]:
 		engine = "BLAS dgemm (gonum)"
 	case *tensor.Tensor[float32]:
@@ -317,8 +318,8 @@ func describeProduct[T tensor.Number](pl *plan, s *productStep[T]) string {
 		batch = fmt.Sprintf(", batch %v", g.Batch)
 	}
 	return fmt.Sprintf("%s @ %s: %s, M=%d K=%d N=%d%s; %s read %s, %s read %s",
-		nameOf(pl, s.a), nameOf(pl, s.b), engine, g.M, g.K, g.N, batch,
-		nameOf(pl, s.a), readMode(s.a, false), nameOf(pl, s.b), readMode(s.b, true))
+		nameOf(pl, s.A), nameOf(pl, s.B), engine, g.M, g.K, g.N, batch,
+		nameOf(pl, s.A), readMode(s.A, false), nameOf(pl, s.B), readMode(s.B, true))
 }
 
 // describeDeviceProduct says how a product runs on a device: one call per
@@ -336,11 +337,11 @@ func describeDeviceProduct[T tensor.Number](pl *plan, s *productStep[T], g expr.
 		batch = fmt.Sprintf(", batch %v", g.Batch)
 	}
 	into := ""
-	if !s.c.IsContiguous() {
+	if !s.C.IsContiguous() {
 		into = ", written to a contiguous temporary and copied (a step above)"
 	}
 	return fmt.Sprintf("%s @ %s on %v: M=%d K=%d N=%d%s, one call per matrix; %s, %s%s",
-		nameOf(pl, s.a), nameOf(pl, s.b), pl.rec.dev, g.M, g.K, g.N, batch, read(s.a), read(s.b), into)
+		nameOf(pl, s.A), nameOf(pl, s.B), pl.rec.dev, g.M, g.K, g.N, batch, read(s.A), read(s.B), into)
 }
 
 // readMode says how BLAS takes a product operand (a matrix per batch).
@@ -370,7 +371,7 @@ func readMode[T tensor.Number](t *tensor.Tensor[T], right bool) string {
 // names what operand 0 is.
 func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T], dst string) {
 	w := p.walkShape()
-	inner := p.shape[len(p.shape)-1]
+	inner := p.Shape[len(p.Shape)-1]
 	work := w.planes * w.rows * inner * p.cost()
 	mode := fmt.Sprintf("one goroutine (work %d < %d)", work, parallelThreshold)
 	if work >= parallelThreshold {
@@ -381,38 +382,38 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 		tiles = fmt.Sprintf(", tiles of %d rows", w.groupRows)
 	}
 	if pl.device != nil {
-		fmt.Fprintf(b, "  over %v (coalesced), the kernel's program:\n", p.shape)
+		fmt.Fprintf(b, "  over %v (coalesced), the kernel's program:\n", p.Shape)
 	} else {
-		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.shape, w.block, tiles, mode)
+		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.Shape, w.block, tiles, mode)
 	}
 	for _, note := range p.notes {
 		fmt.Fprintf(b, "  %s\n", note(pl))
 	}
 	slot := slotNames(pl, p)
-	fmt.Fprintf(b, "  %-4s %s strides %s offset %d\n", "out", dst, shape.FormatInts(p.strides[0]), p.offsets[0])
-	for i, s := range p.leafSlot {
+	fmt.Fprintf(b, "  %-4s %s strides %s offset %d\n", "out", dst, shape.FormatInts(p.Strides[0]), p.Offsets[0])
+	for i, s := range p.LeafSlot {
 		how := "read in place"
-		switch st := p.strides[1+i][len(p.shape)-1]; {
-		case pl.device != nil && p.convert[i] != nil:
+		switch st := p.Strides[1+i][len(p.Shape)-1]; {
+		case pl.device != nil && p.Convert[i] != nil:
 			how = "converted as read"
-		case pl.device != nil && slices.Contains(p.strides[1+i], 0):
+		case pl.device != nil && slices.Contains(p.Strides[1+i], 0):
 			how = "broadcast"
 		case pl.device != nil:
-		case p.convert[i] != nil:
+		case p.Convert[i] != nil:
 			how = "converted per block"
 		case st == 0:
 			how = "one value per block"
 		case st != 1:
 			how = "gathered per block"
 		}
-		fmt.Fprintf(b, "  %-4s %s strides %s offset %d, %s\n", slot[s], leafName(pl, p, i), shape.FormatInts(p.strides[1+i]), p.offsets[1+i], how)
+		fmt.Fprintf(b, "  %-4s %s strides %s offset %d, %s\n", slot[s], leafName(pl, p, i), shape.FormatInts(p.Strides[1+i]), p.Offsets[1+i], how)
 	}
-	for _, c := range p.consts {
-		fmt.Fprintf(b, "  %-4s = %v\n", slot[c.slot], c.value)
+	for _, c := range p.Consts {
+		fmt.Fprintf(b, "  %-4s = %v\n", slot[c.Slot], c.Value)
 	}
-	for k, in := range p.code {
-		out := slot[in.out]
-		if k == len(p.code)-1 && p.inPlace {
+	for k, in := range p.Code {
+		out := slot[in.Out]
+		if k == len(p.Code)-1 && p.InPlace {
 			out = "out"
 		}
 		fmt.Fprintf(b, "  %-4s = %s\n", out, describeInstr(in, slot))
@@ -420,38 +421,38 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	switch {
 	case p.red != nil:
 		if p.red.tee != nil {
-			fmt.Fprintf(b, "  %-4s = %s, stored for the pass that writes it\n", nameOf(pl, p.red.tee), slot[p.result])
+			fmt.Fprintf(b, "  %-4s = %s, stored for the pass that writes it\n", nameOf(pl, p.red.tee), slot[p.Result])
 		}
-		fmt.Fprintf(b, "  fold %s into out with %s\n", slot[p.result], p.red.def.Name)
-	case !p.inPlace:
-		fmt.Fprintf(b, "  out  = %s\n", slot[p.result])
+		fmt.Fprintf(b, "  fold %s into out with %s\n", slot[p.Result], p.red.Def.Name)
+	case !p.InPlace:
+		fmt.Fprintf(b, "  out  = %s\n", slot[p.Result])
 	}
 }
 
 // slotNames names each value slot: leaves in0, in1…, constants c0…, and
 // instruction results v0….
 func slotNames[T tensor.Number](pl *plan, p *program[T]) []string {
-	names := make([]string, p.nslots)
-	for i, s := range p.leafSlot {
+	names := make([]string, p.Slots)
+	for i, s := range p.LeafSlot {
 		names[s] = fmt.Sprintf("in%d", i)
 	}
-	for i, c := range p.consts {
-		names[c.slot] = fmt.Sprintf("c%d", i)
+	for i, c := range p.Consts {
+		names[c.Slot] = fmt.Sprintf("c%d", i)
 	}
-	for k, in := range p.code {
-		names[in.out] = fmt.Sprintf("v%d", k)
+	for k, in := range p.Code {
+		names[in.Out] = fmt.Sprintf("v%d", k)
 	}
 	return names
 }
 
 // leafName names leaf i of p.
 func leafName[T tensor.Number](pl *plan, p *program[T], i int) string {
-	if c := p.convert[i]; c != nil {
-		return c.source(pl)
+	if c := p.Convert[i]; c != nil {
+		return c.(converter[T]).source(pl)
 	}
-	t := p.leaves[i]
+	t := p.Leaves[i]
 	name := nameOf(pl, t)
-	if e := t.Elems(friend.K); cap(e) > 0 && cap(p.data[1+i]) > 0 && &e[:1][0] != &p.data[1+i][:1][0] {
+	if e := t.Elems(friend.K); cap(e) > 0 && cap(p.Data[1+i]) > 0 && &e[:1][0] != &p.Data[1+i][:1][0] {
 		name = "a copy of " + name + " (it overlaps the destination)"
 	}
 	if m, c := t.Mem(friend.K), p.mems[1+i].block; pl.device != nil && m != nil && c != nil && m != c {
@@ -461,15 +462,15 @@ func leafName[T tensor.Number](pl *plan, p *program[T], i int) string {
 }
 
 // describeInstr writes an instruction as a call of its op (or fused pair).
-func describeInstr(in instr, slot []string) string {
-	args := make([]string, in.op.Arity())
+func describeInstr(in ir.Instr, slot []string) string {
+	args := make([]string, in.Op.Arity())
 	for i := range args {
-		args[i] = slot[in.args[i]]
+		args[i] = slot[in.Args[i]]
 	}
-	call := in.op.String() + "(" + strings.Join(args, ", ") + ")"
-	chain := in.chain()
+	call := in.Op.String() + "(" + strings.Join(args, ", ") + ")"
+	chain := in.Chain()
 	for k, op := range chain[1:] {
-		call = fmt.Sprintf("%s(%s, %s)", op, call, slot[in.args[k+2]])
+		call = fmt.Sprintf("%s(%s, %s)", op, call, slot[in.Args[k+2]])
 	}
 	if len(chain) > 1 {
 		call += "   fused"

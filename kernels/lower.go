@@ -2,13 +2,13 @@ package kernels
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -19,41 +19,29 @@ import (
 // constants (set once) and the instructions' results. Operand 0 is the
 // destination; operand 1+i is leaf i.
 type program[T tensor.Number] struct {
-	shape   shape.Shape  // coalesced iteration shape; the last dimension is walked in blocks
-	strides [][]int      // coalesced strides per operand
-	offsets []int        // base offset per operand
-	data    [][]T        // storage per operand
-	mems    []operandMem // per operand, its block and element type, for device kernels
+	ir.Pass[T]
+	mems []operandMem // per operand, its block and element type, for device kernels
 
-	leaves     []*tensor.Tensor[T] // leaf i as given (nil for a converted leaf), for Explain
-	leafSlot   []int               // slot of leaf i
-	leafReg    []int               // register that leaf i is gathered into when its inner stride is not 0 or 1 or it converts, else -1
-	convert    []converter[T]      // per leaf, the conversion from another element type, or nil
-	consts     []constant[T]
-	code       []instr
-	nslots     int
-	nregs      int
-	result     int      // slot of the tree's value
-	scalar     bool     // the result is one value per block (a constant or a broadcast leaf)
-	inPlace    bool     // the last instruction writes straight into the destination
-	teeInPlace bool     // the last instruction writes straight into the reduction's tee (outs[0]), which the fold then reads
-	noop       bool     // the tree is the destination itself: nothing to write
-	outs       []output // AssignAll's further destinations, or a reduction's tee (red.tee), written with their values after each block
-
-	workers *sync.Pool // a cached plan's workers (*worker[T]), or nil
-
-	first *productStep[T] // the matrix product written into the destination before the pass, or nil
-	red   *reduceState[T] // how the values fold into the destination, for a reduction; nil for an assignment
+	first *productStep[T] // the product written into the destination before the pass (Pass.First is its Product), or nil
+	red   *reduceState[T] // the reduction's state (Pass.Red is its Reduction); nil for an assignment
 
 	notes []func(pl *plan) string // for Explain: views pushed down, operands materialised (views.go)
 }
 
-// output is a further destination of a program that writes several
-// (AssignAll): the operand holding it and the slot of its value.
-type output struct {
-	operand int
-	slot    int
-	scalar  bool // the value is one per block
+// newProgram starts the program of a reduction's pass with red's state,
+// or of an assignment's with red nil.
+func newProgram[T tensor.Number](red *reduceState[T]) *program[T] {
+	p := &program[T]{red: red}
+	if red != nil {
+		p.Red = &red.Reduction
+	}
+	return p
+}
+
+// writeFirst makes s the product the program writes into the destination
+// before its pass.
+func (p *program[T]) writeFirst(s *productStep[T]) {
+	p.first, p.First = s, &s.Product
 }
 
 // target is what a program writes: a tensor's storage walked with the given
@@ -93,35 +81,6 @@ func (m operandMem) address(offset int) uint64 {
 	return uint64(m.block.Ptr()) + uint64(offset*m.itemSize)
 }
 
-// constant is a value slot set once for the whole program.
-type constant[T tensor.Number] struct {
-	slot  int
-	value T
-}
-
-// instr computes op over its arguments' slots into out's slot.
-type instr struct {
-	op     ops.Op
-	op2    ops.Op // for a fused pair, the second op: out = op2(op(args[0], args[1]), args[2])
-	op3    ops.Op // for a fused triple, the third op: out = op3(op2(op(args[0], args[1]), args[2]), args[3])
-	pair   uint8  // the fused pair's number (fusedPair), 0 for a single op
-	triple uint8  // the fused triple's number (fusedTriple), 0 for a single op or a pair
-	pat    uint8  // operand pattern (patternCodes); 0 when every argument is a scalar
-	out    int    // result slot
-	reg    int    // register the result is computed into; toDst or toTee for straight into memory
-	args   [4]int
-}
-
-// The registers that are memory: an instruction whose reg is toDst writes
-// straight into the destination's block (the last of an assignment whose
-// destination has inner stride 1), one whose reg is toTee into the block
-// of the program's one further output (the last of a reduction storing its
-// operand into the destination, spill.go, at inner stride 1).
-const (
-	toDst = -1
-	toTee = -2
-)
-
 // lowering is the state of lower.
 type lowering[T tensor.Number] struct {
 	ev       *evaluation
@@ -144,25 +103,25 @@ type lowering[T tensor.Number] struct {
 // nothing the size of the tensors except those temporaries and copies of
 // operands that overlap the destination. red is nil for an assignment.
 func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *reduceState[T]) (*program[T], error) {
-	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: &program[T]{red: red}, root: e, target: targetRegion(to)}
+	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: newProgram(red), root: e, target: targetRegion(to)}
 	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides, memOf(to.t))
 	root, err := l.node(e)
 	if err != nil {
 		return nil, err
 	}
 	p := l.p
-	p.result = root
-	p.leaves = l.leaves
-	p.noop = len(p.code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.leafSlot[0] == root && red == nil
+	p.Result = root
+	p.Leaves = l.leaves
+	p.Noop = len(p.Code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.LeafSlot[0] == root && red == nil
 	if red != nil && red.tee != nil {
-		p.outs = append(p.outs, output{operand: len(l.bstrides), slot: root})
+		p.Outs = append(p.Outs, ir.Output{Operand: len(l.bstrides), Slot: root})
 		l.addOperand(red.tee.Elems(friend.K), red.tee.Offset(), red.tee.StridesView(friend.K), memOf(red.tee))
 	}
-	if red != nil && red.def.Arg {
-		red.pos = len(l.bstrides)
-		l.addOperand(nil, 0, red.positions, operandMem{})
+	if red != nil && red.Def.Arg {
+		red.Pos = len(l.bstrides)
+		l.addOperand(nil, 0, red.Positions, operandMem{})
 	}
-	p.shape, p.strides = shape.Coalesce(l.dims, l.bstrides...)
+	p.Shape, p.Strides = shape.Coalesce(l.dims, l.bstrides...)
 	l.allocateRegisters()
 	return p, nil
 }
@@ -170,8 +129,8 @@ func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *re
 // newSlot returns a fresh value slot.
 func (l *lowering[T]) newSlot(scalar bool) int {
 	l.scalarAt = append(l.scalarAt, scalar)
-	l.p.nslots++
-	return l.p.nslots - 1
+	l.p.Slots++
+	return l.p.Slots - 1
 }
 
 // node lowers one node and returns the slot holding its value.
@@ -187,7 +146,7 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 		return l.leaf(n)
 	case *expr.Const[T]:
 		s := l.newSlot(true)
-		l.p.consts = append(l.p.consts, constant[T]{slot: s, value: n.Value})
+		l.p.Consts = append(l.p.Consts, ir.Const[T]{Slot: s, Value: n.Value})
 		return s, nil
 	case *expr.Named[T]:
 		return l.node(n.X)
@@ -244,17 +203,17 @@ func (l *lowering[T]) once(n expr.Node, lower func() (int, error)) (int, error) 
 
 // op lowers an op node: its operands first, then one instruction.
 func (l *lowering[T]) op(op ops.Op, operands ...expr.Exp[T]) (int, error) {
-	in := instr{op: op, reg: toDst}
+	in := ir.Instr{Op: op, Reg: ir.ToDst}
 	for i, x := range operands {
 		s, err := l.node(x)
 		if err != nil {
 			return 0, err
 		}
-		in.args[i] = s
+		in.Args[i] = s
 	}
-	in.out = l.newSlot(false) // repattern decides
-	l.p.code = append(l.p.code, in)
-	return in.out, nil
+	in.Out = l.newSlot(false) // repattern decides
+	l.p.Code = append(l.p.Code, in)
+	return in.Out, nil
 }
 
 // leaf lowers a tensor operand: one slot per distinct tensor, its strides
@@ -263,7 +222,7 @@ func (l *lowering[T]) op(op ops.Op, operands ...expr.Exp[T]) (int, error) {
 func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 	for i, seen := range l.leaves {
 		if seen == t {
-			return l.p.leafSlot[i], nil
+			return l.p.LeafSlot[i], nil
 		}
 	}
 	read, err := readable(l, t)
@@ -321,16 +280,16 @@ func copyValues[S tensor.Number](dst, src *tensor.Tensor[S]) {
 // newLeaf gives the operand just added a slot, with its conversion.
 func (l *lowering[T]) newLeaf(c converter[T]) int {
 	s := l.newSlot(false)
-	l.p.leafSlot = append(l.p.leafSlot, s)
-	l.p.convert = append(l.p.convert, c)
+	l.p.LeafSlot = append(l.p.LeafSlot, s)
+	l.p.Convert = append(l.p.Convert, c)
 	return s
 }
 
 // addOperand records an operand's storage, offset and broadcast strides.
 func (l *lowering[T]) addOperand(data []T, offset int, strides []int, mem operandMem) {
-	l.p.data = append(l.p.data, data)
+	l.p.Data = append(l.p.Data, data)
 	l.p.mems = append(l.p.mems, mem)
-	l.p.offsets = append(l.p.offsets, offset)
+	l.p.Offsets = append(l.p.Offsets, offset)
 	l.bstrides = append(l.bstrides, strides)
 }
 
@@ -342,9 +301,9 @@ func (l *lowering[T]) addOperand(data []T, offset int, strides []int, mem operan
 // contiguous run.
 func (l *lowering[T]) allocateRegisters() {
 	p := l.p
-	last := len(p.shape) - 1
-	p.leafReg = make([]int, len(p.leafSlot))
-	owner := make([]int, p.nslots) // register held by each slot, or -1
+	last := len(p.Shape) - 1
+	p.LeafReg = make([]int, len(p.LeafSlot))
+	owner := make([]int, p.Slots) // register held by each slot, or -1
 	for i := range owner {
 		owner[i] = -1
 	}
@@ -355,80 +314,80 @@ func (l *lowering[T]) allocateRegisters() {
 			free = free[:n-1]
 			return r
 		}
-		p.nregs++
-		return p.nregs - 1
+		p.Regs++
+		return p.Regs - 1
 	}
-	for i, s := range p.leafSlot {
-		p.leafReg[i] = -1
-		switch p.strides[1+i][last] {
+	for i, s := range p.LeafSlot {
+		p.LeafReg[i] = -1
+		switch p.Strides[1+i][last] {
 		case 0:
 			l.scalarAt[s] = true
 		case 1:
-			if p.convert[i] != nil {
-				p.leafReg[i] = take()
-				owner[s] = p.leafReg[i]
+			if p.Convert[i] != nil {
+				p.LeafReg[i] = take()
+				owner[s] = p.LeafReg[i]
 			}
 		default:
-			p.leafReg[i] = take()
-			owner[s] = p.leafReg[i]
+			p.LeafReg[i] = take()
+			owner[s] = p.LeafReg[i]
 		}
 	}
 	l.repattern()
 	l.fuse()
-	lastUse := make([]int, p.nslots)
-	for k, in := range p.code {
-		for _, a := range in.args[:in.arity()] {
+	lastUse := make([]int, p.Slots)
+	for k, in := range p.Code {
+		for _, a := range in.Args[:in.Arity()] {
 			lastUse[a] = k
 		}
 	}
 	// The results are read after the last instruction: their registers are
 	// never freed (with several destinations, a result may also be an
 	// operand of a later instruction).
-	lastUse[p.result] = len(p.code)
-	for _, o := range p.outs {
-		lastUse[o.slot] = len(p.code)
+	lastUse[p.Result] = len(p.Code)
+	for _, o := range p.Outs {
+		lastUse[o.Slot] = len(p.Code)
 	}
-	for k := range p.code {
-		in := &p.code[k]
-		for _, a := range in.args[:in.arity()] {
+	for k := range p.Code {
+		in := &p.Code[k]
+		for _, a := range in.Args[:in.Arity()] {
 			if lastUse[a] == k && owner[a] >= 0 {
 				free = append(free, owner[a])
 				owner[a] = -1
 			}
 		}
-		if in.pat == 0 {
+		if in.Pat == 0 {
 			continue
 		}
-		if k == len(p.code)-1 && in.out == p.result && p.strides[0][last] == 1 && p.red == nil && len(p.outs) == 0 {
-			p.inPlace = true
+		if k == len(p.Code)-1 && in.Out == p.Result && p.Strides[0][last] == 1 && p.red == nil && len(p.Outs) == 0 {
+			p.InPlace = true
 			continue
 		}
-		if k == len(p.code)-1 && in.out == p.result && p.red != nil && p.red.tee != nil && p.strides[p.outs[0].operand][last] == 1 {
-			in.reg = toTee
-			p.teeInPlace = true
+		if k == len(p.Code)-1 && in.Out == p.Result && p.red != nil && p.red.tee != nil && p.Strides[p.Outs[0].Operand][last] == 1 {
+			in.Reg = ir.ToTee
+			p.TeeInPlace = true
 			continue
 		}
-		in.reg = take()
-		owner[in.out] = in.reg
+		in.Reg = take()
+		owner[in.Out] = in.Reg
 	}
-	p.scalar = l.scalarAt[p.result]
-	for i := range p.outs {
-		p.outs[i].scalar = l.scalarAt[p.outs[i].slot]
+	p.Scalar = l.scalarAt[p.Result]
+	for i := range p.Outs {
+		p.Outs[i].Scalar = l.scalarAt[p.Outs[i].Slot]
 	}
-	if p.red != nil && p.scalar {
-		p.red.spare = take() // the scalar result is spread over a block to be folded
+	if p.red != nil && p.Scalar {
+		p.red.Spare = take() // the scalar result is spread over a block to be folded
 	}
 }
 
 // repattern recomputes each instruction's pattern now that the leaves whose
 // inner stride is 0 are known to be scalars per block.
 func (l *lowering[T]) repattern() {
-	for k := range l.p.code {
-		in := &l.p.code[k]
-		arity := in.op.Arity()
-		mask := l.scalarMask(in.args[:arity])
-		in.pat = loops.Pattern(arity, mask)
-		l.scalarAt[in.out] = mask == 1<<arity-1
+	for k := range l.p.Code {
+		in := &l.p.Code[k]
+		arity := in.Op.Arity()
+		mask := l.scalarMask(in.Args[:arity])
+		in.Pat = loops.Pattern(arity, mask)
+		l.scalarAt[in.Out] = mask == 1<<arity-1
 	}
 }
 
@@ -452,70 +411,47 @@ func (l *lowering[T]) scalarMask(args []int) int {
 // fused triple: poly4's a*b + c - e is one pass.
 func (l *lowering[T]) fuse() {
 	p := l.p
-	uses := make([]int, p.nslots)
-	uses[p.result]++
-	for _, o := range p.outs {
-		uses[o.slot]++
+	uses := make([]int, p.Slots)
+	uses[p.Result]++
+	for _, o := range p.Outs {
+		uses[o.Slot]++
 	}
-	for _, in := range p.code {
-		for _, a := range in.args[:in.arity()] {
+	for _, in := range p.Code {
+		for _, a := range in.Args[:in.Arity()] {
 			uses[a]++
 		}
 	}
-	code := p.code[:0]
-	for k := 0; k < len(p.code); k++ {
-		in := p.code[k]
-		if k+1 < len(p.code) && feedsNext(in, p.code[k+1], uses) {
-			if pair := loops.FusedPair(in.op, p.code[k+1].op); pair != 0 && in.pat != 0 {
-				in = l.fusedPairOf(in, p.code[k+1], pair)
+	code := p.Code[:0]
+	for k := 0; k < len(p.Code); k++ {
+		in := p.Code[k]
+		if k+1 < len(p.Code) && feedsNext(in, p.Code[k+1], uses) {
+			if pair := loops.FusedPair(in.Op, p.Code[k+1].Op); pair != 0 && in.Pat != 0 {
+				in = l.fusedPairOf(in, p.Code[k+1], pair)
 				k++
 			}
 		}
-		if in.pair != 0 && k+1 < len(p.code) && feedsNext(in, p.code[k+1], uses) {
-			next := p.code[k+1]
-			if triple := loops.FusedTriple(in.op, in.op2, next.op); triple != 0 && in.pat == loops.PatVVV && next.pat == loops.PatVV {
-				in.op3, in.triple, in.out, in.args[3] = next.op, triple, next.out, next.args[1]
+		if in.Pair != 0 && k+1 < len(p.Code) && feedsNext(in, p.Code[k+1], uses) {
+			next := p.Code[k+1]
+			if triple := loops.FusedTriple(in.Op, in.Op2, next.Op); triple != 0 && in.Pat == loops.PatVVV && next.Pat == loops.PatVV {
+				in.Op3, in.Triple, in.Out, in.Args[3] = next.Op, triple, next.Out, next.Args[1]
 				k++
 			}
 		}
 		code = append(code, in)
 	}
-	p.code = code
+	p.Code = code
 }
 
 // feedsNext reports whether in's value is used once, as the left operand of
 // next only.
-func feedsNext(in, next instr, uses []int) bool {
-	return next.args[0] == in.out && next.args[1] != in.out && uses[in.out] == 1
+func feedsNext(in, next ir.Instr, uses []int) bool {
+	return next.Args[0] == in.Out && next.Args[1] != in.Out && uses[in.Out] == 1
 }
 
 // fusedPairOf is the fused instruction computing next(in(a, b), c).
-func (l *lowering[T]) fusedPairOf(in, next instr, pair uint8) instr {
-	fused := instr{op: in.op, op2: next.op, pair: pair, out: next.out, reg: toDst,
-		args: [4]int{in.args[0], in.args[1], next.args[1]}}
-	fused.pat = loops.Pattern(3, l.scalarMask(fused.args[:3]))
+func (l *lowering[T]) fusedPairOf(in, next ir.Instr, pair uint8) ir.Instr {
+	fused := ir.Instr{Op: in.Op, Op2: next.Op, Pair: pair, Out: next.Out, Reg: ir.ToDst,
+		Args: [4]int{in.Args[0], in.Args[1], next.Args[1]}}
+	fused.Pat = loops.Pattern(3, l.scalarMask(fused.Args[:3]))
 	return fused
-}
-
-// chain is the ops the instruction applies in turn: op alone, or a fused
-// pair's or triple's ops.
-func (in *instr) chain() []ops.Op {
-	switch {
-	case in.triple != 0:
-		return []ops.Op{in.op, in.op2, in.op3}
-	case in.pair != 0:
-		return []ops.Op{in.op, in.op2}
-	}
-	return []ops.Op{in.op}
-}
-
-// arity is the number of argument slots the instruction reads.
-func (in *instr) arity() int {
-	switch {
-	case in.triple != 0:
-		return 4
-	case in.pair != 0:
-		return 3
-	}
-	return in.op.Arity()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	packed "github.com/laze-go/laze/kernels/internal/gemm"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/kernels/internal/par"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -36,11 +37,11 @@ func (l *lowering[T]) product(n *expr.MatProduct[T]) (int, error) {
 	}
 	g, _ := expr.ProductShape(a.ShapeView(friend.K), b.ShapeView(friend.K)) // checked with the tree
 	if l.canWriteProduct(g.Result) {
-		l.p.first = &productStep[T]{n: n, c: l.dst, a: a, b: b}
+		l.p.writeFirst(&productStep[T]{n: n, Product: ir.Product[T]{C: l.dst, A: a, B: b}})
 		return l.leaf(l.dst)
 	}
 	c := temp[T](l.ev, n, g.Result)
-	l.ev.perform(&productStep[T]{n: n, c: c, a: a, b: b})
+	l.ev.perform(&productStep[T]{n: n, Product: ir.Product[T]{C: c, A: a, B: b}})
 	l.ev.done[n] = c
 	return l.leaf(c)
 }

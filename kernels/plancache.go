@@ -325,23 +325,23 @@ func (p *Program[T]) onlyPass() *program[T] {
 // dst: a template with no tensor bound.
 func planOf[T tensor.Number](dst *tensor.Tensor[T], pass *program[T], s *signature) *cachedPlan[T] {
 	t := *pass
-	t.data, t.leaves = nil, nil
-	t.shape = slices.Clone(pass.shape) // Coalesce may return a tensor's own slices
-	t.strides = make([][]int, len(pass.strides))
-	for i, st := range pass.strides {
-		t.strides[i] = slices.Clone(st)
+	t.Data, t.Leaves = nil, nil
+	t.Shape = slices.Clone(pass.Shape) // Coalesce may return a tensor's own slices
+	t.Strides = make([][]int, len(pass.Strides))
+	for i, st := range pass.Strides {
+		t.Strides[i] = slices.Clone(st)
 	}
 	t.mems = slices.Clone(pass.mems)
 	for i := range t.mems {
 		t.mems[i].block = nil
 	}
-	t.consts = slices.Clone(pass.consts)
-	for i := range t.consts {
-		t.consts[i].value = 0
+	t.Consts = slices.Clone(pass.Consts)
+	for i := range t.Consts {
+		t.Consts[i].Value = 0
 	}
-	t.workers = nil
+	t.Workers = nil
 	cp := &cachedPlan[T]{sig: slices.Clone(s.words), template: &t}
-	t.workers = &cp.workers
+	t.Workers = &cp.workers
 	cp.bound.New = func() any { return cp.newBound() }
 	cp.workers.New = func() any { return newWorker(&t, new(scratch)) }
 	cp.kernels.New = func() any { return new(Kernel) }
@@ -355,11 +355,11 @@ func planOf[T tensor.Number](dst *tensor.Tensor[T], pass *program[T], s *signatu
 // slices of its own for what each call binds.
 func (cp *cachedPlan[T]) newBound() *Program[T] {
 	p := *cp.template
-	p.data = make([][]T, len(p.offsets))
-	p.offsets = make([]int, len(p.offsets))
+	p.Data = make([][]T, len(p.Offsets))
+	p.Offsets = make([]int, len(p.Offsets))
 	p.mems = slices.Clone(p.mems)
-	p.consts = slices.Clone(p.consts)
-	p.workers = &cp.workers
+	p.Consts = slices.Clone(p.Consts)
+	p.Workers = &cp.workers
 	return &Program[T]{steps: []step{&assignStep[T]{p: &p}}, exec: host{}}
 }
 
@@ -450,22 +450,22 @@ func bind[T tensor.Number](p *program[T], dst *tensor.Tensor[T], s *signature) {
 		bindOperand(p, 1+i, l.(*tensor.Tensor[T]))
 	}
 	for i, c := range s.consts {
-		p.consts[i].value = c.(*expr.Const[T]).Value
+		p.Consts[i].Value = c.(*expr.Const[T]).Value
 	}
 }
 
 // unbind lets go of the memory a bound program points at, so that a pooled
 // copy keeps no tensor alive.
 func unbind[T tensor.Number](p *program[T]) {
-	clear(p.data)
+	clear(p.Data)
 	for i := range p.mems {
 		p.mems[i].block = nil
 	}
 }
 
 func bindOperand[T tensor.Number](p *program[T], k int, t *tensor.Tensor[T]) {
-	p.data[k] = t.Elems(friend.K)
-	p.offsets[k] = t.Offset()
+	p.Data[k] = t.Elems(friend.K)
+	p.Offsets[k] = t.Offset()
 	p.mems[k].block = t.Mem(friend.K)
 }
 
@@ -500,7 +500,7 @@ func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], 
 			return err
 		}
 	}
-	if p.noop {
+	if p.Noop {
 		return nil
 	}
 	k := cp.launchFor(p)

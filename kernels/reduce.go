@@ -8,6 +8,7 @@ import (
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -21,27 +22,14 @@ import (
 // for sums); otherwise each value folds into its own accumulator. The
 // operand is never materialised.
 
-// reduceState is what a reduction program folds into.
+// reduceState is a reduction's ir.Reduction with what lowering and the
+// device need besides.
 type reduceState[T tensor.Number] struct {
-	def         ops.ReducerDef
-	compensated bool // a float sum: accumulators carry a Neumaier compensation
-	main        *accumulator[T]
-	size        int               // number of accumulators (result elements)
-	count       int               // elements folded into each
-	positions   []int             // arg reductions: per operand axis, the weight of its index in the result index (0 on kept axes)
-	pos         int               // arg reductions: the operand that carries positions
-	spare       int               // register for a scalar result spread over a block
-	tee         *tensor.Tensor[T] // where the pass also stores its operand's values (spill.go), or nil
+	ir.Reduction[T]
+	tee *tensor.Tensor[T] // where the pass also stores its operand's values (spill.go), or nil
 
 	idx       operandMem // arg reductions on a device: the index output's block
 	idxOffset int        // and its offset
-}
-
-// accumulator holds one partial result per result element.
-type accumulator[T tensor.Number] struct {
-	vals []T
-	comp []T     // float sums: the compensation (the low-order part lost so far)
-	idx  []int64 // arg reductions: the index of the element kept
 }
 
 // newReduceState prepares the accumulators of a reduction with geometry g
@@ -49,22 +37,22 @@ type accumulator[T tensor.Number] struct {
 // storage (idx nil unless arg). On a device (host false) the kernel keeps
 // its accumulators itself: only idx's block is recorded.
 func newReduceState[T tensor.Number](def ops.ReducerDef, g expr.ReduceGeometry, s shape.Shape, vals []T, idx *tensor.Tensor[int64], host bool) *reduceState[T] {
-	r := &reduceState[T]{def: def, size: len(vals), count: g.Count,
-		compensated: tensor.IsFloat[T]() && def.Combine == ops.Add}
+	r := &reduceState[T]{Reduction: ir.Reduction[T]{Def: def, Size: len(vals), Count: g.Count,
+		Compensated: tensor.IsFloat[T]() && def.Combine == ops.Add}}
 	var idxData []int64
 	if idx != nil {
 		idxData = idx.Elems(friend.K)
 		r.idx, r.idxOffset = memOf(idx), idx.Offset()
 	}
 	if host {
-		r.main = r.newAccumulator(vals, idxData)
+		r.Main = r.newAccumulator(vals, idxData)
 	}
 	if def.Arg {
-		r.positions = make([]int, len(s))
+		r.Positions = make([]int, len(s))
 		w := 1
 		for d := len(s) - 1; d >= 0; d-- {
 			if g.Reduced[d] {
-				r.positions[d] = w
+				r.Positions[d] = w
 				w *= s[d]
 			}
 		}
@@ -74,21 +62,21 @@ func newReduceState[T tensor.Number](def ops.ReducerDef, g expr.ReduceGeometry, 
 
 // newAccumulator sets accumulators to the reduction's identity, allocating
 // what vals and idx do not provide.
-func (r *reduceState[T]) newAccumulator(vals []T, idx []int64) *accumulator[T] {
+func (r *reduceState[T]) newAccumulator(vals []T, idx []int64) *ir.Accumulator[T] {
 	if vals == nil {
-		vals = make([]T, r.size)
+		vals = make([]T, r.Size)
 	}
-	loops.Fill(vals, ops.Start[T](r.def.Identity))
-	a := &accumulator[T]{vals: vals}
-	if r.compensated {
-		a.comp = make([]T, r.size)
+	loops.Fill(vals, ops.Start[T](r.Def.Identity))
+	a := &ir.Accumulator[T]{Vals: vals}
+	if r.Compensated {
+		a.Comp = make([]T, r.Size)
 	}
-	if r.def.Arg {
+	if r.Def.Arg {
 		if idx == nil {
-			idx = make([]int64, r.size)
+			idx = make([]int64, r.Size)
 		}
 		loops.Fill(idx, math.MaxInt64)
-		a.idx = idx
+		a.Idx = idx
 	}
 	return a
 }
@@ -96,33 +84,33 @@ func (r *reduceState[T]) newAccumulator(vals []T, idx []int64) *accumulator[T] {
 // rewind sets the main accumulators to the reduction's identity again, for
 // a compiled Program's next run (newAccumulator set them for the first).
 func (r *reduceState[T]) rewind() {
-	if r == nil || r.main == nil {
+	if r == nil || r.Main == nil {
 		return
 	}
-	loops.Fill(r.main.vals, ops.Start[T](r.def.Identity))
-	clear(r.main.comp)
-	if r.main.idx != nil {
-		loops.Fill(r.main.idx, math.MaxInt64)
+	loops.Fill(r.Main.Vals, ops.Start[T](r.Def.Identity))
+	clear(r.Main.Comp)
+	if r.Main.Idx != nil {
+		loops.Fill(r.Main.Idx, math.MaxInt64)
 	}
 }
 
 // mainAccumulator returns the accumulators a single goroutine folds into:
 // the main ones, or nil for an assignment.
-func (r *reduceState[T]) mainAccumulator() *accumulator[T] {
+func (r *reduceState[T]) mainAccumulator() *ir.Accumulator[T] {
 	if r == nil {
 		return nil
 	}
-	return r.main
+	return r.Main
 }
 
 // accumulators returns one set of accumulators per goroutine: the main ones
 // first, then fresh ones (nil for an assignment).
-func (r *reduceState[T]) accumulators(workers int) []*accumulator[T] {
-	accs := make([]*accumulator[T], workers)
+func (r *reduceState[T]) accumulators(workers int) []*ir.Accumulator[T] {
+	accs := make([]*ir.Accumulator[T], workers)
 	if r == nil {
 		return accs
 	}
-	accs[0] = r.main
+	accs[0] = r.Main
 	for k := 1; k < workers; k++ {
 		accs[k] = r.newAccumulator(nil, nil)
 	}
@@ -130,81 +118,81 @@ func (r *reduceState[T]) accumulators(workers int) []*accumulator[T] {
 }
 
 // merge folds the other goroutines' accumulators into the main ones.
-func (r *reduceState[T]) merge(accs []*accumulator[T]) {
+func (r *reduceState[T]) merge(accs []*ir.Accumulator[T]) {
 	if r == nil {
 		return
 	}
 	for _, a := range accs[1:] {
-		for o := range r.size {
-			r.combineAt(r.main, o, a.vals[o], r.indexAt(a, o))
-			if r.compensated {
-				r.main.comp[o] += a.comp[o] // low-order parts: a plain sum suffices
+		for o := range r.Size {
+			r.combineAt(r.Main, o, a.Vals[o], r.indexAt(a, o))
+			if r.Compensated {
+				r.Main.Comp[o] += a.Comp[o] // low-order parts: a plain sum suffices
 			}
 		}
 	}
 }
 
-func (r *reduceState[T]) indexAt(a *accumulator[T], o int) int64 {
-	if a.idx == nil {
+func (r *reduceState[T]) indexAt(a *ir.Accumulator[T], o int) int64 {
+	if a.Idx == nil {
 		return 0
 	}
-	return a.idx[o]
+	return a.Idx[o]
 }
 
 // combineAt folds value v (at index i, for arg reductions) into accumulator o.
-func (r *reduceState[T]) combineAt(a *accumulator[T], o int, v T, i int64) {
+func (r *reduceState[T]) combineAt(a *ir.Accumulator[T], o int, v T, i int64) {
 	switch {
-	case r.def.Arg:
-		if ops.ArgBetter(r.def.Combine, v, i, a.vals[o], a.idx[o]) {
-			a.vals[o], a.idx[o] = v, i
+	case r.Def.Arg:
+		if ops.ArgBetter(r.Def.Combine, v, i, a.Vals[o], a.Idx[o]) {
+			a.Vals[o], a.Idx[o] = v, i
 		}
-	case r.compensated:
-		neumaier(&a.vals[o], &a.comp[o], v)
+	case r.Compensated:
+		neumaier(&a.Vals[o], &a.Comp[o], v)
 	default:
-		a.vals[o] = loops.Combine(r.def.Combine, a.vals[o], v)
+		a.Vals[o] = loops.Combine(r.Def.Combine, a.Vals[o], v)
 	}
 }
 
 // finish turns the main accumulators into the result: the compensation
 // added back, the mean divided by the count.
 func (r *reduceState[T]) finish() {
-	for o := range r.size {
+	for o := range r.Size {
 		r.finishAt(o)
 	}
 }
 
 // finishAt is finish for accumulator o.
 func (r *reduceState[T]) finishAt(o int) {
-	a := r.main
-	if r.compensated && isFinite(a.vals[o]) {
-		a.vals[o] += a.comp[o]
+	a := r.Main
+	if r.Compensated && isFinite(a.Vals[o]) {
+		a.Vals[o] += a.Comp[o]
 	}
-	if r.def.Average {
-		a.vals[o] /= T(r.count)
+	if r.Def.Average {
+		a.Vals[o] /= T(r.Count)
 	}
 }
 
 // fold folds one block's result into the worker's accumulators.
 func (p *program[T]) fold(w *worker[T], res loops.Value[T], n int) {
 	r, a := p.red, w.acc
-	last := len(p.shape) - 1
+	last := len(p.Shape) - 1
 	v := res.Vec
-	if p.scalar {
-		v = w.regs[r.spare][:n]
+	if p.Scalar {
+		v = w.regs[r.Spare][:n]
 		loops.Fill(v, res.S)
 	}
-	off, stride := w.blockOffsets[0], p.strides[0][last]
+	off, stride := w.blockOffsets[0], p.Strides[0][last]
 	var at, step int64
-	if r.def.Arg {
-		at, step = int64(w.blockOffsets[r.pos]), int64(p.strides[r.pos][last])
+	if r.Def.Arg {
+		at, step = int64(w.blockOffsets[r.Pos]), int64(p.Strides[r.Pos][last])
 	}
 	if stride == 0 {
 		best, i := r.foldBlock(v, at, step)
 		r.combineAt(a, off, best, i)
 		return
 	}
-	if !r.def.Arg && stride == 1 {
-		loops.CombineInto(r.def.Combine, a.vals[off:off+n], v)
+	if !r.Def.Arg && stride == 1 {
+		loops.CombineInto(r.Def.Combine, a.Vals[off:off+n], v)
 		return
 	}
 	for k, x := range v {
@@ -215,10 +203,10 @@ func (p *program[T]) fold(w *worker[T], res loops.Value[T], n int) {
 // foldBlock folds a block that belongs to one result element to one value
 // (and, for arg reductions, its index; element k has index at + k·step).
 func (r *reduceState[T]) foldBlock(v []T, at, step int64) (T, int64) {
-	if r.def.Arg {
-		return loops.ArgFold(r.def.Combine, v, at, step)
+	if r.Def.Arg {
+		return loops.ArgFold(r.Def.Combine, v, at, step)
 	}
-	return loops.Fold(r.def.Combine, v), 0
+	return loops.Fold(r.Def.Combine, v), 0
 }
 
 // neumaier adds x to the compensated sum (sum, comp): Neumaier's variant of
@@ -367,7 +355,7 @@ func newPartials[T tensor.Number](ev *evaluation, n expr.Node, p *program[T], k 
 	}
 	size := []int{int(k.Work * pt.parts)}
 	pt.vals = temp[T](ev, n, size)
-	if p.red.def.Arg {
+	if p.red.Def.Arg {
 		pt.idx = temp[int64](ev, n, size)
 	}
 	return pt

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/kernels/internal/par"
 )
@@ -81,7 +82,7 @@ func (p *program[T]) execute() {
 	if p.first != nil {
 		p.first.run()
 	}
-	if !p.noop {
+	if !p.Noop {
 		p.run()
 	}
 }
@@ -93,8 +94,8 @@ func (p *program[T]) execute() {
 // by block. The goroutines of a reduction fold into accumulators of their
 // own, merged at the end.
 func (p *program[T]) run() {
-	last := len(p.shape) - 1
-	inner := p.shape[last]
+	last := len(p.Shape) - 1
+	inner := p.Shape[last]
 	if inner == 0 {
 		return
 	}
@@ -113,7 +114,7 @@ func (p *program[T]) run() {
 // goroutines is the number of goroutines that run p, walked as w, split into
 // at most pieces: 1 under parallelThreshold, else up to GOMAXPROCS.
 func (p *program[T]) goroutines(w walk, pieces int) int {
-	if w.planes*w.rows*p.shape[len(p.shape)-1]*p.cost() < parallelThreshold {
+	if w.planes*w.rows*p.Shape[len(p.Shape)-1]*p.cost() < parallelThreshold {
 		return 1
 	}
 	return min(runtime.GOMAXPROCS(0), pieces)
@@ -124,12 +125,12 @@ func (p *program[T]) goroutines(w walk, pieces int) int {
 // accumulators' stride is 0 there and nowhere else), not tiled, over a
 // non-empty last axis.
 func (p *program[T]) rowsApart(w walk) bool {
-	last := len(p.shape) - 1
-	if p.red == nil || last < 0 || p.shape[last] == 0 || w.groupRows != 1 || p.strides[0][last] != 0 {
+	last := len(p.Shape) - 1
+	if p.red == nil || last < 0 || p.Shape[last] == 0 || w.groupRows != 1 || p.Strides[0][last] != 0 {
 		return false
 	}
-	for d, s := range p.strides[0][:last] {
-		if s == 0 && p.shape[d] > 1 {
+	for d, s := range p.Strides[0][:last] {
+		if s == 0 && p.Shape[d] > 1 {
 			return false // folds across rows
 		}
 	}
@@ -184,14 +185,14 @@ func (w walk) perPlane() int { return w.groups() * w.perRow }
 // across rows: its innermost stride is neither 0 nor 1 and its stride along
 // the rows is smaller.
 func (p *program[T]) walkShape() walk {
-	last := len(p.shape) - 1
+	last := len(p.Shape) - 1
 	w := walk{planes: 1, rows: 1, groupRows: 1, block: blockSize}
 	if last > 0 {
-		w.rows = p.shape[last-1]
-		for _, n := range p.shape[:last-1] {
+		w.rows = p.Shape[last-1]
+		for _, n := range p.Shape[:last-1] {
 			w.planes *= n
 		}
-		for _, st := range p.strides {
+		for _, st := range p.Strides {
 			if inner, across := abs(st[last]), abs(st[last-1]); inner > 1 && across < inner {
 				w.groupRows, w.block = tileRows, min(tileBlock, blockSize)
 			}
@@ -199,12 +200,12 @@ func (p *program[T]) walkShape() walk {
 	}
 	switch {
 	case w.groupRows > 1:
-	case p.nregs == 0 && p.red == nil:
+	case p.Regs == 0 && p.red == nil:
 		w.block = passBlock
 	case p.streamsFromMemory(w):
 		w.block = min(*streamBlockFor(), blockSize)
 	}
-	w.perRow = (p.shape[last] + w.block - 1) / w.block
+	w.perRow = (p.Shape[last] + w.block - 1) / w.block
 	return w
 }
 
@@ -213,11 +214,11 @@ func (p *program[T]) walkShape() walk {
 // reduction keeps its block length, so that its folding order does not
 // depend on the machine.
 func (p *program[T]) streamsFromMemory(w walk) bool {
-	if p.red != nil || p.nregs == 0 || len(p.code) < 2 {
+	if p.red != nil || p.Regs == 0 || len(p.Code) < 2 {
 		return false
 	}
-	elems := w.planes * w.rows * p.shape[len(p.shape)-1]
-	bytes := elems * len(p.data) * int(unsafe.Sizeof(*new(T)))
+	elems := w.planes * w.rows * p.Shape[len(p.Shape)-1]
+	bytes := elems * len(p.Data) * int(unsafe.Sizeof(*new(T)))
 	return bytes > lastLevelCache()
 }
 
@@ -225,7 +226,7 @@ func (p *program[T]) streamsFromMemory(w walk) bool {
 // reduction. The item's place (plane, group of rows, block) is found by
 // division once, then advanced by counting (itemCursor): a division per
 // item costs as much as folding a short row.
-func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
+func (p *program[T]) runRange(wk walk, start, end int, acc *ir.Accumulator[T]) {
 	if start >= end {
 		return
 	}
@@ -241,8 +242,8 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *accumulator[T]) {
 
 // runItems is runRange on worker w.
 func (p *program[T]) runItems(w *worker[T], wk walk, start, end int) {
-	last := len(p.shape) - 1
-	inner := p.shape[last]
+	last := len(p.Shape) - 1
+	inner := p.Shape[last]
 	c := newItemCursor(wk, start)
 	w.seekPlane(p, c.plane)
 	for item := start; item < end; item++ {
@@ -250,9 +251,9 @@ func (p *program[T]) runItems(w *worker[T], wk walk, start, end int) {
 		n := min(wk.block, inner-j)
 		for r := c.group * wk.groupRows; r < min((c.group+1)*wk.groupRows, wk.rows); r++ {
 			for k, off := range w.planeOffsets {
-				w.blockOffsets[k] = off + j*p.strides[k][last]
+				w.blockOffsets[k] = off + j*p.Strides[k][last]
 				if last > 0 {
-					w.blockOffsets[k] += r * p.strides[k][last-1]
+					w.blockOffsets[k] += r * p.Strides[k][last-1]
 				}
 			}
 			p.block(w, n)
@@ -292,10 +293,10 @@ func (c *itemCursor) next() bool {
 // inner axis: no instruction, one leaf read in place at inner stride 1,
 // one accumulator per row, no tiling. foldRows then runs it.
 func (p *program[T]) foldsRows(wk walk) bool {
-	last := len(p.shape) - 1
-	return p.red != nil && !p.red.def.Arg && len(p.code) == 0 && len(p.leafSlot) == 1 && len(p.data) == 2 &&
-		p.convert[0] == nil && p.result == p.leafSlot[0] && !p.scalar && wk.groupRows == 1 &&
-		p.strides[1][last] == 1 && p.strides[0][last] == 0
+	last := len(p.Shape) - 1
+	return p.red != nil && !p.red.Def.Arg && len(p.Code) == 0 && len(p.LeafSlot) == 1 && len(p.Data) == 2 &&
+		p.Convert[0] == nil && p.Result == p.LeafSlot[0] && !p.Scalar && wk.groupRows == 1 &&
+		p.Strides[1][last] == 1 && p.Strides[0][last] == 0
 }
 
 // foldFinishRows folds rows [g0, g1) of p, a reduction whose rows fold
@@ -304,29 +305,29 @@ func (p *program[T]) foldsRows(wk walk) bool {
 // is combined with its accumulator's start and finished at once, which
 // are the bits of the two calls: the compensation of a sum of one value
 // stays zero (or NaN, beside an infinite sum, which finishing ignores).
-func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *accumulator[T]) {
+func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *ir.Accumulator[T]) {
 	if !p.foldsRows(wk) || wk.perRow != 1 {
 		p.runRange(wk, g0*wk.perRow, g1*wk.perRow, acc)
 		p.red.finishRows(p, g0, g1)
 		return
 	}
-	last := len(p.shape) - 1
-	inner, data, def := p.shape[last], p.data[1], p.red.def
-	start, count := ops.Start[T](def.Identity), T(p.red.count)
+	last := len(p.Shape) - 1
+	inner, data, def := p.Shape[last], p.Data[1], p.red.Def
+	start, count := ops.Start[T](def.Identity), T(p.red.Count)
 	c := newItemCursor(wk, g0)
 	accBase, xBase := p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
 	for g := g0; g < g1; g++ {
 		accOff, xOff := accBase, xBase
 		if last > 0 {
-			accOff += c.group * p.strides[0][last-1]
-			xOff += c.group * p.strides[1][last-1]
+			accOff += c.group * p.Strides[0][last-1]
+			xOff += c.group * p.Strides[1][last-1]
 		}
 		v, _ := p.red.foldBlock(data[xOff:xOff+inner], 0, 0)
 		v = loops.Combine(def.Combine, start, v)
 		if def.Average {
 			v /= count
 		}
-		acc.vals[accOff] = v
+		acc.Vals[accOff] = v
 		if c.next() {
 			accBase, xBase = p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
 		}
@@ -337,9 +338,9 @@ func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *accumulator[T]) {
 // folded straight from the tensor's memory with the calls fold makes for
 // it (foldBlock, combineAt), without a worker or the block's machinery, so
 // the bits are fold's.
-func (p *program[T]) foldRows(wk walk, start, end int, acc *accumulator[T]) {
-	last := len(p.shape) - 1
-	inner, data := p.shape[last], p.data[1]
+func (p *program[T]) foldRows(wk walk, start, end int, acc *ir.Accumulator[T]) {
+	last := len(p.Shape) - 1
+	inner, data := p.Shape[last], p.Data[1]
 	c := newItemCursor(wk, start)
 	accBase, xBase := p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
 	for item := start; item < end; item++ {
@@ -347,8 +348,8 @@ func (p *program[T]) foldRows(wk walk, start, end int, acc *accumulator[T]) {
 		n := min(wk.block, inner-j)
 		accOff, xOff := accBase, xBase+j
 		if last > 0 {
-			accOff += c.group * p.strides[0][last-1]
-			xOff += c.group * p.strides[1][last-1]
+			accOff += c.group * p.Strides[0][last-1]
+			xOff += c.group * p.Strides[1][last-1]
 		}
 		best, i := p.red.foldBlock(data[xOff:xOff+n], 0, 0)
 		p.red.combineAt(acc, accOff, best, i)
@@ -361,85 +362,85 @@ func (p *program[T]) foldRows(wk walk, start, end int, acc *accumulator[T]) {
 // block runs every instruction over one block of n elements whose operand
 // offsets are in w.blockOffsets.
 func (p *program[T]) block(w *worker[T], n int) {
-	last := len(p.shape) - 1
+	last := len(p.Shape) - 1
 	vals := w.vals
-	for i, s := range p.leafSlot {
-		data, off, stride := p.data[1+i], w.blockOffsets[1+i], p.strides[1+i][last]
-		conv := p.convert[i]
+	for i, s := range p.LeafSlot {
+		data, off, stride := p.Data[1+i], w.blockOffsets[1+i], p.Strides[1+i][last]
+		conv := p.Convert[i]
 		switch {
 		case conv != nil && stride == 0:
-			vals[s].S = conv.at(off)
+			vals[s].S = conv.At(off)
 		case conv != nil:
-			r := w.regs[p.leafReg[i]][:n]
-			conv.load(r, off, stride)
+			r := w.regs[p.LeafReg[i]][:n]
+			conv.Load(r, off, stride)
 			vals[s].Vec = r
 		case stride == 1:
 			vals[s].Vec = data[off : off+n]
 		case stride == 0:
 			vals[s].S = data[off]
 		default:
-			r := w.regs[p.leafReg[i]][:n]
+			r := w.regs[p.LeafReg[i]][:n]
 			loops.Gather(r, data, off, stride)
 			vals[s].Vec = r
 		}
 	}
-	dst, dstOff, dstStride := p.data[0], w.blockOffsets[0], p.strides[0][last]
-	for k := range p.code {
-		in := &p.code[k]
-		args := [3]loops.Value[T]{vals[in.args[0]], vals[in.args[1]], vals[in.args[2]]}
-		if in.pat == 0 {
-			vals[in.out].S = ops.Apply(in.op, args[0].S, args[1].S, args[2].S)
+	dst, dstOff, dstStride := p.Data[0], w.blockOffsets[0], p.Strides[0][last]
+	for k := range p.Code {
+		in := &p.Code[k]
+		args := [3]loops.Value[T]{vals[in.Args[0]], vals[in.Args[1]], vals[in.Args[2]]}
+		if in.Pat == 0 {
+			vals[in.Out].S = ops.Apply(in.Op, args[0].S, args[1].S, args[2].S)
 			continue
 		}
 		var d []T
-		switch in.reg {
-		case toDst:
+		switch in.Reg {
+		case ir.ToDst:
 			d = dst[dstOff : dstOff+n]
-		case toTee:
-			o := p.outs[0].operand
-			d = p.data[o][w.blockOffsets[o] : w.blockOffsets[o]+n]
+		case ir.ToTee:
+			o := p.Outs[0].Operand
+			d = p.Data[o][w.blockOffsets[o] : w.blockOffsets[o]+n]
 		default:
-			d = w.regs[in.reg][:n]
+			d = w.regs[in.Reg][:n]
 		}
 		switch {
-		case in.triple != 0:
-			loops.ComputeTriple(in.triple, d, args[0].Vec, args[1].Vec, args[2].Vec, vals[in.args[3]].Vec)
-		case in.pair != 0:
-			loops.ComputeFused(in.pair, in.pat, d, &args)
+		case in.Triple != 0:
+			loops.ComputeTriple(in.Triple, d, args[0].Vec, args[1].Vec, args[2].Vec, vals[in.Args[3]].Vec)
+		case in.Pair != 0:
+			loops.ComputeFused(in.Pair, in.Pat, d, &args)
 		default:
-			loops.Compute(in.op, in.pat, d, &args)
+			loops.Compute(in.Op, in.Pat, d, &args)
 		}
-		vals[in.out].Vec = d
+		vals[in.Out].Vec = d
 	}
-	if p.inPlace {
+	if p.InPlace {
 		return
 	}
-	if !p.teeInPlace {
-		for _, o := range p.outs {
-			loops.Store(p.data[o.operand], w.blockOffsets[o.operand], p.strides[o.operand][last], n, o.scalar, vals[o.slot])
+	if !p.TeeInPlace {
+		for _, o := range p.Outs {
+			loops.Store(p.Data[o.Operand], w.blockOffsets[o.Operand], p.Strides[o.Operand][last], n, o.Scalar, vals[o.Slot])
 		}
 	}
-	res := vals[p.result]
+	res := vals[p.Result]
 	if p.red != nil {
 		p.fold(w, res, n)
 		return
 	}
-	loops.Store(dst, dstOff, dstStride, n, p.scalar, res)
+	loops.Store(dst, dstOff, dstStride, n, p.Scalar, res)
 }
 
 // cost is the program's rough time per element, in adds.
 func (p *program[T]) cost() int {
-	c := 1 + len(p.outs) // the stores
-	for _, in := range p.code {
-		c += in.op.Cost()
-		if in.pair != 0 {
-			c += in.op2.Cost()
+	c := 1 + len(p.Outs) // the stores
+	for _, in := range p.Code {
+		c += in.Op.Cost()
+		if in.Pair != 0 {
+			c += in.Op2.Cost()
 		}
-		if in.triple != 0 {
-			c += in.op3.Cost()
+		if in.Triple != 0 {
+			c += in.Op3.Cost()
 		}
 	}
-	for _, r := range p.leafReg {
+	for _, r := range p.LeafReg {
 		if r >= 0 {
 			c++ // a gather or a conversion
 		}

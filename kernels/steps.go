@@ -12,6 +12,7 @@ import (
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -59,10 +60,10 @@ func (s *assignStep[T]) cudaSource(pl *plan) string {
 	if s.p.first != nil {
 		fmt.Fprintf(&b, "// first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
 	}
-	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
+	if pl.device != nil && (len(pl.work) > 0 || !s.p.Noop) {
 		writeSources(&b, pl.work)
 	}
-	if s.p.noop {
+	if s.p.Noop {
 		b.WriteString("// nothing to do: the expression is the destination itself\n")
 		return b.String()
 	}
@@ -84,10 +85,10 @@ func (s *assignStep[T]) describe(pl *plan) string {
 	if s.p.first != nil {
 		fmt.Fprintf(&b, "  first %s, straight into %s\n", describeProduct(pl, s.p.first), name)
 	}
-	if pl.device != nil && (len(pl.work) > 0 || !s.p.noop) {
+	if pl.device != nil && (len(pl.work) > 0 || !s.p.Noop) {
 		writeWork(&b, pl.work)
 	}
-	if s.p.noop {
+	if s.p.Noop {
 		b.WriteString("  nothing to do: the expression is the destination itself\n")
 		return b.String()
 	}
@@ -134,7 +135,7 @@ func (s *reduceStep[T]) run() {
 // partials. It compiles every kernel launch will queue.
 func (s *reduceStep[T]) prepare(d *onDevice) (err error) {
 	if s.g.Count == 0 {
-		if s.fill, err = lower(d.ev, assignTo(s.acc), expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.def.Identity))), nil); err != nil {
+		if s.fill, err = lower(d.ev, assignTo(s.acc), expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.Def.Identity))), nil); err != nil {
 			return err
 		}
 		return d.compile(s.n, programKernel(s.fill))
@@ -168,7 +169,7 @@ func (s *reduceStep[T]) cudaSource(pl *plan) string {
 	name := newTemp(pl, s.acc)
 	if pl.device != nil {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s = %s of %v\n", name, s.p.red.def.Name, exprString(pl, s.x))
+		fmt.Fprintf(&b, "%s = %s of %v\n", name, s.p.red.Def.Name, exprString(pl, s.x))
 		if s.g.Count == 0 {
 			b.WriteString("// no kernel: over no elements, the step before fills it with the identity\n")
 			return b.String()
@@ -176,7 +177,7 @@ func (s *reduceStep[T]) cudaSource(pl *plan) string {
 		writeSources(&b, pl.work)
 		return b.String()
 	}
-	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.def.Name, s.x, kernelFor(s.p).Source())
+	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.Def.Name, s.x, kernelFor(s.p).Source())
 }
 
 func (s *reduceStep[T]) describe(pl *plan) string {
@@ -189,7 +190,7 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %v %s = %s of %v over axes %s (%d elements each)\n",
-		name, s.g.Result, tensor.DTypeOf[T](), s.p.red.def.Name, exprString(pl, s.x), shape.FormatInts(axes), s.g.Count)
+		name, s.g.Result, tensor.DTypeOf[T](), s.p.red.Def.Name, exprString(pl, s.x), shape.FormatInts(axes), s.g.Count)
 	if pl.device != nil {
 		if s.g.Count == 0 {
 			b.WriteString("  no kernel: over no elements, the step before fills it with the identity\n")
@@ -201,7 +202,7 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 		return b.String()
 	}
 	fold := "folded into one accumulator per result element"
-	if s.p.red.compensated {
+	if s.p.red.Compensated {
 		fold += ", pairwise within a block and compensated (Neumaier) across blocks"
 	}
 	fmt.Fprintf(&b, "  %s; the operand is not materialised\n", fold)
@@ -211,9 +212,9 @@ func (s *reduceStep[T]) describe(pl *plan) string {
 
 // productStep is one matrix product: c = a @ b, the value of node n.
 type productStep[T tensor.Number] struct {
-	n       expr.Node
-	c, a, b *tensor.Tensor[T]
-	on      *productOnDevice[T] // set by prepare, on a device
+	ir.Product[T]
+	n  expr.Node
+	on *productOnDevice[T] // set by prepare, on a device
 }
 
 // productOnDevice is what a product's launch works with on a device:
@@ -226,27 +227,27 @@ type productOnDevice[T tensor.Number] struct {
 	then    *program[T]
 }
 
-func (s *productStep[T]) run() { multiplyInto(s.c, s.a, s.b) }
+func (s *productStep[T]) run() { multiplyInto(s.C, s.A, s.B) }
 
 // prepare acquires what the product's launch needs: a contiguous copy of
 // an operand that is not contiguous (each copy a step performed before
 // this one), a contiguous temporary when c is not, and the pass that
 // follows the product; it compiles every kernel launch will queue.
 func (s *productStep[T]) prepare(d *onDevice) (err error) {
-	on := &productOnDevice[T]{c: s.c}
-	if on.a, err = contiguousOn(d, s.a); err != nil {
+	on := &productOnDevice[T]{c: s.C}
+	if on.a, err = contiguousOn(d, s.A); err != nil {
 		return err
 	}
-	if on.b, err = contiguousOn(d, s.b); err != nil {
+	if on.b, err = contiguousOn(d, s.B); err != nil {
 		return err
 	}
 	on.g, _ = expr.ProductShape(on.a.ShapeView(friend.K), on.b.ShapeView(friend.K))
 	switch {
 	case on.g.K == 0:
-		on.then, err = lower(d.ev, assignTo(s.c), expr.Of[T](expr.Scalar(T(0))), nil)
-	case !s.c.IsContiguous():
-		on.c = temp[T](d.ev, s.n, s.c.ShapeView(friend.K))
-		on.then, err = lower(d.ev, assignTo(s.c), expr.Of[T](on.c), nil)
+		on.then, err = lower(d.ev, assignTo(s.C), expr.Of[T](expr.Scalar(T(0))), nil)
+	case !s.C.IsContiguous():
+		on.c = temp[T](d.ev, s.n, s.C.ShapeView(friend.K))
+		on.then, err = lower(d.ev, assignTo(s.C), expr.Of[T](on.c), nil)
 	}
 	s.on = on
 	if err != nil {
@@ -281,22 +282,22 @@ func (s *productStep[T]) launch(d *onDevice) error {
 }
 
 func (s *productStep[T]) cudaSource(pl *plan) string {
-	name := newTemp(pl, s.c)
-	g, _ := expr.ProductShape(s.a.ShapeView(friend.K), s.b.ShapeView(friend.K))
+	name := newTemp(pl, s.C)
+	g, _ := expr.ProductShape(s.A.ShapeView(friend.K), s.B.ShapeView(friend.K))
 	if pl.device != nil {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s %v = %s @ %s: M=%d K=%d N=%d, batch %v\n",
-			name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), g.M, g.K, g.N, g.Batch)
+			name, s.C.ShapeView(friend.K), nameOf(pl, s.A), nameOf(pl, s.B), g.M, g.K, g.N, g.Batch)
 		writeSources(&b, pl.work)
 		return b.String()
 	}
 	return fmt.Sprintf("%s %v = %s @ %s: cuBLAS %sgemm, M=%d K=%d N=%d, batch %v\n",
-		name, s.c.ShapeView(friend.K), nameOf(pl, s.a), nameOf(pl, s.b), blasPrefix(tensor.DTypeOf[T]()), g.M, g.K, g.N, g.Batch)
+		name, s.C.ShapeView(friend.K), nameOf(pl, s.A), nameOf(pl, s.B), blasPrefix(tensor.DTypeOf[T]()), g.M, g.K, g.N, g.Batch)
 }
 
 func (s *productStep[T]) describe(pl *plan) string {
-	name := newTemp(pl, s.c)
-	line := fmt.Sprintf("%s %v %s = %s\n", name, s.c.ShapeView(friend.K), tensor.DTypeOf[T](), describeProduct(pl, s))
+	name := newTemp(pl, s.C)
+	line := fmt.Sprintf("%s %v %s = %s\n", name, s.C.ShapeView(friend.K), tensor.DTypeOf[T](), describeProduct(pl, s))
 	if pl.device == nil {
 		return line
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/tensor"
 )
@@ -13,9 +14,9 @@ import (
 type worker[T tensor.Number] struct {
 	regs         [][]T
 	vals         []loops.Value[T]
-	planeOffsets []int           // per operand, at the start of the current plane
-	blockOffsets []int           // per operand, at the start of the current block
-	acc          *accumulator[T] // what a reduction folds into; nil for an assignment
+	planeOffsets []int              // per operand, at the start of the current plane
+	blockOffsets []int              // per operand, at the start of the current block
+	acc          *ir.Accumulator[T] // what a reduction folds into; nil for an assignment
 	mem          *scratch
 	block        int        // blockSize when the registers were carved
 	pool         *sync.Pool // the cached plan's pool the worker goes back to, or nil (its scratch goes back to scratchPool)
@@ -33,8 +34,8 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // getWorker prepares a worker for p: from the program's own pool when it
 // is a cached plan's, else from pooled scratch memory.
 func getWorker[T tensor.Number](p *program[T]) *worker[T] {
-	if p.workers != nil {
-		w := p.workers.Get().(*worker[T])
+	if p.Workers != nil {
+		w := p.Workers.Get().(*worker[T])
 		if w.block != blockSize { // a test changed blockSize since the worker was built
 			w = newWorker(p, new(scratch))
 		}
@@ -47,26 +48,26 @@ func getWorker[T tensor.Number](p *program[T]) *worker[T] {
 // keepWorkers gives p a pool of workers of its own, as the plan cache's
 // programs have, so that a compiled Program's runs reuse them.
 func (p *program[T]) keepWorkers() {
-	if p == nil || p.workers != nil {
+	if p == nil || p.Workers != nil {
 		return
 	}
 	pool := new(sync.Pool)
 	pool.New = func() any { return newWorker(p, new(scratch)) }
-	p.workers = pool
+	p.Workers = pool
 }
 
 // newWorker builds a worker for p's structure over mem.
 func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 	size := int(unsafe.Sizeof(*new(T)))
 	regWords := (blockSize*size + 7) / 8
-	if need := p.nregs * regWords; cap(mem.words) < need {
+	if need := p.Regs * regWords; cap(mem.words) < need {
 		mem.words = make([]uint64, need)
 	}
-	operands := len(p.offsets)
+	operands := len(p.Offsets)
 	if need := 2 * operands; cap(mem.ints) < need {
 		mem.ints = make([]int, need)
 	}
-	w := &worker[T]{mem: mem, vals: make([]loops.Value[T], p.nslots), regs: make([][]T, p.nregs), pool: p.workers, block: blockSize}
+	w := &worker[T]{mem: mem, vals: make([]loops.Value[T], p.Slots), regs: make([][]T, p.Regs), pool: p.Workers, block: blockSize}
 	for r := range w.regs {
 		base := unsafe.Pointer(&mem.words[r*regWords])
 		w.regs[r] = unsafe.Slice((*T)(base), blockSize)
@@ -79,8 +80,8 @@ func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 
 // setConsts loads p's constants into their value slots.
 func (w *worker[T]) setConsts(p *program[T]) {
-	for _, c := range p.consts {
-		w.vals[c.slot].S = c.value
+	for _, c := range p.Consts {
+		w.vals[c.Slot].S = c.Value
 	}
 }
 
@@ -104,10 +105,10 @@ func (w *worker[T]) seekPlane(p *program[T], plane int) {
 
 // planeOffset is operand k's offset at the start of plane.
 func (p *program[T]) planeOffset(k, plane int) int {
-	off := p.offsets[k]
-	for d := len(p.shape) - 3; d >= 0; d-- {
-		off += (plane % p.shape[d]) * p.strides[k][d]
-		plane /= p.shape[d]
+	off := p.Offsets[k]
+	for d := len(p.Shape) - 3; d >= 0; d-- {
+		off += (plane % p.Shape[d]) * p.Strides[k][d]
+		plane /= p.Shape[d]
 	}
 	return off
 }

@@ -1,0 +1,12 @@
+// Package ir holds the lowered form of an evaluation: what package
+// kernels' lowering produces from an expression tree and what every
+// executor runs. A Pass is one walk over an iteration shape: its operands
+// (storage, offset and coalesced strides each), its value slots and
+// registers, the instructions that compute them block by block, and, for a
+// reduction, the accumulators its values fold into. The CPU executor
+// (kernels/internal/cpu) runs a Pass directly; the CUDA backend describes
+// the same Pass to kernels/internal/cudasrc, which generates its kernel.
+//
+// The package holds data and nothing that runs: it knows tensors and ops,
+// not trees, caches or devices.
+package ir
