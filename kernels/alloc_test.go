@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -26,8 +27,8 @@ func TestAllocationsDoNotGrow(t *testing.T) {
 		})
 	}
 	var small, medium, large, huge float64
-	withConfig(blockSize, math.MaxInt, 0, func() { small, medium = count(100), count(200000) })
-	withConfig(blockSize, 0, 2, func() { large, huge = count(5000), count(1000000) })
+	withConfig(cpu.BlockSize, math.MaxInt, 0, func() { small, medium = count(100), count(200000) })
+	withConfig(cpu.BlockSize, 0, 2, func() { large, huge = count(5000), count(1000000) })
 	t.Logf("allocations per Assign: %v and %v (serial), %v and %v (parallel)", small, medium, large, huge)
 	if small != medium {
 		t.Errorf("serial path: %v allocations at n=100, %v at n=200000", small, medium)

@@ -1,376 +1,44 @@
 package kernels
 
-import (
-	"runtime"
-	"slices"
-	"sync/atomic"
-	"unsafe"
+import "github.com/laze-go/laze/kernels/internal/cpu"
 
-	"github.com/laze-go/laze/kernels/internal/par"
-	"github.com/laze-go/laze/shape"
-)
-
-// Running steps in bands of rows. A call whose steps each walk the same
-// iteration shape and keep to their own rows (softmax: the row maxima, the
-// row sums of exp(x - max) stored into the destination, the division;
-// layer norm: the means, the variances, the normalising pass) would, run
-// step after step, stream every operand from memory once per step: three
-// passes over softmax's 16 MB of logits. Run instead band by band, a few
-// rows through every step before the next rows, the band's operands stay in
-// the core's cache between the steps and memory is read once. Each
-// goroutine takes its share of the rows through all the steps, so the
-// steps also need no synchronisation between them.
-//
-// A group is consecutive CPU steps whose programs share one iteration shape
-// of rank 2 or more, walk it row by row (no tiling), read no operand through
-// a conversion, compute no product first and are not arg reductions; a
-// reduction folds along the last axis only. The group may only touch memory
-// that one of its steps writes the way that step writes it: every operand of
-// the group whose addresses overlap a written operand's visits the same
-// addresses at every point of the walk (same address at the origin, same
-// strides), and a written operand's rows are disjoint. Then row g of every
-// step reads only values that row g of an earlier step wrote, and each
-// row's steps run in order: the results are the step-by-step ones, bit for
-// bit (the folds' order within a row does not change).
-
-// bandOff turns banding off, for the tests that compare both ways.
-var bandOff atomic.Bool
-
-// bandGroupsRun counts the groups run in bands, for the tests.
-var bandGroupsRun atomic.Int64
-
-// bandBytes is the memory one full-width operand of a band spans: a band
-// has as many rows as fit in it (at least one). BenchmarkBandBytes chose
-// it: on the AVX2 EPYC (1 MiB of L2 per core) softmax over 4096×1000
-// float32 takes 4.23 ms with 256 KiB, 4.67 ms with 32 KiB and 4.40 ms
-// step by step on one thread; 2.19, 2.52 and 2.55 ms on two.
-var bandBytes = 256 << 10
-
-// bander is a step's program as banding sees it (program[T] implements it
-// for every T).
-type bander interface {
-	// bandShape returns the program's iteration shape and whether it can
-	// take part in a group at all.
-	bandShape() (shape.Shape, bool)
-	// accesses appends the program's operands in memory.
-	accesses(to []bandAccess) []bandAccess
-	// rowBytes is the memory of one row of the widest operand.
-	rowBytes() int
-	// work is the program's amount of work, as run weighs it.
-	work() int
-	// startRows prepares the program to run on one goroutine and returns
-	// run, which runs it over rows [g0, g1) of its shape's outer dimensions
-	// (flattened), folding a reduction into its main accumulators and
-	// finishing them, and stop, which gives back what it took.
-	startRows() (run func(g0, g1 int), stop func())
+// bandGroup returns the end of the group of steps starting at steps[i]
+// that the CPU executor runs in bands (kernels/internal/cpu/bands.go has
+// the rule), or i+1 when steps[i] starts none.
+func bandGroup(steps []step, i int) int {
+	return cpu.GroupEnd(len(steps), i, func(k int) cpu.Bander { return bandMember(steps[k]) })
 }
 
-// bandAccess is one operand of a program in memory, in bytes: the address
-// of its element at the origin of the iteration, its element size, its
-// strides along every dimension of the iteration shape, and the span of
-// addresses the whole walk touches. Two tensors over one Go slice (Wrap
-// twice) are two storages: addresses, not storages, say what overlaps.
-type bandAccess struct {
-	start   uintptr
-	size    uintptr
-	strides []int // bytes
-	lo, hi  uintptr
-	written bool
+// bandGroupOf returns the passes of a group of steps bandGroup found.
+func bandGroupOf(steps []step) cpu.Group {
+	return cpu.NewGroup(0, len(steps), func(k int) cpu.Bander { return bandMember(steps[k]) })
 }
 
-// newBandAccess describes an operand whose origin element is at start,
-// walked with strides (in elements) over dims.
-func newBandAccess(start, size uintptr, strides []int, dims shape.Shape, written bool) bandAccess {
-	a := bandAccess{start: start, size: size, strides: make([]int, len(strides)), lo: start, hi: start + size, written: written}
-	for d, s := range strides {
-		a.strides[d] = s * int(size)
-		if dims[d] > 1 {
-			reach := a.strides[d] * (dims[d] - 1)
-			if reach < 0 {
-				a.lo -= uintptr(-reach)
-			} else {
-				a.hi += uintptr(reach)
-			}
-		}
+// bandMember returns s's pass when s is a step that may run in bands,
+// else nil.
+func bandMember(s step) cpu.Bander {
+	b, ok := s.(banded)
+	if !ok {
+		return nil
 	}
-	return a
-}
-
-// overlaps reports whether a and b touch a common byte.
-func (a bandAccess) overlaps(b bandAccess) bool { return a.lo < b.hi && b.lo < a.hi }
-
-// sameWalk reports whether a and b visit the same elements at every point
-// of the iteration over dims.
-func (a bandAccess) sameWalk(b bandAccess, dims shape.Shape) bool {
-	if a.start != b.start || a.size != b.size {
-		return false
-	}
-	for d, n := range dims {
-		if n > 1 && a.strides[d] != b.strides[d] {
-			return false
-		}
-	}
-	return true
-}
-
-// rowsDisjoint reports whether the rows of a written operand (the
-// iteration's outer indices) touch disjoint memory: sorted by their
-// strides, each outer dimension steps past everything the dimensions
-// inside it reach.
-func (a bandAccess) rowsDisjoint(dims shape.Shape) bool {
-	last := len(dims) - 1
-	extent := int(a.size)
-	if dims[last] > 1 {
-		extent += abs(a.strides[last]) * (dims[last] - 1)
-	}
-	var outer []int
-	for d := range last {
-		if dims[d] > 1 {
-			outer = append(outer, d)
-		}
-	}
-	slices.SortFunc(outer, func(x, y int) int { return abs(a.strides[x]) - abs(a.strides[y]) })
-	for _, d := range outer {
-		if abs(a.strides[d]) < extent {
-			return false
-		}
-		extent += abs(a.strides[d]) * (dims[d] - 1)
-	}
-	return true
+	return b.bander()
 }
 
 // banded is implemented by the steps that can run in bands.
 type banded interface {
-	bander() (bander, bool)
+	bander() cpu.Bander
 }
 
-func (s *assignStep[T]) bander() (bander, bool) { return s.p, s.p.first == nil && !s.p.Noop }
-
-func (s *reduceStep[T]) bander() (bander, bool) {
-	return s.p, !s.p.red.Def.Arg && s.g.Count > 0
+func (s *reduceStep[T]) bander() cpu.Bander {
+	if s.p.red.Def.Arg || s.g.Count == 0 {
+		return nil
+	}
+	return cpu.Band(&s.p.Pass)
 }
 
-// bandGroup returns the end of the group of steps starting at steps[i], or
-// i+1 when steps[i] starts none.
-func bandGroup(steps []step, i int) int {
-	if bandOff.Load() || i+1 == len(steps) {
-		return i + 1 // a last step groups with nothing: no accesses to describe
+func (s *assignStep[T]) bander() cpu.Bander {
+	if s.p.first != nil || s.p.Noop {
+		return nil
 	}
-	first, ok := bandMember(steps[i])
-	if !ok {
-		return i + 1
-	}
-	dims, _ := first.bandShape()
-	acc := first.accesses(nil)
-	j := i + 1
-	for ; j < len(steps); j++ {
-		b, ok := bandMember(steps[j])
-		if !ok {
-			break
-		}
-		if d, _ := b.bandShape(); !d.Equal(dims) {
-			break
-		}
-		next := b.accesses(acc)
-		if !rowsKeepApart(dims, next) {
-			break
-		}
-		acc = next
-	}
-	return j
-}
-
-// bandMember returns s's program when s can be in a group.
-func bandMember(s step) (bander, bool) {
-	b, ok := s.(banded)
-	if !ok {
-		return nil, false
-	}
-	p, ok := b.bander()
-	if !ok {
-		return nil, false
-	}
-	if _, ok := p.bandShape(); !ok {
-		return nil, false
-	}
-	return p, true
-}
-
-// rowsKeepApart reports whether the accesses of a group over iteration
-// shape dims read written memory only where the same point of the walk
-// writes it (so only at the rows that wrote it), and write disjoint rows.
-func rowsKeepApart(dims shape.Shape, acc []bandAccess) bool {
-	for _, w := range acc {
-		if !w.written {
-			continue
-		}
-		if !w.rowsDisjoint(dims) {
-			return false
-		}
-		for _, a := range acc {
-			if a.overlaps(w) && !a.sameWalk(w, dims) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// bandGroupOf returns the programs of a group of steps.
-func bandGroupOf(steps []step) bandedGroup {
-	g := make(bandedGroup, 0, len(steps))
-	for _, s := range steps {
-		b, _ := bandMember(s)
-		g = append(g, b)
-	}
-	return g
-}
-
-// bandedGroup is the programs of a group, in order.
-type bandedGroup []bander
-
-// rows is the number of rows of the group's iteration shape (its outer
-// dimensions flattened).
-func (g bandedGroup) rows() int {
-	dims, _ := g[0].bandShape()
-	rows := 1
-	for _, n := range dims[:len(dims)-1] {
-		rows *= n
-	}
-	return rows
-}
-
-// bandRows is how many rows a band has: as many as fit in bandBytes of the
-// widest operand's rows, at least one.
-func (g bandedGroup) bandRows() int {
-	widest := 1
-	for _, b := range g {
-		widest = max(widest, b.rowBytes())
-	}
-	return max(1, bandBytes/widest)
-}
-
-// workers is the number of goroutines the group's rows are shared among:
-// one below the parallel threshold of work (all steps together).
-func (g bandedGroup) workers() int {
-	work := 0
-	for _, b := range g {
-		work += b.work()
-	}
-	if work < parallelThreshold {
-		return 1
-	}
-	band := g.bandRows()
-	return min(runtime.GOMAXPROCS(0), (g.rows()+band-1)/band)
-}
-
-// mode says, for Explain, how the group's rows are shared.
-func (g bandedGroup) mode() string {
-	if g.workers() == 1 {
-		return "one goroutine"
-	}
-	return "the rows split among up to GOMAXPROCS goroutines"
-}
-
-// run runs the group band by band, the rows shared among its goroutines.
-func (g bandedGroup) run() {
-	bandGroupsRun.Add(1)
-	rows, band, workers := g.rows(), g.bandRows(), g.workers()
-	par.Do(workers, func(k int) {
-		runs := make([]func(g0, g1 int), len(g))
-		for i, b := range g {
-			run, stop := b.startRows()
-			defer stop()
-			runs[i] = run
-		}
-		lo, hi := rows*k/workers, rows*(k+1)/workers
-		for r := lo; r < hi; r += band {
-			for _, run := range runs {
-				run(r, min(r+band, hi))
-			}
-		}
-	})
-}
-
-func (p *program[T]) bandShape() (shape.Shape, bool) {
-	last := len(p.Shape) - 1
-	if last < 1 || p.Shape[last] == 0 || p.first != nil {
-		return nil, false
-	}
-	for _, c := range p.Convert {
-		if c != nil {
-			return nil, false
-		}
-	}
-	if p.walkShape().groupRows != 1 {
-		return nil, false
-	}
-	if p.red != nil {
-		if p.red.Def.Arg || p.Strides[0][last] != 0 {
-			return nil, false
-		}
-		for _, s := range p.Strides[0][:last] {
-			if s == 0 {
-				return nil, false // folds across rows
-			}
-		}
-	}
-	return p.Shape, true
-}
-
-func (p *program[T]) accesses(to []bandAccess) []bandAccess {
-	size := unsafe.Sizeof(*new(T))
-	for k, data := range p.Data {
-		if data == nil {
-			continue // the arg reductions' positions: not memory
-		}
-		written := k == 0
-		for _, o := range p.Outs {
-			written = written || o.Operand == k
-		}
-		start := uintptr(unsafe.Pointer(unsafe.SliceData(data))) + uintptr(p.Offsets[k])*size
-		to = append(to, newBandAccess(start, size, p.Strides[k], p.Shape, written))
-	}
-	return to
-}
-
-func (p *program[T]) rowBytes() int {
-	return p.Shape[len(p.Shape)-1] * int(unsafe.Sizeof(*new(T)))
-}
-
-func (p *program[T]) work() int {
-	n := 1
-	for _, d := range p.Shape {
-		n *= d
-	}
-	return n * p.cost()
-}
-
-func (p *program[T]) startRows() (run func(g0, g1 int), stop func()) {
-	wk := p.walkShape()
-	acc := p.red.mainAccumulator()
-	if p.foldsRows(wk) {
-		return func(g0, g1 int) {
-			p.foldRows(wk, g0*wk.perRow, g1*wk.perRow, acc)
-			p.red.finishRows(p, g0, g1)
-		}, func() {}
-	}
-	w := getWorker[T](p)
-	w.acc = acc
-	return func(g0, g1 int) {
-		p.runItems(w, wk, g0*wk.perRow, g1*wk.perRow)
-		if p.red != nil {
-			p.red.finishRows(p, g0, g1)
-		}
-	}, func() { putWorker(w) }
-}
-
-// finishRows is finish for the accumulators of rows [g0, g1) of p's outer
-// dimensions, a reduction along the last axis only (one accumulator per
-// row).
-func (r *reduceState[T]) finishRows(p *program[T], g0, g1 int) {
-	outer := p.Shape[:len(p.Shape)-1]
-	for g := g0; g < g1; g++ {
-		r.finishAt(p.Offsets[0] + shape.FlatOffset(g, outer, p.Strides[0]))
-	}
+	return cpu.Band(&s.p.Pass)
 }

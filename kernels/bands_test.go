@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -108,13 +109,13 @@ func bandScenes(t *testing.T) []bandScene {
 func TestBandsChangeNoBit(t *testing.T) {
 	for _, sc := range bandScenes(t) {
 		t.Run(sc.name, func(t *testing.T) {
-			for _, cfg := range []struct{ block, threshold, procs int }{{blockSize, parallelThreshold, 1}, {7, 1, 1}, {7, 1, 4}, {1024, 1, 3}} {
+			for _, cfg := range []struct{ block, threshold, procs int }{{cpu.BlockSize, cpu.ParallelThreshold, 1}, {7, 1, 1}, {7, 1, 4}, {1024, 1, 3}} {
 				var off, on [][]uint64
 				withConfig(cfg.block, cfg.threshold, 1, func() { off = runBandScene(t, sc, false) })
 				withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
-					before := bandGroupsRun.Load()
+					before := cpu.BandGroupsRun.Load()
 					on = runBandScene(t, sc, true)
-					if got := int(bandGroupsRun.Load() - before); got != sc.groups {
+					if got := int(cpu.BandGroupsRun.Load() - before); got != sc.groups {
 						t.Errorf("block %d, %d goroutines: %d groups run in bands, want %d", cfg.block, cfg.procs, got, sc.groups)
 					}
 				})
@@ -140,11 +141,11 @@ func TestBandsAgreeWithReference(t *testing.T) {
 	} {
 		withConfig(4, 1, 2, func() {
 			got := tensor.Zeros[float64](9, 13)
-			before := bandGroupsRun.Load()
+			before := cpu.BandGroupsRun.Load()
 			if err := Assign(got, e); err != nil {
 				t.Fatal(err)
 			}
-			if bandGroupsRun.Load() == before {
+			if cpu.BandGroupsRun.Load() == before {
 				t.Errorf("%s: not run in bands", expr.Render(e))
 			}
 			if diff := cmp.Diff(refEval(e, got.Shape()), got.Data(), cmpopts.EquateApprox(1e-12, 1e-12)); diff != "" {
@@ -158,7 +159,7 @@ func TestBandsAgreeWithReference(t *testing.T) {
 // returning the destinations' bits.
 func runBandScene(t *testing.T, sc bandScene, on bool) [][]uint64 {
 	t.Helper()
-	return runSwitched(t, &bandOff, on, sc.build)
+	return runSwitched(t, &cpu.BandOff, on, sc.build)
 }
 
 // TestBandsExplained checks that Explain says which steps run in bands.
@@ -168,7 +169,7 @@ func TestBandsExplained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("steps 1 to 3 run in bands of %d rows", bandBytes/(1000*4)); !strings.Contains(got, want) {
+	if want := fmt.Sprintf("steps 1 to 3 run in bands of %d rows", cpu.BandBytes/(1000*4)); !strings.Contains(got, want) {
 		t.Errorf("Explain lacks %q:\n%s", want, got)
 	}
 	got, err = Explain(tensor.Zeros[float32](64, 1000), expr.Softmax[float32](x, 0))

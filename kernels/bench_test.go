@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -27,11 +28,11 @@ func twoPass(n int) (*tensor.Tensor[float64], expr.Exp[float64]) {
 // BenchmarkBlockSize measures the block lengths walkShape chooses among,
 // each on the programs it serves, with -cpu 1:
 //   - pass: poly4, one fused pass that writes no register, from L2 (1e4)
-//     and from memory (1e6), against passBlock;
+//     and from memory (1e6), against cpu.PassBlock;
 //   - regs: a tree of three passes per block from L2 or L3 (1e5), against
-//     blockSize;
+//     cpu.BlockSize;
 //   - stream: the same tree from memory (1e6 and 1e7), against the stream
-//     block length of the selected level (streamBlock, laneStreamBlock).
+//     block length of the selected level (cpu.StreamBlock, cpu.LaneStreamBlock).
 func BenchmarkBlockSize(b *testing.B) {
 	sweep := func(b *testing.B, name string, n int, length *int, sizes []int, tree func(int) (*tensor.Tensor[float64], expr.Exp[float64])) {
 		dst, e := tree(n)
@@ -50,18 +51,18 @@ func BenchmarkBlockSize(b *testing.B) {
 		}
 	}
 	for _, n := range []int{10000, 1000000, 10000000} {
-		sweep(b, "pass", n, &passBlock, []int{1024, 4096, 8192, 16384, 32768, 65536, 131072}, poly4)
+		sweep(b, "pass", n, &cpu.PassBlock, []int{1024, 4096, 8192, 16384, 32768, 65536, 131072}, poly4)
 	}
-	sweep(b, "regs", 100000, &blockSize, []int{128, 256, 512, 1024}, twoPass)
+	sweep(b, "regs", 100000, &cpu.BlockSize, []int{128, 256, 512, 1024}, twoPass)
 	for _, n := range []int{1000000, 10000000} {
-		sweep(b, "stream", n, streamBlockFor(), []int{64, 128, 256, 512, 1024}, twoPass)
+		sweep(b, "stream", n, cpu.StreamBlockFor(), []int{64, 128, 256, 512, 1024}, twoPass)
 	}
 }
 
 // BenchmarkThreshold compares the serial and the parallel path at sizes
 // around the threshold, for a cheap tree (poly4) and an expensive one
 // (tanh). Run with -cpu 2: the size from which parallel wins is
-// parallelThreshold.
+// cpu.ParallelThreshold.
 func BenchmarkThreshold(b *testing.B) {
 	for _, n := range []int{4096, 16384, 32768, 65536, 131072, 262144} {
 		dst, cheap := poly4(n)
@@ -75,7 +76,7 @@ func BenchmarkThreshold(b *testing.B) {
 				threshold int
 			}{{"serial", math.MaxInt}, {"parallel", 0}} {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", tree.name, n, mode.name), func(b *testing.B) {
-					withConfig(blockSize, mode.threshold, 0, func() {
+					withConfig(cpu.BlockSize, mode.threshold, 0, func() {
 						for b.Loop() {
 							if err := Assign(dst, tree.e); err != nil {
 								b.Fatal(err)
@@ -89,7 +90,7 @@ func BenchmarkThreshold(b *testing.B) {
 }
 
 // BenchmarkTileRows measures a.T + b on a 3162² float64 matrix with several
-// tile heights (tileRows) and tiled block lengths (tileBlock), beside the
+// tile heights (cpu.TileRows) and tiled block lengths (cpu.TileBlock), beside the
 // contiguous a + b as the reference. Run with -cpu 1.
 func BenchmarkTileRows(b *testing.B) {
 	m := 3162
@@ -107,9 +108,9 @@ func BenchmarkTileRows(b *testing.B) {
 	for _, rows := range []int{16, 32, 64, 128} {
 		for _, size := range []int{128, 256, 512, 1024} {
 			b.Run(fmt.Sprintf("tile=%d/block=%d", rows, size), func(b *testing.B) {
-				oldRows, oldBlock := tileRows, tileBlock
-				tileRows, tileBlock = rows, size
-				defer func() { tileRows, tileBlock = oldRows, oldBlock }()
+				oldRows, oldBlock := cpu.TileRows, cpu.TileBlock
+				cpu.TileRows, cpu.TileBlock = rows, size
+				defer func() { cpu.TileRows, cpu.TileBlock = oldRows, oldBlock }()
 				run(b, expr.Add(a.T(), c))
 			})
 		}
@@ -118,7 +119,7 @@ func BenchmarkTileRows(b *testing.B) {
 
 // BenchmarkBandBytes measures softmax and layer norm over 4096×1000
 // float32 with bands of rows spanning 8 KiB to 256 KiB of a row's operand
-// (bandBytes), and with banding off: the band length's measurement.
+// (cpu.BandBytes), and with banding off: the band length's measurement.
 func BenchmarkBandBytes(b *testing.B) {
 	x := tensor.Randn[float32](1, 4096, 1000)
 	dst := tensor.Zeros[float32](4096, 1000)
@@ -134,10 +135,10 @@ func BenchmarkBandBytes(b *testing.B) {
 				name = c.name + "/off"
 			}
 			b.Run(name, func(b *testing.B) {
-				old := bandBytes
-				defer func() { bandBytes = old; bandOff.Store(false) }()
-				bandBytes = max(size, 1)
-				bandOff.Store(size == 0)
+				old := cpu.BandBytes
+				defer func() { cpu.BandBytes = old; cpu.BandOff.Store(false) }()
+				cpu.BandBytes = max(size, 1)
+				cpu.BandOff.Store(size == 0)
 				for b.Loop() {
 					if err := Assign(dst, c.e); err != nil {
 						b.Fatal(err)

@@ -1,14 +1,13 @@
 package kernels
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -31,8 +30,8 @@ func lowered[T tensor.Number](t *testing.T, dst *tensor.Tensor[T], e expr.Exp[T]
 // of program: one fused pass with no register, several passes from cache
 // or from memory (the last-level cache size made small), and a tiled walk.
 func TestBlockLengthRules(t *testing.T) {
-	oldCache := lastLevelCache
-	defer func() { lastLevelCache = oldCache }()
+	oldCache := cpu.LastLevelCache
+	defer func() { cpu.LastLevelCache = oldCache }()
 	const n = 4096
 	a, b, c, e := tensor.Rand[float64](1, n), tensor.Rand[float64](2, n), tensor.Rand[float64](3, n), tensor.Rand[float64](4, n)
 	m := tensor.Rand[float64](5, 64, 64)
@@ -45,56 +44,20 @@ func TestBlockLengthRules(t *testing.T) {
 		cache int
 		want  int
 	}{
-		{"one fused pass", lowered(t, dst, poly4), 1 << 30, passBlock},
-		{"one fused pass, operands beyond the cache", lowered(t, dst, poly4), 1, passBlock},
-		{"passes in cache", lowered(t, dst, twoPass), 5 * 8 * n, blockSize},
-		{"passes beyond the cache", lowered(t, dst, twoPass), 5*8*n - 1, *streamBlockFor()},
-		{"tiled", lowered(t, dstM, expr.Add(m.T(), m)), 1, min(tileBlock, blockSize)},
+		{"one fused pass", lowered(t, dst, poly4), 1 << 30, cpu.PassBlock},
+		{"one fused pass, operands beyond the cache", lowered(t, dst, poly4), 1, cpu.PassBlock},
+		{"passes in cache", lowered(t, dst, twoPass), 5 * 8 * n, cpu.BlockSize},
+		{"passes beyond the cache", lowered(t, dst, twoPass), 5*8*n - 1, *cpu.StreamBlockFor()},
+		{"tiled", lowered(t, dstM, expr.Add(m.T(), m)), 1, min(cpu.TileBlock, cpu.BlockSize)},
 	}
 	for _, tc := range cases {
-		lastLevelCache = func() int { return tc.cache }
-		if got := tc.p.walkShape().block; got != tc.want {
+		cpu.LastLevelCache = func() int { return tc.cache }
+		if got := cpu.WalkOf(&tc.p.Pass).Block; got != tc.want {
 			t.Errorf("%s: block %d, want %d", tc.name, got, tc.want)
 		}
 	}
 	if got := lowered(t, dst, poly4); len(got.Code) != 1 || got.Code[0].Triple == 0 {
 		t.Errorf("a*b + c - e lowers to %d instructions (triple %d), want one fused triple", len(got.Code), got.Code[0].Triple)
-	}
-}
-
-// TestReadLastLevelCache reads a sysfs-like cache folder: the highest
-// level's size, in any of the units sysfs uses, and the default where the
-// folder says nothing.
-func TestReadLastLevelCache(t *testing.T) {
-	write := func(dir string, files map[string]string) {
-		for name, text := range files {
-			path := filepath.Join(dir, name)
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	cases := []struct {
-		name  string
-		files map[string]string
-		want  int
-	}{
-		{"L3 in K", map[string]string{"index0/level": "1\n", "index0/size": "32K\n", "index2/level": "2\n", "index2/size": "1024K\n", "index3/level": "3\n", "index3/size": "32768K\n"}, 32 << 20},
-		{"L2 in M", map[string]string{"index0/level": "1\n", "index0/size": "48K\n", "index1/level": "2\n", "index1/size": "2M\n"}, 2 << 20},
-		{"unreadable size", map[string]string{"index0/level": "3\n", "index0/size": "big\n"}, defaultLastLevelCache},
-		{"empty", map[string]string{}, defaultLastLevelCache},
-	}
-	var got, want []int
-	for _, tc := range cases {
-		dir := t.TempDir()
-		write(dir, tc.files)
-		got, want = append(got, readLastLevelCache(dir)), append(want, tc.want)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("last-level cache sizes (-want +got):\n%s", diff)
 	}
 }
 

@@ -3,6 +3,7 @@ package kernels
 import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -43,7 +44,7 @@ func queueGemmKernels[T tensor.Number](d *onDevice, g expr.ProductGeometry, c, a
 		return nil
 	}
 	var err error
-	forEachMatrix(g, c, a, b, func(off []int, _ []*tensor.Tensor[T]) {
+	ir.ForEachMatrix(g, c, a, b, func(off []int, _ []*tensor.Tensor[T]) {
 		if err != nil {
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -455,27 +456,29 @@ var evaluatorConfigs = []struct {
 // under 4, else 3, and tiled blocks of 5 under 16, shorter than the other
 // walks' blocks as by default), so that tiles cut rows of small test
 // tensors too; so do the single-pass and streaming block lengths
-// (passBlock, streamBlock), which keep their defaults otherwise.
+// (cpu.PassBlock, cpu.StreamBlock), which keep their defaults otherwise.
 func withConfig(block, threshold, procs int, fn func()) {
-	oldBlock, oldThreshold, oldTile, oldTileBlock := blockSize, parallelThreshold, tileRows, tileBlock
-	oldPass, oldStream, oldLane, oldBand := passBlock, streamBlock, laneStreamBlock, bandBytes
-	defer func() { passBlock, streamBlock, laneStreamBlock, bandBytes = oldPass, oldStream, oldLane, oldBand }()
-	blockSize, parallelThreshold = block, threshold
+	oldBlock, oldThreshold, oldTile, oldTileBlock := cpu.BlockSize, cpu.ParallelThreshold, cpu.TileRows, cpu.TileBlock
+	oldPass, oldStream, oldLane, oldBand := cpu.PassBlock, cpu.StreamBlock, cpu.LaneStreamBlock, cpu.BandBytes
+	defer func() {
+		cpu.PassBlock, cpu.StreamBlock, cpu.LaneStreamBlock, cpu.BandBytes = oldPass, oldStream, oldLane, oldBand
+	}()
+	cpu.BlockSize, cpu.ParallelThreshold = block, threshold
 	if block < 16 {
-		passBlock, streamBlock, laneStreamBlock = block, block, block
-		bandBytes = 8 * block // bands of a row or a few
+		cpu.PassBlock, cpu.StreamBlock, cpu.LaneStreamBlock = block, block, block
+		cpu.BandBytes = 8 * block // bands of a row or a few
 	}
 	switch {
 	case block < 4:
-		tileRows = 2
+		cpu.TileRows = 2
 	case block < 16:
-		tileRows, tileBlock = 3, 5
+		cpu.TileRows, cpu.TileBlock = 3, 5
 	}
-	defer func() { tileRows, tileBlock = oldTile, oldTileBlock }()
+	defer func() { cpu.TileRows, cpu.TileBlock = oldTile, oldTileBlock }()
 	if procs > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	}
-	defer func() { blockSize, parallelThreshold = oldBlock, oldThreshold }()
+	defer func() { cpu.BlockSize, cpu.ParallelThreshold = oldBlock, oldThreshold }()
 	fn()
 }
 
@@ -554,4 +557,16 @@ func FuzzAssign(f *testing.F) {
 			}
 		})
 	})
+}
+
+func isFinite[T tensor.Number](v T) bool {
+	f := float64(v)
+	return !math.IsInf(f, 0) && !math.IsNaN(f)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

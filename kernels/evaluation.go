@@ -108,7 +108,7 @@ func runSteps(steps []step) {
 			i++
 			continue
 		}
-		bandGroupOf(steps[i:j]).run()
+		bandGroupOf(steps[i:j]).Run()
 		i = j
 	}
 }

@@ -8,11 +8,11 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
-	"gonum.org/v1/gonum/blas"
 )
 
 // Explain describes how Assign(dst, e) would run, without running it: each
@@ -260,7 +260,7 @@ func (pl *plan) String() string {
 			if j-i > 1 {
 				g := bandGroupOf(pl.run[i:j])
 				fmt.Fprintf(&b, "steps %d to %d run in bands of %d rows, each band through all of them before the next (%s)\n",
-					i+1, j, g.bandRows(), g.mode())
+					i+1, j, g.BandRows(), g.Mode())
 			}
 			i = j
 		}
@@ -347,21 +347,21 @@ func describeDeviceProduct[T tensor.Number](pl *plan, s *productStep[T], g expr.
 // readMode says how BLAS takes a product operand (a matrix per batch).
 func readMode[T tensor.Number](t *tensor.Tensor[T], right bool) string {
 	s, st := t.ShapeView(friend.K), t.StridesView(friend.K)
-	m := matrix[T]{rows: 1, cols: 1, rs: 1, cs: 1}
+	rows, cols, rs, cs := 1, 1, 1, 1
 	switch {
 	case len(s) == 1 && right:
-		m.rows, m.rs = s[0], st[0]
+		rows, rs = s[0], st[0]
 	case len(s) == 1:
-		m.cols, m.cs = s[0], st[0]
+		cols, cs = s[0], st[0]
 	default:
 		r := len(s) - 2
-		m.rows, m.cols, m.rs, m.cs = s[r], s[r+1], st[r], st[r+1]
+		rows, cols, rs, cs = s[r], s[r+1], st[r], st[r+1]
 	}
-	_, trans, ok := m.layout()
+	trans, ok := cpu.BLASLayout(rows, cols, rs, cs)
 	switch {
 	case !ok:
 		return "through a packed copy"
-	case trans == blas.Trans:
+	case trans:
 		return "as stored, transposed"
 	}
 	return "as stored"
@@ -370,21 +370,19 @@ func readMode[T tensor.Number](t *tensor.Tensor[T], right bool) string {
 // describeProgram writes a program's loop, operands and instructions; dst
 // names what operand 0 is.
 func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T], dst string) {
-	w := p.walkShape()
-	inner := p.Shape[len(p.Shape)-1]
-	work := w.planes * w.rows * inner * p.cost()
-	mode := fmt.Sprintf("one goroutine (work %d < %d)", work, parallelThreshold)
-	if work >= parallelThreshold {
-		mode = fmt.Sprintf("split among up to GOMAXPROCS goroutines (work %d >= %d)", work, parallelThreshold)
+	w := cpu.WalkOf(&p.Pass)
+	mode := fmt.Sprintf("one goroutine (work %d < %d)", w.Work, cpu.ParallelThreshold)
+	if w.Work >= cpu.ParallelThreshold {
+		mode = fmt.Sprintf("split among up to GOMAXPROCS goroutines (work %d >= %d)", w.Work, cpu.ParallelThreshold)
 	}
 	tiles := ""
-	if w.groupRows > 1 {
-		tiles = fmt.Sprintf(", tiles of %d rows", w.groupRows)
+	if w.TileRows > 1 {
+		tiles = fmt.Sprintf(", tiles of %d rows", w.TileRows)
 	}
 	if pl.device != nil {
 		fmt.Fprintf(b, "  over %v (coalesced), the kernel's program:\n", p.Shape)
 	} else {
-		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.Shape, w.block, tiles, mode)
+		fmt.Fprintf(b, "  loop over %v (coalesced) in blocks of up to %d%s, %s\n", p.Shape, w.Block, tiles, mode)
 	}
 	for _, note := range p.notes {
 		fmt.Fprintf(b, "  %s\n", note(pl))

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	packed "github.com/laze-go/laze/kernels/internal/gemm"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -76,16 +77,13 @@ func checkEpilogueFusion[T tensor.Number](t *testing.T, large bool) {
 					t.Fatal("the product is not written into the destination")
 				}
 				runHost(ev.copies, ev.pending) // the steps before the pass: a second product's temporary
-				ran := false
-				if fused {
-					ran = p.runFused()
-					if wantFused := sc.fuse && packedGemm[T](); ran != wantFused && !sc.any {
-						t.Errorf("runFused = %v, want %v", ran, wantFused)
-					}
-				}
-				if !ran {
-					p.first.run()
-					p.run()
+				cpu.FusionOff.Store(!fused)
+				before := cpu.FusedRuns.Load()
+				cpu.Execute(&p.Pass)
+				cpu.FusionOff.Store(false)
+				ran := cpu.FusedRuns.Load() > before
+				if wantFused := fused && sc.fuse && cpu.PackedGemm[T](); ran != wantFused && !(fused && sc.any) {
+					t.Errorf("fused=%v: the pass ran from the product's epilogue: %v, want %v", fused, ran, wantFused)
 				}
 				ev.release()
 				if got := values(sc.dst); !slices.EqualFunc(want, got, closeEnough[T]) {
@@ -143,11 +141,11 @@ func TestProductAtEveryLevel(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(l.String(), func(t *testing.T) {
-			if l == isa.Generic && packedGemm[float64]() {
+			if l == isa.Generic && cpu.PackedGemm[float64]() {
 				t.Error("kernels/internal/gemm's portable kernels are used at the generic level (gonum's Gemm is faster)")
 			}
-			if packedGemm[float32]() != packed.Available() {
-				t.Errorf("packedGemm = %v, kernels/internal/gemm's Available = %v", packedGemm[float32](), packed.Available())
+			if cpu.PackedGemm[float32]() != packed.Available() {
+				t.Errorf("packedGemm = %v, kernels/internal/gemm's Available = %v", cpu.PackedGemm[float32](), packed.Available())
 			}
 			t.Run("float64", func(t *testing.T) { checkEpilogueFusion[float64](t, false) })
 			// float32 takes the same paths through the driver and epilogue; its micro-kernels are
@@ -174,7 +172,7 @@ func TestProductEpilogueNotFused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.first != nil || p.runFused() {
+	if p.first != nil {
 		t.Fatal("product written into a destination the tree reads")
 	}
 	ev.release()
@@ -224,7 +222,7 @@ func TestUseBLAS(t *testing.T) {
 	if got := impl.dgemm.Load(); got != 3 {
 		t.Errorf("plugged Dgemm called %d times, want 3", got)
 	}
-	if packedGemm[float64]() {
+	if cpu.PackedGemm[float64]() {
 		t.Error("the packed kernels (and their epilogue) are used with a plugged BLAS")
 	}
 	a32, b32 := seq[float32](9, 7), seq[float32](7, 5)
@@ -246,7 +244,7 @@ func TestUseBLAS(t *testing.T) {
 	if impl.dgemm.Load() != 3 || impl.sgemm.Load() != 1 {
 		t.Errorf("after UseBLAS(nil): Dgemm %d, Sgemm %d calls, want 3 and 1", impl.dgemm.Load(), impl.sgemm.Load())
 	}
-	if packedGemm[float64]() != packed.Available() {
+	if cpu.PackedGemm[float64]() != packed.Available() {
 		t.Error("UseBLAS64(nil) did not restore the built-in kernels")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -69,7 +70,6 @@ type cachedPlan[T tensor.Number] struct {
 	sig      []uint64
 	template *program[T]                  // no data, blocks or constant values: those are bound per call
 	bound    sync.Pool                    // *Program[T]: one pass, a copy of template with its own per-call slices
-	workers  sync.Pool                    // *worker[T] sized for template
 	variants *[256]atomic.Pointer[Kernel] // device plans: the kernel's structure per variant (variantOf), built on first use
 	kernels  sync.Pool                    // *Kernel: per-call launches, each set from its variant's structure
 }
@@ -340,10 +340,9 @@ func planOf[T tensor.Number](dst *tensor.Tensor[T], pass *program[T], s *signatu
 		t.Consts[i].Value = 0
 	}
 	t.Workers = nil
+	cpu.KeepWorkers(&t.Pass) // workers sized for the template, shared by every bound copy
 	cp := &cachedPlan[T]{sig: slices.Clone(s.words), template: &t}
-	t.Workers = &cp.workers
 	cp.bound.New = func() any { return cp.newBound() }
-	cp.workers.New = func() any { return newWorker(&t, new(scratch)) }
 	cp.kernels.New = func() any { return new(Kernel) }
 	if !dst.Device().IsCPU() {
 		cp.variants = new([256]atomic.Pointer[Kernel])
@@ -359,7 +358,6 @@ func (cp *cachedPlan[T]) newBound() *Program[T] {
 	p.Offsets = make([]int, len(p.Offsets))
 	p.mems = slices.Clone(p.mems)
 	p.Consts = slices.Clone(p.Consts)
-	p.Workers = &cp.workers
 	return &Program[T]{steps: []step{&assignStep[T]{p: &p}}, exec: host{}}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -210,7 +211,7 @@ func TestSumAccuracy(t *testing.T) {
 		naive += v
 	}
 	for _, procs := range []int{1, 4} {
-		withConfig(blockSize, parallelThreshold, procs, func() {
+		withConfig(cpu.BlockSize, cpu.ParallelThreshold, procs, func() {
 			got, err := Eval(expr.Sum[float32](x))
 			if err != nil {
 				t.Fatal(err)

@@ -11,9 +11,9 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/cpu"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/kernels/internal/ir"
-	"github.com/laze-go/laze/kernels/internal/loops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -25,10 +25,10 @@ type assignStep[T tensor.Number] struct {
 	e   expr.Exp[T]
 }
 
-func (s *assignStep[T]) run() { s.p.execute() }
+func (s *assignStep[T]) run() { cpu.Execute(&s.p.Pass) }
 
 // keepWorkers gives the step's program workers of its own (a Program).
-func (s *assignStep[T]) keepWorkers() { s.p.keepWorkers() }
+func (s *assignStep[T]) keepWorkers() { cpu.KeepWorkers(&s.p.Pass) }
 
 // prepare acquires what the product computed straight into dst needs, if
 // the program has one, and compiles the program's kernel.
@@ -113,21 +113,15 @@ type reduceStep[T tensor.Number] struct {
 }
 
 // keepWorkers gives the step's program workers of its own (a Program).
-func (s *reduceStep[T]) keepWorkers() { s.p.keepWorkers() }
+func (s *reduceStep[T]) keepWorkers() { cpu.KeepWorkers(&s.p.Pass) }
 
 // rewind readies the accumulators for another run of a compiled Program.
-func (s *reduceStep[T]) rewind() { s.p.red.rewind() }
+func (s *reduceStep[T]) rewind() { cpu.Rewind(s.p.Red) }
 
 // run folds the reduction into its accumulators and finishes them: split
 // by rows where the rows fold apart (runRowsApart), else by blocks, each
 // goroutine into accumulators of its own, merged before the finish.
-func (s *reduceStep[T]) run() {
-	if s.p.runRowsApart() {
-		return
-	}
-	s.p.run()
-	s.p.red.finish()
-}
+func (s *reduceStep[T]) run() { cpu.Reduce(&s.p.Pass) }
 
 // prepare lowers the fill of a reduction over no elements (a sum or
 // product: the others refuse it), which is its identity; else it builds
@@ -227,7 +221,7 @@ type productOnDevice[T tensor.Number] struct {
 	then    *program[T]
 }
 
-func (s *productStep[T]) run() { multiplyInto(s.C, s.A, s.B) }
+func (s *productStep[T]) run() { cpu.Multiply(s.C, s.A, s.B) }
 
 // prepare acquires what the product's launch needs: a contiguous copy of
 // an operand that is not contiguous (each copy a step performed before
@@ -317,22 +311,7 @@ type scanStep[T tensor.Number] struct {
 
 // run folds every line on the host.
 func (s *scanStep[T]) run() {
-	src := s.src.Elems(friend.K)[s.src.Offset():]
-	dst := s.dst.Elems(friend.K)[s.dst.Offset():]
-	op, plane := s.def.Combine, s.length*s.inner
-	if s.length == 0 || s.inner == 0 {
-		return
-	}
-	for o := range s.outer {
-		base := o * plane
-		copy(dst[base:base+s.inner], src[base:base+s.inner])
-		for k := 1; k < s.length; k++ {
-			row := base + k*s.inner
-			acc := dst[row : row+s.inner]
-			copy(acc, dst[row-s.inner:row])
-			loops.CombineInto(op, acc, src[row:row+s.inner])
-		}
-	}
+	cpu.Scan(s.def.Combine, s.dst.Elems(friend.K)[s.dst.Offset():], s.src.Elems(friend.K)[s.src.Offset():], s.outer, s.length, s.inner)
 }
 
 // prepare compiles the scan's kernel; it has nothing to acquire: the

@@ -1,4 +1,4 @@
-package kernels
+package cpu
 
 import (
 	"os"
@@ -12,9 +12,9 @@ import (
 // operating system does not say: 32 MiB, a server CPU's L3.
 const defaultLastLevelCache = 32 << 20
 
-// lastLevelCache returns the size in bytes of the CPU's largest cache, read
+// LastLevelCache returns the size in bytes of the CPU's largest cache, read
 // once from Linux's sysfs, or defaultLastLevelCache where it cannot be read.
-var lastLevelCache = sync.OnceValue(func() int {
+var LastLevelCache = sync.OnceValue(func() int {
 	return readLastLevelCache("/sys/devices/system/cpu/cpu0/cache")
 })
 

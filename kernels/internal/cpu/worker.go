@@ -1,4 +1,4 @@
-package kernels
+package cpu
 
 import (
 	"sync"
@@ -18,7 +18,7 @@ type worker[T tensor.Number] struct {
 	blockOffsets []int              // per operand, at the start of the current block
 	acc          *ir.Accumulator[T] // what a reduction folds into; nil for an assignment
 	mem          *scratch
-	block        int        // blockSize when the registers were carved
+	block        int        // BlockSize when the registers were carved
 	pool         *sync.Pool // the cached plan's pool the worker goes back to, or nil (its scratch goes back to scratchPool)
 }
 
@@ -33,10 +33,10 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // getWorker prepares a worker for p: from the program's own pool when it
 // is a cached plan's, else from pooled scratch memory.
-func getWorker[T tensor.Number](p *program[T]) *worker[T] {
+func getWorker[T tensor.Number](p *pass[T]) *worker[T] {
 	if p.Workers != nil {
 		w := p.Workers.Get().(*worker[T])
-		if w.block != blockSize { // a test changed blockSize since the worker was built
+		if w.block != BlockSize { // a test changed BlockSize since the worker was built
 			w = newWorker(p, new(scratch))
 		}
 		w.setConsts(p)
@@ -47,7 +47,7 @@ func getWorker[T tensor.Number](p *program[T]) *worker[T] {
 
 // keepWorkers gives p a pool of workers of its own, as the plan cache's
 // programs have, so that a compiled Program's runs reuse them.
-func (p *program[T]) keepWorkers() {
+func (p *pass[T]) keepWorkers() {
 	if p == nil || p.Workers != nil {
 		return
 	}
@@ -57,9 +57,9 @@ func (p *program[T]) keepWorkers() {
 }
 
 // newWorker builds a worker for p's structure over mem.
-func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
+func newWorker[T tensor.Number](p *pass[T], mem *scratch) *worker[T] {
 	size := int(unsafe.Sizeof(*new(T)))
-	regWords := (blockSize*size + 7) / 8
+	regWords := (BlockSize*size + 7) / 8
 	if need := p.Regs * regWords; cap(mem.words) < need {
 		mem.words = make([]uint64, need)
 	}
@@ -67,10 +67,10 @@ func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 	if need := 2 * operands; cap(mem.ints) < need {
 		mem.ints = make([]int, need)
 	}
-	w := &worker[T]{mem: mem, vals: make([]loops.Value[T], p.Slots), regs: make([][]T, p.Regs), pool: p.Workers, block: blockSize}
+	w := &worker[T]{mem: mem, vals: make([]loops.Value[T], p.Slots), regs: make([][]T, p.Regs), pool: p.Workers, block: BlockSize}
 	for r := range w.regs {
 		base := unsafe.Pointer(&mem.words[r*regWords])
-		w.regs[r] = unsafe.Slice((*T)(base), blockSize)
+		w.regs[r] = unsafe.Slice((*T)(base), BlockSize)
 	}
 	ints := mem.ints[:2*operands]
 	w.planeOffsets, w.blockOffsets = ints[:operands], ints[operands:]
@@ -79,7 +79,7 @@ func newWorker[T tensor.Number](p *program[T], mem *scratch) *worker[T] {
 }
 
 // setConsts loads p's constants into their value slots.
-func (w *worker[T]) setConsts(p *program[T]) {
+func (w *worker[T]) setConsts(p *pass[T]) {
 	for _, c := range p.Consts {
 		w.vals[c.Slot].S = c.Value
 	}
@@ -97,14 +97,14 @@ func putWorker[T tensor.Number](w *worker[T]) {
 
 // seekPlane sets each operand's offset at the start of plane (row-major
 // over the dimensions outside the last two).
-func (w *worker[T]) seekPlane(p *program[T], plane int) {
+func (w *worker[T]) seekPlane(p *pass[T], plane int) {
 	for k := range w.planeOffsets {
 		w.planeOffsets[k] = p.planeOffset(k, plane)
 	}
 }
 
 // planeOffset is operand k's offset at the start of plane.
-func (p *program[T]) planeOffset(k, plane int) int {
+func (p *pass[T]) planeOffset(k, plane int) int {
 	off := p.Offsets[k]
 	for d := len(p.Shape) - 3; d >= 0; d-- {
 		off += (plane % p.Shape[d]) * p.Strides[k][d]

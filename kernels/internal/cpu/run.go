@@ -1,4 +1,4 @@
-package kernels
+package cpu
 
 import (
 	"runtime"
@@ -10,33 +10,33 @@ import (
 	"github.com/laze-go/laze/kernels/internal/par"
 )
 
-// blockSize is the number of elements of the innermost dimension an
+// BlockSize is the number of elements of the innermost dimension an
 // instruction handles at once; docs/performance.md has the measurement that
 // chose it (BenchmarkBlockSize).
-var blockSize = 1024
+var BlockSize = 1024
 
-// parallelThreshold is the amount of work from which Assign shares it among
+// ParallelThreshold is the amount of work from which Assign shares it among
 // GOMAXPROCS goroutines (kernels/internal/par's pool). Work is elements times the program's cost per
 // element (the ops' Cost from the op table, plus one per gathered leaf and
 // one for the store), so a tree of eight adds goes parallel from 58K
 // elements and a single tanh from about 30K. docs/performance.md has the
 // measurement (BenchmarkThreshold).
-var parallelThreshold = 1 << 19
+var ParallelThreshold = 1 << 19
 
-// tileRows is how many rows a tile spans when some operand is read across
+// TileRows is how many rows a tile spans when some operand is read across
 // its rows (a transpose): the rows of a tile are walked block by block, so
 // each cache line of the transposed operand serves all of them before it is
-// evicted. tileBlock is the block length of such a walk: a tile of 64 rows
+// evicted. TileBlock is the block length of such a walk: a tile of 64 rows
 // by 512 elements reads 512-byte runs of the transposed operand's rows
 // from memory, each line serving 8 rows of the tile from L1 or L2 (against
 // 16 × 1024 before: 30% faster at 3162²). docs/performance.md has the
 // measurement (BenchmarkTileRows).
 var (
-	tileRows  = 64
-	tileBlock = 512
+	TileRows  = 64
+	TileBlock = 512
 )
 
-// streamBlock is the block length of a program that streams from memory:
+// StreamBlock is the block length of a program that streams from memory:
 // one of more than one pass per block (an instruction writes a register)
 // whose operands do not fit in the last-level cache. Short blocks keep every
 // operand's stream moving nearly together, as a hand-written loop does, which
@@ -46,41 +46,41 @@ var (
 // 1024; from L2 or L3 the long blocks' lower overhead wins. That was
 // measured with the scalar loops: the lane loops (lanes_amd64.go) compute a
 // block four to eight times faster, so the per-block costs weigh more and
-// they stream in blocks of laneStreamBlock: 512, where layer norm + GELU
+// they stream in blocks of LaneStreamBlock: 512, where layer norm + GELU
 // over 4096×1024 float32 runs 1.75× faster than with 128 and a three-pass
 // comparison at 1e7 1.4× (bench/, AMD EPYC, AVX2).
 var (
-	streamBlock     = 128
-	laneStreamBlock = 512
+	StreamBlock     = 128
+	LaneStreamBlock = 512
 )
 
-// streamBlockFor returns the stream block length of the loops the selected
+// StreamBlockFor returns the stream block length of the loops the selected
 // ISA level runs.
-func streamBlockFor() *int {
+func StreamBlockFor() *int {
 	if loops.LanesOn() {
-		return &laneStreamBlock
+		return &LaneStreamBlock
 	}
-	return &streamBlock
+	return &StreamBlock
 }
 
-// passBlock is the block length of a program that writes no register: one
+// PassBlock is the block length of a program that writes no register: one
 // pass per block, reading its operands in place and writing the
 // destination, so a block needs no scratch memory and a longer one only
 // saves the per-block costs: poly4, fused into one pass, runs 1.25× slower
 // at 1e6 with 1024 than with 4096, and no longer block is faster beyond
 // noise (docs/performance.md, BenchmarkBlockSize). 4096 also leaves many
 // blocks per goroutine for the parallel split.
-var passBlock = 4096
+var PassBlock = 4096
 
 // execute writes the program's result: the product computed straight into
 // the destination first, if any, then the pass; or the two at once, the pass
 // run tile by tile from the product's epilogue, where runFused can.
-func (p *program[T]) execute() {
+func (p *pass[T]) execute() {
 	if p.runFused() {
 		return
 	}
-	if p.first != nil {
-		p.first.run()
+	if f := p.First; f != nil {
+		multiply(f.C, f.A, f.B)
 	}
 	if !p.Noop {
 		p.run()
@@ -89,11 +89,11 @@ func (p *program[T]) execute() {
 
 // run executes the program over the whole destination. The walk is cut into
 // work items: a block of the innermost dimension across a group of rows (one
-// row, or tileRows when tiling), items numbered plane by plane (a plane is
+// row, or TileRows when tiling), items numbered plane by plane (a plane is
 // one index of the dimensions outside the last two), group by group, block
 // by block. The goroutines of a reduction fold into accumulators of their
 // own, merged at the end.
-func (p *program[T]) run() {
+func (p *pass[T]) run() {
 	last := len(p.Shape) - 1
 	inner := p.Shape[last]
 	if inner == 0 {
@@ -103,18 +103,18 @@ func (p *program[T]) run() {
 	total := w.planes * w.perPlane()
 	workers := p.goroutines(w, total)
 	if workers < 2 {
-		p.runRange(w, 0, total, p.red.mainAccumulator())
+		p.runRange(w, 0, total, p.red().mainAccumulator())
 		return
 	}
-	accs := p.red.accumulators(workers)
+	accs := p.red().accumulators(workers)
 	par.Do(workers, func(k int) { p.runRange(w, total*k/workers, total*(k+1)/workers, accs[k]) })
-	p.red.merge(accs)
+	p.red().merge(accs)
 }
 
 // goroutines is the number of goroutines that run p, walked as w, split into
-// at most pieces: 1 under parallelThreshold, else up to GOMAXPROCS.
-func (p *program[T]) goroutines(w walk, pieces int) int {
-	if w.planes*w.rows*p.Shape[len(p.Shape)-1]*p.cost() < parallelThreshold {
+// at most pieces: 1 under ParallelThreshold, else up to GOMAXPROCS.
+func (p *pass[T]) goroutines(w walk, pieces int) int {
+	if w.planes*w.rows*p.Shape[len(p.Shape)-1]*p.cost() < ParallelThreshold {
 		return 1
 	}
 	return min(runtime.GOMAXPROCS(0), pieces)
@@ -124,9 +124,9 @@ func (p *program[T]) goroutines(w walk, pieces int) int {
 // into accumulators of their own: along the last axis only (the
 // accumulators' stride is 0 there and nowhere else), not tiled, over a
 // non-empty last axis.
-func (p *program[T]) rowsApart(w walk) bool {
+func (p *pass[T]) rowsApart(w walk) bool {
 	last := len(p.Shape) - 1
-	if p.red == nil || last < 0 || p.Shape[last] == 0 || w.groupRows != 1 || p.Strides[0][last] != 0 {
+	if p.Red == nil || last < 0 || p.Shape[last] == 0 || w.groupRows != 1 || p.Strides[0][last] != 0 {
 		return false
 	}
 	for d, s := range p.Strides[0][:last] {
@@ -149,7 +149,7 @@ const minRowsApart = 2
 // rows, not the blocks: each folds its rows into the main accumulators and
 // finishes them, so none needs accumulators of its own, nothing is
 // merged, and the result has the bits one goroutine gives.
-func (p *program[T]) runRowsApart() bool {
+func (p *pass[T]) runRowsApart() bool {
 	w := p.walkShape()
 	if !p.rowsApart(w) {
 		return false
@@ -159,7 +159,7 @@ func (p *program[T]) runRowsApart() bool {
 	if workers > 1 && rows < minRowsApart*workers {
 		return false // too few rows to share: the work items are (Sum of a vector: one row)
 	}
-	acc := p.red.mainAccumulator()
+	acc := p.red().mainAccumulator()
 	fold := func(g0, g1 int) { p.foldFinishRows(w, g0, g1, acc) }
 	if workers < 2 {
 		fold(0, rows)
@@ -173,9 +173,9 @@ func (p *program[T]) runRowsApart() bool {
 type walk struct {
 	planes    int // product of the dimensions outside the last two
 	rows      int // size of the second-to-last dimension (1 for rank 1)
-	groupRows int // rows per group: 1, or tileRows when tiling
+	groupRows int // rows per group: 1, or TileRows when tiling
 	perRow    int // blocks per row
-	block     int // elements per block: blockSize; min(tileBlock, blockSize) when tiling; passBlock or streamBlock (see walkShape)
+	block     int // elements per block: BlockSize; min(TileBlock, BlockSize) when tiling; PassBlock or StreamBlock (see walkShape)
 }
 
 func (w walk) groups() int   { return (w.rows + w.groupRows - 1) / w.groupRows }
@@ -184,9 +184,9 @@ func (w walk) perPlane() int { return w.groups() * w.perRow }
 // walkShape divides p's iteration space, tiling when an operand is read
 // across rows: its innermost stride is neither 0 nor 1 and its stride along
 // the rows is smaller.
-func (p *program[T]) walkShape() walk {
+func (p *pass[T]) walkShape() walk {
 	last := len(p.Shape) - 1
-	w := walk{planes: 1, rows: 1, groupRows: 1, block: blockSize}
+	w := walk{planes: 1, rows: 1, groupRows: 1, block: BlockSize}
 	if last > 0 {
 		w.rows = p.Shape[last-1]
 		for _, n := range p.Shape[:last-1] {
@@ -194,16 +194,16 @@ func (p *program[T]) walkShape() walk {
 		}
 		for _, st := range p.Strides {
 			if inner, across := abs(st[last]), abs(st[last-1]); inner > 1 && across < inner {
-				w.groupRows, w.block = tileRows, min(tileBlock, blockSize)
+				w.groupRows, w.block = TileRows, min(TileBlock, BlockSize)
 			}
 		}
 	}
 	switch {
 	case w.groupRows > 1:
-	case p.Regs == 0 && p.red == nil:
-		w.block = passBlock
+	case p.Regs == 0 && p.Red == nil:
+		w.block = PassBlock
 	case p.streamsFromMemory(w):
-		w.block = min(*streamBlockFor(), blockSize)
+		w.block = min(*StreamBlockFor(), BlockSize)
 	}
 	w.perRow = (p.Shape[last] + w.block - 1) / w.block
 	return w
@@ -213,20 +213,20 @@ func (p *program[T]) walkShape() walk {
 // pass per block over operands larger than the last-level cache. A
 // reduction keeps its block length, so that its folding order does not
 // depend on the machine.
-func (p *program[T]) streamsFromMemory(w walk) bool {
-	if p.red != nil || p.Regs == 0 || len(p.Code) < 2 {
+func (p *pass[T]) streamsFromMemory(w walk) bool {
+	if p.Red != nil || p.Regs == 0 || len(p.Code) < 2 {
 		return false
 	}
 	elems := w.planes * w.rows * p.Shape[len(p.Shape)-1]
 	bytes := elems * len(p.Data) * int(unsafe.Sizeof(*new(T)))
-	return bytes > lastLevelCache()
+	return bytes > LastLevelCache()
 }
 
 // runRange executes work items [start, end), folding into acc for a
 // reduction. The item's place (plane, group of rows, block) is found by
 // division once, then advanced by counting (itemCursor): a division per
 // item costs as much as folding a short row.
-func (p *program[T]) runRange(wk walk, start, end int, acc *ir.Accumulator[T]) {
+func (p *pass[T]) runRange(wk walk, start, end int, acc *ir.Accumulator[T]) {
 	if start >= end {
 		return
 	}
@@ -241,7 +241,7 @@ func (p *program[T]) runRange(wk walk, start, end int, acc *ir.Accumulator[T]) {
 }
 
 // runItems is runRange on worker w.
-func (p *program[T]) runItems(w *worker[T], wk walk, start, end int) {
+func (p *pass[T]) runItems(w *worker[T], wk walk, start, end int) {
 	last := len(p.Shape) - 1
 	inner := p.Shape[last]
 	c := newItemCursor(wk, start)
@@ -292,9 +292,9 @@ func (c *itemCursor) next() bool {
 // foldsRows reports whether p is a plain reduction of one tensor along its
 // inner axis: no instruction, one leaf read in place at inner stride 1,
 // one accumulator per row, no tiling. foldRows then runs it.
-func (p *program[T]) foldsRows(wk walk) bool {
+func (p *pass[T]) foldsRows(wk walk) bool {
 	last := len(p.Shape) - 1
-	return p.red != nil && !p.red.Def.Arg && len(p.Code) == 0 && len(p.LeafSlot) == 1 && len(p.Data) == 2 &&
+	return p.Red != nil && !p.Red.Def.Arg && len(p.Code) == 0 && len(p.LeafSlot) == 1 && len(p.Data) == 2 &&
 		p.Convert[0] == nil && p.Result == p.LeafSlot[0] && !p.Scalar && wk.groupRows == 1 &&
 		p.Strides[1][last] == 1 && p.Strides[0][last] == 0
 }
@@ -305,15 +305,15 @@ func (p *program[T]) foldsRows(wk walk) bool {
 // is combined with its accumulator's start and finished at once, which
 // are the bits of the two calls: the compensation of a sum of one value
 // stays zero (or NaN, beside an infinite sum, which finishing ignores).
-func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *ir.Accumulator[T]) {
+func (p *pass[T]) foldFinishRows(wk walk, g0, g1 int, acc *ir.Accumulator[T]) {
 	if !p.foldsRows(wk) || wk.perRow != 1 {
 		p.runRange(wk, g0*wk.perRow, g1*wk.perRow, acc)
-		p.red.finishRows(p, g0, g1)
+		p.red().finishRows(p, g0, g1)
 		return
 	}
 	last := len(p.Shape) - 1
-	inner, data, def := p.Shape[last], p.Data[1], p.red.Def
-	start, count := ops.Start[T](def.Identity), T(p.red.Count)
+	inner, data, def := p.Shape[last], p.Data[1], p.Red.Def
+	start, count := ops.Start[T](def.Identity), T(p.Red.Count)
 	c := newItemCursor(wk, g0)
 	accBase, xBase := p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
 	for g := g0; g < g1; g++ {
@@ -322,7 +322,7 @@ func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *ir.Accumulator[T])
 			accOff += c.group * p.Strides[0][last-1]
 			xOff += c.group * p.Strides[1][last-1]
 		}
-		v, _ := p.red.foldBlock(data[xOff:xOff+inner], 0, 0)
+		v, _ := p.red().foldBlock(data[xOff:xOff+inner], 0, 0)
 		v = loops.Combine(def.Combine, start, v)
 		if def.Average {
 			v /= count
@@ -338,7 +338,7 @@ func (p *program[T]) foldFinishRows(wk walk, g0, g1 int, acc *ir.Accumulator[T])
 // folded straight from the tensor's memory with the calls fold makes for
 // it (foldBlock, combineAt), without a worker or the block's machinery, so
 // the bits are fold's.
-func (p *program[T]) foldRows(wk walk, start, end int, acc *ir.Accumulator[T]) {
+func (p *pass[T]) foldRows(wk walk, start, end int, acc *ir.Accumulator[T]) {
 	last := len(p.Shape) - 1
 	inner, data := p.Shape[last], p.Data[1]
 	c := newItemCursor(wk, start)
@@ -351,8 +351,8 @@ func (p *program[T]) foldRows(wk walk, start, end int, acc *ir.Accumulator[T]) {
 			accOff += c.group * p.Strides[0][last-1]
 			xOff += c.group * p.Strides[1][last-1]
 		}
-		best, i := p.red.foldBlock(data[xOff:xOff+n], 0, 0)
-		p.red.combineAt(acc, accOff, best, i)
+		best, i := p.red().foldBlock(data[xOff:xOff+n], 0, 0)
+		p.red().combineAt(acc, accOff, best, i)
 		if c.next() {
 			accBase, xBase = p.planeOffset(0, c.plane), p.planeOffset(1, c.plane)
 		}
@@ -361,7 +361,7 @@ func (p *program[T]) foldRows(wk walk, start, end int, acc *ir.Accumulator[T]) {
 
 // block runs every instruction over one block of n elements whose operand
 // offsets are in w.blockOffsets.
-func (p *program[T]) block(w *worker[T], n int) {
+func (p *pass[T]) block(w *worker[T], n int) {
 	last := len(p.Shape) - 1
 	vals := w.vals
 	for i, s := range p.LeafSlot {
@@ -421,7 +421,7 @@ func (p *program[T]) block(w *worker[T], n int) {
 		}
 	}
 	res := vals[p.Result]
-	if p.red != nil {
+	if p.Red != nil {
 		p.fold(w, res, n)
 		return
 	}
@@ -429,7 +429,7 @@ func (p *program[T]) block(w *worker[T], n int) {
 }
 
 // cost is the program's rough time per element, in adds.
-func (p *program[T]) cost() int {
+func (p *pass[T]) cost() int {
 	c := 1 + len(p.Outs) // the stores
 	for _, in := range p.Code {
 		c += in.Op.Cost()

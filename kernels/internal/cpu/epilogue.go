@@ -1,6 +1,17 @@
-package kernels
+package cpu
 
-import "github.com/laze-go/laze/internal/friend"
+import (
+	"sync/atomic"
+
+	"github.com/laze-go/laze/internal/friend"
+)
+
+// FusionOff turns the product's epilogue off, for the tests that compare
+// both ways: the product and the pass then run one after the other.
+var FusionOff atomic.Bool
+
+// FusedRuns counts the passes run from a product's epilogue, for the tests.
+var FusedRuns atomic.Int64
 
 // runFused computes the program's product straight into the destination and
 // runs the elementwise pass tile by tile from the product's epilogue, each
@@ -17,9 +28,9 @@ import "github.com/laze-go/laze/internal/friend"
 // unfinished. Pays: the product runs on kernels/internal/gemm's kernels (a plugged
 // BLAS or gonum's has no epilogue), a single matrix (no batch) of float32 or
 // float64 into a destination whose rows are contiguous.
-func (p *program[T]) runFused() bool {
-	s := p.first
-	if s == nil || p.Noop || p.red != nil || !packedGemm[T]() {
+func (p *pass[T]) runFused() bool {
+	s := p.First
+	if s == nil || p.Noop || p.Red != nil || !packedGemm[T]() || FusionOff.Load() {
 		return false
 	}
 	if s.C.NDim() != 2 || s.A.NDim() != 2 || s.B.NDim() != 2 {
@@ -40,6 +51,7 @@ func (p *program[T]) runFused() bool {
 		}
 	}
 	ep := func(i0, j0, rows, cols int) { p.runTile(rs, cs, i0, j0, rows, cols) }
+	FusedRuns.Add(1)
 	gemm(matrixAt(s.C, s.C.Offset()), matrixAt(s.A, s.A.Offset()), matrixAt(s.B, s.B.Offset()), ep)
 	return true
 }
@@ -49,7 +61,7 @@ func (p *program[T]) runFused() bool {
 // iteration space: the same two dimensions, or the two merged into one (all
 // operands walking both as one run, or a dimension of size 1 dropped); ok is
 // false for any other shape.
-func (p *program[T]) tileStrides(m, n int) (rs, cs []int, ok bool) {
+func (p *pass[T]) tileStrides(m, n int) (rs, cs []int, ok bool) {
 	rs, cs = make([]int, len(p.Strides)), make([]int, len(p.Strides))
 	switch {
 	case len(p.Shape) == 2 && p.Shape[0] == m && p.Shape[1] == n:
@@ -69,17 +81,17 @@ func (p *program[T]) tileStrides(m, n int) (rs, cs []int, ok bool) {
 // runTile runs the program's pass over rows [i0, i0+rows) × columns [j0,
 // j0+cols) of its rank-2 iteration space, operand k's element (i, j) at
 // p.offsets[k] + i·rs[k] + j·cs[k]: row by row, in blocks of at most
-// blockSize. Each call takes a worker of its own, so tiles may run
+// BlockSize. Each call takes a worker of its own, so tiles may run
 // concurrently.
-func (p *program[T]) runTile(rs, cs []int, i0, j0, rows, cols int) {
+func (p *pass[T]) runTile(rs, cs []int, i0, j0, rows, cols int) {
 	w := getWorker[T](p)
 	defer putWorker(w)
 	for i := i0; i < i0+rows; i++ {
-		for j := j0; j < j0+cols; j += blockSize {
+		for j := j0; j < j0+cols; j += BlockSize {
 			for k := range w.blockOffsets {
 				w.blockOffsets[k] = p.Offsets[k] + i*rs[k] + j*cs[k]
 			}
-			p.block(w, min(blockSize, j0+cols-j))
+			p.block(w, min(BlockSize, j0+cols-j))
 		}
 	}
 }
