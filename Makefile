@@ -1,13 +1,13 @@
 # laze's developer commands. `make test` is what CI runs (see .ci/run).
 GO ?= go
-COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./grad ./kernels ./kernels/internal/cpu ./kernels/internal/loops ./internal/ops ./internal/scalar \
+COVER_PKGS := ./shape ./alloc ./tensor ./tensor/npy ./tensor/gonum ./expr ./grad ./kernels ./kernels/internal/cpu ./kernels/internal/device ./kernels/internal/ir ./kernels/internal/loops ./internal/ops ./internal/scalar \
 	./cmd/exprdemo/internal/lang ./cmd/exprdemo/internal/interp ./internal/docsnip ./bench/report
 COVER_MIN := 85
-# KERNELS_COVERPKG are the packages whose coverage kernels' tests count: the CPU executor
-# (kernels/internal/cpu) runs what kernels lowers, and kernels' differential, banding and
-# reduction tests are its tests. test-cover runs kernels' tests apart, with -coverpkg, into
+# KERNELS_COVERPKG are the packages whose coverage kernels' tests count: the executors
+# (kernels/internal/cpu, kernels/internal/device) run the passes (kernels/internal/ir) that kernels
+# lowers, and kernels' differential, banding, reduction and emulated-device tests are their tests. test-cover runs kernels' tests apart, with -coverpkg, into
 # coverage-kernels.out.
-KERNELS_COVERPKG := ./kernels,./kernels/internal/cpu
+KERNELS_COVERPKG := ./kernels,./kernels/internal/cpu,./kernels/internal/device,./kernels/internal/ir
 # SIMD_PKGS are tested a second time in the SIMD build: the packages whose code that build
 # changes (kernels' differential tests check the evaluator's SIMD paths against the reference).
 SIMD_PKGS := ./kernels/internal/vmath ./kernels/internal/gemm ./kernels/internal/loops ./kernels

@@ -206,7 +206,7 @@ func lowerAll[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []ex
 	for _, d := range dsts[1:] {
 		l.targets = append(l.targets, d.Region(friend.K))
 	}
-	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides, memOf(to.t))
+	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides, ir.MemoryOf(to.t))
 	slots := make([]int, len(es))
 	for i, e := range es {
 		s, err := l.node(e)
@@ -220,7 +220,7 @@ func lowerAll[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []ex
 	p.Leaves = l.leaves
 	for i, d := range dsts[1:] {
 		p.Outs = append(p.Outs, ir.Output{Operand: len(l.bstrides), Slot: slots[1+i]})
-		l.addOperand(d.Elems(friend.K), d.Offset(), d.StridesView(friend.K), memOf(d))
+		l.addOperand(d.Elems(friend.K), d.Offset(), d.StridesView(friend.K), ir.MemoryOf(d))
 	}
 	p.Shape, p.Strides = shape.Coalesce(l.dims, l.bstrides...)
 	l.allocateRegisters()

@@ -58,7 +58,7 @@ func castLeaf[T, S tensor.Number](l *lowering[T], x expr.Exp[S]) (int, bool, err
 		return 0, true, err // unreachable after the checks; kept so a bug surfaces as an error
 	}
 	l.leaves = append(l.leaves, nil)
-	l.addOperand(nil, src.Offset(), strides, memOf(src))
+	l.addOperand(nil, src.Offset(), strides, ir.MemoryOf(src))
 	return l.newLeaf(conversion[T, S]{src: src.Elems(friend.K), t: src}), true, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/device"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -102,9 +103,7 @@ func emulator(t *testing.T) *emuBackend {
 	b := &emuBackend{t: t, cxx: cxx, mem: emuMem}
 	RegisterBackend(alloc.KindCUDA, b)
 	t.Cleanup(func() {
-		backends.mu.Lock()
-		delete(backends.by, alloc.KindCUDA)
-		backends.mu.Unlock()
+		RegisterBackend(alloc.KindCUDA, nil)
 	})
 	return b
 }
@@ -237,15 +236,15 @@ func emuCompile(cxx string, k *Kernel) (string, error) {
 	src.WriteString(k.Source())
 	src.WriteString("\nint main(int, char **argv) {\n  return laze_emu::run(argv, [] {\n")
 	var args []string
-	for i, p := range k.spec.ParamList {
+	for i, ctype := range device.ParamCTypes(k) {
 		at := 6 + i
 		switch {
-		case strings.HasSuffix(p.CType, "*"):
-			args = append(args, fmt.Sprintf("(%s)laze_emu::ptr(%d)", p.CType, at))
-		case p.CType == "double":
+		case strings.HasSuffix(ctype, "*"):
+			args = append(args, fmt.Sprintf("(%s)laze_emu::ptr(%d)", ctype, at))
+		case ctype == "double":
 			args = append(args, fmt.Sprintf("laze_emu::f64(%d)", at))
 		default:
-			args = append(args, fmt.Sprintf("(%s)laze_emu::u64(%d)", p.CType, at))
+			args = append(args, fmt.Sprintf("(%s)laze_emu::u64(%d)", ctype, at))
 		}
 	}
 	fmt.Fprintf(&src, "    %s(%s);\n  });\n}\n", k.Name, strings.Join(args, ", "))

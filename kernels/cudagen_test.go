@@ -14,6 +14,7 @@ import (
 	"github.com/laze-go/laze/internal/fakedev"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/device"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -174,7 +175,7 @@ func TestKernelIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return kernelFor(p)
+		return device.KernelFor(&p.Pass)
 	}
 	times2 := key(dSmall, expr.Of[float32](small).MulScalar(2))
 	times3 := key(dBig, expr.Of[float32](big).MulScalar(3))
@@ -225,7 +226,7 @@ func strategyCases[T tensor.Number]() []cudaCase {
 		{dt + "/vectorised", func() (string, error) {
 			return CUDASource(virtual[T](1<<26), expr.Of[T](expr.Of(big).Mul(big2).Add(expr.Of(big).MulScalar(2)).Sub(big2)))
 		}},
-		{dt + "/gemm", func() (string, error) { return gemmKernel(dtype).Source(), nil }},
+		{dt + "/gemm", func() (string, error) { return device.GemmKernel(dtype).Source(), nil }},
 		{dt + "/tiled", func() (string, error) {
 			return CUDASource(virtual[T](8192, 8192), expr.Of[T](expr.Of(sq.T()).Add(virtual[T](8192, 8192)).Mul(sq)))
 		}},

@@ -6,7 +6,6 @@ import (
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
-	"github.com/laze-go/laze/kernels/internal/cudasrc"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -60,27 +59,6 @@ func deviceEvaluation(call string, dev alloc.Device, q Queue) (*evaluation, erro
 	return ev, nil
 }
 
-// launchProgram queues one pass of a program that is not a reduction (a
-// reduction's kernel is reduceStep's, which prepare builds).
-func launchProgram[T tensor.Number](d *onDevice, p *program[T]) error {
-	if k := programKernel(p); k != nil {
-		return d.backend.Launch(d.queue, k)
-	}
-	return nil
-}
-
-// programKernel returns the launch of p's kernel, or nil when p launches
-// none (a pass that is a no-op, or over no elements).
-func programKernel[T tensor.Number](p *program[T]) *Kernel {
-	if p == nil || p.Noop {
-		return nil
-	}
-	if k := kernelFor(p); k.Work > 0 {
-		return k
-	}
-	return nil
-}
-
 // compile makes the kernels a step will launch (nil ones skipped) ready
 // before anything of the call is queued, when the backend is a Compiler;
 // an error names the call and the node at.
@@ -98,58 +76,6 @@ func (d *onDevice) compile(at expr.Node, ks ...*Kernel) error {
 		}
 	}
 	return nil
-}
-
-// kernelFor builds the launch of p's kernel: its structure (the source is
-// generated only when the backend asks for it) and its parameters.
-func kernelFor[T tensor.Number](p *program[T]) *Kernel {
-	k := newKernel(p)
-	packParams(k, p)
-	return k
-}
-
-// newKernel describes p's kernel: its structure, name and parameter list,
-// the part of a launch that depends only on the program's structure.
-func newKernel[T tensor.Number](p *program[T]) *Kernel {
-	spec := specOf(p)
-	key := spec.Key()
-	spec.ParamList = spec.Params()
-	return &Kernel{Name: cudasrc.KernelName(key), Key: key, Reduction: p.red != nil, spec: spec}
-}
-
-// packParams sets k's Work and Params for p, which has k's structure:
-// the part of a launch that changes from one call to the next. It reuses
-// k.Params' memory.
-func packParams[T tensor.Number](k *Kernel, p *program[T]) {
-	spec := k.spec
-	g := geometryOf(p)
-	total, folded := g.Sizes() // elements (results, for a reduction); elements folded into each
-	k.Work = total
-	var parts int64
-	k.Threads, k.Blocks, parts = cudasrc.LaunchShape(spec, g)
-	k.Params = k.Params[:0]
-	for _, pa := range spec.ParamList {
-		var v uint64
-		switch pa.Kind {
-		case cudasrc.ParamPointer:
-			v = p.mems[pa.A].address(p.Offsets[pa.A])
-		case cudasrc.ParamIndexOut:
-			v = p.red.idx.address(p.red.idxOffset)
-		case cudasrc.ParamConst:
-			v = scalarBits(p.Consts[pa.A].Value) // spec.consts follows p.consts' order
-		case cudasrc.ParamCount:
-			v = uint64(total)
-		case cudasrc.ParamReduced:
-			v = uint64(folded)
-		case cudasrc.ParamDim:
-			v = uint64(p.Shape[pa.A])
-		case cudasrc.ParamStride:
-			v = uint64(int64(p.Strides[pa.A][pa.B]))
-		case cudasrc.ParamParts:
-			v = uint64(parts)
-		}
-		k.Params = append(k.Params, v)
-	}
 }
 
 // deviceTemp allocates a temporary on the evaluation's device.

@@ -72,9 +72,7 @@ func withRecorder(t *testing.T) *recorder {
 
 // unregisterRecorder removes the CUDA backend a test registered.
 func unregisterRecorder() {
-	backends.mu.Lock()
-	delete(backends.by, alloc.KindCUDA)
-	backends.mu.Unlock()
+	RegisterBackend(alloc.KindCUDA, nil)
 }
 
 func onGPU[T tensor.Number](t *testing.T, h *tensor.Tensor[T]) *tensor.Tensor[T] {

@@ -98,8 +98,8 @@ func runHost(copies []func(), steps []step) {
 	runSteps(steps)
 }
 
-// runSteps runs steps on the CPU in order, a group that bands.go's rule
-// allows band by band.
+// runSteps runs steps on the CPU in order, a group that the CPU executor's
+// banding rule (kernels/internal/cpu/bands.go) allows band by band.
 func runSteps(steps []step) {
 	for i := 0; i < len(steps); {
 		j := bandGroup(steps, i)

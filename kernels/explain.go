@@ -9,7 +9,7 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/kernels/internal/cpu"
-	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/device"
 	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -105,7 +105,7 @@ func (q queued) describe() string {
 		return fmt.Sprintf("cuBLAS %sgemm, M=%d N=%d K=%d", blasPrefix(g.DType), g.M, g.N, g.K)
 	}
 	k := q.kernel
-	if k.spec != nil && k.spec.Kind == cudasrc.KindScan {
+	if device.IsScan(k) {
 		return fmt.Sprintf("CUDA kernel %s: a scan of %s", k.Name, plural(k.Work, "line"))
 	}
 	if k.Reduction {
@@ -453,7 +453,7 @@ func leafName[T tensor.Number](pl *plan, p *program[T], i int) string {
 	if e := t.Elems(friend.K); cap(e) > 0 && cap(p.Data[1+i]) > 0 && &e[:1][0] != &p.Data[1+i][:1][0] {
 		name = "a copy of " + name + " (it overlaps the destination)"
 	}
-	if m, c := t.Mem(friend.K), p.mems[1+i].block; pl.device != nil && m != nil && c != nil && m != c {
+	if m, c := t.Mem(friend.K), p.Mems[1+i].Block; pl.device != nil && m != nil && c != nil && m != c {
 		name = fmt.Sprintf("%s, a copy of %s (it overlaps the destination)", pl.names[c], name)
 	}
 	return name

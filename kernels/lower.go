@@ -3,7 +3,6 @@ package kernels
 import (
 	"fmt"
 
-	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
@@ -20,7 +19,6 @@ import (
 // destination; operand 1+i is leaf i.
 type program[T tensor.Number] struct {
 	ir.Pass[T]
-	mems []operandMem // per operand, its block and element type, for device kernels
 
 	first *productStep[T] // the product written into the destination before the pass (Pass.First is its Product), or nil
 	red   *reduceState[T] // the reduction's state (Pass.Red is its Reduction); nil for an assignment
@@ -36,6 +34,14 @@ func newProgram[T tensor.Number](red *reduceState[T]) *program[T] {
 		p.Red = &red.Reduction
 	}
 	return p
+}
+
+// pass returns p's lowered pass, nil for a nil p (a step with no pass).
+func (p *program[T]) pass() *ir.Pass[T] {
+	if p == nil {
+		return nil
+	}
+	return &p.Pass
 }
 
 // writeFirst makes s the product the program writes into the destination
@@ -57,28 +63,6 @@ type target[T tensor.Number] struct {
 // assignTo is the target of an assignment to dst.
 func assignTo[T tensor.Number](dst *tensor.Tensor[T]) target[T] {
 	return target[T]{t: dst, dims: dst.ShapeView(friend.K), strides: dst.StridesView(friend.K)}
-}
-
-// operandMem is what a device kernel needs of an operand besides its
-// strides: the block holding it (nil for the index operand of an arg
-// reduction, which is not read from memory) and its element type.
-type operandMem struct {
-	block    *alloc.Allocation
-	dtype    tensor.DType
-	itemSize int
-}
-
-// memOf describes t's storage for a device kernel.
-func memOf[S tensor.Number](t *tensor.Tensor[S]) operandMem {
-	return operandMem{block: t.Mem(friend.K), dtype: tensor.DTypeOf[S](), itemSize: tensor.ItemSize[S]()}
-}
-
-// address returns the device address of the operand's element at offset.
-func (m operandMem) address(offset int) uint64 {
-	if m.block == nil {
-		return 0
-	}
-	return uint64(m.block.Ptr()) + uint64(offset*m.itemSize)
 }
 
 // lowering is the state of lower.
@@ -104,7 +88,7 @@ type lowering[T tensor.Number] struct {
 // operands that overlap the destination. red is nil for an assignment.
 func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *reduceState[T]) (*program[T], error) {
 	l := &lowering[T]{ev: ev, dst: to.t, dims: to.dims, p: newProgram(red), root: e, target: targetRegion(to)}
-	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides, memOf(to.t))
+	l.addOperand(to.t.Elems(friend.K), to.t.Offset(), to.strides, ir.MemoryOf(to.t))
 	root, err := l.node(e)
 	if err != nil {
 		return nil, err
@@ -115,11 +99,11 @@ func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *re
 	p.Noop = len(p.Code) == 0 && len(l.leaves) > 0 && l.leaves[0] == to.t && p.LeafSlot[0] == root && red == nil
 	if red != nil && red.tee != nil {
 		p.Outs = append(p.Outs, ir.Output{Operand: len(l.bstrides), Slot: root})
-		l.addOperand(red.tee.Elems(friend.K), red.tee.Offset(), red.tee.StridesView(friend.K), memOf(red.tee))
+		l.addOperand(red.tee.Elems(friend.K), red.tee.Offset(), red.tee.StridesView(friend.K), ir.MemoryOf(red.tee))
 	}
 	if red != nil && red.Def.Arg {
 		red.Pos = len(l.bstrides)
-		l.addOperand(nil, 0, red.Positions, operandMem{})
+		l.addOperand(nil, 0, red.Positions, ir.Memory{})
 	}
 	p.Shape, p.Strides = shape.Coalesce(l.dims, l.bstrides...)
 	l.allocateRegisters()
@@ -234,7 +218,7 @@ func (l *lowering[T]) leaf(t *tensor.Tensor[T]) (int, error) {
 		return 0, err // unreachable after checkAssign; kept so a bug surfaces as an error
 	}
 	l.leaves = append(l.leaves, t)
-	l.addOperand(read.Elems(friend.K), read.Offset(), strides, memOf(read))
+	l.addOperand(read.Elems(friend.K), read.Offset(), strides, ir.MemoryOf(read))
 	return l.newLeaf(nil), nil
 }
 
@@ -286,9 +270,9 @@ func (l *lowering[T]) newLeaf(c converter[T]) int {
 }
 
 // addOperand records an operand's storage, offset and broadcast strides.
-func (l *lowering[T]) addOperand(data []T, offset int, strides []int, mem operandMem) {
+func (l *lowering[T]) addOperand(data []T, offset int, strides []int, mem ir.Memory) {
 	l.p.Data = append(l.p.Data, data)
-	l.p.mems = append(l.p.mems, mem)
+	l.p.Mems = append(l.p.Mems, mem)
 	l.p.Offsets = append(l.p.Offsets, offset)
 	l.bstrides = append(l.bstrides, strides)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/laze-go/laze/internal/dag"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/kernels/internal/cpu"
+	"github.com/laze-go/laze/kernels/internal/device"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -331,9 +332,9 @@ func planOf[T tensor.Number](dst *tensor.Tensor[T], pass *program[T], s *signatu
 	for i, st := range pass.Strides {
 		t.Strides[i] = slices.Clone(st)
 	}
-	t.mems = slices.Clone(pass.mems)
-	for i := range t.mems {
-		t.mems[i].block = nil
+	t.Mems = slices.Clone(pass.Mems)
+	for i := range t.Mems {
+		t.Mems[i].Block = nil
 	}
 	t.Consts = slices.Clone(pass.Consts)
 	for i := range t.Consts {
@@ -356,7 +357,7 @@ func (cp *cachedPlan[T]) newBound() *Program[T] {
 	p := *cp.template
 	p.Data = make([][]T, len(p.Offsets))
 	p.Offsets = make([]int, len(p.Offsets))
-	p.mems = slices.Clone(p.mems)
+	p.Mems = slices.Clone(p.Mems)
 	p.Consts = slices.Clone(p.Consts)
 	return &Program[T]{steps: []step{&assignStep[T]{p: &p}}, exec: host{}}
 }
@@ -456,15 +457,15 @@ func bind[T tensor.Number](p *program[T], dst *tensor.Tensor[T], s *signature) {
 // copy keeps no tensor alive.
 func unbind[T tensor.Number](p *program[T]) {
 	clear(p.Data)
-	for i := range p.mems {
-		p.mems[i].block = nil
+	for i := range p.Mems {
+		p.Mems[i].Block = nil
 	}
 }
 
 func bindOperand[T tensor.Number](p *program[T], k int, t *tensor.Tensor[T]) {
 	p.Data[k] = t.Elems(friend.K)
 	p.Offsets[k] = t.Offset()
-	p.mems[k].block = t.Mem(friend.K)
+	p.Mems[k].Block = t.Mem(friend.K)
 }
 
 // launchFor returns a pooled launch of p's kernel: the structure of p's
@@ -472,10 +473,10 @@ func bindOperand[T tensor.Number](p *program[T], k int, t *tensor.Tensor[T]) {
 // depends on the call's addresses and sizes), built the first time the
 // variant is met, with room for the parameters.
 func (cp *cachedPlan[T]) launchFor(p *program[T]) *Kernel {
-	v := variantOf(p)
+	v := device.Variant(p.pass())
 	base := cp.variants[v].Load()
 	if base == nil {
-		base = newKernel(p)
+		base = device.NewKernel(p.pass())
 		cp.variants[v].Store(base) // two racing builders store equal structures
 	}
 	k := cp.kernels.Get().(*Kernel)
@@ -503,7 +504,7 @@ func launchPlan[T tensor.Number](call string, cp *cachedPlan[T], p *program[T], 
 	}
 	k := cp.launchFor(p)
 	defer cp.kernels.Put(k)
-	packParams(k, p)
+	device.PackParams(k, p.pass())
 	if k.Work > 0 {
 		err = b.Launch(q, k)
 	}

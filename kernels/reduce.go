@@ -7,7 +7,7 @@ import (
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cpu"
-	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/device"
 	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -21,14 +21,11 @@ import (
 // for sums); otherwise each value folds into its own accumulator. The
 // operand is never materialised.
 
-// reduceState is a reduction's ir.Reduction with what lowering and the
-// device need besides.
+// reduceState is a reduction's ir.Reduction with what lowering needs
+// besides.
 type reduceState[T tensor.Number] struct {
 	ir.Reduction[T]
 	tee *tensor.Tensor[T] // where the pass also stores its operand's values (spill.go), or nil
-
-	idx       operandMem // arg reductions on a device: the index output's block
-	idxOffset int        // and its offset
 }
 
 // newReduceState prepares the accumulators of a reduction with geometry g
@@ -41,7 +38,7 @@ func newReduceState[T tensor.Number](def ops.ReducerDef, g expr.ReduceGeometry, 
 	var idxData []int64
 	if idx != nil {
 		idxData = idx.Elems(friend.K)
-		r.idx, r.idxOffset = memOf(idx), idx.Offset()
+		r.Index, r.IndexOffset = ir.MemoryOf(idx), idx.Offset()
 	}
 	if host {
 		r.Main = cpu.NewAccumulator(&r.Reduction, vals, idxData)
@@ -157,87 +154,16 @@ func runReduction[T tensor.Number](ev *evaluation, n expr.Node, def ops.ReducerD
 	return acc, nil
 }
 
-// partials is the scratch of a split reduction (strategy
-// cudasrc.RedSplit) on a device: its kernel folds slices of each result's
-// elements into partials (vals, and idx for an arg reduction), then a
-// second kernel folds each result's partials, in a fixed order, into the
-// destination (dst, dstIdx: the addresses the kernel was packed with).
-type partials[T tensor.Number] struct {
-	vals          *tensor.Tensor[T]
-	idx           *tensor.Tensor[int64]
-	parts, folded int64
-	dst, dstIdx   uint64
-}
-
-// newPartials allocates the partials of the split reduction n, whose
-// kernel k has been packed for p.
-func newPartials[T tensor.Number](ev *evaluation, n expr.Node, p *program[T], k *Kernel) *partials[T] {
-	pt := &partials[T]{}
-	for i, pa := range k.spec.ParamList {
-		switch {
-		case pa.Kind == cudasrc.ParamParts:
-			pt.parts = int64(k.Params[i])
-		case pa.Kind == cudasrc.ParamReduced:
-			pt.folded = int64(k.Params[i])
-		case pa.Kind == cudasrc.ParamPointer && pa.A == 0:
-			pt.dst = k.Params[i]
-		case pa.Kind == cudasrc.ParamIndexOut:
-			pt.dstIdx = k.Params[i]
-		}
-	}
-	size := []int{int(k.Work * pt.parts)}
-	pt.vals = temp[T](ev, n, size)
+// newSplit allocates the partials of the split reduction n, whose kernel
+// k has been packed for p, and returns the split's launch description.
+func newSplit[T tensor.Number](ev *evaluation, n expr.Node, p *program[T], k *Kernel) device.Split {
+	sp := device.SplitOf(k)
+	size := []int{int(k.Work * sp.Parts)}
+	vals := temp[T](ev, n, size)
+	sp.Vals = ir.MemoryOf(vals).Address(vals.Offset())
 	if p.red.Def.Arg {
-		pt.idx = temp[int64](ev, n, size)
+		idx := temp[int64](ev, n, size)
+		sp.Idx = ir.MemoryOf(idx).Address(idx.Offset())
 	}
-	return pt
-}
-
-// launchSplit queues a split reduction: k, pointed at the partials pt,
-// then the kernel that folds them into the destination. Neither uses
-// atomics, so a result does not vary from run to run.
-func launchSplit[T tensor.Number](d *onDevice, k *Kernel, pt *partials[T]) error {
-	for i, pa := range k.spec.ParamList {
-		switch {
-		case pa.Kind == cudasrc.ParamPointer && pa.A == 0:
-			k.Params[i] = memOf(pt.vals).address(pt.vals.Offset())
-		case pa.Kind == cudasrc.ParamIndexOut:
-			k.Params[i] = memOf(pt.idx).address(pt.idx.Offset())
-		}
-	}
-	if err := d.backend.Launch(d.queue, k); err != nil {
-		return err
-	}
-	f := finishKernel(k.spec)
-	f.Work, f.Blocks = k.Work, k.Work
-	for _, pa := range f.spec.ParamList {
-		var v uint64
-		switch pa.Kind {
-		case cudasrc.ParamPointer:
-			v = pt.dst
-			if pa.A == 1 {
-				v = memOf(pt.vals).address(pt.vals.Offset())
-			}
-		case cudasrc.ParamIndexOut:
-			v = pt.dstIdx
-		case cudasrc.ParamIndexIn:
-			v = memOf(pt.idx).address(pt.idx.Offset())
-		case cudasrc.ParamCount:
-			v = uint64(k.Work)
-		case cudasrc.ParamParts:
-			v = uint64(pt.parts)
-		case cudasrc.ParamReduced:
-			v = uint64(pt.folded)
-		}
-		f.Params = append(f.Params, v)
-	}
-	return d.backend.Launch(d.queue, f)
-}
-
-// finishKernel returns the launch of the kernel that folds the partials of
-// the split reduction s, without parameters.
-func finishKernel(s *cudasrc.Spec) *Kernel {
-	f := s.Finish()
-	key := f.Key()
-	return &Kernel{Name: cudasrc.KernelName(key), Key: key, Reduction: true, spec: f, Threads: ReduceThreads}
+	return sp
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/kernels/internal/cpu"
-	"github.com/laze-go/laze/kernels/internal/cudasrc"
+	"github.com/laze-go/laze/kernels/internal/device"
 	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -38,7 +38,7 @@ func (s *assignStep[T]) prepare(d *onDevice) error {
 			return err
 		}
 	}
-	return d.compile(s.e, programKernel(s.p))
+	return d.compile(s.e, device.ProgramKernel(s.p.pass()))
 }
 
 func (s *assignStep[T]) launch(d *onDevice) error {
@@ -47,7 +47,7 @@ func (s *assignStep[T]) launch(d *onDevice) error {
 			return err
 		}
 	}
-	return launchProgram(d, s.p)
+	return device.LaunchProgram(d.backend, d.queue, s.p.pass())
 }
 
 func (s *assignStep[T]) cudaSource(pl *plan) string {
@@ -70,7 +70,7 @@ func (s *assignStep[T]) cudaSource(pl *plan) string {
 	if pl.device != nil {
 		return b.String()
 	}
-	k := kernelFor(s.p)
+	k := device.KernelFor(s.p.pass())
 	b.WriteString(k.Source())
 	return b.String()
 }
@@ -107,9 +107,9 @@ type reduceStep[T tensor.Number] struct {
 
 	// Set by prepare, on a device: the fill of a reduction over no
 	// elements, or the kernel and, for a split reduction, its partials.
-	fill     *program[T]
-	k        *Kernel
-	partials *partials[T]
+	fill  *program[T]
+	k     *Kernel
+	split *device.Split
 }
 
 // keepWorkers gives the step's program workers of its own (a Program).
@@ -132,17 +132,18 @@ func (s *reduceStep[T]) prepare(d *onDevice) (err error) {
 		if s.fill, err = lower(d.ev, assignTo(s.acc), expr.Of[T](expr.Scalar(ops.Start[T](s.p.red.Def.Identity))), nil); err != nil {
 			return err
 		}
-		return d.compile(s.n, programKernel(s.fill))
+		return d.compile(s.n, device.ProgramKernel(s.fill.pass()))
 	}
-	s.k = kernelFor(s.p)
+	s.k = device.KernelFor(s.p.pass())
 	if s.k.Work == 0 {
 		return nil
 	}
-	if s.k.spec.Strategy != cudasrc.RedSplit {
+	if !device.IsSplit(s.k) {
 		return d.compile(s.n, s.k)
 	}
-	s.partials = newPartials(d.ev, s.n, s.p, s.k)
-	return d.compile(s.n, s.k, finishKernel(s.k.spec))
+	sp := newSplit(d.ev, s.n, s.p, s.k)
+	s.split = &sp
+	return d.compile(s.n, s.k, device.FinishKernel(s.k))
 }
 
 // launch queues the reduction's kernel (two for a split reduction), or
@@ -150,11 +151,11 @@ func (s *reduceStep[T]) prepare(d *onDevice) (err error) {
 func (s *reduceStep[T]) launch(d *onDevice) error {
 	switch {
 	case s.fill != nil:
-		return launchProgram(d, s.fill)
+		return device.LaunchProgram(d.backend, d.queue, s.fill.pass())
 	case s.k.Work == 0:
 		return nil
-	case s.partials != nil:
-		return launchSplit(d, s.k, s.partials)
+	case s.split != nil:
+		return device.LaunchSplit(d.backend, d.queue, s.k, *s.split)
 	}
 	return d.backend.Launch(d.queue, s.k)
 }
@@ -171,7 +172,7 @@ func (s *reduceStep[T]) cudaSource(pl *plan) string {
 		writeSources(&b, pl.work)
 		return b.String()
 	}
-	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.Def.Name, s.x, kernelFor(s.p).Source())
+	return fmt.Sprintf("%s = %s of %v\n%s", name, s.p.red.Def.Name, s.x, device.KernelFor(s.p.pass()).Source())
 }
 
 func (s *reduceStep[T]) describe(pl *plan) string {
@@ -249,28 +250,30 @@ func (s *productStep[T]) prepare(d *onDevice) (err error) {
 	}
 	var gemm *Kernel // the generated product, for the types cuBLAS lacks
 	if on.g.K > 0 && !tensor.IsFloat[T]() {
-		gemm = gemmLaunch(tensor.DTypeOf[T](), on.g)
+		gemm = device.GemmLaunch(tensor.DTypeOf[T](), on.g)
 	}
-	return d.compile(s.n, gemm, programKernel(on.then))
+	return d.compile(s.n, gemm, device.ProgramKernel(on.then.pass()))
 }
 
 // launch queues the product on the device: one Gemm (cuBLAS, for float32
 // and float64) or one generated tiled kernel (every other element type,
-// cuda_gemm.go) per matrix of the batch, over the operands and into the
+// device.GemmKernel) per matrix of the batch, over the operands and into the
 // result prepare made contiguous, then the pass that follows it.
 func (s *productStep[T]) launch(d *onDevice) error {
 	on := s.on
 	if on.g.K > 0 {
-		queue := func() error { return queueGemms(d, tensor.DTypeOf[T](), on.g, on.c, on.a, on.b) }
+		queue := func() error {
+			return device.QueueGemms(d.backend, d.queue, tensor.DTypeOf[T](), on.g, on.c, on.a, on.b)
+		}
 		if !tensor.IsFloat[T]() {
-			queue = func() error { return queueGemmKernels(d, on.g, on.c, on.a, on.b) }
+			queue = func() error { return device.QueueGemmKernels(d.backend, d.queue, on.g, on.c, on.a, on.b) }
 		}
 		if err := queue(); err != nil {
 			return err
 		}
 	}
 	if on.then != nil {
-		return launchProgram(d, on.then)
+		return device.LaunchProgram(d.backend, d.queue, on.then.pass())
 	}
 	return nil
 }
@@ -334,32 +337,8 @@ func (s *scanStep[T]) launch(d *onDevice) error {
 
 // kernel is the launch of the scan's CUDA kernel.
 func (s *scanStep[T]) kernel() *Kernel {
-	lines := int64(s.outer) * int64(s.inner)
-	if s.length == 0 {
-		lines = 0
-	}
-	spec, threads, blocks := cudasrc.ScanLaunch(tensor.DTypeOf[T](), s.def, lines, int64(s.length))
-	key := spec.Key()
-	k := &Kernel{Name: cudasrc.KernelName(key), Key: key, spec: spec, Work: lines, Threads: threads, Blocks: blocks}
-	for _, pa := range spec.ParamList {
-		var v uint64
-		switch pa.Kind {
-		case cudasrc.ParamPointer:
-			t := s.dst
-			if pa.A == 1 {
-				t = s.src
-			}
-			v = memOf(t).address(t.Offset())
-		case cudasrc.ParamCount:
-			v = uint64(lines)
-		case cudasrc.ParamReduced:
-			v = uint64(s.length)
-		case cudasrc.ParamCols:
-			v = uint64(s.inner)
-		}
-		k.Params = append(k.Params, v)
-	}
-	return k
+	return device.ScanKernel(tensor.DTypeOf[T](), s.def, s.outer, s.length, s.inner,
+		ir.MemoryOf(s.dst).Address(s.dst.Offset()), ir.MemoryOf(s.src).Address(s.src.Offset()))
 }
 
 func (s *scanStep[T]) cudaSource(pl *plan) string {

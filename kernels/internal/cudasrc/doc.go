@@ -12,8 +12,8 @@
 // size share one compiled kernel.
 //
 // Each op's CUDA text comes from the op table (internal/ops), the same
-// definition the CPU loops are generated from. Package kernels describes
-// its lowered programs as a Geometry and a Spec (kernels/cudaspec.go) and
-// launches the kernels; this package knows nothing of programs or tensors'
-// memory.
+// definition the CPU loops are generated from. The device executor
+// (kernels/internal/device) describes a lowered pass as a Geometry and a
+// Spec and launches the kernels; this package knows nothing of passes or
+// tensors' memory.
 package cudasrc

@@ -3,6 +3,8 @@ package ir
 import (
 	"sync"
 
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -19,6 +21,7 @@ type Pass[T tensor.Number] struct {
 	Strides [][]int     // coalesced strides per operand
 	Offsets []int       // base offset per operand
 	Data    [][]T       // storage per operand (nil for an arg reduction's positions, which are not memory)
+	Mems    []Memory    // per operand, its block and element type, for device kernels
 
 	Leaves     []*tensor.Tensor[T] // leaf i as given (nil for a converted leaf)
 	LeafSlot   []int               // slot of leaf i
@@ -104,6 +107,9 @@ type Reduction[T tensor.Number] struct {
 	Positions   []int           // arg reductions: per operand axis, the weight of its index in the result index (0 on kept axes)
 	Pos         int             // arg reductions: the operand that carries positions
 	Spare       int             // register for a scalar result spread over a block
+
+	Index       Memory // arg reductions on a device: the index output's block
+	IndexOffset int    // and its offset
 }
 
 // Accumulator holds one partial result per result element.
@@ -134,4 +140,26 @@ func (in *Instr) Arity() int {
 		return 3
 	}
 	return in.Op.Arity()
+}
+
+// Memory is what a device kernel needs of an operand besides its strides:
+// the block holding it (nil for the index operand of an arg reduction,
+// which is not read from memory) and its element type.
+type Memory struct {
+	Block    *alloc.Allocation
+	DType    tensor.DType
+	ItemSize int
+}
+
+// Address returns the device address of the operand's element at offset.
+func (m Memory) Address(offset int) uint64 {
+	if m.Block == nil {
+		return 0
+	}
+	return uint64(m.Block.Ptr()) + uint64(offset*m.ItemSize)
+}
+
+// MemoryOf describes t's storage for a device kernel.
+func MemoryOf[S tensor.Number](t *tensor.Tensor[S]) Memory {
+	return Memory{Block: t.Mem(friend.K), DType: tensor.DTypeOf[S](), ItemSize: tensor.ItemSize[S]()}
 }
