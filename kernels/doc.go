@@ -11,5 +11,12 @@
 // No full-size temporary is made, except a copy of an operand whose memory
 // overlaps the destination's in a way one pass could read after writing.
 //
+// The package is the front and the lowering: the entry points, the checks,
+// the alias analysis, the plan cache, and the steps a call performs. The
+// lowered passes (kernels/internal/ir) are run by the CPU executor
+// (kernels/internal/cpu) or, on a device, by the device executor
+// (kernels/internal/device), which launches the CUDA kernels
+// kernels/internal/cudasrc writes through the device's registered Backend.
+//
 // See docs/design.md for the program, the aliasing rule and how to add an op.
 package kernels

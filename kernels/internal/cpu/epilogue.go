@@ -80,7 +80,7 @@ func (p *pass[T]) tileStrides(m, n int) (rs, cs []int, ok bool) {
 
 // runTile runs the program's pass over rows [i0, i0+rows) × columns [j0,
 // j0+cols) of its rank-2 iteration space, operand k's element (i, j) at
-// p.offsets[k] + i·rs[k] + j·cs[k]: row by row, in blocks of at most
+// p.Offsets[k] + i·rs[k] + j·cs[k]: row by row, in blocks of at most
 // BlockSize. Each call takes a worker of its own, so tiles may run
 // concurrently.
 func (p *pass[T]) runTile(rs, cs []int, i0, j0, rows, cols int) {

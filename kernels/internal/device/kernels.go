@@ -11,13 +11,15 @@ import (
 	"github.com/laze-go/laze/tensor"
 )
 
-// A lowered program as the CUDA backend's code generation reads it: its
-// geometry (geometryOf: shape, strides, alignment), from which
+// A lowered pass as the CUDA code generation reads it: its geometry
+// (geometryOf: shape, strides, alignment), from which
 // kernels/internal/cudasrc picks the kernel's variant and launch shape,
 // and its structure (specOf: ops, element types, which operands walk which
-// dimensions), from which cudasrc writes the source. This file only
-// describes the program; every CUDA decision is cudasrc's. See
-// docs/design.md, "The CUDA backend".
+// dimensions), from which cudasrc writes the source; then the launches
+// built from them (a pass's, a split reduction's two, a scan's, the
+// generated product's) with their parameters packed, and queued on a
+// Backend. Every CUDA decision is cudasrc's. See docs/design.md, "The CUDA
+// backend".
 
 // ReduceThreads is the number of threads in each block of a reduction
 // kernel, which the generated source assumes (its shared-memory tree has

@@ -14,13 +14,14 @@ import (
 // by the instructions, block by block along the last dimension, and
 // written to operand 0 (the target) or, for a reduction, folded into its
 // accumulators. Operand 0 is the target, operands 1 to len(LeafSlot) the
-// leaves in order, further operands AssignAll's other destinations or a
-// reduction's tee.
+// leaves in order, further operands AssignAll's other destinations, a
+// reduction's tee, or an arg reduction's positions (an operand walked for
+// its index, never read from memory).
 type Pass[T tensor.Number] struct {
 	Shape   shape.Shape // coalesced iteration shape; the last dimension is walked in blocks
 	Strides [][]int     // coalesced strides per operand
 	Offsets []int       // base offset per operand
-	Data    [][]T       // storage per operand (nil for an arg reduction's positions, which are not memory)
+	Data    [][]T       // storage per operand (nil for a converted leaf, read through Convert, and for an arg reduction's positions)
 	Mems    []Memory    // per operand, its block and element type, for device kernels
 
 	Leaves     []*tensor.Tensor[T] // leaf i as given (nil for a converted leaf)
