@@ -87,6 +87,74 @@ func LogicalNot[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.LogicalNot, 
 // it is the identity.
 func StopGradient[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.StopGradient, x) }
 
+// Tan returns the tangent of x (radians).
+func Tan[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Tan, x) }
+
+// Arcsin returns the inverse sine of x, in [-π/2, π/2] (NaN outside [-1,
+// 1]).
+func Arcsin[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Arcsin, x) }
+
+// Arccos returns the inverse cosine of x, in [0, π] (NaN outside [-1, 1]).
+func Arccos[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Arccos, x) }
+
+// Arctan returns the inverse tangent of x, in [-π/2, π/2].
+func Arctan[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Arctan, x) }
+
+// Sinh returns the hyperbolic sine of x.
+func Sinh[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Sinh, x) }
+
+// Cosh returns the hyperbolic cosine of x.
+func Cosh[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Cosh, x) }
+
+// Arcsinh returns the inverse hyperbolic sine of x.
+func Arcsinh[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Arcsinh, x) }
+
+// Arccosh returns the inverse hyperbolic cosine of x, at least 0 (NaN below
+// 1).
+func Arccosh[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Arccosh, x) }
+
+// Arctanh returns the inverse hyperbolic tangent of x (±Inf at ±1, NaN
+// outside [-1, 1]).
+func Arctanh[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Arctanh, x) }
+
+// Exp2 returns 2 raised to x.
+func Exp2[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Exp2, x) }
+
+// Expm1 returns e raised to x, minus 1, accurate for x near 0.
+func Expm1[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Expm1, x) }
+
+// Log2 returns the base-2 logarithm of x.
+func Log2[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Log2, x) }
+
+// Log10 returns the base-10 logarithm of x.
+func Log10[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Log10, x) }
+
+// Log1p returns the natural logarithm of 1 + x, accurate for x near 0 (-Inf
+// at -1, NaN below).
+func Log1p[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Log1p, x) }
+
+// Cbrt returns the cube root of x (negative for negative x).
+func Cbrt[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Cbrt, x) }
+
+// Erf returns the error function of x (scipy.special.erf, PyTorch's erf).
+func Erf[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Erf, x) }
+
+// Erfc returns the complementary error function of x, 1 - erf(x), accurate
+// where erf(x) is near 1.
+func Erfc[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Erfc, x) }
+
+// Rsqrt returns 1 / sqrt(x), computed in float64 and rounded to T (PyTorch's
+// rsqrt; ±Inf at ±0, NaN below 0).
+func Rsqrt[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Rsqrt, x) }
+
+// Deg2rad returns x degrees in radians, x·π/180, rounded once from float64
+// (NumPy's deg2rad and radians).
+func Deg2rad[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Deg2rad, x) }
+
+// Rad2deg returns x radians in degrees, x·180/π, rounded once from float64
+// (NumPy's rad2deg and degrees).
+func Rad2deg[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Rad2deg, x) }
+
 // Add returns x + y.
 func Add[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Add, x, y) }
 
@@ -226,6 +294,41 @@ func LogicalXor[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.LogicalXo
 // float64 x).
 func LogicalXorScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return LogicalXor(x, Scalar(y)) }
 
+// Arctan2 returns the angle of the point (x, y) from the positive x axis, in
+// radians in [-π, π], the quadrant from both signs (NumPy's arctan2(y, x)).
+func Arctan2[T tensor.Float](y, x Exp[T]) Exp[T] { return node(ops.Arctan2, y, x) }
+
+// Arctan2Scalar is Arctan2(y, Scalar(x)): x given as a value of T, so that
+// untyped constants take y's element type (Arctan2Scalar(y, 2) on a float64
+// y).
+func Arctan2Scalar[T tensor.Float](y Exp[T], x T) Exp[T] { return Arctan2(y, Scalar(x)) }
+
+// Hypot returns sqrt(x*x + y*y) without overflow or underflow in between
+// (+Inf if either is ±Inf, even beside NaN).
+func Hypot[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Hypot, x, y) }
+
+// HypotScalar is Hypot(x, Scalar(y)): y given as a value of T, so that
+// untyped constants take x's element type (HypotScalar(x, 2) on a float64 x).
+func HypotScalar[T tensor.Float](x Exp[T], y T) Exp[T] { return Hypot(x, Scalar(y)) }
+
+// Copysign returns x with the sign of y (the sign bit: -0 and -NaN count as
+// negative).
+func Copysign[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Copysign, x, y) }
+
+// CopysignScalar is Copysign(x, Scalar(y)): y given as a value of T, so that
+// untyped constants take x's element type (CopysignScalar(x, 2) on a float64
+// x).
+func CopysignScalar[T tensor.Float](x Exp[T], y T) Exp[T] { return Copysign(x, Scalar(y)) }
+
+// Nextafter returns the next representable value after x toward y, in T (x
+// itself where x == y, NaN if either is NaN).
+func Nextafter[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Nextafter, x, y) }
+
+// NextafterScalar is Nextafter(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (NextafterScalar(x, 2) on a
+// float64 x).
+func NextafterScalar[T tensor.Float](x Exp[T], y T) Exp[T] { return Nextafter(x, Scalar(y)) }
+
 // Where returns x where cond is nonzero and y elsewhere (NumPy's where); the
 // three broadcast together.
 func Where[T tensor.Number](cond, x, y Exp[T]) Exp[T] { return node(ops.Where, cond, x, y) }
@@ -332,6 +435,89 @@ func (c Chain[T]) LogicalNot() Chain[T] { return Chain[T]{node(ops.LogicalNot, c
 // the node as a constant (JAX's stop_gradient, PyTorch's detach). Evaluating
 // it is the identity.
 func (c Chain[T]) StopGradient() Chain[T] { return Chain[T]{node(ops.StopGradient, c.E)} }
+
+// Tan returns the tangent of c (radians). On integers the tree fails Check
+// with a DTypeError.
+func (c Chain[T]) Tan() Chain[T] { return Chain[T]{node(ops.Tan, c.E)} }
+
+// Arcsin returns the inverse sine of c, in [-π/2, π/2] (NaN outside [-1,
+// 1]). On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Arcsin() Chain[T] { return Chain[T]{node(ops.Arcsin, c.E)} }
+
+// Arccos returns the inverse cosine of c, in [0, π] (NaN outside [-1, 1]).
+// On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Arccos() Chain[T] { return Chain[T]{node(ops.Arccos, c.E)} }
+
+// Arctan returns the inverse tangent of c, in [-π/2, π/2]. On integers the
+// tree fails Check with a DTypeError.
+func (c Chain[T]) Arctan() Chain[T] { return Chain[T]{node(ops.Arctan, c.E)} }
+
+// Sinh returns the hyperbolic sine of c. On integers the tree fails Check
+// with a DTypeError.
+func (c Chain[T]) Sinh() Chain[T] { return Chain[T]{node(ops.Sinh, c.E)} }
+
+// Cosh returns the hyperbolic cosine of c. On integers the tree fails Check
+// with a DTypeError.
+func (c Chain[T]) Cosh() Chain[T] { return Chain[T]{node(ops.Cosh, c.E)} }
+
+// Arcsinh returns the inverse hyperbolic sine of c. On integers the tree
+// fails Check with a DTypeError.
+func (c Chain[T]) Arcsinh() Chain[T] { return Chain[T]{node(ops.Arcsinh, c.E)} }
+
+// Arccosh returns the inverse hyperbolic cosine of c, at least 0 (NaN below
+// 1). On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Arccosh() Chain[T] { return Chain[T]{node(ops.Arccosh, c.E)} }
+
+// Arctanh returns the inverse hyperbolic tangent of c (±Inf at ±1, NaN
+// outside [-1, 1]). On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Arctanh() Chain[T] { return Chain[T]{node(ops.Arctanh, c.E)} }
+
+// Exp2 returns 2 raised to c. On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Exp2() Chain[T] { return Chain[T]{node(ops.Exp2, c.E)} }
+
+// Expm1 returns e raised to c, minus 1, accurate for c near 0. On integers
+// the tree fails Check with a DTypeError.
+func (c Chain[T]) Expm1() Chain[T] { return Chain[T]{node(ops.Expm1, c.E)} }
+
+// Log2 returns the base-2 logarithm of c. On integers the tree fails Check
+// with a DTypeError.
+func (c Chain[T]) Log2() Chain[T] { return Chain[T]{node(ops.Log2, c.E)} }
+
+// Log10 returns the base-10 logarithm of c. On integers the tree fails Check
+// with a DTypeError.
+func (c Chain[T]) Log10() Chain[T] { return Chain[T]{node(ops.Log10, c.E)} }
+
+// Log1p returns the natural logarithm of 1 + c, accurate for c near 0 (-Inf
+// at -1, NaN below). On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Log1p() Chain[T] { return Chain[T]{node(ops.Log1p, c.E)} }
+
+// Cbrt returns the cube root of c (negative for negative c). On integers the
+// tree fails Check with a DTypeError.
+func (c Chain[T]) Cbrt() Chain[T] { return Chain[T]{node(ops.Cbrt, c.E)} }
+
+// Erf returns the error function of c (scipy.special.erf, PyTorch's erf). On
+// integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Erf() Chain[T] { return Chain[T]{node(ops.Erf, c.E)} }
+
+// Erfc returns the complementary error function of c, 1 - erf(c), accurate
+// where erf(c) is near 1. On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Erfc() Chain[T] { return Chain[T]{node(ops.Erfc, c.E)} }
+
+// Rsqrt returns 1 / sqrt(c), computed in float64 and rounded to T (PyTorch's
+// rsqrt; ±Inf at ±0, NaN below 0). On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Rsqrt() Chain[T] { return Chain[T]{node(ops.Rsqrt, c.E)} }
+
+// Deg2rad returns c degrees in radians, c·π/180, rounded once from float64
+// (NumPy's deg2rad and radians). On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Deg2rad() Chain[T] { return Chain[T]{node(ops.Deg2rad, c.E)} }
+
+// Rad2deg returns c radians in degrees, c·180/π, rounded once from float64
+// (NumPy's rad2deg and degrees). On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Rad2deg() Chain[T] { return Chain[T]{node(ops.Rad2deg, c.E)} }
 
 // Add returns c + y.
 func (c Chain[T]) Add(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Add, c.E, y)} }
@@ -457,6 +643,40 @@ func (c Chain[T]) LogicalXor(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Logic
 func (c Chain[T]) LogicalXorScalar(y T) Chain[T] {
 	return Chain[T]{node(ops.LogicalXor, c.E, Scalar(y))}
 }
+
+// Arctan2 returns the angle of the point (x, c) from the positive x axis, in
+// radians in [-π, π], the quadrant from both signs (NumPy's arctan2(c, x)).
+// On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Arctan2(x Exp[T]) Chain[T] { return Chain[T]{node(ops.Arctan2, c.E, x)} }
+
+// Arctan2Scalar is Arctan2 with x given as a value of T:
+// c.Arctan2(Scalar(x)).
+func (c Chain[T]) Arctan2Scalar(x T) Chain[T] { return Chain[T]{node(ops.Arctan2, c.E, Scalar(x))} }
+
+// Hypot returns sqrt(c*c + y*y) without overflow or underflow in between
+// (+Inf if either is ±Inf, even beside NaN). On integers the tree fails
+// Check with a DTypeError.
+func (c Chain[T]) Hypot(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Hypot, c.E, y)} }
+
+// HypotScalar is Hypot with y given as a value of T: c.Hypot(Scalar(y)).
+func (c Chain[T]) HypotScalar(y T) Chain[T] { return Chain[T]{node(ops.Hypot, c.E, Scalar(y))} }
+
+// Copysign returns c with the sign of y (the sign bit: -0 and -NaN count as
+// negative). On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Copysign(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Copysign, c.E, y)} }
+
+// CopysignScalar is Copysign with y given as a value of T:
+// c.Copysign(Scalar(y)).
+func (c Chain[T]) CopysignScalar(y T) Chain[T] { return Chain[T]{node(ops.Copysign, c.E, Scalar(y))} }
+
+// Nextafter returns the next representable value after c toward y, in T (c
+// itself where c == y, NaN if either is NaN). On integers the tree fails
+// Check with a DTypeError.
+func (c Chain[T]) Nextafter(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Nextafter, c.E, y)} }
+
+// NextafterScalar is Nextafter with y given as a value of T:
+// c.Nextafter(Scalar(y)).
+func (c Chain[T]) NextafterScalar(y T) Chain[T] { return Chain[T]{node(ops.Nextafter, c.E, Scalar(y))} }
 
 // Where returns x where c is nonzero and y elsewhere (NumPy's where); the
 // three broadcast together.

@@ -90,6 +90,37 @@ var opCases = map[ops.Op][]opCase{
 	ops.LogicalOr:  zeroCases(2),
 	ops.LogicalXor: zeroCases(2),
 
+	// Issue 31's math functions: the textbook derivatives, computed with
+	// package math.
+	ops.Tan:     {{in: [][]float64{{0, 0.5, -1}}, d: [][]float64{{1, 1 + math.Tan(0.5)*math.Tan(0.5), 1 + math.Tan(1)*math.Tan(1)}}}},
+	ops.Arcsin:  {{in: [][]float64{{0, 0.5, -0.6}}, d: [][]float64{{1, 1 / math.Sqrt(0.75), 1 / 0.8}}}},
+	ops.Arccos:  {{in: [][]float64{{0, 0.5, -0.6}}, d: [][]float64{{-1, -1 / math.Sqrt(0.75), -1 / 0.8}}}},
+	ops.Arctan:  {{in: [][]float64{{0, 1, -2}}, d: [][]float64{{1, 0.5, 0.2}}}},
+	ops.Sinh:    {{in: [][]float64{{0, 1, -2}}, d: [][]float64{{1, math.Cosh(1), math.Cosh(2)}}}},
+	ops.Cosh:    {{in: [][]float64{{0, 1, -2}}, d: [][]float64{{0, math.Sinh(1), -math.Sinh(2)}}}},
+	ops.Arcsinh: {{in: [][]float64{{0, 1, -2}}, d: [][]float64{{1, 1 / math.Sqrt2, 1 / math.Sqrt(5)}}}},
+	ops.Arccosh: {{in: [][]float64{{2, 1.25, 10}}, d: [][]float64{{1 / math.Sqrt(3), 1 / 0.75, 1 / math.Sqrt(99)}}}},
+	ops.Arctanh: {{in: [][]float64{{0, 0.5, -0.9}}, d: [][]float64{{1, 1 / 0.75, 1 / (1 - 0.81)}}}},
+	ops.Exp2:    {{in: [][]float64{{0, 1, -2}}, d: [][]float64{{math.Ln2, 2 * math.Ln2, 0.25 * math.Ln2}}}},
+	ops.Expm1:   {{in: [][]float64{{0, 1, -2}}, d: [][]float64{{1, math.E, math.Exp(-2)}}}},
+	ops.Log2:    {{in: [][]float64{{1, 2, 0.5}}, d: [][]float64{{1 / math.Ln2, 0.5 / math.Ln2, 2 / math.Ln2}}}},
+	ops.Log10:   {{in: [][]float64{{1, 10, 0.5}}, d: [][]float64{{1 / math.Ln10, 0.1 / math.Ln10, 2 / math.Ln10}}}},
+	ops.Log1p:   {{in: [][]float64{{0, 1, -0.5}}, d: [][]float64{{1, 0.5, 2}}}},
+	ops.Cbrt:    {{in: [][]float64{{1, 8, -27}}, d: [][]float64{{1. / 3, 1. / 12, 1. / 27}}}},
+	ops.Erf:     {{in: [][]float64{{0, 1, -0.5}}, d: [][]float64{{2 / math.SqrtPi, 2 / math.SqrtPi * math.Exp(-1), 2 / math.SqrtPi * math.Exp(-0.25)}}}},
+	ops.Erfc:    {{in: [][]float64{{0, 1, -0.5}}, d: [][]float64{{-2 / math.SqrtPi, -2 / math.SqrtPi * math.Exp(-1), -2 / math.SqrtPi * math.Exp(-0.25)}}}},
+	// d/dx x^(-1/2) = -x^(-3/2) / 2.
+	ops.Rsqrt:   {{in: [][]float64{{4, 1, 0.25}}, d: [][]float64{{-1. / 16, -0.5, -4}}}},
+	ops.Deg2rad: {{in: [][]float64{{1, -2, 0}}, d: [][]float64{{math.Pi / 180, math.Pi / 180, math.Pi / 180}}}},
+	ops.Rad2deg: {{in: [][]float64{{1, -2, 0}}, d: [][]float64{{180 / math.Pi, 180 / math.Pi, 180 / math.Pi}}}},
+	// arctan2(y, x): ∂/∂y = x / (x² + y²), ∂/∂x = -y / (x² + y²).
+	ops.Arctan2: {{in: [][]float64{{1, 0, -1}, {1, 2, 0.5}}, d: [][]float64{{0.5, 0.5, 0.4}, {-0.5, 0, 0.8}}}},
+	ops.Hypot:   {{in: [][]float64{{3, 0, -5}, {4, 2, 12}}, d: [][]float64{{0.6, 0, -5. / 13}, {0.8, 1, 12. / 13}}}},
+	// copysign(x, y) is ±x: its derivative in x is the sign it keeps or
+	// flips; none flows into y.
+	ops.Copysign:  {{in: [][]float64{{2, -3, 1.5}, {-1, 5, 2}}, d: [][]float64{{-1, -1, 1}, nil}}},
+	ops.Nextafter: zeroCases(2),
+
 	// The condition gets no gradient.
 	ops.Where: {{in: [][]float64{{1, 0, 2, -0.5}, {3, 4, 5, 6}, {6, 7, 8, 9}},
 		d: [][]float64{nil, {1, 0, 1, 1}, {0, 1, 0, 0}}}},

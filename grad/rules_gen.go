@@ -75,6 +75,106 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 		case 0:
 			return neg(mul(g, mul(out, out)))
 		}
+	case ops.Tan: // "g * (1 + out*out)"
+		switch i {
+		case 0:
+			return mul(g, add(expr.Scalar(T(1)), mul(out, out)))
+		}
+	case ops.Arcsin: // "g / sqrt(1 - a*a)"
+		switch i {
+		case 0:
+			return div(g, expr.Sqrt(sub(expr.Scalar(T(1)), mul(a, a))))
+		}
+	case ops.Arccos: // "-(g / sqrt(1 - a*a))"
+		switch i {
+		case 0:
+			return neg(div(g, expr.Sqrt(sub(expr.Scalar(T(1)), mul(a, a)))))
+		}
+	case ops.Arctan: // "g / (1 + a*a)"
+		switch i {
+		case 0:
+			return div(g, add(expr.Scalar(T(1)), mul(a, a)))
+		}
+	case ops.Sinh: // "g * cosh(a)"
+		switch i {
+		case 0:
+			return mul(g, expr.Cosh(a))
+		}
+	case ops.Cosh: // "g * sinh(a)"
+		switch i {
+		case 0:
+			return mul(g, expr.Sinh(a))
+		}
+	case ops.Arcsinh: // "g / sqrt(a*a + 1)"
+		switch i {
+		case 0:
+			return div(g, expr.Sqrt(add(mul(a, a), expr.Scalar(T(1)))))
+		}
+	case ops.Arccosh: // "g / sqrt(a*a - 1)"
+		switch i {
+		case 0:
+			return div(g, expr.Sqrt(sub(mul(a, a), expr.Scalar(T(1)))))
+		}
+	case ops.Arctanh: // "g / (1 - a*a)"
+		switch i {
+		case 0:
+			return div(g, sub(expr.Scalar(T(1)), mul(a, a)))
+		}
+	case ops.Exp2: // "g * (out * 0.6931471805599453)"
+		switch i {
+		case 0:
+			return mul(g, mul(out, expr.Scalar(T(0.6931471805599453))))
+		}
+	case ops.Expm1: // "g * (out + 1)"
+		switch i {
+		case 0:
+			return mul(g, add(out, expr.Scalar(T(1))))
+		}
+	case ops.Log2: // "g / (a * 0.6931471805599453)"
+		switch i {
+		case 0:
+			return div(g, mul(a, expr.Scalar(T(0.6931471805599453))))
+		}
+	case ops.Log10: // "g / (a * 2.302585092994046)"
+		switch i {
+		case 0:
+			return div(g, mul(a, expr.Scalar(T(2.302585092994046))))
+		}
+	case ops.Log1p: // "g / (a + 1)"
+		switch i {
+		case 0:
+			return div(g, add(a, expr.Scalar(T(1))))
+		}
+	case ops.Cbrt: // "g / (3 * (out * out))"
+		switch i {
+		case 0:
+			return div(g, mul(expr.Scalar(T(3)), mul(out, out)))
+		}
+	case ops.Erf: // "g * (1.1283791670955126 * exp(-(a * a)))"
+		switch i {
+		case 0:
+			return mul(g, mul(expr.Scalar(T(1.1283791670955126)), expr.Exponential(neg(mul(a, a)))))
+		}
+	case ops.Erfc: // "-(g * (1.1283791670955126 * exp(-(a * a))))"
+		switch i {
+		case 0:
+			return neg(mul(g, mul(expr.Scalar(T(1.1283791670955126)), expr.Exponential(neg(mul(a, a))))))
+		}
+	case ops.Rsqrt: // "-(g * out / (2 * a))"
+		switch i {
+		case 0:
+			return neg(div(mul(g, out), mul(expr.Scalar(T(2)), a)))
+		}
+	case ops.Deg2rad: // "g * 0.017453292519943295"
+		switch i {
+		case 0:
+			return mul(g, expr.Scalar(T(0.017453292519943295)))
+		}
+	case ops.Rad2deg: // "g * 57.29577951308232"
+		switch i {
+		case 0:
+			return mul(g, expr.Scalar(T(57.29577951308232)))
+		}
 	case ops.Add: // "g", "g"
 		switch i {
 		case 0:
@@ -130,6 +230,25 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.Lt(a, b), g, expr.Scalar(T(0))))
 		case 1:
 			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.Lt(b, a), g, expr.Scalar(T(0))))
+		}
+	case ops.Arctan2: // "g * b / (a*a + b*b)", "-(g * a / (a*a + b*b))"
+		switch i {
+		case 0:
+			return div(mul(g, b), add(mul(a, a), mul(b, b)))
+		case 1:
+			return neg(div(mul(g, a), add(mul(a, a), mul(b, b))))
+		}
+	case ops.Hypot: // "g * a / out", "g * b / out"
+		switch i {
+		case 0:
+			return div(mul(g, a), out)
+		case 1:
+			return div(mul(g, b), out)
+		}
+	case ops.Copysign: // "g * (sign(a) * sign(out))", ""
+		switch i {
+		case 0:
+			return mul(g, mul(expr.Sign(a), expr.Sign(out)))
 		}
 	case ops.Where: // "", "where(a, g, 0)", "where(a, 0, g)"
 		switch i {
@@ -215,6 +334,106 @@ func ruleReads(op ops.Op, i int) uint8 {
 		case 0:
 			return 24
 		}
+	case ops.Tan:
+		switch i {
+		case 0:
+			return 24
+		}
+	case ops.Arcsin:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Arccos:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Arctan:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Sinh:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Cosh:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Arcsinh:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Arccosh:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Arctanh:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Exp2:
+		switch i {
+		case 0:
+			return 24
+		}
+	case ops.Expm1:
+		switch i {
+		case 0:
+			return 24
+		}
+	case ops.Log2:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Log10:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Log1p:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Cbrt:
+		switch i {
+		case 0:
+			return 24
+		}
+	case ops.Erf:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Erfc:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Rsqrt:
+		switch i {
+		case 0:
+			return 25
+		}
+	case ops.Deg2rad:
+		switch i {
+		case 0:
+			return 16
+		}
+	case ops.Rad2deg:
+		switch i {
+		case 0:
+			return 16
+		}
 	case ops.Add:
 		switch i {
 		case 0:
@@ -270,6 +489,25 @@ func ruleReads(op ops.Op, i int) uint8 {
 			return 19
 		case 1:
 			return 19
+		}
+	case ops.Arctan2:
+		switch i {
+		case 0:
+			return 19
+		case 1:
+			return 19
+		}
+	case ops.Hypot:
+		switch i {
+		case 0:
+			return 25
+		case 1:
+			return 26
+		}
+	case ops.Copysign:
+		switch i {
+		case 0:
+			return 25
 		}
 	case ops.Where:
 		switch i {

@@ -1,6 +1,9 @@
 package kernels
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
@@ -126,7 +129,21 @@ func refNegativePower[T tensor.Number](b *expr.Binary[T]) bool {
 	if size, _ := b.Shape().Size(); b.Op != ops.Pow || size == 0 {
 		return false
 	}
-	negative := false
-	forEachIndex(b.Y.Shape(), func(idx []int) { negative = negative || refAt(b.Y, idx) < 0 })
+	return refNegativeIn(b.Y)
+}
+
+// refNegativeIn reports whether the exponent y has a negative value, or
+// holds a refused power itself (a power nested in the exponent, which
+// NumPy computes, and refuses, first: At panics on it).
+func refNegativeIn[T tensor.Number](y expr.Exp[T]) (negative bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if !strings.Contains(fmt.Sprint(r), "negative integer powers") {
+				panic(r)
+			}
+			negative = true
+		}
+	}()
+	forEachIndex(y.Shape(), func(idx []int) { negative = negative || refAt(y, idx) < 0 })
 	return negative
 }

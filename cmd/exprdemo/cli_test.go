@@ -113,7 +113,7 @@ var cliCases = []struct {
 	{"err_index", []string{"eval", "-i", "a=a.npy", "a[2]"}, 1},
 	{"err_weak_overflow", []string{"eval", "-i", "u=u.npy", "u + 300"}, 1},
 	{"err_axis", []string{"eval", "-i", "a=a.npy", "sum(a, axis=2)"}, 1},
-	{"err_unknown_function", []string{"eval", "-i", "a=a.npy", "cosh(a)"}, 1},
+	{"err_unknown_function", []string{"eval", "-i", "a=a.npy", "frobnicate(a)"}, 1},
 	{"err_missing_file", []string{"eval", "-i", "a=missing.npy", "a"}, 1},
 	{"err_bad_file", []string{"eval", "-i", "a=gen.py", "a"}, 1},
 	{"err_flag", []string{"eval", "-bogus", "1"}, 2},

@@ -59,6 +59,46 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return scalar.Bool[T](a == 0)
 	case StopGradient:
 		return a
+	case Tan:
+		return T(math.Tan(float64(a)))
+	case Arcsin:
+		return T(math.Asin(float64(a)))
+	case Arccos:
+		return T(math.Acos(float64(a)))
+	case Arctan:
+		return T(math.Atan(float64(a)))
+	case Sinh:
+		return T(math.Sinh(float64(a)))
+	case Cosh:
+		return T(math.Cosh(float64(a)))
+	case Arcsinh:
+		return T(math.Asinh(float64(a)))
+	case Arccosh:
+		return T(math.Acosh(float64(a)))
+	case Arctanh:
+		return T(math.Atanh(float64(a)))
+	case Exp2:
+		return T(math.Exp2(float64(a)))
+	case Expm1:
+		return T(math.Expm1(float64(a)))
+	case Log2:
+		return T(math.Log2(float64(a)))
+	case Log10:
+		return T(math.Log10(float64(a)))
+	case Log1p:
+		return T(math.Log1p(float64(a)))
+	case Cbrt:
+		return T(math.Cbrt(float64(a)))
+	case Erf:
+		return T(math.Erf(float64(a)))
+	case Erfc:
+		return T(math.Erfc(float64(a)))
+	case Rsqrt:
+		return T(1 / math.Sqrt(float64(a)))
+	case Deg2rad:
+		return T(float64(a) * (math.Pi / 180))
+	case Rad2deg:
+		return T(float64(a) * (180 / math.Pi))
 	case Add:
 		return a + b
 	case Sub:
@@ -95,6 +135,14 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return scalar.Bool[T](a != 0 || b != 0)
 	case LogicalXor:
 		return scalar.Bool[T]((a != 0) != (b != 0))
+	case Arctan2:
+		return T(math.Atan2(float64(a), float64(b)))
+	case Hypot:
+		return T(math.Hypot(float64(a), float64(b)))
+	case Copysign:
+		return T(math.Copysign(float64(a), float64(b)))
+	case Nextafter:
+		return scalar.Nextafter(a, b)
 	case Where:
 		return scalar.Where(a, b, c)
 	case Clamp:

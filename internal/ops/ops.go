@@ -32,6 +32,26 @@ const (
 	IsInf
 	LogicalNot
 	StopGradient
+	Tan
+	Arcsin
+	Arccos
+	Arctan
+	Sinh
+	Cosh
+	Arcsinh
+	Arccosh
+	Arctanh
+	Exp2
+	Expm1
+	Log2
+	Log10
+	Log1p
+	Cbrt
+	Erf
+	Erfc
+	Rsqrt
+	Deg2rad
+	Rad2deg
 
 	// Binary.
 	Add
@@ -52,6 +72,10 @@ const (
 	LogicalAnd
 	LogicalOr
 	LogicalXor
+	Arctan2
+	Hypot
+	Copysign
+	Nextafter
 
 	// Ternary.
 	Where
@@ -208,6 +232,66 @@ var table = [count]Def{
 	StopGradient: {Name: "stop_gradient", Arity: 1, Go: "a", CUDA: "a", SIMD: "a",
 		GoName: "StopGradient", CLIKeepsDType: true, Doc: "returns x, and passes no gradient to x: package grad treats the node as a constant (JAX's stop_gradient, PyTorch's detach). Evaluating it is the identity.",
 		Grad: []string{""}},
+	Tan: {Name: "tan", Arity: 1, Domain: FloatOnly, Go: "T(math.Tan(float64(a)))", CUDA: "tan(a)", Cost: 16,
+		GoName: "Tan", Doc: "returns the tangent of x (radians).",
+		Grad: []string{"g * (1 + out*out)"}},
+	Arcsin: {Name: "arcsin", Arity: 1, Domain: FloatOnly, Go: "T(math.Asin(float64(a)))", CUDA: "asin(a)", Cost: 16,
+		GoName: "Arcsin", CLI: []string{"arcsin", "asin"}, Doc: "returns the inverse sine of x, in [-π/2, π/2] (NaN outside [-1, 1]).",
+		Grad: []string{"g / sqrt(1 - a*a)"}},
+	Arccos: {Name: "arccos", Arity: 1, Domain: FloatOnly, Go: "T(math.Acos(float64(a)))", CUDA: "acos(a)", Cost: 16,
+		GoName: "Arccos", CLI: []string{"arccos", "acos"}, Doc: "returns the inverse cosine of x, in [0, π] (NaN outside [-1, 1]).",
+		Grad: []string{"-(g / sqrt(1 - a*a))"}},
+	Arctan: {Name: "arctan", Arity: 1, Domain: FloatOnly, Go: "T(math.Atan(float64(a)))", CUDA: "atan(a)", Cost: 16,
+		GoName: "Arctan", CLI: []string{"arctan", "atan"}, Doc: "returns the inverse tangent of x, in [-π/2, π/2].",
+		Grad: []string{"g / (1 + a*a)"}},
+	Sinh: {Name: "sinh", Arity: 1, Domain: FloatOnly, Go: "T(math.Sinh(float64(a)))", CUDA: "sinh(a)", Cost: 16,
+		GoName: "Sinh", Doc: "returns the hyperbolic sine of x.",
+		Grad: []string{"g * cosh(a)"}},
+	Cosh: {Name: "cosh", Arity: 1, Domain: FloatOnly, Go: "T(math.Cosh(float64(a)))", CUDA: "cosh(a)", Cost: 16,
+		GoName: "Cosh", Doc: "returns the hyperbolic cosine of x.",
+		Grad: []string{"g * sinh(a)"}},
+	Arcsinh: {Name: "arcsinh", Arity: 1, Domain: FloatOnly, Go: "T(math.Asinh(float64(a)))", CUDA: "asinh(a)", Cost: 16,
+		GoName: "Arcsinh", CLI: []string{"arcsinh", "asinh"}, Doc: "returns the inverse hyperbolic sine of x.",
+		Grad: []string{"g / sqrt(a*a + 1)"}},
+	Arccosh: {Name: "arccosh", Arity: 1, Domain: FloatOnly, Go: "T(math.Acosh(float64(a)))", CUDA: "acosh(a)", Cost: 16,
+		GoName: "Arccosh", CLI: []string{"arccosh", "acosh"}, Doc: "returns the inverse hyperbolic cosine of x, at least 0 (NaN below 1).",
+		Grad: []string{"g / sqrt(a*a - 1)"}},
+	Arctanh: {Name: "arctanh", Arity: 1, Domain: FloatOnly, Go: "T(math.Atanh(float64(a)))", CUDA: "atanh(a)", Cost: 16,
+		GoName: "Arctanh", CLI: []string{"arctanh", "atanh"}, Doc: "returns the inverse hyperbolic tangent of x (±Inf at ±1, NaN outside [-1, 1]).",
+		Grad: []string{"g / (1 - a*a)"}},
+	Exp2: {Name: "exp2", Arity: 1, Domain: FloatOnly, Go: "T(math.Exp2(float64(a)))", CUDA: "exp2(a)", Cost: 16,
+		GoName: "Exp2", Doc: "returns 2 raised to x.",
+		Grad: []string{"g * (out * 0.6931471805599453)"}},
+	Expm1: {Name: "expm1", Arity: 1, Domain: FloatOnly, Go: "T(math.Expm1(float64(a)))", CUDA: "expm1(a)", Cost: 16,
+		GoName: "Expm1", Doc: "returns e raised to x, minus 1, accurate for x near 0.",
+		Grad: []string{"g * (out + 1)"}},
+	Log2: {Name: "log2", Arity: 1, Domain: FloatOnly, Go: "T(math.Log2(float64(a)))", CUDA: "log2(a)", Cost: 16,
+		GoName: "Log2", Doc: "returns the base-2 logarithm of x.",
+		Grad: []string{"g / (a * 0.6931471805599453)"}},
+	Log10: {Name: "log10", Arity: 1, Domain: FloatOnly, Go: "T(math.Log10(float64(a)))", CUDA: "log10(a)", Cost: 16,
+		GoName: "Log10", Doc: "returns the base-10 logarithm of x.",
+		Grad: []string{"g / (a * 2.302585092994046)"}},
+	Log1p: {Name: "log1p", Arity: 1, Domain: FloatOnly, Go: "T(math.Log1p(float64(a)))", CUDA: "log1p(a)", Cost: 16,
+		GoName: "Log1p", Doc: "returns the natural logarithm of 1 + x, accurate for x near 0 (-Inf at -1, NaN below).",
+		Grad: []string{"g / (a + 1)"}},
+	Cbrt: {Name: "cbrt", Arity: 1, Domain: FloatOnly, Go: "T(math.Cbrt(float64(a)))", CUDA: "cbrt(a)", Cost: 16,
+		GoName: "Cbrt", Doc: "returns the cube root of x (negative for negative x).",
+		Grad: []string{"g / (3 * (out * out))"}},
+	Erf: {Name: "erf", Arity: 1, Domain: FloatOnly, Go: "T(math.Erf(float64(a)))", CUDA: "erf(a)", Cost: 16,
+		GoName: "Erf", Doc: "returns the error function of x (scipy.special.erf, PyTorch's erf).",
+		Grad: []string{"g * (1.1283791670955126 * exp(-(a * a)))"}},
+	Erfc: {Name: "erfc", Arity: 1, Domain: FloatOnly, Go: "T(math.Erfc(float64(a)))", CUDA: "erfc(a)", Cost: 16,
+		GoName: "Erfc", Doc: "returns the complementary error function of x, 1 - erf(x), accurate where erf(x) is near 1.",
+		Grad: []string{"-(g * (1.1283791670955126 * exp(-(a * a))))"}},
+	Rsqrt: {Name: "rsqrt", Arity: 1, Domain: FloatOnly, Go: "T(1 / math.Sqrt(float64(a)))", CUDA: "(T)(1.0 / sqrt((double)a))", Cost: 3,
+		GoName: "Rsqrt", Doc: "returns 1 / sqrt(x), computed in float64 and rounded to T (PyTorch's rsqrt; ±Inf at ±0, NaN below 0).",
+		Grad: []string{"-(g * out / (2 * a))"}},
+	Deg2rad: {Name: "deg2rad", Arity: 1, Domain: FloatOnly, Go: "T(float64(a) * (math.Pi / 180))", CUDA: "(T)((double)a * 0.017453292519943295)",
+		GoName: "Deg2rad", CLI: []string{"deg2rad", "radians"}, Doc: "returns x degrees in radians, x·π/180, rounded once from float64 (NumPy's deg2rad and radians).",
+		Grad: []string{"g * 0.017453292519943295"}},
+	Rad2deg: {Name: "rad2deg", Arity: 1, Domain: FloatOnly, Go: "T(float64(a) * (180 / math.Pi))", CUDA: "(T)((double)a * 57.29577951308232)",
+		GoName: "Rad2deg", CLI: []string{"rad2deg", "degrees"}, Doc: "returns x radians in degrees, x·180/π, rounded once from float64 (NumPy's rad2deg and degrees).",
+		Grad: []string{"g * 57.29577951308232"}},
 
 	Add: {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b", SIMD: "a.Add(b)",
 		GoName: "Add", Doc: "returns x + y.",
@@ -262,6 +346,18 @@ var table = [count]Def{
 		Grad: []string{"", ""}},
 	LogicalXor: {Name: "logical_xor", Arity: 2, Go: "scalar.Bool[T]((a != 0) != (b != 0))", CUDA: "(T)((a != (T)0) != (b != (T)0))", SIMD: "xor(a, b)", Truth: true,
 		GoName: "LogicalXor", Doc: "returns 1 where exactly one of x and y is nonzero and 0 elsewhere, in T (NaN is nonzero).",
+		Grad: []string{"", ""}},
+	Arctan2: {Name: "arctan2", Arity: 2, Domain: FloatOnly, Go: "T(math.Atan2(float64(a), float64(b)))", CUDA: "atan2(a, b)", Cost: 20,
+		GoName: "Arctan2", Params: "y, x", CLI: []string{"arctan2", "atan2"}, Doc: "returns the angle of the point (x, y) from the positive x axis, in radians in [-π, π], the quadrant from both signs (NumPy's arctan2(y, x)).",
+		Grad: []string{"g * b / (a*a + b*b)", "-(g * a / (a*a + b*b))"}},
+	Hypot: {Name: "hypot", Arity: 2, Domain: FloatOnly, Go: "T(math.Hypot(float64(a), float64(b)))", CUDA: "hypot(a, b)", Cost: 8,
+		GoName: "Hypot", Doc: "returns sqrt(x*x + y*y) without overflow or underflow in between (+Inf if either is ±Inf, even beside NaN).",
+		Grad: []string{"g * a / out", "g * b / out"}},
+	Copysign: {Name: "copysign", Arity: 2, Domain: FloatOnly, Go: "T(math.Copysign(float64(a), float64(b)))", CUDA: "copysign(a, b)",
+		GoName: "Copysign", Doc: "returns x with the sign of y (the sign bit: -0 and -NaN count as negative).",
+		Grad: []string{"g * (sign(a) * sign(out))", ""}},
+	Nextafter: {Name: "nextafter", Arity: 2, Domain: FloatOnly, Go: "scalar.Nextafter(a, b)", CUDA: "nextafter(a, b)", Cost: 2,
+		GoName: "Nextafter", Doc: "returns the next representable value after x toward y, in T (x itself where x == y, NaN if either is NaN).",
 		Grad: []string{"", ""}},
 
 	Where: {Name: "where", Arity: 3, Go: "scalar.Where(a, b, c)", CUDA: "(a != (T)0 ? b : c)", SIMD: "where(a, b, c)",

@@ -296,3 +296,13 @@ func IsInf[T tensor.Number](a T) bool {
 	}
 	return false
 }
+
+// Nextafter returns the next value of T after a toward b (NumPy's
+// nextafter): math.Nextafter32 for float32, math.Nextafter otherwise; a
+// itself where a == b, NaN where either is NaN.
+func Nextafter[T tensor.Number](a, b T) T {
+	if tensor.IsFloat[T]() && tensor.ItemSize[T]() == 4 { // float32, or a type defined on it
+		return T(math.Nextafter32(float32(a), float32(b)))
+	}
+	return T(math.Nextafter(float64(a), float64(b)))
+}

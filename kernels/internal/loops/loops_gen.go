@@ -589,6 +589,526 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			a := x[i]
 			d[i] = a
 		}
+	case ops.Tan:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Tan(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Tan(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Tan(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Tan(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Tan(float64(a)))
+		}
+	case ops.Arcsin:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Asin(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Asin(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Asin(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Asin(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Asin(float64(a)))
+		}
+	case ops.Arccos:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Acos(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Acos(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Acos(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Acos(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Acos(float64(a)))
+		}
+	case ops.Arctan:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Atan(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Atan(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Atan(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Atan(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Atan(float64(a)))
+		}
+	case ops.Sinh:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Sinh(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Sinh(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Sinh(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Sinh(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Sinh(float64(a)))
+		}
+	case ops.Cosh:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Cosh(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Cosh(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Cosh(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Cosh(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Cosh(float64(a)))
+		}
+	case ops.Arcsinh:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Asinh(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Asinh(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Asinh(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Asinh(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Asinh(float64(a)))
+		}
+	case ops.Arccosh:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Acosh(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Acosh(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Acosh(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Acosh(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Acosh(float64(a)))
+		}
+	case ops.Arctanh:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Atanh(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Atanh(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Atanh(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Atanh(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Atanh(float64(a)))
+		}
+	case ops.Exp2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Exp2(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Exp2(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Exp2(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Exp2(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Exp2(float64(a)))
+		}
+	case ops.Expm1:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Expm1(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Expm1(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Expm1(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Expm1(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Expm1(float64(a)))
+		}
+	case ops.Log2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Log2(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Log2(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Log2(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Log2(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Log2(float64(a)))
+		}
+	case ops.Log10:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Log10(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Log10(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Log10(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Log10(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Log10(float64(a)))
+		}
+	case ops.Log1p:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Log1p(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Log1p(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Log1p(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Log1p(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Log1p(float64(a)))
+		}
+	case ops.Cbrt:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Cbrt(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Cbrt(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Cbrt(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Cbrt(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Cbrt(float64(a)))
+		}
+	case ops.Erf:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Erf(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Erf(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Erf(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Erf(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Erf(float64(a)))
+		}
+	case ops.Erfc:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Erfc(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Erfc(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Erfc(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Erfc(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Erfc(float64(a)))
+		}
+	case ops.Rsqrt:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(1 / math.Sqrt(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(1 / math.Sqrt(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(1 / math.Sqrt(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(1 / math.Sqrt(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(1 / math.Sqrt(float64(a)))
+		}
+	case ops.Deg2rad:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(float64(a) * (math.Pi / 180))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(float64(a) * (math.Pi / 180))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(float64(a) * (math.Pi / 180))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(float64(a) * (math.Pi / 180))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(float64(a) * (math.Pi / 180))
+		}
+	case ops.Rad2deg:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(float64(a) * (180 / math.Pi))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(float64(a) * (180 / math.Pi))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(float64(a) * (180 / math.Pi))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(float64(a) * (180 / math.Pi))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(float64(a) * (180 / math.Pi))
+		}
 	default:
 		panic("laze: kernels: loopV: op " + op.String() + " has another arity")
 	}
@@ -1086,6 +1606,114 @@ func loopVV[T tensor.Number](op ops.Op, d []T, x []T, y []T) {
 			a, b := x[i], y[i]
 			d[i] = scalar.Bool[T]((a != 0) != (b != 0))
 		}
+	case ops.Arctan2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(math.Atan2(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(math.Atan2(float64(a), float64(b)))
+		}
+	case ops.Hypot:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(math.Hypot(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(math.Hypot(float64(a), float64(b)))
+		}
+	case ops.Copysign:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(math.Copysign(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(math.Copysign(float64(a), float64(b)))
+		}
+	case ops.Nextafter:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Nextafter(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Nextafter(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Nextafter(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Nextafter(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Nextafter(a, b)
+		}
 	default:
 		panic("laze: kernels: loopVV: op " + op.String() + " has another arity")
 	}
@@ -1564,6 +2192,110 @@ func loopSV[T tensor.Number](op ops.Op, d []T, a T, y []T) {
 			b := y[i]
 			d[i] = scalar.Bool[T]((a != 0) != (b != 0))
 		}
+	case ops.Arctan2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				b := yy[1]
+				dd[1] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				b := yy[2]
+				dd[2] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				b := yy[3]
+				dd[3] = T(math.Atan2(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(math.Atan2(float64(a), float64(b)))
+		}
+	case ops.Hypot:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				b := yy[1]
+				dd[1] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				b := yy[2]
+				dd[2] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				b := yy[3]
+				dd[3] = T(math.Hypot(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(math.Hypot(float64(a), float64(b)))
+		}
+	case ops.Copysign:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				b := yy[1]
+				dd[1] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				b := yy[2]
+				dd[2] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				b := yy[3]
+				dd[3] = T(math.Copysign(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(math.Copysign(float64(a), float64(b)))
+		}
+	case ops.Nextafter:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Nextafter(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Nextafter(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Nextafter(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Nextafter(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Nextafter(a, b)
+		}
 	default:
 		panic("laze: kernels: loopSV: op " + op.String() + " has another arity")
 	}
@@ -2041,6 +2773,110 @@ func loopVS[T tensor.Number](op ops.Op, d []T, x []T, b T) {
 		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Bool[T]((a != 0) != (b != 0))
+		}
+	case ops.Arctan2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Atan2(float64(a), float64(b)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Atan2(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Atan2(float64(a), float64(b)))
+		}
+	case ops.Hypot:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Hypot(float64(a), float64(b)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Hypot(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Hypot(float64(a), float64(b)))
+		}
+	case ops.Copysign:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Copysign(float64(a), float64(b)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Copysign(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Copysign(float64(a), float64(b)))
+		}
+	case ops.Nextafter:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Nextafter(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Nextafter(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Nextafter(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Nextafter(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Nextafter(a, b)
 		}
 	default:
 		panic("laze: kernels: loopVS: op " + op.String() + " has another arity")

@@ -282,55 +282,55 @@ func lanes64(kind laneKind, k int, d *float64, p *[4]*float64, inc *[4]int, n in
 		case 22: // stop_gradient
 			laneStopGradient64(d, p, inc, n)
 			return true
-		case 23: // add
+		case 43: // add
 			laneAdd64(d, p, inc, n)
 			return true
-		case 24: // subtract
+		case 44: // subtract
 			laneSubtract64(d, p, inc, n)
 			return true
-		case 25: // multiply
+		case 45: // multiply
 			laneMultiply64(d, p, inc, n)
 			return true
-		case 26: // divide
+		case 46: // divide
 			laneDivide64(d, p, inc, n)
 			return true
-		case 30: // maximum
+		case 50: // maximum
 			laneMaximum64(d, p, inc, n)
 			return true
-		case 31: // minimum
+		case 51: // minimum
 			laneMinimum64(d, p, inc, n)
 			return true
-		case 32: // equal
+		case 52: // equal
 			laneEqual64(d, p, inc, n)
 			return true
-		case 33: // not_equal
+		case 53: // not_equal
 			laneNotEqual64(d, p, inc, n)
 			return true
-		case 34: // less
+		case 54: // less
 			laneLess64(d, p, inc, n)
 			return true
-		case 35: // less_equal
+		case 55: // less_equal
 			laneLessEqual64(d, p, inc, n)
 			return true
-		case 36: // greater
+		case 56: // greater
 			laneGreater64(d, p, inc, n)
 			return true
-		case 37: // greater_equal
+		case 57: // greater_equal
 			laneGreaterEqual64(d, p, inc, n)
 			return true
-		case 38: // logical_and
+		case 58: // logical_and
 			laneLogicalAnd64(d, p, inc, n)
 			return true
-		case 39: // logical_or
+		case 59: // logical_or
 			laneLogicalOr64(d, p, inc, n)
 			return true
-		case 40: // logical_xor
+		case 60: // logical_xor
 			laneLogicalXor64(d, p, inc, n)
 			return true
-		case 41: // where
+		case 65: // where
 			laneWhere64(d, p, inc, n)
 			return true
-		case 42: // clip
+		case 66: // clip
 			laneClip64(d, p, inc, n)
 			return true
 		}
@@ -723,55 +723,55 @@ func lanes32(kind laneKind, k int, d *float32, p *[4]*float32, inc *[4]int, n in
 		case 22: // stop_gradient
 			laneStopGradient32(d, p, inc, n)
 			return true
-		case 23: // add
+		case 43: // add
 			laneAdd32(d, p, inc, n)
 			return true
-		case 24: // subtract
+		case 44: // subtract
 			laneSubtract32(d, p, inc, n)
 			return true
-		case 25: // multiply
+		case 45: // multiply
 			laneMultiply32(d, p, inc, n)
 			return true
-		case 26: // divide
+		case 46: // divide
 			laneDivide32(d, p, inc, n)
 			return true
-		case 30: // maximum
+		case 50: // maximum
 			laneMaximum32(d, p, inc, n)
 			return true
-		case 31: // minimum
+		case 51: // minimum
 			laneMinimum32(d, p, inc, n)
 			return true
-		case 32: // equal
+		case 52: // equal
 			laneEqual32(d, p, inc, n)
 			return true
-		case 33: // not_equal
+		case 53: // not_equal
 			laneNotEqual32(d, p, inc, n)
 			return true
-		case 34: // less
+		case 54: // less
 			laneLess32(d, p, inc, n)
 			return true
-		case 35: // less_equal
+		case 55: // less_equal
 			laneLessEqual32(d, p, inc, n)
 			return true
-		case 36: // greater
+		case 56: // greater
 			laneGreater32(d, p, inc, n)
 			return true
-		case 37: // greater_equal
+		case 57: // greater_equal
 			laneGreaterEqual32(d, p, inc, n)
 			return true
-		case 38: // logical_and
+		case 58: // logical_and
 			laneLogicalAnd32(d, p, inc, n)
 			return true
-		case 39: // logical_or
+		case 59: // logical_or
 			laneLogicalOr32(d, p, inc, n)
 			return true
-		case 40: // logical_xor
+		case 60: // logical_xor
 			laneLogicalXor32(d, p, inc, n)
 			return true
-		case 41: // where
+		case 65: // where
 			laneWhere32(d, p, inc, n)
 			return true
-		case 42: // clip
+		case 66: // clip
 			laneClip32(d, p, inc, n)
 			return true
 		}

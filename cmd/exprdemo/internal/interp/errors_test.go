@@ -39,7 +39,7 @@ func TestErrors(t *testing.T) {
 		{"a.foo()", 3, `unknown method "foo"`, nil},
 		{"a.x", 1, `unknown attribute "x"`, nil},
 		{"exp.T", 1, `unknown name "exp"`, nil},
-		{"cosh(a)", 1, `unknown function "cosh"`, nil},
+		{"frobnicate(a)", 1, `unknown function "frobnicate"`, nil},
 		{"a.where(a, a)", 3, `unknown method "where"`, nil},
 		{"exp(a, a)", 1, "exp takes 1 argument, not 2", nil},
 		{"where(a, a)", 1, "where takes 3 arguments, not 2", nil},

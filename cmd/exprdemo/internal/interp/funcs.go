@@ -170,15 +170,24 @@ func keepType(op ops.Op) func(*evaluator, *lang.Call, []value, map[string]lang.N
 	}
 }
 
-// floatFunction builds exp, log, sqrt…, computed in floatFor(dtype).
+// floatFunction builds exp, log, sqrt, arctan2…: the arguments promoted
+// together (one argument: as a strong value), computed in floatFor of that.
 func floatFunction(op ops.Op) func(*evaluator, *lang.Call, []value, map[string]lang.Node) (value, error) {
 	return func(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
 		if err := noneArgs(ev, c, args); err != nil {
 			return value{}, err
 		}
-		x := args[0].strong()
-		d := floatFor(x.dt)
-		return ev.apply(c, op, d, d, x)
+		if len(args) == 1 {
+			x := args[0].strong()
+			d := floatFor(x.dt)
+			return ev.apply(c, op, d, d, x)
+		}
+		d, err := resultType(args...) // arctan2(int8, float32) as NumPy promotes, then in a float dtype
+		if err != nil {
+			return value{}, ev.failf(c, "%s: %v", ev.text(c), err)
+		}
+		d = floatFor(d)
+		return ev.apply(c, op, d, d, args...)
 	}
 }
 
