@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/big"
 	"regexp"
@@ -299,8 +300,24 @@ var constants = map[string]pyNum{
 	"nan":   {kind: pyFloat, f: math.NaN()},
 }
 
-// name resolves an input (which shadows a constant of the same name).
+// numpyConstants are the numbers NumPy names: np.pi, np.e, np.inf, np.nan.
+var numpyConstants = map[string]pyNum{
+	"pi":  {kind: pyFloat, f: math.Pi},
+	"e":   {kind: pyFloat, f: math.E},
+	"inf": {kind: pyFloat, f: math.Inf(1)},
+	"nan": {kind: pyFloat, f: math.NaN()},
+}
+
+// name resolves an input (which shadows a constant of the same name), or
+// one of NumPy's constants written np.NAME (which no input shadows).
 func (ev *evaluator) name(n *lang.Name) (value, error) {
+	if n.NumPy {
+		if c, ok := numpyConstants[n.Name]; ok {
+			return number(c), nil
+		}
+		known := slices.Sorted(maps.Keys(numpyConstants))
+		return value{}, ev.failf(n, "unknown NumPy name \"np.%s\" (known: np.%s; np.newaxis inside a subscript)", n.Name, strings.Join(known, ", np."))
+	}
 	if in, ok := ev.inputs[n.Name]; ok {
 		k := kitFor(in.DType)
 		return value{dt: in.DType, s: k.shapeOf(in.Tensor), node: k.named(n.Name, in.Tensor)}, nil

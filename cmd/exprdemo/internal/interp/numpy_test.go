@@ -136,6 +136,18 @@ var numpyTable = []struct {
 	{"1 < 2", Bool, shape.Of(), []float64{1}, false, false},
 	{"True + True", Int64, shape.Of(), []float64{2}, false, false},
 	{"pi * 0 + 1", Float64, shape.Of(), []float64{1}, false, false},
+	{"np.pi * 0 + np.e - np.e", Float64, shape.Of(), []float64{0}, false, false},
+	{"np.isnan(np.nan) + np.isinf(-np.inf)", Bool, shape.Of(), []float64{1}, false, false}, // bool + bool is or
+	{"a[:, np.newaxis][1, 0]", Float64, shape.Of(3), []float64{3, 4, 5}, false, false},
+	// issue 31's functions: NumPy's values and dtypes (float functions of
+	// integers compute in float64; a Python number keeps float32).
+	{"hypot(3, 4)", Float64, shape.Of(), []float64{5}, false, false},
+	{"log2(8) + log10(1000) + cbrt(-8)", Float64, shape.Of(), []float64{4}, false, false},
+	{"radians(180) / np.pi + degrees(0)", Float64, shape.Of(), []float64{1}, false, false},
+	{"copysign(2, -0.0)", Float64, shape.Of(), []float64{-2}, false, false},
+	{"arctan2(i, i) * 0", Float64, shape.Of(2, 3), []float64{0, 0, 0, 0, 0, 0}, false, false},
+	{"arctan2(f, 1) * 0", Float32, shape.Of(3), []float64{0, 0, 0}, false, false},
+	{"np.arcsinh(0) + np.expm1(0) + np.log1p(0) + sinh(0) + tan(0)", Float64, shape.Of(), []float64{0}, false, false},
 	{"mean(a[:, :0], axis=1)", Float64, shape.Of(2), []float64{nan, nan}, false, false},
 	{"sum(a[:, :0])", Float64, shape.Of(), []float64{0}, false, false},
 	// rounding: halves to even for rint and round; floor, ceil and trunc keep
@@ -259,7 +271,9 @@ for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'ex
              'tanh', 'maximum', 'minimum', 'where', 'clip', 'transpose', 'reshape', 'floor', 'ceil', 'trunc', 'rint',
              'round', 'square', 'sign', 'reciprocal', 'isnan', 'isfinite', 'isinf', 'logical_and', 'logical_or',
              'logical_xor', 'logical_not', 'negative', 'absolute', 'add', 'divide', 'less', 'remainder', 'power',
-             'var', 'std', 'cumsum', 'cumprod', 'concatenate', 'stack']:
+             'var', 'std', 'cumsum', 'cumprod', 'concatenate', 'stack', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh',
+             'cosh', 'arcsinh', 'arccosh', 'arctanh', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'cbrt', 'deg2rad',
+             'rad2deg', 'degrees', 'radians', 'arctan2', 'hypot', 'copysign', 'nextafter']:
     ns[name] = getattr(np, name)
 for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
     ns[name] = getattr(np, name)
@@ -280,7 +294,7 @@ def log_softmax(x, axis=None):
     t = x - np.where(np.isfinite(m), m, 0)
     return t - np.log(np.sum(np.exp(t), axis=axis, keepdims=True))
 ns.update(softmax=softmax, logsumexp=logsumexp, log_softmax=log_softmax)
-ns.update(pi=np.pi, e=np.e, inf=np.inf, nan=np.nan)
+ns.update(pi=np.pi, e=np.e, inf=np.inf, nan=np.nan, np=np)
 with np.errstate(all='ignore'):
     for src in sys.stdin.read().splitlines():
         r = np.asarray(eval(src, ns))

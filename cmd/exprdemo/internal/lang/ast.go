@@ -22,10 +22,13 @@ type Num struct {
 	Float float64
 }
 
-// Name is an identifier: an input, a constant (pi, inf, nan, True, False).
+// Name is an identifier: an input, a constant (pi, inf, nan, True, False),
+// or, written np.NAME, one of NumPy's constants (np.pi, np.e, np.inf,
+// np.nan; np.newaxis in a subscript is None).
 type Name struct {
 	span
-	Name string
+	Name  string
+	NumPy bool // written np.Name
 }
 
 // Unary is -X or +X. OpPos is the operator's position.

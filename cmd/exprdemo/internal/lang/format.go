@@ -16,6 +16,9 @@ func format(b *strings.Builder, n Node) {
 	case *Num:
 		b.WriteString(n.Text)
 	case *Name:
+		if n.NumPy {
+			b.WriteString("np.")
+		}
 		b.WriteString(n.Name)
 	case *Paren:
 		format(b, n.X)

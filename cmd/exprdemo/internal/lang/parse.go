@@ -251,10 +251,13 @@ func (p *parser) atom() (Node, error) {
 	case t.kind == tokName && t.text == "np" && p.isOp("."):
 		p.next() // np.exp(x) is exp(x)
 		name := p.next()
-		if name.kind != tokName || !p.isOp("(") {
-			return nil, &SyntaxError{Pos: name.pos, Msg: "expected a function call after np., like np.exp(x)"}
+		switch {
+		case name.kind != tokName:
+			return nil, &SyntaxError{Pos: name.pos, Msg: "expected a name after np., like np.exp(x) or np.pi"}
+		case p.isOp("("):
+			return p.call(name, t.pos)
 		}
-		return p.call(name, t.pos)
+		return &Name{span: span{t.pos, name.pos + len(name.text)}, Name: name.text, NumPy: true}, nil
 	case t.kind == tokName && p.isOp("("):
 		return p.call(t, t.pos)
 	case t.kind == tokName:
@@ -401,6 +404,9 @@ func (p *parser) item() (IndexItem, error) {
 	}
 	item.Start, item.Stop, item.Step = parts[0], parts[1], parts[2]
 	item.End = p.peek().pos
+	if n, ok := item.Start.(*Name); ok && item.Kind == ItemIndex && n.NumPy && n.Name == "newaxis" {
+		return IndexItem{span: item.span, Kind: ItemNewAxis}, nil // x[:, np.newaxis] is x[:, None]
+	}
 	if item.Kind == ItemIndex && item.Start == nil {
 		return item, p.errAt(p.peek(), "an index, a slice, ... or None")
 	}
