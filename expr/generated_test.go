@@ -87,6 +87,12 @@ func TestGeneratedConstructors(t *testing.T) {
 		{ops.Hypot, expr.Hypot[float64](x, y), expr.Of(x).Hypot(y), expr.HypotScalar(x, 2), expr.Of(x).HypotScalar(2)},
 		{ops.Copysign, expr.Copysign[float64](x, y), expr.Of(x).Copysign(y), expr.CopysignScalar(x, 2), expr.Of(x).CopysignScalar(2)},
 		{ops.Nextafter, expr.Nextafter[float64](x, y), expr.Of(x).Nextafter(y), expr.NextafterScalar(x, 2), expr.Of(x).NextafterScalar(2)},
+		{ops.Fmax, expr.Fmax[float64](x, y), expr.Of(x).Fmax(y), expr.FmaxScalar(x, 2), expr.Of(x).FmaxScalar(2)},
+		{ops.Fmin, expr.Fmin[float64](x, y), expr.Of(x).Fmin(y), expr.FminScalar(x, 2), expr.Of(x).FminScalar(2)},
+		{ops.Fmod, expr.Fmod[float64](x, y), expr.Of(x).Fmod(y), expr.FmodScalar(x, 2), expr.Of(x).FmodScalar(2)},
+		{ops.Logaddexp, expr.Logaddexp[float64](x, y), expr.Of(x).Logaddexp(y), expr.LogaddexpScalar(x, 2), expr.Of(x).LogaddexpScalar(2)},
+		{ops.Logaddexp2, expr.Logaddexp2[float64](x, y), expr.Of(x).Logaddexp2(y), expr.Logaddexp2Scalar(x, 2), expr.Of(x).Logaddexp2Scalar(2)},
+		{ops.Heaviside, expr.Heaviside[float64](x, y), expr.Of(x).Heaviside(y), expr.HeavisideScalar(x, 2), expr.Of(x).HeavisideScalar(2)},
 		{ops.Where, expr.Where[float64](x, y, z), expr.Of(x).Where(y, z), expr.WhereScalar(x, 2, 3), expr.Of(x).WhereScalar(2, 3)},
 		{ops.Clamp, expr.Clamp[float64](x, y, z), expr.Of(x).Clamp(y, z), expr.ClampScalar(x, 2, 3), expr.Of(x).ClampScalar(2, 3)},
 	}

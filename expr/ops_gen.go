@@ -329,6 +329,60 @@ func Nextafter[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Nextafter, 
 // float64 x).
 func NextafterScalar[T tensor.Float](x Exp[T], y T) Exp[T] { return Nextafter(x, Scalar(y)) }
 
+// Fmax returns the larger of x and y, ignoring a NaN: the other operand where
+// one is NaN, NaN where both are (NumPy's fmax); of two equal operands the
+// second.
+func Fmax[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Fmax, x, y) }
+
+// FmaxScalar is Fmax(x, Scalar(y)): y given as a value of T, so that untyped
+// constants take x's element type (FmaxScalar(x, 2) on a float64 x).
+func FmaxScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Fmax(x, Scalar(y)) }
+
+// Fmin returns the smaller of x and y, ignoring a NaN: the other operand
+// where one is NaN, NaN where both are (NumPy's fmin); of two equal operands
+// the second.
+func Fmin[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Fmin, x, y) }
+
+// FminScalar is Fmin(x, Scalar(y)): y given as a value of T, so that untyped
+// constants take x's element type (FminScalar(x, 2) on a float64 x).
+func FminScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Fmin(x, Scalar(y)) }
+
+// Fmod returns the remainder of x / y truncated toward zero, with the sign of
+// x (C's fmod, NumPy's fmod; Mod is Python's %); integers give 0 where y is
+// 0, as NumPy.
+func Fmod[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Fmod, x, y) }
+
+// FmodScalar is Fmod(x, Scalar(y)): y given as a value of T, so that untyped
+// constants take x's element type (FmodScalar(x, 2) on a float64 x).
+func FmodScalar[T tensor.Number](x Exp[T], y T) Exp[T] { return Fmod(x, Scalar(y)) }
+
+// Logaddexp returns log(exp(x) + exp(y)) without overflow, computed in
+// float64 (NumPy's logaddexp; x + log(2) where x == y, infinities included).
+func Logaddexp[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Logaddexp, x, y) }
+
+// LogaddexpScalar is Logaddexp(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (LogaddexpScalar(x, 2) on a
+// float64 x).
+func LogaddexpScalar[T tensor.Float](x Exp[T], y T) Exp[T] { return Logaddexp(x, Scalar(y)) }
+
+// Logaddexp2 returns log2(2**x + 2**y) without overflow, computed in float64
+// (NumPy's logaddexp2; x + 1 where x == y).
+func Logaddexp2[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Logaddexp2, x, y) }
+
+// Logaddexp2Scalar is Logaddexp2(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (Logaddexp2Scalar(x, 2) on a
+// float64 x).
+func Logaddexp2Scalar[T tensor.Float](x Exp[T], y T) Exp[T] { return Logaddexp2(x, Scalar(y)) }
+
+// Heaviside returns 0 where x < 0, 1 where x > 0 and h0 where x is ±0; NaN
+// where x is NaN (NumPy's heaviside).
+func Heaviside[T tensor.Float](x, h0 Exp[T]) Exp[T] { return node(ops.Heaviside, x, h0) }
+
+// HeavisideScalar is Heaviside(x, Scalar(h0)): h0 given as a value of T, so
+// that untyped constants take x's element type (HeavisideScalar(x, 2) on a
+// float64 x).
+func HeavisideScalar[T tensor.Float](x Exp[T], h0 T) Exp[T] { return Heaviside(x, Scalar(h0)) }
+
 // Where returns x where cond is nonzero and y elsewhere (NumPy's where); the
 // three broadcast together.
 func Where[T tensor.Number](cond, x, y Exp[T]) Exp[T] { return node(ops.Where, cond, x, y) }
@@ -677,6 +731,61 @@ func (c Chain[T]) Nextafter(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Nextaf
 // NextafterScalar is Nextafter with y given as a value of T:
 // c.Nextafter(Scalar(y)).
 func (c Chain[T]) NextafterScalar(y T) Chain[T] { return Chain[T]{node(ops.Nextafter, c.E, Scalar(y))} }
+
+// Fmax returns the larger of c and y, ignoring a NaN: the other operand where
+// one is NaN, NaN where both are (NumPy's fmax); of two equal operands the
+// second.
+func (c Chain[T]) Fmax(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Fmax, c.E, y)} }
+
+// FmaxScalar is Fmax with y given as a value of T: c.Fmax(Scalar(y)).
+func (c Chain[T]) FmaxScalar(y T) Chain[T] { return Chain[T]{node(ops.Fmax, c.E, Scalar(y))} }
+
+// Fmin returns the smaller of c and y, ignoring a NaN: the other operand
+// where one is NaN, NaN where both are (NumPy's fmin); of two equal operands
+// the second.
+func (c Chain[T]) Fmin(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Fmin, c.E, y)} }
+
+// FminScalar is Fmin with y given as a value of T: c.Fmin(Scalar(y)).
+func (c Chain[T]) FminScalar(y T) Chain[T] { return Chain[T]{node(ops.Fmin, c.E, Scalar(y))} }
+
+// Fmod returns the remainder of c / y truncated toward zero, with the sign of
+// c (C's fmod, NumPy's fmod; Mod is Python's %); integers give 0 where y is
+// 0, as NumPy.
+func (c Chain[T]) Fmod(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Fmod, c.E, y)} }
+
+// FmodScalar is Fmod with y given as a value of T: c.Fmod(Scalar(y)).
+func (c Chain[T]) FmodScalar(y T) Chain[T] { return Chain[T]{node(ops.Fmod, c.E, Scalar(y))} }
+
+// Logaddexp returns log(exp(c) + exp(y)) without overflow, computed in
+// float64 (NumPy's logaddexp; c + log(2) where c == y, infinities included).
+// On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) Logaddexp(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Logaddexp, c.E, y)} }
+
+// LogaddexpScalar is Logaddexp with y given as a value of T:
+// c.Logaddexp(Scalar(y)).
+func (c Chain[T]) LogaddexpScalar(y T) Chain[T] { return Chain[T]{node(ops.Logaddexp, c.E, Scalar(y))} }
+
+// Logaddexp2 returns log2(2**c + 2**y) without overflow, computed in float64
+// (NumPy's logaddexp2; c + 1 where c == y). On integers the tree fails Check
+// with a DTypeError.
+func (c Chain[T]) Logaddexp2(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Logaddexp2, c.E, y)} }
+
+// Logaddexp2Scalar is Logaddexp2 with y given as a value of T:
+// c.Logaddexp2(Scalar(y)).
+func (c Chain[T]) Logaddexp2Scalar(y T) Chain[T] {
+	return Chain[T]{node(ops.Logaddexp2, c.E, Scalar(y))}
+}
+
+// Heaviside returns 0 where c < 0, 1 where c > 0 and h0 where c is ±0; NaN
+// where c is NaN (NumPy's heaviside). On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Heaviside(h0 Exp[T]) Chain[T] { return Chain[T]{node(ops.Heaviside, c.E, h0)} }
+
+// HeavisideScalar is Heaviside with h0 given as a value of T:
+// c.Heaviside(Scalar(h0)).
+func (c Chain[T]) HeavisideScalar(h0 T) Chain[T] {
+	return Chain[T]{node(ops.Heaviside, c.E, Scalar(h0))}
+}
 
 // Where returns x where c is nonzero and y elsewhere (NumPy's where); the
 // three broadcast together.

@@ -120,6 +120,14 @@ var opCases = map[ops.Op][]opCase{
 	// flips; none flows into y.
 	ops.Copysign:  {{in: [][]float64{{2, -3, 1.5}, {-1, 5, 2}}, d: [][]float64{{-1, -1, 1}, nil}}},
 	ops.Nextafter: zeroCases(2),
+	ops.Fmax:      {{in: [][]float64{{1, 3, 2, math.NaN(), 1}, {2, 1, 2, 1, math.NaN()}}, d: [][]float64{{0, 1, 0.5, 0, 1}, {1, 0, 0.5, 1, 0}}}},
+	ops.Fmin:      {{in: [][]float64{{1, 3, 2, math.NaN(), 1}, {2, 1, 2, 1, math.NaN()}}, d: [][]float64{{1, 0, 0.5, 0, 1}, {0, 1, 0.5, 1, 0}}}},
+	// fmod(x, y) = x - y*trunc(x/y): 1 and -trunc(x/y).
+	ops.Fmod: {{in: [][]float64{{5.5, -5.5, 1}, {2, 2, -3}}, d: [][]float64{{1, 1, 1}, {-2, 2, 0}}}},
+	// ∂/∂x log(eˣ + eʸ) = eˣ / (eˣ + eʸ).
+	ops.Logaddexp:  {{in: [][]float64{{0, 1, -1}, {0, 0, 2}}, d: [][]float64{{0.5, math.E / (math.E + 1), 1 / (1 + math.Exp(3))}, {0.5, 1 / (math.E + 1), 1 / (1 + math.Exp(-3))}}}},
+	ops.Logaddexp2: {{in: [][]float64{{0, 1, -1}, {0, 0, 2}}, d: [][]float64{{0.5, 2. / 3, 1. / 9}, {0.5, 1. / 3, 8. / 9}}}},
+	ops.Heaviside:  zeroCases(2),
 
 	// The condition gets no gradient.
 	ops.Where: {{in: [][]float64{{1, 0, 2, -0.5}, {3, 4, 5, 6}, {6, 7, 8, 9}},

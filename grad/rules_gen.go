@@ -250,6 +250,41 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 		case 0:
 			return mul(g, mul(expr.Sign(a), expr.Sign(out)))
 		}
+	case ops.Fmax: // "where(a == b, g / 2, where(a > b || b != b, g, 0))", "where(a == b, g / 2, where(b > a || a != a, g, 0))"
+		switch i {
+		case 0:
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.LogicalOr(expr.Gt(a, b), expr.Ne(b, b)), g, expr.Scalar(T(0))))
+		case 1:
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.LogicalOr(expr.Gt(b, a), expr.Ne(a, a)), g, expr.Scalar(T(0))))
+		}
+	case ops.Fmin: // "where(a == b, g / 2, where(a < b || b != b, g, 0))", "where(a == b, g / 2, where(b < a || a != a, g, 0))"
+		switch i {
+		case 0:
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.LogicalOr(expr.Lt(a, b), expr.Ne(b, b)), g, expr.Scalar(T(0))))
+		case 1:
+			return expr.Where(expr.Eq(a, b), div(g, expr.Scalar(T(2))), expr.Where(expr.LogicalOr(expr.Lt(b, a), expr.Ne(a, a)), g, expr.Scalar(T(0))))
+		}
+	case ops.Fmod: // "g", "-(g * trunc(a / b))"
+		switch i {
+		case 0:
+			return g
+		case 1:
+			return neg(mul(g, expr.Trunc(div(a, b))))
+		}
+	case ops.Logaddexp: // "g * exp(a - out)", "g * exp(b - out)"
+		switch i {
+		case 0:
+			return mul(g, expr.Exponential(sub(a, out)))
+		case 1:
+			return mul(g, expr.Exponential(sub(b, out)))
+		}
+	case ops.Logaddexp2: // "g * exp2(a - out)", "g * exp2(b - out)"
+		switch i {
+		case 0:
+			return mul(g, expr.Exp2(sub(a, out)))
+		case 1:
+			return mul(g, expr.Exp2(sub(b, out)))
+		}
 	case ops.Where: // "", "where(a, g, 0)", "where(a, 0, g)"
 		switch i {
 		case 1:
@@ -508,6 +543,41 @@ func ruleReads(op ops.Op, i int) uint8 {
 		switch i {
 		case 0:
 			return 25
+		}
+	case ops.Fmax:
+		switch i {
+		case 0:
+			return 19
+		case 1:
+			return 19
+		}
+	case ops.Fmin:
+		switch i {
+		case 0:
+			return 19
+		case 1:
+			return 19
+		}
+	case ops.Fmod:
+		switch i {
+		case 0:
+			return 16
+		case 1:
+			return 19
+		}
+	case ops.Logaddexp:
+		switch i {
+		case 0:
+			return 25
+		case 1:
+			return 26
+		}
+	case ops.Logaddexp2:
+		switch i {
+		case 0:
+			return 25
+		case 1:
+			return 26
 		}
 	case ops.Where:
 		switch i {

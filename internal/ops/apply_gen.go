@@ -143,6 +143,18 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return T(math.Copysign(float64(a), float64(b)))
 	case Nextafter:
 		return scalar.Nextafter(a, b)
+	case Fmax:
+		return scalar.Fmax(a, b)
+	case Fmin:
+		return scalar.Fmin(a, b)
+	case Fmod:
+		return scalar.Fmod(a, b)
+	case Logaddexp:
+		return scalar.LogAddExp(a, b)
+	case Logaddexp2:
+		return scalar.LogAddExp2(a, b)
+	case Heaviside:
+		return scalar.Heaviside(a, b)
 	case Where:
 		return scalar.Where(a, b, c)
 	case Clamp:

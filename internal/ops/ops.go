@@ -76,6 +76,12 @@ const (
 	Hypot
 	Copysign
 	Nextafter
+	Fmax
+	Fmin
+	Fmod
+	Logaddexp
+	Logaddexp2
+	Heaviside
 
 	// Ternary.
 	Where
@@ -358,6 +364,24 @@ var table = [count]Def{
 		Grad: []string{"g * (sign(a) * sign(out))", ""}},
 	Nextafter: {Name: "nextafter", Arity: 2, Domain: FloatOnly, Go: "scalar.Nextafter(a, b)", CUDA: "nextafter(a, b)", Cost: 2,
 		GoName: "Nextafter", Doc: "returns the next representable value after x toward y, in T (x itself where x == y, NaN if either is NaN).",
+		Grad: []string{"", ""}},
+	Fmax: {Name: "fmax", Arity: 2, Go: "scalar.Fmax(a, b)", CUDA: "laze_fmax(a, b)",
+		GoName: "Fmax", Doc: "returns the larger of x and y, ignoring a NaN: the other operand where one is NaN, NaN where both are (NumPy's fmax); of two equal operands the second.",
+		Grad: []string{"where(a == b, g / 2, where(a > b || b != b, g, 0))", "where(a == b, g / 2, where(b > a || a != a, g, 0))"}},
+	Fmin: {Name: "fmin", Arity: 2, Go: "scalar.Fmin(a, b)", CUDA: "laze_fmin(a, b)",
+		GoName: "Fmin", Doc: "returns the smaller of x and y, ignoring a NaN: the other operand where one is NaN, NaN where both are (NumPy's fmin); of two equal operands the second.",
+		Grad: []string{"where(a == b, g / 2, where(a < b || b != b, g, 0))", "where(a == b, g / 2, where(b < a || a != a, g, 0))"}},
+	Fmod: {Name: "fmod", Arity: 2, Go: "scalar.Fmod(a, b)", CUDA: "laze_fmod(a, b)", Cost: 4,
+		GoName: "Fmod", Doc: "returns the remainder of x / y truncated toward zero, with the sign of x (C's fmod, NumPy's fmod; Mod is Python's %); integers give 0 where y is 0, as NumPy.",
+		Grad: []string{"g", "-(g * trunc(a / b))"}},
+	Logaddexp: {Name: "logaddexp", Arity: 2, Domain: FloatOnly, Go: "scalar.LogAddExp(a, b)", CUDA: "laze_logaddexp(a, b)", Cost: 32,
+		GoName: "Logaddexp", Doc: "returns log(exp(x) + exp(y)) without overflow, computed in float64 (NumPy's logaddexp; x + log(2) where x == y, infinities included).",
+		Grad: []string{"g * exp(a - out)", "g * exp(b - out)"}},
+	Logaddexp2: {Name: "logaddexp2", Arity: 2, Domain: FloatOnly, Go: "scalar.LogAddExp2(a, b)", CUDA: "laze_logaddexp2(a, b)", Cost: 32,
+		GoName: "Logaddexp2", Doc: "returns log2(2**x + 2**y) without overflow, computed in float64 (NumPy's logaddexp2; x + 1 where x == y).",
+		Grad: []string{"g * exp2(a - out)", "g * exp2(b - out)"}},
+	Heaviside: {Name: "heaviside", Arity: 2, Domain: FloatOnly, Go: "scalar.Heaviside(a, b)", CUDA: "laze_heaviside(a, b)",
+		GoName: "Heaviside", Params: "x, h0", Doc: "returns 0 where x < 0, 1 where x > 0 and h0 where x is ±0; NaN where x is NaN (NumPy's heaviside).",
 		Grad: []string{"", ""}},
 
 	Where: {Name: "where", Arity: 3, Go: "scalar.Where(a, b, c)", CUDA: "(a != (T)0 ? b : c)", SIMD: "where(a, b, c)",

@@ -139,6 +139,12 @@ func TestApply(t *testing.T) {
 		{Hypot, 3, 4, 0, 5},
 		{Copysign, 2, -0.5, 0, -2},
 		{Nextafter, 1, 2, 0, 1 + 0x1p-52},
+		{Fmax, math.NaN(), 2, 0, 2},
+		{Fmin, 1, math.NaN(), 0, 1},
+		{Fmod, -7.5, 2, 0, -1.5},
+		{Logaddexp, 0, 0, 0, math.Ln2},
+		{Logaddexp2, 3, 3, 0, 4},
+		{Heaviside, 0, 0.5, 0, 0.5},
 		{Where, 0, 1, 2, 2},
 		{Clamp, 5, 0, 3, 3},
 	}

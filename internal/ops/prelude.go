@@ -92,6 +92,43 @@ __device__ __forceinline__ double laze_pow(double a, double b) { return pow(a, b
 template <typename T> __device__ __forceinline__ T laze_max(T a, T b) { return (a > b || a != a) ? a : b; }
 template <typename T> __device__ __forceinline__ T laze_min(T a, T b) { return (a < b || a != a) ? a : b; }
 
+// laze_fmax and laze_fmin ignore a NaN operand (NumPy's fmax, fmin).
+template <typename T> __device__ __forceinline__ T laze_fmax(T a, T b) { return (b != b || a > b) ? a : b; }
+template <typename T> __device__ __forceinline__ T laze_fmin(T a, T b) { return (b != b || a < b) ? a : b; }
+
+// laze_fmod is C's fmod; integers give 0 for a zero divisor (as NumPy) and
+// for -1 (signed T), where C++'s % overflows.
+template <typename T> __device__ __forceinline__ T laze_fmod(T a, T b) {
+  if (b == (T)0 || ((T)-1 < (T)0 && b == (T)-1)) return (T)0;
+  return a % b;
+}
+__device__ __forceinline__ double laze_fmod(double a, double b) { return fmod(a, b); }
+__device__ __forceinline__ float laze_fmod(float a, float b) { return (float)fmod((double)a, (double)b); }
+
+// laze_logaddexp and laze_logaddexp2 are NumPy's npy_logaddexp and
+// npy_logaddexp2, computed in double as scalar.LogAddExp does.
+__device__ __forceinline__ double laze_logaddexp(double x, double y) {
+  if (x == y) return x + 0.6931471805599453;
+  double d = x - y;
+  if (d > 0) return x + log1p(exp(-d));
+  if (d <= 0) return y + log1p(exp(d));
+  return d;
+}
+__device__ __forceinline__ float laze_logaddexp(float a, float b) { return (float)laze_logaddexp((double)a, (double)b); }
+__device__ __forceinline__ double laze_logaddexp2(double x, double y) {
+  if (x == y) return x + 1.0;
+  double d = x - y;
+  if (d > 0) return x + log1p(exp2(-d)) / 0.6931471805599453;
+  if (d <= 0) return y + log1p(exp2(d)) / 0.6931471805599453;
+  return d;
+}
+__device__ __forceinline__ float laze_logaddexp2(float a, float b) { return (float)laze_logaddexp2((double)a, (double)b); }
+
+// laze_heaviside is 0 below 0, 1 above, h0 at ±0 and NaN for NaN.
+template <typename T> __device__ __forceinline__ T laze_heaviside(T a, T h0) {
+  return a < (T)0 ? (T)0 : a > (T)0 ? (T)1 : a == (T)0 ? h0 : a;
+}
+
 // laze_better is ArgBetter (reduce.go): whether v at index vi replaces best
 // at index bi in an arg reduction; is_max picks argmax over argmin.
 template <typename T> __device__ __forceinline__ bool laze_better(bool is_max, T v, long long vi, T best, long long bi) {

@@ -306,3 +306,82 @@ func Nextafter[T tensor.Number](a, b T) T {
 	}
 	return T(math.Nextafter(float64(a), float64(b)))
 }
+
+// Fmax returns the larger of a and b ignoring a NaN (NumPy's fmax): b when
+// a is NaN, a when b is, NaN when both are; of two equal operands b.
+func Fmax[T tensor.Number](a, b T) T {
+	if b != b || a > b {
+		return a
+	}
+	return b
+}
+
+// Fmin is Fmax for the smaller operand (NumPy's fmin).
+func Fmin[T tensor.Number](a, b T) T {
+	if b != b || a < b {
+		return a
+	}
+	return b
+}
+
+// Fmod returns C's fmod(a, b) (NumPy's fmod): the remainder of a / b
+// truncated toward zero, with a's sign; for integers 0 where b is 0 (as
+// NumPy) or -1 (where the quotient overflows).
+func Fmod[T tensor.Number](a, b T) T {
+	if tensor.IsFloat[T]() {
+		return T(math.Mod(float64(a), float64(b))) // exact, so the same in float32
+	}
+	if b == 0 || b+1 == 0 && b < 0 {
+		return 0
+	}
+	return a - (a/b)*b // Go's / truncates toward zero
+}
+
+// LogAddExp returns log(exp(a) + exp(b)) without overflow, in float64
+// rounded to T (NumPy's npy_logaddexp): a + log 2 where a == b (which keeps
+// an infinity), NaN where either is NaN.
+func LogAddExp[T tensor.Number](a, b T) T {
+	x, y := float64(a), float64(b)
+	if x == y {
+		return T(x + math.Ln2)
+	}
+	switch d := x - y; {
+	case d > 0:
+		return T(x + math.Log1p(math.Exp(-d)))
+	case d <= 0:
+		return T(y + math.Log1p(math.Exp(d)))
+	default:
+		return T(d) // NaN
+	}
+}
+
+// LogAddExp2 returns log2(2**a + 2**b) without overflow, in float64
+// rounded to T (NumPy's npy_logaddexp2): a + 1 where a == b.
+func LogAddExp2[T tensor.Number](a, b T) T {
+	x, y := float64(a), float64(b)
+	if x == y {
+		return T(x + 1)
+	}
+	switch d := x - y; {
+	case d > 0:
+		return T(x + math.Log1p(math.Exp2(-d))/math.Ln2)
+	case d <= 0:
+		return T(y + math.Log1p(math.Exp2(d))/math.Ln2)
+	default:
+		return T(d) // NaN
+	}
+}
+
+// Heaviside returns 0 where a < 0, 1 where a > 0, b where a is ±0 and NaN
+// where a is NaN (NumPy's heaviside).
+func Heaviside[T tensor.Number](a, b T) T {
+	switch {
+	case a < 0:
+		return 0
+	case a > 0:
+		return 1
+	case a == 0:
+		return b
+	}
+	return a // NaN
+}

@@ -1714,6 +1714,168 @@ func loopVV[T tensor.Number](op ops.Op, d []T, x []T, y []T) {
 			a, b := x[i], y[i]
 			d[i] = scalar.Nextafter(a, b)
 		}
+	case ops.Fmax:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Fmax(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Fmax(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Fmax(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Fmax(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Fmax(a, b)
+		}
+	case ops.Fmin:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Fmin(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Fmin(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Fmin(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Fmin(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Fmin(a, b)
+		}
+	case ops.Fmod:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Fmod(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Fmod(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Fmod(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Fmod(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Fmod(a, b)
+		}
+	case ops.Logaddexp:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.LogAddExp(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.LogAddExp(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.LogAddExp(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.LogAddExp(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.LogAddExp(a, b)
+		}
+	case ops.Logaddexp2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.LogAddExp2(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.LogAddExp2(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.LogAddExp2(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.LogAddExp2(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.LogAddExp2(a, b)
+		}
+	case ops.Heaviside:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Heaviside(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Heaviside(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Heaviside(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Heaviside(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Heaviside(a, b)
+		}
 	default:
 		panic("laze: kernels: loopVV: op " + op.String() + " has another arity")
 	}
@@ -2296,6 +2458,162 @@ func loopSV[T tensor.Number](op ops.Op, d []T, a T, y []T) {
 			b := y[i]
 			d[i] = scalar.Nextafter(a, b)
 		}
+	case ops.Fmax:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Fmax(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Fmax(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Fmax(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Fmax(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Fmax(a, b)
+		}
+	case ops.Fmin:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Fmin(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Fmin(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Fmin(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Fmin(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Fmin(a, b)
+		}
+	case ops.Fmod:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Fmod(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Fmod(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Fmod(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Fmod(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Fmod(a, b)
+		}
+	case ops.Logaddexp:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.LogAddExp(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.LogAddExp(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.LogAddExp(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.LogAddExp(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.LogAddExp(a, b)
+		}
+	case ops.Logaddexp2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.LogAddExp2(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.LogAddExp2(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.LogAddExp2(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.LogAddExp2(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.LogAddExp2(a, b)
+		}
+	case ops.Heaviside:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Heaviside(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Heaviside(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Heaviside(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Heaviside(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Heaviside(a, b)
+		}
 	default:
 		panic("laze: kernels: loopSV: op " + op.String() + " has another arity")
 	}
@@ -2877,6 +3195,162 @@ func loopVS[T tensor.Number](op ops.Op, d []T, x []T, b T) {
 		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Nextafter(a, b)
+		}
+	case ops.Fmax:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Fmax(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Fmax(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Fmax(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Fmax(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Fmax(a, b)
+		}
+	case ops.Fmin:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Fmin(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Fmin(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Fmin(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Fmin(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Fmin(a, b)
+		}
+	case ops.Fmod:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Fmod(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Fmod(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Fmod(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Fmod(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Fmod(a, b)
+		}
+	case ops.Logaddexp:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.LogAddExp(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.LogAddExp(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.LogAddExp(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.LogAddExp(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.LogAddExp(a, b)
+		}
+	case ops.Logaddexp2:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.LogAddExp2(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.LogAddExp2(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.LogAddExp2(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.LogAddExp2(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.LogAddExp2(a, b)
+		}
+	case ops.Heaviside:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Heaviside(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Heaviside(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Heaviside(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Heaviside(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Heaviside(a, b)
 		}
 	default:
 		panic("laze: kernels: loopVS: op " + op.String() + " has another arity")

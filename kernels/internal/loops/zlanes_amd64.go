@@ -327,10 +327,10 @@ func lanes64(kind laneKind, k int, d *float64, p *[4]*float64, inc *[4]int, n in
 		case 60: // logical_xor
 			laneLogicalXor64(d, p, inc, n)
 			return true
-		case 65: // where
+		case 71: // where
 			laneWhere64(d, p, inc, n)
 			return true
-		case 66: // clip
+		case 72: // clip
 			laneClip64(d, p, inc, n)
 			return true
 		}
@@ -768,10 +768,10 @@ func lanes32(kind laneKind, k int, d *float32, p *[4]*float32, inc *[4]int, n in
 		case 60: // logical_xor
 			laneLogicalXor32(d, p, inc, n)
 			return true
-		case 65: // where
+		case 71: // where
 			laneWhere32(d, p, inc, n)
 			return true
-		case 66: // clip
+		case 72: // clip
 			laneClip32(d, p, inc, n)
 			return true
 		}

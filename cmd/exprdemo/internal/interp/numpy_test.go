@@ -145,6 +145,10 @@ var numpyTable = []struct {
 	{"log2(8) + log10(1000) + cbrt(-8)", Float64, shape.Of(), []float64{4}, false, false},
 	{"radians(180) / np.pi + degrees(0)", Float64, shape.Of(), []float64{1}, false, false},
 	{"copysign(2, -0.0)", Float64, shape.Of(), []float64{-2}, false, false},
+	{"fmod(i, 3) + fmax(i, nan * 0) * 0", Float64, shape.Of(2, 3), []float64{0, 1, 2, 0, 1, 2}, false, false},
+	{"fmod(u, 7)", Uint8, shape.Of(3), []float64{5, 5, 0}, false, false},
+	{"fmin(a, 2.5) + heaviside(a - 2, 0.5)", Float64, shape.Of(2, 3), []float64{0, 1, 2.5, 3.5, 3.5, 3.5}, false, false},
+	{"logaddexp(a, -inf) - a", Float64, shape.Of(2, 3), []float64{0, 0, 0, 0, 0, 0}, false, false},
 	{"arctan2(i, i) * 0", Float64, shape.Of(2, 3), []float64{0, 0, 0, 0, 0, 0}, false, false},
 	{"arctan2(f, 1) * 0", Float32, shape.Of(3), []float64{0, 0, 0}, false, false},
 	{"np.arcsinh(0) + np.expm1(0) + np.log1p(0) + sinh(0) + tan(0)", Float64, shape.Of(), []float64{0}, false, false},
@@ -273,7 +277,8 @@ for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'ex
              'logical_xor', 'logical_not', 'negative', 'absolute', 'add', 'divide', 'less', 'remainder', 'power',
              'var', 'std', 'cumsum', 'cumprod', 'concatenate', 'stack', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh',
              'cosh', 'arcsinh', 'arccosh', 'arctanh', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'cbrt', 'deg2rad',
-             'rad2deg', 'degrees', 'radians', 'arctan2', 'hypot', 'copysign', 'nextafter']:
+             'rad2deg', 'degrees', 'radians', 'arctan2', 'hypot', 'copysign', 'nextafter', 'fmax', 'fmin', 'fmod',
+             'logaddexp', 'logaddexp2', 'heaviside']:
     ns[name] = getattr(np, name)
 for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
     ns[name] = getattr(np, name)
