@@ -1,8 +1,7 @@
 package kernels
 
 import (
-	"fmt"
-	"strings"
+	"errors"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
@@ -138,7 +137,8 @@ func refNegativePower[T tensor.Number](b *expr.Binary[T]) bool {
 func refNegativeIn[T tensor.Number](y expr.Exp[T]) (negative bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if !strings.Contains(fmt.Sprint(r), "negative integer powers") {
+			var refused *shape.NodeError // At's panic on a refused power (expr/at.go)
+			if err, ok := r.(error); !ok || !errors.As(err, &refused) || refused.Op != "At" {
 				panic(r)
 			}
 			negative = true
