@@ -85,7 +85,7 @@ func randomTree[T tensor.Number](r *rand.Rand, depth int, full bool, ls leafSet[
 	}
 	var candidates []ops.Op
 	for _, op := range ops.All() {
-		if (op.Def().Domain != ops.FloatOnly || tensor.IsFloat[T]()) && op != ops.Pow {
+		if op.Def().Domain.Accepts(tensor.IsFloat[T]()) && op != ops.Pow {
 			candidates = append(candidates, op)
 		}
 	}

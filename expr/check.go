@@ -245,9 +245,13 @@ func checkOpFor[T tensor.Number](op ops.Op, arity int) error {
 		return &shape.ArgumentError{Op: "expr", Name: "op", Value: op,
 			Reason: fmt.Sprintf("a node with %d operands needs an op of arity %d", arity, arity)}
 	}
-	if op.Def().Domain == ops.FloatOnly && !tensor.IsFloat[T]() {
+	if domain := op.Def().Domain; !domain.Accepts(tensor.IsFloat[T]()) {
+		hint := "convert the operand to float32 or float64"
+		if domain == ops.IntOnly {
+			hint = "convert the operand to an integer type"
+		}
 		return &shape.DTypeError{Op: op.String(), DType: tensor.DTypeOf[T]().String(),
-			Reason: "the op is defined for floating-point types only (convert the operand to float32 or float64)"}
+			Reason: fmt.Sprintf("the op is defined for %s only (%s)", domain, hint)}
 	}
 	return nil
 }

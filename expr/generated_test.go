@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/laze-go/laze/expr"
@@ -38,6 +39,11 @@ func TestGeneratedConstructors(t *testing.T) {
 		{ops.Trunc, expr.Trunc[float64](x), expr.Of(x).Trunc(), nil, nil},
 		{ops.Rint, expr.Rint[float64](x), expr.Of(x).Rint(), nil, nil},
 		{ops.Square, expr.Square[float64](x), expr.Of(x).Square(), nil, nil},
+		{ops.Fabs, expr.Fabs[float64](x), expr.Of(x).Fabs(), nil, nil},
+		{ops.Positive, expr.Positive[float64](x), expr.Of(x).Positive(), nil, nil},
+		{ops.Signbit, expr.Signbit[float64](x), expr.Of(x).Signbit(), nil, nil},
+		{ops.Spacing, expr.Spacing[float64](x), expr.Of(x).Spacing(), nil, nil},
+		{ops.Logb, expr.Logb[float64](x), expr.Of(x).Logb(), nil, nil},
 		{ops.Sign, expr.Sign[float64](x), expr.Of(x).Sign(), nil, nil},
 		{ops.Reciprocal, expr.Reciprocal[float64](x), expr.Of(x).Reciprocal(), nil, nil},
 		{ops.IsNaN, expr.IsNaN[float64](x), expr.Of(x).IsNaN(), nil, nil},
@@ -93,6 +99,8 @@ func TestGeneratedConstructors(t *testing.T) {
 		{ops.Logaddexp, expr.Logaddexp[float64](x, y), expr.Of(x).Logaddexp(y), expr.LogaddexpScalar(x, 2), expr.Of(x).LogaddexpScalar(2)},
 		{ops.Logaddexp2, expr.Logaddexp2[float64](x, y), expr.Of(x).Logaddexp2(y), expr.Logaddexp2Scalar(x, 2), expr.Of(x).Logaddexp2Scalar(2)},
 		{ops.Heaviside, expr.Heaviside[float64](x, y), expr.Of(x).Heaviside(y), expr.HeavisideScalar(x, 2), expr.Of(x).HeavisideScalar(2)},
+		{ops.Ldexp, expr.Ldexp[float64](x, y), expr.Of(x).Ldexp(y), expr.LdexpScalar(x, 2), expr.Of(x).LdexpScalar(2)},
+		{ops.FloatPower, expr.FloatPower[float64](x, y), expr.Of(x).FloatPower(y), expr.FloatPowerScalar(x, 2), expr.Of(x).FloatPowerScalar(2)},
 		{ops.Where, expr.Where[float64](x, y, z), expr.Of(x).Where(y, z), expr.WhereScalar(x, 2, 3), expr.Of(x).WhereScalar(2, 3)},
 		{ops.Clamp, expr.Clamp[float64](x, y, z), expr.Of(x).Clamp(y, z), expr.ClampScalar(x, 2, 3), expr.Of(x).ClampScalar(2, 3)},
 	}
@@ -122,7 +130,63 @@ func TestGeneratedConstructors(t *testing.T) {
 		}
 	}
 	for _, op := range ops.All() {
-		if !seen[op] {
+		if !seen[op] && op.Def().Domain != ops.IntOnly {
+			t.Errorf("op %v has no row here: add its generated functions", op)
+		}
+	}
+}
+
+// TestGeneratedIntegerConstructors is TestGeneratedConstructors for the
+// ops defined on integers only, whose functions take integer types.
+func TestGeneratedIntegerConstructors(t *testing.T) {
+	x := expr.Name("x", tensor.Zeros[int64](2))
+	y := expr.Name("y", tensor.Zeros[int64](2))
+	tests := []struct {
+		op                  ops.Op
+		fn, chain           expr.Exp[int64]
+		scalar, chainScalar expr.Exp[int64] // nil for unary ops
+	}{
+		{ops.Invert, expr.Invert[int64](x), expr.Of(x).Invert(), nil, nil},
+		{ops.BitwiseAnd, expr.BitwiseAnd[int64](x, y), expr.Of(x).BitwiseAnd(y), expr.BitwiseAndScalar(x, 2), expr.Of(x).BitwiseAndScalar(2)},
+		{ops.BitwiseOr, expr.BitwiseOr[int64](x, y), expr.Of(x).BitwiseOr(y), expr.BitwiseOrScalar(x, 2), expr.Of(x).BitwiseOrScalar(2)},
+		{ops.BitwiseXor, expr.BitwiseXor[int64](x, y), expr.Of(x).BitwiseXor(y), expr.BitwiseXorScalar(x, 2), expr.Of(x).BitwiseXorScalar(2)},
+		{ops.LeftShift, expr.LeftShift[int64](x, y), expr.Of(x).LeftShift(y), expr.LeftShiftScalar(x, 2), expr.Of(x).LeftShiftScalar(2)},
+		{ops.RightShift, expr.RightShift[int64](x, y), expr.Of(x).RightShift(y), expr.RightShiftScalar(x, 2), expr.Of(x).RightShiftScalar(2)},
+		{ops.Gcd, expr.Gcd[int64](x, y), expr.Of(x).Gcd(y), expr.GcdScalar(x, 2), expr.Of(x).GcdScalar(2)},
+		{ops.Lcm, expr.Lcm[int64](x, y), expr.Of(x).Lcm(y), expr.LcmScalar(x, 2), expr.Of(x).LcmScalar(2)},
+	}
+	seen := map[ops.Op]bool{}
+	for _, tc := range tests {
+		seen[tc.op] = true
+		var op ops.Op
+		var operands []expr.Exp[int64]
+		switch n := tc.fn.(type) {
+		case *expr.Unary[int64]:
+			op, operands = n.Op, []expr.Exp[int64]{n.X}
+		case *expr.Binary[int64]:
+			op, operands = n.Op, []expr.Exp[int64]{n.X, n.Y}
+		}
+		if op != tc.op {
+			t.Errorf("%v: the function builds %v", tc.op, op)
+		}
+		if want := []expr.Exp[int64]{x, y}[:tc.op.Arity()]; fmt.Sprint(operands) != fmt.Sprint(want) {
+			t.Errorf("%v: operands %v, want %v", tc.op, operands, want)
+		}
+		if got, want := fmt.Sprint(tc.chain), fmt.Sprint(tc.fn); got != want {
+			t.Errorf("%v: Chain form %s, function %s", tc.op, got, want)
+		}
+		if tc.scalar == nil {
+			continue
+		}
+		if got, want := fmt.Sprint(tc.scalar), fmt.Sprint(tc.op.Def().Infix); !strings.Contains(got, "2") {
+			t.Errorf("%v: Scalar form %s has no constant 2 (%s)", tc.op, got, want)
+		}
+		if a, b := fmt.Sprint(tc.scalar), fmt.Sprint(tc.chainScalar); a != b {
+			t.Errorf("%v: Scalar function %s, Chain %s", tc.op, a, b)
+		}
+	}
+	for _, op := range ops.All() {
+		if !seen[op] && op.Def().Domain == ops.IntOnly {
 			t.Errorf("op %v has no row here: add its generated functions", op)
 		}
 	}

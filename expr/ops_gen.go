@@ -155,6 +155,32 @@ func Deg2rad[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Deg2rad, x) }
 // (NumPy's rad2deg and degrees).
 func Rad2deg[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Rad2deg, x) }
 
+// Fabs returns |x| for floats (NumPy's fabs, which computes integers in a
+// float dtype; Abs keeps them).
+func Fabs[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Fabs, x) }
+
+// Positive returns x (NumPy's positive, +x; conj and conjugate are the
+// identity on real numbers).
+func Positive[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.Positive, x) }
+
+// Invert returns the bitwise complement of x, ^x in Go and ~x in NumPy (-x -
+// 1 for signed integers).
+func Invert[T tensor.Integer](x Exp[T]) Exp[T] { return node(ops.Invert, x) }
+
+// Signbit returns 1 where the sign bit of x is set and 0 elsewhere, in T: -0
+// and a NaN with its sign bit set count as negative; for integers, x < 0.
+func Signbit[T tensor.Number](x Exp[T]) Exp[T] { return node(ops.Signbit, x) }
+
+// Spacing returns the distance from x to the next representable value away
+// from zero, negative for negative x (NumPy's spacing: the smallest subnormal
+// at ±0, NaN at ±Inf and NaN).
+func Spacing[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Spacing, x) }
+
+// Logb returns the binary exponent of x, floor(log2(|x|)) exactly, subnormals
+// included (C's logb, Go's math.Logb: -Inf at ±0, +Inf at ±Inf). Frexp's
+// exponent is Logb(x) + 1.
+func Logb[T tensor.Float](x Exp[T]) Exp[T] { return node(ops.Logb, x) }
+
 // Add returns x + y.
 func Add[T tensor.Number](x, y Exp[T]) Exp[T] { return node(ops.Add, x, y) }
 
@@ -383,6 +409,85 @@ func Heaviside[T tensor.Float](x, h0 Exp[T]) Exp[T] { return node(ops.Heaviside,
 // float64 x).
 func HeavisideScalar[T tensor.Float](x Exp[T], h0 T) Exp[T] { return Heaviside(x, Scalar(h0)) }
 
+// BitwiseAnd returns the bitwise and of x and y, x & y.
+func BitwiseAnd[T tensor.Integer](x, y Exp[T]) Exp[T] { return node(ops.BitwiseAnd, x, y) }
+
+// BitwiseAndScalar is BitwiseAnd(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (BitwiseAndScalar(x, 2) on a
+// float64 x).
+func BitwiseAndScalar[T tensor.Integer](x Exp[T], y T) Exp[T] { return BitwiseAnd(x, Scalar(y)) }
+
+// BitwiseOr returns the bitwise or of x and y, x | y.
+func BitwiseOr[T tensor.Integer](x, y Exp[T]) Exp[T] { return node(ops.BitwiseOr, x, y) }
+
+// BitwiseOrScalar is BitwiseOr(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (BitwiseOrScalar(x, 2) on a
+// float64 x).
+func BitwiseOrScalar[T tensor.Integer](x Exp[T], y T) Exp[T] { return BitwiseOr(x, Scalar(y)) }
+
+// BitwiseXor returns the bitwise exclusive or of x and y, x ^ y.
+func BitwiseXor[T tensor.Integer](x, y Exp[T]) Exp[T] { return node(ops.BitwiseXor, x, y) }
+
+// BitwiseXorScalar is BitwiseXor(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (BitwiseXorScalar(x, 2) on a
+// float64 x).
+func BitwiseXorScalar[T tensor.Integer](x Exp[T], y T) Exp[T] { return BitwiseXor(x, Scalar(y)) }
+
+// LeftShift returns x shifted left by y bits, x << y, the bits past the
+// type's width dropped; 0 where y is negative or at least the width (NumPy's
+// left_shift).
+func LeftShift[T tensor.Integer](x, y Exp[T]) Exp[T] { return node(ops.LeftShift, x, y) }
+
+// LeftShiftScalar is LeftShift(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (LeftShiftScalar(x, 2) on a
+// float64 x).
+func LeftShiftScalar[T tensor.Integer](x Exp[T], y T) Exp[T] { return LeftShift(x, Scalar(y)) }
+
+// RightShift returns x shifted right by y bits, x >> y, arithmetic for signed
+// types; where y is negative or at least the width, -1 for negative x and 0
+// otherwise (NumPy's right_shift).
+func RightShift[T tensor.Integer](x, y Exp[T]) Exp[T] { return node(ops.RightShift, x, y) }
+
+// RightShiftScalar is RightShift(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (RightShiftScalar(x, 2) on a
+// float64 x).
+func RightShiftScalar[T tensor.Integer](x Exp[T], y T) Exp[T] { return RightShift(x, Scalar(y)) }
+
+// Gcd returns the greatest common divisor of |x| and |y|, 0 for gcd(0, 0);
+// the most negative value's magnitude wraps, as in NumPy (gcd(-128, 0) is
+// -128 in int8).
+func Gcd[T tensor.Integer](x, y Exp[T]) Exp[T] { return node(ops.Gcd, x, y) }
+
+// GcdScalar is Gcd(x, Scalar(y)): y given as a value of T, so that untyped
+// constants take x's element type (GcdScalar(x, 2) on a float64 x).
+func GcdScalar[T tensor.Integer](x Exp[T], y T) Exp[T] { return Gcd(x, Scalar(y)) }
+
+// Lcm returns the least common multiple of |x| and |y|, |x / gcd(x, y) * y|,
+// 0 where either is 0; it wraps on overflow, as NumPy's does.
+func Lcm[T tensor.Integer](x, y Exp[T]) Exp[T] { return node(ops.Lcm, x, y) }
+
+// LcmScalar is Lcm(x, Scalar(y)): y given as a value of T, so that untyped
+// constants take x's element type (LcmScalar(x, 2) on a float64 x).
+func LcmScalar[T tensor.Integer](x Exp[T], y T) Exp[T] { return Lcm(x, Scalar(y)) }
+
+// Ldexp returns x * 2**n exactly, rounded once (NumPy's ldexp); n is
+// truncated to an integer, NaN where n is NaN.
+func Ldexp[T tensor.Float](x, n Exp[T]) Exp[T] { return node(ops.Ldexp, x, n) }
+
+// LdexpScalar is Ldexp(x, Scalar(n)): n given as a value of T, so that
+// untyped constants take x's element type (LdexpScalar(x, 2) on a float64 x).
+func LdexpScalar[T tensor.Float](x Exp[T], n T) Exp[T] { return Ldexp(x, Scalar(n)) }
+
+// FloatPower returns x raised to y computed in float64 and rounded to T
+// (NumPy's float_power, which gives float64 even for float32 operands: the
+// CLI does too).
+func FloatPower[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.FloatPower, x, y) }
+
+// FloatPowerScalar is FloatPower(x, Scalar(y)): y given as a value of T, so
+// that untyped constants take x's element type (FloatPowerScalar(x, 2) on a
+// float64 x).
+func FloatPowerScalar[T tensor.Float](x Exp[T], y T) Exp[T] { return FloatPower(x, Scalar(y)) }
+
 // Where returns x where cond is nonzero and y elsewhere (NumPy's where); the
 // three broadcast together.
 func Where[T tensor.Number](cond, x, y Exp[T]) Exp[T] { return node(ops.Where, cond, x, y) }
@@ -572,6 +677,35 @@ func (c Chain[T]) Deg2rad() Chain[T] { return Chain[T]{node(ops.Deg2rad, c.E)} }
 // (NumPy's rad2deg and degrees). On integers the tree fails Check with a
 // DTypeError.
 func (c Chain[T]) Rad2deg() Chain[T] { return Chain[T]{node(ops.Rad2deg, c.E)} }
+
+// Fabs returns |c| for floats (NumPy's fabs, which computes integers in a
+// float dtype; Abs keeps them). On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Fabs() Chain[T] { return Chain[T]{node(ops.Fabs, c.E)} }
+
+// Positive returns c (NumPy's positive, +c; conj and conjugate are the
+// identity on real numbers).
+func (c Chain[T]) Positive() Chain[T] { return Chain[T]{node(ops.Positive, c.E)} }
+
+// Invert returns the bitwise complement of c, ^c in Go and ~c in NumPy (-c -
+// 1 for signed integers). On floats the tree fails Check with a DTypeError.
+func (c Chain[T]) Invert() Chain[T] { return Chain[T]{node(ops.Invert, c.E)} }
+
+// Signbit returns 1 where the sign bit of c is set and 0 elsewhere, in T: -0
+// and a NaN with its sign bit set count as negative; for integers, c < 0.
+func (c Chain[T]) Signbit() Chain[T] { return Chain[T]{node(ops.Signbit, c.E)} }
+
+// Spacing returns the distance from c to the next representable value away
+// from zero, negative for negative c (NumPy's spacing: the smallest subnormal
+// at ±0, NaN at ±Inf and NaN). On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Spacing() Chain[T] { return Chain[T]{node(ops.Spacing, c.E)} }
+
+// Logb returns the binary exponent of c, floor(log2(|c|)) exactly, subnormals
+// included (C's logb, Go's math.Logb: -Inf at ±0, +Inf at ±Inf). Frexp's
+// exponent is Logb(c) + 1. On integers the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) Logb() Chain[T] { return Chain[T]{node(ops.Logb, c.E)} }
 
 // Add returns c + y.
 func (c Chain[T]) Add(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Add, c.E, y)} }
@@ -785,6 +919,90 @@ func (c Chain[T]) Heaviside(h0 Exp[T]) Chain[T] { return Chain[T]{node(ops.Heavi
 // c.Heaviside(Scalar(h0)).
 func (c Chain[T]) HeavisideScalar(h0 T) Chain[T] {
 	return Chain[T]{node(ops.Heaviside, c.E, Scalar(h0))}
+}
+
+// BitwiseAnd returns the bitwise and of c and y, c & y. On floats the tree
+// fails Check with a DTypeError.
+func (c Chain[T]) BitwiseAnd(y Exp[T]) Chain[T] { return Chain[T]{node(ops.BitwiseAnd, c.E, y)} }
+
+// BitwiseAndScalar is BitwiseAnd with y given as a value of T:
+// c.BitwiseAnd(Scalar(y)).
+func (c Chain[T]) BitwiseAndScalar(y T) Chain[T] {
+	return Chain[T]{node(ops.BitwiseAnd, c.E, Scalar(y))}
+}
+
+// BitwiseOr returns the bitwise or of c and y, c | y. On floats the tree
+// fails Check with a DTypeError.
+func (c Chain[T]) BitwiseOr(y Exp[T]) Chain[T] { return Chain[T]{node(ops.BitwiseOr, c.E, y)} }
+
+// BitwiseOrScalar is BitwiseOr with y given as a value of T:
+// c.BitwiseOr(Scalar(y)).
+func (c Chain[T]) BitwiseOrScalar(y T) Chain[T] { return Chain[T]{node(ops.BitwiseOr, c.E, Scalar(y))} }
+
+// BitwiseXor returns the bitwise exclusive or of c and y, c ^ y. On floats
+// the tree fails Check with a DTypeError.
+func (c Chain[T]) BitwiseXor(y Exp[T]) Chain[T] { return Chain[T]{node(ops.BitwiseXor, c.E, y)} }
+
+// BitwiseXorScalar is BitwiseXor with y given as a value of T:
+// c.BitwiseXor(Scalar(y)).
+func (c Chain[T]) BitwiseXorScalar(y T) Chain[T] {
+	return Chain[T]{node(ops.BitwiseXor, c.E, Scalar(y))}
+}
+
+// LeftShift returns c shifted left by y bits, c << y, the bits past the
+// type's width dropped; 0 where y is negative or at least the width (NumPy's
+// left_shift). On floats the tree fails Check with a DTypeError.
+func (c Chain[T]) LeftShift(y Exp[T]) Chain[T] { return Chain[T]{node(ops.LeftShift, c.E, y)} }
+
+// LeftShiftScalar is LeftShift with y given as a value of T:
+// c.LeftShift(Scalar(y)).
+func (c Chain[T]) LeftShiftScalar(y T) Chain[T] { return Chain[T]{node(ops.LeftShift, c.E, Scalar(y))} }
+
+// RightShift returns c shifted right by y bits, c >> y, arithmetic for signed
+// types; where y is negative or at least the width, -1 for negative c and 0
+// otherwise (NumPy's right_shift). On floats the tree fails Check with a
+// DTypeError.
+func (c Chain[T]) RightShift(y Exp[T]) Chain[T] { return Chain[T]{node(ops.RightShift, c.E, y)} }
+
+// RightShiftScalar is RightShift with y given as a value of T:
+// c.RightShift(Scalar(y)).
+func (c Chain[T]) RightShiftScalar(y T) Chain[T] {
+	return Chain[T]{node(ops.RightShift, c.E, Scalar(y))}
+}
+
+// Gcd returns the greatest common divisor of |c| and |y|, 0 for gcd(0, 0);
+// the most negative value's magnitude wraps, as in NumPy (gcd(-128, 0) is
+// -128 in int8). On floats the tree fails Check with a DTypeError.
+func (c Chain[T]) Gcd(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Gcd, c.E, y)} }
+
+// GcdScalar is Gcd with y given as a value of T: c.Gcd(Scalar(y)).
+func (c Chain[T]) GcdScalar(y T) Chain[T] { return Chain[T]{node(ops.Gcd, c.E, Scalar(y))} }
+
+// Lcm returns the least common multiple of |c| and |y|, |c / gcd(c, y) * y|,
+// 0 where either is 0; it wraps on overflow, as NumPy's does. On floats the
+// tree fails Check with a DTypeError.
+func (c Chain[T]) Lcm(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Lcm, c.E, y)} }
+
+// LcmScalar is Lcm with y given as a value of T: c.Lcm(Scalar(y)).
+func (c Chain[T]) LcmScalar(y T) Chain[T] { return Chain[T]{node(ops.Lcm, c.E, Scalar(y))} }
+
+// Ldexp returns c * 2**n exactly, rounded once (NumPy's ldexp); n is
+// truncated to an integer, NaN where n is NaN. On integers the tree fails
+// Check with a DTypeError.
+func (c Chain[T]) Ldexp(n Exp[T]) Chain[T] { return Chain[T]{node(ops.Ldexp, c.E, n)} }
+
+// LdexpScalar is Ldexp with n given as a value of T: c.Ldexp(Scalar(n)).
+func (c Chain[T]) LdexpScalar(n T) Chain[T] { return Chain[T]{node(ops.Ldexp, c.E, Scalar(n))} }
+
+// FloatPower returns c raised to y computed in float64 and rounded to T
+// (NumPy's float_power, which gives float64 even for float32 operands: the
+// CLI does too). On integers the tree fails Check with a DTypeError.
+func (c Chain[T]) FloatPower(y Exp[T]) Chain[T] { return Chain[T]{node(ops.FloatPower, c.E, y)} }
+
+// FloatPowerScalar is FloatPower with y given as a value of T:
+// c.FloatPower(Scalar(y)).
+func (c Chain[T]) FloatPowerScalar(y T) Chain[T] {
+	return Chain[T]{node(ops.FloatPower, c.E, Scalar(y))}
 }
 
 // Where returns x where c is nonzero and y elsewhere (NumPy's where); the

@@ -61,6 +61,12 @@ var opCases = map[ops.Op][]opCase{
 	ops.LogicalNot: zeroCases(1),
 	// stop_gradient passes nothing, though its value is x's.
 	ops.StopGradient: zeroCases(1),
+	// fabs'(x) = sign(x) (0 at 0, as abs'); positive passes g through.
+	ops.Fabs:     {{in: [][]float64{{-2, 0, 3}}, d: [][]float64{{-1, 0, 1}}}},
+	ops.Positive: {{in: [][]float64{{-2, 0, 3}}, d: [][]float64{{1, 1, 1}}}},
+	ops.Signbit:  zeroCases(1),
+	ops.Spacing:  zeroCases(1),
+	ops.Logb:     zeroCases(1),
 
 	ops.Add: {{in: [][]float64{{1, 2, 0}, {3, -4, 0}}, d: [][]float64{{1, 1, 1}, {1, 1, 1}}}},
 	ops.Sub: {{in: [][]float64{{1, 2, 0}, {3, -4, 0}}, d: [][]float64{{1, 1, 1}, {-1, -1, -1}}}},
@@ -128,6 +134,13 @@ var opCases = map[ops.Op][]opCase{
 	ops.Logaddexp:  {{in: [][]float64{{0, 1, -1}, {0, 0, 2}}, d: [][]float64{{0.5, math.E / (math.E + 1), 1 / (1 + math.Exp(3))}, {0.5, 1 / (math.E + 1), 1 / (1 + math.Exp(-3))}}}},
 	ops.Logaddexp2: {{in: [][]float64{{0, 1, -1}, {0, 0, 2}}, d: [][]float64{{0.5, 2. / 3, 1. / 9}, {0.5, 1. / 3, 8. / 9}}}},
 	ops.Heaviside:  zeroCases(2),
+	// ldexp(x, n) = x·2ⁿ (n truncated): 2ⁿ and nothing into n.
+	ops.Ldexp: {{in: [][]float64{{1, -3, 0.5}, {2, 0, -1.5}}, d: [][]float64{{4, 1, 0.5}, nil}}},
+	// float_power is power computed in float64: the same derivatives.
+	ops.FloatPower: {{in: [][]float64{{2, 3, 0, 0, 2, 0.5}, {3, 0.5, 2, 0, 0, -1}},
+		d: [][]float64{
+			{12, 0.5 / math.Sqrt(3), 0, 0, 0, -4},
+			{8 * math.Ln2, math.Sqrt(3) * math.Log(3), 0, 0, math.Ln2, 2 * math.Log(0.5)}}}},
 
 	// The condition gets no gradient.
 	ops.Where: {{in: [][]float64{{1, 0, 2, -0.5}, {3, 4, 5, 6}, {6, 7, 8, 9}},
@@ -199,6 +212,9 @@ func TestOpWorkedValues(t *testing.T) {
 func TestOpWorkedValuesCoverTable(t *testing.T) {
 	for _, op := range ops.All() {
 		cases := opCases[op]
+		if op.Def().Domain == ops.IntOnly {
+			continue // no gradient flows through integers
+		}
 		if len(cases) == 0 {
 			t.Errorf("op %v has no worked derivatives in opCases", op)
 			continue

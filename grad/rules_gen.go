@@ -175,6 +175,16 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 		case 0:
 			return mul(g, expr.Scalar(T(57.29577951308232)))
 		}
+	case ops.Fabs: // "g * sign(a)"
+		switch i {
+		case 0:
+			return mul(g, expr.Sign(a))
+		}
+	case ops.Positive: // "g"
+		switch i {
+		case 0:
+			return g
+		}
 	case ops.Add: // "g", "g"
 		switch i {
 		case 0:
@@ -284,6 +294,18 @@ func opGradient[T tensor.Float](op ops.Op, i int, a, b, c, out, g expr.Exp[T]) e
 			return mul(g, expr.Exp2(sub(a, out)))
 		case 1:
 			return mul(g, expr.Exp2(sub(b, out)))
+		}
+	case ops.Ldexp: // "ldexp(g, b)", ""
+		switch i {
+		case 0:
+			return expr.Ldexp(g, b)
+		}
+	case ops.FloatPower: // "where(b == 0, 0, g * (b * float_power(a, b - 1)))", "where(a == 0 && b >= 0, 0, g * (out * log(a)))"
+		switch i {
+		case 0:
+			return expr.Where(expr.Eq(b, expr.Scalar(T(0))), expr.Scalar(T(0)), mul(g, mul(b, expr.FloatPower(a, sub(b, expr.Scalar(T(1)))))))
+		case 1:
+			return expr.Where(expr.LogicalAnd(expr.Eq(a, expr.Scalar(T(0))), expr.Ge(b, expr.Scalar(T(0)))), expr.Scalar(T(0)), mul(g, mul(out, expr.Log(a))))
 		}
 	case ops.Where: // "", "where(a, g, 0)", "where(a, 0, g)"
 		switch i {
@@ -469,6 +491,16 @@ func ruleReads(op ops.Op, i int) uint8 {
 		case 0:
 			return 16
 		}
+	case ops.Fabs:
+		switch i {
+		case 0:
+			return 17
+		}
+	case ops.Positive:
+		switch i {
+		case 0:
+			return 16
+		}
 	case ops.Add:
 		switch i {
 		case 0:
@@ -578,6 +610,18 @@ func ruleReads(op ops.Op, i int) uint8 {
 			return 25
 		case 1:
 			return 26
+		}
+	case ops.Ldexp:
+		switch i {
+		case 0:
+			return 18
+		}
+	case ops.FloatPower:
+		switch i {
+		case 0:
+			return 19
+		case 1:
+			return 27
 		}
 	case ops.Where:
 		switch i {

@@ -58,7 +58,7 @@ func layoutCases[T tensor.Number](op ops.Op) []cudaCase {
 func cudaCasesOf[T tensor.Number]() []cudaCase {
 	var cases []cudaCase
 	for _, op := range ops.All() {
-		if op.Def().Domain == ops.FloatOnly && !tensor.IsFloat[T]() {
+		if !op.Def().Domain.Accepts(tensor.IsFloat[T]()) {
 			continue
 		}
 		cases = append(cases, layoutCases[T](op)...)

@@ -167,7 +167,7 @@ func (sc *scene[T]) newNode(src *byteSource, dims shape.Shape, depth int, full b
 		all = continuousOps
 	}
 	op := all[src.next(len(all))]
-	if op.Def().Domain == ops.FloatOnly && !tensor.IsFloat[T]() {
+	if !op.Def().Domain.Accepts(tensor.IsFloat[T]()) {
 		op = ops.Add
 	}
 	fullAt := src.next(op.Arity()) // the operand that carries the full shape

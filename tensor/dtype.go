@@ -20,6 +20,10 @@ type Number interface {
 // make sense on them (Rand, Randn).
 type Float = constraints.Float
 
+// Integer is the set of integer element types, for the operations NumPy
+// defines on integers only (the bitwise ops, the shifts, gcd and lcm).
+type Integer = constraints.Integer
+
 // DType is an element type as a value: what a Tensor[T] holds, what an .npy
 // file stores, what the CLI computes in and what a device backend is asked
 // for. Its String is NumPy's name. Bool is no Tensor element type (a

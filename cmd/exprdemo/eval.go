@@ -46,7 +46,7 @@ is reported as both an unknown flag and the negated input.
                          -device cuda, each step's kernels, and their CUDA source
 
 The language: numbers, names (inputs; pi, e, inf, nan, True, False),
-  + - * / // % ** @ == != < <= > >= and unary -, with Python's precedence;
+  + - * / // % ** @ == != < <= > >= & | ^ << >> and unary - + ~, with Python's precedence;
 {{FUNCTIONS}};
   sum mean prod max min argmax argmin, with axis= (an int or a tuple) and keepdims=;
   var std (also ddof=), logsumexp (axis=, keepdims=), softmax log_softmax (axis= required),
@@ -59,7 +59,7 @@ Dtypes promote as NumPy 2 does: / on integers gives float64, // floor-divides,
 and a Python number does not change an array's dtype (NEP 50).
 
 Limits: 200 levels of nesting (a pair of parentheses or brackets, a call's
-arguments, a unary - or + and a ** each open one), and a depth of 10,000
+arguments, a unary -, + or ~ and a ** each open one), and a depth of 10,000
 operations applied one over another (a + b + c is 2 deep, x[0][1] is 2).
 
 Exit status: 0 on success, 1 when evaluation or writing the result fails,

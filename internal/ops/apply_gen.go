@@ -99,6 +99,18 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return T(float64(a) * (math.Pi / 180))
 	case Rad2deg:
 		return T(float64(a) * (180 / math.Pi))
+	case Fabs:
+		return T(math.Abs(float64(a)))
+	case Positive:
+		return a
+	case Invert:
+		return scalar.Invert(a)
+	case Signbit:
+		return scalar.Bool[T](scalar.Signbit(a))
+	case Spacing:
+		return scalar.Spacing(a)
+	case Logb:
+		return T(math.Logb(float64(a)))
 	case Add:
 		return a + b
 	case Sub:
@@ -155,6 +167,24 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 		return scalar.LogAddExp2(a, b)
 	case Heaviside:
 		return scalar.Heaviside(a, b)
+	case BitwiseAnd:
+		return scalar.BitwiseAnd(a, b)
+	case BitwiseOr:
+		return scalar.BitwiseOr(a, b)
+	case BitwiseXor:
+		return scalar.BitwiseXor(a, b)
+	case LeftShift:
+		return scalar.LeftShift(a, b)
+	case RightShift:
+		return scalar.RightShift(a, b)
+	case Gcd:
+		return scalar.Gcd(a, b)
+	case Lcm:
+		return scalar.Lcm(a, b)
+	case Ldexp:
+		return scalar.Ldexp(a, b)
+	case FloatPower:
+		return T(scalar.Pow(float64(a), float64(b)))
 	case Where:
 		return scalar.Where(a, b, c)
 	case Clamp:

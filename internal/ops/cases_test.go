@@ -86,9 +86,19 @@ func TestWorkedValuesCoverTable(t *testing.T) {
 	covered := map[ops.Op]bool{}
 	for _, c := range opcases.Floats {
 		covered[c.Op] = true
+		if !c.Op.Def().Domain.Accepts(true) {
+			t.Errorf("%v is defined for integers only, but has a case in opcases.Floats", c.Op)
+		}
+	}
+	intCovered := map[ops.Op]bool{}
+	for _, c := range opcases.Ints {
+		intCovered[c.Op] = true
 	}
 	for _, op := range ops.All() {
-		if !covered[op] {
+		switch {
+		case op.Def().Domain == ops.IntOnly && !intCovered[op]:
+			t.Errorf("%v has no case in opcases.Ints", op)
+		case op.Def().Domain != ops.IntOnly && !covered[op]:
 			t.Errorf("%v has no case in opcases.Floats", op)
 		}
 	}
@@ -103,7 +113,7 @@ func TestWorkedValuesCoverTable(t *testing.T) {
 				t.Errorf("%s case %v: %d does not fit", c.DType, c.Op, v)
 			}
 		}
-		if c.Op.Def().Domain != ops.AnyNumber {
+		if !c.Op.Def().Domain.Accepts(false) {
 			t.Errorf("%s case %v: the op takes floats only", c.DType, c.Op)
 		}
 	}

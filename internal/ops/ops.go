@@ -52,6 +52,12 @@ const (
 	Rsqrt
 	Deg2rad
 	Rad2deg
+	Fabs
+	Positive
+	Invert
+	Signbit
+	Spacing
+	Logb
 
 	// Binary.
 	Add
@@ -82,6 +88,15 @@ const (
 	Logaddexp
 	Logaddexp2
 	Heaviside
+	BitwiseAnd
+	BitwiseOr
+	BitwiseXor
+	LeftShift
+	RightShift
+	Gcd
+	Lcm
+	Ldexp
+	FloatPower
 
 	// Ternary.
 	Where
@@ -98,7 +113,33 @@ const (
 	AnyNumber Domain = iota
 	// FloatOnly ops accept float32 and float64 (and types defined on them).
 	FloatOnly
+	// IntOnly ops accept the integer types only: the bitwise ops, the
+	// shifts, gcd and lcm, which NumPy refuses for floats.
+	IntOnly
 )
+
+// Accepts reports whether the domain holds a floating-point element type
+// (float true) or an integer one (float false).
+func (d Domain) Accepts(float bool) bool {
+	switch d {
+	case FloatOnly:
+		return float
+	case IntOnly:
+		return !float
+	}
+	return true
+}
+
+// String names the domain as the element types it accepts, for messages.
+func (d Domain) String() string {
+	switch d {
+	case FloatOnly:
+		return "floating-point types"
+	case IntOnly:
+		return "integer types"
+	}
+	return "every number type"
+}
 
 // Def is one row of the op table. Go and CUDA are expressions over the
 // operands a, b and c (in that order) that compute the result, whose type is
@@ -299,6 +340,25 @@ var table = [count]Def{
 		GoName: "Rad2deg", CLI: []string{"rad2deg", "degrees"}, Doc: "returns x radians in degrees, x·180/π, rounded once from float64 (NumPy's rad2deg and degrees).",
 		Grad: []string{"g * 57.29577951308232"}},
 
+	Fabs: {Name: "fabs", Arity: 1, Domain: FloatOnly, Go: "T(math.Abs(float64(a)))", CUDA: "fabs(a)", SIMD: "abs(a)",
+		GoName: "Fabs", Doc: "returns |x| for floats (NumPy's fabs, which computes integers in a float dtype; Abs keeps them).",
+		Grad: []string{"g * sign(a)"}},
+	Positive: {Name: "positive", Arity: 1, Go: "a", CUDA: "a", SIMD: "a",
+		GoName: "Positive", CLI: []string{"positive", "conj", "conjugate"}, Doc: "returns x (NumPy's positive, +x; conj and conjugate are the identity on real numbers).",
+		Grad: []string{"g"}},
+	Invert: {Name: "invert", Infix: "~", Arity: 1, Domain: IntOnly, Go: "scalar.Invert(a)", CUDA: "(T)(~a)",
+		GoName: "Invert", CLI: []string{"invert", "bitwise_not", "bitwise_invert"}, Doc: "returns the bitwise complement of x, ^x in Go and ~x in NumPy (-x - 1 for signed integers).",
+		Grad: []string{""}},
+	Signbit: {Name: "signbit", Arity: 1, Go: "scalar.Bool[T](scalar.Signbit(a))", CUDA: "(T)laze_signbit(a)", Truth: true,
+		GoName: "Signbit", Doc: "returns 1 where the sign bit of x is set and 0 elsewhere, in T: -0 and a NaN with its sign bit set count as negative; for integers, x < 0.",
+		Grad: []string{""}},
+	Spacing: {Name: "spacing", Arity: 1, Domain: FloatOnly, Go: "scalar.Spacing(a)", CUDA: "laze_spacing(a)", Cost: 2,
+		GoName: "Spacing", Doc: "returns the distance from x to the next representable value away from zero, negative for negative x (NumPy's spacing: the smallest subnormal at ±0, NaN at ±Inf and NaN).",
+		Grad: []string{""}},
+	Logb: {Name: "logb", Arity: 1, Domain: FloatOnly, Go: "T(math.Logb(float64(a)))", CUDA: "logb(a)", Cost: 2,
+		GoName: "Logb", Doc: "returns the binary exponent of x, floor(log2(|x|)) exactly, subnormals included (C's logb, Go's math.Logb: -Inf at ±0, +Inf at ±Inf). Frexp's exponent is Logb(x) + 1.",
+		Grad: []string{""}},
+
 	Add: {Name: "add", Infix: "+", Arity: 2, Go: "a + b", CUDA: "a + b", SIMD: "a.Add(b)",
 		GoName: "Add", Doc: "returns x + y.",
 		Grad: []string{"g", "g"}},
@@ -383,6 +443,34 @@ var table = [count]Def{
 	Heaviside: {Name: "heaviside", Arity: 2, Domain: FloatOnly, Go: "scalar.Heaviside(a, b)", CUDA: "laze_heaviside(a, b)",
 		GoName: "Heaviside", Params: "x, h0", Doc: "returns 0 where x < 0, 1 where x > 0 and h0 where x is ±0; NaN where x is NaN (NumPy's heaviside).",
 		Grad: []string{"", ""}},
+
+	BitwiseAnd: {Name: "bitwise_and", Infix: "&", Arity: 2, Domain: IntOnly, Go: "scalar.BitwiseAnd(a, b)", CUDA: "(T)(a & b)",
+		GoName: "BitwiseAnd", Doc: "returns the bitwise and of x and y, x & y.",
+		Grad: []string{"", ""}},
+	BitwiseOr: {Name: "bitwise_or", Infix: "|", Arity: 2, Domain: IntOnly, Go: "scalar.BitwiseOr(a, b)", CUDA: "(T)(a | b)",
+		GoName: "BitwiseOr", Doc: "returns the bitwise or of x and y, x | y.",
+		Grad: []string{"", ""}},
+	BitwiseXor: {Name: "bitwise_xor", Infix: "^", Arity: 2, Domain: IntOnly, Go: "scalar.BitwiseXor(a, b)", CUDA: "(T)(a ^ b)",
+		GoName: "BitwiseXor", Doc: "returns the bitwise exclusive or of x and y, x ^ y.",
+		Grad: []string{"", ""}},
+	LeftShift: {Name: "left_shift", Infix: "<<", Arity: 2, Domain: IntOnly, Go: "scalar.LeftShift(a, b)", CUDA: "laze_lshift(a, b)",
+		GoName: "LeftShift", CLI: []string{"left_shift", "bitwise_left_shift"}, Doc: "returns x shifted left by y bits, x << y, the bits past the type's width dropped; 0 where y is negative or at least the width (NumPy's left_shift).",
+		Grad: []string{"", ""}},
+	RightShift: {Name: "right_shift", Infix: ">>", Arity: 2, Domain: IntOnly, Go: "scalar.RightShift(a, b)", CUDA: "laze_rshift(a, b)",
+		GoName: "RightShift", CLI: []string{"right_shift", "bitwise_right_shift"}, Doc: "returns x shifted right by y bits, x >> y, arithmetic for signed types; where y is negative or at least the width, -1 for negative x and 0 otherwise (NumPy's right_shift).",
+		Grad: []string{"", ""}},
+	Gcd: {Name: "gcd", Arity: 2, Domain: IntOnly, Go: "scalar.Gcd(a, b)", CUDA: "laze_gcd(a, b)", Cost: 16,
+		GoName: "Gcd", Doc: "returns the greatest common divisor of |x| and |y|, 0 for gcd(0, 0); the most negative value's magnitude wraps, as in NumPy (gcd(-128, 0) is -128 in int8).",
+		Grad: []string{"", ""}},
+	Lcm: {Name: "lcm", Arity: 2, Domain: IntOnly, Go: "scalar.Lcm(a, b)", CUDA: "laze_lcm(a, b)", Cost: 16,
+		GoName: "Lcm", Doc: "returns the least common multiple of |x| and |y|, |x / gcd(x, y) * y|, 0 where either is 0; it wraps on overflow, as NumPy's does.",
+		Grad: []string{"", ""}},
+	Ldexp: {Name: "ldexp", Arity: 2, Domain: FloatOnly, Go: "scalar.Ldexp(a, b)", CUDA: "laze_ldexp(a, b)", Cost: 2,
+		GoName: "Ldexp", Params: "x, n", Doc: "returns x * 2**n exactly, rounded once (NumPy's ldexp); n is truncated to an integer, NaN where n is NaN.",
+		Grad: []string{"ldexp(g, b)", ""}},
+	FloatPower: {Name: "float_power", Arity: 2, Domain: FloatOnly, Go: "T(scalar.Pow(float64(a), float64(b)))", CUDA: "(T)laze_pow((double)a, (double)b)", Cost: 24,
+		GoName: "FloatPower", Doc: "returns x raised to y computed in float64 and rounded to T (NumPy's float_power, which gives float64 even for float32 operands: the CLI does too).",
+		Grad: []string{"where(b == 0, 0, g * (b * float_power(a, b - 1)))", "where(a == 0 && b >= 0, 0, g * (out * log(a)))"}},
 
 	Where: {Name: "where", Arity: 3, Go: "scalar.Where(a, b, c)", CUDA: "(a != (T)0 ? b : c)", SIMD: "where(a, b, c)",
 		GoName: "Where", Params: "cond, x, y", Doc: "returns x where cond is nonzero and y elsewhere (NumPy's where); the three broadcast together.",

@@ -145,6 +145,13 @@ func TestApply(t *testing.T) {
 		{Logaddexp, 0, 0, 0, math.Ln2},
 		{Logaddexp2, 3, 3, 0, 4},
 		{Heaviside, 0, 0.5, 0, 0.5},
+		{Fabs, -2, 0, 0, 2},
+		{Positive, -2, 0, 0, -2},
+		{Signbit, math.Copysign(0, -1), 0, 0, 1},
+		{Spacing, 1, 0, 0, 0x1p-52},
+		{Logb, 0.75, 0, 0, -1},
+		{Ldexp, 3, 2, 0, 12},
+		{FloatPower, 2, 0.5, 0, math.Sqrt2},
 		{Where, 0, 1, 2, 2},
 		{Clamp, 5, 0, 3, 3},
 	}
@@ -153,6 +160,25 @@ func TestApply(t *testing.T) {
 		covered[tt.op] = true
 		if got := Apply(tt.op, tt.a, tt.b, tt.c); math.Abs(got-tt.want) > 1e-15 {
 			t.Errorf("Apply(%v, %v, %v, %v) = %v, want %v", tt.op, tt.a, tt.b, tt.c, got, tt.want)
+		}
+	}
+	integers := []struct {
+		op         Op
+		a, b, want int32
+	}{
+		{Invert, 5, 0, -6},
+		{BitwiseAnd, 12, 10, 8},
+		{BitwiseOr, 12, 10, 14},
+		{BitwiseXor, 12, 10, 6},
+		{LeftShift, -3, 2, -12},
+		{RightShift, -12, 2, -3},
+		{Gcd, -12, 18, 6},
+		{Lcm, -4, 6, 12},
+	}
+	for _, tt := range integers {
+		covered[tt.op] = true
+		if got := Apply(tt.op, tt.a, tt.b, 0); got != tt.want {
+			t.Errorf("Apply[int32](%v, %v, %v) = %v, want %v", tt.op, tt.a, tt.b, got, tt.want)
 		}
 	}
 	for _, op := range All() {

@@ -180,5 +180,65 @@ __device__ __forceinline__ bool laze_isinf(double a) { return fabs(a) > 1.797693
 
 __device__ __forceinline__ float laze_sigmoid(float a) { return (float)(1.0 / (1.0 + exp(-(double)a))); }
 __device__ __forceinline__ double laze_sigmoid(double a) { return 1.0 / (1.0 + exp(-a)); }
+
+// laze_signbit is the sign bit: signbit for floats (-0 and -NaN count),
+// a < 0 for integers.
+template <typename T> __device__ __forceinline__ bool laze_signbit(T a) { return a < (T)0; }
+__device__ __forceinline__ bool laze_signbit(float a) { return signbit(a); }
+__device__ __forceinline__ bool laze_signbit(double a) { return signbit(a); }
+
+// laze_spacing is NumPy's spacing: the step to the next value away from
+// zero, NaN at the infinities.
+template <typename T> __device__ __forceinline__ T laze_spacing(T a) { (void)a; return (T)0; }
+__device__ __forceinline__ float laze_spacing(float a) {
+  if (laze_isinf(a)) return nanf("");
+  float n = nextafterf(a, a < 0.0f ? -3.40282347e+38f : 3.40282347e+38f);
+  return n == a ? a * 2.0f : n - a; // past the largest finite value: ±Inf
+}
+__device__ __forceinline__ double laze_spacing(double a) {
+  if (laze_isinf(a)) return nan("");
+  double n = nextafter(a, a < 0.0 ? -1.7976931348623157e+308 : 1.7976931348623157e+308);
+  return n == a ? a * 2.0 : n - a;
+}
+
+// laze_ldexp is x * 2**n with n truncated and clamped to ±4096 (beyond every
+// float's range), NaN for a NaN n.
+template <typename T> __device__ __forceinline__ T laze_ldexp(T a, T b) { (void)b; return a; }
+__device__ __forceinline__ double laze_ldexp(double a, double b) {
+  if (b != b) return b;
+  return ldexp(a, (int)fmax(-4096.0, fmin(4096.0, b)));
+}
+__device__ __forceinline__ float laze_ldexp(float a, float b) { return (float)laze_ldexp((double)a, (double)b); }
+
+// The shifts follow NumPy's npy_lshift and npy_rshift: a count that is
+// negative or at least the width gives 0, or -1 for a negative a shifted
+// right; the left shift works on the unsigned bits, so it wraps.
+template <typename T> __device__ __forceinline__ bool laze_shift_out(T b) {
+  return b < (T)0 || (unsigned long long)b >= 8 * sizeof(T);
+}
+template <typename T> __device__ __forceinline__ T laze_lshift(T a, T b) {
+  return laze_shift_out(b) ? (T)0 : (T)((unsigned long long)a << (unsigned long long)b);
+}
+template <typename T> __device__ __forceinline__ T laze_rshift(T a, T b) {
+  if (laze_shift_out(b)) return a < (T)0 ? (T)-1 : (T)0;
+  return (T)(a >> b);
+}
+
+// laze_gcd is Euclid's algorithm on the magnitudes as unsigned numbers of
+// T's width (the most negative value's magnitude wraps back, as NumPy's);
+// laze_lcm is |a / gcd * b|, wrapping.
+template <typename T> __device__ __forceinline__ unsigned long long laze_magnitude(T a) {
+  return (unsigned long long)laze_abs(a) & (~0ULL >> (64 - 8 * sizeof(T)));
+}
+template <typename T> __device__ __forceinline__ T laze_gcd(T a, T b) {
+  unsigned long long x = laze_magnitude(a), y = laze_magnitude(b);
+  while (y != 0) { unsigned long long t = x % y; x = y; y = t; }
+  return (T)x;
+}
+template <typename T> __device__ __forceinline__ T laze_lcm(T a, T b) {
+  T g = laze_gcd(a, b);
+  if (g == (T)0) return (T)0;
+  return laze_abs((T)((unsigned long long)(T)(a / g) * (unsigned long long)b));
+}
 #endif
 `

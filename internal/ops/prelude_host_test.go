@@ -39,7 +39,7 @@ template <typename T> unsigned long long to(T v) { unsigned long long u = 0; std
 		fmt.Fprintf(&b, "static unsigned long long run_%s(int op, unsigned long long a, unsigned long long b, unsigned long long c) {\n", dtype)
 		fmt.Fprintf(&b, "  typedef %s T;\n  switch (op) {\n", ct)
 		for _, op := range ops.All() {
-			if op.Def().Domain == ops.FloatOnly && !strings.HasPrefix(dtype, "float") {
+			if !op.Def().Domain.Accepts(strings.HasPrefix(dtype, "float")) {
 				continue
 			}
 			fmt.Fprintf(&b, "  case %d: return to<T>(op_%d<T>(from<T>(a), from<T>(b), from<T>(c)));\n", op, op)

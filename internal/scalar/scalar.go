@@ -385,3 +385,46 @@ func Heaviside[T tensor.Number](a, b T) T {
 	}
 	return a // NaN
 }
+
+// Signbit reports whether a's sign bit is set: math.Signbit for floats (-0
+// and a NaN with its sign bit set are negative), a < 0 for integers.
+func Signbit[T tensor.Number](a T) bool {
+	switch {
+	case !tensor.IsFloat[T]():
+		return a < 0
+	case tensor.ItemSize[T]() == 4:
+		return math.Float32bits(float32(a))>>31 != 0
+	}
+	return math.Signbit(float64(a))
+}
+
+// Spacing returns the distance from a to the next value of T away from
+// zero, negative for negative a (NumPy's spacing): the smallest subnormal at
+// ±0, +Inf past the largest finite value, NaN at ±Inf and NaN.
+func Spacing[T tensor.Number](a T) T {
+	if IsInf(a) {
+		return T(math.NaN())
+	}
+	toward := math.Inf(1)
+	if a < 0 {
+		toward = math.Inf(-1)
+	}
+	return Nextafter(a, T(toward)) - a
+}
+
+// Ldexp returns a * 2**b, exact until rounded once to T (NumPy's ldexp):
+// b is truncated to an integer and NaN where b is NaN. float32 computes in
+// float64, where the product is exact for every float32 a and every
+// exponent with a float32 result.
+func Ldexp[T tensor.Number](a, b T) T {
+	e := float64(b)
+	switch {
+	case e != e:
+		return T(e)
+	case e > 1<<12:
+		e = 1 << 12 // beyond every float's range: the result is ±Inf, or 0 for a = 0
+	case e < -(1 << 12):
+		e = -(1 << 12)
+	}
+	return T(math.Ldexp(float64(a), int(e)))
+}

@@ -29,8 +29,11 @@ func methodName(def ops.Def) string {
 
 // constraint is the type constraint of op's expr function.
 func constraint(def ops.Def) string {
-	if def.Domain == ops.FloatOnly {
+	switch def.Domain {
+	case ops.FloatOnly:
 		return "tensor.Float"
+	case ops.IntOnly:
+		return "tensor.Integer"
 	}
 	return "tensor.Number"
 }
@@ -39,8 +42,11 @@ func constraint(def ops.Def) string {
 func chainDoc(def ops.Def) string {
 	first := regexp.MustCompile(`\b` + params(def)[0] + `\b`)
 	doc := first.ReplaceAllLiteralString(def.Doc, "c")
-	if def.Domain == ops.FloatOnly {
+	switch def.Domain {
+	case ops.FloatOnly:
 		doc += " On integers the tree fails Check with a DTypeError."
+	case ops.IntOnly:
+		doc += " On floats the tree fails Check with a DTypeError."
 	}
 	return doc
 }

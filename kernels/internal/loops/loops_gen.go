@@ -1109,6 +1109,162 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			a := x[i]
 			d[i] = T(float64(a) * (180 / math.Pi))
 		}
+	case ops.Fabs:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Abs(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Abs(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Abs(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Abs(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Abs(float64(a)))
+		}
+	case ops.Positive:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = a
+			}
+			{
+				a := xx[1]
+				dd[1] = a
+			}
+			{
+				a := xx[2]
+				dd[2] = a
+			}
+			{
+				a := xx[3]
+				dd[3] = a
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = a
+		}
+	case ops.Invert:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Invert(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Invert(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Invert(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Invert(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Invert(a)
+		}
+	case ops.Signbit:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Bool[T](scalar.Signbit(a))
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Bool[T](scalar.Signbit(a))
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Bool[T](scalar.Signbit(a))
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Bool[T](scalar.Signbit(a))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Bool[T](scalar.Signbit(a))
+		}
+	case ops.Spacing:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Spacing(a)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Spacing(a)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Spacing(a)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Spacing(a)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Spacing(a)
+		}
+	case ops.Logb:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(math.Logb(float64(a)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(math.Logb(float64(a)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(math.Logb(float64(a)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(math.Logb(float64(a)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(math.Logb(float64(a)))
+		}
 	default:
 		panic("laze: kernels: loopV: op " + op.String() + " has another arity")
 	}
@@ -1876,6 +2032,249 @@ func loopVV[T tensor.Number](op ops.Op, d []T, x []T, y []T) {
 			a, b := x[i], y[i]
 			d[i] = scalar.Heaviside(a, b)
 		}
+	case ops.BitwiseAnd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.BitwiseAnd(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.BitwiseAnd(a, b)
+		}
+	case ops.BitwiseOr:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.BitwiseOr(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.BitwiseOr(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.BitwiseOr(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.BitwiseOr(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.BitwiseOr(a, b)
+		}
+	case ops.BitwiseXor:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.BitwiseXor(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.BitwiseXor(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.BitwiseXor(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.BitwiseXor(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.BitwiseXor(a, b)
+		}
+	case ops.LeftShift:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.LeftShift(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.LeftShift(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.LeftShift(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.LeftShift(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.LeftShift(a, b)
+		}
+	case ops.RightShift:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.RightShift(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.RightShift(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.RightShift(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.RightShift(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.RightShift(a, b)
+		}
+	case ops.Gcd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Gcd(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Gcd(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Gcd(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Gcd(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Gcd(a, b)
+		}
+	case ops.Lcm:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Lcm(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Lcm(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Lcm(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Lcm(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Lcm(a, b)
+		}
+	case ops.Ldexp:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = scalar.Ldexp(a, b)
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = scalar.Ldexp(a, b)
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = scalar.Ldexp(a, b)
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = scalar.Ldexp(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = scalar.Ldexp(a, b)
+		}
+	case ops.FloatPower:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				a, b := xx[0], yy[0]
+				dd[0] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[1], yy[1]
+				dd[1] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[2], yy[2]
+				dd[2] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				a, b := xx[3], yy[3]
+				dd[3] = T(scalar.Pow(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a, b := x[i], y[i]
+			d[i] = T(scalar.Pow(float64(a), float64(b)))
+		}
 	default:
 		panic("laze: kernels: loopVV: op " + op.String() + " has another arity")
 	}
@@ -2614,6 +3013,240 @@ func loopSV[T tensor.Number](op ops.Op, d []T, a T, y []T) {
 			b := y[i]
 			d[i] = scalar.Heaviside(a, b)
 		}
+	case ops.BitwiseAnd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.BitwiseAnd(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.BitwiseAnd(a, b)
+		}
+	case ops.BitwiseOr:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.BitwiseOr(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.BitwiseOr(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.BitwiseOr(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.BitwiseOr(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.BitwiseOr(a, b)
+		}
+	case ops.BitwiseXor:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.BitwiseXor(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.BitwiseXor(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.BitwiseXor(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.BitwiseXor(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.BitwiseXor(a, b)
+		}
+	case ops.LeftShift:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.LeftShift(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.LeftShift(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.LeftShift(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.LeftShift(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.LeftShift(a, b)
+		}
+	case ops.RightShift:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.RightShift(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.RightShift(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.RightShift(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.RightShift(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.RightShift(a, b)
+		}
+	case ops.Gcd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Gcd(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Gcd(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Gcd(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Gcd(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Gcd(a, b)
+		}
+	case ops.Lcm:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Lcm(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Lcm(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Lcm(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Lcm(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Lcm(a, b)
+		}
+	case ops.Ldexp:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = scalar.Ldexp(a, b)
+			}
+			{
+				b := yy[1]
+				dd[1] = scalar.Ldexp(a, b)
+			}
+			{
+				b := yy[2]
+				dd[2] = scalar.Ldexp(a, b)
+			}
+			{
+				b := yy[3]
+				dd[3] = scalar.Ldexp(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = scalar.Ldexp(a, b)
+		}
+	case ops.FloatPower:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			yy := y[i : i+4 : i+4]
+			{
+				b := yy[0]
+				dd[0] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				b := yy[1]
+				dd[1] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				b := yy[2]
+				dd[2] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				b := yy[3]
+				dd[3] = T(scalar.Pow(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			b := y[i]
+			d[i] = T(scalar.Pow(float64(a), float64(b)))
+		}
 	default:
 		panic("laze: kernels: loopSV: op " + op.String() + " has another arity")
 	}
@@ -3351,6 +3984,240 @@ func loopVS[T tensor.Number](op ops.Op, d []T, x []T, b T) {
 		for ; i < len(d); i++ {
 			a := x[i]
 			d[i] = scalar.Heaviside(a, b)
+		}
+	case ops.BitwiseAnd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.BitwiseAnd(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.BitwiseAnd(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.BitwiseAnd(a, b)
+		}
+	case ops.BitwiseOr:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.BitwiseOr(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.BitwiseOr(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.BitwiseOr(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.BitwiseOr(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.BitwiseOr(a, b)
+		}
+	case ops.BitwiseXor:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.BitwiseXor(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.BitwiseXor(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.BitwiseXor(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.BitwiseXor(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.BitwiseXor(a, b)
+		}
+	case ops.LeftShift:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.LeftShift(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.LeftShift(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.LeftShift(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.LeftShift(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.LeftShift(a, b)
+		}
+	case ops.RightShift:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.RightShift(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.RightShift(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.RightShift(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.RightShift(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.RightShift(a, b)
+		}
+	case ops.Gcd:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Gcd(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Gcd(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Gcd(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Gcd(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Gcd(a, b)
+		}
+	case ops.Lcm:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Lcm(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Lcm(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Lcm(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Lcm(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Lcm(a, b)
+		}
+	case ops.Ldexp:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = scalar.Ldexp(a, b)
+			}
+			{
+				a := xx[1]
+				dd[1] = scalar.Ldexp(a, b)
+			}
+			{
+				a := xx[2]
+				dd[2] = scalar.Ldexp(a, b)
+			}
+			{
+				a := xx[3]
+				dd[3] = scalar.Ldexp(a, b)
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = scalar.Ldexp(a, b)
+		}
+	case ops.FloatPower:
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			dd := d[i : i+4 : i+4]
+			xx := x[i : i+4 : i+4]
+			{
+				a := xx[0]
+				dd[0] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				a := xx[1]
+				dd[1] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				a := xx[2]
+				dd[2] = T(scalar.Pow(float64(a), float64(b)))
+			}
+			{
+				a := xx[3]
+				dd[3] = T(scalar.Pow(float64(a), float64(b)))
+			}
+		}
+		for ; i < len(d); i++ {
+			a := x[i]
+			d[i] = T(scalar.Pow(float64(a), float64(b)))
 		}
 	default:
 		panic("laze: kernels: loopVS: op " + op.String() + " has another arity")

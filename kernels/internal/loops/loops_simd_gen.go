@@ -331,6 +331,16 @@ func lanesVFloat64x8(op ops.Op, d []float64, x []float64) bool {
 			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
 			(a).Store((*[8]float64)(d[i : i+8]))
 		}
+	case ops.Fabs:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(absFloat64x8(a)).Store((*[8]float64)(d[i : i+8]))
+		}
+	case ops.Positive:
+		for ; i+8 <= len(d); i += 8 {
+			a := archsimd.LoadFloat64x8((*[8]float64)(x[i : i+8]))
+			(a).Store((*[8]float64)(d[i : i+8]))
+		}
 	default:
 		return false
 	}
@@ -1796,6 +1806,16 @@ func lanesVFloat32x16(op ops.Op, d []float32, x []float32) bool {
 			(truthFloat32x16(iszeroFloat32x16(a))).Store((*[16]float32)(d[i : i+16]))
 		}
 	case ops.StopGradient:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(a).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Fabs:
+		for ; i+16 <= len(d); i += 16 {
+			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
+			(absFloat32x16(a)).Store((*[16]float32)(d[i : i+16]))
+		}
+	case ops.Positive:
 		for ; i+16 <= len(d); i += 16 {
 			a := archsimd.LoadFloat32x16((*[16]float32)(x[i : i+16]))
 			(a).Store((*[16]float32)(d[i : i+16]))

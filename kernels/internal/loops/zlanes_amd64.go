@@ -56,6 +56,12 @@ func laneLogicalNot64(d *float64, p *[4]*float64, inc *[4]int, n int)
 func laneStopGradient64(d *float64, p *[4]*float64, inc *[4]int, n int)
 
 //go:noescape
+func laneFabs64(d *float64, p *[4]*float64, inc *[4]int, n int)
+
+//go:noescape
+func lanePositive64(d *float64, p *[4]*float64, inc *[4]int, n int)
+
+//go:noescape
 func laneAdd64(d *float64, p *[4]*float64, inc *[4]int, n int)
 
 //go:noescape
@@ -282,55 +288,61 @@ func lanes64(kind laneKind, k int, d *float64, p *[4]*float64, inc *[4]int, n in
 		case 22: // stop_gradient
 			laneStopGradient64(d, p, inc, n)
 			return true
-		case 43: // add
+		case 43: // fabs
+			laneFabs64(d, p, inc, n)
+			return true
+		case 44: // positive
+			lanePositive64(d, p, inc, n)
+			return true
+		case 49: // add
 			laneAdd64(d, p, inc, n)
 			return true
-		case 44: // subtract
+		case 50: // subtract
 			laneSubtract64(d, p, inc, n)
 			return true
-		case 45: // multiply
+		case 51: // multiply
 			laneMultiply64(d, p, inc, n)
 			return true
-		case 46: // divide
+		case 52: // divide
 			laneDivide64(d, p, inc, n)
 			return true
-		case 50: // maximum
+		case 56: // maximum
 			laneMaximum64(d, p, inc, n)
 			return true
-		case 51: // minimum
+		case 57: // minimum
 			laneMinimum64(d, p, inc, n)
 			return true
-		case 52: // equal
+		case 58: // equal
 			laneEqual64(d, p, inc, n)
 			return true
-		case 53: // not_equal
+		case 59: // not_equal
 			laneNotEqual64(d, p, inc, n)
 			return true
-		case 54: // less
+		case 60: // less
 			laneLess64(d, p, inc, n)
 			return true
-		case 55: // less_equal
+		case 61: // less_equal
 			laneLessEqual64(d, p, inc, n)
 			return true
-		case 56: // greater
+		case 62: // greater
 			laneGreater64(d, p, inc, n)
 			return true
-		case 57: // greater_equal
+		case 63: // greater_equal
 			laneGreaterEqual64(d, p, inc, n)
 			return true
-		case 58: // logical_and
+		case 64: // logical_and
 			laneLogicalAnd64(d, p, inc, n)
 			return true
-		case 59: // logical_or
+		case 65: // logical_or
 			laneLogicalOr64(d, p, inc, n)
 			return true
-		case 60: // logical_xor
+		case 66: // logical_xor
 			laneLogicalXor64(d, p, inc, n)
 			return true
-		case 71: // where
+		case 86: // where
 			laneWhere64(d, p, inc, n)
 			return true
-		case 72: // clip
+		case 87: // clip
 			laneClip64(d, p, inc, n)
 			return true
 		}
@@ -499,6 +511,12 @@ func laneLogicalNot32(d *float32, p *[4]*float32, inc *[4]int, n int)
 
 //go:noescape
 func laneStopGradient32(d *float32, p *[4]*float32, inc *[4]int, n int)
+
+//go:noescape
+func laneFabs32(d *float32, p *[4]*float32, inc *[4]int, n int)
+
+//go:noescape
+func lanePositive32(d *float32, p *[4]*float32, inc *[4]int, n int)
 
 //go:noescape
 func laneAdd32(d *float32, p *[4]*float32, inc *[4]int, n int)
@@ -723,55 +741,61 @@ func lanes32(kind laneKind, k int, d *float32, p *[4]*float32, inc *[4]int, n in
 		case 22: // stop_gradient
 			laneStopGradient32(d, p, inc, n)
 			return true
-		case 43: // add
+		case 43: // fabs
+			laneFabs32(d, p, inc, n)
+			return true
+		case 44: // positive
+			lanePositive32(d, p, inc, n)
+			return true
+		case 49: // add
 			laneAdd32(d, p, inc, n)
 			return true
-		case 44: // subtract
+		case 50: // subtract
 			laneSubtract32(d, p, inc, n)
 			return true
-		case 45: // multiply
+		case 51: // multiply
 			laneMultiply32(d, p, inc, n)
 			return true
-		case 46: // divide
+		case 52: // divide
 			laneDivide32(d, p, inc, n)
 			return true
-		case 50: // maximum
+		case 56: // maximum
 			laneMaximum32(d, p, inc, n)
 			return true
-		case 51: // minimum
+		case 57: // minimum
 			laneMinimum32(d, p, inc, n)
 			return true
-		case 52: // equal
+		case 58: // equal
 			laneEqual32(d, p, inc, n)
 			return true
-		case 53: // not_equal
+		case 59: // not_equal
 			laneNotEqual32(d, p, inc, n)
 			return true
-		case 54: // less
+		case 60: // less
 			laneLess32(d, p, inc, n)
 			return true
-		case 55: // less_equal
+		case 61: // less_equal
 			laneLessEqual32(d, p, inc, n)
 			return true
-		case 56: // greater
+		case 62: // greater
 			laneGreater32(d, p, inc, n)
 			return true
-		case 57: // greater_equal
+		case 63: // greater_equal
 			laneGreaterEqual32(d, p, inc, n)
 			return true
-		case 58: // logical_and
+		case 64: // logical_and
 			laneLogicalAnd32(d, p, inc, n)
 			return true
-		case 59: // logical_or
+		case 65: // logical_or
 			laneLogicalOr32(d, p, inc, n)
 			return true
-		case 60: // logical_xor
+		case 66: // logical_xor
 			laneLogicalXor32(d, p, inc, n)
 			return true
-		case 71: // where
+		case 86: // where
 			laneWhere32(d, p, inc, n)
 			return true
-		case 72: // clip
+		case 87: // clip
 			laneClip32(d, p, inc, n)
 			return true
 		}

@@ -421,6 +421,56 @@ done32:
 	VZEROUPPER
 	RET
 
+// func laneFabs64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// Requires: AVX, AVX2
+TEXT ·laneFabs64(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), CX
+	MOVQ (DX), DX
+
+loop33:
+	TESTQ   BX, BX
+	JLE     done34
+	VMOVUPS (CX), Y0
+	VMOVUPS laneconst<>+64(SB), Y1
+	VPANDN  Y0, Y1, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, BX
+	JMP     loop33
+
+done34:
+	VZEROUPPER
+	RET
+
+// func lanePositive64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·lanePositive64(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), CX
+	MOVQ (DX), DX
+
+loop35:
+	TESTQ   BX, BX
+	JLE     done36
+	VMOVUPS (CX), Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, BX
+	JMP     loop35
+
+done36:
+	VZEROUPPER
+	RET
+
 // func laneAdd64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
 TEXT ·laneAdd64(SB), NOSPLIT, $0-32
@@ -433,9 +483,9 @@ TEXT ·laneAdd64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop33:
+loop37:
 	TESTQ   BX, BX
-	JLE     done34
+	JLE     done38
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VADDPD  Y1, Y0, Y0
@@ -444,9 +494,9 @@ loop33:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop33
+	JMP     loop37
 
-done34:
+done38:
 	VZEROUPPER
 	RET
 
@@ -462,9 +512,9 @@ TEXT ·laneSubtract64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop35:
+loop39:
 	TESTQ   BX, BX
-	JLE     done36
+	JLE     done40
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VSUBPD  Y1, Y0, Y0
@@ -473,9 +523,9 @@ loop35:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop35
+	JMP     loop39
 
-done36:
+done40:
 	VZEROUPPER
 	RET
 
@@ -491,9 +541,9 @@ TEXT ·laneMultiply64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop37:
+loop41:
 	TESTQ   BX, BX
-	JLE     done38
+	JLE     done42
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VMULPD  Y1, Y0, Y0
@@ -502,9 +552,9 @@ loop37:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop37
+	JMP     loop41
 
-done38:
+done42:
 	VZEROUPPER
 	RET
 
@@ -520,9 +570,9 @@ TEXT ·laneDivide64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop39:
+loop43:
 	TESTQ   BX, BX
-	JLE     done40
+	JLE     done44
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VDIVPD  Y1, Y0, Y0
@@ -531,9 +581,9 @@ loop39:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop39
+	JMP     loop43
 
-done40:
+done44:
 	VZEROUPPER
 	RET
 
@@ -549,9 +599,9 @@ TEXT ·laneMaximum64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop41:
+loop45:
 	TESTQ     BX, BX
-	JLE       done42
+	JLE       done46
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPD    $0x1e, Y1, Y0, Y2
@@ -563,9 +613,9 @@ loop41:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x04, BX
-	JMP       loop41
+	JMP       loop45
 
-done42:
+done46:
 	VZEROUPPER
 	RET
 
@@ -581,9 +631,9 @@ TEXT ·laneMinimum64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop43:
+loop47:
 	TESTQ     BX, BX
-	JLE       done44
+	JLE       done48
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPD    $0x11, Y1, Y0, Y2
@@ -595,9 +645,9 @@ loop43:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x04, BX
-	JMP       loop43
+	JMP       loop47
 
-done44:
+done48:
 	VZEROUPPER
 	RET
 
@@ -613,9 +663,9 @@ TEXT ·laneEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop45:
+loop49:
 	TESTQ   BX, BX
-	JLE     done46
+	JLE     done50
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x00, Y1, Y0, Y0
@@ -625,9 +675,9 @@ loop45:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop45
+	JMP     loop49
 
-done46:
+done50:
 	VZEROUPPER
 	RET
 
@@ -643,9 +693,9 @@ TEXT ·laneNotEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop47:
+loop51:
 	TESTQ   BX, BX
-	JLE     done48
+	JLE     done52
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x04, Y1, Y0, Y0
@@ -655,9 +705,9 @@ loop47:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop47
+	JMP     loop51
 
-done48:
+done52:
 	VZEROUPPER
 	RET
 
@@ -673,9 +723,9 @@ TEXT ·laneLess64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop49:
+loop53:
 	TESTQ   BX, BX
-	JLE     done50
+	JLE     done54
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x11, Y1, Y0, Y0
@@ -685,9 +735,9 @@ loop49:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop49
+	JMP     loop53
 
-done50:
+done54:
 	VZEROUPPER
 	RET
 
@@ -703,9 +753,9 @@ TEXT ·laneLessEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop51:
+loop55:
 	TESTQ   BX, BX
-	JLE     done52
+	JLE     done56
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x12, Y1, Y0, Y0
@@ -715,9 +765,9 @@ loop51:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop51
+	JMP     loop55
 
-done52:
+done56:
 	VZEROUPPER
 	RET
 
@@ -733,9 +783,9 @@ TEXT ·laneGreater64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop53:
+loop57:
 	TESTQ   BX, BX
-	JLE     done54
+	JLE     done58
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x1e, Y1, Y0, Y0
@@ -745,9 +795,9 @@ loop53:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop53
+	JMP     loop57
 
-done54:
+done58:
 	VZEROUPPER
 	RET
 
@@ -763,9 +813,9 @@ TEXT ·laneGreaterEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop55:
+loop59:
 	TESTQ   BX, BX
-	JLE     done56
+	JLE     done60
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x1d, Y1, Y0, Y0
@@ -775,9 +825,9 @@ loop55:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop55
+	JMP     loop59
 
-done56:
+done60:
 	VZEROUPPER
 	RET
 
@@ -793,9 +843,9 @@ TEXT ·laneLogicalAnd64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop57:
+loop61:
 	TESTQ   BX, BX
-	JLE     done58
+	JLE     done62
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x04, laneconst<>+0(SB), Y1, Y1
@@ -807,9 +857,9 @@ loop57:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop57
+	JMP     loop61
 
-done58:
+done62:
 	VZEROUPPER
 	RET
 
@@ -825,9 +875,9 @@ TEXT ·laneLogicalOr64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop59:
+loop63:
 	TESTQ   BX, BX
-	JLE     done60
+	JLE     done64
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x04, laneconst<>+0(SB), Y1, Y1
@@ -839,9 +889,9 @@ loop59:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop59
+	JMP     loop63
 
-done60:
+done64:
 	VZEROUPPER
 	RET
 
@@ -857,9 +907,9 @@ TEXT ·laneLogicalXor64(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop61:
+loop65:
 	TESTQ   BX, BX
-	JLE     done62
+	JLE     done66
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPD  $0x04, laneconst<>+0(SB), Y0, Y0
@@ -871,9 +921,9 @@ loop61:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
-	JMP     loop61
+	JMP     loop65
 
-done62:
+done66:
 	VZEROUPPER
 	RET
 
@@ -891,9 +941,9 @@ TEXT ·laneWhere64(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop63:
+loop67:
 	TESTQ     BX, BX
-	JLE       done64
+	JLE       done68
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -905,9 +955,9 @@ loop63:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x04, BX
-	JMP       loop63
+	JMP       loop67
 
-done64:
+done68:
 	VZEROUPPER
 	RET
 
@@ -925,9 +975,9 @@ TEXT ·laneClip64(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop65:
+loop69:
 	TESTQ     BX, BX
-	JLE       done66
+	JLE       done70
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -945,83 +995,15 @@ loop65:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x04, BX
-	JMP       loop65
+	JMP       loop69
 
-done66:
+done70:
 	VZEROUPPER
 	RET
 
 // func lanePair1_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
 TEXT ·lanePair1_64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), CX
-	MOVQ 16(DX), DX
-
-loop67:
-	TESTQ   BX, BX
-	JLE     done68
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop67
-
-done68:
-	VZEROUPPER
-	RET
-
-// func lanePair2_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
-TEXT ·lanePair2_64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), CX
-	MOVQ 16(DX), DX
-
-loop69:
-	TESTQ   BX, BX
-	JLE     done70
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop69
-
-done70:
-	VZEROUPPER
-	RET
-
-// func lanePair3_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
-TEXT ·lanePair3_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1040,7 +1022,7 @@ loop71:
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
 	VADDPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
+	VADDPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1053,9 +1035,9 @@ done72:
 	VZEROUPPER
 	RET
 
-// func lanePair4_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair2_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·lanePair4_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair2_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1073,8 +1055,8 @@ loop73:
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
-	VSUBPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1087,9 +1069,9 @@ done74:
 	VZEROUPPER
 	RET
 
-// func lanePair5_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair3_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·lanePair5_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair3_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1107,8 +1089,8 @@ loop75:
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
-	VSUBPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1121,9 +1103,9 @@ done76:
 	VZEROUPPER
 	RET
 
-// func lanePair6_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair4_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·lanePair6_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair4_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1142,7 +1124,7 @@ loop77:
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
 	VSUBPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
+	VADDPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1155,9 +1137,9 @@ done78:
 	VZEROUPPER
 	RET
 
-// func lanePair7_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair5_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·lanePair7_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair5_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1175,8 +1157,8 @@ loop79:
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
-	VMULPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
+	VSUBPD  Y1, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1189,9 +1171,9 @@ done80:
 	VZEROUPPER
 	RET
 
-// func lanePair8_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair6_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·lanePair8_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair6_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1209,8 +1191,8 @@ loop81:
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
-	VMULPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
+	VSUBPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1223,9 +1205,9 @@ done82:
 	VZEROUPPER
 	RET
 
-// func lanePair9_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair7_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·lanePair9_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair7_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1244,7 +1226,7 @@ loop83:
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
 	VMULPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
+	VADDPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1257,9 +1239,9 @@ done84:
 	VZEROUPPER
 	RET
 
-// func laneTriple1_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair8_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple1_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair8_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1268,25 +1250,20 @@ TEXT ·laneTriple1_64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DI
 	MOVQ 8(CX), R8
 	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
+	MOVQ 16(CX), CX
+	MOVQ 16(DX), DX
 
 loop85:
 	TESTQ   BX, BX
 	JLE     done86
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VMOVUPS (CX), Y2
+	VMULPD  Y1, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
-	ADDQ    R11, R10
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
@@ -1296,9 +1273,9 @@ done86:
 	VZEROUPPER
 	RET
 
-// func laneTriple2_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func lanePair9_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple2_64(SB), NOSPLIT, $0-32
+TEXT ·lanePair9_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1307,25 +1284,20 @@ TEXT ·laneTriple2_64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DI
 	MOVQ 8(CX), R8
 	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
+	MOVQ 16(CX), CX
+	MOVQ 16(DX), DX
 
 loop87:
 	TESTQ   BX, BX
 	JLE     done88
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VMOVUPS (CX), Y2
+	VMULPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
-	ADDQ    R11, R10
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, BX
@@ -1335,9 +1307,9 @@ done88:
 	VZEROUPPER
 	RET
 
-// func laneTriple3_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple1_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple3_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple1_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1360,7 +1332,7 @@ loop89:
 	VMOVUPS (CX), Y3
 	VADDPD  Y1, Y0, Y0
 	VADDPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1374,9 +1346,9 @@ done90:
 	VZEROUPPER
 	RET
 
-// func laneTriple4_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple2_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple4_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple2_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1398,8 +1370,8 @@ loop91:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VADDPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1413,9 +1385,9 @@ done92:
 	VZEROUPPER
 	RET
 
-// func laneTriple5_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple3_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple5_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple3_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1437,8 +1409,8 @@ loop93:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VADDPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1452,9 +1424,9 @@ done94:
 	VZEROUPPER
 	RET
 
-// func laneTriple6_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple4_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple6_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple4_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1477,7 +1449,7 @@ loop95:
 	VMOVUPS (CX), Y3
 	VADDPD  Y1, Y0, Y0
 	VSUBPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1491,9 +1463,9 @@ done96:
 	VZEROUPPER
 	RET
 
-// func laneTriple7_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple5_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple7_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple5_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1515,8 +1487,8 @@ loop97:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1530,9 +1502,9 @@ done98:
 	VZEROUPPER
 	RET
 
-// func laneTriple8_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple6_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple8_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple6_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1554,8 +1526,8 @@ loop99:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1569,9 +1541,9 @@ done100:
 	VZEROUPPER
 	RET
 
-// func laneTriple9_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple7_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple9_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple7_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1594,7 +1566,7 @@ loop101:
 	VMOVUPS (CX), Y3
 	VADDPD  Y1, Y0, Y0
 	VMULPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1608,9 +1580,9 @@ done102:
 	VZEROUPPER
 	RET
 
-// func laneTriple10_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple8_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple10_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple8_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1631,9 +1603,9 @@ loop103:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1647,9 +1619,9 @@ done104:
 	VZEROUPPER
 	RET
 
-// func laneTriple11_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple9_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple11_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple9_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1670,9 +1642,9 @@ loop105:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1686,9 +1658,9 @@ done106:
 	VZEROUPPER
 	RET
 
-// func laneTriple12_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple10_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple12_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple10_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1711,7 +1683,7 @@ loop107:
 	VMOVUPS (CX), Y3
 	VSUBPD  Y1, Y0, Y0
 	VADDPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1725,9 +1697,9 @@ done108:
 	VZEROUPPER
 	RET
 
-// func laneTriple13_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple11_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple13_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple11_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1749,8 +1721,8 @@ loop109:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VADDPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1764,9 +1736,9 @@ done110:
 	VZEROUPPER
 	RET
 
-// func laneTriple14_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple12_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple14_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple12_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1788,8 +1760,8 @@ loop111:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VADDPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1803,9 +1775,9 @@ done112:
 	VZEROUPPER
 	RET
 
-// func laneTriple15_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple13_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple15_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple13_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1828,7 +1800,7 @@ loop113:
 	VMOVUPS (CX), Y3
 	VSUBPD  Y1, Y0, Y0
 	VSUBPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1842,9 +1814,9 @@ done114:
 	VZEROUPPER
 	RET
 
-// func laneTriple16_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple14_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple16_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple14_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1866,8 +1838,8 @@ loop115:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1881,9 +1853,9 @@ done116:
 	VZEROUPPER
 	RET
 
-// func laneTriple17_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple15_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple17_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple15_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1905,8 +1877,8 @@ loop117:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1920,9 +1892,9 @@ done118:
 	VZEROUPPER
 	RET
 
-// func laneTriple18_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple16_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple18_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple16_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1945,7 +1917,7 @@ loop119:
 	VMOVUPS (CX), Y3
 	VSUBPD  Y1, Y0, Y0
 	VMULPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1959,9 +1931,9 @@ done120:
 	VZEROUPPER
 	RET
 
-// func laneTriple19_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple17_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple19_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple17_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -1982,9 +1954,9 @@ loop121:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VSUBPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -1998,9 +1970,9 @@ done122:
 	VZEROUPPER
 	RET
 
-// func laneTriple20_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple18_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple20_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple18_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2021,9 +1993,9 @@ loop123:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VSUBPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2037,9 +2009,9 @@ done124:
 	VZEROUPPER
 	RET
 
-// func laneTriple21_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple19_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple21_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple19_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2062,7 +2034,7 @@ loop125:
 	VMOVUPS (CX), Y3
 	VMULPD  Y1, Y0, Y0
 	VADDPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2076,9 +2048,9 @@ done126:
 	VZEROUPPER
 	RET
 
-// func laneTriple22_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple20_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple22_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple20_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2100,8 +2072,8 @@ loop127:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VADDPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2115,9 +2087,9 @@ done128:
 	VZEROUPPER
 	RET
 
-// func laneTriple23_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple21_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple23_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple21_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2139,8 +2111,8 @@ loop129:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VADDPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2154,9 +2126,9 @@ done130:
 	VZEROUPPER
 	RET
 
-// func laneTriple24_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple22_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple24_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple22_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2179,7 +2151,7 @@ loop131:
 	VMOVUPS (CX), Y3
 	VMULPD  Y1, Y0, Y0
 	VSUBPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2193,9 +2165,9 @@ done132:
 	VZEROUPPER
 	RET
 
-// func laneTriple25_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple23_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple25_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple23_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2217,8 +2189,8 @@ loop133:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2232,9 +2204,9 @@ done134:
 	VZEROUPPER
 	RET
 
-// func laneTriple26_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple24_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple26_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple24_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2256,8 +2228,8 @@ loop135:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
+	VSUBPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2271,9 +2243,9 @@ done136:
 	VZEROUPPER
 	RET
 
-// func laneTriple27_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// func laneTriple25_64(d *float64, p *[4]*float64, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple27_64(SB), NOSPLIT, $0-32
+TEXT ·laneTriple25_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -2296,7 +2268,7 @@ loop137:
 	VMOVUPS (CX), Y3
 	VMULPD  Y1, Y0, Y0
 	VMULPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
+	VADDPD  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -2307,6 +2279,84 @@ loop137:
 	JMP     loop137
 
 done138:
+	VZEROUPPER
+	RET
+
+// func laneTriple26_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·laneTriple26_64(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop139:
+	TESTQ   BX, BX
+	JLE     done140
+	VMOVUPS (SI), Y0
+	VMOVUPS (R8), Y1
+	VMOVUPS (R10), Y2
+	VMOVUPS (CX), Y3
+	VMULPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
+	VSUBPD  Y3, Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, BX
+	JMP     loop139
+
+done140:
+	VZEROUPPER
+	RET
+
+// func laneTriple27_64(d *float64, p *[4]*float64, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·laneTriple27_64(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop141:
+	TESTQ   BX, BX
+	JLE     done142
+	VMOVUPS (SI), Y0
+	VMOVUPS (R8), Y1
+	VMOVUPS (R10), Y2
+	VMOVUPS (CX), Y3
+	VMULPD  Y1, Y0, Y0
+	VMULPD  Y2, Y0, Y0
+	VMULPD  Y3, Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x04, BX
+	JMP     loop141
+
+done142:
 	VZEROUPPER
 	RET
 
@@ -2333,9 +2383,9 @@ TEXT ·laneSum64(SB), NOSPLIT, $0-24
 	VXORPS  Y6, Y6, Y6
 	VXORPS  Y7, Y7, Y7
 
-all139:
+all143:
 	CMPQ    CX, $0x00000020
-	JL      one140
+	JL      one144
 	VMOVUPS (AX), Y8
 	VADDPD  Y8, Y0, Y0
 	VMOVUPS 32(AX), Y8
@@ -2354,11 +2404,11 @@ all139:
 	VADDPD  Y8, Y7, Y7
 	ADDQ    $0x00000100, AX
 	SUBQ    $0x00000020, CX
-	JMP     all139
+	JMP     all143
 
-one140:
+one144:
 	CMPQ    CX, $0x00000010
-	JL      singles142
+	JL      singles146
 	VMOVUPS (AX), Y8
 	VADDPD  Y8, Y0, Y0
 	VMOVUPS 32(AX), Y8
@@ -2370,16 +2420,16 @@ one140:
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
 
-singles142:
+singles146:
 	TESTQ   CX, CX
-	JLE     done141
+	JLE     done145
 	VMOVUPS (AX), Y8
 	VADDPD  Y8, Y0, Y0
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000004, CX
-	JMP     singles142
+	JMP     singles146
 
-done141:
+done145:
 	VADDPD       Y1, Y0, Y0
 	VADDPD       Y3, Y2, Y2
 	VADDPD       Y5, Y4, Y4
@@ -2408,9 +2458,9 @@ TEXT ·laneMax64(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, CX
 
-all143:
+all147:
 	CMPQ    CX, $0x00000010
-	JL      one144
+	JL      one148
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -2429,20 +2479,20 @@ all143:
 	VMAXPD  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
-	JMP     all143
+	JMP     all147
 
-one144:
+one148:
 	TESTQ   CX, CX
-	JLE     done145
+	JLE     done149
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMAXPD  Y5, Y0, Y0
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000004, CX
-	JMP     one144
+	JMP     one148
 
-done145:
+done149:
 	VMAXPD       Y1, Y0, Y0
 	VMAXPD       Y3, Y2, Y2
 	VMAXPD       Y2, Y0, Y0
@@ -2469,9 +2519,9 @@ TEXT ·laneMin64(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x04, CX
 
-all146:
+all150:
 	CMPQ    CX, $0x00000010
-	JL      one147
+	JL      one151
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -2490,20 +2540,20 @@ all146:
 	VMINPD  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
-	JMP     all146
+	JMP     all150
 
-one147:
+one151:
 	TESTQ   CX, CX
-	JLE     done148
+	JLE     done152
 	VMOVUPS (AX), Y5
 	VCMPPD  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMINPD  Y5, Y0, Y0
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000004, CX
-	JMP     one147
+	JMP     one151
 
-done148:
+done152:
 	VMINPD       Y1, Y0, Y0
 	VMINPD       Y3, Y2, Y2
 	VMINPD       Y2, Y0, Y0
@@ -2527,18 +2577,18 @@ TEXT ·laneNeg32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop149:
+loop153:
 	TESTQ   BX, BX
-	JLE     done150
+	JLE     done154
 	VMOVUPS (CX), Y0
 	VPXOR   laneconst<>+224(SB), Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop149
+	JMP     loop153
 
-done150:
+done154:
 	VZEROUPPER
 	RET
 
@@ -2552,9 +2602,9 @@ TEXT ·laneAbs32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop151:
+loop155:
 	TESTQ   BX, BX
-	JLE     done152
+	JLE     done156
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2562,9 +2612,9 @@ loop151:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop151
+	JMP     loop155
 
-done152:
+done156:
 	VZEROUPPER
 	RET
 
@@ -2578,18 +2628,18 @@ TEXT ·laneSqrt32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop153:
+loop157:
 	TESTQ   BX, BX
-	JLE     done154
+	JLE     done158
 	VMOVUPS (CX), Y0
 	VSQRTPS Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop153
+	JMP     loop157
 
-done154:
+done158:
 	VZEROUPPER
 	RET
 
@@ -2603,9 +2653,9 @@ TEXT ·laneRelu32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop155:
+loop159:
 	TESTQ     BX, BX
-	JLE       done156
+	JLE       done160
 	VMOVUPS   (CX), Y0
 	VCMPPS    $0x1e, laneconst<>+160(SB), Y0, Y1
 	VCMPPS    $0x03, Y0, Y0, Y2
@@ -2616,9 +2666,9 @@ loop155:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop155
+	JMP       loop159
 
-done156:
+done160:
 	VZEROUPPER
 	RET
 
@@ -2632,18 +2682,18 @@ TEXT ·laneFloor32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop157:
+loop161:
 	TESTQ    BX, BX
-	JLE      done158
+	JLE      done162
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x01, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop157
+	JMP      loop161
 
-done158:
+done162:
 	VZEROUPPER
 	RET
 
@@ -2657,18 +2707,18 @@ TEXT ·laneCeil32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop159:
+loop163:
 	TESTQ    BX, BX
-	JLE      done160
+	JLE      done164
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x02, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop159
+	JMP      loop163
 
-done160:
+done164:
 	VZEROUPPER
 	RET
 
@@ -2682,18 +2732,18 @@ TEXT ·laneTrunc32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop161:
+loop165:
 	TESTQ    BX, BX
-	JLE      done162
+	JLE      done166
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x03, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop161
+	JMP      loop165
 
-done162:
+done166:
 	VZEROUPPER
 	RET
 
@@ -2707,18 +2757,18 @@ TEXT ·laneRint32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop163:
+loop167:
 	TESTQ    BX, BX
-	JLE      done164
+	JLE      done168
 	VMOVUPS  (CX), Y0
 	VROUNDPS $0x00, Y0, Y0
 	VMOVUPS  Y0, (AX)
 	ADDQ     DX, CX
 	ADDQ     $0x20, AX
 	SUBQ     $0x08, BX
-	JMP      loop163
+	JMP      loop167
 
-done164:
+done168:
 	VZEROUPPER
 	RET
 
@@ -2732,18 +2782,18 @@ TEXT ·laneSquare32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop165:
+loop169:
 	TESTQ   BX, BX
-	JLE     done166
+	JLE     done170
 	VMOVUPS (CX), Y0
 	VMULPS  Y0, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop165
+	JMP     loop169
 
-done166:
+done170:
 	VZEROUPPER
 	RET
 
@@ -2757,9 +2807,9 @@ TEXT ·laneSign32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop167:
+loop171:
 	TESTQ     BX, BX
-	JLE       done168
+	JLE       done172
 	VMOVUPS   (CX), Y0
 	VCMPPS    $0x03, Y0, Y0, Y1
 	VMOVUPS   laneconst<>+160(SB), Y2
@@ -2772,9 +2822,9 @@ loop167:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop167
+	JMP       loop171
 
-done168:
+done172:
 	VZEROUPPER
 	RET
 
@@ -2788,9 +2838,9 @@ TEXT ·laneReciprocal32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop169:
+loop173:
 	TESTQ   BX, BX
-	JLE     done170
+	JLE     done174
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+192(SB), Y1
 	VDIVPS  Y0, Y1, Y0
@@ -2798,9 +2848,9 @@ loop169:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop169
+	JMP     loop173
 
-done170:
+done174:
 	VZEROUPPER
 	RET
 
@@ -2814,9 +2864,9 @@ TEXT ·laneIsnan32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop171:
+loop175:
 	TESTQ   BX, BX
-	JLE     done172
+	JLE     done176
 	VMOVUPS (CX), Y0
 	VCMPPS  $0x03, Y0, Y0, Y0
 	VPAND   laneconst<>+192(SB), Y0, Y0
@@ -2824,9 +2874,9 @@ loop171:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop171
+	JMP     loop175
 
-done172:
+done176:
 	VZEROUPPER
 	RET
 
@@ -2840,9 +2890,9 @@ TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop173:
+loop177:
 	TESTQ   BX, BX
-	JLE     done174
+	JLE     done178
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2852,9 +2902,9 @@ loop173:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop173
+	JMP     loop177
 
-done174:
+done178:
 	VZEROUPPER
 	RET
 
@@ -2868,9 +2918,9 @@ TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop175:
+loop179:
 	TESTQ   BX, BX
-	JLE     done176
+	JLE     done180
 	VMOVUPS (CX), Y0
 	VMOVUPS laneconst<>+224(SB), Y1
 	VPANDN  Y0, Y1, Y0
@@ -2880,9 +2930,9 @@ loop175:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop175
+	JMP     loop179
 
-done176:
+done180:
 	VZEROUPPER
 	RET
 
@@ -2896,9 +2946,9 @@ TEXT ·laneLogicalNot32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop177:
+loop181:
 	TESTQ   BX, BX
-	JLE     done178
+	JLE     done182
 	VMOVUPS (CX), Y0
 	VCMPPS  $0x00, laneconst<>+160(SB), Y0, Y0
 	VPAND   laneconst<>+192(SB), Y0, Y0
@@ -2906,9 +2956,9 @@ loop177:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop177
+	JMP     loop181
 
-done178:
+done182:
 	VZEROUPPER
 	RET
 
@@ -2922,17 +2972,67 @@ TEXT ·laneStopGradient32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop179:
+loop183:
 	TESTQ   BX, BX
-	JLE     done180
+	JLE     done184
 	VMOVUPS (CX), Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop179
+	JMP     loop183
 
-done180:
+done184:
+	VZEROUPPER
+	RET
+
+// func laneFabs32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, AVX2
+TEXT ·laneFabs32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), CX
+	MOVQ (DX), DX
+
+loop185:
+	TESTQ   BX, BX
+	JLE     done186
+	VMOVUPS (CX), Y0
+	VMOVUPS laneconst<>+224(SB), Y1
+	VPANDN  Y0, Y1, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, BX
+	JMP     loop185
+
+done186:
+	VZEROUPPER
+	RET
+
+// func lanePositive32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·lanePositive32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), CX
+	MOVQ (DX), DX
+
+loop187:
+	TESTQ   BX, BX
+	JLE     done188
+	VMOVUPS (CX), Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, BX
+	JMP     loop187
+
+done188:
 	VZEROUPPER
 	RET
 
@@ -2948,9 +3048,9 @@ TEXT ·laneAdd32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop181:
+loop189:
 	TESTQ   BX, BX
-	JLE     done182
+	JLE     done190
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VADDPS  Y1, Y0, Y0
@@ -2959,9 +3059,9 @@ loop181:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop181
+	JMP     loop189
 
-done182:
+done190:
 	VZEROUPPER
 	RET
 
@@ -2977,9 +3077,9 @@ TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop183:
+loop191:
 	TESTQ   BX, BX
-	JLE     done184
+	JLE     done192
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VSUBPS  Y1, Y0, Y0
@@ -2988,9 +3088,9 @@ loop183:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop183
+	JMP     loop191
 
-done184:
+done192:
 	VZEROUPPER
 	RET
 
@@ -3006,9 +3106,9 @@ TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop185:
+loop193:
 	TESTQ   BX, BX
-	JLE     done186
+	JLE     done194
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VMULPS  Y1, Y0, Y0
@@ -3017,9 +3117,9 @@ loop185:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop185
+	JMP     loop193
 
-done186:
+done194:
 	VZEROUPPER
 	RET
 
@@ -3035,9 +3135,9 @@ TEXT ·laneDivide32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop187:
+loop195:
 	TESTQ   BX, BX
-	JLE     done188
+	JLE     done196
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VDIVPS  Y1, Y0, Y0
@@ -3046,9 +3146,9 @@ loop187:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop187
+	JMP     loop195
 
-done188:
+done196:
 	VZEROUPPER
 	RET
 
@@ -3064,9 +3164,9 @@ TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop189:
+loop197:
 	TESTQ     BX, BX
-	JLE       done190
+	JLE       done198
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPS    $0x1e, Y1, Y0, Y2
@@ -3078,9 +3178,9 @@ loop189:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop189
+	JMP       loop197
 
-done190:
+done198:
 	VZEROUPPER
 	RET
 
@@ -3096,9 +3196,9 @@ TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop191:
+loop199:
 	TESTQ     BX, BX
-	JLE       done192
+	JLE       done200
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (CX), Y1
 	VCMPPS    $0x11, Y1, Y0, Y2
@@ -3110,9 +3210,9 @@ loop191:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop191
+	JMP       loop199
 
-done192:
+done200:
 	VZEROUPPER
 	RET
 
@@ -3128,9 +3228,9 @@ TEXT ·laneEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop193:
+loop201:
 	TESTQ   BX, BX
-	JLE     done194
+	JLE     done202
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x00, Y1, Y0, Y0
@@ -3140,9 +3240,9 @@ loop193:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop193
+	JMP     loop201
 
-done194:
+done202:
 	VZEROUPPER
 	RET
 
@@ -3158,9 +3258,9 @@ TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop195:
+loop203:
 	TESTQ   BX, BX
-	JLE     done196
+	JLE     done204
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, Y1, Y0, Y0
@@ -3170,9 +3270,9 @@ loop195:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop195
+	JMP     loop203
 
-done196:
+done204:
 	VZEROUPPER
 	RET
 
@@ -3188,9 +3288,9 @@ TEXT ·laneLess32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop197:
+loop205:
 	TESTQ   BX, BX
-	JLE     done198
+	JLE     done206
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x11, Y1, Y0, Y0
@@ -3200,9 +3300,9 @@ loop197:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop197
+	JMP     loop205
 
-done198:
+done206:
 	VZEROUPPER
 	RET
 
@@ -3218,9 +3318,9 @@ TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop199:
+loop207:
 	TESTQ   BX, BX
-	JLE     done200
+	JLE     done208
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x12, Y1, Y0, Y0
@@ -3230,9 +3330,9 @@ loop199:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop199
+	JMP     loop207
 
-done200:
+done208:
 	VZEROUPPER
 	RET
 
@@ -3248,9 +3348,9 @@ TEXT ·laneGreater32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop201:
+loop209:
 	TESTQ   BX, BX
-	JLE     done202
+	JLE     done210
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x1e, Y1, Y0, Y0
@@ -3260,9 +3360,9 @@ loop201:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop201
+	JMP     loop209
 
-done202:
+done210:
 	VZEROUPPER
 	RET
 
@@ -3278,9 +3378,9 @@ TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop203:
+loop211:
 	TESTQ   BX, BX
-	JLE     done204
+	JLE     done212
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x1d, Y1, Y0, Y0
@@ -3290,9 +3390,9 @@ loop203:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop203
+	JMP     loop211
 
-done204:
+done212:
 	VZEROUPPER
 	RET
 
@@ -3308,9 +3408,9 @@ TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop205:
+loop213:
 	TESTQ   BX, BX
-	JLE     done206
+	JLE     done214
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
@@ -3322,9 +3422,9 @@ loop205:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop205
+	JMP     loop213
 
-done206:
+done214:
 	VZEROUPPER
 	RET
 
@@ -3340,9 +3440,9 @@ TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop207:
+loop215:
 	TESTQ   BX, BX
-	JLE     done208
+	JLE     done216
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
@@ -3354,9 +3454,9 @@ loop207:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop207
+	JMP     loop215
 
-done208:
+done216:
 	VZEROUPPER
 	RET
 
@@ -3372,9 +3472,9 @@ TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
 	MOVQ 8(CX), CX
 	MOVQ 8(DX), DX
 
-loop209:
+loop217:
 	TESTQ   BX, BX
-	JLE     done210
+	JLE     done218
 	VMOVUPS (SI), Y0
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x04, laneconst<>+160(SB), Y0, Y0
@@ -3386,9 +3486,9 @@ loop209:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop209
+	JMP     loop217
 
-done210:
+done218:
 	VZEROUPPER
 	RET
 
@@ -3406,9 +3506,9 @@ TEXT ·laneWhere32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop211:
+loop219:
 	TESTQ     BX, BX
-	JLE       done212
+	JLE       done220
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -3420,9 +3520,9 @@ loop211:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop211
+	JMP       loop219
 
-done212:
+done220:
 	VZEROUPPER
 	RET
 
@@ -3440,9 +3540,9 @@ TEXT ·laneClip32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop213:
+loop221:
 	TESTQ     BX, BX
-	JLE       done214
+	JLE       done222
 	VMOVUPS   (SI), Y0
 	VMOVUPS   (R8), Y1
 	VMOVUPS   (CX), Y2
@@ -3460,9 +3560,9 @@ loop213:
 	ADDQ      DX, CX
 	ADDQ      $0x20, AX
 	SUBQ      $0x08, BX
-	JMP       loop213
+	JMP       loop221
 
-done214:
+done222:
 	VZEROUPPER
 	RET
 
@@ -3480,9 +3580,9 @@ TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop215:
+loop223:
 	TESTQ   BX, BX
-	JLE     done216
+	JLE     done224
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3494,9 +3594,9 @@ loop215:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop215
+	JMP     loop223
 
-done216:
+done224:
 	VZEROUPPER
 	RET
 
@@ -3514,9 +3614,9 @@ TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop217:
+loop225:
 	TESTQ   BX, BX
-	JLE     done218
+	JLE     done226
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3528,9 +3628,9 @@ loop217:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop217
+	JMP     loop225
 
-done218:
+done226:
 	VZEROUPPER
 	RET
 
@@ -3548,9 +3648,9 @@ TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop219:
+loop227:
 	TESTQ   BX, BX
-	JLE     done220
+	JLE     done228
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3562,9 +3662,9 @@ loop219:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop219
+	JMP     loop227
 
-done220:
+done228:
 	VZEROUPPER
 	RET
 
@@ -3582,9 +3682,9 @@ TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop221:
+loop229:
 	TESTQ   BX, BX
-	JLE     done222
+	JLE     done230
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3596,9 +3696,9 @@ loop221:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop221
+	JMP     loop229
 
-done222:
+done230:
 	VZEROUPPER
 	RET
 
@@ -3616,9 +3716,9 @@ TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop223:
+loop231:
 	TESTQ   BX, BX
-	JLE     done224
+	JLE     done232
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3630,9 +3730,9 @@ loop223:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop223
+	JMP     loop231
 
-done224:
+done232:
 	VZEROUPPER
 	RET
 
@@ -3650,9 +3750,9 @@ TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop225:
+loop233:
 	TESTQ   BX, BX
-	JLE     done226
+	JLE     done234
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3664,9 +3764,9 @@ loop225:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop225
+	JMP     loop233
 
-done226:
+done234:
 	VZEROUPPER
 	RET
 
@@ -3684,9 +3784,9 @@ TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop227:
+loop235:
 	TESTQ   BX, BX
-	JLE     done228
+	JLE     done236
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3698,9 +3798,9 @@ loop227:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop227
+	JMP     loop235
 
-done228:
+done236:
 	VZEROUPPER
 	RET
 
@@ -3718,9 +3818,9 @@ TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop229:
+loop237:
 	TESTQ   BX, BX
-	JLE     done230
+	JLE     done238
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3732,9 +3832,9 @@ loop229:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop229
+	JMP     loop237
 
-done230:
+done238:
 	VZEROUPPER
 	RET
 
@@ -3752,9 +3852,9 @@ TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
 	MOVQ 16(CX), CX
 	MOVQ 16(DX), DX
 
-loop231:
+loop239:
 	TESTQ   BX, BX
-	JLE     done232
+	JLE     done240
 	VMOVUPS (SI), Y0
 	VMOVUPS (R8), Y1
 	VMOVUPS (CX), Y2
@@ -3766,171 +3866,15 @@ loop231:
 	ADDQ    DX, CX
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, BX
-	JMP     loop231
-
-done232:
-	VZEROUPPER
-	RET
-
-// func laneTriple1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
-TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
-
-loop233:
-	TESTQ   BX, BX
-	JLE     done234
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop233
-
-done234:
-	VZEROUPPER
-	RET
-
-// func laneTriple2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
-TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
-
-loop235:
-	TESTQ   BX, BX
-	JLE     done236
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop235
-
-done236:
-	VZEROUPPER
-	RET
-
-// func laneTriple3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
-TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
-
-loop237:
-	TESTQ   BX, BX
-	JLE     done238
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop237
-
-done238:
-	VZEROUPPER
-	RET
-
-// func laneTriple4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
-TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
-
-loop239:
-	TESTQ   BX, BX
-	JLE     done240
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
 	JMP     loop239
 
 done240:
 	VZEROUPPER
 	RET
 
-// func laneTriple5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3952,8 +3896,8 @@ loop241:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -3967,9 +3911,9 @@ done242:
 	VZEROUPPER
 	RET
 
-// func laneTriple6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3991,8 +3935,8 @@ loop243:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4006,9 +3950,9 @@ done244:
 	VZEROUPPER
 	RET
 
-// func laneTriple7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4030,8 +3974,8 @@ loop245:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4045,9 +3989,9 @@ done246:
 	VZEROUPPER
 	RET
 
-// func laneTriple8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4069,8 +4013,8 @@ loop247:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4084,9 +4028,9 @@ done248:
 	VZEROUPPER
 	RET
 
-// func laneTriple9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4108,8 +4052,8 @@ loop249:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VADDPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4123,9 +4067,9 @@ done250:
 	VZEROUPPER
 	RET
 
-// func laneTriple10_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4146,9 +4090,9 @@ loop251:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4162,9 +4106,9 @@ done252:
 	VZEROUPPER
 	RET
 
-// func laneTriple11_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4185,9 +4129,9 @@ loop253:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4201,9 +4145,9 @@ done254:
 	VZEROUPPER
 	RET
 
-// func laneTriple12_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4224,9 +4168,9 @@ loop255:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4240,9 +4184,9 @@ done256:
 	VZEROUPPER
 	RET
 
-// func laneTriple13_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4263,9 +4207,9 @@ loop257:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4279,9 +4223,9 @@ done258:
 	VZEROUPPER
 	RET
 
-// func laneTriple14_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple10_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4303,8 +4247,8 @@ loop259:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4318,9 +4262,9 @@ done260:
 	VZEROUPPER
 	RET
 
-// func laneTriple15_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple11_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4342,8 +4286,8 @@ loop261:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4357,9 +4301,9 @@ done262:
 	VZEROUPPER
 	RET
 
-// func laneTriple16_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple12_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4381,8 +4325,8 @@ loop263:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4396,9 +4340,9 @@ done264:
 	VZEROUPPER
 	RET
 
-// func laneTriple17_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple13_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4420,8 +4364,8 @@ loop265:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4435,9 +4379,9 @@ done266:
 	VZEROUPPER
 	RET
 
-// func laneTriple18_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple14_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4459,8 +4403,8 @@ loop267:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VSUBPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4474,9 +4418,9 @@ done268:
 	VZEROUPPER
 	RET
 
-// func laneTriple19_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple15_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4497,9 +4441,9 @@ loop269:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
+	VSUBPS  Y1, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4513,9 +4457,9 @@ done270:
 	VZEROUPPER
 	RET
 
-// func laneTriple20_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple16_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4536,9 +4480,9 @@ loop271:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VSUBPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4552,9 +4496,9 @@ done272:
 	VZEROUPPER
 	RET
 
-// func laneTriple21_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple17_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4575,9 +4519,9 @@ loop273:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VSUBPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4591,9 +4535,9 @@ done274:
 	VZEROUPPER
 	RET
 
-// func laneTriple22_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple18_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4614,9 +4558,9 @@ loop275:
 	VMOVUPS (R8), Y1
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
+	VSUBPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4630,9 +4574,9 @@ done276:
 	VZEROUPPER
 	RET
 
-// func laneTriple23_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple19_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4654,8 +4598,8 @@ loop277:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4669,9 +4613,9 @@ done278:
 	VZEROUPPER
 	RET
 
-// func laneTriple24_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple20_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4693,8 +4637,8 @@ loop279:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4708,9 +4652,9 @@ done280:
 	VZEROUPPER
 	RET
 
-// func laneTriple25_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple21_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4732,8 +4676,8 @@ loop281:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
+	VADDPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4747,9 +4691,9 @@ done282:
 	VZEROUPPER
 	RET
 
-// func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple22_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4771,8 +4715,8 @@ loop283:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4786,9 +4730,9 @@ done284:
 	VZEROUPPER
 	RET
 
-// func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple23_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX
-TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4810,8 +4754,8 @@ loop285:
 	VMOVUPS (R10), Y2
 	VMOVUPS (CX), Y3
 	VMULPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
 	VMOVUPS Y0, (AX)
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -4822,6 +4766,162 @@ loop285:
 	JMP     loop285
 
 done286:
+	VZEROUPPER
+	RET
+
+// func laneTriple24_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop287:
+	TESTQ   BX, BX
+	JLE     done288
+	VMOVUPS (SI), Y0
+	VMOVUPS (R8), Y1
+	VMOVUPS (R10), Y2
+	VMOVUPS (CX), Y3
+	VMULPS  Y1, Y0, Y0
+	VSUBPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, BX
+	JMP     loop287
+
+done288:
+	VZEROUPPER
+	RET
+
+// func laneTriple25_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop289:
+	TESTQ   BX, BX
+	JLE     done290
+	VMOVUPS (SI), Y0
+	VMOVUPS (R8), Y1
+	VMOVUPS (R10), Y2
+	VMOVUPS (CX), Y3
+	VMULPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VADDPS  Y3, Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, BX
+	JMP     loop289
+
+done290:
+	VZEROUPPER
+	RET
+
+// func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop291:
+	TESTQ   BX, BX
+	JLE     done292
+	VMOVUPS (SI), Y0
+	VMOVUPS (R8), Y1
+	VMOVUPS (R10), Y2
+	VMOVUPS (CX), Y3
+	VMULPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VSUBPS  Y3, Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, BX
+	JMP     loop291
+
+done292:
+	VZEROUPPER
+	RET
+
+// func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX
+TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop293:
+	TESTQ   BX, BX
+	JLE     done294
+	VMOVUPS (SI), Y0
+	VMOVUPS (R8), Y1
+	VMOVUPS (R10), Y2
+	VMOVUPS (CX), Y3
+	VMULPS  Y1, Y0, Y0
+	VMULPS  Y2, Y0, Y0
+	VMULPS  Y3, Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	ADDQ    DX, CX
+	ADDQ    $0x20, AX
+	SUBQ    $0x08, BX
+	JMP     loop293
+
+done294:
 	VZEROUPPER
 	RET
 
@@ -4848,9 +4948,9 @@ TEXT ·laneSum32(SB), NOSPLIT, $0-20
 	VXORPS  Y6, Y6, Y6
 	VXORPS  Y7, Y7, Y7
 
-all287:
+all295:
 	CMPQ    CX, $0x00000040
-	JL      one288
+	JL      one296
 	VMOVUPS (AX), Y8
 	VADDPS  Y8, Y0, Y0
 	VMOVUPS 32(AX), Y8
@@ -4869,11 +4969,11 @@ all287:
 	VADDPS  Y8, Y7, Y7
 	ADDQ    $0x00000100, AX
 	SUBQ    $0x00000040, CX
-	JMP     all287
+	JMP     all295
 
-one288:
+one296:
 	CMPQ    CX, $0x00000020
-	JL      singles290
+	JL      singles298
 	VMOVUPS (AX), Y8
 	VADDPS  Y8, Y0, Y0
 	VMOVUPS 32(AX), Y8
@@ -4885,16 +4985,16 @@ one288:
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
 
-singles290:
+singles298:
 	TESTQ   CX, CX
-	JLE     done289
+	JLE     done297
 	VMOVUPS (AX), Y8
 	VADDPS  Y8, Y0, Y0
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
-	JMP     singles290
+	JMP     singles298
 
-done289:
+done297:
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
 	VADDPS       Y5, Y4, Y4
@@ -4925,9 +5025,9 @@ TEXT ·laneMax32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-all291:
+all299:
 	CMPQ    CX, $0x00000020
-	JL      one292
+	JL      one300
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -4946,20 +5046,20 @@ all291:
 	VMAXPS  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     all291
+	JMP     all299
 
-one292:
+one300:
 	TESTQ   CX, CX
-	JLE     done293
+	JLE     done301
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMAXPS  Y5, Y0, Y0
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
-	JMP     one292
+	JMP     one300
 
-done293:
+done301:
 	VMAXPS       Y1, Y0, Y0
 	VMAXPS       Y3, Y2, Y2
 	VMAXPS       Y2, Y0, Y0
@@ -4988,9 +5088,9 @@ TEXT ·laneMin32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-all294:
+all302:
 	CMPQ    CX, $0x00000020
-	JL      one295
+	JL      one303
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
@@ -5009,20 +5109,20 @@ all294:
 	VMINPS  Y5, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     all294
+	JMP     all302
 
-one295:
+one303:
 	TESTQ   CX, CX
-	JLE     done296
+	JLE     done304
 	VMOVUPS (AX), Y5
 	VCMPPS  $0x03, Y5, Y5, Y6
 	VORPS   Y6, Y4, Y4
 	VMINPS  Y5, Y0, Y0
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
-	JMP     one295
+	JMP     one303
 
-done296:
+done304:
 	VMINPS       Y1, Y0, Y0
 	VMINPS       Y3, Y2, Y2
 	VMINPS       Y2, Y0, Y0

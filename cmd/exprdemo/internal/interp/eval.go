@@ -342,6 +342,9 @@ func (ev *evaluator) unary(n *lang.Unary) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
+	if n.Op == "~" {
+		return ev.invert(n, x)
+	}
 	switch {
 	case n.Op == "+":
 		return x, nil
@@ -358,6 +361,21 @@ func (ev *evaluator) unary(n *lang.Unary) (value, error) {
 	return ev.apply(n, ops.Neg, x.dt, x.dt, x)
 }
 
+// invert builds ~x: the bitwise complement of an integer, logical not of a
+// bool (as NumPy's invert), an error for floats; a Python int folds as
+// Python's ~ (-x - 1, bools included).
+func (ev *evaluator) invert(n lang.Node, x value) (value, error) {
+	switch {
+	case x.py != nil && x.py.kind == pyFloat || x.py == nil && x.dt.IsFloat():
+		return value{}, ev.failf(n, "%s: ~ (bitwise invert) is defined for integers and bools, not for floats, as in NumPy", ev.text(n))
+	case x.py != nil:
+		return number(pyNum{kind: pyInt, i: ^x.py.i}), nil
+	case x.dt == Bool:
+		return ev.apply(n, ops.LogicalNot, Bool, Bool, x)
+	}
+	return ev.apply(n, ops.Invert, x.dt, x.dt, x)
+}
+
 // apply builds op over args computed in dtype compute, giving dtype out
 // (a comparison's result is bool), with the broadcast shape.
 func (ev *evaluator) apply(n lang.Node, op ops.Op, compute, out DType, args ...value) (value, error) {
@@ -365,6 +383,9 @@ func (ev *evaluator) apply(n lang.Node, op ops.Op, compute, out DType, args ...v
 	nodes := make([]any, len(args))
 	for i, a := range args {
 		shapes[i], nodes[i] = a.s, a.as(compute)
+	}
+	if !op.Def().Domain.Accepts(compute.IsFloat()) {
+		return value{}, ev.failf(n, "%s: %s is defined for %s only, not %s, as in NumPy", ev.text(n), op, op.Def().Domain, compute)
 	}
 	s, err := shape.Broadcast(shapes...)
 	if err != nil {
@@ -446,6 +467,8 @@ func (ev *evaluator) boolArith(n lang.Node, op ops.Op, x, y value) (value, error
 		return ev.apply(n, ops.Mul, Bool, Bool, x, y)
 	case ops.Sub:
 		return value{}, ev.failf(n, "%s: subtracting bool arrays is not supported, as in NumPy (use != for xor)", ev.text(n))
+	case ops.BitwiseAnd, ops.BitwiseOr, ops.BitwiseXor:
+		return ev.apply(n, op, Bool, Bool, x, y) // on 0 and 1: logical and, or, xor
 	}
 	return ev.apply(n, op, Int8, Int8, x, y)
 }
@@ -458,7 +481,14 @@ func foldPython(op string, x, y pyNum) (pyNum, error) {
 	if isComparison(binaryOps[op]) {
 		return pyNum{kind: pyBool, i: b2i(ops.Apply(binaryOps[op], x.float(), y.float(), 0) != 0)}, nil
 	}
-	if x.kind != pyFloat && y.kind != pyFloat && op != "/" {
+	bitwise := op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>"
+	switch {
+	case bitwise && (x.kind == pyFloat || y.kind == pyFloat):
+		return pyNum{}, fmt.Errorf("unsupported operand type(s) for %s: %s and %s", op, x.typeName(), y.typeName())
+	case bitwise && x.kind == pyBool && y.kind == pyBool && op != "<<" && op != ">>":
+		p, _ := foldInt(op, x.i, y.i)
+		return pyNum{kind: pyBool, i: p.i}, nil // True & False is False, as in Python
+	case x.kind != pyFloat && y.kind != pyFloat && op != "/":
 		return foldInt(op, x.i, y.i)
 	}
 	a, b := x.float(), y.float()
@@ -491,6 +521,20 @@ func foldInt(op string, a, b int64) (pyNum, error) {
 	}
 	x, y, r := big.NewInt(a), big.NewInt(b), new(big.Int)
 	switch op {
+	case "&":
+		return pyNum{kind: pyInt, i: a & b}, nil
+	case "|":
+		return pyNum{kind: pyInt, i: a | b}, nil
+	case "^":
+		return pyNum{kind: pyInt, i: a ^ b}, nil
+	case "<<", ">>":
+		if b < 0 {
+			return pyNum{}, errors.New("negative shift count")
+		}
+		if op == ">>" {
+			return pyNum{kind: pyInt, i: a >> min(b, 63)}, nil
+		}
+		r.Lsh(x, uint(min(b, 64)))
 	case "+":
 		r.Add(x, y)
 	case "-":

@@ -41,6 +41,16 @@ func tableBuilder(name string, op ops.Op) builder {
 		return where
 	case op == ops.Clamp:
 		return clip
+	case op == ops.Invert:
+		return invertFunction
+	case op == ops.Ldexp:
+		return ldexp
+	case op == ops.FloatPower:
+		return float64Function(op)
+	case op == ops.Positive && name == "positive":
+		return positive
+	case def.Domain == ops.IntOnly && def.Infix == "":
+		return integerFunction(op) // gcd, lcm
 	case def.Arity == 2 && def.Infix != "":
 		return operatorFunction(op) // add, less…: as the operator
 	case def.Truth && op == ops.LogicalNot || def.Truth && def.Arity == 2:
@@ -111,4 +121,71 @@ func integerOnBool(op ops.Op) builder {
 		}
 		return ev.apply(c, op, x.dt, x.dt, x)
 	}
+}
+
+// invertFunction builds invert (bitwise_not): the operator ~.
+func invertFunction(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+	if err := noneArgs(ev, c, args); err != nil {
+		return value{}, err
+	}
+	return ev.invert(c, args[0])
+}
+
+// positive builds positive, which NumPy refuses for bools (conj and
+// conjugate, the same op, compute them in int8).
+func positive(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node) (value, error) {
+	if err := noneArgs(ev, c, args); err != nil {
+		return value{}, err
+	}
+	if x := args[0].strong(); x.dt == Bool {
+		return value{}, ev.failf(c, "%s: positive is not defined for bool arrays, as in NumPy", ev.text(c))
+	}
+	return integerOnBool(ops.Positive)(ev, c, args, kw)
+}
+
+// integerFunction builds gcd and lcm: the arguments promoted together, which
+// must give an integer dtype (NumPy has no bool or float loop for them).
+func integerFunction(op ops.Op) builder {
+	return func(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+		if err := noneArgs(ev, c, args); err != nil {
+			return value{}, err
+		}
+		d, err := resultType(args...)
+		if err != nil {
+			return value{}, ev.failf(c, "%s: %v", ev.text(c), err)
+		}
+		if d == Bool || d.IsFloat() {
+			return value{}, ev.failf(c, "%s: %s is defined for integers only, not %s, as in NumPy", ev.text(c), op, d)
+		}
+		return ev.apply(c, op, d, d, args...)
+	}
+}
+
+// float64Function builds float_power: computed in float64 whatever the
+// operands' dtypes, as NumPy's is.
+func float64Function(op ops.Op) builder {
+	return func(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+		if err := noneArgs(ev, c, args); err != nil {
+			return value{}, err
+		}
+		return ev.apply(c, op, Float64, Float64, args...)
+	}
+}
+
+// ldexp builds ldexp(x, n): n of an integer or bool dtype (or a Python
+// int), the result in x's float dtype (floatFor of an integer x), as
+// NumPy's loops (float, int) -> float.
+func ldexp(ev *evaluator, c *lang.Call, args []value, _ map[string]lang.Node) (value, error) {
+	if err := noneArgs(ev, c, args); err != nil {
+		return value{}, err
+	}
+	x, n := args[0], args[1]
+	if n.py != nil && n.py.kind == pyFloat || n.py == nil && n.dt.IsFloat() {
+		return value{}, ev.failf(c, "%s: ldexp's exponent must be an integer, not a float, as in NumPy", ev.text(c))
+	}
+	d := Float64
+	if x.py == nil {
+		d = floatFor(x.dt)
+	}
+	return ev.apply(c, ops.Ldexp, d, d, x, n)
 }

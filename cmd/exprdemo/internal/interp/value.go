@@ -44,6 +44,11 @@ func (p pyNum) dtype() DType {
 	return Float64
 }
 
+// typeName is the number's Python type, for messages.
+func (p pyNum) typeName() string {
+	return [...]string{pyBool: "'bool'", pyInt: "'int'", pyFloat: "'float'"}[p.kind]
+}
+
 // String writes the number as Python does.
 func (p pyNum) String() string {
 	switch p.kind {

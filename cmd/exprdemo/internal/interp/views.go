@@ -156,6 +156,9 @@ func reshapeCall(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.N
 // (negative ones count from the end), slices keep it with start:stop:step,
 // ... stands for the dimensions not named, None inserts a dimension of 1.
 func (ev *evaluator) index(n *lang.Index) (value, error) {
+	if v, ok, err := ev.pairIndex(n); ok {
+		return v, err
+	}
 	x, err := ev.eval(n.X)
 	if err != nil {
 		return value{}, err

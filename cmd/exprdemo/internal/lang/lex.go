@@ -38,7 +38,7 @@ func (t token) describe() string {
 }
 
 // operators lists the multi-character operators before their prefixes.
-var operators = []string{"...", "**", "//", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "@", "<", ">", "(", ")", "[", "]", ",", ":", ".", "="}
+var operators = []string{"...", "**", "//", "==", "!=", "<<", ">>", "<=", ">=", "+", "-", "*", "/", "%", "@", "<", ">", "&", "|", "^", "~", "(", ")", "[", "]", ",", ":", ".", "="}
 
 // lex splits src into tokens.
 func lex(src string) ([]token, error) {

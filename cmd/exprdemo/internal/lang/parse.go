@@ -32,7 +32,7 @@ func Caret(src string, pos int) string {
 
 // maxDepth bounds nesting, so that no input can exhaust the stack. A
 // level is what a reader counts: a pair of parentheses (grouping or a
-// tuple), a call's argument list, a subscript's brackets, a unary - or +,
+// tuple), a call's argument list, a subscript's brackets, a unary -, + or ~,
 // a ** (right-associative: a**b**c nests two). Each level opens once
 // (enter), however many grammar rules the parser goes through for it, so
 // that the limit the message states is the one applied. Chains that do not
@@ -110,7 +110,7 @@ func (p *parser) enter(at token) error {
 }
 
 // depthMessage states the nesting limit in the reader's units.
-var depthMessage = fmt.Sprintf("the expression nests deeper than %d levels (a level is a pair of parentheses or brackets, a call's argument list, a unary - or +, or a **)", maxDepth)
+var depthMessage = fmt.Sprintf("the expression nests deeper than %d levels (a level is a pair of parentheses or brackets, a call's argument list, a unary -, + or ~, or a **)", maxDepth)
 
 func (p *parser) leave() { p.depth-- }
 
@@ -137,8 +137,9 @@ func (p *parser) expr() (Node, error) {
 	return x, nil
 }
 
-// levels are the left-associative binary operators, loosest first.
-var levels = [][]string{{"+", "-"}, {"*", "/", "//", "%", "@"}}
+// levels are the left-associative binary operators, loosest first, as
+// Python ranks them: | below ^ below & below the shifts below + and -.
+var levels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}}
 
 func (p *parser) binaryLevel(level int) (Node, error) {
 	if level == len(levels) {
@@ -168,9 +169,9 @@ func newBinary(op token, x, y Node) *Binary {
 	return &Binary{span: span{pos, end}, Op: op.text, OpPos: op.pos, X: x, Y: y}
 }
 
-// unary is -x or +x, which bind looser than ** (-2**2 is -4).
+// unary is -x, +x or ~x, which bind looser than ** (-2**2 is -4).
 func (p *parser) unary() (Node, error) {
-	if t := p.peek(); p.isOp("-") || p.isOp("+") {
+	if t := p.peek(); p.isOp("-") || p.isOp("+") || p.isOp("~") {
 		p.next()
 		if err := p.enter(t); err != nil {
 			return nil, err
