@@ -108,9 +108,7 @@ func varNoDOF[T tensor.Float](x, m, d Exp[T], dof int, all bool, outer []ReduceO
 // as PyTorch's std_backward masks it (grad/(2·std) filled with 0 where std
 // is 0), rather than 0 · Inf = NaN.
 func Std[T tensor.Float](x Exp[T], opts ...ReduceOption) Exp[T] {
-	v := Var(x, opts...)
-	zero := Eq(v, Scalar[T](0))
-	return Where[T](zero, Scalar[T](0), Sqrt[T](Where[T](zero, Scalar[T](1), v)))
+	return sqrtZeroSafe(Var(x, opts...))
 }
 
 // reducedCount returns the number of elements of x a reduction over axes

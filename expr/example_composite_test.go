@@ -108,3 +108,45 @@ func ExampleStack() {
 	//  [2. 5.]
 	//  [3. 6.]]
 }
+
+// The nan reductions ignore NaN, as NumPy's; a line of only NaN has no
+// maximum (NaN) and no index of it (-1).
+func ExampleNanMax() {
+	nan := math.NaN()
+	a, _ := tensor.FromSlice([]float64{1, nan, 3, nan, nan, nan}, []int{2, 3})
+	m, _ := kernels.Eval(expr.NanMax[float64](a, expr.Axis(1)))
+	i, _ := kernels.Eval(expr.NanArgMax[float64](a, expr.Axis(1)))
+	s, _ := kernels.Eval(expr.NanSum[float64](a, expr.Axis(1)))
+	fmt.Println(m, i, s)
+	// Output: [ 3. nan] [ 2 -1] [4. 0.]
+}
+
+// VectorNorm and MatrixNorm are NumPy's linalg.norm for vectors and
+// matrices.
+func ExampleVectorNorm() {
+	a, _ := tensor.FromSlice([]float64{3, -4, 1, 2}, []int{2, 2})
+	rows, _ := kernels.Eval(expr.VectorNorm[float64](a, 2, expr.Axis(1)))
+	one, _ := kernels.Eval(expr.MatrixNorm[float64](a, 1))
+	fro, _ := kernels.Eval(expr.FrobeniusNorm[float64](a))
+	fmt.Println(rows, one, fro)
+	// Output: [5.         2.23606798] 6.0 5.477225575051661
+}
+
+// All and Any reduce truth values; CountNonzero counts.
+func ExampleAll() {
+	a, _ := tensor.FromSlice([]int32{1, 0, 2, 3}, []int{2, 2})
+	all, _ := kernels.Eval(expr.All[int32](a, expr.Axis(1)))
+	any, _ := kernels.Eval(expr.Any[int32](a, expr.Axis(0)))
+	n, _ := kernels.Eval(expr.CountNonzero[int32](a))
+	fmt.Println(all, any, n)
+	// Output: [0 1] [1 1] 3
+}
+
+// Average weighs each element; nil weights give the mean.
+func ExampleAverage() {
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4}, []int{2, 2})
+	w, _ := tensor.FromSlice([]float64{1, 3}, []int{1, 2})
+	avg, _ := kernels.Eval(expr.Average[float64](a, w, expr.Axis(1)))
+	fmt.Println(avg)
+	// Output: [1.75 3.75]
+}

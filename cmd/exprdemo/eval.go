@@ -48,9 +48,13 @@ is reported as both an unknown flag and the negated input.
 The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   + - * / // % ** @ == != < <= > >= & | ^ << >> and unary - + ~, with Python's precedence;
 {{FUNCTIONS}};
-  sum mean prod max min argmax argmin, with axis= (an int or a tuple) and keepdims=;
+  sum mean prod max min argmax argmin all any ptp count_nonzero nansum nanprod nanmean
+  nanmax nanmin nanargmax nanargmin, with axis= (an int or a tuple) and keepdims=;
+  nanvar nanstd (also ddof=), average (also weights=), np.linalg.norm (ord=, axis=, keepdims=);
+  modf(x)[0] frexp(x)[1] divmod(x, y)[0]: one result of NumPy's two;
   var std (also ddof=), logsumexp (axis=, keepdims=), softmax log_softmax (axis= required),
-  cumsum cumprod (axis=; none scans x flattened), concatenate((a, b), axis=0), stack((a, b), axis=0);
+  cumsum cumprod nancumsum nancumprod (axis=; none scans x flattened),
+  concatenate((a, b), axis=0), stack((a, b), axis=0);
   casts float32(x) float64(x) int8(x) … uint64(x) bool(x);
   views x.T, x[1:3, ::2, 0, -1, ..., None], x.transpose(1, 0, 2), x.reshape(2, -1);
   boolean masks x[x > 0] (a bool array of x's shape; the selected elements, 1-D);

@@ -42,6 +42,11 @@ func init() {
 
 // call evaluates a function or method call.
 func (ev *evaluator) call(c *lang.Call) (value, error) {
+	if name, ok := c.Recv.(*lang.Name); ok && name.NumPy && name.Name == "linalg" {
+		plain := *c // np.linalg.norm(x): the function linalg.norm
+		plain.Recv, plain.Func = nil, "linalg."+c.Func
+		c = &plain
+	}
 	f, ok := functions[c.Func]
 	if !ok || c.Recv != nil && !f.method {
 		return value{}, ev.unknownFunction(c)

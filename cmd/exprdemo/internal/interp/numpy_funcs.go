@@ -32,6 +32,7 @@ type moreKit interface {
 	join(axis int, stack bool, xs []any) any
 	check(x any) (shape.Shape, error)
 	maskSelect(t, mask any) (any, error)
+	numpyReduce(name string, x any, opts []expr.ReduceOption) any
 }
 
 func more(d DType) moreKit { return kitFor(d).(moreKit) }
