@@ -52,6 +52,8 @@ The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   nanmax nanmin nanargmax nanargmin, with axis= (an int or a tuple) and keepdims=;
   nanvar nanstd (also ddof=), average (also weights=), np.linalg.norm (ord=, axis=, keepdims=);
   modf(x)[0] frexp(x)[1] divmod(x, y)[0]: one result of NumPy's two;
+  ufunc methods np.subtract.reduce(x, axis=0, keepdims=False), np.add.accumulate(x, axis=0),
+  np.less.outer(x, y) for every two-operand function; x.astype(np.float32) (or float, int, bool);
   var std (also ddof=), logsumexp (axis=, keepdims=), softmax log_softmax (axis= required),
   cumsum cumprod nancumsum nancumprod (axis=; none scans x flattened),
   concatenate((a, b), axis=0), stack((a, b), axis=0);

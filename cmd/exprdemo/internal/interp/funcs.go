@@ -47,6 +47,12 @@ func (ev *evaluator) call(c *lang.Call) (value, error) {
 		plain.Recv, plain.Func = nil, "linalg."+c.Func
 		c = &plain
 	}
+	if v, ok, err := ev.ufuncMethod(c); ok {
+		return v, err
+	}
+	if v, ok, err := ev.astype(c); ok {
+		return v, err
+	}
 	f, ok := functions[c.Func]
 	if !ok || c.Recv != nil && !f.method {
 		return value{}, ev.unknownFunction(c)
