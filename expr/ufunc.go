@@ -17,7 +17,6 @@ import (
 // one pass (its cost grows with that length: prefer a table reduction
 // where one fits).
 
-
 // UfuncReduce returns NumPy's op.reduce(x, axis): x folded with the binary
 // op along the axes Axis names (axis 0 when none, as NumPy's default),
 // KeepDims keeping them. Several axes are allowed where the op is a
