@@ -71,7 +71,9 @@ func numpyEmuCases[T tensor.Float](seed uint64, tol float64) []emuCase[T, T] {
 				return expr.Add(expr.All(expr.GtScalar(x, -3), expr.Axis(0)), expr.Any(expr.GtScalar(x, 3.9), expr.Axis(0)))
 			})},
 		{name: "vector_norm", operands: tensors(m), dst: []int{37}, tol: tol,
-			build: over(func(x expr.Exp[T]) expr.Exp[T] { return expr.VectorNorm(expr.NanSum(x, expr.Axis(1), expr.KeepDims()), 3, expr.Axis(1)) })},
+			build: over(func(x expr.Exp[T]) expr.Exp[T] {
+				return expr.VectorNorm(expr.NanSum(x, expr.Axis(1), expr.KeepDims()), 3, expr.Axis(1))
+			})},
 		{name: "matrix_norm", operands: tensors(m), dst: []int{}, tol: tol,
 			build: over(func(x expr.Exp[T]) expr.Exp[T] {
 				return expr.Add(expr.MatrixNorm(expr.NanCumSum(x, 1), math.Inf(1)), expr.FrobeniusNorm(expr.Abs(x)))
