@@ -84,7 +84,7 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 	case Log2:
 		return T(math.Log2(float64(a)))
 	case Log10:
-		return T(math.Log10(float64(a)))
+		return scalar.Log10(a)
 	case Log1p:
 		return T(math.Log1p(float64(a)))
 	case Cbrt:

@@ -180,6 +180,14 @@ func Log[T tensor.Number](a T) T {
 	return T(math.Log(x))
 }
 
+// Log10 returns the base-10 logarithm of a, computed in float64 as
+// math.Log10 does (the natural logarithm times 1/ln 10) but with Log, so
+// that subnormals are right: math.Log10(5e-324) on amd64 is -307.95, not
+// -323.31 (golang/go#56600).
+func Log10[T tensor.Number](a T) T {
+	return T(float64(Log(float64(a))) * (1 / math.Ln10))
+}
+
 // Maximum returns the larger of a and b; a NaN in either gives NaN (NumPy's
 // maximum). When a and b compare equal it returns b, as NumPy does on x86:
 // maximum(+0, -0) is -0 and maximum(-0, +0) is +0.

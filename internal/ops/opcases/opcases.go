@@ -725,10 +725,13 @@ var Floats = []Float{
 // whose last bits differ between math libraries (Go's, glibc's, CUDA's,
 // NumPy's own SIMD loops); they must match within a relative 1e-13 (float64)
 // or 1e-6 (float32), or exactly where the result is 0, infinite or NaN.
-// Their inputs are subnormal, which math.Log and math.Pow on amd64 get wrong
-// by orders of magnitude (golang/go#56600).
+// Their inputs are subnormal, which math.Log, math.Log10 and math.Pow on
+// amd64 get wrong by orders of magnitude (golang/go#56600).
 var Inexact = []Float{
 	{ops.Log, 5e-324, 0, 0, -744.4400719213812, -inf32, ""},
+	{ops.Log10, 5e-324, 0, 0, -323.3062153431158, -inf32, ""},
+	{ops.Log10, 1e-310, 0, 0, -310.0, -inf32, ""},
+	{ops.Log2, 1e-310, 0, 0, -1029.7977094150824, -inf32, ""},
 	{ops.Pow, 1e-310, -0.25, 0, 3.1622776601683816e+77, inf32, ""},
 	{ops.Pow, 1e-310, 0.1, 0, 9.999999999999957e-32, 0, ""},
 	// Ordinary values of issue 31's math functions (NumPy 1.24).

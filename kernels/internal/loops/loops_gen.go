@@ -908,24 +908,24 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			xx := x[i : i+4 : i+4]
 			{
 				a := xx[0]
-				dd[0] = T(math.Log10(float64(a)))
+				dd[0] = scalar.Log10(a)
 			}
 			{
 				a := xx[1]
-				dd[1] = T(math.Log10(float64(a)))
+				dd[1] = scalar.Log10(a)
 			}
 			{
 				a := xx[2]
-				dd[2] = T(math.Log10(float64(a)))
+				dd[2] = scalar.Log10(a)
 			}
 			{
 				a := xx[3]
-				dd[3] = T(math.Log10(float64(a)))
+				dd[3] = scalar.Log10(a)
 			}
 		}
 		for ; i < len(d); i++ {
 			a := x[i]
-			d[i] = T(math.Log10(float64(a)))
+			d[i] = scalar.Log10(a)
 		}
 	case ops.Log1p:
 		i := 0

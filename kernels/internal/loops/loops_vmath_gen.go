@@ -48,6 +48,39 @@ func computeVMathFloat64(op ops.Op, pat uint8, d []float64, args *[3]Value[float
 		case ops.Sigmoid:
 			vmath.Sigmoid64(d, args[0].Vec)
 			return true
+		case ops.Tan:
+			vmath.Tan64(d, args[0].Vec)
+			return true
+		case ops.Arcsin:
+			vmath.Asin64(d, args[0].Vec)
+			return true
+		case ops.Arccos:
+			vmath.Acos64(d, args[0].Vec)
+			return true
+		case ops.Arctan:
+			vmath.Atan64(d, args[0].Vec)
+			return true
+		case ops.Sinh:
+			vmath.Sinh64(d, args[0].Vec)
+			return true
+		case ops.Cosh:
+			vmath.Cosh64(d, args[0].Vec)
+			return true
+		case ops.Exp2:
+			vmath.Exp2_64(d, args[0].Vec)
+			return true
+		case ops.Expm1:
+			vmath.Expm1_64(d, args[0].Vec)
+			return true
+		case ops.Log2:
+			vmath.Log2_64(d, args[0].Vec)
+			return true
+		case ops.Log10:
+			vmath.Log10_64(d, args[0].Vec)
+			return true
+		case ops.Log1p:
+			vmath.Log1p64(d, args[0].Vec)
+			return true
 		}
 	case patVV:
 		switch op {
@@ -92,6 +125,39 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]Value[float
 			return true
 		case ops.Sigmoid:
 			vmath.Sigmoid32(d, args[0].Vec)
+			return true
+		case ops.Tan:
+			vmath.Tan32(d, args[0].Vec)
+			return true
+		case ops.Arcsin:
+			vmath.Asin32(d, args[0].Vec)
+			return true
+		case ops.Arccos:
+			vmath.Acos32(d, args[0].Vec)
+			return true
+		case ops.Arctan:
+			vmath.Atan32(d, args[0].Vec)
+			return true
+		case ops.Sinh:
+			vmath.Sinh32(d, args[0].Vec)
+			return true
+		case ops.Cosh:
+			vmath.Cosh32(d, args[0].Vec)
+			return true
+		case ops.Exp2:
+			vmath.Exp2_32(d, args[0].Vec)
+			return true
+		case ops.Expm1:
+			vmath.Expm1_32(d, args[0].Vec)
+			return true
+		case ops.Log2:
+			vmath.Log2_32(d, args[0].Vec)
+			return true
+		case ops.Log10:
+			vmath.Log10_32(d, args[0].Vec)
+			return true
+		case ops.Log1p:
+			vmath.Log1p32(d, args[0].Vec)
 			return true
 		}
 	case patVV:

@@ -3,6 +3,7 @@ package vmath
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/laze-go/laze/internal/isa"
@@ -37,6 +38,12 @@ func BenchmarkVMath(b *testing.B) {
 	for i := range y {
 		y32[i] = float32(y[i])
 	}
+	unit := make([]float64, n) // in [-1, 1], for asin and acos
+	unit32 := make([]float32, n)
+	for i := range unit {
+		unit[i] = math.Sin(x[i])
+		unit32[i] = float32(unit[i])
+	}
 	run := func(name string, f func()) {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
@@ -59,13 +66,20 @@ func BenchmarkVMath(b *testing.B) {
 	}
 	for _, fn := range unaryFuncs {
 		in, in32 := x, x32
-		if fn.name == "log" {
+		switch {
+		case strings.HasPrefix(fn.name, "log"):
 			in, in32 = pos, pos32
+		case fn.name == "asin" || fn.name == "acos":
+			in, in32 = unit, unit32
 		}
-		levelRuns(fn.name+"64", func() { fn.f64(d, in) })
-		run(fn.name+"64/hand", func() { scalarLoop64(d, in, fn.name) })
-		levelRuns(fn.name+"32", func() { fn.f32(d32, in32) })
-		run(fn.name+"32/hand", func() { scalarLoop32(d32, in32, fn.name) })
+		stem := fn.name // log10_64, as the functions are named
+		if c := stem[len(stem)-1]; c >= '0' && c <= '9' {
+			stem += "_"
+		}
+		levelRuns(stem+"64", func() { fn.f64(d, in) })
+		run(stem+"64/hand", func() { scalarLoop64(d, in, fn.name) })
+		levelRuns(stem+"32", func() { fn.f32(d32, in32) })
+		run(stem+"32/hand", func() { scalarLoop32(d32, in32, fn.name) })
 	}
 	levelRuns("pow64", func() { Pow64(d, pos, y) })
 	run("pow64/hand", func() {
@@ -122,6 +136,50 @@ func scalarLoop64(d, x []float64, name string) {
 		for i, v := range x {
 			d[i] = math.Cos(v)
 		}
+	case "log10":
+		for i, v := range x {
+			d[i] = math.Log10(v)
+		}
+	case "log2":
+		for i, v := range x {
+			d[i] = math.Log2(v)
+		}
+	case "cosh":
+		for i, v := range x {
+			d[i] = math.Cosh(v)
+		}
+	case "sinh":
+		for i, v := range x {
+			d[i] = math.Sinh(v)
+		}
+	case "exp2":
+		for i, v := range x {
+			d[i] = math.Exp2(v)
+		}
+	case "expm1":
+		for i, v := range x {
+			d[i] = math.Expm1(v)
+		}
+	case "log1p":
+		for i, v := range x {
+			d[i] = math.Log1p(v)
+		}
+	case "tan":
+		for i, v := range x {
+			d[i] = math.Tan(v)
+		}
+	case "atan":
+		for i, v := range x {
+			d[i] = math.Atan(v)
+		}
+	case "asin":
+		for i, v := range x {
+			d[i] = math.Asin(v)
+		}
+	case "acos":
+		for i, v := range x {
+			d[i] = math.Acos(v)
+		}
 	}
 }
 
@@ -152,6 +210,50 @@ func scalarLoop32(d, x []float32, name string) {
 	case "cos":
 		for i, v := range x {
 			d[i] = float32(math.Cos(float64(v)))
+		}
+	case "log10":
+		for i, v := range x {
+			d[i] = float32(math.Log10(float64(v)))
+		}
+	case "log2":
+		for i, v := range x {
+			d[i] = float32(math.Log2(float64(v)))
+		}
+	case "cosh":
+		for i, v := range x {
+			d[i] = float32(math.Cosh(float64(v)))
+		}
+	case "sinh":
+		for i, v := range x {
+			d[i] = float32(math.Sinh(float64(v)))
+		}
+	case "exp2":
+		for i, v := range x {
+			d[i] = float32(math.Exp2(float64(v)))
+		}
+	case "expm1":
+		for i, v := range x {
+			d[i] = float32(math.Expm1(float64(v)))
+		}
+	case "log1p":
+		for i, v := range x {
+			d[i] = float32(math.Log1p(float64(v)))
+		}
+	case "tan":
+		for i, v := range x {
+			d[i] = float32(math.Tan(float64(v)))
+		}
+	case "atan":
+		for i, v := range x {
+			d[i] = float32(math.Atan(float64(v)))
+		}
+	case "asin":
+		for i, v := range x {
+			d[i] = float32(math.Asin(float64(v)))
+		}
+	case "acos":
+		for i, v := range x {
+			d[i] = float32(math.Acos(float64(v)))
 		}
 	}
 }

@@ -70,6 +70,74 @@ const (
 	cosC4         = -1.38888888888730564116e-3
 	cosC5         = 4.16666666666665929218e-2
 
+	// math.Log10 and math.Log2 (log10.go): the factors 1/ln10 and 1/ln2.
+	invLn10 = 1 / math.Ln10
+	invLn2  = 1 / math.Ln2
+
+	// math.Sinh (sinh.go): Hart & Cheney's rational function #2029.
+	sinhP0 = -0.6307673640497716991184787251e+6
+	sinhP1 = -0.8991272022039509355398013511e+5
+	sinhP2 = -0.2894211355989563807284660366e+4
+	sinhP3 = -0.2630563213397497062819489000e+2
+	sinhQ0 = -0.6307673640497716991212077277e+6
+	sinhQ1 = 0.1521517378790019070696485176e+5
+	sinhQ2 = -0.173678953558233699533450911e+3
+
+	// math.Exp2 (exp.go's exp2 and expmulti): the polynomial of
+	// r·(e^r+1)/(e^r-1), as in fdlibm's e_exp.c.
+	exp2P1 = 1.66666666666666657415e-01
+	exp2P2 = -2.77777777770155933842e-03
+	exp2P3 = 6.61375632143793436117e-05
+	exp2P4 = -1.65339022054652515390e-06
+	exp2P5 = 4.13813679705723846039e-08
+
+	// math.Expm1 (expm1.go, fdlibm's s_expm1.c).
+	expm1Othreshold = 7.09782712893383973096e+02
+	expm1Ln2X56     = 3.88162421113569373274e+01
+	expm1Ln2HalfX3  = 1.03972077083991796413e+00
+	expm1Ln2Half    = 3.46573590279972654709e-01
+	expm1InvLn2     = 1.44269504088896338700e+00
+	expm1Tiny       = 0x1p-54
+	expm1Q1         = -3.33333333333331316428e-02
+	expm1Q2         = 1.58730158725481460165e-03
+	expm1Q3         = -7.93650757867487942473e-05
+	expm1Q4         = 4.00821782732936239552e-06
+	expm1Q5         = -2.01099218183624371326e-07
+
+	// math.Log1p (log1p.go, fdlibm's s_log1p.c), with log's Lg1..Lg7 as
+	// Lp1..Lp7 and its split of ln 2.
+	log1pSqrt2M1     = 4.142135623730950488017e-01
+	log1pSqrt2HalfM1 = -2.928932188134524755992e-01
+	log1pSmall       = 0x1p-29
+	log1pTiny        = 0x1p-54
+	log1pTwo53       = 0x1p53
+	log1pSqrt2Bits   = 0x3ff6a09e667f3bcd // √2: the mantissa bound of the reduction
+
+	// math.Tan (Cephes tan.c): the rational function on [-π/4, π/4].
+	tanP0    = -1.30936939181383777646e4
+	tanP1    = 1.15351664838587416140e6
+	tanP2    = -1.79565251976484877988e7
+	tanQ1    = 1.36812963470692954678e4
+	tanQ2    = -1.32089234440210967447e6
+	tanQ3    = 2.50083801823357915839e7
+	tanQ4    = -5.38695755929454629881e7
+	tanSmall = 1e-14 // tan z is z where z² ≤ tanSmall
+
+	// math.Atan, math.Asin, math.Acos (Cephes atan.c, asin.c): xatan's
+	// rational function on [0, 0.66] and the low part of π/2.
+	atanP0       = -8.750608600031904122785e-01
+	atanP1       = -1.615753718733365076637e+01
+	atanP2       = -7.500855792314704667340e+01
+	atanP3       = -1.228866684490136173410e+02
+	atanP4       = -6.485021904942025371773e+01
+	atanQ0       = +2.485846490142306297962e+01
+	atanQ1       = +1.650270098316988542046e+02
+	atanQ2       = +4.328810604912902668951e+02
+	atanQ3       = +4.853903996359136964868e+02
+	atanQ4       = +1.945506571482613964425e+02
+	atanMorebits = 6.123233995736765886130e-17 // π/2 = float64(π/2) + atanMorebits
+	atanTan3pio8 = 2.41421356237309504880      // tan(3π/8)
+
 	// powMaxY bounds |y| on the vector path of pow (the squaring loop runs
 	// once per bit of the integer part).
 	powMaxY = 1 << 31

@@ -2,6 +2,7 @@ package vmath
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -29,12 +30,29 @@ func TestNEONLoopsCompute(t *testing.T) {
 		{"sigmoid", sigmoid64NEONLoop, sigmoidRef64},
 		{"sin", sin64NEONLoop, sinRef64},
 		{"cos", cos64NEONLoop, cosRef64},
+		{"log10", log10_64NEONLoop, log10Ref64},
+		{"log2", log2_64NEONLoop, log2Ref64},
+		{"cosh", cosh64NEONLoop, coshRef64},
+		{"sinh", sinh64NEONLoop, sinhRef64},
+		{"exp2", exp2_64NEONLoop, exp2Ref64},
+		{"expm1", expm1_64NEONLoop, expm1Ref64},
+		{"log1p", log1p64NEONLoop, log1pRef64},
+		{"tan", tan64NEONLoop, tanRef64},
+		{"atan", atan64NEONLoop, atanRef64},
+		{"asin", asin64NEONLoop, asinRef64},
+		{"acos", acos64NEONLoop, acosRef64},
 	} {
 		x := x64
-		if c.name == "log" {
+		switch {
+		case strings.HasPrefix(c.name, "log"):
 			x = make([]float64, n)
 			for i := range x {
 				x[i] = float64(i+1) / 9
+			}
+		case c.name == "asin" || c.name == "acos":
+			x = make([]float64, n)
+			for i := range x {
+				x[i] = float64(i)/32 - 0.99
 			}
 		}
 		d := make([]float64, n)
@@ -59,12 +77,29 @@ func TestNEONLoopsCompute(t *testing.T) {
 		{"sigmoid", sigmoid32NEONLoop, sigmoidRef32},
 		{"sin", sin32NEONLoop, sinRef32},
 		{"cos", cos32NEONLoop, cosRef32},
+		{"log10", log10_32NEONLoop, log10Ref32},
+		{"log2", log2_32NEONLoop, log2Ref32},
+		{"cosh", cosh32NEONLoop, coshRef32},
+		{"sinh", sinh32NEONLoop, sinhRef32},
+		{"exp2", exp2_32NEONLoop, exp2Ref32},
+		{"expm1", expm1_32NEONLoop, expm1Ref32},
+		{"log1p", log1p32NEONLoop, log1pRef32},
+		{"tan", tan32NEONLoop, tanRef32},
+		{"atan", atan32NEONLoop, atanRef32},
+		{"asin", asin32NEONLoop, asinRef32},
+		{"acos", acos32NEONLoop, acosRef32},
 	} {
 		x := x32
-		if c.name == "log" {
+		switch {
+		case strings.HasPrefix(c.name, "log"):
 			x = make([]float32, n)
 			for i := range x {
 				x[i] = float32(i+1) / 9
+			}
+		case c.name == "asin" || c.name == "acos":
+			x = make([]float32, n)
+			for i := range x {
+				x[i] = float32(i)/32 - 0.99
 			}
 		}
 		d := make([]float32, n)

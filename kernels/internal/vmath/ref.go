@@ -18,6 +18,17 @@ func sigmoidRef64(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 func sinRef64(x float64) float64     { return math.Sin(x) }
 func cosRef64(x float64) float64     { return math.Cos(x) }
 func powRef64(x, y float64) float64  { return scalar.Pow(x, y) }
+func log10Ref64(x float64) float64   { return scalar.Log10(x) }
+func log2Ref64(x float64) float64    { return math.Log2(x) }
+func coshRef64(x float64) float64    { return math.Cosh(x) }
+func sinhRef64(x float64) float64    { return math.Sinh(x) }
+func exp2Ref64(x float64) float64    { return math.Exp2(x) }
+func expm1Ref64(x float64) float64   { return math.Expm1(x) }
+func log1pRef64(x float64) float64   { return math.Log1p(x) }
+func tanRef64(x float64) float64     { return math.Tan(x) }
+func atanRef64(x float64) float64    { return math.Atan(x) }
+func asinRef64(x float64) float64    { return math.Asin(x) }
+func acosRef64(x float64) float64    { return math.Acos(x) }
 
 func expRef32(x float32) float32     { return float32(math.Exp(float64(x))) }
 func logRef32(x float32) float32     { return scalar.Log(x) }
@@ -26,6 +37,17 @@ func sigmoidRef32(x float32) float32 { return float32(1 / (1 + math.Exp(-float64
 func sinRef32(x float32) float32     { return float32(math.Sin(float64(x))) }
 func cosRef32(x float32) float32     { return float32(math.Cos(float64(x))) }
 func powRef32(x, y float32) float32  { return scalar.Pow(x, y) }
+func log10Ref32(x float32) float32   { return scalar.Log10(x) }
+func log2Ref32(x float32) float32    { return float32(math.Log2(float64(x))) }
+func coshRef32(x float32) float32    { return float32(math.Cosh(float64(x))) }
+func sinhRef32(x float32) float32    { return float32(math.Sinh(float64(x))) }
+func exp2Ref32(x float32) float32    { return float32(math.Exp2(float64(x))) }
+func expm1Ref32(x float32) float32   { return float32(math.Expm1(float64(x))) }
+func log1pRef32(x float32) float32   { return float32(math.Log1p(float64(x))) }
+func tanRef32(x float32) float32     { return float32(math.Tan(float64(x))) }
+func atanRef32(x float32) float32    { return float32(math.Atan(float64(x))) }
+func asinRef32(x float32) float32    { return float32(math.Asin(float64(x))) }
+func acosRef32(x float32) float32    { return float32(math.Acos(float64(x))) }
 
 // fix64 recomputes with f the lanes of d whose bit is set in bad, from the
 // inputs saved in xs (d may alias the input); lanes past len(xs) are padding.

@@ -17,12 +17,13 @@ type Float interface{ ~float32 | ~float64 }
 // many lanes.
 func Width() int { return widthOf(isa.Selected()) }
 
-// Approx32 reports whether the float32 exp, log, tanh, sigmoid, sin and cos
-// of the level isa.Selected() names are vmath's float32 polynomials, within
-// 4 ulp of the references (the AVX2 assembly, and NEON), rather than the
-// references' bits (the scalar loops, and the archsimd AVX-512 kernels,
-// which compute through float64). float32 pow gives the references' bits at
-// every level.
+// Approx32 reports whether the float32 functions but pow (exp, log, tanh,
+// sigmoid, sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan,
+// atan, asin, acos) of the level isa.Selected() names are vmath's float32
+// polynomials, within 4 ulp of the references (the AVX2 assembly, and
+// NEON), rather than the references' bits (the scalar loops, and the
+// archsimd AVX-512 kernels, which compute through float64). float32 pow
+// gives the references' bits at every level.
 func Approx32() bool { return approx32Of(isa.Selected()) }
 
 // Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as
@@ -63,6 +64,72 @@ func Cos64(d, x []float64) { cos64Impl(d, x) }
 
 // Cos32 sets d[i] = float32(math.Cos(float64(x[i]))), as Exp64.
 func Cos32(d, x []float32) { cos32Impl(d, x) }
+
+// Log10_64 sets d[i] = math.Log10(x[i]), as Exp64.
+func Log10_64(d, x []float64) { log10_64Impl(d, x) }
+
+// Log10_32 sets d[i] = float32(math.Log10(float64(x[i]))), as Exp64.
+func Log10_32(d, x []float32) { log10_32Impl(d, x) }
+
+// Log2_64 sets d[i] = math.Log2(x[i]) (exact at powers of two), as Exp64.
+func Log2_64(d, x []float64) { log2_64Impl(d, x) }
+
+// Log2_32 sets d[i] = float32(math.Log2(float64(x[i]))), as Exp64.
+func Log2_32(d, x []float32) { log2_32Impl(d, x) }
+
+// Cosh64 sets d[i] = math.Cosh(x[i]), as Exp64.
+func Cosh64(d, x []float64) { cosh64Impl(d, x) }
+
+// Cosh32 sets d[i] = float32(math.Cosh(float64(x[i]))), as Exp64.
+func Cosh32(d, x []float32) { cosh32Impl(d, x) }
+
+// Sinh64 sets d[i] = math.Sinh(x[i]), as Exp64.
+func Sinh64(d, x []float64) { sinh64Impl(d, x) }
+
+// Sinh32 sets d[i] = float32(math.Sinh(float64(x[i]))), as Exp64.
+func Sinh32(d, x []float32) { sinh32Impl(d, x) }
+
+// Exp2_64 sets d[i] = math.Exp2(x[i]), as Exp64.
+func Exp2_64(d, x []float64) { exp2_64Impl(d, x) }
+
+// Exp2_32 sets d[i] = float32(math.Exp2(float64(x[i]))), as Exp64.
+func Exp2_32(d, x []float32) { exp2_32Impl(d, x) }
+
+// Expm1_64 sets d[i] = math.Expm1(x[i]), as Exp64.
+func Expm1_64(d, x []float64) { expm1_64Impl(d, x) }
+
+// Expm1_32 sets d[i] = float32(math.Expm1(float64(x[i]))), as Exp64.
+func Expm1_32(d, x []float32) { expm1_32Impl(d, x) }
+
+// Log1p64 sets d[i] = math.Log1p(x[i]), as Exp64.
+func Log1p64(d, x []float64) { log1p64Impl(d, x) }
+
+// Log1p32 sets d[i] = float32(math.Log1p(float64(x[i]))), as Exp64.
+func Log1p32(d, x []float32) { log1p32Impl(d, x) }
+
+// Tan64 sets d[i] = math.Tan(x[i]), as Exp64.
+func Tan64(d, x []float64) { tan64Impl(d, x) }
+
+// Tan32 sets d[i] = float32(math.Tan(float64(x[i]))), as Exp64.
+func Tan32(d, x []float32) { tan32Impl(d, x) }
+
+// Atan64 sets d[i] = math.Atan(x[i]), as Exp64.
+func Atan64(d, x []float64) { atan64Impl(d, x) }
+
+// Atan32 sets d[i] = float32(math.Atan(float64(x[i]))), as Exp64.
+func Atan32(d, x []float32) { atan32Impl(d, x) }
+
+// Asin64 sets d[i] = math.Asin(x[i]), as Exp64.
+func Asin64(d, x []float64) { asin64Impl(d, x) }
+
+// Asin32 sets d[i] = float32(math.Asin(float64(x[i]))), as Exp64.
+func Asin32(d, x []float32) { asin32Impl(d, x) }
+
+// Acos64 sets d[i] = math.Acos(x[i]), as Exp64.
+func Acos64(d, x []float64) { acos64Impl(d, x) }
+
+// Acos32 sets d[i] = float32(math.Acos(float64(x[i]))), as Exp64.
+func Acos32(d, x []float32) { acos32Impl(d, x) }
 
 // Pow64 sets d[i] = scalar.Pow(x[i], y[i]) (math.Pow, with subnormal bases
 // scaled for non-integer exponents) for i < len(d). x and y must be at least

@@ -16,8 +16,8 @@ import (
 
 // maxULP is the accuracy rule: at most 4 units in the last place from the
 // scalar reference, and exactly the reference's NaN, infinities and zeros.
-// maxULP32 is the same rule for the float32 polynomials (exp, log, tanh,
-// sigmoid at the AVX2 level), against float32(f(float64(x))).
+// maxULP32 is the same rule for the float32 polynomials (every function
+// but pow at the AVX2 and NEON levels), against float32(f(float64(x))).
 //
 // The kernels do better than the rule where doc.go says so: the float64
 // kernels and the float32 ones computed through float64 (sin, cos, pow, and
@@ -44,6 +44,17 @@ var unaryFuncs = []unaryFunc{
 	{"sigmoid", Sigmoid64, sigmoidRef64, Sigmoid32, sigmoidRef32, true},
 	{"sin", Sin64, sinRef64, Sin32, sinRef32, true},
 	{"cos", Cos64, cosRef64, Cos32, cosRef32, true},
+	{"log10", Log10_64, log10Ref64, Log10_32, log10Ref32, true},
+	{"log2", Log2_64, log2Ref64, Log2_32, log2Ref32, true},
+	{"cosh", Cosh64, coshRef64, Cosh32, coshRef32, true},
+	{"sinh", Sinh64, sinhRef64, Sinh32, sinhRef32, true},
+	{"exp2", Exp2_64, exp2Ref64, Exp2_32, exp2Ref32, true},
+	{"expm1", Expm1_64, expm1Ref64, Expm1_32, expm1Ref32, true},
+	{"log1p", Log1p64, log1pRef64, Log1p32, log1pRef32, true},
+	{"tan", Tan64, tanRef64, Tan32, tanRef32, true},
+	{"atan", Atan64, atanRef64, Atan32, atanRef32, true},
+	{"asin", Asin64, asinRef64, Asin32, asinRef32, true},
+	{"acos", Acos64, acosRef64, Acos32, acosRef32, true},
 }
 
 // tolerance32 is the largest distance in ulp the float32 form of fn may
@@ -126,6 +137,14 @@ var specials64 = []float64{
 	-746, 7.07106781186547524401e-01, math.Sqrt2, math.Pi, -math.Pi, math.Pi / 2, 1 << 29, 1<<29 - 1,
 	-(1 << 29), 1 << 30, 1e22, 0.625, -0.625, 0.6249999999999999, 44.014845965556525, 44.01484596555653,
 	20, -20, 1e-300, 5e-324, 1e-8, 88.72, -88.72, 89, -104, -103.9, 710.5, 36.7, -36.7,
+	21, -21, 21.000000000000004, 0.5000000000000001, -0.5000000000000001, 709.4, 709.44, -709.44,
+	1023.5, 1023.9999999999999, -1021.5, -1022.5, -1073.5, 0.49999999999999994, -0.49999999999999994, 2.5, -2.5,
+	127.4, 127.5, -125.5, -126, -126.5, 88.38, 89.41, -89.41, 10, 1000, 0.1,
+	0.41421356237309503, 0.4142135623730951, -0.2928932188134524, -0.29289321881345254, 0x1p53, 0x1p53 + 2,
+	0x1p-29, 0x1p-29 - 0x1p-82, 0x1p-54, -0x1p-54, 3e-17, -0.9999999999999999, 1.0397207708399179, 0.34657359027997264,
+	38.816242111356935, -38.816242111356935, -38.8, 0.3465735902799727, -0.3465735902799727,
+	0.66, 0.6600000000000001, 2.414213562373095, 2.4142135623730954, 0.7, 0.7000000000000001, -0.7, 0.9999999999999999,
+	0.41421356, 0.41421357, 2.4142134, 2.4142137,
 }
 
 // inputs64 returns points in every binade of both signs, the specials and
@@ -428,6 +447,34 @@ func TestSpecials(t *testing.T) {
 		{"sin", nan, nan}, {"sin", inf, nan}, {"sin", -inf, nan}, {"sin", 0, 0}, {"sin", nz, nz},
 		{"sin", 5e-324, 5e-324}, {"sin", -5e-324, -5e-324},
 		{"cos", nan, nan}, {"cos", inf, nan}, {"cos", -inf, nan}, {"cos", 0, 1}, {"cos", nz, 1},
+		{"log10", nan, nan}, {"log10", inf, inf}, {"log10", -inf, nan}, {"log10", 0, -inf}, {"log10", nz, -inf},
+		{"log10", -1, nan}, {"log10", -5e-324, nan}, {"log10", 1, 0}, {"log10", 10, 1}, {"log10", 100, 2}, {"log10", 1e22, 22},
+		{"log2", nan, nan}, {"log2", inf, inf}, {"log2", -inf, nan}, {"log2", 0, -inf}, {"log2", nz, -inf},
+		{"log2", -1, nan}, {"log2", 1, 0}, {"log2", 8, 3}, {"log2", 0.125, -3}, {"log2", 0.5, -1},
+		{"log2", 5e-324, -1074}, {"log2", 0x1p-1022, -1022}, {"log2", math.MaxFloat64, 1024},
+		{"cosh", nan, nan}, {"cosh", inf, inf}, {"cosh", -inf, inf}, {"cosh", 0, 1}, {"cosh", nz, 1},
+		{"cosh", 5e-324, 1}, {"cosh", 710, inf}, {"cosh", -710, inf}, {"cosh", 1e300, inf},
+		{"sinh", nan, nan}, {"sinh", inf, inf}, {"sinh", -inf, -inf}, {"sinh", 0, 0}, {"sinh", nz, nz},
+		{"sinh", 5e-324, 5e-324}, {"sinh", -5e-324, -5e-324}, {"sinh", 1e-310, 1e-310}, {"sinh", 710, inf},
+		{"sinh", -710, -inf}, {"sinh", 1e300, inf}, {"sinh", -1e300, -inf},
+		{"exp2", nan, nan}, {"exp2", inf, inf}, {"exp2", -inf, 0}, {"exp2", 0, 1}, {"exp2", nz, 1},
+		{"exp2", 1, 2}, {"exp2", -1, 0.5}, {"exp2", 10, 1024}, {"exp2", 1023, 0x1p1023}, {"exp2", 1024, inf},
+		{"expm1", nan, nan}, {"expm1", inf, inf}, {"expm1", -inf, -1}, {"expm1", 0, 0}, {"expm1", nz, nz},
+		{"expm1", 5e-324, 5e-324}, {"expm1", -5e-324, -5e-324}, {"expm1", 1e-300, 1e-300}, {"expm1", -40, -1},
+		{"expm1", -1e300, -1}, {"expm1", 710, inf}, {"expm1", 1e300, inf},
+		{"log1p", nan, nan}, {"log1p", inf, inf}, {"log1p", -inf, nan}, {"log1p", 0, 0}, {"log1p", nz, nz},
+		{"log1p", -1, -inf}, {"log1p", -1.5, nan}, {"log1p", -1e300, nan}, {"log1p", 5e-324, 5e-324},
+		{"log1p", -5e-324, -5e-324}, {"log1p", 1e-300, 1e-300}, {"log1p", 1, math.Ln2},
+		{"tan", nan, nan}, {"tan", inf, nan}, {"tan", -inf, nan}, {"tan", 0, 0}, {"tan", nz, nz},
+		{"tan", 5e-324, 5e-324}, {"tan", -5e-324, -5e-324}, {"tan", 1e-300, 1e-300},
+		{"atan", nan, nan}, {"atan", inf, math.Pi / 2}, {"atan", -inf, -math.Pi / 2}, {"atan", 0, 0}, {"atan", nz, nz},
+		{"atan", 5e-324, 5e-324}, {"atan", -5e-324, -5e-324}, {"atan", 1e300, math.Pi / 2}, {"atan", 1, math.Pi / 4},
+		{"asin", nan, nan}, {"asin", inf, nan}, {"asin", -inf, nan}, {"asin", 0, 0}, {"asin", nz, nz},
+		{"asin", 5e-324, 5e-324}, {"asin", -5e-324, -5e-324}, {"asin", 1, math.Pi / 2}, {"asin", -1, -math.Pi / 2},
+		{"asin", 1.0000000000000002, nan}, {"asin", -2, nan},
+		{"acos", nan, nan}, {"acos", inf, nan}, {"acos", -inf, nan}, {"acos", 0, math.Pi / 2}, {"acos", nz, math.Pi / 2},
+		{"acos", 1, 0}, {"acos", -1, math.Pi}, {"acos", 1.0000000000000002, nan}, {"acos", -2, nan},
+		{"exp2", -1022, 0x1p-1022}, {"exp2", -1074, 5e-324}, {"exp2", -1075, 0}, {"exp2", 1e300, inf}, {"exp2", -1e300, 0},
 	}
 	byName := map[string]unaryFunc{}
 	for _, f := range unaryFuncs {
@@ -587,18 +634,20 @@ func TestWidth(t *testing.T) {
 }
 
 // FuzzVMath checks one function on one operand pair (raw bits) against the
-// reference, at every width. sel picks the function: 0-5 unary float64,
-// 6-11 unary float32, 12-14 pow float64 (slice, scalar exponent, scalar
-// base), 15 pow float32.
+// reference, at every width. sel picks the function: with n =
+// len(unaryFuncs), 0 to n-1 unary float64, n to 2n-1 unary float32, then
+// pow float64 (slice, scalar exponent, scalar base) and pow float32.
 func FuzzVMath(f *testing.F) {
+	nu := uint8(len(unaryFuncs))
+	nsel := 2*nu + 4
 	seeds := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, 709.78, -745.1, 1 << 29, 0.625, 1e300, -2.5}
 	for i, x := range seeds {
-		for sel := range 16 {
+		for sel := range int(nsel) {
 			f.Add(uint8(sel), math.Float64bits(x), math.Float64bits(seeds[(i+sel)%len(seeds)]))
 		}
 	}
 	f.Fuzz(func(t *testing.T, sel uint8, xb, yb uint64) {
-		sel %= 16
+		sel %= nsel
 		x, y := math.Float64frombits(xb), math.Float64frombits(yb)
 		x32, y32 := math.Float32frombits(uint32(xb)), math.Float32frombits(uint32(yb))
 		for _, w := range levels() {
@@ -622,21 +671,21 @@ func FuzzVMath(f *testing.F) {
 					d3 := make([]float32, n)
 					k := n - 1
 					switch {
-					case sel < 6:
+					case sel < nu:
 						fn := unaryFuncs[sel]
 						fn.f64(d, xs)
 						got, want = d[k], fn.ref64(x)
-					case sel < 12:
-						fn := unaryFuncs[sel-6]
+					case sel < 2*nu:
+						fn := unaryFuncs[sel-nu]
 						fn.f32(d3, x3)
 						got32, want32, is32 = d3[k], fn.ref32(x32), true
-					case sel == 12:
+					case sel == 2*nu:
 						Pow64(d, xs, ys)
 						got, want = d[k], powRef64(x, y)
-					case sel == 13:
+					case sel == 2*nu+1:
 						PowScalar64(d, xs, y)
 						got, want = d[k], powRef64(x, y)
-					case sel == 14:
+					case sel == 2*nu+2:
 						ScalarPow64(d, x, ys)
 						got, want = d[k], powRef64(x, y)
 					default:

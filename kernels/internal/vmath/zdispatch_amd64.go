@@ -118,6 +118,204 @@ func cos32Impl(d, x []float32) {
 	}
 }
 
+func log10_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		log10_64AVX2(d, x)
+	default:
+		log10_64Scalar(d, x)
+	}
+}
+
+func log10_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		log10_32AVX2(d, x)
+	default:
+		log10_32Scalar(d, x)
+	}
+}
+
+func log2_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		log2_64AVX2(d, x)
+	default:
+		log2_64Scalar(d, x)
+	}
+}
+
+func log2_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		log2_32AVX2(d, x)
+	default:
+		log2_32Scalar(d, x)
+	}
+}
+
+func cosh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		cosh64AVX2(d, x)
+	default:
+		cosh64Scalar(d, x)
+	}
+}
+
+func cosh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		cosh32AVX2(d, x)
+	default:
+		cosh32Scalar(d, x)
+	}
+}
+
+func sinh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		sinh64AVX2(d, x)
+	default:
+		sinh64Scalar(d, x)
+	}
+}
+
+func sinh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		sinh32AVX2(d, x)
+	default:
+		sinh32Scalar(d, x)
+	}
+}
+
+func exp2_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		exp2_64AVX2(d, x)
+	default:
+		exp2_64Scalar(d, x)
+	}
+}
+
+func exp2_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		exp2_32AVX2(d, x)
+	default:
+		exp2_32Scalar(d, x)
+	}
+}
+
+func expm1_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		expm1_64AVX2(d, x)
+	default:
+		expm1_64Scalar(d, x)
+	}
+}
+
+func expm1_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		expm1_32AVX2(d, x)
+	default:
+		expm1_32Scalar(d, x)
+	}
+}
+
+func log1p64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		log1p64AVX2(d, x)
+	default:
+		log1p64Scalar(d, x)
+	}
+}
+
+func log1p32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		log1p32AVX2(d, x)
+	default:
+		log1p32Scalar(d, x)
+	}
+}
+
+func tan64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		tan64AVX2(d, x)
+	default:
+		tan64Scalar(d, x)
+	}
+}
+
+func tan32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		tan32AVX2(d, x)
+	default:
+		tan32Scalar(d, x)
+	}
+}
+
+func atan64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		atan64AVX2(d, x)
+	default:
+		atan64Scalar(d, x)
+	}
+}
+
+func atan32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		atan32AVX2(d, x)
+	default:
+		atan32Scalar(d, x)
+	}
+}
+
+func asin64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		asin64AVX2(d, x)
+	default:
+		asin64Scalar(d, x)
+	}
+}
+
+func asin32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		asin32AVX2(d, x)
+	default:
+		asin32Scalar(d, x)
+	}
+}
+
+func acos64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		acos64AVX2(d, x)
+	default:
+		acos64Scalar(d, x)
+	}
+}
+
+func acos32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		acos32AVX2(d, x)
+	default:
+		acos32Scalar(d, x)
+	}
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	switch isa.Selected() {
 	case isa.AVX2, isa.AVX512:

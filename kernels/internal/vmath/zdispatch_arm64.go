@@ -105,6 +105,182 @@ func cos32Impl(d, x []float32) {
 	cos32Scalar(d, x)
 }
 
+func log10_64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		log10_64NEON(d, x)
+		return
+	}
+	log10_64Scalar(d, x)
+}
+
+func log10_32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		log10_32NEON(d, x)
+		return
+	}
+	log10_32Scalar(d, x)
+}
+
+func log2_64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		log2_64NEON(d, x)
+		return
+	}
+	log2_64Scalar(d, x)
+}
+
+func log2_32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		log2_32NEON(d, x)
+		return
+	}
+	log2_32Scalar(d, x)
+}
+
+func cosh64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		cosh64NEON(d, x)
+		return
+	}
+	cosh64Scalar(d, x)
+}
+
+func cosh32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		cosh32NEON(d, x)
+		return
+	}
+	cosh32Scalar(d, x)
+}
+
+func sinh64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		sinh64NEON(d, x)
+		return
+	}
+	sinh64Scalar(d, x)
+}
+
+func sinh32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		sinh32NEON(d, x)
+		return
+	}
+	sinh32Scalar(d, x)
+}
+
+func exp2_64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		exp2_64NEON(d, x)
+		return
+	}
+	exp2_64Scalar(d, x)
+}
+
+func exp2_32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		exp2_32NEON(d, x)
+		return
+	}
+	exp2_32Scalar(d, x)
+}
+
+func expm1_64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		expm1_64NEON(d, x)
+		return
+	}
+	expm1_64Scalar(d, x)
+}
+
+func expm1_32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		expm1_32NEON(d, x)
+		return
+	}
+	expm1_32Scalar(d, x)
+}
+
+func log1p64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		log1p64NEON(d, x)
+		return
+	}
+	log1p64Scalar(d, x)
+}
+
+func log1p32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		log1p32NEON(d, x)
+		return
+	}
+	log1p32Scalar(d, x)
+}
+
+func tan64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		tan64NEON(d, x)
+		return
+	}
+	tan64Scalar(d, x)
+}
+
+func tan32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		tan32NEON(d, x)
+		return
+	}
+	tan32Scalar(d, x)
+}
+
+func atan64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		atan64NEON(d, x)
+		return
+	}
+	atan64Scalar(d, x)
+}
+
+func atan32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		atan32NEON(d, x)
+		return
+	}
+	atan32Scalar(d, x)
+}
+
+func asin64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		asin64NEON(d, x)
+		return
+	}
+	asin64Scalar(d, x)
+}
+
+func asin32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		asin32NEON(d, x)
+		return
+	}
+	asin32Scalar(d, x)
+}
+
+func acos64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		acos64NEON(d, x)
+		return
+	}
+	acos64Scalar(d, x)
+}
+
+func acos32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		acos32NEON(d, x)
+		return
+	}
+	acos32Scalar(d, x)
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	if isa.Selected() == isa.NEON {
 		pow64NEON(d, x, y)

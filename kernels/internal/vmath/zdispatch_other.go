@@ -30,6 +30,50 @@ func cos64Impl(d, x []float64) { cos64Scalar(d, x) }
 
 func cos32Impl(d, x []float32) { cos32Scalar(d, x) }
 
+func log10_64Impl(d, x []float64) { log10_64Scalar(d, x) }
+
+func log10_32Impl(d, x []float32) { log10_32Scalar(d, x) }
+
+func log2_64Impl(d, x []float64) { log2_64Scalar(d, x) }
+
+func log2_32Impl(d, x []float32) { log2_32Scalar(d, x) }
+
+func cosh64Impl(d, x []float64) { cosh64Scalar(d, x) }
+
+func cosh32Impl(d, x []float32) { cosh32Scalar(d, x) }
+
+func sinh64Impl(d, x []float64) { sinh64Scalar(d, x) }
+
+func sinh32Impl(d, x []float32) { sinh32Scalar(d, x) }
+
+func exp2_64Impl(d, x []float64) { exp2_64Scalar(d, x) }
+
+func exp2_32Impl(d, x []float32) { exp2_32Scalar(d, x) }
+
+func expm1_64Impl(d, x []float64) { expm1_64Scalar(d, x) }
+
+func expm1_32Impl(d, x []float32) { expm1_32Scalar(d, x) }
+
+func log1p64Impl(d, x []float64) { log1p64Scalar(d, x) }
+
+func log1p32Impl(d, x []float32) { log1p32Scalar(d, x) }
+
+func tan64Impl(d, x []float64) { tan64Scalar(d, x) }
+
+func tan32Impl(d, x []float32) { tan32Scalar(d, x) }
+
+func atan64Impl(d, x []float64) { atan64Scalar(d, x) }
+
+func atan32Impl(d, x []float32) { atan32Scalar(d, x) }
+
+func asin64Impl(d, x []float64) { asin64Scalar(d, x) }
+
+func asin32Impl(d, x []float32) { asin32Scalar(d, x) }
+
+func acos64Impl(d, x []float64) { acos64Scalar(d, x) }
+
+func acos32Impl(d, x []float32) { acos32Scalar(d, x) }
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	pow64Scalar(d, x, y)
 }

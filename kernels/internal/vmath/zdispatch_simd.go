@@ -190,6 +190,336 @@ func cos32Impl(d, x []float32) {
 	}
 }
 
+func log10_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			log10_64W512(d, x)
+			return
+		}
+		log10_64AVX2(d, x)
+	case isa.AVX2:
+		log10_64AVX2(d, x)
+	default:
+		log10_64Scalar(d, x)
+	}
+}
+
+func log10_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			log10_32W512(d, x)
+			return
+		}
+		log10_32AVX2(d, x)
+	case isa.AVX2:
+		log10_32AVX2(d, x)
+	default:
+		log10_32Scalar(d, x)
+	}
+}
+
+func log2_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			log2_64W512(d, x)
+			return
+		}
+		log2_64AVX2(d, x)
+	case isa.AVX2:
+		log2_64AVX2(d, x)
+	default:
+		log2_64Scalar(d, x)
+	}
+}
+
+func log2_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			log2_32W512(d, x)
+			return
+		}
+		log2_32AVX2(d, x)
+	case isa.AVX2:
+		log2_32AVX2(d, x)
+	default:
+		log2_32Scalar(d, x)
+	}
+}
+
+func cosh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			cosh64W512(d, x)
+			return
+		}
+		cosh64AVX2(d, x)
+	case isa.AVX2:
+		cosh64AVX2(d, x)
+	default:
+		cosh64Scalar(d, x)
+	}
+}
+
+func cosh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			cosh32W512(d, x)
+			return
+		}
+		cosh32AVX2(d, x)
+	case isa.AVX2:
+		cosh32AVX2(d, x)
+	default:
+		cosh32Scalar(d, x)
+	}
+}
+
+func sinh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			sinh64W512(d, x)
+			return
+		}
+		sinh64AVX2(d, x)
+	case isa.AVX2:
+		sinh64AVX2(d, x)
+	default:
+		sinh64Scalar(d, x)
+	}
+}
+
+func sinh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			sinh32W512(d, x)
+			return
+		}
+		sinh32AVX2(d, x)
+	case isa.AVX2:
+		sinh32AVX2(d, x)
+	default:
+		sinh32Scalar(d, x)
+	}
+}
+
+func exp2_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			exp2_64W512(d, x)
+			return
+		}
+		exp2_64AVX2(d, x)
+	case isa.AVX2:
+		exp2_64AVX2(d, x)
+	default:
+		exp2_64Scalar(d, x)
+	}
+}
+
+func exp2_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			exp2_32W512(d, x)
+			return
+		}
+		exp2_32AVX2(d, x)
+	case isa.AVX2:
+		exp2_32AVX2(d, x)
+	default:
+		exp2_32Scalar(d, x)
+	}
+}
+
+func expm1_64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			expm1_64W512(d, x)
+			return
+		}
+		expm1_64AVX2(d, x)
+	case isa.AVX2:
+		expm1_64AVX2(d, x)
+	default:
+		expm1_64Scalar(d, x)
+	}
+}
+
+func expm1_32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			expm1_32W512(d, x)
+			return
+		}
+		expm1_32AVX2(d, x)
+	case isa.AVX2:
+		expm1_32AVX2(d, x)
+	default:
+		expm1_32Scalar(d, x)
+	}
+}
+
+func log1p64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			log1p64W512(d, x)
+			return
+		}
+		log1p64AVX2(d, x)
+	case isa.AVX2:
+		log1p64AVX2(d, x)
+	default:
+		log1p64Scalar(d, x)
+	}
+}
+
+func log1p32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			log1p32W512(d, x)
+			return
+		}
+		log1p32AVX2(d, x)
+	case isa.AVX2:
+		log1p32AVX2(d, x)
+	default:
+		log1p32Scalar(d, x)
+	}
+}
+
+func tan64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			tan64W512(d, x)
+			return
+		}
+		tan64AVX2(d, x)
+	case isa.AVX2:
+		tan64AVX2(d, x)
+	default:
+		tan64Scalar(d, x)
+	}
+}
+
+func tan32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			tan32W512(d, x)
+			return
+		}
+		tan32AVX2(d, x)
+	case isa.AVX2:
+		tan32AVX2(d, x)
+	default:
+		tan32Scalar(d, x)
+	}
+}
+
+func atan64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			atan64W512(d, x)
+			return
+		}
+		atan64AVX2(d, x)
+	case isa.AVX2:
+		atan64AVX2(d, x)
+	default:
+		atan64Scalar(d, x)
+	}
+}
+
+func atan32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			atan32W512(d, x)
+			return
+		}
+		atan32AVX2(d, x)
+	case isa.AVX2:
+		atan32AVX2(d, x)
+	default:
+		atan32Scalar(d, x)
+	}
+}
+
+func asin64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			asin64W512(d, x)
+			return
+		}
+		asin64AVX2(d, x)
+	case isa.AVX2:
+		asin64AVX2(d, x)
+	default:
+		asin64Scalar(d, x)
+	}
+}
+
+func asin32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			asin32W512(d, x)
+			return
+		}
+		asin32AVX2(d, x)
+	case isa.AVX2:
+		asin32AVX2(d, x)
+	default:
+		asin32Scalar(d, x)
+	}
+}
+
+func acos64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			acos64W512(d, x)
+			return
+		}
+		acos64AVX2(d, x)
+	case isa.AVX2:
+		acos64AVX2(d, x)
+	default:
+		acos64Scalar(d, x)
+	}
+}
+
+func acos32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			acos32W512(d, x)
+			return
+		}
+		acos32AVX2(d, x)
+	case isa.AVX2:
+		acos32AVX2(d, x)
+	default:
+		acos32Scalar(d, x)
+	}
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	switch isa.Selected() {
 	case isa.AVX512:

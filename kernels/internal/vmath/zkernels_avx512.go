@@ -5,6 +5,7 @@
 package vmath
 
 import (
+	"math"
 	"simd/archsimd"
 )
 
@@ -161,6 +162,226 @@ func sinCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) { return trig
 
 func cosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) { return trigW512(x, true) }
 
+// log10CoreW512 is math.Log10 (log10.go): logCoreW512 and one
+// multiplication by 1/ln10; logCoreW512's lanes are flagged.
+func log10CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	r, bad := logCoreW512(x)
+	return r.Mul(archsimd.LoadFloat64x8(&k64W512)), bad
+}
+
+// log2CoreW512 is math.Log2 (log10.go): Frexp's fraction and exponent,
+// exp-1 where the fraction is 1/2, logCoreW512(frac)·(1/ln2) + exp
+// elsewhere (a product and a sum, as the compiler builds them on amd64).
+// Lanes that are not positive normal numbers are flagged.
+func log2CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	ok := x.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512)))
+	b := x.AsUint64x8()
+	frac := b.And(archsimd.LoadUint64x8(&ku22W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
+	e := b.ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	lf, _ := logCoreW512(frac)
+	r := lf.Mul(archsimd.LoadFloat64x8(&k65W512)).Add(e)
+	r = e.Sub(archsimd.LoadFloat64x8(&k3W512)).Merge(r, frac.Equal(archsimd.LoadFloat64x8(&k17W512)))
+	return r, fullW512 &^ ok.ToBits()
+}
+
+// coshCoreW512 is math.Cosh (sinh.go): exp(|x|)·0.5 above 21, (e + 1/e)·0.5
+// with e = exp(|x|) below; lanes whose exp is flagged are flagged.
+func coshCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	ax := absW512(x)
+	e, bad := expCoreW512(ax)
+	half := archsimd.LoadFloat64x8(&k17W512)
+	mid := e.Add(archsimd.LoadFloat64x8(&k3W512).Div(e)).Mul(half)
+	return e.Mul(half).Merge(mid, ax.Greater(archsimd.LoadFloat64x8(&k66W512))), bad
+}
+
+// sinhCoreW512 is math.Sinh (sinh.go) on |x| with the sign put back:
+// exp(|x|)·0.5 above 21, (e - 1/e)·0.5 above 1/2, Hart & Cheney's rational
+// function below, without FMA as the scalar code is compiled at GOAMD64 v1
+// and v2; lanes whose exp is flagged are flagged.
+func sinhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	ax := absW512(x)
+	e, bad := expCoreW512(ax)
+	half := archsimd.LoadFloat64x8(&k17W512)
+	mid := e.Sub(archsimd.LoadFloat64x8(&k3W512).Div(e)).Mul(half)
+	sq := ax.Mul(ax)
+	p := archsimd.LoadFloat64x8(&k67W512).Mul(sq).Add(archsimd.LoadFloat64x8(&k68W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k69W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k70W512))
+	q := sq.Add(archsimd.LoadFloat64x8(&k71W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k72W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k73W512))
+	r := mid.Merge(p.Mul(ax).Div(q), ax.Greater(half))
+	r = e.Mul(half).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k66W512)))
+	return xorW512(r, signW512(x)), bad
+}
+
+// exp2CoreW512 is math.Exp2 (exp.go's exp2 and expmulti) as the compiler
+// builds it at GOAMD64 v1 and v2: k = trunc(x ± 0.5), t = x - k, hi =
+// t·ln2Hi, lo = -t·ln2Lo, r = hi - lo, c = r - s·P(s) with s = r², y = 1 -
+// ((lo - r·c/(2-c)) - hi) and Ldexp(y, k) as an addition to the exponent
+// field. Lanes whose result is not a normal number, and NaN, are flagged.
+func exp2CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	half := archsimd.LoadFloat64x8(&k17W512)
+	v := x.Sub(half).Merge(x.Add(half), x.Less(archsimd.LoadFloat64x8(&k44W512)))
+	kf := xorW512(truncW512(absW512(v).Min(archsimd.LoadFloat64x8(&k74W512))), signW512(v))
+	t := x.Sub(kf)
+	hi := t.Mul(archsimd.LoadFloat64x8(&k35W512))
+	lo := xorW512(t.Mul(archsimd.LoadFloat64x8(&k34W512)), archsimd.LoadUint64x8(&ku1W512))
+	r := hi.Sub(lo)
+	s := r.Mul(r)
+	p := archsimd.LoadFloat64x8(&k75W512).Mul(s).Add(archsimd.LoadFloat64x8(&k76W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k77W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k78W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k79W512))
+	c := r.Sub(p.Mul(s))
+	one := archsimd.LoadFloat64x8(&k3W512)
+	y := one.Sub(lo.Sub(r.Mul(c).Div(archsimd.LoadFloat64x8(&k18W512).Sub(c))).Sub(hi))
+	ey := y.AsUint64x8().ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
+	fe := ey.Add(kf)
+	ok := fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k80W512)))
+	kb := kf.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku81W512)).ShiftAllLeft(52)
+	return y.AsUint64x8().Add(kb).AsFloat64x8(), fullW512 &^ ok.ToBits()
+}
+
+// expm1CoreW512 is math.Expm1 (expm1.go) as the compiler builds it at
+// GOAMD64 v1 and v2, without FMA: every branch computed and blended as
+// asmgen's expm1With explains. Lanes from 709.78 and NaN are flagged.
+func expm1CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	zero, one, half := archsimd.LoadFloat64x8(&k44W512), archsimd.LoadFloat64x8(&k3W512), archsimd.LoadFloat64x8(&k17W512)
+	ax := absW512(x)
+	kx := archsimd.LoadFloat64x8(&k82W512).Mul(x)
+	v := kx.Sub(half).Merge(kx.Add(half), x.Less(zero))
+	kf := xorW512(truncW512(absW512(v).Min(archsimd.LoadFloat64x8(&k74W512))), signW512(v))
+	kf = xorW512(one, signW512(x)).Merge(kf, ax.Less(archsimd.LoadFloat64x8(&k83W512)))
+	hi := x.Sub(kf.Mul(archsimd.LoadFloat64x8(&k35W512)))
+	lo := kf.Mul(archsimd.LoadFloat64x8(&k34W512))
+	xr := hi.Sub(lo)
+	c := hi.Sub(xr).Sub(lo)
+	red := ax.Greater(archsimd.LoadFloat64x8(&k84W512))
+	xr = xr.Merge(x, red)
+	c = c.Merge(zero, red)
+	kf = kf.Merge(zero, red)
+	hfx := half.Mul(xr)
+	hxs := xr.Mul(hfx)
+	q := archsimd.LoadFloat64x8(&k85W512).Mul(hxs).Add(archsimd.LoadFloat64x8(&k86W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k87W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k88W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k89W512))
+	r1 := one.Add(hxs.Mul(q))
+	t := archsimd.LoadFloat64x8(&k90W512).Sub(r1.Mul(hfx))
+	qq := r1.Sub(t).Div(archsimd.LoadFloat64x8(&k91W512).Sub(xr.Mul(t)))
+	e := hxs.Mul(qq)
+	r0 := xr.Sub(xr.Mul(e).Sub(hxs))
+	e2 := xr.Mul(e.Sub(c)).Sub(c).Sub(hxs)
+	rm1 := xr.Sub(e2).Mul(half).Sub(half)
+	xe := xr.Sub(e2)
+	rp1 := archsimd.LoadFloat64x8(&k92W512).Mul(e2.Sub(xr.Add(half))).Merge(one.Add(xe.Add(xe)), xr.Less(archsimd.LoadFloat64x8(&k93W512)))
+	ki := kf.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku81W512))
+	kb := ki.ShiftAllLeft(52)
+	p2 := archsimd.LoadUint64x8(&ku19W512).Sub(ki).ShiftAllLeft(52).AsFloat64x8() // 2^-k
+	rbig := one.Sub(e2.Sub(xr)).AsUint64x8().Add(kb).AsFloat64x8().Sub(one)
+	rmid := one.Sub(p2).Sub(e2.Sub(xr)).AsUint64x8().Add(kb).AsFloat64x8()
+	rhi := xr.Sub(e2.Add(p2)).Add(one).AsUint64x8().Add(kb).AsFloat64x8()
+	r := rmid.Merge(rhi, kf.Less(archsimd.LoadFloat64x8(&k94W512)))
+	r = rbig.Merge(r, kf.LessEqual(archsimd.LoadFloat64x8(&k92W512)).Or(kf.Greater(archsimd.LoadFloat64x8(&k95W512))))
+	r = rp1.Merge(r, kf.Equal(one))
+	r = rm1.Merge(r, kf.Equal(archsimd.LoadFloat64x8(&k96W512)))
+	r = r0.Merge(r, kf.Equal(zero))
+	r = x.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k97W512)))
+	r = archsimd.LoadFloat64x8(&k96W512).Merge(r, x.LessEqual(archsimd.LoadFloat64x8(&k98W512)))
+	return r, fullW512 &^ x.Less(archsimd.LoadFloat64x8(&k99W512)).ToBits()
+}
+
+// log1pCoreW512 is math.Log1p (log1p.go) as the compiler builds it at
+// GOAMD64 v1 and v2, without FMA: every branch computed and blended as
+// asmgen's log1pWith explains. Lanes at or below -1, +Inf and NaN are
+// flagged.
+func log1pCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	zero, one, half := archsimd.LoadFloat64x8(&k44W512), archsimd.LoadFloat64x8(&k3W512), archsimd.LoadFloat64x8(&k17W512)
+	ax := absW512(x)
+	ok := x.Greater(archsimd.LoadFloat64x8(&k96W512)).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512)))
+	big := ax.GreaterEqual(archsimd.LoadFloat64x8(&k100W512))
+	u := x.Merge(one.Add(x), big)
+	ku := u.AsUint64x8().ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k101W512))
+	c := one.Sub(u.Sub(x)).Merge(x.Sub(u.Sub(one)), ku.Greater(zero)).Div(u)
+	c = zero.Merge(c, big)
+	m1 := u.AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512)).Or(archsimd.LoadUint64x8(&ku102W512)).AsFloat64x8()
+	hiM := m1.GreaterEqual(archsimd.LoadUint64x8(&ku103W512).AsFloat64x8())
+	kf := ku.Add(one).Merge(ku, hiM)
+	f := m1.Mul(half).Merge(m1, hiM).Sub(one)
+	pc := ax.Less(archsimd.LoadFloat64x8(&k104W512)).And(x.Greater(archsimd.LoadFloat64x8(&k105W512)))
+	f0 := f.Equal(zero) // u a power of two (pc's lanes have k = 0: r0 below)
+	f = x.Merge(f, pc)
+	c = zero.Merge(c, pc)
+	kf = zero.Merge(kf, pc)
+	hfsq := f.Mul(half).Mul(f)
+	s := f.Div(f.Add(archsimd.LoadFloat64x8(&k18W512)))
+	z := s.Mul(s)
+	p := archsimd.LoadFloat64x8(&k27W512).Mul(z).Add(archsimd.LoadFloat64x8(&k31W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k28W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k32W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k29W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k33W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k30W512))
+	hpr := hfsq.Add(z.Mul(p))
+	r0 := f.Sub(hfsq.Sub(s.Mul(hpr)))
+	c2 := kf.Mul(archsimd.LoadFloat64x8(&k34W512)).Add(c)
+	rk := kf.Mul(archsimd.LoadFloat64x8(&k35W512)).Sub(hfsq.Sub(s.Mul(hpr).Add(c2)).Sub(f))
+	rf0 := kf.Mul(archsimd.LoadFloat64x8(&k35W512)).Add(c2)
+	r := rf0.Merge(rk, f0)
+	r = r0.Merge(r, kf.Equal(zero))
+	r = x.Sub(x.Mul(x).Mul(half)).Merge(r, ax.Less(archsimd.LoadFloat64x8(&k106W512)))
+	r = x.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k107W512)))
+	return r, fullW512 &^ ok.ToBits()
+}
+
+// tanCoreW512 is math.Tan below 2^29 on |x| with the sign put back:
+// trigW512's octant and reduction, z + z·(z²·P(z²)/Q(z²)) where z² >
+// 1e-14 (z elsewhere) and -1/y in octants 2 and 6, without FMA. Lanes at or
+// above 2^29, Inf and NaN are flagged.
+func tanCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	ax := absW512(x)
+	ok := ax.Less(archsimd.LoadFloat64x8(&k45W512))
+	n := truncW512(ax.Mul(archsimd.LoadFloat64x8(&k46W512)))
+	one := archsimd.LoadFloat64x8(&k3W512)
+	odd := n.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8().And(archsimd.LoadUint64x8(&ku47W512)).Equal(archsimd.LoadUint64x8(&ku47W512))
+	y := n.Add(one).Merge(n, odd)
+	j := y.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8()
+	z := ax.Sub(y.Mul(archsimd.LoadFloat64x8(&k48W512))).Sub(y.Mul(archsimd.LoadFloat64x8(&k49W512))).Sub(y.Mul(archsimd.LoadFloat64x8(&k50W512)))
+	zz := z.Mul(z)
+	p := archsimd.LoadFloat64x8(&k108W512).Mul(zz).Add(archsimd.LoadFloat64x8(&k109W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k110W512)).Mul(zz)
+	q := zz.Add(archsimd.LoadFloat64x8(&k111W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k112W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k113W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k114W512))
+	t := z.Add(z.Mul(p.Div(q))).Merge(z, zz.Greater(archsimd.LoadFloat64x8(&k115W512)))
+	t = archsimd.LoadFloat64x8(&k96W512).Div(t).Merge(t, j.And(archsimd.LoadUint64x8(&ku63W512)).Equal(archsimd.LoadUint64x8(&ku63W512)))
+	return xorW512(t, signW512(x)), fullW512 &^ ok.ToBits()
+}
+
+// satanW512 is math's satan for x ≥ 0 without FMA: xatan of x up to 0.66,
+// of 1/x above tan(3π/8) (then π/2 - · + Morebits) and of (x-1)/(x+1)
+// between (π/4 + · + Morebits/2), the argument chosen first.
+func satanW512(x archsimd.Float64x8) archsimd.Float64x8 {
+	one := archsimd.LoadFloat64x8(&k3W512)
+	big := x.Greater(archsimd.LoadFloat64x8(&k116W512))
+	mid := x.Greater(archsimd.LoadFloat64x8(&k117W512))
+	// one division for the three arguments (x/1 is x)
+	a := one.Merge(x.Sub(one).Merge(x, mid), big).Div(x.Merge(x.Add(one).Merge(one, mid), big))
+	z := a.Mul(a)
+	p := archsimd.LoadFloat64x8(&k118W512).Mul(z).Add(archsimd.LoadFloat64x8(&k119W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k120W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k121W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k122W512))
+	q := z.Add(archsimd.LoadFloat64x8(&k123W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k124W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k125W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k126W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k127W512))
+	xa := a.Mul(z.Mul(p).Div(q)).Add(a)
+	r := archsimd.LoadFloat64x8(&k128W512).Add(xa).Add(archsimd.LoadFloat64x8(&k129W512)).Merge(xa, mid)
+	return archsimd.LoadFloat64x8(&k130W512).Sub(xa).Add(archsimd.LoadFloat64x8(&k131W512)).Merge(r, big)
+}
+
+// atanCoreW512 is math.Atan: satanW512(|x|) with x's sign. Only NaN lanes
+// are flagged.
+func atanCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	return xorW512(satanW512(absW512(x)), signW512(x)), x.IsNaN().ToBits()
+}
+
+// asinCoreW512 is math.Asin: t = √(1 - x²), π/2 - satan(t/|x|) above
+// |x| = 0.7, satan(|x|/t) below, with x's sign. Lanes above 1 in
+// magnitude and NaN are flagged.
+func asinCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	ax := absW512(x)
+	t := archsimd.LoadFloat64x8(&k3W512).Sub(ax.Mul(ax)).Sqrt()
+	hi := ax.Greater(archsimd.LoadFloat64x8(&k132W512))
+	s := satanW512(t.Merge(ax, hi).Div(ax.Merge(t, hi)))
+	r := archsimd.LoadFloat64x8(&k130W512).Sub(s).Merge(s, hi)
+	return xorW512(r, signW512(x)), fullW512 &^ ax.LessEqual(archsimd.LoadFloat64x8(&k3W512)).ToBits()
+}
+
+// acosCoreW512 is math.Acos: π/2 - asinCoreW512(x).
+func acosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	r, bad := asinCoreW512(x)
+	return archsimd.LoadFloat64x8(&k130W512).Sub(r), bad
+}
+
 // powCoreW512 is math.Pow (as scalar.Pow calls it) for finite normal x and
 // finite |y| < 2^31: Modf(|y|), the fractional part as exp(yf·log x) with
 // the two cores above, the integer part by the same successive squarings of
@@ -173,8 +394,8 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	zero := archsimd.LoadFloat64x8(&k44W512)
 	ax := absW512(x)
 	ay := absW512(y)
-	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k64W512)))
-	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k64W512)))
+	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k133W512)))
+	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k133W512)))
 	yf := ay.Sub(yi)
 	fracNeg := yf.NotEqual(zero).And(x.Less(zero))
 	up := yf.Greater(archsimd.LoadFloat64x8(&k17W512))
@@ -184,18 +405,18 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	arg := yf.Mul(lg).Merge(zero, yf.NotEqual(zero).And(x.Greater(zero)).And(okIn))
 	a1, _ := expCoreW512(arg)
 	b := x.AsUint64x8()
-	x1 := b.And(archsimd.LoadUint64x8(&ku65W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
-	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku66W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	x1 := b.And(archsimd.LoadUint64x8(&ku134W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
+	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku135W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
 	i := yi.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512))
 	ae := zero
 	var bad uint8
 	half := archsimd.LoadFloat64x8(&k17W512)
 	for {
-		active := i.NotEqual(archsimd.LoadUint64x8(&ku67W512))
+		active := i.NotEqual(archsimd.LoadUint64x8(&ku136W512))
 		if active.ToBits() == 0 {
 			break
 		}
-		oob := xe.Less(archsimd.LoadFloat64x8(&k68W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k69W512)))
+		oob := xe.Less(archsimd.LoadFloat64x8(&k137W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k74W512)))
 		bad |= active.And(oob).ToBits()
 		odd := i.And(archsimd.LoadUint64x8(&ku47W512)).Equal(archsimd.LoadUint64x8(&ku47W512))
 		a1 = a1.Mul(x1).Merge(a1, odd)
@@ -210,16 +431,16 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	neg := y.Less(zero)
 	a1 = one.Div(a1).Merge(a1, neg)
 	ae = zero.Sub(ae).Merge(ae, neg)
-	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku66W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
+	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku135W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
 	fe := ea.Add(ae)
-	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k70W512))).ToBits()
-	aeb := ae.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku71W512)).ShiftAllLeft(52)
+	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k80W512))).ToBits()
+	aeb := ae.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku81W512)).ShiftAllLeft(52)
 	r := a1.AsUint64x8().Add(aeb).AsFloat64x8()
 	// special cases, lowest priority first
-	r = archsimd.LoadUint64x8(&ku72W512).AsFloat64x8().Merge(r, fracNeg)
+	r = archsimd.LoadUint64x8(&ku138W512).AsFloat64x8().Merge(r, fracNeg)
 	sq := x.Sqrt()
 	r = sq.Merge(r, y.Equal(archsimd.LoadFloat64x8(&k17W512)))
-	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k73W512)))
+	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k139W512)))
 	bad &^= fracNeg.Or(ay.Equal(half)).ToBits()
 	bad |= fullW512 &^ okIn.ToBits()
 	yOne := y.Equal(one)
@@ -602,6 +823,688 @@ func cos32W512(d, x []float32) {
 	}
 }
 
+// log10_64W512 computes d[i] = log10(x[i]) with AVX-512 vectors.
+func log10_64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := log10CoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), log10Ref64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := log10CoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), log10Ref64)
+	}
+}
+
+// log10_32W512 computes d[i] = log10(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func log10_32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := log10CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := log10CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, log10Ref32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := log10CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := log10CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, log10Ref32)
+	}
+}
+
+// log2_64W512 computes d[i] = log2(x[i]) with AVX-512 vectors.
+func log2_64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := log2CoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), log2Ref64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := log2CoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), log2Ref64)
+	}
+}
+
+// log2_32W512 computes d[i] = log2(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func log2_32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := log2CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := log2CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, log2Ref32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := log2CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := log2CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, log2Ref32)
+	}
+}
+
+// cosh64W512 computes d[i] = cosh(x[i]) with AVX-512 vectors.
+func cosh64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := coshCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), coshRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := coshCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), coshRef64)
+	}
+}
+
+// cosh32W512 computes d[i] = cosh(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func cosh32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := coshCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := coshCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, coshRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := coshCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := coshCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, coshRef32)
+	}
+}
+
+// sinh64W512 computes d[i] = sinh(x[i]) with AVX-512 vectors.
+func sinh64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := sinhCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), sinhRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := sinhCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), sinhRef64)
+	}
+}
+
+// sinh32W512 computes d[i] = sinh(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func sinh32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := sinhCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := sinhCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, sinhRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := sinhCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := sinhCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, sinhRef32)
+	}
+}
+
+// exp2_64W512 computes d[i] = exp2(x[i]) with AVX-512 vectors.
+func exp2_64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := exp2CoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), exp2Ref64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := exp2CoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), exp2Ref64)
+	}
+}
+
+// exp2_32W512 computes d[i] = exp2(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func exp2_32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := exp2CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := exp2CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, exp2Ref32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := exp2CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := exp2CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, exp2Ref32)
+	}
+}
+
+// expm1_64W512 computes d[i] = expm1(x[i]) with AVX-512 vectors.
+func expm1_64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := expm1CoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), expm1Ref64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := expm1CoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), expm1Ref64)
+	}
+}
+
+// expm1_32W512 computes d[i] = expm1(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func expm1_32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := expm1CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := expm1CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, expm1Ref32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := expm1CoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := expm1CoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, expm1Ref32)
+	}
+}
+
+// log1p64W512 computes d[i] = log1p(x[i]) with AVX-512 vectors.
+func log1p64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := log1pCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), log1pRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := log1pCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), log1pRef64)
+	}
+}
+
+// log1p32W512 computes d[i] = log1p(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func log1p32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := log1pCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := log1pCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, log1pRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := log1pCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := log1pCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, log1pRef32)
+	}
+}
+
+// tan64W512 computes d[i] = tan(x[i]) with AVX-512 vectors.
+func tan64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := tanCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), tanRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := tanCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), tanRef64)
+	}
+}
+
+// tan32W512 computes d[i] = tan(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func tan32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := tanCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := tanCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, tanRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := tanCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := tanCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, tanRef32)
+	}
+}
+
+// atan64W512 computes d[i] = atan(x[i]) with AVX-512 vectors.
+func atan64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := atanCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), atanRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := atanCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), atanRef64)
+	}
+}
+
+// atan32W512 computes d[i] = atan(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func atan32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := atanCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := atanCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, atanRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := atanCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := atanCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, atanRef32)
+	}
+}
+
+// asin64W512 computes d[i] = asin(x[i]) with AVX-512 vectors.
+func asin64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := asinCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), asinRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := asinCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), asinRef64)
+	}
+}
+
+// asin32W512 computes d[i] = asin(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func asin32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := asinCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := asinCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, asinRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := asinCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := asinCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, asinRef32)
+	}
+}
+
+// acos64W512 computes d[i] = acos(x[i]) with AVX-512 vectors.
+func acos64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := acosCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), acosRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := acosCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), acosRef64)
+	}
+}
+
+// acos32W512 computes d[i] = acos(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func acos32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := acosCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := acosCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, acosRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := acosCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := acosCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, acosRef32)
+	}
+}
+
 // pow64W512 is d[i] = pow(x[i], y[i]) with AVX-512 vectors.
 func pow64W512(d []float64, x []float64, y []float64) {
 	x = x[:len(d)]
@@ -769,78 +1672,144 @@ func scalarPow32W512(d []float32, x float32, y []float32) {
 
 // Constants broadcast to every lane, loaded as memory operands.
 var (
-	ku0W512  = [8]uint64{absMask, absMask, absMask, absMask, absMask, absMask, absMask, absMask}                                                                                         // absMask
-	ku1W512  = [8]uint64{signBit, signBit, signBit, signBit, signBit, signBit, signBit, signBit}                                                                                         // signBit
-	k2W512   = [8]float64{magic52, magic52, magic52, magic52, magic52, magic52, magic52, magic52}                                                                                        // magic52
-	k3W512   = [8]float64{1, 1, 1, 1, 1, 1, 1, 1}                                                                                                                                        // 1
-	k4W512   = [8]float64{expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e}                                                                                // expLog2e
-	k5W512   = [8]float64{magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15}                                                                // magic52x15
-	k6W512   = [8]float64{-1022, -1022, -1022, -1022, -1022, -1022, -1022, -1022}                                                                                                        // -1022
-	k7W512   = [8]float64{1023, 1023, 1023, 1023, 1023, 1023, 1023, 1023}                                                                                                                // 1023
-	k8W512   = [8]float64{expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U}                                                                                        // expLn2U
-	k9W512   = [8]float64{expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L}                                                                                        // expLn2L
-	k10W512  = [8]float64{0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625}                                                                                                // 0.0625
-	k11W512  = [8]float64{expC8, expC8, expC8, expC8, expC8, expC8, expC8, expC8}                                                                                                        // expC8
-	k12W512  = [8]float64{expC7, expC7, expC7, expC7, expC7, expC7, expC7, expC7}                                                                                                        // expC7
-	k13W512  = [8]float64{expC6, expC6, expC6, expC6, expC6, expC6, expC6, expC6}                                                                                                        // expC6
-	k14W512  = [8]float64{expC5, expC5, expC5, expC5, expC5, expC5, expC5, expC5}                                                                                                        // expC5
-	k15W512  = [8]float64{expC4, expC4, expC4, expC4, expC4, expC4, expC4, expC4}                                                                                                        // expC4
-	k16W512  = [8]float64{expC3, expC3, expC3, expC3, expC3, expC3, expC3, expC3}                                                                                                        // expC3
-	k17W512  = [8]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}                                                                                                                        // 0.5
-	k18W512  = [8]float64{2, 2, 2, 2, 2, 2, 2, 2}                                                                                                                                        // 2
-	ku19W512 = [8]uint64{1023, 1023, 1023, 1023, 1023, 1023, 1023, 1023}                                                                                                                 // 1023
-	k20W512  = [8]float64{minNormal, minNormal, minNormal, minNormal, minNormal, minNormal, minNormal, minNormal}                                                                        // minNormal
-	k21W512  = [8]float64{maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat}                                                                                // maxFloat
-	ku22W512 = [8]uint64{fracMask, fracMask, fracMask, fracMask, fracMask, fracMask, fracMask, fracMask}                                                                                 // fracMask
-	ku23W512 = [8]uint64{halfBits, halfBits, halfBits, halfBits, halfBits, halfBits, halfBits, halfBits}                                                                                 // halfBits
-	ku24W512 = [8]uint64{magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits}                                                         // magic52Bits
-	k25W512  = [8]float64{magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022}                                // magic52 + 1022
-	k26W512  = [8]float64{logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2}                                                                        // logHSqrt2
-	k27W512  = [8]float64{logL7, logL7, logL7, logL7, logL7, logL7, logL7, logL7}                                                                                                        // logL7
-	k28W512  = [8]float64{logL5, logL5, logL5, logL5, logL5, logL5, logL5, logL5}                                                                                                        // logL5
-	k29W512  = [8]float64{logL3, logL3, logL3, logL3, logL3, logL3, logL3, logL3}                                                                                                        // logL3
-	k30W512  = [8]float64{logL1, logL1, logL1, logL1, logL1, logL1, logL1, logL1}                                                                                                        // logL1
-	k31W512  = [8]float64{logL6, logL6, logL6, logL6, logL6, logL6, logL6, logL6}                                                                                                        // logL6
-	k32W512  = [8]float64{logL4, logL4, logL4, logL4, logL4, logL4, logL4, logL4}                                                                                                        // logL4
-	k33W512  = [8]float64{logL2, logL2, logL2, logL2, logL2, logL2, logL2, logL2}                                                                                                        // logL2
-	k34W512  = [8]float64{logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo}                                                                                // logLn2Lo
-	k35W512  = [8]float64{logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi}                                                                                // logLn2Hi
-	k36W512  = [8]float64{tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig}                                                                                        // tanhBig
-	k37W512  = [8]float64{tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0}                                                                                                // tanhP0
-	k38W512  = [8]float64{tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1}                                                                                                // tanhP1
-	k39W512  = [8]float64{tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2}                                                                                                // tanhP2
-	k40W512  = [8]float64{tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0}                                                                                                // tanhQ0
-	k41W512  = [8]float64{tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1}                                                                                                // tanhQ1
-	k42W512  = [8]float64{tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2}                                                                                                // tanhQ2
-	k43W512  = [8]float64{0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625}                                                                                                        // 0.625
-	k44W512  = [8]float64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                        // 0
-	k45W512  = [8]float64{trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold}                                        // trigThreshold
-	k46W512  = [8]float64{fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi}                                                                // fourOverPi
-	ku47W512 = [8]uint64{1, 1, 1, 1, 1, 1, 1, 1}                                                                                                                                         // 1
-	k48W512  = [8]float64{trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A}                                                                                // trigPI4A
-	k49W512  = [8]float64{trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B}                                                                                // trigPI4B
-	k50W512  = [8]float64{trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C}                                                                                // trigPI4C
-	k51W512  = [8]float64{sinC0, sinC0, sinC0, sinC0, sinC0, sinC0, sinC0, sinC0}                                                                                                        // sinC0
-	k52W512  = [8]float64{sinC1, sinC1, sinC1, sinC1, sinC1, sinC1, sinC1, sinC1}                                                                                                        // sinC1
-	k53W512  = [8]float64{sinC2, sinC2, sinC2, sinC2, sinC2, sinC2, sinC2, sinC2}                                                                                                        // sinC2
-	k54W512  = [8]float64{sinC3, sinC3, sinC3, sinC3, sinC3, sinC3, sinC3, sinC3}                                                                                                        // sinC3
-	k55W512  = [8]float64{sinC4, sinC4, sinC4, sinC4, sinC4, sinC4, sinC4, sinC4}                                                                                                        // sinC4
-	k56W512  = [8]float64{sinC5, sinC5, sinC5, sinC5, sinC5, sinC5, sinC5, sinC5}                                                                                                        // sinC5
-	k57W512  = [8]float64{cosC0, cosC0, cosC0, cosC0, cosC0, cosC0, cosC0, cosC0}                                                                                                        // cosC0
-	k58W512  = [8]float64{cosC1, cosC1, cosC1, cosC1, cosC1, cosC1, cosC1, cosC1}                                                                                                        // cosC1
-	k59W512  = [8]float64{cosC2, cosC2, cosC2, cosC2, cosC2, cosC2, cosC2, cosC2}                                                                                                        // cosC2
-	k60W512  = [8]float64{cosC3, cosC3, cosC3, cosC3, cosC3, cosC3, cosC3, cosC3}                                                                                                        // cosC3
-	k61W512  = [8]float64{cosC4, cosC4, cosC4, cosC4, cosC4, cosC4, cosC4, cosC4}                                                                                                        // cosC4
-	k62W512  = [8]float64{cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5}                                                                                                        // cosC5
-	ku63W512 = [8]uint64{2, 2, 2, 2, 2, 2, 2, 2}                                                                                                                                         // 2
-	k64W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                        // powMaxY
-	ku65W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask} // signBit | fracMask
-	ku66W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                         // 0x7ff
-	ku67W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                         // 0
-	k68W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                        // -4096
-	k69W512  = [8]float64{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}                                                                                                                // 4096
-	k70W512  = [8]float64{2046, 2046, 2046, 2046, 2046, 2046, 2046, 2046}                                                                                                                // 2046
-	ku71W512 = [8]uint64{magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits}                                 // magic52x15Bits
-	ku72W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                         // nanBits
-	k73W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                // -0.5
+	ku0W512   = [8]uint64{absMask, absMask, absMask, absMask, absMask, absMask, absMask, absMask}                                                                                          // absMask
+	ku1W512   = [8]uint64{signBit, signBit, signBit, signBit, signBit, signBit, signBit, signBit}                                                                                          // signBit
+	k2W512    = [8]float64{magic52, magic52, magic52, magic52, magic52, magic52, magic52, magic52}                                                                                         // magic52
+	k3W512    = [8]float64{1, 1, 1, 1, 1, 1, 1, 1}                                                                                                                                         // 1
+	k4W512    = [8]float64{expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e, expLog2e}                                                                                 // expLog2e
+	k5W512    = [8]float64{magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15, magic52x15}                                                                 // magic52x15
+	k6W512    = [8]float64{-1022, -1022, -1022, -1022, -1022, -1022, -1022, -1022}                                                                                                         // -1022
+	k7W512    = [8]float64{1023, 1023, 1023, 1023, 1023, 1023, 1023, 1023}                                                                                                                 // 1023
+	k8W512    = [8]float64{expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U, expLn2U}                                                                                         // expLn2U
+	k9W512    = [8]float64{expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L, expLn2L}                                                                                         // expLn2L
+	k10W512   = [8]float64{0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625, 0.0625}                                                                                                 // 0.0625
+	k11W512   = [8]float64{expC8, expC8, expC8, expC8, expC8, expC8, expC8, expC8}                                                                                                         // expC8
+	k12W512   = [8]float64{expC7, expC7, expC7, expC7, expC7, expC7, expC7, expC7}                                                                                                         // expC7
+	k13W512   = [8]float64{expC6, expC6, expC6, expC6, expC6, expC6, expC6, expC6}                                                                                                         // expC6
+	k14W512   = [8]float64{expC5, expC5, expC5, expC5, expC5, expC5, expC5, expC5}                                                                                                         // expC5
+	k15W512   = [8]float64{expC4, expC4, expC4, expC4, expC4, expC4, expC4, expC4}                                                                                                         // expC4
+	k16W512   = [8]float64{expC3, expC3, expC3, expC3, expC3, expC3, expC3, expC3}                                                                                                         // expC3
+	k17W512   = [8]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}                                                                                                                         // 0.5
+	k18W512   = [8]float64{2, 2, 2, 2, 2, 2, 2, 2}                                                                                                                                         // 2
+	ku19W512  = [8]uint64{1023, 1023, 1023, 1023, 1023, 1023, 1023, 1023}                                                                                                                  // 1023
+	k20W512   = [8]float64{minNormal, minNormal, minNormal, minNormal, minNormal, minNormal, minNormal, minNormal}                                                                         // minNormal
+	k21W512   = [8]float64{maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat, maxFloat}                                                                                 // maxFloat
+	ku22W512  = [8]uint64{fracMask, fracMask, fracMask, fracMask, fracMask, fracMask, fracMask, fracMask}                                                                                  // fracMask
+	ku23W512  = [8]uint64{halfBits, halfBits, halfBits, halfBits, halfBits, halfBits, halfBits, halfBits}                                                                                  // halfBits
+	ku24W512  = [8]uint64{magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits, magic52Bits}                                                          // magic52Bits
+	k25W512   = [8]float64{magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022, magic52 + 1022}                                 // magic52 + 1022
+	k26W512   = [8]float64{logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2, logHSqrt2}                                                                         // logHSqrt2
+	k27W512   = [8]float64{logL7, logL7, logL7, logL7, logL7, logL7, logL7, logL7}                                                                                                         // logL7
+	k28W512   = [8]float64{logL5, logL5, logL5, logL5, logL5, logL5, logL5, logL5}                                                                                                         // logL5
+	k29W512   = [8]float64{logL3, logL3, logL3, logL3, logL3, logL3, logL3, logL3}                                                                                                         // logL3
+	k30W512   = [8]float64{logL1, logL1, logL1, logL1, logL1, logL1, logL1, logL1}                                                                                                         // logL1
+	k31W512   = [8]float64{logL6, logL6, logL6, logL6, logL6, logL6, logL6, logL6}                                                                                                         // logL6
+	k32W512   = [8]float64{logL4, logL4, logL4, logL4, logL4, logL4, logL4, logL4}                                                                                                         // logL4
+	k33W512   = [8]float64{logL2, logL2, logL2, logL2, logL2, logL2, logL2, logL2}                                                                                                         // logL2
+	k34W512   = [8]float64{logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo, logLn2Lo}                                                                                 // logLn2Lo
+	k35W512   = [8]float64{logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi, logLn2Hi}                                                                                 // logLn2Hi
+	k36W512   = [8]float64{tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig, tanhBig}                                                                                         // tanhBig
+	k37W512   = [8]float64{tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0, tanhP0}                                                                                                 // tanhP0
+	k38W512   = [8]float64{tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1, tanhP1}                                                                                                 // tanhP1
+	k39W512   = [8]float64{tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2, tanhP2}                                                                                                 // tanhP2
+	k40W512   = [8]float64{tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0, tanhQ0}                                                                                                 // tanhQ0
+	k41W512   = [8]float64{tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1, tanhQ1}                                                                                                 // tanhQ1
+	k42W512   = [8]float64{tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2, tanhQ2}                                                                                                 // tanhQ2
+	k43W512   = [8]float64{0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625, 0.625}                                                                                                         // 0.625
+	k44W512   = [8]float64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                         // 0
+	k45W512   = [8]float64{trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold, trigThreshold}                                         // trigThreshold
+	k46W512   = [8]float64{fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi, fourOverPi}                                                                 // fourOverPi
+	ku47W512  = [8]uint64{1, 1, 1, 1, 1, 1, 1, 1}                                                                                                                                          // 1
+	k48W512   = [8]float64{trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A, trigPI4A}                                                                                 // trigPI4A
+	k49W512   = [8]float64{trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B, trigPI4B}                                                                                 // trigPI4B
+	k50W512   = [8]float64{trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C, trigPI4C}                                                                                 // trigPI4C
+	k51W512   = [8]float64{sinC0, sinC0, sinC0, sinC0, sinC0, sinC0, sinC0, sinC0}                                                                                                         // sinC0
+	k52W512   = [8]float64{sinC1, sinC1, sinC1, sinC1, sinC1, sinC1, sinC1, sinC1}                                                                                                         // sinC1
+	k53W512   = [8]float64{sinC2, sinC2, sinC2, sinC2, sinC2, sinC2, sinC2, sinC2}                                                                                                         // sinC2
+	k54W512   = [8]float64{sinC3, sinC3, sinC3, sinC3, sinC3, sinC3, sinC3, sinC3}                                                                                                         // sinC3
+	k55W512   = [8]float64{sinC4, sinC4, sinC4, sinC4, sinC4, sinC4, sinC4, sinC4}                                                                                                         // sinC4
+	k56W512   = [8]float64{sinC5, sinC5, sinC5, sinC5, sinC5, sinC5, sinC5, sinC5}                                                                                                         // sinC5
+	k57W512   = [8]float64{cosC0, cosC0, cosC0, cosC0, cosC0, cosC0, cosC0, cosC0}                                                                                                         // cosC0
+	k58W512   = [8]float64{cosC1, cosC1, cosC1, cosC1, cosC1, cosC1, cosC1, cosC1}                                                                                                         // cosC1
+	k59W512   = [8]float64{cosC2, cosC2, cosC2, cosC2, cosC2, cosC2, cosC2, cosC2}                                                                                                         // cosC2
+	k60W512   = [8]float64{cosC3, cosC3, cosC3, cosC3, cosC3, cosC3, cosC3, cosC3}                                                                                                         // cosC3
+	k61W512   = [8]float64{cosC4, cosC4, cosC4, cosC4, cosC4, cosC4, cosC4, cosC4}                                                                                                         // cosC4
+	k62W512   = [8]float64{cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5}                                                                                                         // cosC5
+	ku63W512  = [8]uint64{2, 2, 2, 2, 2, 2, 2, 2}                                                                                                                                          // 2
+	k64W512   = [8]float64{invLn10, invLn10, invLn10, invLn10, invLn10, invLn10, invLn10, invLn10}                                                                                         // invLn10
+	k65W512   = [8]float64{invLn2, invLn2, invLn2, invLn2, invLn2, invLn2, invLn2, invLn2}                                                                                                 // invLn2
+	k66W512   = [8]float64{21, 21, 21, 21, 21, 21, 21, 21}                                                                                                                                 // 21
+	k67W512   = [8]float64{sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3}                                                                                                 // sinhP3
+	k68W512   = [8]float64{sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2}                                                                                                 // sinhP2
+	k69W512   = [8]float64{sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1}                                                                                                 // sinhP1
+	k70W512   = [8]float64{sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0}                                                                                                 // sinhP0
+	k71W512   = [8]float64{sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2}                                                                                                 // sinhQ2
+	k72W512   = [8]float64{sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1}                                                                                                 // sinhQ1
+	k73W512   = [8]float64{sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0}                                                                                                 // sinhQ0
+	k74W512   = [8]float64{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}                                                                                                                 // 4096
+	k75W512   = [8]float64{exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5}                                                                                                 // exp2P5
+	k76W512   = [8]float64{exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4}                                                                                                 // exp2P4
+	k77W512   = [8]float64{exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3}                                                                                                 // exp2P3
+	k78W512   = [8]float64{exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2}                                                                                                 // exp2P2
+	k79W512   = [8]float64{exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1}                                                                                                 // exp2P1
+	k80W512   = [8]float64{2046, 2046, 2046, 2046, 2046, 2046, 2046, 2046}                                                                                                                 // 2046
+	ku81W512  = [8]uint64{magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits}                                  // magic52x15Bits
+	k82W512   = [8]float64{expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2}                                                         // expm1InvLn2
+	k83W512   = [8]float64{expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3}                                 // expm1Ln2HalfX3
+	k84W512   = [8]float64{expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half}                                                 // expm1Ln2Half
+	k85W512   = [8]float64{expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5}                                                                                         // expm1Q5
+	k86W512   = [8]float64{expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4}                                                                                         // expm1Q4
+	k87W512   = [8]float64{expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3}                                                                                         // expm1Q3
+	k88W512   = [8]float64{expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2}                                                                                         // expm1Q2
+	k89W512   = [8]float64{expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1}                                                                                         // expm1Q1
+	k90W512   = [8]float64{3, 3, 3, 3, 3, 3, 3, 3}                                                                                                                                         // 3
+	k91W512   = [8]float64{6, 6, 6, 6, 6, 6, 6, 6}                                                                                                                                         // 6
+	k92W512   = [8]float64{-2, -2, -2, -2, -2, -2, -2, -2}                                                                                                                                 // -2
+	k93W512   = [8]float64{-0.25, -0.25, -0.25, -0.25, -0.25, -0.25, -0.25, -0.25}                                                                                                         // -0.25
+	k94W512   = [8]float64{20, 20, 20, 20, 20, 20, 20, 20}                                                                                                                                 // 20
+	k95W512   = [8]float64{56, 56, 56, 56, 56, 56, 56, 56}                                                                                                                                 // 56
+	k96W512   = [8]float64{-1, -1, -1, -1, -1, -1, -1, -1}                                                                                                                                 // -1
+	k97W512   = [8]float64{expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny}                                                                         // expm1Tiny
+	k98W512   = [8]float64{-expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56}                                                 // -expm1Ln2X56
+	k99W512   = [8]float64{expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold}                         // expm1Othreshold
+	k100W512  = [8]float64{log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53}                                                                 // log1pTwo53
+	k101W512  = [8]float64{magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023}                                 // magic52 + 1023
+	ku102W512 = [8]uint64{0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000}  // 0x3ff0000000000000
+	ku103W512 = [8]uint64{log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits}                                  // log1pSqrt2Bits
+	k104W512  = [8]float64{log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1}                                                 // log1pSqrt2M1
+	k105W512  = [8]float64{log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1}                 // log1pSqrt2HalfM1
+	k106W512  = [8]float64{log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall}                                                                 // log1pSmall
+	k107W512  = [8]float64{log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny}                                                                         // log1pTiny
+	k108W512  = [8]float64{tanP0, tanP0, tanP0, tanP0, tanP0, tanP0, tanP0, tanP0}                                                                                                         // tanP0
+	k109W512  = [8]float64{tanP1, tanP1, tanP1, tanP1, tanP1, tanP1, tanP1, tanP1}                                                                                                         // tanP1
+	k110W512  = [8]float64{tanP2, tanP2, tanP2, tanP2, tanP2, tanP2, tanP2, tanP2}                                                                                                         // tanP2
+	k111W512  = [8]float64{tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1}                                                                                                         // tanQ1
+	k112W512  = [8]float64{tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2}                                                                                                         // tanQ2
+	k113W512  = [8]float64{tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3}                                                                                                         // tanQ3
+	k114W512  = [8]float64{tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4}                                                                                                         // tanQ4
+	k115W512  = [8]float64{tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall}                                                                                 // tanSmall
+	k116W512  = [8]float64{atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8}                                                 // atanTan3pio8
+	k117W512  = [8]float64{0.66, 0.66, 0.66, 0.66, 0.66, 0.66, 0.66, 0.66}                                                                                                                 // 0.66
+	k118W512  = [8]float64{atanP0, atanP0, atanP0, atanP0, atanP0, atanP0, atanP0, atanP0}                                                                                                 // atanP0
+	k119W512  = [8]float64{atanP1, atanP1, atanP1, atanP1, atanP1, atanP1, atanP1, atanP1}                                                                                                 // atanP1
+	k120W512  = [8]float64{atanP2, atanP2, atanP2, atanP2, atanP2, atanP2, atanP2, atanP2}                                                                                                 // atanP2
+	k121W512  = [8]float64{atanP3, atanP3, atanP3, atanP3, atanP3, atanP3, atanP3, atanP3}                                                                                                 // atanP3
+	k122W512  = [8]float64{atanP4, atanP4, atanP4, atanP4, atanP4, atanP4, atanP4, atanP4}                                                                                                 // atanP4
+	k123W512  = [8]float64{atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0}                                                                                                 // atanQ0
+	k124W512  = [8]float64{atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1}                                                                                                 // atanQ1
+	k125W512  = [8]float64{atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2}                                                                                                 // atanQ2
+	k126W512  = [8]float64{atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3}                                                                                                 // atanQ3
+	k127W512  = [8]float64{atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4}                                                                                                 // atanQ4
+	k128W512  = [8]float64{math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4}                                                         // math.Pi / 4
+	k129W512  = [8]float64{0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits} // 0.5 * atanMorebits
+	k130W512  = [8]float64{math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2}                                                         // math.Pi / 2
+	k131W512  = [8]float64{atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits}                                                 // atanMorebits
+	k132W512  = [8]float64{0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7}                                                                                                                         // 0.7
+	k133W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                         // powMaxY
+	ku134W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask}  // signBit | fracMask
+	ku135W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                          // 0x7ff
+	ku136W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                          // 0
+	k137W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                         // -4096
+	ku138W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                          // nanBits
+	k139W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                 // -0.5
 )

@@ -98,6 +98,182 @@ func cos32Scalar(d, x []float32) {
 	}
 }
 
+// log10_64Scalar is the scalar loop over the reference.
+func log10_64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = log10Ref64(v)
+	}
+}
+
+// log10_32Scalar is the scalar loop over the reference.
+func log10_32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = log10Ref32(v)
+	}
+}
+
+// log2_64Scalar is the scalar loop over the reference.
+func log2_64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = log2Ref64(v)
+	}
+}
+
+// log2_32Scalar is the scalar loop over the reference.
+func log2_32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = log2Ref32(v)
+	}
+}
+
+// cosh64Scalar is the scalar loop over the reference.
+func cosh64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = coshRef64(v)
+	}
+}
+
+// cosh32Scalar is the scalar loop over the reference.
+func cosh32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = coshRef32(v)
+	}
+}
+
+// sinh64Scalar is the scalar loop over the reference.
+func sinh64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = sinhRef64(v)
+	}
+}
+
+// sinh32Scalar is the scalar loop over the reference.
+func sinh32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = sinhRef32(v)
+	}
+}
+
+// exp2_64Scalar is the scalar loop over the reference.
+func exp2_64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = exp2Ref64(v)
+	}
+}
+
+// exp2_32Scalar is the scalar loop over the reference.
+func exp2_32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = exp2Ref32(v)
+	}
+}
+
+// expm1_64Scalar is the scalar loop over the reference.
+func expm1_64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = expm1Ref64(v)
+	}
+}
+
+// expm1_32Scalar is the scalar loop over the reference.
+func expm1_32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = expm1Ref32(v)
+	}
+}
+
+// log1p64Scalar is the scalar loop over the reference.
+func log1p64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = log1pRef64(v)
+	}
+}
+
+// log1p32Scalar is the scalar loop over the reference.
+func log1p32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = log1pRef32(v)
+	}
+}
+
+// tan64Scalar is the scalar loop over the reference.
+func tan64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = tanRef64(v)
+	}
+}
+
+// tan32Scalar is the scalar loop over the reference.
+func tan32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = tanRef32(v)
+	}
+}
+
+// atan64Scalar is the scalar loop over the reference.
+func atan64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = atanRef64(v)
+	}
+}
+
+// atan32Scalar is the scalar loop over the reference.
+func atan32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = atanRef32(v)
+	}
+}
+
+// asin64Scalar is the scalar loop over the reference.
+func asin64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = asinRef64(v)
+	}
+}
+
+// asin32Scalar is the scalar loop over the reference.
+func asin32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = asinRef32(v)
+	}
+}
+
+// acos64Scalar is the scalar loop over the reference.
+func acos64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = acosRef64(v)
+	}
+}
+
+// acos32Scalar is the scalar loop over the reference.
+func acos32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = acosRef32(v)
+	}
+}
+
 // pow64Scalar is the scalar loop over the reference.
 func pow64Scalar(d []float64, x []float64, y []float64) {
 	x = x[:len(d)]

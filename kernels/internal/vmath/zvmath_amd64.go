@@ -45,6 +45,72 @@ func cos64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
 func cos32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
 
 //go:noescape
+func log10_64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func log10_32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func log2_64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func log2_32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func cosh64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func cosh32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func sinh64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func sinh32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func exp2_64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func exp2_32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func expm1_64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func expm1_32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func log1p64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func log1p32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func tan64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func tan32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func atan64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func atan32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func asin64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func asin32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func acos64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func acos32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
 func pow64AVX2Loop(d []float64, x []float64, y []float64, xs, ys *[4]float64) (done int, bad uint)
 
 //go:noescape
@@ -383,6 +449,600 @@ func cos32AVX2(d, x []float32) {
 		_, bad := cos32AVX2Loop(rs[:], xs[:], &xs)
 		copy(d[i:], rs[:n])
 		fix32(d[i:], xs[:n], bad, cosRef32)
+	}
+}
+
+// log10_64AVX2 sets d[i] = log10(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func log10_64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := log10_64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, log10Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log10_64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, log10Ref64)
+	}
+}
+
+// log10_32AVX2 sets d[i] = log10(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func log10_32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := log10_32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, log10Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log10_32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, log10Ref32)
+	}
+}
+
+// log2_64AVX2 sets d[i] = log2(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func log2_64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := log2_64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, log2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log2_64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, log2Ref64)
+	}
+}
+
+// log2_32AVX2 sets d[i] = log2(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func log2_32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := log2_32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, log2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log2_32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, log2Ref32)
+	}
+}
+
+// cosh64AVX2 sets d[i] = cosh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func cosh64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := cosh64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, coshRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cosh64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, coshRef64)
+	}
+}
+
+// cosh32AVX2 sets d[i] = cosh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func cosh32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := cosh32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, coshRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cosh32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, coshRef32)
+	}
+}
+
+// sinh64AVX2 sets d[i] = sinh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func sinh64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := sinh64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, sinhRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := sinh64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, sinhRef64)
+	}
+}
+
+// sinh32AVX2 sets d[i] = sinh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func sinh32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := sinh32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, sinhRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := sinh32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, sinhRef32)
+	}
+}
+
+// exp2_64AVX2 sets d[i] = exp2(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func exp2_64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := exp2_64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, exp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := exp2_64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, exp2Ref64)
+	}
+}
+
+// exp2_32AVX2 sets d[i] = exp2(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func exp2_32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := exp2_32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, exp2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := exp2_32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, exp2Ref32)
+	}
+}
+
+// expm1_64AVX2 sets d[i] = expm1(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func expm1_64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := expm1_64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, expm1Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := expm1_64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, expm1Ref64)
+	}
+}
+
+// expm1_32AVX2 sets d[i] = expm1(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func expm1_32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := expm1_32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, expm1Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := expm1_32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, expm1Ref32)
+	}
+}
+
+// log1p64AVX2 sets d[i] = log1p(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func log1p64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := log1p64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, log1pRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log1p64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, log1pRef64)
+	}
+}
+
+// log1p32AVX2 sets d[i] = log1p(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func log1p32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := log1p32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, log1pRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log1p32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, log1pRef32)
+	}
+}
+
+// tan64AVX2 sets d[i] = tan(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func tan64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := tan64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, tanRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := tan64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, tanRef64)
+	}
+}
+
+// tan32AVX2 sets d[i] = tan(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func tan32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := tan32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, tanRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := tan32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, tanRef32)
+	}
+}
+
+// atan64AVX2 sets d[i] = atan(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := atan64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, atanRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atan64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, atanRef64)
+	}
+}
+
+// atan32AVX2 sets d[i] = atan(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := atan32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, atanRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atan32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, atanRef32)
+	}
+}
+
+// asin64AVX2 sets d[i] = asin(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func asin64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := asin64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, asinRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asin64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, asinRef64)
+	}
+}
+
+// asin32AVX2 sets d[i] = asin(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func asin32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := asin32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, asinRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asin32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, asinRef32)
+	}
+}
+
+// acos64AVX2 sets d[i] = acos(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func acos64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := acos64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, acosRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acos64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, acosRef64)
+	}
+}
+
+// acos32AVX2 sets d[i] = acos(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func acos32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := acos32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, acosRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acos32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, acosRef32)
 	}
 }
 

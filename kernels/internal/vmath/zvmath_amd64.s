@@ -634,6 +634,995 @@ done26:
 	VZEROUPPER
 	RET
 
+// func log10_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·log10_64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop28:
+	CMPQ      BX, CX
+	JAE       done29
+	VMOVUPS   (DX)(BX*8), Y0
+	VCMPPD    $0x1d, vmconst<>+992(SB), Y0, Y1
+	VCMPPD    $0x12, vmconst<>+1024(SB), Y0, Y2
+	VPAND     Y2, Y1, Y1
+	VPAND     vmconst<>+1056(SB), Y0, Y2
+	VPOR      vmconst<>+448(SB), Y2, Y2
+	VPSRLQ    $0x34, Y0, Y3
+	VPOR      vmconst<>+1088(SB), Y3, Y3
+	VSUBPD    vmconst<>+1120(SB), Y3, Y3
+	VCMPPD    $0x12, vmconst<>+1152(SB), Y2, Y4
+	VSUBPD    vmconst<>+480(SB), Y3, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VADDPD    Y2, Y2, Y5
+	VBLENDVPD Y4, Y5, Y2, Y2
+	VSUBPD    vmconst<>+480(SB), Y2, Y2
+	VADDPD    vmconst<>+512(SB), Y2, Y4
+	VDIVPD    Y4, Y2, Y4
+	VMULPD    Y4, Y4, Y5
+	VMULPD    Y5, Y5, Y6
+	VMULPD    vmconst<>+1184(SB), Y6, Y7
+	VADDPD    vmconst<>+1216(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+1248(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+1280(SB), Y7, Y7
+	VMULPD    Y5, Y7, Y5
+	VMULPD    vmconst<>+1312(SB), Y6, Y7
+	VADDPD    vmconst<>+1344(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+1376(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y6
+	VADDPD    Y6, Y5, Y5
+	VMULPD    vmconst<>+448(SB), Y2, Y6
+	VMULPD    Y2, Y6, Y6
+	VADDPD    Y6, Y5, Y5
+	VMULPD    Y5, Y4, Y4
+	VMULPD    vmconst<>+1408(SB), Y3, Y5
+	VADDPD    Y5, Y4, Y4
+	VSUBPD    Y4, Y6, Y4
+	VSUBPD    Y2, Y4, Y2
+	VMULPD    vmconst<>+1440(SB), Y3, Y3
+	VSUBPD    Y2, Y3, Y2
+	VMULPD    vmconst<>+2656(SB), Y2, Y2
+	VMOVUPS   Y2, (AX)(BX*8)
+	VMOVMSKPD Y1, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out30
+	JMP       loop28
+
+out30:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done29:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func log10_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·log10_32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop31:
+	CMPQ         BX, CX
+	JAE          done32
+	VMOVUPS      (DX)(BX*4), Y0
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VPAND        Y2, Y1, Y1
+	VPSRLD       $0x17, Y0, Y2
+	VCVTDQ2PS    Y2, Y2
+	VSUBPS       vmconst<>+1536(SB), Y2, Y2
+	VPAND        vmconst<>+1568(SB), Y0, Y3
+	VPOR         vmconst<>+928(SB), Y3, Y3
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y3, Y4
+	VMULPS       vmconst<>+896(SB), Y3, Y5
+	VBLENDVPS    Y4, Y5, Y3, Y3
+	VPAND        vmconst<>+928(SB), Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VSUBPS       vmconst<>+928(SB), Y3, Y3
+	VMULPS       Y3, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      vmconst<>+1632(SB), Y6
+	VFMADD213PS  vmconst<>+1664(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+1696(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1728(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1760(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1792(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1824(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1856(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1888(SB), Y3, Y5
+	VMULPS       Y3, Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
+	VMULPS       vmconst<>+2688(SB), Y5, Y4
+	VFMADD231PS  vmconst<>+2688(SB), Y3, Y4
+	VFMADD231PS  vmconst<>+2720(SB), Y2, Y4
+	VFMADD231PS  vmconst<>+2752(SB), Y5, Y4
+	VFMADD231PS  vmconst<>+2752(SB), Y3, Y4
+	VMOVUPS      Y4, Y3
+	VFMADD231PS  vmconst<>+2784(SB), Y2, Y3
+	VMOVUPS      Y3, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out33
+	JMP          loop31
+
+out33:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done32:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func log2_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·log2_64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop34:
+	CMPQ      BX, CX
+	JAE       done35
+	VMOVUPS   (DX)(BX*8), Y0
+	VCMPPD    $0x1d, vmconst<>+992(SB), Y0, Y1
+	VCMPPD    $0x12, vmconst<>+1024(SB), Y0, Y2
+	VPAND     Y2, Y1, Y1
+	VPAND     vmconst<>+1056(SB), Y0, Y2
+	VPOR      vmconst<>+448(SB), Y2, Y2
+	VPSRLQ    $0x34, Y0, Y3
+	VPOR      vmconst<>+1088(SB), Y3, Y3
+	VSUBPD    vmconst<>+1120(SB), Y3, Y3
+	VCMPPD    $0x1d, vmconst<>+992(SB), Y2, Y4
+	VCMPPD    $0x12, vmconst<>+1024(SB), Y2, Y5
+	VPAND     Y5, Y4, Y4
+	VPAND     vmconst<>+1056(SB), Y2, Y4
+	VPOR      vmconst<>+448(SB), Y4, Y4
+	VPSRLQ    $0x34, Y2, Y5
+	VPOR      vmconst<>+1088(SB), Y5, Y5
+	VSUBPD    vmconst<>+1120(SB), Y5, Y5
+	VCMPPD    $0x12, vmconst<>+1152(SB), Y4, Y6
+	VSUBPD    vmconst<>+480(SB), Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VADDPD    Y4, Y4, Y7
+	VBLENDVPD Y6, Y7, Y4, Y4
+	VSUBPD    vmconst<>+480(SB), Y4, Y4
+	VADDPD    vmconst<>+512(SB), Y4, Y6
+	VDIVPD    Y6, Y4, Y6
+	VMULPD    Y6, Y6, Y7
+	VMULPD    Y7, Y7, Y8
+	VMULPD    vmconst<>+1184(SB), Y8, Y9
+	VADDPD    vmconst<>+1216(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+1248(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+1280(SB), Y9, Y9
+	VMULPD    Y7, Y9, Y7
+	VMULPD    vmconst<>+1312(SB), Y8, Y9
+	VADDPD    vmconst<>+1344(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+1376(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    vmconst<>+448(SB), Y4, Y8
+	VMULPD    Y4, Y8, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    Y7, Y6, Y6
+	VMULPD    vmconst<>+1408(SB), Y5, Y7
+	VADDPD    Y7, Y6, Y6
+	VSUBPD    Y6, Y8, Y6
+	VSUBPD    Y4, Y6, Y4
+	VMULPD    vmconst<>+1440(SB), Y5, Y5
+	VSUBPD    Y4, Y5, Y4
+	VMULPD    vmconst<>+0(SB), Y4, Y4
+	VADDPD    Y3, Y4, Y4
+	VCMPPD    $0x00, vmconst<>+448(SB), Y2, Y2
+	VSUBPD    vmconst<>+480(SB), Y3, Y3
+	VBLENDVPD Y2, Y3, Y4, Y2
+	VMOVUPS   Y2, (AX)(BX*8)
+	VMOVMSKPD Y1, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out36
+	JMP       loop34
+
+out36:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done35:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func log2_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·log2_32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop37:
+	CMPQ         BX, CX
+	JAE          done38
+	VMOVUPS      (DX)(BX*4), Y0
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VPAND        Y2, Y1, Y1
+	VPSRLD       $0x17, Y0, Y2
+	VCVTDQ2PS    Y2, Y2
+	VSUBPS       vmconst<>+1536(SB), Y2, Y2
+	VPAND        vmconst<>+1568(SB), Y0, Y3
+	VPOR         vmconst<>+928(SB), Y3, Y3
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y3, Y4
+	VMULPS       vmconst<>+896(SB), Y3, Y5
+	VBLENDVPS    Y4, Y5, Y3, Y3
+	VPAND        vmconst<>+928(SB), Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VSUBPS       vmconst<>+928(SB), Y3, Y3
+	VMULPS       Y3, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      vmconst<>+1632(SB), Y6
+	VFMADD213PS  vmconst<>+1664(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+1696(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1728(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1760(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1792(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1824(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1856(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1888(SB), Y3, Y5
+	VMULPS       Y3, Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
+	VMULPS       vmconst<>+2816(SB), Y5, Y4
+	VFMADD231PS  vmconst<>+2816(SB), Y3, Y4
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y2, Y3, Y2
+	VMOVUPS      Y2, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out39
+	JMP          loop37
+
+out39:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done38:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func cosh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·cosh64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop40:
+	CMPQ        BX, CX
+	JAE         done41
+	VMOVUPS     (DX)(BX*8), Y0
+	VPAND       vmconst<>+2848(SB), Y0, Y1
+	VMULPD      vmconst<>+0(SB), Y1, Y2
+	VADDPD      vmconst<>+32(SB), Y2, Y2
+	VSUBPD      vmconst<>+32(SB), Y2, Y3
+	VCMPPD      $0x1d, vmconst<>+64(SB), Y3, Y4
+	VCMPPD      $0x12, vmconst<>+96(SB), Y3, Y5
+	VPAND       Y5, Y4, Y4
+	VPXOR       vmconst<>+128(SB), Y3, Y3
+	VMOVUPS     Y1, Y5
+	VFMADD231PD vmconst<>+160(SB), Y3, Y5
+	VFMADD231PD vmconst<>+192(SB), Y3, Y5
+	VMULPD      vmconst<>+224(SB), Y5, Y3
+	VMOVUPS     Y3, Y5
+	VMOVUPS     vmconst<>+256(SB), Y6
+	VFMADD213PD vmconst<>+288(SB), Y6, Y5
+	VFMADD213PD vmconst<>+320(SB), Y3, Y5
+	VFMADD213PD vmconst<>+352(SB), Y3, Y5
+	VFMADD213PD vmconst<>+384(SB), Y3, Y5
+	VFMADD213PD vmconst<>+416(SB), Y3, Y5
+	VFMADD213PD vmconst<>+448(SB), Y3, Y5
+	VFMADD213PD vmconst<>+480(SB), Y3, Y5
+	VMULPD      Y5, Y3, Y3
+	VADDPD      vmconst<>+512(SB), Y3, Y5
+	VMULPD      Y5, Y3, Y3
+	VADDPD      vmconst<>+512(SB), Y3, Y5
+	VMULPD      Y5, Y3, Y3
+	VADDPD      vmconst<>+512(SB), Y3, Y5
+	VMULPD      Y5, Y3, Y3
+	VADDPD      vmconst<>+512(SB), Y3, Y5
+	VFMADD213PD vmconst<>+480(SB), Y5, Y3
+	VPADDQ      vmconst<>+544(SB), Y2, Y2
+	VPSLLQ      $0x34, Y2, Y2
+	VMULPD      Y2, Y3, Y2
+	VMULPD      vmconst<>+448(SB), Y2, Y3
+	VMOVUPS     vmconst<>+480(SB), Y5
+	VDIVPD      Y2, Y5, Y5
+	VADDPD      Y5, Y2, Y2
+	VMULPD      vmconst<>+448(SB), Y2, Y2
+	VCMPPD      $0x1e, vmconst<>+2880(SB), Y1, Y1
+	VBLENDVPD   Y1, Y3, Y2, Y1
+	VMOVUPS     Y1, (AX)(BX*8)
+	VMOVMSKPD   Y4, SI
+	ADDQ        $0x04, BX
+	XORQ        $0x0f, SI
+	JNZ         out42
+	JMP         loop40
+
+out42:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done41:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func cosh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·cosh32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop43:
+	CMPQ         BX, CX
+	JAE          done44
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+608(SB), Y1, Y2
+	VMULPS       vmconst<>+640(SB), Y1, Y3
+	VROUNDPS     $0x00, Y3, Y3
+	VFNMADD231PS vmconst<>+672(SB), Y3, Y1
+	VFNMADD231PS vmconst<>+704(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VMOVUPS      vmconst<>+736(SB), Y5
+	VFMADD213PS  vmconst<>+768(SB), Y5, Y4
+	VFMADD213PS  vmconst<>+800(SB), Y1, Y4
+	VFMADD213PS  vmconst<>+832(SB), Y1, Y4
+	VFMADD213PS  vmconst<>+864(SB), Y1, Y4
+	VFMADD213PS  vmconst<>+896(SB), Y1, Y4
+	VMULPS       Y1, Y1, Y5
+	VFMADD231PS  Y5, Y4, Y1
+	VADDPS       vmconst<>+928(SB), Y1, Y1
+	VCVTPS2DQ    Y3, Y3
+	VPADDD       vmconst<>+960(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y1, Y1
+	VMULPS       vmconst<>+896(SB), Y1, Y3
+	VMOVUPS      vmconst<>+896(SB), Y4
+	VDIVPS       Y1, Y4, Y1
+	VADDPS       Y1, Y3, Y1
+	VMOVUPS      Y1, (AX)(BX*4)
+	VMOVMSKPS    Y2, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out45
+	JMP          loop43
+
+out45:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done44:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func sinh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·sinh32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop46:
+	CMPQ         BX, CX
+	JAE          done47
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VPAND        vmconst<>+1952(SB), Y0, Y2
+	VCMPPS       $0x12, vmconst<>+608(SB), Y1, Y3
+	VMULPS       vmconst<>+640(SB), Y1, Y4
+	VROUNDPS     $0x00, Y4, Y4
+	VMOVUPS      Y1, Y5
+	VFNMADD231PS vmconst<>+672(SB), Y4, Y5
+	VFNMADD231PS vmconst<>+704(SB), Y4, Y5
+	VMOVUPS      Y5, Y6
+	VMOVUPS      vmconst<>+736(SB), Y7
+	VFMADD213PS  vmconst<>+768(SB), Y7, Y6
+	VFMADD213PS  vmconst<>+800(SB), Y5, Y6
+	VFMADD213PS  vmconst<>+832(SB), Y5, Y6
+	VFMADD213PS  vmconst<>+864(SB), Y5, Y6
+	VFMADD213PS  vmconst<>+896(SB), Y5, Y6
+	VMULPS       Y5, Y5, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	VADDPS       vmconst<>+928(SB), Y5, Y5
+	VCVTPS2DQ    Y4, Y4
+	VPADDD       vmconst<>+960(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y4
+	VMULPS       vmconst<>+896(SB), Y4, Y5
+	VMOVUPS      vmconst<>+896(SB), Y6
+	VDIVPS       Y4, Y6, Y4
+	VSUBPS       Y4, Y5, Y4
+	VPXOR        Y2, Y4, Y2
+	VMULPS       Y0, Y0, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      vmconst<>+2912(SB), Y6
+	VFMADD213PS  vmconst<>+2944(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+2976(SB), Y4, Y5
+	VMULPS       Y4, Y5, Y4
+	VMOVUPS      Y0, Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y4
+	VBLENDVPS    Y4, Y0, Y5, Y4
+	VCMPPS       $0x1e, vmconst<>+928(SB), Y1, Y1
+	VBLENDVPS    Y1, Y2, Y4, Y1
+	VMOVUPS      Y1, (AX)(BX*4)
+	VMOVMSKPS    Y3, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out48
+	JMP          loop46
+
+out48:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done47:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func exp2_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·exp2_32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop49:
+	CMPQ        BX, CX
+	JAE         done50
+	VMOVUPS     (DX)(BX*4), Y0
+	VCMPPS      $0x1d, vmconst<>+3008(SB), Y0, Y1
+	VCMPPS      $0x12, vmconst<>+3040(SB), Y0, Y2
+	VPAND       Y2, Y1, Y1
+	VROUNDPS    $0x00, Y0, Y2
+	VSUBPS      Y2, Y0, Y3
+	VMOVUPS     Y3, Y4
+	VMOVUPS     vmconst<>+3072(SB), Y5
+	VFMADD213PS vmconst<>+3104(SB), Y5, Y4
+	VFMADD213PS vmconst<>+3136(SB), Y3, Y4
+	VFMADD213PS vmconst<>+3168(SB), Y3, Y4
+	VFMADD213PS vmconst<>+3200(SB), Y3, Y4
+	VFMADD213PS vmconst<>+3232(SB), Y3, Y4
+	VFMADD213PS vmconst<>+928(SB), Y3, Y4
+	VCVTPS2DQ   Y2, Y2
+	VPADDD      vmconst<>+960(SB), Y2, Y2
+	VPSLLD      $0x17, Y2, Y2
+	VMULPS      Y2, Y4, Y2
+	VMOVUPS     Y2, (AX)(BX*4)
+	VMOVMSKPS   Y1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out51
+	JMP         loop49
+
+out51:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done50:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func expm1_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expm1_32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop52:
+	CMPQ         BX, CX
+	JAE          done53
+	VMOVUPS      (DX)(BX*4), Y0
+	VCMPPS       $0x12, vmconst<>+608(SB), Y0, Y1
+	VMAXPS       vmconst<>+576(SB), Y0, Y2
+	VMULPS       vmconst<>+640(SB), Y2, Y3
+	VROUNDPS     $0x00, Y3, Y3
+	VFNMADD231PS vmconst<>+672(SB), Y3, Y2
+	VFNMADD231PS vmconst<>+704(SB), Y3, Y2
+	VMOVUPS      Y2, Y4
+	VMOVUPS      vmconst<>+736(SB), Y5
+	VFMADD213PS  vmconst<>+768(SB), Y5, Y4
+	VFMADD213PS  vmconst<>+800(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+832(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+864(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+896(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VFMADD231PS  Y5, Y4, Y2
+	VCVTPS2DQ    Y3, Y3
+	VPADDD       vmconst<>+960(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VSUBPS       vmconst<>+928(SB), Y3, Y4
+	VFMADD231PS  Y2, Y3, Y4
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y2
+	VBLENDVPS    Y2, Y0, Y4, Y2
+	VMOVUPS      Y2, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out54
+	JMP          loop52
+
+out54:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done53:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func log1p32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·log1p32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop55:
+	CMPQ         BX, CX
+	JAE          done56
+	VMOVUPS      (DX)(BX*4), Y0
+	VCMPPS       $0x1e, vmconst<>+3264(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VPAND        Y2, Y1, Y1
+	VADDPS       vmconst<>+928(SB), Y0, Y2
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y2, Y3
+	VSUBPS       Y0, Y2, Y4
+	VMOVUPS      vmconst<>+928(SB), Y5
+	VSUBPS       Y4, Y5, Y4
+	VSUBPS       vmconst<>+928(SB), Y2, Y5
+	VSUBPS       Y5, Y0, Y5
+	VBLENDVPS    Y3, Y4, Y5, Y3
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y2, Y4
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y2, Y5
+	VPAND        Y5, Y4, Y4
+	VPSRLD       $0x17, Y2, Y4
+	VCVTDQ2PS    Y4, Y4
+	VSUBPS       vmconst<>+1536(SB), Y4, Y4
+	VPAND        vmconst<>+1568(SB), Y2, Y5
+	VPOR         vmconst<>+928(SB), Y5, Y5
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y5, Y6
+	VMULPS       vmconst<>+896(SB), Y5, Y7
+	VBLENDVPS    Y6, Y7, Y5, Y5
+	VPAND        vmconst<>+928(SB), Y6, Y6
+	VADDPS       Y6, Y4, Y4
+	VSUBPS       vmconst<>+928(SB), Y5, Y5
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y5, Y7
+	VMOVUPS      vmconst<>+1632(SB), Y8
+	VFMADD213PS  vmconst<>+1664(SB), Y8, Y7
+	VFMADD213PS  vmconst<>+1696(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1728(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1760(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1792(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1824(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1856(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1888(SB), Y5, Y7
+	VMULPS       Y5, Y7, Y7
+	VMULPS       Y6, Y7, Y7
+	VFMADD231PS  vmconst<>+704(SB), Y4, Y7
+	VFNMADD231PS vmconst<>+896(SB), Y6, Y7
+	VADDPS       Y7, Y5, Y5
+	VFMADD231PS  vmconst<>+672(SB), Y4, Y5
+	VDIVPS       Y2, Y3, Y2
+	VADDPS       Y2, Y5, Y2
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y3
+	VBLENDVPS    Y3, Y0, Y2, Y2
+	VMOVUPS      Y2, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out57
+	JMP          loop55
+
+out57:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done56:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func tan32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·tan32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop58:
+	CMPQ         BX, CX
+	JAE          done59
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
+	VCVTPS2PD    X0, Y3
+	VMULPD       vmconst<>+2304(SB), Y3, Y4
+	VROUNDPD     $0x00, Y4, Y4
+	VFNMADD231PD vmconst<>+2336(SB), Y4, Y3
+	VFNMADD231PD vmconst<>+2368(SB), Y4, Y3
+	VEXTRACTF128 $0x01, Y0, X2
+	VCVTPS2PD    X2, Y5
+	VMULPD       vmconst<>+2304(SB), Y5, Y6
+	VROUNDPD     $0x00, Y6, Y6
+	VFNMADD231PD vmconst<>+2336(SB), Y6, Y5
+	VFNMADD231PD vmconst<>+2368(SB), Y6, Y5
+	VCVTPD2PSY   Y3, X2
+	VCVTPD2PSY   Y5, X7
+	VINSERTF128  $0x01, X7, Y2, Y7
+	VCVTPD2DQY   Y4, X2
+	VCVTPD2DQY   Y6, X4
+	VINSERTI128  $0x01, X4, Y2, Y4
+	VCVTPS2PD    X7, Y6
+	VSUBPD       Y6, Y3, Y3
+	VEXTRACTF128 $0x01, Y7, X2
+	VCVTPS2PD    X2, Y6
+	VSUBPD       Y6, Y5, Y5
+	VCVTPD2PSY   Y3, X2
+	VCVTPD2PSY   Y5, X3
+	VINSERTF128  $0x01, X3, Y2, Y3
+	VMULPS       Y7, Y7, Y5
+	VMOVUPS      Y5, Y6
+	VMOVUPS      vmconst<>+3296(SB), Y8
+	VFMADD213PS  vmconst<>+3328(SB), Y8, Y6
+	VFMADD213PS  vmconst<>+3360(SB), Y5, Y6
+	VFMADD213PS  vmconst<>+3392(SB), Y5, Y6
+	VFMADD213PS  vmconst<>+3424(SB), Y5, Y6
+	VFMADD213PS  vmconst<>+3456(SB), Y5, Y6
+	VMULPS       Y5, Y6, Y6
+	VMULPS       Y7, Y6, Y6
+	VADDPS       vmconst<>+928(SB), Y5, Y5
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       Y6, Y7, Y3
+	VMOVUPS      vmconst<>+3264(SB), Y5
+	VDIVPS       Y3, Y5, Y5
+	VMOVUPS      Y5, Y8
+	VFMADD213PS  vmconst<>+928(SB), Y7, Y8
+	VMOVUPS      Y8, Y7
+	VFMADD231PS  Y6, Y5, Y7
+	VMOVUPS      Y5, Y6
+	VFMADD231PS  Y7, Y5, Y6
+	VPAND        vmconst<>+2592(SB), Y4, Y4
+	VPCMPEQD     vmconst<>+2592(SB), Y4, Y4
+	VBLENDVPS    Y4, Y6, Y3, Y3
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y4
+	VBLENDVPS    Y4, Y0, Y3, Y3
+	VMOVUPS      Y3, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out60
+	JMP          loop58
+
+out60:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done59:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atan32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop61:
+	CMPQ        BX, CX
+	JAE         done62
+	VMOVUPS     (DX)(BX*4), Y0
+	VPAND       vmconst<>+1920(SB), Y0, Y1
+	VCMPPS      $0x1e, vmconst<>+3488(SB), Y1, Y2
+	VCMPPS      $0x1e, vmconst<>+3520(SB), Y1, Y3
+	VPANDN      Y3, Y2, Y3
+	VSUBPS      vmconst<>+928(SB), Y1, Y4
+	VBLENDVPS   Y3, Y4, Y1, Y4
+	VBLENDVPS   Y2, vmconst<>+3264(SB), Y4, Y4
+	VADDPS      vmconst<>+928(SB), Y1, Y5
+	VMOVUPS     vmconst<>+928(SB), Y6
+	VBLENDVPS   Y3, Y5, Y6, Y5
+	VBLENDVPS   Y2, Y1, Y5, Y1
+	VDIVPS      Y1, Y4, Y1
+	VPAND       vmconst<>+3584(SB), Y3, Y4
+	VBLENDVPS   Y2, vmconst<>+3552(SB), Y4, Y4
+	VPAND       vmconst<>+3648(SB), Y3, Y3
+	VBLENDVPS   Y2, vmconst<>+3616(SB), Y3, Y2
+	VMULPS      Y1, Y1, Y3
+	VMOVUPS     Y3, Y5
+	VMOVUPS     vmconst<>+3680(SB), Y6
+	VFMADD213PS vmconst<>+3712(SB), Y6, Y5
+	VFMADD213PS vmconst<>+3744(SB), Y3, Y5
+	VFMADD213PS vmconst<>+3776(SB), Y3, Y5
+	VMULPS      Y3, Y5, Y3
+	VADDPS      Y2, Y1, Y2
+	VFMADD231PS Y1, Y3, Y2
+	VADDPS      Y2, Y4, Y1
+	VPAND       vmconst<>+1952(SB), Y0, Y2
+	VPXOR       Y2, Y1, Y1
+	VCMPPS      $0x00, Y0, Y0, Y2
+	VMOVUPS     Y1, (AX)(BX*4)
+	VMOVMSKPS   Y2, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out63
+	JMP         loop61
+
+out63:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done62:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func asin32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·asin32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop64:
+	CMPQ        BX, CX
+	JAE         done65
+	VMOVUPS     (DX)(BX*4), Y0
+	VPAND       vmconst<>+1920(SB), Y0, Y1
+	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y2
+	VMOVUPS     vmconst<>+928(SB), Y3
+	VSUBPS      Y1, Y3, Y3
+	VMULPS      vmconst<>+896(SB), Y3, Y3
+	VMULPS      Y1, Y1, Y4
+	VBLENDVPS   Y2, Y3, Y4, Y3
+	VSQRTPS     Y3, Y4
+	VBLENDVPS   Y2, Y4, Y1, Y4
+	VMOVUPS     Y3, Y5
+	VMOVUPS     vmconst<>+3808(SB), Y6
+	VFMADD213PS vmconst<>+3840(SB), Y6, Y5
+	VFMADD213PS vmconst<>+3872(SB), Y3, Y5
+	VFMADD213PS vmconst<>+3904(SB), Y3, Y5
+	VFMADD213PS vmconst<>+3936(SB), Y3, Y5
+	VMULPS      Y3, Y5, Y3
+	VMOVUPS     Y4, Y5
+	VFMADD231PS Y4, Y3, Y5
+	VPAND       vmconst<>+3552(SB), Y2, Y3
+	VADDPS      Y5, Y5, Y4
+	VPXOR       vmconst<>+1952(SB), Y5, Y5
+	VBLENDVPS   Y2, Y4, Y5, Y2
+	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y4
+	VPAND       vmconst<>+3616(SB), Y4, Y4
+	VSUBPS      Y2, Y4, Y2
+	VADDPS      Y2, Y3, Y2
+	VPAND       vmconst<>+1952(SB), Y0, Y3
+	VPXOR       Y3, Y2, Y2
+	VCMPPS      $0x00, vmconst<>+2208(SB), Y0, Y3
+	VBLENDVPS   Y3, Y0, Y2, Y2
+	VCMPPS      $0x12, vmconst<>+928(SB), Y1, Y1
+	VMOVUPS     Y2, (AX)(BX*4)
+	VMOVMSKPS   Y1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out66
+	JMP         loop64
+
+out66:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done65:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acos32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·acos32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop67:
+	CMPQ        BX, CX
+	JAE         done68
+	VMOVUPS     (DX)(BX*4), Y0
+	VPAND       vmconst<>+1920(SB), Y0, Y1
+	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y2
+	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y3
+	VMOVUPS     vmconst<>+928(SB), Y4
+	VSUBPS      Y1, Y4, Y4
+	VMULPS      vmconst<>+896(SB), Y4, Y4
+	VMULPS      Y1, Y1, Y5
+	VBLENDVPS   Y3, Y4, Y5, Y4
+	VSQRTPS     Y4, Y5
+	VBLENDVPS   Y3, Y5, Y1, Y5
+	VMOVUPS     Y4, Y6
+	VMOVUPS     vmconst<>+3808(SB), Y7
+	VFMADD213PS vmconst<>+3840(SB), Y7, Y6
+	VFMADD213PS vmconst<>+3872(SB), Y4, Y6
+	VFMADD213PS vmconst<>+3904(SB), Y4, Y6
+	VFMADD213PS vmconst<>+3936(SB), Y4, Y6
+	VMULPS      Y4, Y6, Y4
+	VMOVUPS     Y5, Y6
+	VFMADD231PS Y5, Y4, Y6
+	VPAND       vmconst<>+3552(SB), Y3, Y4
+	VADDPS      Y6, Y6, Y4
+	VPXOR       vmconst<>+1952(SB), Y6, Y5
+	VBLENDVPS   Y3, Y4, Y5, Y3
+	VPAND       vmconst<>+1952(SB), Y0, Y4
+	VPXOR       Y4, Y3, Y4
+	VADDPS      vmconst<>+3616(SB), Y4, Y4
+	VADDPS      vmconst<>+3552(SB), Y4, Y4
+	VMOVUPS     vmconst<>+4000(SB), Y5
+	VSUBPS      Y3, Y5, Y5
+	VADDPS      vmconst<>+3968(SB), Y5, Y5
+	VCMPPS      $0x11, vmconst<>+2208(SB), Y0, Y6
+	VBLENDVPS   Y6, Y5, Y3, Y3
+	VBLENDVPS   Y2, Y3, Y4, Y2
+	VCMPPS      $0x12, vmconst<>+928(SB), Y1, Y1
+	VMOVUPS     Y2, (AX)(BX*4)
+	VMOVMSKPS   Y1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out69
+	JMP         loop67
+
+out69:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done68:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func pow64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2, FMA3
 TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
@@ -644,14 +1633,14 @@ TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop28:
+loop70:
 	CMPQ        SI, CX
-	JAE         done29
+	JAE         done71
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
-	VPAND       vmconst<>+2688(SB), Y0, Y2
-	VPAND       vmconst<>+2688(SB), Y1, Y3
-	VMINPD      vmconst<>+2720(SB), Y3, Y4
+	VPAND       vmconst<>+2848(SB), Y0, Y2
+	VPAND       vmconst<>+2848(SB), Y1, Y3
+	VMINPD      vmconst<>+4064(SB), Y3, Y4
 	VROUNDPD    $0x03, Y4, Y4
 	VSUBPD      Y4, Y3, Y5
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -703,10 +1692,10 @@ loop28:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND       Y2, Y7, Y2
-	VCMPPD      $0x11, vmconst<>+2720(SB), Y3, Y3
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y3, Y3
 	VPAND       Y3, Y2, Y2
-	VCMPPD      $0x04, vmconst<>+2656(SB), Y5, Y3
-	VCMPPD      $0x1e, vmconst<>+2656(SB), Y0, Y7
+	VCMPPD      $0x04, vmconst<>+4032(SB), Y5, Y3
+	VCMPPD      $0x1e, vmconst<>+4032(SB), Y0, Y7
 	VPAND       Y7, Y3, Y3
 	VPAND       Y2, Y3, Y2
 	VMULPD      Y6, Y5, Y3
@@ -742,28 +1731,28 @@ loop28:
 	VPADDQ      vmconst<>+544(SB), Y3, Y3
 	VPSLLQ      $0x34, Y3, Y3
 	VMULPD      Y3, Y2, Y2
-	VPAND       vmconst<>+2752(SB), Y0, Y3
+	VPAND       vmconst<>+4096(SB), Y0, Y3
 	VPOR        vmconst<>+448(SB), Y3, Y3
 	VPSRLQ      $0x34, Y0, Y5
-	VPAND       vmconst<>+2784(SB), Y5, Y5
+	VPAND       vmconst<>+4128(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1120(SB), Y5, Y5
 	VADDPD      vmconst<>+1088(SB), Y4, Y4
 	VPAND       vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS     vmconst<>+2656(SB), Y6
-	VMOVUPS     vmconst<>+2656(SB), Y7
+	VMOVUPS     vmconst<>+4032(SB), Y6
+	VMOVUPS     vmconst<>+4032(SB), Y7
 
-powloop31:
+powloop73:
 	VPTEST    Y4, Y4
-	JZ        powdone32
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y5, Y9
+	JZ        powdone74
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4032(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+2880(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
+	VPAND     vmconst<>+4224(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4224(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -776,39 +1765,39 @@ powloop31:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop31
+	JMP       powloop73
 
-powdone32:
-	VCMPPD    $0x11, vmconst<>+2656(SB), Y1, Y3
+powdone74:
+	VCMPPD    $0x11, vmconst<>+4032(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+2656(SB), Y4
+	VMOVUPS   vmconst<>+4032(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+2784(SB), Y4, Y4
+	VPAND     vmconst<>+4128(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+2912(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4256(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VPAND     vmconst<>+2688(SB), Y0, Y5
+	VPAND     vmconst<>+2848(SB), Y1, Y3
+	VPAND     vmconst<>+2848(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2656(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4032(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+2944(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4288(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2976(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4320(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -819,12 +1808,12 @@ powdone32:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+2720(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4064(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2656(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+4032(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y6
 	VPOR      Y6, Y5, Y5
 	VBLENDVPD Y5, vmconst<>+480(SB), Y2, Y2
@@ -834,10 +1823,10 @@ powdone32:
 	VMOVMSKPD Y3, DI
 	ADDQ      $0x04, SI
 	XORQ      $0x0f, DI
-	JNZ       out30
-	JMP       loop28
+	JNZ       out72
+	JMP       loop70
 
-out30:
+out72:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -847,7 +1836,7 @@ out30:
 	VZEROUPPER
 	RET
 
-done29:
+done71:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -864,16 +1853,16 @@ TEXT ·pow32AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop33:
+loop75:
 	CMPQ        SI, CX
-	JAE         done34
+	JAE         done76
 	VMOVUPS     (DX)(SI*4), Y0
 	VMOVUPS     (BX)(SI*4), Y1
 	VCVTPS2PD   X0, Y2
 	VCVTPS2PD   X1, Y3
-	VPAND       vmconst<>+2688(SB), Y2, Y4
-	VPAND       vmconst<>+2688(SB), Y3, Y5
-	VMINPD      vmconst<>+2720(SB), Y5, Y6
+	VPAND       vmconst<>+2848(SB), Y2, Y4
+	VPAND       vmconst<>+2848(SB), Y3, Y5
+	VMINPD      vmconst<>+4064(SB), Y5, Y6
 	VROUNDPD    $0x03, Y6, Y6
 	VSUBPD      Y6, Y5, Y8
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -925,10 +1914,10 @@ loop33:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND       Y4, Y10, Y4
-	VCMPPD      $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND       Y5, Y4, Y4
-	VCMPPD      $0x04, vmconst<>+2656(SB), Y8, Y5
-	VCMPPD      $0x1e, vmconst<>+2656(SB), Y2, Y10
+	VCMPPD      $0x04, vmconst<>+4032(SB), Y8, Y5
+	VCMPPD      $0x1e, vmconst<>+4032(SB), Y2, Y10
 	VPAND       Y10, Y5, Y5
 	VPAND       Y4, Y5, Y4
 	VMULPD      Y9, Y8, Y5
@@ -964,28 +1953,28 @@ loop33:
 	VPADDQ      vmconst<>+544(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VMULPD      Y5, Y4, Y4
-	VPAND       vmconst<>+2752(SB), Y2, Y5
+	VPAND       vmconst<>+4096(SB), Y2, Y5
 	VPOR        vmconst<>+448(SB), Y5, Y5
 	VPSRLQ      $0x34, Y2, Y8
-	VPAND       vmconst<>+2784(SB), Y8, Y8
+	VPAND       vmconst<>+4128(SB), Y8, Y8
 	VPOR        vmconst<>+1088(SB), Y8, Y8
 	VSUBPD      vmconst<>+1120(SB), Y8, Y8
 	VADDPD      vmconst<>+1088(SB), Y6, Y6
 	VPAND       vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS     vmconst<>+2656(SB), Y9
-	VMOVUPS     vmconst<>+2656(SB), Y10
+	VMOVUPS     vmconst<>+4032(SB), Y9
+	VMOVUPS     vmconst<>+4032(SB), Y10
 
-powloop36:
+powloop78:
 	VPTEST    Y6, Y6
-	JZ        powdone37
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
+	JZ        powdone79
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+2880(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
+	VPAND     vmconst<>+4224(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -998,39 +1987,39 @@ powloop36:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop36
+	JMP       powloop78
 
-powdone37:
-	VCMPPD       $0x11, vmconst<>+2656(SB), Y3, Y5
+powdone79:
+	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+2656(SB), Y6
+	VMOVUPS      vmconst<>+4032(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+2784(SB), Y6, Y6
+	VPAND        vmconst<>+4128(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+2912(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4256(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VPAND        vmconst<>+2688(SB), Y2, Y8
+	VPAND        vmconst<>+2848(SB), Y3, Y5
+	VPAND        vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+2656(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+2944(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4288(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2976(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4320(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -1041,12 +2030,12 @@ powdone37:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2656(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4032(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -1058,9 +2047,9 @@ powdone37:
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X3
 	VCVTPS2PD    X3, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+2720(SB), Y5, Y6
+	VPAND        vmconst<>+2848(SB), Y2, Y4
+	VPAND        vmconst<>+2848(SB), Y3, Y5
+	VMINPD       vmconst<>+4064(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -1112,10 +2101,10 @@ powdone37:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+2656(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4032(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -1151,28 +2140,28 @@ powdone37:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+2752(SB), Y2, Y5
+	VPAND        vmconst<>+4096(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+2784(SB), Y8, Y8
+	VPAND        vmconst<>+4128(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+2656(SB), Y9
-	VMOVUPS      vmconst<>+2656(SB), Y10
+	VMOVUPS      vmconst<>+4032(SB), Y9
+	VMOVUPS      vmconst<>+4032(SB), Y10
 
-powloop38:
+powloop80:
 	VPTEST    Y6, Y6
-	JZ        powdone39
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
+	JZ        powdone81
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+2880(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
+	VPAND     vmconst<>+4224(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -1185,39 +2174,39 @@ powloop38:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop38
+	JMP       powloop80
 
-powdone39:
-	VCMPPD      $0x11, vmconst<>+2656(SB), Y3, Y5
+powdone81:
+	VCMPPD      $0x11, vmconst<>+4032(SB), Y3, Y5
 	VMOVUPS     vmconst<>+480(SB), Y6
 	VDIVPD      Y4, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y4, Y4
-	VMOVUPS     vmconst<>+2656(SB), Y6
+	VMOVUPS     vmconst<>+4032(SB), Y6
 	VSUBPD      Y9, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y9, Y5
 	VPSRLQ      $0x34, Y4, Y6
-	VPAND       vmconst<>+2784(SB), Y6, Y6
+	VPAND       vmconst<>+4128(SB), Y6, Y6
 	VPOR        vmconst<>+1088(SB), Y6, Y6
 	VSUBPD      vmconst<>+1088(SB), Y6, Y6
 	VADDPD      Y5, Y6, Y6
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+2912(SB), Y6, Y6
+	VCMPPD      $0x12, vmconst<>+4256(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
 	VADDPD      vmconst<>+32(SB), Y5, Y5
 	VPSUBQ      vmconst<>+32(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VPADDQ      Y5, Y4, Y4
-	VPAND       vmconst<>+2688(SB), Y3, Y5
-	VPAND       vmconst<>+2688(SB), Y2, Y8
+	VPAND       vmconst<>+2848(SB), Y3, Y5
+	VPAND       vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD    $0x03, Y5, Y9
 	VCMPPD      $0x04, Y5, Y9, Y9
-	VCMPPD      $0x11, vmconst<>+2656(SB), Y2, Y11
+	VCMPPD      $0x11, vmconst<>+4032(SB), Y2, Y11
 	VPAND       Y11, Y9, Y9
-	VBLENDVPD   Y9, vmconst<>+2944(SB), Y4, Y4
+	VBLENDVPD   Y9, vmconst<>+4288(SB), Y4, Y4
 	VSQRTPD     Y2, Y11
 	VCMPPD      $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD   Y12, Y11, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+2976(SB), Y3, Y12
+	VCMPPD      $0x00, vmconst<>+4320(SB), Y3, Y12
 	VMOVUPS     vmconst<>+480(SB), Y13
 	VDIVPD      Y11, Y13, Y11
 	VBLENDVPD   Y12, Y11, Y4, Y4
@@ -1228,12 +2217,12 @@ powdone39:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND       Y8, Y9, Y8
-	VCMPPD      $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND       Y5, Y8, Y5
 	VPAND       Y5, Y6, Y5
 	VCMPPD      $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD   Y6, Y2, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+2656(SB), Y3, Y3
+	VCMPPD      $0x00, vmconst<>+4032(SB), Y3, Y3
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y3, Y2
 	VBLENDVPD   Y2, vmconst<>+480(SB), Y4, Y3
@@ -1247,10 +2236,10 @@ powdone39:
 	VMOVUPS     Y2, (AX)(SI*4)
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out35
-	JMP         loop33
+	JNZ         out77
+	JMP         loop75
 
-out35:
+out77:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -1260,7 +2249,7 @@ out35:
 	VZEROUPPER
 	RET
 
-done34:
+done76:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -1276,14 +2265,14 @@ TEXT ·powScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop40:
+loop82:
 	CMPQ         BX, CX
-	JAE          done41
+	JAE          done83
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
-	VPAND        vmconst<>+2688(SB), Y0, Y2
-	VPAND        vmconst<>+2688(SB), Y1, Y3
-	VMINPD       vmconst<>+2720(SB), Y3, Y4
+	VPAND        vmconst<>+2848(SB), Y0, Y2
+	VPAND        vmconst<>+2848(SB), Y1, Y3
+	VMINPD       vmconst<>+4064(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -1335,10 +2324,10 @@ loop40:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+2656(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+2656(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+4032(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+4032(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -1374,28 +2363,28 @@ loop40:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+2752(SB), Y0, Y3
+	VPAND        vmconst<>+4096(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+2784(SB), Y5, Y5
+	VPAND        vmconst<>+4128(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+2656(SB), Y6
-	VMOVUPS      vmconst<>+2656(SB), Y7
+	VMOVUPS      vmconst<>+4032(SB), Y6
+	VMOVUPS      vmconst<>+4032(SB), Y7
 
-powloop43:
+powloop85:
 	VPTEST    Y4, Y4
-	JZ        powdone44
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y5, Y9
+	JZ        powdone86
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4032(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+2880(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
+	VPAND     vmconst<>+4224(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4224(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -1408,39 +2397,39 @@ powloop43:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop43
+	JMP       powloop85
 
-powdone44:
-	VCMPPD    $0x11, vmconst<>+2656(SB), Y1, Y3
+powdone86:
+	VCMPPD    $0x11, vmconst<>+4032(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+2656(SB), Y4
+	VMOVUPS   vmconst<>+4032(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+2784(SB), Y4, Y4
+	VPAND     vmconst<>+4128(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+2912(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4256(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VPAND     vmconst<>+2688(SB), Y0, Y5
+	VPAND     vmconst<>+2848(SB), Y1, Y3
+	VPAND     vmconst<>+2848(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2656(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4032(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+2944(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4288(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2976(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4320(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -1451,12 +2440,12 @@ powdone44:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+2720(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4064(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2656(SB), Y1, Y1
+	VCMPPD    $0x00, vmconst<>+4032(SB), Y1, Y1
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y5
 	VPOR      Y5, Y1, Y1
 	VBLENDVPD Y1, vmconst<>+480(SB), Y2, Y2
@@ -1466,10 +2455,10 @@ powdone44:
 	VMOVMSKPD Y1, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out42
-	JMP       loop40
+	JNZ       out84
+	JMP       loop82
 
-out42:
+out84:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -1477,7 +2466,7 @@ out42:
 	VZEROUPPER
 	RET
 
-done41:
+done83:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -1493,16 +2482,16 @@ TEXT ·powScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop45:
+loop87:
 	CMPQ         BX, CX
-	JAE          done46
+	JAE          done88
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+2720(SB), Y5, Y6
+	VPAND        vmconst<>+2848(SB), Y2, Y4
+	VPAND        vmconst<>+2848(SB), Y3, Y5
+	VMINPD       vmconst<>+4064(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -1554,10 +2543,10 @@ loop45:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+2656(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4032(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -1593,28 +2582,28 @@ loop45:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+2752(SB), Y2, Y5
+	VPAND        vmconst<>+4096(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+2784(SB), Y8, Y8
+	VPAND        vmconst<>+4128(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+2656(SB), Y9
-	VMOVUPS      vmconst<>+2656(SB), Y10
+	VMOVUPS      vmconst<>+4032(SB), Y9
+	VMOVUPS      vmconst<>+4032(SB), Y10
 
-powloop48:
+powloop90:
 	VPTEST    Y6, Y6
-	JZ        powdone49
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
+	JZ        powdone91
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+2880(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
+	VPAND     vmconst<>+4224(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -1627,39 +2616,39 @@ powloop48:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop48
+	JMP       powloop90
 
-powdone49:
-	VCMPPD       $0x11, vmconst<>+2656(SB), Y3, Y5
+powdone91:
+	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+2656(SB), Y6
+	VMOVUPS      vmconst<>+4032(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+2784(SB), Y6, Y6
+	VPAND        vmconst<>+4128(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+2912(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4256(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VPAND        vmconst<>+2688(SB), Y2, Y8
+	VPAND        vmconst<>+2848(SB), Y3, Y5
+	VPAND        vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+2656(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+2944(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4288(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2976(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4320(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -1670,12 +2659,12 @@ powdone49:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2656(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4032(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -1687,9 +2676,9 @@ powdone49:
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X1
 	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+2688(SB), Y2, Y3
-	VPAND        vmconst<>+2688(SB), Y1, Y4
-	VMINPD       vmconst<>+2720(SB), Y4, Y5
+	VPAND        vmconst<>+2848(SB), Y2, Y3
+	VPAND        vmconst<>+2848(SB), Y1, Y4
+	VMINPD       vmconst<>+4064(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -1741,10 +2730,10 @@ powdone49:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+2656(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y9
+	VCMPPD       $0x04, vmconst<>+4032(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -1780,28 +2769,28 @@ powdone49:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+2752(SB), Y2, Y4
+	VPAND        vmconst<>+4096(SB), Y2, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y2, Y6
-	VPAND        vmconst<>+2784(SB), Y6, Y6
+	VPAND        vmconst<>+4128(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+2656(SB), Y8
-	VMOVUPS      vmconst<>+2656(SB), Y9
+	VMOVUPS      vmconst<>+4032(SB), Y8
+	VMOVUPS      vmconst<>+4032(SB), Y9
 
-powloop50:
+powloop92:
 	VPTEST    Y5, Y5
-	JZ        powdone51
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y6, Y11
+	JZ        powdone93
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+2656(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+4032(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+2880(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+2880(SB), Y10, Y10
+	VPAND     vmconst<>+4224(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4224(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -1814,39 +2803,39 @@ powloop50:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop50
+	JMP       powloop92
 
-powdone51:
-	VCMPPD      $0x11, vmconst<>+2656(SB), Y1, Y4
+powdone93:
+	VCMPPD      $0x11, vmconst<>+4032(SB), Y1, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+2656(SB), Y5
+	VMOVUPS     vmconst<>+4032(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+2784(SB), Y5, Y5
+	VPAND       vmconst<>+4128(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+2912(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4256(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2688(SB), Y1, Y4
-	VPAND       vmconst<>+2688(SB), Y2, Y6
+	VPAND       vmconst<>+2848(SB), Y1, Y4
+	VPAND       vmconst<>+2848(SB), Y2, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+2656(SB), Y2, Y10
+	VCMPPD      $0x11, vmconst<>+4032(SB), Y2, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+2944(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4288(SB), Y3, Y3
 	VSQRTPD     Y2, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y1, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2976(SB), Y1, Y11
+	VCMPPD      $0x00, vmconst<>+4320(SB), Y1, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -1857,12 +2846,12 @@ powdone51:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+2720(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y1, Y5
 	VBLENDVPD   Y5, Y2, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2656(SB), Y1, Y1
+	VCMPPD      $0x00, vmconst<>+4032(SB), Y1, Y1
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y1, Y1
 	VBLENDVPD   Y1, vmconst<>+480(SB), Y3, Y2
@@ -1876,10 +2865,10 @@ powdone51:
 	VMOVUPS     Y1, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out47
-	JMP         loop45
+	JNZ         out89
+	JMP         loop87
 
-out47:
+out89:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -1887,7 +2876,7 @@ out47:
 	VZEROUPPER
 	RET
 
-done46:
+done88:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -1903,14 +2892,14 @@ TEXT ·scalarPow64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop52:
+loop94:
 	CMPQ         BX, CX
-	JAE          done53
+	JAE          done95
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
-	VPAND        vmconst<>+2688(SB), Y0, Y2
-	VPAND        vmconst<>+2688(SB), Y1, Y3
-	VMINPD       vmconst<>+2720(SB), Y3, Y4
+	VPAND        vmconst<>+2848(SB), Y0, Y2
+	VPAND        vmconst<>+2848(SB), Y1, Y3
+	VMINPD       vmconst<>+4064(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -1962,10 +2951,10 @@ loop52:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+2656(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+2656(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+4032(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+4032(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -2001,28 +2990,28 @@ loop52:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+2752(SB), Y0, Y3
+	VPAND        vmconst<>+4096(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+2784(SB), Y5, Y5
+	VPAND        vmconst<>+4128(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+2656(SB), Y6
-	VMOVUPS      vmconst<>+2656(SB), Y7
+	VMOVUPS      vmconst<>+4032(SB), Y6
+	VMOVUPS      vmconst<>+4032(SB), Y7
 
-powloop55:
+powloop97:
 	VPTEST    Y4, Y4
-	JZ        powdone56
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y5, Y9
+	JZ        powdone98
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+2656(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4032(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+2880(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+2880(SB), Y8, Y8
+	VPAND     vmconst<>+4224(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4224(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -2035,39 +3024,39 @@ powloop55:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop55
+	JMP       powloop97
 
-powdone56:
-	VCMPPD    $0x11, vmconst<>+2656(SB), Y1, Y3
+powdone98:
+	VCMPPD    $0x11, vmconst<>+4032(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+2656(SB), Y4
+	VMOVUPS   vmconst<>+4032(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+2784(SB), Y4, Y4
+	VPAND     vmconst<>+4128(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+2912(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4256(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VPAND     vmconst<>+2688(SB), Y0, Y5
+	VPAND     vmconst<>+2848(SB), Y1, Y3
+	VPAND     vmconst<>+2848(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2656(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4032(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+2944(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4288(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2976(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4320(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -2078,12 +3067,12 @@ powdone56:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+2720(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4064(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+2656(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+4032(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR      Y0, Y5, Y0
 	VBLENDVPD Y0, vmconst<>+480(SB), Y2, Y2
@@ -2093,10 +3082,10 @@ powdone56:
 	VMOVMSKPD Y0, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out54
-	JMP       loop52
+	JNZ       out96
+	JMP       loop94
 
-out54:
+out96:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2104,7 +3093,7 @@ out54:
 	VZEROUPPER
 	RET
 
-done53:
+done95:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2120,16 +3109,16 @@ TEXT ·scalarPow32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop57:
+loop99:
 	CMPQ         BX, CX
-	JAE          done58
+	JAE          done100
 	VBROADCASTSS x+24(FP), Y0
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+2720(SB), Y5, Y6
+	VPAND        vmconst<>+2848(SB), Y2, Y4
+	VPAND        vmconst<>+2848(SB), Y3, Y5
+	VMINPD       vmconst<>+4064(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2181,10 +3170,10 @@ loop57:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+2656(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+2656(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4032(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2220,28 +3209,28 @@ loop57:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+2752(SB), Y2, Y5
+	VPAND        vmconst<>+4096(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+2784(SB), Y8, Y8
+	VPAND        vmconst<>+4128(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+2656(SB), Y9
-	VMOVUPS      vmconst<>+2656(SB), Y10
+	VMOVUPS      vmconst<>+4032(SB), Y9
+	VMOVUPS      vmconst<>+4032(SB), Y10
 
-powloop60:
+powloop102:
 	VPTEST    Y6, Y6
-	JZ        powdone61
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y8, Y12
+	JZ        powdone103
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+2656(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+2880(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+2880(SB), Y11, Y11
+	VPAND     vmconst<>+4224(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2254,39 +3243,39 @@ powloop60:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop60
+	JMP       powloop102
 
-powdone61:
-	VCMPPD       $0x11, vmconst<>+2656(SB), Y3, Y5
+powdone103:
+	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+2656(SB), Y6
+	VMOVUPS      vmconst<>+4032(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+2784(SB), Y6, Y6
+	VPAND        vmconst<>+4128(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+2912(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4256(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VPAND        vmconst<>+2688(SB), Y2, Y8
+	VPAND        vmconst<>+2848(SB), Y3, Y5
+	VPAND        vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+2656(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+2944(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4288(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2976(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4320(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -2297,12 +3286,12 @@ powdone61:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+2656(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4032(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -2314,9 +3303,9 @@ powdone61:
 	VCVTPS2PD    X0, Y0
 	VEXTRACTF128 $0x01, Y1, X2
 	VCVTPS2PD    X2, Y2
-	VPAND        vmconst<>+2688(SB), Y0, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VMINPD       vmconst<>+2720(SB), Y4, Y5
+	VPAND        vmconst<>+2848(SB), Y0, Y3
+	VPAND        vmconst<>+2848(SB), Y2, Y4
+	VMINPD       vmconst<>+4064(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -2368,10 +3357,10 @@ powdone61:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+2720(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+2656(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+2656(SB), Y0, Y9
+	VCMPPD       $0x04, vmconst<>+4032(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+4032(SB), Y0, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -2407,28 +3396,28 @@ powdone61:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+2752(SB), Y0, Y4
+	VPAND        vmconst<>+4096(SB), Y0, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y0, Y6
-	VPAND        vmconst<>+2784(SB), Y6, Y6
+	VPAND        vmconst<>+4128(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+2656(SB), Y8
-	VMOVUPS      vmconst<>+2656(SB), Y9
+	VMOVUPS      vmconst<>+4032(SB), Y8
+	VMOVUPS      vmconst<>+4032(SB), Y9
 
-powloop62:
+powloop104:
 	VPTEST    Y5, Y5
-	JZ        powdone63
-	VCMPPD    $0x11, vmconst<>+2816(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+2848(SB), Y6, Y11
+	JZ        powdone105
+	VCMPPD    $0x11, vmconst<>+4160(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4192(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+2656(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+4032(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+2880(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+2880(SB), Y10, Y10
+	VPAND     vmconst<>+4224(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4224(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -2441,39 +3430,39 @@ powloop62:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop62
+	JMP       powloop104
 
-powdone63:
-	VCMPPD      $0x11, vmconst<>+2656(SB), Y2, Y4
+powdone105:
+	VCMPPD      $0x11, vmconst<>+4032(SB), Y2, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+2656(SB), Y5
+	VMOVUPS     vmconst<>+4032(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+2784(SB), Y5, Y5
+	VPAND       vmconst<>+4128(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+2912(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4256(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2688(SB), Y2, Y4
-	VPAND       vmconst<>+2688(SB), Y0, Y6
+	VPAND       vmconst<>+2848(SB), Y2, Y4
+	VPAND       vmconst<>+2848(SB), Y0, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+2656(SB), Y0, Y10
+	VCMPPD      $0x11, vmconst<>+4032(SB), Y0, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+2944(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4288(SB), Y3, Y3
 	VSQRTPD     Y0, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y2, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2976(SB), Y2, Y11
+	VCMPPD      $0x00, vmconst<>+4320(SB), Y2, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -2484,12 +3473,12 @@ powdone63:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+2720(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y5
 	VBLENDVPD   Y5, Y0, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+2656(SB), Y2, Y2
+	VCMPPD      $0x00, vmconst<>+4032(SB), Y2, Y2
 	VCMPPD      $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR        Y0, Y2, Y0
 	VBLENDVPD   Y0, vmconst<>+480(SB), Y3, Y2
@@ -2503,10 +3492,10 @@ powdone63:
 	VMOVUPS     Y0, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out59
-	JMP         loop57
+	JNZ         out101
+	JMP         loop99
 
-out59:
+out101:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2514,7 +3503,7 @@ out59:
 	VZEROUPPER
 	RET
 
-done58:
+done100:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3041,48 +4030,376 @@ DATA vmconst<>+2640(SB)/4, $0x00000002
 DATA vmconst<>+2644(SB)/4, $0x00000002
 DATA vmconst<>+2648(SB)/4, $0x00000002
 DATA vmconst<>+2652(SB)/4, $0x00000002
-DATA vmconst<>+2656(SB)/8, $0x0000000000000000
-DATA vmconst<>+2664(SB)/8, $0x0000000000000000
-DATA vmconst<>+2672(SB)/8, $0x0000000000000000
-DATA vmconst<>+2680(SB)/8, $0x0000000000000000
-DATA vmconst<>+2688(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2696(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2704(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2712(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2720(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2728(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2736(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2744(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2752(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2760(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2768(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2776(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2784(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2792(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2800(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2808(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2816(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2824(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2832(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2840(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2848(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2856(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2864(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2872(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2880(SB)/8, $0x0000000000000001
-DATA vmconst<>+2888(SB)/8, $0x0000000000000001
-DATA vmconst<>+2896(SB)/8, $0x0000000000000001
-DATA vmconst<>+2904(SB)/8, $0x0000000000000001
-DATA vmconst<>+2912(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2920(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2928(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2936(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2944(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2952(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2960(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2968(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2976(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+2984(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+2992(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+3000(SB)/8, $0xbfe0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $3008
+DATA vmconst<>+2656(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2664(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2672(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2680(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2688(SB)/4, $0x3a37b152
+DATA vmconst<>+2692(SB)/4, $0x3a37b152
+DATA vmconst<>+2696(SB)/4, $0x3a37b152
+DATA vmconst<>+2700(SB)/4, $0x3a37b152
+DATA vmconst<>+2704(SB)/4, $0x3a37b152
+DATA vmconst<>+2708(SB)/4, $0x3a37b152
+DATA vmconst<>+2712(SB)/4, $0x3a37b152
+DATA vmconst<>+2716(SB)/4, $0x3a37b152
+DATA vmconst<>+2720(SB)/4, $0x39826a14
+DATA vmconst<>+2724(SB)/4, $0x39826a14
+DATA vmconst<>+2728(SB)/4, $0x39826a14
+DATA vmconst<>+2732(SB)/4, $0x39826a14
+DATA vmconst<>+2736(SB)/4, $0x39826a14
+DATA vmconst<>+2740(SB)/4, $0x39826a14
+DATA vmconst<>+2744(SB)/4, $0x39826a14
+DATA vmconst<>+2748(SB)/4, $0x39826a14
+DATA vmconst<>+2752(SB)/4, $0x3ede0000
+DATA vmconst<>+2756(SB)/4, $0x3ede0000
+DATA vmconst<>+2760(SB)/4, $0x3ede0000
+DATA vmconst<>+2764(SB)/4, $0x3ede0000
+DATA vmconst<>+2768(SB)/4, $0x3ede0000
+DATA vmconst<>+2772(SB)/4, $0x3ede0000
+DATA vmconst<>+2776(SB)/4, $0x3ede0000
+DATA vmconst<>+2780(SB)/4, $0x3ede0000
+DATA vmconst<>+2784(SB)/4, $0x3e9a0000
+DATA vmconst<>+2788(SB)/4, $0x3e9a0000
+DATA vmconst<>+2792(SB)/4, $0x3e9a0000
+DATA vmconst<>+2796(SB)/4, $0x3e9a0000
+DATA vmconst<>+2800(SB)/4, $0x3e9a0000
+DATA vmconst<>+2804(SB)/4, $0x3e9a0000
+DATA vmconst<>+2808(SB)/4, $0x3e9a0000
+DATA vmconst<>+2812(SB)/4, $0x3e9a0000
+DATA vmconst<>+2816(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2820(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2824(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2828(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2832(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2836(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2840(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2844(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2848(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2856(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2864(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2872(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2880(SB)/8, $0x4035000000000000
+DATA vmconst<>+2888(SB)/8, $0x4035000000000000
+DATA vmconst<>+2896(SB)/8, $0x4035000000000000
+DATA vmconst<>+2904(SB)/8, $0x4035000000000000
+DATA vmconst<>+2912(SB)/4, $0x39559e2f
+DATA vmconst<>+2916(SB)/4, $0x39559e2f
+DATA vmconst<>+2920(SB)/4, $0x39559e2f
+DATA vmconst<>+2924(SB)/4, $0x39559e2f
+DATA vmconst<>+2928(SB)/4, $0x39559e2f
+DATA vmconst<>+2932(SB)/4, $0x39559e2f
+DATA vmconst<>+2936(SB)/4, $0x39559e2f
+DATA vmconst<>+2940(SB)/4, $0x39559e2f
+DATA vmconst<>+2944(SB)/4, $0x3c087bbe
+DATA vmconst<>+2948(SB)/4, $0x3c087bbe
+DATA vmconst<>+2952(SB)/4, $0x3c087bbe
+DATA vmconst<>+2956(SB)/4, $0x3c087bbe
+DATA vmconst<>+2960(SB)/4, $0x3c087bbe
+DATA vmconst<>+2964(SB)/4, $0x3c087bbe
+DATA vmconst<>+2968(SB)/4, $0x3c087bbe
+DATA vmconst<>+2972(SB)/4, $0x3c087bbe
+DATA vmconst<>+2976(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2980(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2984(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2988(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2992(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2996(SB)/4, $0x3e2aaacc
+DATA vmconst<>+3000(SB)/4, $0x3e2aaacc
+DATA vmconst<>+3004(SB)/4, $0x3e2aaacc
+DATA vmconst<>+3008(SB)/4, $0xc2fc0000
+DATA vmconst<>+3012(SB)/4, $0xc2fc0000
+DATA vmconst<>+3016(SB)/4, $0xc2fc0000
+DATA vmconst<>+3020(SB)/4, $0xc2fc0000
+DATA vmconst<>+3024(SB)/4, $0xc2fc0000
+DATA vmconst<>+3028(SB)/4, $0xc2fc0000
+DATA vmconst<>+3032(SB)/4, $0xc2fc0000
+DATA vmconst<>+3036(SB)/4, $0xc2fc0000
+DATA vmconst<>+3040(SB)/4, $0x42fecccd
+DATA vmconst<>+3044(SB)/4, $0x42fecccd
+DATA vmconst<>+3048(SB)/4, $0x42fecccd
+DATA vmconst<>+3052(SB)/4, $0x42fecccd
+DATA vmconst<>+3056(SB)/4, $0x42fecccd
+DATA vmconst<>+3060(SB)/4, $0x42fecccd
+DATA vmconst<>+3064(SB)/4, $0x42fecccd
+DATA vmconst<>+3068(SB)/4, $0x42fecccd
+DATA vmconst<>+3072(SB)/4, $0x3920fdde
+DATA vmconst<>+3076(SB)/4, $0x3920fdde
+DATA vmconst<>+3080(SB)/4, $0x3920fdde
+DATA vmconst<>+3084(SB)/4, $0x3920fdde
+DATA vmconst<>+3088(SB)/4, $0x3920fdde
+DATA vmconst<>+3092(SB)/4, $0x3920fdde
+DATA vmconst<>+3096(SB)/4, $0x3920fdde
+DATA vmconst<>+3100(SB)/4, $0x3920fdde
+DATA vmconst<>+3104(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3108(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3112(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3116(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3120(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3124(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3128(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3132(SB)/4, $0x3aaf9f29
+DATA vmconst<>+3136(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3140(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3144(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3148(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3152(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3156(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3160(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3164(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3168(SB)/4, $0x3d635774
+DATA vmconst<>+3172(SB)/4, $0x3d635774
+DATA vmconst<>+3176(SB)/4, $0x3d635774
+DATA vmconst<>+3180(SB)/4, $0x3d635774
+DATA vmconst<>+3184(SB)/4, $0x3d635774
+DATA vmconst<>+3188(SB)/4, $0x3d635774
+DATA vmconst<>+3192(SB)/4, $0x3d635774
+DATA vmconst<>+3196(SB)/4, $0x3d635774
+DATA vmconst<>+3200(SB)/4, $0x3e75fdee
+DATA vmconst<>+3204(SB)/4, $0x3e75fdee
+DATA vmconst<>+3208(SB)/4, $0x3e75fdee
+DATA vmconst<>+3212(SB)/4, $0x3e75fdee
+DATA vmconst<>+3216(SB)/4, $0x3e75fdee
+DATA vmconst<>+3220(SB)/4, $0x3e75fdee
+DATA vmconst<>+3224(SB)/4, $0x3e75fdee
+DATA vmconst<>+3228(SB)/4, $0x3e75fdee
+DATA vmconst<>+3232(SB)/4, $0x3f317218
+DATA vmconst<>+3236(SB)/4, $0x3f317218
+DATA vmconst<>+3240(SB)/4, $0x3f317218
+DATA vmconst<>+3244(SB)/4, $0x3f317218
+DATA vmconst<>+3248(SB)/4, $0x3f317218
+DATA vmconst<>+3252(SB)/4, $0x3f317218
+DATA vmconst<>+3256(SB)/4, $0x3f317218
+DATA vmconst<>+3260(SB)/4, $0x3f317218
+DATA vmconst<>+3264(SB)/4, $0xbf800000
+DATA vmconst<>+3268(SB)/4, $0xbf800000
+DATA vmconst<>+3272(SB)/4, $0xbf800000
+DATA vmconst<>+3276(SB)/4, $0xbf800000
+DATA vmconst<>+3280(SB)/4, $0xbf800000
+DATA vmconst<>+3284(SB)/4, $0xbf800000
+DATA vmconst<>+3288(SB)/4, $0xbf800000
+DATA vmconst<>+3292(SB)/4, $0xbf800000
+DATA vmconst<>+3296(SB)/4, $0x3c19c53b
+DATA vmconst<>+3300(SB)/4, $0x3c19c53b
+DATA vmconst<>+3304(SB)/4, $0x3c19c53b
+DATA vmconst<>+3308(SB)/4, $0x3c19c53b
+DATA vmconst<>+3312(SB)/4, $0x3c19c53b
+DATA vmconst<>+3316(SB)/4, $0x3c19c53b
+DATA vmconst<>+3320(SB)/4, $0x3c19c53b
+DATA vmconst<>+3324(SB)/4, $0x3c19c53b
+DATA vmconst<>+3328(SB)/4, $0x3b4c779c
+DATA vmconst<>+3332(SB)/4, $0x3b4c779c
+DATA vmconst<>+3336(SB)/4, $0x3b4c779c
+DATA vmconst<>+3340(SB)/4, $0x3b4c779c
+DATA vmconst<>+3344(SB)/4, $0x3b4c779c
+DATA vmconst<>+3348(SB)/4, $0x3b4c779c
+DATA vmconst<>+3352(SB)/4, $0x3b4c779c
+DATA vmconst<>+3356(SB)/4, $0x3b4c779c
+DATA vmconst<>+3360(SB)/4, $0x3cc821b5
+DATA vmconst<>+3364(SB)/4, $0x3cc821b5
+DATA vmconst<>+3368(SB)/4, $0x3cc821b5
+DATA vmconst<>+3372(SB)/4, $0x3cc821b5
+DATA vmconst<>+3376(SB)/4, $0x3cc821b5
+DATA vmconst<>+3380(SB)/4, $0x3cc821b5
+DATA vmconst<>+3384(SB)/4, $0x3cc821b5
+DATA vmconst<>+3388(SB)/4, $0x3cc821b5
+DATA vmconst<>+3392(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3396(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3400(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3404(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3408(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3412(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3416(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3420(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3424(SB)/4, $0x3e0896dd
+DATA vmconst<>+3428(SB)/4, $0x3e0896dd
+DATA vmconst<>+3432(SB)/4, $0x3e0896dd
+DATA vmconst<>+3436(SB)/4, $0x3e0896dd
+DATA vmconst<>+3440(SB)/4, $0x3e0896dd
+DATA vmconst<>+3444(SB)/4, $0x3e0896dd
+DATA vmconst<>+3448(SB)/4, $0x3e0896dd
+DATA vmconst<>+3452(SB)/4, $0x3e0896dd
+DATA vmconst<>+3456(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3460(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3464(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3468(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3472(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3476(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3480(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3484(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3488(SB)/4, $0x401a827a
+DATA vmconst<>+3492(SB)/4, $0x401a827a
+DATA vmconst<>+3496(SB)/4, $0x401a827a
+DATA vmconst<>+3500(SB)/4, $0x401a827a
+DATA vmconst<>+3504(SB)/4, $0x401a827a
+DATA vmconst<>+3508(SB)/4, $0x401a827a
+DATA vmconst<>+3512(SB)/4, $0x401a827a
+DATA vmconst<>+3516(SB)/4, $0x401a827a
+DATA vmconst<>+3520(SB)/4, $0x3ed413cd
+DATA vmconst<>+3524(SB)/4, $0x3ed413cd
+DATA vmconst<>+3528(SB)/4, $0x3ed413cd
+DATA vmconst<>+3532(SB)/4, $0x3ed413cd
+DATA vmconst<>+3536(SB)/4, $0x3ed413cd
+DATA vmconst<>+3540(SB)/4, $0x3ed413cd
+DATA vmconst<>+3544(SB)/4, $0x3ed413cd
+DATA vmconst<>+3548(SB)/4, $0x3ed413cd
+DATA vmconst<>+3552(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3556(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3560(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3564(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3568(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3572(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3576(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3580(SB)/4, $0x3fc90fdb
+DATA vmconst<>+3584(SB)/4, $0x3f490fdb
+DATA vmconst<>+3588(SB)/4, $0x3f490fdb
+DATA vmconst<>+3592(SB)/4, $0x3f490fdb
+DATA vmconst<>+3596(SB)/4, $0x3f490fdb
+DATA vmconst<>+3600(SB)/4, $0x3f490fdb
+DATA vmconst<>+3604(SB)/4, $0x3f490fdb
+DATA vmconst<>+3608(SB)/4, $0x3f490fdb
+DATA vmconst<>+3612(SB)/4, $0x3f490fdb
+DATA vmconst<>+3616(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3620(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3624(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3628(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3632(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3636(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3640(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3644(SB)/4, $0xb33bbd2e
+DATA vmconst<>+3648(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3652(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3656(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3660(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3664(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3668(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3672(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3676(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3680(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3684(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3688(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3692(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3696(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3700(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3704(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3708(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3712(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3716(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3720(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3724(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3728(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3732(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3736(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3740(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3744(SB)/4, $0x3e4c925f
+DATA vmconst<>+3748(SB)/4, $0x3e4c925f
+DATA vmconst<>+3752(SB)/4, $0x3e4c925f
+DATA vmconst<>+3756(SB)/4, $0x3e4c925f
+DATA vmconst<>+3760(SB)/4, $0x3e4c925f
+DATA vmconst<>+3764(SB)/4, $0x3e4c925f
+DATA vmconst<>+3768(SB)/4, $0x3e4c925f
+DATA vmconst<>+3772(SB)/4, $0x3e4c925f
+DATA vmconst<>+3776(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3780(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3784(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3788(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3792(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3796(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3800(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3804(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3808(SB)/4, $0x3d2cb352
+DATA vmconst<>+3812(SB)/4, $0x3d2cb352
+DATA vmconst<>+3816(SB)/4, $0x3d2cb352
+DATA vmconst<>+3820(SB)/4, $0x3d2cb352
+DATA vmconst<>+3824(SB)/4, $0x3d2cb352
+DATA vmconst<>+3828(SB)/4, $0x3d2cb352
+DATA vmconst<>+3832(SB)/4, $0x3d2cb352
+DATA vmconst<>+3836(SB)/4, $0x3d2cb352
+DATA vmconst<>+3840(SB)/4, $0x3cc617e3
+DATA vmconst<>+3844(SB)/4, $0x3cc617e3
+DATA vmconst<>+3848(SB)/4, $0x3cc617e3
+DATA vmconst<>+3852(SB)/4, $0x3cc617e3
+DATA vmconst<>+3856(SB)/4, $0x3cc617e3
+DATA vmconst<>+3860(SB)/4, $0x3cc617e3
+DATA vmconst<>+3864(SB)/4, $0x3cc617e3
+DATA vmconst<>+3868(SB)/4, $0x3cc617e3
+DATA vmconst<>+3872(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3876(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3880(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3884(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3888(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3892(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3896(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3900(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3904(SB)/4, $0x3d9980f6
+DATA vmconst<>+3908(SB)/4, $0x3d9980f6
+DATA vmconst<>+3912(SB)/4, $0x3d9980f6
+DATA vmconst<>+3916(SB)/4, $0x3d9980f6
+DATA vmconst<>+3920(SB)/4, $0x3d9980f6
+DATA vmconst<>+3924(SB)/4, $0x3d9980f6
+DATA vmconst<>+3928(SB)/4, $0x3d9980f6
+DATA vmconst<>+3932(SB)/4, $0x3d9980f6
+DATA vmconst<>+3936(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3940(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3944(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3948(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3952(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3956(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3960(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3964(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3968(SB)/4, $0x40490fdb
+DATA vmconst<>+3972(SB)/4, $0x40490fdb
+DATA vmconst<>+3976(SB)/4, $0x40490fdb
+DATA vmconst<>+3980(SB)/4, $0x40490fdb
+DATA vmconst<>+3984(SB)/4, $0x40490fdb
+DATA vmconst<>+3988(SB)/4, $0x40490fdb
+DATA vmconst<>+3992(SB)/4, $0x40490fdb
+DATA vmconst<>+3996(SB)/4, $0x40490fdb
+DATA vmconst<>+4000(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4004(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4008(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4012(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4016(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4020(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4024(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4028(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+4032(SB)/8, $0x0000000000000000
+DATA vmconst<>+4040(SB)/8, $0x0000000000000000
+DATA vmconst<>+4048(SB)/8, $0x0000000000000000
+DATA vmconst<>+4056(SB)/8, $0x0000000000000000
+DATA vmconst<>+4064(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4072(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4080(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4088(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4096(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4104(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4112(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4120(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4128(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4136(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4144(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4152(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4160(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4168(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4176(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4184(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4192(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4200(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4208(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4216(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4224(SB)/8, $0x0000000000000001
+DATA vmconst<>+4232(SB)/8, $0x0000000000000001
+DATA vmconst<>+4240(SB)/8, $0x0000000000000001
+DATA vmconst<>+4248(SB)/8, $0x0000000000000001
+DATA vmconst<>+4256(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4264(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4272(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4280(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4288(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4296(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4304(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4312(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4320(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4328(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4336(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4344(SB)/8, $0xbfe0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4352

@@ -45,6 +45,72 @@ func cos64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint
 func cos32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
 
 //go:noescape
+func log10_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func log10_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func log2_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func log2_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func cosh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func cosh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func sinh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func sinh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func exp2_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func exp2_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func expm1_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func expm1_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func log1p64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func log1p32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func tan64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func tan32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func atan64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func atan32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func asin64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func asin32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func acos64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func acos32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
 func pow64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
 
 //go:noescape
@@ -383,6 +449,600 @@ func cos32NEON(d, x []float32) {
 		_, bad := cos32NEONLoop(rs[:], xs[:], &xs)
 		copy(d[i:], rs[:n])
 		fix32(d[i:], xs[:n], bad, cosRef32)
+	}
+}
+
+// log10_64NEON sets d[i] = log10(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func log10_64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := log10_64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, log10Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log10_64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, log10Ref64)
+	}
+}
+
+// log10_32NEON sets d[i] = log10(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func log10_32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := log10_32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, log10Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log10_32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, log10Ref32)
+	}
+}
+
+// log2_64NEON sets d[i] = log2(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func log2_64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := log2_64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, log2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log2_64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, log2Ref64)
+	}
+}
+
+// log2_32NEON sets d[i] = log2(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func log2_32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := log2_32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, log2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log2_32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, log2Ref32)
+	}
+}
+
+// cosh64NEON sets d[i] = cosh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func cosh64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := cosh64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, coshRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cosh64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, coshRef64)
+	}
+}
+
+// cosh32NEON sets d[i] = cosh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func cosh32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := cosh32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, coshRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cosh32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, coshRef32)
+	}
+}
+
+// sinh64NEON sets d[i] = sinh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func sinh64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := sinh64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, sinhRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := sinh64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, sinhRef64)
+	}
+}
+
+// sinh32NEON sets d[i] = sinh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func sinh32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := sinh32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, sinhRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := sinh32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, sinhRef32)
+	}
+}
+
+// exp2_64NEON sets d[i] = exp2(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func exp2_64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := exp2_64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, exp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := exp2_64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, exp2Ref64)
+	}
+}
+
+// exp2_32NEON sets d[i] = exp2(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func exp2_32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := exp2_32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, exp2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := exp2_32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, exp2Ref32)
+	}
+}
+
+// expm1_64NEON sets d[i] = expm1(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func expm1_64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := expm1_64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, expm1Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := expm1_64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, expm1Ref64)
+	}
+}
+
+// expm1_32NEON sets d[i] = expm1(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func expm1_32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := expm1_32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, expm1Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := expm1_32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, expm1Ref32)
+	}
+}
+
+// log1p64NEON sets d[i] = log1p(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func log1p64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := log1p64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, log1pRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log1p64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, log1pRef64)
+	}
+}
+
+// log1p32NEON sets d[i] = log1p(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func log1p32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := log1p32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, log1pRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := log1p32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, log1pRef32)
+	}
+}
+
+// tan64NEON sets d[i] = tan(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func tan64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := tan64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, tanRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := tan64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, tanRef64)
+	}
+}
+
+// tan32NEON sets d[i] = tan(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func tan32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := tan32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, tanRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := tan32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, tanRef32)
+	}
+}
+
+// atan64NEON sets d[i] = atan(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := atan64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, atanRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atan64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, atanRef64)
+	}
+}
+
+// atan32NEON sets d[i] = atan(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := atan32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, atanRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atan32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, atanRef32)
+	}
+}
+
+// asin64NEON sets d[i] = asin(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func asin64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := asin64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, asinRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asin64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, asinRef64)
+	}
+}
+
+// asin32NEON sets d[i] = asin(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func asin32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := asin32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, asinRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asin32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, asinRef32)
+	}
+}
+
+// acos64NEON sets d[i] = acos(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func acos64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := acos64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, acosRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acos64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, acosRef64)
+	}
+}
+
+// acos32NEON sets d[i] = acos(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func acos32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := acos32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, acosRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acos32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, acosRef32)
 	}
 }
 

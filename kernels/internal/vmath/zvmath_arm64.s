@@ -1237,6 +1237,2381 @@ done:
 	MOVD	ZR, bad+64(FP)
 	RET
 
+// func log10_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·log10_64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	496(R3), F1 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e61e401 // fcmge v1.2d, v0.2d, v1.2d
+	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	FMOVQ	528(R3), F2 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	WORD	$0x4e62d443 // fadd v3.2d, v2.2d, v2.2d
+	WORD	$0x6e621c64 // bsl v4.16b, v3.16b, v2.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
+	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
+	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63fc43 // fdiv v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	FMOVQ	592(R3), F7 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F8 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	624(R3), F7 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
+	FMOVQ	640(R3), F8 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	656(R3), F7 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F9 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
+	FMOVQ	688(R3), F7 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e69cca7 // fmla v7.2d, v5.2d, v9.2d
+	WORD	$0x6e67dca5 // fmul v5.2d, v5.2d, v7.2d
+	WORD	$0x4e68cc85 // fmla v5.2d, v4.2d, v8.2d
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e64dc44 // fmul v4.2d, v2.2d, v4.2d
+	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x6e231ce3 // eor v3.16b, v7.16b, v3.16b
+	WORD	$0x4e62cc83 // fmla v3.2d, v4.2d, v2.2d
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
+	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e63ccc2 // fmla v2.2d, v6.2d, v3.2d
+	FMOVQ	1744(R3), F3 // 0x3fdbcb7b1526e50e (0.4342944819032518)
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	VST1.P	[V2.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func log10_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·log10_32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	720(R3), F1 // 0x800000 (1.1754944e-38)
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
+	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
+	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
+	FMOVQ	752(R3), F3 // 0x42fe0000 (127)
+	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
+	FMOVQ	768(R3), F3 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea4e464 // fcmgt v4.4s, v3.4s, v4.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x6e25dc65 // fmul v5.4s, v3.4s, v5.4s
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	WORD	$0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
+	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
+	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
+	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
+	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
+	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
+	FMOVQ	1760(R3), F4 // 0x3a37b152 (0.0007007319)
+	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
+	FMOVQ	1760(R3), F6 // 0x3a37b152 (0.0007007319)
+	WORD	$0x4e26cc64 // fmla v4.4s, v3.4s, v6.4s
+	FMOVQ	1776(R3), F6 // 0x39826a14 (0.00024874567)
+	WORD	$0x4e26cc44 // fmla v4.4s, v2.4s, v6.4s
+	FMOVQ	1792(R3), F6 // 0x3ede0000 (0.43359375)
+	WORD	$0x4e26cca4 // fmla v4.4s, v5.4s, v6.4s
+	FMOVQ	1792(R3), F5 // 0x3ede0000 (0.43359375)
+	WORD	$0x4e25cc64 // fmla v4.4s, v3.4s, v5.4s
+	FMOVQ	1808(R3), F3 // 0x3e9a0000 (0.30078125)
+	WORD	$0x4e23cc44 // fmla v4.4s, v2.4s, v3.4s
+	VST1.P	[V4.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func log2_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·log2_64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	496(R3), F1 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e61e401 // fcmge v1.2d, v0.2d, v1.2d
+	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	FMOVQ	528(R3), F2 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
+	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65dca6 // fmul v6.2d, v5.2d, v5.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	FMOVQ	592(R3), F9 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F10 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	624(R3), F9 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	FMOVQ	640(R3), F10 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	656(R3), F9 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F11 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
+	FMOVQ	688(R3), F9 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6bcce9 // fmla v9.2d, v7.2d, v11.2d
+	WORD	$0x6e69dce7 // fmul v7.2d, v7.2d, v9.2d
+	WORD	$0x4e6accc7 // fmla v7.2d, v6.2d, v10.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e69dd09 // fmul v9.2d, v8.2d, v9.2d
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251d25 // eor v5.16b, v9.16b, v5.16b
+	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e65cd04 // fmla v4.2d, v8.2d, v5.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	VMOV	V3.B16, V6.B16
+	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e64e442 // fcmeq v2.2d, v2.2d, v4.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	WORD	$0x6e661c62 // bsl v2.16b, v3.16b, v6.16b
+	VST1.P	[V2.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func log2_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·log2_32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	720(R3), F1 // 0x800000 (1.1754944e-38)
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
+	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
+	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
+	FMOVQ	752(R3), F3 // 0x42fe0000 (127)
+	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
+	FMOVQ	768(R3), F3 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea4e464 // fcmgt v4.4s, v3.4s, v4.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x6e25dc65 // fmul v5.4s, v3.4s, v5.4s
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	WORD	$0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
+	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
+	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
+	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
+	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
+	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
+	FMOVQ	1824(R3), F4 // 0x3ee2a8ed (0.44269505)
+	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
+	FMOVQ	1824(R3), F6 // 0x3ee2a8ed (0.44269505)
+	WORD	$0x4e26cc64 // fmla v4.4s, v3.4s, v6.4s
+	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
+	WORD	$0x4e23d483 // fadd v3.4s, v4.4s, v3.4s
+	WORD	$0x4e22d462 // fadd v2.4s, v3.4s, v2.4s
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func cosh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·cosh64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	0(R3), F2 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e61e442 // fcmge v2.2d, v2.2d, v1.2d
+	FMOVQ	16(R3), F3 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e63e423 // fcmge v3.2d, v1.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
+	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e61cc85 // fmla v5.2d, v4.2d, v1.2d
+	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e61cc86 // fmla v6.2d, v4.2d, v1.2d
+	WORD	$0x6e661ca3 // bsl v3.16b, v5.16b, v6.16b
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
+	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V1.B16, V5.B16
+	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
+	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d4a6 // fsub v6.2d, v5.2d, v4.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	FMOVQ	128(R3), F8 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F9 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	160(R3), F8 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	176(R3), F9 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	192(R3), F8 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	VMOV	V6.B16, V9.B16
+	WORD	$0x4ee7cd09 // fmls v9.2d, v8.2d, v7.2d
+	WORD	$0x6e69dcc6 // fmul v6.2d, v6.2d, v9.2d
+	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	WORD	$0x4ee1b865 // fcvtzs v5.2d, v3.2d
+	WORD	$0x6f4c0486 // ushr v6.2d, v4.2d, #52
+	WORD	$0x4e61d8c6 // scvtf v6.2d, v6.2d
+	WORD	$0x4e63d4c3 // fadd v3.2d, v6.2d, v3.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x6e66e466 // fcmge v6.2d, v3.2d, v6.2d
+	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
+	WORD	$0x6e63e4e3 // fcmge v3.2d, v7.2d, v3.2d
+	WORD	$0x4e231cc3 // and v3.16b, v6.16b, v3.16b
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x4f7454a3 // shl v3.2d, v5.2d, #52
+	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
+	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d425 // fadd v5.2d, v1.2d, v5.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e63dcc3 // fmul v3.2d, v6.2d, v3.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x6e66fc84 // fdiv v4.2d, v4.2d, v6.2d
+	WORD	$0x4e64d4c4 // fadd v4.2d, v6.2d, v4.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e65dc84 // fmul v4.2d, v4.2d, v5.2d
+	FMOVQ	1840(R3), F5 // 0x4035000000000000 (21)
+	WORD	$0x6ee5e421 // fcmgt v1.2d, v1.2d, v5.2d
+	WORD	$0x6e641c61 // bsl v1.16b, v3.16b, v4.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func cosh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·cosh32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	304(R3), F2 // 0x42b0bd71 (88.37)
+	WORD	$0x6e21e442 // fcmge v2.4s, v2.4s, v1.4s
+	FMOVQ	320(R3), F3 // 0x3fb8aa3b (1.442695)
+	WORD	$0x6e23dc23 // fmul v3.4s, v1.4s, v3.4s
+	WORD	$0x4e218863 // frintn v3.4s, v3.4s
+	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
+	WORD	$0x4ea4cc61 // fmls v1.4s, v3.4s, v4.4s
+	FMOVQ	352(R3), F4 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4ea4cc61 // fmls v1.4s, v3.4s, v4.4s
+	FMOVQ	368(R3), F4 // 0x39506967 (0.00019875691)
+	FMOVQ	384(R3), F5 // 0x3ab743ce (0.0013981999)
+	WORD	$0x4e21cc85 // fmla v5.4s, v4.4s, v1.4s
+	FMOVQ	400(R3), F4 // 0x3c088908 (0.008333452)
+	WORD	$0x4e21cca4 // fmla v4.4s, v5.4s, v1.4s
+	FMOVQ	416(R3), F5 // 0x3d2aa9c1 (0.041665796)
+	WORD	$0x4e21cc85 // fmla v5.4s, v4.4s, v1.4s
+	FMOVQ	432(R3), F4 // 0x3e2aaaaa (0.16666666)
+	WORD	$0x4e21cca4 // fmla v4.4s, v5.4s, v1.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x4e21cc85 // fmla v5.4s, v4.4s, v1.4s
+	WORD	$0x6e21dc24 // fmul v4.4s, v1.4s, v1.4s
+	WORD	$0x4e24cca1 // fmla v1.4s, v5.4s, v4.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e24d421 // fadd v1.4s, v1.4s, v4.4s
+	WORD	$0x4ea1b863 // fcvtzs v3.4s, v3.4s
+	FMOVQ	480(R3), F4 // 0x7f (1.78e-43)
+	WORD	$0x4ea48463 // add v3.4s, v3.4s, v4.4s
+	WORD	$0x4f375463 // shl v3.4s, v3.4s, #23
+	WORD	$0x6e23dc21 // fmul v1.4s, v1.4s, v3.4s
+	FMOVQ	448(R3), F3 // 0x3f000000 (0.5)
+	WORD	$0x6e23dc23 // fmul v3.4s, v1.4s, v3.4s
+	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
+	WORD	$0x6e21fc81 // fdiv v1.4s, v4.4s, v1.4s
+	WORD	$0x4e21d461 // fadd v1.4s, v3.4s, v1.4s
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V2.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func sinh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·sinh64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	0(R3), F3 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e62e463 // fcmge v3.2d, v3.2d, v2.2d
+	FMOVQ	16(R3), F4 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e64e444 // fcmge v4.2d, v2.2d, v4.2d
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F6 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e62cca6 // fmla v6.2d, v5.2d, v2.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e62cca7 // fmla v7.2d, v5.2d, v2.2d
+	WORD	$0x6e671cc4 // bsl v4.16b, v6.16b, v7.16b
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V2.B16, V6.B16
+	WORD	$0x4ee5cc86 // fmls v6.2d, v4.2d, v5.2d
+	FMOVQ	112(R3), F5 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
+	WORD	$0x4ee5d4c7 // fsub v7.2d, v6.2d, v5.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
+	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	VMOV	V7.B16, V10.B16
+	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
+	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	WORD	$0x4ee1b886 // fcvtzs v6.2d, v4.2d
+	WORD	$0x6f4c04a7 // ushr v7.2d, v5.2d, #52
+	WORD	$0x4e61d8e7 // scvtf v7.2d, v7.2d
+	WORD	$0x4e64d4e4 // fadd v4.2d, v7.2d, v4.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
+	FMOVQ	240(R3), F8 // 0x409ff80000000000 (2046)
+	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x4f7454c4 // shl v4.2d, v6.2d, #52
+	WORD	$0x4ee484a4 // add v4.2d, v5.2d, v4.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
+	FMOVQ	272(R3), F6 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66d446 // fadd v6.2d, v2.2d, v6.2d
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e641cc7 // bsl v7.16b, v6.16b, v4.16b
+	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e64dce4 // fmul v4.2d, v7.2d, v4.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x6e67fca5 // fdiv v5.2d, v5.2d, v7.2d
+	WORD	$0x4ee5d4e5 // fsub v5.2d, v7.2d, v5.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dca5 // fmul v5.2d, v5.2d, v6.2d
+	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
+	FMOVQ	1856(R3), F7 // 0xc03a4e3de8540779 (-26.30563213397497)
+	FMOVQ	1872(R3), F8 // 0xc0a69c6c36da2dfb (-2894.211355989564)
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
+	FMOVQ	1888(R3), F7 // 0xc0f5f38b8605d22d (-89912.72022039509)
+	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
+	FMOVQ	1904(R3), F8 // 0xc1233fdeba64bb4f (-630767.3640497717)
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
+	FMOVQ	1920(R3), F7 // 0xc065b5b9fcd003bb (-173.6789535582337)
+	WORD	$0x4e62cc47 // fmla v7.2d, v2.2d, v2.2d
+	FMOVQ	1936(R3), F9 // 0x40cdb7963eae91e1 (15215.17378790019)
+	WORD	$0x4e66cce9 // fmla v9.2d, v7.2d, v6.2d
+	FMOVQ	1904(R3), F7 // 0xc1233fdeba64bb4f (-630767.3640497717)
+	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
+	WORD	$0x6e62dd06 // fmul v6.2d, v8.2d, v2.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
+	WORD	$0x6e661ca7 // bsl v7.16b, v5.16b, v6.16b
+	FMOVQ	1840(R3), F5 // 0x4035000000000000 (21)
+	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
+	WORD	$0x6e671c82 // bsl v2.16b, v4.16b, v7.16b
+	WORD	$0x6e211c41 // eor v1.16b, v2.16b, v1.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func sinh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·sinh32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	1088(R3), F2 // 0x80000000 (-0)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	304(R3), F3 // 0x42b0bd71 (88.37)
+	WORD	$0x6e21e463 // fcmge v3.4s, v3.4s, v1.4s
+	FMOVQ	320(R3), F4 // 0x3fb8aa3b (1.442695)
+	WORD	$0x6e24dc24 // fmul v4.4s, v1.4s, v4.4s
+	WORD	$0x4e218884 // frintn v4.4s, v4.4s
+	FMOVQ	336(R3), F5 // 0x3f318000 (0.6933594)
+	VMOV	V1.B16, V6.B16
+	WORD	$0x4ea5cc86 // fmls v6.4s, v4.4s, v5.4s
+	FMOVQ	352(R3), F5 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4ea5cc86 // fmls v6.4s, v4.4s, v5.4s
+	FMOVQ	368(R3), F5 // 0x39506967 (0.00019875691)
+	FMOVQ	384(R3), F7 // 0x3ab743ce (0.0013981999)
+	WORD	$0x4e26cca7 // fmla v7.4s, v5.4s, v6.4s
+	FMOVQ	400(R3), F5 // 0x3c088908 (0.008333452)
+	WORD	$0x4e26cce5 // fmla v5.4s, v7.4s, v6.4s
+	FMOVQ	416(R3), F7 // 0x3d2aa9c1 (0.041665796)
+	WORD	$0x4e26cca7 // fmla v7.4s, v5.4s, v6.4s
+	FMOVQ	432(R3), F5 // 0x3e2aaaaa (0.16666666)
+	WORD	$0x4e26cce5 // fmla v5.4s, v7.4s, v6.4s
+	FMOVQ	448(R3), F7 // 0x3f000000 (0.5)
+	WORD	$0x4e26cca7 // fmla v7.4s, v5.4s, v6.4s
+	WORD	$0x6e26dcc5 // fmul v5.4s, v6.4s, v6.4s
+	WORD	$0x4e25cce6 // fmla v6.4s, v7.4s, v5.4s
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4e25d4c5 // fadd v5.4s, v6.4s, v5.4s
+	WORD	$0x4ea1b884 // fcvtzs v4.4s, v4.4s
+	FMOVQ	480(R3), F6 // 0x7f (1.78e-43)
+	WORD	$0x4ea68484 // add v4.4s, v4.4s, v6.4s
+	WORD	$0x4f375484 // shl v4.4s, v4.4s, #23
+	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x6e25dc85 // fmul v5.4s, v4.4s, v5.4s
+	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
+	WORD	$0x6e24fcc4 // fdiv v4.4s, v6.4s, v4.4s
+	WORD	$0x4ea4d4a4 // fsub v4.4s, v5.4s, v4.4s
+	WORD	$0x6e221c82 // eor v2.16b, v4.16b, v2.16b
+	WORD	$0x6e20dc04 // fmul v4.4s, v0.4s, v0.4s
+	FMOVQ	1952(R3), F5 // 0x39559e2f (0.00020372191)
+	FMOVQ	1968(R3), F6 // 0x3c087bbe (0.008330284)
+	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
+	FMOVQ	1984(R3), F5 // 0x3e2aaacc (0.16666716)
+	WORD	$0x4e24ccc5 // fmla v5.4s, v6.4s, v4.4s
+	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
+	VMOV	V0.B16, V5.B16
+	WORD	$0x4e20cc85 // fmla v5.4s, v4.4s, v0.4s
+	FMOVQ	1216(R3), F4 // 0x0 (0)
+	WORD	$0x4e24e404 // fcmeq v4.4s, v0.4s, v4.4s
+	WORD	$0x6e651c04 // bsl v4.16b, v0.16b, v5.16b
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x6ea5e421 // fcmgt v1.4s, v1.4s, v5.4s
+	WORD	$0x6e641c41 // bsl v1.16b, v2.16b, v4.16b
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func exp2_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·exp2_64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	32(R3), F1 // 0x0 (0)
+	WORD	$0x6ee0e421 // fcmgt v1.2d, v1.2d, v0.2d
+	FMOVQ	80(R3), F2 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee2d402 // fsub v2.2d, v0.2d, v2.2d
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e63d403 // fadd v3.2d, v0.2d, v3.2d
+	WORD	$0x6e631c41 // bsl v1.16b, v2.16b, v3.16b
+	WORD	$0x4ee19821 // frintz v1.2d, v1.2d
+	WORD	$0x4ee1d402 // fsub v2.2d, v0.2d, v1.2d
+	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e63dc43 // fmul v3.2d, v2.2d, v3.2d
+	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e64dc42 // fmul v2.2d, v2.2d, v4.2d
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x6e241c42 // eor v2.16b, v2.16b, v4.16b
+	WORD	$0x4ee2d464 // fsub v4.2d, v3.2d, v2.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	FMOVQ	128(R3), F6 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F7 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e65ccc7 // fmla v7.2d, v6.2d, v5.2d
+	FMOVQ	160(R3), F6 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e65cce6 // fmla v6.2d, v7.2d, v5.2d
+	FMOVQ	176(R3), F7 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e65ccc7 // fmla v7.2d, v6.2d, v5.2d
+	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e65cce6 // fmla v6.2d, v7.2d, v5.2d
+	VMOV	V4.B16, V7.B16
+	WORD	$0x4ee5ccc7 // fmls v7.2d, v6.2d, v5.2d
+	WORD	$0x6e67dc84 // fmul v4.2d, v4.2d, v7.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	WORD	$0x6e65fc84 // fdiv v4.2d, v4.2d, v5.2d
+	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
+	WORD	$0x4ee3d442 // fsub v2.2d, v2.2d, v3.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	WORD	$0x6f4c0443 // ushr v3.2d, v2.2d, #52
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	WORD	$0x4e61d463 // fadd v3.2d, v3.2d, v1.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x6e64e464 // fcmge v4.2d, v3.2d, v4.2d
+	FMOVQ	240(R3), F5 // 0x409ff80000000000 (2046)
+	WORD	$0x6e63e4a3 // fcmge v3.2d, v5.2d, v3.2d
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	FMOVQ	2000(R3), F4 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e64d421 // fadd v1.2d, v1.2d, v4.2d
+	FMOVQ	2000(R3), F4 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee48421 // sub v1.2d, v1.2d, v4.2d
+	WORD	$0x4f745421 // shl v1.2d, v1.2d, #52
+	WORD	$0x4ee18441 // add v1.2d, v2.2d, v1.2d
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func exp2_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·exp2_32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	2016(R3), F1 // 0xc2fc0000 (-126)
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
+	FMOVQ	2032(R3), F2 // 0x42fecccd (127.4)
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x4e218802 // frintn v2.4s, v0.4s
+	WORD	$0x4ea2d403 // fsub v3.4s, v0.4s, v2.4s
+	FMOVQ	2048(R3), F4 // 0x3920fdde (0.00015353362)
+	FMOVQ	2064(R3), F5 // 0x3aaf9f29 (0.0013398874)
+	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
+	FMOVQ	2080(R3), F4 // 0x3c1d96a6 (0.009618437)
+	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
+	FMOVQ	2096(R3), F5 // 0x3d635774 (0.055503324)
+	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
+	FMOVQ	2112(R3), F4 // 0x3e75fdee (0.24022648)
+	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
+	FMOVQ	2128(R3), F5 // 0x3f317218 (0.6931472)
+	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
+	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
+	FMOVQ	480(R3), F3 // 0x7f (1.78e-43)
+	WORD	$0x4ea38442 // add v2.4s, v2.4s, v3.4s
+	WORD	$0x4f375442 // shl v2.4s, v2.4s, #23
+	WORD	$0x6e22dc82 // fmul v2.4s, v4.4s, v2.4s
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func expm1_64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·expm1_64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	48(R3), F2 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e60cc43 // fmla v3.2d, v2.2d, v0.2d
+	FMOVQ	80(R3), F2 // 0x3fe0000000000000 (0.5)
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x6e241c42 // eor v2.16b, v2.16b, v4.16b
+	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
+	WORD	$0x4e60cc82 // fmla v2.2d, v4.2d, v0.2d
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee0e484 // fcmgt v4.2d, v4.2d, v0.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	WORD	$0x4ee19882 // frintz v2.2d, v4.2d
+	FMOVQ	2144(R3), F3 // 0x3ff0a2b23f3bab73 (1.0397207708399179)
+	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	WORD	$0x6e621c83 // bsl v3.16b, v4.16b, v2.16b
+	FMOVQ	96(R3), F2 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V0.B16, V4.B16
+	WORD	$0x4ee2cc64 // fmls v4.2d, v3.2d, v2.2d
+	FMOVQ	112(R3), F2 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e62dc62 // fmul v2.2d, v3.2d, v2.2d
+	WORD	$0x4ee2d485 // fsub v5.2d, v4.2d, v2.2d
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
+	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
+	FMOVQ	2160(R3), F4 // 0x3fd62e42fefa39ef (0.34657359027997264)
+	WORD	$0x6ee4e424 // fcmgt v4.2d, v1.2d, v4.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e601ca6 // bsl v6.16b, v5.16b, v0.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	VMOV	V4.B16, V7.B16
+	WORD	$0x6e651c47 // bsl v7.16b, v2.16b, v5.16b
+	FMOVQ	32(R3), F2 // 0x0 (0)
+	WORD	$0x6e621c64 // bsl v4.16b, v3.16b, v2.16b
+	FMOVQ	80(R3), F2 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dc42 // fmul v2.2d, v2.2d, v6.2d
+	WORD	$0x6e62dcc3 // fmul v3.2d, v6.2d, v2.2d
+	FMOVQ	2176(R3), F5 // 0xbe8afdb76e09c32d (-2.0109921818362437e-07)
+	FMOVQ	2192(R3), F8 // 0x3ed0cfca86e65239 (4.008217827329362e-06)
+	WORD	$0x4e63cca8 // fmla v8.2d, v5.2d, v3.2d
+	FMOVQ	2208(R3), F5 // 0xbf14ce199eaadbb7 (-7.93650757867488e-05)
+	WORD	$0x4e63cd05 // fmla v5.2d, v8.2d, v3.2d
+	FMOVQ	2224(R3), F8 // 0x3f5a01a019fe5585 (0.0015873015872548146)
+	WORD	$0x4e63cca8 // fmla v8.2d, v5.2d, v3.2d
+	FMOVQ	2240(R3), F5 // 0xbfa11111111110f4 (-0.03333333333333313)
+	WORD	$0x4e63cd05 // fmla v5.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63cca8 // fmla v8.2d, v5.2d, v3.2d
+	FMOVQ	2256(R3), F5 // 0x4008000000000000 (3)
+	WORD	$0x4ee2cd05 // fmls v5.2d, v8.2d, v2.2d
+	WORD	$0x4ee5d508 // fsub v8.2d, v8.2d, v5.2d
+	FMOVQ	2272(R3), F9 // 0x4018000000000000 (6)
+	WORD	$0x4ee5ccc9 // fmls v9.2d, v6.2d, v5.2d
+	WORD	$0x6e69fd05 // fdiv v5.2d, v8.2d, v9.2d
+	WORD	$0x6e65dc68 // fmul v8.2d, v3.2d, v5.2d
+	WORD	$0x6e68dcc8 // fmul v8.2d, v6.2d, v8.2d
+	WORD	$0x4ee2ccc8 // fmls v8.2d, v6.2d, v2.2d
+	WORD	$0x4ee8d4c8 // fsub v8.2d, v6.2d, v8.2d
+	FMOVQ	704(R3), F9 // 0x8000000000000000 (-0)
+	WORD	$0x6e291ce9 // eor v9.16b, v7.16b, v9.16b
+	WORD	$0x4e65cc69 // fmla v9.2d, v3.2d, v5.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x6e231ce3 // eor v3.16b, v7.16b, v3.16b
+	WORD	$0x4e66cd23 // fmla v3.2d, v9.2d, v6.2d
+	WORD	$0x4ee2ccc3 // fmls v3.2d, v6.2d, v2.2d
+	WORD	$0x4ee3d4c2 // fsub v2.2d, v6.2d, v3.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x6e271ca5 // eor v5.16b, v5.16b, v7.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
+	WORD	$0x4ee3d4c2 // fsub v2.2d, v6.2d, v3.2d
+	FMOVQ	2288(R3), F7 // 0xbfd0000000000000 (-0.25)
+	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
+	WORD	$0x4ee9d469 // fsub v9.2d, v3.2d, v9.2d
+	FMOVQ	2304(R3), F10 // 0xc000000000000000 (-2)
+	WORD	$0x6e69dd49 // fmul v9.2d, v10.2d, v9.2d
+	WORD	$0x4e62d442 // fadd v2.2d, v2.2d, v2.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62d542 // fadd v2.2d, v10.2d, v2.2d
+	WORD	$0x6e621d27 // bsl v7.16b, v9.16b, v2.16b
+	FMOVQ	2000(R3), F2 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e62d482 // fadd v2.2d, v4.2d, v2.2d
+	FMOVQ	2000(R3), F9 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee98442 // sub v2.2d, v2.2d, v9.2d
+	WORD	$0x4f745449 // shl v9.2d, v2.2d, #52
+	FMOVQ	2320(R3), F10 // 0x3ff (5.054e-321)
+	WORD	$0x6ee28542 // sub v2.2d, v10.2d, v2.2d
+	WORD	$0x4f745442 // shl v2.2d, v2.2d, #52
+	WORD	$0x4ee6d46a // fsub v10.2d, v3.2d, v6.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead56a // fsub v10.2d, v11.2d, v10.2d
+	WORD	$0x4ee9854a // add v10.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd54a // fsub v10.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d56b // fsub v11.2d, v11.2d, v2.2d
+	WORD	$0x4ee6d46c // fsub v12.2d, v3.2d, v6.2d
+	WORD	$0x4eecd56b // fsub v11.2d, v11.2d, v12.2d
+	WORD	$0x4ee9856b // add v11.2d, v11.2d, v9.2d
+	WORD	$0x4e62d462 // fadd v2.2d, v3.2d, v2.2d
+	WORD	$0x4ee2d4c2 // fsub v2.2d, v6.2d, v2.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63d442 // fadd v2.2d, v2.2d, v3.2d
+	WORD	$0x4ee98442 // add v2.2d, v2.2d, v9.2d
+	FMOVQ	2336(R3), F3 // 0x4034000000000000 (20)
+	WORD	$0x6ee4e463 // fcmgt v3.2d, v3.2d, v4.2d
+	WORD	$0x6e621d63 // bsl v3.16b, v11.16b, v2.16b
+	FMOVQ	2304(R3), F2 // 0xc000000000000000 (-2)
+	WORD	$0x6e64e442 // fcmge v2.2d, v2.2d, v4.2d
+	FMOVQ	2352(R3), F6 // 0x404c000000000000 (56)
+	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
+	WORD	$0x4ea61c42 // orr v2.16b, v2.16b, v6.16b
+	WORD	$0x6e631d42 // bsl v2.16b, v10.16b, v3.16b
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63e483 // fcmeq v3.2d, v4.2d, v3.2d
+	WORD	$0x6e621ce3 // bsl v3.16b, v7.16b, v2.16b
+	FMOVQ	2368(R3), F2 // 0xbff0000000000000 (-1)
+	WORD	$0x4e62e482 // fcmeq v2.2d, v4.2d, v2.2d
+	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e483 // fcmeq v3.2d, v4.2d, v3.2d
+	WORD	$0x6e621d03 // bsl v3.16b, v8.16b, v2.16b
+	FMOVQ	2384(R3), F2 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee1e441 // fcmgt v1.2d, v2.2d, v1.2d
+	WORD	$0x6e631c01 // bsl v1.16b, v0.16b, v3.16b
+	FMOVQ	2400(R3), F2 // 0xc043687a9f1af2b1 (-38.816242111356935)
+	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
+	FMOVQ	2368(R3), F3 // 0xbff0000000000000 (-1)
+	WORD	$0x6e611c62 // bsl v2.16b, v3.16b, v1.16b
+	FMOVQ	0(R3), F1 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6ee0e421 // fcmgt v1.2d, v1.2d, v0.2d
+	VST1.P	[V2.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func expm1_32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·expm1_32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	304(R3), F1 // 0x42b0bd71 (88.37)
+	WORD	$0x6e20e421 // fcmge v1.4s, v1.4s, v0.4s
+	FMOVQ	288(R3), F2 // 0xc2ae0000 (-87)
+	WORD	$0x4e22f402 // fmax v2.4s, v0.4s, v2.4s
+	FMOVQ	320(R3), F3 // 0x3fb8aa3b (1.442695)
+	WORD	$0x6e23dc43 // fmul v3.4s, v2.4s, v3.4s
+	WORD	$0x4e218863 // frintn v3.4s, v3.4s
+	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
+	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
+	FMOVQ	352(R3), F4 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
+	FMOVQ	368(R3), F4 // 0x39506967 (0.00019875691)
+	FMOVQ	384(R3), F5 // 0x3ab743ce (0.0013981999)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	400(R3), F4 // 0x3c088908 (0.008333452)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	FMOVQ	416(R3), F5 // 0x3d2aa9c1 (0.041665796)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	432(R3), F4 // 0x3e2aaaaa (0.16666666)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	WORD	$0x6e22dc44 // fmul v4.4s, v2.4s, v2.4s
+	WORD	$0x4e24cca2 // fmla v2.4s, v5.4s, v4.4s
+	WORD	$0x4ea1b863 // fcvtzs v3.4s, v3.4s
+	FMOVQ	480(R3), F4 // 0x7f (1.78e-43)
+	WORD	$0x4ea48463 // add v3.4s, v3.4s, v4.4s
+	WORD	$0x4f375463 // shl v3.4s, v3.4s, #23
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea4d464 // fsub v4.4s, v3.4s, v4.4s
+	WORD	$0x4e22cc64 // fmla v4.4s, v3.4s, v2.4s
+	FMOVQ	1216(R3), F2 // 0x0 (0)
+	WORD	$0x4e22e402 // fcmeq v2.4s, v0.4s, v2.4s
+	WORD	$0x6e641c02 // bsl v2.16b, v0.16b, v4.16b
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func log1p64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·log1p64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	2368(R3), F2 // 0xbff0000000000000 (-1)
+	WORD	$0x6ee2e402 // fcmgt v2.2d, v0.2d, v2.2d
+	FMOVQ	512(R3), F3 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e60e463 // fcmge v3.2d, v3.2d, v0.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	FMOVQ	2416(R3), F3 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e63e423 // fcmge v3.2d, v1.2d, v3.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4e60d484 // fadd v4.2d, v4.2d, v0.2d
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e641c05 // bsl v5.16b, v0.16b, v4.16b
+	WORD	$0x6f4c04a4 // ushr v4.2d, v5.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	FMOVQ	2432(R3), F6 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x4ee0d4a6 // fsub v6.2d, v5.2d, v0.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
+	WORD	$0x4ee7d407 // fsub v7.2d, v0.2d, v7.2d
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6ee8e488 // fcmgt v8.2d, v4.2d, v8.2d
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	WORD	$0x6e65fd06 // fdiv v6.2d, v8.2d, v5.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6e661ce3 // bsl v3.16b, v7.16b, v6.16b
+	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	2448(R3), F6 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d487 // fadd v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e64dca4 // fmul v4.2d, v5.2d, v4.2d
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
+	FMOVQ	2464(R3), F5 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
+	FMOVQ	2480(R3), F6 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee6e406 // fcmgt v6.2d, v0.2d, v6.2d
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e486 // fcmeq v6.2d, v4.2d, v6.2d
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e641c07 // bsl v7.16b, v0.16b, v4.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x6e631c89 // bsl v9.16b, v4.16b, v3.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x6e681c65 // bsl v5.16b, v3.16b, v8.16b
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e63dce3 // fmul v3.2d, v7.2d, v3.2d
+	WORD	$0x6e67dc64 // fmul v4.2d, v3.2d, v7.2d
+	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
+	WORD	$0x4e68d4e8 // fadd v8.2d, v7.2d, v8.2d
+	WORD	$0x6e68fce8 // fdiv v8.2d, v7.2d, v8.2d
+	WORD	$0x6e68dd0a // fmul v10.2d, v8.2d, v8.2d
+	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F12 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	608(R3), F11 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	FMOVQ	672(R3), F12 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	FMOVQ	688(R3), F12 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	640(R3), F11 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	WORD	$0x6e6bdd4a // fmul v10.2d, v10.2d, v11.2d
+	WORD	$0x4e63ccea // fmla v10.2d, v7.2d, v3.2d
+	WORD	$0x4ee8cd44 // fmls v4.2d, v10.2d, v8.2d
+	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
+	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V9.B16, V12.B16
+	WORD	$0x4e6bccac // fmla v12.2d, v5.2d, v11.2d
+	WORD	$0x4e68cd4c // fmla v12.2d, v10.2d, v8.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281d88 // eor v8.16b, v12.16b, v8.16b
+	WORD	$0x4e63cce8 // fmla v8.2d, v7.2d, v3.2d
+	WORD	$0x4ee7d503 // fsub v3.2d, v8.2d, v7.2d
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x6e271c63 // eor v3.16b, v3.16b, v7.16b
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e67cca3 // fmla v3.2d, v5.2d, v7.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
+	WORD	$0x6e631d26 // bsl v6.16b, v9.16b, v3.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
+	WORD	$0x6e661c83 // bsl v3.16b, v4.16b, v6.16b
+	FMOVQ	2496(R3), F4 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
+	WORD	$0x6e60dc05 // fmul v5.2d, v0.2d, v0.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	VMOV	V0.B16, V7.B16
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
+	WORD	$0x6e631ce4 // bsl v4.16b, v7.16b, v3.16b
+	FMOVQ	2384(R3), F3 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee1e461 // fcmgt v1.2d, v3.2d, v1.2d
+	WORD	$0x6e641c01 // bsl v1.16b, v0.16b, v4.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func log1p32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·log1p32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	2512(R3), F1 // 0xbf800000 (-1)
+	WORD	$0x6ea1e401 // fcmgt v1.4s, v0.4s, v1.4s
+	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x4e20d442 // fadd v2.4s, v2.4s, v0.4s
+	FMOVQ	1120(R3), F3 // 0x40000000 (2)
+	WORD	$0x6e23e443 // fcmge v3.4s, v2.4s, v3.4s
+	WORD	$0x4ea0d444 // fsub v4.4s, v2.4s, v0.4s
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4ea4d4a4 // fsub v4.4s, v5.4s, v4.4s
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4ea5d445 // fsub v5.4s, v2.4s, v5.4s
+	WORD	$0x4ea5d405 // fsub v5.4s, v0.4s, v5.4s
+	WORD	$0x6e651c83 // bsl v3.16b, v4.16b, v5.16b
+	WORD	$0x6f290444 // ushr v4.4s, v2.4s, #23
+	WORD	$0x4e21d884 // scvtf v4.4s, v4.4s
+	FMOVQ	752(R3), F5 // 0x42fe0000 (127)
+	WORD	$0x4ea5d484 // fsub v4.4s, v4.4s, v5.4s
+	FMOVQ	768(R3), F5 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
+	FMOVQ	464(R3), F6 // 0x3f800000 (1)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	784(R3), F6 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea6e4a6 // fcmgt v6.4s, v5.4s, v6.4s
+	FMOVQ	448(R3), F7 // 0x3f000000 (0.5)
+	WORD	$0x6e27dca7 // fmul v7.4s, v5.4s, v7.4s
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
+	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4ea5d505 // fsub v5.4s, v8.4s, v5.4s
+	WORD	$0x6e25dca6 // fmul v6.4s, v5.4s, v5.4s
+	FMOVQ	800(R3), F7 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F8 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	832(R3), F7 // 0x3def251a (0.116769984)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	FMOVQ	848(R3), F8 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	864(R3), F7 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	FMOVQ	880(R3), F8 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	896(R3), F7 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	FMOVQ	912(R3), F8 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	928(R3), F7 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	WORD	$0x6e25dce7 // fmul v7.4s, v7.4s, v5.4s
+	WORD	$0x6e26dce7 // fmul v7.4s, v7.4s, v6.4s
+	FMOVQ	352(R3), F8 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e28cc87 // fmla v7.4s, v4.4s, v8.4s
+	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
+	WORD	$0x4ea8ccc7 // fmls v7.4s, v6.4s, v8.4s
+	WORD	$0x4e27d4a5 // fadd v5.4s, v5.4s, v7.4s
+	FMOVQ	336(R3), F6 // 0x3f318000 (0.6933594)
+	WORD	$0x4e26cc85 // fmla v5.4s, v4.4s, v6.4s
+	WORD	$0x6e22fc62 // fdiv v2.4s, v3.4s, v2.4s
+	WORD	$0x4e22d4a2 // fadd v2.4s, v5.4s, v2.4s
+	FMOVQ	1216(R3), F3 // 0x0 (0)
+	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
+	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
+	VST1.P	[V3.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func tan64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·tan64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	1248(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
+	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
+	FMOVQ	1264(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
+	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
+	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
+	FMOVQ	1296(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
+	FMOVQ	1312(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
+	FMOVQ	1328(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
+	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
+	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
+	FMOVQ	2528(R3), F5 // 0xc0c992d8d24f3f38 (-13093.693918138379)
+	FMOVQ	2544(R3), F6 // 0x413199eca5fc9ddd (1.1535166483858742e+06)
+	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
+	FMOVQ	2560(R3), F5 // 0xc1711fead3299176 (-1.7956525197648488e+07)
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
+	WORD	$0x6e63dca5 // fmul v5.2d, v5.2d, v3.2d
+	FMOVQ	2576(R3), F6 // 0x40cab8a5eeb36572 (13681.296347069296)
+	WORD	$0x4e61cc26 // fmla v6.2d, v1.2d, v1.2d
+	FMOVQ	2592(R3), F7 // 0xc13427bc582abc96 (-1.3208923444021097e+06)
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
+	FMOVQ	2608(R3), F6 // 0x4177d98fc2ead8ef (2.500838018233579e+07)
+	WORD	$0x4e63cce6 // fmla v6.2d, v7.2d, v3.2d
+	FMOVQ	2624(R3), F7 // 0xc189afe03cbe5a31 (-5.3869575592945464e+07)
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
+	WORD	$0x6e67fca5 // fdiv v5.2d, v5.2d, v7.2d
+	VMOV	V1.B16, V6.B16
+	WORD	$0x4e65cc26 // fmla v6.2d, v1.2d, v5.2d
+	FMOVQ	2640(R3), F5 // 0x3d06849b86a12b9b (1e-14)
+	WORD	$0x6ee5e463 // fcmgt v3.2d, v3.2d, v5.2d
+	WORD	$0x6e611cc3 // bsl v3.16b, v6.16b, v1.16b
+	FMOVQ	1536(R3), F1 // 0x2 (1e-323)
+	WORD	$0x4e211c81 // and v1.16b, v4.16b, v1.16b
+	FMOVQ	1536(R3), F4 // 0x2 (1e-323)
+	WORD	$0x6ee48c21 // cmeq v1.2d, v1.2d, v4.2d
+	FMOVQ	2368(R3), F4 // 0xbff0000000000000 (-1)
+	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
+	WORD	$0x6e631c81 // bsl v1.16b, v4.16b, v3.16b
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	WORD	$0x6e231c21 // eor v1.16b, v1.16b, v3.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func tan32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·tan32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	1552(R3), F2 // 0x4c800000 (6.7108864e+07)
+	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	FMOVQ	1568(R3), F3 // 0x3fe45f306dc9c883 (0.6366197723675814)
+	WORD	$0x6e63dc43 // fmul v3.2d, v2.2d, v3.2d
+	WORD	$0x4e618863 // frintn v3.2d, v3.2d
+	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee4cc62 // fmls v2.2d, v3.2d, v4.2d
+	FMOVQ	1600(R3), F4 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4ee4cc62 // fmls v2.2d, v3.2d, v4.2d
+	WORD	$0x4e617804 // fcvtl2 v4.2d, v0.4s
+	FMOVQ	1568(R3), F5 // 0x3fe45f306dc9c883 (0.6366197723675814)
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
+	WORD	$0x4e6188a5 // frintn v5.2d, v5.2d
+	FMOVQ	1584(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee6cca4 // fmls v4.2d, v5.2d, v6.2d
+	FMOVQ	1600(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4ee6cca4 // fmls v4.2d, v5.2d, v6.2d
+	WORD	$0x0e616846 // fcvtn v6.2s, v2.2d
+	WORD	$0x4e616886 // fcvtn2 v6.4s, v4.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4ee1b8a5 // fcvtzs v5.2d, v5.2d
+	WORD	$0x0ea12863 // xtn v3.2s, v3.2d
+	WORD	$0x4ea128a3 // xtn2 v3.4s, v5.2d
+	WORD	$0x0e6178c5 // fcvtl v5.2d, v6.2s
+	WORD	$0x4ee5d442 // fsub v2.2d, v2.2d, v5.2d
+	WORD	$0x4e6178c5 // fcvtl2 v5.2d, v6.4s
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
+	WORD	$0x0e616842 // fcvtn v2.2s, v2.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x6e26dcc4 // fmul v4.4s, v6.4s, v6.4s
+	FMOVQ	2656(R3), F5 // 0x3c19c53b (0.009385402)
+	FMOVQ	2672(R3), F7 // 0x3b4c779c (0.0031199222)
+	WORD	$0x4e24cca7 // fmla v7.4s, v5.4s, v4.4s
+	FMOVQ	2688(R3), F5 // 0x3cc821b5 (0.024430135)
+	WORD	$0x4e24cce5 // fmla v5.4s, v7.4s, v4.4s
+	FMOVQ	2704(R3), F7 // 0x3d5ac5c9 (0.05341128)
+	WORD	$0x4e24cca7 // fmla v7.4s, v5.4s, v4.4s
+	FMOVQ	2720(R3), F5 // 0x3e0896dd (0.133388)
+	WORD	$0x4e24cce5 // fmla v5.4s, v7.4s, v4.4s
+	FMOVQ	2736(R3), F7 // 0x3eaaaa6f (0.33333156)
+	WORD	$0x4e24cca7 // fmla v7.4s, v5.4s, v4.4s
+	WORD	$0x6e24dce5 // fmul v5.4s, v7.4s, v4.4s
+	WORD	$0x6e26dca5 // fmul v5.4s, v5.4s, v6.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4e27d484 // fadd v4.4s, v4.4s, v7.4s
+	WORD	$0x4e24cc45 // fmla v5.4s, v2.4s, v4.4s
+	WORD	$0x4e25d4c2 // fadd v2.4s, v6.4s, v5.4s
+	FMOVQ	2512(R3), F4 // 0xbf800000 (-1)
+	WORD	$0x6e22fc84 // fdiv v4.4s, v4.4s, v2.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
+	WORD	$0x4e25cc87 // fmla v7.4s, v4.4s, v5.4s
+	VMOV	V4.B16, V5.B16
+	WORD	$0x4e27cc85 // fmla v5.4s, v4.4s, v7.4s
+	FMOVQ	1712(R3), F4 // 0x1 (1e-45)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	1712(R3), F4 // 0x1 (1e-45)
+	WORD	$0x6ea48c63 // cmeq v3.4s, v3.4s, v4.4s
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	FMOVQ	1216(R3), F2 // 0x0 (0)
+	WORD	$0x4e22e402 // fcmeq v2.4s, v0.4s, v2.4s
+	WORD	$0x6e631c02 // bsl v2.16b, v0.16b, v3.16b
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func atan64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·atan64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	2752(R3), F2 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee2e422 // fcmgt v2.2d, v1.2d, v2.2d
+	FMOVQ	2768(R3), F3 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee3e423 // fcmgt v3.2d, v1.2d, v3.2d
+	WORD	$0x4e621c63 // bic v3.16b, v3.16b, v2.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d424 // fsub v4.2d, v1.2d, v4.2d
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e611c85 // bsl v5.16b, v4.16b, v1.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4e64d424 // fadd v4.2d, v1.2d, v4.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x6e651c87 // bsl v7.16b, v4.16b, v5.16b
+	VMOV	V2.B16, V4.B16
+	WORD	$0x6e671c24 // bsl v4.16b, v1.16b, v7.16b
+	WORD	$0x6e64fcc1 // fdiv v1.2d, v6.2d, v4.2d
+	WORD	$0x6e61dc24 // fmul v4.2d, v1.2d, v1.2d
+	FMOVQ	2784(R3), F5 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F6 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
+	FMOVQ	2816(R3), F5 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
+	FMOVQ	2832(R3), F6 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
+	FMOVQ	2848(R3), F5 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
+	FMOVQ	2864(R3), F6 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e61cc26 // fmla v6.2d, v1.2d, v1.2d
+	FMOVQ	2880(R3), F7 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
+	FMOVQ	2896(R3), F6 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e64cce6 // fmla v6.2d, v7.2d, v4.2d
+	FMOVQ	2912(R3), F7 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
+	FMOVQ	2928(R3), F6 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e64cce6 // fmla v6.2d, v7.2d, v4.2d
+	WORD	$0x6e65dc84 // fmul v4.2d, v4.2d, v5.2d
+	WORD	$0x6e66fc84 // fdiv v4.2d, v4.2d, v6.2d
+	VMOV	V1.B16, V5.B16
+	WORD	$0x4e64cc25 // fmla v5.2d, v1.2d, v4.2d
+	FMOVQ	2944(R3), F1 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e65d421 // fadd v1.2d, v1.2d, v5.2d
+	FMOVQ	2960(R3), F4 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e64d421 // fadd v1.2d, v1.2d, v4.2d
+	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
+	FMOVQ	1584(R3), F1 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee5d421 // fsub v1.2d, v1.2d, v5.2d
+	FMOVQ	1600(R3), F4 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e64d421 // fadd v1.2d, v1.2d, v4.2d
+	WORD	$0x6e631c22 // bsl v2.16b, v1.16b, v3.16b
+	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x6e211c41 // eor v1.16b, v2.16b, v1.16b
+	WORD	$0x4e60e402 // fcmeq v2.2d, v0.2d, v0.2d
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func atan32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·atan32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	2976(R3), F2 // 0x401a827a (2.4142137)
+	WORD	$0x6ea2e422 // fcmgt v2.4s, v1.4s, v2.4s
+	FMOVQ	2992(R3), F3 // 0x3ed413cd (0.41421357)
+	WORD	$0x6ea3e423 // fcmgt v3.4s, v1.4s, v3.4s
+	WORD	$0x4e621c63 // bic v3.16b, v3.16b, v2.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea4d424 // fsub v4.4s, v1.4s, v4.4s
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e611c85 // bsl v5.16b, v4.16b, v1.16b
+	FMOVQ	2512(R3), F4 // 0xbf800000 (-1)
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e24d424 // fadd v4.4s, v1.4s, v4.4s
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x6e651c87 // bsl v7.16b, v4.16b, v5.16b
+	VMOV	V2.B16, V4.B16
+	WORD	$0x6e671c24 // bsl v4.16b, v1.16b, v7.16b
+	WORD	$0x6e24fcc1 // fdiv v1.4s, v6.4s, v4.4s
+	FMOVQ	3008(R3), F4 // 0x3f490fdb (0.7853982)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	3024(R3), F5 // 0x3fc90fdb (1.5707964)
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	FMOVQ	3040(R3), F4 // 0xb2bbbd2e (-2.1855694e-08)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	3056(R3), F4 // 0xb33bbd2e (-4.371139e-08)
+	WORD	$0x6e631c82 // bsl v2.16b, v4.16b, v3.16b
+	WORD	$0x6e21dc23 // fmul v3.4s, v1.4s, v1.4s
+	FMOVQ	3072(R3), F4 // 0x3da4f0d1 (0.080537446)
+	FMOVQ	3088(R3), F5 // 0xbe0e1b85 (-0.13877685)
+	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
+	FMOVQ	3104(R3), F4 // 0x3e4c925f (0.19977711)
+	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
+	FMOVQ	3120(R3), F5 // 0xbeaaaa2a (-0.3333295)
+	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
+	WORD	$0x6e23dca3 // fmul v3.4s, v5.4s, v3.4s
+	WORD	$0x4e22d422 // fadd v2.4s, v1.4s, v2.4s
+	WORD	$0x4e21cc62 // fmla v2.4s, v3.4s, v1.4s
+	WORD	$0x4e22d4c1 // fadd v1.4s, v6.4s, v2.4s
+	FMOVQ	1088(R3), F2 // 0x80000000 (-0)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	WORD	$0x6e221c21 // eor v1.16b, v1.16b, v2.16b
+	WORD	$0x4e20e402 // fcmeq v2.4s, v0.4s, v0.4s
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V2.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func asin64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·asin64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee1cc22 // fmls v2.2d, v1.2d, v1.2d
+	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
+	FMOVQ	3136(R3), F3 // 0x3fe6666666666666 (0.7)
+	WORD	$0x6ee3e423 // fcmgt v3.2d, v1.2d, v3.2d
+	VMOV	V3.B16, V4.B16
+	WORD	$0x6e611c44 // bsl v4.16b, v2.16b, v1.16b
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e621c25 // bsl v5.16b, v1.16b, v2.16b
+	WORD	$0x6e65fc82 // fdiv v2.2d, v4.2d, v5.2d
+	FMOVQ	2752(R3), F4 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee4e444 // fcmgt v4.2d, v2.2d, v4.2d
+	FMOVQ	2768(R3), F5 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee5e445 // fcmgt v5.2d, v2.2d, v5.2d
+	WORD	$0x4e641ca5 // bic v5.16b, v5.16b, v4.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d446 // fsub v6.2d, v2.2d, v6.2d
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e621cc7 // bsl v7.16b, v6.16b, v2.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	VMOV	V4.B16, V8.B16
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66d446 // fadd v6.2d, v2.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x6e671cc9 // bsl v9.16b, v6.16b, v7.16b
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e691c46 // bsl v6.16b, v2.16b, v9.16b
+	WORD	$0x6e66fd02 // fdiv v2.2d, v8.2d, v6.2d
+	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
+	FMOVQ	2784(R3), F7 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F8 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
+	FMOVQ	2816(R3), F7 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
+	FMOVQ	2832(R3), F8 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
+	FMOVQ	2848(R3), F7 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
+	FMOVQ	2864(R3), F8 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e62cc48 // fmla v8.2d, v2.2d, v2.2d
+	FMOVQ	2880(R3), F9 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
+	FMOVQ	2896(R3), F8 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
+	FMOVQ	2912(R3), F9 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
+	FMOVQ	2928(R3), F8 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
+	WORD	$0x6e67dcc6 // fmul v6.2d, v6.2d, v7.2d
+	WORD	$0x6e68fcc6 // fdiv v6.2d, v6.2d, v8.2d
+	VMOV	V2.B16, V7.B16
+	WORD	$0x4e66cc47 // fmla v7.2d, v2.2d, v6.2d
+	FMOVQ	2944(R3), F2 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e67d442 // fadd v2.2d, v2.2d, v7.2d
+	FMOVQ	2960(R3), F6 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD	$0x6e671c45 // bsl v5.16b, v2.16b, v7.16b
+	FMOVQ	1584(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee7d442 // fsub v2.2d, v2.2d, v7.2d
+	FMOVQ	1600(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
+	FMOVQ	1584(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	FMOVQ	704(R3), F2 // 0x8000000000000000 (-0)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x6e61e461 // fcmge v1.2d, v3.2d, v1.2d
+	VST1.P	[V2.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func asin32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·asin32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	448(R3), F2 // 0x3f000000 (0.5)
+	WORD	$0x6ea2e422 // fcmgt v2.4s, v1.4s, v2.4s
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4ea1d463 // fsub v3.4s, v3.4s, v1.4s
+	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
+	WORD	$0x6e24dc63 // fmul v3.4s, v3.4s, v4.4s
+	WORD	$0x6e21dc24 // fmul v4.4s, v1.4s, v1.4s
+	VMOV	V2.B16, V5.B16
+	WORD	$0x6e641c65 // bsl v5.16b, v3.16b, v4.16b
+	WORD	$0x6ea1f8a3 // fsqrt v3.4s, v5.4s
+	VMOV	V2.B16, V4.B16
+	WORD	$0x6e611c64 // bsl v4.16b, v3.16b, v1.16b
+	FMOVQ	3152(R3), F3 // 0x3d2cb352 (0.0421632)
+	FMOVQ	3168(R3), F6 // 0x3cc617e3 (0.024181312)
+	WORD	$0x4e25cc66 // fmla v6.4s, v3.4s, v5.4s
+	FMOVQ	3184(R3), F3 // 0x3d3a3ec7 (0.045470025)
+	WORD	$0x4e25ccc3 // fmla v3.4s, v6.4s, v5.4s
+	FMOVQ	3200(R3), F6 // 0x3d9980f6 (0.074953005)
+	WORD	$0x4e25cc66 // fmla v6.4s, v3.4s, v5.4s
+	FMOVQ	3216(R3), F3 // 0x3e2aaae4 (0.16666752)
+	WORD	$0x4e25ccc3 // fmla v3.4s, v6.4s, v5.4s
+	WORD	$0x6e25dc63 // fmul v3.4s, v3.4s, v5.4s
+	VMOV	V4.B16, V5.B16
+	WORD	$0x4e24cc65 // fmla v5.4s, v3.4s, v4.4s
+	FMOVQ	3024(R3), F3 // 0x3fc90fdb (1.5707964)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	WORD	$0x4e25d4a4 // fadd v4.4s, v5.4s, v5.4s
+	FMOVQ	1088(R3), F6 // 0x80000000 (-0)
+	WORD	$0x6e261ca5 // eor v5.16b, v5.16b, v6.16b
+	WORD	$0x6e651c82 // bsl v2.16b, v4.16b, v5.16b
+	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
+	WORD	$0x6ea4e424 // fcmgt v4.4s, v1.4s, v4.4s
+	FMOVQ	3056(R3), F5 // 0xb33bbd2e (-4.371139e-08)
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4ea2d482 // fsub v2.4s, v4.4s, v2.4s
+	WORD	$0x4e22d462 // fadd v2.4s, v3.4s, v2.4s
+	FMOVQ	1088(R3), F3 // 0x80000000 (-0)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
+	FMOVQ	1216(R3), F3 // 0x0 (0)
+	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
+	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x6e21e441 // fcmge v1.4s, v2.4s, v1.4s
+	VST1.P	[V3.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func acos64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·acos64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee1cc22 // fmls v2.2d, v1.2d, v1.2d
+	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
+	FMOVQ	3136(R3), F3 // 0x3fe6666666666666 (0.7)
+	WORD	$0x6ee3e423 // fcmgt v3.2d, v1.2d, v3.2d
+	VMOV	V3.B16, V4.B16
+	WORD	$0x6e611c44 // bsl v4.16b, v2.16b, v1.16b
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e621c25 // bsl v5.16b, v1.16b, v2.16b
+	WORD	$0x6e65fc82 // fdiv v2.2d, v4.2d, v5.2d
+	FMOVQ	2752(R3), F4 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee4e444 // fcmgt v4.2d, v2.2d, v4.2d
+	FMOVQ	2768(R3), F5 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee5e445 // fcmgt v5.2d, v2.2d, v5.2d
+	WORD	$0x4e641ca5 // bic v5.16b, v5.16b, v4.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d446 // fsub v6.2d, v2.2d, v6.2d
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e621cc7 // bsl v7.16b, v6.16b, v2.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	VMOV	V4.B16, V8.B16
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66d446 // fadd v6.2d, v2.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x6e671cc9 // bsl v9.16b, v6.16b, v7.16b
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e691c46 // bsl v6.16b, v2.16b, v9.16b
+	WORD	$0x6e66fd02 // fdiv v2.2d, v8.2d, v6.2d
+	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
+	FMOVQ	2784(R3), F7 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F8 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
+	FMOVQ	2816(R3), F7 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
+	FMOVQ	2832(R3), F8 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
+	FMOVQ	2848(R3), F7 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
+	FMOVQ	2864(R3), F8 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e62cc48 // fmla v8.2d, v2.2d, v2.2d
+	FMOVQ	2880(R3), F9 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
+	FMOVQ	2896(R3), F8 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
+	FMOVQ	2912(R3), F9 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
+	FMOVQ	2928(R3), F8 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
+	WORD	$0x6e67dcc6 // fmul v6.2d, v6.2d, v7.2d
+	WORD	$0x6e68fcc6 // fdiv v6.2d, v6.2d, v8.2d
+	VMOV	V2.B16, V7.B16
+	WORD	$0x4e66cc47 // fmla v7.2d, v2.2d, v6.2d
+	FMOVQ	2944(R3), F2 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e67d442 // fadd v2.2d, v2.2d, v7.2d
+	FMOVQ	2960(R3), F6 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD	$0x6e671c45 // bsl v5.16b, v2.16b, v7.16b
+	FMOVQ	1584(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee7d442 // fsub v2.2d, v2.2d, v7.2d
+	FMOVQ	1600(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
+	FMOVQ	1584(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	FMOVQ	704(R3), F2 // 0x8000000000000000 (-0)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x6e61e461 // fcmge v1.2d, v3.2d, v1.2d
+	FMOVQ	1584(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	VST1.P	[V2.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func acos32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·acos32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	448(R3), F2 // 0x3f000000 (0.5)
+	WORD	$0x6ea2e422 // fcmgt v2.4s, v1.4s, v2.4s
+	FMOVQ	448(R3), F3 // 0x3f000000 (0.5)
+	WORD	$0x6ea3e423 // fcmgt v3.4s, v1.4s, v3.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea1d484 // fsub v4.4s, v4.4s, v1.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x6e25dc84 // fmul v4.4s, v4.4s, v5.4s
+	WORD	$0x6e21dc25 // fmul v5.4s, v1.4s, v1.4s
+	VMOV	V3.B16, V6.B16
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
+	WORD	$0x6ea1f8c4 // fsqrt v4.4s, v6.4s
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e611c85 // bsl v5.16b, v4.16b, v1.16b
+	FMOVQ	3152(R3), F4 // 0x3d2cb352 (0.0421632)
+	FMOVQ	3168(R3), F7 // 0x3cc617e3 (0.024181312)
+	WORD	$0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
+	FMOVQ	3184(R3), F4 // 0x3d3a3ec7 (0.045470025)
+	WORD	$0x4e26cce4 // fmla v4.4s, v7.4s, v6.4s
+	FMOVQ	3200(R3), F7 // 0x3d9980f6 (0.074953005)
+	WORD	$0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
+	FMOVQ	3216(R3), F4 // 0x3e2aaae4 (0.16666752)
+	WORD	$0x4e26cce4 // fmla v4.4s, v7.4s, v6.4s
+	WORD	$0x6e26dc84 // fmul v4.4s, v4.4s, v6.4s
+	VMOV	V5.B16, V6.B16
+	WORD	$0x4e25cc86 // fmla v6.4s, v4.4s, v5.4s
+	WORD	$0x4e26d4c4 // fadd v4.4s, v6.4s, v6.4s
+	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
+	WORD	$0x6e251cc5 // eor v5.16b, v6.16b, v5.16b
+	WORD	$0x6e651c83 // bsl v3.16b, v4.16b, v5.16b
+	FMOVQ	1088(R3), F4 // 0x80000000 (-0)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	WORD	$0x6e241c64 // eor v4.16b, v3.16b, v4.16b
+	FMOVQ	3056(R3), F5 // 0xb33bbd2e (-4.371139e-08)
+	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
+	FMOVQ	3024(R3), F5 // 0x3fc90fdb (1.5707964)
+	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
+	FMOVQ	3232(R3), F5 // 0xb3bbbd2e (-8.742278e-08)
+	WORD	$0x4ea3d4a5 // fsub v5.4s, v5.4s, v3.4s
+	FMOVQ	3248(R3), F6 // 0x40490fdb (3.1415927)
+	WORD	$0x4e25d4c5 // fadd v5.4s, v6.4s, v5.4s
+	FMOVQ	1216(R3), F6 // 0x0 (0)
+	WORD	$0x6ea0e4c6 // fcmgt v6.4s, v6.4s, v0.4s
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	WORD	$0x6e641cc2 // bsl v2.16b, v6.16b, v4.16b
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x6e21e461 // fcmge v1.4s, v3.4s, v1.4s
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
 // func pow64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
 TEXT ·pow64NEONLoop(SB), NOSPLIT, $0-104
 	MOVD	d_base+0(FP), R0
@@ -1255,7 +3630,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	1744(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -1325,7 +3700,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	1744(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -1383,12 +3758,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	1760(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	1776(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -1405,9 +3780,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	1792(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	1808(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -1452,7 +3827,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	1776(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -1464,9 +3839,9 @@ wend1:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	1824(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
@@ -1480,7 +3855,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	1840(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -1502,7 +3877,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -1570,7 +3945,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	1744(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -1640,7 +4015,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -1698,12 +4073,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	1760(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	1776(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -1720,9 +4095,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	1792(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	1808(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -1767,7 +4142,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	1776(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -1779,9 +4154,9 @@ wend1:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	1824(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
@@ -1795,7 +4170,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	1840(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -1817,7 +4192,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -1841,7 +4216,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -1911,7 +4286,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	1744(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -1969,12 +4344,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	1760(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -1991,9 +4366,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	1792(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	1808(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -2038,7 +4413,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	1776(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -2050,9 +4425,9 @@ wend2:
 	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
 	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
 	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	1824(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	1824(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
 	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
 	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
@@ -2066,7 +4441,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	1840(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -2088,7 +4463,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	1744(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -2166,7 +4541,7 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	1744(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -2236,7 +4611,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	1744(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -2294,12 +4669,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	1760(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0423 // ushr v3.2d, v1.2d, #52
-	FMOVQ	1776(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -2316,9 +4691,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	1792(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	1808(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -2363,7 +4738,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	1776(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -2375,9 +4750,9 @@ wend1:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	1824(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
@@ -2391,7 +4766,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee1e56b // fcmgt v11.2d, v11.2d, v1.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	1840(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f826 // fsqrt v6.2d, v1.2d
@@ -2413,7 +4788,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -2479,7 +4854,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	1744(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -2549,7 +4924,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -2607,12 +4982,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	1760(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	1776(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -2629,9 +5004,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	1792(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	1808(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -2676,7 +5051,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	1776(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -2688,9 +5063,9 @@ wend1:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	1824(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
@@ -2704,7 +5079,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	1840(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -2726,7 +5101,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -2750,7 +5125,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -2820,7 +5195,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	1744(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -2878,12 +5253,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	1760(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -2900,9 +5275,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	1792(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	1808(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -2947,7 +5322,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	1776(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -2959,9 +5334,9 @@ wend2:
 	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
 	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
 	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	1824(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	1824(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
 	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
 	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
@@ -2975,7 +5350,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	1840(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -2997,7 +5372,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	1744(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -3073,7 +5448,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	1744(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -3143,7 +5518,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	1744(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -3201,12 +5576,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	1760(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	1776(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -3223,9 +5598,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	1792(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	1808(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -3270,7 +5645,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	1776(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -3282,9 +5657,9 @@ wend1:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	1824(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
@@ -3298,7 +5673,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	1840(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -3320,7 +5695,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -3386,7 +5761,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	1744(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -3456,7 +5831,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	1744(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -3514,12 +5889,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	1760(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	1776(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -3536,9 +5911,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	1792(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	1808(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -3583,7 +5958,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	1776(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -3595,9 +5970,9 @@ wend1:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	1824(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	1824(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
@@ -3611,7 +5986,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	1840(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -3633,7 +6008,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	1744(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -3657,7 +6032,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	1744(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -3727,7 +6102,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	1744(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -3785,12 +6160,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	1760(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3280(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	1776(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -3807,9 +6182,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	1792(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3312(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	1808(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3328(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -3854,7 +6229,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	1776(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3296(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -3866,9 +6241,9 @@ wend2:
 	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
 	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
 	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	1824(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	1824(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	2000(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
 	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
 	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
@@ -3882,7 +6257,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	1840(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3344(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -3904,7 +6279,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	1744(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3264(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -4180,18 +6555,206 @@ DATA	vmconst<>+1712(SB)/8, $0x0000000100000001
 DATA	vmconst<>+1720(SB)/8, $0x0000000100000001
 DATA	vmconst<>+1728(SB)/8, $0x0000000200000002
 DATA	vmconst<>+1736(SB)/8, $0x0000000200000002
-DATA	vmconst<>+1744(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+1752(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+1760(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+1768(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+1776(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+1784(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+1792(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+1800(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+1808(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+1816(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+1824(SB)/8, $0x4338000000000000
-DATA	vmconst<>+1832(SB)/8, $0x4338000000000000
-DATA	vmconst<>+1840(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+1848(SB)/8, $0x7ff8000000000001
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $1856
+DATA	vmconst<>+1744(SB)/8, $0x3fdbcb7b1526e50e
+DATA	vmconst<>+1752(SB)/8, $0x3fdbcb7b1526e50e
+DATA	vmconst<>+1760(SB)/8, $0x3a37b1523a37b152
+DATA	vmconst<>+1768(SB)/8, $0x3a37b1523a37b152
+DATA	vmconst<>+1776(SB)/8, $0x39826a1439826a14
+DATA	vmconst<>+1784(SB)/8, $0x39826a1439826a14
+DATA	vmconst<>+1792(SB)/8, $0x3ede00003ede0000
+DATA	vmconst<>+1800(SB)/8, $0x3ede00003ede0000
+DATA	vmconst<>+1808(SB)/8, $0x3e9a00003e9a0000
+DATA	vmconst<>+1816(SB)/8, $0x3e9a00003e9a0000
+DATA	vmconst<>+1824(SB)/8, $0x3ee2a8ed3ee2a8ed
+DATA	vmconst<>+1832(SB)/8, $0x3ee2a8ed3ee2a8ed
+DATA	vmconst<>+1840(SB)/8, $0x4035000000000000
+DATA	vmconst<>+1848(SB)/8, $0x4035000000000000
+DATA	vmconst<>+1856(SB)/8, $0xc03a4e3de8540779
+DATA	vmconst<>+1864(SB)/8, $0xc03a4e3de8540779
+DATA	vmconst<>+1872(SB)/8, $0xc0a69c6c36da2dfb
+DATA	vmconst<>+1880(SB)/8, $0xc0a69c6c36da2dfb
+DATA	vmconst<>+1888(SB)/8, $0xc0f5f38b8605d22d
+DATA	vmconst<>+1896(SB)/8, $0xc0f5f38b8605d22d
+DATA	vmconst<>+1904(SB)/8, $0xc1233fdeba64bb4f
+DATA	vmconst<>+1912(SB)/8, $0xc1233fdeba64bb4f
+DATA	vmconst<>+1920(SB)/8, $0xc065b5b9fcd003bb
+DATA	vmconst<>+1928(SB)/8, $0xc065b5b9fcd003bb
+DATA	vmconst<>+1936(SB)/8, $0x40cdb7963eae91e1
+DATA	vmconst<>+1944(SB)/8, $0x40cdb7963eae91e1
+DATA	vmconst<>+1952(SB)/8, $0x39559e2f39559e2f
+DATA	vmconst<>+1960(SB)/8, $0x39559e2f39559e2f
+DATA	vmconst<>+1968(SB)/8, $0x3c087bbe3c087bbe
+DATA	vmconst<>+1976(SB)/8, $0x3c087bbe3c087bbe
+DATA	vmconst<>+1984(SB)/8, $0x3e2aaacc3e2aaacc
+DATA	vmconst<>+1992(SB)/8, $0x3e2aaacc3e2aaacc
+DATA	vmconst<>+2000(SB)/8, $0x4338000000000000
+DATA	vmconst<>+2008(SB)/8, $0x4338000000000000
+DATA	vmconst<>+2016(SB)/8, $0xc2fc0000c2fc0000
+DATA	vmconst<>+2024(SB)/8, $0xc2fc0000c2fc0000
+DATA	vmconst<>+2032(SB)/8, $0x42fecccd42fecccd
+DATA	vmconst<>+2040(SB)/8, $0x42fecccd42fecccd
+DATA	vmconst<>+2048(SB)/8, $0x3920fdde3920fdde
+DATA	vmconst<>+2056(SB)/8, $0x3920fdde3920fdde
+DATA	vmconst<>+2064(SB)/8, $0x3aaf9f293aaf9f29
+DATA	vmconst<>+2072(SB)/8, $0x3aaf9f293aaf9f29
+DATA	vmconst<>+2080(SB)/8, $0x3c1d96a63c1d96a6
+DATA	vmconst<>+2088(SB)/8, $0x3c1d96a63c1d96a6
+DATA	vmconst<>+2096(SB)/8, $0x3d6357743d635774
+DATA	vmconst<>+2104(SB)/8, $0x3d6357743d635774
+DATA	vmconst<>+2112(SB)/8, $0x3e75fdee3e75fdee
+DATA	vmconst<>+2120(SB)/8, $0x3e75fdee3e75fdee
+DATA	vmconst<>+2128(SB)/8, $0x3f3172183f317218
+DATA	vmconst<>+2136(SB)/8, $0x3f3172183f317218
+DATA	vmconst<>+2144(SB)/8, $0x3ff0a2b23f3bab73
+DATA	vmconst<>+2152(SB)/8, $0x3ff0a2b23f3bab73
+DATA	vmconst<>+2160(SB)/8, $0x3fd62e42fefa39ef
+DATA	vmconst<>+2168(SB)/8, $0x3fd62e42fefa39ef
+DATA	vmconst<>+2176(SB)/8, $0xbe8afdb76e09c32d
+DATA	vmconst<>+2184(SB)/8, $0xbe8afdb76e09c32d
+DATA	vmconst<>+2192(SB)/8, $0x3ed0cfca86e65239
+DATA	vmconst<>+2200(SB)/8, $0x3ed0cfca86e65239
+DATA	vmconst<>+2208(SB)/8, $0xbf14ce199eaadbb7
+DATA	vmconst<>+2216(SB)/8, $0xbf14ce199eaadbb7
+DATA	vmconst<>+2224(SB)/8, $0x3f5a01a019fe5585
+DATA	vmconst<>+2232(SB)/8, $0x3f5a01a019fe5585
+DATA	vmconst<>+2240(SB)/8, $0xbfa11111111110f4
+DATA	vmconst<>+2248(SB)/8, $0xbfa11111111110f4
+DATA	vmconst<>+2256(SB)/8, $0x4008000000000000
+DATA	vmconst<>+2264(SB)/8, $0x4008000000000000
+DATA	vmconst<>+2272(SB)/8, $0x4018000000000000
+DATA	vmconst<>+2280(SB)/8, $0x4018000000000000
+DATA	vmconst<>+2288(SB)/8, $0xbfd0000000000000
+DATA	vmconst<>+2296(SB)/8, $0xbfd0000000000000
+DATA	vmconst<>+2304(SB)/8, $0xc000000000000000
+DATA	vmconst<>+2312(SB)/8, $0xc000000000000000
+DATA	vmconst<>+2320(SB)/8, $0x00000000000003ff
+DATA	vmconst<>+2328(SB)/8, $0x00000000000003ff
+DATA	vmconst<>+2336(SB)/8, $0x4034000000000000
+DATA	vmconst<>+2344(SB)/8, $0x4034000000000000
+DATA	vmconst<>+2352(SB)/8, $0x404c000000000000
+DATA	vmconst<>+2360(SB)/8, $0x404c000000000000
+DATA	vmconst<>+2368(SB)/8, $0xbff0000000000000
+DATA	vmconst<>+2376(SB)/8, $0xbff0000000000000
+DATA	vmconst<>+2384(SB)/8, $0x3c90000000000000
+DATA	vmconst<>+2392(SB)/8, $0x3c90000000000000
+DATA	vmconst<>+2400(SB)/8, $0xc043687a9f1af2b1
+DATA	vmconst<>+2408(SB)/8, $0xc043687a9f1af2b1
+DATA	vmconst<>+2416(SB)/8, $0x4340000000000000
+DATA	vmconst<>+2424(SB)/8, $0x4340000000000000
+DATA	vmconst<>+2432(SB)/8, $0x43300000000003ff
+DATA	vmconst<>+2440(SB)/8, $0x43300000000003ff
+DATA	vmconst<>+2448(SB)/8, $0x3ff6a09e667f3bcd
+DATA	vmconst<>+2456(SB)/8, $0x3ff6a09e667f3bcd
+DATA	vmconst<>+2464(SB)/8, $0x3fda827999fcef32
+DATA	vmconst<>+2472(SB)/8, $0x3fda827999fcef32
+DATA	vmconst<>+2480(SB)/8, $0xbfd2bec333018867
+DATA	vmconst<>+2488(SB)/8, $0xbfd2bec333018867
+DATA	vmconst<>+2496(SB)/8, $0x3e20000000000000
+DATA	vmconst<>+2504(SB)/8, $0x3e20000000000000
+DATA	vmconst<>+2512(SB)/8, $0xbf800000bf800000
+DATA	vmconst<>+2520(SB)/8, $0xbf800000bf800000
+DATA	vmconst<>+2528(SB)/8, $0xc0c992d8d24f3f38
+DATA	vmconst<>+2536(SB)/8, $0xc0c992d8d24f3f38
+DATA	vmconst<>+2544(SB)/8, $0x413199eca5fc9ddd
+DATA	vmconst<>+2552(SB)/8, $0x413199eca5fc9ddd
+DATA	vmconst<>+2560(SB)/8, $0xc1711fead3299176
+DATA	vmconst<>+2568(SB)/8, $0xc1711fead3299176
+DATA	vmconst<>+2576(SB)/8, $0x40cab8a5eeb36572
+DATA	vmconst<>+2584(SB)/8, $0x40cab8a5eeb36572
+DATA	vmconst<>+2592(SB)/8, $0xc13427bc582abc96
+DATA	vmconst<>+2600(SB)/8, $0xc13427bc582abc96
+DATA	vmconst<>+2608(SB)/8, $0x4177d98fc2ead8ef
+DATA	vmconst<>+2616(SB)/8, $0x4177d98fc2ead8ef
+DATA	vmconst<>+2624(SB)/8, $0xc189afe03cbe5a31
+DATA	vmconst<>+2632(SB)/8, $0xc189afe03cbe5a31
+DATA	vmconst<>+2640(SB)/8, $0x3d06849b86a12b9b
+DATA	vmconst<>+2648(SB)/8, $0x3d06849b86a12b9b
+DATA	vmconst<>+2656(SB)/8, $0x3c19c53b3c19c53b
+DATA	vmconst<>+2664(SB)/8, $0x3c19c53b3c19c53b
+DATA	vmconst<>+2672(SB)/8, $0x3b4c779c3b4c779c
+DATA	vmconst<>+2680(SB)/8, $0x3b4c779c3b4c779c
+DATA	vmconst<>+2688(SB)/8, $0x3cc821b53cc821b5
+DATA	vmconst<>+2696(SB)/8, $0x3cc821b53cc821b5
+DATA	vmconst<>+2704(SB)/8, $0x3d5ac5c93d5ac5c9
+DATA	vmconst<>+2712(SB)/8, $0x3d5ac5c93d5ac5c9
+DATA	vmconst<>+2720(SB)/8, $0x3e0896dd3e0896dd
+DATA	vmconst<>+2728(SB)/8, $0x3e0896dd3e0896dd
+DATA	vmconst<>+2736(SB)/8, $0x3eaaaa6f3eaaaa6f
+DATA	vmconst<>+2744(SB)/8, $0x3eaaaa6f3eaaaa6f
+DATA	vmconst<>+2752(SB)/8, $0x4003504f333f9de6
+DATA	vmconst<>+2760(SB)/8, $0x4003504f333f9de6
+DATA	vmconst<>+2768(SB)/8, $0x3fe51eb851eb851f
+DATA	vmconst<>+2776(SB)/8, $0x3fe51eb851eb851f
+DATA	vmconst<>+2784(SB)/8, $0xbfec007fa1f72594
+DATA	vmconst<>+2792(SB)/8, $0xbfec007fa1f72594
+DATA	vmconst<>+2800(SB)/8, $0xc03028545b6b807a
+DATA	vmconst<>+2808(SB)/8, $0xc03028545b6b807a
+DATA	vmconst<>+2816(SB)/8, $0xc052c08c36880273
+DATA	vmconst<>+2824(SB)/8, $0xc052c08c36880273
+DATA	vmconst<>+2832(SB)/8, $0xc05eb8bf2d05ba25
+DATA	vmconst<>+2840(SB)/8, $0xc05eb8bf2d05ba25
+DATA	vmconst<>+2848(SB)/8, $0xc0503669fd28ec8e
+DATA	vmconst<>+2856(SB)/8, $0xc0503669fd28ec8e
+DATA	vmconst<>+2864(SB)/8, $0x4038dbc45b14603c
+DATA	vmconst<>+2872(SB)/8, $0x4038dbc45b14603c
+DATA	vmconst<>+2880(SB)/8, $0x4064a0dd43b8fa25
+DATA	vmconst<>+2888(SB)/8, $0x4064a0dd43b8fa25
+DATA	vmconst<>+2896(SB)/8, $0x407b0e18d2e2be3b
+DATA	vmconst<>+2904(SB)/8, $0x407b0e18d2e2be3b
+DATA	vmconst<>+2912(SB)/8, $0x407e563f13b049ea
+DATA	vmconst<>+2920(SB)/8, $0x407e563f13b049ea
+DATA	vmconst<>+2928(SB)/8, $0x4068519efbbd62ec
+DATA	vmconst<>+2936(SB)/8, $0x4068519efbbd62ec
+DATA	vmconst<>+2944(SB)/8, $0x3fe921fb54442d18
+DATA	vmconst<>+2952(SB)/8, $0x3fe921fb54442d18
+DATA	vmconst<>+2960(SB)/8, $0x3c81a62633145c07
+DATA	vmconst<>+2968(SB)/8, $0x3c81a62633145c07
+DATA	vmconst<>+2976(SB)/8, $0x401a827a401a827a
+DATA	vmconst<>+2984(SB)/8, $0x401a827a401a827a
+DATA	vmconst<>+2992(SB)/8, $0x3ed413cd3ed413cd
+DATA	vmconst<>+3000(SB)/8, $0x3ed413cd3ed413cd
+DATA	vmconst<>+3008(SB)/8, $0x3f490fdb3f490fdb
+DATA	vmconst<>+3016(SB)/8, $0x3f490fdb3f490fdb
+DATA	vmconst<>+3024(SB)/8, $0x3fc90fdb3fc90fdb
+DATA	vmconst<>+3032(SB)/8, $0x3fc90fdb3fc90fdb
+DATA	vmconst<>+3040(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA	vmconst<>+3048(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA	vmconst<>+3056(SB)/8, $0xb33bbd2eb33bbd2e
+DATA	vmconst<>+3064(SB)/8, $0xb33bbd2eb33bbd2e
+DATA	vmconst<>+3072(SB)/8, $0x3da4f0d13da4f0d1
+DATA	vmconst<>+3080(SB)/8, $0x3da4f0d13da4f0d1
+DATA	vmconst<>+3088(SB)/8, $0xbe0e1b85be0e1b85
+DATA	vmconst<>+3096(SB)/8, $0xbe0e1b85be0e1b85
+DATA	vmconst<>+3104(SB)/8, $0x3e4c925f3e4c925f
+DATA	vmconst<>+3112(SB)/8, $0x3e4c925f3e4c925f
+DATA	vmconst<>+3120(SB)/8, $0xbeaaaa2abeaaaa2a
+DATA	vmconst<>+3128(SB)/8, $0xbeaaaa2abeaaaa2a
+DATA	vmconst<>+3136(SB)/8, $0x3fe6666666666666
+DATA	vmconst<>+3144(SB)/8, $0x3fe6666666666666
+DATA	vmconst<>+3152(SB)/8, $0x3d2cb3523d2cb352
+DATA	vmconst<>+3160(SB)/8, $0x3d2cb3523d2cb352
+DATA	vmconst<>+3168(SB)/8, $0x3cc617e33cc617e3
+DATA	vmconst<>+3176(SB)/8, $0x3cc617e33cc617e3
+DATA	vmconst<>+3184(SB)/8, $0x3d3a3ec73d3a3ec7
+DATA	vmconst<>+3192(SB)/8, $0x3d3a3ec73d3a3ec7
+DATA	vmconst<>+3200(SB)/8, $0x3d9980f63d9980f6
+DATA	vmconst<>+3208(SB)/8, $0x3d9980f63d9980f6
+DATA	vmconst<>+3216(SB)/8, $0x3e2aaae43e2aaae4
+DATA	vmconst<>+3224(SB)/8, $0x3e2aaae43e2aaae4
+DATA	vmconst<>+3232(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA	vmconst<>+3240(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA	vmconst<>+3248(SB)/8, $0x40490fdb40490fdb
+DATA	vmconst<>+3256(SB)/8, $0x40490fdb40490fdb
+DATA	vmconst<>+3264(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+3272(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+3280(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+3288(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+3296(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+3304(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+3312(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+3320(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+3328(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+3336(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+3344(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+3352(SB)/8, $0x7ff8000000000001
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $3360

@@ -281,6 +281,767 @@ done8:
 	VZEROUPPER
 	RET
 
+// func sinh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·sinh64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop10:
+	CMPQ        BX, CX
+	JAE         done11
+	VMOVUPS     (DX)(BX*8), Y0
+	VPAND       vmconst<>+0(SB), Y0, Y1
+	VPAND       vmconst<>+32(SB), Y0, Y2
+	VMULPD      vmconst<>+128(SB), Y2, Y3
+	VADDPD      vmconst<>+160(SB), Y3, Y3
+	VSUBPD      vmconst<>+160(SB), Y3, Y4
+	VCMPPD      $0x1d, vmconst<>+192(SB), Y4, Y5
+	VCMPPD      $0x12, vmconst<>+224(SB), Y4, Y6
+	VPAND       Y6, Y5, Y5
+	VPXOR       vmconst<>+0(SB), Y4, Y4
+	VMOVUPS     Y2, Y6
+	VFMADD231PD vmconst<>+256(SB), Y4, Y6
+	VFMADD231PD vmconst<>+288(SB), Y4, Y6
+	VMULPD      vmconst<>+320(SB), Y6, Y4
+	VMOVUPS     Y4, Y6
+	VMOVUPS     vmconst<>+352(SB), Y7
+	VFMADD213PD vmconst<>+384(SB), Y7, Y6
+	VFMADD213PD vmconst<>+416(SB), Y4, Y6
+	VFMADD213PD vmconst<>+448(SB), Y4, Y6
+	VFMADD213PD vmconst<>+480(SB), Y4, Y6
+	VFMADD213PD vmconst<>+512(SB), Y4, Y6
+	VFMADD213PD vmconst<>+544(SB), Y4, Y6
+	VFMADD213PD vmconst<>+576(SB), Y4, Y6
+	VMULPD      Y6, Y4, Y4
+	VADDPD      vmconst<>+96(SB), Y4, Y6
+	VMULPD      Y6, Y4, Y4
+	VADDPD      vmconst<>+96(SB), Y4, Y6
+	VMULPD      Y6, Y4, Y4
+	VADDPD      vmconst<>+96(SB), Y4, Y6
+	VMULPD      Y6, Y4, Y4
+	VADDPD      vmconst<>+96(SB), Y4, Y6
+	VFMADD213PD vmconst<>+576(SB), Y6, Y4
+	VPADDQ      vmconst<>+608(SB), Y3, Y3
+	VPSLLQ      $0x34, Y3, Y3
+	VMULPD      Y3, Y4, Y3
+	VMULPD      vmconst<>+544(SB), Y3, Y4
+	VMOVUPS     vmconst<>+576(SB), Y6
+	VDIVPD      Y3, Y6, Y6
+	VSUBPD      Y6, Y3, Y3
+	VMULPD      vmconst<>+544(SB), Y3, Y3
+	VMULPD      Y2, Y2, Y6
+	VMULPD      vmconst<>+1536(SB), Y6, Y7
+	VADDPD      vmconst<>+1568(SB), Y7, Y7
+	VMULPD      Y6, Y7, Y7
+	VADDPD      vmconst<>+1600(SB), Y7, Y7
+	VMULPD      Y6, Y7, Y7
+	VADDPD      vmconst<>+1632(SB), Y7, Y7
+	VMULPD      Y2, Y2, Y8
+	VADDPD      vmconst<>+1664(SB), Y8, Y8
+	VMULPD      Y6, Y8, Y8
+	VADDPD      vmconst<>+1696(SB), Y8, Y8
+	VMULPD      Y6, Y8, Y6
+	VADDPD      vmconst<>+1632(SB), Y6, Y6
+	VMULPD      Y2, Y7, Y7
+	VDIVPD      Y6, Y7, Y6
+	VCMPPD      $0x1e, vmconst<>+544(SB), Y2, Y7
+	VBLENDVPD   Y7, Y3, Y6, Y3
+	VCMPPD      $0x1e, vmconst<>+1728(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VPXOR       Y1, Y2, Y1
+	VMOVUPS     Y1, (AX)(BX*8)
+	VMOVMSKPD   Y5, SI
+	ADDQ        $0x04, BX
+	XORQ        $0x0f, SI
+	JNZ         out12
+	JMP         loop10
+
+out12:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done11:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func exp2_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·exp2_64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop13:
+	CMPQ      BX, CX
+	JAE       done14
+	VMOVUPS   (DX)(BX*8), Y0
+	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y1
+	VSUBPD    vmconst<>+544(SB), Y0, Y2
+	VADDPD    vmconst<>+544(SB), Y0, Y3
+	VBLENDVPD Y1, Y2, Y3, Y1
+	VROUNDPD  $0x03, Y1, Y1
+	VSUBPD    Y1, Y0, Y2
+	VMULPD    vmconst<>+1760(SB), Y2, Y3
+	VMULPD    vmconst<>+1792(SB), Y2, Y2
+	VPXOR     vmconst<>+0(SB), Y2, Y2
+	VSUBPD    Y2, Y3, Y4
+	VMULPD    Y4, Y4, Y5
+	VMULPD    vmconst<>+1824(SB), Y5, Y6
+	VADDPD    vmconst<>+1856(SB), Y6, Y6
+	VMULPD    Y5, Y6, Y6
+	VADDPD    vmconst<>+1888(SB), Y6, Y6
+	VMULPD    Y5, Y6, Y6
+	VADDPD    vmconst<>+1920(SB), Y6, Y6
+	VMULPD    Y5, Y6, Y6
+	VADDPD    vmconst<>+512(SB), Y6, Y6
+	VMULPD    Y5, Y6, Y5
+	VSUBPD    Y5, Y4, Y5
+	VMULPD    Y5, Y4, Y4
+	VMOVUPS   vmconst<>+96(SB), Y6
+	VSUBPD    Y5, Y6, Y5
+	VDIVPD    Y5, Y4, Y4
+	VSUBPD    Y4, Y2, Y2
+	VSUBPD    Y3, Y2, Y2
+	VMOVUPS   vmconst<>+576(SB), Y3
+	VSUBPD    Y2, Y3, Y2
+	VPSRLQ    $0x34, Y2, Y3
+	VPOR      vmconst<>+960(SB), Y3, Y3
+	VSUBPD    vmconst<>+960(SB), Y3, Y3
+	VADDPD    Y1, Y3, Y3
+	VCMPPD    $0x1d, vmconst<>+576(SB), Y3, Y4
+	VCMPPD    $0x12, vmconst<>+1952(SB), Y3, Y3
+	VPAND     Y3, Y4, Y3
+	VADDPD    vmconst<>+160(SB), Y1, Y1
+	VPSUBQ    vmconst<>+160(SB), Y1, Y1
+	VPSLLQ    $0x34, Y1, Y1
+	VPADDQ    Y1, Y2, Y1
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y3, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out15
+	JMP       loop13
+
+out15:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done14:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func expm1_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·expm1_64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop16:
+	CMPQ      BX, CX
+	JAE       done17
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VMULPD    vmconst<>+128(SB), Y0, Y2
+	VADDPD    vmconst<>+544(SB), Y2, Y2
+	VMULPD    vmconst<>+128(SB), Y0, Y3
+	VSUBPD    vmconst<>+544(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y4
+	VBLENDVPD Y4, Y3, Y2, Y2
+	VROUNDPD  $0x03, Y2, Y2
+	VCMPPD    $0x11, vmconst<>+1984(SB), Y1, Y3
+	VPAND     vmconst<>+0(SB), Y0, Y4
+	VPOR      vmconst<>+576(SB), Y4, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMULPD    vmconst<>+1760(SB), Y2, Y3
+	VSUBPD    Y3, Y0, Y3
+	VMULPD    vmconst<>+1792(SB), Y2, Y4
+	VSUBPD    Y4, Y3, Y5
+	VSUBPD    Y5, Y3, Y3
+	VSUBPD    Y4, Y3, Y3
+	VCMPPD    $0x1e, vmconst<>+2016(SB), Y1, Y4
+	VBLENDVPD Y4, Y5, Y0, Y5
+	VMOVUPS   vmconst<>+864(SB), Y6
+	VBLENDVPD Y4, Y3, Y6, Y3
+	VMOVUPS   vmconst<>+864(SB), Y6
+	VBLENDVPD Y4, Y2, Y6, Y2
+	VMULPD    vmconst<>+544(SB), Y5, Y4
+	VMULPD    Y4, Y5, Y6
+	VMULPD    vmconst<>+2048(SB), Y6, Y7
+	VADDPD    vmconst<>+2080(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+2112(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+2144(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+2176(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+576(SB), Y7, Y7
+	VMULPD    Y4, Y7, Y8
+	VMOVUPS   vmconst<>+2208(SB), Y9
+	VSUBPD    Y8, Y9, Y8
+	VSUBPD    Y8, Y7, Y7
+	VMULPD    Y8, Y5, Y8
+	VMOVUPS   vmconst<>+2240(SB), Y9
+	VSUBPD    Y8, Y9, Y8
+	VDIVPD    Y8, Y7, Y7
+	VMULPD    Y7, Y6, Y8
+	VMULPD    Y8, Y5, Y8
+	VMULPD    Y4, Y5, Y9
+	VSUBPD    Y9, Y8, Y8
+	VSUBPD    Y8, Y5, Y8
+	VMULPD    Y7, Y6, Y6
+	VSUBPD    Y3, Y6, Y6
+	VMULPD    Y5, Y6, Y6
+	VSUBPD    Y3, Y6, Y3
+	VMULPD    Y4, Y5, Y4
+	VSUBPD    Y4, Y3, Y3
+	VSUBPD    Y3, Y5, Y4
+	VMULPD    vmconst<>+544(SB), Y4, Y4
+	VSUBPD    vmconst<>+544(SB), Y4, Y4
+	VSUBPD    Y3, Y5, Y6
+	VCMPPD    $0x11, vmconst<>+2272(SB), Y5, Y7
+	VADDPD    vmconst<>+544(SB), Y5, Y9
+	VSUBPD    Y9, Y3, Y9
+	VMULPD    vmconst<>+2304(SB), Y9, Y9
+	VADDPD    Y6, Y6, Y6
+	VADDPD    vmconst<>+576(SB), Y6, Y6
+	VBLENDVPD Y7, Y9, Y6, Y6
+	VADDPD    vmconst<>+160(SB), Y2, Y7
+	VPSUBQ    vmconst<>+160(SB), Y7, Y7
+	VPSLLQ    $0x34, Y7, Y9
+	VMOVUPS   vmconst<>+608(SB), Y10
+	VPSUBQ    Y7, Y10, Y7
+	VPSLLQ    $0x34, Y7, Y7
+	VSUBPD    Y5, Y3, Y10
+	VMOVUPS   vmconst<>+576(SB), Y11
+	VSUBPD    Y10, Y11, Y10
+	VPADDQ    Y9, Y10, Y10
+	VSUBPD    vmconst<>+576(SB), Y10, Y10
+	VMOVUPS   vmconst<>+576(SB), Y11
+	VSUBPD    Y7, Y11, Y11
+	VSUBPD    Y5, Y3, Y12
+	VSUBPD    Y12, Y11, Y11
+	VPADDQ    Y9, Y11, Y11
+	VADDPD    Y7, Y3, Y3
+	VSUBPD    Y3, Y5, Y3
+	VADDPD    vmconst<>+576(SB), Y3, Y3
+	VPADDQ    Y9, Y3, Y3
+	VCMPPD    $0x11, vmconst<>+2336(SB), Y2, Y5
+	VBLENDVPD Y5, Y11, Y3, Y3
+	VCMPPD    $0x12, vmconst<>+2304(SB), Y2, Y5
+	VCMPPD    $0x1e, vmconst<>+2368(SB), Y2, Y7
+	VPOR      Y7, Y5, Y5
+	VBLENDVPD Y5, Y10, Y3, Y3
+	VCMPPD    $0x00, vmconst<>+576(SB), Y2, Y5
+	VBLENDVPD Y5, Y6, Y3, Y3
+	VCMPPD    $0x00, vmconst<>+2400(SB), Y2, Y5
+	VBLENDVPD Y5, Y4, Y3, Y3
+	VCMPPD    $0x00, vmconst<>+864(SB), Y2, Y2
+	VBLENDVPD Y2, Y8, Y3, Y2
+	VCMPPD    $0x11, vmconst<>+2432(SB), Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VCMPPD    $0x12, vmconst<>+2464(SB), Y0, Y2
+	VBLENDVPD Y2, vmconst<>+2400(SB), Y1, Y1
+	VCMPPD    $0x11, vmconst<>+2496(SB), Y0, Y2
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y2, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out18
+	JMP       loop16
+
+out18:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done17:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func log1p64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·log1p64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop19:
+	CMPQ      BX, CX
+	JAE       done20
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VCMPPD    $0x1e, vmconst<>+2400(SB), Y0, Y2
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y3
+	VPAND     Y3, Y2, Y2
+	VCMPPD    $0x1d, vmconst<>+2560(SB), Y1, Y3
+	VADDPD    vmconst<>+576(SB), Y0, Y4
+	VBLENDVPD Y3, Y0, Y4, Y4
+	VPSRLQ    $0x34, Y4, Y5
+	VPOR      vmconst<>+960(SB), Y5, Y5
+	VSUBPD    vmconst<>+2592(SB), Y5, Y5
+	VSUBPD    Y0, Y4, Y6
+	VMOVUPS   vmconst<>+576(SB), Y7
+	VSUBPD    Y6, Y7, Y6
+	VSUBPD    vmconst<>+576(SB), Y4, Y7
+	VSUBPD    Y7, Y0, Y7
+	VCMPPD    $0x1e, vmconst<>+864(SB), Y5, Y8
+	VBLENDVPD Y8, Y6, Y7, Y6
+	VDIVPD    Y4, Y6, Y6
+	VBLENDVPD Y3, vmconst<>+864(SB), Y6, Y3
+	VPAND     vmconst<>+2624(SB), Y4, Y4
+	VPOR      vmconst<>+576(SB), Y4, Y4
+	VCMPPD    $0x1d, vmconst<>+2656(SB), Y4, Y6
+	VADDPD    vmconst<>+576(SB), Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VMULPD    vmconst<>+544(SB), Y4, Y7
+	VBLENDVPD Y6, Y7, Y4, Y4
+	VSUBPD    vmconst<>+576(SB), Y4, Y4
+	VCMPPD    $0x11, vmconst<>+2688(SB), Y1, Y6
+	VCMPPD    $0x1e, vmconst<>+2720(SB), Y0, Y7
+	VPAND     Y7, Y6, Y6
+	VCMPPD    $0x00, vmconst<>+864(SB), Y4, Y7
+	VBLENDVPD Y6, Y0, Y4, Y4
+	VBLENDVPD Y6, vmconst<>+864(SB), Y3, Y3
+	VBLENDVPD Y6, vmconst<>+864(SB), Y5, Y5
+	VMULPD    vmconst<>+544(SB), Y4, Y6
+	VMULPD    Y4, Y6, Y6
+	VADDPD    vmconst<>+96(SB), Y4, Y8
+	VDIVPD    Y8, Y4, Y8
+	VMULPD    Y8, Y8, Y9
+	VMULPD    vmconst<>+2752(SB), Y9, Y10
+	VADDPD    vmconst<>+2784(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2816(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2848(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2880(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2912(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2944(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y9
+	VADDPD    Y6, Y9, Y9
+	VMULPD    Y9, Y8, Y10
+	VSUBPD    Y10, Y6, Y10
+	VSUBPD    Y10, Y4, Y10
+	VMULPD    vmconst<>+1792(SB), Y5, Y11
+	VADDPD    Y3, Y11, Y11
+	VMULPD    Y9, Y8, Y8
+	VADDPD    Y11, Y8, Y8
+	VMULPD    vmconst<>+1760(SB), Y5, Y9
+	VSUBPD    Y8, Y6, Y6
+	VSUBPD    Y4, Y6, Y4
+	VSUBPD    Y4, Y9, Y4
+	VMULPD    vmconst<>+1792(SB), Y5, Y6
+	VADDPD    Y3, Y6, Y3
+	VMULPD    vmconst<>+1760(SB), Y5, Y6
+	VADDPD    Y3, Y6, Y3
+	VBLENDVPD Y7, Y3, Y4, Y3
+	VCMPPD    $0x00, vmconst<>+864(SB), Y5, Y4
+	VBLENDVPD Y4, Y10, Y3, Y3
+	VCMPPD    $0x11, vmconst<>+2976(SB), Y1, Y4
+	VMULPD    Y0, Y0, Y5
+	VMULPD    vmconst<>+544(SB), Y5, Y5
+	VSUBPD    Y5, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x11, vmconst<>+2432(SB), Y1, Y1
+	VBLENDVPD Y1, Y0, Y3, Y1
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y2, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out21
+	JMP       loop19
+
+out21:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done20:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func tan64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·tan64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop22:
+	CMPQ      BX, CX
+	JAE       done23
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VCMPPD    $0x11, vmconst<>+896(SB), Y1, Y2
+	VMULPD    vmconst<>+928(SB), Y1, Y3
+	VROUNDPD  $0x03, Y3, Y3
+	VADDPD    vmconst<>+960(SB), Y3, Y4
+	VPAND     vmconst<>+992(SB), Y4, Y4
+	VPCMPEQQ  vmconst<>+992(SB), Y4, Y4
+	VPAND     vmconst<>+576(SB), Y4, Y4
+	VADDPD    Y4, Y3, Y3
+	VADDPD    vmconst<>+960(SB), Y3, Y4
+	VMULPD    vmconst<>+1088(SB), Y3, Y5
+	VSUBPD    Y5, Y1, Y1
+	VMULPD    vmconst<>+1056(SB), Y3, Y5
+	VSUBPD    Y5, Y1, Y1
+	VMULPD    vmconst<>+1024(SB), Y3, Y3
+	VSUBPD    Y3, Y1, Y1
+	VMULPD    Y1, Y1, Y3
+	VMULPD    vmconst<>+3008(SB), Y3, Y5
+	VADDPD    vmconst<>+3040(SB), Y5, Y5
+	VMULPD    Y3, Y5, Y5
+	VADDPD    vmconst<>+3072(SB), Y5, Y5
+	VMULPD    Y3, Y5, Y5
+	VMULPD    Y1, Y1, Y6
+	VADDPD    vmconst<>+3104(SB), Y6, Y6
+	VMULPD    Y3, Y6, Y6
+	VADDPD    vmconst<>+3136(SB), Y6, Y6
+	VMULPD    Y3, Y6, Y6
+	VADDPD    vmconst<>+3168(SB), Y6, Y6
+	VMULPD    Y3, Y6, Y6
+	VADDPD    vmconst<>+3200(SB), Y6, Y6
+	VDIVPD    Y6, Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    Y1, Y5, Y5
+	VCMPPD    $0x1e, vmconst<>+3232(SB), Y3, Y3
+	VBLENDVPD Y3, Y5, Y1, Y1
+	VPAND     vmconst<>+1504(SB), Y4, Y3
+	VPCMPEQQ  vmconst<>+1504(SB), Y3, Y3
+	VMOVUPS   vmconst<>+2400(SB), Y4
+	VDIVPD    Y1, Y4, Y4
+	VBLENDVPD Y3, Y4, Y1, Y1
+	VPAND     vmconst<>+0(SB), Y0, Y3
+	VPXOR     Y3, Y1, Y1
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y2, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out24
+	JMP       loop22
+
+out24:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done23:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atan64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·atan64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop25:
+	CMPQ      BX, CX
+	JAE       done26
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VCMPPD    $0x1e, vmconst<>+3264(SB), Y1, Y2
+	VCMPPD    $0x1e, vmconst<>+3296(SB), Y1, Y3
+	VPANDN    Y3, Y2, Y3
+	VSUBPD    vmconst<>+576(SB), Y1, Y4
+	VBLENDVPD Y3, Y4, Y1, Y4
+	VBLENDVPD Y2, vmconst<>+576(SB), Y4, Y4
+	VADDPD    vmconst<>+576(SB), Y1, Y5
+	VMOVUPS   vmconst<>+576(SB), Y6
+	VBLENDVPD Y3, Y5, Y6, Y5
+	VBLENDVPD Y2, Y1, Y5, Y1
+	VDIVPD    Y1, Y4, Y1
+	VMULPD    Y1, Y1, Y4
+	VMULPD    vmconst<>+3328(SB), Y4, Y5
+	VADDPD    vmconst<>+3360(SB), Y5, Y5
+	VMULPD    Y4, Y5, Y5
+	VADDPD    vmconst<>+3392(SB), Y5, Y5
+	VMULPD    Y4, Y5, Y5
+	VADDPD    vmconst<>+3424(SB), Y5, Y5
+	VMULPD    Y4, Y5, Y5
+	VADDPD    vmconst<>+3456(SB), Y5, Y5
+	VMULPD    Y1, Y1, Y6
+	VADDPD    vmconst<>+3488(SB), Y6, Y6
+	VMULPD    Y4, Y6, Y6
+	VADDPD    vmconst<>+3520(SB), Y6, Y6
+	VMULPD    Y4, Y6, Y6
+	VADDPD    vmconst<>+3552(SB), Y6, Y6
+	VMULPD    Y4, Y6, Y6
+	VADDPD    vmconst<>+3584(SB), Y6, Y6
+	VMULPD    Y4, Y6, Y6
+	VADDPD    vmconst<>+3616(SB), Y6, Y6
+	VMULPD    Y5, Y4, Y4
+	VDIVPD    Y6, Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    Y1, Y4, Y1
+	VADDPD    vmconst<>+3648(SB), Y1, Y4
+	VADDPD    vmconst<>+3680(SB), Y4, Y4
+	VBLENDVPD Y3, Y4, Y1, Y3
+	VMOVUPS   vmconst<>+3712(SB), Y4
+	VSUBPD    Y1, Y4, Y1
+	VADDPD    vmconst<>+3744(SB), Y1, Y1
+	VBLENDVPD Y2, Y1, Y3, Y1
+	VPAND     vmconst<>+0(SB), Y0, Y2
+	VPXOR     Y2, Y1, Y1
+	VCMPPD    $0x00, Y0, Y0, Y2
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y2, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out27
+	JMP       loop25
+
+out27:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done26:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func asin64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·asin64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop28:
+	CMPQ      BX, CX
+	JAE       done29
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VMULPD    Y1, Y1, Y2
+	VMOVUPS   vmconst<>+576(SB), Y3
+	VSUBPD    Y2, Y3, Y2
+	VSQRTPD   Y2, Y2
+	VCMPPD    $0x1e, vmconst<>+3776(SB), Y1, Y3
+	VBLENDVPD Y3, Y2, Y1, Y4
+	VBLENDVPD Y3, Y1, Y2, Y2
+	VDIVPD    Y2, Y4, Y2
+	VCMPPD    $0x1e, vmconst<>+3264(SB), Y2, Y4
+	VCMPPD    $0x1e, vmconst<>+3296(SB), Y2, Y5
+	VPANDN    Y5, Y4, Y5
+	VSUBPD    vmconst<>+576(SB), Y2, Y6
+	VBLENDVPD Y5, Y6, Y2, Y6
+	VBLENDVPD Y4, vmconst<>+576(SB), Y6, Y6
+	VADDPD    vmconst<>+576(SB), Y2, Y7
+	VMOVUPS   vmconst<>+576(SB), Y8
+	VBLENDVPD Y5, Y7, Y8, Y7
+	VBLENDVPD Y4, Y2, Y7, Y2
+	VDIVPD    Y2, Y6, Y2
+	VMULPD    Y2, Y2, Y6
+	VMULPD    vmconst<>+3328(SB), Y6, Y7
+	VADDPD    vmconst<>+3360(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+3392(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+3424(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+3456(SB), Y7, Y7
+	VMULPD    Y2, Y2, Y8
+	VADDPD    vmconst<>+3488(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3520(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3552(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3584(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3616(SB), Y8, Y8
+	VMULPD    Y7, Y6, Y6
+	VDIVPD    Y8, Y6, Y6
+	VMULPD    Y6, Y2, Y6
+	VADDPD    Y2, Y6, Y2
+	VADDPD    vmconst<>+3648(SB), Y2, Y6
+	VADDPD    vmconst<>+3680(SB), Y6, Y6
+	VBLENDVPD Y5, Y6, Y2, Y5
+	VMOVUPS   vmconst<>+3712(SB), Y6
+	VSUBPD    Y2, Y6, Y2
+	VADDPD    vmconst<>+3744(SB), Y2, Y2
+	VBLENDVPD Y4, Y2, Y5, Y2
+	VMOVUPS   vmconst<>+3712(SB), Y4
+	VSUBPD    Y2, Y4, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VPAND     vmconst<>+0(SB), Y0, Y3
+	VPXOR     Y3, Y2, Y2
+	VCMPPD    $0x12, vmconst<>+576(SB), Y1, Y1
+	VMOVUPS   Y2, (AX)(BX*8)
+	VMOVMSKPD Y1, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out30
+	JMP       loop28
+
+out30:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done29:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acos64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·acos64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop31:
+	CMPQ      BX, CX
+	JAE       done32
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VMULPD    Y1, Y1, Y2
+	VMOVUPS   vmconst<>+576(SB), Y3
+	VSUBPD    Y2, Y3, Y2
+	VSQRTPD   Y2, Y2
+	VCMPPD    $0x1e, vmconst<>+3776(SB), Y1, Y3
+	VBLENDVPD Y3, Y2, Y1, Y4
+	VBLENDVPD Y3, Y1, Y2, Y2
+	VDIVPD    Y2, Y4, Y2
+	VCMPPD    $0x1e, vmconst<>+3264(SB), Y2, Y4
+	VCMPPD    $0x1e, vmconst<>+3296(SB), Y2, Y5
+	VPANDN    Y5, Y4, Y5
+	VSUBPD    vmconst<>+576(SB), Y2, Y6
+	VBLENDVPD Y5, Y6, Y2, Y6
+	VBLENDVPD Y4, vmconst<>+576(SB), Y6, Y6
+	VADDPD    vmconst<>+576(SB), Y2, Y7
+	VMOVUPS   vmconst<>+576(SB), Y8
+	VBLENDVPD Y5, Y7, Y8, Y7
+	VBLENDVPD Y4, Y2, Y7, Y2
+	VDIVPD    Y2, Y6, Y2
+	VMULPD    Y2, Y2, Y6
+	VMULPD    vmconst<>+3328(SB), Y6, Y7
+	VADDPD    vmconst<>+3360(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+3392(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+3424(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+3456(SB), Y7, Y7
+	VMULPD    Y2, Y2, Y8
+	VADDPD    vmconst<>+3488(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3520(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3552(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3584(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+3616(SB), Y8, Y8
+	VMULPD    Y7, Y6, Y6
+	VDIVPD    Y8, Y6, Y6
+	VMULPD    Y6, Y2, Y6
+	VADDPD    Y2, Y6, Y2
+	VADDPD    vmconst<>+3648(SB), Y2, Y6
+	VADDPD    vmconst<>+3680(SB), Y6, Y6
+	VBLENDVPD Y5, Y6, Y2, Y5
+	VMOVUPS   vmconst<>+3712(SB), Y6
+	VSUBPD    Y2, Y6, Y2
+	VADDPD    vmconst<>+3744(SB), Y2, Y2
+	VBLENDVPD Y4, Y2, Y5, Y2
+	VMOVUPS   vmconst<>+3712(SB), Y4
+	VSUBPD    Y2, Y4, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VPAND     vmconst<>+0(SB), Y0, Y3
+	VPXOR     Y3, Y2, Y2
+	VCMPPD    $0x12, vmconst<>+576(SB), Y1, Y1
+	VMOVUPS   vmconst<>+3712(SB), Y3
+	VSUBPD    Y2, Y3, Y2
+	VMOVUPS   Y2, (AX)(BX*8)
+	VMOVMSKPD Y1, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out33
+	JMP       loop31
+
+out33:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done32:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 DATA vmconst<>+0(SB)/8, $0x8000000000000000
 DATA vmconst<>+8(SB)/8, $0x8000000000000000
 DATA vmconst<>+16(SB)/8, $0x8000000000000000
@@ -473,4 +1234,288 @@ DATA vmconst<>+1504(SB)/8, $0x0000000000000002
 DATA vmconst<>+1512(SB)/8, $0x0000000000000002
 DATA vmconst<>+1520(SB)/8, $0x0000000000000002
 DATA vmconst<>+1528(SB)/8, $0x0000000000000002
-GLOBL vmconst<>(SB), RODATA|NOPTR, $1536
+DATA vmconst<>+1536(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+1544(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+1552(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+1560(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+1568(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+1576(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+1584(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+1592(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+1600(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+1608(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+1616(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+1624(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+1632(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+1640(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+1648(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+1656(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+1664(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+1672(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+1680(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+1688(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+1696(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+1704(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+1712(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+1720(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+1728(SB)/8, $0x4035000000000000
+DATA vmconst<>+1736(SB)/8, $0x4035000000000000
+DATA vmconst<>+1744(SB)/8, $0x4035000000000000
+DATA vmconst<>+1752(SB)/8, $0x4035000000000000
+DATA vmconst<>+1760(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+1768(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+1776(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+1784(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+1792(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+1800(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+1808(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+1816(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+1824(SB)/8, $0x3e66376972bea4d0
+DATA vmconst<>+1832(SB)/8, $0x3e66376972bea4d0
+DATA vmconst<>+1840(SB)/8, $0x3e66376972bea4d0
+DATA vmconst<>+1848(SB)/8, $0x3e66376972bea4d0
+DATA vmconst<>+1856(SB)/8, $0xbebbbd41c5d26bf1
+DATA vmconst<>+1864(SB)/8, $0xbebbbd41c5d26bf1
+DATA vmconst<>+1872(SB)/8, $0xbebbbd41c5d26bf1
+DATA vmconst<>+1880(SB)/8, $0xbebbbd41c5d26bf1
+DATA vmconst<>+1888(SB)/8, $0x3f11566aaf25de2c
+DATA vmconst<>+1896(SB)/8, $0x3f11566aaf25de2c
+DATA vmconst<>+1904(SB)/8, $0x3f11566aaf25de2c
+DATA vmconst<>+1912(SB)/8, $0x3f11566aaf25de2c
+DATA vmconst<>+1920(SB)/8, $0xbf66c16c16bebd93
+DATA vmconst<>+1928(SB)/8, $0xbf66c16c16bebd93
+DATA vmconst<>+1936(SB)/8, $0xbf66c16c16bebd93
+DATA vmconst<>+1944(SB)/8, $0xbf66c16c16bebd93
+DATA vmconst<>+1952(SB)/8, $0x409ff80000000000
+DATA vmconst<>+1960(SB)/8, $0x409ff80000000000
+DATA vmconst<>+1968(SB)/8, $0x409ff80000000000
+DATA vmconst<>+1976(SB)/8, $0x409ff80000000000
+DATA vmconst<>+1984(SB)/8, $0x3ff0a2b23f3bab73
+DATA vmconst<>+1992(SB)/8, $0x3ff0a2b23f3bab73
+DATA vmconst<>+2000(SB)/8, $0x3ff0a2b23f3bab73
+DATA vmconst<>+2008(SB)/8, $0x3ff0a2b23f3bab73
+DATA vmconst<>+2016(SB)/8, $0x3fd62e42fefa39ef
+DATA vmconst<>+2024(SB)/8, $0x3fd62e42fefa39ef
+DATA vmconst<>+2032(SB)/8, $0x3fd62e42fefa39ef
+DATA vmconst<>+2040(SB)/8, $0x3fd62e42fefa39ef
+DATA vmconst<>+2048(SB)/8, $0xbe8afdb76e09c32d
+DATA vmconst<>+2056(SB)/8, $0xbe8afdb76e09c32d
+DATA vmconst<>+2064(SB)/8, $0xbe8afdb76e09c32d
+DATA vmconst<>+2072(SB)/8, $0xbe8afdb76e09c32d
+DATA vmconst<>+2080(SB)/8, $0x3ed0cfca86e65239
+DATA vmconst<>+2088(SB)/8, $0x3ed0cfca86e65239
+DATA vmconst<>+2096(SB)/8, $0x3ed0cfca86e65239
+DATA vmconst<>+2104(SB)/8, $0x3ed0cfca86e65239
+DATA vmconst<>+2112(SB)/8, $0xbf14ce199eaadbb7
+DATA vmconst<>+2120(SB)/8, $0xbf14ce199eaadbb7
+DATA vmconst<>+2128(SB)/8, $0xbf14ce199eaadbb7
+DATA vmconst<>+2136(SB)/8, $0xbf14ce199eaadbb7
+DATA vmconst<>+2144(SB)/8, $0x3f5a01a019fe5585
+DATA vmconst<>+2152(SB)/8, $0x3f5a01a019fe5585
+DATA vmconst<>+2160(SB)/8, $0x3f5a01a019fe5585
+DATA vmconst<>+2168(SB)/8, $0x3f5a01a019fe5585
+DATA vmconst<>+2176(SB)/8, $0xbfa11111111110f4
+DATA vmconst<>+2184(SB)/8, $0xbfa11111111110f4
+DATA vmconst<>+2192(SB)/8, $0xbfa11111111110f4
+DATA vmconst<>+2200(SB)/8, $0xbfa11111111110f4
+DATA vmconst<>+2208(SB)/8, $0x4008000000000000
+DATA vmconst<>+2216(SB)/8, $0x4008000000000000
+DATA vmconst<>+2224(SB)/8, $0x4008000000000000
+DATA vmconst<>+2232(SB)/8, $0x4008000000000000
+DATA vmconst<>+2240(SB)/8, $0x4018000000000000
+DATA vmconst<>+2248(SB)/8, $0x4018000000000000
+DATA vmconst<>+2256(SB)/8, $0x4018000000000000
+DATA vmconst<>+2264(SB)/8, $0x4018000000000000
+DATA vmconst<>+2272(SB)/8, $0xbfd0000000000000
+DATA vmconst<>+2280(SB)/8, $0xbfd0000000000000
+DATA vmconst<>+2288(SB)/8, $0xbfd0000000000000
+DATA vmconst<>+2296(SB)/8, $0xbfd0000000000000
+DATA vmconst<>+2304(SB)/8, $0xc000000000000000
+DATA vmconst<>+2312(SB)/8, $0xc000000000000000
+DATA vmconst<>+2320(SB)/8, $0xc000000000000000
+DATA vmconst<>+2328(SB)/8, $0xc000000000000000
+DATA vmconst<>+2336(SB)/8, $0x4034000000000000
+DATA vmconst<>+2344(SB)/8, $0x4034000000000000
+DATA vmconst<>+2352(SB)/8, $0x4034000000000000
+DATA vmconst<>+2360(SB)/8, $0x4034000000000000
+DATA vmconst<>+2368(SB)/8, $0x404c000000000000
+DATA vmconst<>+2376(SB)/8, $0x404c000000000000
+DATA vmconst<>+2384(SB)/8, $0x404c000000000000
+DATA vmconst<>+2392(SB)/8, $0x404c000000000000
+DATA vmconst<>+2400(SB)/8, $0xbff0000000000000
+DATA vmconst<>+2408(SB)/8, $0xbff0000000000000
+DATA vmconst<>+2416(SB)/8, $0xbff0000000000000
+DATA vmconst<>+2424(SB)/8, $0xbff0000000000000
+DATA vmconst<>+2432(SB)/8, $0x3c90000000000000
+DATA vmconst<>+2440(SB)/8, $0x3c90000000000000
+DATA vmconst<>+2448(SB)/8, $0x3c90000000000000
+DATA vmconst<>+2456(SB)/8, $0x3c90000000000000
+DATA vmconst<>+2464(SB)/8, $0xc043687a9f1af2b1
+DATA vmconst<>+2472(SB)/8, $0xc043687a9f1af2b1
+DATA vmconst<>+2480(SB)/8, $0xc043687a9f1af2b1
+DATA vmconst<>+2488(SB)/8, $0xc043687a9f1af2b1
+DATA vmconst<>+2496(SB)/8, $0x40862e42fefa39ef
+DATA vmconst<>+2504(SB)/8, $0x40862e42fefa39ef
+DATA vmconst<>+2512(SB)/8, $0x40862e42fefa39ef
+DATA vmconst<>+2520(SB)/8, $0x40862e42fefa39ef
+DATA vmconst<>+2528(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+2536(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+2544(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+2552(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+2560(SB)/8, $0x4340000000000000
+DATA vmconst<>+2568(SB)/8, $0x4340000000000000
+DATA vmconst<>+2576(SB)/8, $0x4340000000000000
+DATA vmconst<>+2584(SB)/8, $0x4340000000000000
+DATA vmconst<>+2592(SB)/8, $0x43300000000003ff
+DATA vmconst<>+2600(SB)/8, $0x43300000000003ff
+DATA vmconst<>+2608(SB)/8, $0x43300000000003ff
+DATA vmconst<>+2616(SB)/8, $0x43300000000003ff
+DATA vmconst<>+2624(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+2632(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+2640(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+2648(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+2656(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+2664(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+2672(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+2680(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+2688(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+2696(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+2704(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+2712(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+2720(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+2728(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+2736(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+2744(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+2752(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+2760(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+2768(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+2776(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+2784(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+2792(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+2800(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+2808(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+2816(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+2824(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+2832(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+2840(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+2848(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+2856(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+2864(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+2872(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+2880(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+2888(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+2896(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+2904(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+2912(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+2920(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+2928(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+2936(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+2944(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+2952(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+2960(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+2968(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+2976(SB)/8, $0x3e20000000000000
+DATA vmconst<>+2984(SB)/8, $0x3e20000000000000
+DATA vmconst<>+2992(SB)/8, $0x3e20000000000000
+DATA vmconst<>+3000(SB)/8, $0x3e20000000000000
+DATA vmconst<>+3008(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+3016(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+3024(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+3032(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+3040(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+3048(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+3056(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+3064(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+3072(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+3080(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+3088(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+3096(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+3104(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+3112(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+3120(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+3128(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+3136(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+3144(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+3152(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+3160(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+3168(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+3176(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+3184(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+3192(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+3200(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+3208(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+3216(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+3224(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+3232(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+3240(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+3248(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+3256(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+3264(SB)/8, $0x4003504f333f9de6
+DATA vmconst<>+3272(SB)/8, $0x4003504f333f9de6
+DATA vmconst<>+3280(SB)/8, $0x4003504f333f9de6
+DATA vmconst<>+3288(SB)/8, $0x4003504f333f9de6
+DATA vmconst<>+3296(SB)/8, $0x3fe51eb851eb851f
+DATA vmconst<>+3304(SB)/8, $0x3fe51eb851eb851f
+DATA vmconst<>+3312(SB)/8, $0x3fe51eb851eb851f
+DATA vmconst<>+3320(SB)/8, $0x3fe51eb851eb851f
+DATA vmconst<>+3328(SB)/8, $0xbfec007fa1f72594
+DATA vmconst<>+3336(SB)/8, $0xbfec007fa1f72594
+DATA vmconst<>+3344(SB)/8, $0xbfec007fa1f72594
+DATA vmconst<>+3352(SB)/8, $0xbfec007fa1f72594
+DATA vmconst<>+3360(SB)/8, $0xc03028545b6b807a
+DATA vmconst<>+3368(SB)/8, $0xc03028545b6b807a
+DATA vmconst<>+3376(SB)/8, $0xc03028545b6b807a
+DATA vmconst<>+3384(SB)/8, $0xc03028545b6b807a
+DATA vmconst<>+3392(SB)/8, $0xc052c08c36880273
+DATA vmconst<>+3400(SB)/8, $0xc052c08c36880273
+DATA vmconst<>+3408(SB)/8, $0xc052c08c36880273
+DATA vmconst<>+3416(SB)/8, $0xc052c08c36880273
+DATA vmconst<>+3424(SB)/8, $0xc05eb8bf2d05ba25
+DATA vmconst<>+3432(SB)/8, $0xc05eb8bf2d05ba25
+DATA vmconst<>+3440(SB)/8, $0xc05eb8bf2d05ba25
+DATA vmconst<>+3448(SB)/8, $0xc05eb8bf2d05ba25
+DATA vmconst<>+3456(SB)/8, $0xc0503669fd28ec8e
+DATA vmconst<>+3464(SB)/8, $0xc0503669fd28ec8e
+DATA vmconst<>+3472(SB)/8, $0xc0503669fd28ec8e
+DATA vmconst<>+3480(SB)/8, $0xc0503669fd28ec8e
+DATA vmconst<>+3488(SB)/8, $0x4038dbc45b14603c
+DATA vmconst<>+3496(SB)/8, $0x4038dbc45b14603c
+DATA vmconst<>+3504(SB)/8, $0x4038dbc45b14603c
+DATA vmconst<>+3512(SB)/8, $0x4038dbc45b14603c
+DATA vmconst<>+3520(SB)/8, $0x4064a0dd43b8fa25
+DATA vmconst<>+3528(SB)/8, $0x4064a0dd43b8fa25
+DATA vmconst<>+3536(SB)/8, $0x4064a0dd43b8fa25
+DATA vmconst<>+3544(SB)/8, $0x4064a0dd43b8fa25
+DATA vmconst<>+3552(SB)/8, $0x407b0e18d2e2be3b
+DATA vmconst<>+3560(SB)/8, $0x407b0e18d2e2be3b
+DATA vmconst<>+3568(SB)/8, $0x407b0e18d2e2be3b
+DATA vmconst<>+3576(SB)/8, $0x407b0e18d2e2be3b
+DATA vmconst<>+3584(SB)/8, $0x407e563f13b049ea
+DATA vmconst<>+3592(SB)/8, $0x407e563f13b049ea
+DATA vmconst<>+3600(SB)/8, $0x407e563f13b049ea
+DATA vmconst<>+3608(SB)/8, $0x407e563f13b049ea
+DATA vmconst<>+3616(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+3624(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+3632(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+3640(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+3648(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+3656(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+3664(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+3672(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+3680(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+3688(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+3696(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+3704(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+3712(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+3720(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+3728(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+3736(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+3744(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+3752(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+3760(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+3768(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+3776(SB)/8, $0x3fe6666666666666
+DATA vmconst<>+3784(SB)/8, $0x3fe6666666666666
+DATA vmconst<>+3792(SB)/8, $0x3fe6666666666666
+DATA vmconst<>+3800(SB)/8, $0x3fe6666666666666
+GLOBL vmconst<>(SB), RODATA|NOPTR, $3808

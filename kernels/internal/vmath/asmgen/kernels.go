@@ -7,8 +7,8 @@ import "math"
 // domain; the Go wrapper recomputes it with the scalar reference).
 //
 // The float64 cores reproduce their references (kernels/internal/vmath's ref.go)
-// operation for operation, as ../doc.go explains; the float32 cores (exp,
-// log, tanh, sigmoid) are polynomials of their own in float32 arithmetic.
+// operation for operation, as ../doc.go explains; the float32 cores (all
+// but pow's) are polynomials of their own in float32 arithmetic.
 
 // Constants of the float64 references (the values of ../consts.go).
 const (
@@ -338,20 +338,28 @@ func expf(k lang, x Op) Op {
 // that are not positive normal numbers (zero, subnormal, negative, Inf,
 // NaN) are out.
 func log32(k lang, x Op) (r, ok Op) {
-	ok = k.mAnd(k.cmp(ge, x, k.f(0x1p-126)), k.cmp(le, x, k.f(math.MaxFloat32)))
-	e := k.sub(k.toFloat(k.shr(x, 23)), k.f(127))
-	m := k.or(k.and(x, k.u(1<<23-1)), k.u(0x3f800000))
-	big := k.cmp(gt, m, k.f(sqrt2f))
-	m = k.sel(big, k.mul(m, k.f(0.5)), m)
-	e = k.add(e, k.and(big, k.f(1)))
-	f := k.sub(m, k.f(1))
-	z := k.mul(f, f)
-	y := k.mul(k.mul(k.horner(f, logfP...), f), z)
+	ok, e, f, z, y := logfParts(k, x)
 	y = k.fma(e, k.f(ln2fLo), y)
 	y = k.fnma(z, k.f(0.5), y)
 	r = k.add(f, y)
 	r = k.fma(e, k.f(ln2fHi), r)
 	return r, ok
+}
+
+// logfParts is the common part of the float32 logs: x = 2^e·(1+f) with 1+f
+// in [√2/2, √2] (f exact), z = f² and y = f³·P(f) (Cephes's polynomial of
+// log(1+f) = f - z/2 + y), and the mask of the positive normal lanes.
+func logfParts(k lang, x Op) (ok, e, f, z, y Op) {
+	ok = k.mAnd(k.cmp(ge, x, k.f(0x1p-126)), k.cmp(le, x, k.f(math.MaxFloat32)))
+	e = k.sub(k.toFloat(k.shr(x, 23)), k.f(127))
+	m := k.or(k.and(x, k.u(1<<23-1)), k.u(0x3f800000))
+	big := k.cmp(gt, m, k.f(sqrt2f))
+	m = k.sel(big, k.mul(m, k.f(0.5)), m)
+	e = k.add(e, k.and(big, k.f(1)))
+	f = k.sub(m, k.f(1))
+	z = k.mul(f, f)
+	y = k.mul(k.mul(k.horner(f, logfP...), f), z)
+	return ok, e, f, z, y
 }
 
 // tanh32 is x + x³·P(x²) below |x| = 0.625 and 1 - 2/(e^{2|x|}+1) above it,
@@ -496,4 +504,620 @@ func logArm64(k lang, x Op) (r, ok Op) {
 	u := k.fma(s, k.fma(h, f, rr), k.mul(kk, k.f(logLn2Lo)))
 	v := k.sub(k.fma(h, f, k.xor(u, k.u(signBit))), f)
 	return k.fma(kk, k.f(logLn2Hi), k.xor(v, k.u(signBit))), ok
+}
+
+// The logarithms to other bases, as math's log10.go computes them from
+// math.Log: log10 is log and one multiplication by 1/ln10; log2 splits x =
+// frac·2^exp by Frexp (frac in [1/2, 1)), gives exp-1 exactly where frac is
+// 1/2 and log(frac)·(1/ln2) + exp elsewhere. On amd64 the compiler does
+// not fuse that multiply-add (the product's operand is the reloaded result
+// of math.Log's assembly: go tool objdump, GOAMD64 v1 and v3 alike); on
+// arm64 it does.
+const (
+	invLn10 = 1 / math.Ln10
+	invLn2  = 1 / math.Ln2
+)
+
+// log10_64 is math.Log10 on amd64: log64, then ·(1/ln10); log64's domain.
+func log10_64(k lang, x Op) (r, ok Op) { return log10With(k, x, log64) }
+
+// log10Arm64 is math.Log10 on arm64: logArm64, then ·(1/ln10).
+func log10Arm64(k lang, x Op) (r, ok Op) { return log10With(k, x, logArm64) }
+
+func log10With(k lang, x Op, log core) (r, ok Op) {
+	r, ok = log(k, x)
+	return k.mul(r, k.f(invLn10)), ok
+}
+
+// log2_64 is math.Log2 on amd64 (log64 of Frexp's fraction, a product and
+// a sum); positive normal lanes only (Frexp normalizes subnormals: the
+// reference does those).
+func log2_64(k lang, x Op) (r, ok Op) { return log2With(k, x, log64, false) }
+
+// log2Arm64 is math.Log2 on arm64: logArm64, the multiply-add fused.
+func log2Arm64(k lang, x Op) (r, ok Op) { return log2With(k, x, logArm64, true) }
+
+func log2With(k lang, x Op, log core, fused bool) (r, ok Op) {
+	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
+	frac := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
+	e := k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022)) // Frexp's exp (x > 0)
+	lf, _ := log(k, frac)
+	if fused {
+		r = k.fma(lf, k.f(invLn2), e)
+	} else {
+		r = k.add(k.mul(lf, k.f(invLn2)), e)
+	}
+	return k.sel(k.cmp(eq, frac, k.f(0.5)), k.sub(e, k.f(1)), r), ok
+}
+
+// The hyperbolic functions of math's sinh.go, over the platform's exp.
+const (
+	sinhP0 = -0.6307673640497716991184787251e+6
+	sinhP1 = -0.8991272022039509355398013511e+5
+	sinhP2 = -0.2894211355989563807284660366e+4
+	sinhP3 = -0.2630563213397497062819489000e+2
+	sinhQ0 = -0.6307673640497716991212077277e+6
+	sinhQ1 = 0.1521517378790019070696485176e+5
+	sinhQ2 = -0.173678953558233699533450911e+3
+)
+
+// cosh64 is math.Cosh: exp(|x|)·0.5 above 21, (e + 1/e)·0.5 with e =
+// exp(|x|) below, both computed and blended; lanes out of exp's domain
+// (|x| from about 709.4, NaN) are out.
+func cosh64(k lang, x Op) (r, ok Op) { return coshWith(k, x, exp64) }
+
+// coshArm64 is math.Cosh over arm64's exp.
+func coshArm64(k lang, x Op) (r, ok Op) { return coshWith(k, x, expArm64) }
+
+func coshWith(k lang, x Op, exp core) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	e, ok := exp(k, ax)
+	big := k.mul(e, k.f(0.5))
+	mid := k.mul(k.add(e, k.div(k.f(1), e)), k.f(0.5))
+	return k.sel(k.cmp(gt, ax, k.f(21)), big, mid), ok
+}
+
+// sinh64 is math.Sinh on |x| with the sign put back: exp(|x|)·0.5 above
+// 21, (e - 1/e)·0.5 above 1/2 and Hart & Cheney's rational function
+// |x|·P(x²)/Q(x²) below, all computed and blended. The reference is Go:
+// at GOAMD64=v3 (and on arm64) the compiler fuses every multiply-add of
+// the rational function, Horner steps with constant addends included
+// (go tool objdump), so each is goMulAdd with shared set, which fuses
+// wherever the target fuses. Lanes out of exp's domain are out.
+func sinh64(k lang, x Op) (r, ok Op) { return sinhWith(k, x, exp64) }
+
+// sinhArm64 is math.Sinh over arm64's exp.
+func sinhArm64(k lang, x Op) (r, ok Op) { return sinhWith(k, x, expArm64) }
+
+func sinhWith(k lang, x Op, exp core) (r, ok Op) {
+	sg := k.and(x, k.u(signBit))
+	ax := k.and(x, k.u(absMask))
+	e, ok := exp(k, ax)
+	big := k.mul(e, k.f(0.5))
+	mid := k.mul(k.sub(e, k.div(k.f(1), e)), k.f(0.5))
+	sq := k.mul(ax, ax)
+	madd := func(a, b Op, c float64) Op { return k.goMulAdd(a, b, k.f(c), true) }
+	p := madd(madd(madd(k.f(sinhP3), sq, sinhP2), sq, sinhP1), sq, sinhP0)
+	q := madd(madd(madd(ax, ax, sinhQ2), sq, sinhQ1), sq, sinhQ0)
+	sm := k.div(k.mul(p, ax), q)
+	r = k.sel(k.cmp(gt, ax, k.f(0.5)), mid, sm)
+	r = k.sel(k.cmp(gt, ax, k.f(21)), big, r)
+	return k.xor(r, sg), ok
+}
+
+// The float32 logarithms to other bases: Cephes's log10f and log2f over
+// log32's reduction and polynomial (logfParts), the constants split so
+// that the leading products are exact: log2 x = e + (f+y)·(1 + log2e-1),
+// log10 x = e·log10(2) + (f+y)·log10(e) with both constants in two parts,
+// summed smallest first with FMAs. Positive normal lanes only, as log32.
+const (
+	log2eM1f = 0.44269504088896340736 // log2(e) - 1
+	l10eAf   = 4.3359375e-1           // log10(e) ≈ l10eAf + l10eBf
+	l10eBf   = 7.00731903251827651129e-4
+	l102Af   = 3.0078125e-1 // log10(2) ≈ l102Af + l102Bf
+	l102Bf   = 2.48745663981195213739e-4
+)
+
+func log10_32(k lang, x Op) (r, ok Op) {
+	ok, e, f, z, y := logfParts(k, x)
+	y = k.fnma(z, k.f(0.5), y)
+	r = k.mul(y, k.f(l10eBf))
+	r = k.fma(f, k.f(l10eBf), r)
+	r = k.fma(e, k.f(l102Bf), r)
+	r = k.fma(y, k.f(l10eAf), r)
+	r = k.fma(f, k.f(l10eAf), r)
+	r = k.fma(e, k.f(l102Af), r)
+	return r, ok
+}
+
+func log2_32(k lang, x Op) (r, ok Op) {
+	ok, e, f, z, y := logfParts(k, x)
+	y = k.fnma(z, k.f(0.5), y)
+	r = k.mul(y, k.f(log2eM1f))
+	r = k.fma(f, k.f(log2eM1f), r)
+	r = k.add(r, y)
+	r = k.add(r, f)
+	r = k.add(r, e)
+	return r, ok
+}
+
+// Cephes sinhf: sinh x = x + x³·P(x²) for |x| ≤ 1.
+var sinhfP = []float64{2.03721912945e-4, 8.33028376239e-3, 1.66667160211e-1}
+
+// cosh32 is Cephes's coshf: e/2 + 1/(2e) with e = e^|x| (expf). Lanes above
+// 88.37 in magnitude (expf's domain: the result there is finite up to
+// 89.4, the reference gives it) and NaN are out.
+func cosh32(k lang, x Op) (r, ok Op) {
+	z := k.and(x, k.u(1<<31-1))
+	ok = k.cmp(le, z, k.f(expfHi))
+	e := expf(k, z)
+	return k.add(k.mul(e, k.f(0.5)), k.div(k.f(0.5), e)), ok
+}
+
+// sinh32 is Cephes's sinhf: x + x³·P(x²) up to |x| = 1 and ±(e/2 - 1/(2e))
+// with e = e^|x| above, both computed and blended; the domain of cosh32.
+func sinh32(k lang, x Op) (r, ok Op) {
+	z := k.and(x, k.u(1<<31-1))
+	sg := k.and(x, k.u(1<<31))
+	ok = k.cmp(le, z, k.f(expfHi))
+	e := expf(k, z)
+	big := k.xor(k.sub(k.mul(e, k.f(0.5)), k.div(k.f(0.5), e)), sg)
+	x2 := k.mul(x, x)
+	sm := k.fma(k.mul(k.horner(x2, sinhfP...), x2), x, x)
+	sm = k.sel(k.cmp(eq, x, k.f(0)), x, sm)
+	return k.sel(k.cmp(gt, z, k.f(1)), big, sm), ok
+}
+
+// exp2_64 is math.Exp2: exp.go's exp2 and expmulti on amd64, where they
+// are Go, and exp_arm64.s's archExp2 on arm64, which is the same algorithm
+// with the same fusions as the compiler's at GOAMD64=v3 (go tool objdump):
+// k = trunc(x ± 0.5) (the sign of x choosing), t = x - k, hi = t·ln2Hi,
+// lo = -t·ln2Lo, r = hi - lo, c = r - s·P(s) with s = r² (P's Horner steps
+// fused at v3 and on arm64, the last product subtracted separately on
+// amd64 and fused on arm64: goMulSub), y = 1 - ((lo - r·c/(2-c)) - hi),
+// and Ldexp(y, k) as an addition to y's exponent field. Lanes whose result
+// is not a normal number, and NaN, are out.
+func exp2_64(k lang, x Op) (r, ok Op) {
+	kf := k.sel(k.cmp(lt, x, k.f(0)), k.sub(x, k.f(0.5)), k.add(x, k.f(0.5)))
+	kf = k.round(kf, 3)
+	t := k.sub(x, kf)
+	hi := k.mul(t, k.f(logLn2Hi))
+	lo := k.xor(k.mul(t, k.f(logLn2Lo)), k.u(signBit))
+	rr := k.sub(hi, lo)
+	s := k.mul(rr, rr)
+	madd := func(a Op, c float64) Op { return k.goMulAdd(a, s, k.f(c), true) }
+	p := madd(madd(madd(madd(k.f(expArmP5), expArmP4), expArmP3), expArmP2), expArmP1)
+	c := k.goMulSub(p, s, rr)
+	y := k.sub(k.f(1), k.sub(k.sub(lo, k.div(k.mul(rr, c), k.sub(k.f(2), c))), hi))
+	ey := k.sub(k.or(k.shr(y, 52), k.u(magic52Bits)), k.f(magic52)) // y's exponent field (y > 0)
+	fe := k.add(ey, kf)
+	ok = k.mAnd(k.cmp(ge, fe, k.f(1)), k.cmp(le, fe, k.f(2046)))
+	kb := k.shl(k.subI(k.add(kf, k.f(magic52x15)), k.u(magic52x15Bits)), 52)
+	return k.addI(y, kb), ok
+}
+
+// Cephes exp2f: 2^f = 1 + f·P(f) on |f| ≤ 1/2.
+var exp2fP = []float64{1.535336188319500e-4, 1.339887440266574e-3, 9.618437357674640e-3,
+	5.550332471162809e-2, 2.402264791363012e-1, 6.931472028550421e-1}
+
+// exp2_32 is Cephes's exp2f: n = rint(x), f = x - n (exact), 2^f = 1 +
+// f·P(f) and 2^n built in the exponent field. Lanes outside [-126, 127.4]
+// (where the result or 2^n would leave the normal range) and NaN are out.
+func exp2_32(k lang, x Op) (r, ok Op) {
+	ok = k.mAnd(k.cmp(ge, x, k.f(-126)), k.cmp(le, x, k.f(127.4)))
+	n := k.round(x, 0)
+	f := k.sub(x, n)
+	p := k.fma(k.horner(f, exp2fP...), f, k.f(1))
+	scale := k.shl(k.addI(k.toInt(n), k.u(127)), 23)
+	return k.mul(p, scale), ok
+}
+
+// math.Expm1 (expm1.go, fdlibm's s_expm1.c).
+const (
+	expm1Othreshold = 7.09782712893383973096e+02
+	expm1Ln2X56     = 3.88162421113569373274e+01
+	expm1Ln2HalfX3  = 1.03972077083991796413e+00
+	expm1Ln2Half    = 3.46573590279972654709e-01
+	expm1InvLn2     = 1.44269504088896338700e+00
+	expm1Tiny       = 0x1p-54
+	expm1Q1         = -3.33333333333331316428e-02
+	expm1Q2         = 1.58730158725481460165e-03
+	expm1Q3         = -7.93650757867487942473e-05
+	expm1Q4         = 4.00821782732936239552e-06
+	expm1Q5         = -2.01099218183624371326e-07
+)
+
+// expm1_64 is math.Expm1 on amd64, where it is Go; see expm1With.
+func expm1_64(k lang, x Op) (r, ok Op) { return expm1With(k, x, false) }
+
+// expm1Arm64 is math.Expm1 on arm64; see expm1With.
+func expm1Arm64(k lang, x Op) (r, ok Op) { return expm1With(k, x, true) }
+
+// expm1With is math.Expm1, every branch computed and blended: k = ±1 from
+// |x| = ln2/2 to 3·ln2/2, trunc(x·(1/ln2) ± 0.5) above, and the reduction
+// x' = hi - lo with its correction c (none below ln2/2: k = 0, x' = x);
+// then R1 = 1 + hxs·Q(hxs) with hxs = x'·x'/2, t = 3 - R1·x'/2, e =
+// hxs·(R1-t)/(6 - x'·t), and the six results of expm1.go by k, -1 from
+// x ≤ -56·ln2 and x itself below 2^-54. The fusions are those of the
+// compiler (go tool objdump): at GOAMD64=v3 (goMulAdd with shared) the
+// Horner steps, 1 + hxs·Q and x·(1/ln2) + 0.5; on arm64 (arm) every
+// addition or subtraction of a product, a·b - c included (FNMSUB), with the
+// products x'·(x'/2) that stand for hxs recomputed inside the fused
+// subtractions (goMulSub). Lanes from 709.78 (the overflow) and NaN are out.
+func expm1With(k lang, x Op, arm bool) (r, ok Op) {
+	// a·b - c: one FNMSUB on arm64, a product and a subtraction on amd64
+	mulSubFrom := func(a, b, c Op) Op {
+		if arm {
+			return k.fma(a, b, k.xor(c, k.u(signBit)))
+		}
+		return k.sub(k.mul(a, b), c)
+	}
+	zero, one := k.f(0), k.f(1)
+	ax := k.and(x, k.u(absMask))
+	kp := k.goMulAdd(k.f(expm1InvLn2), x, k.f(0.5), true)
+	kn := mulSubFrom(k.f(expm1InvLn2), x, k.f(0.5))
+	kf := k.round(k.sel(k.cmp(lt, x, zero), kn, kp), 3)
+	kf = k.sel(k.cmp(lt, ax, k.f(expm1Ln2HalfX3)), k.or(k.and(x, k.u(signBit)), one), kf) // ±1
+	// x ∓ ln2Hi and ±ln2Lo where k = ±1 are this with t = ±1, exactly
+	hi := k.goMulSub(kf, k.f(logLn2Hi), x)
+	lo := k.mul(kf, k.f(logLn2Lo))
+	xr := k.sub(hi, lo)
+	c := k.sub(k.sub(hi, xr), lo)
+	red := k.cmp(gt, ax, k.f(expm1Ln2Half))
+	xr = k.sel(red, xr, x)
+	c = k.sel(red, c, zero)
+	kf = k.sel(red, kf, zero)
+
+	hfx := k.mul(k.f(0.5), xr)
+	hxs := k.mul(xr, hfx)
+	madd := func(a Op, cc float64) Op { return k.goMulAdd(a, hxs, k.f(cc), true) }
+	q := madd(madd(madd(madd(k.f(expm1Q5), expm1Q4), expm1Q3), expm1Q2), expm1Q1)
+	r1 := k.goMulAdd(q, hxs, one, true)
+	t := k.goMulSub(r1, hfx, k.f(3))
+	qq := k.div(k.sub(r1, t), k.goMulSub(xr, t, k.f(6)))
+	e := k.mul(hxs, qq)
+	r0 := k.sub(xr, k.goMulSub(xr, hfx, k.mul(xr, e))) // k = 0
+	e2 := mulSubFrom(mulSubFrom(hxs, qq, c), xr, c)    // x'·(e-c) - c
+	e2 = k.goMulSub(xr, hfx, e2)                       // - hxs
+	rm1 := mulSubFrom(k.sub(xr, e2), k.f(0.5), k.f(0.5))
+	xe := k.sub(xr, e2)
+	rp1 := k.sel(k.cmp(lt, xr, k.f(-0.25)), k.mul(k.f(-2), k.sub(e2, k.add(xr, k.f(0.5)))), k.add(one, k.add(xe, xe)))
+	ki := k.subI(k.add(kf, k.f(magic52x15)), k.u(magic52x15Bits))
+	kb := k.shl(ki, 52)
+	p2 := k.shl(k.subI(k.u(1023), ki), 52) // 2^-k
+	rbig := k.sub(k.addI(k.sub(one, k.sub(e2, xr)), kb), one)
+	rmid := k.addI(k.sub(k.sub(one, p2), k.sub(e2, xr)), kb)
+	rhi := k.addI(k.add(k.sub(xr, k.add(e2, p2)), one), kb)
+	r = k.sel(k.cmp(lt, kf, k.f(20)), rmid, rhi)
+	r = k.sel(k.mOr(k.cmp(le, kf, k.f(-2)), k.cmp(gt, kf, k.f(56))), rbig, r)
+	r = k.sel(k.cmp(eq, kf, one), rp1, r)
+	r = k.sel(k.cmp(eq, kf, k.f(-1)), rm1, r)
+	r = k.sel(k.cmp(eq, kf, zero), r0, r)
+	r = k.sel(k.cmp(lt, ax, k.f(expm1Tiny)), x, r)
+	r = k.sel(k.cmp(le, x, k.f(-expm1Ln2X56)), k.f(-1), r)
+	return r, k.cmp(lt, x, k.f(expm1Othreshold))
+}
+
+// expm1_32 is e^x - 1 = 2^n·expm1(r) + (2^n - 1) with n = rint(x·log2e)
+// and r = x - n·ln2 as in expf, expm1(r) = r + r²·P(r) with expf's
+// polynomial (accurate relative to r), and one FMA; ±0 kept. x is
+// clamped at -87 (the result is -1 from -17.4). Lanes above 88.37 and NaN
+// are out.
+func expm1_32(k lang, x Op) (r, ok Op) {
+	ok = k.cmp(le, x, k.f(expfHi))
+	xc := k.max(x, k.f(expfLo))
+	n := k.round(k.mul(xc, k.f(log2ef)), 0)
+	rr := k.fnma(n, k.f(ln2fHi), xc)
+	rr = k.fnma(n, k.f(ln2fLo), rr)
+	em := k.fma(k.horner(rr, expfP...), k.mul(rr, rr), rr)
+	scale := k.shl(k.addI(k.toInt(n), k.u(127)), 23)
+	r = k.fma(scale, em, k.sub(scale, k.f(1)))
+	return k.sel(k.cmp(eq, x, k.f(0)), x, r), ok
+}
+
+// math.Log1p (log1p.go, fdlibm's s_log1p.c).
+const (
+	log1pSqrt2M1     = 4.142135623730950488017e-01
+	log1pSqrt2HalfM1 = -2.928932188134524755992e-01
+	log1pSmall       = 0x1p-29
+	log1pTiny        = 0x1p-54
+	log1pTwo53       = 0x1p53
+	log1pSqrt2Bits   = 0x3ff6a09e667f3bcd // √2: the mantissa bound of the reduction
+)
+
+// log1p64 is math.Log1p on amd64, where it is Go; see log1pWith.
+func log1p64(k lang, x Op) (r, ok Op) { return log1pWith(k, x, false) }
+
+// log1pArm64 is math.Log1p on arm64; see log1pWith.
+func log1pArm64(k lang, x Op) (r, ok Op) { return log1pWith(k, x, true) }
+
+// log1pWith is math.Log1p, every branch computed and blended: x below
+// 2^-54, x - x²/2 below 2^-29, f = x (k = 0, c = 0) between √2/2-1 and
+// √2-1, and elsewhere u = 1+x (x itself from 2^53) with k its exponent,
+// the rounding error c/u, and u's mantissa normalized into [√2/2, √2)
+// (k+1 above √2), f = u - 1; then s = f/(2+f), R = z·Lp(z) with z = s²,
+// hfsq = (f/2)·f, and the results of log1p.go for k = 0, f = 0 (a power of
+// two) and the rest. The fusions follow the compiler (go tool objdump): at
+// GOAMD64=v3 the Horner steps, R's product into hfsq+R, k·ln2Lo + c and
+// s·(hfsq+R) + that (goMulAdd with shared); on arm64 (arm) every addition
+// or subtraction of a product, with R rounded and hfsq recomputed as the
+// fused product f·(f/2) inside them. Lanes at or below -1, +Inf and NaN
+// are out.
+func log1pWith(k lang, x Op, arm bool) (r, ok Op) {
+	neg := func(a Op) Op { return k.xor(a, k.u(signBit)) }
+	one, zero := k.f(1), k.f(0)
+	ax := k.and(x, k.u(absMask))
+	ok = k.mAnd(k.cmp(gt, x, k.f(-1)), k.cmp(le, x, k.f(maxFloat)))
+	big := k.cmp(ge, ax, k.f(log1pTwo53))
+	u := k.sel(big, x, k.add(one, x))
+	ku := k.sub(k.or(k.shr(u, 52), k.u(magic52Bits)), k.f(magic52+1023)) // u's exponent (u > 0)
+	cpos := k.sub(one, k.sub(u, x))
+	cneg := k.sub(x, k.sub(u, one))
+	c := k.div(k.sel(k.cmp(gt, ku, zero), cpos, cneg), u)
+	c = k.sel(big, zero, c)
+	m1 := k.or(k.and(u, k.u(fracMask)), k.u(0x3ff0000000000000))
+	hiM := k.cmp(ge, m1, k.u(log1pSqrt2Bits))
+	kf := k.sel(hiM, k.add(ku, one), ku)
+	f := k.sub(k.sel(hiM, k.mul(m1, k.f(0.5)), m1), one) // m1/2 - 1 above √2
+	// between √2/2-1 and √2-1: k = 0, f = x, c = 0
+	pc := k.mAnd(k.cmp(lt, ax, k.f(log1pSqrt2M1)), k.cmp(gt, x, k.f(log1pSqrt2HalfM1)))
+	f0 := k.cmp(eq, f, zero) // u a power of two (pc's lanes have k = 0: r0 below)
+	f = k.sel(pc, x, f)
+	c = k.sel(pc, zero, c)
+	kf = k.sel(pc, zero, kf)
+
+	h := k.mul(f, k.f(0.5))
+	hfsq := k.mul(h, f)
+	s := k.div(f, k.add(f, k.f(2)))
+	z := k.mul(s, s)
+	madd := func(a Op, cc float64) Op { return k.goMulAdd(a, z, k.f(cc), true) }
+	p := madd(madd(madd(madd(madd(madd(k.f(logL7), logL6), logL5), logL4), logL3), logL2), logL1)
+	var r0, rk Op
+	if arm {
+		hpr := k.fma(f, h, k.mul(z, p))
+		r0 = k.sub(f, k.fnma(hpr, s, hfsq))
+		t := k.fma(hpr, s, k.fma(kf, k.f(logLn2Lo), c))
+		rk = k.fma(kf, k.f(logLn2Hi), neg(k.sub(k.fma(f, h, neg(t)), f)))
+	} else {
+		hpr := k.goMulAdd(p, z, hfsq, true)
+		r0 = k.sub(f, k.sub(hfsq, k.mul(s, hpr)))
+		t := k.goMulAdd(s, hpr, k.goMulAdd(kf, k.f(logLn2Lo), c, true), true)
+		rk = k.sub(k.mul(kf, k.f(logLn2Hi)), k.sub(k.sub(hfsq, t), f))
+	}
+	rf0 := k.goMulAdd(kf, k.f(logLn2Hi), k.goMulAdd(kf, k.f(logLn2Lo), c, true), true)
+	r = k.sel(f0, rf0, rk)
+	r = k.sel(k.cmp(eq, kf, zero), r0, r)
+	r = k.sel(k.cmp(lt, ax, k.f(log1pSmall)), k.goMulSub(k.mul(x, x), k.f(0.5), x), r)
+	return k.sel(k.cmp(lt, ax, k.f(log1pTiny)), x, r), ok
+}
+
+// log1p32 is log(u) + c/u with u = 1+x rounded and c = its rounding error
+// (x - (u-1), or 1 - (u-x) from u = 2, both exact), log(u) by log32; ±0
+// kept. Lanes at or below -1, +Inf and NaN are out.
+func log1p32(k lang, x Op) (r, ok Op) {
+	one := k.f(1)
+	ok = k.mAnd(k.cmp(gt, x, k.f(-1)), k.cmp(le, x, k.f(math.MaxFloat32)))
+	u := k.add(one, x)
+	c := k.sel(k.cmp(ge, u, k.f(2)), k.sub(one, k.sub(u, x)), k.sub(x, k.sub(u, one)))
+	lu, _ := log32(k, u)
+	r = k.add(lu, k.div(c, u))
+	return k.sel(k.cmp(eq, x, k.f(0)), x, r), ok
+}
+
+// math.Tan (Cephes tan.c): the rational function of tan on [-π/4, π/4].
+const (
+	tanP0 = -1.30936939181383777646e4
+	tanP1 = 1.15351664838587416140e6
+	tanP2 = -1.79565251976484877988e7
+	tanQ1 = 1.36812963470692954678e4
+	tanQ2 = -1.32089234440210967447e6
+	tanQ3 = 2.50083801823357915839e7
+	tanQ4 = -5.38695755929454629881e7
+	// tanSmall: below it (z² ≤ 1e-14) tan z is z
+	tanSmall = 1e-14
+)
+
+// tan64 is math.Tan below 2^29 on |x| with the sign put back: trig64's
+// octant and Cody–Waite reduction, z + z·(z²·P(z²)/Q(z²)) where z² > 1e-14
+// (z elsewhere), and -1/y in octants 2 and 6 after rounding to even. The
+// Go reference's products are fused as the compiler fuses them (goMulAdd,
+// goMulSub: at GOAMD64=v3 Q's first step z·z + Q1 and z·q + z, not the
+// Horner steps with a constant addend; every one on arm64), so tan64 is
+// arm64's kernel as well. Lanes at or above 2^29, Inf and NaN are out.
+func tan64(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	ok = k.cmp(lt, ax, k.f(trigThreshold))
+	n := k.round(k.mul(ax, k.f(fourOverPi)), 3)
+	odd := k.eqI(k.and(k.add(n, k.f(magic52)), k.u(1)), k.u(1))
+	y := k.add(n, k.and(odd, k.f(1))) // j rounded up to even
+	j := k.add(y, k.f(magic52))
+	z := k.goMulSub(y, k.f(trigPI4C), k.goMulSub(y, k.f(trigPI4B), k.goMulSub(y, k.f(trigPI4A), ax)))
+	zz := k.mul(z, z)
+	p := k.mul(k.goMulAdd(k.goMulAdd(k.f(tanP0), zz, k.f(tanP1), false), zz, k.f(tanP2), false), zz)
+	q := k.goMulAdd(z, z, k.f(tanQ1), true) // zz + Q1, zz = z·z with other uses
+	for _, c := range []float64{tanQ2, tanQ3, tanQ4} {
+		q = k.goMulAdd(q, zz, k.f(c), false)
+	}
+	t := k.goMulAdd(z, k.div(p, q), z, false)
+	t = k.sel(k.cmp(gt, zz, k.f(tanSmall)), t, z)
+	t = k.sel(k.eqI(k.and(j, k.u(2)), k.u(2)), k.div(k.f(-1), t), t)
+	return k.xor(t, k.and(x, k.u(signBit))), ok
+}
+
+// Cephes tanf: tan r = r + r³·P(r²) on [-π/4, π/4].
+var tanfP = []float64{9.38540185543e-3, 3.11992232697e-3, 2.44301354525e-2, 5.34112807005e-2,
+	1.33387994085e-1, 3.33331568548e-1}
+
+// tan32 is trig32's reduction (r = x - j·π/2 in float64 on each half,
+// narrowed to float32, with the narrowing's error e) and Cephes's tanf
+// polynomial on eight lanes, tan r = r + (r³·P(r²) + e·(1 + r²)), and
+// where j is odd -1/tan r, refined by a Newton step on the unrounded sum;
+// ±0 kept. Lanes at or above 2^26 in magnitude, Inf and
+// NaN are out.
+func tan32(k lang, x Op) (r, ok Op) {
+	k64 := k.as(64)
+	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
+	half := func(hi bool) (rr, j Op) {
+		xd := k.widen(x, hi)
+		j = k64.round(k64.mul(xd, k64.f(twoOverPi)), 0)
+		rr = k64.fnma(j, k64.f(pio2Hi), xd)
+		rr = k64.fnma(j, k64.f(pio2Lo), rr)
+		return rr, j
+	}
+	rlo, jlo := half(false)
+	rhi, jhi := half(true)
+	rv, q := k.narrow(rlo, rhi), k.narrowInt(jlo, jhi)
+	// rv's rounding error, which -1/t would carry whole: tan(rv + e) ≈
+	// tan rv + e·(1 + tan² rv)
+	re := k.narrow(k64.sub(rlo, k.widen(rv, false)), k64.sub(rhi, k.widen(rv, true)))
+	z := k.mul(rv, rv)
+	tail := k.mul(k.mul(k.horner(z, tanfP...), z), rv)
+	tail = k.fma(re, k.add(z, k.f(1)), tail)
+	t := k.add(rv, tail)
+	// -1/(rv + tail) by one Newton step from -1/t, whose rounding would
+	// otherwise count twice where t is low in its binade
+	c := k.div(k.f(-1), t)
+	c = k.fma(c, k.fma(c, tail, k.fma(c, rv, k.f(1))), c)
+	t = k.sel(k.eqI(k.and(q, k.u(1)), k.u(1)), c, t)
+	return k.sel(k.cmp(eq, x, k.f(0)), x, t), ok
+}
+
+// math.Atan (Cephes atan.c): the rational function of xatan on [0, 0.66].
+const (
+	atanP0       = -8.750608600031904122785e-01
+	atanP1       = -1.615753718733365076637e+01
+	atanP2       = -7.500855792314704667340e+01
+	atanP3       = -1.228866684490136173410e+02
+	atanP4       = -6.485021904942025371773e+01
+	atanQ0       = +2.485846490142306297962e+01
+	atanQ1       = +1.650270098316988542046e+02
+	atanQ2       = +4.328810604912902668951e+02
+	atanQ3       = +4.853903996359136964868e+02
+	atanQ4       = +1.945506571482613964425e+02
+	atanMorebits = 6.123233995736765886130e-17 // π/2 = float64(π/2) + atanMorebits
+	atanTan3pio8 = 2.41421356237309504880
+)
+
+// satan is math's satan for x ≥ 0 (+Inf included): xatan of x up to 0.66,
+// of 1/x above tan(3π/8) (then π/2 - · + Morebits) and of (x-1)/(x+1)
+// between (π/4 + · + Morebits/2), the argument chosen first and xatan
+// evaluated once (and the argument's one division): z = x², z·P(z)/Q(z),
+// x·that + x. The compiler fuses
+// every Horner step and the last multiply-add at GOAMD64=v3 and on arm64
+// (go tool objdump): goMulAdd with shared.
+func satan(k lang, x Op) Op {
+	big := k.cmp(gt, x, k.f(atanTan3pio8))
+	mid := k.mAndNot(k.cmp(gt, x, k.f(0.66)), big)
+	one := k.f(1)
+	// one division for the three arguments (x/1 is x)
+	num := k.sel(big, one, k.sel(mid, k.sub(x, one), x))
+	den := k.sel(big, x, k.sel(mid, k.add(x, one), one))
+	a := k.div(num, den)
+	madd := func(p, q Op, c float64) Op { return k.goMulAdd(p, q, k.f(c), true) }
+	z := k.mul(a, a)
+	p := madd(madd(madd(madd(k.f(atanP0), z, atanP1), z, atanP2), z, atanP3), z, atanP4)
+	q := madd(a, a, atanQ0) // z + Q0, z = a·a with other uses
+	for _, c := range []float64{atanQ1, atanQ2, atanQ3, atanQ4} {
+		q = madd(q, z, c)
+	}
+	xa := k.goMulAdd(a, k.div(k.mul(z, p), q), a, true)
+	r := k.sel(mid, k.add(k.add(k.f(math.Pi/4), xa), k.f(0.5*atanMorebits)), xa)
+	return k.sel(big, k.add(k.sub(k.f(math.Pi/2), xa), k.f(atanMorebits)), r)
+}
+
+// atan64 is math.Atan: satan(|x|) with x's sign (atan(±0) = ±0 follows).
+// Only NaN lanes are out.
+func atan64(k lang, x Op) (r, ok Op) {
+	r = satan(k, k.and(x, k.u(absMask)))
+	return k.xor(r, k.and(x, k.u(signBit))), k.cmp(eq, x, x)
+}
+
+// asin64 is math.Asin: t = √(1 - x²) (the product subtracted as goMulSub
+// says), π/2 - satan(t/|x|) above |x| = 0.7, satan(|x|/t) below, with
+// x's sign. Lanes above 1 in magnitude (NaN) and NaN are out.
+func asin64(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	t := k.sqrt(k.goMulSub(ax, ax, k.f(1)))
+	hi := k.cmp(gt, ax, k.f(0.7))
+	s := satan(k, k.div(k.sel(hi, t, ax), k.sel(hi, ax, t)))
+	r = k.sel(hi, k.sub(k.f(math.Pi/2), s), s)
+	return k.xor(r, k.and(x, k.u(signBit))), k.cmp(le, ax, k.f(1))
+}
+
+// acos64 is math.Acos: π/2 - asin64(x); asin64's domain.
+func acos64(k lang, x Op) (r, ok Op) {
+	r, ok = asin64(k, x)
+	return k.sub(k.f(math.Pi/2), r), ok
+}
+
+// Cephes atanf: atan x = x + x³·P(x²) on [0, tan(π/8)].
+var atanfP = []float64{8.05374449538e-2, -1.38776856032e-1, 1.99777106478e-1, -3.33329491539e-1}
+
+const (
+	pio2fHi = float64(float32(math.Pi / 2)) // π/2 in two float32 parts
+	pio2fLo = math.Pi/2 - pio2fHi
+	pio4fHi = float64(float32(math.Pi / 4))
+	pio4fLo = math.Pi/4 - pio4fHi
+)
+
+// atan32 is Cephes's atanf: atan(-1/x) + π/2 above tan(3π/8), atan((x-1)/
+// (x+1)) + π/4 above tan(π/8), x + x³·P(x²), on |x| with the sign put
+// back; the π/2 and π/4 in two parts, the low one added to the polynomial
+// first. Only NaN lanes are out.
+func atan32(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(1<<31-1))
+	big := k.cmp(gt, ax, k.f(2.414213562373095))
+	mid := k.mAndNot(k.cmp(gt, ax, k.f(0.4142135623730950)), big)
+	one := k.f(1)
+	num := k.sel(big, k.f(-1), k.sel(mid, k.sub(ax, one), ax))
+	den := k.sel(big, ax, k.sel(mid, k.add(ax, one), one))
+	a := k.div(num, den)
+	yhi := k.sel(big, k.f(pio2fHi), k.and(mid, k.f(pio4fHi)))
+	ylo := k.sel(big, k.f(pio2fLo), k.and(mid, k.f(pio4fLo)))
+	z := k.mul(a, a)
+	t := k.fma(k.mul(k.horner(z, atanfP...), z), a, k.add(a, ylo))
+	r = k.add(yhi, t)
+	return k.xor(r, k.and(x, k.u(1<<31))), k.cmp(eq, x, x)
+}
+
+// Cephes asinf: asin a = a + a³·P(a²) on [0, 1/2].
+var asinfP = []float64{4.2163199048e-2, 2.4181311049e-2, 4.5470025998e-2, 7.4953002686e-2, 1.6666752422e-1}
+
+// asinfCore is Cephes's asinf polynomial on a = |x| ≤ 1: a + a³·P(a²) up
+// to 1/2, and above it asin a = π/2 - 2·asin √((1-a)/2); it returns that
+// as the pair (hi, p) with asin a = hi - p (hi π/2 or 0, p the polynomial
+// part doubled or negated), for the callers to add in the best order.
+func asinfCore(k lang, a Op) (hi, p Op) {
+	big := k.cmp(gt, a, k.f(0.5))
+	z := k.sel(big, k.mul(k.sub(k.f(1), a), k.f(0.5)), k.mul(a, a))
+	s := k.sel(big, k.sqrt(z), a)
+	t := k.fma(k.mul(k.horner(z, asinfP...), z), s, s)
+	return k.and(big, k.f(pio2fHi)), k.sel(big, k.add(t, t), k.xor(t, k.u(1<<31)))
+}
+
+// asin32 is Cephes's asinf with x's sign: the polynomial up to |x| = 1/2,
+// π/2 - 2·asin √((1-|x|)/2) above, π/2 in two parts. Lanes above 1 in
+// magnitude and NaN are out.
+func asin32(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(1<<31-1))
+	hi, p := asinfCore(k, ax)
+	lo := k.and(k.cmp(gt, ax, k.f(0.5)), k.f(pio2fLo))
+	r = k.add(hi, k.sub(lo, p))
+	r = k.xor(r, k.and(x, k.u(1<<31)))
+	return k.sel(k.cmp(eq, x, k.f(0)), x, r), k.cmp(le, ax, k.f(1))
+}
+
+// acos32 is Cephes's acosf: π - 2·asin √((1+x)/2) below -1/2, 2·asin
+// √((1-x)/2) above 1/2 and π/2 - asin x between, with asinfCore and π/2 in
+// two parts. Lanes above 1 in magnitude and NaN are out.
+func acos32(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(1<<31-1))
+	big := k.cmp(gt, ax, k.f(0.5))
+	_, p := asinfCore(k, ax) // above 1/2: p = 2·asin √((1-|x|)/2)
+	// between: π/2 - asin x = π/2 + p·sign(x) (p = -asin|x|)
+	pm := k.xor(p, k.and(x, k.u(1<<31)))
+	mid := k.add(k.f(pio2fHi), k.add(k.f(pio2fLo), pm))
+	neg := k.add(k.f(2*pio2fHi), k.sub(k.f(2*pio2fLo), p)) // π - p
+	r = k.sel(big, k.sel(k.cmp(lt, x, k.f(0)), neg, p), mid)
+	return r, k.cmp(le, ax, k.f(1))
 }

@@ -29,7 +29,9 @@ type lang interface {
 	fma(a, b, c Op) Op
 	fnma(a, b, c Op) Op
 	// goMulAdd is a·b + c as the Go compiler compiles it in a reference
-	// written in Go (shared: the product has another use).
+	// written in Go (shared: the product has another use, or c is a named
+	// constant of the reference rather than an element of a coefficient
+	// array; see kern.goMulAdd).
 	goMulAdd(a, b, c Op, shared bool) Op
 	// goMulSub is c - a·b as the Go compiler compiles it: a product and
 	// a subtraction on amd64, one FMSUB on arm64.

@@ -11,12 +11,15 @@
 //
 //   - zvmath_amd64.s: the kernels whose results do not depend on how Go
 //     code is compiled (exp, log, sigmoid and pow, which mirror math's
-//     assembly, and the float32 polynomials);
+//     assembly, log10, log2 and cosh, whose Go has no multiply-add the
+//     compiler fuses, and the float32 polynomials);
 //   - zvmath_goref_amd64.s and zvmath_goref_fma_amd64.s: the kernels that
-//     mirror a reference written in Go (math.Tanh, math.Sin, math.Cos),
-//     once as the compiler builds it at GOAMD64 v1 and v2 (separate
-//     multiplies and adds) and once as it builds it at v3 and above, where
-//     it fuses each addition of a product into an FMA;
+//     mirror a reference written in Go with multiply-adds (math.Tanh,
+//     math.Sin, math.Cos, math.Sinh, math.Exp2, math.Expm1, math.Log1p,
+//     math.Tan, math.Atan, math.Asin, math.Acos), once as the compiler
+//     builds it at GOAMD64 v1 and v2 (separate multiplies and adds) and
+//     once as it builds it at v3 and above, where it fuses additions of
+//     products into FMAs (see kern.goMulAdd);
 //   - zvmath_amd64.go: the functions' declarations and the Go wrappers that
 //     run the loop, recompute the lanes out of a kernel's domain with the
 //     scalar reference and do the tail;
@@ -64,6 +67,26 @@ var unaries = []unary{
 	{"sigmoid", sigmoid64, sigmoid32, false, sigmoidArm64},
 	{"sin", sin64, sin32, true, sin64},
 	{"cos", cos64, cos32, true, cos64},
+	{"log10", log10_64, log10_32, false, log10Arm64},
+	{"log2", log2_64, log2_32, false, log2Arm64},
+	{"cosh", cosh64, cosh32, false, coshArm64},
+	{"sinh", sinh64, sinh32, true, sinhArm64},
+	{"exp2", exp2_64, exp2_32, true, exp2_64},
+	{"expm1", expm1_64, expm1_32, true, expm1Arm64},
+	{"log1p", log1p64, log1p32, true, log1pArm64},
+	{"tan", tan64, tan32, true, tan64},
+	{"atan", atan64, atan32, true, atan64},
+	{"asin", asin64, asin32, true, asin64},
+	{"acos", acos64, acos32, true, acos64},
+}
+
+// stem is the part of a function's names before the element width: its
+// name, with an underscore after a final digit (log10_64, not log1064).
+func stem(name string) string {
+	if c := name[len(name)-1]; c >= '0' && c <= '9' {
+		return name + "_"
+	}
+	return name
 }
 
 // powForm is one of pow's three operand patterns.
@@ -345,13 +368,13 @@ func generate() map[string][]byte {
 			files = []*asmFile{goref, gorefFMA}
 		}
 		for _, f := range files {
-			f.unaryLoop(u.Name+"64AVX2Loop", 64, onAVX(u.core64), false)
+			f.unaryLoop(stem(u.Name)+"64AVX2Loop", 64, onAVX(u.core64), false)
 		}
 		if u.core32 != nil {
-			plain.unaryLoop(u.Name+"32AVX2Loop", 32, onAVX(u.core32), false)
+			plain.unaryLoop(stem(u.Name)+"32AVX2Loop", 32, onAVX(u.core32), false)
 		} else {
 			for _, f := range files {
-				f.unaryLoop(u.Name+"32AVX2Loop", 32, onAVX(u.core64), true)
+				f.unaryLoop(stem(u.Name)+"32AVX2Loop", 32, onAVX(u.core64), true)
 			}
 		}
 	}
@@ -367,9 +390,9 @@ func generate() map[string][]byte {
 	arm := &neonFile{pool: neonPool{off: map[[2]uint64]int{}}}
 	var armFns []unaryFn
 	for _, u := range unaries {
-		arm.unaryLoop(u.Name+"64NEONLoop", 64, u.neon64)
-		arm.unaryLoop(u.Name+"32NEONLoop", 32, u.core32)
-		armFns = append(armFns, unaryFn{u.Name, "64", "float64", "2"}, unaryFn{u.Name, "32", "float32", "4"})
+		arm.unaryLoop(stem(u.Name)+"64NEONLoop", 64, u.neon64)
+		arm.unaryLoop(stem(u.Name)+"32NEONLoop", 32, u.core32)
+		armFns = append(armFns, unaryFn{u.Name, stem(u.Name), "64", "float64", "2"}, unaryFn{u.Name, stem(u.Name), "32", "float32", "4"})
 	}
 	for _, form := range powForms {
 		arm.powLoop(form, 64, powArm64)
@@ -384,15 +407,15 @@ func generate() map[string][]byte {
 func goFile() []byte {
 	var us []unaryFn
 	for _, u := range unaries {
-		us = append(us, unaryFn{u.Name, "64", "float64", "4"}, unaryFn{u.Name, "32", "float32", "8"})
+		us = append(us, unaryFn{u.Name, stem(u.Name), "64", "float64", "4"}, unaryFn{u.Name, stem(u.Name), "32", "float32", "8"})
 	}
 	return goFileFor("zvmath_amd64.go", goData{ISA: "AVX2", Asm: "zvmath_*amd64.s", Funcs: funcs, Unaries: us, Pow: powForms,
 		PowTypes: []unaryFn{{Bits: "64", T: "float64", Lanes: "4"}, {Bits: "32", T: "float32", Lanes: "8"}}})
 }
 
-// unaryFn is one generated function's wrapper: the op, its element type
-// and the lanes of a vector.
-type unaryFn struct{ Name, Bits, T, Lanes string }
+// unaryFn is one generated function's wrapper: the op, the stem of its
+// functions' names, its element type and the lanes of a vector.
+type unaryFn struct{ Name, Stem, Bits, T, Lanes string }
 
 // goData is what goTemplate writes from.
 type goData struct {
@@ -433,14 +456,14 @@ package vmath
 {{decl .Name .Sig}}
 {{end}}
 {{range $t := .Unaries}}{{$u := $t}}
-// {{$u.Name}}{{$t.Bits}}{{$.ISA}} sets d[i] = {{$u.Name}}(x[i]) with the {{$.ISA}} assembly,
+// {{$u.Stem}}{{$t.Bits}}{{$.ISA}} sets d[i] = {{$u.Name}}(x[i]) with the {{$.ISA}} assembly,
 // recomputing the lanes out of its domain with the reference.
-func {{$u.Name}}{{$t.Bits}}{{$.ISA}}(d, x []{{$t.T}}) {
+func {{$u.Stem}}{{$t.Bits}}{{$.ISA}}(d, x []{{$t.T}}) {
 	x = x[:len(d)]
 	var xs [{{$t.Lanes}}]{{$t.T}}
 	i := 0
 	for i+{{$t.Lanes}} <= len(d) {
-		done, bad := {{$u.Name}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], x[i:], &xs)
+		done, bad := {{$u.Stem}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], x[i:], &xs)
 		i += done
 		if bad == 0 {
 			break
@@ -454,7 +477,7 @@ func {{$u.Name}}{{$t.Bits}}{{$.ISA}}(d, x []{{$t.T}}) {
 			xs[k] = 1
 		}
 		n := copy(xs[:], x[i:])
-		_, bad := {{$u.Name}}{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], &xs)
+		_, bad := {{$u.Stem}}{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], &xs)
 		copy(d[i:], rs[:n])
 		fix{{$t.Bits}}(d[i:], xs[:n], bad, {{$u.Name}}Ref{{$t.Bits}})
 	}

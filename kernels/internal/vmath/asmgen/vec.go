@@ -297,14 +297,19 @@ func (k *kern) fnma(a, b, c Op) V {
 }
 
 // goMulAdd is a*b + c as the Go compiler (1.26) compiles it in the
-// references written in Go (math.Tanh, math.Sin, math.Cos). At GOAMD64 v1
-// and v2 it is a multiplication and an addition, each rounded. At v3 the
-// rule (ADDSD (MULSD x y) z) => VFMADD231SD fuses them, except where the
-// addend is a constant loaded from memory and the product has no other use:
-// the load is then merged into the addition first (ADDSDload), which the
-// rule does not match. So a Horner step c·x + k is not fused, but x*x + k
-// is when x*x is used elsewhere, and p*q + v is when v is computed; shared
-// says the product has another use. The tests at GOAMD64=v3 check it.
+// references written in Go (math.Tanh, math.Sin, math.Cos, math.Sinh, ...:
+// the kernels of zvmath_goref*_amd64.s). At GOAMD64 v1 and v2 it is a
+// multiplication and an addition, each rounded. At v3 the rule (ADDSD
+// (MULSD x y) z) => VFMADD231SD fuses them, except where the addend is
+// loaded from a package-level variable (the coefficient arrays of sin.go,
+// tanh.go, tan.go) and the product has no other use: the load is then
+// merged into the addition first (ADDSDload), which the rule does not
+// match. So a Horner step c·x + k[i] is not fused, but x*x + k[i] is when
+// x*x is used elsewhere, p*q + v is when v is computed, and c·x + K is
+// when K is a named constant (sinh.go, atan.go, expm1.go, log1p.go,
+// exp.go's expmulti: the constant is materialized in a register, never
+// merged); shared says the product has another use or the addend is such
+// a constant. The tests at GOAMD64=v3 check it.
 func (k *kern) goMulAdd(a, b, c Op, shared bool) V {
 	if k.fused && (shared || !isMem(c)) {
 		return k.fma(a, b, c)

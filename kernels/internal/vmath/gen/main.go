@@ -21,6 +21,15 @@ import (
 // unary is one function: its name and its reference.
 type unary struct{ Name, Ref string }
 
+// Stem is the part of the function's names before the element width: its
+// name, with an underscore after a final digit (log10_64, not log1064).
+func (u unary) Stem() string {
+	if c := u.Name[len(u.Name)-1]; c >= '0' && c <= '9' {
+		return u.Name + "_"
+	}
+	return u.Name
+}
+
 type binary struct{ Name, X, Y, Doc string }
 
 type dtype struct{ Bits, T string }
@@ -34,6 +43,8 @@ var data = struct {
 	Unary: []unary{
 		{"exp", "expRef"}, {"log", "logRef"}, {"tanh", "tanhRef"},
 		{"sigmoid", "sigmoidRef"}, {"sin", "sinRef"}, {"cos", "cosRef"},
+		{"log10", "log10Ref"}, {"log2", "log2Ref"}, {"cosh", "coshRef"}, {"sinh", "sinhRef"},
+		{"exp2", "exp2Ref"}, {"expm1", "expm1Ref"}, {"log1p", "log1pRef"}, {"tan", "tanRef"}, {"atan", "atanRef"}, {"asin", "asinRef"}, {"acos", "acosRef"},
 	},
 	Binary: []binary{
 		{"pow", "[]", "[]", "d[i] = pow(x[i], y[i])"},
