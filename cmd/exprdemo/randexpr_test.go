@@ -198,6 +198,19 @@ func permText(n int) string {
 	return strings.Join(p, ", ")
 }
 
+// integerOperand returns an exact integer or bool value: a float drawn is
+// replaced by a leaf, a float leaf by int32 of ten times it.
+func (g *cliGen) integerOperand(depth int, full bool) gval {
+	v := g.exactOperand(depth, full)
+	if v.kind == kindFloat {
+		v = g.leaf(full)
+	}
+	if v.kind == kindFloat {
+		v = gval{src: fmt.Sprintf("int32(%s * 10)", v.src), dims: v.dims, kind: kindInt, exact: true}
+	}
+	return v
+}
+
 // exactOperand returns a value fit for a discontinuous operation: an
 // exact one, drawn afresh when the first is not.
 func (g *cliGen) exactOperand(depth int, full bool) gval {
@@ -215,7 +228,7 @@ func (g *cliGen) node(depth int, full bool) gval {
 		return g.leaf(full)
 	}
 	r := g.r
-	switch r.IntN(14) {
+	switch r.IntN(16) {
 	case 0, 1, 2: // arithmetic
 		op := []string{"+", "-", "*", "/"}[r.IntN(4)]
 		x, y := g.binaryOperands(depth, full)
@@ -315,6 +328,31 @@ func (g *cliGen) node(depth int, full bool) gval {
 			view = "(%s).transpose()[::1].transpose()"
 		}
 		return gval{src: fmt.Sprintf(view, x.src), dims: x.dims, kind: x.kind, exact: x.exact}
+	case 12: // bitwise operators and shifts of integers and bools
+		x, y := g.integerOperand(depth-1, full), g.integerOperand(depth-1, false)
+		op := []string{"&", "|", "^", "<<", ">>"}[r.IntN(5)]
+		if op == "<<" || op == ">>" {
+			y = gval{src: fmt.Sprint(r.IntN(9)), kind: kindInt, exact: true}
+		}
+		if r.IntN(4) == 0 {
+			return gval{src: fmt.Sprintf("(~%s)", x.src), dims: x.dims, kind: x.kind, exact: true}
+		}
+		v := g.combine(fmt.Sprintf("(%s %s %s)", x.src, op, y.src), x, y, false)
+		if (op == "<<" || op == ">>") && x.kind == kindBool {
+			v.kind = kindInt // bool << int is int8, as NumPy
+		}
+		return v
+	case 13: // NumPy's other continuous functions
+		x := g.node(depth-1, full)
+		f := []string{"arctan", "cbrt", "erf", "arcsinh", "expm1", "cosh", "log1p", "log2", "fabs", "tan"}[r.IntN(10)]
+		if f == "expm1" || f == "cosh" {
+			lo := -20
+			if x.kind != kindFloat {
+				lo = 0
+			}
+			x.src = fmt.Sprintf("clip(%s, %d, 20)", x.src, lo)
+		}
+		return gval{src: fmt.Sprintf("%s(%s)", f, x.src), dims: x.dims, kind: kindFloat, exact: f == "fabs" && x.exact}
 	case 11: // negation
 		x := g.node(depth-1, full)
 		if x.kind == kindBool {
@@ -361,8 +399,10 @@ func (g *cliGen) combine(src string, x, y gval, divide bool) gval {
 // one, so that the result broadcasts back) or entirely.
 func (g *cliGen) reduction(depth int, full bool) gval {
 	r := g.r
-	fn := []string{"sum", "mean", "prod", "max", "min", "argmax", "argmin"}[r.IntN(7)]
-	arg := strings.HasPrefix(fn, "arg")
+	fns := []string{"sum", "mean", "prod", "max", "min", "argmax", "argmin", "nansum", "nanmax", "nanmin", "ptp", "count_nonzero", "nanargmin"}
+	fn := fns[r.IntN(len(fns))]
+	arg := strings.Contains(fn, "arg")
+	method := !strings.HasPrefix(fn, "nan") && fn != "ptp" && fn != "count_nonzero"
 	var x gval
 	if arg {
 		x = g.exactOperand(depth-1, true)
@@ -386,16 +426,19 @@ func (g *cliGen) reduction(depth int, full bool) gval {
 		dims = slices.Clone(g.dims)
 		dims[axis] = 1
 		src = fmt.Sprintf("%s.%s(axis=%d, keepdims=True)", parenthesise(x.src), fn, axis)
+		if !method {
+			src = fmt.Sprintf("%s(%s, axis=%d, keepdims=True)", fn, x.src, axis)
+		}
 	default:
 		src = fmt.Sprintf("%s(%s)", fn, x.src)
 	}
 	v := gval{src: src, dims: dims, kind: x.kind, exact: x.exact}
 	switch {
-	case arg:
+	case arg || fn == "count_nonzero":
 		v.kind, v.exact = kindInt, true
 	case fn == "mean":
 		v.kind, v.exact = kindFloat, false
-	case (fn == "sum" || fn == "prod") && x.kind == kindFloat:
+	case (fn == "sum" || fn == "prod" || fn == "nansum") && x.kind == kindFloat:
 		v.exact = false // a GPU sums in another order
 	}
 	if full {
