@@ -91,12 +91,7 @@ func varianceCall(std bool) builder {
 		if err := noneArgs(ev, c, args); err != nil {
 			return value{}, err
 		}
-		x := args[0].strong()
-		axes, err := ev.axes(kw["axis"], false)
-		if err != nil {
-			return value{}, err
-		}
-		keep, err := ev.flag(kw["keepdims"])
+		x, axes, keep, err := ev.reduceArgs(args, kw, false)
 		if err != nil {
 			return value{}, err
 		}
@@ -143,12 +138,7 @@ func logSumExpCall(ev *evaluator, c *lang.Call, args []value, kw map[string]lang
 	if err := noneArgs(ev, c, args); err != nil {
 		return value{}, err
 	}
-	x := args[0].strong()
-	axes, err := ev.axes(kw["axis"], false)
-	if err != nil {
-		return value{}, err
-	}
-	keep, err := ev.flag(kw["keepdims"])
+	x, axes, keep, err := ev.reduceArgs(args, kw, false)
 	if err != nil {
 		return value{}, err
 	}

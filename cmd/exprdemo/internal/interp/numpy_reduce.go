@@ -56,12 +56,7 @@ func numpyReduction(name string, compute func(DType) DType) builder {
 		if err := noneArgs(ev, c, args); err != nil {
 			return value{}, err
 		}
-		x := args[0].strong()
-		axes, err := ev.axes(kw["axis"], arg)
-		if err != nil {
-			return value{}, err
-		}
-		keep, err := ev.flag(kw["keepdims"])
+		x, axes, keep, err := ev.reduceArgs(args, kw, arg)
 		if err != nil {
 			return value{}, err
 		}
@@ -166,12 +161,7 @@ func average(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node)
 	if err := noneArgs(ev, c, args); err != nil {
 		return value{}, err
 	}
-	x := args[0].strong()
-	axes, err := ev.axes(kw["axis"], false)
-	if err != nil {
-		return value{}, err
-	}
-	keep, err := ev.flag(kw["keepdims"])
+	x, axes, keep, err := ev.reduceArgs(args, kw, false)
 	if err != nil {
 		return value{}, err
 	}
@@ -244,12 +234,7 @@ func norm(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node) (v
 	if err := noneArgs(ev, c, args); err != nil {
 		return value{}, err
 	}
-	x := args[0].strong()
-	axes, err := ev.axes(kw["axis"], false)
-	if err != nil {
-		return value{}, err
-	}
-	keep, err := ev.flag(kw["keepdims"])
+	x, axes, keep, err := ev.reduceArgs(args, kw, false)
 	if err != nil {
 		return value{}, err
 	}

@@ -15,12 +15,7 @@ func reduction(r expr.ReduceOp) func(*evaluator, *lang.Call, []value, map[string
 		if err := noneArgs(ev, c, args); err != nil {
 			return value{}, err
 		}
-		x := args[0].strong()
-		axes, err := ev.axes(kw["axis"], r.Def().Arg)
-		if err != nil {
-			return value{}, err
-		}
-		keep, err := ev.flag(kw["keepdims"])
+		x, axes, keep, err := ev.reduceArgs(args, kw, r.Def().Arg)
 		if err != nil {
 			return value{}, err
 		}
@@ -55,6 +50,17 @@ func reduceType(r expr.ReduceOp, d DType) DType {
 		return Float64
 	}
 	return d
+}
+
+// reduceArgs reads a reduction's operand (as a strong value), its axis=
+// (one axis at most where single is set) and keepdims=.
+func (ev *evaluator) reduceArgs(args []value, kw map[string]lang.Node, single bool) (x value, axes []int, keep bool, err error) {
+	x = args[0].strong()
+	if axes, err = ev.axes(kw["axis"], single); err != nil {
+		return x, nil, false, err
+	}
+	keep, err = ev.flag(kw["keepdims"])
+	return x, axes, keep, err
 }
 
 // axes reads axis=: None (every axis, nil), an int, or a tuple of ints;
