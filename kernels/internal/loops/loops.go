@@ -60,7 +60,8 @@ func LanesOn() bool { return lanesOn() }
 // ApproxFloat32 reports whether the lane loops compute op in float32 with
 // kernels/internal/vmath's float32 polynomials (every op of the table with
 // a VMath kernel but pow: exp, log, tanh, sigmoid, sin, cos, log10, log2,
-// cosh, sinh, exp2, expm1, log1p, tan, arctan, arcsin, arccos), whose
+// cosh, sinh, exp2, expm1, log1p, tan, arctan, arcsin, arccos, arcsinh,
+// arccosh, arctanh), whose
 // results are within vmath's 4-ulp rule of the scalar loop's rather than
 // equal to them, where vmath.Approx32 says they run (pow goes through
 // float64 and gives the scalar loop's bits).

@@ -66,6 +66,15 @@ func computeVMathFloat64(op ops.Op, pat uint8, d []float64, args *[3]Value[float
 		case ops.Cosh:
 			vmath.Cosh64(d, args[0].Vec)
 			return true
+		case ops.Arcsinh:
+			vmath.Asinh64(d, args[0].Vec)
+			return true
+		case ops.Arccosh:
+			vmath.Acosh64(d, args[0].Vec)
+			return true
+		case ops.Arctanh:
+			vmath.Atanh64(d, args[0].Vec)
+			return true
 		case ops.Exp2:
 			vmath.Exp2_64(d, args[0].Vec)
 			return true
@@ -143,6 +152,15 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]Value[float
 			return true
 		case ops.Cosh:
 			vmath.Cosh32(d, args[0].Vec)
+			return true
+		case ops.Arcsinh:
+			vmath.Asinh32(d, args[0].Vec)
+			return true
+		case ops.Arccosh:
+			vmath.Acosh32(d, args[0].Vec)
+			return true
+		case ops.Arctanh:
+			vmath.Atanh32(d, args[0].Vec)
 			return true
 		case ops.Exp2:
 			vmath.Exp2_32(d, args[0].Vec)

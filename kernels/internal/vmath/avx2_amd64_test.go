@@ -21,6 +21,7 @@ func TestAVX2LoopsCompute(t *testing.T) {
 	x64, x32 := make([]float64, n), make([]float32, n)
 	pos64, pos32 := make([]float64, n), make([]float32, n)
 	unit64, unit32 := make([]float64, n), make([]float32, n) // in [-1, 1], for asin and acos
+	ge1_64, ge1_32 := make([]float64, n), make([]float32, n) // above 1, for acosh
 	for i := range x64 {
 		x64[i] = float64(i)/7 - 4.5
 		x32[i] = float32(x64[i])
@@ -28,6 +29,8 @@ func TestAVX2LoopsCompute(t *testing.T) {
 		pos32[i] = float32(pos64[i])
 		unit64[i] = float64(i)/32 - 0.99
 		unit32[i] = float32(unit64[i])
+		ge1_64[i] = 1 + pos64[i]
+		ge1_32[i] = float32(ge1_64[i])
 	}
 	for _, c := range []struct {
 		name string
@@ -51,13 +54,18 @@ func TestAVX2LoopsCompute(t *testing.T) {
 		{"atan", atan64AVX2Loop, atanRef64},
 		{"asin", asin64AVX2Loop, asinRef64},
 		{"acos", acos64AVX2Loop, acosRef64},
+		{"asinh", asinh64AVX2Loop, asinhRef64},
+		{"acosh", acosh64AVX2Loop, acoshRef64},
+		{"atanh", atanh64AVX2Loop, atanhRef64},
 	} {
 		x := x64
 		switch {
 		case strings.HasPrefix(c.name, "log"):
 			x = pos64
-		case c.name == "asin" || c.name == "acos":
+		case c.name == "asin" || c.name == "acos" || c.name == "atanh":
 			x = unit64
+		case c.name == "acosh":
+			x = ge1_64
 		}
 		d := make([]float64, n)
 		var xs [4]float64
@@ -92,13 +100,18 @@ func TestAVX2LoopsCompute(t *testing.T) {
 		{"atan", atan32AVX2Loop, atanRef32},
 		{"asin", asin32AVX2Loop, asinRef32},
 		{"acos", acos32AVX2Loop, acosRef32},
+		{"asinh", asinh32AVX2Loop, asinhRef32},
+		{"acosh", acosh32AVX2Loop, acoshRef32},
+		{"atanh", atanh32AVX2Loop, atanhRef32},
 	} {
 		x := x32
 		switch {
 		case strings.HasPrefix(c.name, "log"):
 			x = pos32
-		case c.name == "asin" || c.name == "acos":
+		case c.name == "asin" || c.name == "acos" || c.name == "atanh":
 			x = unit32
+		case c.name == "acosh":
+			x = ge1_32
 		}
 		d := make([]float32, n)
 		var xs [8]float32

@@ -38,6 +38,12 @@ func BenchmarkVMath(b *testing.B) {
 	for i := range y {
 		y32[i] = float32(y[i])
 	}
+	ge1 := make([]float64, n) // above 1, for acosh
+	ge1_32 := make([]float32, n)
+	for i := range ge1 {
+		ge1[i] = 1 + pos[i]
+		ge1_32[i] = float32(ge1[i])
+	}
 	unit := make([]float64, n) // in [-1, 1], for asin and acos
 	unit32 := make([]float32, n)
 	for i := range unit {
@@ -69,8 +75,10 @@ func BenchmarkVMath(b *testing.B) {
 		switch {
 		case strings.HasPrefix(fn.name, "log"):
 			in, in32 = pos, pos32
-		case fn.name == "asin" || fn.name == "acos":
+		case fn.name == "asin" || fn.name == "acos" || fn.name == "atanh":
 			in, in32 = unit, unit32
+		case fn.name == "acosh":
+			in, in32 = ge1, ge1_32
 		}
 		stem := fn.name // log10_64, as the functions are named
 		if c := stem[len(stem)-1]; c >= '0' && c <= '9' {
@@ -180,6 +188,18 @@ func scalarLoop64(d, x []float64, name string) {
 		for i, v := range x {
 			d[i] = math.Acos(v)
 		}
+	case "asinh":
+		for i, v := range x {
+			d[i] = math.Asinh(v)
+		}
+	case "acosh":
+		for i, v := range x {
+			d[i] = math.Acosh(v)
+		}
+	case "atanh":
+		for i, v := range x {
+			d[i] = math.Atanh(v)
+		}
 	}
 }
 
@@ -254,6 +274,18 @@ func scalarLoop32(d, x []float32, name string) {
 	case "acos":
 		for i, v := range x {
 			d[i] = float32(math.Acos(float64(v)))
+		}
+	case "asinh":
+		for i, v := range x {
+			d[i] = float32(math.Asinh(float64(v)))
+		}
+	case "acosh":
+		for i, v := range x {
+			d[i] = float32(math.Acosh(float64(v)))
+		}
+	case "atanh":
+		for i, v := range x {
+			d[i] = float32(math.Atanh(float64(v)))
 		}
 	}
 }

@@ -138,6 +138,11 @@ const (
 	atanMorebits = 6.123233995736765886130e-17 // π/2 = float64(π/2) + atanMorebits
 	atanTan3pio8 = 2.41421356237309504880      // tan(3π/8)
 
+	// math.Asinh: log(x) + ln2 above asinhLarge, x below asinhNearZero.
+	asinhLarge    = 1 << 28
+	asinhNearZero = 1.0 / (1 << 28)
+	asinhLn2      = 6.93147180559945286227e-01
+
 	// powMaxY bounds |y| on the vector path of pow (the squaring loop runs
 	// once per bit of the integer part).
 	powMaxY = 1 << 31

@@ -41,6 +41,9 @@ func TestNEONLoopsCompute(t *testing.T) {
 		{"atan", atan64NEONLoop, atanRef64},
 		{"asin", asin64NEONLoop, asinRef64},
 		{"acos", acos64NEONLoop, acosRef64},
+		{"asinh", asinh64NEONLoop, asinhRef64},
+		{"acosh", acosh64NEONLoop, acoshRef64},
+		{"atanh", atanh64NEONLoop, atanhRef64},
 	} {
 		x := x64
 		switch {
@@ -49,10 +52,15 @@ func TestNEONLoopsCompute(t *testing.T) {
 			for i := range x {
 				x[i] = float64(i+1) / 9
 			}
-		case c.name == "asin" || c.name == "acos":
+		case c.name == "asin" || c.name == "acos" || c.name == "atanh":
 			x = make([]float64, n)
 			for i := range x {
 				x[i] = float64(i)/32 - 0.99
+			}
+		case c.name == "acosh":
+			x = make([]float64, n)
+			for i := range x {
+				x[i] = 1 + float64(i+1)/9
 			}
 		}
 		d := make([]float64, n)
@@ -88,6 +96,9 @@ func TestNEONLoopsCompute(t *testing.T) {
 		{"atan", atan32NEONLoop, atanRef32},
 		{"asin", asin32NEONLoop, asinRef32},
 		{"acos", acos32NEONLoop, acosRef32},
+		{"asinh", asinh32NEONLoop, asinhRef32},
+		{"acosh", acosh32NEONLoop, acoshRef32},
+		{"atanh", atanh32NEONLoop, atanhRef32},
 	} {
 		x := x32
 		switch {
@@ -96,10 +107,15 @@ func TestNEONLoopsCompute(t *testing.T) {
 			for i := range x {
 				x[i] = float32(i+1) / 9
 			}
-		case c.name == "asin" || c.name == "acos":
+		case c.name == "asin" || c.name == "acos" || c.name == "atanh":
 			x = make([]float32, n)
 			for i := range x {
 				x[i] = float32(i)/32 - 0.99
+			}
+		case c.name == "acosh":
+			x = make([]float32, n)
+			for i := range x {
+				x[i] = 1 + float32(i+1)/9
 			}
 		}
 		d := make([]float32, n)

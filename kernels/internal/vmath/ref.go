@@ -29,6 +29,9 @@ func tanRef64(x float64) float64     { return math.Tan(x) }
 func atanRef64(x float64) float64    { return math.Atan(x) }
 func asinRef64(x float64) float64    { return math.Asin(x) }
 func acosRef64(x float64) float64    { return math.Acos(x) }
+func asinhRef64(x float64) float64   { return math.Asinh(x) }
+func acoshRef64(x float64) float64   { return math.Acosh(x) }
+func atanhRef64(x float64) float64   { return math.Atanh(x) }
 
 func expRef32(x float32) float32     { return float32(math.Exp(float64(x))) }
 func logRef32(x float32) float32     { return scalar.Log(x) }
@@ -48,6 +51,9 @@ func tanRef32(x float32) float32     { return float32(math.Tan(float64(x))) }
 func atanRef32(x float32) float32    { return float32(math.Atan(float64(x))) }
 func asinRef32(x float32) float32    { return float32(math.Asin(float64(x))) }
 func acosRef32(x float32) float32    { return float32(math.Acos(float64(x))) }
+func asinhRef32(x float32) float32   { return float32(math.Asinh(float64(x))) }
+func acoshRef32(x float32) float32   { return float32(math.Acosh(float64(x))) }
+func atanhRef32(x float32) float32   { return float32(math.Atanh(float64(x))) }
 
 // fix64 recomputes with f the lanes of d whose bit is set in bad, from the
 // inputs saved in xs (d may alias the input); lanes past len(xs) are padding.

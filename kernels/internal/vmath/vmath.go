@@ -19,9 +19,9 @@ func Width() int { return widthOf(isa.Selected()) }
 
 // Approx32 reports whether the float32 functions but pow (exp, log, tanh,
 // sigmoid, sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan,
-// atan, asin, acos) of the level isa.Selected() names are vmath's float32
-// polynomials, within 4 ulp of the references (the AVX2 assembly, and
-// NEON), rather than the references' bits (the scalar loops, and the
+// atan, asin, acos, asinh, acosh, atanh) of the level isa.Selected() names
+// are vmath's float32 polynomials, within 4 ulp of the references (the AVX2
+// assembly, and NEON), rather than the references' bits (the scalar loops, and the
 // archsimd AVX-512 kernels, which compute through float64). float32 pow
 // gives the references' bits at every level.
 func Approx32() bool { return approx32Of(isa.Selected()) }
@@ -130,6 +130,24 @@ func Acos64(d, x []float64) { acos64Impl(d, x) }
 
 // Acos32 sets d[i] = float32(math.Acos(float64(x[i]))), as Exp64.
 func Acos32(d, x []float32) { acos32Impl(d, x) }
+
+// Asinh64 sets d[i] = math.Asinh(x[i]), as Exp64.
+func Asinh64(d, x []float64) { asinh64Impl(d, x) }
+
+// Asinh32 sets d[i] = float32(math.Asinh(float64(x[i]))), as Exp64.
+func Asinh32(d, x []float32) { asinh32Impl(d, x) }
+
+// Acosh64 sets d[i] = math.Acosh(x[i]), as Exp64.
+func Acosh64(d, x []float64) { acosh64Impl(d, x) }
+
+// Acosh32 sets d[i] = float32(math.Acosh(float64(x[i]))), as Exp64.
+func Acosh32(d, x []float32) { acosh32Impl(d, x) }
+
+// Atanh64 sets d[i] = math.Atanh(x[i]), as Exp64.
+func Atanh64(d, x []float64) { atanh64Impl(d, x) }
+
+// Atanh32 sets d[i] = float32(math.Atanh(float64(x[i]))), as Exp64.
+func Atanh32(d, x []float32) { atanh32Impl(d, x) }
 
 // Pow64 sets d[i] = scalar.Pow(x[i], y[i]) (math.Pow, with subnormal bases
 // scaled for non-integer exponents) for i < len(d). x and y must be at least

@@ -55,6 +55,9 @@ var unaryFuncs = []unaryFunc{
 	{"atan", Atan64, atanRef64, Atan32, atanRef32, true},
 	{"asin", Asin64, asinRef64, Asin32, asinRef32, true},
 	{"acos", Acos64, acosRef64, Acos32, acosRef32, true},
+	{"asinh", Asinh64, asinhRef64, Asinh32, asinhRef32, true},
+	{"acosh", Acosh64, acoshRef64, Acosh32, acoshRef32, true},
+	{"atanh", Atanh64, atanhRef64, Atanh32, atanhRef32, true},
 }
 
 // tolerance32 is the largest distance in ulp the float32 form of fn may
@@ -474,6 +477,14 @@ func TestSpecials(t *testing.T) {
 		{"asin", 1.0000000000000002, nan}, {"asin", -2, nan},
 		{"acos", nan, nan}, {"acos", inf, nan}, {"acos", -inf, nan}, {"acos", 0, math.Pi / 2}, {"acos", nz, math.Pi / 2},
 		{"acos", 1, 0}, {"acos", -1, math.Pi}, {"acos", 1.0000000000000002, nan}, {"acos", -2, nan},
+		{"asinh", nan, nan}, {"asinh", inf, inf}, {"asinh", -inf, -inf}, {"asinh", 0, 0}, {"asinh", nz, nz},
+		{"asinh", 5e-324, 5e-324}, {"asinh", -5e-324, -5e-324}, {"asinh", 1e-300, 1e-300},
+		{"asinh", math.MaxFloat64, 710.4758600739439}, {"asinh", -math.MaxFloat64, -710.4758600739439},
+		{"acosh", nan, nan}, {"acosh", inf, inf}, {"acosh", -inf, nan}, {"acosh", 0, nan}, {"acosh", nz, nan},
+		{"acosh", 1, 0}, {"acosh", 0.9999999999999999, nan}, {"acosh", -1, nan}, {"acosh", math.MaxFloat64, 710.4758600739439},
+		{"atanh", nan, nan}, {"atanh", inf, nan}, {"atanh", -inf, nan}, {"atanh", 0, 0}, {"atanh", nz, nz},
+		{"atanh", 5e-324, 5e-324}, {"atanh", -5e-324, -5e-324}, {"atanh", 1, inf}, {"atanh", -1, -inf},
+		{"atanh", 1.0000000000000002, nan}, {"atanh", -2, nan},
 		{"exp2", -1022, 0x1p-1022}, {"exp2", -1074, 5e-324}, {"exp2", -1075, 0}, {"exp2", 1e300, inf}, {"exp2", -1e300, 0},
 	}
 	byName := map[string]unaryFunc{}

@@ -316,6 +316,60 @@ func acos32Impl(d, x []float32) {
 	}
 }
 
+func asinh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		asinh64AVX2(d, x)
+	default:
+		asinh64Scalar(d, x)
+	}
+}
+
+func asinh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		asinh32AVX2(d, x)
+	default:
+		asinh32Scalar(d, x)
+	}
+}
+
+func acosh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		acosh64AVX2(d, x)
+	default:
+		acosh64Scalar(d, x)
+	}
+}
+
+func acosh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		acosh32AVX2(d, x)
+	default:
+		acosh32Scalar(d, x)
+	}
+}
+
+func atanh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		atanh64AVX2(d, x)
+	default:
+		atanh64Scalar(d, x)
+	}
+}
+
+func atanh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX2, isa.AVX512:
+		atanh32AVX2(d, x)
+	default:
+		atanh32Scalar(d, x)
+	}
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	switch isa.Selected() {
 	case isa.AVX2, isa.AVX512:

@@ -281,6 +281,54 @@ func acos32Impl(d, x []float32) {
 	acos32Scalar(d, x)
 }
 
+func asinh64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		asinh64NEON(d, x)
+		return
+	}
+	asinh64Scalar(d, x)
+}
+
+func asinh32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		asinh32NEON(d, x)
+		return
+	}
+	asinh32Scalar(d, x)
+}
+
+func acosh64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		acosh64NEON(d, x)
+		return
+	}
+	acosh64Scalar(d, x)
+}
+
+func acosh32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		acosh32NEON(d, x)
+		return
+	}
+	acosh32Scalar(d, x)
+}
+
+func atanh64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		atanh64NEON(d, x)
+		return
+	}
+	atanh64Scalar(d, x)
+}
+
+func atanh32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		atanh32NEON(d, x)
+		return
+	}
+	atanh32Scalar(d, x)
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	if isa.Selected() == isa.NEON {
 		pow64NEON(d, x, y)

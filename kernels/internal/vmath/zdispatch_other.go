@@ -74,6 +74,18 @@ func acos64Impl(d, x []float64) { acos64Scalar(d, x) }
 
 func acos32Impl(d, x []float32) { acos32Scalar(d, x) }
 
+func asinh64Impl(d, x []float64) { asinh64Scalar(d, x) }
+
+func asinh32Impl(d, x []float32) { asinh32Scalar(d, x) }
+
+func acosh64Impl(d, x []float64) { acosh64Scalar(d, x) }
+
+func acosh32Impl(d, x []float32) { acosh32Scalar(d, x) }
+
+func atanh64Impl(d, x []float64) { atanh64Scalar(d, x) }
+
+func atanh32Impl(d, x []float32) { atanh32Scalar(d, x) }
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	pow64Scalar(d, x, y)
 }

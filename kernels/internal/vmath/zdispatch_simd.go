@@ -520,6 +520,96 @@ func acos32Impl(d, x []float32) {
 	}
 }
 
+func asinh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			asinh64W512(d, x)
+			return
+		}
+		asinh64AVX2(d, x)
+	case isa.AVX2:
+		asinh64AVX2(d, x)
+	default:
+		asinh64Scalar(d, x)
+	}
+}
+
+func asinh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			asinh32W512(d, x)
+			return
+		}
+		asinh32AVX2(d, x)
+	case isa.AVX2:
+		asinh32AVX2(d, x)
+	default:
+		asinh32Scalar(d, x)
+	}
+}
+
+func acosh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			acosh64W512(d, x)
+			return
+		}
+		acosh64AVX2(d, x)
+	case isa.AVX2:
+		acosh64AVX2(d, x)
+	default:
+		acosh64Scalar(d, x)
+	}
+}
+
+func acosh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			acosh32W512(d, x)
+			return
+		}
+		acosh32AVX2(d, x)
+	case isa.AVX2:
+		acosh32AVX2(d, x)
+	default:
+		acosh32Scalar(d, x)
+	}
+}
+
+func atanh64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			atanh64W512(d, x)
+			return
+		}
+		atanh64AVX2(d, x)
+	case isa.AVX2:
+		atanh64AVX2(d, x)
+	default:
+		atanh64Scalar(d, x)
+	}
+}
+
+func atanh32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		if useW512 {
+			atanh32W512(d, x)
+			return
+		}
+		atanh32AVX2(d, x)
+	case isa.AVX2:
+		atanh32AVX2(d, x)
+	default:
+		atanh32Scalar(d, x)
+	}
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	switch isa.Selected() {
 	case isa.AVX512:

@@ -382,6 +382,55 @@ func acosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	return archsimd.LoadFloat64x8(&k130W512).Sub(r), bad
 }
 
+// asinhCoreW512 is math.Asinh (asinh.go) as the compiler builds it at
+// GOAMD64 v1 and v2, on |x| with the sign put back: log(|x|) + ln2 above
+// 2^28, log(2|x| + 1/(√(x²+1) + |x|)) above 2, |x| below 2^-28 and
+// log1p(|x| + x²/(1 + √(1+x²))) between, all computed and blended with
+// logCoreW512 and log1pCoreW512. ±Inf and NaN lanes are flagged.
+func asinhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	one := archsimd.LoadFloat64x8(&k3W512)
+	ax := absW512(x)
+	xx := ax.Mul(ax)
+	q := xx.Add(one).Sqrt()
+	lb, _ := logCoreW512(ax.Add(ax).Add(one.Div(q.Add(ax))))
+	lp, _ := log1pCoreW512(ax.Add(xx.Div(one.Add(q))))
+	ll, _ := logCoreW512(ax)
+	r := lb.Merge(lp, ax.Greater(archsimd.LoadFloat64x8(&k18W512)))
+	r = ll.Add(archsimd.LoadFloat64x8(&k133W512)).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k134W512)))
+	r = ax.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k135W512)))
+	return xorW512(r, signW512(x)), fullW512 &^ ax.LessEqual(archsimd.LoadFloat64x8(&k21W512)).ToBits()
+}
+
+// acoshCoreW512 is math.Acosh (acosh.go) as the compiler builds it at
+// GOAMD64 v1 and v2: log(x) + ln2 from 2^28, log(2x - 1/(x + √(x²-1)))
+// above 2 and log1p(t + √(2t + t²)) with t = x-1 up to 2, all computed and
+// blended with logCoreW512 and log1pCoreW512. Lanes below 1, +Inf and NaN
+// are flagged.
+func acoshCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	one := archsimd.LoadFloat64x8(&k3W512)
+	lb, _ := logCoreW512(x.Add(x).Sub(one.Div(x.Add(x.Mul(x).Sub(one).Sqrt()))))
+	t := x.Sub(one)
+	lp, _ := log1pCoreW512(t.Add(t.Mul(t).Add(t.Add(t)).Sqrt()))
+	ll, _ := logCoreW512(x)
+	r := lb.Merge(lp, x.Greater(archsimd.LoadFloat64x8(&k18W512)))
+	r = ll.Add(archsimd.LoadFloat64x8(&k133W512)).Merge(r, x.GreaterEqual(archsimd.LoadFloat64x8(&k134W512)))
+	return r, fullW512 &^ x.GreaterEqual(one).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512))).ToBits()
+}
+
+// atanhCoreW512 is math.Atanh (atanh.go) on |x| with the sign put back:
+// |x| below 2^-28, 0.5·log1p(t + t·|x|/(1-|x|)) with t = 2|x| below 1/2
+// and 0.5·log1p(t/(1-|x|)) from there, with log1pCoreW512. Lanes with
+// |x| ≥ 1 and NaN are flagged.
+func atanhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
+	ax := absW512(x)
+	t := ax.Add(ax)
+	lo := ax.Less(archsimd.LoadFloat64x8(&k17W512))
+	q := t.Mul(ax).Merge(t, lo).Div(archsimd.LoadFloat64x8(&k3W512).Sub(ax))
+	l, _ := log1pCoreW512(t.Add(q).Merge(q, lo))
+	r := ax.Merge(archsimd.LoadFloat64x8(&k17W512).Mul(l), ax.Less(archsimd.LoadFloat64x8(&k135W512)))
+	return xorW512(r, signW512(x)), fullW512 &^ ax.Less(archsimd.LoadFloat64x8(&k3W512)).ToBits()
+}
+
 // powCoreW512 is math.Pow (as scalar.Pow calls it) for finite normal x and
 // finite |y| < 2^31: Modf(|y|), the fractional part as exp(yf·log x) with
 // the two cores above, the integer part by the same successive squarings of
@@ -394,8 +443,8 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	zero := archsimd.LoadFloat64x8(&k44W512)
 	ax := absW512(x)
 	ay := absW512(y)
-	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k133W512)))
-	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k133W512)))
+	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k136W512)))
+	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k136W512)))
 	yf := ay.Sub(yi)
 	fracNeg := yf.NotEqual(zero).And(x.Less(zero))
 	up := yf.Greater(archsimd.LoadFloat64x8(&k17W512))
@@ -405,18 +454,18 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	arg := yf.Mul(lg).Merge(zero, yf.NotEqual(zero).And(x.Greater(zero)).And(okIn))
 	a1, _ := expCoreW512(arg)
 	b := x.AsUint64x8()
-	x1 := b.And(archsimd.LoadUint64x8(&ku134W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
-	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku135W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	x1 := b.And(archsimd.LoadUint64x8(&ku137W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
+	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku138W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
 	i := yi.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512))
 	ae := zero
 	var bad uint8
 	half := archsimd.LoadFloat64x8(&k17W512)
 	for {
-		active := i.NotEqual(archsimd.LoadUint64x8(&ku136W512))
+		active := i.NotEqual(archsimd.LoadUint64x8(&ku139W512))
 		if active.ToBits() == 0 {
 			break
 		}
-		oob := xe.Less(archsimd.LoadFloat64x8(&k137W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k74W512)))
+		oob := xe.Less(archsimd.LoadFloat64x8(&k140W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k74W512)))
 		bad |= active.And(oob).ToBits()
 		odd := i.And(archsimd.LoadUint64x8(&ku47W512)).Equal(archsimd.LoadUint64x8(&ku47W512))
 		a1 = a1.Mul(x1).Merge(a1, odd)
@@ -431,16 +480,16 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	neg := y.Less(zero)
 	a1 = one.Div(a1).Merge(a1, neg)
 	ae = zero.Sub(ae).Merge(ae, neg)
-	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku135W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
+	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku138W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
 	fe := ea.Add(ae)
 	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k80W512))).ToBits()
 	aeb := ae.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku81W512)).ShiftAllLeft(52)
 	r := a1.AsUint64x8().Add(aeb).AsFloat64x8()
 	// special cases, lowest priority first
-	r = archsimd.LoadUint64x8(&ku138W512).AsFloat64x8().Merge(r, fracNeg)
+	r = archsimd.LoadUint64x8(&ku141W512).AsFloat64x8().Merge(r, fracNeg)
 	sq := x.Sqrt()
 	r = sq.Merge(r, y.Equal(archsimd.LoadFloat64x8(&k17W512)))
-	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k139W512)))
+	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k142W512)))
 	bad &^= fracNeg.Or(ay.Equal(half)).ToBits()
 	bad |= fullW512 &^ okIn.ToBits()
 	yOne := y.Equal(one)
@@ -1505,6 +1554,192 @@ func acos32W512(d, x []float32) {
 	}
 }
 
+// asinh64W512 computes d[i] = asinh(x[i]) with AVX-512 vectors.
+func asinh64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := asinhCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), asinhRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := asinhCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), asinhRef64)
+	}
+}
+
+// asinh32W512 computes d[i] = asinh(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func asinh32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := asinhCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := asinhCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, asinhRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := asinhCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := asinhCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, asinhRef32)
+	}
+}
+
+// acosh64W512 computes d[i] = acosh(x[i]) with AVX-512 vectors.
+func acosh64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := acoshCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), acoshRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := acoshCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), acoshRef64)
+	}
+}
+
+// acosh32W512 computes d[i] = acosh(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func acosh32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := acoshCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := acoshCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, acoshRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := acoshCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := acoshCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, acoshRef32)
+	}
+}
+
+// atanh64W512 computes d[i] = atanh(x[i]) with AVX-512 vectors.
+func atanh64W512(d, x []float64) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+lanes64W512 <= len(d); i += lanes64W512 {
+		v := archsimd.LoadFloat64x8Slice(x[i:])
+		r, bad := atanhCoreW512(v)
+		if bad != 0 {
+			var xs [8]float64
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix64(d[i:], xs[:], uint(bad), atanhRef64)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		// The tail goes through arrays: archsimd's SlicePart loads and
+		// stores trip checkptr under -race.
+		var xs, rs [8]float64
+		copy(xs[:], x[i:])
+		r, bad := atanhCoreW512(archsimd.LoadFloat64x8(&xs))
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix64(d[i:], xs[:len(d)-i], uint(bad), atanhRef64)
+	}
+}
+
+// atanh32W512 computes d[i] = atanh(x[i]) with AVX-512 vectors,
+// widening each half of a float32 vector to float64 lanes.
+func atanh32W512(d, x []float32) {
+	x = x[:len(d)]
+	i := 0
+	for ; i+2*lanes64W512 <= len(d); i += 2 * lanes64W512 {
+		v := archsimd.LoadFloat32x16Slice(x[i:])
+		lo, blo := atanhCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := atanhCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		if bad := uint(blo) | uint(bhi)<<lanes64W512; bad != 0 {
+			var xs [16]float32
+			v.Store(&xs)
+			r.StoreSlice(d[i:])
+			fix32(d[i:], xs[:], bad, atanhRef32)
+			continue
+		}
+		r.StoreSlice(d[i:])
+	}
+	if i < len(d) {
+		var xs, rs [16]float32
+		copy(xs[:], x[i:])
+		v := archsimd.LoadFloat32x16(&xs)
+		lo, blo := atanhCoreW512(v.GetLo().ConvertToFloat64())
+		hi, bhi := atanhCoreW512(v.GetHi().ConvertToFloat64())
+		var r archsimd.Float32x16
+		r = r.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
+		r.Store(&rs)
+		copy(d[i:], rs[:])
+		fix32(d[i:], xs[:len(d)-i], uint(blo)|uint(bhi)<<lanes64W512, atanhRef32)
+	}
+}
+
 // pow64W512 is d[i] = pow(x[i], y[i]) with AVX-512 vectors.
 func pow64W512(d []float64, x []float64, y []float64) {
 	x = x[:len(d)]
@@ -1805,11 +2040,14 @@ var (
 	k130W512  = [8]float64{math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2}                                                         // math.Pi / 2
 	k131W512  = [8]float64{atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits}                                                 // atanMorebits
 	k132W512  = [8]float64{0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7}                                                                                                                         // 0.7
-	k133W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                         // powMaxY
-	ku134W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask}  // signBit | fracMask
-	ku135W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                          // 0x7ff
-	ku136W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                          // 0
-	k137W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                         // -4096
-	ku138W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                          // nanBits
-	k139W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                 // -0.5
+	k133W512  = [8]float64{asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2}                                                                                 // asinhLn2
+	k134W512  = [8]float64{asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge}                                                                 // asinhLarge
+	k135W512  = [8]float64{asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero}                                         // asinhNearZero
+	k136W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                         // powMaxY
+	ku137W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask}  // signBit | fracMask
+	ku138W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                          // 0x7ff
+	ku139W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                          // 0
+	k140W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                         // -4096
+	ku141W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                          // nanBits
+	k142W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                 // -0.5
 )

@@ -274,6 +274,54 @@ func acos32Scalar(d, x []float32) {
 	}
 }
 
+// asinh64Scalar is the scalar loop over the reference.
+func asinh64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = asinhRef64(v)
+	}
+}
+
+// asinh32Scalar is the scalar loop over the reference.
+func asinh32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = asinhRef32(v)
+	}
+}
+
+// acosh64Scalar is the scalar loop over the reference.
+func acosh64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = acoshRef64(v)
+	}
+}
+
+// acosh32Scalar is the scalar loop over the reference.
+func acosh32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = acoshRef32(v)
+	}
+}
+
+// atanh64Scalar is the scalar loop over the reference.
+func atanh64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = atanhRef64(v)
+	}
+}
+
+// atanh32Scalar is the scalar loop over the reference.
+func atanh32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = atanhRef32(v)
+	}
+}
+
 // pow64Scalar is the scalar loop over the reference.
 func pow64Scalar(d []float64, x []float64, y []float64) {
 	x = x[:len(d)]

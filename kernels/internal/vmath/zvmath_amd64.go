@@ -111,6 +111,24 @@ func acos64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
 func acos32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
 
 //go:noescape
+func asinh64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func asinh32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func acosh64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func acosh32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
+func atanh64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
+
+//go:noescape
+func atanh32AVX2Loop(d, x []float32, xs *[8]float32) (done int, bad uint)
+
+//go:noescape
 func pow64AVX2Loop(d []float64, x []float64, y []float64, xs, ys *[4]float64) (done int, bad uint)
 
 //go:noescape
@@ -1043,6 +1061,168 @@ func acos32AVX2(d, x []float32) {
 		_, bad := acos32AVX2Loop(rs[:], xs[:], &xs)
 		copy(d[i:], rs[:n])
 		fix32(d[i:], xs[:n], bad, acosRef32)
+	}
+}
+
+// asinh64AVX2 sets d[i] = asinh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func asinh64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := asinh64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, asinhRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asinh64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, asinhRef64)
+	}
+}
+
+// asinh32AVX2 sets d[i] = asinh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func asinh32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := asinh32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, asinhRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asinh32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, asinhRef32)
+	}
+}
+
+// acosh64AVX2 sets d[i] = acosh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func acosh64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := acosh64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, acoshRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acosh64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, acoshRef64)
+	}
+}
+
+// acosh32AVX2 sets d[i] = acosh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func acosh32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := acosh32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, acoshRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acosh32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, acoshRef32)
+	}
+}
+
+// atanh64AVX2 sets d[i] = atanh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atanh64AVX2(d, x []float64) {
+	x = x[:len(d)]
+	var xs [4]float64
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := atanh64AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-4:i], xs[:], bad, atanhRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atanh64AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, atanhRef64)
+	}
+}
+
+// atanh32AVX2 sets d[i] = atanh(x[i]) with the AVX2 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atanh32AVX2(d, x []float32) {
+	x = x[:len(d)]
+	var xs [8]float32
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := atanh32AVX2Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-8:i], xs[:], bad, atanhRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atanh32AVX2Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, atanhRef32)
 	}
 }
 

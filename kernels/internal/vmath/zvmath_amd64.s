@@ -1623,6 +1623,433 @@ done68:
 	VZEROUPPER
 	RET
 
+// func asinh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·asinh32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop70:
+	CMPQ         BX, CX
+	JAE          done71
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y1, Y2
+	VMOVUPS      Y1, Y3
+	VFMADD213PS  vmconst<>+928(SB), Y1, Y3
+	VSQRTPS      Y3, Y3
+	VADDPS       Y1, Y1, Y4
+	VADDPS       Y1, Y3, Y5
+	VMOVUPS      vmconst<>+928(SB), Y6
+	VDIVPS       Y5, Y6, Y5
+	VADDPS       Y5, Y4, Y4
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y4, Y5
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y4, Y6
+	VPAND        Y6, Y5, Y5
+	VPSRLD       $0x17, Y4, Y5
+	VCVTDQ2PS    Y5, Y5
+	VSUBPS       vmconst<>+1536(SB), Y5, Y5
+	VPAND        vmconst<>+1568(SB), Y4, Y4
+	VPOR         vmconst<>+928(SB), Y4, Y4
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y4, Y6
+	VMULPS       vmconst<>+896(SB), Y4, Y7
+	VBLENDVPS    Y6, Y7, Y4, Y4
+	VPAND        vmconst<>+928(SB), Y6, Y6
+	VADDPS       Y6, Y5, Y5
+	VSUBPS       vmconst<>+928(SB), Y4, Y4
+	VMULPS       Y4, Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      vmconst<>+1632(SB), Y8
+	VFMADD213PS  vmconst<>+1664(SB), Y8, Y7
+	VFMADD213PS  vmconst<>+1696(SB), Y4, Y7
+	VFMADD213PS  vmconst<>+1728(SB), Y4, Y7
+	VFMADD213PS  vmconst<>+1760(SB), Y4, Y7
+	VFMADD213PS  vmconst<>+1792(SB), Y4, Y7
+	VFMADD213PS  vmconst<>+1824(SB), Y4, Y7
+	VFMADD213PS  vmconst<>+1856(SB), Y4, Y7
+	VFMADD213PS  vmconst<>+1888(SB), Y4, Y7
+	VMULPS       Y4, Y7, Y7
+	VMULPS       Y6, Y7, Y7
+	VFMADD231PS  vmconst<>+704(SB), Y5, Y7
+	VFNMADD231PS vmconst<>+896(SB), Y6, Y7
+	VADDPS       Y7, Y4, Y4
+	VFMADD231PS  vmconst<>+672(SB), Y5, Y4
+	VMULPS       Y1, Y1, Y5
+	VADDPS       vmconst<>+928(SB), Y3, Y3
+	VDIVPS       Y3, Y5, Y3
+	VADDPS       Y3, Y1, Y3
+	VCMPPS       $0x1e, vmconst<>+3264(SB), Y3, Y5
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VADDPS       vmconst<>+928(SB), Y3, Y5
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y5, Y6
+	VSUBPS       Y3, Y5, Y7
+	VMOVUPS      vmconst<>+928(SB), Y8
+	VSUBPS       Y7, Y8, Y7
+	VSUBPS       vmconst<>+928(SB), Y5, Y8
+	VSUBPS       Y8, Y3, Y8
+	VBLENDVPS    Y6, Y7, Y8, Y6
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y5, Y7
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y5, Y8
+	VPAND        Y8, Y7, Y7
+	VPSRLD       $0x17, Y5, Y7
+	VCVTDQ2PS    Y7, Y7
+	VSUBPS       vmconst<>+1536(SB), Y7, Y7
+	VPAND        vmconst<>+1568(SB), Y5, Y8
+	VPOR         vmconst<>+928(SB), Y8, Y8
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y8, Y9
+	VMULPS       vmconst<>+896(SB), Y8, Y10
+	VBLENDVPS    Y9, Y10, Y8, Y8
+	VPAND        vmconst<>+928(SB), Y9, Y9
+	VADDPS       Y9, Y7, Y7
+	VSUBPS       vmconst<>+928(SB), Y8, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      Y8, Y10
+	VMOVUPS      vmconst<>+1632(SB), Y11
+	VFMADD213PS  vmconst<>+1664(SB), Y11, Y10
+	VFMADD213PS  vmconst<>+1696(SB), Y8, Y10
+	VFMADD213PS  vmconst<>+1728(SB), Y8, Y10
+	VFMADD213PS  vmconst<>+1760(SB), Y8, Y10
+	VFMADD213PS  vmconst<>+1792(SB), Y8, Y10
+	VFMADD213PS  vmconst<>+1824(SB), Y8, Y10
+	VFMADD213PS  vmconst<>+1856(SB), Y8, Y10
+	VFMADD213PS  vmconst<>+1888(SB), Y8, Y10
+	VMULPS       Y8, Y10, Y10
+	VMULPS       Y9, Y10, Y10
+	VFMADD231PS  vmconst<>+704(SB), Y7, Y10
+	VFNMADD231PS vmconst<>+896(SB), Y9, Y10
+	VADDPS       Y10, Y8, Y8
+	VFMADD231PS  vmconst<>+672(SB), Y7, Y8
+	VDIVPS       Y5, Y6, Y5
+	VADDPS       Y5, Y8, Y5
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y3, Y6
+	VBLENDVPS    Y6, Y3, Y5, Y3
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y1, Y5
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y1, Y6
+	VPAND        Y6, Y5, Y5
+	VPSRLD       $0x17, Y1, Y5
+	VCVTDQ2PS    Y5, Y5
+	VSUBPS       vmconst<>+1536(SB), Y5, Y5
+	VPAND        vmconst<>+1568(SB), Y1, Y6
+	VPOR         vmconst<>+928(SB), Y6, Y6
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y6, Y7
+	VMULPS       vmconst<>+896(SB), Y6, Y8
+	VBLENDVPS    Y7, Y8, Y6, Y6
+	VPAND        vmconst<>+928(SB), Y7, Y7
+	VADDPS       Y7, Y5, Y5
+	VSUBPS       vmconst<>+928(SB), Y6, Y6
+	VMULPS       Y6, Y6, Y7
+	VMOVUPS      Y6, Y8
+	VMOVUPS      vmconst<>+1632(SB), Y9
+	VFMADD213PS  vmconst<>+1664(SB), Y9, Y8
+	VFMADD213PS  vmconst<>+1696(SB), Y6, Y8
+	VFMADD213PS  vmconst<>+1728(SB), Y6, Y8
+	VFMADD213PS  vmconst<>+1760(SB), Y6, Y8
+	VFMADD213PS  vmconst<>+1792(SB), Y6, Y8
+	VFMADD213PS  vmconst<>+1824(SB), Y6, Y8
+	VFMADD213PS  vmconst<>+1856(SB), Y6, Y8
+	VFMADD213PS  vmconst<>+1888(SB), Y6, Y8
+	VMULPS       Y6, Y8, Y8
+	VMULPS       Y7, Y8, Y8
+	VFMADD231PS  vmconst<>+704(SB), Y5, Y8
+	VFNMADD231PS vmconst<>+896(SB), Y7, Y8
+	VADDPS       Y8, Y6, Y6
+	VFMADD231PS  vmconst<>+672(SB), Y5, Y6
+	VCMPPS       $0x1e, vmconst<>+2016(SB), Y1, Y5
+	VBLENDVPS    Y5, Y4, Y3, Y3
+	VCMPPS       $0x1e, vmconst<>+4032(SB), Y1, Y4
+	VADDPS       vmconst<>+3232(SB), Y6, Y5
+	VBLENDVPS    Y4, Y5, Y3, Y3
+	VCMPPS       $0x11, vmconst<>+4064(SB), Y1, Y4
+	VBLENDVPS    Y4, Y1, Y3, Y1
+	VPAND        vmconst<>+1952(SB), Y0, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVUPS      Y1, (AX)(BX*4)
+	VMOVMSKPS    Y2, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out72
+	JMP          loop70
+
+out72:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done71:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acosh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·acosh32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop73:
+	CMPQ         BX, CX
+	JAE          done74
+	VMOVUPS      (DX)(BX*4), Y0
+	VCMPPS       $0x1d, vmconst<>+928(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VPAND        Y2, Y1, Y1
+	VADDPS       Y0, Y0, Y2
+	VMOVUPS      Y0, Y3
+	VFMADD213PS  vmconst<>+3264(SB), Y0, Y3
+	VSQRTPS      Y3, Y3
+	VADDPS       Y3, Y0, Y3
+	VMOVUPS      vmconst<>+928(SB), Y4
+	VDIVPS       Y3, Y4, Y3
+	VSUBPS       Y3, Y2, Y2
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y2, Y3
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y2, Y4
+	VPAND        Y4, Y3, Y3
+	VPSRLD       $0x17, Y2, Y3
+	VCVTDQ2PS    Y3, Y3
+	VSUBPS       vmconst<>+1536(SB), Y3, Y3
+	VPAND        vmconst<>+1568(SB), Y2, Y2
+	VPOR         vmconst<>+928(SB), Y2, Y2
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y2, Y4
+	VMULPS       vmconst<>+896(SB), Y2, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y2
+	VPAND        vmconst<>+928(SB), Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VSUBPS       vmconst<>+928(SB), Y2, Y2
+	VMULPS       Y2, Y2, Y4
+	VMOVUPS      Y2, Y5
+	VMOVUPS      vmconst<>+1632(SB), Y6
+	VFMADD213PS  vmconst<>+1664(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+1696(SB), Y2, Y5
+	VFMADD213PS  vmconst<>+1728(SB), Y2, Y5
+	VFMADD213PS  vmconst<>+1760(SB), Y2, Y5
+	VFMADD213PS  vmconst<>+1792(SB), Y2, Y5
+	VFMADD213PS  vmconst<>+1824(SB), Y2, Y5
+	VFMADD213PS  vmconst<>+1856(SB), Y2, Y5
+	VFMADD213PS  vmconst<>+1888(SB), Y2, Y5
+	VMULPS       Y2, Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VFMADD231PS  vmconst<>+704(SB), Y3, Y5
+	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
+	VADDPS       Y5, Y2, Y2
+	VFMADD231PS  vmconst<>+672(SB), Y3, Y2
+	VSUBPS       vmconst<>+928(SB), Y0, Y3
+	VADDPS       Y3, Y3, Y4
+	VFMADD231PS  Y3, Y3, Y4
+	VSQRTPS      Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	VCMPPS       $0x1e, vmconst<>+3264(SB), Y3, Y4
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y5
+	VPAND        Y5, Y4, Y4
+	VADDPS       vmconst<>+928(SB), Y3, Y4
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y4, Y5
+	VSUBPS       Y3, Y4, Y6
+	VMOVUPS      vmconst<>+928(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VSUBPS       vmconst<>+928(SB), Y4, Y7
+	VSUBPS       Y7, Y3, Y7
+	VBLENDVPS    Y5, Y6, Y7, Y5
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y4, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLD       $0x17, Y4, Y6
+	VCVTDQ2PS    Y6, Y6
+	VSUBPS       vmconst<>+1536(SB), Y6, Y6
+	VPAND        vmconst<>+1568(SB), Y4, Y7
+	VPOR         vmconst<>+928(SB), Y7, Y7
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y7, Y8
+	VMULPS       vmconst<>+896(SB), Y7, Y9
+	VBLENDVPS    Y8, Y9, Y7, Y7
+	VPAND        vmconst<>+928(SB), Y8, Y8
+	VADDPS       Y8, Y6, Y6
+	VSUBPS       vmconst<>+928(SB), Y7, Y7
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+1632(SB), Y10
+	VFMADD213PS  vmconst<>+1664(SB), Y10, Y9
+	VFMADD213PS  vmconst<>+1696(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1728(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1760(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1792(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1824(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1856(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1888(SB), Y7, Y9
+	VMULPS       Y7, Y9, Y9
+	VMULPS       Y8, Y9, Y9
+	VFMADD231PS  vmconst<>+704(SB), Y6, Y9
+	VFNMADD231PS vmconst<>+896(SB), Y8, Y9
+	VADDPS       Y9, Y7, Y7
+	VFMADD231PS  vmconst<>+672(SB), Y6, Y7
+	VDIVPS       Y4, Y5, Y4
+	VADDPS       Y4, Y7, Y4
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y3, Y5
+	VBLENDVPS    Y5, Y3, Y4, Y3
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y4
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y5
+	VPAND        Y5, Y4, Y4
+	VPSRLD       $0x17, Y0, Y4
+	VCVTDQ2PS    Y4, Y4
+	VSUBPS       vmconst<>+1536(SB), Y4, Y4
+	VPAND        vmconst<>+1568(SB), Y0, Y5
+	VPOR         vmconst<>+928(SB), Y5, Y5
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y5, Y6
+	VMULPS       vmconst<>+896(SB), Y5, Y7
+	VBLENDVPS    Y6, Y7, Y5, Y5
+	VPAND        vmconst<>+928(SB), Y6, Y6
+	VADDPS       Y6, Y4, Y4
+	VSUBPS       vmconst<>+928(SB), Y5, Y5
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      Y5, Y7
+	VMOVUPS      vmconst<>+1632(SB), Y8
+	VFMADD213PS  vmconst<>+1664(SB), Y8, Y7
+	VFMADD213PS  vmconst<>+1696(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1728(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1760(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1792(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1824(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1856(SB), Y5, Y7
+	VFMADD213PS  vmconst<>+1888(SB), Y5, Y7
+	VMULPS       Y5, Y7, Y7
+	VMULPS       Y6, Y7, Y7
+	VFMADD231PS  vmconst<>+704(SB), Y4, Y7
+	VFNMADD231PS vmconst<>+896(SB), Y6, Y7
+	VADDPS       Y7, Y5, Y5
+	VFMADD231PS  vmconst<>+672(SB), Y4, Y5
+	VCMPPS       $0x1e, vmconst<>+2016(SB), Y0, Y4
+	VBLENDVPS    Y4, Y2, Y3, Y2
+	VCMPPS       $0x1d, vmconst<>+4032(SB), Y0, Y3
+	VADDPS       vmconst<>+3232(SB), Y5, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y2
+	VMOVUPS      Y2, (AX)(BX*4)
+	VMOVMSKPS    Y1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out75
+	JMP          loop73
+
+out75:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done74:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atanh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atanh32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop76:
+	CMPQ         BX, CX
+	JAE          done77
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VCMPPS       $0x11, vmconst<>+928(SB), Y1, Y2
+	VADDPS       Y1, Y1, Y3
+	VCMPPS       $0x11, vmconst<>+896(SB), Y1, Y4
+	VMULPS       Y1, Y3, Y5
+	VBLENDVPS    Y4, Y5, Y3, Y5
+	VMOVUPS      vmconst<>+928(SB), Y6
+	VSUBPS       Y1, Y6, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       Y5, Y3, Y3
+	VBLENDVPS    Y4, Y3, Y5, Y3
+	VCMPPS       $0x1e, vmconst<>+3264(SB), Y3, Y4
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y5
+	VPAND        Y5, Y4, Y4
+	VADDPS       vmconst<>+928(SB), Y3, Y4
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y4, Y5
+	VSUBPS       Y3, Y4, Y6
+	VMOVUPS      vmconst<>+928(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VSUBPS       vmconst<>+928(SB), Y4, Y7
+	VSUBPS       Y7, Y3, Y7
+	VBLENDVPS    Y5, Y6, Y7, Y5
+	VCMPPS       $0x1d, vmconst<>+1472(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+1504(SB), Y4, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLD       $0x17, Y4, Y6
+	VCVTDQ2PS    Y6, Y6
+	VSUBPS       vmconst<>+1536(SB), Y6, Y6
+	VPAND        vmconst<>+1568(SB), Y4, Y7
+	VPOR         vmconst<>+928(SB), Y7, Y7
+	VCMPPS       $0x1e, vmconst<>+1600(SB), Y7, Y8
+	VMULPS       vmconst<>+896(SB), Y7, Y9
+	VBLENDVPS    Y8, Y9, Y7, Y7
+	VPAND        vmconst<>+928(SB), Y8, Y8
+	VADDPS       Y8, Y6, Y6
+	VSUBPS       vmconst<>+928(SB), Y7, Y7
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+1632(SB), Y10
+	VFMADD213PS  vmconst<>+1664(SB), Y10, Y9
+	VFMADD213PS  vmconst<>+1696(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1728(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1760(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1792(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1824(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1856(SB), Y7, Y9
+	VFMADD213PS  vmconst<>+1888(SB), Y7, Y9
+	VMULPS       Y7, Y9, Y9
+	VMULPS       Y8, Y9, Y9
+	VFMADD231PS  vmconst<>+704(SB), Y6, Y9
+	VFNMADD231PS vmconst<>+896(SB), Y8, Y9
+	VADDPS       Y9, Y7, Y7
+	VFMADD231PS  vmconst<>+672(SB), Y6, Y7
+	VDIVPS       Y4, Y5, Y4
+	VADDPS       Y4, Y7, Y4
+	VCMPPS       $0x00, vmconst<>+2208(SB), Y3, Y5
+	VBLENDVPS    Y5, Y3, Y4, Y3
+	VCMPPS       $0x11, vmconst<>+4064(SB), Y1, Y4
+	VMULPS       vmconst<>+896(SB), Y3, Y3
+	VBLENDVPS    Y4, Y1, Y3, Y1
+	VPAND        vmconst<>+1952(SB), Y0, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVUPS      Y1, (AX)(BX*4)
+	VMOVMSKPS    Y2, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out78
+	JMP          loop76
+
+out78:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done77:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func pow64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2, FMA3
 TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
@@ -1633,14 +2060,14 @@ TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop70:
+loop79:
 	CMPQ        SI, CX
-	JAE         done71
+	JAE         done80
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
 	VPAND       vmconst<>+2848(SB), Y0, Y2
 	VPAND       vmconst<>+2848(SB), Y1, Y3
-	VMINPD      vmconst<>+4064(SB), Y3, Y4
+	VMINPD      vmconst<>+4128(SB), Y3, Y4
 	VROUNDPD    $0x03, Y4, Y4
 	VSUBPD      Y4, Y3, Y5
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -1692,10 +2119,10 @@ loop70:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND       Y2, Y7, Y2
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND       Y3, Y2, Y2
-	VCMPPD      $0x04, vmconst<>+4032(SB), Y5, Y3
-	VCMPPD      $0x1e, vmconst<>+4032(SB), Y0, Y7
+	VCMPPD      $0x04, vmconst<>+4096(SB), Y5, Y3
+	VCMPPD      $0x1e, vmconst<>+4096(SB), Y0, Y7
 	VPAND       Y7, Y3, Y3
 	VPAND       Y2, Y3, Y2
 	VMULPD      Y6, Y5, Y3
@@ -1731,28 +2158,28 @@ loop70:
 	VPADDQ      vmconst<>+544(SB), Y3, Y3
 	VPSLLQ      $0x34, Y3, Y3
 	VMULPD      Y3, Y2, Y2
-	VPAND       vmconst<>+4096(SB), Y0, Y3
+	VPAND       vmconst<>+4160(SB), Y0, Y3
 	VPOR        vmconst<>+448(SB), Y3, Y3
 	VPSRLQ      $0x34, Y0, Y5
-	VPAND       vmconst<>+4128(SB), Y5, Y5
+	VPAND       vmconst<>+4192(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1120(SB), Y5, Y5
 	VADDPD      vmconst<>+1088(SB), Y4, Y4
 	VPAND       vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS     vmconst<>+4032(SB), Y6
-	VMOVUPS     vmconst<>+4032(SB), Y7
+	VMOVUPS     vmconst<>+4096(SB), Y6
+	VMOVUPS     vmconst<>+4096(SB), Y7
 
-powloop73:
+powloop82:
 	VPTEST    Y4, Y4
-	JZ        powdone74
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y5, Y9
+	JZ        powdone83
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4032(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4224(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4224(SB), Y8, Y8
+	VPAND     vmconst<>+4288(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -1765,23 +2192,23 @@ powloop73:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop73
+	JMP       powloop82
 
-powdone74:
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y1, Y3
+powdone83:
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4032(SB), Y4
+	VMOVUPS   vmconst<>+4096(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4128(SB), Y4, Y4
+	VPAND     vmconst<>+4192(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4256(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
@@ -1791,13 +2218,13 @@ powdone74:
 	VPAND     vmconst<>+2848(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4288(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4320(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -1808,12 +2235,12 @@ powdone74:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4032(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y6
 	VPOR      Y6, Y5, Y5
 	VBLENDVPD Y5, vmconst<>+480(SB), Y2, Y2
@@ -1823,10 +2250,10 @@ powdone74:
 	VMOVMSKPD Y3, DI
 	ADDQ      $0x04, SI
 	XORQ      $0x0f, DI
-	JNZ       out72
-	JMP       loop70
+	JNZ       out81
+	JMP       loop79
 
-out72:
+out81:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -1836,7 +2263,7 @@ out72:
 	VZEROUPPER
 	RET
 
-done71:
+done80:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -1853,16 +2280,16 @@ TEXT ·pow32AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop75:
+loop84:
 	CMPQ        SI, CX
-	JAE         done76
+	JAE         done85
 	VMOVUPS     (DX)(SI*4), Y0
 	VMOVUPS     (BX)(SI*4), Y1
 	VCVTPS2PD   X0, Y2
 	VCVTPS2PD   X1, Y3
 	VPAND       vmconst<>+2848(SB), Y2, Y4
 	VPAND       vmconst<>+2848(SB), Y3, Y5
-	VMINPD      vmconst<>+4064(SB), Y5, Y6
+	VMINPD      vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD    $0x03, Y6, Y6
 	VSUBPD      Y6, Y5, Y8
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -1914,10 +2341,10 @@ loop75:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND       Y4, Y10, Y4
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND       Y5, Y4, Y4
-	VCMPPD      $0x04, vmconst<>+4032(SB), Y8, Y5
-	VCMPPD      $0x1e, vmconst<>+4032(SB), Y2, Y10
+	VCMPPD      $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD      $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND       Y10, Y5, Y5
 	VPAND       Y4, Y5, Y4
 	VMULPD      Y9, Y8, Y5
@@ -1953,28 +2380,28 @@ loop75:
 	VPADDQ      vmconst<>+544(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VMULPD      Y5, Y4, Y4
-	VPAND       vmconst<>+4096(SB), Y2, Y5
+	VPAND       vmconst<>+4160(SB), Y2, Y5
 	VPOR        vmconst<>+448(SB), Y5, Y5
 	VPSRLQ      $0x34, Y2, Y8
-	VPAND       vmconst<>+4128(SB), Y8, Y8
+	VPAND       vmconst<>+4192(SB), Y8, Y8
 	VPOR        vmconst<>+1088(SB), Y8, Y8
 	VSUBPD      vmconst<>+1120(SB), Y8, Y8
 	VADDPD      vmconst<>+1088(SB), Y6, Y6
 	VPAND       vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS     vmconst<>+4032(SB), Y9
-	VMOVUPS     vmconst<>+4032(SB), Y10
+	VMOVUPS     vmconst<>+4096(SB), Y9
+	VMOVUPS     vmconst<>+4096(SB), Y10
 
-powloop78:
+powloop87:
 	VPTEST    Y6, Y6
-	JZ        powdone79
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
+	JZ        powdone88
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4224(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -1987,23 +2414,23 @@ powloop78:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop78
+	JMP       powloop87
 
-powdone79:
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
+powdone88:
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4032(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4128(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4256(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
@@ -2013,13 +2440,13 @@ powdone79:
 	VPAND        vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4288(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4320(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -2030,12 +2457,12 @@ powdone79:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4032(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -2049,7 +2476,7 @@ powdone79:
 	VCVTPS2PD    X3, Y3
 	VPAND        vmconst<>+2848(SB), Y2, Y4
 	VPAND        vmconst<>+2848(SB), Y3, Y5
-	VMINPD       vmconst<>+4064(SB), Y5, Y6
+	VMINPD       vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2101,10 +2528,10 @@ powdone79:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4032(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2140,28 +2567,28 @@ powdone79:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4096(SB), Y2, Y5
+	VPAND        vmconst<>+4160(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4128(SB), Y8, Y8
+	VPAND        vmconst<>+4192(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4032(SB), Y9
-	VMOVUPS      vmconst<>+4032(SB), Y10
+	VMOVUPS      vmconst<>+4096(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y10
 
-powloop80:
+powloop89:
 	VPTEST    Y6, Y6
-	JZ        powdone81
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
+	JZ        powdone90
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4224(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2174,23 +2601,23 @@ powloop80:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop80
+	JMP       powloop89
 
-powdone81:
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y3, Y5
+powdone90:
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS     vmconst<>+480(SB), Y6
 	VDIVPD      Y4, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y4, Y4
-	VMOVUPS     vmconst<>+4032(SB), Y6
+	VMOVUPS     vmconst<>+4096(SB), Y6
 	VSUBPD      Y9, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y9, Y5
 	VPSRLQ      $0x34, Y4, Y6
-	VPAND       vmconst<>+4128(SB), Y6, Y6
+	VPAND       vmconst<>+4192(SB), Y6, Y6
 	VPOR        vmconst<>+1088(SB), Y6, Y6
 	VSUBPD      vmconst<>+1088(SB), Y6, Y6
 	VADDPD      Y5, Y6, Y6
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+4256(SB), Y6, Y6
+	VCMPPD      $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
 	VADDPD      vmconst<>+32(SB), Y5, Y5
 	VPSUBQ      vmconst<>+32(SB), Y5, Y5
@@ -2200,13 +2627,13 @@ powdone81:
 	VPAND       vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD    $0x03, Y5, Y9
 	VCMPPD      $0x04, Y5, Y9, Y9
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y2, Y11
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND       Y11, Y9, Y9
-	VBLENDVPD   Y9, vmconst<>+4288(SB), Y4, Y4
+	VBLENDVPD   Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD     Y2, Y11
 	VCMPPD      $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD   Y12, Y11, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+4320(SB), Y3, Y12
+	VCMPPD      $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS     vmconst<>+480(SB), Y13
 	VDIVPD      Y11, Y13, Y11
 	VBLENDVPD   Y12, Y11, Y4, Y4
@@ -2217,12 +2644,12 @@ powdone81:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND       Y8, Y9, Y8
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND       Y5, Y8, Y5
 	VPAND       Y5, Y6, Y5
 	VCMPPD      $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD   Y6, Y2, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+4032(SB), Y3, Y3
+	VCMPPD      $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y3, Y2
 	VBLENDVPD   Y2, vmconst<>+480(SB), Y4, Y3
@@ -2236,10 +2663,10 @@ powdone81:
 	VMOVUPS     Y2, (AX)(SI*4)
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out77
-	JMP         loop75
+	JNZ         out86
+	JMP         loop84
 
-out77:
+out86:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2249,7 +2676,7 @@ out77:
 	VZEROUPPER
 	RET
 
-done76:
+done85:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -2265,14 +2692,14 @@ TEXT ·powScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop82:
+loop91:
 	CMPQ         BX, CX
-	JAE          done83
+	JAE          done92
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2848(SB), Y0, Y2
 	VPAND        vmconst<>+2848(SB), Y1, Y3
-	VMINPD       vmconst<>+4064(SB), Y3, Y4
+	VMINPD       vmconst<>+4128(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -2324,10 +2751,10 @@ loop82:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+4032(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+4032(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -2363,28 +2790,28 @@ loop82:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+4096(SB), Y0, Y3
+	VPAND        vmconst<>+4160(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+4128(SB), Y5, Y5
+	VPAND        vmconst<>+4192(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+4032(SB), Y6
-	VMOVUPS      vmconst<>+4032(SB), Y7
+	VMOVUPS      vmconst<>+4096(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y7
 
-powloop85:
+powloop94:
 	VPTEST    Y4, Y4
-	JZ        powdone86
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y5, Y9
+	JZ        powdone95
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4032(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4224(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4224(SB), Y8, Y8
+	VPAND     vmconst<>+4288(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -2397,23 +2824,23 @@ powloop85:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop85
+	JMP       powloop94
 
-powdone86:
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y1, Y3
+powdone95:
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4032(SB), Y4
+	VMOVUPS   vmconst<>+4096(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4128(SB), Y4, Y4
+	VPAND     vmconst<>+4192(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4256(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
@@ -2423,13 +2850,13 @@ powdone86:
 	VPAND     vmconst<>+2848(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4288(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4320(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -2440,12 +2867,12 @@ powdone86:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4032(SB), Y1, Y1
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y1
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y5
 	VPOR      Y5, Y1, Y1
 	VBLENDVPD Y1, vmconst<>+480(SB), Y2, Y2
@@ -2455,10 +2882,10 @@ powdone86:
 	VMOVMSKPD Y1, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out84
-	JMP       loop82
+	JNZ       out93
+	JMP       loop91
 
-out84:
+out93:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2466,7 +2893,7 @@ out84:
 	VZEROUPPER
 	RET
 
-done83:
+done92:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2482,16 +2909,16 @@ TEXT ·powScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop87:
+loop96:
 	CMPQ         BX, CX
-	JAE          done88
+	JAE          done97
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2848(SB), Y2, Y4
 	VPAND        vmconst<>+2848(SB), Y3, Y5
-	VMINPD       vmconst<>+4064(SB), Y5, Y6
+	VMINPD       vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2543,10 +2970,10 @@ loop87:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4032(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2582,28 +3009,28 @@ loop87:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4096(SB), Y2, Y5
+	VPAND        vmconst<>+4160(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4128(SB), Y8, Y8
+	VPAND        vmconst<>+4192(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4032(SB), Y9
-	VMOVUPS      vmconst<>+4032(SB), Y10
+	VMOVUPS      vmconst<>+4096(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y10
 
-powloop90:
+powloop99:
 	VPTEST    Y6, Y6
-	JZ        powdone91
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
+	JZ        powdone100
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4224(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2616,23 +3043,23 @@ powloop90:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop90
+	JMP       powloop99
 
-powdone91:
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
+powdone100:
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4032(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4128(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4256(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
@@ -2642,13 +3069,13 @@ powdone91:
 	VPAND        vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4288(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4320(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -2659,12 +3086,12 @@ powdone91:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4032(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -2678,7 +3105,7 @@ powdone91:
 	VCVTPS2PD    X1, Y1
 	VPAND        vmconst<>+2848(SB), Y2, Y3
 	VPAND        vmconst<>+2848(SB), Y1, Y4
-	VMINPD       vmconst<>+4064(SB), Y4, Y5
+	VMINPD       vmconst<>+4128(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -2730,10 +3157,10 @@ powdone91:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+4032(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y9
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -2769,28 +3196,28 @@ powdone91:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4096(SB), Y2, Y4
+	VPAND        vmconst<>+4160(SB), Y2, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y2, Y6
-	VPAND        vmconst<>+4128(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+4032(SB), Y8
-	VMOVUPS      vmconst<>+4032(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y8
+	VMOVUPS      vmconst<>+4096(SB), Y9
 
-powloop92:
+powloop101:
 	VPTEST    Y5, Y5
-	JZ        powdone93
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y6, Y11
+	JZ        powdone102
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+4032(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+4096(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4224(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4224(SB), Y10, Y10
+	VPAND     vmconst<>+4288(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4288(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -2803,23 +3230,23 @@ powloop92:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop92
+	JMP       powloop101
 
-powdone93:
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y1, Y4
+powdone102:
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y1, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+4032(SB), Y5
+	VMOVUPS     vmconst<>+4096(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+4128(SB), Y5, Y5
+	VPAND       vmconst<>+4192(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4256(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4320(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
@@ -2829,13 +3256,13 @@ powdone93:
 	VPAND       vmconst<>+2848(SB), Y2, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y2, Y10
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4288(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4352(SB), Y3, Y3
 	VSQRTPD     Y2, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y1, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4320(SB), Y1, Y11
+	VCMPPD      $0x00, vmconst<>+4384(SB), Y1, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -2846,12 +3273,12 @@ powdone93:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y1, Y5
 	VBLENDVPD   Y5, Y2, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4032(SB), Y1, Y1
+	VCMPPD      $0x00, vmconst<>+4096(SB), Y1, Y1
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y1, Y1
 	VBLENDVPD   Y1, vmconst<>+480(SB), Y3, Y2
@@ -2865,10 +3292,10 @@ powdone93:
 	VMOVUPS     Y1, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out89
-	JMP         loop87
+	JNZ         out98
+	JMP         loop96
 
-out89:
+out98:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2876,7 +3303,7 @@ out89:
 	VZEROUPPER
 	RET
 
-done88:
+done97:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2892,14 +3319,14 @@ TEXT ·scalarPow64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop94:
+loop103:
 	CMPQ         BX, CX
-	JAE          done95
+	JAE          done104
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2848(SB), Y0, Y2
 	VPAND        vmconst<>+2848(SB), Y1, Y3
-	VMINPD       vmconst<>+4064(SB), Y3, Y4
+	VMINPD       vmconst<>+4128(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -2951,10 +3378,10 @@ loop94:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+4032(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+4032(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -2990,28 +3417,28 @@ loop94:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+4096(SB), Y0, Y3
+	VPAND        vmconst<>+4160(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+4128(SB), Y5, Y5
+	VPAND        vmconst<>+4192(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+4032(SB), Y6
-	VMOVUPS      vmconst<>+4032(SB), Y7
+	VMOVUPS      vmconst<>+4096(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y7
 
-powloop97:
+powloop106:
 	VPTEST    Y4, Y4
-	JZ        powdone98
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y5, Y9
+	JZ        powdone107
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4032(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4224(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4224(SB), Y8, Y8
+	VPAND     vmconst<>+4288(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -3024,23 +3451,23 @@ powloop97:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop97
+	JMP       powloop106
 
-powdone98:
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y1, Y3
+powdone107:
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4032(SB), Y4
+	VMOVUPS   vmconst<>+4096(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4128(SB), Y4, Y4
+	VPAND     vmconst<>+4192(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4256(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
@@ -3050,13 +3477,13 @@ powdone98:
 	VPAND     vmconst<>+2848(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4288(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4320(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -3067,12 +3494,12 @@ powdone98:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4032(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR      Y0, Y5, Y0
 	VBLENDVPD Y0, vmconst<>+480(SB), Y2, Y2
@@ -3082,10 +3509,10 @@ powdone98:
 	VMOVMSKPD Y0, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out96
-	JMP       loop94
+	JNZ       out105
+	JMP       loop103
 
-out96:
+out105:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3093,7 +3520,7 @@ out96:
 	VZEROUPPER
 	RET
 
-done95:
+done104:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3109,16 +3536,16 @@ TEXT ·scalarPow32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop99:
+loop108:
 	CMPQ         BX, CX
-	JAE          done100
+	JAE          done109
 	VBROADCASTSS x+24(FP), Y0
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2848(SB), Y2, Y4
 	VPAND        vmconst<>+2848(SB), Y3, Y5
-	VMINPD       vmconst<>+4064(SB), Y5, Y6
+	VMINPD       vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -3170,10 +3597,10 @@ loop99:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4032(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4032(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -3209,28 +3636,28 @@ loop99:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4096(SB), Y2, Y5
+	VPAND        vmconst<>+4160(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4128(SB), Y8, Y8
+	VPAND        vmconst<>+4192(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4032(SB), Y9
-	VMOVUPS      vmconst<>+4032(SB), Y10
+	VMOVUPS      vmconst<>+4096(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y10
 
-powloop102:
+powloop111:
 	VPTEST    Y6, Y6
-	JZ        powdone103
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y8, Y12
+	JZ        powdone112
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4032(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4224(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4224(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -3243,23 +3670,23 @@ powloop102:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop102
+	JMP       powloop111
 
-powdone103:
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
+powdone112:
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4032(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4128(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4256(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
@@ -3269,13 +3696,13 @@ powdone103:
 	VPAND        vmconst<>+2848(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4288(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4320(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -3286,12 +3713,12 @@ powdone103:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4032(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -3305,7 +3732,7 @@ powdone103:
 	VCVTPS2PD    X2, Y2
 	VPAND        vmconst<>+2848(SB), Y0, Y3
 	VPAND        vmconst<>+2848(SB), Y2, Y4
-	VMINPD       vmconst<>+4064(SB), Y4, Y5
+	VMINPD       vmconst<>+4128(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -3357,10 +3784,10 @@ powdone103:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+4032(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+4032(SB), Y0, Y9
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -3396,28 +3823,28 @@ powdone103:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4096(SB), Y0, Y4
+	VPAND        vmconst<>+4160(SB), Y0, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y0, Y6
-	VPAND        vmconst<>+4128(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+4032(SB), Y8
-	VMOVUPS      vmconst<>+4032(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y8
+	VMOVUPS      vmconst<>+4096(SB), Y9
 
-powloop104:
+powloop113:
 	VPTEST    Y5, Y5
-	JZ        powdone105
-	VCMPPD    $0x11, vmconst<>+4160(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4192(SB), Y6, Y11
+	JZ        powdone114
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+4032(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+4096(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4224(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4224(SB), Y10, Y10
+	VPAND     vmconst<>+4288(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4288(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -3430,23 +3857,23 @@ powloop104:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop104
+	JMP       powloop113
 
-powdone105:
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y2, Y4
+powdone114:
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+4032(SB), Y5
+	VMOVUPS     vmconst<>+4096(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+4128(SB), Y5, Y5
+	VPAND       vmconst<>+4192(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4256(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4320(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
@@ -3456,13 +3883,13 @@ powdone105:
 	VPAND       vmconst<>+2848(SB), Y0, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y0, Y10
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y0, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4288(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4352(SB), Y3, Y3
 	VSQRTPD     Y0, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y2, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4320(SB), Y2, Y11
+	VCMPPD      $0x00, vmconst<>+4384(SB), Y2, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -3473,12 +3900,12 @@ powdone105:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y5
 	VBLENDVPD   Y5, Y0, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4032(SB), Y2, Y2
+	VCMPPD      $0x00, vmconst<>+4096(SB), Y2, Y2
 	VCMPPD      $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR        Y0, Y2, Y0
 	VBLENDVPD   Y0, vmconst<>+480(SB), Y3, Y2
@@ -3492,10 +3919,10 @@ powdone105:
 	VMOVUPS     Y0, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out101
-	JMP         loop99
+	JNZ         out110
+	JMP         loop108
 
-out101:
+out110:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3503,7 +3930,7 @@ out101:
 	VZEROUPPER
 	RET
 
-done100:
+done109:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4362,44 +4789,60 @@ DATA vmconst<>+4016(SB)/4, $0xb3bbbd2e
 DATA vmconst<>+4020(SB)/4, $0xb3bbbd2e
 DATA vmconst<>+4024(SB)/4, $0xb3bbbd2e
 DATA vmconst<>+4028(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+4032(SB)/8, $0x0000000000000000
-DATA vmconst<>+4040(SB)/8, $0x0000000000000000
-DATA vmconst<>+4048(SB)/8, $0x0000000000000000
-DATA vmconst<>+4056(SB)/8, $0x0000000000000000
-DATA vmconst<>+4064(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4072(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4080(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4088(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4096(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4104(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4112(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4120(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4128(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4136(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4144(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4152(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4160(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4168(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4176(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4184(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4192(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4200(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4208(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4216(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4224(SB)/8, $0x0000000000000001
-DATA vmconst<>+4232(SB)/8, $0x0000000000000001
-DATA vmconst<>+4240(SB)/8, $0x0000000000000001
-DATA vmconst<>+4248(SB)/8, $0x0000000000000001
-DATA vmconst<>+4256(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4264(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4272(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4280(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4288(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4296(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4304(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4312(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4320(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4328(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4336(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4344(SB)/8, $0xbfe0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $4352
+DATA vmconst<>+4032(SB)/4, $0x45800000
+DATA vmconst<>+4036(SB)/4, $0x45800000
+DATA vmconst<>+4040(SB)/4, $0x45800000
+DATA vmconst<>+4044(SB)/4, $0x45800000
+DATA vmconst<>+4048(SB)/4, $0x45800000
+DATA vmconst<>+4052(SB)/4, $0x45800000
+DATA vmconst<>+4056(SB)/4, $0x45800000
+DATA vmconst<>+4060(SB)/4, $0x45800000
+DATA vmconst<>+4064(SB)/4, $0x39800000
+DATA vmconst<>+4068(SB)/4, $0x39800000
+DATA vmconst<>+4072(SB)/4, $0x39800000
+DATA vmconst<>+4076(SB)/4, $0x39800000
+DATA vmconst<>+4080(SB)/4, $0x39800000
+DATA vmconst<>+4084(SB)/4, $0x39800000
+DATA vmconst<>+4088(SB)/4, $0x39800000
+DATA vmconst<>+4092(SB)/4, $0x39800000
+DATA vmconst<>+4096(SB)/8, $0x0000000000000000
+DATA vmconst<>+4104(SB)/8, $0x0000000000000000
+DATA vmconst<>+4112(SB)/8, $0x0000000000000000
+DATA vmconst<>+4120(SB)/8, $0x0000000000000000
+DATA vmconst<>+4128(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4136(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4144(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4152(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4160(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4168(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4176(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4184(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4192(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4200(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4208(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4216(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4224(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4232(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4240(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4248(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4256(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4264(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4272(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4280(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4288(SB)/8, $0x0000000000000001
+DATA vmconst<>+4296(SB)/8, $0x0000000000000001
+DATA vmconst<>+4304(SB)/8, $0x0000000000000001
+DATA vmconst<>+4312(SB)/8, $0x0000000000000001
+DATA vmconst<>+4320(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4328(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4336(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4344(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4352(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4360(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4368(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4376(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4384(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4392(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4400(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4408(SB)/8, $0xbfe0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4416

@@ -111,6 +111,24 @@ func acos64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uin
 func acos32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
 
 //go:noescape
+func asinh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func asinh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func acosh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func acosh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func atanh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func atanh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
 func pow64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
 
 //go:noescape
@@ -1043,6 +1061,168 @@ func acos32NEON(d, x []float32) {
 		_, bad := acos32NEONLoop(rs[:], xs[:], &xs)
 		copy(d[i:], rs[:n])
 		fix32(d[i:], xs[:n], bad, acosRef32)
+	}
+}
+
+// asinh64NEON sets d[i] = asinh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func asinh64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := asinh64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, asinhRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asinh64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, asinhRef64)
+	}
+}
+
+// asinh32NEON sets d[i] = asinh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func asinh32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := asinh32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, asinhRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := asinh32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, asinhRef32)
+	}
+}
+
+// acosh64NEON sets d[i] = acosh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func acosh64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := acosh64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, acoshRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acosh64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, acoshRef64)
+	}
+}
+
+// acosh32NEON sets d[i] = acosh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func acosh32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := acosh32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, acoshRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := acosh32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, acoshRef32)
+	}
+}
+
+// atanh64NEON sets d[i] = atanh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atanh64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := atanh64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, atanhRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atanh64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, atanhRef64)
+	}
+}
+
+// atanh32NEON sets d[i] = atanh(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atanh32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := atanh32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, atanhRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := atanh32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, atanhRef32)
 	}
 }
 

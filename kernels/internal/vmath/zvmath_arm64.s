@@ -3612,6 +3612,1334 @@ done:
 	MOVD	ZR, bad+64(FP)
 	RET
 
+// func asinh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·asinh64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e61e442 // fcmge v2.2d, v2.2d, v1.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e61cc23 // fmla v3.2d, v1.2d, v1.2d
+	WORD	$0x6ee1f863 // fsqrt v3.2d, v3.2d
+	WORD	$0x4e61d424 // fadd v4.2d, v1.2d, v1.2d
+	WORD	$0x4e61d465 // fadd v5.2d, v3.2d, v1.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
+	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
+	FMOVQ	528(R3), F5 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e251c85 // and v5.16b, v4.16b, v5.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	WORD	$0x6f4c0484 // ushr v4.2d, v4.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d487 // fsub v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	WORD	$0x4e65d4a4 // fadd v4.2d, v5.2d, v5.2d
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65dca6 // fmul v6.2d, v5.2d, v5.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	FMOVQ	592(R3), F9 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F10 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	624(R3), F9 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	FMOVQ	640(R3), F10 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	656(R3), F9 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F11 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
+	FMOVQ	688(R3), F9 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6bcce9 // fmla v9.2d, v7.2d, v11.2d
+	WORD	$0x6e69dce7 // fmul v7.2d, v7.2d, v9.2d
+	WORD	$0x4e6accc7 // fmla v7.2d, v6.2d, v10.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e69dd09 // fmul v9.2d, v8.2d, v9.2d
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251d25 // eor v5.16b, v9.16b, v5.16b
+	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e65cd04 // fmla v4.2d, v8.2d, v5.2d
+	WORD	$0x6e61dc25 // fmul v5.2d, v1.2d, v1.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63d4c3 // fadd v3.2d, v6.2d, v3.2d
+	WORD	$0x6e63fca3 // fdiv v3.2d, v5.2d, v3.2d
+	WORD	$0x4e63d423 // fadd v3.2d, v1.2d, v3.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
+	FMOVQ	2416(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e671c68 // bsl v8.16b, v3.16b, v7.16b
+	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
+	FMOVQ	2432(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead46a // fsub v10.2d, v3.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4eb // fcmgt v11.2d, v7.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d46 // bsl v6.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2448(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e671d4b // bsl v11.16b, v10.16b, v7.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd07 // fmul v7.2d, v8.2d, v7.2d
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	FMOVQ	2464(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
+	FMOVQ	2480(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e9 // fcmeq v9.2d, v7.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671c6a // bsl v10.16b, v3.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e661cec // bsl v12.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e6b1cc8 // bsl v8.16b, v6.16b, v11.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dd46 // fmul v6.2d, v10.2d, v6.2d
+	WORD	$0x6e6adcc7 // fmul v7.2d, v6.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e66cd4d // fmla v13.2d, v10.2d, v6.2d
+	WORD	$0x4eebcda7 // fmls v7.2d, v13.2d, v11.2d
+	WORD	$0x4ee7d547 // fsub v7.2d, v10.2d, v7.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e66cd4b // fmla v11.2d, v10.2d, v6.2d
+	WORD	$0x4eead566 // fsub v6.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1cc6 // eor v6.16b, v6.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd06 // fmla v6.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e661d89 // bsl v9.16b, v12.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
+	FMOVQ	2496(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V3.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
+	FMOVQ	2384(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
+	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea61c63 // orr v3.16b, v3.16b, v6.16b
+	WORD	$0x6f4c0426 // ushr v6.2d, v1.2d, #52
+	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
+	FMOVQ	576(R3), F7 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee3e4e7 // fcmgt v7.2d, v7.2d, v3.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d4c8 // fsub v8.2d, v6.2d, v8.2d
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e661d09 // bsl v9.16b, v8.16b, v6.16b
+	WORD	$0x4e63d466 // fadd v6.2d, v3.2d, v3.2d
+	WORD	$0x6e631cc7 // bsl v7.16b, v6.16b, v3.16b
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d4e3 // fsub v3.2d, v7.2d, v3.2d
+	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
+	WORD	$0x4e66d466 // fadd v6.2d, v3.2d, v6.2d
+	WORD	$0x6e66fc66 // fdiv v6.2d, v3.2d, v6.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
+	FMOVQ	592(R3), F10 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F11 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6acd0b // fmla v11.2d, v8.2d, v10.2d
+	FMOVQ	624(R3), F10 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6bcd0a // fmla v10.2d, v8.2d, v11.2d
+	FMOVQ	640(R3), F11 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6acd0b // fmla v11.2d, v8.2d, v10.2d
+	FMOVQ	656(R3), F10 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F12 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	688(R3), F10 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6ccd0a // fmla v10.2d, v8.2d, v12.2d
+	WORD	$0x6e6add08 // fmul v8.2d, v8.2d, v10.2d
+	WORD	$0x4e6bcce8 // fmla v8.2d, v7.2d, v11.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dc67 // fmul v7.2d, v3.2d, v7.2d
+	WORD	$0x4e63cce8 // fmla v8.2d, v7.2d, v3.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6add2a // fmul v10.2d, v9.2d, v10.2d
+	WORD	$0x4e68ccca // fmla v10.2d, v6.2d, v8.2d
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x6e261d46 // eor v6.16b, v10.16b, v6.16b
+	WORD	$0x4e63cce6 // fmla v6.2d, v7.2d, v3.2d
+	WORD	$0x4ee3d4c3 // fsub v3.2d, v6.2d, v3.2d
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x6e261c63 // eor v3.16b, v3.16b, v6.16b
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e66cd23 // fmla v3.2d, v9.2d, v6.2d
+	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
+	WORD	$0x6ee6e426 // fcmgt v6.2d, v1.2d, v6.2d
+	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
+	FMOVQ	3264(R3), F4 // 0x41b0000000000000 (2.68435456e+08)
+	WORD	$0x6ee4e424 // fcmgt v4.2d, v1.2d, v4.2d
+	FMOVQ	3280(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e65d463 // fadd v3.2d, v3.2d, v5.2d
+	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
+	FMOVQ	272(R3), F3 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
+	WORD	$0x6e641c23 // bsl v3.16b, v1.16b, v4.16b
+	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x6e211c61 // eor v1.16b, v3.16b, v1.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func asinh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·asinh32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	WORD	$0x6e21e442 // fcmge v2.4s, v2.4s, v1.4s
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4e21cc23 // fmla v3.4s, v1.4s, v1.4s
+	WORD	$0x6ea1f863 // fsqrt v3.4s, v3.4s
+	WORD	$0x4e21d424 // fadd v4.4s, v1.4s, v1.4s
+	WORD	$0x4e21d465 // fadd v5.4s, v3.4s, v1.4s
+	FMOVQ	464(R3), F6 // 0x3f800000 (1)
+	WORD	$0x6e25fcc5 // fdiv v5.4s, v6.4s, v5.4s
+	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
+	WORD	$0x6f290485 // ushr v5.4s, v4.4s, #23
+	WORD	$0x4e21d8a5 // scvtf v5.4s, v5.4s
+	FMOVQ	752(R3), F6 // 0x42fe0000 (127)
+	WORD	$0x4ea6d4a5 // fsub v5.4s, v5.4s, v6.4s
+	FMOVQ	768(R3), F6 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
+	FMOVQ	464(R3), F6 // 0x3f800000 (1)
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	FMOVQ	784(R3), F6 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea6e486 // fcmgt v6.4s, v4.4s, v6.4s
+	FMOVQ	448(R3), F7 // 0x3f000000 (0.5)
+	WORD	$0x6e27dc87 // fmul v7.4s, v4.4s, v7.4s
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4ea5d505 // fsub v5.4s, v8.4s, v5.4s
+	WORD	$0x6e25dca6 // fmul v6.4s, v5.4s, v5.4s
+	FMOVQ	800(R3), F7 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F8 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	832(R3), F7 // 0x3def251a (0.116769984)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	FMOVQ	848(R3), F8 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	864(R3), F7 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	FMOVQ	880(R3), F8 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	896(R3), F7 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	FMOVQ	912(R3), F8 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
+	FMOVQ	928(R3), F7 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	WORD	$0x6e25dce7 // fmul v7.4s, v7.4s, v5.4s
+	WORD	$0x6e26dce7 // fmul v7.4s, v7.4s, v6.4s
+	FMOVQ	352(R3), F8 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e28cc87 // fmla v7.4s, v4.4s, v8.4s
+	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
+	WORD	$0x4ea8ccc7 // fmls v7.4s, v6.4s, v8.4s
+	WORD	$0x4e27d4a5 // fadd v5.4s, v5.4s, v7.4s
+	FMOVQ	336(R3), F6 // 0x3f318000 (0.6933594)
+	WORD	$0x4e26cc85 // fmla v5.4s, v4.4s, v6.4s
+	WORD	$0x6e21dc24 // fmul v4.4s, v1.4s, v1.4s
+	FMOVQ	464(R3), F6 // 0x3f800000 (1)
+	WORD	$0x4e23d4c3 // fadd v3.4s, v6.4s, v3.4s
+	WORD	$0x6e23fc83 // fdiv v3.4s, v4.4s, v3.4s
+	WORD	$0x4e23d423 // fadd v3.4s, v1.4s, v3.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e23d484 // fadd v4.4s, v4.4s, v3.4s
+	FMOVQ	1120(R3), F6 // 0x40000000 (2)
+	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
+	WORD	$0x4ea3d487 // fsub v7.4s, v4.4s, v3.4s
+	FMOVQ	464(R3), F8 // 0x3f800000 (1)
+	WORD	$0x4ea7d507 // fsub v7.4s, v8.4s, v7.4s
+	FMOVQ	464(R3), F8 // 0x3f800000 (1)
+	WORD	$0x4ea8d488 // fsub v8.4s, v4.4s, v8.4s
+	WORD	$0x4ea8d468 // fsub v8.4s, v3.4s, v8.4s
+	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
+	WORD	$0x6f290487 // ushr v7.4s, v4.4s, #23
+	WORD	$0x4e21d8e7 // scvtf v7.4s, v7.4s
+	FMOVQ	752(R3), F8 // 0x42fe0000 (127)
+	WORD	$0x4ea8d4e7 // fsub v7.4s, v7.4s, v8.4s
+	FMOVQ	768(R3), F8 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e281c88 // and v8.16b, v4.16b, v8.16b
+	FMOVQ	464(R3), F9 // 0x3f800000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	784(R3), F9 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea9e509 // fcmgt v9.4s, v8.4s, v9.4s
+	FMOVQ	448(R3), F10 // 0x3f000000 (0.5)
+	WORD	$0x6e2add0a // fmul v10.4s, v8.4s, v10.4s
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e681d4b // bsl v11.16b, v10.16b, v8.16b
+	FMOVQ	464(R3), F8 // 0x3f800000 (1)
+	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
+	WORD	$0x4e28d4e7 // fadd v7.4s, v7.4s, v8.4s
+	FMOVQ	464(R3), F8 // 0x3f800000 (1)
+	WORD	$0x4ea8d568 // fsub v8.4s, v11.4s, v8.4s
+	WORD	$0x6e28dd09 // fmul v9.4s, v8.4s, v8.4s
+	FMOVQ	800(R3), F10 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F11 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
+	FMOVQ	832(R3), F10 // 0x3def251a (0.116769984)
+	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
+	FMOVQ	848(R3), F11 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
+	FMOVQ	864(R3), F10 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
+	FMOVQ	880(R3), F11 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
+	FMOVQ	896(R3), F10 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
+	FMOVQ	912(R3), F11 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
+	FMOVQ	928(R3), F10 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
+	WORD	$0x6e28dd4a // fmul v10.4s, v10.4s, v8.4s
+	WORD	$0x6e29dd4a // fmul v10.4s, v10.4s, v9.4s
+	FMOVQ	352(R3), F11 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e2bccea // fmla v10.4s, v7.4s, v11.4s
+	FMOVQ	448(R3), F11 // 0x3f000000 (0.5)
+	WORD	$0x4eabcd2a // fmls v10.4s, v9.4s, v11.4s
+	WORD	$0x4e2ad508 // fadd v8.4s, v8.4s, v10.4s
+	FMOVQ	336(R3), F9 // 0x3f318000 (0.6933594)
+	WORD	$0x4e29cce8 // fmla v8.4s, v7.4s, v9.4s
+	WORD	$0x6e24fcc4 // fdiv v4.4s, v6.4s, v4.4s
+	WORD	$0x4e24d504 // fadd v4.4s, v8.4s, v4.4s
+	FMOVQ	1216(R3), F6 // 0x0 (0)
+	WORD	$0x4e26e466 // fcmeq v6.4s, v3.4s, v6.4s
+	WORD	$0x6e641c66 // bsl v6.16b, v3.16b, v4.16b
+	WORD	$0x6f290423 // ushr v3.4s, v1.4s, #23
+	WORD	$0x4e21d863 // scvtf v3.4s, v3.4s
+	FMOVQ	752(R3), F4 // 0x42fe0000 (127)
+	WORD	$0x4ea4d463 // fsub v3.4s, v3.4s, v4.4s
+	FMOVQ	768(R3), F4 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea71c84 // orr v4.16b, v4.16b, v7.16b
+	FMOVQ	784(R3), F7 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea7e487 // fcmgt v7.4s, v4.4s, v7.4s
+	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
+	WORD	$0x6e28dc88 // fmul v8.4s, v4.4s, v8.4s
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e641d09 // bsl v9.16b, v8.16b, v4.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
+	WORD	$0x4e24d463 // fadd v3.4s, v3.4s, v4.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea4d524 // fsub v4.4s, v9.4s, v4.4s
+	WORD	$0x6e24dc87 // fmul v7.4s, v4.4s, v4.4s
+	FMOVQ	800(R3), F8 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F9 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
+	FMOVQ	832(R3), F8 // 0x3def251a (0.116769984)
+	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
+	FMOVQ	848(R3), F9 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
+	FMOVQ	864(R3), F8 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
+	FMOVQ	880(R3), F9 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
+	FMOVQ	896(R3), F8 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
+	FMOVQ	912(R3), F9 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
+	FMOVQ	928(R3), F8 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
+	WORD	$0x6e24dd08 // fmul v8.4s, v8.4s, v4.4s
+	WORD	$0x6e27dd08 // fmul v8.4s, v8.4s, v7.4s
+	FMOVQ	352(R3), F9 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e29cc68 // fmla v8.4s, v3.4s, v9.4s
+	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
+	WORD	$0x4ea9cce8 // fmls v8.4s, v7.4s, v9.4s
+	WORD	$0x4e28d484 // fadd v4.4s, v4.4s, v8.4s
+	FMOVQ	336(R3), F7 // 0x3f318000 (0.6933594)
+	WORD	$0x4e27cc64 // fmla v4.4s, v3.4s, v7.4s
+	FMOVQ	1120(R3), F3 // 0x40000000 (2)
+	WORD	$0x6ea3e423 // fcmgt v3.4s, v1.4s, v3.4s
+	WORD	$0x6e661ca3 // bsl v3.16b, v5.16b, v6.16b
+	FMOVQ	3296(R3), F5 // 0x45800000 (4096)
+	WORD	$0x6ea5e425 // fcmgt v5.4s, v1.4s, v5.4s
+	FMOVQ	2128(R3), F6 // 0x3f317218 (0.6931472)
+	WORD	$0x4e26d484 // fadd v4.4s, v4.4s, v6.4s
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	FMOVQ	3312(R3), F3 // 0x39800000 (0.00024414063)
+	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
+	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
+	FMOVQ	1088(R3), F1 // 0x80000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x6e211c61 // eor v1.16b, v3.16b, v1.16b
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V2.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func acosh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·acosh64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	224(R3), F1 // 0x3ff0000000000000 (1)
+	WORD	$0x6e61e401 // fcmge v1.2d, v0.2d, v1.2d
+	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	FMOVQ	2368(R3), F2 // 0xbff0000000000000 (-1)
+	WORD	$0x4e60cc02 // fmla v2.2d, v0.2d, v0.2d
+	WORD	$0x4e60d403 // fadd v3.2d, v0.2d, v0.2d
+	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
+	WORD	$0x4e62d402 // fadd v2.2d, v0.2d, v2.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x6e62fc82 // fdiv v2.2d, v4.2d, v2.2d
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	WORD	$0x6f4c0442 // ushr v2.2d, v2.2d, #52
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
+	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
+	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d445 // fsub v5.2d, v2.2d, v5.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
+	WORD	$0x4e63d462 // fadd v2.2d, v3.2d, v3.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
+	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
+	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63fc43 // fdiv v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	FMOVQ	592(R3), F7 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F8 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	624(R3), F7 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
+	FMOVQ	640(R3), F8 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	656(R3), F7 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F9 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
+	FMOVQ	688(R3), F7 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e69cca7 // fmla v7.2d, v5.2d, v9.2d
+	WORD	$0x6e67dca5 // fmul v5.2d, v5.2d, v7.2d
+	WORD	$0x4e68cc85 // fmla v5.2d, v4.2d, v8.2d
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e64dc44 // fmul v4.2d, v2.2d, v4.2d
+	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x6e231ce3 // eor v3.16b, v7.16b, v3.16b
+	WORD	$0x4e62cc83 // fmla v3.2d, v4.2d, v2.2d
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
+	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e63ccc2 // fmla v2.2d, v6.2d, v3.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d403 // fsub v3.2d, v0.2d, v3.2d
+	WORD	$0x4e63d464 // fadd v4.2d, v3.2d, v3.2d
+	WORD	$0x4e63cc64 // fmla v4.2d, v3.2d, v3.2d
+	WORD	$0x6ee1f884 // fsqrt v4.2d, v4.2d
+	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	2416(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63d4c6 // fadd v6.2d, v6.2d, v3.2d
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e661c67 // bsl v7.16b, v3.16b, v6.16b
+	WORD	$0x6f4c04e6 // ushr v6.2d, v7.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	FMOVQ	2432(R3), F8 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee3d4e8 // fsub v8.2d, v7.2d, v3.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
+	WORD	$0x4ee9d469 // fsub v9.2d, v3.2d, v9.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6eeae4ca // fcmgt v10.2d, v6.2d, v10.2d
+	WORD	$0x6e691d0a // bsl v10.16b, v8.16b, v9.16b
+	WORD	$0x6e67fd48 // fdiv v8.2d, v10.2d, v7.2d
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6e681d25 // bsl v5.16b, v9.16b, v8.16b
+	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	FMOVQ	2448(R3), F8 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dce6 // fmul v6.2d, v7.2d, v6.2d
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	FMOVQ	2464(R3), F7 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
+	FMOVQ	2480(R3), F8 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee8e468 // fcmgt v8.2d, v3.2d, v8.2d
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e4c8 // fcmeq v8.2d, v6.2d, v8.2d
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e661c69 // bsl v9.16b, v3.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x6e651ccb // bsl v11.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e6a1ca7 // bsl v7.16b, v5.16b, v10.16b
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e65dd25 // fmul v5.2d, v9.2d, v5.2d
+	WORD	$0x6e69dca6 // fmul v6.2d, v5.2d, v9.2d
+	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
+	WORD	$0x4e6ad52a // fadd v10.2d, v9.2d, v10.2d
+	WORD	$0x6e6afd2a // fdiv v10.2d, v9.2d, v10.2d
+	WORD	$0x6e6add4c // fmul v12.2d, v10.2d, v10.2d
+	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F14 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	608(R3), F13 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	FMOVQ	672(R3), F14 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	FMOVQ	688(R3), F14 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	640(R3), F13 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	WORD	$0x6e6ddd8c // fmul v12.2d, v12.2d, v13.2d
+	WORD	$0x4e65cd2c // fmla v12.2d, v9.2d, v5.2d
+	WORD	$0x4eeacd86 // fmls v6.2d, v12.2d, v10.2d
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
+	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4e6dccee // fmla v14.2d, v7.2d, v13.2d
+	WORD	$0x4e6acd8e // fmla v14.2d, v12.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1dca // eor v10.16b, v14.16b, v10.16b
+	WORD	$0x4e65cd2a // fmla v10.2d, v9.2d, v5.2d
+	WORD	$0x4ee9d545 // fsub v5.2d, v10.2d, v9.2d
+	FMOVQ	704(R3), F9 // 0x8000000000000000 (-0)
+	WORD	$0x6e291ca5 // eor v5.16b, v5.16b, v9.16b
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e69cce5 // fmla v5.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
+	WORD	$0x6e651d68 // bsl v8.16b, v11.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
+	WORD	$0x6e681cc5 // bsl v5.16b, v6.16b, v8.16b
+	FMOVQ	2496(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	VMOV	V3.B16, V9.B16
+	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
+	WORD	$0x6e651d26 // bsl v6.16b, v9.16b, v5.16b
+	FMOVQ	2384(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
+	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
+	WORD	$0x6f4c0405 // ushr v5.2d, v0.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
+	WORD	$0x4e63d465 // fadd v5.2d, v3.2d, v3.2d
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d4c3 // fsub v3.2d, v6.2d, v3.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
+	WORD	$0x6e65fc65 // fdiv v5.2d, v3.2d, v5.2d
+	WORD	$0x6e65dca6 // fmul v6.2d, v5.2d, v5.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	FMOVQ	592(R3), F9 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F10 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	624(R3), F9 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	FMOVQ	640(R3), F10 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	656(R3), F9 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F11 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
+	FMOVQ	688(R3), F9 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6bcce9 // fmla v9.2d, v7.2d, v11.2d
+	WORD	$0x6e69dce7 // fmul v7.2d, v7.2d, v9.2d
+	WORD	$0x4e6accc7 // fmla v7.2d, v6.2d, v10.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dc66 // fmul v6.2d, v3.2d, v6.2d
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e69dd09 // fmul v9.2d, v8.2d, v9.2d
+	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251d25 // eor v5.16b, v9.16b, v5.16b
+	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
+	WORD	$0x4ee3d4a3 // fsub v3.2d, v5.2d, v3.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251c63 // eor v3.16b, v3.16b, v5.16b
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e65cd03 // fmla v3.2d, v8.2d, v5.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
+	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
+	FMOVQ	3264(R3), F2 // 0x41b0000000000000 (2.68435456e+08)
+	WORD	$0x6e62e402 // fcmge v2.2d, v0.2d, v2.2d
+	FMOVQ	3280(R3), F4 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
+	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
+	VST1.P	[V2.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func acosh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·acosh32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	464(R3), F1 // 0x3f800000 (1)
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
+	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x4e20d402 // fadd v2.4s, v0.4s, v0.4s
+	FMOVQ	2512(R3), F3 // 0xbf800000 (-1)
+	WORD	$0x4e20cc03 // fmla v3.4s, v0.4s, v0.4s
+	WORD	$0x6ea1f863 // fsqrt v3.4s, v3.4s
+	WORD	$0x4e23d403 // fadd v3.4s, v0.4s, v3.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x6e23fc83 // fdiv v3.4s, v4.4s, v3.4s
+	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
+	WORD	$0x6f290443 // ushr v3.4s, v2.4s, #23
+	WORD	$0x4e21d863 // scvtf v3.4s, v3.4s
+	FMOVQ	752(R3), F4 // 0x42fe0000 (127)
+	WORD	$0x4ea4d463 // fsub v3.4s, v3.4s, v4.4s
+	FMOVQ	768(R3), F4 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
+	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea4e444 // fcmgt v4.4s, v2.4s, v4.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x6e25dc45 // fmul v5.4s, v2.4s, v5.4s
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
+	WORD	$0x4e22d462 // fadd v2.4s, v3.4s, v2.4s
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
+	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
+	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
+	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
+	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
+	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
+	FMOVQ	352(R3), F6 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e26cc45 // fmla v5.4s, v2.4s, v6.4s
+	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
+	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
+	WORD	$0x4e25d463 // fadd v3.4s, v3.4s, v5.4s
+	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
+	WORD	$0x4e24cc43 // fmla v3.4s, v2.4s, v4.4s
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x4ea2d402 // fsub v2.4s, v0.4s, v2.4s
+	WORD	$0x4e22d444 // fadd v4.4s, v2.4s, v2.4s
+	WORD	$0x4e22cc44 // fmla v4.4s, v2.4s, v2.4s
+	WORD	$0x6ea1f884 // fsqrt v4.4s, v4.4s
+	WORD	$0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e22d484 // fadd v4.4s, v4.4s, v2.4s
+	FMOVQ	1120(R3), F5 // 0x40000000 (2)
+	WORD	$0x6e25e485 // fcmge v5.4s, v4.4s, v5.4s
+	WORD	$0x4ea2d486 // fsub v6.4s, v4.4s, v2.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea6d4e6 // fsub v6.4s, v7.4s, v6.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea7d487 // fsub v7.4s, v4.4s, v7.4s
+	WORD	$0x4ea7d447 // fsub v7.4s, v2.4s, v7.4s
+	WORD	$0x6e671cc5 // bsl v5.16b, v6.16b, v7.16b
+	WORD	$0x6f290486 // ushr v6.4s, v4.4s, #23
+	WORD	$0x4e21d8c6 // scvtf v6.4s, v6.4s
+	FMOVQ	752(R3), F7 // 0x42fe0000 (127)
+	WORD	$0x4ea7d4c6 // fsub v6.4s, v6.4s, v7.4s
+	FMOVQ	768(R3), F7 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e271c87 // and v7.16b, v4.16b, v7.16b
+	FMOVQ	464(R3), F8 // 0x3f800000 (1)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	FMOVQ	784(R3), F8 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea8e4e8 // fcmgt v8.4s, v7.4s, v8.4s
+	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
+	WORD	$0x6e29dce9 // fmul v9.4s, v7.4s, v9.4s
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	WORD	$0x4e27d4c6 // fadd v6.4s, v6.4s, v7.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea7d547 // fsub v7.4s, v10.4s, v7.4s
+	WORD	$0x6e27dce8 // fmul v8.4s, v7.4s, v7.4s
+	FMOVQ	800(R3), F9 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F10 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	832(R3), F9 // 0x3def251a (0.116769984)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	848(R3), F10 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	864(R3), F9 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	880(R3), F10 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	896(R3), F9 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	912(R3), F10 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	928(R3), F9 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	WORD	$0x6e27dd29 // fmul v9.4s, v9.4s, v7.4s
+	WORD	$0x6e28dd29 // fmul v9.4s, v9.4s, v8.4s
+	FMOVQ	352(R3), F10 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e2accc9 // fmla v9.4s, v6.4s, v10.4s
+	FMOVQ	448(R3), F10 // 0x3f000000 (0.5)
+	WORD	$0x4eaacd09 // fmls v9.4s, v8.4s, v10.4s
+	WORD	$0x4e29d4e7 // fadd v7.4s, v7.4s, v9.4s
+	FMOVQ	336(R3), F8 // 0x3f318000 (0.6933594)
+	WORD	$0x4e28ccc7 // fmla v7.4s, v6.4s, v8.4s
+	WORD	$0x6e24fca4 // fdiv v4.4s, v5.4s, v4.4s
+	WORD	$0x4e24d4e4 // fadd v4.4s, v7.4s, v4.4s
+	FMOVQ	1216(R3), F5 // 0x0 (0)
+	WORD	$0x4e25e445 // fcmeq v5.4s, v2.4s, v5.4s
+	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
+	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
+	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
+	FMOVQ	752(R3), F4 // 0x42fe0000 (127)
+	WORD	$0x4ea4d442 // fsub v2.4s, v2.4s, v4.4s
+	FMOVQ	768(R3), F4 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	FMOVQ	464(R3), F6 // 0x3f800000 (1)
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	FMOVQ	784(R3), F6 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea6e486 // fcmgt v6.4s, v4.4s, v6.4s
+	FMOVQ	448(R3), F7 // 0x3f000000 (0.5)
+	WORD	$0x6e27dc87 // fmul v7.4s, v4.4s, v7.4s
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea4d504 // fsub v4.4s, v8.4s, v4.4s
+	WORD	$0x6e24dc86 // fmul v6.4s, v4.4s, v4.4s
+	FMOVQ	800(R3), F7 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F8 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
+	FMOVQ	832(R3), F7 // 0x3def251a (0.116769984)
+	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
+	FMOVQ	848(R3), F8 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
+	FMOVQ	864(R3), F7 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
+	FMOVQ	880(R3), F8 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
+	FMOVQ	896(R3), F7 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
+	FMOVQ	912(R3), F8 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
+	FMOVQ	928(R3), F7 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
+	WORD	$0x6e24dce7 // fmul v7.4s, v7.4s, v4.4s
+	WORD	$0x6e26dce7 // fmul v7.4s, v7.4s, v6.4s
+	FMOVQ	352(R3), F8 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e28cc47 // fmla v7.4s, v2.4s, v8.4s
+	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
+	WORD	$0x4ea8ccc7 // fmls v7.4s, v6.4s, v8.4s
+	WORD	$0x4e27d484 // fadd v4.4s, v4.4s, v7.4s
+	FMOVQ	336(R3), F6 // 0x3f318000 (0.6933594)
+	WORD	$0x4e26cc44 // fmla v4.4s, v2.4s, v6.4s
+	FMOVQ	1120(R3), F2 // 0x40000000 (2)
+	WORD	$0x6ea2e402 // fcmgt v2.4s, v0.4s, v2.4s
+	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
+	FMOVQ	3296(R3), F3 // 0x45800000 (4096)
+	WORD	$0x6e23e403 // fcmge v3.4s, v0.4s, v3.4s
+	FMOVQ	2128(R3), F5 // 0x3f317218 (0.6931472)
+	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
+	WORD	$0x6e621c83 // bsl v3.16b, v4.16b, v2.16b
+	VST1.P	[V3.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V1.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V1.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V1.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V1.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func atanh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·atanh64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
+	WORD	$0x4e61d423 // fadd v3.2d, v1.2d, v1.2d
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
+	WORD	$0x6e61dc65 // fmul v5.2d, v3.2d, v1.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee1d4a5 // fsub v5.2d, v5.2d, v1.2d
+	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
+	WORD	$0x4e65d463 // fadd v3.2d, v3.2d, v5.2d
+	WORD	$0x6e651c64 // bsl v4.16b, v3.16b, v5.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	FMOVQ	2416(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e64d4c6 // fadd v6.2d, v6.2d, v4.2d
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e661c87 // bsl v7.16b, v4.16b, v6.16b
+	WORD	$0x6f4c04e6 // ushr v6.2d, v7.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	FMOVQ	2432(R3), F8 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee4d4e8 // fsub v8.2d, v7.2d, v4.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
+	WORD	$0x4ee9d489 // fsub v9.2d, v4.2d, v9.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6eeae4ca // fcmgt v10.2d, v6.2d, v10.2d
+	WORD	$0x6e691d0a // bsl v10.16b, v8.16b, v9.16b
+	WORD	$0x6e67fd48 // fdiv v8.2d, v10.2d, v7.2d
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6e681d25 // bsl v5.16b, v9.16b, v8.16b
+	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	FMOVQ	2448(R3), F8 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dce6 // fmul v6.2d, v7.2d, v6.2d
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	FMOVQ	2464(R3), F7 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee3e4e7 // fcmgt v7.2d, v7.2d, v3.2d
+	FMOVQ	2480(R3), F8 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee8e488 // fcmgt v8.2d, v4.2d, v8.2d
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e4c8 // fcmeq v8.2d, v6.2d, v8.2d
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e661c89 // bsl v9.16b, v4.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x6e651ccb // bsl v11.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e6a1ca7 // bsl v7.16b, v5.16b, v10.16b
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e65dd25 // fmul v5.2d, v9.2d, v5.2d
+	WORD	$0x6e69dca6 // fmul v6.2d, v5.2d, v9.2d
+	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
+	WORD	$0x4e6ad52a // fadd v10.2d, v9.2d, v10.2d
+	WORD	$0x6e6afd2a // fdiv v10.2d, v9.2d, v10.2d
+	WORD	$0x6e6add4c // fmul v12.2d, v10.2d, v10.2d
+	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F14 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	608(R3), F13 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	FMOVQ	672(R3), F14 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	FMOVQ	688(R3), F14 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	640(R3), F13 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	WORD	$0x6e6ddd8c // fmul v12.2d, v12.2d, v13.2d
+	WORD	$0x4e65cd2c // fmla v12.2d, v9.2d, v5.2d
+	WORD	$0x4eeacd86 // fmls v6.2d, v12.2d, v10.2d
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
+	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4e6dccee // fmla v14.2d, v7.2d, v13.2d
+	WORD	$0x4e6acd8e // fmla v14.2d, v12.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1dca // eor v10.16b, v14.16b, v10.16b
+	WORD	$0x4e65cd2a // fmla v10.2d, v9.2d, v5.2d
+	WORD	$0x4ee9d545 // fsub v5.2d, v10.2d, v9.2d
+	FMOVQ	704(R3), F9 // 0x8000000000000000 (-0)
+	WORD	$0x6e291ca5 // eor v5.16b, v5.16b, v9.16b
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e69cce5 // fmla v5.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
+	WORD	$0x6e651d68 // bsl v8.16b, v11.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
+	WORD	$0x6e681cc5 // bsl v5.16b, v6.16b, v8.16b
+	FMOVQ	2496(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
+	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	VMOV	V4.B16, V9.B16
+	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
+	WORD	$0x6e651d26 // bsl v6.16b, v9.16b, v5.16b
+	FMOVQ	2384(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
+	WORD	$0x6e661c83 // bsl v3.16b, v4.16b, v6.16b
+	FMOVQ	272(R3), F4 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e63dca3 // fmul v3.2d, v5.2d, v3.2d
+	WORD	$0x6e631c24 // bsl v4.16b, v1.16b, v3.16b
+	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x6e211c81 // eor v1.16b, v4.16b, v1.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func atanh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·atanh32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x6ea1e442 // fcmgt v2.4s, v2.4s, v1.4s
+	WORD	$0x4e21d423 // fadd v3.4s, v1.4s, v1.4s
+	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
+	WORD	$0x6ea1e484 // fcmgt v4.4s, v4.4s, v1.4s
+	WORD	$0x6e21dc65 // fmul v5.4s, v3.4s, v1.4s
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4ea1d4a5 // fsub v5.4s, v5.4s, v1.4s
+	WORD	$0x6e25fcc5 // fdiv v5.4s, v6.4s, v5.4s
+	WORD	$0x4e25d463 // fadd v3.4s, v3.4s, v5.4s
+	WORD	$0x6e651c64 // bsl v4.16b, v3.16b, v5.16b
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4e24d463 // fadd v3.4s, v3.4s, v4.4s
+	FMOVQ	1120(R3), F5 // 0x40000000 (2)
+	WORD	$0x6e25e465 // fcmge v5.4s, v3.4s, v5.4s
+	WORD	$0x4ea4d466 // fsub v6.4s, v3.4s, v4.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea6d4e6 // fsub v6.4s, v7.4s, v6.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea7d467 // fsub v7.4s, v3.4s, v7.4s
+	WORD	$0x4ea7d487 // fsub v7.4s, v4.4s, v7.4s
+	WORD	$0x6e671cc5 // bsl v5.16b, v6.16b, v7.16b
+	WORD	$0x6f290466 // ushr v6.4s, v3.4s, #23
+	WORD	$0x4e21d8c6 // scvtf v6.4s, v6.4s
+	FMOVQ	752(R3), F7 // 0x42fe0000 (127)
+	WORD	$0x4ea7d4c6 // fsub v6.4s, v6.4s, v7.4s
+	FMOVQ	768(R3), F7 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	FMOVQ	464(R3), F8 // 0x3f800000 (1)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	FMOVQ	784(R3), F8 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea8e4e8 // fcmgt v8.4s, v7.4s, v8.4s
+	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
+	WORD	$0x6e29dce9 // fmul v9.4s, v7.4s, v9.4s
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	WORD	$0x4e27d4c6 // fadd v6.4s, v6.4s, v7.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea7d547 // fsub v7.4s, v10.4s, v7.4s
+	WORD	$0x6e27dce8 // fmul v8.4s, v7.4s, v7.4s
+	FMOVQ	800(R3), F9 // 0x3d9021bb (0.070376836)
+	FMOVQ	816(R3), F10 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	832(R3), F9 // 0x3def251a (0.116769984)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	848(R3), F10 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	864(R3), F9 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	880(R3), F10 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	896(R3), F9 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	912(R3), F10 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	928(R3), F9 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	WORD	$0x6e27dd29 // fmul v9.4s, v9.4s, v7.4s
+	WORD	$0x6e28dd29 // fmul v9.4s, v9.4s, v8.4s
+	FMOVQ	352(R3), F10 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e2accc9 // fmla v9.4s, v6.4s, v10.4s
+	FMOVQ	448(R3), F10 // 0x3f000000 (0.5)
+	WORD	$0x4eaacd09 // fmls v9.4s, v8.4s, v10.4s
+	WORD	$0x4e29d4e7 // fadd v7.4s, v7.4s, v9.4s
+	FMOVQ	336(R3), F8 // 0x3f318000 (0.6933594)
+	WORD	$0x4e28ccc7 // fmla v7.4s, v6.4s, v8.4s
+	WORD	$0x6e23fca3 // fdiv v3.4s, v5.4s, v3.4s
+	WORD	$0x4e23d4e3 // fadd v3.4s, v7.4s, v3.4s
+	FMOVQ	1216(R3), F5 // 0x0 (0)
+	WORD	$0x4e25e485 // fcmeq v5.4s, v4.4s, v5.4s
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	FMOVQ	3312(R3), F3 // 0x39800000 (0.00024414063)
+	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
+	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
+	WORD	$0x6e25dc84 // fmul v4.4s, v4.4s, v5.4s
+	WORD	$0x6e641c23 // bsl v3.16b, v1.16b, v4.16b
+	FMOVQ	1088(R3), F1 // 0x80000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x6e211c61 // eor v1.16b, v3.16b, v1.16b
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V2.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
 // func pow64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
 TEXT ·pow64NEONLoop(SB), NOSPLIT, $0-104
 	MOVD	d_base+0(FP), R0
@@ -3630,7 +4958,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -3700,7 +5028,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3264(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -3758,12 +5086,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3280(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	3296(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -3780,9 +5108,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3312(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3328(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -3827,7 +5155,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3296(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -3855,7 +5183,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3344(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -3877,7 +5205,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -3945,7 +5273,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3264(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -4015,7 +5343,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -4073,12 +5401,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3280(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3296(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -4095,9 +5423,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3312(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3328(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -4142,7 +5470,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3296(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -4170,7 +5498,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3344(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -4192,7 +5520,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3264(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -4216,7 +5544,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3264(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -4286,7 +5614,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3264(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -4344,12 +5672,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3280(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3296(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -4366,9 +5694,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3312(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3328(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -4413,7 +5741,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3296(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -4441,7 +5769,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3344(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -4463,7 +5791,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3264(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -4541,7 +5869,7 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -4611,7 +5939,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3264(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -4669,12 +5997,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3280(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0423 // ushr v3.2d, v1.2d, #52
-	FMOVQ	3296(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -4691,9 +6019,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3312(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3328(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -4738,7 +6066,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3296(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -4766,7 +6094,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee1e56b // fcmgt v11.2d, v11.2d, v1.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3344(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f826 // fsqrt v6.2d, v1.2d
@@ -4788,7 +6116,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -4854,7 +6182,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3264(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -4924,7 +6252,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -4982,12 +6310,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3280(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3296(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -5004,9 +6332,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3312(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3328(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -5051,7 +6379,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3296(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -5079,7 +6407,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3344(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -5101,7 +6429,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3264(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -5125,7 +6453,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3264(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -5195,7 +6523,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3264(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -5253,12 +6581,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3280(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3296(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -5275,9 +6603,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3312(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3328(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -5322,7 +6650,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3296(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -5350,7 +6678,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3344(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -5372,7 +6700,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3264(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -5448,7 +6776,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -5518,7 +6846,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3264(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -5576,12 +6904,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3280(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	3296(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -5598,9 +6926,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3312(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3328(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -5645,7 +6973,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3296(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -5673,7 +7001,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3344(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -5695,7 +7023,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -5761,7 +7089,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3264(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -5831,7 +7159,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3264(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -5889,12 +7217,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3280(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3296(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -5911,9 +7239,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3312(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3328(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -5958,7 +7286,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3296(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -5986,7 +7314,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3344(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -6008,7 +7336,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3264(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -6032,7 +7360,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3264(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -6102,7 +7430,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3264(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -6160,12 +7488,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3280(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3344(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3296(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -6182,9 +7510,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3312(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3376(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3328(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3392(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -6229,7 +7557,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3296(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3360(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -6257,7 +7585,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3344(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3408(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -6279,7 +7607,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3264(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3328(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -6745,16 +8073,24 @@ DATA	vmconst<>+3232(SB)/8, $0xb3bbbd2eb3bbbd2e
 DATA	vmconst<>+3240(SB)/8, $0xb3bbbd2eb3bbbd2e
 DATA	vmconst<>+3248(SB)/8, $0x40490fdb40490fdb
 DATA	vmconst<>+3256(SB)/8, $0x40490fdb40490fdb
-DATA	vmconst<>+3264(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+3272(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+3280(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+3288(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+3296(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+3304(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+3312(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+3320(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+3328(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+3336(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+3344(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+3352(SB)/8, $0x7ff8000000000001
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $3360
+DATA	vmconst<>+3264(SB)/8, $0x41b0000000000000
+DATA	vmconst<>+3272(SB)/8, $0x41b0000000000000
+DATA	vmconst<>+3280(SB)/8, $0x3fe62e42fefa39ef
+DATA	vmconst<>+3288(SB)/8, $0x3fe62e42fefa39ef
+DATA	vmconst<>+3296(SB)/8, $0x4580000045800000
+DATA	vmconst<>+3304(SB)/8, $0x4580000045800000
+DATA	vmconst<>+3312(SB)/8, $0x3980000039800000
+DATA	vmconst<>+3320(SB)/8, $0x3980000039800000
+DATA	vmconst<>+3328(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+3336(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+3344(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+3352(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+3360(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+3368(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+3376(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+3384(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+3392(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+3400(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+3408(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+3416(SB)/8, $0x7ff8000000000001
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $3424

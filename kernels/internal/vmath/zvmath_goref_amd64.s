@@ -1042,6 +1042,570 @@ done32:
 	VZEROUPPER
 	RET
 
+// func asinh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·asinh64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop34:
+	CMPQ      BX, CX
+	JAE       done35
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y1, Y2
+	VMULPD    Y1, Y1, Y3
+	VADDPD    vmconst<>+576(SB), Y3, Y3
+	VSQRTPD   Y3, Y3
+	VADDPD    Y1, Y1, Y4
+	VADDPD    Y1, Y3, Y5
+	VMOVUPS   vmconst<>+576(SB), Y6
+	VDIVPD    Y5, Y6, Y5
+	VADDPD    Y5, Y4, Y4
+	VCMPPD    $0x1d, vmconst<>+3808(SB), Y4, Y5
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y4, Y6
+	VPAND     Y6, Y5, Y5
+	VPAND     vmconst<>+2624(SB), Y4, Y5
+	VPOR      vmconst<>+544(SB), Y5, Y5
+	VPSRLQ    $0x34, Y4, Y4
+	VPOR      vmconst<>+960(SB), Y4, Y4
+	VSUBPD    vmconst<>+3840(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+3872(SB), Y5, Y6
+	VSUBPD    vmconst<>+576(SB), Y4, Y7
+	VBLENDVPD Y6, Y7, Y4, Y4
+	VADDPD    Y5, Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VSUBPD    vmconst<>+576(SB), Y5, Y5
+	VADDPD    vmconst<>+96(SB), Y5, Y6
+	VDIVPD    Y6, Y5, Y6
+	VMULPD    Y6, Y6, Y7
+	VMULPD    Y7, Y7, Y8
+	VMULPD    vmconst<>+2752(SB), Y8, Y9
+	VADDPD    vmconst<>+2816(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2880(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2944(SB), Y9, Y9
+	VMULPD    Y7, Y9, Y7
+	VMULPD    vmconst<>+2784(SB), Y8, Y9
+	VADDPD    vmconst<>+2848(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2912(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y5, Y8
+	VMULPD    Y5, Y8, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    Y7, Y6, Y6
+	VMULPD    vmconst<>+1792(SB), Y4, Y7
+	VADDPD    Y7, Y6, Y6
+	VSUBPD    Y6, Y8, Y6
+	VSUBPD    Y5, Y6, Y5
+	VMULPD    vmconst<>+1760(SB), Y4, Y4
+	VSUBPD    Y5, Y4, Y4
+	VMULPD    Y1, Y1, Y5
+	VADDPD    vmconst<>+576(SB), Y3, Y3
+	VDIVPD    Y3, Y5, Y3
+	VADDPD    Y3, Y1, Y3
+	VPAND     vmconst<>+32(SB), Y3, Y5
+	VCMPPD    $0x1e, vmconst<>+2400(SB), Y3, Y6
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y3, Y7
+	VPAND     Y7, Y6, Y6
+	VCMPPD    $0x1d, vmconst<>+2560(SB), Y5, Y6
+	VADDPD    vmconst<>+576(SB), Y3, Y7
+	VBLENDVPD Y6, Y3, Y7, Y7
+	VPSRLQ    $0x34, Y7, Y8
+	VPOR      vmconst<>+960(SB), Y8, Y8
+	VSUBPD    vmconst<>+2592(SB), Y8, Y8
+	VSUBPD    Y3, Y7, Y9
+	VMOVUPS   vmconst<>+576(SB), Y10
+	VSUBPD    Y9, Y10, Y9
+	VSUBPD    vmconst<>+576(SB), Y7, Y10
+	VSUBPD    Y10, Y3, Y10
+	VCMPPD    $0x1e, vmconst<>+864(SB), Y8, Y11
+	VBLENDVPD Y11, Y9, Y10, Y9
+	VDIVPD    Y7, Y9, Y9
+	VBLENDVPD Y6, vmconst<>+864(SB), Y9, Y6
+	VPAND     vmconst<>+2624(SB), Y7, Y7
+	VPOR      vmconst<>+576(SB), Y7, Y7
+	VCMPPD    $0x1d, vmconst<>+2656(SB), Y7, Y9
+	VADDPD    vmconst<>+576(SB), Y8, Y10
+	VBLENDVPD Y9, Y10, Y8, Y8
+	VMULPD    vmconst<>+544(SB), Y7, Y10
+	VBLENDVPD Y9, Y10, Y7, Y7
+	VSUBPD    vmconst<>+576(SB), Y7, Y7
+	VCMPPD    $0x11, vmconst<>+2688(SB), Y5, Y9
+	VCMPPD    $0x1e, vmconst<>+2720(SB), Y3, Y10
+	VPAND     Y10, Y9, Y9
+	VCMPPD    $0x00, vmconst<>+864(SB), Y7, Y10
+	VBLENDVPD Y9, Y3, Y7, Y7
+	VBLENDVPD Y9, vmconst<>+864(SB), Y6, Y6
+	VBLENDVPD Y9, vmconst<>+864(SB), Y8, Y8
+	VMULPD    vmconst<>+544(SB), Y7, Y9
+	VMULPD    Y7, Y9, Y9
+	VADDPD    vmconst<>+96(SB), Y7, Y11
+	VDIVPD    Y11, Y7, Y11
+	VMULPD    Y11, Y11, Y12
+	VMULPD    vmconst<>+2752(SB), Y12, Y13
+	VADDPD    vmconst<>+2784(SB), Y13, Y13
+	VMULPD    Y12, Y13, Y13
+	VADDPD    vmconst<>+2816(SB), Y13, Y13
+	VMULPD    Y12, Y13, Y13
+	VADDPD    vmconst<>+2848(SB), Y13, Y13
+	VMULPD    Y12, Y13, Y13
+	VADDPD    vmconst<>+2880(SB), Y13, Y13
+	VMULPD    Y12, Y13, Y13
+	VADDPD    vmconst<>+2912(SB), Y13, Y13
+	VMULPD    Y12, Y13, Y13
+	VADDPD    vmconst<>+2944(SB), Y13, Y13
+	VMULPD    Y12, Y13, Y12
+	VADDPD    Y9, Y12, Y12
+	VMULPD    Y12, Y11, Y13
+	VSUBPD    Y13, Y9, Y13
+	VSUBPD    Y13, Y7, Y13
+	VMULPD    vmconst<>+1792(SB), Y8, Y14
+	VADDPD    Y6, Y14, Y14
+	VMULPD    Y12, Y11, Y11
+	VADDPD    Y14, Y11, Y11
+	VMULPD    vmconst<>+1760(SB), Y8, Y12
+	VSUBPD    Y11, Y9, Y9
+	VSUBPD    Y7, Y9, Y7
+	VSUBPD    Y7, Y12, Y7
+	VMULPD    vmconst<>+1792(SB), Y8, Y9
+	VADDPD    Y6, Y9, Y6
+	VMULPD    vmconst<>+1760(SB), Y8, Y9
+	VADDPD    Y6, Y9, Y6
+	VBLENDVPD Y10, Y6, Y7, Y6
+	VCMPPD    $0x00, vmconst<>+864(SB), Y8, Y7
+	VBLENDVPD Y7, Y13, Y6, Y6
+	VCMPPD    $0x11, vmconst<>+2976(SB), Y5, Y7
+	VMULPD    Y3, Y3, Y8
+	VMULPD    vmconst<>+544(SB), Y8, Y8
+	VSUBPD    Y8, Y3, Y8
+	VBLENDVPD Y7, Y8, Y6, Y6
+	VCMPPD    $0x11, vmconst<>+2432(SB), Y5, Y5
+	VBLENDVPD Y5, Y3, Y6, Y3
+	VCMPPD    $0x1d, vmconst<>+3808(SB), Y1, Y5
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y1, Y6
+	VPAND     Y6, Y5, Y5
+	VPAND     vmconst<>+2624(SB), Y1, Y5
+	VPOR      vmconst<>+544(SB), Y5, Y5
+	VPSRLQ    $0x34, Y1, Y6
+	VPOR      vmconst<>+960(SB), Y6, Y6
+	VSUBPD    vmconst<>+3840(SB), Y6, Y6
+	VCMPPD    $0x12, vmconst<>+3872(SB), Y5, Y7
+	VSUBPD    vmconst<>+576(SB), Y6, Y8
+	VBLENDVPD Y7, Y8, Y6, Y6
+	VADDPD    Y5, Y5, Y8
+	VBLENDVPD Y7, Y8, Y5, Y5
+	VSUBPD    vmconst<>+576(SB), Y5, Y5
+	VADDPD    vmconst<>+96(SB), Y5, Y7
+	VDIVPD    Y7, Y5, Y7
+	VMULPD    Y7, Y7, Y8
+	VMULPD    Y8, Y8, Y9
+	VMULPD    vmconst<>+2752(SB), Y9, Y10
+	VADDPD    vmconst<>+2816(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2880(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2944(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y8
+	VMULPD    vmconst<>+2784(SB), Y9, Y10
+	VADDPD    vmconst<>+2848(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+2912(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y9
+	VADDPD    Y9, Y8, Y8
+	VMULPD    vmconst<>+544(SB), Y5, Y9
+	VMULPD    Y5, Y9, Y9
+	VADDPD    Y9, Y8, Y8
+	VMULPD    Y8, Y7, Y7
+	VMULPD    vmconst<>+1792(SB), Y6, Y8
+	VADDPD    Y8, Y7, Y7
+	VSUBPD    Y7, Y9, Y7
+	VSUBPD    Y5, Y7, Y5
+	VMULPD    vmconst<>+1760(SB), Y6, Y6
+	VSUBPD    Y5, Y6, Y5
+	VCMPPD    $0x1e, vmconst<>+96(SB), Y1, Y6
+	VBLENDVPD Y6, Y4, Y3, Y3
+	VCMPPD    $0x1e, vmconst<>+3904(SB), Y1, Y4
+	VADDPD    vmconst<>+3936(SB), Y5, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x11, vmconst<>+3968(SB), Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y1
+	VPAND     vmconst<>+0(SB), Y0, Y3
+	VPXOR     Y3, Y1, Y1
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y2, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out36
+	JMP       loop34
+
+out36:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done35:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acosh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·acosh64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop37:
+	CMPQ      BX, CX
+	JAE       done38
+	VMOVUPS   (DX)(BX*8), Y0
+	VCMPPD    $0x1d, vmconst<>+576(SB), Y0, Y1
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y2
+	VPAND     Y2, Y1, Y1
+	VMULPD    Y0, Y0, Y2
+	VSUBPD    vmconst<>+576(SB), Y2, Y2
+	VADDPD    Y0, Y0, Y3
+	VSQRTPD   Y2, Y2
+	VADDPD    Y2, Y0, Y2
+	VMOVUPS   vmconst<>+576(SB), Y4
+	VDIVPD    Y2, Y4, Y2
+	VSUBPD    Y2, Y3, Y2
+	VCMPPD    $0x1d, vmconst<>+3808(SB), Y2, Y3
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y2, Y4
+	VPAND     Y4, Y3, Y3
+	VPAND     vmconst<>+2624(SB), Y2, Y3
+	VPOR      vmconst<>+544(SB), Y3, Y3
+	VPSRLQ    $0x34, Y2, Y2
+	VPOR      vmconst<>+960(SB), Y2, Y2
+	VSUBPD    vmconst<>+3840(SB), Y2, Y2
+	VCMPPD    $0x12, vmconst<>+3872(SB), Y3, Y4
+	VSUBPD    vmconst<>+576(SB), Y2, Y5
+	VBLENDVPD Y4, Y5, Y2, Y2
+	VADDPD    Y3, Y3, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VSUBPD    vmconst<>+576(SB), Y3, Y3
+	VADDPD    vmconst<>+96(SB), Y3, Y4
+	VDIVPD    Y4, Y3, Y4
+	VMULPD    Y4, Y4, Y5
+	VMULPD    Y5, Y5, Y6
+	VMULPD    vmconst<>+2752(SB), Y6, Y7
+	VADDPD    vmconst<>+2816(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+2880(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+2944(SB), Y7, Y7
+	VMULPD    Y5, Y7, Y5
+	VMULPD    vmconst<>+2784(SB), Y6, Y7
+	VADDPD    vmconst<>+2848(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y7
+	VADDPD    vmconst<>+2912(SB), Y7, Y7
+	VMULPD    Y6, Y7, Y6
+	VADDPD    Y6, Y5, Y5
+	VMULPD    vmconst<>+544(SB), Y3, Y6
+	VMULPD    Y3, Y6, Y6
+	VADDPD    Y6, Y5, Y5
+	VMULPD    Y5, Y4, Y4
+	VMULPD    vmconst<>+1792(SB), Y2, Y5
+	VADDPD    Y5, Y4, Y4
+	VSUBPD    Y4, Y6, Y4
+	VSUBPD    Y3, Y4, Y3
+	VMULPD    vmconst<>+1760(SB), Y2, Y2
+	VSUBPD    Y3, Y2, Y2
+	VSUBPD    vmconst<>+576(SB), Y0, Y3
+	VADDPD    Y3, Y3, Y4
+	VMULPD    Y3, Y3, Y5
+	VADDPD    Y4, Y5, Y4
+	VSQRTPD   Y4, Y4
+	VADDPD    Y4, Y3, Y3
+	VPAND     vmconst<>+32(SB), Y3, Y4
+	VCMPPD    $0x1e, vmconst<>+2400(SB), Y3, Y5
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y3, Y6
+	VPAND     Y6, Y5, Y5
+	VCMPPD    $0x1d, vmconst<>+2560(SB), Y4, Y5
+	VADDPD    vmconst<>+576(SB), Y3, Y6
+	VBLENDVPD Y5, Y3, Y6, Y6
+	VPSRLQ    $0x34, Y6, Y7
+	VPOR      vmconst<>+960(SB), Y7, Y7
+	VSUBPD    vmconst<>+2592(SB), Y7, Y7
+	VSUBPD    Y3, Y6, Y8
+	VMOVUPS   vmconst<>+576(SB), Y9
+	VSUBPD    Y8, Y9, Y8
+	VSUBPD    vmconst<>+576(SB), Y6, Y9
+	VSUBPD    Y9, Y3, Y9
+	VCMPPD    $0x1e, vmconst<>+864(SB), Y7, Y10
+	VBLENDVPD Y10, Y8, Y9, Y8
+	VDIVPD    Y6, Y8, Y8
+	VBLENDVPD Y5, vmconst<>+864(SB), Y8, Y5
+	VPAND     vmconst<>+2624(SB), Y6, Y6
+	VPOR      vmconst<>+576(SB), Y6, Y6
+	VCMPPD    $0x1d, vmconst<>+2656(SB), Y6, Y8
+	VADDPD    vmconst<>+576(SB), Y7, Y9
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y6, Y9
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VSUBPD    vmconst<>+576(SB), Y6, Y6
+	VCMPPD    $0x11, vmconst<>+2688(SB), Y4, Y8
+	VCMPPD    $0x1e, vmconst<>+2720(SB), Y3, Y9
+	VPAND     Y9, Y8, Y8
+	VCMPPD    $0x00, vmconst<>+864(SB), Y6, Y9
+	VBLENDVPD Y8, Y3, Y6, Y6
+	VBLENDVPD Y8, vmconst<>+864(SB), Y5, Y5
+	VBLENDVPD Y8, vmconst<>+864(SB), Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y6, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+96(SB), Y6, Y10
+	VDIVPD    Y10, Y6, Y10
+	VMULPD    Y10, Y10, Y11
+	VMULPD    vmconst<>+2752(SB), Y11, Y12
+	VADDPD    vmconst<>+2784(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2816(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2848(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2880(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2912(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2944(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y11
+	VADDPD    Y8, Y11, Y11
+	VMULPD    Y11, Y10, Y12
+	VSUBPD    Y12, Y8, Y12
+	VSUBPD    Y12, Y6, Y12
+	VMULPD    vmconst<>+1792(SB), Y7, Y13
+	VADDPD    Y5, Y13, Y13
+	VMULPD    Y11, Y10, Y10
+	VADDPD    Y13, Y10, Y10
+	VMULPD    vmconst<>+1760(SB), Y7, Y11
+	VSUBPD    Y10, Y8, Y8
+	VSUBPD    Y6, Y8, Y6
+	VSUBPD    Y6, Y11, Y6
+	VMULPD    vmconst<>+1792(SB), Y7, Y8
+	VADDPD    Y5, Y8, Y5
+	VMULPD    vmconst<>+1760(SB), Y7, Y8
+	VADDPD    Y5, Y8, Y5
+	VBLENDVPD Y9, Y5, Y6, Y5
+	VCMPPD    $0x00, vmconst<>+864(SB), Y7, Y6
+	VBLENDVPD Y6, Y12, Y5, Y5
+	VCMPPD    $0x11, vmconst<>+2976(SB), Y4, Y6
+	VMULPD    Y3, Y3, Y7
+	VMULPD    vmconst<>+544(SB), Y7, Y7
+	VSUBPD    Y7, Y3, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VCMPPD    $0x11, vmconst<>+2432(SB), Y4, Y4
+	VBLENDVPD Y4, Y3, Y5, Y3
+	VCMPPD    $0x1d, vmconst<>+3808(SB), Y0, Y4
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y5
+	VPAND     Y5, Y4, Y4
+	VPAND     vmconst<>+2624(SB), Y0, Y4
+	VPOR      vmconst<>+544(SB), Y4, Y4
+	VPSRLQ    $0x34, Y0, Y5
+	VPOR      vmconst<>+960(SB), Y5, Y5
+	VSUBPD    vmconst<>+3840(SB), Y5, Y5
+	VCMPPD    $0x12, vmconst<>+3872(SB), Y4, Y6
+	VSUBPD    vmconst<>+576(SB), Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VADDPD    Y4, Y4, Y7
+	VBLENDVPD Y6, Y7, Y4, Y4
+	VSUBPD    vmconst<>+576(SB), Y4, Y4
+	VADDPD    vmconst<>+96(SB), Y4, Y6
+	VDIVPD    Y6, Y4, Y6
+	VMULPD    Y6, Y6, Y7
+	VMULPD    Y7, Y7, Y8
+	VMULPD    vmconst<>+2752(SB), Y8, Y9
+	VADDPD    vmconst<>+2816(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2880(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2944(SB), Y9, Y9
+	VMULPD    Y7, Y9, Y7
+	VMULPD    vmconst<>+2784(SB), Y8, Y9
+	VADDPD    vmconst<>+2848(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2912(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y4, Y8
+	VMULPD    Y4, Y8, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    Y7, Y6, Y6
+	VMULPD    vmconst<>+1792(SB), Y5, Y7
+	VADDPD    Y7, Y6, Y6
+	VSUBPD    Y6, Y8, Y6
+	VSUBPD    Y4, Y6, Y4
+	VMULPD    vmconst<>+1760(SB), Y5, Y5
+	VSUBPD    Y4, Y5, Y4
+	VCMPPD    $0x1e, vmconst<>+96(SB), Y0, Y5
+	VBLENDVPD Y5, Y2, Y3, Y2
+	VCMPPD    $0x1d, vmconst<>+3904(SB), Y0, Y3
+	VADDPD    vmconst<>+3936(SB), Y4, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPS   Y2, (AX)(BX*8)
+	VMOVMSKPD Y1, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out39
+	JMP       loop37
+
+out39:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done38:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atanh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·atanh64AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop40:
+	CMPQ      BX, CX
+	JAE       done41
+	VMOVUPS   (DX)(BX*8), Y0
+	VPAND     vmconst<>+32(SB), Y0, Y1
+	VCMPPD    $0x11, vmconst<>+576(SB), Y1, Y2
+	VADDPD    Y1, Y1, Y3
+	VCMPPD    $0x11, vmconst<>+544(SB), Y1, Y4
+	VMULPD    Y1, Y3, Y5
+	VBLENDVPD Y4, Y5, Y3, Y5
+	VMOVUPS   vmconst<>+576(SB), Y6
+	VSUBPD    Y1, Y6, Y6
+	VDIVPD    Y6, Y5, Y5
+	VADDPD    Y5, Y3, Y3
+	VBLENDVPD Y4, Y3, Y5, Y3
+	VPAND     vmconst<>+32(SB), Y3, Y4
+	VCMPPD    $0x1e, vmconst<>+2400(SB), Y3, Y5
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y3, Y6
+	VPAND     Y6, Y5, Y5
+	VCMPPD    $0x1d, vmconst<>+2560(SB), Y4, Y5
+	VADDPD    vmconst<>+576(SB), Y3, Y6
+	VBLENDVPD Y5, Y3, Y6, Y6
+	VPSRLQ    $0x34, Y6, Y7
+	VPOR      vmconst<>+960(SB), Y7, Y7
+	VSUBPD    vmconst<>+2592(SB), Y7, Y7
+	VSUBPD    Y3, Y6, Y8
+	VMOVUPS   vmconst<>+576(SB), Y9
+	VSUBPD    Y8, Y9, Y8
+	VSUBPD    vmconst<>+576(SB), Y6, Y9
+	VSUBPD    Y9, Y3, Y9
+	VCMPPD    $0x1e, vmconst<>+864(SB), Y7, Y10
+	VBLENDVPD Y10, Y8, Y9, Y8
+	VDIVPD    Y6, Y8, Y8
+	VBLENDVPD Y5, vmconst<>+864(SB), Y8, Y5
+	VPAND     vmconst<>+2624(SB), Y6, Y6
+	VPOR      vmconst<>+576(SB), Y6, Y6
+	VCMPPD    $0x1d, vmconst<>+2656(SB), Y6, Y8
+	VADDPD    vmconst<>+576(SB), Y7, Y9
+	VBLENDVPD Y8, Y9, Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y6, Y9
+	VBLENDVPD Y8, Y9, Y6, Y6
+	VSUBPD    vmconst<>+576(SB), Y6, Y6
+	VCMPPD    $0x11, vmconst<>+2688(SB), Y4, Y8
+	VCMPPD    $0x1e, vmconst<>+2720(SB), Y3, Y9
+	VPAND     Y9, Y8, Y8
+	VCMPPD    $0x00, vmconst<>+864(SB), Y6, Y9
+	VBLENDVPD Y8, Y3, Y6, Y6
+	VBLENDVPD Y8, vmconst<>+864(SB), Y5, Y5
+	VBLENDVPD Y8, vmconst<>+864(SB), Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y6, Y8
+	VMULPD    Y6, Y8, Y8
+	VADDPD    vmconst<>+96(SB), Y6, Y10
+	VDIVPD    Y10, Y6, Y10
+	VMULPD    Y10, Y10, Y11
+	VMULPD    vmconst<>+2752(SB), Y11, Y12
+	VADDPD    vmconst<>+2784(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2816(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2848(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2880(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2912(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y12
+	VADDPD    vmconst<>+2944(SB), Y12, Y12
+	VMULPD    Y11, Y12, Y11
+	VADDPD    Y8, Y11, Y11
+	VMULPD    Y11, Y10, Y12
+	VSUBPD    Y12, Y8, Y12
+	VSUBPD    Y12, Y6, Y12
+	VMULPD    vmconst<>+1792(SB), Y7, Y13
+	VADDPD    Y5, Y13, Y13
+	VMULPD    Y11, Y10, Y10
+	VADDPD    Y13, Y10, Y10
+	VMULPD    vmconst<>+1760(SB), Y7, Y11
+	VSUBPD    Y10, Y8, Y8
+	VSUBPD    Y6, Y8, Y6
+	VSUBPD    Y6, Y11, Y6
+	VMULPD    vmconst<>+1792(SB), Y7, Y8
+	VADDPD    Y5, Y8, Y5
+	VMULPD    vmconst<>+1760(SB), Y7, Y8
+	VADDPD    Y5, Y8, Y5
+	VBLENDVPD Y9, Y5, Y6, Y5
+	VCMPPD    $0x00, vmconst<>+864(SB), Y7, Y6
+	VBLENDVPD Y6, Y12, Y5, Y5
+	VCMPPD    $0x11, vmconst<>+2976(SB), Y4, Y6
+	VMULPD    Y3, Y3, Y7
+	VMULPD    vmconst<>+544(SB), Y7, Y7
+	VSUBPD    Y7, Y3, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VCMPPD    $0x11, vmconst<>+2432(SB), Y4, Y4
+	VBLENDVPD Y4, Y3, Y5, Y3
+	VCMPPD    $0x11, vmconst<>+3968(SB), Y1, Y4
+	VMULPD    vmconst<>+544(SB), Y3, Y3
+	VBLENDVPD Y4, Y1, Y3, Y1
+	VPAND     vmconst<>+0(SB), Y0, Y3
+	VPXOR     Y3, Y1, Y1
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y2, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out42
+	JMP       loop40
+
+out42:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done41:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 DATA vmconst<>+0(SB)/8, $0x8000000000000000
 DATA vmconst<>+8(SB)/8, $0x8000000000000000
 DATA vmconst<>+16(SB)/8, $0x8000000000000000
@@ -1518,4 +2082,28 @@ DATA vmconst<>+3776(SB)/8, $0x3fe6666666666666
 DATA vmconst<>+3784(SB)/8, $0x3fe6666666666666
 DATA vmconst<>+3792(SB)/8, $0x3fe6666666666666
 DATA vmconst<>+3800(SB)/8, $0x3fe6666666666666
-GLOBL vmconst<>(SB), RODATA|NOPTR, $3808
+DATA vmconst<>+3808(SB)/8, $0x0010000000000000
+DATA vmconst<>+3816(SB)/8, $0x0010000000000000
+DATA vmconst<>+3824(SB)/8, $0x0010000000000000
+DATA vmconst<>+3832(SB)/8, $0x0010000000000000
+DATA vmconst<>+3840(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3848(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3856(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3864(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3872(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3880(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3888(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3896(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3904(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3912(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3920(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3928(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3936(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+3944(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+3952(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+3960(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+3968(SB)/8, $0x3e30000000000000
+DATA vmconst<>+3976(SB)/8, $0x3e30000000000000
+DATA vmconst<>+3984(SB)/8, $0x3e30000000000000
+DATA vmconst<>+3992(SB)/8, $0x3e30000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4000

@@ -1121,3 +1121,134 @@ func acos32(k lang, x Op) (r, ok Op) {
 	r = k.sel(big, k.sel(k.cmp(lt, x, k.f(0)), neg, p), mid)
 	return r, k.cmp(le, ax, k.f(1))
 }
+
+const (
+	asinhLarge    = 1 << 28 // math.Asinh's Large: log(x) + ln2 above
+	asinhNearZero = 1.0 / (1 << 28)
+	asinhLn2      = 6.93147180559945286227e-01
+)
+
+// asinh64 is math.Asinh on amd64, where it is Go over math.Log (the
+// assembly, log64) and math.Log1p (log1p64); see asinhWith.
+func asinh64(k lang, x Op) (r, ok Op) { return asinhWith(k, x, log64, log1p64) }
+
+// asinhArm64 is math.Asinh on arm64, over logArm64 and log1pArm64.
+func asinhArm64(k lang, x Op) (r, ok Op) { return asinhWith(k, x, logArm64, log1pArm64) }
+
+// asinhWith is math.Asinh on |x| with x's sign put back, its four branches
+// computed and blended: log(|x|) + ln2 above 2^28, log(2|x| + 1/(√(x²+1) +
+// |x|)) above 2, |x| below 2^-28 and log1p(|x| + x²/(1 + √(1+x²))) between.
+// 2·|x| is |x|+|x| (the compiler's rewrite); x²+1 is one FMA at GOAMD64=v3
+// and on arm64 in both branches (go tool objdump), x² in the numerator a
+// product of its own. ±Inf and NaN lanes are out.
+func asinhWith(k lang, x Op, log, log1p core) (r, ok Op) {
+	one := k.f(1)
+	ax := k.and(x, k.u(absMask))
+	ok = k.cmp(le, ax, k.f(maxFloat))
+	q := k.sqrt(k.goMulAdd(ax, ax, one, true))
+	lb, _ := log(k, k.add(k.add(ax, ax), k.div(one, k.add(q, ax))))
+	lp, _ := log1p(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
+	ll, _ := log(k, ax)
+	r = k.sel(k.cmp(gt, ax, k.f(2)), lb, lp)
+	r = k.sel(k.cmp(gt, ax, k.f(asinhLarge)), k.add(ll, k.f(asinhLn2)), r)
+	r = k.sel(k.cmp(lt, ax, k.f(asinhNearZero)), ax, r)
+	return k.xor(r, k.and(x, k.u(signBit))), ok
+}
+
+// asinh32 is asinh in float32 on |x| with the sign put back: log(|x|) +
+// ln2 above 2^12, log(2|x| + 1/(√(x²+1) + |x|)) above 2, |x| below 2^-12
+// and log1p(|x| + x²/(1 + √(1+x²))) between, with log32 and log1p32.
+// ±Inf and NaN lanes are out.
+func asinh32(k lang, x Op) (r, ok Op) {
+	one := k.f(1)
+	ax := k.and(x, k.u(1<<31-1))
+	ok = k.cmp(le, ax, k.f(math.MaxFloat32))
+	q := k.sqrt(k.fma(ax, ax, one))
+	lb, _ := log32(k, k.add(k.add(ax, ax), k.div(one, k.add(q, ax))))
+	lp, _ := log1p32(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
+	ll, _ := log32(k, ax)
+	r = k.sel(k.cmp(gt, ax, k.f(2)), lb, lp)
+	r = k.sel(k.cmp(gt, ax, k.f(1<<12)), k.add(ll, k.f(float64(float32(asinhLn2)))), r)
+	r = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<12))), ax, r)
+	return k.xor(r, k.and(x, k.u(1<<31))), ok
+}
+
+// acosh64 is math.Acosh on amd64, over log64 and log1p64; see acoshWith.
+func acosh64(k lang, x Op) (r, ok Op) { return acoshWith(k, x, log64, log1p64, false) }
+
+// acoshArm64 is math.Acosh on arm64, over logArm64 and log1pArm64.
+func acoshArm64(k lang, x Op) (r, ok Op) { return acoshWith(k, x, logArm64, log1pArm64, true) }
+
+// acoshWith is math.Acosh, its three branches computed and blended: log(x)
+// + ln2 from 2^28, log(2x - 1/(x + √(x²-1))) above 2 and log1p(t +
+// √(2t + t²)) with t = x-1 up to 2 (0 at 1 follows). 2·x and 2·t are x+x
+// and t+t (the compiler's rewrite); t² + 2t is one FMA at GOAMD64=v3 and
+// on arm64, x² - 1 one (FNMSUB) on arm64 only (arm; go tool objdump).
+// Lanes below 1, +Inf and NaN are out.
+func acoshWith(k lang, x Op, log, log1p core, arm bool) (r, ok Op) {
+	one := k.f(1)
+	ok = k.mAnd(k.cmp(ge, x, one), k.cmp(le, x, k.f(maxFloat)))
+	var xx1 Op
+	if arm {
+		xx1 = k.fma(x, x, k.f(-1))
+	} else {
+		xx1 = k.sub(k.mul(x, x), one)
+	}
+	lb, _ := log(k, k.sub(k.add(x, x), k.div(one, k.add(x, k.sqrt(xx1)))))
+	t := k.sub(x, one)
+	lp, _ := log1p(k, k.add(t, k.sqrt(k.goMulAdd(t, t, k.add(t, t), true))))
+	ll, _ := log(k, x)
+	r = k.sel(k.cmp(gt, x, k.f(2)), lb, lp)
+	return k.sel(k.cmp(ge, x, k.f(asinhLarge)), k.add(ll, k.f(asinhLn2)), r), ok
+}
+
+// acosh32 is acosh in float32 over log32 and log1p32: log(x) + ln2 from
+// 2^12, log(2x - 1/(x + √(x²-1))) above 2 and log1p(t + √(t² + 2t)) with
+// t = x-1 exact up to 2, x²-1 and t²+2t by FMAs. Lanes below 1, +Inf and
+// NaN are out.
+func acosh32(k lang, x Op) (r, ok Op) {
+	one := k.f(1)
+	ok = k.mAnd(k.cmp(ge, x, one), k.cmp(le, x, k.f(math.MaxFloat32)))
+	lb, _ := log32(k, k.sub(k.add(x, x), k.div(one, k.add(x, k.sqrt(k.fma(x, x, k.f(-1)))))))
+	t := k.sub(x, one)
+	lp, _ := log1p32(k, k.add(t, k.sqrt(k.fma(t, t, k.add(t, t)))))
+	ll, _ := log32(k, x)
+	r = k.sel(k.cmp(gt, x, k.f(2)), lb, lp)
+	return k.sel(k.cmp(ge, x, k.f(1<<12)), k.add(ll, k.f(float64(float32(asinhLn2)))), r), ok
+}
+
+// atanh64 is math.Atanh on amd64, over log1p64; see atanhWith.
+func atanh64(k lang, x Op) (r, ok Op) { return atanhWith(k, x, log1p64) }
+
+// atanhArm64 is math.Atanh on arm64, over log1pArm64.
+func atanhArm64(k lang, x Op) (r, ok Op) { return atanhWith(k, x, log1pArm64) }
+
+// atanhWith is math.Atanh on |x| with x's sign put back, its three branches
+// computed and blended: |x| below 2^-28, 0.5·log1p(t + t·|x|/(1-|x|)) with
+// t = |x|+|x| below 1/2 and 0.5·log1p(t/(1-|x|)) from there, over one
+// division. No multiply-add is fused, on amd64 or arm64 (go tool objdump).
+// Lanes with |x| ≥ 1 and NaN are out.
+func atanhWith(k lang, x Op, log1p core) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	ok = k.cmp(lt, ax, k.f(1))
+	t := k.add(ax, ax)
+	lo := k.cmp(lt, ax, k.f(0.5))
+	q := k.div(k.sel(lo, k.mul(t, ax), t), k.sub(k.f(1), ax))
+	l, _ := log1p(k, k.sel(lo, k.add(t, q), q))
+	r = k.sel(k.cmp(lt, ax, k.f(asinhNearZero)), ax, k.mul(k.f(0.5), l))
+	return k.xor(r, k.and(x, k.u(signBit))), ok
+}
+
+// atanh32 is atanhWith in float32 over log1p32, with |x| itself below
+// 2^-12 (where x³/3 is below half an ulp). Lanes with |x| ≥ 1 and NaN are
+// out.
+func atanh32(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(1<<31-1))
+	ok = k.cmp(lt, ax, k.f(1))
+	t := k.add(ax, ax)
+	lo := k.cmp(lt, ax, k.f(0.5))
+	q := k.div(k.sel(lo, k.mul(t, ax), t), k.sub(k.f(1), ax))
+	l, _ := log1p32(k, k.sel(lo, k.add(t, q), q))
+	r = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<12))), ax, k.mul(k.f(0.5), l))
+	return k.xor(r, k.and(x, k.u(1<<31))), ok
+}

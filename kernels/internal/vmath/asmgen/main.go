@@ -16,7 +16,8 @@
 //   - zvmath_goref_amd64.s and zvmath_goref_fma_amd64.s: the kernels that
 //     mirror a reference written in Go with multiply-adds (math.Tanh,
 //     math.Sin, math.Cos, math.Sinh, math.Exp2, math.Expm1, math.Log1p,
-//     math.Tan, math.Atan, math.Asin, math.Acos), once as the compiler
+//     math.Tan, math.Atan, math.Asin, math.Acos, math.Asinh,
+//     math.Acosh, math.Atanh), once as the compiler
 //     builds it at GOAMD64 v1 and v2 (separate multiplies and adds) and
 //     once as it builds it at v3 and above, where it fuses additions of
 //     products into FMAs (see kern.goMulAdd);
@@ -78,6 +79,9 @@ var unaries = []unary{
 	{"atan", atan64, atan32, true, atan64},
 	{"asin", asin64, asin32, true, asin64},
 	{"acos", acos64, acos32, true, acos64},
+	{"asinh", asinh64, asinh32, true, asinhArm64},
+	{"acosh", acosh64, acosh32, true, acoshArm64},
+	{"atanh", atanh64, atanh32, true, atanhArm64},
 }
 
 // stem is the part of a function's names before the element width: its

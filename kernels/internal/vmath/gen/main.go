@@ -44,7 +44,7 @@ var data = struct {
 		{"exp", "expRef"}, {"log", "logRef"}, {"tanh", "tanhRef"},
 		{"sigmoid", "sigmoidRef"}, {"sin", "sinRef"}, {"cos", "cosRef"},
 		{"log10", "log10Ref"}, {"log2", "log2Ref"}, {"cosh", "coshRef"}, {"sinh", "sinhRef"},
-		{"exp2", "exp2Ref"}, {"expm1", "expm1Ref"}, {"log1p", "log1pRef"}, {"tan", "tanRef"}, {"atan", "atanRef"}, {"asin", "asinRef"}, {"acos", "acosRef"},
+		{"exp2", "exp2Ref"}, {"expm1", "expm1Ref"}, {"log1p", "log1pRef"}, {"tan", "tanRef"}, {"atan", "atanRef"}, {"asin", "asinRef"}, {"acos", "acosRef"}, {"asinh", "asinhRef"}, {"acosh", "acoshRef"}, {"atanh", "atanhRef"},
 	},
 	Binary: []binary{
 		{"pow", "[]", "[]", "d[i] = pow(x[i], y[i])"},
