@@ -11,7 +11,8 @@ import (
 // -device cuda and with -device cpu, in process, and compares the .npy
 // results: the same dtype and shape, integers and bools exactly, floats
 // within closeEnough's tolerance (float32: 1e-4 relative + 1e-5; float64:
-// 1e-9 relative + 1e-12), as GPU transcendental functions differ from Go's
+// 1e-9 relative + 1e-12, or float32's where float32 took part:
+// computesInFloat32), as GPU transcendental functions differ from Go's
 // in the last bits and a GPU sums in another order. The generator keeps
 // such inexact values away from comparisons, // and %, argmax and where's
 // condition, so that integers stay exact. It needs a GPU (tag cuda). Any
@@ -33,7 +34,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			}
 			continue
 		}
-		if diff := compareNPY(cpuPath, gpuPath); diff != "" {
+		if diff := compareNPY(cpuPath, gpuPath, c.computesInFloat32()); diff != "" {
 			t.Errorf("case %d: exprdemo eval -seed %d %s -- '%s' (-cpu +cuda):\n%s", i, seed, strings.Join(c.rands, " "), c.expr, diff)
 			failures++
 			if failures > 10 {
