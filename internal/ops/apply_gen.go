@@ -68,9 +68,9 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 	case Arctan:
 		return T(math.Atan(float64(a)))
 	case Sinh:
-		return T(math.Sinh(float64(a)))
+		return scalar.Sinh(a)
 	case Cosh:
-		return T(math.Cosh(float64(a)))
+		return scalar.Cosh(a)
 	case Arcsinh:
 		return T(math.Asinh(float64(a)))
 	case Arccosh:
@@ -82,7 +82,7 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 	case Expm1:
 		return T(math.Expm1(float64(a)))
 	case Log2:
-		return T(math.Log2(float64(a)))
+		return scalar.Log2(a)
 	case Log10:
 		return scalar.Log10(a)
 	case Log1p:
@@ -148,7 +148,7 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 	case LogicalXor:
 		return scalar.Bool[T]((a != 0) != (b != 0))
 	case Arctan2:
-		return T(math.Atan2(float64(a), float64(b)))
+		return scalar.Atan2(a, b)
 	case Hypot:
 		return T(math.Hypot(float64(a), float64(b)))
 	case Copysign:

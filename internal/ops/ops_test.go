@@ -15,7 +15,7 @@ import (
 func TestTableComplete(t *testing.T) {
 	names := map[string]Op{}
 	operand := regexp.MustCompile(`\b[abc]\b`)
-	helper := regexp.MustCompile(`laze_[a-z]+`)
+	helper := regexp.MustCompile(`laze_[a-z0-9]+`)
 	for _, op := range All() {
 		def := op.Def()
 		if prev, dup := names[def.Name]; dup {

@@ -187,6 +187,18 @@ template <typename T> __device__ __forceinline__ bool laze_signbit(T a) { return
 __device__ __forceinline__ bool laze_signbit(float a) { return signbit(a); }
 __device__ __forceinline__ bool laze_signbit(double a) { return signbit(a); }
 
+// laze_log2 is log2, exact at powers of two: CUDA's double log2(8) is
+// 2.9999999999999996 (within its documented ulp), NumPy's and Go's 3.
+template <typename T> __device__ __forceinline__ T laze_log2(T a) {
+  int e;
+  T m = frexp(a, &e);
+  return m == (T)0.5 ? (T)(e - 1) : log2(a);
+}
+
+// laze_nextafter is C's nextafter, b itself where a == b: CUDA's double
+// nextafter(0, -0) gives +0, C and NumPy -0.
+template <typename T> __device__ __forceinline__ T laze_nextafter(T a, T b) { return a == b ? b : nextafter(a, b); }
+
 // laze_spacing is NumPy's spacing: the step to the next value away from
 // zero, NaN at the infinities.
 template <typename T> __device__ __forceinline__ T laze_spacing(T a) { (void)a; return (T)0; }

@@ -188,6 +188,64 @@ func Log10[T tensor.Number](a T) T {
 	return T(float64(Log(float64(a))) * (1 / math.Ln10))
 }
 
+// Log2 returns the base-2 logarithm of a, computed in float64: a =
+// frac·2^exp with frac in [√½, √2), then log(frac)·(1/ln 2) + exp, the
+// product rounded before the sum (never fused, so that the vector kernels
+// can repeat it). math.Log2 takes frac in [½, 1) instead, so that near 1
+// its two terms cancel: math.Log2(1.0000009279968451) is 196,778 ulp from
+// the true 1.3388158252442355e-06, which this gives (as NumPy and CUDA do).
+// Powers of two are exact.
+func Log2[T tensor.Number](a T) T {
+	frac, exp := math.Frexp(float64(a))
+	if frac < math.Sqrt2/2 {
+		frac, exp = frac*2, exp-1
+	}
+	return T(float64(Log(frac)*(1/math.Ln2)) + float64(exp))
+}
+
+// Atan2 returns the angle of the point (b, a) (NumPy's arctan2(a, b)),
+// computed in float64 by math.Atan2 with y's sign on the result, as C99
+// defines it: math.Atan2(-1e-310, -1e30) is +π (y/x underflows to +0, and
+// +0 is taken for the upper half-plane), where C, NumPy and CUDA give -π.
+func Atan2[T tensor.Number](a, b T) T {
+	r := math.Atan2(float64(a), float64(b))
+	if r == r {
+		r = math.Copysign(r, float64(a))
+	}
+	return T(r)
+}
+
+// Cosh returns the hyperbolic cosine of a, computed in float64 as
+// math.Cosh does but without its early overflow: math.Cosh(710) is +Inf
+// (exp(710) overflows before the halving), where the true value,
+// 1.1169973830808555e308, is finite, as NumPy gives. Where math.Exp(|a|)
+// overflows (|a| > expOverflow) this computes exp(|a| - 709)·(exp(709)/2),
+// the subtraction exact; below, math.Cosh's own result.
+func Cosh[T tensor.Number](a T) T {
+	x := math.Abs(float64(a))
+	if x <= expOverflow {
+		return T(math.Cosh(x))
+	}
+	return T(math.Exp(x-709) * halfExp709)
+}
+
+// expOverflow is the largest argument math.Exp takes without overflowing
+// (its own Overflow constant).
+const expOverflow = 7.09782712893383973096e+02
+
+// halfExp709 is exp(709)/2, rounded once.
+const halfExp709 = 0x1.d422d2be5dc9bp+1021
+
+// Sinh returns the hyperbolic sine of a, as math.Sinh but finite up to
+// |a| ≈ 710.48 (see Cosh).
+func Sinh[T tensor.Number](a T) T {
+	x := float64(a)
+	if math.Abs(x) <= expOverflow {
+		return T(math.Sinh(x))
+	}
+	return T(math.Copysign(math.Exp(math.Abs(x)-709)*halfExp709, x))
+}
+
 // Maximum returns the larger of a and b; a NaN in either gives NaN (NumPy's
 // maximum). When a and b compare equal it returns b, as NumPy does on x86:
 // maximum(+0, -0) is -0 and maximum(-0, +0) is +0.
@@ -309,6 +367,9 @@ func IsInf[T tensor.Number](a T) bool {
 // nextafter): math.Nextafter32 for float32, math.Nextafter otherwise; a
 // itself where a == b, NaN where either is NaN.
 func Nextafter[T tensor.Number](a, b T) T {
+	if a == b { // C's and NumPy's rule: b itself, so nextafter(0, -0) is -0 (Go's gives a)
+		return b
+	}
 	if tensor.IsFloat[T]() && tensor.ItemSize[T]() == 4 { // float32, or a type defined on it
 		return T(math.Nextafter32(float32(a), float32(b)))
 	}

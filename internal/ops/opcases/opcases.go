@@ -512,6 +512,16 @@ var Floats = []Float{
 	{ops.Arctan2, 0.0, nz, 0, 3.141592653589793, 3.1415927, ""},
 	{ops.Arctan2, nz, nz, 0, -3.141592653589793, -3.1415927, ""},
 	{ops.Arctan2, 1.0, 0.0, 0, 1.5707963267948966, 1.5707964, ""},
+	// Where Go's math differs from C and NumPy (found by the GPU's
+	// accuracy sweep, which agreed with NumPy): math.Atan2 gives +π when
+	// y/x underflows to +0 with both negative; math.Nextafter(0, -0) is +0
+	// (math.Cosh and math.Sinh overflow from |x| = 709.78, not 710.48: in
+	// Inexact, as the host's C library is an ulp off there).
+	{ops.Arctan2, -1e-40, -1e30, 0, -3.141592653589793, -3.1415927, ""},
+	{ops.Arctan2, -1e-310, -1e30, 0, -3.141592653589793, -3.1415927, ""},
+	{ops.Cosh, 710.5, 0, 0, inf, inf32, ""},
+	{ops.Nextafter, 0.0, nz, 0, nz, nz32, ""},
+	{ops.Nextafter, nz, 0.0, 0, 0.0, 0, ""},
 	{ops.Arctan2, -1.0, 0.0, 0, -1.5707963267948966, -1.5707964, ""},
 	{ops.Arctan2, 0.0, 1.0, 0, 0.0, 0e+00, ""},
 	{ops.Arctan2, 0.0, -1.0, 0, 3.141592653589793, 3.1415927, ""},
@@ -732,6 +742,11 @@ var Inexact = []Float{
 	{ops.Log10, 5e-324, 0, 0, -323.3062153431158, -inf32, ""},
 	{ops.Log10, 1e-310, 0, 0, -310.0, -inf32, ""},
 	{ops.Log2, 1e-310, 0, 0, -1029.7977094150824, -inf32, ""},
+	{ops.Log2, 1.0000009279968451, 0, 0, 1.3388158252442355e-06, 1.3758605e-06, ""}, // math.Log2: 1.3388158252025661e-06
+	{ops.Cosh, -709.9, 0, 0, 1.010701028059782e+308, inf32, ""},
+	{ops.Sinh, -710, 0, 0, -1.1169973830808555e+308, -inf32, ""}, // glibc's sinh and cosh: an ulp more
+	{ops.Cosh, 710, 0, 0, 1.1169973830808555e+308, inf32, ""},
+	{ops.Cosh, -710, 0, 0, 1.1169973830808555e+308, inf32, ""},
 	{ops.Pow, 1e-310, -0.25, 0, 3.1622776601683816e+77, inf32, ""},
 	{ops.Pow, 1e-310, 0.1, 0, 9.999999999999957e-32, 0, ""},
 	// Ordinary values of issue 31's math functions (NumPy 1.24).

@@ -700,24 +700,24 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			xx := x[i : i+4 : i+4]
 			{
 				a := xx[0]
-				dd[0] = T(math.Sinh(float64(a)))
+				dd[0] = scalar.Sinh(a)
 			}
 			{
 				a := xx[1]
-				dd[1] = T(math.Sinh(float64(a)))
+				dd[1] = scalar.Sinh(a)
 			}
 			{
 				a := xx[2]
-				dd[2] = T(math.Sinh(float64(a)))
+				dd[2] = scalar.Sinh(a)
 			}
 			{
 				a := xx[3]
-				dd[3] = T(math.Sinh(float64(a)))
+				dd[3] = scalar.Sinh(a)
 			}
 		}
 		for ; i < len(d); i++ {
 			a := x[i]
-			d[i] = T(math.Sinh(float64(a)))
+			d[i] = scalar.Sinh(a)
 		}
 	case ops.Cosh:
 		i := 0
@@ -726,24 +726,24 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			xx := x[i : i+4 : i+4]
 			{
 				a := xx[0]
-				dd[0] = T(math.Cosh(float64(a)))
+				dd[0] = scalar.Cosh(a)
 			}
 			{
 				a := xx[1]
-				dd[1] = T(math.Cosh(float64(a)))
+				dd[1] = scalar.Cosh(a)
 			}
 			{
 				a := xx[2]
-				dd[2] = T(math.Cosh(float64(a)))
+				dd[2] = scalar.Cosh(a)
 			}
 			{
 				a := xx[3]
-				dd[3] = T(math.Cosh(float64(a)))
+				dd[3] = scalar.Cosh(a)
 			}
 		}
 		for ; i < len(d); i++ {
 			a := x[i]
-			d[i] = T(math.Cosh(float64(a)))
+			d[i] = scalar.Cosh(a)
 		}
 	case ops.Arcsinh:
 		i := 0
@@ -882,24 +882,24 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			xx := x[i : i+4 : i+4]
 			{
 				a := xx[0]
-				dd[0] = T(math.Log2(float64(a)))
+				dd[0] = scalar.Log2(a)
 			}
 			{
 				a := xx[1]
-				dd[1] = T(math.Log2(float64(a)))
+				dd[1] = scalar.Log2(a)
 			}
 			{
 				a := xx[2]
-				dd[2] = T(math.Log2(float64(a)))
+				dd[2] = scalar.Log2(a)
 			}
 			{
 				a := xx[3]
-				dd[3] = T(math.Log2(float64(a)))
+				dd[3] = scalar.Log2(a)
 			}
 		}
 		for ; i < len(d); i++ {
 			a := x[i]
-			d[i] = T(math.Log2(float64(a)))
+			d[i] = scalar.Log2(a)
 		}
 	case ops.Log10:
 		i := 0
@@ -1770,24 +1770,24 @@ func loopVV[T tensor.Number](op ops.Op, d []T, x []T, y []T) {
 			yy := y[i : i+4 : i+4]
 			{
 				a, b := xx[0], yy[0]
-				dd[0] = T(math.Atan2(float64(a), float64(b)))
+				dd[0] = scalar.Atan2(a, b)
 			}
 			{
 				a, b := xx[1], yy[1]
-				dd[1] = T(math.Atan2(float64(a), float64(b)))
+				dd[1] = scalar.Atan2(a, b)
 			}
 			{
 				a, b := xx[2], yy[2]
-				dd[2] = T(math.Atan2(float64(a), float64(b)))
+				dd[2] = scalar.Atan2(a, b)
 			}
 			{
 				a, b := xx[3], yy[3]
-				dd[3] = T(math.Atan2(float64(a), float64(b)))
+				dd[3] = scalar.Atan2(a, b)
 			}
 		}
 		for ; i < len(d); i++ {
 			a, b := x[i], y[i]
-			d[i] = T(math.Atan2(float64(a), float64(b)))
+			d[i] = scalar.Atan2(a, b)
 		}
 	case ops.Hypot:
 		i := 0
@@ -2760,24 +2760,24 @@ func loopSV[T tensor.Number](op ops.Op, d []T, a T, y []T) {
 			yy := y[i : i+4 : i+4]
 			{
 				b := yy[0]
-				dd[0] = T(math.Atan2(float64(a), float64(b)))
+				dd[0] = scalar.Atan2(a, b)
 			}
 			{
 				b := yy[1]
-				dd[1] = T(math.Atan2(float64(a), float64(b)))
+				dd[1] = scalar.Atan2(a, b)
 			}
 			{
 				b := yy[2]
-				dd[2] = T(math.Atan2(float64(a), float64(b)))
+				dd[2] = scalar.Atan2(a, b)
 			}
 			{
 				b := yy[3]
-				dd[3] = T(math.Atan2(float64(a), float64(b)))
+				dd[3] = scalar.Atan2(a, b)
 			}
 		}
 		for ; i < len(d); i++ {
 			b := y[i]
-			d[i] = T(math.Atan2(float64(a), float64(b)))
+			d[i] = scalar.Atan2(a, b)
 		}
 	case ops.Hypot:
 		i := 0
@@ -3732,24 +3732,24 @@ func loopVS[T tensor.Number](op ops.Op, d []T, x []T, b T) {
 			xx := x[i : i+4 : i+4]
 			{
 				a := xx[0]
-				dd[0] = T(math.Atan2(float64(a), float64(b)))
+				dd[0] = scalar.Atan2(a, b)
 			}
 			{
 				a := xx[1]
-				dd[1] = T(math.Atan2(float64(a), float64(b)))
+				dd[1] = scalar.Atan2(a, b)
 			}
 			{
 				a := xx[2]
-				dd[2] = T(math.Atan2(float64(a), float64(b)))
+				dd[2] = scalar.Atan2(a, b)
 			}
 			{
 				a := xx[3]
-				dd[3] = T(math.Atan2(float64(a), float64(b)))
+				dd[3] = scalar.Atan2(a, b)
 			}
 		}
 		for ; i < len(d); i++ {
 			a := x[i]
-			d[i] = T(math.Atan2(float64(a), float64(b)))
+			d[i] = scalar.Atan2(a, b)
 		}
 	case ops.Hypot:
 		i := 0

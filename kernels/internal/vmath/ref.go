@@ -19,9 +19,9 @@ func sinRef64(x float64) float64     { return math.Sin(x) }
 func cosRef64(x float64) float64     { return math.Cos(x) }
 func powRef64(x, y float64) float64  { return scalar.Pow(x, y) }
 func log10Ref64(x float64) float64   { return scalar.Log10(x) }
-func log2Ref64(x float64) float64    { return math.Log2(x) }
-func coshRef64(x float64) float64    { return math.Cosh(x) }
-func sinhRef64(x float64) float64    { return math.Sinh(x) }
+func log2Ref64(x float64) float64    { return scalar.Log2(x) }
+func coshRef64(x float64) float64    { return scalar.Cosh(x) }
+func sinhRef64(x float64) float64    { return scalar.Sinh(x) }
 func exp2Ref64(x float64) float64    { return math.Exp2(x) }
 func expm1Ref64(x float64) float64   { return math.Expm1(x) }
 func log1pRef64(x float64) float64   { return math.Log1p(x) }
@@ -41,9 +41,9 @@ func sinRef32(x float32) float32     { return float32(math.Sin(float64(x))) }
 func cosRef32(x float32) float32     { return float32(math.Cos(float64(x))) }
 func powRef32(x, y float32) float32  { return scalar.Pow(x, y) }
 func log10Ref32(x float32) float32   { return scalar.Log10(x) }
-func log2Ref32(x float32) float32    { return float32(math.Log2(float64(x))) }
-func coshRef32(x float32) float32    { return float32(math.Cosh(float64(x))) }
-func sinhRef32(x float32) float32    { return float32(math.Sinh(float64(x))) }
+func log2Ref32(x float32) float32    { return scalar.Log2(x) }
+func coshRef32(x float32) float32    { return scalar.Cosh(x) }
+func sinhRef32(x float32) float32    { return scalar.Sinh(x) }
 func exp2Ref32(x float32) float32    { return float32(math.Exp2(float64(x))) }
 func expm1Ref32(x float32) float32   { return float32(math.Expm1(float64(x))) }
 func log1pRef32(x float32) float32   { return float32(math.Log1p(float64(x))) }

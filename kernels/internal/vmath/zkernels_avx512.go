@@ -169,19 +169,20 @@ func log10CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	return r.Mul(archsimd.LoadFloat64x8(&k64W512)), bad
 }
 
-// log2CoreW512 is math.Log2 (log10.go): Frexp's fraction and exponent,
-// exp-1 where the fraction is 1/2, logCoreW512(frac)·(1/ln2) + exp
-// elsewhere (a product and a sum, as the compiler builds them on amd64).
-// Lanes that are not positive normal numbers are flagged.
+// log2CoreW512 is scalar.Log2: Frexp's fraction doubled (and the exponent
+// lowered) below √½, then logCoreW512(frac)·(1/ln2) + exp (a product and a
+// sum, unfused as scalar.Log2 is). Lanes that are not positive normal
+// numbers are flagged.
 func log2CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	ok := x.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512)))
 	b := x.AsUint64x8()
 	frac := b.And(archsimd.LoadUint64x8(&ku22W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
 	e := b.ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	low := frac.Less(archsimd.LoadFloat64x8(&k65W512))
+	frac = frac.Add(frac).Merge(frac, low)
+	e = e.Sub(archsimd.LoadFloat64x8(&k3W512)).Merge(e, low)
 	lf, _ := logCoreW512(frac)
-	r := lf.Mul(archsimd.LoadFloat64x8(&k65W512)).Add(e)
-	r = e.Sub(archsimd.LoadFloat64x8(&k3W512)).Merge(r, frac.Equal(archsimd.LoadFloat64x8(&k17W512)))
-	return r, fullW512 &^ ok.ToBits()
+	return lf.Mul(archsimd.LoadFloat64x8(&k66W512)).Add(e), fullW512 &^ ok.ToBits()
 }
 
 // coshCoreW512 is math.Cosh (sinh.go): exp(|x|)·0.5 above 21, (e + 1/e)·0.5
@@ -191,7 +192,7 @@ func coshCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	e, bad := expCoreW512(ax)
 	half := archsimd.LoadFloat64x8(&k17W512)
 	mid := e.Add(archsimd.LoadFloat64x8(&k3W512).Div(e)).Mul(half)
-	return e.Mul(half).Merge(mid, ax.Greater(archsimd.LoadFloat64x8(&k66W512))), bad
+	return e.Mul(half).Merge(mid, ax.Greater(archsimd.LoadFloat64x8(&k67W512))), bad
 }
 
 // sinhCoreW512 is math.Sinh (sinh.go) on |x| with the sign put back:
@@ -204,10 +205,10 @@ func sinhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	half := archsimd.LoadFloat64x8(&k17W512)
 	mid := e.Sub(archsimd.LoadFloat64x8(&k3W512).Div(e)).Mul(half)
 	sq := ax.Mul(ax)
-	p := archsimd.LoadFloat64x8(&k67W512).Mul(sq).Add(archsimd.LoadFloat64x8(&k68W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k69W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k70W512))
-	q := sq.Add(archsimd.LoadFloat64x8(&k71W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k72W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k73W512))
+	p := archsimd.LoadFloat64x8(&k68W512).Mul(sq).Add(archsimd.LoadFloat64x8(&k69W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k70W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k71W512))
+	q := sq.Add(archsimd.LoadFloat64x8(&k72W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k73W512)).Mul(sq).Add(archsimd.LoadFloat64x8(&k74W512))
 	r := mid.Merge(p.Mul(ax).Div(q), ax.Greater(half))
-	r = e.Mul(half).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k66W512)))
+	r = e.Mul(half).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k67W512)))
 	return xorW512(r, signW512(x)), bad
 }
 
@@ -219,20 +220,20 @@ func sinhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 func exp2CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	half := archsimd.LoadFloat64x8(&k17W512)
 	v := x.Sub(half).Merge(x.Add(half), x.Less(archsimd.LoadFloat64x8(&k44W512)))
-	kf := xorW512(truncW512(absW512(v).Min(archsimd.LoadFloat64x8(&k74W512))), signW512(v))
+	kf := xorW512(truncW512(absW512(v).Min(archsimd.LoadFloat64x8(&k75W512))), signW512(v))
 	t := x.Sub(kf)
 	hi := t.Mul(archsimd.LoadFloat64x8(&k35W512))
 	lo := xorW512(t.Mul(archsimd.LoadFloat64x8(&k34W512)), archsimd.LoadUint64x8(&ku1W512))
 	r := hi.Sub(lo)
 	s := r.Mul(r)
-	p := archsimd.LoadFloat64x8(&k75W512).Mul(s).Add(archsimd.LoadFloat64x8(&k76W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k77W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k78W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k79W512))
+	p := archsimd.LoadFloat64x8(&k76W512).Mul(s).Add(archsimd.LoadFloat64x8(&k77W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k78W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k79W512)).Mul(s).Add(archsimd.LoadFloat64x8(&k80W512))
 	c := r.Sub(p.Mul(s))
 	one := archsimd.LoadFloat64x8(&k3W512)
 	y := one.Sub(lo.Sub(r.Mul(c).Div(archsimd.LoadFloat64x8(&k18W512).Sub(c))).Sub(hi))
 	ey := y.AsUint64x8().ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
 	fe := ey.Add(kf)
-	ok := fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k80W512)))
-	kb := kf.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku81W512)).ShiftAllLeft(52)
+	ok := fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k81W512)))
+	kb := kf.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku82W512)).ShiftAllLeft(52)
 	return y.AsUint64x8().Add(kb).AsFloat64x8(), fullW512 &^ ok.ToBits()
 }
 
@@ -242,44 +243,44 @@ func exp2CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 func expm1CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	zero, one, half := archsimd.LoadFloat64x8(&k44W512), archsimd.LoadFloat64x8(&k3W512), archsimd.LoadFloat64x8(&k17W512)
 	ax := absW512(x)
-	kx := archsimd.LoadFloat64x8(&k82W512).Mul(x)
+	kx := archsimd.LoadFloat64x8(&k83W512).Mul(x)
 	v := kx.Sub(half).Merge(kx.Add(half), x.Less(zero))
-	kf := xorW512(truncW512(absW512(v).Min(archsimd.LoadFloat64x8(&k74W512))), signW512(v))
-	kf = xorW512(one, signW512(x)).Merge(kf, ax.Less(archsimd.LoadFloat64x8(&k83W512)))
+	kf := xorW512(truncW512(absW512(v).Min(archsimd.LoadFloat64x8(&k75W512))), signW512(v))
+	kf = xorW512(one, signW512(x)).Merge(kf, ax.Less(archsimd.LoadFloat64x8(&k84W512)))
 	hi := x.Sub(kf.Mul(archsimd.LoadFloat64x8(&k35W512)))
 	lo := kf.Mul(archsimd.LoadFloat64x8(&k34W512))
 	xr := hi.Sub(lo)
 	c := hi.Sub(xr).Sub(lo)
-	red := ax.Greater(archsimd.LoadFloat64x8(&k84W512))
+	red := ax.Greater(archsimd.LoadFloat64x8(&k85W512))
 	xr = xr.Merge(x, red)
 	c = c.Merge(zero, red)
 	kf = kf.Merge(zero, red)
 	hfx := half.Mul(xr)
 	hxs := xr.Mul(hfx)
-	q := archsimd.LoadFloat64x8(&k85W512).Mul(hxs).Add(archsimd.LoadFloat64x8(&k86W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k87W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k88W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k89W512))
+	q := archsimd.LoadFloat64x8(&k86W512).Mul(hxs).Add(archsimd.LoadFloat64x8(&k87W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k88W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k89W512)).Mul(hxs).Add(archsimd.LoadFloat64x8(&k90W512))
 	r1 := one.Add(hxs.Mul(q))
-	t := archsimd.LoadFloat64x8(&k90W512).Sub(r1.Mul(hfx))
-	qq := r1.Sub(t).Div(archsimd.LoadFloat64x8(&k91W512).Sub(xr.Mul(t)))
+	t := archsimd.LoadFloat64x8(&k91W512).Sub(r1.Mul(hfx))
+	qq := r1.Sub(t).Div(archsimd.LoadFloat64x8(&k92W512).Sub(xr.Mul(t)))
 	e := hxs.Mul(qq)
 	r0 := xr.Sub(xr.Mul(e).Sub(hxs))
 	e2 := xr.Mul(e.Sub(c)).Sub(c).Sub(hxs)
 	rm1 := xr.Sub(e2).Mul(half).Sub(half)
 	xe := xr.Sub(e2)
-	rp1 := archsimd.LoadFloat64x8(&k92W512).Mul(e2.Sub(xr.Add(half))).Merge(one.Add(xe.Add(xe)), xr.Less(archsimd.LoadFloat64x8(&k93W512)))
-	ki := kf.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku81W512))
+	rp1 := archsimd.LoadFloat64x8(&k93W512).Mul(e2.Sub(xr.Add(half))).Merge(one.Add(xe.Add(xe)), xr.Less(archsimd.LoadFloat64x8(&k94W512)))
+	ki := kf.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku82W512))
 	kb := ki.ShiftAllLeft(52)
 	p2 := archsimd.LoadUint64x8(&ku19W512).Sub(ki).ShiftAllLeft(52).AsFloat64x8() // 2^-k
 	rbig := one.Sub(e2.Sub(xr)).AsUint64x8().Add(kb).AsFloat64x8().Sub(one)
 	rmid := one.Sub(p2).Sub(e2.Sub(xr)).AsUint64x8().Add(kb).AsFloat64x8()
 	rhi := xr.Sub(e2.Add(p2)).Add(one).AsUint64x8().Add(kb).AsFloat64x8()
-	r := rmid.Merge(rhi, kf.Less(archsimd.LoadFloat64x8(&k94W512)))
-	r = rbig.Merge(r, kf.LessEqual(archsimd.LoadFloat64x8(&k92W512)).Or(kf.Greater(archsimd.LoadFloat64x8(&k95W512))))
+	r := rmid.Merge(rhi, kf.Less(archsimd.LoadFloat64x8(&k95W512)))
+	r = rbig.Merge(r, kf.LessEqual(archsimd.LoadFloat64x8(&k93W512)).Or(kf.Greater(archsimd.LoadFloat64x8(&k96W512))))
 	r = rp1.Merge(r, kf.Equal(one))
-	r = rm1.Merge(r, kf.Equal(archsimd.LoadFloat64x8(&k96W512)))
+	r = rm1.Merge(r, kf.Equal(archsimd.LoadFloat64x8(&k97W512)))
 	r = r0.Merge(r, kf.Equal(zero))
-	r = x.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k97W512)))
-	r = archsimd.LoadFloat64x8(&k96W512).Merge(r, x.LessEqual(archsimd.LoadFloat64x8(&k98W512)))
-	return r, fullW512 &^ x.Less(archsimd.LoadFloat64x8(&k99W512)).ToBits()
+	r = x.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k98W512)))
+	r = archsimd.LoadFloat64x8(&k97W512).Merge(r, x.LessEqual(archsimd.LoadFloat64x8(&k99W512)))
+	return r, fullW512 &^ x.Less(archsimd.LoadFloat64x8(&k100W512)).ToBits()
 }
 
 // log1pCoreW512 is math.Log1p (log1p.go) as the compiler builds it at
@@ -289,17 +290,17 @@ func expm1CoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 func log1pCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	zero, one, half := archsimd.LoadFloat64x8(&k44W512), archsimd.LoadFloat64x8(&k3W512), archsimd.LoadFloat64x8(&k17W512)
 	ax := absW512(x)
-	ok := x.Greater(archsimd.LoadFloat64x8(&k96W512)).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512)))
-	big := ax.GreaterEqual(archsimd.LoadFloat64x8(&k100W512))
+	ok := x.Greater(archsimd.LoadFloat64x8(&k97W512)).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512)))
+	big := ax.GreaterEqual(archsimd.LoadFloat64x8(&k101W512))
 	u := x.Merge(one.Add(x), big)
-	ku := u.AsUint64x8().ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k101W512))
+	ku := u.AsUint64x8().ShiftAllRight(52).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k102W512))
 	c := one.Sub(u.Sub(x)).Merge(x.Sub(u.Sub(one)), ku.Greater(zero)).Div(u)
 	c = zero.Merge(c, big)
-	m1 := u.AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512)).Or(archsimd.LoadUint64x8(&ku102W512)).AsFloat64x8()
-	hiM := m1.GreaterEqual(archsimd.LoadUint64x8(&ku103W512).AsFloat64x8())
+	m1 := u.AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512)).Or(archsimd.LoadUint64x8(&ku103W512)).AsFloat64x8()
+	hiM := m1.GreaterEqual(archsimd.LoadUint64x8(&ku104W512).AsFloat64x8())
 	kf := ku.Add(one).Merge(ku, hiM)
 	f := m1.Mul(half).Merge(m1, hiM).Sub(one)
-	pc := ax.Less(archsimd.LoadFloat64x8(&k104W512)).And(x.Greater(archsimd.LoadFloat64x8(&k105W512)))
+	pc := ax.Less(archsimd.LoadFloat64x8(&k105W512)).And(x.Greater(archsimd.LoadFloat64x8(&k106W512)))
 	f0 := f.Equal(zero) // u a power of two (pc's lanes have k = 0: r0 below)
 	f = x.Merge(f, pc)
 	c = zero.Merge(c, pc)
@@ -315,8 +316,8 @@ func log1pCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	rf0 := kf.Mul(archsimd.LoadFloat64x8(&k35W512)).Add(c2)
 	r := rf0.Merge(rk, f0)
 	r = r0.Merge(r, kf.Equal(zero))
-	r = x.Sub(x.Mul(x).Mul(half)).Merge(r, ax.Less(archsimd.LoadFloat64x8(&k106W512)))
-	r = x.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k107W512)))
+	r = x.Sub(x.Mul(x).Mul(half)).Merge(r, ax.Less(archsimd.LoadFloat64x8(&k107W512)))
+	r = x.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k108W512)))
 	return r, fullW512 &^ ok.ToBits()
 }
 
@@ -334,10 +335,10 @@ func tanCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	j := y.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8()
 	z := ax.Sub(y.Mul(archsimd.LoadFloat64x8(&k48W512))).Sub(y.Mul(archsimd.LoadFloat64x8(&k49W512))).Sub(y.Mul(archsimd.LoadFloat64x8(&k50W512)))
 	zz := z.Mul(z)
-	p := archsimd.LoadFloat64x8(&k108W512).Mul(zz).Add(archsimd.LoadFloat64x8(&k109W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k110W512)).Mul(zz)
-	q := zz.Add(archsimd.LoadFloat64x8(&k111W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k112W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k113W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k114W512))
-	t := z.Add(z.Mul(p.Div(q))).Merge(z, zz.Greater(archsimd.LoadFloat64x8(&k115W512)))
-	t = archsimd.LoadFloat64x8(&k96W512).Div(t).Merge(t, j.And(archsimd.LoadUint64x8(&ku63W512)).Equal(archsimd.LoadUint64x8(&ku63W512)))
+	p := archsimd.LoadFloat64x8(&k109W512).Mul(zz).Add(archsimd.LoadFloat64x8(&k110W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k111W512)).Mul(zz)
+	q := zz.Add(archsimd.LoadFloat64x8(&k112W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k113W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k114W512)).Mul(zz).Add(archsimd.LoadFloat64x8(&k115W512))
+	t := z.Add(z.Mul(p.Div(q))).Merge(z, zz.Greater(archsimd.LoadFloat64x8(&k116W512)))
+	t = archsimd.LoadFloat64x8(&k97W512).Div(t).Merge(t, j.And(archsimd.LoadUint64x8(&ku63W512)).Equal(archsimd.LoadUint64x8(&ku63W512)))
 	return xorW512(t, signW512(x)), fullW512 &^ ok.ToBits()
 }
 
@@ -346,16 +347,16 @@ func tanCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 // between (π/4 + · + Morebits/2), the argument chosen first.
 func satanW512(x archsimd.Float64x8) archsimd.Float64x8 {
 	one := archsimd.LoadFloat64x8(&k3W512)
-	big := x.Greater(archsimd.LoadFloat64x8(&k116W512))
-	mid := x.Greater(archsimd.LoadFloat64x8(&k117W512))
+	big := x.Greater(archsimd.LoadFloat64x8(&k117W512))
+	mid := x.Greater(archsimd.LoadFloat64x8(&k118W512))
 	// one division for the three arguments (x/1 is x)
 	a := one.Merge(x.Sub(one).Merge(x, mid), big).Div(x.Merge(x.Add(one).Merge(one, mid), big))
 	z := a.Mul(a)
-	p := archsimd.LoadFloat64x8(&k118W512).Mul(z).Add(archsimd.LoadFloat64x8(&k119W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k120W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k121W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k122W512))
-	q := z.Add(archsimd.LoadFloat64x8(&k123W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k124W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k125W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k126W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k127W512))
+	p := archsimd.LoadFloat64x8(&k119W512).Mul(z).Add(archsimd.LoadFloat64x8(&k120W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k121W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k122W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k123W512))
+	q := z.Add(archsimd.LoadFloat64x8(&k124W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k125W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k126W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k127W512)).Mul(z).Add(archsimd.LoadFloat64x8(&k128W512))
 	xa := a.Mul(z.Mul(p).Div(q)).Add(a)
-	r := archsimd.LoadFloat64x8(&k128W512).Add(xa).Add(archsimd.LoadFloat64x8(&k129W512)).Merge(xa, mid)
-	return archsimd.LoadFloat64x8(&k130W512).Sub(xa).Add(archsimd.LoadFloat64x8(&k131W512)).Merge(r, big)
+	r := archsimd.LoadFloat64x8(&k129W512).Add(xa).Add(archsimd.LoadFloat64x8(&k130W512)).Merge(xa, mid)
+	return archsimd.LoadFloat64x8(&k131W512).Sub(xa).Add(archsimd.LoadFloat64x8(&k132W512)).Merge(r, big)
 }
 
 // atanCoreW512 is math.Atan: satanW512(|x|) with x's sign. Only NaN lanes
@@ -370,16 +371,16 @@ func atanCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 func asinCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	ax := absW512(x)
 	t := archsimd.LoadFloat64x8(&k3W512).Sub(ax.Mul(ax)).Sqrt()
-	hi := ax.Greater(archsimd.LoadFloat64x8(&k132W512))
+	hi := ax.Greater(archsimd.LoadFloat64x8(&k133W512))
 	s := satanW512(t.Merge(ax, hi).Div(ax.Merge(t, hi)))
-	r := archsimd.LoadFloat64x8(&k130W512).Sub(s).Merge(s, hi)
+	r := archsimd.LoadFloat64x8(&k131W512).Sub(s).Merge(s, hi)
 	return xorW512(r, signW512(x)), fullW512 &^ ax.LessEqual(archsimd.LoadFloat64x8(&k3W512)).ToBits()
 }
 
 // acosCoreW512 is math.Acos: π/2 - asinCoreW512(x).
 func acosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	r, bad := asinCoreW512(x)
-	return archsimd.LoadFloat64x8(&k130W512).Sub(r), bad
+	return archsimd.LoadFloat64x8(&k131W512).Sub(r), bad
 }
 
 // asinhCoreW512 is math.Asinh (asinh.go) as the compiler builds it at
@@ -396,8 +397,8 @@ func asinhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	lp, _ := log1pCoreW512(ax.Add(xx.Div(one.Add(q))))
 	ll, _ := logCoreW512(ax)
 	r := lb.Merge(lp, ax.Greater(archsimd.LoadFloat64x8(&k18W512)))
-	r = ll.Add(archsimd.LoadFloat64x8(&k133W512)).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k134W512)))
-	r = ax.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k135W512)))
+	r = ll.Add(archsimd.LoadFloat64x8(&k134W512)).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k135W512)))
+	r = ax.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k136W512)))
 	return xorW512(r, signW512(x)), fullW512 &^ ax.LessEqual(archsimd.LoadFloat64x8(&k21W512)).ToBits()
 }
 
@@ -413,7 +414,7 @@ func acoshCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	lp, _ := log1pCoreW512(t.Add(t.Mul(t).Add(t.Add(t)).Sqrt()))
 	ll, _ := logCoreW512(x)
 	r := lb.Merge(lp, x.Greater(archsimd.LoadFloat64x8(&k18W512)))
-	r = ll.Add(archsimd.LoadFloat64x8(&k133W512)).Merge(r, x.GreaterEqual(archsimd.LoadFloat64x8(&k134W512)))
+	r = ll.Add(archsimd.LoadFloat64x8(&k134W512)).Merge(r, x.GreaterEqual(archsimd.LoadFloat64x8(&k135W512)))
 	return r, fullW512 &^ x.GreaterEqual(one).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512))).ToBits()
 }
 
@@ -427,7 +428,7 @@ func atanhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	lo := ax.Less(archsimd.LoadFloat64x8(&k17W512))
 	q := t.Mul(ax).Merge(t, lo).Div(archsimd.LoadFloat64x8(&k3W512).Sub(ax))
 	l, _ := log1pCoreW512(t.Add(q).Merge(q, lo))
-	r := ax.Merge(archsimd.LoadFloat64x8(&k17W512).Mul(l), ax.Less(archsimd.LoadFloat64x8(&k135W512)))
+	r := ax.Merge(archsimd.LoadFloat64x8(&k17W512).Mul(l), ax.Less(archsimd.LoadFloat64x8(&k136W512)))
 	return xorW512(r, signW512(x)), fullW512 &^ ax.Less(archsimd.LoadFloat64x8(&k3W512)).ToBits()
 }
 
@@ -443,8 +444,8 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	zero := archsimd.LoadFloat64x8(&k44W512)
 	ax := absW512(x)
 	ay := absW512(y)
-	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k136W512)))
-	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k136W512)))
+	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k137W512)))
+	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k137W512)))
 	yf := ay.Sub(yi)
 	fracNeg := yf.NotEqual(zero).And(x.Less(zero))
 	up := yf.Greater(archsimd.LoadFloat64x8(&k17W512))
@@ -454,18 +455,18 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	arg := yf.Mul(lg).Merge(zero, yf.NotEqual(zero).And(x.Greater(zero)).And(okIn))
 	a1, _ := expCoreW512(arg)
 	b := x.AsUint64x8()
-	x1 := b.And(archsimd.LoadUint64x8(&ku137W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
-	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku138W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	x1 := b.And(archsimd.LoadUint64x8(&ku138W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
+	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku139W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
 	i := yi.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512))
 	ae := zero
 	var bad uint8
 	half := archsimd.LoadFloat64x8(&k17W512)
 	for {
-		active := i.NotEqual(archsimd.LoadUint64x8(&ku139W512))
+		active := i.NotEqual(archsimd.LoadUint64x8(&ku140W512))
 		if active.ToBits() == 0 {
 			break
 		}
-		oob := xe.Less(archsimd.LoadFloat64x8(&k140W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k74W512)))
+		oob := xe.Less(archsimd.LoadFloat64x8(&k141W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k75W512)))
 		bad |= active.And(oob).ToBits()
 		odd := i.And(archsimd.LoadUint64x8(&ku47W512)).Equal(archsimd.LoadUint64x8(&ku47W512))
 		a1 = a1.Mul(x1).Merge(a1, odd)
@@ -480,16 +481,16 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	neg := y.Less(zero)
 	a1 = one.Div(a1).Merge(a1, neg)
 	ae = zero.Sub(ae).Merge(ae, neg)
-	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku138W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
+	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku139W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
 	fe := ea.Add(ae)
-	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k80W512))).ToBits()
-	aeb := ae.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku81W512)).ShiftAllLeft(52)
+	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k81W512))).ToBits()
+	aeb := ae.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku82W512)).ShiftAllLeft(52)
 	r := a1.AsUint64x8().Add(aeb).AsFloat64x8()
 	// special cases, lowest priority first
-	r = archsimd.LoadUint64x8(&ku141W512).AsFloat64x8().Merge(r, fracNeg)
+	r = archsimd.LoadUint64x8(&ku142W512).AsFloat64x8().Merge(r, fracNeg)
 	sq := x.Sqrt()
 	r = sq.Merge(r, y.Equal(archsimd.LoadFloat64x8(&k17W512)))
-	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k142W512)))
+	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k143W512)))
 	bad &^= fracNeg.Or(ay.Equal(half)).ToBits()
 	bad |= fullW512 &^ okIn.ToBits()
 	yOne := y.Equal(one)
@@ -1972,82 +1973,83 @@ var (
 	k62W512   = [8]float64{cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5, cosC5}                                                                                                         // cosC5
 	ku63W512  = [8]uint64{2, 2, 2, 2, 2, 2, 2, 2}                                                                                                                                          // 2
 	k64W512   = [8]float64{invLn10, invLn10, invLn10, invLn10, invLn10, invLn10, invLn10, invLn10}                                                                                         // invLn10
-	k65W512   = [8]float64{invLn2, invLn2, invLn2, invLn2, invLn2, invLn2, invLn2, invLn2}                                                                                                 // invLn2
-	k66W512   = [8]float64{21, 21, 21, 21, 21, 21, 21, 21}                                                                                                                                 // 21
-	k67W512   = [8]float64{sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3}                                                                                                 // sinhP3
-	k68W512   = [8]float64{sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2}                                                                                                 // sinhP2
-	k69W512   = [8]float64{sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1}                                                                                                 // sinhP1
-	k70W512   = [8]float64{sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0}                                                                                                 // sinhP0
-	k71W512   = [8]float64{sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2}                                                                                                 // sinhQ2
-	k72W512   = [8]float64{sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1}                                                                                                 // sinhQ1
-	k73W512   = [8]float64{sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0}                                                                                                 // sinhQ0
-	k74W512   = [8]float64{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}                                                                                                                 // 4096
-	k75W512   = [8]float64{exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5}                                                                                                 // exp2P5
-	k76W512   = [8]float64{exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4}                                                                                                 // exp2P4
-	k77W512   = [8]float64{exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3}                                                                                                 // exp2P3
-	k78W512   = [8]float64{exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2}                                                                                                 // exp2P2
-	k79W512   = [8]float64{exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1}                                                                                                 // exp2P1
-	k80W512   = [8]float64{2046, 2046, 2046, 2046, 2046, 2046, 2046, 2046}                                                                                                                 // 2046
-	ku81W512  = [8]uint64{magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits}                                  // magic52x15Bits
-	k82W512   = [8]float64{expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2}                                                         // expm1InvLn2
-	k83W512   = [8]float64{expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3}                                 // expm1Ln2HalfX3
-	k84W512   = [8]float64{expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half}                                                 // expm1Ln2Half
-	k85W512   = [8]float64{expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5}                                                                                         // expm1Q5
-	k86W512   = [8]float64{expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4}                                                                                         // expm1Q4
-	k87W512   = [8]float64{expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3}                                                                                         // expm1Q3
-	k88W512   = [8]float64{expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2}                                                                                         // expm1Q2
-	k89W512   = [8]float64{expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1}                                                                                         // expm1Q1
-	k90W512   = [8]float64{3, 3, 3, 3, 3, 3, 3, 3}                                                                                                                                         // 3
-	k91W512   = [8]float64{6, 6, 6, 6, 6, 6, 6, 6}                                                                                                                                         // 6
-	k92W512   = [8]float64{-2, -2, -2, -2, -2, -2, -2, -2}                                                                                                                                 // -2
-	k93W512   = [8]float64{-0.25, -0.25, -0.25, -0.25, -0.25, -0.25, -0.25, -0.25}                                                                                                         // -0.25
-	k94W512   = [8]float64{20, 20, 20, 20, 20, 20, 20, 20}                                                                                                                                 // 20
-	k95W512   = [8]float64{56, 56, 56, 56, 56, 56, 56, 56}                                                                                                                                 // 56
-	k96W512   = [8]float64{-1, -1, -1, -1, -1, -1, -1, -1}                                                                                                                                 // -1
-	k97W512   = [8]float64{expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny}                                                                         // expm1Tiny
-	k98W512   = [8]float64{-expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56}                                                 // -expm1Ln2X56
-	k99W512   = [8]float64{expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold}                         // expm1Othreshold
-	k100W512  = [8]float64{log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53}                                                                 // log1pTwo53
-	k101W512  = [8]float64{magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023}                                 // magic52 + 1023
-	ku102W512 = [8]uint64{0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000}  // 0x3ff0000000000000
-	ku103W512 = [8]uint64{log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits}                                  // log1pSqrt2Bits
-	k104W512  = [8]float64{log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1}                                                 // log1pSqrt2M1
-	k105W512  = [8]float64{log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1}                 // log1pSqrt2HalfM1
-	k106W512  = [8]float64{log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall}                                                                 // log1pSmall
-	k107W512  = [8]float64{log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny}                                                                         // log1pTiny
-	k108W512  = [8]float64{tanP0, tanP0, tanP0, tanP0, tanP0, tanP0, tanP0, tanP0}                                                                                                         // tanP0
-	k109W512  = [8]float64{tanP1, tanP1, tanP1, tanP1, tanP1, tanP1, tanP1, tanP1}                                                                                                         // tanP1
-	k110W512  = [8]float64{tanP2, tanP2, tanP2, tanP2, tanP2, tanP2, tanP2, tanP2}                                                                                                         // tanP2
-	k111W512  = [8]float64{tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1}                                                                                                         // tanQ1
-	k112W512  = [8]float64{tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2}                                                                                                         // tanQ2
-	k113W512  = [8]float64{tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3}                                                                                                         // tanQ3
-	k114W512  = [8]float64{tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4}                                                                                                         // tanQ4
-	k115W512  = [8]float64{tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall}                                                                                 // tanSmall
-	k116W512  = [8]float64{atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8}                                                 // atanTan3pio8
-	k117W512  = [8]float64{0.66, 0.66, 0.66, 0.66, 0.66, 0.66, 0.66, 0.66}                                                                                                                 // 0.66
-	k118W512  = [8]float64{atanP0, atanP0, atanP0, atanP0, atanP0, atanP0, atanP0, atanP0}                                                                                                 // atanP0
-	k119W512  = [8]float64{atanP1, atanP1, atanP1, atanP1, atanP1, atanP1, atanP1, atanP1}                                                                                                 // atanP1
-	k120W512  = [8]float64{atanP2, atanP2, atanP2, atanP2, atanP2, atanP2, atanP2, atanP2}                                                                                                 // atanP2
-	k121W512  = [8]float64{atanP3, atanP3, atanP3, atanP3, atanP3, atanP3, atanP3, atanP3}                                                                                                 // atanP3
-	k122W512  = [8]float64{atanP4, atanP4, atanP4, atanP4, atanP4, atanP4, atanP4, atanP4}                                                                                                 // atanP4
-	k123W512  = [8]float64{atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0}                                                                                                 // atanQ0
-	k124W512  = [8]float64{atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1}                                                                                                 // atanQ1
-	k125W512  = [8]float64{atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2}                                                                                                 // atanQ2
-	k126W512  = [8]float64{atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3}                                                                                                 // atanQ3
-	k127W512  = [8]float64{atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4}                                                                                                 // atanQ4
-	k128W512  = [8]float64{math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4}                                                         // math.Pi / 4
-	k129W512  = [8]float64{0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits} // 0.5 * atanMorebits
-	k130W512  = [8]float64{math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2}                                                         // math.Pi / 2
-	k131W512  = [8]float64{atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits}                                                 // atanMorebits
-	k132W512  = [8]float64{0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7}                                                                                                                         // 0.7
-	k133W512  = [8]float64{asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2}                                                                                 // asinhLn2
-	k134W512  = [8]float64{asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge}                                                                 // asinhLarge
-	k135W512  = [8]float64{asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero}                                         // asinhNearZero
-	k136W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                         // powMaxY
-	ku137W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask}  // signBit | fracMask
-	ku138W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                          // 0x7ff
-	ku139W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                          // 0
-	k140W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                         // -4096
-	ku141W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                          // nanBits
-	k142W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                 // -0.5
+	k65W512   = [8]float64{math.Sqrt2 / 2, math.Sqrt2 / 2, math.Sqrt2 / 2, math.Sqrt2 / 2, math.Sqrt2 / 2, math.Sqrt2 / 2, math.Sqrt2 / 2, math.Sqrt2 / 2}                                 // math.Sqrt2 / 2
+	k66W512   = [8]float64{invLn2, invLn2, invLn2, invLn2, invLn2, invLn2, invLn2, invLn2}                                                                                                 // invLn2
+	k67W512   = [8]float64{21, 21, 21, 21, 21, 21, 21, 21}                                                                                                                                 // 21
+	k68W512   = [8]float64{sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3, sinhP3}                                                                                                 // sinhP3
+	k69W512   = [8]float64{sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2, sinhP2}                                                                                                 // sinhP2
+	k70W512   = [8]float64{sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1, sinhP1}                                                                                                 // sinhP1
+	k71W512   = [8]float64{sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0, sinhP0}                                                                                                 // sinhP0
+	k72W512   = [8]float64{sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2, sinhQ2}                                                                                                 // sinhQ2
+	k73W512   = [8]float64{sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1, sinhQ1}                                                                                                 // sinhQ1
+	k74W512   = [8]float64{sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0, sinhQ0}                                                                                                 // sinhQ0
+	k75W512   = [8]float64{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}                                                                                                                 // 4096
+	k76W512   = [8]float64{exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5, exp2P5}                                                                                                 // exp2P5
+	k77W512   = [8]float64{exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4, exp2P4}                                                                                                 // exp2P4
+	k78W512   = [8]float64{exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3, exp2P3}                                                                                                 // exp2P3
+	k79W512   = [8]float64{exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2, exp2P2}                                                                                                 // exp2P2
+	k80W512   = [8]float64{exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1, exp2P1}                                                                                                 // exp2P1
+	k81W512   = [8]float64{2046, 2046, 2046, 2046, 2046, 2046, 2046, 2046}                                                                                                                 // 2046
+	ku82W512  = [8]uint64{magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits, magic52x15Bits}                                  // magic52x15Bits
+	k83W512   = [8]float64{expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2, expm1InvLn2}                                                         // expm1InvLn2
+	k84W512   = [8]float64{expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3, expm1Ln2HalfX3}                                 // expm1Ln2HalfX3
+	k85W512   = [8]float64{expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half, expm1Ln2Half}                                                 // expm1Ln2Half
+	k86W512   = [8]float64{expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5, expm1Q5}                                                                                         // expm1Q5
+	k87W512   = [8]float64{expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4, expm1Q4}                                                                                         // expm1Q4
+	k88W512   = [8]float64{expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3, expm1Q3}                                                                                         // expm1Q3
+	k89W512   = [8]float64{expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2, expm1Q2}                                                                                         // expm1Q2
+	k90W512   = [8]float64{expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1, expm1Q1}                                                                                         // expm1Q1
+	k91W512   = [8]float64{3, 3, 3, 3, 3, 3, 3, 3}                                                                                                                                         // 3
+	k92W512   = [8]float64{6, 6, 6, 6, 6, 6, 6, 6}                                                                                                                                         // 6
+	k93W512   = [8]float64{-2, -2, -2, -2, -2, -2, -2, -2}                                                                                                                                 // -2
+	k94W512   = [8]float64{-0.25, -0.25, -0.25, -0.25, -0.25, -0.25, -0.25, -0.25}                                                                                                         // -0.25
+	k95W512   = [8]float64{20, 20, 20, 20, 20, 20, 20, 20}                                                                                                                                 // 20
+	k96W512   = [8]float64{56, 56, 56, 56, 56, 56, 56, 56}                                                                                                                                 // 56
+	k97W512   = [8]float64{-1, -1, -1, -1, -1, -1, -1, -1}                                                                                                                                 // -1
+	k98W512   = [8]float64{expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny, expm1Tiny}                                                                         // expm1Tiny
+	k99W512   = [8]float64{-expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56, -expm1Ln2X56}                                                 // -expm1Ln2X56
+	k100W512  = [8]float64{expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold, expm1Othreshold}                         // expm1Othreshold
+	k101W512  = [8]float64{log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53, log1pTwo53}                                                                 // log1pTwo53
+	k102W512  = [8]float64{magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023, magic52 + 1023}                                 // magic52 + 1023
+	ku103W512 = [8]uint64{0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000}  // 0x3ff0000000000000
+	ku104W512 = [8]uint64{log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits, log1pSqrt2Bits}                                  // log1pSqrt2Bits
+	k105W512  = [8]float64{log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1, log1pSqrt2M1}                                                 // log1pSqrt2M1
+	k106W512  = [8]float64{log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1, log1pSqrt2HalfM1}                 // log1pSqrt2HalfM1
+	k107W512  = [8]float64{log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall, log1pSmall}                                                                 // log1pSmall
+	k108W512  = [8]float64{log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny, log1pTiny}                                                                         // log1pTiny
+	k109W512  = [8]float64{tanP0, tanP0, tanP0, tanP0, tanP0, tanP0, tanP0, tanP0}                                                                                                         // tanP0
+	k110W512  = [8]float64{tanP1, tanP1, tanP1, tanP1, tanP1, tanP1, tanP1, tanP1}                                                                                                         // tanP1
+	k111W512  = [8]float64{tanP2, tanP2, tanP2, tanP2, tanP2, tanP2, tanP2, tanP2}                                                                                                         // tanP2
+	k112W512  = [8]float64{tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1, tanQ1}                                                                                                         // tanQ1
+	k113W512  = [8]float64{tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2, tanQ2}                                                                                                         // tanQ2
+	k114W512  = [8]float64{tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3, tanQ3}                                                                                                         // tanQ3
+	k115W512  = [8]float64{tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4, tanQ4}                                                                                                         // tanQ4
+	k116W512  = [8]float64{tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall, tanSmall}                                                                                 // tanSmall
+	k117W512  = [8]float64{atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8, atanTan3pio8}                                                 // atanTan3pio8
+	k118W512  = [8]float64{0.66, 0.66, 0.66, 0.66, 0.66, 0.66, 0.66, 0.66}                                                                                                                 // 0.66
+	k119W512  = [8]float64{atanP0, atanP0, atanP0, atanP0, atanP0, atanP0, atanP0, atanP0}                                                                                                 // atanP0
+	k120W512  = [8]float64{atanP1, atanP1, atanP1, atanP1, atanP1, atanP1, atanP1, atanP1}                                                                                                 // atanP1
+	k121W512  = [8]float64{atanP2, atanP2, atanP2, atanP2, atanP2, atanP2, atanP2, atanP2}                                                                                                 // atanP2
+	k122W512  = [8]float64{atanP3, atanP3, atanP3, atanP3, atanP3, atanP3, atanP3, atanP3}                                                                                                 // atanP3
+	k123W512  = [8]float64{atanP4, atanP4, atanP4, atanP4, atanP4, atanP4, atanP4, atanP4}                                                                                                 // atanP4
+	k124W512  = [8]float64{atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0, atanQ0}                                                                                                 // atanQ0
+	k125W512  = [8]float64{atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1, atanQ1}                                                                                                 // atanQ1
+	k126W512  = [8]float64{atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2, atanQ2}                                                                                                 // atanQ2
+	k127W512  = [8]float64{atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3, atanQ3}                                                                                                 // atanQ3
+	k128W512  = [8]float64{atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4, atanQ4}                                                                                                 // atanQ4
+	k129W512  = [8]float64{math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4, math.Pi / 4}                                                         // math.Pi / 4
+	k130W512  = [8]float64{0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits, 0.5 * atanMorebits} // 0.5 * atanMorebits
+	k131W512  = [8]float64{math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2}                                                         // math.Pi / 2
+	k132W512  = [8]float64{atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits}                                                 // atanMorebits
+	k133W512  = [8]float64{0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7}                                                                                                                         // 0.7
+	k134W512  = [8]float64{asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2}                                                                                 // asinhLn2
+	k135W512  = [8]float64{asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge}                                                                 // asinhLarge
+	k136W512  = [8]float64{asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero}                                         // asinhNearZero
+	k137W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                         // powMaxY
+	ku138W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask}  // signBit | fracMask
+	ku139W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                          // 0x7ff
+	ku140W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                          // 0
+	k141W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                         // -4096
+	ku142W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                          // nanBits
+	k143W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                 // -0.5
 )

@@ -802,52 +802,54 @@ loop34:
 	VPSRLQ    $0x34, Y0, Y3
 	VPOR      vmconst<>+1088(SB), Y3, Y3
 	VSUBPD    vmconst<>+1120(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+1152(SB), Y2, Y4
+	VADDPD    Y2, Y2, Y5
+	VBLENDVPD Y4, Y5, Y2, Y2
+	VSUBPD    vmconst<>+480(SB), Y3, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y2, Y4
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y2, Y5
 	VPAND     Y5, Y4, Y4
 	VPAND     vmconst<>+1056(SB), Y2, Y4
 	VPOR      vmconst<>+448(SB), Y4, Y4
-	VPSRLQ    $0x34, Y2, Y5
-	VPOR      vmconst<>+1088(SB), Y5, Y5
-	VSUBPD    vmconst<>+1120(SB), Y5, Y5
-	VCMPPD    $0x12, vmconst<>+1152(SB), Y4, Y6
-	VSUBPD    vmconst<>+480(SB), Y5, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VADDPD    Y4, Y4, Y7
-	VBLENDVPD Y6, Y7, Y4, Y4
+	VPSRLQ    $0x34, Y2, Y2
+	VPOR      vmconst<>+1088(SB), Y2, Y2
+	VSUBPD    vmconst<>+1120(SB), Y2, Y2
+	VCMPPD    $0x12, vmconst<>+1152(SB), Y4, Y5
+	VSUBPD    vmconst<>+480(SB), Y2, Y6
+	VBLENDVPD Y5, Y6, Y2, Y2
+	VADDPD    Y4, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
 	VSUBPD    vmconst<>+480(SB), Y4, Y4
-	VADDPD    vmconst<>+512(SB), Y4, Y6
-	VDIVPD    Y6, Y4, Y6
+	VADDPD    vmconst<>+512(SB), Y4, Y5
+	VDIVPD    Y5, Y4, Y5
+	VMULPD    Y5, Y5, Y6
 	VMULPD    Y6, Y6, Y7
-	VMULPD    Y7, Y7, Y8
-	VMULPD    vmconst<>+1184(SB), Y8, Y9
-	VADDPD    vmconst<>+1216(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+1248(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+1280(SB), Y9, Y9
-	VMULPD    Y7, Y9, Y7
-	VMULPD    vmconst<>+1312(SB), Y8, Y9
-	VADDPD    vmconst<>+1344(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+1376(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y8
-	VADDPD    Y8, Y7, Y7
-	VMULPD    vmconst<>+448(SB), Y4, Y8
-	VMULPD    Y4, Y8, Y8
-	VADDPD    Y8, Y7, Y7
-	VMULPD    Y7, Y6, Y6
-	VMULPD    vmconst<>+1408(SB), Y5, Y7
+	VMULPD    vmconst<>+1184(SB), Y7, Y8
+	VADDPD    vmconst<>+1216(SB), Y8, Y8
+	VMULPD    Y7, Y8, Y8
+	VADDPD    vmconst<>+1248(SB), Y8, Y8
+	VMULPD    Y7, Y8, Y8
+	VADDPD    vmconst<>+1280(SB), Y8, Y8
+	VMULPD    Y6, Y8, Y6
+	VMULPD    vmconst<>+1312(SB), Y7, Y8
+	VADDPD    vmconst<>+1344(SB), Y8, Y8
+	VMULPD    Y7, Y8, Y8
+	VADDPD    vmconst<>+1376(SB), Y8, Y8
+	VMULPD    Y7, Y8, Y7
 	VADDPD    Y7, Y6, Y6
-	VSUBPD    Y6, Y8, Y6
-	VSUBPD    Y4, Y6, Y4
-	VMULPD    vmconst<>+1440(SB), Y5, Y5
+	VMULPD    vmconst<>+448(SB), Y4, Y7
+	VMULPD    Y4, Y7, Y7
+	VADDPD    Y7, Y6, Y6
+	VMULPD    Y6, Y5, Y5
+	VMULPD    vmconst<>+1408(SB), Y2, Y6
+	VADDPD    Y6, Y5, Y5
+	VSUBPD    Y5, Y7, Y5
 	VSUBPD    Y4, Y5, Y4
-	VMULPD    vmconst<>+0(SB), Y4, Y4
-	VADDPD    Y3, Y4, Y4
-	VCMPPD    $0x00, vmconst<>+448(SB), Y2, Y2
-	VSUBPD    vmconst<>+480(SB), Y3, Y3
-	VBLENDVPD Y2, Y3, Y4, Y2
+	VMULPD    vmconst<>+1440(SB), Y2, Y2
+	VSUBPD    Y4, Y2, Y2
+	VMULPD    vmconst<>+0(SB), Y2, Y2
+	VADDPD    Y3, Y2, Y2
 	VMOVUPS   Y2, (AX)(BX*8)
 	VMOVMSKPD Y1, SI
 	ADDQ      $0x04, BX

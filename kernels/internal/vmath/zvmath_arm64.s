@@ -1468,66 +1468,69 @@ loop:
 	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
 	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
 	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
-	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
-	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
-	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
-	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
-	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
-	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
-	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
-	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
+	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	WORD	$0x4e62d445 // fadd v5.2d, v2.2d, v2.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	FMOVQ	528(R3), F2 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e221cc2 // and v2.16b, v6.16b, v2.16b
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	WORD	$0x6f4c04c3 // ushr v3.2d, v6.2d, #52
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
+	FMOVQ	560(R3), F5 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
+	FMOVQ	576(R3), F5 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee2e4a5 // fcmgt v5.2d, v5.2d, v2.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d466 // fsub v6.2d, v3.2d, v6.2d
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e631cc7 // bsl v7.16b, v6.16b, v3.16b
+	WORD	$0x4e62d443 // fadd v3.2d, v2.2d, v2.2d
+	WORD	$0x6e621c65 // bsl v5.16b, v3.16b, v2.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d4a2 // fsub v2.2d, v5.2d, v2.2d
+	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
+	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63fc43 // fdiv v3.2d, v2.2d, v3.2d
+	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
 	WORD	$0x6e65dca6 // fmul v6.2d, v5.2d, v5.2d
-	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
-	FMOVQ	592(R3), F9 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F10 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	624(R3), F9 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	640(R3), F10 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	656(R3), F9 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F11 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
-	FMOVQ	688(R3), F9 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6bcce9 // fmla v9.2d, v7.2d, v11.2d
-	WORD	$0x6e69dce7 // fmul v7.2d, v7.2d, v9.2d
-	WORD	$0x4e6accc7 // fmla v7.2d, v6.2d, v10.2d
-	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
-	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
-	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e69dd09 // fmul v9.2d, v8.2d, v9.2d
-	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d25 // eor v5.16b, v9.16b, v5.16b
-	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd04 // fmla v4.2d, v8.2d, v5.2d
-	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
-	VMOV	V3.B16, V6.B16
-	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
-	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e64e442 // fcmeq v2.2d, v2.2d, v4.2d
-	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
-	WORD	$0x6e661c62 // bsl v2.16b, v3.16b, v6.16b
+	FMOVQ	592(R3), F8 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F9 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	624(R3), F8 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	640(R3), F9 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	656(R3), F8 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F10 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e68ccca // fmla v10.2d, v6.2d, v8.2d
+	FMOVQ	688(R3), F8 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6accc8 // fmla v8.2d, v6.2d, v10.2d
+	WORD	$0x6e68dcc6 // fmul v6.2d, v6.2d, v8.2d
+	WORD	$0x4e69cca6 // fmla v6.2d, v5.2d, v9.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e65dc45 // fmul v5.2d, v2.2d, v5.2d
+	WORD	$0x4e62cca6 // fmla v6.2d, v5.2d, v2.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dce8 // fmul v8.2d, v7.2d, v8.2d
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x6e231d03 // eor v3.16b, v8.16b, v3.16b
+	WORD	$0x4e62cca3 // fmla v3.2d, v5.2d, v2.2d
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
+	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e63cce2 // fmla v2.2d, v7.2d, v3.2d
+	FMOVQ	48(R3), F3 // 0x3ff71547652b82fe (1.4426950408889634)
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	WORD	$0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
 	VST1.P	[V2.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V1.D[0], R5

@@ -506,13 +506,13 @@ func logArm64(k lang, x Op) (r, ok Op) {
 	return k.fma(kk, k.f(logLn2Hi), k.xor(v, k.u(signBit))), ok
 }
 
-// The logarithms to other bases, as math's log10.go computes them from
-// math.Log: log10 is log and one multiplication by 1/ln10; log2 splits x =
-// frac·2^exp by Frexp (frac in [1/2, 1)), gives exp-1 exactly where frac is
-// 1/2 and log(frac)·(1/ln2) + exp elsewhere. On amd64 the compiler does
-// not fuse that multiply-add (the product's operand is the reloaded result
-// of math.Log's assembly: go tool objdump, GOAMD64 v1 and v3 alike); on
-// arm64 it does.
+// The logarithms to other bases. log10 is as math's log10.go computes it
+// from math.Log: log and one multiplication by 1/ln10. log2 is
+// scalar.Log2, not math.Log2: x = frac·2^exp with frac in [√½, √2) (Frexp's
+// [½, 1) doubled below √½), then log(frac)·(1/ln2) + exp, the product
+// rounded before the sum on every platform (scalar.Log2 converts it
+// explicitly, so that Go fuses it nowhere). math.Log2 keeps frac in [½, 1),
+// so that its terms cancel near 1 (hundreds of thousands of ulp).
 const (
 	invLn10 = 1 / math.Ln10
 	invLn2  = 1 / math.Ln2
@@ -529,25 +529,23 @@ func log10With(k lang, x Op, log core) (r, ok Op) {
 	return k.mul(r, k.f(invLn10)), ok
 }
 
-// log2_64 is math.Log2 on amd64 (log64 of Frexp's fraction, a product and
-// a sum); positive normal lanes only (Frexp normalizes subnormals: the
+// log2_64 is scalar.Log2 on amd64 (log64 of the fraction, a product and a
+// sum); positive normal lanes only (Frexp normalizes subnormals: the
 // reference does those).
-func log2_64(k lang, x Op) (r, ok Op) { return log2With(k, x, log64, false) }
+func log2_64(k lang, x Op) (r, ok Op) { return log2With(k, x, log64) }
 
-// log2Arm64 is math.Log2 on arm64: logArm64, the multiply-add fused.
-func log2Arm64(k lang, x Op) (r, ok Op) { return log2With(k, x, logArm64, true) }
+// log2Arm64 is scalar.Log2 on arm64, over logArm64.
+func log2Arm64(k lang, x Op) (r, ok Op) { return log2With(k, x, logArm64) }
 
-func log2With(k lang, x Op, log core, fused bool) (r, ok Op) {
+func log2With(k lang, x Op, log core) (r, ok Op) {
 	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
 	frac := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
 	e := k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022)) // Frexp's exp (x > 0)
+	low := k.cmp(lt, frac, k.f(math.Sqrt2/2))
+	frac = k.sel(low, k.add(frac, frac), frac)
+	e = k.sel(low, k.sub(e, k.f(1)), e)
 	lf, _ := log(k, frac)
-	if fused {
-		r = k.fma(lf, k.f(invLn2), e)
-	} else {
-		r = k.add(k.mul(lf, k.f(invLn2)), e)
-	}
-	return k.sel(k.cmp(eq, frac, k.f(0.5)), k.sub(e, k.f(1)), r), ok
+	return k.add(k.mul(lf, k.f(invLn2)), e), ok
 }
 
 // The hyperbolic functions of math's sinh.go, over the platform's exp.
