@@ -64,7 +64,7 @@ func Apply[T tensor.Number](op Op, a, b, c T) T {
 	case Arcsin:
 		return T(math.Asin(float64(a)))
 	case Arccos:
-		return T(math.Acos(float64(a)))
+		return scalar.Acos(a)
 	case Arctan:
 		return T(math.Atan(float64(a)))
 	case Sinh:

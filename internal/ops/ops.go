@@ -285,7 +285,7 @@ var table = [count]Def{
 	Arcsin: {Name: "arcsin", Arity: 1, Domain: FloatOnly, Go: "T(math.Asin(float64(a)))", CUDA: "asin(a)", Cost: 16, VMath: "Asin",
 		GoName: "Arcsin", CLI: []string{"arcsin", "asin"}, Doc: "returns the inverse sine of x, in [-π/2, π/2] (NaN outside [-1, 1]).",
 		Grad: []string{"g / sqrt(1 - a*a)"}},
-	Arccos: {Name: "arccos", Arity: 1, Domain: FloatOnly, Go: "T(math.Acos(float64(a)))", CUDA: "acos(a)", Cost: 16, VMath: "Acos",
+	Arccos: {Name: "arccos", Arity: 1, Domain: FloatOnly, Go: "scalar.Acos(a)", CUDA: "acos(a)", Cost: 16, VMath: "Acos",
 		GoName: "Arccos", CLI: []string{"arccos", "acos"}, Doc: "returns the inverse cosine of x, in [0, π] (NaN outside [-1, 1]).",
 		Grad: []string{"-(g / sqrt(1 - a*a))"}},
 	Arctan: {Name: "arctan", Arity: 1, Domain: FloatOnly, Go: "T(math.Atan(float64(a)))", CUDA: "atan(a)", Cost: 16, VMath: "Atan",

@@ -648,24 +648,24 @@ func loopV[T tensor.Number](op ops.Op, d []T, x []T) {
 			xx := x[i : i+4 : i+4]
 			{
 				a := xx[0]
-				dd[0] = T(math.Acos(float64(a)))
+				dd[0] = scalar.Acos(a)
 			}
 			{
 				a := xx[1]
-				dd[1] = T(math.Acos(float64(a)))
+				dd[1] = scalar.Acos(a)
 			}
 			{
 				a := xx[2]
-				dd[2] = T(math.Acos(float64(a)))
+				dd[2] = scalar.Acos(a)
 			}
 			{
 				a := xx[3]
-				dd[3] = T(math.Acos(float64(a)))
+				dd[3] = scalar.Acos(a)
 			}
 		}
 		for ; i < len(d); i++ {
 			a := x[i]
-			d[i] = T(math.Acos(float64(a)))
+			d[i] = scalar.Acos(a)
 		}
 	case ops.Arctan:
 		i := 0

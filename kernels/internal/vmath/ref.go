@@ -28,7 +28,7 @@ func log1pRef64(x float64) float64   { return math.Log1p(x) }
 func tanRef64(x float64) float64     { return math.Tan(x) }
 func atanRef64(x float64) float64    { return math.Atan(x) }
 func asinRef64(x float64) float64    { return math.Asin(x) }
-func acosRef64(x float64) float64    { return math.Acos(x) }
+func acosRef64(x float64) float64    { return scalar.Acos(x) }
 func asinhRef64(x float64) float64   { return math.Asinh(x) }
 func acoshRef64(x float64) float64   { return math.Acosh(x) }
 func atanhRef64(x float64) float64   { return math.Atanh(x) }
@@ -50,7 +50,7 @@ func log1pRef32(x float32) float32   { return float32(math.Log1p(float64(x))) }
 func tanRef32(x float32) float32     { return float32(math.Tan(float64(x))) }
 func atanRef32(x float32) float32    { return float32(math.Atan(float64(x))) }
 func asinRef32(x float32) float32    { return float32(math.Asin(float64(x))) }
-func acosRef32(x float32) float32    { return float32(math.Acos(float64(x))) }
+func acosRef32(x float32) float32    { return scalar.Acos(x) }
 func asinhRef32(x float32) float32   { return float32(math.Asinh(float64(x))) }
 func acoshRef32(x float32) float32   { return float32(math.Acosh(float64(x))) }
 func atanhRef32(x float32) float32   { return float32(math.Atanh(float64(x))) }

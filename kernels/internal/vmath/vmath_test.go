@@ -525,20 +525,35 @@ func TestSpecials(t *testing.T) {
 	}
 }
 
-// TestLog2NearOne checks the float64 log2 kernels at every level where
-// math.Log2's two terms cancel (it is 196,778 and 366,822 ulp off at the
-// first two): within an ulp of the true values, which NumPy and CUDA give.
-func TestLog2NearOne(t *testing.T) {
-	xs := []float64{1.0000009279968451, 1.0000005747145002, math.Nextafter(1, 0), math.Nextafter(1, 2), 0.75, 1.4}
-	want := []float64{1.3388158252442355e-06, 8.291375211244377e-07, -1.6017132519074588e-16, 3.203426503814917e-16,
-		-0.4150374992788438, 0.48542682717024166}
+// TestNearOne checks the float64 kernels at every level where Go's
+// functions cancel near ±1 and laze's references do not: log2 (math.Log2
+// is 196,778 and 366,822 ulp off at the first two values) and arccos
+// (math.Acos 51 ulp at 0.99887…): within an ulp of the true values (60-digit
+// decimal arithmetic), which NumPy and CUDA give.
+func TestNearOne(t *testing.T) {
+	tests := []struct {
+		name     string
+		f        func(d, x []float64)
+		xs, want []float64
+	}{
+		{"log2", Log2_64,
+			[]float64{1.0000009279968451, 1.0000005747145002, math.Nextafter(1, 0), math.Nextafter(1, 2), 0.75, 1.4},
+			[]float64{1.3388158252442355e-06, 8.291375211244377e-07, -1.6017132519074588e-16, 3.203426503814917e-16,
+				-0.4150374992788438, 0.48542682717024166}},
+		{"arccos", Acos64,
+			[]float64{0.9988719712549543, -0.9988719712549543, 0.75, -0.6, 1, -1, math.Nextafter(1, 0)},
+			[]float64{0.04750243959357956, 3.0940902139962136, 0.7227342478134157, 2.214297435588181, 0, math.Pi,
+				1.4901161193847656e-08}},
+	}
 	for _, w := range levels() {
 		withLevel(t, w, func() {
-			got := make([]float64, len(xs))
-			Log2_64(got, xs)
-			for i := range xs {
-				if ulp64(got[i], want[i]) > 1 {
-					t.Errorf("level %v: log2(%v) = %v, want %v", w, xs[i], got[i], want[i])
+			for _, tt := range tests {
+				got := make([]float64, len(tt.xs))
+				tt.f(got, tt.xs)
+				for i := range tt.xs {
+					if ulp64(got[i], tt.want[i]) > 1 {
+						t.Errorf("level %v: %s(%v) = %v, want %v", w, tt.name, tt.xs[i], got[i], tt.want[i])
+					}
 				}
 			}
 		})

@@ -377,10 +377,15 @@ func asinCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	return xorW512(r, signW512(x)), fullW512 &^ ax.LessEqual(archsimd.LoadFloat64x8(&k3W512)).ToBits()
 }
 
-// acosCoreW512 is math.Acos: π/2 - asinCoreW512(x).
+// acosCoreW512 is scalar.Acos: 2·asinCoreW512(√((1-|x|)/2)) above ½ in
+// magnitude (π minus it below -½), π/2 - asinCoreW512(x) between.
 func acosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
-	r, bad := asinCoreW512(x)
-	return archsimd.LoadFloat64x8(&k131W512).Sub(r), bad
+	ax := absW512(x)
+	h, _ := asinCoreW512(archsimd.LoadFloat64x8(&k3W512).Sub(ax).Mul(archsimd.LoadFloat64x8(&k17W512)).Sqrt())
+	twice := h.Add(h)
+	outer := archsimd.LoadFloat64x8(&k134W512).Sub(twice).Merge(twice, x.Less(archsimd.LoadFloat64x8(&k44W512)))
+	mid, bad := asinCoreW512(x)
+	return outer.Merge(archsimd.LoadFloat64x8(&k135W512).Sub(mid), ax.Greater(archsimd.LoadFloat64x8(&k17W512))), bad
 }
 
 // asinhCoreW512 is math.Asinh (asinh.go) as the compiler builds it at
@@ -397,8 +402,8 @@ func asinhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	lp, _ := log1pCoreW512(ax.Add(xx.Div(one.Add(q))))
 	ll, _ := logCoreW512(ax)
 	r := lb.Merge(lp, ax.Greater(archsimd.LoadFloat64x8(&k18W512)))
-	r = ll.Add(archsimd.LoadFloat64x8(&k134W512)).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k135W512)))
-	r = ax.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k136W512)))
+	r = ll.Add(archsimd.LoadFloat64x8(&k136W512)).Merge(r, ax.Greater(archsimd.LoadFloat64x8(&k137W512)))
+	r = ax.Merge(r, ax.Less(archsimd.LoadFloat64x8(&k138W512)))
 	return xorW512(r, signW512(x)), fullW512 &^ ax.LessEqual(archsimd.LoadFloat64x8(&k21W512)).ToBits()
 }
 
@@ -414,7 +419,7 @@ func acoshCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	lp, _ := log1pCoreW512(t.Add(t.Mul(t).Add(t.Add(t)).Sqrt()))
 	ll, _ := logCoreW512(x)
 	r := lb.Merge(lp, x.Greater(archsimd.LoadFloat64x8(&k18W512)))
-	r = ll.Add(archsimd.LoadFloat64x8(&k134W512)).Merge(r, x.GreaterEqual(archsimd.LoadFloat64x8(&k135W512)))
+	r = ll.Add(archsimd.LoadFloat64x8(&k136W512)).Merge(r, x.GreaterEqual(archsimd.LoadFloat64x8(&k137W512)))
 	return r, fullW512 &^ x.GreaterEqual(one).And(x.LessEqual(archsimd.LoadFloat64x8(&k21W512))).ToBits()
 }
 
@@ -428,7 +433,7 @@ func atanhCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	lo := ax.Less(archsimd.LoadFloat64x8(&k17W512))
 	q := t.Mul(ax).Merge(t, lo).Div(archsimd.LoadFloat64x8(&k3W512).Sub(ax))
 	l, _ := log1pCoreW512(t.Add(q).Merge(q, lo))
-	r := ax.Merge(archsimd.LoadFloat64x8(&k17W512).Mul(l), ax.Less(archsimd.LoadFloat64x8(&k136W512)))
+	r := ax.Merge(archsimd.LoadFloat64x8(&k17W512).Mul(l), ax.Less(archsimd.LoadFloat64x8(&k138W512)))
 	return xorW512(r, signW512(x)), fullW512 &^ ax.Less(archsimd.LoadFloat64x8(&k3W512)).ToBits()
 }
 
@@ -444,8 +449,8 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	zero := archsimd.LoadFloat64x8(&k44W512)
 	ax := absW512(x)
 	ay := absW512(y)
-	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k137W512)))
-	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k137W512)))
+	okIn := ax.GreaterEqual(archsimd.LoadFloat64x8(&k20W512)).And(ax.LessEqual(archsimd.LoadFloat64x8(&k21W512))).And(ay.Less(archsimd.LoadFloat64x8(&k139W512)))
+	yi := truncW512(ay.Min(archsimd.LoadFloat64x8(&k139W512)))
 	yf := ay.Sub(yi)
 	fracNeg := yf.NotEqual(zero).And(x.Less(zero))
 	up := yf.Greater(archsimd.LoadFloat64x8(&k17W512))
@@ -455,18 +460,18 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	arg := yf.Mul(lg).Merge(zero, yf.NotEqual(zero).And(x.Greater(zero)).And(okIn))
 	a1, _ := expCoreW512(arg)
 	b := x.AsUint64x8()
-	x1 := b.And(archsimd.LoadUint64x8(&ku138W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
-	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku139W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
+	x1 := b.And(archsimd.LoadUint64x8(&ku140W512)).Or(archsimd.LoadUint64x8(&ku23W512)).AsFloat64x8()
+	xe := b.ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku141W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k25W512))
 	i := yi.Add(archsimd.LoadFloat64x8(&k2W512)).AsUint64x8().And(archsimd.LoadUint64x8(&ku22W512))
 	ae := zero
 	var bad uint8
 	half := archsimd.LoadFloat64x8(&k17W512)
 	for {
-		active := i.NotEqual(archsimd.LoadUint64x8(&ku140W512))
+		active := i.NotEqual(archsimd.LoadUint64x8(&ku142W512))
 		if active.ToBits() == 0 {
 			break
 		}
-		oob := xe.Less(archsimd.LoadFloat64x8(&k141W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k75W512)))
+		oob := xe.Less(archsimd.LoadFloat64x8(&k143W512)).Or(xe.Greater(archsimd.LoadFloat64x8(&k75W512)))
 		bad |= active.And(oob).ToBits()
 		odd := i.And(archsimd.LoadUint64x8(&ku47W512)).Equal(archsimd.LoadUint64x8(&ku47W512))
 		a1 = a1.Mul(x1).Merge(a1, odd)
@@ -481,16 +486,16 @@ func powCoreW512(x, y archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	neg := y.Less(zero)
 	a1 = one.Div(a1).Merge(a1, neg)
 	ae = zero.Sub(ae).Merge(ae, neg)
-	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku139W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
+	ea := a1.AsUint64x8().ShiftAllRight(52).And(archsimd.LoadUint64x8(&ku141W512)).Or(archsimd.LoadUint64x8(&ku24W512)).AsFloat64x8().Sub(archsimd.LoadFloat64x8(&k2W512))
 	fe := ea.Add(ae)
 	bad |= fullW512 &^ fe.GreaterEqual(one).And(fe.LessEqual(archsimd.LoadFloat64x8(&k81W512))).ToBits()
 	aeb := ae.Add(archsimd.LoadFloat64x8(&k5W512)).AsUint64x8().Sub(archsimd.LoadUint64x8(&ku82W512)).ShiftAllLeft(52)
 	r := a1.AsUint64x8().Add(aeb).AsFloat64x8()
 	// special cases, lowest priority first
-	r = archsimd.LoadUint64x8(&ku142W512).AsFloat64x8().Merge(r, fracNeg)
+	r = archsimd.LoadUint64x8(&ku144W512).AsFloat64x8().Merge(r, fracNeg)
 	sq := x.Sqrt()
 	r = sq.Merge(r, y.Equal(archsimd.LoadFloat64x8(&k17W512)))
-	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k143W512)))
+	r = one.Div(sq).Merge(r, y.Equal(archsimd.LoadFloat64x8(&k145W512)))
 	bad &^= fracNeg.Or(ay.Equal(half)).ToBits()
 	bad |= fullW512 &^ okIn.ToBits()
 	yOne := y.Equal(one)
@@ -2042,14 +2047,16 @@ var (
 	k131W512  = [8]float64{math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2}                                                         // math.Pi / 2
 	k132W512  = [8]float64{atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits, atanMorebits}                                                 // atanMorebits
 	k133W512  = [8]float64{0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7}                                                                                                                         // 0.7
-	k134W512  = [8]float64{asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2}                                                                                 // asinhLn2
-	k135W512  = [8]float64{asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge}                                                                 // asinhLarge
-	k136W512  = [8]float64{asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero}                                         // asinhNearZero
-	k137W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                         // powMaxY
-	ku138W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask}  // signBit | fracMask
-	ku139W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                          // 0x7ff
-	ku140W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                          // 0
-	k141W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                         // -4096
-	ku142W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                          // nanBits
-	k143W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                 // -0.5
+	k134W512  = [8]float64{math.Pi, math.Pi, math.Pi, math.Pi, math.Pi, math.Pi, math.Pi, math.Pi}                                                                                         // math.Pi
+	k135W512  = [8]float64{math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2, math.Pi / 2}                                                         // math.Pi/2
+	k136W512  = [8]float64{asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2, asinhLn2}                                                                                 // asinhLn2
+	k137W512  = [8]float64{asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge, asinhLarge}                                                                 // asinhLarge
+	k138W512  = [8]float64{asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero, asinhNearZero}                                         // asinhNearZero
+	k139W512  = [8]float64{powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY, powMaxY}                                                                                         // powMaxY
+	ku140W512 = [8]uint64{signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask, signBit | fracMask}  // signBit | fracMask
+	ku141W512 = [8]uint64{0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff, 0x7ff}                                                                                                          // 0x7ff
+	ku142W512 = [8]uint64{0, 0, 0, 0, 0, 0, 0, 0}                                                                                                                                          // 0
+	k143W512  = [8]float64{-4096, -4096, -4096, -4096, -4096, -4096, -4096, -4096}                                                                                                         // -4096
+	ku144W512 = [8]uint64{nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits, nanBits}                                                                                          // nanBits
+	k145W512  = [8]float64{-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5}                                                                                                                 // -0.5
 )

@@ -3417,94 +3417,182 @@ loop:
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee1cc22 // fmls v2.2d, v1.2d, v1.2d
+	WORD	$0x4ee1d442 // fsub v2.2d, v2.2d, v1.2d
+	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
 	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
-	FMOVQ	3136(R3), F3 // 0x3fe6666666666666 (0.7)
-	WORD	$0x6ee3e423 // fcmgt v3.2d, v1.2d, v3.2d
-	VMOV	V3.B16, V4.B16
-	WORD	$0x6e611c44 // bsl v4.16b, v2.16b, v1.16b
-	VMOV	V3.B16, V5.B16
-	WORD	$0x6e621c25 // bsl v5.16b, v1.16b, v2.16b
-	WORD	$0x6e65fc82 // fdiv v2.2d, v4.2d, v5.2d
-	FMOVQ	2752(R3), F4 // 0x4003504f333f9de6 (2.414213562373095)
-	WORD	$0x6ee4e444 // fcmgt v4.2d, v2.2d, v4.2d
-	FMOVQ	2768(R3), F5 // 0x3fe51eb851eb851f (0.66)
-	WORD	$0x6ee5e445 // fcmgt v5.2d, v2.2d, v5.2d
-	WORD	$0x4e641ca5 // bic v5.16b, v5.16b, v4.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d446 // fsub v6.2d, v2.2d, v6.2d
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3cc64 // fmls v4.2d, v3.2d, v3.2d
+	WORD	$0x6ee1f884 // fsqrt v4.2d, v4.2d
+	FMOVQ	3136(R3), F5 // 0x3fe6666666666666 (0.7)
+	WORD	$0x6ee5e465 // fcmgt v5.2d, v3.2d, v5.2d
+	VMOV	V5.B16, V6.B16
+	WORD	$0x6e631c86 // bsl v6.16b, v4.16b, v3.16b
 	VMOV	V5.B16, V7.B16
-	WORD	$0x6e621cc7 // bsl v7.16b, v6.16b, v2.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	VMOV	V4.B16, V8.B16
-	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66d446 // fadd v6.2d, v2.2d, v6.2d
+	WORD	$0x6e641c67 // bsl v7.16b, v3.16b, v4.16b
+	WORD	$0x6e67fcc3 // fdiv v3.2d, v6.2d, v7.2d
+	FMOVQ	2752(R3), F4 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee4e464 // fcmgt v4.2d, v3.2d, v4.2d
+	FMOVQ	2768(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee6e466 // fcmgt v6.2d, v3.2d, v6.2d
+	WORD	$0x4e641cc6 // bic v6.16b, v6.16b, v4.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	VMOV	V5.B16, V9.B16
-	WORD	$0x6e671cc9 // bsl v9.16b, v6.16b, v7.16b
-	VMOV	V4.B16, V6.B16
-	WORD	$0x6e691c46 // bsl v6.16b, v2.16b, v9.16b
-	WORD	$0x6e66fd02 // fdiv v2.2d, v8.2d, v6.2d
-	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
-	FMOVQ	2784(R3), F7 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2800(R3), F8 // 0xc03028545b6b807a (-16.157537187333652)
-	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
-	FMOVQ	2816(R3), F7 // 0xc052c08c36880273 (-75.00855792314705)
-	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
-	FMOVQ	2832(R3), F8 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
-	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
-	FMOVQ	2848(R3), F7 // 0xc0503669fd28ec8e (-64.85021904942025)
-	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
-	FMOVQ	2864(R3), F8 // 0x4038dbc45b14603c (24.858464901423062)
-	WORD	$0x4e62cc48 // fmla v8.2d, v2.2d, v2.2d
-	FMOVQ	2880(R3), F9 // 0x4064a0dd43b8fa25 (165.02700983169885)
-	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
-	FMOVQ	2896(R3), F8 // 0x407b0e18d2e2be3b (432.88106049129027)
-	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
-	FMOVQ	2912(R3), F9 // 0x407e563f13b049ea (485.3903996359137)
-	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
-	FMOVQ	2928(R3), F8 // 0x4068519efbbd62ec (194.5506571482614)
-	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
-	WORD	$0x6e67dcc6 // fmul v6.2d, v6.2d, v7.2d
-	WORD	$0x6e68fcc6 // fdiv v6.2d, v6.2d, v8.2d
-	VMOV	V2.B16, V7.B16
-	WORD	$0x4e66cc47 // fmla v7.2d, v2.2d, v6.2d
-	FMOVQ	2944(R3), F2 // 0x3fe921fb54442d18 (0.7853981633974483)
-	WORD	$0x4e67d442 // fadd v2.2d, v2.2d, v7.2d
-	FMOVQ	2960(R3), F6 // 0x3c81a62633145c07 (3.061616997868383e-17)
-	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
-	WORD	$0x6e671c45 // bsl v5.16b, v2.16b, v7.16b
-	FMOVQ	1584(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee7d442 // fsub v2.2d, v2.2d, v7.2d
-	FMOVQ	1600(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
-	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
-	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
-	FMOVQ	1584(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
-	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
-	FMOVQ	704(R3), F2 // 0x8000000000000000 (-0)
-	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
-	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
-	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	WORD	$0x6e61e461 // fcmge v1.2d, v3.2d, v1.2d
+	WORD	$0x4ee7d467 // fsub v7.2d, v3.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e631ce8 // bsl v8.16b, v7.16b, v3.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	VMOV	V4.B16, V9.B16
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d467 // fadd v7.2d, v3.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x6e681cea // bsl v10.16b, v7.16b, v8.16b
+	VMOV	V4.B16, V7.B16
+	WORD	$0x6e6a1c67 // bsl v7.16b, v3.16b, v10.16b
+	WORD	$0x6e67fd23 // fdiv v3.2d, v9.2d, v7.2d
+	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
+	FMOVQ	2784(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2816(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2832(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2848(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2864(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e63cc69 // fmla v9.2d, v3.2d, v3.2d
+	FMOVQ	2880(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2896(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	FMOVQ	2912(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2928(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
+	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
+	VMOV	V3.B16, V8.B16
+	WORD	$0x4e67cc68 // fmla v8.2d, v3.2d, v7.2d
+	FMOVQ	2944(R3), F3 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e68d463 // fadd v3.2d, v3.2d, v8.2d
+	FMOVQ	2960(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
+	WORD	$0x6e681c66 // bsl v6.16b, v3.16b, v8.16b
 	FMOVQ	1584(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
-	VST1.P	[V2.D2], 16(R0)
+	WORD	$0x4ee8d463 // fsub v3.2d, v3.2d, v8.2d
+	FMOVQ	1600(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
+	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
+	FMOVQ	1584(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	WORD	$0x6e641c65 // bsl v5.16b, v3.16b, v4.16b
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x6e221ca2 // eor v2.16b, v5.16b, v2.16b
+	WORD	$0x4e62d442 // fadd v2.2d, v2.2d, v2.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x6ee0e463 // fcmgt v3.2d, v3.2d, v0.2d
+	FMOVQ	3232(R3), F4 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee2d484 // fsub v4.2d, v4.2d, v2.2d
+	WORD	$0x6e621c83 // bsl v3.16b, v4.16b, v2.16b
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2cc44 // fmls v4.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f884 // fsqrt v4.2d, v4.2d
+	FMOVQ	3136(R3), F5 // 0x3fe6666666666666 (0.7)
+	WORD	$0x6ee5e445 // fcmgt v5.2d, v2.2d, v5.2d
+	VMOV	V5.B16, V6.B16
+	WORD	$0x6e621c86 // bsl v6.16b, v4.16b, v2.16b
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e641c47 // bsl v7.16b, v2.16b, v4.16b
+	WORD	$0x6e67fcc4 // fdiv v4.2d, v6.2d, v7.2d
+	FMOVQ	2752(R3), F6 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
+	FMOVQ	2768(R3), F7 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee7e487 // fcmgt v7.2d, v4.2d, v7.2d
+	WORD	$0x4e661ce7 // bic v7.16b, v7.16b, v6.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d488 // fsub v8.2d, v4.2d, v8.2d
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e641d09 // bsl v9.16b, v8.16b, v4.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x6e691d0a // bsl v10.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68d488 // fadd v8.2d, v4.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e6b1c88 // bsl v8.16b, v4.16b, v11.16b
+	WORD	$0x6e68fd44 // fdiv v4.2d, v10.2d, v8.2d
+	WORD	$0x6e64dc88 // fmul v8.2d, v4.2d, v4.2d
+	FMOVQ	2784(R3), F9 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F10 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	2816(R3), F9 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	2832(R3), F10 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	2848(R3), F9 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	2864(R3), F10 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e64cc8a // fmla v10.2d, v4.2d, v4.2d
+	FMOVQ	2880(R3), F11 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e68cd4b // fmla v11.2d, v10.2d, v8.2d
+	FMOVQ	2896(R3), F10 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e68cd6a // fmla v10.2d, v11.2d, v8.2d
+	FMOVQ	2912(R3), F11 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e68cd4b // fmla v11.2d, v10.2d, v8.2d
+	FMOVQ	2928(R3), F10 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e68cd6a // fmla v10.2d, v11.2d, v8.2d
+	WORD	$0x6e69dd08 // fmul v8.2d, v8.2d, v9.2d
+	WORD	$0x6e6afd08 // fdiv v8.2d, v8.2d, v10.2d
+	VMOV	V4.B16, V9.B16
+	WORD	$0x4e68cc89 // fmla v9.2d, v4.2d, v8.2d
+	FMOVQ	2944(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e69d484 // fadd v4.2d, v4.2d, v9.2d
+	FMOVQ	2960(R3), F8 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	WORD	$0x6e691c87 // bsl v7.16b, v4.16b, v9.16b
+	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee9d484 // fsub v4.2d, v4.2d, v9.2d
+	FMOVQ	1600(R3), F8 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	WORD	$0x6e671c86 // bsl v6.16b, v4.16b, v7.16b
+	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	WORD	$0x6e241ca4 // eor v4.16b, v5.16b, v4.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x6e62e4a2 // fcmge v2.2d, v5.2d, v2.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6ee5e421 // fcmgt v1.2d, v1.2d, v5.2d
+	FMOVQ	1584(R3), F5 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
+	WORD	$0x6e641c61 // bsl v1.16b, v3.16b, v4.16b
+	VST1.P	[V1.D2], 16(R0)
 	ADD	$2, R4, R4
-	VMOV	V1.D[0], R5
-	VMOV	V1.D[1], R6
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V1.D[0], R5
+	VMOV	V2.D[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V1.D[1], R5
+	VMOV	V2.D[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7
@@ -3569,9 +3657,9 @@ loop:
 	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
 	FMOVQ	3024(R3), F5 // 0x3fc90fdb (1.5707964)
 	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
-	FMOVQ	3232(R3), F5 // 0xb3bbbd2e (-8.742278e-08)
+	FMOVQ	3248(R3), F5 // 0xb3bbbd2e (-8.742278e-08)
 	WORD	$0x4ea3d4a5 // fsub v5.4s, v5.4s, v3.4s
-	FMOVQ	3248(R3), F6 // 0x40490fdb (3.1415927)
+	FMOVQ	3264(R3), F6 // 0x40490fdb (3.1415927)
 	WORD	$0x4e25d4c5 // fadd v5.4s, v6.4s, v5.4s
 	FMOVQ	1216(R3), F6 // 0x0 (0)
 	WORD	$0x6ea0e4c6 // fcmgt v6.4s, v6.4s, v0.4s
@@ -3859,9 +3947,9 @@ loop:
 	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
 	WORD	$0x6ee6e426 // fcmgt v6.2d, v1.2d, v6.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3264(R3), F4 // 0x41b0000000000000 (2.68435456e+08)
+	FMOVQ	3280(R3), F4 // 0x41b0000000000000 (2.68435456e+08)
 	WORD	$0x6ee4e424 // fcmgt v4.2d, v1.2d, v4.2d
-	FMOVQ	3280(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3296(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e65d463 // fadd v3.2d, v3.2d, v5.2d
 	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
 	FMOVQ	272(R3), F3 // 0x3e30000000000000 (3.725290298461914e-09)
@@ -4084,12 +4172,12 @@ loop:
 	FMOVQ	1120(R3), F3 // 0x40000000 (2)
 	WORD	$0x6ea3e423 // fcmgt v3.4s, v1.4s, v3.4s
 	WORD	$0x6e661ca3 // bsl v3.16b, v5.16b, v6.16b
-	FMOVQ	3296(R3), F5 // 0x45800000 (4096)
+	FMOVQ	3312(R3), F5 // 0x45800000 (4096)
 	WORD	$0x6ea5e425 // fcmgt v5.4s, v1.4s, v5.4s
 	FMOVQ	2128(R3), F6 // 0x3f317218 (0.6931472)
 	WORD	$0x4e26d484 // fadd v4.4s, v4.4s, v6.4s
 	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
-	FMOVQ	3312(R3), F3 // 0x39800000 (0.00024414063)
+	FMOVQ	3328(R3), F3 // 0x39800000 (0.00024414063)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
 	FMOVQ	1088(R3), F1 // 0x80000000 (-0)
@@ -4377,9 +4465,9 @@ loop:
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
 	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	FMOVQ	3264(R3), F2 // 0x41b0000000000000 (2.68435456e+08)
+	FMOVQ	3280(R3), F2 // 0x41b0000000000000 (2.68435456e+08)
 	WORD	$0x6e62e402 // fcmge v2.2d, v0.2d, v2.2d
-	FMOVQ	3280(R3), F4 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3296(R3), F4 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
 	VST1.P	[V2.D2], 16(R0)
@@ -4598,7 +4686,7 @@ loop:
 	FMOVQ	1120(R3), F2 // 0x40000000 (2)
 	WORD	$0x6ea2e402 // fcmgt v2.4s, v0.4s, v2.4s
 	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
-	FMOVQ	3296(R3), F3 // 0x45800000 (4096)
+	FMOVQ	3312(R3), F3 // 0x45800000 (4096)
 	WORD	$0x6e23e403 // fcmge v3.4s, v0.4s, v3.4s
 	FMOVQ	2128(R3), F5 // 0x3f317218 (0.6931472)
 	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
@@ -4899,7 +4987,7 @@ loop:
 	FMOVQ	1216(R3), F5 // 0x0 (0)
 	WORD	$0x4e25e485 // fcmeq v5.4s, v4.4s, v5.4s
 	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
-	FMOVQ	3312(R3), F3 // 0x39800000 (0.00024414063)
+	FMOVQ	3328(R3), F3 // 0x39800000 (0.00024414063)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
 	WORD	$0x6e25dc84 // fmul v4.4s, v4.4s, v5.4s
@@ -4961,7 +5049,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3328(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -5031,7 +5119,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3328(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -5089,12 +5177,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3344(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	3360(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -5111,9 +5199,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3376(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3392(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -5158,7 +5246,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3360(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -5186,7 +5274,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3408(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -5208,7 +5296,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -5276,7 +5364,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3328(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -5346,7 +5434,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -5404,12 +5492,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3344(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3360(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -5426,9 +5514,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3376(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3392(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -5473,7 +5561,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3360(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -5501,7 +5589,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3408(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -5523,7 +5611,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3328(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -5547,7 +5635,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3328(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -5617,7 +5705,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3328(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -5675,12 +5763,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3344(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3360(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -5697,9 +5785,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3376(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3392(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -5744,7 +5832,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3360(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -5772,7 +5860,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3408(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -5794,7 +5882,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3328(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -5872,7 +5960,7 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3328(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -5942,7 +6030,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3328(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -6000,12 +6088,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3344(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0423 // ushr v3.2d, v1.2d, #52
-	FMOVQ	3360(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -6022,9 +6110,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3376(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3392(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -6069,7 +6157,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3360(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -6097,7 +6185,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee1e56b // fcmgt v11.2d, v11.2d, v1.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3408(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f826 // fsqrt v6.2d, v1.2d
@@ -6119,7 +6207,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -6185,7 +6273,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3328(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -6255,7 +6343,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -6313,12 +6401,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3344(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3360(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -6335,9 +6423,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3376(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3392(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -6382,7 +6470,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3360(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -6410,7 +6498,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3408(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -6432,7 +6520,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3328(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -6456,7 +6544,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3328(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -6526,7 +6614,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3328(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -6584,12 +6672,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3344(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3360(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -6606,9 +6694,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3376(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3392(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -6653,7 +6741,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3360(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -6681,7 +6769,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3408(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -6703,7 +6791,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3328(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -6779,7 +6867,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3328(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -6849,7 +6937,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3328(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -6907,12 +6995,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3344(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	3360(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -6929,9 +7017,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3376(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3392(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -6976,7 +7064,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3360(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -7004,7 +7092,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3408(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -7026,7 +7114,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -7092,7 +7180,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3328(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -7162,7 +7250,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3328(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -7220,12 +7308,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3344(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3360(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -7242,9 +7330,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3376(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3392(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -7289,7 +7377,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3360(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -7317,7 +7405,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3408(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -7339,7 +7427,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3328(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -7363,7 +7451,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3328(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -7433,7 +7521,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3328(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -7491,12 +7579,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3344(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	3360(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3360(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -7513,9 +7601,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3376(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	3392(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3392(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	3408(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -7560,7 +7648,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3360(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	3376(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -7588,7 +7676,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3408(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	3424(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -7610,7 +7698,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3328(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	3344(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -8072,28 +8160,30 @@ DATA	vmconst<>+3200(SB)/8, $0x3d9980f63d9980f6
 DATA	vmconst<>+3208(SB)/8, $0x3d9980f63d9980f6
 DATA	vmconst<>+3216(SB)/8, $0x3e2aaae43e2aaae4
 DATA	vmconst<>+3224(SB)/8, $0x3e2aaae43e2aaae4
-DATA	vmconst<>+3232(SB)/8, $0xb3bbbd2eb3bbbd2e
-DATA	vmconst<>+3240(SB)/8, $0xb3bbbd2eb3bbbd2e
-DATA	vmconst<>+3248(SB)/8, $0x40490fdb40490fdb
-DATA	vmconst<>+3256(SB)/8, $0x40490fdb40490fdb
-DATA	vmconst<>+3264(SB)/8, $0x41b0000000000000
-DATA	vmconst<>+3272(SB)/8, $0x41b0000000000000
-DATA	vmconst<>+3280(SB)/8, $0x3fe62e42fefa39ef
-DATA	vmconst<>+3288(SB)/8, $0x3fe62e42fefa39ef
-DATA	vmconst<>+3296(SB)/8, $0x4580000045800000
-DATA	vmconst<>+3304(SB)/8, $0x4580000045800000
-DATA	vmconst<>+3312(SB)/8, $0x3980000039800000
-DATA	vmconst<>+3320(SB)/8, $0x3980000039800000
-DATA	vmconst<>+3328(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+3336(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+3344(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+3352(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+3360(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+3368(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+3376(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+3384(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+3392(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+3400(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+3408(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+3416(SB)/8, $0x7ff8000000000001
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $3424
+DATA	vmconst<>+3232(SB)/8, $0x400921fb54442d18
+DATA	vmconst<>+3240(SB)/8, $0x400921fb54442d18
+DATA	vmconst<>+3248(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA	vmconst<>+3256(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA	vmconst<>+3264(SB)/8, $0x40490fdb40490fdb
+DATA	vmconst<>+3272(SB)/8, $0x40490fdb40490fdb
+DATA	vmconst<>+3280(SB)/8, $0x41b0000000000000
+DATA	vmconst<>+3288(SB)/8, $0x41b0000000000000
+DATA	vmconst<>+3296(SB)/8, $0x3fe62e42fefa39ef
+DATA	vmconst<>+3304(SB)/8, $0x3fe62e42fefa39ef
+DATA	vmconst<>+3312(SB)/8, $0x4580000045800000
+DATA	vmconst<>+3320(SB)/8, $0x4580000045800000
+DATA	vmconst<>+3328(SB)/8, $0x3980000039800000
+DATA	vmconst<>+3336(SB)/8, $0x3980000039800000
+DATA	vmconst<>+3344(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+3352(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+3360(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+3368(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+3376(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+3384(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+3392(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+3400(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+3408(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+3416(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+3424(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+3432(SB)/8, $0x7ff8000000000001
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $3440

@@ -963,65 +963,133 @@ loop31:
 	JAE       done32
 	VMOVUPS   (DX)(BX*8), Y0
 	VPAND     vmconst<>+32(SB), Y0, Y1
-	VMULPD    Y1, Y1, Y2
-	VMOVUPS   vmconst<>+576(SB), Y3
-	VSUBPD    Y2, Y3, Y2
+	VMOVUPS   vmconst<>+576(SB), Y2
+	VSUBPD    Y1, Y2, Y2
+	VMULPD    vmconst<>+544(SB), Y2, Y2
 	VSQRTPD   Y2, Y2
-	VCMPPD    $0x1e, vmconst<>+3776(SB), Y1, Y3
-	VBLENDVPD Y3, Y2, Y1, Y4
-	VBLENDVPD Y3, Y1, Y2, Y2
-	VDIVPD    Y2, Y4, Y2
-	VCMPPD    $0x1e, vmconst<>+3264(SB), Y2, Y4
-	VCMPPD    $0x1e, vmconst<>+3296(SB), Y2, Y5
-	VPANDN    Y5, Y4, Y5
-	VSUBPD    vmconst<>+576(SB), Y2, Y6
-	VBLENDVPD Y5, Y6, Y2, Y6
-	VBLENDVPD Y4, vmconst<>+576(SB), Y6, Y6
-	VADDPD    vmconst<>+576(SB), Y2, Y7
-	VMOVUPS   vmconst<>+576(SB), Y8
-	VBLENDVPD Y5, Y7, Y8, Y7
-	VBLENDVPD Y4, Y2, Y7, Y2
-	VDIVPD    Y2, Y6, Y2
-	VMULPD    Y2, Y2, Y6
-	VMULPD    vmconst<>+3328(SB), Y6, Y7
-	VADDPD    vmconst<>+3360(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+3392(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+3424(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+3456(SB), Y7, Y7
-	VMULPD    Y2, Y2, Y8
-	VADDPD    vmconst<>+3488(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3520(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3552(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3584(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3616(SB), Y8, Y8
-	VMULPD    Y7, Y6, Y6
-	VDIVPD    Y8, Y6, Y6
-	VMULPD    Y6, Y2, Y6
-	VADDPD    Y2, Y6, Y2
-	VADDPD    vmconst<>+3648(SB), Y2, Y6
-	VADDPD    vmconst<>+3680(SB), Y6, Y6
-	VBLENDVPD Y5, Y6, Y2, Y5
+	VPAND     vmconst<>+32(SB), Y2, Y3
+	VMULPD    Y3, Y3, Y4
+	VMOVUPS   vmconst<>+576(SB), Y5
+	VSUBPD    Y4, Y5, Y4
+	VSQRTPD   Y4, Y4
+	VCMPPD    $0x1e, vmconst<>+3776(SB), Y3, Y5
+	VBLENDVPD Y5, Y4, Y3, Y6
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VDIVPD    Y4, Y6, Y4
+	VCMPPD    $0x1e, vmconst<>+3264(SB), Y4, Y6
+	VCMPPD    $0x1e, vmconst<>+3296(SB), Y4, Y7
+	VPANDN    Y7, Y6, Y7
+	VSUBPD    vmconst<>+576(SB), Y4, Y8
+	VBLENDVPD Y7, Y8, Y4, Y8
+	VBLENDVPD Y6, vmconst<>+576(SB), Y8, Y8
+	VADDPD    vmconst<>+576(SB), Y4, Y9
+	VMOVUPS   vmconst<>+576(SB), Y10
+	VBLENDVPD Y7, Y9, Y10, Y9
+	VBLENDVPD Y6, Y4, Y9, Y4
+	VDIVPD    Y4, Y8, Y4
+	VMULPD    Y4, Y4, Y8
+	VMULPD    vmconst<>+3328(SB), Y8, Y9
+	VADDPD    vmconst<>+3360(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+3392(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+3424(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+3456(SB), Y9, Y9
+	VMULPD    Y4, Y4, Y10
+	VADDPD    vmconst<>+3488(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3520(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3552(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3584(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3616(SB), Y10, Y10
+	VMULPD    Y9, Y8, Y8
+	VDIVPD    Y10, Y8, Y8
+	VMULPD    Y8, Y4, Y8
+	VADDPD    Y4, Y8, Y4
+	VADDPD    vmconst<>+3648(SB), Y4, Y8
+	VADDPD    vmconst<>+3680(SB), Y8, Y8
+	VBLENDVPD Y7, Y8, Y4, Y7
+	VMOVUPS   vmconst<>+3712(SB), Y8
+	VSUBPD    Y4, Y8, Y4
+	VADDPD    vmconst<>+3744(SB), Y4, Y4
+	VBLENDVPD Y6, Y4, Y7, Y4
 	VMOVUPS   vmconst<>+3712(SB), Y6
-	VSUBPD    Y2, Y6, Y2
-	VADDPD    vmconst<>+3744(SB), Y2, Y2
-	VBLENDVPD Y4, Y2, Y5, Y2
-	VMOVUPS   vmconst<>+3712(SB), Y4
+	VSUBPD    Y4, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPAND     vmconst<>+0(SB), Y2, Y2
+	VPXOR     Y2, Y4, Y2
+	VCMPPD    $0x12, vmconst<>+576(SB), Y3, Y3
+	VADDPD    Y2, Y2, Y2
+	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y3
+	VMOVUPS   vmconst<>+3808(SB), Y4
 	VSUBPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VPAND     vmconst<>+0(SB), Y0, Y3
-	VPXOR     Y3, Y2, Y2
-	VCMPPD    $0x12, vmconst<>+576(SB), Y1, Y1
-	VMOVUPS   vmconst<>+3712(SB), Y3
-	VSUBPD    Y2, Y3, Y2
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
+	VPAND     vmconst<>+32(SB), Y0, Y3
+	VMULPD    Y3, Y3, Y4
+	VMOVUPS   vmconst<>+576(SB), Y5
+	VSUBPD    Y4, Y5, Y4
+	VSQRTPD   Y4, Y4
+	VCMPPD    $0x1e, vmconst<>+3776(SB), Y3, Y5
+	VBLENDVPD Y5, Y4, Y3, Y6
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VDIVPD    Y4, Y6, Y4
+	VCMPPD    $0x1e, vmconst<>+3264(SB), Y4, Y6
+	VCMPPD    $0x1e, vmconst<>+3296(SB), Y4, Y7
+	VPANDN    Y7, Y6, Y7
+	VSUBPD    vmconst<>+576(SB), Y4, Y8
+	VBLENDVPD Y7, Y8, Y4, Y8
+	VBLENDVPD Y6, vmconst<>+576(SB), Y8, Y8
+	VADDPD    vmconst<>+576(SB), Y4, Y9
+	VMOVUPS   vmconst<>+576(SB), Y10
+	VBLENDVPD Y7, Y9, Y10, Y9
+	VBLENDVPD Y6, Y4, Y9, Y4
+	VDIVPD    Y4, Y8, Y4
+	VMULPD    Y4, Y4, Y8
+	VMULPD    vmconst<>+3328(SB), Y8, Y9
+	VADDPD    vmconst<>+3360(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+3392(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+3424(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+3456(SB), Y9, Y9
+	VMULPD    Y4, Y4, Y10
+	VADDPD    vmconst<>+3488(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3520(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3552(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3584(SB), Y10, Y10
+	VMULPD    Y8, Y10, Y10
+	VADDPD    vmconst<>+3616(SB), Y10, Y10
+	VMULPD    Y9, Y8, Y8
+	VDIVPD    Y10, Y8, Y8
+	VMULPD    Y8, Y4, Y8
+	VADDPD    Y4, Y8, Y4
+	VADDPD    vmconst<>+3648(SB), Y4, Y8
+	VADDPD    vmconst<>+3680(SB), Y8, Y8
+	VBLENDVPD Y7, Y8, Y4, Y7
+	VMOVUPS   vmconst<>+3712(SB), Y8
+	VSUBPD    Y4, Y8, Y4
+	VADDPD    vmconst<>+3744(SB), Y4, Y4
+	VBLENDVPD Y6, Y4, Y7, Y4
+	VMOVUPS   vmconst<>+3712(SB), Y6
+	VSUBPD    Y4, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPAND     vmconst<>+0(SB), Y0, Y5
+	VPXOR     Y5, Y4, Y4
+	VCMPPD    $0x12, vmconst<>+576(SB), Y3, Y3
+	VCMPPD    $0x1e, vmconst<>+544(SB), Y1, Y1
+	VMOVUPS   vmconst<>+3712(SB), Y5
+	VSUBPD    Y4, Y5, Y4
+	VBLENDVPD Y1, Y2, Y4, Y1
+	VMOVUPS   Y1, (AX)(BX*8)
+	VMOVMSKPD Y3, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
 	JNZ       out33
@@ -1065,15 +1133,15 @@ loop34:
 	VMOVUPS   vmconst<>+576(SB), Y6
 	VDIVPD    Y5, Y6, Y5
 	VADDPD    Y5, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+3808(SB), Y4, Y5
+	VCMPPD    $0x1d, vmconst<>+3840(SB), Y4, Y5
 	VCMPPD    $0x12, vmconst<>+2528(SB), Y4, Y6
 	VPAND     Y6, Y5, Y5
 	VPAND     vmconst<>+2624(SB), Y4, Y5
 	VPOR      vmconst<>+544(SB), Y5, Y5
 	VPSRLQ    $0x34, Y4, Y4
 	VPOR      vmconst<>+960(SB), Y4, Y4
-	VSUBPD    vmconst<>+3840(SB), Y4, Y4
-	VCMPPD    $0x12, vmconst<>+3872(SB), Y5, Y6
+	VSUBPD    vmconst<>+3872(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+3904(SB), Y5, Y6
 	VSUBPD    vmconst<>+576(SB), Y4, Y7
 	VBLENDVPD Y6, Y7, Y4, Y4
 	VADDPD    Y5, Y5, Y7
@@ -1188,15 +1256,15 @@ loop34:
 	VBLENDVPD Y7, Y8, Y6, Y6
 	VCMPPD    $0x11, vmconst<>+2432(SB), Y5, Y5
 	VBLENDVPD Y5, Y3, Y6, Y3
-	VCMPPD    $0x1d, vmconst<>+3808(SB), Y1, Y5
+	VCMPPD    $0x1d, vmconst<>+3840(SB), Y1, Y5
 	VCMPPD    $0x12, vmconst<>+2528(SB), Y1, Y6
 	VPAND     Y6, Y5, Y5
 	VPAND     vmconst<>+2624(SB), Y1, Y5
 	VPOR      vmconst<>+544(SB), Y5, Y5
 	VPSRLQ    $0x34, Y1, Y6
 	VPOR      vmconst<>+960(SB), Y6, Y6
-	VSUBPD    vmconst<>+3840(SB), Y6, Y6
-	VCMPPD    $0x12, vmconst<>+3872(SB), Y5, Y7
+	VSUBPD    vmconst<>+3872(SB), Y6, Y6
+	VCMPPD    $0x12, vmconst<>+3904(SB), Y5, Y7
 	VSUBPD    vmconst<>+576(SB), Y6, Y8
 	VBLENDVPD Y7, Y8, Y6, Y6
 	VADDPD    Y5, Y5, Y8
@@ -1231,10 +1299,10 @@ loop34:
 	VSUBPD    Y5, Y6, Y5
 	VCMPPD    $0x1e, vmconst<>+96(SB), Y1, Y6
 	VBLENDVPD Y6, Y4, Y3, Y3
-	VCMPPD    $0x1e, vmconst<>+3904(SB), Y1, Y4
-	VADDPD    vmconst<>+3936(SB), Y5, Y5
+	VCMPPD    $0x1e, vmconst<>+3936(SB), Y1, Y4
+	VADDPD    vmconst<>+3968(SB), Y5, Y5
 	VBLENDVPD Y4, Y5, Y3, Y3
-	VCMPPD    $0x11, vmconst<>+3968(SB), Y1, Y4
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y1, Y4
 	VBLENDVPD Y4, Y1, Y3, Y1
 	VPAND     vmconst<>+0(SB), Y0, Y3
 	VPXOR     Y3, Y1, Y1
@@ -1284,15 +1352,15 @@ loop37:
 	VMOVUPS   vmconst<>+576(SB), Y4
 	VDIVPD    Y2, Y4, Y2
 	VSUBPD    Y2, Y3, Y2
-	VCMPPD    $0x1d, vmconst<>+3808(SB), Y2, Y3
+	VCMPPD    $0x1d, vmconst<>+3840(SB), Y2, Y3
 	VCMPPD    $0x12, vmconst<>+2528(SB), Y2, Y4
 	VPAND     Y4, Y3, Y3
 	VPAND     vmconst<>+2624(SB), Y2, Y3
 	VPOR      vmconst<>+544(SB), Y3, Y3
 	VPSRLQ    $0x34, Y2, Y2
 	VPOR      vmconst<>+960(SB), Y2, Y2
-	VSUBPD    vmconst<>+3840(SB), Y2, Y2
-	VCMPPD    $0x12, vmconst<>+3872(SB), Y3, Y4
+	VSUBPD    vmconst<>+3872(SB), Y2, Y2
+	VCMPPD    $0x12, vmconst<>+3904(SB), Y3, Y4
 	VSUBPD    vmconst<>+576(SB), Y2, Y5
 	VBLENDVPD Y4, Y5, Y2, Y2
 	VADDPD    Y3, Y3, Y5
@@ -1409,15 +1477,15 @@ loop37:
 	VBLENDVPD Y6, Y7, Y5, Y5
 	VCMPPD    $0x11, vmconst<>+2432(SB), Y4, Y4
 	VBLENDVPD Y4, Y3, Y5, Y3
-	VCMPPD    $0x1d, vmconst<>+3808(SB), Y0, Y4
+	VCMPPD    $0x1d, vmconst<>+3840(SB), Y0, Y4
 	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y5
 	VPAND     Y5, Y4, Y4
 	VPAND     vmconst<>+2624(SB), Y0, Y4
 	VPOR      vmconst<>+544(SB), Y4, Y4
 	VPSRLQ    $0x34, Y0, Y5
 	VPOR      vmconst<>+960(SB), Y5, Y5
-	VSUBPD    vmconst<>+3840(SB), Y5, Y5
-	VCMPPD    $0x12, vmconst<>+3872(SB), Y4, Y6
+	VSUBPD    vmconst<>+3872(SB), Y5, Y5
+	VCMPPD    $0x12, vmconst<>+3904(SB), Y4, Y6
 	VSUBPD    vmconst<>+576(SB), Y5, Y7
 	VBLENDVPD Y6, Y7, Y5, Y5
 	VADDPD    Y4, Y4, Y7
@@ -1452,8 +1520,8 @@ loop37:
 	VSUBPD    Y4, Y5, Y4
 	VCMPPD    $0x1e, vmconst<>+96(SB), Y0, Y5
 	VBLENDVPD Y5, Y2, Y3, Y2
-	VCMPPD    $0x1d, vmconst<>+3904(SB), Y0, Y3
-	VADDPD    vmconst<>+3936(SB), Y4, Y4
+	VCMPPD    $0x1d, vmconst<>+3936(SB), Y0, Y3
+	VADDPD    vmconst<>+3968(SB), Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
 	VMOVUPS   Y2, (AX)(BX*8)
 	VMOVMSKPD Y1, SI
@@ -1579,7 +1647,7 @@ loop40:
 	VBLENDVPD Y6, Y7, Y5, Y5
 	VCMPPD    $0x11, vmconst<>+2432(SB), Y4, Y4
 	VBLENDVPD Y4, Y3, Y5, Y3
-	VCMPPD    $0x11, vmconst<>+3968(SB), Y1, Y4
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y1, Y4
 	VMULPD    vmconst<>+544(SB), Y3, Y3
 	VBLENDVPD Y4, Y1, Y3, Y1
 	VPAND     vmconst<>+0(SB), Y0, Y3
@@ -2082,28 +2150,32 @@ DATA vmconst<>+3776(SB)/8, $0x3fe6666666666666
 DATA vmconst<>+3784(SB)/8, $0x3fe6666666666666
 DATA vmconst<>+3792(SB)/8, $0x3fe6666666666666
 DATA vmconst<>+3800(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+3808(SB)/8, $0x0010000000000000
-DATA vmconst<>+3816(SB)/8, $0x0010000000000000
-DATA vmconst<>+3824(SB)/8, $0x0010000000000000
-DATA vmconst<>+3832(SB)/8, $0x0010000000000000
-DATA vmconst<>+3840(SB)/8, $0x43300000000003fe
-DATA vmconst<>+3848(SB)/8, $0x43300000000003fe
-DATA vmconst<>+3856(SB)/8, $0x43300000000003fe
-DATA vmconst<>+3864(SB)/8, $0x43300000000003fe
-DATA vmconst<>+3872(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+3880(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+3888(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+3896(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+3904(SB)/8, $0x41b0000000000000
-DATA vmconst<>+3912(SB)/8, $0x41b0000000000000
-DATA vmconst<>+3920(SB)/8, $0x41b0000000000000
-DATA vmconst<>+3928(SB)/8, $0x41b0000000000000
-DATA vmconst<>+3936(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+3944(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+3952(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+3960(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+3968(SB)/8, $0x3e30000000000000
-DATA vmconst<>+3976(SB)/8, $0x3e30000000000000
-DATA vmconst<>+3984(SB)/8, $0x3e30000000000000
-DATA vmconst<>+3992(SB)/8, $0x3e30000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $4000
+DATA vmconst<>+3808(SB)/8, $0x400921fb54442d18
+DATA vmconst<>+3816(SB)/8, $0x400921fb54442d18
+DATA vmconst<>+3824(SB)/8, $0x400921fb54442d18
+DATA vmconst<>+3832(SB)/8, $0x400921fb54442d18
+DATA vmconst<>+3840(SB)/8, $0x0010000000000000
+DATA vmconst<>+3848(SB)/8, $0x0010000000000000
+DATA vmconst<>+3856(SB)/8, $0x0010000000000000
+DATA vmconst<>+3864(SB)/8, $0x0010000000000000
+DATA vmconst<>+3872(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3880(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3888(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3896(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3904(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3912(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3920(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3928(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3936(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3944(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3952(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3960(SB)/8, $0x41b0000000000000
+DATA vmconst<>+3968(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+3976(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+3984(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+3992(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+4000(SB)/8, $0x3e30000000000000
+DATA vmconst<>+4008(SB)/8, $0x3e30000000000000
+DATA vmconst<>+4016(SB)/8, $0x3e30000000000000
+DATA vmconst<>+4024(SB)/8, $0x3e30000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4032

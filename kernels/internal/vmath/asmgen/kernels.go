@@ -1042,10 +1042,15 @@ func asin64(k lang, x Op) (r, ok Op) {
 	return k.xor(r, k.and(x, k.u(signBit))), k.cmp(le, ax, k.f(1))
 }
 
-// acos64 is math.Acos: π/2 - asin64(x); asin64's domain.
+// acos64 is scalar.Acos: 2·asin64(√((1-|x|)/2)) above ½ in magnitude (π
+// minus it below -½), π/2 - asin64(x) between; asin64's domain.
 func acos64(k lang, x Op) (r, ok Op) {
-	r, ok = asin64(k, x)
-	return k.sub(k.f(math.Pi/2), r), ok
+	ax := k.and(x, k.u(absMask))
+	h, _ := asin64(k, k.sqrt(k.mul(k.sub(k.f(1), ax), k.f(0.5))))
+	twice := k.add(h, h)
+	outer := k.sel(k.cmp(lt, x, k.f(0)), k.sub(k.f(math.Pi), twice), twice)
+	mid, ok := asin64(k, x)
+	return k.sel(k.cmp(gt, ax, k.f(0.5)), outer, k.sub(k.f(math.Pi/2), mid)), ok
 }
 
 // Cephes atanf: atan x = x + x³·P(x²) on [0, tan(π/8)].
