@@ -379,13 +379,14 @@ func asinCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 
 // acosCoreW512 is scalar.Acos: 2·asinCoreW512(√((1-|x|)/2)) above ½ in
 // magnitude (π minus it below -½), π/2 - asinCoreW512(x) between.
+// One asinCoreW512 serves both: its argument is √((1-|x|)/2) or x.
 func acosCoreW512(x archsimd.Float64x8) (archsimd.Float64x8, uint8) {
 	ax := absW512(x)
-	h, _ := asinCoreW512(archsimd.LoadFloat64x8(&k3W512).Sub(ax).Mul(archsimd.LoadFloat64x8(&k17W512)).Sqrt())
+	big := ax.Greater(archsimd.LoadFloat64x8(&k17W512))
+	h, _ := asinCoreW512(archsimd.LoadFloat64x8(&k3W512).Sub(ax).Mul(archsimd.LoadFloat64x8(&k17W512)).Sqrt().Merge(x, big))
 	twice := h.Add(h)
 	outer := archsimd.LoadFloat64x8(&k134W512).Sub(twice).Merge(twice, x.Less(archsimd.LoadFloat64x8(&k44W512)))
-	mid, bad := asinCoreW512(x)
-	return outer.Merge(archsimd.LoadFloat64x8(&k135W512).Sub(mid), ax.Greater(archsimd.LoadFloat64x8(&k17W512))), bad
+	return outer.Merge(archsimd.LoadFloat64x8(&k135W512).Sub(h), big), fullW512 &^ ax.LessEqual(archsimd.LoadFloat64x8(&k3W512)).ToBits()
 }
 
 // asinhCoreW512 is math.Asinh (asinh.go) as the compiler builds it at

@@ -3416,122 +3416,48 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee1d442 // fsub v2.2d, v2.2d, v1.2d
-	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
-	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
+	FMOVQ	80(R3), F2 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6ee2e422 // fcmgt v2.2d, v1.2d, v2.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee1d463 // fsub v3.2d, v3.2d, v1.2d
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
+	WORD	$0x6ee1f863 // fsqrt v3.2d, v3.2d
+	VMOV	V2.B16, V4.B16
+	WORD	$0x6e601c64 // bsl v4.16b, v3.16b, v0.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee3cc64 // fmls v4.2d, v3.2d, v3.2d
-	WORD	$0x6ee1f884 // fsqrt v4.2d, v4.2d
-	FMOVQ	3136(R3), F5 // 0x3fe6666666666666 (0.7)
-	WORD	$0x6ee5e465 // fcmgt v5.2d, v3.2d, v5.2d
-	VMOV	V5.B16, V6.B16
-	WORD	$0x6e631c86 // bsl v6.16b, v4.16b, v3.16b
-	VMOV	V5.B16, V7.B16
-	WORD	$0x6e641c67 // bsl v7.16b, v3.16b, v4.16b
-	WORD	$0x6e67fcc3 // fdiv v3.2d, v6.2d, v7.2d
-	FMOVQ	2752(R3), F4 // 0x4003504f333f9de6 (2.414213562373095)
-	WORD	$0x6ee4e464 // fcmgt v4.2d, v3.2d, v4.2d
-	FMOVQ	2768(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
+	WORD	$0x6ee1f8a5 // fsqrt v5.2d, v5.2d
+	FMOVQ	3136(R3), F6 // 0x3fe6666666666666 (0.7)
 	WORD	$0x6ee6e466 // fcmgt v6.2d, v3.2d, v6.2d
-	WORD	$0x4e641cc6 // bic v6.16b, v6.16b, v4.16b
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d467 // fsub v7.2d, v3.2d, v7.2d
+	VMOV	V6.B16, V7.B16
+	WORD	$0x6e631ca7 // bsl v7.16b, v5.16b, v3.16b
 	VMOV	V6.B16, V8.B16
-	WORD	$0x6e631ce8 // bsl v8.16b, v7.16b, v3.16b
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	VMOV	V4.B16, V9.B16
-	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d467 // fadd v7.2d, v3.2d, v7.2d
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	VMOV	V6.B16, V10.B16
-	WORD	$0x6e681cea // bsl v10.16b, v7.16b, v8.16b
-	VMOV	V4.B16, V7.B16
-	WORD	$0x6e6a1c67 // bsl v7.16b, v3.16b, v10.16b
-	WORD	$0x6e67fd23 // fdiv v3.2d, v9.2d, v7.2d
-	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
-	FMOVQ	2784(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2800(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
-	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2816(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
-	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2832(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
-	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2848(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
-	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2864(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
-	WORD	$0x4e63cc69 // fmla v9.2d, v3.2d, v3.2d
-	FMOVQ	2880(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
-	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2896(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
-	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
-	FMOVQ	2912(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
-	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2928(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
-	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
-	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
-	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
-	VMOV	V3.B16, V8.B16
-	WORD	$0x4e67cc68 // fmla v8.2d, v3.2d, v7.2d
-	FMOVQ	2944(R3), F3 // 0x3fe921fb54442d18 (0.7853981633974483)
-	WORD	$0x4e68d463 // fadd v3.2d, v3.2d, v8.2d
-	FMOVQ	2960(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
-	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
-	WORD	$0x6e681c66 // bsl v6.16b, v3.16b, v8.16b
-	FMOVQ	1584(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee8d463 // fsub v3.2d, v3.2d, v8.2d
-	FMOVQ	1600(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
-	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
-	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
-	FMOVQ	1584(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
-	WORD	$0x6e641c65 // bsl v5.16b, v3.16b, v4.16b
-	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
-	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	WORD	$0x6e221ca2 // eor v2.16b, v5.16b, v2.16b
-	WORD	$0x4e62d442 // fadd v2.2d, v2.2d, v2.2d
-	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee0e463 // fcmgt v3.2d, v3.2d, v0.2d
-	FMOVQ	3232(R3), F4 // 0x400921fb54442d18 (3.141592653589793)
-	WORD	$0x4ee2d484 // fsub v4.2d, v4.2d, v2.2d
-	WORD	$0x6e621c83 // bsl v3.16b, v4.16b, v2.16b
-	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
-	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee2cc44 // fmls v4.2d, v2.2d, v2.2d
-	WORD	$0x6ee1f884 // fsqrt v4.2d, v4.2d
-	FMOVQ	3136(R3), F5 // 0x3fe6666666666666 (0.7)
-	WORD	$0x6ee5e445 // fcmgt v5.2d, v2.2d, v5.2d
-	VMOV	V5.B16, V6.B16
-	WORD	$0x6e621c86 // bsl v6.16b, v4.16b, v2.16b
-	VMOV	V5.B16, V7.B16
-	WORD	$0x6e641c47 // bsl v7.16b, v2.16b, v4.16b
-	WORD	$0x6e67fcc4 // fdiv v4.2d, v6.2d, v7.2d
-	FMOVQ	2752(R3), F6 // 0x4003504f333f9de6 (2.414213562373095)
-	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
+	WORD	$0x6e651c68 // bsl v8.16b, v3.16b, v5.16b
+	WORD	$0x6e68fce3 // fdiv v3.2d, v7.2d, v8.2d
+	FMOVQ	2752(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee5e465 // fcmgt v5.2d, v3.2d, v5.2d
 	FMOVQ	2768(R3), F7 // 0x3fe51eb851eb851f (0.66)
-	WORD	$0x6ee7e487 // fcmgt v7.2d, v4.2d, v7.2d
-	WORD	$0x4e661ce7 // bic v7.16b, v7.16b, v6.16b
+	WORD	$0x6ee7e467 // fcmgt v7.2d, v3.2d, v7.2d
+	WORD	$0x4e651ce7 // bic v7.16b, v7.16b, v5.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee8d488 // fsub v8.2d, v4.2d, v8.2d
+	WORD	$0x4ee8d468 // fsub v8.2d, v3.2d, v8.2d
 	VMOV	V7.B16, V9.B16
-	WORD	$0x6e641d09 // bsl v9.16b, v8.16b, v4.16b
+	WORD	$0x6e631d09 // bsl v9.16b, v8.16b, v3.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	VMOV	V6.B16, V10.B16
+	VMOV	V5.B16, V10.B16
 	WORD	$0x6e691d0a // bsl v10.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68d488 // fadd v8.2d, v4.2d, v8.2d
+	WORD	$0x4e68d468 // fadd v8.2d, v3.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	VMOV	V7.B16, V11.B16
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	VMOV	V6.B16, V8.B16
-	WORD	$0x6e6b1c88 // bsl v8.16b, v4.16b, v11.16b
-	WORD	$0x6e68fd44 // fdiv v4.2d, v10.2d, v8.2d
-	WORD	$0x6e64dc88 // fmul v8.2d, v4.2d, v4.2d
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e6b1c68 // bsl v8.16b, v3.16b, v11.16b
+	WORD	$0x6e68fd43 // fdiv v3.2d, v10.2d, v8.2d
+	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
 	FMOVQ	2784(R3), F9 // 0xbfec007fa1f72594 (-0.8750608600031904)
 	FMOVQ	2800(R3), F10 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
@@ -3542,7 +3468,7 @@ loop:
 	FMOVQ	2848(R3), F9 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
 	FMOVQ	2864(R3), F10 // 0x4038dbc45b14603c (24.858464901423062)
-	WORD	$0x4e64cc8a // fmla v10.2d, v4.2d, v4.2d
+	WORD	$0x4e63cc6a // fmla v10.2d, v3.2d, v3.2d
 	FMOVQ	2880(R3), F11 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e68cd4b // fmla v11.2d, v10.2d, v8.2d
 	FMOVQ	2896(R3), F10 // 0x407b0e18d2e2be3b (432.88106049129027)
@@ -3553,46 +3479,50 @@ loop:
 	WORD	$0x4e68cd6a // fmla v10.2d, v11.2d, v8.2d
 	WORD	$0x6e69dd08 // fmul v8.2d, v8.2d, v9.2d
 	WORD	$0x6e6afd08 // fdiv v8.2d, v8.2d, v10.2d
-	VMOV	V4.B16, V9.B16
-	WORD	$0x4e68cc89 // fmla v9.2d, v4.2d, v8.2d
-	FMOVQ	2944(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
-	WORD	$0x4e69d484 // fadd v4.2d, v4.2d, v9.2d
+	VMOV	V3.B16, V9.B16
+	WORD	$0x4e68cc69 // fmla v9.2d, v3.2d, v8.2d
+	FMOVQ	2944(R3), F3 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e69d463 // fadd v3.2d, v3.2d, v9.2d
 	FMOVQ	2960(R3), F8 // 0x3c81a62633145c07 (3.061616997868383e-17)
-	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
-	WORD	$0x6e691c87 // bsl v7.16b, v4.16b, v9.16b
-	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee9d484 // fsub v4.2d, v4.2d, v9.2d
+	WORD	$0x4e68d463 // fadd v3.2d, v3.2d, v8.2d
+	WORD	$0x6e691c67 // bsl v7.16b, v3.16b, v9.16b
+	FMOVQ	1584(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee9d463 // fsub v3.2d, v3.2d, v9.2d
 	FMOVQ	1600(R3), F8 // 0x3c91a62633145c07 (6.123233995736766e-17)
-	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
-	WORD	$0x6e671c86 // bsl v6.16b, v4.16b, v7.16b
+	WORD	$0x4e68d463 // fadd v3.2d, v3.2d, v8.2d
+	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
+	FMOVQ	1584(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
+	WORD	$0x6e651c66 // bsl v6.16b, v3.16b, v5.16b
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	WORD	$0x6e231cc3 // eor v3.16b, v6.16b, v3.16b
+	WORD	$0x4e63d464 // fadd v4.2d, v3.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee0e4a5 // fcmgt v5.2d, v5.2d, v0.2d
+	FMOVQ	3232(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee4d4c6 // fsub v6.2d, v6.2d, v4.2d
+	WORD	$0x6e641cc5 // bsl v5.16b, v6.16b, v4.16b
 	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
-	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
-	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
-	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	WORD	$0x6e241ca4 // eor v4.16b, v5.16b, v4.16b
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x6e62e4a2 // fcmge v2.2d, v5.2d, v2.2d
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee5e421 // fcmgt v1.2d, v1.2d, v5.2d
-	FMOVQ	1584(R3), F5 // 0x3ff921fb54442d18 (1.5707963267948966)
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	WORD	$0x6e641c61 // bsl v1.16b, v3.16b, v4.16b
-	VST1.P	[V1.D2], 16(R0)
+	WORD	$0x4ee3d483 // fsub v3.2d, v4.2d, v3.2d
+	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x6e61e461 // fcmge v1.2d, v3.2d, v1.2d
+	VST1.P	[V2.D2], 16(R0)
 	ADD	$2, R4, R4
-	VMOV	V2.D[0], R5
-	VMOV	V2.D[1], R6
+	VMOV	V1.D[0], R5
+	VMOV	V1.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V2.D[0], R5
+	VMOV	V1.D[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V2.D[1], R5
+	VMOV	V1.D[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7

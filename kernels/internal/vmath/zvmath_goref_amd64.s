@@ -963,133 +963,79 @@ loop31:
 	JAE       done32
 	VMOVUPS   (DX)(BX*8), Y0
 	VPAND     vmconst<>+32(SB), Y0, Y1
-	VMOVUPS   vmconst<>+576(SB), Y2
-	VSUBPD    Y1, Y2, Y2
-	VMULPD    vmconst<>+544(SB), Y2, Y2
-	VSQRTPD   Y2, Y2
-	VPAND     vmconst<>+32(SB), Y2, Y3
-	VMULPD    Y3, Y3, Y4
-	VMOVUPS   vmconst<>+576(SB), Y5
-	VSUBPD    Y4, Y5, Y4
-	VSQRTPD   Y4, Y4
-	VCMPPD    $0x1e, vmconst<>+3776(SB), Y3, Y5
-	VBLENDVPD Y5, Y4, Y3, Y6
-	VBLENDVPD Y5, Y3, Y4, Y4
-	VDIVPD    Y4, Y6, Y4
-	VCMPPD    $0x1e, vmconst<>+3264(SB), Y4, Y6
-	VCMPPD    $0x1e, vmconst<>+3296(SB), Y4, Y7
-	VPANDN    Y7, Y6, Y7
-	VSUBPD    vmconst<>+576(SB), Y4, Y8
-	VBLENDVPD Y7, Y8, Y4, Y8
-	VBLENDVPD Y6, vmconst<>+576(SB), Y8, Y8
-	VADDPD    vmconst<>+576(SB), Y4, Y9
-	VMOVUPS   vmconst<>+576(SB), Y10
-	VBLENDVPD Y7, Y9, Y10, Y9
-	VBLENDVPD Y6, Y4, Y9, Y4
-	VDIVPD    Y4, Y8, Y4
-	VMULPD    Y4, Y4, Y8
-	VMULPD    vmconst<>+3328(SB), Y8, Y9
-	VADDPD    vmconst<>+3360(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+3392(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+3424(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+3456(SB), Y9, Y9
-	VMULPD    Y4, Y4, Y10
-	VADDPD    vmconst<>+3488(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3520(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3552(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3584(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3616(SB), Y10, Y10
-	VMULPD    Y9, Y8, Y8
-	VDIVPD    Y10, Y8, Y8
-	VMULPD    Y8, Y4, Y8
-	VADDPD    Y4, Y8, Y4
-	VADDPD    vmconst<>+3648(SB), Y4, Y8
-	VADDPD    vmconst<>+3680(SB), Y8, Y8
-	VBLENDVPD Y7, Y8, Y4, Y7
-	VMOVUPS   vmconst<>+3712(SB), Y8
-	VSUBPD    Y4, Y8, Y4
-	VADDPD    vmconst<>+3744(SB), Y4, Y4
-	VBLENDVPD Y6, Y4, Y7, Y4
-	VMOVUPS   vmconst<>+3712(SB), Y6
+	VCMPPD    $0x1e, vmconst<>+544(SB), Y1, Y2
+	VMOVUPS   vmconst<>+576(SB), Y3
+	VSUBPD    Y1, Y3, Y3
+	VMULPD    vmconst<>+544(SB), Y3, Y3
+	VSQRTPD   Y3, Y3
+	VBLENDVPD Y2, Y3, Y0, Y3
+	VPAND     vmconst<>+32(SB), Y3, Y4
+	VMULPD    Y4, Y4, Y5
+	VMOVUPS   vmconst<>+576(SB), Y6
+	VSUBPD    Y5, Y6, Y5
+	VSQRTPD   Y5, Y5
+	VCMPPD    $0x1e, vmconst<>+3776(SB), Y4, Y6
+	VBLENDVPD Y6, Y5, Y4, Y7
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VDIVPD    Y5, Y7, Y5
+	VCMPPD    $0x1e, vmconst<>+3264(SB), Y5, Y7
+	VCMPPD    $0x1e, vmconst<>+3296(SB), Y5, Y8
+	VPANDN    Y8, Y7, Y8
+	VSUBPD    vmconst<>+576(SB), Y5, Y9
+	VBLENDVPD Y8, Y9, Y5, Y9
+	VBLENDVPD Y7, vmconst<>+576(SB), Y9, Y9
+	VADDPD    vmconst<>+576(SB), Y5, Y10
+	VMOVUPS   vmconst<>+576(SB), Y11
+	VBLENDVPD Y8, Y10, Y11, Y10
+	VBLENDVPD Y7, Y5, Y10, Y5
+	VDIVPD    Y5, Y9, Y5
+	VMULPD    Y5, Y5, Y9
+	VMULPD    vmconst<>+3328(SB), Y9, Y10
+	VADDPD    vmconst<>+3360(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+3392(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+3424(SB), Y10, Y10
+	VMULPD    Y9, Y10, Y10
+	VADDPD    vmconst<>+3456(SB), Y10, Y10
+	VMULPD    Y5, Y5, Y11
+	VADDPD    vmconst<>+3488(SB), Y11, Y11
+	VMULPD    Y9, Y11, Y11
+	VADDPD    vmconst<>+3520(SB), Y11, Y11
+	VMULPD    Y9, Y11, Y11
+	VADDPD    vmconst<>+3552(SB), Y11, Y11
+	VMULPD    Y9, Y11, Y11
+	VADDPD    vmconst<>+3584(SB), Y11, Y11
+	VMULPD    Y9, Y11, Y11
+	VADDPD    vmconst<>+3616(SB), Y11, Y11
+	VMULPD    Y10, Y9, Y9
+	VDIVPD    Y11, Y9, Y9
+	VMULPD    Y9, Y5, Y9
+	VADDPD    Y5, Y9, Y5
+	VADDPD    vmconst<>+3648(SB), Y5, Y9
+	VADDPD    vmconst<>+3680(SB), Y9, Y9
+	VBLENDVPD Y8, Y9, Y5, Y8
+	VMOVUPS   vmconst<>+3712(SB), Y9
+	VSUBPD    Y5, Y9, Y5
+	VADDPD    vmconst<>+3744(SB), Y5, Y5
+	VBLENDVPD Y7, Y5, Y8, Y5
+	VMOVUPS   vmconst<>+3712(SB), Y7
+	VSUBPD    Y5, Y7, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VPAND     vmconst<>+0(SB), Y3, Y3
+	VPXOR     Y3, Y5, Y3
+	VCMPPD    $0x12, vmconst<>+576(SB), Y4, Y4
+	VADDPD    Y3, Y3, Y4
+	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y5
+	VMOVUPS   vmconst<>+3808(SB), Y6
 	VSUBPD    Y4, Y6, Y6
 	VBLENDVPD Y5, Y6, Y4, Y4
-	VPAND     vmconst<>+0(SB), Y2, Y2
-	VPXOR     Y2, Y4, Y2
-	VCMPPD    $0x12, vmconst<>+576(SB), Y3, Y3
-	VADDPD    Y2, Y2, Y2
-	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y3
-	VMOVUPS   vmconst<>+3808(SB), Y4
-	VSUBPD    Y2, Y4, Y4
-	VBLENDVPD Y3, Y4, Y2, Y2
-	VPAND     vmconst<>+32(SB), Y0, Y3
-	VMULPD    Y3, Y3, Y4
-	VMOVUPS   vmconst<>+576(SB), Y5
-	VSUBPD    Y4, Y5, Y4
-	VSQRTPD   Y4, Y4
-	VCMPPD    $0x1e, vmconst<>+3776(SB), Y3, Y5
-	VBLENDVPD Y5, Y4, Y3, Y6
-	VBLENDVPD Y5, Y3, Y4, Y4
-	VDIVPD    Y4, Y6, Y4
-	VCMPPD    $0x1e, vmconst<>+3264(SB), Y4, Y6
-	VCMPPD    $0x1e, vmconst<>+3296(SB), Y4, Y7
-	VPANDN    Y7, Y6, Y7
-	VSUBPD    vmconst<>+576(SB), Y4, Y8
-	VBLENDVPD Y7, Y8, Y4, Y8
-	VBLENDVPD Y6, vmconst<>+576(SB), Y8, Y8
-	VADDPD    vmconst<>+576(SB), Y4, Y9
-	VMOVUPS   vmconst<>+576(SB), Y10
-	VBLENDVPD Y7, Y9, Y10, Y9
-	VBLENDVPD Y6, Y4, Y9, Y4
-	VDIVPD    Y4, Y8, Y4
-	VMULPD    Y4, Y4, Y8
-	VMULPD    vmconst<>+3328(SB), Y8, Y9
-	VADDPD    vmconst<>+3360(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+3392(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+3424(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+3456(SB), Y9, Y9
-	VMULPD    Y4, Y4, Y10
-	VADDPD    vmconst<>+3488(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3520(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3552(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3584(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y10
-	VADDPD    vmconst<>+3616(SB), Y10, Y10
-	VMULPD    Y9, Y8, Y8
-	VDIVPD    Y10, Y8, Y8
-	VMULPD    Y8, Y4, Y8
-	VADDPD    Y4, Y8, Y4
-	VADDPD    vmconst<>+3648(SB), Y4, Y8
-	VADDPD    vmconst<>+3680(SB), Y8, Y8
-	VBLENDVPD Y7, Y8, Y4, Y7
-	VMOVUPS   vmconst<>+3712(SB), Y8
-	VSUBPD    Y4, Y8, Y4
-	VADDPD    vmconst<>+3744(SB), Y4, Y4
-	VBLENDVPD Y6, Y4, Y7, Y4
-	VMOVUPS   vmconst<>+3712(SB), Y6
-	VSUBPD    Y4, Y6, Y6
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VPAND     vmconst<>+0(SB), Y0, Y5
-	VPXOR     Y5, Y4, Y4
-	VCMPPD    $0x12, vmconst<>+576(SB), Y3, Y3
-	VCMPPD    $0x1e, vmconst<>+544(SB), Y1, Y1
 	VMOVUPS   vmconst<>+3712(SB), Y5
-	VSUBPD    Y4, Y5, Y4
-	VBLENDVPD Y1, Y2, Y4, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y3, SI
+	VSUBPD    Y3, Y5, Y3
+	VBLENDVPD Y2, Y4, Y3, Y2
+	VCMPPD    $0x12, vmconst<>+576(SB), Y1, Y1
+	VMOVUPS   Y2, (AX)(BX*8)
+	VMOVMSKPD Y1, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
 	JNZ       out33

@@ -1044,13 +1044,14 @@ func asin64(k lang, x Op) (r, ok Op) {
 
 // acos64 is scalar.Acos: 2·asin64(√((1-|x|)/2)) above ½ in magnitude (π
 // minus it below -½), π/2 - asin64(x) between; asin64's domain.
+// One asin64 serves both: its argument is √((1-|x|)/2) or x, lane by lane.
 func acos64(k lang, x Op) (r, ok Op) {
 	ax := k.and(x, k.u(absMask))
-	h, _ := asin64(k, k.sqrt(k.mul(k.sub(k.f(1), ax), k.f(0.5))))
+	big := k.cmp(gt, ax, k.f(0.5))
+	h, _ := asin64(k, k.sel(big, k.sqrt(k.mul(k.sub(k.f(1), ax), k.f(0.5))), x))
 	twice := k.add(h, h)
 	outer := k.sel(k.cmp(lt, x, k.f(0)), k.sub(k.f(math.Pi), twice), twice)
-	mid, ok := asin64(k, x)
-	return k.sel(k.cmp(gt, ax, k.f(0.5)), outer, k.sub(k.f(math.Pi/2), mid)), ok
+	return k.sel(big, outer, k.sub(k.f(math.Pi/2), h)), k.cmp(le, ax, k.f(1))
 }
 
 // Cephes atanf: atan x = x + x³·P(x²) on [0, tan(π/8)].
