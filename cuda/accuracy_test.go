@@ -78,21 +78,8 @@ func scaledDistance[T tensor.Float](got, want, x, y T) uint64 {
 // element against deviceULP. It logs each function's largest distance
 // ("device accuracy: …" lines, the figures of docs/design.md's GPU row).
 func TestFunctionAccuracyOnDevice(t *testing.T) {
-	xs, grid := opcases.Sweep(), opcases.SweepGrid()
-	var pa, pb []float64
-	for _, x := range grid {
-		for _, y := range grid {
-			pa, pb = append(pa, x), append(pb, y)
-		}
-	}
-	for _, op := range ops.All() {
-		if !op.Def().Domain.Accepts(true) || op.Arity() == 3 {
-			continue
-		}
-		a, b := xs, xs
-		if op.Arity() == 2 {
-			a, b = pa, pb
-		}
+	for _, op := range opcases.FloatFunctions() {
+		a, b := opcases.SweepOperands(op.Arity())
 		t.Run(op.String(), func(t *testing.T) {
 			deviceAccuracy[float64](t, op, a, b)
 			deviceAccuracy[float32](t, op, a, b)
@@ -105,11 +92,7 @@ func TestFunctionAccuracyOnDevice(t *testing.T) {
 func deviceAccuracy[T tensor.Float](t *testing.T, op ops.Op, a, b []float64) {
 	t.Helper()
 	n := len(a)
-	x, y := tensor.Zeros[T](n), tensor.Zeros[T](n)
-	for i := range n {
-		x.Set(T(a[i]), i)
-		y.Set(T(b[i]), i)
-	}
+	x, y := opcases.Vectors[T](a, b)
 	dst := poisoned[T](t, shape.Shape{n})
 	operands := []expr.Exp[T]{toGPU(t, x), toGPU(t, y)}[:op.Arity()]
 	if err := kernels.Assign(dst, expr.Apply(op, operands...)); err != nil {

@@ -27,24 +27,12 @@ const maxULP = 4
 func TestFunctionAccuracySweep(t *testing.T) {
 	prev := isa.Selected()
 	t.Cleanup(func() { isa.Use(prev) })
-	xs, grid := opcases.Sweep(), opcases.SweepGrid()
 	for _, l := range isa.Supported() {
 		if _, err := isa.Use(l); err != nil {
 			t.Fatal(err)
 		}
-		for _, op := range ops.All() {
-			if !op.Def().Domain.Accepts(true) || op.Arity() == 3 {
-				continue
-			}
-			a, b := xs, xs
-			if op.Arity() == 2 {
-				a, b = nil, nil
-				for _, x := range grid {
-					for _, y := range grid {
-						a, b = append(a, x), append(b, y)
-					}
-				}
-			}
+		for _, op := range opcases.FloatFunctions() {
+			a, b := opcases.SweepOperands(op.Arity())
 			t.Run(l.String()+"/"+op.String(), func(t *testing.T) {
 				checkAccuracy[float64](t, op, a, b)
 				checkAccuracy[float32](t, op, a, b)
@@ -58,11 +46,7 @@ func TestFunctionAccuracySweep(t *testing.T) {
 func checkAccuracy[T tensor.Float](t *testing.T, op ops.Op, a, b []float64) {
 	t.Helper()
 	n := len(a)
-	x, y := tensor.Zeros[T](n), tensor.Zeros[T](n)
-	for i := range n {
-		x.Set(T(a[i]), i)
-		y.Set(T(b[i]), i)
-	}
+	x, y := opcases.Vectors[T](a, b)
 	dst := tensor.Zeros[T](n)
 	operands := []expr.Exp[T]{x, y}[:op.Arity()]
 	e := expr.Apply(op, operands...)
@@ -87,12 +71,7 @@ func FuzzFunctionAccuracy(f *testing.F) {
 	f.Add(uint8(0), 0.5, 2.0)
 	f.Add(uint8(7), -1e-310, math.Inf(1))
 	f.Add(uint8(40), 88.7, -3.0)
-	var floatOps []ops.Op
-	for _, op := range ops.All() {
-		if op.Def().Domain.Accepts(true) && op.Arity() < 3 {
-			floatOps = append(floatOps, op)
-		}
-	}
+	floatOps := opcases.FloatFunctions()
 	f.Fuzz(func(t *testing.T, which uint8, a, b float64) {
 		op := floatOps[int(which)%len(floatOps)]
 		as, bs := make([]float64, 19), make([]float64, 19)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -40,6 +41,45 @@ func SweepGrid() []float64 {
 		grid = append(grid, xs[i])
 	}
 	return grid
+}
+
+// SweepOperands returns the sweep's operands for a function of arity 1
+// (Sweep, twice) or 2 (each pair of SweepGrid's values).
+func SweepOperands(arity int) (a, b []float64) {
+	if arity == 1 {
+		xs := Sweep()
+		return xs, xs
+	}
+	grid := SweepGrid()
+	for _, x := range grid {
+		for _, y := range grid {
+			a, b = append(a, x), append(b, y)
+		}
+	}
+	return a, b
+}
+
+// FloatFunctions returns the op table's functions of one or two operands
+// that take floats: those the sweep checks.
+func FloatFunctions() []ops.Op {
+	var fs []ops.Op
+	for _, op := range ops.All() {
+		if op.Def().Domain.Accepts(true) && op.Arity() < 3 {
+			fs = append(fs, op)
+		}
+	}
+	return fs
+}
+
+// Vectors returns a and b as vectors of T (b's values where a function
+// has one operand are unused).
+func Vectors[T tensor.Float](a, b []float64) (x, y *tensor.Tensor[T]) {
+	x, y = tensor.Zeros[T](len(a)), tensor.Zeros[T](len(b))
+	for i := range a {
+		x.Set(T(a[i]), i)
+		y.Set(T(b[i]), i)
+	}
+	return x, y
 }
 
 // ULPDistance returns how far got is from want in units in the last place

@@ -3,6 +3,8 @@ package opcases
 import (
 	"math"
 	"testing"
+
+	"github.com/laze-go/laze/internal/ops"
 )
 
 func TestULPDistance(t *testing.T) {
@@ -53,5 +55,41 @@ func TestSweepCoversTheEdges(t *testing.T) {
 	}
 	if g := SweepGrid(); len(g)*29 < len(xs) || len(g) > len(xs) {
 		t.Errorf("SweepGrid has %d values of %d", len(g), len(xs))
+	}
+}
+
+func TestSweepOperands(t *testing.T) {
+	a, b := SweepOperands(1)
+	if len(a) != len(Sweep()) || len(b) != len(a) {
+		t.Errorf("arity 1: %d and %d operands, want %d each", len(a), len(b), len(Sweep()))
+	}
+	g := SweepGrid()
+	a, b = SweepOperands(2)
+	if len(a) != len(g)*len(g) || len(b) != len(a) {
+		t.Fatalf("arity 2: %d and %d operands, want %d", len(a), len(b), len(g)*len(g))
+	}
+	if a[1] != g[0] || b[1] != g[1] || a[len(g)] != g[1] || b[len(g)] != g[0] {
+		t.Errorf("arity 2: the pairs are not the grid's, row by row")
+	}
+}
+
+func TestFloatFunctions(t *testing.T) {
+	fs := FloatFunctions()
+	has := map[ops.Op]bool{}
+	for _, op := range fs {
+		has[op] = true
+		if op.Arity() > 2 || !op.Def().Domain.Accepts(true) {
+			t.Errorf("%v: arity %d, domain %v", op, op.Arity(), op.Def().Domain)
+		}
+	}
+	for _, op := range []ops.Op{ops.Sin, ops.Arctan2, ops.Add, ops.Log2} {
+		if !has[op] {
+			t.Errorf("FloatFunctions lacks %v", op)
+		}
+	}
+	for _, op := range []ops.Op{ops.BitwiseAnd, ops.Gcd} {
+		if has[op] {
+			t.Errorf("FloatFunctions has the integer-only %v", op)
+		}
 	}
 }
