@@ -24,7 +24,7 @@ RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./cuda/internal/diskcache
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./kernels/internal/cpu ./kernels/internal/loops ./kernels/internal/gemm ./kernels/internal/vmath ./internal/isa
 
-.PHONY: test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
+.PHONY: gpu-pack test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
 ## test: gofmt check, go vet of both builds, the assembly generators' check (asm-check), then three
@@ -190,6 +190,14 @@ generate:
 	$(GO) generate ./internal/ops
 	$(GO) generate ./kernels/internal/gemm
 	$(GO) generate ./kernels/internal/vmath
+
+## gpu-pack: make gpu-build's out/ into gpucarry/out.tar.xz (git-ignored, about 12 MB), which a GPU
+## call carries whole (the device tool carries 64 MiB; out/ is over 70 MB); there:
+##   mkdir -p out && tar -C out -xJf gpucarry/out.tar.xz && OUT=$OUT bash out/suite.sh all
+gpu-pack: gpu-build
+	mkdir -p gpucarry
+	tar -C out -cf - cuda.test bench.test exprdemo.test exprdemo suite.sh torch_bench.py build-info.txt | xz -T0 -6 > gpucarry/out.tar.xz
+	@ls -l gpucarry/out.tar.xz
 
 ## cuda-deps: install the CUDA headers, NVRTC, cuBLAS and libcuda from Debian's non-free component (when missing)
 cuda-deps:
