@@ -70,6 +70,66 @@ func TestTwoOperandFunctions(t *testing.T) {
 	}
 }
 
+// TestOneOperandReferences checks the functions whose references are not
+// Go's math (docs/design.md): within an ulp of the true value (60-digit
+// decimal arithmetic; NumPy and CUDA agree) where Go's function is far off,
+// and the special values exactly. Float32 results are the float64 ones
+// rounded.
+func TestOneOperandReferences(t *testing.T) {
+	inf, nan, nz := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	tests := []struct {
+		name string
+		f64  func(float64) float64
+		f32  func(float32) float32
+		x    float64
+		want float64
+	}{
+		{"log2", Log2[float64], Log2[float32], 1.0000009279968451, 1.3388158252442355e-06}, // math.Log2: 196,778 ulp off
+		{"log2", Log2[float64], Log2[float32], 8, 3},
+		{"log2", Log2[float64], Log2[float32], 0.5, -1},
+		{"log2", Log2[float64], Log2[float32], 5e-324, -1074},
+		{"log2", Log2[float64], Log2[float32], 0, -inf},
+		{"log2", Log2[float64], Log2[float32], -1, nan},
+		{"log2", Log2[float64], Log2[float32], inf, inf},
+		{"arccos", Acos[float64], Acos[float32], 0.9988719712549543, 0.04750243959357956}, // math.Acos: 51 ulp off
+		{"arccos", Acos[float64], Acos[float32], -0.9988719712549543, 3.0940902139962136},
+		{"arccos", Acos[float64], Acos[float32], 1, 0},
+		{"arccos", Acos[float64], Acos[float32], -1, math.Pi},
+		{"arccos", Acos[float64], Acos[float32], 0, math.Pi / 2},
+		{"arccos", Acos[float64], Acos[float32], 1.0000000000000002, nan},
+		{"arccos", Acos[float64], Acos[float32], nan, nan},
+		{"cosh", Cosh[float64], Cosh[float32], 710, 1.1169973830808555e+308}, // math.Cosh: +Inf
+		{"cosh", Cosh[float64], Cosh[float32], -709.79, 9.054204815152345e+307},
+		{"cosh", Cosh[float64], Cosh[float32], 710.5, inf},
+		{"cosh", Cosh[float64], Cosh[float32], 1, 1.5430806348152437},
+		{"cosh", Cosh[float64], Cosh[float32], nan, nan},
+		{"sinh", Sinh[float64], Sinh[float32], -710, -1.1169973830808555e+308},
+		{"sinh", Sinh[float64], Sinh[float32], 710.5, inf},
+		{"sinh", Sinh[float64], Sinh[float32], nz, nz},
+		{"sinh", Sinh[float64], Sinh[float32], -inf, -inf},
+	}
+	for _, tt := range tests {
+		if got := tt.f64(tt.x); !withinULP(got, tt.want) {
+			t.Errorf("float64 %s(%v) = %v, want %v", tt.name, tt.x, got, tt.want)
+		}
+		if got, want := tt.f32(float32(tt.x)), float32(tt.f64(float64(float32(tt.x)))); got != want && (got == got || want == want) {
+			t.Errorf("float32 %s(%v) = %v, want %v (the float64 result rounded)", tt.name, float32(tt.x), got, want)
+		}
+	}
+}
+
+// withinULP reports whether got is want (the same special value, a NaN
+// matching a NaN) or a finite value within an ulp of it.
+func withinULP(got, want float64) bool {
+	if want != want || got != got {
+		return want != want && got != got
+	}
+	if math.IsInf(want, 0) || want == 0 {
+		return got == want && math.Signbit(got) == math.Signbit(want)
+	}
+	return got == want || math.Nextafter(want, got) == got
+}
+
 // TestFmodIntegers checks C's truncated remainder on integers, with
 // NumPy's 0 for a zero divisor and 0 for the most negative value by -1
 // (where the quotient overflows).
