@@ -381,10 +381,11 @@ func IsInf[T tensor.Number](a T) bool {
 }
 
 // Nextafter returns the next value of T after a toward b (NumPy's
-// nextafter): math.Nextafter32 for float32, math.Nextafter otherwise; a
-// itself where a == b, NaN where either is NaN.
+// nextafter): math.Nextafter32 for float32, math.Nextafter otherwise; b
+// itself where a == b (so nextafter(0, -0) is -0, as in C), NaN where
+// either is NaN.
 func Nextafter[T tensor.Number](a, b T) T {
-	if a == b { // C's and NumPy's rule: b itself, so nextafter(0, -0) is -0 (Go's gives a)
+	if a == b { // Go's functions return a
 		return b
 	}
 	if tensor.IsFloat[T]() && tensor.ItemSize[T]() == 4 { // float32, or a type defined on it
