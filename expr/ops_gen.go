@@ -346,8 +346,8 @@ func Copysign[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Copysign, x,
 // x).
 func CopysignScalar[T tensor.Float](x Exp[T], y T) Exp[T] { return Copysign(x, Scalar(y)) }
 
-// Nextafter returns the next representable value after x toward y, in T (x
-// itself where x == y, NaN if either is NaN).
+// Nextafter returns the next representable value after x toward y, in T (y
+// itself where x == y, as C: nextafter(0, -0) is -0; NaN if either is NaN).
 func Nextafter[T tensor.Float](x, y Exp[T]) Exp[T] { return node(ops.Nextafter, x, y) }
 
 // NextafterScalar is Nextafter(x, Scalar(y)): y given as a value of T, so
@@ -857,9 +857,9 @@ func (c Chain[T]) Copysign(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Copysig
 // c.Copysign(Scalar(y)).
 func (c Chain[T]) CopysignScalar(y T) Chain[T] { return Chain[T]{node(ops.Copysign, c.E, Scalar(y))} }
 
-// Nextafter returns the next representable value after c toward y, in T (c
-// itself where c == y, NaN if either is NaN). On integers the tree fails
-// Check with a DTypeError.
+// Nextafter returns the next representable value after c toward y, in T (y
+// itself where c == y, as C: nextafter(0, -0) is -0; NaN if either is NaN).
+// On integers the tree fails Check with a DTypeError.
 func (c Chain[T]) Nextafter(y Exp[T]) Chain[T] { return Chain[T]{node(ops.Nextafter, c.E, y)} }
 
 // NextafterScalar is Nextafter with y given as a value of T:

@@ -423,7 +423,7 @@ var table = [count]Def{
 		GoName: "Copysign", Doc: "returns x with the sign of y (the sign bit: -0 and -NaN count as negative).",
 		Grad: []string{"g * (sign(a) * sign(out))", ""}},
 	Nextafter: {Name: "nextafter", Arity: 2, Domain: FloatOnly, Go: "scalar.Nextafter(a, b)", CUDA: "laze_nextafter(a, b)", Cost: 2,
-		GoName: "Nextafter", Doc: "returns the next representable value after x toward y, in T (x itself where x == y, NaN if either is NaN).",
+		GoName: "Nextafter", Doc: "returns the next representable value after x toward y, in T (y itself where x == y, as C: nextafter(0, -0) is -0; NaN if either is NaN).",
 		Grad: []string{"", ""}},
 	Fmax: {Name: "fmax", Arity: 2, Go: "scalar.Fmax(a, b)", CUDA: "laze_fmax(a, b)",
 		GoName: "Fmax", Doc: "returns the larger of x and y, ignoring a NaN: the other operand where one is NaN, NaN where both are (NumPy's fmax); of two equal operands the second.",
