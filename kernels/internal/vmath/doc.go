@@ -41,15 +41,16 @@
 //     non-integer exponents (NaN) are blended in.
 //   - log10 is math.Log10 (log10.go): the log kernel and one multiplication
 //     by 1/ln10.
-//   - log2 is math.Log2 (log10.go): Frexp's fraction and exponent from the
-//     fields, exp-1 exactly where the fraction is 1/2 and
-//     log(frac)·(1/ln2) + exp elsewhere, with the log kernel (a product and
-//     a sum on amd64, where the compiler does not fuse them, one FMA on
-//     arm64).
+//   - log2 is scalar.Log2, not math.Log2 (whose terms cancel near 1):
+//     Frexp's fraction and exponent from the fields, the fraction doubled
+//     (and the exponent lowered) below √½, then log(frac)·(1/ln2) + exp
+//     with the log kernel, a product and a sum, unfused on every platform.
 //   - cosh and sinh are math.Cosh and math.Sinh (sinh.go) on |x| with the
 //     sign put back: exp(|x|)·0.5 above 21, (e ± 1/e)·0.5 with the exp
 //     kernel below, and for sinh below 1/2 Hart & Cheney's rational function
-//     |x|·P(x²)/Q(x²), all computed and blended.
+//     |x|·P(x²)/Q(x²), all computed and blended; lanes past exp's domain go
+//     to the references, scalar.Cosh and scalar.Sinh, which stay finite up
+//     to |x| = 710.48 where math's overflow from 709.78.
 //   - exp2 is math.Exp2 (exp.go's exp2 and expmulti; exp_arm64.s on arm64,
 //     the same algorithm): k = trunc(x ± 1/2), t = x - k, r = t·ln2 in two
 //     parts, fdlibm's degree-5 polynomial of r·(e^r+1)/(e^r-1) and
@@ -71,7 +72,9 @@
 //     1/x above tan(3π/8), (x-1)/(x+1) between) chosen first, xatan's
 //     rational function z·P(z)/Q(z) evaluated once and the matching π/2 or
 //     π/4 and Morebits added; asin is math.Asin, satan of √(1-x²)/|x| or
-//     its reciprocal, and acos π/2 - asin.
+//     its reciprocal; acos is scalar.Acos, not math.Acos (π/2 - asin,
+//     which cancels near ±1): 2·asin √((1-|x|)/2) beyond ±1/2 (π minus it
+//     below), π/2 - asin x between, one asin over the blended argument.
 //   - asinh is math.Asinh (asinh.go) on |x| with the sign put back, over
 //     the log and log1p kernels above: log(|x|) + ln2 above 2^28,
 //     log(2|x| + 1/(√(x²+1) + |x|)) above 2, |x| below 2^-28 and
