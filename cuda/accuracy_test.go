@@ -152,14 +152,10 @@ func formatOperands[T tensor.Number](op ops.Op, x, y T) string {
 // powers the evaluators refuse are left out (kernels' tests check the
 // refusal).
 func TestWorkedValuesOnDevice(t *testing.T) {
-	for _, set := range []struct {
-		name  string
-		cases []opcases.Float
-		opt   cmp.Option
-	}{{"exact", opcases.Floats, opcases.Exact}, {"inexact", opcases.Inexact, opcases.Approx}} {
+	for _, set := range opcases.FloatSets {
 		byOp := map[ops.Op][]opcases.Float{}
 		var order []ops.Op
-		for _, c := range set.cases {
+		for _, c := range set.Cases {
 			if _, seen := byOp[c.Op]; !seen {
 				order = append(order, c.Op)
 			}
@@ -173,11 +169,11 @@ func TestWorkedValuesOnDevice(t *testing.T) {
 				a, b, c = append(a, k.A), append(b, k.B), append(c, k.C)
 				want64, want32 = append(want64, k.F64), append(want32, k.F32)
 			}
-			if diff := cmp.Diff(want64, onDevice(t, op, a, b, c), set.opt); diff != "" {
-				t.Errorf("%s float64 %v over %v, %v, %v (-want +gpu):\n%s", set.name, op, a, b, c, diff)
+			if diff := cmp.Diff(want64, onDevice(t, op, a, b, c), set.Opt); diff != "" {
+				t.Errorf("%s float64 %v over %v, %v, %v (-want +gpu):\n%s", set.Name, op, a, b, c, diff)
 			}
-			if diff := cmp.Diff(want32, onDevice(t, op, narrow(a), narrow(b), narrow(c)), set.opt); diff != "" {
-				t.Errorf("%s float32 %v over %v, %v, %v (-want +gpu):\n%s", set.name, op, a, b, c, diff)
+			if diff := cmp.Diff(want32, onDevice(t, op, narrow(a), narrow(b), narrow(c)), set.Opt); diff != "" {
+				t.Errorf("%s float32 %v over %v, %v, %v (-want +gpu):\n%s", set.Name, op, a, b, c, diff)
 			}
 		}
 	}

@@ -91,19 +91,15 @@ func wantEverywhere[T tensor.Number](got map[string]T, want T) map[string]T {
 // operands. Floats must match bit for bit: -0 is not +0; a NaN matches any
 // NaN.
 func TestEvaluatorWorkedValues(t *testing.T) {
-	for _, set := range []struct {
-		name  string
-		cases []opcases.Float
-		opt   cmp.Option
-	}{{"exact", opcases.Floats, opcases.Exact}, {"inexact", opcases.Inexact, opcases.Approx}} {
-		for _, c := range set.cases {
+	for _, set := range opcases.FloatSets {
+		for _, c := range set.Cases {
 			a, b, cc := float32(c.A), float32(c.B), float32(c.C)
 			got64 := evalPatterns(t, c.Op, c.A, c.B, c.C)
-			if diff := cmp.Diff(wantEverywhere(got64, c.F64), got64, set.opt); diff != "" {
+			if diff := cmp.Diff(wantEverywhere(got64, c.F64), got64, set.Opt); diff != "" {
 				t.Errorf("float64 %v%v (-want +got):\n%s", c.Op, []float64{c.A, c.B, c.C}[:c.Op.Arity()], diff)
 			}
 			got32 := evalPatterns(t, c.Op, a, b, cc)
-			if diff := cmp.Diff(wantEverywhere(got32, c.F32), got32, set.opt); diff != "" {
+			if diff := cmp.Diff(wantEverywhere(got32, c.F32), got32, set.Opt); diff != "" {
 				t.Errorf("float32 %v%v (-want +got):\n%s", c.Op, []float32{a, b, cc}[:c.Op.Arity()], diff)
 			}
 		}

@@ -43,17 +43,13 @@ func floatResults(cases []opcases.Float, eval64 func(ops.Op, float64, float64, f
 // TestApplyWorkedValues runs every worked case (opcases) through ops.Apply,
 // the scalar form of the Go column, which the generated loops share.
 func TestApplyWorkedValues(t *testing.T) {
-	for _, set := range []struct {
-		name  string
-		cases []opcases.Float
-		opt   cmp.Option
-	}{{"exact", opcases.Floats, opcases.Exact}, {"inexact", opcases.Inexact, opcases.Approx}} {
-		want64, got64, want32, got32 := floatResults(set.cases, ops.Apply[float64], ops.Apply[float32])
-		if diff := cmp.Diff(want64, got64, set.opt); diff != "" {
-			t.Errorf("%s float64 cases (-want +got):\n%s", set.name, diff)
+	for _, set := range opcases.FloatSets {
+		want64, got64, want32, got32 := floatResults(set.Cases, ops.Apply[float64], ops.Apply[float32])
+		if diff := cmp.Diff(want64, got64, set.Opt); diff != "" {
+			t.Errorf("%s float64 cases (-want +got):\n%s", set.Name, diff)
 		}
-		if diff := cmp.Diff(want32, got32, set.opt); diff != "" {
-			t.Errorf("%s float32 cases (-want +got):\n%s", set.name, diff)
+		if diff := cmp.Diff(want32, got32, set.Opt); diff != "" {
+			t.Errorf("%s float32 cases (-want +got):\n%s", set.Name, diff)
 		}
 	}
 	var want, got []result[int64]

@@ -124,17 +124,13 @@ func TestPreludeWorkedValues(t *testing.T) {
 	eval32 := func(op ops.Op, a, b, c float32) float32 {
 		return math.Float32frombits(uint32(answer[request("float32", op, uint64(math.Float32bits(a)), uint64(math.Float32bits(b)), uint64(math.Float32bits(c)))]))
 	}
-	for _, set := range []struct {
-		name  string
-		cases []opcases.Float
-		opt   cmp.Option
-	}{{"exact", opcases.Floats, opcases.Exact}, {"inexact", opcases.Inexact, opcases.Approx}} {
-		want64, got64, want32, got32 := floatResults(set.cases, eval64, eval32)
-		if diff := cmp.Diff(want64, got64, set.opt); diff != "" {
-			t.Errorf("%s float64 cases (-want +got):\n%s", set.name, diff)
+	for _, set := range opcases.FloatSets {
+		want64, got64, want32, got32 := floatResults(set.Cases, eval64, eval32)
+		if diff := cmp.Diff(want64, got64, set.Opt); diff != "" {
+			t.Errorf("%s float64 cases (-want +got):\n%s", set.Name, diff)
 		}
-		if diff := cmp.Diff(want32, got32, set.opt); diff != "" {
-			t.Errorf("%s float32 cases (-want +got):\n%s", set.name, diff)
+		if diff := cmp.Diff(want32, got32, set.Opt); diff != "" {
+			t.Errorf("%s float32 cases (-want +got):\n%s", set.Name, diff)
 		}
 	}
 	var want, got []result[int64]

@@ -1264,6 +1264,17 @@ func Near[T tensor.Float](got, want T) bool {
 	return math.Abs(float64(got)-w) <= tol*math.Abs(w)
 }
 
+// FloatSet is a set of float cases with the comparison its results take.
+type FloatSet struct {
+	Name  string
+	Cases []Float
+	Opt   cmp.Option
+}
+
+// FloatSets are the float cases: Floats compared with Exact, Inexact with
+// Approx.
+var FloatSets = []FloatSet{{"exact", Floats, Exact}, {"inexact", Inexact, Approx}}
+
 // Exact is the go-cmp option that compares float64 and float32 values with
 // Same.
 var Exact = cmp.Options{cmp.Comparer(Same[float64]), cmp.Comparer(Same[float32])}
