@@ -5,16 +5,14 @@ package vmath
 import "github.com/laze-go/laze/internal/isa"
 
 // SIMD reports whether this build has vector kernels: every amd64 build has
-// the AVX2 assembly. Width tells which kernels the selected level runs.
+// the AVX2 and AVX-512 assembly. Width tells which kernels the selected
+// level runs.
 const SIMD = true
 
 func widthOf(l isa.Level) int {
 	switch l {
 	case isa.AVX512:
-		if useW512 {
-			return 8
-		}
-		return 4
+		return 8
 	case isa.AVX2:
 		return 4
 	}
@@ -24,7 +22,7 @@ func widthOf(l isa.Level) int {
 func approx32Of(l isa.Level) bool {
 	switch l {
 	case isa.AVX512:
-		return !useW512 // the AVX2 assembly, unless the archsimd kernels (through float64)
+		return !useW512 // the AVX-512 assembly, unless the archsimd kernels (through float64)
 	case isa.AVX2:
 		return true
 	}

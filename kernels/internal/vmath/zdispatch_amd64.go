@@ -7,12 +7,14 @@ package vmath
 import "github.com/laze-go/laze/internal/isa"
 
 // Each function runs the kernels of the level isa.Selected() names: the
-// AVX2 assembly at AVX2 and AVX512 (this build has no AVX-512 kernels), the
-// scalar loops at Generic.
+// AVX-512 assembly at AVX512 (float32 pow: the AVX2 assembly), the AVX2
+// assembly at AVX2, the scalar loops at Generic.
 
 func exp64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		exp64AVX512(d, x)
+	case isa.AVX2:
 		exp64AVX2(d, x)
 	default:
 		exp64Scalar(d, x)
@@ -21,7 +23,9 @@ func exp64Impl(d, x []float64) {
 
 func exp32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		exp32AVX512(d, x)
+	case isa.AVX2:
 		exp32AVX2(d, x)
 	default:
 		exp32Scalar(d, x)
@@ -30,7 +34,9 @@ func exp32Impl(d, x []float32) {
 
 func log64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log64AVX512(d, x)
+	case isa.AVX2:
 		log64AVX2(d, x)
 	default:
 		log64Scalar(d, x)
@@ -39,7 +45,9 @@ func log64Impl(d, x []float64) {
 
 func log32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log32AVX512(d, x)
+	case isa.AVX2:
 		log32AVX2(d, x)
 	default:
 		log32Scalar(d, x)
@@ -48,7 +56,9 @@ func log32Impl(d, x []float32) {
 
 func tanh64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		tanh64AVX512(d, x)
+	case isa.AVX2:
 		tanh64AVX2(d, x)
 	default:
 		tanh64Scalar(d, x)
@@ -57,7 +67,9 @@ func tanh64Impl(d, x []float64) {
 
 func tanh32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		tanh32AVX512(d, x)
+	case isa.AVX2:
 		tanh32AVX2(d, x)
 	default:
 		tanh32Scalar(d, x)
@@ -66,7 +78,9 @@ func tanh32Impl(d, x []float32) {
 
 func sigmoid64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		sigmoid64AVX512(d, x)
+	case isa.AVX2:
 		sigmoid64AVX2(d, x)
 	default:
 		sigmoid64Scalar(d, x)
@@ -75,7 +89,9 @@ func sigmoid64Impl(d, x []float64) {
 
 func sigmoid32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		sigmoid32AVX512(d, x)
+	case isa.AVX2:
 		sigmoid32AVX2(d, x)
 	default:
 		sigmoid32Scalar(d, x)
@@ -84,7 +100,9 @@ func sigmoid32Impl(d, x []float32) {
 
 func sin64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		sin64AVX512(d, x)
+	case isa.AVX2:
 		sin64AVX2(d, x)
 	default:
 		sin64Scalar(d, x)
@@ -93,7 +111,9 @@ func sin64Impl(d, x []float64) {
 
 func sin32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		sin32AVX512(d, x)
+	case isa.AVX2:
 		sin32AVX2(d, x)
 	default:
 		sin32Scalar(d, x)
@@ -102,7 +122,9 @@ func sin32Impl(d, x []float32) {
 
 func cos64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		cos64AVX512(d, x)
+	case isa.AVX2:
 		cos64AVX2(d, x)
 	default:
 		cos64Scalar(d, x)
@@ -111,7 +133,9 @@ func cos64Impl(d, x []float64) {
 
 func cos32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		cos32AVX512(d, x)
+	case isa.AVX2:
 		cos32AVX2(d, x)
 	default:
 		cos32Scalar(d, x)
@@ -120,7 +144,9 @@ func cos32Impl(d, x []float32) {
 
 func log10_64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log10_64AVX512(d, x)
+	case isa.AVX2:
 		log10_64AVX2(d, x)
 	default:
 		log10_64Scalar(d, x)
@@ -129,7 +155,9 @@ func log10_64Impl(d, x []float64) {
 
 func log10_32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log10_32AVX512(d, x)
+	case isa.AVX2:
 		log10_32AVX2(d, x)
 	default:
 		log10_32Scalar(d, x)
@@ -138,7 +166,9 @@ func log10_32Impl(d, x []float32) {
 
 func log2_64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log2_64AVX512(d, x)
+	case isa.AVX2:
 		log2_64AVX2(d, x)
 	default:
 		log2_64Scalar(d, x)
@@ -147,7 +177,9 @@ func log2_64Impl(d, x []float64) {
 
 func log2_32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log2_32AVX512(d, x)
+	case isa.AVX2:
 		log2_32AVX2(d, x)
 	default:
 		log2_32Scalar(d, x)
@@ -156,7 +188,9 @@ func log2_32Impl(d, x []float32) {
 
 func cosh64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		cosh64AVX512(d, x)
+	case isa.AVX2:
 		cosh64AVX2(d, x)
 	default:
 		cosh64Scalar(d, x)
@@ -165,7 +199,9 @@ func cosh64Impl(d, x []float64) {
 
 func cosh32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		cosh32AVX512(d, x)
+	case isa.AVX2:
 		cosh32AVX2(d, x)
 	default:
 		cosh32Scalar(d, x)
@@ -174,7 +210,9 @@ func cosh32Impl(d, x []float32) {
 
 func sinh64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		sinh64AVX512(d, x)
+	case isa.AVX2:
 		sinh64AVX2(d, x)
 	default:
 		sinh64Scalar(d, x)
@@ -183,7 +221,9 @@ func sinh64Impl(d, x []float64) {
 
 func sinh32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		sinh32AVX512(d, x)
+	case isa.AVX2:
 		sinh32AVX2(d, x)
 	default:
 		sinh32Scalar(d, x)
@@ -192,7 +232,9 @@ func sinh32Impl(d, x []float32) {
 
 func exp2_64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		exp2_64AVX512(d, x)
+	case isa.AVX2:
 		exp2_64AVX2(d, x)
 	default:
 		exp2_64Scalar(d, x)
@@ -201,7 +243,9 @@ func exp2_64Impl(d, x []float64) {
 
 func exp2_32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		exp2_32AVX512(d, x)
+	case isa.AVX2:
 		exp2_32AVX2(d, x)
 	default:
 		exp2_32Scalar(d, x)
@@ -210,7 +254,9 @@ func exp2_32Impl(d, x []float32) {
 
 func expm1_64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		expm1_64AVX512(d, x)
+	case isa.AVX2:
 		expm1_64AVX2(d, x)
 	default:
 		expm1_64Scalar(d, x)
@@ -219,7 +265,9 @@ func expm1_64Impl(d, x []float64) {
 
 func expm1_32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		expm1_32AVX512(d, x)
+	case isa.AVX2:
 		expm1_32AVX2(d, x)
 	default:
 		expm1_32Scalar(d, x)
@@ -228,7 +276,9 @@ func expm1_32Impl(d, x []float32) {
 
 func log1p64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log1p64AVX512(d, x)
+	case isa.AVX2:
 		log1p64AVX2(d, x)
 	default:
 		log1p64Scalar(d, x)
@@ -237,7 +287,9 @@ func log1p64Impl(d, x []float64) {
 
 func log1p32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		log1p32AVX512(d, x)
+	case isa.AVX2:
 		log1p32AVX2(d, x)
 	default:
 		log1p32Scalar(d, x)
@@ -246,7 +298,9 @@ func log1p32Impl(d, x []float32) {
 
 func tan64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		tan64AVX512(d, x)
+	case isa.AVX2:
 		tan64AVX2(d, x)
 	default:
 		tan64Scalar(d, x)
@@ -255,7 +309,9 @@ func tan64Impl(d, x []float64) {
 
 func tan32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		tan32AVX512(d, x)
+	case isa.AVX2:
 		tan32AVX2(d, x)
 	default:
 		tan32Scalar(d, x)
@@ -264,7 +320,9 @@ func tan32Impl(d, x []float32) {
 
 func atan64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		atan64AVX512(d, x)
+	case isa.AVX2:
 		atan64AVX2(d, x)
 	default:
 		atan64Scalar(d, x)
@@ -273,7 +331,9 @@ func atan64Impl(d, x []float64) {
 
 func atan32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		atan32AVX512(d, x)
+	case isa.AVX2:
 		atan32AVX2(d, x)
 	default:
 		atan32Scalar(d, x)
@@ -282,7 +342,9 @@ func atan32Impl(d, x []float32) {
 
 func asin64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		asin64AVX512(d, x)
+	case isa.AVX2:
 		asin64AVX2(d, x)
 	default:
 		asin64Scalar(d, x)
@@ -291,7 +353,9 @@ func asin64Impl(d, x []float64) {
 
 func asin32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		asin32AVX512(d, x)
+	case isa.AVX2:
 		asin32AVX2(d, x)
 	default:
 		asin32Scalar(d, x)
@@ -300,7 +364,9 @@ func asin32Impl(d, x []float32) {
 
 func acos64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		acos64AVX512(d, x)
+	case isa.AVX2:
 		acos64AVX2(d, x)
 	default:
 		acos64Scalar(d, x)
@@ -309,7 +375,9 @@ func acos64Impl(d, x []float64) {
 
 func acos32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		acos32AVX512(d, x)
+	case isa.AVX2:
 		acos32AVX2(d, x)
 	default:
 		acos32Scalar(d, x)
@@ -318,7 +386,9 @@ func acos32Impl(d, x []float32) {
 
 func asinh64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		asinh64AVX512(d, x)
+	case isa.AVX2:
 		asinh64AVX2(d, x)
 	default:
 		asinh64Scalar(d, x)
@@ -327,7 +397,9 @@ func asinh64Impl(d, x []float64) {
 
 func asinh32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		asinh32AVX512(d, x)
+	case isa.AVX2:
 		asinh32AVX2(d, x)
 	default:
 		asinh32Scalar(d, x)
@@ -336,7 +408,9 @@ func asinh32Impl(d, x []float32) {
 
 func acosh64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		acosh64AVX512(d, x)
+	case isa.AVX2:
 		acosh64AVX2(d, x)
 	default:
 		acosh64Scalar(d, x)
@@ -345,7 +419,9 @@ func acosh64Impl(d, x []float64) {
 
 func acosh32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		acosh32AVX512(d, x)
+	case isa.AVX2:
 		acosh32AVX2(d, x)
 	default:
 		acosh32Scalar(d, x)
@@ -354,7 +430,9 @@ func acosh32Impl(d, x []float32) {
 
 func atanh64Impl(d, x []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		atanh64AVX512(d, x)
+	case isa.AVX2:
 		atanh64AVX2(d, x)
 	default:
 		atanh64Scalar(d, x)
@@ -363,7 +441,9 @@ func atanh64Impl(d, x []float64) {
 
 func atanh32Impl(d, x []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		atanh32AVX512(d, x)
+	case isa.AVX2:
 		atanh32AVX2(d, x)
 	default:
 		atanh32Scalar(d, x)
@@ -372,7 +452,9 @@ func atanh32Impl(d, x []float32) {
 
 func pow64Impl(d []float64, x []float64, y []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		pow64AVX512(d, x, y)
+	case isa.AVX2:
 		pow64AVX2(d, x, y)
 	default:
 		pow64Scalar(d, x, y)
@@ -381,7 +463,9 @@ func pow64Impl(d []float64, x []float64, y []float64) {
 
 func pow32Impl(d []float32, x []float32, y []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		pow32AVX2(d, x, y)
+	case isa.AVX2:
 		pow32AVX2(d, x, y)
 	default:
 		pow32Scalar(d, x, y)
@@ -390,7 +474,9 @@ func pow32Impl(d []float32, x []float32, y []float32) {
 
 func powScalar64Impl(d []float64, x []float64, y float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		powScalar64AVX512(d, x, y)
+	case isa.AVX2:
 		powScalar64AVX2(d, x, y)
 	default:
 		powScalar64Scalar(d, x, y)
@@ -399,7 +485,9 @@ func powScalar64Impl(d []float64, x []float64, y float64) {
 
 func powScalar32Impl(d []float32, x []float32, y float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		powScalar32AVX2(d, x, y)
+	case isa.AVX2:
 		powScalar32AVX2(d, x, y)
 	default:
 		powScalar32Scalar(d, x, y)
@@ -408,7 +496,9 @@ func powScalar32Impl(d []float32, x []float32, y float32) {
 
 func scalarPow64Impl(d []float64, x float64, y []float64) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		scalarPow64AVX512(d, x, y)
+	case isa.AVX2:
 		scalarPow64AVX2(d, x, y)
 	default:
 		scalarPow64Scalar(d, x, y)
@@ -417,7 +507,9 @@ func scalarPow64Impl(d []float64, x float64, y []float64) {
 
 func scalarPow32Impl(d []float32, x float32, y []float32) {
 	switch isa.Selected() {
-	case isa.AVX2, isa.AVX512:
+	case isa.AVX512:
+		scalarPow32AVX2(d, x, y)
+	case isa.AVX2:
 		scalarPow32AVX2(d, x, y)
 	default:
 		scalarPow32Scalar(d, x, y)

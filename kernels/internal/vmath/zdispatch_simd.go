@@ -8,7 +8,8 @@ import "github.com/laze-go/laze/internal/isa"
 
 // Each function runs the kernels of the level isa.Selected() names: the
 // archsimd AVX-512 kernels at AVX512 (unless useW512 is false: see
-// w512_*.go), the AVX2 assembly at AVX2, the scalar loops at Generic.
+// w512_*.go; then the AVX-512 assembly, float32 pow the AVX2 assembly), the
+// AVX2 assembly at AVX2, the scalar loops at Generic.
 
 func exp64Impl(d, x []float64) {
 	switch isa.Selected() {
@@ -17,7 +18,7 @@ func exp64Impl(d, x []float64) {
 			exp64W512(d, x)
 			return
 		}
-		exp64AVX2(d, x)
+		exp64AVX512(d, x)
 	case isa.AVX2:
 		exp64AVX2(d, x)
 	default:
@@ -32,7 +33,7 @@ func exp32Impl(d, x []float32) {
 			exp32W512(d, x)
 			return
 		}
-		exp32AVX2(d, x)
+		exp32AVX512(d, x)
 	case isa.AVX2:
 		exp32AVX2(d, x)
 	default:
@@ -47,7 +48,7 @@ func log64Impl(d, x []float64) {
 			log64W512(d, x)
 			return
 		}
-		log64AVX2(d, x)
+		log64AVX512(d, x)
 	case isa.AVX2:
 		log64AVX2(d, x)
 	default:
@@ -62,7 +63,7 @@ func log32Impl(d, x []float32) {
 			log32W512(d, x)
 			return
 		}
-		log32AVX2(d, x)
+		log32AVX512(d, x)
 	case isa.AVX2:
 		log32AVX2(d, x)
 	default:
@@ -77,7 +78,7 @@ func tanh64Impl(d, x []float64) {
 			tanh64W512(d, x)
 			return
 		}
-		tanh64AVX2(d, x)
+		tanh64AVX512(d, x)
 	case isa.AVX2:
 		tanh64AVX2(d, x)
 	default:
@@ -92,7 +93,7 @@ func tanh32Impl(d, x []float32) {
 			tanh32W512(d, x)
 			return
 		}
-		tanh32AVX2(d, x)
+		tanh32AVX512(d, x)
 	case isa.AVX2:
 		tanh32AVX2(d, x)
 	default:
@@ -107,7 +108,7 @@ func sigmoid64Impl(d, x []float64) {
 			sigmoid64W512(d, x)
 			return
 		}
-		sigmoid64AVX2(d, x)
+		sigmoid64AVX512(d, x)
 	case isa.AVX2:
 		sigmoid64AVX2(d, x)
 	default:
@@ -122,7 +123,7 @@ func sigmoid32Impl(d, x []float32) {
 			sigmoid32W512(d, x)
 			return
 		}
-		sigmoid32AVX2(d, x)
+		sigmoid32AVX512(d, x)
 	case isa.AVX2:
 		sigmoid32AVX2(d, x)
 	default:
@@ -137,7 +138,7 @@ func sin64Impl(d, x []float64) {
 			sin64W512(d, x)
 			return
 		}
-		sin64AVX2(d, x)
+		sin64AVX512(d, x)
 	case isa.AVX2:
 		sin64AVX2(d, x)
 	default:
@@ -152,7 +153,7 @@ func sin32Impl(d, x []float32) {
 			sin32W512(d, x)
 			return
 		}
-		sin32AVX2(d, x)
+		sin32AVX512(d, x)
 	case isa.AVX2:
 		sin32AVX2(d, x)
 	default:
@@ -167,7 +168,7 @@ func cos64Impl(d, x []float64) {
 			cos64W512(d, x)
 			return
 		}
-		cos64AVX2(d, x)
+		cos64AVX512(d, x)
 	case isa.AVX2:
 		cos64AVX2(d, x)
 	default:
@@ -182,7 +183,7 @@ func cos32Impl(d, x []float32) {
 			cos32W512(d, x)
 			return
 		}
-		cos32AVX2(d, x)
+		cos32AVX512(d, x)
 	case isa.AVX2:
 		cos32AVX2(d, x)
 	default:
@@ -197,7 +198,7 @@ func log10_64Impl(d, x []float64) {
 			log10_64W512(d, x)
 			return
 		}
-		log10_64AVX2(d, x)
+		log10_64AVX512(d, x)
 	case isa.AVX2:
 		log10_64AVX2(d, x)
 	default:
@@ -212,7 +213,7 @@ func log10_32Impl(d, x []float32) {
 			log10_32W512(d, x)
 			return
 		}
-		log10_32AVX2(d, x)
+		log10_32AVX512(d, x)
 	case isa.AVX2:
 		log10_32AVX2(d, x)
 	default:
@@ -227,7 +228,7 @@ func log2_64Impl(d, x []float64) {
 			log2_64W512(d, x)
 			return
 		}
-		log2_64AVX2(d, x)
+		log2_64AVX512(d, x)
 	case isa.AVX2:
 		log2_64AVX2(d, x)
 	default:
@@ -242,7 +243,7 @@ func log2_32Impl(d, x []float32) {
 			log2_32W512(d, x)
 			return
 		}
-		log2_32AVX2(d, x)
+		log2_32AVX512(d, x)
 	case isa.AVX2:
 		log2_32AVX2(d, x)
 	default:
@@ -257,7 +258,7 @@ func cosh64Impl(d, x []float64) {
 			cosh64W512(d, x)
 			return
 		}
-		cosh64AVX2(d, x)
+		cosh64AVX512(d, x)
 	case isa.AVX2:
 		cosh64AVX2(d, x)
 	default:
@@ -272,7 +273,7 @@ func cosh32Impl(d, x []float32) {
 			cosh32W512(d, x)
 			return
 		}
-		cosh32AVX2(d, x)
+		cosh32AVX512(d, x)
 	case isa.AVX2:
 		cosh32AVX2(d, x)
 	default:
@@ -287,7 +288,7 @@ func sinh64Impl(d, x []float64) {
 			sinh64W512(d, x)
 			return
 		}
-		sinh64AVX2(d, x)
+		sinh64AVX512(d, x)
 	case isa.AVX2:
 		sinh64AVX2(d, x)
 	default:
@@ -302,7 +303,7 @@ func sinh32Impl(d, x []float32) {
 			sinh32W512(d, x)
 			return
 		}
-		sinh32AVX2(d, x)
+		sinh32AVX512(d, x)
 	case isa.AVX2:
 		sinh32AVX2(d, x)
 	default:
@@ -317,7 +318,7 @@ func exp2_64Impl(d, x []float64) {
 			exp2_64W512(d, x)
 			return
 		}
-		exp2_64AVX2(d, x)
+		exp2_64AVX512(d, x)
 	case isa.AVX2:
 		exp2_64AVX2(d, x)
 	default:
@@ -332,7 +333,7 @@ func exp2_32Impl(d, x []float32) {
 			exp2_32W512(d, x)
 			return
 		}
-		exp2_32AVX2(d, x)
+		exp2_32AVX512(d, x)
 	case isa.AVX2:
 		exp2_32AVX2(d, x)
 	default:
@@ -347,7 +348,7 @@ func expm1_64Impl(d, x []float64) {
 			expm1_64W512(d, x)
 			return
 		}
-		expm1_64AVX2(d, x)
+		expm1_64AVX512(d, x)
 	case isa.AVX2:
 		expm1_64AVX2(d, x)
 	default:
@@ -362,7 +363,7 @@ func expm1_32Impl(d, x []float32) {
 			expm1_32W512(d, x)
 			return
 		}
-		expm1_32AVX2(d, x)
+		expm1_32AVX512(d, x)
 	case isa.AVX2:
 		expm1_32AVX2(d, x)
 	default:
@@ -377,7 +378,7 @@ func log1p64Impl(d, x []float64) {
 			log1p64W512(d, x)
 			return
 		}
-		log1p64AVX2(d, x)
+		log1p64AVX512(d, x)
 	case isa.AVX2:
 		log1p64AVX2(d, x)
 	default:
@@ -392,7 +393,7 @@ func log1p32Impl(d, x []float32) {
 			log1p32W512(d, x)
 			return
 		}
-		log1p32AVX2(d, x)
+		log1p32AVX512(d, x)
 	case isa.AVX2:
 		log1p32AVX2(d, x)
 	default:
@@ -407,7 +408,7 @@ func tan64Impl(d, x []float64) {
 			tan64W512(d, x)
 			return
 		}
-		tan64AVX2(d, x)
+		tan64AVX512(d, x)
 	case isa.AVX2:
 		tan64AVX2(d, x)
 	default:
@@ -422,7 +423,7 @@ func tan32Impl(d, x []float32) {
 			tan32W512(d, x)
 			return
 		}
-		tan32AVX2(d, x)
+		tan32AVX512(d, x)
 	case isa.AVX2:
 		tan32AVX2(d, x)
 	default:
@@ -437,7 +438,7 @@ func atan64Impl(d, x []float64) {
 			atan64W512(d, x)
 			return
 		}
-		atan64AVX2(d, x)
+		atan64AVX512(d, x)
 	case isa.AVX2:
 		atan64AVX2(d, x)
 	default:
@@ -452,7 +453,7 @@ func atan32Impl(d, x []float32) {
 			atan32W512(d, x)
 			return
 		}
-		atan32AVX2(d, x)
+		atan32AVX512(d, x)
 	case isa.AVX2:
 		atan32AVX2(d, x)
 	default:
@@ -467,7 +468,7 @@ func asin64Impl(d, x []float64) {
 			asin64W512(d, x)
 			return
 		}
-		asin64AVX2(d, x)
+		asin64AVX512(d, x)
 	case isa.AVX2:
 		asin64AVX2(d, x)
 	default:
@@ -482,7 +483,7 @@ func asin32Impl(d, x []float32) {
 			asin32W512(d, x)
 			return
 		}
-		asin32AVX2(d, x)
+		asin32AVX512(d, x)
 	case isa.AVX2:
 		asin32AVX2(d, x)
 	default:
@@ -497,7 +498,7 @@ func acos64Impl(d, x []float64) {
 			acos64W512(d, x)
 			return
 		}
-		acos64AVX2(d, x)
+		acos64AVX512(d, x)
 	case isa.AVX2:
 		acos64AVX2(d, x)
 	default:
@@ -512,7 +513,7 @@ func acos32Impl(d, x []float32) {
 			acos32W512(d, x)
 			return
 		}
-		acos32AVX2(d, x)
+		acos32AVX512(d, x)
 	case isa.AVX2:
 		acos32AVX2(d, x)
 	default:
@@ -527,7 +528,7 @@ func asinh64Impl(d, x []float64) {
 			asinh64W512(d, x)
 			return
 		}
-		asinh64AVX2(d, x)
+		asinh64AVX512(d, x)
 	case isa.AVX2:
 		asinh64AVX2(d, x)
 	default:
@@ -542,7 +543,7 @@ func asinh32Impl(d, x []float32) {
 			asinh32W512(d, x)
 			return
 		}
-		asinh32AVX2(d, x)
+		asinh32AVX512(d, x)
 	case isa.AVX2:
 		asinh32AVX2(d, x)
 	default:
@@ -557,7 +558,7 @@ func acosh64Impl(d, x []float64) {
 			acosh64W512(d, x)
 			return
 		}
-		acosh64AVX2(d, x)
+		acosh64AVX512(d, x)
 	case isa.AVX2:
 		acosh64AVX2(d, x)
 	default:
@@ -572,7 +573,7 @@ func acosh32Impl(d, x []float32) {
 			acosh32W512(d, x)
 			return
 		}
-		acosh32AVX2(d, x)
+		acosh32AVX512(d, x)
 	case isa.AVX2:
 		acosh32AVX2(d, x)
 	default:
@@ -587,7 +588,7 @@ func atanh64Impl(d, x []float64) {
 			atanh64W512(d, x)
 			return
 		}
-		atanh64AVX2(d, x)
+		atanh64AVX512(d, x)
 	case isa.AVX2:
 		atanh64AVX2(d, x)
 	default:
@@ -602,7 +603,7 @@ func atanh32Impl(d, x []float32) {
 			atanh32W512(d, x)
 			return
 		}
-		atanh32AVX2(d, x)
+		atanh32AVX512(d, x)
 	case isa.AVX2:
 		atanh32AVX2(d, x)
 	default:
@@ -617,7 +618,7 @@ func pow64Impl(d []float64, x []float64, y []float64) {
 			pow64W512(d, x, y)
 			return
 		}
-		pow64AVX2(d, x, y)
+		pow64AVX512(d, x, y)
 	case isa.AVX2:
 		pow64AVX2(d, x, y)
 	default:
@@ -647,7 +648,7 @@ func powScalar64Impl(d []float64, x []float64, y float64) {
 			powScalar64W512(d, x, y)
 			return
 		}
-		powScalar64AVX2(d, x, y)
+		powScalar64AVX512(d, x, y)
 	case isa.AVX2:
 		powScalar64AVX2(d, x, y)
 	default:
@@ -677,7 +678,7 @@ func scalarPow64Impl(d []float64, x float64, y []float64) {
 			scalarPow64W512(d, x, y)
 			return
 		}
-		scalarPow64AVX2(d, x, y)
+		scalarPow64AVX512(d, x, y)
 	case isa.AVX2:
 		scalarPow64AVX2(d, x, y)
 	default:

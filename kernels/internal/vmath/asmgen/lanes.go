@@ -318,7 +318,7 @@ func laneHelper(k *kern, name string, args []Op) Op {
 // generateLanes returns the lane loop files of kernels/internal/loops: the assembly and the Go
 // declarations with the dispatch tables.
 func generateLanes() map[string][]byte {
-	f := newFile("zlanes_amd64.s", "", false)
+	f := newFile("zlanes_amd64.s", "", false, avx2)
 	f.pool = newPool("laneconst", 32)
 	var tables []laneTables
 	for _, elem := range []int{64, 32} {

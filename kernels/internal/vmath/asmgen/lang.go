@@ -1,6 +1,9 @@
 package main
 
-import "github.com/mmcloughlin/avo/operand"
+import (
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+)
 
 // lang is the vector language the portable kernels (kernels.go) are written
 // in, implemented once per target: avx (vec.go's kern, 256-bit AVX2 + FMA
@@ -105,22 +108,75 @@ func (a avx) xor(x, y Op) Op                      { return a.k.xor(x, y) }
 func (a avx) andNot(x, y Op) Op                   { return a.k.andNot(x, y) }
 func (a avx) addI(x, y Op) Op                     { return a.k.addI(x, y) }
 func (a avx) subI(x, y Op) Op                     { return a.k.subI(x, y) }
-func (a avx) eqI(x, y Op) Op                      { return a.k.eqI(x, y) }
 func (a avx) shl(x Op, n int) Op                  { return a.k.shl(a.k.reg(x), n) }
 func (a avx) shr(x Op, n int) Op                  { return a.k.shr(a.k.reg(x), n) }
 func (a avx) toInt(x Op) Op                       { return a.k.toInt(a.k.reg(x)) }
 func (a avx) toFloat(x Op) Op                     { return a.k.toFloat(a.k.reg(x)) }
-func (a avx) cmp(pred uint8, x, y Op) Op          { return a.k.cmp(pred, x, y) }
-func (a avx) mAnd(x, y Op) Op                     { return a.k.mAnd(a.k.reg(x), a.k.reg(y)) }
-func (a avx) mOr(x, y Op) Op                      { return a.k.mOr(a.k.reg(x), a.k.reg(y)) }
-func (a avx) mAndNot(x, y Op) Op                  { return a.k.mAndNot(a.k.reg(x), a.k.reg(y)) }
-func (a avx) sel(m, x, y Op) Op                   { return a.k.sel(a.k.reg(m), x, y) }
 
 func (a avx) as(elem int) lang { return avx{a.k.as(elem)} }
+
+// The masks: vectors on the 256-bit target, opmask registers on the 512-bit
+// one (where a mask used as a vector, or a vector as a mask, is converted),
+// unless the kern keeps them in vectors there too (vecMasks: a core with
+// more masks live at once than the seven opmask registers).
+
+// kMasks reports whether masks are opmask registers.
+func (a avx) kMasks() bool { return a.k.wide() && !a.k.vecMasks }
+
+func (a avx) eqI(x, y Op) Op {
+	if a.kMasks() {
+		return a.k.eqK(x, y)
+	}
+	if a.k.wide() {
+		return a.k.reg(a.k.eqK(x, y))
+	}
+	return a.k.eqI(x, y)
+}
+
+func (a avx) cmp(pred uint8, x, y Op) Op {
+	if a.kMasks() {
+		return a.k.cmpK(pred, x, y)
+	}
+	if a.k.wide() {
+		return a.k.reg(a.k.cmpK(pred, x, y))
+	}
+	return a.k.cmp(pred, x, y)
+}
+
+func (a avx) mAnd(x, y Op) Op {
+	if a.kMasks() {
+		return a.k.mAndK(x, y)
+	}
+	return a.k.mAnd(a.k.reg(x), a.k.reg(y))
+}
+
+func (a avx) mOr(x, y Op) Op {
+	if a.kMasks() {
+		return a.k.mOrK(x, y)
+	}
+	return a.k.mOr(a.k.reg(x), a.k.reg(y))
+}
+
+func (a avx) mAndNot(x, y Op) Op {
+	if a.kMasks() {
+		return a.k.mAndNotK(x, y)
+	}
+	return a.k.mAndNot(a.k.reg(x), a.k.reg(y))
+}
+
+func (a avx) sel(m, x, y Op) Op {
+	if a.k.wide() {
+		return a.k.selK(m, x, y)
+	}
+	return a.k.sel(a.k.reg(m), x, y)
+}
 
 // widen is VCVTPS2PD of the low half, or of the high half extracted.
 func (a avx) widen(x Op, hi bool) Op {
 	c, v := a.k.c, a.k.reg(x)
+	if a.k.wide() {
+		return widen512(c, v, hi)
+	}
 	d := c.YMM()
 	if hi {
 		h := c.XMM()
@@ -132,25 +188,54 @@ func (a avx) widen(x Op, hi bool) Op {
 	return d
 }
 
-// narrow is VCVTPD2PS of each half and VINSERTF128.
+// narrow is VCVTPD2PS of each half and VINSERTF128 (VINSERTF64X4 on the
+// 512-bit target).
 func (a avx) narrow(lo, hi Op) Op {
-	return a.pack(lo, hi, a.k.c.VCVTPD2PSY, a.k.c.VINSERTF128)
+	if a.k.wide() {
+		return a.pack(lo, hi, a.k.c.VCVTPD2PS, a.k.c.VINSERTF64X4)
+	}
+	return a.pack(lo, hi, a.k.c.VCVTPD2PSY, four(a.k.c.VINSERTF128))
 }
 
 // narrowInt is VCVTPD2DQ of each half (exact: the lanes hold integers)
-// and VINSERTI128.
+// and VINSERTI128 (VINSERTI64X4).
 func (a avx) narrowInt(lo, hi Op) Op {
-	return a.pack(lo, hi, a.k.c.VCVTPD2DQY, a.k.c.VINSERTI128)
+	if a.k.wide() {
+		return a.pack(lo, hi, a.k.c.VCVTPD2DQ, a.k.c.VINSERTI64X4)
+	}
+	return a.pack(lo, hi, a.k.c.VCVTPD2DQY, four(a.k.c.VINSERTI128))
 }
 
-// pack converts two float64 vectors to 128-bit halves and joins them.
-func (a avx) pack(lo, hi Op, convert func(...operand.Op), insert func(i, x, y, z operand.Op)) Op {
+// pack converts two float64 vectors to half-width vectors and joins them.
+func (a avx) pack(lo, hi Op, convert func(...operand.Op), insert func(...operand.Op)) Op {
 	c := a.k.c
-	l, h := c.XMM(), c.XMM()
+	half := c.XMM
+	if a.k.wide() {
+		half = c.YMM
+	}
+	l, h := half(), half()
 	convert(a.k.reg(lo), l)
 	convert(a.k.reg(hi), h)
-	d := c.YMM()
-	insert(operand.U8(1), h, l.AsY(), d)
+	d := a.k.vreg()
+	if a.k.wide() {
+		insert(operand.U8(1), h, l.AsZ(), d)
+	} else {
+		insert(operand.U8(1), h, l.AsY(), d)
+	}
+	return d
+}
+
+// widen512 is widen on the 512-bit target: VCVTPS2PD of the low 256 bits,
+// or of the high ones extracted.
+func widen512(c *build.Context, v V, hi bool) V {
+	d := c.ZMM()
+	if hi {
+		h := c.YMM()
+		c.VEXTRACTF64X4(operand.U8(1), v, h)
+		c.VCVTPS2PD(h, d)
+	} else {
+		c.VCVTPS2PD(v.AsY(), d)
+	}
 	return d
 }
 
@@ -167,7 +252,13 @@ func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 	}
 	loop, done := k.newLabel("powloop"), k.newLabel("powdone")
 	c.Label(loop)
-	c.VPTEST(regs[0], regs[0])
+	if k.wide() {
+		m := c.K()
+		k.pd(k.c.VPTESTMQ, k.c.VPTESTMD, regs[0], regs[0], m)
+		c.KORTESTW(m, m)
+	} else {
+		c.VPTEST(regs[0], regs[0])
+	}
 	c.JZ(operand.LabelRef(done))
 	body()
 	checkNext(all, regs)
@@ -185,10 +276,14 @@ func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 // the mask of the lanes it computed.
 type core func(k lang, x Op) (r, ok Op)
 
-// onAVX runs a portable core on kern.
-func onAVX(c core) func(*kern, V) (V, V) {
-	return func(k *kern, x V) (V, V) {
+// onAVX runs a portable core on kern: its result in a register and its
+// mask (a vector or, on the 512-bit target, an opmask register).
+func onAVX(c core) func(*kern, V) (V, Op) {
+	return func(k *kern, x V) (V, Op) {
 		r, ok := c(avx{k}, x)
-		return k.reg(r), k.reg(ok)
+		if !k.wide() {
+			ok = k.reg(ok)
+		}
+		return k.reg(r), ok
 	}
 }

@@ -110,22 +110,46 @@ type asmFile struct {
 	name       string
 	constraint string
 	fused      bool
+	target     target
 	c          *build.Context
 	pool       *pool
 	label      int
 }
 
-func newFile(name, constraint string, fused bool) *asmFile {
-	f := &asmFile{name: name, constraint: constraint, fused: fused, c: build.NewContext()}
+// target is an amd64 vector width: its bits and the suffix of its
+// functions' names.
+type target struct {
+	bits int
+	isa  string
+}
+
+var (
+	avx2   = target{256, "AVX2"}
+	avx512 = target{512, "AVX512"}
+)
+
+// powElems are the element widths of t's pow kernels: float32 pow on the
+// 512-bit target (two widened operands through pow's loop) is more than
+// avo's allocator places in the registers, so that level runs the 256-bit
+// float32 pow.
+func (t target) powElems() []int {
+	if t.bits == 512 {
+		return []int{64}
+	}
+	return []int{64, 32}
+}
+
+func newFile(name, constraint string, fused bool, t target) *asmFile {
+	f := &asmFile{name: name, constraint: constraint, fused: fused, target: t, c: build.NewContext()}
 	if constraint != "" {
 		f.c.ConstraintExpr(constraint)
 	}
-	f.pool = newPool("vmconst", 32)
+	f.pool = newPool("vmconst", t.bits/8)
 	return f
 }
 
 func (f *asmFile) kern(elem int) *kern {
-	return &kern{c: f.c, bits: 256, elem: elem, fused: f.fused, pool: f.pool, label: &f.label}
+	return &kern{c: f.c, bits: f.target.bits, elem: elem, fused: f.fused, pool: f.pool, label: &f.label}
 }
 
 // fn is a generated function, for the Go file.
@@ -133,14 +157,18 @@ type fn struct {
 	Name, Sig string
 }
 
-var funcs []fn
+// funcs are the generated functions by target (isa).
+var funcs map[string][]fn
 
 func (f *asmFile) text(name, sig string) {
 	f.c.Function(name)
 	f.c.Attributes(attr.NOSPLIT)
 	f.c.SignatureExpr(sig)
 	if !f.fused {
-		funcs = append(funcs, fn{name, sig})
+		if funcs == nil {
+			funcs = map[string][]fn{}
+		}
+		funcs[f.target.isa] = append(funcs[f.target.isa], fn{name, sig})
 	}
 }
 
@@ -149,7 +177,7 @@ func (f *asmFile) text(name, sig string) {
 // kernel's domain; then it stores that vector's results and inputs (in xs)
 // and returns the index past it and the lanes out (bit k: lane k), else the
 // index where the full vectors end and 0.
-func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, V), widen bool) {
+func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, Op), widen bool) {
 	k := f.kern(elem)
 	c := k.c
 	L := k.lanes()
@@ -170,7 +198,7 @@ func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, V), w
 	var m reg.GPVirtual
 	if widen {
 		var r V
-		r, m = f.widened(k, []V{v}, func(k64 *kern, h []V) (V, V) { return core(k64, h[0]) })
+		r, m = f.widened(k, []V{v}, func(k64 *kern, h []V) (V, Op) { return core(k64, h[0]) })
 		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
 	} else {
 		r, ok := core(k, v)
@@ -178,7 +206,7 @@ func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, V), w
 		m = k.bitsOf(ok)
 	}
 	c.ADDQ(operand.U8(L), i)
-	c.XORQ(operand.U8(k.full()), m)
+	k.flipLanes(m)
 	c.JNZ(operand.LabelRef(bad))
 	c.JMP(operand.LabelRef(loop))
 	c.Label(bad)
@@ -191,6 +219,16 @@ func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, V), w
 	f.ret(i, z)
 }
 
+// flipLanes turns m's bits of the lanes computed into those of the lanes
+// not computed (setting the flags: zero when there are none).
+func (k *kern) flipLanes(m reg.GPVirtual) {
+	if full := k.full(); full > 0xff {
+		k.c.XORQ(operand.U32(full), m)
+	} else {
+		k.c.XORQ(operand.U8(full), m)
+	}
+}
+
 func (f *asmFile) ret(done, bad reg.GPVirtual) {
 	f.c.Store(done, f.c.ReturnIndex(0))
 	f.c.Store(bad, f.c.ReturnIndex(1))
@@ -201,7 +239,10 @@ func (f *asmFile) ret(done, bad reg.GPVirtual) {
 // widened runs a float64 core on the two halves of float32 vectors, each
 // converted to float64 lanes, and returns the float32 results and the bit
 // set of the lanes the core computed.
-func (f *asmFile) widened(k *kern, in []V, core func(*kern, []V) (V, V)) (V, reg.GPVirtual) {
+func (f *asmFile) widened(k *kern, in []V, core func(*kern, []V) (V, Op)) (V, reg.GPVirtual) {
+	if k.wide() {
+		return widened512(k, in, core)
+	}
 	c := k.c
 	k64 := k.as(64)
 	half := func(hi bool) (reg.VecVirtual, reg.GPVirtual) {
@@ -230,14 +271,38 @@ func (f *asmFile) widened(k *kern, in []V, core func(*kern, []V) (V, V)) (V, reg
 	return out, mlo
 }
 
+// widened512 is widened on the 512-bit target: halves of 8 lanes.
+func widened512(k *kern, in []V, core func(*kern, []V) (V, Op)) (V, reg.GPVirtual) {
+	c := k.c
+	k64 := k.as(64)
+	half := func(hi bool) (reg.VecVirtual, reg.GPVirtual) {
+		h := make([]V, len(in))
+		for j, v := range in {
+			h[j] = widen512(c, v, hi)
+		}
+		r, ok := core(k64, h)
+		y := c.YMM()
+		c.VCVTPD2PS(r, y)
+		return y, k64.bitsOf(ok)
+	}
+	lo, mlo := half(false)
+	hi, mhi := half(true)
+	out := c.ZMM()
+	c.VINSERTF64X4(operand.U8(1), hi, lo.AsZ(), out)
+	c.SHLQ(operand.U8(8), mhi)
+	c.ORQ(mhi, mlo)
+	return out, mlo
+}
+
 // powLoop is unaryLoop for pow's forms: a scalar operand is broadcast, and
 // only the vector operands are saved for the fix-up.
 func (f *asmFile) powLoop(form powForm, elem int) {
 	k := f.kern(elem)
+	k.vecMasks = true // pow's special cases keep more than seven masks live
 	c := k.c
 	L := k.lanes()
 	t := map[int]string{64: "float64", 32: "float32"}[elem]
-	name := fmt.Sprintf("%s%dAVX2Loop", form.Name, elem)
+	name := fmt.Sprintf("%s%d%sLoop", form.Name, elem, f.target.isa)
 	arg := func(vec bool) string {
 		if vec {
 			return "[]" + t
@@ -278,7 +343,7 @@ func (f *asmFile) powLoop(form powForm, elem int) {
 		if err != nil {
 			log.Fatal(err)
 		}
-		v := c.YMM()
+		v := k.vreg()
 		if elem == 64 {
 			c.VBROADCASTSD(b.Addr, v)
 		} else {
@@ -291,18 +356,18 @@ func (f *asmFile) powLoop(form powForm, elem int) {
 	var m reg.GPVirtual
 	if elem == 32 {
 		var r V
-		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, V) {
+		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, Op) {
 			r, ok := pow64(avx{k64}, h[0], h[1])
-			return k64.reg(r), k64.reg(ok)
+			return k64.reg(r), ok
 		})
 		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
 	} else {
 		r, ok := pow64(avx{k}, x, y)
 		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
-		m = k.bitsOf(k.reg(ok))
+		m = k.bitsOf(ok)
 	}
 	c.ADDQ(operand.U8(L), i)
-	c.XORQ(operand.U8(k.full()), m)
+	k.flipLanes(m)
 	c.JNZ(operand.LabelRef(bad))
 	c.JMP(operand.LabelRef(loop))
 	c.Label(bad)
@@ -362,35 +427,12 @@ func pruneSelfMoves(b []byte) []byte {
 
 // generate returns the files asmgen writes, by name.
 func generate() map[string][]byte {
-	funcs = nil
-	plain := newFile("zvmath_amd64.s", "", false)
-	goref := newFile("zvmath_goref_amd64.s", "!amd64.v3", false)
-	gorefFMA := newFile("zvmath_goref_fma_amd64.s", "amd64.v3", true)
-	for _, u := range unaries {
-		files := []*asmFile{plain}
-		if u.goRef {
-			files = []*asmFile{goref, gorefFMA}
-		}
-		for _, f := range files {
-			f.unaryLoop(stem(u.Name)+"64AVX2Loop", 64, onAVX(u.core64), false)
-		}
-		if u.core32 != nil {
-			plain.unaryLoop(stem(u.Name)+"32AVX2Loop", 32, onAVX(u.core32), false)
-		} else {
-			for _, f := range files {
-				f.unaryLoop(stem(u.Name)+"32AVX2Loop", 32, onAVX(u.core64), true)
-			}
-		}
-	}
-	for _, form := range powForms {
-		plain.powLoop(form, 64)
-		plain.powLoop(form, 32)
-	}
+	funcs = map[string][]fn{}
 	out := map[string][]byte{}
-	for _, f := range []*asmFile{plain, goref, gorefFMA} {
-		out[f.name] = f.asm()
-	}
-	out["zvmath_amd64.go"] = goFile()
+	amd64Files(out, avx2, "")
+	amd64Files(out, avx512, "_avx512")
+	out["zvmath_amd64.go"] = goFile(avx2, "zvmath_amd64.go", "zvmath_*amd64.s")
+	out["zvmath_avx512_amd64.go"] = goFile(avx512, "zvmath_avx512_amd64.go", "zvmath_*avx512_amd64.s")
 	arm := &neonFile{pool: neonPool{off: map[[2]uint64]int{}}}
 	var armFns []unaryFn
 	for _, u := range unaries {
@@ -408,13 +450,49 @@ func generate() map[string][]byte {
 	return out
 }
 
-func goFile() []byte {
+// amd64Files writes target t's three assembly files into out: zvmath_amd64.s
+// and the two goref files, with suffix before "_amd64".
+func amd64Files(out map[string][]byte, t target, suffix string) {
+	plain := newFile("zvmath"+suffix+"_amd64.s", "", false, t)
+	goref := newFile("zvmath_goref"+suffix+"_amd64.s", "!amd64.v3", false, t)
+	gorefFMA := newFile("zvmath_goref_fma"+suffix+"_amd64.s", "amd64.v3", true, t)
+	loop := func(u unary, bits string) string { return stem(u.Name) + bits + t.isa + "Loop" }
+	for _, u := range unaries {
+		files := []*asmFile{plain}
+		if u.goRef {
+			files = []*asmFile{goref, gorefFMA}
+		}
+		for _, f := range files {
+			f.unaryLoop(loop(u, "64"), 64, onAVX(u.core64), false)
+		}
+		if u.core32 != nil {
+			plain.unaryLoop(loop(u, "32"), 32, onAVX(u.core32), false)
+		} else {
+			for _, f := range files {
+				f.unaryLoop(loop(u, "32"), 32, onAVX(u.core64), true)
+			}
+		}
+	}
+	for _, form := range powForms {
+		for _, elem := range t.powElems() {
+			plain.powLoop(form, elem)
+		}
+	}
+	for _, f := range []*asmFile{plain, goref, gorefFMA} {
+		out[f.name] = f.asm()
+	}
+}
+
+// goFile writes the declarations and wrappers of target t's functions.
+func goFile(t target, name, asm string) []byte {
+	l64, l32 := fmt.Sprint(t.bits/64), fmt.Sprint(t.bits/32)
 	var us []unaryFn
 	for _, u := range unaries {
-		us = append(us, unaryFn{u.Name, stem(u.Name), "64", "float64", "4"}, unaryFn{u.Name, stem(u.Name), "32", "float32", "8"})
+		us = append(us, unaryFn{u.Name, stem(u.Name), "64", "float64", l64}, unaryFn{u.Name, stem(u.Name), "32", "float32", l32})
 	}
-	return goFileFor("zvmath_amd64.go", goData{ISA: "AVX2", Asm: "zvmath_*amd64.s", Funcs: funcs, Unaries: us, Pow: powForms,
-		PowTypes: []unaryFn{{Bits: "64", T: "float64", Lanes: "4"}, {Bits: "32", T: "float32", Lanes: "8"}}})
+	pt := []unaryFn{{Bits: "64", T: "float64", Lanes: l64}, {Bits: "32", T: "float32", Lanes: l32}}
+	return goFileFor(name, goData{ISA: t.isa, Asm: asm, Funcs: funcs[t.isa], Unaries: us, Pow: powForms,
+		PowTypes: pt[:len(t.powElems())]})
 }
 
 // unaryFn is one generated function's wrapper: the op, the stem of its

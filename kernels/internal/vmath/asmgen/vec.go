@@ -14,10 +14,10 @@ import (
 // virtual vector registers (avo allocates the physical ones), constants are
 // memory operands in a per-file pool, and each method emits the instruction
 // for the target's width and element type. A kernel written against it is
-// one description for every width: vec256 (AVX2 + FMA, ymm registers, masks
-// as all-ones lanes in a vector register) is the only target implemented;
-// a 512-bit target would give the same methods ZMM registers and opmask
-// registers (see the notes at the few width-dependent methods).
+// one description for every width: 256 bits (AVX2 + FMA, ymm registers,
+// masks as all-ones lanes in a vector register) and 512 bits (AVX-512 F and
+// DQ, zmm registers, masks in opmask registers: the few width-dependent
+// methods say how).
 
 // V is a vector value (or, on the 256-bit target, a lane mask).
 type V = reg.VecVirtual
@@ -91,8 +91,12 @@ type kern struct {
 	bits  int  // vector width in bits (256)
 	elem  int  // element width in bits: 64 (float64) or 32 (float32)
 	fused bool // contract a*b + c as the Go compiler does at GOAMD64=v3 (see goMulAdd)
-	pool  *pool
-	label *int // counter for unique label names within a function
+	// vecMasks keeps the 512-bit target's masks in vectors (converted to
+	// opmask registers where an instruction takes one), for the cores
+	// with more masks live at once than there are opmask registers.
+	vecMasks bool
+	pool     *pool
+	label    *int // counter for unique label names within a function
 }
 
 // newLabel returns a label name not used before in the file.
@@ -116,10 +120,35 @@ func (k *kern) as(elem int) *kern {
 }
 
 func (k *kern) vreg() V {
-	if k.bits != 256 {
-		panic("asmgen: only the 256-bit target is implemented")
+	if k.wide() {
+		return k.c.ZMM()
 	}
 	return k.c.YMM()
+}
+
+// wide reports whether k is the 512-bit target.
+func (k *kern) wide() bool { return k.bits == 512 }
+
+// K is an opmask register: a mask of the 512-bit target (bit k: lane k).
+type K = reg.OpmaskVirtual
+
+// isMask reports whether o is an opmask register (K's interface is
+// reg.Virtual's, which every virtual register has: the kind tells).
+func isMask(o Op) bool {
+	r, ok := o.(reg.Register)
+	return ok && r.Kind() == reg.KindOpmask
+}
+
+// mask returns o as an opmask register (512-bit target): a vector of
+// all-ones and all-zeros lanes becomes one by its lanes' sign bits
+// (VPMOVQ2M, AVX-512 DQ).
+func (k *kern) mask(o Op) K {
+	if isMask(o) {
+		return o.(K)
+	}
+	m := k.c.K()
+	k.pd(two(k.c.VPMOVQ2M), two(k.c.VPMOVD2M), k.reg(o), m)
+	return m
 }
 
 // f is the float constant v in every lane.
@@ -144,10 +173,16 @@ func (k *kern) pd(f64, f32 func(...operand.Op), ops ...operand.Op) {
 
 func isMem(o Op) bool { _, ok := o.(operand.Mem); return ok }
 
-// reg returns o in a register, loading it if it is a constant.
+// reg returns o in a register, loading it if it is a constant; an opmask
+// becomes a vector of all-ones and all-zeros lanes (VPMOVM2Q).
 func (k *kern) reg(o Op) V {
 	if v, ok := o.(V); ok {
 		return v
+	}
+	if isMask(o) {
+		d := k.vreg()
+		k.pd(two(k.c.VPMOVM2Q), two(k.c.VPMOVM2D), o, d)
+		return d
 	}
 	return k.load(o.(operand.Mem))
 }
@@ -173,6 +208,12 @@ func (k *kern) copy(o Op) V {
 // Go operand order is (b, a, d) and b may be memory; comm says a and b may
 // be swapped.
 func (k *kern) bin(ins func(...operand.Op), a, b Op, comm bool) V {
+	if isMask(a) {
+		a = k.reg(a)
+	}
+	if isMask(b) {
+		b = k.reg(b)
+	}
 	if isMem(a) {
 		if comm && !isMem(b) {
 			a, b = b, a
@@ -194,10 +235,33 @@ func (k *kern) div(a, b Op) V { return k.bin(k.op(k.c.VDIVPD, k.c.VDIVPS), a, b,
 func (k *kern) min(a, b Op) V { return k.bin(k.op(k.c.VMINPD, k.c.VMINPS), a, b, false) }
 func (k *kern) max(a, b Op) V { return k.bin(k.op(k.c.VMAXPD, k.c.VMAXPS), a, b, false) }
 
-func (k *kern) and(a, b Op) V    { return k.bin(three(k.c.VPAND), a, b, true) }
-func (k *kern) or(a, b Op) V     { return k.bin(three(k.c.VPOR), a, b, true) }
-func (k *kern) xor(a, b Op) V    { return k.bin(three(k.c.VPXOR), a, b, true) }
-func (k *kern) andNot(a, b Op) V { return k.bin(three(k.c.VPANDN), b, a, false) } // a &^ b: VPANDN computes ^first & second
+func (k *kern) and(a, b Op) V { return k.bin(k.bitwise(three(k.c.VPAND), k.c.VPANDQ), a, b, true) }
+func (k *kern) or(a, b Op) V  { return k.bin(k.bitwise(three(k.c.VPOR), k.c.VPORQ), a, b, true) }
+func (k *kern) xor(a, b Op) V { return k.bin(k.bitwise(three(k.c.VPXOR), k.c.VPXORQ), a, b, true) }
+
+// andNot is a &^ b: VPANDN computes ^first & second.
+func (k *kern) andNot(a, b Op) V {
+	return k.bin(k.bitwise(three(k.c.VPANDN), k.c.VPANDNQ), b, a, false)
+}
+
+// bitwise picks the VEX form of a bitwise instruction or, on the 512-bit
+// target, its EVEX form (whose element width does not matter unmasked).
+func (k *kern) bitwise(vex, evex func(...operand.Op)) func(...operand.Op) {
+	if k.wide() {
+		return evex
+	}
+	return vex
+}
+
+// two adapts an instruction of two fixed operands.
+func two(f func(a, b operand.Op)) func(...operand.Op) {
+	return func(o ...operand.Op) { f(o[0], o[1]) }
+}
+
+// four adapts an instruction of four fixed operands.
+func four(f func(a, b, c, d operand.Op)) func(...operand.Op) {
+	return func(o ...operand.Op) { f(o[0], o[1], o[2], o[3]) }
+}
 
 // three adapts an instruction of three fixed operands.
 func three(f func(a, b, c operand.Op)) func(...operand.Op) {
@@ -237,6 +301,11 @@ func (k *kern) sqrt(a Op) V {
 // round rounds to an integer: mode 0 to nearest even, 3 toward zero.
 func (k *kern) round(a Op, mode uint8) V {
 	d := k.vreg()
+	if k.wide() {
+		// VRNDSCALE with scale 0 rounds to an integer by the mode in its low bits
+		k.pd(k.c.VRNDSCALEPD, k.c.VRNDSCALEPS, operand.U8(mode), a, d)
+		return d
+	}
 	if k.elem == 64 {
 		k.c.VROUNDPD(operand.U8(mode), a, d)
 	} else {
@@ -327,6 +396,54 @@ func (k *kern) cmp(pred uint8, a, b Op) V {
 	return d
 }
 
+// cmpK is cmp on the 512-bit target: the mask in an opmask register.
+func (k *kern) cmpK(pred uint8, a, b Op) K {
+	a = k.reg(a)
+	d := k.c.K()
+	k.pd(k.c.VCMPPD, k.c.VCMPPS, operand.U8(pred), b, a, d)
+	return d
+}
+
+// eqK is eqI on the 512-bit target.
+func (k *kern) eqK(a, b Op) K {
+	if isMem(a) {
+		a, b = b, a
+	}
+	d := k.c.K()
+	k.pd(k.c.VPCMPEQQ, k.c.VPCMPEQD, b, k.reg(a), d)
+	return d
+}
+
+// Masks of the 512-bit target combine with the opmask instructions (16
+// bits: the compares clear the bits above the lanes).
+func (k *kern) mAndK(a, b Op) K {
+	d := k.c.K()
+	k.c.KANDW(k.mask(b), k.mask(a), d)
+	return d
+}
+
+func (k *kern) mOrK(a, b Op) K {
+	d := k.c.K()
+	k.c.KORW(k.mask(b), k.mask(a), d)
+	return d
+}
+
+// mAndNotK is a &^ b: KANDNW computes ^first & second in Intel's order.
+func (k *kern) mAndNotK(a, b Op) K {
+	d := k.c.K()
+	k.c.KANDNW(k.mask(a), k.mask(b), d)
+	return d
+}
+
+// selK is sel on the 512-bit target: VBLENDMPD takes its second source
+// where the mask is set.
+func (k *kern) selK(m Op, a, b Op) V {
+	b = k.reg(b)
+	d := k.vreg()
+	k.pd(k.c.VBLENDMPD, k.c.VBLENDMPS, a, b, k.mask(m), d)
+	return d
+}
+
 // Masks combine with the bitwise operations on the 256-bit target.
 func (k *kern) mAnd(a, b V) V    { return k.and(a, b) }
 func (k *kern) mOr(a, b V) V     { return k.or(a, b) }
@@ -346,8 +463,13 @@ func (k *kern) sel(m V, a, b Op) V {
 
 // bitsOf moves the mask's lane bits (bit k set: lane k true) into a general
 // register.
-func (k *kern) bitsOf(m V) reg.GPVirtual {
+func (k *kern) bitsOf(o Op) reg.GPVirtual {
 	r := k.c.GP64()
+	if k.wide() {
+		k.c.KMOVW(k.mask(o), r.As32())
+		return r
+	}
+	m := k.reg(o)
 	if k.elem == 64 {
 		k.c.VMOVMSKPD(m, r.As32())
 	} else {
