@@ -10,9 +10,7 @@ type Float interface{ ~float32 | ~float64 }
 
 // Width returns the number of float64 lanes the functions process at once
 // at the level isa.Selected() names: 4 with the AVX2 assembly (level AVX2),
-// 8 with the AVX-512 assembly or the archsimd AVX-512 kernels (level
-// AVX512; the archsimd ones in a GOEXPERIMENT=simd build), 2 with arm64's
-// NEON kernels,
+// 8 with the AVX-512 assembly (level AVX512), 2 with arm64's NEON kernels,
 // 1 for the scalar loops (level Generic, and every other platform). A
 // float32 vector holds twice as
 // many lanes.
@@ -22,9 +20,8 @@ func Width() int { return widthOf(isa.Selected()) }
 // sigmoid, sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan,
 // atan, asin, acos, asinh, acosh, atanh) of the level isa.Selected() names
 // are vmath's float32 polynomials, within 4 ulp of the references (the AVX2
-// and AVX-512 assembly, and NEON), rather than the references' bits (the scalar loops, and the
-// archsimd AVX-512 kernels, which compute through float64). float32 pow
-// gives the references' bits at every level.
+// and AVX-512 assembly, and NEON), rather than the references' bits (the
+// scalar loops). float32 pow gives the references' bits at every level.
 func Approx32() bool { return approx32Of(isa.Selected()) }
 
 // Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as

@@ -20,8 +20,7 @@ import (
 // but pow at the AVX2 and NEON levels), against float32(f(float64(x))).
 //
 // The kernels do better than the rule where doc.go says so: the float64
-// kernels and the float32 ones computed through float64 (sin, cos, pow, and
-// every float32 function of the archsimd AVX-512 kernels) give the
+// kernels and the float32 ones computed through float64 (pow) give the
 // references' bits, which the sweeps check (tolerance).
 const (
 	maxULP   = 4
@@ -62,8 +61,8 @@ var unaryFuncs = []unaryFunc{
 
 // tolerance32 is the largest distance in ulp the float32 form of fn may
 // have from its reference at the level now selected: 0 where it computes
-// through float64 (the scalar loops, the archsimd AVX-512 kernels),
-// maxULP32 for the float32 polynomials (AVX2 and NEON).
+// through float64 (the scalar loops), maxULP32 for the float32 polynomials
+// (AVX2, AVX-512 and NEON).
 func tolerance32(fn unaryFunc) uint64 {
 	if fn.native32 && Approx32() {
 		return maxULP32
@@ -668,10 +667,8 @@ func TestWidth(t *testing.T) {
 			if got := Width(); !slices.Contains(want, got) {
 				t.Errorf("level %v: Width() = %d, want one of %v", l, got, want)
 			}
-			// the float32 polynomials run exactly where float32 is not
-			// computed through float64: the vector levels but the
-			// archsimd AVX-512 kernels
-			if want := Width() > 1 && !(l == isa.AVX512 && useW512); Approx32() != want {
+			// the float32 polynomials run at every vector level
+			if want := Width() > 1; Approx32() != want {
 				t.Errorf("level %v (width %d): Approx32() = %v, want %v", l, Width(), Approx32(), want)
 			}
 			t.Logf("SIMD %v, level %v: width %d", SIMD, l, Width())

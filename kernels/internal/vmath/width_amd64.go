@@ -21,9 +21,7 @@ func widthOf(l isa.Level) int {
 
 func approx32Of(l isa.Level) bool {
 	switch l {
-	case isa.AVX512:
-		return !useW512 // the AVX-512 assembly, unless the archsimd kernels (through float64)
-	case isa.AVX2:
+	case isa.AVX512, isa.AVX2:
 		return true
 	}
 	return false

@@ -17,7 +17,3 @@ func widthOf(l isa.Level) int {
 }
 
 func approx32Of(l isa.Level) bool { return l == isa.NEON }
-
-// useW512 reports whether a level runs the archsimd AVX-512 kernels: none
-// on this platform.
-const useW512 = false

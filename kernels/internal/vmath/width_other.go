@@ -11,7 +11,3 @@ const SIMD = false
 func widthOf(isa.Level) int { return 1 }
 
 func approx32Of(isa.Level) bool { return false }
-
-// useW512 reports whether a level runs the archsimd AVX-512 kernels: none
-// on this platform.
-const useW512 = false
