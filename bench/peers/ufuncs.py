@@ -12,13 +12,24 @@ DOMAIN = {'arccosh': (1, 10), 'arcsin': (-1, 1), 'arccos': (-1, 1), 'arctanh': (
           'sinh': (-50, 50), 'cosh': (-50, 50)}
 NAMES = sys.argv[1:] or ['exp', 'log', 'sin', 'cos', 'tanh', 'log10', 'log2', 'cosh', 'sinh', 'exp2',
                          'expm1', 'log1p', 'tan', 'arctan', 'arcsin', 'arccos', 'arcsinh', 'arccosh',
-                         'arctanh', 'cbrt']
+                         'arctanh', 'cbrt', 'power', 'arctan2', 'hypot', 'logaddexp', 'logaddexp2']
+BINARY = {'power': (0.01, 10), 'arctan2': (-10, 10), 'hypot': (-10, 10), 'logaddexp': (-10, 10),
+          'logaddexp2': (-10, 10)}  # x's range; y is uniform in [-10, 10)
 n = 1_000_000
 rng = np.random.default_rng(1)
 for name in NAMES:
     f = getattr(np, name)
     lo, hi = DOMAIN.get(name, (-10, 10))
     for dt in (np.float64, np.float32):
+        if name in BINARY:
+            lo, hi = BINARY[name]
+            x = (lo + (hi - lo) * rng.random(n)).astype(dt)
+            x2 = (-10 + 20 * rng.random(n)).astype(dt)
+            y = np.empty_like(x)
+            with np.errstate(all='ignore'):
+                t = min(timeit.repeat(lambda: f(x, x2, out=y), number=10, repeat=7)) / 10
+            print(f'{name}/{np.dtype(dt).name} {t * 1e9:.0f}')
+            continue
         x = (lo + (hi - lo) * rng.random(n)).astype(dt)
         y = np.empty_like(x)
         with np.errstate(all='ignore'):

@@ -245,14 +245,18 @@ func writeVMathCases(b *bytes.Buffer, names map[ops.Op]string, elem string) {
 	}{
 		{"patV", "vmath.%s%s(d, args[0].Vec)", 1},
 		{"patVV", "vmath.%s%s(d, args[0].Vec, args[1].Vec)", 2},
-		{"patVS", "vmath.%sScalar%s(d, args[0].Vec, args[1].S)", 2},
+		{"patVS", "vmath.%sScalar%s(d, args[0].Vec, args[1].S)", 2}, // the name without its underscore (Atan2Scalar64)
 		{"patSV", "vmath.Scalar%s%s(d, args[0].S, args[1].Vec)", 2},
 	} {
 		call, sfx := c.call, suffix
 		var cases []string
 		for _, op := range ops.All() {
 			if def := op.Def(); def.VMath != "" && def.Arity == c.arity {
-				cases = append(cases, fmt.Sprintf("\t\tcase ops.%s:\n\t\t\t"+call+"\n\t\t\treturn true\n", names[op], def.VMath, sfx))
+				name := def.VMath
+				if c.pat == "patVS" {
+					name = strings.TrimSuffix(name, "_")
+				}
+				cases = append(cases, fmt.Sprintf("\t\tcase ops.%s:\n\t\t\t"+call+"\n\t\t\treturn true\n", names[op], name, sfx))
 			}
 		}
 		if len(cases) > 0 {

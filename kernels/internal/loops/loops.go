@@ -59,12 +59,18 @@ func LanesOn() bool { return lanesOn() }
 
 // ApproxFloat32 reports whether the lane loops compute op in float32 with
 // kernels/internal/vmath's float32 polynomials (every op of the table with
-// a VMath kernel but pow: exp, log, tanh, sigmoid, sin, cos, log10, log2,
-// cosh, sinh, exp2, expm1, log1p, tan, arctan, arcsin, arccos, arcsinh,
-// arccosh, arctanh), whose
-// results are within vmath's 4-ulp rule of the scalar loop's rather than
-// equal to them, where vmath.Approx32 says they run (pow goes through
-// float64 and gives the scalar loop's bits).
+// a VMath kernel but those of vmathThroughFloat64: exp, log, tanh,
+// sigmoid, sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan,
+// arctan, arcsin, arccos, arcsinh, arccosh, arctanh), whose results are
+// within vmath's 4-ulp rule of the scalar loop's rather than equal to them,
+// where vmath.Approx32 says they run.
 func ApproxFloat32(op ops.Op) bool {
-	return op.Def().VMath != "" && op != ops.Pow
+	return op.Def().VMath != "" && !vmathThroughFloat64[op]
 }
+
+// vmathThroughFloat64 are the ops whose float32 vmath kernels compute in
+// float64 (or, where vmath has no float32 kernel, run the scalar loop) and
+// so give the scalar loop's bits: pow, cbrt, erf, erfc and the functions
+// of two operands.
+var vmathThroughFloat64 = map[ops.Op]bool{ops.Pow: true, ops.Cbrt: true, ops.Erf: true, ops.Erfc: true, ops.Hypot: true,
+	ops.Arctan2: true, ops.Logaddexp: true, ops.Logaddexp2: true}

@@ -90,11 +90,32 @@ func computeVMathFloat64(op ops.Op, pat uint8, d []float64, args *[3]Value[float
 		case ops.Log1p:
 			vmath.Log1p64(d, args[0].Vec)
 			return true
+		case ops.Cbrt:
+			vmath.Cbrt64(d, args[0].Vec)
+			return true
+		case ops.Erf:
+			vmath.Erf64(d, args[0].Vec)
+			return true
+		case ops.Erfc:
+			vmath.Erfc64(d, args[0].Vec)
+			return true
 		}
 	case patVV:
 		switch op {
 		case ops.Pow:
 			vmath.Pow64(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Arctan2:
+			vmath.Atan2_64(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Hypot:
+			vmath.Hypot64(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Logaddexp:
+			vmath.Logaddexp64(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Logaddexp2:
+			vmath.Logaddexp2_64(d, args[0].Vec, args[1].Vec)
 			return true
 		}
 	case patVS:
@@ -102,11 +123,35 @@ func computeVMathFloat64(op ops.Op, pat uint8, d []float64, args *[3]Value[float
 		case ops.Pow:
 			vmath.PowScalar64(d, args[0].Vec, args[1].S)
 			return true
+		case ops.Arctan2:
+			vmath.Atan2Scalar64(d, args[0].Vec, args[1].S)
+			return true
+		case ops.Hypot:
+			vmath.HypotScalar64(d, args[0].Vec, args[1].S)
+			return true
+		case ops.Logaddexp:
+			vmath.LogaddexpScalar64(d, args[0].Vec, args[1].S)
+			return true
+		case ops.Logaddexp2:
+			vmath.Logaddexp2Scalar64(d, args[0].Vec, args[1].S)
+			return true
 		}
 	case patSV:
 		switch op {
 		case ops.Pow:
 			vmath.ScalarPow64(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Arctan2:
+			vmath.ScalarAtan2_64(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Hypot:
+			vmath.ScalarHypot64(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Logaddexp:
+			vmath.ScalarLogaddexp64(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Logaddexp2:
+			vmath.ScalarLogaddexp2_64(d, args[0].S, args[1].Vec)
 			return true
 		}
 	}
@@ -177,11 +222,32 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]Value[float
 		case ops.Log1p:
 			vmath.Log1p32(d, args[0].Vec)
 			return true
+		case ops.Cbrt:
+			vmath.Cbrt32(d, args[0].Vec)
+			return true
+		case ops.Erf:
+			vmath.Erf32(d, args[0].Vec)
+			return true
+		case ops.Erfc:
+			vmath.Erfc32(d, args[0].Vec)
+			return true
 		}
 	case patVV:
 		switch op {
 		case ops.Pow:
 			vmath.Pow32(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Arctan2:
+			vmath.Atan2_32(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Hypot:
+			vmath.Hypot32(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Logaddexp:
+			vmath.Logaddexp32(d, args[0].Vec, args[1].Vec)
+			return true
+		case ops.Logaddexp2:
+			vmath.Logaddexp2_32(d, args[0].Vec, args[1].Vec)
 			return true
 		}
 	case patVS:
@@ -189,11 +255,35 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]Value[float
 		case ops.Pow:
 			vmath.PowScalar32(d, args[0].Vec, args[1].S)
 			return true
+		case ops.Arctan2:
+			vmath.Atan2Scalar32(d, args[0].Vec, args[1].S)
+			return true
+		case ops.Hypot:
+			vmath.HypotScalar32(d, args[0].Vec, args[1].S)
+			return true
+		case ops.Logaddexp:
+			vmath.LogaddexpScalar32(d, args[0].Vec, args[1].S)
+			return true
+		case ops.Logaddexp2:
+			vmath.Logaddexp2Scalar32(d, args[0].Vec, args[1].S)
+			return true
 		}
 	case patSV:
 		switch op {
 		case ops.Pow:
 			vmath.ScalarPow32(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Arctan2:
+			vmath.ScalarAtan2_32(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Hypot:
+			vmath.ScalarHypot32(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Logaddexp:
+			vmath.ScalarLogaddexp32(d, args[0].S, args[1].Vec)
+			return true
+		case ops.Logaddexp2:
+			vmath.ScalarLogaddexp2_32(d, args[0].S, args[1].Vec)
 			return true
 		}
 	}

@@ -82,6 +82,9 @@ var avx2Loops64 = []loop64{
 	{"asinh", a4(asinh64AVX2Loop), asinhRef64},
 	{"acosh", a4(acosh64AVX2Loop), acoshRef64},
 	{"atanh", a4(atanh64AVX2Loop), atanhRef64},
+	{"cbrt", a4(cbrt64AVX2Loop), cbrtRef64},
+	{"erf", a4(erf64AVX2Loop), erfRef64},
+	{"erfc", a4(erfc64AVX2Loop), erfcRef64},
 }
 
 var avx512Loops64 = []loop64{
@@ -105,6 +108,9 @@ var avx512Loops64 = []loop64{
 	{"asinh", a8(asinh64AVX512Loop), asinhRef64},
 	{"acosh", a8(acosh64AVX512Loop), acoshRef64},
 	{"atanh", a8(atanh64AVX512Loop), atanhRef64},
+	{"cbrt", a8(cbrt64AVX512Loop), cbrtRef64},
+	{"erf", a8(erf64AVX512Loop), erfRef64},
+	{"erfc", a8(erfc64AVX512Loop), erfcRef64},
 }
 
 var avx2Loops32 = []loop32{
@@ -128,6 +134,9 @@ var avx2Loops32 = []loop32{
 	{"asinh", a8f(asinh32AVX2Loop), asinhRef32},
 	{"acosh", a8f(acosh32AVX2Loop), acoshRef32},
 	{"atanh", a8f(atanh32AVX2Loop), atanhRef32},
+	{"cbrt", a8f(cbrt32AVX2Loop), cbrtRef32},
+	{"erf", a8f(erf32AVX2Loop), erfRef32},
+	{"erfc", a8f(erfc32AVX2Loop), erfcRef32},
 }
 
 var avx512Loops32 = []loop32{
@@ -151,6 +160,9 @@ var avx512Loops32 = []loop32{
 	{"asinh", a16f(asinh32AVX512Loop), asinhRef32},
 	{"acosh", a16f(acosh32AVX512Loop), acoshRef32},
 	{"atanh", a16f(atanh32AVX512Loop), atanhRef32},
+	{"cbrt", a16f(cbrt32AVX512Loop), cbrtRef32},
+	{"erf", a16f(erf32AVX512Loop), erfRef32},
+	{"erfc", a16f(erfc32AVX512Loop), erfcRef32},
 }
 
 // domainOf picks, from the inputs, those in the function's domain.

@@ -200,6 +200,18 @@ func scalarLoop64(d, x []float64, name string) {
 		for i, v := range x {
 			d[i] = math.Atanh(v)
 		}
+	case "cbrt":
+		for i, v := range x {
+			d[i] = math.Cbrt(v)
+		}
+	case "erf":
+		for i, v := range x {
+			d[i] = math.Erf(v)
+		}
+	case "erfc":
+		for i, v := range x {
+			d[i] = math.Erfc(v)
+		}
 	}
 }
 
@@ -286,6 +298,18 @@ func scalarLoop32(d, x []float32, name string) {
 	case "atanh":
 		for i, v := range x {
 			d[i] = float32(math.Atanh(float64(v)))
+		}
+	case "cbrt":
+		for i, v := range x {
+			d[i] = float32(math.Cbrt(float64(v)))
+		}
+	case "erf":
+		for i, v := range x {
+			d[i] = float32(math.Erf(float64(v)))
+		}
+	case "erfc":
+		for i, v := range x {
+			d[i] = float32(math.Erfc(float64(v)))
 		}
 	}
 }

@@ -44,6 +44,9 @@ func TestNEONLoopsCompute(t *testing.T) {
 		{"asinh", asinh64NEONLoop, asinhRef64},
 		{"acosh", acosh64NEONLoop, acoshRef64},
 		{"atanh", atanh64NEONLoop, atanhRef64},
+		{"cbrt", cbrt64NEONLoop, cbrtRef64},
+		{"erf", erf64NEONLoop, erfRef64},
+		{"erfc", erfc64NEONLoop, erfcRef64},
 	} {
 		x := x64
 		switch {
@@ -99,6 +102,9 @@ func TestNEONLoopsCompute(t *testing.T) {
 		{"asinh", asinh32NEONLoop, asinhRef32},
 		{"acosh", acosh32NEONLoop, acoshRef32},
 		{"atanh", atanh32NEONLoop, atanhRef32},
+		{"cbrt", cbrt32NEONLoop, cbrtRef32},
+		{"erf", erf32NEONLoop, erfRef32},
+		{"erfc", erfc32NEONLoop, erfcRef32},
 	} {
 		x := x32
 		switch {

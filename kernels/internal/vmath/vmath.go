@@ -147,6 +147,25 @@ func Atanh64(d, x []float64) { atanh64Impl(d, x) }
 // Atanh32 sets d[i] = float32(math.Atanh(float64(x[i]))), as Exp64.
 func Atanh32(d, x []float32) { atanh32Impl(d, x) }
 
+// Cbrt64 sets d[i] = math.Cbrt(x[i]), as Exp64.
+func Cbrt64(d, x []float64) { cbrt64Impl(d, x) }
+
+// Cbrt32 sets d[i] = float32(math.Cbrt(float64(x[i]))), as Exp64: the
+// reference's bits at every level (computed through float64).
+func Cbrt32(d, x []float32) { cbrt32Impl(d, x) }
+
+// Erf64 sets d[i] = math.Erf(x[i]), as Exp64.
+func Erf64(d, x []float64) { erf64Impl(d, x) }
+
+// Erf32 sets d[i] = float32(math.Erf(float64(x[i]))), as Cbrt32.
+func Erf32(d, x []float32) { erf32Impl(d, x) }
+
+// Erfc64 sets d[i] = math.Erfc(x[i]), as Exp64.
+func Erfc64(d, x []float64) { erfc64Impl(d, x) }
+
+// Erfc32 sets d[i] = float32(math.Erfc(float64(x[i]))), as Cbrt32.
+func Erfc32(d, x []float32) { erfc32Impl(d, x) }
+
 // Pow64 sets d[i] = scalar.Pow(x[i], y[i]) (math.Pow, with subnormal bases
 // scaled for non-integer exponents) for i < len(d). x and y must be at least
 // as long as d; d may be x or y itself but must not otherwise overlap them.
@@ -169,3 +188,87 @@ func ScalarPow64(d []float64, x float64, y []float64) { scalarPow64Impl(d, x, y)
 // ScalarPow32 sets d[i] = scalar.Pow(x, y[i]) in float64 rounded once, as
 // Pow64.
 func ScalarPow32(d []float32, x float32, y []float32) { scalarPow32Impl(d, x, y) }
+
+// Hypot64 sets d[i] = math.Hypot(x[i], y[i]), as Pow64.
+func Hypot64(d, x, y []float64) { hypot64Impl(d, x, y) }
+
+// Hypot32 sets d[i] = float32(math.Hypot(float64(x[i]), float64(y[i]))), as
+// Pow64: the reference's bits at every level (computed in float64).
+func Hypot32(d, x, y []float32) { hypot32Impl(d, x, y) }
+
+// HypotScalar64 sets d[i] = math.Hypot(x[i], y), as Pow64.
+func HypotScalar64(d, x []float64, y float64) { hypotScalar64Impl(d, x, y) }
+
+// HypotScalar32 is Hypot32 with a scalar y.
+func HypotScalar32(d, x []float32, y float32) { hypotScalar32Impl(d, x, y) }
+
+// ScalarHypot64 sets d[i] = math.Hypot(x, y[i]), as Pow64.
+func ScalarHypot64(d []float64, x float64, y []float64) { scalarHypot64Impl(d, x, y) }
+
+// ScalarHypot32 is Hypot32 with a scalar x.
+func ScalarHypot32(d []float32, x float32, y []float32) { scalarHypot32Impl(d, x, y) }
+
+// Atan2_64 sets d[i] = scalar.Atan2(x[i], y[i]), the angle of the point
+// (y[i], x[i]) (NumPy's arctan2(x1, x2): math.Atan2(x[i], y[i]) with x[i]'s
+// sign on the result), as Pow64.
+func Atan2_64(d, x, y []float64) { atan2_64Impl(d, x, y) }
+
+// Atan2_32 sets d[i] = scalar.Atan2 of the operands in float64,
+// rounded once, as Pow64: the reference's bits at every level.
+func Atan2_32(d, x, y []float32) { atan2_32Impl(d, x, y) }
+
+// Atan2Scalar64 is Atan2_64 with a scalar y.
+func Atan2Scalar64(d, x []float64, y float64) { atan2Scalar64Impl(d, x, y) }
+
+// Atan2Scalar32 is Atan2_32 with a scalar y.
+func Atan2Scalar32(d, x []float32, y float32) { atan2Scalar32Impl(d, x, y) }
+
+// ScalarAtan2_64 is Atan2_64 with a scalar x.
+func ScalarAtan2_64(d []float64, x float64, y []float64) { scalarAtan2_64Impl(d, x, y) }
+
+// ScalarAtan2_32 is Atan2_32 with a scalar x.
+func ScalarAtan2_32(d []float32, x float32, y []float32) { scalarAtan2_32Impl(d, x, y) }
+
+// Logaddexp64 sets d[i] = scalar.LogAddExp(x[i], y[i]), log(exp(x) +
+// exp(y)) without overflow, as Pow64.
+func Logaddexp64(d, x, y []float64) { logaddexp64Impl(d, x, y) }
+
+// Logaddexp32 sets d[i] = scalar.LogAddExp of the operands in float64,
+// rounded once, as Pow64: the reference's bits at every level (the AVX2
+// and AVX512 levels run the scalar loop: no float32 kernel fits their
+// registers).
+func Logaddexp32(d, x, y []float32) { logaddexp32Impl(d, x, y) }
+
+// LogaddexpScalar64 is Logaddexp64 with a scalar y.
+func LogaddexpScalar64(d, x []float64, y float64) { logaddexpScalar64Impl(d, x, y) }
+
+// LogaddexpScalar32 is Logaddexp32 with a scalar y.
+func LogaddexpScalar32(d, x []float32, y float32) { logaddexpScalar32Impl(d, x, y) }
+
+// ScalarLogaddexp64 is Logaddexp64 with a scalar x.
+func ScalarLogaddexp64(d []float64, x float64, y []float64) { scalarLogaddexp64Impl(d, x, y) }
+
+// ScalarLogaddexp32 is Logaddexp32 with a scalar x.
+func ScalarLogaddexp32(d []float32, x float32, y []float32) { scalarLogaddexp32Impl(d, x, y) }
+
+// Logaddexp2_64 sets d[i] = scalar.LogAddExp2(x[i], y[i]), log2(2^x +
+// 2^y) without overflow, as Pow64.
+func Logaddexp2_64(d, x, y []float64) { logaddexp2_64Impl(d, x, y) }
+
+// Logaddexp2_32 sets d[i] = scalar.LogAddExp2 of the operands in float64,
+// rounded once, as Pow64: the reference's bits at every level (the AVX2
+// and AVX512 levels run the scalar loop: no float32 kernel fits their
+// registers).
+func Logaddexp2_32(d, x, y []float32) { logaddexp2_32Impl(d, x, y) }
+
+// Logaddexp2Scalar64 is Logaddexp2_64 with a scalar y.
+func Logaddexp2Scalar64(d, x []float64, y float64) { logaddexp2Scalar64Impl(d, x, y) }
+
+// Logaddexp2Scalar32 is Logaddexp2_32 with a scalar y.
+func Logaddexp2Scalar32(d, x []float32, y float32) { logaddexp2Scalar32Impl(d, x, y) }
+
+// ScalarLogaddexp2_64 is Logaddexp2_64 with a scalar x.
+func ScalarLogaddexp2_64(d []float64, x float64, y []float64) { scalarLogaddexp2_64Impl(d, x, y) }
+
+// ScalarLogaddexp2_32 is Logaddexp2_32 with a scalar x.
+func ScalarLogaddexp2_32(d []float32, x float32, y []float32) { scalarLogaddexp2_32Impl(d, x, y) }

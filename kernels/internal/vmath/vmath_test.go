@@ -57,6 +57,9 @@ var unaryFuncs = []unaryFunc{
 	{"asinh", Asinh64, asinhRef64, Asinh32, asinhRef32, true},
 	{"acosh", Acosh64, acoshRef64, Acosh32, acoshRef32, true},
 	{"atanh", Atanh64, atanhRef64, Atanh32, atanhRef32, true},
+	{"cbrt", Cbrt64, cbrtRef64, Cbrt32, cbrtRef32, false},
+	{"erf", Erf64, erfRef64, Erf32, erfRef32, false},
+	{"erfc", Erfc64, erfcRef64, Erfc32, erfcRef32, false},
 }
 
 // tolerance32 is the largest distance in ulp the float32 form of fn may
@@ -342,86 +345,119 @@ func TestPowSpecial(t *testing.T) {
 	}
 }
 
-func TestSweepPow(t *testing.T) {
+// binaryFunc is a function of two operands with its three forms, both
+// dtypes, its references, its sweep's operands and the scalars its
+// scalar-operand forms are checked with.
+type binaryFunc struct {
+	name    string
+	vv64    func(d, x, y []float64)
+	vs64    func(d, x []float64, y float64)
+	sv64    func(d []float64, x float64, y []float64)
+	ref64   func(x, y float64) float64
+	vv32    func(d, x, y []float32)
+	vs32    func(d, x []float32, y float32)
+	sv32    func(d []float32, x float32, y []float32)
+	ref32   func(x, y float32) float32
+	inputs  func(n int) (xs, ys []float64)
+	scalars []float64
+}
+
+var binaryFuncs = []binaryFunc{
+	{"pow", Pow64, PowScalar64, ScalarPow64, powRef64, Pow32, PowScalar32, ScalarPow32, powRef32, powInputs,
+		[]float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1}},
+	{"hypot", Hypot64, HypotScalar64, ScalarHypot64, hypotRef64, Hypot32, HypotScalar32, ScalarHypot32, hypotRef32, pairInputs,
+		[]float64{0, 1, -3, 1e-310, 1e300, math.Inf(-1), math.NaN()}},
+	{"atan2", Atan2_64, Atan2Scalar64, ScalarAtan2_64, atan2Ref64, Atan2_32, Atan2Scalar32, ScalarAtan2_32, atan2Ref32, pairInputs,
+		[]float64{0, math.Copysign(0, -1), 1, -3, 1e-310, 1e300, math.Inf(-1), math.NaN()}},
+	{"logaddexp", Logaddexp64, LogaddexpScalar64, ScalarLogaddexp64, logaddexpRef64, Logaddexp32, LogaddexpScalar32, ScalarLogaddexp32, logaddexpRef32, pairInputs,
+		[]float64{0, 1, -3, 700, -745, math.Inf(1), math.NaN()}},
+	{"logaddexp2", Logaddexp2_64, Logaddexp2Scalar64, ScalarLogaddexp2_64, logaddexp2Ref64, Logaddexp2_32, Logaddexp2Scalar32, ScalarLogaddexp2_32, logaddexp2Ref32, pairInputs,
+		[]float64{0, 1, -3, 1000, -1075, math.Inf(-1), math.NaN()}},
+}
+
+// pairInputs are n operand pairs over every float64 class: random bit
+// patterns (both signs, every exponent, subnormals), small integers,
+// zeros, infinities and NaN, each operand drawn on its own.
+func pairInputs(n int) (xs, ys []float64) {
+	r := rand.New(rand.NewPCG(11, 12))
+	specials := []float64{0, math.Copysign(0, -1), 1, -1, 2, 0.5, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, math.MaxFloat64}
+	draw := func() float64 {
+		switch r.IntN(8) {
+		case 0:
+			return specials[r.IntN(len(specials))]
+		case 1:
+			return float64(r.IntN(21) - 10)
+		case 2:
+			return r.NormFloat64() * 3
+		}
+		return math.Float64frombits(r.Uint64())
+	}
+	for range n {
+		xs, ys = append(xs, draw()), append(ys, draw())
+	}
+	return xs, ys
+}
+
+// TestSweepBinary runs every function of two operands over its sweep at
+// every level, all three forms and both dtypes, against its reference bit
+// for bit (float32: computed in float64, the reference's bits).
+func TestSweepBinary(t *testing.T) {
 	_, random, _ := sweepSize()
-	xs, ys := powInputs(random * 2)
-	want := make([]float64, len(xs))
-	for i := range xs {
-		want[i] = powRef64(xs[i], ys[i])
-	}
-	x32, y32 := make([]float32, len(xs)), make([]float32, len(xs))
-	for i := range xs {
-		x32[i], y32[i] = float32(xs[i]), float32(ys[i])
-	}
-	want32 := make([]float32, len(xs))
-	for i := range xs {
-		want32[i] = powRef32(x32[i], y32[i])
-	}
-	for _, w := range levels() {
-		t.Run(fmt.Sprintf("%v", w), func(t *testing.T) {
-			got := make([]float64, len(xs))
-			got32 := make([]float32, len(xs))
-			withLevel(t, w, func() {
-				Pow64(got, xs, ys)
-				Pow32(got32, x32, y32)
+	for _, fn := range binaryFuncs {
+		xs, ys := fn.inputs(random * 2)
+		x32, y32 := make([]float32, len(xs)), make([]float32, len(xs))
+		for i := range xs {
+			x32[i], y32[i] = float32(xs[i]), float32(ys[i])
+		}
+		for _, w := range levels() {
+			t.Run(fmt.Sprintf("%s/%v", fn.name, w), func(t *testing.T) {
+				bad := 0
+				check64 := func(form string, got []float64, x func(int) float64, y func(int) float64) {
+					for i := range got {
+						if want := fn.ref64(x(i), y(i)); ulp64(got[i], want) > 0 {
+							if bad++; bad < 20 {
+								t.Errorf("%s %s(%v, %v) = %v, want %v", form, fn.name, x(i), y(i), got[i], want)
+							}
+						}
+					}
+				}
+				check32 := func(form string, got []float32, x func(int) float32, y func(int) float32) {
+					for i := range got {
+						if want := fn.ref32(x(i), y(i)); ulp32(got[i], want) > 0 {
+							if bad++; bad < 20 {
+								t.Errorf("%s %s32(%v, %v) = %v, want %v", form, fn.name, x(i), y(i), got[i], want)
+							}
+						}
+					}
+				}
+				at64 := func(v []float64) func(int) float64 { return func(i int) float64 { return v[i] } }
+				at32 := func(v []float32) func(int) float32 { return func(i int) float32 { return v[i] } }
+				got := make([]float64, len(xs))
+				got32 := make([]float32, len(xs))
+				withLevel(t, w, func() {
+					fn.vv64(got, xs, ys)
+					fn.vv32(got32, x32, y32)
+				})
+				check64("vector", got, at64(xs), at64(ys))
+				check32("vector", got32, at32(x32), at32(y32))
+				for _, s := range fn.scalars {
+					s32 := float32(s)
+					withLevel(t, w, func() {
+						fn.vs64(got, xs, s)
+						fn.vs32(got32, x32, s32)
+					})
+					check64("vector-scalar", got, at64(xs), func(int) float64 { return s })
+					check32("vector-scalar", got32, at32(x32), func(int) float32 { return s32 })
+					withLevel(t, w, func() {
+						fn.sv64(got, s, ys)
+						fn.sv32(got32, s32, y32)
+					})
+					check64("scalar-vector", got, func(int) float64 { return s }, at64(ys))
+					check32("scalar-vector", got32, func(int) float32 { return s32 }, at32(y32))
+				}
+				t.Logf("%s level %v: %d points, three forms, both dtypes", fn.name, w, len(xs))
 			})
-			var worst, worst32 uint64
-			bad := 0
-			for i := range xs {
-				if u := ulp64(got[i], want[i]); u > 0 {
-					if bad++; bad < 20 {
-						t.Errorf("pow(%v, %v) = %v, want %v (%d ulp)", xs[i], ys[i], got[i], want[i], int64(u))
-					}
-				} else {
-					worst = max(worst, u)
-				}
-				if u := ulp32(got32[i], want32[i]); u > 0 {
-					if bad++; bad < 20 {
-						t.Errorf("pow32(%v, %v) = %v, want %v (%d ulp)", x32[i], y32[i], got32[i], want32[i], int64(u))
-					}
-				} else {
-					worst32 = max(worst32, u)
-				}
-			}
-			t.Logf("pow level %v: %d points, max %d ulp (float64), %d ulp (float32)", w, len(xs), worst, worst32)
-			// the scalar-operand forms, each x with a few fixed exponents and each y with a few fixed bases
-			for _, s := range []float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1} {
-				withLevel(t, w, func() {
-					PowScalar64(got, xs, s)
-					ScalarPow64(got[:len(ys)/2], s, ys)
-				})
-				for i := range xs {
-					var want float64
-					if i < len(ys)/2 {
-						want = powRef64(s, ys[i])
-					} else {
-						want = powRef64(xs[i], s)
-					}
-					if u := ulp64(got[i], want); u > 0 {
-						if bad++; bad < 40 {
-							t.Errorf("scalar form %v: element %d = %v, want %v", s, i, got[i], want)
-						}
-					}
-				}
-				withLevel(t, w, func() {
-					PowScalar32(got32, x32, float32(s))
-					ScalarPow32(got32[:len(ys)/2], float32(s), y32)
-				})
-				for i := range xs {
-					var want float32
-					if i < len(ys)/2 {
-						want = powRef32(float32(s), y32[i])
-					} else {
-						want = powRef32(x32[i], float32(s))
-					}
-					if u := ulp32(got32[i], want); u > 0 {
-						if bad++; bad < 40 {
-							t.Errorf("scalar form32 %v: element %d = %v, want %v", s, i, got32[i], want)
-						}
-					}
-				}
-			}
-		})
+		}
 	}
 }
 
@@ -484,6 +520,11 @@ func TestSpecials(t *testing.T) {
 		{"atanh", nan, nan}, {"atanh", inf, nan}, {"atanh", -inf, nan}, {"atanh", 0, 0}, {"atanh", nz, nz},
 		{"atanh", 5e-324, 5e-324}, {"atanh", -5e-324, -5e-324}, {"atanh", 1, inf}, {"atanh", -1, -inf},
 		{"atanh", 1.0000000000000002, nan}, {"atanh", -2, nan},
+		{"cbrt", nan, nan}, {"cbrt", inf, inf}, {"cbrt", -inf, -inf}, {"cbrt", 0, 0}, {"cbrt", nz, nz},
+		{"cbrt", 5e-324, 0x1p-358}, {"cbrt", -27, -3}, {"cbrt", 0x1p-1020, 0x1p-340},
+		{"erf", nan, nan}, {"erf", inf, 1}, {"erf", -inf, -1}, {"erf", 0, 0}, {"erf", nz, nz}, {"erf", 5e-324, 5e-324},
+		{"erf", 6, 1}, {"erf", -30, -1},
+		{"erfc", nan, nan}, {"erfc", inf, 0}, {"erfc", -inf, 2}, {"erfc", 0, 1}, {"erfc", nz, 1}, {"erfc", 30, 0}, {"erfc", -7, 2},
 		{"exp2", -1022, 0x1p-1022}, {"exp2", -1074, 5e-324}, {"exp2", -1075, 0}, {"exp2", 1e300, inf}, {"exp2", -1e300, 0},
 	}
 	byName := map[string]unaryFunc{}

@@ -450,6 +450,72 @@ func atanh32Impl(d, x []float32) {
 	}
 }
 
+func cbrt64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		cbrt64AVX512(d, x)
+	case isa.AVX2:
+		cbrt64AVX2(d, x)
+	default:
+		cbrt64Scalar(d, x)
+	}
+}
+
+func cbrt32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		cbrt32AVX512(d, x)
+	case isa.AVX2:
+		cbrt32AVX2(d, x)
+	default:
+		cbrt32Scalar(d, x)
+	}
+}
+
+func erf64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		erf64AVX512(d, x)
+	case isa.AVX2:
+		erf64AVX2(d, x)
+	default:
+		erf64Scalar(d, x)
+	}
+}
+
+func erf32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		erf32AVX512(d, x)
+	case isa.AVX2:
+		erf32AVX2(d, x)
+	default:
+		erf32Scalar(d, x)
+	}
+}
+
+func erfc64Impl(d, x []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		erfc64AVX512(d, x)
+	case isa.AVX2:
+		erfc64AVX2(d, x)
+	default:
+		erfc64Scalar(d, x)
+	}
+}
+
+func erfc32Impl(d, x []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		erfc32AVX512(d, x)
+	case isa.AVX2:
+		erfc32AVX2(d, x)
+	default:
+		erfc32Scalar(d, x)
+	}
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	switch isa.Selected() {
 	case isa.AVX512:
@@ -513,5 +579,269 @@ func scalarPow32Impl(d []float32, x float32, y []float32) {
 		scalarPow32AVX2(d, x, y)
 	default:
 		scalarPow32Scalar(d, x, y)
+	}
+}
+
+func hypot64Impl(d []float64, x []float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		hypot64AVX512(d, x, y)
+	case isa.AVX2:
+		hypot64AVX2(d, x, y)
+	default:
+		hypot64Scalar(d, x, y)
+	}
+}
+
+func hypot32Impl(d []float32, x []float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		hypot32AVX512(d, x, y)
+	case isa.AVX2:
+		hypot32AVX2(d, x, y)
+	default:
+		hypot32Scalar(d, x, y)
+	}
+}
+
+func hypotScalar64Impl(d []float64, x []float64, y float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		hypotScalar64AVX512(d, x, y)
+	case isa.AVX2:
+		hypotScalar64AVX2(d, x, y)
+	default:
+		hypotScalar64Scalar(d, x, y)
+	}
+}
+
+func hypotScalar32Impl(d []float32, x []float32, y float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		hypotScalar32AVX512(d, x, y)
+	case isa.AVX2:
+		hypotScalar32AVX2(d, x, y)
+	default:
+		hypotScalar32Scalar(d, x, y)
+	}
+}
+
+func scalarHypot64Impl(d []float64, x float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarHypot64AVX512(d, x, y)
+	case isa.AVX2:
+		scalarHypot64AVX2(d, x, y)
+	default:
+		scalarHypot64Scalar(d, x, y)
+	}
+}
+
+func scalarHypot32Impl(d []float32, x float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarHypot32AVX512(d, x, y)
+	case isa.AVX2:
+		scalarHypot32AVX2(d, x, y)
+	default:
+		scalarHypot32Scalar(d, x, y)
+	}
+}
+
+func atan2_64Impl(d []float64, x []float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		atan2_64AVX512(d, x, y)
+	case isa.AVX2:
+		atan2_64AVX2(d, x, y)
+	default:
+		atan2_64Scalar(d, x, y)
+	}
+}
+
+func atan2_32Impl(d []float32, x []float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		atan2_32AVX512(d, x, y)
+	case isa.AVX2:
+		atan2_32AVX2(d, x, y)
+	default:
+		atan2_32Scalar(d, x, y)
+	}
+}
+
+func atan2Scalar64Impl(d []float64, x []float64, y float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		atan2Scalar64AVX512(d, x, y)
+	case isa.AVX2:
+		atan2Scalar64AVX2(d, x, y)
+	default:
+		atan2Scalar64Scalar(d, x, y)
+	}
+}
+
+func atan2Scalar32Impl(d []float32, x []float32, y float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		atan2Scalar32AVX512(d, x, y)
+	case isa.AVX2:
+		atan2Scalar32AVX2(d, x, y)
+	default:
+		atan2Scalar32Scalar(d, x, y)
+	}
+}
+
+func scalarAtan2_64Impl(d []float64, x float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarAtan2_64AVX512(d, x, y)
+	case isa.AVX2:
+		scalarAtan2_64AVX2(d, x, y)
+	default:
+		scalarAtan2_64Scalar(d, x, y)
+	}
+}
+
+func scalarAtan2_32Impl(d []float32, x float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarAtan2_32AVX512(d, x, y)
+	case isa.AVX2:
+		scalarAtan2_32AVX2(d, x, y)
+	default:
+		scalarAtan2_32Scalar(d, x, y)
+	}
+}
+
+func logaddexp64Impl(d []float64, x []float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexp64AVX512(d, x, y)
+	case isa.AVX2:
+		logaddexp64AVX2(d, x, y)
+	default:
+		logaddexp64Scalar(d, x, y)
+	}
+}
+
+func logaddexp32Impl(d []float32, x []float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexp32Scalar(d, x, y)
+	case isa.AVX2:
+		logaddexp32Scalar(d, x, y)
+	default:
+		logaddexp32Scalar(d, x, y)
+	}
+}
+
+func logaddexpScalar64Impl(d []float64, x []float64, y float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexpScalar64AVX512(d, x, y)
+	case isa.AVX2:
+		logaddexpScalar64AVX2(d, x, y)
+	default:
+		logaddexpScalar64Scalar(d, x, y)
+	}
+}
+
+func logaddexpScalar32Impl(d []float32, x []float32, y float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexpScalar32Scalar(d, x, y)
+	case isa.AVX2:
+		logaddexpScalar32Scalar(d, x, y)
+	default:
+		logaddexpScalar32Scalar(d, x, y)
+	}
+}
+
+func scalarLogaddexp64Impl(d []float64, x float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarLogaddexp64AVX512(d, x, y)
+	case isa.AVX2:
+		scalarLogaddexp64AVX2(d, x, y)
+	default:
+		scalarLogaddexp64Scalar(d, x, y)
+	}
+}
+
+func scalarLogaddexp32Impl(d []float32, x float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarLogaddexp32Scalar(d, x, y)
+	case isa.AVX2:
+		scalarLogaddexp32Scalar(d, x, y)
+	default:
+		scalarLogaddexp32Scalar(d, x, y)
+	}
+}
+
+func logaddexp2_64Impl(d []float64, x []float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexp2_64AVX512(d, x, y)
+	case isa.AVX2:
+		logaddexp2_64AVX2(d, x, y)
+	default:
+		logaddexp2_64Scalar(d, x, y)
+	}
+}
+
+func logaddexp2_32Impl(d []float32, x []float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexp2_32Scalar(d, x, y)
+	case isa.AVX2:
+		logaddexp2_32Scalar(d, x, y)
+	default:
+		logaddexp2_32Scalar(d, x, y)
+	}
+}
+
+func logaddexp2Scalar64Impl(d []float64, x []float64, y float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexp2Scalar64AVX512(d, x, y)
+	case isa.AVX2:
+		logaddexp2Scalar64AVX2(d, x, y)
+	default:
+		logaddexp2Scalar64Scalar(d, x, y)
+	}
+}
+
+func logaddexp2Scalar32Impl(d []float32, x []float32, y float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		logaddexp2Scalar32Scalar(d, x, y)
+	case isa.AVX2:
+		logaddexp2Scalar32Scalar(d, x, y)
+	default:
+		logaddexp2Scalar32Scalar(d, x, y)
+	}
+}
+
+func scalarLogaddexp2_64Impl(d []float64, x float64, y []float64) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarLogaddexp2_64AVX512(d, x, y)
+	case isa.AVX2:
+		scalarLogaddexp2_64AVX2(d, x, y)
+	default:
+		scalarLogaddexp2_64Scalar(d, x, y)
+	}
+}
+
+func scalarLogaddexp2_32Impl(d []float32, x float32, y []float32) {
+	switch isa.Selected() {
+	case isa.AVX512:
+		scalarLogaddexp2_32Scalar(d, x, y)
+	case isa.AVX2:
+		scalarLogaddexp2_32Scalar(d, x, y)
+	default:
+		scalarLogaddexp2_32Scalar(d, x, y)
 	}
 }

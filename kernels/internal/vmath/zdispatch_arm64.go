@@ -329,6 +329,54 @@ func atanh32Impl(d, x []float32) {
 	atanh32Scalar(d, x)
 }
 
+func cbrt64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		cbrt64NEON(d, x)
+		return
+	}
+	cbrt64Scalar(d, x)
+}
+
+func cbrt32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		cbrt32NEON(d, x)
+		return
+	}
+	cbrt32Scalar(d, x)
+}
+
+func erf64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		erf64NEON(d, x)
+		return
+	}
+	erf64Scalar(d, x)
+}
+
+func erf32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		erf32NEON(d, x)
+		return
+	}
+	erf32Scalar(d, x)
+}
+
+func erfc64Impl(d, x []float64) {
+	if isa.Selected() == isa.NEON {
+		erfc64NEON(d, x)
+		return
+	}
+	erfc64Scalar(d, x)
+}
+
+func erfc32Impl(d, x []float32) {
+	if isa.Selected() == isa.NEON {
+		erfc32NEON(d, x)
+		return
+	}
+	erfc32Scalar(d, x)
+}
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	if isa.Selected() == isa.NEON {
 		pow64NEON(d, x, y)
@@ -375,4 +423,196 @@ func scalarPow32Impl(d []float32, x float32, y []float32) {
 		return
 	}
 	scalarPow32Scalar(d, x, y)
+}
+
+func hypot64Impl(d []float64, x []float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		hypot64NEON(d, x, y)
+		return
+	}
+	hypot64Scalar(d, x, y)
+}
+
+func hypot32Impl(d []float32, x []float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		hypot32NEON(d, x, y)
+		return
+	}
+	hypot32Scalar(d, x, y)
+}
+
+func hypotScalar64Impl(d []float64, x []float64, y float64) {
+	if isa.Selected() == isa.NEON {
+		hypotScalar64NEON(d, x, y)
+		return
+	}
+	hypotScalar64Scalar(d, x, y)
+}
+
+func hypotScalar32Impl(d []float32, x []float32, y float32) {
+	if isa.Selected() == isa.NEON {
+		hypotScalar32NEON(d, x, y)
+		return
+	}
+	hypotScalar32Scalar(d, x, y)
+}
+
+func scalarHypot64Impl(d []float64, x float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		scalarHypot64NEON(d, x, y)
+		return
+	}
+	scalarHypot64Scalar(d, x, y)
+}
+
+func scalarHypot32Impl(d []float32, x float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		scalarHypot32NEON(d, x, y)
+		return
+	}
+	scalarHypot32Scalar(d, x, y)
+}
+
+func atan2_64Impl(d []float64, x []float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		atan2_64NEON(d, x, y)
+		return
+	}
+	atan2_64Scalar(d, x, y)
+}
+
+func atan2_32Impl(d []float32, x []float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		atan2_32NEON(d, x, y)
+		return
+	}
+	atan2_32Scalar(d, x, y)
+}
+
+func atan2Scalar64Impl(d []float64, x []float64, y float64) {
+	if isa.Selected() == isa.NEON {
+		atan2Scalar64NEON(d, x, y)
+		return
+	}
+	atan2Scalar64Scalar(d, x, y)
+}
+
+func atan2Scalar32Impl(d []float32, x []float32, y float32) {
+	if isa.Selected() == isa.NEON {
+		atan2Scalar32NEON(d, x, y)
+		return
+	}
+	atan2Scalar32Scalar(d, x, y)
+}
+
+func scalarAtan2_64Impl(d []float64, x float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		scalarAtan2_64NEON(d, x, y)
+		return
+	}
+	scalarAtan2_64Scalar(d, x, y)
+}
+
+func scalarAtan2_32Impl(d []float32, x float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		scalarAtan2_32NEON(d, x, y)
+		return
+	}
+	scalarAtan2_32Scalar(d, x, y)
+}
+
+func logaddexp64Impl(d []float64, x []float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		logaddexp64NEON(d, x, y)
+		return
+	}
+	logaddexp64Scalar(d, x, y)
+}
+
+func logaddexp32Impl(d []float32, x []float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		logaddexp32NEON(d, x, y)
+		return
+	}
+	logaddexp32Scalar(d, x, y)
+}
+
+func logaddexpScalar64Impl(d []float64, x []float64, y float64) {
+	if isa.Selected() == isa.NEON {
+		logaddexpScalar64NEON(d, x, y)
+		return
+	}
+	logaddexpScalar64Scalar(d, x, y)
+}
+
+func logaddexpScalar32Impl(d []float32, x []float32, y float32) {
+	if isa.Selected() == isa.NEON {
+		logaddexpScalar32NEON(d, x, y)
+		return
+	}
+	logaddexpScalar32Scalar(d, x, y)
+}
+
+func scalarLogaddexp64Impl(d []float64, x float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		scalarLogaddexp64NEON(d, x, y)
+		return
+	}
+	scalarLogaddexp64Scalar(d, x, y)
+}
+
+func scalarLogaddexp32Impl(d []float32, x float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		scalarLogaddexp32NEON(d, x, y)
+		return
+	}
+	scalarLogaddexp32Scalar(d, x, y)
+}
+
+func logaddexp2_64Impl(d []float64, x []float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		logaddexp2_64NEON(d, x, y)
+		return
+	}
+	logaddexp2_64Scalar(d, x, y)
+}
+
+func logaddexp2_32Impl(d []float32, x []float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		logaddexp2_32NEON(d, x, y)
+		return
+	}
+	logaddexp2_32Scalar(d, x, y)
+}
+
+func logaddexp2Scalar64Impl(d []float64, x []float64, y float64) {
+	if isa.Selected() == isa.NEON {
+		logaddexp2Scalar64NEON(d, x, y)
+		return
+	}
+	logaddexp2Scalar64Scalar(d, x, y)
+}
+
+func logaddexp2Scalar32Impl(d []float32, x []float32, y float32) {
+	if isa.Selected() == isa.NEON {
+		logaddexp2Scalar32NEON(d, x, y)
+		return
+	}
+	logaddexp2Scalar32Scalar(d, x, y)
+}
+
+func scalarLogaddexp2_64Impl(d []float64, x float64, y []float64) {
+	if isa.Selected() == isa.NEON {
+		scalarLogaddexp2_64NEON(d, x, y)
+		return
+	}
+	scalarLogaddexp2_64Scalar(d, x, y)
+}
+
+func scalarLogaddexp2_32Impl(d []float32, x float32, y []float32) {
+	if isa.Selected() == isa.NEON {
+		scalarLogaddexp2_32NEON(d, x, y)
+		return
+	}
+	scalarLogaddexp2_32Scalar(d, x, y)
 }

@@ -86,6 +86,18 @@ func atanh64Impl(d, x []float64) { atanh64Scalar(d, x) }
 
 func atanh32Impl(d, x []float32) { atanh32Scalar(d, x) }
 
+func cbrt64Impl(d, x []float64) { cbrt64Scalar(d, x) }
+
+func cbrt32Impl(d, x []float32) { cbrt32Scalar(d, x) }
+
+func erf64Impl(d, x []float64) { erf64Scalar(d, x) }
+
+func erf32Impl(d, x []float32) { erf32Scalar(d, x) }
+
+func erfc64Impl(d, x []float64) { erfc64Scalar(d, x) }
+
+func erfc32Impl(d, x []float32) { erfc32Scalar(d, x) }
+
 func pow64Impl(d []float64, x []float64, y []float64) {
 	pow64Scalar(d, x, y)
 }
@@ -108,4 +120,100 @@ func scalarPow64Impl(d []float64, x float64, y []float64) {
 
 func scalarPow32Impl(d []float32, x float32, y []float32) {
 	scalarPow32Scalar(d, x, y)
+}
+
+func hypot64Impl(d []float64, x []float64, y []float64) {
+	hypot64Scalar(d, x, y)
+}
+
+func hypot32Impl(d []float32, x []float32, y []float32) {
+	hypot32Scalar(d, x, y)
+}
+
+func hypotScalar64Impl(d []float64, x []float64, y float64) {
+	hypotScalar64Scalar(d, x, y)
+}
+
+func hypotScalar32Impl(d []float32, x []float32, y float32) {
+	hypotScalar32Scalar(d, x, y)
+}
+
+func scalarHypot64Impl(d []float64, x float64, y []float64) {
+	scalarHypot64Scalar(d, x, y)
+}
+
+func scalarHypot32Impl(d []float32, x float32, y []float32) {
+	scalarHypot32Scalar(d, x, y)
+}
+
+func atan2_64Impl(d []float64, x []float64, y []float64) {
+	atan2_64Scalar(d, x, y)
+}
+
+func atan2_32Impl(d []float32, x []float32, y []float32) {
+	atan2_32Scalar(d, x, y)
+}
+
+func atan2Scalar64Impl(d []float64, x []float64, y float64) {
+	atan2Scalar64Scalar(d, x, y)
+}
+
+func atan2Scalar32Impl(d []float32, x []float32, y float32) {
+	atan2Scalar32Scalar(d, x, y)
+}
+
+func scalarAtan2_64Impl(d []float64, x float64, y []float64) {
+	scalarAtan2_64Scalar(d, x, y)
+}
+
+func scalarAtan2_32Impl(d []float32, x float32, y []float32) {
+	scalarAtan2_32Scalar(d, x, y)
+}
+
+func logaddexp64Impl(d []float64, x []float64, y []float64) {
+	logaddexp64Scalar(d, x, y)
+}
+
+func logaddexp32Impl(d []float32, x []float32, y []float32) {
+	logaddexp32Scalar(d, x, y)
+}
+
+func logaddexpScalar64Impl(d []float64, x []float64, y float64) {
+	logaddexpScalar64Scalar(d, x, y)
+}
+
+func logaddexpScalar32Impl(d []float32, x []float32, y float32) {
+	logaddexpScalar32Scalar(d, x, y)
+}
+
+func scalarLogaddexp64Impl(d []float64, x float64, y []float64) {
+	scalarLogaddexp64Scalar(d, x, y)
+}
+
+func scalarLogaddexp32Impl(d []float32, x float32, y []float32) {
+	scalarLogaddexp32Scalar(d, x, y)
+}
+
+func logaddexp2_64Impl(d []float64, x []float64, y []float64) {
+	logaddexp2_64Scalar(d, x, y)
+}
+
+func logaddexp2_32Impl(d []float32, x []float32, y []float32) {
+	logaddexp2_32Scalar(d, x, y)
+}
+
+func logaddexp2Scalar64Impl(d []float64, x []float64, y float64) {
+	logaddexp2Scalar64Scalar(d, x, y)
+}
+
+func logaddexp2Scalar32Impl(d []float32, x []float32, y float32) {
+	logaddexp2Scalar32Scalar(d, x, y)
+}
+
+func scalarLogaddexp2_64Impl(d []float64, x float64, y []float64) {
+	scalarLogaddexp2_64Scalar(d, x, y)
+}
+
+func scalarLogaddexp2_32Impl(d []float32, x float32, y []float32) {
+	scalarLogaddexp2_32Scalar(d, x, y)
 }

@@ -322,6 +322,54 @@ func atanh32Scalar(d, x []float32) {
 	}
 }
 
+// cbrt64Scalar is the scalar loop over the reference.
+func cbrt64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = cbrtRef64(v)
+	}
+}
+
+// cbrt32Scalar is the scalar loop over the reference.
+func cbrt32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = cbrtRef32(v)
+	}
+}
+
+// erf64Scalar is the scalar loop over the reference.
+func erf64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = erfRef64(v)
+	}
+}
+
+// erf32Scalar is the scalar loop over the reference.
+func erf32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = erfRef32(v)
+	}
+}
+
+// erfc64Scalar is the scalar loop over the reference.
+func erfc64Scalar(d, x []float64) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = erfcRef64(v)
+	}
+}
+
+// erfc32Scalar is the scalar loop over the reference.
+func erfc32Scalar(d, x []float32) {
+	x = x[:len(d)]
+	for i, v := range x {
+		d[i] = erfcRef32(v)
+	}
+}
+
 // pow64Scalar is the scalar loop over the reference.
 func pow64Scalar(d []float64, x []float64, y []float64) {
 	x = x[:len(d)]
@@ -373,5 +421,221 @@ func scalarPow32Scalar(d []float32, x float32, y []float32) {
 	y = y[:len(d)]
 	for i := range d {
 		d[i] = powRef32(x, y[i])
+	}
+}
+
+// hypot64Scalar is the scalar loop over the reference.
+func hypot64Scalar(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = hypotRef64(x[i], y[i])
+	}
+}
+
+// hypot32Scalar is the scalar loop over the reference.
+func hypot32Scalar(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = hypotRef32(x[i], y[i])
+	}
+}
+
+// hypotScalar64Scalar is the scalar loop over the reference.
+func hypotScalar64Scalar(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = hypotRef64(x[i], y)
+	}
+}
+
+// hypotScalar32Scalar is the scalar loop over the reference.
+func hypotScalar32Scalar(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = hypotRef32(x[i], y)
+	}
+}
+
+// scalarHypot64Scalar is the scalar loop over the reference.
+func scalarHypot64Scalar(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = hypotRef64(x, y[i])
+	}
+}
+
+// scalarHypot32Scalar is the scalar loop over the reference.
+func scalarHypot32Scalar(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = hypotRef32(x, y[i])
+	}
+}
+
+// atan2_64Scalar is the scalar loop over the reference.
+func atan2_64Scalar(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = atan2Ref64(x[i], y[i])
+	}
+}
+
+// atan2_32Scalar is the scalar loop over the reference.
+func atan2_32Scalar(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = atan2Ref32(x[i], y[i])
+	}
+}
+
+// atan2Scalar64Scalar is the scalar loop over the reference.
+func atan2Scalar64Scalar(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = atan2Ref64(x[i], y)
+	}
+}
+
+// atan2Scalar32Scalar is the scalar loop over the reference.
+func atan2Scalar32Scalar(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = atan2Ref32(x[i], y)
+	}
+}
+
+// scalarAtan2_64Scalar is the scalar loop over the reference.
+func scalarAtan2_64Scalar(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = atan2Ref64(x, y[i])
+	}
+}
+
+// scalarAtan2_32Scalar is the scalar loop over the reference.
+func scalarAtan2_32Scalar(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = atan2Ref32(x, y[i])
+	}
+}
+
+// logaddexp64Scalar is the scalar loop over the reference.
+func logaddexp64Scalar(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexpRef64(x[i], y[i])
+	}
+}
+
+// logaddexp32Scalar is the scalar loop over the reference.
+func logaddexp32Scalar(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexpRef32(x[i], y[i])
+	}
+}
+
+// logaddexpScalar64Scalar is the scalar loop over the reference.
+func logaddexpScalar64Scalar(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = logaddexpRef64(x[i], y)
+	}
+}
+
+// logaddexpScalar32Scalar is the scalar loop over the reference.
+func logaddexpScalar32Scalar(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = logaddexpRef32(x[i], y)
+	}
+}
+
+// scalarLogaddexp64Scalar is the scalar loop over the reference.
+func scalarLogaddexp64Scalar(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexpRef64(x, y[i])
+	}
+}
+
+// scalarLogaddexp32Scalar is the scalar loop over the reference.
+func scalarLogaddexp32Scalar(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexpRef32(x, y[i])
+	}
+}
+
+// logaddexp2_64Scalar is the scalar loop over the reference.
+func logaddexp2_64Scalar(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexp2Ref64(x[i], y[i])
+	}
+}
+
+// logaddexp2_32Scalar is the scalar loop over the reference.
+func logaddexp2_32Scalar(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexp2Ref32(x[i], y[i])
+	}
+}
+
+// logaddexp2Scalar64Scalar is the scalar loop over the reference.
+func logaddexp2Scalar64Scalar(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = logaddexp2Ref64(x[i], y)
+	}
+}
+
+// logaddexp2Scalar32Scalar is the scalar loop over the reference.
+func logaddexp2Scalar32Scalar(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	for i := range d {
+		d[i] = logaddexp2Ref32(x[i], y)
+	}
+}
+
+// scalarLogaddexp2_64Scalar is the scalar loop over the reference.
+func scalarLogaddexp2_64Scalar(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexp2Ref64(x, y[i])
+	}
+}
+
+// scalarLogaddexp2_32Scalar is the scalar loop over the reference.
+func scalarLogaddexp2_32Scalar(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	for i := range d {
+		d[i] = logaddexp2Ref32(x, y[i])
 	}
 }

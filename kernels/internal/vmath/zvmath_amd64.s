@@ -3939,6 +3939,390 @@ done109:
 	VZEROUPPER
 	RET
 
+// func hypot64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·hypot64AVX2Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-4, CX
+	XORQ SI, SI
+
+loop115:
+	CMPQ      SI, CX
+	JAE       done116
+	VMOVUPS   (DX)(SI*8), Y0
+	VMOVUPS   (BX)(SI*8), Y1
+	VPAND     vmconst<>+2848(SB), Y0, Y2
+	VPAND     vmconst<>+2848(SB), Y1, Y3
+	VCMPPD    $0x11, vmconst<>+4416(SB), Y2, Y4
+	VCMPPD    $0x11, vmconst<>+4416(SB), Y3, Y5
+	VPAND     Y5, Y4, Y4
+	VMAXPD    Y3, Y2, Y5
+	VMINPD    Y3, Y2, Y2
+	VDIVPD    Y5, Y2, Y2
+	VMULPD    Y2, Y2, Y2
+	VADDPD    vmconst<>+480(SB), Y2, Y2
+	VSQRTPD   Y2, Y2
+	VMULPD    Y2, Y5, Y2
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y5, Y3
+	VBLENDVPD Y3, vmconst<>+4096(SB), Y2, Y2
+	VMOVUPS   Y2, (AX)(SI*8)
+	VMOVMSKPD Y4, DI
+	ADDQ      $0x04, SI
+	XORQ      $0x0f, DI
+	JNZ       out117
+	JMP       loop115
+
+out117:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Y1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done116:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func hypot32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·hypot32AVX2Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop118:
+	CMPQ         SI, CX
+	JAE          done119
+	VMOVUPS      (DX)(SI*4), Y0
+	VMOVUPS      (BX)(SI*4), Y1
+	VCVTPS2PD    X0, Y2
+	VCVTPS2PD    X1, Y3
+	VPAND        vmconst<>+2848(SB), Y2, Y2
+	VPAND        vmconst<>+2848(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VMAXPD       Y3, Y2, Y6
+	VMINPD       Y3, Y2, Y2
+	VDIVPD       Y6, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       vmconst<>+480(SB), Y2, Y2
+	VSQRTPD      Y2, Y2
+	VMULPD       Y2, Y6, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X4
+	VMOVMSKPD    Y5, DI
+	VEXTRACTF128 $0x01, Y0, X2
+	VCVTPS2PD    X2, Y2
+	VEXTRACTF128 $0x01, Y1, X3
+	VCVTPS2PD    X3, Y3
+	VPAND        vmconst<>+2848(SB), Y2, Y2
+	VPAND        vmconst<>+2848(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VMAXPD       Y3, Y2, Y6
+	VMINPD       Y3, Y2, Y2
+	VDIVPD       Y6, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       vmconst<>+480(SB), Y2, Y2
+	VSQRTPD      Y2, Y2
+	VMULPD       Y2, Y6, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X2
+	VMOVMSKPD    Y5, R8
+	VINSERTF128  $0x01, X2, Y4, Y2
+	SHLQ         $0x04, R8
+	ORQ          R8, DI
+	VMOVUPS      Y2, (AX)(SI*4)
+	ADDQ         $0x08, SI
+	XORQ         $0xff, DI
+	JNZ          out120
+	JMP          loop118
+
+out120:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Y1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done119:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·hypotScalar64AVX2Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop121:
+	CMPQ         BX, CX
+	JAE          done122
+	VMOVUPS      (DX)(BX*8), Y0
+	VBROADCASTSD y+48(FP), Y1
+	VPAND        vmconst<>+2848(SB), Y0, Y2
+	VPAND        vmconst<>+2848(SB), Y1, Y1
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y1, Y4
+	VPAND        Y4, Y3, Y3
+	VMAXPD       Y1, Y2, Y4
+	VMINPD       Y1, Y2, Y1
+	VDIVPD       Y4, Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       vmconst<>+480(SB), Y1, Y1
+	VSQRTPD      Y1, Y1
+	VMULPD       Y1, Y4, Y1
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y1, Y1
+	VMOVUPS      Y1, (AX)(BX*8)
+	VMOVMSKPD    Y3, SI
+	ADDQ         $0x04, BX
+	XORQ         $0x0f, SI
+	JNZ          out123
+	JMP          loop121
+
+out123:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done122:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·hypotScalar32AVX2Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop124:
+	CMPQ         BX, CX
+	JAE          done125
+	VMOVUPS      (DX)(BX*4), Y0
+	VBROADCASTSS y+48(FP), Y1
+	VCVTPS2PD    X0, Y2
+	VCVTPS2PD    X1, Y3
+	VPAND        vmconst<>+2848(SB), Y2, Y2
+	VPAND        vmconst<>+2848(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VMAXPD       Y3, Y2, Y6
+	VMINPD       Y3, Y2, Y2
+	VDIVPD       Y6, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       vmconst<>+480(SB), Y2, Y2
+	VSQRTPD      Y2, Y2
+	VMULPD       Y2, Y6, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X4
+	VMOVMSKPD    Y5, SI
+	VEXTRACTF128 $0x01, Y0, X2
+	VCVTPS2PD    X2, Y2
+	VEXTRACTF128 $0x01, Y1, X1
+	VCVTPS2PD    X1, Y1
+	VPAND        vmconst<>+2848(SB), Y2, Y2
+	VPAND        vmconst<>+2848(SB), Y1, Y1
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y1, Y5
+	VPAND        Y5, Y3, Y3
+	VMAXPD       Y1, Y2, Y5
+	VMINPD       Y1, Y2, Y1
+	VDIVPD       Y5, Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       vmconst<>+480(SB), Y1, Y1
+	VSQRTPD      Y1, Y1
+	VMULPD       Y1, Y5, Y1
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X1
+	VMOVMSKPD    Y3, DI
+	VINSERTF128  $0x01, X1, Y4, Y1
+	SHLQ         $0x04, DI
+	ORQ          DI, SI
+	VMOVUPS      Y1, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out126
+	JMP          loop124
+
+out126:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done125:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarHypot64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·scalarHypot64AVX2Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-4, CX
+	XORQ BX, BX
+
+loop127:
+	CMPQ         BX, CX
+	JAE          done128
+	VBROADCASTSD x+24(FP), Y0
+	VMOVUPS      (DX)(BX*8), Y1
+	VPAND        vmconst<>+2848(SB), Y0, Y0
+	VPAND        vmconst<>+2848(SB), Y1, Y2
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y4
+	VPAND        Y4, Y3, Y3
+	VMAXPD       Y2, Y0, Y4
+	VMINPD       Y2, Y0, Y0
+	VDIVPD       Y4, Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       vmconst<>+480(SB), Y0, Y0
+	VSQRTPD      Y0, Y0
+	VMULPD       Y0, Y4, Y0
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y0, Y0
+	VMOVUPS      Y0, (AX)(BX*8)
+	VMOVMSKPD    Y3, SI
+	ADDQ         $0x04, BX
+	XORQ         $0x0f, SI
+	JNZ          out129
+	JMP          loop127
+
+out129:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Y1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done128:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarHypot32AVX2Loop(d []float32, x float32, y []float32, ys *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·scalarHypot32AVX2Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop130:
+	CMPQ         BX, CX
+	JAE          done131
+	VBROADCASTSS x+24(FP), Y0
+	VMOVUPS      (DX)(BX*4), Y1
+	VCVTPS2PD    X0, Y2
+	VCVTPS2PD    X1, Y3
+	VPAND        vmconst<>+2848(SB), Y2, Y2
+	VPAND        vmconst<>+2848(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VMAXPD       Y3, Y2, Y6
+	VMINPD       Y3, Y2, Y2
+	VDIVPD       Y6, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       vmconst<>+480(SB), Y2, Y2
+	VSQRTPD      Y2, Y2
+	VMULPD       Y2, Y6, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X4
+	VMOVMSKPD    Y5, SI
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VEXTRACTF128 $0x01, Y1, X2
+	VCVTPS2PD    X2, Y2
+	VPAND        vmconst<>+2848(SB), Y0, Y0
+	VPAND        vmconst<>+2848(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VPAND        Y5, Y3, Y3
+	VMAXPD       Y2, Y0, Y5
+	VMINPD       Y2, Y0, Y0
+	VDIVPD       Y5, Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       vmconst<>+480(SB), Y0, Y0
+	VSQRTPD      Y0, Y0
+	VMULPD       Y0, Y5, Y0
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y0, Y0
+	VCVTPD2PSY   Y0, X0
+	VMOVMSKPD    Y3, DI
+	VINSERTF128  $0x01, X0, Y4, Y0
+	SHLQ         $0x04, DI
+	ORQ          DI, SI
+	VMOVUPS      Y0, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out132
+	JMP          loop130
+
+out132:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Y1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done131:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
 DATA vmconst<>+0(SB)/8, $0x3ff71547652b82fe
 DATA vmconst<>+8(SB)/8, $0x3ff71547652b82fe
 DATA vmconst<>+16(SB)/8, $0x3ff71547652b82fe
@@ -4847,4 +5231,8 @@ DATA vmconst<>+4384(SB)/8, $0xbfe0000000000000
 DATA vmconst<>+4392(SB)/8, $0xbfe0000000000000
 DATA vmconst<>+4400(SB)/8, $0xbfe0000000000000
 DATA vmconst<>+4408(SB)/8, $0xbfe0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $4416
+DATA vmconst<>+4416(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4424(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4432(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4440(SB)/8, $0x7ff0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4448

@@ -129,6 +129,24 @@ func atanh64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad ui
 func atanh32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
 
 //go:noescape
+func cbrt64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func cbrt32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func erf64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func erf32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func erfc64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func erfc32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
 func pow64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
 
 //go:noescape
@@ -145,6 +163,78 @@ func scalarPow64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (d
 
 //go:noescape
 func scalarPow32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func hypot64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func hypot32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func hypotScalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func hypotScalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func scalarHypot64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func scalarHypot32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func atan2_64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func atan2_32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func atan2Scalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func atan2Scalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func scalarAtan2_64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func scalarAtan2_32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func logaddexp64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func logaddexp32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func logaddexpScalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func logaddexpScalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func scalarLogaddexp64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func scalarLogaddexp32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func logaddexp2_64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func logaddexp2_32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+
+//go:noescape
+func logaddexp2Scalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+
+//go:noescape
+func logaddexp2Scalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+
+//go:noescape
+func scalarLogaddexp2_64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+
+//go:noescape
+func scalarLogaddexp2_32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
 
 // exp64NEON sets d[i] = exp(x[i]) with the NEON assembly,
 // recomputing the lanes out of its domain with the reference.
@@ -1226,6 +1316,168 @@ func atanh32NEON(d, x []float32) {
 	}
 }
 
+// cbrt64NEON sets d[i] = cbrt(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func cbrt64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := cbrt64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, cbrtRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cbrt64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, cbrtRef64)
+	}
+}
+
+// cbrt32NEON sets d[i] = cbrt(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func cbrt32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := cbrt32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, cbrtRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cbrt32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, cbrtRef32)
+	}
+}
+
+// erf64NEON sets d[i] = erf(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func erf64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := erf64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, erfRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erf64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, erfRef64)
+	}
+}
+
+// erf32NEON sets d[i] = erf(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func erf32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := erf32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, erfRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erf32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, erfRef32)
+	}
+}
+
+// erfc64NEON sets d[i] = erfc(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func erfc64NEON(d, x []float64) {
+	x = x[:len(d)]
+	var xs [2]float64
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := erfc64NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-2:i], xs[:], bad, erfcRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [2]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erfc64NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, erfcRef64)
+	}
+}
+
+// erfc32NEON sets d[i] = erfc(x[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func erfc32NEON(d, x []float32) {
+	x = x[:len(d)]
+	var xs [4]float32
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := erfc32NEONLoop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-4:i], xs[:], bad, erfcRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [4]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erfc32NEONLoop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, erfcRef32)
+	}
+}
+
 // pow64NEON sets d[i] = pow(x[i], y[i]) with the NEON assembly,
 // recomputing the lanes out of its domain with the reference.
 func pow64NEON(d []float64, x []float64, y []float64) {
@@ -1240,7 +1492,7 @@ func pow64NEON(d []float64, x []float64, y []float64) {
 		if bad == 0 {
 			break
 		}
-		fixPow64(d[i-2:i], xs[:], ys[:], bad)
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, powRef64)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1256,7 +1508,7 @@ func pow64NEON(d []float64, x []float64, y []float64) {
 		copy(ys[:], y[i:])
 		_, bad := pow64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow64(d[i:], xs[:n], ys[:], bad)
+		fix2_64(d[i:], xs[:n], ys[:], bad, powRef64)
 	}
 }
 
@@ -1274,7 +1526,7 @@ func pow32NEON(d []float32, x []float32, y []float32) {
 		if bad == 0 {
 			break
 		}
-		fixPow32(d[i-4:i], xs[:], ys[:], bad)
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, powRef32)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1290,7 +1542,7 @@ func pow32NEON(d []float32, x []float32, y []float32) {
 		copy(ys[:], y[i:])
 		_, bad := pow32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow32(d[i:], xs[:n], ys[:], bad)
+		fix2_32(d[i:], xs[:n], ys[:], bad, powRef32)
 	}
 }
 
@@ -1311,7 +1563,7 @@ func powScalar64NEON(d []float64, x []float64, y float64) {
 		if bad == 0 {
 			break
 		}
-		fixPow64(d[i-2:i], xs[:], ys[:], bad)
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, powRef64)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1324,7 +1576,7 @@ func powScalar64NEON(d []float64, x []float64, y float64) {
 
 		_, bad := pow64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow64(d[i:], xs[:n], ys[:], bad)
+		fix2_64(d[i:], xs[:n], ys[:], bad, powRef64)
 	}
 }
 
@@ -1345,7 +1597,7 @@ func powScalar32NEON(d []float32, x []float32, y float32) {
 		if bad == 0 {
 			break
 		}
-		fixPow32(d[i-4:i], xs[:], ys[:], bad)
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, powRef32)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1358,7 +1610,7 @@ func powScalar32NEON(d []float32, x []float32, y float32) {
 
 		_, bad := pow32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow32(d[i:], xs[:n], ys[:], bad)
+		fix2_32(d[i:], xs[:n], ys[:], bad, powRef32)
 	}
 }
 
@@ -1379,7 +1631,7 @@ func scalarPow64NEON(d []float64, x float64, y []float64) {
 		if bad == 0 {
 			break
 		}
-		fixPow64(d[i-2:i], xs[:], ys[:], bad)
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, powRef64)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1392,7 +1644,7 @@ func scalarPow64NEON(d []float64, x float64, y []float64) {
 		copy(ys[:], y[i:])
 		_, bad := pow64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow64(d[i:], xs[:n], ys[:], bad)
+		fix2_64(d[i:], xs[:n], ys[:], bad, powRef64)
 	}
 }
 
@@ -1413,7 +1665,7 @@ func scalarPow32NEON(d []float32, x float32, y []float32) {
 		if bad == 0 {
 			break
 		}
-		fixPow32(d[i-4:i], xs[:], ys[:], bad)
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, powRef32)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1426,6 +1678,822 @@ func scalarPow32NEON(d []float32, x float32, y []float32) {
 		copy(ys[:], y[i:])
 		_, bad := pow32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow32(d[i:], xs[:n], ys[:], bad)
+		fix2_32(d[i:], xs[:n], ys[:], bad, powRef32)
+	}
+}
+
+// hypot64NEON sets d[i] = hypot(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypot64NEON(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [2]float64
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := hypot64NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, hypotRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, hypotRef64)
+	}
+}
+
+// hypot32NEON sets d[i] = hypot(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypot32NEON(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [4]float32
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := hypot32NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, hypotRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, hypotRef32)
+	}
+}
+
+// hypotScalar64NEON sets d[i] = hypot(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypotScalar64NEON(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [2]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := hypotScalar64NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, hypotRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := hypot64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, hypotRef64)
+	}
+}
+
+// hypotScalar32NEON sets d[i] = hypot(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypotScalar32NEON(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [4]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := hypotScalar32NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, hypotRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := hypot32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, hypotRef32)
+	}
+}
+
+// scalarHypot64NEON sets d[i] = hypot(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarHypot64NEON(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [2]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := scalarHypot64NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, hypotRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, hypotRef64)
+	}
+}
+
+// scalarHypot32NEON sets d[i] = hypot(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarHypot32NEON(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [4]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := scalarHypot32NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, hypotRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, hypotRef32)
+	}
+}
+
+// atan2_64NEON sets d[i] = atan2(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2_64NEON(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [2]float64
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := atan2_64NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, atan2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, atan2Ref64)
+	}
+}
+
+// atan2_32NEON sets d[i] = atan2(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2_32NEON(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [4]float32
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := atan2_32NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, atan2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, atan2Ref32)
+	}
+}
+
+// atan2Scalar64NEON sets d[i] = atan2(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2Scalar64NEON(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [2]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := atan2Scalar64NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, atan2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := atan2_64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, atan2Ref64)
+	}
+}
+
+// atan2Scalar32NEON sets d[i] = atan2(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2Scalar32NEON(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [4]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := atan2Scalar32NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, atan2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := atan2_32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, atan2Ref32)
+	}
+}
+
+// scalarAtan2_64NEON sets d[i] = atan2(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarAtan2_64NEON(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [2]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := scalarAtan2_64NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, atan2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, atan2Ref64)
+	}
+}
+
+// scalarAtan2_32NEON sets d[i] = atan2(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarAtan2_32NEON(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [4]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := scalarAtan2_32NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, atan2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, atan2Ref32)
+	}
+}
+
+// logaddexp64NEON sets d[i] = logaddexp(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp64NEON(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [2]float64
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := logaddexp64NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, logaddexpRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexpRef64)
+	}
+}
+
+// logaddexp32NEON sets d[i] = logaddexp(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp32NEON(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [4]float32
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := logaddexp32NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, logaddexpRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, logaddexpRef32)
+	}
+}
+
+// logaddexpScalar64NEON sets d[i] = logaddexp(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexpScalar64NEON(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [2]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := logaddexpScalar64NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, logaddexpRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := logaddexp64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexpRef64)
+	}
+}
+
+// logaddexpScalar32NEON sets d[i] = logaddexp(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexpScalar32NEON(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [4]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := logaddexpScalar32NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, logaddexpRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := logaddexp32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, logaddexpRef32)
+	}
+}
+
+// scalarLogaddexp64NEON sets d[i] = logaddexp(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarLogaddexp64NEON(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [2]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := scalarLogaddexp64NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, logaddexpRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexpRef64)
+	}
+}
+
+// scalarLogaddexp32NEON sets d[i] = logaddexp(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarLogaddexp32NEON(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [4]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := scalarLogaddexp32NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, logaddexpRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, logaddexpRef32)
+	}
+}
+
+// logaddexp2_64NEON sets d[i] = logaddexp2(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp2_64NEON(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [2]float64
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := logaddexp2_64NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, logaddexp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp2_64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexp2Ref64)
+	}
+}
+
+// logaddexp2_32NEON sets d[i] = logaddexp2(x[i], y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp2_32NEON(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [4]float32
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := logaddexp2_32NEONLoop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, logaddexp2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp2_32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, logaddexp2Ref32)
+	}
+}
+
+// logaddexp2Scalar64NEON sets d[i] = logaddexp2(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp2Scalar64NEON(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [2]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := logaddexp2Scalar64NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, logaddexp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := logaddexp2_64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexp2Ref64)
+	}
+}
+
+// logaddexp2Scalar32NEON sets d[i] = logaddexp2(x[i], y) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp2Scalar32NEON(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [4]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := logaddexp2Scalar32NEONLoop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, logaddexp2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := logaddexp2_32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, logaddexp2Ref32)
+	}
+}
+
+// scalarLogaddexp2_64NEON sets d[i] = logaddexp2(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarLogaddexp2_64NEON(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [2]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+2 <= len(d) {
+		done, bad := scalarLogaddexp2_64NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-2:i], xs[:], ys[:], bad, logaddexp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [2]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp2_64NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexp2Ref64)
+	}
+}
+
+// scalarLogaddexp2_32NEON sets d[i] = logaddexp2(x, y[i]) with the NEON assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarLogaddexp2_32NEON(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [4]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+4 <= len(d) {
+		done, bad := scalarLogaddexp2_32NEONLoop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-4:i], xs[:], ys[:], bad, logaddexp2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [4]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp2_32NEONLoop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, logaddexp2Ref32)
 	}
 }

@@ -4961,6 +4961,2149 @@ done:
 	MOVD	ZR, bad+64(FP)
 	RET
 
+// func cbrt64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·cbrt64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	496(R3), F2 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e62e422 // fcmge v2.2d, v1.2d, v2.2d
+	FMOVQ	3344(R3), F3 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x6f600423 // ushr v3.2d, v1.2d, #32
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	FMOVQ	3360(R3), F4 // 0xffffffff (2.1219957905e-314)
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
+	FMOVQ	3376(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	WORD	$0x4ee198c5 // frintz v5.2d, v6.2d
+	FMOVQ	2256(R3), F6 // 0x4008000000000000 (3)
+	WORD	$0x4ee6cca3 // fmls v3.2d, v5.2d, v6.2d
+	FMOVQ	3392(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
+	WORD	$0x4e66cc64 // fmla v4.2d, v3.2d, v6.2d
+	FMOVQ	3376(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e63cc86 // fmla v6.2d, v4.2d, v3.2d
+	WORD	$0x4ee198c3 // frintz v3.2d, v6.2d
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
+	WORD	$0x4f605484 // shl v4.2d, v4.2d, #32
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e65d463 // fadd v3.2d, v3.2d, v5.2d
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x6e251c63 // eor v3.16b, v3.16b, v5.16b
+	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
+	FMOVQ	3408(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
+	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	WORD	$0x6e61fc84 // fdiv v4.2d, v4.2d, v1.2d
+	FMOVQ	3424(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
+	WORD	$0x4e63cc85 // fmla v5.2d, v4.2d, v3.2d
+	FMOVQ	3440(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	FMOVQ	3456(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
+	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
+	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
+	FMOVQ	3472(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
+	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
+	FMOVQ	3488(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
+	FMOVQ	3504(R3), F4 // 0xffffffffc0000000 (NaN)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	3520(R3), F4 // 0x40000000 (5.304989477e-315)
+	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	WORD	$0x6e64fc21 // fdiv v1.2d, v1.2d, v4.2d
+	WORD	$0x4e63d464 // fadd v4.2d, v3.2d, v3.2d
+	WORD	$0x4ee3d425 // fsub v5.2d, v1.2d, v3.2d
+	WORD	$0x4e61d481 // fadd v1.2d, v4.2d, v1.2d
+	WORD	$0x6e61fca1 // fdiv v1.2d, v5.2d, v1.2d
+	VMOV	V3.B16, V4.B16
+	WORD	$0x4e61cc64 // fmla v4.2d, v3.2d, v1.2d
+	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x4ea11c81 // orr v1.16b, v4.16b, v1.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func cbrt32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·cbrt32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	WORD	$0x0e617801 // fcvtl v1.2d, v0.2s
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	WORD	$0x6f600443 // ushr v3.2d, v2.2d, #32
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	FMOVQ	3360(R3), F4 // 0xffffffff (2.1219957905e-314)
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
+	FMOVQ	3376(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	WORD	$0x4ee198c5 // frintz v5.2d, v6.2d
+	FMOVQ	2256(R3), F6 // 0x4008000000000000 (3)
+	WORD	$0x4ee6cca3 // fmls v3.2d, v5.2d, v6.2d
+	FMOVQ	3392(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
+	WORD	$0x4e66cc64 // fmla v4.2d, v3.2d, v6.2d
+	FMOVQ	3376(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e63cc86 // fmla v6.2d, v4.2d, v3.2d
+	WORD	$0x4ee198c3 // frintz v3.2d, v6.2d
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
+	WORD	$0x4f605484 // shl v4.2d, v4.2d, #32
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e65d463 // fadd v3.2d, v3.2d, v5.2d
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x6e251c63 // eor v3.16b, v3.16b, v5.16b
+	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
+	FMOVQ	3408(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
+	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	WORD	$0x6e62fc84 // fdiv v4.2d, v4.2d, v2.2d
+	FMOVQ	3424(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
+	WORD	$0x4e63cc85 // fmla v5.2d, v4.2d, v3.2d
+	FMOVQ	3440(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	FMOVQ	3456(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
+	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
+	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
+	FMOVQ	3472(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
+	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
+	FMOVQ	3488(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
+	FMOVQ	3504(R3), F4 // 0xffffffffc0000000 (NaN)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	3520(R3), F4 // 0x40000000 (5.304989477e-315)
+	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	WORD	$0x6e64fc42 // fdiv v2.2d, v2.2d, v4.2d
+	WORD	$0x4e63d464 // fadd v4.2d, v3.2d, v3.2d
+	WORD	$0x4ee3d445 // fsub v5.2d, v2.2d, v3.2d
+	WORD	$0x4e62d482 // fadd v2.2d, v4.2d, v2.2d
+	WORD	$0x6e62fca2 // fdiv v2.2d, v5.2d, v2.2d
+	VMOV	V3.B16, V4.B16
+	WORD	$0x4e62cc64 // fmla v4.2d, v3.2d, v2.2d
+	FMOVQ	704(R3), F2 // 0x8000000000000000 (-0)
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x4ea11c81 // orr v1.16b, v4.16b, v1.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	WORD	$0x6f600464 // ushr v4.2d, v3.2d, #32
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
+	FMOVQ	3360(R3), F5 // 0xffffffff (2.1219957905e-314)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	3376(R3), F6 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	192(R3), F7 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD	$0x4ee198e6 // frintz v6.2d, v7.2d
+	FMOVQ	2256(R3), F7 // 0x4008000000000000 (3)
+	WORD	$0x4ee7ccc4 // fmls v4.2d, v6.2d, v7.2d
+	FMOVQ	3392(R3), F7 // 0x41f0000000000000 (4.294967296e+09)
+	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
+	FMOVQ	3376(R3), F4 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	192(R3), F7 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e64cca7 // fmla v7.2d, v5.2d, v4.2d
+	WORD	$0x4ee198e4 // frintz v4.2d, v7.2d
+	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x6e261ca5 // eor v5.16b, v5.16b, v6.16b
+	WORD	$0x4f6054a5 // shl v5.2d, v5.2d, #32
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x6e261c84 // eor v4.16b, v4.16b, v6.16b
+	WORD	$0x4ea41ca4 // orr v4.16b, v5.16b, v4.16b
+	FMOVQ	3408(R3), F5 // 0x2a9f789300000000 (2.1954924461748827e-103)
+	WORD	$0x4ee58484 // add v4.2d, v4.2d, v5.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	WORD	$0x6e63fca5 // fdiv v5.2d, v5.2d, v3.2d
+	FMOVQ	3424(R3), F6 // 0x3fe15f15f15f15f1 (0.5428571428571428)
+	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
+	FMOVQ	3440(R3), F5 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
+	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
+	FMOVQ	3456(R3), F7 // 0xbfe691de2532c834 (-0.7053061224489796)
+	WORD	$0x6e66fce6 // fdiv v6.2d, v7.2d, v6.2d
+	WORD	$0x4e66d4a5 // fadd v5.2d, v5.2d, v6.2d
+	FMOVQ	3472(R3), F6 // 0x3ff9b6db6db6db6e (1.6071428571428572)
+	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
+	FMOVQ	3488(R3), F6 // 0x3fd6db6db6db6db7 (0.35714285714285715)
+	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
+	WORD	$0x6e65dc84 // fmul v4.2d, v4.2d, v5.2d
+	FMOVQ	3504(R3), F5 // 0xffffffffc0000000 (NaN)
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	3520(R3), F5 // 0x40000000 (5.304989477e-315)
+	WORD	$0x4ee58484 // add v4.2d, v4.2d, v5.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	WORD	$0x6e65fc63 // fdiv v3.2d, v3.2d, v5.2d
+	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
+	WORD	$0x4ee4d466 // fsub v6.2d, v3.2d, v4.2d
+	WORD	$0x4e63d4a3 // fadd v3.2d, v5.2d, v3.2d
+	WORD	$0x6e63fcc3 // fdiv v3.2d, v6.2d, v3.2d
+	VMOV	V4.B16, V5.B16
+	WORD	$0x4e63cc85 // fmla v5.2d, v4.2d, v3.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x4ea21ca2 // orr v2.16b, v5.16b, v2.16b
+	WORD	$0x0e616821 // fcvtn v1.2s, v1.2d
+	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
+	FMOVQ	1072(R3), F2 // 0x7fffffff (NaN)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	1216(R3), F3 // 0x0 (0)
+	WORD	$0x6ea3e443 // fcmgt v3.4s, v2.4s, v3.4s
+	FMOVQ	3536(R3), F4 // 0x7f800000 (+Inf)
+	WORD	$0x6ea2e482 // fcmgt v2.4s, v4.4s, v2.4s
+	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V2.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func erf64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·erf64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x6e61dc22 // fmul v2.2d, v1.2d, v1.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x6e62fc62 // fdiv v2.2d, v3.2d, v2.2d
+	FMOVQ	3552(R3), F3 // 0x4006db6db6db6db7 (2.857142857142857)
+	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
+	FMOVQ	3568(R3), F4 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3584(R3), F5 // 0xc054526557e4d2f2 (-81.2874355063066)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	3600(R3), F4 // 0xc067135cebccabb2 (-184.60509290671104)
+	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
+	FMOVQ	3616(R3), F5 // 0xc0644cb184282266 (-162.39666946257347)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	3632(R3), F4 // 0xc04f300ae4cba38d (-62.375332450326006)
+	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
+	FMOVQ	3648(R3), F5 // 0xc0251e0441b0e726 (-10.558626225323291)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	3664(R3), F4 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
+	FMOVQ	3680(R3), F5 // 0xbf843412600d6435 (-0.009864944034847148)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	3696(R3), F4 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3712(R3), F6 // 0xc09004616a2e5992 (-1025.0951316110772)
+	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
+	FMOVQ	3728(R3), F4 // 0xc083ec881375f228 (-637.5664433683896)
+	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
+	FMOVQ	3744(R3), F6 // 0xc064145d43c5ed98 (-160.63638485582192)
+	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
+	FMOVQ	3760(R3), F4 // 0xc031c209555f995a (-17.757954917754752)
+	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
+	FMOVQ	3776(R3), F6 // 0xbfe993ba70c285de (-0.799283237680523)
+	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
+	FMOVQ	3792(R3), F4 // 0xbf84341239e86f4a (-0.0098649429247001)
+	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
+	VMOV	V3.B16, V6.B16
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	FMOVQ	3808(R3), F4 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3824(R3), F5 // 0x401a47ef8e484a93 (6.570249770319282)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	3840(R3), F4 // 0x405b28a3ee48ae2c (108.63500554177944)
+	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
+	FMOVQ	3856(R3), F5 // 0x407ad02157700314 (429.00814002756783)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	3872(R3), F4 // 0x40842b1921ec2868 (645.3872717332679)
+	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
+	FMOVQ	3888(R3), F5 // 0x407b290dd58a1a71 (434.56587747522923)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	3904(R3), F4 // 0x4061350c526ae721 (137.65775414351904)
+	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
+	FMOVQ	3920(R3), F5 // 0x4033a6b9bd707687 (19.651271667439257)
+	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
+	FMOVQ	3936(R3), F5 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3952(R3), F7 // 0x407da874e79fe763 (474.52854120695537)
+	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
+	FMOVQ	3968(R3), F5 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
+	FMOVQ	3984(R3), F7 // 0x40a8ffb7688c246a (3199.8582195085955)
+	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
+	FMOVQ	4000(R3), F5 // 0x409802eb189d5118 (1536.729586084437)
+	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
+	FMOVQ	4016(R3), F7 // 0x40745cae221b9f0a (325.7925129965739)
+	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
+	FMOVQ	4032(R3), F5 // 0x403e568b261d5190 (30.33806074348246)
+	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
+	WORD	$0x6e671c83 // bsl v3.16b, v4.16b, v7.16b
+	FMOVQ	4048(R3), F2 // 0xffffffff00000000 (NaN)
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	FMOVQ	4064(R3), F4 // 0xbfe2000000000000 (-0.5625)
+	WORD	$0x4ee2cc44 // fmls v4.2d, v2.2d, v2.2d
+	FMOVQ	0(R3), F5 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e64e4a5 // fcmge v5.2d, v5.2d, v4.2d
+	FMOVQ	16(R3), F7 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F9 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e64cd09 // fmla v9.2d, v8.2d, v4.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e64cd0a // fmla v10.2d, v8.2d, v4.2d
+	WORD	$0x6e6a1d27 // bsl v7.16b, v9.16b, v10.16b
+	WORD	$0x4ee198e7 // frintz v7.2d, v7.2d
+	FMOVQ	96(R3), F8 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V9.B16
+	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dce8 // fmul v8.2d, v7.2d, v8.2d
+	WORD	$0x4ee8d52a // fsub v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee9d508 // fsub v8.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	WORD	$0x4ee1b8e9 // fcvtzs v9.2d, v7.2d
+	WORD	$0x6f4c050a // ushr v10.2d, v8.2d, #52
+	WORD	$0x4e61d94a // scvtf v10.2d, v10.2d
+	WORD	$0x4e67d547 // fadd v7.2d, v10.2d, v7.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ae4ea // fcmge v10.2d, v7.2d, v10.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e67e567 // fcmge v7.2d, v11.2d, v7.2d
+	WORD	$0x4e271d47 // and v7.16b, v10.16b, v7.16b
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	WORD	$0x4f745527 // shl v7.2d, v9.2d, #52
+	WORD	$0x4ee78507 // add v7.2d, v8.2d, v7.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c88 // and v8.16b, v4.16b, v8.16b
+	FMOVQ	272(R3), F9 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d484 // fadd v4.2d, v4.2d, v9.2d
+	VMOV	V8.B16, V9.B16
+	WORD	$0x6e671c89 // bsl v9.16b, v4.16b, v7.16b
+	WORD	$0x4ea81ca4 // orr v4.16b, v5.16b, v8.16b
+	WORD	$0x4ee1d445 // fsub v5.2d, v2.2d, v1.2d
+	WORD	$0x4e61d442 // fadd v2.2d, v2.2d, v1.2d
+	WORD	$0x6e63fcc3 // fdiv v3.2d, v6.2d, v3.2d
+	WORD	$0x4e62cca3 // fmla v3.2d, v5.2d, v2.2d
+	FMOVQ	0(R3), F2 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e63e442 // fcmge v2.2d, v2.2d, v3.2d
+	FMOVQ	16(R3), F5 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
+	WORD	$0x4e251c42 // and v2.16b, v2.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e63ccc8 // fmla v8.2d, v6.2d, v3.2d
+	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
+	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee6d4e8 // fsub v8.2d, v7.2d, v6.2d
+	WORD	$0x6e68dd0a // fmul v10.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd08 // fmul v8.2d, v8.2d, v12.2d
+	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x6e6afd08 // fdiv v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b8a7 // fcvtzs v7.2d, v5.2d
+	WORD	$0x6f4c04c8 // ushr v8.2d, v6.2d, #52
+	WORD	$0x4e61d908 // scvtf v8.2d, v8.2d
+	WORD	$0x4e65d505 // fadd v5.2d, v8.2d, v5.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e68e4a8 // fcmge v8.2d, v5.2d, v8.2d
+	FMOVQ	240(R3), F10 // 0x409ff80000000000 (2046)
+	WORD	$0x6e65e545 // fcmge v5.2d, v10.2d, v5.2d
+	WORD	$0x4e251d05 // and v5.16b, v8.16b, v5.16b
+	WORD	$0x4e251c42 // and v2.16b, v2.16b, v5.16b
+	WORD	$0x4f7454e5 // shl v5.2d, v7.2d, #52
+	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
+	VMOV	V6.B16, V7.B16
+	WORD	$0x6e651c67 // bsl v7.16b, v3.16b, v5.16b
+	WORD	$0x4ea61c42 // orr v2.16b, v2.16b, v6.16b
+	WORD	$0x6e67dd23 // fmul v3.2d, v9.2d, v7.2d
+	WORD	$0x6e61fc63 // fdiv v3.2d, v3.2d, v1.2d
+	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
+	FMOVQ	4080(R3), F4 // 0x3feb000000000000 (0.84375)
+	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e426 // fcmeq v6.2d, v1.2d, v6.2d
+	FMOVQ	4096(R3), F7 // 0x80000000000000 (2.848094538889218e-306)
+	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	FMOVQ	4112(R3), F6 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
+	FMOVQ	2272(R3), F7 // 0x4018000000000000 (6)
+	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
+	WORD	$0x4ea21ce2 // orr v2.16b, v7.16b, v2.16b
+	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
+	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
+	FMOVQ	4128(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
+	VMOV	V1.B16, V7.B16
+	WORD	$0x4e61ccc7 // fmla v7.2d, v6.2d, v1.2d
+	WORD	$0x6e61dc26 // fmul v6.2d, v1.2d, v1.2d
+	FMOVQ	4144(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4160(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4176(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4192(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4208(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4224(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4240(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	FMOVQ	4256(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
+	FMOVQ	4272(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	FMOVQ	4288(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
+	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	WORD	$0x6e6afd06 // fdiv v6.2d, v8.2d, v10.2d
+	VMOV	V1.B16, V8.B16
+	WORD	$0x4e66cc28 // fmla v8.2d, v1.2d, v6.2d
+	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d426 // fsub v6.2d, v1.2d, v6.2d
+	FMOVQ	4304(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4320(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	4336(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
+	FMOVQ	4352(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	4368(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
+	FMOVQ	4384(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	4400(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
+	FMOVQ	4416(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4432(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4448(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4464(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4480(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4496(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	WORD	$0x6e68fce6 // fdiv v6.2d, v7.2d, v8.2d
+	FMOVQ	4512(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
+	WORD	$0x4e66d4e6 // fadd v6.2d, v7.2d, v6.2d
+	FMOVQ	2272(R3), F7 // 0x4018000000000000 (6)
+	WORD	$0x6ee1e4e7 // fcmgt v7.2d, v7.2d, v1.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d503 // fsub v3.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e681c67 // bsl v7.16b, v3.16b, v8.16b
+	FMOVQ	4112(R3), F3 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee1e461 // fcmgt v1.2d, v3.2d, v1.2d
+	WORD	$0x6e671cc1 // bsl v1.16b, v6.16b, v7.16b
+	WORD	$0x6e611ca4 // bsl v4.16b, v5.16b, v1.16b
+	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	WORD	$0x6e211c81 // eor v1.16b, v4.16b, v1.16b
+	VST1.P	[V1.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func erf32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·erf32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	WORD	$0x0e617801 // fcvtl v1.2d, v0.2s
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	WORD	$0x6e62dc43 // fmul v3.2d, v2.2d, v2.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
+	FMOVQ	3552(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3568(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3584(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3600(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3616(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3632(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3648(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3664(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3680(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3696(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3712(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3728(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	FMOVQ	3744(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3760(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	FMOVQ	3776(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3792(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	VMOV	V4.B16, V7.B16
+	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
+	FMOVQ	3808(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3824(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3840(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3856(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3872(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3888(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3904(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3920(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3936(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3952(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	3968(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	3984(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	4000(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	4016(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	4032(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
+	FMOVQ	4048(R3), F3 // 0xffffffff00000000 (NaN)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	4064(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F9 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65cd09 // fmla v9.2d, v8.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65cd0a // fmla v10.2d, v8.2d, v5.2d
+	WORD	$0x6e6a1d26 // bsl v6.16b, v9.16b, v10.16b
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	FMOVQ	96(R3), F8 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x4ee8ccc9 // fmls v9.2d, v6.2d, v8.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dcc8 // fmul v8.2d, v6.2d, v8.2d
+	WORD	$0x4ee8d52a // fsub v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee9d508 // fsub v8.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	WORD	$0x4ee1b8c6 // fcvtzs v6.2d, v6.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee68506 // add v6.2d, v8.2d, v6.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ca8 // and v8.16b, v5.16b, v8.16b
+	FMOVQ	272(R3), F9 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4a5 // fadd v5.2d, v5.2d, v9.2d
+	WORD	$0x6e661ca8 // bsl v8.16b, v5.16b, v6.16b
+	WORD	$0x4ee2d465 // fsub v5.2d, v3.2d, v2.2d
+	WORD	$0x4e62d463 // fadd v3.2d, v3.2d, v2.2d
+	WORD	$0x6e64fce4 // fdiv v4.2d, v7.2d, v4.2d
+	WORD	$0x4e63cca4 // fmla v4.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x6ee4e463 // fcmgt v3.2d, v3.2d, v4.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F6 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e64cca7 // fmla v7.2d, v5.2d, v4.2d
+	WORD	$0x6e671cc3 // bsl v3.16b, v6.16b, v7.16b
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V6.B16
+	WORD	$0x4ee5cc66 // fmls v6.2d, v3.2d, v5.2d
+	FMOVQ	112(R3), F5 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e65dc65 // fmul v5.2d, v3.2d, v5.2d
+	WORD	$0x4ee5d4c7 // fsub v7.2d, v6.2d, v5.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V7.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdce7 // fmul v7.2d, v7.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee384a3 // add v3.2d, v5.2d, v3.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c85 // and v5.16b, v4.16b, v5.16b
+	FMOVQ	272(R3), F6 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	WORD	$0x6e65dd03 // fmul v3.2d, v8.2d, v5.2d
+	WORD	$0x6e62fc63 // fdiv v3.2d, v3.2d, v2.2d
+	FMOVQ	4080(R3), F4 // 0x3feb000000000000 (0.84375)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee2e4a5 // fcmgt v5.2d, v5.2d, v2.2d
+	FMOVQ	4128(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
+	VMOV	V2.B16, V7.B16
+	WORD	$0x4e62ccc7 // fmla v7.2d, v6.2d, v2.2d
+	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
+	FMOVQ	4144(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4160(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4176(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4192(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4208(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4224(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4240(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	FMOVQ	4256(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
+	FMOVQ	4272(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	FMOVQ	4288(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
+	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	WORD	$0x6e6afd06 // fdiv v6.2d, v8.2d, v10.2d
+	VMOV	V2.B16, V8.B16
+	WORD	$0x4e66cc48 // fmla v8.2d, v2.2d, v6.2d
+	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d446 // fsub v6.2d, v2.2d, v6.2d
+	FMOVQ	4304(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4320(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	4336(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
+	FMOVQ	4352(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	4368(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
+	FMOVQ	4384(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	4400(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
+	FMOVQ	4416(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4432(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4448(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4464(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	4480(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	FMOVQ	4496(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
+	WORD	$0x6e68fce6 // fdiv v6.2d, v7.2d, v8.2d
+	FMOVQ	4512(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
+	WORD	$0x4e66d4e6 // fadd v6.2d, v7.2d, v6.2d
+	FMOVQ	2272(R3), F7 // 0x4018000000000000 (6)
+	WORD	$0x6ee2e4e7 // fcmgt v7.2d, v7.2d, v2.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d503 // fsub v3.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e681c67 // bsl v7.16b, v3.16b, v8.16b
+	FMOVQ	4112(R3), F3 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee2e462 // fcmgt v2.2d, v3.2d, v2.2d
+	WORD	$0x6e671cc2 // bsl v2.16b, v6.16b, v7.16b
+	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
+	FMOVQ	704(R3), F2 // 0x8000000000000000 (-0)
+	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
+	WORD	$0x6e211c81 // eor v1.16b, v4.16b, v1.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
+	FMOVQ	3552(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	FMOVQ	3568(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3584(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3600(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3616(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3632(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3648(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3664(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3680(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3696(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3712(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
+	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
+	FMOVQ	3728(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
+	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
+	FMOVQ	3744(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
+	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
+	FMOVQ	3760(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
+	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
+	FMOVQ	3776(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
+	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
+	FMOVQ	3792(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
+	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
+	FMOVQ	3808(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3824(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3840(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3856(R3), F7 // 0x407ad02157700314 (429.00814002756783)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3872(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3888(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3904(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3920(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3936(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3952(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	FMOVQ	3968(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
+	FMOVQ	3984(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	FMOVQ	4000(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
+	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
+	FMOVQ	4016(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	FMOVQ	4032(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
+	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
+	FMOVQ	4048(R3), F4 // 0xffffffff00000000 (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	4064(R3), F6 // 0xbfe2000000000000 (-0.5625)
+	WORD	$0x4ee4cc86 // fmls v6.2d, v4.2d, v4.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
+	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F10 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e66cd2a // fmla v10.2d, v9.2d, v6.2d
+	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
+	WORD	$0x6e6b1d47 // bsl v7.16b, v10.16b, v11.16b
+	WORD	$0x4ee198e7 // frintz v7.2d, v7.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e69dce9 // fmul v9.2d, v7.2d, v9.2d
+	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
+	FMOVQ	128(R3), F13 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F14 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	160(R3), F13 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	FMOVQ	176(R3), F14 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	192(R3), F13 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4eeccdae // fmls v14.2d, v13.2d, v12.2d
+	WORD	$0x6e6edd6b // fmul v11.2d, v11.2d, v14.2d
+	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
+	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
+	WORD	$0x6e6cfd6b // fdiv v11.2d, v11.2d, v12.2d
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x4eead529 // fsub v9.2d, v9.2d, v10.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	WORD	$0x4ee1b8e7 // fcvtzs v7.2d, v7.2d
+	WORD	$0x4f7454e7 // shl v7.2d, v7.2d, #52
+	WORD	$0x4ee78527 // add v7.2d, v9.2d, v7.2d
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
+	FMOVQ	272(R3), F10 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
+	WORD	$0x6e671cc9 // bsl v9.16b, v6.16b, v7.16b
+	WORD	$0x4ee3d486 // fsub v6.2d, v4.2d, v3.2d
+	WORD	$0x4e63d484 // fadd v4.2d, v4.2d, v3.2d
+	WORD	$0x6e65fd05 // fdiv v5.2d, v8.2d, v5.2d
+	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee5e484 // fcmgt v4.2d, v4.2d, v5.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65ccc7 // fmla v7.2d, v6.2d, v5.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65ccc8 // fmla v8.2d, v6.2d, v5.2d
+	WORD	$0x6e681ce4 // bsl v4.16b, v7.16b, v8.16b
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V7.B16
+	WORD	$0x4ee6cc87 // fmls v7.2d, v4.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	WORD	$0x4ee6d4e8 // fsub v8.2d, v7.2d, v6.2d
+	WORD	$0x6e68dd0a // fmul v10.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd08 // fmul v8.2d, v8.2d, v12.2d
+	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x6e6afd08 // fdiv v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b884 // fcvtzs v4.2d, v4.2d
+	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
+	WORD	$0x4ee484c4 // add v4.2d, v6.2d, v4.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d4a5 // fadd v5.2d, v5.2d, v7.2d
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	WORD	$0x6e66dd24 // fmul v4.2d, v9.2d, v6.2d
+	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
+	FMOVQ	4080(R3), F5 // 0x3feb000000000000 (0.84375)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	FMOVQ	272(R3), F6 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
+	FMOVQ	4128(R3), F7 // 0x3fc06eba8214db69 (0.1283791670955126)
+	VMOV	V3.B16, V8.B16
+	WORD	$0x4e63cce8 // fmla v8.2d, v7.2d, v3.2d
+	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
+	FMOVQ	4144(R3), F9 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4160(R3), F10 // 0xbf77a291236668e4 (-0.005770270296489442)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	4176(R3), F9 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	FMOVQ	4192(R3), F10 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	4208(R3), F9 // 0x3fc06eba8214db68 (0.12837916709551256)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	FMOVQ	4224(R3), F10 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4240(R3), F11 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
+	FMOVQ	4256(R3), F10 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	WORD	$0x4e6bccea // fmla v10.2d, v7.2d, v11.2d
+	FMOVQ	4272(R3), F11 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
+	FMOVQ	4288(R3), F10 // 0x3fd97779cddadc09 (0.39791722395915535)
+	WORD	$0x4e6bccea // fmla v10.2d, v7.2d, v11.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
+	WORD	$0x6e6bfd27 // fdiv v7.2d, v9.2d, v11.2d
+	VMOV	V3.B16, V9.B16
+	WORD	$0x4e67cc69 // fmla v9.2d, v3.2d, v7.2d
+	WORD	$0x6e691d06 // bsl v6.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d467 // fsub v7.2d, v3.2d, v7.2d
+	FMOVQ	4304(R3), F8 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4320(R3), F9 // 0x3fa22a36599795eb (0.035478304325618236)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	4336(R3), F8 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
+	FMOVQ	4352(R3), F9 // 0x3fd45fca805120e4 (0.31834661990116175)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	4368(R3), F8 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
+	FMOVQ	4384(R3), F9 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	4400(R3), F8 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
+	FMOVQ	4416(R3), F9 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4432(R3), F10 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	4448(R3), F9 // 0x3fc02660e763351f (0.12617121980876164)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	FMOVQ	4464(R3), F10 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	4480(R3), F9 // 0x3fe14af092eb6f33 (0.540397917702171)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	FMOVQ	4496(R3), F10 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
+	WORD	$0x6e69fd07 // fdiv v7.2d, v8.2d, v9.2d
+	FMOVQ	4512(R3), F8 // 0x3feb0ac160000000 (0.8450629115104675)
+	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
+	FMOVQ	2272(R3), F8 // 0x4018000000000000 (6)
+	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d524 // fsub v4.2d, v9.2d, v4.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x6e691c88 // bsl v8.16b, v4.16b, v9.16b
+	FMOVQ	4112(R3), F4 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee3e483 // fcmgt v3.2d, v4.2d, v3.2d
+	WORD	$0x6e681ce3 // bsl v3.16b, v7.16b, v8.16b
+	WORD	$0x6e631cc5 // bsl v5.16b, v6.16b, v3.16b
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x6e221ca2 // eor v2.16b, v5.16b, v2.16b
+	WORD	$0x0e616821 // fcvtn v1.2s, v1.2d
+	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
+	FMOVQ	1072(R3), F2 // 0x7fffffff (NaN)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	3536(R3), F3 // 0x7f800000 (+Inf)
+	WORD	$0x6ea2e462 // fcmgt v2.4s, v3.4s, v2.4s
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V2.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func erfc64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
+TEXT ·erfc64NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
+	FMOVQ	32(R3), F2 // 0x0 (0)
+	WORD	$0x6ee0e442 // fcmgt v2.2d, v2.2d, v0.2d
+	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
+	FMOVQ	3552(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
+	FMOVQ	3568(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3584(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3600(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3616(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3632(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3648(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3664(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3680(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3696(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3712(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3728(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	FMOVQ	3744(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3760(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	FMOVQ	3776(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3792(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	VMOV	V4.B16, V7.B16
+	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
+	FMOVQ	3808(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3824(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3840(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3856(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3872(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3888(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3904(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3920(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3936(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3952(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	3968(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	3984(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	4000(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	4016(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	4032(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
+	FMOVQ	4048(R3), F3 // 0xffffffff00000000 (NaN)
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
+	FMOVQ	4064(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
+	FMOVQ	0(R3), F6 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
+	FMOVQ	16(R3), F8 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e68e4a8 // fcmge v8.2d, v5.2d, v8.2d
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
+	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F10 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65cd2a // fmla v10.2d, v9.2d, v5.2d
+	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65cd2b // fmla v11.2d, v9.2d, v5.2d
+	WORD	$0x6e6b1d48 // bsl v8.16b, v10.16b, v11.16b
+	WORD	$0x4ee19908 // frintz v8.2d, v8.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e69dd09 // fmul v9.2d, v8.2d, v9.2d
+	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
+	FMOVQ	128(R3), F13 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F14 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	160(R3), F13 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	FMOVQ	176(R3), F14 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	192(R3), F13 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4eeccdae // fmls v14.2d, v13.2d, v12.2d
+	WORD	$0x6e6edd6b // fmul v11.2d, v11.2d, v14.2d
+	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
+	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
+	WORD	$0x6e6cfd6b // fdiv v11.2d, v11.2d, v12.2d
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x4eead529 // fsub v9.2d, v9.2d, v10.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	WORD	$0x4ee1b90a // fcvtzs v10.2d, v8.2d
+	WORD	$0x6f4c052b // ushr v11.2d, v9.2d, #52
+	WORD	$0x4e61d96b // scvtf v11.2d, v11.2d
+	WORD	$0x4e68d568 // fadd v8.2d, v11.2d, v8.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6be50b // fcmge v11.2d, v8.2d, v11.2d
+	FMOVQ	240(R3), F12 // 0x409ff80000000000 (2046)
+	WORD	$0x6e68e588 // fcmge v8.2d, v12.2d, v8.2d
+	WORD	$0x4e281d68 // and v8.16b, v11.16b, v8.16b
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	WORD	$0x4f745548 // shl v8.2d, v10.2d, #52
+	WORD	$0x4ee88528 // add v8.2d, v9.2d, v8.2d
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
+	FMOVQ	272(R3), F10 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4a5 // fadd v5.2d, v5.2d, v10.2d
+	VMOV	V9.B16, V10.B16
+	WORD	$0x6e681caa // bsl v10.16b, v5.16b, v8.16b
+	WORD	$0x4ea91cc5 // orr v5.16b, v6.16b, v9.16b
+	WORD	$0x4ee1d466 // fsub v6.2d, v3.2d, v1.2d
+	WORD	$0x4e61d463 // fadd v3.2d, v3.2d, v1.2d
+	WORD	$0x6e64fce4 // fdiv v4.2d, v7.2d, v4.2d
+	WORD	$0x4e63ccc4 // fmla v4.2d, v6.2d, v3.2d
+	FMOVQ	0(R3), F3 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e64e463 // fcmge v3.2d, v3.2d, v4.2d
+	FMOVQ	16(R3), F6 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e66e486 // fcmge v6.2d, v4.2d, v6.2d
+	WORD	$0x4e261c63 // and v3.16b, v3.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F8 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e64cce8 // fmla v8.2d, v7.2d, v4.2d
+	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e64cce9 // fmla v9.2d, v7.2d, v4.2d
+	WORD	$0x6e691d06 // bsl v6.16b, v8.16b, v9.16b
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V8.B16
+	WORD	$0x4ee7ccc8 // fmls v8.2d, v6.2d, v7.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
+	WORD	$0x4ee7d509 // fsub v9.2d, v8.2d, v7.2d
+	WORD	$0x6e69dd2b // fmul v11.2d, v9.2d, v9.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V9.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd29 // fmul v9.2d, v9.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd29 // fdiv v9.2d, v9.2d, v11.2d
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee8d4e7 // fsub v7.2d, v7.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d507 // fsub v7.2d, v8.2d, v7.2d
+	WORD	$0x4ee1b8c8 // fcvtzs v8.2d, v6.2d
+	WORD	$0x6f4c04e9 // ushr v9.2d, v7.2d, #52
+	WORD	$0x4e61d929 // scvtf v9.2d, v9.2d
+	WORD	$0x4e66d526 // fadd v6.2d, v9.2d, v6.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x6e69e4c9 // fcmge v9.2d, v6.2d, v9.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
+	WORD	$0x4e261d26 // and v6.16b, v9.16b, v6.16b
+	WORD	$0x4e261c63 // and v3.16b, v3.16b, v6.16b
+	WORD	$0x4f745506 // shl v6.2d, v8.2d, #52
+	WORD	$0x4ee684e6 // add v6.2d, v7.2d, v6.2d
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271c87 // and v7.16b, v4.16b, v7.16b
+	FMOVQ	272(R3), F8 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	VMOV	V7.B16, V8.B16
+	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
+	WORD	$0x4ea71c63 // orr v3.16b, v3.16b, v7.16b
+	WORD	$0x6e68dd44 // fmul v4.2d, v10.2d, v8.2d
+	WORD	$0x6e61fc84 // fdiv v4.2d, v4.2d, v1.2d
+	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
+	FMOVQ	4112(R3), F6 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
+	FMOVQ	4528(R3), F7 // 0x403c000000000000 (28)
+	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	FMOVQ	2272(R3), F7 // 0x4018000000000000 (6)
+	WORD	$0x6ee7e427 // fcmgt v7.2d, v1.2d, v7.2d
+	WORD	$0x4e271c47 // and v7.16b, v2.16b, v7.16b
+	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
+	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
+	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
+	WORD	$0x6e61dc25 // fmul v5.2d, v1.2d, v1.2d
+	FMOVQ	4144(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4160(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
+	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
+	FMOVQ	4176(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
+	FMOVQ	4192(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
+	FMOVQ	4208(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
+	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
+	FMOVQ	4224(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4240(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	4256(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
+	FMOVQ	4272(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	4288(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
+	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
+	FMOVQ	4544(R3), F6 // 0x3fd0000000000000 (0.25)
+	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
+	VMOV	V1.B16, V7.B16
+	WORD	$0x4e65cc27 // fmla v7.2d, v1.2d, v5.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee8d428 // fsub v8.2d, v1.2d, v8.2d
+	WORD	$0x4e65cc28 // fmla v8.2d, v1.2d, v5.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
+	WORD	$0x6e651ce6 // bsl v6.16b, v7.16b, v5.16b
+	FMOVQ	4560(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
+	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
+	WORD	$0x6e661c25 // bsl v5.16b, v1.16b, v6.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4e5 // fsub v5.2d, v7.2d, v5.2d
+	VMOV	V2.B16, V7.B16
+	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d425 // fsub v5.2d, v1.2d, v5.2d
+	FMOVQ	4304(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4320(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
+	FMOVQ	4336(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
+	FMOVQ	4352(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
+	FMOVQ	4368(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
+	FMOVQ	4384(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
+	FMOVQ	4400(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
+	FMOVQ	4416(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4432(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
+	FMOVQ	4448(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
+	FMOVQ	4464(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
+	FMOVQ	4480(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
+	FMOVQ	4496(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
+	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
+	FMOVQ	4576(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
+	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
+	FMOVQ	4592(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
+	VMOV	V2.B16, V8.B16
+	WORD	$0x6e651cc8 // bsl v8.16b, v6.16b, v5.16b
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4ee4d4a5 // fsub v5.2d, v5.2d, v4.2d
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	FMOVQ	2272(R3), F4 // 0x4018000000000000 (6)
+	WORD	$0x6ee4e424 // fcmgt v4.2d, v1.2d, v4.2d
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	FMOVQ	4528(R3), F5 // 0x403c000000000000 (28)
+	WORD	$0x6e65e425 // fcmge v5.2d, v1.2d, v5.2d
+	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6e691cc2 // bsl v2.16b, v6.16b, v9.16b
+	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
+	FMOVQ	4080(R3), F2 // 0x3feb000000000000 (0.84375)
+	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
+	FMOVQ	4112(R3), F4 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee1e481 // fcmgt v1.2d, v4.2d, v1.2d
+	WORD	$0x6e651d01 // bsl v1.16b, v8.16b, v5.16b
+	WORD	$0x6e611ce2 // bsl v2.16b, v7.16b, v1.16b
+	VST1.P	[V2.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
+// func erfc32NEONLoop(d []float32, x []float32, xs *[4]float32) (done int, bad uint)
+TEXT ·erfc32NEONLoop(SB), NOSPLIT, $0-72
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	WORD	$0x0e617801 // fcvtl v1.2d, v0.2s
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x6ee1e461 // fcmgt v1.2d, v3.2d, v1.2d
+	WORD	$0x6e62dc43 // fmul v3.2d, v2.2d, v2.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
+	FMOVQ	3552(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3568(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3584(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3600(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3616(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3632(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3648(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3664(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3680(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3696(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3712(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3728(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	FMOVQ	3744(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3760(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	FMOVQ	3776(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	3792(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
+	VMOV	V4.B16, V7.B16
+	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
+	FMOVQ	3808(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3824(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3840(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3856(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3872(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3888(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	3904(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3920(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
+	FMOVQ	3936(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3952(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	3968(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	3984(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	4000(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	4016(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	FMOVQ	4032(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
+	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
+	FMOVQ	4048(R3), F3 // 0xffffffff00000000 (NaN)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	4064(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F9 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65cd09 // fmla v9.2d, v8.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65cd0a // fmla v10.2d, v8.2d, v5.2d
+	WORD	$0x6e6a1d26 // bsl v6.16b, v9.16b, v10.16b
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	FMOVQ	96(R3), F8 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x4ee8ccc9 // fmls v9.2d, v6.2d, v8.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dcc8 // fmul v8.2d, v6.2d, v8.2d
+	WORD	$0x4ee8d52a // fsub v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee9d508 // fsub v8.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	WORD	$0x4ee1b8c6 // fcvtzs v6.2d, v6.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee68506 // add v6.2d, v8.2d, v6.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ca8 // and v8.16b, v5.16b, v8.16b
+	FMOVQ	272(R3), F9 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4a5 // fadd v5.2d, v5.2d, v9.2d
+	WORD	$0x6e661ca8 // bsl v8.16b, v5.16b, v6.16b
+	WORD	$0x4ee2d465 // fsub v5.2d, v3.2d, v2.2d
+	WORD	$0x4e62d463 // fadd v3.2d, v3.2d, v2.2d
+	WORD	$0x6e64fce4 // fdiv v4.2d, v7.2d, v4.2d
+	WORD	$0x4e63cca4 // fmla v4.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x6ee4e463 // fcmgt v3.2d, v3.2d, v4.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F6 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e64cca7 // fmla v7.2d, v5.2d, v4.2d
+	WORD	$0x6e671cc3 // bsl v3.16b, v6.16b, v7.16b
+	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V6.B16
+	WORD	$0x4ee5cc66 // fmls v6.2d, v3.2d, v5.2d
+	FMOVQ	112(R3), F5 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e65dc65 // fmul v5.2d, v3.2d, v5.2d
+	WORD	$0x4ee5d4c7 // fsub v7.2d, v6.2d, v5.2d
+	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V7.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdce7 // fmul v7.2d, v7.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee384a3 // add v3.2d, v5.2d, v3.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c85 // and v5.16b, v4.16b, v5.16b
+	FMOVQ	272(R3), F6 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	WORD	$0x6e65dd03 // fmul v3.2d, v8.2d, v5.2d
+	WORD	$0x6e62fc63 // fdiv v3.2d, v3.2d, v2.2d
+	WORD	$0x6e62dc44 // fmul v4.2d, v2.2d, v2.2d
+	FMOVQ	4144(R3), F5 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4160(R3), F6 // 0xbf77a291236668e4 (-0.005770270296489442)
+	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
+	FMOVQ	4176(R3), F5 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	WORD	$0x4e66cc85 // fmla v5.2d, v4.2d, v6.2d
+	FMOVQ	4192(R3), F6 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
+	FMOVQ	4208(R3), F5 // 0x3fc06eba8214db68 (0.12837916709551256)
+	WORD	$0x4e66cc85 // fmla v5.2d, v4.2d, v6.2d
+	FMOVQ	4224(R3), F6 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4240(R3), F7 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	4256(R3), F6 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	4272(R3), F7 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	4288(R3), F6 // 0x3fd97779cddadc09 (0.39791722395915535)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD	$0x6e67fca4 // fdiv v4.2d, v5.2d, v7.2d
+	FMOVQ	4544(R3), F5 // 0x3fd0000000000000 (0.25)
+	WORD	$0x6ee2e4a5 // fcmgt v5.2d, v5.2d, v2.2d
+	VMOV	V2.B16, V6.B16
+	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee7d447 // fsub v7.2d, v2.2d, v7.2d
+	WORD	$0x4e64cc47 // fmla v7.2d, v2.2d, v4.2d
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e641cc5 // bsl v5.16b, v6.16b, v4.16b
+	FMOVQ	4560(R3), F4 // 0x3c70000000000000 (1.3877787807814457e-17)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e64d4a5 // fadd v5.2d, v5.2d, v4.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
+	VMOV	V1.B16, V6.B16
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d444 // fsub v4.2d, v2.2d, v4.2d
+	FMOVQ	4304(R3), F5 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4320(R3), F7 // 0x3fa22a36599795eb (0.035478304325618236)
+	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
+	FMOVQ	4336(R3), F5 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
+	FMOVQ	4352(R3), F7 // 0x3fd45fca805120e4 (0.31834661990116175)
+	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
+	FMOVQ	4368(R3), F5 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
+	FMOVQ	4384(R3), F7 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
+	FMOVQ	4400(R3), F5 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
+	FMOVQ	4416(R3), F7 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4432(R3), F8 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
+	FMOVQ	4448(R3), F7 // 0x3fc02660e763351f (0.12617121980876164)
+	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
+	FMOVQ	4464(R3), F8 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
+	FMOVQ	4480(R3), F7 // 0x3fe14af092eb6f33 (0.540397917702171)
+	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
+	FMOVQ	4496(R3), F8 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
+	WORD	$0x6e67fca4 // fdiv v4.2d, v5.2d, v7.2d
+	FMOVQ	4576(R3), F5 // 0x3ffd8560b0000000 (1.8450629115104675)
+	WORD	$0x4e64d4a5 // fadd v5.2d, v5.2d, v4.2d
+	FMOVQ	4592(R3), F7 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
+	VMOV	V1.B16, V7.B16
+	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x4ee3d484 // fsub v4.2d, v4.2d, v3.2d
+	VMOV	V1.B16, V5.B16
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	FMOVQ	2272(R3), F3 // 0x4018000000000000 (6)
+	WORD	$0x6ee3e443 // fcmgt v3.2d, v2.2d, v3.2d
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x6e651c83 // bsl v3.16b, v4.16b, v5.16b
+	FMOVQ	4528(R3), F4 // 0x403c000000000000 (28)
+	WORD	$0x6e64e444 // fcmge v4.2d, v2.2d, v4.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6e681ca1 // bsl v1.16b, v5.16b, v8.16b
+	WORD	$0x6e631c24 // bsl v4.16b, v1.16b, v3.16b
+	FMOVQ	4080(R3), F1 // 0x3feb000000000000 (0.84375)
+	WORD	$0x6ee2e421 // fcmgt v1.2d, v1.2d, v2.2d
+	FMOVQ	4112(R3), F3 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee2e462 // fcmgt v2.2d, v3.2d, v2.2d
+	WORD	$0x6e641ce2 // bsl v2.16b, v7.16b, v4.16b
+	WORD	$0x6e621cc1 // bsl v1.16b, v6.16b, v2.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee2e482 // fcmgt v2.2d, v4.2d, v2.2d
+	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
+	FMOVQ	3552(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	FMOVQ	3568(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3584(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3600(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3616(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3632(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3648(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3664(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3680(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3696(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3712(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
+	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
+	FMOVQ	3728(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
+	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
+	FMOVQ	3744(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
+	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
+	FMOVQ	3760(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
+	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
+	FMOVQ	3776(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
+	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
+	FMOVQ	3792(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
+	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
+	FMOVQ	3808(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3824(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3840(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3856(R3), F7 // 0x407ad02157700314 (429.00814002756783)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3872(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3888(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	3904(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3920(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
+	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
+	FMOVQ	3936(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3952(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	FMOVQ	3968(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
+	FMOVQ	3984(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	FMOVQ	4000(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
+	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
+	FMOVQ	4016(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	FMOVQ	4032(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
+	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
+	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
+	FMOVQ	4048(R3), F4 // 0xffffffff00000000 (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	4064(R3), F6 // 0xbfe2000000000000 (-0.5625)
+	WORD	$0x4ee4cc86 // fmls v6.2d, v4.2d, v4.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
+	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F10 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e66cd2a // fmla v10.2d, v9.2d, v6.2d
+	FMOVQ	48(R3), F9 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
+	WORD	$0x6e6b1d47 // bsl v7.16b, v10.16b, v11.16b
+	WORD	$0x4ee198e7 // frintz v7.2d, v7.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e69dce9 // fmul v9.2d, v7.2d, v9.2d
+	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
+	FMOVQ	128(R3), F13 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F14 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	160(R3), F13 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	FMOVQ	176(R3), F14 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
+	FMOVQ	192(R3), F13 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4eeccdae // fmls v14.2d, v13.2d, v12.2d
+	WORD	$0x6e6edd6b // fmul v11.2d, v11.2d, v14.2d
+	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
+	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
+	WORD	$0x6e6cfd6b // fdiv v11.2d, v11.2d, v12.2d
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x4eead529 // fsub v9.2d, v9.2d, v10.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	WORD	$0x4ee1b8e7 // fcvtzs v7.2d, v7.2d
+	WORD	$0x4f7454e7 // shl v7.2d, v7.2d, #52
+	WORD	$0x4ee78527 // add v7.2d, v9.2d, v7.2d
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
+	FMOVQ	272(R3), F10 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
+	WORD	$0x6e671cc9 // bsl v9.16b, v6.16b, v7.16b
+	WORD	$0x4ee3d486 // fsub v6.2d, v4.2d, v3.2d
+	WORD	$0x4e63d484 // fadd v4.2d, v4.2d, v3.2d
+	WORD	$0x6e65fd05 // fdiv v5.2d, v8.2d, v5.2d
+	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee5e484 // fcmgt v4.2d, v4.2d, v5.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65ccc7 // fmla v7.2d, v6.2d, v5.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65ccc8 // fmla v8.2d, v6.2d, v5.2d
+	WORD	$0x6e681ce4 // bsl v4.16b, v7.16b, v8.16b
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V7.B16
+	WORD	$0x4ee6cc87 // fmls v7.2d, v4.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	WORD	$0x4ee6d4e8 // fsub v8.2d, v7.2d, v6.2d
+	WORD	$0x6e68dd0a // fmul v10.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
+	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd08 // fmul v8.2d, v8.2d, v12.2d
+	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x6e6afd08 // fdiv v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b884 // fcvtzs v4.2d, v4.2d
+	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
+	WORD	$0x4ee484c4 // add v4.2d, v6.2d, v4.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d4a5 // fadd v5.2d, v5.2d, v7.2d
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	WORD	$0x6e66dd24 // fmul v4.2d, v9.2d, v6.2d
+	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
+	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
+	FMOVQ	4144(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4160(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
+	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
+	FMOVQ	4176(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
+	FMOVQ	4192(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
+	FMOVQ	4208(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
+	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
+	FMOVQ	4224(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4240(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	4256(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
+	FMOVQ	4272(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	4288(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
+	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
+	FMOVQ	4544(R3), F6 // 0x3fd0000000000000 (0.25)
+	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
+	VMOV	V3.B16, V7.B16
+	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee8d468 // fsub v8.2d, v3.2d, v8.2d
+	WORD	$0x4e65cc68 // fmla v8.2d, v3.2d, v5.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
+	WORD	$0x6e651ce6 // bsl v6.16b, v7.16b, v5.16b
+	FMOVQ	4560(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x6e661c65 // bsl v5.16b, v3.16b, v6.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4e5 // fsub v5.2d, v7.2d, v5.2d
+	VMOV	V2.B16, V7.B16
+	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
+	FMOVQ	4304(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4320(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
+	FMOVQ	4336(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
+	FMOVQ	4352(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
+	FMOVQ	4368(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
+	FMOVQ	4384(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
+	FMOVQ	4400(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
+	FMOVQ	4416(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4432(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
+	FMOVQ	4448(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
+	FMOVQ	4464(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
+	FMOVQ	4480(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
+	FMOVQ	4496(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
+	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
+	FMOVQ	4576(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
+	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
+	FMOVQ	4592(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
+	VMOV	V2.B16, V8.B16
+	WORD	$0x6e651cc8 // bsl v8.16b, v6.16b, v5.16b
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4ee4d4a5 // fsub v5.2d, v5.2d, v4.2d
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
+	FMOVQ	2272(R3), F4 // 0x4018000000000000 (6)
+	WORD	$0x6ee4e464 // fcmgt v4.2d, v3.2d, v4.2d
+	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	FMOVQ	4528(R3), F5 // 0x403c000000000000 (28)
+	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
+	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6e691cc2 // bsl v2.16b, v6.16b, v9.16b
+	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
+	FMOVQ	4080(R3), F2 // 0x3feb000000000000 (0.84375)
+	WORD	$0x6ee3e442 // fcmgt v2.2d, v2.2d, v3.2d
+	FMOVQ	4112(R3), F4 // 0x3ff4000000000000 (1.25)
+	WORD	$0x6ee3e483 // fcmgt v3.2d, v4.2d, v3.2d
+	WORD	$0x6e651d03 // bsl v3.16b, v8.16b, v5.16b
+	WORD	$0x6e631ce2 // bsl v2.16b, v7.16b, v3.16b
+	WORD	$0x0e616821 // fcvtn v1.2s, v1.2d
+	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
+	FMOVQ	4608(R3), F2 // 0x41d00000 (26)
+	WORD	$0x6ea0e442 // fcmgt v2.4s, v2.4s, v0.4s
+	VST1.P	[V1.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V2.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+48(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	R4, done+56(FP)
+	MOVD	R7, bad+64(FP)
+	RET
+done:
+	MOVD	R4, done+56(FP)
+	MOVD	ZR, bad+64(FP)
+	RET
+
 // func pow64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
 TEXT ·pow64NEONLoop(SB), NOSPLIT, $0-104
 	MOVD	d_base+0(FP), R0
@@ -4979,7 +7122,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3344(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -5049,7 +7192,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3344(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -5107,12 +7250,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3360(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	3376(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -5129,9 +7272,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3392(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3408(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -5176,7 +7319,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3376(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -5204,7 +7347,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3424(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -5226,7 +7369,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -5294,7 +7437,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3344(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -5364,7 +7507,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -5422,12 +7565,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3360(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3376(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -5444,9 +7587,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3392(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3408(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -5491,7 +7634,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3376(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -5519,7 +7662,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3424(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -5541,7 +7684,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3344(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -5565,7 +7708,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3344(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -5635,7 +7778,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3344(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -5693,12 +7836,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3360(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3376(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -5715,9 +7858,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3392(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3408(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -5762,7 +7905,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3376(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -5790,7 +7933,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3424(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -5812,7 +7955,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3344(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -5890,7 +8033,7 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3344(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -5960,7 +8103,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3344(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -6018,12 +8161,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3360(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0423 // ushr v3.2d, v1.2d, #52
-	FMOVQ	3376(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -6040,9 +8183,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3392(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3408(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -6087,7 +8230,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3376(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -6115,7 +8258,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee1e56b // fcmgt v11.2d, v11.2d, v1.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3424(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f826 // fsqrt v6.2d, v1.2d
@@ -6137,7 +8280,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -6203,7 +8346,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3344(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -6273,7 +8416,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -6331,12 +8474,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3360(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3376(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -6353,9 +8496,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3392(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3408(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -6400,7 +8543,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3376(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -6428,7 +8571,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3424(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -6450,7 +8593,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3344(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -6474,7 +8617,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3344(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -6544,7 +8687,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3344(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -6602,12 +8745,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3360(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3376(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -6624,9 +8767,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3392(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3408(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -6671,7 +8814,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3376(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -6699,7 +8842,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3424(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -6721,7 +8864,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3344(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -6797,7 +8940,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3344(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -6867,7 +9010,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	3344(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -6925,12 +9068,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	3360(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	3376(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -6947,9 +9090,9 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3392(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	3408(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -6994,7 +9137,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	3376(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -7022,7 +9165,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	3424(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -7044,7 +9187,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -7110,7 +9253,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	3344(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -7180,7 +9323,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	3344(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -7238,12 +9381,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3360(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	3376(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -7260,9 +9403,9 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	3392(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	3408(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -7307,7 +9450,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	3376(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -7335,7 +9478,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	3424(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -7357,7 +9500,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	3344(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -7381,7 +9524,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	3344(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -7451,7 +9594,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	3344(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -7509,12 +9652,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	3360(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4640(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	3376(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -7531,9 +9674,9 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	3392(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4672(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	3408(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	4688(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
@@ -7578,7 +9721,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	3376(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	4656(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -7606,7 +9749,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	3424(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4704(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -7628,7 +9771,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	3344(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4624(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -7673,6 +9816,5605 @@ out:
 	AND	$1, R5, R5
 	ORR	R5<<2, R7, R7
 	VMOV	V2.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func hypot64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+TEXT ·hypot64NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	VLD1.P	16(R9), [V1.D2]
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3f442 // fmin v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65fc42 // fdiv v2.2d, v2.2d, v5.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc43 // fmla v3.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f862 // fsqrt v2.2d, v3.2d
+	WORD	$0x6e62dca2 // fmul v2.2d, v5.2d, v2.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V4.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V4.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func hypot32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+TEXT ·hypot32NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3f442 // fmin v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65fc42 // fdiv v2.2d, v2.2d, v5.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc43 // fmla v3.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f862 // fsqrt v2.2d, v3.2d
+	WORD	$0x6e62dca2 // fmul v2.2d, v5.2d, v2.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	WORD	$0x4e617825 // fcvtl2 v5.2d, v1.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
+	WORD	$0x4ee5f442 // fmin v2.2d, v2.2d, v5.2d
+	WORD	$0x6e67fc42 // fdiv v2.2d, v2.2d, v7.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc45 // fmla v5.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f8a2 // fsqrt v2.2d, v5.2d
+	WORD	$0x6e62dce2 // fmul v2.2d, v7.2d, v2.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6e621ce5 // bsl v5.16b, v7.16b, v2.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e6168a2 // fcvtn2 v2.4s, v5.2d
+	WORD	$0x0ea12883 // xtn v3.2s, v4.2d
+	WORD	$0x4ea128c3 // xtn2 v3.4s, v6.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func hypotScalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+TEXT ·hypotScalar64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	y+48(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.D2]
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3f442 // fmin v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65fc42 // fdiv v2.2d, v2.2d, v5.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc43 // fmla v3.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f862 // fsqrt v2.2d, v3.2d
+	WORD	$0x6e62dca2 // fmul v2.2d, v5.2d, v2.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V4.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V4.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func hypotScalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+TEXT ·hypotScalar32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	y+48(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.S4]
+	WORD	$0x0e617822 // fcvtl v2.2d, v1.2s
+	WORD	$0x0e617803 // fcvtl v3.2d, v0.2s
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3f442 // fmin v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65fc42 // fdiv v2.2d, v2.2d, v5.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc43 // fmla v3.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f862 // fsqrt v2.2d, v3.2d
+	WORD	$0x6e62dca2 // fmul v2.2d, v5.2d, v2.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	WORD	$0x4e617822 // fcvtl2 v2.2d, v1.4s
+	WORD	$0x4e617805 // fcvtl2 v5.2d, v0.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
+	WORD	$0x4ee5f442 // fmin v2.2d, v2.2d, v5.2d
+	WORD	$0x6e67fc42 // fdiv v2.2d, v2.2d, v7.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc45 // fmla v5.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f8a2 // fsqrt v2.2d, v5.2d
+	WORD	$0x6e62dce2 // fmul v2.2d, v7.2d, v2.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6e621ce5 // bsl v5.16b, v7.16b, v2.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e6168a2 // fcvtn2 v2.4s, v5.2d
+	WORD	$0x0ea12883 // xtn v3.2s, v4.2d
+	WORD	$0x4ea128c3 // xtn2 v3.4s, v6.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarHypot64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+TEXT ·scalarHypot64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	x+24(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.D2]
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3f442 // fmin v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65fc42 // fdiv v2.2d, v2.2d, v5.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc43 // fmla v3.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f862 // fsqrt v2.2d, v3.2d
+	WORD	$0x6e62dca2 // fmul v2.2d, v5.2d, v2.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V4.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V4.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarHypot32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+TEXT ·scalarHypot32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	x+24(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3f442 // fmin v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65fc42 // fdiv v2.2d, v2.2d, v5.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc43 // fmla v3.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f862 // fsqrt v2.2d, v3.2d
+	WORD	$0x6e62dca2 // fmul v2.2d, v5.2d, v2.2d
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	WORD	$0x4e617825 // fcvtl2 v5.2d, v1.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
+	WORD	$0x4ee5f442 // fmin v2.2d, v2.2d, v5.2d
+	WORD	$0x6e67fc42 // fdiv v2.2d, v2.2d, v7.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e62cc45 // fmla v5.2d, v2.2d, v2.2d
+	WORD	$0x6ee1f8a2 // fsqrt v2.2d, v5.2d
+	WORD	$0x6e62dce2 // fmul v2.2d, v7.2d, v2.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6e621ce5 // bsl v5.16b, v7.16b, v2.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e6168a2 // fcvtn2 v2.4s, v5.2d
+	WORD	$0x0ea12883 // xtn v3.2s, v4.2d
+	WORD	$0x4ea128c3 // xtn2 v3.4s, v6.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func atan2_64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+TEXT ·atan2_64NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	VLD1.P	16(R9), [V1.D2]
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
+	WORD	$0x6e205842 // mvn v2.16b, v2.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
+	WORD	$0x6e205863 // mvn v3.16b, v3.16b
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
+	WORD	$0x6e61fc03 // fdiv v3.2d, v0.2d, v1.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	2752(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee5e485 // fcmgt v5.2d, v4.2d, v5.2d
+	FMOVQ	2768(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
+	WORD	$0x4e651cc6 // bic v6.16b, v6.16b, v5.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d487 // fsub v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d487 // fadd v7.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x6e681cea // bsl v10.16b, v7.16b, v8.16b
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e6a1c87 // bsl v7.16b, v4.16b, v10.16b
+	WORD	$0x6e67fd24 // fdiv v4.2d, v9.2d, v7.2d
+	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
+	FMOVQ	2784(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2816(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2832(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2848(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2864(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e64cc89 // fmla v9.2d, v4.2d, v4.2d
+	FMOVQ	2880(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2896(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	FMOVQ	2912(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2928(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
+	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
+	VMOV	V4.B16, V8.B16
+	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
+	FMOVQ	2944(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	FMOVQ	2960(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e681c86 // bsl v6.16b, v4.16b, v8.16b
+	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee8d484 // fsub v4.2d, v4.2d, v8.2d
+	FMOVQ	1600(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x6e231ca3 // eor v3.16b, v5.16b, v3.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
+	FMOVQ	3232(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
+	FMOVQ	3232(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee6d466 // fsub v6.2d, v3.2d, v6.2d
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func atan2_32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+TEXT ·atan2_32NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e4a5 // fcmeq v5.2d, v5.2d, v7.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	2752(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee7e4c7 // fcmgt v7.2d, v6.2d, v7.2d
+	FMOVQ	2768(R3), F8 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee8e4c8 // fcmgt v8.2d, v6.2d, v8.2d
+	WORD	$0x4e671d08 // bic v8.16b, v8.16b, v7.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e6a1d2c // bsl v12.16b, v9.16b, v10.16b
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e6c1cc9 // bsl v9.16b, v6.16b, v12.16b
+	WORD	$0x6e69fd66 // fdiv v6.2d, v11.2d, v9.2d
+	WORD	$0x6e66dcc9 // fmul v9.2d, v6.2d, v6.2d
+	FMOVQ	2784(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	2816(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	2832(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	2848(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	2864(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e66cccb // fmla v11.2d, v6.2d, v6.2d
+	FMOVQ	2880(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
+	FMOVQ	2896(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
+	FMOVQ	2912(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
+	FMOVQ	2928(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
+	WORD	$0x6e6add29 // fmul v9.2d, v9.2d, v10.2d
+	WORD	$0x6e6bfd29 // fdiv v9.2d, v9.2d, v11.2d
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	FMOVQ	2944(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
+	FMOVQ	2960(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
+	WORD	$0x6e6a1cc8 // bsl v8.16b, v6.16b, v10.16b
+	FMOVQ	1584(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4eead4c6 // fsub v6.2d, v6.2d, v10.2d
+	FMOVQ	1600(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
+	WORD	$0x6e681cc7 // bsl v7.16b, v6.16b, v8.16b
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	WORD	$0x6e251ce5 // eor v5.16b, v7.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
+	FMOVQ	3232(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
+	FMOVQ	3232(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee8d4a8 // fsub v8.2d, v5.2d, v8.2d
+	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee3e4e3 // fcmgt v3.2d, v7.2d, v3.2d
+	WORD	$0x6e651cc3 // bsl v3.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4e251c42 // and v2.16b, v2.16b, v5.16b
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
+	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
+	WORD	$0x4e617825 // fcvtl2 v5.2d, v1.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4c6 // fcmeq v6.2d, v6.2d, v9.2d
+	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e7 // fcmeq v7.2d, v7.2d, v9.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
+	WORD	$0x6e65fc67 // fdiv v7.2d, v3.2d, v5.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
+	FMOVQ	2752(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee9e509 // fcmgt v9.2d, v8.2d, v9.2d
+	FMOVQ	2768(R3), F10 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6eeae50a // fcmgt v10.2d, v8.2d, v10.2d
+	WORD	$0x4e691d4a // bic v10.16b, v10.16b, v9.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd50b // fsub v11.2d, v8.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e681d6c // bsl v12.16b, v11.16b, v8.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	VMOV	V9.B16, V13.B16
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd50b // fadd v11.2d, v8.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e6c1d6e // bsl v14.16b, v11.16b, v12.16b
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e6e1d0b // bsl v11.16b, v8.16b, v14.16b
+	WORD	$0x6e6bfda8 // fdiv v8.2d, v13.2d, v11.2d
+	WORD	$0x6e68dd0b // fmul v11.2d, v8.2d, v8.2d
+	FMOVQ	2784(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	2816(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	2832(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	2848(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	2864(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e68cd0d // fmla v13.2d, v8.2d, v8.2d
+	FMOVQ	2880(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
+	FMOVQ	2896(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
+	FMOVQ	2912(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
+	FMOVQ	2928(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
+	WORD	$0x6e6cdd6b // fmul v11.2d, v11.2d, v12.2d
+	WORD	$0x6e6dfd6b // fdiv v11.2d, v11.2d, v13.2d
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4e6bcd0c // fmla v12.2d, v8.2d, v11.2d
+	FMOVQ	2944(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	FMOVQ	2960(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
+	WORD	$0x6e6c1d0a // bsl v10.16b, v8.16b, v12.16b
+	FMOVQ	1584(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4eecd508 // fsub v8.2d, v8.2d, v12.2d
+	FMOVQ	1600(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
+	WORD	$0x6e6a1d09 // bsl v9.16b, v8.16b, v10.16b
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
+	WORD	$0x6e271d27 // eor v7.16b, v9.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
+	FMOVQ	3232(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e69d4e9 // fadd v9.2d, v7.2d, v9.2d
+	FMOVQ	3232(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
+	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee5e525 // fcmgt v5.2d, v9.2d, v5.2d
+	WORD	$0x6e671d05 // bsl v5.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4e271c63 // and v3.16b, v3.16b, v7.16b
+	WORD	$0x4ea31ca3 // orr v3.16b, v5.16b, v3.16b
+	WORD	$0x0e616842 // fcvtn v2.2s, v2.2d
+	WORD	$0x4e616862 // fcvtn2 v2.4s, v3.2d
+	WORD	$0x0ea12883 // xtn v3.2s, v4.2d
+	WORD	$0x4ea128c3 // xtn2 v3.4s, v6.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func atan2Scalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+TEXT ·atan2Scalar64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	y+48(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.D2]
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
+	WORD	$0x6e205842 // mvn v2.16b, v2.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
+	WORD	$0x6e205863 // mvn v3.16b, v3.16b
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
+	WORD	$0x6e60fc23 // fdiv v3.2d, v1.2d, v0.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	2752(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee5e485 // fcmgt v5.2d, v4.2d, v5.2d
+	FMOVQ	2768(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
+	WORD	$0x4e651cc6 // bic v6.16b, v6.16b, v5.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d487 // fsub v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d487 // fadd v7.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x6e681cea // bsl v10.16b, v7.16b, v8.16b
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e6a1c87 // bsl v7.16b, v4.16b, v10.16b
+	WORD	$0x6e67fd24 // fdiv v4.2d, v9.2d, v7.2d
+	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
+	FMOVQ	2784(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2816(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2832(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2848(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2864(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e64cc89 // fmla v9.2d, v4.2d, v4.2d
+	FMOVQ	2880(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2896(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	FMOVQ	2912(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2928(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
+	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
+	VMOV	V4.B16, V8.B16
+	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
+	FMOVQ	2944(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	FMOVQ	2960(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e681c86 // bsl v6.16b, v4.16b, v8.16b
+	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee8d484 // fsub v4.2d, v4.2d, v8.2d
+	FMOVQ	1600(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x6e231ca3 // eor v3.16b, v5.16b, v3.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
+	FMOVQ	3232(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
+	FMOVQ	3232(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee6d466 // fsub v6.2d, v3.2d, v6.2d
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee0e4a5 // fcmgt v5.2d, v5.2d, v0.2d
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func atan2Scalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+TEXT ·atan2Scalar32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	y+48(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.S4]
+	WORD	$0x0e617822 // fcvtl v2.2d, v1.2s
+	WORD	$0x0e617803 // fcvtl v3.2d, v0.2s
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e4a5 // fcmeq v5.2d, v5.2d, v7.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	2752(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee7e4c7 // fcmgt v7.2d, v6.2d, v7.2d
+	FMOVQ	2768(R3), F8 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee8e4c8 // fcmgt v8.2d, v6.2d, v8.2d
+	WORD	$0x4e671d08 // bic v8.16b, v8.16b, v7.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e6a1d2c // bsl v12.16b, v9.16b, v10.16b
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e6c1cc9 // bsl v9.16b, v6.16b, v12.16b
+	WORD	$0x6e69fd66 // fdiv v6.2d, v11.2d, v9.2d
+	WORD	$0x6e66dcc9 // fmul v9.2d, v6.2d, v6.2d
+	FMOVQ	2784(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	2816(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	2832(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	2848(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	2864(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e66cccb // fmla v11.2d, v6.2d, v6.2d
+	FMOVQ	2880(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
+	FMOVQ	2896(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
+	FMOVQ	2912(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
+	FMOVQ	2928(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
+	WORD	$0x6e6add29 // fmul v9.2d, v9.2d, v10.2d
+	WORD	$0x6e6bfd29 // fdiv v9.2d, v9.2d, v11.2d
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	FMOVQ	2944(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
+	FMOVQ	2960(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
+	WORD	$0x6e6a1cc8 // bsl v8.16b, v6.16b, v10.16b
+	FMOVQ	1584(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4eead4c6 // fsub v6.2d, v6.2d, v10.2d
+	FMOVQ	1600(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
+	WORD	$0x6e681cc7 // bsl v7.16b, v6.16b, v8.16b
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	WORD	$0x6e251ce5 // eor v5.16b, v7.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
+	FMOVQ	3232(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
+	FMOVQ	3232(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee8d4a8 // fsub v8.2d, v5.2d, v8.2d
+	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee3e4e3 // fcmgt v3.2d, v7.2d, v3.2d
+	WORD	$0x6e651cc3 // bsl v3.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4e251c42 // and v2.16b, v2.16b, v5.16b
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
+	WORD	$0x4e617823 // fcvtl2 v3.2d, v1.4s
+	WORD	$0x4e617805 // fcvtl2 v5.2d, v0.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4c6 // fcmeq v6.2d, v6.2d, v9.2d
+	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e7 // fcmeq v7.2d, v7.2d, v9.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
+	WORD	$0x6e65fc67 // fdiv v7.2d, v3.2d, v5.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
+	FMOVQ	2752(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee9e509 // fcmgt v9.2d, v8.2d, v9.2d
+	FMOVQ	2768(R3), F10 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6eeae50a // fcmgt v10.2d, v8.2d, v10.2d
+	WORD	$0x4e691d4a // bic v10.16b, v10.16b, v9.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd50b // fsub v11.2d, v8.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e681d6c // bsl v12.16b, v11.16b, v8.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	VMOV	V9.B16, V13.B16
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd50b // fadd v11.2d, v8.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e6c1d6e // bsl v14.16b, v11.16b, v12.16b
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e6e1d0b // bsl v11.16b, v8.16b, v14.16b
+	WORD	$0x6e6bfda8 // fdiv v8.2d, v13.2d, v11.2d
+	WORD	$0x6e68dd0b // fmul v11.2d, v8.2d, v8.2d
+	FMOVQ	2784(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	2816(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	2832(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	2848(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	2864(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e68cd0d // fmla v13.2d, v8.2d, v8.2d
+	FMOVQ	2880(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
+	FMOVQ	2896(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
+	FMOVQ	2912(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
+	FMOVQ	2928(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
+	WORD	$0x6e6cdd6b // fmul v11.2d, v11.2d, v12.2d
+	WORD	$0x6e6dfd6b // fdiv v11.2d, v11.2d, v13.2d
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4e6bcd0c // fmla v12.2d, v8.2d, v11.2d
+	FMOVQ	2944(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	FMOVQ	2960(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
+	WORD	$0x6e6c1d0a // bsl v10.16b, v8.16b, v12.16b
+	FMOVQ	1584(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4eecd508 // fsub v8.2d, v8.2d, v12.2d
+	FMOVQ	1600(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
+	WORD	$0x6e6a1d09 // bsl v9.16b, v8.16b, v10.16b
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
+	WORD	$0x6e271d27 // eor v7.16b, v9.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
+	FMOVQ	3232(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e69d4e9 // fadd v9.2d, v7.2d, v9.2d
+	FMOVQ	3232(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
+	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee5e525 // fcmgt v5.2d, v9.2d, v5.2d
+	WORD	$0x6e671d05 // bsl v5.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4e271c63 // and v3.16b, v3.16b, v7.16b
+	WORD	$0x4ea31ca3 // orr v3.16b, v5.16b, v3.16b
+	WORD	$0x0e616842 // fcvtn v2.2s, v2.2d
+	WORD	$0x4e616862 // fcvtn2 v2.4s, v3.2d
+	WORD	$0x0ea12883 // xtn v3.2s, v4.2d
+	WORD	$0x4ea128c3 // xtn2 v3.4s, v6.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarAtan2_64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+TEXT ·scalarAtan2_64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	x+24(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.D2]
+	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	FMOVQ	3344(R3), F4 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
+	WORD	$0x6e205842 // mvn v2.16b, v2.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
+	WORD	$0x6e205863 // mvn v3.16b, v3.16b
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
+	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
+	WORD	$0x6e61fc03 // fdiv v3.2d, v0.2d, v1.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	2752(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee5e485 // fcmgt v5.2d, v4.2d, v5.2d
+	FMOVQ	2768(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
+	WORD	$0x4e651cc6 // bic v6.16b, v6.16b, v5.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d487 // fsub v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d487 // fadd v7.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x6e681cea // bsl v10.16b, v7.16b, v8.16b
+	VMOV	V5.B16, V7.B16
+	WORD	$0x6e6a1c87 // bsl v7.16b, v4.16b, v10.16b
+	WORD	$0x6e67fd24 // fdiv v4.2d, v9.2d, v7.2d
+	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
+	FMOVQ	2784(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2816(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2832(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	2848(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	2864(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e64cc89 // fmla v9.2d, v4.2d, v4.2d
+	FMOVQ	2880(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2896(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	FMOVQ	2912(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
+	FMOVQ	2928(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
+	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
+	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
+	VMOV	V4.B16, V8.B16
+	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
+	FMOVQ	2944(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	FMOVQ	2960(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e681c86 // bsl v6.16b, v4.16b, v8.16b
+	FMOVQ	1584(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4ee8d484 // fsub v4.2d, v4.2d, v8.2d
+	FMOVQ	1600(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x6e231ca3 // eor v3.16b, v5.16b, v3.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
+	FMOVQ	3232(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
+	FMOVQ	3232(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee6d466 // fsub v6.2d, v3.2d, v6.2d
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
+	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V2.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V2.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarAtan2_32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+TEXT ·scalarAtan2_32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	x+24(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e4a5 // fcmeq v5.2d, v5.2d, v7.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	2752(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee7e4c7 // fcmgt v7.2d, v6.2d, v7.2d
+	FMOVQ	2768(R3), F8 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6ee8e4c8 // fcmgt v8.2d, v6.2d, v8.2d
+	WORD	$0x4e671d08 // bic v8.16b, v8.16b, v7.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e6a1d2c // bsl v12.16b, v9.16b, v10.16b
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e6c1cc9 // bsl v9.16b, v6.16b, v12.16b
+	WORD	$0x6e69fd66 // fdiv v6.2d, v11.2d, v9.2d
+	WORD	$0x6e66dcc9 // fmul v9.2d, v6.2d, v6.2d
+	FMOVQ	2784(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	2816(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	2832(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	2848(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	2864(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e66cccb // fmla v11.2d, v6.2d, v6.2d
+	FMOVQ	2880(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
+	FMOVQ	2896(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
+	FMOVQ	2912(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
+	FMOVQ	2928(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
+	WORD	$0x6e6add29 // fmul v9.2d, v9.2d, v10.2d
+	WORD	$0x6e6bfd29 // fdiv v9.2d, v9.2d, v11.2d
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
+	FMOVQ	2944(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
+	FMOVQ	2960(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
+	WORD	$0x6e6a1cc8 // bsl v8.16b, v6.16b, v10.16b
+	FMOVQ	1584(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4eead4c6 // fsub v6.2d, v6.2d, v10.2d
+	FMOVQ	1600(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
+	WORD	$0x6e681cc7 // bsl v7.16b, v6.16b, v8.16b
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
+	WORD	$0x6e251ce5 // eor v5.16b, v7.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
+	FMOVQ	3232(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
+	FMOVQ	3232(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4ee8d4a8 // fsub v8.2d, v5.2d, v8.2d
+	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee3e4e3 // fcmgt v3.2d, v7.2d, v3.2d
+	WORD	$0x6e651cc3 // bsl v3.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4e251c42 // and v2.16b, v2.16b, v5.16b
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
+	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
+	WORD	$0x4e617825 // fcvtl2 v5.2d, v1.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4c6 // fcmeq v6.2d, v6.2d, v9.2d
+	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e7 // fcmeq v7.2d, v7.2d, v9.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
+	WORD	$0x6e65fc67 // fdiv v7.2d, v3.2d, v5.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
+	FMOVQ	2752(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
+	WORD	$0x6ee9e509 // fcmgt v9.2d, v8.2d, v9.2d
+	FMOVQ	2768(R3), F10 // 0x3fe51eb851eb851f (0.66)
+	WORD	$0x6eeae50a // fcmgt v10.2d, v8.2d, v10.2d
+	WORD	$0x4e691d4a // bic v10.16b, v10.16b, v9.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd50b // fsub v11.2d, v8.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e681d6c // bsl v12.16b, v11.16b, v8.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	VMOV	V9.B16, V13.B16
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd50b // fadd v11.2d, v8.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e6c1d6e // bsl v14.16b, v11.16b, v12.16b
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e6e1d0b // bsl v11.16b, v8.16b, v14.16b
+	WORD	$0x6e6bfda8 // fdiv v8.2d, v13.2d, v11.2d
+	WORD	$0x6e68dd0b // fmul v11.2d, v8.2d, v8.2d
+	FMOVQ	2784(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2800(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	2816(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	2832(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	2848(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	2864(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
+	WORD	$0x4e68cd0d // fmla v13.2d, v8.2d, v8.2d
+	FMOVQ	2880(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
+	FMOVQ	2896(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
+	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
+	FMOVQ	2912(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
+	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
+	FMOVQ	2928(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
+	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
+	WORD	$0x6e6cdd6b // fmul v11.2d, v11.2d, v12.2d
+	WORD	$0x6e6dfd6b // fdiv v11.2d, v11.2d, v13.2d
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4e6bcd0c // fmla v12.2d, v8.2d, v11.2d
+	FMOVQ	2944(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
+	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	FMOVQ	2960(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
+	WORD	$0x6e6c1d0a // bsl v10.16b, v8.16b, v12.16b
+	FMOVQ	1584(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
+	WORD	$0x4eecd508 // fsub v8.2d, v8.2d, v12.2d
+	FMOVQ	1600(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
+	WORD	$0x6e6a1d09 // bsl v9.16b, v8.16b, v10.16b
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
+	WORD	$0x6e271d27 // eor v7.16b, v9.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
+	FMOVQ	3232(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4e69d4e9 // fadd v9.2d, v7.2d, v9.2d
+	FMOVQ	3232(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
+	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
+	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee5e525 // fcmgt v5.2d, v9.2d, v5.2d
+	WORD	$0x6e671d05 // bsl v5.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4e271c63 // and v3.16b, v3.16b, v7.16b
+	WORD	$0x4ea31ca3 // orr v3.16b, v5.16b, v3.16b
+	WORD	$0x0e616842 // fcvtn v2.2s, v2.2d
+	WORD	$0x4e616862 // fcvtn2 v2.4s, v3.2d
+	WORD	$0x0ea12883 // xtn v3.2s, v4.2d
+	WORD	$0x4ea128c3 // xtn2 v3.4s, v6.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func logaddexp64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+TEXT ·logaddexp64NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	VLD1.P	16(R9), [V1.D2]
+	WORD	$0x4ee1d402 // fsub v2.2d, v0.2d, v1.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4ea31c43 // orr v3.16b, v2.16b, v3.16b
+	FMOVQ	0(R3), F4 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
+	FMOVQ	16(R3), F5 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e63ccc8 // fmla v8.2d, v6.2d, v3.2d
+	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
+	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee6d4e8 // fsub v8.2d, v7.2d, v6.2d
+	WORD	$0x6e68dd09 // fmul v9.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V8.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd08 // fmul v8.2d, v8.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fd08 // fdiv v8.2d, v8.2d, v9.2d
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b8a7 // fcvtzs v7.2d, v5.2d
+	WORD	$0x6f4c04c8 // ushr v8.2d, v6.2d, #52
+	WORD	$0x4e61d908 // scvtf v8.2d, v8.2d
+	WORD	$0x4e65d505 // fadd v5.2d, v8.2d, v5.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e68e4a8 // fcmge v8.2d, v5.2d, v8.2d
+	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
+	WORD	$0x6e65e525 // fcmge v5.2d, v9.2d, v5.2d
+	WORD	$0x4e251d05 // and v5.16b, v8.16b, v5.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4f7454e5 // shl v5.2d, v7.2d, #52
+	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
+	VMOV	V6.B16, V7.B16
+	WORD	$0x6e651c67 // bsl v7.16b, v3.16b, v5.16b
+	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c25 // and v5.16b, v1.16b, v5.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
+	FMOVQ	2416(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d4c6 // fadd v6.2d, v6.2d, v7.2d
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
+	WORD	$0x6f4c0506 // ushr v6.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91cc6 // orr v6.16b, v6.16b, v9.16b
+	FMOVQ	2432(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
+	WORD	$0x4ee7d509 // fsub v9.2d, v8.2d, v7.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4cb // fcmgt v11.2d, v6.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d45 // bsl v5.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2448(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ca // fadd v10.2d, v6.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e661d4b // bsl v11.16b, v10.16b, v6.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dd06 // fmul v6.2d, v8.2d, v6.2d
+	WORD	$0x6e681cc9 // bsl v9.16b, v6.16b, v8.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
+	FMOVQ	2464(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee4e508 // fcmgt v8.2d, v8.2d, v4.2d
+	FMOVQ	2480(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e4e9 // fcmgt v9.2d, v7.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4c9 // fcmeq v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661cea // bsl v10.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e651ccc // bsl v12.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e6b1ca8 // bsl v8.16b, v5.16b, v11.16b
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e65dd45 // fmul v5.2d, v10.2d, v5.2d
+	WORD	$0x6e6adca6 // fmul v6.2d, v5.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e65cd4d // fmla v13.2d, v10.2d, v5.2d
+	WORD	$0x4eebcda6 // fmls v6.2d, v13.2d, v11.2d
+	WORD	$0x4ee6d546 // fsub v6.2d, v10.2d, v6.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e65cd4b // fmla v11.2d, v10.2d, v5.2d
+	WORD	$0x4eead565 // fsub v5.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1ca5 // eor v5.16b, v5.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd05 // fmla v5.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e651d89 // bsl v9.16b, v12.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e505 // fcmeq v5.2d, v8.2d, v5.2d
+	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
+	FMOVQ	2496(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V7.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e651d46 // bsl v6.16b, v10.16b, v5.16b
+	FMOVQ	2384(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	WORD	$0x6e661ce4 // bsl v4.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
+	WORD	$0x6e611c02 // bsl v2.16b, v0.16b, v1.16b
+	WORD	$0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
+	WORD	$0x4e61e404 // fcmeq v4.2d, v0.2d, v1.2d
+	FMOVQ	3296(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e65d405 // fadd v5.2d, v0.2d, v5.2d
+	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
+	VST1.P	[V4.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func logaddexp32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+TEXT ·logaddexp32NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	WORD	$0x4ee3d444 // fsub v4.2d, v2.2d, v3.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4ea51c85 // orr v5.16b, v4.16b, v5.16b
+	FMOVQ	0(R3), F6 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
+	FMOVQ	16(R3), F7 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e67e4a7 // fcmge v7.2d, v5.2d, v7.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F9 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65cd09 // fmla v9.2d, v8.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65cd0a // fmla v10.2d, v8.2d, v5.2d
+	WORD	$0x6e6a1d27 // bsl v7.16b, v9.16b, v10.16b
+	WORD	$0x4ee198e7 // frintz v7.2d, v7.2d
+	FMOVQ	96(R3), F8 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dce8 // fmul v8.2d, v7.2d, v8.2d
+	WORD	$0x4ee8d52a // fsub v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee9d508 // fsub v8.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	WORD	$0x4ee1b8e9 // fcvtzs v9.2d, v7.2d
+	WORD	$0x6f4c050a // ushr v10.2d, v8.2d, #52
+	WORD	$0x4e61d94a // scvtf v10.2d, v10.2d
+	WORD	$0x4e67d547 // fadd v7.2d, v10.2d, v7.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ae4ea // fcmge v10.2d, v7.2d, v10.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e67e567 // fcmge v7.2d, v11.2d, v7.2d
+	WORD	$0x4e271d47 // and v7.16b, v10.16b, v7.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4f745527 // shl v7.2d, v9.2d, #52
+	WORD	$0x4ee78507 // add v7.2d, v8.2d, v7.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ca8 // and v8.16b, v5.16b, v8.16b
+	FMOVQ	272(R3), F9 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4a5 // fadd v5.2d, v5.2d, v9.2d
+	VMOV	V8.B16, V9.B16
+	WORD	$0x6e671ca9 // bsl v9.16b, v5.16b, v7.16b
+	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261d26 // and v6.16b, v9.16b, v6.16b
+	FMOVQ	2416(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e67e4c7 // fcmge v7.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d508 // fadd v8.2d, v8.2d, v9.2d
+	VMOV	V7.B16, V10.B16
+	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
+	WORD	$0x6f4c0548 // ushr v8.2d, v10.2d, #52
+	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eab1d08 // orr v8.16b, v8.16b, v11.16b
+	FMOVQ	2432(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eebd508 // fsub v8.2d, v8.2d, v11.2d
+	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eecd54c // fsub v12.2d, v10.2d, v12.2d
+	WORD	$0x4eecd52c // fsub v12.2d, v9.2d, v12.2d
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x6eede50d // fcmgt v13.2d, v8.2d, v13.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	WORD	$0x6e6afdab // fdiv v11.2d, v13.2d, v10.2d
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6e6b1d87 // bsl v7.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
+	FMOVQ	2448(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd50c // fadd v12.2d, v8.2d, v12.2d
+	VMOV	V11.B16, V13.B16
+	WORD	$0x6e681d8d // bsl v13.16b, v12.16b, v8.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e68dd48 // fmul v8.2d, v10.2d, v8.2d
+	WORD	$0x6e6a1d0b // bsl v11.16b, v8.16b, v10.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d568 // fsub v8.2d, v11.2d, v8.2d
+	FMOVQ	2464(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee6e54a // fcmgt v10.2d, v10.2d, v6.2d
+	FMOVQ	2480(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eebe52b // fcmgt v11.2d, v9.2d, v11.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4e6be50b // fcmeq v11.2d, v8.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e681d2c // bsl v12.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e671d0e // bsl v14.16b, v8.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6e6d1cea // bsl v10.16b, v7.16b, v13.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd87 // fmul v7.2d, v12.2d, v7.2d
+	WORD	$0x6e6cdce8 // fmul v8.2d, v7.2d, v12.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4e6dd58d // fadd v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dfd8d // fdiv v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dddaf // fmul v15.2d, v13.2d, v13.2d
+	FMOVQ	592(R3), F16 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	608(R3), F16 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	672(R3), F17 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	624(R3), F16 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	640(R3), F16 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	WORD	$0x6e70ddef // fmul v15.2d, v15.2d, v16.2d
+	WORD	$0x4e67cd8f // fmla v15.2d, v12.2d, v7.2d
+	WORD	$0x4eedcde8 // fmls v8.2d, v15.2d, v13.2d
+	WORD	$0x4ee8d588 // fsub v8.2d, v12.2d, v8.2d
+	FMOVQ	112(R3), F16 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4e70cd51 // fmla v17.2d, v10.2d, v16.2d
+	WORD	$0x4e6dcdf1 // fmla v17.2d, v15.2d, v13.2d
+	FMOVQ	704(R3), F13 // 0x8000000000000000 (-0)
+	WORD	$0x6e2d1e2d // eor v13.16b, v17.16b, v13.16b
+	WORD	$0x4e67cd8d // fmla v13.2d, v12.2d, v7.2d
+	WORD	$0x4eecd5a7 // fsub v7.2d, v13.2d, v12.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1ce7 // eor v7.16b, v7.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd47 // fmla v7.2d, v10.2d, v12.2d
+	FMOVQ	112(R3), F12 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	WORD	$0x6e671dcb // bsl v11.16b, v14.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e547 // fcmeq v7.2d, v10.2d, v7.2d
+	WORD	$0x6e6b1d07 // bsl v7.16b, v8.16b, v11.16b
+	FMOVQ	2496(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
+	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	VMOV	V9.B16, V12.B16
+	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
+	WORD	$0x6e671d88 // bsl v8.16b, v12.16b, v7.16b
+	FMOVQ	2384(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	WORD	$0x6e681d26 // bsl v6.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
+	FMOVQ	3296(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
+	WORD	$0x4ee4d446 // fsub v6.2d, v2.2d, v4.2d
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4ea71cc7 // orr v7.16b, v6.16b, v7.16b
+	FMOVQ	0(R3), F8 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
+	FMOVQ	16(R3), F9 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e69e4e9 // fcmge v9.2d, v7.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	FMOVQ	48(R3), F10 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F11 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e67cd4b // fmla v11.2d, v10.2d, v7.2d
+	FMOVQ	48(R3), F10 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e67cd4c // fmla v12.2d, v10.2d, v7.2d
+	WORD	$0x6e6c1d69 // bsl v9.16b, v11.16b, v12.16b
+	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x4eeacd2b // fmls v11.2d, v9.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6add2a // fmul v10.2d, v9.2d, v10.2d
+	WORD	$0x4eead56c // fsub v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd8d // fmul v13.2d, v12.2d, v12.2d
+	FMOVQ	128(R3), F14 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F15 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	160(R3), F14 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	176(R3), F15 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	192(R3), F14 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4eedcdcf // fmls v15.2d, v14.2d, v13.2d
+	WORD	$0x6e6fdd8c // fmul v12.2d, v12.2d, v15.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4eefd5ad // fsub v13.2d, v13.2d, v15.2d
+	WORD	$0x6e6dfd8c // fdiv v12.2d, v12.2d, v13.2d
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x4eebd54a // fsub v10.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead56a // fsub v10.2d, v11.2d, v10.2d
+	WORD	$0x4ee1b92b // fcvtzs v11.2d, v9.2d
+	WORD	$0x6f4c054c // ushr v12.2d, v10.2d, #52
+	WORD	$0x4e61d98c // scvtf v12.2d, v12.2d
+	WORD	$0x4e69d589 // fadd v9.2d, v12.2d, v9.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ce52c // fcmge v12.2d, v9.2d, v12.2d
+	FMOVQ	240(R3), F13 // 0x409ff80000000000 (2046)
+	WORD	$0x6e69e5a9 // fcmge v9.2d, v13.2d, v9.2d
+	WORD	$0x4e291d89 // and v9.16b, v12.16b, v9.16b
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4f745569 // shl v9.2d, v11.2d, #52
+	WORD	$0x4ee98549 // add v9.2d, v10.2d, v9.2d
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1cea // and v10.16b, v7.16b, v10.16b
+	FMOVQ	272(R3), F11 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd4e7 // fadd v7.2d, v7.2d, v11.2d
+	VMOV	V10.B16, V11.B16
+	WORD	$0x6e691ceb // bsl v11.16b, v7.16b, v9.16b
+	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
+	FMOVQ	3344(R3), F10 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281d68 // and v8.16b, v11.16b, v8.16b
+	FMOVQ	2416(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd54a // fadd v10.2d, v10.2d, v11.2d
+	VMOV	V9.B16, V12.B16
+	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
+	WORD	$0x6f4c058a // ushr v10.2d, v12.2d, #52
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d4a // orr v10.16b, v10.16b, v13.16b
+	FMOVQ	2432(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eedd54a // fsub v10.2d, v10.2d, v13.2d
+	WORD	$0x4eebd58d // fsub v13.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eedd5cd // fsub v13.2d, v14.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	WORD	$0x4eeed56e // fsub v14.2d, v11.2d, v14.2d
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6eefe54f // fcmgt v15.2d, v10.2d, v15.2d
+	WORD	$0x6e6e1daf // bsl v15.16b, v13.16b, v14.16b
+	WORD	$0x6e6cfded // fdiv v13.2d, v15.2d, v12.2d
+	FMOVQ	32(R3), F14 // 0x0 (0)
+	WORD	$0x6e6d1dc9 // bsl v9.16b, v14.16b, v13.16b
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
+	FMOVQ	2448(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ed54e // fadd v14.2d, v10.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6add8a // fmul v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead5aa // fsub v10.2d, v13.2d, v10.2d
+	FMOVQ	2464(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee8e58c // fcmgt v12.2d, v12.2d, v8.2d
+	FMOVQ	2480(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eede56d // fcmgt v13.2d, v11.2d, v13.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x4e6de54d // fcmeq v13.2d, v10.2d, v13.2d
+	VMOV	V12.B16, V14.B16
+	WORD	$0x6e6a1d6e // bsl v14.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	VMOV	V12.B16, V16.B16
+	WORD	$0x6e691d50 // bsl v16.16b, v10.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6e6f1d2c // bsl v12.16b, v9.16b, v15.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e69ddc9 // fmul v9.2d, v14.2d, v9.2d
+	WORD	$0x6e6edd2a // fmul v10.2d, v9.2d, v14.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4e6fd5cf // fadd v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6ffdcf // fdiv v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6fddf1 // fmul v17.2d, v15.2d, v15.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F19 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	688(R3), F19 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	WORD	$0x6e72de31 // fmul v17.2d, v17.2d, v18.2d
+	WORD	$0x4e69cdd1 // fmla v17.2d, v14.2d, v9.2d
+	WORD	$0x4eefce2a // fmls v10.2d, v17.2d, v15.2d
+	WORD	$0x4eead5ca // fsub v10.2d, v14.2d, v10.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V16.B16, V19.B16
+	WORD	$0x4e72cd93 // fmla v19.2d, v12.2d, v18.2d
+	WORD	$0x4e6fce33 // fmla v19.2d, v17.2d, v15.2d
+	FMOVQ	704(R3), F15 // 0x8000000000000000 (-0)
+	WORD	$0x6e2f1e6f // eor v15.16b, v19.16b, v15.16b
+	WORD	$0x4e69cdcf // fmla v15.2d, v14.2d, v9.2d
+	WORD	$0x4eeed5e9 // fsub v9.2d, v15.2d, v14.2d
+	FMOVQ	704(R3), F14 // 0x8000000000000000 (-0)
+	WORD	$0x6e2e1d29 // eor v9.16b, v9.16b, v14.16b
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd89 // fmla v9.2d, v12.2d, v14.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	WORD	$0x6e691e0d // bsl v13.16b, v16.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e589 // fcmeq v9.2d, v12.2d, v9.2d
+	WORD	$0x6e6d1d49 // bsl v9.16b, v10.16b, v13.16b
+	FMOVQ	2496(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee8e54a // fcmgt v10.2d, v10.2d, v8.2d
+	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
+	WORD	$0x6e691dca // bsl v10.16b, v14.16b, v9.16b
+	FMOVQ	2384(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	WORD	$0x6e6a1d68 // bsl v8.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee9e4c6 // fcmgt v6.2d, v6.2d, v9.2d
+	WORD	$0x6e641c46 // bsl v6.16b, v2.16b, v4.16b
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
+	FMOVQ	3296(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e68d442 // fadd v2.2d, v2.2d, v8.2d
+	WORD	$0x6e661c44 // bsl v4.16b, v2.16b, v6.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x0ea128a3 // xtn v3.2s, v5.2d
+	WORD	$0x4ea128e3 // xtn2 v3.4s, v7.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func logaddexpScalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+TEXT ·logaddexpScalar64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	y+48(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.D2]
+	WORD	$0x4ee0d422 // fsub v2.2d, v1.2d, v0.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4ea31c43 // orr v3.16b, v2.16b, v3.16b
+	FMOVQ	0(R3), F4 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
+	FMOVQ	16(R3), F5 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e63ccc8 // fmla v8.2d, v6.2d, v3.2d
+	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
+	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee6d4e8 // fsub v8.2d, v7.2d, v6.2d
+	WORD	$0x6e68dd09 // fmul v9.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V8.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd08 // fmul v8.2d, v8.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fd08 // fdiv v8.2d, v8.2d, v9.2d
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b8a7 // fcvtzs v7.2d, v5.2d
+	WORD	$0x6f4c04c8 // ushr v8.2d, v6.2d, #52
+	WORD	$0x4e61d908 // scvtf v8.2d, v8.2d
+	WORD	$0x4e65d505 // fadd v5.2d, v8.2d, v5.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e68e4a8 // fcmge v8.2d, v5.2d, v8.2d
+	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
+	WORD	$0x6e65e525 // fcmge v5.2d, v9.2d, v5.2d
+	WORD	$0x4e251d05 // and v5.16b, v8.16b, v5.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4f7454e5 // shl v5.2d, v7.2d, #52
+	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
+	VMOV	V6.B16, V7.B16
+	WORD	$0x6e651c67 // bsl v7.16b, v3.16b, v5.16b
+	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c05 // and v5.16b, v0.16b, v5.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
+	FMOVQ	2416(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d4c6 // fadd v6.2d, v6.2d, v7.2d
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
+	WORD	$0x6f4c0506 // ushr v6.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91cc6 // orr v6.16b, v6.16b, v9.16b
+	FMOVQ	2432(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
+	WORD	$0x4ee7d509 // fsub v9.2d, v8.2d, v7.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4cb // fcmgt v11.2d, v6.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d45 // bsl v5.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2448(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ca // fadd v10.2d, v6.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e661d4b // bsl v11.16b, v10.16b, v6.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dd06 // fmul v6.2d, v8.2d, v6.2d
+	WORD	$0x6e681cc9 // bsl v9.16b, v6.16b, v8.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
+	FMOVQ	2464(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee4e508 // fcmgt v8.2d, v8.2d, v4.2d
+	FMOVQ	2480(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e4e9 // fcmgt v9.2d, v7.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4c9 // fcmeq v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661cea // bsl v10.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e651ccc // bsl v12.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e6b1ca8 // bsl v8.16b, v5.16b, v11.16b
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e65dd45 // fmul v5.2d, v10.2d, v5.2d
+	WORD	$0x6e6adca6 // fmul v6.2d, v5.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e65cd4d // fmla v13.2d, v10.2d, v5.2d
+	WORD	$0x4eebcda6 // fmls v6.2d, v13.2d, v11.2d
+	WORD	$0x4ee6d546 // fsub v6.2d, v10.2d, v6.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e65cd4b // fmla v11.2d, v10.2d, v5.2d
+	WORD	$0x4eead565 // fsub v5.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1ca5 // eor v5.16b, v5.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd05 // fmla v5.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e651d89 // bsl v9.16b, v12.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e505 // fcmeq v5.2d, v8.2d, v5.2d
+	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
+	FMOVQ	2496(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V7.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e651d46 // bsl v6.16b, v10.16b, v5.16b
+	FMOVQ	2384(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	WORD	$0x6e661ce4 // bsl v4.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
+	WORD	$0x6e601c22 // bsl v2.16b, v1.16b, v0.16b
+	WORD	$0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
+	WORD	$0x4e60e424 // fcmeq v4.2d, v1.2d, v0.2d
+	FMOVQ	3296(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e65d425 // fadd v5.2d, v1.2d, v5.2d
+	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
+	VST1.P	[V4.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func logaddexpScalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+TEXT ·logaddexpScalar32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	y+48(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.S4]
+	WORD	$0x0e617822 // fcvtl v2.2d, v1.2s
+	WORD	$0x0e617803 // fcvtl v3.2d, v0.2s
+	WORD	$0x4ee3d444 // fsub v4.2d, v2.2d, v3.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4ea51c85 // orr v5.16b, v4.16b, v5.16b
+	FMOVQ	0(R3), F6 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
+	FMOVQ	16(R3), F7 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e67e4a7 // fcmge v7.2d, v5.2d, v7.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F9 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65cd09 // fmla v9.2d, v8.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65cd0a // fmla v10.2d, v8.2d, v5.2d
+	WORD	$0x6e6a1d27 // bsl v7.16b, v9.16b, v10.16b
+	WORD	$0x4ee198e7 // frintz v7.2d, v7.2d
+	FMOVQ	96(R3), F8 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dce8 // fmul v8.2d, v7.2d, v8.2d
+	WORD	$0x4ee8d52a // fsub v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee9d508 // fsub v8.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	WORD	$0x4ee1b8e9 // fcvtzs v9.2d, v7.2d
+	WORD	$0x6f4c050a // ushr v10.2d, v8.2d, #52
+	WORD	$0x4e61d94a // scvtf v10.2d, v10.2d
+	WORD	$0x4e67d547 // fadd v7.2d, v10.2d, v7.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ae4ea // fcmge v10.2d, v7.2d, v10.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e67e567 // fcmge v7.2d, v11.2d, v7.2d
+	WORD	$0x4e271d47 // and v7.16b, v10.16b, v7.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4f745527 // shl v7.2d, v9.2d, #52
+	WORD	$0x4ee78507 // add v7.2d, v8.2d, v7.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ca8 // and v8.16b, v5.16b, v8.16b
+	FMOVQ	272(R3), F9 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4a5 // fadd v5.2d, v5.2d, v9.2d
+	VMOV	V8.B16, V9.B16
+	WORD	$0x6e671ca9 // bsl v9.16b, v5.16b, v7.16b
+	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261d26 // and v6.16b, v9.16b, v6.16b
+	FMOVQ	2416(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e67e4c7 // fcmge v7.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d508 // fadd v8.2d, v8.2d, v9.2d
+	VMOV	V7.B16, V10.B16
+	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
+	WORD	$0x6f4c0548 // ushr v8.2d, v10.2d, #52
+	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eab1d08 // orr v8.16b, v8.16b, v11.16b
+	FMOVQ	2432(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eebd508 // fsub v8.2d, v8.2d, v11.2d
+	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eecd54c // fsub v12.2d, v10.2d, v12.2d
+	WORD	$0x4eecd52c // fsub v12.2d, v9.2d, v12.2d
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x6eede50d // fcmgt v13.2d, v8.2d, v13.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	WORD	$0x6e6afdab // fdiv v11.2d, v13.2d, v10.2d
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6e6b1d87 // bsl v7.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
+	FMOVQ	2448(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd50c // fadd v12.2d, v8.2d, v12.2d
+	VMOV	V11.B16, V13.B16
+	WORD	$0x6e681d8d // bsl v13.16b, v12.16b, v8.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e68dd48 // fmul v8.2d, v10.2d, v8.2d
+	WORD	$0x6e6a1d0b // bsl v11.16b, v8.16b, v10.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d568 // fsub v8.2d, v11.2d, v8.2d
+	FMOVQ	2464(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee6e54a // fcmgt v10.2d, v10.2d, v6.2d
+	FMOVQ	2480(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eebe52b // fcmgt v11.2d, v9.2d, v11.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4e6be50b // fcmeq v11.2d, v8.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e681d2c // bsl v12.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e671d0e // bsl v14.16b, v8.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6e6d1cea // bsl v10.16b, v7.16b, v13.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd87 // fmul v7.2d, v12.2d, v7.2d
+	WORD	$0x6e6cdce8 // fmul v8.2d, v7.2d, v12.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4e6dd58d // fadd v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dfd8d // fdiv v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dddaf // fmul v15.2d, v13.2d, v13.2d
+	FMOVQ	592(R3), F16 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	608(R3), F16 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	672(R3), F17 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	624(R3), F16 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	640(R3), F16 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	WORD	$0x6e70ddef // fmul v15.2d, v15.2d, v16.2d
+	WORD	$0x4e67cd8f // fmla v15.2d, v12.2d, v7.2d
+	WORD	$0x4eedcde8 // fmls v8.2d, v15.2d, v13.2d
+	WORD	$0x4ee8d588 // fsub v8.2d, v12.2d, v8.2d
+	FMOVQ	112(R3), F16 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4e70cd51 // fmla v17.2d, v10.2d, v16.2d
+	WORD	$0x4e6dcdf1 // fmla v17.2d, v15.2d, v13.2d
+	FMOVQ	704(R3), F13 // 0x8000000000000000 (-0)
+	WORD	$0x6e2d1e2d // eor v13.16b, v17.16b, v13.16b
+	WORD	$0x4e67cd8d // fmla v13.2d, v12.2d, v7.2d
+	WORD	$0x4eecd5a7 // fsub v7.2d, v13.2d, v12.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1ce7 // eor v7.16b, v7.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd47 // fmla v7.2d, v10.2d, v12.2d
+	FMOVQ	112(R3), F12 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	WORD	$0x6e671dcb // bsl v11.16b, v14.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e547 // fcmeq v7.2d, v10.2d, v7.2d
+	WORD	$0x6e6b1d07 // bsl v7.16b, v8.16b, v11.16b
+	FMOVQ	2496(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
+	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	VMOV	V9.B16, V12.B16
+	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
+	WORD	$0x6e671d88 // bsl v8.16b, v12.16b, v7.16b
+	FMOVQ	2384(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	WORD	$0x6e681d26 // bsl v6.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
+	FMOVQ	3296(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	WORD	$0x4e617822 // fcvtl2 v2.2d, v1.4s
+	WORD	$0x4e617804 // fcvtl2 v4.2d, v0.4s
+	WORD	$0x4ee4d446 // fsub v6.2d, v2.2d, v4.2d
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4ea71cc7 // orr v7.16b, v6.16b, v7.16b
+	FMOVQ	0(R3), F8 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
+	FMOVQ	16(R3), F9 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e69e4e9 // fcmge v9.2d, v7.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	FMOVQ	48(R3), F10 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F11 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e67cd4b // fmla v11.2d, v10.2d, v7.2d
+	FMOVQ	48(R3), F10 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e67cd4c // fmla v12.2d, v10.2d, v7.2d
+	WORD	$0x6e6c1d69 // bsl v9.16b, v11.16b, v12.16b
+	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x4eeacd2b // fmls v11.2d, v9.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6add2a // fmul v10.2d, v9.2d, v10.2d
+	WORD	$0x4eead56c // fsub v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd8d // fmul v13.2d, v12.2d, v12.2d
+	FMOVQ	128(R3), F14 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F15 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	160(R3), F14 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	176(R3), F15 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	192(R3), F14 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4eedcdcf // fmls v15.2d, v14.2d, v13.2d
+	WORD	$0x6e6fdd8c // fmul v12.2d, v12.2d, v15.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4eefd5ad // fsub v13.2d, v13.2d, v15.2d
+	WORD	$0x6e6dfd8c // fdiv v12.2d, v12.2d, v13.2d
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x4eebd54a // fsub v10.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead56a // fsub v10.2d, v11.2d, v10.2d
+	WORD	$0x4ee1b92b // fcvtzs v11.2d, v9.2d
+	WORD	$0x6f4c054c // ushr v12.2d, v10.2d, #52
+	WORD	$0x4e61d98c // scvtf v12.2d, v12.2d
+	WORD	$0x4e69d589 // fadd v9.2d, v12.2d, v9.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ce52c // fcmge v12.2d, v9.2d, v12.2d
+	FMOVQ	240(R3), F13 // 0x409ff80000000000 (2046)
+	WORD	$0x6e69e5a9 // fcmge v9.2d, v13.2d, v9.2d
+	WORD	$0x4e291d89 // and v9.16b, v12.16b, v9.16b
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4f745569 // shl v9.2d, v11.2d, #52
+	WORD	$0x4ee98549 // add v9.2d, v10.2d, v9.2d
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1cea // and v10.16b, v7.16b, v10.16b
+	FMOVQ	272(R3), F11 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd4e7 // fadd v7.2d, v7.2d, v11.2d
+	VMOV	V10.B16, V11.B16
+	WORD	$0x6e691ceb // bsl v11.16b, v7.16b, v9.16b
+	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
+	FMOVQ	3344(R3), F10 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281d68 // and v8.16b, v11.16b, v8.16b
+	FMOVQ	2416(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd54a // fadd v10.2d, v10.2d, v11.2d
+	VMOV	V9.B16, V12.B16
+	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
+	WORD	$0x6f4c058a // ushr v10.2d, v12.2d, #52
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d4a // orr v10.16b, v10.16b, v13.16b
+	FMOVQ	2432(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eedd54a // fsub v10.2d, v10.2d, v13.2d
+	WORD	$0x4eebd58d // fsub v13.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eedd5cd // fsub v13.2d, v14.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	WORD	$0x4eeed56e // fsub v14.2d, v11.2d, v14.2d
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6eefe54f // fcmgt v15.2d, v10.2d, v15.2d
+	WORD	$0x6e6e1daf // bsl v15.16b, v13.16b, v14.16b
+	WORD	$0x6e6cfded // fdiv v13.2d, v15.2d, v12.2d
+	FMOVQ	32(R3), F14 // 0x0 (0)
+	WORD	$0x6e6d1dc9 // bsl v9.16b, v14.16b, v13.16b
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
+	FMOVQ	2448(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ed54e // fadd v14.2d, v10.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6add8a // fmul v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead5aa // fsub v10.2d, v13.2d, v10.2d
+	FMOVQ	2464(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee8e58c // fcmgt v12.2d, v12.2d, v8.2d
+	FMOVQ	2480(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eede56d // fcmgt v13.2d, v11.2d, v13.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x4e6de54d // fcmeq v13.2d, v10.2d, v13.2d
+	VMOV	V12.B16, V14.B16
+	WORD	$0x6e6a1d6e // bsl v14.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	VMOV	V12.B16, V16.B16
+	WORD	$0x6e691d50 // bsl v16.16b, v10.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6e6f1d2c // bsl v12.16b, v9.16b, v15.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e69ddc9 // fmul v9.2d, v14.2d, v9.2d
+	WORD	$0x6e6edd2a // fmul v10.2d, v9.2d, v14.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4e6fd5cf // fadd v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6ffdcf // fdiv v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6fddf1 // fmul v17.2d, v15.2d, v15.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F19 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	688(R3), F19 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	WORD	$0x6e72de31 // fmul v17.2d, v17.2d, v18.2d
+	WORD	$0x4e69cdd1 // fmla v17.2d, v14.2d, v9.2d
+	WORD	$0x4eefce2a // fmls v10.2d, v17.2d, v15.2d
+	WORD	$0x4eead5ca // fsub v10.2d, v14.2d, v10.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V16.B16, V19.B16
+	WORD	$0x4e72cd93 // fmla v19.2d, v12.2d, v18.2d
+	WORD	$0x4e6fce33 // fmla v19.2d, v17.2d, v15.2d
+	FMOVQ	704(R3), F15 // 0x8000000000000000 (-0)
+	WORD	$0x6e2f1e6f // eor v15.16b, v19.16b, v15.16b
+	WORD	$0x4e69cdcf // fmla v15.2d, v14.2d, v9.2d
+	WORD	$0x4eeed5e9 // fsub v9.2d, v15.2d, v14.2d
+	FMOVQ	704(R3), F14 // 0x8000000000000000 (-0)
+	WORD	$0x6e2e1d29 // eor v9.16b, v9.16b, v14.16b
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd89 // fmla v9.2d, v12.2d, v14.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	WORD	$0x6e691e0d // bsl v13.16b, v16.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e589 // fcmeq v9.2d, v12.2d, v9.2d
+	WORD	$0x6e6d1d49 // bsl v9.16b, v10.16b, v13.16b
+	FMOVQ	2496(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee8e54a // fcmgt v10.2d, v10.2d, v8.2d
+	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
+	WORD	$0x6e691dca // bsl v10.16b, v14.16b, v9.16b
+	FMOVQ	2384(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	WORD	$0x6e6a1d68 // bsl v8.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee9e4c6 // fcmgt v6.2d, v6.2d, v9.2d
+	WORD	$0x6e641c46 // bsl v6.16b, v2.16b, v4.16b
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
+	FMOVQ	3296(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e68d442 // fadd v2.2d, v2.2d, v8.2d
+	WORD	$0x6e661c44 // bsl v4.16b, v2.16b, v6.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x0ea128a3 // xtn v3.2s, v5.2d
+	WORD	$0x4ea128e3 // xtn2 v3.4s, v7.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarLogaddexp64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+TEXT ·scalarLogaddexp64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	x+24(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.D2]
+	WORD	$0x4ee1d402 // fsub v2.2d, v0.2d, v1.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4ea31c43 // orr v3.16b, v2.16b, v3.16b
+	FMOVQ	0(R3), F4 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
+	FMOVQ	16(R3), F5 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
+	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e63ccc8 // fmla v8.2d, v6.2d, v3.2d
+	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
+	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD	$0x4ee6d4e8 // fsub v8.2d, v7.2d, v6.2d
+	WORD	$0x6e68dd09 // fmul v9.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V8.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd08 // fmul v8.2d, v8.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fd08 // fdiv v8.2d, v8.2d, v9.2d
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
+	WORD	$0x4ee1b8a7 // fcvtzs v7.2d, v5.2d
+	WORD	$0x6f4c04c8 // ushr v8.2d, v6.2d, #52
+	WORD	$0x4e61d908 // scvtf v8.2d, v8.2d
+	WORD	$0x4e65d505 // fadd v5.2d, v8.2d, v5.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e68e4a8 // fcmge v8.2d, v5.2d, v8.2d
+	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
+	WORD	$0x6e65e525 // fcmge v5.2d, v9.2d, v5.2d
+	WORD	$0x4e251d05 // and v5.16b, v8.16b, v5.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4f7454e5 // shl v5.2d, v7.2d, #52
+	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d463 // fadd v3.2d, v3.2d, v7.2d
+	VMOV	V6.B16, V7.B16
+	WORD	$0x6e651c67 // bsl v7.16b, v3.16b, v5.16b
+	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	FMOVQ	3344(R3), F5 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c25 // and v5.16b, v1.16b, v5.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
+	FMOVQ	2416(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d4c6 // fadd v6.2d, v6.2d, v7.2d
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
+	WORD	$0x6f4c0506 // ushr v6.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91cc6 // orr v6.16b, v6.16b, v9.16b
+	FMOVQ	2432(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
+	WORD	$0x4ee7d509 // fsub v9.2d, v8.2d, v7.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4cb // fcmgt v11.2d, v6.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d45 // bsl v5.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2448(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ca // fadd v10.2d, v6.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e661d4b // bsl v11.16b, v10.16b, v6.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dd06 // fmul v6.2d, v8.2d, v6.2d
+	WORD	$0x6e681cc9 // bsl v9.16b, v6.16b, v8.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
+	FMOVQ	2464(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee4e508 // fcmgt v8.2d, v8.2d, v4.2d
+	FMOVQ	2480(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e4e9 // fcmgt v9.2d, v7.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4c9 // fcmeq v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661cea // bsl v10.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e651ccc // bsl v12.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6e6b1ca8 // bsl v8.16b, v5.16b, v11.16b
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e65dd45 // fmul v5.2d, v10.2d, v5.2d
+	WORD	$0x6e6adca6 // fmul v6.2d, v5.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e65cd4d // fmla v13.2d, v10.2d, v5.2d
+	WORD	$0x4eebcda6 // fmls v6.2d, v13.2d, v11.2d
+	WORD	$0x4ee6d546 // fsub v6.2d, v10.2d, v6.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e65cd4b // fmla v11.2d, v10.2d, v5.2d
+	WORD	$0x4eead565 // fsub v5.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1ca5 // eor v5.16b, v5.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd05 // fmla v5.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e651d89 // bsl v9.16b, v12.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e505 // fcmeq v5.2d, v8.2d, v5.2d
+	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
+	FMOVQ	2496(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
+	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V7.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e651d46 // bsl v6.16b, v10.16b, v5.16b
+	FMOVQ	2384(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
+	WORD	$0x6e661ce4 // bsl v4.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
+	WORD	$0x6e611c02 // bsl v2.16b, v0.16b, v1.16b
+	WORD	$0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
+	WORD	$0x4e61e404 // fcmeq v4.2d, v0.2d, v1.2d
+	FMOVQ	3296(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e65d405 // fadd v5.2d, v0.2d, v5.2d
+	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
+	VST1.P	[V4.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarLogaddexp32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+TEXT ·scalarLogaddexp32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	x+24(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	WORD	$0x4ee3d444 // fsub v4.2d, v2.2d, v3.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4ea51c85 // orr v5.16b, v4.16b, v5.16b
+	FMOVQ	0(R3), F6 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
+	FMOVQ	16(R3), F7 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e67e4a7 // fcmge v7.2d, v5.2d, v7.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F9 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e65cd09 // fmla v9.2d, v8.2d, v5.2d
+	FMOVQ	48(R3), F8 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e65cd0a // fmla v10.2d, v8.2d, v5.2d
+	WORD	$0x6e6a1d27 // bsl v7.16b, v9.16b, v10.16b
+	WORD	$0x4ee198e7 // frintz v7.2d, v7.2d
+	FMOVQ	96(R3), F8 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dce8 // fmul v8.2d, v7.2d, v8.2d
+	WORD	$0x4ee8d52a // fsub v10.2d, v9.2d, v8.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	WORD	$0x4ee9d508 // fsub v8.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
+	WORD	$0x4ee1b8e9 // fcvtzs v9.2d, v7.2d
+	WORD	$0x6f4c050a // ushr v10.2d, v8.2d, #52
+	WORD	$0x4e61d94a // scvtf v10.2d, v10.2d
+	WORD	$0x4e67d547 // fadd v7.2d, v10.2d, v7.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ae4ea // fcmge v10.2d, v7.2d, v10.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e67e567 // fcmge v7.2d, v11.2d, v7.2d
+	WORD	$0x4e271d47 // and v7.16b, v10.16b, v7.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4f745527 // shl v7.2d, v9.2d, #52
+	WORD	$0x4ee78507 // add v7.2d, v8.2d, v7.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281ca8 // and v8.16b, v5.16b, v8.16b
+	FMOVQ	272(R3), F9 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d4a5 // fadd v5.2d, v5.2d, v9.2d
+	VMOV	V8.B16, V9.B16
+	WORD	$0x6e671ca9 // bsl v9.16b, v5.16b, v7.16b
+	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261d26 // and v6.16b, v9.16b, v6.16b
+	FMOVQ	2416(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e67e4c7 // fcmge v7.2d, v6.2d, v7.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e69d508 // fadd v8.2d, v8.2d, v9.2d
+	VMOV	V7.B16, V10.B16
+	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
+	WORD	$0x6f4c0548 // ushr v8.2d, v10.2d, #52
+	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eab1d08 // orr v8.16b, v8.16b, v11.16b
+	FMOVQ	2432(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eebd508 // fsub v8.2d, v8.2d, v11.2d
+	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eecd54c // fsub v12.2d, v10.2d, v12.2d
+	WORD	$0x4eecd52c // fsub v12.2d, v9.2d, v12.2d
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x6eede50d // fcmgt v13.2d, v8.2d, v13.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	WORD	$0x6e6afdab // fdiv v11.2d, v13.2d, v10.2d
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6e6b1d87 // bsl v7.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
+	FMOVQ	2448(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd50c // fadd v12.2d, v8.2d, v12.2d
+	VMOV	V11.B16, V13.B16
+	WORD	$0x6e681d8d // bsl v13.16b, v12.16b, v8.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e68dd48 // fmul v8.2d, v10.2d, v8.2d
+	WORD	$0x6e6a1d0b // bsl v11.16b, v8.16b, v10.16b
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee8d568 // fsub v8.2d, v11.2d, v8.2d
+	FMOVQ	2464(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee6e54a // fcmgt v10.2d, v10.2d, v6.2d
+	FMOVQ	2480(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eebe52b // fcmgt v11.2d, v9.2d, v11.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4e6be50b // fcmeq v11.2d, v8.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e681d2c // bsl v12.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e671d0e // bsl v14.16b, v8.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6e6d1cea // bsl v10.16b, v7.16b, v13.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd87 // fmul v7.2d, v12.2d, v7.2d
+	WORD	$0x6e6cdce8 // fmul v8.2d, v7.2d, v12.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4e6dd58d // fadd v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dfd8d // fdiv v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dddaf // fmul v15.2d, v13.2d, v13.2d
+	FMOVQ	592(R3), F16 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	608(R3), F16 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	672(R3), F17 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	624(R3), F16 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	640(R3), F16 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	WORD	$0x6e70ddef // fmul v15.2d, v15.2d, v16.2d
+	WORD	$0x4e67cd8f // fmla v15.2d, v12.2d, v7.2d
+	WORD	$0x4eedcde8 // fmls v8.2d, v15.2d, v13.2d
+	WORD	$0x4ee8d588 // fsub v8.2d, v12.2d, v8.2d
+	FMOVQ	112(R3), F16 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4e70cd51 // fmla v17.2d, v10.2d, v16.2d
+	WORD	$0x4e6dcdf1 // fmla v17.2d, v15.2d, v13.2d
+	FMOVQ	704(R3), F13 // 0x8000000000000000 (-0)
+	WORD	$0x6e2d1e2d // eor v13.16b, v17.16b, v13.16b
+	WORD	$0x4e67cd8d // fmla v13.2d, v12.2d, v7.2d
+	WORD	$0x4eecd5a7 // fsub v7.2d, v13.2d, v12.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1ce7 // eor v7.16b, v7.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd47 // fmla v7.2d, v10.2d, v12.2d
+	FMOVQ	112(R3), F12 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	WORD	$0x6e671dcb // bsl v11.16b, v14.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e547 // fcmeq v7.2d, v10.2d, v7.2d
+	WORD	$0x6e6b1d07 // bsl v7.16b, v8.16b, v11.16b
+	FMOVQ	2496(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
+	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	VMOV	V9.B16, V12.B16
+	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
+	WORD	$0x6e671d88 // bsl v8.16b, v12.16b, v7.16b
+	FMOVQ	2384(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	WORD	$0x6e681d26 // bsl v6.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
+	FMOVQ	3296(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
+	WORD	$0x4ee4d446 // fsub v6.2d, v2.2d, v4.2d
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4ea71cc7 // orr v7.16b, v6.16b, v7.16b
+	FMOVQ	0(R3), F8 // 0x40862e42fefa39ef (709.782712893384)
+	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
+	FMOVQ	16(R3), F9 // 0xc0874910d52d3051 (-745.1332191019411)
+	WORD	$0x6e69e4e9 // fcmge v9.2d, v7.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	FMOVQ	48(R3), F10 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	64(R3), F11 // 0xbfe0000000000000 (-0.5)
+	WORD	$0x4e67cd4b // fmla v11.2d, v10.2d, v7.2d
+	FMOVQ	48(R3), F10 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e67cd4c // fmla v12.2d, v10.2d, v7.2d
+	WORD	$0x6e6c1d69 // bsl v9.16b, v11.16b, v12.16b
+	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V7.B16, V11.B16
+	WORD	$0x4eeacd2b // fmls v11.2d, v9.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6add2a // fmul v10.2d, v9.2d, v10.2d
+	WORD	$0x4eead56c // fsub v12.2d, v11.2d, v10.2d
+	WORD	$0x6e6cdd8d // fmul v13.2d, v12.2d, v12.2d
+	FMOVQ	128(R3), F14 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F15 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	160(R3), F14 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	176(R3), F15 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	192(R3), F14 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4eedcdcf // fmls v15.2d, v14.2d, v13.2d
+	WORD	$0x6e6fdd8c // fmul v12.2d, v12.2d, v15.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4eefd5ad // fsub v13.2d, v13.2d, v15.2d
+	WORD	$0x6e6dfd8c // fdiv v12.2d, v12.2d, v13.2d
+	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
+	WORD	$0x4eebd54a // fsub v10.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead56a // fsub v10.2d, v11.2d, v10.2d
+	WORD	$0x4ee1b92b // fcvtzs v11.2d, v9.2d
+	WORD	$0x6f4c054c // ushr v12.2d, v10.2d, #52
+	WORD	$0x4e61d98c // scvtf v12.2d, v12.2d
+	WORD	$0x4e69d589 // fadd v9.2d, v12.2d, v9.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ce52c // fcmge v12.2d, v9.2d, v12.2d
+	FMOVQ	240(R3), F13 // 0x409ff80000000000 (2046)
+	WORD	$0x6e69e5a9 // fcmge v9.2d, v13.2d, v9.2d
+	WORD	$0x4e291d89 // and v9.16b, v12.16b, v9.16b
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4f745569 // shl v9.2d, v11.2d, #52
+	WORD	$0x4ee98549 // add v9.2d, v10.2d, v9.2d
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1cea // and v10.16b, v7.16b, v10.16b
+	FMOVQ	272(R3), F11 // 0x3e30000000000000 (3.725290298461914e-09)
+	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd4e7 // fadd v7.2d, v7.2d, v11.2d
+	VMOV	V10.B16, V11.B16
+	WORD	$0x6e691ceb // bsl v11.16b, v7.16b, v9.16b
+	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
+	FMOVQ	3344(R3), F10 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281d68 // and v8.16b, v11.16b, v8.16b
+	FMOVQ	2416(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6bd54a // fadd v10.2d, v10.2d, v11.2d
+	VMOV	V9.B16, V12.B16
+	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
+	WORD	$0x6f4c058a // ushr v10.2d, v12.2d, #52
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d4a // orr v10.16b, v10.16b, v13.16b
+	FMOVQ	2432(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eedd54a // fsub v10.2d, v10.2d, v13.2d
+	WORD	$0x4eebd58d // fsub v13.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eedd5cd // fsub v13.2d, v14.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	WORD	$0x4eeed56e // fsub v14.2d, v11.2d, v14.2d
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6eefe54f // fcmgt v15.2d, v10.2d, v15.2d
+	WORD	$0x6e6e1daf // bsl v15.16b, v13.16b, v14.16b
+	WORD	$0x6e6cfded // fdiv v13.2d, v15.2d, v12.2d
+	FMOVQ	32(R3), F14 // 0x0 (0)
+	WORD	$0x6e6d1dc9 // bsl v9.16b, v14.16b, v13.16b
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
+	FMOVQ	2448(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ed54e // fadd v14.2d, v10.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6add8a // fmul v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead5aa // fsub v10.2d, v13.2d, v10.2d
+	FMOVQ	2464(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee8e58c // fcmgt v12.2d, v12.2d, v8.2d
+	FMOVQ	2480(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eede56d // fcmgt v13.2d, v11.2d, v13.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x4e6de54d // fcmeq v13.2d, v10.2d, v13.2d
+	VMOV	V12.B16, V14.B16
+	WORD	$0x6e6a1d6e // bsl v14.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	VMOV	V12.B16, V16.B16
+	WORD	$0x6e691d50 // bsl v16.16b, v10.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6e6f1d2c // bsl v12.16b, v9.16b, v15.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e69ddc9 // fmul v9.2d, v14.2d, v9.2d
+	WORD	$0x6e6edd2a // fmul v10.2d, v9.2d, v14.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4e6fd5cf // fadd v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6ffdcf // fdiv v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6fddf1 // fmul v17.2d, v15.2d, v15.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F19 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	688(R3), F19 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	WORD	$0x6e72de31 // fmul v17.2d, v17.2d, v18.2d
+	WORD	$0x4e69cdd1 // fmla v17.2d, v14.2d, v9.2d
+	WORD	$0x4eefce2a // fmls v10.2d, v17.2d, v15.2d
+	WORD	$0x4eead5ca // fsub v10.2d, v14.2d, v10.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V16.B16, V19.B16
+	WORD	$0x4e72cd93 // fmla v19.2d, v12.2d, v18.2d
+	WORD	$0x4e6fce33 // fmla v19.2d, v17.2d, v15.2d
+	FMOVQ	704(R3), F15 // 0x8000000000000000 (-0)
+	WORD	$0x6e2f1e6f // eor v15.16b, v19.16b, v15.16b
+	WORD	$0x4e69cdcf // fmla v15.2d, v14.2d, v9.2d
+	WORD	$0x4eeed5e9 // fsub v9.2d, v15.2d, v14.2d
+	FMOVQ	704(R3), F14 // 0x8000000000000000 (-0)
+	WORD	$0x6e2e1d29 // eor v9.16b, v9.16b, v14.16b
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd89 // fmla v9.2d, v12.2d, v14.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	WORD	$0x6e691e0d // bsl v13.16b, v16.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e589 // fcmeq v9.2d, v12.2d, v9.2d
+	WORD	$0x6e6d1d49 // bsl v9.16b, v10.16b, v13.16b
+	FMOVQ	2496(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee8e54a // fcmgt v10.2d, v10.2d, v8.2d
+	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	VMOV	V11.B16, V14.B16
+	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
+	WORD	$0x6e691dca // bsl v10.16b, v14.16b, v9.16b
+	FMOVQ	2384(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	WORD	$0x6e6a1d68 // bsl v8.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee9e4c6 // fcmgt v6.2d, v6.2d, v9.2d
+	WORD	$0x6e641c46 // bsl v6.16b, v2.16b, v4.16b
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
+	FMOVQ	3296(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e68d442 // fadd v2.2d, v2.2d, v8.2d
+	WORD	$0x6e661c44 // bsl v4.16b, v2.16b, v6.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x0ea128a3 // xtn v3.2s, v5.2d
+	WORD	$0x4ea128e3 // xtn2 v3.4s, v7.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func logaddexp2_64NEONLoop(d []float64, x []float64, y []float64, xs, ys *[2]float64) (done int, bad uint)
+TEXT ·logaddexp2_64NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.D2]
+	VLD1.P	16(R9), [V1.D2]
+	WORD	$0x4ee1d402 // fsub v2.2d, v0.2d, v1.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4ea31c43 // orr v3.16b, v2.16b, v3.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e66d466 // fadd v6.2d, v3.2d, v6.2d
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e65dc65 // fmul v5.2d, v3.2d, v5.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dc63 // fmul v3.2d, v3.2d, v6.2d
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x6e261c63 // eor v3.16b, v3.16b, v6.16b
+	WORD	$0x4ee3d4a6 // fsub v6.2d, v5.2d, v3.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	FMOVQ	128(R3), F8 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F9 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	160(R3), F8 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	176(R3), F9 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	192(R3), F8 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	VMOV	V6.B16, V9.B16
+	WORD	$0x4ee7cd09 // fmls v9.2d, v8.2d, v7.2d
+	WORD	$0x6e69dcc6 // fmul v6.2d, v6.2d, v9.2d
+	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x4ee6d463 // fsub v3.2d, v3.2d, v6.2d
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d4a3 // fsub v3.2d, v5.2d, v3.2d
+	WORD	$0x6f4c0465 // ushr v5.2d, v3.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	WORD	$0x4e64d4a5 // fadd v5.2d, v5.2d, v4.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
+	WORD	$0x6e65e4e5 // fcmge v5.2d, v7.2d, v5.2d
+	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee68484 // sub v4.2d, v4.2d, v6.2d
+	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
+	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c26 // and v6.16b, v1.16b, v6.16b
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
+	FMOVQ	2416(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e671c68 // bsl v8.16b, v3.16b, v7.16b
+	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
+	FMOVQ	2432(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead46a // fsub v10.2d, v3.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4eb // fcmgt v11.2d, v7.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d46 // bsl v6.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2448(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e671d4b // bsl v11.16b, v10.16b, v7.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd07 // fmul v7.2d, v8.2d, v7.2d
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	FMOVQ	2464(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
+	FMOVQ	2480(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e9 // fcmeq v9.2d, v7.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671c6a // bsl v10.16b, v3.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e661cec // bsl v12.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e6b1cc8 // bsl v8.16b, v6.16b, v11.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dd46 // fmul v6.2d, v10.2d, v6.2d
+	WORD	$0x6e6adcc7 // fmul v7.2d, v6.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e66cd4d // fmla v13.2d, v10.2d, v6.2d
+	WORD	$0x4eebcda7 // fmls v7.2d, v13.2d, v11.2d
+	WORD	$0x4ee7d547 // fsub v7.2d, v10.2d, v7.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e66cd4b // fmla v11.2d, v10.2d, v6.2d
+	WORD	$0x4eead566 // fsub v6.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1cc6 // eor v6.16b, v6.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd06 // fmla v6.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e661d89 // bsl v9.16b, v12.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
+	FMOVQ	2496(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V3.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
+	FMOVQ	2384(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
+	FMOVQ	3296(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e63fca3 // fdiv v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
+	WORD	$0x6e611c02 // bsl v2.16b, v0.16b, v1.16b
+	WORD	$0x4e63d442 // fadd v2.2d, v2.2d, v3.2d
+	WORD	$0x4e61e403 // fcmeq v3.2d, v0.2d, v1.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d405 // fadd v5.2d, v0.2d, v5.2d
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V4.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V4.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.D2], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func logaddexp2_32NEONLoop(d []float32, x []float32, y []float32, xs, ys *[4]float32) (done int, bad uint)
+TEXT ·logaddexp2_32NEONLoop(SB), NOSPLIT, $0-104
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	y_base+48(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V0.S4]
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	WORD	$0x4ee3d444 // fsub v4.2d, v2.2d, v3.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4ea51c85 // orr v5.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68d4a8 // fadd v8.2d, v5.2d, v8.2d
+	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e67dca7 // fmul v7.2d, v5.2d, v7.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dca5 // fmul v5.2d, v5.2d, v8.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281ca5 // eor v5.16b, v5.16b, v8.16b
+	WORD	$0x4ee5d4e8 // fsub v8.2d, v7.2d, v5.2d
+	WORD	$0x6e68dd09 // fmul v9.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V8.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd08 // fmul v8.2d, v8.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fd08 // fdiv v8.2d, v8.2d, v9.2d
+	WORD	$0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4e5 // fsub v5.2d, v7.2d, v5.2d
+	WORD	$0x6f4c04a7 // ushr v7.2d, v5.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee8d4e7 // fsub v7.2d, v7.2d, v8.2d
+	WORD	$0x4e66d4e7 // fadd v7.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
+	WORD	$0x6e67e527 // fcmge v7.2d, v9.2d, v7.2d
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
+	FMOVQ	2416(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d529 // fadd v9.2d, v9.2d, v5.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e691caa // bsl v10.16b, v5.16b, v9.16b
+	WORD	$0x6f4c0549 // ushr v9.2d, v10.2d, #52
+	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eab1d29 // orr v9.16b, v9.16b, v11.16b
+	FMOVQ	2432(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x4ee5d54b // fsub v11.2d, v10.2d, v5.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eecd54c // fsub v12.2d, v10.2d, v12.2d
+	WORD	$0x4eecd4ac // fsub v12.2d, v5.2d, v12.2d
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x6eede52d // fcmgt v13.2d, v9.2d, v13.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	WORD	$0x6e6afdab // fdiv v11.2d, v13.2d, v10.2d
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6e6b1d88 // bsl v8.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
+	FMOVQ	2448(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd52c // fadd v12.2d, v9.2d, v12.2d
+	VMOV	V11.B16, V13.B16
+	WORD	$0x6e691d8d // bsl v13.16b, v12.16b, v9.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e69dd49 // fmul v9.2d, v10.2d, v9.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d569 // fsub v9.2d, v11.2d, v9.2d
+	FMOVQ	2464(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee7e54a // fcmgt v10.2d, v10.2d, v7.2d
+	FMOVQ	2480(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4e6be52b // fcmeq v11.2d, v9.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e691cac // bsl v12.16b, v5.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e681d2e // bsl v14.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6e6d1d0a // bsl v10.16b, v8.16b, v13.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e68dd88 // fmul v8.2d, v12.2d, v8.2d
+	WORD	$0x6e6cdd09 // fmul v9.2d, v8.2d, v12.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4e6dd58d // fadd v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dfd8d // fdiv v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dddaf // fmul v15.2d, v13.2d, v13.2d
+	FMOVQ	592(R3), F16 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	608(R3), F16 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	672(R3), F17 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	624(R3), F16 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	640(R3), F16 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	WORD	$0x6e70ddef // fmul v15.2d, v15.2d, v16.2d
+	WORD	$0x4e68cd8f // fmla v15.2d, v12.2d, v8.2d
+	WORD	$0x4eedcde9 // fmls v9.2d, v15.2d, v13.2d
+	WORD	$0x4ee9d589 // fsub v9.2d, v12.2d, v9.2d
+	FMOVQ	112(R3), F16 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4e70cd51 // fmla v17.2d, v10.2d, v16.2d
+	WORD	$0x4e6dcdf1 // fmla v17.2d, v15.2d, v13.2d
+	FMOVQ	704(R3), F13 // 0x8000000000000000 (-0)
+	WORD	$0x6e2d1e2d // eor v13.16b, v17.16b, v13.16b
+	WORD	$0x4e68cd8d // fmla v13.2d, v12.2d, v8.2d
+	WORD	$0x4eecd5a8 // fsub v8.2d, v13.2d, v12.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1d08 // eor v8.16b, v8.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd48 // fmla v8.2d, v10.2d, v12.2d
+	FMOVQ	112(R3), F12 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	WORD	$0x6e681dcb // bsl v11.16b, v14.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
+	WORD	$0x6e6b1d28 // bsl v8.16b, v9.16b, v11.16b
+	FMOVQ	2496(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	WORD	$0x6e65dcaa // fmul v10.2d, v5.2d, v5.2d
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	VMOV	V5.B16, V12.B16
+	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
+	WORD	$0x6e681d89 // bsl v9.16b, v12.16b, v8.16b
+	FMOVQ	2384(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
+	WORD	$0x6e691ca7 // bsl v7.16b, v5.16b, v9.16b
+	FMOVQ	3296(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e65fce5 // fdiv v5.2d, v7.2d, v5.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
+	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
+	WORD	$0x4ee4d445 // fsub v5.2d, v2.2d, v4.2d
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4ea71ca7 // orr v7.16b, v5.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
+	WORD	$0x4ee19908 // frintz v8.2d, v8.2d
+	WORD	$0x4ee8d4e7 // fsub v7.2d, v7.2d, v8.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e69dce9 // fmul v9.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1ce7 // eor v7.16b, v7.16b, v10.16b
+	WORD	$0x4ee7d52a // fsub v10.2d, v9.2d, v7.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead4e7 // fsub v7.2d, v7.2d, v10.2d
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	WORD	$0x6f4c04e9 // ushr v9.2d, v7.2d, #52
+	FMOVQ	544(R3), F10 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eaa1d29 // orr v9.16b, v9.16b, v10.16b
+	FMOVQ	544(R3), F10 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eead529 // fsub v9.2d, v9.2d, v10.2d
+	WORD	$0x4e68d529 // fadd v9.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e69e569 // fcmge v9.2d, v11.2d, v9.2d
+	WORD	$0x4e291d49 // and v9.16b, v10.16b, v9.16b
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e6ad508 // fadd v8.2d, v8.2d, v10.2d
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
+	FMOVQ	3344(R3), F10 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
+	FMOVQ	3344(R3), F11 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
+	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291ce9 // and v9.16b, v7.16b, v9.16b
+	FMOVQ	2416(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d56b // fadd v11.2d, v11.2d, v7.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e6b1cec // bsl v12.16b, v7.16b, v11.16b
+	WORD	$0x6f4c058b // ushr v11.2d, v12.2d, #52
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
+	FMOVQ	2432(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x4ee7d58d // fsub v13.2d, v12.2d, v7.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eedd5cd // fsub v13.2d, v14.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	WORD	$0x4eeed4ee // fsub v14.2d, v7.2d, v14.2d
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6eefe56f // fcmgt v15.2d, v11.2d, v15.2d
+	WORD	$0x6e6e1daf // bsl v15.16b, v13.16b, v14.16b
+	WORD	$0x6e6cfded // fdiv v13.2d, v15.2d, v12.2d
+	FMOVQ	32(R3), F14 // 0x0 (0)
+	WORD	$0x6e6d1dca // bsl v10.16b, v14.16b, v13.16b
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
+	FMOVQ	2448(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ed56e // fadd v14.2d, v11.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6b1dcf // bsl v15.16b, v14.16b, v11.16b
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6bdd8b // fmul v11.2d, v12.2d, v11.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd5ab // fsub v11.2d, v13.2d, v11.2d
+	FMOVQ	2464(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee9e58c // fcmgt v12.2d, v12.2d, v9.2d
+	FMOVQ	2480(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eede4ed // fcmgt v13.2d, v7.2d, v13.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x4e6de56d // fcmeq v13.2d, v11.2d, v13.2d
+	VMOV	V12.B16, V14.B16
+	WORD	$0x6e6b1cee // bsl v14.16b, v7.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	VMOV	V12.B16, V16.B16
+	WORD	$0x6e6a1d70 // bsl v16.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e6f1d4c // bsl v12.16b, v10.16b, v15.16b
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6addca // fmul v10.2d, v14.2d, v10.2d
+	WORD	$0x6e6edd4b // fmul v11.2d, v10.2d, v14.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4e6fd5cf // fadd v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6ffdcf // fdiv v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6fddf1 // fmul v17.2d, v15.2d, v15.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F19 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	688(R3), F19 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	WORD	$0x6e72de31 // fmul v17.2d, v17.2d, v18.2d
+	WORD	$0x4e6acdd1 // fmla v17.2d, v14.2d, v10.2d
+	WORD	$0x4eefce2b // fmls v11.2d, v17.2d, v15.2d
+	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V16.B16, V19.B16
+	WORD	$0x4e72cd93 // fmla v19.2d, v12.2d, v18.2d
+	WORD	$0x4e6fce33 // fmla v19.2d, v17.2d, v15.2d
+	FMOVQ	704(R3), F15 // 0x8000000000000000 (-0)
+	WORD	$0x6e2f1e6f // eor v15.16b, v19.16b, v15.16b
+	WORD	$0x4e6acdcf // fmla v15.2d, v14.2d, v10.2d
+	WORD	$0x4eeed5ea // fsub v10.2d, v15.2d, v14.2d
+	FMOVQ	704(R3), F14 // 0x8000000000000000 (-0)
+	WORD	$0x6e2e1d4a // eor v10.16b, v10.16b, v14.16b
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd8a // fmla v10.2d, v12.2d, v14.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	WORD	$0x6e6a1e0d // bsl v13.16b, v16.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x4e6ae58a // fcmeq v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6d1d6a // bsl v10.16b, v11.16b, v13.16b
+	FMOVQ	2496(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee9e56b // fcmgt v11.2d, v11.2d, v9.2d
+	WORD	$0x6e67dcec // fmul v12.2d, v7.2d, v7.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	VMOV	V7.B16, V14.B16
+	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
+	WORD	$0x6e6a1dcb // bsl v11.16b, v14.16b, v10.16b
+	FMOVQ	2384(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	WORD	$0x6e6b1ce9 // bsl v9.16b, v7.16b, v11.16b
+	FMOVQ	3296(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e67fd27 // fdiv v7.2d, v9.2d, v7.2d
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee9e4a5 // fcmgt v5.2d, v5.2d, v9.2d
+	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
+	WORD	$0x4e67d4a5 // fadd v5.2d, v5.2d, v7.2d
+	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d442 // fadd v2.2d, v2.2d, v7.2d
+	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x0ea128c3 // xtn v3.2s, v6.2d
+	WORD	$0x4ea12903 // xtn2 v3.4s, v8.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+72(FP), R8
+	VST1	[V0.S4], (R8)
+	MOVD	ys+80(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+88(FP)
+	MOVD	R7, bad+96(FP)
+	RET
+done:
+	MOVD	R4, done+88(FP)
+	MOVD	ZR, bad+96(FP)
+	RET
+
+// func logaddexp2Scalar64NEONLoop(d []float64, x []float64, y float64, xs *[2]float64) (done int, bad uint)
+TEXT ·logaddexp2Scalar64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	y+48(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.D2]
+	WORD	$0x4ee0d422 // fsub v2.2d, v1.2d, v0.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4ea31c43 // orr v3.16b, v2.16b, v3.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e66d466 // fadd v6.2d, v3.2d, v6.2d
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e65dc65 // fmul v5.2d, v3.2d, v5.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dc63 // fmul v3.2d, v3.2d, v6.2d
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x6e261c63 // eor v3.16b, v3.16b, v6.16b
+	WORD	$0x4ee3d4a6 // fsub v6.2d, v5.2d, v3.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	FMOVQ	128(R3), F8 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F9 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	160(R3), F8 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	176(R3), F9 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	192(R3), F8 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	VMOV	V6.B16, V9.B16
+	WORD	$0x4ee7cd09 // fmls v9.2d, v8.2d, v7.2d
+	WORD	$0x6e69dcc6 // fmul v6.2d, v6.2d, v9.2d
+	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x4ee6d463 // fsub v3.2d, v3.2d, v6.2d
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d4a3 // fsub v3.2d, v5.2d, v3.2d
+	WORD	$0x6f4c0465 // ushr v5.2d, v3.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	WORD	$0x4e64d4a5 // fadd v5.2d, v5.2d, v4.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
+	WORD	$0x6e65e4e5 // fcmge v5.2d, v7.2d, v5.2d
+	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee68484 // sub v4.2d, v4.2d, v6.2d
+	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
+	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c06 // and v6.16b, v0.16b, v6.16b
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
+	FMOVQ	2416(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e671c68 // bsl v8.16b, v3.16b, v7.16b
+	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
+	FMOVQ	2432(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead46a // fsub v10.2d, v3.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4eb // fcmgt v11.2d, v7.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d46 // bsl v6.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2448(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e671d4b // bsl v11.16b, v10.16b, v7.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd07 // fmul v7.2d, v8.2d, v7.2d
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	FMOVQ	2464(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
+	FMOVQ	2480(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e9 // fcmeq v9.2d, v7.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671c6a // bsl v10.16b, v3.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e661cec // bsl v12.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e6b1cc8 // bsl v8.16b, v6.16b, v11.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dd46 // fmul v6.2d, v10.2d, v6.2d
+	WORD	$0x6e6adcc7 // fmul v7.2d, v6.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e66cd4d // fmla v13.2d, v10.2d, v6.2d
+	WORD	$0x4eebcda7 // fmls v7.2d, v13.2d, v11.2d
+	WORD	$0x4ee7d547 // fsub v7.2d, v10.2d, v7.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e66cd4b // fmla v11.2d, v10.2d, v6.2d
+	WORD	$0x4eead566 // fsub v6.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1cc6 // eor v6.16b, v6.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd06 // fmla v6.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e661d89 // bsl v9.16b, v12.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
+	FMOVQ	2496(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V3.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
+	FMOVQ	2384(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
+	FMOVQ	3296(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e63fca3 // fdiv v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
+	WORD	$0x6e601c22 // bsl v2.16b, v1.16b, v0.16b
+	WORD	$0x4e63d442 // fadd v2.2d, v2.2d, v3.2d
+	WORD	$0x4e60e423 // fcmeq v3.2d, v1.2d, v0.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d425 // fadd v5.2d, v1.2d, v5.2d
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V4.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V4.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func logaddexp2Scalar32NEONLoop(d []float32, x []float32, y float32, xs *[4]float32) (done int, bad uint)
+TEXT ·logaddexp2Scalar32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	x_base+24(FP), R2
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	y+48(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R2), [V1.S4]
+	WORD	$0x0e617822 // fcvtl v2.2d, v1.2s
+	WORD	$0x0e617803 // fcvtl v3.2d, v0.2s
+	WORD	$0x4ee3d444 // fsub v4.2d, v2.2d, v3.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4ea51c85 // orr v5.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68d4a8 // fadd v8.2d, v5.2d, v8.2d
+	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e67dca7 // fmul v7.2d, v5.2d, v7.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dca5 // fmul v5.2d, v5.2d, v8.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281ca5 // eor v5.16b, v5.16b, v8.16b
+	WORD	$0x4ee5d4e8 // fsub v8.2d, v7.2d, v5.2d
+	WORD	$0x6e68dd09 // fmul v9.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V8.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd08 // fmul v8.2d, v8.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fd08 // fdiv v8.2d, v8.2d, v9.2d
+	WORD	$0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4e5 // fsub v5.2d, v7.2d, v5.2d
+	WORD	$0x6f4c04a7 // ushr v7.2d, v5.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee8d4e7 // fsub v7.2d, v7.2d, v8.2d
+	WORD	$0x4e66d4e7 // fadd v7.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
+	WORD	$0x6e67e527 // fcmge v7.2d, v9.2d, v7.2d
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
+	FMOVQ	2416(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d529 // fadd v9.2d, v9.2d, v5.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e691caa // bsl v10.16b, v5.16b, v9.16b
+	WORD	$0x6f4c0549 // ushr v9.2d, v10.2d, #52
+	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eab1d29 // orr v9.16b, v9.16b, v11.16b
+	FMOVQ	2432(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x4ee5d54b // fsub v11.2d, v10.2d, v5.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eecd54c // fsub v12.2d, v10.2d, v12.2d
+	WORD	$0x4eecd4ac // fsub v12.2d, v5.2d, v12.2d
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x6eede52d // fcmgt v13.2d, v9.2d, v13.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	WORD	$0x6e6afdab // fdiv v11.2d, v13.2d, v10.2d
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6e6b1d88 // bsl v8.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
+	FMOVQ	2448(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd52c // fadd v12.2d, v9.2d, v12.2d
+	VMOV	V11.B16, V13.B16
+	WORD	$0x6e691d8d // bsl v13.16b, v12.16b, v9.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e69dd49 // fmul v9.2d, v10.2d, v9.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d569 // fsub v9.2d, v11.2d, v9.2d
+	FMOVQ	2464(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee7e54a // fcmgt v10.2d, v10.2d, v7.2d
+	FMOVQ	2480(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4e6be52b // fcmeq v11.2d, v9.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e691cac // bsl v12.16b, v5.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e681d2e // bsl v14.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6e6d1d0a // bsl v10.16b, v8.16b, v13.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e68dd88 // fmul v8.2d, v12.2d, v8.2d
+	WORD	$0x6e6cdd09 // fmul v9.2d, v8.2d, v12.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4e6dd58d // fadd v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dfd8d // fdiv v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dddaf // fmul v15.2d, v13.2d, v13.2d
+	FMOVQ	592(R3), F16 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	608(R3), F16 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	672(R3), F17 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	624(R3), F16 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	640(R3), F16 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	WORD	$0x6e70ddef // fmul v15.2d, v15.2d, v16.2d
+	WORD	$0x4e68cd8f // fmla v15.2d, v12.2d, v8.2d
+	WORD	$0x4eedcde9 // fmls v9.2d, v15.2d, v13.2d
+	WORD	$0x4ee9d589 // fsub v9.2d, v12.2d, v9.2d
+	FMOVQ	112(R3), F16 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4e70cd51 // fmla v17.2d, v10.2d, v16.2d
+	WORD	$0x4e6dcdf1 // fmla v17.2d, v15.2d, v13.2d
+	FMOVQ	704(R3), F13 // 0x8000000000000000 (-0)
+	WORD	$0x6e2d1e2d // eor v13.16b, v17.16b, v13.16b
+	WORD	$0x4e68cd8d // fmla v13.2d, v12.2d, v8.2d
+	WORD	$0x4eecd5a8 // fsub v8.2d, v13.2d, v12.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1d08 // eor v8.16b, v8.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd48 // fmla v8.2d, v10.2d, v12.2d
+	FMOVQ	112(R3), F12 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	WORD	$0x6e681dcb // bsl v11.16b, v14.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
+	WORD	$0x6e6b1d28 // bsl v8.16b, v9.16b, v11.16b
+	FMOVQ	2496(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	WORD	$0x6e65dcaa // fmul v10.2d, v5.2d, v5.2d
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	VMOV	V5.B16, V12.B16
+	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
+	WORD	$0x6e681d89 // bsl v9.16b, v12.16b, v8.16b
+	FMOVQ	2384(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
+	WORD	$0x6e691ca7 // bsl v7.16b, v5.16b, v9.16b
+	FMOVQ	3296(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e65fce5 // fdiv v5.2d, v7.2d, v5.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
+	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	WORD	$0x4e617822 // fcvtl2 v2.2d, v1.4s
+	WORD	$0x4e617804 // fcvtl2 v4.2d, v0.4s
+	WORD	$0x4ee4d445 // fsub v5.2d, v2.2d, v4.2d
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4ea71ca7 // orr v7.16b, v5.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
+	WORD	$0x4ee19908 // frintz v8.2d, v8.2d
+	WORD	$0x4ee8d4e7 // fsub v7.2d, v7.2d, v8.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e69dce9 // fmul v9.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1ce7 // eor v7.16b, v7.16b, v10.16b
+	WORD	$0x4ee7d52a // fsub v10.2d, v9.2d, v7.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead4e7 // fsub v7.2d, v7.2d, v10.2d
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	WORD	$0x6f4c04e9 // ushr v9.2d, v7.2d, #52
+	FMOVQ	544(R3), F10 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eaa1d29 // orr v9.16b, v9.16b, v10.16b
+	FMOVQ	544(R3), F10 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eead529 // fsub v9.2d, v9.2d, v10.2d
+	WORD	$0x4e68d529 // fadd v9.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e69e569 // fcmge v9.2d, v11.2d, v9.2d
+	WORD	$0x4e291d49 // and v9.16b, v10.16b, v9.16b
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e6ad508 // fadd v8.2d, v8.2d, v10.2d
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
+	FMOVQ	3344(R3), F10 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
+	FMOVQ	3344(R3), F11 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
+	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291ce9 // and v9.16b, v7.16b, v9.16b
+	FMOVQ	2416(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d56b // fadd v11.2d, v11.2d, v7.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e6b1cec // bsl v12.16b, v7.16b, v11.16b
+	WORD	$0x6f4c058b // ushr v11.2d, v12.2d, #52
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
+	FMOVQ	2432(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x4ee7d58d // fsub v13.2d, v12.2d, v7.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eedd5cd // fsub v13.2d, v14.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	WORD	$0x4eeed4ee // fsub v14.2d, v7.2d, v14.2d
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6eefe56f // fcmgt v15.2d, v11.2d, v15.2d
+	WORD	$0x6e6e1daf // bsl v15.16b, v13.16b, v14.16b
+	WORD	$0x6e6cfded // fdiv v13.2d, v15.2d, v12.2d
+	FMOVQ	32(R3), F14 // 0x0 (0)
+	WORD	$0x6e6d1dca // bsl v10.16b, v14.16b, v13.16b
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
+	FMOVQ	2448(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ed56e // fadd v14.2d, v11.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6b1dcf // bsl v15.16b, v14.16b, v11.16b
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6bdd8b // fmul v11.2d, v12.2d, v11.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd5ab // fsub v11.2d, v13.2d, v11.2d
+	FMOVQ	2464(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee9e58c // fcmgt v12.2d, v12.2d, v9.2d
+	FMOVQ	2480(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eede4ed // fcmgt v13.2d, v7.2d, v13.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x4e6de56d // fcmeq v13.2d, v11.2d, v13.2d
+	VMOV	V12.B16, V14.B16
+	WORD	$0x6e6b1cee // bsl v14.16b, v7.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	VMOV	V12.B16, V16.B16
+	WORD	$0x6e6a1d70 // bsl v16.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e6f1d4c // bsl v12.16b, v10.16b, v15.16b
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6addca // fmul v10.2d, v14.2d, v10.2d
+	WORD	$0x6e6edd4b // fmul v11.2d, v10.2d, v14.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4e6fd5cf // fadd v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6ffdcf // fdiv v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6fddf1 // fmul v17.2d, v15.2d, v15.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F19 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	688(R3), F19 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	WORD	$0x6e72de31 // fmul v17.2d, v17.2d, v18.2d
+	WORD	$0x4e6acdd1 // fmla v17.2d, v14.2d, v10.2d
+	WORD	$0x4eefce2b // fmls v11.2d, v17.2d, v15.2d
+	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V16.B16, V19.B16
+	WORD	$0x4e72cd93 // fmla v19.2d, v12.2d, v18.2d
+	WORD	$0x4e6fce33 // fmla v19.2d, v17.2d, v15.2d
+	FMOVQ	704(R3), F15 // 0x8000000000000000 (-0)
+	WORD	$0x6e2f1e6f // eor v15.16b, v19.16b, v15.16b
+	WORD	$0x4e6acdcf // fmla v15.2d, v14.2d, v10.2d
+	WORD	$0x4eeed5ea // fsub v10.2d, v15.2d, v14.2d
+	FMOVQ	704(R3), F14 // 0x8000000000000000 (-0)
+	WORD	$0x6e2e1d4a // eor v10.16b, v10.16b, v14.16b
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd8a // fmla v10.2d, v12.2d, v14.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	WORD	$0x6e6a1e0d // bsl v13.16b, v16.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x4e6ae58a // fcmeq v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6d1d6a // bsl v10.16b, v11.16b, v13.16b
+	FMOVQ	2496(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee9e56b // fcmgt v11.2d, v11.2d, v9.2d
+	WORD	$0x6e67dcec // fmul v12.2d, v7.2d, v7.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	VMOV	V7.B16, V14.B16
+	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
+	WORD	$0x6e6a1dcb // bsl v11.16b, v14.16b, v10.16b
+	FMOVQ	2384(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	WORD	$0x6e6b1ce9 // bsl v9.16b, v7.16b, v11.16b
+	FMOVQ	3296(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e67fd27 // fdiv v7.2d, v9.2d, v7.2d
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee9e4a5 // fcmgt v5.2d, v5.2d, v9.2d
+	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
+	WORD	$0x4e67d4a5 // fadd v5.2d, v5.2d, v7.2d
+	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d442 // fadd v2.2d, v2.2d, v7.2d
+	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x0ea128c3 // xtn v3.2s, v6.2d
+	WORD	$0x4ea12903 // xtn2 v3.4s, v8.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<3, R7, R7
+	MOVD	xs+56(FP), R8
+	VST1	[V1.S4], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarLogaddexp2_64NEONLoop(d []float64, x float64, y []float64, ys *[2]float64) (done int, bad uint)
+TEXT ·scalarLogaddexp2_64NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-2, R1, R1
+	MOVD	ZR, R4
+	FMOVD	x+24(FP), F0
+	VDUP	V0.D[0], V0.D2
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.D2]
+	WORD	$0x4ee1d402 // fsub v2.2d, v0.2d, v1.2d
+	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
+	WORD	$0x4ea31c43 // orr v3.16b, v2.16b, v3.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
+	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e66d466 // fadd v6.2d, v3.2d, v6.2d
+	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
+	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
+	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
+	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e65dc65 // fmul v5.2d, v3.2d, v5.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e66dc63 // fmul v3.2d, v3.2d, v6.2d
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x6e261c63 // eor v3.16b, v3.16b, v6.16b
+	WORD	$0x4ee3d4a6 // fsub v6.2d, v5.2d, v3.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	FMOVQ	128(R3), F8 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F9 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	160(R3), F8 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	FMOVQ	176(R3), F9 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
+	FMOVQ	192(R3), F8 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
+	VMOV	V6.B16, V9.B16
+	WORD	$0x4ee7cd09 // fmls v9.2d, v8.2d, v7.2d
+	WORD	$0x6e69dcc6 // fmul v6.2d, v6.2d, v9.2d
+	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x4ee6d463 // fsub v3.2d, v3.2d, v6.2d
+	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee3d4a3 // fsub v3.2d, v5.2d, v3.2d
+	WORD	$0x6f4c0465 // ushr v5.2d, v3.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	WORD	$0x4e64d4a5 // fadd v5.2d, v5.2d, v4.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
+	WORD	$0x6e65e4e5 // fcmge v5.2d, v7.2d, v5.2d
+	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
+	FMOVQ	2000(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee68484 // sub v4.2d, v4.2d, v6.2d
+	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
+	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
+	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	FMOVQ	3344(R3), F6 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c26 // and v6.16b, v1.16b, v6.16b
+	FMOVQ	3344(R3), F7 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
+	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
+	FMOVQ	2416(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e671c68 // bsl v8.16b, v3.16b, v7.16b
+	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
+	FMOVQ	2432(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead46a // fsub v10.2d, v3.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4eb // fcmgt v11.2d, v7.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d46 // bsl v6.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2448(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e671d4b // bsl v11.16b, v10.16b, v7.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd07 // fmul v7.2d, v8.2d, v7.2d
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	FMOVQ	2464(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
+	FMOVQ	2480(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e9 // fcmeq v9.2d, v7.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671c6a // bsl v10.16b, v3.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e661cec // bsl v12.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e6b1cc8 // bsl v8.16b, v6.16b, v11.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e66dd46 // fmul v6.2d, v10.2d, v6.2d
+	WORD	$0x6e6adcc7 // fmul v7.2d, v6.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e66cd4d // fmla v13.2d, v10.2d, v6.2d
+	WORD	$0x4eebcda7 // fmls v7.2d, v13.2d, v11.2d
+	WORD	$0x4ee7d547 // fsub v7.2d, v10.2d, v7.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e66cd4b // fmla v11.2d, v10.2d, v6.2d
+	WORD	$0x4eead566 // fsub v6.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1cc6 // eor v6.16b, v6.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd06 // fmla v6.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e661d89 // bsl v9.16b, v12.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
+	FMOVQ	2496(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V3.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
+	FMOVQ	2384(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
+	FMOVQ	3296(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e63fca3 // fdiv v3.2d, v5.2d, v3.2d
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
+	WORD	$0x6e611c02 // bsl v2.16b, v0.16b, v1.16b
+	WORD	$0x4e63d442 // fadd v2.2d, v2.2d, v3.2d
+	WORD	$0x4e61e403 // fcmeq v3.2d, v0.2d, v1.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d405 // fadd v5.2d, v0.2d, v5.2d
+	WORD	$0x6e621ca3 // bsl v3.16b, v5.16b, v2.16b
+	VST1.P	[V3.D2], 16(R0)
+	ADD	$2, R4, R4
+	VMOV	V4.D[0], R5
+	VMOV	V4.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V4.D[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V4.D[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	MOVD	ys+56(FP), R8
+	VST1	[V1.D2], (R8)
+	MOVD	R4, done+64(FP)
+	MOVD	R7, bad+72(FP)
+	RET
+done:
+	MOVD	R4, done+64(FP)
+	MOVD	ZR, bad+72(FP)
+	RET
+
+// func scalarLogaddexp2_32NEONLoop(d []float32, x float32, y []float32, ys *[4]float32) (done int, bad uint)
+TEXT ·scalarLogaddexp2_32NEONLoop(SB), NOSPLIT, $0-80
+	MOVD	d_base+0(FP), R0
+	MOVD	d_len+8(FP), R1
+	MOVD	y_base+32(FP), R9
+	MOVD	$vmconst<>(SB), R3
+	AND	$-4, R1, R1
+	MOVD	ZR, R4
+	FMOVS	x+24(FP), F0
+	VDUP	V0.S[0], V0.S4
+loop:
+	CMP	R1, R4
+	BGE	done
+	VLD1.P	16(R9), [V1.S4]
+	WORD	$0x0e617802 // fcvtl v2.2d, v0.2s
+	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
+	WORD	$0x4ee3d444 // fsub v4.2d, v2.2d, v3.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x4ea51c85 // orr v5.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68d4a8 // fadd v8.2d, v5.2d, v8.2d
+	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
+	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
+	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e67dca7 // fmul v7.2d, v5.2d, v7.2d
+	FMOVQ	112(R3), F8 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e68dca5 // fmul v5.2d, v5.2d, v8.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281ca5 // eor v5.16b, v5.16b, v8.16b
+	WORD	$0x4ee5d4e8 // fsub v8.2d, v7.2d, v5.2d
+	WORD	$0x6e68dd09 // fmul v9.2d, v8.2d, v8.2d
+	FMOVQ	128(R3), F10 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F11 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	160(R3), F10 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	FMOVQ	176(R3), F11 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
+	FMOVQ	192(R3), F10 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
+	VMOV	V8.B16, V11.B16
+	WORD	$0x4ee9cd4b // fmls v11.2d, v10.2d, v9.2d
+	WORD	$0x6e6bdd08 // fmul v8.2d, v8.2d, v11.2d
+	FMOVQ	208(R3), F9 // 0x4000000000000000 (2)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x6e69fd08 // fdiv v8.2d, v8.2d, v9.2d
+	WORD	$0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
+	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d4e5 // fsub v5.2d, v7.2d, v5.2d
+	WORD	$0x6f4c04a7 // ushr v7.2d, v5.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ee8d4e7 // fsub v7.2d, v7.2d, v8.2d
+	WORD	$0x4e66d4e7 // fadd v7.2d, v7.2d, v6.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
+	WORD	$0x6e67e527 // fcmge v7.2d, v9.2d, v7.2d
+	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	FMOVQ	2000(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	FMOVQ	3344(R3), F8 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
+	FMOVQ	3344(R3), F9 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
+	FMOVQ	2416(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d529 // fadd v9.2d, v9.2d, v5.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e691caa // bsl v10.16b, v5.16b, v9.16b
+	WORD	$0x6f4c0549 // ushr v9.2d, v10.2d, #52
+	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eab1d29 // orr v9.16b, v9.16b, v11.16b
+	FMOVQ	2432(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
+	WORD	$0x4ee5d54b // fsub v11.2d, v10.2d, v5.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4eecd54c // fsub v12.2d, v10.2d, v12.2d
+	WORD	$0x4eecd4ac // fsub v12.2d, v5.2d, v12.2d
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x6eede52d // fcmgt v13.2d, v9.2d, v13.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	WORD	$0x6e6afdab // fdiv v11.2d, v13.2d, v10.2d
+	FMOVQ	32(R3), F12 // 0x0 (0)
+	WORD	$0x6e6b1d88 // bsl v8.16b, v12.16b, v11.16b
+	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
+	FMOVQ	2448(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
+	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6cd52c // fadd v12.2d, v9.2d, v12.2d
+	VMOV	V11.B16, V13.B16
+	WORD	$0x6e691d8d // bsl v13.16b, v12.16b, v9.16b
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e69dd49 // fmul v9.2d, v10.2d, v9.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d569 // fsub v9.2d, v11.2d, v9.2d
+	FMOVQ	2464(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee7e54a // fcmgt v10.2d, v10.2d, v7.2d
+	FMOVQ	2480(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
+	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x4e6be52b // fcmeq v11.2d, v9.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e691cac // bsl v12.16b, v5.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	VMOV	V10.B16, V14.B16
+	WORD	$0x6e681d2e // bsl v14.16b, v9.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6e6d1d0a // bsl v10.16b, v8.16b, v13.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e68dd88 // fmul v8.2d, v12.2d, v8.2d
+	WORD	$0x6e6cdd09 // fmul v9.2d, v8.2d, v12.2d
+	FMOVQ	208(R3), F13 // 0x4000000000000000 (2)
+	WORD	$0x4e6dd58d // fadd v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dfd8d // fdiv v13.2d, v12.2d, v13.2d
+	WORD	$0x6e6dddaf // fmul v15.2d, v13.2d, v13.2d
+	FMOVQ	592(R3), F16 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F17 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	608(R3), F16 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	672(R3), F17 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	624(R3), F16 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	FMOVQ	688(R3), F17 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
+	FMOVQ	640(R3), F16 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
+	WORD	$0x6e70ddef // fmul v15.2d, v15.2d, v16.2d
+	WORD	$0x4e68cd8f // fmla v15.2d, v12.2d, v8.2d
+	WORD	$0x4eedcde9 // fmls v9.2d, v15.2d, v13.2d
+	WORD	$0x4ee9d589 // fsub v9.2d, v12.2d, v9.2d
+	FMOVQ	112(R3), F16 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V14.B16, V17.B16
+	WORD	$0x4e70cd51 // fmla v17.2d, v10.2d, v16.2d
+	WORD	$0x4e6dcdf1 // fmla v17.2d, v15.2d, v13.2d
+	FMOVQ	704(R3), F13 // 0x8000000000000000 (-0)
+	WORD	$0x6e2d1e2d // eor v13.16b, v17.16b, v13.16b
+	WORD	$0x4e68cd8d // fmla v13.2d, v12.2d, v8.2d
+	WORD	$0x4eecd5a8 // fsub v8.2d, v13.2d, v12.2d
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1d08 // eor v8.16b, v8.16b, v12.16b
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd48 // fmla v8.2d, v10.2d, v12.2d
+	FMOVQ	112(R3), F12 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ccd4e // fmla v14.2d, v10.2d, v12.2d
+	WORD	$0x6e681dcb // bsl v11.16b, v14.16b, v8.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
+	WORD	$0x6e6b1d28 // bsl v8.16b, v9.16b, v11.16b
+	FMOVQ	2496(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
+	WORD	$0x6e65dcaa // fmul v10.2d, v5.2d, v5.2d
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	VMOV	V5.B16, V12.B16
+	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
+	WORD	$0x6e681d89 // bsl v9.16b, v12.16b, v8.16b
+	FMOVQ	2384(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
+	WORD	$0x6e691ca7 // bsl v7.16b, v5.16b, v9.16b
+	FMOVQ	3296(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e65fce5 // fdiv v5.2d, v7.2d, v5.2d
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
+	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
+	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
+	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
+	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
+	WORD	$0x4ee4d445 // fsub v5.2d, v2.2d, v4.2d
+	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
+	WORD	$0x4ea71ca7 // orr v7.16b, v5.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
+	WORD	$0x4ee19908 // frintz v8.2d, v8.2d
+	WORD	$0x4ee8d4e7 // fsub v7.2d, v7.2d, v8.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x6e69dce9 // fmul v9.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1ce7 // eor v7.16b, v7.16b, v10.16b
+	WORD	$0x4ee7d52a // fsub v10.2d, v9.2d, v7.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	128(R3), F12 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
+	FMOVQ	144(R3), F13 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	160(R3), F12 // 0x3f11566aaf25de2c (6.613756321437934e-05)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	FMOVQ	176(R3), F13 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
+	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
+	FMOVQ	192(R3), F12 // 0x3fc5555555555555 (0.16666666666666666)
+	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
+	VMOV	V10.B16, V13.B16
+	WORD	$0x4eebcd8d // fmls v13.2d, v12.2d, v11.2d
+	WORD	$0x6e6ddd4a // fmul v10.2d, v10.2d, v13.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x6e6bfd4a // fdiv v10.2d, v10.2d, v11.2d
+	WORD	$0x4eead4e7 // fsub v7.2d, v7.2d, v10.2d
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	WORD	$0x6f4c04e9 // ushr v9.2d, v7.2d, #52
+	FMOVQ	544(R3), F10 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eaa1d29 // orr v9.16b, v9.16b, v10.16b
+	FMOVQ	544(R3), F10 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eead529 // fsub v9.2d, v9.2d, v10.2d
+	WORD	$0x4e68d529 // fadd v9.2d, v9.2d, v8.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
+	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
+	WORD	$0x6e69e569 // fcmge v9.2d, v11.2d, v9.2d
+	WORD	$0x4e291d49 // and v9.16b, v10.16b, v9.16b
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e6ad508 // fadd v8.2d, v8.2d, v10.2d
+	FMOVQ	2000(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
+	FMOVQ	3344(R3), F10 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
+	FMOVQ	3344(R3), F11 // 0x7ff0000000000000 (+Inf)
+	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
+	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e291ce9 // and v9.16b, v7.16b, v9.16b
+	FMOVQ	2416(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d56b // fadd v11.2d, v11.2d, v7.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e6b1cec // bsl v12.16b, v7.16b, v11.16b
+	WORD	$0x6f4c058b // ushr v11.2d, v12.2d, #52
+	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
+	FMOVQ	2432(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
+	WORD	$0x4ee7d58d // fsub v13.2d, v12.2d, v7.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eedd5cd // fsub v13.2d, v14.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
+	WORD	$0x4eeed4ee // fsub v14.2d, v7.2d, v14.2d
+	FMOVQ	32(R3), F15 // 0x0 (0)
+	WORD	$0x6eefe56f // fcmgt v15.2d, v11.2d, v15.2d
+	WORD	$0x6e6e1daf // bsl v15.16b, v13.16b, v14.16b
+	WORD	$0x6e6cfded // fdiv v13.2d, v15.2d, v12.2d
+	FMOVQ	32(R3), F14 // 0x0 (0)
+	WORD	$0x6e6d1dca // bsl v10.16b, v14.16b, v13.16b
+	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
+	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
+	FMOVQ	2448(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
+	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ed56e // fadd v14.2d, v11.2d, v14.2d
+	VMOV	V13.B16, V15.B16
+	WORD	$0x6e6b1dcf // bsl v15.16b, v14.16b, v11.16b
+	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6bdd8b // fmul v11.2d, v12.2d, v11.2d
+	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd5ab // fsub v11.2d, v13.2d, v11.2d
+	FMOVQ	2464(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee9e58c // fcmgt v12.2d, v12.2d, v9.2d
+	FMOVQ	2480(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6eede4ed // fcmgt v13.2d, v7.2d, v13.2d
+	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
+	FMOVQ	32(R3), F13 // 0x0 (0)
+	WORD	$0x4e6de56d // fcmeq v13.2d, v11.2d, v13.2d
+	VMOV	V12.B16, V14.B16
+	WORD	$0x6e6b1cee // bsl v14.16b, v7.16b, v11.16b
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	VMOV	V12.B16, V16.B16
+	WORD	$0x6e6a1d70 // bsl v16.16b, v11.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e6f1d4c // bsl v12.16b, v10.16b, v15.16b
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6addca // fmul v10.2d, v14.2d, v10.2d
+	WORD	$0x6e6edd4b // fmul v11.2d, v10.2d, v14.2d
+	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
+	WORD	$0x4e6fd5cf // fadd v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6ffdcf // fdiv v15.2d, v14.2d, v15.2d
+	WORD	$0x6e6fddf1 // fmul v17.2d, v15.2d, v15.2d
+	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F19 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	608(R3), F18 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	672(R3), F19 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	FMOVQ	688(R3), F19 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e71ce53 // fmla v19.2d, v18.2d, v17.2d
+	FMOVQ	640(R3), F18 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e71ce72 // fmla v18.2d, v19.2d, v17.2d
+	WORD	$0x6e72de31 // fmul v17.2d, v17.2d, v18.2d
+	WORD	$0x4e6acdd1 // fmla v17.2d, v14.2d, v10.2d
+	WORD	$0x4eefce2b // fmls v11.2d, v17.2d, v15.2d
+	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
+	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V16.B16, V19.B16
+	WORD	$0x4e72cd93 // fmla v19.2d, v12.2d, v18.2d
+	WORD	$0x4e6fce33 // fmla v19.2d, v17.2d, v15.2d
+	FMOVQ	704(R3), F15 // 0x8000000000000000 (-0)
+	WORD	$0x6e2f1e6f // eor v15.16b, v19.16b, v15.16b
+	WORD	$0x4e6acdcf // fmla v15.2d, v14.2d, v10.2d
+	WORD	$0x4eeed5ea // fsub v10.2d, v15.2d, v14.2d
+	FMOVQ	704(R3), F14 // 0x8000000000000000 (-0)
+	WORD	$0x6e2e1d4a // eor v10.16b, v10.16b, v14.16b
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd8a // fmla v10.2d, v12.2d, v14.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	FMOVQ	96(R3), F14 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6ecd90 // fmla v16.2d, v12.2d, v14.2d
+	WORD	$0x6e6a1e0d // bsl v13.16b, v16.16b, v10.16b
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x4e6ae58a // fcmeq v10.2d, v12.2d, v10.2d
+	WORD	$0x6e6d1d6a // bsl v10.16b, v11.16b, v13.16b
+	FMOVQ	2496(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee9e56b // fcmgt v11.2d, v11.2d, v9.2d
+	WORD	$0x6e67dcec // fmul v12.2d, v7.2d, v7.2d
+	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
+	VMOV	V7.B16, V14.B16
+	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
+	WORD	$0x6e6a1dcb // bsl v11.16b, v14.16b, v10.16b
+	FMOVQ	2384(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
+	WORD	$0x6e6b1ce9 // bsl v9.16b, v7.16b, v11.16b
+	FMOVQ	3296(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x6e67fd27 // fdiv v7.2d, v9.2d, v7.2d
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee9e4a5 // fcmgt v5.2d, v5.2d, v9.2d
+	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
+	WORD	$0x4e67d4a5 // fadd v5.2d, v5.2d, v7.2d
+	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d442 // fadd v2.2d, v2.2d, v7.2d
+	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
+	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
+	WORD	$0x4e616882 // fcvtn2 v2.4s, v4.2d
+	WORD	$0x0ea128c3 // xtn v3.2s, v6.2d
+	WORD	$0x4ea12903 // xtn2 v3.4s, v8.2d
+	VST1.P	[V2.S4], 16(R0)
+	ADD	$4, R4, R4
+	VMOV	V3.D[0], R5
+	VMOV	V3.D[1], R6
+	AND	R6, R5, R5
+	CMN	$1, R5
+	BNE	out
+	JMP	loop
+out:
+	MOVD	ZR, R7
+	VMOV	V3.S[0], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5, R7, R7
+	VMOV	V3.S[1], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<1, R7, R7
+	VMOV	V3.S[2], R5
+	ADD	$1, R5, R5
+	AND	$1, R5, R5
+	ORR	R5<<2, R7, R7
+	VMOV	V3.S[3], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<3, R7, R7
@@ -8104,16 +15846,176 @@ DATA	vmconst<>+3312(SB)/8, $0x4580000045800000
 DATA	vmconst<>+3320(SB)/8, $0x4580000045800000
 DATA	vmconst<>+3328(SB)/8, $0x3980000039800000
 DATA	vmconst<>+3336(SB)/8, $0x3980000039800000
-DATA	vmconst<>+3344(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+3352(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+3360(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+3368(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+3376(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+3384(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+3392(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+3400(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+3408(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+3416(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+3424(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+3432(SB)/8, $0x7ff8000000000001
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $3440
+DATA	vmconst<>+3344(SB)/8, $0x7ff0000000000000
+DATA	vmconst<>+3352(SB)/8, $0x7ff0000000000000
+DATA	vmconst<>+3360(SB)/8, $0x00000000ffffffff
+DATA	vmconst<>+3368(SB)/8, $0x00000000ffffffff
+DATA	vmconst<>+3376(SB)/8, $0x3fd5555555555555
+DATA	vmconst<>+3384(SB)/8, $0x3fd5555555555555
+DATA	vmconst<>+3392(SB)/8, $0x41f0000000000000
+DATA	vmconst<>+3400(SB)/8, $0x41f0000000000000
+DATA	vmconst<>+3408(SB)/8, $0x2a9f789300000000
+DATA	vmconst<>+3416(SB)/8, $0x2a9f789300000000
+DATA	vmconst<>+3424(SB)/8, $0x3fe15f15f15f15f1
+DATA	vmconst<>+3432(SB)/8, $0x3fe15f15f15f15f1
+DATA	vmconst<>+3440(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA	vmconst<>+3448(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA	vmconst<>+3456(SB)/8, $0xbfe691de2532c834
+DATA	vmconst<>+3464(SB)/8, $0xbfe691de2532c834
+DATA	vmconst<>+3472(SB)/8, $0x3ff9b6db6db6db6e
+DATA	vmconst<>+3480(SB)/8, $0x3ff9b6db6db6db6e
+DATA	vmconst<>+3488(SB)/8, $0x3fd6db6db6db6db7
+DATA	vmconst<>+3496(SB)/8, $0x3fd6db6db6db6db7
+DATA	vmconst<>+3504(SB)/8, $0xffffffffc0000000
+DATA	vmconst<>+3512(SB)/8, $0xffffffffc0000000
+DATA	vmconst<>+3520(SB)/8, $0x0000000040000000
+DATA	vmconst<>+3528(SB)/8, $0x0000000040000000
+DATA	vmconst<>+3536(SB)/8, $0x7f8000007f800000
+DATA	vmconst<>+3544(SB)/8, $0x7f8000007f800000
+DATA	vmconst<>+3552(SB)/8, $0x4006db6db6db6db7
+DATA	vmconst<>+3560(SB)/8, $0x4006db6db6db6db7
+DATA	vmconst<>+3568(SB)/8, $0xc023a0efc69ac25c
+DATA	vmconst<>+3576(SB)/8, $0xc023a0efc69ac25c
+DATA	vmconst<>+3584(SB)/8, $0xc054526557e4d2f2
+DATA	vmconst<>+3592(SB)/8, $0xc054526557e4d2f2
+DATA	vmconst<>+3600(SB)/8, $0xc067135cebccabb2
+DATA	vmconst<>+3608(SB)/8, $0xc067135cebccabb2
+DATA	vmconst<>+3616(SB)/8, $0xc0644cb184282266
+DATA	vmconst<>+3624(SB)/8, $0xc0644cb184282266
+DATA	vmconst<>+3632(SB)/8, $0xc04f300ae4cba38d
+DATA	vmconst<>+3640(SB)/8, $0xc04f300ae4cba38d
+DATA	vmconst<>+3648(SB)/8, $0xc0251e0441b0e726
+DATA	vmconst<>+3656(SB)/8, $0xc0251e0441b0e726
+DATA	vmconst<>+3664(SB)/8, $0xbfe63416e4ba7360
+DATA	vmconst<>+3672(SB)/8, $0xbfe63416e4ba7360
+DATA	vmconst<>+3680(SB)/8, $0xbf843412600d6435
+DATA	vmconst<>+3688(SB)/8, $0xbf843412600d6435
+DATA	vmconst<>+3696(SB)/8, $0xc07e384e9bdc383f
+DATA	vmconst<>+3704(SB)/8, $0xc07e384e9bdc383f
+DATA	vmconst<>+3712(SB)/8, $0xc09004616a2e5992
+DATA	vmconst<>+3720(SB)/8, $0xc09004616a2e5992
+DATA	vmconst<>+3728(SB)/8, $0xc083ec881375f228
+DATA	vmconst<>+3736(SB)/8, $0xc083ec881375f228
+DATA	vmconst<>+3744(SB)/8, $0xc064145d43c5ed98
+DATA	vmconst<>+3752(SB)/8, $0xc064145d43c5ed98
+DATA	vmconst<>+3760(SB)/8, $0xc031c209555f995a
+DATA	vmconst<>+3768(SB)/8, $0xc031c209555f995a
+DATA	vmconst<>+3776(SB)/8, $0xbfe993ba70c285de
+DATA	vmconst<>+3784(SB)/8, $0xbfe993ba70c285de
+DATA	vmconst<>+3792(SB)/8, $0xbf84341239e86f4a
+DATA	vmconst<>+3800(SB)/8, $0xbf84341239e86f4a
+DATA	vmconst<>+3808(SB)/8, $0xbfaeeff2ee749a62
+DATA	vmconst<>+3816(SB)/8, $0xbfaeeff2ee749a62
+DATA	vmconst<>+3824(SB)/8, $0x401a47ef8e484a93
+DATA	vmconst<>+3832(SB)/8, $0x401a47ef8e484a93
+DATA	vmconst<>+3840(SB)/8, $0x405b28a3ee48ae2c
+DATA	vmconst<>+3848(SB)/8, $0x405b28a3ee48ae2c
+DATA	vmconst<>+3856(SB)/8, $0x407ad02157700314
+DATA	vmconst<>+3864(SB)/8, $0x407ad02157700314
+DATA	vmconst<>+3872(SB)/8, $0x40842b1921ec2868
+DATA	vmconst<>+3880(SB)/8, $0x40842b1921ec2868
+DATA	vmconst<>+3888(SB)/8, $0x407b290dd58a1a71
+DATA	vmconst<>+3896(SB)/8, $0x407b290dd58a1a71
+DATA	vmconst<>+3904(SB)/8, $0x4061350c526ae721
+DATA	vmconst<>+3912(SB)/8, $0x4061350c526ae721
+DATA	vmconst<>+3920(SB)/8, $0x4033a6b9bd707687
+DATA	vmconst<>+3928(SB)/8, $0x4033a6b9bd707687
+DATA	vmconst<>+3936(SB)/8, $0xc03670e242712d62
+DATA	vmconst<>+3944(SB)/8, $0xc03670e242712d62
+DATA	vmconst<>+3952(SB)/8, $0x407da874e79fe763
+DATA	vmconst<>+3960(SB)/8, $0x407da874e79fe763
+DATA	vmconst<>+3968(SB)/8, $0x40a3f219cedf3be6
+DATA	vmconst<>+3976(SB)/8, $0x40a3f219cedf3be6
+DATA	vmconst<>+3984(SB)/8, $0x40a8ffb7688c246a
+DATA	vmconst<>+3992(SB)/8, $0x40a8ffb7688c246a
+DATA	vmconst<>+4000(SB)/8, $0x409802eb189d5118
+DATA	vmconst<>+4008(SB)/8, $0x409802eb189d5118
+DATA	vmconst<>+4016(SB)/8, $0x40745cae221b9f0a
+DATA	vmconst<>+4024(SB)/8, $0x40745cae221b9f0a
+DATA	vmconst<>+4032(SB)/8, $0x403e568b261d5190
+DATA	vmconst<>+4040(SB)/8, $0x403e568b261d5190
+DATA	vmconst<>+4048(SB)/8, $0xffffffff00000000
+DATA	vmconst<>+4056(SB)/8, $0xffffffff00000000
+DATA	vmconst<>+4064(SB)/8, $0xbfe2000000000000
+DATA	vmconst<>+4072(SB)/8, $0xbfe2000000000000
+DATA	vmconst<>+4080(SB)/8, $0x3feb000000000000
+DATA	vmconst<>+4088(SB)/8, $0x3feb000000000000
+DATA	vmconst<>+4096(SB)/8, $0x0080000000000000
+DATA	vmconst<>+4104(SB)/8, $0x0080000000000000
+DATA	vmconst<>+4112(SB)/8, $0x3ff4000000000000
+DATA	vmconst<>+4120(SB)/8, $0x3ff4000000000000
+DATA	vmconst<>+4128(SB)/8, $0x3fc06eba8214db69
+DATA	vmconst<>+4136(SB)/8, $0x3fc06eba8214db69
+DATA	vmconst<>+4144(SB)/8, $0xbef8ead6120016ac
+DATA	vmconst<>+4152(SB)/8, $0xbef8ead6120016ac
+DATA	vmconst<>+4160(SB)/8, $0xbf77a291236668e4
+DATA	vmconst<>+4168(SB)/8, $0xbf77a291236668e4
+DATA	vmconst<>+4176(SB)/8, $0xbf9d2a51dbd7194f
+DATA	vmconst<>+4184(SB)/8, $0xbf9d2a51dbd7194f
+DATA	vmconst<>+4192(SB)/8, $0xbfd4cd7d691cb913
+DATA	vmconst<>+4200(SB)/8, $0xbfd4cd7d691cb913
+DATA	vmconst<>+4208(SB)/8, $0x3fc06eba8214db68
+DATA	vmconst<>+4216(SB)/8, $0x3fc06eba8214db68
+DATA	vmconst<>+4224(SB)/8, $0xbed09c4342a26120
+DATA	vmconst<>+4232(SB)/8, $0xbed09c4342a26120
+DATA	vmconst<>+4240(SB)/8, $0x3f215dc9221c1a10
+DATA	vmconst<>+4248(SB)/8, $0x3f215dc9221c1a10
+DATA	vmconst<>+4256(SB)/8, $0x3f74d022c4d36b0f
+DATA	vmconst<>+4264(SB)/8, $0x3f74d022c4d36b0f
+DATA	vmconst<>+4272(SB)/8, $0x3fb0a54c5536ceba
+DATA	vmconst<>+4280(SB)/8, $0x3fb0a54c5536ceba
+DATA	vmconst<>+4288(SB)/8, $0x3fd97779cddadc09
+DATA	vmconst<>+4296(SB)/8, $0x3fd97779cddadc09
+DATA	vmconst<>+4304(SB)/8, $0xbf61bf380a96073f
+DATA	vmconst<>+4312(SB)/8, $0xbf61bf380a96073f
+DATA	vmconst<>+4320(SB)/8, $0x3fa22a36599795eb
+DATA	vmconst<>+4328(SB)/8, $0x3fa22a36599795eb
+DATA	vmconst<>+4336(SB)/8, $0xbfbc63983d3e28ec
+DATA	vmconst<>+4344(SB)/8, $0xbfbc63983d3e28ec
+DATA	vmconst<>+4352(SB)/8, $0x3fd45fca805120e4
+DATA	vmconst<>+4360(SB)/8, $0x3fd45fca805120e4
+DATA	vmconst<>+4368(SB)/8, $0xbfd7d240fbb8c3f1
+DATA	vmconst<>+4376(SB)/8, $0xbfd7d240fbb8c3f1
+DATA	vmconst<>+4384(SB)/8, $0x3fda8d00ad92b34d
+DATA	vmconst<>+4392(SB)/8, $0x3fda8d00ad92b34d
+DATA	vmconst<>+4400(SB)/8, $0xbf6359b8bef77538
+DATA	vmconst<>+4408(SB)/8, $0xbf6359b8bef77538
+DATA	vmconst<>+4416(SB)/8, $0x3f888b545735151d
+DATA	vmconst<>+4424(SB)/8, $0x3f888b545735151d
+DATA	vmconst<>+4432(SB)/8, $0x3f8bedc26b51dd1c
+DATA	vmconst<>+4440(SB)/8, $0x3f8bedc26b51dd1c
+DATA	vmconst<>+4448(SB)/8, $0x3fc02660e763351f
+DATA	vmconst<>+4456(SB)/8, $0x3fc02660e763351f
+DATA	vmconst<>+4464(SB)/8, $0x3fb2635cd99fe9a7
+DATA	vmconst<>+4472(SB)/8, $0x3fb2635cd99fe9a7
+DATA	vmconst<>+4480(SB)/8, $0x3fe14af092eb6f33
+DATA	vmconst<>+4488(SB)/8, $0x3fe14af092eb6f33
+DATA	vmconst<>+4496(SB)/8, $0x3fbb3e6618eee323
+DATA	vmconst<>+4504(SB)/8, $0x3fbb3e6618eee323
+DATA	vmconst<>+4512(SB)/8, $0x3feb0ac160000000
+DATA	vmconst<>+4520(SB)/8, $0x3feb0ac160000000
+DATA	vmconst<>+4528(SB)/8, $0x403c000000000000
+DATA	vmconst<>+4536(SB)/8, $0x403c000000000000
+DATA	vmconst<>+4544(SB)/8, $0x3fd0000000000000
+DATA	vmconst<>+4552(SB)/8, $0x3fd0000000000000
+DATA	vmconst<>+4560(SB)/8, $0x3c70000000000000
+DATA	vmconst<>+4568(SB)/8, $0x3c70000000000000
+DATA	vmconst<>+4576(SB)/8, $0x3ffd8560b0000000
+DATA	vmconst<>+4584(SB)/8, $0x3ffd8560b0000000
+DATA	vmconst<>+4592(SB)/8, $0x3fc3d4fa80000000
+DATA	vmconst<>+4600(SB)/8, $0x3fc3d4fa80000000
+DATA	vmconst<>+4608(SB)/8, $0x41d0000041d00000
+DATA	vmconst<>+4616(SB)/8, $0x41d0000041d00000
+DATA	vmconst<>+4624(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+4632(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+4640(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+4648(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+4656(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+4664(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+4672(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+4680(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+4688(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+4696(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+4704(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+4712(SB)/8, $0x7ff8000000000001
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $4720

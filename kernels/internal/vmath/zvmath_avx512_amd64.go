@@ -129,6 +129,24 @@ func atanh64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)
 func atanh32AVX512Loop(d, x []float32, xs *[16]float32) (done int, bad uint)
 
 //go:noescape
+func cbrt64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)
+
+//go:noescape
+func cbrt32AVX512Loop(d, x []float32, xs *[16]float32) (done int, bad uint)
+
+//go:noescape
+func erf64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)
+
+//go:noescape
+func erf32AVX512Loop(d, x []float32, xs *[16]float32) (done int, bad uint)
+
+//go:noescape
+func erfc64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)
+
+//go:noescape
+func erfc32AVX512Loop(d, x []float32, xs *[16]float32) (done int, bad uint)
+
+//go:noescape
 func pow64AVX512Loop(d []float64, x []float64, y []float64, xs, ys *[8]float64) (done int, bad uint)
 
 //go:noescape
@@ -136,6 +154,60 @@ func powScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) 
 
 //go:noescape
 func scalarPow64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func hypot64AVX512Loop(d []float64, x []float64, y []float64, xs, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func hypot32AVX512Loop(d []float32, x []float32, y []float32, xs, ys *[16]float32) (done int, bad uint)
+
+//go:noescape
+func hypotScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+
+//go:noescape
+func hypotScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
+
+//go:noescape
+func scalarHypot64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func scalarHypot32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
+
+//go:noescape
+func atan2_64AVX512Loop(d []float64, x []float64, y []float64, xs, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func atan2_32AVX512Loop(d []float32, x []float32, y []float32, xs, ys *[16]float32) (done int, bad uint)
+
+//go:noescape
+func atan2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+
+//go:noescape
+func atan2Scalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
+
+//go:noescape
+func scalarAtan2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func scalarAtan2_32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
+
+//go:noescape
+func logaddexp64AVX512Loop(d []float64, x []float64, y []float64, xs, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func logaddexpScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+
+//go:noescape
+func scalarLogaddexp64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func logaddexp2_64AVX512Loop(d []float64, x []float64, y []float64, xs, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func logaddexp2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+
+//go:noescape
+func scalarLogaddexp2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
 
 // exp64AVX512 sets d[i] = exp(x[i]) with the AVX512 assembly,
 // recomputing the lanes out of its domain with the reference.
@@ -1217,6 +1289,168 @@ func atanh32AVX512(d, x []float32) {
 	}
 }
 
+// cbrt64AVX512 sets d[i] = cbrt(x[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func cbrt64AVX512(d, x []float64) {
+	x = x[:len(d)]
+	var xs [8]float64
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := cbrt64AVX512Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-8:i], xs[:], bad, cbrtRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cbrt64AVX512Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, cbrtRef64)
+	}
+}
+
+// cbrt32AVX512 sets d[i] = cbrt(x[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func cbrt32AVX512(d, x []float32) {
+	x = x[:len(d)]
+	var xs [16]float32
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := cbrt32AVX512Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-16:i], xs[:], bad, cbrtRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [16]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := cbrt32AVX512Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, cbrtRef32)
+	}
+}
+
+// erf64AVX512 sets d[i] = erf(x[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func erf64AVX512(d, x []float64) {
+	x = x[:len(d)]
+	var xs [8]float64
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := erf64AVX512Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-8:i], xs[:], bad, erfRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erf64AVX512Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, erfRef64)
+	}
+}
+
+// erf32AVX512 sets d[i] = erf(x[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func erf32AVX512(d, x []float32) {
+	x = x[:len(d)]
+	var xs [16]float32
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := erf32AVX512Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-16:i], xs[:], bad, erfRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [16]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erf32AVX512Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, erfRef32)
+	}
+}
+
+// erfc64AVX512 sets d[i] = erfc(x[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func erfc64AVX512(d, x []float64) {
+	x = x[:len(d)]
+	var xs [8]float64
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := erfc64AVX512Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix64(d[i-8:i], xs[:], bad, erfcRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [8]float64
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erfc64AVX512Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix64(d[i:], xs[:n], bad, erfcRef64)
+	}
+}
+
+// erfc32AVX512 sets d[i] = erfc(x[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func erfc32AVX512(d, x []float32) {
+	x = x[:len(d)]
+	var xs [16]float32
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := erfc32AVX512Loop(d[i:], x[i:], &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix32(d[i-16:i], xs[:], bad, erfcRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones (in every kernel's domain)
+		var rs [16]float32
+		for k := range xs {
+			xs[k] = 1
+		}
+		n := copy(xs[:], x[i:])
+		_, bad := erfc32AVX512Loop(rs[:], xs[:], &xs)
+		copy(d[i:], rs[:n])
+		fix32(d[i:], xs[:n], bad, erfcRef32)
+	}
+}
+
 // pow64AVX512 sets d[i] = pow(x[i], y[i]) with the AVX512 assembly,
 // recomputing the lanes out of its domain with the reference.
 func pow64AVX512(d []float64, x []float64, y []float64) {
@@ -1231,7 +1465,7 @@ func pow64AVX512(d []float64, x []float64, y []float64) {
 		if bad == 0 {
 			break
 		}
-		fixPow64(d[i-8:i], xs[:], ys[:], bad)
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, powRef64)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1247,7 +1481,7 @@ func pow64AVX512(d []float64, x []float64, y []float64) {
 		copy(ys[:], y[i:])
 		_, bad := pow64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow64(d[i:], xs[:n], ys[:], bad)
+		fix2_64(d[i:], xs[:n], ys[:], bad, powRef64)
 	}
 }
 
@@ -1268,7 +1502,7 @@ func powScalar64AVX512(d []float64, x []float64, y float64) {
 		if bad == 0 {
 			break
 		}
-		fixPow64(d[i-8:i], xs[:], ys[:], bad)
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, powRef64)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1281,7 +1515,7 @@ func powScalar64AVX512(d []float64, x []float64, y float64) {
 
 		_, bad := pow64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow64(d[i:], xs[:n], ys[:], bad)
+		fix2_64(d[i:], xs[:n], ys[:], bad, powRef64)
 	}
 }
 
@@ -1302,7 +1536,7 @@ func scalarPow64AVX512(d []float64, x float64, y []float64) {
 		if bad == 0 {
 			break
 		}
-		fixPow64(d[i-8:i], xs[:], ys[:], bad)
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, powRef64)
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -1315,6 +1549,618 @@ func scalarPow64AVX512(d []float64, x float64, y []float64) {
 		copy(ys[:], y[i:])
 		_, bad := pow64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow64(d[i:], xs[:n], ys[:], bad)
+		fix2_64(d[i:], xs[:n], ys[:], bad, powRef64)
+	}
+}
+
+// hypot64AVX512 sets d[i] = hypot(x[i], y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypot64AVX512(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [8]float64
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := hypot64AVX512Loop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, hypotRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, hypotRef64)
+	}
+}
+
+// hypot32AVX512 sets d[i] = hypot(x[i], y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypot32AVX512(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [16]float32
+
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := hypot32AVX512Loop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, hypotRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, hypotRef32)
+	}
+}
+
+// hypotScalar64AVX512 sets d[i] = hypot(x[i], y) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypotScalar64AVX512(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [8]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := hypotScalar64AVX512Loop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, hypotRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := hypot64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, hypotRef64)
+	}
+}
+
+// hypotScalar32AVX512 sets d[i] = hypot(x[i], y) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func hypotScalar32AVX512(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [16]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := hypotScalar32AVX512Loop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, hypotRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := hypot32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, hypotRef32)
+	}
+}
+
+// scalarHypot64AVX512 sets d[i] = hypot(x, y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarHypot64AVX512(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [8]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := scalarHypot64AVX512Loop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, hypotRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, hypotRef64)
+	}
+}
+
+// scalarHypot32AVX512 sets d[i] = hypot(x, y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarHypot32AVX512(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [16]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := scalarHypot32AVX512Loop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, hypotRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := hypot32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, hypotRef32)
+	}
+}
+
+// atan2_64AVX512 sets d[i] = atan2(x[i], y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2_64AVX512(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [8]float64
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := atan2_64AVX512Loop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, atan2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, atan2Ref64)
+	}
+}
+
+// atan2_32AVX512 sets d[i] = atan2(x[i], y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2_32AVX512(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [16]float32
+
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := atan2_32AVX512Loop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, atan2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, atan2Ref32)
+	}
+}
+
+// atan2Scalar64AVX512 sets d[i] = atan2(x[i], y) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2Scalar64AVX512(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [8]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := atan2Scalar64AVX512Loop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, atan2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := atan2_64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, atan2Ref64)
+	}
+}
+
+// atan2Scalar32AVX512 sets d[i] = atan2(x[i], y) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func atan2Scalar32AVX512(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [16]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := atan2Scalar32AVX512Loop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, atan2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := atan2_32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, atan2Ref32)
+	}
+}
+
+// scalarAtan2_64AVX512 sets d[i] = atan2(x, y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarAtan2_64AVX512(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [8]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := scalarAtan2_64AVX512Loop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, atan2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, atan2Ref64)
+	}
+}
+
+// scalarAtan2_32AVX512 sets d[i] = atan2(x, y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarAtan2_32AVX512(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [16]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := scalarAtan2_32AVX512Loop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, atan2Ref32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := atan2_32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, atan2Ref32)
+	}
+}
+
+// logaddexp64AVX512 sets d[i] = logaddexp(x[i], y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp64AVX512(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [8]float64
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := logaddexp64AVX512Loop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, logaddexpRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexpRef64)
+	}
+}
+
+// logaddexpScalar64AVX512 sets d[i] = logaddexp(x[i], y) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexpScalar64AVX512(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [8]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := logaddexpScalar64AVX512Loop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, logaddexpRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := logaddexp64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexpRef64)
+	}
+}
+
+// scalarLogaddexp64AVX512 sets d[i] = logaddexp(x, y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarLogaddexp64AVX512(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [8]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := scalarLogaddexp64AVX512Loop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, logaddexpRef64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexpRef64)
+	}
+}
+
+// logaddexp2_64AVX512 sets d[i] = logaddexp2(x[i], y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp2_64AVX512(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [8]float64
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := logaddexp2_64AVX512Loop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, logaddexp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp2_64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexp2Ref64)
+	}
+}
+
+// logaddexp2Scalar64AVX512 sets d[i] = logaddexp2(x[i], y) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func logaddexp2Scalar64AVX512(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+
+	var xs, ys [8]float64
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := logaddexp2Scalar64AVX512Loop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, logaddexp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := logaddexp2_64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexp2Ref64)
+	}
+}
+
+// scalarLogaddexp2_64AVX512 sets d[i] = logaddexp2(x, y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarLogaddexp2_64AVX512(d []float64, x float64, y []float64) {
+
+	y = y[:len(d)]
+	var xs, ys [8]float64
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+8 <= len(d) {
+		done, bad := scalarLogaddexp2_64AVX512Loop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_64(d[i-8:i], xs[:], ys[:], bad, logaddexp2Ref64)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [8]float64
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := logaddexp2_64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_64(d[i:], xs[:n], ys[:], bad, logaddexp2Ref64)
 	}
 }

@@ -2878,6 +2878,390 @@ done90:
 	VZEROUPPER
 	RET
 
+// func hypot64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop94:
+	CMPQ      SI, CX
+	JAE       done95
+	VMOVUPS   (DX)(SI*8), Z0
+	VMOVUPS   (BX)(SI*8), Z1
+	VPANDQ    vmconst<>+5696(SB), Z0, Z2
+	VPANDQ    vmconst<>+5696(SB), Z1, Z3
+	VCMPPD    $0x11, vmconst<>+8832(SB), Z2, K1
+	VCMPPD    $0x11, vmconst<>+8832(SB), Z3, K2
+	KANDW     K2, K1, K1
+	VMAXPD    Z3, Z2, Z4
+	VMINPD    Z3, Z2, Z2
+	VDIVPD    Z4, Z2, Z2
+	VMULPD    Z2, Z2, Z2
+	VADDPD    vmconst<>+960(SB), Z2, Z2
+	VSQRTPD   Z2, Z2
+	VMULPD    Z2, Z4, Z2
+	VCMPPD    $0x00, vmconst<>+8192(SB), Z4, K2
+	VBLENDMPD vmconst<>+8192(SB), Z2, K2, Z5
+	VMOVUPS   Z5, (AX)(SI*8)
+	KMOVW     K1, DI
+	ADDQ      $0x08, SI
+	XORQ      $0xff, DI
+	JNZ       out96
+	JMP       loop94
+
+out96:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done95:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func hypot32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-16, CX
+	XORQ SI, SI
+
+loop97:
+	CMPQ          SI, CX
+	JAE           done98
+	VMOVUPS       (DX)(SI*4), Z0
+	VMOVUPS       (BX)(SI*4), Z1
+	VCVTPS2PD     Y0, Z2
+	VCVTPS2PD     Y1, Z3
+	VPANDQ        vmconst<>+5696(SB), Z2, Z2
+	VPANDQ        vmconst<>+5696(SB), Z3, Z3
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	KANDW         K2, K1, K1
+	VMAXPD        Z3, Z2, Z7
+	VMINPD        Z3, Z2, Z2
+	VDIVPD        Z7, Z2, Z2
+	VMULPD        Z2, Z2, Z2
+	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VSQRTPD       Z2, Z2
+	VMULPD        Z2, Z7, Z2
+	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
+	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z4
+	VCVTPD2PS     Z4, Y5
+	KMOVW         K1, DI
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VPANDQ        vmconst<>+5696(SB), Z2, Z2
+	VPANDQ        vmconst<>+5696(SB), Z3, Z3
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	KANDW         K2, K1, K1
+	VMAXPD        Z3, Z2, Z7
+	VMINPD        Z3, Z2, Z2
+	VDIVPD        Z7, Z2, Z2
+	VMULPD        Z2, Z2, Z2
+	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VSQRTPD       Z2, Z2
+	VMULPD        Z2, Z7, Z2
+	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
+	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z6
+	VCVTPD2PS     Z6, Y2
+	KMOVW         K1, R8
+	VINSERTF64X4  $0x01, Y2, Z5, Z2
+	SHLQ          $0x08, R8
+	ORQ           R8, DI
+	VMOVUPS       Z2, (AX)(SI*4)
+	ADDQ          $0x10, SI
+	XORQ          $0x0000ffff, DI
+	JNZ           out99
+	JMP           loop97
+
+out99:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done98:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop100:
+	CMPQ         BX, CX
+	JAE          done101
+	VMOVUPS      (DX)(BX*8), Z0
+	VBROADCASTSD y+48(FP), Z1
+	VPANDQ       vmconst<>+5696(SB), Z0, Z2
+	VPANDQ       vmconst<>+5696(SB), Z1, Z1
+	VCMPPD       $0x11, vmconst<>+8832(SB), Z2, K1
+	VCMPPD       $0x11, vmconst<>+8832(SB), Z1, K2
+	KANDW        K2, K1, K1
+	VMAXPD       Z1, Z2, Z4
+	VMINPD       Z1, Z2, Z1
+	VDIVPD       Z4, Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       vmconst<>+960(SB), Z1, Z1
+	VSQRTPD      Z1, Z1
+	VMULPD       Z1, Z4, Z1
+	VCMPPD       $0x00, vmconst<>+8192(SB), Z4, K2
+	VBLENDMPD    vmconst<>+8192(SB), Z1, K2, Z3
+	VMOVUPS      Z3, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out102
+	JMP          loop100
+
+out102:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done101:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop103:
+	CMPQ          BX, CX
+	JAE           done104
+	VMOVUPS       (DX)(BX*4), Z0
+	VBROADCASTSS  y+48(FP), Z1
+	VCVTPS2PD     Y0, Z2
+	VCVTPS2PD     Y1, Z3
+	VPANDQ        vmconst<>+5696(SB), Z2, Z2
+	VPANDQ        vmconst<>+5696(SB), Z3, Z3
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	KANDW         K2, K1, K1
+	VMAXPD        Z3, Z2, Z7
+	VMINPD        Z3, Z2, Z2
+	VDIVPD        Z7, Z2, Z2
+	VMULPD        Z2, Z2, Z2
+	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VSQRTPD       Z2, Z2
+	VMULPD        Z2, Z7, Z2
+	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
+	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z4
+	VCVTPD2PS     Z4, Y5
+	KMOVW         K1, SI
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y1
+	VCVTPS2PD     Y1, Z1
+	VPANDQ        vmconst<>+5696(SB), Z2, Z2
+	VPANDQ        vmconst<>+5696(SB), Z1, Z1
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z1, K2
+	KANDW         K2, K1, K1
+	VMAXPD        Z1, Z2, Z3
+	VMINPD        Z1, Z2, Z1
+	VDIVPD        Z3, Z1, Z1
+	VMULPD        Z1, Z1, Z1
+	VADDPD        vmconst<>+960(SB), Z1, Z1
+	VSQRTPD       Z1, Z1
+	VMULPD        Z1, Z3, Z1
+	VCMPPD        $0x00, vmconst<>+8192(SB), Z3, K2
+	VBLENDMPD     vmconst<>+8192(SB), Z1, K2, Z6
+	VCVTPD2PS     Z6, Y1
+	KMOVW         K1, DI
+	VINSERTF64X4  $0x01, Y1, Z5, Z1
+	SHLQ          $0x08, DI
+	ORQ           DI, SI
+	VMOVUPS       Z1, (AX)(BX*4)
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out105
+	JMP           loop103
+
+out105:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done104:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarHypot64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·scalarHypot64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop106:
+	CMPQ         BX, CX
+	JAE          done107
+	VBROADCASTSD x+24(FP), Z0
+	VMOVUPS      (DX)(BX*8), Z1
+	VPANDQ       vmconst<>+5696(SB), Z0, Z0
+	VPANDQ       vmconst<>+5696(SB), Z1, Z3
+	VCMPPD       $0x11, vmconst<>+8832(SB), Z0, K1
+	VCMPPD       $0x11, vmconst<>+8832(SB), Z3, K2
+	KANDW        K2, K1, K1
+	VMAXPD       Z3, Z0, Z4
+	VMINPD       Z3, Z0, Z0
+	VDIVPD       Z4, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       vmconst<>+960(SB), Z0, Z0
+	VSQRTPD      Z0, Z0
+	VMULPD       Z0, Z4, Z0
+	VCMPPD       $0x00, vmconst<>+8192(SB), Z4, K2
+	VBLENDMPD    vmconst<>+8192(SB), Z0, K2, Z2
+	VMOVUPS      Z2, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out108
+	JMP          loop106
+
+out108:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done107:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarHypot32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·scalarHypot32AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop109:
+	CMPQ          BX, CX
+	JAE           done110
+	VBROADCASTSS  x+24(FP), Z0
+	VMOVUPS       (DX)(BX*4), Z1
+	VCVTPS2PD     Y0, Z2
+	VCVTPS2PD     Y1, Z3
+	VPANDQ        vmconst<>+5696(SB), Z2, Z2
+	VPANDQ        vmconst<>+5696(SB), Z3, Z3
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	KANDW         K2, K1, K1
+	VMAXPD        Z3, Z2, Z7
+	VMINPD        Z3, Z2, Z2
+	VDIVPD        Z7, Z2, Z2
+	VMULPD        Z2, Z2, Z2
+	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VSQRTPD       Z2, Z2
+	VMULPD        Z2, Z7, Z2
+	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
+	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z4
+	VCVTPD2PS     Z4, Y5
+	KMOVW         K1, SI
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VCVTPS2PD     Y2, Z2
+	VPANDQ        vmconst<>+5696(SB), Z0, Z0
+	VPANDQ        vmconst<>+5696(SB), Z2, Z2
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z0, K1
+	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K2
+	KANDW         K2, K1, K1
+	VMAXPD        Z2, Z0, Z3
+	VMINPD        Z2, Z0, Z0
+	VDIVPD        Z3, Z0, Z0
+	VMULPD        Z0, Z0, Z0
+	VADDPD        vmconst<>+960(SB), Z0, Z0
+	VSQRTPD       Z0, Z0
+	VMULPD        Z0, Z3, Z0
+	VCMPPD        $0x00, vmconst<>+8192(SB), Z3, K2
+	VBLENDMPD     vmconst<>+8192(SB), Z0, K2, Z6
+	VCVTPD2PS     Z6, Y0
+	KMOVW         K1, DI
+	VINSERTF64X4  $0x01, Y0, Z5, Z0
+	SHLQ          $0x08, DI
+	ORQ           DI, SI
+	VMOVUPS       Z0, (AX)(BX*4)
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out111
+	JMP           loop109
+
+out111:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done110:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
 DATA vmconst<>+0(SB)/8, $0x3ff71547652b82fe
 DATA vmconst<>+8(SB)/8, $0x3ff71547652b82fe
 DATA vmconst<>+16(SB)/8, $0x3ff71547652b82fe
@@ -4694,4 +5078,12 @@ DATA vmconst<>+8800(SB)/8, $0xbfe0000000000000
 DATA vmconst<>+8808(SB)/8, $0xbfe0000000000000
 DATA vmconst<>+8816(SB)/8, $0xbfe0000000000000
 DATA vmconst<>+8824(SB)/8, $0xbfe0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $8832
+DATA vmconst<>+8832(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8840(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8848(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8856(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8864(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8872(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8880(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8888(SB)/8, $0x7ff0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $8896

@@ -1623,6 +1623,3526 @@ done41:
 	VZEROUPPER
 	RET
 
+// func cbrt64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop43:
+	CMPQ         BX, CX
+	JAE          done44
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ       vmconst<>+64(SB), Z0, Z1
+	VCMPPD       $0x1d, vmconst<>+7680(SB), Z1, K1
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z1, K2
+	KANDW        K2, K1, K1
+	VPSRLQ       $0x20, Z1, Z2
+	VPORQ        vmconst<>+1920(SB), Z2, Z2
+	VSUBPD       vmconst<>+1920(SB), Z2, Z2
+	VPANDQ       vmconst<>+8128(SB), Z1, Z3
+	VPORQ        vmconst<>+1920(SB), Z3, Z3
+	VSUBPD       vmconst<>+1920(SB), Z3, Z3
+	VMOVUPS      Z2, Z4
+	VMOVUPS      vmconst<>+8192(SB), Z5
+	VFMADD213PD  vmconst<>+1024(SB), Z5, Z4
+	VRNDSCALEPD  $0x03, Z4, Z4
+	VFNMADD231PD vmconst<>+4416(SB), Z4, Z2
+	VFMADD231PD  vmconst<>+8256(SB), Z2, Z3
+	VMOVUPS      Z3, Z2
+	VMOVUPS      vmconst<>+8192(SB), Z3
+	VFMADD213PD  vmconst<>+1024(SB), Z3, Z2
+	VRNDSCALEPD  $0x03, Z2, Z2
+	VADDPD       vmconst<>+1920(SB), Z4, Z3
+	VPXORQ       vmconst<>+1920(SB), Z3, Z3
+	VPSLLQ       $0x20, Z3, Z3
+	VADDPD       vmconst<>+1920(SB), Z2, Z2
+	VPXORQ       vmconst<>+1920(SB), Z2, Z2
+	VPORQ        Z2, Z3, Z2
+	VPADDQ       vmconst<>+8320(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VDIVPD       Z1, Z3, Z3
+	VMULPD       Z2, Z3, Z3
+	VADDPD       vmconst<>+8384(SB), Z3, Z3
+	VADDPD       vmconst<>+8576(SB), Z3, Z4
+	VMOVUPS      vmconst<>+8640(SB), Z5
+	VDIVPD       Z3, Z5, Z3
+	VADDPD       Z3, Z4, Z3
+	VMOVUPS      vmconst<>+8512(SB), Z4
+	VDIVPD       Z3, Z4, Z3
+	VADDPD       vmconst<>+8448(SB), Z3, Z3
+	VMULPD       Z3, Z2, Z2
+	VPANDQ       vmconst<>+8704(SB), Z2, Z2
+	VPADDQ       vmconst<>+8768(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VDIVPD       Z3, Z1, Z1
+	VADDPD       Z2, Z2, Z3
+	VSUBPD       Z2, Z1, Z4
+	VADDPD       Z1, Z3, Z1
+	VDIVPD       Z1, Z4, Z1
+	VMULPD       Z1, Z2, Z1
+	VADDPD       Z2, Z1, Z1
+	VPANDQ       vmconst<>+0(SB), Z0, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out45
+	JMP          loop43
+
+out45:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done44:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func cbrt32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·cbrt32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop46:
+	CMPQ          BX, CX
+	JAE           done47
+	VMOVUPS       (DX)(BX*4), Z0
+	VCVTPS2PD     Y0, Z1
+	VPANDQ        vmconst<>+64(SB), Z1, Z2
+	VCMPPD        $0x1d, vmconst<>+7680(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K2
+	KANDW         K2, K1, K1
+	VPSRLQ        $0x20, Z2, Z3
+	VPORQ         vmconst<>+1920(SB), Z3, Z3
+	VSUBPD        vmconst<>+1920(SB), Z3, Z3
+	VPANDQ        vmconst<>+8128(SB), Z2, Z5
+	VPORQ         vmconst<>+1920(SB), Z5, Z5
+	VSUBPD        vmconst<>+1920(SB), Z5, Z5
+	VMOVUPS       Z3, Z6
+	VMOVUPS       vmconst<>+8192(SB), Z7
+	VFMADD213PD   vmconst<>+1024(SB), Z7, Z6
+	VRNDSCALEPD   $0x03, Z6, Z6
+	VFNMADD231PD  vmconst<>+4416(SB), Z6, Z3
+	VFMADD231PD   vmconst<>+8256(SB), Z3, Z5
+	VMOVUPS       Z5, Z3
+	VMOVUPS       vmconst<>+8192(SB), Z5
+	VFMADD213PD   vmconst<>+1024(SB), Z5, Z3
+	VRNDSCALEPD   $0x03, Z3, Z3
+	VADDPD        vmconst<>+1920(SB), Z6, Z5
+	VPXORQ        vmconst<>+1920(SB), Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VADDPD        vmconst<>+1920(SB), Z3, Z3
+	VPXORQ        vmconst<>+1920(SB), Z3, Z3
+	VPORQ         Z3, Z5, Z3
+	VPADDQ        vmconst<>+8320(SB), Z3, Z3
+	VMULPD        Z3, Z3, Z5
+	VDIVPD        Z2, Z5, Z5
+	VMULPD        Z3, Z5, Z5
+	VADDPD        vmconst<>+8384(SB), Z5, Z5
+	VADDPD        vmconst<>+8576(SB), Z5, Z6
+	VMOVUPS       vmconst<>+8640(SB), Z7
+	VDIVPD        Z5, Z7, Z5
+	VADDPD        Z5, Z6, Z5
+	VMOVUPS       vmconst<>+8512(SB), Z6
+	VDIVPD        Z5, Z6, Z5
+	VADDPD        vmconst<>+8448(SB), Z5, Z5
+	VMULPD        Z5, Z3, Z3
+	VPANDQ        vmconst<>+8704(SB), Z3, Z3
+	VPADDQ        vmconst<>+8768(SB), Z3, Z3
+	VMULPD        Z3, Z3, Z5
+	VDIVPD        Z5, Z2, Z2
+	VADDPD        Z3, Z3, Z5
+	VSUBPD        Z3, Z2, Z6
+	VADDPD        Z2, Z5, Z2
+	VDIVPD        Z2, Z6, Z2
+	VMULPD        Z2, Z3, Z2
+	VADDPD        Z3, Z2, Z2
+	VPANDQ        vmconst<>+0(SB), Z1, Z1
+	VPORQ         Z1, Z2, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VPANDQ        vmconst<>+64(SB), Z2, Z3
+	VCMPPD        $0x1d, vmconst<>+7680(SB), Z3, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K2
+	KANDW         K2, K1, K1
+	VPSRLQ        $0x20, Z3, Z5
+	VPORQ         vmconst<>+1920(SB), Z5, Z5
+	VSUBPD        vmconst<>+1920(SB), Z5, Z5
+	VPANDQ        vmconst<>+8128(SB), Z3, Z6
+	VPORQ         vmconst<>+1920(SB), Z6, Z6
+	VSUBPD        vmconst<>+1920(SB), Z6, Z6
+	VMOVUPS       Z5, Z7
+	VMOVUPS       vmconst<>+8192(SB), Z8
+	VFMADD213PD   vmconst<>+1024(SB), Z8, Z7
+	VRNDSCALEPD   $0x03, Z7, Z7
+	VFNMADD231PD  vmconst<>+4416(SB), Z7, Z5
+	VFMADD231PD   vmconst<>+8256(SB), Z5, Z6
+	VMOVUPS       Z6, Z5
+	VMOVUPS       vmconst<>+8192(SB), Z6
+	VFMADD213PD   vmconst<>+1024(SB), Z6, Z5
+	VRNDSCALEPD   $0x03, Z5, Z5
+	VADDPD        vmconst<>+1920(SB), Z7, Z6
+	VPXORQ        vmconst<>+1920(SB), Z6, Z6
+	VPSLLQ        $0x20, Z6, Z6
+	VADDPD        vmconst<>+1920(SB), Z5, Z5
+	VPXORQ        vmconst<>+1920(SB), Z5, Z5
+	VPORQ         Z5, Z6, Z5
+	VPADDQ        vmconst<>+8320(SB), Z5, Z5
+	VMULPD        Z5, Z5, Z6
+	VDIVPD        Z3, Z6, Z6
+	VMULPD        Z5, Z6, Z6
+	VADDPD        vmconst<>+8384(SB), Z6, Z6
+	VADDPD        vmconst<>+8576(SB), Z6, Z7
+	VMOVUPS       vmconst<>+8640(SB), Z8
+	VDIVPD        Z6, Z8, Z6
+	VADDPD        Z6, Z7, Z6
+	VMOVUPS       vmconst<>+8512(SB), Z7
+	VDIVPD        Z6, Z7, Z6
+	VADDPD        vmconst<>+8448(SB), Z6, Z6
+	VMULPD        Z6, Z5, Z5
+	VPANDQ        vmconst<>+8704(SB), Z5, Z5
+	VPADDQ        vmconst<>+8768(SB), Z5, Z5
+	VMULPD        Z5, Z5, Z6
+	VDIVPD        Z6, Z3, Z3
+	VADDPD        Z5, Z5, Z6
+	VSUBPD        Z5, Z3, Z7
+	VADDPD        Z3, Z6, Z3
+	VDIVPD        Z3, Z7, Z3
+	VMULPD        Z3, Z5, Z3
+	VADDPD        Z5, Z3, Z3
+	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPORQ         Z2, Z3, Z2
+	VCVTPD2PS     Z1, Y4
+	VCVTPD2PS     Z2, Y1
+	VINSERTF64X4  $0x01, Y1, Z4, Z1
+	VPANDQ        vmconst<>+8832(SB), Z0, Z2
+	VCMPPS        $0x1e, vmconst<>+8896(SB), Z2, K1
+	VCMPPS        $0x11, vmconst<>+8960(SB), Z2, K2
+	KANDW         K2, K1, K1
+	VMOVUPS       Z1, (AX)(BX*4)
+	KMOVW         K1, SI
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out48
+	JMP           loop46
+
+out48:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done47:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func erf64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·erf64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop49:
+	CMPQ        BX, CX
+	JAE         done50
+	VMOVUPS     (DX)(BX*8), Z0
+	VPANDQ      vmconst<>+64(SB), Z0, Z1
+	VMULPD      Z1, Z1, Z2
+	VMOVUPS     vmconst<>+1152(SB), Z3
+	VDIVPD      Z2, Z3, Z2
+	VCMPPD      $0x11, vmconst<>+9024(SB), Z1, K1
+	VMULPD      vmconst<>+9088(SB), Z2, Z3
+	VADDPD      vmconst<>+9152(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9216(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9280(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9344(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9408(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9472(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9536(SB), Z3, Z3
+	VMULPD      vmconst<>+9600(SB), Z2, Z10
+	VADDPD      vmconst<>+9664(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+9728(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+9792(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+9856(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+9920(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+9984(SB), Z10, Z10
+	VBLENDMPD   Z3, Z10, K1, Z4
+	VMULPD      vmconst<>+10048(SB), Z2, Z3
+	VADDPD      vmconst<>+10112(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10176(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10240(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10304(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10368(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10432(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10496(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VMULPD      vmconst<>+10560(SB), Z2, Z10
+	VADDPD      vmconst<>+10624(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+10688(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+10752(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+10816(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+10880(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD      vmconst<>+10944(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z2
+	VADDPD      vmconst<>+1152(SB), Z2, Z2
+	VBLENDMPD   Z3, Z2, K1, Z5
+	VPANDQ      vmconst<>+11008(SB), Z1, Z2
+	VMULPD      Z2, Z2, Z3
+	VMOVUPS     vmconst<>+11072(SB), Z10
+	VSUBPD      Z3, Z10, Z3
+	VMULPD      vmconst<>+256(SB), Z3, Z10
+	VADDPD      vmconst<>+320(SB), Z10, Z10
+	VSUBPD      vmconst<>+320(SB), Z10, Z11
+	VCMPPD      $0x1d, vmconst<>+384(SB), Z11, K1
+	VCMPPD      $0x12, vmconst<>+448(SB), Z11, K2
+	KANDW       K2, K1, K1
+	VPXORQ      vmconst<>+0(SB), Z11, Z11
+	VFMADD231PD vmconst<>+512(SB), Z11, Z3
+	VFMADD231PD vmconst<>+576(SB), Z11, Z3
+	VMULPD      vmconst<>+640(SB), Z3, Z3
+	VMOVUPS     Z3, Z11
+	VMOVUPS     vmconst<>+704(SB), Z12
+	VFMADD213PD vmconst<>+768(SB), Z12, Z11
+	VFMADD213PD vmconst<>+832(SB), Z3, Z11
+	VFMADD213PD vmconst<>+896(SB), Z3, Z11
+	VFMADD213PD vmconst<>+960(SB), Z3, Z11
+	VFMADD213PD vmconst<>+1024(SB), Z3, Z11
+	VFMADD213PD vmconst<>+1088(SB), Z3, Z11
+	VFMADD213PD vmconst<>+1152(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z11
+	VFMADD213PD vmconst<>+1152(SB), Z11, Z3
+	VPADDQ      vmconst<>+1216(SB), Z10, Z10
+	VPSLLQ      $0x34, Z10, Z10
+	VMULPD      Z10, Z3, Z3
+	VSUBPD      Z1, Z2, Z10
+	VADDPD      Z1, Z2, Z2
+	VDIVPD      Z5, Z4, Z11
+	VMULPD      Z2, Z10, Z2
+	VADDPD      Z11, Z2, Z2
+	VMULPD      vmconst<>+256(SB), Z2, Z10
+	VADDPD      vmconst<>+320(SB), Z10, Z10
+	VSUBPD      vmconst<>+320(SB), Z10, Z11
+	VCMPPD      $0x1d, vmconst<>+384(SB), Z11, K2
+	VCMPPD      $0x12, vmconst<>+448(SB), Z11, K3
+	KANDW       K3, K2, K2
+	VPXORQ      vmconst<>+0(SB), Z11, Z11
+	VFMADD231PD vmconst<>+512(SB), Z11, Z2
+	VFMADD231PD vmconst<>+576(SB), Z11, Z2
+	VMULPD      vmconst<>+640(SB), Z2, Z2
+	VMOVUPS     Z2, Z11
+	VMOVUPS     vmconst<>+704(SB), Z12
+	VFMADD213PD vmconst<>+768(SB), Z12, Z11
+	VFMADD213PD vmconst<>+832(SB), Z2, Z11
+	VFMADD213PD vmconst<>+896(SB), Z2, Z11
+	VFMADD213PD vmconst<>+960(SB), Z2, Z11
+	VFMADD213PD vmconst<>+1024(SB), Z2, Z11
+	VFMADD213PD vmconst<>+1088(SB), Z2, Z11
+	VFMADD213PD vmconst<>+1152(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z11
+	VFMADD213PD vmconst<>+1152(SB), Z11, Z2
+	VPADDQ      vmconst<>+1216(SB), Z10, Z10
+	VPSLLQ      $0x34, Z10, Z10
+	VMULPD      Z10, Z2, Z2
+	VMULPD      Z2, Z3, Z2
+	VDIVPD      Z1, Z2, Z2
+	KANDW       K2, K1, K1
+	VCMPPD      $0x11, vmconst<>+11136(SB), Z1, K2
+	VCMPPD      $0x11, vmconst<>+8064(SB), Z1, K3
+	VCMPPD      $0x00, vmconst<>+1728(SB), Z1, K4
+	VCMPPD      $0x1d, vmconst<>+11200(SB), Z1, K5
+	KORW        K5, K4, K4
+	KANDW       K4, K3, K3
+	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K4
+	VCMPPD      $0x1d, vmconst<>+4480(SB), Z1, K5
+	KORW        K1, K5, K1
+	KORW        K1, K4, K1
+	KANDW       K1, K3, K1
+	VCMPPD      $0x11, vmconst<>+8000(SB), Z1, K3
+	VMULPD      vmconst<>+11328(SB), Z1, Z3
+	VADDPD      Z1, Z3, Z3
+	VMULPD      Z1, Z1, Z10
+	VMULPD      vmconst<>+11392(SB), Z10, Z11
+	VADDPD      vmconst<>+11456(SB), Z11, Z11
+	VMULPD      Z11, Z10, Z11
+	VADDPD      vmconst<>+11520(SB), Z11, Z11
+	VMULPD      Z11, Z10, Z11
+	VADDPD      vmconst<>+11584(SB), Z11, Z11
+	VMULPD      Z11, Z10, Z11
+	VADDPD      vmconst<>+11648(SB), Z11, Z11
+	VMULPD      vmconst<>+11712(SB), Z10, Z12
+	VADDPD      vmconst<>+11776(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z12
+	VADDPD      vmconst<>+11840(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z12
+	VADDPD      vmconst<>+11904(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z12
+	VADDPD      vmconst<>+11968(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z10
+	VADDPD      vmconst<>+1152(SB), Z10, Z10
+	VDIVPD      Z10, Z11, Z10
+	VMULPD      Z10, Z1, Z10
+	VADDPD      Z1, Z10, Z10
+	VBLENDMPD   Z3, Z10, K3, Z6
+	VSUBPD      vmconst<>+1152(SB), Z1, Z3
+	VMULPD      vmconst<>+12096(SB), Z3, Z10
+	VADDPD      vmconst<>+12160(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD      vmconst<>+12224(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD      vmconst<>+12288(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD      vmconst<>+12352(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD      vmconst<>+12416(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD      vmconst<>+12480(SB), Z10, Z10
+	VMULPD      vmconst<>+12544(SB), Z3, Z11
+	VADDPD      vmconst<>+12608(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD      vmconst<>+12672(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD      vmconst<>+12736(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD      vmconst<>+12800(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD      vmconst<>+12864(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VDIVPD      Z3, Z10, Z3
+	VADDPD      vmconst<>+12032(SB), Z3, Z3
+	VCMPPD      $0x11, vmconst<>+4480(SB), Z1, K3
+	VMOVUPS     vmconst<>+1152(SB), Z10
+	VSUBPD      Z2, Z10, Z2
+	VMOVUPS     vmconst<>+1152(SB), Z10
+	VBLENDMPD   Z2, Z10, K3, Z7
+	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K3
+	VBLENDMPD   Z3, Z7, K3, Z8
+	VBLENDMPD   Z6, Z8, K2, Z9
+	VPANDQ      vmconst<>+0(SB), Z0, Z1
+	VPXORQ      Z1, Z9, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out51
+	JMP         loop49
+
+out51:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done50:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func erf32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·erf32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop52:
+	CMPQ          BX, CX
+	JAE           done53
+	VMOVUPS       (DX)(BX*4), Z0
+	VCVTPS2PD     Y0, Z1
+	VPANDQ        vmconst<>+64(SB), Z1, Z2
+	VMULPD        Z2, Z2, Z3
+	VMOVUPS       vmconst<>+1152(SB), Z4
+	VDIVPD        Z3, Z4, Z3
+	VCMPPD        $0x11, vmconst<>+9024(SB), Z2, K1
+	VMULPD        vmconst<>+9088(SB), Z3, Z4
+	VADDPD        vmconst<>+9152(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+9216(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+9280(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+9344(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+9408(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+9472(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+9536(SB), Z4, Z4
+	VMULPD        vmconst<>+9600(SB), Z3, Z18
+	VADDPD        vmconst<>+9664(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+9728(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+9792(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+9856(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+9920(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+9984(SB), Z18, Z18
+	VBLENDMPD     Z4, Z18, K1, Z5
+	VMULPD        vmconst<>+10048(SB), Z3, Z4
+	VADDPD        vmconst<>+10112(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+10176(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+10240(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+10304(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+10368(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+10432(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+10496(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD        vmconst<>+1152(SB), Z4, Z4
+	VMULPD        vmconst<>+10560(SB), Z3, Z18
+	VADDPD        vmconst<>+10624(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+10688(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+10752(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+10816(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+10880(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD        vmconst<>+10944(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z3
+	VADDPD        vmconst<>+1152(SB), Z3, Z3
+	VBLENDMPD     Z4, Z3, K1, Z6
+	VPANDQ        vmconst<>+11008(SB), Z2, Z3
+	VMULPD        Z3, Z3, Z4
+	VMOVUPS       vmconst<>+11072(SB), Z18
+	VSUBPD        Z4, Z18, Z4
+	VMULPD        vmconst<>+256(SB), Z4, Z18
+	VADDPD        vmconst<>+320(SB), Z18, Z18
+	VSUBPD        vmconst<>+320(SB), Z18, Z19
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z19, K1
+	VCMPPD        $0x12, vmconst<>+448(SB), Z19, K2
+	KANDW         K2, K1, K1
+	VPXORQ        vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD   vmconst<>+512(SB), Z19, Z4
+	VFMADD231PD   vmconst<>+576(SB), Z19, Z4
+	VMULPD        vmconst<>+640(SB), Z4, Z4
+	VMOVUPS       Z4, Z19
+	VMOVUPS       vmconst<>+704(SB), Z20
+	VFMADD213PD   vmconst<>+768(SB), Z20, Z19
+	VFMADD213PD   vmconst<>+832(SB), Z4, Z19
+	VFMADD213PD   vmconst<>+896(SB), Z4, Z19
+	VFMADD213PD   vmconst<>+960(SB), Z4, Z19
+	VFMADD213PD   vmconst<>+1024(SB), Z4, Z19
+	VFMADD213PD   vmconst<>+1088(SB), Z4, Z19
+	VFMADD213PD   vmconst<>+1152(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z19
+	VFMADD213PD   vmconst<>+1152(SB), Z19, Z4
+	VPADDQ        vmconst<>+1216(SB), Z18, Z18
+	VPSLLQ        $0x34, Z18, Z18
+	VMULPD        Z18, Z4, Z4
+	VSUBPD        Z2, Z3, Z18
+	VADDPD        Z2, Z3, Z3
+	VDIVPD        Z6, Z5, Z19
+	VMULPD        Z3, Z18, Z3
+	VADDPD        Z19, Z3, Z3
+	VMULPD        vmconst<>+256(SB), Z3, Z18
+	VADDPD        vmconst<>+320(SB), Z18, Z18
+	VSUBPD        vmconst<>+320(SB), Z18, Z19
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z19, K2
+	VCMPPD        $0x12, vmconst<>+448(SB), Z19, K3
+	KANDW         K3, K2, K2
+	VPXORQ        vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD   vmconst<>+512(SB), Z19, Z3
+	VFMADD231PD   vmconst<>+576(SB), Z19, Z3
+	VMULPD        vmconst<>+640(SB), Z3, Z3
+	VMOVUPS       Z3, Z19
+	VMOVUPS       vmconst<>+704(SB), Z20
+	VFMADD213PD   vmconst<>+768(SB), Z20, Z19
+	VFMADD213PD   vmconst<>+832(SB), Z3, Z19
+	VFMADD213PD   vmconst<>+896(SB), Z3, Z19
+	VFMADD213PD   vmconst<>+960(SB), Z3, Z19
+	VFMADD213PD   vmconst<>+1024(SB), Z3, Z19
+	VFMADD213PD   vmconst<>+1088(SB), Z3, Z19
+	VFMADD213PD   vmconst<>+1152(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD        vmconst<>+192(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD        vmconst<>+192(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD        vmconst<>+192(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD        vmconst<>+192(SB), Z3, Z19
+	VFMADD213PD   vmconst<>+1152(SB), Z19, Z3
+	VPADDQ        vmconst<>+1216(SB), Z18, Z18
+	VPSLLQ        $0x34, Z18, Z18
+	VMULPD        Z18, Z3, Z3
+	VMULPD        Z3, Z4, Z3
+	VDIVPD        Z2, Z3, Z3
+	KANDW         K2, K1, K1
+	VCMPPD        $0x11, vmconst<>+11136(SB), Z2, K2
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K3
+	VCMPPD        $0x00, vmconst<>+1728(SB), Z2, K4
+	VCMPPD        $0x1d, vmconst<>+11200(SB), Z2, K5
+	KORW          K5, K4, K4
+	KANDW         K4, K3, K3
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K4
+	VCMPPD        $0x1d, vmconst<>+4480(SB), Z2, K5
+	KORW          K1, K5, K1
+	KORW          K1, K4, K1
+	KANDW         K1, K3, K1
+	VCMPPD        $0x11, vmconst<>+8000(SB), Z2, K1
+	VMULPD        vmconst<>+11328(SB), Z2, Z4
+	VADDPD        Z2, Z4, Z4
+	VMULPD        Z2, Z2, Z18
+	VMULPD        vmconst<>+11392(SB), Z18, Z19
+	VADDPD        vmconst<>+11456(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+11520(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+11584(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+11648(SB), Z19, Z19
+	VMULPD        vmconst<>+11712(SB), Z18, Z20
+	VADDPD        vmconst<>+11776(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        vmconst<>+11840(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        vmconst<>+11904(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        vmconst<>+11968(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD        vmconst<>+1152(SB), Z18, Z18
+	VDIVPD        Z18, Z19, Z18
+	VMULPD        Z18, Z2, Z18
+	VADDPD        Z2, Z18, Z18
+	VBLENDMPD     Z4, Z18, K1, Z7
+	VSUBPD        vmconst<>+1152(SB), Z2, Z4
+	VMULPD        vmconst<>+12096(SB), Z4, Z18
+	VADDPD        vmconst<>+12160(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+12224(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+12288(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+12352(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+12416(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+12480(SB), Z18, Z18
+	VMULPD        vmconst<>+12544(SB), Z4, Z19
+	VADDPD        vmconst<>+12608(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+12672(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+12736(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+12800(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+12864(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD        vmconst<>+1152(SB), Z4, Z4
+	VDIVPD        Z4, Z18, Z4
+	VADDPD        vmconst<>+12032(SB), Z4, Z4
+	VCMPPD        $0x11, vmconst<>+4480(SB), Z2, K1
+	VMOVUPS       vmconst<>+1152(SB), Z18
+	VSUBPD        Z3, Z18, Z3
+	VMOVUPS       vmconst<>+1152(SB), Z18
+	VBLENDMPD     Z3, Z18, K1, Z8
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K1
+	VBLENDMPD     Z4, Z8, K1, Z9
+	VBLENDMPD     Z7, Z9, K2, Z10
+	VPANDQ        vmconst<>+0(SB), Z1, Z1
+	VPXORQ        Z1, Z10, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VPANDQ        vmconst<>+64(SB), Z2, Z3
+	VMULPD        Z3, Z3, Z4
+	VMOVUPS       vmconst<>+1152(SB), Z18
+	VDIVPD        Z4, Z18, Z4
+	VCMPPD        $0x11, vmconst<>+9024(SB), Z3, K1
+	VMULPD        vmconst<>+9088(SB), Z4, Z18
+	VADDPD        vmconst<>+9152(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+9216(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+9280(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+9344(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+9408(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+9472(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+9536(SB), Z18, Z18
+	VMULPD        vmconst<>+9600(SB), Z4, Z19
+	VADDPD        vmconst<>+9664(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+9728(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+9792(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+9856(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+9920(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+9984(SB), Z19, Z19
+	VBLENDMPD     Z18, Z19, K1, Z11
+	VMULPD        vmconst<>+10048(SB), Z4, Z18
+	VADDPD        vmconst<>+10112(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+10176(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+10240(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+10304(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+10368(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+10432(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+10496(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD        vmconst<>+1152(SB), Z18, Z18
+	VMULPD        vmconst<>+10560(SB), Z4, Z19
+	VADDPD        vmconst<>+10624(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+10688(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+10752(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+10816(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+10880(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD        vmconst<>+10944(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD        vmconst<>+1152(SB), Z4, Z4
+	VBLENDMPD     Z18, Z4, K1, Z12
+	VPANDQ        vmconst<>+11008(SB), Z3, Z4
+	VMULPD        Z4, Z4, Z18
+	VMOVUPS       vmconst<>+11072(SB), Z19
+	VSUBPD        Z18, Z19, Z18
+	VMULPD        vmconst<>+256(SB), Z18, Z19
+	VADDPD        vmconst<>+320(SB), Z19, Z19
+	VSUBPD        vmconst<>+320(SB), Z19, Z20
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z20, K1
+	VCMPPD        $0x12, vmconst<>+448(SB), Z20, K2
+	KANDW         K2, K1, K1
+	VPXORQ        vmconst<>+0(SB), Z20, Z20
+	VFMADD231PD   vmconst<>+512(SB), Z20, Z18
+	VFMADD231PD   vmconst<>+576(SB), Z20, Z18
+	VMULPD        vmconst<>+640(SB), Z18, Z18
+	VMOVUPS       Z18, Z20
+	VMOVUPS       vmconst<>+704(SB), Z21
+	VFMADD213PD   vmconst<>+768(SB), Z21, Z20
+	VFMADD213PD   vmconst<>+832(SB), Z18, Z20
+	VFMADD213PD   vmconst<>+896(SB), Z18, Z20
+	VFMADD213PD   vmconst<>+960(SB), Z18, Z20
+	VFMADD213PD   vmconst<>+1024(SB), Z18, Z20
+	VFMADD213PD   vmconst<>+1088(SB), Z18, Z20
+	VFMADD213PD   vmconst<>+1152(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD        vmconst<>+192(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD        vmconst<>+192(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD        vmconst<>+192(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD        vmconst<>+192(SB), Z18, Z20
+	VFMADD213PD   vmconst<>+1152(SB), Z20, Z18
+	VPADDQ        vmconst<>+1216(SB), Z19, Z19
+	VPSLLQ        $0x34, Z19, Z19
+	VMULPD        Z19, Z18, Z18
+	VSUBPD        Z3, Z4, Z19
+	VADDPD        Z3, Z4, Z4
+	VDIVPD        Z12, Z11, Z20
+	VMULPD        Z4, Z19, Z4
+	VADDPD        Z20, Z4, Z4
+	VMULPD        vmconst<>+256(SB), Z4, Z19
+	VADDPD        vmconst<>+320(SB), Z19, Z19
+	VSUBPD        vmconst<>+320(SB), Z19, Z20
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z20, K2
+	VCMPPD        $0x12, vmconst<>+448(SB), Z20, K3
+	KANDW         K3, K2, K2
+	VPXORQ        vmconst<>+0(SB), Z20, Z20
+	VFMADD231PD   vmconst<>+512(SB), Z20, Z4
+	VFMADD231PD   vmconst<>+576(SB), Z20, Z4
+	VMULPD        vmconst<>+640(SB), Z4, Z4
+	VMOVUPS       Z4, Z20
+	VMOVUPS       vmconst<>+704(SB), Z21
+	VFMADD213PD   vmconst<>+768(SB), Z21, Z20
+	VFMADD213PD   vmconst<>+832(SB), Z4, Z20
+	VFMADD213PD   vmconst<>+896(SB), Z4, Z20
+	VFMADD213PD   vmconst<>+960(SB), Z4, Z20
+	VFMADD213PD   vmconst<>+1024(SB), Z4, Z20
+	VFMADD213PD   vmconst<>+1088(SB), Z4, Z20
+	VFMADD213PD   vmconst<>+1152(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD        vmconst<>+192(SB), Z4, Z20
+	VFMADD213PD   vmconst<>+1152(SB), Z20, Z4
+	VPADDQ        vmconst<>+1216(SB), Z19, Z19
+	VPSLLQ        $0x34, Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VMULPD        Z4, Z18, Z4
+	VDIVPD        Z3, Z4, Z4
+	KANDW         K2, K1, K1
+	VCMPPD        $0x11, vmconst<>+11136(SB), Z3, K2
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K3
+	VCMPPD        $0x00, vmconst<>+1728(SB), Z3, K4
+	VCMPPD        $0x1d, vmconst<>+11200(SB), Z3, K5
+	KORW          K5, K4, K4
+	KANDW         K4, K3, K3
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z3, K4
+	VCMPPD        $0x1d, vmconst<>+4480(SB), Z3, K5
+	KORW          K1, K5, K1
+	KORW          K1, K4, K1
+	KANDW         K1, K3, K1
+	VCMPPD        $0x11, vmconst<>+8000(SB), Z3, K1
+	VMULPD        vmconst<>+11328(SB), Z3, Z18
+	VADDPD        Z3, Z18, Z18
+	VMULPD        Z3, Z3, Z19
+	VMULPD        vmconst<>+11392(SB), Z19, Z20
+	VADDPD        vmconst<>+11456(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD        vmconst<>+11520(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD        vmconst<>+11584(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD        vmconst<>+11648(SB), Z20, Z20
+	VMULPD        vmconst<>+11712(SB), Z19, Z21
+	VADDPD        vmconst<>+11776(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD        vmconst<>+11840(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD        vmconst<>+11904(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD        vmconst<>+11968(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z19
+	VADDPD        vmconst<>+1152(SB), Z19, Z19
+	VDIVPD        Z19, Z20, Z19
+	VMULPD        Z19, Z3, Z19
+	VADDPD        Z3, Z19, Z19
+	VBLENDMPD     Z18, Z19, K1, Z13
+	VSUBPD        vmconst<>+1152(SB), Z3, Z18
+	VMULPD        vmconst<>+12096(SB), Z18, Z19
+	VADDPD        vmconst<>+12160(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+12224(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+12288(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+12352(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+12416(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD        vmconst<>+12480(SB), Z19, Z19
+	VMULPD        vmconst<>+12544(SB), Z18, Z20
+	VADDPD        vmconst<>+12608(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        vmconst<>+12672(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        vmconst<>+12736(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        vmconst<>+12800(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD        vmconst<>+12864(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD        vmconst<>+1152(SB), Z18, Z18
+	VDIVPD        Z18, Z19, Z18
+	VADDPD        vmconst<>+12032(SB), Z18, Z18
+	VCMPPD        $0x11, vmconst<>+4480(SB), Z3, K1
+	VMOVUPS       vmconst<>+1152(SB), Z19
+	VSUBPD        Z4, Z19, Z4
+	VMOVUPS       vmconst<>+1152(SB), Z19
+	VBLENDMPD     Z4, Z19, K1, Z14
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z3, K1
+	VBLENDMPD     Z18, Z14, K1, Z15
+	VBLENDMPD     Z13, Z15, K2, Z16
+	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPXORQ        Z2, Z16, Z2
+	VCVTPD2PS     Z1, Y17
+	VCVTPD2PS     Z2, Y1
+	VINSERTF64X4  $0x01, Y1, Z17, Z1
+	VPANDQ        vmconst<>+8832(SB), Z0, Z2
+	VCMPPS        $0x11, vmconst<>+8960(SB), Z2, K1
+	VMOVUPS       Z1, (AX)(BX*4)
+	KMOVW         K1, SI
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out54
+	JMP           loop52
+
+out54:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done53:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func erfc64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop55:
+	CMPQ        BX, CX
+	JAE         done56
+	VMOVUPS     (DX)(BX*8), Z0
+	VPANDQ      vmconst<>+64(SB), Z0, Z1
+	VCMPPD      $0x11, vmconst<>+1728(SB), Z0, K1
+	VMULPD      Z1, Z1, Z2
+	VMOVUPS     vmconst<>+1152(SB), Z3
+	VDIVPD      Z2, Z3, Z2
+	VCMPPD      $0x11, vmconst<>+9024(SB), Z1, K2
+	VMULPD      vmconst<>+9088(SB), Z2, Z3
+	VADDPD      vmconst<>+9152(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9216(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9280(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9344(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9408(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9472(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+9536(SB), Z3, Z3
+	VMULPD      vmconst<>+9600(SB), Z2, Z16
+	VADDPD      vmconst<>+9664(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+9728(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+9792(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+9856(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+9920(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+9984(SB), Z16, Z16
+	VBLENDMPD   Z3, Z16, K2, Z4
+	VMULPD      vmconst<>+10048(SB), Z2, Z3
+	VADDPD      vmconst<>+10112(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10176(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10240(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10304(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10368(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10432(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+10496(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VMULPD      vmconst<>+10560(SB), Z2, Z16
+	VADDPD      vmconst<>+10624(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+10688(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+10752(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+10816(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+10880(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD      vmconst<>+10944(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z2
+	VADDPD      vmconst<>+1152(SB), Z2, Z2
+	VBLENDMPD   Z3, Z2, K2, Z5
+	VPANDQ      vmconst<>+11008(SB), Z1, Z2
+	VMULPD      Z2, Z2, Z3
+	VMOVUPS     vmconst<>+11072(SB), Z16
+	VSUBPD      Z3, Z16, Z3
+	VMULPD      vmconst<>+256(SB), Z3, Z16
+	VADDPD      vmconst<>+320(SB), Z16, Z16
+	VSUBPD      vmconst<>+320(SB), Z16, Z17
+	VCMPPD      $0x1d, vmconst<>+384(SB), Z17, K2
+	VCMPPD      $0x12, vmconst<>+448(SB), Z17, K3
+	KANDW       K3, K2, K2
+	VPXORQ      vmconst<>+0(SB), Z17, Z17
+	VFMADD231PD vmconst<>+512(SB), Z17, Z3
+	VFMADD231PD vmconst<>+576(SB), Z17, Z3
+	VMULPD      vmconst<>+640(SB), Z3, Z3
+	VMOVUPS     Z3, Z17
+	VMOVUPS     vmconst<>+704(SB), Z18
+	VFMADD213PD vmconst<>+768(SB), Z18, Z17
+	VFMADD213PD vmconst<>+832(SB), Z3, Z17
+	VFMADD213PD vmconst<>+896(SB), Z3, Z17
+	VFMADD213PD vmconst<>+960(SB), Z3, Z17
+	VFMADD213PD vmconst<>+1024(SB), Z3, Z17
+	VFMADD213PD vmconst<>+1088(SB), Z3, Z17
+	VFMADD213PD vmconst<>+1152(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z17
+	VFMADD213PD vmconst<>+1152(SB), Z17, Z3
+	VPADDQ      vmconst<>+1216(SB), Z16, Z16
+	VPSLLQ      $0x34, Z16, Z16
+	VMULPD      Z16, Z3, Z3
+	VSUBPD      Z1, Z2, Z16
+	VADDPD      Z1, Z2, Z2
+	VDIVPD      Z5, Z4, Z17
+	VMULPD      Z2, Z16, Z2
+	VADDPD      Z17, Z2, Z2
+	VMULPD      vmconst<>+256(SB), Z2, Z16
+	VADDPD      vmconst<>+320(SB), Z16, Z16
+	VSUBPD      vmconst<>+320(SB), Z16, Z17
+	VCMPPD      $0x1d, vmconst<>+384(SB), Z17, K3
+	VCMPPD      $0x12, vmconst<>+448(SB), Z17, K4
+	KANDW       K4, K3, K3
+	VPXORQ      vmconst<>+0(SB), Z17, Z17
+	VFMADD231PD vmconst<>+512(SB), Z17, Z2
+	VFMADD231PD vmconst<>+576(SB), Z17, Z2
+	VMULPD      vmconst<>+640(SB), Z2, Z2
+	VMOVUPS     Z2, Z17
+	VMOVUPS     vmconst<>+704(SB), Z18
+	VFMADD213PD vmconst<>+768(SB), Z18, Z17
+	VFMADD213PD vmconst<>+832(SB), Z2, Z17
+	VFMADD213PD vmconst<>+896(SB), Z2, Z17
+	VFMADD213PD vmconst<>+960(SB), Z2, Z17
+	VFMADD213PD vmconst<>+1024(SB), Z2, Z17
+	VFMADD213PD vmconst<>+1088(SB), Z2, Z17
+	VFMADD213PD vmconst<>+1152(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD      vmconst<>+192(SB), Z2, Z17
+	VFMADD213PD vmconst<>+1152(SB), Z17, Z2
+	VPADDQ      vmconst<>+1216(SB), Z16, Z16
+	VPSLLQ      $0x34, Z16, Z16
+	VMULPD      Z16, Z2, Z2
+	VMULPD      Z2, Z3, Z2
+	VDIVPD      Z1, Z2, Z2
+	KANDW       K3, K2, K2
+	VCMPPD      $0x11, vmconst<>+8064(SB), Z1, K3
+	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K4
+	VCMPPD      $0x1d, vmconst<>+12928(SB), Z1, K5
+	KORW        K5, K4, K4
+	VCMPPD      $0x1e, vmconst<>+4480(SB), Z1, K5
+	KANDW       K5, K1, K5
+	KORW        K2, K5, K2
+	KORW        K2, K4, K2
+	KANDW       K2, K3, K2
+	VMULPD      Z1, Z1, Z3
+	VMULPD      vmconst<>+11392(SB), Z3, Z16
+	VADDPD      vmconst<>+11456(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+11520(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+11584(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+11648(SB), Z16, Z16
+	VMULPD      vmconst<>+11712(SB), Z3, Z17
+	VADDPD      vmconst<>+11776(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD      vmconst<>+11840(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD      vmconst<>+11904(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD      vmconst<>+11968(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VDIVPD      Z3, Z16, Z3
+	VCMPPD      $0x11, vmconst<>+12992(SB), Z1, K3
+	VMULPD      Z3, Z1, Z16
+	VADDPD      Z1, Z16, Z16
+	VSUBPD      vmconst<>+1088(SB), Z1, Z17
+	VMULPD      Z3, Z1, Z3
+	VADDPD      Z17, Z3, Z3
+	VADDPD      vmconst<>+1088(SB), Z3, Z3
+	VBLENDMPD   Z16, Z3, K3, Z6
+	VCMPPD      $0x11, vmconst<>+13056(SB), Z1, K3
+	VBLENDMPD   Z1, Z6, K3, Z7
+	VADDPD      vmconst<>+1152(SB), Z7, Z3
+	VMOVUPS     vmconst<>+1152(SB), Z16
+	VSUBPD      Z7, Z16, Z16
+	VBLENDMPD   Z3, Z16, K1, Z8
+	VSUBPD      vmconst<>+1152(SB), Z1, Z3
+	VMULPD      vmconst<>+12096(SB), Z3, Z16
+	VADDPD      vmconst<>+12160(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+12224(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+12288(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+12352(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+12416(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD      vmconst<>+12480(SB), Z16, Z16
+	VMULPD      vmconst<>+12544(SB), Z3, Z17
+	VADDPD      vmconst<>+12608(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD      vmconst<>+12672(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD      vmconst<>+12736(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD      vmconst<>+12800(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD      vmconst<>+12864(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VDIVPD      Z3, Z16, Z3
+	VADDPD      vmconst<>+13120(SB), Z3, Z16
+	VMOVUPS     vmconst<>+13184(SB), Z17
+	VSUBPD      Z3, Z17, Z3
+	VBLENDMPD   Z16, Z3, K1, Z9
+	VMOVUPS     vmconst<>+192(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VBLENDMPD   Z3, Z2, K1, Z10
+	VCMPPD      $0x1e, vmconst<>+4480(SB), Z1, K3
+	KANDW       K3, K1, K3
+	VBLENDMPD   vmconst<>+192(SB), Z10, K3, Z11
+	VCMPPD      $0x1d, vmconst<>+12928(SB), Z1, K3
+	VMOVUPS     vmconst<>+1728(SB), Z2
+	VBLENDMPD   vmconst<>+192(SB), Z2, K1, Z12
+	VBLENDMPD   Z12, Z11, K3, Z13
+	VCMPPD      $0x11, vmconst<>+11136(SB), Z1, K1
+	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K3
+	VBLENDMPD   Z9, Z13, K3, Z14
+	VBLENDMPD   Z8, Z14, K1, Z15
+	VMOVUPS     Z15, (AX)(BX*8)
+	KMOVW       K2, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out57
+	JMP         loop55
+
+out57:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done56:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func erfc32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·erfc32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop58:
+	CMPQ          BX, CX
+	JAE           done59
+	VMOVUPS       (DX)(BX*4), Z0
+	VCVTPS2PD     Y0, Z1
+	VPANDQ        vmconst<>+64(SB), Z1, Z2
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z1, K1
+	VMULPD        Z2, Z2, Z1
+	VMOVUPS       vmconst<>+1152(SB), Z28
+	VDIVPD        Z1, Z28, Z1
+	VCMPPD        $0x11, vmconst<>+9024(SB), Z2, K2
+	VMULPD        vmconst<>+9088(SB), Z1, Z28
+	VADDPD        vmconst<>+9152(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9216(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9280(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9344(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9408(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9472(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9536(SB), Z28, Z28
+	VMULPD        vmconst<>+9600(SB), Z1, Z29
+	VADDPD        vmconst<>+9664(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9728(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9792(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9856(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9920(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9984(SB), Z29, Z29
+	VBLENDMPD     Z28, Z29, K2, Z3
+	VMULPD        vmconst<>+10048(SB), Z1, Z28
+	VADDPD        vmconst<>+10112(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10176(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10240(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10304(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10368(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10432(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10496(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VMULPD        vmconst<>+10560(SB), Z1, Z29
+	VADDPD        vmconst<>+10624(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10688(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10752(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10816(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10880(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10944(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VADDPD        vmconst<>+1152(SB), Z1, Z1
+	VBLENDMPD     Z28, Z1, K2, Z4
+	VPANDQ        vmconst<>+11008(SB), Z2, Z1
+	VMULPD        Z1, Z1, Z28
+	VMOVUPS       vmconst<>+11072(SB), Z29
+	VSUBPD        Z28, Z29, Z28
+	VMULPD        vmconst<>+256(SB), Z28, Z29
+	VADDPD        vmconst<>+320(SB), Z29, Z29
+	VSUBPD        vmconst<>+320(SB), Z29, Z30
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K2
+	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K3
+	KANDW         K3, K2, K2
+	VPXORQ        vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD   vmconst<>+512(SB), Z30, Z28
+	VFMADD231PD   vmconst<>+576(SB), Z30, Z28
+	VMULPD        vmconst<>+640(SB), Z28, Z28
+	VMOVUPS       Z28, Z30
+	VMOVUPS       vmconst<>+704(SB), Z31
+	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
+	VFMADD213PD   vmconst<>+832(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+896(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+960(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1024(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1088(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z30, Z28
+	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z28, Z28
+	VSUBPD        Z2, Z1, Z29
+	VADDPD        Z2, Z1, Z1
+	VDIVPD        Z4, Z3, Z30
+	VMULPD        Z1, Z29, Z1
+	VADDPD        Z30, Z1, Z1
+	VMULPD        vmconst<>+256(SB), Z1, Z29
+	VADDPD        vmconst<>+320(SB), Z29, Z29
+	VSUBPD        vmconst<>+320(SB), Z29, Z30
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K3
+	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K4
+	KANDW         K4, K3, K3
+	VPXORQ        vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD   vmconst<>+512(SB), Z30, Z1
+	VFMADD231PD   vmconst<>+576(SB), Z30, Z1
+	VMULPD        vmconst<>+640(SB), Z1, Z1
+	VMOVUPS       Z1, Z30
+	VMOVUPS       vmconst<>+704(SB), Z31
+	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
+	VFMADD213PD   vmconst<>+832(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+896(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+960(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1024(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1088(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z30, Z1
+	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VMULPD        Z1, Z28, Z1
+	VDIVPD        Z2, Z1, Z1
+	KANDW         K3, K2, K2
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K3
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K4
+	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K5
+	KORW          K5, K4, K4
+	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K5
+	KANDW         K5, K1, K5
+	KORW          K2, K5, K2
+	KORW          K2, K4, K2
+	KANDW         K2, K3, K2
+	VMULPD        Z2, Z2, Z28
+	VMULPD        vmconst<>+11392(SB), Z28, Z29
+	VADDPD        vmconst<>+11456(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+11520(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+11584(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+11648(SB), Z29, Z29
+	VMULPD        vmconst<>+11712(SB), Z28, Z30
+	VADDPD        vmconst<>+11776(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+11840(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+11904(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+11968(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VCMPPD        $0x11, vmconst<>+12992(SB), Z2, K2
+	VMULPD        Z28, Z2, Z29
+	VADDPD        Z2, Z29, Z29
+	VSUBPD        vmconst<>+1088(SB), Z2, Z30
+	VMULPD        Z28, Z2, Z28
+	VADDPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+1088(SB), Z28, Z28
+	VBLENDMPD     Z29, Z28, K2, Z5
+	VCMPPD        $0x11, vmconst<>+13056(SB), Z2, K2
+	VBLENDMPD     Z2, Z5, K2, Z6
+	VADDPD        vmconst<>+1152(SB), Z6, Z28
+	VMOVUPS       vmconst<>+1152(SB), Z29
+	VSUBPD        Z6, Z29, Z29
+	VBLENDMPD     Z28, Z29, K1, Z7
+	VSUBPD        vmconst<>+1152(SB), Z2, Z28
+	VMULPD        vmconst<>+12096(SB), Z28, Z29
+	VADDPD        vmconst<>+12160(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12224(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12288(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12352(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12416(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12480(SB), Z29, Z29
+	VMULPD        vmconst<>+12544(SB), Z28, Z30
+	VADDPD        vmconst<>+12608(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12672(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12736(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12800(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12864(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VADDPD        vmconst<>+13120(SB), Z28, Z29
+	VMOVUPS       vmconst<>+13184(SB), Z30
+	VSUBPD        Z28, Z30, Z28
+	VBLENDMPD     Z29, Z28, K1, Z8
+	VMOVUPS       vmconst<>+192(SB), Z28
+	VSUBPD        Z1, Z28, Z28
+	VBLENDMPD     Z28, Z1, K1, Z9
+	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K2
+	KANDW         K2, K1, K2
+	VBLENDMPD     vmconst<>+192(SB), Z9, K2, Z10
+	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K2
+	VMOVUPS       vmconst<>+1728(SB), Z1
+	VBLENDMPD     vmconst<>+192(SB), Z1, K1, Z11
+	VBLENDMPD     Z11, Z10, K2, Z12
+	VCMPPD        $0x11, vmconst<>+11136(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K2
+	VBLENDMPD     Z8, Z12, K2, Z13
+	VBLENDMPD     Z7, Z13, K1, Z14
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VCVTPS2PD     Y1, Z1
+	VPANDQ        vmconst<>+64(SB), Z1, Z2
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z1, K1
+	VMULPD        Z2, Z2, Z1
+	VMOVUPS       vmconst<>+1152(SB), Z28
+	VDIVPD        Z1, Z28, Z1
+	VCMPPD        $0x11, vmconst<>+9024(SB), Z2, K2
+	VMULPD        vmconst<>+9088(SB), Z1, Z28
+	VADDPD        vmconst<>+9152(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9216(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9280(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9344(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9408(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9472(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+9536(SB), Z28, Z28
+	VMULPD        vmconst<>+9600(SB), Z1, Z29
+	VADDPD        vmconst<>+9664(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9728(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9792(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9856(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9920(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+9984(SB), Z29, Z29
+	VBLENDMPD     Z28, Z29, K2, Z15
+	VMULPD        vmconst<>+10048(SB), Z1, Z28
+	VADDPD        vmconst<>+10112(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10176(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10240(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10304(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10368(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10432(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+10496(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VMULPD        vmconst<>+10560(SB), Z1, Z29
+	VADDPD        vmconst<>+10624(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10688(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10752(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10816(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10880(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD        vmconst<>+10944(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VADDPD        vmconst<>+1152(SB), Z1, Z1
+	VBLENDMPD     Z28, Z1, K2, Z16
+	VPANDQ        vmconst<>+11008(SB), Z2, Z1
+	VMULPD        Z1, Z1, Z28
+	VMOVUPS       vmconst<>+11072(SB), Z29
+	VSUBPD        Z28, Z29, Z28
+	VMULPD        vmconst<>+256(SB), Z28, Z29
+	VADDPD        vmconst<>+320(SB), Z29, Z29
+	VSUBPD        vmconst<>+320(SB), Z29, Z30
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K2
+	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K3
+	KANDW         K3, K2, K2
+	VPXORQ        vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD   vmconst<>+512(SB), Z30, Z28
+	VFMADD231PD   vmconst<>+576(SB), Z30, Z28
+	VMULPD        vmconst<>+640(SB), Z28, Z28
+	VMOVUPS       Z28, Z30
+	VMOVUPS       vmconst<>+704(SB), Z31
+	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
+	VFMADD213PD   vmconst<>+832(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+896(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+960(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1024(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1088(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z30, Z28
+	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z28, Z28
+	VSUBPD        Z2, Z1, Z29
+	VADDPD        Z2, Z1, Z1
+	VDIVPD        Z16, Z15, Z30
+	VMULPD        Z1, Z29, Z1
+	VADDPD        Z30, Z1, Z1
+	VMULPD        vmconst<>+256(SB), Z1, Z29
+	VADDPD        vmconst<>+320(SB), Z29, Z29
+	VSUBPD        vmconst<>+320(SB), Z29, Z30
+	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K3
+	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K4
+	KANDW         K4, K3, K3
+	VPXORQ        vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD   vmconst<>+512(SB), Z30, Z1
+	VFMADD231PD   vmconst<>+576(SB), Z30, Z1
+	VMULPD        vmconst<>+640(SB), Z1, Z1
+	VMOVUPS       Z1, Z30
+	VMOVUPS       vmconst<>+704(SB), Z31
+	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
+	VFMADD213PD   vmconst<>+832(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+896(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+960(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1024(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1088(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VFMADD213PD   vmconst<>+1152(SB), Z30, Z1
+	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VMULPD        Z1, Z28, Z1
+	VDIVPD        Z2, Z1, Z1
+	KANDW         K3, K2, K2
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K3
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K4
+	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K5
+	KORW          K5, K4, K4
+	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K5
+	KANDW         K5, K1, K5
+	KORW          K2, K5, K2
+	KORW          K2, K4, K2
+	KANDW         K2, K3, K2
+	VMULPD        Z2, Z2, Z28
+	VMULPD        vmconst<>+11392(SB), Z28, Z29
+	VADDPD        vmconst<>+11456(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+11520(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+11584(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+11648(SB), Z29, Z29
+	VMULPD        vmconst<>+11712(SB), Z28, Z30
+	VADDPD        vmconst<>+11776(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+11840(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+11904(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+11968(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VCMPPD        $0x11, vmconst<>+12992(SB), Z2, K2
+	VMULPD        Z28, Z2, Z29
+	VADDPD        Z2, Z29, Z29
+	VSUBPD        vmconst<>+1088(SB), Z2, Z30
+	VMULPD        Z28, Z2, Z28
+	VADDPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+1088(SB), Z28, Z28
+	VBLENDMPD     Z29, Z28, K2, Z17
+	VCMPPD        $0x11, vmconst<>+13056(SB), Z2, K2
+	VBLENDMPD     Z2, Z17, K2, Z18
+	VADDPD        vmconst<>+1152(SB), Z18, Z28
+	VMOVUPS       vmconst<>+1152(SB), Z29
+	VSUBPD        Z18, Z29, Z29
+	VBLENDMPD     Z28, Z29, K1, Z19
+	VSUBPD        vmconst<>+1152(SB), Z2, Z28
+	VMULPD        vmconst<>+12096(SB), Z28, Z29
+	VADDPD        vmconst<>+12160(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12224(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12288(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12352(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12416(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD        vmconst<>+12480(SB), Z29, Z29
+	VMULPD        vmconst<>+12544(SB), Z28, Z30
+	VADDPD        vmconst<>+12608(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12672(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12736(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12800(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD        vmconst<>+12864(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VADDPD        vmconst<>+13120(SB), Z28, Z29
+	VMOVUPS       vmconst<>+13184(SB), Z30
+	VSUBPD        Z28, Z30, Z28
+	VBLENDMPD     Z29, Z28, K1, Z20
+	VMOVUPS       vmconst<>+192(SB), Z28
+	VSUBPD        Z1, Z28, Z28
+	VBLENDMPD     Z28, Z1, K1, Z21
+	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K2
+	KANDW         K2, K1, K2
+	VBLENDMPD     vmconst<>+192(SB), Z21, K2, Z22
+	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K2
+	VMOVUPS       vmconst<>+1728(SB), Z1
+	VBLENDMPD     vmconst<>+192(SB), Z1, K1, Z23
+	VBLENDMPD     Z23, Z22, K2, Z24
+	VCMPPD        $0x11, vmconst<>+11136(SB), Z2, K1
+	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K2
+	VBLENDMPD     Z20, Z24, K2, Z25
+	VBLENDMPD     Z19, Z25, K1, Z26
+	VCVTPD2PS     Z14, Y27
+	VCVTPD2PS     Z26, Y1
+	VINSERTF64X4  $0x01, Y1, Z27, Z1
+	VCMPPS        $0x11, vmconst<>+13248(SB), Z0, K1
+	VMOVUPS       Z1, (AX)(BX*4)
+	KMOVW         K1, SI
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out60
+	JMP           loop58
+
+out60:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done59:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atan2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop61:
+	CMPQ      SI, CX
+	JAE       done62
+	VMOVUPS   (DX)(SI*8), Z0
+	VMOVUPS   (BX)(SI*8), Z1
+	VPANDQ    vmconst<>+64(SB), Z1, Z2
+	VPANDQ    vmconst<>+64(SB), Z0, Z3
+	VCMPPD    $0x11, vmconst<>+8064(SB), Z2, K1
+	VCMPPD    $0x11, vmconst<>+8064(SB), Z3, K2
+	KANDW     K2, K1, K1
+	VCMPPD    $0x04, vmconst<>+1728(SB), Z2, K2
+	VCMPPD    $0x04, vmconst<>+1728(SB), Z3, K3
+	KANDW     K3, K2, K2
+	KANDW     K2, K1, K1
+	VDIVPD    Z1, Z0, Z2
+	VPANDQ    vmconst<>+64(SB), Z2, Z3
+	VCMPPD    $0x1e, vmconst<>+6528(SB), Z3, K2
+	VCMPPD    $0x1e, vmconst<>+6592(SB), Z3, K3
+	KANDNW    K3, K2, K3
+	VSUBPD    vmconst<>+1152(SB), Z3, Z12
+	VBLENDMPD Z12, Z3, K3, Z4
+	VBLENDMPD vmconst<>+1152(SB), Z4, K2, Z5
+	VADDPD    vmconst<>+1152(SB), Z3, Z12
+	VMOVUPS   vmconst<>+1152(SB), Z13
+	VBLENDMPD Z12, Z13, K3, Z6
+	VBLENDMPD Z3, Z6, K2, Z7
+	VDIVPD    Z7, Z5, Z3
+	VMULPD    Z3, Z3, Z12
+	VMULPD    vmconst<>+6656(SB), Z12, Z13
+	VADDPD    vmconst<>+6720(SB), Z13, Z13
+	VMULPD    Z12, Z13, Z13
+	VADDPD    vmconst<>+6784(SB), Z13, Z13
+	VMULPD    Z12, Z13, Z13
+	VADDPD    vmconst<>+6848(SB), Z13, Z13
+	VMULPD    Z12, Z13, Z13
+	VADDPD    vmconst<>+6912(SB), Z13, Z13
+	VMULPD    Z3, Z3, Z14
+	VADDPD    vmconst<>+6976(SB), Z14, Z14
+	VMULPD    Z12, Z14, Z14
+	VADDPD    vmconst<>+7040(SB), Z14, Z14
+	VMULPD    Z12, Z14, Z14
+	VADDPD    vmconst<>+7104(SB), Z14, Z14
+	VMULPD    Z12, Z14, Z14
+	VADDPD    vmconst<>+7168(SB), Z14, Z14
+	VMULPD    Z12, Z14, Z14
+	VADDPD    vmconst<>+7232(SB), Z14, Z14
+	VMULPD    Z13, Z12, Z12
+	VDIVPD    Z14, Z12, Z12
+	VMULPD    Z12, Z3, Z12
+	VADDPD    Z3, Z12, Z3
+	VADDPD    vmconst<>+7296(SB), Z3, Z12
+	VADDPD    vmconst<>+7360(SB), Z12, Z12
+	VBLENDMPD Z12, Z3, K3, Z8
+	VMOVUPS   vmconst<>+7424(SB), Z12
+	VSUBPD    Z3, Z12, Z3
+	VADDPD    vmconst<>+7488(SB), Z3, Z3
+	VBLENDMPD Z3, Z8, K2, Z9
+	VPANDQ    vmconst<>+0(SB), Z2, Z3
+	VPXORQ    Z3, Z9, Z3
+	VCMPPD    $0x00, Z2, Z2, K2
+	VCMPPD    $0x12, vmconst<>+1728(SB), Z3, K2
+	VADDPD    vmconst<>+7616(SB), Z3, Z2
+	VSUBPD    vmconst<>+7616(SB), Z3, Z12
+	VBLENDMPD Z2, Z12, K2, Z10
+	VCMPPD    $0x11, vmconst<>+1728(SB), Z1, K2
+	VBLENDMPD Z10, Z3, K2, Z11
+	VPANDQ    vmconst<>+64(SB), Z11, Z2
+	VPANDQ    vmconst<>+0(SB), Z0, Z3
+	VPORQ     Z3, Z2, Z2
+	VMOVUPS   Z2, (AX)(SI*8)
+	KMOVW     K1, DI
+	ADDQ      $0x08, SI
+	XORQ      $0xff, DI
+	JNZ       out63
+	JMP       loop61
+
+out63:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done62:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func atan2_32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-16, CX
+	XORQ SI, SI
+
+loop64:
+	CMPQ          SI, CX
+	JAE           done65
+	VMOVUPS       (DX)(SI*4), Z0
+	VMOVUPS       (BX)(SI*4), Z1
+	VCVTPS2PD     Y0, Z2
+	VCVTPS2PD     Y1, Z3
+	VPANDQ        vmconst<>+64(SB), Z3, Z4
+	VPANDQ        vmconst<>+64(SB), Z2, Z5
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	KANDW         K2, K1, K1
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	KANDW         K3, K2, K2
+	KANDW         K2, K1, K1
+	VDIVPD        Z3, Z2, Z4
+	VPANDQ        vmconst<>+64(SB), Z4, Z5
+	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
+	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	KANDNW        K3, K2, K3
+	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VBLENDMPD     Z23, Z5, K3, Z6
+	VBLENDMPD     vmconst<>+1152(SB), Z6, K2, Z7
+	VADDPD        vmconst<>+1152(SB), Z5, Z23
+	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD     Z23, Z24, K3, Z8
+	VBLENDMPD     Z5, Z8, K2, Z9
+	VDIVPD        Z9, Z7, Z5
+	VMULPD        Z5, Z5, Z23
+	VMULPD        vmconst<>+6656(SB), Z23, Z24
+	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VMULPD        Z5, Z5, Z25
+	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VMULPD        Z24, Z23, Z23
+	VDIVPD        Z25, Z23, Z23
+	VMULPD        Z23, Z5, Z23
+	VADDPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7296(SB), Z5, Z23
+	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VBLENDMPD     Z23, Z5, K3, Z10
+	VMOVUPS       vmconst<>+7424(SB), Z23
+	VSUBPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VBLENDMPD     Z5, Z10, K2, Z11
+	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPXORQ        Z5, Z11, Z5
+	VCMPPD        $0x00, Z4, Z4, K2
+	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
+	VADDPD        vmconst<>+7616(SB), Z5, Z4
+	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VBLENDMPD     Z4, Z23, K2, Z12
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VBLENDMPD     Z12, Z5, K2, Z13
+	VPANDQ        vmconst<>+64(SB), Z13, Z3
+	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPORQ         Z2, Z3, Z2
+	VCVTPD2PS     Z2, Y14
+	KMOVW         K1, DI
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VPANDQ        vmconst<>+64(SB), Z3, Z4
+	VPANDQ        vmconst<>+64(SB), Z2, Z5
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	KANDW         K2, K1, K1
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	KANDW         K3, K2, K2
+	KANDW         K2, K1, K1
+	VDIVPD        Z3, Z2, Z4
+	VPANDQ        vmconst<>+64(SB), Z4, Z5
+	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
+	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	KANDNW        K3, K2, K3
+	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VBLENDMPD     Z23, Z5, K3, Z15
+	VBLENDMPD     vmconst<>+1152(SB), Z15, K2, Z16
+	VADDPD        vmconst<>+1152(SB), Z5, Z23
+	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD     Z23, Z24, K3, Z17
+	VBLENDMPD     Z5, Z17, K2, Z18
+	VDIVPD        Z18, Z16, Z5
+	VMULPD        Z5, Z5, Z23
+	VMULPD        vmconst<>+6656(SB), Z23, Z24
+	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VMULPD        Z5, Z5, Z25
+	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VMULPD        Z24, Z23, Z23
+	VDIVPD        Z25, Z23, Z23
+	VMULPD        Z23, Z5, Z23
+	VADDPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7296(SB), Z5, Z23
+	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VBLENDMPD     Z23, Z5, K3, Z19
+	VMOVUPS       vmconst<>+7424(SB), Z23
+	VSUBPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VBLENDMPD     Z5, Z19, K2, Z20
+	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPXORQ        Z5, Z20, Z5
+	VCMPPD        $0x00, Z4, Z4, K2
+	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
+	VADDPD        vmconst<>+7616(SB), Z5, Z4
+	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VBLENDMPD     Z4, Z23, K2, Z21
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VBLENDMPD     Z21, Z5, K2, Z22
+	VPANDQ        vmconst<>+64(SB), Z22, Z3
+	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPORQ         Z2, Z3, Z2
+	VCVTPD2PS     Z2, Y2
+	KMOVW         K1, R8
+	VINSERTF64X4  $0x01, Y2, Z14, Z2
+	SHLQ          $0x08, R8
+	ORQ           R8, DI
+	VMOVUPS       Z2, (AX)(SI*4)
+	ADDQ          $0x10, SI
+	XORQ          $0x0000ffff, DI
+	JNZ           out66
+	JMP           loop64
+
+out66:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done65:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func atan2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop67:
+	CMPQ         BX, CX
+	JAE          done68
+	VMOVUPS      (DX)(BX*8), Z0
+	VBROADCASTSD y+48(FP), Z1
+	VPANDQ       vmconst<>+64(SB), Z1, Z2
+	VPANDQ       vmconst<>+64(SB), Z0, Z3
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z2, K1
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z3, K2
+	KANDW        K2, K1, K1
+	VCMPPD       $0x04, vmconst<>+1728(SB), Z2, K2
+	VCMPPD       $0x04, vmconst<>+1728(SB), Z3, K3
+	KANDW        K3, K2, K2
+	KANDW        K2, K1, K1
+	VDIVPD       Z1, Z0, Z2
+	VPANDQ       vmconst<>+64(SB), Z2, Z3
+	VCMPPD       $0x1e, vmconst<>+6528(SB), Z3, K2
+	VCMPPD       $0x1e, vmconst<>+6592(SB), Z3, K3
+	KANDNW       K3, K2, K3
+	VSUBPD       vmconst<>+1152(SB), Z3, Z12
+	VBLENDMPD    Z12, Z3, K3, Z4
+	VBLENDMPD    vmconst<>+1152(SB), Z4, K2, Z5
+	VADDPD       vmconst<>+1152(SB), Z3, Z12
+	VMOVUPS      vmconst<>+1152(SB), Z13
+	VBLENDMPD    Z12, Z13, K3, Z6
+	VBLENDMPD    Z3, Z6, K2, Z7
+	VDIVPD       Z7, Z5, Z3
+	VMULPD       Z3, Z3, Z12
+	VMULPD       vmconst<>+6656(SB), Z12, Z13
+	VADDPD       vmconst<>+6720(SB), Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       vmconst<>+6784(SB), Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       vmconst<>+6848(SB), Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       vmconst<>+6912(SB), Z13, Z13
+	VMULPD       Z3, Z3, Z14
+	VADDPD       vmconst<>+6976(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7040(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7104(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7168(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7232(SB), Z14, Z14
+	VMULPD       Z13, Z12, Z12
+	VDIVPD       Z14, Z12, Z12
+	VMULPD       Z12, Z3, Z12
+	VADDPD       Z3, Z12, Z3
+	VADDPD       vmconst<>+7296(SB), Z3, Z12
+	VADDPD       vmconst<>+7360(SB), Z12, Z12
+	VBLENDMPD    Z12, Z3, K3, Z8
+	VMOVUPS      vmconst<>+7424(SB), Z12
+	VSUBPD       Z3, Z12, Z3
+	VADDPD       vmconst<>+7488(SB), Z3, Z3
+	VBLENDMPD    Z3, Z8, K2, Z9
+	VPANDQ       vmconst<>+0(SB), Z2, Z3
+	VPXORQ       Z3, Z9, Z3
+	VCMPPD       $0x00, Z2, Z2, K2
+	VCMPPD       $0x12, vmconst<>+1728(SB), Z3, K2
+	VADDPD       vmconst<>+7616(SB), Z3, Z2
+	VSUBPD       vmconst<>+7616(SB), Z3, Z12
+	VBLENDMPD    Z2, Z12, K2, Z10
+	VCMPPD       $0x11, vmconst<>+1728(SB), Z1, K2
+	VBLENDMPD    Z10, Z3, K2, Z11
+	VPANDQ       vmconst<>+64(SB), Z11, Z1
+	VPANDQ       vmconst<>+0(SB), Z0, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out69
+	JMP          loop67
+
+out69:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done68:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2Scalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop70:
+	CMPQ          BX, CX
+	JAE           done71
+	VMOVUPS       (DX)(BX*4), Z0
+	VBROADCASTSS  y+48(FP), Z1
+	VCVTPS2PD     Y0, Z2
+	VCVTPS2PD     Y1, Z3
+	VPANDQ        vmconst<>+64(SB), Z3, Z4
+	VPANDQ        vmconst<>+64(SB), Z2, Z5
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	KANDW         K2, K1, K1
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	KANDW         K3, K2, K2
+	KANDW         K2, K1, K1
+	VDIVPD        Z3, Z2, Z4
+	VPANDQ        vmconst<>+64(SB), Z4, Z5
+	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
+	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	KANDNW        K3, K2, K3
+	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VBLENDMPD     Z23, Z5, K3, Z6
+	VBLENDMPD     vmconst<>+1152(SB), Z6, K2, Z7
+	VADDPD        vmconst<>+1152(SB), Z5, Z23
+	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD     Z23, Z24, K3, Z8
+	VBLENDMPD     Z5, Z8, K2, Z9
+	VDIVPD        Z9, Z7, Z5
+	VMULPD        Z5, Z5, Z23
+	VMULPD        vmconst<>+6656(SB), Z23, Z24
+	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VMULPD        Z5, Z5, Z25
+	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VMULPD        Z24, Z23, Z23
+	VDIVPD        Z25, Z23, Z23
+	VMULPD        Z23, Z5, Z23
+	VADDPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7296(SB), Z5, Z23
+	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VBLENDMPD     Z23, Z5, K3, Z10
+	VMOVUPS       vmconst<>+7424(SB), Z23
+	VSUBPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VBLENDMPD     Z5, Z10, K2, Z11
+	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPXORQ        Z5, Z11, Z5
+	VCMPPD        $0x00, Z4, Z4, K2
+	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
+	VADDPD        vmconst<>+7616(SB), Z5, Z4
+	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VBLENDMPD     Z4, Z23, K2, Z12
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VBLENDMPD     Z12, Z5, K2, Z13
+	VPANDQ        vmconst<>+64(SB), Z13, Z3
+	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPORQ         Z2, Z3, Z2
+	VCVTPD2PS     Z2, Y14
+	KMOVW         K1, SI
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y1
+	VCVTPS2PD     Y1, Z1
+	VPANDQ        vmconst<>+64(SB), Z1, Z3
+	VPANDQ        vmconst<>+64(SB), Z2, Z4
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K2
+	KANDW         K2, K1, K1
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z3, K2
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K3
+	KANDW         K3, K2, K2
+	KANDW         K2, K1, K1
+	VDIVPD        Z1, Z2, Z3
+	VPANDQ        vmconst<>+64(SB), Z3, Z4
+	VCMPPD        $0x1e, vmconst<>+6528(SB), Z4, K2
+	VCMPPD        $0x1e, vmconst<>+6592(SB), Z4, K3
+	KANDNW        K3, K2, K3
+	VSUBPD        vmconst<>+1152(SB), Z4, Z5
+	VBLENDMPD     Z5, Z4, K3, Z15
+	VBLENDMPD     vmconst<>+1152(SB), Z15, K2, Z16
+	VADDPD        vmconst<>+1152(SB), Z4, Z5
+	VMOVUPS       vmconst<>+1152(SB), Z23
+	VBLENDMPD     Z5, Z23, K3, Z17
+	VBLENDMPD     Z4, Z17, K2, Z18
+	VDIVPD        Z18, Z16, Z4
+	VMULPD        Z4, Z4, Z5
+	VMULPD        vmconst<>+6656(SB), Z5, Z23
+	VADDPD        vmconst<>+6720(SB), Z23, Z23
+	VMULPD        Z5, Z23, Z23
+	VADDPD        vmconst<>+6784(SB), Z23, Z23
+	VMULPD        Z5, Z23, Z23
+	VADDPD        vmconst<>+6848(SB), Z23, Z23
+	VMULPD        Z5, Z23, Z23
+	VADDPD        vmconst<>+6912(SB), Z23, Z23
+	VMULPD        Z4, Z4, Z24
+	VADDPD        vmconst<>+6976(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7040(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7104(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7168(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7232(SB), Z24, Z24
+	VMULPD        Z23, Z5, Z5
+	VDIVPD        Z24, Z5, Z5
+	VMULPD        Z5, Z4, Z5
+	VADDPD        Z4, Z5, Z4
+	VADDPD        vmconst<>+7296(SB), Z4, Z5
+	VADDPD        vmconst<>+7360(SB), Z5, Z5
+	VBLENDMPD     Z5, Z4, K3, Z19
+	VMOVUPS       vmconst<>+7424(SB), Z5
+	VSUBPD        Z4, Z5, Z4
+	VADDPD        vmconst<>+7488(SB), Z4, Z4
+	VBLENDMPD     Z4, Z19, K2, Z20
+	VPANDQ        vmconst<>+0(SB), Z3, Z4
+	VPXORQ        Z4, Z20, Z4
+	VCMPPD        $0x00, Z3, Z3, K2
+	VCMPPD        $0x12, vmconst<>+1728(SB), Z4, K2
+	VADDPD        vmconst<>+7616(SB), Z4, Z3
+	VSUBPD        vmconst<>+7616(SB), Z4, Z5
+	VBLENDMPD     Z3, Z5, K2, Z21
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z1, K2
+	VBLENDMPD     Z21, Z4, K2, Z22
+	VPANDQ        vmconst<>+64(SB), Z22, Z1
+	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPORQ         Z2, Z1, Z1
+	VCVTPD2PS     Z1, Y1
+	KMOVW         K1, DI
+	VINSERTF64X4  $0x01, Y1, Z14, Z1
+	SHLQ          $0x08, DI
+	ORQ           DI, SI
+	VMOVUPS       Z1, (AX)(BX*4)
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out72
+	JMP           loop70
+
+out72:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done71:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop73:
+	CMPQ         BX, CX
+	JAE          done74
+	VBROADCASTSD x+24(FP), Z0
+	VMOVUPS      (DX)(BX*8), Z1
+	VPANDQ       vmconst<>+64(SB), Z1, Z2
+	VPANDQ       vmconst<>+64(SB), Z0, Z3
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z2, K1
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z3, K2
+	KANDW        K2, K1, K1
+	VCMPPD       $0x04, vmconst<>+1728(SB), Z2, K2
+	VCMPPD       $0x04, vmconst<>+1728(SB), Z3, K3
+	KANDW        K3, K2, K2
+	KANDW        K2, K1, K1
+	VDIVPD       Z1, Z0, Z2
+	VPANDQ       vmconst<>+64(SB), Z2, Z3
+	VCMPPD       $0x1e, vmconst<>+6528(SB), Z3, K2
+	VCMPPD       $0x1e, vmconst<>+6592(SB), Z3, K3
+	KANDNW       K3, K2, K3
+	VSUBPD       vmconst<>+1152(SB), Z3, Z12
+	VBLENDMPD    Z12, Z3, K3, Z4
+	VBLENDMPD    vmconst<>+1152(SB), Z4, K2, Z5
+	VADDPD       vmconst<>+1152(SB), Z3, Z12
+	VMOVUPS      vmconst<>+1152(SB), Z13
+	VBLENDMPD    Z12, Z13, K3, Z6
+	VBLENDMPD    Z3, Z6, K2, Z7
+	VDIVPD       Z7, Z5, Z3
+	VMULPD       Z3, Z3, Z12
+	VMULPD       vmconst<>+6656(SB), Z12, Z13
+	VADDPD       vmconst<>+6720(SB), Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       vmconst<>+6784(SB), Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       vmconst<>+6848(SB), Z13, Z13
+	VMULPD       Z12, Z13, Z13
+	VADDPD       vmconst<>+6912(SB), Z13, Z13
+	VMULPD       Z3, Z3, Z14
+	VADDPD       vmconst<>+6976(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7040(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7104(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7168(SB), Z14, Z14
+	VMULPD       Z12, Z14, Z14
+	VADDPD       vmconst<>+7232(SB), Z14, Z14
+	VMULPD       Z13, Z12, Z12
+	VDIVPD       Z14, Z12, Z12
+	VMULPD       Z12, Z3, Z12
+	VADDPD       Z3, Z12, Z3
+	VADDPD       vmconst<>+7296(SB), Z3, Z12
+	VADDPD       vmconst<>+7360(SB), Z12, Z12
+	VBLENDMPD    Z12, Z3, K3, Z8
+	VMOVUPS      vmconst<>+7424(SB), Z12
+	VSUBPD       Z3, Z12, Z3
+	VADDPD       vmconst<>+7488(SB), Z3, Z3
+	VBLENDMPD    Z3, Z8, K2, Z9
+	VPANDQ       vmconst<>+0(SB), Z2, Z3
+	VPXORQ       Z3, Z9, Z3
+	VCMPPD       $0x00, Z2, Z2, K2
+	VCMPPD       $0x12, vmconst<>+1728(SB), Z3, K2
+	VADDPD       vmconst<>+7616(SB), Z3, Z2
+	VSUBPD       vmconst<>+7616(SB), Z3, Z12
+	VBLENDMPD    Z2, Z12, K2, Z10
+	VCMPPD       $0x11, vmconst<>+1728(SB), Z1, K2
+	VBLENDMPD    Z10, Z3, K2, Z11
+	VPANDQ       vmconst<>+64(SB), Z11, Z2
+	VPANDQ       vmconst<>+0(SB), Z0, Z0
+	VPORQ        Z0, Z2, Z0
+	VMOVUPS      Z0, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out75
+	JMP          loop73
+
+out75:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done74:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2_32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop76:
+	CMPQ          BX, CX
+	JAE           done77
+	VBROADCASTSS  x+24(FP), Z0
+	VMOVUPS       (DX)(BX*4), Z1
+	VCVTPS2PD     Y0, Z2
+	VCVTPS2PD     Y1, Z3
+	VPANDQ        vmconst<>+64(SB), Z3, Z4
+	VPANDQ        vmconst<>+64(SB), Z2, Z5
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	KANDW         K2, K1, K1
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	KANDW         K3, K2, K2
+	KANDW         K2, K1, K1
+	VDIVPD        Z3, Z2, Z4
+	VPANDQ        vmconst<>+64(SB), Z4, Z5
+	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
+	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	KANDNW        K3, K2, K3
+	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VBLENDMPD     Z23, Z5, K3, Z6
+	VBLENDMPD     vmconst<>+1152(SB), Z6, K2, Z7
+	VADDPD        vmconst<>+1152(SB), Z5, Z23
+	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD     Z23, Z24, K3, Z8
+	VBLENDMPD     Z5, Z8, K2, Z9
+	VDIVPD        Z9, Z7, Z5
+	VMULPD        Z5, Z5, Z23
+	VMULPD        vmconst<>+6656(SB), Z23, Z24
+	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VMULPD        Z23, Z24, Z24
+	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VMULPD        Z5, Z5, Z25
+	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VMULPD        Z23, Z25, Z25
+	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VMULPD        Z24, Z23, Z23
+	VDIVPD        Z25, Z23, Z23
+	VMULPD        Z23, Z5, Z23
+	VADDPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7296(SB), Z5, Z23
+	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VBLENDMPD     Z23, Z5, K3, Z10
+	VMOVUPS       vmconst<>+7424(SB), Z23
+	VSUBPD        Z5, Z23, Z5
+	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VBLENDMPD     Z5, Z10, K2, Z11
+	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPXORQ        Z5, Z11, Z5
+	VCMPPD        $0x00, Z4, Z4, K2
+	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
+	VADDPD        vmconst<>+7616(SB), Z5, Z4
+	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VBLENDMPD     Z4, Z23, K2, Z12
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VBLENDMPD     Z12, Z5, K2, Z13
+	VPANDQ        vmconst<>+64(SB), Z13, Z3
+	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPORQ         Z2, Z3, Z2
+	VCVTPD2PS     Z2, Y14
+	KMOVW         K1, SI
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VCVTPS2PD     Y2, Z2
+	VPANDQ        vmconst<>+64(SB), Z2, Z3
+	VPANDQ        vmconst<>+64(SB), Z0, Z4
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K1
+	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K2
+	KANDW         K2, K1, K1
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z3, K2
+	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K3
+	KANDW         K3, K2, K2
+	KANDW         K2, K1, K1
+	VDIVPD        Z2, Z0, Z3
+	VPANDQ        vmconst<>+64(SB), Z3, Z4
+	VCMPPD        $0x1e, vmconst<>+6528(SB), Z4, K2
+	VCMPPD        $0x1e, vmconst<>+6592(SB), Z4, K3
+	KANDNW        K3, K2, K3
+	VSUBPD        vmconst<>+1152(SB), Z4, Z5
+	VBLENDMPD     Z5, Z4, K3, Z15
+	VBLENDMPD     vmconst<>+1152(SB), Z15, K2, Z16
+	VADDPD        vmconst<>+1152(SB), Z4, Z5
+	VMOVUPS       vmconst<>+1152(SB), Z23
+	VBLENDMPD     Z5, Z23, K3, Z17
+	VBLENDMPD     Z4, Z17, K2, Z18
+	VDIVPD        Z18, Z16, Z4
+	VMULPD        Z4, Z4, Z5
+	VMULPD        vmconst<>+6656(SB), Z5, Z23
+	VADDPD        vmconst<>+6720(SB), Z23, Z23
+	VMULPD        Z5, Z23, Z23
+	VADDPD        vmconst<>+6784(SB), Z23, Z23
+	VMULPD        Z5, Z23, Z23
+	VADDPD        vmconst<>+6848(SB), Z23, Z23
+	VMULPD        Z5, Z23, Z23
+	VADDPD        vmconst<>+6912(SB), Z23, Z23
+	VMULPD        Z4, Z4, Z24
+	VADDPD        vmconst<>+6976(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7040(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7104(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7168(SB), Z24, Z24
+	VMULPD        Z5, Z24, Z24
+	VADDPD        vmconst<>+7232(SB), Z24, Z24
+	VMULPD        Z23, Z5, Z5
+	VDIVPD        Z24, Z5, Z5
+	VMULPD        Z5, Z4, Z5
+	VADDPD        Z4, Z5, Z4
+	VADDPD        vmconst<>+7296(SB), Z4, Z5
+	VADDPD        vmconst<>+7360(SB), Z5, Z5
+	VBLENDMPD     Z5, Z4, K3, Z19
+	VMOVUPS       vmconst<>+7424(SB), Z5
+	VSUBPD        Z4, Z5, Z4
+	VADDPD        vmconst<>+7488(SB), Z4, Z4
+	VBLENDMPD     Z4, Z19, K2, Z20
+	VPANDQ        vmconst<>+0(SB), Z3, Z4
+	VPXORQ        Z4, Z20, Z4
+	VCMPPD        $0x00, Z3, Z3, K2
+	VCMPPD        $0x12, vmconst<>+1728(SB), Z4, K2
+	VADDPD        vmconst<>+7616(SB), Z4, Z3
+	VSUBPD        vmconst<>+7616(SB), Z4, Z5
+	VBLENDMPD     Z3, Z5, K2, Z21
+	VCMPPD        $0x11, vmconst<>+1728(SB), Z2, K2
+	VBLENDMPD     Z21, Z4, K2, Z22
+	VPANDQ        vmconst<>+64(SB), Z22, Z2
+	VPANDQ        vmconst<>+0(SB), Z0, Z0
+	VPORQ         Z0, Z2, Z0
+	VCVTPD2PS     Z0, Y0
+	KMOVW         K1, DI
+	VINSERTF64X4  $0x01, Y0, Z14, Z0
+	SHLQ          $0x08, DI
+	ORQ           DI, SI
+	VMOVUPS       Z0, (AX)(BX*4)
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out78
+	JMP           loop76
+
+out78:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done77:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func logaddexp64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·logaddexp64AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop79:
+	CMPQ        SI, CX
+	JAE         done80
+	VMOVUPS     (DX)(SI*8), Z0
+	VMOVUPS     (BX)(SI*8), Z1
+	VSUBPD      Z1, Z0, Z2
+	VPORQ       vmconst<>+0(SB), Z2, Z3
+	VMULPD      vmconst<>+256(SB), Z3, Z4
+	VADDPD      vmconst<>+320(SB), Z4, Z4
+	VSUBPD      vmconst<>+320(SB), Z4, Z19
+	VCMPPD      $0x1d, vmconst<>+384(SB), Z19, K1
+	VCMPPD      $0x12, vmconst<>+448(SB), Z19, K2
+	KANDW       K2, K1, K1
+	VPXORQ      vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD vmconst<>+512(SB), Z19, Z3
+	VFMADD231PD vmconst<>+576(SB), Z19, Z3
+	VMULPD      vmconst<>+640(SB), Z3, Z3
+	VMOVUPS     Z3, Z19
+	VMOVUPS     vmconst<>+704(SB), Z20
+	VFMADD213PD vmconst<>+768(SB), Z20, Z19
+	VFMADD213PD vmconst<>+832(SB), Z3, Z19
+	VFMADD213PD vmconst<>+896(SB), Z3, Z19
+	VFMADD213PD vmconst<>+960(SB), Z3, Z19
+	VFMADD213PD vmconst<>+1024(SB), Z3, Z19
+	VFMADD213PD vmconst<>+1088(SB), Z3, Z19
+	VFMADD213PD vmconst<>+1152(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD      vmconst<>+192(SB), Z3, Z19
+	VFMADD213PD vmconst<>+1152(SB), Z19, Z3
+	VPADDQ      vmconst<>+1216(SB), Z4, Z4
+	VPSLLQ      $0x34, Z4, Z4
+	VMULPD      Z4, Z3, Z3
+	VPANDQ      vmconst<>+64(SB), Z0, Z4
+	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ      vmconst<>+64(SB), Z1, Z4
+	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K3
+	KANDW       K3, K2, K2
+	KANDW       K1, K2, K1
+	VPANDQ      vmconst<>+64(SB), Z3, Z4
+	VCMPPD      $0x1e, vmconst<>+4800(SB), Z3, K2
+	VCMPPD      $0x12, vmconst<>+5056(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD      $0x1d, vmconst<>+5120(SB), Z4, K2
+	VADDPD      vmconst<>+1152(SB), Z3, Z19
+	VBLENDMPD   Z3, Z19, K2, Z5
+	VPSRLQ      $0x34, Z5, Z19
+	VPORQ       vmconst<>+1920(SB), Z19, Z19
+	VSUBPD      vmconst<>+5184(SB), Z19, Z19
+	VSUBPD      Z3, Z5, Z20
+	VMOVUPS     vmconst<>+1152(SB), Z21
+	VSUBPD      Z20, Z21, Z20
+	VSUBPD      vmconst<>+1152(SB), Z5, Z21
+	VSUBPD      Z21, Z3, Z21
+	VCMPPD      $0x1e, vmconst<>+1728(SB), Z19, K3
+	VBLENDMPD   Z20, Z21, K3, Z6
+	VDIVPD      Z5, Z6, Z20
+	VBLENDMPD   vmconst<>+1728(SB), Z20, K2, Z7
+	VPANDQ      vmconst<>+5248(SB), Z5, Z20
+	VPORQ       vmconst<>+1152(SB), Z20, Z20
+	VCMPPD      $0x1d, vmconst<>+5312(SB), Z20, K2
+	VADDPD      vmconst<>+1152(SB), Z19, Z21
+	VBLENDMPD   Z21, Z19, K2, Z8
+	VMULPD      vmconst<>+1088(SB), Z20, Z19
+	VBLENDMPD   Z19, Z20, K2, Z9
+	VSUBPD      vmconst<>+1152(SB), Z9, Z19
+	VCMPPD      $0x11, vmconst<>+5376(SB), Z4, K2
+	VCMPPD      $0x1e, vmconst<>+5440(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD      $0x00, vmconst<>+1728(SB), Z19, K3
+	VBLENDMPD   Z3, Z19, K2, Z10
+	VBLENDMPD   vmconst<>+1728(SB), Z7, K2, Z11
+	VBLENDMPD   vmconst<>+1728(SB), Z8, K2, Z12
+	VMULPD      vmconst<>+1088(SB), Z10, Z19
+	VMULPD      Z10, Z19, Z19
+	VADDPD      vmconst<>+192(SB), Z10, Z20
+	VDIVPD      Z20, Z10, Z20
+	VMULPD      Z20, Z20, Z21
+	VMULPD      vmconst<>+5504(SB), Z21, Z22
+	VADDPD      vmconst<>+5568(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD      vmconst<>+5632(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD      vmconst<>+5696(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD      vmconst<>+5760(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD      vmconst<>+5824(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD      vmconst<>+5888(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z21
+	VADDPD      Z19, Z21, Z21
+	VMULPD      Z21, Z20, Z22
+	VSUBPD      Z22, Z19, Z22
+	VSUBPD      Z22, Z10, Z22
+	VMULPD      vmconst<>+3584(SB), Z12, Z23
+	VADDPD      Z11, Z23, Z23
+	VMULPD      Z21, Z20, Z20
+	VADDPD      Z23, Z20, Z20
+	VMULPD      vmconst<>+3520(SB), Z12, Z21
+	VSUBPD      Z20, Z19, Z19
+	VSUBPD      Z10, Z19, Z19
+	VSUBPD      Z19, Z21, Z19
+	VMULPD      vmconst<>+3584(SB), Z12, Z20
+	VADDPD      Z11, Z20, Z20
+	VMULPD      vmconst<>+3520(SB), Z12, Z21
+	VADDPD      Z20, Z21, Z20
+	VBLENDMPD   Z20, Z19, K3, Z13
+	VCMPPD      $0x00, vmconst<>+1728(SB), Z12, K2
+	VBLENDMPD   Z22, Z13, K2, Z14
+	VCMPPD      $0x11, vmconst<>+5952(SB), Z4, K2
+	VMULPD      Z3, Z3, Z19
+	VMULPD      vmconst<>+1088(SB), Z19, Z19
+	VSUBPD      Z19, Z3, Z19
+	VBLENDMPD   Z19, Z14, K2, Z15
+	VCMPPD      $0x11, vmconst<>+4864(SB), Z4, K2
+	VBLENDMPD   Z3, Z15, K2, Z16
+	VCMPPD      $0x1e, vmconst<>+1728(SB), Z2, K2
+	VBLENDMPD   Z0, Z1, K2, Z17
+	VADDPD      Z16, Z17, Z2
+	VCMPPD      $0x00, Z1, Z0, K2
+	VADDPD      vmconst<>+7936(SB), Z0, Z3
+	VBLENDMPD   Z3, Z2, K2, Z18
+	VMOVUPS     Z18, (AX)(SI*8)
+	KMOVW       K1, DI
+	ADDQ        $0x08, SI
+	XORQ        $0xff, DI
+	JNZ         out81
+	JMP         loop79
+
+out81:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done80:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func logaddexpScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·logaddexpScalar64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop82:
+	CMPQ         BX, CX
+	JAE          done83
+	VMOVUPS      (DX)(BX*8), Z0
+	VBROADCASTSD y+48(FP), Z1
+	VSUBPD       Z1, Z0, Z2
+	VPORQ        vmconst<>+0(SB), Z2, Z3
+	VMULPD       vmconst<>+256(SB), Z3, Z4
+	VADDPD       vmconst<>+320(SB), Z4, Z4
+	VSUBPD       vmconst<>+320(SB), Z4, Z19
+	VCMPPD       $0x1d, vmconst<>+384(SB), Z19, K1
+	VCMPPD       $0x12, vmconst<>+448(SB), Z19, K2
+	KANDW        K2, K1, K1
+	VPXORQ       vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD  vmconst<>+512(SB), Z19, Z3
+	VFMADD231PD  vmconst<>+576(SB), Z19, Z3
+	VMULPD       vmconst<>+640(SB), Z3, Z3
+	VMOVUPS      Z3, Z19
+	VMOVUPS      vmconst<>+704(SB), Z20
+	VFMADD213PD  vmconst<>+768(SB), Z20, Z19
+	VFMADD213PD  vmconst<>+832(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+896(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+960(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1024(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1088(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1152(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1152(SB), Z19, Z3
+	VPADDQ       vmconst<>+1216(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VMULPD       Z4, Z3, Z3
+	VPANDQ       vmconst<>+64(SB), Z0, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ       vmconst<>+64(SB), Z1, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	KANDW        K3, K2, K2
+	KANDW        K1, K2, K1
+	VPANDQ       vmconst<>+64(SB), Z3, Z4
+	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
+	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
+	VADDPD       vmconst<>+1152(SB), Z3, Z19
+	VBLENDMPD    Z3, Z19, K2, Z5
+	VPSRLQ       $0x34, Z5, Z19
+	VPORQ        vmconst<>+1920(SB), Z19, Z19
+	VSUBPD       vmconst<>+5184(SB), Z19, Z19
+	VSUBPD       Z3, Z5, Z20
+	VMOVUPS      vmconst<>+1152(SB), Z21
+	VSUBPD       Z20, Z21, Z20
+	VSUBPD       vmconst<>+1152(SB), Z5, Z21
+	VSUBPD       Z21, Z3, Z21
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z19, K3
+	VBLENDMPD    Z20, Z21, K3, Z6
+	VDIVPD       Z5, Z6, Z20
+	VBLENDMPD    vmconst<>+1728(SB), Z20, K2, Z7
+	VPANDQ       vmconst<>+5248(SB), Z5, Z20
+	VPORQ        vmconst<>+1152(SB), Z20, Z20
+	VCMPPD       $0x1d, vmconst<>+5312(SB), Z20, K2
+	VADDPD       vmconst<>+1152(SB), Z19, Z21
+	VBLENDMPD    Z21, Z19, K2, Z8
+	VMULPD       vmconst<>+1088(SB), Z20, Z19
+	VBLENDMPD    Z19, Z20, K2, Z9
+	VSUBPD       vmconst<>+1152(SB), Z9, Z19
+	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
+	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z19, K3
+	VBLENDMPD    Z3, Z19, K2, Z10
+	VBLENDMPD    vmconst<>+1728(SB), Z7, K2, Z11
+	VBLENDMPD    vmconst<>+1728(SB), Z8, K2, Z12
+	VMULPD       vmconst<>+1088(SB), Z10, Z19
+	VMULPD       Z10, Z19, Z19
+	VADDPD       vmconst<>+192(SB), Z10, Z20
+	VDIVPD       Z20, Z10, Z20
+	VMULPD       Z20, Z20, Z21
+	VMULPD       vmconst<>+5504(SB), Z21, Z22
+	VADDPD       vmconst<>+5568(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5632(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5696(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5760(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5824(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5888(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z21
+	VADDPD       Z19, Z21, Z21
+	VMULPD       Z21, Z20, Z22
+	VSUBPD       Z22, Z19, Z22
+	VSUBPD       Z22, Z10, Z22
+	VMULPD       vmconst<>+3584(SB), Z12, Z23
+	VADDPD       Z11, Z23, Z23
+	VMULPD       Z21, Z20, Z20
+	VADDPD       Z23, Z20, Z20
+	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VSUBPD       Z20, Z19, Z19
+	VSUBPD       Z10, Z19, Z19
+	VSUBPD       Z19, Z21, Z19
+	VMULPD       vmconst<>+3584(SB), Z12, Z20
+	VADDPD       Z11, Z20, Z20
+	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VADDPD       Z20, Z21, Z20
+	VBLENDMPD    Z20, Z19, K3, Z13
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z12, K2
+	VBLENDMPD    Z22, Z13, K2, Z14
+	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VMULPD       Z3, Z3, Z19
+	VMULPD       vmconst<>+1088(SB), Z19, Z19
+	VSUBPD       Z19, Z3, Z19
+	VBLENDMPD    Z19, Z14, K2, Z15
+	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VBLENDMPD    Z3, Z15, K2, Z16
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VBLENDMPD    Z0, Z1, K2, Z17
+	VADDPD       Z16, Z17, Z2
+	VCMPPD       $0x00, Z1, Z0, K2
+	VADDPD       vmconst<>+7936(SB), Z0, Z1
+	VBLENDMPD    Z1, Z2, K2, Z18
+	VMOVUPS      Z18, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out84
+	JMP          loop82
+
+out84:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done83:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarLogaddexp64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·scalarLogaddexp64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop85:
+	CMPQ         BX, CX
+	JAE          done86
+	VBROADCASTSD x+24(FP), Z0
+	VMOVUPS      (DX)(BX*8), Z1
+	VSUBPD       Z1, Z0, Z2
+	VPORQ        vmconst<>+0(SB), Z2, Z3
+	VMULPD       vmconst<>+256(SB), Z3, Z4
+	VADDPD       vmconst<>+320(SB), Z4, Z4
+	VSUBPD       vmconst<>+320(SB), Z4, Z19
+	VCMPPD       $0x1d, vmconst<>+384(SB), Z19, K1
+	VCMPPD       $0x12, vmconst<>+448(SB), Z19, K2
+	KANDW        K2, K1, K1
+	VPXORQ       vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD  vmconst<>+512(SB), Z19, Z3
+	VFMADD231PD  vmconst<>+576(SB), Z19, Z3
+	VMULPD       vmconst<>+640(SB), Z3, Z3
+	VMOVUPS      Z3, Z19
+	VMOVUPS      vmconst<>+704(SB), Z20
+	VFMADD213PD  vmconst<>+768(SB), Z20, Z19
+	VFMADD213PD  vmconst<>+832(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+896(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+960(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1024(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1088(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1152(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VFMADD213PD  vmconst<>+1152(SB), Z19, Z3
+	VPADDQ       vmconst<>+1216(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VMULPD       Z4, Z3, Z3
+	VPANDQ       vmconst<>+64(SB), Z0, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ       vmconst<>+64(SB), Z1, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	KANDW        K3, K2, K2
+	KANDW        K1, K2, K1
+	VPANDQ       vmconst<>+64(SB), Z3, Z4
+	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
+	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
+	VADDPD       vmconst<>+1152(SB), Z3, Z19
+	VBLENDMPD    Z3, Z19, K2, Z5
+	VPSRLQ       $0x34, Z5, Z19
+	VPORQ        vmconst<>+1920(SB), Z19, Z19
+	VSUBPD       vmconst<>+5184(SB), Z19, Z19
+	VSUBPD       Z3, Z5, Z20
+	VMOVUPS      vmconst<>+1152(SB), Z21
+	VSUBPD       Z20, Z21, Z20
+	VSUBPD       vmconst<>+1152(SB), Z5, Z21
+	VSUBPD       Z21, Z3, Z21
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z19, K3
+	VBLENDMPD    Z20, Z21, K3, Z6
+	VDIVPD       Z5, Z6, Z20
+	VBLENDMPD    vmconst<>+1728(SB), Z20, K2, Z7
+	VPANDQ       vmconst<>+5248(SB), Z5, Z20
+	VPORQ        vmconst<>+1152(SB), Z20, Z20
+	VCMPPD       $0x1d, vmconst<>+5312(SB), Z20, K2
+	VADDPD       vmconst<>+1152(SB), Z19, Z21
+	VBLENDMPD    Z21, Z19, K2, Z8
+	VMULPD       vmconst<>+1088(SB), Z20, Z19
+	VBLENDMPD    Z19, Z20, K2, Z9
+	VSUBPD       vmconst<>+1152(SB), Z9, Z19
+	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
+	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z19, K3
+	VBLENDMPD    Z3, Z19, K2, Z10
+	VBLENDMPD    vmconst<>+1728(SB), Z7, K2, Z11
+	VBLENDMPD    vmconst<>+1728(SB), Z8, K2, Z12
+	VMULPD       vmconst<>+1088(SB), Z10, Z19
+	VMULPD       Z10, Z19, Z19
+	VADDPD       vmconst<>+192(SB), Z10, Z20
+	VDIVPD       Z20, Z10, Z20
+	VMULPD       Z20, Z20, Z21
+	VMULPD       vmconst<>+5504(SB), Z21, Z22
+	VADDPD       vmconst<>+5568(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5632(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5696(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5760(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5824(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD       vmconst<>+5888(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z21
+	VADDPD       Z19, Z21, Z21
+	VMULPD       Z21, Z20, Z22
+	VSUBPD       Z22, Z19, Z22
+	VSUBPD       Z22, Z10, Z22
+	VMULPD       vmconst<>+3584(SB), Z12, Z23
+	VADDPD       Z11, Z23, Z23
+	VMULPD       Z21, Z20, Z20
+	VADDPD       Z23, Z20, Z20
+	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VSUBPD       Z20, Z19, Z19
+	VSUBPD       Z10, Z19, Z19
+	VSUBPD       Z19, Z21, Z19
+	VMULPD       vmconst<>+3584(SB), Z12, Z20
+	VADDPD       Z11, Z20, Z20
+	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VADDPD       Z20, Z21, Z20
+	VBLENDMPD    Z20, Z19, K3, Z13
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z12, K2
+	VBLENDMPD    Z22, Z13, K2, Z14
+	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VMULPD       Z3, Z3, Z19
+	VMULPD       vmconst<>+1088(SB), Z19, Z19
+	VSUBPD       Z19, Z3, Z19
+	VBLENDMPD    Z19, Z14, K2, Z15
+	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VBLENDMPD    Z3, Z15, K2, Z16
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VBLENDMPD    Z0, Z1, K2, Z17
+	VADDPD       Z16, Z17, Z2
+	VCMPPD       $0x00, Z1, Z0, K2
+	VADDPD       vmconst<>+7936(SB), Z0, Z0
+	VBLENDMPD    Z0, Z2, K2, Z18
+	VMOVUPS      Z18, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out87
+	JMP          loop85
+
+out87:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done86:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func logaddexp2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·logaddexp2_64AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop88:
+	CMPQ        SI, CX
+	JAE         done89
+	VMOVUPS     (DX)(SI*8), Z0
+	VMOVUPS     (BX)(SI*8), Z1
+	VSUBPD      Z1, Z0, Z2
+	VPORQ       vmconst<>+0(SB), Z2, Z3
+	VCMPPD      $0x11, vmconst<>+1728(SB), Z3, K1
+	VSUBPD      vmconst<>+1088(SB), Z3, Z4
+	VADDPD      vmconst<>+1088(SB), Z3, Z5
+	VBLENDMPD   Z4, Z5, K1, Z6
+	VRNDSCALEPD $0x03, Z6, Z4
+	VSUBPD      Z4, Z3, Z3
+	VMULPD      vmconst<>+3520(SB), Z3, Z5
+	VMULPD      vmconst<>+3584(SB), Z3, Z3
+	VPXORQ      vmconst<>+0(SB), Z3, Z3
+	VSUBPD      Z3, Z5, Z21
+	VMULPD      Z21, Z21, Z22
+	VMULPD      vmconst<>+3648(SB), Z22, Z23
+	VADDPD      vmconst<>+3712(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+3776(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+3840(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+1024(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z22
+	VSUBPD      Z22, Z21, Z22
+	VMULPD      Z22, Z21, Z21
+	VMOVUPS     vmconst<>+192(SB), Z23
+	VSUBPD      Z22, Z23, Z22
+	VDIVPD      Z22, Z21, Z21
+	VSUBPD      Z21, Z3, Z3
+	VSUBPD      Z5, Z3, Z3
+	VMOVUPS     vmconst<>+1152(SB), Z5
+	VSUBPD      Z3, Z5, Z3
+	VPSRLQ      $0x34, Z3, Z5
+	VPORQ       vmconst<>+1920(SB), Z5, Z5
+	VSUBPD      vmconst<>+1920(SB), Z5, Z5
+	VADDPD      Z4, Z5, Z5
+	VCMPPD      $0x1d, vmconst<>+1152(SB), Z5, K1
+	VCMPPD      $0x12, vmconst<>+3904(SB), Z5, K2
+	KANDW       K2, K1, K1
+	VADDPD      vmconst<>+320(SB), Z4, Z4
+	VPSUBQ      vmconst<>+320(SB), Z4, Z4
+	VPSLLQ      $0x34, Z4, Z4
+	VPADDQ      Z4, Z3, Z3
+	VPANDQ      vmconst<>+64(SB), Z0, Z4
+	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ      vmconst<>+64(SB), Z1, Z4
+	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K3
+	KANDW       K3, K2, K2
+	KANDW       K1, K2, K1
+	VPANDQ      vmconst<>+64(SB), Z3, Z4
+	VCMPPD      $0x1e, vmconst<>+4800(SB), Z3, K2
+	VCMPPD      $0x12, vmconst<>+5056(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD      $0x1d, vmconst<>+5120(SB), Z4, K2
+	VADDPD      vmconst<>+1152(SB), Z3, Z5
+	VBLENDMPD   Z3, Z5, K2, Z7
+	VPSRLQ      $0x34, Z7, Z5
+	VPORQ       vmconst<>+1920(SB), Z5, Z5
+	VSUBPD      vmconst<>+5184(SB), Z5, Z5
+	VSUBPD      Z3, Z7, Z21
+	VMOVUPS     vmconst<>+1152(SB), Z22
+	VSUBPD      Z21, Z22, Z21
+	VSUBPD      vmconst<>+1152(SB), Z7, Z22
+	VSUBPD      Z22, Z3, Z22
+	VCMPPD      $0x1e, vmconst<>+1728(SB), Z5, K3
+	VBLENDMPD   Z21, Z22, K3, Z8
+	VDIVPD      Z7, Z8, Z21
+	VBLENDMPD   vmconst<>+1728(SB), Z21, K2, Z9
+	VPANDQ      vmconst<>+5248(SB), Z7, Z21
+	VPORQ       vmconst<>+1152(SB), Z21, Z21
+	VCMPPD      $0x1d, vmconst<>+5312(SB), Z21, K2
+	VADDPD      vmconst<>+1152(SB), Z5, Z22
+	VBLENDMPD   Z22, Z5, K2, Z10
+	VMULPD      vmconst<>+1088(SB), Z21, Z5
+	VBLENDMPD   Z5, Z21, K2, Z11
+	VSUBPD      vmconst<>+1152(SB), Z11, Z5
+	VCMPPD      $0x11, vmconst<>+5376(SB), Z4, K2
+	VCMPPD      $0x1e, vmconst<>+5440(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD      $0x00, vmconst<>+1728(SB), Z5, K3
+	VBLENDMPD   Z3, Z5, K2, Z12
+	VBLENDMPD   vmconst<>+1728(SB), Z9, K2, Z13
+	VBLENDMPD   vmconst<>+1728(SB), Z10, K2, Z14
+	VMULPD      vmconst<>+1088(SB), Z12, Z5
+	VMULPD      Z12, Z5, Z5
+	VADDPD      vmconst<>+192(SB), Z12, Z21
+	VDIVPD      Z21, Z12, Z21
+	VMULPD      Z21, Z21, Z22
+	VMULPD      vmconst<>+5504(SB), Z22, Z23
+	VADDPD      vmconst<>+5568(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+5632(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+5696(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+5760(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+5824(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD      vmconst<>+5888(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z22
+	VADDPD      Z5, Z22, Z22
+	VMULPD      Z22, Z21, Z23
+	VSUBPD      Z23, Z5, Z23
+	VSUBPD      Z23, Z12, Z23
+	VMULPD      vmconst<>+3584(SB), Z14, Z24
+	VADDPD      Z13, Z24, Z24
+	VMULPD      Z22, Z21, Z21
+	VADDPD      Z24, Z21, Z21
+	VMULPD      vmconst<>+3520(SB), Z14, Z22
+	VSUBPD      Z21, Z5, Z5
+	VSUBPD      Z12, Z5, Z5
+	VSUBPD      Z5, Z22, Z5
+	VMULPD      vmconst<>+3584(SB), Z14, Z21
+	VADDPD      Z13, Z21, Z21
+	VMULPD      vmconst<>+3520(SB), Z14, Z22
+	VADDPD      Z21, Z22, Z21
+	VBLENDMPD   Z21, Z5, K3, Z15
+	VCMPPD      $0x00, vmconst<>+1728(SB), Z14, K2
+	VBLENDMPD   Z23, Z15, K2, Z16
+	VCMPPD      $0x11, vmconst<>+5952(SB), Z4, K2
+	VMULPD      Z3, Z3, Z5
+	VMULPD      vmconst<>+1088(SB), Z5, Z5
+	VSUBPD      Z5, Z3, Z5
+	VBLENDMPD   Z5, Z16, K2, Z17
+	VCMPPD      $0x11, vmconst<>+4864(SB), Z4, K2
+	VBLENDMPD   Z3, Z17, K2, Z18
+	VDIVPD      vmconst<>+7936(SB), Z18, Z3
+	VCMPPD      $0x1e, vmconst<>+1728(SB), Z2, K2
+	VBLENDMPD   Z0, Z1, K2, Z19
+	VADDPD      Z3, Z19, Z2
+	VCMPPD      $0x00, Z1, Z0, K2
+	VADDPD      vmconst<>+1152(SB), Z0, Z3
+	VBLENDMPD   Z3, Z2, K2, Z20
+	VMOVUPS     Z20, (AX)(SI*8)
+	KMOVW       K1, DI
+	ADDQ        $0x08, SI
+	XORQ        $0xff, DI
+	JNZ         out90
+	JMP         loop88
+
+out90:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done89:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func logaddexp2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·logaddexp2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop91:
+	CMPQ         BX, CX
+	JAE          done92
+	VMOVUPS      (DX)(BX*8), Z0
+	VBROADCASTSD y+48(FP), Z1
+	VSUBPD       Z1, Z0, Z2
+	VPORQ        vmconst<>+0(SB), Z2, Z3
+	VCMPPD       $0x11, vmconst<>+1728(SB), Z3, K1
+	VSUBPD       vmconst<>+1088(SB), Z3, Z4
+	VADDPD       vmconst<>+1088(SB), Z3, Z5
+	VBLENDMPD    Z4, Z5, K1, Z6
+	VRNDSCALEPD  $0x03, Z6, Z4
+	VSUBPD       Z4, Z3, Z3
+	VMULPD       vmconst<>+3520(SB), Z3, Z5
+	VMULPD       vmconst<>+3584(SB), Z3, Z3
+	VPXORQ       vmconst<>+0(SB), Z3, Z3
+	VSUBPD       Z3, Z5, Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       vmconst<>+3648(SB), Z22, Z23
+	VADDPD       vmconst<>+3712(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+3776(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+3840(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+1024(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z22
+	VSUBPD       Z22, Z21, Z22
+	VMULPD       Z22, Z21, Z21
+	VMOVUPS      vmconst<>+192(SB), Z23
+	VSUBPD       Z22, Z23, Z22
+	VDIVPD       Z22, Z21, Z21
+	VSUBPD       Z21, Z3, Z3
+	VSUBPD       Z5, Z3, Z3
+	VMOVUPS      vmconst<>+1152(SB), Z5
+	VSUBPD       Z3, Z5, Z3
+	VPSRLQ       $0x34, Z3, Z5
+	VPORQ        vmconst<>+1920(SB), Z5, Z5
+	VSUBPD       vmconst<>+1920(SB), Z5, Z5
+	VADDPD       Z4, Z5, Z5
+	VCMPPD       $0x1d, vmconst<>+1152(SB), Z5, K1
+	VCMPPD       $0x12, vmconst<>+3904(SB), Z5, K2
+	KANDW        K2, K1, K1
+	VADDPD       vmconst<>+320(SB), Z4, Z4
+	VPSUBQ       vmconst<>+320(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPADDQ       Z4, Z3, Z3
+	VPANDQ       vmconst<>+64(SB), Z0, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ       vmconst<>+64(SB), Z1, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	KANDW        K3, K2, K2
+	KANDW        K1, K2, K1
+	VPANDQ       vmconst<>+64(SB), Z3, Z4
+	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
+	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
+	VADDPD       vmconst<>+1152(SB), Z3, Z5
+	VBLENDMPD    Z3, Z5, K2, Z7
+	VPSRLQ       $0x34, Z7, Z5
+	VPORQ        vmconst<>+1920(SB), Z5, Z5
+	VSUBPD       vmconst<>+5184(SB), Z5, Z5
+	VSUBPD       Z3, Z7, Z21
+	VMOVUPS      vmconst<>+1152(SB), Z22
+	VSUBPD       Z21, Z22, Z21
+	VSUBPD       vmconst<>+1152(SB), Z7, Z22
+	VSUBPD       Z22, Z3, Z22
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z5, K3
+	VBLENDMPD    Z21, Z22, K3, Z8
+	VDIVPD       Z7, Z8, Z21
+	VBLENDMPD    vmconst<>+1728(SB), Z21, K2, Z9
+	VPANDQ       vmconst<>+5248(SB), Z7, Z21
+	VPORQ        vmconst<>+1152(SB), Z21, Z21
+	VCMPPD       $0x1d, vmconst<>+5312(SB), Z21, K2
+	VADDPD       vmconst<>+1152(SB), Z5, Z22
+	VBLENDMPD    Z22, Z5, K2, Z10
+	VMULPD       vmconst<>+1088(SB), Z21, Z5
+	VBLENDMPD    Z5, Z21, K2, Z11
+	VSUBPD       vmconst<>+1152(SB), Z11, Z5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
+	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z5, K3
+	VBLENDMPD    Z3, Z5, K2, Z12
+	VBLENDMPD    vmconst<>+1728(SB), Z9, K2, Z13
+	VBLENDMPD    vmconst<>+1728(SB), Z10, K2, Z14
+	VMULPD       vmconst<>+1088(SB), Z12, Z5
+	VMULPD       Z12, Z5, Z5
+	VADDPD       vmconst<>+192(SB), Z12, Z21
+	VDIVPD       Z21, Z12, Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       vmconst<>+5504(SB), Z22, Z23
+	VADDPD       vmconst<>+5568(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5632(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5696(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5760(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5824(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5888(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z22
+	VADDPD       Z5, Z22, Z22
+	VMULPD       Z22, Z21, Z23
+	VSUBPD       Z23, Z5, Z23
+	VSUBPD       Z23, Z12, Z23
+	VMULPD       vmconst<>+3584(SB), Z14, Z24
+	VADDPD       Z13, Z24, Z24
+	VMULPD       Z22, Z21, Z21
+	VADDPD       Z24, Z21, Z21
+	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VSUBPD       Z21, Z5, Z5
+	VSUBPD       Z12, Z5, Z5
+	VSUBPD       Z5, Z22, Z5
+	VMULPD       vmconst<>+3584(SB), Z14, Z21
+	VADDPD       Z13, Z21, Z21
+	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VADDPD       Z21, Z22, Z21
+	VBLENDMPD    Z21, Z5, K3, Z15
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z14, K2
+	VBLENDMPD    Z23, Z15, K2, Z16
+	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VMULPD       Z3, Z3, Z5
+	VMULPD       vmconst<>+1088(SB), Z5, Z5
+	VSUBPD       Z5, Z3, Z5
+	VBLENDMPD    Z5, Z16, K2, Z17
+	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VBLENDMPD    Z3, Z17, K2, Z18
+	VDIVPD       vmconst<>+7936(SB), Z18, Z3
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VBLENDMPD    Z0, Z1, K2, Z19
+	VADDPD       Z3, Z19, Z2
+	VCMPPD       $0x00, Z1, Z0, K2
+	VADDPD       vmconst<>+1152(SB), Z0, Z1
+	VBLENDMPD    Z1, Z2, K2, Z20
+	VMOVUPS      Z20, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out93
+	JMP          loop91
+
+out93:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done92:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarLogaddexp2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·scalarLogaddexp2_64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop94:
+	CMPQ         BX, CX
+	JAE          done95
+	VBROADCASTSD x+24(FP), Z0
+	VMOVUPS      (DX)(BX*8), Z1
+	VSUBPD       Z1, Z0, Z2
+	VPORQ        vmconst<>+0(SB), Z2, Z3
+	VCMPPD       $0x11, vmconst<>+1728(SB), Z3, K1
+	VSUBPD       vmconst<>+1088(SB), Z3, Z4
+	VADDPD       vmconst<>+1088(SB), Z3, Z5
+	VBLENDMPD    Z4, Z5, K1, Z6
+	VRNDSCALEPD  $0x03, Z6, Z4
+	VSUBPD       Z4, Z3, Z3
+	VMULPD       vmconst<>+3520(SB), Z3, Z5
+	VMULPD       vmconst<>+3584(SB), Z3, Z3
+	VPXORQ       vmconst<>+0(SB), Z3, Z3
+	VSUBPD       Z3, Z5, Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       vmconst<>+3648(SB), Z22, Z23
+	VADDPD       vmconst<>+3712(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+3776(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+3840(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+1024(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z22
+	VSUBPD       Z22, Z21, Z22
+	VMULPD       Z22, Z21, Z21
+	VMOVUPS      vmconst<>+192(SB), Z23
+	VSUBPD       Z22, Z23, Z22
+	VDIVPD       Z22, Z21, Z21
+	VSUBPD       Z21, Z3, Z3
+	VSUBPD       Z5, Z3, Z3
+	VMOVUPS      vmconst<>+1152(SB), Z5
+	VSUBPD       Z3, Z5, Z3
+	VPSRLQ       $0x34, Z3, Z5
+	VPORQ        vmconst<>+1920(SB), Z5, Z5
+	VSUBPD       vmconst<>+1920(SB), Z5, Z5
+	VADDPD       Z4, Z5, Z5
+	VCMPPD       $0x1d, vmconst<>+1152(SB), Z5, K1
+	VCMPPD       $0x12, vmconst<>+3904(SB), Z5, K2
+	KANDW        K2, K1, K1
+	VADDPD       vmconst<>+320(SB), Z4, Z4
+	VPSUBQ       vmconst<>+320(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPADDQ       Z4, Z3, Z3
+	VPANDQ       vmconst<>+64(SB), Z0, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ       vmconst<>+64(SB), Z1, Z4
+	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	KANDW        K3, K2, K2
+	KANDW        K1, K2, K1
+	VPANDQ       vmconst<>+64(SB), Z3, Z4
+	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
+	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
+	VADDPD       vmconst<>+1152(SB), Z3, Z5
+	VBLENDMPD    Z3, Z5, K2, Z7
+	VPSRLQ       $0x34, Z7, Z5
+	VPORQ        vmconst<>+1920(SB), Z5, Z5
+	VSUBPD       vmconst<>+5184(SB), Z5, Z5
+	VSUBPD       Z3, Z7, Z21
+	VMOVUPS      vmconst<>+1152(SB), Z22
+	VSUBPD       Z21, Z22, Z21
+	VSUBPD       vmconst<>+1152(SB), Z7, Z22
+	VSUBPD       Z22, Z3, Z22
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z5, K3
+	VBLENDMPD    Z21, Z22, K3, Z8
+	VDIVPD       Z7, Z8, Z21
+	VBLENDMPD    vmconst<>+1728(SB), Z21, K2, Z9
+	VPANDQ       vmconst<>+5248(SB), Z7, Z21
+	VPORQ        vmconst<>+1152(SB), Z21, Z21
+	VCMPPD       $0x1d, vmconst<>+5312(SB), Z21, K2
+	VADDPD       vmconst<>+1152(SB), Z5, Z22
+	VBLENDMPD    Z22, Z5, K2, Z10
+	VMULPD       vmconst<>+1088(SB), Z21, Z5
+	VBLENDMPD    Z5, Z21, K2, Z11
+	VSUBPD       vmconst<>+1152(SB), Z11, Z5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
+	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z5, K3
+	VBLENDMPD    Z3, Z5, K2, Z12
+	VBLENDMPD    vmconst<>+1728(SB), Z9, K2, Z13
+	VBLENDMPD    vmconst<>+1728(SB), Z10, K2, Z14
+	VMULPD       vmconst<>+1088(SB), Z12, Z5
+	VMULPD       Z12, Z5, Z5
+	VADDPD       vmconst<>+192(SB), Z12, Z21
+	VDIVPD       Z21, Z12, Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       vmconst<>+5504(SB), Z22, Z23
+	VADDPD       vmconst<>+5568(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5632(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5696(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5760(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5824(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD       vmconst<>+5888(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z22
+	VADDPD       Z5, Z22, Z22
+	VMULPD       Z22, Z21, Z23
+	VSUBPD       Z23, Z5, Z23
+	VSUBPD       Z23, Z12, Z23
+	VMULPD       vmconst<>+3584(SB), Z14, Z24
+	VADDPD       Z13, Z24, Z24
+	VMULPD       Z22, Z21, Z21
+	VADDPD       Z24, Z21, Z21
+	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VSUBPD       Z21, Z5, Z5
+	VSUBPD       Z12, Z5, Z5
+	VSUBPD       Z5, Z22, Z5
+	VMULPD       vmconst<>+3584(SB), Z14, Z21
+	VADDPD       Z13, Z21, Z21
+	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VADDPD       Z21, Z22, Z21
+	VBLENDMPD    Z21, Z5, K3, Z15
+	VCMPPD       $0x00, vmconst<>+1728(SB), Z14, K2
+	VBLENDMPD    Z23, Z15, K2, Z16
+	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VMULPD       Z3, Z3, Z5
+	VMULPD       vmconst<>+1088(SB), Z5, Z5
+	VSUBPD       Z5, Z3, Z5
+	VBLENDMPD    Z5, Z16, K2, Z17
+	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VBLENDMPD    Z3, Z17, K2, Z18
+	VDIVPD       vmconst<>+7936(SB), Z18, Z3
+	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VBLENDMPD    Z0, Z1, K2, Z19
+	VADDPD       Z3, Z19, Z2
+	VCMPPD       $0x00, Z1, Z0, K2
+	VADDPD       vmconst<>+1152(SB), Z0, Z0
+	VBLENDMPD    Z0, Z2, K2, Z20
+	VMOVUPS      Z20, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out96
+	JMP          loop94
+
+out96:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done95:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
 DATA vmconst<>+0(SB)/8, $0x8000000000000000
 DATA vmconst<>+8(SB)/8, $0x8000000000000000
 DATA vmconst<>+16(SB)/8, $0x8000000000000000
@@ -2631,4 +6151,692 @@ DATA vmconst<>+8032(SB)/8, $0x3e30000000000000
 DATA vmconst<>+8040(SB)/8, $0x3e30000000000000
 DATA vmconst<>+8048(SB)/8, $0x3e30000000000000
 DATA vmconst<>+8056(SB)/8, $0x3e30000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $8064
+DATA vmconst<>+8064(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8072(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8080(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8088(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8096(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8104(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8112(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8120(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+8128(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8136(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8144(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8152(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8160(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8168(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8176(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8184(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+8192(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8200(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8208(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8216(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8224(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8232(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8240(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8248(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+8256(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8264(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8272(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8280(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8288(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8296(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8304(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8312(SB)/8, $0x41f0000000000000
+DATA vmconst<>+8320(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8328(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8336(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8344(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8352(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8360(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8368(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8376(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+8384(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8392(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8400(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8408(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8416(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8424(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8432(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8440(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+8448(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8456(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8464(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8472(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8480(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8488(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8496(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8504(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+8512(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8520(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8528(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8536(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8544(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8552(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8560(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8568(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+8576(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8584(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8592(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8600(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8608(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8616(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8624(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8632(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+8640(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8648(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8656(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8664(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8672(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8680(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8688(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8696(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+8704(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8712(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8720(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8728(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8736(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8744(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8752(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8760(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+8768(SB)/8, $0x0000000040000000
+DATA vmconst<>+8776(SB)/8, $0x0000000040000000
+DATA vmconst<>+8784(SB)/8, $0x0000000040000000
+DATA vmconst<>+8792(SB)/8, $0x0000000040000000
+DATA vmconst<>+8800(SB)/8, $0x0000000040000000
+DATA vmconst<>+8808(SB)/8, $0x0000000040000000
+DATA vmconst<>+8816(SB)/8, $0x0000000040000000
+DATA vmconst<>+8824(SB)/8, $0x0000000040000000
+DATA vmconst<>+8832(SB)/4, $0x7fffffff
+DATA vmconst<>+8836(SB)/4, $0x7fffffff
+DATA vmconst<>+8840(SB)/4, $0x7fffffff
+DATA vmconst<>+8844(SB)/4, $0x7fffffff
+DATA vmconst<>+8848(SB)/4, $0x7fffffff
+DATA vmconst<>+8852(SB)/4, $0x7fffffff
+DATA vmconst<>+8856(SB)/4, $0x7fffffff
+DATA vmconst<>+8860(SB)/4, $0x7fffffff
+DATA vmconst<>+8864(SB)/4, $0x7fffffff
+DATA vmconst<>+8868(SB)/4, $0x7fffffff
+DATA vmconst<>+8872(SB)/4, $0x7fffffff
+DATA vmconst<>+8876(SB)/4, $0x7fffffff
+DATA vmconst<>+8880(SB)/4, $0x7fffffff
+DATA vmconst<>+8884(SB)/4, $0x7fffffff
+DATA vmconst<>+8888(SB)/4, $0x7fffffff
+DATA vmconst<>+8892(SB)/4, $0x7fffffff
+DATA vmconst<>+8896(SB)/4, $0x00000000
+DATA vmconst<>+8900(SB)/4, $0x00000000
+DATA vmconst<>+8904(SB)/4, $0x00000000
+DATA vmconst<>+8908(SB)/4, $0x00000000
+DATA vmconst<>+8912(SB)/4, $0x00000000
+DATA vmconst<>+8916(SB)/4, $0x00000000
+DATA vmconst<>+8920(SB)/4, $0x00000000
+DATA vmconst<>+8924(SB)/4, $0x00000000
+DATA vmconst<>+8928(SB)/4, $0x00000000
+DATA vmconst<>+8932(SB)/4, $0x00000000
+DATA vmconst<>+8936(SB)/4, $0x00000000
+DATA vmconst<>+8940(SB)/4, $0x00000000
+DATA vmconst<>+8944(SB)/4, $0x00000000
+DATA vmconst<>+8948(SB)/4, $0x00000000
+DATA vmconst<>+8952(SB)/4, $0x00000000
+DATA vmconst<>+8956(SB)/4, $0x00000000
+DATA vmconst<>+8960(SB)/4, $0x7f800000
+DATA vmconst<>+8964(SB)/4, $0x7f800000
+DATA vmconst<>+8968(SB)/4, $0x7f800000
+DATA vmconst<>+8972(SB)/4, $0x7f800000
+DATA vmconst<>+8976(SB)/4, $0x7f800000
+DATA vmconst<>+8980(SB)/4, $0x7f800000
+DATA vmconst<>+8984(SB)/4, $0x7f800000
+DATA vmconst<>+8988(SB)/4, $0x7f800000
+DATA vmconst<>+8992(SB)/4, $0x7f800000
+DATA vmconst<>+8996(SB)/4, $0x7f800000
+DATA vmconst<>+9000(SB)/4, $0x7f800000
+DATA vmconst<>+9004(SB)/4, $0x7f800000
+DATA vmconst<>+9008(SB)/4, $0x7f800000
+DATA vmconst<>+9012(SB)/4, $0x7f800000
+DATA vmconst<>+9016(SB)/4, $0x7f800000
+DATA vmconst<>+9020(SB)/4, $0x7f800000
+DATA vmconst<>+9024(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9032(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9040(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9048(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9056(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9064(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9072(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9080(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+9088(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9096(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9104(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9112(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9120(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9128(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9136(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9144(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+9152(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9160(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9168(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9176(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9184(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9192(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9200(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9208(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+9216(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9224(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9232(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9240(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9248(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9256(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9264(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9272(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+9280(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9288(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9296(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9304(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9312(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9320(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9328(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9336(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+9344(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9352(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9360(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9368(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9376(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9384(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9392(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9400(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+9408(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9416(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9424(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9432(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9440(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9448(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9456(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9464(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+9472(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9480(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9488(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9496(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9504(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9512(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9520(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9528(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+9536(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9544(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9552(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9560(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9568(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9576(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9584(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9592(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+9600(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9608(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9616(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9624(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9632(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9640(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9648(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9656(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+9664(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9672(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9680(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9688(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9696(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9704(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9712(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9720(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+9728(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9736(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9744(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9752(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9760(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9768(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9776(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9784(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+9792(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9800(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9808(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9816(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9824(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9832(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9840(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9848(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+9856(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9864(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9872(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9880(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9888(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9896(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9904(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9912(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+9920(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9928(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9936(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9944(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9952(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9960(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9968(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9976(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+9984(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+9992(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+10000(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+10008(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+10016(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+10024(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+10032(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+10040(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+10048(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10056(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10064(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10072(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10080(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10088(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10096(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10104(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+10112(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10120(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10128(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10136(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10144(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10152(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10160(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10168(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+10176(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10184(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10192(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10200(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10208(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10216(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10224(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10232(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+10240(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10248(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10256(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10264(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10272(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10280(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10288(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10296(SB)/8, $0x407ad02157700314
+DATA vmconst<>+10304(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10312(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10320(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10328(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10336(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10344(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10352(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10360(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+10368(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10376(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10384(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10392(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10400(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10408(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10416(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10424(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+10432(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10440(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10448(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10456(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10464(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10472(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10480(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10488(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+10496(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10504(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10512(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10520(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10528(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10536(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10544(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10552(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+10560(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10568(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10576(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10584(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10592(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10600(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10608(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10616(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+10624(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10632(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10640(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10648(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10656(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10664(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10672(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10680(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+10688(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10696(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10704(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10712(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10720(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10728(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10736(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10744(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+10752(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10760(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10768(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10776(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10784(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10792(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10800(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10808(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+10816(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10824(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10832(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10840(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10848(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10856(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10864(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10872(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+10880(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10888(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10896(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10904(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10912(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10920(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10928(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10936(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+10944(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+10952(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+10960(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+10968(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+10976(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+10984(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+10992(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+11000(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+11008(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11016(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11024(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11032(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11040(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11048(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11056(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11064(SB)/8, $0xffffffff00000000
+DATA vmconst<>+11072(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11080(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11088(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11096(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11104(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11112(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11120(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11128(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+11136(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11144(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11152(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11160(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11168(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11176(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11184(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11192(SB)/8, $0x3feb000000000000
+DATA vmconst<>+11200(SB)/8, $0x0080000000000000
+DATA vmconst<>+11208(SB)/8, $0x0080000000000000
+DATA vmconst<>+11216(SB)/8, $0x0080000000000000
+DATA vmconst<>+11224(SB)/8, $0x0080000000000000
+DATA vmconst<>+11232(SB)/8, $0x0080000000000000
+DATA vmconst<>+11240(SB)/8, $0x0080000000000000
+DATA vmconst<>+11248(SB)/8, $0x0080000000000000
+DATA vmconst<>+11256(SB)/8, $0x0080000000000000
+DATA vmconst<>+11264(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11272(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11280(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11288(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11296(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11304(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11312(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11320(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+11328(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11336(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11344(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11352(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11360(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11368(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11376(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11384(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+11392(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11400(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11408(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11416(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11424(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11432(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11440(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11448(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+11456(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11464(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11472(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11480(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11488(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11496(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11504(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11512(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+11520(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11528(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11536(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11544(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11552(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11560(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11568(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11576(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+11584(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11592(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11600(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11608(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11616(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11624(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11632(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11640(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+11648(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11656(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11664(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11672(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11680(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11688(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11696(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11704(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+11712(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11720(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11728(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11736(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11744(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11752(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11760(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11768(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+11776(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11784(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11792(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11800(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11808(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11816(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11824(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11832(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+11840(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11848(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11856(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11864(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11872(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11880(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11888(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11896(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+11904(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11912(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11920(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11928(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11936(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11944(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11952(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11960(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+11968(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+11976(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+11984(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+11992(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+12000(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+12008(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+12016(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+12024(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+12032(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12040(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12048(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12056(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12064(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12072(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12080(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12088(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+12096(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12104(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12112(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12120(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12128(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12136(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12144(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12152(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+12160(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12168(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12176(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12184(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12192(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12200(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12208(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12216(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+12224(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12232(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12240(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12248(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12256(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12264(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12272(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12280(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+12288(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12296(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12304(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12312(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12320(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12328(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12336(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12344(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+12352(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12360(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12368(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12376(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12384(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12392(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12400(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12408(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+12416(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12424(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12432(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12440(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12448(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12456(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12464(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12472(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+12480(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12488(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12496(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12504(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12512(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12520(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12528(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12536(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+12544(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12552(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12560(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12568(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12576(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12584(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12592(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12600(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+12608(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12616(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12624(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12632(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12640(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12648(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12656(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12664(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+12672(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12680(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12688(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12696(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12704(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12712(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12720(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12728(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+12736(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12744(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12752(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12760(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12768(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12776(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12784(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12792(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+12800(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12808(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12816(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12824(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12832(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12840(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12848(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12856(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+12864(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12872(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12880(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12888(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12896(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12904(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12912(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12920(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+12928(SB)/8, $0x403c000000000000
+DATA vmconst<>+12936(SB)/8, $0x403c000000000000
+DATA vmconst<>+12944(SB)/8, $0x403c000000000000
+DATA vmconst<>+12952(SB)/8, $0x403c000000000000
+DATA vmconst<>+12960(SB)/8, $0x403c000000000000
+DATA vmconst<>+12968(SB)/8, $0x403c000000000000
+DATA vmconst<>+12976(SB)/8, $0x403c000000000000
+DATA vmconst<>+12984(SB)/8, $0x403c000000000000
+DATA vmconst<>+12992(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13000(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13008(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13016(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13024(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13032(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13040(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13048(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+13056(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13064(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13072(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13080(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13088(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13096(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13104(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13112(SB)/8, $0x3c70000000000000
+DATA vmconst<>+13120(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13128(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13136(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13144(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13152(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13160(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13168(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13176(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+13184(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13192(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13200(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13208(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13216(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13224(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13232(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13240(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+13248(SB)/4, $0x41d00000
+DATA vmconst<>+13252(SB)/4, $0x41d00000
+DATA vmconst<>+13256(SB)/4, $0x41d00000
+DATA vmconst<>+13260(SB)/4, $0x41d00000
+DATA vmconst<>+13264(SB)/4, $0x41d00000
+DATA vmconst<>+13268(SB)/4, $0x41d00000
+DATA vmconst<>+13272(SB)/4, $0x41d00000
+DATA vmconst<>+13276(SB)/4, $0x41d00000
+DATA vmconst<>+13280(SB)/4, $0x41d00000
+DATA vmconst<>+13284(SB)/4, $0x41d00000
+DATA vmconst<>+13288(SB)/4, $0x41d00000
+DATA vmconst<>+13292(SB)/4, $0x41d00000
+DATA vmconst<>+13296(SB)/4, $0x41d00000
+DATA vmconst<>+13300(SB)/4, $0x41d00000
+DATA vmconst<>+13304(SB)/4, $0x41d00000
+DATA vmconst<>+13308(SB)/4, $0x41d00000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $13312

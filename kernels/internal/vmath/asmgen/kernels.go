@@ -1256,3 +1256,288 @@ func atanh32(k lang, x Op) (r, ok Op) {
 	r = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<12))), ax, k.mul(k.f(0.5), l))
 	return k.xor(r, k.and(x, k.u(1<<31))), ok
 }
+
+// Constants of math.Cbrt (cbrt.go).
+const (
+	cbrtB1   = 715094163 // (682-0.03306235651)·2^20
+	cbrtC    = 5.42857142857142815906e-01
+	cbrtD    = -7.05306122448979611050e-01
+	cbrtE    = 1.41428571428571436819e+00
+	cbrtF    = 1.60714285714285720630e+00
+	cbrtG    = 3.57142857142857150787e-01
+	cbrtChop = 0xFFFFFFFFC << 28
+)
+
+// cbrt64 is math.Cbrt (cbrt.go, the same Go code on amd64 and arm64) on
+// |x| with x's sign put back: the rough root from the bits divided by 3
+// (divBy3) plus B1·2^32, the rational step to 23 bits, the chop to 22 bits
+// plus 2^30 ulp, and one Newton step; C + r·t and t + t·r are
+// multiply-adds the compiler fuses at GOAMD64=v3 and on arm64 (a named
+// constant and a computed addend). Zero, subnormal, infinite and NaN lanes
+// are out.
+func cbrt64(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	ok = k.mAnd(k.cmp(ge, ax, k.f(minNormal)), k.cmp(lt, ax, k.f(math.Inf(1))))
+	t := k.addI(divBy3(k, ax), k.u(cbrtB1<<32))
+	q := k.div(k.mul(t, t), ax)
+	s := k.goMulAdd(q, t, k.f(cbrtC), true)
+	t = k.mul(t, k.add(k.f(cbrtG), k.div(k.f(cbrtF), k.add(k.add(s, k.f(cbrtE)), k.div(k.f(cbrtD), s)))))
+	t = k.addI(k.and(t, k.u(cbrtChop)), k.u(1<<30))
+	s = k.mul(t, t)
+	q = k.div(ax, s)
+	w := k.add(t, t)
+	q = k.div(k.sub(q, t), k.add(w, q))
+	t = k.goMulAdd(t, q, t, false)
+	return k.or(t, k.and(x, k.u(signBit))), ok
+}
+
+// divBy3 is n/3 rounded down for integer lanes n below 2^63, exactly, in
+// float64 arithmetic (neither target divides integers): n = hi·2^32 + lo
+// with both halves converted exactly (OR-ing them into 2^52's mantissa),
+// hi/3 as trunc(hi·(1/3) + 1/6) with one rounding (the true quotient's
+// fraction, 0, 1/3 or 2/3, plus 1/6 stays 1/6 from an integer, far beyond
+// the product's rounding error below 2^34), the remainder's 2^32·rem + lo
+// (exact, below 3·2^32) divided the same way, and both quotients back to
+// integer lanes through 2^52's mantissa.
+func divBy3(k lang, n Op) Op {
+	toFloat := func(u Op) Op { return k.sub(k.or(u, k.u(magic52Bits)), k.f(magic52)) }
+	toInt := func(f Op) Op { return k.xor(k.add(f, k.f(magic52)), k.u(magic52Bits)) }
+	third := func(f Op) Op { return k.round(k.fma(f, k.f(1.0/3), k.f(1.0/6)), 3) }
+	hi := toFloat(k.shr(n, 32))
+	lo := toFloat(k.and(n, k.u(1<<32-1)))
+	qHi := third(hi)
+	rem := k.fnma(qHi, k.f(3), hi)
+	qLo := third(k.fma(rem, k.f(1<<32), lo))
+	return k.or(k.shl(toInt(qHi), 32), toInt(qLo))
+}
+
+// nonzeroFinite32 is the lanes of float32 x that are neither zero,
+// infinite nor NaN (cbrt's float32 domain: every other float32 widens to a
+// normal float64).
+func nonzeroFinite32(k lang, x Op) Op {
+	ax := k.and(x, k.u(1<<31-1))
+	return k.mAnd(k.cmp(gt, ax, k.f(0)), k.cmp(lt, ax, k.f(math.Inf(1))))
+}
+
+// Constants of math.Erf and math.Erfc (erf.go): erx and the coefficients of
+// each interval's rational function, lowest degree first.
+const (
+	erfErx      = 8.45062911510467529297e-01
+	erfEfx      = 1.28379167095512586316e-01
+	erfVeryTiny = 2.848094538889218e-306 // 0x0080000000000000
+	erfSmall    = 1.0 / (1 << 28)
+)
+
+var (
+	erfPP = []float64{1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02, -5.77027029648944159157e-03, -2.37630166566501626084e-05}
+	erfQQ = []float64{1, 3.97917223959155352819e-01, 6.50222499887672944485e-02, 5.08130628187576562776e-03, 1.32494738004321644526e-04, -3.96022827877536812320e-06}
+	erfPA = []float64{-2.36211856075265944077e-03, 4.14856118683748331666e-01, -3.72207876035701323847e-01, 3.18346619901161753674e-01, -1.10894694282396677476e-01, 3.54783043256182359371e-02, -2.16637559486879084300e-03}
+	erfQA = []float64{1, 1.06420880400844228286e-01, 5.40397917702171048937e-01, 7.18286544141962662868e-02, 1.26171219808761642112e-01, 1.36370839120290507362e-02, 1.19844998467991074170e-02}
+	erfRA = []float64{-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e+01, -6.23753324503260060396e+01, -1.62396669462573470355e+02, -1.84605092906711035994e+02, -8.12874355063065934246e+01, -9.81432934416914548592e+00}
+	erfSA = []float64{1, 1.96512716674392571292e+01, 1.37657754143519042600e+02, 4.34565877475229228821e+02, 6.45387271733267880336e+02, 4.29008140027567833386e+02, 1.08635005541779435134e+02, 6.57024977031928170135e+00, -6.04244152148580987438e-02}
+	erfRB = []float64{-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e+01, -1.60636384855821916062e+02, -6.37566443368389627722e+02, -1.02509513161107724954e+03, -4.83519191608651397019e+02}
+	erfSB = []float64{1, 3.03380607434824582924e+01, 3.25792512996573918826e+02, 1.53672958608443695994e+03, 3.19985821950859553908e+03, 2.55305040643316442583e+03, 4.74528541206955367215e+02, -2.24409524465858183362e+01}
+)
+
+// goNested is c[0] + x·(c[1] + x·(… + x·c[n-1])) as Go compiles it: each
+// step a multiply-add with a named constant, fused at GOAMD64=v3 and on
+// arm64 (goMulAdd with shared).
+func goNested(k lang, x Op, c []float64) Op {
+	p := k.goMulAdd(x, k.f(c[len(c)-1]), k.f(c[len(c)-2]), true)
+	for i := len(c) - 3; i >= 0; i-- {
+		p = k.goMulAdd(x, p, k.f(c[i]), true)
+	}
+	return p
+}
+
+// erfTail is erf.go's r/x for 1.25 ≤ ax < 28 (erfc(ax) there; erf is 1 -
+// it): s = 1/ax², R/S over [1.25, 1/0.35) or beyond, z = ax with the low
+// 32 bits cleared, exp(-z·z - 0.5625)·exp((z-ax)(z+ax) + R/S) with the exp
+// kernel (expOK: the lanes both exps computed).
+func erfTail(k lang, ax Op, exp core) (r, expOK Op) {
+	s := k.div(k.f(1), k.mul(ax, ax))
+	near := k.cmp(lt, ax, k.f(1/0.35))
+	rr := k.sel(near, goNested(k, s, erfRA), goNested(k, s, erfRB))
+	ss := k.sel(near, goNested(k, s, erfSA), goNested(k, s, erfSB))
+	z := k.and(ax, k.u(0xffffffff00000000))
+	e1, ok1 := exp(k, k.goMulSub(z, z, k.f(-0.5625)))
+	e2, ok2 := exp(k, k.goMulAdd(k.sub(z, ax), k.add(z, ax), k.div(rr, ss), false))
+	return k.div(k.mul(e1, e2), ax), k.mAnd(ok1, ok2)
+}
+
+// erfSmallY is erf.go's y = P(z)/Q(z), z = ax², of |x| < 0.84375.
+func erfSmallY(k lang, ax Op) Op {
+	z := k.mul(ax, ax)
+	return k.div(goNested(k, z, erfPP), goNested(k, z, erfQQ))
+}
+
+// erfMidPQ is erf.go's P/Q over s = ax - 1, of 0.84375 ≤ |x| < 1.25.
+func erfMidPQ(k lang, ax Op) Op {
+	s := k.sub(ax, k.f(1))
+	return k.div(goNested(k, s, erfPA), goNested(k, s, erfQA))
+}
+
+func erf64(k lang, x Op) (r, ok Op) { return erfWith(k, x, exp64) }
+
+// erfArm64 is math.Erf on arm64, over expArm64.
+func erfArm64(k lang, x Op) (r, ok Op) { return erfWith(k, x, expArm64) }
+
+// erfWith is math.Erf (erf.go) on |x| with x's sign put back (every branch
+// is odd exactly: -erx - P/Q and r/x - 1 are the negations of erx + P/Q and
+// 1 - r/x), its branches computed and blended: x + efx·x below 2^-28, x +
+// x·y below 0.84375, erx + P/Q below 1.25, 1 - r/x below 6 (erfTail), 1
+// from there. Lanes below 2^-1016 in magnitude but zero (0.125·(8x +
+// efx8·x) there), infinite and NaN lanes are out, and lanes whose exps
+// left their domain.
+func erfWith(k lang, x Op, exp core) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	tail, expOK := erfTail(k, ax, exp)
+	small := k.cmp(lt, ax, k.f(0.84375))
+	ok = k.mAnd(k.mAnd(k.cmp(lt, ax, k.f(math.Inf(1))),
+		k.mOr(k.cmp(eq, ax, k.f(0)), k.cmp(ge, ax, k.f(erfVeryTiny)))),
+		k.mOr(k.cmp(lt, ax, k.f(1.25)), k.mOr(k.cmp(ge, ax, k.f(6)), expOK)))
+	lo := k.sel(k.cmp(lt, ax, k.f(erfSmall)), k.goMulAdd(k.f(erfEfx), ax, ax, false), k.goMulAdd(ax, erfSmallY(k, ax), ax, false))
+	mid := k.add(k.f(erfErx), erfMidPQ(k, ax))
+	hi := k.sel(k.cmp(lt, ax, k.f(6)), k.sub(k.f(1), tail), k.f(1))
+	r = k.sel(small, lo, k.sel(k.cmp(lt, ax, k.f(1.25)), mid, hi))
+	return k.xor(r, k.and(x, k.u(signBit))), ok
+}
+
+// via64 is a float32 core computing core64 on each half widened to
+// float64 and rounding the results back: the reference's bits, where the
+// reference is float32(f(float64(x))). ok32 gives the lanes computed, in
+// float32 terms.
+func via64(core64 core, ok32 func(k lang, x Op) Op) core {
+	return func(k lang, x Op) (r, ok Op) {
+		k64 := k.as(64)
+		lo, _ := core64(k64, k.widen(x, false))
+		hi, _ := core64(k64, k.widen(x, true))
+		return k.narrow(lo, hi), ok32(k, x)
+	}
+}
+
+// finite32 is the lanes of float32 x that are neither infinite nor NaN.
+func finite32(k lang, x Op) Op {
+	return k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(math.Inf(1)))
+}
+
+func erfc64(k lang, x Op) (r, ok Op) { return erfcWith(k, x, exp64) }
+
+// erfcArm64 is math.Erfc on arm64, over expArm64.
+func erfcArm64(k lang, x Op) (r, ok Op) { return erfcWith(k, x, expArm64) }
+
+// erfcWith is math.Erfc (erf.go), its branches computed and blended, by
+// ax = |x| and x's sign: 1 ∓ ax below 2^-56, 1 ∓ (ax + ax·y) below 1/4,
+// 1 ∓ (0.5 + (ax·y + (ax - 0.5))) below 0.84375, (1 ± erx) ± P/Q below 1.25
+// (1 + erx and 1 - erx are constants the compiler folds, as Go does), r/x
+// or 2 - r/x below 28 (erfTail; 2 for x below -6), 0 or 2 from there.
+// Infinite and NaN lanes are out, and lanes whose exps left their domain
+// (x above about 26.6, where erfc underflows).
+func erfcWith(k lang, x Op, exp core) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	neg := k.cmp(lt, x, k.f(0))
+	tail, expOK := erfTail(k, ax, exp)
+	ok = k.mAnd(k.cmp(lt, ax, k.f(math.Inf(1))),
+		k.mOr(k.mOr(k.cmp(lt, ax, k.f(1.25)), k.cmp(ge, ax, k.f(28))),
+			k.mOr(k.mAnd(neg, k.cmp(gt, ax, k.f(6))), expOK)))
+	y := erfSmallY(k, ax)
+	temp := k.sel(k.cmp(lt, ax, k.f(0.25)), k.goMulAdd(ax, y, ax, false),
+		k.add(k.f(0.5), k.goMulAdd(ax, y, k.sub(ax, k.f(0.5)), false)))
+	temp = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<56))), ax, temp)
+	lo := k.sel(neg, k.add(k.f(1), temp), k.sub(k.f(1), temp))
+	pq := erfMidPQ(k, ax)
+	mid := k.sel(neg, k.add(k.f(1+erfErx), pq), k.sub(k.f(1-erfErx), pq))
+	hi := k.sel(neg, k.sub(k.f(2), tail), tail)
+	hi = k.sel(k.mAnd(neg, k.cmp(gt, ax, k.f(6))), k.f(2), hi)
+	hi = k.sel(k.cmp(ge, ax, k.f(28)), k.sel(neg, k.f(2), k.f(0)), hi)
+	r = k.sel(k.cmp(lt, ax, k.f(0.84375)), lo, k.sel(k.cmp(lt, ax, k.f(1.25)), mid, hi))
+	return r, ok
+}
+
+// below26_32 is the lanes of float32 x neither NaN nor 26 or more (erfc's
+// float32 domain: erfc(x) is 0 in float32 from about 10.05 on, and the
+// float64 kernel's exps stay in their domain below 26).
+func below26_32(k lang, x Op) Op { return k.cmp(lt, x, k.f(26)) }
+
+// hypot64 is math.Hypot on amd64, its assembly (hypot_amd64.s): p =
+// max(|x|, |y|), q = min, p·√(1 + (q/p)²) with no multiply-add, 0 where p
+// is 0. Lanes with an infinite or NaN operand are out.
+func hypot64(k lang, x, y Op) (r, ok Op) { return hypotWith(k, x, y, false) }
+
+// hypotArm64 is math.Hypot on arm64, its Go code (hypot.go), compiled with
+// 1 + q·q fused.
+func hypotArm64(k lang, x, y Op) (r, ok Op) { return hypotWith(k, x, y, true) }
+
+func hypotWith(k lang, x, y Op, arm bool) (r, ok Op) {
+	ax, ay := k.and(x, k.u(absMask)), k.and(y, k.u(absMask))
+	inf := k.f(math.Inf(1))
+	ok = k.mAnd(k.cmp(lt, ax, inf), k.cmp(lt, ay, inf))
+	p, q := k.max(ax, ay), k.min(ax, ay)
+	q = k.div(q, p)
+	var s Op
+	if arm {
+		s = k.fma(q, q, k.f(1))
+	} else {
+		s = k.add(k.mul(q, q), k.f(1))
+	}
+	r = k.mul(p, k.sqrt(s))
+	return k.sel(k.cmp(eq, p, k.f(0)), k.f(0), r), ok
+}
+
+// atan2_64 is scalar.Atan2, math.Atan2 (atan2.go) with y's sign put on the
+// result: atan(y/x) with the atan kernel, plus π where x < 0 and the
+// quotient's arctangent is at most 0, minus π where it is above. Lanes with
+// a zero, infinite or NaN operand (math.Atan2's special cases) are out.
+func atan2_64(k lang, y, x Op) (r, ok Op) { return atan2With(k, y, x, atan64) }
+
+// atan2Arm64 is scalar.Atan2 on arm64 (the same Go code, fused as atan64
+// says there).
+func atan2Arm64(k lang, y, x Op) (r, ok Op) { return atan2With(k, y, x, atan64) }
+
+func atan2With(k lang, y, x Op, atan core) (r, ok Op) {
+	inf, zero := k.f(math.Inf(1)), k.f(0)
+	ax, ay := k.and(x, k.u(absMask)), k.and(y, k.u(absMask))
+	ok = k.mAnd(k.mAnd(k.cmp(lt, ax, inf), k.cmp(lt, ay, inf)),
+		k.mAnd(k.cmp(neq, ax, zero), k.cmp(neq, ay, zero)))
+	q, _ := atan(k, k.div(y, x))
+	turn := k.sel(k.cmp(le, q, zero), k.add(q, k.f(math.Pi)), k.sub(q, k.f(math.Pi)))
+	r = k.sel(k.cmp(lt, x, zero), turn, q)
+	return k.or(k.and(r, k.u(absMask)), k.and(y, k.u(signBit))), ok
+}
+
+// logaddexp64 is scalar.LogAddExp: x + ln 2 where x == y, else max(x, y) +
+// log1p(exp(-|x - y|)) with the exp and log1p kernels (the reference's
+// two branches, x + log1p(exp(-d)) for d = x - y > 0 and y +
+// log1p(exp(d)) for d ≤ 0, are that). Lanes with an infinite or NaN
+// operand are out, and lanes where exp leaves its domain.
+func logaddexp64(k lang, x, y Op) (r, ok Op) { return logaddexpWith(k, x, y, exp64, log1p64, false) }
+
+// logaddexpArm64 is scalar.LogAddExp on arm64, over expArm64 and
+// log1pArm64.
+func logaddexpArm64(k lang, x, y Op) (r, ok Op) {
+	return logaddexpWith(k, x, y, expArm64, log1pArm64, false)
+}
+
+// logaddexp2_64 is scalar.LogAddExp2: x + 1 where x == y, else max(x, y) +
+// log1p(exp2(-|x - y|))/ln 2 with the exp2 and log1p kernels.
+func logaddexp2_64(k lang, x, y Op) (r, ok Op) { return logaddexpWith(k, x, y, exp2_64, log1p64, true) }
+
+// logaddexp2Arm64 is scalar.LogAddExp2 on arm64.
+func logaddexp2Arm64(k lang, x, y Op) (r, ok Op) {
+	return logaddexpWith(k, x, y, exp2_64, log1pArm64, true)
+}
+
+func logaddexpWith(k lang, x, y Op, exp, log1p core, base2 bool) (r, ok Op) {
+	inf := k.f(math.Inf(1))
+	d := k.sub(x, y)
+	e, expOK := exp(k, k.or(d, k.u(signBit))) // -|d|
+	ok = k.mAnd(k.mAnd(k.cmp(lt, k.and(x, k.u(absMask)), inf), k.cmp(lt, k.and(y, k.u(absMask)), inf)), expOK)
+	l, _ := log1p(k, e)
+	same := k.f(math.Ln2)
+	if base2 {
+		l = k.div(l, k.f(math.Ln2))
+		same = k.f(1)
+	}
+	r = k.add(k.sel(k.cmp(gt, d, k.f(0)), x, y), l)
+	return k.sel(k.cmp(eq, x, y), k.add(x, same), r), ok
+}

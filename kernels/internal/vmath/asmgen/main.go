@@ -36,6 +36,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/template"
@@ -59,29 +60,54 @@ type unary struct {
 	// with an algorithm of its own and the Go references with fused
 	// multiply-adds); arm64's float32 core is core32.
 	neon64 core
+	// ok32, where set, makes the float32 cores the float64 ones (core64,
+	// neon64) on widened halves (via64), with ok32's lanes computed; with
+	// goRef, the float32 kernel then goes where core64 goes, a file per
+	// fusion rule.
+	ok32 func(k lang, x Op) Op
+}
+
+// float32Core is u's float32 core on amd64 (nil: core64 on widened halves,
+// by the loop).
+func (u unary) float32Core() core {
+	if u.ok32 != nil {
+		return via64(u.core64, u.ok32)
+	}
+	return u.core32
+}
+
+// neon32 is u's float32 core on arm64.
+func (u unary) neon32() core {
+	if u.ok32 != nil {
+		return via64(u.neon64, u.ok32)
+	}
+	return u.core32
 }
 
 var unaries = []unary{
-	{"exp", exp64, exp32, false, expArm64},
-	{"log", log64, log32, false, logArm64},
-	{"tanh", tanh64, tanh32, true, tanhArm64},
-	{"sigmoid", sigmoid64, sigmoid32, false, sigmoidArm64},
-	{"sin", sin64, sin32, true, sin64},
-	{"cos", cos64, cos32, true, cos64},
-	{"log10", log10_64, log10_32, false, log10Arm64},
-	{"log2", log2_64, log2_32, false, log2Arm64},
-	{"cosh", cosh64, cosh32, false, coshArm64},
-	{"sinh", sinh64, sinh32, true, sinhArm64},
-	{"exp2", exp2_64, exp2_32, true, exp2_64},
-	{"expm1", expm1_64, expm1_32, true, expm1Arm64},
-	{"log1p", log1p64, log1p32, true, log1pArm64},
-	{"tan", tan64, tan32, true, tan64},
-	{"atan", atan64, atan32, true, atan64},
-	{"asin", asin64, asin32, true, asin64},
-	{"acos", acos64, acos32, true, acos64},
-	{"asinh", asinh64, asinh32, true, asinhArm64},
-	{"acosh", acosh64, acosh32, true, acoshArm64},
-	{"atanh", atanh64, atanh32, true, atanhArm64},
+	{"exp", exp64, exp32, false, expArm64, nil},
+	{"log", log64, log32, false, logArm64, nil},
+	{"tanh", tanh64, tanh32, true, tanhArm64, nil},
+	{"sigmoid", sigmoid64, sigmoid32, false, sigmoidArm64, nil},
+	{"sin", sin64, sin32, true, sin64, nil},
+	{"cos", cos64, cos32, true, cos64, nil},
+	{"log10", log10_64, log10_32, false, log10Arm64, nil},
+	{"log2", log2_64, log2_32, false, log2Arm64, nil},
+	{"cosh", cosh64, cosh32, false, coshArm64, nil},
+	{"sinh", sinh64, sinh32, true, sinhArm64, nil},
+	{"exp2", exp2_64, exp2_32, true, exp2_64, nil},
+	{"expm1", expm1_64, expm1_32, true, expm1Arm64, nil},
+	{"log1p", log1p64, log1p32, true, log1pArm64, nil},
+	{"tan", tan64, tan32, true, tan64, nil},
+	{"atan", atan64, atan32, true, atan64, nil},
+	{"asin", asin64, asin32, true, asin64, nil},
+	{"acos", acos64, acos32, true, acos64, nil},
+	{"asinh", asinh64, asinh32, true, asinhArm64, nil},
+	{"acosh", acosh64, acosh32, true, acoshArm64, nil},
+	{"atanh", atanh64, atanh32, true, atanhArm64, nil},
+	{"cbrt", cbrt64, nil, true, cbrt64, nonzeroFinite32},
+	{"erf", erf64, nil, true, erfArm64, finite32},
+	{"erfc", erfc64, nil, true, erfcArm64, below26_32},
 }
 
 // stem is the part of a function's names before the element width: its
@@ -93,16 +119,50 @@ func stem(name string) string {
 	return name
 }
 
-// powForm is one of pow's three operand patterns.
+// core2 is a kernel of two operands written in lang (see core).
+type core2 func(k lang, x, y Op) (r, ok Op)
+
+// binaryFn is one elementwise function of two operands. Its float32
+// kernels compute core64 (neon64 on arm64) on float64 halves: the
+// reference's bits.
+type binaryFn struct {
+	Name   string // the vec-vec form's name; the others add Scalar
+	Ref    string // the reference's name without the element width
+	core64 core2
+	neon64 core2
+	goRef  bool // core64 mirrors a reference written in Go with multiply-adds
+	// f32 are the amd64 widths (bits) with a float32 kernel: a float32
+	// kernel through float64 with more live values than the registers
+	// hold (16 ymm for AVX2; avo's allocator at 512 bits) is left out,
+	// and the level runs the narrower kernel or the scalar loop.
+	f32 []int
+}
+
+var binaries = []binaryFn{
+	{"pow", "powRef", pow64, powArm64, false, []int{256}},
+	{"hypot", "hypotRef", hypot64, hypotArm64, false, []int{256, 512}},
+	{"atan2", "atan2Ref", atan2_64, atan2Arm64, true, []int{256, 512}},
+	{"logaddexp", "logaddexpRef", logaddexp64, logaddexpArm64, true, nil},
+	{"logaddexp2", "logaddexp2Ref", logaddexp2_64, logaddexp2Arm64, true, nil},
+}
+
+// powForm is one of a binary function's three operand patterns.
 type powForm struct {
 	Name       string
 	XVec, YVec bool
 }
 
-var powForms = []powForm{
-	{Name: "pow", XVec: true, YVec: true},
-	{Name: "powScalar", XVec: true},
-	{Name: "scalarPow", YVec: true},
+// Stem is the form's name before the element width (see stem).
+func (p powForm) Stem() string { return stem(p.Name) }
+
+// forms are b's three operand patterns: vec-vec (its name), vec-scalar
+// (nameScalar) and scalar-vec (scalarName).
+func (b binaryFn) forms() []powForm {
+	return []powForm{
+		{Name: b.Name, XVec: true, YVec: true},
+		{Name: b.Name + "Scalar", XVec: true},
+		{Name: "scalar" + strings.ToUpper(b.Name[:1]) + b.Name[1:], YVec: true},
+	}
 }
 
 // asmFile is one assembly file being built.
@@ -128,15 +188,28 @@ var (
 	avx512 = target{512, "AVX512"}
 )
 
-// powElems are the element widths of t's pow kernels: float32 pow on the
-// 512-bit target (two widened operands through pow's loop) is more than
-// avo's allocator places in the registers, so that level runs the 256-bit
-// float32 pow.
-func (t target) powElems() []int {
-	if t.bits == 512 {
-		return []int{64}
+// binaryElems are the element widths of t's kernels of b (see f32).
+func (t target) binaryElems(b binaryFn) []int {
+	if slices.Contains(b.f32, t.bits) {
+		return []int{64, 32}
 	}
-	return []int{64, 32}
+	return []int{64}
+}
+
+// binaryWrappers is one binary function's part of a Go file: its forms and
+// the element types with a kernel.
+type binaryWrappers struct {
+	Name, Stem, Ref string
+	Forms           []powForm
+	Types           []unaryFn
+}
+
+func binaryData(types func(binaryFn) []unaryFn) []binaryWrappers {
+	var bs []binaryWrappers
+	for _, b := range binaries {
+		bs = append(bs, binaryWrappers{b.Name, stem(b.Name), b.Ref, b.forms(), types(b)})
+	}
+	return bs
 }
 
 func newFile(name, constraint string, fused bool, t target) *asmFile {
@@ -296,13 +369,13 @@ func widened512(k *kern, in []V, core func(*kern, []V) (V, Op)) (V, reg.GPVirtua
 
 // powLoop is unaryLoop for pow's forms: a scalar operand is broadcast, and
 // only the vector operands are saved for the fix-up.
-func (f *asmFile) powLoop(form powForm, elem int) {
+func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 	k := f.kern(elem)
-	k.vecMasks = true // pow's special cases keep more than seven masks live
+	k.vecMasks = b.Name == "pow" // pow's special cases keep more than seven masks live
 	c := k.c
 	L := k.lanes()
 	t := map[int]string{64: "float64", 32: "float32"}[elem]
-	name := fmt.Sprintf("%s%d%sLoop", form.Name, elem, f.target.isa)
+	name := fmt.Sprintf("%s%d%sLoop", form.Stem(), elem, f.target.isa)
 	arg := func(vec bool) string {
 		if vec {
 			return "[]" + t
@@ -357,12 +430,12 @@ func (f *asmFile) powLoop(form powForm, elem int) {
 	if elem == 32 {
 		var r V
 		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, Op) {
-			r, ok := pow64(avx{k64}, h[0], h[1])
+			r, ok := b.core64(avx{k64}, h[0], h[1])
 			return k64.reg(r), ok
 		})
 		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
 	} else {
-		r, ok := pow64(avx{k}, x, y)
+		r, ok := b.core64(avx{k}, x, y)
 		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
 		m = k.bitsOf(ok)
 	}
@@ -437,16 +510,20 @@ func generate() map[string][]byte {
 	var armFns []unaryFn
 	for _, u := range unaries {
 		arm.unaryLoop(stem(u.Name)+"64NEONLoop", 64, u.neon64)
-		arm.unaryLoop(stem(u.Name)+"32NEONLoop", 32, u.core32)
+		arm.unaryLoop(stem(u.Name)+"32NEONLoop", 32, u.neon32())
 		armFns = append(armFns, unaryFn{u.Name, stem(u.Name), "64", "float64", "2"}, unaryFn{u.Name, stem(u.Name), "32", "float32", "4"})
 	}
-	for _, form := range powForms {
-		arm.powLoop(form, 64, powArm64)
-		arm.powLoop(form, 32, powArm64)
+	for _, b := range binaries {
+		for _, form := range b.forms() {
+			arm.powLoop(form, 64, b.neon64)
+			arm.powLoop(form, 32, b.neon64)
+		}
 	}
 	out["zvmath_arm64.s"] = arm.asm()
-	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns, Pow: powForms,
-		PowTypes: []unaryFn{{Bits: "64", T: "float64", Lanes: "2"}, {Bits: "32", T: "float32", Lanes: "4"}}})
+	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns,
+		Binaries: binaryData(func(binaryFn) []unaryFn {
+			return []unaryFn{{Bits: "64", T: "float64", Lanes: "2"}, {Bits: "32", T: "float32", Lanes: "4"}}
+		})})
 	return out
 }
 
@@ -465,17 +542,30 @@ func amd64Files(out map[string][]byte, t target, suffix string) {
 		for _, f := range files {
 			f.unaryLoop(loop(u, "64"), 64, onAVX(u.core64), false)
 		}
-		if u.core32 != nil {
+		switch {
+		case u.ok32 != nil:
+			for _, f := range files {
+				f.unaryLoop(loop(u, "32"), 32, onAVX(u.float32Core()), false)
+			}
+		case u.core32 != nil:
 			plain.unaryLoop(loop(u, "32"), 32, onAVX(u.core32), false)
-		} else {
+		default:
 			for _, f := range files {
 				f.unaryLoop(loop(u, "32"), 32, onAVX(u.core64), true)
 			}
 		}
 	}
-	for _, form := range powForms {
-		for _, elem := range t.powElems() {
-			plain.powLoop(form, elem)
+	for _, b := range binaries {
+		files := []*asmFile{plain}
+		if b.goRef {
+			files = []*asmFile{goref, gorefFMA}
+		}
+		for _, f := range files {
+			for _, form := range b.forms() {
+				for _, elem := range t.binaryElems(b) {
+					f.powLoop(b, form, elem)
+				}
+			}
 		}
 	}
 	for _, f := range []*asmFile{plain, goref, gorefFMA} {
@@ -491,8 +581,8 @@ func goFile(t target, name, asm string) []byte {
 		us = append(us, unaryFn{u.Name, stem(u.Name), "64", "float64", l64}, unaryFn{u.Name, stem(u.Name), "32", "float32", l32})
 	}
 	pt := []unaryFn{{Bits: "64", T: "float64", Lanes: l64}, {Bits: "32", T: "float32", Lanes: l32}}
-	return goFileFor(name, goData{ISA: t.isa, Asm: asm, Funcs: funcs[t.isa], Unaries: us, Pow: powForms,
-		PowTypes: pt[:len(t.powElems())]})
+	return goFileFor(name, goData{ISA: t.isa, Asm: asm, Funcs: funcs[t.isa], Unaries: us,
+		Binaries: binaryData(func(b binaryFn) []unaryFn { return pt[:len(t.binaryElems(b))] })})
 }
 
 // unaryFn is one generated function's wrapper: the op, the stem of its
@@ -505,8 +595,7 @@ type goData struct {
 	Asm      string // the assembly files, for the comment
 	Funcs    []fn
 	Unaries  []unaryFn
-	Pow      []powForm
-	PowTypes []unaryFn
+	Binaries []binaryWrappers
 }
 
 func goFileFor(name string, data goData) []byte {
@@ -565,10 +654,10 @@ func {{$u.Stem}}{{$t.Bits}}{{$.ISA}}(d, x []{{$t.T}}) {
 	}
 }
 {{end}}
-{{range $p := .Pow}}{{range $t := $.PowTypes}}
-// {{$p.Name}}{{$t.Bits}}{{$.ISA}} sets d[i] = pow({{if $p.XVec}}x[i]{{else}}x{{end}}, {{if $p.YVec}}y[i]{{else}}y{{end}}) with the {{$.ISA}} assembly,
+{{range $b := .Binaries}}{{range $p := $b.Forms}}{{range $t := $b.Types}}
+// {{$p.Stem}}{{$t.Bits}}{{$.ISA}} sets d[i] = {{$b.Name}}({{if $p.XVec}}x[i]{{else}}x{{end}}, {{if $p.YVec}}y[i]{{else}}y{{end}}) with the {{$.ISA}} assembly,
 // recomputing the lanes out of its domain with the reference.
-func {{$p.Name}}{{$t.Bits}}{{$.ISA}}(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}}, y {{if $p.YVec}}[]{{end}}{{$t.T}}) {
+func {{$p.Stem}}{{$t.Bits}}{{$.ISA}}(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t.T}}, y {{if $p.YVec}}[]{{end}}{{$t.T}}) {
 	{{if $p.XVec}}x = x[:len(d)]{{end}}
 	{{if $p.YVec}}y = y[:len(d)]{{end}}
 	var xs, ys [{{$t.Lanes}}]{{$t.T}}
@@ -580,12 +669,12 @@ func {{$p.Name}}{{$t.Bits}}{{$.ISA}}(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t
 	}{{end}}
 	i := 0
 	for i+{{$t.Lanes}} <= len(d) {
-		done, bad := {{$p.Name}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], {{if $p.XVec}}x[i:]{{else}}x{{end}}, {{if $p.YVec}}y[i:]{{else}}y{{end}}{{if $p.XVec}}, &xs{{end}}{{if $p.YVec}}, &ys{{end}})
+		done, bad := {{$p.Stem}}{{$t.Bits}}{{$.ISA}}Loop(d[i:], {{if $p.XVec}}x[i:]{{else}}x{{end}}, {{if $p.YVec}}y[i:]{{else}}y{{end}}{{if $p.XVec}}, &xs{{end}}{{if $p.YVec}}, &ys{{end}})
 		i += done
 		if bad == 0 {
 			break
 		}
-		fixPow{{$t.Bits}}(d[i-{{$t.Lanes}}:i], xs[:], ys[:], bad)
+		fix2_{{$t.Bits}}(d[i-{{$t.Lanes}}:i], xs[:], ys[:], bad, {{$b.Ref}}{{$t.Bits}})
 	}
 	if i < len(d) {
 		// the tail, padded with ones
@@ -599,12 +688,12 @@ func {{$p.Name}}{{$t.Bits}}{{$.ISA}}(d []{{$t.T}}, x {{if $p.XVec}}[]{{end}}{{$t
 			ys[k] = 1
 		}
 		copy(ys[:], y[i:]){{end}}
-		_, bad := pow{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		_, bad := {{$b.Stem}}{{$t.Bits}}{{$.ISA}}Loop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
-		fixPow{{$t.Bits}}(d[i:], xs[:n], ys[:], bad)
+		fix2_{{$t.Bits}}(d[i:], xs[:n], ys[:], bad, {{$b.Ref}}{{$t.Bits}})
 	}
 }
-{{end}}{{end}}`))
+{{end}}{{end}}{{end}}`))
 
 func main() {
 	dir := flag.String("dir", "..", "the package directory (kernels/internal/vmath)")

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +33,29 @@ func TestDeterministic(t *testing.T) {
 		for name := range a {
 			if !bytes.Equal(a[name], b[name]) {
 				t.Errorf("%s differs between two runs", name)
+			}
+		}
+	}
+}
+
+// TestAVX2FilesStayVEX checks that the AVX2 files name no register an AVX2
+// CPU lacks: avo's allocator may hand out X16–X31 and Y16–Y31, which the Go
+// assembler then encodes as EVEX (AVX-512VL) instructions where one exists,
+// and those would fault on an AVX2-only CPU; opmask and zmm registers
+// likewise.
+func TestAVX2FilesStayVEX(t *testing.T) {
+	evexOnly := regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|K[1-7]|Z[0-9]+)\b`)
+	files := generate()
+	for name, lanes := range generateLanes() {
+		files[name] = lanes
+	}
+	for name, b := range files {
+		if !strings.HasSuffix(name, "amd64.s") || strings.Contains(name, "avx512") {
+			continue
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := evexOnly.FindString(line); m != "" {
+				t.Errorf("%s:%d uses %s, beyond AVX2: %s", name, i+1, m, strings.TrimSpace(line))
 			}
 		}
 	}

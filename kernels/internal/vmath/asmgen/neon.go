@@ -650,7 +650,7 @@ func (f *neonFile) unaryLoop(name string, elem int, c core) {
 // a scalar operand is broadcast; float32 vectors run the float64 kernel on
 // each half.
 func (f *neonFile) powLoop(form powForm, elem int, pow func(k lang, x, y Op) (Op, Op)) {
-	name := fmt.Sprintf("%s%dNEONLoop", form.Name, elem)
+	name := fmt.Sprintf("%s%dNEONLoop", form.Stem(), elem)
 	f.vectorLoop(name, elem, []loopOperand{{"x", form.XVec}, {"y", form.YVec}}, func(k *neon, in []Op) (Op, Op) {
 		if elem == 64 {
 			return pow(k, in[0], in[1])

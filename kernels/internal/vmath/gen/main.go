@@ -11,6 +11,8 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/template"
 )
 
@@ -26,7 +28,27 @@ func (u unary) Stem() string {
 	return u.Name
 }
 
-type binary struct{ Name, X, Y, Doc string }
+// binary is one form of a function of two operands: its name, "[]" for
+// each vector operand, its doc, its reference and whether the AVX2 and
+// AVX512 levels have a float32 kernel of it (asmgen's binaryFn.f32: where
+// not, the level runs the narrower kernel or the scalar loop).
+type binary struct {
+	Name, X, Y, Doc, Ref string
+	AVX2F32, AVX512F32   bool
+}
+
+// Stem is the form's name before the element width (see unary.Stem).
+func (b binary) Stem() string { return unary{Name: b.Name}.Stem() }
+
+// forms are the three forms of the function name with reference ref.
+func forms(name, ref string, avx2f32, avx512f32 bool) []binary {
+	title := strings.ToUpper(name[:1]) + name[1:]
+	return []binary{
+		{name, "[]", "[]", "d[i] = " + name + "(x[i], y[i])", ref, avx2f32, avx512f32},
+		{name + "Scalar", "[]", "", "d[i] = " + name + "(x[i], y)", ref, avx2f32, avx512f32},
+		{"scalar" + title, "", "[]", "d[i] = " + name + "(x, y[i])", ref, avx2f32, avx512f32},
+	}
+}
 
 type dtype struct{ Bits, T string }
 
@@ -40,13 +62,10 @@ var data = struct {
 		{"exp", "expRef"}, {"log", "logRef"}, {"tanh", "tanhRef"},
 		{"sigmoid", "sigmoidRef"}, {"sin", "sinRef"}, {"cos", "cosRef"},
 		{"log10", "log10Ref"}, {"log2", "log2Ref"}, {"cosh", "coshRef"}, {"sinh", "sinhRef"},
-		{"exp2", "exp2Ref"}, {"expm1", "expm1Ref"}, {"log1p", "log1pRef"}, {"tan", "tanRef"}, {"atan", "atanRef"}, {"asin", "asinRef"}, {"acos", "acosRef"}, {"asinh", "asinhRef"}, {"acosh", "acoshRef"}, {"atanh", "atanhRef"},
+		{"exp2", "exp2Ref"}, {"expm1", "expm1Ref"}, {"log1p", "log1pRef"}, {"tan", "tanRef"}, {"atan", "atanRef"}, {"asin", "asinRef"}, {"acos", "acosRef"}, {"asinh", "asinhRef"}, {"acosh", "acoshRef"}, {"atanh", "atanhRef"}, {"cbrt", "cbrtRef"}, {"erf", "erfRef"}, {"erfc", "erfcRef"},
 	},
-	Binary: []binary{
-		{"pow", "[]", "[]", "d[i] = pow(x[i], y[i])"},
-		{"powScalar", "[]", "", "d[i] = pow(x[i], y)"},
-		{"scalarPow", "", "[]", "d[i] = pow(x, y[i])"},
-	},
+	Binary: slices.Concat(forms("pow", "powRef", true, false), forms("hypot", "hypotRef", true, true), forms("atan2", "atan2Ref", true, true),
+		forms("logaddexp", "logaddexpRef", false, false), forms("logaddexp2", "logaddexp2Ref", false, false)),
 }
 
 func main() {
