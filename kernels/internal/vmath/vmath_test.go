@@ -723,7 +723,7 @@ func TestWidth(t *testing.T) {
 // pow float64 (slice, scalar exponent, scalar base) and pow float32.
 func FuzzVMath(f *testing.F) {
 	nu := uint8(len(unaryFuncs))
-	nsel := 2*nu + 4
+	nsel := 2*nu + 4*uint8(len(binaryFuncs)) // each binary function: three float64 forms and float32
 	seeds := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, 709.78, -745.1, 1 << 29, 0.625, 1e300, -2.5}
 	for i, x := range seeds {
 		for sel := range int(nsel) {
@@ -763,18 +763,21 @@ func FuzzVMath(f *testing.F) {
 						fn := unaryFuncs[sel-nu]
 						fn.f32(d3, x3)
 						got32, want32, is32 = d3[k], fn.ref32(x32), true
-					case sel == 2*nu:
-						Pow64(d, xs, ys)
-						got, want = d[k], powRef64(x, y)
-					case sel == 2*nu+1:
-						PowScalar64(d, xs, y)
-						got, want = d[k], powRef64(x, y)
-					case sel == 2*nu+2:
-						ScalarPow64(d, x, ys)
-						got, want = d[k], powRef64(x, y)
 					default:
-						Pow32(d3, x3, y3)
-						got32, want32, is32 = d3[k], powRef32(x32, y32), true
+						fn := binaryFuncs[(sel-2*nu)/4]
+						switch (sel - 2*nu) % 4 {
+						case 0:
+							fn.vv64(d, xs, ys)
+						case 1:
+							fn.vs64(d, xs, y)
+						case 2:
+							fn.sv64(d, x, ys)
+						case 3:
+							fn.vv32(d3, x3, y3)
+							is32 = true
+						}
+						got, want = d[k], fn.ref64(x, y)
+						got32, want32 = d3[k], fn.ref32(x32, y32)
 					}
 					if is32 {
 						if u := ulp32(got32, want32); u > maxULP {
