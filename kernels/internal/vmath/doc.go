@@ -105,7 +105,8 @@
 //     kernel on widened halves, so they give the reference's bits; where
 //     that needs more registers than the target has (logaddexp's float32
 //     on AVX2 and AVX-512, pow's on AVX-512), the level runs the narrower
-//     kernel or the scalar loop.
+//     kernel, or the float64 kernel over blocks of 256 operands converted
+//     to float64 and back (via64VV and its twins: the same bits).
 //
 // The coefficients are therefore the published ones the references use:
 // Cephes (Moshier) for sin, cos, tanh, tan and atan, fdlibm (Sun) for log,

@@ -235,8 +235,8 @@ func Logaddexp64(d, x, y []float64) { logaddexp64Impl(d, x, y) }
 
 // Logaddexp32 sets d[i] = scalar.LogAddExp of the operands in float64,
 // rounded once, as Pow64: the reference's bits at every level (the AVX2
-// and AVX512 levels run the scalar loop: no float32 kernel fits their
-// registers).
+// and AVX512 levels run the float64 kernel over blocks converted to
+// float64: no float32 kernel fits their registers).
 func Logaddexp32(d, x, y []float32) { logaddexp32Impl(d, x, y) }
 
 // LogaddexpScalar64 is Logaddexp64 with a scalar y.
@@ -257,8 +257,8 @@ func Logaddexp2_64(d, x, y []float64) { logaddexp2_64Impl(d, x, y) }
 
 // Logaddexp2_32 sets d[i] = scalar.LogAddExp2 of the operands in float64,
 // rounded once, as Pow64: the reference's bits at every level (the AVX2
-// and AVX512 levels run the scalar loop: no float32 kernel fits their
-// registers).
+// and AVX512 levels run the float64 kernel over blocks converted to
+// float64: no float32 kernel fits their registers).
 func Logaddexp2_32(d, x, y []float32) { logaddexp2_32Impl(d, x, y) }
 
 // Logaddexp2Scalar64 is Logaddexp2_64 with a scalar y.

@@ -728,9 +728,9 @@ func logaddexp64Impl(d []float64, x []float64, y []float64) {
 func logaddexp32Impl(d []float32, x []float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		logaddexp32Scalar(d, x, y)
+		via64VV(d, x, y, logaddexp64AVX512)
 	case isa.AVX2:
-		logaddexp32Scalar(d, x, y)
+		via64VV(d, x, y, logaddexp64AVX2)
 	default:
 		logaddexp32Scalar(d, x, y)
 	}
@@ -750,9 +750,9 @@ func logaddexpScalar64Impl(d []float64, x []float64, y float64) {
 func logaddexpScalar32Impl(d []float32, x []float32, y float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		logaddexpScalar32Scalar(d, x, y)
+		via64VS(d, x, y, logaddexpScalar64AVX512)
 	case isa.AVX2:
-		logaddexpScalar32Scalar(d, x, y)
+		via64VS(d, x, y, logaddexpScalar64AVX2)
 	default:
 		logaddexpScalar32Scalar(d, x, y)
 	}
@@ -772,9 +772,9 @@ func scalarLogaddexp64Impl(d []float64, x float64, y []float64) {
 func scalarLogaddexp32Impl(d []float32, x float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		scalarLogaddexp32Scalar(d, x, y)
+		via64SV(d, x, y, scalarLogaddexp64AVX512)
 	case isa.AVX2:
-		scalarLogaddexp32Scalar(d, x, y)
+		via64SV(d, x, y, scalarLogaddexp64AVX2)
 	default:
 		scalarLogaddexp32Scalar(d, x, y)
 	}
@@ -794,9 +794,9 @@ func logaddexp2_64Impl(d []float64, x []float64, y []float64) {
 func logaddexp2_32Impl(d []float32, x []float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		logaddexp2_32Scalar(d, x, y)
+		via64VV(d, x, y, logaddexp2_64AVX512)
 	case isa.AVX2:
-		logaddexp2_32Scalar(d, x, y)
+		via64VV(d, x, y, logaddexp2_64AVX2)
 	default:
 		logaddexp2_32Scalar(d, x, y)
 	}
@@ -816,9 +816,9 @@ func logaddexp2Scalar64Impl(d []float64, x []float64, y float64) {
 func logaddexp2Scalar32Impl(d []float32, x []float32, y float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		logaddexp2Scalar32Scalar(d, x, y)
+		via64VS(d, x, y, logaddexp2Scalar64AVX512)
 	case isa.AVX2:
-		logaddexp2Scalar32Scalar(d, x, y)
+		via64VS(d, x, y, logaddexp2Scalar64AVX2)
 	default:
 		logaddexp2Scalar32Scalar(d, x, y)
 	}
@@ -838,9 +838,9 @@ func scalarLogaddexp2_64Impl(d []float64, x float64, y []float64) {
 func scalarLogaddexp2_32Impl(d []float32, x float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		scalarLogaddexp2_32Scalar(d, x, y)
+		via64SV(d, x, y, scalarLogaddexp2_64AVX512)
 	case isa.AVX2:
-		scalarLogaddexp2_32Scalar(d, x, y)
+		via64SV(d, x, y, scalarLogaddexp2_64AVX2)
 	default:
 		scalarLogaddexp2_32Scalar(d, x, y)
 	}
