@@ -468,7 +468,7 @@ var table = [count]Def{
 	Ldexp: {Name: "ldexp", Arity: 2, Domain: FloatOnly, Go: "scalar.Ldexp(a, b)", CUDA: "laze_ldexp(a, b)", Cost: 2,
 		GoName: "Ldexp", Params: "x, n", Doc: "returns x * 2**n exactly, rounded once (NumPy's ldexp); n is truncated to an integer, NaN where n is NaN.",
 		Grad: []string{"ldexp(g, b)", ""}},
-	FloatPower: {Name: "float_power", Arity: 2, Domain: FloatOnly, Go: "T(scalar.Pow(float64(a), float64(b)))", CUDA: "(T)laze_pow((double)a, (double)b)", Cost: 24,
+	FloatPower: {Name: "float_power", Arity: 2, Domain: FloatOnly, Go: "T(scalar.Pow(float64(a), float64(b)))", CUDA: "(T)laze_pow((double)a, (double)b)", Cost: 24, VMath: "Pow",
 		GoName: "FloatPower", Doc: "returns x raised to y computed in float64 and rounded to T (NumPy's float_power, which gives float64 even for float32 operands: the CLI does too).",
 		Grad: []string{"where(b == 0, 0, g * (b * float_power(a, b - 1)))", "where(a == 0 && b >= 0, 0, g * (out * log(a)))"}},
 

@@ -69,8 +69,8 @@ func ApproxFloat32(op ops.Op) bool {
 }
 
 // vmathThroughFloat64 are the ops whose float32 vmath kernels compute in
-// float64 (or, where vmath has no float32 kernel, run the scalar loop) and
-// so give the scalar loop's bits: pow, cbrt, erf, erfc and the functions
-// of two operands.
-var vmathThroughFloat64 = map[ops.Op]bool{ops.Pow: true, ops.Cbrt: true, ops.Erf: true, ops.Erfc: true, ops.Hypot: true,
+// float64 (or run a float64 kernel over converted blocks) and so give the
+// scalar loop's bits: pow and float_power (the same function on floats),
+// cbrt, erf, erfc and the functions of two operands.
+var vmathThroughFloat64 = map[ops.Op]bool{ops.Pow: true, ops.FloatPower: true, ops.Cbrt: true, ops.Erf: true, ops.Erfc: true, ops.Hypot: true,
 	ops.Arctan2: true, ops.Logaddexp: true, ops.Logaddexp2: true}

@@ -117,6 +117,9 @@ func computeVMathFloat64(op ops.Op, pat uint8, d []float64, args *[3]Value[float
 		case ops.Logaddexp2:
 			vmath.Logaddexp2_64(d, args[0].Vec, args[1].Vec)
 			return true
+		case ops.FloatPower:
+			vmath.Pow64(d, args[0].Vec, args[1].Vec)
+			return true
 		}
 	case patVS:
 		switch op {
@@ -135,6 +138,9 @@ func computeVMathFloat64(op ops.Op, pat uint8, d []float64, args *[3]Value[float
 		case ops.Logaddexp2:
 			vmath.Logaddexp2Scalar64(d, args[0].Vec, args[1].S)
 			return true
+		case ops.FloatPower:
+			vmath.PowScalar64(d, args[0].Vec, args[1].S)
+			return true
 		}
 	case patSV:
 		switch op {
@@ -152,6 +158,9 @@ func computeVMathFloat64(op ops.Op, pat uint8, d []float64, args *[3]Value[float
 			return true
 		case ops.Logaddexp2:
 			vmath.ScalarLogaddexp2_64(d, args[0].S, args[1].Vec)
+			return true
+		case ops.FloatPower:
+			vmath.ScalarPow64(d, args[0].S, args[1].Vec)
 			return true
 		}
 	}
@@ -249,6 +258,9 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]Value[float
 		case ops.Logaddexp2:
 			vmath.Logaddexp2_32(d, args[0].Vec, args[1].Vec)
 			return true
+		case ops.FloatPower:
+			vmath.Pow32(d, args[0].Vec, args[1].Vec)
+			return true
 		}
 	case patVS:
 		switch op {
@@ -267,6 +279,9 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]Value[float
 		case ops.Logaddexp2:
 			vmath.Logaddexp2Scalar32(d, args[0].Vec, args[1].S)
 			return true
+		case ops.FloatPower:
+			vmath.PowScalar32(d, args[0].Vec, args[1].S)
+			return true
 		}
 	case patSV:
 		switch op {
@@ -284,6 +299,9 @@ func computeVMathFloat32(op ops.Op, pat uint8, d []float32, args *[3]Value[float
 			return true
 		case ops.Logaddexp2:
 			vmath.ScalarLogaddexp2_32(d, args[0].S, args[1].Vec)
+			return true
+		case ops.FloatPower:
+			vmath.ScalarPow32(d, args[0].S, args[1].Vec)
 			return true
 		}
 	}

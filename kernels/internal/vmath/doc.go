@@ -106,7 +106,7 @@
 //     that needs more registers than the target has (logaddexp's float32
 //     on AVX2 and AVX-512, pow's on AVX-512), the level runs the narrower
 //     kernel, or the float64 kernel over blocks of 256 operands converted
-//     to float64 and back (via64VV and its twins: the same bits).
+//     to float64 and back (the generated …32Via64: the same bits).
 //
 // The coefficients are therefore the published ones the references use:
 // Cephes (Moshier) for sin, cos, tanh, tan and atan, fdlibm (Sun) for log,

@@ -109,54 +109,6 @@ func fix2_32(d, xs, ys []float32, bad uint, f func(x, y float32) float32) {
 }
 
 // via64Block is the block size of the float32 forms that run a float64
-// kernel over converted operands (via64VV and its twins): 2 KiB of float64
-// per operand, on the stack.
+// kernel over converted operands (the generated …32Via64 functions): 2 KiB
+// of float64 per operand, on the stack.
 const via64Block = 256
-
-// via64VV sets d[i] = float32(f64(float64(x[i]), float64(y[i]))) with
-// the float64 slice function f64 over blocks converted exactly to float64:
-// the reference's bits, for a function whose float32 reference computes in
-// float64 and rounds once, where the level has no float32 kernel of it.
-func via64VV(d, x, y []float32, f64 func(d, x, y []float64)) {
-	var xb, yb [via64Block]float64
-	for lo := 0; lo < len(d); lo += via64Block {
-		n := min(via64Block, len(d)-lo)
-		for i := range n {
-			xb[i], yb[i] = float64(x[lo+i]), float64(y[lo+i])
-		}
-		f64(xb[:n], xb[:n], yb[:n])
-		for i := range n {
-			d[lo+i] = float32(xb[i])
-		}
-	}
-}
-
-// via64VS is via64VV with a scalar y.
-func via64VS(d, x []float32, y float32, f64 func(d, x []float64, y float64)) {
-	var xb [via64Block]float64
-	for lo := 0; lo < len(d); lo += via64Block {
-		n := min(via64Block, len(d)-lo)
-		for i := range n {
-			xb[i] = float64(x[lo+i])
-		}
-		f64(xb[:n], xb[:n], float64(y))
-		for i := range n {
-			d[lo+i] = float32(xb[i])
-		}
-	}
-}
-
-// via64SV is via64VV with a scalar x.
-func via64SV(d []float32, x float32, y []float32, f64 func(d []float64, x float64, y []float64)) {
-	var yb [via64Block]float64
-	for lo := 0; lo < len(d); lo += via64Block {
-		n := min(via64Block, len(d)-lo)
-		for i := range n {
-			yb[i] = float64(y[lo+i])
-		}
-		f64(yb[:n], float64(x), yb[:n])
-		for i := range n {
-			d[lo+i] = float32(yb[i])
-		}
-	}
-}

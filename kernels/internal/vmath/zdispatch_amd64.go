@@ -728,11 +728,34 @@ func logaddexp64Impl(d []float64, x []float64, y []float64) {
 func logaddexp32Impl(d []float32, x []float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		via64VV(d, x, y, logaddexp64AVX512)
+		logaddexp32Via64(d, x, y, true)
 	case isa.AVX2:
-		via64VV(d, x, y, logaddexp64AVX2)
+		logaddexp32Via64(d, x, y, false)
 	default:
 		logaddexp32Scalar(d, x, y)
+	}
+}
+
+// logaddexp32Via64 computes logaddexp32 with the level's float64 kernel
+// (AVX-512 or AVX2) over blocks converted exactly to float64 and rounded
+// back: the reference's bits, where no float32 kernel fits the registers.
+// The calls are static, so the blocks stay on the stack.
+func logaddexp32Via64(d []float32, x []float32, y []float32, avx512 bool) {
+	var xb, yb [via64Block]float64
+	for lo := 0; lo < len(d); lo += via64Block {
+		n := min(via64Block, len(d)-lo)
+		for i := range n {
+			xb[i] = float64(x[lo+i])
+			yb[i] = float64(y[lo+i])
+		}
+		if avx512 {
+			logaddexp64AVX512(xb[:n], xb[:n], yb[:n])
+		} else {
+			logaddexp64AVX2(xb[:n], xb[:n], yb[:n])
+		}
+		for i := range n {
+			d[lo+i] = float32(xb[i])
+		}
 	}
 }
 
@@ -750,11 +773,34 @@ func logaddexpScalar64Impl(d []float64, x []float64, y float64) {
 func logaddexpScalar32Impl(d []float32, x []float32, y float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		via64VS(d, x, y, logaddexpScalar64AVX512)
+		logaddexpScalar32Via64(d, x, y, true)
 	case isa.AVX2:
-		via64VS(d, x, y, logaddexpScalar64AVX2)
+		logaddexpScalar32Via64(d, x, y, false)
 	default:
 		logaddexpScalar32Scalar(d, x, y)
+	}
+}
+
+// logaddexpScalar32Via64 computes logaddexpScalar32 with the level's float64 kernel
+// (AVX-512 or AVX2) over blocks converted exactly to float64 and rounded
+// back: the reference's bits, where no float32 kernel fits the registers.
+// The calls are static, so the blocks stay on the stack.
+func logaddexpScalar32Via64(d []float32, x []float32, y float32, avx512 bool) {
+	var xb [via64Block]float64
+	for lo := 0; lo < len(d); lo += via64Block {
+		n := min(via64Block, len(d)-lo)
+		for i := range n {
+			xb[i] = float64(x[lo+i])
+
+		}
+		if avx512 {
+			logaddexpScalar64AVX512(xb[:n], xb[:n], float64(y))
+		} else {
+			logaddexpScalar64AVX2(xb[:n], xb[:n], float64(y))
+		}
+		for i := range n {
+			d[lo+i] = float32(xb[i])
+		}
 	}
 }
 
@@ -772,11 +818,34 @@ func scalarLogaddexp64Impl(d []float64, x float64, y []float64) {
 func scalarLogaddexp32Impl(d []float32, x float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		via64SV(d, x, y, scalarLogaddexp64AVX512)
+		scalarLogaddexp32Via64(d, x, y, true)
 	case isa.AVX2:
-		via64SV(d, x, y, scalarLogaddexp64AVX2)
+		scalarLogaddexp32Via64(d, x, y, false)
 	default:
 		scalarLogaddexp32Scalar(d, x, y)
+	}
+}
+
+// scalarLogaddexp32Via64 computes scalarLogaddexp32 with the level's float64 kernel
+// (AVX-512 or AVX2) over blocks converted exactly to float64 and rounded
+// back: the reference's bits, where no float32 kernel fits the registers.
+// The calls are static, so the blocks stay on the stack.
+func scalarLogaddexp32Via64(d []float32, x float32, y []float32, avx512 bool) {
+	var xb, yb [via64Block]float64
+	for lo := 0; lo < len(d); lo += via64Block {
+		n := min(via64Block, len(d)-lo)
+		for i := range n {
+
+			yb[i] = float64(y[lo+i])
+		}
+		if avx512 {
+			scalarLogaddexp64AVX512(xb[:n], float64(x), yb[:n])
+		} else {
+			scalarLogaddexp64AVX2(xb[:n], float64(x), yb[:n])
+		}
+		for i := range n {
+			d[lo+i] = float32(xb[i])
+		}
 	}
 }
 
@@ -794,11 +863,34 @@ func logaddexp2_64Impl(d []float64, x []float64, y []float64) {
 func logaddexp2_32Impl(d []float32, x []float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		via64VV(d, x, y, logaddexp2_64AVX512)
+		logaddexp2_32Via64(d, x, y, true)
 	case isa.AVX2:
-		via64VV(d, x, y, logaddexp2_64AVX2)
+		logaddexp2_32Via64(d, x, y, false)
 	default:
 		logaddexp2_32Scalar(d, x, y)
+	}
+}
+
+// logaddexp2_32Via64 computes logaddexp2_32 with the level's float64 kernel
+// (AVX-512 or AVX2) over blocks converted exactly to float64 and rounded
+// back: the reference's bits, where no float32 kernel fits the registers.
+// The calls are static, so the blocks stay on the stack.
+func logaddexp2_32Via64(d []float32, x []float32, y []float32, avx512 bool) {
+	var xb, yb [via64Block]float64
+	for lo := 0; lo < len(d); lo += via64Block {
+		n := min(via64Block, len(d)-lo)
+		for i := range n {
+			xb[i] = float64(x[lo+i])
+			yb[i] = float64(y[lo+i])
+		}
+		if avx512 {
+			logaddexp2_64AVX512(xb[:n], xb[:n], yb[:n])
+		} else {
+			logaddexp2_64AVX2(xb[:n], xb[:n], yb[:n])
+		}
+		for i := range n {
+			d[lo+i] = float32(xb[i])
+		}
 	}
 }
 
@@ -816,11 +908,34 @@ func logaddexp2Scalar64Impl(d []float64, x []float64, y float64) {
 func logaddexp2Scalar32Impl(d []float32, x []float32, y float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		via64VS(d, x, y, logaddexp2Scalar64AVX512)
+		logaddexp2Scalar32Via64(d, x, y, true)
 	case isa.AVX2:
-		via64VS(d, x, y, logaddexp2Scalar64AVX2)
+		logaddexp2Scalar32Via64(d, x, y, false)
 	default:
 		logaddexp2Scalar32Scalar(d, x, y)
+	}
+}
+
+// logaddexp2Scalar32Via64 computes logaddexp2Scalar32 with the level's float64 kernel
+// (AVX-512 or AVX2) over blocks converted exactly to float64 and rounded
+// back: the reference's bits, where no float32 kernel fits the registers.
+// The calls are static, so the blocks stay on the stack.
+func logaddexp2Scalar32Via64(d []float32, x []float32, y float32, avx512 bool) {
+	var xb [via64Block]float64
+	for lo := 0; lo < len(d); lo += via64Block {
+		n := min(via64Block, len(d)-lo)
+		for i := range n {
+			xb[i] = float64(x[lo+i])
+
+		}
+		if avx512 {
+			logaddexp2Scalar64AVX512(xb[:n], xb[:n], float64(y))
+		} else {
+			logaddexp2Scalar64AVX2(xb[:n], xb[:n], float64(y))
+		}
+		for i := range n {
+			d[lo+i] = float32(xb[i])
+		}
 	}
 }
 
@@ -838,10 +953,33 @@ func scalarLogaddexp2_64Impl(d []float64, x float64, y []float64) {
 func scalarLogaddexp2_32Impl(d []float32, x float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		via64SV(d, x, y, scalarLogaddexp2_64AVX512)
+		scalarLogaddexp2_32Via64(d, x, y, true)
 	case isa.AVX2:
-		via64SV(d, x, y, scalarLogaddexp2_64AVX2)
+		scalarLogaddexp2_32Via64(d, x, y, false)
 	default:
 		scalarLogaddexp2_32Scalar(d, x, y)
+	}
+}
+
+// scalarLogaddexp2_32Via64 computes scalarLogaddexp2_32 with the level's float64 kernel
+// (AVX-512 or AVX2) over blocks converted exactly to float64 and rounded
+// back: the reference's bits, where no float32 kernel fits the registers.
+// The calls are static, so the blocks stay on the stack.
+func scalarLogaddexp2_32Via64(d []float32, x float32, y []float32, avx512 bool) {
+	var xb, yb [via64Block]float64
+	for lo := 0; lo < len(d); lo += via64Block {
+		n := min(via64Block, len(d)-lo)
+		for i := range n {
+
+			yb[i] = float64(y[lo+i])
+		}
+		if avx512 {
+			scalarLogaddexp2_64AVX512(xb[:n], float64(x), yb[:n])
+		} else {
+			scalarLogaddexp2_64AVX2(xb[:n], float64(x), yb[:n])
+		}
+		for i := range n {
+			d[lo+i] = float32(xb[i])
+		}
 	}
 }

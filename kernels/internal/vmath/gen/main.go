@@ -32,22 +32,10 @@ func (u unary) Stem() string {
 // each vector operand, its doc, its reference and whether the AVX2 and
 // AVX512 levels have a float32 kernel of it (asmgen's binaryFn.f32: where
 // not, the level runs the narrower kernel or its float64 kernel over
-// converted blocks, Via64).
+// converted blocks, the generated …32Via64).
 type binary struct {
 	Name, X, Y, Doc, Ref string
 	AVX2F32, AVX512F32   bool
-}
-
-// Via64 is the helper that runs the form's float64 kernel for float32
-// operands (ref.go), where a level has no float32 kernel.
-func (b binary) Via64() string {
-	switch {
-	case b.X != "" && b.Y != "":
-		return "via64VV"
-	case b.X != "":
-		return "via64VS"
-	}
-	return "via64SV"
 }
 
 // Stem is the form's name before the element width (see unary.Stem).
