@@ -2,8 +2,8 @@ package vmath
 
 import "github.com/laze-go/laze/internal/isa"
 
-//go:generate go run ./gen
 //go:generate go run -C asmgen . -dir ..
+//go:generate go run ./gen
 
 // Float is the element types of the generic wrappers.
 type Float interface{ ~float32 | ~float64 }

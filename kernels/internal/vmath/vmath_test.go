@@ -600,13 +600,14 @@ func TestNearOne(t *testing.T) {
 	}
 }
 
-// TestSlices runs every length from 0 to 40 at several misalignments, in
-// place and out of place, so that every tail path runs, and checks that
-// nothing past len(d) is written.
+// TestSlices runs every length from 0 to 40, and lengths across the
+// 256-element blocks of the float32 forms that go through float64, at
+// several misalignments, in place and out of place, so that every tail path
+// runs, and checks that nothing past len(d) is written.
 func TestSlices(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	buf64 := make([]float64, 64)
-	buf32 := make([]float32, 64)
+	buf64 := make([]float64, 620)
+	buf32 := make([]float32, 620)
 	for i := range buf64 {
 		buf64[i] = r.NormFloat64() * 3
 		if i%7 == 3 {
@@ -614,42 +615,48 @@ func TestSlices(t *testing.T) {
 		}
 		buf32[i] = float32(buf64[i])
 	}
-	ybuf := make([]float64, 64)
+	ybuf := make([]float64, 620)
 	for i := range ybuf {
 		ybuf[i] = math.Round(r.NormFloat64()*4) / 2
 	}
+	// each op's reference takes the element and its index (the float64 vector
+	// form of a binary function reads ybuf's element beside it; the float32
+	// one takes x for both operands)
 	type op struct {
 		name string
 		f64  func(d, x []float64)
-		r64  func(float64) float64
+		r64  func(x float64, i int) float64
 		f32  func(d, x []float32)
 		r32  func(float32) float32
 	}
 	ops := []op{}
 	for _, f := range unaryFuncs {
-		ops = append(ops, op{f.name, f.f64, f.ref64, f.f32, f.ref32})
+		ops = append(ops, op{f.name, f.f64, func(x float64, _ int) float64 { return f.ref64(x) }, f.f32, f.ref32})
 	}
-	ops = append(ops,
-		op{"pow", func(d, x []float64) { Pow64(d, x, ybuf) }, nil, func(d, x []float32) { Pow32(d, x, x) }, nil},
-		op{"powscalar", func(d, x []float64) { PowScalar64(d, x, 3) }, func(x float64) float64 { return powRef64(x, 3) },
-			func(d, x []float32) { PowScalar32(d, x, 2.5) }, func(x float32) float32 { return powRef32(x, 2.5) }},
-		op{"scalarpow", func(d, x []float64) { ScalarPow64(d, 1.5, x) }, func(x float64) float64 { return powRef64(1.5, x) },
-			func(d, x []float32) { ScalarPow32(d, -2, x) }, func(x float32) float32 { return powRef32(-2, x) }},
-	)
+	for _, f := range binaryFuncs {
+		ops = append(ops,
+			op{f.name, func(d, x []float64) { f.vv64(d, x, ybuf) }, func(x float64, i int) float64 { return f.ref64(x, ybuf[i]) },
+				func(d, x []float32) { f.vv32(d, x, x) }, func(x float32) float32 { return f.ref32(x, x) }},
+			op{f.name + "scalar", func(d, x []float64) { f.vs64(d, x, 3) }, func(x float64, _ int) float64 { return f.ref64(x, 3) },
+				func(d, x []float32) { f.vs32(d, x, 2.5) }, func(x float32) float32 { return f.ref32(x, 2.5) }},
+			op{"scalar" + f.name, func(d, x []float64) { f.sv64(d, 1.5, x) }, func(x float64, _ int) float64 { return f.ref64(1.5, x) },
+				func(d, x []float32) { f.sv32(d, -2, x) }, func(x float32) float32 { return f.ref32(-2, x) }},
+		)
+	}
+	lengths := []int{255, 256, 257, 600}
+	for n := 40; n >= 0; n-- {
+		lengths = append([]int{n}, lengths...)
+	}
 	const sentinel = 12345.5
 	for _, w := range levels() {
 		for _, o := range ops {
 			withLevel(t, w, func() {
-				for n := 0; n <= 40; n++ {
+				for _, n := range lengths {
 					for off := 0; off < 3; off++ {
 						x := buf64[off : off+n]
 						want := make([]float64, n)
 						for i := range want {
-							if o.r64 != nil {
-								want[i] = o.r64(x[i])
-							} else {
-								want[i] = powRef64(x[i], ybuf[i])
-							}
+							want[i] = o.r64(x[i], i)
 						}
 						dst := make([]float64, n+5)
 						for i := range dst {
@@ -669,11 +676,7 @@ func TestSlices(t *testing.T) {
 						x32 := buf32[off : off+n]
 						want32 := make([]float32, n)
 						for i := range want32 {
-							if o.r32 != nil {
-								want32[i] = o.r32(x32[i])
-							} else {
-								want32[i] = powRef32(x32[i], x32[i])
-							}
+							want32[i] = o.r32(x32[i])
 						}
 						d32 := make([]float32, n+5)
 						for i := range d32 {

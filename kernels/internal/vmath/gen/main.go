@@ -30,9 +30,10 @@ func (u unary) Stem() string {
 
 // binary is one form of a function of two operands: its name, "[]" for
 // each vector operand, its doc, its reference and whether the AVX2 and
-// AVX512 levels have a float32 kernel of it (asmgen's binaryFn.f32: where
-// not, the level runs the narrower kernel or its float64 kernel over
-// converted blocks, the generated …32Via64).
+// AVX512 levels have a float32 kernel of it — read from the declarations
+// asmgen wrote (withKernels), which has the only list: where not, the level
+// runs the narrower kernel or its float64 kernel over converted blocks,
+// the generated …32Via64.
 type binary struct {
 	Name, X, Y, Doc, Ref string
 	AVX2F32, AVX512F32   bool
@@ -42,13 +43,32 @@ type binary struct {
 func (b binary) Stem() string { return unary{Name: b.Name}.Stem() }
 
 // forms are the three forms of the function name with reference ref.
-func forms(name, ref string, avx2f32, avx512f32 bool) []binary {
+func forms(name, ref string) []binary {
 	title := strings.ToUpper(name[:1]) + name[1:]
 	return []binary{
-		{name, "[]", "[]", "d[i] = " + name + "(x[i], y[i])", ref, avx2f32, avx512f32},
-		{name + "Scalar", "[]", "", "d[i] = " + name + "(x[i], y)", ref, avx2f32, avx512f32},
-		{"scalar" + title, "", "[]", "d[i] = " + name + "(x, y[i])", ref, avx2f32, avx512f32},
+		{Name: name, X: "[]", Y: "[]", Doc: "d[i] = " + name + "(x[i], y[i])", Ref: ref},
+		{Name: name + "Scalar", X: "[]", Doc: "d[i] = " + name + "(x[i], y)", Ref: ref},
+		{Name: "scalar" + title, Y: "[]", Doc: "d[i] = " + name + "(x, y[i])", Ref: ref},
 	}
+}
+
+// withKernels sets each form's AVX2F32 and AVX512F32 from the Go files
+// asmgen wrote in dir (zvmath_amd64.go, zvmath_avx512_amd64.go): whether
+// they declare the form's float32 wrapper. asmgen runs first (go generate's
+// order in vmath.go).
+func withKernels(dir string, bs []binary) []binary {
+	declared := func(file, fn string) bool {
+		src, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			log.Fatal(err)
+		}
+		return bytes.Contains(src, []byte("\nfunc "+fn+"("))
+	}
+	for i := range bs {
+		bs[i].AVX2F32 = declared("zvmath_amd64.go", bs[i].Stem()+"32AVX2")
+		bs[i].AVX512F32 = declared("zvmath_avx512_amd64.go", bs[i].Stem()+"32AVX512")
+	}
+	return bs
 }
 
 type dtype struct{ Bits, T string }
@@ -65,8 +85,8 @@ var data = struct {
 		{"log10", "log10Ref"}, {"log2", "log2Ref"}, {"cosh", "coshRef"}, {"sinh", "sinhRef"},
 		{"exp2", "exp2Ref"}, {"expm1", "expm1Ref"}, {"log1p", "log1pRef"}, {"tan", "tanRef"}, {"atan", "atanRef"}, {"asin", "asinRef"}, {"acos", "acosRef"}, {"asinh", "asinhRef"}, {"acosh", "acoshRef"}, {"atanh", "atanhRef"}, {"cbrt", "cbrtRef"}, {"erf", "erfRef"}, {"erfc", "erfcRef"},
 	},
-	Binary: slices.Concat(forms("pow", "powRef", true, false), forms("hypot", "hypotRef", true, true), forms("atan2", "atan2Ref", true, true),
-		forms("logaddexp", "logaddexpRef", false, false), forms("logaddexp2", "logaddexp2Ref", false, false)),
+	Binary: slices.Concat(forms("pow", "powRef"), forms("hypot", "hypotRef"), forms("atan2", "atan2Ref"),
+		forms("logaddexp", "logaddexpRef"), forms("logaddexp2", "logaddexp2Ref")),
 }
 
 func main() {
@@ -74,6 +94,7 @@ func main() {
 	if len(os.Args) > 1 {
 		dir = os.Args[1]
 	}
+	data.Binary = withKernels(dir, data.Binary)
 	disp, err := template.ParseFiles(filepath.Join(dir, "gen", "dispatch.tmpl"))
 	if err != nil {
 		log.Fatal(err)
