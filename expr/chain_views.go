@@ -35,3 +35,37 @@ func (c Chain[T]) Squeeze(dims ...int) Chain[T] { return Chain[T]{view(ViewSquee
 
 // Unsqueeze returns the view with a new dimension of size 1 at dim.
 func (c Chain[T]) Unsqueeze(dim int) Chain[T] { return Chain[T]{view(ViewUnsqueeze, c.E, dim)} }
+
+// Flip returns the view with the elements along dims (all when none) in
+// reverse order (see Flip).
+func (c Chain[T]) Flip(dims ...int) Chain[T] { return Chain[T]{view(ViewFlip, c.E, dims...)} }
+
+// SwapAxes returns the view with dimensions a and b swapped (see SwapAxes).
+func (c Chain[T]) SwapAxes(a, b int) Chain[T] { return Chain[T]{SwapAxes(c.E, a, b)} }
+
+// MoveAxis returns the view with dimensions source moved to positions
+// destination (see MoveAxis).
+func (c Chain[T]) MoveAxis(source, destination []int) Chain[T] {
+	return Chain[T]{MoveAxis(c.E, source, destination)}
+}
+
+// ExpandDims returns the view with size-1 dimensions at axes (see
+// ExpandDims).
+func (c Chain[T]) ExpandDims(axes ...int) Chain[T] {
+	return Chain[T]{view(ViewExpandDims, c.E, axes...)}
+}
+
+// Diagonal returns the view of the diagonals of dimensions axis1 and axis2
+// (see Diagonal).
+func (c Chain[T]) Diagonal(offset, axis1, axis2 int) Chain[T] {
+	return Chain[T]{view(ViewDiagonal, c.E, offset, axis1, axis2)}
+}
+
+// BroadcastTo returns the view broadcast to dims (see BroadcastTo).
+func (c Chain[T]) BroadcastTo(dims ...int) Chain[T] {
+	return Chain[T]{view(ViewBroadcastTo, c.E, dims...)}
+}
+
+// Ravel returns the elements in row-major order as one dimension (see
+// Ravel).
+func (c Chain[T]) Ravel() Chain[T] { return Chain[T]{view(ViewRavel, c.E)} }

@@ -18,20 +18,27 @@ type ViewKind uint8
 
 // The views. Args holds the tensor method's arguments in order.
 const (
-	ViewT         ViewKind = iota + 1 // T(): all dimensions reversed; no Args
-	ViewTranspose                     // Transpose(d0, d1)
-	ViewPermute                       // Permute(dims...)
-	ViewReshape                       // Reshape(dims...): one dimension may be -1
-	ViewSlice                         // Slice(dim, start, end, step), tensor.None for an omitted bound
-	ViewIndex                         // Index(dim, i)
-	ViewExpand                        // Expand(dims...): -1 keeps a size
-	ViewSqueeze                       // Squeeze(dims...)
-	ViewUnsqueeze                     // Unsqueeze(dim)
+	ViewT           ViewKind = iota + 1 // T(): all dimensions reversed; no Args
+	ViewTranspose                       // Transpose(d0, d1)
+	ViewPermute                         // Permute(dims...)
+	ViewReshape                         // Reshape(dims...): one dimension may be -1
+	ViewSlice                           // Slice(dim, start, end, step), tensor.None for an omitted bound
+	ViewIndex                           // Index(dim, i)
+	ViewExpand                          // Expand(dims...): -1 keeps a size
+	ViewSqueeze                         // Squeeze(dims...)
+	ViewUnsqueeze                       // Unsqueeze(dim)
+	ViewFlip                            // Flip(dims...): none for every dimension
+	ViewMoveAxis                        // MoveAxis(source, destination): Args holds source, then destination
+	ViewExpandDims                      // ExpandDims(axes...)
+	ViewDiagonal                        // Diagonal(offset, axis1, axis2)
+	ViewBroadcastTo                     // BroadcastTo(shape): Args holds the shape
+	ViewRavel                           // Flatten(): the row-major elements as one dimension; no Args
 )
 
 var viewNames = [...]string{ViewT: "T", ViewTranspose: "Transpose", ViewPermute: "Permute",
 	ViewReshape: "Reshape", ViewSlice: "Slice", ViewIndex: "Index", ViewExpand: "Expand",
-	ViewSqueeze: "Squeeze", ViewUnsqueeze: "Unsqueeze"}
+	ViewSqueeze: "Squeeze", ViewUnsqueeze: "Unsqueeze", ViewFlip: "Flip", ViewMoveAxis: "MoveAxis",
+	ViewExpandDims: "ExpandDims", ViewDiagonal: "Diagonal", ViewBroadcastTo: "BroadcastTo", ViewRavel: "Ravel"}
 
 // String returns the tensor method's name: "Transpose", "Reshape".
 func (k ViewKind) String() string {
@@ -104,6 +111,51 @@ func Squeeze[T tensor.Number](x Exp[T], dims ...int) Exp[T] {
 // tensor method Unsqueeze.
 func Unsqueeze[T tensor.Number](x Exp[T], dim int) Exp[T] { return view(ViewUnsqueeze, x, dim) }
 
+// Flip returns the view of x with the order of the elements along each of
+// dims reversed, or along every dimension when none is given, as
+// numpy.flip and the tensor method Flip.
+func Flip[T tensor.Number](x Exp[T], dims ...int) Exp[T] { return view(ViewFlip, x, dims...) }
+
+// SwapAxes returns the view of x with dimensions a and b swapped, as
+// numpy.swapaxes: the same view as Transpose(x, a, b).
+func SwapAxes[T tensor.Number](x Exp[T], a, b int) Exp[T] { return view(ViewTranspose, x, a, b) }
+
+// MoveAxis returns the view of x with dimensions source moved to positions
+// destination, the others keeping their order, as numpy.moveaxis and the
+// tensor method MoveAxis.
+func MoveAxis[T tensor.Number](x Exp[T], source, destination []int) Exp[T] {
+	return view(ViewMoveAxis, x, slices.Concat(source, destination)...)
+}
+
+// ExpandDims returns the view of x with a dimension of size 1 at each of
+// axes (positions in the result), as numpy.expand_dims and the tensor
+// method ExpandDims.
+func ExpandDims[T tensor.Number](x Exp[T], axes ...int) Exp[T] {
+	return view(ViewExpandDims, x, axes...)
+}
+
+// Diagonal returns the view of the diagonals at offset of the matrices that
+// dimensions axis1 and axis2 of x form, appended as the last dimension, as
+// numpy.diagonal and the tensor method Diagonal.
+func Diagonal[T tensor.Number](x Exp[T], offset, axis1, axis2 int) Exp[T] {
+	return view(ViewDiagonal, x, offset, axis1, axis2)
+}
+
+// BroadcastTo returns the view of x broadcast to the shape dims by NumPy's
+// rules (stride 0 on stretched and added dimensions), as numpy.broadcast_to
+// and the tensor method BroadcastTo.
+func BroadcastTo[T tensor.Number](x Exp[T], dims ...int) Exp[T] {
+	return view(ViewBroadcastTo, x, dims...)
+}
+
+// Ravel returns x's elements in row-major order as one dimension, as
+// numpy.ravel: a view where the strides allow one, and where they do not
+// a copy of that operand alone, as Reshape(x, -1) (and, unlike it, of an
+// operand with no element too). numpy.ndarray.flatten, which always
+// copies, has the same value: an expression's value is never shared with
+// its operands (see docs/design.md).
+func Ravel[T tensor.Number](x Exp[T]) Exp[T] { return view(ViewRavel, x) }
+
 // Apply takes the view of t with t's own view method: a tensor sharing t's
 // storage. For ViewReshape it is the tensor method View, which returns a
 // NotContiguousError where only a copy would do (Reshape's fallback, which
@@ -147,6 +199,30 @@ func (v *View[T]) Apply(t *tensor.Tensor[T]) (_ *tensor.Tensor[T], err error) {
 		return t.Squeeze(a...), nil
 	case ViewUnsqueeze:
 		return t.Unsqueeze(arg(0)), nil
+	case ViewFlip:
+		return t.Flip(a...), nil
+	case ViewMoveAxis:
+		if len(a)%2 != 0 {
+			return nil, &shape.ArgumentError{Op: "MoveAxis", Name: "arguments", Value: a,
+				Reason: "source and destination of the same length, one after the other"}
+		}
+		return t.MoveAxis(a[:len(a)/2], a[len(a)/2:]), nil
+	case ViewExpandDims:
+		return t.ExpandDims(a...), nil
+	case ViewDiagonal:
+		return t.Diagonal(arg(0), arg(1), arg(2)), nil
+	case ViewBroadcastTo:
+		return t.BroadcastTo(shape.Shape(a))
+	case ViewRavel:
+		r, err := t.View(t.Numel())
+		if err != nil {
+			err = shape.Rename(err, "Ravel")
+			var nc *shape.NotContiguousError
+			if errors.As(err, &nc) {
+				nc.Op = "Ravel"
+			}
+		}
+		return r, err
 	}
 	return nil, &shape.ArgumentError{Op: "View", Name: "kind", Value: v.Kind, Reason: "not a view kind"}
 }
@@ -274,6 +350,49 @@ func (v *View[T]) sourceIndex(xs shape.Shape, index []int) []int {
 		d := axis(a[0], n+1)
 		copy(src, index[:d])
 		copy(src[d:], index[d+1:])
+	case ViewFlip:
+		copy(src, index)
+		for _, d := range a {
+			d = axis(d, n)
+			src[d] = xs[d] - 1 - index[d]
+		}
+		if len(a) == 0 {
+			for d := range src {
+				src[d] = xs[d] - 1 - index[d]
+			}
+		}
+	case ViewMoveAxis:
+		for i, d := range tensor.MoveAxisOrder(xs, a[:len(a)/2], a[len(a)/2:]) {
+			src[d] = index[i]
+		}
+	case ViewExpandDims:
+		out := len(index)
+		inserted := make([]bool, out)
+		for _, d := range a {
+			inserted[axis(d, out)] = true
+		}
+		j := 0
+		for d, i := range index {
+			if !inserted[d] {
+				src[j] = i
+				j++
+			}
+		}
+	case ViewDiagonal:
+		d0, d1 := axis(a[1], n), axis(a[2], n)
+		first, _ := tensor.DiagonalSpan(xs[d0], xs[d1], a[0])
+		j := 0
+		for d := range n {
+			if d != d0 && d != d1 {
+				src[d] = index[j]
+				j++
+			}
+		}
+		src[d0], src[d1] = first[0]+index[n-2], first[1]+index[n-2]
+	case ViewBroadcastTo:
+		return broadcastIndex(index, xs)
+	case ViewRavel:
+		shape.Unravel(index[0], xs, src)
 	}
 	return src
 }
@@ -347,6 +466,20 @@ func renderView(b *strings.Builder, k ViewKind, a []int) {
 		b.WriteString(".squeeze(" + ints(a) + ")")
 	case k == ViewUnsqueeze && len(a) == 1:
 		fmt.Fprintf(b, ".unsqueeze(%d)", a[0])
+	case k == ViewFlip && len(a) == 1:
+		b.WriteString(index(a[0], "::-1"))
+	case k == ViewFlip:
+		b.WriteString(".flip(" + ints(a) + ")")
+	case k == ViewMoveAxis && len(a)%2 == 0:
+		fmt.Fprintf(b, ".moveaxis((%s), (%s))", ints(a[:len(a)/2]), ints(a[len(a)/2:]))
+	case k == ViewExpandDims:
+		b.WriteString(".expand_dims(" + ints(a) + ")")
+	case k == ViewDiagonal && len(a) == 3:
+		fmt.Fprintf(b, ".diagonal(%d, %d, %d)", a[0], a[1], a[2])
+	case k == ViewBroadcastTo:
+		b.WriteString(".broadcast_to((" + ints(a) + "))")
+	case k == ViewRavel:
+		b.WriteString(".ravel()")
 	default:
 		fmt.Fprintf(b, ".%s(%s)", k, ints(a))
 	}

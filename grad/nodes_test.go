@@ -199,6 +199,49 @@ var nodeCases = []nodeCase{
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Unsqueeze(x[0], -1) },
 		want: [][]float64{{4, 5, 6}}},
 
+	// NumPy's views: each weight goes back to the element it read.
+	{name: "Flip 0", in: []in{x23}, w: arange(6, 1),
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Flip(x[0], 0) },
+		want: [][]float64{{4, 5, 6, 1, 2, 3}}},
+	{name: "Flip all", in: []in{x23}, w: arange(6, 1),
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Flip(x[0]) },
+		want: [][]float64{{6, 5, 4, 3, 2, 1}}},
+	// np.moveaxis(x(2,3,1), 0, -1) has shape (3,1,2): w[j,0,i] goes to x[i,j,0].
+	{name: "MoveAxis 0 to -1", in: []in{{data: arange(6, 1), dims: []int{2, 3, 1}}}, w: arange(6, 1),
+		f: func(x []expr.Exp[float64]) expr.Exp[float64] {
+			return expr.MoveAxis(x[0], []int{0}, []int{-1})
+		},
+		want: [][]float64{{1, 3, 5, 2, 4, 6}}},
+	{name: "MoveAxis two", in: []in{{data: arange(6, 1), dims: []int{1, 2, 3}}}, w: arange(6, 1),
+		f: func(x []expr.Exp[float64]) expr.Exp[float64] {
+			return expr.MoveAxis(x[0], []int{2, 0}, []int{0, 1}) // shape (3,1,2)
+		},
+		want: [][]float64{{1, 3, 5, 2, 4, 6}}},
+	{name: "ExpandDims", in: []in{vec(1, 2, 3)}, w: []float64{4, 5, 6},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.ExpandDims(x[0], 0, -1) },
+		want: [][]float64{{4, 5, 6}}},
+	{name: "Ravel of a transpose", in: []in{x23}, w: arange(6, 1),
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Ravel(expr.T(x[0])) },
+		want: [][]float64{{1, 3, 5, 2, 4, 6}}},
+	{name: "BroadcastTo", in: []in{{data: []float64{1, 2, 3}, dims: []int{3, 1}}}, w: arange(12, 1),
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.BroadcastTo(x[0], 2, 3, 2) },
+		want: [][]float64{{1 + 2 + 7 + 8, 3 + 4 + 9 + 10, 5 + 6 + 11 + 12}}},
+	{name: "Diagonal", in: []in{{data: arange(12, 0), dims: []int{3, 4}}}, w: []float64{1, 2, 3},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Diagonal(x[0], 0, 0, 1) },
+		want: [][]float64{{1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0}}},
+	{name: "Diagonal offset 1", in: []in{{data: arange(12, 0), dims: []int{3, 4}}}, w: []float64{1, 2, 3},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Diagonal(x[0], 1, 0, 1) },
+		want: [][]float64{{0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3}}},
+	{name: "Diagonal offset -1 axes swapped", in: []in{{data: arange(12, 0), dims: []int{3, 4}}}, w: []float64{1, 2, 3},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Diagonal(x[0], -1, 1, 0) }, // x[i, i-1]... of x.T: x[0,1], x[1,2], x[2,3]
+		want: [][]float64{{0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3}}},
+	{name: "Diagonal of a stack", in: []in{{data: arange(8, 0), dims: []int{2, 2, 2}}}, w: []float64{1, 2, 3, 4},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Diagonal(x[0], 0, 0, 2) }, // shape (2 [axis 1], 2)
+		want: [][]float64{{1, 0, 3, 0, 0, 2, 0, 4}}},
+	{name: "Diagonal empty", in: []in{x23}, w: []float64{},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Diagonal(x[0], 5, 0, 1) },
+		want: [][]float64{{0, 0, 0, 0, 0, 0}}},
+
 	// Scans: cumsum's gradient is the reversed cumulative sum of w;
 	// cumprod's element i gets Σ_{j≥i} w_j Π_{k≤j, k≠i} x_k.
 	{name: "cumsum", in: []in{vec(1, 2, 3, 4)}, w: []float64{1, 2, 3, 4},

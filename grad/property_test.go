@@ -347,6 +347,16 @@ func (g *treeGen) reduction(a sub) sub {
 	}
 }
 
+// perm draws a permutation of 0, …, n-1.
+func (g *treeGen) perm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		j := g.c.intn(i + 1)
+		p[i], p[j] = p[j], i
+	}
+	return p
+}
+
 func (g *treeGen) view(a sub) sub {
 	x, s := a.e, a.s
 	r := len(s)
@@ -367,7 +377,7 @@ func (g *treeGen) view(a sub) sub {
 			return g.try(expr.Expand(x, 2), a)
 		}
 	}
-	switch g.c.intn(9) {
+	switch g.c.intn(15) {
 	case 0:
 		return g.try(expr.T(x), a)
 	case 1:
@@ -419,6 +429,41 @@ func (g *treeGen) view(a sub) sub {
 			dims = dims[1:]
 		}
 		return g.try(expr.Expand(x, dims...), a)
+	case 9:
+		var dims []int
+		for range g.c.intn(3) {
+			dims = append(dims, dim())
+		}
+		return g.try(expr.Flip(x, dims...), a) // a repeated dimension is refused: try keeps a
+	case 10:
+		k := 1 + g.c.intn(r)
+		return g.try(expr.MoveAxis(x, g.perm(r)[:k], g.perm(r)[:k]), a)
+	case 11:
+		axes := []int{g.c.intn(2*r+2) - r - 1}
+		if g.c.intn(2) == 0 {
+			axes = append(axes, g.c.intn(2*r+4)-r-2)
+		}
+		return g.try(expr.ExpandDims(x, axes...), a)
+	case 12:
+		if r >= 2 {
+			d0, d1 := dim(), dim()
+			n := s[(d0+r)%r] + s[(d1+r)%r]
+			return g.try(expr.Diagonal(x, g.c.intn(n+1)-n/2, d0, d1), a) // same axes: refused
+		}
+		return g.try(expr.Ravel(x), a)
+	case 13:
+		dims := slices.Clone([]int(s))
+		for d, n := range dims {
+			if n == 1 && g.c.intn(2) == 0 {
+				dims[d] = 3
+			}
+		}
+		if g.c.intn(2) == 0 {
+			dims = append([]int{2}, dims...)
+		}
+		return g.try(expr.BroadcastTo(x, dims...), a)
+	case 14:
+		return g.try(expr.Ravel(x), a)
 	case 7:
 		if slices.Contains(s, 1) {
 			return g.try(expr.Squeeze(x), a)

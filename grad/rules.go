@@ -285,11 +285,20 @@ func viewRule[S tensor.Float](b *builder, v *expr.View[S], g contribution) error
 			inv[d] = i
 		}
 		c = expr.Permute(ge, inv...)
-	case expr.ViewReshape, expr.ViewSqueeze, expr.ViewUnsqueeze:
+	case expr.ViewReshape, expr.ViewSqueeze, expr.ViewUnsqueeze, expr.ViewExpandDims, expr.ViewRavel:
 		c = expr.Reshape(ge, xs...)
-	case expr.ViewExpand:
+	case expr.ViewExpand, expr.ViewBroadcastTo:
 		b.add(x, unbroadcast[S](contribution{e: ge, s: vs}, xs))
 		return nil
+	case expr.ViewFlip:
+		c = expr.Flip(ge, a...)
+	case expr.ViewMoveAxis:
+		c = expr.MoveAxis(ge, a[len(a)/2:], a[:len(a)/2])
+	case expr.ViewDiagonal:
+		var ok bool
+		if c, ok = diagonalGradient(ge, xs, a[0], a[1], a[2]); !ok {
+			return nil
+		}
 	case expr.ViewIndex:
 		d, err := shape.Axis("Index", a[0], len(xs))
 		if err != nil {
@@ -320,6 +329,31 @@ func viewRule[S tensor.Float](b *builder, v *expr.View[S], g contribution) error
 	}
 	b.add(x, contribution{e: c, s: xs})
 	return nil
+}
+
+// diagonalGradient returns the tree of shape xs holding g (the gradient
+// of x.Diagonal(offset, axis1, axis2)) on that diagonal and zeros
+// elsewhere, or false when the diagonal has no element. With the two axes
+// moved last and merged, the diagonal is every (m+1)-th element of a row
+// of n·m from its first, which embed spreads g over.
+func diagonalGradient[S tensor.Float](g expr.Exp[S], xs shape.Shape, offset, axis1, axis2 int) (expr.Exp[S], bool) {
+	d0, d1 := shape.MustAxis("Diagonal", axis1, len(xs)), shape.MustAxis("Diagonal", axis2, len(xs))
+	n, m := xs[d0], xs[d1]
+	first, count := tensor.DiagonalSpan(n, m, offset)
+	if count == 0 {
+		return nil, false
+	}
+	moved := make(shape.Shape, 0, len(xs)+1) // xs without axes d0 and d1
+	for d, size := range xs {
+		if d != d0 && d != d1 {
+			moved = append(moved, size)
+		}
+	}
+	last := len(moved)
+	flat := append(moved.Clone(), n*m)
+	spread := embed(g, last, flat, first[0]*m+first[1], count, m+1)
+	square := expr.Reshape(spread, append(moved.Clone(), n, m)...)
+	return expr.MoveAxis(square, []int{last, last + 1}, []int{d0, d1}), true
 }
 
 // embed returns a tree of shape xs holding zeros but along dimension d at

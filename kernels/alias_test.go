@@ -75,6 +75,22 @@ func TestAliasing(t *testing.T) {
 			hi := a.Slice(0, 1, tensor.None, 1).Slice(1, 1, tensor.None, 1)
 			return scene{hi, expr.Add(lo, hi), a}
 		}, []int64{0, 1, 2, 3, 4, 6, 6, 10, 12}, 1},
+		{"a = np.flip(a) (lazy view of the destination)", func() scene {
+			a := square()
+			return scene{a, expr.Flip[int64](a), a}
+		}, []int64{8, 7, 6, 5, 4, 3, 2, 1, 0}, 1},
+		{"a.diagonal() = a[0] (the diagonal reads its own first element)", func() scene {
+			a := square()
+			return scene{a.Diagonal(0, 0, 1), expr.Of(a.Index(0, 0)).AddScalar(10), a}
+		}, []int64{10, 1, 2, 3, 11, 5, 6, 7, 12}, 1},
+		{"a.diagonal(1) = a.diagonal(-1) (disjoint diagonals, no copy)", func() scene {
+			a := square()
+			return scene{a.Diagonal(1, 0, 1), expr.Of(a.Diagonal(-1, 0, 1)).Ravel().MulScalar(1), a}
+		}, []int64{0, 3, 2, 3, 4, 7, 6, 7, 8}, 0},
+		{"a = np.moveaxis(a, 0, 1) + 0", func() scene {
+			a := square()
+			return scene{a, expr.Of(expr.MoveAxis[int64](a, []int{0}, []int{1})).AddScalar(0), a}
+		}, []int64{0, 3, 6, 1, 4, 7, 2, 5, 8}, 1},
 	}
 	for _, cfg := range evaluatorConfigs {
 		for _, tt := range tests {

@@ -22,7 +22,7 @@ func (sc *scene[T]) viewNode(src *byteSource, dims shape.Shape, depth int, full 
 	}
 	n := len(want)
 	under := func(operand shape.Shape) expr.Exp[T] { return sc.node(src, operand, depth-1, true) }
-	switch src.next(9) {
+	switch src.next(15) {
 	case 0:
 		return expr.T(under(reversed(want)))
 	case 1:
@@ -109,8 +109,83 @@ func (sc *scene[T]) viewNode(src *byteSource, dims shape.Shape, depth int, full 
 				return expr.Unsqueeze(under(slices.Delete(slices.Clone(want), d, d+1)), d-n)
 			}
 		}
+	case 9:
+		var dims []int // none: every dimension
+		for d := range n {
+			if src.next(2) == 0 {
+				dims = append(dims, d-n*src.next(2))
+			}
+		}
+		return expr.Flip(under(want), dims...)
+	case 10:
+		if n >= 1 {
+			k := 1 + src.next(n)
+			from, to := sc.perm(src, n)[:k], sc.perm(src, n)[:k]
+			operand := make(shape.Shape, n)
+			for i, d := range tensor.MoveAxisOrder(want, from, to) {
+				operand[d] = want[i]
+			}
+			return expr.MoveAxis(under(operand), from, to)
+		}
+	case 11:
+		var axes []int // the size-1 dimensions of want, some of them
+		var operand shape.Shape
+		for d, size := range want {
+			if size == 1 && src.next(2) == 0 {
+				axes = append(axes, d-n*src.next(2))
+				continue
+			}
+			operand = append(operand, size)
+		}
+		return expr.ExpandDims(under(operand), axes...)
+	case 12:
+		if n >= 1 {
+			// The operand has want's leading dimensions and an r×c matrix
+			// at two places whose diagonal at offset has want's last size.
+			k := want[n-1]
+			offset := src.next(4) - 1
+			r, c := k+src.next(2), k+offset
+			if offset < 0 {
+				r, c = k-offset, k+src.next(2)
+			}
+			operand := slices.Clone(want[:n-1])
+			a, b := src.next(n), src.next(n+1) // r's place, then c's
+			operand = slices.Insert(operand, a, r)
+			operand = slices.Insert(operand, b, c)
+			if b <= a {
+				a++ // c went in before r
+			}
+			return expr.Diagonal(under(operand), offset, a, b-(n+1)*src.next(2))
+		}
+	case 13:
+		lead := src.next(n + 1)
+		operand := slices.Clone(want[lead:])
+		for d := range operand {
+			if src.next(2) == 0 {
+				operand[d] = 1
+			}
+		}
+		return expr.BroadcastTo(under(operand), want...)
+	case 14:
+		if n == 1 {
+			operand := shape.Shape{want[0]}
+			if want[0]%2 == 0 && src.next(2) == 0 {
+				operand = shape.Shape{want[0] / 2, 2}
+			}
+			return expr.Ravel(under(operand))
+		}
 	}
 	return expr.T(under(reversed(want)))
+}
+
+// perm draws a permutation of 0, …, n-1.
+func (sc *scene[T]) perm(src *byteSource, n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		j := src.next(i + 1)
+		p[i], p[j] = p[j], i
+	}
+	return p
 }
 
 // reversed returns s with its dimensions in reverse order.

@@ -114,10 +114,11 @@ func pushedViews[T tensor.Number](e expr.Exp[T]) (_ expr.Exp[T], ok bool) {
 }
 
 // reorders reports whether v only reorders its operand's dimensions (T,
-// Transpose, Permute): its value is every element of the operand's.
+// Transpose, Permute, MoveAxis): its value is every element of the
+// operand's.
 func reorders[T tensor.Number](v *expr.View[T]) bool {
 	switch v.Kind {
-	case expr.ViewT, expr.ViewTranspose, expr.ViewPermute:
+	case expr.ViewT, expr.ViewTranspose, expr.ViewPermute, expr.ViewMoveAxis:
 		return true
 	}
 	return false

@@ -61,7 +61,7 @@ func (m mappedView) step(tb testing.TB, src *byteSource) mappedView {
 	n := t.NDim()
 	s := t.Shape()
 	next := mappedView{base: m.base, ops: m.ops}
-	switch op := src.next(11); {
+	switch op := src.next(15); {
 	case op == 0 && n >= 2:
 		a, b := src.next(n), src.next(n)
 		next.t, next.ops = t.Transpose(a, b-n), append(next.ops, "Transpose")
@@ -199,6 +199,101 @@ func (m mappedView) step(tb testing.TB, src *byteSource) mappedView {
 	case op == 10:
 		next.t, next.ref = selectStep(t, ref, src)
 		next.ops = append(next.ops, "Select")
+	case op == 11:
+		var dims []int // none: every dimension
+		for d := range n {
+			if src.next(2) == 0 {
+				dims = append(dims, d-n*src.next(2))
+			}
+		}
+		flipped := make([]bool, n)
+		for d := range n {
+			flipped[d] = len(dims) == 0
+		}
+		for _, d := range dims {
+			flipped[(d+n)%n] = true
+		}
+		next.t, next.ops = t.Flip(dims...), append(next.ops, "Flip")
+		next.ref = func(idx []int) []int {
+			j := slices.Clone(idx)
+			for d, f := range flipped {
+				if f {
+					j[d] = s[d] - 1 - idx[d]
+				}
+			}
+			return ref(j)
+		}
+	case op == 12 && n >= 1:
+		// numpy.moveaxis, by its definition: the unmoved dimensions keep
+		// their order and fill the positions not named in destination.
+		k := 1 + src.next(n)
+		from := rand.New(rand.NewPCG(uint64(src.next(256)), 2)).Perm(n)[:k]
+		to := rand.New(rand.NewPCG(uint64(src.next(256)), 3)).Perm(n)[:k]
+		perm := make([]int, n) // perm[i]: the dimension of t at position i
+		placed := make([]bool, n)
+		for i := range k {
+			perm[to[i]], placed[to[i]] = from[i], true
+		}
+		rest := 0
+		for i := range n {
+			if placed[i] {
+				continue
+			}
+			for slices.Contains(from, rest) {
+				rest++
+			}
+			perm[i] = rest
+			rest++
+		}
+		if src.next(2) == 0 {
+			from[0] -= n
+		}
+		next.t, next.ops = t.MoveAxis(from, to), append(next.ops, "MoveAxis")
+		next.ref = func(idx []int) []int {
+			j := make([]int, n)
+			for i, p := range perm {
+				j[p] = idx[i]
+			}
+			return ref(j)
+		}
+	case op == 13:
+		k := src.next(3)
+		out := n + k
+		at := rand.New(rand.NewPCG(uint64(src.next(256)), 4)).Perm(out)[:k]
+		args := slices.Clone(at)
+		for i := range args {
+			if src.next(2) == 0 {
+				args[i] -= out
+			}
+		}
+		next.t, next.ops = t.ExpandDims(args...), append(next.ops, "ExpandDims")
+		next.ref = func(idx []int) []int {
+			j := make([]int, 0, n)
+			for d, i := range idx {
+				if !slices.Contains(at, d) {
+					j = append(j, i)
+				}
+			}
+			return ref(j)
+		}
+	case op == 14 && n >= 2:
+		a := src.next(n)
+		b := (a + 1 + src.next(n-1)) % n
+		offset := src.next(2*(s[a]+s[b])+3) - s[a] - 1
+		next.t, next.ops = t.Diagonal(offset, a, b-n*src.next(2)), append(next.ops, "Diagonal")
+		next.ref = func(idx []int) []int {
+			j := make([]int, n)
+			k := 0
+			for d := range n {
+				if d != a && d != b {
+					j[d] = idx[k]
+					k++
+				}
+			}
+			i := idx[n-2]
+			j[a], j[b] = i+max(0, -offset), i+max(0, offset)
+			return ref(j)
+		}
 	default:
 		return m
 	}
