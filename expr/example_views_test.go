@@ -39,3 +39,21 @@ func ExamplePushViews() {
 	//  [21. 24.]
 	//  [10. 13.]]
 }
+
+// NumPy's view functions work on any expression and cost nothing: the
+// diagonal of a flipped product-free tree is read straight from the
+// tensor's storage, with a stride of columns+1 (and a negative one here).
+func ExampleDiagonal() {
+	m, _ := tensor.Arange[float64](0, 9, 1).View(3, 3)
+	anti := expr.Diagonal(expr.Flip(expr.Of[float64](expr.Name("m", m)).MulScalar(10), 1), 0, 0, 1) // np.fliplr(m * 10).diagonal()
+	pushed, _ := expr.PushViews(anti)
+	fmt.Println(pushed)
+	out, _ := kernels.Eval(anti)
+	fmt.Println(out)
+	moved, _ := kernels.Eval(expr.MoveAxis(expr.ExpandDims[float64](m, 0), []int{0}, []int{-1})) // np.moveaxis(m[None], 0, -1)
+	fmt.Println(moved.Shape())
+	// Output:
+	// (m[:, ::-1].diagonal(0, 0, 1) * 10)
+	// [20. 40. 60.]
+	// (3,3,1)
+}

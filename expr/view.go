@@ -124,7 +124,7 @@ func SwapAxes[T tensor.Number](x Exp[T], a, b int) Exp[T] { return view(ViewTran
 // destination, the others keeping their order, as numpy.moveaxis and the
 // tensor method MoveAxis.
 func MoveAxis[T tensor.Number](x Exp[T], source, destination []int) Exp[T] {
-	return view(ViewMoveAxis, x, slices.Concat(source, destination)...)
+	return view(ViewMoveAxis, x, slices.Concat([]int{len(source)}, source, destination)...)
 }
 
 // ExpandDims returns the view of x with a dimension of size 1 at each of
@@ -202,11 +202,8 @@ func (v *View[T]) Apply(t *tensor.Tensor[T]) (_ *tensor.Tensor[T], err error) {
 	case ViewFlip:
 		return t.Flip(a...), nil
 	case ViewMoveAxis:
-		if len(a)%2 != 0 {
-			return nil, &shape.ArgumentError{Op: "MoveAxis", Name: "arguments", Value: a,
-				Reason: "source and destination of the same length, one after the other"}
-		}
-		return t.MoveAxis(a[:len(a)/2], a[len(a)/2:]), nil
+		src, dst := moveAxisArgs(a)
+		return t.MoveAxis(src, dst), nil
 	case ViewExpandDims:
 		return t.ExpandDims(a...), nil
 	case ViewDiagonal:
@@ -226,6 +223,20 @@ func (v *View[T]) Apply(t *tensor.Tensor[T]) (_ *tensor.Tensor[T], err error) {
 	}
 	return nil, &shape.ArgumentError{Op: "View", Name: "kind", Value: v.Kind, Reason: "not a view kind"}
 }
+
+// moveAxisArgs splits a MoveAxis view's Args into source and destination.
+// Args that do not hold them (made by hand) give lists of different
+// lengths, which the tensor method refuses.
+func moveAxisArgs(a []int) (source, destination []int) {
+	if len(a) == 0 || a[0] < 0 || a[0] > len(a)-1 {
+		return a, nil
+	}
+	return a[1 : 1+a[0]], a[1+a[0]:]
+}
+
+// MoveAxisArgs returns the source and destination dimensions of a
+// MoveAxis view.
+func (v *View[T]) MoveAxisArgs() (source, destination []int) { return moveAxisArgs(v.Args) }
 
 // recoverShapeError turns a panic with one of package shape's typed errors
 // (the tensor view methods' panics on bad arguments) into *err; any other
@@ -362,7 +373,8 @@ func (v *View[T]) sourceIndex(xs shape.Shape, index []int) []int {
 			}
 		}
 	case ViewMoveAxis:
-		for i, d := range tensor.MoveAxisOrder(xs, a[:len(a)/2], a[len(a)/2:]) {
+		from, to := moveAxisArgs(a)
+		for i, d := range tensor.MoveAxisOrder(xs, from, to) {
 			src[d] = index[i]
 		}
 	case ViewExpandDims:
@@ -470,8 +482,9 @@ func renderView(b *strings.Builder, k ViewKind, a []int) {
 		b.WriteString(index(a[0], "::-1"))
 	case k == ViewFlip:
 		b.WriteString(".flip(" + ints(a) + ")")
-	case k == ViewMoveAxis && len(a)%2 == 0:
-		fmt.Fprintf(b, ".moveaxis((%s), (%s))", ints(a[:len(a)/2]), ints(a[len(a)/2:]))
+	case k == ViewMoveAxis:
+		src, dst := moveAxisArgs(a)
+		fmt.Fprintf(b, ".moveaxis((%s), (%s))", ints(src), ints(dst))
 	case k == ViewExpandDims:
 		b.WriteString(".expand_dims(" + ints(a) + ")")
 	case k == ViewDiagonal && len(a) == 3:

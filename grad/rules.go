@@ -293,7 +293,8 @@ func viewRule[S tensor.Float](b *builder, v *expr.View[S], g contribution) error
 	case expr.ViewFlip:
 		c = expr.Flip(ge, a...)
 	case expr.ViewMoveAxis:
-		c = expr.MoveAxis(ge, a[len(a)/2:], a[:len(a)/2])
+		src, dst := v.MoveAxisArgs()
+		c = expr.MoveAxis(ge, dst, src)
 	case expr.ViewDiagonal:
 		var ok bool
 		if c, ok = diagonalGradient(ge, xs, a[0], a[1], a[2]); !ok {
