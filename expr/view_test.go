@@ -83,7 +83,9 @@ func viewCases() []viewCase {
 			ok(func(t *tensor.Tensor[float64]) *tensor.Tensor[float64] { return t.Diagonal(-1, -1, 0) }),
 			"(x + 1).diagonal(-1, -1, 0)"},
 		{"BroadcastTo(5, 2, 3, 4)", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Of(x).BroadcastTo(5, 2, 3, 4) },
-			func(t *tensor.Tensor[float64]) (*tensor.Tensor[float64], error) { return t.BroadcastTo(shape.Of(5, 2, 3, 4)) },
+			func(t *tensor.Tensor[float64]) (*tensor.Tensor[float64], error) {
+				return t.BroadcastTo(shape.Of(5, 2, 3, 4))
+			},
 			"(x + 1).broadcast_to((5, 2, 3, 4))"},
 		{"Ravel of a transpose", func(x expr.Exp[float64]) expr.Exp[float64] { return expr.Of(x).T().Ravel() },
 			ok(func(t *tensor.Tensor[float64]) *tensor.Tensor[float64] { return t.T().Flatten() }), "(x + 1).T.ravel()"},
