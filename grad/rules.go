@@ -19,7 +19,7 @@ func backwardAs[S tensor.Float](b *builder, n expr.Node) (bool, error) {
 	}
 	g, _ := total[S](b, n)
 	switch x := e.(type) {
-	case *tensor.Tensor[S], *expr.Const[S]:
+	case *tensor.Tensor[S], *expr.Const[S], *expr.Generator[S]:
 		return true, nil
 	case expr.Elementwise[S]:
 		op, xs, k := x.OpParts()

@@ -196,11 +196,47 @@ func (sc *scene[T]) leaf(src *byteSource, dims shape.Shape, full bool) expr.Exp[
 		if fits(sc.dst.Shape(), dims, full) {
 			return sc.dst // the destination itself, read in place
 		}
+	case 2:
+		if full {
+			return sc.generator(src, dims)
+		}
+		return sc.generator(src, ownShape(src, dims))
 	}
 	if full {
 		return sc.view(src, dims, "leaf")
 	}
 	return sc.view(src, ownShape(src, dims), "leaf")
+}
+
+// generator makes a generator leaf of shape s (memory-free: arange and
+// linspace reshaped, full, eye and tri), whose reshape the evaluator
+// pushes into the generator's positions.
+func (sc *scene[T]) generator(src *byteSource, s shape.Shape) expr.Exp[T] {
+	n, _ := s.Size()
+	kind := src.next(4)
+	if kind == 0 && !tensor.IsFloat[T]() && n > 30 {
+		kind = 1 // an int8 arange of n elements would wrap
+	}
+	switch kind {
+	case 0:
+		start, step := T(src.next(4)), T(1+src.next(3))
+		stop := start + T(n)*step // exactly n elements for integers
+		if tensor.IsFloat[T]() {
+			step /= 4
+			stop = start + T((float64(n)-0.5)*float64(step)) // n elements, whatever the rounding
+		}
+		return expr.Reshape[T](expr.Arange(start, stop, step), s...)
+	case 1:
+		return expr.Reshape[T](expr.Linspace[T](float64(src.next(5))-2, float64(src.next(9)), n, src.next(2) == 0), s...)
+	case 2:
+		if len(s) == 2 {
+			if src.next(2) == 0 {
+				return expr.Eye[T](s[0], s[1], src.next(5)-2)
+			}
+			return expr.Tri[T](s[0], s[1], src.next(5)-2)
+		}
+	}
+	return expr.Full(T(src.next(5)), s...)
 }
 
 // fits reports whether an operand of shape s can stand where a subtree for

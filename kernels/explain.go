@@ -397,6 +397,8 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 		case pl.device != nil && slices.Contains(p.Strides[1+i], 0):
 			how = "broadcast"
 		case pl.device != nil:
+		case isGenerated(p.Convert[i]):
+			how = "computed per block"
 		case p.Convert[i] != nil:
 			how = "converted per block"
 		case st == 0:

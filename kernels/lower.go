@@ -145,6 +145,8 @@ func (l *lowering[T]) node(e expr.Exp[T]) (int, error) {
 		return l.once(n, func() (int, error) { return l.view(n) })
 	case *expr.MatProduct[T]:
 		return l.product(n)
+	case *expr.Generator[T]:
+		return l.once(n, func() (int, error) { return l.generator(n) })
 	}
 	if compute := stepsOf(l.ev, e); compute != nil {
 		t, err := computed(l.ev, e, compute)

@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"fmt"
+
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/shape"
@@ -51,4 +53,27 @@ func (t *Tensor[T]) Region(friend.Key) shape.Region { return t.region() }
 // ReleaseError when the storage was already released. See Elems for the key.
 func (t *Tensor[T]) Hold(_ friend.Key, op string) interface{ Drop() } {
 	return t.st.hold(op, t.shape)
+}
+
+// IndexSpace returns a row-major tensor of shape s with no elements behind
+// it: its geometry (offset, shape, strides) numbers each index by its
+// row-major position, and the view methods that never copy (T, Slice,
+// View, Expand, Diagonal…) give the positions each view reads. Package
+// expr's generators (Arange, Eye…) are such a tensor and a formula of the
+// position; nothing may read or write its elements. See Elems for the
+// key. It returns the error a constructor would panic with when s is not
+// a valid shape for T.
+func IndexSpace[T Number](_ friend.Key, s shape.Shape) (*Tensor[T], error) {
+	for i, n := range s {
+		if n < 0 {
+			return nil, &shape.ArgumentError{Op: "IndexSpace", Name: fmt.Sprintf("shape[%d]", i), Value: n,
+				Reason: "a dimension size must not be negative"}
+		}
+	}
+	if _, err := validShape[T]("IndexSpace", s); err != nil {
+		return nil, err
+	}
+	t := header(&storage[T]{device: alloc.CPU}, 0, len(s))
+	t.setGeometry(s, shape.ContiguousStrides(s, shape.RowMajor))
+	return t, nil
 }

@@ -1,0 +1,307 @@
+package expr
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// GenKind names what a Generator computes from an element's position.
+type GenKind uint8
+
+// The generators, each NumPy's function of the same name.
+const (
+	GenArange   GenKind = iota + 1 // start + i·step
+	GenLinspace                    // num values evenly spaced from start to stop
+	GenFull                        // one value everywhere
+	GenEye                         // 1 on the k-th diagonal, 0 elsewhere
+	GenTri                         // 1 on and below the k-th diagonal, 0 above
+)
+
+var genNames = [...]string{GenArange: "arange", GenLinspace: "linspace", GenFull: "full", GenEye: "eye", GenTri: "tri"}
+
+// String returns NumPy's name of the generator: "arange", "eye".
+func (k GenKind) String() string {
+	if int(k) < len(genNames) && genNames[k] != "" {
+		return genNames[k]
+	}
+	return "GenKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Generator is a leaf that holds no memory: each element is computed from
+// its row-major position in the generator's own shape when the evaluator
+// reads it, inside the fused loop, so that exp(-Arange(n)·dt)·x allocates
+// nothing. Views of a generator (a slice, a transpose, a broadcast…) are
+// views of those positions, as of a tensor's storage, and cost nothing
+// either.
+//
+// Make one with Arange, Linspace, Full, Eye or Tri. A Generator whose
+// arguments are invalid (a zero step, a negative size) reports the error
+// from Check, as a view with bad arguments does.
+type Generator[T tensor.Number] struct {
+	kind   GenKind
+	params genParams[T]
+	space  *tensor.Tensor[T] // the positions each element reads (tensor.IndexSpace, viewed)
+	text   string            // as NumPy writes it, views included
+	err    error             // why the arguments make no generator
+}
+
+// genParams are a generator's arguments, reduced to what its formula
+// reads.
+type genParams[T tensor.Number] struct {
+	first, second, delta T       // arange: the first two values and their difference, in T (NumPy's fill)
+	start, step, stop    float64 // linspace: start + i·step, the last value stop (endpoint); full: start
+	last                 int     // linspace: the position that is stop exactly, or -1
+	cols, k              int     // eye, tri: the number of columns and the diagonal
+	value                T       // full: the value
+}
+
+// newGenerator makes a generator of the given shape, or one that reports
+// err (or the shape's own error).
+func newGenerator[T tensor.Number](kind GenKind, s shape.Shape, p genParams[T], text string, err error) *Generator[T] {
+	g := &Generator[T]{kind: kind, params: p, text: text, err: err}
+	if err == nil {
+		g.space, g.err = tensor.IndexSpace[T](friend.K, s)
+		if g.err != nil {
+			g.err = shape.Rename(g.err, kind.String())
+		}
+	}
+	return g
+}
+
+// Arange returns the generator of the values from start towards stop
+// (excluded) in steps of step, as numpy.arange(start, stop, step,
+// dtype=T): ⌈(stop-start)/step⌉ elements (none when that is not positive),
+// element i being start + i·(second-start) computed in T, where second is
+// start+step rounded to T (NumPy's own formula, whose float values can
+// differ from start+i·step in the last bit). A zero step is an
+// ArgumentError at Check.
+func Arange[T tensor.Number](start, stop, step T) *Generator[T] {
+	text := fmt.Sprintf("np.arange(%s, %s, %s)", formatScalar(start), formatScalar(stop), formatScalar(step))
+	if step == 0 {
+		return newGenerator[T](GenArange, nil, genParams[T]{}, text,
+			&shape.ArgumentError{Op: "arange", Name: "step", Value: step, Reason: "must not be zero"})
+	}
+	n := math.Ceil((float64(stop) - float64(start)) / float64(step))
+	if isInteger[T]() { // exact for integers: ⌈(stop-start)/step⌉ in int64 where they fit
+		n = float64(ceilDiv(int64(stop)-int64(start), int64(step)))
+	}
+	size, err := genSize("arange", "length", n)
+	first := start
+	second := T(float64(start) + float64(step))
+	if isInteger[T]() {
+		second = start + step
+	}
+	return newGenerator(GenArange, shape.Shape{size}, genParams[T]{first: first, second: second, delta: second - first}, text, err)
+}
+
+// Linspace returns the generator of num values evenly spaced from start to
+// stop, stop included when endpoint is true, as numpy.linspace(start,
+// stop, num, endpoint, dtype=T): start + i·step in float64 with step =
+// (stop-start)/(num-1) (or /num without the endpoint), the last value stop
+// exactly, then converted to T (rounded towards -∞ for integer T, as NumPy
+// 2 does). A negative num is an ArgumentError at Check.
+func Linspace[T tensor.Number](start, stop float64, num int, endpoint bool) *Generator[T] {
+	text := fmt.Sprintf("np.linspace(%s, %s, %d, endpoint=%s)", formatScalar(start), formatScalar(stop), num, pyBool(endpoint))
+	div := num
+	if endpoint {
+		div = num - 1
+	}
+	p := genParams[T]{start: start, stop: stop, last: -1}
+	if div > 0 {
+		p.step = (stop - start) / float64(div)
+	}
+	if endpoint && num > 1 {
+		p.last = num - 1
+	}
+	size, err := genSize("linspace", "num", float64(num))
+	return newGenerator(GenLinspace, shape.Shape{size}, p, text, err)
+}
+
+// Full returns the generator of the shape dims with value v everywhere, as
+// numpy.full(dims, v, dtype=T). It holds one value however large the shape.
+func Full[T tensor.Number](v T, dims ...int) *Generator[T] {
+	text := fmt.Sprintf("np.full(%s, %s)", pyShape(dims), formatScalar(v))
+	return newGenerator(GenFull, shape.Shape(dims), genParams[T]{value: v}, text, nil)
+}
+
+// Eye returns the generator of the n×m matrix with ones on the k-th
+// diagonal (k > 0 above the main one, k < 0 below) and zeros elsewhere, as
+// numpy.eye(n, m, k, dtype=T).
+func Eye[T tensor.Number](n, m, k int) *Generator[T] {
+	text := fmt.Sprintf("np.eye(%d, %d, %d)", n, m, k)
+	return newGenerator(GenEye, shape.Shape{n, m}, genParams[T]{cols: m, k: k}, text, nil)
+}
+
+// Tri returns the generator of the n×m matrix with ones on and below the
+// k-th diagonal and zeros above it, as numpy.tri(n, m, k, dtype=T);
+// Mul(x, Tri) is numpy.tril(x, k).
+func Tri[T tensor.Number](n, m, k int) *Generator[T] {
+	text := fmt.Sprintf("np.tri(%d, %d, %d)", n, m, k)
+	return newGenerator(GenTri, shape.Shape{n, m}, genParams[T]{cols: m, k: k}, text, nil)
+}
+
+// genSize converts a generator's computed length to a size: 0 when it is
+// not positive, an error when it is not a number or does not fit an int.
+func genSize(op, name string, n float64) (int, error) {
+	switch {
+	case math.IsNaN(n) || n >= math.MaxInt:
+		return 0, &shape.ArgumentError{Op: op, Name: name, Value: n, Reason: "is not a size an array can have"}
+	case n <= 0:
+		return 0, nil
+	}
+	return int(n), nil
+}
+
+// ceilDiv returns ⌈a/b⌉ for b ≠ 0.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) == (b < 0)) {
+		q++
+	}
+	return q
+}
+
+func isInteger[T tensor.Number]() bool { return !tensor.DTypeOf[T]().IsFloat() }
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+func pyShape(dims []int) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		parts[i] = strconv.Itoa(d)
+	}
+	if len(dims) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Kind returns what the generator computes.
+func (g *Generator[T]) Kind() GenKind { return g.kind }
+
+// Shape returns the generator's shape (its views' included). It panics
+// with the error Check returns when its arguments make no generator.
+func (g *Generator[T]) Shape() shape.Shape { return mustShape(g) }
+
+// Space returns the positions the generator's elements read (a tensor
+// with no elements, see tensor.IndexSpace) for laze's evaluators, which
+// walk it as they walk a tensor's storage and call Fill or Value with the
+// positions met. See tensor.Elems for the key.
+func (g *Generator[T]) Space(friend.Key) *tensor.Tensor[T] { return g.space }
+
+// At returns the element at index, computed from its position.
+func (g *Generator[T]) At(index ...int) T {
+	checkRank(g, index)
+	p := g.space.Offset()
+	strides := g.space.StridesView(friend.K)
+	for d, i := range index {
+		p += i * strides[d]
+	}
+	return g.Value(p)
+}
+
+// Value returns the element at row-major position p of the generator's
+// own shape (before any view).
+func (g *Generator[T]) Value(p int) T {
+	var one [1]T
+	g.Fill(one[:], p, 0)
+	return one[0]
+}
+
+// Fill sets d[i] to the element at position p + i·stride, for the
+// evaluators' blocks.
+func (g *Generator[T]) Fill(d []T, p, stride int) {
+	q := g.params
+	switch g.kind {
+	case GenArange:
+		for i := range d {
+			d[i] = arangeValue(q.first, q.second, q.delta, p+i*stride)
+		}
+	case GenLinspace:
+		for i := range d {
+			d[i] = linspaceValue[T](q.start, q.step, q.stop, q.last, p+i*stride)
+		}
+	case GenFull:
+		for i := range d {
+			d[i] = q.value
+		}
+	case GenEye, GenTri:
+		for i := range d {
+			d[i] = diagonalValue[T](g.kind, q.cols, q.k, p+i*stride)
+		}
+	}
+}
+
+// arangeValue is numpy.arange's element i: first, second, then first +
+// i·delta rounded to T at each step (NumPy's fill).
+func arangeValue[T tensor.Number](first, second, delta T, i int) T {
+	switch i {
+	case 0:
+		return first
+	case 1:
+		return second
+	}
+	return first + T(T(i)*delta)
+}
+
+// linspaceValue is numpy.linspace's element i in float64, converted to T
+// (rounded towards -∞ for an integer T).
+func linspaceValue[T tensor.Number](start, step, stop float64, last, i int) T {
+	v := float64(i)*step + start
+	if i == last {
+		v = stop
+	}
+	if isInteger[T]() {
+		v = math.Floor(v)
+	}
+	return T(v)
+}
+
+// diagonalValue is eye's or tri's element at position p of a matrix of
+// cols columns: whether its column minus its row is k (eye) or at most k
+// (tri), as 1 or 0.
+func diagonalValue[T tensor.Number](kind GenKind, cols, k, p int) T {
+	r := p / cols
+	c := p - r*cols
+	if c-r == k || kind == GenTri && c-r < k {
+		return 1
+	}
+	return 0
+}
+
+// String prints the generator as NumPy writes it, with its views:
+// "np.arange(0, 5, 1)[::-1]".
+func (g *Generator[T]) String() string { return render(g) }
+
+func (g *Generator[T]) render(b *strings.Builder) { b.WriteString(g.text) }
+
+func (g *Generator[T]) checkNode(cc *checking) (info, error) {
+	if g.err != nil {
+		return info{}, &shape.NodeError{Op: cc.call, Node: g.text, Err: g.err}
+	}
+	return info{shape: g.space.Shape(), anyDevice: true}, nil
+}
+
+func (g *Generator[T]) pushViews(st *pushState, chain *viewChain) Node {
+	if chain == nil {
+		return g
+	}
+	p := pusher[T]{st}
+	v, k := p.leaf(g.space, chain)
+	if k == 0 {
+		return wrap[T](g, chain)
+	}
+	viewed := &Generator[T]{kind: g.kind, params: g.params, space: v, text: viewedName(g.text, chain, k)}
+	return wrap[T](viewed, chain.after(k))
+}
