@@ -135,7 +135,7 @@ func Full[T tensor.Number](v T, dims ...int) *Generator[T] {
 // numpy.eye(n, m, k, dtype=T).
 func Eye[T tensor.Number](n, m, k int) *Generator[T] {
 	text := fmt.Sprintf("np.eye(%d, %d, %d)", n, m, k)
-	return newGenerator(GenEye, shape.Shape{n, m}, genParams[T]{cols: m, k: k}, text, nil)
+	return newGenerator(GenEye, shape.Shape{n, m}, genParams[T]{cols: m, k: clampDiagonal(n, m, k)}, text, nil)
 }
 
 // Tri returns the generator of the n×m matrix with ones on and below the
@@ -143,7 +143,14 @@ func Eye[T tensor.Number](n, m, k int) *Generator[T] {
 // Mul(x, Tri) is numpy.tril(x, k).
 func Tri[T tensor.Number](n, m, k int) *Generator[T] {
 	text := fmt.Sprintf("np.tri(%d, %d, %d)", n, m, k)
-	return newGenerator(GenTri, shape.Shape{n, m}, genParams[T]{cols: m, k: k}, text, nil)
+	return newGenerator(GenTri, shape.Shape{n, m}, genParams[T]{cols: m, k: clampDiagonal(n, m, k)}, text, nil)
+}
+
+// clampDiagonal limits the diagonal k of an n×m matrix to [-n-1, m+1]:
+// every diagonal past an edge selects the same (no element, or all), and
+// the formulas then add nothing near the ends of int.
+func clampDiagonal(n, m, k int) int {
+	return max(-max(n, 0)-1, min(k, max(m, 0)+1))
 }
 
 // genSize converts a generator's computed length to a size: 0 when it is
@@ -237,9 +244,7 @@ func (g *Generator[T]) Fill(d []T, p, stride int) {
 			d[i] = q.value
 		}
 	case GenEye, GenTri:
-		for i := range d {
-			d[i] = diagonalValue[T](g.kind, q.cols, q.k, p+i*stride)
-		}
+		fillDiagonal(d, g.kind == GenTri, q.cols, q.k, p, stride)
 	}
 }
 
@@ -268,16 +273,53 @@ func linspaceValue[T tensor.Number](start, step, stop float64, last, i int) T {
 	return T(v)
 }
 
-// diagonalValue is eye's or tri's element at position p of a matrix of
-// cols columns: whether its column minus its row is k (eye) or at most k
-// (tri), as 1 or 0.
-func diagonalValue[T tensor.Number](kind GenKind, cols, k, p int) T {
-	r := p / cols
-	c := p - r*cols
-	if c-r == k || kind == GenTri && c-r < k {
-		return 1
+// fillDiagonal sets d[i] to eye's element (tri's when below is set) at
+// position p + i·stride of a matrix of cols columns: 1 where the column
+// minus the row is k (at most k for tri), else 0. The row and column are
+// divided out once, then stepped, so that a block costs no division per
+// element.
+func fillDiagonal[T tensor.Number](d []T, below bool, cols, k, p, stride int) {
+	if len(d) == 0 {
+		return
 	}
-	return 0
+	r, c := p/cols, p%cols
+	if stride == 1 {
+		fillDiagonalRows(d, below, cols, k, r, c)
+		return
+	}
+	dr, dc := stride/cols, stride%cols // dc in (-cols, cols), of stride's sign
+	for i := range d {
+		diff := c - r
+		if diff == k || below && diff < k {
+			d[i] = 1
+		} else {
+			d[i] = 0
+		}
+		r, c = r+dr, c+dc
+		if c >= cols {
+			r, c = r+1, c-cols
+		} else if c < 0 {
+			r, c = r-1, c+cols
+		}
+	}
+}
+
+// fillDiagonalRows is fillDiagonal for stride 1, from row r, column c: a
+// run of each row at a time, with no test per element.
+func fillDiagonalRows[T tensor.Number](d []T, below bool, cols, k, r, c int) {
+	clear(d)
+	for i := 0; i < len(d); r, c = r+1, 0 {
+		run := d[i:min(len(d), i+cols-c)] // row r from column c
+		on := r + k - c                   // the index in run of the column r+k
+		if below {
+			for j := range run[:max(0, min(len(run), on+1))] {
+				run[j] = 1
+			}
+		} else if on >= 0 && on < len(run) {
+			run[on] = 1
+		}
+		i += len(run)
+	}
 }
 
 // String prints the generator as NumPy writes it, with its views:
