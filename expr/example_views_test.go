@@ -57,3 +57,25 @@ func ExampleDiagonal() {
 	// [20. 40. 60.]
 	// (3,3,1)
 }
+
+// Generators are leaves that hold no memory: exp(-t·dt)·x over t =
+// arange(n) computes each t from its index inside the fused loop, and
+// views of a generator (a reshape, a flip) are views of its positions.
+func ExampleArange() {
+	x := tensor.Ones[float64](4)
+	decay := expr.Of[float64](expr.Arange[float64](0, 4, 1)).MulScalar(-0.5).Exp().Mul(x) // np.exp(-np.arange(4) * 0.5) * x
+	out, _ := kernels.Eval(decay)
+	fmt.Printf("%.4f\n", out.Data())
+	grid, _ := kernels.Eval(expr.Of[float64](expr.Linspace[float64](0, 1, 6, true)).Reshape(2, 3).Flip(0)) // np.linspace(0, 1, 6).reshape(2, 3)[::-1]
+	fmt.Println(grid)
+	m, _ := tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9}, []int{3, 3})
+	lower, _ := kernels.Eval(expr.Mul[float64](m, expr.Tri[float64](3, 3, 0))) // np.tril(m)
+	fmt.Println(lower)
+	// Output:
+	// [1.0000 0.6065 0.3679 0.2231]
+	// [[0.6 0.8 1. ]
+	//  [0.  0.2 0.4]]
+	// [[1. 0. 0.]
+	//  [4. 5. 0.]
+	//  [7. 8. 9.]]
+}

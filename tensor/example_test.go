@@ -208,3 +208,25 @@ func ExampleDTypeOf() {
 	// uint16 true <nil>
 	// true
 }
+
+// NumPy's view functions are O(1) views too: flip gives negative strides,
+// diagonal a stride of columns+1, and writes go through to the storage.
+func ExampleTensor_Diagonal() {
+	m, _ := tensor.Arange[int](0, 9, 1).View(3, 3)
+	fmt.Println(m.Flip(1))                   // np.flip(m, 1)
+	fmt.Println(m.Diagonal(1, 0, 1))         // m.diagonal(1)
+	fmt.Println(m.Flip(1).Diagonal(0, 0, 1)) // the anti-diagonal
+	m.Diagonal(0, 0, 1).Fill(-1)
+	fmt.Println(m.ExpandDims(0).MoveAxis([]int{0}, []int{-1}).Shape()) // np.moveaxis(m[None], 0, -1)
+	fmt.Println(m)
+	// Output:
+	// [[2 1 0]
+	//  [5 4 3]
+	//  [8 7 6]]
+	// [1 5]
+	// [2 4 6]
+	// (3,3,1)
+	// [[-1  1  2]
+	//  [ 3 -1  5]
+	//  [ 6  7 -1]]
+}
