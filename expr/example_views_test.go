@@ -79,3 +79,32 @@ func ExampleArange() {
 	//  [4. 5. 0.]
 	//  [7. 8. 9.]]
 }
+
+// NumPy's structured functions are compositions of views, generators and
+// joins: trace and diff read strided views, tril masks with a generator,
+// roll joins two slices, tile copies its operand once.
+func ExampleTrace() {
+	m, _ := tensor.Arange[float64](0, 9, 1).View(3, 3)
+	for _, e := range []expr.Exp[float64]{
+		expr.Trace[float64](m, 0, 0, 1),      // np.trace(m)
+		expr.Diff[float64](m, 1, 1),          // np.diff(m, axis=1)
+		expr.Tril[float64](m, -1),            // np.tril(m, -1)
+		expr.Roll[float64](m, 1, 0),          // np.roll(m, 1, 0)
+		expr.Tile[float64](m.Index(0, 0), 2), // np.tile(m[0], 2)
+	} {
+		out, _ := kernels.Eval(e)
+		fmt.Println(out)
+	}
+	// Output:
+	// 12.0
+	// [[1. 1.]
+	//  [1. 1.]
+	//  [1. 1.]]
+	// [[0. 0. 0.]
+	//  [3. 0. 0.]
+	//  [6. 7. 0.]]
+	// [[6. 7. 8.]
+	//  [0. 1. 2.]
+	//  [3. 4. 5.]]
+	// [0. 1. 2. 0. 1. 2.]
+}
