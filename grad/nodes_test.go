@@ -242,6 +242,23 @@ var nodeCases = []nodeCase{
 		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Diagonal(x[0], 5, 0, 1) },
 		want: [][]float64{{0, 0, 0, 0, 0, 0}}},
 
+	// Structured functions: the gradient of their views, generators and joins.
+	{name: "Tril", in: []in{x23}, w: arange(6, 1),
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Tril(x[0], 0) },
+		want: [][]float64{{1, 0, 0, 4, 5, 0}}},
+	{name: "Trace offset 1", in: []in{x23}, w: []float64{2},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Trace(x[0], 1, 0, 1) },
+		want: [][]float64{{0, 2, 0, 0, 0, 2}}},
+	{name: "Roll", in: []in{vec(1, 2, 3)}, w: []float64{1, 2, 3},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Roll(x[0], 1, 0) },
+		want: [][]float64{{2, 3, 1}}},
+	{name: "Repeat", in: []in{vec(1, 2)}, w: []float64{1, 2, 3, 4},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Repeat(x[0], 2, 0) },
+		want: [][]float64{{3, 7}}},
+	{name: "Diff", in: []in{vec(1, 4, 9)}, w: []float64{1, 10},
+		f:    func(x []expr.Exp[float64]) expr.Exp[float64] { return expr.Diff(x[0], 1, 0) },
+		want: [][]float64{{-1, -9, 10}}},
+
 	// Scans: cumsum's gradient is the reversed cumulative sum of w;
 	// cumprod's element i gets Σ_{j≥i} w_j Π_{k≤j, k≠i} x_k.
 	{name: "cumsum", in: []in{vec(1, 2, 3, 4)}, w: []float64{1, 2, 3, 4},
