@@ -58,9 +58,13 @@ The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   cumsum cumprod nancumsum nancumprod (axis=; none scans x flattened),
   concatenate((a, b), axis=0), stack((a, b), axis=0);
   casts float32(x) float64(x) int8(x) … uint64(x) bool(x);
-  views x.T, x[1:3, ::2, 0, -1, ..., None], x.transpose(1, 0, 2), x.reshape(2, -1);
+  views x.T, x[1:3, ::2, 0, -1, ..., None], x.transpose(1, 0, 2), x.reshape(2, -1),
+  squeeze(x, axis=None) expand_dims(x, axis) broadcast_to(x, shape) swapaxes(x, 0, 1)
+  moveaxis(x, source, destination) flip(x, axis=None) fliplr(x) flipud(x) ravel(x)
+  x.flatten() diagonal(x, offset=0, axis1=0, axis2=1) (axes and shapes an int or a tuple);
   boolean masks x[x > 0] (a bool array of x's shape; the selected elements, 1-D);
-  methods x.sum(axis=0), x.max(), x.clip(0, 1)…; an np. prefix is accepted (np.exp).
+  methods x.sum(axis=0), x.max(), x.clip(0, 1), x.squeeze(), x.ravel()…; an np. prefix is
+  accepted (np.exp).
 Dtypes promote as NumPy 2 does: / on integers gives float64, // floor-divides,
 and a Python number does not change an array's dtype (NEP 50).
 

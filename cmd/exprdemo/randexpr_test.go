@@ -188,6 +188,14 @@ func (g *cliGen) leaf(full bool) gval {
 	return in(g.full[g.r.IntN(2)].name)
 }
 
+// pyTuple writes parts as a Python tuple: (2, 3), (3,).
+func pyTuple(parts []string) string {
+	if len(parts) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
 // permText is the reversing permutation of n axes, as transpose's
 // arguments.
 func permText(n int) string {
@@ -315,15 +323,32 @@ func (g *cliGen) node(depth int, full bool) gval {
 		for i, d := range x.dims {
 			dims[i] = fmt.Sprint(d)
 		}
-		// Views that keep x's shape, so that the value fits where x did.
-		view := []string{
+		last := dims[len(dims)-1]
+		// Views that keep x's shape, so that the value fits where x did;
+		// NumPy's view functions among them.
+		views := []string{
 			"(%s)[::-1]",
 			"(%s).T.T",
 			"(%s).reshape(-1).reshape(" + strings.Join(dims, ", ") + ")",
 			"(%s).T[::-1].T",
 			"(%s)[..., None][..., 0]",
 			"(%s).transpose()[1:][::-1].transpose()",
-		}[r.IntN(6)]
+			"np.flip(%s, 0)",
+			"np.flip(%s)",
+			"np.flipud(%s)",
+			"np.swapaxes(np.swapaxes(%s, 0, -1), axis1=-1, axis2=0)",
+			"np.moveaxis(np.moveaxis(%s, 0, -1), -1, 0)",
+			"np.squeeze(np.expand_dims(%s, (0, -1)), axis=(0, -1))",
+			"np.broadcast_to(%s, " + pyTuple(slices.Concat([]string{"2"}, dims)) + ")[1]",
+			"np.ravel(%s).reshape(" + strings.Join(dims, ", ") + ")",
+			"(%s).flatten().reshape(" + strings.Join(dims, ", ") + ")",
+			// x[..., i, i] of x broadcast along a new last axis is x[..., i]
+			"np.diagonal(np.broadcast_to((%s)[..., None], " + pyTuple(slices.Concat(dims, []string{last})) + "), 0, -2, -1)",
+		}
+		if len(x.dims) >= 2 {
+			views = append(views, "np.fliplr(%s)")
+		}
+		view := views[r.IntN(len(views))]
 		if strings.Contains(view, "[1:]") { // drops a row of the last dimension: keep x's shape otherwise
 			view = "(%s).transpose()[::1].transpose()"
 		}

@@ -57,6 +57,38 @@ func TestErrors(t *testing.T) {
 		{"a.transpose(0, 5)", 1, "out of bounds", nil},
 		{"a.reshape(4, -1)", 1, "", shape.ErrShape},
 		{"a.reshape(x)", 11, `unknown name "x"`, nil},
+		// NumPy's views: each error names the axis, the rank or the shapes.
+		{"np.flip(a, 2)", 1, "axis 2 is out of bounds for an array of 2 dimensions", nil},
+		{"np.flip(a + 1, (0, -2))", 1, "axis -2 is repeated in (0,-2)", nil},
+		{"np.squeeze(a, 0)", 1, "cannot squeeze axis 0 of size 2 (shape (2,3))", nil},
+		{"(a + 1)[None].squeeze(axis=(0, -2))", 1, "cannot squeeze axis 1 of size 2 (shape (1,2,3))", nil},
+		{"a[None].squeeze((0, 0))", 1, "axis 0 is repeated in (0,0)", nil},
+		{"np.squeeze(a[None], axis=3)", 1, "axis 3 is out of bounds for an array of 3 dimensions", nil},
+		{"np.expand_dims(a, 3)", 1, "axis 3 is out of bounds for the result of 3 dimensions", nil},
+		{"np.expand_dims(f, (0, -3))", 1, "axis -3 is repeated in (0,-3) (the result of 3 dimensions)", nil},
+		{"np.expand_dims(a)", 1, "expand_dims needs axis=", nil},
+		{"np.broadcast_to(a, (4, 3))", 1, "cannot broadcast an array of shape (2,3) to shape (4,3): its dimension 0 has size 2, not 1 or 4", nil},
+		{"np.broadcast_to(a * 2, 3)", 1, "cannot broadcast an array of shape (2,3) to shape (3,): it has more dimensions (2) than the shape (1)", nil},
+		{"np.broadcast_to(f, (-1, 3))", 1, "all elements of the shape (-1,3) must be non-negative", nil},
+		{"np.broadcast_to(f, (1 << 40, 1 << 40, 1 << 40, 3))", 1, "overflows", shape.ErrOverflow},
+		{"np.swapaxes(a, 0, 2)", 1, "axis2: axis 2 is out of bounds for an array of 2 dimensions", nil},
+		{"a.swapaxes(0)", 1, "swapaxes needs axis2=", nil},
+		{"np.moveaxis(a, (0,), (1, 0))", 1, "source (0,) and destination (1,0) must have the same number of elements", nil},
+		{"np.moveaxis(a, (0, 0), (1, 0))", 1, "source: axis 0 is repeated in (0,0)", nil},
+		{"np.moveaxis(a, 0, -3)", 1, "destination: axis -3 is out of bounds for an array of 2 dimensions", nil},
+		{"np.moveaxis(a, 0, None)", 19, "destination=None is not allowed", nil},
+		{"np.diagonal(f)", 1, "diagonal needs an array of at least 2 dimensions, not 1 (shape (3,))", nil},
+		{"np.diagonal(a, 0, 1, -1)", 1, "axis1 (1) and axis2 (-1) are the same axis of an array of 2 dimensions", nil},
+		{"(a - 1).diagonal(axis2=5)", 1, "axis2: axis 5 is out of bounds for an array of 2 dimensions", nil},
+		{"np.diagonal(a, 1.5)", 16, "offset must be an integer", nil},
+		{"np.diagonal(a, 1, offset=2)", 1, "offset given twice", nil},
+		{"np.fliplr(f)", 1, "fliplr needs an array of at least 2 dimensions, not 1 (shape (3,))", nil},
+		{"np.flipud(3)", 1, "flipud needs an array of at least 1 dimension, not 0 (shape ())", nil},
+		{"np.ravel(None)", 1, "ravel needs an array, not None", nil},
+		{"(3).ravel()", 1, "(3) is a number", nil},
+		{"flatten(a)", 1, `unknown function "flatten"`, nil},
+		{"a.flip()", 3, `unknown method "flip"`, nil},
+		{"a.flat", 1, "methods: all, any, argmax, argmin, astype, clip, cumprod, cumsum, diagonal, flatten", nil},
 		{"-b", 1, "negating a bool array", nil},
 		{"b - b", 1, "subtracting bool arrays", nil},
 		{"u + 300", 1, "Python integer 300 out of bounds for uint8", nil},
@@ -145,6 +177,8 @@ func FuzzRun(f *testing.F) {
 	f.Add("(a+1)" + strings.Repeat("[::-1]", 30))
 	f.Add(strings.Repeat("a[", 16) + "zz" + strings.Repeat("]", 16))
 	in := testInputs(f)
+	broadcastLimit = 1 << 16 // keeps the shapes broadcast_to makes small too
+	f.Cleanup(func() { broadcastLimit = 0 })
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 200 {
 			return // keeps shapes (and time) small

@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
 	"github.com/laze-go/laze/expr"
@@ -18,6 +19,13 @@ type function struct {
 	build    func(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node) (value, error)
 	method   bool // also callable as x.name(…)
 	tupleArg bool // the first argument is a tuple of arrays, which build evaluates (kw[""]): concatenate, stack
+	// methodOnly: callable as x.name(…) only, as ndarray.flatten, which
+	// NumPy has no function of.
+	methodOnly bool
+	// params names the positional arguments after the array, in order: each
+	// given by position is passed to build as that keyword, unevaluated
+	// (an axis, a tuple of axes, a shape), as diagonal(x, 1, axis2=0).
+	params []string
 }
 
 // functions is filled in init, as its entries refer to the evaluator.
@@ -54,7 +62,7 @@ func (ev *evaluator) call(c *lang.Call) (value, error) {
 		return v, err
 	}
 	f, ok := functions[c.Func]
-	if !ok || c.Recv != nil && !f.method {
+	if !ok || c.Recv != nil && !f.method && !f.methodOnly || c.Recv == nil && f.methodOnly {
 		return value{}, ev.unknownFunction(c)
 	}
 	nodes := c.Args
@@ -73,6 +81,16 @@ func (ev *evaluator) call(c *lang.Call) (value, error) {
 			return value{}, ev.failf(k, "%s: keyword argument %q given twice", ev.text(c), k.Name)
 		}
 		kw[k.Name] = k.Value
+	}
+	if f.params != nil { // squeeze(x, 0): the axis given by position
+		for i, n := range nodes[1:] {
+			name := f.params[i]
+			if _, dup := kw[name]; dup {
+				return value{}, ev.failf(c, "%s: %s given twice", ev.text(c), name)
+			}
+			kw[name] = n
+		}
+		nodes = nodes[:1]
 	}
 	if c.Func == "transpose" || c.Func == "reshape" {
 		x, err := ev.eval(nodes[0])
@@ -129,7 +147,7 @@ func arity(f function) string {
 func (ev *evaluator) unknownFunction(c *lang.Call) error {
 	var names []string
 	for name, f := range functions {
-		if c.Recv == nil || f.method {
+		if c.Recv == nil && !f.methodOnly || c.Recv != nil && (f.method || f.methodOnly) {
 			names = append(names, name)
 		}
 	}
@@ -138,7 +156,10 @@ func (ev *evaluator) unknownFunction(c *lang.Call) error {
 	if c.Recv != nil {
 		kind = "method"
 	}
-	return &Error{Pos: c.FuncPos, End: c.FuncPos + len(c.Func),
+	// The name as written: np.linalg.NAME is called as "linalg.NAME",
+	// whose FuncPos is NAME's.
+	written := strings.TrimPrefix(c.Func, "linalg.")
+	return &Error{Pos: c.FuncPos, End: c.FuncPos + len(written),
 		Msg: fmt.Sprintf("unknown %s %q (known: %v)", kind, c.Func, names)}
 }
 

@@ -69,6 +69,14 @@ func TestGradValues(t *testing.T) {
 		{"float32", "sum(x32 * y)", []string{"x32"}, GradOptions{}, [][]float64{{3, -1}}, Float32},
 		{"view", "sum(m.T[0] * x)", []string{"m"}, GradOptions{}, [][]float64{{1, 0, 2, 0}}, Float64}, // m row-major: [[x0, 0], [x1, 0]]
 		{"matmul", "sum(m @ x)", []string{"m", "x"}, GradOptions{Explain: true}, [][]float64{{1, 2}, {1, 2}, {4, 6}}, Float64},
+		// NumPy's views, taken as view nodes over the inputs.
+		{"diagonal", "sum(np.diagonal(m) * x)", []string{"m"}, GradOptions{}, [][]float64{{1, 0, 0, 2}}, Float64},
+		{"flip", "sum(np.flip(m, 0)[0] * x)", []string{"m"}, GradOptions{}, [][]float64{{0, 0, 1, 2}}, Float64},
+		{"swapaxes", "sum(m.swapaxes(0, 1)[0] * x)", []string{"m"}, GradOptions{}, [][]float64{{1, 0, 2, 0}}, Float64},
+		{"moveaxis", "sum(np.moveaxis(m, 0, -1)[0] * x)", []string{"m"}, GradOptions{}, [][]float64{{1, 0, 2, 0}}, Float64},
+		{"broadcast_to", "sum(np.broadcast_to(x, (3, 2)))", []string{"x"}, GradOptions{}, [][]float64{{3, 3}}, Float64},
+		{"ravel", "sum(m.T.ravel() * np.broadcast_to(x, (2, 2)).ravel())", []string{"m", "x"}, GradOptions{}, [][]float64{{1, 1, 2, 2}, {3, 7}}, Float64},
+		{"expand_dims", "sum(np.squeeze(np.expand_dims(x, (0, 2)), axis=(0, -1)) * y)", []string{"x"}, GradOptions{}, [][]float64{{3, -1}}, Float64},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -130,6 +130,64 @@ var numpyTable = []struct {
 	{"(u + 1)[::-1]", Uint8, shape.Of(3), []float64{1, 6, 251}, false, false},
 	{"(f * 2)[None][0, 1:]", Float32, shape.Of(2), []float64{-3, 5}, false, false},
 	{"(a + 1).reshape(3, 2)[:, 1]", Float64, shape.Of(3), []float64{2, 4, 6}, false, false},
+	// NumPy's view functions: of inputs (O(1) tensor views, a ravel of a
+	// transposed input a copy) and of expressions (lazy view nodes), with
+	// arguments by position and by keyword, negative axes and tuples.
+	{"np.squeeze(a[None])", Float64, shape.Of(2, 3), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"np.squeeze(a[:, None, :1], axis=(1, -1))", Float64, shape.Of(2), []float64{0, 3}, false, false},
+	{"a[None].squeeze(0)", Float64, shape.Of(2, 3), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"np.squeeze(a[None], axis=0)", Float64, shape.Of(2, 3), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"np.squeeze(f[None], ())", Float32, shape.Of(1, 3), []float64{0.5, -1.5, 2.5}, false, false},
+	{"(a + 1)[:, :1].squeeze()", Float64, shape.Of(2), []float64{1, 4}, false, false},
+	{"np.squeeze(3)", Int64, shape.Of(), []float64{3}, false, false},
+	{"np.expand_dims(f, 0)", Float32, shape.Of(1, 3), []float64{0.5, -1.5, 2.5}, false, false},
+	{"np.expand_dims(a, (0, -1))", Float64, shape.Of(1, 2, 3, 1), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"np.expand_dims(i * 2, axis=1)", Int32, shape.Of(2, 1, 3), []float64{0, 2, 4, 6, 8, 10}, false, false},
+	{"np.expand_dims(a + f, 0).squeeze(0)", Float64, shape.Of(2, 3), []float64{0.5, -0.5, 4.5, 3.5, 2.5, 7.5}, false, false},
+	{"np.broadcast_to(f, (2, 3))", Float32, shape.Of(2, 3), []float64{0.5, -1.5, 2.5, 0.5, -1.5, 2.5}, false, false},
+	{"np.broadcast_to(a[:, :1], (2, 2, 3))", Float64, shape.Of(2, 2, 3), []float64{0, 0, 0, 3, 3, 3, 0, 0, 0, 3, 3, 3}, false, false},
+	{"np.broadcast_to(u + 1, shape=(2, 3))", Uint8, shape.Of(2, 3), []float64{251, 6, 1, 251, 6, 1}, false, false},
+	{"np.broadcast_to(a.sum(axis=0), (2, 3))", Float64, shape.Of(2, 3), []float64{3, 5, 7, 3, 5, 7}, false, false},
+	{"np.broadcast_to(2, 3)", Int64, shape.Of(3), []float64{2, 2, 2}, false, false},
+	{"np.swapaxes(a, 0, 1)", Float64, shape.Of(3, 2), []float64{0, 3, 1, 4, 2, 5}, false, false},
+	{"a[None].swapaxes(-1, 0)", Float64, shape.Of(3, 2, 1), []float64{0, 3, 1, 4, 2, 5}, false, false},
+	{"np.swapaxes(i + 1, axis1=1, axis2=0)", Int32, shape.Of(3, 2), []float64{1, 4, 2, 5, 3, 6}, false, false},
+	{"np.moveaxis(a[None], 0, -1)", Float64, shape.Of(2, 3, 1), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"np.moveaxis(a.reshape(1, 2, 3), -1, 0)", Float64, shape.Of(3, 1, 2), []float64{0, 3, 1, 4, 2, 5}, false, false},
+	{"np.moveaxis(i.reshape(2, 3, 1), (0, 2), (2, 0))", Int32, shape.Of(1, 3, 2), []float64{0, 3, 1, 4, 2, 5}, false, false},
+	{"np.moveaxis(a * 2, source=0, destination=1)", Float64, shape.Of(3, 2), []float64{0, 6, 2, 8, 4, 10}, false, false},
+	{"np.flip(a)", Float64, shape.Of(2, 3), []float64{5, 4, 3, 2, 1, 0}, false, false},
+	{"np.flip(a, 0)", Float64, shape.Of(2, 3), []float64{3, 4, 5, 0, 1, 2}, false, false},
+	{"np.flip(a, axis=-1)", Float64, shape.Of(2, 3), []float64{2, 1, 0, 5, 4, 3}, false, false},
+	{"np.flip(a + 1, 0)", Float64, shape.Of(2, 3), []float64{4, 5, 6, 1, 2, 3}, false, false},
+	{"np.flip(i, (0, 1))", Int32, shape.Of(2, 3), []float64{5, 4, 3, 2, 1, 0}, false, false},
+	{"np.flip(f, ())", Float32, shape.Of(3), []float64{0.5, -1.5, 2.5}, false, false},
+	{"np.flip(b & (u > 1))", Bool, shape.Of(3), []float64{0, 0, 1}, false, false},
+	{"np.fliplr(a)", Float64, shape.Of(2, 3), []float64{2, 1, 0, 5, 4, 3}, false, false},
+	{"np.fliplr(b[None] & (u > 1))", Bool, shape.Of(1, 3), []float64{0, 0, 1}, false, false},
+	{"np.flipud(a * 2)", Float64, shape.Of(2, 3), []float64{6, 8, 10, 0, 2, 4}, false, false},
+	{"np.flipud(u)", Uint8, shape.Of(3), []float64{0, 5, 250}, false, false},
+	{"a.ravel()", Float64, shape.Of(6), []float64{0, 1, 2, 3, 4, 5}, false, false},
+	{"np.ravel(a.T)", Float64, shape.Of(6), []float64{0, 3, 1, 4, 2, 5}, false, false},
+	{"a[:, ::2].ravel()", Float64, shape.Of(4), []float64{0, 2, 3, 5}, false, false},
+	{"(a + 1).ravel()", Float64, shape.Of(6), []float64{1, 2, 3, 4, 5, 6}, false, false},
+	{"(a + 1).T.ravel()", Float64, shape.Of(6), []float64{1, 4, 2, 5, 3, 6}, false, false},
+	{"a.T.flatten()", Float64, shape.Of(6), []float64{0, 3, 1, 4, 2, 5}, false, false},
+	{"(i * 2).flatten()", Int32, shape.Of(6), []float64{0, 2, 4, 6, 8, 10}, false, false},
+	{"np.ravel(3)", Int64, shape.Of(1), []float64{3}, false, false},
+	{"np.flip((a + 1).T, 0).ravel()", Float64, shape.Of(6), []float64{3, 6, 2, 5, 1, 4}, false, false},
+	{"np.diagonal(a)", Float64, shape.Of(2), []float64{0, 4}, false, false},
+	{"a.diagonal(1)", Float64, shape.Of(2), []float64{1, 5}, false, false},
+	{"np.diagonal(a, -1)", Float64, shape.Of(1), []float64{3}, false, false},
+	{"np.diagonal(a, 3)", Float64, shape.Of(0), []float64{}, false, false},
+	{"np.diagonal(a * 2, 1)", Float64, shape.Of(2), []float64{2, 10}, false, false},
+	{"np.diagonal(a, offset=1, axis1=1, axis2=0)", Float64, shape.Of(1), []float64{3}, false, false},
+	{"a.diagonal(-1, axis1=-1, axis2=0)", Float64, shape.Of(2), []float64{1, 5}, false, false},
+	{"np.diagonal(a.reshape(2, 1, 3), 1, 0, 2)", Float64, shape.Of(1, 2), []float64{1, 5}, false, false},
+	{"(i + 1).diagonal()", Int32, shape.Of(2), []float64{1, 5}, false, false},
+	{"np.diagonal(np.broadcast_to(f[:, None], (3, 3)))", Float32, shape.Of(3), []float64{0.5, -1.5, 2.5}, false, false},
+	{"np.diagonal(np.broadcast_to((f * 2)[:, None], (2, 3, 3)), 0, 1, 2)", Float32, shape.Of(2, 3), []float64{1, -3, 5, 1, -3, 5}, false, false},
+	{"diagonal(flip(a, 1)) + ravel(squeeze(expand_dims(h, 0)))[:2]", Float64, shape.Of(2), []float64{3, 6}, false, false},
 	{"2 ** -1", Float64, shape.Of(), []float64{0.5}, false, false},
 	{"7 // -2 + 7 % -2", Int64, shape.Of(), []float64{-5}, false, false},
 	{"-2 ** 2", Int64, shape.Of(), []float64{-4}, false, false},
@@ -349,7 +407,7 @@ func valuesOfResult(t testing.TB, r *Result) []float64 {
 	return out
 }
 
-var closeFloats = cmp.Options{cmpopts.EquateNaNs(), cmpopts.EquateApprox(1e-12, 1e-12)}
+var closeFloats = cmp.Options{cmpopts.EquateNaNs(), cmpopts.EquateApprox(1e-12, 1e-12), cmpopts.EquateEmpty()}
 
 func TestNumPyTable(t *testing.T) {
 	in := testInputs(t)
@@ -387,7 +445,8 @@ for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'ex
              'spacing', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'gcd', 'lcm',
              'ldexp', 'float_power', 'modf', 'frexp', 'divmod', 'all', 'any', 'nansum', 'nanprod', 'nanmean', 'nanvar',
              'nanstd', 'nanmax', 'nanmin', 'nanargmax', 'nanargmin', 'nancumsum', 'nancumprod', 'ptp', 'count_nonzero',
-             'average']:
+             'average', 'squeeze', 'expand_dims', 'broadcast_to', 'swapaxes', 'moveaxis', 'flip', 'fliplr', 'flipud',
+             'ravel', 'diagonal']:
     ns[name] = getattr(np, name)
 for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
     ns[name] = getattr(np, name)
@@ -475,7 +534,7 @@ func TestAgainstNumPy(t *testing.T) {
 		if got.DType != tt.dtype.String() || !shape.Shape(got.Shape).Equal(tt.shape) {
 			t.Errorf("%s: NumPy gives %s %v, the table says %s %v", tt.src, got.DType, got.Shape, tt.dtype, tt.shape)
 		}
-		if diff := cmp.Diff(tt.values, vals, cmpopts.EquateNaNs(), cmpopts.EquateApprox(1e-6, 1e-12)); diff != "" {
+		if diff := cmp.Diff(tt.values, vals, cmpopts.EquateNaNs(), cmpopts.EquateApprox(1e-6, 1e-12), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s: NumPy's values differ from the table (-table +numpy):\n%s", tt.src, diff)
 		}
 	}

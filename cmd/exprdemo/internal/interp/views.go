@@ -2,6 +2,8 @@ package interp
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
 	"github.com/laze-go/laze/shape"
@@ -39,7 +41,7 @@ func (ev *evaluator) viewed(n lang.Node, d DType, t any, s shape.Shape) value {
 
 func (ev *evaluator) attr(n *lang.Attr) (value, error) {
 	if n.Name != "T" {
-		return value{}, ev.failf(n, "%s: unknown attribute %q (only .T; methods: transpose, reshape, sum, mean, prod, max, min, argmax, argmin, clip)", ev.text(n), n.Name)
+		return value{}, ev.failf(n, "%s: unknown attribute %q (only .T; methods: %s)", ev.text(n), n.Name, strings.Join(methodNames(), ", "))
 	}
 	x, err := ev.eval(n.X)
 	if err != nil {
@@ -53,6 +55,20 @@ func (ev *evaluator) attr(n *lang.Attr) (value, error) {
 	return ev.viewed(n, x.dt, r, s), nil
 }
 
+// methodNames lists the methods, x.name(…), sorted: those of functions
+// and astype.
+func methodNames() []string {
+	names := []string{"astype"}
+	for name, f := range functions {
+		if f.method || f.methodOnly {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// reversed is the permutation that reverses n axes (x.T, transpose()).
 func reversed(n int) []int {
 	p := make([]int, n)
 	for i := range p {

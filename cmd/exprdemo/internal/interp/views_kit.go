@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"errors"
+
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
@@ -13,7 +15,8 @@ import (
 // returns the view with its shape, found in O(rank) (see viewNode). The
 // caller has checked every argument, since the tensor methods panic on
 // programming errors; reshape, whose size the caller has not checked,
-// returns the tensor method's error.
+// returns the tensor method's error, and so does view (the views NumPy
+// names: flip, squeeze, diagonal…), which takes any expr.ViewKind.
 type views interface {
 	permute(x any, xs shape.Shape, perm []int) (any, shape.Shape)
 	transposed(x any, xs shape.Shape) (any, shape.Shape)
@@ -21,6 +24,7 @@ type views interface {
 	slice(x any, xs shape.Shape, dim, start, end, step int) (any, shape.Shape)
 	unsqueeze(x any, xs shape.Shape, dim int) (any, shape.Shape)
 	reshape(x any, xs shape.Shape, dims []int) (any, shape.Shape, error)
+	view(k expr.ViewKind, args []int, x any, xs shape.Shape) (any, shape.Shape, error)
 	leafOf(x any) (any, bool)
 	shapeOf(x any) shape.Shape
 }
@@ -114,6 +118,31 @@ func (kitOf[T]) reshape(x any, xs shape.Shape, dims []int) (any, shape.Shape, er
 		return r, r.Shape(), nil
 	}
 	return viewNode(expr.Reshape(x.(expr.Exp[T]), dims...), xs)
+}
+
+// view takes the view of kind k, with the tensor method's arguments args,
+// of x: of a tensor, the O(1) tensor view (expr.View.Apply); of an
+// expression, a view node. A ravel that no view of a tensor gives is a
+// copy, as reshape's: on the host, tensor.Flatten's; in a device's memory,
+// the evaluator's (a view node over the tensor, which it copies with a
+// kernel). A bad argument gives the tensor method's error (Apply returns
+// what the method panics with), so that nothing here panics.
+func (kitOf[T]) view(k expr.ViewKind, args []int, x any, xs shape.Shape) (any, shape.Shape, error) {
+	t, ok := x.(*tensor.Tensor[T])
+	if !ok {
+		return viewNode(&expr.View[T]{Kind: k, Args: args, X: x.(expr.Exp[T])}, xs)
+	}
+	v := &expr.View[T]{Kind: k, Args: args, X: t}
+	r, err := v.Apply(t)
+	switch {
+	case k == expr.ViewRavel && errors.Is(err, shape.ErrNotContiguous) && t.Device().IsCPU():
+		r = t.Flatten()
+	case k == expr.ViewRavel && errors.Is(err, shape.ErrNotContiguous):
+		return viewNode(v, xs)
+	case err != nil:
+		return nil, nil, err
+	}
+	return r, r.Shape(), nil
 }
 
 // shapeOf returns the shape of x, a tensor (named or not). Of any other
