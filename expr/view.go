@@ -28,7 +28,7 @@ const (
 	ViewSqueeze                         // Squeeze(dims...)
 	ViewUnsqueeze                       // Unsqueeze(dim)
 	ViewFlip                            // Flip(dims...): none for every dimension
-	ViewMoveAxis                        // MoveAxis(source, destination): Args holds source, then destination
+	ViewMoveAxis                        // MoveAxis(source, destination): Args holds len(source), source, then destination
 	ViewExpandDims                      // ExpandDims(axes...)
 	ViewDiagonal                        // Diagonal(offset, axis1, axis2)
 	ViewBroadcastTo                     // BroadcastTo(shape): Args holds the shape

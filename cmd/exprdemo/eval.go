@@ -62,6 +62,9 @@ The language: numbers, names (inputs; pi, e, inf, nan, True, False),
   squeeze(x, axis=None) expand_dims(x, axis) broadcast_to(x, shape) swapaxes(x, 0, 1)
   moveaxis(x, source, destination) flip(x, axis=None) fliplr(x) flipud(x) ravel(x)
   x.flatten() diagonal(x, offset=0, axis1=0, axis2=1) (axes and shapes an int or a tuple);
+  arrays that hold no memory (computed from the index in the fused loop): arange(start, stop, step)
+  linspace(start, stop, num=50, endpoint=True) zeros(shape) ones(shape) full(shape, v) eye(N, M, k)
+  identity(n) tri(N, M, k) zeros_like(x) ones_like(x) full_like(x, v) (all with dtype=);
   boolean masks x[x > 0] (a bool array of x's shape; the selected elements, 1-D);
   methods x.sum(axis=0), x.max(), x.clip(0, 1), x.squeeze(), x.ravel()…; an np. prefix is
   accepted (np.exp).

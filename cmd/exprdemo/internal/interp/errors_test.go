@@ -60,6 +60,11 @@ func TestErrors(t *testing.T) {
 		// NumPy's views: each error names the axis, the rank or the shapes.
 		{"np.flip(a, 2)", 1, "axis 2 is out of bounds for an array of 2 dimensions", nil},
 		{"np.flip(a + 1, (0, -2))", 1, "axis -2 is repeated in (0,-2)", nil},
+		{"np.arange(0, 1, 0)", 1, "arange: step = 0: must not be zero", shape.ErrInvalid},
+		{"np.zeros((2, -1))", 1, "full: shape[1] = -1: a dimension size must not be negative", shape.ErrInvalid},
+		{"np.eye(2, dtype=np.complex64)", 17, "dtype= takes a dtype name", nil},
+		{"np.linspace(0, a)", 16, "stop must be a number, not an array", nil},
+		{"np.full_like(1)", 1, "", nil},
 		{"np.squeeze(a, 0)", 1, "cannot squeeze axis 0 of size 2 (shape (2,3))", nil},
 		{"(a + 1)[None].squeeze(axis=(0, -2))", 1, "cannot squeeze axis 1 of size 2 (shape (1,2,3))", nil},
 		{"a[None].squeeze((0, 0))", 1, "axis 0 is repeated in (0,0)", nil},

@@ -26,6 +26,10 @@ type function struct {
 	// given by position is passed to build as that keyword, unevaluated
 	// (an axis, a tuple of axes, a shape), as diagonal(x, 1, axis2=0).
 	params []string
+	// noArray: every positional argument is one of params (passed to
+	// build unevaluated, args nil), as np.arange(0, 5) and np.eye(3),
+	// which take no array.
+	noArray bool
 }
 
 // functions is filled in init, as its entries refer to the evaluator.
@@ -81,6 +85,15 @@ func (ev *evaluator) call(c *lang.Call) (value, error) {
 			return value{}, ev.failf(k, "%s: keyword argument %q given twice", ev.text(c), k.Name)
 		}
 		kw[k.Name] = k.Value
+	}
+	if f.noArray { // arange(0, 5, 2): every argument by name
+		for i, n := range nodes {
+			if _, dup := kw[f.params[i]]; dup {
+				return value{}, ev.failf(c, "%s: %s given twice", ev.text(c), f.params[i])
+			}
+			kw[f.params[i]] = n
+		}
+		return f.build(ev, c, nil, kw)
 	}
 	if f.params != nil { // squeeze(x, 0): the axis given by position
 		for i, n := range nodes[1:] {

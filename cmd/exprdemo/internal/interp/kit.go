@@ -28,6 +28,7 @@ type kit interface {
 	toDevice(t any, dev alloc.Device) (any, error)
 	write(w io.Writer, t any, asBool bool) error
 	views
+	generators
 }
 
 // kitOf is the kit of element type T.
