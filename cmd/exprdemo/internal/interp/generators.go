@@ -16,7 +16,9 @@ import (
 func init() {
 	gen := func(params []string, build func(ev *evaluator, c *lang.Call, kw map[string]lang.Node) (value, error)) function {
 		return function{max: len(params), keywords: params, params: params, noArray: true,
-			build: func(ev *evaluator, c *lang.Call, _ []value, kw map[string]lang.Node) (value, error) { return build(ev, c, kw) }}
+			build: func(ev *evaluator, c *lang.Call, _ []value, kw map[string]lang.Node) (value, error) {
+				return build(ev, c, kw)
+			}}
 	}
 	functions["arange"] = gen([]string{"start", "stop", "step", "dtype"}, arangeCall)
 	functions["linspace"] = gen([]string{"start", "stop", "num", "endpoint", "dtype"}, linspaceCall)
