@@ -32,7 +32,7 @@ func triangle[T tensor.Number](x Exp[T], k int, upper bool) Exp[T] {
 	case err != nil:
 		return x // the tree reports x's own error
 	case len(xs) < 2:
-		mask = newGenerator[T](GenTri, nil, GenParams[T]{}, "np."+op+"(x)",
+		return failedNode[T]("np."+op+"(x)",
 			&shape.ArgumentError{Op: op, Name: "x", Value: xs, Reason: "needs at least 2 dimensions"})
 	case upper:
 		mask = Tri[T](xs[len(xs)-2], xs[len(xs)-1], max(k, math.MinInt+1)-1)
