@@ -45,25 +45,26 @@ func (k GenKind) String() string {
 // from Check, as a view with bad arguments does.
 type Generator[T tensor.Number] struct {
 	kind   GenKind
-	params genParams[T]
+	params GenParams[T]
 	space  *tensor.Tensor[T] // the positions each element reads (tensor.IndexSpace, viewed)
 	text   string            // as NumPy writes it, views included
 	err    error             // why the arguments make no generator
 }
 
-// genParams are a generator's arguments, reduced to what its formula
-// reads.
-type genParams[T tensor.Number] struct {
-	first, second, delta T       // arange: the first two values and their difference, in T (NumPy's fill)
-	start, step, stop    float64 // linspace: start + i·step, the last value stop (endpoint); full: start
-	last                 int     // linspace: the position that is stop exactly, or -1
-	cols, k              int     // eye, tri: the number of columns and the diagonal
-	value                T       // full: the value
+// GenParams are a generator's arguments, reduced to what its formula
+// reads (Generator.Value documents each kind's): the fields of its kind
+// are set, the others are zero.
+type GenParams[T tensor.Number] struct {
+	First, Second, Delta T       // arange: the first two values and their difference, in T (NumPy's fill)
+	Start, Step, Stop    float64 // linspace: element i is i·Step + Start in float64, element Last is Stop
+	Last                 int     // linspace: the position that is Stop exactly, or -1
+	Cols, K              int     // eye, tri: the number of columns and the diagonal (clamped to [-rows-1, Cols+1])
+	Value                T       // full: the value
 }
 
 // newGenerator makes a generator of the given shape, or one that reports
 // err (or the shape's own error).
-func newGenerator[T tensor.Number](kind GenKind, s shape.Shape, p genParams[T], text string, err error) *Generator[T] {
+func newGenerator[T tensor.Number](kind GenKind, s shape.Shape, p GenParams[T], text string, err error) *Generator[T] {
 	g := &Generator[T]{kind: kind, params: p, text: text, err: err}
 	if err == nil {
 		g.space, g.err = tensor.IndexSpace[T](friend.K, s)
@@ -84,7 +85,7 @@ func newGenerator[T tensor.Number](kind GenKind, s shape.Shape, p genParams[T], 
 func Arange[T tensor.Number](start, stop, step T) *Generator[T] {
 	text := fmt.Sprintf("np.arange(%s, %s, %s)", formatScalar(start), formatScalar(stop), formatScalar(step))
 	if step == 0 {
-		return newGenerator[T](GenArange, nil, genParams[T]{}, text,
+		return newGenerator[T](GenArange, nil, GenParams[T]{}, text,
 			&shape.ArgumentError{Op: "arange", Name: "step", Value: step, Reason: "must not be zero"})
 	}
 	n := math.Ceil((float64(stop) - float64(start)) / float64(step))
@@ -97,7 +98,7 @@ func Arange[T tensor.Number](start, stop, step T) *Generator[T] {
 	if isInteger[T]() {
 		second = start + step
 	}
-	return newGenerator(GenArange, shape.Shape{size}, genParams[T]{first: first, second: second, delta: second - first}, text, err)
+	return newGenerator(GenArange, shape.Shape{size}, GenParams[T]{First: first, Second: second, Delta: second - first}, text, err)
 }
 
 // Linspace returns the generator of num values evenly spaced from start to
@@ -112,12 +113,12 @@ func Linspace[T tensor.Number](start, stop float64, num int, endpoint bool) *Gen
 	if endpoint {
 		div = num - 1
 	}
-	p := genParams[T]{start: start, stop: stop, last: -1}
+	p := GenParams[T]{Start: start, Stop: stop, Last: -1}
 	if div > 0 {
-		p.step = (stop - start) / float64(div)
+		p.Step = (stop - start) / float64(div)
 	}
 	if endpoint && num > 1 {
-		p.last = num - 1
+		p.Last = num - 1
 	}
 	size, err := genSize("linspace", "num", float64(num))
 	return newGenerator(GenLinspace, shape.Shape{size}, p, text, err)
@@ -127,7 +128,7 @@ func Linspace[T tensor.Number](start, stop float64, num int, endpoint bool) *Gen
 // numpy.full(dims, v, dtype=T). It holds one value however large the shape.
 func Full[T tensor.Number](v T, dims ...int) *Generator[T] {
 	text := fmt.Sprintf("np.full(%s, %s)", pyShape(dims), formatScalar(v))
-	return newGenerator(GenFull, shape.Shape(dims), genParams[T]{value: v}, text, nil)
+	return newGenerator(GenFull, shape.Shape(dims), GenParams[T]{Value: v}, text, nil)
 }
 
 // Eye returns the generator of the n×m matrix with ones on the k-th
@@ -135,7 +136,7 @@ func Full[T tensor.Number](v T, dims ...int) *Generator[T] {
 // numpy.eye(n, m, k, dtype=T).
 func Eye[T tensor.Number](n, m, k int) *Generator[T] {
 	text := fmt.Sprintf("np.eye(%d, %d, %d)", n, m, k)
-	return newGenerator(GenEye, shape.Shape{n, m}, genParams[T]{cols: m, k: clampDiagonal(n, m, k)}, text, nil)
+	return newGenerator(GenEye, shape.Shape{n, m}, GenParams[T]{Cols: m, K: clampDiagonal(n, m, k)}, text, nil)
 }
 
 // Tri returns the generator of the n×m matrix with ones on and below the
@@ -143,7 +144,7 @@ func Eye[T tensor.Number](n, m, k int) *Generator[T] {
 // Mul(x, Tri) is numpy.tril(x, k).
 func Tri[T tensor.Number](n, m, k int) *Generator[T] {
 	text := fmt.Sprintf("np.tri(%d, %d, %d)", n, m, k)
-	return newGenerator(GenTri, shape.Shape{n, m}, genParams[T]{cols: m, k: clampDiagonal(n, m, k)}, text, nil)
+	return newGenerator(GenTri, shape.Shape{n, m}, GenParams[T]{Cols: m, K: clampDiagonal(n, m, k)}, text, nil)
 }
 
 // clampDiagonal limits the diagonal k of an n×m matrix to [-n-1, m+1]:
@@ -197,6 +198,11 @@ func pyShape(dims []int) string {
 // Kind returns what the generator computes.
 func (g *Generator[T]) Kind() GenKind { return g.kind }
 
+// Params returns the arguments the generator's formula reads, for
+// evaluators that compute its elements themselves (laze's CUDA kernels
+// compute them from the positions they walk, with the formulas of Value).
+func (g *Generator[T]) Params() GenParams[T] { return g.params }
+
 // Shape returns the generator's shape (its views' included). It panics
 // with the error Check returns when its arguments make no generator.
 func (g *Generator[T]) Shape() shape.Shape { return mustShape(g) }
@@ -219,7 +225,12 @@ func (g *Generator[T]) At(index ...int) T {
 }
 
 // Value returns the element at row-major position p of the generator's
-// own shape (before any view).
+// own shape (before any view), with the params q (GenParams): arange's
+// is q.First at 0, q.Second at 1, else q.First + T(T(p)·q.Delta), each
+// operation in T; linspace's is T(float64(p)·q.Step + q.Start) (q.Stop
+// at q.Last; rounded towards -∞ first for an integer T); full's q.Value;
+// eye's 1 where column − row is q.K (tri's: at most q.K), with row =
+// p / q.Cols and column = p mod q.Cols, else 0.
 func (g *Generator[T]) Value(p int) T {
 	var one [1]T
 	g.Fill(one[:], p, 0)
@@ -233,18 +244,18 @@ func (g *Generator[T]) Fill(d []T, p, stride int) {
 	switch g.kind {
 	case GenArange:
 		for i := range d {
-			d[i] = arangeValue(q.first, q.second, q.delta, p+i*stride)
+			d[i] = arangeValue(q.First, q.Second, q.Delta, p+i*stride)
 		}
 	case GenLinspace:
 		for i := range d {
-			d[i] = linspaceValue[T](q.start, q.step, q.stop, q.last, p+i*stride)
+			d[i] = linspaceValue[T](q.Start, q.Step, q.Stop, q.Last, p+i*stride)
 		}
 	case GenFull:
 		for i := range d {
-			d[i] = q.value
+			d[i] = q.Value
 		}
 	case GenEye, GenTri:
-		fillDiagonal(d, g.kind == GenTri, q.cols, q.k, p, stride)
+		fillDiagonal(d, g.kind == GenTri, q.Cols, q.K, p, stride)
 	}
 }
 
@@ -261,9 +272,11 @@ func arangeValue[T tensor.Number](first, second, delta T, i int) T {
 }
 
 // linspaceValue is numpy.linspace's element i in float64, converted to T
-// (rounded towards -∞ for an integer T).
+// (rounded towards -∞ for an integer T). The product is rounded before
+// the sum (the conversion keeps the compiler from fusing them), as NumPy
+// and the generated CUDA (--fmad=false) round them.
 func linspaceValue[T tensor.Number](start, step, stop float64, last, i int) T {
-	v := float64(i)*step + start
+	v := float64(float64(i)*step) + start
 	if i == last {
 		v = stop
 	}

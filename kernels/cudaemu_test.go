@@ -126,6 +126,14 @@ func (m *emuMemory) Alloc(nbytes int) (*alloc.Allocation, error) {
 	return alloc.NewAllocation(emuDevice, nbytes, nil, ptr, func(*alloc.Allocation) {}), nil
 }
 
+// allocated returns the number of bytes handed out so far (blocks
+// rounded up to 256 bytes).
+func (m *emuMemory) allocated() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.next
+}
+
 func (m *emuMemory) bytes(a *alloc.Allocation) []byte {
 	off := int(a.Ptr() - m.base())
 	return m.arena[off : off+a.Size()]
@@ -414,6 +422,10 @@ type emuCase[T, R tensor.Number] struct {
 	not      string  // a substring the first kernel's key must not contain ("" for none)
 	tol      float64 // relative tolerance for floats (summation order); 0 for exact
 	launches int     // the number of kernels the call must launch (0: any)
+	// allocBelow, when not 0, bounds the device memory the call may
+	// allocate: fewer bytes than this (1: none at all), so that a leaf
+	// that must hold no memory (a generator) shows if it holds some.
+	allocBelow int
 }
 
 // run evaluates the case on the CPU and in the emulator and compares the
@@ -439,8 +451,12 @@ func (c emuCase[T, R]) run(t *testing.T, b *emuBackend) {
 		}
 		b.launches = nil
 		view, e = c.build(dev, dd)
+		before := b.mem.allocated()
 		if err := Assign(view, e); err != nil {
 			t.Fatalf("emulated GPU: %v", err)
+		}
+		if n := b.mem.allocated() - before; c.allocBelow != 0 && n >= c.allocBelow {
+			t.Errorf("the emulated GPU's Assign allocated %d bytes; want fewer than %d", n, c.allocBelow)
 		}
 		if len(b.launches) == 0 {
 			t.Fatal("nothing was launched")

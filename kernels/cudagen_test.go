@@ -70,6 +70,11 @@ func goldenCases() []cudaCase {
 			}
 			return CUDASource(d34, gs[0])
 		}},
+		{"generators", func() (string, error) {
+			// exp(-arange·0.5)·x + eye.T: generator leaves computed from the index
+			e := expr.Of(expr.Reshape(expr.Arange[float32](0, 12, 1), 3, 4)).MulScalar(-0.5).Exp().Mul(a34)
+			return CUDASource(d34, e.Add(expr.T(expr.Eye[float32](4, 3, 1))))
+		}},
 		{"int64_indexing", func() (string, error) {
 			return CUDASource(huge, expr.Of[int8](expr.Add[int8](hugeT.T(), expr.Scalar[int8](1))))
 		}},
@@ -134,6 +139,8 @@ func TestCUDAPaths(t *testing.T) {
 		"argmin":         {"long long* oi", "laze_better(false, ", "oi[b0] = acc_i;", "for (I j = start; j < end; ++j)"},
 		"cast":           {"const long long* o1", "sqrt("},
 		"int64_indexing": {"typedef long long I;", "const signed char* o1"},
+		"generators": {"#define LAZE_GENERATOR_HELPERS", "long long g1o, double g1_first, double g1_second, double g1_delta, const float* o2",
+			"laze_arange<T>((long long)g1o + (long long)(p1)", "(T)laze_diagonal((long long)g3o + (long long)(p3), g3_cols, g3_diag, false)"},
 	}
 	for _, c := range goldenCases() {
 		src, err := c.src()
@@ -151,6 +158,9 @@ func TestCUDAPaths(t *testing.T) {
 		}
 		if flat := c.name == "contiguous" || c.name == "cast"; flat != strings.Contains(src, "const I p1 = i;") {
 			t.Errorf("%s: flat path %t; want %t", c.name, !flat, flat)
+		}
+		if gen := c.name == "generators"; gen != strings.Contains(src, "LAZE_GENERATOR_HELPERS") {
+			t.Errorf("%s: generator helpers %t; want %t", c.name, !gen, gen)
 		}
 		if c.name != "int64_indexing" && strings.Contains(src, "typedef long long I;") {
 			t.Errorf("%s: 64-bit indices for a small tensor", c.name)

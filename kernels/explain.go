@@ -392,6 +392,8 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	for i, s := range p.LeafSlot {
 		how := "read in place"
 		switch st := p.Strides[1+i][len(p.Shape)-1]; {
+		case pl.device != nil && isGenerated(p.Convert[i]):
+			how = "computed from the index in the kernel"
 		case pl.device != nil && p.Convert[i] != nil:
 			how = "converted as read"
 		case pl.device != nil && slices.Contains(p.Strides[1+i], 0):

@@ -11,14 +11,21 @@ import (
 // generated reads a generator's elements: the operand walks the
 // generator's positions (its index space, viewed) as a tensor's storage
 // is walked, and each block computes its values from the positions, so
-// that the generator takes no memory.
+// that the generator takes no memory. It is an ir.Generated: a device
+// kernel computes the same values from the positions it walks.
 type generated[T tensor.Number] struct{ g *expr.Generator[T] }
 
 func (c generated[T]) Load(d []T, off, stride int) { c.g.Fill(d, off, stride) }
 func (c generated[T]) At(off int) T                { return c.g.Value(off) }
+
+// Generator returns the generator the operand computes (ir.Generated).
+func (c generated[T]) Generator() *expr.Generator[T] { return c.g }
+
 func (c generated[T]) source(*plan) string {
 	return c.g.String() + " (no memory: computed from the index)"
 }
+
+var _ ir.Generated[float64] = generated[float64]{}
 
 // isGenerated reports whether a leaf's converter is a generator's.
 func isGenerated[T tensor.Number](c ir.Converter[T]) bool {
@@ -26,18 +33,13 @@ func isGenerated[T tensor.Number](c ir.Converter[T]) bool {
 	return ok
 }
 
-// generator lowers a generator leaf. On the host it is an operand with no
-// storage, read through generated; in a device's memory its values are
-// computed on the host into a tensor copied to the device (the generated
-// CUDA has no generator formulas yet), which docs/design.md records.
+// generator lowers a generator leaf: an operand with no storage whose
+// offset and strides walk the generator's positions, read through
+// generated. On the host each block computes its values from the
+// positions; in a device's memory the kernel computes each element from
+// its position with the generator's formula (cudasrc), so on either the
+// generator allocates nothing and fuses into the pass.
 func (l *lowering[T]) generator(g *expr.Generator[T]) (int, error) {
-	if l.ev.device != nil {
-		t, err := computed(l.ev, g, func() (*tensor.Tensor[T], error) { return generatorOnDevice(l, g) })
-		if err != nil {
-			return 0, err
-		}
-		return l.leaf(t)
-	}
 	space := g.Space(friend.K)
 	strides, err := shape.BroadcastStrides(space.ShapeView(friend.K), space.StridesView(friend.K), l.dims)
 	if err != nil {
@@ -46,33 +48,4 @@ func (l *lowering[T]) generator(g *expr.Generator[T]) (int, error) {
 	l.leaves = append(l.leaves, nil)
 	l.addOperand(nil, space.Offset(), strides, ir.Memory{})
 	return l.newLeaf(generated[T]{g}), nil
-}
-
-// generatorValues returns a host tensor holding g's values.
-func generatorValues[T tensor.Number](g *expr.Generator[T]) *tensor.Tensor[T] {
-	space := g.Space(friend.K)
-	out := tensor.Empty[T](space.ShapeView(friend.K))
-	data := out.Elems(friend.K)
-	dims, strides := space.ShapeView(friend.K), space.StridesView(friend.K)
-	index := make([]int, len(dims))
-	for i := range data {
-		p := space.Offset()
-		for d, k := range index {
-			p += k * strides[d]
-		}
-		data[i] = g.Value(p)
-		for d := len(index) - 1; d >= 0; d-- { // the next row-major index
-			if index[d]++; index[d] < dims[d] {
-				break
-			}
-			index[d] = 0
-		}
-	}
-	return out
-}
-
-// generatorOnDevice computes g's values on the host and copies them into
-// the memory of the evaluation's destination's device.
-func generatorOnDevice[T tensor.Number](l *lowering[T], g *expr.Generator[T]) (*tensor.Tensor[T], error) {
-	return generatorValues(g).To(l.dst.Device())
 }

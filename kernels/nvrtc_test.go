@@ -84,11 +84,13 @@ func TestNVRTCEveryOp(t *testing.T) {
 }
 
 // TestNVRTCWideAndConverted compiles the kernels the op sweep does not
-// reach: 64-bit indexing and operands read from another element type.
+// reach: 64-bit indexing, operands read from another element type, and
+// generator leaves computed from the index (generatorSources).
 func TestNVRTCWideAndConverted(t *testing.T) {
 	var unit strings.Builder
 	unit.WriteString(ops.Prelude)
 	unit.WriteString(cudasrc.KernelHelpers)
+	unit.WriteString(cudasrc.GeneratorHelpers)
 	seen := map[string]bool{}
 	add := func(src string) {
 		for _, k := range kernelsIn(src) {
@@ -111,6 +113,9 @@ func TestNVRTCWideAndConverted(t *testing.T) {
 		t.Fatal(err)
 	}
 	add(src)
+	for _, src := range generatorSources(t) {
+		add(src)
+	}
 	for _, arch := range nvrtcArchs {
 		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
@@ -279,4 +284,46 @@ func TestNVRTCNoContraction(t *testing.T) {
 			t.Errorf("%s: no separate mul.rn.f64 and add.rn.f64 in the PTX:\n%s", arch, ptx)
 		}
 	}
+}
+
+// generatorSources are the CUDA sources of trees of generator leaves (each
+// kind, in float32, float64, int32 and uint8; the vectorised, scalar and
+// tiled elementwise kernels and a reduction), whose formulas the
+// generated code computes in the kernel.
+func generatorSources(t *testing.T) []string {
+	var out []string
+	add := func(src string, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, src)
+	}
+	add(generatorSourcesOf[float32]())
+	add(generatorSourcesOf[float64]())
+	add(generatorSourcesOf[int32]())
+	add(generatorSourcesOf[uint8]())
+	return out
+}
+
+// generatorSourcesOf is the CUDA source of generator trees over T.
+func generatorSourcesOf[T tensor.Number]() (string, error) {
+	one, n := T(1), 250 // n elements: arange's values fit every T
+	stop := T(n)
+	var b strings.Builder
+	for _, c := range []struct {
+		dst *tensor.Tensor[T]
+		e   expr.Exp[T]
+	}{
+		{tensor.Zeros[T](n), expr.Add(expr.Mul[T](expr.Arange(0, stop, one), tensor.Ones[T](n)), expr.Linspace[T](0, 9, n, true))},
+		{tensor.Zeros[T](n), expr.Add(expr.Flip(expr.Arange(0, stop, one)), expr.Full(one, n))},
+		{tensor.Zeros[T](37, 29), expr.Add(expr.T(expr.Eye[T](29, 37, 2)), expr.Mul[T](expr.Tri[T](37, 29, -1), tensor.Ones[T](29, 37).T()))},
+		{tensor.Zeros[T](29), expr.Sum(expr.Tri[T](37, 29, 3), expr.Axis(0))},
+	} {
+		src, err := CUDASource(c.dst, c.e)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(src)
+	}
+	return b.String(), nil
 }

@@ -7,9 +7,12 @@
 // the split's finishing kernel), cumulative scans and the tiled matrix
 // product. The source depends only on the structure, which Spec.Key
 // encodes: the ops, the element types, the rank, which operands walk which
-// dimensions, the index width. Scalars, shapes, strides and addresses are
-// kernel parameters (Spec.Params), so that a*2 and a*3 on tensors of any
-// size share one compiled kernel.
+// dimensions, which leaves are generators (Operand.Gen: no memory, each
+// element computed from the position walked with expr.Generator's
+// formula, GeneratorHelpers), the index width. Scalars, shapes, strides
+// and addresses are kernel parameters (Spec.Params), a generator's
+// arguments included, so that a*2 and a*3 on tensors of any size share
+// one compiled kernel.
 //
 // Each op's CUDA text comes from the op table (internal/ops), the same
 // definition the CPU loops are generated from. The device executor

@@ -65,14 +65,16 @@ var Tuning = struct {
 // Geometry is a lowered pass's shape as the launch policy reads it: the
 // coalesced iteration shape, each operand's strides over it (the
 // destination's first: for a reduction, 0 along the folded dimensions),
-// which operands may be read in 16-byte vectors, and the element size.
-// It refers to the pass's own slices and is built without allocating.
+// which operands may be read in 16-byte vectors, which are computed
+// rather than read, and the element size. It refers to the pass's own
+// slices and is built without allocating.
 type Geometry struct {
 	Shape    []int
 	Strides  [][]int
-	Aligned  bool // every operand that walks the (one) dimension with stride 1 has ItemSize-byte elements and starts 16-byte aligned
+	Aligned  bool // every operand in memory that walks the (one) dimension with stride 1 has ItemSize-byte elements and starts 16-byte aligned
 	ItemSize int
 	Reduce   bool
+	Computed uint64 // bit k when operand k is a generator (Operand.Gen): computed from its positions, never tiled nor loaded in vectors
 }
 
 // Sizes returns the pass's work: the number of results (elements, for an
@@ -148,7 +150,9 @@ func (s *Spec) SetVariant(v uint8, g Geometry) {
 // the destination walks the last with stride 1: a transposed operand,
 // whose direct reads would be a separate memory transaction per thread.
 // The tiled kernel is correct for any strides; this only decides when it
-// is faster. It needs both dimensions at least TileSide/2 long.
+// is faster. It needs both dimensions at least TileSide/2 long. A
+// generator operand (Geometry.Computed) reads no memory: it is never
+// tiled.
 func tiledOperands(g Geometry) uint64 {
 	r := len(g.Shape)
 	if g.Reduce || r < 2 || g.Strides[0][r-1] != 1 || g.Shape[r-1] < TileSide/2 || g.Shape[r-2] < TileSide/2 {
@@ -158,6 +162,9 @@ func tiledOperands(g Geometry) uint64 {
 	n := 0
 	for k := 1; k < min(len(g.Strides), 64) && n < maxTiled; k++ { // Spec.Tiled has a bit per operand
 		st := g.Strides[k]
+		if g.Computed&(1<<k) != 0 {
+			continue
+		}
 		if abs(st[r-2]) == 1 && st[r-1] != 0 && abs(st[r-1]) != 1 {
 			mask |= 1 << k
 			n++

@@ -65,8 +65,86 @@ type Spec struct {
 
 // Operand is an operand's part of the structure.
 type Operand struct {
-	DType tensor.DType // element type in memory
+	DType tensor.DType // element type in memory (T for a generator)
 	Walks uint64       // bit d is set when the operand's stride along dimension d is not 0
+	Gen   GenKind      // a leaf that is a generator: its elements are computed from the positions it walks, not read; GenNone for memory
+}
+
+// GenKind is what a generator operand computes from each position it
+// walks (the row-major position in the generator's own shape: its offset
+// parameter plus the walk): expr.GenKind's kinds, which the device
+// executor converts, with the formulas of expr.Generator.Value.
+type GenKind uint8
+
+// The generator kinds; GenNone is an operand read from memory.
+const (
+	GenNone     GenKind = iota
+	GenArange           // numpy.arange: GenFirst, GenSecond, then GenFirst + q·GenDelta in T
+	GenLinspace         // numpy.linspace: q·GenStep + GenStart in double (GenStop at GenLast), then T
+	GenFull             // numpy.full: GenValue
+	GenEye              // numpy.eye: 1 where column - row is GenDiag, else 0 (GenCols columns)
+	GenTri              // numpy.tri: 1 where column - row is at most GenDiag, else 0
+)
+
+var genKindNames = [...]string{GenNone: "memory", GenArange: "arange", GenLinspace: "linspace", GenFull: "full", GenEye: "eye", GenTri: "tri"}
+
+// String names the kind, as keys write it: "arange".
+func (k GenKind) String() string {
+	if int(k) < len(genKindNames) {
+		return genKindNames[k]
+	}
+	return fmt.Sprintf("GenKind(%d)", uint8(k))
+}
+
+// GenArg is one of a generator operand's arguments, a kernel parameter
+// of its own (ParamGen, with the GenArg in B).
+type GenArg uint8
+
+// The generators' arguments (expr.GenParams' fields).
+const (
+	GenFirst  GenArg = iota // arange: element 0, in T
+	GenSecond               // arange: element 1, in T
+	GenDelta                // arange: the difference of the first two, in T
+	GenStart                // linspace: double
+	GenStep                 // linspace: double
+	GenStop                 // linspace: the value at GenLast, double
+	GenLast                 // linspace: the position that is GenStop exactly, or -1
+	GenValue                // full: the value, in T
+	GenCols                 // eye, tri: the number of columns (at least 1)
+	GenDiag                 // eye, tri: the diagonal
+)
+
+var genArgNames = [...]string{GenFirst: "first", GenSecond: "second", GenDelta: "delta", GenStart: "start", GenStep: "step",
+	GenStop: "stop", GenLast: "last", GenValue: "value", GenCols: "cols", GenDiag: "diag"}
+
+// GenArgs lists the arguments a generator of kind reads, in parameter
+// order.
+func GenArgs(kind GenKind) []GenArg {
+	switch kind {
+	case GenArange:
+		return []GenArg{GenFirst, GenSecond, GenDelta}
+	case GenLinspace:
+		return []GenArg{GenStart, GenStep, GenStop, GenLast}
+	case GenFull:
+		return []GenArg{GenValue}
+	case GenEye, GenTri:
+		return []GenArg{GenCols, GenDiag}
+	}
+	return nil
+}
+
+// genArgType is the 8-byte C type argument a travels as in a kernel of
+// element type dtype: the element type's parameter type for the values
+// in T (as constants travel), double for linspace's, long long for
+// positions and sizes.
+func genArgType(a GenArg, dtype tensor.DType) string {
+	switch a {
+	case GenFirst, GenSecond, GenDelta, GenValue:
+		return scalarParamType(dtype)
+	case GenStart, GenStep, GenStop:
+		return "double"
+	}
+	return "long long"
 }
 
 // Instr is one instruction of a kernel's program: Op over the values in the
@@ -140,6 +218,9 @@ func (s *Spec) Key() string {
 	}
 	for _, o := range s.Operands {
 		fmt.Fprintf(&b, " %s/%x", o.DType, o.Walks)
+		if o.Gen != GenNone {
+			fmt.Fprintf(&b, "/%s", o.Gen)
+		}
 	}
 	b.WriteString(" |")
 	for _, in := range s.Code {
@@ -160,24 +241,26 @@ var strategyNames = [...]string{RedBlock: "block", RedWarp: "warp", RedColumn: "
 type ParamKind uint8
 
 const (
-	ParamPointer  ParamKind = iota // operand a's address at its offset
-	ParamIndexOut                  // an arg reduction's index output
-	ParamConst                     // constant a
-	ParamCount                     // the element count (elementwise) or the result count (reduction)
-	ParamReduced                   // the number of elements folded into each result
-	ParamDim                       // the size of dimension a
-	ParamStride                    // operand a's stride along dimension b
-	ParamParts                     // a split reduction's number of partials per result
-	ParamIndexIn                   // a finishing kernel's partial indices
-	ParamCols                      // a product's N; a scan's inner size
-	ParamInner                     // a product's K
+	ParamPointer   ParamKind = iota // operand a's address at its offset
+	ParamIndexOut                   // an arg reduction's index output
+	ParamConst                      // constant a
+	ParamCount                      // the element count (elementwise) or the result count (reduction)
+	ParamReduced                    // the number of elements folded into each result
+	ParamDim                        // the size of dimension a
+	ParamStride                     // operand a's stride along dimension b
+	ParamParts                      // a split reduction's number of partials per result
+	ParamIndexIn                    // a finishing kernel's partial indices
+	ParamCols                       // a product's N; a scan's inner size
+	ParamInner                      // a product's K
+	ParamGenOffset                  // generator operand a's position at its walk's start (its offset)
+	ParamGen                        // generator operand a's argument GenArg(b)
 )
 
 // Param is one kernel parameter: 8 bytes, as gorgonia.org/cu's
 // Function.Launch copies every parameter.
 type Param struct {
 	Kind  ParamKind
-	A, B  int // the operand, constant or dimension the parameter is of (see ParamKind)
+	A, B  int // the operand, constant, dimension or generator argument the parameter is of (see ParamKind)
 	Name  string
 	CType string
 }
@@ -222,6 +305,13 @@ func (s *Spec) Params() []Param {
 		if k == s.PosOp {
 			continue
 		}
+		if o.Gen != GenNone { // no memory: its position's offset and its arguments
+			ps = append(ps, Param{Kind: ParamGenOffset, A: k, Name: fmt.Sprintf("g%do", k), CType: "long long"})
+			for _, a := range GenArgs(o.Gen) {
+				ps = append(ps, Param{Kind: ParamGen, A: k, B: int(a), Name: genParamName(k, a), CType: genArgType(a, s.DType)})
+			}
+			continue
+		}
 		qual := "const "
 		if k == 0 {
 			qual = ""
@@ -256,6 +346,9 @@ func (s *Spec) Params() []Param {
 	}
 	return ps
 }
+
+// genParamName is the name of generator operand k's argument a.
+func genParamName(k int, a GenArg) string { return fmt.Sprintf("g%d_%s", k, genArgNames[a]) }
 
 // scalarParamType is the 8-byte type a constant of dtype travels as.
 func scalarParamType(dtype tensor.DType) string {

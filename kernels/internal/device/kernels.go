@@ -27,16 +27,70 @@ import (
 const ReduceThreads = cudasrc.ReduceThreads
 
 // geometryOf describes p's shape, strides and alignment for the launch
-// policy, without allocating.
+// policy, without allocating. Generator leaves have no memory to align:
+// they are marked Computed.
 func geometryOf[T tensor.Number](p *ir.Pass[T]) cudasrc.Geometry {
 	g := cudasrc.Geometry{Shape: p.Shape, Strides: p.Strides, ItemSize: tensor.ItemSize[T](), Reduce: p.Red != nil, Aligned: true}
 	for k, m := range p.Mems {
+		if generatorAt(p, k) != nil {
+			if k < 64 {
+				g.Computed |= 1 << k
+			}
+			continue
+		}
 		st := p.Strides[k]
 		if len(st) == 1 && st[0] == 1 && (m.ItemSize != g.ItemSize || !vectorAligned(m, p.Offsets[k])) {
 			g.Aligned = false
 		}
 	}
 	return g
+}
+
+// generatorAt returns the generator that operand k of p computes, or nil
+// when the operand is not a generator leaf (ir.Generated).
+func generatorAt[T tensor.Number](p *ir.Pass[T], k int) *expr.Generator[T] {
+	if i := k - 1; i >= 0 && i < len(p.Convert) {
+		if c, ok := p.Convert[i].(ir.Generated[T]); ok {
+			return c.Generator()
+		}
+	}
+	return nil
+}
+
+// genKinds converts expr's generator kinds to the code generation's.
+var genKinds = map[expr.GenKind]cudasrc.GenKind{
+	expr.GenArange: cudasrc.GenArange, expr.GenLinspace: cudasrc.GenLinspace, expr.GenFull: cudasrc.GenFull,
+	expr.GenEye: cudasrc.GenEye, expr.GenTri: cudasrc.GenTri,
+}
+
+// genArgBits is argument a of generator gen as the 8 bytes of its
+// parameter type (cudasrc.GenArgs: values in T travel as constants do,
+// linspace's as doubles, sizes and positions as long long).
+func genArgBits[T tensor.Number](gen *expr.Generator[T], a cudasrc.GenArg) uint64 {
+	q := gen.Params()
+	switch a {
+	case cudasrc.GenFirst:
+		return scalarBits(q.First)
+	case cudasrc.GenSecond:
+		return scalarBits(q.Second)
+	case cudasrc.GenDelta:
+		return scalarBits(q.Delta)
+	case cudasrc.GenValue:
+		return scalarBits(q.Value)
+	case cudasrc.GenStart:
+		return math.Float64bits(q.Start)
+	case cudasrc.GenStep:
+		return math.Float64bits(q.Step)
+	case cudasrc.GenStop:
+		return math.Float64bits(q.Stop)
+	case cudasrc.GenLast:
+		return uint64(int64(q.Last))
+	case cudasrc.GenCols:
+		return uint64(max(q.Cols, 1)) // a matrix with no columns has no elements; the kernel never divides by it
+	case cudasrc.GenDiag:
+		return uint64(int64(q.K))
+	}
+	return 0
 }
 
 // Variant returns p's variant (cudasrc.Variant): a cheap function of p's
@@ -73,13 +127,17 @@ func specOf[T tensor.Number](p *ir.Pass[T]) *cudasrc.Spec {
 		s.Consts = append(s.Consts, c.Slot)
 	}
 	for _, c := range p.Convert {
-		s.LeafConv = append(s.LeafConv, c != nil)
+		_, gen := c.(ir.Generated[T])
+		s.LeafConv = append(s.LeafConv, c != nil && !gen)
 	}
 	s.Flat = s.Red == nil && s.Rank == 1
 	for k, st := range p.Strides {
 		o := cudasrc.Operand{DType: p.Mems[k].DType}
 		if o.DType == tensor.Invalid {
 			o.DType = s.DType
+		}
+		if gen := generatorAt(p, k); gen != nil {
+			o.Gen = genKinds[gen.Kind()]
 		}
 		for d, x := range st {
 			if x != 0 {
@@ -182,6 +240,10 @@ func PackParams[T tensor.Number](k *Kernel, p *ir.Pass[T]) {
 			v = uint64(int64(p.Strides[pa.A][pa.B]))
 		case cudasrc.ParamParts:
 			v = uint64(parts)
+		case cudasrc.ParamGenOffset:
+			v = uint64(int64(p.Offsets[pa.A]))
+		case cudasrc.ParamGen:
+			v = genArgBits(generatorAt(p, pa.A), cudasrc.GenArg(pa.B))
 		}
 		k.Params = append(k.Params, v)
 	}

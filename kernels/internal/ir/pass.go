@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/internal/ops"
 	"github.com/laze-go/laze/shape"
@@ -90,6 +91,19 @@ type Converter[T tensor.Number] interface {
 	Load(d []T, off, stride int)
 	// At returns the element at off.
 	At(off int) T
+}
+
+// Generated is the Converter of a generator leaf (expr.Generator): an
+// operand with no memory (nil Data, a zero Memory) whose offset and
+// strides walk the generator's positions, each element computed from its
+// position. A device kernel computes the elements itself from the
+// positions it walks, with the generator's formulas (Generator().Value)
+// and arguments (Generator().Params), and reads no memory for them.
+type Generated[T tensor.Number] interface {
+	Converter[T]
+	// Generator returns the generator (viewed: its positions are the
+	// operand's offset and strides).
+	Generator() *expr.Generator[T]
 }
 
 // Product is a matrix product C = A @ B of tensors, batched and
