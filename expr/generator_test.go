@@ -115,7 +115,7 @@ func TestGeneratorErrors(t *testing.T) {
 		{expr.Arange[float64](0, 1e300, 1e-300), shape.ErrInvalid, ""},
 		{expr.Full[float64](1, 2, -3), shape.ErrInvalid, ""},
 		{expr.Eye[float64](-1, 2, 0), shape.ErrInvalid, ""},
-		{expr.Linspace[float64](0, 1, 1<<62, true), shape.ErrOverflow, ""},
+		{expr.Linspace[float64](0, 1, math.MaxInt/2, true), shape.ErrOverflow, ""},
 	}
 	for _, tt := range tests {
 		_, err := expr.Check(tt.e)
