@@ -232,7 +232,9 @@ type pairAxes struct {
 // product reshaped to (batch, free of a, free of b). Views that change
 // nothing are left out, so that a plain matrix product is MatMul(a, b)
 // itself. With no contracted axis it is the elementwise product of the
-// operands' views broadcast against each other (fused, no GEMM).
+// operands' views broadcast against each other, and with batch axes but
+// no free ones (a dot product per batch element) that product summed
+// over the contracted axes: both fuse, with no GEMM.
 func contractPair[T tensor.Number](a, b Exp[T], as, bs shape.Shape, p pairAxes) Exp[T] {
 	pick := func(s shape.Shape, axes []int) []int {
 		out := make([]int, len(axes))
@@ -249,6 +251,18 @@ func contractPair[T tensor.Number](a, b Exp[T], as, bs shape.Shape, p pairAxes) 
 		y := reshapeTo(permuteTo(b, slices.Concat(p.batchB, p.freeB)), bs, p.batchB, p.freeB,
 			slices.Concat(batch, ones(len(freeA)), freeB))
 		return Mul(x, y)
+	}
+	if len(batch) > 0 && len(freeA) == 0 && len(freeB) == 0 {
+		// One dot product per batch element ("ij,ij->i"): a GEMM of 1×1
+		// matrices would be a step of its own; the elementwise product
+		// summed over the contracted axes is one fused pass.
+		x := permuteTo(a, slices.Concat(p.batchA, p.sumA))
+		y := permuteTo(b, slices.Concat(p.batchB, p.sumB))
+		axes := make([]int, len(p.sumA))
+		for i := range axes {
+			axes[i] = len(batch) + i
+		}
+		return Sum(Mul(x, y), Axis(axes...))
 	}
 	k := product(pick(as, p.sumA))
 	var x, y Exp[T]

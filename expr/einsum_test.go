@@ -158,7 +158,8 @@ func TestEinsum(t *testing.T) {
 // TestEinsumLowering checks the trees Einsum builds: "ij,jk->ik" is the
 // MatMul of the operands themselves (the benchmark's within-5% target
 // rests on it), "ij,kj->ik" a MatMul of a transposed view, a one-operand
-// transpose a Permute view, "ij,ij->ij" an elementwise product (no GEMM),
+// transpose a Permute view, "ij,ij->ij" an elementwise product and
+// "ij,ij->i" one summed (no GEMM),
 // and a chain is contracted greedily: in "ij,jk,kl->il" with a (8,2), b
 // (2,8), c (8,2) the pair (b, c), whose result is (2,2), goes first, then
 // a with it.
@@ -176,6 +177,7 @@ func TestEinsumLowering(t *testing.T) {
 		{expr.Einsum[float64]("ij,kj->ik", a, bt), "(tensor(2,3) @ tensor(4,3).transpose(1, 0))"},
 		{expr.Einsum[float64]("ij->ji", a), "tensor(2,3).transpose(1, 0)"},
 		{expr.Einsum[float64]("ij,ij->ij", a, a), "(tensor(2,3) * tensor(2,3))"},
+		{expr.Einsum[float64]("ij,ij->i", a, a), "sum((tensor(2,3) * tensor(2,3)), axis=1)"},
 		{expr.Einsum[float64]("ii->i", tensor.Ones[float64](3, 3)), "tensor(3,3).diagonal(0, 0, 1)"},
 		{expr.Einsum[float64]("ii", tensor.Ones[float64](3, 3)), "sum(tensor(3,3).diagonal(0, 0, 1), axis=0)"},
 		{expr.Einsum[float64]("ij,jk,kl->il", tensor.Ones[float64](8, 2), tensor.Ones[float64](2, 8), tensor.Ones[float64](8, 2)),
