@@ -15,6 +15,8 @@ func format(b *strings.Builder, n Node) {
 	switch n := n.(type) {
 	case *Num:
 		b.WriteString(n.Text)
+	case *Str:
+		formatStr(b, n)
 	case *Name:
 		if n.NumPy {
 			b.WriteString("np.")

@@ -15,7 +15,8 @@ const (
 	tokEOF tokKind = iota
 	tokNum
 	tokName
-	tokOp // operators and punctuation, in tok.text
+	tokOp  // operators and punctuation, in tok.text
+	tokStr // a string literal, quotes included (str.go)
 )
 
 type token struct {
@@ -33,6 +34,8 @@ func (t token) describe() string {
 		return "number " + t.text
 	case tokName:
 		return "name " + t.text
+	case tokStr:
+		return "string " + t.text
 	}
 	return "'" + t.text + "'"
 }
@@ -54,6 +57,13 @@ func lex(src string) ([]token, error) {
 				return nil, err
 			}
 			toks = append(toks, token{tokNum, src[i:end], i})
+			i = end
+		case r == '\'' || r == '"':
+			end, err := scanString(src, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, token{tokStr, src[i:end], i})
 			i = end
 		case r == '_' || unicode.IsLetter(r):
 			end := i

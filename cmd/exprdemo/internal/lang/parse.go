@@ -249,6 +249,8 @@ func (p *parser) atom() (Node, error) {
 	switch {
 	case t.kind == tokNum:
 		return parseNum(t)
+	case t.kind == tokStr:
+		return &Str{span: span{t.pos, t.pos + len(t.text)}, Value: t.text[1 : len(t.text)-1]}, nil
 	case t.kind == tokName && t.text == "np" && p.isOp("."):
 		p.next() // np.exp(x) is exp(x)
 		name := p.next()
@@ -265,6 +267,8 @@ func (p *parser) atom() (Node, error) {
 		return &Name{span: span{t.pos, t.pos + len(t.text)}, Name: t.text}, nil
 	case t.kind == tokOp && t.text == "(":
 		return p.parenthesised(t)
+	case t.kind == tokOp && t.text == "[":
+		return p.listLiteral(t)
 	}
 	return nil, p.errAt(t, "a number, a name or '('")
 }
