@@ -164,7 +164,7 @@ qemu-deps:
 test-arm64: qemu-deps
 	GOARCH=arm64 LAZE_TEST_EMULATOR=qemu-aarch64 $(GO) test -exec qemu-aarch64 -short -skip Emulated -timeout 30m $(ARM64_PKGS)
 
-## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator, with several destinations and with the destination as scratch, each float function's accuracy, the vector math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences) for $(FUZZTIME); fuzz-simd fuzzes the SIMD build's evaluator and math
+## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator, with several destinations and with the destination as scratch, each float function's accuracy, the vector math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences, einsum's subscripts) for $(FUZZTIME); fuzz-simd fuzzes the SIMD build's evaluator and math
 fuzz-simd:
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels/internal/vmath FuzzVMath $(FUZZTIME)
@@ -183,6 +183,7 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/interp FuzzRun $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./internal/docsnip FuzzSync $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./grad FuzzGradient $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./expr FuzzEinsumParse $(FUZZTIME)
 
 ## generate: rewrite the code generated from the op table (internal/ops), the GEMM kernels' amd64
 ## and arm64 assembly (kernels/internal/gemm: asmgen with avo, neongen) and kernels/internal/vmath's kernels
