@@ -34,11 +34,13 @@ import (
 // letters become Diagonal views and its letters that appear nowhere else
 // (and not in the output) a Sum; then pairs of operands are contracted,
 // each as one MatMul whose stack dimensions are the letters the pair
-// shares and keeps (contractPair), choosing the pair each time greedily as
-// opt_einsum's "greedy" path does: among the pairs that share a letter
-// (any pair when none do), the one whose result has the fewest elements,
-// ties going to the cheaper contraction (fewer multiply-adds), then to
-// the first pair; the last operand is permuted to the output's order.
+// shares and keeps (contractPair), choosing the pair each time greedily,
+// in the manner of opt_einsum's "greedy" path: among the pairs that share
+// a letter (any pair when none do), the one whose result has the fewest
+// elements, ties going to the cheaper contraction (fewer multiply-adds),
+// then to the first pair (opt_einsum's default ranks by the result's size
+// less its inputs' instead); the last operand is permuted to the output's
+// order.
 // "ij,jk->ik" is MatMul(a, b) itself.
 //
 // Subscripts that do not parse are an ArgumentError naming them and the
@@ -458,11 +460,13 @@ func pairGroups[T tensor.Number](ops []einsumOperand[T], i, j int, output []int)
 	return batch, sum, freeA, freeB
 }
 
-// greedyPair chooses the next pair to contract as opt_einsum's greedy path
-// does: among the pairs that share a label (every pair when none do), the
-// one whose result is smallest, then the one with the fewest
-// multiply-adds, then the first. Sizes are counted in float64, which
-// cannot overflow.
+// greedyPair chooses the next pair to contract, in the manner of
+// opt_einsum's greedy path: among the pairs that share a label (every pair
+// when none do), the one whose result is smallest, then the one with the
+// fewest multiply-adds, then the first. (opt_einsum's default ranks pairs
+// by the result's size less the inputs' sizes, which favours consuming
+// large operands; the smallest result is the rule issue 32 states.) Sizes
+// are counted in float64, which cannot overflow.
 func greedyPair[T tensor.Number](p einsumPlan, ops []einsumOperand[T]) (int, int) {
 	sizeOf := func(labels ...[]int) float64 {
 		n := 1.0
