@@ -91,17 +91,24 @@ func (ev *evaluation) perform(s step) {
 
 // runHost runs an evaluation's work on the CPU: the operands copied aside
 // first, then the steps (Program.start).
-func runHost(copies []func(), steps []step) {
+func runHost(copies []func(), steps []step) error {
 	for _, c := range copies {
 		c()
 	}
-	runSteps(steps)
+	return runSteps(steps)
 }
 
 // runSteps runs steps on the CPU in order, a group that the CPU executor's
-// banding rule (kernels/internal/cpu/bands.go) allows band by band.
-func runSteps(steps []step) {
+// banding rule (kernels/internal/cpu/bands.go) allows band by band. A step
+// that reads values it must check first (a gather's indices: checked)
+// checks them before it runs; the first error stops the steps.
+func runSteps(steps []step) error {
 	for i := 0; i < len(steps); {
+		if c, ok := steps[i].(checked); ok {
+			if err := c.check(); err != nil {
+				return err
+			}
+		}
 		j := bandGroup(steps, i)
 		if j-i < 2 {
 			steps[i].run()
@@ -111,6 +118,13 @@ func runSteps(steps []step) {
 		bandGroupOf(steps[i:j]).Run()
 		i = j
 	}
+	return nil
+}
+
+// checked is a step that reads values before it runs and may refuse them
+// (a gather's or scatter's indices out of range).
+type checked interface {
+	check() error
 }
 
 func newEvaluation(call string) *evaluation {

@@ -26,6 +26,10 @@ func stepsOf[T tensor.Number](ev *evaluation, n expr.Exp[T]) func() (*tensor.Ten
 		return func() (*tensor.Tensor[T], error) { return reduce(ev, n) }
 	case *expr.Scan[T]: // scan.go
 		return func() (*tensor.Tensor[T], error) { return scan(ev, n) }
+	case *expr.Gather[T]: // gather.go
+		return func() (*tensor.Tensor[T], error) { return gather(ev, n) }
+	case *expr.ScatterAdd[T]: // scatter.go
+		return func() (*tensor.Tensor[T], error) { return scatterAdd(ev, n) }
 	case *expr.Concatenation[T]: // concat.go
 		return func() (*tensor.Tensor[T], error) { return concatenated(ev, n) }
 	}

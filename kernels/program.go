@@ -259,8 +259,7 @@ type executor interface {
 type host struct{}
 
 func (host) start(copies []func(), steps []step) error {
-	runHost(copies, steps)
-	return nil
+	return runHost(copies, steps)
 }
 
 func (host) wait() error { return nil }

@@ -1,0 +1,269 @@
+package kernels
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A gather (integer-array indexing, take, take_along_axis) reads X where
+// it lies — a tensor, or a view of one, is read through its strides with
+// no copy; a tree is computed into a temporary first — and its index
+// arrays materialised, and writes a new contiguous temporary that the rest
+// of the tree reads as a leaf. The result is laid out as (prefix, batch,
+// suffix): X's dimensions before the indexed axes, the indices' broadcast
+// shape, and X's dimensions after them. The step first reads every index
+// (check), turning each batch position into an offset in X and returning
+// a *shape.IndexError for one out of range before anything is written;
+// then, for each prefix position and each batch position, it copies the
+// suffix block (a run of contiguous elements where X's suffix is
+// contiguous). A scatter-add (the gather's adjoint) walks the same
+// offsets the other way.
+
+// gatherOffsets is what a gather or scatter step reads of its indices:
+// the X offset of each batch position, computed by check.
+type gatherOffsets struct {
+	call    string
+	node    expr.Node
+	op      string
+	axis    int   // first indexed axis of X
+	sizes   []int // the indexed axes' sizes
+	strides []int // X's strides on the indexed axes
+	batch   shape.Shape
+	index   []func(yield func(int64) bool) // each index array read in the batch's row-major order
+	offsets []int
+}
+
+// check reads every index and records each batch position's offset in X,
+// or returns a NodeError wrapping the *shape.IndexError of the first index
+// out of range.
+func (g *gatherOffsets) check() error {
+	n := 1
+	for _, d := range g.batch {
+		n *= d
+	}
+	if cap(g.offsets) < n {
+		g.offsets = make([]int, n)
+	}
+	g.offsets = g.offsets[:n]
+	clear(g.offsets)
+	for k, read := range g.index {
+		i, size, stride := 0, g.sizes[k], g.strides[k]
+		for v := range read {
+			if v < -int64(size) || v >= int64(size) {
+				return &shape.NodeError{Op: g.call, Node: fmt.Sprint(g.node),
+					Err: &shape.IndexError{Op: g.op, Dim: g.axis + k, Index: int(v), Size: size}}
+			}
+			if v < 0 {
+				v += int64(size)
+			}
+			g.offsets[i] += int(v) * stride
+			i++
+		}
+	}
+	return nil
+}
+
+// newGatherOffsets prepares the offsets of X (shape xs, strides xst) that
+// index arrays idx select under geo.
+func newGatherOffsets(call string, n expr.Node, op string, geo expr.GatherGeometry, xst []int, idx []*tensor.Tensor[int64]) *gatherOffsets {
+	g := &gatherOffsets{call: call, node: n, op: op, axis: geo.Axis, sizes: geo.Indexed, strides: xst[geo.Axis : geo.Axis+len(idx)], batch: geo.Batch}
+	for _, ix := range idx {
+		st, _ := shape.BroadcastStrides(ix.ShapeView(friend.K), ix.StridesView(friend.K), geo.Batch) // checked
+		g.index = append(g.index, stridedValues(ix.Elems(friend.K), ix.Offset(), geo.Batch, st))
+	}
+	return g
+}
+
+// stridedValues yields the elements of a strided layout in row-major order.
+func stridedValues[T any](data []T, off int, dims shape.Shape, strides []int) func(yield func(T) bool) {
+	return func(yield func(T) bool) {
+		walkOffsets(off, dims, strides, func(o int) bool { return yield(data[o]) })
+	}
+}
+
+// walkOffsets calls f with the offset of every position of dims in
+// row-major order, from off by strides, until f returns false.
+func walkOffsets(off int, dims shape.Shape, strides []int, f func(int) bool) bool {
+	if len(dims) == 0 {
+		return f(off)
+	}
+	if len(dims) == 1 {
+		for i := range dims[0] {
+			if !f(off + i*strides[0]) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range dims[0] {
+		if !walkOffsets(off+i*strides[0], dims[1:], strides[1:], f) {
+			return false
+		}
+	}
+	return true
+}
+
+// tensorView returns e as a tensor when it is one or a chain of views of
+// one (read in place, with no copy), else ok is false.
+func tensorView[T tensor.Number](e expr.Exp[T]) (_ *tensor.Tensor[T], ok bool) {
+	switch n := unwrap(e).(type) {
+	case *tensor.Tensor[T]:
+		return n, true
+	case *expr.View[T]:
+		base, ok := tensorView(n.X)
+		if !ok {
+			return nil, false
+		}
+		out, err := n.Apply(base)
+		return out, err == nil
+	}
+	return nil, false
+}
+
+// operand returns e where it lies when it is a tensor or a view of one,
+// else its value in a temporary.
+func operand[T tensor.Number](ev *evaluation, e expr.Exp[T]) (*tensor.Tensor[T], error) {
+	if t, ok := tensorView(e); ok {
+		return t, nil
+	}
+	return materialize(ev, e)
+}
+
+// gatherParts reads what a gather of x by indices needs: x where it lies,
+// the index arrays, and the geometry.
+func gatherParts[T tensor.Number](ev *evaluation, g *expr.Gather[T]) (*tensor.Tensor[T], []*tensor.Tensor[int64], expr.GatherGeometry, error) {
+	x, err := operand(ev, g.X)
+	if err != nil {
+		return nil, nil, expr.GatherGeometry{}, err
+	}
+	idx := make([]*tensor.Tensor[int64], len(g.Indices))
+	is := make([]shape.Shape, len(g.Indices))
+	for i, ix := range g.Indices {
+		if idx[i], err = operand(ev, ix); err != nil {
+			return nil, nil, expr.GatherGeometry{}, err
+		}
+		is[i] = idx[i].ShapeView(friend.K)
+	}
+	geo, err := g.Geometry(x.ShapeView(friend.K), is)
+	return x, idx, geo, err // err is unreachable after Check
+}
+
+// gather evaluates a gather node into a new temporary.
+func gather[T tensor.Number](ev *evaluation, n *expr.Gather[T]) (*tensor.Tensor[T], error) {
+	x, idx, geo, err := gatherParts(ev, n)
+	if err != nil {
+		return nil, err
+	}
+	st := &gatherStep[T]{n: n, x: x, idx: idx, geo: geo, dst: temp[T](ev, n, geo.Result()),
+		at: newGatherOffsets(ev.call, n, n.Name(), geo, x.StridesView(friend.K), idx)}
+	ev.perform(st)
+	return st.dst, nil
+}
+
+// gatherStep is one gather: x read at the offsets its indices give into
+// dst (contiguous, the gather's shape).
+type gatherStep[T tensor.Number] struct {
+	n   *expr.Gather[T]
+	x   *tensor.Tensor[T]
+	idx []*tensor.Tensor[int64]
+	geo expr.GatherGeometry
+	dst *tensor.Tensor[T]
+	at  *gatherOffsets
+}
+
+// check reads the indices before anything is written (runSteps calls it
+// before run).
+func (s *gatherStep[T]) check() error { return s.at.check() }
+
+// run copies, for each prefix position and each batch position, the
+// suffix block of x at the checked offset into dst.
+func (s *gatherStep[T]) run() {
+	xe, xst := s.x.Elems(friend.K), s.x.StridesView(friend.K)
+	out := s.dst.Elems(friend.K)[s.dst.Offset():]
+	suffix, sst := s.geo.Suffix, xst[len(xst)-len(s.geo.Suffix):]
+	block := blockOf(suffix)
+	runOf := contiguousRun(suffix, sst)
+	i := 0
+	walkOffsets(s.x.Offset(), s.geo.Prefix, xst[:len(s.geo.Prefix)], func(base int) bool {
+		if block == 1 {
+			for _, o := range s.at.offsets {
+				out[i] = xe[base+o]
+				i++
+			}
+			return true
+		}
+		for _, o := range s.at.offsets {
+			if runOf {
+				copy(out[i:i+block], xe[base+o:base+o+block])
+				i += block
+				continue
+			}
+			walkOffsets(base+o, suffix, sst, func(src int) bool {
+				out[i] = xe[src]
+				i++
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// contiguousRun reports whether dims with strides are one run of
+// consecutive elements, first to last.
+func contiguousRun(dims shape.Shape, strides []int) bool {
+	want := 1
+	for d := len(dims) - 1; d >= 0; d-- {
+		if dims[d] != 1 && strides[d] != want {
+			return false
+		}
+		want *= dims[d]
+	}
+	return true
+}
+
+// prepare refuses a gather on a device: its kernel is not written yet.
+func (s *gatherStep[T]) prepare(d *onDevice) error {
+	return unsupportedOnDevice(d, s.n)
+}
+
+func (s *gatherStep[T]) launch(d *onDevice) error { return unsupportedOnDevice(d, s.n) }
+
+// unsupportedOnDevice is the error of a step that has no device kernel.
+func unsupportedOnDevice(d *onDevice, n expr.Node) error {
+	return &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(n), Err: &shape.DeviceError{Op: "gather",
+		Devices: []fmt.Stringer{d.alloc.Device()}, Reason: "gathers and scatters have no device kernel yet: evaluate on the host"}}
+}
+
+func (s *gatherStep[T]) cudaSource(pl *plan) string {
+	return s.describe(pl)
+}
+
+func (s *gatherStep[T]) describe(pl *plan) string {
+	name := newTemp(pl, s.dst)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %v %s = %s of %s by %s\n", name, s.dst.ShapeView(friend.K), tensor.DTypeOf[T](), s.n.Name(), nameOf(pl, s.x), indexNames(pl, s.idx))
+	fmt.Fprintf(&b, "  indices checked first (%v positions), then %d blocks of %d elements copied\n",
+		s.geo.Batch, s.dst.Numel()/max(1, blockOf(s.geo.Suffix)), blockOf(s.geo.Suffix))
+	return b.String()
+}
+
+func blockOf(s shape.Shape) int {
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	return n
+}
+
+func indexNames(pl *plan, idx []*tensor.Tensor[int64]) string {
+	names := make([]string, len(idx))
+	for i, ix := range idx {
+		names[i] = nameOf(pl, ix)
+	}
+	return strings.Join(names, ", ")
+}

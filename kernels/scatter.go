@@ -1,0 +1,104 @@
+package kernels
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A scatter-add (numpy.add.at, the adjoint of a gather) writes Base into a
+// new contiguous temporary with the ordinary lowering, then adds each
+// value at the offset the gather of that temporary by the same indices
+// reads: the offsets come from the same check as the gather's (every index
+// read, one out of range refused, before anything is written), and the
+// values are read in the gather's row-major order, so a position indexed
+// twice receives both, in that order.
+
+// scatterAdd evaluates a scatter-add node into a new temporary.
+func scatterAdd[T tensor.Number](ev *evaluation, n *expr.ScatterAdd[T]) (*tensor.Tensor[T], error) {
+	s, err := ev.shapes.Of(n)
+	if err != nil {
+		return nil, err // unreachable after Check
+	}
+	dst := temp[T](ev, n, s)
+	if err := evaluateInto(ev, dst, n.Base, true); err != nil {
+		return nil, err
+	}
+	g := &expr.Gather[T]{X: expr.Of[T](dst), Indices: n.Indices, Axis: n.Axis}
+	_, idx, geo, err := gatherParts(ev, g)
+	if err != nil {
+		return nil, err
+	}
+	values, err := operand(ev, n.Values)
+	if err != nil {
+		return nil, err
+	}
+	vst, err := shape.BroadcastStrides(values.ShapeView(friend.K), values.StridesView(friend.K), geo.Result())
+	if err != nil {
+		return nil, err // unreachable after Check
+	}
+	st := &scatterStep[T]{n: n, dst: dst, values: values, vstrides: vst, geo: geo, idx: idx,
+		at: newGatherOffsets(ev.call, n, "add.at", geo, dst.StridesView(friend.K), idx)}
+	ev.perform(st)
+	return dst, nil
+}
+
+// scatterStep adds values into dst at the offsets of its indices.
+type scatterStep[T tensor.Number] struct {
+	n        *expr.ScatterAdd[T]
+	dst      *tensor.Tensor[T]
+	values   *tensor.Tensor[T]
+	vstrides []int // values' strides, broadcast to the gather's shape
+	geo      expr.GatherGeometry
+	idx      []*tensor.Tensor[int64]
+	at       *gatherOffsets
+}
+
+func (s *scatterStep[T]) check() error { return s.at.check() }
+
+// run walks the gather's positions in row-major order, adding each value
+// into dst at the position the gather reads.
+func (s *scatterStep[T]) run() {
+	out, dst := s.dst.Elems(friend.K), s.dst.StridesView(friend.K)
+	ve, vst := s.values.Elems(friend.K), s.vstrides
+	np, nb := len(s.geo.Prefix), len(s.geo.Batch)
+	dsuffix := dst[np+len(s.idx):]
+	walkPairs(s.geo.Prefix, s.dst.Offset(), dst[:np], s.values.Offset(), vst[:np], func(base, vbase int) {
+		i := 0
+		walkOffsets(vbase, s.geo.Batch, vst[np:np+nb], func(vb int) bool {
+			walkPairs(s.geo.Suffix, base+s.at.offsets[i], dsuffix, vb, vst[np+nb:], func(at, v int) { out[at] += ve[v] })
+			i++
+			return true
+		})
+	})
+}
+
+// walkPairs calls f with the offsets of every position of dims in two
+// strided layouts, in row-major order.
+func walkPairs(dims shape.Shape, a int, as []int, b int, bs []int, f func(a, b int)) {
+	if len(dims) == 0 {
+		f(a, b)
+		return
+	}
+	for i := range dims[0] {
+		walkPairs(dims[1:], a+i*as[0], as[1:], b+i*bs[0], bs[1:], f)
+	}
+}
+
+func (s *scatterStep[T]) prepare(d *onDevice) error { return unsupportedOnDevice(d, s.n) }
+
+func (s *scatterStep[T]) launch(d *onDevice) error { return unsupportedOnDevice(d, s.n) }
+
+func (s *scatterStep[T]) cudaSource(pl *plan) string { return s.describe(pl) }
+
+func (s *scatterStep[T]) describe(pl *plan) string {
+	name := nameOf(pl, s.dst)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s += %s at %s by %s\n", name, nameOf(pl, s.values), s.n.String(), indexNames(pl, s.idx))
+	fmt.Fprintf(&b, "  indices checked first (%v positions), then values added in row-major order\n", s.geo.Batch)
+	return b.String()
+}
