@@ -143,6 +143,10 @@ func (sc *scene[T]) newNode(src *byteSource, dims shape.Shape, depth int, full b
 	case kind == 10:
 		return sc.viewNode(src, dims, depth, full)
 	case (kind < 2 || kind >= 8) && sc.nested >= maxNesting:
+	case kind == 8 && src.next(3) == 0:
+		if n := sc.gather(src, dims, depth, full); n != nil {
+			return n
+		}
 	case kind == 8:
 		if n := sc.scan(src, dims, depth, full); n != nil {
 			return n

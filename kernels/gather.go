@@ -187,6 +187,9 @@ func (s *gatherStep[T]) run() {
 	out := s.dst.Elems(friend.K)[s.dst.Offset():]
 	suffix, sst := s.geo.Suffix, xst[len(xst)-len(s.geo.Suffix):]
 	block := blockOf(suffix)
+	if block == 0 || s.dst.Numel() == 0 {
+		return
+	}
 	runOf := contiguousRun(suffix, sst)
 	i := 0
 	walkOffsets(s.x.Offset(), s.geo.Prefix, xst[:len(s.geo.Prefix)], func(base int) bool {
