@@ -283,3 +283,16 @@ func WrapIndex(op string, i int64, axis, n int) (int, error) {
 	}
 	return int(i), nil
 }
+
+// IndexReader is a node whose value depends on the values of int64 index
+// arrays, which only the evaluation can check (Gather, ScatterAdd): an
+// evaluator reads them before it writes any destination, so an index out
+// of range leaves every tensor as it was.
+type IndexReader interface {
+	Node
+	// IndexOperands returns the index arrays.
+	IndexOperands() []Exp[int64]
+}
+
+// IndexOperands returns the index arrays (IndexReader).
+func (g *Gather[T]) IndexOperands() []Exp[int64] { return g.Indices }

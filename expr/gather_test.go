@@ -53,6 +53,10 @@ func TestGatherErrors(t *testing.T) {
 		{expr.Take(x, ints(t, []int64{-4}, 1), 0), shape.IndexError{Op: "take", Dim: 0, Index: -4, Size: 3}},
 		{expr.IndexArrays(x, nil, ints(t, []int64{1, -5}, 2)), shape.IndexError{Op: "index", Dim: 1, Index: -5, Size: 4}},
 		{expr.Sum(expr.Take(x, ints(t, []int64{9}, 1), 0)), shape.IndexError{Op: "take", Dim: 0, Index: 9, Size: 3}},
+		// A concatenation writes its parts into slices of dst: the part
+		// holding the gather is checked before the first is written.
+		{expr.Concatenate(0, x, expr.Take(x, ints(t, []int64{1, 3}, 2), 0)), shape.IndexError{Op: "take", Dim: 0, Index: 3, Size: 3}},
+		{expr.AddAt(x, 0, expr.Scalar(1.0), ints(t, []int64{0, 3}, 2)), shape.IndexError{Op: "add.at", Dim: 0, Index: 3, Size: 3}},
 	}
 	for _, tt := range tests {
 		s, err := expr.Check(tt.e)
@@ -68,6 +72,24 @@ func TestGatherErrors(t *testing.T) {
 		for _, v := range dst.Contiguous().Data() {
 			if v != 7 {
 				t.Fatalf("%v: the failed Assign wrote dst: %v", tt.e, dst)
+			}
+		}
+	}
+}
+
+// TestAssignAllGatherErrors checks that AssignAll finds an index out of
+// range in one pair before it writes any pair's destination.
+func TestAssignAllGatherErrors(t *testing.T) {
+	x := expr.Of[float64](expr.Arange[float64](0, 12, 1)).Reshape(3, 4)
+	d1, d2 := tensor.Full(7.0, 3, 4), tensor.Full(7.0, 2, 4)
+	err := kernels.AssignAll([]*tensor.Tensor[float64]{d1, d2}, []expr.Exp[float64]{x.AddScalar(1), expr.Take(x, ints(t, []int64{0, -9}, 2), 0)})
+	if !errors.Is(err, shape.ErrIndex) {
+		t.Fatalf("AssignAll = %v, want an IndexError", err)
+	}
+	for _, d := range []*tensor.Tensor[float64]{d1, d2} {
+		for _, v := range d.Contiguous().Data() {
+			if v != 7 {
+				t.Fatalf("the failed AssignAll wrote a destination: %v", d)
 			}
 		}
 	}

@@ -136,3 +136,6 @@ func nextPosition(pos []int, s shape.Shape) {
 		pos[d] = 0
 	}
 }
+
+// IndexOperands returns the index arrays (IndexReader).
+func (s *ScatterAdd[T]) IndexOperands() []Exp[int64] { return s.Indices }

@@ -112,7 +112,9 @@ func lowerPairs[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []
 }
 
 // crossed reports, per pair, whether its tree reads memory another pair's
-// destination may address, or its destination may overlap another's.
+// destination may address, or its destination may overlap another's, or
+// it holds a gather (readsIndices: its indices are checked before any
+// destination is written).
 func crossed[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) []bool {
 	regions := make([]shape.Region, len(dsts))
 	for i, d := range dsts {
@@ -121,7 +123,7 @@ func crossed[T tensor.Number](dsts []*tensor.Tensor[T], es []expr.Exp[T]) []bool
 	out := make([]bool, len(dsts))
 	for i := range dsts {
 		for j := range dsts {
-			if i != j && (shape.MayOverlap(regions[i], regions[j]) || treeMayOverlap(es[i], regions[j])) {
+			if i != j && (shape.MayOverlap(regions[i], regions[j]) || treeMayOverlap(es[i], regions[j]) || readsIndices(es[i])) {
 				out[i] = true
 				break
 			}

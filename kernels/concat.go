@@ -17,7 +17,9 @@ import (
 // slice is written, every part whose tree reads memory the destination may
 // share (treeMayOverlap, under any node) is computed aside, into a
 // temporary; the parts are then assigned from those. The result is NumPy's:
-// as if every part were read before the destination is written.
+// as if every part were read before the destination is written. A part
+// holding a gather (readsIndices) is computed aside too, so that an index
+// out of range is found before any slice is written.
 //
 // Depth: the shapes come from the evaluation's memo (one check of each
 // node per call), and a part whose tree was found not to read the
@@ -44,7 +46,7 @@ func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr
 	parts := make([]expr.Exp[T], len(c.Parts))
 	for i, x := range c.Parts {
 		parts[i] = x
-		if fresh || !treeMayOverlap(x, target) {
+		if (fresh || !treeMayOverlap(x, target)) && !readsIndices(x) {
 			continue
 		}
 		aside, err := computeAside(ev, x)

@@ -270,3 +270,16 @@ func indexNames(pl *plan, idx []*tensor.Tensor[int64]) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// readsIndices reports whether e's tree holds a node that checks index
+// values when it runs (expr.IndexReader): a concatenation computes such a
+// part aside, and AssignAll such a tree into a temporary, before any
+// destination is written.
+func readsIndices(e expr.Node) bool {
+	found := false
+	walkOnce(e, func(n expr.Node) bool {
+		_, found = n.(expr.IndexReader)
+		return !found
+	})
+	return found
+}
