@@ -32,7 +32,7 @@ func TestErrors(t *testing.T) {
 		{"a[..., ...]", 8, "single ellipsis", nil},
 		{"a[::0]", 3, "step cannot be zero", nil},
 		{"a[1.5]", 3, "an index must be an integer", nil},
-		{"a[i]", 3, "integer array indexing", nil},
+		{"a[f]", 3, "arrays used as indices must be of integer (or boolean) type", nil},
 		{"3[0]", 1, "cannot be indexed", nil},
 		{"(3).T", 1, "(3) is a number", nil},
 		{"a.shape", 1, `unknown attribute "shape"`, nil},

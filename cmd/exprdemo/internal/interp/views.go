@@ -182,16 +182,25 @@ func (ev *evaluator) index(n *lang.Index) (value, error) {
 	if x.py != nil {
 		return value{}, ev.failf(n, "%s: a number cannot be indexed", ev.text(n))
 	}
-	var sole *value // the value of a sole index item, evaluated once
-	if len(n.Items) == 1 && n.Items[0].Kind == lang.ItemIndex {
-		v, err := ev.eval(n.Items[0].Start)
-		if err != nil {
-			return value{}, err
+	// Each index item is evaluated once, here, so that nested subscripts
+	// cost linear time, not exponential.
+	var vals []value
+	arrays := false
+	for _, it := range n.Items {
+		if it.Kind == lang.ItemIndex {
+			v, err := ev.indexValue(it.Start)
+			if err != nil {
+				return value{}, err
+			}
+			vals = append(vals, v)
+			arrays = arrays || v.py == nil
 		}
-		if v.py == nil {
-			return ev.maskIndex(n, x, v) // an array index: x[mask]
+	}
+	if arrays {
+		if len(n.Items) == 1 && vals[0].dt == Bool {
+			return ev.maskIndex(n, x, vals[0]) // x[mask]
 		}
-		sole = &v
+		return ev.arrayIndex(n, x, vals) // x[[0, 2]], x[:, idx]
 	}
 	items, err := ev.expandEllipsis(n, len(x.s))
 	if err != nil {
@@ -210,7 +219,8 @@ func (ev *evaluator) index(n *lang.Index) (value, error) {
 			t, s = k.unsqueeze(t, s, dim)
 			dim++
 		case lang.ItemIndex:
-			i, err := ev.indexItem(it, sole)
+			i, err := ev.integerOf(it.Start, vals[0], "an index")
+			vals = vals[1:]
 			if err != nil {
 				return value{}, err
 			}
@@ -228,16 +238,6 @@ func (ev *evaluator) index(n *lang.Index) (value, error) {
 		}
 	}
 	return ev.viewed(n, x.dt, t, s), nil
-}
-
-// indexItem reads an integer index item; sole, when set, is its value,
-// already evaluated (each item is evaluated once, so that nested
-// subscripts cost linear time, not exponential).
-func (ev *evaluator) indexItem(it lang.IndexItem, sole *value) (int, error) {
-	if sole != nil {
-		return ev.integerOf(it.Start, *sole, "an index")
-	}
-	return ev.integer(it.Start, "an index")
 }
 
 // expandEllipsis replaces ... (or its absence) with full slices, so that
