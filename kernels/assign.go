@@ -111,7 +111,7 @@ func evaluateRoot[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr
 
 // evaluate lowers e for dst and performs the program's step; a
 // concatenation performs a step per part, each writing its slice of dst
-// (concat.go). Nothing runs before evaluation.run.
+// (concat.go), and a gather writes dst itself where it can (gather.go). Nothing runs before evaluation.run.
 func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	return evaluateInto(ev, dst, e, false)
 }
@@ -119,8 +119,14 @@ func evaluate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp
 // evaluateInto is evaluate; fresh reports that no tensor of e's tree may
 // share dst's memory (concatenate).
 func evaluateInto[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr.Exp[T], fresh bool) error {
-	if c, ok := unwrap(e).(*expr.Concatenation[T]); ok {
-		return concatenate(ev, dst, c, fresh)
+	switch n := unwrap(e).(type) {
+	case *expr.Concatenation[T]:
+		return concatenate(ev, dst, n, fresh)
+	case *expr.Gather[T]:
+		if gathersInto(ev, dst, n, fresh) {
+			_, err := gatherInto(ev, dst, n)
+			return err
+		}
 	}
 	p, err := lower(ev, assignTo(dst), e, nil)
 	if err != nil {

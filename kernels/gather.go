@@ -34,7 +34,7 @@ type gatherOffsets struct {
 	sizes   []int // the indexed axes' sizes
 	strides []int // X's strides on the indexed axes
 	batch   shape.Shape
-	index   []func(yield func(int64) bool) // each index array read in the batch's row-major order
+	index   []indexLayout
 	offsets []int
 }
 
@@ -51,21 +51,62 @@ func (g *gatherOffsets) check() error {
 	}
 	g.offsets = g.offsets[:n]
 	clear(g.offsets)
-	for k, read := range g.index {
-		i, size, stride := 0, g.sizes[k], g.strides[k]
-		for v := range read {
-			if v < -int64(size) || v >= int64(size) {
-				return &shape.NodeError{Op: g.call, Node: fmt.Sprint(g.node),
-					Err: &shape.IndexError{Op: g.op, Dim: g.axis + k, Index: int(v), Size: size}}
+	for k, ix := range g.index {
+		size, stride := g.sizes[k], g.strides[k]
+		data, i := ix.data, 0
+		var bad int64
+		ok := walkRuns(ix.off, g.batch, ix.strides, func(off, n, step int) bool {
+			for j := range n {
+				v := data[off+j*step]
+				if v < -int64(size) || v >= int64(size) {
+					bad = v
+					return false
+				}
+				if v < 0 {
+					v += int64(size)
+				}
+				g.offsets[i] += int(v) * stride
+				i++
 			}
-			if v < 0 {
-				v += int64(size)
-			}
-			g.offsets[i] += int(v) * stride
-			i++
+			return true
+		})
+		if !ok {
+			return &shape.NodeError{Op: g.call, Node: fmt.Sprint(g.node),
+				Err: &shape.IndexError{Op: g.op, Dim: g.axis + k, Index: int(bad), Size: size}}
 		}
 	}
 	return nil
+}
+
+// inRange checks every index against its axis's size, reading each once,
+// and returns the NodeError of the first out of range.
+func (g *gatherOffsets) inRange() error {
+	for k, ix := range g.index {
+		size := int64(g.sizes[k])
+		var bad int64
+		ok := walkRuns(ix.off, g.batch, ix.strides, func(off, n, step int) bool {
+			for j := range n {
+				if v := ix.data[off+j*step]; v < -size || v >= size {
+					bad = v
+					return false
+				}
+			}
+			return true
+		})
+		if !ok {
+			return &shape.NodeError{Op: g.call, Node: fmt.Sprint(g.node),
+				Err: &shape.IndexError{Op: g.op, Dim: g.axis + k, Index: int(bad), Size: g.sizes[k]}}
+		}
+	}
+	return nil
+}
+
+// indexLayout is an index array as the gather reads it: its elements,
+// offset and strides broadcast to the batch shape.
+type indexLayout struct {
+	data    []int64
+	off     int
+	strides []int
 }
 
 // newGatherOffsets prepares the offsets of X (shape xs, strides xst) that
@@ -74,16 +115,28 @@ func newGatherOffsets(call string, n expr.Node, op string, geo expr.GatherGeomet
 	g := &gatherOffsets{call: call, node: n, op: op, axis: geo.Axis, sizes: geo.Indexed, strides: xst[geo.Axis : geo.Axis+len(idx)], batch: geo.Batch}
 	for _, ix := range idx {
 		st, _ := shape.BroadcastStrides(ix.ShapeView(friend.K), ix.StridesView(friend.K), geo.Batch) // checked
-		g.index = append(g.index, stridedValues(ix.Elems(friend.K), ix.Offset(), geo.Batch, st))
+		g.index = append(g.index, indexLayout{ix.Elems(friend.K), ix.Offset(), st})
 	}
 	return g
 }
 
-// stridedValues yields the elements of a strided layout in row-major order.
-func stridedValues[T any](data []T, off int, dims shape.Shape, strides []int) func(yield func(T) bool) {
-	return func(yield func(T) bool) {
-		walkOffsets(off, dims, strides, func(o int) bool { return yield(data[o]) })
+// walkRuns calls f with each innermost run of the positions of dims in
+// row-major order, from off by strides: its first offset, its length and
+// its step (one run of one element for no dimensions), until f returns
+// false; it reports whether f never did.
+func walkRuns(off int, dims shape.Shape, strides []int, f func(off, n, step int) bool) bool {
+	switch len(dims) {
+	case 0:
+		return f(off, 1, 0)
+	case 1:
+		return f(off, dims[0], strides[0])
 	}
+	for i := range dims[0] {
+		if !walkRuns(off+i*strides[0], dims[1:], strides[1:], f) {
+			return false
+		}
+	}
+	return true
 }
 
 // walkOffsets calls f with the offset of every position of dims in
@@ -155,14 +208,30 @@ func gatherParts[T tensor.Number](ev *evaluation, g *expr.Gather[T]) (*tensor.Te
 
 // gather evaluates a gather node into a new temporary.
 func gather[T tensor.Number](ev *evaluation, n *expr.Gather[T]) (*tensor.Tensor[T], error) {
+	return gatherInto(ev, nil, n)
+}
+
+// gathersInto reports whether a gather at the root of a tree assigned to
+// dst writes dst itself: on the CPU, into a contiguous destination that
+// no tensor of the gather's tree may share (fresh: none can).
+func gathersInto[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], n *expr.Gather[T], fresh bool) bool {
+	return ev.device == nil && dst.IsContiguous() && (fresh || !treeMayOverlap(n, dst.Region(friend.K)))
+}
+
+// gatherInto evaluates a gather node into dst (see gathersInto), or into
+// a new temporary when dst is nil, and returns what it wrote.
+func gatherInto[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], n *expr.Gather[T]) (*tensor.Tensor[T], error) {
 	x, idx, geo, err := gatherParts(ev, n)
 	if err != nil {
 		return nil, err
 	}
-	st := &gatherStep[T]{n: n, x: x, idx: idx, geo: geo, dst: temp[T](ev, n, geo.Result()),
+	st := &gatherStep[T]{n: n, x: x, idx: idx, geo: geo, dst: dst, direct: dst != nil,
 		at: newGatherOffsets(ev.call, n, n.Name(), geo, x.StridesView(friend.K), idx)}
+	if dst == nil {
+		st.dst = temp[T](ev, n, geo.Result())
+	}
 	ev.perform(st)
-	return st.dst, nil
+	return st.dst, ev.err
 }
 
 // gatherStep is one gather: x read at the offsets its indices give into
@@ -174,15 +243,111 @@ type gatherStep[T tensor.Number] struct {
 	geo expr.GatherGeometry
 	dst *tensor.Tensor[T]
 	at  *gatherOffsets
+	// direct: dst is the call's destination, not a temporary, so every
+	// index is checked before the first element is written.
+	direct bool
 }
 
-// check reads the indices before anything is written (runSteps calls it
-// before run).
-func (s *gatherStep[T]) check() error { return s.at.check() }
+// check reads the indices before any destination is written (runSteps
+// calls it before run) and, since the step writes a temporary of its own,
+// gathers as it reads: with one index array and no dimension before it,
+// in one pass over the indices with no offsets kept (x[idx], take);
+// otherwise the batch's offsets first, then every prefix position's blocks.
+func (s *gatherStep[T]) check() error {
+	if s.direct {
+		if err := s.at.inRange(); err != nil {
+			return err
+		}
+	}
+	if len(s.at.index) == 1 && len(s.geo.Prefix) == 0 {
+		return s.gatherOne()
+	}
+	if err := s.at.check(); err != nil {
+		return err
+	}
+	s.copyBlocks()
+	return nil
+}
 
-// run copies, for each prefix position and each batch position, the
-// suffix block of x at the checked offset into dst.
-func (s *gatherStep[T]) run() {
+// run does nothing: check has gathered.
+func (s *gatherStep[T]) run() {}
+
+// gatherOne gathers by a single index array on x's first dimension,
+// checking each index as it is read.
+func (s *gatherStep[T]) gatherOne() error {
+	xe, xst := s.x.Elems(friend.K), s.x.StridesView(friend.K)
+	out := s.dst.Elems(friend.K)[s.dst.Offset():]
+	ix, size, stride := s.at.index[0], s.at.sizes[0], s.at.strides[0]
+	suffix, sst := s.geo.Suffix, xst[1:]
+	block, run := blockOf(suffix), contiguousRun(suffix, sst)
+	if block == 0 {
+		block = 1 // the indices are checked all the same
+	}
+	xoff, i := s.x.Offset(), 0
+	var bad int64
+	ok := walkRuns(ix.off, s.geo.Batch, ix.strides, func(off, n, step int) bool {
+		if len(suffix) == 0 && len(out) > 0 { // x[idx] of a vector, x[idx] over every dimension: one element each
+			var good bool
+			i, bad, good = gatherElems(out, i, xe, xoff, stride, ix.data, off, n, step, size)
+			return good
+		}
+		for j := range n {
+			v := ix.data[off+j*step]
+			if v < -int64(size) || v >= int64(size) {
+				bad = v
+				return false
+			}
+			if v < 0 {
+				v += int64(size)
+			}
+			src := xoff + int(v)*stride
+			switch {
+			case len(out) == 0:
+			case len(suffix) == 0:
+				out[i] = xe[src]
+			case run:
+				copy(out[i:i+block], xe[src:src+block])
+			default:
+				k := i
+				walkOffsets(src, suffix, sst, func(o int) bool {
+					out[k] = xe[o]
+					k++
+					return true
+				})
+			}
+			i += block
+		}
+		return true
+	})
+	if !ok {
+		return &shape.NodeError{Op: s.at.call, Node: fmt.Sprint(s.n),
+			Err: &shape.IndexError{Op: s.at.op, Dim: s.at.axis, Index: int(bad), Size: size}}
+	}
+	return nil
+}
+
+// gatherElems writes out[i:i+n] = x[index[j]] for the n indices from
+// data[off] by step, x's elements from xoff by stride, checking each index
+// against size; it returns the next i, and the index at fault with false.
+func gatherElems[T tensor.Number](out []T, i int, xe []T, xoff, stride int, data []int64, off, n, step, size int) (int, int64, bool) {
+	lim := int64(size)
+	out = out[i : i+n]
+	for j := range out {
+		v := data[off+j*step]
+		if v < 0 {
+			v += lim
+		}
+		if uint64(v) >= uint64(lim) {
+			return i + j, data[off+j*step], false
+		}
+		out[j] = xe[xoff+int(v)*stride]
+	}
+	return i + n, 0, true
+}
+
+// copyBlocks copies, for each prefix position and each batch position,
+// the suffix block of x at the checked offset into dst.
+func (s *gatherStep[T]) copyBlocks() {
 	xe, xst := s.x.Elems(friend.K), s.x.StridesView(friend.K)
 	out := s.dst.Elems(friend.K)[s.dst.Offset():]
 	suffix, sst := s.geo.Suffix, xst[len(xst)-len(s.geo.Suffix):]
