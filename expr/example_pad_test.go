@@ -30,3 +30,19 @@ func ExamplePad() {
 	//  [ 0.  1. -1.]
 	//  [ 2.  3. -1.]]
 }
+
+// Diag of a vector is a matrix with it on a diagonal (an Eye generator
+// selecting from the vector broadcast), of a matrix its diagonal (a view).
+func ExampleDiag() {
+	v, _ := tensor.FromSlice([]float64{1, 2}, []int{2})
+	out, _ := kernels.Eval(expr.Diag[float64](v, 1)) // np.diag(v, 1)
+	fmt.Println(out)
+	m, _ := tensor.Arange[float64](0, 9, 1).View(3, 3)
+	out, _ = kernels.Eval(expr.Diag[float64](m, -1)) // np.diag(m, -1)
+	fmt.Println(out)
+	// Output:
+	// [[0. 1. 0.]
+	//  [0. 0. 2.]
+	//  [0. 0. 0.]]
+	// [3. 7.]
+}
