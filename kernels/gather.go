@@ -412,7 +412,10 @@ func (s *gatherStep[T]) cudaSource(pl *plan) string {
 }
 
 func (s *gatherStep[T]) describe(pl *plan) string {
-	name := newTemp(pl, s.dst)
+	name := "dst"
+	if !s.direct {
+		name = newTemp(pl, s.dst)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %v %s = %s of %s by %s\n", name, s.dst.ShapeView(friend.K), tensor.DTypeOf[T](), s.n.Name(), nameOf(pl, s.x), indexNames(pl, s.idx))
 	fmt.Fprintf(&b, "  indices checked first (%v positions), then %d blocks of %d elements copied\n",

@@ -83,6 +83,8 @@ func (ev *evaluator) arrayIndex(n *lang.Index, x value, vals []value) (value, er
 	k := kitFor(x.dt)
 	s := x.s
 	var idx []any
+	var parts []string // the slices' text, ":" for the arrays, naming x sliced
+	sliced := false
 	for _, it := range items {
 		switch it.Kind {
 		case lang.ItemNewAxis:
@@ -94,7 +96,9 @@ func (ev *evaluator) arrayIndex(n *lang.Index, x value, vals []value) (value, er
 			}
 			if start != tensor.None || end != tensor.None || step != 1 {
 				t, s = k.slice(t, s, len(idx), start, end, step)
+				sliced = true
 			}
+			parts = append(parts, ev.text(it))
 			idx = append(idx, nil)
 		case lang.ItemIndex:
 			v := vals[0]
@@ -117,10 +121,14 @@ func (ev *evaluator) arrayIndex(n *lang.Index, x value, vals []value) (value, er
 				return value{}, err
 			}
 			idx = append(idx, a)
+			parts = append(parts, ":")
 		}
 	}
-	xv := ev.viewed(n, x.dt, t, s)
-	return ev.gathered(n, x.dt, kitFor(x.dt).(gatherKit).indexArrays(xv.node, idx))
+	xn := x.node
+	if sliced {
+		xn = k.named(ev.text(n.X)+"["+strings.Join(parts, ", ")+"]", t)
+	}
+	return ev.gathered(n, x.dt, kitFor(x.dt).(gatherKit).indexArrays(xn, idx))
 }
 
 // gathered checks a gather node of dtype d built for n.
@@ -187,7 +195,7 @@ func (ev *evaluator) indexValue(n lang.Node) (value, error) {
 	if err != nil {
 		return value{}, ev.fail(n, "", err)
 	}
-	return value{dt: Int64, s: s, node: expr.Exp[int64](x)}, nil
+	return value{dt: Int64, s: s, node: kitFor(Int64).named(ev.text(n), x)}, nil
 }
 
 // listShape reads a nested list of integers into data, in row-major
