@@ -16,7 +16,7 @@ func gatherRule[S tensor.Float](b *builder, n *expr.Gather[S], g contribution) {
 	}
 	xs := b.shapeOf(x)
 	c := &expr.ScatterAdd[S]{Base: zeros[S](xs), Indices: n.Indices, Axis: n.Axis, Values: exact[S](g, b.shapeOf(n))}
-	b.add(x, contribution{e: expr.Exp[S](c), s: xs})
+	b.add(x, contribution{e: c, s: xs})
 }
 
 // scatterRule passes g through a scatter-add: Base's gradient is g;
@@ -32,5 +32,5 @@ func scatterRule[S tensor.Float](b *builder, n *expr.ScatterAdd[S], g contributi
 	gathered := n.Gather()
 	gathered.X = exact[S](g, s)
 	gs := b.shapeOf(n.Gather())
-	b.add(values, unbroadcast[S](contribution{e: expr.Exp[S](gathered), s: gs}, b.shapeOf(values)))
+	b.add(values, unbroadcast[S](contribution{e: gathered, s: gs}, b.shapeOf(values)))
 }

@@ -57,7 +57,7 @@ func (ev *evaluator) indexArray(at lang.Node, v value, what string) (any, error)
 		if err != nil {
 			return nil, err
 		}
-		return expr.Exp[int64](expr.Scalar(int64(i))), nil
+		return expr.Scalar(int64(i)), nil
 	}
 	if !v.dt.IsInteger() {
 		return nil, ev.failf(at, "%s: arrays used as indices must be of integer (or boolean) type, not %s", ev.text(at), v.dt)
