@@ -178,7 +178,7 @@ func TestPad(t *testing.T) {
 // three periods) one tiled period.
 func TestPadPieces(t *testing.T) {
 	t6, _ := tensor.Arange[float64](0, 6, 1).View(2, 3)
-	x := expr.Name("x", expr.Exp[float64](t6))
+	x := expr.Name[float64]("x", t6)
 	tests := []struct {
 		e    expr.Exp[float64]
 		want string
