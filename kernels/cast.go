@@ -100,6 +100,8 @@ func (fromOperand[T, S]) lower(l *lowering[T], e expr.Node) (int, bool, error) {
 		return castLeaf(l, n.X)
 	case *expr.ArgReduction[S]:
 		return argLeaf(l, n)
+	case *expr.ArgSorting[S]: // sort.go
+		return argSortLeaf(l, n)
 	}
 	return 0, false, nil // a type defined on S (type celsius float64): not an operand evaluators read
 }

@@ -32,6 +32,8 @@ func stepsOf[T tensor.Number](ev *evaluation, n expr.Exp[T]) func() (*tensor.Ten
 		return func() (*tensor.Tensor[T], error) { return scatterAdd(ev, n) }
 	case *expr.Concatenation[T]: // concat.go
 		return func() (*tensor.Tensor[T], error) { return concatenated(ev, n) }
+	case *expr.Sorting[T]: // sort.go
+		return func() (*tensor.Tensor[T], error) { return sortValues(ev, n) }
 	}
 	return nil
 }

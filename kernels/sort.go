@@ -1,0 +1,158 @@
+package kernels
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/cpu"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A sort (numpy.sort) or argsort reads its operand materialised and
+// contiguous, as a scan does (the operand's tree is evaluated into a
+// temporary first, and a strided tensor is copied), and writes a new
+// contiguous temporary of the same shape, which the rest of the tree reads
+// as a leaf: the sorted values, or the int64 positions (an argsort is a
+// foreign node, read through cast.go's argSortLeaf). Both are seen as
+// (outer, length, inner), the sorted axis in the middle; a line is one
+// (outer, inner) pair. The CPU sorts each line on its own (cpu.Sort,
+// cpu.ArgSort: NaNs set apart, then an insertion sort, pdqsort or an LSD
+// radix sort by the line's length, the result that of a stable sort),
+// lines shared among goroutines. A sort has no device kernel yet: on a
+// device it is a DeviceError before anything is queued.
+
+// sortLines returns x (the operand of a sort along axis) materialised and
+// contiguous, and its (outer, length, inner) geometry.
+func sortLines[T tensor.Number](ev *evaluation, n expr.Node, name string, x expr.Exp[T], axis int) (src *tensor.Tensor[T], g sortGeometry, err error) {
+	s, err := ev.shapes.Of(x)
+	if err != nil {
+		return nil, g, err // unreachable after Check
+	}
+	d, err := shape.Axis(name, axis, len(s))
+	if err != nil {
+		return nil, g, err // unreachable after Check
+	}
+	if src, err = materialize(ev, x); err != nil {
+		return nil, g, err
+	}
+	if !src.IsContiguous() {
+		if src, err = contiguousCopy(ev, n, src); err != nil {
+			return nil, g, err
+		}
+	}
+	g = sortGeometry{shape: s, axis: d, outer: 1, length: s[d], inner: 1}
+	for k, size := range s {
+		switch {
+		case k < d:
+			g.outer *= size
+		case k > d:
+			g.inner *= size
+		}
+	}
+	return src, g, nil
+}
+
+// sortGeometry is a sort's operand seen as (outer, length, inner).
+type sortGeometry struct {
+	shape                shape.Shape
+	axis                 int // normalised
+	outer, length, inner int
+}
+
+// sortValues evaluates a sort node into a new temporary.
+func sortValues[T tensor.Number](ev *evaluation, n *expr.Sorting[T]) (*tensor.Tensor[T], error) {
+	src, g, err := sortLines(ev, n, "sort", n.X, n.Axis)
+	if err != nil {
+		return nil, err
+	}
+	st := &sortStep[T]{n: n, src: src, dst: temp[T](ev, n, g.shape), g: g}
+	ev.perform(st)
+	return st.dst, ev.err
+}
+
+// argSortValues evaluates an argsort node into a new int64 temporary.
+func argSortValues[T tensor.Number](ev *evaluation, n *expr.ArgSorting[T]) (*tensor.Tensor[int64], error) {
+	src, g, err := sortLines(ev, n, "argsort", n.X, n.Axis)
+	if err != nil {
+		return nil, err
+	}
+	st := &sortStep[T]{n: n, src: src, idx: temp[int64](ev, n, g.shape), g: g}
+	ev.perform(st)
+	return st.idx, ev.err
+}
+
+// argSortLeaf lowers an argsort over an operand of element type S: its
+// int64 positions computed once into a temporary, read as a leaf of the
+// int64 tree (T is int64 whenever an ArgSorting is an Exp[T]).
+func argSortLeaf[T, S tensor.Number](l *lowering[T], n *expr.ArgSorting[S]) (int, bool, error) {
+	idx, err := computed(l.ev, n, func() (*tensor.Tensor[int64], error) { return argSortValues(l.ev, n) })
+	if err != nil {
+		return 0, true, err
+	}
+	slot, err := l.leaf(any(idx).(*tensor.Tensor[T]))
+	return slot, true, err
+}
+
+// sortStep is one sort or argsort: src (contiguous) into dst, or idx for
+// an argsort (contiguous, the same shape).
+type sortStep[T tensor.Number] struct {
+	n   expr.Node // the *expr.Sorting[T] or *expr.ArgSorting[T]
+	src *tensor.Tensor[T]
+	dst *tensor.Tensor[T]     // a sort's result, or nil
+	idx *tensor.Tensor[int64] // an argsort's result, or nil
+	g   sortGeometry
+}
+
+// run sorts every line on the host.
+func (s *sortStep[T]) run() {
+	src := s.src.Elems(friend.K)[s.src.Offset():]
+	if s.idx != nil {
+		cpu.ArgSort(s.idx.Elems(friend.K)[s.idx.Offset():], src, s.g.outer, s.g.length, s.g.inner)
+		return
+	}
+	cpu.Sort(s.dst.Elems(friend.K)[s.dst.Offset():], src, s.g.outer, s.g.length, s.g.inner)
+}
+
+// prepare refuses a sort on a device: it has no kernel there yet, and the
+// call fails before anything is queued.
+func (s *sortStep[T]) prepare(d *onDevice) error {
+	return &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(s.n), Err: &shape.DeviceError{Op: s.name(),
+		Devices: []fmt.Stringer{d.alloc.Device()}, Reason: "sorts have no device kernel yet: evaluate on the host (Eval, then Assign the copy)"}}
+}
+
+func (s *sortStep[T]) launch(d *onDevice) error { return s.prepare(d) }
+
+// name is NumPy's name of the step's function.
+func (s *sortStep[T]) name() string {
+	if s.idx != nil {
+		return "argsort"
+	}
+	return "sort"
+}
+
+func (s *sortStep[T]) cudaSource(pl *plan) string {
+	return s.describe(pl) + "// no kernel: sorts run on the host only\n"
+}
+
+func (s *sortStep[T]) describe(pl *plan) string {
+	var b strings.Builder
+	if s.idx != nil {
+		fmt.Fprintf(&b, "%s %v int64 = argsort of %s along axis %d\n", newTemp(pl, s.idx), s.g.shape, nameOf(pl, s.src), s.g.axis)
+	} else {
+		fmt.Fprintf(&b, "%s %v %s = sort of %s along axis %d\n", newTemp(pl, s.dst), s.g.shape, tensor.DTypeOf[T](), nameOf(pl, s.src), s.g.axis)
+	}
+	lines := s.g.outer * s.g.inner
+	how := "sorted where they lie"
+	if s.g.inner > 1 {
+		how = "each gathered, sorted and scattered back"
+	}
+	fmt.Fprintf(&b, "  %d lines of %d, %s; stable, NaNs last", lines, s.g.length, how)
+	if lines > 1 && lines*s.g.length >= cpu.ParallelThreshold {
+		b.WriteString("; lines shared among goroutines")
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
