@@ -90,7 +90,9 @@ func renderSort(b *strings.Builder, name string, x Node, axis int) {
 	fmt.Fprintf(b, ", axis=%d)", axis)
 }
 
-func (s *Sorting[T]) checkNode(cc *checking) (info, error) { return checkSort(s, cc, "sort", s.X, s.Axis) }
+func (s *Sorting[T]) checkNode(cc *checking) (info, error) {
+	return checkSort(s, cc, "sort", s.X, s.Axis)
+}
 
 func (s *ArgSorting[T]) checkNode(cc *checking) (info, error) {
 	return checkSort(s, cc, "argsort", s.X, s.Axis)
