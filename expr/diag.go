@@ -35,7 +35,7 @@ func Diag[T tensor.Number](x Exp[T], k int) Exp[T] {
 	a := max(k, -k)
 	if a < 0 || xs[0] > math.MaxInt-a {
 		return failedNode[T](fmt.Sprintf("np.diag(x, %d)", k),
-			&shape.OverflowError{Op: "diag", What: fmt.Sprintf("size of the matrix (%d + |%d|)", xs[0], k), Inputs: []shape.Shape{xs}})
+			&shape.OverflowError{Op: "diag", What: fmt.Sprintf("size of the matrix (%d + |%d|)", xs[0], k)})
 	}
 	m := xs[0] + a
 	line := Pad(x, [][2]int{{0, a}}, PadConstant, 0)

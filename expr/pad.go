@@ -110,12 +110,12 @@ func Pad[T tensor.Number](x Exp[T], widths [][2]int, mode PadMode, value T) Exp[
 				Reason: fmt.Sprintf("axis %d of x's shape %v is empty: only mode constant can extend it", d, xs)})
 		}
 		if w[0] > math.MaxInt-xs[d] || w[1] > math.MaxInt-xs[d]-w[0] {
-			return fail(&shape.OverflowError{Op: "pad", What: fmt.Sprintf("size of axis %d (%d + %d + %d)", d, w[0], xs[d], w[1]), Inputs: []shape.Shape{xs}})
+			return fail(&shape.OverflowError{Op: "pad", What: fmt.Sprintf("size of axis %d of x's shape %v padded (%d + %d + %d)", d, xs, w[0], xs[d], w[1])})
 		}
 		out[d] = w[0] + xs[d] + w[1]
 	}
 	if _, err := out.Size(); err != nil {
-		return fail(&shape.OverflowError{Op: "pad", What: "element count of the result", Shape: out, Inputs: []shape.Shape{xs}})
+		return fail(&shape.OverflowError{Op: "pad", What: fmt.Sprintf("element count of x's shape %v padded", xs), Shape: out})
 	}
 	cur := slices.Clone(xs)
 	for d, w := range widths {

@@ -269,6 +269,9 @@ func diffCall(ev *evaluator, c *lang.Call, args []value, kw map[string]lang.Node
 	if isNoneNode(kw["axis"]) {
 		return value{}, ev.failf(kw["axis"], "%s: axis=None is not allowed: give an integer", ev.text(c))
 	}
+	// n past the axis's size leaves it empty, as n equal to it does: the
+	// library builds n differences, so n = 10**18 would never end.
+	n = min(n, x.s[axis])
 	return ev.built(c, x.dt, structured(x.dt).diff(x.node, n, axis, x.dt == Bool))
 }
 

@@ -43,6 +43,7 @@ func init() {
 		{"np.diff(i, 2)", Int32, shape.Of(2, 1), []float64{0, 0}, false, false},
 		{"np.diff(h, n=0)", Int16, shape.Of(3), []float64{1, 2, 3}, false, false},
 		{"np.diff(s)", Int8, shape.Of(2), []float64{-1, -124}, false, false},
+		{"np.diff(a, 4)", Float64, shape.Of(2, 0), []float64{}, false, false},
 		{"np.diff(a * 2, 1, 0)", Float64, shape.Of(1, 3), []float64{6.0, 6.0, 6.0}, false, false},
 		{"np.outer(f, h)", Float32, shape.Of(3, 3), []float64{0.5, 1.0, 1.5, -1.5, -3.0, -4.5, 2.5, 5.0, 7.5}, false, false},
 		{"np.outer(b, b)", Bool, shape.Of(3, 3), []float64{1, 0, 1, 0, 0, 0, 1, 0, 1}, false, false},
@@ -145,5 +146,17 @@ func TestStructuredErrors(t *testing.T) {
 		if tt.is != nil && !errors.Is(err, tt.is) {
 			t.Errorf("%s: %v is not %v", tt.src, err, tt.is)
 		}
+	}
+}
+
+// TestDiffLargeOrder checks that an order far past the axis's size gives
+// the empty result at once (the library builds one difference per order).
+func TestDiffLargeOrder(t *testing.T) {
+	r, err := Run("np.diff(a, 10**18)", testInputs(t), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Shape.Equal(shape.Of(2, 0)) {
+		t.Errorf("shape %v, want (2, 0)", r.Shape)
 	}
 }
