@@ -93,7 +93,7 @@ func TestErrors(t *testing.T) {
 		{"(3).ravel()", 1, "(3) is a number", nil},
 		{"flatten(a)", 1, `unknown function "flatten"`, nil},
 		{"a.flip()", 3, `unknown method "flip"`, nil},
-		{"a.flat", 1, "methods: all, any, argmax, argmin, astype, clip, cumprod, cumsum, diagonal, dot, flatten", nil},
+		{"a.flat", 1, "methods: all, any, argmax, argmin, argsort, astype, clip, cumprod, cumsum, diagonal, dot, flatten", nil},
 		{"-b", 1, "negating a bool array", nil},
 		{"b - b", 1, "subtracting bool arrays", nil},
 		{"u + 300", 1, "Python integer 300 out of bounds for uint8", nil},
