@@ -38,6 +38,8 @@ func backwardAs[S tensor.Float](b *builder, n expr.Node) (bool, error) {
 		gatherRule(b, x, g)
 	case *expr.ScatterAdd[S]: // gather.go
 		scatterRule(b, x, g)
+	case *expr.Sorting[S]: // sort.go
+		sortRule(b, x, g)
 	case *expr.Conversion[S, float64]:
 		b.add(strip[float64](x.X), contribution{e: expr.Cast[float64](exact[S](g, b.shapeOf(x))), s: b.shapeOf(x)})
 	case *expr.Conversion[S, float32]:
