@@ -13,9 +13,8 @@ import (
 	"github.com/laze-go/laze/tensor"
 )
 
-// sortInputs are the arrays of sortTable, as NumPy 1.24 printed them
-// (/usr/bin/python3; the script is in the docs text of the change that
-// added Sort): x1 has ties, ±0, ±Inf and NaNs of both signs; x2 is
+// sortInputs are the arrays of sortTable, as NumPy 1.24.2 printed them
+// (/usr/bin/python3): x1 has ties, ±0, ±Inf and NaNs of both signs; x2 is
 // ((arange(24)*7 % 11 - 5) / 2).reshape(2, 3, 4); x3 the same before the
 // division, as int32; x4 (arange(12)*5 % 7 * 40).reshape(3, 4) as uint8.
 // Values are strings so that "-0" and "-nan" say which zero or NaN.
