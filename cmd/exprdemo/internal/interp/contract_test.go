@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/laze-go/laze/shape"
@@ -12,14 +10,7 @@ import (
 // were printed by NumPy 1.24 (/usr/bin/python3) for these expressions on
 // testInputs, and TestAgainstNumPy runs them through NumPy again.
 func init() {
-	numpyTable = append(numpyTable, []struct {
-		src     string
-		dtype   DType
-		shape   shape.Shape
-		values  []float64
-		legacy  bool
-		differs bool
-	}{
+	numpyTable = append(numpyTable, []numpyRow{
 		{"np.matmul(a, a.T)", Float64, shape.Of(2, 2), []float64{5, 14, 14, 50}, false, false},
 		{"np.dot(a, a.T)", Float64, shape.Of(2, 2), []float64{5, 14, 14, 50}, false, false},
 		{"a.dot(f)", Float64, shape.Of(2), []float64{3.5, 8}, false, false},
@@ -54,12 +45,7 @@ func init() {
 // an ArgumentError that names the shapes, the letter or the position)
 // come through.
 func TestContractErrors(t *testing.T) {
-	in := testInputs(t)
-	tests := []struct {
-		src  string
-		says string
-		is   error
-	}{
+	checkErrors(t, []errorCase{
 		{"np.einsum('ij,jk', a, a)", `index "j" has size 3 in operand 0 (dimension 1) and 2 in operand 1`, shape.ErrShape},
 		{"np.einsum('i.j', a)", "position 1", shape.ErrInvalid},
 		{"np.einsum('ij,jk->ik', a)", "operands = 1", shape.ErrInvalid},
@@ -75,18 +61,5 @@ func TestContractErrors(t *testing.T) {
 		{"np.vdot(a, u)", "(6,), (3,)", shape.ErrShape},
 		{"np.matmul(2, a)", "matmul needs arrays", nil},
 		{"np.matmul(a, a)", "(2,3) @ (2,3)", shape.ErrShape},
-	}
-	for _, tt := range tests {
-		_, err := Run(tt.src, in, false)
-		if err == nil {
-			t.Errorf("%s: no error", tt.src)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.says) {
-			t.Errorf("%s: %q does not say %q", tt.src, err, tt.says)
-		}
-		if tt.is != nil && !errors.Is(err, tt.is) {
-			t.Errorf("%s: %v is not %v", tt.src, err, tt.is)
-		}
-	}
+	})
 }

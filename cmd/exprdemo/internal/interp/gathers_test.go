@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/laze-go/laze/shape"
@@ -12,14 +10,7 @@ import (
 // were printed by NumPy 1.24 (/usr/bin/python3) for these expressions on
 // testInputs, and TestAgainstNumPy runs them through NumPy again.
 func init() {
-	numpyTable = append(numpyTable, []struct {
-		src     string
-		dtype   DType
-		shape   shape.Shape
-		values  []float64
-		legacy  bool
-		differs bool
-	}{
+	numpyTable = append(numpyTable, []numpyRow{
 		{"a[[1, 0]]", Float64, shape.Of(2, 3), []float64{3, 4, 5, 0, 1, 2}, false, false},
 		{"a[:, [2, -3, 2]]", Float64, shape.Of(2, 3), []float64{2, 0, 2, 5, 3, 5}, false, false},
 		{"a[[0, 1], [2, 0]]", Float64, shape.Of(2), []float64{2, 3}, false, false},
@@ -44,12 +35,7 @@ func init() {
 // each names the subscript or the call, and an index out of range is a
 // *shape.IndexError naming the index, the dimension and its size.
 func TestGatherErrors(t *testing.T) {
-	in := testInputs(t)
-	tests := []struct {
-		src  string
-		says string
-		is   error
-	}{
+	checkErrors(t, []errorCase{
 		{"a[[0, 2]]", "index 2 is out of range for dimension 0 of size 2", shape.ErrIndex},
 		{"a[:, [-4]]", "index -4 is out of range for dimension 1 of size 3", shape.ErrIndex},
 		{"np.take(a, [6])", "index 6 is out of range for dimension 0 of size 6", shape.ErrIndex},
@@ -64,18 +50,5 @@ func TestGatherErrors(t *testing.T) {
 		{"np.take_along_axis(a, [0], axis=1)", "the indices must have the array's number of dimensions", shape.ErrShape},
 		{"np.take_along_axis(a, 0, axis=1)", "take_along_axis needs an array of indices", nil},
 		{"np.take(a, [0], axis=2)", "dimension 2 is out of range for rank 2", shape.ErrDimension},
-	}
-	for _, tt := range tests {
-		_, err := Run(tt.src, in, false)
-		if err == nil {
-			t.Errorf("%s: no error", tt.src)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.says) {
-			t.Errorf("%s: %q does not say %q", tt.src, err, tt.says)
-		}
-		if tt.is != nil && !errors.Is(err, tt.is) {
-			t.Errorf("%s: %v is not %v", tt.src, err, tt.is)
-		}
-	}
+	})
 }

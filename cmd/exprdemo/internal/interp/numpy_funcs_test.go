@@ -2,6 +2,7 @@ package interp
 
 import (
 	"errors"
+	"github.com/laze-go/laze/cmd/exprdemo/internal/lang"
 	"strings"
 	"testing"
 
@@ -17,14 +18,7 @@ import (
 // selects in row-major order.
 func init() {
 	f := 8.0 / 3
-	numpyTable = append(numpyTable, []struct {
-		src     string
-		dtype   DType
-		shape   shape.Shape
-		values  []float64
-		legacy  bool
-		differs bool
-	}{
+	numpyTable = append(numpyTable, []numpyRow{
 		{"var(a)", Float64, shape.Of(), []float64{17.5 / 6}, false, false}, // mean 2.5: 6.25 2.25 .25 .25 2.25 6.25
 		{"var(a, axis=1)", Float64, shape.Of(2), []float64{2.0 / 3, 2.0 / 3}, false, false},
 		{"var(i, axis=0, ddof=1)", Float64, shape.Of(3), []float64{4.5, 4.5, 4.5}, false, false},
@@ -67,12 +61,7 @@ func init() {
 // TestNumPyFuncErrors checks the errors of the functions and of array
 // indexing: each names the call, and laze's typed errors come through.
 func TestNumPyFuncErrors(t *testing.T) {
-	in := testInputs(t)
-	tests := []struct {
-		src  string
-		says string
-		is   error
-	}{
+	checkErrors(t, []errorCase{
 		{"concatenate((a, u))", "(2,3), (3,)", shape.ErrShape},
 		{"concatenate((a, a[:, :2]), axis=0)", "along dimension 1", shape.ErrShape},
 		{"stack((a, a[0]))", "same rank", shape.ErrShape},
@@ -83,8 +72,24 @@ func TestNumPyFuncErrors(t *testing.T) {
 		{"var(a, ddof=0.5)", "ddof must be an integer", nil},
 		{"a[i]", "index 2 is out of range for dimension 0 of size 2", shape.ErrIndex},
 		{"a[b]", "(2,3), (3,)", shape.ErrShape},
-	}
-	for _, tt := range tests {
+	})
+}
+
+// errorCase is an expression Run must refuse: its error says says and,
+// when is is set, wraps it (errors.Is).
+type errorCase struct {
+	src  string
+	says string
+	is   error
+}
+
+// checkErrors runs every case on testInputs and checks that each fails
+// with an error that names the fault and its position: an *Error, or a
+// *lang.SyntaxError for source that does not parse.
+func checkErrors(t *testing.T, cases []errorCase) {
+	t.Helper()
+	in := testInputs(t)
+	for _, tt := range cases {
 		_, err := Run(tt.src, in, false)
 		if err == nil {
 			t.Errorf("%s: no error", tt.src)
@@ -92,6 +97,11 @@ func TestNumPyFuncErrors(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), tt.says) {
 			t.Errorf("%s: %q does not say %q", tt.src, err, tt.says)
+		}
+		var e *Error
+		var se *lang.SyntaxError
+		if !errors.As(err, &e) && !errors.As(err, &se) {
+			t.Errorf("%s: %v is neither an *Error nor a *lang.SyntaxError", tt.src, err)
 		}
 		if tt.is != nil && !errors.Is(err, tt.is) {
 			t.Errorf("%s: %v is not %v", tt.src, err, tt.is)

@@ -40,6 +40,17 @@ func vec[T tensor.Number](v []T) *tensor.Tensor[T] {
 
 var nan = math.NaN()
 
+// numpyRow is one row of numpyTable: an expression, and the dtype, shape
+// and values NumPy gives for it (legacy and differs as described there).
+type numpyRow struct {
+	src     string
+	dtype   DType
+	shape   shape.Shape
+	values  []float64
+	legacy  bool
+	differs bool
+}
+
 // numpyTable lists expressions with the dtype, shape and values NumPy 2
 // gives, worked out by hand from NumPy's documented rules. legacy marks the
 // rows where NumPy 1.x gives another dtype: its value-based casting of
@@ -47,14 +58,7 @@ var nan = math.NaN()
 // integers, which NumPy 2.1 stopped converting to floats; differs marks the rows where laze
 // differs from NumPy by design (float16, which laze lacks, becomes
 // float32).
-var numpyTable = []struct {
-	src     string
-	dtype   DType
-	shape   shape.Shape
-	values  []float64
-	legacy  bool
-	differs bool
-}{
+var numpyTable = []numpyRow{
 	{"np.arange(5)", Int64, shape.Of(5), []float64{0, 1, 2, 3, 4}, false, false},
 	{"np.arange(2, 11, 3)", Int64, shape.Of(3), []float64{2, 5, 8}, false, false},
 	{"np.arange(0, 1, 0.25)", Float64, shape.Of(4), []float64{0, .25, .5, .75}, false, false},

@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/laze-go/laze/shape"
@@ -14,14 +12,7 @@ import (
 // -0 and +Inf are among the sorted values; every argsort row has a unique
 // answer or NumPy's stable one.
 func init() {
-	numpyTable = append(numpyTable, []struct {
-		src     string
-		dtype   DType
-		shape   shape.Shape
-		values  []float64
-		legacy  bool
-		differs bool
-	}{
+	numpyTable = append(numpyTable, []numpyRow{
 		{"np.sort(-a)", Float64, shape.Of(2, 3), []float64{-2.0, -1.0, -0.0, -5.0, -4.0, -3.0}, false, false},
 		{"np.sort(-a, axis=0)", Float64, shape.Of(2, 3), []float64{-3.0, -4.0, -5.0, -0.0, -1.0, -2.0}, false, false},
 		{"np.sort(a % 2 - a, axis=None)", Float64, shape.Of(6), []float64{-4.0, -4.0, -2.0, -2.0, 0.0, 0.0}, false, false},
@@ -58,12 +49,7 @@ func init() {
 // TestSortingErrors checks the errors of sort, argsort, median, quantile
 // and percentile: each names the call and the value at fault.
 func TestSortingErrors(t *testing.T) {
-	in := testInputs(t)
-	for _, tt := range []struct {
-		src  string
-		says string
-		is   error
-	}{
+	checkErrors(t, []errorCase{
 		{"np.sort(a, axis=2)", "axis 2 is out of bounds", nil},
 		{"np.argsort(a, axis=-3)", "axis -3 is out of bounds", nil},
 		{"np.sort(a, kind='bogo')", "kind must be", nil},
@@ -72,14 +58,5 @@ func TestSortingErrors(t *testing.T) {
 		{"np.percentile(a, -1)", "p = -1: must be in the range [0, 100]", shape.ErrInvalid},
 		{"np.quantile(a, (0.1, 0.2))", "q must be one number", nil},
 		{"np.quantile(a)", "takes 2 to 4 arguments", nil},
-	} {
-		_, err := Run(tt.src, in, false)
-		if err == nil || !strings.Contains(err.Error(), tt.says) {
-			t.Errorf("%s: got %v, want an error saying %q", tt.src, err, tt.says)
-			continue
-		}
-		if tt.is != nil && !errors.Is(err, tt.is) {
-			t.Errorf("%s: %v is not %v", tt.src, err, tt.is)
-		}
-	}
+	})
 }

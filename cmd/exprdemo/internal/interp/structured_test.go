@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/laze-go/laze/shape"
@@ -12,14 +10,7 @@ import (
 // were printed by NumPy 1.24 (/usr/bin/python3) for these expressions on
 // testInputs, and TestAgainstNumPy runs them through NumPy again.
 func init() {
-	numpyTable = append(numpyTable, []struct {
-		src     string
-		dtype   DType
-		shape   shape.Shape
-		values  []float64
-		legacy  bool
-		differs bool
-	}{
+	numpyTable = append(numpyTable, []numpyRow{
 		{"np.tile(a, 2)", Float64, shape.Of(2, 6), []float64{0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 3.0, 4.0, 5.0}, false, false},
 		{"np.tile(i, (2, 1, 1))", Int32, shape.Of(2, 2, 3), []float64{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}, false, false},
 		{"np.tile(b, (2,))", Bool, shape.Of(6), []float64{1, 0, 1, 1, 0, 1}, false, false},
@@ -88,12 +79,7 @@ func init() {
 // argument at fault and its value; a laze error underneath (an axis out of
 // range found by the library) is reachable with errors.Is.
 func TestStructuredErrors(t *testing.T) {
-	in := testInputs(t)
-	tests := []struct {
-		src  string
-		says string
-		is   error
-	}{
+	checkErrors(t, []errorCase{
 		{"np.tile(a, (2, -1))", "reps (2,-1): negative repetitions (-1) are not allowed", nil},
 		{"np.tile(a, 1.5)", "reps must be an integer", nil},
 		{"np.tile(a)", "tile needs reps=", nil},
@@ -129,24 +115,7 @@ func TestStructuredErrors(t *testing.T) {
 		{"np.pad(a, 1, constant_values=a)", "constant_values must be a number", nil},
 		{"np.pad(u, 1, constant_values=300.5)", "constant_values = 300.5 does not fit uint8", nil},
 		{"np.pad(a[:0], 1, mode='reflect')", "axis 0 of x's shape (0,3) is empty: only mode constant can extend it", shape.ErrInvalid},
-	}
-	for _, tt := range tests {
-		_, err := Run(tt.src, in, false)
-		if err == nil {
-			t.Errorf("%s: no error", tt.src)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.says) {
-			t.Errorf("%s: %q does not say %q", tt.src, err, tt.says)
-		}
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("%s: %v is not an *Error", tt.src, err)
-		}
-		if tt.is != nil && !errors.Is(err, tt.is) {
-			t.Errorf("%s: %v is not %v", tt.src, err, tt.is)
-		}
-	}
+	})
 }
 
 // TestDiffLargeOrder checks that an order far past the axis's size gives
