@@ -128,16 +128,7 @@ func (ev *evaluator) arrayIndex(n *lang.Index, x value, vals []value) (value, er
 	if sliced {
 		xn = k.named(ev.text(n.X)+"["+strings.Join(parts, ", ")+"]", t)
 	}
-	return ev.gathered(n, x.dt, kitFor(x.dt).(gatherKit).indexArrays(xn, idx))
-}
-
-// gathered checks a gather node of dtype d built for n.
-func (ev *evaluator) gathered(n lang.Node, d DType, node any) (value, error) {
-	s, err := more(d).check(node)
-	if err != nil {
-		return value{}, ev.fail(n, "", err)
-	}
-	return value{dt: d, s: s, node: node}, nil
+	return ev.built(n, x.dt, kitFor(x.dt).(gatherKit).indexArrays(xn, idx))
 }
 
 // takeCall builds take(a, indices, axis=None) (a.take(indices)) and, when
@@ -171,7 +162,7 @@ func takeCall(along bool) builder {
 		if along && !flat && iv.py != nil {
 			return value{}, ev.failf(in, "%s: take_along_axis needs an array of indices with the array's number of dimensions", ev.text(in))
 		}
-		return ev.gathered(c, x.dt, kitFor(x.dt).(gatherKit).take(x.node, idx, axis, along, flat))
+		return ev.built(c, x.dt, kitFor(x.dt).(gatherKit).take(x.node, idx, axis, along, flat))
 	}
 }
 

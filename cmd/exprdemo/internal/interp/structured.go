@@ -111,10 +111,10 @@ func (kitOf[T]) pad(x any, widths [][2]int, mode expr.PadMode, v float64, i int6
 	return expr.Pad(x.(expr.Exp[T]), widths, mode, value)
 }
 
-// built checks node, built for call c in dtype d: a laze error is an
-// error at c. Under FuzzRun's broadcastLimit, a result larger than it is
+// built checks node, built for c (a call, or a subscript) in dtype d: a
+// laze error is an error at c. Under FuzzRun's broadcastLimit, a result larger than it is
 // refused too (np.tile(a, 10**6) is as short as broadcast_to's).
-func (ev *evaluator) built(c *lang.Call, d DType, node any) (value, error) {
+func (ev *evaluator) built(c lang.Node, d DType, node any) (value, error) {
 	s, err := more(d).check(node)
 	if err != nil {
 		return value{}, ev.fail(c, "", err)
