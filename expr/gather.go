@@ -275,13 +275,21 @@ func (g *Gather[T]) source(index []int) []int {
 // from the end as in NumPy, or a *shape.IndexError naming op, the axis, i
 // and n when i is outside [-n, n).
 func WrapIndex(op string, i int64, axis, n int) (int, error) {
-	if i < -int64(n) || i >= int64(n) {
+	w, ok := Wrap(i, n)
+	if !ok {
 		return 0, &shape.IndexError{Op: op, Dim: axis, Index: int(i), Size: n}
 	}
+	return w, nil
+}
+
+// Wrap returns index i of an axis of size n, a negative one counted from
+// the end, and whether i is in [-n, n): the rule of WrapIndex with no
+// error, small enough to inline in an evaluator's loop.
+func Wrap(i int64, n int) (int, bool) {
 	if i < 0 {
 		i += int64(n)
 	}
-	return int(i), nil
+	return int(i), uint64(i) < uint64(n)
 }
 
 // IndexReader is a node whose value depends on the values of int64 index

@@ -57,45 +57,46 @@ func (g *gatherOffsets) check() error {
 		var bad int64
 		ok := walkRuns(ix.off, g.batch, ix.strides, func(off, n, step int) bool {
 			for j := range n {
-				v := data[off+j*step]
-				if v < -int64(size) || v >= int64(size) {
-					bad = v
+				v, in := expr.Wrap(data[off+j*step], size)
+				if !in {
+					bad = data[off+j*step]
 					return false
 				}
-				if v < 0 {
-					v += int64(size)
-				}
-				g.offsets[i] += int(v) * stride
+				g.offsets[i] += v * stride
 				i++
 			}
 			return true
 		})
 		if !ok {
-			return &shape.NodeError{Op: g.call, Node: fmt.Sprint(g.node),
-				Err: &shape.IndexError{Op: g.op, Dim: g.axis + k, Index: int(bad), Size: size}}
+			return g.outOfRange(k, bad)
 		}
 	}
 	return nil
+}
+
+// outOfRange is the error of index v, out of range, in array k.
+func (g *gatherOffsets) outOfRange(k int, v int64) error {
+	return &shape.NodeError{Op: g.call, Node: fmt.Sprint(g.node),
+		Err: &shape.IndexError{Op: g.op, Dim: g.axis + k, Index: int(v), Size: g.sizes[k]}}
 }
 
 // inRange checks every index against its axis's size, reading each once,
 // and returns the NodeError of the first out of range.
 func (g *gatherOffsets) inRange() error {
 	for k, ix := range g.index {
-		size := int64(g.sizes[k])
+		size := g.sizes[k]
 		var bad int64
 		ok := walkRuns(ix.off, g.batch, ix.strides, func(off, n, step int) bool {
 			for j := range n {
-				if v := ix.data[off+j*step]; v < -size || v >= size {
-					bad = v
+				if _, in := expr.Wrap(ix.data[off+j*step], size); !in {
+					bad = ix.data[off+j*step]
 					return false
 				}
 			}
 			return true
 		})
 		if !ok {
-			return &shape.NodeError{Op: g.call, Node: fmt.Sprint(g.node),
-				Err: &shape.IndexError{Op: g.op, Dim: g.axis + k, Index: int(bad), Size: g.sizes[k]}}
+			return g.outOfRange(k, bad)
 		}
 	}
 	return nil
@@ -292,15 +293,12 @@ func (s *gatherStep[T]) gatherOne() error {
 			return good
 		}
 		for j := range n {
-			v := ix.data[off+j*step]
-			if v < -int64(size) || v >= int64(size) {
-				bad = v
+			v, in := expr.Wrap(ix.data[off+j*step], size)
+			if !in {
+				bad = ix.data[off+j*step]
 				return false
 			}
-			if v < 0 {
-				v += int64(size)
-			}
-			src := xoff + int(v)*stride
+			src := xoff + v*stride
 			switch {
 			case len(out) == 0:
 			case len(suffix) == 0:
@@ -320,8 +318,7 @@ func (s *gatherStep[T]) gatherOne() error {
 		return true
 	})
 	if !ok {
-		return &shape.NodeError{Op: s.at.call, Node: fmt.Sprint(s.n),
-			Err: &shape.IndexError{Op: s.at.op, Dim: s.at.axis, Index: int(bad), Size: size}}
+		return s.at.outOfRange(0, bad)
 	}
 	return nil
 }
@@ -330,17 +327,13 @@ func (s *gatherStep[T]) gatherOne() error {
 // data[off] by step, x's elements from xoff by stride, checking each index
 // against size; it returns the next i, and the index at fault with false.
 func gatherElems[T tensor.Number](out []T, i int, xe []T, xoff, stride int, data []int64, off, n, step, size int) (int, int64, bool) {
-	lim := int64(size)
 	out = out[i : i+n]
 	for j := range out {
-		v := data[off+j*step]
-		if v < 0 {
-			v += lim
-		}
-		if uint64(v) >= uint64(lim) {
+		v, in := expr.Wrap(data[off+j*step], size)
+		if !in {
 			return i + j, data[off+j*step], false
 		}
-		out[j] = xe[xoff+int(v)*stride]
+		out[j] = xe[xoff+v*stride]
 	}
 	return i + n, 0, true
 }
