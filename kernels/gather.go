@@ -54,12 +54,12 @@ func (g *gatherOffsets) check() error {
 	for k, ix := range g.index {
 		size, stride := g.sizes[k], g.strides[k]
 		data, i := ix.data, 0
-		var bad int64
-		ok := walkRuns(ix.off, g.batch, ix.strides, func(off, n, step int) bool {
+		bad, ok := int64(0), true
+		shape.ForEachRun(g.batch, ix.strides, ix.off, func(off, n, step int) bool {
 			for j := range n {
 				v, in := expr.Wrap(data[off+j*step], size)
 				if !in {
-					bad = data[off+j*step]
+					bad, ok = data[off+j*step], false
 					return false
 				}
 				g.offsets[i] += v * stride
@@ -85,11 +85,11 @@ func (g *gatherOffsets) outOfRange(k int, v int64) error {
 func (g *gatherOffsets) inRange() error {
 	for k, ix := range g.index {
 		size := g.sizes[k]
-		var bad int64
-		ok := walkRuns(ix.off, g.batch, ix.strides, func(off, n, step int) bool {
+		bad, ok := int64(0), true
+		shape.ForEachRun(g.batch, ix.strides, ix.off, func(off, n, step int) bool {
 			for j := range n {
 				if _, in := expr.Wrap(ix.data[off+j*step], size); !in {
-					bad = ix.data[off+j*step]
+					bad, ok = ix.data[off+j*step], false
 					return false
 				}
 			}
@@ -119,47 +119,6 @@ func newGatherOffsets(call string, n expr.Node, op string, geo expr.GatherGeomet
 		g.index = append(g.index, indexLayout{ix.Elems(friend.K), ix.Offset(), st})
 	}
 	return g
-}
-
-// walkRuns calls f with each innermost run of the positions of dims in
-// row-major order, from off by strides: its first offset, its length and
-// its step (one run of one element for no dimensions), until f returns
-// false; it reports whether f never did.
-func walkRuns(off int, dims shape.Shape, strides []int, f func(off, n, step int) bool) bool {
-	switch len(dims) {
-	case 0:
-		return f(off, 1, 0)
-	case 1:
-		return f(off, dims[0], strides[0])
-	}
-	for i := range dims[0] {
-		if !walkRuns(off+i*strides[0], dims[1:], strides[1:], f) {
-			return false
-		}
-	}
-	return true
-}
-
-// walkOffsets calls f with the offset of every position of dims in
-// row-major order, from off by strides, until f returns false.
-func walkOffsets(off int, dims shape.Shape, strides []int, f func(int) bool) bool {
-	if len(dims) == 0 {
-		return f(off)
-	}
-	if len(dims) == 1 {
-		for i := range dims[0] {
-			if !f(off + i*strides[0]) {
-				return false
-			}
-		}
-		return true
-	}
-	for i := range dims[0] {
-		if !walkOffsets(off+i*strides[0], dims[1:], strides[1:], f) {
-			return false
-		}
-	}
-	return true
 }
 
 // tensorView returns e as a tensor when it is one or a chain of views of
@@ -285,17 +244,16 @@ func (s *gatherStep[T]) gatherOne() error {
 		block = 1 // the indices are checked all the same
 	}
 	xoff, i := s.x.Offset(), 0
-	var bad int64
-	ok := walkRuns(ix.off, s.geo.Batch, ix.strides, func(off, n, step int) bool {
+	bad, ok := int64(0), true
+	shape.ForEachRun(s.geo.Batch, ix.strides, ix.off, func(off, n, step int) bool {
 		if len(suffix) == 0 && len(out) > 0 { // x[idx] of a vector, x[idx] over every dimension: one element each
-			var good bool
-			i, bad, good = gatherElems(out, i, xe, xoff, stride, ix.data, off, n, step, size)
-			return good
+			i, bad, ok = gatherElems(out, i, xe, xoff, stride, ix.data, off, n, step, size)
+			return ok
 		}
 		for j := range n {
 			v, in := expr.Wrap(ix.data[off+j*step], size)
 			if !in {
-				bad = ix.data[off+j*step]
+				bad, ok = ix.data[off+j*step], false
 				return false
 			}
 			src := xoff + v*stride
@@ -307,10 +265,9 @@ func (s *gatherStep[T]) gatherOne() error {
 				copy(out[i:i+block], xe[src:src+block])
 			default:
 				k := i
-				walkOffsets(src, suffix, sst, func(o int) bool {
+				shape.ForEachOffset(suffix, sst, src, func(o int) {
 					out[k] = xe[o]
 					k++
-					return true
 				})
 			}
 			i += block
@@ -350,27 +307,22 @@ func (s *gatherStep[T]) copyBlocks() {
 	}
 	runOf := contiguousRun(suffix, sst)
 	i := 0
-	walkOffsets(s.x.Offset(), s.geo.Prefix, xst[:len(s.geo.Prefix)], func(base int) bool {
-		if block == 1 {
-			for _, o := range s.at.offsets {
-				out[i] = xe[base+o]
-				i++
-			}
-			return true
-		}
+	shape.ForEachOffset(s.geo.Prefix, xst[:len(s.geo.Prefix)], s.x.Offset(), func(base int) {
 		for _, o := range s.at.offsets {
-			if runOf {
+			switch {
+			case block == 1:
+				out[i] = xe[base+o]
+			case runOf:
 				copy(out[i:i+block], xe[base+o:base+o+block])
-				i += block
-				continue
+			default:
+				k := i
+				shape.ForEachOffset(suffix, sst, base+o, func(src int) {
+					out[k] = xe[src]
+					k++
+				})
 			}
-			walkOffsets(base+o, suffix, sst, func(src int) bool {
-				out[i] = xe[src]
-				i++
-				return true
-			})
+			i += block
 		}
-		return true
 	})
 }
 

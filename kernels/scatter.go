@@ -67,26 +67,21 @@ func (s *scatterStep[T]) run() {
 	ve, vst := s.values.Elems(friend.K), s.vstrides
 	np, nb := len(s.geo.Prefix), len(s.geo.Batch)
 	dsuffix := dst[np+len(s.idx):]
-	walkPairs(s.geo.Prefix, s.dst.Offset(), dst[:np], s.values.Offset(), vst[:np], func(base, vbase int) {
-		i := 0
-		walkOffsets(vbase, s.geo.Batch, vst[np:np+nb], func(vb int) bool {
-			walkPairs(s.geo.Suffix, base+s.at.offsets[i], dsuffix, vb, vst[np+nb:], func(at, v int) { out[at] += ve[v] })
-			i++
-			return true
-		})
+	shape.ForEachRun2(s.geo.Prefix, dst[:np], vst[:np], s.dst.Offset(), s.values.Offset(), func(pd, pv, pn, pds, pvs int) bool {
+		for p := range pn {
+			i := 0
+			shape.ForEachOffset(s.geo.Batch, vst[np:np+nb], pv+p*pvs, func(vb int) {
+				shape.ForEachRun2(s.geo.Suffix, dsuffix, vst[np+nb:], pd+p*pds+s.at.offsets[i], vb, func(at, v, n, as, vs int) bool {
+					for j := range n {
+						out[at+j*as] += ve[v+j*vs]
+					}
+					return true
+				})
+				i++
+			})
+		}
+		return true
 	})
-}
-
-// walkPairs calls f with the offsets of every position of dims in two
-// strided layouts, in row-major order.
-func walkPairs(dims shape.Shape, a int, as []int, b int, bs []int, f func(a, b int)) {
-	if len(dims) == 0 {
-		f(a, b)
-		return
-	}
-	for i := range dims[0] {
-		walkPairs(dims[1:], a+i*as[0], as[1:], b+i*bs[0], bs[1:], f)
-	}
 }
 
 func (s *scatterStep[T]) prepare(d *onDevice) error { return unsupportedOnDevice(d, s.n) }

@@ -47,7 +47,7 @@ func (t *Tensor[T]) Item() T {
 func (t *Tensor[T]) Fill(v T) {
 	t.geometry("Fill")
 	data := t.elems()
-	forEachRun(t.shape, t.strides, t.offset, func(off, n, stride int) bool {
+	shape.ForEachRun(t.shape, t.strides, t.offset, func(off, n, stride int) bool {
 		if stride == 1 {
 			fillSlice(data[off:off+n], v)
 			return true

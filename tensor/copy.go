@@ -65,7 +65,7 @@ func (t *Tensor[T]) CopyFrom(src *Tensor[T]) error {
 func copyStrided[T Number](dst, src *Tensor[T], srcStrides []int) {
 	d, s := dst.elems(), src.elems()
 	cs, cst := shape.Coalesce(dst.shape, dst.strides, srcStrides)
-	forEachRun2(cs, cst[0], cst[1], dst.offset, src.offset, func(od, os, n, sd, ss int) bool {
+	shape.ForEachRun2(cs, cst[0], cst[1], dst.offset, src.offset, func(od, os, n, sd, ss int) bool {
 		switch {
 		case sd == 1 && ss == 1:
 			copy(d[od:od+n], s[os:os+n])

@@ -30,7 +30,7 @@ func (t *Tensor[T]) Backward() iter.Seq2[[]int, T] {
 func (t *Tensor[T]) Values() iter.Seq[T] {
 	return func(yield func(T) bool) {
 		data := t.elems()
-		forEachRun(t.shape, t.strides, t.offset, func(off, n, stride int) bool {
+		shape.ForEachRun(t.shape, t.strides, t.offset, func(off, n, stride int) bool {
 			for i := range n {
 				if !yield(data[off+i*stride]) {
 					return false
