@@ -3,6 +3,7 @@ package expr_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -220,7 +221,7 @@ func TestPadErrors(t *testing.T) {
 			"laze: Check: at node np.pad(x, ((0, 1), (0, 0)), mode='reflect'): pad: widths[0] = (0, 1): axis 0 of x's shape (0,2) is empty: only mode constant can extend it"},
 		{expr.Pad[float64](x, [][2]int{{1, 1}}, expr.PadMode(9), 0), shape.ErrInvalid,
 			"laze: Check: at node np.pad(x, ((1, 1),), mode='PadMode(9)'): pad: mode = PadMode(9): must be one of constant, edge, reflect, symmetric, wrap"},
-		{expr.Pad[float64](x, [][2]int{{1 << 62, 1 << 62}}, expr.PadConstant, 0), shape.ErrOverflow, ""},
+		{expr.Pad[float64](x, [][2]int{{math.MaxInt / 2, math.MaxInt / 2}}, expr.PadConstant, 0), shape.ErrOverflow, ""},
 	}
 	for _, tt := range tests {
 		_, err := expr.Check(tt.e)

@@ -36,6 +36,11 @@ func Diff[T tensor.Number](x Exp[T], n, axis int) Exp[T] {
 		return failedNode[T](fmt.Sprintf("np.diff(x, %d)", n),
 			&shape.ArgumentError{Op: "diff", Name: "n", Value: n, Reason: "must be non-negative"})
 	}
+	if xs, err := new(Shapes).Of(x); err == nil {
+		if d, err := shape.Axis("diff", axis, len(xs)); err == nil {
+			n = min(n, xs[d]) // past the axis's size the result is empty already
+		}
+	}
 	for range n {
 		x = Sub(Slice(x, axis, 1, tensor.None, 1), Slice(x, axis, tensor.None, -1, 1))
 	}

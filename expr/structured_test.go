@@ -30,6 +30,8 @@ func TestStructured(t *testing.T) {
 		{"np.diff(v, 2)", expr.Diff[float64](v, 2, -1), shape.Of(3), []float64{2, 2, 2}},
 		{"np.diff(x, 1, 0)", expr.Diff(xe, 1, 0), shape.Of(1, 3), []float64{3, 3, 3}},
 		{"np.diff(x, 5, 1)", expr.Diff(xe, 5, 1), shape.Of(2, 0), []float64{}},
+		// n far past the axis: empty at once (a loop of n slices would never end)
+		{"np.diff(v, 1<<30)", expr.Diff[float64](v, 1<<30, 0), shape.Of(0), []float64{}},
 		{"np.outer([1, 4], [3, 6, 11])", expr.Outer[float64](v.Slice(0, 0, 2, 1), expr.Of[float64](v).AddScalar(2).Slice(0, 0, 3, 1)),
 			shape.Of(2, 3), []float64{3, 6, 11, 12, 24, 44}},
 		{"np.repeat(x, 2, 1)", expr.Repeat(xe, 2, 1), shape.Of(2, 6), []float64{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}},
