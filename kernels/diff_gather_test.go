@@ -9,8 +9,9 @@ import (
 )
 
 // gather makes a take of a random subtree along one axis by a 1-D index
-// array of random in-range indices (negative ones too), or the add.at of
-// random values into a random subtree by such an array, whose result
+// array of random in-range indices (negative ones too), the add.at of
+// random values into a random subtree by such an array, or a sort of a
+// random subtree along one axis (Sort, or TakeAlongAxis by its ArgSort), whose result
 // broadcasts to dims (is dims when full); nil for a scalar result. The
 // gathered operand is now and then the destination's own memory, which
 // the gather must read before the destination is written.
@@ -43,6 +44,13 @@ func (sc *scene[T]) gather(src *byteSource, dims shape.Shape, depth int, full bo
 	}
 	sc.nested++
 	defer func() { sc.nested-- }()
+	if src.next(4) == 0 { // a sort, or the same through argsort and take_along_axis
+		x := sc.node(src, out, depth-1, true)
+		if src.next(2) == 0 {
+			return expr.Sort(x, axis)
+		}
+		return expr.TakeAlongAxis(x, expr.ArgSort(x, axis), axis)
+	}
 	if src.next(3) == 0 && out[d] > 0 { // add.at: the base has out's shape, the values in's
 		for i := range idx[:min(size, len(idx))] {
 			idx[i] = int64(src.next(2*out[d]) - out[d])

@@ -236,7 +236,7 @@ func TestScenesCoverNodes(t *testing.T) {
 			countTwins(sci, counts)
 			countShared(sci.tree, counts)
 		}
-		want := []string{"reduction", "argreduction", "product", "scan", "gather", "add.at", "concatenation", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node", "shared op node", "shared node of another kind"}
+		want := []string{"reduction", "argreduction", "product", "scan", "gather", "add.at", "sort", "concatenation", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node", "shared op node", "shared node of another kind"}
 		for _, kind := range want {
 			// Casts share an operand of their own (x in where(x != x, 0,
 			// clamp(x))): about 10 trees; the scenes' reuse of nodes brings
@@ -268,6 +268,8 @@ func countNodes(e expr.Node, counts map[string]int) {
 			if _, ok := n.(expr.Parent).Operands()[0].(interface{ Operands() []expr.Node }); ok {
 				counts["view of a node"]++
 			}
+		case strings.Contains(name, "Sorting"):
+			counts["sort"]++
 		case strings.Contains(name, "Gather"):
 			counts["gather"]++
 		case strings.Contains(name, "ScatterAdd"):
