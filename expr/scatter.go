@@ -106,35 +106,13 @@ func (s *ScatterAdd[T]) At(index ...int) T {
 	checkRank(s, index)
 	g := s.Gather()
 	sum := s.Base.At(index...)
-	out := g.Shape()
 	vs := s.Values.Shape()
-	pos := make([]int, len(out))
-	for n := shapeSize(out); n > 0; n-- {
-		if slices.Equal(g.source(pos), index) {
+	for o := shape.NewOdometer(g.Shape()); !o.Done(); o.Next() {
+		if pos := o.Index(); slices.Equal(g.source(pos), index) {
 			sum += s.Values.At(broadcastIndex(pos, vs)...)
 		}
-		nextPosition(pos, out)
 	}
 	return sum
-}
-
-// shapeSize returns the number of elements of s.
-func shapeSize(s shape.Shape) int {
-	n := 1
-	for _, d := range s {
-		n *= d
-	}
-	return n
-}
-
-// nextPosition advances pos to the next index of s in row-major order.
-func nextPosition(pos []int, s shape.Shape) {
-	for d := len(pos) - 1; d >= 0; d-- {
-		if pos[d]++; pos[d] < s[d] {
-			return
-		}
-		pos[d] = 0
-	}
 }
 
 // IndexOperands returns the index arrays (IndexReader).
