@@ -46,7 +46,7 @@ func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr
 	parts := make([]expr.Exp[T], len(c.Parts))
 	for i, x := range c.Parts {
 		parts[i] = x
-		if (fresh || !treeMayOverlap(x, target)) && !readsIndices(x) {
+		if (fresh || !treeMayOverlap(x, target)) && !ev.indexReaders.in(x) {
 			continue
 		}
 		aside, err := computeAside(ev, x)

@@ -39,6 +39,10 @@ type evaluation struct {
 	// per call, so nested reductions cost time linear in their depth.
 	shapes expr.Shapes
 
+	// indexReaders answers which trees hold a gather, each node searched
+	// once per call, so nested concatenations cost time linear in depth.
+	indexReaders indexReaders
+
 	// The destination as scratch (spill.go): tee is the reduction operand
 	// armSpills is having stored, and where, until its reduction is
 	// lowered; spilled maps each stored operand to its destination.

@@ -389,10 +389,41 @@ func indexNames(pl *plan, idx []*tensor.Tensor[int64]) string {
 // part aside, and AssignAll such a tree into a temporary, before any
 // destination is written.
 func readsIndices(e expr.Node) bool {
+	return (&indexReaders{}).in(e)
+}
+
+// indexReaders remembers, per node, whether its tree reads indices, so that
+// concatenations nested d deep, each asking of the one below, take work
+// linear in d (a search of the whole tree below each level would be d²).
+type indexReaders struct {
+	memo map[expr.Node]bool
+}
+
+// in reports whether e's tree holds an expr.IndexReader.
+func (r *indexReaders) in(e expr.Node) bool {
+	keyed := isPointer(e)
+	if keyed {
+		if found, ok := r.memo[e]; ok {
+			return found
+		}
+	}
 	found := false
-	walkOnce(e, func(n expr.Node) bool {
-		_, found = n.(expr.IndexReader)
-		return !found
+	expr.Walk(e, func(n expr.Node, depth int) bool {
+		switch {
+		case found:
+		case depth == 0:
+			_, found = n.(expr.IndexReader)
+			return !found
+		default:
+			found = r.in(n)
+		}
+		return false
 	})
+	if keyed {
+		if r.memo == nil {
+			r.memo = map[expr.Node]bool{}
+		}
+		r.memo[e] = found
+	}
 	return found
 }

@@ -112,19 +112,33 @@ func TestDeepViewsAreLinear(t *testing.T) {
 // in the whole tree below.
 func TestDeepConcatenationIsLinear(t *testing.T) {
 	b := tensor.Full[float64](2, 1)
-	lineartest.Linear(t, 4000, func(depth int) {
-		var e expr.Exp[float64] = tensor.Full[float64](1, 1)
-		for range depth {
-			e = expr.Concatenate(0, e, expr.Of(b))
-		}
-		dst := tensor.Zeros[float64](depth + 1)
-		if err := Assign(dst, e); err != nil {
-			t.Fatal(err)
-		}
-		if got := dst.At(depth); got != 2 {
-			t.Fatalf("depth %d: the last element is %v, want 2", depth, got)
-		}
-	})
+	zero := tensor.Zeros[int64](1)
+	leaves := []struct {
+		name string
+		leaf expr.Exp[float64]
+	}{
+		{"tensor", expr.Of(b)},
+		// a gather is computed aside before any slice is written: each
+		// level asks whether its parts read indices
+		{"gather", expr.Take(expr.Of(b), expr.Of(zero), 0)},
+	}
+	for _, l := range leaves {
+		t.Run(l.name, func(t *testing.T) {
+			lineartest.Linear(t, 4000, func(depth int) {
+				var e expr.Exp[float64] = tensor.Full[float64](1, 1)
+				for range depth {
+					e = expr.Concatenate(0, e, l.leaf)
+				}
+				dst := tensor.Zeros[float64](depth + 1)
+				if err := Assign(dst, e); err != nil {
+					t.Fatal(err)
+				}
+				if got := dst.At(depth); got != 2 {
+					t.Fatalf("depth %d: the last element is %v, want 2", depth, got)
+				}
+			})
+		})
+	}
 }
 
 // TestDeepVarIsLinear evaluates the variance of a deep tree, and a chain
