@@ -10,7 +10,9 @@ import (
 
 // Selection built on Sort (issue 32, point 6): each function is a Sort
 // node and views of it, combined elementwise, so the sort is the one step
-// and the rest fuses into the pass that reads it.
+// and the rest fuses into the pass that reads it. Median and Quantile
+// build a partial sort (Sorting.Kth: numpy.partition at the positions
+// they read), which the evaluator selects in linear time.
 //
 //   - Median: the middle element of each sorted line, or the mean of the
 //     two middle ones (numpy.median);
@@ -31,11 +33,11 @@ import (
 // an axis is Median of Ravel(x) along 0.
 func Median[T tensor.Float](x Exp[T], axis int, keepdims bool) Exp[T] {
 	text := fmt.Sprintf("np.median(x, axis=%d)", axis)
-	s, d, n, err := selectionAxis(x, "median", axis)
+	d, n, err := selectionAxis(x, "median", axis)
 	if err != nil {
 		return failedNode[T](text, err)
 	}
-	pick := picker(s, d, keepdims)
+	pick := picker(partialSort(x, d, selected(n, (n-1)/2, n/2)), d, keepdims)
 	var m Exp[T]
 	if n%2 == 1 {
 		m = pick(n / 2)
@@ -79,7 +81,7 @@ func quantile[T tensor.Float](x Exp[T], q float64, axis int, keepdims bool, text
 		}
 		return failedNode[T](text, &shape.ArgumentError{Op: name, Name: param, Value: v, Reason: "must be in the range " + limit})
 	}
-	s, d, n, err := selectionAxis(x, name, axis)
+	d, n, err := selectionAxis(x, name, axis)
 	if err != nil {
 		return failedNode[T](text, err)
 	}
@@ -91,7 +93,7 @@ func quantile[T tensor.Float](x Exp[T], q float64, axis int, keepdims bool, text
 	if vi >= float64(n-1) {
 		lo, hi = n-1, n-1
 	}
-	pick := picker(s, d, keepdims)
+	pick := picker(partialSort(x, d, selected(n, lo, hi)), d, keepdims)
 	a, b := Cast[float64](pick(lo)), Cast[float64](pick(hi))
 	diff := Sub(b, a)
 	var r Exp[float64]
@@ -129,22 +131,35 @@ func TopK[T tensor.Number](x Exp[T], k, axis int) Exp[T] {
 	return Flip(Slice(Sort(x, d), d, xs[d]-k, xs[d], 1), d)
 }
 
-// selectionAxis returns Sort(x, axis), the axis normalised and its size,
-// or the error of an axis out of range or of size 0.
-func selectionAxis[T tensor.Number](x Exp[T], name string, axis int) (Exp[T], int, int, error) {
+// selectionAxis returns the axis normalised and its size, or the error of
+// an axis out of range or of size 0.
+func selectionAxis[T tensor.Number](x Exp[T], name string, axis int) (int, int, error) {
 	xs, err := new(Shapes).Of(x)
 	if err != nil {
-		return nil, 0, 0, err
+		return 0, 0, err
 	}
 	d, err := shape.Axis(name, axis, len(xs))
 	if err != nil {
-		return nil, 0, 0, err
+		return 0, 0, err
 	}
 	if xs[d] == 0 {
-		return nil, 0, 0, &shape.ShapeError{Op: name, Shapes: []shape.Shape{xs.Clone()},
+		return 0, 0, &shape.ShapeError{Op: name, Shapes: []shape.Shape{xs.Clone()},
 			Reason: fmt.Sprintf("axis %d has no elements to select from", d)}
 	}
-	return Sort(x, d), d, xs[d], nil
+	return d, xs[d], nil
+}
+
+// selected returns the positions a selection of a line of n reads: lo and
+// hi (lo <= hi), and the last, where the sort puts a NaN the line holds.
+func selected(n, lo, hi int) []int {
+	kth := []int{lo}
+	if hi != lo {
+		kth = append(kth, hi)
+	}
+	if n-1 != hi {
+		kth = append(kth, n-1)
+	}
+	return kth
 }
 
 // picker returns the function giving the view of s at position k of

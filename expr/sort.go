@@ -21,6 +21,10 @@ import (
 type Sorting[T tensor.Number] struct {
 	X    Exp[T]
 	Axis int
+
+	// kth, when set, makes the node a partial sort (numpy.partition),
+	// which only selections build (Median, Quantile: see kth's doc).
+	kth []int
 }
 
 // ArgSorting is the int64 permutation that sorts X along Axis, as
@@ -56,6 +60,22 @@ func SortLess[T tensor.Number](a, b T) bool {
 	return a < b || (b != b && a == a)
 }
 
+// partialSort returns Sort(x, axis) of which the tree reads only the
+// positions kth (normalised, ascending, without repeats): evaluators may
+// leave every other position in any order. Only the selections in this
+// package build one, each reading its kth positions alone, so no tree
+// can see the difference (and the gradient, the sort's, is exact).
+func partialSort[T tensor.Number](x Exp[T], axis int, kth []int) Exp[T] {
+	return &Sorting[T]{X: bare(x), Axis: axis, kth: kth}
+}
+
+// Kth returns nil for a sort, and for the partial sort a selection (Median,
+// Quantile, Percentile) builds, the positions along the axis its tree
+// reads, ascending: an evaluator need put there only the elements the
+// sort would (numpy.partition's kth), every other position in any order.
+// At gives the full sort's elements everywhere.
+func (s *Sorting[T]) Kth() []int { return s.kth }
+
 // OperandDType returns T's dtype: the element type X is sorted in (the
 // result is int64; ArgSorting is a Foreign node).
 func (s *ArgSorting[T]) OperandDType() tensor.DType { return tensor.DTypeOf[T]() }
@@ -80,7 +100,15 @@ func (s *Sorting[T]) String() string { return render(s) }
 // String prints the tree: "argsort(a, axis=1)".
 func (s *ArgSorting[T]) String() string { return render(s) }
 
-func (s *Sorting[T]) render(b *strings.Builder) { renderSort(b, "sort", s.X, s.Axis) }
+func (s *Sorting[T]) render(b *strings.Builder) {
+	if s.kth != nil {
+		b.WriteString("partition(")
+		renderTo(b, s.X)
+		fmt.Fprintf(b, ", kth=%v, axis=%d)", s.kth, s.Axis)
+		return
+	}
+	renderSort(b, "sort", s.X, s.Axis)
+}
 
 func (s *ArgSorting[T]) render(b *strings.Builder) { renderSort(b, "argsort", s.X, s.Axis) }
 

@@ -10,8 +10,9 @@ import (
 
 // gather makes a take of a random subtree along one axis by a 1-D index
 // array of random in-range indices (negative ones too), the add.at of
-// random values into a random subtree by such an array, or a sort of a
-// random subtree along one axis (Sort, or TakeAlongAxis by its ArgSort), whose result
+// random values into a random subtree by such an array, a sort of a
+// random subtree along one axis (Sort, or TakeAlongAxis by its ArgSort),
+// or a median or quantile along one axis (a partial sort), whose result
 // broadcasts to dims (is dims when full); nil for a scalar result. The
 // gathered operand is now and then the destination's own memory, which
 // the gather must read before the destination is written.
@@ -44,6 +45,12 @@ func (sc *scene[T]) gather(src *byteSource, dims shape.Shape, depth int, full bo
 	}
 	sc.nested++
 	defer func() { sc.nested-- }()
+	if tensor.IsFloat[T]() && src.next(6) == 0 { // a median or quantile (a partial sort) along the axis, broadcast back
+		in[d] = max(size, 1)
+		x := sc.node(src, in, depth-1, false)
+		q := []float64{0, 0.25, 0.5, 0.9, 1}[src.next(5)]
+		return expr.BroadcastTo(selectionOf(x, q, axis), out...)
+	}
 	if src.next(4) == 0 { // a sort, or the same through argsort and take_along_axis
 		x := sc.node(src, out, depth-1, true)
 		if src.next(2) == 0 {
@@ -69,4 +76,23 @@ func (sc *scene[T]) gather(src *byteSource, dims shape.Shape, depth int, full bo
 		x = sc.dst
 	}
 	return expr.Take(x, ix, axis)
+}
+
+// selectionOf is Median of x along axis for q = 0.5, else Quantile(q), the
+// axis kept; x's element type is a float.
+func selectionOf[T tensor.Number](x expr.Exp[T], q float64, axis int) expr.Exp[T] {
+	switch v := any(x).(type) {
+	case expr.Exp[float64]:
+		return any(selectionFloat(v, q, axis)).(expr.Exp[T])
+	case expr.Exp[float32]:
+		return any(selectionFloat(v, q, axis)).(expr.Exp[T])
+	}
+	panic("selectionOf: not a float")
+}
+
+func selectionFloat[T tensor.Float](x expr.Exp[T], q float64, axis int) expr.Exp[T] {
+	if q == 0.5 {
+		return expr.Median(x, axis, true)
+	}
+	return expr.Quantile(x, q, axis, true)
 }

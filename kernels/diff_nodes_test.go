@@ -84,7 +84,11 @@ func (sc *scene[T]) reduction(src *byteSource, dims shape.Shape, depth int, full
 	x := sc.node(src, in, depth-1, true)
 	sc.nested--
 	if def.Arg {
-		return expr.Cast[T](&expr.ArgReduction[T]{Op: op, X: x, Axes: axes, KeepDims: keep})
+		arg := expr.Cast[T](&expr.ArgReduction[T]{Op: op, X: x, Axes: axes, KeepDims: keep})
+		if src.next(4) == 0 { // the positions of the indices among x's values sorted (a searchsorted)
+			return expr.Cast[T](expr.SearchSorted(expr.Sort(expr.Ravel(x), 0), arg, src.next(2) == 0))
+		}
+		return arg
 	}
 	return &expr.Reduction[T]{Op: op, X: x, Axes: axes, KeepDims: keep}
 }
@@ -236,7 +240,7 @@ func TestScenesCoverNodes(t *testing.T) {
 			countTwins(sci, counts)
 			countShared(sci.tree, counts)
 		}
-		want := []string{"reduction", "argreduction", "product", "scan", "gather", "add.at", "sort", "concatenation", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node", "shared op node", "shared node of another kind"}
+		want := []string{"reduction", "argreduction", "product", "scan", "gather", "add.at", "sort", "partition", "searchsorted", "concatenation", "cast", "cast of a tensor", "cast of another type's memory", "destination with a twin", "view", "view of a node", "shared op node", "shared node of another kind"}
 		for _, kind := range want {
 			// Casts share an operand of their own (x in where(x != x, 0,
 			// clamp(x))): about 10 trees; the scenes' reuse of nodes brings
@@ -268,8 +272,12 @@ func countNodes(e expr.Node, counts map[string]int) {
 			if _, ok := n.(expr.Parent).Operands()[0].(interface{ Operands() []expr.Node }); ok {
 				counts["view of a node"]++
 			}
+		case isPartition(n):
+			counts["partition"]++
 		case strings.Contains(name, "Sorting"):
 			counts["sort"]++
+		case strings.Contains(name, "Searching"):
+			counts["searchsorted"]++
 		case strings.Contains(name, "Gather"):
 			counts["gather"]++
 		case strings.Contains(name, "ScatterAdd"):
@@ -336,4 +344,10 @@ func countTwins[T tensor.Number](sc *scene[T], counts map[string]int) {
 	if wrappers > 0 {
 		counts["destination with a twin"]++
 	}
+}
+
+// isPartition reports whether n is a partial sort (a Sorting with Kth).
+func isPartition(n expr.Node) bool {
+	p, ok := n.(interface{ Kth() []int })
+	return ok && p.Kth() != nil
 }

@@ -21,7 +21,9 @@ import (
 // (outer, inner) pair. The CPU sorts each line on its own (cpu.Sort,
 // cpu.ArgSort: NaNs set apart, then an insertion sort, pdqsort or an LSD
 // radix sort by the line's length, the result that of a stable sort),
-// lines shared among goroutines. A sort has no device kernel yet: on a
+// lines shared among goroutines. A partial sort (expr.Sorting.Kth, which
+// Median and Quantile build) is a quickselect of each kth position
+// (cpu.Partition), in linear time. A sort has no device kernel yet: on a
 // device it is a DeviceError before anything is queued.
 
 // sortLines returns x (the operand of a sort along axis) materialised and
@@ -68,7 +70,7 @@ func sortValues[T tensor.Number](ev *evaluation, n *expr.Sorting[T]) (*tensor.Te
 	if err != nil {
 		return nil, err
 	}
-	st := &sortStep[T]{n: n, src: src, dst: temp[T](ev, n, g.shape), g: g}
+	st := &sortStep[T]{n: n, src: src, dst: temp[T](ev, n, g.shape), g: g, kth: n.Kth()}
 	ev.perform(st)
 	return st.dst, ev.err
 }
@@ -104,6 +106,7 @@ type sortStep[T tensor.Number] struct {
 	dst *tensor.Tensor[T]     // a sort's result, or nil
 	idx *tensor.Tensor[int64] // an argsort's result, or nil
 	g   sortGeometry
+	kth []int // a partial sort's positions (expr.Sorting.Kth), or nil
 }
 
 // run sorts every line on the host.
@@ -111,6 +114,10 @@ func (s *sortStep[T]) run() {
 	src := s.src.Elems(friend.K)[s.src.Offset():]
 	if s.idx != nil {
 		cpu.ArgSort(s.idx.Elems(friend.K)[s.idx.Offset():], src, s.g.outer, s.g.length, s.g.inner)
+		return
+	}
+	if s.kth != nil {
+		cpu.Partition(s.dst.Elems(friend.K)[s.dst.Offset():], src, s.g.outer, s.g.length, s.g.inner, s.kth)
 		return
 	}
 	cpu.Sort(s.dst.Elems(friend.K)[s.dst.Offset():], src, s.g.outer, s.g.length, s.g.inner)
@@ -127,8 +134,11 @@ func (s *sortStep[T]) launch(d *onDevice) error { return s.prepare(d) }
 
 // name is NumPy's name of the step's function.
 func (s *sortStep[T]) name() string {
-	if s.idx != nil {
+	switch {
+	case s.idx != nil:
 		return "argsort"
+	case s.kth != nil:
+		return "partition"
 	}
 	return "sort"
 }
@@ -142,14 +152,18 @@ func (s *sortStep[T]) describe(pl *plan) string {
 	if s.idx != nil {
 		fmt.Fprintf(&b, "%s %v int64 = argsort of %s along axis %d\n", newTemp(pl, s.idx), s.g.shape, nameOf(pl, s.src), s.g.axis)
 	} else {
-		fmt.Fprintf(&b, "%s %v %s = sort of %s along axis %d\n", newTemp(pl, s.dst), s.g.shape, tensor.DTypeOf[T](), nameOf(pl, s.src), s.g.axis)
+		fmt.Fprintf(&b, "%s %v %s = %s of %s along axis %d\n", newTemp(pl, s.dst), s.g.shape, tensor.DTypeOf[T](), s.name(), nameOf(pl, s.src), s.g.axis)
 	}
 	lines := s.g.outer * s.g.inner
-	how := "sorted where they lie"
-	if s.g.inner > 1 {
-		how = "each gathered, sorted and scattered back"
+	verb, order := "sorted", "stable"
+	if s.kth != nil {
+		verb, order = "partitioned", fmt.Sprintf("positions %v as a stable sort puts them", s.kth)
 	}
-	fmt.Fprintf(&b, "  %d lines of %d, %s; stable, NaNs last", lines, s.g.length, how)
+	how := verb + " where they lie"
+	if s.g.inner > 1 {
+		how = "each gathered, " + verb + " and scattered back"
+	}
+	fmt.Fprintf(&b, "  %d lines of %d, %s; %s, NaNs last", lines, s.g.length, how, order)
 	if lines > 1 && lines*s.g.length >= cpu.ParallelThreshold {
 		b.WriteString("; lines shared among goroutines")
 	}
