@@ -85,7 +85,9 @@ func quantile[T tensor.Float](x Exp[T], q float64, axis int, keepdims bool, text
 	if err != nil {
 		return failedNode[T](text, err)
 	}
-	vi := float64(n-1) * q
+	// the product rounded on its own (the conversion): arm64's compiler
+	// would otherwise fuse it into vi - j, and g would not be NumPy's
+	vi := float64(float64(n-1) * q)
 	j := math.Floor(vi)
 	g := vi - j
 	lo := int(j)
