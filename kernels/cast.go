@@ -102,6 +102,8 @@ func (fromOperand[T, S]) lower(l *lowering[T], e expr.Node) (int, bool, error) {
 		return argLeaf(l, n)
 	case *expr.ArgSorting[S]: // sort.go
 		return argSortLeaf(l, n)
+	case *expr.Searching[S]: // search.go
+		return searchLeaf(l, n)
 	}
 	return 0, false, nil // a type defined on S (type celsius float64): not an operand evaluators read
 }

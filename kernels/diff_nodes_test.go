@@ -85,7 +85,7 @@ func (sc *scene[T]) reduction(src *byteSource, dims shape.Shape, depth int, full
 	sc.nested--
 	if def.Arg {
 		arg := expr.Cast[T](&expr.ArgReduction[T]{Op: op, X: x, Axes: axes, KeepDims: keep})
-		if src.next(4) == 0 { // the positions of the indices among x's values sorted (a searchsorted)
+		if src.next(2) == 0 { // the positions of the indices among x's values sorted (a searchsorted)
 			return expr.Cast[T](expr.SearchSorted(expr.Sort(expr.Ravel(x), 0), arg, src.next(2) == 0))
 		}
 		return arg

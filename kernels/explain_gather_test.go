@@ -43,6 +43,18 @@ func TestExplainGathers(t *testing.T) {
 			}
 		}
 	}
+	// a searchsorted inside an int64 tree: its temporary, then the pass
+	sorted := tensor.Arange[float64](0, 4, 1)
+	pos := tensor.Zeros[int64](3, 4)
+	got, err := Explain(pos, expr.Of(expr.SearchSorted[float64](sorted, square, true)).MulScalar(2).E)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"t1 (3,4) int64 = searchsorted of", "side=right", "12 binary searches in 4 sorted elements", "in0  t1"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("searchsorted: Explain does not say %q:\n%s", s, got)
+		}
+	}
 	if got, _ := Explain(square, expr.TakeAlongAxis[float64](square, tensor.Zeros[int64](3, 4), 1)); strings.Contains(got, "dst (3,4) float64 = take_along_axis") {
 		t.Errorf("a gather reading its destination writes it directly:\n%s", got)
 	}

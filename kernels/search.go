@@ -1,0 +1,101 @@
+package kernels
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/cpu"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// A searchsorted (expr.Searching) reads its sorted array a contiguous (a
+// tree is evaluated into a temporary first, a strided tensor copied) and
+// its values v materialised and contiguous, and writes a new contiguous
+// int64 temporary of v's shape, which the rest of the tree reads as a
+// leaf (it is a foreign node, read through cast.go's searchLeaf, as an
+// argsort is). The CPU binary-searches each element of v (cpu.SearchSorted);
+// there is no device kernel yet: on a device it is a DeviceError before
+// anything is queued, as a sort is.
+
+// searchValues evaluates a searchsorted node into a new int64 temporary.
+func searchValues[T tensor.Number](ev *evaluation, n *expr.Searching[T]) (*tensor.Tensor[int64], error) {
+	a, err := contiguousOperand(ev, n, n.A)
+	if err != nil {
+		return nil, err
+	}
+	v, err := contiguousOperand(ev, n, n.V)
+	if err != nil {
+		return nil, err
+	}
+	st := &searchStep[T]{n: n, a: a, v: v, idx: temp[int64](ev, n, v.ShapeView(friend.K))}
+	ev.perform(st)
+	return st.idx, ev.err
+}
+
+// contiguousOperand returns x, an operand of n, materialised and
+// contiguous.
+func contiguousOperand[T tensor.Number](ev *evaluation, n expr.Node, x expr.Exp[T]) (*tensor.Tensor[T], error) {
+	t, err := materialize(ev, x)
+	if err != nil {
+		return nil, err
+	}
+	if !t.IsContiguous() {
+		return contiguousCopy(ev, n, t)
+	}
+	return t, nil
+}
+
+// searchLeaf lowers a searchsorted over operands of element type S: its
+// int64 positions computed once into a temporary, read as a leaf of the
+// int64 tree (T is int64 whenever a Searching is an Exp[T]).
+func searchLeaf[T, S tensor.Number](l *lowering[T], n *expr.Searching[S]) (int, bool, error) {
+	idx, err := computed(l.ev, n, func() (*tensor.Tensor[int64], error) { return searchValues(l.ev, n) })
+	if err != nil {
+		return 0, true, err
+	}
+	slot, err := l.leaf(any(idx).(*tensor.Tensor[T]))
+	return slot, true, err
+}
+
+// searchStep is one searchsorted: a and v (contiguous) into idx
+// (contiguous, v's shape).
+type searchStep[T tensor.Number] struct {
+	n    *expr.Searching[T]
+	a, v *tensor.Tensor[T]
+	idx  *tensor.Tensor[int64]
+}
+
+// run searches for every element of v on the host.
+func (s *searchStep[T]) run() {
+	a := s.a.Elems(friend.K)[s.a.Offset():][:s.a.Numel()]
+	v := s.v.Elems(friend.K)[s.v.Offset():][:s.v.Numel()]
+	cpu.SearchSorted(s.idx.Elems(friend.K)[s.idx.Offset():], a, v, s.n.Right)
+}
+
+// prepare refuses a searchsorted on a device: it has no kernel there yet,
+// and the call fails before anything is queued.
+func (s *searchStep[T]) prepare(d *onDevice) error {
+	return &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(s.n), Err: &shape.DeviceError{Op: "searchsorted",
+		Devices: []fmt.Stringer{d.alloc.Device()}, Reason: "searchsorted has no device kernel yet: evaluate on the host (Eval, then Assign the copy)"}}
+}
+
+func (s *searchStep[T]) launch(d *onDevice) error { return s.prepare(d) }
+
+func (s *searchStep[T]) cudaSource(pl *plan) string {
+	return s.describe(pl) + "// no kernel: searchsorted runs on the host only\n"
+}
+
+func (s *searchStep[T]) describe(pl *plan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %v int64 = searchsorted of %s in %s (%s), side=%s\n", newTemp(pl, s.idx), s.v.ShapeView(friend.K),
+		nameOf(pl, s.v), nameOf(pl, s.a), tensor.DTypeOf[T](), s.n.Side())
+	fmt.Fprintf(&b, "  %d binary searches in %d sorted elements; NaNs last", s.v.Numel(), s.a.Numel())
+	if s.v.Numel() >= cpu.ParallelThreshold/16 && s.v.Numel() > 1 {
+		b.WriteString("; shared among goroutines")
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
