@@ -96,6 +96,8 @@ var cliCases = []struct {
 	{"reductions", []string{"eval", "-i", "i=i.npy", "sum(i, axis=0, keepdims=True) + i.max(axis=1, keepdims=True)"}, 0},
 	{"mean", []string{"eval", "-i", "a=a.npy", "a.mean(axis=1)"}, 0},
 	{"argmax", []string{"eval", "-i", "a=a.npy", "argmax(a[:, ::-1], axis=1)"}, 0},
+	{"nonzero", []string{"eval", "-i", "a=a.npy", "nonzero(a % 2)"}, 0},
+	{"unique_counts", []string{"eval", "-i", "a=a.npy", "unique(a // 2, return_counts=True)"}, 0},
 	{"matmul_fortran", []string{"eval", "-i", "f=f.npy", "f.T @ f"}, 0},
 	{"views", []string{"eval", "-i", "a=a.npy", "a.T[::-2, None] + a.reshape(3, -1)[..., 1:]"}, 0},
 	{"index", []string{"eval", "-i", "a=a.npy", "a[-1, 1:]"}, 0},

@@ -102,6 +102,10 @@ type Result struct {
 	Tree   string // the laze tree that was evaluated
 	Plan   string // with explain: the steps, each with its lowered program
 	CUDA   string // with explain on a GPU: the CUDA source of the final evaluation's kernels
+	// Tuple holds the arrays of a tuple result (nonzero(x), where(c),
+	// unique(x, return_counts=True)), each a Result of its own (DType,
+	// Shape, Tensor, Tree); DType, Shape and Tensor are then unset.
+	Tuple []*Result
 }
 
 // Options adjust Run.
@@ -116,6 +120,9 @@ type Options struct {
 
 // WriteNPY writes the result to w as an .npy file, bools as NumPy bools.
 func (r *Result) WriteNPY(w io.Writer) error {
+	if r.Tuple != nil {
+		return fmt.Errorf("the result is a tuple of %d arrays, which one .npy file cannot hold: save one of them (x[0])", len(r.Tuple))
+	}
 	return kitFor(r.DType).write(w, r.Tensor, r.DType == Bool)
 }
 
@@ -143,9 +150,14 @@ func RunWith(src string, inputs map[string]Input, opts Options) (*Result, error)
 	}
 	explain := opts.Explain
 	ev := &evaluator{src: src, inputs: inputs, explain: explain, alloc: a}
-	v, err := ev.eval(root)
+	v, err := ev.evalTuple(root)
 	if err != nil {
 		return nil, err
+	}
+	if v.tuple != nil {
+		r := tupleResult(v)
+		r.Parsed = lang.Format(root)
+		return r, nil
 	}
 	v = v.strong()
 	r := &Result{DType: v.dt, Shape: v.s, Parsed: lang.Format(root), Tree: fmt.Sprint(v.node)}
@@ -279,7 +291,11 @@ func (ev *evaluator) eval(n lang.Node) (value, error) {
 	case *lang.Binary:
 		return ev.binary(n)
 	case *lang.Call:
-		return ev.call(n)
+		v, err := ev.call(n)
+		if err != nil {
+			return value{}, err
+		}
+		return ev.noTuple(n, v)
 	case *lang.Attr:
 		return ev.attr(n)
 	case *lang.Index:

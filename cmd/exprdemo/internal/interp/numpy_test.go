@@ -475,6 +475,8 @@ for name in ['sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'abs', 'ex
 for name in ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']:
     ns[name] = getattr(np, name)
 ns['bool'] = lambda x: np.asarray(x).astype(bool)
+for name in ["searchsorted", "nonzero", "unique"]:
+    ns[name] = getattr(np, name)
 ns['stop_gradient'] = lambda x: np.asarray(x)  # jax.lax.stop_gradient's value
 ns['relu'] = lambda x: np.maximum(x, np.asarray(x).dtype.type(0))
 ns['sigmoid'] = lambda x: (1 / (1 + np.exp(-x))).astype(np.result_type(np.exp(x)))

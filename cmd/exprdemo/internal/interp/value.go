@@ -70,6 +70,10 @@ type value struct {
 	s    shape.Shape
 	node any    // expr.Exp[T] of kitFor(dt)'s T; nil for a Python number
 	py   *pyNum // the Python number, or nil for an array
+	// tuple holds the arrays of a tuple (nonzero, unique with
+	// return_counts: searching.go), which only a subscript or the whole
+	// expression may be; nil otherwise.
+	tuple []value
 }
 
 func number(p pyNum) value { return value{dt: p.dtype(), s: shape.Shape{}, py: &p} }

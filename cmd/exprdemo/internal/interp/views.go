@@ -175,9 +175,12 @@ func (ev *evaluator) index(n *lang.Index) (value, error) {
 	if v, ok, err := ev.pairIndex(n); ok {
 		return v, err
 	}
-	x, err := ev.eval(n.X)
+	x, err := ev.evalTuple(n.X)
 	if err != nil {
 		return value{}, err
+	}
+	if x.tuple != nil {
+		return ev.tupleIndex(n, x)
 	}
 	if x.py != nil {
 		return value{}, ev.failf(n, "%s: a number cannot be indexed", ev.text(n))
