@@ -47,7 +47,7 @@ func (sc *scene[T]) gather(src *byteSource, dims shape.Shape, depth int, full bo
 	defer func() { sc.nested-- }()
 	if tensor.IsFloat[T]() && src.next(6) == 0 { // a median or quantile (a partial sort) along the axis, broadcast back
 		in[d] = max(size, 1)
-		x := sc.node(src, in, depth-1, false)
+		x := sc.node(src, in, depth-1, true) // in's shape: the axis must be there
 		q := []float64{0, 0.25, 0.5, 0.9, 1}[src.next(5)]
 		return expr.BroadcastTo(selectionOf(x, q, axis), out...)
 	}
