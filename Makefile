@@ -24,7 +24,7 @@ RACE_PKGS := ./alloc ./tensor ./kernels ./internal/dag ./cuda/internal/diskcache
 CROSS_TARGETS := linux/386 linux/arm64 darwin/arm64 windows/amd64
 ARM64_PKGS := ./shape ./alloc ./tensor ./expr ./kernels ./kernels/internal/cpu ./kernels/internal/loops ./kernels/internal/gemm ./kernels/internal/vmath ./internal/isa
 
-.PHONY: gpu-pack test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-simd generate \
+.PHONY: gpu-pack test fmt-check vet asm-check crossvet cross qemu-deps test-arm64 bench bench-elementwise bench-matmul bench-reduce bench-workloads demo cover fuzz fuzz-ci fuzz-simd generate \
 	cuda-deps cuda-check cuda-test bench-cuda gpu-suite gpu-build bench-report report guide
 
 ## test: gofmt check, go vet of both builds, the assembly generators' check (asm-check), then three
@@ -169,8 +169,22 @@ fuzz-simd:
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels/internal/vmath FuzzVMath $(FUZZTIME)
 
+## fuzz-ci: what CI fuzzes, each target $(FUZZTIME): the evaluator (FuzzAssign, FuzzAssignAll,
+## FuzzSpill, one instrumented binary), view chains and shapes (one), the expression parser and
+## interpreter; the other targets' seed corpora run in make test, and make fuzz runs them all
+fuzz-ci:
+	GO=$(GO) bash .ci/fuzz-target.sh --self-test
+	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzViewChain $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzShapes $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignAll $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzSpill $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/lang FuzzParse $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./cmd/exprdemo/internal/interp FuzzRun $(FUZZTIME)
+
 fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh --self-test
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels/internal/cpu FuzzPartition $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzViewChain $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor FuzzShapes $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
