@@ -142,9 +142,13 @@ func (sc *sortScratch[T]) setNaNsApart(v []T) int {
 	if !tensor.IsFloat[T]() {
 		return len(v)
 	}
+	first := slices.IndexFunc(v, func(x T) bool { return x != x })
+	if first < 0 {
+		return len(v) // no NaN: nothing moves (one read-only pass)
+	}
 	sc.nans = sc.nans[:0]
-	m := 0
-	for _, x := range v {
+	m := first
+	for _, x := range v[first:] {
 		if x != x {
 			sc.nans = append(sc.nans, x)
 			continue
