@@ -45,6 +45,7 @@ func TestGathers(t *testing.T) {
 // and that the destination is left as it was.
 func TestGatherErrors(t *testing.T) {
 	x := expr.Of[float64](expr.Arange[float64](0, 12, 1)).Reshape(3, 4)
+	v := tensor.Full(1.0, 5)
 	tests := []struct {
 		e    expr.Exp[float64]
 		want shape.IndexError
@@ -57,6 +58,12 @@ func TestGatherErrors(t *testing.T) {
 		// holding the gather is checked before the first is written.
 		{expr.Concatenate(0, x, expr.Take(x, ints(t, []int64{1, 3}, 2), 0)), shape.IndexError{Op: "take", Dim: 0, Index: 3, Size: 3}},
 		{expr.AddAt(x, 0, expr.Scalar(1.0), ints(t, []int64{0, 3}, 2)), shape.IndexError{Op: "add.at", Dim: 0, Index: 3, Size: 3}},
+		// x[idx] of a contiguous vector (one tight loop), at the root and
+		// in a tree, an index just past either end
+		{expr.Take[float64](v, ints(t, []int64{4, -5, -6}, 3), 0), shape.IndexError{Op: "take", Dim: 0, Index: -6, Size: 5}},
+		{expr.Take[float64](v, ints(t, []int64{-5, 4, 5}, 3), 0), shape.IndexError{Op: "take", Dim: 0, Index: 5, Size: 5}},
+		{expr.Sum(expr.Take[float64](v, ints(t, []int64{0, -6}, 2), 0)), shape.IndexError{Op: "take", Dim: 0, Index: -6, Size: 5}},
+		{expr.Sum(expr.Take[float64](v, ints(t, []int64{4, 5}, 2), 0)), shape.IndexError{Op: "take", Dim: 0, Index: 5, Size: 5}},
 	}
 	for _, tt := range tests {
 		s, err := expr.Check(tt.e)

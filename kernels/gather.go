@@ -87,6 +87,9 @@ func (g *gatherOffsets) inRange() error {
 		size := g.sizes[k]
 		bad, ok := int64(0), true
 		shape.ForEachRun(g.batch, ix.strides, ix.off, func(off, n, step int) bool {
+			if step == 1 && allInRange(ix.data[off:off+n], size) {
+				return true
+			}
 			for j := range n {
 				if _, in := expr.Wrap(ix.data[off+j*step], size); !in {
 					bad, ok = ix.data[off+j*step], false
@@ -100,6 +103,21 @@ func (g *gatherOffsets) inRange() error {
 		}
 	}
 	return nil
+}
+
+// allInRange reports whether every index is in [-size, size), expr.Wrap's
+// range, by their least and greatest: a loop without a branch that
+// depends on the data, so a long run of indices is checked at the speed
+// memory delivers it.
+func allInRange(index []int64, size int) bool {
+	if len(index) == 0 {
+		return true
+	}
+	lo, hi := index[0], index[0]
+	for _, k := range index[1:] {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	return lo >= -int64(size) && hi < int64(size)
 }
 
 // indexLayout is an index array as the gather reads it: its elements,
@@ -285,6 +303,12 @@ func (s *gatherStep[T]) gatherOne() error {
 // against size; it returns the next i, and the index at fault with false.
 func gatherElems[T tensor.Number](out []T, i int, xe []T, xoff, stride int, data []int64, off, n, step, size int) (int, int64, bool) {
 	out = out[i : i+n]
+	if step == 1 && stride == 1 {
+		if j, ok := gatherUnit(out, xe[xoff:xoff+size], data[off:off+n]); !ok {
+			return i + j, data[off+j], false
+		}
+		return i + n, 0, true
+	}
 	for j := range out {
 		v, in := expr.Wrap(data[off+j*step], size)
 		if !in {
@@ -293,6 +317,26 @@ func gatherElems[T tensor.Number](out []T, i int, xe []T, xoff, stride int, data
 		out[j] = xe[xoff+v*stride]
 	}
 	return i + n, 0, true
+}
+
+// gatherUnit writes out[j] = x[index[j]] (a negative index counting from
+// the end), index and x both contiguous: the loop x[idx] of a vector
+// spends its time in, with nothing in it but the load, the store and one
+// predictable comparison, so that many loads of random positions are in
+// flight at once. It returns the position of an index out of range.
+func gatherUnit[T tensor.Number](out, x []T, index []int64) (int, bool) {
+	out = out[:len(index)]
+	n := int64(len(x))
+	for j, k := range index {
+		if uint64(k) >= uint64(n) {
+			if k >= 0 || k < -n {
+				return j, false
+			}
+			k += n
+		}
+		out[j] = x[k]
+	}
+	return 0, true
 }
 
 // copyBlocks copies, for each prefix position and each batch position,
