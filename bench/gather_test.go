@@ -12,6 +12,9 @@ import (
 // BenchmarkGather measures integer-array indexing against NumPy's fancy
 // indexing (bench/peers/gather.py times the same cases), each into a
 // preallocated destination, at 1e6 float64 elements. Run it with -cpu 1.
+// Each leaf is BenchmarkGather/<case>/laze, beside gather.py's
+// BenchmarkGather/<case>/{numpy,numpy-take}-<threads> (bench/report's
+// vocabulary section pairs them).
 //
 //	take:  y = x[idx], x and idx 1e6 long, idx uniform random
 //	rows:  y = m[idx], m 1000×1000, idx 1000 random rows
@@ -39,10 +42,10 @@ func BenchmarkGather(b *testing.B) {
 		}
 	}
 	y, y2 := tensor.Zeros[float64](n), tensor.Zeros[float64](side, side)
-	b.Run("take", func(b *testing.B) { run(b, y, expr.Take[float64](x, idx, 0)) })
-	b.Run("rows", func(b *testing.B) { run(b, y2, expr.IndexArrays[float64](m, rows)) })
-	b.Run("cols", func(b *testing.B) { run(b, y2, expr.IndexArrays[float64](m, nil, rows)) })
-	b.Run("fused", func(b *testing.B) {
+	b.Run("take/laze", func(b *testing.B) { run(b, y, expr.Take[float64](x, idx, 0)) })
+	b.Run("rows/laze", func(b *testing.B) { run(b, y2, expr.IndexArrays[float64](m, rows)) })
+	b.Run("cols/laze", func(b *testing.B) { run(b, y2, expr.IndexArrays[float64](m, nil, rows)) })
+	b.Run("fused/laze", func(b *testing.B) {
 		run(b, y, expr.Of(expr.Take[float64](x, idx, 0)).Exp().MulScalar(2))
 	})
 }

@@ -12,6 +12,9 @@ import (
 // np.argsort(kind="stable") and np.median (bench/peers/sort.py times the
 // same cases), each into a preallocated destination, at 1e6 float64
 // uniform in [0, 1). Run it with -cpu 1 for the one-core comparison.
+// Each leaf is BenchmarkSort/<case>/laze, beside sort.py's
+// BenchmarkSort/<case>/numpy[-stable]-<threads> (bench/report's vocabulary
+// section pairs them).
 //
 //	sort:     y = sort(x)           (np.sort, NumPy's default quicksort)
 //	argsort:  i = argsort(x)        (np.argsort(x, kind="stable"))
@@ -22,7 +25,7 @@ func BenchmarkSort(b *testing.B) {
 	x := tensor.Rand[float64](1, n)
 	m, _ := x.View(side, side)
 	y, idx, y2, med := tensor.Zeros[float64](n), tensor.Zeros[int64](n), tensor.Zeros[float64](side, side), tensor.Zeros[float64]()
-	b.Run("sort", func(b *testing.B) {
+	b.Run("sort/laze", func(b *testing.B) {
 		b.SetBytes(8 * n)
 		for b.Loop() {
 			if err := kernels.Assign(y, expr.Sort[float64](x, 0)); err != nil {
@@ -30,7 +33,7 @@ func BenchmarkSort(b *testing.B) {
 			}
 		}
 	})
-	b.Run("argsort", func(b *testing.B) {
+	b.Run("argsort/laze", func(b *testing.B) {
 		b.SetBytes(8 * n)
 		for b.Loop() {
 			if err := kernels.Assign(idx, expr.ArgSort[float64](x, 0)); err != nil {
@@ -38,7 +41,7 @@ func BenchmarkSort(b *testing.B) {
 			}
 		}
 	})
-	b.Run("rows", func(b *testing.B) {
+	b.Run("rows/laze", func(b *testing.B) {
 		b.SetBytes(8 * n)
 		for b.Loop() {
 			if err := kernels.Assign(y2, expr.Sort[float64](m, 1)); err != nil {
@@ -46,7 +49,7 @@ func BenchmarkSort(b *testing.B) {
 			}
 		}
 	})
-	b.Run("median", func(b *testing.B) {
+	b.Run("median/laze", func(b *testing.B) {
 		b.SetBytes(8 * n)
 		for b.Loop() {
 			if err := kernels.Assign(med, expr.Median[float64](x, 0, false)); err != nil {

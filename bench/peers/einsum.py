@@ -8,6 +8,7 @@ default optimize=False does not call BLAS for two operands; optimize=True
 (numpy-einsum-opt) does, through tensordot."""
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
@@ -33,7 +34,7 @@ def main():
         for name, f in impls:
             got = f()
             if not np.allclose(got, want, rtol=1e-12, atol=0):
-                print("einsum.py: %s %d: wrong result" % (name, n))
+                print("einsum.py: %s %d: wrong result" % (name, n), file=sys.stderr)
                 continue
             start = time.perf_counter()
             for _ in range(args.count):

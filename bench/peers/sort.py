@@ -1,21 +1,62 @@
-"""NumPy's sorts, timed as bench/sort_test.go's BenchmarkSort times laze's:
-the same cases, at 1e6 float64 uniform in [0, 1), into preallocated
-destinations where NumPy allows, best of several runs, in ms. Run it on
-one core (OMP_NUM_THREADS=1; np.sort is single-threaded anyway)."""
+#!/usr/bin/env python3
+"""NumPy's sorts, timed as bench/sort_test.go's BenchmarkSort times laze's
+(BenchmarkSort/<case>/laze): the same cases at 1e6 float64 uniform in
+[0, 1), in Go's benchmark format, one line per case:
+
+    BenchmarkSort/sort/numpy-<threads>         np.sort(x), NumPy's default quicksort
+    BenchmarkSort/sort/numpy-stable-<threads>  np.sort(x, kind="stable")
+    BenchmarkSort/argsort/numpy-<threads>      np.argsort(x, kind="stable")
+    BenchmarkSort/rows/numpy-<threads>         np.sort(m, axis=1), m 1000x1000
+    BenchmarkSort/median/numpy-<threads>       np.median(x)
+
+The -<threads> suffix is OPENBLAS_NUM_THREADS (default 1), as
+bench/peers/structured.py writes it; np.sort is single-threaded anyway.
+Each figure is the mean of --count timed runs after one untimed.
+bench/report/run.sh runs this beside the Go benchmark on one core; --human
+prints the best of several runs in ms instead, for reading."""
+import argparse
+import os
+import time
 import timeit
 
 import numpy as np
 
 n, side = 1_000_000, 1000
-x = np.random.default_rng(1).random(n)
-m = x.reshape(side, side)
-cases = {
-    "sort": lambda: np.sort(x),
-    "sort (stable)": lambda: np.sort(x, kind="stable"),
-    "argsort": lambda: np.argsort(x, kind="stable"),
-    "rows": lambda: np.sort(m, axis=1),
-    "median": lambda: np.median(x),
-}
-for name, f in cases.items():
-    best = min(timeit.repeat(f, number=3, repeat=5)) / 3
-    print(f"{name:16s} {best * 1e3:8.3f} ms")
+
+
+def cases():
+    x = np.random.default_rng(1).random(n)
+    m = x.reshape(side, side)
+    return [
+        ("sort", "numpy", lambda: np.sort(x)),
+        ("sort", "numpy-stable", lambda: np.sort(x, kind="stable")),
+        ("argsort", "numpy", lambda: np.argsort(x, kind="stable")),
+        ("rows", "numpy", lambda: np.sort(m, axis=1)),
+        ("median", "numpy", lambda: np.median(x)),
+    ]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--count", type=int, default=5, help="timed runs per case, after one untimed")
+    p.add_argument("--human", action="store_true", help="best of 5 x 3 runs per case in ms, not Go's benchmark format")
+    args = p.parse_args()
+    if args.human:
+        for case, impl, f in cases():
+            best = min(timeit.repeat(f, number=3, repeat=5)) / 3
+            print(f"{case + '/' + impl:16s} {best * 1e3:8.3f} ms")
+        return
+    threads = int(os.environ.get("OPENBLAS_NUM_THREADS", "1"))
+    print("pkg: github.com/laze-go/laze/bench/peers")
+    print("numpy: %s" % np.__version__)
+    for case, impl, f in cases():
+        f()
+        start = time.perf_counter()
+        for _ in range(args.count):
+            f()
+        ns = (time.perf_counter() - start) / args.count * 1e9
+        print("BenchmarkSort/%s/%s-%d \t%8d\t%12.1f ns/op" % (case, impl, threads, args.count, ns), flush=True)
+
+
+if __name__ == "__main__":
+    main()

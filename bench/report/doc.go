@@ -26,6 +26,14 @@
 // (docs/img/workloads.svg, drawn only where the file has laze and PyTorch
 // figures together). The machine line names PyTorch's version and the BLAS
 // library under NumPy's products, from that script's configuration lines.
+// The array vocabulary (issue 32) comes the same way, on one core:
+// Gather/<case>/laze, Sort/<case>/laze, Structured/<f>/{laze,tensors} and
+// Einsum/float64/<n>/{einsum,einsum-build,matmul} from the Go suite, and
+// <...>/numpy[-<form>] from bench/peers/gather.py, sort.py, structured.py
+// and einsum.py; vocabulary.go writes one table against NumPy and one of
+// laze against laze (einsum against MatMul, a structured tree against the
+// plain tree), with the issue's targets where it sets them, and says which
+// figures the run lacks.
 // The GPU file is optional: where it is
 // missing, the GPU section says the figures wait for a GPU and no GPU plot
 // is drawn. It is the gpu.txt that bench/gpu/suite.sh writes on a GPU

@@ -34,6 +34,7 @@ var sections = []section{
 	{"reduce", cpuOnly(reduceTable)},
 	{"reduce-targets", cpuOnly(reduceTargets)},
 	{"workloads", cpuOnly(workloadsTable)},
+	{"vocabulary", cpuOnly(vocabularyTable)},
 	{"gpu", func(in inputs) (string, error) { return gpuSection(in.gpu) }},
 }
 

@@ -18,7 +18,11 @@
 #     scalar build and in the GOEXPERIMENT=simd build (renamed laze-simd),
 #     and the same workloads in PyTorch, NumPy and numexpr
 #     (bench/peers/workloads.py) with as many threads, right after laze's,
-#     so that laze and its peers are timed minutes apart in every pass.
+#     so that laze and its peers are timed minutes apart in every pass;
+#   - the array vocabulary (issue 32: BenchmarkGather, BenchmarkSort,
+#     BenchmarkStructured, BenchmarkEinsum) on one core, and right after
+#     them their NumPy peers (bench/peers/gather.py, sort.py, structured.py,
+#     einsum.py) on one thread, when NumPy imports.
 set -euo pipefail
 out=${1:-docs/bench/cpu.txt}
 count=${BENCH_COUNT:-10}
@@ -126,6 +130,21 @@ gemm() {
 	fi
 }
 
+# vocabulary runs the array vocabulary's benchmarks (gathers, sorts,
+# structured functions in a fused tree, einsum against MatMul) on one core,
+# then their NumPy peers with the BLAS and OpenMP pools held to one thread:
+# about half a minute a pass on a quiet 2-core machine.
+vocabulary() {
+	bench 1 -bench '^Benchmark(Gather|Sort|Structured|Einsum)$' -benchtime 10x
+	if ((peers_ok)); then
+		local p
+		for p in gather sort structured einsum; do
+			OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "$py" "bench/peers/$p.py" | tee -a "$tmp" ||
+				warn "bench/peers/$p.py failed; see above"
+		done
+	fi
+}
+
 for ((pass = 1; pass <= count; pass++)); do
 	for procs in 1 "$cores"; do
 		bench "$procs" -bench Elementwise -benchtime 200ms
@@ -138,5 +157,6 @@ for ((pass = 1; pass <= count; pass++)); do
 	done
 	bench "$cores" -bench MatMul -benchtime 5x
 	gemm
+	vocabulary
 done
 mv "$tmp" "$out"
