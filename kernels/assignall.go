@@ -224,7 +224,7 @@ func lowerAll[T tensor.Number](ev *evaluation, dsts []*tensor.Tensor[T], es []ex
 		p.Outs = append(p.Outs, ir.Output{Operand: len(l.bstrides), Slot: slots[1+i]})
 		l.addOperand(d.Elems(friend.K), d.Offset(), d.StridesView(friend.K), ir.MemoryOf(d))
 	}
-	p.Shape, p.Strides = shape.Coalesce(l.dims, l.bstrides...)
+	p.Shape, p.Strides = longInnermost(shape.Coalesce(l.dims, l.bstrides...))
 	l.allocateRegisters()
 	return p, nil
 }

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/dag"
@@ -106,8 +107,46 @@ func lower[T tensor.Number](ev *evaluation, to target[T], e expr.Exp[T], red *re
 		l.addOperand(nil, 0, red.Positions, ir.Memory{})
 	}
 	p.Shape, p.Strides = shape.Coalesce(l.dims, l.bstrides...)
+	if red == nil {
+		p.Shape, p.Strides = longInnermost(p.Shape, p.Strides)
+	}
 	l.allocateRegisters()
 	return p, nil
+}
+
+// Loop order. A pass walks its coalesced shape with the last dimension
+// innermost, in blocks along it; when that dimension is a few elements
+// long and the one before it long (np.repeat along the last axis copies a
+// broadcast of shape (n, 2) with strides (1, 0); a transposed (n, 2)), a
+// block holds two elements and the pass spends its time on the blocks'
+// overhead. longInnermost then swaps the two, so blocks run along the
+// long dimension (the writes strided by the short one's size). An
+// assignment writes each element once from the same positions in any
+// order, and every operand's strides (generators' positions included)
+// swap together, so the values are the same; a reduction's pass keeps its
+// order.
+const (
+	shortInnermost = 4  // the longest innermost dimension worth moving out
+	longOuter      = 64 // the shortest dimension worth moving in
+)
+
+// longInnermost returns s and strides with the last two dimensions
+// swapped when the last is at most shortInnermost long and the one before
+// it at least longOuter (see above), else s and strides as they are.
+func longInnermost(s shape.Shape, strides [][]int) (shape.Shape, [][]int) {
+	n := len(s)
+	if n < 2 || s[n-1] > shortInnermost || s[n-2] < longOuter {
+		return s, strides
+	}
+	s = slices.Clone(s)
+	s[n-2], s[n-1] = s[n-1], s[n-2]
+	swapped := make([][]int, len(strides))
+	for k, st := range strides {
+		st = slices.Clone(st)
+		st[n-2], st[n-1] = st[n-1], st[n-2]
+		swapped[k] = st
+	}
+	return s, swapped
 }
 
 // newSlot returns a fresh value slot.
