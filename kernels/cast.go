@@ -101,9 +101,9 @@ func (fromOperand[T, S]) lower(l *lowering[T], e expr.Node) (int, bool, error) {
 	case *expr.ArgReduction[S]:
 		return argLeaf(l, n)
 	case *expr.ArgSorting[S]: // sort.go
-		return argSortLeaf(l, n)
+		return int64Leaf(l, n, func() (*tensor.Tensor[int64], error) { return argSortValues(l.ev, n) })
 	case *expr.Searching[S]: // search.go
-		return searchLeaf(l, n)
+		return int64Leaf(l, n, func() (*tensor.Tensor[int64], error) { return searchValues(l.ev, n) })
 	}
 	return 0, false, nil // a type defined on S (type celsius float64): not an operand evaluators read
 }

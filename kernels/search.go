@@ -15,7 +15,7 @@ import (
 // tree is evaluated into a temporary first, a strided tensor copied) and
 // its values v materialised and contiguous, and writes a new contiguous
 // int64 temporary of v's shape, which the rest of the tree reads as a
-// leaf (it is a foreign node, read through cast.go's searchLeaf, as an
+// leaf (it is a foreign node, read through cast.go's int64Leaf, as an
 // argsort is). The CPU binary-searches each element of v (cpu.SearchSorted);
 // there is no device kernel yet: on a device it is a DeviceError before
 // anything is queued, as a sort is.
@@ -46,18 +46,6 @@ func contiguousOperand[T tensor.Number](ev *evaluation, n expr.Node, x expr.Exp[
 		return contiguousCopy(ev, n, t)
 	}
 	return t, nil
-}
-
-// searchLeaf lowers a searchsorted over operands of element type S: its
-// int64 positions computed once into a temporary, read as a leaf of the
-// int64 tree (T is int64 whenever a Searching is an Exp[T]).
-func searchLeaf[T, S tensor.Number](l *lowering[T], n *expr.Searching[S]) (int, bool, error) {
-	idx, err := computed(l.ev, n, func() (*tensor.Tensor[int64], error) { return searchValues(l.ev, n) })
-	if err != nil {
-		return 0, true, err
-	}
-	slot, err := l.leaf(any(idx).(*tensor.Tensor[T]))
-	return slot, true, err
 }
 
 // searchStep is one searchsorted: a and v (contiguous) into idx

@@ -16,7 +16,7 @@ import (
 // temporary first, and a strided tensor is copied), and writes a new
 // contiguous temporary of the same shape, which the rest of the tree reads
 // as a leaf: the sorted values, or the int64 positions (an argsort is a
-// foreign node, read through cast.go's argSortLeaf). Both are seen as
+// foreign node, read through cast.go's int64Leaf). Both are seen as
 // (outer, length, inner), the sorted axis in the middle; a line is one
 // (outer, inner) pair. The CPU sorts each line on its own (cpu.Sort,
 // cpu.ArgSort: NaNs set apart, then an insertion sort, pdqsort or an LSD
@@ -86,11 +86,12 @@ func argSortValues[T tensor.Number](ev *evaluation, n *expr.ArgSorting[T]) (*ten
 	return st.idx, ev.err
 }
 
-// argSortLeaf lowers an argsort over an operand of element type S: its
-// int64 positions computed once into a temporary, read as a leaf of the
-// int64 tree (T is int64 whenever an ArgSorting is an Exp[T]).
-func argSortLeaf[T, S tensor.Number](l *lowering[T], n *expr.ArgSorting[S]) (int, bool, error) {
-	idx, err := computed(l.ev, n, func() (*tensor.Tensor[int64], error) { return argSortValues(l.ev, n) })
+// int64Leaf lowers a foreign node whose value is int64 positions (an
+// argsort, a searchsorted): computed once, by compute, into a temporary
+// read as a leaf of the int64 tree (T is int64 whenever such a node is an
+// Exp[T]).
+func int64Leaf[T tensor.Number](l *lowering[T], n expr.Node, compute func() (*tensor.Tensor[int64], error)) (int, bool, error) {
+	idx, err := computed(l.ev, n, compute)
 	if err != nil {
 		return 0, true, err
 	}
