@@ -2,6 +2,7 @@ package loops
 
 import (
 	"github.com/laze-go/laze/internal/ops"
+	"github.com/laze-go/laze/kernels/internal/vmath"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -66,6 +67,15 @@ func LanesOn() bool { return lanesOn() }
 // where vmath.Approx32 says they run.
 func ApproxFloat32(op ops.Op) bool {
 	return op.Def().VMath != "" && !vmathThroughFloat64[op]
+}
+
+// ApproxFloat64 reports whether the lane loops compute op in float64 with a
+// kernels/internal/vmath kernel of the selected level's own (vmath.Approx64:
+// the AVX-512 level's exp), whose results are within vmath's 4-ulp rule of
+// the scalar loop's rather than equal to them.
+func ApproxFloat64(op ops.Op) bool {
+	name := op.Def().VMath
+	return name != "" && vmath.Approx64(name)
 }
 
 // vmathThroughFloat64 are the ops whose float32 vmath kernels compute in

@@ -72,7 +72,7 @@ func checkSingleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 			compute(op, patternCodes[arity][mask], d, &args)
 			for k := range d {
 				want := ops.Apply(op, args[0].at(k), args[1].at(k), args[2].at(k))
-				if !sameBits(d[k], want) && !((width != 0 || vmath.Width() > 1) && ApproxFloat32(op) && withinULP(d[k], want, vmathMaxULP32)) {
+				if !sameBits(d[k], want) && !((width != 0 || vmath.Width() > 1) && approxVMath[T](op) && withinULP(d[k], want, vmathMaxULP)) {
 					t.Fatalf("%s %s mask %b width %d n %d element %d (%v, %v, %v): loop %v, Apply %v", tensor.DTypeOf[T]().String(), op, mask, width, n, k,
 						args[0].at(k), args[1].at(k), args[2].at(k), d[k], want)
 				}
@@ -138,22 +138,43 @@ func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 	}
 }
 
-// vmathMaxULP32 is kernels/internal/vmath's accuracy rule for the float32 functions
-// it computes with float32 polynomials (exp, log, tanh, sigmoid, sin, cos, in
-// the AVX2 assembly): within 4 ulp of the scalar result, NaN, ±Inf and ±0
-// exact.
-const vmathMaxULP32 = 4
+// vmathMaxULP is kernels/internal/vmath's accuracy rule for the functions it
+// computes with kernels of their own rather than the references' algorithms
+// (the float32 polynomials, the AVX-512 level's float64 exp): within 4 ulp
+// of the scalar result, NaN, ±Inf and ±0 exact.
+const vmathMaxULP = 4
 
-// withinULP reports whether the float32 a is within n units in the last
-// place of b, both finite, non-zero and of the same sign (else they must be
-// the same number).
-func withinULP[T tensor.Number](a, b T, n uint32) bool {
-	x, ok1 := any(a).(float32)
-	y, ok2 := any(b).(float32)
-	if !ok1 || !ok2 || x == 0 || y == 0 || x != x || y != y || math.IsInf(float64(x), 0) || math.IsInf(float64(y), 0) || math.Signbit(float64(x)) != math.Signbit(float64(y)) {
+// approxVMath reports whether vmath computes op over T within its 4-ulp
+// rule rather than bit for bit, where it runs (ApproxFloat32 for float32,
+// ApproxFloat64 for float64).
+func approxVMath[T tensor.Number](op ops.Op) bool {
+	switch any(T(0)).(type) {
+	case float32:
+		return ApproxFloat32(op)
+	case float64:
+		return ApproxFloat64(op)
+	}
+	return false
+}
+
+// withinULP reports whether the float32 or float64 a is within n units in
+// the last place of b, both finite, non-zero and of the same sign (else they
+// must be the same number).
+func withinULP[T tensor.Number](a, b T, n uint64) bool {
+	var u, v uint64
+	switch x := any(a).(type) {
+	case float32:
+		y := any(b).(float32)
+		u, v = uint64(math.Float32bits(x)), uint64(math.Float32bits(y))
+	case float64:
+		u, v = math.Float64bits(x), math.Float64bits(any(b).(float64))
+	default:
 		return false
 	}
-	u, v := math.Float32bits(x)&^(1<<31), math.Float32bits(y)&^(1<<31)
+	x, y := float64(a), float64(b)
+	if x == 0 || y == 0 || x != x || y != y || math.IsInf(x, 0) || math.IsInf(y, 0) || math.Signbit(x) != math.Signbit(y) {
+		return false
+	}
 	return max(u, v)-min(u, v) <= n
 }
 

@@ -86,7 +86,7 @@ func scalarBuildVMath[T float32 | float64](t *testing.T) {
 			}
 			bits := func(v T) uint64 { return math.Float64bits(float64(v)) }
 			same := func(a, b T) bool {
-				return bits(a) == bits(b) || (a != a && b != b) || (ApproxFloat32(op) && withinULP(a, b, vmathMaxULP32))
+				return bits(a) == bits(b) || (a != a && b != b) || (approxVMath[T](op) && withinULP(a, b, vmathMaxULP))
 			}
 			if diff := cmp.Diff(want, got, cmp.Comparer(same)); diff != "" {
 				t.Errorf("%s %v, pattern %d: vmath vs the scalar loop (-scalar +vmath):\n%s", tensor.DTypeOf[T]().String(), op, pat, diff)

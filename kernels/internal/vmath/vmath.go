@@ -24,6 +24,14 @@ func Width() int { return widthOf(isa.Selected()) }
 // scalar loops). float32 pow gives the references' bits at every level.
 func Approx32() bool { return approx32Of(isa.Selected()) }
 
+// Approx64 reports whether the selected level computes the float64
+// function name (Exp for Exp64, as the op table's VMath field names it)
+// with a kernel of its own, within the accuracy rule (at most 4 ulp from
+// its reference; NaN, ±Inf, ±0 and the lanes out of the kernel's domain
+// exact) rather than with its reference's algorithm bit for bit: at the
+// AVX-512 level, exp (doc.go, "The AVX-512 level's own float64 kernels").
+func Approx64(name string) bool { return approx64Of(isa.Selected(), name) }
+
 // Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as
 // long as d; d may be x itself but must not otherwise overlap it.
 func Exp64(d, x []float64) { exp64Impl(d, x) }

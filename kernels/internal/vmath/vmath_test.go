@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,6 +70,20 @@ var unaryFuncs = []unaryFunc{
 func tolerance32(fn unaryFunc) uint64 {
 	if fn.native32 && Approx32() {
 		return maxULP32
+	}
+	return 0
+}
+
+// exportedStem is the exported name's stem of the function called name in
+// these tests (Exp for exp), as Approx64 takes it.
+func exportedStem(name string) string { return strings.ToUpper(name[:1]) + name[1:] }
+
+// tolerance64 is the largest distance in ulp the float64 form of fn may
+// have from its reference at the level now selected: 0 (its bits) but for
+// the functions the level computes with kernels of its own (Approx64).
+func tolerance64(fn unaryFunc) uint64 {
+	if Approx64(exportedStem(fn.name)) {
+		return maxULP
 	}
 	return 0
 }
@@ -203,19 +218,20 @@ func TestSweep64(t *testing.T) {
 		for _, w := range levels() {
 			t.Run(fmt.Sprintf("%s/%v", fn.name, w), func(t *testing.T) {
 				got := make([]float64, len(xs))
-				withLevel(t, w, func() { fn.f64(got, xs) })
+				var tol uint64
+				withLevel(t, w, func() { fn.f64(got, xs); tol = tolerance64(fn) })
 				var worst uint64
 				bad := 0
 				for i := range xs {
 					u := ulp64(got[i], want[i])
-					if u > 0 { // bit-identical, within the rule
+					if u > tol { // bit-identical, or within the rule
 						if bad++; bad < 20 {
-							t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp)", fn.name, xs[i], math.Float64bits(xs[i]), got[i], want[i], int64(u))
+							t.Errorf("%s(%v [%#x]) = %v, want %v (%d ulp, allowed %d)", fn.name, xs[i], math.Float64bits(xs[i]), got[i], want[i], int64(u), tol)
 						}
 					}
 					worst = max(worst, u)
 				}
-				t.Logf("%s float64 level %v: %d points, max %d ulp", fn.name, w, len(xs), worst)
+				t.Logf("%s float64 level %v: %d points, max %d ulp (allowed %d)", fn.name, w, len(xs), worst, tol)
 			})
 		}
 	}

@@ -26,3 +26,5 @@ func approx32Of(l isa.Level) bool {
 	}
 	return false
 }
+
+func approx64Of(l isa.Level, name string) bool { return l == isa.AVX512 && fastAVX512[name] }

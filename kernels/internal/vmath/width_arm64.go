@@ -17,3 +17,5 @@ func widthOf(l isa.Level) int {
 }
 
 func approx32Of(l isa.Level) bool { return l == isa.NEON }
+
+func approx64Of(isa.Level, string) bool { return false }

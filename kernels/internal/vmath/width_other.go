@@ -11,3 +11,5 @@ const SIMD = false
 func widthOf(isa.Level) int { return 1 }
 
 func approx32Of(isa.Level) bool { return false }
+
+func approx64Of(isa.Level, string) bool { return false }

@@ -8,6 +8,11 @@ package vmath
 // operands (in xs, ys) and returns the index past it and the lanes out (bit
 // k: lane k), else the index where the full vectors end and 0.
 
+// fastAVX512 names the float64 functions (Exp for Exp64) that this level
+// computes with kernels of its own, within the accuracy rule, rather than
+// with their references' algorithms bit for bit (asmgen's fast512).
+var fastAVX512 = map[string]bool{"Exp": true}
+
 //go:noescape
 func exp64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)
 

@@ -12,47 +12,40 @@ TEXT ·exp64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop1:
-	CMPQ        BX, CX
-	JAE         done2
-	VMOVUPS     (DX)(BX*8), Z0
-	VMULPD      vmconst<>+0(SB), Z0, Z1
-	VADDPD      vmconst<>+64(SB), Z1, Z1
-	VSUBPD      vmconst<>+64(SB), Z1, Z2
-	VCMPPD      $0x1d, vmconst<>+128(SB), Z2, K1
-	VCMPPD      $0x12, vmconst<>+192(SB), Z2, K2
-	KANDW       K2, K1, K1
-	VPXORQ      vmconst<>+256(SB), Z2, Z2
-	VMOVUPS     Z0, Z3
-	VFMADD231PD vmconst<>+320(SB), Z2, Z3
-	VFMADD231PD vmconst<>+384(SB), Z2, Z3
-	VMULPD      vmconst<>+448(SB), Z3, Z2
-	VMOVUPS     Z2, Z3
-	VMOVUPS     vmconst<>+512(SB), Z4
-	VFMADD213PD vmconst<>+576(SB), Z4, Z3
-	VFMADD213PD vmconst<>+640(SB), Z2, Z3
-	VFMADD213PD vmconst<>+704(SB), Z2, Z3
-	VFMADD213PD vmconst<>+768(SB), Z2, Z3
-	VFMADD213PD vmconst<>+832(SB), Z2, Z3
-	VFMADD213PD vmconst<>+896(SB), Z2, Z3
-	VFMADD213PD vmconst<>+960(SB), Z2, Z3
-	VMULPD      Z3, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z3
-	VMULPD      Z3, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z3
-	VMULPD      Z3, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z3
-	VMULPD      Z3, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z3
-	VFMADD213PD vmconst<>+960(SB), Z3, Z2
-	VPADDQ      vmconst<>+1088(SB), Z1, Z1
-	VPSLLQ      $0x34, Z1, Z1
-	VMULPD      Z1, Z2, Z1
-	VMOVUPS     Z1, (AX)(BX*8)
-	KMOVW       K1, SI
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out3
-	JMP         loop1
+	CMPQ         BX, CX
+	JAE          done2
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z1, K1
+	VMOVUPS      Z0, Z1
+	VBROADCASTSD vmconst<>+16(SB), Z2
+	VFMADD213PD.BCST vmconst<>+24(SB), Z2, Z1
+	VSUBPD.BCST vmconst<>+24(SB), Z1, Z2
+	VMOVUPS      Z0, Z3
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z2, Z3
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z2, Z3
+	VMOVUPS      vmconst<>+48(SB), Z2
+	VMOVUPS      Z1, Z4
+	VPERMI2PD    vmconst<>+112(SB), Z2, Z4
+	VMOVUPS      Z3, Z2
+	VBROADCASTSD vmconst<>+176(SB), Z5
+	VFMADD213PD.BCST vmconst<>+184(SB), Z5, Z2
+	VFMADD213PD.BCST vmconst<>+192(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+208(SB), Z3, Z2
+	VMULPD       Z3, Z3, Z5
+	VFMADD231PD  Z2, Z5, Z3
+	VMOVUPS      Z4, Z2
+	VFMADD231PD  Z3, Z4, Z2
+	VPANDQ.BCST vmconst<>+216(SB), Z1, Z1
+	VPSLLQ       $0x30, Z1, Z1
+	VPADDQ       Z1, Z2, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out3
+	JMP          loop1
 
 out3:
 	MOVQ    xs+48(FP), AX
@@ -82,26 +75,26 @@ loop4:
 	CMPQ         BX, CX
 	JAE          done5
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x1d, vmconst<>+1152(SB), Z0, K1
-	VCMPPS       $0x12, vmconst<>+1216(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+224(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z0, K2
 	KANDW        K2, K1, K1
-	VMULPS       vmconst<>+1280(SB), Z0, Z1
+	VMULPS.BCST vmconst<>+240(SB), Z0, Z1
 	VRNDSCALEPS  $0x00, Z1, Z1
 	VMOVUPS      Z0, Z2
-	VFNMADD231PS vmconst<>+1344(SB), Z1, Z2
-	VFNMADD231PS vmconst<>+1408(SB), Z1, Z2
+	VFNMADD231PS.BCST vmconst<>+248(SB), Z1, Z2
+	VFNMADD231PS.BCST vmconst<>+256(SB), Z1, Z2
 	VMOVUPS      Z2, Z3
-	VMOVUPS      vmconst<>+1472(SB), Z4
-	VFMADD213PS  vmconst<>+1536(SB), Z4, Z3
-	VFMADD213PS  vmconst<>+1600(SB), Z2, Z3
-	VFMADD213PS  vmconst<>+1664(SB), Z2, Z3
-	VFMADD213PS  vmconst<>+1728(SB), Z2, Z3
-	VFMADD213PS  vmconst<>+1792(SB), Z2, Z3
+	VBROADCASTSS vmconst<>+264(SB), Z4
+	VFMADD213PS.BCST vmconst<>+272(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+280(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+288(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+296(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+304(SB), Z2, Z3
 	VMULPS       Z2, Z2, Z4
 	VFMADD231PS  Z4, Z3, Z2
-	VADDPS       vmconst<>+1856(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+312(SB), Z2, Z2
 	VCVTPS2DQ    Z1, Z1
-	VPADDD       vmconst<>+1920(SB), Z1, Z1
+	VPADDD.BCST vmconst<>+320(SB), Z1, Z1
 	VPSLLD       $0x17, Z1, Z1
 	VMULPS       Z1, Z2, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
@@ -139,46 +132,46 @@ loop7:
 	CMPQ      BX, CX
 	JAE       done8
 	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD    $0x1d, vmconst<>+1984(SB), Z0, K1
-	VCMPPD    $0x12, vmconst<>+2048(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K2
 	KANDW     K2, K1, K1
-	VPANDQ    vmconst<>+2112(SB), Z0, Z1
-	VPORQ     vmconst<>+896(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+344(SB), Z0, Z1
+	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
 	VPSRLQ    $0x34, Z0, Z4
-	VPORQ     vmconst<>+2176(SB), Z4, Z4
-	VSUBPD    vmconst<>+2240(SB), Z4, Z4
-	VCMPPD    $0x12, vmconst<>+2304(SB), Z1, K2
-	VSUBPD    vmconst<>+960(SB), Z4, Z5
+	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
+	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z1, K2
+	VSUBPD.BCST vmconst<>+376(SB), Z4, Z5
 	VBLENDMPD Z5, Z4, K2, Z2
 	VADDPD    Z1, Z1, Z4
 	VBLENDMPD Z4, Z1, K2, Z3
-	VSUBPD    vmconst<>+960(SB), Z3, Z1
-	VADDPD    vmconst<>+1024(SB), Z1, Z4
+	VSUBPD.BCST vmconst<>+376(SB), Z3, Z1
+	VADDPD.BCST vmconst<>+384(SB), Z1, Z4
 	VDIVPD    Z4, Z1, Z4
 	VMULPD    Z4, Z4, Z5
 	VMULPD    Z5, Z5, Z6
-	VMULPD    vmconst<>+2368(SB), Z6, Z7
-	VADDPD    vmconst<>+2432(SB), Z7, Z7
+	VMULPD.BCST vmconst<>+392(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+400(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD    vmconst<>+2496(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+408(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD    vmconst<>+2560(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+416(SB), Z7, Z7
 	VMULPD    Z5, Z7, Z5
-	VMULPD    vmconst<>+2624(SB), Z6, Z7
-	VADDPD    vmconst<>+2688(SB), Z7, Z7
+	VMULPD.BCST vmconst<>+424(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+432(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD    vmconst<>+2752(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+440(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z6
 	VADDPD    Z6, Z5, Z5
-	VMULPD    vmconst<>+896(SB), Z1, Z6
+	VMULPD.BCST vmconst<>+208(SB), Z1, Z6
 	VMULPD    Z1, Z6, Z6
 	VADDPD    Z6, Z5, Z5
 	VMULPD    Z5, Z4, Z4
-	VMULPD    vmconst<>+2816(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+448(SB), Z2, Z5
 	VADDPD    Z5, Z4, Z4
 	VSUBPD    Z4, Z6, Z4
 	VSUBPD    Z1, Z4, Z1
-	VMULPD    vmconst<>+2880(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+456(SB), Z2, Z4
 	VSUBPD    Z1, Z4, Z1
 	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
@@ -215,38 +208,38 @@ loop10:
 	CMPQ         BX, CX
 	JAE          done11
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z0, K1
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VPSRLD       $0x17, Z0, Z1
 	VCVTDQ2PS    Z1, Z1
-	VSUBPS       vmconst<>+3072(SB), Z1, Z1
-	VPANDQ       vmconst<>+3136(SB), Z0, Z3
-	VPORQ        vmconst<>+1856(SB), Z3, Z3
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z3, K2
-	VMULPS       vmconst<>+1792(SB), Z3, Z4
+	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+488(SB), Z0, Z3
+	VPORD.BCST vmconst<>+312(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
+	VMULPS.BCST vmconst<>+304(SB), Z3, Z4
 	VBLENDMPS    Z4, Z3, K2, Z2
 	VPMOVM2D     K2, Z3
-	VPANDQ       vmconst<>+1856(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
 	VADDPS       Z3, Z1, Z1
-	VSUBPS       vmconst<>+1856(SB), Z2, Z3
+	VSUBPS.BCST vmconst<>+312(SB), Z2, Z3
 	VMULPS       Z3, Z3, Z4
 	VMOVUPS      Z3, Z5
-	VMOVUPS      vmconst<>+3264(SB), Z6
-	VFMADD213PS  vmconst<>+3328(SB), Z6, Z5
-	VFMADD213PS  vmconst<>+3392(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3456(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3520(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3584(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3648(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3712(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3776(SB), Z3, Z5
+	VBROADCASTSS vmconst<>+504(SB), Z6
+	VFMADD213PS.BCST vmconst<>+512(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z5
 	VMULPS       Z3, Z5, Z5
 	VMULPS       Z4, Z5, Z5
-	VFMADD231PS  vmconst<>+1408(SB), Z1, Z5
-	VFNMADD231PS vmconst<>+1792(SB), Z4, Z5
+	VFMADD231PS.BCST vmconst<>+256(SB), Z1, Z5
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z4, Z5
 	VADDPS       Z5, Z3, Z3
-	VFMADD231PS  vmconst<>+1344(SB), Z1, Z3
+	VFMADD231PS.BCST vmconst<>+248(SB), Z1, Z3
 	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -282,47 +275,47 @@ loop13:
 	CMPQ         BX, CX
 	JAE          done14
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDQ       vmconst<>+3840(SB), Z0, Z1
-	VPANDQ       vmconst<>+3904(SB), Z0, Z2
-	VMINPS       vmconst<>+3968(SB), Z1, Z3
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
+	VMINPS.BCST vmconst<>+592(SB), Z1, Z3
 	VADDPS       Z3, Z3, Z3
-	VMULPS       vmconst<>+1280(SB), Z3, Z6
+	VMULPS.BCST vmconst<>+240(SB), Z3, Z6
 	VRNDSCALEPS  $0x00, Z6, Z6
-	VFNMADD231PS vmconst<>+1344(SB), Z6, Z3
-	VFNMADD231PS vmconst<>+1408(SB), Z6, Z3
+	VFNMADD231PS.BCST vmconst<>+248(SB), Z6, Z3
+	VFNMADD231PS.BCST vmconst<>+256(SB), Z6, Z3
 	VMOVUPS      Z3, Z7
-	VMOVUPS      vmconst<>+1472(SB), Z8
-	VFMADD213PS  vmconst<>+1536(SB), Z8, Z7
-	VFMADD213PS  vmconst<>+1600(SB), Z3, Z7
-	VFMADD213PS  vmconst<>+1664(SB), Z3, Z7
-	VFMADD213PS  vmconst<>+1728(SB), Z3, Z7
-	VFMADD213PS  vmconst<>+1792(SB), Z3, Z7
+	VBROADCASTSS vmconst<>+264(SB), Z8
+	VFMADD213PS.BCST vmconst<>+272(SB), Z8, Z7
+	VFMADD213PS.BCST vmconst<>+280(SB), Z3, Z7
+	VFMADD213PS.BCST vmconst<>+288(SB), Z3, Z7
+	VFMADD213PS.BCST vmconst<>+296(SB), Z3, Z7
+	VFMADD213PS.BCST vmconst<>+304(SB), Z3, Z7
 	VMULPS       Z3, Z3, Z8
 	VFMADD231PS  Z8, Z7, Z3
-	VADDPS       vmconst<>+1856(SB), Z3, Z3
+	VADDPS.BCST vmconst<>+312(SB), Z3, Z3
 	VCVTPS2DQ    Z6, Z6
-	VPADDD       vmconst<>+1920(SB), Z6, Z6
+	VPADDD.BCST vmconst<>+320(SB), Z6, Z6
 	VPSLLD       $0x17, Z6, Z6
 	VMULPS       Z6, Z3, Z3
-	VADDPS       vmconst<>+1856(SB), Z3, Z3
-	VMOVUPS      vmconst<>+4032(SB), Z6
+	VADDPS.BCST vmconst<>+312(SB), Z3, Z3
+	VBROADCASTSS vmconst<>+600(SB), Z6
 	VDIVPS       Z3, Z6, Z3
-	VMOVUPS      vmconst<>+1856(SB), Z6
+	VBROADCASTSS vmconst<>+312(SB), Z6
 	VSUBPS       Z3, Z6, Z3
 	VPXORQ       Z2, Z3, Z2
 	VMULPS       Z0, Z0, Z3
 	VMOVUPS      Z3, Z6
-	VMOVUPS      vmconst<>+4096(SB), Z7
-	VFMADD213PS  vmconst<>+4160(SB), Z7, Z6
-	VFMADD213PS  vmconst<>+4224(SB), Z3, Z6
-	VFMADD213PS  vmconst<>+4288(SB), Z3, Z6
-	VFMADD213PS  vmconst<>+4352(SB), Z3, Z6
+	VBROADCASTSS vmconst<>+608(SB), Z7
+	VFMADD213PS.BCST vmconst<>+616(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+624(SB), Z3, Z6
+	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z6
+	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z6
 	VMULPS       Z3, Z6, Z3
 	VMOVUPS      Z0, Z6
 	VFMADD231PS  Z0, Z3, Z6
-	VCMPPS       $0x00, vmconst<>+4416(SB), Z0, K1
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K1
 	VBLENDMPS    Z0, Z6, K1, Z4
-	VCMPPS       $0x1d, vmconst<>+4480(SB), Z1, K1
+	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z1, K1
 	VBLENDMPS    Z2, Z4, K1, Z5
 	VCMPPS       $0x00, Z0, Z0, K1
 	VMOVUPS      Z5, (AX)(BX*4)
@@ -360,40 +353,40 @@ loop16:
 	CMPQ        BX, CX
 	JAE         done17
 	VMOVUPS     (DX)(BX*8), Z0
-	VPXORQ      vmconst<>+256(SB), Z0, Z1
-	VMULPD      vmconst<>+0(SB), Z1, Z2
-	VADDPD      vmconst<>+64(SB), Z2, Z2
-	VSUBPD      vmconst<>+64(SB), Z2, Z3
-	VCMPPD      $0x1d, vmconst<>+128(SB), Z3, K1
-	VCMPPD      $0x12, vmconst<>+192(SB), Z3, K2
+	VPXORQ.BCST vmconst<>+664(SB), Z0, Z1
+	VMULPD.BCST vmconst<>+672(SB), Z1, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z3
+	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z3, K1
+	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z3, K2
 	KANDW       K2, K1, K1
-	VPXORQ      vmconst<>+256(SB), Z3, Z3
-	VFMADD231PD vmconst<>+320(SB), Z3, Z1
-	VFMADD231PD vmconst<>+384(SB), Z3, Z1
-	VMULPD      vmconst<>+448(SB), Z1, Z1
+	VPXORQ.BCST vmconst<>+664(SB), Z3, Z3
+	VFMADD231PD.BCST vmconst<>+696(SB), Z3, Z1
+	VFMADD231PD.BCST vmconst<>+704(SB), Z3, Z1
+	VMULPD.BCST vmconst<>+712(SB), Z1, Z1
 	VMOVUPS     Z1, Z3
-	VMOVUPS     vmconst<>+512(SB), Z4
-	VFMADD213PD vmconst<>+576(SB), Z4, Z3
-	VFMADD213PD vmconst<>+640(SB), Z1, Z3
-	VFMADD213PD vmconst<>+704(SB), Z1, Z3
-	VFMADD213PD vmconst<>+768(SB), Z1, Z3
-	VFMADD213PD vmconst<>+832(SB), Z1, Z3
-	VFMADD213PD vmconst<>+896(SB), Z1, Z3
-	VFMADD213PD vmconst<>+960(SB), Z1, Z3
+	VBROADCASTSD vmconst<>+720(SB), Z4
+	VFMADD213PD.BCST vmconst<>+728(SB), Z4, Z3
+	VFMADD213PD.BCST vmconst<>+176(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+736(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+192(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+744(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+208(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+376(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD      vmconst<>+1024(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD      vmconst<>+1024(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD      vmconst<>+1024(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD      vmconst<>+1024(SB), Z1, Z3
-	VFMADD213PD vmconst<>+960(SB), Z3, Z1
-	VPADDQ      vmconst<>+1088(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+376(SB), Z3, Z1
+	VPADDQ.BCST vmconst<>+752(SB), Z2, Z2
 	VPSLLQ      $0x34, Z2, Z2
 	VMULPD      Z2, Z1, Z1
-	VADDPD      vmconst<>+960(SB), Z1, Z1
-	VMOVUPS     vmconst<>+960(SB), Z2
+	VADDPD.BCST vmconst<>+376(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+376(SB), Z2
 	VDIVPD      Z1, Z2, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -430,29 +423,29 @@ loop19:
 	CMPQ         BX, CX
 	JAE          done20
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x1d, vmconst<>+1152(SB), Z0, K1
-	VPXORQ       vmconst<>+3904(SB), Z0, Z1
-	VMAXPS       vmconst<>+1152(SB), Z1, Z1
-	VMULPS       vmconst<>+1280(SB), Z1, Z2
+	VCMPPS.BCST $0x1d, vmconst<>+224(SB), Z0, K1
+	VPXORD.BCST vmconst<>+584(SB), Z0, Z1
+	VMAXPS.BCST vmconst<>+224(SB), Z1, Z1
+	VMULPS.BCST vmconst<>+240(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
-	VFNMADD231PS vmconst<>+1344(SB), Z2, Z1
-	VFNMADD231PS vmconst<>+1408(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+248(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+256(SB), Z2, Z1
 	VMOVUPS      Z1, Z3
-	VMOVUPS      vmconst<>+1472(SB), Z4
-	VFMADD213PS  vmconst<>+1536(SB), Z4, Z3
-	VFMADD213PS  vmconst<>+1600(SB), Z1, Z3
-	VFMADD213PS  vmconst<>+1664(SB), Z1, Z3
-	VFMADD213PS  vmconst<>+1728(SB), Z1, Z3
-	VFMADD213PS  vmconst<>+1792(SB), Z1, Z3
+	VBROADCASTSS vmconst<>+264(SB), Z4
+	VFMADD213PS.BCST vmconst<>+272(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+280(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+288(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+296(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+304(SB), Z1, Z3
 	VMULPS       Z1, Z1, Z4
 	VFMADD231PS  Z4, Z3, Z1
-	VADDPS       vmconst<>+1856(SB), Z1, Z1
+	VADDPS.BCST vmconst<>+312(SB), Z1, Z1
 	VCVTPS2DQ    Z2, Z2
-	VPADDD       vmconst<>+1920(SB), Z2, Z2
+	VPADDD.BCST vmconst<>+320(SB), Z2, Z2
 	VPSLLD       $0x17, Z2, Z2
 	VMULPS       Z2, Z1, Z1
-	VADDPS       vmconst<>+1856(SB), Z1, Z1
-	VMOVUPS      vmconst<>+1856(SB), Z2
+	VADDPS.BCST vmconst<>+312(SB), Z1, Z1
+	VBROADCASTSS vmconst<>+312(SB), Z2
 	VDIVPS       Z1, Z2, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -489,19 +482,19 @@ loop22:
 	CMPQ          BX, CX
 	JAE           done23
 	VMOVUPS       (DX)(BX*4), Z0
-	VPANDQ        vmconst<>+3840(SB), Z0, Z1
-	VCMPPS        $0x11, vmconst<>+4544(SB), Z1, K1
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+760(SB), Z1, K1
 	VCVTPS2PD     Y0, Z1
-	VMULPD        vmconst<>+4608(SB), Z1, Z5
+	VMULPD.BCST vmconst<>+768(SB), Z1, Z5
 	VRNDSCALEPD   $0x00, Z5, Z5
-	VFNMADD231PD  vmconst<>+4672(SB), Z5, Z1
-	VFNMADD231PD  vmconst<>+4736(SB), Z5, Z1
+	VFNMADD231PD.BCST vmconst<>+776(SB), Z5, Z1
+	VFNMADD231PD.BCST vmconst<>+784(SB), Z5, Z1
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z6
-	VMULPD        vmconst<>+4608(SB), Z6, Z7
+	VMULPD.BCST vmconst<>+768(SB), Z6, Z7
 	VRNDSCALEPD   $0x00, Z7, Z7
-	VFNMADD231PD  vmconst<>+4672(SB), Z7, Z6
-	VFNMADD231PD  vmconst<>+4736(SB), Z7, Z6
+	VFNMADD231PD.BCST vmconst<>+776(SB), Z7, Z6
+	VFNMADD231PD.BCST vmconst<>+784(SB), Z7, Z6
 	VCVTPD2PS     Z1, Y2
 	VCVTPD2PS     Z6, Y1
 	VINSERTF64X4  $0x01, Y1, Z2, Z1
@@ -510,29 +503,29 @@ loop22:
 	VINSERTI64X4  $0x01, Y5, Z2, Z5
 	VMULPS        Z1, Z1, Z6
 	VMOVUPS       Z6, Z7
-	VMOVUPS       vmconst<>+4800(SB), Z8
-	VFMADD213PS   vmconst<>+4864(SB), Z8, Z7
-	VFMADD213PS   vmconst<>+4928(SB), Z6, Z7
+	VBROADCASTSS vmconst<>+792(SB), Z8
+	VFMADD213PS.BCST vmconst<>+800(SB), Z8, Z7
+	VFMADD213PS.BCST vmconst<>+808(SB), Z6, Z7
 	VMULPS        Z6, Z7, Z7
 	VMOVUPS       Z1, Z8
 	VFMADD231PS   Z1, Z7, Z8
 	VMOVUPS       Z6, Z1
-	VMOVUPS       vmconst<>+4992(SB), Z7
-	VFMADD213PS   vmconst<>+5056(SB), Z7, Z1
-	VFMADD213PS   vmconst<>+5120(SB), Z6, Z1
+	VBROADCASTSS vmconst<>+816(SB), Z7
+	VFMADD213PS.BCST vmconst<>+824(SB), Z7, Z1
+	VFMADD213PS.BCST vmconst<>+832(SB), Z6, Z1
 	VMULPS        Z6, Z1, Z1
 	VMOVUPS       Z6, Z7
-	VMOVUPS       vmconst<>+1792(SB), Z9
-	VFNMADD213PS  vmconst<>+1856(SB), Z9, Z7
+	VBROADCASTSS vmconst<>+304(SB), Z9
+	VFNMADD213PS.BCST vmconst<>+312(SB), Z9, Z7
 	VFMADD231PS   Z6, Z1, Z7
-	VPANDQ        vmconst<>+5184(SB), Z5, Z1
-	VPCMPEQD      vmconst<>+5184(SB), Z1, K2
+	VPANDD.BCST vmconst<>+840(SB), Z5, Z1
+	VPCMPEQD.BCST vmconst<>+840(SB), Z1, K2
 	VBLENDMPS     Z7, Z8, K2, Z3
-	VPANDQ        vmconst<>+5248(SB), Z5, Z1
+	VPANDD.BCST vmconst<>+848(SB), Z5, Z1
 	VPSRLD        $0x01, Z1, Z1
 	VPSLLD        $0x1f, Z1, Z1
 	VPXORQ        Z1, Z3, Z1
-	VCMPPS        $0x00, vmconst<>+4416(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
 	VBLENDMPS     Z0, Z1, K2, Z4
 	VMOVUPS       Z4, (AX)(BX*4)
 	KMOVW         K1, SI
@@ -569,19 +562,19 @@ loop25:
 	CMPQ          BX, CX
 	JAE           done26
 	VMOVUPS       (DX)(BX*4), Z0
-	VPANDQ        vmconst<>+3840(SB), Z0, Z1
-	VCMPPS        $0x11, vmconst<>+4544(SB), Z1, K1
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+760(SB), Z1, K1
 	VCVTPS2PD     Y0, Z1
-	VMULPD        vmconst<>+4608(SB), Z1, Z4
+	VMULPD.BCST vmconst<>+768(SB), Z1, Z4
 	VRNDSCALEPD   $0x00, Z4, Z4
-	VFNMADD231PD  vmconst<>+4672(SB), Z4, Z1
-	VFNMADD231PD  vmconst<>+4736(SB), Z4, Z1
+	VFNMADD231PD.BCST vmconst<>+776(SB), Z4, Z1
+	VFNMADD231PD.BCST vmconst<>+784(SB), Z4, Z1
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z5
-	VMULPD        vmconst<>+4608(SB), Z5, Z6
+	VMULPD.BCST vmconst<>+768(SB), Z5, Z6
 	VRNDSCALEPD   $0x00, Z6, Z6
-	VFNMADD231PD  vmconst<>+4672(SB), Z6, Z5
-	VFNMADD231PD  vmconst<>+4736(SB), Z6, Z5
+	VFNMADD231PD.BCST vmconst<>+776(SB), Z6, Z5
+	VFNMADD231PD.BCST vmconst<>+784(SB), Z6, Z5
 	VCVTPD2PS     Z1, Y2
 	VCVTPD2PS     Z5, Y1
 	VINSERTF64X4  $0x01, Y1, Z2, Z1
@@ -590,26 +583,26 @@ loop25:
 	VINSERTI64X4  $0x01, Y4, Z2, Z4
 	VMULPS        Z1, Z1, Z5
 	VMOVUPS       Z5, Z6
-	VMOVUPS       vmconst<>+4800(SB), Z7
-	VFMADD213PS   vmconst<>+4864(SB), Z7, Z6
-	VFMADD213PS   vmconst<>+4928(SB), Z5, Z6
+	VBROADCASTSS vmconst<>+792(SB), Z7
+	VFMADD213PS.BCST vmconst<>+800(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+808(SB), Z5, Z6
 	VMULPS        Z5, Z6, Z6
 	VMOVUPS       Z1, Z7
 	VFMADD231PS   Z1, Z6, Z7
 	VMOVUPS       Z5, Z1
-	VMOVUPS       vmconst<>+4992(SB), Z6
-	VFMADD213PS   vmconst<>+5056(SB), Z6, Z1
-	VFMADD213PS   vmconst<>+5120(SB), Z5, Z1
+	VBROADCASTSS vmconst<>+816(SB), Z6
+	VFMADD213PS.BCST vmconst<>+824(SB), Z6, Z1
+	VFMADD213PS.BCST vmconst<>+832(SB), Z5, Z1
 	VMULPS        Z5, Z1, Z1
 	VMOVUPS       Z5, Z6
-	VMOVUPS       vmconst<>+1792(SB), Z8
-	VFNMADD213PS  vmconst<>+1856(SB), Z8, Z6
+	VBROADCASTSS vmconst<>+304(SB), Z8
+	VFNMADD213PS.BCST vmconst<>+312(SB), Z8, Z6
 	VFMADD231PS   Z5, Z1, Z6
-	VPADDD        vmconst<>+5184(SB), Z4, Z1
-	VPANDQ        vmconst<>+5184(SB), Z1, Z4
-	VPCMPEQD      vmconst<>+5184(SB), Z4, K2
+	VPADDD.BCST vmconst<>+840(SB), Z4, Z1
+	VPANDD.BCST vmconst<>+840(SB), Z1, Z4
+	VPCMPEQD.BCST vmconst<>+840(SB), Z4, K2
 	VBLENDMPS     Z6, Z7, K2, Z3
-	VPANDQ        vmconst<>+5248(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+848(SB), Z1, Z1
 	VPSRLD        $0x01, Z1, Z1
 	VPSLLD        $0x1f, Z1, Z1
 	VPXORQ        Z1, Z3, Z1
@@ -648,48 +641,48 @@ loop28:
 	CMPQ      BX, CX
 	JAE       done29
 	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD    $0x1d, vmconst<>+1984(SB), Z0, K1
-	VCMPPD    $0x12, vmconst<>+2048(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K2
 	KANDW     K2, K1, K1
-	VPANDQ    vmconst<>+2112(SB), Z0, Z1
-	VPORQ     vmconst<>+896(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+344(SB), Z0, Z1
+	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
 	VPSRLQ    $0x34, Z0, Z4
-	VPORQ     vmconst<>+2176(SB), Z4, Z4
-	VSUBPD    vmconst<>+2240(SB), Z4, Z4
-	VCMPPD    $0x12, vmconst<>+2304(SB), Z1, K2
-	VSUBPD    vmconst<>+960(SB), Z4, Z5
+	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
+	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z1, K2
+	VSUBPD.BCST vmconst<>+376(SB), Z4, Z5
 	VBLENDMPD Z5, Z4, K2, Z2
 	VADDPD    Z1, Z1, Z4
 	VBLENDMPD Z4, Z1, K2, Z3
-	VSUBPD    vmconst<>+960(SB), Z3, Z1
-	VADDPD    vmconst<>+1024(SB), Z1, Z4
+	VSUBPD.BCST vmconst<>+376(SB), Z3, Z1
+	VADDPD.BCST vmconst<>+384(SB), Z1, Z4
 	VDIVPD    Z4, Z1, Z4
 	VMULPD    Z4, Z4, Z5
 	VMULPD    Z5, Z5, Z6
-	VMULPD    vmconst<>+2368(SB), Z6, Z7
-	VADDPD    vmconst<>+2432(SB), Z7, Z7
+	VMULPD.BCST vmconst<>+392(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+400(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD    vmconst<>+2496(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+408(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD    vmconst<>+2560(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+416(SB), Z7, Z7
 	VMULPD    Z5, Z7, Z5
-	VMULPD    vmconst<>+2624(SB), Z6, Z7
-	VADDPD    vmconst<>+2688(SB), Z7, Z7
+	VMULPD.BCST vmconst<>+424(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+432(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD    vmconst<>+2752(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+440(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z6
 	VADDPD    Z6, Z5, Z5
-	VMULPD    vmconst<>+896(SB), Z1, Z6
+	VMULPD.BCST vmconst<>+208(SB), Z1, Z6
 	VMULPD    Z1, Z6, Z6
 	VADDPD    Z6, Z5, Z5
 	VMULPD    Z5, Z4, Z4
-	VMULPD    vmconst<>+2816(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+448(SB), Z2, Z5
 	VADDPD    Z5, Z4, Z4
 	VSUBPD    Z4, Z6, Z4
 	VSUBPD    Z1, Z4, Z1
-	VMULPD    vmconst<>+2880(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+456(SB), Z2, Z4
 	VSUBPD    Z1, Z4, Z1
-	VMULPD    vmconst<>+5312(SB), Z1, Z1
+	VMULPD.BCST vmconst<>+856(SB), Z1, Z1
 	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
@@ -725,42 +718,42 @@ loop31:
 	CMPQ         BX, CX
 	JAE          done32
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z0, K1
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VPSRLD       $0x17, Z0, Z1
 	VCVTDQ2PS    Z1, Z1
-	VSUBPS       vmconst<>+3072(SB), Z1, Z1
-	VPANDQ       vmconst<>+3136(SB), Z0, Z3
-	VPORQ        vmconst<>+1856(SB), Z3, Z3
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z3, K2
-	VMULPS       vmconst<>+1792(SB), Z3, Z4
+	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+488(SB), Z0, Z3
+	VPORD.BCST vmconst<>+312(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
+	VMULPS.BCST vmconst<>+304(SB), Z3, Z4
 	VBLENDMPS    Z4, Z3, K2, Z2
 	VPMOVM2D     K2, Z3
-	VPANDQ       vmconst<>+1856(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
 	VADDPS       Z3, Z1, Z1
-	VSUBPS       vmconst<>+1856(SB), Z2, Z3
+	VSUBPS.BCST vmconst<>+312(SB), Z2, Z3
 	VMULPS       Z3, Z3, Z4
 	VMOVUPS      Z3, Z5
-	VMOVUPS      vmconst<>+3264(SB), Z6
-	VFMADD213PS  vmconst<>+3328(SB), Z6, Z5
-	VFMADD213PS  vmconst<>+3392(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3456(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3520(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3584(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3648(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3712(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3776(SB), Z3, Z5
+	VBROADCASTSS vmconst<>+504(SB), Z6
+	VFMADD213PS.BCST vmconst<>+512(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z5
 	VMULPS       Z3, Z5, Z5
 	VMULPS       Z4, Z5, Z5
-	VFNMADD231PS vmconst<>+1792(SB), Z4, Z5
-	VMULPS       vmconst<>+5376(SB), Z5, Z4
-	VFMADD231PS  vmconst<>+5376(SB), Z3, Z4
-	VFMADD231PS  vmconst<>+5440(SB), Z1, Z4
-	VFMADD231PS  vmconst<>+5504(SB), Z5, Z4
-	VFMADD231PS  vmconst<>+5504(SB), Z3, Z4
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z4, Z5
+	VMULPS.BCST vmconst<>+864(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+864(SB), Z3, Z4
+	VFMADD231PS.BCST vmconst<>+872(SB), Z1, Z4
+	VFMADD231PS.BCST vmconst<>+880(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+880(SB), Z3, Z4
 	VMOVUPS      Z4, Z3
-	VFMADD231PS  vmconst<>+5568(SB), Z1, Z3
+	VFMADD231PS.BCST vmconst<>+888(SB), Z1, Z3
 	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -796,61 +789,61 @@ loop34:
 	CMPQ      BX, CX
 	JAE       done35
 	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD    $0x1d, vmconst<>+1984(SB), Z0, K1
-	VCMPPD    $0x12, vmconst<>+2048(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K2
 	KANDW     K2, K1, K1
-	VPANDQ    vmconst<>+2112(SB), Z0, Z1
-	VPORQ     vmconst<>+896(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+344(SB), Z0, Z1
+	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
 	VPSRLQ    $0x34, Z0, Z6
-	VPORQ     vmconst<>+2176(SB), Z6, Z6
-	VSUBPD    vmconst<>+2240(SB), Z6, Z6
-	VCMPPD    $0x11, vmconst<>+2304(SB), Z1, K2
+	VPORQ.BCST vmconst<>+352(SB), Z6, Z6
+	VSUBPD.BCST vmconst<>+360(SB), Z6, Z6
+	VCMPPD.BCST $0x11, vmconst<>+368(SB), Z1, K2
 	VADDPD    Z1, Z1, Z7
 	VBLENDMPD Z7, Z1, K2, Z2
-	VSUBPD    vmconst<>+960(SB), Z6, Z1
+	VSUBPD.BCST vmconst<>+376(SB), Z6, Z1
 	VBLENDMPD Z1, Z6, K2, Z3
-	VCMPPD    $0x1d, vmconst<>+1984(SB), Z2, K2
-	VCMPPD    $0x12, vmconst<>+2048(SB), Z2, K3
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K2
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K3
 	KANDW     K3, K2, K2
-	VPANDQ    vmconst<>+2112(SB), Z2, Z1
-	VPORQ     vmconst<>+896(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+344(SB), Z2, Z1
+	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
 	VPSRLQ    $0x34, Z2, Z6
-	VPORQ     vmconst<>+2176(SB), Z6, Z6
-	VSUBPD    vmconst<>+2240(SB), Z6, Z6
-	VCMPPD    $0x12, vmconst<>+2304(SB), Z1, K2
-	VSUBPD    vmconst<>+960(SB), Z6, Z7
+	VPORQ.BCST vmconst<>+352(SB), Z6, Z6
+	VSUBPD.BCST vmconst<>+360(SB), Z6, Z6
+	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z1, K2
+	VSUBPD.BCST vmconst<>+376(SB), Z6, Z7
 	VBLENDMPD Z7, Z6, K2, Z4
 	VADDPD    Z1, Z1, Z6
 	VBLENDMPD Z6, Z1, K2, Z5
-	VSUBPD    vmconst<>+960(SB), Z5, Z1
-	VADDPD    vmconst<>+1024(SB), Z1, Z6
+	VSUBPD.BCST vmconst<>+376(SB), Z5, Z1
+	VADDPD.BCST vmconst<>+384(SB), Z1, Z6
 	VDIVPD    Z6, Z1, Z6
 	VMULPD    Z6, Z6, Z7
 	VMULPD    Z7, Z7, Z8
-	VMULPD    vmconst<>+2368(SB), Z8, Z9
-	VADDPD    vmconst<>+2432(SB), Z9, Z9
+	VMULPD.BCST vmconst<>+392(SB), Z8, Z9
+	VADDPD.BCST vmconst<>+400(SB), Z9, Z9
 	VMULPD    Z8, Z9, Z9
-	VADDPD    vmconst<>+2496(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+408(SB), Z9, Z9
 	VMULPD    Z8, Z9, Z9
-	VADDPD    vmconst<>+2560(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+416(SB), Z9, Z9
 	VMULPD    Z7, Z9, Z7
-	VMULPD    vmconst<>+2624(SB), Z8, Z9
-	VADDPD    vmconst<>+2688(SB), Z9, Z9
+	VMULPD.BCST vmconst<>+424(SB), Z8, Z9
+	VADDPD.BCST vmconst<>+432(SB), Z9, Z9
 	VMULPD    Z8, Z9, Z9
-	VADDPD    vmconst<>+2752(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+440(SB), Z9, Z9
 	VMULPD    Z8, Z9, Z8
 	VADDPD    Z8, Z7, Z7
-	VMULPD    vmconst<>+896(SB), Z1, Z8
+	VMULPD.BCST vmconst<>+208(SB), Z1, Z8
 	VMULPD    Z1, Z8, Z8
 	VADDPD    Z8, Z7, Z7
 	VMULPD    Z7, Z6, Z6
-	VMULPD    vmconst<>+2816(SB), Z4, Z7
+	VMULPD.BCST vmconst<>+448(SB), Z4, Z7
 	VADDPD    Z7, Z6, Z6
 	VSUBPD    Z6, Z8, Z6
 	VSUBPD    Z1, Z6, Z1
-	VMULPD    vmconst<>+2880(SB), Z4, Z6
+	VMULPD.BCST vmconst<>+456(SB), Z4, Z6
 	VSUBPD    Z1, Z6, Z1
-	VMULPD    vmconst<>+0(SB), Z1, Z1
+	VMULPD.BCST vmconst<>+672(SB), Z1, Z1
 	VADDPD    Z3, Z1, Z1
 	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
@@ -887,37 +880,37 @@ loop37:
 	CMPQ         BX, CX
 	JAE          done38
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z0, K1
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VPSRLD       $0x17, Z0, Z1
 	VCVTDQ2PS    Z1, Z1
-	VSUBPS       vmconst<>+3072(SB), Z1, Z1
-	VPANDQ       vmconst<>+3136(SB), Z0, Z3
-	VPORQ        vmconst<>+1856(SB), Z3, Z3
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z3, K2
-	VMULPS       vmconst<>+1792(SB), Z3, Z4
+	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+488(SB), Z0, Z3
+	VPORD.BCST vmconst<>+312(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
+	VMULPS.BCST vmconst<>+304(SB), Z3, Z4
 	VBLENDMPS    Z4, Z3, K2, Z2
 	VPMOVM2D     K2, Z3
-	VPANDQ       vmconst<>+1856(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
 	VADDPS       Z3, Z1, Z1
-	VSUBPS       vmconst<>+1856(SB), Z2, Z3
+	VSUBPS.BCST vmconst<>+312(SB), Z2, Z3
 	VMULPS       Z3, Z3, Z4
 	VMOVUPS      Z3, Z5
-	VMOVUPS      vmconst<>+3264(SB), Z6
-	VFMADD213PS  vmconst<>+3328(SB), Z6, Z5
-	VFMADD213PS  vmconst<>+3392(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3456(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3520(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3584(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3648(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3712(SB), Z3, Z5
-	VFMADD213PS  vmconst<>+3776(SB), Z3, Z5
+	VBROADCASTSS vmconst<>+504(SB), Z6
+	VFMADD213PS.BCST vmconst<>+512(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z5
 	VMULPS       Z3, Z5, Z5
 	VMULPS       Z4, Z5, Z5
-	VFNMADD231PS vmconst<>+1792(SB), Z4, Z5
-	VMULPS       vmconst<>+5632(SB), Z5, Z4
-	VFMADD231PS  vmconst<>+5632(SB), Z3, Z4
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z4, Z5
+	VMULPS.BCST vmconst<>+896(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+896(SB), Z3, Z4
 	VADDPS       Z5, Z4, Z4
 	VADDPS       Z3, Z4, Z3
 	VADDPS       Z1, Z3, Z1
@@ -956,45 +949,45 @@ loop40:
 	CMPQ        BX, CX
 	JAE         done41
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+5696(SB), Z0, Z1
-	VMULPD      vmconst<>+0(SB), Z1, Z2
-	VADDPD      vmconst<>+64(SB), Z2, Z2
-	VSUBPD      vmconst<>+64(SB), Z2, Z4
-	VCMPPD      $0x1d, vmconst<>+128(SB), Z4, K1
-	VCMPPD      $0x12, vmconst<>+192(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VMULPD.BCST vmconst<>+672(SB), Z1, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K2
 	KANDW       K2, K1, K1
-	VPXORQ      vmconst<>+256(SB), Z4, Z4
+	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
 	VMOVUPS     Z1, Z5
-	VFMADD231PD vmconst<>+320(SB), Z4, Z5
-	VFMADD231PD vmconst<>+384(SB), Z4, Z5
-	VMULPD      vmconst<>+448(SB), Z5, Z4
+	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z5
+	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z5
+	VMULPD.BCST vmconst<>+712(SB), Z5, Z4
 	VMOVUPS     Z4, Z5
-	VMOVUPS     vmconst<>+512(SB), Z6
-	VFMADD213PD vmconst<>+576(SB), Z6, Z5
-	VFMADD213PD vmconst<>+640(SB), Z4, Z5
-	VFMADD213PD vmconst<>+704(SB), Z4, Z5
-	VFMADD213PD vmconst<>+768(SB), Z4, Z5
-	VFMADD213PD vmconst<>+832(SB), Z4, Z5
-	VFMADD213PD vmconst<>+896(SB), Z4, Z5
-	VFMADD213PD vmconst<>+960(SB), Z4, Z5
+	VBROADCASTSD vmconst<>+720(SB), Z6
+	VFMADD213PD.BCST vmconst<>+728(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+176(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+736(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+192(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+744(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+208(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
-	VADDPD      vmconst<>+1024(SB), Z4, Z5
+	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
-	VADDPD      vmconst<>+1024(SB), Z4, Z5
+	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
-	VADDPD      vmconst<>+1024(SB), Z4, Z5
+	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
-	VADDPD      vmconst<>+1024(SB), Z4, Z5
-	VFMADD213PD vmconst<>+960(SB), Z5, Z4
-	VPADDQ      vmconst<>+1088(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+376(SB), Z5, Z4
+	VPADDQ.BCST vmconst<>+752(SB), Z2, Z2
 	VPSLLQ      $0x34, Z2, Z2
 	VMULPD      Z2, Z4, Z2
-	VMULPD      vmconst<>+896(SB), Z2, Z4
-	VMOVUPS     vmconst<>+960(SB), Z5
+	VMULPD.BCST vmconst<>+208(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+376(SB), Z5
 	VDIVPD      Z2, Z5, Z5
 	VADDPD      Z5, Z2, Z2
-	VMULPD      vmconst<>+896(SB), Z2, Z2
-	VCMPPD      $0x1e, vmconst<>+5760(SB), Z1, K2
+	VMULPD.BCST vmconst<>+208(SB), Z2, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+904(SB), Z1, K2
 	VBLENDMPD   Z4, Z2, K2, Z3
 	VMOVUPS     Z3, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -1031,28 +1024,28 @@ loop43:
 	CMPQ         BX, CX
 	JAE          done44
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDQ       vmconst<>+3840(SB), Z0, Z1
-	VCMPPS       $0x12, vmconst<>+1216(SB), Z1, K1
-	VMULPS       vmconst<>+1280(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z1, K1
+	VMULPS.BCST vmconst<>+240(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
-	VFNMADD231PS vmconst<>+1344(SB), Z2, Z1
-	VFNMADD231PS vmconst<>+1408(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+248(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+256(SB), Z2, Z1
 	VMOVUPS      Z1, Z3
-	VMOVUPS      vmconst<>+1472(SB), Z4
-	VFMADD213PS  vmconst<>+1536(SB), Z4, Z3
-	VFMADD213PS  vmconst<>+1600(SB), Z1, Z3
-	VFMADD213PS  vmconst<>+1664(SB), Z1, Z3
-	VFMADD213PS  vmconst<>+1728(SB), Z1, Z3
-	VFMADD213PS  vmconst<>+1792(SB), Z1, Z3
+	VBROADCASTSS vmconst<>+264(SB), Z4
+	VFMADD213PS.BCST vmconst<>+272(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+280(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+288(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+296(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+304(SB), Z1, Z3
 	VMULPS       Z1, Z1, Z4
 	VFMADD231PS  Z4, Z3, Z1
-	VADDPS       vmconst<>+1856(SB), Z1, Z1
+	VADDPS.BCST vmconst<>+312(SB), Z1, Z1
 	VCVTPS2DQ    Z2, Z2
-	VPADDD       vmconst<>+1920(SB), Z2, Z2
+	VPADDD.BCST vmconst<>+320(SB), Z2, Z2
 	VPSLLD       $0x17, Z2, Z2
 	VMULPS       Z2, Z1, Z1
-	VMULPS       vmconst<>+1792(SB), Z1, Z2
-	VMOVUPS      vmconst<>+1792(SB), Z3
+	VMULPS.BCST vmconst<>+304(SB), Z1, Z2
+	VBROADCASTSS vmconst<>+304(SB), Z3
 	VDIVPS       Z1, Z3, Z1
 	VADDPS       Z1, Z2, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
@@ -1090,44 +1083,44 @@ loop46:
 	CMPQ         BX, CX
 	JAE          done47
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDQ       vmconst<>+3840(SB), Z0, Z1
-	VPANDQ       vmconst<>+3904(SB), Z0, Z2
-	VCMPPS       $0x12, vmconst<>+1216(SB), Z1, K1
-	VMULPS       vmconst<>+1280(SB), Z1, Z3
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
+	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z1, K1
+	VMULPS.BCST vmconst<>+240(SB), Z1, Z3
 	VRNDSCALEPS  $0x00, Z3, Z3
 	VMOVUPS      Z1, Z6
-	VFNMADD231PS vmconst<>+1344(SB), Z3, Z6
-	VFNMADD231PS vmconst<>+1408(SB), Z3, Z6
+	VFNMADD231PS.BCST vmconst<>+248(SB), Z3, Z6
+	VFNMADD231PS.BCST vmconst<>+256(SB), Z3, Z6
 	VMOVUPS      Z6, Z7
-	VMOVUPS      vmconst<>+1472(SB), Z8
-	VFMADD213PS  vmconst<>+1536(SB), Z8, Z7
-	VFMADD213PS  vmconst<>+1600(SB), Z6, Z7
-	VFMADD213PS  vmconst<>+1664(SB), Z6, Z7
-	VFMADD213PS  vmconst<>+1728(SB), Z6, Z7
-	VFMADD213PS  vmconst<>+1792(SB), Z6, Z7
+	VBROADCASTSS vmconst<>+264(SB), Z8
+	VFMADD213PS.BCST vmconst<>+272(SB), Z8, Z7
+	VFMADD213PS.BCST vmconst<>+280(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+288(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+296(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+304(SB), Z6, Z7
 	VMULPS       Z6, Z6, Z8
 	VFMADD231PS  Z8, Z7, Z6
-	VADDPS       vmconst<>+1856(SB), Z6, Z6
+	VADDPS.BCST vmconst<>+312(SB), Z6, Z6
 	VCVTPS2DQ    Z3, Z3
-	VPADDD       vmconst<>+1920(SB), Z3, Z3
+	VPADDD.BCST vmconst<>+320(SB), Z3, Z3
 	VPSLLD       $0x17, Z3, Z3
 	VMULPS       Z3, Z6, Z3
-	VMULPS       vmconst<>+1792(SB), Z3, Z6
-	VMOVUPS      vmconst<>+1792(SB), Z7
+	VMULPS.BCST vmconst<>+304(SB), Z3, Z6
+	VBROADCASTSS vmconst<>+304(SB), Z7
 	VDIVPS       Z3, Z7, Z3
 	VSUBPS       Z3, Z6, Z3
 	VPXORQ       Z2, Z3, Z2
 	VMULPS       Z0, Z0, Z3
 	VMOVUPS      Z3, Z6
-	VMOVUPS      vmconst<>+5824(SB), Z7
-	VFMADD213PS  vmconst<>+5888(SB), Z7, Z6
-	VFMADD213PS  vmconst<>+5952(SB), Z3, Z6
+	VBROADCASTSS vmconst<>+912(SB), Z7
+	VFMADD213PS.BCST vmconst<>+920(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+928(SB), Z3, Z6
 	VMULPS       Z3, Z6, Z3
 	VMOVUPS      Z0, Z6
 	VFMADD231PS  Z0, Z3, Z6
-	VCMPPS       $0x00, vmconst<>+4416(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
 	VBLENDMPS    Z0, Z6, K2, Z4
-	VCMPPS       $0x1e, vmconst<>+1856(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+312(SB), Z1, K2
 	VBLENDMPS    Z2, Z4, K2, Z5
 	VMOVUPS      Z5, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -1164,21 +1157,21 @@ loop49:
 	CMPQ        BX, CX
 	JAE         done50
 	VMOVUPS     (DX)(BX*4), Z0
-	VCMPPS      $0x1d, vmconst<>+6016(SB), Z0, K1
-	VCMPPS      $0x12, vmconst<>+6080(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+936(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+944(SB), Z0, K2
 	KANDW       K2, K1, K1
 	VRNDSCALEPS $0x00, Z0, Z1
 	VSUBPS      Z1, Z0, Z2
 	VMOVUPS     Z2, Z3
-	VMOVUPS     vmconst<>+6144(SB), Z4
-	VFMADD213PS vmconst<>+6208(SB), Z4, Z3
-	VFMADD213PS vmconst<>+6272(SB), Z2, Z3
-	VFMADD213PS vmconst<>+6336(SB), Z2, Z3
-	VFMADD213PS vmconst<>+6400(SB), Z2, Z3
-	VFMADD213PS vmconst<>+6464(SB), Z2, Z3
-	VFMADD213PS vmconst<>+1856(SB), Z2, Z3
+	VBROADCASTSS vmconst<>+952(SB), Z4
+	VFMADD213PS.BCST vmconst<>+960(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+968(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+976(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+984(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+992(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+312(SB), Z2, Z3
 	VCVTPS2DQ   Z1, Z1
-	VPADDD      vmconst<>+1920(SB), Z1, Z1
+	VPADDD.BCST vmconst<>+320(SB), Z1, Z1
 	VPSLLD      $0x17, Z1, Z1
 	VMULPS      Z1, Z3, Z1
 	VMOVUPS     Z1, (AX)(BX*4)
@@ -1216,27 +1209,27 @@ loop52:
 	CMPQ         BX, CX
 	JAE          done53
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x12, vmconst<>+1216(SB), Z0, K1
-	VMAXPS       vmconst<>+1152(SB), Z0, Z1
-	VMULPS       vmconst<>+1280(SB), Z1, Z2
+	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z0, K1
+	VMAXPS.BCST vmconst<>+224(SB), Z0, Z1
+	VMULPS.BCST vmconst<>+240(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
-	VFNMADD231PS vmconst<>+1344(SB), Z2, Z1
-	VFNMADD231PS vmconst<>+1408(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+248(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+256(SB), Z2, Z1
 	VMOVUPS      Z1, Z4
-	VMOVUPS      vmconst<>+1472(SB), Z5
-	VFMADD213PS  vmconst<>+1536(SB), Z5, Z4
-	VFMADD213PS  vmconst<>+1600(SB), Z1, Z4
-	VFMADD213PS  vmconst<>+1664(SB), Z1, Z4
-	VFMADD213PS  vmconst<>+1728(SB), Z1, Z4
-	VFMADD213PS  vmconst<>+1792(SB), Z1, Z4
+	VBROADCASTSS vmconst<>+264(SB), Z5
+	VFMADD213PS.BCST vmconst<>+272(SB), Z5, Z4
+	VFMADD213PS.BCST vmconst<>+280(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+288(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+296(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+304(SB), Z1, Z4
 	VMULPS       Z1, Z1, Z5
 	VFMADD231PS  Z5, Z4, Z1
 	VCVTPS2DQ    Z2, Z2
-	VPADDD       vmconst<>+1920(SB), Z2, Z2
+	VPADDD.BCST vmconst<>+320(SB), Z2, Z2
 	VPSLLD       $0x17, Z2, Z2
-	VSUBPS       vmconst<>+1856(SB), Z2, Z4
+	VSUBPS.BCST vmconst<>+312(SB), Z2, Z4
 	VFMADD231PS  Z1, Z2, Z4
-	VCMPPS       $0x00, vmconst<>+4416(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
 	VBLENDMPS    Z0, Z4, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -1273,52 +1266,52 @@ loop55:
 	CMPQ         BX, CX
 	JAE          done56
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x1e, vmconst<>+6528(SB), Z0, K1
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z0, K2
+	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
 	KANDW        K2, K1, K1
-	VADDPS       vmconst<>+1856(SB), Z0, Z1
-	VCMPPS       $0x1d, vmconst<>+4032(SB), Z1, K2
+	VADDPS.BCST vmconst<>+312(SB), Z0, Z1
+	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z1, K2
 	VSUBPS       Z0, Z1, Z2
-	VMOVUPS      vmconst<>+1856(SB), Z3
+	VBROADCASTSS vmconst<>+312(SB), Z3
 	VSUBPS       Z2, Z3, Z2
-	VSUBPS       vmconst<>+1856(SB), Z1, Z3
+	VSUBPS.BCST vmconst<>+312(SB), Z1, Z3
 	VSUBPS       Z3, Z0, Z3
 	VBLENDMPS    Z2, Z3, K2, Z4
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z1, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z1, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z1, Z2
 	VCVTDQ2PS    Z2, Z2
-	VSUBPS       vmconst<>+3072(SB), Z2, Z2
-	VPANDQ       vmconst<>+3136(SB), Z1, Z3
-	VPORQ        vmconst<>+1856(SB), Z3, Z3
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z3, K2
-	VMULPS       vmconst<>+1792(SB), Z3, Z7
+	VSUBPS.BCST vmconst<>+480(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+488(SB), Z1, Z3
+	VPORD.BCST vmconst<>+312(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
+	VMULPS.BCST vmconst<>+304(SB), Z3, Z7
 	VBLENDMPS    Z7, Z3, K2, Z5
 	VPMOVM2D     K2, Z3
-	VPANDQ       vmconst<>+1856(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
 	VADDPS       Z3, Z2, Z2
-	VSUBPS       vmconst<>+1856(SB), Z5, Z3
+	VSUBPS.BCST vmconst<>+312(SB), Z5, Z3
 	VMULPS       Z3, Z3, Z7
 	VMOVUPS      Z3, Z8
-	VMOVUPS      vmconst<>+3264(SB), Z9
-	VFMADD213PS  vmconst<>+3328(SB), Z9, Z8
-	VFMADD213PS  vmconst<>+3392(SB), Z3, Z8
-	VFMADD213PS  vmconst<>+3456(SB), Z3, Z8
-	VFMADD213PS  vmconst<>+3520(SB), Z3, Z8
-	VFMADD213PS  vmconst<>+3584(SB), Z3, Z8
-	VFMADD213PS  vmconst<>+3648(SB), Z3, Z8
-	VFMADD213PS  vmconst<>+3712(SB), Z3, Z8
-	VFMADD213PS  vmconst<>+3776(SB), Z3, Z8
+	VBROADCASTSS vmconst<>+504(SB), Z9
+	VFMADD213PS.BCST vmconst<>+512(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z8
 	VMULPS       Z3, Z8, Z8
 	VMULPS       Z7, Z8, Z8
-	VFMADD231PS  vmconst<>+1408(SB), Z2, Z8
-	VFNMADD231PS vmconst<>+1792(SB), Z7, Z8
+	VFMADD231PS.BCST vmconst<>+256(SB), Z2, Z8
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z7, Z8
 	VADDPS       Z8, Z3, Z3
-	VFMADD231PS  vmconst<>+1344(SB), Z2, Z3
+	VFMADD231PS.BCST vmconst<>+248(SB), Z2, Z3
 	VDIVPS       Z1, Z4, Z1
 	VADDPS       Z1, Z3, Z1
-	VCMPPS       $0x00, vmconst<>+4416(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
 	VBLENDMPS    Z0, Z1, K2, Z6
 	VMOVUPS      Z6, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -1355,19 +1348,19 @@ loop58:
 	CMPQ          BX, CX
 	JAE           done59
 	VMOVUPS       (DX)(BX*4), Z0
-	VPANDQ        vmconst<>+3840(SB), Z0, Z1
-	VCMPPS        $0x11, vmconst<>+4544(SB), Z1, K1
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+760(SB), Z1, K1
 	VCVTPS2PD     Y0, Z1
-	VMULPD        vmconst<>+4608(SB), Z1, Z5
+	VMULPD.BCST vmconst<>+768(SB), Z1, Z5
 	VRNDSCALEPD   $0x00, Z5, Z5
-	VFNMADD231PD  vmconst<>+4672(SB), Z5, Z1
-	VFNMADD231PD  vmconst<>+4736(SB), Z5, Z1
+	VFNMADD231PD.BCST vmconst<>+776(SB), Z5, Z1
+	VFNMADD231PD.BCST vmconst<>+784(SB), Z5, Z1
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z6
-	VMULPD        vmconst<>+4608(SB), Z6, Z7
+	VMULPD.BCST vmconst<>+768(SB), Z6, Z7
 	VRNDSCALEPD   $0x00, Z7, Z7
-	VFNMADD231PD  vmconst<>+4672(SB), Z7, Z6
-	VFNMADD231PD  vmconst<>+4736(SB), Z7, Z6
+	VFNMADD231PD.BCST vmconst<>+776(SB), Z7, Z6
+	VFNMADD231PD.BCST vmconst<>+784(SB), Z7, Z6
 	VCVTPD2PS     Z1, Y2
 	VCVTPD2PS     Z6, Y8
 	VINSERTF64X4  $0x01, Y8, Z2, Z8
@@ -1384,29 +1377,29 @@ loop58:
 	VINSERTF64X4  $0x01, Y1, Z2, Z1
 	VMULPS        Z8, Z8, Z6
 	VMOVUPS       Z6, Z7
-	VMOVUPS       vmconst<>+6592(SB), Z9
-	VFMADD213PS   vmconst<>+6656(SB), Z9, Z7
-	VFMADD213PS   vmconst<>+6720(SB), Z6, Z7
-	VFMADD213PS   vmconst<>+6784(SB), Z6, Z7
-	VFMADD213PS   vmconst<>+6848(SB), Z6, Z7
-	VFMADD213PS   vmconst<>+6912(SB), Z6, Z7
+	VBROADCASTSS vmconst<>+1008(SB), Z9
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z9, Z7
+	VFMADD213PS.BCST vmconst<>+1024(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+1032(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+1040(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+1048(SB), Z6, Z7
 	VMULPS        Z6, Z7, Z7
 	VMULPS        Z8, Z7, Z7
-	VADDPS        vmconst<>+1856(SB), Z6, Z6
+	VADDPS.BCST vmconst<>+312(SB), Z6, Z6
 	VFMADD231PS   Z6, Z1, Z7
 	VADDPS        Z7, Z8, Z1
-	VMOVUPS       vmconst<>+6528(SB), Z6
+	VBROADCASTSS vmconst<>+1000(SB), Z6
 	VDIVPS        Z1, Z6, Z6
 	VMOVUPS       Z6, Z9
-	VFMADD213PS   vmconst<>+1856(SB), Z8, Z9
+	VFMADD213PS.BCST vmconst<>+312(SB), Z8, Z9
 	VMOVUPS       Z9, Z8
 	VFMADD231PS   Z7, Z6, Z8
 	VMOVUPS       Z6, Z7
 	VFMADD231PS   Z8, Z6, Z7
-	VPANDQ        vmconst<>+5184(SB), Z5, Z5
-	VPCMPEQD      vmconst<>+5184(SB), Z5, K2
+	VPANDD.BCST vmconst<>+840(SB), Z5, Z5
+	VPCMPEQD.BCST vmconst<>+840(SB), Z5, K2
 	VBLENDMPS     Z7, Z1, K2, Z3
-	VCMPPS        $0x00, vmconst<>+4416(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
 	VBLENDMPS     Z0, Z3, K2, Z4
 	VMOVUPS       Z4, (AX)(BX*4)
 	KMOVW         K1, SI
@@ -1443,35 +1436,35 @@ loop61:
 	CMPQ        BX, CX
 	JAE         done62
 	VMOVUPS     (DX)(BX*4), Z0
-	VPANDQ      vmconst<>+3840(SB), Z0, Z1
-	VCMPPS      $0x1e, vmconst<>+6976(SB), Z1, K1
-	VCMPPS      $0x1e, vmconst<>+7040(SB), Z1, K2
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+1056(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+1064(SB), Z1, K2
 	KANDNW      K2, K1, K2
-	VSUBPS      vmconst<>+1856(SB), Z1, Z2
+	VSUBPS.BCST vmconst<>+312(SB), Z1, Z2
 	VBLENDMPS   Z2, Z1, K2, Z3
-	VBLENDMPS   vmconst<>+6528(SB), Z3, K1, Z4
-	VADDPS      vmconst<>+1856(SB), Z1, Z2
-	VMOVUPS     vmconst<>+1856(SB), Z9
+	VBLENDMPS.BCST vmconst<>+1000(SB), Z3, K1, Z4
+	VADDPS.BCST vmconst<>+312(SB), Z1, Z2
+	VBROADCASTSS vmconst<>+312(SB), Z9
 	VBLENDMPS   Z2, Z9, K2, Z5
 	VBLENDMPS   Z1, Z5, K1, Z6
 	VDIVPS      Z6, Z4, Z1
 	VPMOVM2D    K2, Z2
-	VPANDQ      vmconst<>+7168(SB), Z2, Z2
-	VBLENDMPS   vmconst<>+7104(SB), Z2, K1, Z7
+	VPANDD.BCST vmconst<>+1080(SB), Z2, Z2
+	VBLENDMPS.BCST vmconst<>+1072(SB), Z2, K1, Z7
 	VPMOVM2D    K2, Z2
-	VPANDQ      vmconst<>+7296(SB), Z2, Z2
-	VBLENDMPS   vmconst<>+7232(SB), Z2, K1, Z8
+	VPANDD.BCST vmconst<>+1096(SB), Z2, Z2
+	VBLENDMPS.BCST vmconst<>+1088(SB), Z2, K1, Z8
 	VMULPS      Z1, Z1, Z2
 	VMOVUPS     Z2, Z9
-	VMOVUPS     vmconst<>+7360(SB), Z10
-	VFMADD213PS vmconst<>+7424(SB), Z10, Z9
-	VFMADD213PS vmconst<>+7488(SB), Z2, Z9
-	VFMADD213PS vmconst<>+7552(SB), Z2, Z9
+	VBROADCASTSS vmconst<>+1104(SB), Z10
+	VFMADD213PS.BCST vmconst<>+1112(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+1120(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+1128(SB), Z2, Z9
 	VMULPS      Z2, Z9, Z2
 	VADDPS      Z8, Z1, Z9
 	VFMADD231PS Z1, Z2, Z9
 	VADDPS      Z9, Z7, Z1
-	VPANDQ      vmconst<>+3904(SB), Z0, Z2
+	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
 	VPXORQ      Z2, Z1, Z1
 	VCMPPS      $0x00, Z0, Z0, K1
 	VMOVUPS     Z1, (AX)(BX*4)
@@ -1509,39 +1502,39 @@ loop64:
 	CMPQ        BX, CX
 	JAE         done65
 	VMOVUPS     (DX)(BX*4), Z0
-	VPANDQ      vmconst<>+3840(SB), Z0, Z1
-	VCMPPS      $0x1e, vmconst<>+1792(SB), Z1, K1
-	VMOVUPS     vmconst<>+1856(SB), Z2
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K1
+	VBROADCASTSS vmconst<>+312(SB), Z2
 	VSUBPS      Z1, Z2, Z2
-	VMULPS      vmconst<>+1792(SB), Z2, Z2
+	VMULPS.BCST vmconst<>+304(SB), Z2, Z2
 	VMULPS      Z1, Z1, Z7
 	VBLENDMPS   Z2, Z7, K1, Z3
 	VSQRTPS     Z3, Z2
 	VBLENDMPS   Z2, Z1, K1, Z4
 	VMOVUPS     Z3, Z2
-	VMOVUPS     vmconst<>+7616(SB), Z7
-	VFMADD213PS vmconst<>+7680(SB), Z7, Z2
-	VFMADD213PS vmconst<>+7744(SB), Z3, Z2
-	VFMADD213PS vmconst<>+7808(SB), Z3, Z2
-	VFMADD213PS vmconst<>+7872(SB), Z3, Z2
+	VBROADCASTSS vmconst<>+1136(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1144(SB), Z7, Z2
+	VFMADD213PS.BCST vmconst<>+1152(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1160(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1168(SB), Z3, Z2
 	VMULPS      Z3, Z2, Z2
 	VMOVUPS     Z4, Z7
 	VFMADD231PS Z4, Z2, Z7
 	VPMOVM2D    K1, Z2
-	VPANDQ      vmconst<>+7104(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+1072(SB), Z2, Z2
 	VADDPS      Z7, Z7, Z8
-	VPXORQ      vmconst<>+3904(SB), Z7, Z7
+	VPXORD.BCST vmconst<>+584(SB), Z7, Z7
 	VBLENDMPS   Z8, Z7, K1, Z5
-	VCMPPS      $0x1e, vmconst<>+1792(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K1
 	VPMOVM2D    K1, Z7
-	VPANDQ      vmconst<>+7232(SB), Z7, Z7
+	VPANDD.BCST vmconst<>+1088(SB), Z7, Z7
 	VSUBPS      Z5, Z7, Z7
 	VADDPS      Z7, Z2, Z2
-	VPANDQ      vmconst<>+3904(SB), Z0, Z7
+	VPANDD.BCST vmconst<>+584(SB), Z0, Z7
 	VPXORQ      Z7, Z2, Z2
-	VCMPPS      $0x00, vmconst<>+4416(SB), Z0, K1
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K1
 	VBLENDMPS   Z0, Z2, K1, Z6
-	VCMPPS      $0x12, vmconst<>+1856(SB), Z1, K1
+	VCMPPS.BCST $0x12, vmconst<>+312(SB), Z1, K1
 	VMOVUPS     Z6, (AX)(BX*4)
 	KMOVW       K1, SI
 	ADDQ        $0x10, BX
@@ -1577,41 +1570,41 @@ loop67:
 	CMPQ        BX, CX
 	JAE         done68
 	VMOVUPS     (DX)(BX*4), Z0
-	VPANDQ      vmconst<>+3840(SB), Z0, Z1
-	VCMPPS      $0x1e, vmconst<>+1792(SB), Z1, K1
-	VCMPPS      $0x1e, vmconst<>+1792(SB), Z1, K2
-	VMOVUPS     vmconst<>+1856(SB), Z2
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K2
+	VBROADCASTSS vmconst<>+312(SB), Z2
 	VSUBPS      Z1, Z2, Z2
-	VMULPS      vmconst<>+1792(SB), Z2, Z2
+	VMULPS.BCST vmconst<>+304(SB), Z2, Z2
 	VMULPS      Z1, Z1, Z8
 	VBLENDMPS   Z2, Z8, K2, Z3
 	VSQRTPS     Z3, Z2
 	VBLENDMPS   Z2, Z1, K2, Z4
 	VMOVUPS     Z3, Z2
-	VMOVUPS     vmconst<>+7616(SB), Z8
-	VFMADD213PS vmconst<>+7680(SB), Z8, Z2
-	VFMADD213PS vmconst<>+7744(SB), Z3, Z2
-	VFMADD213PS vmconst<>+7808(SB), Z3, Z2
-	VFMADD213PS vmconst<>+7872(SB), Z3, Z2
+	VBROADCASTSS vmconst<>+1136(SB), Z8
+	VFMADD213PS.BCST vmconst<>+1144(SB), Z8, Z2
+	VFMADD213PS.BCST vmconst<>+1152(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1160(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1168(SB), Z3, Z2
 	VMULPS      Z3, Z2, Z2
 	VMOVUPS     Z4, Z8
 	VFMADD231PS Z4, Z2, Z8
 	VPMOVM2D    K2, Z2
-	VPANDQ      vmconst<>+7104(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+1072(SB), Z2, Z2
 	VADDPS      Z8, Z8, Z2
-	VPXORQ      vmconst<>+3904(SB), Z8, Z8
+	VPXORD.BCST vmconst<>+584(SB), Z8, Z8
 	VBLENDMPS   Z2, Z8, K2, Z5
-	VPANDQ      vmconst<>+3904(SB), Z0, Z2
+	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
 	VPXORQ      Z2, Z5, Z2
-	VADDPS      vmconst<>+7232(SB), Z2, Z2
-	VADDPS      vmconst<>+7104(SB), Z2, Z2
-	VMOVUPS     vmconst<>+8000(SB), Z8
+	VADDPS.BCST vmconst<>+1088(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+1072(SB), Z2, Z2
+	VBROADCASTSS vmconst<>+1184(SB), Z8
 	VSUBPS      Z5, Z8, Z8
-	VADDPS      vmconst<>+7936(SB), Z8, Z8
-	VCMPPS      $0x11, vmconst<>+4416(SB), Z0, K2
+	VADDPS.BCST vmconst<>+1176(SB), Z8, Z8
+	VCMPPS.BCST $0x11, vmconst<>+648(SB), Z0, K2
 	VBLENDMPS   Z8, Z5, K2, Z6
 	VBLENDMPS   Z6, Z2, K1, Z7
-	VCMPPS      $0x12, vmconst<>+1856(SB), Z1, K1
+	VCMPPS.BCST $0x12, vmconst<>+312(SB), Z1, K1
 	VMOVUPS     Z7, (AX)(BX*4)
 	KMOVW       K1, SI
 	ADDQ        $0x10, BX
@@ -1647,139 +1640,139 @@ loop70:
 	CMPQ         BX, CX
 	JAE          done71
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDQ       vmconst<>+3840(SB), Z0, Z1
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z1, K1
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K1
 	VMOVUPS      Z1, Z2
-	VFMADD213PS  vmconst<>+1856(SB), Z1, Z2
+	VFMADD213PS.BCST vmconst<>+312(SB), Z1, Z2
 	VSQRTPS      Z2, Z2
 	VADDPS       Z1, Z1, Z11
 	VADDPS       Z1, Z2, Z12
-	VMOVUPS      vmconst<>+1856(SB), Z13
+	VBROADCASTSS vmconst<>+312(SB), Z13
 	VDIVPS       Z12, Z13, Z12
 	VADDPS       Z12, Z11, Z11
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z11, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z11, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z11, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z11, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z11, Z12
 	VCVTDQ2PS    Z12, Z12
-	VSUBPS       vmconst<>+3072(SB), Z12, Z12
-	VPANDQ       vmconst<>+3136(SB), Z11, Z11
-	VPORQ        vmconst<>+1856(SB), Z11, Z11
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z11, K2
-	VMULPS       vmconst<>+1792(SB), Z11, Z13
+	VSUBPS.BCST vmconst<>+480(SB), Z12, Z12
+	VPANDD.BCST vmconst<>+488(SB), Z11, Z11
+	VPORD.BCST vmconst<>+312(SB), Z11, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z11, K2
+	VMULPS.BCST vmconst<>+304(SB), Z11, Z13
 	VBLENDMPS    Z13, Z11, K2, Z3
 	VPMOVM2D     K2, Z11
-	VPANDQ       vmconst<>+1856(SB), Z11, Z11
+	VPANDD.BCST vmconst<>+312(SB), Z11, Z11
 	VADDPS       Z11, Z12, Z11
-	VSUBPS       vmconst<>+1856(SB), Z3, Z12
+	VSUBPS.BCST vmconst<>+312(SB), Z3, Z12
 	VMULPS       Z12, Z12, Z13
 	VMOVUPS      Z12, Z14
-	VMOVUPS      vmconst<>+3264(SB), Z15
-	VFMADD213PS  vmconst<>+3328(SB), Z15, Z14
-	VFMADD213PS  vmconst<>+3392(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3456(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3520(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3584(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3648(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3712(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3776(SB), Z12, Z14
+	VBROADCASTSS vmconst<>+504(SB), Z15
+	VFMADD213PS.BCST vmconst<>+512(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+520(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+528(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+536(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+544(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+552(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+560(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+568(SB), Z12, Z14
 	VMULPS       Z12, Z14, Z14
 	VMULPS       Z13, Z14, Z14
-	VFMADD231PS  vmconst<>+1408(SB), Z11, Z14
-	VFNMADD231PS vmconst<>+1792(SB), Z13, Z14
+	VFMADD231PS.BCST vmconst<>+256(SB), Z11, Z14
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z13, Z14
 	VADDPS       Z14, Z12, Z12
-	VFMADD231PS  vmconst<>+1344(SB), Z11, Z12
+	VFMADD231PS.BCST vmconst<>+248(SB), Z11, Z12
 	VMULPS       Z1, Z1, Z11
-	VADDPS       vmconst<>+1856(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+312(SB), Z2, Z2
 	VDIVPS       Z2, Z11, Z2
 	VADDPS       Z2, Z1, Z2
-	VCMPPS       $0x1e, vmconst<>+6528(SB), Z2, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z2, K3
+	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z2, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z2, K3
 	KANDW        K3, K2, K2
-	VADDPS       vmconst<>+1856(SB), Z2, Z11
-	VCMPPS       $0x1d, vmconst<>+4032(SB), Z11, K2
+	VADDPS.BCST vmconst<>+312(SB), Z2, Z11
+	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z11, K2
 	VSUBPS       Z2, Z11, Z13
-	VMOVUPS      vmconst<>+1856(SB), Z14
+	VBROADCASTSS vmconst<>+312(SB), Z14
 	VSUBPS       Z13, Z14, Z13
-	VSUBPS       vmconst<>+1856(SB), Z11, Z14
+	VSUBPS.BCST vmconst<>+312(SB), Z11, Z14
 	VSUBPS       Z14, Z2, Z14
 	VBLENDMPS    Z13, Z14, K2, Z4
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z11, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z11, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z11, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z11, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z11, Z13
 	VCVTDQ2PS    Z13, Z13
-	VSUBPS       vmconst<>+3072(SB), Z13, Z13
-	VPANDQ       vmconst<>+3136(SB), Z11, Z14
-	VPORQ        vmconst<>+1856(SB), Z14, Z14
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z14, K2
-	VMULPS       vmconst<>+1792(SB), Z14, Z15
+	VSUBPS.BCST vmconst<>+480(SB), Z13, Z13
+	VPANDD.BCST vmconst<>+488(SB), Z11, Z14
+	VPORD.BCST vmconst<>+312(SB), Z14, Z14
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z14, K2
+	VMULPS.BCST vmconst<>+304(SB), Z14, Z15
 	VBLENDMPS    Z15, Z14, K2, Z5
 	VPMOVM2D     K2, Z14
-	VPANDQ       vmconst<>+1856(SB), Z14, Z14
+	VPANDD.BCST vmconst<>+312(SB), Z14, Z14
 	VADDPS       Z14, Z13, Z13
-	VSUBPS       vmconst<>+1856(SB), Z5, Z14
+	VSUBPS.BCST vmconst<>+312(SB), Z5, Z14
 	VMULPS       Z14, Z14, Z15
 	VMOVUPS      Z14, Z16
-	VMOVUPS      vmconst<>+3264(SB), Z17
-	VFMADD213PS  vmconst<>+3328(SB), Z17, Z16
-	VFMADD213PS  vmconst<>+3392(SB), Z14, Z16
-	VFMADD213PS  vmconst<>+3456(SB), Z14, Z16
-	VFMADD213PS  vmconst<>+3520(SB), Z14, Z16
-	VFMADD213PS  vmconst<>+3584(SB), Z14, Z16
-	VFMADD213PS  vmconst<>+3648(SB), Z14, Z16
-	VFMADD213PS  vmconst<>+3712(SB), Z14, Z16
-	VFMADD213PS  vmconst<>+3776(SB), Z14, Z16
+	VBROADCASTSS vmconst<>+504(SB), Z17
+	VFMADD213PS.BCST vmconst<>+512(SB), Z17, Z16
+	VFMADD213PS.BCST vmconst<>+520(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+528(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+536(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+544(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+552(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+560(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+568(SB), Z14, Z16
 	VMULPS       Z14, Z16, Z16
 	VMULPS       Z15, Z16, Z16
-	VFMADD231PS  vmconst<>+1408(SB), Z13, Z16
-	VFNMADD231PS vmconst<>+1792(SB), Z15, Z16
+	VFMADD231PS.BCST vmconst<>+256(SB), Z13, Z16
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z15, Z16
 	VADDPS       Z16, Z14, Z14
-	VFMADD231PS  vmconst<>+1344(SB), Z13, Z14
+	VFMADD231PS.BCST vmconst<>+248(SB), Z13, Z14
 	VDIVPS       Z11, Z4, Z11
 	VADDPS       Z11, Z14, Z11
-	VCMPPS       $0x00, vmconst<>+4416(SB), Z2, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z2, K2
 	VBLENDMPS    Z2, Z11, K2, Z6
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z1, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z1, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z1, Z2
 	VCVTDQ2PS    Z2, Z2
-	VSUBPS       vmconst<>+3072(SB), Z2, Z2
-	VPANDQ       vmconst<>+3136(SB), Z1, Z11
-	VPORQ        vmconst<>+1856(SB), Z11, Z11
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z11, K2
-	VMULPS       vmconst<>+1792(SB), Z11, Z13
+	VSUBPS.BCST vmconst<>+480(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+488(SB), Z1, Z11
+	VPORD.BCST vmconst<>+312(SB), Z11, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z11, K2
+	VMULPS.BCST vmconst<>+304(SB), Z11, Z13
 	VBLENDMPS    Z13, Z11, K2, Z7
 	VPMOVM2D     K2, Z11
-	VPANDQ       vmconst<>+1856(SB), Z11, Z11
+	VPANDD.BCST vmconst<>+312(SB), Z11, Z11
 	VADDPS       Z11, Z2, Z2
-	VSUBPS       vmconst<>+1856(SB), Z7, Z11
+	VSUBPS.BCST vmconst<>+312(SB), Z7, Z11
 	VMULPS       Z11, Z11, Z13
 	VMOVUPS      Z11, Z14
-	VMOVUPS      vmconst<>+3264(SB), Z15
-	VFMADD213PS  vmconst<>+3328(SB), Z15, Z14
-	VFMADD213PS  vmconst<>+3392(SB), Z11, Z14
-	VFMADD213PS  vmconst<>+3456(SB), Z11, Z14
-	VFMADD213PS  vmconst<>+3520(SB), Z11, Z14
-	VFMADD213PS  vmconst<>+3584(SB), Z11, Z14
-	VFMADD213PS  vmconst<>+3648(SB), Z11, Z14
-	VFMADD213PS  vmconst<>+3712(SB), Z11, Z14
-	VFMADD213PS  vmconst<>+3776(SB), Z11, Z14
+	VBROADCASTSS vmconst<>+504(SB), Z15
+	VFMADD213PS.BCST vmconst<>+512(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+520(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+528(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+536(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+544(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+552(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+560(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+568(SB), Z11, Z14
 	VMULPS       Z11, Z14, Z14
 	VMULPS       Z13, Z14, Z14
-	VFMADD231PS  vmconst<>+1408(SB), Z2, Z14
-	VFNMADD231PS vmconst<>+1792(SB), Z13, Z14
+	VFMADD231PS.BCST vmconst<>+256(SB), Z2, Z14
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z13, Z14
 	VADDPS       Z14, Z11, Z11
-	VFMADD231PS  vmconst<>+1344(SB), Z2, Z11
-	VCMPPS       $0x1e, vmconst<>+4032(SB), Z1, K2
+	VFMADD231PS.BCST vmconst<>+248(SB), Z2, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+600(SB), Z1, K2
 	VBLENDMPS    Z12, Z6, K2, Z8
-	VCMPPS       $0x1e, vmconst<>+8064(SB), Z1, K2
-	VADDPS       vmconst<>+6464(SB), Z11, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+1192(SB), Z1, K2
+	VADDPS.BCST vmconst<>+992(SB), Z11, Z2
 	VBLENDMPS    Z2, Z8, K2, Z9
-	VCMPPS       $0x11, vmconst<>+8128(SB), Z1, K2
+	VCMPPS.BCST $0x11, vmconst<>+1200(SB), Z1, K2
 	VBLENDMPS    Z1, Z9, K2, Z10
-	VPANDQ       vmconst<>+3904(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+584(SB), Z0, Z1
 	VPXORQ       Z1, Z10, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -1816,137 +1809,137 @@ loop73:
 	CMPQ         BX, CX
 	JAE          done74
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS       $0x1d, vmconst<>+1856(SB), Z0, K1
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+312(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VADDPS       Z0, Z0, Z1
 	VMOVUPS      Z0, Z2
-	VFMADD213PS  vmconst<>+6528(SB), Z0, Z2
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z0, Z2
 	VSQRTPS      Z2, Z2
 	VADDPS       Z2, Z0, Z2
-	VMOVUPS      vmconst<>+1856(SB), Z10
+	VBROADCASTSS vmconst<>+312(SB), Z10
 	VDIVPS       Z2, Z10, Z2
 	VSUBPS       Z2, Z1, Z1
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z1, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z1, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z1, Z2
 	VCVTDQ2PS    Z2, Z2
-	VSUBPS       vmconst<>+3072(SB), Z2, Z2
-	VPANDQ       vmconst<>+3136(SB), Z1, Z1
-	VPORQ        vmconst<>+1856(SB), Z1, Z1
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z1, K2
-	VMULPS       vmconst<>+1792(SB), Z1, Z10
+	VSUBPS.BCST vmconst<>+480(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+488(SB), Z1, Z1
+	VPORD.BCST vmconst<>+312(SB), Z1, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z1, K2
+	VMULPS.BCST vmconst<>+304(SB), Z1, Z10
 	VBLENDMPS    Z10, Z1, K2, Z3
 	VPMOVM2D     K2, Z1
-	VPANDQ       vmconst<>+1856(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+312(SB), Z1, Z1
 	VADDPS       Z1, Z2, Z1
-	VSUBPS       vmconst<>+1856(SB), Z3, Z2
+	VSUBPS.BCST vmconst<>+312(SB), Z3, Z2
 	VMULPS       Z2, Z2, Z10
 	VMOVUPS      Z2, Z11
-	VMOVUPS      vmconst<>+3264(SB), Z12
-	VFMADD213PS  vmconst<>+3328(SB), Z12, Z11
-	VFMADD213PS  vmconst<>+3392(SB), Z2, Z11
-	VFMADD213PS  vmconst<>+3456(SB), Z2, Z11
-	VFMADD213PS  vmconst<>+3520(SB), Z2, Z11
-	VFMADD213PS  vmconst<>+3584(SB), Z2, Z11
-	VFMADD213PS  vmconst<>+3648(SB), Z2, Z11
-	VFMADD213PS  vmconst<>+3712(SB), Z2, Z11
-	VFMADD213PS  vmconst<>+3776(SB), Z2, Z11
+	VBROADCASTSS vmconst<>+504(SB), Z12
+	VFMADD213PS.BCST vmconst<>+512(SB), Z12, Z11
+	VFMADD213PS.BCST vmconst<>+520(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+528(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+536(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+544(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+552(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+560(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+568(SB), Z2, Z11
 	VMULPS       Z2, Z11, Z11
 	VMULPS       Z10, Z11, Z11
-	VFMADD231PS  vmconst<>+1408(SB), Z1, Z11
-	VFNMADD231PS vmconst<>+1792(SB), Z10, Z11
+	VFMADD231PS.BCST vmconst<>+256(SB), Z1, Z11
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z10, Z11
 	VADDPS       Z11, Z2, Z2
-	VFMADD231PS  vmconst<>+1344(SB), Z1, Z2
-	VSUBPS       vmconst<>+1856(SB), Z0, Z1
+	VFMADD231PS.BCST vmconst<>+248(SB), Z1, Z2
+	VSUBPS.BCST vmconst<>+312(SB), Z0, Z1
 	VADDPS       Z1, Z1, Z10
 	VFMADD231PS  Z1, Z1, Z10
 	VSQRTPS      Z10, Z10
 	VADDPS       Z10, Z1, Z1
-	VCMPPS       $0x1e, vmconst<>+6528(SB), Z1, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z1, K3
+	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
 	KANDW        K3, K2, K2
-	VADDPS       vmconst<>+1856(SB), Z1, Z10
-	VCMPPS       $0x1d, vmconst<>+4032(SB), Z10, K2
+	VADDPS.BCST vmconst<>+312(SB), Z1, Z10
+	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z10, K2
 	VSUBPS       Z1, Z10, Z11
-	VMOVUPS      vmconst<>+1856(SB), Z12
+	VBROADCASTSS vmconst<>+312(SB), Z12
 	VSUBPS       Z11, Z12, Z11
-	VSUBPS       vmconst<>+1856(SB), Z10, Z12
+	VSUBPS.BCST vmconst<>+312(SB), Z10, Z12
 	VSUBPS       Z12, Z1, Z12
 	VBLENDMPS    Z11, Z12, K2, Z4
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z10, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z10, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z10, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z10, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z10, Z11
 	VCVTDQ2PS    Z11, Z11
-	VSUBPS       vmconst<>+3072(SB), Z11, Z11
-	VPANDQ       vmconst<>+3136(SB), Z10, Z12
-	VPORQ        vmconst<>+1856(SB), Z12, Z12
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z12, K2
-	VMULPS       vmconst<>+1792(SB), Z12, Z13
+	VSUBPS.BCST vmconst<>+480(SB), Z11, Z11
+	VPANDD.BCST vmconst<>+488(SB), Z10, Z12
+	VPORD.BCST vmconst<>+312(SB), Z12, Z12
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z12, K2
+	VMULPS.BCST vmconst<>+304(SB), Z12, Z13
 	VBLENDMPS    Z13, Z12, K2, Z5
 	VPMOVM2D     K2, Z12
-	VPANDQ       vmconst<>+1856(SB), Z12, Z12
+	VPANDD.BCST vmconst<>+312(SB), Z12, Z12
 	VADDPS       Z12, Z11, Z11
-	VSUBPS       vmconst<>+1856(SB), Z5, Z12
+	VSUBPS.BCST vmconst<>+312(SB), Z5, Z12
 	VMULPS       Z12, Z12, Z13
 	VMOVUPS      Z12, Z14
-	VMOVUPS      vmconst<>+3264(SB), Z15
-	VFMADD213PS  vmconst<>+3328(SB), Z15, Z14
-	VFMADD213PS  vmconst<>+3392(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3456(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3520(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3584(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3648(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3712(SB), Z12, Z14
-	VFMADD213PS  vmconst<>+3776(SB), Z12, Z14
+	VBROADCASTSS vmconst<>+504(SB), Z15
+	VFMADD213PS.BCST vmconst<>+512(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+520(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+528(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+536(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+544(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+552(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+560(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+568(SB), Z12, Z14
 	VMULPS       Z12, Z14, Z14
 	VMULPS       Z13, Z14, Z14
-	VFMADD231PS  vmconst<>+1408(SB), Z11, Z14
-	VFNMADD231PS vmconst<>+1792(SB), Z13, Z14
+	VFMADD231PS.BCST vmconst<>+256(SB), Z11, Z14
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z13, Z14
 	VADDPS       Z14, Z12, Z12
-	VFMADD231PS  vmconst<>+1344(SB), Z11, Z12
+	VFMADD231PS.BCST vmconst<>+248(SB), Z11, Z12
 	VDIVPS       Z10, Z4, Z10
 	VADDPS       Z10, Z12, Z10
-	VCMPPS       $0x00, vmconst<>+4416(SB), Z1, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z1, K2
 	VBLENDMPS    Z1, Z10, K2, Z6
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z0, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z0, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z0, Z1
 	VCVTDQ2PS    Z1, Z1
-	VSUBPS       vmconst<>+3072(SB), Z1, Z1
-	VPANDQ       vmconst<>+3136(SB), Z0, Z10
-	VPORQ        vmconst<>+1856(SB), Z10, Z10
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z10, K2
-	VMULPS       vmconst<>+1792(SB), Z10, Z11
+	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+488(SB), Z0, Z10
+	VPORD.BCST vmconst<>+312(SB), Z10, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z10, K2
+	VMULPS.BCST vmconst<>+304(SB), Z10, Z11
 	VBLENDMPS    Z11, Z10, K2, Z7
 	VPMOVM2D     K2, Z10
-	VPANDQ       vmconst<>+1856(SB), Z10, Z10
+	VPANDD.BCST vmconst<>+312(SB), Z10, Z10
 	VADDPS       Z10, Z1, Z1
-	VSUBPS       vmconst<>+1856(SB), Z7, Z10
+	VSUBPS.BCST vmconst<>+312(SB), Z7, Z10
 	VMULPS       Z10, Z10, Z11
 	VMOVUPS      Z10, Z12
-	VMOVUPS      vmconst<>+3264(SB), Z13
-	VFMADD213PS  vmconst<>+3328(SB), Z13, Z12
-	VFMADD213PS  vmconst<>+3392(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3456(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3520(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3584(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3648(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3712(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3776(SB), Z10, Z12
+	VBROADCASTSS vmconst<>+504(SB), Z13
+	VFMADD213PS.BCST vmconst<>+512(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+520(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+528(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+536(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+544(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+552(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+560(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+568(SB), Z10, Z12
 	VMULPS       Z10, Z12, Z12
 	VMULPS       Z11, Z12, Z12
-	VFMADD231PS  vmconst<>+1408(SB), Z1, Z12
-	VFNMADD231PS vmconst<>+1792(SB), Z11, Z12
+	VFMADD231PS.BCST vmconst<>+256(SB), Z1, Z12
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z11, Z12
 	VADDPS       Z12, Z10, Z10
-	VFMADD231PS  vmconst<>+1344(SB), Z1, Z10
-	VCMPPS       $0x1e, vmconst<>+4032(SB), Z0, K2
+	VFMADD231PS.BCST vmconst<>+248(SB), Z1, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+600(SB), Z0, K2
 	VBLENDMPS    Z2, Z6, K2, Z8
-	VCMPPS       $0x1d, vmconst<>+8064(SB), Z0, K2
-	VADDPS       vmconst<>+6464(SB), Z10, Z1
+	VCMPPS.BCST $0x1d, vmconst<>+1192(SB), Z0, K2
+	VADDPS.BCST vmconst<>+992(SB), Z10, Z1
 	VBLENDMPS    Z1, Z8, K2, Z9
 	VMOVUPS      Z9, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -1983,68 +1976,68 @@ loop76:
 	CMPQ         BX, CX
 	JAE          done77
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDQ       vmconst<>+3840(SB), Z0, Z1
-	VCMPPS       $0x11, vmconst<>+1856(SB), Z1, K1
+	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+312(SB), Z1, K1
 	VADDPS       Z1, Z1, Z2
-	VCMPPS       $0x11, vmconst<>+1792(SB), Z1, K2
+	VCMPPS.BCST $0x11, vmconst<>+304(SB), Z1, K2
 	VMULPS       Z1, Z2, Z3
 	VBLENDMPS    Z3, Z2, K2, Z4
-	VMOVUPS      vmconst<>+1856(SB), Z3
+	VBROADCASTSS vmconst<>+312(SB), Z3
 	VSUBPS       Z1, Z3, Z3
 	VDIVPS       Z3, Z4, Z3
 	VADDPS       Z3, Z2, Z2
 	VBLENDMPS    Z2, Z3, K2, Z5
-	VCMPPS       $0x1e, vmconst<>+6528(SB), Z5, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z5, K3
+	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z5, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z5, K3
 	KANDW        K3, K2, K2
-	VADDPS       vmconst<>+1856(SB), Z5, Z2
-	VCMPPS       $0x1d, vmconst<>+4032(SB), Z2, K2
+	VADDPS.BCST vmconst<>+312(SB), Z5, Z2
+	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z2, K2
 	VSUBPS       Z5, Z2, Z3
-	VMOVUPS      vmconst<>+1856(SB), Z10
+	VBROADCASTSS vmconst<>+312(SB), Z10
 	VSUBPS       Z3, Z10, Z3
-	VSUBPS       vmconst<>+1856(SB), Z2, Z10
+	VSUBPS.BCST vmconst<>+312(SB), Z2, Z10
 	VSUBPS       Z10, Z5, Z10
 	VBLENDMPS    Z3, Z10, K2, Z6
-	VCMPPS       $0x1d, vmconst<>+2944(SB), Z2, K2
-	VCMPPS       $0x12, vmconst<>+3008(SB), Z2, K3
+	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z2, K2
+	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z2, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z2, Z3
 	VCVTDQ2PS    Z3, Z3
-	VSUBPS       vmconst<>+3072(SB), Z3, Z3
-	VPANDQ       vmconst<>+3136(SB), Z2, Z10
-	VPORQ        vmconst<>+1856(SB), Z10, Z10
-	VCMPPS       $0x1e, vmconst<>+3200(SB), Z10, K2
-	VMULPS       vmconst<>+1792(SB), Z10, Z11
+	VSUBPS.BCST vmconst<>+480(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+488(SB), Z2, Z10
+	VPORD.BCST vmconst<>+312(SB), Z10, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z10, K2
+	VMULPS.BCST vmconst<>+304(SB), Z10, Z11
 	VBLENDMPS    Z11, Z10, K2, Z7
 	VPMOVM2D     K2, Z10
-	VPANDQ       vmconst<>+1856(SB), Z10, Z10
+	VPANDD.BCST vmconst<>+312(SB), Z10, Z10
 	VADDPS       Z10, Z3, Z3
-	VSUBPS       vmconst<>+1856(SB), Z7, Z10
+	VSUBPS.BCST vmconst<>+312(SB), Z7, Z10
 	VMULPS       Z10, Z10, Z11
 	VMOVUPS      Z10, Z12
-	VMOVUPS      vmconst<>+3264(SB), Z13
-	VFMADD213PS  vmconst<>+3328(SB), Z13, Z12
-	VFMADD213PS  vmconst<>+3392(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3456(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3520(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3584(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3648(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3712(SB), Z10, Z12
-	VFMADD213PS  vmconst<>+3776(SB), Z10, Z12
+	VBROADCASTSS vmconst<>+504(SB), Z13
+	VFMADD213PS.BCST vmconst<>+512(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+520(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+528(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+536(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+544(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+552(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+560(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+568(SB), Z10, Z12
 	VMULPS       Z10, Z12, Z12
 	VMULPS       Z11, Z12, Z12
-	VFMADD231PS  vmconst<>+1408(SB), Z3, Z12
-	VFNMADD231PS vmconst<>+1792(SB), Z11, Z12
+	VFMADD231PS.BCST vmconst<>+256(SB), Z3, Z12
+	VFNMADD231PS.BCST vmconst<>+304(SB), Z11, Z12
 	VADDPS       Z12, Z10, Z10
-	VFMADD231PS  vmconst<>+1344(SB), Z3, Z10
+	VFMADD231PS.BCST vmconst<>+248(SB), Z3, Z10
 	VDIVPS       Z2, Z6, Z2
 	VADDPS       Z2, Z10, Z2
-	VCMPPS       $0x00, vmconst<>+4416(SB), Z5, K2
+	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z5, K2
 	VBLENDMPS    Z5, Z2, K2, Z8
-	VCMPPS       $0x11, vmconst<>+8128(SB), Z1, K2
-	VMULPS       vmconst<>+1792(SB), Z8, Z2
+	VCMPPS.BCST $0x11, vmconst<>+1200(SB), Z1, K2
+	VMULPS.BCST vmconst<>+304(SB), Z8, Z2
 	VBLENDMPS    Z1, Z2, K2, Z9
-	VPANDQ       vmconst<>+3904(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+584(SB), Z0, Z1
 	VPXORQ       Z1, Z9, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -2083,140 +2076,140 @@ loop79:
 	JAE         done80
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
-	VPANDQ      vmconst<>+5696(SB), Z0, Z2
-	VPANDQ      vmconst<>+5696(SB), Z1, Z3
-	VMINPD      vmconst<>+8256(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
+	VMINPD.BCST vmconst<>+1216(SB), Z3, Z4
 	VRNDSCALEPD $0x03, Z4, Z4
 	VSUBPD      Z4, Z3, Z20
-	VCMPPD      $0x1e, vmconst<>+896(SB), Z20, K1
+	VCMPPD.BCST $0x1e, vmconst<>+208(SB), Z20, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD      vmconst<>+960(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z5
-	VADDPD      vmconst<>+960(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+376(SB), Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z6
-	VCMPPD      $0x1d, vmconst<>+1984(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD      $0x12, vmconst<>+2048(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z4, Z4
-	VPANDQ      vmconst<>+2112(SB), Z0, Z4
-	VPORQ       vmconst<>+896(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z0, Z4
+	VPORQ.BCST vmconst<>+208(SB), Z4, Z4
 	VPSRLQ      $0x34, Z0, Z20
-	VPORQ       vmconst<>+2176(SB), Z20, Z20
-	VSUBPD      vmconst<>+2240(SB), Z20, Z20
-	VCMPPD      $0x12, vmconst<>+2304(SB), Z4, K1
+	VPORQ.BCST vmconst<>+352(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+360(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD      vmconst<>+960(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z7
 	VADDPD      Z4, Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z8
-	VSUBPD      vmconst<>+960(SB), Z8, Z4
-	VADDPD      vmconst<>+1024(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+376(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z4, Z20
 	VDIVPD      Z20, Z4, Z20
 	VMULPD      Z20, Z20, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD      vmconst<>+2368(SB), Z22, Z23
-	VADDPD      vmconst<>+2432(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+392(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+400(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+2496(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+408(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+2560(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+416(SB), Z23, Z23
 	VMULPD      Z21, Z23, Z21
-	VMULPD      vmconst<>+2624(SB), Z22, Z23
-	VADDPD      vmconst<>+2688(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+424(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+432(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+2752(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+440(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VADDPD      Z22, Z21, Z21
-	VMULPD      vmconst<>+896(SB), Z4, Z22
+	VMULPD.BCST vmconst<>+208(SB), Z4, Z22
 	VMULPD      Z4, Z22, Z22
 	VADDPD      Z22, Z21, Z21
 	VMULPD      Z21, Z20, Z20
-	VMULPD      vmconst<>+2816(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+448(SB), Z7, Z21
 	VADDPD      Z21, Z20, Z20
 	VSUBPD      Z20, Z22, Z20
 	VSUBPD      Z4, Z20, Z4
-	VMULPD      vmconst<>+2880(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+456(SB), Z7, Z20
 	VSUBPD      Z4, Z20, Z4
-	VCMPPD      $0x1d, vmconst<>+1984(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K1
 	VPMOVM2Q    K1, Z20
-	VCMPPD      $0x12, vmconst<>+2048(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z20, Z2
-	VCMPPD      $0x11, vmconst<>+8256(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z3, K1
 	VPMOVM2Q    K1, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD      $0x04, vmconst<>+8192(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+1208(SB), Z5, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD      $0x1e, vmconst<>+8192(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1208(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
 	VPANDQ      Z2, Z3, Z2
 	VMULPD      Z4, Z5, Z3
 	VPANDQ      Z3, Z2, Z2
-	VMULPD      vmconst<>+0(SB), Z2, Z3
-	VADDPD      vmconst<>+64(SB), Z3, Z3
-	VSUBPD      vmconst<>+64(SB), Z3, Z4
-	VCMPPD      $0x1d, vmconst<>+128(SB), Z4, K1
+	VMULPD.BCST vmconst<>+672(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
 	VPMOVM2Q    K1, Z20
-	VCMPPD      $0x12, vmconst<>+192(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
 	VPANDQ      Z21, Z20, Z20
-	VPXORQ      vmconst<>+256(SB), Z4, Z4
-	VFMADD231PD vmconst<>+320(SB), Z4, Z2
-	VFMADD231PD vmconst<>+384(SB), Z4, Z2
-	VMULPD      vmconst<>+448(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+712(SB), Z2, Z2
 	VMOVUPS     Z2, Z4
-	VMOVUPS     vmconst<>+512(SB), Z20
-	VFMADD213PD vmconst<>+576(SB), Z20, Z4
-	VFMADD213PD vmconst<>+640(SB), Z2, Z4
-	VFMADD213PD vmconst<>+704(SB), Z2, Z4
-	VFMADD213PD vmconst<>+768(SB), Z2, Z4
-	VFMADD213PD vmconst<>+832(SB), Z2, Z4
-	VFMADD213PD vmconst<>+896(SB), Z2, Z4
-	VFMADD213PD vmconst<>+960(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+720(SB), Z20
+	VFMADD213PD.BCST vmconst<>+728(SB), Z20, Z4
+	VFMADD213PD.BCST vmconst<>+176(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+736(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+192(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+744(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+208(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+376(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD      vmconst<>+1024(SB), Z2, Z4
-	VFMADD213PD vmconst<>+960(SB), Z4, Z2
-	VPADDQ      vmconst<>+1088(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+752(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VMULPD      Z3, Z2, Z2
-	VPANDQ      vmconst<>+8320(SB), Z0, Z3
-	VPORQ       vmconst<>+896(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1224(SB), Z0, Z3
+	VPORQ.BCST vmconst<>+208(SB), Z3, Z3
 	VPSRLQ      $0x34, Z0, Z4
-	VPANDQ      vmconst<>+8384(SB), Z4, Z4
-	VPORQ       vmconst<>+2176(SB), Z4, Z4
-	VSUBPD      vmconst<>+2240(SB), Z4, Z4
-	VADDPD      vmconst<>+2176(SB), Z6, Z20
-	VPANDQ      vmconst<>+2112(SB), Z20, Z20
-	VMOVUPS     vmconst<>+8192(SB), Z21
-	VMOVUPS     vmconst<>+8192(SB), Z22
+	VPANDQ.BCST vmconst<>+1232(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+352(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+344(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+1208(SB), Z21
+	VBROADCASTSD vmconst<>+1208(SB), Z22
 
 powloop82:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
 	JZ        powdone83
-	VCMPPD    $0x11, vmconst<>+8448(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1240(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD    $0x1e, vmconst<>+8512(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ  vmconst<>+8192(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+1208(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ    vmconst<>+8576(SB), Z20, Z23
-	VPCMPEQQ  vmconst<>+8576(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1256(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1256(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2226,12 +2219,12 @@ powloop82:
 	VBLENDMPD Z2, Z21, K1, Z10
 	VMULPD    Z3, Z3, Z2
 	VADDPD    Z4, Z4, Z3
-	VCMPPD    $0x11, vmconst<>+896(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+208(SB), Z2, K1
 	VPMOVM2Q  K1, Z4
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD    vmconst<>+960(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+376(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2243,76 +2236,76 @@ powloop82:
 	JMP       powloop82
 
 powdone83:
-	VCMPPD      $0x11, vmconst<>+8192(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VMOVUPS     vmconst<>+960(SB), Z4
+	VBROADCASTSD vmconst<>+376(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VMOVUPS     vmconst<>+8192(SB), Z2
+	VBROADCASTSD vmconst<>+1208(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ      vmconst<>+8384(SB), Z2, Z2
-	VPORQ       vmconst<>+2176(SB), Z2, Z2
-	VSUBPD      vmconst<>+2176(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1232(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+352(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+352(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD      $0x1d, vmconst<>+960(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+376(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD      $0x12, vmconst<>+8640(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1264(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
-	VADDPD      vmconst<>+64(SB), Z14, Z3
-	VPSUBQ      vmconst<>+64(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
+	VPSUBQ.BCST vmconst<>+24(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VPADDQ      Z3, Z13, Z3
-	VPANDQ      vmconst<>+5696(SB), Z1, Z4
-	VPANDQ      vmconst<>+5696(SB), Z0, Z20
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z20
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD      $0x11, vmconst<>+8192(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD   vmconst<>+8704(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+1272(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
-	VCMPPD      $0x00, vmconst<>+896(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD      $0x00, vmconst<>+8768(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VMOVUPS     vmconst<>+960(SB), Z24
+	VBROADCASTSD vmconst<>+376(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
 	VPANDNQ     Z2, Z22, Z2
-	VCMPPD      $0x00, vmconst<>+896(SB), Z4, K1
+	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z4, K1
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD      $0x1d, vmconst<>+1984(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD      $0x12, vmconst<>+2048(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD      $0x11, vmconst<>+8256(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD      $0x00, vmconst<>+960(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD      $0x00, vmconst<>+8192(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD      $0x00, vmconst<>+960(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPORQ       Z20, Z4, Z4
 	VPMOVQ2M    Z4, K1
-	VBLENDMPD   vmconst<>+960(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+376(SB), Z18, K1, Z19
 	VPORQ       Z4, Z3, Z3
 	VPORQ       Z3, Z2, Z2
 	VMOVUPS     Z19, (AX)(SI*8)
@@ -2354,140 +2347,140 @@ loop84:
 	JAE          done85
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
-	VPANDQ       vmconst<>+5696(SB), Z0, Z2
-	VPANDQ       vmconst<>+5696(SB), Z1, Z3
-	VMINPD       vmconst<>+8256(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
+	VMINPD.BCST vmconst<>+1216(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
-	VCMPPD       $0x1e, vmconst<>+896(SB), Z20, K1
+	VCMPPD.BCST $0x1e, vmconst<>+208(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD       vmconst<>+960(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD       vmconst<>+960(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+376(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
-	VCMPPD       $0x1d, vmconst<>+1984(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
 	VPMOVM2Q     K1, Z4
-	VCMPPD       $0x12, vmconst<>+2048(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ       vmconst<>+2112(SB), Z0, Z4
-	VPORQ        vmconst<>+896(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z0, Z4
+	VPORQ.BCST vmconst<>+208(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ        vmconst<>+2176(SB), Z20, Z20
-	VSUBPD       vmconst<>+2240(SB), Z20, Z20
-	VCMPPD       $0x12, vmconst<>+2304(SB), Z4, K1
+	VPORQ.BCST vmconst<>+352(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+360(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD       vmconst<>+960(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD       vmconst<>+960(SB), Z8, Z4
-	VADDPD       vmconst<>+1024(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+376(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD       vmconst<>+2368(SB), Z22, Z23
-	VADDPD       vmconst<>+2432(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+392(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+400(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+2496(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+408(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+2560(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+416(SB), Z23, Z23
 	VMULPD       Z21, Z23, Z21
-	VMULPD       vmconst<>+2624(SB), Z22, Z23
-	VADDPD       vmconst<>+2688(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+424(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+432(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+2752(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+440(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
-	VMULPD       vmconst<>+896(SB), Z4, Z22
+	VMULPD.BCST vmconst<>+208(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD       vmconst<>+2816(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+448(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD       vmconst<>+2880(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+456(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
-	VCMPPD       $0x1d, vmconst<>+1984(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD       $0x12, vmconst<>+2048(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD       $0x11, vmconst<>+8256(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD       $0x04, vmconst<>+8192(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+1208(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD       $0x1e, vmconst<>+8192(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1208(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD       vmconst<>+0(SB), Z2, Z3
-	VADDPD       vmconst<>+64(SB), Z3, Z3
-	VSUBPD       vmconst<>+64(SB), Z3, Z4
-	VCMPPD       $0x1d, vmconst<>+128(SB), Z4, K1
+	VMULPD.BCST vmconst<>+672(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD       $0x12, vmconst<>+192(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ       vmconst<>+256(SB), Z4, Z4
-	VFMADD231PD  vmconst<>+320(SB), Z4, Z2
-	VFMADD231PD  vmconst<>+384(SB), Z4, Z2
-	VMULPD       vmconst<>+448(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+712(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VMOVUPS      vmconst<>+512(SB), Z20
-	VFMADD213PD  vmconst<>+576(SB), Z20, Z4
-	VFMADD213PD  vmconst<>+640(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+704(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+768(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+832(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+896(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+960(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+720(SB), Z20
+	VFMADD213PD.BCST vmconst<>+728(SB), Z20, Z4
+	VFMADD213PD.BCST vmconst<>+176(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+736(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+192(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+744(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+208(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+376(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+960(SB), Z4, Z2
-	VPADDQ       vmconst<>+1088(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+752(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ       vmconst<>+8320(SB), Z0, Z3
-	VPORQ        vmconst<>+896(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1224(SB), Z0, Z3
+	VPORQ.BCST vmconst<>+208(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ       vmconst<>+8384(SB), Z4, Z4
-	VPORQ        vmconst<>+2176(SB), Z4, Z4
-	VSUBPD       vmconst<>+2240(SB), Z4, Z4
-	VADDPD       vmconst<>+2176(SB), Z6, Z20
-	VPANDQ       vmconst<>+2112(SB), Z20, Z20
-	VMOVUPS      vmconst<>+8192(SB), Z21
-	VMOVUPS      vmconst<>+8192(SB), Z22
+	VPANDQ.BCST vmconst<>+1232(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+352(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+344(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+1208(SB), Z21
+	VBROADCASTSD vmconst<>+1208(SB), Z22
 
 powloop87:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
 	JZ        powdone88
-	VCMPPD    $0x11, vmconst<>+8448(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1240(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD    $0x1e, vmconst<>+8512(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ  vmconst<>+8192(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+1208(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ    vmconst<>+8576(SB), Z20, Z23
-	VPCMPEQQ  vmconst<>+8576(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1256(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1256(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2497,12 +2490,12 @@ powloop87:
 	VBLENDMPD Z2, Z21, K1, Z10
 	VMULPD    Z3, Z3, Z2
 	VADDPD    Z4, Z4, Z3
-	VCMPPD    $0x11, vmconst<>+896(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+208(SB), Z2, K1
 	VPMOVM2Q  K1, Z4
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD    vmconst<>+960(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+376(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2514,76 +2507,76 @@ powloop87:
 	JMP       powloop87
 
 powdone88:
-	VCMPPD      $0x11, vmconst<>+8192(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VMOVUPS     vmconst<>+960(SB), Z4
+	VBROADCASTSD vmconst<>+376(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VMOVUPS     vmconst<>+8192(SB), Z2
+	VBROADCASTSD vmconst<>+1208(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ      vmconst<>+8384(SB), Z2, Z2
-	VPORQ       vmconst<>+2176(SB), Z2, Z2
-	VSUBPD      vmconst<>+2176(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1232(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+352(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+352(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD      $0x1d, vmconst<>+960(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+376(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD      $0x12, vmconst<>+8640(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1264(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
-	VADDPD      vmconst<>+64(SB), Z14, Z3
-	VPSUBQ      vmconst<>+64(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
+	VPSUBQ.BCST vmconst<>+24(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VPADDQ      Z3, Z13, Z3
-	VPANDQ      vmconst<>+5696(SB), Z1, Z4
-	VPANDQ      vmconst<>+5696(SB), Z0, Z20
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z20
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD      $0x11, vmconst<>+8192(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD   vmconst<>+8704(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+1272(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
-	VCMPPD      $0x00, vmconst<>+896(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD      $0x00, vmconst<>+8768(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VMOVUPS     vmconst<>+960(SB), Z24
+	VBROADCASTSD vmconst<>+376(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
 	VPANDNQ     Z2, Z22, Z2
-	VCMPPD      $0x00, vmconst<>+896(SB), Z4, K1
+	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z4, K1
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD      $0x1d, vmconst<>+1984(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD      $0x12, vmconst<>+2048(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD      $0x11, vmconst<>+8256(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD      $0x00, vmconst<>+960(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD      $0x00, vmconst<>+8192(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z1, K1
 	VPMOVM2Q    K1, Z1
-	VCMPPD      $0x00, vmconst<>+960(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z0, K1
 	VPMOVM2Q    K1, Z4
 	VPORQ       Z4, Z1, Z1
 	VPMOVQ2M    Z1, K1
-	VBLENDMPD   vmconst<>+960(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+376(SB), Z18, K1, Z19
 	VPORQ       Z1, Z3, Z1
 	VPORQ       Z1, Z2, Z1
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -2623,140 +2616,140 @@ loop89:
 	JAE          done90
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
-	VPANDQ       vmconst<>+5696(SB), Z0, Z2
-	VPANDQ       vmconst<>+5696(SB), Z1, Z3
-	VMINPD       vmconst<>+8256(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
+	VMINPD.BCST vmconst<>+1216(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
-	VCMPPD       $0x1e, vmconst<>+896(SB), Z20, K1
+	VCMPPD.BCST $0x1e, vmconst<>+208(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD       vmconst<>+960(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD       vmconst<>+960(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+376(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
-	VCMPPD       $0x1d, vmconst<>+1984(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
 	VPMOVM2Q     K1, Z4
-	VCMPPD       $0x12, vmconst<>+2048(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ       vmconst<>+2112(SB), Z0, Z4
-	VPORQ        vmconst<>+896(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z0, Z4
+	VPORQ.BCST vmconst<>+208(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ        vmconst<>+2176(SB), Z20, Z20
-	VSUBPD       vmconst<>+2240(SB), Z20, Z20
-	VCMPPD       $0x12, vmconst<>+2304(SB), Z4, K1
+	VPORQ.BCST vmconst<>+352(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+360(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD       vmconst<>+960(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD       vmconst<>+960(SB), Z8, Z4
-	VADDPD       vmconst<>+1024(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+376(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD       vmconst<>+2368(SB), Z22, Z23
-	VADDPD       vmconst<>+2432(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+392(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+400(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+2496(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+408(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+2560(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+416(SB), Z23, Z23
 	VMULPD       Z21, Z23, Z21
-	VMULPD       vmconst<>+2624(SB), Z22, Z23
-	VADDPD       vmconst<>+2688(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+424(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+432(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+2752(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+440(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
-	VMULPD       vmconst<>+896(SB), Z4, Z22
+	VMULPD.BCST vmconst<>+208(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD       vmconst<>+2816(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+448(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD       vmconst<>+2880(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+456(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
-	VCMPPD       $0x1d, vmconst<>+1984(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD       $0x12, vmconst<>+2048(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD       $0x11, vmconst<>+8256(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD       $0x04, vmconst<>+8192(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+1208(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD       $0x1e, vmconst<>+8192(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1208(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD       vmconst<>+0(SB), Z2, Z3
-	VADDPD       vmconst<>+64(SB), Z3, Z3
-	VSUBPD       vmconst<>+64(SB), Z3, Z4
-	VCMPPD       $0x1d, vmconst<>+128(SB), Z4, K1
+	VMULPD.BCST vmconst<>+672(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD       $0x12, vmconst<>+192(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ       vmconst<>+256(SB), Z4, Z4
-	VFMADD231PD  vmconst<>+320(SB), Z4, Z2
-	VFMADD231PD  vmconst<>+384(SB), Z4, Z2
-	VMULPD       vmconst<>+448(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+712(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VMOVUPS      vmconst<>+512(SB), Z20
-	VFMADD213PD  vmconst<>+576(SB), Z20, Z4
-	VFMADD213PD  vmconst<>+640(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+704(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+768(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+832(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+896(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+960(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+720(SB), Z20
+	VFMADD213PD.BCST vmconst<>+728(SB), Z20, Z4
+	VFMADD213PD.BCST vmconst<>+176(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+736(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+192(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+744(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+208(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+376(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD       vmconst<>+1024(SB), Z2, Z4
-	VFMADD213PD  vmconst<>+960(SB), Z4, Z2
-	VPADDQ       vmconst<>+1088(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+752(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ       vmconst<>+8320(SB), Z0, Z3
-	VPORQ        vmconst<>+896(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1224(SB), Z0, Z3
+	VPORQ.BCST vmconst<>+208(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ       vmconst<>+8384(SB), Z4, Z4
-	VPORQ        vmconst<>+2176(SB), Z4, Z4
-	VSUBPD       vmconst<>+2240(SB), Z4, Z4
-	VADDPD       vmconst<>+2176(SB), Z6, Z20
-	VPANDQ       vmconst<>+2112(SB), Z20, Z20
-	VMOVUPS      vmconst<>+8192(SB), Z21
-	VMOVUPS      vmconst<>+8192(SB), Z22
+	VPANDQ.BCST vmconst<>+1232(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+352(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+344(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+1208(SB), Z21
+	VBROADCASTSD vmconst<>+1208(SB), Z22
 
 powloop92:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
 	JZ        powdone93
-	VCMPPD    $0x11, vmconst<>+8448(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1240(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD    $0x1e, vmconst<>+8512(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ  vmconst<>+8192(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+1208(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ    vmconst<>+8576(SB), Z20, Z23
-	VPCMPEQQ  vmconst<>+8576(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1256(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1256(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2766,12 +2759,12 @@ powloop92:
 	VBLENDMPD Z2, Z21, K1, Z10
 	VMULPD    Z3, Z3, Z2
 	VADDPD    Z4, Z4, Z3
-	VCMPPD    $0x11, vmconst<>+896(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+208(SB), Z2, K1
 	VPMOVM2Q  K1, Z4
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD    vmconst<>+960(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+376(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2783,76 +2776,76 @@ powloop92:
 	JMP       powloop92
 
 powdone93:
-	VCMPPD      $0x11, vmconst<>+8192(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VMOVUPS     vmconst<>+960(SB), Z4
+	VBROADCASTSD vmconst<>+376(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VMOVUPS     vmconst<>+8192(SB), Z2
+	VBROADCASTSD vmconst<>+1208(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ      vmconst<>+8384(SB), Z2, Z2
-	VPORQ       vmconst<>+2176(SB), Z2, Z2
-	VSUBPD      vmconst<>+2176(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1232(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+352(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+352(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD      $0x1d, vmconst<>+960(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+376(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD      $0x12, vmconst<>+8640(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1264(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
-	VADDPD      vmconst<>+64(SB), Z14, Z3
-	VPSUBQ      vmconst<>+64(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
+	VPSUBQ.BCST vmconst<>+24(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VPADDQ      Z3, Z13, Z3
-	VPANDQ      vmconst<>+5696(SB), Z1, Z4
-	VPANDQ      vmconst<>+5696(SB), Z0, Z20
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z20
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD      $0x11, vmconst<>+8192(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD   vmconst<>+8704(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+1272(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
-	VCMPPD      $0x00, vmconst<>+896(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD      $0x00, vmconst<>+8768(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VMOVUPS     vmconst<>+960(SB), Z24
+	VBROADCASTSD vmconst<>+376(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
 	VPANDNQ     Z2, Z22, Z2
-	VCMPPD      $0x00, vmconst<>+896(SB), Z4, K1
+	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z4, K1
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD      $0x1d, vmconst<>+1984(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD      $0x12, vmconst<>+2048(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD      $0x11, vmconst<>+8256(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD      $0x00, vmconst<>+960(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD      $0x00, vmconst<>+8192(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD      $0x00, vmconst<>+960(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z0, K1
 	VPMOVM2Q    K1, Z0
 	VPORQ       Z0, Z4, Z0
 	VPMOVQ2M    Z0, K1
-	VBLENDMPD   vmconst<>+960(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+376(SB), Z18, K1, Z19
 	VPORQ       Z0, Z3, Z0
 	VPORQ       Z0, Z2, Z0
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -2893,20 +2886,20 @@ loop94:
 	JAE       done95
 	VMOVUPS   (DX)(SI*8), Z0
 	VMOVUPS   (BX)(SI*8), Z1
-	VPANDQ    vmconst<>+5696(SB), Z0, Z2
-	VPANDQ    vmconst<>+5696(SB), Z1, Z3
-	VCMPPD    $0x11, vmconst<>+8832(SB), Z2, K1
-	VCMPPD    $0x11, vmconst<>+8832(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
 	KANDW     K2, K1, K1
 	VMAXPD    Z3, Z2, Z4
 	VMINPD    Z3, Z2, Z2
 	VDIVPD    Z4, Z2, Z2
 	VMULPD    Z2, Z2, Z2
-	VADDPD    vmconst<>+960(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
 	VSQRTPD   Z2, Z2
 	VMULPD    Z2, Z4, Z2
-	VCMPPD    $0x00, vmconst<>+8192(SB), Z4, K2
-	VBLENDMPD vmconst<>+8192(SB), Z2, K2, Z5
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z5
 	VMOVUPS   Z5, (AX)(SI*8)
 	KMOVW     K1, DI
 	ADDQ      $0x08, SI
@@ -2948,40 +2941,40 @@ loop97:
 	VMOVUPS       (BX)(SI*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ        vmconst<>+5696(SB), Z2, Z2
-	VPANDQ        vmconst<>+5696(SB), Z3, Z3
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
-	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, DI
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z2
 	VEXTRACTF64X4 $0x01, Z1, Y3
 	VCVTPS2PD     Y3, Z3
-	VPANDQ        vmconst<>+5696(SB), Z2, Z2
-	VPANDQ        vmconst<>+5696(SB), Z3, Z3
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
-	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z6
 	VCVTPD2PS     Z6, Y2
 	KMOVW         K1, R8
 	VINSERTF64X4  $0x01, Y2, Z5, Z2
@@ -3024,20 +3017,20 @@ loop100:
 	JAE          done101
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
-	VPANDQ       vmconst<>+5696(SB), Z0, Z2
-	VPANDQ       vmconst<>+5696(SB), Z1, Z1
-	VCMPPD       $0x11, vmconst<>+8832(SB), Z2, K1
-	VCMPPD       $0x11, vmconst<>+8832(SB), Z1, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z1, Z2, Z4
 	VMINPD       Z1, Z2, Z1
 	VDIVPD       Z4, Z1, Z1
 	VMULPD       Z1, Z1, Z1
-	VADDPD       vmconst<>+960(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+376(SB), Z1, Z1
 	VSQRTPD      Z1, Z1
 	VMULPD       Z1, Z4, Z1
-	VCMPPD       $0x00, vmconst<>+8192(SB), Z4, K2
-	VBLENDMPD    vmconst<>+8192(SB), Z1, K2, Z3
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z1, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
@@ -3076,40 +3069,40 @@ loop103:
 	VBROADCASTSS  y+48(FP), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ        vmconst<>+5696(SB), Z2, Z2
-	VPANDQ        vmconst<>+5696(SB), Z3, Z3
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
-	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z2
 	VEXTRACTF64X4 $0x01, Z1, Y1
 	VCVTPS2PD     Y1, Z1
-	VPANDQ        vmconst<>+5696(SB), Z2, Z2
-	VPANDQ        vmconst<>+5696(SB), Z1, Z1
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z1, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z1, Z2, Z3
 	VMINPD        Z1, Z2, Z1
 	VDIVPD        Z3, Z1, Z1
 	VMULPD        Z1, Z1, Z1
-	VADDPD        vmconst<>+960(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+376(SB), Z1, Z1
 	VSQRTPD       Z1, Z1
 	VMULPD        Z1, Z3, Z1
-	VCMPPD        $0x00, vmconst<>+8192(SB), Z3, K2
-	VBLENDMPD     vmconst<>+8192(SB), Z1, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z1, K2, Z6
 	VCVTPD2PS     Z6, Y1
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y1, Z5, Z1
@@ -3150,20 +3143,20 @@ loop106:
 	JAE          done107
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
-	VPANDQ       vmconst<>+5696(SB), Z0, Z0
-	VPANDQ       vmconst<>+5696(SB), Z1, Z3
-	VCMPPD       $0x11, vmconst<>+8832(SB), Z0, K1
-	VCMPPD       $0x11, vmconst<>+8832(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z3, Z0, Z4
 	VMINPD       Z3, Z0, Z0
 	VDIVPD       Z4, Z0, Z0
 	VMULPD       Z0, Z0, Z0
-	VADDPD       vmconst<>+960(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+376(SB), Z0, Z0
 	VSQRTPD      Z0, Z0
 	VMULPD       Z0, Z4, Z0
-	VCMPPD       $0x00, vmconst<>+8192(SB), Z4, K2
-	VBLENDMPD    vmconst<>+8192(SB), Z0, K2, Z2
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z0, K2, Z2
 	VMOVUPS      Z2, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
@@ -3202,40 +3195,40 @@ loop109:
 	VMOVUPS       (DX)(BX*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ        vmconst<>+5696(SB), Z2, Z2
-	VPANDQ        vmconst<>+5696(SB), Z3, Z3
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD        vmconst<>+960(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD        $0x00, vmconst<>+8192(SB), Z7, K2
-	VBLENDMPD     vmconst<>+8192(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VEXTRACTF64X4 $0x01, Z1, Y2
 	VCVTPS2PD     Y2, Z2
-	VPANDQ        vmconst<>+5696(SB), Z0, Z0
-	VPANDQ        vmconst<>+5696(SB), Z2, Z2
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z0, K1
-	VCMPPD        $0x11, vmconst<>+8832(SB), Z2, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z2, Z0, Z3
 	VMINPD        Z2, Z0, Z0
 	VDIVPD        Z3, Z0, Z0
 	VMULPD        Z0, Z0, Z0
-	VADDPD        vmconst<>+960(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+376(SB), Z0, Z0
 	VSQRTPD       Z0, Z0
 	VMULPD        Z0, Z3, Z0
-	VCMPPD        $0x00, vmconst<>+8192(SB), Z3, K2
-	VBLENDMPD     vmconst<>+8192(SB), Z0, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+1208(SB), Z0, K2, Z6
 	VCVTPD2PS     Z6, Y0
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y0, Z5, Z0
@@ -3262,1828 +3255,255 @@ done110:
 	VZEROUPPER
 	RET
 
-DATA vmconst<>+0(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+8(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+16(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+24(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+32(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+40(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+48(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+56(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+64(SB)/8, $0x4338000000000000
-DATA vmconst<>+72(SB)/8, $0x4338000000000000
-DATA vmconst<>+80(SB)/8, $0x4338000000000000
-DATA vmconst<>+88(SB)/8, $0x4338000000000000
-DATA vmconst<>+96(SB)/8, $0x4338000000000000
-DATA vmconst<>+104(SB)/8, $0x4338000000000000
-DATA vmconst<>+112(SB)/8, $0x4338000000000000
-DATA vmconst<>+120(SB)/8, $0x4338000000000000
-DATA vmconst<>+128(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+136(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+144(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+152(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+160(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+168(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+176(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+184(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+192(SB)/8, $0x408ff80000000000
-DATA vmconst<>+200(SB)/8, $0x408ff80000000000
-DATA vmconst<>+208(SB)/8, $0x408ff80000000000
-DATA vmconst<>+216(SB)/8, $0x408ff80000000000
-DATA vmconst<>+224(SB)/8, $0x408ff80000000000
-DATA vmconst<>+232(SB)/8, $0x408ff80000000000
-DATA vmconst<>+240(SB)/8, $0x408ff80000000000
-DATA vmconst<>+248(SB)/8, $0x408ff80000000000
-DATA vmconst<>+256(SB)/8, $0x8000000000000000
-DATA vmconst<>+264(SB)/8, $0x8000000000000000
-DATA vmconst<>+272(SB)/8, $0x8000000000000000
-DATA vmconst<>+280(SB)/8, $0x8000000000000000
-DATA vmconst<>+288(SB)/8, $0x8000000000000000
-DATA vmconst<>+296(SB)/8, $0x8000000000000000
-DATA vmconst<>+304(SB)/8, $0x8000000000000000
-DATA vmconst<>+312(SB)/8, $0x8000000000000000
-DATA vmconst<>+320(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+328(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+336(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+344(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+352(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+360(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+368(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+376(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+384(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+392(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+400(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+408(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+416(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+424(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+432(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+440(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+448(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+456(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+464(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+472(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+480(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+488(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+496(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+504(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+512(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+520(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+528(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+536(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+544(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+552(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+560(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+568(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+576(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+584(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+592(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+600(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+608(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+616(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+624(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+632(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+640(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+648(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+656(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+664(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+672(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+680(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+688(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+696(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+704(SB)/8, $0x3f81111111111111
-DATA vmconst<>+712(SB)/8, $0x3f81111111111111
-DATA vmconst<>+720(SB)/8, $0x3f81111111111111
-DATA vmconst<>+728(SB)/8, $0x3f81111111111111
+DATA vmconst<>+0(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+8(SB)/8, $0x4086180000000000
+DATA vmconst<>+16(SB)/8, $0x40371547652b82fe
+DATA vmconst<>+24(SB)/8, $0x4338000000000000
+DATA vmconst<>+32(SB)/8, $0x3fa62e42fee00000
+DATA vmconst<>+40(SB)/8, $0x3daa39ef35793c76
+DATA vmconst<>+48(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+56(SB)/8, $0x3ff0b5586cf9890f
+DATA vmconst<>+64(SB)/8, $0x3ff172b83c7d517b
+DATA vmconst<>+72(SB)/8, $0x3ff2387a6e756238
+DATA vmconst<>+80(SB)/8, $0x3ff306fe0a31b715
+DATA vmconst<>+88(SB)/8, $0x3ff3dea64c123422
+DATA vmconst<>+96(SB)/8, $0x3ff4bfdad5362a27
+DATA vmconst<>+104(SB)/8, $0x3ff5ab07dd485429
+DATA vmconst<>+112(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+120(SB)/8, $0x3ff7a11473eb0187
+DATA vmconst<>+128(SB)/8, $0x3ff8ace5422aa0db
+DATA vmconst<>+136(SB)/8, $0x3ff9c49182a3f090
+DATA vmconst<>+144(SB)/8, $0x3ffae89f995ad3ad
+DATA vmconst<>+152(SB)/8, $0x3ffc199bdd85529c
+DATA vmconst<>+160(SB)/8, $0x3ffd5818dcfba487
+DATA vmconst<>+168(SB)/8, $0x3ffea4afa2a490da
+DATA vmconst<>+176(SB)/8, $0x3f56c16c16c16c17
+DATA vmconst<>+184(SB)/8, $0x3f811120bde0e38f
+DATA vmconst<>+192(SB)/8, $0x3fa5555555555555
+DATA vmconst<>+200(SB)/8, $0x3fc55555554dc664
+DATA vmconst<>+208(SB)/8, $0x3fe0000000000000
+DATA vmconst<>+216(SB)/8, $0xfffffffffffffff0
+DATA vmconst<>+224(SB)/4, $0xc2ae0000
+DATA vmconst<>+228(SB)/4, $0x00000000
+DATA vmconst<>+232(SB)/4, $0x42b0bd71
+DATA vmconst<>+236(SB)/4, $0x00000000
+DATA vmconst<>+240(SB)/4, $0x3fb8aa3b
+DATA vmconst<>+244(SB)/4, $0x00000000
+DATA vmconst<>+248(SB)/4, $0x3f318000
+DATA vmconst<>+252(SB)/4, $0x00000000
+DATA vmconst<>+256(SB)/4, $0xb95e8083
+DATA vmconst<>+260(SB)/4, $0x00000000
+DATA vmconst<>+264(SB)/4, $0x39506967
+DATA vmconst<>+268(SB)/4, $0x00000000
+DATA vmconst<>+272(SB)/4, $0x3ab743ce
+DATA vmconst<>+276(SB)/4, $0x00000000
+DATA vmconst<>+280(SB)/4, $0x3c088908
+DATA vmconst<>+284(SB)/4, $0x00000000
+DATA vmconst<>+288(SB)/4, $0x3d2aa9c1
+DATA vmconst<>+292(SB)/4, $0x00000000
+DATA vmconst<>+296(SB)/4, $0x3e2aaaaa
+DATA vmconst<>+300(SB)/4, $0x00000000
+DATA vmconst<>+304(SB)/4, $0x3f000000
+DATA vmconst<>+308(SB)/4, $0x00000000
+DATA vmconst<>+312(SB)/4, $0x3f800000
+DATA vmconst<>+316(SB)/4, $0x00000000
+DATA vmconst<>+320(SB)/4, $0x0000007f
+DATA vmconst<>+324(SB)/4, $0x00000000
+DATA vmconst<>+328(SB)/8, $0x0010000000000000
+DATA vmconst<>+336(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+344(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+352(SB)/8, $0x4330000000000000
+DATA vmconst<>+360(SB)/8, $0x43300000000003fe
+DATA vmconst<>+368(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+376(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+384(SB)/8, $0x4000000000000000
+DATA vmconst<>+392(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+400(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+408(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+416(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+424(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+432(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+440(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+448(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+456(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+464(SB)/4, $0x00800000
+DATA vmconst<>+468(SB)/4, $0x00000000
+DATA vmconst<>+472(SB)/4, $0x7f7fffff
+DATA vmconst<>+476(SB)/4, $0x00000000
+DATA vmconst<>+480(SB)/4, $0x42fe0000
+DATA vmconst<>+484(SB)/4, $0x00000000
+DATA vmconst<>+488(SB)/4, $0x007fffff
+DATA vmconst<>+492(SB)/4, $0x00000000
+DATA vmconst<>+496(SB)/4, $0x3fb504f3
+DATA vmconst<>+500(SB)/4, $0x00000000
+DATA vmconst<>+504(SB)/4, $0x3d9021bb
+DATA vmconst<>+508(SB)/4, $0x00000000
+DATA vmconst<>+512(SB)/4, $0xbdebd1b8
+DATA vmconst<>+516(SB)/4, $0x00000000
+DATA vmconst<>+520(SB)/4, $0x3def251a
+DATA vmconst<>+524(SB)/4, $0x00000000
+DATA vmconst<>+528(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+532(SB)/4, $0x00000000
+DATA vmconst<>+536(SB)/4, $0x3e11e9bf
+DATA vmconst<>+540(SB)/4, $0x00000000
+DATA vmconst<>+544(SB)/4, $0xbe2aae50
+DATA vmconst<>+548(SB)/4, $0x00000000
+DATA vmconst<>+552(SB)/4, $0x3e4cceac
+DATA vmconst<>+556(SB)/4, $0x00000000
+DATA vmconst<>+560(SB)/4, $0xbe7ffffc
+DATA vmconst<>+564(SB)/4, $0x00000000
+DATA vmconst<>+568(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+572(SB)/4, $0x00000000
+DATA vmconst<>+576(SB)/4, $0x7fffffff
+DATA vmconst<>+580(SB)/4, $0x00000000
+DATA vmconst<>+584(SB)/4, $0x80000000
+DATA vmconst<>+588(SB)/4, $0x00000000
+DATA vmconst<>+592(SB)/4, $0x41200000
+DATA vmconst<>+596(SB)/4, $0x00000000
+DATA vmconst<>+600(SB)/4, $0x40000000
+DATA vmconst<>+604(SB)/4, $0x00000000
+DATA vmconst<>+608(SB)/4, $0xbbbaf0ea
+DATA vmconst<>+612(SB)/4, $0x00000000
+DATA vmconst<>+616(SB)/4, $0x3ca9134e
+DATA vmconst<>+620(SB)/4, $0x00000000
+DATA vmconst<>+624(SB)/4, $0xbd5c1e2d
+DATA vmconst<>+628(SB)/4, $0x00000000
+DATA vmconst<>+632(SB)/4, $0x3e088393
+DATA vmconst<>+636(SB)/4, $0x00000000
+DATA vmconst<>+640(SB)/4, $0xbeaaaa99
+DATA vmconst<>+644(SB)/4, $0x00000000
+DATA vmconst<>+648(SB)/4, $0x00000000
+DATA vmconst<>+652(SB)/4, $0x00000000
+DATA vmconst<>+656(SB)/4, $0x3f200000
+DATA vmconst<>+660(SB)/4, $0x00000000
+DATA vmconst<>+664(SB)/8, $0x8000000000000000
+DATA vmconst<>+672(SB)/8, $0x3ff71547652b82fe
+DATA vmconst<>+680(SB)/8, $0xc08ff00000000000
+DATA vmconst<>+688(SB)/8, $0x408ff80000000000
+DATA vmconst<>+696(SB)/8, $0x3fe62e42fefa3000
+DATA vmconst<>+704(SB)/8, $0x3d53de6af278ece6
+DATA vmconst<>+712(SB)/8, $0x3fb0000000000000
+DATA vmconst<>+720(SB)/8, $0x3efa01a01a01a01a
+DATA vmconst<>+728(SB)/8, $0x3f2a01a01a01a01a
 DATA vmconst<>+736(SB)/8, $0x3f81111111111111
-DATA vmconst<>+744(SB)/8, $0x3f81111111111111
-DATA vmconst<>+752(SB)/8, $0x3f81111111111111
-DATA vmconst<>+760(SB)/8, $0x3f81111111111111
-DATA vmconst<>+768(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+776(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+784(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+792(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+800(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+808(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+816(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+824(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+832(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+840(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+848(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+856(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+864(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+872(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+880(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+888(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+896(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+904(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+912(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+920(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+928(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+936(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+944(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+952(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+960(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+968(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+976(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+984(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+992(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1000(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1008(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1016(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1024(SB)/8, $0x4000000000000000
-DATA vmconst<>+1032(SB)/8, $0x4000000000000000
-DATA vmconst<>+1040(SB)/8, $0x4000000000000000
-DATA vmconst<>+1048(SB)/8, $0x4000000000000000
-DATA vmconst<>+1056(SB)/8, $0x4000000000000000
-DATA vmconst<>+1064(SB)/8, $0x4000000000000000
-DATA vmconst<>+1072(SB)/8, $0x4000000000000000
-DATA vmconst<>+1080(SB)/8, $0x4000000000000000
-DATA vmconst<>+1088(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1096(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1104(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1112(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1120(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1128(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1136(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1144(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1152(SB)/4, $0xc2ae0000
-DATA vmconst<>+1156(SB)/4, $0xc2ae0000
-DATA vmconst<>+1160(SB)/4, $0xc2ae0000
-DATA vmconst<>+1164(SB)/4, $0xc2ae0000
-DATA vmconst<>+1168(SB)/4, $0xc2ae0000
-DATA vmconst<>+1172(SB)/4, $0xc2ae0000
-DATA vmconst<>+1176(SB)/4, $0xc2ae0000
-DATA vmconst<>+1180(SB)/4, $0xc2ae0000
-DATA vmconst<>+1184(SB)/4, $0xc2ae0000
-DATA vmconst<>+1188(SB)/4, $0xc2ae0000
-DATA vmconst<>+1192(SB)/4, $0xc2ae0000
-DATA vmconst<>+1196(SB)/4, $0xc2ae0000
-DATA vmconst<>+1200(SB)/4, $0xc2ae0000
-DATA vmconst<>+1204(SB)/4, $0xc2ae0000
-DATA vmconst<>+1208(SB)/4, $0xc2ae0000
-DATA vmconst<>+1212(SB)/4, $0xc2ae0000
-DATA vmconst<>+1216(SB)/4, $0x42b0bd71
-DATA vmconst<>+1220(SB)/4, $0x42b0bd71
-DATA vmconst<>+1224(SB)/4, $0x42b0bd71
-DATA vmconst<>+1228(SB)/4, $0x42b0bd71
-DATA vmconst<>+1232(SB)/4, $0x42b0bd71
-DATA vmconst<>+1236(SB)/4, $0x42b0bd71
-DATA vmconst<>+1240(SB)/4, $0x42b0bd71
-DATA vmconst<>+1244(SB)/4, $0x42b0bd71
-DATA vmconst<>+1248(SB)/4, $0x42b0bd71
-DATA vmconst<>+1252(SB)/4, $0x42b0bd71
-DATA vmconst<>+1256(SB)/4, $0x42b0bd71
-DATA vmconst<>+1260(SB)/4, $0x42b0bd71
-DATA vmconst<>+1264(SB)/4, $0x42b0bd71
-DATA vmconst<>+1268(SB)/4, $0x42b0bd71
-DATA vmconst<>+1272(SB)/4, $0x42b0bd71
-DATA vmconst<>+1276(SB)/4, $0x42b0bd71
-DATA vmconst<>+1280(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1284(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1288(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1292(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1296(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1300(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1304(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1308(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1312(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1316(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1320(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1324(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1328(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1332(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1336(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1340(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+1344(SB)/4, $0x3f318000
-DATA vmconst<>+1348(SB)/4, $0x3f318000
-DATA vmconst<>+1352(SB)/4, $0x3f318000
-DATA vmconst<>+1356(SB)/4, $0x3f318000
-DATA vmconst<>+1360(SB)/4, $0x3f318000
-DATA vmconst<>+1364(SB)/4, $0x3f318000
-DATA vmconst<>+1368(SB)/4, $0x3f318000
-DATA vmconst<>+1372(SB)/4, $0x3f318000
-DATA vmconst<>+1376(SB)/4, $0x3f318000
-DATA vmconst<>+1380(SB)/4, $0x3f318000
-DATA vmconst<>+1384(SB)/4, $0x3f318000
-DATA vmconst<>+1388(SB)/4, $0x3f318000
-DATA vmconst<>+1392(SB)/4, $0x3f318000
-DATA vmconst<>+1396(SB)/4, $0x3f318000
-DATA vmconst<>+1400(SB)/4, $0x3f318000
-DATA vmconst<>+1404(SB)/4, $0x3f318000
-DATA vmconst<>+1408(SB)/4, $0xb95e8083
-DATA vmconst<>+1412(SB)/4, $0xb95e8083
-DATA vmconst<>+1416(SB)/4, $0xb95e8083
-DATA vmconst<>+1420(SB)/4, $0xb95e8083
-DATA vmconst<>+1424(SB)/4, $0xb95e8083
-DATA vmconst<>+1428(SB)/4, $0xb95e8083
-DATA vmconst<>+1432(SB)/4, $0xb95e8083
-DATA vmconst<>+1436(SB)/4, $0xb95e8083
-DATA vmconst<>+1440(SB)/4, $0xb95e8083
-DATA vmconst<>+1444(SB)/4, $0xb95e8083
-DATA vmconst<>+1448(SB)/4, $0xb95e8083
-DATA vmconst<>+1452(SB)/4, $0xb95e8083
-DATA vmconst<>+1456(SB)/4, $0xb95e8083
-DATA vmconst<>+1460(SB)/4, $0xb95e8083
-DATA vmconst<>+1464(SB)/4, $0xb95e8083
-DATA vmconst<>+1468(SB)/4, $0xb95e8083
-DATA vmconst<>+1472(SB)/4, $0x39506967
-DATA vmconst<>+1476(SB)/4, $0x39506967
-DATA vmconst<>+1480(SB)/4, $0x39506967
-DATA vmconst<>+1484(SB)/4, $0x39506967
-DATA vmconst<>+1488(SB)/4, $0x39506967
-DATA vmconst<>+1492(SB)/4, $0x39506967
-DATA vmconst<>+1496(SB)/4, $0x39506967
-DATA vmconst<>+1500(SB)/4, $0x39506967
-DATA vmconst<>+1504(SB)/4, $0x39506967
-DATA vmconst<>+1508(SB)/4, $0x39506967
-DATA vmconst<>+1512(SB)/4, $0x39506967
-DATA vmconst<>+1516(SB)/4, $0x39506967
-DATA vmconst<>+1520(SB)/4, $0x39506967
-DATA vmconst<>+1524(SB)/4, $0x39506967
-DATA vmconst<>+1528(SB)/4, $0x39506967
-DATA vmconst<>+1532(SB)/4, $0x39506967
-DATA vmconst<>+1536(SB)/4, $0x3ab743ce
-DATA vmconst<>+1540(SB)/4, $0x3ab743ce
-DATA vmconst<>+1544(SB)/4, $0x3ab743ce
-DATA vmconst<>+1548(SB)/4, $0x3ab743ce
-DATA vmconst<>+1552(SB)/4, $0x3ab743ce
-DATA vmconst<>+1556(SB)/4, $0x3ab743ce
-DATA vmconst<>+1560(SB)/4, $0x3ab743ce
-DATA vmconst<>+1564(SB)/4, $0x3ab743ce
-DATA vmconst<>+1568(SB)/4, $0x3ab743ce
-DATA vmconst<>+1572(SB)/4, $0x3ab743ce
-DATA vmconst<>+1576(SB)/4, $0x3ab743ce
-DATA vmconst<>+1580(SB)/4, $0x3ab743ce
-DATA vmconst<>+1584(SB)/4, $0x3ab743ce
-DATA vmconst<>+1588(SB)/4, $0x3ab743ce
-DATA vmconst<>+1592(SB)/4, $0x3ab743ce
-DATA vmconst<>+1596(SB)/4, $0x3ab743ce
-DATA vmconst<>+1600(SB)/4, $0x3c088908
-DATA vmconst<>+1604(SB)/4, $0x3c088908
-DATA vmconst<>+1608(SB)/4, $0x3c088908
-DATA vmconst<>+1612(SB)/4, $0x3c088908
-DATA vmconst<>+1616(SB)/4, $0x3c088908
-DATA vmconst<>+1620(SB)/4, $0x3c088908
-DATA vmconst<>+1624(SB)/4, $0x3c088908
-DATA vmconst<>+1628(SB)/4, $0x3c088908
-DATA vmconst<>+1632(SB)/4, $0x3c088908
-DATA vmconst<>+1636(SB)/4, $0x3c088908
-DATA vmconst<>+1640(SB)/4, $0x3c088908
-DATA vmconst<>+1644(SB)/4, $0x3c088908
-DATA vmconst<>+1648(SB)/4, $0x3c088908
-DATA vmconst<>+1652(SB)/4, $0x3c088908
-DATA vmconst<>+1656(SB)/4, $0x3c088908
-DATA vmconst<>+1660(SB)/4, $0x3c088908
-DATA vmconst<>+1664(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1668(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1672(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1676(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1680(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1684(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1688(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1692(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1696(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1700(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1704(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1708(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1712(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1716(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1720(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1724(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+1728(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1732(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1736(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1740(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1744(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1748(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1752(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1756(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1760(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1764(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1768(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1772(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1776(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1780(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1784(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1788(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+1792(SB)/4, $0x3f000000
-DATA vmconst<>+1796(SB)/4, $0x3f000000
-DATA vmconst<>+1800(SB)/4, $0x3f000000
-DATA vmconst<>+1804(SB)/4, $0x3f000000
-DATA vmconst<>+1808(SB)/4, $0x3f000000
-DATA vmconst<>+1812(SB)/4, $0x3f000000
-DATA vmconst<>+1816(SB)/4, $0x3f000000
-DATA vmconst<>+1820(SB)/4, $0x3f000000
-DATA vmconst<>+1824(SB)/4, $0x3f000000
-DATA vmconst<>+1828(SB)/4, $0x3f000000
-DATA vmconst<>+1832(SB)/4, $0x3f000000
-DATA vmconst<>+1836(SB)/4, $0x3f000000
-DATA vmconst<>+1840(SB)/4, $0x3f000000
-DATA vmconst<>+1844(SB)/4, $0x3f000000
-DATA vmconst<>+1848(SB)/4, $0x3f000000
-DATA vmconst<>+1852(SB)/4, $0x3f000000
-DATA vmconst<>+1856(SB)/4, $0x3f800000
-DATA vmconst<>+1860(SB)/4, $0x3f800000
-DATA vmconst<>+1864(SB)/4, $0x3f800000
-DATA vmconst<>+1868(SB)/4, $0x3f800000
-DATA vmconst<>+1872(SB)/4, $0x3f800000
-DATA vmconst<>+1876(SB)/4, $0x3f800000
-DATA vmconst<>+1880(SB)/4, $0x3f800000
-DATA vmconst<>+1884(SB)/4, $0x3f800000
-DATA vmconst<>+1888(SB)/4, $0x3f800000
-DATA vmconst<>+1892(SB)/4, $0x3f800000
-DATA vmconst<>+1896(SB)/4, $0x3f800000
-DATA vmconst<>+1900(SB)/4, $0x3f800000
-DATA vmconst<>+1904(SB)/4, $0x3f800000
-DATA vmconst<>+1908(SB)/4, $0x3f800000
-DATA vmconst<>+1912(SB)/4, $0x3f800000
-DATA vmconst<>+1916(SB)/4, $0x3f800000
-DATA vmconst<>+1920(SB)/4, $0x0000007f
-DATA vmconst<>+1924(SB)/4, $0x0000007f
-DATA vmconst<>+1928(SB)/4, $0x0000007f
-DATA vmconst<>+1932(SB)/4, $0x0000007f
-DATA vmconst<>+1936(SB)/4, $0x0000007f
-DATA vmconst<>+1940(SB)/4, $0x0000007f
-DATA vmconst<>+1944(SB)/4, $0x0000007f
-DATA vmconst<>+1948(SB)/4, $0x0000007f
-DATA vmconst<>+1952(SB)/4, $0x0000007f
-DATA vmconst<>+1956(SB)/4, $0x0000007f
-DATA vmconst<>+1960(SB)/4, $0x0000007f
-DATA vmconst<>+1964(SB)/4, $0x0000007f
-DATA vmconst<>+1968(SB)/4, $0x0000007f
-DATA vmconst<>+1972(SB)/4, $0x0000007f
-DATA vmconst<>+1976(SB)/4, $0x0000007f
-DATA vmconst<>+1980(SB)/4, $0x0000007f
-DATA vmconst<>+1984(SB)/8, $0x0010000000000000
-DATA vmconst<>+1992(SB)/8, $0x0010000000000000
-DATA vmconst<>+2000(SB)/8, $0x0010000000000000
-DATA vmconst<>+2008(SB)/8, $0x0010000000000000
-DATA vmconst<>+2016(SB)/8, $0x0010000000000000
-DATA vmconst<>+2024(SB)/8, $0x0010000000000000
-DATA vmconst<>+2032(SB)/8, $0x0010000000000000
-DATA vmconst<>+2040(SB)/8, $0x0010000000000000
-DATA vmconst<>+2048(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2056(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2064(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2072(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2080(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2088(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2096(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2104(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+2112(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2120(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2128(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2136(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2144(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2152(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2160(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2168(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+2176(SB)/8, $0x4330000000000000
-DATA vmconst<>+2184(SB)/8, $0x4330000000000000
-DATA vmconst<>+2192(SB)/8, $0x4330000000000000
-DATA vmconst<>+2200(SB)/8, $0x4330000000000000
-DATA vmconst<>+2208(SB)/8, $0x4330000000000000
-DATA vmconst<>+2216(SB)/8, $0x4330000000000000
-DATA vmconst<>+2224(SB)/8, $0x4330000000000000
-DATA vmconst<>+2232(SB)/8, $0x4330000000000000
-DATA vmconst<>+2240(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2248(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2256(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2264(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2272(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2280(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2288(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2296(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2304(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2312(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2320(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2328(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2336(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2344(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2352(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2360(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2368(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2376(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2384(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2392(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2400(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2408(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2416(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2424(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+2432(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2440(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2448(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2456(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2464(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2472(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2480(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2488(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+2496(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2504(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2512(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2520(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2528(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2536(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2544(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2552(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+2560(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2568(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2576(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2584(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2592(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2600(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2608(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2616(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+2624(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2632(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2640(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2648(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2656(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2664(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2672(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2680(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+2688(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2696(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2704(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2712(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2720(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2728(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2736(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2744(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+2752(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2760(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2768(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2776(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2784(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2792(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2800(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2808(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+2816(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2824(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2832(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2840(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2848(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2856(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2864(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2872(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+2880(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2888(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2896(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2904(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2912(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2920(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2928(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2936(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+2944(SB)/4, $0x00800000
-DATA vmconst<>+2948(SB)/4, $0x00800000
-DATA vmconst<>+2952(SB)/4, $0x00800000
-DATA vmconst<>+2956(SB)/4, $0x00800000
-DATA vmconst<>+2960(SB)/4, $0x00800000
-DATA vmconst<>+2964(SB)/4, $0x00800000
-DATA vmconst<>+2968(SB)/4, $0x00800000
-DATA vmconst<>+2972(SB)/4, $0x00800000
-DATA vmconst<>+2976(SB)/4, $0x00800000
-DATA vmconst<>+2980(SB)/4, $0x00800000
-DATA vmconst<>+2984(SB)/4, $0x00800000
-DATA vmconst<>+2988(SB)/4, $0x00800000
-DATA vmconst<>+2992(SB)/4, $0x00800000
-DATA vmconst<>+2996(SB)/4, $0x00800000
-DATA vmconst<>+3000(SB)/4, $0x00800000
-DATA vmconst<>+3004(SB)/4, $0x00800000
-DATA vmconst<>+3008(SB)/4, $0x7f7fffff
-DATA vmconst<>+3012(SB)/4, $0x7f7fffff
-DATA vmconst<>+3016(SB)/4, $0x7f7fffff
-DATA vmconst<>+3020(SB)/4, $0x7f7fffff
-DATA vmconst<>+3024(SB)/4, $0x7f7fffff
-DATA vmconst<>+3028(SB)/4, $0x7f7fffff
-DATA vmconst<>+3032(SB)/4, $0x7f7fffff
-DATA vmconst<>+3036(SB)/4, $0x7f7fffff
-DATA vmconst<>+3040(SB)/4, $0x7f7fffff
-DATA vmconst<>+3044(SB)/4, $0x7f7fffff
-DATA vmconst<>+3048(SB)/4, $0x7f7fffff
-DATA vmconst<>+3052(SB)/4, $0x7f7fffff
-DATA vmconst<>+3056(SB)/4, $0x7f7fffff
-DATA vmconst<>+3060(SB)/4, $0x7f7fffff
-DATA vmconst<>+3064(SB)/4, $0x7f7fffff
-DATA vmconst<>+3068(SB)/4, $0x7f7fffff
-DATA vmconst<>+3072(SB)/4, $0x42fe0000
-DATA vmconst<>+3076(SB)/4, $0x42fe0000
-DATA vmconst<>+3080(SB)/4, $0x42fe0000
-DATA vmconst<>+3084(SB)/4, $0x42fe0000
-DATA vmconst<>+3088(SB)/4, $0x42fe0000
-DATA vmconst<>+3092(SB)/4, $0x42fe0000
-DATA vmconst<>+3096(SB)/4, $0x42fe0000
-DATA vmconst<>+3100(SB)/4, $0x42fe0000
-DATA vmconst<>+3104(SB)/4, $0x42fe0000
-DATA vmconst<>+3108(SB)/4, $0x42fe0000
-DATA vmconst<>+3112(SB)/4, $0x42fe0000
-DATA vmconst<>+3116(SB)/4, $0x42fe0000
-DATA vmconst<>+3120(SB)/4, $0x42fe0000
-DATA vmconst<>+3124(SB)/4, $0x42fe0000
-DATA vmconst<>+3128(SB)/4, $0x42fe0000
-DATA vmconst<>+3132(SB)/4, $0x42fe0000
-DATA vmconst<>+3136(SB)/4, $0x007fffff
-DATA vmconst<>+3140(SB)/4, $0x007fffff
-DATA vmconst<>+3144(SB)/4, $0x007fffff
-DATA vmconst<>+3148(SB)/4, $0x007fffff
-DATA vmconst<>+3152(SB)/4, $0x007fffff
-DATA vmconst<>+3156(SB)/4, $0x007fffff
-DATA vmconst<>+3160(SB)/4, $0x007fffff
-DATA vmconst<>+3164(SB)/4, $0x007fffff
-DATA vmconst<>+3168(SB)/4, $0x007fffff
-DATA vmconst<>+3172(SB)/4, $0x007fffff
-DATA vmconst<>+3176(SB)/4, $0x007fffff
-DATA vmconst<>+3180(SB)/4, $0x007fffff
-DATA vmconst<>+3184(SB)/4, $0x007fffff
-DATA vmconst<>+3188(SB)/4, $0x007fffff
-DATA vmconst<>+3192(SB)/4, $0x007fffff
-DATA vmconst<>+3196(SB)/4, $0x007fffff
-DATA vmconst<>+3200(SB)/4, $0x3fb504f3
-DATA vmconst<>+3204(SB)/4, $0x3fb504f3
-DATA vmconst<>+3208(SB)/4, $0x3fb504f3
-DATA vmconst<>+3212(SB)/4, $0x3fb504f3
-DATA vmconst<>+3216(SB)/4, $0x3fb504f3
-DATA vmconst<>+3220(SB)/4, $0x3fb504f3
-DATA vmconst<>+3224(SB)/4, $0x3fb504f3
-DATA vmconst<>+3228(SB)/4, $0x3fb504f3
-DATA vmconst<>+3232(SB)/4, $0x3fb504f3
-DATA vmconst<>+3236(SB)/4, $0x3fb504f3
-DATA vmconst<>+3240(SB)/4, $0x3fb504f3
-DATA vmconst<>+3244(SB)/4, $0x3fb504f3
-DATA vmconst<>+3248(SB)/4, $0x3fb504f3
-DATA vmconst<>+3252(SB)/4, $0x3fb504f3
-DATA vmconst<>+3256(SB)/4, $0x3fb504f3
-DATA vmconst<>+3260(SB)/4, $0x3fb504f3
-DATA vmconst<>+3264(SB)/4, $0x3d9021bb
-DATA vmconst<>+3268(SB)/4, $0x3d9021bb
-DATA vmconst<>+3272(SB)/4, $0x3d9021bb
-DATA vmconst<>+3276(SB)/4, $0x3d9021bb
-DATA vmconst<>+3280(SB)/4, $0x3d9021bb
-DATA vmconst<>+3284(SB)/4, $0x3d9021bb
-DATA vmconst<>+3288(SB)/4, $0x3d9021bb
-DATA vmconst<>+3292(SB)/4, $0x3d9021bb
-DATA vmconst<>+3296(SB)/4, $0x3d9021bb
-DATA vmconst<>+3300(SB)/4, $0x3d9021bb
-DATA vmconst<>+3304(SB)/4, $0x3d9021bb
-DATA vmconst<>+3308(SB)/4, $0x3d9021bb
-DATA vmconst<>+3312(SB)/4, $0x3d9021bb
-DATA vmconst<>+3316(SB)/4, $0x3d9021bb
-DATA vmconst<>+3320(SB)/4, $0x3d9021bb
-DATA vmconst<>+3324(SB)/4, $0x3d9021bb
-DATA vmconst<>+3328(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3332(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3336(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3340(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3344(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3348(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3352(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3356(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3360(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3364(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3368(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3372(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3376(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3380(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3384(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3388(SB)/4, $0xbdebd1b8
-DATA vmconst<>+3392(SB)/4, $0x3def251a
-DATA vmconst<>+3396(SB)/4, $0x3def251a
-DATA vmconst<>+3400(SB)/4, $0x3def251a
-DATA vmconst<>+3404(SB)/4, $0x3def251a
-DATA vmconst<>+3408(SB)/4, $0x3def251a
-DATA vmconst<>+3412(SB)/4, $0x3def251a
-DATA vmconst<>+3416(SB)/4, $0x3def251a
-DATA vmconst<>+3420(SB)/4, $0x3def251a
-DATA vmconst<>+3424(SB)/4, $0x3def251a
-DATA vmconst<>+3428(SB)/4, $0x3def251a
-DATA vmconst<>+3432(SB)/4, $0x3def251a
-DATA vmconst<>+3436(SB)/4, $0x3def251a
-DATA vmconst<>+3440(SB)/4, $0x3def251a
-DATA vmconst<>+3444(SB)/4, $0x3def251a
-DATA vmconst<>+3448(SB)/4, $0x3def251a
-DATA vmconst<>+3452(SB)/4, $0x3def251a
-DATA vmconst<>+3456(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3460(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3464(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3468(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3472(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3476(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3480(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3484(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3488(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3492(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3496(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3500(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3504(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3508(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3512(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3516(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+3520(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3524(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3528(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3532(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3536(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3540(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3544(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3548(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3552(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3556(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3560(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3564(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3568(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3572(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3576(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3580(SB)/4, $0x3e11e9bf
-DATA vmconst<>+3584(SB)/4, $0xbe2aae50
-DATA vmconst<>+3588(SB)/4, $0xbe2aae50
-DATA vmconst<>+3592(SB)/4, $0xbe2aae50
-DATA vmconst<>+3596(SB)/4, $0xbe2aae50
-DATA vmconst<>+3600(SB)/4, $0xbe2aae50
-DATA vmconst<>+3604(SB)/4, $0xbe2aae50
-DATA vmconst<>+3608(SB)/4, $0xbe2aae50
-DATA vmconst<>+3612(SB)/4, $0xbe2aae50
-DATA vmconst<>+3616(SB)/4, $0xbe2aae50
-DATA vmconst<>+3620(SB)/4, $0xbe2aae50
-DATA vmconst<>+3624(SB)/4, $0xbe2aae50
-DATA vmconst<>+3628(SB)/4, $0xbe2aae50
-DATA vmconst<>+3632(SB)/4, $0xbe2aae50
-DATA vmconst<>+3636(SB)/4, $0xbe2aae50
-DATA vmconst<>+3640(SB)/4, $0xbe2aae50
-DATA vmconst<>+3644(SB)/4, $0xbe2aae50
-DATA vmconst<>+3648(SB)/4, $0x3e4cceac
-DATA vmconst<>+3652(SB)/4, $0x3e4cceac
-DATA vmconst<>+3656(SB)/4, $0x3e4cceac
-DATA vmconst<>+3660(SB)/4, $0x3e4cceac
-DATA vmconst<>+3664(SB)/4, $0x3e4cceac
-DATA vmconst<>+3668(SB)/4, $0x3e4cceac
-DATA vmconst<>+3672(SB)/4, $0x3e4cceac
-DATA vmconst<>+3676(SB)/4, $0x3e4cceac
-DATA vmconst<>+3680(SB)/4, $0x3e4cceac
-DATA vmconst<>+3684(SB)/4, $0x3e4cceac
-DATA vmconst<>+3688(SB)/4, $0x3e4cceac
-DATA vmconst<>+3692(SB)/4, $0x3e4cceac
-DATA vmconst<>+3696(SB)/4, $0x3e4cceac
-DATA vmconst<>+3700(SB)/4, $0x3e4cceac
-DATA vmconst<>+3704(SB)/4, $0x3e4cceac
-DATA vmconst<>+3708(SB)/4, $0x3e4cceac
-DATA vmconst<>+3712(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3716(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3720(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3724(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3728(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3732(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3736(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3740(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3744(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3748(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3752(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3756(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3760(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3764(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3768(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3772(SB)/4, $0xbe7ffffc
-DATA vmconst<>+3776(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3780(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3784(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3788(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3792(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3796(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3800(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3804(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3808(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3812(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3816(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3820(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3824(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3828(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3832(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3836(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+3840(SB)/4, $0x7fffffff
-DATA vmconst<>+3844(SB)/4, $0x7fffffff
-DATA vmconst<>+3848(SB)/4, $0x7fffffff
-DATA vmconst<>+3852(SB)/4, $0x7fffffff
-DATA vmconst<>+3856(SB)/4, $0x7fffffff
-DATA vmconst<>+3860(SB)/4, $0x7fffffff
-DATA vmconst<>+3864(SB)/4, $0x7fffffff
-DATA vmconst<>+3868(SB)/4, $0x7fffffff
-DATA vmconst<>+3872(SB)/4, $0x7fffffff
-DATA vmconst<>+3876(SB)/4, $0x7fffffff
-DATA vmconst<>+3880(SB)/4, $0x7fffffff
-DATA vmconst<>+3884(SB)/4, $0x7fffffff
-DATA vmconst<>+3888(SB)/4, $0x7fffffff
-DATA vmconst<>+3892(SB)/4, $0x7fffffff
-DATA vmconst<>+3896(SB)/4, $0x7fffffff
-DATA vmconst<>+3900(SB)/4, $0x7fffffff
-DATA vmconst<>+3904(SB)/4, $0x80000000
-DATA vmconst<>+3908(SB)/4, $0x80000000
-DATA vmconst<>+3912(SB)/4, $0x80000000
-DATA vmconst<>+3916(SB)/4, $0x80000000
-DATA vmconst<>+3920(SB)/4, $0x80000000
-DATA vmconst<>+3924(SB)/4, $0x80000000
-DATA vmconst<>+3928(SB)/4, $0x80000000
-DATA vmconst<>+3932(SB)/4, $0x80000000
-DATA vmconst<>+3936(SB)/4, $0x80000000
-DATA vmconst<>+3940(SB)/4, $0x80000000
-DATA vmconst<>+3944(SB)/4, $0x80000000
-DATA vmconst<>+3948(SB)/4, $0x80000000
-DATA vmconst<>+3952(SB)/4, $0x80000000
-DATA vmconst<>+3956(SB)/4, $0x80000000
-DATA vmconst<>+3960(SB)/4, $0x80000000
-DATA vmconst<>+3964(SB)/4, $0x80000000
-DATA vmconst<>+3968(SB)/4, $0x41200000
-DATA vmconst<>+3972(SB)/4, $0x41200000
-DATA vmconst<>+3976(SB)/4, $0x41200000
-DATA vmconst<>+3980(SB)/4, $0x41200000
-DATA vmconst<>+3984(SB)/4, $0x41200000
-DATA vmconst<>+3988(SB)/4, $0x41200000
-DATA vmconst<>+3992(SB)/4, $0x41200000
-DATA vmconst<>+3996(SB)/4, $0x41200000
-DATA vmconst<>+4000(SB)/4, $0x41200000
-DATA vmconst<>+4004(SB)/4, $0x41200000
-DATA vmconst<>+4008(SB)/4, $0x41200000
-DATA vmconst<>+4012(SB)/4, $0x41200000
-DATA vmconst<>+4016(SB)/4, $0x41200000
-DATA vmconst<>+4020(SB)/4, $0x41200000
-DATA vmconst<>+4024(SB)/4, $0x41200000
-DATA vmconst<>+4028(SB)/4, $0x41200000
-DATA vmconst<>+4032(SB)/4, $0x40000000
-DATA vmconst<>+4036(SB)/4, $0x40000000
-DATA vmconst<>+4040(SB)/4, $0x40000000
-DATA vmconst<>+4044(SB)/4, $0x40000000
-DATA vmconst<>+4048(SB)/4, $0x40000000
-DATA vmconst<>+4052(SB)/4, $0x40000000
-DATA vmconst<>+4056(SB)/4, $0x40000000
-DATA vmconst<>+4060(SB)/4, $0x40000000
-DATA vmconst<>+4064(SB)/4, $0x40000000
-DATA vmconst<>+4068(SB)/4, $0x40000000
-DATA vmconst<>+4072(SB)/4, $0x40000000
-DATA vmconst<>+4076(SB)/4, $0x40000000
-DATA vmconst<>+4080(SB)/4, $0x40000000
-DATA vmconst<>+4084(SB)/4, $0x40000000
-DATA vmconst<>+4088(SB)/4, $0x40000000
-DATA vmconst<>+4092(SB)/4, $0x40000000
-DATA vmconst<>+4096(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4100(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4104(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4108(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4112(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4116(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4120(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4124(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4128(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4132(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4136(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4140(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4144(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4148(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4152(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4156(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+4160(SB)/4, $0x3ca9134e
-DATA vmconst<>+4164(SB)/4, $0x3ca9134e
-DATA vmconst<>+4168(SB)/4, $0x3ca9134e
-DATA vmconst<>+4172(SB)/4, $0x3ca9134e
-DATA vmconst<>+4176(SB)/4, $0x3ca9134e
-DATA vmconst<>+4180(SB)/4, $0x3ca9134e
-DATA vmconst<>+4184(SB)/4, $0x3ca9134e
-DATA vmconst<>+4188(SB)/4, $0x3ca9134e
-DATA vmconst<>+4192(SB)/4, $0x3ca9134e
-DATA vmconst<>+4196(SB)/4, $0x3ca9134e
-DATA vmconst<>+4200(SB)/4, $0x3ca9134e
-DATA vmconst<>+4204(SB)/4, $0x3ca9134e
-DATA vmconst<>+4208(SB)/4, $0x3ca9134e
-DATA vmconst<>+4212(SB)/4, $0x3ca9134e
-DATA vmconst<>+4216(SB)/4, $0x3ca9134e
-DATA vmconst<>+4220(SB)/4, $0x3ca9134e
-DATA vmconst<>+4224(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4228(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4232(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4236(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4240(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4244(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4248(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4252(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4256(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4260(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4264(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4268(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4272(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4276(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4280(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4284(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+4288(SB)/4, $0x3e088393
-DATA vmconst<>+4292(SB)/4, $0x3e088393
-DATA vmconst<>+4296(SB)/4, $0x3e088393
-DATA vmconst<>+4300(SB)/4, $0x3e088393
-DATA vmconst<>+4304(SB)/4, $0x3e088393
-DATA vmconst<>+4308(SB)/4, $0x3e088393
-DATA vmconst<>+4312(SB)/4, $0x3e088393
-DATA vmconst<>+4316(SB)/4, $0x3e088393
-DATA vmconst<>+4320(SB)/4, $0x3e088393
-DATA vmconst<>+4324(SB)/4, $0x3e088393
-DATA vmconst<>+4328(SB)/4, $0x3e088393
-DATA vmconst<>+4332(SB)/4, $0x3e088393
-DATA vmconst<>+4336(SB)/4, $0x3e088393
-DATA vmconst<>+4340(SB)/4, $0x3e088393
-DATA vmconst<>+4344(SB)/4, $0x3e088393
-DATA vmconst<>+4348(SB)/4, $0x3e088393
-DATA vmconst<>+4352(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4356(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4360(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4364(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4368(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4372(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4376(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4380(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4384(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4388(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4392(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4396(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4400(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4404(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4408(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4412(SB)/4, $0xbeaaaa99
-DATA vmconst<>+4416(SB)/4, $0x00000000
-DATA vmconst<>+4420(SB)/4, $0x00000000
-DATA vmconst<>+4424(SB)/4, $0x00000000
-DATA vmconst<>+4428(SB)/4, $0x00000000
-DATA vmconst<>+4432(SB)/4, $0x00000000
-DATA vmconst<>+4436(SB)/4, $0x00000000
-DATA vmconst<>+4440(SB)/4, $0x00000000
-DATA vmconst<>+4444(SB)/4, $0x00000000
-DATA vmconst<>+4448(SB)/4, $0x00000000
-DATA vmconst<>+4452(SB)/4, $0x00000000
-DATA vmconst<>+4456(SB)/4, $0x00000000
-DATA vmconst<>+4460(SB)/4, $0x00000000
-DATA vmconst<>+4464(SB)/4, $0x00000000
-DATA vmconst<>+4468(SB)/4, $0x00000000
-DATA vmconst<>+4472(SB)/4, $0x00000000
-DATA vmconst<>+4476(SB)/4, $0x00000000
-DATA vmconst<>+4480(SB)/4, $0x3f200000
-DATA vmconst<>+4484(SB)/4, $0x3f200000
-DATA vmconst<>+4488(SB)/4, $0x3f200000
-DATA vmconst<>+4492(SB)/4, $0x3f200000
-DATA vmconst<>+4496(SB)/4, $0x3f200000
-DATA vmconst<>+4500(SB)/4, $0x3f200000
-DATA vmconst<>+4504(SB)/4, $0x3f200000
-DATA vmconst<>+4508(SB)/4, $0x3f200000
-DATA vmconst<>+4512(SB)/4, $0x3f200000
-DATA vmconst<>+4516(SB)/4, $0x3f200000
-DATA vmconst<>+4520(SB)/4, $0x3f200000
-DATA vmconst<>+4524(SB)/4, $0x3f200000
-DATA vmconst<>+4528(SB)/4, $0x3f200000
-DATA vmconst<>+4532(SB)/4, $0x3f200000
-DATA vmconst<>+4536(SB)/4, $0x3f200000
-DATA vmconst<>+4540(SB)/4, $0x3f200000
-DATA vmconst<>+4544(SB)/4, $0x4c800000
-DATA vmconst<>+4548(SB)/4, $0x4c800000
-DATA vmconst<>+4552(SB)/4, $0x4c800000
-DATA vmconst<>+4556(SB)/4, $0x4c800000
-DATA vmconst<>+4560(SB)/4, $0x4c800000
-DATA vmconst<>+4564(SB)/4, $0x4c800000
-DATA vmconst<>+4568(SB)/4, $0x4c800000
-DATA vmconst<>+4572(SB)/4, $0x4c800000
-DATA vmconst<>+4576(SB)/4, $0x4c800000
-DATA vmconst<>+4580(SB)/4, $0x4c800000
-DATA vmconst<>+4584(SB)/4, $0x4c800000
-DATA vmconst<>+4588(SB)/4, $0x4c800000
-DATA vmconst<>+4592(SB)/4, $0x4c800000
-DATA vmconst<>+4596(SB)/4, $0x4c800000
-DATA vmconst<>+4600(SB)/4, $0x4c800000
-DATA vmconst<>+4604(SB)/4, $0x4c800000
-DATA vmconst<>+4608(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4616(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4624(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4632(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4640(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4648(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4656(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4664(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+4672(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4680(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4688(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4696(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4704(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4712(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4720(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4728(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+4736(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4744(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4752(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4760(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4768(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4776(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4784(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4792(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+4800(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4804(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4808(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4812(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4816(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4820(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4824(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4828(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4832(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4836(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4840(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4844(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4848(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4852(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4856(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4860(SB)/4, $0xb94ca1f9
-DATA vmconst<>+4864(SB)/4, $0x3c08839e
-DATA vmconst<>+4868(SB)/4, $0x3c08839e
-DATA vmconst<>+4872(SB)/4, $0x3c08839e
-DATA vmconst<>+4876(SB)/4, $0x3c08839e
-DATA vmconst<>+4880(SB)/4, $0x3c08839e
-DATA vmconst<>+4884(SB)/4, $0x3c08839e
-DATA vmconst<>+4888(SB)/4, $0x3c08839e
-DATA vmconst<>+4892(SB)/4, $0x3c08839e
-DATA vmconst<>+4896(SB)/4, $0x3c08839e
-DATA vmconst<>+4900(SB)/4, $0x3c08839e
-DATA vmconst<>+4904(SB)/4, $0x3c08839e
-DATA vmconst<>+4908(SB)/4, $0x3c08839e
-DATA vmconst<>+4912(SB)/4, $0x3c08839e
-DATA vmconst<>+4916(SB)/4, $0x3c08839e
-DATA vmconst<>+4920(SB)/4, $0x3c08839e
-DATA vmconst<>+4924(SB)/4, $0x3c08839e
-DATA vmconst<>+4928(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4932(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4936(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4940(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4944(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4948(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4952(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4956(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4960(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4964(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4968(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4972(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4976(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4980(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4984(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4988(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+4992(SB)/4, $0x37ccf5ce
-DATA vmconst<>+4996(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5000(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5004(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5008(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5012(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5016(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5020(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5024(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5028(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5032(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5036(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5040(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5044(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5048(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5052(SB)/4, $0x37ccf5ce
-DATA vmconst<>+5056(SB)/4, $0xbab6061a
-DATA vmconst<>+5060(SB)/4, $0xbab6061a
-DATA vmconst<>+5064(SB)/4, $0xbab6061a
-DATA vmconst<>+5068(SB)/4, $0xbab6061a
-DATA vmconst<>+5072(SB)/4, $0xbab6061a
-DATA vmconst<>+5076(SB)/4, $0xbab6061a
-DATA vmconst<>+5080(SB)/4, $0xbab6061a
-DATA vmconst<>+5084(SB)/4, $0xbab6061a
-DATA vmconst<>+5088(SB)/4, $0xbab6061a
-DATA vmconst<>+5092(SB)/4, $0xbab6061a
-DATA vmconst<>+5096(SB)/4, $0xbab6061a
-DATA vmconst<>+5100(SB)/4, $0xbab6061a
-DATA vmconst<>+5104(SB)/4, $0xbab6061a
-DATA vmconst<>+5108(SB)/4, $0xbab6061a
-DATA vmconst<>+5112(SB)/4, $0xbab6061a
-DATA vmconst<>+5116(SB)/4, $0xbab6061a
-DATA vmconst<>+5120(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5124(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5128(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5132(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5136(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5140(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5144(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5148(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5152(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5156(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5160(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5164(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5168(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5172(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5176(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5180(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+5184(SB)/4, $0x00000001
-DATA vmconst<>+5188(SB)/4, $0x00000001
-DATA vmconst<>+5192(SB)/4, $0x00000001
-DATA vmconst<>+5196(SB)/4, $0x00000001
-DATA vmconst<>+5200(SB)/4, $0x00000001
-DATA vmconst<>+5204(SB)/4, $0x00000001
-DATA vmconst<>+5208(SB)/4, $0x00000001
-DATA vmconst<>+5212(SB)/4, $0x00000001
-DATA vmconst<>+5216(SB)/4, $0x00000001
-DATA vmconst<>+5220(SB)/4, $0x00000001
-DATA vmconst<>+5224(SB)/4, $0x00000001
-DATA vmconst<>+5228(SB)/4, $0x00000001
-DATA vmconst<>+5232(SB)/4, $0x00000001
-DATA vmconst<>+5236(SB)/4, $0x00000001
-DATA vmconst<>+5240(SB)/4, $0x00000001
-DATA vmconst<>+5244(SB)/4, $0x00000001
-DATA vmconst<>+5248(SB)/4, $0x00000002
-DATA vmconst<>+5252(SB)/4, $0x00000002
-DATA vmconst<>+5256(SB)/4, $0x00000002
-DATA vmconst<>+5260(SB)/4, $0x00000002
-DATA vmconst<>+5264(SB)/4, $0x00000002
-DATA vmconst<>+5268(SB)/4, $0x00000002
-DATA vmconst<>+5272(SB)/4, $0x00000002
-DATA vmconst<>+5276(SB)/4, $0x00000002
-DATA vmconst<>+5280(SB)/4, $0x00000002
-DATA vmconst<>+5284(SB)/4, $0x00000002
-DATA vmconst<>+5288(SB)/4, $0x00000002
-DATA vmconst<>+5292(SB)/4, $0x00000002
-DATA vmconst<>+5296(SB)/4, $0x00000002
-DATA vmconst<>+5300(SB)/4, $0x00000002
-DATA vmconst<>+5304(SB)/4, $0x00000002
-DATA vmconst<>+5308(SB)/4, $0x00000002
-DATA vmconst<>+5312(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5320(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5328(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5336(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5344(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5352(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5360(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5368(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+5376(SB)/4, $0x3a37b152
-DATA vmconst<>+5380(SB)/4, $0x3a37b152
-DATA vmconst<>+5384(SB)/4, $0x3a37b152
-DATA vmconst<>+5388(SB)/4, $0x3a37b152
-DATA vmconst<>+5392(SB)/4, $0x3a37b152
-DATA vmconst<>+5396(SB)/4, $0x3a37b152
-DATA vmconst<>+5400(SB)/4, $0x3a37b152
-DATA vmconst<>+5404(SB)/4, $0x3a37b152
-DATA vmconst<>+5408(SB)/4, $0x3a37b152
-DATA vmconst<>+5412(SB)/4, $0x3a37b152
-DATA vmconst<>+5416(SB)/4, $0x3a37b152
-DATA vmconst<>+5420(SB)/4, $0x3a37b152
-DATA vmconst<>+5424(SB)/4, $0x3a37b152
-DATA vmconst<>+5428(SB)/4, $0x3a37b152
-DATA vmconst<>+5432(SB)/4, $0x3a37b152
-DATA vmconst<>+5436(SB)/4, $0x3a37b152
-DATA vmconst<>+5440(SB)/4, $0x39826a14
-DATA vmconst<>+5444(SB)/4, $0x39826a14
-DATA vmconst<>+5448(SB)/4, $0x39826a14
-DATA vmconst<>+5452(SB)/4, $0x39826a14
-DATA vmconst<>+5456(SB)/4, $0x39826a14
-DATA vmconst<>+5460(SB)/4, $0x39826a14
-DATA vmconst<>+5464(SB)/4, $0x39826a14
-DATA vmconst<>+5468(SB)/4, $0x39826a14
-DATA vmconst<>+5472(SB)/4, $0x39826a14
-DATA vmconst<>+5476(SB)/4, $0x39826a14
-DATA vmconst<>+5480(SB)/4, $0x39826a14
-DATA vmconst<>+5484(SB)/4, $0x39826a14
-DATA vmconst<>+5488(SB)/4, $0x39826a14
-DATA vmconst<>+5492(SB)/4, $0x39826a14
-DATA vmconst<>+5496(SB)/4, $0x39826a14
-DATA vmconst<>+5500(SB)/4, $0x39826a14
-DATA vmconst<>+5504(SB)/4, $0x3ede0000
-DATA vmconst<>+5508(SB)/4, $0x3ede0000
-DATA vmconst<>+5512(SB)/4, $0x3ede0000
-DATA vmconst<>+5516(SB)/4, $0x3ede0000
-DATA vmconst<>+5520(SB)/4, $0x3ede0000
-DATA vmconst<>+5524(SB)/4, $0x3ede0000
-DATA vmconst<>+5528(SB)/4, $0x3ede0000
-DATA vmconst<>+5532(SB)/4, $0x3ede0000
-DATA vmconst<>+5536(SB)/4, $0x3ede0000
-DATA vmconst<>+5540(SB)/4, $0x3ede0000
-DATA vmconst<>+5544(SB)/4, $0x3ede0000
-DATA vmconst<>+5548(SB)/4, $0x3ede0000
-DATA vmconst<>+5552(SB)/4, $0x3ede0000
-DATA vmconst<>+5556(SB)/4, $0x3ede0000
-DATA vmconst<>+5560(SB)/4, $0x3ede0000
-DATA vmconst<>+5564(SB)/4, $0x3ede0000
-DATA vmconst<>+5568(SB)/4, $0x3e9a0000
-DATA vmconst<>+5572(SB)/4, $0x3e9a0000
-DATA vmconst<>+5576(SB)/4, $0x3e9a0000
-DATA vmconst<>+5580(SB)/4, $0x3e9a0000
-DATA vmconst<>+5584(SB)/4, $0x3e9a0000
-DATA vmconst<>+5588(SB)/4, $0x3e9a0000
-DATA vmconst<>+5592(SB)/4, $0x3e9a0000
-DATA vmconst<>+5596(SB)/4, $0x3e9a0000
-DATA vmconst<>+5600(SB)/4, $0x3e9a0000
-DATA vmconst<>+5604(SB)/4, $0x3e9a0000
-DATA vmconst<>+5608(SB)/4, $0x3e9a0000
-DATA vmconst<>+5612(SB)/4, $0x3e9a0000
-DATA vmconst<>+5616(SB)/4, $0x3e9a0000
-DATA vmconst<>+5620(SB)/4, $0x3e9a0000
-DATA vmconst<>+5624(SB)/4, $0x3e9a0000
-DATA vmconst<>+5628(SB)/4, $0x3e9a0000
-DATA vmconst<>+5632(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5636(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5640(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5644(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5648(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5652(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5656(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5660(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5664(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5668(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5672(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5676(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5680(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5684(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5688(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5692(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+5696(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5704(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5712(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5720(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5728(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5736(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5744(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5752(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+5760(SB)/8, $0x4035000000000000
-DATA vmconst<>+5768(SB)/8, $0x4035000000000000
-DATA vmconst<>+5776(SB)/8, $0x4035000000000000
-DATA vmconst<>+5784(SB)/8, $0x4035000000000000
-DATA vmconst<>+5792(SB)/8, $0x4035000000000000
-DATA vmconst<>+5800(SB)/8, $0x4035000000000000
-DATA vmconst<>+5808(SB)/8, $0x4035000000000000
-DATA vmconst<>+5816(SB)/8, $0x4035000000000000
-DATA vmconst<>+5824(SB)/4, $0x39559e2f
-DATA vmconst<>+5828(SB)/4, $0x39559e2f
-DATA vmconst<>+5832(SB)/4, $0x39559e2f
-DATA vmconst<>+5836(SB)/4, $0x39559e2f
-DATA vmconst<>+5840(SB)/4, $0x39559e2f
-DATA vmconst<>+5844(SB)/4, $0x39559e2f
-DATA vmconst<>+5848(SB)/4, $0x39559e2f
-DATA vmconst<>+5852(SB)/4, $0x39559e2f
-DATA vmconst<>+5856(SB)/4, $0x39559e2f
-DATA vmconst<>+5860(SB)/4, $0x39559e2f
-DATA vmconst<>+5864(SB)/4, $0x39559e2f
-DATA vmconst<>+5868(SB)/4, $0x39559e2f
-DATA vmconst<>+5872(SB)/4, $0x39559e2f
-DATA vmconst<>+5876(SB)/4, $0x39559e2f
-DATA vmconst<>+5880(SB)/4, $0x39559e2f
-DATA vmconst<>+5884(SB)/4, $0x39559e2f
-DATA vmconst<>+5888(SB)/4, $0x3c087bbe
-DATA vmconst<>+5892(SB)/4, $0x3c087bbe
-DATA vmconst<>+5896(SB)/4, $0x3c087bbe
-DATA vmconst<>+5900(SB)/4, $0x3c087bbe
-DATA vmconst<>+5904(SB)/4, $0x3c087bbe
-DATA vmconst<>+5908(SB)/4, $0x3c087bbe
-DATA vmconst<>+5912(SB)/4, $0x3c087bbe
-DATA vmconst<>+5916(SB)/4, $0x3c087bbe
-DATA vmconst<>+5920(SB)/4, $0x3c087bbe
-DATA vmconst<>+5924(SB)/4, $0x3c087bbe
-DATA vmconst<>+5928(SB)/4, $0x3c087bbe
-DATA vmconst<>+5932(SB)/4, $0x3c087bbe
-DATA vmconst<>+5936(SB)/4, $0x3c087bbe
-DATA vmconst<>+5940(SB)/4, $0x3c087bbe
-DATA vmconst<>+5944(SB)/4, $0x3c087bbe
-DATA vmconst<>+5948(SB)/4, $0x3c087bbe
-DATA vmconst<>+5952(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5956(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5960(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5964(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5968(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5972(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5976(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5980(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5984(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5988(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5992(SB)/4, $0x3e2aaacc
-DATA vmconst<>+5996(SB)/4, $0x3e2aaacc
-DATA vmconst<>+6000(SB)/4, $0x3e2aaacc
-DATA vmconst<>+6004(SB)/4, $0x3e2aaacc
-DATA vmconst<>+6008(SB)/4, $0x3e2aaacc
-DATA vmconst<>+6012(SB)/4, $0x3e2aaacc
-DATA vmconst<>+6016(SB)/4, $0xc2fc0000
-DATA vmconst<>+6020(SB)/4, $0xc2fc0000
-DATA vmconst<>+6024(SB)/4, $0xc2fc0000
-DATA vmconst<>+6028(SB)/4, $0xc2fc0000
-DATA vmconst<>+6032(SB)/4, $0xc2fc0000
-DATA vmconst<>+6036(SB)/4, $0xc2fc0000
-DATA vmconst<>+6040(SB)/4, $0xc2fc0000
-DATA vmconst<>+6044(SB)/4, $0xc2fc0000
-DATA vmconst<>+6048(SB)/4, $0xc2fc0000
-DATA vmconst<>+6052(SB)/4, $0xc2fc0000
-DATA vmconst<>+6056(SB)/4, $0xc2fc0000
-DATA vmconst<>+6060(SB)/4, $0xc2fc0000
-DATA vmconst<>+6064(SB)/4, $0xc2fc0000
-DATA vmconst<>+6068(SB)/4, $0xc2fc0000
-DATA vmconst<>+6072(SB)/4, $0xc2fc0000
-DATA vmconst<>+6076(SB)/4, $0xc2fc0000
-DATA vmconst<>+6080(SB)/4, $0x42fecccd
-DATA vmconst<>+6084(SB)/4, $0x42fecccd
-DATA vmconst<>+6088(SB)/4, $0x42fecccd
-DATA vmconst<>+6092(SB)/4, $0x42fecccd
-DATA vmconst<>+6096(SB)/4, $0x42fecccd
-DATA vmconst<>+6100(SB)/4, $0x42fecccd
-DATA vmconst<>+6104(SB)/4, $0x42fecccd
-DATA vmconst<>+6108(SB)/4, $0x42fecccd
-DATA vmconst<>+6112(SB)/4, $0x42fecccd
-DATA vmconst<>+6116(SB)/4, $0x42fecccd
-DATA vmconst<>+6120(SB)/4, $0x42fecccd
-DATA vmconst<>+6124(SB)/4, $0x42fecccd
-DATA vmconst<>+6128(SB)/4, $0x42fecccd
-DATA vmconst<>+6132(SB)/4, $0x42fecccd
-DATA vmconst<>+6136(SB)/4, $0x42fecccd
-DATA vmconst<>+6140(SB)/4, $0x42fecccd
-DATA vmconst<>+6144(SB)/4, $0x3920fdde
-DATA vmconst<>+6148(SB)/4, $0x3920fdde
-DATA vmconst<>+6152(SB)/4, $0x3920fdde
-DATA vmconst<>+6156(SB)/4, $0x3920fdde
-DATA vmconst<>+6160(SB)/4, $0x3920fdde
-DATA vmconst<>+6164(SB)/4, $0x3920fdde
-DATA vmconst<>+6168(SB)/4, $0x3920fdde
-DATA vmconst<>+6172(SB)/4, $0x3920fdde
-DATA vmconst<>+6176(SB)/4, $0x3920fdde
-DATA vmconst<>+6180(SB)/4, $0x3920fdde
-DATA vmconst<>+6184(SB)/4, $0x3920fdde
-DATA vmconst<>+6188(SB)/4, $0x3920fdde
-DATA vmconst<>+6192(SB)/4, $0x3920fdde
-DATA vmconst<>+6196(SB)/4, $0x3920fdde
-DATA vmconst<>+6200(SB)/4, $0x3920fdde
-DATA vmconst<>+6204(SB)/4, $0x3920fdde
-DATA vmconst<>+6208(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6212(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6216(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6220(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6224(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6228(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6232(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6236(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6240(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6244(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6248(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6252(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6256(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6260(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6264(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6268(SB)/4, $0x3aaf9f29
-DATA vmconst<>+6272(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6276(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6280(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6284(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6288(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6292(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6296(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6300(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6304(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6308(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6312(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6316(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6320(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6324(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6328(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6332(SB)/4, $0x3c1d96a6
-DATA vmconst<>+6336(SB)/4, $0x3d635774
-DATA vmconst<>+6340(SB)/4, $0x3d635774
-DATA vmconst<>+6344(SB)/4, $0x3d635774
-DATA vmconst<>+6348(SB)/4, $0x3d635774
-DATA vmconst<>+6352(SB)/4, $0x3d635774
-DATA vmconst<>+6356(SB)/4, $0x3d635774
-DATA vmconst<>+6360(SB)/4, $0x3d635774
-DATA vmconst<>+6364(SB)/4, $0x3d635774
-DATA vmconst<>+6368(SB)/4, $0x3d635774
-DATA vmconst<>+6372(SB)/4, $0x3d635774
-DATA vmconst<>+6376(SB)/4, $0x3d635774
-DATA vmconst<>+6380(SB)/4, $0x3d635774
-DATA vmconst<>+6384(SB)/4, $0x3d635774
-DATA vmconst<>+6388(SB)/4, $0x3d635774
-DATA vmconst<>+6392(SB)/4, $0x3d635774
-DATA vmconst<>+6396(SB)/4, $0x3d635774
-DATA vmconst<>+6400(SB)/4, $0x3e75fdee
-DATA vmconst<>+6404(SB)/4, $0x3e75fdee
-DATA vmconst<>+6408(SB)/4, $0x3e75fdee
-DATA vmconst<>+6412(SB)/4, $0x3e75fdee
-DATA vmconst<>+6416(SB)/4, $0x3e75fdee
-DATA vmconst<>+6420(SB)/4, $0x3e75fdee
-DATA vmconst<>+6424(SB)/4, $0x3e75fdee
-DATA vmconst<>+6428(SB)/4, $0x3e75fdee
-DATA vmconst<>+6432(SB)/4, $0x3e75fdee
-DATA vmconst<>+6436(SB)/4, $0x3e75fdee
-DATA vmconst<>+6440(SB)/4, $0x3e75fdee
-DATA vmconst<>+6444(SB)/4, $0x3e75fdee
-DATA vmconst<>+6448(SB)/4, $0x3e75fdee
-DATA vmconst<>+6452(SB)/4, $0x3e75fdee
-DATA vmconst<>+6456(SB)/4, $0x3e75fdee
-DATA vmconst<>+6460(SB)/4, $0x3e75fdee
-DATA vmconst<>+6464(SB)/4, $0x3f317218
-DATA vmconst<>+6468(SB)/4, $0x3f317218
-DATA vmconst<>+6472(SB)/4, $0x3f317218
-DATA vmconst<>+6476(SB)/4, $0x3f317218
-DATA vmconst<>+6480(SB)/4, $0x3f317218
-DATA vmconst<>+6484(SB)/4, $0x3f317218
-DATA vmconst<>+6488(SB)/4, $0x3f317218
-DATA vmconst<>+6492(SB)/4, $0x3f317218
-DATA vmconst<>+6496(SB)/4, $0x3f317218
-DATA vmconst<>+6500(SB)/4, $0x3f317218
-DATA vmconst<>+6504(SB)/4, $0x3f317218
-DATA vmconst<>+6508(SB)/4, $0x3f317218
-DATA vmconst<>+6512(SB)/4, $0x3f317218
-DATA vmconst<>+6516(SB)/4, $0x3f317218
-DATA vmconst<>+6520(SB)/4, $0x3f317218
-DATA vmconst<>+6524(SB)/4, $0x3f317218
-DATA vmconst<>+6528(SB)/4, $0xbf800000
-DATA vmconst<>+6532(SB)/4, $0xbf800000
-DATA vmconst<>+6536(SB)/4, $0xbf800000
-DATA vmconst<>+6540(SB)/4, $0xbf800000
-DATA vmconst<>+6544(SB)/4, $0xbf800000
-DATA vmconst<>+6548(SB)/4, $0xbf800000
-DATA vmconst<>+6552(SB)/4, $0xbf800000
-DATA vmconst<>+6556(SB)/4, $0xbf800000
-DATA vmconst<>+6560(SB)/4, $0xbf800000
-DATA vmconst<>+6564(SB)/4, $0xbf800000
-DATA vmconst<>+6568(SB)/4, $0xbf800000
-DATA vmconst<>+6572(SB)/4, $0xbf800000
-DATA vmconst<>+6576(SB)/4, $0xbf800000
-DATA vmconst<>+6580(SB)/4, $0xbf800000
-DATA vmconst<>+6584(SB)/4, $0xbf800000
-DATA vmconst<>+6588(SB)/4, $0xbf800000
-DATA vmconst<>+6592(SB)/4, $0x3c19c53b
-DATA vmconst<>+6596(SB)/4, $0x3c19c53b
-DATA vmconst<>+6600(SB)/4, $0x3c19c53b
-DATA vmconst<>+6604(SB)/4, $0x3c19c53b
-DATA vmconst<>+6608(SB)/4, $0x3c19c53b
-DATA vmconst<>+6612(SB)/4, $0x3c19c53b
-DATA vmconst<>+6616(SB)/4, $0x3c19c53b
-DATA vmconst<>+6620(SB)/4, $0x3c19c53b
-DATA vmconst<>+6624(SB)/4, $0x3c19c53b
-DATA vmconst<>+6628(SB)/4, $0x3c19c53b
-DATA vmconst<>+6632(SB)/4, $0x3c19c53b
-DATA vmconst<>+6636(SB)/4, $0x3c19c53b
-DATA vmconst<>+6640(SB)/4, $0x3c19c53b
-DATA vmconst<>+6644(SB)/4, $0x3c19c53b
-DATA vmconst<>+6648(SB)/4, $0x3c19c53b
-DATA vmconst<>+6652(SB)/4, $0x3c19c53b
-DATA vmconst<>+6656(SB)/4, $0x3b4c779c
-DATA vmconst<>+6660(SB)/4, $0x3b4c779c
-DATA vmconst<>+6664(SB)/4, $0x3b4c779c
-DATA vmconst<>+6668(SB)/4, $0x3b4c779c
-DATA vmconst<>+6672(SB)/4, $0x3b4c779c
-DATA vmconst<>+6676(SB)/4, $0x3b4c779c
-DATA vmconst<>+6680(SB)/4, $0x3b4c779c
-DATA vmconst<>+6684(SB)/4, $0x3b4c779c
-DATA vmconst<>+6688(SB)/4, $0x3b4c779c
-DATA vmconst<>+6692(SB)/4, $0x3b4c779c
-DATA vmconst<>+6696(SB)/4, $0x3b4c779c
-DATA vmconst<>+6700(SB)/4, $0x3b4c779c
-DATA vmconst<>+6704(SB)/4, $0x3b4c779c
-DATA vmconst<>+6708(SB)/4, $0x3b4c779c
-DATA vmconst<>+6712(SB)/4, $0x3b4c779c
-DATA vmconst<>+6716(SB)/4, $0x3b4c779c
-DATA vmconst<>+6720(SB)/4, $0x3cc821b5
-DATA vmconst<>+6724(SB)/4, $0x3cc821b5
-DATA vmconst<>+6728(SB)/4, $0x3cc821b5
-DATA vmconst<>+6732(SB)/4, $0x3cc821b5
-DATA vmconst<>+6736(SB)/4, $0x3cc821b5
-DATA vmconst<>+6740(SB)/4, $0x3cc821b5
-DATA vmconst<>+6744(SB)/4, $0x3cc821b5
-DATA vmconst<>+6748(SB)/4, $0x3cc821b5
-DATA vmconst<>+6752(SB)/4, $0x3cc821b5
-DATA vmconst<>+6756(SB)/4, $0x3cc821b5
-DATA vmconst<>+6760(SB)/4, $0x3cc821b5
-DATA vmconst<>+6764(SB)/4, $0x3cc821b5
-DATA vmconst<>+6768(SB)/4, $0x3cc821b5
-DATA vmconst<>+6772(SB)/4, $0x3cc821b5
-DATA vmconst<>+6776(SB)/4, $0x3cc821b5
-DATA vmconst<>+6780(SB)/4, $0x3cc821b5
-DATA vmconst<>+6784(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6788(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6792(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6796(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6800(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6804(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6808(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6812(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6816(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6820(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6824(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6828(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6832(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6836(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6840(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6844(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+6848(SB)/4, $0x3e0896dd
-DATA vmconst<>+6852(SB)/4, $0x3e0896dd
-DATA vmconst<>+6856(SB)/4, $0x3e0896dd
-DATA vmconst<>+6860(SB)/4, $0x3e0896dd
-DATA vmconst<>+6864(SB)/4, $0x3e0896dd
-DATA vmconst<>+6868(SB)/4, $0x3e0896dd
-DATA vmconst<>+6872(SB)/4, $0x3e0896dd
-DATA vmconst<>+6876(SB)/4, $0x3e0896dd
-DATA vmconst<>+6880(SB)/4, $0x3e0896dd
-DATA vmconst<>+6884(SB)/4, $0x3e0896dd
-DATA vmconst<>+6888(SB)/4, $0x3e0896dd
-DATA vmconst<>+6892(SB)/4, $0x3e0896dd
-DATA vmconst<>+6896(SB)/4, $0x3e0896dd
-DATA vmconst<>+6900(SB)/4, $0x3e0896dd
-DATA vmconst<>+6904(SB)/4, $0x3e0896dd
-DATA vmconst<>+6908(SB)/4, $0x3e0896dd
-DATA vmconst<>+6912(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6916(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6920(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6924(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6928(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6932(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6936(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6940(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6944(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6948(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6952(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6956(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6960(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6964(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6968(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6972(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+6976(SB)/4, $0x401a827a
-DATA vmconst<>+6980(SB)/4, $0x401a827a
-DATA vmconst<>+6984(SB)/4, $0x401a827a
-DATA vmconst<>+6988(SB)/4, $0x401a827a
-DATA vmconst<>+6992(SB)/4, $0x401a827a
-DATA vmconst<>+6996(SB)/4, $0x401a827a
-DATA vmconst<>+7000(SB)/4, $0x401a827a
-DATA vmconst<>+7004(SB)/4, $0x401a827a
-DATA vmconst<>+7008(SB)/4, $0x401a827a
-DATA vmconst<>+7012(SB)/4, $0x401a827a
-DATA vmconst<>+7016(SB)/4, $0x401a827a
-DATA vmconst<>+7020(SB)/4, $0x401a827a
-DATA vmconst<>+7024(SB)/4, $0x401a827a
-DATA vmconst<>+7028(SB)/4, $0x401a827a
-DATA vmconst<>+7032(SB)/4, $0x401a827a
-DATA vmconst<>+7036(SB)/4, $0x401a827a
-DATA vmconst<>+7040(SB)/4, $0x3ed413cd
-DATA vmconst<>+7044(SB)/4, $0x3ed413cd
-DATA vmconst<>+7048(SB)/4, $0x3ed413cd
-DATA vmconst<>+7052(SB)/4, $0x3ed413cd
-DATA vmconst<>+7056(SB)/4, $0x3ed413cd
-DATA vmconst<>+7060(SB)/4, $0x3ed413cd
-DATA vmconst<>+7064(SB)/4, $0x3ed413cd
-DATA vmconst<>+7068(SB)/4, $0x3ed413cd
-DATA vmconst<>+7072(SB)/4, $0x3ed413cd
-DATA vmconst<>+7076(SB)/4, $0x3ed413cd
-DATA vmconst<>+7080(SB)/4, $0x3ed413cd
-DATA vmconst<>+7084(SB)/4, $0x3ed413cd
-DATA vmconst<>+7088(SB)/4, $0x3ed413cd
-DATA vmconst<>+7092(SB)/4, $0x3ed413cd
-DATA vmconst<>+7096(SB)/4, $0x3ed413cd
-DATA vmconst<>+7100(SB)/4, $0x3ed413cd
-DATA vmconst<>+7104(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7108(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7112(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7116(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7120(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7124(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7128(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7132(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7136(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7140(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7144(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7148(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7152(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7156(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7160(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7164(SB)/4, $0x3fc90fdb
-DATA vmconst<>+7168(SB)/4, $0x3f490fdb
-DATA vmconst<>+7172(SB)/4, $0x3f490fdb
-DATA vmconst<>+7176(SB)/4, $0x3f490fdb
-DATA vmconst<>+7180(SB)/4, $0x3f490fdb
-DATA vmconst<>+7184(SB)/4, $0x3f490fdb
-DATA vmconst<>+7188(SB)/4, $0x3f490fdb
-DATA vmconst<>+7192(SB)/4, $0x3f490fdb
-DATA vmconst<>+7196(SB)/4, $0x3f490fdb
-DATA vmconst<>+7200(SB)/4, $0x3f490fdb
-DATA vmconst<>+7204(SB)/4, $0x3f490fdb
-DATA vmconst<>+7208(SB)/4, $0x3f490fdb
-DATA vmconst<>+7212(SB)/4, $0x3f490fdb
-DATA vmconst<>+7216(SB)/4, $0x3f490fdb
-DATA vmconst<>+7220(SB)/4, $0x3f490fdb
-DATA vmconst<>+7224(SB)/4, $0x3f490fdb
-DATA vmconst<>+7228(SB)/4, $0x3f490fdb
-DATA vmconst<>+7232(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7236(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7240(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7244(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7248(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7252(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7256(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7260(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7264(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7268(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7272(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7276(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7280(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7284(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7288(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7292(SB)/4, $0xb33bbd2e
-DATA vmconst<>+7296(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7300(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7304(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7308(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7312(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7316(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7320(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7324(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7328(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7332(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7336(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7340(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7344(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7348(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7352(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7356(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+7360(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7364(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7368(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7372(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7376(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7380(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7384(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7388(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7392(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7396(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7400(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7404(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7408(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7412(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7416(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7420(SB)/4, $0x3da4f0d1
-DATA vmconst<>+7424(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7428(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7432(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7436(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7440(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7444(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7448(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7452(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7456(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7460(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7464(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7468(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7472(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7476(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7480(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7484(SB)/4, $0xbe0e1b85
-DATA vmconst<>+7488(SB)/4, $0x3e4c925f
-DATA vmconst<>+7492(SB)/4, $0x3e4c925f
-DATA vmconst<>+7496(SB)/4, $0x3e4c925f
-DATA vmconst<>+7500(SB)/4, $0x3e4c925f
-DATA vmconst<>+7504(SB)/4, $0x3e4c925f
-DATA vmconst<>+7508(SB)/4, $0x3e4c925f
-DATA vmconst<>+7512(SB)/4, $0x3e4c925f
-DATA vmconst<>+7516(SB)/4, $0x3e4c925f
-DATA vmconst<>+7520(SB)/4, $0x3e4c925f
-DATA vmconst<>+7524(SB)/4, $0x3e4c925f
-DATA vmconst<>+7528(SB)/4, $0x3e4c925f
-DATA vmconst<>+7532(SB)/4, $0x3e4c925f
-DATA vmconst<>+7536(SB)/4, $0x3e4c925f
-DATA vmconst<>+7540(SB)/4, $0x3e4c925f
-DATA vmconst<>+7544(SB)/4, $0x3e4c925f
-DATA vmconst<>+7548(SB)/4, $0x3e4c925f
-DATA vmconst<>+7552(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7556(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7560(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7564(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7568(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7572(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7576(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7580(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7584(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7588(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7592(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7596(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7600(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7604(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7608(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7612(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+7616(SB)/4, $0x3d2cb352
-DATA vmconst<>+7620(SB)/4, $0x3d2cb352
-DATA vmconst<>+7624(SB)/4, $0x3d2cb352
-DATA vmconst<>+7628(SB)/4, $0x3d2cb352
-DATA vmconst<>+7632(SB)/4, $0x3d2cb352
-DATA vmconst<>+7636(SB)/4, $0x3d2cb352
-DATA vmconst<>+7640(SB)/4, $0x3d2cb352
-DATA vmconst<>+7644(SB)/4, $0x3d2cb352
-DATA vmconst<>+7648(SB)/4, $0x3d2cb352
-DATA vmconst<>+7652(SB)/4, $0x3d2cb352
-DATA vmconst<>+7656(SB)/4, $0x3d2cb352
-DATA vmconst<>+7660(SB)/4, $0x3d2cb352
-DATA vmconst<>+7664(SB)/4, $0x3d2cb352
-DATA vmconst<>+7668(SB)/4, $0x3d2cb352
-DATA vmconst<>+7672(SB)/4, $0x3d2cb352
-DATA vmconst<>+7676(SB)/4, $0x3d2cb352
-DATA vmconst<>+7680(SB)/4, $0x3cc617e3
-DATA vmconst<>+7684(SB)/4, $0x3cc617e3
-DATA vmconst<>+7688(SB)/4, $0x3cc617e3
-DATA vmconst<>+7692(SB)/4, $0x3cc617e3
-DATA vmconst<>+7696(SB)/4, $0x3cc617e3
-DATA vmconst<>+7700(SB)/4, $0x3cc617e3
-DATA vmconst<>+7704(SB)/4, $0x3cc617e3
-DATA vmconst<>+7708(SB)/4, $0x3cc617e3
-DATA vmconst<>+7712(SB)/4, $0x3cc617e3
-DATA vmconst<>+7716(SB)/4, $0x3cc617e3
-DATA vmconst<>+7720(SB)/4, $0x3cc617e3
-DATA vmconst<>+7724(SB)/4, $0x3cc617e3
-DATA vmconst<>+7728(SB)/4, $0x3cc617e3
-DATA vmconst<>+7732(SB)/4, $0x3cc617e3
-DATA vmconst<>+7736(SB)/4, $0x3cc617e3
-DATA vmconst<>+7740(SB)/4, $0x3cc617e3
-DATA vmconst<>+7744(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7748(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7752(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7756(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7760(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7764(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7768(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7772(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7776(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7780(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7784(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7788(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7792(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7796(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7800(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7804(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+7808(SB)/4, $0x3d9980f6
-DATA vmconst<>+7812(SB)/4, $0x3d9980f6
-DATA vmconst<>+7816(SB)/4, $0x3d9980f6
-DATA vmconst<>+7820(SB)/4, $0x3d9980f6
-DATA vmconst<>+7824(SB)/4, $0x3d9980f6
-DATA vmconst<>+7828(SB)/4, $0x3d9980f6
-DATA vmconst<>+7832(SB)/4, $0x3d9980f6
-DATA vmconst<>+7836(SB)/4, $0x3d9980f6
-DATA vmconst<>+7840(SB)/4, $0x3d9980f6
-DATA vmconst<>+7844(SB)/4, $0x3d9980f6
-DATA vmconst<>+7848(SB)/4, $0x3d9980f6
-DATA vmconst<>+7852(SB)/4, $0x3d9980f6
-DATA vmconst<>+7856(SB)/4, $0x3d9980f6
-DATA vmconst<>+7860(SB)/4, $0x3d9980f6
-DATA vmconst<>+7864(SB)/4, $0x3d9980f6
-DATA vmconst<>+7868(SB)/4, $0x3d9980f6
-DATA vmconst<>+7872(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7876(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7880(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7884(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7888(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7892(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7896(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7900(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7904(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7908(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7912(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7916(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7920(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7924(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7928(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7932(SB)/4, $0x3e2aaae4
-DATA vmconst<>+7936(SB)/4, $0x40490fdb
-DATA vmconst<>+7940(SB)/4, $0x40490fdb
-DATA vmconst<>+7944(SB)/4, $0x40490fdb
-DATA vmconst<>+7948(SB)/4, $0x40490fdb
-DATA vmconst<>+7952(SB)/4, $0x40490fdb
-DATA vmconst<>+7956(SB)/4, $0x40490fdb
-DATA vmconst<>+7960(SB)/4, $0x40490fdb
-DATA vmconst<>+7964(SB)/4, $0x40490fdb
-DATA vmconst<>+7968(SB)/4, $0x40490fdb
-DATA vmconst<>+7972(SB)/4, $0x40490fdb
-DATA vmconst<>+7976(SB)/4, $0x40490fdb
-DATA vmconst<>+7980(SB)/4, $0x40490fdb
-DATA vmconst<>+7984(SB)/4, $0x40490fdb
-DATA vmconst<>+7988(SB)/4, $0x40490fdb
-DATA vmconst<>+7992(SB)/4, $0x40490fdb
-DATA vmconst<>+7996(SB)/4, $0x40490fdb
-DATA vmconst<>+8000(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8004(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8008(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8012(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8016(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8020(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8024(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8028(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8032(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8036(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8040(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8044(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8048(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8052(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8056(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8060(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+8064(SB)/4, $0x45800000
-DATA vmconst<>+8068(SB)/4, $0x45800000
-DATA vmconst<>+8072(SB)/4, $0x45800000
-DATA vmconst<>+8076(SB)/4, $0x45800000
-DATA vmconst<>+8080(SB)/4, $0x45800000
-DATA vmconst<>+8084(SB)/4, $0x45800000
-DATA vmconst<>+8088(SB)/4, $0x45800000
-DATA vmconst<>+8092(SB)/4, $0x45800000
-DATA vmconst<>+8096(SB)/4, $0x45800000
-DATA vmconst<>+8100(SB)/4, $0x45800000
-DATA vmconst<>+8104(SB)/4, $0x45800000
-DATA vmconst<>+8108(SB)/4, $0x45800000
-DATA vmconst<>+8112(SB)/4, $0x45800000
-DATA vmconst<>+8116(SB)/4, $0x45800000
-DATA vmconst<>+8120(SB)/4, $0x45800000
-DATA vmconst<>+8124(SB)/4, $0x45800000
-DATA vmconst<>+8128(SB)/4, $0x39800000
-DATA vmconst<>+8132(SB)/4, $0x39800000
-DATA vmconst<>+8136(SB)/4, $0x39800000
-DATA vmconst<>+8140(SB)/4, $0x39800000
-DATA vmconst<>+8144(SB)/4, $0x39800000
-DATA vmconst<>+8148(SB)/4, $0x39800000
-DATA vmconst<>+8152(SB)/4, $0x39800000
-DATA vmconst<>+8156(SB)/4, $0x39800000
-DATA vmconst<>+8160(SB)/4, $0x39800000
-DATA vmconst<>+8164(SB)/4, $0x39800000
-DATA vmconst<>+8168(SB)/4, $0x39800000
-DATA vmconst<>+8172(SB)/4, $0x39800000
-DATA vmconst<>+8176(SB)/4, $0x39800000
-DATA vmconst<>+8180(SB)/4, $0x39800000
-DATA vmconst<>+8184(SB)/4, $0x39800000
-DATA vmconst<>+8188(SB)/4, $0x39800000
-DATA vmconst<>+8192(SB)/8, $0x0000000000000000
-DATA vmconst<>+8200(SB)/8, $0x0000000000000000
-DATA vmconst<>+8208(SB)/8, $0x0000000000000000
-DATA vmconst<>+8216(SB)/8, $0x0000000000000000
-DATA vmconst<>+8224(SB)/8, $0x0000000000000000
-DATA vmconst<>+8232(SB)/8, $0x0000000000000000
-DATA vmconst<>+8240(SB)/8, $0x0000000000000000
-DATA vmconst<>+8248(SB)/8, $0x0000000000000000
-DATA vmconst<>+8256(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8264(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8272(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8280(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8288(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8296(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8304(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8312(SB)/8, $0x41e0000000000000
-DATA vmconst<>+8320(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8328(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8336(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8344(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8352(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8360(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8368(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8376(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+8384(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8392(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8400(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8408(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8416(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8424(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8432(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8440(SB)/8, $0x00000000000007ff
-DATA vmconst<>+8448(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8456(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8464(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8472(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8480(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8488(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8496(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8504(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+8512(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8520(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8528(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8536(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8544(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8552(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8560(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8568(SB)/8, $0x40b0000000000000
-DATA vmconst<>+8576(SB)/8, $0x0000000000000001
-DATA vmconst<>+8584(SB)/8, $0x0000000000000001
-DATA vmconst<>+8592(SB)/8, $0x0000000000000001
-DATA vmconst<>+8600(SB)/8, $0x0000000000000001
-DATA vmconst<>+8608(SB)/8, $0x0000000000000001
-DATA vmconst<>+8616(SB)/8, $0x0000000000000001
-DATA vmconst<>+8624(SB)/8, $0x0000000000000001
-DATA vmconst<>+8632(SB)/8, $0x0000000000000001
-DATA vmconst<>+8640(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8648(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8656(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8664(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8672(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8680(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8688(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8696(SB)/8, $0x409ff80000000000
-DATA vmconst<>+8704(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8712(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8720(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8728(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8736(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8744(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8752(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8760(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+8768(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8776(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8784(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8792(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8800(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8808(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8816(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8824(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+8832(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8840(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8848(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8856(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8864(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8872(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8880(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8888(SB)/8, $0x7ff0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $8896
+DATA vmconst<>+744(SB)/8, $0x3fc5555555555555
+DATA vmconst<>+752(SB)/8, $0x00000000000003ff
+DATA vmconst<>+760(SB)/4, $0x4c800000
+DATA vmconst<>+764(SB)/4, $0x00000000
+DATA vmconst<>+768(SB)/8, $0x3fe45f306dc9c883
+DATA vmconst<>+776(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+784(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+792(SB)/4, $0xb94ca1f9
+DATA vmconst<>+796(SB)/4, $0x00000000
+DATA vmconst<>+800(SB)/4, $0x3c08839e
+DATA vmconst<>+804(SB)/4, $0x00000000
+DATA vmconst<>+808(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+812(SB)/4, $0x00000000
+DATA vmconst<>+816(SB)/4, $0x37ccf5ce
+DATA vmconst<>+820(SB)/4, $0x00000000
+DATA vmconst<>+824(SB)/4, $0xbab6061a
+DATA vmconst<>+828(SB)/4, $0x00000000
+DATA vmconst<>+832(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+836(SB)/4, $0x00000000
+DATA vmconst<>+840(SB)/4, $0x00000001
+DATA vmconst<>+844(SB)/4, $0x00000000
+DATA vmconst<>+848(SB)/4, $0x00000002
+DATA vmconst<>+852(SB)/4, $0x00000000
+DATA vmconst<>+856(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+864(SB)/4, $0x3a37b152
+DATA vmconst<>+868(SB)/4, $0x00000000
+DATA vmconst<>+872(SB)/4, $0x39826a14
+DATA vmconst<>+876(SB)/4, $0x00000000
+DATA vmconst<>+880(SB)/4, $0x3ede0000
+DATA vmconst<>+884(SB)/4, $0x00000000
+DATA vmconst<>+888(SB)/4, $0x3e9a0000
+DATA vmconst<>+892(SB)/4, $0x00000000
+DATA vmconst<>+896(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+900(SB)/4, $0x00000000
+DATA vmconst<>+904(SB)/8, $0x4035000000000000
+DATA vmconst<>+912(SB)/4, $0x39559e2f
+DATA vmconst<>+916(SB)/4, $0x00000000
+DATA vmconst<>+920(SB)/4, $0x3c087bbe
+DATA vmconst<>+924(SB)/4, $0x00000000
+DATA vmconst<>+928(SB)/4, $0x3e2aaacc
+DATA vmconst<>+932(SB)/4, $0x00000000
+DATA vmconst<>+936(SB)/4, $0xc2fc0000
+DATA vmconst<>+940(SB)/4, $0x00000000
+DATA vmconst<>+944(SB)/4, $0x42fecccd
+DATA vmconst<>+948(SB)/4, $0x00000000
+DATA vmconst<>+952(SB)/4, $0x3920fdde
+DATA vmconst<>+956(SB)/4, $0x00000000
+DATA vmconst<>+960(SB)/4, $0x3aaf9f29
+DATA vmconst<>+964(SB)/4, $0x00000000
+DATA vmconst<>+968(SB)/4, $0x3c1d96a6
+DATA vmconst<>+972(SB)/4, $0x00000000
+DATA vmconst<>+976(SB)/4, $0x3d635774
+DATA vmconst<>+980(SB)/4, $0x00000000
+DATA vmconst<>+984(SB)/4, $0x3e75fdee
+DATA vmconst<>+988(SB)/4, $0x00000000
+DATA vmconst<>+992(SB)/4, $0x3f317218
+DATA vmconst<>+996(SB)/4, $0x00000000
+DATA vmconst<>+1000(SB)/4, $0xbf800000
+DATA vmconst<>+1004(SB)/4, $0x00000000
+DATA vmconst<>+1008(SB)/4, $0x3c19c53b
+DATA vmconst<>+1012(SB)/4, $0x00000000
+DATA vmconst<>+1016(SB)/4, $0x3b4c779c
+DATA vmconst<>+1020(SB)/4, $0x00000000
+DATA vmconst<>+1024(SB)/4, $0x3cc821b5
+DATA vmconst<>+1028(SB)/4, $0x00000000
+DATA vmconst<>+1032(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+1036(SB)/4, $0x00000000
+DATA vmconst<>+1040(SB)/4, $0x3e0896dd
+DATA vmconst<>+1044(SB)/4, $0x00000000
+DATA vmconst<>+1048(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+1052(SB)/4, $0x00000000
+DATA vmconst<>+1056(SB)/4, $0x401a827a
+DATA vmconst<>+1060(SB)/4, $0x00000000
+DATA vmconst<>+1064(SB)/4, $0x3ed413cd
+DATA vmconst<>+1068(SB)/4, $0x00000000
+DATA vmconst<>+1072(SB)/4, $0x3fc90fdb
+DATA vmconst<>+1076(SB)/4, $0x00000000
+DATA vmconst<>+1080(SB)/4, $0x3f490fdb
+DATA vmconst<>+1084(SB)/4, $0x00000000
+DATA vmconst<>+1088(SB)/4, $0xb33bbd2e
+DATA vmconst<>+1092(SB)/4, $0x00000000
+DATA vmconst<>+1096(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+1100(SB)/4, $0x00000000
+DATA vmconst<>+1104(SB)/4, $0x3da4f0d1
+DATA vmconst<>+1108(SB)/4, $0x00000000
+DATA vmconst<>+1112(SB)/4, $0xbe0e1b85
+DATA vmconst<>+1116(SB)/4, $0x00000000
+DATA vmconst<>+1120(SB)/4, $0x3e4c925f
+DATA vmconst<>+1124(SB)/4, $0x00000000
+DATA vmconst<>+1128(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+1132(SB)/4, $0x00000000
+DATA vmconst<>+1136(SB)/4, $0x3d2cb352
+DATA vmconst<>+1140(SB)/4, $0x00000000
+DATA vmconst<>+1144(SB)/4, $0x3cc617e3
+DATA vmconst<>+1148(SB)/4, $0x00000000
+DATA vmconst<>+1152(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+1156(SB)/4, $0x00000000
+DATA vmconst<>+1160(SB)/4, $0x3d9980f6
+DATA vmconst<>+1164(SB)/4, $0x00000000
+DATA vmconst<>+1168(SB)/4, $0x3e2aaae4
+DATA vmconst<>+1172(SB)/4, $0x00000000
+DATA vmconst<>+1176(SB)/4, $0x40490fdb
+DATA vmconst<>+1180(SB)/4, $0x00000000
+DATA vmconst<>+1184(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+1188(SB)/4, $0x00000000
+DATA vmconst<>+1192(SB)/4, $0x45800000
+DATA vmconst<>+1196(SB)/4, $0x00000000
+DATA vmconst<>+1200(SB)/4, $0x39800000
+DATA vmconst<>+1204(SB)/4, $0x00000000
+DATA vmconst<>+1208(SB)/8, $0x0000000000000000
+DATA vmconst<>+1216(SB)/8, $0x41e0000000000000
+DATA vmconst<>+1224(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+1232(SB)/8, $0x00000000000007ff
+DATA vmconst<>+1240(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+1248(SB)/8, $0x40b0000000000000
+DATA vmconst<>+1256(SB)/8, $0x0000000000000001
+DATA vmconst<>+1264(SB)/8, $0x409ff80000000000
+DATA vmconst<>+1272(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+1280(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+1288(SB)/8, $0x7ff0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $1296

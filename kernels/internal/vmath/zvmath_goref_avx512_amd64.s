@@ -17,68 +17,68 @@ loop1:
 	CMPQ        BX, CX
 	JAE         done2
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+0(SB), Z0, Z1
-	VPANDQ      vmconst<>+64(SB), Z0, Z2
-	VMINPD      vmconst<>+128(SB), Z2, Z3
-	VMULPD      vmconst<>+192(SB), Z3, Z3
-	VMULPD      vmconst<>+256(SB), Z3, Z9
-	VADDPD      vmconst<>+320(SB), Z9, Z9
-	VSUBPD      vmconst<>+320(SB), Z9, Z10
-	VCMPPD      $0x1d, vmconst<>+384(SB), Z10, K1
-	VCMPPD      $0x12, vmconst<>+448(SB), Z10, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z2
+	VMINPD.BCST vmconst<>+16(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+24(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+32(SB), Z3, Z9
+	VADDPD.BCST vmconst<>+40(SB), Z9, Z9
+	VSUBPD.BCST vmconst<>+40(SB), Z9, Z10
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z10, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z10, K2
 	KANDW       K2, K1, K1
-	VPXORQ      vmconst<>+0(SB), Z10, Z10
-	VFMADD231PD vmconst<>+512(SB), Z10, Z3
-	VFMADD231PD vmconst<>+576(SB), Z10, Z3
-	VMULPD      vmconst<>+640(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z10, Z10
+	VFMADD231PD.BCST vmconst<>+64(SB), Z10, Z3
+	VFMADD231PD.BCST vmconst<>+72(SB), Z10, Z3
+	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
 	VMOVUPS     Z3, Z10
-	VMOVUPS     vmconst<>+704(SB), Z11
-	VFMADD213PD vmconst<>+768(SB), Z11, Z10
-	VFMADD213PD vmconst<>+832(SB), Z3, Z10
-	VFMADD213PD vmconst<>+896(SB), Z3, Z10
-	VFMADD213PD vmconst<>+960(SB), Z3, Z10
-	VFMADD213PD vmconst<>+1024(SB), Z3, Z10
-	VFMADD213PD vmconst<>+1088(SB), Z3, Z10
-	VFMADD213PD vmconst<>+1152(SB), Z3, Z10
+	VBROADCASTSD vmconst<>+88(SB), Z11
+	VFMADD213PD.BCST vmconst<>+96(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z10
 	VMULPD      Z10, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z10
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
 	VMULPD      Z10, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z10
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
 	VMULPD      Z10, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z10
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
 	VMULPD      Z10, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z10
-	VFMADD213PD vmconst<>+1152(SB), Z10, Z3
-	VPADDQ      vmconst<>+1216(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+144(SB), Z10, Z3
+	VPADDQ.BCST vmconst<>+152(SB), Z9, Z9
 	VPSLLQ      $0x34, Z9, Z9
 	VMULPD      Z9, Z3, Z3
 	VMULPD      Z0, Z0, Z9
-	VMULPD      vmconst<>+1280(SB), Z9, Z10
-	VADDPD      vmconst<>+1344(SB), Z10, Z10
+	VMULPD.BCST vmconst<>+160(SB), Z9, Z10
+	VADDPD.BCST vmconst<>+168(SB), Z10, Z10
 	VMULPD      Z9, Z10, Z10
-	VADDPD      vmconst<>+1408(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+176(SB), Z10, Z10
 	VMULPD      Z0, Z0, Z11
-	VADDPD      vmconst<>+1472(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+184(SB), Z11, Z11
 	VMULPD      Z9, Z11, Z11
-	VADDPD      vmconst<>+1536(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+192(SB), Z11, Z11
 	VMULPD      Z9, Z11, Z11
-	VADDPD      vmconst<>+1600(SB), Z11, Z11
-	VCMPPD      $0x1d, vmconst<>+1664(SB), Z2, K1
+	VADDPD.BCST vmconst<>+200(SB), Z11, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+208(SB), Z2, K1
 	VMULPD      Z9, Z0, Z9
 	VMULPD      Z10, Z9, Z9
-	VBLENDMPD   vmconst<>+192(SB), Z9, K1, Z4
-	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VBLENDMPD.BCST vmconst<>+24(SB), Z9, K1, Z4
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
 	VBLENDMPD   Z3, Z11, K1, Z5
 	VDIVPD      Z5, Z4, Z3
-	VMOVUPS     vmconst<>+1152(SB), Z9
+	VBROADCASTSD vmconst<>+144(SB), Z9
 	VSUBPD      Z3, Z9, Z9
 	VPXORQ      Z1, Z9, Z9
-	VCMPPD      $0x00, vmconst<>+1728(SB), Z0, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z0, K2
 	VADDPD      Z3, Z0, Z3
 	VBLENDMPD   Z0, Z3, K2, Z6
 	VBLENDMPD   Z9, Z6, K1, Z7
-	VCMPPD      $0x1e, vmconst<>+128(SB), Z2, K1
-	VPXORQ      vmconst<>+1152(SB), Z1, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+16(SB), Z2, K1
+	VPXORQ.BCST vmconst<>+144(SB), Z1, Z1
 	VBLENDMPD   Z1, Z7, K1, Z8
 	VCMPPD      $0x00, Z0, Z0, K1
 	VMOVUPS     Z8, (AX)(BX*8)
@@ -116,59 +116,59 @@ loop4:
 	CMPQ        BX, CX
 	JAE         done5
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+64(SB), Z0, Z1
-	VCMPPD      $0x11, vmconst<>+1792(SB), Z1, K1
-	VMULPD      vmconst<>+1856(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+224(SB), Z1, K1
+	VMULPD.BCST vmconst<>+232(SB), Z1, Z2
 	VRNDSCALEPD $0x03, Z2, Z2
-	VADDPD      vmconst<>+1920(SB), Z2, Z4
-	VPANDQ      vmconst<>+1984(SB), Z4, Z4
-	VPCMPEQQ    vmconst<>+1984(SB), Z4, K2
+	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
+	VPANDQ.BCST vmconst<>+248(SB), Z4, Z4
+	VPCMPEQQ.BCST vmconst<>+248(SB), Z4, K2
 	VPMOVM2Q    K2, Z4
-	VPANDQ      vmconst<>+1152(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+144(SB), Z4, Z4
 	VADDPD      Z4, Z2, Z2
-	VADDPD      vmconst<>+1920(SB), Z2, Z4
-	VMULPD      vmconst<>+2176(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+272(SB), Z2, Z5
 	VSUBPD      Z5, Z1, Z1
-	VMULPD      vmconst<>+2112(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+264(SB), Z2, Z5
 	VSUBPD      Z5, Z1, Z1
-	VMULPD      vmconst<>+2048(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+256(SB), Z2, Z2
 	VSUBPD      Z2, Z1, Z1
 	VMULPD      Z1, Z1, Z2
-	VMULPD      vmconst<>+2240(SB), Z2, Z5
-	VADDPD      vmconst<>+2304(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+280(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+288(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2368(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+296(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2432(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+304(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2496(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+312(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2560(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+320(SB), Z5, Z5
 	VMULPD      Z2, Z1, Z6
 	VMULPD      Z5, Z6, Z5
 	VADDPD      Z1, Z5, Z1
-	VMULPD      vmconst<>+2624(SB), Z2, Z5
-	VADDPD      vmconst<>+2688(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+328(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+336(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2752(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+344(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2816(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+352(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2880(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+360(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2944(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+368(SB), Z5, Z5
 	VMULPD      Z2, Z2, Z6
-	VMULPD      vmconst<>+1088(SB), Z2, Z2
-	VMOVUPS     vmconst<>+1152(SB), Z7
+	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
+	VBROADCASTSD vmconst<>+144(SB), Z7
 	VSUBPD      Z2, Z7, Z2
 	VMULPD      Z5, Z6, Z5
 	VADDPD      Z2, Z5, Z2
-	VPANDQ      vmconst<>+3008(SB), Z4, Z5
-	VPCMPEQQ    vmconst<>+3008(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+376(SB), Z4, Z5
+	VPCMPEQQ.BCST vmconst<>+376(SB), Z5, K2
 	VBLENDMPD   Z2, Z1, K2, Z3
 	VPSLLQ      $0x3d, Z4, Z1
-	VPANDQ      vmconst<>+0(SB), Z1, Z1
-	VPANDQ      vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPXORQ      Z2, Z1, Z1
 	VPXORQ      Z1, Z3, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
@@ -206,60 +206,60 @@ loop7:
 	CMPQ        BX, CX
 	JAE         done8
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+64(SB), Z0, Z1
-	VCMPPD      $0x11, vmconst<>+1792(SB), Z1, K1
-	VMULPD      vmconst<>+1856(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+224(SB), Z1, K1
+	VMULPD.BCST vmconst<>+232(SB), Z1, Z2
 	VRNDSCALEPD $0x03, Z2, Z2
-	VADDPD      vmconst<>+1920(SB), Z2, Z4
-	VPANDQ      vmconst<>+1984(SB), Z4, Z4
-	VPCMPEQQ    vmconst<>+1984(SB), Z4, K2
+	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
+	VPANDQ.BCST vmconst<>+248(SB), Z4, Z4
+	VPCMPEQQ.BCST vmconst<>+248(SB), Z4, K2
 	VPMOVM2Q    K2, Z4
-	VPANDQ      vmconst<>+1152(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+144(SB), Z4, Z4
 	VADDPD      Z4, Z2, Z2
-	VADDPD      vmconst<>+1920(SB), Z2, Z4
-	VMULPD      vmconst<>+2176(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+272(SB), Z2, Z5
 	VSUBPD      Z5, Z1, Z1
-	VMULPD      vmconst<>+2112(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+264(SB), Z2, Z5
 	VSUBPD      Z5, Z1, Z1
-	VMULPD      vmconst<>+2048(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+256(SB), Z2, Z2
 	VSUBPD      Z2, Z1, Z1
 	VMULPD      Z1, Z1, Z2
-	VMULPD      vmconst<>+2240(SB), Z2, Z5
-	VADDPD      vmconst<>+2304(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+280(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+288(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2368(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+296(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2432(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+304(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2496(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+312(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2560(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+320(SB), Z5, Z5
 	VMULPD      Z2, Z1, Z6
 	VMULPD      Z5, Z6, Z5
 	VADDPD      Z1, Z5, Z1
-	VMULPD      vmconst<>+2624(SB), Z2, Z5
-	VADDPD      vmconst<>+2688(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+328(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+336(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2752(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+344(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2816(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+352(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2880(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+360(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD      vmconst<>+2944(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+368(SB), Z5, Z5
 	VMULPD      Z2, Z2, Z6
-	VMULPD      vmconst<>+1088(SB), Z2, Z2
-	VMOVUPS     vmconst<>+1152(SB), Z7
+	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
+	VBROADCASTSD vmconst<>+144(SB), Z7
 	VSUBPD      Z2, Z7, Z2
 	VMULPD      Z5, Z6, Z5
 	VADDPD      Z2, Z5, Z2
-	VPANDQ      vmconst<>+3008(SB), Z4, Z5
-	VPCMPEQQ    vmconst<>+3008(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+376(SB), Z4, Z5
+	VPCMPEQQ.BCST vmconst<>+376(SB), Z5, K2
 	VBLENDMPD   Z1, Z2, K2, Z3
 	VPSLLQ      $0x3d, Z4, Z1
 	VPSLLQ      $0x3e, Z4, Z2
 	VPXORQ      Z2, Z1, Z1
-	VPANDQ      vmconst<>+0(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
 	VPXORQ      Z1, Z3, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -296,63 +296,63 @@ loop10:
 	CMPQ        BX, CX
 	JAE         done11
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+0(SB), Z0, Z1
-	VPANDQ      vmconst<>+64(SB), Z0, Z2
-	VMULPD      vmconst<>+256(SB), Z2, Z3
-	VADDPD      vmconst<>+320(SB), Z3, Z3
-	VSUBPD      vmconst<>+320(SB), Z3, Z6
-	VCMPPD      $0x1d, vmconst<>+384(SB), Z6, K1
-	VCMPPD      $0x12, vmconst<>+448(SB), Z6, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z2
+	VMULPD.BCST vmconst<>+32(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+40(SB), Z3, Z6
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z6, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z6, K2
 	KANDW       K2, K1, K1
-	VPXORQ      vmconst<>+0(SB), Z6, Z6
+	VPXORQ.BCST vmconst<>+0(SB), Z6, Z6
 	VMOVUPS     Z2, Z7
-	VFMADD231PD vmconst<>+512(SB), Z6, Z7
-	VFMADD231PD vmconst<>+576(SB), Z6, Z7
-	VMULPD      vmconst<>+640(SB), Z7, Z6
+	VFMADD231PD.BCST vmconst<>+64(SB), Z6, Z7
+	VFMADD231PD.BCST vmconst<>+72(SB), Z6, Z7
+	VMULPD.BCST vmconst<>+80(SB), Z7, Z6
 	VMOVUPS     Z6, Z7
-	VMOVUPS     vmconst<>+704(SB), Z8
-	VFMADD213PD vmconst<>+768(SB), Z8, Z7
-	VFMADD213PD vmconst<>+832(SB), Z6, Z7
-	VFMADD213PD vmconst<>+896(SB), Z6, Z7
-	VFMADD213PD vmconst<>+960(SB), Z6, Z7
-	VFMADD213PD vmconst<>+1024(SB), Z6, Z7
-	VFMADD213PD vmconst<>+1088(SB), Z6, Z7
-	VFMADD213PD vmconst<>+1152(SB), Z6, Z7
+	VBROADCASTSD vmconst<>+88(SB), Z8
+	VFMADD213PD.BCST vmconst<>+96(SB), Z8, Z7
+	VFMADD213PD.BCST vmconst<>+104(SB), Z6, Z7
+	VFMADD213PD.BCST vmconst<>+112(SB), Z6, Z7
+	VFMADD213PD.BCST vmconst<>+120(SB), Z6, Z7
+	VFMADD213PD.BCST vmconst<>+128(SB), Z6, Z7
+	VFMADD213PD.BCST vmconst<>+136(SB), Z6, Z7
+	VFMADD213PD.BCST vmconst<>+144(SB), Z6, Z7
 	VMULPD      Z7, Z6, Z6
-	VADDPD      vmconst<>+192(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
 	VMULPD      Z7, Z6, Z6
-	VADDPD      vmconst<>+192(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
 	VMULPD      Z7, Z6, Z6
-	VADDPD      vmconst<>+192(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
 	VMULPD      Z7, Z6, Z6
-	VADDPD      vmconst<>+192(SB), Z6, Z7
-	VFMADD213PD vmconst<>+1152(SB), Z7, Z6
-	VPADDQ      vmconst<>+1216(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
+	VFMADD213PD.BCST vmconst<>+144(SB), Z7, Z6
+	VPADDQ.BCST vmconst<>+152(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VMULPD      Z3, Z6, Z3
-	VMULPD      vmconst<>+1088(SB), Z3, Z6
-	VMOVUPS     vmconst<>+1152(SB), Z7
+	VMULPD.BCST vmconst<>+136(SB), Z3, Z6
+	VBROADCASTSD vmconst<>+144(SB), Z7
 	VDIVPD      Z3, Z7, Z7
 	VSUBPD      Z7, Z3, Z3
-	VMULPD      vmconst<>+1088(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+136(SB), Z3, Z3
 	VMULPD      Z2, Z2, Z7
-	VMULPD      vmconst<>+3072(SB), Z7, Z8
-	VADDPD      vmconst<>+3136(SB), Z8, Z8
+	VMULPD.BCST vmconst<>+384(SB), Z7, Z8
+	VADDPD.BCST vmconst<>+392(SB), Z8, Z8
 	VMULPD      Z7, Z8, Z8
-	VADDPD      vmconst<>+3200(SB), Z8, Z8
+	VADDPD.BCST vmconst<>+400(SB), Z8, Z8
 	VMULPD      Z7, Z8, Z8
-	VADDPD      vmconst<>+3264(SB), Z8, Z8
+	VADDPD.BCST vmconst<>+408(SB), Z8, Z8
 	VMULPD      Z2, Z2, Z9
-	VADDPD      vmconst<>+3328(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+416(SB), Z9, Z9
 	VMULPD      Z7, Z9, Z9
-	VADDPD      vmconst<>+3392(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+424(SB), Z9, Z9
 	VMULPD      Z7, Z9, Z7
-	VADDPD      vmconst<>+3264(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+408(SB), Z7, Z7
 	VMULPD      Z2, Z8, Z8
 	VDIVPD      Z7, Z8, Z7
-	VCMPPD      $0x1e, vmconst<>+1088(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+136(SB), Z2, K2
 	VBLENDMPD   Z3, Z7, K2, Z4
-	VCMPPD      $0x1e, vmconst<>+3456(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
 	VBLENDMPD   Z6, Z4, K2, Z5
 	VPXORQ      Z1, Z5, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
@@ -390,44 +390,44 @@ loop13:
 	CMPQ        BX, CX
 	JAE         done14
 	VMOVUPS     (DX)(BX*8), Z0
-	VCMPPD      $0x11, vmconst<>+1728(SB), Z0, K1
-	VSUBPD      vmconst<>+1088(SB), Z0, Z1
-	VADDPD      vmconst<>+1088(SB), Z0, Z2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K1
+	VSUBPD.BCST vmconst<>+136(SB), Z0, Z1
+	VADDPD.BCST vmconst<>+136(SB), Z0, Z2
 	VBLENDMPD   Z1, Z2, K1, Z3
 	VRNDSCALEPD $0x03, Z3, Z1
 	VSUBPD      Z1, Z0, Z2
-	VMULPD      vmconst<>+3520(SB), Z2, Z4
-	VMULPD      vmconst<>+3584(SB), Z2, Z2
-	VPXORQ      vmconst<>+0(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+440(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+448(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+0(SB), Z2, Z2
 	VSUBPD      Z2, Z4, Z5
 	VMULPD      Z5, Z5, Z6
-	VMULPD      vmconst<>+3648(SB), Z6, Z7
-	VADDPD      vmconst<>+3712(SB), Z7, Z7
+	VMULPD.BCST vmconst<>+456(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+464(SB), Z7, Z7
 	VMULPD      Z6, Z7, Z7
-	VADDPD      vmconst<>+3776(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+472(SB), Z7, Z7
 	VMULPD      Z6, Z7, Z7
-	VADDPD      vmconst<>+3840(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+480(SB), Z7, Z7
 	VMULPD      Z6, Z7, Z7
-	VADDPD      vmconst<>+1024(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+128(SB), Z7, Z7
 	VMULPD      Z6, Z7, Z6
 	VSUBPD      Z6, Z5, Z6
 	VMULPD      Z6, Z5, Z5
-	VMOVUPS     vmconst<>+192(SB), Z7
+	VBROADCASTSD vmconst<>+24(SB), Z7
 	VSUBPD      Z6, Z7, Z6
 	VDIVPD      Z6, Z5, Z5
 	VSUBPD      Z5, Z2, Z2
 	VSUBPD      Z4, Z2, Z2
-	VMOVUPS     vmconst<>+1152(SB), Z4
+	VBROADCASTSD vmconst<>+144(SB), Z4
 	VSUBPD      Z2, Z4, Z2
 	VPSRLQ      $0x34, Z2, Z4
-	VPORQ       vmconst<>+1920(SB), Z4, Z4
-	VSUBPD      vmconst<>+1920(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+240(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+240(SB), Z4, Z4
 	VADDPD      Z1, Z4, Z4
-	VCMPPD      $0x1d, vmconst<>+1152(SB), Z4, K1
-	VCMPPD      $0x12, vmconst<>+3904(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z4, K2
 	KANDW       K2, K1, K1
-	VADDPD      vmconst<>+320(SB), Z1, Z1
-	VPSUBQ      vmconst<>+320(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+40(SB), Z1, Z1
+	VPSUBQ.BCST vmconst<>+40(SB), Z1, Z1
 	VPSLLQ      $0x34, Z1, Z1
 	VPADDQ      Z1, Z2, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
@@ -465,48 +465,48 @@ loop16:
 	CMPQ        BX, CX
 	JAE         done17
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+64(SB), Z0, Z1
-	VMULPD      vmconst<>+256(SB), Z0, Z2
-	VADDPD      vmconst<>+1088(SB), Z2, Z2
-	VMULPD      vmconst<>+256(SB), Z0, Z16
-	VSUBPD      vmconst<>+1088(SB), Z16, Z16
-	VCMPPD      $0x11, vmconst<>+1728(SB), Z0, K1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VMULPD.BCST vmconst<>+32(SB), Z0, Z2
+	VADDPD.BCST vmconst<>+136(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+32(SB), Z0, Z16
+	VSUBPD.BCST vmconst<>+136(SB), Z16, Z16
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K1
 	VBLENDMPD   Z16, Z2, K1, Z3
 	VRNDSCALEPD $0x03, Z3, Z2
-	VCMPPD      $0x11, vmconst<>+3968(SB), Z1, K1
-	VPANDQ      vmconst<>+0(SB), Z0, Z16
-	VPORQ       vmconst<>+1152(SB), Z16, Z16
+	VCMPPD.BCST $0x11, vmconst<>+496(SB), Z1, K1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z16
+	VPORQ.BCST vmconst<>+144(SB), Z16, Z16
 	VBLENDMPD   Z16, Z2, K1, Z4
-	VMULPD      vmconst<>+3520(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+440(SB), Z4, Z2
 	VSUBPD      Z2, Z0, Z2
-	VMULPD      vmconst<>+3584(SB), Z4, Z16
+	VMULPD.BCST vmconst<>+448(SB), Z4, Z16
 	VSUBPD      Z16, Z2, Z17
 	VSUBPD      Z17, Z2, Z2
 	VSUBPD      Z16, Z2, Z2
-	VCMPPD      $0x1e, vmconst<>+4032(SB), Z1, K1
+	VCMPPD.BCST $0x1e, vmconst<>+504(SB), Z1, K1
 	VBLENDMPD   Z17, Z0, K1, Z5
-	VMOVUPS     vmconst<>+1728(SB), Z16
+	VBROADCASTSD vmconst<>+216(SB), Z16
 	VBLENDMPD   Z2, Z16, K1, Z6
-	VMOVUPS     vmconst<>+1728(SB), Z2
+	VBROADCASTSD vmconst<>+216(SB), Z2
 	VBLENDMPD   Z4, Z2, K1, Z7
-	VMULPD      vmconst<>+1088(SB), Z5, Z2
+	VMULPD.BCST vmconst<>+136(SB), Z5, Z2
 	VMULPD      Z2, Z5, Z16
-	VMULPD      vmconst<>+4096(SB), Z16, Z17
-	VADDPD      vmconst<>+4160(SB), Z17, Z17
+	VMULPD.BCST vmconst<>+512(SB), Z16, Z17
+	VADDPD.BCST vmconst<>+520(SB), Z17, Z17
 	VMULPD      Z16, Z17, Z17
-	VADDPD      vmconst<>+4224(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+528(SB), Z17, Z17
 	VMULPD      Z16, Z17, Z17
-	VADDPD      vmconst<>+4288(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+536(SB), Z17, Z17
 	VMULPD      Z16, Z17, Z17
-	VADDPD      vmconst<>+4352(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+544(SB), Z17, Z17
 	VMULPD      Z16, Z17, Z17
-	VADDPD      vmconst<>+1152(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+144(SB), Z17, Z17
 	VMULPD      Z2, Z17, Z18
-	VMOVUPS     vmconst<>+4416(SB), Z19
+	VBROADCASTSD vmconst<>+552(SB), Z19
 	VSUBPD      Z18, Z19, Z18
 	VSUBPD      Z18, Z17, Z17
 	VMULPD      Z18, Z5, Z18
-	VMOVUPS     vmconst<>+4480(SB), Z19
+	VBROADCASTSD vmconst<>+560(SB), Z19
 	VSUBPD      Z18, Z19, Z18
 	VDIVPD      Z18, Z17, Z17
 	VMULPD      Z17, Z16, Z18
@@ -521,53 +521,53 @@ loop16:
 	VMULPD      Z2, Z5, Z2
 	VSUBPD      Z2, Z16, Z2
 	VSUBPD      Z2, Z5, Z16
-	VMULPD      vmconst<>+1088(SB), Z16, Z16
-	VSUBPD      vmconst<>+1088(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+136(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+136(SB), Z16, Z16
 	VSUBPD      Z2, Z5, Z17
-	VCMPPD      $0x11, vmconst<>+4544(SB), Z5, K1
-	VADDPD      vmconst<>+1088(SB), Z5, Z19
+	VCMPPD.BCST $0x11, vmconst<>+568(SB), Z5, K1
+	VADDPD.BCST vmconst<>+136(SB), Z5, Z19
 	VSUBPD      Z19, Z2, Z19
-	VMULPD      vmconst<>+4608(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+576(SB), Z19, Z19
 	VADDPD      Z17, Z17, Z17
-	VADDPD      vmconst<>+1152(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+144(SB), Z17, Z17
 	VBLENDMPD   Z19, Z17, K1, Z8
-	VADDPD      vmconst<>+320(SB), Z7, Z17
-	VPSUBQ      vmconst<>+320(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+40(SB), Z7, Z17
+	VPSUBQ.BCST vmconst<>+40(SB), Z17, Z17
 	VPSLLQ      $0x34, Z17, Z19
-	VMOVUPS     vmconst<>+1216(SB), Z20
+	VBROADCASTSD vmconst<>+152(SB), Z20
 	VPSUBQ      Z17, Z20, Z17
 	VPSLLQ      $0x34, Z17, Z17
 	VSUBPD      Z5, Z2, Z20
-	VMOVUPS     vmconst<>+1152(SB), Z21
+	VBROADCASTSD vmconst<>+144(SB), Z21
 	VSUBPD      Z20, Z21, Z20
 	VPADDQ      Z19, Z20, Z20
-	VSUBPD      vmconst<>+1152(SB), Z20, Z20
-	VMOVUPS     vmconst<>+1152(SB), Z21
+	VSUBPD.BCST vmconst<>+144(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+144(SB), Z21
 	VSUBPD      Z17, Z21, Z21
 	VSUBPD      Z5, Z2, Z22
 	VSUBPD      Z22, Z21, Z21
 	VPADDQ      Z19, Z21, Z21
 	VADDPD      Z17, Z2, Z2
 	VSUBPD      Z2, Z5, Z2
-	VADDPD      vmconst<>+1152(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
 	VPADDQ      Z19, Z2, Z2
-	VCMPPD      $0x11, vmconst<>+4672(SB), Z7, K1
+	VCMPPD.BCST $0x11, vmconst<>+584(SB), Z7, K1
 	VBLENDMPD   Z21, Z2, K1, Z9
-	VCMPPD      $0x12, vmconst<>+4608(SB), Z7, K1
-	VCMPPD      $0x1e, vmconst<>+4736(SB), Z7, K2
+	VCMPPD.BCST $0x12, vmconst<>+576(SB), Z7, K1
+	VCMPPD.BCST $0x1e, vmconst<>+592(SB), Z7, K2
 	KORW        K2, K1, K1
 	VBLENDMPD   Z20, Z9, K1, Z10
-	VCMPPD      $0x00, vmconst<>+1152(SB), Z7, K1
+	VCMPPD.BCST $0x00, vmconst<>+144(SB), Z7, K1
 	VBLENDMPD   Z8, Z10, K1, Z11
-	VCMPPD      $0x00, vmconst<>+4800(SB), Z7, K1
+	VCMPPD.BCST $0x00, vmconst<>+600(SB), Z7, K1
 	VBLENDMPD   Z16, Z11, K1, Z12
-	VCMPPD      $0x00, vmconst<>+1728(SB), Z7, K1
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z7, K1
 	VBLENDMPD   Z18, Z12, K1, Z13
-	VCMPPD      $0x11, vmconst<>+4864(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z1, K1
 	VBLENDMPD   Z0, Z13, K1, Z14
-	VCMPPD      $0x12, vmconst<>+4928(SB), Z0, K1
-	VBLENDMPD   vmconst<>+4800(SB), Z14, K1, Z15
-	VCMPPD      $0x11, vmconst<>+4992(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+616(SB), Z0, K1
+	VBLENDMPD.BCST vmconst<>+600(SB), Z14, K1, Z15
+	VCMPPD.BCST $0x11, vmconst<>+624(SB), Z0, K1
 	VMOVUPS     Z15, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
@@ -603,83 +603,83 @@ loop19:
 	CMPQ      BX, CX
 	JAE       done20
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ    vmconst<>+64(SB), Z0, Z1
-	VCMPPD    $0x1e, vmconst<>+4800(SB), Z0, K1
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z0, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z0, K2
 	KANDW     K2, K1, K1
-	VCMPPD    $0x1d, vmconst<>+5120(SB), Z1, K2
-	VADDPD    vmconst<>+1152(SB), Z0, Z2
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z1, K2
+	VADDPD.BCST vmconst<>+144(SB), Z0, Z2
 	VBLENDMPD Z0, Z2, K2, Z3
 	VPSRLQ    $0x34, Z3, Z2
-	VPORQ     vmconst<>+1920(SB), Z2, Z2
-	VSUBPD    vmconst<>+5184(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+240(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+648(SB), Z2, Z2
 	VSUBPD    Z0, Z3, Z15
-	VMOVUPS   vmconst<>+1152(SB), Z16
+	VBROADCASTSD vmconst<>+144(SB), Z16
 	VSUBPD    Z15, Z16, Z15
-	VSUBPD    vmconst<>+1152(SB), Z3, Z16
+	VSUBPD.BCST vmconst<>+144(SB), Z3, Z16
 	VSUBPD    Z16, Z0, Z16
-	VCMPPD    $0x1e, vmconst<>+1728(SB), Z2, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K3
 	VBLENDMPD Z15, Z16, K3, Z4
 	VDIVPD    Z3, Z4, Z15
-	VBLENDMPD vmconst<>+1728(SB), Z15, K2, Z5
-	VPANDQ    vmconst<>+5248(SB), Z3, Z15
-	VPORQ     vmconst<>+1152(SB), Z15, Z15
-	VCMPPD    $0x1d, vmconst<>+5312(SB), Z15, K2
-	VADDPD    vmconst<>+1152(SB), Z2, Z16
+	VBLENDMPD.BCST vmconst<>+216(SB), Z15, K2, Z5
+	VPANDQ.BCST vmconst<>+656(SB), Z3, Z15
+	VPORQ.BCST vmconst<>+144(SB), Z15, Z15
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z15, K2
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z16
 	VBLENDMPD Z16, Z2, K2, Z6
-	VMULPD    vmconst<>+1088(SB), Z15, Z2
+	VMULPD.BCST vmconst<>+136(SB), Z15, Z2
 	VBLENDMPD Z2, Z15, K2, Z7
-	VSUBPD    vmconst<>+1152(SB), Z7, Z2
-	VCMPPD    $0x11, vmconst<>+5376(SB), Z1, K2
-	VCMPPD    $0x1e, vmconst<>+5440(SB), Z0, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z7, Z2
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z0, K3
 	KANDW     K3, K2, K2
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z2, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z2, K3
 	VBLENDMPD Z0, Z2, K2, Z8
-	VBLENDMPD vmconst<>+1728(SB), Z5, K2, Z9
-	VBLENDMPD vmconst<>+1728(SB), Z6, K2, Z10
-	VMULPD    vmconst<>+1088(SB), Z8, Z2
+	VBLENDMPD.BCST vmconst<>+216(SB), Z5, K2, Z9
+	VBLENDMPD.BCST vmconst<>+216(SB), Z6, K2, Z10
+	VMULPD.BCST vmconst<>+136(SB), Z8, Z2
 	VMULPD    Z8, Z2, Z2
-	VADDPD    vmconst<>+192(SB), Z8, Z15
+	VADDPD.BCST vmconst<>+24(SB), Z8, Z15
 	VDIVPD    Z15, Z8, Z15
 	VMULPD    Z15, Z15, Z16
-	VMULPD    vmconst<>+5504(SB), Z16, Z17
-	VADDPD    vmconst<>+5568(SB), Z17, Z17
+	VMULPD.BCST vmconst<>+688(SB), Z16, Z17
+	VADDPD.BCST vmconst<>+696(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+5632(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+704(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+5696(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+712(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+5760(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+720(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+5824(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+728(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+5888(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+736(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z16
 	VADDPD    Z2, Z16, Z16
 	VMULPD    Z16, Z15, Z17
 	VSUBPD    Z17, Z2, Z17
 	VSUBPD    Z17, Z8, Z17
-	VMULPD    vmconst<>+3584(SB), Z10, Z18
+	VMULPD.BCST vmconst<>+448(SB), Z10, Z18
 	VADDPD    Z9, Z18, Z18
 	VMULPD    Z16, Z15, Z15
 	VADDPD    Z18, Z15, Z15
-	VMULPD    vmconst<>+3520(SB), Z10, Z16
+	VMULPD.BCST vmconst<>+440(SB), Z10, Z16
 	VSUBPD    Z15, Z2, Z2
 	VSUBPD    Z8, Z2, Z2
 	VSUBPD    Z2, Z16, Z2
-	VMULPD    vmconst<>+3584(SB), Z10, Z15
+	VMULPD.BCST vmconst<>+448(SB), Z10, Z15
 	VADDPD    Z9, Z15, Z15
-	VMULPD    vmconst<>+3520(SB), Z10, Z16
+	VMULPD.BCST vmconst<>+440(SB), Z10, Z16
 	VADDPD    Z15, Z16, Z15
 	VBLENDMPD Z15, Z2, K3, Z11
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z10, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z10, K2
 	VBLENDMPD Z17, Z11, K2, Z12
-	VCMPPD    $0x11, vmconst<>+5952(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z1, K2
 	VMULPD    Z0, Z0, Z2
-	VMULPD    vmconst<>+1088(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
 	VSUBPD    Z2, Z0, Z2
 	VBLENDMPD Z2, Z12, K2, Z13
-	VCMPPD    $0x11, vmconst<>+4864(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z1, K2
 	VBLENDMPD Z0, Z13, K2, Z14
 	VMOVUPS   Z14, (AX)(BX*8)
 	KMOVW     K1, SI
@@ -716,48 +716,48 @@ loop22:
 	CMPQ        BX, CX
 	JAE         done23
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+64(SB), Z0, Z1
-	VCMPPD      $0x11, vmconst<>+1792(SB), Z1, K1
-	VMULPD      vmconst<>+1856(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+224(SB), Z1, K1
+	VMULPD.BCST vmconst<>+232(SB), Z1, Z2
 	VRNDSCALEPD $0x03, Z2, Z2
-	VADDPD      vmconst<>+1920(SB), Z2, Z5
-	VPANDQ      vmconst<>+1984(SB), Z5, Z5
-	VPCMPEQQ    vmconst<>+1984(SB), Z5, K2
+	VADDPD.BCST vmconst<>+240(SB), Z2, Z5
+	VPANDQ.BCST vmconst<>+248(SB), Z5, Z5
+	VPCMPEQQ.BCST vmconst<>+248(SB), Z5, K2
 	VPMOVM2Q    K2, Z5
-	VPANDQ      vmconst<>+1152(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+144(SB), Z5, Z5
 	VADDPD      Z5, Z2, Z2
-	VADDPD      vmconst<>+1920(SB), Z2, Z5
-	VMULPD      vmconst<>+2176(SB), Z2, Z6
+	VADDPD.BCST vmconst<>+240(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+272(SB), Z2, Z6
 	VSUBPD      Z6, Z1, Z1
-	VMULPD      vmconst<>+2112(SB), Z2, Z6
+	VMULPD.BCST vmconst<>+264(SB), Z2, Z6
 	VSUBPD      Z6, Z1, Z1
-	VMULPD      vmconst<>+2048(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+256(SB), Z2, Z2
 	VSUBPD      Z2, Z1, Z1
 	VMULPD      Z1, Z1, Z2
-	VMULPD      vmconst<>+6016(SB), Z2, Z6
-	VADDPD      vmconst<>+6080(SB), Z6, Z6
+	VMULPD.BCST vmconst<>+752(SB), Z2, Z6
+	VADDPD.BCST vmconst<>+760(SB), Z6, Z6
 	VMULPD      Z2, Z6, Z6
-	VADDPD      vmconst<>+6144(SB), Z6, Z6
+	VADDPD.BCST vmconst<>+768(SB), Z6, Z6
 	VMULPD      Z2, Z6, Z6
 	VMULPD      Z1, Z1, Z7
-	VADDPD      vmconst<>+6208(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+776(SB), Z7, Z7
 	VMULPD      Z2, Z7, Z7
-	VADDPD      vmconst<>+6272(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+784(SB), Z7, Z7
 	VMULPD      Z2, Z7, Z7
-	VADDPD      vmconst<>+6336(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+792(SB), Z7, Z7
 	VMULPD      Z2, Z7, Z7
-	VADDPD      vmconst<>+6400(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+800(SB), Z7, Z7
 	VDIVPD      Z7, Z6, Z6
 	VMULPD      Z6, Z1, Z6
 	VADDPD      Z1, Z6, Z6
-	VCMPPD      $0x1e, vmconst<>+6464(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+808(SB), Z2, K2
 	VBLENDMPD   Z6, Z1, K2, Z3
-	VPANDQ      vmconst<>+3008(SB), Z5, Z1
-	VPCMPEQQ    vmconst<>+3008(SB), Z1, K2
-	VMOVUPS     vmconst<>+4800(SB), Z1
+	VPANDQ.BCST vmconst<>+376(SB), Z5, Z1
+	VPCMPEQQ.BCST vmconst<>+376(SB), Z1, K2
+	VBROADCASTSD vmconst<>+600(SB), Z1
 	VDIVPD      Z3, Z1, Z1
 	VBLENDMPD   Z1, Z3, K2, Z4
-	VPANDQ      vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VPXORQ      Z1, Z4, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -794,49 +794,49 @@ loop25:
 	CMPQ      BX, CX
 	JAE       done26
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ    vmconst<>+64(SB), Z0, Z1
-	VCMPPD    $0x1e, vmconst<>+6528(SB), Z1, K1
-	VCMPPD    $0x1e, vmconst<>+6592(SB), Z1, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z1, K1
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z1, K2
 	KANDNW    K2, K1, K2
-	VSUBPD    vmconst<>+1152(SB), Z1, Z2
+	VSUBPD.BCST vmconst<>+144(SB), Z1, Z2
 	VBLENDMPD Z2, Z1, K2, Z3
-	VBLENDMPD vmconst<>+1152(SB), Z3, K1, Z4
-	VADDPD    vmconst<>+1152(SB), Z1, Z2
-	VMOVUPS   vmconst<>+1152(SB), Z9
+	VBLENDMPD.BCST vmconst<>+144(SB), Z3, K1, Z4
+	VADDPD.BCST vmconst<>+144(SB), Z1, Z2
+	VBROADCASTSD vmconst<>+144(SB), Z9
 	VBLENDMPD Z2, Z9, K2, Z5
 	VBLENDMPD Z1, Z5, K1, Z6
 	VDIVPD    Z6, Z4, Z1
 	VMULPD    Z1, Z1, Z2
-	VMULPD    vmconst<>+6656(SB), Z2, Z9
-	VADDPD    vmconst<>+6720(SB), Z9, Z9
+	VMULPD.BCST vmconst<>+832(SB), Z2, Z9
+	VADDPD.BCST vmconst<>+840(SB), Z9, Z9
 	VMULPD    Z2, Z9, Z9
-	VADDPD    vmconst<>+6784(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+848(SB), Z9, Z9
 	VMULPD    Z2, Z9, Z9
-	VADDPD    vmconst<>+6848(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+856(SB), Z9, Z9
 	VMULPD    Z2, Z9, Z9
-	VADDPD    vmconst<>+6912(SB), Z9, Z9
+	VADDPD.BCST vmconst<>+864(SB), Z9, Z9
 	VMULPD    Z1, Z1, Z10
-	VADDPD    vmconst<>+6976(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+872(SB), Z10, Z10
 	VMULPD    Z2, Z10, Z10
-	VADDPD    vmconst<>+7040(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+880(SB), Z10, Z10
 	VMULPD    Z2, Z10, Z10
-	VADDPD    vmconst<>+7104(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+888(SB), Z10, Z10
 	VMULPD    Z2, Z10, Z10
-	VADDPD    vmconst<>+7168(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+896(SB), Z10, Z10
 	VMULPD    Z2, Z10, Z10
-	VADDPD    vmconst<>+7232(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+904(SB), Z10, Z10
 	VMULPD    Z9, Z2, Z2
 	VDIVPD    Z10, Z2, Z2
 	VMULPD    Z2, Z1, Z2
 	VADDPD    Z1, Z2, Z1
-	VADDPD    vmconst<>+7296(SB), Z1, Z2
-	VADDPD    vmconst<>+7360(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+912(SB), Z1, Z2
+	VADDPD.BCST vmconst<>+920(SB), Z2, Z2
 	VBLENDMPD Z2, Z1, K2, Z7
-	VMOVUPS   vmconst<>+7424(SB), Z2
+	VBROADCASTSD vmconst<>+928(SB), Z2
 	VSUBPD    Z1, Z2, Z1
-	VADDPD    vmconst<>+7488(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+936(SB), Z1, Z1
 	VBLENDMPD Z1, Z7, K1, Z8
-	VPANDQ    vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VPXORQ    Z1, Z8, Z1
 	VCMPPD    $0x00, Z0, Z0, K1
 	VMOVUPS   Z1, (AX)(BX*8)
@@ -874,62 +874,62 @@ loop28:
 	CMPQ      BX, CX
 	JAE       done29
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ    vmconst<>+64(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
 	VMULPD    Z1, Z1, Z2
-	VMOVUPS   vmconst<>+1152(SB), Z3
+	VBROADCASTSD vmconst<>+144(SB), Z3
 	VSUBPD    Z2, Z3, Z2
 	VSQRTPD   Z2, Z2
-	VCMPPD    $0x1e, vmconst<>+7552(SB), Z1, K1
+	VCMPPD.BCST $0x1e, vmconst<>+944(SB), Z1, K1
 	VBLENDMPD Z2, Z1, K1, Z4
 	VBLENDMPD Z1, Z2, K1, Z5
 	VDIVPD    Z5, Z4, Z2
-	VCMPPD    $0x1e, vmconst<>+6528(SB), Z2, K2
-	VCMPPD    $0x1e, vmconst<>+6592(SB), Z2, K3
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z2, K3
 	KANDNW    K3, K2, K3
-	VSUBPD    vmconst<>+1152(SB), Z2, Z3
+	VSUBPD.BCST vmconst<>+144(SB), Z2, Z3
 	VBLENDMPD Z3, Z2, K3, Z6
-	VBLENDMPD vmconst<>+1152(SB), Z6, K2, Z7
-	VADDPD    vmconst<>+1152(SB), Z2, Z3
-	VMOVUPS   vmconst<>+1152(SB), Z13
+	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z3
+	VBROADCASTSD vmconst<>+144(SB), Z13
 	VBLENDMPD Z3, Z13, K3, Z8
 	VBLENDMPD Z2, Z8, K2, Z9
 	VDIVPD    Z9, Z7, Z2
 	VMULPD    Z2, Z2, Z3
-	VMULPD    vmconst<>+6656(SB), Z3, Z13
-	VADDPD    vmconst<>+6720(SB), Z13, Z13
+	VMULPD.BCST vmconst<>+832(SB), Z3, Z13
+	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
 	VMULPD    Z3, Z13, Z13
-	VADDPD    vmconst<>+6784(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
 	VMULPD    Z3, Z13, Z13
-	VADDPD    vmconst<>+6848(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
 	VMULPD    Z3, Z13, Z13
-	VADDPD    vmconst<>+6912(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
 	VMULPD    Z2, Z2, Z14
-	VADDPD    vmconst<>+6976(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
 	VMULPD    Z3, Z14, Z14
-	VADDPD    vmconst<>+7040(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
 	VMULPD    Z3, Z14, Z14
-	VADDPD    vmconst<>+7104(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
 	VMULPD    Z3, Z14, Z14
-	VADDPD    vmconst<>+7168(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
 	VMULPD    Z3, Z14, Z14
-	VADDPD    vmconst<>+7232(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
 	VMULPD    Z13, Z3, Z3
 	VDIVPD    Z14, Z3, Z3
 	VMULPD    Z3, Z2, Z3
 	VADDPD    Z2, Z3, Z2
-	VADDPD    vmconst<>+7296(SB), Z2, Z3
-	VADDPD    vmconst<>+7360(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+912(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+920(SB), Z3, Z3
 	VBLENDMPD Z3, Z2, K3, Z10
-	VMOVUPS   vmconst<>+7424(SB), Z3
+	VBROADCASTSD vmconst<>+928(SB), Z3
 	VSUBPD    Z2, Z3, Z2
-	VADDPD    vmconst<>+7488(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+936(SB), Z2, Z2
 	VBLENDMPD Z2, Z10, K2, Z11
-	VMOVUPS   vmconst<>+7424(SB), Z2
+	VBROADCASTSD vmconst<>+928(SB), Z2
 	VSUBPD    Z11, Z2, Z2
 	VBLENDMPD Z2, Z11, K1, Z12
-	VPANDQ    vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPXORQ    Z2, Z12, Z2
-	VCMPPD    $0x12, vmconst<>+1152(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+144(SB), Z1, K1
 	VMOVUPS   Z2, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
@@ -965,78 +965,78 @@ loop31:
 	CMPQ      BX, CX
 	JAE       done32
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ    vmconst<>+64(SB), Z0, Z1
-	VCMPPD    $0x1e, vmconst<>+1088(SB), Z1, K1
-	VMOVUPS   vmconst<>+1152(SB), Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+136(SB), Z1, K1
+	VBROADCASTSD vmconst<>+144(SB), Z2
 	VSUBPD    Z1, Z2, Z2
-	VMULPD    vmconst<>+1088(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
 	VSQRTPD   Z2, Z2
 	VBLENDMPD Z2, Z0, K1, Z3
-	VPANDQ    vmconst<>+64(SB), Z3, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z2
 	VMULPD    Z2, Z2, Z15
-	VMOVUPS   vmconst<>+1152(SB), Z16
+	VBROADCASTSD vmconst<>+144(SB), Z16
 	VSUBPD    Z15, Z16, Z15
 	VSQRTPD   Z15, Z15
-	VCMPPD    $0x1e, vmconst<>+7552(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+944(SB), Z2, K2
 	VBLENDMPD Z15, Z2, K2, Z4
 	VBLENDMPD Z2, Z15, K2, Z5
 	VDIVPD    Z5, Z4, Z15
-	VCMPPD    $0x1e, vmconst<>+6528(SB), Z15, K3
-	VCMPPD    $0x1e, vmconst<>+6592(SB), Z15, K4
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z15, K3
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z15, K4
 	KANDNW    K4, K3, K4
-	VSUBPD    vmconst<>+1152(SB), Z15, Z16
+	VSUBPD.BCST vmconst<>+144(SB), Z15, Z16
 	VBLENDMPD Z16, Z15, K4, Z6
-	VBLENDMPD vmconst<>+1152(SB), Z6, K3, Z7
-	VADDPD    vmconst<>+1152(SB), Z15, Z16
-	VMOVUPS   vmconst<>+1152(SB), Z17
+	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K3, Z7
+	VADDPD.BCST vmconst<>+144(SB), Z15, Z16
+	VBROADCASTSD vmconst<>+144(SB), Z17
 	VBLENDMPD Z16, Z17, K4, Z8
 	VBLENDMPD Z15, Z8, K3, Z9
 	VDIVPD    Z9, Z7, Z15
 	VMULPD    Z15, Z15, Z16
-	VMULPD    vmconst<>+6656(SB), Z16, Z17
-	VADDPD    vmconst<>+6720(SB), Z17, Z17
+	VMULPD.BCST vmconst<>+832(SB), Z16, Z17
+	VADDPD.BCST vmconst<>+840(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+6784(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+848(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+6848(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+856(SB), Z17, Z17
 	VMULPD    Z16, Z17, Z17
-	VADDPD    vmconst<>+6912(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+864(SB), Z17, Z17
 	VMULPD    Z15, Z15, Z18
-	VADDPD    vmconst<>+6976(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+872(SB), Z18, Z18
 	VMULPD    Z16, Z18, Z18
-	VADDPD    vmconst<>+7040(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+880(SB), Z18, Z18
 	VMULPD    Z16, Z18, Z18
-	VADDPD    vmconst<>+7104(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+888(SB), Z18, Z18
 	VMULPD    Z16, Z18, Z18
-	VADDPD    vmconst<>+7168(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+896(SB), Z18, Z18
 	VMULPD    Z16, Z18, Z18
-	VADDPD    vmconst<>+7232(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+904(SB), Z18, Z18
 	VMULPD    Z17, Z16, Z16
 	VDIVPD    Z18, Z16, Z16
 	VMULPD    Z16, Z15, Z16
 	VADDPD    Z15, Z16, Z15
-	VADDPD    vmconst<>+7296(SB), Z15, Z16
-	VADDPD    vmconst<>+7360(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+912(SB), Z15, Z16
+	VADDPD.BCST vmconst<>+920(SB), Z16, Z16
 	VBLENDMPD Z16, Z15, K4, Z10
-	VMOVUPS   vmconst<>+7424(SB), Z16
+	VBROADCASTSD vmconst<>+928(SB), Z16
 	VSUBPD    Z15, Z16, Z15
-	VADDPD    vmconst<>+7488(SB), Z15, Z15
+	VADDPD.BCST vmconst<>+936(SB), Z15, Z15
 	VBLENDMPD Z15, Z10, K3, Z11
-	VMOVUPS   vmconst<>+7424(SB), Z15
+	VBROADCASTSD vmconst<>+928(SB), Z15
 	VSUBPD    Z11, Z15, Z15
 	VBLENDMPD Z15, Z11, K2, Z12
-	VPANDQ    vmconst<>+0(SB), Z3, Z15
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z15
 	VPXORQ    Z15, Z12, Z15
-	VCMPPD    $0x12, vmconst<>+1152(SB), Z2, K2
+	VCMPPD.BCST $0x12, vmconst<>+144(SB), Z2, K2
 	VADDPD    Z15, Z15, Z2
-	VCMPPD    $0x11, vmconst<>+1728(SB), Z0, K2
-	VMOVUPS   vmconst<>+7616(SB), Z16
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K2
+	VBROADCASTSD vmconst<>+952(SB), Z16
 	VSUBPD    Z2, Z16, Z16
 	VBLENDMPD Z16, Z2, K2, Z13
-	VMOVUPS   vmconst<>+7424(SB), Z2
+	VBROADCASTSD vmconst<>+928(SB), Z2
 	VSUBPD    Z15, Z2, Z2
 	VBLENDMPD Z13, Z2, K1, Z14
-	VCMPPD    $0x12, vmconst<>+1152(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+144(SB), Z1, K1
 	VMOVUPS   Z14, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
@@ -1072,188 +1072,188 @@ loop34:
 	CMPQ      BX, CX
 	JAE       done35
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ    vmconst<>+64(SB), Z0, Z1
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z1, K1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z1, K1
 	VMULPD    Z1, Z1, Z2
-	VADDPD    vmconst<>+1152(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
 	VSQRTPD   Z2, Z2
 	VADDPD    Z1, Z1, Z22
 	VADDPD    Z1, Z2, Z23
-	VMOVUPS   vmconst<>+1152(SB), Z24
+	VBROADCASTSD vmconst<>+144(SB), Z24
 	VDIVPD    Z23, Z24, Z23
 	VADDPD    Z23, Z22, Z22
-	VCMPPD    $0x1d, vmconst<>+7680(SB), Z22, K2
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z22, K3
+	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z22, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z22, K3
 	KANDW     K3, K2, K2
-	VPANDQ    vmconst<>+5248(SB), Z22, Z23
-	VPORQ     vmconst<>+1088(SB), Z23, Z23
+	VPANDQ.BCST vmconst<>+656(SB), Z22, Z23
+	VPORQ.BCST vmconst<>+136(SB), Z23, Z23
 	VPSRLQ    $0x34, Z22, Z22
-	VPORQ     vmconst<>+1920(SB), Z22, Z22
-	VSUBPD    vmconst<>+7744(SB), Z22, Z22
-	VCMPPD    $0x12, vmconst<>+7808(SB), Z23, K2
-	VSUBPD    vmconst<>+1152(SB), Z22, Z24
+	VPORQ.BCST vmconst<>+240(SB), Z22, Z22
+	VSUBPD.BCST vmconst<>+968(SB), Z22, Z22
+	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z23, K2
+	VSUBPD.BCST vmconst<>+144(SB), Z22, Z24
 	VBLENDMPD Z24, Z22, K2, Z3
 	VADDPD    Z23, Z23, Z22
 	VBLENDMPD Z22, Z23, K2, Z4
-	VSUBPD    vmconst<>+1152(SB), Z4, Z22
-	VADDPD    vmconst<>+192(SB), Z22, Z23
+	VSUBPD.BCST vmconst<>+144(SB), Z4, Z22
+	VADDPD.BCST vmconst<>+24(SB), Z22, Z23
 	VDIVPD    Z23, Z22, Z23
 	VMULPD    Z23, Z23, Z24
 	VMULPD    Z24, Z24, Z25
-	VMULPD    vmconst<>+5504(SB), Z25, Z26
-	VADDPD    vmconst<>+5632(SB), Z26, Z26
+	VMULPD.BCST vmconst<>+688(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+704(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z26
-	VADDPD    vmconst<>+5760(SB), Z26, Z26
+	VADDPD.BCST vmconst<>+720(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z26
-	VADDPD    vmconst<>+5888(SB), Z26, Z26
+	VADDPD.BCST vmconst<>+736(SB), Z26, Z26
 	VMULPD    Z24, Z26, Z24
-	VMULPD    vmconst<>+5568(SB), Z25, Z26
-	VADDPD    vmconst<>+5696(SB), Z26, Z26
+	VMULPD.BCST vmconst<>+696(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+712(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z26
-	VADDPD    vmconst<>+5824(SB), Z26, Z26
+	VADDPD.BCST vmconst<>+728(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z25
 	VADDPD    Z25, Z24, Z24
-	VMULPD    vmconst<>+1088(SB), Z22, Z25
+	VMULPD.BCST vmconst<>+136(SB), Z22, Z25
 	VMULPD    Z22, Z25, Z25
 	VADDPD    Z25, Z24, Z24
 	VMULPD    Z24, Z23, Z23
-	VMULPD    vmconst<>+3584(SB), Z3, Z24
+	VMULPD.BCST vmconst<>+448(SB), Z3, Z24
 	VADDPD    Z24, Z23, Z23
 	VSUBPD    Z23, Z25, Z23
 	VSUBPD    Z22, Z23, Z22
-	VMULPD    vmconst<>+3520(SB), Z3, Z23
+	VMULPD.BCST vmconst<>+440(SB), Z3, Z23
 	VSUBPD    Z22, Z23, Z22
 	VMULPD    Z1, Z1, Z23
-	VADDPD    vmconst<>+1152(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
 	VDIVPD    Z2, Z23, Z2
 	VADDPD    Z2, Z1, Z2
-	VPANDQ    vmconst<>+64(SB), Z2, Z23
-	VCMPPD    $0x1e, vmconst<>+4800(SB), Z2, K2
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z2, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z23
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z2, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z2, K3
 	KANDW     K3, K2, K2
-	VCMPPD    $0x1d, vmconst<>+5120(SB), Z23, K2
-	VADDPD    vmconst<>+1152(SB), Z2, Z24
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z23, K2
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z24
 	VBLENDMPD Z2, Z24, K2, Z5
 	VPSRLQ    $0x34, Z5, Z24
-	VPORQ     vmconst<>+1920(SB), Z24, Z24
-	VSUBPD    vmconst<>+5184(SB), Z24, Z24
+	VPORQ.BCST vmconst<>+240(SB), Z24, Z24
+	VSUBPD.BCST vmconst<>+648(SB), Z24, Z24
 	VSUBPD    Z2, Z5, Z25
-	VMOVUPS   vmconst<>+1152(SB), Z26
+	VBROADCASTSD vmconst<>+144(SB), Z26
 	VSUBPD    Z25, Z26, Z25
-	VSUBPD    vmconst<>+1152(SB), Z5, Z26
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z26
 	VSUBPD    Z26, Z2, Z26
-	VCMPPD    $0x1e, vmconst<>+1728(SB), Z24, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z24, K3
 	VBLENDMPD Z25, Z26, K3, Z6
 	VDIVPD    Z5, Z6, Z25
-	VBLENDMPD vmconst<>+1728(SB), Z25, K2, Z7
-	VPANDQ    vmconst<>+5248(SB), Z5, Z25
-	VPORQ     vmconst<>+1152(SB), Z25, Z25
-	VCMPPD    $0x1d, vmconst<>+5312(SB), Z25, K2
-	VADDPD    vmconst<>+1152(SB), Z24, Z26
+	VBLENDMPD.BCST vmconst<>+216(SB), Z25, K2, Z7
+	VPANDQ.BCST vmconst<>+656(SB), Z5, Z25
+	VPORQ.BCST vmconst<>+144(SB), Z25, Z25
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z25, K2
+	VADDPD.BCST vmconst<>+144(SB), Z24, Z26
 	VBLENDMPD Z26, Z24, K2, Z8
-	VMULPD    vmconst<>+1088(SB), Z25, Z24
+	VMULPD.BCST vmconst<>+136(SB), Z25, Z24
 	VBLENDMPD Z24, Z25, K2, Z9
-	VSUBPD    vmconst<>+1152(SB), Z9, Z24
-	VCMPPD    $0x11, vmconst<>+5376(SB), Z23, K2
-	VCMPPD    $0x1e, vmconst<>+5440(SB), Z2, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z9, Z24
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z23, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z2, K3
 	KANDW     K3, K2, K2
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z24, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z24, K3
 	VBLENDMPD Z2, Z24, K2, Z10
-	VBLENDMPD vmconst<>+1728(SB), Z7, K2, Z11
-	VBLENDMPD vmconst<>+1728(SB), Z8, K2, Z12
-	VMULPD    vmconst<>+1088(SB), Z10, Z24
+	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+136(SB), Z10, Z24
 	VMULPD    Z10, Z24, Z24
-	VADDPD    vmconst<>+192(SB), Z10, Z25
+	VADDPD.BCST vmconst<>+24(SB), Z10, Z25
 	VDIVPD    Z25, Z10, Z25
 	VMULPD    Z25, Z25, Z26
-	VMULPD    vmconst<>+5504(SB), Z26, Z27
-	VADDPD    vmconst<>+5568(SB), Z27, Z27
+	VMULPD.BCST vmconst<>+688(SB), Z26, Z27
+	VADDPD.BCST vmconst<>+696(SB), Z27, Z27
 	VMULPD    Z26, Z27, Z27
-	VADDPD    vmconst<>+5632(SB), Z27, Z27
+	VADDPD.BCST vmconst<>+704(SB), Z27, Z27
 	VMULPD    Z26, Z27, Z27
-	VADDPD    vmconst<>+5696(SB), Z27, Z27
+	VADDPD.BCST vmconst<>+712(SB), Z27, Z27
 	VMULPD    Z26, Z27, Z27
-	VADDPD    vmconst<>+5760(SB), Z27, Z27
+	VADDPD.BCST vmconst<>+720(SB), Z27, Z27
 	VMULPD    Z26, Z27, Z27
-	VADDPD    vmconst<>+5824(SB), Z27, Z27
+	VADDPD.BCST vmconst<>+728(SB), Z27, Z27
 	VMULPD    Z26, Z27, Z27
-	VADDPD    vmconst<>+5888(SB), Z27, Z27
+	VADDPD.BCST vmconst<>+736(SB), Z27, Z27
 	VMULPD    Z26, Z27, Z26
 	VADDPD    Z24, Z26, Z26
 	VMULPD    Z26, Z25, Z27
 	VSUBPD    Z27, Z24, Z27
 	VSUBPD    Z27, Z10, Z27
-	VMULPD    vmconst<>+3584(SB), Z12, Z28
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z28
 	VADDPD    Z11, Z28, Z28
 	VMULPD    Z26, Z25, Z25
 	VADDPD    Z28, Z25, Z25
-	VMULPD    vmconst<>+3520(SB), Z12, Z26
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z26
 	VSUBPD    Z25, Z24, Z24
 	VSUBPD    Z10, Z24, Z24
 	VSUBPD    Z24, Z26, Z24
-	VMULPD    vmconst<>+3584(SB), Z12, Z25
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z25
 	VADDPD    Z11, Z25, Z25
-	VMULPD    vmconst<>+3520(SB), Z12, Z26
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z26
 	VADDPD    Z25, Z26, Z25
 	VBLENDMPD Z25, Z24, K3, Z13
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z12, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
 	VBLENDMPD Z27, Z13, K2, Z14
-	VCMPPD    $0x11, vmconst<>+5952(SB), Z23, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z23, K2
 	VMULPD    Z2, Z2, Z24
-	VMULPD    vmconst<>+1088(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+136(SB), Z24, Z24
 	VSUBPD    Z24, Z2, Z24
 	VBLENDMPD Z24, Z14, K2, Z15
-	VCMPPD    $0x11, vmconst<>+4864(SB), Z23, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z23, K2
 	VBLENDMPD Z2, Z15, K2, Z16
-	VCMPPD    $0x1d, vmconst<>+7680(SB), Z1, K2
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z1, K3
+	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z1, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z1, K3
 	KANDW     K3, K2, K2
-	VPANDQ    vmconst<>+5248(SB), Z1, Z2
-	VPORQ     vmconst<>+1088(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+656(SB), Z1, Z2
+	VPORQ.BCST vmconst<>+136(SB), Z2, Z2
 	VPSRLQ    $0x34, Z1, Z23
-	VPORQ     vmconst<>+1920(SB), Z23, Z23
-	VSUBPD    vmconst<>+7744(SB), Z23, Z23
-	VCMPPD    $0x12, vmconst<>+7808(SB), Z2, K2
-	VSUBPD    vmconst<>+1152(SB), Z23, Z24
+	VPORQ.BCST vmconst<>+240(SB), Z23, Z23
+	VSUBPD.BCST vmconst<>+968(SB), Z23, Z23
+	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z2, K2
+	VSUBPD.BCST vmconst<>+144(SB), Z23, Z24
 	VBLENDMPD Z24, Z23, K2, Z17
 	VADDPD    Z2, Z2, Z23
 	VBLENDMPD Z23, Z2, K2, Z18
-	VSUBPD    vmconst<>+1152(SB), Z18, Z2
-	VADDPD    vmconst<>+192(SB), Z2, Z23
+	VSUBPD.BCST vmconst<>+144(SB), Z18, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z23
 	VDIVPD    Z23, Z2, Z23
 	VMULPD    Z23, Z23, Z24
 	VMULPD    Z24, Z24, Z25
-	VMULPD    vmconst<>+5504(SB), Z25, Z26
-	VADDPD    vmconst<>+5632(SB), Z26, Z26
+	VMULPD.BCST vmconst<>+688(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+704(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z26
-	VADDPD    vmconst<>+5760(SB), Z26, Z26
+	VADDPD.BCST vmconst<>+720(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z26
-	VADDPD    vmconst<>+5888(SB), Z26, Z26
+	VADDPD.BCST vmconst<>+736(SB), Z26, Z26
 	VMULPD    Z24, Z26, Z24
-	VMULPD    vmconst<>+5568(SB), Z25, Z26
-	VADDPD    vmconst<>+5696(SB), Z26, Z26
+	VMULPD.BCST vmconst<>+696(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+712(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z26
-	VADDPD    vmconst<>+5824(SB), Z26, Z26
+	VADDPD.BCST vmconst<>+728(SB), Z26, Z26
 	VMULPD    Z25, Z26, Z25
 	VADDPD    Z25, Z24, Z24
-	VMULPD    vmconst<>+1088(SB), Z2, Z25
+	VMULPD.BCST vmconst<>+136(SB), Z2, Z25
 	VMULPD    Z2, Z25, Z25
 	VADDPD    Z25, Z24, Z24
 	VMULPD    Z24, Z23, Z23
-	VMULPD    vmconst<>+3584(SB), Z17, Z24
+	VMULPD.BCST vmconst<>+448(SB), Z17, Z24
 	VADDPD    Z24, Z23, Z23
 	VSUBPD    Z23, Z25, Z23
 	VSUBPD    Z2, Z23, Z2
-	VMULPD    vmconst<>+3520(SB), Z17, Z23
+	VMULPD.BCST vmconst<>+440(SB), Z17, Z23
 	VSUBPD    Z2, Z23, Z2
-	VCMPPD    $0x1e, vmconst<>+192(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z1, K2
 	VBLENDMPD Z22, Z16, K2, Z19
-	VCMPPD    $0x1e, vmconst<>+7872(SB), Z1, K2
-	VADDPD    vmconst<>+7936(SB), Z2, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+984(SB), Z1, K2
+	VADDPD.BCST vmconst<>+992(SB), Z2, Z2
 	VBLENDMPD Z2, Z19, K2, Z20
-	VCMPPD    $0x11, vmconst<>+8000(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z1, K2
 	VBLENDMPD Z1, Z20, K2, Z21
-	VPANDQ    vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VPXORQ    Z1, Z21, Z1
 	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
@@ -1290,187 +1290,187 @@ loop37:
 	CMPQ      BX, CX
 	JAE       done38
 	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD    $0x1d, vmconst<>+1152(SB), Z0, K1
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z0, K2
 	KANDW     K2, K1, K1
 	VMULPD    Z0, Z0, Z1
-	VSUBPD    vmconst<>+1152(SB), Z1, Z1
+	VSUBPD.BCST vmconst<>+144(SB), Z1, Z1
 	VADDPD    Z0, Z0, Z20
 	VSQRTPD   Z1, Z1
 	VADDPD    Z1, Z0, Z1
-	VMOVUPS   vmconst<>+1152(SB), Z21
+	VBROADCASTSD vmconst<>+144(SB), Z21
 	VDIVPD    Z1, Z21, Z1
 	VSUBPD    Z1, Z20, Z1
-	VCMPPD    $0x1d, vmconst<>+7680(SB), Z1, K2
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z1, K3
+	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z1, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z1, K3
 	KANDW     K3, K2, K2
-	VPANDQ    vmconst<>+5248(SB), Z1, Z20
-	VPORQ     vmconst<>+1088(SB), Z20, Z20
+	VPANDQ.BCST vmconst<>+656(SB), Z1, Z20
+	VPORQ.BCST vmconst<>+136(SB), Z20, Z20
 	VPSRLQ    $0x34, Z1, Z1
-	VPORQ     vmconst<>+1920(SB), Z1, Z1
-	VSUBPD    vmconst<>+7744(SB), Z1, Z1
-	VCMPPD    $0x12, vmconst<>+7808(SB), Z20, K2
-	VSUBPD    vmconst<>+1152(SB), Z1, Z21
+	VPORQ.BCST vmconst<>+240(SB), Z1, Z1
+	VSUBPD.BCST vmconst<>+968(SB), Z1, Z1
+	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z20, K2
+	VSUBPD.BCST vmconst<>+144(SB), Z1, Z21
 	VBLENDMPD Z21, Z1, K2, Z2
 	VADDPD    Z20, Z20, Z1
 	VBLENDMPD Z1, Z20, K2, Z3
-	VSUBPD    vmconst<>+1152(SB), Z3, Z1
-	VADDPD    vmconst<>+192(SB), Z1, Z20
+	VSUBPD.BCST vmconst<>+144(SB), Z3, Z1
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z20
 	VDIVPD    Z20, Z1, Z20
 	VMULPD    Z20, Z20, Z21
 	VMULPD    Z21, Z21, Z22
-	VMULPD    vmconst<>+5504(SB), Z22, Z23
-	VADDPD    vmconst<>+5632(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
 	VMULPD    Z22, Z23, Z23
-	VADDPD    vmconst<>+5760(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VMULPD    Z22, Z23, Z23
-	VADDPD    vmconst<>+5888(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
 	VMULPD    Z21, Z23, Z21
-	VMULPD    vmconst<>+5568(SB), Z22, Z23
-	VADDPD    vmconst<>+5696(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+696(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
 	VMULPD    Z22, Z23, Z23
-	VADDPD    vmconst<>+5824(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
 	VMULPD    Z22, Z23, Z22
 	VADDPD    Z22, Z21, Z21
-	VMULPD    vmconst<>+1088(SB), Z1, Z22
+	VMULPD.BCST vmconst<>+136(SB), Z1, Z22
 	VMULPD    Z1, Z22, Z22
 	VADDPD    Z22, Z21, Z21
 	VMULPD    Z21, Z20, Z20
-	VMULPD    vmconst<>+3584(SB), Z2, Z21
+	VMULPD.BCST vmconst<>+448(SB), Z2, Z21
 	VADDPD    Z21, Z20, Z20
 	VSUBPD    Z20, Z22, Z20
 	VSUBPD    Z1, Z20, Z1
-	VMULPD    vmconst<>+3520(SB), Z2, Z20
+	VMULPD.BCST vmconst<>+440(SB), Z2, Z20
 	VSUBPD    Z1, Z20, Z1
-	VSUBPD    vmconst<>+1152(SB), Z0, Z20
+	VSUBPD.BCST vmconst<>+144(SB), Z0, Z20
 	VADDPD    Z20, Z20, Z21
 	VMULPD    Z20, Z20, Z22
 	VADDPD    Z21, Z22, Z21
 	VSQRTPD   Z21, Z21
 	VADDPD    Z21, Z20, Z20
-	VPANDQ    vmconst<>+64(SB), Z20, Z21
-	VCMPPD    $0x1e, vmconst<>+4800(SB), Z20, K2
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z20, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z20, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z20, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z20, K3
 	KANDW     K3, K2, K2
-	VCMPPD    $0x1d, vmconst<>+5120(SB), Z21, K2
-	VADDPD    vmconst<>+1152(SB), Z20, Z22
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z21, K2
+	VADDPD.BCST vmconst<>+144(SB), Z20, Z22
 	VBLENDMPD Z20, Z22, K2, Z4
 	VPSRLQ    $0x34, Z4, Z22
-	VPORQ     vmconst<>+1920(SB), Z22, Z22
-	VSUBPD    vmconst<>+5184(SB), Z22, Z22
+	VPORQ.BCST vmconst<>+240(SB), Z22, Z22
+	VSUBPD.BCST vmconst<>+648(SB), Z22, Z22
 	VSUBPD    Z20, Z4, Z23
-	VMOVUPS   vmconst<>+1152(SB), Z24
+	VBROADCASTSD vmconst<>+144(SB), Z24
 	VSUBPD    Z23, Z24, Z23
-	VSUBPD    vmconst<>+1152(SB), Z4, Z24
+	VSUBPD.BCST vmconst<>+144(SB), Z4, Z24
 	VSUBPD    Z24, Z20, Z24
-	VCMPPD    $0x1e, vmconst<>+1728(SB), Z22, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z22, K3
 	VBLENDMPD Z23, Z24, K3, Z5
 	VDIVPD    Z4, Z5, Z23
-	VBLENDMPD vmconst<>+1728(SB), Z23, K2, Z6
-	VPANDQ    vmconst<>+5248(SB), Z4, Z23
-	VPORQ     vmconst<>+1152(SB), Z23, Z23
-	VCMPPD    $0x1d, vmconst<>+5312(SB), Z23, K2
-	VADDPD    vmconst<>+1152(SB), Z22, Z24
+	VBLENDMPD.BCST vmconst<>+216(SB), Z23, K2, Z6
+	VPANDQ.BCST vmconst<>+656(SB), Z4, Z23
+	VPORQ.BCST vmconst<>+144(SB), Z23, Z23
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z23, K2
+	VADDPD.BCST vmconst<>+144(SB), Z22, Z24
 	VBLENDMPD Z24, Z22, K2, Z7
-	VMULPD    vmconst<>+1088(SB), Z23, Z22
+	VMULPD.BCST vmconst<>+136(SB), Z23, Z22
 	VBLENDMPD Z22, Z23, K2, Z8
-	VSUBPD    vmconst<>+1152(SB), Z8, Z22
-	VCMPPD    $0x11, vmconst<>+5376(SB), Z21, K2
-	VCMPPD    $0x1e, vmconst<>+5440(SB), Z20, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z8, Z22
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z21, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z20, K3
 	KANDW     K3, K2, K2
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z22, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z22, K3
 	VBLENDMPD Z20, Z22, K2, Z9
-	VBLENDMPD vmconst<>+1728(SB), Z6, K2, Z10
-	VBLENDMPD vmconst<>+1728(SB), Z7, K2, Z11
-	VMULPD    vmconst<>+1088(SB), Z9, Z22
+	VBLENDMPD.BCST vmconst<>+216(SB), Z6, K2, Z10
+	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
+	VMULPD.BCST vmconst<>+136(SB), Z9, Z22
 	VMULPD    Z9, Z22, Z22
-	VADDPD    vmconst<>+192(SB), Z9, Z23
+	VADDPD.BCST vmconst<>+24(SB), Z9, Z23
 	VDIVPD    Z23, Z9, Z23
 	VMULPD    Z23, Z23, Z24
-	VMULPD    vmconst<>+5504(SB), Z24, Z25
-	VADDPD    vmconst<>+5568(SB), Z25, Z25
+	VMULPD.BCST vmconst<>+688(SB), Z24, Z25
+	VADDPD.BCST vmconst<>+696(SB), Z25, Z25
 	VMULPD    Z24, Z25, Z25
-	VADDPD    vmconst<>+5632(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+704(SB), Z25, Z25
 	VMULPD    Z24, Z25, Z25
-	VADDPD    vmconst<>+5696(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+712(SB), Z25, Z25
 	VMULPD    Z24, Z25, Z25
-	VADDPD    vmconst<>+5760(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+720(SB), Z25, Z25
 	VMULPD    Z24, Z25, Z25
-	VADDPD    vmconst<>+5824(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+728(SB), Z25, Z25
 	VMULPD    Z24, Z25, Z25
-	VADDPD    vmconst<>+5888(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+736(SB), Z25, Z25
 	VMULPD    Z24, Z25, Z24
 	VADDPD    Z22, Z24, Z24
 	VMULPD    Z24, Z23, Z25
 	VSUBPD    Z25, Z22, Z25
 	VSUBPD    Z25, Z9, Z25
-	VMULPD    vmconst<>+3584(SB), Z11, Z26
+	VMULPD.BCST vmconst<>+448(SB), Z11, Z26
 	VADDPD    Z10, Z26, Z26
 	VMULPD    Z24, Z23, Z23
 	VADDPD    Z26, Z23, Z23
-	VMULPD    vmconst<>+3520(SB), Z11, Z24
+	VMULPD.BCST vmconst<>+440(SB), Z11, Z24
 	VSUBPD    Z23, Z22, Z22
 	VSUBPD    Z9, Z22, Z22
 	VSUBPD    Z22, Z24, Z22
-	VMULPD    vmconst<>+3584(SB), Z11, Z23
+	VMULPD.BCST vmconst<>+448(SB), Z11, Z23
 	VADDPD    Z10, Z23, Z23
-	VMULPD    vmconst<>+3520(SB), Z11, Z24
+	VMULPD.BCST vmconst<>+440(SB), Z11, Z24
 	VADDPD    Z23, Z24, Z23
 	VBLENDMPD Z23, Z22, K3, Z12
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z11, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z11, K2
 	VBLENDMPD Z25, Z12, K2, Z13
-	VCMPPD    $0x11, vmconst<>+5952(SB), Z21, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z21, K2
 	VMULPD    Z20, Z20, Z22
-	VMULPD    vmconst<>+1088(SB), Z22, Z22
+	VMULPD.BCST vmconst<>+136(SB), Z22, Z22
 	VSUBPD    Z22, Z20, Z22
 	VBLENDMPD Z22, Z13, K2, Z14
-	VCMPPD    $0x11, vmconst<>+4864(SB), Z21, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z21, K2
 	VBLENDMPD Z20, Z14, K2, Z15
-	VCMPPD    $0x1d, vmconst<>+7680(SB), Z0, K2
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z0, K3
+	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z0, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z0, K3
 	KANDW     K3, K2, K2
-	VPANDQ    vmconst<>+5248(SB), Z0, Z20
-	VPORQ     vmconst<>+1088(SB), Z20, Z20
+	VPANDQ.BCST vmconst<>+656(SB), Z0, Z20
+	VPORQ.BCST vmconst<>+136(SB), Z20, Z20
 	VPSRLQ    $0x34, Z0, Z21
-	VPORQ     vmconst<>+1920(SB), Z21, Z21
-	VSUBPD    vmconst<>+7744(SB), Z21, Z21
-	VCMPPD    $0x12, vmconst<>+7808(SB), Z20, K2
-	VSUBPD    vmconst<>+1152(SB), Z21, Z22
+	VPORQ.BCST vmconst<>+240(SB), Z21, Z21
+	VSUBPD.BCST vmconst<>+968(SB), Z21, Z21
+	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z20, K2
+	VSUBPD.BCST vmconst<>+144(SB), Z21, Z22
 	VBLENDMPD Z22, Z21, K2, Z16
 	VADDPD    Z20, Z20, Z21
 	VBLENDMPD Z21, Z20, K2, Z17
-	VSUBPD    vmconst<>+1152(SB), Z17, Z20
-	VADDPD    vmconst<>+192(SB), Z20, Z21
+	VSUBPD.BCST vmconst<>+144(SB), Z17, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z20, Z21
 	VDIVPD    Z21, Z20, Z21
 	VMULPD    Z21, Z21, Z22
 	VMULPD    Z22, Z22, Z23
-	VMULPD    vmconst<>+5504(SB), Z23, Z24
-	VADDPD    vmconst<>+5632(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+688(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+704(SB), Z24, Z24
 	VMULPD    Z23, Z24, Z24
-	VADDPD    vmconst<>+5760(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+720(SB), Z24, Z24
 	VMULPD    Z23, Z24, Z24
-	VADDPD    vmconst<>+5888(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+736(SB), Z24, Z24
 	VMULPD    Z22, Z24, Z22
-	VMULPD    vmconst<>+5568(SB), Z23, Z24
-	VADDPD    vmconst<>+5696(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+696(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+712(SB), Z24, Z24
 	VMULPD    Z23, Z24, Z24
-	VADDPD    vmconst<>+5824(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+728(SB), Z24, Z24
 	VMULPD    Z23, Z24, Z23
 	VADDPD    Z23, Z22, Z22
-	VMULPD    vmconst<>+1088(SB), Z20, Z23
+	VMULPD.BCST vmconst<>+136(SB), Z20, Z23
 	VMULPD    Z20, Z23, Z23
 	VADDPD    Z23, Z22, Z22
 	VMULPD    Z22, Z21, Z21
-	VMULPD    vmconst<>+3584(SB), Z16, Z22
+	VMULPD.BCST vmconst<>+448(SB), Z16, Z22
 	VADDPD    Z22, Z21, Z21
 	VSUBPD    Z21, Z23, Z21
 	VSUBPD    Z20, Z21, Z20
-	VMULPD    vmconst<>+3520(SB), Z16, Z21
+	VMULPD.BCST vmconst<>+440(SB), Z16, Z21
 	VSUBPD    Z20, Z21, Z20
-	VCMPPD    $0x1e, vmconst<>+192(SB), Z0, K2
+	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z0, K2
 	VBLENDMPD Z1, Z15, K2, Z18
-	VCMPPD    $0x1d, vmconst<>+7872(SB), Z0, K2
-	VADDPD    vmconst<>+7936(SB), Z20, Z1
+	VCMPPD.BCST $0x1d, vmconst<>+984(SB), Z0, K2
+	VADDPD.BCST vmconst<>+992(SB), Z20, Z1
 	VBLENDMPD Z1, Z18, K2, Z19
 	VMOVUPS   Z19, (AX)(BX*8)
 	KMOVW     K1, SI
@@ -1507,99 +1507,99 @@ loop40:
 	CMPQ      BX, CX
 	JAE       done41
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ    vmconst<>+64(SB), Z0, Z1
-	VCMPPD    $0x11, vmconst<>+1152(SB), Z1, K1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+144(SB), Z1, K1
 	VADDPD    Z1, Z1, Z2
-	VCMPPD    $0x11, vmconst<>+1088(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+136(SB), Z1, K2
 	VMULPD    Z1, Z2, Z3
 	VBLENDMPD Z3, Z2, K2, Z4
-	VMOVUPS   vmconst<>+1152(SB), Z3
+	VBROADCASTSD vmconst<>+144(SB), Z3
 	VSUBPD    Z1, Z3, Z3
 	VDIVPD    Z3, Z4, Z3
 	VADDPD    Z3, Z2, Z2
 	VBLENDMPD Z2, Z3, K2, Z5
-	VPANDQ    vmconst<>+64(SB), Z5, Z2
-	VCMPPD    $0x1e, vmconst<>+4800(SB), Z5, K2
-	VCMPPD    $0x12, vmconst<>+5056(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z5, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z5, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z5, K3
 	KANDW     K3, K2, K2
-	VCMPPD    $0x1d, vmconst<>+5120(SB), Z2, K2
-	VADDPD    vmconst<>+1152(SB), Z5, Z3
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z2, K2
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z3
 	VBLENDMPD Z5, Z3, K2, Z6
 	VPSRLQ    $0x34, Z6, Z3
-	VPORQ     vmconst<>+1920(SB), Z3, Z3
-	VSUBPD    vmconst<>+5184(SB), Z3, Z3
+	VPORQ.BCST vmconst<>+240(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+648(SB), Z3, Z3
 	VSUBPD    Z5, Z6, Z19
-	VMOVUPS   vmconst<>+1152(SB), Z20
+	VBROADCASTSD vmconst<>+144(SB), Z20
 	VSUBPD    Z19, Z20, Z19
-	VSUBPD    vmconst<>+1152(SB), Z6, Z20
+	VSUBPD.BCST vmconst<>+144(SB), Z6, Z20
 	VSUBPD    Z20, Z5, Z20
-	VCMPPD    $0x1e, vmconst<>+1728(SB), Z3, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z3, K3
 	VBLENDMPD Z19, Z20, K3, Z7
 	VDIVPD    Z6, Z7, Z19
-	VBLENDMPD vmconst<>+1728(SB), Z19, K2, Z8
-	VPANDQ    vmconst<>+5248(SB), Z6, Z19
-	VPORQ     vmconst<>+1152(SB), Z19, Z19
-	VCMPPD    $0x1d, vmconst<>+5312(SB), Z19, K2
-	VADDPD    vmconst<>+1152(SB), Z3, Z20
+	VBLENDMPD.BCST vmconst<>+216(SB), Z19, K2, Z8
+	VPANDQ.BCST vmconst<>+656(SB), Z6, Z19
+	VPORQ.BCST vmconst<>+144(SB), Z19, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z19, K2
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z20
 	VBLENDMPD Z20, Z3, K2, Z9
-	VMULPD    vmconst<>+1088(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+136(SB), Z19, Z3
 	VBLENDMPD Z3, Z19, K2, Z10
-	VSUBPD    vmconst<>+1152(SB), Z10, Z3
-	VCMPPD    $0x11, vmconst<>+5376(SB), Z2, K2
-	VCMPPD    $0x1e, vmconst<>+5440(SB), Z5, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z10, Z3
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z5, K3
 	KANDW     K3, K2, K2
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z3, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z3, K3
 	VBLENDMPD Z5, Z3, K2, Z11
-	VBLENDMPD vmconst<>+1728(SB), Z8, K2, Z12
-	VBLENDMPD vmconst<>+1728(SB), Z9, K2, Z13
-	VMULPD    vmconst<>+1088(SB), Z11, Z3
+	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
+	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
+	VMULPD.BCST vmconst<>+136(SB), Z11, Z3
 	VMULPD    Z11, Z3, Z3
-	VADDPD    vmconst<>+192(SB), Z11, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z11, Z19
 	VDIVPD    Z19, Z11, Z19
 	VMULPD    Z19, Z19, Z20
-	VMULPD    vmconst<>+5504(SB), Z20, Z21
-	VADDPD    vmconst<>+5568(SB), Z21, Z21
+	VMULPD.BCST vmconst<>+688(SB), Z20, Z21
+	VADDPD.BCST vmconst<>+696(SB), Z21, Z21
 	VMULPD    Z20, Z21, Z21
-	VADDPD    vmconst<>+5632(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+704(SB), Z21, Z21
 	VMULPD    Z20, Z21, Z21
-	VADDPD    vmconst<>+5696(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+712(SB), Z21, Z21
 	VMULPD    Z20, Z21, Z21
-	VADDPD    vmconst<>+5760(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+720(SB), Z21, Z21
 	VMULPD    Z20, Z21, Z21
-	VADDPD    vmconst<>+5824(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+728(SB), Z21, Z21
 	VMULPD    Z20, Z21, Z21
-	VADDPD    vmconst<>+5888(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+736(SB), Z21, Z21
 	VMULPD    Z20, Z21, Z20
 	VADDPD    Z3, Z20, Z20
 	VMULPD    Z20, Z19, Z21
 	VSUBPD    Z21, Z3, Z21
 	VSUBPD    Z21, Z11, Z21
-	VMULPD    vmconst<>+3584(SB), Z13, Z22
+	VMULPD.BCST vmconst<>+448(SB), Z13, Z22
 	VADDPD    Z12, Z22, Z22
 	VMULPD    Z20, Z19, Z19
 	VADDPD    Z22, Z19, Z19
-	VMULPD    vmconst<>+3520(SB), Z13, Z20
+	VMULPD.BCST vmconst<>+440(SB), Z13, Z20
 	VSUBPD    Z19, Z3, Z3
 	VSUBPD    Z11, Z3, Z3
 	VSUBPD    Z3, Z20, Z3
-	VMULPD    vmconst<>+3584(SB), Z13, Z19
+	VMULPD.BCST vmconst<>+448(SB), Z13, Z19
 	VADDPD    Z12, Z19, Z19
-	VMULPD    vmconst<>+3520(SB), Z13, Z20
+	VMULPD.BCST vmconst<>+440(SB), Z13, Z20
 	VADDPD    Z19, Z20, Z19
 	VBLENDMPD Z19, Z3, K3, Z14
-	VCMPPD    $0x00, vmconst<>+1728(SB), Z13, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z13, K2
 	VBLENDMPD Z21, Z14, K2, Z15
-	VCMPPD    $0x11, vmconst<>+5952(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z2, K2
 	VMULPD    Z5, Z5, Z3
-	VMULPD    vmconst<>+1088(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+136(SB), Z3, Z3
 	VSUBPD    Z3, Z5, Z3
 	VBLENDMPD Z3, Z15, K2, Z16
-	VCMPPD    $0x11, vmconst<>+4864(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z2, K2
 	VBLENDMPD Z5, Z16, K2, Z17
-	VCMPPD    $0x11, vmconst<>+8000(SB), Z1, K2
-	VMULPD    vmconst<>+1088(SB), Z17, Z2
+	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z1, K2
+	VMULPD.BCST vmconst<>+136(SB), Z17, Z2
 	VBLENDMPD Z1, Z2, K2, Z18
-	VPANDQ    vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VPXORQ    Z1, Z18, Z1
 	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
@@ -1636,47 +1636,47 @@ loop43:
 	CMPQ         BX, CX
 	JAE          done44
 	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ       vmconst<>+64(SB), Z0, Z1
-	VCMPPD       $0x1d, vmconst<>+7680(SB), Z1, K1
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z1, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z1, K2
 	KANDW        K2, K1, K1
 	VPSRLQ       $0x20, Z1, Z2
-	VPORQ        vmconst<>+1920(SB), Z2, Z2
-	VSUBPD       vmconst<>+1920(SB), Z2, Z2
-	VPANDQ       vmconst<>+8128(SB), Z1, Z3
-	VPORQ        vmconst<>+1920(SB), Z3, Z3
-	VSUBPD       vmconst<>+1920(SB), Z3, Z3
+	VPORQ.BCST vmconst<>+240(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+240(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1016(SB), Z1, Z3
+	VPORQ.BCST vmconst<>+240(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+240(SB), Z3, Z3
 	VMOVUPS      Z2, Z4
-	VMOVUPS      vmconst<>+8192(SB), Z5
-	VFMADD213PD  vmconst<>+1024(SB), Z5, Z4
+	VBROADCASTSD vmconst<>+1024(SB), Z5
+	VFMADD213PD.BCST vmconst<>+128(SB), Z5, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
-	VFNMADD231PD vmconst<>+4416(SB), Z4, Z2
-	VFMADD231PD  vmconst<>+8256(SB), Z2, Z3
+	VFNMADD231PD.BCST vmconst<>+552(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+1032(SB), Z2, Z3
 	VMOVUPS      Z3, Z2
-	VMOVUPS      vmconst<>+8192(SB), Z3
-	VFMADD213PD  vmconst<>+1024(SB), Z3, Z2
+	VBROADCASTSD vmconst<>+1024(SB), Z3
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z2
 	VRNDSCALEPD  $0x03, Z2, Z2
-	VADDPD       vmconst<>+1920(SB), Z4, Z3
-	VPXORQ       vmconst<>+1920(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+240(SB), Z4, Z3
+	VPXORQ.BCST vmconst<>+240(SB), Z3, Z3
 	VPSLLQ       $0x20, Z3, Z3
-	VADDPD       vmconst<>+1920(SB), Z2, Z2
-	VPXORQ       vmconst<>+1920(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+240(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+240(SB), Z2, Z2
 	VPORQ        Z2, Z3, Z2
-	VPADDQ       vmconst<>+8320(SB), Z2, Z2
+	VPADDQ.BCST vmconst<>+1040(SB), Z2, Z2
 	VMULPD       Z2, Z2, Z3
 	VDIVPD       Z1, Z3, Z3
 	VMULPD       Z2, Z3, Z3
-	VADDPD       vmconst<>+8384(SB), Z3, Z3
-	VADDPD       vmconst<>+8576(SB), Z3, Z4
-	VMOVUPS      vmconst<>+8640(SB), Z5
+	VADDPD.BCST vmconst<>+1048(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1072(SB), Z3, Z4
+	VBROADCASTSD vmconst<>+1080(SB), Z5
 	VDIVPD       Z3, Z5, Z3
 	VADDPD       Z3, Z4, Z3
-	VMOVUPS      vmconst<>+8512(SB), Z4
+	VBROADCASTSD vmconst<>+1064(SB), Z4
 	VDIVPD       Z3, Z4, Z3
-	VADDPD       vmconst<>+8448(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1056(SB), Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ       vmconst<>+8704(SB), Z2, Z2
-	VPADDQ       vmconst<>+8768(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1088(SB), Z2, Z2
+	VPADDQ.BCST vmconst<>+1096(SB), Z2, Z2
 	VMULPD       Z2, Z2, Z3
 	VDIVPD       Z3, Z1, Z1
 	VADDPD       Z2, Z2, Z3
@@ -1685,7 +1685,7 @@ loop43:
 	VDIVPD       Z1, Z4, Z1
 	VMULPD       Z1, Z2, Z1
 	VADDPD       Z2, Z1, Z1
-	VPANDQ       vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPORQ        Z2, Z1, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -1723,47 +1723,47 @@ loop46:
 	JAE           done47
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
-	VPANDQ        vmconst<>+64(SB), Z1, Z2
-	VCMPPD        $0x1d, vmconst<>+7680(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
+	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K2
 	KANDW         K2, K1, K1
 	VPSRLQ        $0x20, Z2, Z3
-	VPORQ         vmconst<>+1920(SB), Z3, Z3
-	VSUBPD        vmconst<>+1920(SB), Z3, Z3
-	VPANDQ        vmconst<>+8128(SB), Z2, Z5
-	VPORQ         vmconst<>+1920(SB), Z5, Z5
-	VSUBPD        vmconst<>+1920(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+240(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1016(SB), Z2, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
 	VMOVUPS       Z3, Z6
-	VMOVUPS       vmconst<>+8192(SB), Z7
-	VFMADD213PD   vmconst<>+1024(SB), Z7, Z6
+	VBROADCASTSD vmconst<>+1024(SB), Z7
+	VFMADD213PD.BCST vmconst<>+128(SB), Z7, Z6
 	VRNDSCALEPD   $0x03, Z6, Z6
-	VFNMADD231PD  vmconst<>+4416(SB), Z6, Z3
-	VFMADD231PD   vmconst<>+8256(SB), Z3, Z5
+	VFNMADD231PD.BCST vmconst<>+552(SB), Z6, Z3
+	VFMADD231PD.BCST vmconst<>+1032(SB), Z3, Z5
 	VMOVUPS       Z5, Z3
-	VMOVUPS       vmconst<>+8192(SB), Z5
-	VFMADD213PD   vmconst<>+1024(SB), Z5, Z3
+	VBROADCASTSD vmconst<>+1024(SB), Z5
+	VFMADD213PD.BCST vmconst<>+128(SB), Z5, Z3
 	VRNDSCALEPD   $0x03, Z3, Z3
-	VADDPD        vmconst<>+1920(SB), Z6, Z5
-	VPXORQ        vmconst<>+1920(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+240(SB), Z6, Z5
+	VPXORQ.BCST vmconst<>+240(SB), Z5, Z5
 	VPSLLQ        $0x20, Z5, Z5
-	VADDPD        vmconst<>+1920(SB), Z3, Z3
-	VPXORQ        vmconst<>+1920(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+240(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+240(SB), Z3, Z3
 	VPORQ         Z3, Z5, Z3
-	VPADDQ        vmconst<>+8320(SB), Z3, Z3
+	VPADDQ.BCST vmconst<>+1040(SB), Z3, Z3
 	VMULPD        Z3, Z3, Z5
 	VDIVPD        Z2, Z5, Z5
 	VMULPD        Z3, Z5, Z5
-	VADDPD        vmconst<>+8384(SB), Z5, Z5
-	VADDPD        vmconst<>+8576(SB), Z5, Z6
-	VMOVUPS       vmconst<>+8640(SB), Z7
+	VADDPD.BCST vmconst<>+1048(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+1072(SB), Z5, Z6
+	VBROADCASTSD vmconst<>+1080(SB), Z7
 	VDIVPD        Z5, Z7, Z5
 	VADDPD        Z5, Z6, Z5
-	VMOVUPS       vmconst<>+8512(SB), Z6
+	VBROADCASTSD vmconst<>+1064(SB), Z6
 	VDIVPD        Z5, Z6, Z5
-	VADDPD        vmconst<>+8448(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+1056(SB), Z5, Z5
 	VMULPD        Z5, Z3, Z3
-	VPANDQ        vmconst<>+8704(SB), Z3, Z3
-	VPADDQ        vmconst<>+8768(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1088(SB), Z3, Z3
+	VPADDQ.BCST vmconst<>+1096(SB), Z3, Z3
 	VMULPD        Z3, Z3, Z5
 	VDIVPD        Z5, Z2, Z2
 	VADDPD        Z3, Z3, Z5
@@ -1772,51 +1772,51 @@ loop46:
 	VDIVPD        Z2, Z6, Z2
 	VMULPD        Z2, Z3, Z2
 	VADDPD        Z3, Z2, Z2
-	VPANDQ        vmconst<>+0(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
 	VPORQ         Z1, Z2, Z1
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z2
-	VPANDQ        vmconst<>+64(SB), Z2, Z3
-	VCMPPD        $0x1d, vmconst<>+7680(SB), Z3, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
+	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VPSRLQ        $0x20, Z3, Z5
-	VPORQ         vmconst<>+1920(SB), Z5, Z5
-	VSUBPD        vmconst<>+1920(SB), Z5, Z5
-	VPANDQ        vmconst<>+8128(SB), Z3, Z6
-	VPORQ         vmconst<>+1920(SB), Z6, Z6
-	VSUBPD        vmconst<>+1920(SB), Z6, Z6
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+1016(SB), Z3, Z6
+	VPORQ.BCST vmconst<>+240(SB), Z6, Z6
+	VSUBPD.BCST vmconst<>+240(SB), Z6, Z6
 	VMOVUPS       Z5, Z7
-	VMOVUPS       vmconst<>+8192(SB), Z8
-	VFMADD213PD   vmconst<>+1024(SB), Z8, Z7
+	VBROADCASTSD vmconst<>+1024(SB), Z8
+	VFMADD213PD.BCST vmconst<>+128(SB), Z8, Z7
 	VRNDSCALEPD   $0x03, Z7, Z7
-	VFNMADD231PD  vmconst<>+4416(SB), Z7, Z5
-	VFMADD231PD   vmconst<>+8256(SB), Z5, Z6
+	VFNMADD231PD.BCST vmconst<>+552(SB), Z7, Z5
+	VFMADD231PD.BCST vmconst<>+1032(SB), Z5, Z6
 	VMOVUPS       Z6, Z5
-	VMOVUPS       vmconst<>+8192(SB), Z6
-	VFMADD213PD   vmconst<>+1024(SB), Z6, Z5
+	VBROADCASTSD vmconst<>+1024(SB), Z6
+	VFMADD213PD.BCST vmconst<>+128(SB), Z6, Z5
 	VRNDSCALEPD   $0x03, Z5, Z5
-	VADDPD        vmconst<>+1920(SB), Z7, Z6
-	VPXORQ        vmconst<>+1920(SB), Z6, Z6
+	VADDPD.BCST vmconst<>+240(SB), Z7, Z6
+	VPXORQ.BCST vmconst<>+240(SB), Z6, Z6
 	VPSLLQ        $0x20, Z6, Z6
-	VADDPD        vmconst<>+1920(SB), Z5, Z5
-	VPXORQ        vmconst<>+1920(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+240(SB), Z5, Z5
+	VPXORQ.BCST vmconst<>+240(SB), Z5, Z5
 	VPORQ         Z5, Z6, Z5
-	VPADDQ        vmconst<>+8320(SB), Z5, Z5
+	VPADDQ.BCST vmconst<>+1040(SB), Z5, Z5
 	VMULPD        Z5, Z5, Z6
 	VDIVPD        Z3, Z6, Z6
 	VMULPD        Z5, Z6, Z6
-	VADDPD        vmconst<>+8384(SB), Z6, Z6
-	VADDPD        vmconst<>+8576(SB), Z6, Z7
-	VMOVUPS       vmconst<>+8640(SB), Z8
+	VADDPD.BCST vmconst<>+1048(SB), Z6, Z6
+	VADDPD.BCST vmconst<>+1072(SB), Z6, Z7
+	VBROADCASTSD vmconst<>+1080(SB), Z8
 	VDIVPD        Z6, Z8, Z6
 	VADDPD        Z6, Z7, Z6
-	VMOVUPS       vmconst<>+8512(SB), Z7
+	VBROADCASTSD vmconst<>+1064(SB), Z7
 	VDIVPD        Z6, Z7, Z6
-	VADDPD        vmconst<>+8448(SB), Z6, Z6
+	VADDPD.BCST vmconst<>+1056(SB), Z6, Z6
 	VMULPD        Z6, Z5, Z5
-	VPANDQ        vmconst<>+8704(SB), Z5, Z5
-	VPADDQ        vmconst<>+8768(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+1088(SB), Z5, Z5
+	VPADDQ.BCST vmconst<>+1096(SB), Z5, Z5
 	VMULPD        Z5, Z5, Z6
 	VDIVPD        Z6, Z3, Z3
 	VADDPD        Z5, Z5, Z6
@@ -1825,14 +1825,14 @@ loop46:
 	VDIVPD        Z3, Z7, Z3
 	VMULPD        Z3, Z5, Z3
 	VADDPD        Z5, Z3, Z3
-	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z1, Y4
 	VCVTPD2PS     Z2, Y1
 	VINSERTF64X4  $0x01, Y1, Z4, Z1
-	VPANDQ        vmconst<>+8832(SB), Z0, Z2
-	VCMPPS        $0x1e, vmconst<>+8896(SB), Z2, K1
-	VCMPPS        $0x11, vmconst<>+8960(SB), Z2, K2
+	VPANDD.BCST vmconst<>+1104(SB), Z0, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+1112(SB), Z2, K1
+	VCMPPS.BCST $0x11, vmconst<>+1120(SB), Z2, K2
 	KANDW         K2, K1, K1
 	VMOVUPS       Z1, (AX)(BX*4)
 	KMOVW         K1, SI
@@ -1869,102 +1869,102 @@ loop49:
 	CMPQ        BX, CX
 	JAE         done50
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+64(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
 	VMULPD      Z1, Z1, Z2
-	VMOVUPS     vmconst<>+1152(SB), Z3
+	VBROADCASTSD vmconst<>+144(SB), Z3
 	VDIVPD      Z2, Z3, Z2
-	VCMPPD      $0x11, vmconst<>+9024(SB), Z1, K1
-	VMULPD      vmconst<>+9088(SB), Z2, Z3
-	VADDPD      vmconst<>+9152(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K1
+	VMULPD.BCST vmconst<>+1136(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+1144(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9216(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1152(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9280(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1160(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9344(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1168(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9408(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1176(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9472(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1184(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9536(SB), Z3, Z3
-	VMULPD      vmconst<>+9600(SB), Z2, Z10
-	VADDPD      vmconst<>+9664(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1192(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1200(SB), Z2, Z10
+	VADDPD.BCST vmconst<>+1208(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+9728(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1216(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+9792(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1224(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+9856(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1232(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+9920(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1240(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+9984(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1248(SB), Z10, Z10
 	VBLENDMPD   Z3, Z10, K1, Z4
-	VMULPD      vmconst<>+10048(SB), Z2, Z3
-	VADDPD      vmconst<>+10112(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1256(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+1264(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10176(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1272(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10240(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1280(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10304(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1288(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10368(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1296(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10432(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1304(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10496(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1312(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+1152(SB), Z3, Z3
-	VMULPD      vmconst<>+10560(SB), Z2, Z10
-	VADDPD      vmconst<>+10624(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1320(SB), Z2, Z10
+	VADDPD.BCST vmconst<>+1328(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+10688(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1336(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+10752(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1344(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+10816(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1352(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+10880(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1360(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z10
-	VADDPD      vmconst<>+10944(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1368(SB), Z10, Z10
 	VMULPD      Z10, Z2, Z2
-	VADDPD      vmconst<>+1152(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
 	VBLENDMPD   Z3, Z2, K1, Z5
-	VPANDQ      vmconst<>+11008(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+1376(SB), Z1, Z2
 	VMULPD      Z2, Z2, Z3
-	VMOVUPS     vmconst<>+11072(SB), Z10
+	VBROADCASTSD vmconst<>+1384(SB), Z10
 	VSUBPD      Z3, Z10, Z3
-	VMULPD      vmconst<>+256(SB), Z3, Z10
-	VADDPD      vmconst<>+320(SB), Z10, Z10
-	VSUBPD      vmconst<>+320(SB), Z10, Z11
-	VCMPPD      $0x1d, vmconst<>+384(SB), Z11, K1
-	VCMPPD      $0x12, vmconst<>+448(SB), Z11, K2
+	VMULPD.BCST vmconst<>+32(SB), Z3, Z10
+	VADDPD.BCST vmconst<>+40(SB), Z10, Z10
+	VSUBPD.BCST vmconst<>+40(SB), Z10, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z11, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z11, K2
 	KANDW       K2, K1, K1
-	VPXORQ      vmconst<>+0(SB), Z11, Z11
-	VFMADD231PD vmconst<>+512(SB), Z11, Z3
-	VFMADD231PD vmconst<>+576(SB), Z11, Z3
-	VMULPD      vmconst<>+640(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z11, Z11
+	VFMADD231PD.BCST vmconst<>+64(SB), Z11, Z3
+	VFMADD231PD.BCST vmconst<>+72(SB), Z11, Z3
+	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
 	VMOVUPS     Z3, Z11
-	VMOVUPS     vmconst<>+704(SB), Z12
-	VFMADD213PD vmconst<>+768(SB), Z12, Z11
-	VFMADD213PD vmconst<>+832(SB), Z3, Z11
-	VFMADD213PD vmconst<>+896(SB), Z3, Z11
-	VFMADD213PD vmconst<>+960(SB), Z3, Z11
-	VFMADD213PD vmconst<>+1024(SB), Z3, Z11
-	VFMADD213PD vmconst<>+1088(SB), Z3, Z11
-	VFMADD213PD vmconst<>+1152(SB), Z3, Z11
+	VBROADCASTSD vmconst<>+88(SB), Z12
+	VFMADD213PD.BCST vmconst<>+96(SB), Z12, Z11
+	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z11
 	VMULPD      Z11, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z11
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
 	VMULPD      Z11, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z11
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
 	VMULPD      Z11, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z11
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
 	VMULPD      Z11, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z11
-	VFMADD213PD vmconst<>+1152(SB), Z11, Z3
-	VPADDQ      vmconst<>+1216(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+144(SB), Z11, Z3
+	VPADDQ.BCST vmconst<>+152(SB), Z10, Z10
 	VPSLLQ      $0x34, Z10, Z10
 	VMULPD      Z10, Z3, Z3
 	VSUBPD      Z1, Z2, Z10
@@ -1972,113 +1972,113 @@ loop49:
 	VDIVPD      Z5, Z4, Z11
 	VMULPD      Z2, Z10, Z2
 	VADDPD      Z11, Z2, Z2
-	VMULPD      vmconst<>+256(SB), Z2, Z10
-	VADDPD      vmconst<>+320(SB), Z10, Z10
-	VSUBPD      vmconst<>+320(SB), Z10, Z11
-	VCMPPD      $0x1d, vmconst<>+384(SB), Z11, K2
-	VCMPPD      $0x12, vmconst<>+448(SB), Z11, K3
+	VMULPD.BCST vmconst<>+32(SB), Z2, Z10
+	VADDPD.BCST vmconst<>+40(SB), Z10, Z10
+	VSUBPD.BCST vmconst<>+40(SB), Z10, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z11, K2
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z11, K3
 	KANDW       K3, K2, K2
-	VPXORQ      vmconst<>+0(SB), Z11, Z11
-	VFMADD231PD vmconst<>+512(SB), Z11, Z2
-	VFMADD231PD vmconst<>+576(SB), Z11, Z2
-	VMULPD      vmconst<>+640(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+0(SB), Z11, Z11
+	VFMADD231PD.BCST vmconst<>+64(SB), Z11, Z2
+	VFMADD231PD.BCST vmconst<>+72(SB), Z11, Z2
+	VMULPD.BCST vmconst<>+80(SB), Z2, Z2
 	VMOVUPS     Z2, Z11
-	VMOVUPS     vmconst<>+704(SB), Z12
-	VFMADD213PD vmconst<>+768(SB), Z12, Z11
-	VFMADD213PD vmconst<>+832(SB), Z2, Z11
-	VFMADD213PD vmconst<>+896(SB), Z2, Z11
-	VFMADD213PD vmconst<>+960(SB), Z2, Z11
-	VFMADD213PD vmconst<>+1024(SB), Z2, Z11
-	VFMADD213PD vmconst<>+1088(SB), Z2, Z11
-	VFMADD213PD vmconst<>+1152(SB), Z2, Z11
+	VBROADCASTSD vmconst<>+88(SB), Z12
+	VFMADD213PD.BCST vmconst<>+96(SB), Z12, Z11
+	VFMADD213PD.BCST vmconst<>+104(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+112(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+120(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+128(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+136(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+144(SB), Z2, Z11
 	VMULPD      Z11, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z11
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
 	VMULPD      Z11, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z11
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
 	VMULPD      Z11, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z11
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
 	VMULPD      Z11, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z11
-	VFMADD213PD vmconst<>+1152(SB), Z11, Z2
-	VPADDQ      vmconst<>+1216(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+144(SB), Z11, Z2
+	VPADDQ.BCST vmconst<>+152(SB), Z10, Z10
 	VPSLLQ      $0x34, Z10, Z10
 	VMULPD      Z10, Z2, Z2
 	VMULPD      Z2, Z3, Z2
 	VDIVPD      Z1, Z2, Z2
 	KANDW       K2, K1, K1
-	VCMPPD      $0x11, vmconst<>+11136(SB), Z1, K2
-	VCMPPD      $0x11, vmconst<>+8064(SB), Z1, K3
-	VCMPPD      $0x00, vmconst<>+1728(SB), Z1, K4
-	VCMPPD      $0x1d, vmconst<>+11200(SB), Z1, K5
+	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z1, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1400(SB), Z1, K5
 	KORW        K5, K4, K4
 	KANDW       K4, K3, K3
-	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K4
-	VCMPPD      $0x1d, vmconst<>+4480(SB), Z1, K5
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+560(SB), Z1, K5
 	KORW        K1, K5, K1
 	KORW        K1, K4, K1
 	KANDW       K1, K3, K1
-	VCMPPD      $0x11, vmconst<>+8000(SB), Z1, K3
-	VMULPD      vmconst<>+11328(SB), Z1, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z1, K3
+	VMULPD.BCST vmconst<>+1416(SB), Z1, Z3
 	VADDPD      Z1, Z3, Z3
 	VMULPD      Z1, Z1, Z10
-	VMULPD      vmconst<>+11392(SB), Z10, Z11
-	VADDPD      vmconst<>+11456(SB), Z11, Z11
+	VMULPD.BCST vmconst<>+1424(SB), Z10, Z11
+	VADDPD.BCST vmconst<>+1432(SB), Z11, Z11
 	VMULPD      Z11, Z10, Z11
-	VADDPD      vmconst<>+11520(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+1440(SB), Z11, Z11
 	VMULPD      Z11, Z10, Z11
-	VADDPD      vmconst<>+11584(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+1448(SB), Z11, Z11
 	VMULPD      Z11, Z10, Z11
-	VADDPD      vmconst<>+11648(SB), Z11, Z11
-	VMULPD      vmconst<>+11712(SB), Z10, Z12
-	VADDPD      vmconst<>+11776(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+1456(SB), Z11, Z11
+	VMULPD.BCST vmconst<>+1464(SB), Z10, Z12
+	VADDPD.BCST vmconst<>+1472(SB), Z12, Z12
 	VMULPD      Z12, Z10, Z12
-	VADDPD      vmconst<>+11840(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+1480(SB), Z12, Z12
 	VMULPD      Z12, Z10, Z12
-	VADDPD      vmconst<>+11904(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+1488(SB), Z12, Z12
 	VMULPD      Z12, Z10, Z12
-	VADDPD      vmconst<>+11968(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+1496(SB), Z12, Z12
 	VMULPD      Z12, Z10, Z10
-	VADDPD      vmconst<>+1152(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+144(SB), Z10, Z10
 	VDIVPD      Z10, Z11, Z10
 	VMULPD      Z10, Z1, Z10
 	VADDPD      Z1, Z10, Z10
 	VBLENDMPD   Z3, Z10, K3, Z6
-	VSUBPD      vmconst<>+1152(SB), Z1, Z3
-	VMULPD      vmconst<>+12096(SB), Z3, Z10
-	VADDPD      vmconst<>+12160(SB), Z10, Z10
+	VSUBPD.BCST vmconst<>+144(SB), Z1, Z3
+	VMULPD.BCST vmconst<>+1512(SB), Z3, Z10
+	VADDPD.BCST vmconst<>+1520(SB), Z10, Z10
 	VMULPD      Z10, Z3, Z10
-	VADDPD      vmconst<>+12224(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1528(SB), Z10, Z10
 	VMULPD      Z10, Z3, Z10
-	VADDPD      vmconst<>+12288(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1536(SB), Z10, Z10
 	VMULPD      Z10, Z3, Z10
-	VADDPD      vmconst<>+12352(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1544(SB), Z10, Z10
 	VMULPD      Z10, Z3, Z10
-	VADDPD      vmconst<>+12416(SB), Z10, Z10
+	VADDPD.BCST vmconst<>+1552(SB), Z10, Z10
 	VMULPD      Z10, Z3, Z10
-	VADDPD      vmconst<>+12480(SB), Z10, Z10
-	VMULPD      vmconst<>+12544(SB), Z3, Z11
-	VADDPD      vmconst<>+12608(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+1560(SB), Z10, Z10
+	VMULPD.BCST vmconst<>+1568(SB), Z3, Z11
+	VADDPD.BCST vmconst<>+1576(SB), Z11, Z11
 	VMULPD      Z11, Z3, Z11
-	VADDPD      vmconst<>+12672(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+1584(SB), Z11, Z11
 	VMULPD      Z11, Z3, Z11
-	VADDPD      vmconst<>+12736(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+1592(SB), Z11, Z11
 	VMULPD      Z11, Z3, Z11
-	VADDPD      vmconst<>+12800(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+1600(SB), Z11, Z11
 	VMULPD      Z11, Z3, Z11
-	VADDPD      vmconst<>+12864(SB), Z11, Z11
+	VADDPD.BCST vmconst<>+1608(SB), Z11, Z11
 	VMULPD      Z11, Z3, Z3
-	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
 	VDIVPD      Z3, Z10, Z3
-	VADDPD      vmconst<>+12032(SB), Z3, Z3
-	VCMPPD      $0x11, vmconst<>+4480(SB), Z1, K3
-	VMOVUPS     vmconst<>+1152(SB), Z10
+	VADDPD.BCST vmconst<>+1504(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+560(SB), Z1, K3
+	VBROADCASTSD vmconst<>+144(SB), Z10
 	VSUBPD      Z2, Z10, Z2
-	VMOVUPS     vmconst<>+1152(SB), Z10
+	VBROADCASTSD vmconst<>+144(SB), Z10
 	VBLENDMPD   Z2, Z10, K3, Z7
-	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K3
 	VBLENDMPD   Z3, Z7, K3, Z8
 	VBLENDMPD   Z6, Z8, K2, Z9
-	VPANDQ      vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VPXORQ      Z1, Z9, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -2116,102 +2116,102 @@ loop52:
 	JAE           done53
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
-	VPANDQ        vmconst<>+64(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
 	VMULPD        Z2, Z2, Z3
-	VMOVUPS       vmconst<>+1152(SB), Z4
+	VBROADCASTSD vmconst<>+144(SB), Z4
 	VDIVPD        Z3, Z4, Z3
-	VCMPPD        $0x11, vmconst<>+9024(SB), Z2, K1
-	VMULPD        vmconst<>+9088(SB), Z3, Z4
-	VADDPD        vmconst<>+9152(SB), Z4, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z2, K1
+	VMULPD.BCST vmconst<>+1136(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+1144(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+9216(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1152(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+9280(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1160(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+9344(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1168(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+9408(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1176(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+9472(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1184(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+9536(SB), Z4, Z4
-	VMULPD        vmconst<>+9600(SB), Z3, Z18
-	VADDPD        vmconst<>+9664(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1192(SB), Z4, Z4
+	VMULPD.BCST vmconst<>+1200(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+1208(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+9728(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1216(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+9792(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1224(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+9856(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1232(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+9920(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1240(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+9984(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1248(SB), Z18, Z18
 	VBLENDMPD     Z4, Z18, K1, Z5
-	VMULPD        vmconst<>+10048(SB), Z3, Z4
-	VADDPD        vmconst<>+10112(SB), Z4, Z4
+	VMULPD.BCST vmconst<>+1256(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+1264(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+10176(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1272(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+10240(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1280(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+10304(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1288(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+10368(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1296(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+10432(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1304(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+10496(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1312(SB), Z4, Z4
 	VMULPD        Z4, Z3, Z4
-	VADDPD        vmconst<>+1152(SB), Z4, Z4
-	VMULPD        vmconst<>+10560(SB), Z3, Z18
-	VADDPD        vmconst<>+10624(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
+	VMULPD.BCST vmconst<>+1320(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+1328(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+10688(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1336(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+10752(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1344(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+10816(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1352(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+10880(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1360(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z18
-	VADDPD        vmconst<>+10944(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1368(SB), Z18, Z18
 	VMULPD        Z18, Z3, Z3
-	VADDPD        vmconst<>+1152(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
 	VBLENDMPD     Z4, Z3, K1, Z6
-	VPANDQ        vmconst<>+11008(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+1376(SB), Z2, Z3
 	VMULPD        Z3, Z3, Z4
-	VMOVUPS       vmconst<>+11072(SB), Z18
+	VBROADCASTSD vmconst<>+1384(SB), Z18
 	VSUBPD        Z4, Z18, Z4
-	VMULPD        vmconst<>+256(SB), Z4, Z18
-	VADDPD        vmconst<>+320(SB), Z18, Z18
-	VSUBPD        vmconst<>+320(SB), Z18, Z19
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z19, K1
-	VCMPPD        $0x12, vmconst<>+448(SB), Z19, K2
+	VMULPD.BCST vmconst<>+32(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
+	VSUBPD.BCST vmconst<>+40(SB), Z18, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
 	KANDW         K2, K1, K1
-	VPXORQ        vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD   vmconst<>+512(SB), Z19, Z4
-	VFMADD231PD   vmconst<>+576(SB), Z19, Z4
-	VMULPD        vmconst<>+640(SB), Z4, Z4
+	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z4
+	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z4
+	VMULPD.BCST vmconst<>+80(SB), Z4, Z4
 	VMOVUPS       Z4, Z19
-	VMOVUPS       vmconst<>+704(SB), Z20
-	VFMADD213PD   vmconst<>+768(SB), Z20, Z19
-	VFMADD213PD   vmconst<>+832(SB), Z4, Z19
-	VFMADD213PD   vmconst<>+896(SB), Z4, Z19
-	VFMADD213PD   vmconst<>+960(SB), Z4, Z19
-	VFMADD213PD   vmconst<>+1024(SB), Z4, Z19
-	VFMADD213PD   vmconst<>+1088(SB), Z4, Z19
-	VFMADD213PD   vmconst<>+1152(SB), Z4, Z19
+	VBROADCASTSD vmconst<>+88(SB), Z20
+	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+104(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+112(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+120(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+128(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+136(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z4, Z19
 	VMULPD        Z19, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
 	VMULPD        Z19, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
 	VMULPD        Z19, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
 	VMULPD        Z19, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z19
-	VFMADD213PD   vmconst<>+1152(SB), Z19, Z4
-	VPADDQ        vmconst<>+1216(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z4
+	VPADDQ.BCST vmconst<>+152(SB), Z18, Z18
 	VPSLLQ        $0x34, Z18, Z18
 	VMULPD        Z18, Z4, Z4
 	VSUBPD        Z2, Z3, Z18
@@ -2219,212 +2219,212 @@ loop52:
 	VDIVPD        Z6, Z5, Z19
 	VMULPD        Z3, Z18, Z3
 	VADDPD        Z19, Z3, Z3
-	VMULPD        vmconst<>+256(SB), Z3, Z18
-	VADDPD        vmconst<>+320(SB), Z18, Z18
-	VSUBPD        vmconst<>+320(SB), Z18, Z19
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z19, K2
-	VCMPPD        $0x12, vmconst<>+448(SB), Z19, K3
+	VMULPD.BCST vmconst<>+32(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
+	VSUBPD.BCST vmconst<>+40(SB), Z18, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K2
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K3
 	KANDW         K3, K2, K2
-	VPXORQ        vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD   vmconst<>+512(SB), Z19, Z3
-	VFMADD231PD   vmconst<>+576(SB), Z19, Z3
-	VMULPD        vmconst<>+640(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
 	VMOVUPS       Z3, Z19
-	VMOVUPS       vmconst<>+704(SB), Z20
-	VFMADD213PD   vmconst<>+768(SB), Z20, Z19
-	VFMADD213PD   vmconst<>+832(SB), Z3, Z19
-	VFMADD213PD   vmconst<>+896(SB), Z3, Z19
-	VFMADD213PD   vmconst<>+960(SB), Z3, Z19
-	VFMADD213PD   vmconst<>+1024(SB), Z3, Z19
-	VFMADD213PD   vmconst<>+1088(SB), Z3, Z19
-	VFMADD213PD   vmconst<>+1152(SB), Z3, Z19
+	VBROADCASTSD vmconst<>+88(SB), Z20
+	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
 	VMULPD        Z19, Z3, Z3
-	VADDPD        vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD        Z19, Z3, Z3
-	VADDPD        vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD        Z19, Z3, Z3
-	VADDPD        vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD        Z19, Z3, Z3
-	VADDPD        vmconst<>+192(SB), Z3, Z19
-	VFMADD213PD   vmconst<>+1152(SB), Z19, Z3
-	VPADDQ        vmconst<>+1216(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+152(SB), Z18, Z18
 	VPSLLQ        $0x34, Z18, Z18
 	VMULPD        Z18, Z3, Z3
 	VMULPD        Z3, Z4, Z3
 	VDIVPD        Z2, Z3, Z3
 	KANDW         K2, K1, K1
-	VCMPPD        $0x11, vmconst<>+11136(SB), Z2, K2
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K3
-	VCMPPD        $0x00, vmconst<>+1728(SB), Z2, K4
-	VCMPPD        $0x1d, vmconst<>+11200(SB), Z2, K5
+	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1400(SB), Z2, K5
 	KORW          K5, K4, K4
 	KANDW         K4, K3, K3
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K4
-	VCMPPD        $0x1d, vmconst<>+4480(SB), Z2, K5
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+560(SB), Z2, K5
 	KORW          K1, K5, K1
 	KORW          K1, K4, K1
 	KANDW         K1, K3, K1
-	VCMPPD        $0x11, vmconst<>+8000(SB), Z2, K1
-	VMULPD        vmconst<>+11328(SB), Z2, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z2, K1
+	VMULPD.BCST vmconst<>+1416(SB), Z2, Z4
 	VADDPD        Z2, Z4, Z4
 	VMULPD        Z2, Z2, Z18
-	VMULPD        vmconst<>+11392(SB), Z18, Z19
-	VADDPD        vmconst<>+11456(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+1424(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+1432(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+11520(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1440(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+11584(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1448(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+11648(SB), Z19, Z19
-	VMULPD        vmconst<>+11712(SB), Z18, Z20
-	VADDPD        vmconst<>+11776(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1456(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+1464(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+1472(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z20
-	VADDPD        vmconst<>+11840(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1480(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z20
-	VADDPD        vmconst<>+11904(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1488(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z20
-	VADDPD        vmconst<>+11968(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1496(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z18
-	VADDPD        vmconst<>+1152(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+144(SB), Z18, Z18
 	VDIVPD        Z18, Z19, Z18
 	VMULPD        Z18, Z2, Z18
 	VADDPD        Z2, Z18, Z18
 	VBLENDMPD     Z4, Z18, K1, Z7
-	VSUBPD        vmconst<>+1152(SB), Z2, Z4
-	VMULPD        vmconst<>+12096(SB), Z4, Z18
-	VADDPD        vmconst<>+12160(SB), Z18, Z18
+	VSUBPD.BCST vmconst<>+144(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+1512(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+1520(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+12224(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1528(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+12288(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1536(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+12352(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1544(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+12416(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1552(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+12480(SB), Z18, Z18
-	VMULPD        vmconst<>+12544(SB), Z4, Z19
-	VADDPD        vmconst<>+12608(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1560(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+1568(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+1576(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+12672(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1584(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+12736(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1592(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+12800(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1600(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+12864(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1608(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z4
-	VADDPD        vmconst<>+1152(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
 	VDIVPD        Z4, Z18, Z4
-	VADDPD        vmconst<>+12032(SB), Z4, Z4
-	VCMPPD        $0x11, vmconst<>+4480(SB), Z2, K1
-	VMOVUPS       vmconst<>+1152(SB), Z18
+	VADDPD.BCST vmconst<>+1504(SB), Z4, Z4
+	VCMPPD.BCST $0x11, vmconst<>+560(SB), Z2, K1
+	VBROADCASTSD vmconst<>+144(SB), Z18
 	VSUBPD        Z3, Z18, Z3
-	VMOVUPS       vmconst<>+1152(SB), Z18
+	VBROADCASTSD vmconst<>+144(SB), Z18
 	VBLENDMPD     Z3, Z18, K1, Z8
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K1
 	VBLENDMPD     Z4, Z8, K1, Z9
 	VBLENDMPD     Z7, Z9, K2, Z10
-	VPANDQ        vmconst<>+0(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
 	VPXORQ        Z1, Z10, Z1
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z2
-	VPANDQ        vmconst<>+64(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
 	VMULPD        Z3, Z3, Z4
-	VMOVUPS       vmconst<>+1152(SB), Z18
+	VBROADCASTSD vmconst<>+144(SB), Z18
 	VDIVPD        Z4, Z18, Z4
-	VCMPPD        $0x11, vmconst<>+9024(SB), Z3, K1
-	VMULPD        vmconst<>+9088(SB), Z4, Z18
-	VADDPD        vmconst<>+9152(SB), Z18, Z18
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z3, K1
+	VMULPD.BCST vmconst<>+1136(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+1144(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+9216(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1152(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+9280(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1160(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+9344(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1168(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+9408(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1176(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+9472(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1184(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+9536(SB), Z18, Z18
-	VMULPD        vmconst<>+9600(SB), Z4, Z19
-	VADDPD        vmconst<>+9664(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1192(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+1200(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+1208(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+9728(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1216(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+9792(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1224(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+9856(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1232(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+9920(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1240(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+9984(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1248(SB), Z19, Z19
 	VBLENDMPD     Z18, Z19, K1, Z11
-	VMULPD        vmconst<>+10048(SB), Z4, Z18
-	VADDPD        vmconst<>+10112(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+1256(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+1264(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+10176(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1272(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+10240(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1280(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+10304(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1288(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+10368(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1296(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+10432(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1304(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+10496(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+1312(SB), Z18, Z18
 	VMULPD        Z18, Z4, Z18
-	VADDPD        vmconst<>+1152(SB), Z18, Z18
-	VMULPD        vmconst<>+10560(SB), Z4, Z19
-	VADDPD        vmconst<>+10624(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+144(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+1320(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+1328(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+10688(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1336(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+10752(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1344(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+10816(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1352(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+10880(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1360(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z19
-	VADDPD        vmconst<>+10944(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1368(SB), Z19, Z19
 	VMULPD        Z19, Z4, Z4
-	VADDPD        vmconst<>+1152(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
 	VBLENDMPD     Z18, Z4, K1, Z12
-	VPANDQ        vmconst<>+11008(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+1376(SB), Z3, Z4
 	VMULPD        Z4, Z4, Z18
-	VMOVUPS       vmconst<>+11072(SB), Z19
+	VBROADCASTSD vmconst<>+1384(SB), Z19
 	VSUBPD        Z18, Z19, Z18
-	VMULPD        vmconst<>+256(SB), Z18, Z19
-	VADDPD        vmconst<>+320(SB), Z19, Z19
-	VSUBPD        vmconst<>+320(SB), Z19, Z20
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z20, K1
-	VCMPPD        $0x12, vmconst<>+448(SB), Z20, K2
+	VMULPD.BCST vmconst<>+32(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+40(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+40(SB), Z19, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z20, K2
 	KANDW         K2, K1, K1
-	VPXORQ        vmconst<>+0(SB), Z20, Z20
-	VFMADD231PD   vmconst<>+512(SB), Z20, Z18
-	VFMADD231PD   vmconst<>+576(SB), Z20, Z18
-	VMULPD        vmconst<>+640(SB), Z18, Z18
+	VPXORQ.BCST vmconst<>+0(SB), Z20, Z20
+	VFMADD231PD.BCST vmconst<>+64(SB), Z20, Z18
+	VFMADD231PD.BCST vmconst<>+72(SB), Z20, Z18
+	VMULPD.BCST vmconst<>+80(SB), Z18, Z18
 	VMOVUPS       Z18, Z20
-	VMOVUPS       vmconst<>+704(SB), Z21
-	VFMADD213PD   vmconst<>+768(SB), Z21, Z20
-	VFMADD213PD   vmconst<>+832(SB), Z18, Z20
-	VFMADD213PD   vmconst<>+896(SB), Z18, Z20
-	VFMADD213PD   vmconst<>+960(SB), Z18, Z20
-	VFMADD213PD   vmconst<>+1024(SB), Z18, Z20
-	VFMADD213PD   vmconst<>+1088(SB), Z18, Z20
-	VFMADD213PD   vmconst<>+1152(SB), Z18, Z20
+	VBROADCASTSD vmconst<>+88(SB), Z21
+	VFMADD213PD.BCST vmconst<>+96(SB), Z21, Z20
+	VFMADD213PD.BCST vmconst<>+104(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+112(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+120(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+128(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+136(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+144(SB), Z18, Z20
 	VMULPD        Z20, Z18, Z18
-	VADDPD        vmconst<>+192(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
 	VMULPD        Z20, Z18, Z18
-	VADDPD        vmconst<>+192(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
 	VMULPD        Z20, Z18, Z18
-	VADDPD        vmconst<>+192(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
 	VMULPD        Z20, Z18, Z18
-	VADDPD        vmconst<>+192(SB), Z18, Z20
-	VFMADD213PD   vmconst<>+1152(SB), Z20, Z18
-	VPADDQ        vmconst<>+1216(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+144(SB), Z20, Z18
+	VPADDQ.BCST vmconst<>+152(SB), Z19, Z19
 	VPSLLQ        $0x34, Z19, Z19
 	VMULPD        Z19, Z18, Z18
 	VSUBPD        Z3, Z4, Z19
@@ -2432,119 +2432,119 @@ loop52:
 	VDIVPD        Z12, Z11, Z20
 	VMULPD        Z4, Z19, Z4
 	VADDPD        Z20, Z4, Z4
-	VMULPD        vmconst<>+256(SB), Z4, Z19
-	VADDPD        vmconst<>+320(SB), Z19, Z19
-	VSUBPD        vmconst<>+320(SB), Z19, Z20
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z20, K2
-	VCMPPD        $0x12, vmconst<>+448(SB), Z20, K3
+	VMULPD.BCST vmconst<>+32(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+40(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+40(SB), Z19, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z20, K2
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z20, K3
 	KANDW         K3, K2, K2
-	VPXORQ        vmconst<>+0(SB), Z20, Z20
-	VFMADD231PD   vmconst<>+512(SB), Z20, Z4
-	VFMADD231PD   vmconst<>+576(SB), Z20, Z4
-	VMULPD        vmconst<>+640(SB), Z4, Z4
+	VPXORQ.BCST vmconst<>+0(SB), Z20, Z20
+	VFMADD231PD.BCST vmconst<>+64(SB), Z20, Z4
+	VFMADD231PD.BCST vmconst<>+72(SB), Z20, Z4
+	VMULPD.BCST vmconst<>+80(SB), Z4, Z4
 	VMOVUPS       Z4, Z20
-	VMOVUPS       vmconst<>+704(SB), Z21
-	VFMADD213PD   vmconst<>+768(SB), Z21, Z20
-	VFMADD213PD   vmconst<>+832(SB), Z4, Z20
-	VFMADD213PD   vmconst<>+896(SB), Z4, Z20
-	VFMADD213PD   vmconst<>+960(SB), Z4, Z20
-	VFMADD213PD   vmconst<>+1024(SB), Z4, Z20
-	VFMADD213PD   vmconst<>+1088(SB), Z4, Z20
-	VFMADD213PD   vmconst<>+1152(SB), Z4, Z20
+	VBROADCASTSD vmconst<>+88(SB), Z21
+	VFMADD213PD.BCST vmconst<>+96(SB), Z21, Z20
+	VFMADD213PD.BCST vmconst<>+104(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+112(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+120(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+128(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+136(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+144(SB), Z4, Z20
 	VMULPD        Z20, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
 	VMULPD        Z20, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
 	VMULPD        Z20, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
 	VMULPD        Z20, Z4, Z4
-	VADDPD        vmconst<>+192(SB), Z4, Z20
-	VFMADD213PD   vmconst<>+1152(SB), Z20, Z4
-	VPADDQ        vmconst<>+1216(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+144(SB), Z20, Z4
+	VPADDQ.BCST vmconst<>+152(SB), Z19, Z19
 	VPSLLQ        $0x34, Z19, Z19
 	VMULPD        Z19, Z4, Z4
 	VMULPD        Z4, Z18, Z4
 	VDIVPD        Z3, Z4, Z4
 	KANDW         K2, K1, K1
-	VCMPPD        $0x11, vmconst<>+11136(SB), Z3, K2
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K3
-	VCMPPD        $0x00, vmconst<>+1728(SB), Z3, K4
-	VCMPPD        $0x1d, vmconst<>+11200(SB), Z3, K5
+	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z3, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1400(SB), Z3, K5
 	KORW          K5, K4, K4
 	KANDW         K4, K3, K3
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z3, K4
-	VCMPPD        $0x1d, vmconst<>+4480(SB), Z3, K5
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z3, K4
+	VCMPPD.BCST $0x1d, vmconst<>+560(SB), Z3, K5
 	KORW          K1, K5, K1
 	KORW          K1, K4, K1
 	KANDW         K1, K3, K1
-	VCMPPD        $0x11, vmconst<>+8000(SB), Z3, K1
-	VMULPD        vmconst<>+11328(SB), Z3, Z18
+	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z3, K1
+	VMULPD.BCST vmconst<>+1416(SB), Z3, Z18
 	VADDPD        Z3, Z18, Z18
 	VMULPD        Z3, Z3, Z19
-	VMULPD        vmconst<>+11392(SB), Z19, Z20
-	VADDPD        vmconst<>+11456(SB), Z20, Z20
+	VMULPD.BCST vmconst<>+1424(SB), Z19, Z20
+	VADDPD.BCST vmconst<>+1432(SB), Z20, Z20
 	VMULPD        Z20, Z19, Z20
-	VADDPD        vmconst<>+11520(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1440(SB), Z20, Z20
 	VMULPD        Z20, Z19, Z20
-	VADDPD        vmconst<>+11584(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1448(SB), Z20, Z20
 	VMULPD        Z20, Z19, Z20
-	VADDPD        vmconst<>+11648(SB), Z20, Z20
-	VMULPD        vmconst<>+11712(SB), Z19, Z21
-	VADDPD        vmconst<>+11776(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+1456(SB), Z20, Z20
+	VMULPD.BCST vmconst<>+1464(SB), Z19, Z21
+	VADDPD.BCST vmconst<>+1472(SB), Z21, Z21
 	VMULPD        Z21, Z19, Z21
-	VADDPD        vmconst<>+11840(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+1480(SB), Z21, Z21
 	VMULPD        Z21, Z19, Z21
-	VADDPD        vmconst<>+11904(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+1488(SB), Z21, Z21
 	VMULPD        Z21, Z19, Z21
-	VADDPD        vmconst<>+11968(SB), Z21, Z21
+	VADDPD.BCST vmconst<>+1496(SB), Z21, Z21
 	VMULPD        Z21, Z19, Z19
-	VADDPD        vmconst<>+1152(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+144(SB), Z19, Z19
 	VDIVPD        Z19, Z20, Z19
 	VMULPD        Z19, Z3, Z19
 	VADDPD        Z3, Z19, Z19
 	VBLENDMPD     Z18, Z19, K1, Z13
-	VSUBPD        vmconst<>+1152(SB), Z3, Z18
-	VMULPD        vmconst<>+12096(SB), Z18, Z19
-	VADDPD        vmconst<>+12160(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+144(SB), Z3, Z18
+	VMULPD.BCST vmconst<>+1512(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+1520(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+12224(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1528(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+12288(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1536(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+12352(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1544(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+12416(SB), Z19, Z19
+	VADDPD.BCST vmconst<>+1552(SB), Z19, Z19
 	VMULPD        Z19, Z18, Z19
-	VADDPD        vmconst<>+12480(SB), Z19, Z19
-	VMULPD        vmconst<>+12544(SB), Z18, Z20
-	VADDPD        vmconst<>+12608(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1560(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+1568(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+1576(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z20
-	VADDPD        vmconst<>+12672(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1584(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z20
-	VADDPD        vmconst<>+12736(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1592(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z20
-	VADDPD        vmconst<>+12800(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1600(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z20
-	VADDPD        vmconst<>+12864(SB), Z20, Z20
+	VADDPD.BCST vmconst<>+1608(SB), Z20, Z20
 	VMULPD        Z20, Z18, Z18
-	VADDPD        vmconst<>+1152(SB), Z18, Z18
+	VADDPD.BCST vmconst<>+144(SB), Z18, Z18
 	VDIVPD        Z18, Z19, Z18
-	VADDPD        vmconst<>+12032(SB), Z18, Z18
-	VCMPPD        $0x11, vmconst<>+4480(SB), Z3, K1
-	VMOVUPS       vmconst<>+1152(SB), Z19
+	VADDPD.BCST vmconst<>+1504(SB), Z18, Z18
+	VCMPPD.BCST $0x11, vmconst<>+560(SB), Z3, K1
+	VBROADCASTSD vmconst<>+144(SB), Z19
 	VSUBPD        Z4, Z19, Z4
-	VMOVUPS       vmconst<>+1152(SB), Z19
+	VBROADCASTSD vmconst<>+144(SB), Z19
 	VBLENDMPD     Z4, Z19, K1, Z14
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z3, K1
 	VBLENDMPD     Z18, Z14, K1, Z15
 	VBLENDMPD     Z13, Z15, K2, Z16
-	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPXORQ        Z2, Z16, Z2
 	VCVTPD2PS     Z1, Y17
 	VCVTPD2PS     Z2, Y1
 	VINSERTF64X4  $0x01, Y1, Z17, Z1
-	VPANDQ        vmconst<>+8832(SB), Z0, Z2
-	VCMPPS        $0x11, vmconst<>+8960(SB), Z2, K1
+	VPANDD.BCST vmconst<>+1104(SB), Z0, Z2
+	VCMPPS.BCST $0x11, vmconst<>+1120(SB), Z2, K1
 	VMOVUPS       Z1, (AX)(BX*4)
 	KMOVW         K1, SI
 	ADDQ          $0x10, BX
@@ -2580,103 +2580,103 @@ loop55:
 	CMPQ        BX, CX
 	JAE         done56
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ      vmconst<>+64(SB), Z0, Z1
-	VCMPPD      $0x11, vmconst<>+1728(SB), Z0, K1
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K1
 	VMULPD      Z1, Z1, Z2
-	VMOVUPS     vmconst<>+1152(SB), Z3
+	VBROADCASTSD vmconst<>+144(SB), Z3
 	VDIVPD      Z2, Z3, Z2
-	VCMPPD      $0x11, vmconst<>+9024(SB), Z1, K2
-	VMULPD      vmconst<>+9088(SB), Z2, Z3
-	VADDPD      vmconst<>+9152(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K2
+	VMULPD.BCST vmconst<>+1136(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+1144(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9216(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1152(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9280(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1160(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9344(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1168(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9408(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1176(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9472(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1184(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+9536(SB), Z3, Z3
-	VMULPD      vmconst<>+9600(SB), Z2, Z16
-	VADDPD      vmconst<>+9664(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1192(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1200(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+1208(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+9728(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1216(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+9792(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1224(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+9856(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1232(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+9920(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1240(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+9984(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1248(SB), Z16, Z16
 	VBLENDMPD   Z3, Z16, K2, Z4
-	VMULPD      vmconst<>+10048(SB), Z2, Z3
-	VADDPD      vmconst<>+10112(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1256(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+1264(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10176(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1272(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10240(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1280(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10304(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1288(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10368(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1296(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10432(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1304(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+10496(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1312(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD      vmconst<>+1152(SB), Z3, Z3
-	VMULPD      vmconst<>+10560(SB), Z2, Z16
-	VADDPD      vmconst<>+10624(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1320(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+1328(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+10688(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1336(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+10752(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1344(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+10816(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1352(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+10880(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1360(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z16
-	VADDPD      vmconst<>+10944(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1368(SB), Z16, Z16
 	VMULPD      Z16, Z2, Z2
-	VADDPD      vmconst<>+1152(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
 	VBLENDMPD   Z3, Z2, K2, Z5
-	VPANDQ      vmconst<>+11008(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+1376(SB), Z1, Z2
 	VMULPD      Z2, Z2, Z3
-	VMOVUPS     vmconst<>+11072(SB), Z16
+	VBROADCASTSD vmconst<>+1384(SB), Z16
 	VSUBPD      Z3, Z16, Z3
-	VMULPD      vmconst<>+256(SB), Z3, Z16
-	VADDPD      vmconst<>+320(SB), Z16, Z16
-	VSUBPD      vmconst<>+320(SB), Z16, Z17
-	VCMPPD      $0x1d, vmconst<>+384(SB), Z17, K2
-	VCMPPD      $0x12, vmconst<>+448(SB), Z17, K3
+	VMULPD.BCST vmconst<>+32(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+40(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+40(SB), Z16, Z17
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z17, K2
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z17, K3
 	KANDW       K3, K2, K2
-	VPXORQ      vmconst<>+0(SB), Z17, Z17
-	VFMADD231PD vmconst<>+512(SB), Z17, Z3
-	VFMADD231PD vmconst<>+576(SB), Z17, Z3
-	VMULPD      vmconst<>+640(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z17, Z17
+	VFMADD231PD.BCST vmconst<>+64(SB), Z17, Z3
+	VFMADD231PD.BCST vmconst<>+72(SB), Z17, Z3
+	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
 	VMOVUPS     Z3, Z17
-	VMOVUPS     vmconst<>+704(SB), Z18
-	VFMADD213PD vmconst<>+768(SB), Z18, Z17
-	VFMADD213PD vmconst<>+832(SB), Z3, Z17
-	VFMADD213PD vmconst<>+896(SB), Z3, Z17
-	VFMADD213PD vmconst<>+960(SB), Z3, Z17
-	VFMADD213PD vmconst<>+1024(SB), Z3, Z17
-	VFMADD213PD vmconst<>+1088(SB), Z3, Z17
-	VFMADD213PD vmconst<>+1152(SB), Z3, Z17
+	VBROADCASTSD vmconst<>+88(SB), Z18
+	VFMADD213PD.BCST vmconst<>+96(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z17
 	VMULPD      Z17, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
 	VMULPD      Z17, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
 	VMULPD      Z17, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
 	VMULPD      Z17, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z17
-	VFMADD213PD vmconst<>+1152(SB), Z17, Z3
-	VPADDQ      vmconst<>+1216(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+144(SB), Z17, Z3
+	VPADDQ.BCST vmconst<>+152(SB), Z16, Z16
 	VPSLLQ      $0x34, Z16, Z16
 	VMULPD      Z16, Z3, Z3
 	VSUBPD      Z1, Z2, Z16
@@ -2684,125 +2684,125 @@ loop55:
 	VDIVPD      Z5, Z4, Z17
 	VMULPD      Z2, Z16, Z2
 	VADDPD      Z17, Z2, Z2
-	VMULPD      vmconst<>+256(SB), Z2, Z16
-	VADDPD      vmconst<>+320(SB), Z16, Z16
-	VSUBPD      vmconst<>+320(SB), Z16, Z17
-	VCMPPD      $0x1d, vmconst<>+384(SB), Z17, K3
-	VCMPPD      $0x12, vmconst<>+448(SB), Z17, K4
+	VMULPD.BCST vmconst<>+32(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+40(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+40(SB), Z16, Z17
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z17, K3
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z17, K4
 	KANDW       K4, K3, K3
-	VPXORQ      vmconst<>+0(SB), Z17, Z17
-	VFMADD231PD vmconst<>+512(SB), Z17, Z2
-	VFMADD231PD vmconst<>+576(SB), Z17, Z2
-	VMULPD      vmconst<>+640(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+0(SB), Z17, Z17
+	VFMADD231PD.BCST vmconst<>+64(SB), Z17, Z2
+	VFMADD231PD.BCST vmconst<>+72(SB), Z17, Z2
+	VMULPD.BCST vmconst<>+80(SB), Z2, Z2
 	VMOVUPS     Z2, Z17
-	VMOVUPS     vmconst<>+704(SB), Z18
-	VFMADD213PD vmconst<>+768(SB), Z18, Z17
-	VFMADD213PD vmconst<>+832(SB), Z2, Z17
-	VFMADD213PD vmconst<>+896(SB), Z2, Z17
-	VFMADD213PD vmconst<>+960(SB), Z2, Z17
-	VFMADD213PD vmconst<>+1024(SB), Z2, Z17
-	VFMADD213PD vmconst<>+1088(SB), Z2, Z17
-	VFMADD213PD vmconst<>+1152(SB), Z2, Z17
+	VBROADCASTSD vmconst<>+88(SB), Z18
+	VFMADD213PD.BCST vmconst<>+96(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+104(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+112(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+120(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+128(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+136(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+144(SB), Z2, Z17
 	VMULPD      Z17, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z17
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
 	VMULPD      Z17, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z17
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
 	VMULPD      Z17, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z17
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
 	VMULPD      Z17, Z2, Z2
-	VADDPD      vmconst<>+192(SB), Z2, Z17
-	VFMADD213PD vmconst<>+1152(SB), Z17, Z2
-	VPADDQ      vmconst<>+1216(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+144(SB), Z17, Z2
+	VPADDQ.BCST vmconst<>+152(SB), Z16, Z16
 	VPSLLQ      $0x34, Z16, Z16
 	VMULPD      Z16, Z2, Z2
 	VMULPD      Z2, Z3, Z2
 	VDIVPD      Z1, Z2, Z2
 	KANDW       K3, K2, K2
-	VCMPPD      $0x11, vmconst<>+8064(SB), Z1, K3
-	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K4
-	VCMPPD      $0x1d, vmconst<>+12928(SB), Z1, K5
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z1, K5
 	KORW        K5, K4, K4
-	VCMPPD      $0x1e, vmconst<>+4480(SB), Z1, K5
+	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z1, K5
 	KANDW       K5, K1, K5
 	KORW        K2, K5, K2
 	KORW        K2, K4, K2
 	KANDW       K2, K3, K2
 	VMULPD      Z1, Z1, Z3
-	VMULPD      vmconst<>+11392(SB), Z3, Z16
-	VADDPD      vmconst<>+11456(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+1424(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+1432(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+11520(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1440(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+11584(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1448(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+11648(SB), Z16, Z16
-	VMULPD      vmconst<>+11712(SB), Z3, Z17
-	VADDPD      vmconst<>+11776(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1456(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+1464(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+1472(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z17
-	VADDPD      vmconst<>+11840(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1480(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z17
-	VADDPD      vmconst<>+11904(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1488(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z17
-	VADDPD      vmconst<>+11968(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1496(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z3
-	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
 	VDIVPD      Z3, Z16, Z3
-	VCMPPD      $0x11, vmconst<>+12992(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+1624(SB), Z1, K3
 	VMULPD      Z3, Z1, Z16
 	VADDPD      Z1, Z16, Z16
-	VSUBPD      vmconst<>+1088(SB), Z1, Z17
+	VSUBPD.BCST vmconst<>+136(SB), Z1, Z17
 	VMULPD      Z3, Z1, Z3
 	VADDPD      Z17, Z3, Z3
-	VADDPD      vmconst<>+1088(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+136(SB), Z3, Z3
 	VBLENDMPD   Z16, Z3, K3, Z6
-	VCMPPD      $0x11, vmconst<>+13056(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+1632(SB), Z1, K3
 	VBLENDMPD   Z1, Z6, K3, Z7
-	VADDPD      vmconst<>+1152(SB), Z7, Z3
-	VMOVUPS     vmconst<>+1152(SB), Z16
+	VADDPD.BCST vmconst<>+144(SB), Z7, Z3
+	VBROADCASTSD vmconst<>+144(SB), Z16
 	VSUBPD      Z7, Z16, Z16
 	VBLENDMPD   Z3, Z16, K1, Z8
-	VSUBPD      vmconst<>+1152(SB), Z1, Z3
-	VMULPD      vmconst<>+12096(SB), Z3, Z16
-	VADDPD      vmconst<>+12160(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+144(SB), Z1, Z3
+	VMULPD.BCST vmconst<>+1512(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+1520(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+12224(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1528(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+12288(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1536(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+12352(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1544(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+12416(SB), Z16, Z16
+	VADDPD.BCST vmconst<>+1552(SB), Z16, Z16
 	VMULPD      Z16, Z3, Z16
-	VADDPD      vmconst<>+12480(SB), Z16, Z16
-	VMULPD      vmconst<>+12544(SB), Z3, Z17
-	VADDPD      vmconst<>+12608(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1560(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+1568(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+1576(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z17
-	VADDPD      vmconst<>+12672(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1584(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z17
-	VADDPD      vmconst<>+12736(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1592(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z17
-	VADDPD      vmconst<>+12800(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1600(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z17
-	VADDPD      vmconst<>+12864(SB), Z17, Z17
+	VADDPD.BCST vmconst<>+1608(SB), Z17, Z17
 	VMULPD      Z17, Z3, Z3
-	VADDPD      vmconst<>+1152(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
 	VDIVPD      Z3, Z16, Z3
-	VADDPD      vmconst<>+13120(SB), Z3, Z16
-	VMOVUPS     vmconst<>+13184(SB), Z17
+	VADDPD.BCST vmconst<>+1640(SB), Z3, Z16
+	VBROADCASTSD vmconst<>+1648(SB), Z17
 	VSUBPD      Z3, Z17, Z3
 	VBLENDMPD   Z16, Z3, K1, Z9
-	VMOVUPS     vmconst<>+192(SB), Z3
+	VBROADCASTSD vmconst<>+24(SB), Z3
 	VSUBPD      Z2, Z3, Z3
 	VBLENDMPD   Z3, Z2, K1, Z10
-	VCMPPD      $0x1e, vmconst<>+4480(SB), Z1, K3
+	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z1, K3
 	KANDW       K3, K1, K3
-	VBLENDMPD   vmconst<>+192(SB), Z10, K3, Z11
-	VCMPPD      $0x1d, vmconst<>+12928(SB), Z1, K3
-	VMOVUPS     vmconst<>+1728(SB), Z2
-	VBLENDMPD   vmconst<>+192(SB), Z2, K1, Z12
+	VBLENDMPD.BCST vmconst<>+24(SB), Z10, K3, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z1, K3
+	VBROADCASTSD vmconst<>+216(SB), Z2
+	VBLENDMPD.BCST vmconst<>+24(SB), Z2, K1, Z12
 	VBLENDMPD   Z12, Z11, K3, Z13
-	VCMPPD      $0x11, vmconst<>+11136(SB), Z1, K1
-	VCMPPD      $0x11, vmconst<>+11264(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K3
 	VBLENDMPD   Z9, Z13, K3, Z14
 	VBLENDMPD   Z8, Z14, K1, Z15
 	VMOVUPS     Z15, (AX)(BX*8)
@@ -2841,103 +2841,103 @@ loop58:
 	JAE           done59
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
-	VPANDQ        vmconst<>+64(SB), Z1, Z2
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z1, K1
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K1
 	VMULPD        Z2, Z2, Z1
-	VMOVUPS       vmconst<>+1152(SB), Z28
+	VBROADCASTSD vmconst<>+144(SB), Z28
 	VDIVPD        Z1, Z28, Z1
-	VCMPPD        $0x11, vmconst<>+9024(SB), Z2, K2
-	VMULPD        vmconst<>+9088(SB), Z1, Z28
-	VADDPD        vmconst<>+9152(SB), Z28, Z28
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z2, K2
+	VMULPD.BCST vmconst<>+1136(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+1144(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9216(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1152(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9280(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1160(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9344(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1168(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9408(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1176(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9472(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1184(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9536(SB), Z28, Z28
-	VMULPD        vmconst<>+9600(SB), Z1, Z29
-	VADDPD        vmconst<>+9664(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1192(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1200(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1208(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9728(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1216(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9792(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1224(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9856(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1232(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9920(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1240(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9984(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1248(SB), Z29, Z29
 	VBLENDMPD     Z28, Z29, K2, Z3
-	VMULPD        vmconst<>+10048(SB), Z1, Z28
-	VADDPD        vmconst<>+10112(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1256(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+1264(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10176(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1272(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10240(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1280(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10304(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1288(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10368(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1296(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10432(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1304(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10496(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1312(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+1152(SB), Z28, Z28
-	VMULPD        vmconst<>+10560(SB), Z1, Z29
-	VADDPD        vmconst<>+10624(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1320(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1328(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10688(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1336(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10752(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1344(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10816(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1352(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10880(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1360(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10944(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1368(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z1
-	VADDPD        vmconst<>+1152(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+144(SB), Z1, Z1
 	VBLENDMPD     Z28, Z1, K2, Z4
-	VPANDQ        vmconst<>+11008(SB), Z2, Z1
+	VPANDQ.BCST vmconst<>+1376(SB), Z2, Z1
 	VMULPD        Z1, Z1, Z28
-	VMOVUPS       vmconst<>+11072(SB), Z29
+	VBROADCASTSD vmconst<>+1384(SB), Z29
 	VSUBPD        Z28, Z29, Z28
-	VMULPD        vmconst<>+256(SB), Z28, Z29
-	VADDPD        vmconst<>+320(SB), Z29, Z29
-	VSUBPD        vmconst<>+320(SB), Z29, Z30
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K2
-	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K3
+	VMULPD.BCST vmconst<>+32(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K2
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K3
 	KANDW         K3, K2, K2
-	VPXORQ        vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD   vmconst<>+512(SB), Z30, Z28
-	VFMADD231PD   vmconst<>+576(SB), Z30, Z28
-	VMULPD        vmconst<>+640(SB), Z28, Z28
+	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z28
+	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z28
+	VMULPD.BCST vmconst<>+80(SB), Z28, Z28
 	VMOVUPS       Z28, Z30
-	VMOVUPS       vmconst<>+704(SB), Z31
-	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
-	VFMADD213PD   vmconst<>+832(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+896(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+960(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1024(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1088(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z28, Z30
+	VBROADCASTSD vmconst<>+88(SB), Z31
+	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+104(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+112(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+120(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+128(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+136(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z30, Z28
-	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z28
+	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
 	VPSLLQ        $0x34, Z29, Z29
 	VMULPD        Z29, Z28, Z28
 	VSUBPD        Z2, Z1, Z29
@@ -2945,226 +2945,226 @@ loop58:
 	VDIVPD        Z4, Z3, Z30
 	VMULPD        Z1, Z29, Z1
 	VADDPD        Z30, Z1, Z1
-	VMULPD        vmconst<>+256(SB), Z1, Z29
-	VADDPD        vmconst<>+320(SB), Z29, Z29
-	VSUBPD        vmconst<>+320(SB), Z29, Z30
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K3
-	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K4
+	VMULPD.BCST vmconst<>+32(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K3
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K4
 	KANDW         K4, K3, K3
-	VPXORQ        vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD   vmconst<>+512(SB), Z30, Z1
-	VFMADD231PD   vmconst<>+576(SB), Z30, Z1
-	VMULPD        vmconst<>+640(SB), Z1, Z1
+	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z1
+	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z1
+	VMULPD.BCST vmconst<>+80(SB), Z1, Z1
 	VMOVUPS       Z1, Z30
-	VMOVUPS       vmconst<>+704(SB), Z31
-	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
-	VFMADD213PD   vmconst<>+832(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+896(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+960(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1024(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1088(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z1, Z30
+	VBROADCASTSD vmconst<>+88(SB), Z31
+	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+104(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+112(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+120(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+128(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+136(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z30, Z1
-	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z1
+	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
 	VPSLLQ        $0x34, Z29, Z29
 	VMULPD        Z29, Z1, Z1
 	VMULPD        Z1, Z28, Z1
 	VDIVPD        Z2, Z1, Z1
 	KANDW         K3, K2, K2
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K3
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K4
-	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K5
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K3
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K5
 	KORW          K5, K4, K4
-	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K5
+	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K5
 	KANDW         K5, K1, K5
 	KORW          K2, K5, K2
 	KORW          K2, K4, K2
 	KANDW         K2, K3, K2
 	VMULPD        Z2, Z2, Z28
-	VMULPD        vmconst<>+11392(SB), Z28, Z29
-	VADDPD        vmconst<>+11456(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1424(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1432(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+11520(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1440(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+11584(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1448(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+11648(SB), Z29, Z29
-	VMULPD        vmconst<>+11712(SB), Z28, Z30
-	VADDPD        vmconst<>+11776(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1456(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1464(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1472(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+11840(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1480(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+11904(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1488(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+11968(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1496(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
 	VDIVPD        Z28, Z29, Z28
-	VCMPPD        $0x11, vmconst<>+12992(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1624(SB), Z2, K2
 	VMULPD        Z28, Z2, Z29
 	VADDPD        Z2, Z29, Z29
-	VSUBPD        vmconst<>+1088(SB), Z2, Z30
+	VSUBPD.BCST vmconst<>+136(SB), Z2, Z30
 	VMULPD        Z28, Z2, Z28
 	VADDPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+1088(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+136(SB), Z28, Z28
 	VBLENDMPD     Z29, Z28, K2, Z5
-	VCMPPD        $0x11, vmconst<>+13056(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1632(SB), Z2, K2
 	VBLENDMPD     Z2, Z5, K2, Z6
-	VADDPD        vmconst<>+1152(SB), Z6, Z28
-	VMOVUPS       vmconst<>+1152(SB), Z29
+	VADDPD.BCST vmconst<>+144(SB), Z6, Z28
+	VBROADCASTSD vmconst<>+144(SB), Z29
 	VSUBPD        Z6, Z29, Z29
 	VBLENDMPD     Z28, Z29, K1, Z7
-	VSUBPD        vmconst<>+1152(SB), Z2, Z28
-	VMULPD        vmconst<>+12096(SB), Z28, Z29
-	VADDPD        vmconst<>+12160(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+144(SB), Z2, Z28
+	VMULPD.BCST vmconst<>+1512(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1520(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12224(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1528(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12288(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1536(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12352(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1544(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12416(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1552(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12480(SB), Z29, Z29
-	VMULPD        vmconst<>+12544(SB), Z28, Z30
-	VADDPD        vmconst<>+12608(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1560(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1568(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1576(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12672(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1584(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12736(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1592(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12800(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1600(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12864(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1608(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
 	VDIVPD        Z28, Z29, Z28
-	VADDPD        vmconst<>+13120(SB), Z28, Z29
-	VMOVUPS       vmconst<>+13184(SB), Z30
+	VADDPD.BCST vmconst<>+1640(SB), Z28, Z29
+	VBROADCASTSD vmconst<>+1648(SB), Z30
 	VSUBPD        Z28, Z30, Z28
 	VBLENDMPD     Z29, Z28, K1, Z8
-	VMOVUPS       vmconst<>+192(SB), Z28
+	VBROADCASTSD vmconst<>+24(SB), Z28
 	VSUBPD        Z1, Z28, Z28
 	VBLENDMPD     Z28, Z1, K1, Z9
-	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K2
 	KANDW         K2, K1, K2
-	VBLENDMPD     vmconst<>+192(SB), Z9, K2, Z10
-	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K2
-	VMOVUPS       vmconst<>+1728(SB), Z1
-	VBLENDMPD     vmconst<>+192(SB), Z1, K1, Z11
+	VBLENDMPD.BCST vmconst<>+24(SB), Z9, K2, Z10
+	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K2
+	VBROADCASTSD vmconst<>+216(SB), Z1
+	VBLENDMPD.BCST vmconst<>+24(SB), Z1, K1, Z11
 	VBLENDMPD     Z11, Z10, K2, Z12
-	VCMPPD        $0x11, vmconst<>+11136(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K2
 	VBLENDMPD     Z8, Z12, K2, Z13
 	VBLENDMPD     Z7, Z13, K1, Z14
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VCVTPS2PD     Y1, Z1
-	VPANDQ        vmconst<>+64(SB), Z1, Z2
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z1, K1
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K1
 	VMULPD        Z2, Z2, Z1
-	VMOVUPS       vmconst<>+1152(SB), Z28
+	VBROADCASTSD vmconst<>+144(SB), Z28
 	VDIVPD        Z1, Z28, Z1
-	VCMPPD        $0x11, vmconst<>+9024(SB), Z2, K2
-	VMULPD        vmconst<>+9088(SB), Z1, Z28
-	VADDPD        vmconst<>+9152(SB), Z28, Z28
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z2, K2
+	VMULPD.BCST vmconst<>+1136(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+1144(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9216(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1152(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9280(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1160(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9344(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1168(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9408(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1176(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9472(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1184(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+9536(SB), Z28, Z28
-	VMULPD        vmconst<>+9600(SB), Z1, Z29
-	VADDPD        vmconst<>+9664(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1192(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1200(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1208(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9728(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1216(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9792(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1224(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9856(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1232(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9920(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1240(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+9984(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1248(SB), Z29, Z29
 	VBLENDMPD     Z28, Z29, K2, Z15
-	VMULPD        vmconst<>+10048(SB), Z1, Z28
-	VADDPD        vmconst<>+10112(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1256(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+1264(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10176(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1272(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10240(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1280(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10304(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1288(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10368(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1296(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10432(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1304(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+10496(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+1312(SB), Z28, Z28
 	VMULPD        Z28, Z1, Z28
-	VADDPD        vmconst<>+1152(SB), Z28, Z28
-	VMULPD        vmconst<>+10560(SB), Z1, Z29
-	VADDPD        vmconst<>+10624(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1320(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1328(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10688(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1336(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10752(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1344(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10816(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1352(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10880(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1360(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z29
-	VADDPD        vmconst<>+10944(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1368(SB), Z29, Z29
 	VMULPD        Z29, Z1, Z1
-	VADDPD        vmconst<>+1152(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+144(SB), Z1, Z1
 	VBLENDMPD     Z28, Z1, K2, Z16
-	VPANDQ        vmconst<>+11008(SB), Z2, Z1
+	VPANDQ.BCST vmconst<>+1376(SB), Z2, Z1
 	VMULPD        Z1, Z1, Z28
-	VMOVUPS       vmconst<>+11072(SB), Z29
+	VBROADCASTSD vmconst<>+1384(SB), Z29
 	VSUBPD        Z28, Z29, Z28
-	VMULPD        vmconst<>+256(SB), Z28, Z29
-	VADDPD        vmconst<>+320(SB), Z29, Z29
-	VSUBPD        vmconst<>+320(SB), Z29, Z30
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K2
-	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K3
+	VMULPD.BCST vmconst<>+32(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K2
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K3
 	KANDW         K3, K2, K2
-	VPXORQ        vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD   vmconst<>+512(SB), Z30, Z28
-	VFMADD231PD   vmconst<>+576(SB), Z30, Z28
-	VMULPD        vmconst<>+640(SB), Z28, Z28
+	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z28
+	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z28
+	VMULPD.BCST vmconst<>+80(SB), Z28, Z28
 	VMOVUPS       Z28, Z30
-	VMOVUPS       vmconst<>+704(SB), Z31
-	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
-	VFMADD213PD   vmconst<>+832(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+896(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+960(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1024(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1088(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z28, Z30
+	VBROADCASTSD vmconst<>+88(SB), Z31
+	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+104(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+112(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+120(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+128(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+136(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+192(SB), Z28, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z30, Z28
-	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z28
+	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
 	VPSLLQ        $0x34, Z29, Z29
 	VMULPD        Z29, Z28, Z28
 	VSUBPD        Z2, Z1, Z29
@@ -3172,131 +3172,131 @@ loop58:
 	VDIVPD        Z16, Z15, Z30
 	VMULPD        Z1, Z29, Z1
 	VADDPD        Z30, Z1, Z1
-	VMULPD        vmconst<>+256(SB), Z1, Z29
-	VADDPD        vmconst<>+320(SB), Z29, Z29
-	VSUBPD        vmconst<>+320(SB), Z29, Z30
-	VCMPPD        $0x1d, vmconst<>+384(SB), Z30, K3
-	VCMPPD        $0x12, vmconst<>+448(SB), Z30, K4
+	VMULPD.BCST vmconst<>+32(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K3
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K4
 	KANDW         K4, K3, K3
-	VPXORQ        vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD   vmconst<>+512(SB), Z30, Z1
-	VFMADD231PD   vmconst<>+576(SB), Z30, Z1
-	VMULPD        vmconst<>+640(SB), Z1, Z1
+	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z1
+	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z1
+	VMULPD.BCST vmconst<>+80(SB), Z1, Z1
 	VMOVUPS       Z1, Z30
-	VMOVUPS       vmconst<>+704(SB), Z31
-	VFMADD213PD   vmconst<>+768(SB), Z31, Z30
-	VFMADD213PD   vmconst<>+832(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+896(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+960(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1024(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1088(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z1, Z30
+	VBROADCASTSD vmconst<>+88(SB), Z31
+	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+104(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+112(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+120(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+128(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+136(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
 	VMULPD        Z30, Z1, Z1
-	VADDPD        vmconst<>+192(SB), Z1, Z30
-	VFMADD213PD   vmconst<>+1152(SB), Z30, Z1
-	VPADDQ        vmconst<>+1216(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z1
+	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
 	VPSLLQ        $0x34, Z29, Z29
 	VMULPD        Z29, Z1, Z1
 	VMULPD        Z1, Z28, Z1
 	VDIVPD        Z2, Z1, Z1
 	KANDW         K3, K2, K2
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z2, K3
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K4
-	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K5
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K3
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K5
 	KORW          K5, K4, K4
-	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K5
+	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K5
 	KANDW         K5, K1, K5
 	KORW          K2, K5, K2
 	KORW          K2, K4, K2
 	KANDW         K2, K3, K2
 	VMULPD        Z2, Z2, Z28
-	VMULPD        vmconst<>+11392(SB), Z28, Z29
-	VADDPD        vmconst<>+11456(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1424(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1432(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+11520(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1440(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+11584(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1448(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+11648(SB), Z29, Z29
-	VMULPD        vmconst<>+11712(SB), Z28, Z30
-	VADDPD        vmconst<>+11776(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1456(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1464(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1472(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+11840(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1480(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+11904(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1488(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+11968(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1496(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
 	VDIVPD        Z28, Z29, Z28
-	VCMPPD        $0x11, vmconst<>+12992(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1624(SB), Z2, K2
 	VMULPD        Z28, Z2, Z29
 	VADDPD        Z2, Z29, Z29
-	VSUBPD        vmconst<>+1088(SB), Z2, Z30
+	VSUBPD.BCST vmconst<>+136(SB), Z2, Z30
 	VMULPD        Z28, Z2, Z28
 	VADDPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+1088(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+136(SB), Z28, Z28
 	VBLENDMPD     Z29, Z28, K2, Z17
-	VCMPPD        $0x11, vmconst<>+13056(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1632(SB), Z2, K2
 	VBLENDMPD     Z2, Z17, K2, Z18
-	VADDPD        vmconst<>+1152(SB), Z18, Z28
-	VMOVUPS       vmconst<>+1152(SB), Z29
+	VADDPD.BCST vmconst<>+144(SB), Z18, Z28
+	VBROADCASTSD vmconst<>+144(SB), Z29
 	VSUBPD        Z18, Z29, Z29
 	VBLENDMPD     Z28, Z29, K1, Z19
-	VSUBPD        vmconst<>+1152(SB), Z2, Z28
-	VMULPD        vmconst<>+12096(SB), Z28, Z29
-	VADDPD        vmconst<>+12160(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+144(SB), Z2, Z28
+	VMULPD.BCST vmconst<>+1512(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1520(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12224(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1528(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12288(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1536(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12352(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1544(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12416(SB), Z29, Z29
+	VADDPD.BCST vmconst<>+1552(SB), Z29, Z29
 	VMULPD        Z29, Z28, Z29
-	VADDPD        vmconst<>+12480(SB), Z29, Z29
-	VMULPD        vmconst<>+12544(SB), Z28, Z30
-	VADDPD        vmconst<>+12608(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1560(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1568(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1576(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12672(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1584(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12736(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1592(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12800(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1600(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z30
-	VADDPD        vmconst<>+12864(SB), Z30, Z30
+	VADDPD.BCST vmconst<>+1608(SB), Z30, Z30
 	VMULPD        Z30, Z28, Z28
-	VADDPD        vmconst<>+1152(SB), Z28, Z28
+	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
 	VDIVPD        Z28, Z29, Z28
-	VADDPD        vmconst<>+13120(SB), Z28, Z29
-	VMOVUPS       vmconst<>+13184(SB), Z30
+	VADDPD.BCST vmconst<>+1640(SB), Z28, Z29
+	VBROADCASTSD vmconst<>+1648(SB), Z30
 	VSUBPD        Z28, Z30, Z28
 	VBLENDMPD     Z29, Z28, K1, Z20
-	VMOVUPS       vmconst<>+192(SB), Z28
+	VBROADCASTSD vmconst<>+24(SB), Z28
 	VSUBPD        Z1, Z28, Z28
 	VBLENDMPD     Z28, Z1, K1, Z21
-	VCMPPD        $0x1e, vmconst<>+4480(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K2
 	KANDW         K2, K1, K2
-	VBLENDMPD     vmconst<>+192(SB), Z21, K2, Z22
-	VCMPPD        $0x1d, vmconst<>+12928(SB), Z2, K2
-	VMOVUPS       vmconst<>+1728(SB), Z1
-	VBLENDMPD     vmconst<>+192(SB), Z1, K1, Z23
+	VBLENDMPD.BCST vmconst<>+24(SB), Z21, K2, Z22
+	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K2
+	VBROADCASTSD vmconst<>+216(SB), Z1
+	VBLENDMPD.BCST vmconst<>+24(SB), Z1, K1, Z23
 	VBLENDMPD     Z23, Z22, K2, Z24
-	VCMPPD        $0x11, vmconst<>+11136(SB), Z2, K1
-	VCMPPD        $0x11, vmconst<>+11264(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K2
 	VBLENDMPD     Z20, Z24, K2, Z25
 	VBLENDMPD     Z19, Z25, K1, Z26
 	VCVTPD2PS     Z14, Y27
 	VCVTPD2PS     Z26, Y1
 	VINSERTF64X4  $0x01, Y1, Z27, Z1
-	VCMPPS        $0x11, vmconst<>+13248(SB), Z0, K1
+	VCMPPS.BCST $0x11, vmconst<>+1656(SB), Z0, K1
 	VMOVUPS       Z1, (AX)(BX*4)
 	KMOVW         K1, SI
 	ADDQ          $0x10, BX
@@ -3334,69 +3334,69 @@ loop61:
 	JAE       done62
 	VMOVUPS   (DX)(SI*8), Z0
 	VMOVUPS   (BX)(SI*8), Z1
-	VPANDQ    vmconst<>+64(SB), Z1, Z2
-	VPANDQ    vmconst<>+64(SB), Z0, Z3
-	VCMPPD    $0x11, vmconst<>+8064(SB), Z2, K1
-	VCMPPD    $0x11, vmconst<>+8064(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
 	KANDW     K2, K1, K1
-	VCMPPD    $0x04, vmconst<>+1728(SB), Z2, K2
-	VCMPPD    $0x04, vmconst<>+1728(SB), Z3, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z2, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K3
 	KANDW     K3, K2, K2
 	KANDW     K2, K1, K1
 	VDIVPD    Z1, Z0, Z2
-	VPANDQ    vmconst<>+64(SB), Z2, Z3
-	VCMPPD    $0x1e, vmconst<>+6528(SB), Z3, K2
-	VCMPPD    $0x1e, vmconst<>+6592(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z3, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z3, K3
 	KANDNW    K3, K2, K3
-	VSUBPD    vmconst<>+1152(SB), Z3, Z12
+	VSUBPD.BCST vmconst<>+144(SB), Z3, Z12
 	VBLENDMPD Z12, Z3, K3, Z4
-	VBLENDMPD vmconst<>+1152(SB), Z4, K2, Z5
-	VADDPD    vmconst<>+1152(SB), Z3, Z12
-	VMOVUPS   vmconst<>+1152(SB), Z13
+	VBLENDMPD.BCST vmconst<>+144(SB), Z4, K2, Z5
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z12
+	VBROADCASTSD vmconst<>+144(SB), Z13
 	VBLENDMPD Z12, Z13, K3, Z6
 	VBLENDMPD Z3, Z6, K2, Z7
 	VDIVPD    Z7, Z5, Z3
 	VMULPD    Z3, Z3, Z12
-	VMULPD    vmconst<>+6656(SB), Z12, Z13
-	VADDPD    vmconst<>+6720(SB), Z13, Z13
+	VMULPD.BCST vmconst<>+832(SB), Z12, Z13
+	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
 	VMULPD    Z12, Z13, Z13
-	VADDPD    vmconst<>+6784(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
 	VMULPD    Z12, Z13, Z13
-	VADDPD    vmconst<>+6848(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
 	VMULPD    Z12, Z13, Z13
-	VADDPD    vmconst<>+6912(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
 	VMULPD    Z3, Z3, Z14
-	VADDPD    vmconst<>+6976(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD    vmconst<>+7040(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD    vmconst<>+7104(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD    vmconst<>+7168(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD    vmconst<>+7232(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
 	VMULPD    Z13, Z12, Z12
 	VDIVPD    Z14, Z12, Z12
 	VMULPD    Z12, Z3, Z12
 	VADDPD    Z3, Z12, Z3
-	VADDPD    vmconst<>+7296(SB), Z3, Z12
-	VADDPD    vmconst<>+7360(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+912(SB), Z3, Z12
+	VADDPD.BCST vmconst<>+920(SB), Z12, Z12
 	VBLENDMPD Z12, Z3, K3, Z8
-	VMOVUPS   vmconst<>+7424(SB), Z12
+	VBROADCASTSD vmconst<>+928(SB), Z12
 	VSUBPD    Z3, Z12, Z3
-	VADDPD    vmconst<>+7488(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+936(SB), Z3, Z3
 	VBLENDMPD Z3, Z8, K2, Z9
-	VPANDQ    vmconst<>+0(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
 	VPXORQ    Z3, Z9, Z3
 	VCMPPD    $0x00, Z2, Z2, K2
-	VCMPPD    $0x12, vmconst<>+1728(SB), Z3, K2
-	VADDPD    vmconst<>+7616(SB), Z3, Z2
-	VSUBPD    vmconst<>+7616(SB), Z3, Z12
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z3, K2
+	VADDPD.BCST vmconst<>+952(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+952(SB), Z3, Z12
 	VBLENDMPD Z2, Z12, K2, Z10
-	VCMPPD    $0x11, vmconst<>+1728(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
 	VBLENDMPD Z10, Z3, K2, Z11
-	VPANDQ    vmconst<>+64(SB), Z11, Z2
-	VPANDQ    vmconst<>+0(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+8(SB), Z11, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VPORQ     Z3, Z2, Z2
 	VMOVUPS   Z2, (AX)(SI*8)
 	KMOVW     K1, DI
@@ -3439,69 +3439,69 @@ loop64:
 	VMOVUPS       (BX)(SI*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ        vmconst<>+64(SB), Z3, Z4
-	VPANDQ        vmconst<>+64(SB), Z2, Z5
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ        vmconst<>+64(SB), Z4, Z5
-	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
-	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD     vmconst<>+1152(SB), Z6, K2, Z7
-	VADDPD        vmconst<>+1152(SB), Z5, Z23
-	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+144(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z8
 	VBLENDMPD     Z5, Z8, K2, Z9
 	VDIVPD        Z9, Z7, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD        vmconst<>+6656(SB), Z23, Z24
-	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7296(SB), Z5, Z23
-	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z10
-	VMOVUPS       vmconst<>+7424(SB), Z23
+	VBROADCASTSD vmconst<>+928(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
 	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
 	VPXORQ        Z5, Z11, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
-	VADDPD        vmconst<>+7616(SB), Z5, Z4
-	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
+	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
 	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ        vmconst<>+64(SB), Z13, Z3
-	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z13, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y14
 	KMOVW         K1, DI
@@ -3509,69 +3509,69 @@ loop64:
 	VCVTPS2PD     Y2, Z2
 	VEXTRACTF64X4 $0x01, Z1, Y3
 	VCVTPS2PD     Y3, Z3
-	VPANDQ        vmconst<>+64(SB), Z3, Z4
-	VPANDQ        vmconst<>+64(SB), Z2, Z5
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ        vmconst<>+64(SB), Z4, Z5
-	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
-	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z15
-	VBLENDMPD     vmconst<>+1152(SB), Z15, K2, Z16
-	VADDPD        vmconst<>+1152(SB), Z5, Z23
-	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD.BCST vmconst<>+144(SB), Z15, K2, Z16
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+144(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z17
 	VBLENDMPD     Z5, Z17, K2, Z18
 	VDIVPD        Z18, Z16, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD        vmconst<>+6656(SB), Z23, Z24
-	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7296(SB), Z5, Z23
-	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z19
-	VMOVUPS       vmconst<>+7424(SB), Z23
+	VBROADCASTSD vmconst<>+928(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
 	VBLENDMPD     Z5, Z19, K2, Z20
-	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
 	VPXORQ        Z5, Z20, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
-	VADDPD        vmconst<>+7616(SB), Z5, Z4
-	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
+	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z21
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
 	VBLENDMPD     Z21, Z5, K2, Z22
-	VPANDQ        vmconst<>+64(SB), Z22, Z3
-	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z22, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y2
 	KMOVW         K1, R8
@@ -3615,69 +3615,69 @@ loop67:
 	JAE          done68
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
-	VPANDQ       vmconst<>+64(SB), Z1, Z2
-	VPANDQ       vmconst<>+64(SB), Z0, Z3
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z2, K1
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
 	KANDW        K2, K1, K1
-	VCMPPD       $0x04, vmconst<>+1728(SB), Z2, K2
-	VCMPPD       $0x04, vmconst<>+1728(SB), Z3, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z2, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K3
 	KANDW        K3, K2, K2
 	KANDW        K2, K1, K1
 	VDIVPD       Z1, Z0, Z2
-	VPANDQ       vmconst<>+64(SB), Z2, Z3
-	VCMPPD       $0x1e, vmconst<>+6528(SB), Z3, K2
-	VCMPPD       $0x1e, vmconst<>+6592(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z3, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z3, K3
 	KANDNW       K3, K2, K3
-	VSUBPD       vmconst<>+1152(SB), Z3, Z12
+	VSUBPD.BCST vmconst<>+144(SB), Z3, Z12
 	VBLENDMPD    Z12, Z3, K3, Z4
-	VBLENDMPD    vmconst<>+1152(SB), Z4, K2, Z5
-	VADDPD       vmconst<>+1152(SB), Z3, Z12
-	VMOVUPS      vmconst<>+1152(SB), Z13
+	VBLENDMPD.BCST vmconst<>+144(SB), Z4, K2, Z5
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z12
+	VBROADCASTSD vmconst<>+144(SB), Z13
 	VBLENDMPD    Z12, Z13, K3, Z6
 	VBLENDMPD    Z3, Z6, K2, Z7
 	VDIVPD       Z7, Z5, Z3
 	VMULPD       Z3, Z3, Z12
-	VMULPD       vmconst<>+6656(SB), Z12, Z13
-	VADDPD       vmconst<>+6720(SB), Z13, Z13
+	VMULPD.BCST vmconst<>+832(SB), Z12, Z13
+	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD       vmconst<>+6784(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD       vmconst<>+6848(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD       vmconst<>+6912(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
 	VMULPD       Z3, Z3, Z14
-	VADDPD       vmconst<>+6976(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7040(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7104(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7168(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7232(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
 	VMULPD       Z13, Z12, Z12
 	VDIVPD       Z14, Z12, Z12
 	VMULPD       Z12, Z3, Z12
 	VADDPD       Z3, Z12, Z3
-	VADDPD       vmconst<>+7296(SB), Z3, Z12
-	VADDPD       vmconst<>+7360(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+912(SB), Z3, Z12
+	VADDPD.BCST vmconst<>+920(SB), Z12, Z12
 	VBLENDMPD    Z12, Z3, K3, Z8
-	VMOVUPS      vmconst<>+7424(SB), Z12
+	VBROADCASTSD vmconst<>+928(SB), Z12
 	VSUBPD       Z3, Z12, Z3
-	VADDPD       vmconst<>+7488(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+936(SB), Z3, Z3
 	VBLENDMPD    Z3, Z8, K2, Z9
-	VPANDQ       vmconst<>+0(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
 	VPXORQ       Z3, Z9, Z3
 	VCMPPD       $0x00, Z2, Z2, K2
-	VCMPPD       $0x12, vmconst<>+1728(SB), Z3, K2
-	VADDPD       vmconst<>+7616(SB), Z3, Z2
-	VSUBPD       vmconst<>+7616(SB), Z3, Z12
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z3, K2
+	VADDPD.BCST vmconst<>+952(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+952(SB), Z3, Z12
 	VBLENDMPD    Z2, Z12, K2, Z10
-	VCMPPD       $0x11, vmconst<>+1728(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
 	VBLENDMPD    Z10, Z3, K2, Z11
-	VPANDQ       vmconst<>+64(SB), Z11, Z1
-	VPANDQ       vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z11, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPORQ        Z2, Z1, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -3717,69 +3717,69 @@ loop70:
 	VBROADCASTSS  y+48(FP), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ        vmconst<>+64(SB), Z3, Z4
-	VPANDQ        vmconst<>+64(SB), Z2, Z5
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ        vmconst<>+64(SB), Z4, Z5
-	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
-	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD     vmconst<>+1152(SB), Z6, K2, Z7
-	VADDPD        vmconst<>+1152(SB), Z5, Z23
-	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+144(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z8
 	VBLENDMPD     Z5, Z8, K2, Z9
 	VDIVPD        Z9, Z7, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD        vmconst<>+6656(SB), Z23, Z24
-	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7296(SB), Z5, Z23
-	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z10
-	VMOVUPS       vmconst<>+7424(SB), Z23
+	VBROADCASTSD vmconst<>+928(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
 	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
 	VPXORQ        Z5, Z11, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
-	VADDPD        vmconst<>+7616(SB), Z5, Z4
-	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
+	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
 	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ        vmconst<>+64(SB), Z13, Z3
-	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z13, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y14
 	KMOVW         K1, SI
@@ -3787,69 +3787,69 @@ loop70:
 	VCVTPS2PD     Y2, Z2
 	VEXTRACTF64X4 $0x01, Z1, Y1
 	VCVTPS2PD     Y1, Z1
-	VPANDQ        vmconst<>+64(SB), Z1, Z3
-	VPANDQ        vmconst<>+64(SB), Z2, Z4
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z3
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
 	KANDW         K2, K1, K1
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z3, K2
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z1, Z2, Z3
-	VPANDQ        vmconst<>+64(SB), Z3, Z4
-	VCMPPD        $0x1e, vmconst<>+6528(SB), Z4, K2
-	VCMPPD        $0x1e, vmconst<>+6592(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z4, K3
 	KANDNW        K3, K2, K3
-	VSUBPD        vmconst<>+1152(SB), Z4, Z5
+	VSUBPD.BCST vmconst<>+144(SB), Z4, Z5
 	VBLENDMPD     Z5, Z4, K3, Z15
-	VBLENDMPD     vmconst<>+1152(SB), Z15, K2, Z16
-	VADDPD        vmconst<>+1152(SB), Z4, Z5
-	VMOVUPS       vmconst<>+1152(SB), Z23
+	VBLENDMPD.BCST vmconst<>+144(SB), Z15, K2, Z16
+	VADDPD.BCST vmconst<>+144(SB), Z4, Z5
+	VBROADCASTSD vmconst<>+144(SB), Z23
 	VBLENDMPD     Z5, Z23, K3, Z17
 	VBLENDMPD     Z4, Z17, K2, Z18
 	VDIVPD        Z18, Z16, Z4
 	VMULPD        Z4, Z4, Z5
-	VMULPD        vmconst<>+6656(SB), Z5, Z23
-	VADDPD        vmconst<>+6720(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+832(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+840(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD        vmconst<>+6784(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+848(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD        vmconst<>+6848(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+856(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD        vmconst<>+6912(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+864(SB), Z23, Z23
 	VMULPD        Z4, Z4, Z24
-	VADDPD        vmconst<>+6976(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+872(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7040(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+880(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7104(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+888(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7168(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+896(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7232(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+904(SB), Z24, Z24
 	VMULPD        Z23, Z5, Z5
 	VDIVPD        Z24, Z5, Z5
 	VMULPD        Z5, Z4, Z5
 	VADDPD        Z4, Z5, Z4
-	VADDPD        vmconst<>+7296(SB), Z4, Z5
-	VADDPD        vmconst<>+7360(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+912(SB), Z4, Z5
+	VADDPD.BCST vmconst<>+920(SB), Z5, Z5
 	VBLENDMPD     Z5, Z4, K3, Z19
-	VMOVUPS       vmconst<>+7424(SB), Z5
+	VBROADCASTSD vmconst<>+928(SB), Z5
 	VSUBPD        Z4, Z5, Z4
-	VADDPD        vmconst<>+7488(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+936(SB), Z4, Z4
 	VBLENDMPD     Z4, Z19, K2, Z20
-	VPANDQ        vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
 	VPXORQ        Z4, Z20, Z4
 	VCMPPD        $0x00, Z3, Z3, K2
-	VCMPPD        $0x12, vmconst<>+1728(SB), Z4, K2
-	VADDPD        vmconst<>+7616(SB), Z4, Z3
-	VSUBPD        vmconst<>+7616(SB), Z4, Z5
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z4, K2
+	VADDPD.BCST vmconst<>+952(SB), Z4, Z3
+	VSUBPD.BCST vmconst<>+952(SB), Z4, Z5
 	VBLENDMPD     Z3, Z5, K2, Z21
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
 	VBLENDMPD     Z21, Z4, K2, Z22
-	VPANDQ        vmconst<>+64(SB), Z22, Z1
-	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z22, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPORQ         Z2, Z1, Z1
 	VCVTPD2PS     Z1, Y1
 	KMOVW         K1, DI
@@ -3891,69 +3891,69 @@ loop73:
 	JAE          done74
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
-	VPANDQ       vmconst<>+64(SB), Z1, Z2
-	VPANDQ       vmconst<>+64(SB), Z0, Z3
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z2, K1
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
 	KANDW        K2, K1, K1
-	VCMPPD       $0x04, vmconst<>+1728(SB), Z2, K2
-	VCMPPD       $0x04, vmconst<>+1728(SB), Z3, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z2, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K3
 	KANDW        K3, K2, K2
 	KANDW        K2, K1, K1
 	VDIVPD       Z1, Z0, Z2
-	VPANDQ       vmconst<>+64(SB), Z2, Z3
-	VCMPPD       $0x1e, vmconst<>+6528(SB), Z3, K2
-	VCMPPD       $0x1e, vmconst<>+6592(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z3, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z3, K3
 	KANDNW       K3, K2, K3
-	VSUBPD       vmconst<>+1152(SB), Z3, Z12
+	VSUBPD.BCST vmconst<>+144(SB), Z3, Z12
 	VBLENDMPD    Z12, Z3, K3, Z4
-	VBLENDMPD    vmconst<>+1152(SB), Z4, K2, Z5
-	VADDPD       vmconst<>+1152(SB), Z3, Z12
-	VMOVUPS      vmconst<>+1152(SB), Z13
+	VBLENDMPD.BCST vmconst<>+144(SB), Z4, K2, Z5
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z12
+	VBROADCASTSD vmconst<>+144(SB), Z13
 	VBLENDMPD    Z12, Z13, K3, Z6
 	VBLENDMPD    Z3, Z6, K2, Z7
 	VDIVPD       Z7, Z5, Z3
 	VMULPD       Z3, Z3, Z12
-	VMULPD       vmconst<>+6656(SB), Z12, Z13
-	VADDPD       vmconst<>+6720(SB), Z13, Z13
+	VMULPD.BCST vmconst<>+832(SB), Z12, Z13
+	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD       vmconst<>+6784(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD       vmconst<>+6848(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD       vmconst<>+6912(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
 	VMULPD       Z3, Z3, Z14
-	VADDPD       vmconst<>+6976(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7040(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7104(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7168(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD       vmconst<>+7232(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
 	VMULPD       Z13, Z12, Z12
 	VDIVPD       Z14, Z12, Z12
 	VMULPD       Z12, Z3, Z12
 	VADDPD       Z3, Z12, Z3
-	VADDPD       vmconst<>+7296(SB), Z3, Z12
-	VADDPD       vmconst<>+7360(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+912(SB), Z3, Z12
+	VADDPD.BCST vmconst<>+920(SB), Z12, Z12
 	VBLENDMPD    Z12, Z3, K3, Z8
-	VMOVUPS      vmconst<>+7424(SB), Z12
+	VBROADCASTSD vmconst<>+928(SB), Z12
 	VSUBPD       Z3, Z12, Z3
-	VADDPD       vmconst<>+7488(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+936(SB), Z3, Z3
 	VBLENDMPD    Z3, Z8, K2, Z9
-	VPANDQ       vmconst<>+0(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
 	VPXORQ       Z3, Z9, Z3
 	VCMPPD       $0x00, Z2, Z2, K2
-	VCMPPD       $0x12, vmconst<>+1728(SB), Z3, K2
-	VADDPD       vmconst<>+7616(SB), Z3, Z2
-	VSUBPD       vmconst<>+7616(SB), Z3, Z12
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z3, K2
+	VADDPD.BCST vmconst<>+952(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+952(SB), Z3, Z12
 	VBLENDMPD    Z2, Z12, K2, Z10
-	VCMPPD       $0x11, vmconst<>+1728(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
 	VBLENDMPD    Z10, Z3, K2, Z11
-	VPANDQ       vmconst<>+64(SB), Z11, Z2
-	VPANDQ       vmconst<>+0(SB), Z0, Z0
+	VPANDQ.BCST vmconst<>+8(SB), Z11, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPORQ        Z0, Z2, Z0
 	VMOVUPS      Z0, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -3993,69 +3993,69 @@ loop76:
 	VMOVUPS       (DX)(BX*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ        vmconst<>+64(SB), Z3, Z4
-	VPANDQ        vmconst<>+64(SB), Z2, Z5
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K2
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ        vmconst<>+64(SB), Z4, Z5
-	VCMPPD        $0x1e, vmconst<>+6528(SB), Z5, K2
-	VCMPPD        $0x1e, vmconst<>+6592(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD        vmconst<>+1152(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD     vmconst<>+1152(SB), Z6, K2, Z7
-	VADDPD        vmconst<>+1152(SB), Z5, Z23
-	VMOVUPS       vmconst<>+1152(SB), Z24
+	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+144(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z8
 	VBLENDMPD     Z5, Z8, K2, Z9
 	VDIVPD        Z9, Z7, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD        vmconst<>+6656(SB), Z23, Z24
-	VADDPD        vmconst<>+6720(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6784(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD        vmconst<>+6912(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD        vmconst<>+6976(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7040(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7104(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7168(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD        vmconst<>+7232(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7296(SB), Z5, Z23
-	VADDPD        vmconst<>+7360(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z10
-	VMOVUPS       vmconst<>+7424(SB), Z23
+	VBROADCASTSD vmconst<>+928(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD        vmconst<>+7488(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
 	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ        vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
 	VPXORQ        Z5, Z11, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD        $0x12, vmconst<>+1728(SB), Z5, K2
-	VADDPD        vmconst<>+7616(SB), Z5, Z4
-	VSUBPD        vmconst<>+7616(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
+	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
 	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ        vmconst<>+64(SB), Z13, Z3
-	VPANDQ        vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+8(SB), Z13, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y14
 	KMOVW         K1, SI
@@ -4063,69 +4063,69 @@ loop76:
 	VCVTPS2PD     Y0, Z0
 	VEXTRACTF64X4 $0x01, Z1, Y2
 	VCVTPS2PD     Y2, Z2
-	VPANDQ        vmconst<>+64(SB), Z2, Z3
-	VPANDQ        vmconst<>+64(SB), Z0, Z4
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z3, K1
-	VCMPPD        $0x11, vmconst<>+8064(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
 	KANDW         K2, K1, K1
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z3, K2
-	VCMPPD        $0x04, vmconst<>+1728(SB), Z4, K3
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K2
+	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z2, Z0, Z3
-	VPANDQ        vmconst<>+64(SB), Z3, Z4
-	VCMPPD        $0x1e, vmconst<>+6528(SB), Z4, K2
-	VCMPPD        $0x1e, vmconst<>+6592(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z4, K3
 	KANDNW        K3, K2, K3
-	VSUBPD        vmconst<>+1152(SB), Z4, Z5
+	VSUBPD.BCST vmconst<>+144(SB), Z4, Z5
 	VBLENDMPD     Z5, Z4, K3, Z15
-	VBLENDMPD     vmconst<>+1152(SB), Z15, K2, Z16
-	VADDPD        vmconst<>+1152(SB), Z4, Z5
-	VMOVUPS       vmconst<>+1152(SB), Z23
+	VBLENDMPD.BCST vmconst<>+144(SB), Z15, K2, Z16
+	VADDPD.BCST vmconst<>+144(SB), Z4, Z5
+	VBROADCASTSD vmconst<>+144(SB), Z23
 	VBLENDMPD     Z5, Z23, K3, Z17
 	VBLENDMPD     Z4, Z17, K2, Z18
 	VDIVPD        Z18, Z16, Z4
 	VMULPD        Z4, Z4, Z5
-	VMULPD        vmconst<>+6656(SB), Z5, Z23
-	VADDPD        vmconst<>+6720(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+832(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+840(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD        vmconst<>+6784(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+848(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD        vmconst<>+6848(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+856(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD        vmconst<>+6912(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+864(SB), Z23, Z23
 	VMULPD        Z4, Z4, Z24
-	VADDPD        vmconst<>+6976(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+872(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7040(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+880(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7104(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+888(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7168(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+896(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD        vmconst<>+7232(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+904(SB), Z24, Z24
 	VMULPD        Z23, Z5, Z5
 	VDIVPD        Z24, Z5, Z5
 	VMULPD        Z5, Z4, Z5
 	VADDPD        Z4, Z5, Z4
-	VADDPD        vmconst<>+7296(SB), Z4, Z5
-	VADDPD        vmconst<>+7360(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+912(SB), Z4, Z5
+	VADDPD.BCST vmconst<>+920(SB), Z5, Z5
 	VBLENDMPD     Z5, Z4, K3, Z19
-	VMOVUPS       vmconst<>+7424(SB), Z5
+	VBROADCASTSD vmconst<>+928(SB), Z5
 	VSUBPD        Z4, Z5, Z4
-	VADDPD        vmconst<>+7488(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+936(SB), Z4, Z4
 	VBLENDMPD     Z4, Z19, K2, Z20
-	VPANDQ        vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
 	VPXORQ        Z4, Z20, Z4
 	VCMPPD        $0x00, Z3, Z3, K2
-	VCMPPD        $0x12, vmconst<>+1728(SB), Z4, K2
-	VADDPD        vmconst<>+7616(SB), Z4, Z3
-	VSUBPD        vmconst<>+7616(SB), Z4, Z5
+	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z4, K2
+	VADDPD.BCST vmconst<>+952(SB), Z4, Z3
+	VSUBPD.BCST vmconst<>+952(SB), Z4, Z5
 	VBLENDMPD     Z3, Z5, K2, Z21
-	VCMPPD        $0x11, vmconst<>+1728(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z2, K2
 	VBLENDMPD     Z21, Z4, K2, Z22
-	VPANDQ        vmconst<>+64(SB), Z22, Z2
-	VPANDQ        vmconst<>+0(SB), Z0, Z0
+	VPANDQ.BCST vmconst<>+8(SB), Z22, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPORQ         Z0, Z2, Z0
 	VCVTPD2PS     Z0, Y0
 	KMOVW         K1, DI
@@ -4169,127 +4169,127 @@ loop79:
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
 	VSUBPD      Z1, Z0, Z2
-	VPORQ       vmconst<>+0(SB), Z2, Z3
-	VMULPD      vmconst<>+256(SB), Z3, Z4
-	VADDPD      vmconst<>+320(SB), Z4, Z4
-	VSUBPD      vmconst<>+320(SB), Z4, Z19
-	VCMPPD      $0x1d, vmconst<>+384(SB), Z19, K1
-	VCMPPD      $0x12, vmconst<>+448(SB), Z19, K2
+	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+32(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+40(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
 	KANDW       K2, K1, K1
-	VPXORQ      vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD vmconst<>+512(SB), Z19, Z3
-	VFMADD231PD vmconst<>+576(SB), Z19, Z3
-	VMULPD      vmconst<>+640(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
 	VMOVUPS     Z3, Z19
-	VMOVUPS     vmconst<>+704(SB), Z20
-	VFMADD213PD vmconst<>+768(SB), Z20, Z19
-	VFMADD213PD vmconst<>+832(SB), Z3, Z19
-	VFMADD213PD vmconst<>+896(SB), Z3, Z19
-	VFMADD213PD vmconst<>+960(SB), Z3, Z19
-	VFMADD213PD vmconst<>+1024(SB), Z3, Z19
-	VFMADD213PD vmconst<>+1088(SB), Z3, Z19
-	VFMADD213PD vmconst<>+1152(SB), Z3, Z19
+	VBROADCASTSD vmconst<>+88(SB), Z20
+	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD      vmconst<>+192(SB), Z3, Z19
-	VFMADD213PD vmconst<>+1152(SB), Z19, Z3
-	VPADDQ      vmconst<>+1216(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+152(SB), Z4, Z4
 	VPSLLQ      $0x34, Z4, Z4
 	VMULPD      Z4, Z3, Z3
-	VPANDQ      vmconst<>+64(SB), Z0, Z4
-	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K2
-	VPANDQ      vmconst<>+64(SB), Z1, Z4
-	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
 	KANDW       K3, K2, K2
 	KANDW       K1, K2, K1
-	VPANDQ      vmconst<>+64(SB), Z3, Z4
-	VCMPPD      $0x1e, vmconst<>+4800(SB), Z3, K2
-	VCMPPD      $0x12, vmconst<>+5056(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD      $0x1d, vmconst<>+5120(SB), Z4, K2
-	VADDPD      vmconst<>+1152(SB), Z3, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z19
 	VBLENDMPD   Z3, Z19, K2, Z5
 	VPSRLQ      $0x34, Z5, Z19
-	VPORQ       vmconst<>+1920(SB), Z19, Z19
-	VSUBPD      vmconst<>+5184(SB), Z19, Z19
+	VPORQ.BCST vmconst<>+240(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+648(SB), Z19, Z19
 	VSUBPD      Z3, Z5, Z20
-	VMOVUPS     vmconst<>+1152(SB), Z21
+	VBROADCASTSD vmconst<>+144(SB), Z21
 	VSUBPD      Z20, Z21, Z20
-	VSUBPD      vmconst<>+1152(SB), Z5, Z21
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z21
 	VSUBPD      Z21, Z3, Z21
-	VCMPPD      $0x1e, vmconst<>+1728(SB), Z19, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z19, K3
 	VBLENDMPD   Z20, Z21, K3, Z6
 	VDIVPD      Z5, Z6, Z20
-	VBLENDMPD   vmconst<>+1728(SB), Z20, K2, Z7
-	VPANDQ      vmconst<>+5248(SB), Z5, Z20
-	VPORQ       vmconst<>+1152(SB), Z20, Z20
-	VCMPPD      $0x1d, vmconst<>+5312(SB), Z20, K2
-	VADDPD      vmconst<>+1152(SB), Z19, Z21
+	VBLENDMPD.BCST vmconst<>+216(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+656(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+144(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z20, K2
+	VADDPD.BCST vmconst<>+144(SB), Z19, Z21
 	VBLENDMPD   Z21, Z19, K2, Z8
-	VMULPD      vmconst<>+1088(SB), Z20, Z19
+	VMULPD.BCST vmconst<>+136(SB), Z20, Z19
 	VBLENDMPD   Z19, Z20, K2, Z9
-	VSUBPD      vmconst<>+1152(SB), Z9, Z19
-	VCMPPD      $0x11, vmconst<>+5376(SB), Z4, K2
-	VCMPPD      $0x1e, vmconst<>+5440(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD      $0x00, vmconst<>+1728(SB), Z19, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z19, K3
 	VBLENDMPD   Z3, Z19, K2, Z10
-	VBLENDMPD   vmconst<>+1728(SB), Z7, K2, Z11
-	VBLENDMPD   vmconst<>+1728(SB), Z8, K2, Z12
-	VMULPD      vmconst<>+1088(SB), Z10, Z19
+	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+136(SB), Z10, Z19
 	VMULPD      Z10, Z19, Z19
-	VADDPD      vmconst<>+192(SB), Z10, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z10, Z20
 	VDIVPD      Z20, Z10, Z20
 	VMULPD      Z20, Z20, Z21
-	VMULPD      vmconst<>+5504(SB), Z21, Z22
-	VADDPD      vmconst<>+5568(SB), Z22, Z22
+	VMULPD.BCST vmconst<>+688(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+696(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD      vmconst<>+5632(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+704(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD      vmconst<>+5696(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+712(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD      vmconst<>+5760(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+720(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD      vmconst<>+5824(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+728(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD      vmconst<>+5888(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+736(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z21
 	VADDPD      Z19, Z21, Z21
 	VMULPD      Z21, Z20, Z22
 	VSUBPD      Z22, Z19, Z22
 	VSUBPD      Z22, Z10, Z22
-	VMULPD      vmconst<>+3584(SB), Z12, Z23
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z23
 	VADDPD      Z11, Z23, Z23
 	VMULPD      Z21, Z20, Z20
 	VADDPD      Z23, Z20, Z20
-	VMULPD      vmconst<>+3520(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
 	VSUBPD      Z20, Z19, Z19
 	VSUBPD      Z10, Z19, Z19
 	VSUBPD      Z19, Z21, Z19
-	VMULPD      vmconst<>+3584(SB), Z12, Z20
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z20
 	VADDPD      Z11, Z20, Z20
-	VMULPD      vmconst<>+3520(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
 	VADDPD      Z20, Z21, Z20
 	VBLENDMPD   Z20, Z19, K3, Z13
-	VCMPPD      $0x00, vmconst<>+1728(SB), Z12, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
 	VBLENDMPD   Z22, Z13, K2, Z14
-	VCMPPD      $0x11, vmconst<>+5952(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
 	VMULPD      Z3, Z3, Z19
-	VMULPD      vmconst<>+1088(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+136(SB), Z19, Z19
 	VSUBPD      Z19, Z3, Z19
 	VBLENDMPD   Z19, Z14, K2, Z15
-	VCMPPD      $0x11, vmconst<>+4864(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
 	VBLENDMPD   Z3, Z15, K2, Z16
-	VCMPPD      $0x1e, vmconst<>+1728(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
 	VBLENDMPD   Z0, Z1, K2, Z17
 	VADDPD      Z16, Z17, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
-	VADDPD      vmconst<>+7936(SB), Z0, Z3
+	VADDPD.BCST vmconst<>+992(SB), Z0, Z3
 	VBLENDMPD   Z3, Z2, K2, Z18
 	VMOVUPS     Z18, (AX)(SI*8)
 	KMOVW       K1, DI
@@ -4330,127 +4330,127 @@ loop82:
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ        vmconst<>+0(SB), Z2, Z3
-	VMULPD       vmconst<>+256(SB), Z3, Z4
-	VADDPD       vmconst<>+320(SB), Z4, Z4
-	VSUBPD       vmconst<>+320(SB), Z4, Z19
-	VCMPPD       $0x1d, vmconst<>+384(SB), Z19, K1
-	VCMPPD       $0x12, vmconst<>+448(SB), Z19, K2
+	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+32(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+40(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
 	KANDW        K2, K1, K1
-	VPXORQ       vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD  vmconst<>+512(SB), Z19, Z3
-	VFMADD231PD  vmconst<>+576(SB), Z19, Z3
-	VMULPD       vmconst<>+640(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
 	VMOVUPS      Z3, Z19
-	VMOVUPS      vmconst<>+704(SB), Z20
-	VFMADD213PD  vmconst<>+768(SB), Z20, Z19
-	VFMADD213PD  vmconst<>+832(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+896(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+960(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1024(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1088(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1152(SB), Z3, Z19
+	VBROADCASTSD vmconst<>+88(SB), Z20
+	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1152(SB), Z19, Z3
-	VPADDQ       vmconst<>+1216(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+152(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VMULPD       Z4, Z3, Z3
-	VPANDQ       vmconst<>+64(SB), Z0, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
-	VPANDQ       vmconst<>+64(SB), Z1, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ       vmconst<>+64(SB), Z3, Z4
-	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
-	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
-	VADDPD       vmconst<>+1152(SB), Z3, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z19
 	VBLENDMPD    Z3, Z19, K2, Z5
 	VPSRLQ       $0x34, Z5, Z19
-	VPORQ        vmconst<>+1920(SB), Z19, Z19
-	VSUBPD       vmconst<>+5184(SB), Z19, Z19
+	VPORQ.BCST vmconst<>+240(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+648(SB), Z19, Z19
 	VSUBPD       Z3, Z5, Z20
-	VMOVUPS      vmconst<>+1152(SB), Z21
+	VBROADCASTSD vmconst<>+144(SB), Z21
 	VSUBPD       Z20, Z21, Z20
-	VSUBPD       vmconst<>+1152(SB), Z5, Z21
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z21
 	VSUBPD       Z21, Z3, Z21
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z19, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z19, K3
 	VBLENDMPD    Z20, Z21, K3, Z6
 	VDIVPD       Z5, Z6, Z20
-	VBLENDMPD    vmconst<>+1728(SB), Z20, K2, Z7
-	VPANDQ       vmconst<>+5248(SB), Z5, Z20
-	VPORQ        vmconst<>+1152(SB), Z20, Z20
-	VCMPPD       $0x1d, vmconst<>+5312(SB), Z20, K2
-	VADDPD       vmconst<>+1152(SB), Z19, Z21
+	VBLENDMPD.BCST vmconst<>+216(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+656(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+144(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z20, K2
+	VADDPD.BCST vmconst<>+144(SB), Z19, Z21
 	VBLENDMPD    Z21, Z19, K2, Z8
-	VMULPD       vmconst<>+1088(SB), Z20, Z19
+	VMULPD.BCST vmconst<>+136(SB), Z20, Z19
 	VBLENDMPD    Z19, Z20, K2, Z9
-	VSUBPD       vmconst<>+1152(SB), Z9, Z19
-	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
-	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z19, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z19, K3
 	VBLENDMPD    Z3, Z19, K2, Z10
-	VBLENDMPD    vmconst<>+1728(SB), Z7, K2, Z11
-	VBLENDMPD    vmconst<>+1728(SB), Z8, K2, Z12
-	VMULPD       vmconst<>+1088(SB), Z10, Z19
+	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+136(SB), Z10, Z19
 	VMULPD       Z10, Z19, Z19
-	VADDPD       vmconst<>+192(SB), Z10, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z10, Z20
 	VDIVPD       Z20, Z10, Z20
 	VMULPD       Z20, Z20, Z21
-	VMULPD       vmconst<>+5504(SB), Z21, Z22
-	VADDPD       vmconst<>+5568(SB), Z22, Z22
+	VMULPD.BCST vmconst<>+688(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+696(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5632(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+704(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5696(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+712(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5760(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+720(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5824(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+728(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5888(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+736(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z21
 	VADDPD       Z19, Z21, Z21
 	VMULPD       Z21, Z20, Z22
 	VSUBPD       Z22, Z19, Z22
 	VSUBPD       Z22, Z10, Z22
-	VMULPD       vmconst<>+3584(SB), Z12, Z23
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z23
 	VADDPD       Z11, Z23, Z23
 	VMULPD       Z21, Z20, Z20
 	VADDPD       Z23, Z20, Z20
-	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
 	VSUBPD       Z20, Z19, Z19
 	VSUBPD       Z10, Z19, Z19
 	VSUBPD       Z19, Z21, Z19
-	VMULPD       vmconst<>+3584(SB), Z12, Z20
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z20
 	VADDPD       Z11, Z20, Z20
-	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
 	VADDPD       Z20, Z21, Z20
 	VBLENDMPD    Z20, Z19, K3, Z13
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z12, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
 	VBLENDMPD    Z22, Z13, K2, Z14
-	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
 	VMULPD       Z3, Z3, Z19
-	VMULPD       vmconst<>+1088(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+136(SB), Z19, Z19
 	VSUBPD       Z19, Z3, Z19
 	VBLENDMPD    Z19, Z14, K2, Z15
-	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
 	VBLENDMPD    Z3, Z15, K2, Z16
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z17
 	VADDPD       Z16, Z17, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD       vmconst<>+7936(SB), Z0, Z1
+	VADDPD.BCST vmconst<>+992(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K2, Z18
 	VMOVUPS      Z18, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -4489,127 +4489,127 @@ loop85:
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ        vmconst<>+0(SB), Z2, Z3
-	VMULPD       vmconst<>+256(SB), Z3, Z4
-	VADDPD       vmconst<>+320(SB), Z4, Z4
-	VSUBPD       vmconst<>+320(SB), Z4, Z19
-	VCMPPD       $0x1d, vmconst<>+384(SB), Z19, K1
-	VCMPPD       $0x12, vmconst<>+448(SB), Z19, K2
+	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+32(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+40(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
 	KANDW        K2, K1, K1
-	VPXORQ       vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD  vmconst<>+512(SB), Z19, Z3
-	VFMADD231PD  vmconst<>+576(SB), Z19, Z3
-	VMULPD       vmconst<>+640(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
 	VMOVUPS      Z3, Z19
-	VMOVUPS      vmconst<>+704(SB), Z20
-	VFMADD213PD  vmconst<>+768(SB), Z20, Z19
-	VFMADD213PD  vmconst<>+832(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+896(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+960(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1024(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1088(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1152(SB), Z3, Z19
+	VBROADCASTSD vmconst<>+88(SB), Z20
+	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD       vmconst<>+192(SB), Z3, Z19
-	VFMADD213PD  vmconst<>+1152(SB), Z19, Z3
-	VPADDQ       vmconst<>+1216(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+152(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VMULPD       Z4, Z3, Z3
-	VPANDQ       vmconst<>+64(SB), Z0, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
-	VPANDQ       vmconst<>+64(SB), Z1, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ       vmconst<>+64(SB), Z3, Z4
-	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
-	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
-	VADDPD       vmconst<>+1152(SB), Z3, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z19
 	VBLENDMPD    Z3, Z19, K2, Z5
 	VPSRLQ       $0x34, Z5, Z19
-	VPORQ        vmconst<>+1920(SB), Z19, Z19
-	VSUBPD       vmconst<>+5184(SB), Z19, Z19
+	VPORQ.BCST vmconst<>+240(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+648(SB), Z19, Z19
 	VSUBPD       Z3, Z5, Z20
-	VMOVUPS      vmconst<>+1152(SB), Z21
+	VBROADCASTSD vmconst<>+144(SB), Z21
 	VSUBPD       Z20, Z21, Z20
-	VSUBPD       vmconst<>+1152(SB), Z5, Z21
+	VSUBPD.BCST vmconst<>+144(SB), Z5, Z21
 	VSUBPD       Z21, Z3, Z21
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z19, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z19, K3
 	VBLENDMPD    Z20, Z21, K3, Z6
 	VDIVPD       Z5, Z6, Z20
-	VBLENDMPD    vmconst<>+1728(SB), Z20, K2, Z7
-	VPANDQ       vmconst<>+5248(SB), Z5, Z20
-	VPORQ        vmconst<>+1152(SB), Z20, Z20
-	VCMPPD       $0x1d, vmconst<>+5312(SB), Z20, K2
-	VADDPD       vmconst<>+1152(SB), Z19, Z21
+	VBLENDMPD.BCST vmconst<>+216(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+656(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+144(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z20, K2
+	VADDPD.BCST vmconst<>+144(SB), Z19, Z21
 	VBLENDMPD    Z21, Z19, K2, Z8
-	VMULPD       vmconst<>+1088(SB), Z20, Z19
+	VMULPD.BCST vmconst<>+136(SB), Z20, Z19
 	VBLENDMPD    Z19, Z20, K2, Z9
-	VSUBPD       vmconst<>+1152(SB), Z9, Z19
-	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
-	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z19, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z19, K3
 	VBLENDMPD    Z3, Z19, K2, Z10
-	VBLENDMPD    vmconst<>+1728(SB), Z7, K2, Z11
-	VBLENDMPD    vmconst<>+1728(SB), Z8, K2, Z12
-	VMULPD       vmconst<>+1088(SB), Z10, Z19
+	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+136(SB), Z10, Z19
 	VMULPD       Z10, Z19, Z19
-	VADDPD       vmconst<>+192(SB), Z10, Z20
+	VADDPD.BCST vmconst<>+24(SB), Z10, Z20
 	VDIVPD       Z20, Z10, Z20
 	VMULPD       Z20, Z20, Z21
-	VMULPD       vmconst<>+5504(SB), Z21, Z22
-	VADDPD       vmconst<>+5568(SB), Z22, Z22
+	VMULPD.BCST vmconst<>+688(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+696(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5632(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+704(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5696(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+712(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5760(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+720(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5824(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+728(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD       vmconst<>+5888(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+736(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z21
 	VADDPD       Z19, Z21, Z21
 	VMULPD       Z21, Z20, Z22
 	VSUBPD       Z22, Z19, Z22
 	VSUBPD       Z22, Z10, Z22
-	VMULPD       vmconst<>+3584(SB), Z12, Z23
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z23
 	VADDPD       Z11, Z23, Z23
 	VMULPD       Z21, Z20, Z20
 	VADDPD       Z23, Z20, Z20
-	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
 	VSUBPD       Z20, Z19, Z19
 	VSUBPD       Z10, Z19, Z19
 	VSUBPD       Z19, Z21, Z19
-	VMULPD       vmconst<>+3584(SB), Z12, Z20
+	VMULPD.BCST vmconst<>+448(SB), Z12, Z20
 	VADDPD       Z11, Z20, Z20
-	VMULPD       vmconst<>+3520(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
 	VADDPD       Z20, Z21, Z20
 	VBLENDMPD    Z20, Z19, K3, Z13
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z12, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
 	VBLENDMPD    Z22, Z13, K2, Z14
-	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
 	VMULPD       Z3, Z3, Z19
-	VMULPD       vmconst<>+1088(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+136(SB), Z19, Z19
 	VSUBPD       Z19, Z3, Z19
 	VBLENDMPD    Z19, Z14, K2, Z15
-	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
 	VBLENDMPD    Z3, Z15, K2, Z16
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z17
 	VADDPD       Z16, Z17, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD       vmconst<>+7936(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+992(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K2, Z18
 	VMOVUPS      Z18, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -4649,137 +4649,137 @@ loop88:
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
 	VSUBPD      Z1, Z0, Z2
-	VPORQ       vmconst<>+0(SB), Z2, Z3
-	VCMPPD      $0x11, vmconst<>+1728(SB), Z3, K1
-	VSUBPD      vmconst<>+1088(SB), Z3, Z4
-	VADDPD      vmconst<>+1088(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+136(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+136(SB), Z3, Z5
 	VBLENDMPD   Z4, Z5, K1, Z6
 	VRNDSCALEPD $0x03, Z6, Z4
 	VSUBPD      Z4, Z3, Z3
-	VMULPD      vmconst<>+3520(SB), Z3, Z5
-	VMULPD      vmconst<>+3584(SB), Z3, Z3
-	VPXORQ      vmconst<>+0(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+440(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+448(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z3, Z3
 	VSUBPD      Z3, Z5, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD      vmconst<>+3648(SB), Z22, Z23
-	VADDPD      vmconst<>+3712(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+456(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+464(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+3776(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+472(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+3840(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+480(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+1024(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VSUBPD      Z22, Z21, Z22
 	VMULPD      Z22, Z21, Z21
-	VMOVUPS     vmconst<>+192(SB), Z23
+	VBROADCASTSD vmconst<>+24(SB), Z23
 	VSUBPD      Z22, Z23, Z22
 	VDIVPD      Z22, Z21, Z21
 	VSUBPD      Z21, Z3, Z3
 	VSUBPD      Z5, Z3, Z3
-	VMOVUPS     vmconst<>+1152(SB), Z5
+	VBROADCASTSD vmconst<>+144(SB), Z5
 	VSUBPD      Z3, Z5, Z3
 	VPSRLQ      $0x34, Z3, Z5
-	VPORQ       vmconst<>+1920(SB), Z5, Z5
-	VSUBPD      vmconst<>+1920(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
 	VADDPD      Z4, Z5, Z5
-	VCMPPD      $0x1d, vmconst<>+1152(SB), Z5, K1
-	VCMPPD      $0x12, vmconst<>+3904(SB), Z5, K2
+	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z5, K1
+	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z5, K2
 	KANDW       K2, K1, K1
-	VADDPD      vmconst<>+320(SB), Z4, Z4
-	VPSUBQ      vmconst<>+320(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+40(SB), Z4, Z4
 	VPSLLQ      $0x34, Z4, Z4
 	VPADDQ      Z4, Z3, Z3
-	VPANDQ      vmconst<>+64(SB), Z0, Z4
-	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K2
-	VPANDQ      vmconst<>+64(SB), Z1, Z4
-	VCMPPD      $0x11, vmconst<>+8064(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
 	KANDW       K3, K2, K2
 	KANDW       K1, K2, K1
-	VPANDQ      vmconst<>+64(SB), Z3, Z4
-	VCMPPD      $0x1e, vmconst<>+4800(SB), Z3, K2
-	VCMPPD      $0x12, vmconst<>+5056(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD      $0x1d, vmconst<>+5120(SB), Z4, K2
-	VADDPD      vmconst<>+1152(SB), Z3, Z5
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z5
 	VBLENDMPD   Z3, Z5, K2, Z7
 	VPSRLQ      $0x34, Z7, Z5
-	VPORQ       vmconst<>+1920(SB), Z5, Z5
-	VSUBPD      vmconst<>+5184(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+648(SB), Z5, Z5
 	VSUBPD      Z3, Z7, Z21
-	VMOVUPS     vmconst<>+1152(SB), Z22
+	VBROADCASTSD vmconst<>+144(SB), Z22
 	VSUBPD      Z21, Z22, Z21
-	VSUBPD      vmconst<>+1152(SB), Z7, Z22
+	VSUBPD.BCST vmconst<>+144(SB), Z7, Z22
 	VSUBPD      Z22, Z3, Z22
-	VCMPPD      $0x1e, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z5, K3
 	VBLENDMPD   Z21, Z22, K3, Z8
 	VDIVPD      Z7, Z8, Z21
-	VBLENDMPD   vmconst<>+1728(SB), Z21, K2, Z9
-	VPANDQ      vmconst<>+5248(SB), Z7, Z21
-	VPORQ       vmconst<>+1152(SB), Z21, Z21
-	VCMPPD      $0x1d, vmconst<>+5312(SB), Z21, K2
-	VADDPD      vmconst<>+1152(SB), Z5, Z22
+	VBLENDMPD.BCST vmconst<>+216(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+656(SB), Z7, Z21
+	VPORQ.BCST vmconst<>+144(SB), Z21, Z21
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z21, K2
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z22
 	VBLENDMPD   Z22, Z5, K2, Z10
-	VMULPD      vmconst<>+1088(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+136(SB), Z21, Z5
 	VBLENDMPD   Z5, Z21, K2, Z11
-	VSUBPD      vmconst<>+1152(SB), Z11, Z5
-	VCMPPD      $0x11, vmconst<>+5376(SB), Z4, K2
-	VCMPPD      $0x1e, vmconst<>+5440(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z11, Z5
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD      $0x00, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z5, K3
 	VBLENDMPD   Z3, Z5, K2, Z12
-	VBLENDMPD   vmconst<>+1728(SB), Z9, K2, Z13
-	VBLENDMPD   vmconst<>+1728(SB), Z10, K2, Z14
-	VMULPD      vmconst<>+1088(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+216(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+136(SB), Z12, Z5
 	VMULPD      Z12, Z5, Z5
-	VADDPD      vmconst<>+192(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+24(SB), Z12, Z21
 	VDIVPD      Z21, Z12, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD      vmconst<>+5504(SB), Z22, Z23
-	VADDPD      vmconst<>+5568(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+696(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+5632(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+5696(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+5760(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+5824(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD      vmconst<>+5888(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VADDPD      Z5, Z22, Z22
 	VMULPD      Z22, Z21, Z23
 	VSUBPD      Z23, Z5, Z23
 	VSUBPD      Z23, Z12, Z23
-	VMULPD      vmconst<>+3584(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+448(SB), Z14, Z24
 	VADDPD      Z13, Z24, Z24
 	VMULPD      Z22, Z21, Z21
 	VADDPD      Z24, Z21, Z21
-	VMULPD      vmconst<>+3520(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
 	VSUBPD      Z21, Z5, Z5
 	VSUBPD      Z12, Z5, Z5
 	VSUBPD      Z5, Z22, Z5
-	VMULPD      vmconst<>+3584(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+448(SB), Z14, Z21
 	VADDPD      Z13, Z21, Z21
-	VMULPD      vmconst<>+3520(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
 	VADDPD      Z21, Z22, Z21
 	VBLENDMPD   Z21, Z5, K3, Z15
-	VCMPPD      $0x00, vmconst<>+1728(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z14, K2
 	VBLENDMPD   Z23, Z15, K2, Z16
-	VCMPPD      $0x11, vmconst<>+5952(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
 	VMULPD      Z3, Z3, Z5
-	VMULPD      vmconst<>+1088(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+136(SB), Z5, Z5
 	VSUBPD      Z5, Z3, Z5
 	VBLENDMPD   Z5, Z16, K2, Z17
-	VCMPPD      $0x11, vmconst<>+4864(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
 	VBLENDMPD   Z3, Z17, K2, Z18
-	VDIVPD      vmconst<>+7936(SB), Z18, Z3
-	VCMPPD      $0x1e, vmconst<>+1728(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+992(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
 	VBLENDMPD   Z0, Z1, K2, Z19
 	VADDPD      Z3, Z19, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
-	VADDPD      vmconst<>+1152(SB), Z0, Z3
+	VADDPD.BCST vmconst<>+144(SB), Z0, Z3
 	VBLENDMPD   Z3, Z2, K2, Z20
 	VMOVUPS     Z20, (AX)(SI*8)
 	KMOVW       K1, DI
@@ -4820,137 +4820,137 @@ loop91:
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ        vmconst<>+0(SB), Z2, Z3
-	VCMPPD       $0x11, vmconst<>+1728(SB), Z3, K1
-	VSUBPD       vmconst<>+1088(SB), Z3, Z4
-	VADDPD       vmconst<>+1088(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+136(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+136(SB), Z3, Z5
 	VBLENDMPD    Z4, Z5, K1, Z6
 	VRNDSCALEPD  $0x03, Z6, Z4
 	VSUBPD       Z4, Z3, Z3
-	VMULPD       vmconst<>+3520(SB), Z3, Z5
-	VMULPD       vmconst<>+3584(SB), Z3, Z3
-	VPXORQ       vmconst<>+0(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+440(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+448(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z3, Z3
 	VSUBPD       Z3, Z5, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD       vmconst<>+3648(SB), Z22, Z23
-	VADDPD       vmconst<>+3712(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+456(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+464(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+3776(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+472(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+3840(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+480(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+1024(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VSUBPD       Z22, Z21, Z22
 	VMULPD       Z22, Z21, Z21
-	VMOVUPS      vmconst<>+192(SB), Z23
+	VBROADCASTSD vmconst<>+24(SB), Z23
 	VSUBPD       Z22, Z23, Z22
 	VDIVPD       Z22, Z21, Z21
 	VSUBPD       Z21, Z3, Z3
 	VSUBPD       Z5, Z3, Z3
-	VMOVUPS      vmconst<>+1152(SB), Z5
+	VBROADCASTSD vmconst<>+144(SB), Z5
 	VSUBPD       Z3, Z5, Z3
 	VPSRLQ       $0x34, Z3, Z5
-	VPORQ        vmconst<>+1920(SB), Z5, Z5
-	VSUBPD       vmconst<>+1920(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
 	VADDPD       Z4, Z5, Z5
-	VCMPPD       $0x1d, vmconst<>+1152(SB), Z5, K1
-	VCMPPD       $0x12, vmconst<>+3904(SB), Z5, K2
+	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z5, K1
+	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z5, K2
 	KANDW        K2, K1, K1
-	VADDPD       vmconst<>+320(SB), Z4, Z4
-	VPSUBQ       vmconst<>+320(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+40(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VPADDQ       Z4, Z3, Z3
-	VPANDQ       vmconst<>+64(SB), Z0, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
-	VPANDQ       vmconst<>+64(SB), Z1, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ       vmconst<>+64(SB), Z3, Z4
-	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
-	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
-	VADDPD       vmconst<>+1152(SB), Z3, Z5
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z5
 	VBLENDMPD    Z3, Z5, K2, Z7
 	VPSRLQ       $0x34, Z7, Z5
-	VPORQ        vmconst<>+1920(SB), Z5, Z5
-	VSUBPD       vmconst<>+5184(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+648(SB), Z5, Z5
 	VSUBPD       Z3, Z7, Z21
-	VMOVUPS      vmconst<>+1152(SB), Z22
+	VBROADCASTSD vmconst<>+144(SB), Z22
 	VSUBPD       Z21, Z22, Z21
-	VSUBPD       vmconst<>+1152(SB), Z7, Z22
+	VSUBPD.BCST vmconst<>+144(SB), Z7, Z22
 	VSUBPD       Z22, Z3, Z22
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z5, K3
 	VBLENDMPD    Z21, Z22, K3, Z8
 	VDIVPD       Z7, Z8, Z21
-	VBLENDMPD    vmconst<>+1728(SB), Z21, K2, Z9
-	VPANDQ       vmconst<>+5248(SB), Z7, Z21
-	VPORQ        vmconst<>+1152(SB), Z21, Z21
-	VCMPPD       $0x1d, vmconst<>+5312(SB), Z21, K2
-	VADDPD       vmconst<>+1152(SB), Z5, Z22
+	VBLENDMPD.BCST vmconst<>+216(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+656(SB), Z7, Z21
+	VPORQ.BCST vmconst<>+144(SB), Z21, Z21
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z21, K2
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z22
 	VBLENDMPD    Z22, Z5, K2, Z10
-	VMULPD       vmconst<>+1088(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+136(SB), Z21, Z5
 	VBLENDMPD    Z5, Z21, K2, Z11
-	VSUBPD       vmconst<>+1152(SB), Z11, Z5
-	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
-	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z11, Z5
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z5, K3
 	VBLENDMPD    Z3, Z5, K2, Z12
-	VBLENDMPD    vmconst<>+1728(SB), Z9, K2, Z13
-	VBLENDMPD    vmconst<>+1728(SB), Z10, K2, Z14
-	VMULPD       vmconst<>+1088(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+216(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+136(SB), Z12, Z5
 	VMULPD       Z12, Z5, Z5
-	VADDPD       vmconst<>+192(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+24(SB), Z12, Z21
 	VDIVPD       Z21, Z12, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD       vmconst<>+5504(SB), Z22, Z23
-	VADDPD       vmconst<>+5568(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+696(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5632(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5696(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5760(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5824(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5888(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z5, Z22, Z22
 	VMULPD       Z22, Z21, Z23
 	VSUBPD       Z23, Z5, Z23
 	VSUBPD       Z23, Z12, Z23
-	VMULPD       vmconst<>+3584(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+448(SB), Z14, Z24
 	VADDPD       Z13, Z24, Z24
 	VMULPD       Z22, Z21, Z21
 	VADDPD       Z24, Z21, Z21
-	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
 	VSUBPD       Z21, Z5, Z5
 	VSUBPD       Z12, Z5, Z5
 	VSUBPD       Z5, Z22, Z5
-	VMULPD       vmconst<>+3584(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+448(SB), Z14, Z21
 	VADDPD       Z13, Z21, Z21
-	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
 	VADDPD       Z21, Z22, Z21
 	VBLENDMPD    Z21, Z5, K3, Z15
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z14, K2
 	VBLENDMPD    Z23, Z15, K2, Z16
-	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
 	VMULPD       Z3, Z3, Z5
-	VMULPD       vmconst<>+1088(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+136(SB), Z5, Z5
 	VSUBPD       Z5, Z3, Z5
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
 	VBLENDMPD    Z3, Z17, K2, Z18
-	VDIVPD       vmconst<>+7936(SB), Z18, Z3
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+992(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z19
 	VADDPD       Z3, Z19, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD       vmconst<>+1152(SB), Z0, Z1
+	VADDPD.BCST vmconst<>+144(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K2, Z20
 	VMOVUPS      Z20, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -4989,137 +4989,137 @@ loop94:
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ        vmconst<>+0(SB), Z2, Z3
-	VCMPPD       $0x11, vmconst<>+1728(SB), Z3, K1
-	VSUBPD       vmconst<>+1088(SB), Z3, Z4
-	VADDPD       vmconst<>+1088(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+136(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+136(SB), Z3, Z5
 	VBLENDMPD    Z4, Z5, K1, Z6
 	VRNDSCALEPD  $0x03, Z6, Z4
 	VSUBPD       Z4, Z3, Z3
-	VMULPD       vmconst<>+3520(SB), Z3, Z5
-	VMULPD       vmconst<>+3584(SB), Z3, Z3
-	VPXORQ       vmconst<>+0(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+440(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+448(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+0(SB), Z3, Z3
 	VSUBPD       Z3, Z5, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD       vmconst<>+3648(SB), Z22, Z23
-	VADDPD       vmconst<>+3712(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+456(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+464(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+3776(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+472(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+3840(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+480(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+1024(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VSUBPD       Z22, Z21, Z22
 	VMULPD       Z22, Z21, Z21
-	VMOVUPS      vmconst<>+192(SB), Z23
+	VBROADCASTSD vmconst<>+24(SB), Z23
 	VSUBPD       Z22, Z23, Z22
 	VDIVPD       Z22, Z21, Z21
 	VSUBPD       Z21, Z3, Z3
 	VSUBPD       Z5, Z3, Z3
-	VMOVUPS      vmconst<>+1152(SB), Z5
+	VBROADCASTSD vmconst<>+144(SB), Z5
 	VSUBPD       Z3, Z5, Z3
 	VPSRLQ       $0x34, Z3, Z5
-	VPORQ        vmconst<>+1920(SB), Z5, Z5
-	VSUBPD       vmconst<>+1920(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
 	VADDPD       Z4, Z5, Z5
-	VCMPPD       $0x1d, vmconst<>+1152(SB), Z5, K1
-	VCMPPD       $0x12, vmconst<>+3904(SB), Z5, K2
+	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z5, K1
+	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z5, K2
 	KANDW        K2, K1, K1
-	VADDPD       vmconst<>+320(SB), Z4, Z4
-	VPSUBQ       vmconst<>+320(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+40(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VPADDQ       Z4, Z3, Z3
-	VPANDQ       vmconst<>+64(SB), Z0, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K2
-	VPANDQ       vmconst<>+64(SB), Z1, Z4
-	VCMPPD       $0x11, vmconst<>+8064(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ       vmconst<>+64(SB), Z3, Z4
-	VCMPPD       $0x1e, vmconst<>+4800(SB), Z3, K2
-	VCMPPD       $0x12, vmconst<>+5056(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x1d, vmconst<>+5120(SB), Z4, K2
-	VADDPD       vmconst<>+1152(SB), Z3, Z5
+	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
+	VADDPD.BCST vmconst<>+144(SB), Z3, Z5
 	VBLENDMPD    Z3, Z5, K2, Z7
 	VPSRLQ       $0x34, Z7, Z5
-	VPORQ        vmconst<>+1920(SB), Z5, Z5
-	VSUBPD       vmconst<>+5184(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+648(SB), Z5, Z5
 	VSUBPD       Z3, Z7, Z21
-	VMOVUPS      vmconst<>+1152(SB), Z22
+	VBROADCASTSD vmconst<>+144(SB), Z22
 	VSUBPD       Z21, Z22, Z21
-	VSUBPD       vmconst<>+1152(SB), Z7, Z22
+	VSUBPD.BCST vmconst<>+144(SB), Z7, Z22
 	VSUBPD       Z22, Z3, Z22
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z5, K3
 	VBLENDMPD    Z21, Z22, K3, Z8
 	VDIVPD       Z7, Z8, Z21
-	VBLENDMPD    vmconst<>+1728(SB), Z21, K2, Z9
-	VPANDQ       vmconst<>+5248(SB), Z7, Z21
-	VPORQ        vmconst<>+1152(SB), Z21, Z21
-	VCMPPD       $0x1d, vmconst<>+5312(SB), Z21, K2
-	VADDPD       vmconst<>+1152(SB), Z5, Z22
+	VBLENDMPD.BCST vmconst<>+216(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+656(SB), Z7, Z21
+	VPORQ.BCST vmconst<>+144(SB), Z21, Z21
+	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z21, K2
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z22
 	VBLENDMPD    Z22, Z5, K2, Z10
-	VMULPD       vmconst<>+1088(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+136(SB), Z21, Z5
 	VBLENDMPD    Z5, Z21, K2, Z11
-	VSUBPD       vmconst<>+1152(SB), Z11, Z5
-	VCMPPD       $0x11, vmconst<>+5376(SB), Z4, K2
-	VCMPPD       $0x1e, vmconst<>+5440(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+144(SB), Z11, Z5
+	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z5, K3
 	VBLENDMPD    Z3, Z5, K2, Z12
-	VBLENDMPD    vmconst<>+1728(SB), Z9, K2, Z13
-	VBLENDMPD    vmconst<>+1728(SB), Z10, K2, Z14
-	VMULPD       vmconst<>+1088(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+216(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+136(SB), Z12, Z5
 	VMULPD       Z12, Z5, Z5
-	VADDPD       vmconst<>+192(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+24(SB), Z12, Z21
 	VDIVPD       Z21, Z12, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD       vmconst<>+5504(SB), Z22, Z23
-	VADDPD       vmconst<>+5568(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+696(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5632(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5696(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5760(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5824(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD       vmconst<>+5888(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z5, Z22, Z22
 	VMULPD       Z22, Z21, Z23
 	VSUBPD       Z23, Z5, Z23
 	VSUBPD       Z23, Z12, Z23
-	VMULPD       vmconst<>+3584(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+448(SB), Z14, Z24
 	VADDPD       Z13, Z24, Z24
 	VMULPD       Z22, Z21, Z21
 	VADDPD       Z24, Z21, Z21
-	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
 	VSUBPD       Z21, Z5, Z5
 	VSUBPD       Z12, Z5, Z5
 	VSUBPD       Z5, Z22, Z5
-	VMULPD       vmconst<>+3584(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+448(SB), Z14, Z21
 	VADDPD       Z13, Z21, Z21
-	VMULPD       vmconst<>+3520(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
 	VADDPD       Z21, Z22, Z21
 	VBLENDMPD    Z21, Z5, K3, Z15
-	VCMPPD       $0x00, vmconst<>+1728(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z14, K2
 	VBLENDMPD    Z23, Z15, K2, Z16
-	VCMPPD       $0x11, vmconst<>+5952(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
 	VMULPD       Z3, Z3, Z5
-	VMULPD       vmconst<>+1088(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+136(SB), Z5, Z5
 	VSUBPD       Z5, Z3, Z5
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD       $0x11, vmconst<>+4864(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
 	VBLENDMPD    Z3, Z17, K2, Z18
-	VDIVPD       vmconst<>+7936(SB), Z18, Z3
-	VCMPPD       $0x1e, vmconst<>+1728(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+992(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z19
 	VADDPD       Z3, Z19, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD       vmconst<>+1152(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+144(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K2, Z20
 	VMOVUPS      Z20, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -5144,1699 +5144,215 @@ done95:
 	RET
 
 DATA vmconst<>+0(SB)/8, $0x8000000000000000
-DATA vmconst<>+8(SB)/8, $0x8000000000000000
-DATA vmconst<>+16(SB)/8, $0x8000000000000000
-DATA vmconst<>+24(SB)/8, $0x8000000000000000
-DATA vmconst<>+32(SB)/8, $0x8000000000000000
-DATA vmconst<>+40(SB)/8, $0x8000000000000000
-DATA vmconst<>+48(SB)/8, $0x8000000000000000
-DATA vmconst<>+56(SB)/8, $0x8000000000000000
-DATA vmconst<>+64(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+72(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+80(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+88(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+96(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+104(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+112(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+120(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+128(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+136(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+144(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+152(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+160(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+168(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+176(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+184(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+192(SB)/8, $0x4000000000000000
-DATA vmconst<>+200(SB)/8, $0x4000000000000000
-DATA vmconst<>+208(SB)/8, $0x4000000000000000
-DATA vmconst<>+216(SB)/8, $0x4000000000000000
-DATA vmconst<>+224(SB)/8, $0x4000000000000000
-DATA vmconst<>+232(SB)/8, $0x4000000000000000
-DATA vmconst<>+240(SB)/8, $0x4000000000000000
-DATA vmconst<>+248(SB)/8, $0x4000000000000000
-DATA vmconst<>+256(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+264(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+272(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+280(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+288(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+296(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+304(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+312(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+320(SB)/8, $0x4338000000000000
-DATA vmconst<>+328(SB)/8, $0x4338000000000000
-DATA vmconst<>+336(SB)/8, $0x4338000000000000
-DATA vmconst<>+344(SB)/8, $0x4338000000000000
-DATA vmconst<>+352(SB)/8, $0x4338000000000000
-DATA vmconst<>+360(SB)/8, $0x4338000000000000
-DATA vmconst<>+368(SB)/8, $0x4338000000000000
-DATA vmconst<>+376(SB)/8, $0x4338000000000000
-DATA vmconst<>+384(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+392(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+400(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+408(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+416(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+424(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+432(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+440(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+448(SB)/8, $0x408ff80000000000
-DATA vmconst<>+456(SB)/8, $0x408ff80000000000
-DATA vmconst<>+464(SB)/8, $0x408ff80000000000
-DATA vmconst<>+472(SB)/8, $0x408ff80000000000
-DATA vmconst<>+480(SB)/8, $0x408ff80000000000
-DATA vmconst<>+488(SB)/8, $0x408ff80000000000
-DATA vmconst<>+496(SB)/8, $0x408ff80000000000
-DATA vmconst<>+504(SB)/8, $0x408ff80000000000
-DATA vmconst<>+512(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+520(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+528(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+536(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+544(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+552(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+560(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+568(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+576(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+584(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+592(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+600(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+608(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+616(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+624(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+632(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+640(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+648(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+656(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+664(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+672(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+680(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+688(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+696(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+704(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+712(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+720(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+728(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+736(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+744(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+752(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+760(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+768(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+776(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+784(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+792(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+800(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+808(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+816(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+824(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+832(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+840(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+848(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+856(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+864(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+872(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+880(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+888(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+896(SB)/8, $0x3f81111111111111
-DATA vmconst<>+904(SB)/8, $0x3f81111111111111
-DATA vmconst<>+912(SB)/8, $0x3f81111111111111
-DATA vmconst<>+920(SB)/8, $0x3f81111111111111
-DATA vmconst<>+928(SB)/8, $0x3f81111111111111
-DATA vmconst<>+936(SB)/8, $0x3f81111111111111
-DATA vmconst<>+944(SB)/8, $0x3f81111111111111
-DATA vmconst<>+952(SB)/8, $0x3f81111111111111
-DATA vmconst<>+960(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+968(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+976(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+984(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+992(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+1000(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+1008(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+1016(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+1024(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1032(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1040(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1048(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1056(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1064(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1072(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1080(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+1088(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1096(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1104(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1112(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1120(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1128(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1136(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1144(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+1152(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1160(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1168(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1176(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1184(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1192(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1200(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1208(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+1216(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1224(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1232(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1240(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1248(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1256(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1264(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1272(SB)/8, $0x00000000000003ff
-DATA vmconst<>+1280(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1288(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1296(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1304(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1312(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1320(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1328(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1336(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+1344(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1352(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1360(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1368(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1376(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1384(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1392(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1400(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+1408(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1416(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1424(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1432(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1440(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1448(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1456(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1464(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+1472(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1480(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1488(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1496(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1504(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1512(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1520(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1528(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+1536(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1544(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1552(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1560(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1568(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1576(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1584(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1592(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+1600(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1608(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1616(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1624(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1632(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1640(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1648(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1656(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+1664(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1672(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1680(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1688(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1696(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1704(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1712(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1720(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+1728(SB)/8, $0x0000000000000000
-DATA vmconst<>+1736(SB)/8, $0x0000000000000000
-DATA vmconst<>+1744(SB)/8, $0x0000000000000000
-DATA vmconst<>+1752(SB)/8, $0x0000000000000000
-DATA vmconst<>+1760(SB)/8, $0x0000000000000000
-DATA vmconst<>+1768(SB)/8, $0x0000000000000000
-DATA vmconst<>+1776(SB)/8, $0x0000000000000000
-DATA vmconst<>+1784(SB)/8, $0x0000000000000000
-DATA vmconst<>+1792(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1800(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1808(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1816(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1824(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1832(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1840(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1848(SB)/8, $0x41c0000000000000
-DATA vmconst<>+1856(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1864(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1872(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1880(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1888(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1896(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1904(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1912(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+1920(SB)/8, $0x4330000000000000
-DATA vmconst<>+1928(SB)/8, $0x4330000000000000
-DATA vmconst<>+1936(SB)/8, $0x4330000000000000
-DATA vmconst<>+1944(SB)/8, $0x4330000000000000
-DATA vmconst<>+1952(SB)/8, $0x4330000000000000
-DATA vmconst<>+1960(SB)/8, $0x4330000000000000
-DATA vmconst<>+1968(SB)/8, $0x4330000000000000
-DATA vmconst<>+1976(SB)/8, $0x4330000000000000
-DATA vmconst<>+1984(SB)/8, $0x0000000000000001
-DATA vmconst<>+1992(SB)/8, $0x0000000000000001
-DATA vmconst<>+2000(SB)/8, $0x0000000000000001
-DATA vmconst<>+2008(SB)/8, $0x0000000000000001
-DATA vmconst<>+2016(SB)/8, $0x0000000000000001
-DATA vmconst<>+2024(SB)/8, $0x0000000000000001
-DATA vmconst<>+2032(SB)/8, $0x0000000000000001
-DATA vmconst<>+2040(SB)/8, $0x0000000000000001
-DATA vmconst<>+2048(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2056(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2064(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2072(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2080(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2088(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2096(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2104(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+2112(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2120(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2128(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2136(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2144(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2152(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2160(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2168(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+2176(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2184(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2192(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2200(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2208(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2216(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2224(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2232(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+2240(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2248(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2256(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2264(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2272(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2280(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2288(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2296(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+2304(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2312(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2320(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2328(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2336(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2344(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2352(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2360(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+2368(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2376(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2384(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2392(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2400(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2408(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2416(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2424(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+2432(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2440(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2448(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2456(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2464(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2472(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2480(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2488(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+2496(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2504(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2512(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2520(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2528(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2536(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2544(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2552(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+2560(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2568(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2576(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2584(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2592(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2600(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2608(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2616(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+2624(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2632(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2640(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2648(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2656(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2664(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2672(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2680(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+2688(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2696(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2704(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2712(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2720(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2728(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2736(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2744(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+2752(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2760(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2768(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2776(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2784(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2792(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2800(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2808(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+2816(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2824(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2832(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2840(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2848(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2856(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2864(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2872(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+2880(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2888(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2896(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2904(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2912(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2920(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2928(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2936(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+2944(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+2952(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+2960(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+2968(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+2976(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+2984(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+2992(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+3000(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+3008(SB)/8, $0x0000000000000002
-DATA vmconst<>+3016(SB)/8, $0x0000000000000002
-DATA vmconst<>+3024(SB)/8, $0x0000000000000002
-DATA vmconst<>+3032(SB)/8, $0x0000000000000002
-DATA vmconst<>+3040(SB)/8, $0x0000000000000002
-DATA vmconst<>+3048(SB)/8, $0x0000000000000002
-DATA vmconst<>+3056(SB)/8, $0x0000000000000002
-DATA vmconst<>+3064(SB)/8, $0x0000000000000002
-DATA vmconst<>+3072(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3080(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3088(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3096(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3104(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3112(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3120(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3128(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+3136(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3144(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3152(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3160(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3168(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3176(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3184(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3192(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+3200(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3208(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3216(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3224(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3232(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3240(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3248(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3256(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+3264(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3272(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3280(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3288(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3296(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3304(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3312(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3320(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+3328(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3336(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3344(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3352(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3360(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3368(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3376(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3384(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+3392(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3400(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3408(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3416(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3424(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3432(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3440(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3448(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+3456(SB)/8, $0x4035000000000000
-DATA vmconst<>+3464(SB)/8, $0x4035000000000000
-DATA vmconst<>+3472(SB)/8, $0x4035000000000000
-DATA vmconst<>+3480(SB)/8, $0x4035000000000000
-DATA vmconst<>+3488(SB)/8, $0x4035000000000000
-DATA vmconst<>+3496(SB)/8, $0x4035000000000000
-DATA vmconst<>+3504(SB)/8, $0x4035000000000000
-DATA vmconst<>+3512(SB)/8, $0x4035000000000000
-DATA vmconst<>+3520(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3528(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3536(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3544(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3552(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3560(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3568(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3576(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3584(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3592(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3600(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3608(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3616(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3624(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3632(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3640(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3648(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3656(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3664(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3672(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3680(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3688(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3696(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3704(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+3712(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3720(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3728(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3736(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3744(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3752(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3760(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3768(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+3776(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3784(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3792(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3800(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3808(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3816(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3824(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3832(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+3840(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3848(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3856(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3864(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3872(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3880(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3888(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3896(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+3904(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3912(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3920(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3928(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3936(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3944(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3952(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3960(SB)/8, $0x409ff80000000000
-DATA vmconst<>+3968(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+3976(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+3984(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+3992(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+4000(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+4008(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+4016(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+4024(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+4032(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4040(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4048(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4056(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4064(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4072(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4080(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4088(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+4096(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4104(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4112(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4120(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4128(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4136(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4144(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4152(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+4160(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4168(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4176(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4184(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4192(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4200(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4208(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4216(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+4224(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4232(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4240(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4248(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4256(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4264(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4272(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4280(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+4288(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4296(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4304(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4312(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4320(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4328(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4336(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4344(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+4352(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4360(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4368(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4376(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4384(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4392(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4400(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4408(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+4416(SB)/8, $0x4008000000000000
-DATA vmconst<>+4424(SB)/8, $0x4008000000000000
-DATA vmconst<>+4432(SB)/8, $0x4008000000000000
-DATA vmconst<>+4440(SB)/8, $0x4008000000000000
-DATA vmconst<>+4448(SB)/8, $0x4008000000000000
-DATA vmconst<>+4456(SB)/8, $0x4008000000000000
-DATA vmconst<>+4464(SB)/8, $0x4008000000000000
-DATA vmconst<>+4472(SB)/8, $0x4008000000000000
-DATA vmconst<>+4480(SB)/8, $0x4018000000000000
-DATA vmconst<>+4488(SB)/8, $0x4018000000000000
-DATA vmconst<>+4496(SB)/8, $0x4018000000000000
-DATA vmconst<>+4504(SB)/8, $0x4018000000000000
-DATA vmconst<>+4512(SB)/8, $0x4018000000000000
-DATA vmconst<>+4520(SB)/8, $0x4018000000000000
-DATA vmconst<>+4528(SB)/8, $0x4018000000000000
-DATA vmconst<>+4536(SB)/8, $0x4018000000000000
-DATA vmconst<>+4544(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4552(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4560(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4568(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4576(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4584(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4592(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4600(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+4608(SB)/8, $0xc000000000000000
-DATA vmconst<>+4616(SB)/8, $0xc000000000000000
-DATA vmconst<>+4624(SB)/8, $0xc000000000000000
-DATA vmconst<>+4632(SB)/8, $0xc000000000000000
-DATA vmconst<>+4640(SB)/8, $0xc000000000000000
-DATA vmconst<>+4648(SB)/8, $0xc000000000000000
-DATA vmconst<>+4656(SB)/8, $0xc000000000000000
-DATA vmconst<>+4664(SB)/8, $0xc000000000000000
-DATA vmconst<>+4672(SB)/8, $0x4034000000000000
-DATA vmconst<>+4680(SB)/8, $0x4034000000000000
-DATA vmconst<>+4688(SB)/8, $0x4034000000000000
-DATA vmconst<>+4696(SB)/8, $0x4034000000000000
-DATA vmconst<>+4704(SB)/8, $0x4034000000000000
-DATA vmconst<>+4712(SB)/8, $0x4034000000000000
-DATA vmconst<>+4720(SB)/8, $0x4034000000000000
-DATA vmconst<>+4728(SB)/8, $0x4034000000000000
-DATA vmconst<>+4736(SB)/8, $0x404c000000000000
-DATA vmconst<>+4744(SB)/8, $0x404c000000000000
-DATA vmconst<>+4752(SB)/8, $0x404c000000000000
-DATA vmconst<>+4760(SB)/8, $0x404c000000000000
-DATA vmconst<>+4768(SB)/8, $0x404c000000000000
-DATA vmconst<>+4776(SB)/8, $0x404c000000000000
-DATA vmconst<>+4784(SB)/8, $0x404c000000000000
-DATA vmconst<>+4792(SB)/8, $0x404c000000000000
-DATA vmconst<>+4800(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4808(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4816(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4824(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4832(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4840(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4848(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4856(SB)/8, $0xbff0000000000000
-DATA vmconst<>+4864(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4872(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4880(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4888(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4896(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4904(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4912(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4920(SB)/8, $0x3c90000000000000
-DATA vmconst<>+4928(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4936(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4944(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4952(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4960(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4968(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4976(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4984(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+4992(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5000(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5008(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5016(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5024(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5032(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5040(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5048(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+5056(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5064(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5072(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5080(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5088(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5096(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5104(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5112(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+5120(SB)/8, $0x4340000000000000
-DATA vmconst<>+5128(SB)/8, $0x4340000000000000
-DATA vmconst<>+5136(SB)/8, $0x4340000000000000
-DATA vmconst<>+5144(SB)/8, $0x4340000000000000
-DATA vmconst<>+5152(SB)/8, $0x4340000000000000
-DATA vmconst<>+5160(SB)/8, $0x4340000000000000
-DATA vmconst<>+5168(SB)/8, $0x4340000000000000
-DATA vmconst<>+5176(SB)/8, $0x4340000000000000
-DATA vmconst<>+5184(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5192(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5200(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5208(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5216(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5224(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5232(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5240(SB)/8, $0x43300000000003ff
-DATA vmconst<>+5248(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5256(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5264(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5272(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5280(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5288(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5296(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5304(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+5312(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5320(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5328(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5336(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5344(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5352(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5360(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5368(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+5376(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5384(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5392(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5400(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5408(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5416(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5424(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5432(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+5440(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5448(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5456(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5464(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5472(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5480(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5488(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5496(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+5504(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5512(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5520(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5528(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5536(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5544(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5552(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5560(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+5568(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5576(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5584(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5592(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5600(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5608(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5616(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5624(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+5632(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5640(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5648(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5656(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5664(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5672(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5680(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5688(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+5696(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5704(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5712(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5720(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5728(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5736(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5744(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5752(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+5760(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5768(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5776(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5784(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5792(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5800(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5808(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5816(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+5824(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5832(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5840(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5848(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5856(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5864(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5872(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5880(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+5888(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5896(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5904(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5912(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5920(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5928(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5936(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5944(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+5952(SB)/8, $0x3e20000000000000
-DATA vmconst<>+5960(SB)/8, $0x3e20000000000000
-DATA vmconst<>+5968(SB)/8, $0x3e20000000000000
-DATA vmconst<>+5976(SB)/8, $0x3e20000000000000
-DATA vmconst<>+5984(SB)/8, $0x3e20000000000000
-DATA vmconst<>+5992(SB)/8, $0x3e20000000000000
-DATA vmconst<>+6000(SB)/8, $0x3e20000000000000
-DATA vmconst<>+6008(SB)/8, $0x3e20000000000000
-DATA vmconst<>+6016(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6024(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6032(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6040(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6048(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6056(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6064(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6072(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+6080(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6088(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6096(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6104(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6112(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6120(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6128(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6136(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+6144(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6152(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6160(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6168(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6176(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6184(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6192(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6200(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+6208(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6216(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6224(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6232(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6240(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6248(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6256(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6264(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+6272(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6280(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6288(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6296(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6304(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6312(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6320(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6328(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+6336(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6344(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6352(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6360(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6368(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6376(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6384(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6392(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+6400(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6408(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6416(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6424(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6432(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6440(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6448(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6456(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+6464(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6472(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6480(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6488(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6496(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6504(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6512(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6520(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+6528(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6536(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6544(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6552(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6560(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6568(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6576(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6584(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+6592(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6600(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6608(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6616(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6624(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6632(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6640(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6648(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+6656(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6664(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6672(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6680(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6688(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6696(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6704(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6712(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+6720(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6728(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6736(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6744(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6752(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6760(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6768(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6776(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+6784(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6792(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6800(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6808(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6816(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6824(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6832(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6840(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+6848(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6856(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6864(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6872(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6880(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6888(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6896(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6904(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+6912(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6920(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6928(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6936(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6944(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6952(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6960(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6968(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+6976(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+6984(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+6992(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+7000(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+7008(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+7016(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+7024(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+7032(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+7040(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7048(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7056(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7064(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7072(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7080(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7088(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7096(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+7104(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7112(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7120(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7128(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7136(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7144(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7152(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7160(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+7168(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7176(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7184(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7192(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7200(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7208(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7216(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7224(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+7232(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7240(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7248(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7256(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7264(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7272(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7280(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7288(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+7296(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7304(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7312(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7320(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7328(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7336(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7344(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7352(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+7360(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7368(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7376(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7384(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7392(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7400(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7408(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7416(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+7424(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7432(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7440(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7448(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7456(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7464(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7472(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7480(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+7488(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7496(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7504(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7512(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7520(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7528(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7536(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7544(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+7552(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7560(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7568(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7576(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7584(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7592(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7600(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7608(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+7616(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7624(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7632(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7640(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7648(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7656(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7664(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7672(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+7680(SB)/8, $0x0010000000000000
-DATA vmconst<>+7688(SB)/8, $0x0010000000000000
-DATA vmconst<>+7696(SB)/8, $0x0010000000000000
-DATA vmconst<>+7704(SB)/8, $0x0010000000000000
-DATA vmconst<>+7712(SB)/8, $0x0010000000000000
-DATA vmconst<>+7720(SB)/8, $0x0010000000000000
-DATA vmconst<>+7728(SB)/8, $0x0010000000000000
-DATA vmconst<>+7736(SB)/8, $0x0010000000000000
-DATA vmconst<>+7744(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7752(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7760(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7768(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7776(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7784(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7792(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7800(SB)/8, $0x43300000000003fe
-DATA vmconst<>+7808(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7816(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7824(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7832(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7840(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7848(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7856(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7864(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+7872(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7880(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7888(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7896(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7904(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7912(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7920(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7928(SB)/8, $0x41b0000000000000
-DATA vmconst<>+7936(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+7944(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+7952(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+7960(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+7968(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+7976(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+7984(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+7992(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+8000(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8008(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8016(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8024(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8032(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8040(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8048(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8056(SB)/8, $0x3e30000000000000
-DATA vmconst<>+8064(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8072(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8080(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8088(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8096(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8104(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8112(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8120(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+8128(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8136(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8144(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8152(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8160(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8168(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8176(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8184(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+8192(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8200(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8208(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8216(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8224(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8232(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8240(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8248(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+8256(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8264(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8272(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8280(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8288(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8296(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8304(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8312(SB)/8, $0x41f0000000000000
-DATA vmconst<>+8320(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8328(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8336(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8344(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8352(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8360(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8368(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8376(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+8384(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8392(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8400(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8408(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8416(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8424(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8432(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8440(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+8448(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8456(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8464(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8472(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8480(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8488(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8496(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8504(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+8512(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8520(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8528(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8536(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8544(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8552(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8560(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8568(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+8576(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8584(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8592(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8600(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8608(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8616(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8624(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8632(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+8640(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8648(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8656(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8664(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8672(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8680(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8688(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8696(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+8704(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8712(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8720(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8728(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8736(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8744(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8752(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8760(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+8768(SB)/8, $0x0000000040000000
-DATA vmconst<>+8776(SB)/8, $0x0000000040000000
-DATA vmconst<>+8784(SB)/8, $0x0000000040000000
-DATA vmconst<>+8792(SB)/8, $0x0000000040000000
-DATA vmconst<>+8800(SB)/8, $0x0000000040000000
-DATA vmconst<>+8808(SB)/8, $0x0000000040000000
-DATA vmconst<>+8816(SB)/8, $0x0000000040000000
-DATA vmconst<>+8824(SB)/8, $0x0000000040000000
-DATA vmconst<>+8832(SB)/4, $0x7fffffff
-DATA vmconst<>+8836(SB)/4, $0x7fffffff
-DATA vmconst<>+8840(SB)/4, $0x7fffffff
-DATA vmconst<>+8844(SB)/4, $0x7fffffff
-DATA vmconst<>+8848(SB)/4, $0x7fffffff
-DATA vmconst<>+8852(SB)/4, $0x7fffffff
-DATA vmconst<>+8856(SB)/4, $0x7fffffff
-DATA vmconst<>+8860(SB)/4, $0x7fffffff
-DATA vmconst<>+8864(SB)/4, $0x7fffffff
-DATA vmconst<>+8868(SB)/4, $0x7fffffff
-DATA vmconst<>+8872(SB)/4, $0x7fffffff
-DATA vmconst<>+8876(SB)/4, $0x7fffffff
-DATA vmconst<>+8880(SB)/4, $0x7fffffff
-DATA vmconst<>+8884(SB)/4, $0x7fffffff
-DATA vmconst<>+8888(SB)/4, $0x7fffffff
-DATA vmconst<>+8892(SB)/4, $0x7fffffff
-DATA vmconst<>+8896(SB)/4, $0x00000000
-DATA vmconst<>+8900(SB)/4, $0x00000000
-DATA vmconst<>+8904(SB)/4, $0x00000000
-DATA vmconst<>+8908(SB)/4, $0x00000000
-DATA vmconst<>+8912(SB)/4, $0x00000000
-DATA vmconst<>+8916(SB)/4, $0x00000000
-DATA vmconst<>+8920(SB)/4, $0x00000000
-DATA vmconst<>+8924(SB)/4, $0x00000000
-DATA vmconst<>+8928(SB)/4, $0x00000000
-DATA vmconst<>+8932(SB)/4, $0x00000000
-DATA vmconst<>+8936(SB)/4, $0x00000000
-DATA vmconst<>+8940(SB)/4, $0x00000000
-DATA vmconst<>+8944(SB)/4, $0x00000000
-DATA vmconst<>+8948(SB)/4, $0x00000000
-DATA vmconst<>+8952(SB)/4, $0x00000000
-DATA vmconst<>+8956(SB)/4, $0x00000000
-DATA vmconst<>+8960(SB)/4, $0x7f800000
-DATA vmconst<>+8964(SB)/4, $0x7f800000
-DATA vmconst<>+8968(SB)/4, $0x7f800000
-DATA vmconst<>+8972(SB)/4, $0x7f800000
-DATA vmconst<>+8976(SB)/4, $0x7f800000
-DATA vmconst<>+8980(SB)/4, $0x7f800000
-DATA vmconst<>+8984(SB)/4, $0x7f800000
-DATA vmconst<>+8988(SB)/4, $0x7f800000
-DATA vmconst<>+8992(SB)/4, $0x7f800000
-DATA vmconst<>+8996(SB)/4, $0x7f800000
-DATA vmconst<>+9000(SB)/4, $0x7f800000
-DATA vmconst<>+9004(SB)/4, $0x7f800000
-DATA vmconst<>+9008(SB)/4, $0x7f800000
-DATA vmconst<>+9012(SB)/4, $0x7f800000
-DATA vmconst<>+9016(SB)/4, $0x7f800000
-DATA vmconst<>+9020(SB)/4, $0x7f800000
-DATA vmconst<>+9024(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9032(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9040(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9048(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9056(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9064(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9072(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9080(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+9088(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9096(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9104(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9112(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9120(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9128(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9136(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9144(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+9152(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9160(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9168(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9176(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9184(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9192(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9200(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9208(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+9216(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9224(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9232(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9240(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9248(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9256(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9264(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9272(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+9280(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9288(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9296(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9304(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9312(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9320(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9328(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9336(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+9344(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9352(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9360(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9368(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9376(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9384(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9392(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9400(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+9408(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9416(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9424(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9432(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9440(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9448(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9456(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9464(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+9472(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9480(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9488(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9496(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9504(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9512(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9520(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9528(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+9536(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9544(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9552(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9560(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9568(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9576(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9584(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9592(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+9600(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9608(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9616(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9624(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9632(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9640(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9648(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9656(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+9664(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9672(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9680(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9688(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9696(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9704(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9712(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9720(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+9728(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9736(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9744(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9752(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9760(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9768(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9776(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9784(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+9792(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9800(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9808(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9816(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9824(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9832(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9840(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9848(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+9856(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9864(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9872(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9880(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9888(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9896(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9904(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9912(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+9920(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9928(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9936(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9944(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9952(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9960(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9968(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9976(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+9984(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+9992(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+10000(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+10008(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+10016(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+10024(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+10032(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+10040(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+10048(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10056(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10064(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10072(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10080(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10088(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10096(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10104(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+10112(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10120(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10128(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10136(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10144(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10152(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10160(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10168(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+10176(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10184(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10192(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10200(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10208(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10216(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10224(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10232(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+10240(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10248(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10256(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10264(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10272(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10280(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10288(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10296(SB)/8, $0x407ad02157700314
-DATA vmconst<>+10304(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10312(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10320(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10328(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10336(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10344(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10352(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10360(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+10368(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10376(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10384(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10392(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10400(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10408(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10416(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10424(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+10432(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10440(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10448(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10456(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10464(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10472(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10480(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10488(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+10496(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10504(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10512(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10520(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10528(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10536(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10544(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10552(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+10560(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10568(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10576(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10584(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10592(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10600(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10608(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10616(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+10624(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10632(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10640(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10648(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10656(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10664(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10672(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10680(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+10688(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10696(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10704(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10712(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10720(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10728(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10736(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10744(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+10752(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10760(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10768(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10776(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10784(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10792(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10800(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10808(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+10816(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10824(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10832(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10840(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10848(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10856(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10864(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10872(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+10880(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10888(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10896(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10904(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10912(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10920(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10928(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10936(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+10944(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+10952(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+10960(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+10968(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+10976(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+10984(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+10992(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+11000(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+11008(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11016(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11024(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11032(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11040(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11048(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11056(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11064(SB)/8, $0xffffffff00000000
-DATA vmconst<>+11072(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11080(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11088(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11096(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11104(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11112(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11120(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11128(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+11136(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11144(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11152(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11160(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11168(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11176(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11184(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11192(SB)/8, $0x3feb000000000000
-DATA vmconst<>+11200(SB)/8, $0x0080000000000000
-DATA vmconst<>+11208(SB)/8, $0x0080000000000000
-DATA vmconst<>+11216(SB)/8, $0x0080000000000000
-DATA vmconst<>+11224(SB)/8, $0x0080000000000000
-DATA vmconst<>+11232(SB)/8, $0x0080000000000000
-DATA vmconst<>+11240(SB)/8, $0x0080000000000000
-DATA vmconst<>+11248(SB)/8, $0x0080000000000000
-DATA vmconst<>+11256(SB)/8, $0x0080000000000000
-DATA vmconst<>+11264(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11272(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11280(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11288(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11296(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11304(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11312(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11320(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+11328(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11336(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11344(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11352(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11360(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11368(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11376(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11384(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+11392(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11400(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11408(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11416(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11424(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11432(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11440(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11448(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+11456(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11464(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11472(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11480(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11488(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11496(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11504(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11512(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+11520(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11528(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11536(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11544(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11552(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11560(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11568(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11576(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+11584(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11592(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11600(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11608(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11616(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11624(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11632(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11640(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+11648(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11656(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11664(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11672(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11680(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11688(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11696(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11704(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+11712(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11720(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11728(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11736(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11744(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11752(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11760(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11768(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+11776(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11784(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11792(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11800(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11808(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11816(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11824(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11832(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+11840(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11848(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11856(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11864(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11872(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11880(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11888(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11896(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+11904(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11912(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11920(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11928(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11936(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11944(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11952(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11960(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+11968(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+11976(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+11984(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+11992(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+12000(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+12008(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+12016(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+12024(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+12032(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12040(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12048(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12056(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12064(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12072(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12080(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12088(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+12096(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12104(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12112(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12120(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12128(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12136(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12144(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12152(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+12160(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12168(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12176(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12184(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12192(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12200(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12208(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12216(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+12224(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12232(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12240(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12248(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12256(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12264(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12272(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12280(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+12288(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12296(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12304(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12312(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12320(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12328(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12336(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12344(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+12352(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12360(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12368(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12376(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12384(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12392(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12400(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12408(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+12416(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12424(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12432(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12440(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12448(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12456(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12464(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12472(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+12480(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12488(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12496(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12504(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12512(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12520(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12528(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12536(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+12544(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12552(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12560(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12568(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12576(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12584(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12592(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12600(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+12608(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12616(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12624(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12632(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12640(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12648(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12656(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12664(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+12672(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12680(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12688(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12696(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12704(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12712(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12720(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12728(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+12736(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12744(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12752(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12760(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12768(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12776(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12784(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12792(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+12800(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12808(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12816(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12824(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12832(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12840(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12848(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12856(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+12864(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12872(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12880(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12888(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12896(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12904(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12912(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12920(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+12928(SB)/8, $0x403c000000000000
-DATA vmconst<>+12936(SB)/8, $0x403c000000000000
-DATA vmconst<>+12944(SB)/8, $0x403c000000000000
-DATA vmconst<>+12952(SB)/8, $0x403c000000000000
-DATA vmconst<>+12960(SB)/8, $0x403c000000000000
-DATA vmconst<>+12968(SB)/8, $0x403c000000000000
-DATA vmconst<>+12976(SB)/8, $0x403c000000000000
-DATA vmconst<>+12984(SB)/8, $0x403c000000000000
-DATA vmconst<>+12992(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13000(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13008(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13016(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13024(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13032(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13040(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13048(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+13056(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13064(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13072(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13080(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13088(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13096(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13104(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13112(SB)/8, $0x3c70000000000000
-DATA vmconst<>+13120(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13128(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13136(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13144(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13152(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13160(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13168(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13176(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+13184(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13192(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13200(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13208(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13216(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13224(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13232(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13240(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+13248(SB)/4, $0x41d00000
-DATA vmconst<>+13252(SB)/4, $0x41d00000
-DATA vmconst<>+13256(SB)/4, $0x41d00000
-DATA vmconst<>+13260(SB)/4, $0x41d00000
-DATA vmconst<>+13264(SB)/4, $0x41d00000
-DATA vmconst<>+13268(SB)/4, $0x41d00000
-DATA vmconst<>+13272(SB)/4, $0x41d00000
-DATA vmconst<>+13276(SB)/4, $0x41d00000
-DATA vmconst<>+13280(SB)/4, $0x41d00000
-DATA vmconst<>+13284(SB)/4, $0x41d00000
-DATA vmconst<>+13288(SB)/4, $0x41d00000
-DATA vmconst<>+13292(SB)/4, $0x41d00000
-DATA vmconst<>+13296(SB)/4, $0x41d00000
-DATA vmconst<>+13300(SB)/4, $0x41d00000
-DATA vmconst<>+13304(SB)/4, $0x41d00000
-DATA vmconst<>+13308(SB)/4, $0x41d00000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $13312
+DATA vmconst<>+8(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+16(SB)/8, $0x404601e678fc457b
+DATA vmconst<>+24(SB)/8, $0x4000000000000000
+DATA vmconst<>+32(SB)/8, $0x3ff71547652b82fe
+DATA vmconst<>+40(SB)/8, $0x4338000000000000
+DATA vmconst<>+48(SB)/8, $0xc08ff00000000000
+DATA vmconst<>+56(SB)/8, $0x408ff80000000000
+DATA vmconst<>+64(SB)/8, $0x3fe62e42fefa3000
+DATA vmconst<>+72(SB)/8, $0x3d53de6af278ece6
+DATA vmconst<>+80(SB)/8, $0x3fb0000000000000
+DATA vmconst<>+88(SB)/8, $0x3efa01a01a01a01a
+DATA vmconst<>+96(SB)/8, $0x3f2a01a01a01a01a
+DATA vmconst<>+104(SB)/8, $0x3f56c16c16c16c17
+DATA vmconst<>+112(SB)/8, $0x3f81111111111111
+DATA vmconst<>+120(SB)/8, $0x3fa5555555555555
+DATA vmconst<>+128(SB)/8, $0x3fc5555555555555
+DATA vmconst<>+136(SB)/8, $0x3fe0000000000000
+DATA vmconst<>+144(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+152(SB)/8, $0x00000000000003ff
+DATA vmconst<>+160(SB)/8, $0xbfeedc5baafd6f4b
+DATA vmconst<>+168(SB)/8, $0xc058d26a0e26682d
+DATA vmconst<>+176(SB)/8, $0xc0993ac030580563
+DATA vmconst<>+184(SB)/8, $0x405c33f28a581b86
+DATA vmconst<>+192(SB)/8, $0x40a176fa0e5535fa
+DATA vmconst<>+200(SB)/8, $0x40b2ec102442040c
+DATA vmconst<>+208(SB)/8, $0x3fe4000000000000
+DATA vmconst<>+216(SB)/8, $0x0000000000000000
+DATA vmconst<>+224(SB)/8, $0x41c0000000000000
+DATA vmconst<>+232(SB)/8, $0x3ff45f306dc9c883
+DATA vmconst<>+240(SB)/8, $0x4330000000000000
+DATA vmconst<>+248(SB)/8, $0x0000000000000001
+DATA vmconst<>+256(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+264(SB)/8, $0x3e64442d00000000
+DATA vmconst<>+272(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+280(SB)/8, $0x3de5d8fd1fd19ccd
+DATA vmconst<>+288(SB)/8, $0xbe5ae5e5a9291f5d
+DATA vmconst<>+296(SB)/8, $0x3ec71de3567d48a1
+DATA vmconst<>+304(SB)/8, $0xbf2a01a019bfdf03
+DATA vmconst<>+312(SB)/8, $0x3f8111111110f7d0
+DATA vmconst<>+320(SB)/8, $0xbfc5555555555548
+DATA vmconst<>+328(SB)/8, $0xbda8fa49a0861a9b
+DATA vmconst<>+336(SB)/8, $0x3e21ee9d7b4e3f05
+DATA vmconst<>+344(SB)/8, $0xbe927e4f7eac4bc6
+DATA vmconst<>+352(SB)/8, $0x3efa01a019c844f5
+DATA vmconst<>+360(SB)/8, $0xbf56c16c16c14f91
+DATA vmconst<>+368(SB)/8, $0x3fa555555555554b
+DATA vmconst<>+376(SB)/8, $0x0000000000000002
+DATA vmconst<>+384(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+392(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+400(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+408(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+416(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+424(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+432(SB)/8, $0x4035000000000000
+DATA vmconst<>+440(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+448(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+456(SB)/8, $0x3e66376972bea4d0
+DATA vmconst<>+464(SB)/8, $0xbebbbd41c5d26bf1
+DATA vmconst<>+472(SB)/8, $0x3f11566aaf25de2c
+DATA vmconst<>+480(SB)/8, $0xbf66c16c16bebd93
+DATA vmconst<>+488(SB)/8, $0x409ff80000000000
+DATA vmconst<>+496(SB)/8, $0x3ff0a2b23f3bab73
+DATA vmconst<>+504(SB)/8, $0x3fd62e42fefa39ef
+DATA vmconst<>+512(SB)/8, $0xbe8afdb76e09c32d
+DATA vmconst<>+520(SB)/8, $0x3ed0cfca86e65239
+DATA vmconst<>+528(SB)/8, $0xbf14ce199eaadbb7
+DATA vmconst<>+536(SB)/8, $0x3f5a01a019fe5585
+DATA vmconst<>+544(SB)/8, $0xbfa11111111110f4
+DATA vmconst<>+552(SB)/8, $0x4008000000000000
+DATA vmconst<>+560(SB)/8, $0x4018000000000000
+DATA vmconst<>+568(SB)/8, $0xbfd0000000000000
+DATA vmconst<>+576(SB)/8, $0xc000000000000000
+DATA vmconst<>+584(SB)/8, $0x4034000000000000
+DATA vmconst<>+592(SB)/8, $0x404c000000000000
+DATA vmconst<>+600(SB)/8, $0xbff0000000000000
+DATA vmconst<>+608(SB)/8, $0x3c90000000000000
+DATA vmconst<>+616(SB)/8, $0xc043687a9f1af2b1
+DATA vmconst<>+624(SB)/8, $0x40862e42fefa39ef
+DATA vmconst<>+632(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+640(SB)/8, $0x4340000000000000
+DATA vmconst<>+648(SB)/8, $0x43300000000003ff
+DATA vmconst<>+656(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+664(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+672(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+680(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+688(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+696(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+704(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+712(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+720(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+728(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+736(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+744(SB)/8, $0x3e20000000000000
+DATA vmconst<>+752(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+760(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+768(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+776(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+784(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+792(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+800(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+808(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+816(SB)/8, $0x4003504f333f9de6
+DATA vmconst<>+824(SB)/8, $0x3fe51eb851eb851f
+DATA vmconst<>+832(SB)/8, $0xbfec007fa1f72594
+DATA vmconst<>+840(SB)/8, $0xc03028545b6b807a
+DATA vmconst<>+848(SB)/8, $0xc052c08c36880273
+DATA vmconst<>+856(SB)/8, $0xc05eb8bf2d05ba25
+DATA vmconst<>+864(SB)/8, $0xc0503669fd28ec8e
+DATA vmconst<>+872(SB)/8, $0x4038dbc45b14603c
+DATA vmconst<>+880(SB)/8, $0x4064a0dd43b8fa25
+DATA vmconst<>+888(SB)/8, $0x407b0e18d2e2be3b
+DATA vmconst<>+896(SB)/8, $0x407e563f13b049ea
+DATA vmconst<>+904(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+912(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+920(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+928(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+936(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+944(SB)/8, $0x3fe6666666666666
+DATA vmconst<>+952(SB)/8, $0x400921fb54442d18
+DATA vmconst<>+960(SB)/8, $0x0010000000000000
+DATA vmconst<>+968(SB)/8, $0x43300000000003fe
+DATA vmconst<>+976(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+984(SB)/8, $0x41b0000000000000
+DATA vmconst<>+992(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+1000(SB)/8, $0x3e30000000000000
+DATA vmconst<>+1008(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+1016(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+1024(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+1032(SB)/8, $0x41f0000000000000
+DATA vmconst<>+1040(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+1048(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+1056(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+1064(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+1072(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+1080(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+1088(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+1096(SB)/8, $0x0000000040000000
+DATA vmconst<>+1104(SB)/4, $0x7fffffff
+DATA vmconst<>+1108(SB)/4, $0x00000000
+DATA vmconst<>+1112(SB)/4, $0x00000000
+DATA vmconst<>+1116(SB)/4, $0x00000000
+DATA vmconst<>+1120(SB)/4, $0x7f800000
+DATA vmconst<>+1124(SB)/4, $0x00000000
+DATA vmconst<>+1128(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+1136(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+1144(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+1152(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+1160(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+1168(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+1176(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+1184(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+1192(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+1200(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+1208(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+1216(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+1224(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+1232(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+1240(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+1248(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+1256(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+1264(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+1272(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+1280(SB)/8, $0x407ad02157700314
+DATA vmconst<>+1288(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+1296(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+1304(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+1312(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+1320(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+1328(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+1336(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+1344(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+1352(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+1360(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+1368(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+1376(SB)/8, $0xffffffff00000000
+DATA vmconst<>+1384(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+1392(SB)/8, $0x3feb000000000000
+DATA vmconst<>+1400(SB)/8, $0x0080000000000000
+DATA vmconst<>+1408(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+1416(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+1424(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+1432(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+1440(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+1448(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+1456(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+1464(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+1472(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+1480(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+1488(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+1496(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+1504(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+1512(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+1520(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+1528(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+1536(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+1544(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+1552(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+1560(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+1568(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+1576(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+1584(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+1592(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+1600(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+1608(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+1616(SB)/8, $0x403c000000000000
+DATA vmconst<>+1624(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+1632(SB)/8, $0x3c70000000000000
+DATA vmconst<>+1640(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+1648(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+1656(SB)/4, $0x41d00000
+DATA vmconst<>+1660(SB)/4, $0x00000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $1664

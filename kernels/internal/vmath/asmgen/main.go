@@ -480,7 +480,7 @@ func (f *asmFile) asmFor(pkg string) []byte {
 	if err != nil {
 		log.Fatalf("%s: %v", f.name, err)
 	}
-	return pruneSelfMoves(b)
+	return f.pool.broadcastPool(pruneSelfMoves(b))
 }
 
 // pruneSelfMoves drops the vector moves of a register to itself, which the
@@ -539,8 +539,12 @@ func amd64Files(out map[string][]byte, t target, suffix string) {
 		if u.goRef {
 			files = []*asmFile{goref, gorefFMA}
 		}
-		for _, f := range files {
-			f.unaryLoop(loop(u, "64"), 64, onAVX(u.core64), false)
+		if c, fast := fastCore(u, t); fast {
+			plain.unaryLoop(loop(u, "64"), 64, onAVX(c), false)
+		} else {
+			for _, f := range files {
+				f.unaryLoop(loop(u, "64"), 64, onAVX(u.core64), false)
+			}
 		}
 		switch {
 		case u.ok32 != nil:
@@ -581,7 +585,7 @@ func goFile(t target, name, asm string) []byte {
 		us = append(us, unaryFn{u.Name, stem(u.Name), "64", "float64", l64}, unaryFn{u.Name, stem(u.Name), "32", "float32", l32})
 	}
 	pt := []unaryFn{{Bits: "64", T: "float64", Lanes: l64}, {Bits: "32", T: "float32", Lanes: l32}}
-	return goFileFor(name, goData{ISA: t.isa, Asm: asm, Funcs: funcs[t.isa], Unaries: us,
+	return goFileFor(name, goData{ISA: t.isa, Asm: asm, Funcs: funcs[t.isa], Unaries: us, Fast: fastNames(t),
 		Binaries: binaryData(func(b binaryFn) []unaryFn { return pt[:len(t.binaryElems(b))] })})
 }
 
@@ -596,6 +600,7 @@ type goData struct {
 	Funcs    []fn
 	Unaries  []unaryFn
 	Binaries []binaryWrappers
+	Fast     []string // the exported stems of the functions with a kernel of the level's own (fast512)
 }
 
 func goFileFor(name string, data goData) []byte {
@@ -622,6 +627,12 @@ package vmath
 // kernel's domain; it then stores that vector's results and its vector
 // operands (in xs, ys) and returns the index past it and the lanes out (bit
 // k: lane k), else the index where the full vectors end and 0.
+{{if .Fast}}
+// fast{{.ISA}} names the float64 functions (Exp for Exp64) that this level
+// computes with kernels of its own, within the accuracy rule, rather than
+// with their references' algorithms bit for bit (asmgen's fast512).
+var fast{{.ISA}} = map[string]bool{ {{range .Fast}}"{{.}}": true, {{end}} }
+{{end}}
 {{range .Funcs}}
 //go:noescape
 {{decl .Name .Sig}}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,5 +59,18 @@ func TestAVX2FilesStayVEX(t *testing.T) {
 				t.Errorf("%s:%d uses %s, beyond AVX2: %s", name, i+1, m, strings.TrimSpace(line))
 			}
 		}
+	}
+}
+
+// TestFastTables checks the fast kernels' tables against package math (a
+// wrong entry would be a wrong result in every lane that reads it).
+func TestFastTables(t *testing.T) {
+	for j, v := range exp2Sixteenths {
+		if want := math.Exp2(float64(j) / 16); math.Abs(v-want) > 0x1p-52*want {
+			t.Errorf("exp2Sixteenths[%d] = %v, want about %v", j, v, want)
+		}
+	}
+	if exp2Sixteenths[0] != 1 || exp2Sixteenths[8] != math.Sqrt2 {
+		t.Errorf("exp2Sixteenths[0], [8] = %v, %v, want 1, √2 rounded", exp2Sixteenths[0], exp2Sixteenths[8])
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -37,53 +39,154 @@ const (
 	gt    = 0x1e // GT_OQ
 )
 
-// pool is a file's constant pool: every constant is stored once, repeated
-// in every lane of a vector, so that it can be used as a memory operand.
+// pool is a file's constant pool: every constant is stored once, so that it
+// can be used as a memory operand. On the 256-bit target an entry is a
+// whole vector, the value repeated in every lane. On the 512-bit target
+// (broadcast) an entry is one 8-byte slot that instructions read with
+// EVEX embedded broadcast (see broadcastPool): a 64-byte entry would cross
+// a cache line on every load, as Go's linker aligns data to 32 bytes at
+// most, which halved the AVX-512 kernels' speed on Intel cores. Tables
+// (distinct lanes) are whole vectors on both.
 type pool struct {
-	name  string
-	bytes int // vector size
-	off   map[string]int
-	data  [][]uint64 // per entry, its lanes as raw words (elem size 64 or 32)
-	elems []int
+	name      string
+	bytes     int  // vector size
+	broadcast bool // entries are scalars read by embedded broadcast
+	off       map[string]int
+	entries   []poolEntry
+	size      int
 }
+
+// poolEntry is one constant: its lanes as raw words (one word: the value
+// of every lane), their element width (64 or 32) and its offset.
+type poolEntry struct {
+	words []uint64
+	elem  int
+	off   int
+}
+
+// scalar reports whether e is stored once for every lane (an 8-byte slot
+// read by broadcast) rather than as a whole vector.
+func (p *pool) scalar(e poolEntry) bool { return p.broadcast && len(e.words) == 1 }
 
 func newPool(name string, bytes int) *pool {
-	return &pool{name: name, bytes: bytes, off: map[string]int{}}
+	return &pool{name: name, bytes: bytes, broadcast: bytes == 64, off: map[string]int{}}
 }
 
-func (p *pool) get(bits uint64, elem int) operand.Mem {
-	key := fmt.Sprintf("%d:%#x", elem, bits)
+// add stores an entry under key once and returns its memory operand.
+func (p *pool) add(key string, words []uint64, elem int) operand.Mem {
 	off, ok := p.off[key]
 	if !ok {
-		off = len(p.data) * p.bytes
+		e := poolEntry{words: words, elem: elem, off: p.size}
+		off = e.off
 		p.off[key] = off
-		p.data = append(p.data, []uint64{bits})
-		p.elems = append(p.elems, elem)
+		p.entries = append(p.entries, e)
+		if p.scalar(e) {
+			p.size += 8
+		} else {
+			p.size += p.bytes
+		}
 	}
 	return operand.Mem{Symbol: operand.Symbol{Name: p.name, Static: true}, Base: reg.StaticBase, Disp: off}
 }
 
+func (p *pool) get(bits uint64, elem int) operand.Mem {
+	return p.add(fmt.Sprintf("%d:%#x", elem, bits), []uint64{bits}, elem)
+}
+
+// table is a vector constant of distinct lanes (64-bit words, one per
+// lane of the pool's vector size), stored once like get's.
+func (p *pool) table(words []uint64) operand.Mem {
+	if len(words)*8 != p.bytes {
+		panic(fmt.Sprintf("pool.table: %d words for a %d-byte vector", len(words), p.bytes))
+	}
+	return p.add(fmt.Sprintf("table:%#x", words), words, 64)
+}
+
+// at is the entry at offset off.
+func (p *pool) at(off int) (poolEntry, bool) {
+	for _, e := range p.entries {
+		if e.off == off {
+			return e, true
+		}
+	}
+	return poolEntry{}, false
+}
+
 // emit writes the pool's GLOBL and DATA directives.
 func (p *pool) emit(c *build.Context) {
-	if len(p.data) == 0 {
+	if len(p.entries) == 0 {
 		return
 	}
 	c.StaticGlobal(p.name)
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for k, d := range p.data {
-		base := k * p.bytes
-		switch p.elems[k] {
-		case 64:
+	for _, e := range p.entries {
+		switch {
+		case p.scalar(e) && e.elem == 64:
+			c.AddDatum(e.off, operand.U64(e.words[0]))
+		case p.scalar(e):
+			c.AddDatum(e.off, operand.U32(uint32(e.words[0])))
+			c.AddDatum(e.off+4, operand.U32(0))
+		case e.elem == 64:
 			for o := 0; o < p.bytes; o += 8 {
-				c.AddDatum(base+o, operand.U64(d[0]))
+				c.AddDatum(e.off+o, operand.U64(e.words[(o/8)%len(e.words)]))
 			}
-		case 32:
+		default:
 			for o := 0; o < p.bytes; o += 4 {
-				c.AddDatum(base+o, operand.U32(uint32(d[0])))
+				c.AddDatum(e.off+o, operand.U32(uint32(e.words[0])))
 			}
 		}
 	}
 }
+
+// broadcastPool rewrites the 512-bit target's instructions that read a
+// scalar pool entry into their embedded-broadcast forms (".BCST", reading
+// 8 or 4 bytes for every lane), loads into broadcasts (VBROADCASTSD, SS),
+// and the bitwise instructions, which the kernels emit in their 64-bit EVEX
+// form whatever the element, into the element's form (VPANDD for float32
+// entries), so that the broadcast reads the entry's width.
+func (p *pool) broadcastPool(asm []byte) []byte {
+	if !p.broadcast {
+		return asm
+	}
+	prefix := p.name + "<>+"
+	var out []byte
+	for _, line := range bytes.SplitAfter(asm, []byte("\n")) {
+		s := string(line)
+		i := strings.Index(s, prefix)
+		if i < 0 || strings.HasPrefix(s, "DATA") || strings.HasPrefix(s, "GLOBL") {
+			out = append(out, line...)
+			continue
+		}
+		var off int
+		fmt.Sscanf(s[i+len(prefix):], "%d", &off)
+		e, ok := p.at(off)
+		if !ok {
+			panic(fmt.Sprintf("broadcastPool: no entry at %d in %q", off, s))
+		}
+		if !p.scalar(e) {
+			out = append(out, line...)
+			continue
+		}
+		f := strings.Fields(s)
+		mn := f[0]
+		switch {
+		case mn == "VMOVUPS" && e.elem == 64:
+			mn = "VBROADCASTSD"
+		case mn == "VMOVUPS":
+			mn = "VBROADCASTSS"
+		case e.elem == 32 && bitwiseQ[mn]:
+			mn = strings.TrimSuffix(mn, "Q") + "D.BCST"
+		default:
+			mn += ".BCST"
+		}
+		j := strings.Index(s, f[0])
+		out = append(out, s[:j]+mn+" "+strings.TrimLeft(s[j+len(f[0]):], " \t")...)
+	}
+	return out
+}
+
+// bitwiseQ are the 64-bit EVEX bitwise instructions kern.bitwise emits.
+var bitwiseQ = map[string]bool{"VPANDQ": true, "VPORQ": true, "VPXORQ": true, "VPANDNQ": true}
 
 // kern emits vector code for one width and element type.
 type kern struct {
