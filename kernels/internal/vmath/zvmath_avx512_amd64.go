@@ -11,7 +11,7 @@ package vmath
 // fastAVX512 names the float64 functions (Exp for Exp64) that this level
 // computes with kernels of its own, within the accuracy rule, rather than
 // with their references' algorithms bit for bit (asmgen's fast512).
-var fastAVX512 = map[string]bool{"Exp": true}
+var fastAVX512 = map[string]bool{"Exp": true, "Tanh": true, "Cosh": true, "Sinh": true}
 
 //go:noescape
 func exp64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)

@@ -27,17 +27,21 @@ loop1:
 	VMOVUPS      vmconst<>+48(SB), Z2
 	VMOVUPS      Z1, Z4
 	VPERMI2PD    vmconst<>+112(SB), Z2, Z4
+	VMOVUPS      vmconst<>+176(SB), Z2
+	VMOVUPS      Z1, Z5
+	VPERMI2PD    vmconst<>+240(SB), Z2, Z5
 	VMOVUPS      Z3, Z2
-	VBROADCASTSD vmconst<>+176(SB), Z5
-	VFMADD213PD.BCST vmconst<>+184(SB), Z5, Z2
-	VFMADD213PD.BCST vmconst<>+192(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+208(SB), Z3, Z2
-	VMULPD       Z3, Z3, Z5
-	VFMADD231PD  Z2, Z5, Z3
-	VMOVUPS      Z4, Z2
+	VBROADCASTSD vmconst<>+304(SB), Z6
+	VFMADD213PD.BCST vmconst<>+312(SB), Z6, Z2
+	VFMADD213PD.BCST vmconst<>+320(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+328(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+336(SB), Z3, Z2
+	VMULPD       Z3, Z3, Z6
+	VFMADD231PD  Z2, Z6, Z3
+	VMOVUPS      Z5, Z2
 	VFMADD231PD  Z3, Z4, Z2
-	VPANDQ.BCST vmconst<>+216(SB), Z1, Z1
+	VADDPD       Z2, Z4, Z2
+	VPANDQ.BCST vmconst<>+344(SB), Z1, Z1
 	VPSLLQ       $0x30, Z1, Z1
 	VPADDQ       Z1, Z2, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
@@ -75,26 +79,26 @@ loop4:
 	CMPQ         BX, CX
 	JAE          done5
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+224(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+352(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K2
 	KANDW        K2, K1, K1
-	VMULPS.BCST vmconst<>+240(SB), Z0, Z1
+	VMULPS.BCST vmconst<>+368(SB), Z0, Z1
 	VRNDSCALEPS  $0x00, Z1, Z1
 	VMOVUPS      Z0, Z2
-	VFNMADD231PS.BCST vmconst<>+248(SB), Z1, Z2
-	VFNMADD231PS.BCST vmconst<>+256(SB), Z1, Z2
+	VFNMADD231PS.BCST vmconst<>+376(SB), Z1, Z2
+	VFNMADD231PS.BCST vmconst<>+384(SB), Z1, Z2
 	VMOVUPS      Z2, Z3
-	VBROADCASTSS vmconst<>+264(SB), Z4
-	VFMADD213PS.BCST vmconst<>+272(SB), Z4, Z3
-	VFMADD213PS.BCST vmconst<>+280(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+288(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+296(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+304(SB), Z2, Z3
+	VBROADCASTSS vmconst<>+392(SB), Z4
+	VFMADD213PS.BCST vmconst<>+400(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+408(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+416(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+424(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+432(SB), Z2, Z3
 	VMULPS       Z2, Z2, Z4
 	VFMADD231PS  Z4, Z3, Z2
-	VADDPS.BCST vmconst<>+312(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+440(SB), Z2, Z2
 	VCVTPS2DQ    Z1, Z1
-	VPADDD.BCST vmconst<>+320(SB), Z1, Z1
+	VPADDD.BCST vmconst<>+448(SB), Z1, Z1
 	VPSLLD       $0x17, Z1, Z1
 	VMULPS       Z1, Z2, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
@@ -132,46 +136,46 @@ loop7:
 	CMPQ      BX, CX
 	JAE       done8
 	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
 	KANDW     K2, K1, K1
-	VPANDQ.BCST vmconst<>+344(SB), Z0, Z1
-	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+472(SB), Z0, Z1
+	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
 	VPSRLQ    $0x34, Z0, Z4
-	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z1, K2
-	VSUBPD.BCST vmconst<>+376(SB), Z4, Z5
+	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
+	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z1, K2
+	VSUBPD.BCST vmconst<>+504(SB), Z4, Z5
 	VBLENDMPD Z5, Z4, K2, Z2
 	VADDPD    Z1, Z1, Z4
 	VBLENDMPD Z4, Z1, K2, Z3
-	VSUBPD.BCST vmconst<>+376(SB), Z3, Z1
-	VADDPD.BCST vmconst<>+384(SB), Z1, Z4
+	VSUBPD.BCST vmconst<>+504(SB), Z3, Z1
+	VADDPD.BCST vmconst<>+512(SB), Z1, Z4
 	VDIVPD    Z4, Z1, Z4
 	VMULPD    Z4, Z4, Z5
 	VMULPD    Z5, Z5, Z6
-	VMULPD.BCST vmconst<>+392(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+400(SB), Z7, Z7
+	VMULPD.BCST vmconst<>+520(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+528(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+408(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+536(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+416(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+544(SB), Z7, Z7
 	VMULPD    Z5, Z7, Z5
-	VMULPD.BCST vmconst<>+424(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+432(SB), Z7, Z7
+	VMULPD.BCST vmconst<>+552(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+560(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+440(SB), Z7, Z7
+	VADDPD.BCST vmconst<>+568(SB), Z7, Z7
 	VMULPD    Z6, Z7, Z6
 	VADDPD    Z6, Z5, Z5
-	VMULPD.BCST vmconst<>+208(SB), Z1, Z6
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z6
 	VMULPD    Z1, Z6, Z6
 	VADDPD    Z6, Z5, Z5
 	VMULPD    Z5, Z4, Z4
-	VMULPD.BCST vmconst<>+448(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+576(SB), Z2, Z5
 	VADDPD    Z5, Z4, Z4
 	VSUBPD    Z4, Z6, Z4
 	VSUBPD    Z1, Z4, Z1
-	VMULPD.BCST vmconst<>+456(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+584(SB), Z2, Z4
 	VSUBPD    Z1, Z4, Z1
 	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
@@ -208,38 +212,38 @@ loop10:
 	CMPQ         BX, CX
 	JAE          done11
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VPSRLD       $0x17, Z0, Z1
 	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+488(SB), Z0, Z3
-	VPORD.BCST vmconst<>+312(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
-	VMULPS.BCST vmconst<>+304(SB), Z3, Z4
+	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+616(SB), Z0, Z3
+	VPORD.BCST vmconst<>+440(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z4
 	VBLENDMPS    Z4, Z3, K2, Z2
 	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
 	VADDPS       Z3, Z1, Z1
-	VSUBPS.BCST vmconst<>+312(SB), Z2, Z3
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z3
 	VMULPS       Z3, Z3, Z4
 	VMOVUPS      Z3, Z5
-	VBROADCASTSS vmconst<>+504(SB), Z6
-	VFMADD213PS.BCST vmconst<>+512(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z5
+	VBROADCASTSS vmconst<>+632(SB), Z6
+	VFMADD213PS.BCST vmconst<>+640(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z5
 	VMULPS       Z3, Z5, Z5
 	VMULPS       Z4, Z5, Z5
-	VFMADD231PS.BCST vmconst<>+256(SB), Z1, Z5
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z4, Z5
+	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z5
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z4, Z5
 	VADDPS       Z5, Z3, Z3
-	VFMADD231PS.BCST vmconst<>+248(SB), Z1, Z3
+	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z3
 	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -262,66 +266,82 @@ done11:
 	VZEROUPPER
 	RET
 
-// func tanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func tanh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·tanh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·tanh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop13:
 	CMPQ         BX, CX
 	JAE          done14
-	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
-	VMINPS.BCST vmconst<>+592(SB), Z1, Z3
-	VADDPS       Z3, Z3, Z3
-	VMULPS.BCST vmconst<>+240(SB), Z3, Z6
-	VRNDSCALEPS  $0x00, Z6, Z6
-	VFNMADD231PS.BCST vmconst<>+248(SB), Z6, Z3
-	VFNMADD231PS.BCST vmconst<>+256(SB), Z6, Z3
-	VMOVUPS      Z3, Z7
-	VBROADCASTSS vmconst<>+264(SB), Z8
-	VFMADD213PS.BCST vmconst<>+272(SB), Z8, Z7
-	VFMADD213PS.BCST vmconst<>+280(SB), Z3, Z7
-	VFMADD213PS.BCST vmconst<>+288(SB), Z3, Z7
-	VFMADD213PS.BCST vmconst<>+296(SB), Z3, Z7
-	VFMADD213PS.BCST vmconst<>+304(SB), Z3, Z7
-	VMULPS       Z3, Z3, Z8
-	VFMADD231PS  Z8, Z7, Z3
-	VADDPS.BCST vmconst<>+312(SB), Z3, Z3
-	VCVTPS2DQ    Z6, Z6
-	VPADDD.BCST vmconst<>+320(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VMULPS       Z6, Z3, Z3
-	VADDPS.BCST vmconst<>+312(SB), Z3, Z3
-	VBROADCASTSS vmconst<>+600(SB), Z6
-	VDIVPS       Z3, Z6, Z3
-	VBROADCASTSS vmconst<>+312(SB), Z6
-	VSUBPS       Z3, Z6, Z3
-	VPXORQ       Z2, Z3, Z2
-	VMULPS       Z0, Z0, Z3
-	VMOVUPS      Z3, Z6
-	VBROADCASTSS vmconst<>+608(SB), Z7
-	VFMADD213PS.BCST vmconst<>+616(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+624(SB), Z3, Z6
-	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z6
-	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z6
-	VMULPS       Z3, Z6, Z3
-	VMOVUPS      Z0, Z6
-	VFMADD231PS  Z0, Z3, Z6
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K1
-	VBLENDMPS    Z0, Z6, K1, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z1, K1
-	VBLENDMPS    Z2, Z4, K1, Z5
-	VCMPPS       $0x00, Z0, Z0, K1
-	VMOVUPS      Z5, (AX)(BX*4)
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+704(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VMINPD.BCST vmconst<>+712(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+512(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z9
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z9, K1
+	VMOVUPS      Z3, Z9
+	VBROADCASTSD vmconst<>+16(SB), Z10
+	VFMADD213PD.BCST vmconst<>+24(SB), Z10, Z9
+	VSUBPD.BCST vmconst<>+24(SB), Z9, Z10
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z10, Z3
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z10, Z3
+	VMOVUPS      vmconst<>+48(SB), Z10
+	VMOVUPS      Z9, Z11
+	VPERMI2PD    vmconst<>+112(SB), Z10, Z11
+	VMOVUPS      vmconst<>+176(SB), Z10
+	VMOVUPS      Z9, Z12
+	VPERMI2PD    vmconst<>+240(SB), Z10, Z12
+	VMOVUPS      Z3, Z10
+	VBROADCASTSD vmconst<>+304(SB), Z13
+	VFMADD213PD.BCST vmconst<>+312(SB), Z13, Z10
+	VFMADD213PD.BCST vmconst<>+320(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+328(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+336(SB), Z3, Z10
+	VMULPD       Z3, Z3, Z13
+	VFMADD231PD  Z10, Z13, Z3
+	VMOVUPS      Z12, Z10
+	VFMADD231PD  Z3, Z11, Z10
+	VADDPD       Z10, Z11, Z3
+	VPANDQ.BCST vmconst<>+344(SB), Z9, Z9
+	VPSLLQ       $0x30, Z9, Z9
+	VPADDQ       Z9, Z3, Z3
+	VMULPD       Z0, Z0, Z9
+	VMOVUPS      Z9, Z10
+	VBROADCASTSD vmconst<>+720(SB), Z11
+	VFMADD213PD.BCST vmconst<>+728(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+736(SB), Z9, Z10
+	VMOVUPS      Z0, Z11
+	VFMADD213PD.BCST vmconst<>+744(SB), Z0, Z11
+	VFMADD213PD.BCST vmconst<>+752(SB), Z9, Z11
+	VFMADD213PD.BCST vmconst<>+760(SB), Z9, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+768(SB), Z2, K1
+	VMULPD       Z9, Z0, Z9
+	VMULPD       Z10, Z9, Z9
+	VBLENDMPD.BCST vmconst<>+512(SB), Z9, K1, Z4
+	VADDPD.BCST vmconst<>+504(SB), Z3, Z3
+	VBLENDMPD    Z3, Z11, K1, Z5
+	VDIVPD       Z5, Z4, Z3
+	VBROADCASTSD vmconst<>+504(SB), Z9
+	VSUBPD       Z3, Z9, Z9
+	VPXORQ       Z1, Z9, Z9
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z0, K2
+	VADDPD       Z3, Z0, Z3
+	VBLENDMPD    Z0, Z3, K2, Z6
+	VBLENDMPD    Z9, Z6, K1, Z7
+	VCMPPD.BCST $0x1e, vmconst<>+712(SB), Z2, K1
+	VPXORQ.BCST vmconst<>+504(SB), Z1, Z1
+	VBLENDMPD    Z1, Z7, K1, Z8
+	VCMPPD       $0x00, Z0, Z0, K1
+	VMOVUPS      Z8, (AX)(BX*8)
 	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
 	JNZ          out15
 	JMP          loop13
 
@@ -340,60 +360,68 @@ done14:
 	VZEROUPPER
 	RET
 
-// func sigmoid64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func tanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·sigmoid64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·tanh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
+	ANDQ $-16, CX
 	XORQ BX, BX
 
 loop16:
-	CMPQ        BX, CX
-	JAE         done17
-	VMOVUPS     (DX)(BX*8), Z0
-	VPXORQ.BCST vmconst<>+664(SB), Z0, Z1
-	VMULPD.BCST vmconst<>+672(SB), Z1, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+24(SB), Z2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z3, K1
-	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z3, K2
-	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+664(SB), Z3, Z3
-	VFMADD231PD.BCST vmconst<>+696(SB), Z3, Z1
-	VFMADD231PD.BCST vmconst<>+704(SB), Z3, Z1
-	VMULPD.BCST vmconst<>+712(SB), Z1, Z1
-	VMOVUPS     Z1, Z3
-	VBROADCASTSD vmconst<>+720(SB), Z4
-	VFMADD213PD.BCST vmconst<>+728(SB), Z4, Z3
-	VFMADD213PD.BCST vmconst<>+176(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+736(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+192(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+744(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+208(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+376(SB), Z1, Z3
-	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
-	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
-	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
-	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+384(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+376(SB), Z3, Z1
-	VPADDQ.BCST vmconst<>+752(SB), Z2, Z2
-	VPSLLQ      $0x34, Z2, Z2
-	VMULPD      Z2, Z1, Z1
-	VADDPD.BCST vmconst<>+376(SB), Z1, Z1
-	VBROADCASTSD vmconst<>+376(SB), Z2
-	VDIVPD      Z1, Z2, Z1
-	VMOVUPS     Z1, (AX)(BX*8)
-	KMOVW       K1, SI
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out18
-	JMP         loop16
+	CMPQ         BX, CX
+	JAE          done17
+	VMOVUPS      (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
+	VMINPS.BCST vmconst<>+800(SB), Z1, Z3
+	VADDPS       Z3, Z3, Z3
+	VMULPS.BCST vmconst<>+368(SB), Z3, Z6
+	VRNDSCALEPS  $0x00, Z6, Z6
+	VFNMADD231PS.BCST vmconst<>+376(SB), Z6, Z3
+	VFNMADD231PS.BCST vmconst<>+384(SB), Z6, Z3
+	VMOVUPS      Z3, Z7
+	VBROADCASTSS vmconst<>+392(SB), Z8
+	VFMADD213PS.BCST vmconst<>+400(SB), Z8, Z7
+	VFMADD213PS.BCST vmconst<>+408(SB), Z3, Z7
+	VFMADD213PS.BCST vmconst<>+416(SB), Z3, Z7
+	VFMADD213PS.BCST vmconst<>+424(SB), Z3, Z7
+	VFMADD213PS.BCST vmconst<>+432(SB), Z3, Z7
+	VMULPS       Z3, Z3, Z8
+	VFMADD231PS  Z8, Z7, Z3
+	VADDPS.BCST vmconst<>+440(SB), Z3, Z3
+	VCVTPS2DQ    Z6, Z6
+	VPADDD.BCST vmconst<>+448(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z6, Z3, Z3
+	VADDPS.BCST vmconst<>+440(SB), Z3, Z3
+	VBROADCASTSS vmconst<>+808(SB), Z6
+	VDIVPS       Z3, Z6, Z3
+	VBROADCASTSS vmconst<>+440(SB), Z6
+	VSUBPS       Z3, Z6, Z3
+	VPXORQ       Z2, Z3, Z2
+	VMULPS       Z0, Z0, Z3
+	VMOVUPS      Z3, Z6
+	VBROADCASTSS vmconst<>+816(SB), Z7
+	VFMADD213PS.BCST vmconst<>+824(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+832(SB), Z3, Z6
+	VFMADD213PS.BCST vmconst<>+840(SB), Z3, Z6
+	VFMADD213PS.BCST vmconst<>+848(SB), Z3, Z6
+	VMULPS       Z3, Z6, Z3
+	VMOVUPS      Z0, Z6
+	VFMADD231PS  Z0, Z3, Z6
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K1
+	VBLENDMPS    Z0, Z6, K1, Z4
+	VCMPPS.BCST $0x1d, vmconst<>+864(SB), Z1, K1
+	VBLENDMPS    Z2, Z4, K1, Z5
+	VCMPPS       $0x00, Z0, Z0, K1
+	VMOVUPS      Z5, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out18
+	JMP          loop16
 
 out18:
 	MOVQ    xs+48(FP), AX
@@ -410,49 +438,60 @@ done17:
 	VZEROUPPER
 	RET
 
-// func sigmoid32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func sigmoid64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·sigmoid32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·sigmoid64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop19:
-	CMPQ         BX, CX
-	JAE          done20
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+224(SB), Z0, K1
-	VPXORD.BCST vmconst<>+584(SB), Z0, Z1
-	VMAXPS.BCST vmconst<>+224(SB), Z1, Z1
-	VMULPS.BCST vmconst<>+240(SB), Z1, Z2
-	VRNDSCALEPS  $0x00, Z2, Z2
-	VFNMADD231PS.BCST vmconst<>+248(SB), Z2, Z1
-	VFNMADD231PS.BCST vmconst<>+256(SB), Z2, Z1
-	VMOVUPS      Z1, Z3
-	VBROADCASTSS vmconst<>+264(SB), Z4
-	VFMADD213PS.BCST vmconst<>+272(SB), Z4, Z3
-	VFMADD213PS.BCST vmconst<>+280(SB), Z1, Z3
-	VFMADD213PS.BCST vmconst<>+288(SB), Z1, Z3
-	VFMADD213PS.BCST vmconst<>+296(SB), Z1, Z3
-	VFMADD213PS.BCST vmconst<>+304(SB), Z1, Z3
-	VMULPS       Z1, Z1, Z4
-	VFMADD231PS  Z4, Z3, Z1
-	VADDPS.BCST vmconst<>+312(SB), Z1, Z1
-	VCVTPS2DQ    Z2, Z2
-	VPADDD.BCST vmconst<>+320(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST vmconst<>+312(SB), Z1, Z1
-	VBROADCASTSS vmconst<>+312(SB), Z2
-	VDIVPS       Z1, Z2, Z1
-	VMOVUPS      Z1, (AX)(BX*4)
-	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out21
-	JMP          loop19
+	CMPQ        BX, CX
+	JAE         done20
+	VMOVUPS     (DX)(BX*8), Z0
+	VPXORQ.BCST vmconst<>+704(SB), Z0, Z1
+	VMULPD.BCST vmconst<>+872(SB), Z1, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z3
+	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z3, K1
+	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z3, K2
+	KANDW       K2, K1, K1
+	VPXORQ.BCST vmconst<>+704(SB), Z3, Z3
+	VFMADD231PD.BCST vmconst<>+896(SB), Z3, Z1
+	VFMADD231PD.BCST vmconst<>+904(SB), Z3, Z1
+	VMULPD.BCST vmconst<>+912(SB), Z1, Z1
+	VMOVUPS     Z1, Z3
+	VBROADCASTSD vmconst<>+920(SB), Z4
+	VFMADD213PD.BCST vmconst<>+928(SB), Z4, Z3
+	VFMADD213PD.BCST vmconst<>+304(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+936(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+320(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+944(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+336(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+504(SB), Z1, Z3
+	VMULPD      Z3, Z1, Z1
+	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
+	VMULPD      Z3, Z1, Z1
+	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
+	VMULPD      Z3, Z1, Z1
+	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
+	VMULPD      Z3, Z1, Z1
+	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+504(SB), Z3, Z1
+	VPADDQ.BCST vmconst<>+952(SB), Z2, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VMULPD      Z2, Z1, Z1
+	VADDPD.BCST vmconst<>+504(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+504(SB), Z2
+	VDIVPD      Z1, Z2, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out21
+	JMP         loop19
 
 out21:
 	MOVQ    xs+48(FP), AX
@@ -469,9 +508,9 @@ done20:
 	VZEROUPPER
 	RET
 
-// func sin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func sigmoid32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·sin32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·sigmoid32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -479,60 +518,39 @@ TEXT ·sin32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop22:
-	CMPQ          BX, CX
-	JAE           done23
-	VMOVUPS       (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+760(SB), Z1, K1
-	VCVTPS2PD     Y0, Z1
-	VMULPD.BCST vmconst<>+768(SB), Z1, Z5
-	VRNDSCALEPD   $0x00, Z5, Z5
-	VFNMADD231PD.BCST vmconst<>+776(SB), Z5, Z1
-	VFNMADD231PD.BCST vmconst<>+784(SB), Z5, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z6
-	VMULPD.BCST vmconst<>+768(SB), Z6, Z7
-	VRNDSCALEPD   $0x00, Z7, Z7
-	VFNMADD231PD.BCST vmconst<>+776(SB), Z7, Z6
-	VFNMADD231PD.BCST vmconst<>+784(SB), Z7, Z6
-	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z6, Y1
-	VINSERTF64X4  $0x01, Y1, Z2, Z1
-	VCVTPD2DQ     Z5, Y2
-	VCVTPD2DQ     Z7, Y5
-	VINSERTI64X4  $0x01, Y5, Z2, Z5
-	VMULPS        Z1, Z1, Z6
-	VMOVUPS       Z6, Z7
-	VBROADCASTSS vmconst<>+792(SB), Z8
-	VFMADD213PS.BCST vmconst<>+800(SB), Z8, Z7
-	VFMADD213PS.BCST vmconst<>+808(SB), Z6, Z7
-	VMULPS        Z6, Z7, Z7
-	VMOVUPS       Z1, Z8
-	VFMADD231PS   Z1, Z7, Z8
-	VMOVUPS       Z6, Z1
-	VBROADCASTSS vmconst<>+816(SB), Z7
-	VFMADD213PS.BCST vmconst<>+824(SB), Z7, Z1
-	VFMADD213PS.BCST vmconst<>+832(SB), Z6, Z1
-	VMULPS        Z6, Z1, Z1
-	VMOVUPS       Z6, Z7
-	VBROADCASTSS vmconst<>+304(SB), Z9
-	VFNMADD213PS.BCST vmconst<>+312(SB), Z9, Z7
-	VFMADD231PS   Z6, Z1, Z7
-	VPANDD.BCST vmconst<>+840(SB), Z5, Z1
-	VPCMPEQD.BCST vmconst<>+840(SB), Z1, K2
-	VBLENDMPS     Z7, Z8, K2, Z3
-	VPANDD.BCST vmconst<>+848(SB), Z5, Z1
-	VPSRLD        $0x01, Z1, Z1
-	VPSLLD        $0x1f, Z1, Z1
-	VPXORQ        Z1, Z3, Z1
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
-	VBLENDMPS     Z0, Z1, K2, Z4
-	VMOVUPS       Z4, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out24
-	JMP           loop22
+	CMPQ         BX, CX
+	JAE          done23
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+352(SB), Z0, K1
+	VPXORD.BCST vmconst<>+792(SB), Z0, Z1
+	VMAXPS.BCST vmconst<>+352(SB), Z1, Z1
+	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
+	VRNDSCALEPS  $0x00, Z2, Z2
+	VFNMADD231PS.BCST vmconst<>+376(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+384(SB), Z2, Z1
+	VMOVUPS      Z1, Z3
+	VBROADCASTSS vmconst<>+392(SB), Z4
+	VFMADD213PS.BCST vmconst<>+400(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+408(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+416(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+424(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+432(SB), Z1, Z3
+	VMULPS       Z1, Z1, Z4
+	VFMADD231PS  Z4, Z3, Z1
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z1
+	VCVTPS2DQ    Z2, Z2
+	VPADDD.BCST vmconst<>+448(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z2, Z1, Z1
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z1
+	VBROADCASTSS vmconst<>+440(SB), Z2
+	VDIVPS       Z1, Z2, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out24
+	JMP          loop22
 
 out24:
 	MOVQ    xs+48(FP), AX
@@ -549,9 +567,9 @@ done23:
 	VZEROUPPER
 	RET
 
-// func cos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func sin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·cos32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·sin32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -562,51 +580,52 @@ loop25:
 	CMPQ          BX, CX
 	JAE           done26
 	VMOVUPS       (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+760(SB), Z1, K1
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+960(SB), Z1, K1
 	VCVTPS2PD     Y0, Z1
-	VMULPD.BCST vmconst<>+768(SB), Z1, Z4
-	VRNDSCALEPD   $0x00, Z4, Z4
-	VFNMADD231PD.BCST vmconst<>+776(SB), Z4, Z1
-	VFNMADD231PD.BCST vmconst<>+784(SB), Z4, Z1
+	VMULPD.BCST vmconst<>+968(SB), Z1, Z5
+	VRNDSCALEPD   $0x00, Z5, Z5
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z5, Z1
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z5, Z1
 	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z5
-	VMULPD.BCST vmconst<>+768(SB), Z5, Z6
-	VRNDSCALEPD   $0x00, Z6, Z6
-	VFNMADD231PD.BCST vmconst<>+776(SB), Z6, Z5
-	VFNMADD231PD.BCST vmconst<>+784(SB), Z6, Z5
+	VCVTPS2PD     Y2, Z6
+	VMULPD.BCST vmconst<>+968(SB), Z6, Z7
+	VRNDSCALEPD   $0x00, Z7, Z7
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z7, Z6
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z7, Z6
 	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z5, Y1
+	VCVTPD2PS     Z6, Y1
 	VINSERTF64X4  $0x01, Y1, Z2, Z1
-	VCVTPD2DQ     Z4, Y2
-	VCVTPD2DQ     Z6, Y4
-	VINSERTI64X4  $0x01, Y4, Z2, Z4
-	VMULPS        Z1, Z1, Z5
-	VMOVUPS       Z5, Z6
-	VBROADCASTSS vmconst<>+792(SB), Z7
-	VFMADD213PS.BCST vmconst<>+800(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+808(SB), Z5, Z6
-	VMULPS        Z5, Z6, Z6
-	VMOVUPS       Z1, Z7
-	VFMADD231PS   Z1, Z6, Z7
-	VMOVUPS       Z5, Z1
-	VBROADCASTSS vmconst<>+816(SB), Z6
-	VFMADD213PS.BCST vmconst<>+824(SB), Z6, Z1
-	VFMADD213PS.BCST vmconst<>+832(SB), Z5, Z1
-	VMULPS        Z5, Z1, Z1
-	VMOVUPS       Z5, Z6
-	VBROADCASTSS vmconst<>+304(SB), Z8
-	VFNMADD213PS.BCST vmconst<>+312(SB), Z8, Z6
-	VFMADD231PS   Z5, Z1, Z6
-	VPADDD.BCST vmconst<>+840(SB), Z4, Z1
-	VPANDD.BCST vmconst<>+840(SB), Z1, Z4
-	VPCMPEQD.BCST vmconst<>+840(SB), Z4, K2
-	VBLENDMPS     Z6, Z7, K2, Z3
-	VPANDD.BCST vmconst<>+848(SB), Z1, Z1
+	VCVTPD2DQ     Z5, Y2
+	VCVTPD2DQ     Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z2, Z5
+	VMULPS        Z1, Z1, Z6
+	VMOVUPS       Z6, Z7
+	VBROADCASTSS vmconst<>+992(SB), Z8
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z8, Z7
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z6, Z7
+	VMULPS        Z6, Z7, Z7
+	VMOVUPS       Z1, Z8
+	VFMADD231PS   Z1, Z7, Z8
+	VMOVUPS       Z6, Z1
+	VBROADCASTSS vmconst<>+1016(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1024(SB), Z7, Z1
+	VFMADD213PS.BCST vmconst<>+1032(SB), Z6, Z1
+	VMULPS        Z6, Z1, Z1
+	VMOVUPS       Z6, Z7
+	VBROADCASTSS vmconst<>+432(SB), Z9
+	VFNMADD213PS.BCST vmconst<>+440(SB), Z9, Z7
+	VFMADD231PS   Z6, Z1, Z7
+	VPANDD.BCST vmconst<>+1040(SB), Z5, Z1
+	VPCMPEQD.BCST vmconst<>+1040(SB), Z1, K2
+	VBLENDMPS     Z7, Z8, K2, Z3
+	VPANDD.BCST vmconst<>+1048(SB), Z5, Z1
 	VPSRLD        $0x01, Z1, Z1
 	VPSLLD        $0x1f, Z1, Z1
 	VPXORQ        Z1, Z3, Z1
-	VMOVUPS       Z1, (AX)(BX*4)
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
+	VBLENDMPS     Z0, Z1, K2, Z4
+	VMOVUPS       Z4, (AX)(BX*4)
 	KMOVW         K1, SI
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
@@ -628,67 +647,69 @@ done26:
 	VZEROUPPER
 	RET
 
-// func log10_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func cos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·cos32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
+	ANDQ $-16, CX
 	XORQ BX, BX
 
 loop28:
-	CMPQ      BX, CX
-	JAE       done29
-	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K2
-	KANDW     K2, K1, K1
-	VPANDQ.BCST vmconst<>+344(SB), Z0, Z1
-	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
-	VPSRLQ    $0x34, Z0, Z4
-	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z1, K2
-	VSUBPD.BCST vmconst<>+376(SB), Z4, Z5
-	VBLENDMPD Z5, Z4, K2, Z2
-	VADDPD    Z1, Z1, Z4
-	VBLENDMPD Z4, Z1, K2, Z3
-	VSUBPD.BCST vmconst<>+376(SB), Z3, Z1
-	VADDPD.BCST vmconst<>+384(SB), Z1, Z4
-	VDIVPD    Z4, Z1, Z4
-	VMULPD    Z4, Z4, Z5
-	VMULPD    Z5, Z5, Z6
-	VMULPD.BCST vmconst<>+392(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+400(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+408(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+416(SB), Z7, Z7
-	VMULPD    Z5, Z7, Z5
-	VMULPD.BCST vmconst<>+424(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+432(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+440(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z6
-	VADDPD    Z6, Z5, Z5
-	VMULPD.BCST vmconst<>+208(SB), Z1, Z6
-	VMULPD    Z1, Z6, Z6
-	VADDPD    Z6, Z5, Z5
-	VMULPD    Z5, Z4, Z4
-	VMULPD.BCST vmconst<>+448(SB), Z2, Z5
-	VADDPD    Z5, Z4, Z4
-	VSUBPD    Z4, Z6, Z4
-	VSUBPD    Z1, Z4, Z1
-	VMULPD.BCST vmconst<>+456(SB), Z2, Z4
-	VSUBPD    Z1, Z4, Z1
-	VMULPD.BCST vmconst<>+856(SB), Z1, Z1
-	VMOVUPS   Z1, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out30
-	JMP       loop28
+	CMPQ          BX, CX
+	JAE           done29
+	VMOVUPS       (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+960(SB), Z1, K1
+	VCVTPS2PD     Y0, Z1
+	VMULPD.BCST vmconst<>+968(SB), Z1, Z4
+	VRNDSCALEPD   $0x00, Z4, Z4
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z4, Z1
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z4, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z5
+	VMULPD.BCST vmconst<>+968(SB), Z5, Z6
+	VRNDSCALEPD   $0x00, Z6, Z6
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z6, Z5
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z6, Z5
+	VCVTPD2PS     Z1, Y2
+	VCVTPD2PS     Z5, Y1
+	VINSERTF64X4  $0x01, Y1, Z2, Z1
+	VCVTPD2DQ     Z4, Y2
+	VCVTPD2DQ     Z6, Y4
+	VINSERTI64X4  $0x01, Y4, Z2, Z4
+	VMULPS        Z1, Z1, Z5
+	VMOVUPS       Z5, Z6
+	VBROADCASTSS vmconst<>+992(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z5, Z6
+	VMULPS        Z5, Z6, Z6
+	VMOVUPS       Z1, Z7
+	VFMADD231PS   Z1, Z6, Z7
+	VMOVUPS       Z5, Z1
+	VBROADCASTSS vmconst<>+1016(SB), Z6
+	VFMADD213PS.BCST vmconst<>+1024(SB), Z6, Z1
+	VFMADD213PS.BCST vmconst<>+1032(SB), Z5, Z1
+	VMULPS        Z5, Z1, Z1
+	VMOVUPS       Z5, Z6
+	VBROADCASTSS vmconst<>+432(SB), Z8
+	VFNMADD213PS.BCST vmconst<>+440(SB), Z8, Z6
+	VFMADD231PS   Z5, Z1, Z6
+	VPADDD.BCST vmconst<>+1040(SB), Z4, Z1
+	VPANDD.BCST vmconst<>+1040(SB), Z1, Z4
+	VPCMPEQD.BCST vmconst<>+1040(SB), Z4, K2
+	VBLENDMPS     Z6, Z7, K2, Z3
+	VPANDD.BCST vmconst<>+1048(SB), Z1, Z1
+	VPSRLD        $0x01, Z1, Z1
+	VPSLLD        $0x1f, Z1, Z1
+	VPXORQ        Z1, Z3, Z1
+	VMOVUPS       Z1, (AX)(BX*4)
+	KMOVW         K1, SI
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out30
+	JMP           loop28
 
 out30:
 	MOVQ    xs+48(FP), AX
@@ -705,61 +726,67 @@ done29:
 	VZEROUPPER
 	RET
 
-// func log10_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·log10_32AVX512Loop(SB), NOSPLIT, $0-72
+// func log10_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop31:
-	CMPQ         BX, CX
-	JAE          done32
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
-	KANDW        K2, K1, K1
-	VPSRLD       $0x17, Z0, Z1
-	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+488(SB), Z0, Z3
-	VPORD.BCST vmconst<>+312(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
-	VMULPS.BCST vmconst<>+304(SB), Z3, Z4
-	VBLENDMPS    Z4, Z3, K2, Z2
-	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
-	VADDPS       Z3, Z1, Z1
-	VSUBPS.BCST vmconst<>+312(SB), Z2, Z3
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z3, Z5
-	VBROADCASTSS vmconst<>+504(SB), Z6
-	VFMADD213PS.BCST vmconst<>+512(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z5
-	VMULPS       Z3, Z5, Z5
-	VMULPS       Z4, Z5, Z5
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z4, Z5
-	VMULPS.BCST vmconst<>+864(SB), Z5, Z4
-	VFMADD231PS.BCST vmconst<>+864(SB), Z3, Z4
-	VFMADD231PS.BCST vmconst<>+872(SB), Z1, Z4
-	VFMADD231PS.BCST vmconst<>+880(SB), Z5, Z4
-	VFMADD231PS.BCST vmconst<>+880(SB), Z3, Z4
-	VMOVUPS      Z4, Z3
-	VFMADD231PS.BCST vmconst<>+888(SB), Z1, Z3
-	VMOVUPS      Z3, (AX)(BX*4)
-	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out33
-	JMP          loop31
+	CMPQ      BX, CX
+	JAE       done32
+	VMOVUPS   (DX)(BX*8), Z0
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
+	KANDW     K2, K1, K1
+	VPANDQ.BCST vmconst<>+472(SB), Z0, Z1
+	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
+	VPSRLQ    $0x34, Z0, Z4
+	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
+	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z1, K2
+	VSUBPD.BCST vmconst<>+504(SB), Z4, Z5
+	VBLENDMPD Z5, Z4, K2, Z2
+	VADDPD    Z1, Z1, Z4
+	VBLENDMPD Z4, Z1, K2, Z3
+	VSUBPD.BCST vmconst<>+504(SB), Z3, Z1
+	VADDPD.BCST vmconst<>+512(SB), Z1, Z4
+	VDIVPD    Z4, Z1, Z4
+	VMULPD    Z4, Z4, Z5
+	VMULPD    Z5, Z5, Z6
+	VMULPD.BCST vmconst<>+520(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+528(SB), Z7, Z7
+	VMULPD    Z6, Z7, Z7
+	VADDPD.BCST vmconst<>+536(SB), Z7, Z7
+	VMULPD    Z6, Z7, Z7
+	VADDPD.BCST vmconst<>+544(SB), Z7, Z7
+	VMULPD    Z5, Z7, Z5
+	VMULPD.BCST vmconst<>+552(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+560(SB), Z7, Z7
+	VMULPD    Z6, Z7, Z7
+	VADDPD.BCST vmconst<>+568(SB), Z7, Z7
+	VMULPD    Z6, Z7, Z6
+	VADDPD    Z6, Z5, Z5
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z6
+	VMULPD    Z1, Z6, Z6
+	VADDPD    Z6, Z5, Z5
+	VMULPD    Z5, Z4, Z4
+	VMULPD.BCST vmconst<>+576(SB), Z2, Z5
+	VADDPD    Z5, Z4, Z4
+	VSUBPD    Z4, Z6, Z4
+	VSUBPD    Z1, Z4, Z1
+	VMULPD.BCST vmconst<>+584(SB), Z2, Z4
+	VSUBPD    Z1, Z4, Z1
+	VMULPD.BCST vmconst<>+1056(SB), Z1, Z1
+	VMOVUPS   Z1, (AX)(BX*8)
+	KMOVW     K1, SI
+	ADDQ      $0x08, BX
+	XORQ      $0xff, SI
+	JNZ       out33
+	JMP       loop31
 
 out33:
 	MOVQ    xs+48(FP), AX
@@ -776,81 +803,61 @@ done32:
 	VZEROUPPER
 	RET
 
-// func log2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
+// func log10_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·log10_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
+	ANDQ $-16, CX
 	XORQ BX, BX
 
 loop34:
-	CMPQ      BX, CX
-	JAE       done35
-	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K2
-	KANDW     K2, K1, K1
-	VPANDQ.BCST vmconst<>+344(SB), Z0, Z1
-	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
-	VPSRLQ    $0x34, Z0, Z6
-	VPORQ.BCST vmconst<>+352(SB), Z6, Z6
-	VSUBPD.BCST vmconst<>+360(SB), Z6, Z6
-	VCMPPD.BCST $0x11, vmconst<>+368(SB), Z1, K2
-	VADDPD    Z1, Z1, Z7
-	VBLENDMPD Z7, Z1, K2, Z2
-	VSUBPD.BCST vmconst<>+376(SB), Z6, Z1
-	VBLENDMPD Z1, Z6, K2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K3
-	KANDW     K3, K2, K2
-	VPANDQ.BCST vmconst<>+344(SB), Z2, Z1
-	VPORQ.BCST vmconst<>+208(SB), Z1, Z1
-	VPSRLQ    $0x34, Z2, Z6
-	VPORQ.BCST vmconst<>+352(SB), Z6, Z6
-	VSUBPD.BCST vmconst<>+360(SB), Z6, Z6
-	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z1, K2
-	VSUBPD.BCST vmconst<>+376(SB), Z6, Z7
-	VBLENDMPD Z7, Z6, K2, Z4
-	VADDPD    Z1, Z1, Z6
-	VBLENDMPD Z6, Z1, K2, Z5
-	VSUBPD.BCST vmconst<>+376(SB), Z5, Z1
-	VADDPD.BCST vmconst<>+384(SB), Z1, Z6
-	VDIVPD    Z6, Z1, Z6
-	VMULPD    Z6, Z6, Z7
-	VMULPD    Z7, Z7, Z8
-	VMULPD.BCST vmconst<>+392(SB), Z8, Z9
-	VADDPD.BCST vmconst<>+400(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD.BCST vmconst<>+408(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD.BCST vmconst<>+416(SB), Z9, Z9
-	VMULPD    Z7, Z9, Z7
-	VMULPD.BCST vmconst<>+424(SB), Z8, Z9
-	VADDPD.BCST vmconst<>+432(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD.BCST vmconst<>+440(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z8
-	VADDPD    Z8, Z7, Z7
-	VMULPD.BCST vmconst<>+208(SB), Z1, Z8
-	VMULPD    Z1, Z8, Z8
-	VADDPD    Z8, Z7, Z7
-	VMULPD    Z7, Z6, Z6
-	VMULPD.BCST vmconst<>+448(SB), Z4, Z7
-	VADDPD    Z7, Z6, Z6
-	VSUBPD    Z6, Z8, Z6
-	VSUBPD    Z1, Z6, Z1
-	VMULPD.BCST vmconst<>+456(SB), Z4, Z6
-	VSUBPD    Z1, Z6, Z1
-	VMULPD.BCST vmconst<>+672(SB), Z1, Z1
-	VADDPD    Z3, Z1, Z1
-	VMOVUPS   Z1, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out36
-	JMP       loop34
+	CMPQ         BX, CX
+	JAE          done35
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VPSRLD       $0x17, Z0, Z1
+	VCVTDQ2PS    Z1, Z1
+	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+616(SB), Z0, Z3
+	VPORD.BCST vmconst<>+440(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z4
+	VBLENDMPS    Z4, Z3, K2, Z2
+	VPMOVM2D     K2, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z3
+	VMULPS       Z3, Z3, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSS vmconst<>+632(SB), Z6
+	VFMADD213PS.BCST vmconst<>+640(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z5
+	VMULPS       Z3, Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z4, Z5
+	VMULPS.BCST vmconst<>+1064(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+1064(SB), Z3, Z4
+	VFMADD231PS.BCST vmconst<>+1072(SB), Z1, Z4
+	VFMADD231PS.BCST vmconst<>+1080(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+1080(SB), Z3, Z4
+	VMOVUPS      Z4, Z3
+	VFMADD231PS.BCST vmconst<>+1088(SB), Z1, Z3
+	VMOVUPS      Z3, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out36
+	JMP          loop34
 
 out36:
 	MOVQ    xs+48(FP), AX
@@ -867,59 +874,81 @@ done35:
 	VZEROUPPER
 	RET
 
-// func log2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·log2_32AVX512Loop(SB), NOSPLIT, $0-72
+// func log2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop37:
-	CMPQ         BX, CX
-	JAE          done38
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
-	KANDW        K2, K1, K1
-	VPSRLD       $0x17, Z0, Z1
-	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+488(SB), Z0, Z3
-	VPORD.BCST vmconst<>+312(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
-	VMULPS.BCST vmconst<>+304(SB), Z3, Z4
-	VBLENDMPS    Z4, Z3, K2, Z2
-	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
-	VADDPS       Z3, Z1, Z1
-	VSUBPS.BCST vmconst<>+312(SB), Z2, Z3
-	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z3, Z5
-	VBROADCASTSS vmconst<>+504(SB), Z6
-	VFMADD213PS.BCST vmconst<>+512(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z5
-	VMULPS       Z3, Z5, Z5
-	VMULPS       Z4, Z5, Z5
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z4, Z5
-	VMULPS.BCST vmconst<>+896(SB), Z5, Z4
-	VFMADD231PS.BCST vmconst<>+896(SB), Z3, Z4
-	VADDPS       Z5, Z4, Z4
-	VADDPS       Z3, Z4, Z3
-	VADDPS       Z1, Z3, Z1
-	VMOVUPS      Z1, (AX)(BX*4)
-	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out39
-	JMP          loop37
+	CMPQ      BX, CX
+	JAE       done38
+	VMOVUPS   (DX)(BX*8), Z0
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
+	KANDW     K2, K1, K1
+	VPANDQ.BCST vmconst<>+472(SB), Z0, Z1
+	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
+	VPSRLQ    $0x34, Z0, Z6
+	VPORQ.BCST vmconst<>+480(SB), Z6, Z6
+	VSUBPD.BCST vmconst<>+488(SB), Z6, Z6
+	VCMPPD.BCST $0x11, vmconst<>+496(SB), Z1, K2
+	VADDPD    Z1, Z1, Z7
+	VBLENDMPD Z7, Z1, K2, Z2
+	VSUBPD.BCST vmconst<>+504(SB), Z6, Z1
+	VBLENDMPD Z1, Z6, K2, Z3
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K3
+	KANDW     K3, K2, K2
+	VPANDQ.BCST vmconst<>+472(SB), Z2, Z1
+	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
+	VPSRLQ    $0x34, Z2, Z6
+	VPORQ.BCST vmconst<>+480(SB), Z6, Z6
+	VSUBPD.BCST vmconst<>+488(SB), Z6, Z6
+	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z1, K2
+	VSUBPD.BCST vmconst<>+504(SB), Z6, Z7
+	VBLENDMPD Z7, Z6, K2, Z4
+	VADDPD    Z1, Z1, Z6
+	VBLENDMPD Z6, Z1, K2, Z5
+	VSUBPD.BCST vmconst<>+504(SB), Z5, Z1
+	VADDPD.BCST vmconst<>+512(SB), Z1, Z6
+	VDIVPD    Z6, Z1, Z6
+	VMULPD    Z6, Z6, Z7
+	VMULPD    Z7, Z7, Z8
+	VMULPD.BCST vmconst<>+520(SB), Z8, Z9
+	VADDPD.BCST vmconst<>+528(SB), Z9, Z9
+	VMULPD    Z8, Z9, Z9
+	VADDPD.BCST vmconst<>+536(SB), Z9, Z9
+	VMULPD    Z8, Z9, Z9
+	VADDPD.BCST vmconst<>+544(SB), Z9, Z9
+	VMULPD    Z7, Z9, Z7
+	VMULPD.BCST vmconst<>+552(SB), Z8, Z9
+	VADDPD.BCST vmconst<>+560(SB), Z9, Z9
+	VMULPD    Z8, Z9, Z9
+	VADDPD.BCST vmconst<>+568(SB), Z9, Z9
+	VMULPD    Z8, Z9, Z8
+	VADDPD    Z8, Z7, Z7
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z8
+	VMULPD    Z1, Z8, Z8
+	VADDPD    Z8, Z7, Z7
+	VMULPD    Z7, Z6, Z6
+	VMULPD.BCST vmconst<>+576(SB), Z4, Z7
+	VADDPD    Z7, Z6, Z6
+	VSUBPD    Z6, Z8, Z6
+	VSUBPD    Z1, Z6, Z1
+	VMULPD.BCST vmconst<>+584(SB), Z4, Z6
+	VSUBPD    Z1, Z6, Z1
+	VMULPD.BCST vmconst<>+872(SB), Z1, Z1
+	VADDPD    Z3, Z1, Z1
+	VMOVUPS   Z1, (AX)(BX*8)
+	KMOVW     K1, SI
+	ADDQ      $0x08, BX
+	XORQ      $0xff, SI
+	JNZ       out39
+	JMP       loop37
 
 out39:
 	MOVQ    xs+48(FP), AX
@@ -936,65 +965,59 @@ done38:
 	VZEROUPPER
 	RET
 
-// func cosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·cosh64AVX512Loop(SB), NOSPLIT, $0-72
+// func log2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·log2_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
+	ANDQ $-16, CX
 	XORQ BX, BX
 
 loop40:
-	CMPQ        BX, CX
-	JAE         done41
-	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VMULPD.BCST vmconst<>+672(SB), Z1, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+24(SB), Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K2
-	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
-	VMOVUPS     Z1, Z5
-	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z5
-	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z5
-	VMULPD.BCST vmconst<>+712(SB), Z5, Z4
-	VMOVUPS     Z4, Z5
-	VBROADCASTSD vmconst<>+720(SB), Z6
-	VFMADD213PD.BCST vmconst<>+728(SB), Z6, Z5
-	VFMADD213PD.BCST vmconst<>+176(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+736(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+192(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+744(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+208(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z5
-	VMULPD      Z5, Z4, Z4
-	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
-	VMULPD      Z5, Z4, Z4
-	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
-	VMULPD      Z5, Z4, Z4
-	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
-	VMULPD      Z5, Z4, Z4
-	VADDPD.BCST vmconst<>+384(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+376(SB), Z5, Z4
-	VPADDQ.BCST vmconst<>+752(SB), Z2, Z2
-	VPSLLQ      $0x34, Z2, Z2
-	VMULPD      Z2, Z4, Z2
-	VMULPD.BCST vmconst<>+208(SB), Z2, Z4
-	VBROADCASTSD vmconst<>+376(SB), Z5
-	VDIVPD      Z2, Z5, Z5
-	VADDPD      Z5, Z2, Z2
-	VMULPD.BCST vmconst<>+208(SB), Z2, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+904(SB), Z1, K2
-	VBLENDMPD   Z4, Z2, K2, Z3
-	VMOVUPS     Z3, (AX)(BX*8)
-	KMOVW       K1, SI
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out42
-	JMP         loop40
+	CMPQ         BX, CX
+	JAE          done41
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VPSRLD       $0x17, Z0, Z1
+	VCVTDQ2PS    Z1, Z1
+	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+616(SB), Z0, Z3
+	VPORD.BCST vmconst<>+440(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z4
+	VBLENDMPS    Z4, Z3, K2, Z2
+	VPMOVM2D     K2, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z3
+	VMULPS       Z3, Z3, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSS vmconst<>+632(SB), Z6
+	VFMADD213PS.BCST vmconst<>+640(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z5
+	VMULPS       Z3, Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z4, Z5
+	VMULPS.BCST vmconst<>+1096(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+1096(SB), Z3, Z4
+	VADDPS       Z5, Z4, Z4
+	VADDPS       Z3, Z4, Z3
+	VADDPS       Z1, Z3, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out42
+	JMP          loop40
 
 out42:
 	MOVQ    xs+48(FP), AX
@@ -1011,47 +1034,60 @@ done41:
 	VZEROUPPER
 	RET
 
-// func cosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func cosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·cosh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·cosh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop43:
 	CMPQ         BX, CX
 	JAE          done44
-	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z1, K1
-	VMULPS.BCST vmconst<>+240(SB), Z1, Z2
-	VRNDSCALEPS  $0x00, Z2, Z2
-	VFNMADD231PS.BCST vmconst<>+248(SB), Z2, Z1
-	VFNMADD231PS.BCST vmconst<>+256(SB), Z2, Z1
-	VMOVUPS      Z1, Z3
-	VBROADCASTSS vmconst<>+264(SB), Z4
-	VFMADD213PS.BCST vmconst<>+272(SB), Z4, Z3
-	VFMADD213PS.BCST vmconst<>+280(SB), Z1, Z3
-	VFMADD213PS.BCST vmconst<>+288(SB), Z1, Z3
-	VFMADD213PS.BCST vmconst<>+296(SB), Z1, Z3
-	VFMADD213PS.BCST vmconst<>+304(SB), Z1, Z3
-	VMULPS       Z1, Z1, Z4
-	VFMADD231PS  Z4, Z3, Z1
-	VADDPS.BCST vmconst<>+312(SB), Z1, Z1
-	VCVTPS2DQ    Z2, Z2
-	VPADDD.BCST vmconst<>+320(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VMULPS       Z2, Z1, Z1
-	VMULPS.BCST vmconst<>+304(SB), Z1, Z2
-	VBROADCASTSS vmconst<>+304(SB), Z3
-	VDIVPS       Z1, Z3, Z1
-	VADDPS       Z1, Z2, Z1
-	VMOVUPS      Z1, (AX)(BX*4)
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z2, K1
+	VMOVUPS      Z1, Z2
+	VBROADCASTSD vmconst<>+16(SB), Z4
+	VFMADD213PD.BCST vmconst<>+24(SB), Z4, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z4
+	VMOVUPS      Z1, Z5
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z4, Z5
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z4, Z5
+	VMOVUPS      vmconst<>+48(SB), Z4
+	VMOVUPS      Z2, Z6
+	VPERMI2PD    vmconst<>+112(SB), Z4, Z6
+	VMOVUPS      vmconst<>+176(SB), Z4
+	VMOVUPS      Z2, Z7
+	VPERMI2PD    vmconst<>+240(SB), Z4, Z7
+	VMOVUPS      Z5, Z4
+	VBROADCASTSD vmconst<>+304(SB), Z8
+	VFMADD213PD.BCST vmconst<>+312(SB), Z8, Z4
+	VFMADD213PD.BCST vmconst<>+320(SB), Z5, Z4
+	VFMADD213PD.BCST vmconst<>+328(SB), Z5, Z4
+	VFMADD213PD.BCST vmconst<>+336(SB), Z5, Z4
+	VMULPD       Z5, Z5, Z8
+	VFMADD231PD  Z4, Z8, Z5
+	VMOVUPS      Z7, Z4
+	VFMADD231PD  Z5, Z6, Z4
+	VADDPD       Z4, Z6, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z2, Z2
+	VPSLLQ       $0x30, Z2, Z2
+	VPADDQ       Z2, Z4, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+504(SB), Z5
+	VDIVPD       Z2, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+1104(SB), Z1, K2
+	VBLENDMPD    Z4, Z2, K2, Z3
+	VMOVUPS      Z3, (AX)(BX*8)
 	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
 	JNZ          out45
 	JMP          loop43
 
@@ -1070,9 +1106,9 @@ done44:
 	VZEROUPPER
 	RET
 
-// func sinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func cosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·sinh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·cosh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1083,46 +1119,31 @@ loop46:
 	CMPQ         BX, CX
 	JAE          done47
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
-	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z1, K1
-	VMULPS.BCST vmconst<>+240(SB), Z1, Z3
-	VRNDSCALEPS  $0x00, Z3, Z3
-	VMOVUPS      Z1, Z6
-	VFNMADD231PS.BCST vmconst<>+248(SB), Z3, Z6
-	VFNMADD231PS.BCST vmconst<>+256(SB), Z3, Z6
-	VMOVUPS      Z6, Z7
-	VBROADCASTSS vmconst<>+264(SB), Z8
-	VFMADD213PS.BCST vmconst<>+272(SB), Z8, Z7
-	VFMADD213PS.BCST vmconst<>+280(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+288(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+296(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+304(SB), Z6, Z7
-	VMULPS       Z6, Z6, Z8
-	VFMADD231PS  Z8, Z7, Z6
-	VADDPS.BCST vmconst<>+312(SB), Z6, Z6
-	VCVTPS2DQ    Z3, Z3
-	VPADDD.BCST vmconst<>+320(SB), Z3, Z3
-	VPSLLD       $0x17, Z3, Z3
-	VMULPS       Z3, Z6, Z3
-	VMULPS.BCST vmconst<>+304(SB), Z3, Z6
-	VBROADCASTSS vmconst<>+304(SB), Z7
-	VDIVPS       Z3, Z7, Z3
-	VSUBPS       Z3, Z6, Z3
-	VPXORQ       Z2, Z3, Z2
-	VMULPS       Z0, Z0, Z3
-	VMOVUPS      Z3, Z6
-	VBROADCASTSS vmconst<>+912(SB), Z7
-	VFMADD213PS.BCST vmconst<>+920(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+928(SB), Z3, Z6
-	VMULPS       Z3, Z6, Z3
-	VMOVUPS      Z0, Z6
-	VFMADD231PS  Z0, Z3, Z6
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
-	VBLENDMPS    Z0, Z6, K2, Z4
-	VCMPPS.BCST $0x1e, vmconst<>+312(SB), Z1, K2
-	VBLENDMPS    Z2, Z4, K2, Z5
-	VMOVUPS      Z5, (AX)(BX*4)
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
+	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
+	VRNDSCALEPS  $0x00, Z2, Z2
+	VFNMADD231PS.BCST vmconst<>+376(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+384(SB), Z2, Z1
+	VMOVUPS      Z1, Z3
+	VBROADCASTSS vmconst<>+392(SB), Z4
+	VFMADD213PS.BCST vmconst<>+400(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+408(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+416(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+424(SB), Z1, Z3
+	VFMADD213PS.BCST vmconst<>+432(SB), Z1, Z3
+	VMULPS       Z1, Z1, Z4
+	VFMADD231PS  Z4, Z3, Z1
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z1
+	VCVTPS2DQ    Z2, Z2
+	VPADDD.BCST vmconst<>+448(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z2, Z1, Z1
+	VMULPS.BCST vmconst<>+432(SB), Z1, Z2
+	VBROADCASTSS vmconst<>+432(SB), Z3
+	VDIVPS       Z1, Z3, Z1
+	VADDPS       Z1, Z2, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -1144,42 +1165,78 @@ done47:
 	VZEROUPPER
 	RET
 
-// func exp2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func sinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·exp2_32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·sinh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop49:
-	CMPQ        BX, CX
-	JAE         done50
-	VMOVUPS     (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+936(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+944(SB), Z0, K2
-	KANDW       K2, K1, K1
-	VRNDSCALEPS $0x00, Z0, Z1
-	VSUBPS      Z1, Z0, Z2
-	VMOVUPS     Z2, Z3
-	VBROADCASTSS vmconst<>+952(SB), Z4
-	VFMADD213PS.BCST vmconst<>+960(SB), Z4, Z3
-	VFMADD213PS.BCST vmconst<>+968(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+976(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+984(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+992(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+312(SB), Z2, Z3
-	VCVTPS2DQ   Z1, Z1
-	VPADDD.BCST vmconst<>+320(SB), Z1, Z1
-	VPSLLD      $0x17, Z1, Z1
-	VMULPS      Z1, Z3, Z1
-	VMOVUPS     Z1, (AX)(BX*4)
-	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
-	JNZ         out51
-	JMP         loop49
+	CMPQ         BX, CX
+	JAE          done50
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+704(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
+	VMOVUPS      Z2, Z3
+	VBROADCASTSD vmconst<>+16(SB), Z6
+	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z6
+	VMOVUPS      Z2, Z7
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z6, Z7
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z6, Z7
+	VMOVUPS      vmconst<>+48(SB), Z6
+	VMOVUPS      Z3, Z8
+	VPERMI2PD    vmconst<>+112(SB), Z6, Z8
+	VMOVUPS      vmconst<>+176(SB), Z6
+	VMOVUPS      Z3, Z9
+	VPERMI2PD    vmconst<>+240(SB), Z6, Z9
+	VMOVUPS      Z7, Z6
+	VBROADCASTSD vmconst<>+304(SB), Z10
+	VFMADD213PD.BCST vmconst<>+312(SB), Z10, Z6
+	VFMADD213PD.BCST vmconst<>+320(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+328(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+336(SB), Z7, Z6
+	VMULPD       Z7, Z7, Z10
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      Z9, Z6
+	VFMADD231PD  Z7, Z8, Z6
+	VADDPD       Z6, Z8, Z6
+	VPANDQ.BCST vmconst<>+344(SB), Z3, Z3
+	VPSLLQ       $0x30, Z3, Z3
+	VPADDQ       Z3, Z6, Z3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z6
+	VBROADCASTSD vmconst<>+504(SB), Z7
+	VDIVPD       Z3, Z7, Z7
+	VSUBPD       Z7, Z3, Z3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
+	VMULPD       Z2, Z2, Z7
+	VMOVUPS      Z7, Z8
+	VBROADCASTSD vmconst<>+1112(SB), Z9
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z9, Z8
+	VFMADD213PD.BCST vmconst<>+1128(SB), Z7, Z8
+	VFMADD213PD.BCST vmconst<>+1136(SB), Z7, Z8
+	VMOVUPS      Z2, Z9
+	VFMADD213PD.BCST vmconst<>+1144(SB), Z2, Z9
+	VFMADD213PD.BCST vmconst<>+1152(SB), Z7, Z9
+	VFMADD213PD.BCST vmconst<>+1136(SB), Z7, Z9
+	VMULPD       Z2, Z8, Z7
+	VDIVPD       Z9, Z7, Z7
+	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z2, K2
+	VBLENDMPD    Z3, Z7, K2, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+1104(SB), Z2, K2
+	VBLENDMPD    Z6, Z4, K2, Z5
+	VPXORQ       Z1, Z5, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out51
+	JMP          loop49
 
 out51:
 	MOVQ    xs+48(FP), AX
@@ -1196,9 +1253,9 @@ done50:
 	VZEROUPPER
 	RET
 
-// func expm1_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func sinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·expm1_32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·sinh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1209,29 +1266,46 @@ loop52:
 	CMPQ         BX, CX
 	JAE          done53
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x12, vmconst<>+232(SB), Z0, K1
-	VMAXPS.BCST vmconst<>+224(SB), Z0, Z1
-	VMULPS.BCST vmconst<>+240(SB), Z1, Z2
-	VRNDSCALEPS  $0x00, Z2, Z2
-	VFNMADD231PS.BCST vmconst<>+248(SB), Z2, Z1
-	VFNMADD231PS.BCST vmconst<>+256(SB), Z2, Z1
-	VMOVUPS      Z1, Z4
-	VBROADCASTSS vmconst<>+264(SB), Z5
-	VFMADD213PS.BCST vmconst<>+272(SB), Z5, Z4
-	VFMADD213PS.BCST vmconst<>+280(SB), Z1, Z4
-	VFMADD213PS.BCST vmconst<>+288(SB), Z1, Z4
-	VFMADD213PS.BCST vmconst<>+296(SB), Z1, Z4
-	VFMADD213PS.BCST vmconst<>+304(SB), Z1, Z4
-	VMULPS       Z1, Z1, Z5
-	VFMADD231PS  Z5, Z4, Z1
-	VCVTPS2DQ    Z2, Z2
-	VPADDD.BCST vmconst<>+320(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VSUBPS.BCST vmconst<>+312(SB), Z2, Z4
-	VFMADD231PS  Z1, Z2, Z4
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
-	VBLENDMPS    Z0, Z4, K2, Z3
-	VMOVUPS      Z3, (AX)(BX*4)
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
+	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
+	VMULPS.BCST vmconst<>+368(SB), Z1, Z3
+	VRNDSCALEPS  $0x00, Z3, Z3
+	VMOVUPS      Z1, Z6
+	VFNMADD231PS.BCST vmconst<>+376(SB), Z3, Z6
+	VFNMADD231PS.BCST vmconst<>+384(SB), Z3, Z6
+	VMOVUPS      Z6, Z7
+	VBROADCASTSS vmconst<>+392(SB), Z8
+	VFMADD213PS.BCST vmconst<>+400(SB), Z8, Z7
+	VFMADD213PS.BCST vmconst<>+408(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+416(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+424(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+432(SB), Z6, Z7
+	VMULPS       Z6, Z6, Z8
+	VFMADD231PS  Z8, Z7, Z6
+	VADDPS.BCST vmconst<>+440(SB), Z6, Z6
+	VCVTPS2DQ    Z3, Z3
+	VPADDD.BCST vmconst<>+448(SB), Z3, Z3
+	VPSLLD       $0x17, Z3, Z3
+	VMULPS       Z3, Z6, Z3
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z6
+	VBROADCASTSS vmconst<>+432(SB), Z7
+	VDIVPS       Z3, Z7, Z3
+	VSUBPS       Z3, Z6, Z3
+	VPXORQ       Z2, Z3, Z2
+	VMULPS       Z0, Z0, Z3
+	VMOVUPS      Z3, Z6
+	VBROADCASTSS vmconst<>+1160(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1168(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+1176(SB), Z3, Z6
+	VMULPS       Z3, Z6, Z3
+	VMOVUPS      Z0, Z6
+	VFMADD231PS  Z0, Z3, Z6
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
+	VBLENDMPS    Z0, Z6, K2, Z4
+	VCMPPS.BCST $0x1e, vmconst<>+440(SB), Z1, K2
+	VBLENDMPS    Z2, Z4, K2, Z5
+	VMOVUPS      Z5, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -1253,9 +1327,9 @@ done53:
 	VZEROUPPER
 	RET
 
-// func log1p32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
+// func exp2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·exp2_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1263,62 +1337,32 @@ TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop55:
-	CMPQ         BX, CX
-	JAE          done56
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
-	KANDW        K2, K1, K1
-	VADDPS.BCST vmconst<>+312(SB), Z0, Z1
-	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z1, K2
-	VSUBPS       Z0, Z1, Z2
-	VBROADCASTSS vmconst<>+312(SB), Z3
-	VSUBPS       Z2, Z3, Z2
-	VSUBPS.BCST vmconst<>+312(SB), Z1, Z3
-	VSUBPS       Z3, Z0, Z3
-	VBLENDMPS    Z2, Z3, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z1, Z2
-	VCVTDQ2PS    Z2, Z2
-	VSUBPS.BCST vmconst<>+480(SB), Z2, Z2
-	VPANDD.BCST vmconst<>+488(SB), Z1, Z3
-	VPORD.BCST vmconst<>+312(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z3, K2
-	VMULPS.BCST vmconst<>+304(SB), Z3, Z7
-	VBLENDMPS    Z7, Z3, K2, Z5
-	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+312(SB), Z3, Z3
-	VADDPS       Z3, Z2, Z2
-	VSUBPS.BCST vmconst<>+312(SB), Z5, Z3
-	VMULPS       Z3, Z3, Z7
-	VMOVUPS      Z3, Z8
-	VBROADCASTSS vmconst<>+504(SB), Z9
-	VFMADD213PS.BCST vmconst<>+512(SB), Z9, Z8
-	VFMADD213PS.BCST vmconst<>+520(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+528(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+536(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+544(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+552(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+560(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+568(SB), Z3, Z8
-	VMULPS       Z3, Z8, Z8
-	VMULPS       Z7, Z8, Z8
-	VFMADD231PS.BCST vmconst<>+256(SB), Z2, Z8
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z7, Z8
-	VADDPS       Z8, Z3, Z3
-	VFMADD231PS.BCST vmconst<>+248(SB), Z2, Z3
-	VDIVPS       Z1, Z4, Z1
-	VADDPS       Z1, Z3, Z1
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
-	VBLENDMPS    Z0, Z1, K2, Z6
-	VMOVUPS      Z6, (AX)(BX*4)
-	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out57
-	JMP          loop55
+	CMPQ        BX, CX
+	JAE         done56
+	VMOVUPS     (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+1184(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+1192(SB), Z0, K2
+	KANDW       K2, K1, K1
+	VRNDSCALEPS $0x00, Z0, Z1
+	VSUBPS      Z1, Z0, Z2
+	VMOVUPS     Z2, Z3
+	VBROADCASTSS vmconst<>+1200(SB), Z4
+	VFMADD213PS.BCST vmconst<>+1208(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+1216(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1224(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1232(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1240(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+440(SB), Z2, Z3
+	VCVTPS2DQ   Z1, Z1
+	VPADDD.BCST vmconst<>+448(SB), Z1, Z1
+	VPSLLD      $0x17, Z1, Z1
+	VMULPS      Z1, Z3, Z1
+	VMOVUPS     Z1, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out57
+	JMP         loop55
 
 out57:
 	MOVQ    xs+48(FP), AX
@@ -1335,9 +1379,9 @@ done56:
 	VZEROUPPER
 	RET
 
-// func tan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func expm1_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·expm1_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1345,68 +1389,37 @@ TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop58:
-	CMPQ          BX, CX
-	JAE           done59
-	VMOVUPS       (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+760(SB), Z1, K1
-	VCVTPS2PD     Y0, Z1
-	VMULPD.BCST vmconst<>+768(SB), Z1, Z5
-	VRNDSCALEPD   $0x00, Z5, Z5
-	VFNMADD231PD.BCST vmconst<>+776(SB), Z5, Z1
-	VFNMADD231PD.BCST vmconst<>+784(SB), Z5, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z6
-	VMULPD.BCST vmconst<>+768(SB), Z6, Z7
-	VRNDSCALEPD   $0x00, Z7, Z7
-	VFNMADD231PD.BCST vmconst<>+776(SB), Z7, Z6
-	VFNMADD231PD.BCST vmconst<>+784(SB), Z7, Z6
-	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z6, Y8
-	VINSERTF64X4  $0x01, Y8, Z2, Z8
-	VCVTPD2DQ     Z5, Y2
-	VCVTPD2DQ     Z7, Y5
-	VINSERTI64X4  $0x01, Y5, Z2, Z5
-	VCVTPS2PD     Y8, Z7
-	VSUBPD        Z7, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z8, Y2
-	VCVTPS2PD     Y2, Z7
-	VSUBPD        Z7, Z6, Z6
-	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z6, Y1
-	VINSERTF64X4  $0x01, Y1, Z2, Z1
-	VMULPS        Z8, Z8, Z6
-	VMOVUPS       Z6, Z7
-	VBROADCASTSS vmconst<>+1008(SB), Z9
-	VFMADD213PS.BCST vmconst<>+1016(SB), Z9, Z7
-	VFMADD213PS.BCST vmconst<>+1024(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+1032(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+1040(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+1048(SB), Z6, Z7
-	VMULPS        Z6, Z7, Z7
-	VMULPS        Z8, Z7, Z7
-	VADDPS.BCST vmconst<>+312(SB), Z6, Z6
-	VFMADD231PS   Z6, Z1, Z7
-	VADDPS        Z7, Z8, Z1
-	VBROADCASTSS vmconst<>+1000(SB), Z6
-	VDIVPS        Z1, Z6, Z6
-	VMOVUPS       Z6, Z9
-	VFMADD213PS.BCST vmconst<>+312(SB), Z8, Z9
-	VMOVUPS       Z9, Z8
-	VFMADD231PS   Z7, Z6, Z8
-	VMOVUPS       Z6, Z7
-	VFMADD231PS   Z8, Z6, Z7
-	VPANDD.BCST vmconst<>+840(SB), Z5, Z5
-	VPCMPEQD.BCST vmconst<>+840(SB), Z5, K2
-	VBLENDMPS     Z7, Z1, K2, Z3
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K2
-	VBLENDMPS     Z0, Z3, K2, Z4
-	VMOVUPS       Z4, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out60
-	JMP           loop58
+	CMPQ         BX, CX
+	JAE          done59
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K1
+	VMAXPS.BCST vmconst<>+352(SB), Z0, Z1
+	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
+	VRNDSCALEPS  $0x00, Z2, Z2
+	VFNMADD231PS.BCST vmconst<>+376(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+384(SB), Z2, Z1
+	VMOVUPS      Z1, Z4
+	VBROADCASTSS vmconst<>+392(SB), Z5
+	VFMADD213PS.BCST vmconst<>+400(SB), Z5, Z4
+	VFMADD213PS.BCST vmconst<>+408(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+416(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+424(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+432(SB), Z1, Z4
+	VMULPS       Z1, Z1, Z5
+	VFMADD231PS  Z5, Z4, Z1
+	VCVTPS2DQ    Z2, Z2
+	VPADDD.BCST vmconst<>+448(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z4
+	VFMADD231PS  Z1, Z2, Z4
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
+	VBLENDMPS    Z0, Z4, K2, Z3
+	VMOVUPS      Z3, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out60
+	JMP          loop58
 
 out60:
 	MOVQ    xs+48(FP), AX
@@ -1423,9 +1436,9 @@ done59:
 	VZEROUPPER
 	RET
 
-// func atan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func log1p32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1433,46 +1446,62 @@ TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop61:
-	CMPQ        BX, CX
-	JAE         done62
-	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+1056(SB), Z1, K1
-	VCMPPS.BCST $0x1e, vmconst<>+1064(SB), Z1, K2
-	KANDNW      K2, K1, K2
-	VSUBPS.BCST vmconst<>+312(SB), Z1, Z2
-	VBLENDMPS   Z2, Z1, K2, Z3
-	VBLENDMPS.BCST vmconst<>+1000(SB), Z3, K1, Z4
-	VADDPS.BCST vmconst<>+312(SB), Z1, Z2
-	VBROADCASTSS vmconst<>+312(SB), Z9
-	VBLENDMPS   Z2, Z9, K2, Z5
-	VBLENDMPS   Z1, Z5, K1, Z6
-	VDIVPS      Z6, Z4, Z1
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1080(SB), Z2, Z2
-	VBLENDMPS.BCST vmconst<>+1072(SB), Z2, K1, Z7
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1096(SB), Z2, Z2
-	VBLENDMPS.BCST vmconst<>+1088(SB), Z2, K1, Z8
-	VMULPS      Z1, Z1, Z2
-	VMOVUPS     Z2, Z9
-	VBROADCASTSS vmconst<>+1104(SB), Z10
-	VFMADD213PS.BCST vmconst<>+1112(SB), Z10, Z9
-	VFMADD213PS.BCST vmconst<>+1120(SB), Z2, Z9
-	VFMADD213PS.BCST vmconst<>+1128(SB), Z2, Z9
-	VMULPS      Z2, Z9, Z2
-	VADDPS      Z8, Z1, Z9
-	VFMADD231PS Z1, Z2, Z9
-	VADDPS      Z9, Z7, Z1
-	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
-	VPXORQ      Z2, Z1, Z1
-	VCMPPS      $0x00, Z0, Z0, K1
-	VMOVUPS     Z1, (AX)(BX*4)
-	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
-	JNZ         out63
-	JMP         loop61
+	CMPQ         BX, CX
+	JAE          done62
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VADDPS.BCST vmconst<>+440(SB), Z0, Z1
+	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z1, K2
+	VSUBPS       Z0, Z1, Z2
+	VBROADCASTSS vmconst<>+440(SB), Z3
+	VSUBPS       Z2, Z3, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z1, Z3
+	VSUBPS       Z3, Z0, Z3
+	VBLENDMPS    Z2, Z3, K2, Z4
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z1, Z2
+	VCVTDQ2PS    Z2, Z2
+	VSUBPS.BCST vmconst<>+608(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+616(SB), Z1, Z3
+	VPORD.BCST vmconst<>+440(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z7
+	VBLENDMPS    Z7, Z3, K2, Z5
+	VPMOVM2D     K2, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VADDPS       Z3, Z2, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z5, Z3
+	VMULPS       Z3, Z3, Z7
+	VMOVUPS      Z3, Z8
+	VBROADCASTSS vmconst<>+632(SB), Z9
+	VFMADD213PS.BCST vmconst<>+640(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z8
+	VMULPS       Z3, Z8, Z8
+	VMULPS       Z7, Z8, Z8
+	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z8
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z7, Z8
+	VADDPS       Z8, Z3, Z3
+	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z3
+	VDIVPS       Z1, Z4, Z1
+	VADDPS       Z1, Z3, Z1
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
+	VBLENDMPS    Z0, Z1, K2, Z6
+	VMOVUPS      Z6, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out63
+	JMP          loop61
 
 out63:
 	MOVQ    xs+48(FP), AX
@@ -1489,9 +1518,9 @@ done62:
 	VZEROUPPER
 	RET
 
-// func asin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
+// func tan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1499,48 +1528,68 @@ TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop64:
-	CMPQ        BX, CX
-	JAE         done65
-	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K1
-	VBROADCASTSS vmconst<>+312(SB), Z2
-	VSUBPS      Z1, Z2, Z2
-	VMULPS.BCST vmconst<>+304(SB), Z2, Z2
-	VMULPS      Z1, Z1, Z7
-	VBLENDMPS   Z2, Z7, K1, Z3
-	VSQRTPS     Z3, Z2
-	VBLENDMPS   Z2, Z1, K1, Z4
-	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1136(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1144(SB), Z7, Z2
-	VFMADD213PS.BCST vmconst<>+1152(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1160(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1168(SB), Z3, Z2
-	VMULPS      Z3, Z2, Z2
-	VMOVUPS     Z4, Z7
-	VFMADD231PS Z4, Z2, Z7
-	VPMOVM2D    K1, Z2
-	VPANDD.BCST vmconst<>+1072(SB), Z2, Z2
-	VADDPS      Z7, Z7, Z8
-	VPXORD.BCST vmconst<>+584(SB), Z7, Z7
-	VBLENDMPS   Z8, Z7, K1, Z5
-	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K1
-	VPMOVM2D    K1, Z7
-	VPANDD.BCST vmconst<>+1088(SB), Z7, Z7
-	VSUBPS      Z5, Z7, Z7
-	VADDPS      Z7, Z2, Z2
-	VPANDD.BCST vmconst<>+584(SB), Z0, Z7
-	VPXORQ      Z7, Z2, Z2
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z0, K1
-	VBLENDMPS   Z0, Z2, K1, Z6
-	VCMPPS.BCST $0x12, vmconst<>+312(SB), Z1, K1
-	VMOVUPS     Z6, (AX)(BX*4)
-	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
-	JNZ         out66
-	JMP         loop64
+	CMPQ          BX, CX
+	JAE           done65
+	VMOVUPS       (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+960(SB), Z1, K1
+	VCVTPS2PD     Y0, Z1
+	VMULPD.BCST vmconst<>+968(SB), Z1, Z5
+	VRNDSCALEPD   $0x00, Z5, Z5
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z5, Z1
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z5, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z6
+	VMULPD.BCST vmconst<>+968(SB), Z6, Z7
+	VRNDSCALEPD   $0x00, Z7, Z7
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z7, Z6
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z7, Z6
+	VCVTPD2PS     Z1, Y2
+	VCVTPD2PS     Z6, Y8
+	VINSERTF64X4  $0x01, Y8, Z2, Z8
+	VCVTPD2DQ     Z5, Y2
+	VCVTPD2DQ     Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z2, Z5
+	VCVTPS2PD     Y8, Z7
+	VSUBPD        Z7, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z8, Y2
+	VCVTPS2PD     Y2, Z7
+	VSUBPD        Z7, Z6, Z6
+	VCVTPD2PS     Z1, Y2
+	VCVTPD2PS     Z6, Y1
+	VINSERTF64X4  $0x01, Y1, Z2, Z1
+	VMULPS        Z8, Z8, Z6
+	VMOVUPS       Z6, Z7
+	VBROADCASTSS vmconst<>+1256(SB), Z9
+	VFMADD213PS.BCST vmconst<>+1264(SB), Z9, Z7
+	VFMADD213PS.BCST vmconst<>+1272(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+1280(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+1288(SB), Z6, Z7
+	VFMADD213PS.BCST vmconst<>+1296(SB), Z6, Z7
+	VMULPS        Z6, Z7, Z7
+	VMULPS        Z8, Z7, Z7
+	VADDPS.BCST vmconst<>+440(SB), Z6, Z6
+	VFMADD231PS   Z6, Z1, Z7
+	VADDPS        Z7, Z8, Z1
+	VBROADCASTSS vmconst<>+1248(SB), Z6
+	VDIVPS        Z1, Z6, Z6
+	VMOVUPS       Z6, Z9
+	VFMADD213PS.BCST vmconst<>+440(SB), Z8, Z9
+	VMOVUPS       Z9, Z8
+	VFMADD231PS   Z7, Z6, Z8
+	VMOVUPS       Z6, Z7
+	VFMADD231PS   Z8, Z6, Z7
+	VPANDD.BCST vmconst<>+1040(SB), Z5, Z5
+	VPCMPEQD.BCST vmconst<>+1040(SB), Z5, K2
+	VBLENDMPS     Z7, Z1, K2, Z3
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
+	VBLENDMPS     Z0, Z3, K2, Z4
+	VMOVUPS       Z4, (AX)(BX*4)
+	KMOVW         K1, SI
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out66
+	JMP           loop64
 
 out66:
 	MOVQ    xs+48(FP), AX
@@ -1557,9 +1606,9 @@ done65:
 	VZEROUPPER
 	RET
 
-// func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func atan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1570,42 +1619,38 @@ loop67:
 	CMPQ        BX, CX
 	JAE         done68
 	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K1
-	VCMPPS.BCST $0x1e, vmconst<>+304(SB), Z1, K2
-	VBROADCASTSS vmconst<>+312(SB), Z2
-	VSUBPS      Z1, Z2, Z2
-	VMULPS.BCST vmconst<>+304(SB), Z2, Z2
-	VMULPS      Z1, Z1, Z8
-	VBLENDMPS   Z2, Z8, K2, Z3
-	VSQRTPS     Z3, Z2
-	VBLENDMPS   Z2, Z1, K2, Z4
-	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1136(SB), Z8
-	VFMADD213PS.BCST vmconst<>+1144(SB), Z8, Z2
-	VFMADD213PS.BCST vmconst<>+1152(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1160(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1168(SB), Z3, Z2
-	VMULPS      Z3, Z2, Z2
-	VMOVUPS     Z4, Z8
-	VFMADD231PS Z4, Z2, Z8
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+1304(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+1312(SB), Z1, K2
+	KANDNW      K2, K1, K2
+	VSUBPS.BCST vmconst<>+440(SB), Z1, Z2
+	VBLENDMPS   Z2, Z1, K2, Z3
+	VBLENDMPS.BCST vmconst<>+1248(SB), Z3, K1, Z4
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z2
+	VBROADCASTSS vmconst<>+440(SB), Z9
+	VBLENDMPS   Z2, Z9, K2, Z5
+	VBLENDMPS   Z1, Z5, K1, Z6
+	VDIVPS      Z6, Z4, Z1
 	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1072(SB), Z2, Z2
-	VADDPS      Z8, Z8, Z2
-	VPXORD.BCST vmconst<>+584(SB), Z8, Z8
-	VBLENDMPS   Z2, Z8, K2, Z5
-	VPANDD.BCST vmconst<>+584(SB), Z0, Z2
-	VPXORQ      Z2, Z5, Z2
-	VADDPS.BCST vmconst<>+1088(SB), Z2, Z2
-	VADDPS.BCST vmconst<>+1072(SB), Z2, Z2
-	VBROADCASTSS vmconst<>+1184(SB), Z8
-	VSUBPS      Z5, Z8, Z8
-	VADDPS.BCST vmconst<>+1176(SB), Z8, Z8
-	VCMPPS.BCST $0x11, vmconst<>+648(SB), Z0, K2
-	VBLENDMPS   Z8, Z5, K2, Z6
-	VBLENDMPS   Z6, Z2, K1, Z7
-	VCMPPS.BCST $0x12, vmconst<>+312(SB), Z1, K1
-	VMOVUPS     Z7, (AX)(BX*4)
+	VPANDD.BCST vmconst<>+1328(SB), Z2, Z2
+	VBLENDMPS.BCST vmconst<>+1320(SB), Z2, K1, Z7
+	VPMOVM2D    K2, Z2
+	VPANDD.BCST vmconst<>+1344(SB), Z2, Z2
+	VBLENDMPS.BCST vmconst<>+1336(SB), Z2, K1, Z8
+	VMULPS      Z1, Z1, Z2
+	VMOVUPS     Z2, Z9
+	VBROADCASTSS vmconst<>+1352(SB), Z10
+	VFMADD213PS.BCST vmconst<>+1360(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+1368(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+1376(SB), Z2, Z9
+	VMULPS      Z2, Z9, Z2
+	VADDPS      Z8, Z1, Z9
+	VFMADD231PS Z1, Z2, Z9
+	VADDPS      Z9, Z7, Z1
+	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
+	VPXORQ      Z2, Z1, Z1
+	VCMPPS      $0x00, Z0, Z0, K1
+	VMOVUPS     Z1, (AX)(BX*4)
 	KMOVW       K1, SI
 	ADDQ        $0x10, BX
 	XORQ        $0x0000ffff, SI
@@ -1627,9 +1672,9 @@ done68:
 	VZEROUPPER
 	RET
 
-// func asinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func asin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1637,149 +1682,48 @@ TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop70:
-	CMPQ         BX, CX
-	JAE          done71
-	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K1
-	VMOVUPS      Z1, Z2
-	VFMADD213PS.BCST vmconst<>+312(SB), Z1, Z2
-	VSQRTPS      Z2, Z2
-	VADDPS       Z1, Z1, Z11
-	VADDPS       Z1, Z2, Z12
-	VBROADCASTSS vmconst<>+312(SB), Z13
-	VDIVPS       Z12, Z13, Z12
-	VADDPS       Z12, Z11, Z11
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z11, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z11, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z11, Z12
-	VCVTDQ2PS    Z12, Z12
-	VSUBPS.BCST vmconst<>+480(SB), Z12, Z12
-	VPANDD.BCST vmconst<>+488(SB), Z11, Z11
-	VPORD.BCST vmconst<>+312(SB), Z11, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z11, K2
-	VMULPS.BCST vmconst<>+304(SB), Z11, Z13
-	VBLENDMPS    Z13, Z11, K2, Z3
-	VPMOVM2D     K2, Z11
-	VPANDD.BCST vmconst<>+312(SB), Z11, Z11
-	VADDPS       Z11, Z12, Z11
-	VSUBPS.BCST vmconst<>+312(SB), Z3, Z12
-	VMULPS       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSS vmconst<>+504(SB), Z15
-	VFMADD213PS.BCST vmconst<>+512(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+520(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+528(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+536(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+544(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+552(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+560(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+568(SB), Z12, Z14
-	VMULPS       Z12, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+256(SB), Z11, Z14
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z13, Z14
-	VADDPS       Z14, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+248(SB), Z11, Z12
-	VMULPS       Z1, Z1, Z11
-	VADDPS.BCST vmconst<>+312(SB), Z2, Z2
-	VDIVPS       Z2, Z11, Z2
-	VADDPS       Z2, Z1, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z2, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z2, K3
-	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+312(SB), Z2, Z11
-	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z11, K2
-	VSUBPS       Z2, Z11, Z13
-	VBROADCASTSS vmconst<>+312(SB), Z14
-	VSUBPS       Z13, Z14, Z13
-	VSUBPS.BCST vmconst<>+312(SB), Z11, Z14
-	VSUBPS       Z14, Z2, Z14
-	VBLENDMPS    Z13, Z14, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z11, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z11, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z11, Z13
-	VCVTDQ2PS    Z13, Z13
-	VSUBPS.BCST vmconst<>+480(SB), Z13, Z13
-	VPANDD.BCST vmconst<>+488(SB), Z11, Z14
-	VPORD.BCST vmconst<>+312(SB), Z14, Z14
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z14, K2
-	VMULPS.BCST vmconst<>+304(SB), Z14, Z15
-	VBLENDMPS    Z15, Z14, K2, Z5
-	VPMOVM2D     K2, Z14
-	VPANDD.BCST vmconst<>+312(SB), Z14, Z14
-	VADDPS       Z14, Z13, Z13
-	VSUBPS.BCST vmconst<>+312(SB), Z5, Z14
-	VMULPS       Z14, Z14, Z15
-	VMOVUPS      Z14, Z16
-	VBROADCASTSS vmconst<>+504(SB), Z17
-	VFMADD213PS.BCST vmconst<>+512(SB), Z17, Z16
-	VFMADD213PS.BCST vmconst<>+520(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+528(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+536(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+544(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+552(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+560(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+568(SB), Z14, Z16
-	VMULPS       Z14, Z16, Z16
-	VMULPS       Z15, Z16, Z16
-	VFMADD231PS.BCST vmconst<>+256(SB), Z13, Z16
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z15, Z16
-	VADDPS       Z16, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+248(SB), Z13, Z14
-	VDIVPS       Z11, Z4, Z11
-	VADDPS       Z11, Z14, Z11
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z2, K2
-	VBLENDMPS    Z2, Z11, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z1, Z2
-	VCVTDQ2PS    Z2, Z2
-	VSUBPS.BCST vmconst<>+480(SB), Z2, Z2
-	VPANDD.BCST vmconst<>+488(SB), Z1, Z11
-	VPORD.BCST vmconst<>+312(SB), Z11, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z11, K2
-	VMULPS.BCST vmconst<>+304(SB), Z11, Z13
-	VBLENDMPS    Z13, Z11, K2, Z7
-	VPMOVM2D     K2, Z11
-	VPANDD.BCST vmconst<>+312(SB), Z11, Z11
-	VADDPS       Z11, Z2, Z2
-	VSUBPS.BCST vmconst<>+312(SB), Z7, Z11
-	VMULPS       Z11, Z11, Z13
-	VMOVUPS      Z11, Z14
-	VBROADCASTSS vmconst<>+504(SB), Z15
-	VFMADD213PS.BCST vmconst<>+512(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+520(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+528(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+536(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+544(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+552(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+560(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+568(SB), Z11, Z14
-	VMULPS       Z11, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+256(SB), Z2, Z14
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z13, Z14
-	VADDPS       Z14, Z11, Z11
-	VFMADD231PS.BCST vmconst<>+248(SB), Z2, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+600(SB), Z1, K2
-	VBLENDMPS    Z12, Z6, K2, Z8
-	VCMPPS.BCST $0x1e, vmconst<>+1192(SB), Z1, K2
-	VADDPS.BCST vmconst<>+992(SB), Z11, Z2
-	VBLENDMPS    Z2, Z8, K2, Z9
-	VCMPPS.BCST $0x11, vmconst<>+1200(SB), Z1, K2
-	VBLENDMPS    Z1, Z9, K2, Z10
-	VPANDD.BCST vmconst<>+584(SB), Z0, Z1
-	VPXORQ       Z1, Z10, Z1
-	VMOVUPS      Z1, (AX)(BX*4)
-	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out72
-	JMP          loop70
+	CMPQ        BX, CX
+	JAE         done71
+	VMOVUPS     (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
+	VBROADCASTSS vmconst<>+440(SB), Z2
+	VSUBPS      Z1, Z2, Z2
+	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
+	VMULPS      Z1, Z1, Z7
+	VBLENDMPS   Z2, Z7, K1, Z3
+	VSQRTPS     Z3, Z2
+	VBLENDMPS   Z2, Z1, K1, Z4
+	VMOVUPS     Z3, Z2
+	VBROADCASTSS vmconst<>+1384(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1392(SB), Z7, Z2
+	VFMADD213PS.BCST vmconst<>+1400(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1408(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1416(SB), Z3, Z2
+	VMULPS      Z3, Z2, Z2
+	VMOVUPS     Z4, Z7
+	VFMADD231PS Z4, Z2, Z7
+	VPMOVM2D    K1, Z2
+	VPANDD.BCST vmconst<>+1320(SB), Z2, Z2
+	VADDPS      Z7, Z7, Z8
+	VPXORD.BCST vmconst<>+792(SB), Z7, Z7
+	VBLENDMPS   Z8, Z7, K1, Z5
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
+	VPMOVM2D    K1, Z7
+	VPANDD.BCST vmconst<>+1336(SB), Z7, Z7
+	VSUBPS      Z5, Z7, Z7
+	VADDPS      Z7, Z2, Z2
+	VPANDD.BCST vmconst<>+792(SB), Z0, Z7
+	VPXORQ      Z7, Z2, Z2
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K1
+	VBLENDMPS   Z0, Z2, K1, Z6
+	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
+	VMOVUPS     Z6, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out72
+	JMP         loop70
 
 out72:
 	MOVQ    xs+48(FP), AX
@@ -1796,9 +1740,9 @@ done71:
 	VZEROUPPER
 	RET
 
-// func acosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1806,147 +1750,50 @@ TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop73:
-	CMPQ         BX, CX
-	JAE          done74
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+312(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K2
-	KANDW        K2, K1, K1
-	VADDPS       Z0, Z0, Z1
-	VMOVUPS      Z0, Z2
-	VFMADD213PS.BCST vmconst<>+1000(SB), Z0, Z2
-	VSQRTPS      Z2, Z2
-	VADDPS       Z2, Z0, Z2
-	VBROADCASTSS vmconst<>+312(SB), Z10
-	VDIVPS       Z2, Z10, Z2
-	VSUBPS       Z2, Z1, Z1
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z1, Z2
-	VCVTDQ2PS    Z2, Z2
-	VSUBPS.BCST vmconst<>+480(SB), Z2, Z2
-	VPANDD.BCST vmconst<>+488(SB), Z1, Z1
-	VPORD.BCST vmconst<>+312(SB), Z1, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z1, K2
-	VMULPS.BCST vmconst<>+304(SB), Z1, Z10
-	VBLENDMPS    Z10, Z1, K2, Z3
-	VPMOVM2D     K2, Z1
-	VPANDD.BCST vmconst<>+312(SB), Z1, Z1
-	VADDPS       Z1, Z2, Z1
-	VSUBPS.BCST vmconst<>+312(SB), Z3, Z2
-	VMULPS       Z2, Z2, Z10
-	VMOVUPS      Z2, Z11
-	VBROADCASTSS vmconst<>+504(SB), Z12
-	VFMADD213PS.BCST vmconst<>+512(SB), Z12, Z11
-	VFMADD213PS.BCST vmconst<>+520(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+528(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+536(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+544(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+552(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+560(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+568(SB), Z2, Z11
-	VMULPS       Z2, Z11, Z11
-	VMULPS       Z10, Z11, Z11
-	VFMADD231PS.BCST vmconst<>+256(SB), Z1, Z11
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z10, Z11
-	VADDPS       Z11, Z2, Z2
-	VFMADD231PS.BCST vmconst<>+248(SB), Z1, Z2
-	VSUBPS.BCST vmconst<>+312(SB), Z0, Z1
-	VADDPS       Z1, Z1, Z10
-	VFMADD231PS  Z1, Z1, Z10
-	VSQRTPS      Z10, Z10
-	VADDPS       Z10, Z1, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+312(SB), Z1, Z10
-	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z10, K2
-	VSUBPS       Z1, Z10, Z11
-	VBROADCASTSS vmconst<>+312(SB), Z12
-	VSUBPS       Z11, Z12, Z11
-	VSUBPS.BCST vmconst<>+312(SB), Z10, Z12
-	VSUBPS       Z12, Z1, Z12
-	VBLENDMPS    Z11, Z12, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z10, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z10, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z10, Z11
-	VCVTDQ2PS    Z11, Z11
-	VSUBPS.BCST vmconst<>+480(SB), Z11, Z11
-	VPANDD.BCST vmconst<>+488(SB), Z10, Z12
-	VPORD.BCST vmconst<>+312(SB), Z12, Z12
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z12, K2
-	VMULPS.BCST vmconst<>+304(SB), Z12, Z13
-	VBLENDMPS    Z13, Z12, K2, Z5
-	VPMOVM2D     K2, Z12
-	VPANDD.BCST vmconst<>+312(SB), Z12, Z12
-	VADDPS       Z12, Z11, Z11
-	VSUBPS.BCST vmconst<>+312(SB), Z5, Z12
-	VMULPS       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSS vmconst<>+504(SB), Z15
-	VFMADD213PS.BCST vmconst<>+512(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+520(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+528(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+536(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+544(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+552(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+560(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+568(SB), Z12, Z14
-	VMULPS       Z12, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+256(SB), Z11, Z14
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z13, Z14
-	VADDPS       Z14, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+248(SB), Z11, Z12
-	VDIVPS       Z10, Z4, Z10
-	VADDPS       Z10, Z12, Z10
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z1, K2
-	VBLENDMPS    Z1, Z10, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z0, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z0, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z0, Z1
-	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+480(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+488(SB), Z0, Z10
-	VPORD.BCST vmconst<>+312(SB), Z10, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z10, K2
-	VMULPS.BCST vmconst<>+304(SB), Z10, Z11
-	VBLENDMPS    Z11, Z10, K2, Z7
-	VPMOVM2D     K2, Z10
-	VPANDD.BCST vmconst<>+312(SB), Z10, Z10
-	VADDPS       Z10, Z1, Z1
-	VSUBPS.BCST vmconst<>+312(SB), Z7, Z10
-	VMULPS       Z10, Z10, Z11
-	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+504(SB), Z13
-	VFMADD213PS.BCST vmconst<>+512(SB), Z13, Z12
-	VFMADD213PS.BCST vmconst<>+520(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+528(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+536(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+544(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+552(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+560(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+568(SB), Z10, Z12
-	VMULPS       Z10, Z12, Z12
-	VMULPS       Z11, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+256(SB), Z1, Z12
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z11, Z12
-	VADDPS       Z12, Z10, Z10
-	VFMADD231PS.BCST vmconst<>+248(SB), Z1, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+600(SB), Z0, K2
-	VBLENDMPS    Z2, Z6, K2, Z8
-	VCMPPS.BCST $0x1d, vmconst<>+1192(SB), Z0, K2
-	VADDPS.BCST vmconst<>+992(SB), Z10, Z1
-	VBLENDMPS    Z1, Z8, K2, Z9
-	VMOVUPS      Z9, (AX)(BX*4)
-	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out75
-	JMP          loop73
+	CMPQ        BX, CX
+	JAE         done74
+	VMOVUPS     (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K2
+	VBROADCASTSS vmconst<>+440(SB), Z2
+	VSUBPS      Z1, Z2, Z2
+	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
+	VMULPS      Z1, Z1, Z8
+	VBLENDMPS   Z2, Z8, K2, Z3
+	VSQRTPS     Z3, Z2
+	VBLENDMPS   Z2, Z1, K2, Z4
+	VMOVUPS     Z3, Z2
+	VBROADCASTSS vmconst<>+1384(SB), Z8
+	VFMADD213PS.BCST vmconst<>+1392(SB), Z8, Z2
+	VFMADD213PS.BCST vmconst<>+1400(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1408(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1416(SB), Z3, Z2
+	VMULPS      Z3, Z2, Z2
+	VMOVUPS     Z4, Z8
+	VFMADD231PS Z4, Z2, Z8
+	VPMOVM2D    K2, Z2
+	VPANDD.BCST vmconst<>+1320(SB), Z2, Z2
+	VADDPS      Z8, Z8, Z2
+	VPXORD.BCST vmconst<>+792(SB), Z8, Z8
+	VBLENDMPS   Z2, Z8, K2, Z5
+	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
+	VPXORQ      Z2, Z5, Z2
+	VADDPS.BCST vmconst<>+1336(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+1320(SB), Z2, Z2
+	VBROADCASTSS vmconst<>+1432(SB), Z8
+	VSUBPS      Z5, Z8, Z8
+	VADDPS.BCST vmconst<>+1424(SB), Z8, Z8
+	VCMPPS.BCST $0x11, vmconst<>+856(SB), Z0, K2
+	VBLENDMPS   Z8, Z5, K2, Z6
+	VBLENDMPS   Z6, Z2, K1, Z7
+	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
+	VMOVUPS     Z7, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out75
+	JMP         loop73
 
 out75:
 	MOVQ    xs+48(FP), AX
@@ -1963,9 +1810,9 @@ done74:
 	VZEROUPPER
 	RET
 
-// func atanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func asinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1976,69 +1823,140 @@ loop76:
 	CMPQ         BX, CX
 	JAE          done77
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+576(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+312(SB), Z1, K1
-	VADDPS       Z1, Z1, Z2
-	VCMPPS.BCST $0x11, vmconst<>+304(SB), Z1, K2
-	VMULPS       Z1, Z2, Z3
-	VBLENDMPS    Z3, Z2, K2, Z4
-	VBROADCASTSS vmconst<>+312(SB), Z3
-	VSUBPS       Z1, Z3, Z3
-	VDIVPS       Z3, Z4, Z3
-	VADDPS       Z3, Z2, Z2
-	VBLENDMPS    Z2, Z3, K2, Z5
-	VCMPPS.BCST $0x1e, vmconst<>+1000(SB), Z5, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z5, K3
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K1
+	VMOVUPS      Z1, Z2
+	VFMADD213PS.BCST vmconst<>+440(SB), Z1, Z2
+	VSQRTPS      Z2, Z2
+	VADDPS       Z1, Z1, Z11
+	VADDPS       Z1, Z2, Z12
+	VBROADCASTSS vmconst<>+440(SB), Z13
+	VDIVPS       Z12, Z13, Z12
+	VADDPS       Z12, Z11, Z11
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z11, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z11, K3
 	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+312(SB), Z5, Z2
-	VCMPPS.BCST $0x1d, vmconst<>+600(SB), Z2, K2
-	VSUBPS       Z5, Z2, Z3
-	VBROADCASTSS vmconst<>+312(SB), Z10
-	VSUBPS       Z3, Z10, Z3
-	VSUBPS.BCST vmconst<>+312(SB), Z2, Z10
-	VSUBPS       Z10, Z5, Z10
-	VBLENDMPS    Z3, Z10, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+464(SB), Z2, K2
-	VCMPPS.BCST $0x12, vmconst<>+472(SB), Z2, K3
+	VPSRLD       $0x17, Z11, Z12
+	VCVTDQ2PS    Z12, Z12
+	VSUBPS.BCST vmconst<>+608(SB), Z12, Z12
+	VPANDD.BCST vmconst<>+616(SB), Z11, Z11
+	VPORD.BCST vmconst<>+440(SB), Z11, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z11, K2
+	VMULPS.BCST vmconst<>+432(SB), Z11, Z13
+	VBLENDMPS    Z13, Z11, K2, Z3
+	VPMOVM2D     K2, Z11
+	VPANDD.BCST vmconst<>+440(SB), Z11, Z11
+	VADDPS       Z11, Z12, Z11
+	VSUBPS.BCST vmconst<>+440(SB), Z3, Z12
+	VMULPS       Z12, Z12, Z13
+	VMOVUPS      Z12, Z14
+	VBROADCASTSS vmconst<>+632(SB), Z15
+	VFMADD213PS.BCST vmconst<>+640(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+672(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+680(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+688(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+696(SB), Z12, Z14
+	VMULPS       Z12, Z14, Z14
+	VMULPS       Z13, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
+	VADDPS       Z14, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
+	VMULPS       Z1, Z1, Z11
+	VADDPS.BCST vmconst<>+440(SB), Z2, Z2
+	VDIVPS       Z2, Z11, Z2
+	VADDPS       Z2, Z1, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z2, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z2, K3
 	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z2, Z3
-	VCVTDQ2PS    Z3, Z3
-	VSUBPS.BCST vmconst<>+480(SB), Z3, Z3
-	VPANDD.BCST vmconst<>+488(SB), Z2, Z10
-	VPORD.BCST vmconst<>+312(SB), Z10, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+496(SB), Z10, K2
-	VMULPS.BCST vmconst<>+304(SB), Z10, Z11
-	VBLENDMPS    Z11, Z10, K2, Z7
-	VPMOVM2D     K2, Z10
-	VPANDD.BCST vmconst<>+312(SB), Z10, Z10
-	VADDPS       Z10, Z3, Z3
-	VSUBPS.BCST vmconst<>+312(SB), Z7, Z10
-	VMULPS       Z10, Z10, Z11
-	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+504(SB), Z13
-	VFMADD213PS.BCST vmconst<>+512(SB), Z13, Z12
-	VFMADD213PS.BCST vmconst<>+520(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+528(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+536(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+544(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+552(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+560(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+568(SB), Z10, Z12
-	VMULPS       Z10, Z12, Z12
-	VMULPS       Z11, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+256(SB), Z3, Z12
-	VFNMADD231PS.BCST vmconst<>+304(SB), Z11, Z12
-	VADDPS       Z12, Z10, Z10
-	VFMADD231PS.BCST vmconst<>+248(SB), Z3, Z10
-	VDIVPS       Z2, Z6, Z2
-	VADDPS       Z2, Z10, Z2
-	VCMPPS.BCST $0x00, vmconst<>+648(SB), Z5, K2
-	VBLENDMPS    Z5, Z2, K2, Z8
-	VCMPPS.BCST $0x11, vmconst<>+1200(SB), Z1, K2
-	VMULPS.BCST vmconst<>+304(SB), Z8, Z2
-	VBLENDMPS    Z1, Z2, K2, Z9
-	VPANDD.BCST vmconst<>+584(SB), Z0, Z1
-	VPXORQ       Z1, Z9, Z1
+	VADDPS.BCST vmconst<>+440(SB), Z2, Z11
+	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z11, K2
+	VSUBPS       Z2, Z11, Z13
+	VBROADCASTSS vmconst<>+440(SB), Z14
+	VSUBPS       Z13, Z14, Z13
+	VSUBPS.BCST vmconst<>+440(SB), Z11, Z14
+	VSUBPS       Z14, Z2, Z14
+	VBLENDMPS    Z13, Z14, K2, Z4
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z11, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z11, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z11, Z13
+	VCVTDQ2PS    Z13, Z13
+	VSUBPS.BCST vmconst<>+608(SB), Z13, Z13
+	VPANDD.BCST vmconst<>+616(SB), Z11, Z14
+	VPORD.BCST vmconst<>+440(SB), Z14, Z14
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z14, K2
+	VMULPS.BCST vmconst<>+432(SB), Z14, Z15
+	VBLENDMPS    Z15, Z14, K2, Z5
+	VPMOVM2D     K2, Z14
+	VPANDD.BCST vmconst<>+440(SB), Z14, Z14
+	VADDPS       Z14, Z13, Z13
+	VSUBPS.BCST vmconst<>+440(SB), Z5, Z14
+	VMULPS       Z14, Z14, Z15
+	VMOVUPS      Z14, Z16
+	VBROADCASTSS vmconst<>+632(SB), Z17
+	VFMADD213PS.BCST vmconst<>+640(SB), Z17, Z16
+	VFMADD213PS.BCST vmconst<>+648(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+656(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+664(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+672(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+680(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+688(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+696(SB), Z14, Z16
+	VMULPS       Z14, Z16, Z16
+	VMULPS       Z15, Z16, Z16
+	VFMADD231PS.BCST vmconst<>+384(SB), Z13, Z16
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z15, Z16
+	VADDPS       Z16, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+376(SB), Z13, Z14
+	VDIVPS       Z11, Z4, Z11
+	VADDPS       Z11, Z14, Z11
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z2, K2
+	VBLENDMPS    Z2, Z11, K2, Z6
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z1, Z2
+	VCVTDQ2PS    Z2, Z2
+	VSUBPS.BCST vmconst<>+608(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+616(SB), Z1, Z11
+	VPORD.BCST vmconst<>+440(SB), Z11, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z11, K2
+	VMULPS.BCST vmconst<>+432(SB), Z11, Z13
+	VBLENDMPS    Z13, Z11, K2, Z7
+	VPMOVM2D     K2, Z11
+	VPANDD.BCST vmconst<>+440(SB), Z11, Z11
+	VADDPS       Z11, Z2, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z7, Z11
+	VMULPS       Z11, Z11, Z13
+	VMOVUPS      Z11, Z14
+	VBROADCASTSS vmconst<>+632(SB), Z15
+	VFMADD213PS.BCST vmconst<>+640(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+648(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+656(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+664(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+672(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+680(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+688(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+696(SB), Z11, Z14
+	VMULPS       Z11, Z14, Z14
+	VMULPS       Z13, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z14
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
+	VADDPS       Z14, Z11, Z11
+	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+808(SB), Z1, K2
+	VBLENDMPS    Z12, Z6, K2, Z8
+	VCMPPS.BCST $0x1e, vmconst<>+1440(SB), Z1, K2
+	VADDPS.BCST vmconst<>+1240(SB), Z11, Z2
+	VBLENDMPS    Z2, Z8, K2, Z9
+	VCMPPS.BCST $0x11, vmconst<>+1448(SB), Z1, K2
+	VBLENDMPS    Z1, Z9, K2, Z10
+	VPANDD.BCST vmconst<>+792(SB), Z0, Z1
+	VPXORQ       Z1, Z10, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -2061,6 +1979,271 @@ done77:
 	VZEROUPPER
 	RET
 
+// func acosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop79:
+	CMPQ         BX, CX
+	JAE          done80
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+440(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VADDPS       Z0, Z0, Z1
+	VMOVUPS      Z0, Z2
+	VFMADD213PS.BCST vmconst<>+1248(SB), Z0, Z2
+	VSQRTPS      Z2, Z2
+	VADDPS       Z2, Z0, Z2
+	VBROADCASTSS vmconst<>+440(SB), Z10
+	VDIVPS       Z2, Z10, Z2
+	VSUBPS       Z2, Z1, Z1
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z1, Z2
+	VCVTDQ2PS    Z2, Z2
+	VSUBPS.BCST vmconst<>+608(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+616(SB), Z1, Z1
+	VPORD.BCST vmconst<>+440(SB), Z1, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z1, K2
+	VMULPS.BCST vmconst<>+432(SB), Z1, Z10
+	VBLENDMPS    Z10, Z1, K2, Z3
+	VPMOVM2D     K2, Z1
+	VPANDD.BCST vmconst<>+440(SB), Z1, Z1
+	VADDPS       Z1, Z2, Z1
+	VSUBPS.BCST vmconst<>+440(SB), Z3, Z2
+	VMULPS       Z2, Z2, Z10
+	VMOVUPS      Z2, Z11
+	VBROADCASTSS vmconst<>+632(SB), Z12
+	VFMADD213PS.BCST vmconst<>+640(SB), Z12, Z11
+	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+656(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+664(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+672(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+680(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+688(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+696(SB), Z2, Z11
+	VMULPS       Z2, Z11, Z11
+	VMULPS       Z10, Z11, Z11
+	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z11
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z10, Z11
+	VADDPS       Z11, Z2, Z2
+	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z0, Z1
+	VADDPS       Z1, Z1, Z10
+	VFMADD231PS  Z1, Z1, Z10
+	VSQRTPS      Z10, Z10
+	VADDPS       Z10, Z1, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z10
+	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z10, K2
+	VSUBPS       Z1, Z10, Z11
+	VBROADCASTSS vmconst<>+440(SB), Z12
+	VSUBPS       Z11, Z12, Z11
+	VSUBPS.BCST vmconst<>+440(SB), Z10, Z12
+	VSUBPS       Z12, Z1, Z12
+	VBLENDMPS    Z11, Z12, K2, Z4
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z10, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z10, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z10, Z11
+	VCVTDQ2PS    Z11, Z11
+	VSUBPS.BCST vmconst<>+608(SB), Z11, Z11
+	VPANDD.BCST vmconst<>+616(SB), Z10, Z12
+	VPORD.BCST vmconst<>+440(SB), Z12, Z12
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z12, K2
+	VMULPS.BCST vmconst<>+432(SB), Z12, Z13
+	VBLENDMPS    Z13, Z12, K2, Z5
+	VPMOVM2D     K2, Z12
+	VPANDD.BCST vmconst<>+440(SB), Z12, Z12
+	VADDPS       Z12, Z11, Z11
+	VSUBPS.BCST vmconst<>+440(SB), Z5, Z12
+	VMULPS       Z12, Z12, Z13
+	VMOVUPS      Z12, Z14
+	VBROADCASTSS vmconst<>+632(SB), Z15
+	VFMADD213PS.BCST vmconst<>+640(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+672(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+680(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+688(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+696(SB), Z12, Z14
+	VMULPS       Z12, Z14, Z14
+	VMULPS       Z13, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
+	VADDPS       Z14, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
+	VDIVPS       Z10, Z4, Z10
+	VADDPS       Z10, Z12, Z10
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z1, K2
+	VBLENDMPS    Z1, Z10, K2, Z6
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z0, Z1
+	VCVTDQ2PS    Z1, Z1
+	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+616(SB), Z0, Z10
+	VPORD.BCST vmconst<>+440(SB), Z10, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z10, K2
+	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
+	VBLENDMPS    Z11, Z10, K2, Z7
+	VPMOVM2D     K2, Z10
+	VPANDD.BCST vmconst<>+440(SB), Z10, Z10
+	VADDPS       Z10, Z1, Z1
+	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
+	VMULPS       Z10, Z10, Z11
+	VMOVUPS      Z10, Z12
+	VBROADCASTSS vmconst<>+632(SB), Z13
+	VFMADD213PS.BCST vmconst<>+640(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+672(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+680(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+688(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+696(SB), Z10, Z12
+	VMULPS       Z10, Z12, Z12
+	VMULPS       Z11, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z12
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
+	VADDPS       Z12, Z10, Z10
+	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+808(SB), Z0, K2
+	VBLENDMPS    Z2, Z6, K2, Z8
+	VCMPPS.BCST $0x1d, vmconst<>+1440(SB), Z0, K2
+	VADDPS.BCST vmconst<>+1240(SB), Z10, Z1
+	VBLENDMPS    Z1, Z8, K2, Z9
+	VMOVUPS      Z9, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out81
+	JMP          loop79
+
+out81:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done80:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop82:
+	CMPQ         BX, CX
+	JAE          done83
+	VMOVUPS      (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+440(SB), Z1, K1
+	VADDPS       Z1, Z1, Z2
+	VCMPPS.BCST $0x11, vmconst<>+432(SB), Z1, K2
+	VMULPS       Z1, Z2, Z3
+	VBLENDMPS    Z3, Z2, K2, Z4
+	VBROADCASTSS vmconst<>+440(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VDIVPS       Z3, Z4, Z3
+	VADDPS       Z3, Z2, Z2
+	VBLENDMPS    Z2, Z3, K2, Z5
+	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z5, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z5, K3
+	KANDW        K3, K2, K2
+	VADDPS.BCST vmconst<>+440(SB), Z5, Z2
+	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z2, K2
+	VSUBPS       Z5, Z2, Z3
+	VBROADCASTSS vmconst<>+440(SB), Z10
+	VSUBPS       Z3, Z10, Z3
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z10
+	VSUBPS       Z10, Z5, Z10
+	VBLENDMPS    Z3, Z10, K2, Z6
+	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z2, K2
+	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z2, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z2, Z3
+	VCVTDQ2PS    Z3, Z3
+	VSUBPS.BCST vmconst<>+608(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+616(SB), Z2, Z10
+	VPORD.BCST vmconst<>+440(SB), Z10, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z10, K2
+	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
+	VBLENDMPS    Z11, Z10, K2, Z7
+	VPMOVM2D     K2, Z10
+	VPANDD.BCST vmconst<>+440(SB), Z10, Z10
+	VADDPS       Z10, Z3, Z3
+	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
+	VMULPS       Z10, Z10, Z11
+	VMOVUPS      Z10, Z12
+	VBROADCASTSS vmconst<>+632(SB), Z13
+	VFMADD213PS.BCST vmconst<>+640(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+672(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+680(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+688(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+696(SB), Z10, Z12
+	VMULPS       Z10, Z12, Z12
+	VMULPS       Z11, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+384(SB), Z3, Z12
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
+	VADDPS       Z12, Z10, Z10
+	VFMADD231PS.BCST vmconst<>+376(SB), Z3, Z10
+	VDIVPS       Z2, Z6, Z2
+	VADDPS       Z2, Z10, Z2
+	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z5, K2
+	VBLENDMPS    Z5, Z2, K2, Z8
+	VCMPPS.BCST $0x11, vmconst<>+1448(SB), Z1, K2
+	VMULPS.BCST vmconst<>+432(SB), Z8, Z2
+	VBLENDMPS    Z1, Z2, K2, Z9
+	VPANDD.BCST vmconst<>+792(SB), Z0, Z1
+	VPXORQ       Z1, Z9, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out84
+	JMP          loop82
+
+out84:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done83:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func pow64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
@@ -2071,145 +2254,145 @@ TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop79:
+loop85:
 	CMPQ        SI, CX
-	JAE         done80
+	JAE         done86
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+1216(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+1456(SB), Z3, Z4
 	VRNDSCALEPD $0x03, Z4, Z4
 	VSUBPD      Z4, Z3, Z20
-	VCMPPD.BCST $0x1e, vmconst<>+208(SB), Z20, K1
+	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+376(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+504(SB), Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+344(SB), Z0, Z4
-	VPORQ.BCST vmconst<>+208(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+472(SB), Z0, Z4
+	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ      $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+352(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+360(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z4, K1
+	VPORQ.BCST vmconst<>+480(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+488(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z7
 	VADDPD      Z4, Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+376(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+384(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+504(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z4, Z20
 	VDIVPD      Z20, Z4, Z20
 	VMULPD      Z20, Z20, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+392(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+400(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+520(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+408(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+416(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
 	VMULPD      Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+424(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+432(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+552(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+560(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+440(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+568(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VADDPD      Z22, Z21, Z21
-	VMULPD.BCST vmconst<>+208(SB), Z4, Z22
+	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD      Z4, Z22, Z22
 	VADDPD      Z22, Z21, Z21
 	VMULPD      Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+448(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+576(SB), Z7, Z21
 	VADDPD      Z21, Z20, Z20
 	VSUBPD      Z20, Z22, Z20
 	VSUBPD      Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+456(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+584(SB), Z7, Z20
 	VSUBPD      Z4, Z20, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
 	VPMOVM2Q    K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z3, K1
 	VPMOVM2Q    K1, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+1208(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+776(SB), Z5, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+1208(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+776(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
 	VPANDQ      Z2, Z3, Z2
 	VMULPD      Z4, Z5, Z3
 	VPANDQ      Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+672(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+872(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z4, K1
 	VPMOVM2Q    K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
 	VPANDQ      Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+712(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+704(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+896(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+904(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+912(SB), Z2, Z2
 	VMOVUPS     Z2, Z4
-	VBROADCASTSD vmconst<>+720(SB), Z20
-	VFMADD213PD.BCST vmconst<>+728(SB), Z20, Z4
-	VFMADD213PD.BCST vmconst<>+176(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+736(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+192(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+744(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+208(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+376(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+920(SB), Z20
+	VFMADD213PD.BCST vmconst<>+928(SB), Z20, Z4
+	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+936(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+504(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+752(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+504(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+952(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VMULPD      Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+1224(SB), Z0, Z3
-	VPORQ.BCST vmconst<>+208(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1464(SB), Z0, Z3
+	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ      $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+1232(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+352(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+344(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+1208(SB), Z21
-	VBROADCASTSD vmconst<>+1208(SB), Z22
+	VPANDQ.BCST vmconst<>+1472(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+472(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+776(SB), Z21
+	VBROADCASTSD vmconst<>+776(SB), Z22
 
-powloop82:
+powloop88:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone83
-	VCMPPD.BCST $0x11, vmconst<>+1240(SB), Z4, K1
+	JZ        powdone89
+	VCMPPD.BCST $0x11, vmconst<>+1480(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1488(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+1208(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+776(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+1256(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+1256(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1496(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1496(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2219,12 +2402,12 @@ powloop82:
 	VBLENDMPD Z2, Z21, K1, Z10
 	VMULPD    Z3, Z3, Z2
 	VADDPD    Z4, Z4, Z3
-	VCMPPD.BCST $0x11, vmconst<>+208(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+336(SB), Z2, K1
 	VPMOVM2Q  K1, Z4
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+376(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+504(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2233,27 +2416,27 @@ powloop82:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop82
+	JMP       powloop88
 
-powdone83:
-	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z1, K1
+powdone89:
+	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+376(SB), Z4
+	VBROADCASTSD vmconst<>+504(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+1208(SB), Z2
+	VBROADCASTSD vmconst<>+776(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+1232(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+352(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+352(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1472(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+480(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+480(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+376(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+504(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+1264(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1504(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -2265,47 +2448,47 @@ powdone83:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+1512(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
-	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1520(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+376(SB), Z24
+	VBROADCASTSD vmconst<>+504(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
 	VPANDNQ     Z2, Z22, Z2
-	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z4, K1
+	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z4, K1
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPORQ       Z20, Z4, Z4
 	VPMOVQ2M    Z4, K1
-	VBLENDMPD.BCST vmconst<>+376(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+504(SB), Z18, K1, Z19
 	VPORQ       Z4, Z3, Z3
 	VPORQ       Z3, Z2, Z2
 	VMOVUPS     Z19, (AX)(SI*8)
@@ -2313,10 +2496,10 @@ powdone83:
 	KMOVW       K1, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out81
-	JMP         loop79
+	JNZ         out87
+	JMP         loop85
 
-out81:
+out87:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2326,7 +2509,7 @@ out81:
 	VZEROUPPER
 	RET
 
-done80:
+done86:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -2342,145 +2525,145 @@ TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop84:
+loop90:
 	CMPQ         BX, CX
-	JAE          done85
+	JAE          done91
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+1216(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+1456(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
-	VCMPPD.BCST $0x1e, vmconst<>+208(SB), Z20, K1
+	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+376(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+504(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
 	VPMOVM2Q     K1, Z4
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+344(SB), Z0, Z4
-	VPORQ.BCST vmconst<>+208(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+472(SB), Z0, Z4
+	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+352(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+360(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z4, K1
+	VPORQ.BCST vmconst<>+480(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+488(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+376(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+384(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+504(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+392(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+400(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+520(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+408(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+416(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
 	VMULPD       Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+424(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+432(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+552(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+560(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+440(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+568(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
-	VMULPD.BCST vmconst<>+208(SB), Z4, Z22
+	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+448(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+576(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+456(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+584(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+1208(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+776(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+1208(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+776(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+672(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+872(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+712(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+704(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+896(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+904(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+912(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+720(SB), Z20
-	VFMADD213PD.BCST vmconst<>+728(SB), Z20, Z4
-	VFMADD213PD.BCST vmconst<>+176(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+736(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+192(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+744(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+208(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+376(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+920(SB), Z20
+	VFMADD213PD.BCST vmconst<>+928(SB), Z20, Z4
+	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+936(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+504(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+752(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+504(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+952(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+1224(SB), Z0, Z3
-	VPORQ.BCST vmconst<>+208(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1464(SB), Z0, Z3
+	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+1232(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+352(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+344(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+1208(SB), Z21
-	VBROADCASTSD vmconst<>+1208(SB), Z22
+	VPANDQ.BCST vmconst<>+1472(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+472(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+776(SB), Z21
+	VBROADCASTSD vmconst<>+776(SB), Z22
 
-powloop87:
+powloop93:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone88
-	VCMPPD.BCST $0x11, vmconst<>+1240(SB), Z4, K1
+	JZ        powdone94
+	VCMPPD.BCST $0x11, vmconst<>+1480(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1488(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+1208(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+776(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+1256(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+1256(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1496(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1496(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2490,12 +2673,12 @@ powloop87:
 	VBLENDMPD Z2, Z21, K1, Z10
 	VMULPD    Z3, Z3, Z2
 	VADDPD    Z4, Z4, Z3
-	VCMPPD.BCST $0x11, vmconst<>+208(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+336(SB), Z2, K1
 	VPMOVM2Q  K1, Z4
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+376(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+504(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2504,27 +2687,27 @@ powloop87:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop87
+	JMP       powloop93
 
-powdone88:
-	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z1, K1
+powdone94:
+	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+376(SB), Z4
+	VBROADCASTSD vmconst<>+504(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+1208(SB), Z2
+	VBROADCASTSD vmconst<>+776(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+1232(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+352(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+352(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1472(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+480(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+480(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+376(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+504(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+1264(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1504(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -2536,47 +2719,47 @@ powdone88:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+1512(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
-	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1520(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+376(SB), Z24
+	VBROADCASTSD vmconst<>+504(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
 	VPANDNQ     Z2, Z22, Z2
-	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z4, K1
+	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z4, K1
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z1, K1
 	VPMOVM2Q    K1, Z1
-	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z0, K1
 	VPMOVM2Q    K1, Z4
 	VPORQ       Z4, Z1, Z1
 	VPMOVQ2M    Z1, K1
-	VBLENDMPD.BCST vmconst<>+376(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+504(SB), Z18, K1, Z19
 	VPORQ       Z1, Z3, Z1
 	VPORQ       Z1, Z2, Z1
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -2584,10 +2767,10 @@ powdone88:
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out86
-	JMP         loop84
+	JNZ         out92
+	JMP         loop90
 
-out86:
+out92:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2595,7 +2778,7 @@ out86:
 	VZEROUPPER
 	RET
 
-done85:
+done91:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2611,145 +2794,145 @@ TEXT ·scalarPow64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop89:
+loop95:
 	CMPQ         BX, CX
-	JAE          done90
+	JAE          done96
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+1216(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+1456(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
-	VCMPPD.BCST $0x1e, vmconst<>+208(SB), Z20, K1
+	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+376(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+504(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
 	VPMOVM2Q     K1, Z4
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+344(SB), Z0, Z4
-	VPORQ.BCST vmconst<>+208(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+472(SB), Z0, Z4
+	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+352(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+360(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z4, K1
+	VPORQ.BCST vmconst<>+480(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+488(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+376(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+376(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+384(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+504(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+392(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+400(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+520(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+408(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+416(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
 	VMULPD       Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+424(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+432(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+552(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+560(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+440(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+568(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
-	VMULPD.BCST vmconst<>+208(SB), Z4, Z22
+	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+448(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+576(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+456(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+584(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+1208(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+776(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+1208(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+776(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+672(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+872(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+680(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+688(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+664(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+696(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+704(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+712(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+704(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+896(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+904(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+912(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+720(SB), Z20
-	VFMADD213PD.BCST vmconst<>+728(SB), Z20, Z4
-	VFMADD213PD.BCST vmconst<>+176(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+736(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+192(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+744(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+208(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+376(SB), Z2, Z4
+	VBROADCASTSD vmconst<>+920(SB), Z20
+	VFMADD213PD.BCST vmconst<>+928(SB), Z20, Z4
+	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+936(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+504(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+384(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+752(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+504(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+952(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+1224(SB), Z0, Z3
-	VPORQ.BCST vmconst<>+208(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+1464(SB), Z0, Z3
+	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+1232(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+352(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+360(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+352(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+344(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+1208(SB), Z21
-	VBROADCASTSD vmconst<>+1208(SB), Z22
+	VPANDQ.BCST vmconst<>+1472(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+472(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+776(SB), Z21
+	VBROADCASTSD vmconst<>+776(SB), Z22
 
-powloop92:
+powloop98:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone93
-	VCMPPD.BCST $0x11, vmconst<>+1240(SB), Z4, K1
+	JZ        powdone99
+	VCMPPD.BCST $0x11, vmconst<>+1480(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1488(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+1208(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+776(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+1256(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+1256(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1496(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1496(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2759,12 +2942,12 @@ powloop92:
 	VBLENDMPD Z2, Z21, K1, Z10
 	VMULPD    Z3, Z3, Z2
 	VADDPD    Z4, Z4, Z3
-	VCMPPD.BCST $0x11, vmconst<>+208(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+336(SB), Z2, K1
 	VPMOVM2Q  K1, Z4
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+376(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+504(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2773,27 +2956,27 @@ powloop92:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop92
+	JMP       powloop98
 
-powdone93:
-	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z1, K1
+powdone99:
+	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+376(SB), Z4
+	VBROADCASTSD vmconst<>+504(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+1208(SB), Z2
+	VBROADCASTSD vmconst<>+776(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+1232(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+352(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+352(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+1472(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+480(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+480(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+376(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+504(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+1264(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1504(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -2805,47 +2988,47 @@ powdone93:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+1208(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+1512(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
-	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1520(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+376(SB), Z24
+	VBROADCASTSD vmconst<>+504(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
 	VPANDNQ     Z2, Z22, Z2
-	VCMPPD.BCST $0x00, vmconst<>+208(SB), Z4, K1
+	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z4, K1
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+328(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+336(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1216(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x00, vmconst<>+376(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z0, K1
 	VPMOVM2Q    K1, Z0
 	VPORQ       Z0, Z4, Z0
 	VPMOVQ2M    Z0, K1
-	VBLENDMPD.BCST vmconst<>+376(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+504(SB), Z18, K1, Z19
 	VPORQ       Z0, Z3, Z0
 	VPORQ       Z0, Z2, Z0
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -2853,10 +3036,10 @@ powdone93:
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out91
-	JMP         loop89
+	JNZ         out97
+	JMP         loop95
 
-out91:
+out97:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2864,7 +3047,7 @@ out91:
 	VZEROUPPER
 	RET
 
-done90:
+done96:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2881,33 +3064,33 @@ TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop94:
+loop100:
 	CMPQ      SI, CX
-	JAE       done95
+	JAE       done101
 	VMOVUPS   (DX)(SI*8), Z0
 	VMOVUPS   (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
 	KANDW     K2, K1, K1
 	VMAXPD    Z3, Z2, Z4
 	VMINPD    Z3, Z2, Z2
 	VDIVPD    Z4, Z2, Z2
 	VMULPD    Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
 	VSQRTPD   Z2, Z2
 	VMULPD    Z2, Z4, Z2
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z5
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z5
 	VMOVUPS   Z5, (AX)(SI*8)
 	KMOVW     K1, DI
 	ADDQ      $0x08, SI
 	XORQ      $0xff, DI
-	JNZ       out96
-	JMP       loop94
+	JNZ       out102
+	JMP       loop100
 
-out96:
+out102:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2917,7 +3100,7 @@ out96:
 	VZEROUPPER
 	RET
 
-done95:
+done101:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -2934,27 +3117,27 @@ TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop97:
+loop103:
 	CMPQ          SI, CX
-	JAE           done98
+	JAE           done104
 	VMOVUPS       (DX)(SI*4), Z0
 	VMOVUPS       (BX)(SI*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, DI
 	VEXTRACTF64X4 $0x01, Z0, Y2
@@ -2963,18 +3146,18 @@ loop97:
 	VCVTPS2PD     Y3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z6
 	VCVTPD2PS     Z6, Y2
 	KMOVW         K1, R8
 	VINSERTF64X4  $0x01, Y2, Z5, Z2
@@ -2983,10 +3166,10 @@ loop97:
 	VMOVUPS       Z2, (AX)(SI*4)
 	ADDQ          $0x10, SI
 	XORQ          $0x0000ffff, DI
-	JNZ           out99
-	JMP           loop97
+	JNZ           out105
+	JMP           loop103
 
-out99:
+out105:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2996,7 +3179,7 @@ out99:
 	VZEROUPPER
 	RET
 
-done98:
+done104:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3012,33 +3195,33 @@ TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop100:
+loop106:
 	CMPQ         BX, CX
-	JAE          done101
+	JAE          done107
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z1, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z1, Z2, Z4
 	VMINPD       Z1, Z2, Z1
 	VDIVPD       Z4, Z1, Z1
 	VMULPD       Z1, Z1, Z1
-	VADDPD.BCST vmconst<>+376(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+504(SB), Z1, Z1
 	VSQRTPD      Z1, Z1
 	VMULPD       Z1, Z4, Z1
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z1, K2, Z3
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z1, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out102
-	JMP          loop100
+	JNZ          out108
+	JMP          loop106
 
-out102:
+out108:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3046,7 +3229,7 @@ out102:
 	VZEROUPPER
 	RET
 
-done101:
+done107:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3062,27 +3245,27 @@ TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop103:
+loop109:
 	CMPQ          BX, CX
-	JAE           done104
+	JAE           done110
 	VMOVUPS       (DX)(BX*4), Z0
 	VBROADCASTSS  y+48(FP), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y2
@@ -3091,18 +3274,18 @@ loop103:
 	VCVTPS2PD     Y1, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z1, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z1, Z2, Z3
 	VMINPD        Z1, Z2, Z1
 	VDIVPD        Z3, Z1, Z1
 	VMULPD        Z1, Z1, Z1
-	VADDPD.BCST vmconst<>+376(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+504(SB), Z1, Z1
 	VSQRTPD       Z1, Z1
 	VMULPD        Z1, Z3, Z1
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z3, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z1, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z1, K2, Z6
 	VCVTPD2PS     Z6, Y1
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y1, Z5, Z1
@@ -3111,10 +3294,10 @@ loop103:
 	VMOVUPS       Z1, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out105
-	JMP           loop103
+	JNZ           out111
+	JMP           loop109
 
-out105:
+out111:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3122,7 +3305,7 @@ out105:
 	VZEROUPPER
 	RET
 
-done104:
+done110:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3138,33 +3321,33 @@ TEXT ·scalarHypot64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop106:
+loop112:
 	CMPQ         BX, CX
-	JAE          done107
+	JAE          done113
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z3, Z0, Z4
 	VMINPD       Z3, Z0, Z0
 	VDIVPD       Z4, Z0, Z0
 	VMULPD       Z0, Z0, Z0
-	VADDPD.BCST vmconst<>+376(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+504(SB), Z0, Z0
 	VSQRTPD      Z0, Z0
 	VMULPD       Z0, Z4, Z0
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z0, K2, Z2
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z0, K2, Z2
 	VMOVUPS      Z2, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out108
-	JMP          loop106
+	JNZ          out114
+	JMP          loop112
 
-out108:
+out114:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3172,7 +3355,7 @@ out108:
 	VZEROUPPER
 	RET
 
-done107:
+done113:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3188,27 +3371,27 @@ TEXT ·scalarHypot32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop109:
+loop115:
 	CMPQ          BX, CX
-	JAE           done110
+	JAE           done116
 	VBROADCASTSS  x+24(FP), Z0
 	VMOVUPS       (DX)(BX*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+376(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y0
@@ -3217,18 +3400,18 @@ loop109:
 	VCVTPS2PD     Y2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z2, Z0, Z3
 	VMINPD        Z2, Z0, Z0
 	VDIVPD        Z3, Z0, Z0
 	VMULPD        Z0, Z0, Z0
-	VADDPD.BCST vmconst<>+376(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+504(SB), Z0, Z0
 	VSQRTPD       Z0, Z0
 	VMULPD        Z0, Z3, Z0
-	VCMPPD.BCST $0x00, vmconst<>+1208(SB), Z3, K2
-	VBLENDMPD.BCST vmconst<>+1208(SB), Z0, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+776(SB), Z0, K2, Z6
 	VCVTPD2PS     Z6, Y0
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y0, Z5, Z0
@@ -3237,10 +3420,10 @@ loop109:
 	VMOVUPS       Z0, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out111
-	JMP           loop109
+	JNZ           out117
+	JMP           loop115
 
-out111:
+out117:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3248,7 +3431,7 @@ out111:
 	VZEROUPPER
 	RET
 
-done110:
+done116:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3277,233 +3460,263 @@ DATA vmconst<>+144(SB)/8, $0x3ffae89f995ad3ad
 DATA vmconst<>+152(SB)/8, $0x3ffc199bdd85529c
 DATA vmconst<>+160(SB)/8, $0x3ffd5818dcfba487
 DATA vmconst<>+168(SB)/8, $0x3ffea4afa2a490da
-DATA vmconst<>+176(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+184(SB)/8, $0x3f811120bde0e38f
-DATA vmconst<>+192(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+200(SB)/8, $0x3fc55555554dc664
-DATA vmconst<>+208(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+216(SB)/8, $0xfffffffffffffff0
-DATA vmconst<>+224(SB)/4, $0xc2ae0000
-DATA vmconst<>+228(SB)/4, $0x00000000
-DATA vmconst<>+232(SB)/4, $0x42b0bd71
-DATA vmconst<>+236(SB)/4, $0x00000000
-DATA vmconst<>+240(SB)/4, $0x3fb8aa3b
-DATA vmconst<>+244(SB)/4, $0x00000000
-DATA vmconst<>+248(SB)/4, $0x3f318000
-DATA vmconst<>+252(SB)/4, $0x00000000
-DATA vmconst<>+256(SB)/4, $0xb95e8083
-DATA vmconst<>+260(SB)/4, $0x00000000
-DATA vmconst<>+264(SB)/4, $0x39506967
-DATA vmconst<>+268(SB)/4, $0x00000000
-DATA vmconst<>+272(SB)/4, $0x3ab743ce
-DATA vmconst<>+276(SB)/4, $0x00000000
-DATA vmconst<>+280(SB)/4, $0x3c088908
-DATA vmconst<>+284(SB)/4, $0x00000000
-DATA vmconst<>+288(SB)/4, $0x3d2aa9c1
-DATA vmconst<>+292(SB)/4, $0x00000000
-DATA vmconst<>+296(SB)/4, $0x3e2aaaaa
-DATA vmconst<>+300(SB)/4, $0x00000000
-DATA vmconst<>+304(SB)/4, $0x3f000000
-DATA vmconst<>+308(SB)/4, $0x00000000
-DATA vmconst<>+312(SB)/4, $0x3f800000
-DATA vmconst<>+316(SB)/4, $0x00000000
-DATA vmconst<>+320(SB)/4, $0x0000007f
-DATA vmconst<>+324(SB)/4, $0x00000000
-DATA vmconst<>+328(SB)/8, $0x0010000000000000
-DATA vmconst<>+336(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+344(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+352(SB)/8, $0x4330000000000000
-DATA vmconst<>+360(SB)/8, $0x43300000000003fe
-DATA vmconst<>+368(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+376(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+384(SB)/8, $0x4000000000000000
-DATA vmconst<>+392(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+400(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+408(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+416(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+424(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+432(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+440(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+448(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+456(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+464(SB)/4, $0x00800000
-DATA vmconst<>+468(SB)/4, $0x00000000
-DATA vmconst<>+472(SB)/4, $0x7f7fffff
-DATA vmconst<>+476(SB)/4, $0x00000000
-DATA vmconst<>+480(SB)/4, $0x42fe0000
-DATA vmconst<>+484(SB)/4, $0x00000000
-DATA vmconst<>+488(SB)/4, $0x007fffff
-DATA vmconst<>+492(SB)/4, $0x00000000
-DATA vmconst<>+496(SB)/4, $0x3fb504f3
-DATA vmconst<>+500(SB)/4, $0x00000000
-DATA vmconst<>+504(SB)/4, $0x3d9021bb
-DATA vmconst<>+508(SB)/4, $0x00000000
-DATA vmconst<>+512(SB)/4, $0xbdebd1b8
-DATA vmconst<>+516(SB)/4, $0x00000000
-DATA vmconst<>+520(SB)/4, $0x3def251a
-DATA vmconst<>+524(SB)/4, $0x00000000
-DATA vmconst<>+528(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+532(SB)/4, $0x00000000
-DATA vmconst<>+536(SB)/4, $0x3e11e9bf
-DATA vmconst<>+540(SB)/4, $0x00000000
-DATA vmconst<>+544(SB)/4, $0xbe2aae50
-DATA vmconst<>+548(SB)/4, $0x00000000
-DATA vmconst<>+552(SB)/4, $0x3e4cceac
-DATA vmconst<>+556(SB)/4, $0x00000000
-DATA vmconst<>+560(SB)/4, $0xbe7ffffc
-DATA vmconst<>+564(SB)/4, $0x00000000
-DATA vmconst<>+568(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+572(SB)/4, $0x00000000
-DATA vmconst<>+576(SB)/4, $0x7fffffff
-DATA vmconst<>+580(SB)/4, $0x00000000
-DATA vmconst<>+584(SB)/4, $0x80000000
-DATA vmconst<>+588(SB)/4, $0x00000000
-DATA vmconst<>+592(SB)/4, $0x41200000
+DATA vmconst<>+176(SB)/8, $0x0000000000000000
+DATA vmconst<>+184(SB)/8, $0x3c98a62e4adc610b
+DATA vmconst<>+192(SB)/8, $0xbc819041b9d78a76
+DATA vmconst<>+200(SB)/8, $0x3c99b07eb6c70573
+DATA vmconst<>+208(SB)/8, $0x3c86f46ad23182e4
+DATA vmconst<>+216(SB)/8, $0x3c8ada0911f09ebc
+DATA vmconst<>+224(SB)/8, $0x3c7d4397afec42e2
+DATA vmconst<>+232(SB)/8, $0x3c96324c054647ad
+DATA vmconst<>+240(SB)/8, $0xbc9bdd3413b26456
+DATA vmconst<>+248(SB)/8, $0xbc841577ee04992f
+DATA vmconst<>+256(SB)/8, $0x3c96e9f156864b27
+DATA vmconst<>+264(SB)/8, $0x3c7c7c46b071f2be
+DATA vmconst<>+272(SB)/8, $0x3c97a1cd345dcc81
+DATA vmconst<>+280(SB)/8, $0x3c811065895048dd
+DATA vmconst<>+288(SB)/8, $0x3c82ed02d75b3707
+DATA vmconst<>+296(SB)/8, $0xbc9e9c23179c2893
+DATA vmconst<>+304(SB)/8, $0x3f56c16c16c16c17
+DATA vmconst<>+312(SB)/8, $0x3f811120bde0e38f
+DATA vmconst<>+320(SB)/8, $0x3fa5555555555555
+DATA vmconst<>+328(SB)/8, $0x3fc55555554dc664
+DATA vmconst<>+336(SB)/8, $0x3fe0000000000000
+DATA vmconst<>+344(SB)/8, $0xfffffffffffffff0
+DATA vmconst<>+352(SB)/4, $0xc2ae0000
+DATA vmconst<>+356(SB)/4, $0x00000000
+DATA vmconst<>+360(SB)/4, $0x42b0bd71
+DATA vmconst<>+364(SB)/4, $0x00000000
+DATA vmconst<>+368(SB)/4, $0x3fb8aa3b
+DATA vmconst<>+372(SB)/4, $0x00000000
+DATA vmconst<>+376(SB)/4, $0x3f318000
+DATA vmconst<>+380(SB)/4, $0x00000000
+DATA vmconst<>+384(SB)/4, $0xb95e8083
+DATA vmconst<>+388(SB)/4, $0x00000000
+DATA vmconst<>+392(SB)/4, $0x39506967
+DATA vmconst<>+396(SB)/4, $0x00000000
+DATA vmconst<>+400(SB)/4, $0x3ab743ce
+DATA vmconst<>+404(SB)/4, $0x00000000
+DATA vmconst<>+408(SB)/4, $0x3c088908
+DATA vmconst<>+412(SB)/4, $0x00000000
+DATA vmconst<>+416(SB)/4, $0x3d2aa9c1
+DATA vmconst<>+420(SB)/4, $0x00000000
+DATA vmconst<>+424(SB)/4, $0x3e2aaaaa
+DATA vmconst<>+428(SB)/4, $0x00000000
+DATA vmconst<>+432(SB)/4, $0x3f000000
+DATA vmconst<>+436(SB)/4, $0x00000000
+DATA vmconst<>+440(SB)/4, $0x3f800000
+DATA vmconst<>+444(SB)/4, $0x00000000
+DATA vmconst<>+448(SB)/4, $0x0000007f
+DATA vmconst<>+452(SB)/4, $0x00000000
+DATA vmconst<>+456(SB)/8, $0x0010000000000000
+DATA vmconst<>+464(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+472(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+480(SB)/8, $0x4330000000000000
+DATA vmconst<>+488(SB)/8, $0x43300000000003fe
+DATA vmconst<>+496(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+504(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+512(SB)/8, $0x4000000000000000
+DATA vmconst<>+520(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+528(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+536(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+544(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+552(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+560(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+568(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+576(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+584(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+592(SB)/4, $0x00800000
 DATA vmconst<>+596(SB)/4, $0x00000000
-DATA vmconst<>+600(SB)/4, $0x40000000
+DATA vmconst<>+600(SB)/4, $0x7f7fffff
 DATA vmconst<>+604(SB)/4, $0x00000000
-DATA vmconst<>+608(SB)/4, $0xbbbaf0ea
+DATA vmconst<>+608(SB)/4, $0x42fe0000
 DATA vmconst<>+612(SB)/4, $0x00000000
-DATA vmconst<>+616(SB)/4, $0x3ca9134e
+DATA vmconst<>+616(SB)/4, $0x007fffff
 DATA vmconst<>+620(SB)/4, $0x00000000
-DATA vmconst<>+624(SB)/4, $0xbd5c1e2d
+DATA vmconst<>+624(SB)/4, $0x3fb504f3
 DATA vmconst<>+628(SB)/4, $0x00000000
-DATA vmconst<>+632(SB)/4, $0x3e088393
+DATA vmconst<>+632(SB)/4, $0x3d9021bb
 DATA vmconst<>+636(SB)/4, $0x00000000
-DATA vmconst<>+640(SB)/4, $0xbeaaaa99
+DATA vmconst<>+640(SB)/4, $0xbdebd1b8
 DATA vmconst<>+644(SB)/4, $0x00000000
-DATA vmconst<>+648(SB)/4, $0x00000000
+DATA vmconst<>+648(SB)/4, $0x3def251a
 DATA vmconst<>+652(SB)/4, $0x00000000
-DATA vmconst<>+656(SB)/4, $0x3f200000
+DATA vmconst<>+656(SB)/4, $0xbdfe5d4f
 DATA vmconst<>+660(SB)/4, $0x00000000
-DATA vmconst<>+664(SB)/8, $0x8000000000000000
-DATA vmconst<>+672(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+680(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+688(SB)/8, $0x408ff80000000000
-DATA vmconst<>+696(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+704(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+712(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+720(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+728(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+736(SB)/8, $0x3f81111111111111
-DATA vmconst<>+744(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+752(SB)/8, $0x00000000000003ff
-DATA vmconst<>+760(SB)/4, $0x4c800000
-DATA vmconst<>+764(SB)/4, $0x00000000
-DATA vmconst<>+768(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+776(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+784(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+792(SB)/4, $0xb94ca1f9
+DATA vmconst<>+664(SB)/4, $0x3e11e9bf
+DATA vmconst<>+668(SB)/4, $0x00000000
+DATA vmconst<>+672(SB)/4, $0xbe2aae50
+DATA vmconst<>+676(SB)/4, $0x00000000
+DATA vmconst<>+680(SB)/4, $0x3e4cceac
+DATA vmconst<>+684(SB)/4, $0x00000000
+DATA vmconst<>+688(SB)/4, $0xbe7ffffc
+DATA vmconst<>+692(SB)/4, $0x00000000
+DATA vmconst<>+696(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+700(SB)/4, $0x00000000
+DATA vmconst<>+704(SB)/8, $0x8000000000000000
+DATA vmconst<>+712(SB)/8, $0x404601e678fc457b
+DATA vmconst<>+720(SB)/8, $0xbfeedc5baafd6f4b
+DATA vmconst<>+728(SB)/8, $0xc058d26a0e26682d
+DATA vmconst<>+736(SB)/8, $0xc0993ac030580563
+DATA vmconst<>+744(SB)/8, $0x405c33f28a581b86
+DATA vmconst<>+752(SB)/8, $0x40a176fa0e5535fa
+DATA vmconst<>+760(SB)/8, $0x40b2ec102442040c
+DATA vmconst<>+768(SB)/8, $0x3fe4000000000000
+DATA vmconst<>+776(SB)/8, $0x0000000000000000
+DATA vmconst<>+784(SB)/4, $0x7fffffff
+DATA vmconst<>+788(SB)/4, $0x00000000
+DATA vmconst<>+792(SB)/4, $0x80000000
 DATA vmconst<>+796(SB)/4, $0x00000000
-DATA vmconst<>+800(SB)/4, $0x3c08839e
+DATA vmconst<>+800(SB)/4, $0x41200000
 DATA vmconst<>+804(SB)/4, $0x00000000
-DATA vmconst<>+808(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+808(SB)/4, $0x40000000
 DATA vmconst<>+812(SB)/4, $0x00000000
-DATA vmconst<>+816(SB)/4, $0x37ccf5ce
+DATA vmconst<>+816(SB)/4, $0xbbbaf0ea
 DATA vmconst<>+820(SB)/4, $0x00000000
-DATA vmconst<>+824(SB)/4, $0xbab6061a
+DATA vmconst<>+824(SB)/4, $0x3ca9134e
 DATA vmconst<>+828(SB)/4, $0x00000000
-DATA vmconst<>+832(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+832(SB)/4, $0xbd5c1e2d
 DATA vmconst<>+836(SB)/4, $0x00000000
-DATA vmconst<>+840(SB)/4, $0x00000001
+DATA vmconst<>+840(SB)/4, $0x3e088393
 DATA vmconst<>+844(SB)/4, $0x00000000
-DATA vmconst<>+848(SB)/4, $0x00000002
+DATA vmconst<>+848(SB)/4, $0xbeaaaa99
 DATA vmconst<>+852(SB)/4, $0x00000000
-DATA vmconst<>+856(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+864(SB)/4, $0x3a37b152
+DATA vmconst<>+856(SB)/4, $0x00000000
+DATA vmconst<>+860(SB)/4, $0x00000000
+DATA vmconst<>+864(SB)/4, $0x3f200000
 DATA vmconst<>+868(SB)/4, $0x00000000
-DATA vmconst<>+872(SB)/4, $0x39826a14
-DATA vmconst<>+876(SB)/4, $0x00000000
-DATA vmconst<>+880(SB)/4, $0x3ede0000
-DATA vmconst<>+884(SB)/4, $0x00000000
-DATA vmconst<>+888(SB)/4, $0x3e9a0000
-DATA vmconst<>+892(SB)/4, $0x00000000
-DATA vmconst<>+896(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+900(SB)/4, $0x00000000
-DATA vmconst<>+904(SB)/8, $0x4035000000000000
-DATA vmconst<>+912(SB)/4, $0x39559e2f
-DATA vmconst<>+916(SB)/4, $0x00000000
-DATA vmconst<>+920(SB)/4, $0x3c087bbe
-DATA vmconst<>+924(SB)/4, $0x00000000
-DATA vmconst<>+928(SB)/4, $0x3e2aaacc
-DATA vmconst<>+932(SB)/4, $0x00000000
-DATA vmconst<>+936(SB)/4, $0xc2fc0000
-DATA vmconst<>+940(SB)/4, $0x00000000
-DATA vmconst<>+944(SB)/4, $0x42fecccd
-DATA vmconst<>+948(SB)/4, $0x00000000
-DATA vmconst<>+952(SB)/4, $0x3920fdde
-DATA vmconst<>+956(SB)/4, $0x00000000
-DATA vmconst<>+960(SB)/4, $0x3aaf9f29
+DATA vmconst<>+872(SB)/8, $0x3ff71547652b82fe
+DATA vmconst<>+880(SB)/8, $0xc08ff00000000000
+DATA vmconst<>+888(SB)/8, $0x408ff80000000000
+DATA vmconst<>+896(SB)/8, $0x3fe62e42fefa3000
+DATA vmconst<>+904(SB)/8, $0x3d53de6af278ece6
+DATA vmconst<>+912(SB)/8, $0x3fb0000000000000
+DATA vmconst<>+920(SB)/8, $0x3efa01a01a01a01a
+DATA vmconst<>+928(SB)/8, $0x3f2a01a01a01a01a
+DATA vmconst<>+936(SB)/8, $0x3f81111111111111
+DATA vmconst<>+944(SB)/8, $0x3fc5555555555555
+DATA vmconst<>+952(SB)/8, $0x00000000000003ff
+DATA vmconst<>+960(SB)/4, $0x4c800000
 DATA vmconst<>+964(SB)/4, $0x00000000
-DATA vmconst<>+968(SB)/4, $0x3c1d96a6
-DATA vmconst<>+972(SB)/4, $0x00000000
-DATA vmconst<>+976(SB)/4, $0x3d635774
-DATA vmconst<>+980(SB)/4, $0x00000000
-DATA vmconst<>+984(SB)/4, $0x3e75fdee
-DATA vmconst<>+988(SB)/4, $0x00000000
-DATA vmconst<>+992(SB)/4, $0x3f317218
+DATA vmconst<>+968(SB)/8, $0x3fe45f306dc9c883
+DATA vmconst<>+976(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+984(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+992(SB)/4, $0xb94ca1f9
 DATA vmconst<>+996(SB)/4, $0x00000000
-DATA vmconst<>+1000(SB)/4, $0xbf800000
+DATA vmconst<>+1000(SB)/4, $0x3c08839e
 DATA vmconst<>+1004(SB)/4, $0x00000000
-DATA vmconst<>+1008(SB)/4, $0x3c19c53b
+DATA vmconst<>+1008(SB)/4, $0xbe2aaaa3
 DATA vmconst<>+1012(SB)/4, $0x00000000
-DATA vmconst<>+1016(SB)/4, $0x3b4c779c
+DATA vmconst<>+1016(SB)/4, $0x37ccf5ce
 DATA vmconst<>+1020(SB)/4, $0x00000000
-DATA vmconst<>+1024(SB)/4, $0x3cc821b5
+DATA vmconst<>+1024(SB)/4, $0xbab6061a
 DATA vmconst<>+1028(SB)/4, $0x00000000
-DATA vmconst<>+1032(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+1032(SB)/4, $0x3d2aaaa5
 DATA vmconst<>+1036(SB)/4, $0x00000000
-DATA vmconst<>+1040(SB)/4, $0x3e0896dd
+DATA vmconst<>+1040(SB)/4, $0x00000001
 DATA vmconst<>+1044(SB)/4, $0x00000000
-DATA vmconst<>+1048(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+1048(SB)/4, $0x00000002
 DATA vmconst<>+1052(SB)/4, $0x00000000
-DATA vmconst<>+1056(SB)/4, $0x401a827a
-DATA vmconst<>+1060(SB)/4, $0x00000000
-DATA vmconst<>+1064(SB)/4, $0x3ed413cd
+DATA vmconst<>+1056(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+1064(SB)/4, $0x3a37b152
 DATA vmconst<>+1068(SB)/4, $0x00000000
-DATA vmconst<>+1072(SB)/4, $0x3fc90fdb
+DATA vmconst<>+1072(SB)/4, $0x39826a14
 DATA vmconst<>+1076(SB)/4, $0x00000000
-DATA vmconst<>+1080(SB)/4, $0x3f490fdb
+DATA vmconst<>+1080(SB)/4, $0x3ede0000
 DATA vmconst<>+1084(SB)/4, $0x00000000
-DATA vmconst<>+1088(SB)/4, $0xb33bbd2e
+DATA vmconst<>+1088(SB)/4, $0x3e9a0000
 DATA vmconst<>+1092(SB)/4, $0x00000000
-DATA vmconst<>+1096(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+1096(SB)/4, $0x3ee2a8ed
 DATA vmconst<>+1100(SB)/4, $0x00000000
-DATA vmconst<>+1104(SB)/4, $0x3da4f0d1
-DATA vmconst<>+1108(SB)/4, $0x00000000
-DATA vmconst<>+1112(SB)/4, $0xbe0e1b85
-DATA vmconst<>+1116(SB)/4, $0x00000000
-DATA vmconst<>+1120(SB)/4, $0x3e4c925f
-DATA vmconst<>+1124(SB)/4, $0x00000000
-DATA vmconst<>+1128(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+1132(SB)/4, $0x00000000
-DATA vmconst<>+1136(SB)/4, $0x3d2cb352
-DATA vmconst<>+1140(SB)/4, $0x00000000
-DATA vmconst<>+1144(SB)/4, $0x3cc617e3
-DATA vmconst<>+1148(SB)/4, $0x00000000
-DATA vmconst<>+1152(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+1156(SB)/4, $0x00000000
-DATA vmconst<>+1160(SB)/4, $0x3d9980f6
+DATA vmconst<>+1104(SB)/8, $0x4035000000000000
+DATA vmconst<>+1112(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+1120(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+1128(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+1136(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+1144(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+1152(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+1160(SB)/4, $0x39559e2f
 DATA vmconst<>+1164(SB)/4, $0x00000000
-DATA vmconst<>+1168(SB)/4, $0x3e2aaae4
+DATA vmconst<>+1168(SB)/4, $0x3c087bbe
 DATA vmconst<>+1172(SB)/4, $0x00000000
-DATA vmconst<>+1176(SB)/4, $0x40490fdb
+DATA vmconst<>+1176(SB)/4, $0x3e2aaacc
 DATA vmconst<>+1180(SB)/4, $0x00000000
-DATA vmconst<>+1184(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+1184(SB)/4, $0xc2fc0000
 DATA vmconst<>+1188(SB)/4, $0x00000000
-DATA vmconst<>+1192(SB)/4, $0x45800000
+DATA vmconst<>+1192(SB)/4, $0x42fecccd
 DATA vmconst<>+1196(SB)/4, $0x00000000
-DATA vmconst<>+1200(SB)/4, $0x39800000
+DATA vmconst<>+1200(SB)/4, $0x3920fdde
 DATA vmconst<>+1204(SB)/4, $0x00000000
-DATA vmconst<>+1208(SB)/8, $0x0000000000000000
-DATA vmconst<>+1216(SB)/8, $0x41e0000000000000
-DATA vmconst<>+1224(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+1232(SB)/8, $0x00000000000007ff
-DATA vmconst<>+1240(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+1248(SB)/8, $0x40b0000000000000
-DATA vmconst<>+1256(SB)/8, $0x0000000000000001
-DATA vmconst<>+1264(SB)/8, $0x409ff80000000000
-DATA vmconst<>+1272(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+1280(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+1288(SB)/8, $0x7ff0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $1296
+DATA vmconst<>+1208(SB)/4, $0x3aaf9f29
+DATA vmconst<>+1212(SB)/4, $0x00000000
+DATA vmconst<>+1216(SB)/4, $0x3c1d96a6
+DATA vmconst<>+1220(SB)/4, $0x00000000
+DATA vmconst<>+1224(SB)/4, $0x3d635774
+DATA vmconst<>+1228(SB)/4, $0x00000000
+DATA vmconst<>+1232(SB)/4, $0x3e75fdee
+DATA vmconst<>+1236(SB)/4, $0x00000000
+DATA vmconst<>+1240(SB)/4, $0x3f317218
+DATA vmconst<>+1244(SB)/4, $0x00000000
+DATA vmconst<>+1248(SB)/4, $0xbf800000
+DATA vmconst<>+1252(SB)/4, $0x00000000
+DATA vmconst<>+1256(SB)/4, $0x3c19c53b
+DATA vmconst<>+1260(SB)/4, $0x00000000
+DATA vmconst<>+1264(SB)/4, $0x3b4c779c
+DATA vmconst<>+1268(SB)/4, $0x00000000
+DATA vmconst<>+1272(SB)/4, $0x3cc821b5
+DATA vmconst<>+1276(SB)/4, $0x00000000
+DATA vmconst<>+1280(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+1284(SB)/4, $0x00000000
+DATA vmconst<>+1288(SB)/4, $0x3e0896dd
+DATA vmconst<>+1292(SB)/4, $0x00000000
+DATA vmconst<>+1296(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+1300(SB)/4, $0x00000000
+DATA vmconst<>+1304(SB)/4, $0x401a827a
+DATA vmconst<>+1308(SB)/4, $0x00000000
+DATA vmconst<>+1312(SB)/4, $0x3ed413cd
+DATA vmconst<>+1316(SB)/4, $0x00000000
+DATA vmconst<>+1320(SB)/4, $0x3fc90fdb
+DATA vmconst<>+1324(SB)/4, $0x00000000
+DATA vmconst<>+1328(SB)/4, $0x3f490fdb
+DATA vmconst<>+1332(SB)/4, $0x00000000
+DATA vmconst<>+1336(SB)/4, $0xb33bbd2e
+DATA vmconst<>+1340(SB)/4, $0x00000000
+DATA vmconst<>+1344(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+1348(SB)/4, $0x00000000
+DATA vmconst<>+1352(SB)/4, $0x3da4f0d1
+DATA vmconst<>+1356(SB)/4, $0x00000000
+DATA vmconst<>+1360(SB)/4, $0xbe0e1b85
+DATA vmconst<>+1364(SB)/4, $0x00000000
+DATA vmconst<>+1368(SB)/4, $0x3e4c925f
+DATA vmconst<>+1372(SB)/4, $0x00000000
+DATA vmconst<>+1376(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+1380(SB)/4, $0x00000000
+DATA vmconst<>+1384(SB)/4, $0x3d2cb352
+DATA vmconst<>+1388(SB)/4, $0x00000000
+DATA vmconst<>+1392(SB)/4, $0x3cc617e3
+DATA vmconst<>+1396(SB)/4, $0x00000000
+DATA vmconst<>+1400(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+1404(SB)/4, $0x00000000
+DATA vmconst<>+1408(SB)/4, $0x3d9980f6
+DATA vmconst<>+1412(SB)/4, $0x00000000
+DATA vmconst<>+1416(SB)/4, $0x3e2aaae4
+DATA vmconst<>+1420(SB)/4, $0x00000000
+DATA vmconst<>+1424(SB)/4, $0x40490fdb
+DATA vmconst<>+1428(SB)/4, $0x00000000
+DATA vmconst<>+1432(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+1436(SB)/4, $0x00000000
+DATA vmconst<>+1440(SB)/4, $0x45800000
+DATA vmconst<>+1444(SB)/4, $0x00000000
+DATA vmconst<>+1448(SB)/4, $0x39800000
+DATA vmconst<>+1452(SB)/4, $0x00000000
+DATA vmconst<>+1456(SB)/8, $0x41e0000000000000
+DATA vmconst<>+1464(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+1472(SB)/8, $0x00000000000007ff
+DATA vmconst<>+1480(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+1488(SB)/8, $0x40b0000000000000
+DATA vmconst<>+1496(SB)/8, $0x0000000000000001
+DATA vmconst<>+1504(SB)/8, $0x409ff80000000000
+DATA vmconst<>+1512(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+1520(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+1528(SB)/8, $0x7ff0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $1536

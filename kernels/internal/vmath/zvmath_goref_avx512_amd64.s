@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func tanh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·tanh64AVX512Loop(SB), NOSPLIT, $0-72
+// func sin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sin64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -18,70 +18,61 @@ loop1:
 	JAE         done2
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z2
-	VMINPD.BCST vmconst<>+16(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+24(SB), Z3, Z3
-	VMULPD.BCST vmconst<>+32(SB), Z3, Z9
-	VADDPD.BCST vmconst<>+40(SB), Z9, Z9
-	VSUBPD.BCST vmconst<>+40(SB), Z9, Z10
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z10, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z10, K2
-	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z10, Z10
-	VFMADD231PD.BCST vmconst<>+64(SB), Z10, Z3
-	VFMADD231PD.BCST vmconst<>+72(SB), Z10, Z3
-	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
-	VMOVUPS     Z3, Z10
-	VBROADCASTSD vmconst<>+88(SB), Z11
-	VFMADD213PD.BCST vmconst<>+96(SB), Z11, Z10
-	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z10
-	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z10
-	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z10
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z10
-	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z10
-	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z10
-	VMULPD      Z10, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
-	VMULPD      Z10, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
-	VMULPD      Z10, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
-	VMULPD      Z10, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z10
-	VFMADD213PD.BCST vmconst<>+144(SB), Z10, Z3
-	VPADDQ.BCST vmconst<>+152(SB), Z9, Z9
-	VPSLLQ      $0x34, Z9, Z9
-	VMULPD      Z9, Z3, Z3
-	VMULPD      Z0, Z0, Z9
-	VMULPD.BCST vmconst<>+160(SB), Z9, Z10
-	VADDPD.BCST vmconst<>+168(SB), Z10, Z10
-	VMULPD      Z9, Z10, Z10
-	VADDPD.BCST vmconst<>+176(SB), Z10, Z10
-	VMULPD      Z0, Z0, Z11
-	VADDPD.BCST vmconst<>+184(SB), Z11, Z11
-	VMULPD      Z9, Z11, Z11
-	VADDPD.BCST vmconst<>+192(SB), Z11, Z11
-	VMULPD      Z9, Z11, Z11
-	VADDPD.BCST vmconst<>+200(SB), Z11, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+208(SB), Z2, K1
-	VMULPD      Z9, Z0, Z9
-	VMULPD      Z10, Z9, Z9
-	VBLENDMPD.BCST vmconst<>+24(SB), Z9, K1, Z4
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VBLENDMPD   Z3, Z11, K1, Z5
-	VDIVPD      Z5, Z4, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z9
-	VSUBPD      Z3, Z9, Z9
-	VPXORQ      Z1, Z9, Z9
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z0, K2
-	VADDPD      Z3, Z0, Z3
-	VBLENDMPD   Z0, Z3, K2, Z6
-	VBLENDMPD   Z9, Z6, K1, Z7
-	VCMPPD.BCST $0x1e, vmconst<>+16(SB), Z2, K1
-	VPXORQ.BCST vmconst<>+144(SB), Z1, Z1
-	VBLENDMPD   Z1, Z7, K1, Z8
-	VCMPPD      $0x00, Z0, Z0, K1
-	VMOVUPS     Z8, (AX)(BX*8)
+	VCMPPD.BCST $0x11, vmconst<>+8(SB), Z1, K1
+	VMULPD.BCST vmconst<>+16(SB), Z1, Z2
+	VRNDSCALEPD $0x03, Z2, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z4
+	VPANDQ.BCST vmconst<>+32(SB), Z4, Z4
+	VPCMPEQQ.BCST vmconst<>+32(SB), Z4, K2
+	VPMOVM2Q    K2, Z4
+	VPANDQ.BCST vmconst<>+40(SB), Z4, Z4
+	VADDPD      Z4, Z2, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+64(SB), Z2, Z5
+	VSUBPD      Z5, Z1, Z1
+	VMULPD.BCST vmconst<>+56(SB), Z2, Z5
+	VSUBPD      Z5, Z1, Z1
+	VMULPD.BCST vmconst<>+48(SB), Z2, Z2
+	VSUBPD      Z2, Z1, Z1
+	VMULPD      Z1, Z1, Z2
+	VMULPD.BCST vmconst<>+72(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+80(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+88(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+96(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+104(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+112(SB), Z5, Z5
+	VMULPD      Z2, Z1, Z6
+	VMULPD      Z5, Z6, Z5
+	VADDPD      Z1, Z5, Z1
+	VMULPD.BCST vmconst<>+120(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+128(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+136(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+152(SB), Z5, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD.BCST vmconst<>+160(SB), Z5, Z5
+	VMULPD      Z2, Z2, Z6
+	VMULPD.BCST vmconst<>+168(SB), Z2, Z2
+	VBROADCASTSD vmconst<>+40(SB), Z7
+	VSUBPD      Z2, Z7, Z2
+	VMULPD      Z5, Z6, Z5
+	VADDPD      Z2, Z5, Z2
+	VPANDQ.BCST vmconst<>+176(SB), Z4, Z5
+	VPCMPEQQ.BCST vmconst<>+176(SB), Z5, K2
+	VBLENDMPD   Z2, Z1, K2, Z3
+	VPSLLQ      $0x3d, Z4, Z1
+	VPANDQ.BCST vmconst<>+184(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z2
+	VPXORQ      Z2, Z1, Z1
+	VPXORQ      Z1, Z3, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
@@ -103,9 +94,9 @@ done2:
 	VZEROUPPER
 	RET
 
-// func sin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func cos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·sin64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·cos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -116,60 +107,60 @@ loop4:
 	CMPQ        BX, CX
 	JAE         done5
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+224(SB), Z1, K1
-	VMULPD.BCST vmconst<>+232(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+8(SB), Z1, K1
+	VMULPD.BCST vmconst<>+16(SB), Z1, Z2
 	VRNDSCALEPD $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+248(SB), Z4, Z4
-	VPCMPEQQ.BCST vmconst<>+248(SB), Z4, K2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z4
+	VPANDQ.BCST vmconst<>+32(SB), Z4, Z4
+	VPCMPEQQ.BCST vmconst<>+32(SB), Z4, K2
 	VPMOVM2Q    K2, Z4
-	VPANDQ.BCST vmconst<>+144(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+40(SB), Z4, Z4
 	VADDPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
-	VMULPD.BCST vmconst<>+272(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+64(SB), Z2, Z5
 	VSUBPD      Z5, Z1, Z1
-	VMULPD.BCST vmconst<>+264(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+56(SB), Z2, Z5
 	VSUBPD      Z5, Z1, Z1
-	VMULPD.BCST vmconst<>+256(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+48(SB), Z2, Z2
 	VSUBPD      Z2, Z1, Z1
 	VMULPD      Z1, Z1, Z2
-	VMULPD.BCST vmconst<>+280(SB), Z2, Z5
-	VADDPD.BCST vmconst<>+288(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+72(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+80(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+296(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+88(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+304(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+96(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+312(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+104(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+320(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+112(SB), Z5, Z5
 	VMULPD      Z2, Z1, Z6
 	VMULPD      Z5, Z6, Z5
 	VADDPD      Z1, Z5, Z1
-	VMULPD.BCST vmconst<>+328(SB), Z2, Z5
-	VADDPD.BCST vmconst<>+336(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+120(SB), Z2, Z5
+	VADDPD.BCST vmconst<>+128(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+344(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+136(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+352(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+144(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+360(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+152(SB), Z5, Z5
 	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+368(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+160(SB), Z5, Z5
 	VMULPD      Z2, Z2, Z6
-	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z7
+	VMULPD.BCST vmconst<>+168(SB), Z2, Z2
+	VBROADCASTSD vmconst<>+40(SB), Z7
 	VSUBPD      Z2, Z7, Z2
 	VMULPD      Z5, Z6, Z5
 	VADDPD      Z2, Z5, Z2
-	VPANDQ.BCST vmconst<>+376(SB), Z4, Z5
-	VPCMPEQQ.BCST vmconst<>+376(SB), Z5, K2
-	VBLENDMPD   Z2, Z1, K2, Z3
+	VPANDQ.BCST vmconst<>+176(SB), Z4, Z5
+	VPCMPEQQ.BCST vmconst<>+176(SB), Z5, K2
+	VBLENDMPD   Z1, Z2, K2, Z3
 	VPSLLQ      $0x3d, Z4, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPSLLQ      $0x3e, Z4, Z2
 	VPXORQ      Z2, Z1, Z1
+	VPANDQ.BCST vmconst<>+184(SB), Z1, Z1
 	VPXORQ      Z1, Z3, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -193,9 +184,9 @@ done5:
 	VZEROUPPER
 	RET
 
-// func cos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·cos64AVX512Loop(SB), NOSPLIT, $0-72
+// func exp2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·exp2_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -206,61 +197,46 @@ loop7:
 	CMPQ        BX, CX
 	JAE         done8
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+224(SB), Z1, K1
-	VMULPD.BCST vmconst<>+232(SB), Z1, Z2
-	VRNDSCALEPD $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+248(SB), Z4, Z4
-	VPCMPEQQ.BCST vmconst<>+248(SB), Z4, K2
-	VPMOVM2Q    K2, Z4
-	VPANDQ.BCST vmconst<>+144(SB), Z4, Z4
-	VADDPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+240(SB), Z2, Z4
-	VMULPD.BCST vmconst<>+272(SB), Z2, Z5
-	VSUBPD      Z5, Z1, Z1
-	VMULPD.BCST vmconst<>+264(SB), Z2, Z5
-	VSUBPD      Z5, Z1, Z1
-	VMULPD.BCST vmconst<>+256(SB), Z2, Z2
-	VSUBPD      Z2, Z1, Z1
-	VMULPD      Z1, Z1, Z2
-	VMULPD.BCST vmconst<>+280(SB), Z2, Z5
-	VADDPD.BCST vmconst<>+288(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+296(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+304(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+312(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+320(SB), Z5, Z5
-	VMULPD      Z2, Z1, Z6
-	VMULPD      Z5, Z6, Z5
-	VADDPD      Z1, Z5, Z1
-	VMULPD.BCST vmconst<>+328(SB), Z2, Z5
-	VADDPD.BCST vmconst<>+336(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+344(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+352(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+360(SB), Z5, Z5
-	VMULPD      Z2, Z5, Z5
-	VADDPD.BCST vmconst<>+368(SB), Z5, Z5
-	VMULPD      Z2, Z2, Z6
-	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z7
-	VSUBPD      Z2, Z7, Z2
-	VMULPD      Z5, Z6, Z5
-	VADDPD      Z2, Z5, Z2
-	VPANDQ.BCST vmconst<>+376(SB), Z4, Z5
-	VPCMPEQQ.BCST vmconst<>+376(SB), Z5, K2
-	VBLENDMPD   Z1, Z2, K2, Z3
-	VPSLLQ      $0x3d, Z4, Z1
-	VPSLLQ      $0x3e, Z4, Z2
-	VPXORQ      Z2, Z1, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VPXORQ      Z1, Z3, Z1
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z0, K1
+	VSUBPD.BCST vmconst<>+168(SB), Z0, Z1
+	VADDPD.BCST vmconst<>+168(SB), Z0, Z2
+	VBLENDMPD   Z1, Z2, K1, Z3
+	VRNDSCALEPD $0x03, Z3, Z1
+	VSUBPD      Z1, Z0, Z2
+	VMULPD.BCST vmconst<>+200(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+208(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+184(SB), Z2, Z2
+	VSUBPD      Z2, Z4, Z5
+	VMULPD      Z5, Z5, Z6
+	VMULPD.BCST vmconst<>+216(SB), Z6, Z7
+	VADDPD.BCST vmconst<>+224(SB), Z7, Z7
+	VMULPD      Z6, Z7, Z7
+	VADDPD.BCST vmconst<>+232(SB), Z7, Z7
+	VMULPD      Z6, Z7, Z7
+	VADDPD.BCST vmconst<>+240(SB), Z7, Z7
+	VMULPD      Z6, Z7, Z7
+	VADDPD.BCST vmconst<>+248(SB), Z7, Z7
+	VMULPD      Z6, Z7, Z6
+	VSUBPD      Z6, Z5, Z6
+	VMULPD      Z6, Z5, Z5
+	VBROADCASTSD vmconst<>+256(SB), Z7
+	VSUBPD      Z6, Z7, Z6
+	VDIVPD      Z6, Z5, Z5
+	VSUBPD      Z5, Z2, Z2
+	VSUBPD      Z4, Z2, Z2
+	VBROADCASTSD vmconst<>+40(SB), Z4
+	VSUBPD      Z2, Z4, Z2
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ.BCST vmconst<>+24(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+24(SB), Z4, Z4
+	VADDPD      Z1, Z4, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+40(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+264(SB), Z4, K2
+	KANDW       K2, K1, K1
+	VADDPD.BCST vmconst<>+272(SB), Z1, Z1
+	VPSUBQ.BCST vmconst<>+272(SB), Z1, Z1
+	VPSLLQ      $0x34, Z1, Z1
+	VPADDQ      Z1, Z2, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
@@ -283,9 +259,9 @@ done8:
 	VZEROUPPER
 	RET
 
-// func sinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func expm1_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·sinh64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·expm1_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -297,65 +273,109 @@ loop10:
 	JAE         done11
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z2
-	VMULPD.BCST vmconst<>+32(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+40(SB), Z3, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z6, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z6, K2
-	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z6, Z6
-	VMOVUPS     Z2, Z7
-	VFMADD231PD.BCST vmconst<>+64(SB), Z6, Z7
-	VFMADD231PD.BCST vmconst<>+72(SB), Z6, Z7
-	VMULPD.BCST vmconst<>+80(SB), Z7, Z6
-	VMOVUPS     Z6, Z7
-	VBROADCASTSD vmconst<>+88(SB), Z8
-	VFMADD213PD.BCST vmconst<>+96(SB), Z8, Z7
-	VFMADD213PD.BCST vmconst<>+104(SB), Z6, Z7
-	VFMADD213PD.BCST vmconst<>+112(SB), Z6, Z7
-	VFMADD213PD.BCST vmconst<>+120(SB), Z6, Z7
-	VFMADD213PD.BCST vmconst<>+128(SB), Z6, Z7
-	VFMADD213PD.BCST vmconst<>+136(SB), Z6, Z7
-	VFMADD213PD.BCST vmconst<>+144(SB), Z6, Z7
-	VMULPD      Z7, Z6, Z6
-	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
-	VMULPD      Z7, Z6, Z6
-	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
-	VMULPD      Z7, Z6, Z6
-	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
-	VMULPD      Z7, Z6, Z6
-	VADDPD.BCST vmconst<>+24(SB), Z6, Z7
-	VFMADD213PD.BCST vmconst<>+144(SB), Z7, Z6
-	VPADDQ.BCST vmconst<>+152(SB), Z3, Z3
-	VPSLLQ      $0x34, Z3, Z3
-	VMULPD      Z3, Z6, Z3
-	VMULPD.BCST vmconst<>+136(SB), Z3, Z6
-	VBROADCASTSD vmconst<>+144(SB), Z7
-	VDIVPD      Z3, Z7, Z7
-	VSUBPD      Z7, Z3, Z3
-	VMULPD.BCST vmconst<>+136(SB), Z3, Z3
-	VMULPD      Z2, Z2, Z7
-	VMULPD.BCST vmconst<>+384(SB), Z7, Z8
-	VADDPD.BCST vmconst<>+392(SB), Z8, Z8
-	VMULPD      Z7, Z8, Z8
-	VADDPD.BCST vmconst<>+400(SB), Z8, Z8
-	VMULPD      Z7, Z8, Z8
-	VADDPD.BCST vmconst<>+408(SB), Z8, Z8
-	VMULPD      Z2, Z2, Z9
-	VADDPD.BCST vmconst<>+416(SB), Z9, Z9
-	VMULPD      Z7, Z9, Z9
-	VADDPD.BCST vmconst<>+424(SB), Z9, Z9
-	VMULPD      Z7, Z9, Z7
-	VADDPD.BCST vmconst<>+408(SB), Z7, Z7
-	VMULPD      Z2, Z8, Z8
-	VDIVPD      Z7, Z8, Z7
-	VCMPPD.BCST $0x1e, vmconst<>+136(SB), Z2, K2
-	VBLENDMPD   Z3, Z7, K2, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
-	VBLENDMPD   Z6, Z4, K2, Z5
-	VPXORQ      Z1, Z5, Z1
-	VMOVUPS     Z1, (AX)(BX*8)
+	VMULPD.BCST vmconst<>+280(SB), Z0, Z2
+	VADDPD.BCST vmconst<>+168(SB), Z2, Z2
+	VMULPD.BCST vmconst<>+280(SB), Z0, Z16
+	VSUBPD.BCST vmconst<>+168(SB), Z16, Z16
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z0, K1
+	VBLENDMPD   Z16, Z2, K1, Z3
+	VRNDSCALEPD $0x03, Z3, Z2
+	VCMPPD.BCST $0x11, vmconst<>+288(SB), Z1, K1
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z16
+	VPORQ.BCST vmconst<>+40(SB), Z16, Z16
+	VBLENDMPD   Z16, Z2, K1, Z4
+	VMULPD.BCST vmconst<>+200(SB), Z4, Z2
+	VSUBPD      Z2, Z0, Z2
+	VMULPD.BCST vmconst<>+208(SB), Z4, Z16
+	VSUBPD      Z16, Z2, Z17
+	VSUBPD      Z17, Z2, Z2
+	VSUBPD      Z16, Z2, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+296(SB), Z1, K1
+	VBLENDMPD   Z17, Z0, K1, Z5
+	VBROADCASTSD vmconst<>+192(SB), Z16
+	VBLENDMPD   Z2, Z16, K1, Z6
+	VBROADCASTSD vmconst<>+192(SB), Z2
+	VBLENDMPD   Z4, Z2, K1, Z7
+	VMULPD.BCST vmconst<>+168(SB), Z5, Z2
+	VMULPD      Z2, Z5, Z16
+	VMULPD.BCST vmconst<>+304(SB), Z16, Z17
+	VADDPD.BCST vmconst<>+312(SB), Z17, Z17
+	VMULPD      Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+320(SB), Z17, Z17
+	VMULPD      Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+328(SB), Z17, Z17
+	VMULPD      Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+336(SB), Z17, Z17
+	VMULPD      Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+40(SB), Z17, Z17
+	VMULPD      Z2, Z17, Z18
+	VBROADCASTSD vmconst<>+344(SB), Z19
+	VSUBPD      Z18, Z19, Z18
+	VSUBPD      Z18, Z17, Z17
+	VMULPD      Z18, Z5, Z18
+	VBROADCASTSD vmconst<>+352(SB), Z19
+	VSUBPD      Z18, Z19, Z18
+	VDIVPD      Z18, Z17, Z17
+	VMULPD      Z17, Z16, Z18
+	VMULPD      Z18, Z5, Z18
+	VMULPD      Z2, Z5, Z19
+	VSUBPD      Z19, Z18, Z18
+	VSUBPD      Z18, Z5, Z18
+	VMULPD      Z17, Z16, Z16
+	VSUBPD      Z6, Z16, Z16
+	VMULPD      Z5, Z16, Z16
+	VSUBPD      Z6, Z16, Z16
+	VMULPD      Z2, Z5, Z2
+	VSUBPD      Z2, Z16, Z2
+	VSUBPD      Z2, Z5, Z16
+	VMULPD.BCST vmconst<>+168(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+168(SB), Z16, Z16
+	VSUBPD      Z2, Z5, Z17
+	VCMPPD.BCST $0x11, vmconst<>+360(SB), Z5, K1
+	VADDPD.BCST vmconst<>+168(SB), Z5, Z19
+	VSUBPD      Z19, Z2, Z19
+	VMULPD.BCST vmconst<>+368(SB), Z19, Z19
+	VADDPD      Z17, Z17, Z17
+	VADDPD.BCST vmconst<>+40(SB), Z17, Z17
+	VBLENDMPD   Z19, Z17, K1, Z8
+	VADDPD.BCST vmconst<>+272(SB), Z7, Z17
+	VPSUBQ.BCST vmconst<>+272(SB), Z17, Z17
+	VPSLLQ      $0x34, Z17, Z19
+	VBROADCASTSD vmconst<>+376(SB), Z20
+	VPSUBQ      Z17, Z20, Z17
+	VPSLLQ      $0x34, Z17, Z17
+	VSUBPD      Z5, Z2, Z20
+	VBROADCASTSD vmconst<>+40(SB), Z21
+	VSUBPD      Z20, Z21, Z20
+	VPADDQ      Z19, Z20, Z20
+	VSUBPD.BCST vmconst<>+40(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+40(SB), Z21
+	VSUBPD      Z17, Z21, Z21
+	VSUBPD      Z5, Z2, Z22
+	VSUBPD      Z22, Z21, Z21
+	VPADDQ      Z19, Z21, Z21
+	VADDPD      Z17, Z2, Z2
+	VSUBPD      Z2, Z5, Z2
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z2
+	VPADDQ      Z19, Z2, Z2
+	VCMPPD.BCST $0x11, vmconst<>+384(SB), Z7, K1
+	VBLENDMPD   Z21, Z2, K1, Z9
+	VCMPPD.BCST $0x12, vmconst<>+368(SB), Z7, K1
+	VCMPPD.BCST $0x1e, vmconst<>+392(SB), Z7, K2
+	KORW        K2, K1, K1
+	VBLENDMPD   Z20, Z9, K1, Z10
+	VCMPPD.BCST $0x00, vmconst<>+40(SB), Z7, K1
+	VBLENDMPD   Z8, Z10, K1, Z11
+	VCMPPD.BCST $0x00, vmconst<>+400(SB), Z7, K1
+	VBLENDMPD   Z16, Z11, K1, Z12
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z7, K1
+	VBLENDMPD   Z18, Z12, K1, Z13
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z1, K1
+	VBLENDMPD   Z0, Z13, K1, Z14
+	VCMPPD.BCST $0x12, vmconst<>+416(SB), Z0, K1
+	VBLENDMPD.BCST vmconst<>+400(SB), Z14, K1, Z15
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z0, K1
+	VMOVUPS     Z15, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
@@ -377,9 +397,9 @@ done11:
 	VZEROUPPER
 	RET
 
-// func exp2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func log1p64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·exp2_64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·log1p64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -387,55 +407,93 @@ TEXT ·exp2_64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop13:
-	CMPQ        BX, CX
-	JAE         done14
-	VMOVUPS     (DX)(BX*8), Z0
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K1
-	VSUBPD.BCST vmconst<>+136(SB), Z0, Z1
-	VADDPD.BCST vmconst<>+136(SB), Z0, Z2
-	VBLENDMPD   Z1, Z2, K1, Z3
-	VRNDSCALEPD $0x03, Z3, Z1
-	VSUBPD      Z1, Z0, Z2
-	VMULPD.BCST vmconst<>+440(SB), Z2, Z4
-	VMULPD.BCST vmconst<>+448(SB), Z2, Z2
-	VPXORQ.BCST vmconst<>+0(SB), Z2, Z2
-	VSUBPD      Z2, Z4, Z5
-	VMULPD      Z5, Z5, Z6
-	VMULPD.BCST vmconst<>+456(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+464(SB), Z7, Z7
-	VMULPD      Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+472(SB), Z7, Z7
-	VMULPD      Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+480(SB), Z7, Z7
-	VMULPD      Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+128(SB), Z7, Z7
-	VMULPD      Z6, Z7, Z6
-	VSUBPD      Z6, Z5, Z6
-	VMULPD      Z6, Z5, Z5
-	VBROADCASTSD vmconst<>+24(SB), Z7
-	VSUBPD      Z6, Z7, Z6
-	VDIVPD      Z6, Z5, Z5
-	VSUBPD      Z5, Z2, Z2
-	VSUBPD      Z4, Z2, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z4
-	VSUBPD      Z2, Z4, Z2
-	VPSRLQ      $0x34, Z2, Z4
-	VPORQ.BCST vmconst<>+240(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+240(SB), Z4, Z4
-	VADDPD      Z1, Z4, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z4, K2
-	KANDW       K2, K1, K1
-	VADDPD.BCST vmconst<>+40(SB), Z1, Z1
-	VPSUBQ.BCST vmconst<>+40(SB), Z1, Z1
-	VPSLLQ      $0x34, Z1, Z1
-	VPADDQ      Z1, Z2, Z1
-	VMOVUPS     Z1, (AX)(BX*8)
-	KMOVW       K1, SI
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out15
-	JMP         loop13
+	CMPQ      BX, CX
+	JAE       done14
+	VMOVUPS   (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z0, K2
+	KANDW     K2, K1, K1
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z1, K2
+	VADDPD.BCST vmconst<>+40(SB), Z0, Z2
+	VBLENDMPD Z0, Z2, K2, Z3
+	VPSRLQ    $0x34, Z3, Z2
+	VPORQ.BCST vmconst<>+24(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+448(SB), Z2, Z2
+	VSUBPD    Z0, Z3, Z15
+	VBROADCASTSD vmconst<>+40(SB), Z16
+	VSUBPD    Z15, Z16, Z15
+	VSUBPD.BCST vmconst<>+40(SB), Z3, Z16
+	VSUBPD    Z16, Z0, Z16
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z2, K3
+	VBLENDMPD Z15, Z16, K3, Z4
+	VDIVPD    Z3, Z4, Z15
+	VBLENDMPD.BCST vmconst<>+192(SB), Z15, K2, Z5
+	VPANDQ.BCST vmconst<>+456(SB), Z3, Z15
+	VPORQ.BCST vmconst<>+40(SB), Z15, Z15
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z15, K2
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z16
+	VBLENDMPD Z16, Z2, K2, Z6
+	VMULPD.BCST vmconst<>+168(SB), Z15, Z2
+	VBLENDMPD Z2, Z15, K2, Z7
+	VSUBPD.BCST vmconst<>+40(SB), Z7, Z2
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z0, K3
+	KANDW     K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z2, K3
+	VBLENDMPD Z0, Z2, K2, Z8
+	VBLENDMPD.BCST vmconst<>+192(SB), Z5, K2, Z9
+	VBLENDMPD.BCST vmconst<>+192(SB), Z6, K2, Z10
+	VMULPD.BCST vmconst<>+168(SB), Z8, Z2
+	VMULPD    Z8, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z8, Z15
+	VDIVPD    Z15, Z8, Z15
+	VMULPD    Z15, Z15, Z16
+	VMULPD.BCST vmconst<>+488(SB), Z16, Z17
+	VADDPD.BCST vmconst<>+496(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+504(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+512(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+520(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+528(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+536(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z16
+	VADDPD    Z2, Z16, Z16
+	VMULPD    Z16, Z15, Z17
+	VSUBPD    Z17, Z2, Z17
+	VSUBPD    Z17, Z8, Z17
+	VMULPD.BCST vmconst<>+208(SB), Z10, Z18
+	VADDPD    Z9, Z18, Z18
+	VMULPD    Z16, Z15, Z15
+	VADDPD    Z18, Z15, Z15
+	VMULPD.BCST vmconst<>+200(SB), Z10, Z16
+	VSUBPD    Z15, Z2, Z2
+	VSUBPD    Z8, Z2, Z2
+	VSUBPD    Z2, Z16, Z2
+	VMULPD.BCST vmconst<>+208(SB), Z10, Z15
+	VADDPD    Z9, Z15, Z15
+	VMULPD.BCST vmconst<>+200(SB), Z10, Z16
+	VADDPD    Z15, Z16, Z15
+	VBLENDMPD Z15, Z2, K3, Z11
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z10, K2
+	VBLENDMPD Z17, Z11, K2, Z12
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z1, K2
+	VMULPD    Z0, Z0, Z2
+	VMULPD.BCST vmconst<>+168(SB), Z2, Z2
+	VSUBPD    Z2, Z0, Z2
+	VBLENDMPD Z2, Z12, K2, Z13
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z1, K2
+	VBLENDMPD Z0, Z13, K2, Z14
+	VMOVUPS   Z14, (AX)(BX*8)
+	KMOVW     K1, SI
+	ADDQ      $0x08, BX
+	XORQ      $0xff, SI
+	JNZ       out15
+	JMP       loop13
 
 out15:
 	MOVQ    xs+48(FP), AX
@@ -452,9 +510,9 @@ done14:
 	VZEROUPPER
 	RET
 
-// func expm1_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·expm1_64AVX512Loop(SB), NOSPLIT, $0-72
+// func tan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·tan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -465,110 +523,50 @@ loop16:
 	CMPQ        BX, CX
 	JAE         done17
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VMULPD.BCST vmconst<>+32(SB), Z0, Z2
-	VADDPD.BCST vmconst<>+136(SB), Z2, Z2
-	VMULPD.BCST vmconst<>+32(SB), Z0, Z16
-	VSUBPD.BCST vmconst<>+136(SB), Z16, Z16
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K1
-	VBLENDMPD   Z16, Z2, K1, Z3
-	VRNDSCALEPD $0x03, Z3, Z2
-	VCMPPD.BCST $0x11, vmconst<>+496(SB), Z1, K1
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z16
-	VPORQ.BCST vmconst<>+144(SB), Z16, Z16
-	VBLENDMPD   Z16, Z2, K1, Z4
-	VMULPD.BCST vmconst<>+440(SB), Z4, Z2
-	VSUBPD      Z2, Z0, Z2
-	VMULPD.BCST vmconst<>+448(SB), Z4, Z16
-	VSUBPD      Z16, Z2, Z17
-	VSUBPD      Z17, Z2, Z2
-	VSUBPD      Z16, Z2, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+504(SB), Z1, K1
-	VBLENDMPD   Z17, Z0, K1, Z5
-	VBROADCASTSD vmconst<>+216(SB), Z16
-	VBLENDMPD   Z2, Z16, K1, Z6
-	VBROADCASTSD vmconst<>+216(SB), Z2
-	VBLENDMPD   Z4, Z2, K1, Z7
-	VMULPD.BCST vmconst<>+136(SB), Z5, Z2
-	VMULPD      Z2, Z5, Z16
-	VMULPD.BCST vmconst<>+512(SB), Z16, Z17
-	VADDPD.BCST vmconst<>+520(SB), Z17, Z17
-	VMULPD      Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+528(SB), Z17, Z17
-	VMULPD      Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+536(SB), Z17, Z17
-	VMULPD      Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+544(SB), Z17, Z17
-	VMULPD      Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+144(SB), Z17, Z17
-	VMULPD      Z2, Z17, Z18
-	VBROADCASTSD vmconst<>+552(SB), Z19
-	VSUBPD      Z18, Z19, Z18
-	VSUBPD      Z18, Z17, Z17
-	VMULPD      Z18, Z5, Z18
-	VBROADCASTSD vmconst<>+560(SB), Z19
-	VSUBPD      Z18, Z19, Z18
-	VDIVPD      Z18, Z17, Z17
-	VMULPD      Z17, Z16, Z18
-	VMULPD      Z18, Z5, Z18
-	VMULPD      Z2, Z5, Z19
-	VSUBPD      Z19, Z18, Z18
-	VSUBPD      Z18, Z5, Z18
-	VMULPD      Z17, Z16, Z16
-	VSUBPD      Z6, Z16, Z16
-	VMULPD      Z5, Z16, Z16
-	VSUBPD      Z6, Z16, Z16
-	VMULPD      Z2, Z5, Z2
-	VSUBPD      Z2, Z16, Z2
-	VSUBPD      Z2, Z5, Z16
-	VMULPD.BCST vmconst<>+136(SB), Z16, Z16
-	VSUBPD.BCST vmconst<>+136(SB), Z16, Z16
-	VSUBPD      Z2, Z5, Z17
-	VCMPPD.BCST $0x11, vmconst<>+568(SB), Z5, K1
-	VADDPD.BCST vmconst<>+136(SB), Z5, Z19
-	VSUBPD      Z19, Z2, Z19
-	VMULPD.BCST vmconst<>+576(SB), Z19, Z19
-	VADDPD      Z17, Z17, Z17
-	VADDPD.BCST vmconst<>+144(SB), Z17, Z17
-	VBLENDMPD   Z19, Z17, K1, Z8
-	VADDPD.BCST vmconst<>+40(SB), Z7, Z17
-	VPSUBQ.BCST vmconst<>+40(SB), Z17, Z17
-	VPSLLQ      $0x34, Z17, Z19
-	VBROADCASTSD vmconst<>+152(SB), Z20
-	VPSUBQ      Z17, Z20, Z17
-	VPSLLQ      $0x34, Z17, Z17
-	VSUBPD      Z5, Z2, Z20
-	VBROADCASTSD vmconst<>+144(SB), Z21
-	VSUBPD      Z20, Z21, Z20
-	VPADDQ      Z19, Z20, Z20
-	VSUBPD.BCST vmconst<>+144(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+144(SB), Z21
-	VSUBPD      Z17, Z21, Z21
-	VSUBPD      Z5, Z2, Z22
-	VSUBPD      Z22, Z21, Z21
-	VPADDQ      Z19, Z21, Z21
-	VADDPD      Z17, Z2, Z2
-	VSUBPD      Z2, Z5, Z2
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
-	VPADDQ      Z19, Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+584(SB), Z7, K1
-	VBLENDMPD   Z21, Z2, K1, Z9
-	VCMPPD.BCST $0x12, vmconst<>+576(SB), Z7, K1
-	VCMPPD.BCST $0x1e, vmconst<>+592(SB), Z7, K2
-	KORW        K2, K1, K1
-	VBLENDMPD   Z20, Z9, K1, Z10
-	VCMPPD.BCST $0x00, vmconst<>+144(SB), Z7, K1
-	VBLENDMPD   Z8, Z10, K1, Z11
-	VCMPPD.BCST $0x00, vmconst<>+600(SB), Z7, K1
-	VBLENDMPD   Z16, Z11, K1, Z12
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z7, K1
-	VBLENDMPD   Z18, Z12, K1, Z13
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z1, K1
-	VBLENDMPD   Z0, Z13, K1, Z14
-	VCMPPD.BCST $0x12, vmconst<>+616(SB), Z0, K1
-	VBLENDMPD.BCST vmconst<>+600(SB), Z14, K1, Z15
-	VCMPPD.BCST $0x11, vmconst<>+624(SB), Z0, K1
-	VMOVUPS     Z15, (AX)(BX*8)
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+8(SB), Z1, K1
+	VMULPD.BCST vmconst<>+16(SB), Z1, Z2
+	VRNDSCALEPD $0x03, Z2, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z5
+	VPANDQ.BCST vmconst<>+32(SB), Z5, Z5
+	VPCMPEQQ.BCST vmconst<>+32(SB), Z5, K2
+	VPMOVM2Q    K2, Z5
+	VPANDQ.BCST vmconst<>+40(SB), Z5, Z5
+	VADDPD      Z5, Z2, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z5
+	VMULPD.BCST vmconst<>+64(SB), Z2, Z6
+	VSUBPD      Z6, Z1, Z1
+	VMULPD.BCST vmconst<>+56(SB), Z2, Z6
+	VSUBPD      Z6, Z1, Z1
+	VMULPD.BCST vmconst<>+48(SB), Z2, Z2
+	VSUBPD      Z2, Z1, Z1
+	VMULPD      Z1, Z1, Z2
+	VMULPD.BCST vmconst<>+552(SB), Z2, Z6
+	VADDPD.BCST vmconst<>+560(SB), Z6, Z6
+	VMULPD      Z2, Z6, Z6
+	VADDPD.BCST vmconst<>+568(SB), Z6, Z6
+	VMULPD      Z2, Z6, Z6
+	VMULPD      Z1, Z1, Z7
+	VADDPD.BCST vmconst<>+576(SB), Z7, Z7
+	VMULPD      Z2, Z7, Z7
+	VADDPD.BCST vmconst<>+584(SB), Z7, Z7
+	VMULPD      Z2, Z7, Z7
+	VADDPD.BCST vmconst<>+592(SB), Z7, Z7
+	VMULPD      Z2, Z7, Z7
+	VADDPD.BCST vmconst<>+600(SB), Z7, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z6, Z1, Z6
+	VADDPD      Z1, Z6, Z6
+	VCMPPD.BCST $0x1e, vmconst<>+608(SB), Z2, K2
+	VBLENDMPD   Z6, Z1, K2, Z3
+	VPANDQ.BCST vmconst<>+176(SB), Z5, Z1
+	VPCMPEQQ.BCST vmconst<>+176(SB), Z1, K2
+	VBROADCASTSD vmconst<>+400(SB), Z1
+	VDIVPD      Z3, Z1, Z1
+	VBLENDMPD   Z1, Z3, K2, Z4
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z1
+	VPXORQ      Z1, Z4, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
@@ -590,9 +588,9 @@ done17:
 	VZEROUPPER
 	RET
 
-// func log1p64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func atan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·log1p64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·atan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -603,85 +601,52 @@ loop19:
 	CMPQ      BX, CX
 	JAE       done20
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z0, K2
-	KANDW     K2, K1, K1
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z1, K2
-	VADDPD.BCST vmconst<>+144(SB), Z0, Z2
-	VBLENDMPD Z0, Z2, K2, Z3
-	VPSRLQ    $0x34, Z3, Z2
-	VPORQ.BCST vmconst<>+240(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+648(SB), Z2, Z2
-	VSUBPD    Z0, Z3, Z15
-	VBROADCASTSD vmconst<>+144(SB), Z16
-	VSUBPD    Z15, Z16, Z15
-	VSUBPD.BCST vmconst<>+144(SB), Z3, Z16
-	VSUBPD    Z16, Z0, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K3
-	VBLENDMPD Z15, Z16, K3, Z4
-	VDIVPD    Z3, Z4, Z15
-	VBLENDMPD.BCST vmconst<>+216(SB), Z15, K2, Z5
-	VPANDQ.BCST vmconst<>+656(SB), Z3, Z15
-	VPORQ.BCST vmconst<>+144(SB), Z15, Z15
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z15, K2
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z16
-	VBLENDMPD Z16, Z2, K2, Z6
-	VMULPD.BCST vmconst<>+136(SB), Z15, Z2
-	VBLENDMPD Z2, Z15, K2, Z7
-	VSUBPD.BCST vmconst<>+144(SB), Z7, Z2
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z1, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z0, K3
-	KANDW     K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z2, K3
-	VBLENDMPD Z0, Z2, K2, Z8
-	VBLENDMPD.BCST vmconst<>+216(SB), Z5, K2, Z9
-	VBLENDMPD.BCST vmconst<>+216(SB), Z6, K2, Z10
-	VMULPD.BCST vmconst<>+136(SB), Z8, Z2
-	VMULPD    Z8, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z8, Z15
-	VDIVPD    Z15, Z8, Z15
-	VMULPD    Z15, Z15, Z16
-	VMULPD.BCST vmconst<>+688(SB), Z16, Z17
-	VADDPD.BCST vmconst<>+696(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+704(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+712(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+720(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+728(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+736(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z16
-	VADDPD    Z2, Z16, Z16
-	VMULPD    Z16, Z15, Z17
-	VSUBPD    Z17, Z2, Z17
-	VSUBPD    Z17, Z8, Z17
-	VMULPD.BCST vmconst<>+448(SB), Z10, Z18
-	VADDPD    Z9, Z18, Z18
-	VMULPD    Z16, Z15, Z15
-	VADDPD    Z18, Z15, Z15
-	VMULPD.BCST vmconst<>+440(SB), Z10, Z16
-	VSUBPD    Z15, Z2, Z2
-	VSUBPD    Z8, Z2, Z2
-	VSUBPD    Z2, Z16, Z2
-	VMULPD.BCST vmconst<>+448(SB), Z10, Z15
-	VADDPD    Z9, Z15, Z15
-	VMULPD.BCST vmconst<>+440(SB), Z10, Z16
-	VADDPD    Z15, Z16, Z15
-	VBLENDMPD Z15, Z2, K3, Z11
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z10, K2
-	VBLENDMPD Z17, Z11, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z1, K2
-	VMULPD    Z0, Z0, Z2
-	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
-	VSUBPD    Z2, Z0, Z2
-	VBLENDMPD Z2, Z12, K2, Z13
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z1, K2
-	VBLENDMPD Z0, Z13, K2, Z14
-	VMOVUPS   Z14, (AX)(BX*8)
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z1, K1
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z1, K2
+	KANDNW    K2, K1, K2
+	VSUBPD.BCST vmconst<>+40(SB), Z1, Z2
+	VBLENDMPD Z2, Z1, K2, Z3
+	VBLENDMPD.BCST vmconst<>+40(SB), Z3, K1, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z1, Z2
+	VBROADCASTSD vmconst<>+40(SB), Z9
+	VBLENDMPD Z2, Z9, K2, Z5
+	VBLENDMPD Z1, Z5, K1, Z6
+	VDIVPD    Z6, Z4, Z1
+	VMULPD    Z1, Z1, Z2
+	VMULPD.BCST vmconst<>+632(SB), Z2, Z9
+	VADDPD.BCST vmconst<>+640(SB), Z9, Z9
+	VMULPD    Z2, Z9, Z9
+	VADDPD.BCST vmconst<>+648(SB), Z9, Z9
+	VMULPD    Z2, Z9, Z9
+	VADDPD.BCST vmconst<>+656(SB), Z9, Z9
+	VMULPD    Z2, Z9, Z9
+	VADDPD.BCST vmconst<>+664(SB), Z9, Z9
+	VMULPD    Z1, Z1, Z10
+	VADDPD.BCST vmconst<>+672(SB), Z10, Z10
+	VMULPD    Z2, Z10, Z10
+	VADDPD.BCST vmconst<>+680(SB), Z10, Z10
+	VMULPD    Z2, Z10, Z10
+	VADDPD.BCST vmconst<>+688(SB), Z10, Z10
+	VMULPD    Z2, Z10, Z10
+	VADDPD.BCST vmconst<>+696(SB), Z10, Z10
+	VMULPD    Z2, Z10, Z10
+	VADDPD.BCST vmconst<>+704(SB), Z10, Z10
+	VMULPD    Z9, Z2, Z2
+	VDIVPD    Z10, Z2, Z2
+	VMULPD    Z2, Z1, Z2
+	VADDPD    Z1, Z2, Z1
+	VADDPD.BCST vmconst<>+712(SB), Z1, Z2
+	VADDPD.BCST vmconst<>+720(SB), Z2, Z2
+	VBLENDMPD Z2, Z1, K2, Z7
+	VBROADCASTSD vmconst<>+728(SB), Z2
+	VSUBPD    Z1, Z2, Z1
+	VADDPD.BCST vmconst<>+736(SB), Z1, Z1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z1
+	VPXORQ    Z1, Z8, Z1
+	VCMPPD    $0x00, Z0, Z0, K1
+	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
 	XORQ      $0xff, SI
@@ -703,9 +668,9 @@ done20:
 	VZEROUPPER
 	RET
 
-// func tan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·tan64AVX512Loop(SB), NOSPLIT, $0-72
+// func asin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·asin64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -713,58 +678,71 @@ TEXT ·tan64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop22:
-	CMPQ        BX, CX
-	JAE         done23
-	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+224(SB), Z1, K1
-	VMULPD.BCST vmconst<>+232(SB), Z1, Z2
-	VRNDSCALEPD $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+240(SB), Z2, Z5
-	VPANDQ.BCST vmconst<>+248(SB), Z5, Z5
-	VPCMPEQQ.BCST vmconst<>+248(SB), Z5, K2
-	VPMOVM2Q    K2, Z5
-	VPANDQ.BCST vmconst<>+144(SB), Z5, Z5
-	VADDPD      Z5, Z2, Z2
-	VADDPD.BCST vmconst<>+240(SB), Z2, Z5
-	VMULPD.BCST vmconst<>+272(SB), Z2, Z6
-	VSUBPD      Z6, Z1, Z1
-	VMULPD.BCST vmconst<>+264(SB), Z2, Z6
-	VSUBPD      Z6, Z1, Z1
-	VMULPD.BCST vmconst<>+256(SB), Z2, Z2
-	VSUBPD      Z2, Z1, Z1
-	VMULPD      Z1, Z1, Z2
-	VMULPD.BCST vmconst<>+752(SB), Z2, Z6
-	VADDPD.BCST vmconst<>+760(SB), Z6, Z6
-	VMULPD      Z2, Z6, Z6
-	VADDPD.BCST vmconst<>+768(SB), Z6, Z6
-	VMULPD      Z2, Z6, Z6
-	VMULPD      Z1, Z1, Z7
-	VADDPD.BCST vmconst<>+776(SB), Z7, Z7
-	VMULPD      Z2, Z7, Z7
-	VADDPD.BCST vmconst<>+784(SB), Z7, Z7
-	VMULPD      Z2, Z7, Z7
-	VADDPD.BCST vmconst<>+792(SB), Z7, Z7
-	VMULPD      Z2, Z7, Z7
-	VADDPD.BCST vmconst<>+800(SB), Z7, Z7
-	VDIVPD      Z7, Z6, Z6
-	VMULPD      Z6, Z1, Z6
-	VADDPD      Z1, Z6, Z6
-	VCMPPD.BCST $0x1e, vmconst<>+808(SB), Z2, K2
-	VBLENDMPD   Z6, Z1, K2, Z3
-	VPANDQ.BCST vmconst<>+376(SB), Z5, Z1
-	VPCMPEQQ.BCST vmconst<>+376(SB), Z1, K2
-	VBROADCASTSD vmconst<>+600(SB), Z1
-	VDIVPD      Z3, Z1, Z1
-	VBLENDMPD   Z1, Z3, K2, Z4
+	CMPQ      BX, CX
+	JAE       done23
+	VMOVUPS   (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VPXORQ      Z1, Z4, Z1
-	VMOVUPS     Z1, (AX)(BX*8)
-	KMOVW       K1, SI
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out24
-	JMP         loop22
+	VMULPD    Z1, Z1, Z2
+	VBROADCASTSD vmconst<>+40(SB), Z3
+	VSUBPD    Z2, Z3, Z2
+	VSQRTPD   Z2, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+744(SB), Z1, K1
+	VBLENDMPD Z2, Z1, K1, Z4
+	VBLENDMPD Z1, Z2, K1, Z5
+	VDIVPD    Z5, Z4, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z2, K3
+	KANDNW    K3, K2, K3
+	VSUBPD.BCST vmconst<>+40(SB), Z2, Z3
+	VBLENDMPD Z3, Z2, K3, Z6
+	VBLENDMPD.BCST vmconst<>+40(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z3
+	VBROADCASTSD vmconst<>+40(SB), Z13
+	VBLENDMPD Z3, Z13, K3, Z8
+	VBLENDMPD Z2, Z8, K2, Z9
+	VDIVPD    Z9, Z7, Z2
+	VMULPD    Z2, Z2, Z3
+	VMULPD.BCST vmconst<>+632(SB), Z3, Z13
+	VADDPD.BCST vmconst<>+640(SB), Z13, Z13
+	VMULPD    Z3, Z13, Z13
+	VADDPD.BCST vmconst<>+648(SB), Z13, Z13
+	VMULPD    Z3, Z13, Z13
+	VADDPD.BCST vmconst<>+656(SB), Z13, Z13
+	VMULPD    Z3, Z13, Z13
+	VADDPD.BCST vmconst<>+664(SB), Z13, Z13
+	VMULPD    Z2, Z2, Z14
+	VADDPD.BCST vmconst<>+672(SB), Z14, Z14
+	VMULPD    Z3, Z14, Z14
+	VADDPD.BCST vmconst<>+680(SB), Z14, Z14
+	VMULPD    Z3, Z14, Z14
+	VADDPD.BCST vmconst<>+688(SB), Z14, Z14
+	VMULPD    Z3, Z14, Z14
+	VADDPD.BCST vmconst<>+696(SB), Z14, Z14
+	VMULPD    Z3, Z14, Z14
+	VADDPD.BCST vmconst<>+704(SB), Z14, Z14
+	VMULPD    Z13, Z3, Z3
+	VDIVPD    Z14, Z3, Z3
+	VMULPD    Z3, Z2, Z3
+	VADDPD    Z2, Z3, Z2
+	VADDPD.BCST vmconst<>+712(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+720(SB), Z3, Z3
+	VBLENDMPD Z3, Z2, K3, Z10
+	VBROADCASTSD vmconst<>+728(SB), Z3
+	VSUBPD    Z2, Z3, Z2
+	VADDPD.BCST vmconst<>+736(SB), Z2, Z2
+	VBLENDMPD Z2, Z10, K2, Z11
+	VBROADCASTSD vmconst<>+728(SB), Z2
+	VSUBPD    Z11, Z2, Z2
+	VBLENDMPD Z2, Z11, K1, Z12
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z2
+	VPXORQ    Z2, Z12, Z2
+	VCMPPD.BCST $0x12, vmconst<>+40(SB), Z1, K1
+	VMOVUPS   Z2, (AX)(BX*8)
+	KMOVW     K1, SI
+	ADDQ      $0x08, BX
+	XORQ      $0xff, SI
+	JNZ       out24
+	JMP       loop22
 
 out24:
 	MOVQ    xs+48(FP), AX
@@ -781,9 +759,9 @@ done23:
 	VZEROUPPER
 	RET
 
-// func atan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func acos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·atan64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -794,52 +772,79 @@ loop25:
 	CMPQ      BX, CX
 	JAE       done26
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z1, K1
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z1, K2
-	KANDNW    K2, K1, K2
-	VSUBPD.BCST vmconst<>+144(SB), Z1, Z2
-	VBLENDMPD Z2, Z1, K2, Z3
-	VBLENDMPD.BCST vmconst<>+144(SB), Z3, K1, Z4
-	VADDPD.BCST vmconst<>+144(SB), Z1, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z9
-	VBLENDMPD Z2, Z9, K2, Z5
-	VBLENDMPD Z1, Z5, K1, Z6
-	VDIVPD    Z6, Z4, Z1
-	VMULPD    Z1, Z1, Z2
-	VMULPD.BCST vmconst<>+832(SB), Z2, Z9
-	VADDPD.BCST vmconst<>+840(SB), Z9, Z9
-	VMULPD    Z2, Z9, Z9
-	VADDPD.BCST vmconst<>+848(SB), Z9, Z9
-	VMULPD    Z2, Z9, Z9
-	VADDPD.BCST vmconst<>+856(SB), Z9, Z9
-	VMULPD    Z2, Z9, Z9
-	VADDPD.BCST vmconst<>+864(SB), Z9, Z9
-	VMULPD    Z1, Z1, Z10
-	VADDPD.BCST vmconst<>+872(SB), Z10, Z10
-	VMULPD    Z2, Z10, Z10
-	VADDPD.BCST vmconst<>+880(SB), Z10, Z10
-	VMULPD    Z2, Z10, Z10
-	VADDPD.BCST vmconst<>+888(SB), Z10, Z10
-	VMULPD    Z2, Z10, Z10
-	VADDPD.BCST vmconst<>+896(SB), Z10, Z10
-	VMULPD    Z2, Z10, Z10
-	VADDPD.BCST vmconst<>+904(SB), Z10, Z10
-	VMULPD    Z9, Z2, Z2
-	VDIVPD    Z10, Z2, Z2
-	VMULPD    Z2, Z1, Z2
-	VADDPD    Z1, Z2, Z1
-	VADDPD.BCST vmconst<>+912(SB), Z1, Z2
-	VADDPD.BCST vmconst<>+920(SB), Z2, Z2
-	VBLENDMPD Z2, Z1, K2, Z7
-	VBROADCASTSD vmconst<>+928(SB), Z2
-	VSUBPD    Z1, Z2, Z1
-	VADDPD.BCST vmconst<>+936(SB), Z1, Z1
-	VBLENDMPD Z1, Z7, K1, Z8
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VPXORQ    Z1, Z8, Z1
-	VCMPPD    $0x00, Z0, Z0, K1
-	VMOVUPS   Z1, (AX)(BX*8)
+	VCMPPD.BCST $0x1e, vmconst<>+168(SB), Z1, K1
+	VBROADCASTSD vmconst<>+40(SB), Z2
+	VSUBPD    Z1, Z2, Z2
+	VMULPD.BCST vmconst<>+168(SB), Z2, Z2
+	VSQRTPD   Z2, Z2
+	VBLENDMPD Z2, Z0, K1, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z2
+	VMULPD    Z2, Z2, Z15
+	VBROADCASTSD vmconst<>+40(SB), Z16
+	VSUBPD    Z15, Z16, Z15
+	VSQRTPD   Z15, Z15
+	VCMPPD.BCST $0x1e, vmconst<>+744(SB), Z2, K2
+	VBLENDMPD Z15, Z2, K2, Z4
+	VBLENDMPD Z2, Z15, K2, Z5
+	VDIVPD    Z5, Z4, Z15
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z15, K3
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z15, K4
+	KANDNW    K4, K3, K4
+	VSUBPD.BCST vmconst<>+40(SB), Z15, Z16
+	VBLENDMPD Z16, Z15, K4, Z6
+	VBLENDMPD.BCST vmconst<>+40(SB), Z6, K3, Z7
+	VADDPD.BCST vmconst<>+40(SB), Z15, Z16
+	VBROADCASTSD vmconst<>+40(SB), Z17
+	VBLENDMPD Z16, Z17, K4, Z8
+	VBLENDMPD Z15, Z8, K3, Z9
+	VDIVPD    Z9, Z7, Z15
+	VMULPD    Z15, Z15, Z16
+	VMULPD.BCST vmconst<>+632(SB), Z16, Z17
+	VADDPD.BCST vmconst<>+640(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+648(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+656(SB), Z17, Z17
+	VMULPD    Z16, Z17, Z17
+	VADDPD.BCST vmconst<>+664(SB), Z17, Z17
+	VMULPD    Z15, Z15, Z18
+	VADDPD.BCST vmconst<>+672(SB), Z18, Z18
+	VMULPD    Z16, Z18, Z18
+	VADDPD.BCST vmconst<>+680(SB), Z18, Z18
+	VMULPD    Z16, Z18, Z18
+	VADDPD.BCST vmconst<>+688(SB), Z18, Z18
+	VMULPD    Z16, Z18, Z18
+	VADDPD.BCST vmconst<>+696(SB), Z18, Z18
+	VMULPD    Z16, Z18, Z18
+	VADDPD.BCST vmconst<>+704(SB), Z18, Z18
+	VMULPD    Z17, Z16, Z16
+	VDIVPD    Z18, Z16, Z16
+	VMULPD    Z16, Z15, Z16
+	VADDPD    Z15, Z16, Z15
+	VADDPD.BCST vmconst<>+712(SB), Z15, Z16
+	VADDPD.BCST vmconst<>+720(SB), Z16, Z16
+	VBLENDMPD Z16, Z15, K4, Z10
+	VBROADCASTSD vmconst<>+728(SB), Z16
+	VSUBPD    Z15, Z16, Z15
+	VADDPD.BCST vmconst<>+736(SB), Z15, Z15
+	VBLENDMPD Z15, Z10, K3, Z11
+	VBROADCASTSD vmconst<>+728(SB), Z15
+	VSUBPD    Z11, Z15, Z15
+	VBLENDMPD Z15, Z11, K2, Z12
+	VPANDQ.BCST vmconst<>+184(SB), Z3, Z15
+	VPXORQ    Z15, Z12, Z15
+	VCMPPD.BCST $0x12, vmconst<>+40(SB), Z2, K2
+	VADDPD    Z15, Z15, Z2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z0, K2
+	VBROADCASTSD vmconst<>+752(SB), Z16
+	VSUBPD    Z2, Z16, Z16
+	VBLENDMPD Z16, Z2, K2, Z13
+	VBROADCASTSD vmconst<>+728(SB), Z2
+	VSUBPD    Z15, Z2, Z2
+	VBLENDMPD Z13, Z2, K1, Z14
+	VCMPPD.BCST $0x12, vmconst<>+40(SB), Z1, K1
+	VMOVUPS   Z14, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
 	XORQ      $0xff, SI
@@ -861,9 +866,9 @@ done26:
 	VZEROUPPER
 	RET
 
-// func asin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func asinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·asin64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -874,63 +879,190 @@ loop28:
 	CMPQ      BX, CX
 	JAE       done29
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z1, K1
 	VMULPD    Z1, Z1, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z3
-	VSUBPD    Z2, Z3, Z2
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z2
 	VSQRTPD   Z2, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+944(SB), Z1, K1
-	VBLENDMPD Z2, Z1, K1, Z4
-	VBLENDMPD Z1, Z2, K1, Z5
-	VDIVPD    Z5, Z4, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z2, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z2, K3
-	KANDNW    K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z2, Z3
-	VBLENDMPD Z3, Z2, K3, Z6
-	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z13
-	VBLENDMPD Z3, Z13, K3, Z8
-	VBLENDMPD Z2, Z8, K2, Z9
-	VDIVPD    Z9, Z7, Z2
-	VMULPD    Z2, Z2, Z3
-	VMULPD.BCST vmconst<>+832(SB), Z3, Z13
-	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
-	VMULPD    Z3, Z13, Z13
-	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
-	VMULPD    Z3, Z13, Z13
-	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
-	VMULPD    Z3, Z13, Z13
-	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
-	VMULPD    Z2, Z2, Z14
-	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
-	VMULPD    Z13, Z3, Z3
-	VDIVPD    Z14, Z3, Z3
-	VMULPD    Z3, Z2, Z3
-	VADDPD    Z2, Z3, Z2
-	VADDPD.BCST vmconst<>+912(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+920(SB), Z3, Z3
-	VBLENDMPD Z3, Z2, K3, Z10
-	VBROADCASTSD vmconst<>+928(SB), Z3
-	VSUBPD    Z2, Z3, Z2
-	VADDPD.BCST vmconst<>+936(SB), Z2, Z2
-	VBLENDMPD Z2, Z10, K2, Z11
-	VBROADCASTSD vmconst<>+928(SB), Z2
-	VSUBPD    Z11, Z2, Z2
-	VBLENDMPD Z2, Z11, K1, Z12
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VPXORQ    Z2, Z12, Z2
-	VCMPPD.BCST $0x12, vmconst<>+144(SB), Z1, K1
-	VMOVUPS   Z2, (AX)(BX*8)
+	VADDPD    Z1, Z1, Z22
+	VADDPD    Z1, Z2, Z23
+	VBROADCASTSD vmconst<>+40(SB), Z24
+	VDIVPD    Z23, Z24, Z23
+	VADDPD    Z23, Z22, Z22
+	VCMPPD.BCST $0x1d, vmconst<>+760(SB), Z22, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z22, K3
+	KANDW     K3, K2, K2
+	VPANDQ.BCST vmconst<>+456(SB), Z22, Z23
+	VPORQ.BCST vmconst<>+168(SB), Z23, Z23
+	VPSRLQ    $0x34, Z22, Z22
+	VPORQ.BCST vmconst<>+24(SB), Z22, Z22
+	VSUBPD.BCST vmconst<>+768(SB), Z22, Z22
+	VCMPPD.BCST $0x12, vmconst<>+776(SB), Z23, K2
+	VSUBPD.BCST vmconst<>+40(SB), Z22, Z24
+	VBLENDMPD Z24, Z22, K2, Z3
+	VADDPD    Z23, Z23, Z22
+	VBLENDMPD Z22, Z23, K2, Z4
+	VSUBPD.BCST vmconst<>+40(SB), Z4, Z22
+	VADDPD.BCST vmconst<>+256(SB), Z22, Z23
+	VDIVPD    Z23, Z22, Z23
+	VMULPD    Z23, Z23, Z24
+	VMULPD    Z24, Z24, Z25
+	VMULPD.BCST vmconst<>+488(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+504(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z26
+	VADDPD.BCST vmconst<>+520(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z26
+	VADDPD.BCST vmconst<>+536(SB), Z26, Z26
+	VMULPD    Z24, Z26, Z24
+	VMULPD.BCST vmconst<>+496(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+512(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z26
+	VADDPD.BCST vmconst<>+528(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z25
+	VADDPD    Z25, Z24, Z24
+	VMULPD.BCST vmconst<>+168(SB), Z22, Z25
+	VMULPD    Z22, Z25, Z25
+	VADDPD    Z25, Z24, Z24
+	VMULPD    Z24, Z23, Z23
+	VMULPD.BCST vmconst<>+208(SB), Z3, Z24
+	VADDPD    Z24, Z23, Z23
+	VSUBPD    Z23, Z25, Z23
+	VSUBPD    Z22, Z23, Z22
+	VMULPD.BCST vmconst<>+200(SB), Z3, Z23
+	VSUBPD    Z22, Z23, Z22
+	VMULPD    Z1, Z1, Z23
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z2
+	VDIVPD    Z2, Z23, Z2
+	VADDPD    Z2, Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z23
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z2, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z2, K3
+	KANDW     K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z23, K2
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z24
+	VBLENDMPD Z2, Z24, K2, Z5
+	VPSRLQ    $0x34, Z5, Z24
+	VPORQ.BCST vmconst<>+24(SB), Z24, Z24
+	VSUBPD.BCST vmconst<>+448(SB), Z24, Z24
+	VSUBPD    Z2, Z5, Z25
+	VBROADCASTSD vmconst<>+40(SB), Z26
+	VSUBPD    Z25, Z26, Z25
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z26
+	VSUBPD    Z26, Z2, Z26
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z24, K3
+	VBLENDMPD Z25, Z26, K3, Z6
+	VDIVPD    Z5, Z6, Z25
+	VBLENDMPD.BCST vmconst<>+192(SB), Z25, K2, Z7
+	VPANDQ.BCST vmconst<>+456(SB), Z5, Z25
+	VPORQ.BCST vmconst<>+40(SB), Z25, Z25
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z25, K2
+	VADDPD.BCST vmconst<>+40(SB), Z24, Z26
+	VBLENDMPD Z26, Z24, K2, Z8
+	VMULPD.BCST vmconst<>+168(SB), Z25, Z24
+	VBLENDMPD Z24, Z25, K2, Z9
+	VSUBPD.BCST vmconst<>+40(SB), Z9, Z24
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z23, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z2, K3
+	KANDW     K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z24, K3
+	VBLENDMPD Z2, Z24, K2, Z10
+	VBLENDMPD.BCST vmconst<>+192(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+192(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+168(SB), Z10, Z24
+	VMULPD    Z10, Z24, Z24
+	VADDPD.BCST vmconst<>+256(SB), Z10, Z25
+	VDIVPD    Z25, Z10, Z25
+	VMULPD    Z25, Z25, Z26
+	VMULPD.BCST vmconst<>+488(SB), Z26, Z27
+	VADDPD.BCST vmconst<>+496(SB), Z27, Z27
+	VMULPD    Z26, Z27, Z27
+	VADDPD.BCST vmconst<>+504(SB), Z27, Z27
+	VMULPD    Z26, Z27, Z27
+	VADDPD.BCST vmconst<>+512(SB), Z27, Z27
+	VMULPD    Z26, Z27, Z27
+	VADDPD.BCST vmconst<>+520(SB), Z27, Z27
+	VMULPD    Z26, Z27, Z27
+	VADDPD.BCST vmconst<>+528(SB), Z27, Z27
+	VMULPD    Z26, Z27, Z27
+	VADDPD.BCST vmconst<>+536(SB), Z27, Z27
+	VMULPD    Z26, Z27, Z26
+	VADDPD    Z24, Z26, Z26
+	VMULPD    Z26, Z25, Z27
+	VSUBPD    Z27, Z24, Z27
+	VSUBPD    Z27, Z10, Z27
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z28
+	VADDPD    Z11, Z28, Z28
+	VMULPD    Z26, Z25, Z25
+	VADDPD    Z28, Z25, Z25
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z26
+	VSUBPD    Z25, Z24, Z24
+	VSUBPD    Z10, Z24, Z24
+	VSUBPD    Z24, Z26, Z24
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z25
+	VADDPD    Z11, Z25, Z25
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z26
+	VADDPD    Z25, Z26, Z25
+	VBLENDMPD Z25, Z24, K3, Z13
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z12, K2
+	VBLENDMPD Z27, Z13, K2, Z14
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z23, K2
+	VMULPD    Z2, Z2, Z24
+	VMULPD.BCST vmconst<>+168(SB), Z24, Z24
+	VSUBPD    Z24, Z2, Z24
+	VBLENDMPD Z24, Z14, K2, Z15
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z23, K2
+	VBLENDMPD Z2, Z15, K2, Z16
+	VCMPPD.BCST $0x1d, vmconst<>+760(SB), Z1, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z1, K3
+	KANDW     K3, K2, K2
+	VPANDQ.BCST vmconst<>+456(SB), Z1, Z2
+	VPORQ.BCST vmconst<>+168(SB), Z2, Z2
+	VPSRLQ    $0x34, Z1, Z23
+	VPORQ.BCST vmconst<>+24(SB), Z23, Z23
+	VSUBPD.BCST vmconst<>+768(SB), Z23, Z23
+	VCMPPD.BCST $0x12, vmconst<>+776(SB), Z2, K2
+	VSUBPD.BCST vmconst<>+40(SB), Z23, Z24
+	VBLENDMPD Z24, Z23, K2, Z17
+	VADDPD    Z2, Z2, Z23
+	VBLENDMPD Z23, Z2, K2, Z18
+	VSUBPD.BCST vmconst<>+40(SB), Z18, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z23
+	VDIVPD    Z23, Z2, Z23
+	VMULPD    Z23, Z23, Z24
+	VMULPD    Z24, Z24, Z25
+	VMULPD.BCST vmconst<>+488(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+504(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z26
+	VADDPD.BCST vmconst<>+520(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z26
+	VADDPD.BCST vmconst<>+536(SB), Z26, Z26
+	VMULPD    Z24, Z26, Z24
+	VMULPD.BCST vmconst<>+496(SB), Z25, Z26
+	VADDPD.BCST vmconst<>+512(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z26
+	VADDPD.BCST vmconst<>+528(SB), Z26, Z26
+	VMULPD    Z25, Z26, Z25
+	VADDPD    Z25, Z24, Z24
+	VMULPD.BCST vmconst<>+168(SB), Z2, Z25
+	VMULPD    Z2, Z25, Z25
+	VADDPD    Z25, Z24, Z24
+	VMULPD    Z24, Z23, Z23
+	VMULPD.BCST vmconst<>+208(SB), Z17, Z24
+	VADDPD    Z24, Z23, Z23
+	VSUBPD    Z23, Z25, Z23
+	VSUBPD    Z2, Z23, Z2
+	VMULPD.BCST vmconst<>+200(SB), Z17, Z23
+	VSUBPD    Z2, Z23, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+256(SB), Z1, K2
+	VBLENDMPD Z22, Z16, K2, Z19
+	VCMPPD.BCST $0x1e, vmconst<>+784(SB), Z1, K2
+	VADDPD.BCST vmconst<>+792(SB), Z2, Z2
+	VBLENDMPD Z2, Z19, K2, Z20
+	VCMPPD.BCST $0x11, vmconst<>+800(SB), Z1, K2
+	VBLENDMPD Z1, Z20, K2, Z21
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z1
+	VPXORQ    Z1, Z21, Z1
+	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
 	XORQ      $0xff, SI
@@ -952,9 +1084,9 @@ done29:
 	VZEROUPPER
 	RET
 
-// func acos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func acosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -965,79 +1097,189 @@ loop31:
 	CMPQ      BX, CX
 	JAE       done32
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x1e, vmconst<>+136(SB), Z1, K1
-	VBROADCASTSD vmconst<>+144(SB), Z2
-	VSUBPD    Z1, Z2, Z2
-	VMULPD.BCST vmconst<>+136(SB), Z2, Z2
-	VSQRTPD   Z2, Z2
-	VBLENDMPD Z2, Z0, K1, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z2
-	VMULPD    Z2, Z2, Z15
-	VBROADCASTSD vmconst<>+144(SB), Z16
-	VSUBPD    Z15, Z16, Z15
-	VSQRTPD   Z15, Z15
-	VCMPPD.BCST $0x1e, vmconst<>+944(SB), Z2, K2
-	VBLENDMPD Z15, Z2, K2, Z4
-	VBLENDMPD Z2, Z15, K2, Z5
-	VDIVPD    Z5, Z4, Z15
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z15, K3
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z15, K4
-	KANDNW    K4, K3, K4
-	VSUBPD.BCST vmconst<>+144(SB), Z15, Z16
-	VBLENDMPD Z16, Z15, K4, Z6
-	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K3, Z7
-	VADDPD.BCST vmconst<>+144(SB), Z15, Z16
-	VBROADCASTSD vmconst<>+144(SB), Z17
-	VBLENDMPD Z16, Z17, K4, Z8
-	VBLENDMPD Z15, Z8, K3, Z9
-	VDIVPD    Z9, Z7, Z15
-	VMULPD    Z15, Z15, Z16
-	VMULPD.BCST vmconst<>+832(SB), Z16, Z17
-	VADDPD.BCST vmconst<>+840(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+848(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+856(SB), Z17, Z17
-	VMULPD    Z16, Z17, Z17
-	VADDPD.BCST vmconst<>+864(SB), Z17, Z17
-	VMULPD    Z15, Z15, Z18
-	VADDPD.BCST vmconst<>+872(SB), Z18, Z18
-	VMULPD    Z16, Z18, Z18
-	VADDPD.BCST vmconst<>+880(SB), Z18, Z18
-	VMULPD    Z16, Z18, Z18
-	VADDPD.BCST vmconst<>+888(SB), Z18, Z18
-	VMULPD    Z16, Z18, Z18
-	VADDPD.BCST vmconst<>+896(SB), Z18, Z18
-	VMULPD    Z16, Z18, Z18
-	VADDPD.BCST vmconst<>+904(SB), Z18, Z18
-	VMULPD    Z17, Z16, Z16
-	VDIVPD    Z18, Z16, Z16
-	VMULPD    Z16, Z15, Z16
-	VADDPD    Z15, Z16, Z15
-	VADDPD.BCST vmconst<>+912(SB), Z15, Z16
-	VADDPD.BCST vmconst<>+920(SB), Z16, Z16
-	VBLENDMPD Z16, Z15, K4, Z10
-	VBROADCASTSD vmconst<>+928(SB), Z16
-	VSUBPD    Z15, Z16, Z15
-	VADDPD.BCST vmconst<>+936(SB), Z15, Z15
-	VBLENDMPD Z15, Z10, K3, Z11
-	VBROADCASTSD vmconst<>+928(SB), Z15
-	VSUBPD    Z11, Z15, Z15
-	VBLENDMPD Z15, Z11, K2, Z12
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z15
-	VPXORQ    Z15, Z12, Z15
-	VCMPPD.BCST $0x12, vmconst<>+144(SB), Z2, K2
-	VADDPD    Z15, Z15, Z2
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K2
-	VBROADCASTSD vmconst<>+952(SB), Z16
-	VSUBPD    Z2, Z16, Z16
-	VBLENDMPD Z16, Z2, K2, Z13
-	VBROADCASTSD vmconst<>+928(SB), Z2
-	VSUBPD    Z15, Z2, Z2
-	VBLENDMPD Z13, Z2, K1, Z14
-	VCMPPD.BCST $0x12, vmconst<>+144(SB), Z1, K1
-	VMOVUPS   Z14, (AX)(BX*8)
+	VCMPPD.BCST $0x1d, vmconst<>+40(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z0, K2
+	KANDW     K2, K1, K1
+	VMULPD    Z0, Z0, Z1
+	VSUBPD.BCST vmconst<>+40(SB), Z1, Z1
+	VADDPD    Z0, Z0, Z20
+	VSQRTPD   Z1, Z1
+	VADDPD    Z1, Z0, Z1
+	VBROADCASTSD vmconst<>+40(SB), Z21
+	VDIVPD    Z1, Z21, Z1
+	VSUBPD    Z1, Z20, Z1
+	VCMPPD.BCST $0x1d, vmconst<>+760(SB), Z1, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z1, K3
+	KANDW     K3, K2, K2
+	VPANDQ.BCST vmconst<>+456(SB), Z1, Z20
+	VPORQ.BCST vmconst<>+168(SB), Z20, Z20
+	VPSRLQ    $0x34, Z1, Z1
+	VPORQ.BCST vmconst<>+24(SB), Z1, Z1
+	VSUBPD.BCST vmconst<>+768(SB), Z1, Z1
+	VCMPPD.BCST $0x12, vmconst<>+776(SB), Z20, K2
+	VSUBPD.BCST vmconst<>+40(SB), Z1, Z21
+	VBLENDMPD Z21, Z1, K2, Z2
+	VADDPD    Z20, Z20, Z1
+	VBLENDMPD Z1, Z20, K2, Z3
+	VSUBPD.BCST vmconst<>+40(SB), Z3, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z20
+	VDIVPD    Z20, Z1, Z20
+	VMULPD    Z20, Z20, Z21
+	VMULPD    Z21, Z21, Z22
+	VMULPD.BCST vmconst<>+488(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
+	VMULPD    Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
+	VMULPD    Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
+	VMULPD    Z21, Z23, Z21
+	VMULPD.BCST vmconst<>+496(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
+	VMULPD    Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
+	VMULPD    Z22, Z23, Z22
+	VADDPD    Z22, Z21, Z21
+	VMULPD.BCST vmconst<>+168(SB), Z1, Z22
+	VMULPD    Z1, Z22, Z22
+	VADDPD    Z22, Z21, Z21
+	VMULPD    Z21, Z20, Z20
+	VMULPD.BCST vmconst<>+208(SB), Z2, Z21
+	VADDPD    Z21, Z20, Z20
+	VSUBPD    Z20, Z22, Z20
+	VSUBPD    Z1, Z20, Z1
+	VMULPD.BCST vmconst<>+200(SB), Z2, Z20
+	VSUBPD    Z1, Z20, Z1
+	VSUBPD.BCST vmconst<>+40(SB), Z0, Z20
+	VADDPD    Z20, Z20, Z21
+	VMULPD    Z20, Z20, Z22
+	VADDPD    Z21, Z22, Z21
+	VSQRTPD   Z21, Z21
+	VADDPD    Z21, Z20, Z20
+	VPANDQ.BCST vmconst<>+0(SB), Z20, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z20, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z20, K3
+	KANDW     K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z21, K2
+	VADDPD.BCST vmconst<>+40(SB), Z20, Z22
+	VBLENDMPD Z20, Z22, K2, Z4
+	VPSRLQ    $0x34, Z4, Z22
+	VPORQ.BCST vmconst<>+24(SB), Z22, Z22
+	VSUBPD.BCST vmconst<>+448(SB), Z22, Z22
+	VSUBPD    Z20, Z4, Z23
+	VBROADCASTSD vmconst<>+40(SB), Z24
+	VSUBPD    Z23, Z24, Z23
+	VSUBPD.BCST vmconst<>+40(SB), Z4, Z24
+	VSUBPD    Z24, Z20, Z24
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z22, K3
+	VBLENDMPD Z23, Z24, K3, Z5
+	VDIVPD    Z4, Z5, Z23
+	VBLENDMPD.BCST vmconst<>+192(SB), Z23, K2, Z6
+	VPANDQ.BCST vmconst<>+456(SB), Z4, Z23
+	VPORQ.BCST vmconst<>+40(SB), Z23, Z23
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z23, K2
+	VADDPD.BCST vmconst<>+40(SB), Z22, Z24
+	VBLENDMPD Z24, Z22, K2, Z7
+	VMULPD.BCST vmconst<>+168(SB), Z23, Z22
+	VBLENDMPD Z22, Z23, K2, Z8
+	VSUBPD.BCST vmconst<>+40(SB), Z8, Z22
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z21, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z20, K3
+	KANDW     K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z22, K3
+	VBLENDMPD Z20, Z22, K2, Z9
+	VBLENDMPD.BCST vmconst<>+192(SB), Z6, K2, Z10
+	VBLENDMPD.BCST vmconst<>+192(SB), Z7, K2, Z11
+	VMULPD.BCST vmconst<>+168(SB), Z9, Z22
+	VMULPD    Z9, Z22, Z22
+	VADDPD.BCST vmconst<>+256(SB), Z9, Z23
+	VDIVPD    Z23, Z9, Z23
+	VMULPD    Z23, Z23, Z24
+	VMULPD.BCST vmconst<>+488(SB), Z24, Z25
+	VADDPD.BCST vmconst<>+496(SB), Z25, Z25
+	VMULPD    Z24, Z25, Z25
+	VADDPD.BCST vmconst<>+504(SB), Z25, Z25
+	VMULPD    Z24, Z25, Z25
+	VADDPD.BCST vmconst<>+512(SB), Z25, Z25
+	VMULPD    Z24, Z25, Z25
+	VADDPD.BCST vmconst<>+520(SB), Z25, Z25
+	VMULPD    Z24, Z25, Z25
+	VADDPD.BCST vmconst<>+528(SB), Z25, Z25
+	VMULPD    Z24, Z25, Z25
+	VADDPD.BCST vmconst<>+536(SB), Z25, Z25
+	VMULPD    Z24, Z25, Z24
+	VADDPD    Z22, Z24, Z24
+	VMULPD    Z24, Z23, Z25
+	VSUBPD    Z25, Z22, Z25
+	VSUBPD    Z25, Z9, Z25
+	VMULPD.BCST vmconst<>+208(SB), Z11, Z26
+	VADDPD    Z10, Z26, Z26
+	VMULPD    Z24, Z23, Z23
+	VADDPD    Z26, Z23, Z23
+	VMULPD.BCST vmconst<>+200(SB), Z11, Z24
+	VSUBPD    Z23, Z22, Z22
+	VSUBPD    Z9, Z22, Z22
+	VSUBPD    Z22, Z24, Z22
+	VMULPD.BCST vmconst<>+208(SB), Z11, Z23
+	VADDPD    Z10, Z23, Z23
+	VMULPD.BCST vmconst<>+200(SB), Z11, Z24
+	VADDPD    Z23, Z24, Z23
+	VBLENDMPD Z23, Z22, K3, Z12
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z11, K2
+	VBLENDMPD Z25, Z12, K2, Z13
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z21, K2
+	VMULPD    Z20, Z20, Z22
+	VMULPD.BCST vmconst<>+168(SB), Z22, Z22
+	VSUBPD    Z22, Z20, Z22
+	VBLENDMPD Z22, Z13, K2, Z14
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z21, K2
+	VBLENDMPD Z20, Z14, K2, Z15
+	VCMPPD.BCST $0x1d, vmconst<>+760(SB), Z0, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z0, K3
+	KANDW     K3, K2, K2
+	VPANDQ.BCST vmconst<>+456(SB), Z0, Z20
+	VPORQ.BCST vmconst<>+168(SB), Z20, Z20
+	VPSRLQ    $0x34, Z0, Z21
+	VPORQ.BCST vmconst<>+24(SB), Z21, Z21
+	VSUBPD.BCST vmconst<>+768(SB), Z21, Z21
+	VCMPPD.BCST $0x12, vmconst<>+776(SB), Z20, K2
+	VSUBPD.BCST vmconst<>+40(SB), Z21, Z22
+	VBLENDMPD Z22, Z21, K2, Z16
+	VADDPD    Z20, Z20, Z21
+	VBLENDMPD Z21, Z20, K2, Z17
+	VSUBPD.BCST vmconst<>+40(SB), Z17, Z20
+	VADDPD.BCST vmconst<>+256(SB), Z20, Z21
+	VDIVPD    Z21, Z20, Z21
+	VMULPD    Z21, Z21, Z22
+	VMULPD    Z22, Z22, Z23
+	VMULPD.BCST vmconst<>+488(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+504(SB), Z24, Z24
+	VMULPD    Z23, Z24, Z24
+	VADDPD.BCST vmconst<>+520(SB), Z24, Z24
+	VMULPD    Z23, Z24, Z24
+	VADDPD.BCST vmconst<>+536(SB), Z24, Z24
+	VMULPD    Z22, Z24, Z22
+	VMULPD.BCST vmconst<>+496(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+512(SB), Z24, Z24
+	VMULPD    Z23, Z24, Z24
+	VADDPD.BCST vmconst<>+528(SB), Z24, Z24
+	VMULPD    Z23, Z24, Z23
+	VADDPD    Z23, Z22, Z22
+	VMULPD.BCST vmconst<>+168(SB), Z20, Z23
+	VMULPD    Z20, Z23, Z23
+	VADDPD    Z23, Z22, Z22
+	VMULPD    Z22, Z21, Z21
+	VMULPD.BCST vmconst<>+208(SB), Z16, Z22
+	VADDPD    Z22, Z21, Z21
+	VSUBPD    Z21, Z23, Z21
+	VSUBPD    Z20, Z21, Z20
+	VMULPD.BCST vmconst<>+200(SB), Z16, Z21
+	VSUBPD    Z20, Z21, Z20
+	VCMPPD.BCST $0x1e, vmconst<>+256(SB), Z0, K2
+	VBLENDMPD Z1, Z15, K2, Z18
+	VCMPPD.BCST $0x1d, vmconst<>+784(SB), Z0, K2
+	VADDPD.BCST vmconst<>+792(SB), Z20, Z1
+	VBLENDMPD Z1, Z18, K2, Z19
+	VMOVUPS   Z19, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
 	XORQ      $0xff, SI
@@ -1059,9 +1301,9 @@ done32:
 	VZEROUPPER
 	RET
 
-// func asinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func atanh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·atanh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1072,189 +1314,100 @@ loop34:
 	CMPQ      BX, CX
 	JAE       done35
 	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z1, K1
-	VMULPD    Z1, Z1, Z2
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
-	VSQRTPD   Z2, Z2
-	VADDPD    Z1, Z1, Z22
-	VADDPD    Z1, Z2, Z23
-	VBROADCASTSD vmconst<>+144(SB), Z24
-	VDIVPD    Z23, Z24, Z23
-	VADDPD    Z23, Z22, Z22
-	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z22, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z22, K3
-	KANDW     K3, K2, K2
-	VPANDQ.BCST vmconst<>+656(SB), Z22, Z23
-	VPORQ.BCST vmconst<>+136(SB), Z23, Z23
-	VPSRLQ    $0x34, Z22, Z22
-	VPORQ.BCST vmconst<>+240(SB), Z22, Z22
-	VSUBPD.BCST vmconst<>+968(SB), Z22, Z22
-	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z23, K2
-	VSUBPD.BCST vmconst<>+144(SB), Z22, Z24
-	VBLENDMPD Z24, Z22, K2, Z3
-	VADDPD    Z23, Z23, Z22
-	VBLENDMPD Z22, Z23, K2, Z4
-	VSUBPD.BCST vmconst<>+144(SB), Z4, Z22
-	VADDPD.BCST vmconst<>+24(SB), Z22, Z23
-	VDIVPD    Z23, Z22, Z23
-	VMULPD    Z23, Z23, Z24
-	VMULPD    Z24, Z24, Z25
-	VMULPD.BCST vmconst<>+688(SB), Z25, Z26
-	VADDPD.BCST vmconst<>+704(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z26
-	VADDPD.BCST vmconst<>+720(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z26
-	VADDPD.BCST vmconst<>+736(SB), Z26, Z26
-	VMULPD    Z24, Z26, Z24
-	VMULPD.BCST vmconst<>+696(SB), Z25, Z26
-	VADDPD.BCST vmconst<>+712(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z26
-	VADDPD.BCST vmconst<>+728(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z25
-	VADDPD    Z25, Z24, Z24
-	VMULPD.BCST vmconst<>+136(SB), Z22, Z25
-	VMULPD    Z22, Z25, Z25
-	VADDPD    Z25, Z24, Z24
-	VMULPD    Z24, Z23, Z23
-	VMULPD.BCST vmconst<>+448(SB), Z3, Z24
-	VADDPD    Z24, Z23, Z23
-	VSUBPD    Z23, Z25, Z23
-	VSUBPD    Z22, Z23, Z22
-	VMULPD.BCST vmconst<>+440(SB), Z3, Z23
-	VSUBPD    Z22, Z23, Z22
-	VMULPD    Z1, Z1, Z23
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
-	VDIVPD    Z2, Z23, Z2
-	VADDPD    Z2, Z1, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z2, K3
-	KANDW     K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z23, K2
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z24
-	VBLENDMPD Z2, Z24, K2, Z5
-	VPSRLQ    $0x34, Z5, Z24
-	VPORQ.BCST vmconst<>+240(SB), Z24, Z24
-	VSUBPD.BCST vmconst<>+648(SB), Z24, Z24
-	VSUBPD    Z2, Z5, Z25
-	VBROADCASTSD vmconst<>+144(SB), Z26
-	VSUBPD    Z25, Z26, Z25
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z26
-	VSUBPD    Z26, Z2, Z26
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z24, K3
-	VBLENDMPD Z25, Z26, K3, Z6
-	VDIVPD    Z5, Z6, Z25
-	VBLENDMPD.BCST vmconst<>+216(SB), Z25, K2, Z7
-	VPANDQ.BCST vmconst<>+656(SB), Z5, Z25
-	VPORQ.BCST vmconst<>+144(SB), Z25, Z25
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z25, K2
-	VADDPD.BCST vmconst<>+144(SB), Z24, Z26
-	VBLENDMPD Z26, Z24, K2, Z8
-	VMULPD.BCST vmconst<>+136(SB), Z25, Z24
-	VBLENDMPD Z24, Z25, K2, Z9
-	VSUBPD.BCST vmconst<>+144(SB), Z9, Z24
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z23, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z2, K3
-	KANDW     K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z24, K3
-	VBLENDMPD Z2, Z24, K2, Z10
-	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
-	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
-	VMULPD.BCST vmconst<>+136(SB), Z10, Z24
-	VMULPD    Z10, Z24, Z24
-	VADDPD.BCST vmconst<>+24(SB), Z10, Z25
-	VDIVPD    Z25, Z10, Z25
-	VMULPD    Z25, Z25, Z26
-	VMULPD.BCST vmconst<>+688(SB), Z26, Z27
-	VADDPD.BCST vmconst<>+696(SB), Z27, Z27
-	VMULPD    Z26, Z27, Z27
-	VADDPD.BCST vmconst<>+704(SB), Z27, Z27
-	VMULPD    Z26, Z27, Z27
-	VADDPD.BCST vmconst<>+712(SB), Z27, Z27
-	VMULPD    Z26, Z27, Z27
-	VADDPD.BCST vmconst<>+720(SB), Z27, Z27
-	VMULPD    Z26, Z27, Z27
-	VADDPD.BCST vmconst<>+728(SB), Z27, Z27
-	VMULPD    Z26, Z27, Z27
-	VADDPD.BCST vmconst<>+736(SB), Z27, Z27
-	VMULPD    Z26, Z27, Z26
-	VADDPD    Z24, Z26, Z26
-	VMULPD    Z26, Z25, Z27
-	VSUBPD    Z27, Z24, Z27
-	VSUBPD    Z27, Z10, Z27
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z28
-	VADDPD    Z11, Z28, Z28
-	VMULPD    Z26, Z25, Z25
-	VADDPD    Z28, Z25, Z25
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z26
-	VSUBPD    Z25, Z24, Z24
-	VSUBPD    Z10, Z24, Z24
-	VSUBPD    Z24, Z26, Z24
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z25
-	VADDPD    Z11, Z25, Z25
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z26
-	VADDPD    Z25, Z26, Z25
-	VBLENDMPD Z25, Z24, K3, Z13
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
-	VBLENDMPD Z27, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z23, K2
-	VMULPD    Z2, Z2, Z24
-	VMULPD.BCST vmconst<>+136(SB), Z24, Z24
-	VSUBPD    Z24, Z2, Z24
-	VBLENDMPD Z24, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z23, K2
-	VBLENDMPD Z2, Z15, K2, Z16
-	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z1, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z1, K3
-	KANDW     K3, K2, K2
-	VPANDQ.BCST vmconst<>+656(SB), Z1, Z2
-	VPORQ.BCST vmconst<>+136(SB), Z2, Z2
-	VPSRLQ    $0x34, Z1, Z23
-	VPORQ.BCST vmconst<>+240(SB), Z23, Z23
-	VSUBPD.BCST vmconst<>+968(SB), Z23, Z23
-	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z2, K2
-	VSUBPD.BCST vmconst<>+144(SB), Z23, Z24
-	VBLENDMPD Z24, Z23, K2, Z17
-	VADDPD    Z2, Z2, Z23
-	VBLENDMPD Z23, Z2, K2, Z18
-	VSUBPD.BCST vmconst<>+144(SB), Z18, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z23
-	VDIVPD    Z23, Z2, Z23
-	VMULPD    Z23, Z23, Z24
-	VMULPD    Z24, Z24, Z25
-	VMULPD.BCST vmconst<>+688(SB), Z25, Z26
-	VADDPD.BCST vmconst<>+704(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z26
-	VADDPD.BCST vmconst<>+720(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z26
-	VADDPD.BCST vmconst<>+736(SB), Z26, Z26
-	VMULPD    Z24, Z26, Z24
-	VMULPD.BCST vmconst<>+696(SB), Z25, Z26
-	VADDPD.BCST vmconst<>+712(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z26
-	VADDPD.BCST vmconst<>+728(SB), Z26, Z26
-	VMULPD    Z25, Z26, Z25
-	VADDPD    Z25, Z24, Z24
-	VMULPD.BCST vmconst<>+136(SB), Z2, Z25
-	VMULPD    Z2, Z25, Z25
-	VADDPD    Z25, Z24, Z24
-	VMULPD    Z24, Z23, Z23
-	VMULPD.BCST vmconst<>+448(SB), Z17, Z24
-	VADDPD    Z24, Z23, Z23
-	VSUBPD    Z23, Z25, Z23
-	VSUBPD    Z2, Z23, Z2
-	VMULPD.BCST vmconst<>+440(SB), Z17, Z23
-	VSUBPD    Z2, Z23, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z1, K2
-	VBLENDMPD Z22, Z16, K2, Z19
-	VCMPPD.BCST $0x1e, vmconst<>+984(SB), Z1, K2
-	VADDPD.BCST vmconst<>+992(SB), Z2, Z2
-	VBLENDMPD Z2, Z19, K2, Z20
-	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z1, K2
-	VBLENDMPD Z1, Z20, K2, Z21
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VPXORQ    Z1, Z21, Z1
+	VCMPPD.BCST $0x11, vmconst<>+40(SB), Z1, K1
+	VADDPD    Z1, Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z1, K2
+	VMULPD    Z1, Z2, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VBROADCASTSD vmconst<>+40(SB), Z3
+	VSUBPD    Z1, Z3, Z3
+	VDIVPD    Z3, Z4, Z3
+	VADDPD    Z3, Z2, Z2
+	VBLENDMPD Z2, Z3, K2, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z5, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z5, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z5, K3
+	KANDW     K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z2, K2
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z3
+	VBLENDMPD Z5, Z3, K2, Z6
+	VPSRLQ    $0x34, Z6, Z3
+	VPORQ.BCST vmconst<>+24(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+448(SB), Z3, Z3
+	VSUBPD    Z5, Z6, Z19
+	VBROADCASTSD vmconst<>+40(SB), Z20
+	VSUBPD    Z19, Z20, Z19
+	VSUBPD.BCST vmconst<>+40(SB), Z6, Z20
+	VSUBPD    Z20, Z5, Z20
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z3, K3
+	VBLENDMPD Z19, Z20, K3, Z7
+	VDIVPD    Z6, Z7, Z19
+	VBLENDMPD.BCST vmconst<>+192(SB), Z19, K2, Z8
+	VPANDQ.BCST vmconst<>+456(SB), Z6, Z19
+	VPORQ.BCST vmconst<>+40(SB), Z19, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z19, K2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z20
+	VBLENDMPD Z20, Z3, K2, Z9
+	VMULPD.BCST vmconst<>+168(SB), Z19, Z3
+	VBLENDMPD Z3, Z19, K2, Z10
+	VSUBPD.BCST vmconst<>+40(SB), Z10, Z3
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z5, K3
+	KANDW     K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z3, K3
+	VBLENDMPD Z5, Z3, K2, Z11
+	VBLENDMPD.BCST vmconst<>+192(SB), Z8, K2, Z12
+	VBLENDMPD.BCST vmconst<>+192(SB), Z9, K2, Z13
+	VMULPD.BCST vmconst<>+168(SB), Z11, Z3
+	VMULPD    Z11, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z11, Z19
+	VDIVPD    Z19, Z11, Z19
+	VMULPD    Z19, Z19, Z20
+	VMULPD.BCST vmconst<>+488(SB), Z20, Z21
+	VADDPD.BCST vmconst<>+496(SB), Z21, Z21
+	VMULPD    Z20, Z21, Z21
+	VADDPD.BCST vmconst<>+504(SB), Z21, Z21
+	VMULPD    Z20, Z21, Z21
+	VADDPD.BCST vmconst<>+512(SB), Z21, Z21
+	VMULPD    Z20, Z21, Z21
+	VADDPD.BCST vmconst<>+520(SB), Z21, Z21
+	VMULPD    Z20, Z21, Z21
+	VADDPD.BCST vmconst<>+528(SB), Z21, Z21
+	VMULPD    Z20, Z21, Z21
+	VADDPD.BCST vmconst<>+536(SB), Z21, Z21
+	VMULPD    Z20, Z21, Z20
+	VADDPD    Z3, Z20, Z20
+	VMULPD    Z20, Z19, Z21
+	VSUBPD    Z21, Z3, Z21
+	VSUBPD    Z21, Z11, Z21
+	VMULPD.BCST vmconst<>+208(SB), Z13, Z22
+	VADDPD    Z12, Z22, Z22
+	VMULPD    Z20, Z19, Z19
+	VADDPD    Z22, Z19, Z19
+	VMULPD.BCST vmconst<>+200(SB), Z13, Z20
+	VSUBPD    Z19, Z3, Z3
+	VSUBPD    Z11, Z3, Z3
+	VSUBPD    Z3, Z20, Z3
+	VMULPD.BCST vmconst<>+208(SB), Z13, Z19
+	VADDPD    Z12, Z19, Z19
+	VMULPD.BCST vmconst<>+200(SB), Z13, Z20
+	VADDPD    Z19, Z20, Z19
+	VBLENDMPD Z19, Z3, K3, Z14
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z13, K2
+	VBLENDMPD Z21, Z14, K2, Z15
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z2, K2
+	VMULPD    Z5, Z5, Z3
+	VMULPD.BCST vmconst<>+168(SB), Z3, Z3
+	VSUBPD    Z3, Z5, Z3
+	VBLENDMPD Z3, Z15, K2, Z16
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z2, K2
+	VBLENDMPD Z5, Z16, K2, Z17
+	VCMPPD.BCST $0x11, vmconst<>+800(SB), Z1, K2
+	VMULPD.BCST vmconst<>+168(SB), Z17, Z2
+	VBLENDMPD Z1, Z2, K2, Z18
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z1
+	VPXORQ    Z1, Z18, Z1
 	VMOVUPS   Z1, (AX)(BX*8)
 	KMOVW     K1, SI
 	ADDQ      $0x08, BX
@@ -1277,9 +1430,9 @@ done35:
 	VZEROUPPER
 	RET
 
-// func acosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func cbrt64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1287,197 +1440,66 @@ TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop37:
-	CMPQ      BX, CX
-	JAE       done38
-	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z0, K2
-	KANDW     K2, K1, K1
-	VMULPD    Z0, Z0, Z1
-	VSUBPD.BCST vmconst<>+144(SB), Z1, Z1
-	VADDPD    Z0, Z0, Z20
-	VSQRTPD   Z1, Z1
-	VADDPD    Z1, Z0, Z1
-	VBROADCASTSD vmconst<>+144(SB), Z21
-	VDIVPD    Z1, Z21, Z1
-	VSUBPD    Z1, Z20, Z1
-	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z1, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z1, K3
-	KANDW     K3, K2, K2
-	VPANDQ.BCST vmconst<>+656(SB), Z1, Z20
-	VPORQ.BCST vmconst<>+136(SB), Z20, Z20
-	VPSRLQ    $0x34, Z1, Z1
-	VPORQ.BCST vmconst<>+240(SB), Z1, Z1
-	VSUBPD.BCST vmconst<>+968(SB), Z1, Z1
-	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z20, K2
-	VSUBPD.BCST vmconst<>+144(SB), Z1, Z21
-	VBLENDMPD Z21, Z1, K2, Z2
-	VADDPD    Z20, Z20, Z1
-	VBLENDMPD Z1, Z20, K2, Z3
-	VSUBPD.BCST vmconst<>+144(SB), Z3, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z20
-	VDIVPD    Z20, Z1, Z20
-	VMULPD    Z20, Z20, Z21
-	VMULPD    Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
-	VMULPD    Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
-	VMULPD    Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
-	VMULPD    Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+696(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
-	VMULPD    Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
-	VMULPD    Z22, Z23, Z22
-	VADDPD    Z22, Z21, Z21
-	VMULPD.BCST vmconst<>+136(SB), Z1, Z22
-	VMULPD    Z1, Z22, Z22
-	VADDPD    Z22, Z21, Z21
-	VMULPD    Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+448(SB), Z2, Z21
-	VADDPD    Z21, Z20, Z20
-	VSUBPD    Z20, Z22, Z20
-	VSUBPD    Z1, Z20, Z1
-	VMULPD.BCST vmconst<>+440(SB), Z2, Z20
-	VSUBPD    Z1, Z20, Z1
-	VSUBPD.BCST vmconst<>+144(SB), Z0, Z20
-	VADDPD    Z20, Z20, Z21
-	VMULPD    Z20, Z20, Z22
-	VADDPD    Z21, Z22, Z21
-	VSQRTPD   Z21, Z21
-	VADDPD    Z21, Z20, Z20
-	VPANDQ.BCST vmconst<>+8(SB), Z20, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z20, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z20, K3
-	KANDW     K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z21, K2
-	VADDPD.BCST vmconst<>+144(SB), Z20, Z22
-	VBLENDMPD Z20, Z22, K2, Z4
-	VPSRLQ    $0x34, Z4, Z22
-	VPORQ.BCST vmconst<>+240(SB), Z22, Z22
-	VSUBPD.BCST vmconst<>+648(SB), Z22, Z22
-	VSUBPD    Z20, Z4, Z23
-	VBROADCASTSD vmconst<>+144(SB), Z24
-	VSUBPD    Z23, Z24, Z23
-	VSUBPD.BCST vmconst<>+144(SB), Z4, Z24
-	VSUBPD    Z24, Z20, Z24
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z22, K3
-	VBLENDMPD Z23, Z24, K3, Z5
-	VDIVPD    Z4, Z5, Z23
-	VBLENDMPD.BCST vmconst<>+216(SB), Z23, K2, Z6
-	VPANDQ.BCST vmconst<>+656(SB), Z4, Z23
-	VPORQ.BCST vmconst<>+144(SB), Z23, Z23
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z23, K2
-	VADDPD.BCST vmconst<>+144(SB), Z22, Z24
-	VBLENDMPD Z24, Z22, K2, Z7
-	VMULPD.BCST vmconst<>+136(SB), Z23, Z22
-	VBLENDMPD Z22, Z23, K2, Z8
-	VSUBPD.BCST vmconst<>+144(SB), Z8, Z22
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z21, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z20, K3
-	KANDW     K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z22, K3
-	VBLENDMPD Z20, Z22, K2, Z9
-	VBLENDMPD.BCST vmconst<>+216(SB), Z6, K2, Z10
-	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
-	VMULPD.BCST vmconst<>+136(SB), Z9, Z22
-	VMULPD    Z9, Z22, Z22
-	VADDPD.BCST vmconst<>+24(SB), Z9, Z23
-	VDIVPD    Z23, Z9, Z23
-	VMULPD    Z23, Z23, Z24
-	VMULPD.BCST vmconst<>+688(SB), Z24, Z25
-	VADDPD.BCST vmconst<>+696(SB), Z25, Z25
-	VMULPD    Z24, Z25, Z25
-	VADDPD.BCST vmconst<>+704(SB), Z25, Z25
-	VMULPD    Z24, Z25, Z25
-	VADDPD.BCST vmconst<>+712(SB), Z25, Z25
-	VMULPD    Z24, Z25, Z25
-	VADDPD.BCST vmconst<>+720(SB), Z25, Z25
-	VMULPD    Z24, Z25, Z25
-	VADDPD.BCST vmconst<>+728(SB), Z25, Z25
-	VMULPD    Z24, Z25, Z25
-	VADDPD.BCST vmconst<>+736(SB), Z25, Z25
-	VMULPD    Z24, Z25, Z24
-	VADDPD    Z22, Z24, Z24
-	VMULPD    Z24, Z23, Z25
-	VSUBPD    Z25, Z22, Z25
-	VSUBPD    Z25, Z9, Z25
-	VMULPD.BCST vmconst<>+448(SB), Z11, Z26
-	VADDPD    Z10, Z26, Z26
-	VMULPD    Z24, Z23, Z23
-	VADDPD    Z26, Z23, Z23
-	VMULPD.BCST vmconst<>+440(SB), Z11, Z24
-	VSUBPD    Z23, Z22, Z22
-	VSUBPD    Z9, Z22, Z22
-	VSUBPD    Z22, Z24, Z22
-	VMULPD.BCST vmconst<>+448(SB), Z11, Z23
-	VADDPD    Z10, Z23, Z23
-	VMULPD.BCST vmconst<>+440(SB), Z11, Z24
-	VADDPD    Z23, Z24, Z23
-	VBLENDMPD Z23, Z22, K3, Z12
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z11, K2
-	VBLENDMPD Z25, Z12, K2, Z13
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z21, K2
-	VMULPD    Z20, Z20, Z22
-	VMULPD.BCST vmconst<>+136(SB), Z22, Z22
-	VSUBPD    Z22, Z20, Z22
-	VBLENDMPD Z22, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z21, K2
-	VBLENDMPD Z20, Z14, K2, Z15
-	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z0, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z0, K3
-	KANDW     K3, K2, K2
-	VPANDQ.BCST vmconst<>+656(SB), Z0, Z20
-	VPORQ.BCST vmconst<>+136(SB), Z20, Z20
-	VPSRLQ    $0x34, Z0, Z21
-	VPORQ.BCST vmconst<>+240(SB), Z21, Z21
-	VSUBPD.BCST vmconst<>+968(SB), Z21, Z21
-	VCMPPD.BCST $0x12, vmconst<>+976(SB), Z20, K2
-	VSUBPD.BCST vmconst<>+144(SB), Z21, Z22
-	VBLENDMPD Z22, Z21, K2, Z16
-	VADDPD    Z20, Z20, Z21
-	VBLENDMPD Z21, Z20, K2, Z17
-	VSUBPD.BCST vmconst<>+144(SB), Z17, Z20
-	VADDPD.BCST vmconst<>+24(SB), Z20, Z21
-	VDIVPD    Z21, Z20, Z21
-	VMULPD    Z21, Z21, Z22
-	VMULPD    Z22, Z22, Z23
-	VMULPD.BCST vmconst<>+688(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+704(SB), Z24, Z24
-	VMULPD    Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+720(SB), Z24, Z24
-	VMULPD    Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+736(SB), Z24, Z24
-	VMULPD    Z22, Z24, Z22
-	VMULPD.BCST vmconst<>+696(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+712(SB), Z24, Z24
-	VMULPD    Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+728(SB), Z24, Z24
-	VMULPD    Z23, Z24, Z23
-	VADDPD    Z23, Z22, Z22
-	VMULPD.BCST vmconst<>+136(SB), Z20, Z23
-	VMULPD    Z20, Z23, Z23
-	VADDPD    Z23, Z22, Z22
-	VMULPD    Z22, Z21, Z21
-	VMULPD.BCST vmconst<>+448(SB), Z16, Z22
-	VADDPD    Z22, Z21, Z21
-	VSUBPD    Z21, Z23, Z21
-	VSUBPD    Z20, Z21, Z20
-	VMULPD.BCST vmconst<>+440(SB), Z16, Z21
-	VSUBPD    Z20, Z21, Z20
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z0, K2
-	VBLENDMPD Z1, Z15, K2, Z18
-	VCMPPD.BCST $0x1d, vmconst<>+984(SB), Z0, K2
-	VADDPD.BCST vmconst<>+992(SB), Z20, Z1
-	VBLENDMPD Z1, Z18, K2, Z19
-	VMOVUPS   Z19, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out39
-	JMP       loop37
+	CMPQ         BX, CX
+	JAE          done38
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x1d, vmconst<>+760(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z1, K2
+	KANDW        K2, K1, K1
+	VPSRLQ       $0x20, Z1, Z2
+	VPORQ.BCST vmconst<>+24(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+816(SB), Z1, Z3
+	VPORQ.BCST vmconst<>+24(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z3
+	VMOVUPS      Z2, Z4
+	VBROADCASTSD vmconst<>+824(SB), Z5
+	VFMADD213PD.BCST vmconst<>+248(SB), Z5, Z4
+	VRNDSCALEPD  $0x03, Z4, Z4
+	VFNMADD231PD.BCST vmconst<>+344(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+832(SB), Z2, Z3
+	VMOVUPS      Z3, Z2
+	VBROADCASTSD vmconst<>+824(SB), Z3
+	VFMADD213PD.BCST vmconst<>+248(SB), Z3, Z2
+	VRNDSCALEPD  $0x03, Z2, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z4, Z3
+	VPXORQ.BCST vmconst<>+24(SB), Z3, Z3
+	VPSLLQ       $0x20, Z3, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+24(SB), Z2, Z2
+	VPORQ        Z2, Z3, Z2
+	VPADDQ.BCST vmconst<>+840(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VDIVPD       Z1, Z3, Z3
+	VMULPD       Z2, Z3, Z3
+	VADDPD.BCST vmconst<>+848(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+872(SB), Z3, Z4
+	VBROADCASTSD vmconst<>+880(SB), Z5
+	VDIVPD       Z3, Z5, Z3
+	VADDPD       Z3, Z4, Z3
+	VBROADCASTSD vmconst<>+864(SB), Z4
+	VDIVPD       Z3, Z4, Z3
+	VADDPD.BCST vmconst<>+856(SB), Z3, Z3
+	VMULPD       Z3, Z2, Z2
+	VPANDQ.BCST vmconst<>+888(SB), Z2, Z2
+	VPADDQ.BCST vmconst<>+896(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VDIVPD       Z3, Z1, Z1
+	VADDPD       Z2, Z2, Z3
+	VSUBPD       Z2, Z1, Z4
+	VADDPD       Z1, Z3, Z1
+	VDIVPD       Z1, Z4, Z1
+	VMULPD       Z1, Z2, Z1
+	VADDPD       Z2, Z1, Z1
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out39
+	JMP          loop37
 
 out39:
 	MOVQ    xs+48(FP), AX
@@ -1494,119 +1516,137 @@ done38:
 	VZEROUPPER
 	RET
 
-// func atanh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func cbrt32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·atanh64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·cbrt32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
+	ANDQ $-16, CX
 	XORQ BX, BX
 
 loop40:
-	CMPQ      BX, CX
-	JAE       done41
-	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+144(SB), Z1, K1
-	VADDPD    Z1, Z1, Z2
-	VCMPPD.BCST $0x11, vmconst<>+136(SB), Z1, K2
-	VMULPD    Z1, Z2, Z3
-	VBLENDMPD Z3, Z2, K2, Z4
-	VBROADCASTSD vmconst<>+144(SB), Z3
-	VSUBPD    Z1, Z3, Z3
-	VDIVPD    Z3, Z4, Z3
-	VADDPD    Z3, Z2, Z2
-	VBLENDMPD Z2, Z3, K2, Z5
-	VPANDQ.BCST vmconst<>+8(SB), Z5, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z5, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z5, K3
-	KANDW     K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z2, K2
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z3
-	VBLENDMPD Z5, Z3, K2, Z6
-	VPSRLQ    $0x34, Z6, Z3
-	VPORQ.BCST vmconst<>+240(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+648(SB), Z3, Z3
-	VSUBPD    Z5, Z6, Z19
-	VBROADCASTSD vmconst<>+144(SB), Z20
-	VSUBPD    Z19, Z20, Z19
-	VSUBPD.BCST vmconst<>+144(SB), Z6, Z20
-	VSUBPD    Z20, Z5, Z20
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z3, K3
-	VBLENDMPD Z19, Z20, K3, Z7
-	VDIVPD    Z6, Z7, Z19
-	VBLENDMPD.BCST vmconst<>+216(SB), Z19, K2, Z8
-	VPANDQ.BCST vmconst<>+656(SB), Z6, Z19
-	VPORQ.BCST vmconst<>+144(SB), Z19, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z19, K2
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z20
-	VBLENDMPD Z20, Z3, K2, Z9
-	VMULPD.BCST vmconst<>+136(SB), Z19, Z3
-	VBLENDMPD Z3, Z19, K2, Z10
-	VSUBPD.BCST vmconst<>+144(SB), Z10, Z3
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z2, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z5, K3
-	KANDW     K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z3, K3
-	VBLENDMPD Z5, Z3, K2, Z11
-	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
-	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
-	VMULPD.BCST vmconst<>+136(SB), Z11, Z3
-	VMULPD    Z11, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z11, Z19
-	VDIVPD    Z19, Z11, Z19
-	VMULPD    Z19, Z19, Z20
-	VMULPD.BCST vmconst<>+688(SB), Z20, Z21
-	VADDPD.BCST vmconst<>+696(SB), Z21, Z21
-	VMULPD    Z20, Z21, Z21
-	VADDPD.BCST vmconst<>+704(SB), Z21, Z21
-	VMULPD    Z20, Z21, Z21
-	VADDPD.BCST vmconst<>+712(SB), Z21, Z21
-	VMULPD    Z20, Z21, Z21
-	VADDPD.BCST vmconst<>+720(SB), Z21, Z21
-	VMULPD    Z20, Z21, Z21
-	VADDPD.BCST vmconst<>+728(SB), Z21, Z21
-	VMULPD    Z20, Z21, Z21
-	VADDPD.BCST vmconst<>+736(SB), Z21, Z21
-	VMULPD    Z20, Z21, Z20
-	VADDPD    Z3, Z20, Z20
-	VMULPD    Z20, Z19, Z21
-	VSUBPD    Z21, Z3, Z21
-	VSUBPD    Z21, Z11, Z21
-	VMULPD.BCST vmconst<>+448(SB), Z13, Z22
-	VADDPD    Z12, Z22, Z22
-	VMULPD    Z20, Z19, Z19
-	VADDPD    Z22, Z19, Z19
-	VMULPD.BCST vmconst<>+440(SB), Z13, Z20
-	VSUBPD    Z19, Z3, Z3
-	VSUBPD    Z11, Z3, Z3
-	VSUBPD    Z3, Z20, Z3
-	VMULPD.BCST vmconst<>+448(SB), Z13, Z19
-	VADDPD    Z12, Z19, Z19
-	VMULPD.BCST vmconst<>+440(SB), Z13, Z20
-	VADDPD    Z19, Z20, Z19
-	VBLENDMPD Z19, Z3, K3, Z14
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z13, K2
-	VBLENDMPD Z21, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z2, K2
-	VMULPD    Z5, Z5, Z3
-	VMULPD.BCST vmconst<>+136(SB), Z3, Z3
-	VSUBPD    Z3, Z5, Z3
-	VBLENDMPD Z3, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z2, K2
-	VBLENDMPD Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z1, K2
-	VMULPD.BCST vmconst<>+136(SB), Z17, Z2
-	VBLENDMPD Z1, Z2, K2, Z18
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VPXORQ    Z1, Z18, Z1
-	VMOVUPS   Z1, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out42
-	JMP       loop40
+	CMPQ          BX, CX
+	JAE           done41
+	VMOVUPS       (DX)(BX*4), Z0
+	VCVTPS2PD     Y0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VCMPPD.BCST $0x1d, vmconst<>+760(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z2, K2
+	KANDW         K2, K1, K1
+	VPSRLQ        $0x20, Z2, Z3
+	VPORQ.BCST vmconst<>+24(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z3
+	VPANDQ.BCST vmconst<>+816(SB), Z2, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+24(SB), Z5, Z5
+	VMOVUPS       Z3, Z6
+	VBROADCASTSD vmconst<>+824(SB), Z7
+	VFMADD213PD.BCST vmconst<>+248(SB), Z7, Z6
+	VRNDSCALEPD   $0x03, Z6, Z6
+	VFNMADD231PD.BCST vmconst<>+344(SB), Z6, Z3
+	VFMADD231PD.BCST vmconst<>+832(SB), Z3, Z5
+	VMOVUPS       Z5, Z3
+	VBROADCASTSD vmconst<>+824(SB), Z5
+	VFMADD213PD.BCST vmconst<>+248(SB), Z5, Z3
+	VRNDSCALEPD   $0x03, Z3, Z3
+	VADDPD.BCST vmconst<>+24(SB), Z6, Z5
+	VPXORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+24(SB), Z3, Z3
+	VPORQ         Z3, Z5, Z3
+	VPADDQ.BCST vmconst<>+840(SB), Z3, Z3
+	VMULPD        Z3, Z3, Z5
+	VDIVPD        Z2, Z5, Z5
+	VMULPD        Z3, Z5, Z5
+	VADDPD.BCST vmconst<>+848(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+872(SB), Z5, Z6
+	VBROADCASTSD vmconst<>+880(SB), Z7
+	VDIVPD        Z5, Z7, Z5
+	VADDPD        Z5, Z6, Z5
+	VBROADCASTSD vmconst<>+864(SB), Z6
+	VDIVPD        Z5, Z6, Z5
+	VADDPD.BCST vmconst<>+856(SB), Z5, Z5
+	VMULPD        Z5, Z3, Z3
+	VPANDQ.BCST vmconst<>+888(SB), Z3, Z3
+	VPADDQ.BCST vmconst<>+896(SB), Z3, Z3
+	VMULPD        Z3, Z3, Z5
+	VDIVPD        Z5, Z2, Z2
+	VADDPD        Z3, Z3, Z5
+	VSUBPD        Z3, Z2, Z6
+	VADDPD        Z2, Z5, Z2
+	VDIVPD        Z2, Z6, Z2
+	VMULPD        Z2, Z3, Z2
+	VADDPD        Z3, Z2, Z2
+	VPANDQ.BCST vmconst<>+184(SB), Z1, Z1
+	VPORQ         Z1, Z2, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x1d, vmconst<>+760(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z3, K2
+	KANDW         K2, K1, K1
+	VPSRLQ        $0x20, Z3, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+24(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+816(SB), Z3, Z6
+	VPORQ.BCST vmconst<>+24(SB), Z6, Z6
+	VSUBPD.BCST vmconst<>+24(SB), Z6, Z6
+	VMOVUPS       Z5, Z7
+	VBROADCASTSD vmconst<>+824(SB), Z8
+	VFMADD213PD.BCST vmconst<>+248(SB), Z8, Z7
+	VRNDSCALEPD   $0x03, Z7, Z7
+	VFNMADD231PD.BCST vmconst<>+344(SB), Z7, Z5
+	VFMADD231PD.BCST vmconst<>+832(SB), Z5, Z6
+	VMOVUPS       Z6, Z5
+	VBROADCASTSD vmconst<>+824(SB), Z6
+	VFMADD213PD.BCST vmconst<>+248(SB), Z6, Z5
+	VRNDSCALEPD   $0x03, Z5, Z5
+	VADDPD.BCST vmconst<>+24(SB), Z7, Z6
+	VPXORQ.BCST vmconst<>+24(SB), Z6, Z6
+	VPSLLQ        $0x20, Z6, Z6
+	VADDPD.BCST vmconst<>+24(SB), Z5, Z5
+	VPXORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VPORQ         Z5, Z6, Z5
+	VPADDQ.BCST vmconst<>+840(SB), Z5, Z5
+	VMULPD        Z5, Z5, Z6
+	VDIVPD        Z3, Z6, Z6
+	VMULPD        Z5, Z6, Z6
+	VADDPD.BCST vmconst<>+848(SB), Z6, Z6
+	VADDPD.BCST vmconst<>+872(SB), Z6, Z7
+	VBROADCASTSD vmconst<>+880(SB), Z8
+	VDIVPD        Z6, Z8, Z6
+	VADDPD        Z6, Z7, Z6
+	VBROADCASTSD vmconst<>+864(SB), Z7
+	VDIVPD        Z6, Z7, Z6
+	VADDPD.BCST vmconst<>+856(SB), Z6, Z6
+	VMULPD        Z6, Z5, Z5
+	VPANDQ.BCST vmconst<>+888(SB), Z5, Z5
+	VPADDQ.BCST vmconst<>+896(SB), Z5, Z5
+	VMULPD        Z5, Z5, Z6
+	VDIVPD        Z6, Z3, Z3
+	VADDPD        Z5, Z5, Z6
+	VSUBPD        Z5, Z3, Z7
+	VADDPD        Z3, Z6, Z3
+	VDIVPD        Z3, Z7, Z3
+	VMULPD        Z3, Z5, Z3
+	VADDPD        Z5, Z3, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z2
+	VPORQ         Z2, Z3, Z2
+	VCVTPD2PS     Z1, Y4
+	VCVTPD2PS     Z2, Y1
+	VINSERTF64X4  $0x01, Y1, Z4, Z1
+	VPANDD.BCST vmconst<>+904(SB), Z0, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+912(SB), Z2, K1
+	VCMPPS.BCST $0x11, vmconst<>+920(SB), Z2, K2
+	KANDW         K2, K1, K1
+	VMOVUPS       Z1, (AX)(BX*4)
+	KMOVW         K1, SI
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out42
+	JMP           loop40
 
 out42:
 	MOVQ    xs+48(FP), AX
@@ -1623,9 +1663,9 @@ done41:
 	VZEROUPPER
 	RET
 
-// func cbrt64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func erf64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·erf64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1633,66 +1673,226 @@ TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop43:
-	CMPQ         BX, CX
-	JAE          done44
-	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z1, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z1, K2
-	KANDW        K2, K1, K1
-	VPSRLQ       $0x20, Z1, Z2
-	VPORQ.BCST vmconst<>+240(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+240(SB), Z2, Z2
-	VPANDQ.BCST vmconst<>+1016(SB), Z1, Z3
-	VPORQ.BCST vmconst<>+240(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+240(SB), Z3, Z3
-	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+1024(SB), Z5
-	VFMADD213PD.BCST vmconst<>+128(SB), Z5, Z4
-	VRNDSCALEPD  $0x03, Z4, Z4
-	VFNMADD231PD.BCST vmconst<>+552(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+1032(SB), Z2, Z3
-	VMOVUPS      Z3, Z2
-	VBROADCASTSD vmconst<>+1024(SB), Z3
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z2
-	VRNDSCALEPD  $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+240(SB), Z4, Z3
-	VPXORQ.BCST vmconst<>+240(SB), Z3, Z3
-	VPSLLQ       $0x20, Z3, Z3
-	VADDPD.BCST vmconst<>+240(SB), Z2, Z2
-	VPXORQ.BCST vmconst<>+240(SB), Z2, Z2
-	VPORQ        Z2, Z3, Z2
-	VPADDQ.BCST vmconst<>+1040(SB), Z2, Z2
-	VMULPD       Z2, Z2, Z3
-	VDIVPD       Z1, Z3, Z3
-	VMULPD       Z2, Z3, Z3
-	VADDPD.BCST vmconst<>+1048(SB), Z3, Z3
-	VADDPD.BCST vmconst<>+1072(SB), Z3, Z4
-	VBROADCASTSD vmconst<>+1080(SB), Z5
-	VDIVPD       Z3, Z5, Z3
-	VADDPD       Z3, Z4, Z3
-	VBROADCASTSD vmconst<>+1064(SB), Z4
-	VDIVPD       Z3, Z4, Z3
-	VADDPD.BCST vmconst<>+1056(SB), Z3, Z3
-	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+1088(SB), Z2, Z2
-	VPADDQ.BCST vmconst<>+1096(SB), Z2, Z2
-	VMULPD       Z2, Z2, Z3
-	VDIVPD       Z3, Z1, Z1
-	VADDPD       Z2, Z2, Z3
-	VSUBPD       Z2, Z1, Z4
-	VADDPD       Z1, Z3, Z1
-	VDIVPD       Z1, Z4, Z1
-	VMULPD       Z1, Z2, Z1
-	VADDPD       Z2, Z1, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VPORQ        Z2, Z1, Z1
-	VMOVUPS      Z1, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out45
-	JMP          loop43
+	CMPQ        BX, CX
+	JAE         done44
+	VMOVUPS     (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VMULPD      Z1, Z1, Z2
+	VBROADCASTSD vmconst<>+40(SB), Z3
+	VDIVPD      Z2, Z3, Z2
+	VCMPPD.BCST $0x11, vmconst<>+928(SB), Z1, K1
+	VMULPD.BCST vmconst<>+936(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+944(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+952(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+960(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+968(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+976(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+984(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+992(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1000(SB), Z2, Z10
+	VADDPD.BCST vmconst<>+1008(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1016(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1024(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1032(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1040(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1048(SB), Z10, Z10
+	VBLENDMPD   Z3, Z10, K1, Z4
+	VMULPD.BCST vmconst<>+1056(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+1064(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+1072(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+1080(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+1088(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+1096(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+1104(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+1112(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1120(SB), Z2, Z10
+	VADDPD.BCST vmconst<>+1128(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1136(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1144(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1152(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1160(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z10
+	VADDPD.BCST vmconst<>+1168(SB), Z10, Z10
+	VMULPD      Z10, Z2, Z2
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z2
+	VBLENDMPD   Z3, Z2, K1, Z5
+	VPANDQ.BCST vmconst<>+1176(SB), Z1, Z2
+	VMULPD      Z2, Z2, Z3
+	VBROADCASTSD vmconst<>+1184(SB), Z10
+	VSUBPD      Z3, Z10, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z10
+	VADDPD.BCST vmconst<>+272(SB), Z10, Z10
+	VSUBPD.BCST vmconst<>+272(SB), Z10, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z11, K1
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z11, K2
+	KANDW       K2, K1, K1
+	VPXORQ.BCST vmconst<>+184(SB), Z11, Z11
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z11, Z3
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z11, Z3
+	VMULPD.BCST vmconst<>+1224(SB), Z3, Z3
+	VMOVUPS     Z3, Z11
+	VBROADCASTSD vmconst<>+1232(SB), Z12
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z12, Z11
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+248(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+168(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+40(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+40(SB), Z11, Z3
+	VPADDQ.BCST vmconst<>+376(SB), Z10, Z10
+	VPSLLQ      $0x34, Z10, Z10
+	VMULPD      Z10, Z3, Z3
+	VSUBPD      Z1, Z2, Z10
+	VADDPD      Z1, Z2, Z2
+	VDIVPD      Z5, Z4, Z11
+	VMULPD      Z2, Z10, Z2
+	VADDPD      Z11, Z2, Z2
+	VMULPD.BCST vmconst<>+280(SB), Z2, Z10
+	VADDPD.BCST vmconst<>+272(SB), Z10, Z10
+	VSUBPD.BCST vmconst<>+272(SB), Z10, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z11, K2
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z11, K3
+	KANDW       K3, K2, K2
+	VPXORQ.BCST vmconst<>+184(SB), Z11, Z11
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z11, Z2
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z11, Z2
+	VMULPD.BCST vmconst<>+1224(SB), Z2, Z2
+	VMOVUPS     Z2, Z11
+	VBROADCASTSD vmconst<>+1232(SB), Z12
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z12, Z11
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+248(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+168(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+40(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z11
+	VMULPD      Z11, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z11
+	VFMADD213PD.BCST vmconst<>+40(SB), Z11, Z2
+	VPADDQ.BCST vmconst<>+376(SB), Z10, Z10
+	VPSLLQ      $0x34, Z10, Z10
+	VMULPD      Z10, Z2, Z2
+	VMULPD      Z2, Z3, Z2
+	VDIVPD      Z1, Z2, Z2
+	KANDW       K2, K1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1272(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z1, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1280(SB), Z1, K5
+	KORW        K5, K4, K4
+	KANDW       K4, K3, K3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+352(SB), Z1, K5
+	KORW        K1, K5, K1
+	KORW        K1, K4, K1
+	KANDW       K1, K3, K1
+	VCMPPD.BCST $0x11, vmconst<>+800(SB), Z1, K3
+	VMULPD.BCST vmconst<>+1296(SB), Z1, Z3
+	VADDPD      Z1, Z3, Z3
+	VMULPD      Z1, Z1, Z10
+	VMULPD.BCST vmconst<>+1304(SB), Z10, Z11
+	VADDPD.BCST vmconst<>+1312(SB), Z11, Z11
+	VMULPD      Z11, Z10, Z11
+	VADDPD.BCST vmconst<>+1320(SB), Z11, Z11
+	VMULPD      Z11, Z10, Z11
+	VADDPD.BCST vmconst<>+1328(SB), Z11, Z11
+	VMULPD      Z11, Z10, Z11
+	VADDPD.BCST vmconst<>+1336(SB), Z11, Z11
+	VMULPD.BCST vmconst<>+1344(SB), Z10, Z12
+	VADDPD.BCST vmconst<>+1352(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z12
+	VADDPD.BCST vmconst<>+1360(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z12
+	VADDPD.BCST vmconst<>+1368(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z12
+	VADDPD.BCST vmconst<>+1376(SB), Z12, Z12
+	VMULPD      Z12, Z10, Z10
+	VADDPD.BCST vmconst<>+40(SB), Z10, Z10
+	VDIVPD      Z10, Z11, Z10
+	VMULPD      Z10, Z1, Z10
+	VADDPD      Z1, Z10, Z10
+	VBLENDMPD   Z3, Z10, K3, Z6
+	VSUBPD.BCST vmconst<>+40(SB), Z1, Z3
+	VMULPD.BCST vmconst<>+1392(SB), Z3, Z10
+	VADDPD.BCST vmconst<>+1400(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD.BCST vmconst<>+1408(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD.BCST vmconst<>+1416(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD.BCST vmconst<>+1424(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD.BCST vmconst<>+1432(SB), Z10, Z10
+	VMULPD      Z10, Z3, Z10
+	VADDPD.BCST vmconst<>+1440(SB), Z10, Z10
+	VMULPD.BCST vmconst<>+1448(SB), Z3, Z11
+	VADDPD.BCST vmconst<>+1456(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD.BCST vmconst<>+1464(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD.BCST vmconst<>+1472(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD.BCST vmconst<>+1480(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z11
+	VADDPD.BCST vmconst<>+1488(SB), Z11, Z11
+	VMULPD      Z11, Z3, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VDIVPD      Z3, Z10, Z3
+	VADDPD.BCST vmconst<>+1384(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+352(SB), Z1, K3
+	VBROADCASTSD vmconst<>+40(SB), Z10
+	VSUBPD      Z2, Z10, Z2
+	VBROADCASTSD vmconst<>+40(SB), Z10
+	VBLENDMPD   Z2, Z10, K3, Z7
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K3
+	VBLENDMPD   Z3, Z7, K3, Z8
+	VBLENDMPD   Z6, Z8, K2, Z9
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z1
+	VPXORQ      Z1, Z9, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out45
+	JMP         loop43
 
 out45:
 	MOVQ    xs+48(FP), AX
@@ -1709,9 +1909,9 @@ done44:
 	VZEROUPPER
 	RET
 
-// func cbrt32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func erf32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·cbrt32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·erf32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1723,117 +1923,435 @@ loop46:
 	JAE           done47
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VMULPD        Z2, Z2, Z3
+	VBROADCASTSD vmconst<>+40(SB), Z4
+	VDIVPD        Z3, Z4, Z3
+	VCMPPD.BCST $0x11, vmconst<>+928(SB), Z2, K1
+	VMULPD.BCST vmconst<>+936(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+944(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+952(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+960(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+968(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+976(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+984(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+992(SB), Z4, Z4
+	VMULPD.BCST vmconst<>+1000(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+1008(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1016(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1024(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1032(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1040(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1048(SB), Z18, Z18
+	VBLENDMPD     Z4, Z18, K1, Z5
+	VMULPD.BCST vmconst<>+1056(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+1064(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+1072(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+1080(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+1088(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+1096(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+1104(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+1112(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VMULPD.BCST vmconst<>+1120(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+1128(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1136(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1144(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1152(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1160(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+1168(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VBLENDMPD     Z4, Z3, K1, Z6
+	VPANDQ.BCST vmconst<>+1176(SB), Z2, Z3
+	VMULPD        Z3, Z3, Z4
+	VBROADCASTSD vmconst<>+1184(SB), Z18
+	VSUBPD        Z4, Z18, Z4
+	VMULPD.BCST vmconst<>+280(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+272(SB), Z18, Z18
+	VSUBPD.BCST vmconst<>+272(SB), Z18, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z19, K2
 	KANDW         K2, K1, K1
-	VPSRLQ        $0x20, Z2, Z3
-	VPORQ.BCST vmconst<>+240(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+240(SB), Z3, Z3
-	VPANDQ.BCST vmconst<>+1016(SB), Z2, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
-	VMOVUPS       Z3, Z6
-	VBROADCASTSD vmconst<>+1024(SB), Z7
-	VFMADD213PD.BCST vmconst<>+128(SB), Z7, Z6
-	VRNDSCALEPD   $0x03, Z6, Z6
-	VFNMADD231PD.BCST vmconst<>+552(SB), Z6, Z3
-	VFMADD231PD.BCST vmconst<>+1032(SB), Z3, Z5
-	VMOVUPS       Z5, Z3
-	VBROADCASTSD vmconst<>+1024(SB), Z5
-	VFMADD213PD.BCST vmconst<>+128(SB), Z5, Z3
-	VRNDSCALEPD   $0x03, Z3, Z3
-	VADDPD.BCST vmconst<>+240(SB), Z6, Z5
-	VPXORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VPSLLQ        $0x20, Z5, Z5
-	VADDPD.BCST vmconst<>+240(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+240(SB), Z3, Z3
-	VPORQ         Z3, Z5, Z3
-	VPADDQ.BCST vmconst<>+1040(SB), Z3, Z3
-	VMULPD        Z3, Z3, Z5
-	VDIVPD        Z2, Z5, Z5
-	VMULPD        Z3, Z5, Z5
-	VADDPD.BCST vmconst<>+1048(SB), Z5, Z5
-	VADDPD.BCST vmconst<>+1072(SB), Z5, Z6
-	VBROADCASTSD vmconst<>+1080(SB), Z7
-	VDIVPD        Z5, Z7, Z5
-	VADDPD        Z5, Z6, Z5
-	VBROADCASTSD vmconst<>+1064(SB), Z6
-	VDIVPD        Z5, Z6, Z5
-	VADDPD.BCST vmconst<>+1056(SB), Z5, Z5
-	VMULPD        Z5, Z3, Z3
-	VPANDQ.BCST vmconst<>+1088(SB), Z3, Z3
-	VPADDQ.BCST vmconst<>+1096(SB), Z3, Z3
-	VMULPD        Z3, Z3, Z5
-	VDIVPD        Z5, Z2, Z2
-	VADDPD        Z3, Z3, Z5
-	VSUBPD        Z3, Z2, Z6
-	VADDPD        Z2, Z5, Z2
-	VDIVPD        Z2, Z6, Z2
-	VMULPD        Z2, Z3, Z2
-	VADDPD        Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VPORQ         Z1, Z2, Z1
+	VPXORQ.BCST vmconst<>+184(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z19, Z4
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z19, Z4
+	VMULPD.BCST vmconst<>+1224(SB), Z4, Z4
+	VMOVUPS       Z4, Z19
+	VBROADCASTSD vmconst<>+1232(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+248(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+168(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z19, Z4
+	VPADDQ.BCST vmconst<>+376(SB), Z18, Z18
+	VPSLLQ        $0x34, Z18, Z18
+	VMULPD        Z18, Z4, Z4
+	VSUBPD        Z2, Z3, Z18
+	VADDPD        Z2, Z3, Z3
+	VDIVPD        Z6, Z5, Z19
+	VMULPD        Z3, Z18, Z3
+	VADDPD        Z19, Z3, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+272(SB), Z18, Z18
+	VSUBPD.BCST vmconst<>+272(SB), Z18, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z19, K2
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z19, K3
+	KANDW         K3, K2, K2
+	VPXORQ.BCST vmconst<>+184(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+1224(SB), Z3, Z3
+	VMOVUPS       Z3, Z19
+	VBROADCASTSD vmconst<>+1232(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+168(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+376(SB), Z18, Z18
+	VPSLLQ        $0x34, Z18, Z18
+	VMULPD        Z18, Z3, Z3
+	VMULPD        Z3, Z4, Z3
+	VDIVPD        Z2, Z3, Z3
+	KANDW         K2, K1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1272(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z2, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1280(SB), Z2, K5
+	KORW          K5, K4, K4
+	KANDW         K4, K3, K3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+352(SB), Z2, K5
+	KORW          K1, K5, K1
+	KORW          K1, K4, K1
+	KANDW         K1, K3, K1
+	VCMPPD.BCST $0x11, vmconst<>+800(SB), Z2, K1
+	VMULPD.BCST vmconst<>+1296(SB), Z2, Z4
+	VADDPD        Z2, Z4, Z4
+	VMULPD        Z2, Z2, Z18
+	VMULPD.BCST vmconst<>+1304(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+1312(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1320(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1328(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1336(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+1344(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+1352(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+1360(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+1368(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+1376(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
+	VDIVPD        Z18, Z19, Z18
+	VMULPD        Z18, Z2, Z18
+	VADDPD        Z2, Z18, Z18
+	VBLENDMPD     Z4, Z18, K1, Z7
+	VSUBPD.BCST vmconst<>+40(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+1392(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+1400(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1408(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1416(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1424(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1432(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1440(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+1448(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+1456(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1464(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1472(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1480(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1488(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VDIVPD        Z4, Z18, Z4
+	VADDPD.BCST vmconst<>+1384(SB), Z4, Z4
+	VCMPPD.BCST $0x11, vmconst<>+352(SB), Z2, K1
+	VBROADCASTSD vmconst<>+40(SB), Z18
+	VSUBPD        Z3, Z18, Z3
+	VBROADCASTSD vmconst<>+40(SB), Z18
+	VBLENDMPD     Z3, Z18, K1, Z8
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K1
+	VBLENDMPD     Z4, Z8, K1, Z9
+	VBLENDMPD     Z7, Z9, K2, Z10
+	VPANDQ.BCST vmconst<>+184(SB), Z1, Z1
+	VPXORQ        Z1, Z10, Z1
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+960(SB), Z3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VMULPD        Z3, Z3, Z4
+	VBROADCASTSD vmconst<>+40(SB), Z18
+	VDIVPD        Z4, Z18, Z4
+	VCMPPD.BCST $0x11, vmconst<>+928(SB), Z3, K1
+	VMULPD.BCST vmconst<>+936(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+944(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+952(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+960(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+968(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+976(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+984(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+992(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+1000(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+1008(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1016(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1024(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1032(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1040(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1048(SB), Z19, Z19
+	VBLENDMPD     Z18, Z19, K1, Z11
+	VMULPD.BCST vmconst<>+1056(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+1064(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1072(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1080(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1088(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1096(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1104(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+1112(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+1120(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+1128(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1136(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1144(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1152(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1160(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+1168(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VBLENDMPD     Z18, Z4, K1, Z12
+	VPANDQ.BCST vmconst<>+1176(SB), Z3, Z4
+	VMULPD        Z4, Z4, Z18
+	VBROADCASTSD vmconst<>+1184(SB), Z19
+	VSUBPD        Z18, Z19, Z18
+	VMULPD.BCST vmconst<>+280(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+272(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+272(SB), Z19, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z20, K2
 	KANDW         K2, K1, K1
-	VPSRLQ        $0x20, Z3, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
-	VPANDQ.BCST vmconst<>+1016(SB), Z3, Z6
-	VPORQ.BCST vmconst<>+240(SB), Z6, Z6
-	VSUBPD.BCST vmconst<>+240(SB), Z6, Z6
-	VMOVUPS       Z5, Z7
-	VBROADCASTSD vmconst<>+1024(SB), Z8
-	VFMADD213PD.BCST vmconst<>+128(SB), Z8, Z7
-	VRNDSCALEPD   $0x03, Z7, Z7
-	VFNMADD231PD.BCST vmconst<>+552(SB), Z7, Z5
-	VFMADD231PD.BCST vmconst<>+1032(SB), Z5, Z6
-	VMOVUPS       Z6, Z5
-	VBROADCASTSD vmconst<>+1024(SB), Z6
-	VFMADD213PD.BCST vmconst<>+128(SB), Z6, Z5
-	VRNDSCALEPD   $0x03, Z5, Z5
-	VADDPD.BCST vmconst<>+240(SB), Z7, Z6
-	VPXORQ.BCST vmconst<>+240(SB), Z6, Z6
-	VPSLLQ        $0x20, Z6, Z6
-	VADDPD.BCST vmconst<>+240(SB), Z5, Z5
-	VPXORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VPORQ         Z5, Z6, Z5
-	VPADDQ.BCST vmconst<>+1040(SB), Z5, Z5
-	VMULPD        Z5, Z5, Z6
-	VDIVPD        Z3, Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD.BCST vmconst<>+1048(SB), Z6, Z6
-	VADDPD.BCST vmconst<>+1072(SB), Z6, Z7
-	VBROADCASTSD vmconst<>+1080(SB), Z8
-	VDIVPD        Z6, Z8, Z6
-	VADDPD        Z6, Z7, Z6
-	VBROADCASTSD vmconst<>+1064(SB), Z7
-	VDIVPD        Z6, Z7, Z6
-	VADDPD.BCST vmconst<>+1056(SB), Z6, Z6
-	VMULPD        Z6, Z5, Z5
-	VPANDQ.BCST vmconst<>+1088(SB), Z5, Z5
-	VPADDQ.BCST vmconst<>+1096(SB), Z5, Z5
-	VMULPD        Z5, Z5, Z6
-	VDIVPD        Z6, Z3, Z3
-	VADDPD        Z5, Z5, Z6
-	VSUBPD        Z5, Z3, Z7
-	VADDPD        Z3, Z6, Z3
-	VDIVPD        Z3, Z7, Z3
-	VMULPD        Z3, Z5, Z3
-	VADDPD        Z5, Z3, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
-	VPORQ         Z2, Z3, Z2
-	VCVTPD2PS     Z1, Y4
+	VPXORQ.BCST vmconst<>+184(SB), Z20, Z20
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z20, Z18
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z20, Z18
+	VMULPD.BCST vmconst<>+1224(SB), Z18, Z18
+	VMOVUPS       Z18, Z20
+	VBROADCASTSD vmconst<>+1232(SB), Z21
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z21, Z20
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+248(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+168(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+40(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+256(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+256(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+256(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+256(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+40(SB), Z20, Z18
+	VPADDQ.BCST vmconst<>+376(SB), Z19, Z19
+	VPSLLQ        $0x34, Z19, Z19
+	VMULPD        Z19, Z18, Z18
+	VSUBPD        Z3, Z4, Z19
+	VADDPD        Z3, Z4, Z4
+	VDIVPD        Z12, Z11, Z20
+	VMULPD        Z4, Z19, Z4
+	VADDPD        Z20, Z4, Z4
+	VMULPD.BCST vmconst<>+280(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+272(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+272(SB), Z19, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z20, K2
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z20, K3
+	KANDW         K3, K2, K2
+	VPXORQ.BCST vmconst<>+184(SB), Z20, Z20
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z20, Z4
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z20, Z4
+	VMULPD.BCST vmconst<>+1224(SB), Z4, Z4
+	VMOVUPS       Z4, Z20
+	VBROADCASTSD vmconst<>+1232(SB), Z21
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z21, Z20
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+248(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+168(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+40(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+40(SB), Z20, Z4
+	VPADDQ.BCST vmconst<>+376(SB), Z19, Z19
+	VPSLLQ        $0x34, Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VMULPD        Z4, Z18, Z4
+	VDIVPD        Z3, Z4, Z4
+	KANDW         K2, K1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1272(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z3, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z3, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1280(SB), Z3, K5
+	KORW          K5, K4, K4
+	KANDW         K4, K3, K3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K4
+	VCMPPD.BCST $0x1d, vmconst<>+352(SB), Z3, K5
+	KORW          K1, K5, K1
+	KORW          K1, K4, K1
+	KANDW         K1, K3, K1
+	VCMPPD.BCST $0x11, vmconst<>+800(SB), Z3, K1
+	VMULPD.BCST vmconst<>+1296(SB), Z3, Z18
+	VADDPD        Z3, Z18, Z18
+	VMULPD        Z3, Z3, Z19
+	VMULPD.BCST vmconst<>+1304(SB), Z19, Z20
+	VADDPD.BCST vmconst<>+1312(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD.BCST vmconst<>+1320(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD.BCST vmconst<>+1328(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD.BCST vmconst<>+1336(SB), Z20, Z20
+	VMULPD.BCST vmconst<>+1344(SB), Z19, Z21
+	VADDPD.BCST vmconst<>+1352(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD.BCST vmconst<>+1360(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD.BCST vmconst<>+1368(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD.BCST vmconst<>+1376(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z19
+	VADDPD.BCST vmconst<>+40(SB), Z19, Z19
+	VDIVPD        Z19, Z20, Z19
+	VMULPD        Z19, Z3, Z19
+	VADDPD        Z3, Z19, Z19
+	VBLENDMPD     Z18, Z19, K1, Z13
+	VSUBPD.BCST vmconst<>+40(SB), Z3, Z18
+	VMULPD.BCST vmconst<>+1392(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+1400(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1408(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1416(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1424(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1432(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+1440(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+1448(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+1456(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+1464(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+1472(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+1480(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+1488(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
+	VDIVPD        Z18, Z19, Z18
+	VADDPD.BCST vmconst<>+1384(SB), Z18, Z18
+	VCMPPD.BCST $0x11, vmconst<>+352(SB), Z3, K1
+	VBROADCASTSD vmconst<>+40(SB), Z19
+	VSUBPD        Z4, Z19, Z4
+	VBROADCASTSD vmconst<>+40(SB), Z19
+	VBLENDMPD     Z4, Z19, K1, Z14
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z3, K1
+	VBLENDMPD     Z18, Z14, K1, Z15
+	VBLENDMPD     Z13, Z15, K2, Z16
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z2
+	VPXORQ        Z2, Z16, Z2
+	VCVTPD2PS     Z1, Y17
 	VCVTPD2PS     Z2, Y1
-	VINSERTF64X4  $0x01, Y1, Z4, Z1
-	VPANDD.BCST vmconst<>+1104(SB), Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+1112(SB), Z2, K1
-	VCMPPS.BCST $0x11, vmconst<>+1120(SB), Z2, K2
-	KANDW         K2, K1, K1
+	VINSERTF64X4  $0x01, Y1, Z17, Z1
+	VPANDD.BCST vmconst<>+904(SB), Z0, Z2
+	VCMPPS.BCST $0x11, vmconst<>+920(SB), Z2, K1
 	VMOVUPS       Z1, (AX)(BX*4)
 	KMOVW         K1, SI
 	ADDQ          $0x10, BX
@@ -1856,9 +2374,9 @@ done47:
 	VZEROUPPER
 	RET
 
-// func erf64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func erfc64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·erf64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1869,219 +2387,233 @@ loop49:
 	CMPQ        BX, CX
 	JAE         done50
 	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z0, K1
 	VMULPD      Z1, Z1, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z3
+	VBROADCASTSD vmconst<>+40(SB), Z3
 	VDIVPD      Z2, Z3, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K1
-	VMULPD.BCST vmconst<>+1136(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+1144(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+928(SB), Z1, K2
+	VMULPD.BCST vmconst<>+936(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+944(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1152(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+952(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1160(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+960(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1168(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+968(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1176(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+976(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1184(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+984(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1192(SB), Z3, Z3
-	VMULPD.BCST vmconst<>+1200(SB), Z2, Z10
-	VADDPD.BCST vmconst<>+1208(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1216(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1224(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1232(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1240(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1248(SB), Z10, Z10
-	VBLENDMPD   Z3, Z10, K1, Z4
-	VMULPD.BCST vmconst<>+1256(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+1264(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+992(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1000(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+1008(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1016(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1024(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1032(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1040(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1048(SB), Z16, Z16
+	VBLENDMPD   Z3, Z16, K2, Z4
+	VMULPD.BCST vmconst<>+1056(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+1064(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1272(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1072(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1280(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1080(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1288(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1088(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1296(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1096(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1304(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1104(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1312(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1112(SB), Z3, Z3
 	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VMULPD.BCST vmconst<>+1320(SB), Z2, Z10
-	VADDPD.BCST vmconst<>+1328(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1336(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1344(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1352(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1360(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z10
-	VADDPD.BCST vmconst<>+1368(SB), Z10, Z10
-	VMULPD      Z10, Z2, Z2
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
-	VBLENDMPD   Z3, Z2, K1, Z5
-	VPANDQ.BCST vmconst<>+1376(SB), Z1, Z2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+1120(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+1128(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1136(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1144(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1152(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1160(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+1168(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z2
+	VADDPD.BCST vmconst<>+40(SB), Z2, Z2
+	VBLENDMPD   Z3, Z2, K2, Z5
+	VPANDQ.BCST vmconst<>+1176(SB), Z1, Z2
 	VMULPD      Z2, Z2, Z3
-	VBROADCASTSD vmconst<>+1384(SB), Z10
-	VSUBPD      Z3, Z10, Z3
-	VMULPD.BCST vmconst<>+32(SB), Z3, Z10
-	VADDPD.BCST vmconst<>+40(SB), Z10, Z10
-	VSUBPD.BCST vmconst<>+40(SB), Z10, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z11, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z11, K2
-	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z11, Z11
-	VFMADD231PD.BCST vmconst<>+64(SB), Z11, Z3
-	VFMADD231PD.BCST vmconst<>+72(SB), Z11, Z3
-	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
-	VMOVUPS     Z3, Z11
-	VBROADCASTSD vmconst<>+88(SB), Z12
-	VFMADD213PD.BCST vmconst<>+96(SB), Z12, Z11
-	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z11
-	VMULPD      Z11, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
-	VMULPD      Z11, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
-	VMULPD      Z11, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
-	VMULPD      Z11, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+144(SB), Z11, Z3
-	VPADDQ.BCST vmconst<>+152(SB), Z10, Z10
-	VPSLLQ      $0x34, Z10, Z10
-	VMULPD      Z10, Z3, Z3
-	VSUBPD      Z1, Z2, Z10
-	VADDPD      Z1, Z2, Z2
-	VDIVPD      Z5, Z4, Z11
-	VMULPD      Z2, Z10, Z2
-	VADDPD      Z11, Z2, Z2
-	VMULPD.BCST vmconst<>+32(SB), Z2, Z10
-	VADDPD.BCST vmconst<>+40(SB), Z10, Z10
-	VSUBPD.BCST vmconst<>+40(SB), Z10, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z11, K2
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z11, K3
+	VBROADCASTSD vmconst<>+1184(SB), Z16
+	VSUBPD      Z3, Z16, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+272(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+272(SB), Z16, Z17
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z17, K2
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z17, K3
 	KANDW       K3, K2, K2
-	VPXORQ.BCST vmconst<>+0(SB), Z11, Z11
-	VFMADD231PD.BCST vmconst<>+64(SB), Z11, Z2
-	VFMADD231PD.BCST vmconst<>+72(SB), Z11, Z2
-	VMULPD.BCST vmconst<>+80(SB), Z2, Z2
-	VMOVUPS     Z2, Z11
-	VBROADCASTSD vmconst<>+88(SB), Z12
-	VFMADD213PD.BCST vmconst<>+96(SB), Z12, Z11
-	VFMADD213PD.BCST vmconst<>+104(SB), Z2, Z11
-	VFMADD213PD.BCST vmconst<>+112(SB), Z2, Z11
-	VFMADD213PD.BCST vmconst<>+120(SB), Z2, Z11
-	VFMADD213PD.BCST vmconst<>+128(SB), Z2, Z11
-	VFMADD213PD.BCST vmconst<>+136(SB), Z2, Z11
-	VFMADD213PD.BCST vmconst<>+144(SB), Z2, Z11
-	VMULPD      Z11, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
-	VMULPD      Z11, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
-	VMULPD      Z11, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
-	VMULPD      Z11, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z11
-	VFMADD213PD.BCST vmconst<>+144(SB), Z11, Z2
-	VPADDQ.BCST vmconst<>+152(SB), Z10, Z10
-	VPSLLQ      $0x34, Z10, Z10
-	VMULPD      Z10, Z2, Z2
+	VPXORQ.BCST vmconst<>+184(SB), Z17, Z17
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z17, Z3
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z17, Z3
+	VMULPD.BCST vmconst<>+1224(SB), Z3, Z3
+	VMOVUPS     Z3, Z17
+	VBROADCASTSD vmconst<>+1232(SB), Z18
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+248(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+168(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+40(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+40(SB), Z17, Z3
+	VPADDQ.BCST vmconst<>+376(SB), Z16, Z16
+	VPSLLQ      $0x34, Z16, Z16
+	VMULPD      Z16, Z3, Z3
+	VSUBPD      Z1, Z2, Z16
+	VADDPD      Z1, Z2, Z2
+	VDIVPD      Z5, Z4, Z17
+	VMULPD      Z2, Z16, Z2
+	VADDPD      Z17, Z2, Z2
+	VMULPD.BCST vmconst<>+280(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+272(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+272(SB), Z16, Z17
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z17, K3
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z17, K4
+	KANDW       K4, K3, K3
+	VPXORQ.BCST vmconst<>+184(SB), Z17, Z17
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z17, Z2
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z17, Z2
+	VMULPD.BCST vmconst<>+1224(SB), Z2, Z2
+	VMOVUPS     Z2, Z17
+	VBROADCASTSD vmconst<>+1232(SB), Z18
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+248(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+168(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+40(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+256(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+40(SB), Z17, Z2
+	VPADDQ.BCST vmconst<>+376(SB), Z16, Z16
+	VPSLLQ      $0x34, Z16, Z16
+	VMULPD      Z16, Z2, Z2
 	VMULPD      Z2, Z3, Z2
 	VDIVPD      Z1, Z2, Z2
-	KANDW       K2, K1, K1
-	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z1, K3
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z1, K4
-	VCMPPD.BCST $0x1d, vmconst<>+1400(SB), Z1, K5
+	KANDW       K3, K2, K2
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1496(SB), Z1, K5
 	KORW        K5, K4, K4
-	KANDW       K4, K3, K3
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K4
-	VCMPPD.BCST $0x1d, vmconst<>+560(SB), Z1, K5
-	KORW        K1, K5, K1
-	KORW        K1, K4, K1
-	KANDW       K1, K3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z1, K3
-	VMULPD.BCST vmconst<>+1416(SB), Z1, Z3
-	VADDPD      Z1, Z3, Z3
-	VMULPD      Z1, Z1, Z10
-	VMULPD.BCST vmconst<>+1424(SB), Z10, Z11
-	VADDPD.BCST vmconst<>+1432(SB), Z11, Z11
-	VMULPD      Z11, Z10, Z11
-	VADDPD.BCST vmconst<>+1440(SB), Z11, Z11
-	VMULPD      Z11, Z10, Z11
-	VADDPD.BCST vmconst<>+1448(SB), Z11, Z11
-	VMULPD      Z11, Z10, Z11
-	VADDPD.BCST vmconst<>+1456(SB), Z11, Z11
-	VMULPD.BCST vmconst<>+1464(SB), Z10, Z12
-	VADDPD.BCST vmconst<>+1472(SB), Z12, Z12
-	VMULPD      Z12, Z10, Z12
-	VADDPD.BCST vmconst<>+1480(SB), Z12, Z12
-	VMULPD      Z12, Z10, Z12
-	VADDPD.BCST vmconst<>+1488(SB), Z12, Z12
-	VMULPD      Z12, Z10, Z12
-	VADDPD.BCST vmconst<>+1496(SB), Z12, Z12
-	VMULPD      Z12, Z10, Z10
-	VADDPD.BCST vmconst<>+144(SB), Z10, Z10
-	VDIVPD      Z10, Z11, Z10
-	VMULPD      Z10, Z1, Z10
-	VADDPD      Z1, Z10, Z10
-	VBLENDMPD   Z3, Z10, K3, Z6
-	VSUBPD.BCST vmconst<>+144(SB), Z1, Z3
-	VMULPD.BCST vmconst<>+1512(SB), Z3, Z10
-	VADDPD.BCST vmconst<>+1520(SB), Z10, Z10
-	VMULPD      Z10, Z3, Z10
-	VADDPD.BCST vmconst<>+1528(SB), Z10, Z10
-	VMULPD      Z10, Z3, Z10
-	VADDPD.BCST vmconst<>+1536(SB), Z10, Z10
-	VMULPD      Z10, Z3, Z10
-	VADDPD.BCST vmconst<>+1544(SB), Z10, Z10
-	VMULPD      Z10, Z3, Z10
-	VADDPD.BCST vmconst<>+1552(SB), Z10, Z10
-	VMULPD      Z10, Z3, Z10
-	VADDPD.BCST vmconst<>+1560(SB), Z10, Z10
-	VMULPD.BCST vmconst<>+1568(SB), Z3, Z11
-	VADDPD.BCST vmconst<>+1576(SB), Z11, Z11
-	VMULPD      Z11, Z3, Z11
-	VADDPD.BCST vmconst<>+1584(SB), Z11, Z11
-	VMULPD      Z11, Z3, Z11
-	VADDPD.BCST vmconst<>+1592(SB), Z11, Z11
-	VMULPD      Z11, Z3, Z11
-	VADDPD.BCST vmconst<>+1600(SB), Z11, Z11
-	VMULPD      Z11, Z3, Z11
-	VADDPD.BCST vmconst<>+1608(SB), Z11, Z11
-	VMULPD      Z11, Z3, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VDIVPD      Z3, Z10, Z3
-	VADDPD.BCST vmconst<>+1504(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+560(SB), Z1, K3
-	VBROADCASTSD vmconst<>+144(SB), Z10
-	VSUBPD      Z2, Z10, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z10
-	VBLENDMPD   Z2, Z10, K3, Z7
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K3
-	VBLENDMPD   Z3, Z7, K3, Z8
-	VBLENDMPD   Z6, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VPXORQ      Z1, Z9, Z1
-	VMOVUPS     Z1, (AX)(BX*8)
-	KMOVW       K1, SI
+	VCMPPD.BCST $0x1e, vmconst<>+352(SB), Z1, K5
+	KANDW       K5, K1, K5
+	KORW        K2, K5, K2
+	KORW        K2, K4, K2
+	KANDW       K2, K3, K2
+	VMULPD      Z1, Z1, Z3
+	VMULPD.BCST vmconst<>+1304(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+1312(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1320(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1328(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1336(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+1344(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+1352(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+1360(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+1368(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+1376(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VDIVPD      Z3, Z16, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1504(SB), Z1, K3
+	VMULPD      Z3, Z1, Z16
+	VADDPD      Z1, Z16, Z16
+	VSUBPD.BCST vmconst<>+168(SB), Z1, Z17
+	VMULPD      Z3, Z1, Z3
+	VADDPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+168(SB), Z3, Z3
+	VBLENDMPD   Z16, Z3, K3, Z6
+	VCMPPD.BCST $0x11, vmconst<>+1512(SB), Z1, K3
+	VBLENDMPD   Z1, Z6, K3, Z7
+	VADDPD.BCST vmconst<>+40(SB), Z7, Z3
+	VBROADCASTSD vmconst<>+40(SB), Z16
+	VSUBPD      Z7, Z16, Z16
+	VBLENDMPD   Z3, Z16, K1, Z8
+	VSUBPD.BCST vmconst<>+40(SB), Z1, Z3
+	VMULPD.BCST vmconst<>+1392(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+1400(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1408(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1416(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1424(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1432(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+1440(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+1448(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+1456(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+1464(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+1472(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+1480(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+1488(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VDIVPD      Z3, Z16, Z3
+	VADDPD.BCST vmconst<>+1520(SB), Z3, Z16
+	VBROADCASTSD vmconst<>+1528(SB), Z17
+	VSUBPD      Z3, Z17, Z3
+	VBLENDMPD   Z16, Z3, K1, Z9
+	VBROADCASTSD vmconst<>+256(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VBLENDMPD   Z3, Z2, K1, Z10
+	VCMPPD.BCST $0x1e, vmconst<>+352(SB), Z1, K3
+	KANDW       K3, K1, K3
+	VBLENDMPD.BCST vmconst<>+256(SB), Z10, K3, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+1496(SB), Z1, K3
+	VBROADCASTSD vmconst<>+192(SB), Z2
+	VBLENDMPD.BCST vmconst<>+256(SB), Z2, K1, Z12
+	VBLENDMPD   Z12, Z11, K3, Z13
+	VCMPPD.BCST $0x11, vmconst<>+1272(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z1, K3
+	VBLENDMPD   Z9, Z13, K3, Z14
+	VBLENDMPD   Z8, Z14, K1, Z15
+	VMOVUPS     Z15, (AX)(BX*8)
+	KMOVW       K2, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
 	JNZ         out51
@@ -2102,9 +2634,9 @@ done50:
 	VZEROUPPER
 	RET
 
-// func erf32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func erfc32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·erf32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·erfc32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -2116,435 +2648,462 @@ loop52:
 	JAE           done53
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
-	VMULPD        Z2, Z2, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z4
-	VDIVPD        Z3, Z4, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z2, K1
-	VMULPD.BCST vmconst<>+1136(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+1144(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1152(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1160(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1168(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1176(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1184(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1192(SB), Z4, Z4
-	VMULPD.BCST vmconst<>+1200(SB), Z3, Z18
-	VADDPD.BCST vmconst<>+1208(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1216(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1224(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1232(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1240(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1248(SB), Z18, Z18
-	VBLENDMPD     Z4, Z18, K1, Z5
-	VMULPD.BCST vmconst<>+1256(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+1264(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1272(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1280(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1288(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1296(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1304(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+1312(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
-	VMULPD.BCST vmconst<>+1320(SB), Z3, Z18
-	VADDPD.BCST vmconst<>+1328(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1336(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1344(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1352(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1360(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+1368(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VBLENDMPD     Z4, Z3, K1, Z6
-	VPANDQ.BCST vmconst<>+1376(SB), Z2, Z3
-	VMULPD        Z3, Z3, Z4
-	VBROADCASTSD vmconst<>+1384(SB), Z18
-	VSUBPD        Z4, Z18, Z4
-	VMULPD.BCST vmconst<>+32(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
-	VSUBPD.BCST vmconst<>+40(SB), Z18, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
-	KANDW         K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z4
-	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z4
-	VMULPD.BCST vmconst<>+80(SB), Z4, Z4
-	VMOVUPS       Z4, Z19
-	VBROADCASTSD vmconst<>+88(SB), Z20
-	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+104(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+112(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+120(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+128(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+136(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z4
-	VPADDQ.BCST vmconst<>+152(SB), Z18, Z18
-	VPSLLQ        $0x34, Z18, Z18
-	VMULPD        Z18, Z4, Z4
-	VSUBPD        Z2, Z3, Z18
-	VADDPD        Z2, Z3, Z3
-	VDIVPD        Z6, Z5, Z19
-	VMULPD        Z3, Z18, Z3
-	VADDPD        Z19, Z3, Z3
-	VMULPD.BCST vmconst<>+32(SB), Z3, Z18
-	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
-	VSUBPD.BCST vmconst<>+40(SB), Z18, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K2
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z1, K1
+	VMULPD        Z2, Z2, Z1
+	VBROADCASTSD vmconst<>+40(SB), Z28
+	VDIVPD        Z1, Z28, Z1
+	VCMPPD.BCST $0x11, vmconst<>+928(SB), Z2, K2
+	VMULPD.BCST vmconst<>+936(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+944(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+952(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+960(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+968(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+976(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+984(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+992(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1000(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1008(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1016(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1024(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1032(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1040(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1048(SB), Z29, Z29
+	VBLENDMPD     Z28, Z29, K2, Z3
+	VMULPD.BCST vmconst<>+1056(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+1064(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1072(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1080(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1088(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1096(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1104(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1112(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1120(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1128(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1136(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1144(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1152(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1160(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1168(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VADDPD.BCST vmconst<>+40(SB), Z1, Z1
+	VBLENDMPD     Z28, Z1, K2, Z4
+	VPANDQ.BCST vmconst<>+1176(SB), Z2, Z1
+	VMULPD        Z1, Z1, Z28
+	VBROADCASTSD vmconst<>+1184(SB), Z29
+	VSUBPD        Z28, Z29, Z28
+	VMULPD.BCST vmconst<>+280(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+272(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+272(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z30, K2
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z30, K3
 	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
-	VMOVUPS       Z3, Z19
-	VBROADCASTSD vmconst<>+88(SB), Z20
-	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+152(SB), Z18, Z18
-	VPSLLQ        $0x34, Z18, Z18
-	VMULPD        Z18, Z3, Z3
-	VMULPD        Z3, Z4, Z3
-	VDIVPD        Z2, Z3, Z3
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z2, K2
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K3
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+1400(SB), Z2, K5
-	KORW          K5, K4, K4
+	VPXORQ.BCST vmconst<>+184(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z30, Z28
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z30, Z28
+	VMULPD.BCST vmconst<>+1224(SB), Z28, Z28
+	VMOVUPS       Z28, Z30
+	VBROADCASTSD vmconst<>+1232(SB), Z31
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+248(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+168(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z30, Z28
+	VPADDQ.BCST vmconst<>+376(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z28, Z28
+	VSUBPD        Z2, Z1, Z29
+	VADDPD        Z2, Z1, Z1
+	VDIVPD        Z4, Z3, Z30
+	VMULPD        Z1, Z29, Z1
+	VADDPD        Z30, Z1, Z1
+	VMULPD.BCST vmconst<>+280(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+272(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+272(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z30, K3
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z30, K4
 	KANDW         K4, K3, K3
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+560(SB), Z2, K5
-	KORW          K1, K5, K1
-	KORW          K1, K4, K1
-	KANDW         K1, K3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z2, K1
-	VMULPD.BCST vmconst<>+1416(SB), Z2, Z4
-	VADDPD        Z2, Z4, Z4
-	VMULPD        Z2, Z2, Z18
-	VMULPD.BCST vmconst<>+1424(SB), Z18, Z19
-	VADDPD.BCST vmconst<>+1432(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1440(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1448(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1456(SB), Z19, Z19
-	VMULPD.BCST vmconst<>+1464(SB), Z18, Z20
-	VADDPD.BCST vmconst<>+1472(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+1480(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+1488(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+1496(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+144(SB), Z18, Z18
-	VDIVPD        Z18, Z19, Z18
-	VMULPD        Z18, Z2, Z18
-	VADDPD        Z2, Z18, Z18
-	VBLENDMPD     Z4, Z18, K1, Z7
-	VSUBPD.BCST vmconst<>+144(SB), Z2, Z4
-	VMULPD.BCST vmconst<>+1512(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+1520(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1528(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1536(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1544(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1552(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1560(SB), Z18, Z18
-	VMULPD.BCST vmconst<>+1568(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+1576(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1584(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1592(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1600(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1608(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
-	VDIVPD        Z4, Z18, Z4
-	VADDPD.BCST vmconst<>+1504(SB), Z4, Z4
-	VCMPPD.BCST $0x11, vmconst<>+560(SB), Z2, K1
-	VBROADCASTSD vmconst<>+144(SB), Z18
-	VSUBPD        Z3, Z18, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z18
-	VBLENDMPD     Z3, Z18, K1, Z8
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K1
-	VBLENDMPD     Z4, Z8, K1, Z9
-	VBLENDMPD     Z7, Z9, K2, Z10
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VPXORQ        Z1, Z10, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
-	VMULPD        Z3, Z3, Z4
-	VBROADCASTSD vmconst<>+144(SB), Z18
-	VDIVPD        Z4, Z18, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z3, K1
-	VMULPD.BCST vmconst<>+1136(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+1144(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1152(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1160(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1168(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1176(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1184(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1192(SB), Z18, Z18
-	VMULPD.BCST vmconst<>+1200(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+1208(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1216(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1224(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1232(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1240(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1248(SB), Z19, Z19
-	VBLENDMPD     Z18, Z19, K1, Z11
-	VMULPD.BCST vmconst<>+1256(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+1264(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1272(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1280(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1288(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1296(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1304(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+1312(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+144(SB), Z18, Z18
-	VMULPD.BCST vmconst<>+1320(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+1328(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1336(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1344(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1352(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1360(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+1368(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
-	VBLENDMPD     Z18, Z4, K1, Z12
-	VPANDQ.BCST vmconst<>+1376(SB), Z3, Z4
-	VMULPD        Z4, Z4, Z18
-	VBROADCASTSD vmconst<>+1384(SB), Z19
-	VSUBPD        Z18, Z19, Z18
-	VMULPD.BCST vmconst<>+32(SB), Z18, Z19
-	VADDPD.BCST vmconst<>+40(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+40(SB), Z19, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z20, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z20, K2
-	KANDW         K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z20, Z20
-	VFMADD231PD.BCST vmconst<>+64(SB), Z20, Z18
-	VFMADD231PD.BCST vmconst<>+72(SB), Z20, Z18
-	VMULPD.BCST vmconst<>+80(SB), Z18, Z18
-	VMOVUPS       Z18, Z20
-	VBROADCASTSD vmconst<>+88(SB), Z21
-	VFMADD213PD.BCST vmconst<>+96(SB), Z21, Z20
-	VFMADD213PD.BCST vmconst<>+104(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+112(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+120(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+128(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+136(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+144(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+24(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+144(SB), Z20, Z18
-	VPADDQ.BCST vmconst<>+152(SB), Z19, Z19
-	VPSLLQ        $0x34, Z19, Z19
-	VMULPD        Z19, Z18, Z18
-	VSUBPD        Z3, Z4, Z19
-	VADDPD        Z3, Z4, Z4
-	VDIVPD        Z12, Z11, Z20
-	VMULPD        Z4, Z19, Z4
-	VADDPD        Z20, Z4, Z4
-	VMULPD.BCST vmconst<>+32(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+40(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+40(SB), Z19, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z20, K2
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z20, K3
+	VPXORQ.BCST vmconst<>+184(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z30, Z1
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z30, Z1
+	VMULPD.BCST vmconst<>+1224(SB), Z1, Z1
+	VMOVUPS       Z1, Z30
+	VBROADCASTSD vmconst<>+1232(SB), Z31
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+248(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+168(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z30, Z1
+	VPADDQ.BCST vmconst<>+376(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VMULPD        Z1, Z28, Z1
+	VDIVPD        Z2, Z1, Z1
 	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+0(SB), Z20, Z20
-	VFMADD231PD.BCST vmconst<>+64(SB), Z20, Z4
-	VFMADD231PD.BCST vmconst<>+72(SB), Z20, Z4
-	VMULPD.BCST vmconst<>+80(SB), Z4, Z4
-	VMOVUPS       Z4, Z20
-	VBROADCASTSD vmconst<>+88(SB), Z21
-	VFMADD213PD.BCST vmconst<>+96(SB), Z21, Z20
-	VFMADD213PD.BCST vmconst<>+104(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+112(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+120(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+128(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+136(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+144(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+24(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+144(SB), Z20, Z4
-	VPADDQ.BCST vmconst<>+152(SB), Z19, Z19
-	VPSLLQ        $0x34, Z19, Z19
-	VMULPD        Z19, Z4, Z4
-	VMULPD        Z4, Z18, Z4
-	VDIVPD        Z3, Z4, Z4
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z3, K2
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K3
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z3, K4
-	VCMPPD.BCST $0x1d, vmconst<>+1400(SB), Z3, K5
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z2, K3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1496(SB), Z2, K5
 	KORW          K5, K4, K4
+	VCMPPD.BCST $0x1e, vmconst<>+352(SB), Z2, K5
+	KANDW         K5, K1, K5
+	KORW          K2, K5, K2
+	KORW          K2, K4, K2
+	KANDW         K2, K3, K2
+	VMULPD        Z2, Z2, Z28
+	VMULPD.BCST vmconst<>+1304(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1312(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1320(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1328(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1336(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1344(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1352(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1360(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1368(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1376(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VCMPPD.BCST $0x11, vmconst<>+1504(SB), Z2, K2
+	VMULPD        Z28, Z2, Z29
+	VADDPD        Z2, Z29, Z29
+	VSUBPD.BCST vmconst<>+168(SB), Z2, Z30
+	VMULPD        Z28, Z2, Z28
+	VADDPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+168(SB), Z28, Z28
+	VBLENDMPD     Z29, Z28, K2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+1512(SB), Z2, K2
+	VBLENDMPD     Z2, Z5, K2, Z6
+	VADDPD.BCST vmconst<>+40(SB), Z6, Z28
+	VBROADCASTSD vmconst<>+40(SB), Z29
+	VSUBPD        Z6, Z29, Z29
+	VBLENDMPD     Z28, Z29, K1, Z7
+	VSUBPD.BCST vmconst<>+40(SB), Z2, Z28
+	VMULPD.BCST vmconst<>+1392(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1400(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1408(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1416(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1424(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1432(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1440(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1448(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1456(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1464(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1472(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1480(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1488(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VADDPD.BCST vmconst<>+1520(SB), Z28, Z29
+	VBROADCASTSD vmconst<>+1528(SB), Z30
+	VSUBPD        Z28, Z30, Z28
+	VBLENDMPD     Z29, Z28, K1, Z8
+	VBROADCASTSD vmconst<>+256(SB), Z28
+	VSUBPD        Z1, Z28, Z28
+	VBLENDMPD     Z28, Z1, K1, Z9
+	VCMPPD.BCST $0x1e, vmconst<>+352(SB), Z2, K2
+	KANDW         K2, K1, K2
+	VBLENDMPD.BCST vmconst<>+256(SB), Z9, K2, Z10
+	VCMPPD.BCST $0x1d, vmconst<>+1496(SB), Z2, K2
+	VBROADCASTSD vmconst<>+192(SB), Z1
+	VBLENDMPD.BCST vmconst<>+256(SB), Z1, K1, Z11
+	VBLENDMPD     Z11, Z10, K2, Z12
+	VCMPPD.BCST $0x11, vmconst<>+1272(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K2
+	VBLENDMPD     Z8, Z12, K2, Z13
+	VBLENDMPD     Z7, Z13, K1, Z14
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VCVTPS2PD     Y1, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z1, K1
+	VMULPD        Z2, Z2, Z1
+	VBROADCASTSD vmconst<>+40(SB), Z28
+	VDIVPD        Z1, Z28, Z1
+	VCMPPD.BCST $0x11, vmconst<>+928(SB), Z2, K2
+	VMULPD.BCST vmconst<>+936(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+944(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+952(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+960(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+968(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+976(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+984(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+992(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1000(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1008(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1016(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1024(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1032(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1040(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1048(SB), Z29, Z29
+	VBLENDMPD     Z28, Z29, K2, Z15
+	VMULPD.BCST vmconst<>+1056(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+1064(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1072(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1080(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1088(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1096(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1104(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+1112(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+1120(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+1128(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1136(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1144(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1152(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1160(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+1168(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VADDPD.BCST vmconst<>+40(SB), Z1, Z1
+	VBLENDMPD     Z28, Z1, K2, Z16
+	VPANDQ.BCST vmconst<>+1176(SB), Z2, Z1
+	VMULPD        Z1, Z1, Z28
+	VBROADCASTSD vmconst<>+1184(SB), Z29
+	VSUBPD        Z28, Z29, Z28
+	VMULPD.BCST vmconst<>+280(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+272(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+272(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z30, K2
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z30, K3
+	KANDW         K3, K2, K2
+	VPXORQ.BCST vmconst<>+184(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z30, Z28
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z30, Z28
+	VMULPD.BCST vmconst<>+1224(SB), Z28, Z28
+	VMOVUPS       Z28, Z30
+	VBROADCASTSD vmconst<>+1232(SB), Z31
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+248(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+168(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+256(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z30, Z28
+	VPADDQ.BCST vmconst<>+376(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z28, Z28
+	VSUBPD        Z2, Z1, Z29
+	VADDPD        Z2, Z1, Z1
+	VDIVPD        Z16, Z15, Z30
+	VMULPD        Z1, Z29, Z1
+	VADDPD        Z30, Z1, Z1
+	VMULPD.BCST vmconst<>+280(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+272(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+272(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z30, K3
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z30, K4
 	KANDW         K4, K3, K3
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z3, K4
-	VCMPPD.BCST $0x1d, vmconst<>+560(SB), Z3, K5
-	KORW          K1, K5, K1
-	KORW          K1, K4, K1
-	KANDW         K1, K3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1000(SB), Z3, K1
-	VMULPD.BCST vmconst<>+1416(SB), Z3, Z18
-	VADDPD        Z3, Z18, Z18
-	VMULPD        Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+1424(SB), Z19, Z20
-	VADDPD.BCST vmconst<>+1432(SB), Z20, Z20
-	VMULPD        Z20, Z19, Z20
-	VADDPD.BCST vmconst<>+1440(SB), Z20, Z20
-	VMULPD        Z20, Z19, Z20
-	VADDPD.BCST vmconst<>+1448(SB), Z20, Z20
-	VMULPD        Z20, Z19, Z20
-	VADDPD.BCST vmconst<>+1456(SB), Z20, Z20
-	VMULPD.BCST vmconst<>+1464(SB), Z19, Z21
-	VADDPD.BCST vmconst<>+1472(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z21
-	VADDPD.BCST vmconst<>+1480(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z21
-	VADDPD.BCST vmconst<>+1488(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z21
-	VADDPD.BCST vmconst<>+1496(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z19
-	VADDPD.BCST vmconst<>+144(SB), Z19, Z19
-	VDIVPD        Z19, Z20, Z19
-	VMULPD        Z19, Z3, Z19
-	VADDPD        Z3, Z19, Z19
-	VBLENDMPD     Z18, Z19, K1, Z13
-	VSUBPD.BCST vmconst<>+144(SB), Z3, Z18
-	VMULPD.BCST vmconst<>+1512(SB), Z18, Z19
-	VADDPD.BCST vmconst<>+1520(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1528(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1536(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1544(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1552(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+1560(SB), Z19, Z19
-	VMULPD.BCST vmconst<>+1568(SB), Z18, Z20
-	VADDPD.BCST vmconst<>+1576(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+1584(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+1592(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+1600(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+1608(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+144(SB), Z18, Z18
-	VDIVPD        Z18, Z19, Z18
-	VADDPD.BCST vmconst<>+1504(SB), Z18, Z18
-	VCMPPD.BCST $0x11, vmconst<>+560(SB), Z3, K1
-	VBROADCASTSD vmconst<>+144(SB), Z19
-	VSUBPD        Z4, Z19, Z4
-	VBROADCASTSD vmconst<>+144(SB), Z19
-	VBLENDMPD     Z4, Z19, K1, Z14
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z3, K1
-	VBLENDMPD     Z18, Z14, K1, Z15
-	VBLENDMPD     Z13, Z15, K2, Z16
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
-	VPXORQ        Z2, Z16, Z2
-	VCVTPD2PS     Z1, Y17
-	VCVTPD2PS     Z2, Y1
-	VINSERTF64X4  $0x01, Y1, Z17, Z1
-	VPANDD.BCST vmconst<>+1104(SB), Z0, Z2
-	VCMPPS.BCST $0x11, vmconst<>+1120(SB), Z2, K1
+	VPXORQ.BCST vmconst<>+184(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z30, Z1
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z30, Z1
+	VMULPD.BCST vmconst<>+1224(SB), Z1, Z1
+	VMOVUPS       Z1, Z30
+	VBROADCASTSD vmconst<>+1232(SB), Z31
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+248(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+168(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+256(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+40(SB), Z30, Z1
+	VPADDQ.BCST vmconst<>+376(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VMULPD        Z1, Z28, Z1
+	VDIVPD        Z2, Z1, Z1
+	KANDW         K3, K2, K2
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z2, K3
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1496(SB), Z2, K5
+	KORW          K5, K4, K4
+	VCMPPD.BCST $0x1e, vmconst<>+352(SB), Z2, K5
+	KANDW         K5, K1, K5
+	KORW          K2, K5, K2
+	KORW          K2, K4, K2
+	KANDW         K2, K3, K2
+	VMULPD        Z2, Z2, Z28
+	VMULPD.BCST vmconst<>+1304(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1312(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1320(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1328(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1336(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1344(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1352(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1360(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1368(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1376(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VCMPPD.BCST $0x11, vmconst<>+1504(SB), Z2, K2
+	VMULPD        Z28, Z2, Z29
+	VADDPD        Z2, Z29, Z29
+	VSUBPD.BCST vmconst<>+168(SB), Z2, Z30
+	VMULPD        Z28, Z2, Z28
+	VADDPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+168(SB), Z28, Z28
+	VBLENDMPD     Z29, Z28, K2, Z17
+	VCMPPD.BCST $0x11, vmconst<>+1512(SB), Z2, K2
+	VBLENDMPD     Z2, Z17, K2, Z18
+	VADDPD.BCST vmconst<>+40(SB), Z18, Z28
+	VBROADCASTSD vmconst<>+40(SB), Z29
+	VSUBPD        Z18, Z29, Z29
+	VBLENDMPD     Z28, Z29, K1, Z19
+	VSUBPD.BCST vmconst<>+40(SB), Z2, Z28
+	VMULPD.BCST vmconst<>+1392(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+1400(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1408(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1416(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1424(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1432(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+1440(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+1448(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+1456(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1464(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1472(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1480(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+1488(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VADDPD.BCST vmconst<>+1520(SB), Z28, Z29
+	VBROADCASTSD vmconst<>+1528(SB), Z30
+	VSUBPD        Z28, Z30, Z28
+	VBLENDMPD     Z29, Z28, K1, Z20
+	VBROADCASTSD vmconst<>+256(SB), Z28
+	VSUBPD        Z1, Z28, Z28
+	VBLENDMPD     Z28, Z1, K1, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+352(SB), Z2, K2
+	KANDW         K2, K1, K2
+	VBLENDMPD.BCST vmconst<>+256(SB), Z21, K2, Z22
+	VCMPPD.BCST $0x1d, vmconst<>+1496(SB), Z2, K2
+	VBROADCASTSD vmconst<>+192(SB), Z1
+	VBLENDMPD.BCST vmconst<>+256(SB), Z1, K1, Z23
+	VBLENDMPD     Z23, Z22, K2, Z24
+	VCMPPD.BCST $0x11, vmconst<>+1272(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1288(SB), Z2, K2
+	VBLENDMPD     Z20, Z24, K2, Z25
+	VBLENDMPD     Z19, Z25, K1, Z26
+	VCVTPD2PS     Z14, Y27
+	VCVTPD2PS     Z26, Y1
+	VINSERTF64X4  $0x01, Y1, Z27, Z1
+	VCMPPS.BCST $0x11, vmconst<>+1536(SB), Z0, K1
 	VMOVUPS       Z1, (AX)(BX*4)
 	KMOVW         K1, SI
 	ADDQ          $0x10, BX
@@ -2567,758 +3126,6 @@ done53:
 	VZEROUPPER
 	RET
 
-// func erfc64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop55:
-	CMPQ        BX, CX
-	JAE         done56
-	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z0, K1
-	VMULPD      Z1, Z1, Z2
-	VBROADCASTSD vmconst<>+144(SB), Z3
-	VDIVPD      Z2, Z3, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K2
-	VMULPD.BCST vmconst<>+1136(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+1144(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1152(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1160(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1168(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1176(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1184(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1192(SB), Z3, Z3
-	VMULPD.BCST vmconst<>+1200(SB), Z2, Z16
-	VADDPD.BCST vmconst<>+1208(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1216(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1224(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1232(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1240(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1248(SB), Z16, Z16
-	VBLENDMPD   Z3, Z16, K2, Z4
-	VMULPD.BCST vmconst<>+1256(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+1264(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1272(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1280(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1288(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1296(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1304(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+1312(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VMULPD.BCST vmconst<>+1320(SB), Z2, Z16
-	VADDPD.BCST vmconst<>+1328(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1336(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1344(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1352(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1360(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+1368(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z2
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
-	VBLENDMPD   Z3, Z2, K2, Z5
-	VPANDQ.BCST vmconst<>+1376(SB), Z1, Z2
-	VMULPD      Z2, Z2, Z3
-	VBROADCASTSD vmconst<>+1384(SB), Z16
-	VSUBPD      Z3, Z16, Z3
-	VMULPD.BCST vmconst<>+32(SB), Z3, Z16
-	VADDPD.BCST vmconst<>+40(SB), Z16, Z16
-	VSUBPD.BCST vmconst<>+40(SB), Z16, Z17
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z17, K2
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z17, K3
-	KANDW       K3, K2, K2
-	VPXORQ.BCST vmconst<>+0(SB), Z17, Z17
-	VFMADD231PD.BCST vmconst<>+64(SB), Z17, Z3
-	VFMADD231PD.BCST vmconst<>+72(SB), Z17, Z3
-	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
-	VMOVUPS     Z3, Z17
-	VBROADCASTSD vmconst<>+88(SB), Z18
-	VFMADD213PD.BCST vmconst<>+96(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+144(SB), Z17, Z3
-	VPADDQ.BCST vmconst<>+152(SB), Z16, Z16
-	VPSLLQ      $0x34, Z16, Z16
-	VMULPD      Z16, Z3, Z3
-	VSUBPD      Z1, Z2, Z16
-	VADDPD      Z1, Z2, Z2
-	VDIVPD      Z5, Z4, Z17
-	VMULPD      Z2, Z16, Z2
-	VADDPD      Z17, Z2, Z2
-	VMULPD.BCST vmconst<>+32(SB), Z2, Z16
-	VADDPD.BCST vmconst<>+40(SB), Z16, Z16
-	VSUBPD.BCST vmconst<>+40(SB), Z16, Z17
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z17, K3
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z17, K4
-	KANDW       K4, K3, K3
-	VPXORQ.BCST vmconst<>+0(SB), Z17, Z17
-	VFMADD231PD.BCST vmconst<>+64(SB), Z17, Z2
-	VFMADD231PD.BCST vmconst<>+72(SB), Z17, Z2
-	VMULPD.BCST vmconst<>+80(SB), Z2, Z2
-	VMOVUPS     Z2, Z17
-	VBROADCASTSD vmconst<>+88(SB), Z18
-	VFMADD213PD.BCST vmconst<>+96(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+104(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+112(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+120(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+128(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+136(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+144(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+24(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+144(SB), Z17, Z2
-	VPADDQ.BCST vmconst<>+152(SB), Z16, Z16
-	VPSLLQ      $0x34, Z16, Z16
-	VMULPD      Z16, Z2, Z2
-	VMULPD      Z2, Z3, Z2
-	VDIVPD      Z1, Z2, Z2
-	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z1, K3
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K4
-	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z1, K5
-	KORW        K5, K4, K4
-	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z1, K5
-	KANDW       K5, K1, K5
-	KORW        K2, K5, K2
-	KORW        K2, K4, K2
-	KANDW       K2, K3, K2
-	VMULPD      Z1, Z1, Z3
-	VMULPD.BCST vmconst<>+1424(SB), Z3, Z16
-	VADDPD.BCST vmconst<>+1432(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1440(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1448(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1456(SB), Z16, Z16
-	VMULPD.BCST vmconst<>+1464(SB), Z3, Z17
-	VADDPD.BCST vmconst<>+1472(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+1480(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+1488(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+1496(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VDIVPD      Z3, Z16, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1624(SB), Z1, K3
-	VMULPD      Z3, Z1, Z16
-	VADDPD      Z1, Z16, Z16
-	VSUBPD.BCST vmconst<>+136(SB), Z1, Z17
-	VMULPD      Z3, Z1, Z3
-	VADDPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+136(SB), Z3, Z3
-	VBLENDMPD   Z16, Z3, K3, Z6
-	VCMPPD.BCST $0x11, vmconst<>+1632(SB), Z1, K3
-	VBLENDMPD   Z1, Z6, K3, Z7
-	VADDPD.BCST vmconst<>+144(SB), Z7, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z16
-	VSUBPD      Z7, Z16, Z16
-	VBLENDMPD   Z3, Z16, K1, Z8
-	VSUBPD.BCST vmconst<>+144(SB), Z1, Z3
-	VMULPD.BCST vmconst<>+1512(SB), Z3, Z16
-	VADDPD.BCST vmconst<>+1520(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1528(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1536(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1544(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1552(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+1560(SB), Z16, Z16
-	VMULPD.BCST vmconst<>+1568(SB), Z3, Z17
-	VADDPD.BCST vmconst<>+1576(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+1584(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+1592(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+1600(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+1608(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VDIVPD      Z3, Z16, Z3
-	VADDPD.BCST vmconst<>+1640(SB), Z3, Z16
-	VBROADCASTSD vmconst<>+1648(SB), Z17
-	VSUBPD      Z3, Z17, Z3
-	VBLENDMPD   Z16, Z3, K1, Z9
-	VBROADCASTSD vmconst<>+24(SB), Z3
-	VSUBPD      Z2, Z3, Z3
-	VBLENDMPD   Z3, Z2, K1, Z10
-	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z1, K3
-	KANDW       K3, K1, K3
-	VBLENDMPD.BCST vmconst<>+24(SB), Z10, K3, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z1, K3
-	VBROADCASTSD vmconst<>+216(SB), Z2
-	VBLENDMPD.BCST vmconst<>+24(SB), Z2, K1, Z12
-	VBLENDMPD   Z12, Z11, K3, Z13
-	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z1, K1
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z1, K3
-	VBLENDMPD   Z9, Z13, K3, Z14
-	VBLENDMPD   Z8, Z14, K1, Z15
-	VMOVUPS     Z15, (AX)(BX*8)
-	KMOVW       K2, SI
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out57
-	JMP         loop55
-
-out57:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done56:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
-// func erfc32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·erfc32AVX512Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
-	XORQ BX, BX
-
-loop58:
-	CMPQ          BX, CX
-	JAE           done59
-	VMOVUPS       (DX)(BX*4), Z0
-	VCVTPS2PD     Y0, Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K1
-	VMULPD        Z2, Z2, Z1
-	VBROADCASTSD vmconst<>+144(SB), Z28
-	VDIVPD        Z1, Z28, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z2, K2
-	VMULPD.BCST vmconst<>+1136(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+1144(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1152(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1160(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1168(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1176(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1184(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1192(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+1200(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+1208(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1216(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1224(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1232(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1240(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1248(SB), Z29, Z29
-	VBLENDMPD     Z28, Z29, K2, Z3
-	VMULPD.BCST vmconst<>+1256(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+1264(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1272(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1280(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1288(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1296(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1304(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1312(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+1320(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+1328(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1336(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1344(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1352(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1360(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1368(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VADDPD.BCST vmconst<>+144(SB), Z1, Z1
-	VBLENDMPD     Z28, Z1, K2, Z4
-	VPANDQ.BCST vmconst<>+1376(SB), Z2, Z1
-	VMULPD        Z1, Z1, Z28
-	VBROADCASTSD vmconst<>+1384(SB), Z29
-	VSUBPD        Z28, Z29, Z28
-	VMULPD.BCST vmconst<>+32(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K2
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K3
-	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z28
-	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z28
-	VMULPD.BCST vmconst<>+80(SB), Z28, Z28
-	VMOVUPS       Z28, Z30
-	VBROADCASTSD vmconst<>+88(SB), Z31
-	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+104(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+112(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+120(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+128(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+136(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z28
-	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z28, Z28
-	VSUBPD        Z2, Z1, Z29
-	VADDPD        Z2, Z1, Z1
-	VDIVPD        Z4, Z3, Z30
-	VMULPD        Z1, Z29, Z1
-	VADDPD        Z30, Z1, Z1
-	VMULPD.BCST vmconst<>+32(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K3
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K4
-	KANDW         K4, K3, K3
-	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z1
-	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z1
-	VMULPD.BCST vmconst<>+80(SB), Z1, Z1
-	VMOVUPS       Z1, Z30
-	VBROADCASTSD vmconst<>+88(SB), Z31
-	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+104(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+112(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+120(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+128(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+136(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z1
-	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VMULPD        Z1, Z28, Z1
-	VDIVPD        Z2, Z1, Z1
-	KANDW         K3, K2, K2
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K3
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K5
-	KORW          K5, K4, K4
-	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K5
-	KANDW         K5, K1, K5
-	KORW          K2, K5, K2
-	KORW          K2, K4, K2
-	KANDW         K2, K3, K2
-	VMULPD        Z2, Z2, Z28
-	VMULPD.BCST vmconst<>+1424(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+1432(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1440(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1448(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1456(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+1464(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+1472(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1480(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1488(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1496(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VCMPPD.BCST $0x11, vmconst<>+1624(SB), Z2, K2
-	VMULPD        Z28, Z2, Z29
-	VADDPD        Z2, Z29, Z29
-	VSUBPD.BCST vmconst<>+136(SB), Z2, Z30
-	VMULPD        Z28, Z2, Z28
-	VADDPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+136(SB), Z28, Z28
-	VBLENDMPD     Z29, Z28, K2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1632(SB), Z2, K2
-	VBLENDMPD     Z2, Z5, K2, Z6
-	VADDPD.BCST vmconst<>+144(SB), Z6, Z28
-	VBROADCASTSD vmconst<>+144(SB), Z29
-	VSUBPD        Z6, Z29, Z29
-	VBLENDMPD     Z28, Z29, K1, Z7
-	VSUBPD.BCST vmconst<>+144(SB), Z2, Z28
-	VMULPD.BCST vmconst<>+1512(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+1520(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1528(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1536(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1544(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1552(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1560(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+1568(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+1576(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1584(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1592(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1600(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1608(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VADDPD.BCST vmconst<>+1640(SB), Z28, Z29
-	VBROADCASTSD vmconst<>+1648(SB), Z30
-	VSUBPD        Z28, Z30, Z28
-	VBLENDMPD     Z29, Z28, K1, Z8
-	VBROADCASTSD vmconst<>+24(SB), Z28
-	VSUBPD        Z1, Z28, Z28
-	VBLENDMPD     Z28, Z1, K1, Z9
-	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K2
-	KANDW         K2, K1, K2
-	VBLENDMPD.BCST vmconst<>+24(SB), Z9, K2, Z10
-	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K2
-	VBROADCASTSD vmconst<>+216(SB), Z1
-	VBLENDMPD.BCST vmconst<>+24(SB), Z1, K1, Z11
-	VBLENDMPD     Z11, Z10, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K2
-	VBLENDMPD     Z8, Z12, K2, Z13
-	VBLENDMPD     Z7, Z13, K1, Z14
-	VEXTRACTF64X4 $0x01, Z0, Y1
-	VCVTPS2PD     Y1, Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K1
-	VMULPD        Z2, Z2, Z1
-	VBROADCASTSD vmconst<>+144(SB), Z28
-	VDIVPD        Z1, Z28, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z2, K2
-	VMULPD.BCST vmconst<>+1136(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+1144(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1152(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1160(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1168(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1176(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1184(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1192(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+1200(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+1208(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1216(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1224(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1232(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1240(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1248(SB), Z29, Z29
-	VBLENDMPD     Z28, Z29, K2, Z15
-	VMULPD.BCST vmconst<>+1256(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+1264(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1272(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1280(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1288(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1296(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1304(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+1312(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+1320(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+1328(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1336(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1344(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1352(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1360(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+1368(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VADDPD.BCST vmconst<>+144(SB), Z1, Z1
-	VBLENDMPD     Z28, Z1, K2, Z16
-	VPANDQ.BCST vmconst<>+1376(SB), Z2, Z1
-	VMULPD        Z1, Z1, Z28
-	VBROADCASTSD vmconst<>+1384(SB), Z29
-	VSUBPD        Z28, Z29, Z28
-	VMULPD.BCST vmconst<>+32(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K2
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K3
-	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z28
-	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z28
-	VMULPD.BCST vmconst<>+80(SB), Z28, Z28
-	VMOVUPS       Z28, Z30
-	VBROADCASTSD vmconst<>+88(SB), Z31
-	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+104(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+112(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+120(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+128(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+136(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+24(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z28
-	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z28, Z28
-	VSUBPD        Z2, Z1, Z29
-	VADDPD        Z2, Z1, Z1
-	VDIVPD        Z16, Z15, Z30
-	VMULPD        Z1, Z29, Z1
-	VADDPD        Z30, Z1, Z1
-	VMULPD.BCST vmconst<>+32(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+40(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+40(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z30, K3
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z30, K4
-	KANDW         K4, K3, K3
-	VPXORQ.BCST vmconst<>+0(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+64(SB), Z30, Z1
-	VFMADD231PD.BCST vmconst<>+72(SB), Z30, Z1
-	VMULPD.BCST vmconst<>+80(SB), Z1, Z1
-	VMOVUPS       Z1, Z30
-	VBROADCASTSD vmconst<>+88(SB), Z31
-	VFMADD213PD.BCST vmconst<>+96(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+104(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+112(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+120(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+128(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+136(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+24(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+144(SB), Z30, Z1
-	VPADDQ.BCST vmconst<>+152(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VMULPD        Z1, Z28, Z1
-	VDIVPD        Z2, Z1, Z1
-	KANDW         K3, K2, K2
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K3
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K5
-	KORW          K5, K4, K4
-	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K5
-	KANDW         K5, K1, K5
-	KORW          K2, K5, K2
-	KORW          K2, K4, K2
-	KANDW         K2, K3, K2
-	VMULPD        Z2, Z2, Z28
-	VMULPD.BCST vmconst<>+1424(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+1432(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1440(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1448(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1456(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+1464(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+1472(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1480(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1488(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1496(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VCMPPD.BCST $0x11, vmconst<>+1624(SB), Z2, K2
-	VMULPD        Z28, Z2, Z29
-	VADDPD        Z2, Z29, Z29
-	VSUBPD.BCST vmconst<>+136(SB), Z2, Z30
-	VMULPD        Z28, Z2, Z28
-	VADDPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+136(SB), Z28, Z28
-	VBLENDMPD     Z29, Z28, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+1632(SB), Z2, K2
-	VBLENDMPD     Z2, Z17, K2, Z18
-	VADDPD.BCST vmconst<>+144(SB), Z18, Z28
-	VBROADCASTSD vmconst<>+144(SB), Z29
-	VSUBPD        Z18, Z29, Z29
-	VBLENDMPD     Z28, Z29, K1, Z19
-	VSUBPD.BCST vmconst<>+144(SB), Z2, Z28
-	VMULPD.BCST vmconst<>+1512(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+1520(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1528(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1536(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1544(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1552(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+1560(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+1568(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+1576(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1584(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1592(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1600(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+1608(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+144(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VADDPD.BCST vmconst<>+1640(SB), Z28, Z29
-	VBROADCASTSD vmconst<>+1648(SB), Z30
-	VSUBPD        Z28, Z30, Z28
-	VBLENDMPD     Z29, Z28, K1, Z20
-	VBROADCASTSD vmconst<>+24(SB), Z28
-	VSUBPD        Z1, Z28, Z28
-	VBLENDMPD     Z28, Z1, K1, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+560(SB), Z2, K2
-	KANDW         K2, K1, K2
-	VBLENDMPD.BCST vmconst<>+24(SB), Z21, K2, Z22
-	VCMPPD.BCST $0x1d, vmconst<>+1616(SB), Z2, K2
-	VBROADCASTSD vmconst<>+216(SB), Z1
-	VBLENDMPD.BCST vmconst<>+24(SB), Z1, K1, Z23
-	VBLENDMPD     Z23, Z22, K2, Z24
-	VCMPPD.BCST $0x11, vmconst<>+1392(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1408(SB), Z2, K2
-	VBLENDMPD     Z20, Z24, K2, Z25
-	VBLENDMPD     Z19, Z25, K1, Z26
-	VCVTPD2PS     Z14, Y27
-	VCVTPD2PS     Z26, Y1
-	VINSERTF64X4  $0x01, Y1, Z27, Z1
-	VCMPPS.BCST $0x11, vmconst<>+1656(SB), Z0, K1
-	VMOVUPS       Z1, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out60
-	JMP           loop58
-
-out60:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done59:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
 // func atan2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
 TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
@@ -3329,83 +3136,83 @@ TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop61:
+loop55:
 	CMPQ      SI, CX
-	JAE       done62
+	JAE       done56
 	VMOVUPS   (DX)(SI*8), Z0
 	VMOVUPS   (BX)(SI*8), Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z3, K2
 	KANDW     K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z2, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z2, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z3, K3
 	KANDW     K3, K2, K2
 	KANDW     K2, K1, K1
 	VDIVPD    Z1, Z0, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z3, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z3, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z3, K3
 	KANDNW    K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z3, Z12
+	VSUBPD.BCST vmconst<>+40(SB), Z3, Z12
 	VBLENDMPD Z12, Z3, K3, Z4
-	VBLENDMPD.BCST vmconst<>+144(SB), Z4, K2, Z5
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z12
-	VBROADCASTSD vmconst<>+144(SB), Z13
+	VBLENDMPD.BCST vmconst<>+40(SB), Z4, K2, Z5
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z12
+	VBROADCASTSD vmconst<>+40(SB), Z13
 	VBLENDMPD Z12, Z13, K3, Z6
 	VBLENDMPD Z3, Z6, K2, Z7
 	VDIVPD    Z7, Z5, Z3
 	VMULPD    Z3, Z3, Z12
-	VMULPD.BCST vmconst<>+832(SB), Z12, Z13
-	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
+	VMULPD.BCST vmconst<>+632(SB), Z12, Z13
+	VADDPD.BCST vmconst<>+640(SB), Z13, Z13
 	VMULPD    Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+648(SB), Z13, Z13
 	VMULPD    Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+656(SB), Z13, Z13
 	VMULPD    Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+664(SB), Z13, Z13
 	VMULPD    Z3, Z3, Z14
-	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+672(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+680(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+688(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+696(SB), Z14, Z14
 	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+704(SB), Z14, Z14
 	VMULPD    Z13, Z12, Z12
 	VDIVPD    Z14, Z12, Z12
 	VMULPD    Z12, Z3, Z12
 	VADDPD    Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+912(SB), Z3, Z12
-	VADDPD.BCST vmconst<>+920(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+712(SB), Z3, Z12
+	VADDPD.BCST vmconst<>+720(SB), Z12, Z12
 	VBLENDMPD Z12, Z3, K3, Z8
-	VBROADCASTSD vmconst<>+928(SB), Z12
+	VBROADCASTSD vmconst<>+728(SB), Z12
 	VSUBPD    Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+936(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+736(SB), Z3, Z3
 	VBLENDMPD Z3, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z3
 	VPXORQ    Z3, Z9, Z3
 	VCMPPD    $0x00, Z2, Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z3, K2
-	VADDPD.BCST vmconst<>+952(SB), Z3, Z2
-	VSUBPD.BCST vmconst<>+952(SB), Z3, Z12
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z3, K2
+	VADDPD.BCST vmconst<>+752(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+752(SB), Z3, Z12
 	VBLENDMPD Z2, Z12, K2, Z10
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z1, K2
 	VBLENDMPD Z10, Z3, K2, Z11
-	VPANDQ.BCST vmconst<>+8(SB), Z11, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z11, Z2
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z3
 	VPORQ     Z3, Z2, Z2
 	VMOVUPS   Z2, (AX)(SI*8)
 	KMOVW     K1, DI
 	ADDQ      $0x08, SI
 	XORQ      $0xff, DI
-	JNZ       out63
-	JMP       loop61
+	JNZ       out57
+	JMP       loop55
 
-out63:
+out57:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3415,7 +3222,7 @@ out63:
 	VZEROUPPER
 	RET
 
-done62:
+done56:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3432,76 +3239,76 @@ TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop64:
+loop58:
 	CMPQ          SI, CX
-	JAE           done65
+	JAE           done59
 	VMOVUPS       (DX)(SI*4), Z0
 	VMOVUPS       (BX)(SI*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+144(SB), Z24
+	VBLENDMPD.BCST vmconst<>+40(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+40(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z8
 	VBLENDMPD     Z5, Z8, K2, Z9
 	VDIVPD        Z9, Z7, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+632(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+640(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+648(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+656(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+664(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+672(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+680(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+688(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+696(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+704(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z10
-	VBROADCASTSD vmconst<>+928(SB), Z23
+	VBROADCASTSD vmconst<>+728(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+736(SB), Z5, Z5
 	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+184(SB), Z4, Z5
 	VPXORQ        Z5, Z11, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
-	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z5, K2
+	VADDPD.BCST vmconst<>+752(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+752(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z3, K2
 	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ.BCST vmconst<>+8(SB), Z13, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z13, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y14
 	KMOVW         K1, DI
@@ -3509,69 +3316,69 @@ loop64:
 	VCVTPS2PD     Y2, Z2
 	VEXTRACTF64X4 $0x01, Z1, Y3
 	VCVTPS2PD     Y3, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z15
-	VBLENDMPD.BCST vmconst<>+144(SB), Z15, K2, Z16
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+144(SB), Z24
+	VBLENDMPD.BCST vmconst<>+40(SB), Z15, K2, Z16
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+40(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z17
 	VBLENDMPD     Z5, Z17, K2, Z18
 	VDIVPD        Z18, Z16, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+632(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+640(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+648(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+656(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+664(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+672(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+680(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+688(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+696(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+704(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z19
-	VBROADCASTSD vmconst<>+928(SB), Z23
+	VBROADCASTSD vmconst<>+728(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+736(SB), Z5, Z5
 	VBLENDMPD     Z5, Z19, K2, Z20
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+184(SB), Z4, Z5
 	VPXORQ        Z5, Z20, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
-	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z5, K2
+	VADDPD.BCST vmconst<>+752(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+752(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z21
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z3, K2
 	VBLENDMPD     Z21, Z5, K2, Z22
-	VPANDQ.BCST vmconst<>+8(SB), Z22, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z22, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y2
 	KMOVW         K1, R8
@@ -3581,10 +3388,10 @@ loop64:
 	VMOVUPS       Z2, (AX)(SI*4)
 	ADDQ          $0x10, SI
 	XORQ          $0x0000ffff, DI
-	JNZ           out66
-	JMP           loop64
+	JNZ           out60
+	JMP           loop58
 
-out66:
+out60:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3594,7 +3401,7 @@ out66:
 	VZEROUPPER
 	RET
 
-done65:
+done59:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3610,83 +3417,83 @@ TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop67:
+loop61:
 	CMPQ         BX, CX
-	JAE          done68
+	JAE          done62
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z3, K2
 	KANDW        K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z2, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z2, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z3, K3
 	KANDW        K3, K2, K2
 	KANDW        K2, K1, K1
 	VDIVPD       Z1, Z0, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z3, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z3, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z3, K3
 	KANDNW       K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z3, Z12
+	VSUBPD.BCST vmconst<>+40(SB), Z3, Z12
 	VBLENDMPD    Z12, Z3, K3, Z4
-	VBLENDMPD.BCST vmconst<>+144(SB), Z4, K2, Z5
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z12
-	VBROADCASTSD vmconst<>+144(SB), Z13
+	VBLENDMPD.BCST vmconst<>+40(SB), Z4, K2, Z5
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z12
+	VBROADCASTSD vmconst<>+40(SB), Z13
 	VBLENDMPD    Z12, Z13, K3, Z6
 	VBLENDMPD    Z3, Z6, K2, Z7
 	VDIVPD       Z7, Z5, Z3
 	VMULPD       Z3, Z3, Z12
-	VMULPD.BCST vmconst<>+832(SB), Z12, Z13
-	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
+	VMULPD.BCST vmconst<>+632(SB), Z12, Z13
+	VADDPD.BCST vmconst<>+640(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+648(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+656(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+664(SB), Z13, Z13
 	VMULPD       Z3, Z3, Z14
-	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+672(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+680(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+688(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+696(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+704(SB), Z14, Z14
 	VMULPD       Z13, Z12, Z12
 	VDIVPD       Z14, Z12, Z12
 	VMULPD       Z12, Z3, Z12
 	VADDPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+912(SB), Z3, Z12
-	VADDPD.BCST vmconst<>+920(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+712(SB), Z3, Z12
+	VADDPD.BCST vmconst<>+720(SB), Z12, Z12
 	VBLENDMPD    Z12, Z3, K3, Z8
-	VBROADCASTSD vmconst<>+928(SB), Z12
+	VBROADCASTSD vmconst<>+728(SB), Z12
 	VSUBPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+936(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+736(SB), Z3, Z3
 	VBLENDMPD    Z3, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z3
 	VPXORQ       Z3, Z9, Z3
 	VCMPPD       $0x00, Z2, Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z3, K2
-	VADDPD.BCST vmconst<>+952(SB), Z3, Z2
-	VSUBPD.BCST vmconst<>+952(SB), Z3, Z12
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z3, K2
+	VADDPD.BCST vmconst<>+752(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+752(SB), Z3, Z12
 	VBLENDMPD    Z2, Z12, K2, Z10
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z1, K2
 	VBLENDMPD    Z10, Z3, K2, Z11
-	VPANDQ.BCST vmconst<>+8(SB), Z11, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z11, Z1
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z2
 	VPORQ        Z2, Z1, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out69
-	JMP          loop67
+	JNZ          out63
+	JMP          loop61
 
-out69:
+out63:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3694,7 +3501,7 @@ out69:
 	VZEROUPPER
 	RET
 
-done68:
+done62:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3710,76 +3517,76 @@ TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop70:
+loop64:
 	CMPQ          BX, CX
-	JAE           done71
+	JAE           done65
 	VMOVUPS       (DX)(BX*4), Z0
 	VBROADCASTSS  y+48(FP), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+144(SB), Z24
+	VBLENDMPD.BCST vmconst<>+40(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+40(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z8
 	VBLENDMPD     Z5, Z8, K2, Z9
 	VDIVPD        Z9, Z7, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+632(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+640(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+648(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+656(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+664(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+672(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+680(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+688(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+696(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+704(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z10
-	VBROADCASTSD vmconst<>+928(SB), Z23
+	VBROADCASTSD vmconst<>+728(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+736(SB), Z5, Z5
 	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+184(SB), Z4, Z5
 	VPXORQ        Z5, Z11, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
-	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z5, K2
+	VADDPD.BCST vmconst<>+752(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+752(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z3, K2
 	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ.BCST vmconst<>+8(SB), Z13, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z13, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y14
 	KMOVW         K1, SI
@@ -3787,69 +3594,69 @@ loop70:
 	VCVTPS2PD     Y2, Z2
 	VEXTRACTF64X4 $0x01, Z1, Y1
 	VCVTPS2PD     Y1, Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
 	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z3, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z4, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z1, Z2, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z4, K3
 	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z4, Z5
+	VSUBPD.BCST vmconst<>+40(SB), Z4, Z5
 	VBLENDMPD     Z5, Z4, K3, Z15
-	VBLENDMPD.BCST vmconst<>+144(SB), Z15, K2, Z16
-	VADDPD.BCST vmconst<>+144(SB), Z4, Z5
-	VBROADCASTSD vmconst<>+144(SB), Z23
+	VBLENDMPD.BCST vmconst<>+40(SB), Z15, K2, Z16
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z5
+	VBROADCASTSD vmconst<>+40(SB), Z23
 	VBLENDMPD     Z5, Z23, K3, Z17
 	VBLENDMPD     Z4, Z17, K2, Z18
 	VDIVPD        Z18, Z16, Z4
 	VMULPD        Z4, Z4, Z5
-	VMULPD.BCST vmconst<>+832(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+840(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+632(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+640(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+848(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+648(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+856(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+656(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+864(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+664(SB), Z23, Z23
 	VMULPD        Z4, Z4, Z24
-	VADDPD.BCST vmconst<>+872(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+672(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+880(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+680(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+888(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+688(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+896(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+696(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+904(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+704(SB), Z24, Z24
 	VMULPD        Z23, Z5, Z5
 	VDIVPD        Z24, Z5, Z5
 	VMULPD        Z5, Z4, Z5
 	VADDPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+912(SB), Z4, Z5
-	VADDPD.BCST vmconst<>+920(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+712(SB), Z4, Z5
+	VADDPD.BCST vmconst<>+720(SB), Z5, Z5
 	VBLENDMPD     Z5, Z4, K3, Z19
-	VBROADCASTSD vmconst<>+928(SB), Z5
+	VBROADCASTSD vmconst<>+728(SB), Z5
 	VSUBPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+936(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+736(SB), Z4, Z4
 	VBLENDMPD     Z4, Z19, K2, Z20
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+184(SB), Z3, Z4
 	VPXORQ        Z4, Z20, Z4
 	VCMPPD        $0x00, Z3, Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z4, K2
-	VADDPD.BCST vmconst<>+952(SB), Z4, Z3
-	VSUBPD.BCST vmconst<>+952(SB), Z4, Z5
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z4, K2
+	VADDPD.BCST vmconst<>+752(SB), Z4, Z3
+	VSUBPD.BCST vmconst<>+752(SB), Z4, Z5
 	VBLENDMPD     Z3, Z5, K2, Z21
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z1, K2
 	VBLENDMPD     Z21, Z4, K2, Z22
-	VPANDQ.BCST vmconst<>+8(SB), Z22, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z22, Z1
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z2
 	VPORQ         Z2, Z1, Z1
 	VCVTPD2PS     Z1, Y1
 	KMOVW         K1, DI
@@ -3859,10 +3666,10 @@ loop70:
 	VMOVUPS       Z1, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out72
-	JMP           loop70
+	JNZ           out66
+	JMP           loop64
 
-out72:
+out66:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3870,7 +3677,7 @@ out72:
 	VZEROUPPER
 	RET
 
-done71:
+done65:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3886,83 +3693,83 @@ TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop73:
+loop67:
 	CMPQ         BX, CX
-	JAE          done74
+	JAE          done68
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z3, K2
 	KANDW        K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z2, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z2, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z3, K3
 	KANDW        K3, K2, K2
 	KANDW        K2, K1, K1
 	VDIVPD       Z1, Z0, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z3, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z3, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z3, K3
 	KANDNW       K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z3, Z12
+	VSUBPD.BCST vmconst<>+40(SB), Z3, Z12
 	VBLENDMPD    Z12, Z3, K3, Z4
-	VBLENDMPD.BCST vmconst<>+144(SB), Z4, K2, Z5
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z12
-	VBROADCASTSD vmconst<>+144(SB), Z13
+	VBLENDMPD.BCST vmconst<>+40(SB), Z4, K2, Z5
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z12
+	VBROADCASTSD vmconst<>+40(SB), Z13
 	VBLENDMPD    Z12, Z13, K3, Z6
 	VBLENDMPD    Z3, Z6, K2, Z7
 	VDIVPD       Z7, Z5, Z3
 	VMULPD       Z3, Z3, Z12
-	VMULPD.BCST vmconst<>+832(SB), Z12, Z13
-	VADDPD.BCST vmconst<>+840(SB), Z13, Z13
+	VMULPD.BCST vmconst<>+632(SB), Z12, Z13
+	VADDPD.BCST vmconst<>+640(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+848(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+648(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+856(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+656(SB), Z13, Z13
 	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+864(SB), Z13, Z13
+	VADDPD.BCST vmconst<>+664(SB), Z13, Z13
 	VMULPD       Z3, Z3, Z14
-	VADDPD.BCST vmconst<>+872(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+672(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+880(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+680(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+888(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+688(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+896(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+696(SB), Z14, Z14
 	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+904(SB), Z14, Z14
+	VADDPD.BCST vmconst<>+704(SB), Z14, Z14
 	VMULPD       Z13, Z12, Z12
 	VDIVPD       Z14, Z12, Z12
 	VMULPD       Z12, Z3, Z12
 	VADDPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+912(SB), Z3, Z12
-	VADDPD.BCST vmconst<>+920(SB), Z12, Z12
+	VADDPD.BCST vmconst<>+712(SB), Z3, Z12
+	VADDPD.BCST vmconst<>+720(SB), Z12, Z12
 	VBLENDMPD    Z12, Z3, K3, Z8
-	VBROADCASTSD vmconst<>+928(SB), Z12
+	VBROADCASTSD vmconst<>+728(SB), Z12
 	VSUBPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+936(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+736(SB), Z3, Z3
 	VBLENDMPD    Z3, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z3
 	VPXORQ       Z3, Z9, Z3
 	VCMPPD       $0x00, Z2, Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z3, K2
-	VADDPD.BCST vmconst<>+952(SB), Z3, Z2
-	VSUBPD.BCST vmconst<>+952(SB), Z3, Z12
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z3, K2
+	VADDPD.BCST vmconst<>+752(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+752(SB), Z3, Z12
 	VBLENDMPD    Z2, Z12, K2, Z10
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z1, K2
 	VBLENDMPD    Z10, Z3, K2, Z11
-	VPANDQ.BCST vmconst<>+8(SB), Z11, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z11, Z2
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z0
 	VPORQ        Z0, Z2, Z0
 	VMOVUPS      Z0, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out75
-	JMP          loop73
+	JNZ          out69
+	JMP          loop67
 
-out75:
+out69:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3970,7 +3777,7 @@ out75:
 	VZEROUPPER
 	RET
 
-done74:
+done68:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3986,76 +3793,76 @@ TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop76:
+loop70:
 	CMPQ          BX, CX
-	JAE           done77
+	JAE           done71
 	VBROADCASTSS  x+24(FP), Z0
 	VMOVUPS       (DX)(BX*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z5, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z5, K2
 	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z4, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z5, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+8(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z5, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z5, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z5, K3
 	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z23
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z23
 	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD.BCST vmconst<>+144(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+144(SB), Z24
+	VBLENDMPD.BCST vmconst<>+40(SB), Z6, K2, Z7
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z23
+	VBROADCASTSD vmconst<>+40(SB), Z24
 	VBLENDMPD     Z23, Z24, K3, Z8
 	VBLENDMPD     Z5, Z8, K2, Z9
 	VDIVPD        Z9, Z7, Z5
 	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+832(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+840(SB), Z24, Z24
+	VMULPD.BCST vmconst<>+632(SB), Z23, Z24
+	VADDPD.BCST vmconst<>+640(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+848(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+648(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+856(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+656(SB), Z24, Z24
 	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+864(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+664(SB), Z24, Z24
 	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+872(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+672(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+880(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+680(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+888(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+688(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+896(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+696(SB), Z25, Z25
 	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+904(SB), Z25, Z25
+	VADDPD.BCST vmconst<>+704(SB), Z25, Z25
 	VMULPD        Z24, Z23, Z23
 	VDIVPD        Z25, Z23, Z23
 	VMULPD        Z23, Z5, Z23
 	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+912(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+712(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
 	VBLENDMPD     Z23, Z5, K3, Z10
-	VBROADCASTSD vmconst<>+928(SB), Z23
+	VBROADCASTSD vmconst<>+728(SB), Z23
 	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+936(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+736(SB), Z5, Z5
 	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
+	VPANDQ.BCST vmconst<>+184(SB), Z4, Z5
 	VPXORQ        Z5, Z11, Z5
 	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z5, K2
-	VADDPD.BCST vmconst<>+952(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+952(SB), Z5, Z23
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z5, K2
+	VADDPD.BCST vmconst<>+752(SB), Z5, Z4
+	VSUBPD.BCST vmconst<>+752(SB), Z5, Z23
 	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z3, K2
 	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ.BCST vmconst<>+8(SB), Z13, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z13, Z3
+	VPANDQ.BCST vmconst<>+184(SB), Z2, Z2
 	VPORQ         Z2, Z3, Z2
 	VCVTPD2PS     Z2, Y14
 	KMOVW         K1, SI
@@ -4063,69 +3870,69 @@ loop76:
 	VCVTPS2PD     Y0, Z0
 	VEXTRACTF64X4 $0x01, Z1, Y2
 	VCVTPS2PD     Y2, Z2
-	VPANDQ.BCST vmconst<>+8(SB), Z2, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
 	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z3, K2
-	VCMPPD.BCST $0x04, vmconst<>+216(SB), Z4, K3
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z3, K2
+	VCMPPD.BCST $0x04, vmconst<>+192(SB), Z4, K3
 	KANDW         K3, K2, K2
 	KANDW         K2, K1, K1
 	VDIVPD        Z2, Z0, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+816(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+824(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+616(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+624(SB), Z4, K3
 	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+144(SB), Z4, Z5
+	VSUBPD.BCST vmconst<>+40(SB), Z4, Z5
 	VBLENDMPD     Z5, Z4, K3, Z15
-	VBLENDMPD.BCST vmconst<>+144(SB), Z15, K2, Z16
-	VADDPD.BCST vmconst<>+144(SB), Z4, Z5
-	VBROADCASTSD vmconst<>+144(SB), Z23
+	VBLENDMPD.BCST vmconst<>+40(SB), Z15, K2, Z16
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z5
+	VBROADCASTSD vmconst<>+40(SB), Z23
 	VBLENDMPD     Z5, Z23, K3, Z17
 	VBLENDMPD     Z4, Z17, K2, Z18
 	VDIVPD        Z18, Z16, Z4
 	VMULPD        Z4, Z4, Z5
-	VMULPD.BCST vmconst<>+832(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+840(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+632(SB), Z5, Z23
+	VADDPD.BCST vmconst<>+640(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+848(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+648(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+856(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+656(SB), Z23, Z23
 	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+864(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+664(SB), Z23, Z23
 	VMULPD        Z4, Z4, Z24
-	VADDPD.BCST vmconst<>+872(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+672(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+880(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+680(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+888(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+688(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+896(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+696(SB), Z24, Z24
 	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+904(SB), Z24, Z24
+	VADDPD.BCST vmconst<>+704(SB), Z24, Z24
 	VMULPD        Z23, Z5, Z5
 	VDIVPD        Z24, Z5, Z5
 	VMULPD        Z5, Z4, Z5
 	VADDPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+912(SB), Z4, Z5
-	VADDPD.BCST vmconst<>+920(SB), Z5, Z5
+	VADDPD.BCST vmconst<>+712(SB), Z4, Z5
+	VADDPD.BCST vmconst<>+720(SB), Z5, Z5
 	VBLENDMPD     Z5, Z4, K3, Z19
-	VBROADCASTSD vmconst<>+928(SB), Z5
+	VBROADCASTSD vmconst<>+728(SB), Z5
 	VSUBPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+936(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+736(SB), Z4, Z4
 	VBLENDMPD     Z4, Z19, K2, Z20
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VPANDQ.BCST vmconst<>+184(SB), Z3, Z4
 	VPXORQ        Z4, Z20, Z4
 	VCMPPD        $0x00, Z3, Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+216(SB), Z4, K2
-	VADDPD.BCST vmconst<>+952(SB), Z4, Z3
-	VSUBPD.BCST vmconst<>+952(SB), Z4, Z5
+	VCMPPD.BCST $0x12, vmconst<>+192(SB), Z4, K2
+	VADDPD.BCST vmconst<>+752(SB), Z4, Z3
+	VSUBPD.BCST vmconst<>+752(SB), Z4, Z5
 	VBLENDMPD     Z3, Z5, K2, Z21
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z2, K2
 	VBLENDMPD     Z21, Z4, K2, Z22
-	VPANDQ.BCST vmconst<>+8(SB), Z22, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z22, Z2
+	VPANDQ.BCST vmconst<>+184(SB), Z0, Z0
 	VPORQ         Z0, Z2, Z0
 	VCVTPD2PS     Z0, Y0
 	KMOVW         K1, DI
@@ -4135,10 +3942,10 @@ loop76:
 	VMOVUPS       Z0, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out78
-	JMP           loop76
+	JNZ           out72
+	JMP           loop70
 
-out78:
+out72:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4146,7 +3953,7 @@ out78:
 	VZEROUPPER
 	RET
 
-done77:
+done71:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4163,142 +3970,142 @@ TEXT ·logaddexp64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop79:
+loop73:
 	CMPQ        SI, CX
-	JAE         done80
+	JAE         done74
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
 	VSUBPD      Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+32(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+40(SB), Z4, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
+	VPORQ.BCST vmconst<>+184(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+272(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+272(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z19, K2
 	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+184(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+1224(SB), Z3, Z3
 	VMOVUPS     Z3, Z19
-	VBROADCASTSD vmconst<>+88(SB), Z20
-	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
+	VBROADCASTSD vmconst<>+1232(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+168(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+152(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+376(SB), Z4, Z4
 	VPSLLQ      $0x34, Z4, Z4
 	VMULPD      Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K3
 	KANDW       K3, K2, K2
 	KANDW       K1, K2, K1
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z4, K2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z19
 	VBLENDMPD   Z3, Z19, K2, Z5
 	VPSRLQ      $0x34, Z5, Z19
-	VPORQ.BCST vmconst<>+240(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+648(SB), Z19, Z19
+	VPORQ.BCST vmconst<>+24(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+448(SB), Z19, Z19
 	VSUBPD      Z3, Z5, Z20
-	VBROADCASTSD vmconst<>+144(SB), Z21
+	VBROADCASTSD vmconst<>+40(SB), Z21
 	VSUBPD      Z20, Z21, Z20
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z21
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z21
 	VSUBPD      Z21, Z3, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z19, K3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z19, K3
 	VBLENDMPD   Z20, Z21, K3, Z6
 	VDIVPD      Z5, Z6, Z20
-	VBLENDMPD.BCST vmconst<>+216(SB), Z20, K2, Z7
-	VPANDQ.BCST vmconst<>+656(SB), Z5, Z20
-	VPORQ.BCST vmconst<>+144(SB), Z20, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z20, K2
-	VADDPD.BCST vmconst<>+144(SB), Z19, Z21
+	VBLENDMPD.BCST vmconst<>+192(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+456(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+40(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z20, K2
+	VADDPD.BCST vmconst<>+40(SB), Z19, Z21
 	VBLENDMPD   Z21, Z19, K2, Z8
-	VMULPD.BCST vmconst<>+136(SB), Z20, Z19
+	VMULPD.BCST vmconst<>+168(SB), Z20, Z19
 	VBLENDMPD   Z19, Z20, K2, Z9
-	VSUBPD.BCST vmconst<>+144(SB), Z9, Z19
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+40(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z19, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z19, K3
 	VBLENDMPD   Z3, Z19, K2, Z10
-	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
-	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
-	VMULPD.BCST vmconst<>+136(SB), Z10, Z19
+	VBLENDMPD.BCST vmconst<>+192(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+192(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+168(SB), Z10, Z19
 	VMULPD      Z10, Z19, Z19
-	VADDPD.BCST vmconst<>+24(SB), Z10, Z20
+	VADDPD.BCST vmconst<>+256(SB), Z10, Z20
 	VDIVPD      Z20, Z10, Z20
 	VMULPD      Z20, Z20, Z21
-	VMULPD.BCST vmconst<>+688(SB), Z21, Z22
-	VADDPD.BCST vmconst<>+696(SB), Z22, Z22
+	VMULPD.BCST vmconst<>+488(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+496(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+704(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+504(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+712(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+512(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+720(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+520(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+728(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+528(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+736(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+536(SB), Z22, Z22
 	VMULPD      Z21, Z22, Z21
 	VADDPD      Z19, Z21, Z21
 	VMULPD      Z21, Z20, Z22
 	VSUBPD      Z22, Z19, Z22
 	VSUBPD      Z22, Z10, Z22
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z23
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z23
 	VADDPD      Z11, Z23, Z23
 	VMULPD      Z21, Z20, Z20
 	VADDPD      Z23, Z20, Z20
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z21
 	VSUBPD      Z20, Z19, Z19
 	VSUBPD      Z10, Z19, Z19
 	VSUBPD      Z19, Z21, Z19
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z20
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z20
 	VADDPD      Z11, Z20, Z20
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z21
 	VADDPD      Z20, Z21, Z20
 	VBLENDMPD   Z20, Z19, K3, Z13
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z12, K2
 	VBLENDMPD   Z22, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z4, K2
 	VMULPD      Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+136(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+168(SB), Z19, Z19
 	VSUBPD      Z19, Z3, Z19
 	VBLENDMPD   Z19, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z4, K2
 	VBLENDMPD   Z3, Z15, K2, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z2, K2
 	VBLENDMPD   Z0, Z1, K2, Z17
 	VADDPD      Z16, Z17, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+992(SB), Z0, Z3
+	VADDPD.BCST vmconst<>+792(SB), Z0, Z3
 	VBLENDMPD   Z3, Z2, K2, Z18
 	VMOVUPS     Z18, (AX)(SI*8)
 	KMOVW       K1, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out81
-	JMP         loop79
+	JNZ         out75
+	JMP         loop73
 
-out81:
+out75:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4308,7 +4115,7 @@ out81:
 	VZEROUPPER
 	RET
 
-done80:
+done74:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4324,142 +4131,142 @@ TEXT ·logaddexpScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop82:
+loop76:
 	CMPQ         BX, CX
-	JAE          done83
+	JAE          done77
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+32(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+40(SB), Z4, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
+	VPORQ.BCST vmconst<>+184(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+272(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+272(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z19, K2
 	KANDW        K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+184(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+1224(SB), Z3, Z3
 	VMOVUPS      Z3, Z19
-	VBROADCASTSD vmconst<>+88(SB), Z20
-	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
+	VBROADCASTSD vmconst<>+1232(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+168(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+152(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+376(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VMULPD       Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z4, K2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z19
 	VBLENDMPD    Z3, Z19, K2, Z5
 	VPSRLQ       $0x34, Z5, Z19
-	VPORQ.BCST vmconst<>+240(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+648(SB), Z19, Z19
+	VPORQ.BCST vmconst<>+24(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+448(SB), Z19, Z19
 	VSUBPD       Z3, Z5, Z20
-	VBROADCASTSD vmconst<>+144(SB), Z21
+	VBROADCASTSD vmconst<>+40(SB), Z21
 	VSUBPD       Z20, Z21, Z20
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z21
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z21
 	VSUBPD       Z21, Z3, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z19, K3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z19, K3
 	VBLENDMPD    Z20, Z21, K3, Z6
 	VDIVPD       Z5, Z6, Z20
-	VBLENDMPD.BCST vmconst<>+216(SB), Z20, K2, Z7
-	VPANDQ.BCST vmconst<>+656(SB), Z5, Z20
-	VPORQ.BCST vmconst<>+144(SB), Z20, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z20, K2
-	VADDPD.BCST vmconst<>+144(SB), Z19, Z21
+	VBLENDMPD.BCST vmconst<>+192(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+456(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+40(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z20, K2
+	VADDPD.BCST vmconst<>+40(SB), Z19, Z21
 	VBLENDMPD    Z21, Z19, K2, Z8
-	VMULPD.BCST vmconst<>+136(SB), Z20, Z19
+	VMULPD.BCST vmconst<>+168(SB), Z20, Z19
 	VBLENDMPD    Z19, Z20, K2, Z9
-	VSUBPD.BCST vmconst<>+144(SB), Z9, Z19
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+40(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z19, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z19, K3
 	VBLENDMPD    Z3, Z19, K2, Z10
-	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
-	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
-	VMULPD.BCST vmconst<>+136(SB), Z10, Z19
+	VBLENDMPD.BCST vmconst<>+192(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+192(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+168(SB), Z10, Z19
 	VMULPD       Z10, Z19, Z19
-	VADDPD.BCST vmconst<>+24(SB), Z10, Z20
+	VADDPD.BCST vmconst<>+256(SB), Z10, Z20
 	VDIVPD       Z20, Z10, Z20
 	VMULPD       Z20, Z20, Z21
-	VMULPD.BCST vmconst<>+688(SB), Z21, Z22
-	VADDPD.BCST vmconst<>+696(SB), Z22, Z22
+	VMULPD.BCST vmconst<>+488(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+496(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+704(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+504(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+712(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+512(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+720(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+520(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+728(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+528(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+736(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+536(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z21
 	VADDPD       Z19, Z21, Z21
 	VMULPD       Z21, Z20, Z22
 	VSUBPD       Z22, Z19, Z22
 	VSUBPD       Z22, Z10, Z22
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z23
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z23
 	VADDPD       Z11, Z23, Z23
 	VMULPD       Z21, Z20, Z20
 	VADDPD       Z23, Z20, Z20
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z21
 	VSUBPD       Z20, Z19, Z19
 	VSUBPD       Z10, Z19, Z19
 	VSUBPD       Z19, Z21, Z19
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z20
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z20
 	VADDPD       Z11, Z20, Z20
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z21
 	VADDPD       Z20, Z21, Z20
 	VBLENDMPD    Z20, Z19, K3, Z13
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z12, K2
 	VBLENDMPD    Z22, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z4, K2
 	VMULPD       Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+136(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+168(SB), Z19, Z19
 	VSUBPD       Z19, Z3, Z19
 	VBLENDMPD    Z19, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z4, K2
 	VBLENDMPD    Z3, Z15, K2, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z17
 	VADDPD       Z16, Z17, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+992(SB), Z0, Z1
+	VADDPD.BCST vmconst<>+792(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K2, Z18
 	VMOVUPS      Z18, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out84
-	JMP          loop82
+	JNZ          out78
+	JMP          loop76
 
-out84:
+out78:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4467,7 +4274,7 @@ out84:
 	VZEROUPPER
 	RET
 
-done83:
+done77:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4483,142 +4290,142 @@ TEXT ·scalarLogaddexp64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop85:
+loop79:
 	CMPQ         BX, CX
-	JAE          done86
+	JAE          done80
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+32(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+40(SB), Z4, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+48(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+56(SB), Z19, K2
+	VPORQ.BCST vmconst<>+184(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+272(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+272(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+1192(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+1200(SB), Z19, K2
 	KANDW        K2, K1, K1
-	VPXORQ.BCST vmconst<>+0(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+64(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+72(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+80(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+184(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+1216(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+1224(SB), Z3, Z3
 	VMOVUPS      Z3, Z19
-	VBROADCASTSD vmconst<>+88(SB), Z20
-	VFMADD213PD.BCST vmconst<>+96(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+104(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+112(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+120(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+128(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+136(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z3, Z19
+	VBROADCASTSD vmconst<>+1232(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+248(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+168(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
 	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+24(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+144(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+152(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+256(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+40(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+376(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VMULPD       Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z4, K2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z19
 	VBLENDMPD    Z3, Z19, K2, Z5
 	VPSRLQ       $0x34, Z5, Z19
-	VPORQ.BCST vmconst<>+240(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+648(SB), Z19, Z19
+	VPORQ.BCST vmconst<>+24(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+448(SB), Z19, Z19
 	VSUBPD       Z3, Z5, Z20
-	VBROADCASTSD vmconst<>+144(SB), Z21
+	VBROADCASTSD vmconst<>+40(SB), Z21
 	VSUBPD       Z20, Z21, Z20
-	VSUBPD.BCST vmconst<>+144(SB), Z5, Z21
+	VSUBPD.BCST vmconst<>+40(SB), Z5, Z21
 	VSUBPD       Z21, Z3, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z19, K3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z19, K3
 	VBLENDMPD    Z20, Z21, K3, Z6
 	VDIVPD       Z5, Z6, Z20
-	VBLENDMPD.BCST vmconst<>+216(SB), Z20, K2, Z7
-	VPANDQ.BCST vmconst<>+656(SB), Z5, Z20
-	VPORQ.BCST vmconst<>+144(SB), Z20, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z20, K2
-	VADDPD.BCST vmconst<>+144(SB), Z19, Z21
+	VBLENDMPD.BCST vmconst<>+192(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+456(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+40(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z20, K2
+	VADDPD.BCST vmconst<>+40(SB), Z19, Z21
 	VBLENDMPD    Z21, Z19, K2, Z8
-	VMULPD.BCST vmconst<>+136(SB), Z20, Z19
+	VMULPD.BCST vmconst<>+168(SB), Z20, Z19
 	VBLENDMPD    Z19, Z20, K2, Z9
-	VSUBPD.BCST vmconst<>+144(SB), Z9, Z19
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+40(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z19, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z19, K3
 	VBLENDMPD    Z3, Z19, K2, Z10
-	VBLENDMPD.BCST vmconst<>+216(SB), Z7, K2, Z11
-	VBLENDMPD.BCST vmconst<>+216(SB), Z8, K2, Z12
-	VMULPD.BCST vmconst<>+136(SB), Z10, Z19
+	VBLENDMPD.BCST vmconst<>+192(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+192(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+168(SB), Z10, Z19
 	VMULPD       Z10, Z19, Z19
-	VADDPD.BCST vmconst<>+24(SB), Z10, Z20
+	VADDPD.BCST vmconst<>+256(SB), Z10, Z20
 	VDIVPD       Z20, Z10, Z20
 	VMULPD       Z20, Z20, Z21
-	VMULPD.BCST vmconst<>+688(SB), Z21, Z22
-	VADDPD.BCST vmconst<>+696(SB), Z22, Z22
+	VMULPD.BCST vmconst<>+488(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+496(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+704(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+504(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+712(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+512(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+720(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+520(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+728(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+528(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+736(SB), Z22, Z22
+	VADDPD.BCST vmconst<>+536(SB), Z22, Z22
 	VMULPD       Z21, Z22, Z21
 	VADDPD       Z19, Z21, Z21
 	VMULPD       Z21, Z20, Z22
 	VSUBPD       Z22, Z19, Z22
 	VSUBPD       Z22, Z10, Z22
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z23
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z23
 	VADDPD       Z11, Z23, Z23
 	VMULPD       Z21, Z20, Z20
 	VADDPD       Z23, Z20, Z20
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z21
 	VSUBPD       Z20, Z19, Z19
 	VSUBPD       Z10, Z19, Z19
 	VSUBPD       Z19, Z21, Z19
-	VMULPD.BCST vmconst<>+448(SB), Z12, Z20
+	VMULPD.BCST vmconst<>+208(SB), Z12, Z20
 	VADDPD       Z11, Z20, Z20
-	VMULPD.BCST vmconst<>+440(SB), Z12, Z21
+	VMULPD.BCST vmconst<>+200(SB), Z12, Z21
 	VADDPD       Z20, Z21, Z20
 	VBLENDMPD    Z20, Z19, K3, Z13
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z12, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z12, K2
 	VBLENDMPD    Z22, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z4, K2
 	VMULPD       Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+136(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+168(SB), Z19, Z19
 	VSUBPD       Z19, Z3, Z19
 	VBLENDMPD    Z19, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z4, K2
 	VBLENDMPD    Z3, Z15, K2, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z17
 	VADDPD       Z16, Z17, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+992(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+792(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K2, Z18
 	VMOVUPS      Z18, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out87
-	JMP          loop85
+	JNZ          out81
+	JMP          loop79
 
-out87:
+out81:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4626,7 +4433,7 @@ out87:
 	VZEROUPPER
 	RET
 
-done86:
+done80:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4643,152 +4450,152 @@ TEXT ·logaddexp2_64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop88:
+loop82:
 	CMPQ        SI, CX
-	JAE         done89
+	JAE         done83
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
 	VSUBPD      Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+136(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+136(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+184(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+168(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+168(SB), Z3, Z5
 	VBLENDMPD   Z4, Z5, K1, Z6
 	VRNDSCALEPD $0x03, Z6, Z4
 	VSUBPD      Z4, Z3, Z3
-	VMULPD.BCST vmconst<>+440(SB), Z3, Z5
-	VMULPD.BCST vmconst<>+448(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+0(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+200(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+208(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+184(SB), Z3, Z3
 	VSUBPD      Z3, Z5, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+456(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+464(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+216(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+224(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+472(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+232(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+480(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+240(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+248(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VSUBPD      Z22, Z21, Z22
 	VMULPD      Z22, Z21, Z21
-	VBROADCASTSD vmconst<>+24(SB), Z23
+	VBROADCASTSD vmconst<>+256(SB), Z23
 	VSUBPD      Z22, Z23, Z22
 	VDIVPD      Z22, Z21, Z21
 	VSUBPD      Z21, Z3, Z3
 	VSUBPD      Z5, Z3, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z5
+	VBROADCASTSD vmconst<>+40(SB), Z5
 	VSUBPD      Z3, Z5, Z3
 	VPSRLQ      $0x34, Z3, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+24(SB), Z5, Z5
 	VADDPD      Z4, Z5, Z5
-	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z5, K1
-	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z5, K2
+	VCMPPD.BCST $0x1d, vmconst<>+40(SB), Z5, K1
+	VCMPPD.BCST $0x12, vmconst<>+264(SB), Z5, K2
 	KANDW       K2, K1, K1
-	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
-	VPSUBQ.BCST vmconst<>+40(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+272(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+272(SB), Z4, Z4
 	VPSLLQ      $0x34, Z4, Z4
 	VPADDQ      Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K3
 	KANDW       K3, K2, K2
 	KANDW       K1, K2, K1
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z5
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z4, K2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z5
 	VBLENDMPD   Z3, Z5, K2, Z7
 	VPSRLQ      $0x34, Z7, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+648(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+448(SB), Z5, Z5
 	VSUBPD      Z3, Z7, Z21
-	VBROADCASTSD vmconst<>+144(SB), Z22
+	VBROADCASTSD vmconst<>+40(SB), Z22
 	VSUBPD      Z21, Z22, Z21
-	VSUBPD.BCST vmconst<>+144(SB), Z7, Z22
+	VSUBPD.BCST vmconst<>+40(SB), Z7, Z22
 	VSUBPD      Z22, Z3, Z22
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z5, K3
 	VBLENDMPD   Z21, Z22, K3, Z8
 	VDIVPD      Z7, Z8, Z21
-	VBLENDMPD.BCST vmconst<>+216(SB), Z21, K2, Z9
-	VPANDQ.BCST vmconst<>+656(SB), Z7, Z21
-	VPORQ.BCST vmconst<>+144(SB), Z21, Z21
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z21, K2
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z22
+	VBLENDMPD.BCST vmconst<>+192(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+456(SB), Z7, Z21
+	VPORQ.BCST vmconst<>+40(SB), Z21, Z21
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z21, K2
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z22
 	VBLENDMPD   Z22, Z5, K2, Z10
-	VMULPD.BCST vmconst<>+136(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+168(SB), Z21, Z5
 	VBLENDMPD   Z5, Z21, K2, Z11
-	VSUBPD.BCST vmconst<>+144(SB), Z11, Z5
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+40(SB), Z11, Z5
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z3, K3
 	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z5, K3
 	VBLENDMPD   Z3, Z5, K2, Z12
-	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
-	VBLENDMPD.BCST vmconst<>+216(SB), Z10, K2, Z14
-	VMULPD.BCST vmconst<>+136(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+192(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+192(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+168(SB), Z12, Z5
 	VMULPD      Z12, Z5, Z5
-	VADDPD.BCST vmconst<>+24(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+256(SB), Z12, Z21
 	VDIVPD      Z21, Z12, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+696(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+488(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+496(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VADDPD      Z5, Z22, Z22
 	VMULPD      Z22, Z21, Z23
 	VSUBPD      Z23, Z5, Z23
 	VSUBPD      Z23, Z12, Z23
-	VMULPD.BCST vmconst<>+448(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+208(SB), Z14, Z24
 	VADDPD      Z13, Z24, Z24
 	VMULPD      Z22, Z21, Z21
 	VADDPD      Z24, Z21, Z21
-	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+200(SB), Z14, Z22
 	VSUBPD      Z21, Z5, Z5
 	VSUBPD      Z12, Z5, Z5
 	VSUBPD      Z5, Z22, Z5
-	VMULPD.BCST vmconst<>+448(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+208(SB), Z14, Z21
 	VADDPD      Z13, Z21, Z21
-	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+200(SB), Z14, Z22
 	VADDPD      Z21, Z22, Z21
 	VBLENDMPD   Z21, Z5, K3, Z15
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z14, K2
 	VBLENDMPD   Z23, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z4, K2
 	VMULPD      Z3, Z3, Z5
-	VMULPD.BCST vmconst<>+136(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+168(SB), Z5, Z5
 	VSUBPD      Z5, Z3, Z5
 	VBLENDMPD   Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z4, K2
 	VBLENDMPD   Z3, Z17, K2, Z18
-	VDIVPD.BCST vmconst<>+992(SB), Z18, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+792(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z2, K2
 	VBLENDMPD   Z0, Z1, K2, Z19
 	VADDPD      Z3, Z19, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+144(SB), Z0, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z0, Z3
 	VBLENDMPD   Z3, Z2, K2, Z20
 	VMOVUPS     Z20, (AX)(SI*8)
 	KMOVW       K1, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out90
-	JMP         loop88
+	JNZ         out84
+	JMP         loop82
 
-out90:
+out84:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4798,7 +4605,7 @@ out90:
 	VZEROUPPER
 	RET
 
-done89:
+done83:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4814,152 +4621,152 @@ TEXT ·logaddexp2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop91:
+loop85:
 	CMPQ         BX, CX
-	JAE          done92
+	JAE          done86
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+136(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+136(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+184(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+168(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+168(SB), Z3, Z5
 	VBLENDMPD    Z4, Z5, K1, Z6
 	VRNDSCALEPD  $0x03, Z6, Z4
 	VSUBPD       Z4, Z3, Z3
-	VMULPD.BCST vmconst<>+440(SB), Z3, Z5
-	VMULPD.BCST vmconst<>+448(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+0(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+200(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+208(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+184(SB), Z3, Z3
 	VSUBPD       Z3, Z5, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+456(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+464(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+216(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+224(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+472(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+232(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+480(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+240(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+248(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VSUBPD       Z22, Z21, Z22
 	VMULPD       Z22, Z21, Z21
-	VBROADCASTSD vmconst<>+24(SB), Z23
+	VBROADCASTSD vmconst<>+256(SB), Z23
 	VSUBPD       Z22, Z23, Z22
 	VDIVPD       Z22, Z21, Z21
 	VSUBPD       Z21, Z3, Z3
 	VSUBPD       Z5, Z3, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z5
+	VBROADCASTSD vmconst<>+40(SB), Z5
 	VSUBPD       Z3, Z5, Z3
 	VPSRLQ       $0x34, Z3, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+24(SB), Z5, Z5
 	VADDPD       Z4, Z5, Z5
-	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z5, K1
-	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z5, K2
+	VCMPPD.BCST $0x1d, vmconst<>+40(SB), Z5, K1
+	VCMPPD.BCST $0x12, vmconst<>+264(SB), Z5, K2
 	KANDW        K2, K1, K1
-	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
-	VPSUBQ.BCST vmconst<>+40(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+272(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+272(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VPADDQ       Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z5
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z4, K2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z5
 	VBLENDMPD    Z3, Z5, K2, Z7
 	VPSRLQ       $0x34, Z7, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+648(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+448(SB), Z5, Z5
 	VSUBPD       Z3, Z7, Z21
-	VBROADCASTSD vmconst<>+144(SB), Z22
+	VBROADCASTSD vmconst<>+40(SB), Z22
 	VSUBPD       Z21, Z22, Z21
-	VSUBPD.BCST vmconst<>+144(SB), Z7, Z22
+	VSUBPD.BCST vmconst<>+40(SB), Z7, Z22
 	VSUBPD       Z22, Z3, Z22
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z5, K3
 	VBLENDMPD    Z21, Z22, K3, Z8
 	VDIVPD       Z7, Z8, Z21
-	VBLENDMPD.BCST vmconst<>+216(SB), Z21, K2, Z9
-	VPANDQ.BCST vmconst<>+656(SB), Z7, Z21
-	VPORQ.BCST vmconst<>+144(SB), Z21, Z21
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z21, K2
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z22
+	VBLENDMPD.BCST vmconst<>+192(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+456(SB), Z7, Z21
+	VPORQ.BCST vmconst<>+40(SB), Z21, Z21
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z21, K2
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z22
 	VBLENDMPD    Z22, Z5, K2, Z10
-	VMULPD.BCST vmconst<>+136(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+168(SB), Z21, Z5
 	VBLENDMPD    Z5, Z21, K2, Z11
-	VSUBPD.BCST vmconst<>+144(SB), Z11, Z5
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+40(SB), Z11, Z5
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z5, K3
 	VBLENDMPD    Z3, Z5, K2, Z12
-	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
-	VBLENDMPD.BCST vmconst<>+216(SB), Z10, K2, Z14
-	VMULPD.BCST vmconst<>+136(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+192(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+192(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+168(SB), Z12, Z5
 	VMULPD       Z12, Z5, Z5
-	VADDPD.BCST vmconst<>+24(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+256(SB), Z12, Z21
 	VDIVPD       Z21, Z12, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+696(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+488(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+496(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z5, Z22, Z22
 	VMULPD       Z22, Z21, Z23
 	VSUBPD       Z23, Z5, Z23
 	VSUBPD       Z23, Z12, Z23
-	VMULPD.BCST vmconst<>+448(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+208(SB), Z14, Z24
 	VADDPD       Z13, Z24, Z24
 	VMULPD       Z22, Z21, Z21
 	VADDPD       Z24, Z21, Z21
-	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+200(SB), Z14, Z22
 	VSUBPD       Z21, Z5, Z5
 	VSUBPD       Z12, Z5, Z5
 	VSUBPD       Z5, Z22, Z5
-	VMULPD.BCST vmconst<>+448(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+208(SB), Z14, Z21
 	VADDPD       Z13, Z21, Z21
-	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+200(SB), Z14, Z22
 	VADDPD       Z21, Z22, Z21
 	VBLENDMPD    Z21, Z5, K3, Z15
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z14, K2
 	VBLENDMPD    Z23, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z4, K2
 	VMULPD       Z3, Z3, Z5
-	VMULPD.BCST vmconst<>+136(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+168(SB), Z5, Z5
 	VSUBPD       Z5, Z3, Z5
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z4, K2
 	VBLENDMPD    Z3, Z17, K2, Z18
-	VDIVPD.BCST vmconst<>+992(SB), Z18, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+792(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z19
 	VADDPD       Z3, Z19, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+144(SB), Z0, Z1
+	VADDPD.BCST vmconst<>+40(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K2, Z20
 	VMOVUPS      Z20, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out93
-	JMP          loop91
+	JNZ          out87
+	JMP          loop85
 
-out93:
+out87:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4967,7 +4774,7 @@ out93:
 	VZEROUPPER
 	RET
 
-done92:
+done86:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4983,152 +4790,152 @@ TEXT ·scalarLogaddexp2_64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop94:
+loop88:
 	CMPQ         BX, CX
-	JAE          done95
+	JAE          done89
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x11, vmconst<>+216(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+136(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+136(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+184(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+192(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+168(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+168(SB), Z3, Z5
 	VBLENDMPD    Z4, Z5, K1, Z6
 	VRNDSCALEPD  $0x03, Z6, Z4
 	VSUBPD       Z4, Z3, Z3
-	VMULPD.BCST vmconst<>+440(SB), Z3, Z5
-	VMULPD.BCST vmconst<>+448(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+0(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+200(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+208(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+184(SB), Z3, Z3
 	VSUBPD       Z3, Z5, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+456(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+464(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+216(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+224(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+472(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+232(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+480(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+240(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+248(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VSUBPD       Z22, Z21, Z22
 	VMULPD       Z22, Z21, Z21
-	VBROADCASTSD vmconst<>+24(SB), Z23
+	VBROADCASTSD vmconst<>+256(SB), Z23
 	VSUBPD       Z22, Z23, Z22
 	VDIVPD       Z22, Z21, Z21
 	VSUBPD       Z21, Z3, Z3
 	VSUBPD       Z5, Z3, Z3
-	VBROADCASTSD vmconst<>+144(SB), Z5
+	VBROADCASTSD vmconst<>+40(SB), Z5
 	VSUBPD       Z3, Z5, Z3
 	VPSRLQ       $0x34, Z3, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+240(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+24(SB), Z5, Z5
 	VADDPD       Z4, Z5, Z5
-	VCMPPD.BCST $0x1d, vmconst<>+144(SB), Z5, K1
-	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z5, K2
+	VCMPPD.BCST $0x1d, vmconst<>+40(SB), Z5, K1
+	VCMPPD.BCST $0x12, vmconst<>+264(SB), Z5, K2
 	KANDW        K2, K1, K1
-	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
-	VPSUBQ.BCST vmconst<>+40(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+272(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+272(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VPADDQ       Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+8(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+8(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1008(SB), Z4, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+808(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
-	VPANDQ.BCST vmconst<>+8(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+600(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+632(SB), Z3, K3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+400(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+432(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+640(SB), Z4, K2
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z5
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z4, K2
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z5
 	VBLENDMPD    Z3, Z5, K2, Z7
 	VPSRLQ       $0x34, Z7, Z5
-	VPORQ.BCST vmconst<>+240(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+648(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+24(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+448(SB), Z5, Z5
 	VSUBPD       Z3, Z7, Z21
-	VBROADCASTSD vmconst<>+144(SB), Z22
+	VBROADCASTSD vmconst<>+40(SB), Z22
 	VSUBPD       Z21, Z22, Z21
-	VSUBPD.BCST vmconst<>+144(SB), Z7, Z22
+	VSUBPD.BCST vmconst<>+40(SB), Z7, Z22
 	VSUBPD       Z22, Z3, Z22
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z5, K3
 	VBLENDMPD    Z21, Z22, K3, Z8
 	VDIVPD       Z7, Z8, Z21
-	VBLENDMPD.BCST vmconst<>+216(SB), Z21, K2, Z9
-	VPANDQ.BCST vmconst<>+656(SB), Z7, Z21
-	VPORQ.BCST vmconst<>+144(SB), Z21, Z21
-	VCMPPD.BCST $0x1d, vmconst<>+664(SB), Z21, K2
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z22
+	VBLENDMPD.BCST vmconst<>+192(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+456(SB), Z7, Z21
+	VPORQ.BCST vmconst<>+40(SB), Z21, Z21
+	VCMPPD.BCST $0x1d, vmconst<>+464(SB), Z21, K2
+	VADDPD.BCST vmconst<>+40(SB), Z5, Z22
 	VBLENDMPD    Z22, Z5, K2, Z10
-	VMULPD.BCST vmconst<>+136(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+168(SB), Z21, Z5
 	VBLENDMPD    Z5, Z21, K2, Z11
-	VSUBPD.BCST vmconst<>+144(SB), Z11, Z5
-	VCMPPD.BCST $0x11, vmconst<>+672(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+680(SB), Z3, K3
+	VSUBPD.BCST vmconst<>+40(SB), Z11, Z5
+	VCMPPD.BCST $0x11, vmconst<>+472(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z5, K3
 	VBLENDMPD    Z3, Z5, K2, Z12
-	VBLENDMPD.BCST vmconst<>+216(SB), Z9, K2, Z13
-	VBLENDMPD.BCST vmconst<>+216(SB), Z10, K2, Z14
-	VMULPD.BCST vmconst<>+136(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+192(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+192(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+168(SB), Z12, Z5
 	VMULPD       Z12, Z5, Z5
-	VADDPD.BCST vmconst<>+24(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+256(SB), Z12, Z21
 	VDIVPD       Z21, Z12, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+688(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+696(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+488(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+496(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+704(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+712(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+720(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+728(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+736(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z5, Z22, Z22
 	VMULPD       Z22, Z21, Z23
 	VSUBPD       Z23, Z5, Z23
 	VSUBPD       Z23, Z12, Z23
-	VMULPD.BCST vmconst<>+448(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+208(SB), Z14, Z24
 	VADDPD       Z13, Z24, Z24
 	VMULPD       Z22, Z21, Z21
 	VADDPD       Z24, Z21, Z21
-	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+200(SB), Z14, Z22
 	VSUBPD       Z21, Z5, Z5
 	VSUBPD       Z12, Z5, Z5
 	VSUBPD       Z5, Z22, Z5
-	VMULPD.BCST vmconst<>+448(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+208(SB), Z14, Z21
 	VADDPD       Z13, Z21, Z21
-	VMULPD.BCST vmconst<>+440(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+200(SB), Z14, Z22
 	VADDPD       Z21, Z22, Z21
 	VBLENDMPD    Z21, Z5, K3, Z15
-	VCMPPD.BCST $0x00, vmconst<>+216(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+192(SB), Z14, K2
 	VBLENDMPD    Z23, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+744(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+544(SB), Z4, K2
 	VMULPD       Z3, Z3, Z5
-	VMULPD.BCST vmconst<>+136(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+168(SB), Z5, Z5
 	VSUBPD       Z5, Z3, Z5
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+608(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+408(SB), Z4, K2
 	VBLENDMPD    Z3, Z17, K2, Z18
-	VDIVPD.BCST vmconst<>+992(SB), Z18, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+216(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+792(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+192(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z19
 	VADDPD       Z3, Z19, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+144(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+40(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K2, Z20
 	VMOVUPS      Z20, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out96
-	JMP          loop94
+	JNZ          out90
+	JMP          loop88
 
-out96:
+out90:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -5136,223 +4943,208 @@ out96:
 	VZEROUPPER
 	RET
 
-done95:
+done89:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
 	VZEROUPPER
 	RET
 
-DATA vmconst<>+0(SB)/8, $0x8000000000000000
-DATA vmconst<>+8(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+16(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+24(SB)/8, $0x4000000000000000
-DATA vmconst<>+32(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+40(SB)/8, $0x4338000000000000
-DATA vmconst<>+48(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+56(SB)/8, $0x408ff80000000000
-DATA vmconst<>+64(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+72(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+80(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+88(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+96(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+104(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+112(SB)/8, $0x3f81111111111111
-DATA vmconst<>+120(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+128(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+136(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+144(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+152(SB)/8, $0x00000000000003ff
-DATA vmconst<>+160(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+168(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+176(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+184(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+192(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+200(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+208(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+216(SB)/8, $0x0000000000000000
-DATA vmconst<>+224(SB)/8, $0x41c0000000000000
-DATA vmconst<>+232(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+240(SB)/8, $0x4330000000000000
-DATA vmconst<>+248(SB)/8, $0x0000000000000001
-DATA vmconst<>+256(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+264(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+272(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+280(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+288(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+296(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+304(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+312(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+320(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+328(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+336(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+344(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+352(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+360(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+368(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+376(SB)/8, $0x0000000000000002
-DATA vmconst<>+384(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+392(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+400(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+408(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+416(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+424(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+432(SB)/8, $0x4035000000000000
-DATA vmconst<>+440(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+448(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+456(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+464(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+472(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+480(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+488(SB)/8, $0x409ff80000000000
-DATA vmconst<>+496(SB)/8, $0x3ff0a2b23f3bab73
-DATA vmconst<>+504(SB)/8, $0x3fd62e42fefa39ef
-DATA vmconst<>+512(SB)/8, $0xbe8afdb76e09c32d
-DATA vmconst<>+520(SB)/8, $0x3ed0cfca86e65239
-DATA vmconst<>+528(SB)/8, $0xbf14ce199eaadbb7
-DATA vmconst<>+536(SB)/8, $0x3f5a01a019fe5585
-DATA vmconst<>+544(SB)/8, $0xbfa11111111110f4
-DATA vmconst<>+552(SB)/8, $0x4008000000000000
-DATA vmconst<>+560(SB)/8, $0x4018000000000000
-DATA vmconst<>+568(SB)/8, $0xbfd0000000000000
-DATA vmconst<>+576(SB)/8, $0xc000000000000000
-DATA vmconst<>+584(SB)/8, $0x4034000000000000
-DATA vmconst<>+592(SB)/8, $0x404c000000000000
-DATA vmconst<>+600(SB)/8, $0xbff0000000000000
-DATA vmconst<>+608(SB)/8, $0x3c90000000000000
-DATA vmconst<>+616(SB)/8, $0xc043687a9f1af2b1
-DATA vmconst<>+624(SB)/8, $0x40862e42fefa39ef
-DATA vmconst<>+632(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+640(SB)/8, $0x4340000000000000
-DATA vmconst<>+648(SB)/8, $0x43300000000003ff
-DATA vmconst<>+656(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+664(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+672(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+680(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+688(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+696(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+704(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+712(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+720(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+728(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+736(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+744(SB)/8, $0x3e20000000000000
-DATA vmconst<>+752(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+760(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+768(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+776(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+784(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+792(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+800(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+808(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+816(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+824(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+832(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+840(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+848(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+856(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+864(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+872(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+880(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+888(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+896(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+904(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+912(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+920(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+928(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+936(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+944(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+952(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+960(SB)/8, $0x0010000000000000
-DATA vmconst<>+968(SB)/8, $0x43300000000003fe
-DATA vmconst<>+976(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+984(SB)/8, $0x41b0000000000000
-DATA vmconst<>+992(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+1000(SB)/8, $0x3e30000000000000
-DATA vmconst<>+1008(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+1016(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+1024(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+1032(SB)/8, $0x41f0000000000000
-DATA vmconst<>+1040(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+1048(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+1056(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+1064(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+1072(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+1080(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+1088(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+1096(SB)/8, $0x0000000040000000
-DATA vmconst<>+1104(SB)/4, $0x7fffffff
-DATA vmconst<>+1108(SB)/4, $0x00000000
-DATA vmconst<>+1112(SB)/4, $0x00000000
-DATA vmconst<>+1116(SB)/4, $0x00000000
-DATA vmconst<>+1120(SB)/4, $0x7f800000
-DATA vmconst<>+1124(SB)/4, $0x00000000
-DATA vmconst<>+1128(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+1136(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+1144(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+1152(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+1160(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+1168(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+1176(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+1184(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+1192(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+1200(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+1208(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+1216(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+1224(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+1232(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+1240(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+1248(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+1256(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+1264(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+1272(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+1280(SB)/8, $0x407ad02157700314
-DATA vmconst<>+1288(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+1296(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+1304(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+1312(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+1320(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+1328(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+1336(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+1344(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+1352(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+1360(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+1368(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+1376(SB)/8, $0xffffffff00000000
-DATA vmconst<>+1384(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+1392(SB)/8, $0x3feb000000000000
-DATA vmconst<>+1400(SB)/8, $0x0080000000000000
-DATA vmconst<>+1408(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+1416(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+1424(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+1432(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+1440(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+1448(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+1456(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+1464(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+1472(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+1480(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+1488(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+1496(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+1504(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+1512(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+1520(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+1528(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+1536(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+1544(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+1552(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+1560(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+1568(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+1576(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+1584(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+1592(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+1600(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+1608(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+1616(SB)/8, $0x403c000000000000
-DATA vmconst<>+1624(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+1632(SB)/8, $0x3c70000000000000
-DATA vmconst<>+1640(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+1648(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+1656(SB)/4, $0x41d00000
-DATA vmconst<>+1660(SB)/4, $0x00000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $1664
+DATA vmconst<>+0(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+8(SB)/8, $0x41c0000000000000
+DATA vmconst<>+16(SB)/8, $0x3ff45f306dc9c883
+DATA vmconst<>+24(SB)/8, $0x4330000000000000
+DATA vmconst<>+32(SB)/8, $0x0000000000000001
+DATA vmconst<>+40(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+48(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+56(SB)/8, $0x3e64442d00000000
+DATA vmconst<>+64(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+72(SB)/8, $0x3de5d8fd1fd19ccd
+DATA vmconst<>+80(SB)/8, $0xbe5ae5e5a9291f5d
+DATA vmconst<>+88(SB)/8, $0x3ec71de3567d48a1
+DATA vmconst<>+96(SB)/8, $0xbf2a01a019bfdf03
+DATA vmconst<>+104(SB)/8, $0x3f8111111110f7d0
+DATA vmconst<>+112(SB)/8, $0xbfc5555555555548
+DATA vmconst<>+120(SB)/8, $0xbda8fa49a0861a9b
+DATA vmconst<>+128(SB)/8, $0x3e21ee9d7b4e3f05
+DATA vmconst<>+136(SB)/8, $0xbe927e4f7eac4bc6
+DATA vmconst<>+144(SB)/8, $0x3efa01a019c844f5
+DATA vmconst<>+152(SB)/8, $0xbf56c16c16c14f91
+DATA vmconst<>+160(SB)/8, $0x3fa555555555554b
+DATA vmconst<>+168(SB)/8, $0x3fe0000000000000
+DATA vmconst<>+176(SB)/8, $0x0000000000000002
+DATA vmconst<>+184(SB)/8, $0x8000000000000000
+DATA vmconst<>+192(SB)/8, $0x0000000000000000
+DATA vmconst<>+200(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+208(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+216(SB)/8, $0x3e66376972bea4d0
+DATA vmconst<>+224(SB)/8, $0xbebbbd41c5d26bf1
+DATA vmconst<>+232(SB)/8, $0x3f11566aaf25de2c
+DATA vmconst<>+240(SB)/8, $0xbf66c16c16bebd93
+DATA vmconst<>+248(SB)/8, $0x3fc5555555555555
+DATA vmconst<>+256(SB)/8, $0x4000000000000000
+DATA vmconst<>+264(SB)/8, $0x409ff80000000000
+DATA vmconst<>+272(SB)/8, $0x4338000000000000
+DATA vmconst<>+280(SB)/8, $0x3ff71547652b82fe
+DATA vmconst<>+288(SB)/8, $0x3ff0a2b23f3bab73
+DATA vmconst<>+296(SB)/8, $0x3fd62e42fefa39ef
+DATA vmconst<>+304(SB)/8, $0xbe8afdb76e09c32d
+DATA vmconst<>+312(SB)/8, $0x3ed0cfca86e65239
+DATA vmconst<>+320(SB)/8, $0xbf14ce199eaadbb7
+DATA vmconst<>+328(SB)/8, $0x3f5a01a019fe5585
+DATA vmconst<>+336(SB)/8, $0xbfa11111111110f4
+DATA vmconst<>+344(SB)/8, $0x4008000000000000
+DATA vmconst<>+352(SB)/8, $0x4018000000000000
+DATA vmconst<>+360(SB)/8, $0xbfd0000000000000
+DATA vmconst<>+368(SB)/8, $0xc000000000000000
+DATA vmconst<>+376(SB)/8, $0x00000000000003ff
+DATA vmconst<>+384(SB)/8, $0x4034000000000000
+DATA vmconst<>+392(SB)/8, $0x404c000000000000
+DATA vmconst<>+400(SB)/8, $0xbff0000000000000
+DATA vmconst<>+408(SB)/8, $0x3c90000000000000
+DATA vmconst<>+416(SB)/8, $0xc043687a9f1af2b1
+DATA vmconst<>+424(SB)/8, $0x40862e42fefa39ef
+DATA vmconst<>+432(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+440(SB)/8, $0x4340000000000000
+DATA vmconst<>+448(SB)/8, $0x43300000000003ff
+DATA vmconst<>+456(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+464(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+472(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+480(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+488(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+496(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+504(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+512(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+520(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+528(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+536(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+544(SB)/8, $0x3e20000000000000
+DATA vmconst<>+552(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+560(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+568(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+576(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+584(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+592(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+600(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+608(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+616(SB)/8, $0x4003504f333f9de6
+DATA vmconst<>+624(SB)/8, $0x3fe51eb851eb851f
+DATA vmconst<>+632(SB)/8, $0xbfec007fa1f72594
+DATA vmconst<>+640(SB)/8, $0xc03028545b6b807a
+DATA vmconst<>+648(SB)/8, $0xc052c08c36880273
+DATA vmconst<>+656(SB)/8, $0xc05eb8bf2d05ba25
+DATA vmconst<>+664(SB)/8, $0xc0503669fd28ec8e
+DATA vmconst<>+672(SB)/8, $0x4038dbc45b14603c
+DATA vmconst<>+680(SB)/8, $0x4064a0dd43b8fa25
+DATA vmconst<>+688(SB)/8, $0x407b0e18d2e2be3b
+DATA vmconst<>+696(SB)/8, $0x407e563f13b049ea
+DATA vmconst<>+704(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+712(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+720(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+728(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+736(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+744(SB)/8, $0x3fe6666666666666
+DATA vmconst<>+752(SB)/8, $0x400921fb54442d18
+DATA vmconst<>+760(SB)/8, $0x0010000000000000
+DATA vmconst<>+768(SB)/8, $0x43300000000003fe
+DATA vmconst<>+776(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+784(SB)/8, $0x41b0000000000000
+DATA vmconst<>+792(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+800(SB)/8, $0x3e30000000000000
+DATA vmconst<>+808(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+816(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+824(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+832(SB)/8, $0x41f0000000000000
+DATA vmconst<>+840(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+848(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+856(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+864(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+872(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+880(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+888(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+896(SB)/8, $0x0000000040000000
+DATA vmconst<>+904(SB)/4, $0x7fffffff
+DATA vmconst<>+908(SB)/4, $0x00000000
+DATA vmconst<>+912(SB)/4, $0x00000000
+DATA vmconst<>+916(SB)/4, $0x00000000
+DATA vmconst<>+920(SB)/4, $0x7f800000
+DATA vmconst<>+924(SB)/4, $0x00000000
+DATA vmconst<>+928(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+936(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+944(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+952(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+960(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+968(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+976(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+984(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+992(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+1000(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+1008(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+1016(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+1024(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+1032(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+1040(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+1048(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+1056(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+1064(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+1072(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+1080(SB)/8, $0x407ad02157700314
+DATA vmconst<>+1088(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+1096(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+1104(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+1112(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+1120(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+1128(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+1136(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+1144(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+1152(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+1160(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+1168(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+1176(SB)/8, $0xffffffff00000000
+DATA vmconst<>+1184(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+1192(SB)/8, $0xc08ff00000000000
+DATA vmconst<>+1200(SB)/8, $0x408ff80000000000
+DATA vmconst<>+1208(SB)/8, $0x3fe62e42fefa3000
+DATA vmconst<>+1216(SB)/8, $0x3d53de6af278ece6
+DATA vmconst<>+1224(SB)/8, $0x3fb0000000000000
+DATA vmconst<>+1232(SB)/8, $0x3efa01a01a01a01a
+DATA vmconst<>+1240(SB)/8, $0x3f2a01a01a01a01a
+DATA vmconst<>+1248(SB)/8, $0x3f56c16c16c16c17
+DATA vmconst<>+1256(SB)/8, $0x3f81111111111111
+DATA vmconst<>+1264(SB)/8, $0x3fa5555555555555
+DATA vmconst<>+1272(SB)/8, $0x3feb000000000000
+DATA vmconst<>+1280(SB)/8, $0x0080000000000000
+DATA vmconst<>+1288(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+1296(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+1304(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+1312(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+1320(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+1328(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+1336(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+1344(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+1352(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+1360(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+1368(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+1376(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+1384(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+1392(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+1400(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+1408(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+1416(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+1424(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+1432(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+1440(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+1448(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+1456(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+1464(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+1472(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+1480(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+1488(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+1496(SB)/8, $0x403c000000000000
+DATA vmconst<>+1504(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+1512(SB)/8, $0x3c70000000000000
+DATA vmconst<>+1520(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+1528(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+1536(SB)/4, $0x41d00000
+DATA vmconst<>+1540(SB)/4, $0x00000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $1544

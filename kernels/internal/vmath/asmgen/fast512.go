@@ -15,8 +15,20 @@ import (
 // reference's bits. The AVX2, NEON and scalar levels keep the references'
 // algorithms, bit for bit. ../doc.go says why and what each costs.
 var fast512 = map[string]core{
-	"exp": expFast64,
+	"exp":  expFast64,
+	"tanh": func(k lang, x Op) (Op, Op) { return tanhWith(contracted{k}, x, expFast64) },
+	"cosh": func(k lang, x Op) (Op, Op) { return coshWith(contracted{k}, x, expFast64) },
+	"sinh": func(k lang, x Op) (Op, Op) { return sinhWith(contracted{k}, x, expFast64) },
 }
+
+// contracted is a lang whose multiply-adds written for a reference
+// (goMulAdd, goMulSub) are always fused: a fast512 kernel over a
+// reference's description need not round as the reference's compiled code
+// does, and one FMA is both cheaper and closer than a product and a sum.
+type contracted struct{ lang }
+
+func (c contracted) goMulAdd(a, b, d Op, _ bool) Op { return c.fma(a, b, d) }
+func (c contracted) goMulSub(a, b, d Op) Op         { return c.fnma(a, b, d) }
 
 // fastCore is the float64 core of u on target t: its fast512 kernel on the
 // 512-bit target where it has one, else its reference's.
@@ -42,6 +54,9 @@ func fastNames(t target) []string {
 // lookup16 is table[idx & 15] lane by lane (VPERMI2PD, which reads the low
 // four bits of each 64-bit index lane): the 512-bit float64 target only.
 func lookup16(k lang, idx Op, table [16]float64) Op {
+	if c, ok := k.(contracted); ok {
+		k = c.lang
+	}
 	a, ok := k.(avx)
 	if !ok || !a.k.wide() || a.k.elem != 64 {
 		panic("lookup16: a 512-bit float64 kernel only")
@@ -57,17 +72,20 @@ func lookup16(k lang, idx Op, table [16]float64) Op {
 	return d
 }
 
-// exp2Sixteenths is 2^(j/16) for j = 0 … 15, each correctly rounded
-// (computed as the fourth square root of 2^j at 256 bits).
-var exp2Sixteenths = func() (t [16]float64) {
-	for j := range t {
+// exp2Sixteenths is 2^(j/16) for j = 0 … 15, each correctly rounded, and
+// exp2SixteenthsLo the rest, 2^(j/16) minus that, rounded (both from the
+// fourth square root of 2^j at 256 bits): the pair is 2^(j/16) to about
+// 2^-106.
+var exp2Sixteenths, exp2SixteenthsLo = func() (hi, lo [16]float64) {
+	for j := range hi {
 		v := new(big.Float).SetPrec(256).SetInt64(1 << j)
 		for range 4 {
 			v.Sqrt(v)
 		}
-		t[j], _ = v.Float64()
+		hi[j], _ = v.Float64()
+		lo[j], _ = v.Sub(v, new(big.Float).SetFloat64(hi[j])).Float64()
 	}
-	return t
+	return hi, lo
 }()
 
 // Constants of expFast64: 16/ln2, ln2/16 in two parts (fdlibm's ln2_hi has
@@ -100,22 +118,24 @@ var expFastP = func() []float64 {
 
 // expFast64 is e^x = 2^(n>>4)·2^((n&15)/16)·e^r with n = rint(16x/ln2)
 // (the 1.5·2^52 trick: n in t's low bits), r = x - n·ln2/16 by two FMAs
-// (|r| ≤ ln2/32), e^r - 1 = r + r²·P(r) (expFastP), the table's entry T by
-// lookup16, T + T·(e^r-1) by one FMA, and 2^(n>>4) added to the exponent
-// field (t's bits with the low four cleared, shifted into place). The
-// table's rounding and the last FMA's are the error, about 1 ulp. Lanes with
-// |x| > 707 and NaN are out (the reference gives them: overflow, subnormal
-// results, the last 2.8 of each side's range).
+// (|r| ≤ ln2/32), e^r - 1 = q = r + r²·P(r) (expFastP), the table's entry
+// T = hi + lo by lookup16, hi + (hi·q + lo) by an FMA and an addition, and
+// 2^(n>>4) added to the exponent field (t's bits with the low four cleared,
+// shifted into place). The last addition's rounding is nearly all the
+// error: about half an ulp. Lanes with |x| > 707 and NaN are out (the
+// reference gives them: overflow, subnormal results, the last 2.8 of each
+// side's range).
 func expFast64(k lang, x Op) (r, ok Op) {
 	ok = k.cmp(le, k.and(x, k.u(absMask)), k.f(expFastMax))
 	t := k.fma(x, k.f(expFastInvStep), k.f(magic52x15))
 	n := k.sub(t, k.f(magic52x15))
 	rr := k.fnma(n, k.f(expFastStepHi), x)
 	rr = k.fnma(n, k.f(expFastStepLo), rr)
-	tab := lookup16(k, t, exp2Sixteenths)
+	hi := lookup16(k, t, exp2Sixteenths)
+	lo := lookup16(k, t, exp2SixteenthsLo)
 	p := k.horner(rr, expFastP...)
 	q := k.fma(k.mul(rr, rr), p, rr)
-	y := k.fma(tab, q, tab)
+	y := k.add(hi, k.fma(hi, q, lo))
 	scale := k.shl(k.and(t, k.u(^uint64(15))), 48)
 	return k.addI(y, scale), ok
 }

@@ -163,8 +163,11 @@ func tanhWith(k lang, x Op, exp core) (r, ok Op) {
 }
 
 // sigmoid64 is 1/(1+math.Exp(-x)); lanes out of exp's domain are out.
-func sigmoid64(k lang, x Op) (r, ok Op) {
-	e, ok := exp64(k, k.xor(x, k.u(signBit)))
+func sigmoid64(k lang, x Op) (r, ok Op) { return sigmoidWith(k, x, exp64) }
+
+// sigmoidWith is sigmoid64 over the exp core exp.
+func sigmoidWith(k lang, x Op, exp core) (r, ok Op) {
+	e, ok := exp(k, k.xor(x, k.u(signBit)))
 	return k.div(k.f(1), k.add(e, k.f(1))), ok
 }
 

@@ -70,6 +70,14 @@ func TestFastTables(t *testing.T) {
 			t.Errorf("exp2Sixteenths[%d] = %v, want about %v", j, v, want)
 		}
 	}
+	for j, lo := range exp2SixteenthsLo {
+		if hi := exp2Sixteenths[j]; math.Abs(lo) > 0x1p-53*hi || hi+lo != hi {
+			t.Errorf("exp2SixteenthsLo[%d] = %v: not the rest of %v below its last bit", j, lo, hi)
+		}
+	}
+	if exp2SixteenthsLo[0] != 0 {
+		t.Errorf("exp2SixteenthsLo[0] = %v, want 0 (2^0 is exact)", exp2SixteenthsLo[0])
+	}
 	if exp2Sixteenths[0] != 1 || exp2Sixteenths[8] != math.Sqrt2 {
 		t.Errorf("exp2Sixteenths[0], [8] = %v, %v, want 1, √2 rounded", exp2Sixteenths[0], exp2Sixteenths[8])
 	}
