@@ -157,12 +157,15 @@
 //     from 9.1); every number but NaN.
 //   - sigmoid: 1/(1+e^{-x}) with -x clamped at -87 (the result is 1 there);
 //     x ≥ -87, below which the result is subnormal.
-//   - sin and cos: the reduction r = x - j·π/2, j = rint(x·2/π), is done in
-//     float64 on each half of the vector (π/2 in two parts, two FMAs), as
-//     float32 arithmetic cannot reduce accurately near the zeros; r,
-//     narrowed to float32, goes through Cephes's sinf and cosf polynomials
-//     (degrees 7 and 8) on eight lanes, chosen and signed by j's quadrant;
-//     |x| < 2^26.
+//   - sin and cos: the reduction r = x - j·π/2, j = rint(x·2/π), in
+//     float32 with π/2 in three float32 parts and three FMAs (the first
+//     exact, as x - j·pio2f[0] is a multiple of 2^-23 below 1), which holds
+//     π/2 to 2^-72: enough below |x| = 2^13, where no float32 lies nearer
+//     a multiple of π/2 than about 2^-29 (TestExhaustive32 measures every
+//     input); r goes through Cephes's sinf and cosf polynomials (degrees 7
+//     and 8), chosen and signed by j's quadrant; |x| < 2^13. (Until
+//     2026-11-28 the reduction widened each half to float64: 1.5 times
+//     slower, for the range up to 2^26.)
 //   - log10 and log2: log's reduction and polynomial (f and y with
 //     log(1+f) = f + y), then Cephes's log10f and log2f sums, the constants
 //     log10(e), log10(2) and log2(e)-1 split so that the leading products
@@ -176,11 +179,10 @@
 //     clamped at -87 (the result is -1 from -17.4); x ≤ 88.37.
 //   - log1p: log(u) + c/u with u = 1+x rounded and c its exact rounding
 //     error, log(u) by the log above; x > -1.
-//   - tan: sin's float64 reduction, the narrowing's error e carried, Cephes's
-//     tanf polynomial r + r³·P(r²) (degree 5) plus e·(1+r²), and in the odd
-//     quadrants -1/t refined by a Newton step on the unrounded sum (where t
-//     is low in its binade, the rounding of t would count twice);
-//     |x| < 2^26.
+//   - tan: sin's float32 reduction, Cephes's tanf polynomial r + r³·P(r²)
+//     (degree 5), and in the odd quadrants -1/t refined by a Newton step
+//     on the unrounded sum (where t is low in its binade, the rounding of t
+//     would count twice); |x| < 2^13.
 //   - atan: Cephes's atanf (x, (x-1)/(x+1) above tan(π/8), -1/x above
 //     tan(3π/8), x + x³·P(x²) of degree 3) with π/4 and π/2 in two parts;
 //     asin: Cephes's asinf, a + a³·P(a²) (degree 4) up to 1/2 and π/2 -
@@ -235,6 +237,29 @@
 // vector, is copied into an array padded with ones (in every kernel's
 // domain), run through the same loop and copied back.
 //
+// # The AVX-512 level's own float64 kernels
+//
+// At the AVX-512 level, exp, tanh, cosh and sinh in float64 are kernels of
+// that level's own (asmgen/fast512.go) rather than their references'
+// algorithms: NumPy's float64 functions on AVX-512 CPUs are SVML's
+// table-driven kernels, held to about 4 ulp, and Go's algorithms, lane for
+// lane, ran at half their speed. exp is Tang's method: n = rint(16x/ln2),
+// r = x - n·ln2/16 (|r| ≤ ln2/32) by two FMAs, e^r - 1 by a degree-6
+// polynomial (Taylor's, economised by Chebyshev's T5), 2^(j/16) for the
+// low four bits of n from a 16-entry table in two parts (VPERMI2PD
+// twice), and 2^(n>>4) added to the exponent field; |x| ≤ 707, the rest
+// to the reference. tanh, cosh and sinh are their references' formulas
+// (tanhWith, coshWith, sinhWith) over that exp with every multiply-add
+// fused. Measured against the references over the sweeps (865,619 points
+// each): exp 2 ulp, tanh 2, cosh 2, sinh 3; NaN, ±Inf, ±0 and the lanes
+// out of the domain exact, as everywhere. sigmoid keeps its reference's
+// algorithm: its reference, 1/(1 + math.Exp(-x)), is itself about 3 ulp
+// from the true value near x = -37 (1 + e^37 rounds), so a kernel of its
+// own would measure 4 ulp from it there, the rule's edge. The AVX2, NEON
+// and scalar levels keep the references' bits; Approx64 reports which
+// functions the selected level computes with kernels of its own, and the
+// tests hold those to the rule instead of to 0 ulp.
+//
 // # Levels, builds and generation
 //
 // Every call dispatches on isa.Selected() (LAZE_CPU, or isa.Use in tests):
@@ -255,7 +280,10 @@
 // constants, masks, blends, Horner steps, widening and narrowing, a loop
 // while some lane is not zero), parametrised by element type, with two
 // targets: amd64 over avo (asmgen/vec.go: constants as memory operands of
-// a pool; 256 bits for AVX2 with masks as vectors, 512 bits for AVX-512
+// a pool, on the 512-bit target one 8-byte slot each read by EVEX
+// embedded broadcast, since a 64-byte constant, 32-byte aligned at best by
+// Go's linker, crossed a cache line on every load and halved the AVX-512
+// kernels' speed on Intel cores; 256 bits for AVX2 with masks as vectors, 512 bits for AVX-512
 // with masks in opmask registers, converted where a kernel uses a mask as a
 // vector, and kept in vectors for pow, which has more live at once than the
 // seven opmask registers) and NEON (asmgen/neon.go). It writes

@@ -133,56 +133,53 @@ TEXT ·log64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop7:
-	CMPQ      BX, CX
-	JAE       done8
-	VMOVUPS   (DX)(BX*8), Z0
+	CMPQ        BX, CX
+	JAE         done8
+	VMOVUPS     (DX)(BX*8), Z0
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
-	KANDW     K2, K1, K1
-	VPANDQ.BCST vmconst<>+472(SB), Z0, Z1
-	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
-	VPSRLQ    $0x34, Z0, Z4
-	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z1, K2
-	VSUBPD.BCST vmconst<>+504(SB), Z4, Z5
-	VBLENDMPD Z5, Z4, K2, Z2
-	VADDPD    Z1, Z1, Z4
-	VBLENDMPD Z4, Z1, K2, Z3
-	VSUBPD.BCST vmconst<>+504(SB), Z3, Z1
-	VADDPD.BCST vmconst<>+512(SB), Z1, Z4
-	VDIVPD    Z4, Z1, Z4
-	VMULPD    Z4, Z4, Z5
-	VMULPD    Z5, Z5, Z6
-	VMULPD.BCST vmconst<>+520(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+528(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+536(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+544(SB), Z7, Z7
-	VMULPD    Z5, Z7, Z5
-	VMULPD.BCST vmconst<>+552(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+560(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+568(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z6
-	VADDPD    Z6, Z5, Z5
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z6
-	VMULPD    Z1, Z6, Z6
-	VADDPD    Z6, Z5, Z5
-	VMULPD    Z5, Z4, Z4
-	VMULPD.BCST vmconst<>+576(SB), Z2, Z5
-	VADDPD    Z5, Z4, Z4
-	VSUBPD    Z4, Z6, Z4
-	VSUBPD    Z1, Z4, Z1
-	VMULPD.BCST vmconst<>+584(SB), Z2, Z4
-	VSUBPD    Z1, Z4, Z1
-	VMOVUPS   Z1, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out9
-	JMP       loop7
+	KANDW       K2, K1, K1
+	VGETMANTPD  $0x00, Z0, Z1
+	VGETEXPPD   Z0, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z1, K2
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
+	VBLENDMPD   Z3, Z1, K2, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z1
+	VBLENDMPD   Z1, Z2, K2, Z5
+	VSUBPD.BCST vmconst<>+480(SB), Z4, Z1
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z2
+	VDIVPD      Z2, Z1, Z2
+	VMULPD      Z2, Z2, Z3
+	VMULPD      Z3, Z3, Z6
+	VMOVUPS     Z6, Z7
+	VBROADCASTSD vmconst<>+496(SB), Z8
+	VFMADD213PD.BCST vmconst<>+504(SB), Z8, Z7
+	VMOVUPS     Z6, Z8
+	VFMADD213PD.BCST vmconst<>+512(SB), Z7, Z8
+	VMOVUPS     Z6, Z7
+	VFMADD213PD.BCST vmconst<>+520(SB), Z8, Z7
+	VMOVUPS     Z6, Z8
+	VBROADCASTSD vmconst<>+528(SB), Z9
+	VFMADD213PD.BCST vmconst<>+536(SB), Z9, Z8
+	VMOVUPS     Z6, Z9
+	VFMADD213PD.BCST vmconst<>+544(SB), Z8, Z9
+	VMULPD      Z9, Z6, Z6
+	VFMADD231PD Z7, Z3, Z6
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
+	VFMADD231PD Z1, Z3, Z6
+	VMULPD.BCST vmconst<>+552(SB), Z5, Z7
+	VFMADD231PD Z6, Z2, Z7
+	VPXORQ.BCST vmconst<>+560(SB), Z7, Z2
+	VFMADD231PD Z1, Z3, Z2
+	VSUBPD      Z1, Z2, Z1
+	VPXORQ.BCST vmconst<>+560(SB), Z1, Z1
+	VFMADD231PD.BCST vmconst<>+568(SB), Z5, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out9
+	JMP         loop7
 
 out9:
 	MOVQ    xs+48(FP), AX
@@ -212,15 +209,15 @@ loop10:
 	CMPQ         BX, CX
 	JAE          done11
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VPSRLD       $0x17, Z0, Z1
 	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+616(SB), Z0, Z3
+	VSUBPS.BCST vmconst<>+592(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+600(SB), Z0, Z3
 	VPORD.BCST vmconst<>+440(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z3, K2
 	VMULPS.BCST vmconst<>+432(SB), Z3, Z4
 	VBLENDMPS    Z4, Z3, K2, Z2
 	VPMOVM2D     K2, Z3
@@ -229,15 +226,15 @@ loop10:
 	VSUBPS.BCST vmconst<>+440(SB), Z2, Z3
 	VMULPS       Z3, Z3, Z4
 	VMOVUPS      Z3, Z5
-	VBROADCASTSS vmconst<>+632(SB), Z6
-	VFMADD213PS.BCST vmconst<>+640(SB), Z6, Z5
+	VBROADCASTSS vmconst<>+616(SB), Z6
+	VFMADD213PS.BCST vmconst<>+624(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z5
 	VMULPS       Z3, Z5, Z5
 	VMULPS       Z4, Z5, Z5
 	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z5
@@ -279,10 +276,10 @@ loop13:
 	CMPQ         BX, CX
 	JAE          done14
 	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+704(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VMINPD.BCST vmconst<>+712(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+512(SB), Z3, Z3
+	VMINPD.BCST vmconst<>+688(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+488(SB), Z3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z9
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z9, K1
 	VMOVUPS      Z3, Z9
@@ -313,29 +310,29 @@ loop13:
 	VPADDQ       Z9, Z3, Z3
 	VMULPD       Z0, Z0, Z9
 	VMOVUPS      Z9, Z10
-	VBROADCASTSD vmconst<>+720(SB), Z11
-	VFMADD213PD.BCST vmconst<>+728(SB), Z11, Z10
-	VFMADD213PD.BCST vmconst<>+736(SB), Z9, Z10
+	VBROADCASTSD vmconst<>+696(SB), Z11
+	VFMADD213PD.BCST vmconst<>+704(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+712(SB), Z9, Z10
 	VMOVUPS      Z0, Z11
-	VFMADD213PD.BCST vmconst<>+744(SB), Z0, Z11
-	VFMADD213PD.BCST vmconst<>+752(SB), Z9, Z11
-	VFMADD213PD.BCST vmconst<>+760(SB), Z9, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+768(SB), Z2, K1
+	VFMADD213PD.BCST vmconst<>+720(SB), Z0, Z11
+	VFMADD213PD.BCST vmconst<>+728(SB), Z9, Z11
+	VFMADD213PD.BCST vmconst<>+736(SB), Z9, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+744(SB), Z2, K1
 	VMULPD       Z9, Z0, Z9
 	VMULPD       Z10, Z9, Z9
-	VBLENDMPD.BCST vmconst<>+512(SB), Z9, K1, Z4
-	VADDPD.BCST vmconst<>+504(SB), Z3, Z3
+	VBLENDMPD.BCST vmconst<>+488(SB), Z9, K1, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z3, Z3
 	VBLENDMPD    Z3, Z11, K1, Z5
 	VDIVPD       Z5, Z4, Z3
-	VBROADCASTSD vmconst<>+504(SB), Z9
+	VBROADCASTSD vmconst<>+480(SB), Z9
 	VSUBPD       Z3, Z9, Z9
 	VPXORQ       Z1, Z9, Z9
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z0, K2
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z0, K2
 	VADDPD       Z3, Z0, Z3
 	VBLENDMPD    Z0, Z3, K2, Z6
 	VBLENDMPD    Z9, Z6, K1, Z7
-	VCMPPD.BCST $0x1e, vmconst<>+712(SB), Z2, K1
-	VPXORQ.BCST vmconst<>+504(SB), Z1, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+688(SB), Z2, K1
+	VPXORQ.BCST vmconst<>+480(SB), Z1, Z1
 	VBLENDMPD    Z1, Z7, K1, Z8
 	VCMPPD       $0x00, Z0, Z0, K1
 	VMOVUPS      Z8, (AX)(BX*8)
@@ -373,9 +370,9 @@ loop16:
 	CMPQ         BX, CX
 	JAE          done17
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
-	VMINPS.BCST vmconst<>+800(SB), Z1, Z3
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+768(SB), Z0, Z2
+	VMINPS.BCST vmconst<>+776(SB), Z1, Z3
 	VADDPS       Z3, Z3, Z3
 	VMULPS.BCST vmconst<>+368(SB), Z3, Z6
 	VRNDSCALEPS  $0x00, Z6, Z6
@@ -396,24 +393,24 @@ loop16:
 	VPSLLD       $0x17, Z6, Z6
 	VMULPS       Z6, Z3, Z3
 	VADDPS.BCST vmconst<>+440(SB), Z3, Z3
-	VBROADCASTSS vmconst<>+808(SB), Z6
+	VBROADCASTSS vmconst<>+784(SB), Z6
 	VDIVPS       Z3, Z6, Z3
 	VBROADCASTSS vmconst<>+440(SB), Z6
 	VSUBPS       Z3, Z6, Z3
 	VPXORQ       Z2, Z3, Z2
 	VMULPS       Z0, Z0, Z3
 	VMOVUPS      Z3, Z6
-	VBROADCASTSS vmconst<>+816(SB), Z7
-	VFMADD213PS.BCST vmconst<>+824(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+832(SB), Z3, Z6
-	VFMADD213PS.BCST vmconst<>+840(SB), Z3, Z6
-	VFMADD213PS.BCST vmconst<>+848(SB), Z3, Z6
+	VBROADCASTSS vmconst<>+792(SB), Z7
+	VFMADD213PS.BCST vmconst<>+800(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+808(SB), Z3, Z6
+	VFMADD213PS.BCST vmconst<>+816(SB), Z3, Z6
+	VFMADD213PS.BCST vmconst<>+824(SB), Z3, Z6
 	VMULPS       Z3, Z6, Z3
 	VMOVUPS      Z0, Z6
 	VFMADD231PS  Z0, Z3, Z6
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K1
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z0, K1
 	VBLENDMPS    Z0, Z6, K1, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+864(SB), Z1, K1
+	VCMPPS.BCST $0x1d, vmconst<>+840(SB), Z1, K1
 	VBLENDMPS    Z2, Z4, K1, Z5
 	VCMPPS       $0x00, Z0, Z0, K1
 	VMOVUPS      Z5, (AX)(BX*4)
@@ -451,40 +448,40 @@ loop19:
 	CMPQ        BX, CX
 	JAE         done20
 	VMOVUPS     (DX)(BX*8), Z0
-	VPXORQ.BCST vmconst<>+704(SB), Z0, Z1
-	VMULPD.BCST vmconst<>+872(SB), Z1, Z2
+	VPXORQ.BCST vmconst<>+560(SB), Z0, Z1
+	VMULPD.BCST vmconst<>+848(SB), Z1, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
 	VSUBPD.BCST vmconst<>+24(SB), Z2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z3, K1
-	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z3, K2
+	VCMPPD.BCST $0x1d, vmconst<>+856(SB), Z3, K1
+	VCMPPD.BCST $0x12, vmconst<>+864(SB), Z3, K2
 	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+704(SB), Z3, Z3
-	VFMADD231PD.BCST vmconst<>+896(SB), Z3, Z1
-	VFMADD231PD.BCST vmconst<>+904(SB), Z3, Z1
-	VMULPD.BCST vmconst<>+912(SB), Z1, Z1
+	VPXORQ.BCST vmconst<>+560(SB), Z3, Z3
+	VFMADD231PD.BCST vmconst<>+872(SB), Z3, Z1
+	VFMADD231PD.BCST vmconst<>+880(SB), Z3, Z1
+	VMULPD.BCST vmconst<>+888(SB), Z1, Z1
 	VMOVUPS     Z1, Z3
-	VBROADCASTSD vmconst<>+920(SB), Z4
-	VFMADD213PD.BCST vmconst<>+928(SB), Z4, Z3
+	VBROADCASTSD vmconst<>+896(SB), Z4
+	VFMADD213PD.BCST vmconst<>+904(SB), Z4, Z3
 	VFMADD213PD.BCST vmconst<>+304(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+936(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+912(SB), Z1, Z3
 	VFMADD213PD.BCST vmconst<>+320(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+944(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+920(SB), Z1, Z3
 	VFMADD213PD.BCST vmconst<>+336(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+504(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+480(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+512(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+504(SB), Z3, Z1
-	VPADDQ.BCST vmconst<>+952(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+480(SB), Z3, Z1
+	VPADDQ.BCST vmconst<>+928(SB), Z2, Z2
 	VPSLLQ      $0x34, Z2, Z2
 	VMULPD      Z2, Z1, Z1
-	VADDPD.BCST vmconst<>+504(SB), Z1, Z1
-	VBROADCASTSD vmconst<>+504(SB), Z2
+	VADDPD.BCST vmconst<>+480(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+480(SB), Z2
 	VDIVPD      Z1, Z2, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -522,7 +519,7 @@ loop22:
 	JAE          done23
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+352(SB), Z0, K1
-	VPXORD.BCST vmconst<>+792(SB), Z0, Z1
+	VPXORD.BCST vmconst<>+768(SB), Z0, Z1
 	VMAXPS.BCST vmconst<>+352(SB), Z1, Z1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
@@ -567,70 +564,68 @@ done23:
 	VZEROUPPER
 	RET
 
-// func sin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·sin32AVX512Loop(SB), NOSPLIT, $0-72
+// func sin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sin64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop25:
-	CMPQ          BX, CX
-	JAE           done26
-	VMOVUPS       (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+960(SB), Z1, K1
-	VCVTPS2PD     Y0, Z1
-	VMULPD.BCST vmconst<>+968(SB), Z1, Z5
-	VRNDSCALEPD   $0x00, Z5, Z5
-	VFNMADD231PD.BCST vmconst<>+976(SB), Z5, Z1
-	VFNMADD231PD.BCST vmconst<>+984(SB), Z5, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z6
-	VMULPD.BCST vmconst<>+968(SB), Z6, Z7
-	VRNDSCALEPD   $0x00, Z7, Z7
-	VFNMADD231PD.BCST vmconst<>+976(SB), Z7, Z6
-	VFNMADD231PD.BCST vmconst<>+984(SB), Z7, Z6
-	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z6, Y1
-	VINSERTF64X4  $0x01, Y1, Z2, Z1
-	VCVTPD2DQ     Z5, Y2
-	VCVTPD2DQ     Z7, Y5
-	VINSERTI64X4  $0x01, Y5, Z2, Z5
-	VMULPS        Z1, Z1, Z6
-	VMOVUPS       Z6, Z7
-	VBROADCASTSS vmconst<>+992(SB), Z8
-	VFMADD213PS.BCST vmconst<>+1000(SB), Z8, Z7
-	VFMADD213PS.BCST vmconst<>+1008(SB), Z6, Z7
-	VMULPS        Z6, Z7, Z7
-	VMOVUPS       Z1, Z8
-	VFMADD231PS   Z1, Z7, Z8
-	VMOVUPS       Z6, Z1
-	VBROADCASTSS vmconst<>+1016(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1024(SB), Z7, Z1
-	VFMADD213PS.BCST vmconst<>+1032(SB), Z6, Z1
-	VMULPS        Z6, Z1, Z1
-	VMOVUPS       Z6, Z7
-	VBROADCASTSS vmconst<>+432(SB), Z9
-	VFNMADD213PS.BCST vmconst<>+440(SB), Z9, Z7
-	VFMADD231PS   Z6, Z1, Z7
-	VPANDD.BCST vmconst<>+1040(SB), Z5, Z1
-	VPCMPEQD.BCST vmconst<>+1040(SB), Z1, K2
-	VBLENDMPS     Z7, Z8, K2, Z3
-	VPANDD.BCST vmconst<>+1048(SB), Z5, Z1
-	VPSRLD        $0x01, Z1, Z1
-	VPSLLD        $0x1f, Z1, Z1
-	VPXORQ        Z1, Z3, Z1
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
-	VBLENDMPS     Z0, Z1, K2, Z4
-	VMOVUPS       Z4, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out27
-	JMP           loop25
+	CMPQ         BX, CX
+	JAE          done26
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+936(SB), Z1, K1
+	VMULPD.BCST vmconst<>+944(SB), Z1, Z2
+	VRNDSCALEPD  $0x03, Z2, Z2
+	VADDPD.BCST vmconst<>+952(SB), Z2, Z4
+	VPANDQ.BCST vmconst<>+960(SB), Z4, Z4
+	VPCMPEQQ.BCST vmconst<>+960(SB), Z4, K2
+	VPMOVM2Q     K2, Z4
+	VPANDQ.BCST vmconst<>+480(SB), Z4, Z4
+	VADDPD       Z4, Z2, Z2
+	VADDPD.BCST vmconst<>+952(SB), Z2, Z4
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+968(SB), Z2, Z1
+	VMULPD       Z1, Z1, Z2
+	VMOVUPS      Z2, Z5
+	VBROADCASTSD vmconst<>+992(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1000(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+1008(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1016(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1024(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1032(SB), Z2, Z5
+	VMULPD       Z2, Z1, Z6
+	VFMADD231PD  Z5, Z6, Z1
+	VMOVUPS      Z2, Z5
+	VBROADCASTSD vmconst<>+1040(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1048(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+1056(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1064(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1072(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1080(SB), Z2, Z5
+	VMULPD       Z2, Z2, Z6
+	VBROADCASTSD vmconst<>+336(SB), Z7
+	VFNMADD213PD.BCST vmconst<>+480(SB), Z7, Z2
+	VFMADD231PD  Z5, Z6, Z2
+	VPANDQ.BCST vmconst<>+1088(SB), Z4, Z5
+	VPCMPEQQ.BCST vmconst<>+1088(SB), Z5, K2
+	VBLENDMPD    Z2, Z1, K2, Z3
+	VPSLLQ       $0x3d, Z4, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
+	VPXORQ       Z2, Z1, Z1
+	VPXORQ       Z1, Z3, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out27
+	JMP          loop25
 
 out27:
 	MOVQ    xs+48(FP), AX
@@ -647,9 +642,9 @@ done26:
 	VZEROUPPER
 	RET
 
-// func cos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func sin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·cos32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·sin32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -657,59 +652,50 @@ TEXT ·cos32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop28:
-	CMPQ          BX, CX
-	JAE           done29
-	VMOVUPS       (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+960(SB), Z1, K1
-	VCVTPS2PD     Y0, Z1
-	VMULPD.BCST vmconst<>+968(SB), Z1, Z4
-	VRNDSCALEPD   $0x00, Z4, Z4
-	VFNMADD231PD.BCST vmconst<>+976(SB), Z4, Z1
-	VFNMADD231PD.BCST vmconst<>+984(SB), Z4, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z5
-	VMULPD.BCST vmconst<>+968(SB), Z5, Z6
-	VRNDSCALEPD   $0x00, Z6, Z6
-	VFNMADD231PD.BCST vmconst<>+976(SB), Z6, Z5
-	VFNMADD231PD.BCST vmconst<>+984(SB), Z6, Z5
-	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z5, Y1
-	VINSERTF64X4  $0x01, Y1, Z2, Z1
-	VCVTPD2DQ     Z4, Y2
-	VCVTPD2DQ     Z6, Y4
-	VINSERTI64X4  $0x01, Y4, Z2, Z4
-	VMULPS        Z1, Z1, Z5
-	VMOVUPS       Z5, Z6
-	VBROADCASTSS vmconst<>+992(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1000(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+1008(SB), Z5, Z6
-	VMULPS        Z5, Z6, Z6
-	VMOVUPS       Z1, Z7
-	VFMADD231PS   Z1, Z6, Z7
-	VMOVUPS       Z5, Z1
-	VBROADCASTSS vmconst<>+1016(SB), Z6
-	VFMADD213PS.BCST vmconst<>+1024(SB), Z6, Z1
-	VFMADD213PS.BCST vmconst<>+1032(SB), Z5, Z1
-	VMULPS        Z5, Z1, Z1
-	VMOVUPS       Z5, Z6
+	CMPQ         BX, CX
+	JAE          done29
+	VMOVUPS      (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+1096(SB), Z1, K1
+	VMULPS.BCST vmconst<>+1104(SB), Z0, Z1
+	VRNDSCALEPS  $0x00, Z1, Z1
+	VMOVUPS      Z0, Z4
+	VFNMADD231PS.BCST vmconst<>+1112(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1120(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1128(SB), Z1, Z4
+	VCVTPS2DQ    Z1, Z1
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z5, Z6
+	VBROADCASTSS vmconst<>+1136(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1144(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+1152(SB), Z5, Z6
+	VMULPS       Z5, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFMADD231PS  Z4, Z6, Z7
+	VMOVUPS      Z5, Z4
+	VBROADCASTSS vmconst<>+1160(SB), Z6
+	VFMADD213PS.BCST vmconst<>+1168(SB), Z6, Z4
+	VFMADD213PS.BCST vmconst<>+1176(SB), Z5, Z4
+	VMULPS       Z5, Z4, Z4
+	VMOVUPS      Z5, Z6
 	VBROADCASTSS vmconst<>+432(SB), Z8
 	VFNMADD213PS.BCST vmconst<>+440(SB), Z8, Z6
-	VFMADD231PS   Z5, Z1, Z6
-	VPADDD.BCST vmconst<>+1040(SB), Z4, Z1
-	VPANDD.BCST vmconst<>+1040(SB), Z1, Z4
-	VPCMPEQD.BCST vmconst<>+1040(SB), Z4, K2
-	VBLENDMPS     Z6, Z7, K2, Z3
-	VPANDD.BCST vmconst<>+1048(SB), Z1, Z1
-	VPSRLD        $0x01, Z1, Z1
-	VPSLLD        $0x1f, Z1, Z1
-	VPXORQ        Z1, Z3, Z1
-	VMOVUPS       Z1, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out30
-	JMP           loop28
+	VFMADD231PS  Z5, Z4, Z6
+	VPANDD.BCST vmconst<>+1184(SB), Z1, Z4
+	VPCMPEQD.BCST vmconst<>+1184(SB), Z4, K2
+	VBLENDMPS    Z6, Z7, K2, Z2
+	VPANDD.BCST vmconst<>+1192(SB), Z1, Z1
+	VPSRLD       $0x01, Z1, Z1
+	VPSLLD       $0x1f, Z1, Z1
+	VPXORQ       Z1, Z2, Z1
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z0, K2
+	VBLENDMPS    Z0, Z1, K2, Z3
+	VMOVUPS      Z3, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out30
+	JMP          loop28
 
 out30:
 	MOVQ    xs+48(FP), AX
@@ -726,9 +712,9 @@ done29:
 	VZEROUPPER
 	RET
 
-// func log10_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
+// func cos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -736,57 +722,58 @@ TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop31:
-	CMPQ      BX, CX
-	JAE       done32
-	VMOVUPS   (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
-	KANDW     K2, K1, K1
-	VPANDQ.BCST vmconst<>+472(SB), Z0, Z1
-	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
-	VPSRLQ    $0x34, Z0, Z4
-	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z1, K2
-	VSUBPD.BCST vmconst<>+504(SB), Z4, Z5
-	VBLENDMPD Z5, Z4, K2, Z2
-	VADDPD    Z1, Z1, Z4
-	VBLENDMPD Z4, Z1, K2, Z3
-	VSUBPD.BCST vmconst<>+504(SB), Z3, Z1
-	VADDPD.BCST vmconst<>+512(SB), Z1, Z4
-	VDIVPD    Z4, Z1, Z4
-	VMULPD    Z4, Z4, Z5
-	VMULPD    Z5, Z5, Z6
-	VMULPD.BCST vmconst<>+520(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+528(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+536(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+544(SB), Z7, Z7
-	VMULPD    Z5, Z7, Z5
-	VMULPD.BCST vmconst<>+552(SB), Z6, Z7
-	VADDPD.BCST vmconst<>+560(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z7
-	VADDPD.BCST vmconst<>+568(SB), Z7, Z7
-	VMULPD    Z6, Z7, Z6
-	VADDPD    Z6, Z5, Z5
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z6
-	VMULPD    Z1, Z6, Z6
-	VADDPD    Z6, Z5, Z5
-	VMULPD    Z5, Z4, Z4
-	VMULPD.BCST vmconst<>+576(SB), Z2, Z5
-	VADDPD    Z5, Z4, Z4
-	VSUBPD    Z4, Z6, Z4
-	VSUBPD    Z1, Z4, Z1
-	VMULPD.BCST vmconst<>+584(SB), Z2, Z4
-	VSUBPD    Z1, Z4, Z1
-	VMULPD.BCST vmconst<>+1056(SB), Z1, Z1
-	VMOVUPS   Z1, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out33
-	JMP       loop31
+	CMPQ         BX, CX
+	JAE          done32
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+936(SB), Z1, K1
+	VMULPD.BCST vmconst<>+944(SB), Z1, Z2
+	VRNDSCALEPD  $0x03, Z2, Z2
+	VADDPD.BCST vmconst<>+952(SB), Z2, Z4
+	VPANDQ.BCST vmconst<>+960(SB), Z4, Z4
+	VPCMPEQQ.BCST vmconst<>+960(SB), Z4, K2
+	VPMOVM2Q     K2, Z4
+	VPANDQ.BCST vmconst<>+480(SB), Z4, Z4
+	VADDPD       Z4, Z2, Z2
+	VADDPD.BCST vmconst<>+952(SB), Z2, Z4
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+968(SB), Z2, Z1
+	VMULPD       Z1, Z1, Z2
+	VMOVUPS      Z2, Z5
+	VBROADCASTSD vmconst<>+992(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1000(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+1008(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1016(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1024(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1032(SB), Z2, Z5
+	VMULPD       Z2, Z1, Z6
+	VFMADD231PD  Z5, Z6, Z1
+	VMOVUPS      Z2, Z5
+	VBROADCASTSD vmconst<>+1040(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1048(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+1056(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1064(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1072(SB), Z2, Z5
+	VFMADD213PD.BCST vmconst<>+1080(SB), Z2, Z5
+	VMULPD       Z2, Z2, Z6
+	VBROADCASTSD vmconst<>+336(SB), Z7
+	VFNMADD213PD.BCST vmconst<>+480(SB), Z7, Z2
+	VFMADD231PD  Z5, Z6, Z2
+	VPANDQ.BCST vmconst<>+1088(SB), Z4, Z5
+	VPCMPEQQ.BCST vmconst<>+1088(SB), Z5, K2
+	VBLENDMPD    Z1, Z2, K2, Z3
+	VPSLLQ       $0x3d, Z4, Z1
+	VPSLLQ       $0x3e, Z4, Z2
+	VPXORQ       Z2, Z1, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
+	VPXORQ       Z1, Z3, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out33
+	JMP          loop31
 
 out33:
 	MOVQ    xs+48(FP), AX
@@ -803,9 +790,9 @@ done32:
 	VZEROUPPER
 	RET
 
-// func log10_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·log10_32AVX512Loop(SB), NOSPLIT, $0-72
+// func cos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·cos32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -816,43 +803,41 @@ loop34:
 	CMPQ         BX, CX
 	JAE          done35
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
-	KANDW        K2, K1, K1
-	VPSRLD       $0x17, Z0, Z1
-	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+616(SB), Z0, Z3
-	VPORD.BCST vmconst<>+440(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
-	VMULPS.BCST vmconst<>+432(SB), Z3, Z4
-	VBLENDMPS    Z4, Z3, K2, Z2
-	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
-	VADDPS       Z3, Z1, Z1
-	VSUBPS.BCST vmconst<>+440(SB), Z2, Z3
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+1096(SB), Z1, K1
+	VMULPS.BCST vmconst<>+1104(SB), Z0, Z1
+	VRNDSCALEPS  $0x00, Z1, Z1
+	VMOVUPS      Z0, Z3
+	VFNMADD231PS.BCST vmconst<>+1112(SB), Z1, Z3
+	VFNMADD231PS.BCST vmconst<>+1120(SB), Z1, Z3
+	VFNMADD231PS.BCST vmconst<>+1128(SB), Z1, Z3
+	VCVTPS2DQ    Z1, Z1
 	VMULPS       Z3, Z3, Z4
-	VMOVUPS      Z3, Z5
-	VBROADCASTSS vmconst<>+632(SB), Z6
-	VFMADD213PS.BCST vmconst<>+640(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z5
-	VMULPS       Z3, Z5, Z5
+	VMOVUPS      Z4, Z5
+	VBROADCASTSS vmconst<>+1136(SB), Z6
+	VFMADD213PS.BCST vmconst<>+1144(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+1152(SB), Z4, Z5
 	VMULPS       Z4, Z5, Z5
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z4, Z5
-	VMULPS.BCST vmconst<>+1064(SB), Z5, Z4
-	VFMADD231PS.BCST vmconst<>+1064(SB), Z3, Z4
-	VFMADD231PS.BCST vmconst<>+1072(SB), Z1, Z4
-	VFMADD231PS.BCST vmconst<>+1080(SB), Z5, Z4
-	VFMADD231PS.BCST vmconst<>+1080(SB), Z3, Z4
+	VMOVUPS      Z3, Z6
+	VFMADD231PS  Z3, Z5, Z6
 	VMOVUPS      Z4, Z3
-	VFMADD231PS.BCST vmconst<>+1088(SB), Z1, Z3
-	VMOVUPS      Z3, (AX)(BX*4)
+	VBROADCASTSS vmconst<>+1160(SB), Z5
+	VFMADD213PS.BCST vmconst<>+1168(SB), Z5, Z3
+	VFMADD213PS.BCST vmconst<>+1176(SB), Z4, Z3
+	VMULPS       Z4, Z3, Z3
+	VMOVUPS      Z4, Z5
+	VBROADCASTSS vmconst<>+432(SB), Z7
+	VFNMADD213PS.BCST vmconst<>+440(SB), Z7, Z5
+	VFMADD231PS  Z4, Z3, Z5
+	VPADDD.BCST vmconst<>+1184(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+1184(SB), Z1, Z3
+	VPCMPEQD.BCST vmconst<>+1184(SB), Z3, K2
+	VBLENDMPS    Z5, Z6, K2, Z2
+	VPANDD.BCST vmconst<>+1192(SB), Z1, Z1
+	VPSRLD       $0x01, Z1, Z1
+	VPSLLD       $0x1f, Z1, Z1
+	VPXORQ       Z1, Z2, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -874,9 +859,9 @@ done35:
 	VZEROUPPER
 	RET
 
-// func log2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func log10_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -884,71 +869,54 @@ TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop37:
-	CMPQ      BX, CX
-	JAE       done38
-	VMOVUPS   (DX)(BX*8), Z0
+	CMPQ        BX, CX
+	JAE         done38
+	VMOVUPS     (DX)(BX*8), Z0
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
-	KANDW     K2, K1, K1
-	VPANDQ.BCST vmconst<>+472(SB), Z0, Z1
-	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
-	VPSRLQ    $0x34, Z0, Z6
-	VPORQ.BCST vmconst<>+480(SB), Z6, Z6
-	VSUBPD.BCST vmconst<>+488(SB), Z6, Z6
-	VCMPPD.BCST $0x11, vmconst<>+496(SB), Z1, K2
-	VADDPD    Z1, Z1, Z7
-	VBLENDMPD Z7, Z1, K2, Z2
-	VSUBPD.BCST vmconst<>+504(SB), Z6, Z1
-	VBLENDMPD Z1, Z6, K2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K3
-	KANDW     K3, K2, K2
-	VPANDQ.BCST vmconst<>+472(SB), Z2, Z1
-	VPORQ.BCST vmconst<>+336(SB), Z1, Z1
-	VPSRLQ    $0x34, Z2, Z6
-	VPORQ.BCST vmconst<>+480(SB), Z6, Z6
-	VSUBPD.BCST vmconst<>+488(SB), Z6, Z6
-	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z1, K2
-	VSUBPD.BCST vmconst<>+504(SB), Z6, Z7
-	VBLENDMPD Z7, Z6, K2, Z4
-	VADDPD    Z1, Z1, Z6
-	VBLENDMPD Z6, Z1, K2, Z5
-	VSUBPD.BCST vmconst<>+504(SB), Z5, Z1
-	VADDPD.BCST vmconst<>+512(SB), Z1, Z6
-	VDIVPD    Z6, Z1, Z6
-	VMULPD    Z6, Z6, Z7
-	VMULPD    Z7, Z7, Z8
-	VMULPD.BCST vmconst<>+520(SB), Z8, Z9
-	VADDPD.BCST vmconst<>+528(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD.BCST vmconst<>+536(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD.BCST vmconst<>+544(SB), Z9, Z9
-	VMULPD    Z7, Z9, Z7
-	VMULPD.BCST vmconst<>+552(SB), Z8, Z9
-	VADDPD.BCST vmconst<>+560(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z9
-	VADDPD.BCST vmconst<>+568(SB), Z9, Z9
-	VMULPD    Z8, Z9, Z8
-	VADDPD    Z8, Z7, Z7
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z8
-	VMULPD    Z1, Z8, Z8
-	VADDPD    Z8, Z7, Z7
-	VMULPD    Z7, Z6, Z6
-	VMULPD.BCST vmconst<>+576(SB), Z4, Z7
-	VADDPD    Z7, Z6, Z6
-	VSUBPD    Z6, Z8, Z6
-	VSUBPD    Z1, Z6, Z1
-	VMULPD.BCST vmconst<>+584(SB), Z4, Z6
-	VSUBPD    Z1, Z6, Z1
-	VMULPD.BCST vmconst<>+872(SB), Z1, Z1
-	VADDPD    Z3, Z1, Z1
-	VMOVUPS   Z1, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out39
-	JMP       loop37
+	KANDW       K2, K1, K1
+	VGETMANTPD  $0x00, Z0, Z1
+	VGETEXPPD   Z0, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z1, K2
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
+	VBLENDMPD   Z3, Z1, K2, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z1
+	VBLENDMPD   Z1, Z2, K2, Z5
+	VSUBPD.BCST vmconst<>+480(SB), Z4, Z1
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z2
+	VDIVPD      Z2, Z1, Z2
+	VMULPD      Z2, Z2, Z3
+	VMULPD      Z3, Z3, Z6
+	VMOVUPS     Z6, Z7
+	VBROADCASTSD vmconst<>+496(SB), Z8
+	VFMADD213PD.BCST vmconst<>+504(SB), Z8, Z7
+	VMOVUPS     Z6, Z8
+	VFMADD213PD.BCST vmconst<>+512(SB), Z7, Z8
+	VMOVUPS     Z6, Z7
+	VFMADD213PD.BCST vmconst<>+520(SB), Z8, Z7
+	VMOVUPS     Z6, Z8
+	VBROADCASTSD vmconst<>+528(SB), Z9
+	VFMADD213PD.BCST vmconst<>+536(SB), Z9, Z8
+	VMOVUPS     Z6, Z9
+	VFMADD213PD.BCST vmconst<>+544(SB), Z8, Z9
+	VMULPD      Z9, Z6, Z6
+	VFMADD231PD Z7, Z3, Z6
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
+	VFMADD231PD Z1, Z3, Z6
+	VMULPD.BCST vmconst<>+552(SB), Z5, Z7
+	VFMADD231PD Z6, Z2, Z7
+	VPXORQ.BCST vmconst<>+560(SB), Z7, Z2
+	VFMADD231PD Z1, Z3, Z2
+	VSUBPD      Z1, Z2, Z1
+	VPXORQ.BCST vmconst<>+560(SB), Z1, Z1
+	VFMADD231PD.BCST vmconst<>+568(SB), Z5, Z1
+	VMULPD.BCST vmconst<>+1200(SB), Z1, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out39
+	JMP         loop37
 
 out39:
 	MOVQ    xs+48(FP), AX
@@ -965,9 +933,9 @@ done38:
 	VZEROUPPER
 	RET
 
-// func log2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func log10_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·log2_32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·log10_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -978,15 +946,15 @@ loop40:
 	CMPQ         BX, CX
 	JAE          done41
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VPSRLD       $0x17, Z0, Z1
 	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+616(SB), Z0, Z3
+	VSUBPS.BCST vmconst<>+592(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+600(SB), Z0, Z3
 	VPORD.BCST vmconst<>+440(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z3, K2
 	VMULPS.BCST vmconst<>+432(SB), Z3, Z4
 	VBLENDMPS    Z4, Z3, K2, Z2
 	VPMOVM2D     K2, Z3
@@ -995,24 +963,26 @@ loop40:
 	VSUBPS.BCST vmconst<>+440(SB), Z2, Z3
 	VMULPS       Z3, Z3, Z4
 	VMOVUPS      Z3, Z5
-	VBROADCASTSS vmconst<>+632(SB), Z6
-	VFMADD213PS.BCST vmconst<>+640(SB), Z6, Z5
+	VBROADCASTSS vmconst<>+616(SB), Z6
+	VFMADD213PS.BCST vmconst<>+624(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z5
 	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z5
-	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z5
 	VMULPS       Z3, Z5, Z5
 	VMULPS       Z4, Z5, Z5
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z4, Z5
-	VMULPS.BCST vmconst<>+1096(SB), Z5, Z4
-	VFMADD231PS.BCST vmconst<>+1096(SB), Z3, Z4
-	VADDPS       Z5, Z4, Z4
-	VADDPS       Z3, Z4, Z3
-	VADDPS       Z1, Z3, Z1
-	VMOVUPS      Z1, (AX)(BX*4)
+	VMULPS.BCST vmconst<>+1208(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+1208(SB), Z3, Z4
+	VFMADD231PS.BCST vmconst<>+1216(SB), Z1, Z4
+	VFMADD231PS.BCST vmconst<>+1224(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+1224(SB), Z3, Z4
+	VMOVUPS      Z4, Z3
+	VFMADD231PS.BCST vmconst<>+1232(SB), Z1, Z3
+	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -1034,6 +1004,152 @@ done41:
 	VZEROUPPER
 	RET
 
+// func log2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop43:
+	CMPQ        BX, CX
+	JAE         done44
+	VMOVUPS     (DX)(BX*8), Z0
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
+	KANDW       K2, K1, K1
+	VGETMANTPD  $0x00, Z0, Z1
+	VGETEXPPD   Z0, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z1, K2
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
+	VBLENDMPD   Z3, Z1, K2, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z1
+	VBLENDMPD   Z1, Z2, K2, Z5
+	VSUBPD.BCST vmconst<>+480(SB), Z4, Z1
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z2
+	VDIVPD      Z2, Z1, Z2
+	VMULPD      Z2, Z2, Z3
+	VMULPD      Z3, Z3, Z6
+	VMOVUPS     Z6, Z7
+	VBROADCASTSD vmconst<>+496(SB), Z8
+	VFMADD213PD.BCST vmconst<>+504(SB), Z8, Z7
+	VMOVUPS     Z6, Z8
+	VFMADD213PD.BCST vmconst<>+512(SB), Z7, Z8
+	VMOVUPS     Z6, Z7
+	VFMADD213PD.BCST vmconst<>+520(SB), Z8, Z7
+	VMOVUPS     Z6, Z8
+	VBROADCASTSD vmconst<>+528(SB), Z9
+	VFMADD213PD.BCST vmconst<>+536(SB), Z9, Z8
+	VMOVUPS     Z6, Z9
+	VFMADD213PD.BCST vmconst<>+544(SB), Z8, Z9
+	VMULPD      Z9, Z6, Z6
+	VFMADD231PD Z7, Z3, Z6
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
+	VFMADD231PD Z1, Z3, Z6
+	VBROADCASTSD vmconst<>+752(SB), Z7
+	VMULPD.BCST vmconst<>+552(SB), Z7, Z7
+	VFMADD231PD Z6, Z2, Z7
+	VPXORQ.BCST vmconst<>+560(SB), Z7, Z2
+	VFMADD231PD Z1, Z3, Z2
+	VSUBPD      Z1, Z2, Z1
+	VPXORQ.BCST vmconst<>+560(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+568(SB), Z2
+	VFMADD231PD.BCST vmconst<>+752(SB), Z2, Z1
+	VMOVUPS     Z5, Z2
+	VFMADD231PD.BCST vmconst<>+848(SB), Z1, Z2
+	VMOVUPS     Z2, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out45
+	JMP         loop43
+
+out45:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done44:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func log2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·log2_32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop46:
+	CMPQ         BX, CX
+	JAE          done47
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VPSRLD       $0x17, Z0, Z1
+	VCVTDQ2PS    Z1, Z1
+	VSUBPS.BCST vmconst<>+592(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+600(SB), Z0, Z3
+	VPORD.BCST vmconst<>+440(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z3, K2
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z4
+	VBLENDMPS    Z4, Z3, K2, Z2
+	VPMOVM2D     K2, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z3
+	VMULPS       Z3, Z3, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSS vmconst<>+616(SB), Z6
+	VFMADD213PS.BCST vmconst<>+624(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z5
+	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z5
+	VMULPS       Z3, Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z4, Z5
+	VMULPS.BCST vmconst<>+1240(SB), Z5, Z4
+	VFMADD231PS.BCST vmconst<>+1240(SB), Z3, Z4
+	VADDPS       Z5, Z4, Z4
+	VADDPS       Z3, Z4, Z3
+	VADDPS       Z1, Z3, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out48
+	JMP          loop46
+
+out48:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done47:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func cosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
 TEXT ·cosh64AVX512Loop(SB), NOSPLIT, $0-72
@@ -1043,9 +1159,9 @@ TEXT ·cosh64AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop43:
+loop49:
 	CMPQ         BX, CX
-	JAE          done44
+	JAE          done50
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
@@ -1078,20 +1194,20 @@ loop43:
 	VPSLLQ       $0x30, Z2, Z2
 	VPADDQ       Z2, Z4, Z2
 	VMULPD.BCST vmconst<>+336(SB), Z2, Z4
-	VBROADCASTSD vmconst<>+504(SB), Z5
+	VBROADCASTSD vmconst<>+480(SB), Z5
 	VDIVPD       Z2, Z5, Z5
 	VADDPD       Z5, Z2, Z2
 	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+1104(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z1, K2
 	VBLENDMPD    Z4, Z2, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out45
-	JMP          loop43
+	JNZ          out51
+	JMP          loop49
 
-out45:
+out51:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -1099,7 +1215,7 @@ out45:
 	VZEROUPPER
 	RET
 
-done44:
+done50:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -1115,11 +1231,11 @@ TEXT ·cosh32AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop46:
+loop52:
 	CMPQ         BX, CX
-	JAE          done47
+	JAE          done53
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
 	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
@@ -1147,10 +1263,10 @@ loop46:
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out48
-	JMP          loop46
+	JNZ          out54
+	JMP          loop52
 
-out48:
+out54:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -1158,7 +1274,7 @@ out48:
 	VZEROUPPER
 	RET
 
-done47:
+done53:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -1174,11 +1290,11 @@ TEXT ·sinh64AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop49:
+loop55:
 	CMPQ         BX, CX
-	JAE          done50
+	JAE          done56
 	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+704(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
@@ -1210,35 +1326,35 @@ loop49:
 	VPSLLQ       $0x30, Z3, Z3
 	VPADDQ       Z3, Z6, Z3
 	VMULPD.BCST vmconst<>+336(SB), Z3, Z6
-	VBROADCASTSD vmconst<>+504(SB), Z7
+	VBROADCASTSD vmconst<>+480(SB), Z7
 	VDIVPD       Z3, Z7, Z7
 	VSUBPD       Z7, Z3, Z3
 	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
 	VMULPD       Z2, Z2, Z7
 	VMOVUPS      Z7, Z8
-	VBROADCASTSD vmconst<>+1112(SB), Z9
-	VFMADD213PD.BCST vmconst<>+1120(SB), Z9, Z8
-	VFMADD213PD.BCST vmconst<>+1128(SB), Z7, Z8
-	VFMADD213PD.BCST vmconst<>+1136(SB), Z7, Z8
+	VBROADCASTSD vmconst<>+1256(SB), Z9
+	VFMADD213PD.BCST vmconst<>+1264(SB), Z9, Z8
+	VFMADD213PD.BCST vmconst<>+1272(SB), Z7, Z8
+	VFMADD213PD.BCST vmconst<>+1280(SB), Z7, Z8
 	VMOVUPS      Z2, Z9
-	VFMADD213PD.BCST vmconst<>+1144(SB), Z2, Z9
-	VFMADD213PD.BCST vmconst<>+1152(SB), Z7, Z9
-	VFMADD213PD.BCST vmconst<>+1136(SB), Z7, Z9
+	VFMADD213PD.BCST vmconst<>+1288(SB), Z2, Z9
+	VFMADD213PD.BCST vmconst<>+1296(SB), Z7, Z9
+	VFMADD213PD.BCST vmconst<>+1280(SB), Z7, Z9
 	VMULPD       Z2, Z8, Z7
 	VDIVPD       Z9, Z7, Z7
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z2, K2
 	VBLENDMPD    Z3, Z7, K2, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1104(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1248(SB), Z2, K2
 	VBLENDMPD    Z6, Z4, K2, Z5
 	VPXORQ       Z1, Z5, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out51
-	JMP          loop49
+	JNZ          out57
+	JMP          loop55
 
-out51:
+out57:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -1246,7 +1362,7 @@ out51:
 	VZEROUPPER
 	RET
 
-done50:
+done56:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -1262,12 +1378,12 @@ TEXT ·sinh32AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop52:
+loop58:
 	CMPQ         BX, CX
-	JAE          done53
+	JAE          done59
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+768(SB), Z0, Z2
 	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z3
 	VRNDSCALEPS  $0x00, Z3, Z3
@@ -1295,126 +1411,17 @@ loop52:
 	VPXORQ       Z2, Z3, Z2
 	VMULPS       Z0, Z0, Z3
 	VMOVUPS      Z3, Z6
-	VBROADCASTSS vmconst<>+1160(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1168(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+1176(SB), Z3, Z6
+	VBROADCASTSS vmconst<>+1304(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1312(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+1320(SB), Z3, Z6
 	VMULPS       Z3, Z6, Z3
 	VMOVUPS      Z0, Z6
 	VFMADD231PS  Z0, Z3, Z6
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z0, K2
 	VBLENDMPS    Z0, Z6, K2, Z4
 	VCMPPS.BCST $0x1e, vmconst<>+440(SB), Z1, K2
 	VBLENDMPS    Z2, Z4, K2, Z5
 	VMOVUPS      Z5, (AX)(BX*4)
-	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out54
-	JMP          loop52
-
-out54:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done53:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
-// func exp2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·exp2_32AVX512Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
-	XORQ BX, BX
-
-loop55:
-	CMPQ        BX, CX
-	JAE         done56
-	VMOVUPS     (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+1184(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+1192(SB), Z0, K2
-	KANDW       K2, K1, K1
-	VRNDSCALEPS $0x00, Z0, Z1
-	VSUBPS      Z1, Z0, Z2
-	VMOVUPS     Z2, Z3
-	VBROADCASTSS vmconst<>+1200(SB), Z4
-	VFMADD213PS.BCST vmconst<>+1208(SB), Z4, Z3
-	VFMADD213PS.BCST vmconst<>+1216(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+1224(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+1232(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+1240(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+440(SB), Z2, Z3
-	VCVTPS2DQ   Z1, Z1
-	VPADDD.BCST vmconst<>+448(SB), Z1, Z1
-	VPSLLD      $0x17, Z1, Z1
-	VMULPS      Z1, Z3, Z1
-	VMOVUPS     Z1, (AX)(BX*4)
-	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
-	JNZ         out57
-	JMP         loop55
-
-out57:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done56:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
-// func expm1_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·expm1_32AVX512Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
-	XORQ BX, BX
-
-loop58:
-	CMPQ         BX, CX
-	JAE          done59
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K1
-	VMAXPS.BCST vmconst<>+352(SB), Z0, Z1
-	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
-	VRNDSCALEPS  $0x00, Z2, Z2
-	VFNMADD231PS.BCST vmconst<>+376(SB), Z2, Z1
-	VFNMADD231PS.BCST vmconst<>+384(SB), Z2, Z1
-	VMOVUPS      Z1, Z4
-	VBROADCASTSS vmconst<>+392(SB), Z5
-	VFMADD213PS.BCST vmconst<>+400(SB), Z5, Z4
-	VFMADD213PS.BCST vmconst<>+408(SB), Z1, Z4
-	VFMADD213PS.BCST vmconst<>+416(SB), Z1, Z4
-	VFMADD213PS.BCST vmconst<>+424(SB), Z1, Z4
-	VFMADD213PS.BCST vmconst<>+432(SB), Z1, Z4
-	VMULPS       Z1, Z1, Z5
-	VFMADD231PS  Z5, Z4, Z1
-	VCVTPS2DQ    Z2, Z2
-	VPADDD.BCST vmconst<>+448(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VSUBPS.BCST vmconst<>+440(SB), Z2, Z4
-	VFMADD231PS  Z1, Z2, Z4
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
-	VBLENDMPS    Z0, Z4, K2, Z3
-	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -1436,70 +1443,53 @@ done59:
 	VZEROUPPER
 	RET
 
-// func log1p32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
+// func exp2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·exp2_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop61:
 	CMPQ         BX, CX
 	JAE          done62
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
-	KANDW        K2, K1, K1
-	VADDPS.BCST vmconst<>+440(SB), Z0, Z1
-	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z1, K2
-	VSUBPS       Z0, Z1, Z2
-	VBROADCASTSS vmconst<>+440(SB), Z3
-	VSUBPS       Z2, Z3, Z2
-	VSUBPS.BCST vmconst<>+440(SB), Z1, Z3
-	VSUBPS       Z3, Z0, Z3
-	VBLENDMPS    Z2, Z3, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z1, Z2
-	VCVTDQ2PS    Z2, Z2
-	VSUBPS.BCST vmconst<>+608(SB), Z2, Z2
-	VPANDD.BCST vmconst<>+616(SB), Z1, Z3
-	VPORD.BCST vmconst<>+440(SB), Z3, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z3, K2
-	VMULPS.BCST vmconst<>+432(SB), Z3, Z7
-	VBLENDMPS    Z7, Z3, K2, Z5
-	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
-	VADDPS       Z3, Z2, Z2
-	VSUBPS.BCST vmconst<>+440(SB), Z5, Z3
-	VMULPS       Z3, Z3, Z7
-	VMOVUPS      Z3, Z8
-	VBROADCASTSS vmconst<>+632(SB), Z9
-	VFMADD213PS.BCST vmconst<>+640(SB), Z9, Z8
-	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+688(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+696(SB), Z3, Z8
-	VMULPS       Z3, Z8, Z8
-	VMULPS       Z7, Z8, Z8
-	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z8
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z7, Z8
-	VADDPS       Z8, Z3, Z3
-	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z3
-	VDIVPS       Z1, Z4, Z1
-	VADDPS       Z1, Z3, Z1
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
-	VBLENDMPS    Z0, Z1, K2, Z6
-	VMOVUPS      Z6, (AX)(BX*4)
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+1328(SB), Z1, K1
+	VMOVUPS      Z0, Z1
+	VBROADCASTSD vmconst<>+1336(SB), Z2
+	VFMADD213PD.BCST vmconst<>+24(SB), Z2, Z1
+	VSUBPD.BCST vmconst<>+24(SB), Z1, Z2
+	VMOVUPS      Z0, Z3
+	VFNMADD231PD.BCST vmconst<>+888(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+1352(SB), Z3, Z2
+	VFMADD231PD.BCST vmconst<>+1344(SB), Z3, Z2
+	VMOVUPS      vmconst<>+48(SB), Z3
+	VMOVUPS      Z1, Z4
+	VPERMI2PD    vmconst<>+112(SB), Z3, Z4
+	VMOVUPS      vmconst<>+176(SB), Z3
+	VMOVUPS      Z1, Z5
+	VPERMI2PD    vmconst<>+240(SB), Z3, Z5
+	VMOVUPS      Z2, Z3
+	VBROADCASTSD vmconst<>+304(SB), Z6
+	VFMADD213PD.BCST vmconst<>+312(SB), Z6, Z3
+	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z3
+	VFMADD213PD.BCST vmconst<>+328(SB), Z2, Z3
+	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z3
+	VMULPD       Z2, Z2, Z6
+	VFMADD231PD  Z3, Z6, Z2
+	VMOVUPS      Z5, Z3
+	VFMADD231PD  Z2, Z4, Z3
+	VADDPD       Z3, Z4, Z2
+	VPANDQ.BCST vmconst<>+344(SB), Z1, Z1
+	VPSLLQ       $0x30, Z1, Z1
+	VPADDQ       Z1, Z2, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
 	JNZ          out63
 	JMP          loop61
 
@@ -1518,9 +1508,9 @@ done62:
 	VZEROUPPER
 	RET
 
-// func tan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func exp2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·exp2_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1528,68 +1518,32 @@ TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop64:
-	CMPQ          BX, CX
-	JAE           done65
-	VMOVUPS       (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+960(SB), Z1, K1
-	VCVTPS2PD     Y0, Z1
-	VMULPD.BCST vmconst<>+968(SB), Z1, Z5
-	VRNDSCALEPD   $0x00, Z5, Z5
-	VFNMADD231PD.BCST vmconst<>+976(SB), Z5, Z1
-	VFNMADD231PD.BCST vmconst<>+984(SB), Z5, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z6
-	VMULPD.BCST vmconst<>+968(SB), Z6, Z7
-	VRNDSCALEPD   $0x00, Z7, Z7
-	VFNMADD231PD.BCST vmconst<>+976(SB), Z7, Z6
-	VFNMADD231PD.BCST vmconst<>+984(SB), Z7, Z6
-	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z6, Y8
-	VINSERTF64X4  $0x01, Y8, Z2, Z8
-	VCVTPD2DQ     Z5, Y2
-	VCVTPD2DQ     Z7, Y5
-	VINSERTI64X4  $0x01, Y5, Z2, Z5
-	VCVTPS2PD     Y8, Z7
-	VSUBPD        Z7, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z8, Y2
-	VCVTPS2PD     Y2, Z7
-	VSUBPD        Z7, Z6, Z6
-	VCVTPD2PS     Z1, Y2
-	VCVTPD2PS     Z6, Y1
-	VINSERTF64X4  $0x01, Y1, Z2, Z1
-	VMULPS        Z8, Z8, Z6
-	VMOVUPS       Z6, Z7
-	VBROADCASTSS vmconst<>+1256(SB), Z9
-	VFMADD213PS.BCST vmconst<>+1264(SB), Z9, Z7
-	VFMADD213PS.BCST vmconst<>+1272(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+1280(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+1288(SB), Z6, Z7
-	VFMADD213PS.BCST vmconst<>+1296(SB), Z6, Z7
-	VMULPS        Z6, Z7, Z7
-	VMULPS        Z8, Z7, Z7
-	VADDPS.BCST vmconst<>+440(SB), Z6, Z6
-	VFMADD231PS   Z6, Z1, Z7
-	VADDPS        Z7, Z8, Z1
-	VBROADCASTSS vmconst<>+1248(SB), Z6
-	VDIVPS        Z1, Z6, Z6
-	VMOVUPS       Z6, Z9
-	VFMADD213PS.BCST vmconst<>+440(SB), Z8, Z9
-	VMOVUPS       Z9, Z8
-	VFMADD231PS   Z7, Z6, Z8
-	VMOVUPS       Z6, Z7
-	VFMADD231PS   Z8, Z6, Z7
-	VPANDD.BCST vmconst<>+1040(SB), Z5, Z5
-	VPCMPEQD.BCST vmconst<>+1040(SB), Z5, K2
-	VBLENDMPS     Z7, Z1, K2, Z3
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K2
-	VBLENDMPS     Z0, Z3, K2, Z4
-	VMOVUPS       Z4, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out66
-	JMP           loop64
+	CMPQ        BX, CX
+	JAE         done65
+	VMOVUPS     (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+1360(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+1368(SB), Z0, K2
+	KANDW       K2, K1, K1
+	VRNDSCALEPS $0x00, Z0, Z1
+	VSUBPS      Z1, Z0, Z2
+	VMOVUPS     Z2, Z3
+	VBROADCASTSS vmconst<>+1376(SB), Z4
+	VFMADD213PS.BCST vmconst<>+1384(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+1392(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1400(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1408(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1416(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+440(SB), Z2, Z3
+	VCVTPS2DQ   Z1, Z1
+	VPADDD.BCST vmconst<>+448(SB), Z1, Z1
+	VPSLLD      $0x17, Z1, Z1
+	VMULPS      Z1, Z3, Z1
+	VMOVUPS     Z1, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out66
+	JMP         loop64
 
 out66:
 	MOVQ    xs+48(FP), AX
@@ -1606,56 +1560,122 @@ done65:
 	VZEROUPPER
 	RET
 
-// func atan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
+// func expm1_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·expm1_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop67:
-	CMPQ        BX, CX
-	JAE         done68
-	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+1304(SB), Z1, K1
-	VCMPPS.BCST $0x1e, vmconst<>+1312(SB), Z1, K2
-	KANDNW      K2, K1, K2
-	VSUBPS.BCST vmconst<>+440(SB), Z1, Z2
-	VBLENDMPS   Z2, Z1, K2, Z3
-	VBLENDMPS.BCST vmconst<>+1248(SB), Z3, K1, Z4
-	VADDPS.BCST vmconst<>+440(SB), Z1, Z2
-	VBROADCASTSS vmconst<>+440(SB), Z9
-	VBLENDMPS   Z2, Z9, K2, Z5
-	VBLENDMPS   Z1, Z5, K1, Z6
-	VDIVPS      Z6, Z4, Z1
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1328(SB), Z2, Z2
-	VBLENDMPS.BCST vmconst<>+1320(SB), Z2, K1, Z7
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1344(SB), Z2, Z2
-	VBLENDMPS.BCST vmconst<>+1336(SB), Z2, K1, Z8
-	VMULPS      Z1, Z1, Z2
-	VMOVUPS     Z2, Z9
-	VBROADCASTSS vmconst<>+1352(SB), Z10
-	VFMADD213PS.BCST vmconst<>+1360(SB), Z10, Z9
-	VFMADD213PS.BCST vmconst<>+1368(SB), Z2, Z9
-	VFMADD213PS.BCST vmconst<>+1376(SB), Z2, Z9
-	VMULPS      Z2, Z9, Z2
-	VADDPS      Z8, Z1, Z9
-	VFMADD231PS Z1, Z2, Z9
-	VADDPS      Z9, Z7, Z1
-	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
-	VPXORQ      Z2, Z1, Z1
-	VCMPPS      $0x00, Z0, Z0, K1
-	VMOVUPS     Z1, (AX)(BX*4)
-	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
-	JNZ         out69
-	JMP         loop67
+	CMPQ         BX, CX
+	JAE          done68
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VMOVUPS      Z0, Z2
+	VBROADCASTSD vmconst<>+848(SB), Z3
+	VFMADD213PD.BCST vmconst<>+336(SB), Z3, Z2
+	VMULPD.BCST vmconst<>+848(SB), Z0, Z3
+	VSUBPD.BCST vmconst<>+336(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z0, K1
+	VBLENDMPD    Z3, Z2, K1, Z4
+	VRNDSCALEPD  $0x03, Z4, Z2
+	VCMPPD.BCST $0x11, vmconst<>+1424(SB), Z1, K1
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z3
+	VPORQ.BCST vmconst<>+480(SB), Z3, Z3
+	VBLENDMPD    Z3, Z2, K1, Z5
+	VMOVUPS      Z0, Z2
+	VFNMADD231PD.BCST vmconst<>+568(SB), Z5, Z2
+	VMULPD.BCST vmconst<>+552(SB), Z5, Z3
+	VSUBPD       Z3, Z2, Z17
+	VSUBPD       Z17, Z2, Z2
+	VSUBPD       Z3, Z2, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+1432(SB), Z1, K1
+	VBLENDMPD    Z17, Z0, K1, Z6
+	VBROADCASTSD vmconst<>+752(SB), Z3
+	VBLENDMPD    Z2, Z3, K1, Z7
+	VBROADCASTSD vmconst<>+752(SB), Z2
+	VBLENDMPD    Z5, Z2, K1, Z8
+	VMULPD.BCST vmconst<>+336(SB), Z6, Z2
+	VMULPD       Z2, Z6, Z3
+	VMOVUPS      Z3, Z17
+	VBROADCASTSD vmconst<>+1440(SB), Z18
+	VFMADD213PD.BCST vmconst<>+1448(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+1456(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+1464(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+1472(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+480(SB), Z3, Z17
+	VMOVUPS      Z17, Z18
+	VFNMADD213PD.BCST vmconst<>+1480(SB), Z2, Z18
+	VSUBPD       Z18, Z17, Z17
+	VMOVUPS      Z6, Z19
+	VFNMADD213PD.BCST vmconst<>+1488(SB), Z18, Z19
+	VDIVPD       Z19, Z17, Z17
+	VMULPD       Z17, Z3, Z18
+	VMULPD       Z18, Z6, Z18
+	VFNMADD231PD Z2, Z6, Z18
+	VSUBPD       Z18, Z6, Z18
+	VMULPD       Z17, Z3, Z3
+	VSUBPD       Z7, Z3, Z3
+	VMULPD       Z6, Z3, Z3
+	VSUBPD       Z7, Z3, Z3
+	VFNMADD231PD Z2, Z6, Z3
+	VSUBPD       Z3, Z6, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+336(SB), Z2, Z2
+	VSUBPD       Z3, Z6, Z17
+	VCMPPD.BCST $0x11, vmconst<>+1496(SB), Z6, K1
+	VADDPD.BCST vmconst<>+336(SB), Z6, Z19
+	VSUBPD       Z19, Z3, Z19
+	VMULPD.BCST vmconst<>+1504(SB), Z19, Z19
+	VADDPD       Z17, Z17, Z17
+	VADDPD.BCST vmconst<>+480(SB), Z17, Z17
+	VBLENDMPD    Z19, Z17, K1, Z9
+	VADDPD.BCST vmconst<>+24(SB), Z8, Z17
+	VPSUBQ.BCST vmconst<>+24(SB), Z17, Z17
+	VPSLLQ       $0x34, Z17, Z19
+	VBROADCASTSD vmconst<>+928(SB), Z20
+	VPSUBQ       Z17, Z20, Z17
+	VPSLLQ       $0x34, Z17, Z17
+	VSUBPD       Z6, Z3, Z20
+	VBROADCASTSD vmconst<>+480(SB), Z21
+	VSUBPD       Z20, Z21, Z20
+	VPADDQ       Z19, Z20, Z20
+	VSUBPD.BCST vmconst<>+480(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+480(SB), Z21
+	VSUBPD       Z17, Z21, Z21
+	VSUBPD       Z6, Z3, Z22
+	VSUBPD       Z22, Z21, Z21
+	VPADDQ       Z19, Z21, Z21
+	VADDPD       Z17, Z3, Z3
+	VSUBPD       Z3, Z6, Z3
+	VADDPD.BCST vmconst<>+480(SB), Z3, Z3
+	VPADDQ       Z19, Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1512(SB), Z8, K1
+	VBLENDMPD    Z21, Z3, K1, Z10
+	VCMPPD.BCST $0x12, vmconst<>+1504(SB), Z8, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1520(SB), Z8, K2
+	KORW         K2, K1, K1
+	VBLENDMPD    Z20, Z10, K1, Z11
+	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z8, K1
+	VBLENDMPD    Z9, Z11, K1, Z12
+	VCMPPD.BCST $0x00, vmconst<>+1528(SB), Z8, K1
+	VBLENDMPD    Z2, Z12, K1, Z13
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z8, K1
+	VBLENDMPD    Z18, Z13, K1, Z14
+	VCMPPD.BCST $0x11, vmconst<>+1536(SB), Z1, K1
+	VBLENDMPD    Z0, Z14, K1, Z15
+	VCMPPD.BCST $0x12, vmconst<>+1544(SB), Z0, K1
+	VBLENDMPD.BCST vmconst<>+1528(SB), Z15, K1, Z16
+	VCMPPD.BCST $0x11, vmconst<>+1552(SB), Z0, K1
+	VMOVUPS      Z16, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out69
+	JMP          loop67
 
 out69:
 	MOVQ    xs+48(FP), AX
@@ -1672,9 +1692,9 @@ done68:
 	VZEROUPPER
 	RET
 
-// func asin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
+// func expm1_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·expm1_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1682,48 +1702,37 @@ TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop70:
-	CMPQ        BX, CX
-	JAE         done71
-	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
-	VBROADCASTSS vmconst<>+440(SB), Z2
-	VSUBPS      Z1, Z2, Z2
-	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
-	VMULPS      Z1, Z1, Z7
-	VBLENDMPS   Z2, Z7, K1, Z3
-	VSQRTPS     Z3, Z2
-	VBLENDMPS   Z2, Z1, K1, Z4
-	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1384(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1392(SB), Z7, Z2
-	VFMADD213PS.BCST vmconst<>+1400(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1408(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1416(SB), Z3, Z2
-	VMULPS      Z3, Z2, Z2
-	VMOVUPS     Z4, Z7
-	VFMADD231PS Z4, Z2, Z7
-	VPMOVM2D    K1, Z2
-	VPANDD.BCST vmconst<>+1320(SB), Z2, Z2
-	VADDPS      Z7, Z7, Z8
-	VPXORD.BCST vmconst<>+792(SB), Z7, Z7
-	VBLENDMPS   Z8, Z7, K1, Z5
-	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
-	VPMOVM2D    K1, Z7
-	VPANDD.BCST vmconst<>+1336(SB), Z7, Z7
-	VSUBPS      Z5, Z7, Z7
-	VADDPS      Z7, Z2, Z2
-	VPANDD.BCST vmconst<>+792(SB), Z0, Z7
-	VPXORQ      Z7, Z2, Z2
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z0, K1
-	VBLENDMPS   Z0, Z2, K1, Z6
-	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
-	VMOVUPS     Z6, (AX)(BX*4)
-	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
-	JNZ         out72
-	JMP         loop70
+	CMPQ         BX, CX
+	JAE          done71
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K1
+	VMAXPS.BCST vmconst<>+352(SB), Z0, Z1
+	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
+	VRNDSCALEPS  $0x00, Z2, Z2
+	VFNMADD231PS.BCST vmconst<>+376(SB), Z2, Z1
+	VFNMADD231PS.BCST vmconst<>+384(SB), Z2, Z1
+	VMOVUPS      Z1, Z4
+	VBROADCASTSS vmconst<>+392(SB), Z5
+	VFMADD213PS.BCST vmconst<>+400(SB), Z5, Z4
+	VFMADD213PS.BCST vmconst<>+408(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+416(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+424(SB), Z1, Z4
+	VFMADD213PS.BCST vmconst<>+432(SB), Z1, Z4
+	VMULPS       Z1, Z1, Z5
+	VFMADD231PS  Z5, Z4, Z1
+	VCVTPS2DQ    Z2, Z2
+	VPADDD.BCST vmconst<>+448(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z4
+	VFMADD231PS  Z1, Z2, Z4
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z0, K2
+	VBLENDMPS    Z0, Z4, K2, Z3
+	VMOVUPS      Z3, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out72
+	JMP          loop70
 
 out72:
 	MOVQ    xs+48(FP), AX
@@ -1740,60 +1749,97 @@ done71:
 	VZEROUPPER
 	RET
 
-// func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
+// func log1p64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·log1p64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop73:
-	CMPQ        BX, CX
-	JAE         done74
-	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
-	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K2
-	VBROADCASTSS vmconst<>+440(SB), Z2
-	VSUBPS      Z1, Z2, Z2
-	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
-	VMULPS      Z1, Z1, Z8
-	VBLENDMPS   Z2, Z8, K2, Z3
-	VSQRTPS     Z3, Z2
-	VBLENDMPS   Z2, Z1, K2, Z4
-	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1384(SB), Z8
-	VFMADD213PS.BCST vmconst<>+1392(SB), Z8, Z2
-	VFMADD213PS.BCST vmconst<>+1400(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1408(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1416(SB), Z3, Z2
-	VMULPS      Z3, Z2, Z2
-	VMOVUPS     Z4, Z8
-	VFMADD231PS Z4, Z2, Z8
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1320(SB), Z2, Z2
-	VADDPS      Z8, Z8, Z2
-	VPXORD.BCST vmconst<>+792(SB), Z8, Z8
-	VBLENDMPS   Z2, Z8, K2, Z5
-	VPANDD.BCST vmconst<>+792(SB), Z0, Z2
-	VPXORQ      Z2, Z5, Z2
-	VADDPS.BCST vmconst<>+1336(SB), Z2, Z2
-	VADDPS.BCST vmconst<>+1320(SB), Z2, Z2
-	VBROADCASTSS vmconst<>+1432(SB), Z8
-	VSUBPS      Z5, Z8, Z8
-	VADDPS.BCST vmconst<>+1424(SB), Z8, Z8
-	VCMPPS.BCST $0x11, vmconst<>+856(SB), Z0, K2
-	VBLENDMPS   Z8, Z5, K2, Z6
-	VBLENDMPS   Z6, Z2, K1, Z7
-	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
-	VMOVUPS     Z7, (AX)(BX*4)
-	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
-	JNZ         out75
-	JMP         loop73
+	CMPQ         BX, CX
+	JAE          done74
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+1528(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VCMPPD.BCST $0x1d, vmconst<>+1560(SB), Z1, K2
+	VADDPD.BCST vmconst<>+480(SB), Z0, Z2
+	VBLENDMPD    Z0, Z2, K2, Z3
+	VPSRLQ       $0x34, Z3, Z2
+	VPORQ.BCST vmconst<>+952(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+1568(SB), Z2, Z2
+	VSUBPD       Z0, Z3, Z15
+	VBROADCASTSD vmconst<>+480(SB), Z16
+	VSUBPD       Z15, Z16, Z15
+	VSUBPD.BCST vmconst<>+480(SB), Z3, Z16
+	VSUBPD       Z16, Z0, Z16
+	VCMPPD.BCST $0x1e, vmconst<>+752(SB), Z2, K3
+	VBLENDMPD    Z15, Z16, K3, Z4
+	VDIVPD       Z3, Z4, Z15
+	VBLENDMPD.BCST vmconst<>+752(SB), Z15, K2, Z5
+	VPANDQ.BCST vmconst<>+1576(SB), Z3, Z15
+	VPORQ.BCST vmconst<>+480(SB), Z15, Z15
+	VCMPPD.BCST $0x1d, vmconst<>+472(SB), Z15, K2
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z16
+	VBLENDMPD    Z16, Z2, K2, Z6
+	VMULPD.BCST vmconst<>+336(SB), Z15, Z2
+	VBLENDMPD    Z2, Z15, K2, Z7
+	VSUBPD.BCST vmconst<>+480(SB), Z7, Z2
+	VCMPPD.BCST $0x11, vmconst<>+1584(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1592(SB), Z0, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z2, K3
+	VBLENDMPD    Z0, Z2, K2, Z8
+	VBLENDMPD.BCST vmconst<>+752(SB), Z5, K2, Z9
+	VBLENDMPD.BCST vmconst<>+752(SB), Z6, K2, Z10
+	VMULPD.BCST vmconst<>+336(SB), Z8, Z2
+	VMULPD       Z8, Z2, Z2
+	VADDPD.BCST vmconst<>+488(SB), Z8, Z15
+	VDIVPD       Z15, Z8, Z15
+	VMULPD       Z15, Z15, Z16
+	VMOVUPS      Z16, Z17
+	VBROADCASTSD vmconst<>+496(SB), Z18
+	VFMADD213PD.BCST vmconst<>+528(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+504(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+536(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+512(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+544(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+520(SB), Z16, Z17
+	VMOVUPS      Z2, Z18
+	VFMADD231PD  Z16, Z17, Z18
+	VMULPD       Z18, Z15, Z16
+	VSUBPD       Z16, Z2, Z16
+	VSUBPD       Z16, Z8, Z16
+	VMOVUPS      Z9, Z17
+	VFMADD231PD.BCST vmconst<>+552(SB), Z10, Z17
+	VFMADD231PD  Z18, Z15, Z17
+	VMULPD.BCST vmconst<>+568(SB), Z10, Z15
+	VSUBPD       Z17, Z2, Z2
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z2, Z15, Z2
+	VMOVUPS      Z9, Z15
+	VFMADD231PD.BCST vmconst<>+552(SB), Z10, Z15
+	VFMADD231PD.BCST vmconst<>+568(SB), Z10, Z15
+	VBLENDMPD    Z15, Z2, K3, Z11
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z10, K2
+	VBLENDMPD    Z16, Z11, K2, Z12
+	VCMPPD.BCST $0x11, vmconst<>+1600(SB), Z1, K2
+	VMULPD       Z0, Z0, Z2
+	VMOVUPS      Z0, Z15
+	VFNMADD231PD.BCST vmconst<>+336(SB), Z2, Z15
+	VBLENDMPD    Z15, Z12, K2, Z13
+	VCMPPD.BCST $0x11, vmconst<>+1536(SB), Z1, K2
+	VBLENDMPD    Z0, Z13, K2, Z14
+	VMOVUPS      Z14, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out75
+	JMP          loop73
 
 out75:
 	MOVQ    xs+48(FP), AX
@@ -1810,9 +1856,9 @@ done74:
 	VZEROUPPER
 	RET
 
-// func asinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func log1p32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1823,141 +1869,54 @@ loop76:
 	CMPQ         BX, CX
 	JAE          done77
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K1
-	VMOVUPS      Z1, Z2
-	VFMADD213PS.BCST vmconst<>+440(SB), Z1, Z2
-	VSQRTPS      Z2, Z2
-	VADDPS       Z1, Z1, Z11
-	VADDPS       Z1, Z2, Z12
-	VBROADCASTSS vmconst<>+440(SB), Z13
-	VDIVPS       Z12, Z13, Z12
-	VADDPS       Z12, Z11, Z11
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z11, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z11, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z11, Z12
-	VCVTDQ2PS    Z12, Z12
-	VSUBPS.BCST vmconst<>+608(SB), Z12, Z12
-	VPANDD.BCST vmconst<>+616(SB), Z11, Z11
-	VPORD.BCST vmconst<>+440(SB), Z11, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z11, K2
-	VMULPS.BCST vmconst<>+432(SB), Z11, Z13
-	VBLENDMPS    Z13, Z11, K2, Z3
-	VPMOVM2D     K2, Z11
-	VPANDD.BCST vmconst<>+440(SB), Z11, Z11
-	VADDPS       Z11, Z12, Z11
-	VSUBPS.BCST vmconst<>+440(SB), Z3, Z12
-	VMULPS       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSS vmconst<>+632(SB), Z15
-	VFMADD213PS.BCST vmconst<>+640(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+672(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+680(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+688(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+696(SB), Z12, Z14
-	VMULPS       Z12, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
-	VADDPS       Z14, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
-	VMULPS       Z1, Z1, Z11
-	VADDPS.BCST vmconst<>+440(SB), Z2, Z2
-	VDIVPS       Z2, Z11, Z2
-	VADDPS       Z2, Z1, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z2, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z2, K3
-	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+440(SB), Z2, Z11
-	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z11, K2
-	VSUBPS       Z2, Z11, Z13
-	VBROADCASTSS vmconst<>+440(SB), Z14
-	VSUBPS       Z13, Z14, Z13
-	VSUBPS.BCST vmconst<>+440(SB), Z11, Z14
-	VSUBPS       Z14, Z2, Z14
-	VBLENDMPS    Z13, Z14, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z11, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z11, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z11, Z13
-	VCVTDQ2PS    Z13, Z13
-	VSUBPS.BCST vmconst<>+608(SB), Z13, Z13
-	VPANDD.BCST vmconst<>+616(SB), Z11, Z14
-	VPORD.BCST vmconst<>+440(SB), Z14, Z14
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z14, K2
-	VMULPS.BCST vmconst<>+432(SB), Z14, Z15
-	VBLENDMPS    Z15, Z14, K2, Z5
-	VPMOVM2D     K2, Z14
-	VPANDD.BCST vmconst<>+440(SB), Z14, Z14
-	VADDPS       Z14, Z13, Z13
-	VSUBPS.BCST vmconst<>+440(SB), Z5, Z14
-	VMULPS       Z14, Z14, Z15
-	VMOVUPS      Z14, Z16
-	VBROADCASTSS vmconst<>+632(SB), Z17
-	VFMADD213PS.BCST vmconst<>+640(SB), Z17, Z16
-	VFMADD213PS.BCST vmconst<>+648(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+656(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+664(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+672(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+680(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+688(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+696(SB), Z14, Z16
-	VMULPS       Z14, Z16, Z16
-	VMULPS       Z15, Z16, Z16
-	VFMADD231PS.BCST vmconst<>+384(SB), Z13, Z16
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z15, Z16
-	VADDPS       Z16, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+376(SB), Z13, Z14
-	VDIVPS       Z11, Z4, Z11
-	VADDPS       Z11, Z14, Z11
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z2, K2
-	VBLENDMPS    Z2, Z11, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
+	VCMPPS.BCST $0x1e, vmconst<>+1608(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VADDPS.BCST vmconst<>+440(SB), Z0, Z1
+	VCMPPS.BCST $0x1d, vmconst<>+784(SB), Z1, K2
+	VSUBPS       Z0, Z1, Z2
+	VBROADCASTSS vmconst<>+440(SB), Z3
+	VSUBPS       Z2, Z3, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z1, Z3
+	VSUBPS       Z3, Z0, Z3
+	VBLENDMPS    Z2, Z3, K2, Z4
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
 	KANDW        K3, K2, K2
 	VPSRLD       $0x17, Z1, Z2
 	VCVTDQ2PS    Z2, Z2
-	VSUBPS.BCST vmconst<>+608(SB), Z2, Z2
-	VPANDD.BCST vmconst<>+616(SB), Z1, Z11
-	VPORD.BCST vmconst<>+440(SB), Z11, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z11, K2
-	VMULPS.BCST vmconst<>+432(SB), Z11, Z13
-	VBLENDMPS    Z13, Z11, K2, Z7
-	VPMOVM2D     K2, Z11
-	VPANDD.BCST vmconst<>+440(SB), Z11, Z11
-	VADDPS       Z11, Z2, Z2
-	VSUBPS.BCST vmconst<>+440(SB), Z7, Z11
-	VMULPS       Z11, Z11, Z13
-	VMOVUPS      Z11, Z14
-	VBROADCASTSS vmconst<>+632(SB), Z15
-	VFMADD213PS.BCST vmconst<>+640(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+648(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+656(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+664(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+672(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+680(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+688(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+696(SB), Z11, Z14
-	VMULPS       Z11, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z14
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
-	VADDPS       Z14, Z11, Z11
-	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+808(SB), Z1, K2
-	VBLENDMPS    Z12, Z6, K2, Z8
-	VCMPPS.BCST $0x1e, vmconst<>+1440(SB), Z1, K2
-	VADDPS.BCST vmconst<>+1240(SB), Z11, Z2
-	VBLENDMPS    Z2, Z8, K2, Z9
-	VCMPPS.BCST $0x11, vmconst<>+1448(SB), Z1, K2
-	VBLENDMPS    Z1, Z9, K2, Z10
-	VPANDD.BCST vmconst<>+792(SB), Z0, Z1
-	VPXORQ       Z1, Z10, Z1
-	VMOVUPS      Z1, (AX)(BX*4)
+	VSUBPS.BCST vmconst<>+592(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+600(SB), Z1, Z3
+	VPORD.BCST vmconst<>+440(SB), Z3, Z3
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z3, K2
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z7
+	VBLENDMPS    Z7, Z3, K2, Z5
+	VPMOVM2D     K2, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VADDPS       Z3, Z2, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z5, Z3
+	VMULPS       Z3, Z3, Z7
+	VMOVUPS      Z3, Z8
+	VBROADCASTSS vmconst<>+616(SB), Z9
+	VFMADD213PS.BCST vmconst<>+624(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+672(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+680(SB), Z3, Z8
+	VMULPS       Z3, Z8, Z8
+	VMULPS       Z7, Z8, Z8
+	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z8
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z7, Z8
+	VADDPS       Z8, Z3, Z3
+	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z3
+	VDIVPS       Z1, Z4, Z1
+	VADDPS       Z1, Z3, Z1
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z0, K2
+	VBLENDMPS    Z0, Z1, K2, Z6
+	VMOVUPS      Z6, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -1979,155 +1938,60 @@ done77:
 	VZEROUPPER
 	RET
 
-// func acosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func tan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·tan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop79:
 	CMPQ         BX, CX
 	JAE          done80
-	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+440(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K2
-	KANDW        K2, K1, K1
-	VADDPS       Z0, Z0, Z1
-	VMOVUPS      Z0, Z2
-	VFMADD213PS.BCST vmconst<>+1248(SB), Z0, Z2
-	VSQRTPS      Z2, Z2
-	VADDPS       Z2, Z0, Z2
-	VBROADCASTSS vmconst<>+440(SB), Z10
-	VDIVPS       Z2, Z10, Z2
-	VSUBPS       Z2, Z1, Z1
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z1, Z2
-	VCVTDQ2PS    Z2, Z2
-	VSUBPS.BCST vmconst<>+608(SB), Z2, Z2
-	VPANDD.BCST vmconst<>+616(SB), Z1, Z1
-	VPORD.BCST vmconst<>+440(SB), Z1, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z1, K2
-	VMULPS.BCST vmconst<>+432(SB), Z1, Z10
-	VBLENDMPS    Z10, Z1, K2, Z3
-	VPMOVM2D     K2, Z1
-	VPANDD.BCST vmconst<>+440(SB), Z1, Z1
-	VADDPS       Z1, Z2, Z1
-	VSUBPS.BCST vmconst<>+440(SB), Z3, Z2
-	VMULPS       Z2, Z2, Z10
-	VMOVUPS      Z2, Z11
-	VBROADCASTSS vmconst<>+632(SB), Z12
-	VFMADD213PS.BCST vmconst<>+640(SB), Z12, Z11
-	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+656(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+664(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+672(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+680(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+688(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+696(SB), Z2, Z11
-	VMULPS       Z2, Z11, Z11
-	VMULPS       Z10, Z11, Z11
-	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z11
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z10, Z11
-	VADDPS       Z11, Z2, Z2
-	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z2
-	VSUBPS.BCST vmconst<>+440(SB), Z0, Z1
-	VADDPS       Z1, Z1, Z10
-	VFMADD231PS  Z1, Z1, Z10
-	VSQRTPS      Z10, Z10
-	VADDPS       Z10, Z1, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+440(SB), Z1, Z10
-	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z10, K2
-	VSUBPS       Z1, Z10, Z11
-	VBROADCASTSS vmconst<>+440(SB), Z12
-	VSUBPS       Z11, Z12, Z11
-	VSUBPS.BCST vmconst<>+440(SB), Z10, Z12
-	VSUBPS       Z12, Z1, Z12
-	VBLENDMPS    Z11, Z12, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z10, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z10, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z10, Z11
-	VCVTDQ2PS    Z11, Z11
-	VSUBPS.BCST vmconst<>+608(SB), Z11, Z11
-	VPANDD.BCST vmconst<>+616(SB), Z10, Z12
-	VPORD.BCST vmconst<>+440(SB), Z12, Z12
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z12, K2
-	VMULPS.BCST vmconst<>+432(SB), Z12, Z13
-	VBLENDMPS    Z13, Z12, K2, Z5
-	VPMOVM2D     K2, Z12
-	VPANDD.BCST vmconst<>+440(SB), Z12, Z12
-	VADDPS       Z12, Z11, Z11
-	VSUBPS.BCST vmconst<>+440(SB), Z5, Z12
-	VMULPS       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSS vmconst<>+632(SB), Z15
-	VFMADD213PS.BCST vmconst<>+640(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+672(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+680(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+688(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+696(SB), Z12, Z14
-	VMULPS       Z12, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
-	VADDPS       Z14, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
-	VDIVPS       Z10, Z4, Z10
-	VADDPS       Z10, Z12, Z10
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z1, K2
-	VBLENDMPS    Z1, Z10, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z0, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z0, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z0, Z1
-	VCVTDQ2PS    Z1, Z1
-	VSUBPS.BCST vmconst<>+608(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+616(SB), Z0, Z10
-	VPORD.BCST vmconst<>+440(SB), Z10, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z10, K2
-	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
-	VBLENDMPS    Z11, Z10, K2, Z7
-	VPMOVM2D     K2, Z10
-	VPANDD.BCST vmconst<>+440(SB), Z10, Z10
-	VADDPS       Z10, Z1, Z1
-	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
-	VMULPS       Z10, Z10, Z11
-	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+632(SB), Z13
-	VFMADD213PS.BCST vmconst<>+640(SB), Z13, Z12
-	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+672(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+680(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+688(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+696(SB), Z10, Z12
-	VMULPS       Z10, Z12, Z12
-	VMULPS       Z11, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z12
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
-	VADDPS       Z12, Z10, Z10
-	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+808(SB), Z0, K2
-	VBLENDMPS    Z2, Z6, K2, Z8
-	VCMPPS.BCST $0x1d, vmconst<>+1440(SB), Z0, K2
-	VADDPS.BCST vmconst<>+1240(SB), Z10, Z1
-	VBLENDMPS    Z1, Z8, K2, Z9
-	VMOVUPS      Z9, (AX)(BX*4)
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+936(SB), Z1, K1
+	VMULPD.BCST vmconst<>+944(SB), Z1, Z2
+	VRNDSCALEPD  $0x03, Z2, Z2
+	VADDPD.BCST vmconst<>+952(SB), Z2, Z5
+	VPANDQ.BCST vmconst<>+960(SB), Z5, Z5
+	VPCMPEQQ.BCST vmconst<>+960(SB), Z5, K2
+	VPMOVM2Q     K2, Z5
+	VPANDQ.BCST vmconst<>+480(SB), Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD.BCST vmconst<>+952(SB), Z2, Z5
+	VFNMADD231PD.BCST vmconst<>+984(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+976(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+968(SB), Z2, Z1
+	VMULPD       Z1, Z1, Z2
+	VMOVUPS      Z2, Z6
+	VBROADCASTSD vmconst<>+1616(SB), Z7
+	VFMADD213PD.BCST vmconst<>+1624(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+1632(SB), Z2, Z6
+	VMULPD       Z2, Z6, Z6
+	VMOVUPS      Z1, Z7
+	VFMADD213PD.BCST vmconst<>+1640(SB), Z1, Z7
+	VFMADD213PD.BCST vmconst<>+1648(SB), Z2, Z7
+	VFMADD213PD.BCST vmconst<>+1656(SB), Z2, Z7
+	VFMADD213PD.BCST vmconst<>+1664(SB), Z2, Z7
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z1, Z7
+	VFMADD231PD  Z6, Z1, Z7
+	VCMPPD.BCST $0x1e, vmconst<>+1672(SB), Z2, K2
+	VBLENDMPD    Z7, Z1, K2, Z3
+	VPANDQ.BCST vmconst<>+1088(SB), Z5, Z1
+	VPCMPEQQ.BCST vmconst<>+1088(SB), Z1, K2
+	VBROADCASTSD vmconst<>+1528(SB), Z1
+	VDIVPD       Z3, Z1, Z1
+	VBLENDMPD    Z1, Z3, K2, Z4
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPXORQ       Z1, Z4, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
 	JNZ          out81
 	JMP          loop79
 
@@ -2146,9 +2010,9 @@ done80:
 	VZEROUPPER
 	RET
 
-// func atanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
+// func tan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -2159,70 +2023,40 @@ loop82:
 	CMPQ         BX, CX
 	JAE          done83
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+784(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+440(SB), Z1, K1
-	VADDPS       Z1, Z1, Z2
-	VCMPPS.BCST $0x11, vmconst<>+432(SB), Z1, K2
-	VMULPS       Z1, Z2, Z3
-	VBLENDMPS    Z3, Z2, K2, Z4
-	VBROADCASTSS vmconst<>+440(SB), Z3
-	VSUBPS       Z1, Z3, Z3
-	VDIVPS       Z3, Z4, Z3
-	VADDPS       Z3, Z2, Z2
-	VBLENDMPS    Z2, Z3, K2, Z5
-	VCMPPS.BCST $0x1e, vmconst<>+1248(SB), Z5, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z5, K3
-	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+440(SB), Z5, Z2
-	VCMPPS.BCST $0x1d, vmconst<>+808(SB), Z2, K2
-	VSUBPS       Z5, Z2, Z3
-	VBROADCASTSS vmconst<>+440(SB), Z10
-	VSUBPS       Z3, Z10, Z3
-	VSUBPS.BCST vmconst<>+440(SB), Z2, Z10
-	VSUBPS       Z10, Z5, Z10
-	VBLENDMPS    Z3, Z10, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+592(SB), Z2, K2
-	VCMPPS.BCST $0x12, vmconst<>+600(SB), Z2, K3
-	KANDW        K3, K2, K2
-	VPSRLD       $0x17, Z2, Z3
-	VCVTDQ2PS    Z3, Z3
-	VSUBPS.BCST vmconst<>+608(SB), Z3, Z3
-	VPANDD.BCST vmconst<>+616(SB), Z2, Z10
-	VPORD.BCST vmconst<>+440(SB), Z10, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+624(SB), Z10, K2
-	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
-	VBLENDMPS    Z11, Z10, K2, Z7
-	VPMOVM2D     K2, Z10
-	VPANDD.BCST vmconst<>+440(SB), Z10, Z10
-	VADDPS       Z10, Z3, Z3
-	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
-	VMULPS       Z10, Z10, Z11
-	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+632(SB), Z13
-	VFMADD213PS.BCST vmconst<>+640(SB), Z13, Z12
-	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+672(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+680(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+688(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+696(SB), Z10, Z12
-	VMULPS       Z10, Z12, Z12
-	VMULPS       Z11, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+384(SB), Z3, Z12
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
-	VADDPS       Z12, Z10, Z10
-	VFMADD231PS.BCST vmconst<>+376(SB), Z3, Z10
-	VDIVPS       Z2, Z6, Z2
-	VADDPS       Z2, Z10, Z2
-	VCMPPS.BCST $0x00, vmconst<>+856(SB), Z5, K2
-	VBLENDMPS    Z5, Z2, K2, Z8
-	VCMPPS.BCST $0x11, vmconst<>+1448(SB), Z1, K2
-	VMULPS.BCST vmconst<>+432(SB), Z8, Z2
-	VBLENDMPS    Z1, Z2, K2, Z9
-	VPANDD.BCST vmconst<>+792(SB), Z0, Z1
-	VPXORQ       Z1, Z9, Z1
-	VMOVUPS      Z1, (AX)(BX*4)
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+1096(SB), Z1, K1
+	VMULPS.BCST vmconst<>+1104(SB), Z0, Z1
+	VRNDSCALEPS  $0x00, Z1, Z1
+	VMOVUPS      Z0, Z4
+	VFNMADD231PS.BCST vmconst<>+1112(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1120(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1128(SB), Z1, Z4
+	VCVTPS2DQ    Z1, Z1
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z5, Z6
+	VBROADCASTSS vmconst<>+1680(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1688(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+1696(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+1704(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+1712(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+1720(SB), Z5, Z6
+	VMULPS       Z5, Z6, Z5
+	VMULPS       Z4, Z5, Z5
+	VADDPS       Z5, Z4, Z6
+	VBROADCASTSS vmconst<>+1608(SB), Z7
+	VDIVPS       Z6, Z7, Z7
+	VMOVUPS      Z7, Z8
+	VFMADD213PS.BCST vmconst<>+440(SB), Z4, Z8
+	VMOVUPS      Z8, Z4
+	VFMADD231PS  Z5, Z7, Z4
+	VMOVUPS      Z7, Z5
+	VFMADD231PS  Z4, Z7, Z5
+	VPANDD.BCST vmconst<>+1184(SB), Z1, Z1
+	VPCMPEQD.BCST vmconst<>+1184(SB), Z1, K2
+	VBLENDMPS    Z5, Z6, K2, Z2
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z0, K2
+	VBLENDMPS    Z0, Z2, K2, Z3
+	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -2244,6 +2078,1594 @@ done83:
 	VZEROUPPER
 	RET
 
+// func atan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·atan64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop85:
+	CMPQ        BX, CX
+	JAE         done86
+	VMOVUPS     (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+1728(SB), Z1, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1736(SB), Z1, K2
+	KANDNW      K2, K1, K2
+	VSUBPD.BCST vmconst<>+480(SB), Z1, Z2
+	VBLENDMPD   Z2, Z1, K2, Z3
+	VBLENDMPD.BCST vmconst<>+480(SB), Z3, K1, Z4
+	VADDPD.BCST vmconst<>+480(SB), Z1, Z2
+	VBROADCASTSD vmconst<>+480(SB), Z9
+	VBLENDMPD   Z2, Z9, K2, Z5
+	VBLENDMPD   Z1, Z5, K1, Z6
+	VDIVPD      Z6, Z4, Z1
+	VMULPD      Z1, Z1, Z2
+	VMOVUPS     Z2, Z9
+	VBROADCASTSD vmconst<>+1744(SB), Z10
+	VFMADD213PD.BCST vmconst<>+1752(SB), Z10, Z9
+	VFMADD213PD.BCST vmconst<>+1760(SB), Z2, Z9
+	VFMADD213PD.BCST vmconst<>+1768(SB), Z2, Z9
+	VFMADD213PD.BCST vmconst<>+1776(SB), Z2, Z9
+	VMOVUPS     Z1, Z10
+	VFMADD213PD.BCST vmconst<>+1784(SB), Z1, Z10
+	VFMADD213PD.BCST vmconst<>+1792(SB), Z2, Z10
+	VFMADD213PD.BCST vmconst<>+1800(SB), Z2, Z10
+	VFMADD213PD.BCST vmconst<>+1808(SB), Z2, Z10
+	VFMADD213PD.BCST vmconst<>+1816(SB), Z2, Z10
+	VMULPD      Z9, Z2, Z2
+	VDIVPD      Z10, Z2, Z2
+	VMOVUPS     Z1, Z9
+	VFMADD231PD Z2, Z1, Z9
+	VADDPD.BCST vmconst<>+1824(SB), Z9, Z1
+	VADDPD.BCST vmconst<>+1832(SB), Z1, Z1
+	VBLENDMPD   Z1, Z9, K2, Z7
+	VBROADCASTSD vmconst<>+1840(SB), Z1
+	VSUBPD      Z9, Z1, Z1
+	VADDPD.BCST vmconst<>+1848(SB), Z1, Z1
+	VBLENDMPD   Z1, Z7, K1, Z8
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPXORQ      Z1, Z8, Z1
+	VCMPPD      $0x00, Z0, Z0, K1
+	VMOVUPS     Z1, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out87
+	JMP         loop85
+
+out87:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done86:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop88:
+	CMPQ        BX, CX
+	JAE         done89
+	VMOVUPS     (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+1856(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+1864(SB), Z1, K2
+	KANDNW      K2, K1, K2
+	VSUBPS.BCST vmconst<>+440(SB), Z1, Z2
+	VBLENDMPS   Z2, Z1, K2, Z3
+	VBLENDMPS.BCST vmconst<>+1608(SB), Z3, K1, Z4
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z2
+	VBROADCASTSS vmconst<>+440(SB), Z9
+	VBLENDMPS   Z2, Z9, K2, Z5
+	VBLENDMPS   Z1, Z5, K1, Z6
+	VDIVPS      Z6, Z4, Z1
+	VPMOVM2D    K2, Z2
+	VPANDD.BCST vmconst<>+1872(SB), Z2, Z2
+	VBLENDMPS.BCST vmconst<>+1112(SB), Z2, K1, Z7
+	VPMOVM2D    K2, Z2
+	VPANDD.BCST vmconst<>+1880(SB), Z2, Z2
+	VBLENDMPS.BCST vmconst<>+1120(SB), Z2, K1, Z8
+	VMULPS      Z1, Z1, Z2
+	VMOVUPS     Z2, Z9
+	VBROADCASTSS vmconst<>+1888(SB), Z10
+	VFMADD213PS.BCST vmconst<>+1896(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+1904(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+1912(SB), Z2, Z9
+	VMULPS      Z2, Z9, Z2
+	VADDPS      Z8, Z1, Z9
+	VFMADD231PS Z1, Z2, Z9
+	VADDPS      Z9, Z7, Z1
+	VPANDD.BCST vmconst<>+768(SB), Z0, Z2
+	VPXORQ      Z2, Z1, Z1
+	VCMPPS      $0x00, Z0, Z0, K1
+	VMOVUPS     Z1, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out90
+	JMP         loop88
+
+out90:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done89:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func asin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop91:
+	CMPQ        BX, CX
+	JAE         done92
+	VMOVUPS     (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
+	VBROADCASTSS vmconst<>+440(SB), Z2
+	VSUBPS      Z1, Z2, Z2
+	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
+	VMULPS      Z1, Z1, Z7
+	VBLENDMPS   Z2, Z7, K1, Z3
+	VSQRTPS     Z3, Z2
+	VBLENDMPS   Z2, Z1, K1, Z4
+	VMOVUPS     Z3, Z2
+	VBROADCASTSS vmconst<>+1920(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1928(SB), Z7, Z2
+	VFMADD213PS.BCST vmconst<>+1936(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1944(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1952(SB), Z3, Z2
+	VMULPS      Z3, Z2, Z2
+	VMOVUPS     Z4, Z7
+	VFMADD231PS Z4, Z2, Z7
+	VPMOVM2D    K1, Z2
+	VPANDD.BCST vmconst<>+1112(SB), Z2, Z2
+	VADDPS      Z7, Z7, Z8
+	VPXORD.BCST vmconst<>+768(SB), Z7, Z7
+	VBLENDMPS   Z8, Z7, K1, Z5
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
+	VPMOVM2D    K1, Z7
+	VPANDD.BCST vmconst<>+1120(SB), Z7, Z7
+	VSUBPS      Z5, Z7, Z7
+	VADDPS      Z7, Z2, Z2
+	VPANDD.BCST vmconst<>+768(SB), Z0, Z7
+	VPXORQ      Z7, Z2, Z2
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z0, K1
+	VBLENDMPS   Z0, Z2, K1, Z6
+	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
+	VMOVUPS     Z6, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out93
+	JMP         loop91
+
+out93:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done92:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop94:
+	CMPQ         BX, CX
+	JAE          done95
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z1, K1
+	VBROADCASTSD vmconst<>+480(SB), Z2
+	VSUBPD       Z1, Z2, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
+	VSQRTPD      Z2, Z2
+	VBLENDMPD    Z2, Z0, K1, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z2
+	VMOVUPS      Z2, Z15
+	VFNMADD213PD.BCST vmconst<>+480(SB), Z2, Z15
+	VSQRTPD      Z15, Z15
+	VCMPPD.BCST $0x1e, vmconst<>+1960(SB), Z2, K2
+	VBLENDMPD    Z15, Z2, K2, Z4
+	VBLENDMPD    Z2, Z15, K2, Z5
+	VDIVPD       Z5, Z4, Z15
+	VCMPPD.BCST $0x1e, vmconst<>+1728(SB), Z15, K3
+	VCMPPD.BCST $0x1e, vmconst<>+1736(SB), Z15, K4
+	KANDNW       K4, K3, K4
+	VSUBPD.BCST vmconst<>+480(SB), Z15, Z16
+	VBLENDMPD    Z16, Z15, K4, Z6
+	VBLENDMPD.BCST vmconst<>+480(SB), Z6, K3, Z7
+	VADDPD.BCST vmconst<>+480(SB), Z15, Z16
+	VBROADCASTSD vmconst<>+480(SB), Z17
+	VBLENDMPD    Z16, Z17, K4, Z8
+	VBLENDMPD    Z15, Z8, K3, Z9
+	VDIVPD       Z9, Z7, Z15
+	VMULPD       Z15, Z15, Z16
+	VMOVUPS      Z16, Z17
+	VBROADCASTSD vmconst<>+1744(SB), Z18
+	VFMADD213PD.BCST vmconst<>+1752(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+1760(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+1768(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+1776(SB), Z16, Z17
+	VMOVUPS      Z15, Z18
+	VFMADD213PD.BCST vmconst<>+1784(SB), Z15, Z18
+	VFMADD213PD.BCST vmconst<>+1792(SB), Z16, Z18
+	VFMADD213PD.BCST vmconst<>+1800(SB), Z16, Z18
+	VFMADD213PD.BCST vmconst<>+1808(SB), Z16, Z18
+	VFMADD213PD.BCST vmconst<>+1816(SB), Z16, Z18
+	VMULPD       Z17, Z16, Z16
+	VDIVPD       Z18, Z16, Z16
+	VMOVUPS      Z15, Z17
+	VFMADD231PD  Z16, Z15, Z17
+	VADDPD.BCST vmconst<>+1824(SB), Z17, Z15
+	VADDPD.BCST vmconst<>+1832(SB), Z15, Z15
+	VBLENDMPD    Z15, Z17, K4, Z10
+	VBROADCASTSD vmconst<>+1840(SB), Z15
+	VSUBPD       Z17, Z15, Z15
+	VADDPD.BCST vmconst<>+1848(SB), Z15, Z15
+	VBLENDMPD    Z15, Z10, K3, Z11
+	VBROADCASTSD vmconst<>+1840(SB), Z15
+	VSUBPD       Z11, Z15, Z15
+	VBLENDMPD    Z15, Z11, K2, Z12
+	VPANDQ.BCST vmconst<>+560(SB), Z3, Z15
+	VPXORQ       Z15, Z12, Z15
+	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z2, K2
+	VADDPD       Z15, Z15, Z2
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z0, K2
+	VBROADCASTSD vmconst<>+1968(SB), Z16
+	VSUBPD       Z2, Z16, Z16
+	VBLENDMPD    Z16, Z2, K2, Z13
+	VBROADCASTSD vmconst<>+1840(SB), Z2
+	VSUBPD       Z15, Z2, Z2
+	VBLENDMPD    Z13, Z2, K1, Z14
+	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z1, K1
+	VMOVUPS      Z14, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out96
+	JMP          loop94
+
+out96:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done95:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop97:
+	CMPQ        BX, CX
+	JAE         done98
+	VMOVUPS     (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K2
+	VBROADCASTSS vmconst<>+440(SB), Z2
+	VSUBPS      Z1, Z2, Z2
+	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
+	VMULPS      Z1, Z1, Z8
+	VBLENDMPS   Z2, Z8, K2, Z3
+	VSQRTPS     Z3, Z2
+	VBLENDMPS   Z2, Z1, K2, Z4
+	VMOVUPS     Z3, Z2
+	VBROADCASTSS vmconst<>+1920(SB), Z8
+	VFMADD213PS.BCST vmconst<>+1928(SB), Z8, Z2
+	VFMADD213PS.BCST vmconst<>+1936(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1944(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1952(SB), Z3, Z2
+	VMULPS      Z3, Z2, Z2
+	VMOVUPS     Z4, Z8
+	VFMADD231PS Z4, Z2, Z8
+	VPMOVM2D    K2, Z2
+	VPANDD.BCST vmconst<>+1112(SB), Z2, Z2
+	VADDPS      Z8, Z8, Z2
+	VPXORD.BCST vmconst<>+768(SB), Z8, Z8
+	VBLENDMPS   Z2, Z8, K2, Z5
+	VPANDD.BCST vmconst<>+768(SB), Z0, Z2
+	VPXORQ      Z2, Z5, Z2
+	VADDPS.BCST vmconst<>+1120(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+1112(SB), Z2, Z2
+	VBROADCASTSS vmconst<>+1984(SB), Z8
+	VSUBPS      Z5, Z8, Z8
+	VADDPS.BCST vmconst<>+1976(SB), Z8, Z8
+	VCMPPS.BCST $0x11, vmconst<>+832(SB), Z0, K2
+	VBLENDMPS   Z8, Z5, K2, Z6
+	VBLENDMPS   Z6, Z2, K1, Z7
+	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
+	VMOVUPS     Z7, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out99
+	JMP         loop97
+
+out99:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done98:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func asinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop100:
+	CMPQ         BX, CX
+	JAE          done101
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z1, K1
+	VMOVUPS      Z1, Z2
+	VFMADD213PD.BCST vmconst<>+480(SB), Z1, Z2
+	VSQRTPD      Z2, Z2
+	VADDPD       Z1, Z1, Z22
+	VADDPD       Z1, Z2, Z23
+	VBROADCASTSD vmconst<>+480(SB), Z24
+	VDIVPD       Z23, Z24, Z23
+	VADDPD       Z23, Z22, Z22
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z22, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z22, K3
+	KANDW        K3, K2, K2
+	VGETMANTPD   $0x00, Z22, Z23
+	VGETEXPPD    Z22, Z22
+	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z23, K2
+	VMULPD.BCST vmconst<>+336(SB), Z23, Z24
+	VBLENDMPD    Z24, Z23, K2, Z3
+	VADDPD.BCST vmconst<>+480(SB), Z22, Z23
+	VBLENDMPD    Z23, Z22, K2, Z4
+	VSUBPD.BCST vmconst<>+480(SB), Z3, Z22
+	VADDPD.BCST vmconst<>+488(SB), Z22, Z23
+	VDIVPD       Z23, Z22, Z23
+	VMULPD       Z23, Z23, Z24
+	VMULPD       Z24, Z24, Z25
+	VMOVUPS      Z25, Z26
+	VBROADCASTSD vmconst<>+496(SB), Z27
+	VFMADD213PD.BCST vmconst<>+504(SB), Z27, Z26
+	VMOVUPS      Z25, Z27
+	VFMADD213PD.BCST vmconst<>+512(SB), Z26, Z27
+	VMOVUPS      Z25, Z26
+	VFMADD213PD.BCST vmconst<>+520(SB), Z27, Z26
+	VMOVUPS      Z25, Z27
+	VBROADCASTSD vmconst<>+528(SB), Z28
+	VFMADD213PD.BCST vmconst<>+536(SB), Z28, Z27
+	VMOVUPS      Z25, Z28
+	VFMADD213PD.BCST vmconst<>+544(SB), Z27, Z28
+	VMULPD       Z28, Z25, Z25
+	VFMADD231PD  Z26, Z24, Z25
+	VMULPD.BCST vmconst<>+336(SB), Z22, Z24
+	VFMADD231PD  Z22, Z24, Z25
+	VMULPD.BCST vmconst<>+552(SB), Z4, Z26
+	VFMADD231PD  Z25, Z23, Z26
+	VPXORQ.BCST vmconst<>+560(SB), Z26, Z23
+	VFMADD231PD  Z22, Z24, Z23
+	VSUBPD       Z22, Z23, Z22
+	VPXORQ.BCST vmconst<>+560(SB), Z22, Z22
+	VFMADD231PD.BCST vmconst<>+568(SB), Z4, Z22
+	VMULPD       Z1, Z1, Z23
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
+	VDIVPD       Z2, Z23, Z2
+	VADDPD       Z2, Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z23
+	VCMPPD.BCST $0x1e, vmconst<>+1528(SB), Z2, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+1560(SB), Z23, K2
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z24
+	VBLENDMPD    Z2, Z24, K2, Z5
+	VPSRLQ       $0x34, Z5, Z24
+	VPORQ.BCST vmconst<>+952(SB), Z24, Z24
+	VSUBPD.BCST vmconst<>+1568(SB), Z24, Z24
+	VSUBPD       Z2, Z5, Z25
+	VBROADCASTSD vmconst<>+480(SB), Z26
+	VSUBPD       Z25, Z26, Z25
+	VSUBPD.BCST vmconst<>+480(SB), Z5, Z26
+	VSUBPD       Z26, Z2, Z26
+	VCMPPD.BCST $0x1e, vmconst<>+752(SB), Z24, K3
+	VBLENDMPD    Z25, Z26, K3, Z6
+	VDIVPD       Z5, Z6, Z25
+	VBLENDMPD.BCST vmconst<>+752(SB), Z25, K2, Z7
+	VPANDQ.BCST vmconst<>+1576(SB), Z5, Z25
+	VPORQ.BCST vmconst<>+480(SB), Z25, Z25
+	VCMPPD.BCST $0x1d, vmconst<>+472(SB), Z25, K2
+	VADDPD.BCST vmconst<>+480(SB), Z24, Z26
+	VBLENDMPD    Z26, Z24, K2, Z8
+	VMULPD.BCST vmconst<>+336(SB), Z25, Z24
+	VBLENDMPD    Z24, Z25, K2, Z9
+	VSUBPD.BCST vmconst<>+480(SB), Z9, Z24
+	VCMPPD.BCST $0x11, vmconst<>+1584(SB), Z23, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1592(SB), Z2, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z24, K3
+	VBLENDMPD    Z2, Z24, K2, Z10
+	VBLENDMPD.BCST vmconst<>+752(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+752(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+336(SB), Z10, Z24
+	VMULPD       Z10, Z24, Z24
+	VADDPD.BCST vmconst<>+488(SB), Z10, Z25
+	VDIVPD       Z25, Z10, Z25
+	VMULPD       Z25, Z25, Z26
+	VMOVUPS      Z26, Z27
+	VBROADCASTSD vmconst<>+496(SB), Z28
+	VFMADD213PD.BCST vmconst<>+528(SB), Z28, Z27
+	VFMADD213PD.BCST vmconst<>+504(SB), Z26, Z27
+	VFMADD213PD.BCST vmconst<>+536(SB), Z26, Z27
+	VFMADD213PD.BCST vmconst<>+512(SB), Z26, Z27
+	VFMADD213PD.BCST vmconst<>+544(SB), Z26, Z27
+	VFMADD213PD.BCST vmconst<>+520(SB), Z26, Z27
+	VMOVUPS      Z24, Z28
+	VFMADD231PD  Z26, Z27, Z28
+	VMULPD       Z28, Z25, Z26
+	VSUBPD       Z26, Z24, Z26
+	VSUBPD       Z26, Z10, Z26
+	VMOVUPS      Z11, Z27
+	VFMADD231PD.BCST vmconst<>+552(SB), Z12, Z27
+	VFMADD231PD  Z28, Z25, Z27
+	VMULPD.BCST vmconst<>+568(SB), Z12, Z25
+	VSUBPD       Z27, Z24, Z24
+	VSUBPD       Z10, Z24, Z24
+	VSUBPD       Z24, Z25, Z24
+	VMOVUPS      Z11, Z25
+	VFMADD231PD.BCST vmconst<>+552(SB), Z12, Z25
+	VFMADD231PD.BCST vmconst<>+568(SB), Z12, Z25
+	VBLENDMPD    Z25, Z24, K3, Z13
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z12, K2
+	VBLENDMPD    Z26, Z13, K2, Z14
+	VCMPPD.BCST $0x11, vmconst<>+1600(SB), Z23, K2
+	VMULPD       Z2, Z2, Z24
+	VMOVUPS      Z2, Z25
+	VFNMADD231PD.BCST vmconst<>+336(SB), Z24, Z25
+	VBLENDMPD    Z25, Z14, K2, Z15
+	VCMPPD.BCST $0x11, vmconst<>+1536(SB), Z23, K2
+	VBLENDMPD    Z2, Z15, K2, Z16
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z1, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VGETMANTPD   $0x00, Z1, Z2
+	VGETEXPPD    Z1, Z23
+	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z2, K2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z24
+	VBLENDMPD    Z24, Z2, K2, Z17
+	VADDPD.BCST vmconst<>+480(SB), Z23, Z2
+	VBLENDMPD    Z2, Z23, K2, Z18
+	VSUBPD.BCST vmconst<>+480(SB), Z17, Z2
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z23
+	VDIVPD       Z23, Z2, Z23
+	VMULPD       Z23, Z23, Z24
+	VMULPD       Z24, Z24, Z25
+	VMOVUPS      Z25, Z26
+	VBROADCASTSD vmconst<>+496(SB), Z27
+	VFMADD213PD.BCST vmconst<>+504(SB), Z27, Z26
+	VMOVUPS      Z25, Z27
+	VFMADD213PD.BCST vmconst<>+512(SB), Z26, Z27
+	VMOVUPS      Z25, Z26
+	VFMADD213PD.BCST vmconst<>+520(SB), Z27, Z26
+	VMOVUPS      Z25, Z27
+	VBROADCASTSD vmconst<>+528(SB), Z28
+	VFMADD213PD.BCST vmconst<>+536(SB), Z28, Z27
+	VMOVUPS      Z25, Z28
+	VFMADD213PD.BCST vmconst<>+544(SB), Z27, Z28
+	VMULPD       Z28, Z25, Z25
+	VFMADD231PD  Z26, Z24, Z25
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z24
+	VFMADD231PD  Z2, Z24, Z25
+	VMULPD.BCST vmconst<>+552(SB), Z18, Z26
+	VFMADD231PD  Z25, Z23, Z26
+	VPXORQ.BCST vmconst<>+560(SB), Z26, Z23
+	VFMADD231PD  Z2, Z24, Z23
+	VSUBPD       Z2, Z23, Z2
+	VPXORQ.BCST vmconst<>+560(SB), Z2, Z2
+	VFMADD231PD.BCST vmconst<>+568(SB), Z18, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+488(SB), Z1, K2
+	VBLENDMPD    Z22, Z16, K2, Z19
+	VCMPPD.BCST $0x1e, vmconst<>+1992(SB), Z1, K2
+	VADDPD.BCST vmconst<>+1344(SB), Z2, Z2
+	VBLENDMPD    Z2, Z19, K2, Z20
+	VCMPPD.BCST $0x11, vmconst<>+2000(SB), Z1, K2
+	VBLENDMPD    Z1, Z20, K2, Z21
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPXORQ       Z1, Z21, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out102
+	JMP          loop100
+
+out102:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done101:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func asinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop103:
+	CMPQ         BX, CX
+	JAE          done104
+	VMOVUPS      (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K1
+	VMOVUPS      Z1, Z2
+	VFMADD213PS.BCST vmconst<>+440(SB), Z1, Z2
+	VSQRTPS      Z2, Z2
+	VADDPS       Z1, Z1, Z11
+	VADDPS       Z1, Z2, Z12
+	VBROADCASTSS vmconst<>+440(SB), Z13
+	VDIVPS       Z12, Z13, Z12
+	VADDPS       Z12, Z11, Z11
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z11, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z11, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z11, Z12
+	VCVTDQ2PS    Z12, Z12
+	VSUBPS.BCST vmconst<>+592(SB), Z12, Z12
+	VPANDD.BCST vmconst<>+600(SB), Z11, Z11
+	VPORD.BCST vmconst<>+440(SB), Z11, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z11, K2
+	VMULPS.BCST vmconst<>+432(SB), Z11, Z13
+	VBLENDMPS    Z13, Z11, K2, Z3
+	VPMOVM2D     K2, Z11
+	VPANDD.BCST vmconst<>+440(SB), Z11, Z11
+	VADDPS       Z11, Z12, Z11
+	VSUBPS.BCST vmconst<>+440(SB), Z3, Z12
+	VMULPS       Z12, Z12, Z13
+	VMOVUPS      Z12, Z14
+	VBROADCASTSS vmconst<>+616(SB), Z15
+	VFMADD213PS.BCST vmconst<>+624(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+632(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+640(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+672(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+680(SB), Z12, Z14
+	VMULPS       Z12, Z14, Z14
+	VMULPS       Z13, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
+	VADDPS       Z14, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
+	VMULPS       Z1, Z1, Z11
+	VADDPS.BCST vmconst<>+440(SB), Z2, Z2
+	VDIVPS       Z2, Z11, Z2
+	VADDPS       Z2, Z1, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+1608(SB), Z2, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z2, K3
+	KANDW        K3, K2, K2
+	VADDPS.BCST vmconst<>+440(SB), Z2, Z11
+	VCMPPS.BCST $0x1d, vmconst<>+784(SB), Z11, K2
+	VSUBPS       Z2, Z11, Z13
+	VBROADCASTSS vmconst<>+440(SB), Z14
+	VSUBPS       Z13, Z14, Z13
+	VSUBPS.BCST vmconst<>+440(SB), Z11, Z14
+	VSUBPS       Z14, Z2, Z14
+	VBLENDMPS    Z13, Z14, K2, Z4
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z11, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z11, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z11, Z13
+	VCVTDQ2PS    Z13, Z13
+	VSUBPS.BCST vmconst<>+592(SB), Z13, Z13
+	VPANDD.BCST vmconst<>+600(SB), Z11, Z14
+	VPORD.BCST vmconst<>+440(SB), Z14, Z14
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z14, K2
+	VMULPS.BCST vmconst<>+432(SB), Z14, Z15
+	VBLENDMPS    Z15, Z14, K2, Z5
+	VPMOVM2D     K2, Z14
+	VPANDD.BCST vmconst<>+440(SB), Z14, Z14
+	VADDPS       Z14, Z13, Z13
+	VSUBPS.BCST vmconst<>+440(SB), Z5, Z14
+	VMULPS       Z14, Z14, Z15
+	VMOVUPS      Z14, Z16
+	VBROADCASTSS vmconst<>+616(SB), Z17
+	VFMADD213PS.BCST vmconst<>+624(SB), Z17, Z16
+	VFMADD213PS.BCST vmconst<>+632(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+640(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+648(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+656(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+664(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+672(SB), Z14, Z16
+	VFMADD213PS.BCST vmconst<>+680(SB), Z14, Z16
+	VMULPS       Z14, Z16, Z16
+	VMULPS       Z15, Z16, Z16
+	VFMADD231PS.BCST vmconst<>+384(SB), Z13, Z16
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z15, Z16
+	VADDPS       Z16, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+376(SB), Z13, Z14
+	VDIVPS       Z11, Z4, Z11
+	VADDPS       Z11, Z14, Z11
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z2, K2
+	VBLENDMPS    Z2, Z11, K2, Z6
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z1, Z2
+	VCVTDQ2PS    Z2, Z2
+	VSUBPS.BCST vmconst<>+592(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+600(SB), Z1, Z11
+	VPORD.BCST vmconst<>+440(SB), Z11, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z11, K2
+	VMULPS.BCST vmconst<>+432(SB), Z11, Z13
+	VBLENDMPS    Z13, Z11, K2, Z7
+	VPMOVM2D     K2, Z11
+	VPANDD.BCST vmconst<>+440(SB), Z11, Z11
+	VADDPS       Z11, Z2, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z7, Z11
+	VMULPS       Z11, Z11, Z13
+	VMOVUPS      Z11, Z14
+	VBROADCASTSS vmconst<>+616(SB), Z15
+	VFMADD213PS.BCST vmconst<>+624(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+632(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+640(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+648(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+656(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+664(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+672(SB), Z11, Z14
+	VFMADD213PS.BCST vmconst<>+680(SB), Z11, Z14
+	VMULPS       Z11, Z14, Z14
+	VMULPS       Z13, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z14
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
+	VADDPS       Z14, Z11, Z11
+	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z11
+	VCMPPS.BCST $0x1e, vmconst<>+784(SB), Z1, K2
+	VBLENDMPS    Z12, Z6, K2, Z8
+	VCMPPS.BCST $0x1e, vmconst<>+2008(SB), Z1, K2
+	VADDPS.BCST vmconst<>+1416(SB), Z11, Z2
+	VBLENDMPS    Z2, Z8, K2, Z9
+	VCMPPS.BCST $0x11, vmconst<>+2016(SB), Z1, K2
+	VBLENDMPS    Z1, Z9, K2, Z10
+	VPANDD.BCST vmconst<>+768(SB), Z0, Z1
+	VPXORQ       Z1, Z10, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out105
+	JMP          loop103
+
+out105:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done104:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop106:
+	CMPQ         BX, CX
+	JAE          done107
+	VMOVUPS      (DX)(BX*8), Z0
+	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VMULPD       Z0, Z0, Z1
+	VSUBPD.BCST vmconst<>+480(SB), Z1, Z1
+	VADDPD       Z0, Z0, Z20
+	VSQRTPD      Z1, Z1
+	VADDPD       Z1, Z0, Z1
+	VBROADCASTSD vmconst<>+480(SB), Z21
+	VDIVPD       Z1, Z21, Z1
+	VSUBPD       Z1, Z20, Z1
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z1, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VGETMANTPD   $0x00, Z1, Z20
+	VGETEXPPD    Z1, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z20, K2
+	VMULPD.BCST vmconst<>+336(SB), Z20, Z21
+	VBLENDMPD    Z21, Z20, K2, Z2
+	VADDPD.BCST vmconst<>+480(SB), Z1, Z20
+	VBLENDMPD    Z20, Z1, K2, Z3
+	VSUBPD.BCST vmconst<>+480(SB), Z2, Z1
+	VADDPD.BCST vmconst<>+488(SB), Z1, Z20
+	VDIVPD       Z20, Z1, Z20
+	VMULPD       Z20, Z20, Z21
+	VMULPD       Z21, Z21, Z22
+	VMOVUPS      Z22, Z23
+	VBROADCASTSD vmconst<>+496(SB), Z24
+	VFMADD213PD.BCST vmconst<>+504(SB), Z24, Z23
+	VMOVUPS      Z22, Z24
+	VFMADD213PD.BCST vmconst<>+512(SB), Z23, Z24
+	VMOVUPS      Z22, Z23
+	VFMADD213PD.BCST vmconst<>+520(SB), Z24, Z23
+	VMOVUPS      Z22, Z24
+	VBROADCASTSD vmconst<>+528(SB), Z25
+	VFMADD213PD.BCST vmconst<>+536(SB), Z25, Z24
+	VMOVUPS      Z22, Z25
+	VFMADD213PD.BCST vmconst<>+544(SB), Z24, Z25
+	VMULPD       Z25, Z22, Z22
+	VFMADD231PD  Z23, Z21, Z22
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z21
+	VFMADD231PD  Z1, Z21, Z22
+	VMULPD.BCST vmconst<>+552(SB), Z3, Z23
+	VFMADD231PD  Z22, Z20, Z23
+	VPXORQ.BCST vmconst<>+560(SB), Z23, Z20
+	VFMADD231PD  Z1, Z21, Z20
+	VSUBPD       Z1, Z20, Z1
+	VPXORQ.BCST vmconst<>+560(SB), Z1, Z1
+	VFMADD231PD.BCST vmconst<>+568(SB), Z3, Z1
+	VSUBPD.BCST vmconst<>+480(SB), Z0, Z20
+	VADDPD       Z20, Z20, Z21
+	VFMADD231PD  Z20, Z20, Z21
+	VSQRTPD      Z21, Z21
+	VADDPD       Z21, Z20, Z20
+	VPANDQ.BCST vmconst<>+0(SB), Z20, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+1528(SB), Z20, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+1560(SB), Z21, K2
+	VADDPD.BCST vmconst<>+480(SB), Z20, Z22
+	VBLENDMPD    Z20, Z22, K2, Z4
+	VPSRLQ       $0x34, Z4, Z22
+	VPORQ.BCST vmconst<>+952(SB), Z22, Z22
+	VSUBPD.BCST vmconst<>+1568(SB), Z22, Z22
+	VSUBPD       Z20, Z4, Z23
+	VBROADCASTSD vmconst<>+480(SB), Z24
+	VSUBPD       Z23, Z24, Z23
+	VSUBPD.BCST vmconst<>+480(SB), Z4, Z24
+	VSUBPD       Z24, Z20, Z24
+	VCMPPD.BCST $0x1e, vmconst<>+752(SB), Z22, K3
+	VBLENDMPD    Z23, Z24, K3, Z5
+	VDIVPD       Z4, Z5, Z23
+	VBLENDMPD.BCST vmconst<>+752(SB), Z23, K2, Z6
+	VPANDQ.BCST vmconst<>+1576(SB), Z4, Z23
+	VPORQ.BCST vmconst<>+480(SB), Z23, Z23
+	VCMPPD.BCST $0x1d, vmconst<>+472(SB), Z23, K2
+	VADDPD.BCST vmconst<>+480(SB), Z22, Z24
+	VBLENDMPD    Z24, Z22, K2, Z7
+	VMULPD.BCST vmconst<>+336(SB), Z23, Z22
+	VBLENDMPD    Z22, Z23, K2, Z8
+	VSUBPD.BCST vmconst<>+480(SB), Z8, Z22
+	VCMPPD.BCST $0x11, vmconst<>+1584(SB), Z21, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1592(SB), Z20, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z22, K3
+	VBLENDMPD    Z20, Z22, K2, Z9
+	VBLENDMPD.BCST vmconst<>+752(SB), Z6, K2, Z10
+	VBLENDMPD.BCST vmconst<>+752(SB), Z7, K2, Z11
+	VMULPD.BCST vmconst<>+336(SB), Z9, Z22
+	VMULPD       Z9, Z22, Z22
+	VADDPD.BCST vmconst<>+488(SB), Z9, Z23
+	VDIVPD       Z23, Z9, Z23
+	VMULPD       Z23, Z23, Z24
+	VMOVUPS      Z24, Z25
+	VBROADCASTSD vmconst<>+496(SB), Z26
+	VFMADD213PD.BCST vmconst<>+528(SB), Z26, Z25
+	VFMADD213PD.BCST vmconst<>+504(SB), Z24, Z25
+	VFMADD213PD.BCST vmconst<>+536(SB), Z24, Z25
+	VFMADD213PD.BCST vmconst<>+512(SB), Z24, Z25
+	VFMADD213PD.BCST vmconst<>+544(SB), Z24, Z25
+	VFMADD213PD.BCST vmconst<>+520(SB), Z24, Z25
+	VMOVUPS      Z22, Z26
+	VFMADD231PD  Z24, Z25, Z26
+	VMULPD       Z26, Z23, Z24
+	VSUBPD       Z24, Z22, Z24
+	VSUBPD       Z24, Z9, Z24
+	VMOVUPS      Z10, Z25
+	VFMADD231PD.BCST vmconst<>+552(SB), Z11, Z25
+	VFMADD231PD  Z26, Z23, Z25
+	VMULPD.BCST vmconst<>+568(SB), Z11, Z23
+	VSUBPD       Z25, Z22, Z22
+	VSUBPD       Z9, Z22, Z22
+	VSUBPD       Z22, Z23, Z22
+	VMOVUPS      Z10, Z23
+	VFMADD231PD.BCST vmconst<>+552(SB), Z11, Z23
+	VFMADD231PD.BCST vmconst<>+568(SB), Z11, Z23
+	VBLENDMPD    Z23, Z22, K3, Z12
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z11, K2
+	VBLENDMPD    Z24, Z12, K2, Z13
+	VCMPPD.BCST $0x11, vmconst<>+1600(SB), Z21, K2
+	VMULPD       Z20, Z20, Z22
+	VMOVUPS      Z20, Z23
+	VFNMADD231PD.BCST vmconst<>+336(SB), Z22, Z23
+	VBLENDMPD    Z23, Z13, K2, Z14
+	VCMPPD.BCST $0x11, vmconst<>+1536(SB), Z21, K2
+	VBLENDMPD    Z20, Z14, K2, Z15
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K3
+	KANDW        K3, K2, K2
+	VGETMANTPD   $0x00, Z0, Z20
+	VGETEXPPD    Z0, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z20, K2
+	VMULPD.BCST vmconst<>+336(SB), Z20, Z22
+	VBLENDMPD    Z22, Z20, K2, Z16
+	VADDPD.BCST vmconst<>+480(SB), Z21, Z20
+	VBLENDMPD    Z20, Z21, K2, Z17
+	VSUBPD.BCST vmconst<>+480(SB), Z16, Z20
+	VADDPD.BCST vmconst<>+488(SB), Z20, Z21
+	VDIVPD       Z21, Z20, Z21
+	VMULPD       Z21, Z21, Z22
+	VMULPD       Z22, Z22, Z23
+	VMOVUPS      Z23, Z24
+	VBROADCASTSD vmconst<>+496(SB), Z25
+	VFMADD213PD.BCST vmconst<>+504(SB), Z25, Z24
+	VMOVUPS      Z23, Z25
+	VFMADD213PD.BCST vmconst<>+512(SB), Z24, Z25
+	VMOVUPS      Z23, Z24
+	VFMADD213PD.BCST vmconst<>+520(SB), Z25, Z24
+	VMOVUPS      Z23, Z25
+	VBROADCASTSD vmconst<>+528(SB), Z26
+	VFMADD213PD.BCST vmconst<>+536(SB), Z26, Z25
+	VMOVUPS      Z23, Z26
+	VFMADD213PD.BCST vmconst<>+544(SB), Z25, Z26
+	VMULPD       Z26, Z23, Z23
+	VFMADD231PD  Z24, Z22, Z23
+	VMULPD.BCST vmconst<>+336(SB), Z20, Z22
+	VFMADD231PD  Z20, Z22, Z23
+	VMULPD.BCST vmconst<>+552(SB), Z17, Z24
+	VFMADD231PD  Z23, Z21, Z24
+	VPXORQ.BCST vmconst<>+560(SB), Z24, Z21
+	VFMADD231PD  Z20, Z22, Z21
+	VSUBPD       Z20, Z21, Z20
+	VPXORQ.BCST vmconst<>+560(SB), Z20, Z20
+	VFMADD231PD.BCST vmconst<>+568(SB), Z17, Z20
+	VCMPPD.BCST $0x1e, vmconst<>+488(SB), Z0, K2
+	VBLENDMPD    Z1, Z15, K2, Z18
+	VCMPPD.BCST $0x1d, vmconst<>+1992(SB), Z0, K2
+	VADDPD.BCST vmconst<>+1344(SB), Z20, Z1
+	VBLENDMPD    Z1, Z18, K2, Z19
+	VMOVUPS      Z19, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out108
+	JMP          loop106
+
+out108:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done107:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func acosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop109:
+	CMPQ         BX, CX
+	JAE          done110
+	VMOVUPS      (DX)(BX*4), Z0
+	VCMPPS.BCST $0x1d, vmconst<>+440(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
+	KANDW        K2, K1, K1
+	VADDPS       Z0, Z0, Z1
+	VMOVUPS      Z0, Z2
+	VFMADD213PS.BCST vmconst<>+1608(SB), Z0, Z2
+	VSQRTPS      Z2, Z2
+	VADDPS       Z2, Z0, Z2
+	VBROADCASTSS vmconst<>+440(SB), Z10
+	VDIVPS       Z2, Z10, Z2
+	VSUBPS       Z2, Z1, Z1
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z1, Z2
+	VCVTDQ2PS    Z2, Z2
+	VSUBPS.BCST vmconst<>+592(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+600(SB), Z1, Z1
+	VPORD.BCST vmconst<>+440(SB), Z1, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z1, K2
+	VMULPS.BCST vmconst<>+432(SB), Z1, Z10
+	VBLENDMPS    Z10, Z1, K2, Z3
+	VPMOVM2D     K2, Z1
+	VPANDD.BCST vmconst<>+440(SB), Z1, Z1
+	VADDPS       Z1, Z2, Z1
+	VSUBPS.BCST vmconst<>+440(SB), Z3, Z2
+	VMULPS       Z2, Z2, Z10
+	VMOVUPS      Z2, Z11
+	VBROADCASTSS vmconst<>+616(SB), Z12
+	VFMADD213PS.BCST vmconst<>+624(SB), Z12, Z11
+	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+656(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+664(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+672(SB), Z2, Z11
+	VFMADD213PS.BCST vmconst<>+680(SB), Z2, Z11
+	VMULPS       Z2, Z11, Z11
+	VMULPS       Z10, Z11, Z11
+	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z11
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z10, Z11
+	VADDPS       Z11, Z2, Z2
+	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z0, Z1
+	VADDPS       Z1, Z1, Z10
+	VFMADD231PS  Z1, Z1, Z10
+	VSQRTPS      Z10, Z10
+	VADDPS       Z10, Z1, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+1608(SB), Z1, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
+	KANDW        K3, K2, K2
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z10
+	VCMPPS.BCST $0x1d, vmconst<>+784(SB), Z10, K2
+	VSUBPS       Z1, Z10, Z11
+	VBROADCASTSS vmconst<>+440(SB), Z12
+	VSUBPS       Z11, Z12, Z11
+	VSUBPS.BCST vmconst<>+440(SB), Z10, Z12
+	VSUBPS       Z12, Z1, Z12
+	VBLENDMPS    Z11, Z12, K2, Z4
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z10, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z10, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z10, Z11
+	VCVTDQ2PS    Z11, Z11
+	VSUBPS.BCST vmconst<>+592(SB), Z11, Z11
+	VPANDD.BCST vmconst<>+600(SB), Z10, Z12
+	VPORD.BCST vmconst<>+440(SB), Z12, Z12
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z12, K2
+	VMULPS.BCST vmconst<>+432(SB), Z12, Z13
+	VBLENDMPS    Z13, Z12, K2, Z5
+	VPMOVM2D     K2, Z12
+	VPANDD.BCST vmconst<>+440(SB), Z12, Z12
+	VADDPS       Z12, Z11, Z11
+	VSUBPS.BCST vmconst<>+440(SB), Z5, Z12
+	VMULPS       Z12, Z12, Z13
+	VMOVUPS      Z12, Z14
+	VBROADCASTSS vmconst<>+616(SB), Z15
+	VFMADD213PS.BCST vmconst<>+624(SB), Z15, Z14
+	VFMADD213PS.BCST vmconst<>+632(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+640(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+672(SB), Z12, Z14
+	VFMADD213PS.BCST vmconst<>+680(SB), Z12, Z14
+	VMULPS       Z12, Z14, Z14
+	VMULPS       Z13, Z14, Z14
+	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
+	VADDPS       Z14, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
+	VDIVPS       Z10, Z4, Z10
+	VADDPS       Z10, Z12, Z10
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z1, K2
+	VBLENDMPS    Z1, Z10, K2, Z6
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z0, Z1
+	VCVTDQ2PS    Z1, Z1
+	VSUBPS.BCST vmconst<>+592(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+600(SB), Z0, Z10
+	VPORD.BCST vmconst<>+440(SB), Z10, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z10, K2
+	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
+	VBLENDMPS    Z11, Z10, K2, Z7
+	VPMOVM2D     K2, Z10
+	VPANDD.BCST vmconst<>+440(SB), Z10, Z10
+	VADDPS       Z10, Z1, Z1
+	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
+	VMULPS       Z10, Z10, Z11
+	VMOVUPS      Z10, Z12
+	VBROADCASTSS vmconst<>+616(SB), Z13
+	VFMADD213PS.BCST vmconst<>+624(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+632(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+640(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+672(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+680(SB), Z10, Z12
+	VMULPS       Z10, Z12, Z12
+	VMULPS       Z11, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z12
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
+	VADDPS       Z12, Z10, Z10
+	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+784(SB), Z0, K2
+	VBLENDMPS    Z2, Z6, K2, Z8
+	VCMPPS.BCST $0x1d, vmconst<>+2008(SB), Z0, K2
+	VADDPS.BCST vmconst<>+1416(SB), Z10, Z1
+	VBLENDMPS    Z1, Z8, K2, Z9
+	VMOVUPS      Z9, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out111
+	JMP          loop109
+
+out111:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done110:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atanh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·atanh64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop112:
+	CMPQ         BX, CX
+	JAE          done113
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+480(SB), Z1, K1
+	VADDPD       Z1, Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+336(SB), Z1, K2
+	VMULPD       Z1, Z2, Z3
+	VBLENDMPD    Z3, Z2, K2, Z4
+	VBROADCASTSD vmconst<>+480(SB), Z3
+	VSUBPD       Z1, Z3, Z3
+	VDIVPD       Z3, Z4, Z3
+	VADDPD       Z3, Z2, Z2
+	VBLENDMPD    Z2, Z3, K2, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z5, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+1528(SB), Z5, K2
+	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z5, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+1560(SB), Z2, K2
+	VADDPD.BCST vmconst<>+480(SB), Z5, Z3
+	VBLENDMPD    Z5, Z3, K2, Z6
+	VPSRLQ       $0x34, Z6, Z3
+	VPORQ.BCST vmconst<>+952(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+1568(SB), Z3, Z3
+	VSUBPD       Z5, Z6, Z19
+	VBROADCASTSD vmconst<>+480(SB), Z20
+	VSUBPD       Z19, Z20, Z19
+	VSUBPD.BCST vmconst<>+480(SB), Z6, Z20
+	VSUBPD       Z20, Z5, Z20
+	VCMPPD.BCST $0x1e, vmconst<>+752(SB), Z3, K3
+	VBLENDMPD    Z19, Z20, K3, Z7
+	VDIVPD       Z6, Z7, Z19
+	VBLENDMPD.BCST vmconst<>+752(SB), Z19, K2, Z8
+	VPANDQ.BCST vmconst<>+1576(SB), Z6, Z19
+	VPORQ.BCST vmconst<>+480(SB), Z19, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+472(SB), Z19, K2
+	VADDPD.BCST vmconst<>+480(SB), Z3, Z20
+	VBLENDMPD    Z20, Z3, K2, Z9
+	VMULPD.BCST vmconst<>+336(SB), Z19, Z3
+	VBLENDMPD    Z3, Z19, K2, Z10
+	VSUBPD.BCST vmconst<>+480(SB), Z10, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1584(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1592(SB), Z5, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z3, K3
+	VBLENDMPD    Z5, Z3, K2, Z11
+	VBLENDMPD.BCST vmconst<>+752(SB), Z8, K2, Z12
+	VBLENDMPD.BCST vmconst<>+752(SB), Z9, K2, Z13
+	VMULPD.BCST vmconst<>+336(SB), Z11, Z3
+	VMULPD       Z11, Z3, Z3
+	VADDPD.BCST vmconst<>+488(SB), Z11, Z19
+	VDIVPD       Z19, Z11, Z19
+	VMULPD       Z19, Z19, Z20
+	VMOVUPS      Z20, Z21
+	VBROADCASTSD vmconst<>+496(SB), Z22
+	VFMADD213PD.BCST vmconst<>+528(SB), Z22, Z21
+	VFMADD213PD.BCST vmconst<>+504(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+536(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+512(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+544(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+520(SB), Z20, Z21
+	VMOVUPS      Z3, Z22
+	VFMADD231PD  Z20, Z21, Z22
+	VMULPD       Z22, Z19, Z20
+	VSUBPD       Z20, Z3, Z20
+	VSUBPD       Z20, Z11, Z20
+	VMOVUPS      Z12, Z21
+	VFMADD231PD.BCST vmconst<>+552(SB), Z13, Z21
+	VFMADD231PD  Z22, Z19, Z21
+	VMULPD.BCST vmconst<>+568(SB), Z13, Z19
+	VSUBPD       Z21, Z3, Z3
+	VSUBPD       Z11, Z3, Z3
+	VSUBPD       Z3, Z19, Z3
+	VMOVUPS      Z12, Z19
+	VFMADD231PD.BCST vmconst<>+552(SB), Z13, Z19
+	VFMADD231PD.BCST vmconst<>+568(SB), Z13, Z19
+	VBLENDMPD    Z19, Z3, K3, Z14
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z13, K2
+	VBLENDMPD    Z20, Z14, K2, Z15
+	VCMPPD.BCST $0x11, vmconst<>+1600(SB), Z2, K2
+	VMULPD       Z5, Z5, Z3
+	VMOVUPS      Z5, Z19
+	VFNMADD231PD.BCST vmconst<>+336(SB), Z3, Z19
+	VBLENDMPD    Z19, Z15, K2, Z16
+	VCMPPD.BCST $0x11, vmconst<>+1536(SB), Z2, K2
+	VBLENDMPD    Z5, Z16, K2, Z17
+	VCMPPD.BCST $0x11, vmconst<>+2000(SB), Z1, K2
+	VMULPD.BCST vmconst<>+336(SB), Z17, Z2
+	VBLENDMPD    Z1, Z2, K2, Z18
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPXORQ       Z1, Z18, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out114
+	JMP          loop112
+
+out114:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done113:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func atanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop115:
+	CMPQ         BX, CX
+	JAE          done116
+	VMOVUPS      (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+760(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+440(SB), Z1, K1
+	VADDPS       Z1, Z1, Z2
+	VCMPPS.BCST $0x11, vmconst<>+432(SB), Z1, K2
+	VMULPS       Z1, Z2, Z3
+	VBLENDMPS    Z3, Z2, K2, Z4
+	VBROADCASTSS vmconst<>+440(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VDIVPS       Z3, Z4, Z3
+	VADDPS       Z3, Z2, Z2
+	VBLENDMPS    Z2, Z3, K2, Z5
+	VCMPPS.BCST $0x1e, vmconst<>+1608(SB), Z5, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z5, K3
+	KANDW        K3, K2, K2
+	VADDPS.BCST vmconst<>+440(SB), Z5, Z2
+	VCMPPS.BCST $0x1d, vmconst<>+784(SB), Z2, K2
+	VSUBPS       Z5, Z2, Z3
+	VBROADCASTSS vmconst<>+440(SB), Z10
+	VSUBPS       Z3, Z10, Z3
+	VSUBPS.BCST vmconst<>+440(SB), Z2, Z10
+	VSUBPS       Z10, Z5, Z10
+	VBLENDMPS    Z3, Z10, K2, Z6
+	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z2, K2
+	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z2, K3
+	KANDW        K3, K2, K2
+	VPSRLD       $0x17, Z2, Z3
+	VCVTDQ2PS    Z3, Z3
+	VSUBPS.BCST vmconst<>+592(SB), Z3, Z3
+	VPANDD.BCST vmconst<>+600(SB), Z2, Z10
+	VPORD.BCST vmconst<>+440(SB), Z10, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+608(SB), Z10, K2
+	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
+	VBLENDMPS    Z11, Z10, K2, Z7
+	VPMOVM2D     K2, Z10
+	VPANDD.BCST vmconst<>+440(SB), Z10, Z10
+	VADDPS       Z10, Z3, Z3
+	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
+	VMULPS       Z10, Z10, Z11
+	VMOVUPS      Z10, Z12
+	VBROADCASTSS vmconst<>+616(SB), Z13
+	VFMADD213PS.BCST vmconst<>+624(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+632(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+640(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+672(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+680(SB), Z10, Z12
+	VMULPS       Z10, Z12, Z12
+	VMULPS       Z11, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+384(SB), Z3, Z12
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
+	VADDPS       Z12, Z10, Z10
+	VFMADD231PS.BCST vmconst<>+376(SB), Z3, Z10
+	VDIVPS       Z2, Z6, Z2
+	VADDPS       Z2, Z10, Z2
+	VCMPPS.BCST $0x00, vmconst<>+832(SB), Z5, K2
+	VBLENDMPS    Z5, Z2, K2, Z8
+	VCMPPS.BCST $0x11, vmconst<>+2016(SB), Z1, K2
+	VMULPS.BCST vmconst<>+432(SB), Z8, Z2
+	VBLENDMPS    Z1, Z2, K2, Z9
+	VPANDD.BCST vmconst<>+768(SB), Z0, Z1
+	VPXORQ       Z1, Z9, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out117
+	JMP          loop115
+
+out117:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done116:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func erf64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·erf64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop118:
+	CMPQ         BX, CX
+	JAE          done119
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VMULPD       Z1, Z1, Z2
+	VBROADCASTSD vmconst<>+480(SB), Z3
+	VDIVPD       Z2, Z3, Z2
+	VCMPPD.BCST $0x11, vmconst<>+2024(SB), Z1, K1
+	VMOVUPS      Z2, Z3
+	VBROADCASTSD vmconst<>+2032(SB), Z10
+	VFMADD213PD.BCST vmconst<>+2040(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2048(SB), Z3, Z10
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2056(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2064(SB), Z3, Z10
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2072(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2080(SB), Z3, Z10
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2088(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VBROADCASTSD vmconst<>+2096(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2104(SB), Z11, Z10
+	VMOVUPS      Z2, Z11
+	VFMADD213PD.BCST vmconst<>+2112(SB), Z10, Z11
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2120(SB), Z11, Z10
+	VMOVUPS      Z2, Z11
+	VFMADD213PD.BCST vmconst<>+2128(SB), Z10, Z11
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2136(SB), Z11, Z10
+	VMOVUPS      Z2, Z11
+	VFMADD213PD.BCST vmconst<>+2144(SB), Z10, Z11
+	VBLENDMPD    Z3, Z11, K1, Z4
+	VMOVUPS      Z2, Z3
+	VBROADCASTSD vmconst<>+2152(SB), Z10
+	VFMADD213PD.BCST vmconst<>+2160(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2168(SB), Z3, Z10
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2176(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2184(SB), Z3, Z10
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2192(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+2200(SB), Z3, Z10
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2208(SB), Z10, Z3
+	VMOVUPS      Z2, Z10
+	VFMADD213PD.BCST vmconst<>+480(SB), Z3, Z10
+	VMOVUPS      Z2, Z3
+	VBROADCASTSD vmconst<>+2216(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2224(SB), Z11, Z3
+	VMOVUPS      Z2, Z11
+	VFMADD213PD.BCST vmconst<>+2232(SB), Z3, Z11
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2240(SB), Z11, Z3
+	VMOVUPS      Z2, Z11
+	VFMADD213PD.BCST vmconst<>+2248(SB), Z3, Z11
+	VMOVUPS      Z2, Z3
+	VFMADD213PD.BCST vmconst<>+2256(SB), Z11, Z3
+	VMOVUPS      Z2, Z11
+	VFMADD213PD.BCST vmconst<>+2264(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+480(SB), Z11, Z2
+	VBLENDMPD    Z10, Z2, K1, Z5
+	VPANDQ.BCST vmconst<>+2272(SB), Z1, Z2
+	VMOVUPS      Z2, Z3
+	VFNMADD213PD.BCST vmconst<>+2280(SB), Z2, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z10
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z10, K1
+	VMOVUPS      Z3, Z10
+	VBROADCASTSD vmconst<>+16(SB), Z11
+	VFMADD213PD.BCST vmconst<>+24(SB), Z11, Z10
+	VSUBPD.BCST vmconst<>+24(SB), Z10, Z11
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z11, Z3
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z11, Z3
+	VMOVUPS      vmconst<>+48(SB), Z11
+	VMOVUPS      Z10, Z12
+	VPERMI2PD    vmconst<>+112(SB), Z11, Z12
+	VMOVUPS      vmconst<>+176(SB), Z11
+	VMOVUPS      Z10, Z13
+	VPERMI2PD    vmconst<>+240(SB), Z11, Z13
+	VMOVUPS      Z3, Z11
+	VBROADCASTSD vmconst<>+304(SB), Z14
+	VFMADD213PD.BCST vmconst<>+312(SB), Z14, Z11
+	VFMADD213PD.BCST vmconst<>+320(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+328(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+336(SB), Z3, Z11
+	VMULPD       Z3, Z3, Z14
+	VFMADD231PD  Z11, Z14, Z3
+	VMOVUPS      Z13, Z11
+	VFMADD231PD  Z3, Z12, Z11
+	VADDPD       Z11, Z12, Z3
+	VPANDQ.BCST vmconst<>+344(SB), Z10, Z10
+	VPSLLQ       $0x30, Z10, Z10
+	VPADDQ       Z10, Z3, Z3
+	VSUBPD       Z1, Z2, Z10
+	VADDPD       Z1, Z2, Z2
+	VDIVPD       Z5, Z4, Z11
+	VFMADD231PD  Z2, Z10, Z11
+	VPANDQ.BCST vmconst<>+0(SB), Z11, Z2
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z2, K2
+	VMOVUPS      Z11, Z2
+	VBROADCASTSD vmconst<>+16(SB), Z10
+	VFMADD213PD.BCST vmconst<>+24(SB), Z10, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z10
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z10, Z11
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z10, Z11
+	VMOVUPS      vmconst<>+48(SB), Z10
+	VMOVUPS      Z2, Z12
+	VPERMI2PD    vmconst<>+112(SB), Z10, Z12
+	VMOVUPS      vmconst<>+176(SB), Z10
+	VMOVUPS      Z2, Z13
+	VPERMI2PD    vmconst<>+240(SB), Z10, Z13
+	VMOVUPS      Z11, Z10
+	VBROADCASTSD vmconst<>+304(SB), Z14
+	VFMADD213PD.BCST vmconst<>+312(SB), Z14, Z10
+	VFMADD213PD.BCST vmconst<>+320(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+328(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+336(SB), Z11, Z10
+	VMULPD       Z11, Z11, Z14
+	VFMADD231PD  Z10, Z14, Z11
+	VMOVUPS      Z13, Z10
+	VFMADD231PD  Z11, Z12, Z10
+	VADDPD       Z10, Z12, Z10
+	VPANDQ.BCST vmconst<>+344(SB), Z2, Z2
+	VPSLLQ       $0x30, Z2, Z2
+	VPADDQ       Z2, Z10, Z2
+	VMULPD       Z2, Z3, Z2
+	VDIVPD       Z1, Z2, Z2
+	KANDW        K2, K1, K1
+	VCMPPD.BCST $0x11, vmconst<>+2288(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z1, K3
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+2304(SB), Z1, K5
+	KORW         K5, K4, K4
+	KANDW        K4, K3, K3
+	VCMPPD.BCST $0x11, vmconst<>+2312(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+1488(SB), Z1, K5
+	KORW         K1, K5, K1
+	KORW         K1, K4, K1
+	KANDW        K1, K3, K1
+	VCMPPD.BCST $0x11, vmconst<>+2000(SB), Z1, K3
+	VMOVUPS      Z1, Z3
+	VFMADD231PD.BCST vmconst<>+2320(SB), Z1, Z3
+	VMULPD       Z1, Z1, Z10
+	VMOVUPS      Z10, Z11
+	VBROADCASTSD vmconst<>+2328(SB), Z12
+	VFMADD213PD.BCST vmconst<>+2336(SB), Z12, Z11
+	VMOVUPS      Z10, Z12
+	VFMADD213PD.BCST vmconst<>+2344(SB), Z11, Z12
+	VMOVUPS      Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2352(SB), Z12, Z11
+	VMOVUPS      Z10, Z12
+	VFMADD213PD.BCST vmconst<>+2360(SB), Z11, Z12
+	VMOVUPS      Z10, Z11
+	VBROADCASTSD vmconst<>+2368(SB), Z13
+	VFMADD213PD.BCST vmconst<>+2376(SB), Z13, Z11
+	VMOVUPS      Z10, Z13
+	VFMADD213PD.BCST vmconst<>+2384(SB), Z11, Z13
+	VMOVUPS      Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2392(SB), Z13, Z11
+	VMOVUPS      Z10, Z13
+	VFMADD213PD.BCST vmconst<>+2400(SB), Z11, Z13
+	VFMADD213PD.BCST vmconst<>+480(SB), Z13, Z10
+	VDIVPD       Z10, Z12, Z10
+	VMOVUPS      Z1, Z11
+	VFMADD231PD  Z10, Z1, Z11
+	VBLENDMPD    Z3, Z11, K3, Z6
+	VSUBPD.BCST vmconst<>+480(SB), Z1, Z3
+	VMOVUPS      Z3, Z10
+	VBROADCASTSD vmconst<>+2416(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2424(SB), Z11, Z10
+	VMOVUPS      Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2432(SB), Z10, Z11
+	VMOVUPS      Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2440(SB), Z11, Z10
+	VMOVUPS      Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2448(SB), Z10, Z11
+	VMOVUPS      Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2456(SB), Z11, Z10
+	VMOVUPS      Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2464(SB), Z10, Z11
+	VMOVUPS      Z3, Z10
+	VBROADCASTSD vmconst<>+2472(SB), Z12
+	VFMADD213PD.BCST vmconst<>+2480(SB), Z12, Z10
+	VMOVUPS      Z3, Z12
+	VFMADD213PD.BCST vmconst<>+2488(SB), Z10, Z12
+	VMOVUPS      Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2496(SB), Z12, Z10
+	VMOVUPS      Z3, Z12
+	VFMADD213PD.BCST vmconst<>+2504(SB), Z10, Z12
+	VMOVUPS      Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2512(SB), Z12, Z10
+	VFMADD213PD.BCST vmconst<>+480(SB), Z10, Z3
+	VDIVPD       Z3, Z11, Z3
+	VADDPD.BCST vmconst<>+2408(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1488(SB), Z1, K3
+	VBROADCASTSD vmconst<>+480(SB), Z10
+	VSUBPD       Z2, Z10, Z2
+	VBROADCASTSD vmconst<>+480(SB), Z10
+	VBLENDMPD    Z2, Z10, K3, Z7
+	VCMPPD.BCST $0x11, vmconst<>+2312(SB), Z1, K3
+	VBLENDMPD    Z3, Z7, K3, Z8
+	VBLENDMPD    Z6, Z8, K2, Z9
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPXORQ       Z1, Z9, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out120
+	JMP          loop118
+
+out120:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done119:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func pow64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
@@ -2254,22 +3676,22 @@ TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop85:
+loop121:
 	CMPQ        SI, CX
-	JAE         done86
+	JAE         done122
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+1456(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+2520(SB), Z3, Z4
 	VRNDSCALEPD $0x03, Z4, Z4
 	VSUBPD      Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+504(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+480(SB), Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z6
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
@@ -2277,122 +3699,122 @@ loop85:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+472(SB), Z0, Z4
+	VPANDQ.BCST vmconst<>+1576(SB), Z0, Z4
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ      $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+480(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+488(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z4, K1
+	VPORQ.BCST vmconst<>+952(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+2528(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+2536(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z7
 	VADDPD      Z4, Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+504(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+512(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+480(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z4, Z20
 	VDIVPD      Z20, Z4, Z20
 	VMULPD      Z20, Z20, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+520(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+496(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
+	VMULPD      Z21, Z23, Z21
+	VMULPD.BCST vmconst<>+528(SB), Z22, Z23
 	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
 	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
-	VMULPD      Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+552(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+560(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+568(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VADDPD      Z22, Z21, Z21
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD      Z4, Z22, Z22
 	VADDPD      Z22, Z21, Z21
 	VMULPD      Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+576(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+552(SB), Z7, Z21
 	VADDPD      Z21, Z20, Z20
 	VSUBPD      Z20, Z22, Z20
 	VSUBPD      Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+584(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+568(SB), Z7, Z20
 	VSUBPD      Z4, Z20, Z4
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
 	VPMOVM2Q    K1, Z20
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+2520(SB), Z3, K1
 	VPMOVM2Q    K1, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+776(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+752(SB), Z5, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+776(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+752(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
 	VPANDQ      Z2, Z3, Z2
 	VMULPD      Z4, Z5, Z3
 	VPANDQ      Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+872(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+848(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+856(SB), Z4, K1
 	VPMOVM2Q    K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+864(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
 	VPANDQ      Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+704(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+896(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+904(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+912(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+560(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+872(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+880(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+888(SB), Z2, Z2
 	VMOVUPS     Z2, Z4
-	VBROADCASTSD vmconst<>+920(SB), Z20
-	VFMADD213PD.BCST vmconst<>+928(SB), Z20, Z4
+	VBROADCASTSD vmconst<>+896(SB), Z20
+	VFMADD213PD.BCST vmconst<>+904(SB), Z20, Z4
 	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+936(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+912(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+920(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+504(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+480(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+504(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+952(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+480(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+928(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VMULPD      Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+1464(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+2544(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ      $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+1472(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+472(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+776(SB), Z21
-	VBROADCASTSD vmconst<>+776(SB), Z22
+	VPANDQ.BCST vmconst<>+2552(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+952(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+2528(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+952(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+1576(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+752(SB), Z21
+	VBROADCASTSD vmconst<>+752(SB), Z22
 
-powloop88:
+powloop124:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone89
-	VCMPPD.BCST $0x11, vmconst<>+1480(SB), Z4, K1
+	JZ        powdone125
+	VCMPPD.BCST $0x11, vmconst<>+2560(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+1488(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+2568(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+776(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+752(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+1496(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+1496(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+960(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+960(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2407,7 +3829,7 @@ powloop88:
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+504(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+480(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2416,27 +3838,27 @@ powloop88:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop88
+	JMP       powloop124
 
-powdone89:
-	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z1, K1
+powdone125:
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+504(SB), Z4
+	VBROADCASTSD vmconst<>+480(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+776(SB), Z2
+	VBROADCASTSD vmconst<>+752(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+1472(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+480(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+480(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+2552(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+952(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+952(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+504(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+1504(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+2576(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -2448,19 +3870,19 @@ powdone89:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+1512(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+2584(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+1520(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+2592(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+504(SB), Z24
+	VBROADCASTSD vmconst<>+480(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
@@ -2474,21 +3896,21 @@ powdone89:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+2520(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPORQ       Z20, Z4, Z4
 	VPMOVQ2M    Z4, K1
-	VBLENDMPD.BCST vmconst<>+504(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+480(SB), Z18, K1, Z19
 	VPORQ       Z4, Z3, Z3
 	VPORQ       Z3, Z2, Z2
 	VMOVUPS     Z19, (AX)(SI*8)
@@ -2496,10 +3918,10 @@ powdone89:
 	KMOVW       K1, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out87
-	JMP         loop85
+	JNZ         out123
+	JMP         loop121
 
-out87:
+out123:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2509,7 +3931,7 @@ out87:
 	VZEROUPPER
 	RET
 
-done86:
+done122:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -2525,22 +3947,22 @@ TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop90:
+loop126:
 	CMPQ         BX, CX
-	JAE          done91
+	JAE          done127
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+1456(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+2520(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+504(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+480(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
@@ -2548,122 +3970,122 @@ loop90:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+472(SB), Z0, Z4
+	VPANDQ.BCST vmconst<>+1576(SB), Z0, Z4
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+480(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+488(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z4, K1
+	VPORQ.BCST vmconst<>+952(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+2528(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+2536(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+504(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+512(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+480(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+520(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+496(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
+	VMULPD       Z21, Z23, Z21
+	VMULPD.BCST vmconst<>+528(SB), Z22, Z23
 	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
 	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
-	VMULPD       Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+552(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+560(SB), Z23, Z23
-	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+568(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+576(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+552(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+584(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+568(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+2520(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+776(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+752(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+776(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+752(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+872(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+848(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+856(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+864(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+704(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+896(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+904(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+912(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+560(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+872(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+880(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+888(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+920(SB), Z20
-	VFMADD213PD.BCST vmconst<>+928(SB), Z20, Z4
+	VBROADCASTSD vmconst<>+896(SB), Z20
+	VFMADD213PD.BCST vmconst<>+904(SB), Z20, Z4
 	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+936(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+912(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+920(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+504(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+480(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+504(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+952(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+480(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+928(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+1464(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+2544(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+1472(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+472(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+776(SB), Z21
-	VBROADCASTSD vmconst<>+776(SB), Z22
+	VPANDQ.BCST vmconst<>+2552(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+952(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+2528(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+952(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+1576(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+752(SB), Z21
+	VBROADCASTSD vmconst<>+752(SB), Z22
 
-powloop93:
+powloop129:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone94
-	VCMPPD.BCST $0x11, vmconst<>+1480(SB), Z4, K1
+	JZ        powdone130
+	VCMPPD.BCST $0x11, vmconst<>+2560(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+1488(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+2568(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+776(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+752(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+1496(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+1496(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+960(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+960(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2678,7 +4100,7 @@ powloop93:
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+504(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+480(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2687,27 +4109,27 @@ powloop93:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop93
+	JMP       powloop129
 
-powdone94:
-	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z1, K1
+powdone130:
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+504(SB), Z4
+	VBROADCASTSD vmconst<>+480(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+776(SB), Z2
+	VBROADCASTSD vmconst<>+752(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+1472(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+480(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+480(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+2552(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+952(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+952(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+504(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+1504(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+2576(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -2719,19 +4141,19 @@ powdone94:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+1512(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+2584(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+1520(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+2592(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+504(SB), Z24
+	VBROADCASTSD vmconst<>+480(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
@@ -2745,21 +4167,21 @@ powdone94:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+2520(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z1, K1
 	VPMOVM2Q    K1, Z1
-	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z0, K1
 	VPMOVM2Q    K1, Z4
 	VPORQ       Z4, Z1, Z1
 	VPMOVQ2M    Z1, K1
-	VBLENDMPD.BCST vmconst<>+504(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+480(SB), Z18, K1, Z19
 	VPORQ       Z1, Z3, Z1
 	VPORQ       Z1, Z2, Z1
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -2767,10 +4189,10 @@ powdone94:
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out92
-	JMP         loop90
+	JNZ         out128
+	JMP         loop126
 
-out92:
+out128:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2778,7 +4200,7 @@ out92:
 	VZEROUPPER
 	RET
 
-done91:
+done127:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2794,22 +4216,22 @@ TEXT ·scalarPow64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop95:
+loop131:
 	CMPQ         BX, CX
-	JAE          done96
+	JAE          done132
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+1456(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+2520(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+504(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+480(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
@@ -2817,122 +4239,122 @@ loop95:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+472(SB), Z0, Z4
+	VPANDQ.BCST vmconst<>+1576(SB), Z0, Z4
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+480(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+488(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+496(SB), Z4, K1
+	VPORQ.BCST vmconst<>+952(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+2528(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+2536(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+504(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+504(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+512(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+480(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+520(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+528(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+496(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
+	VMULPD       Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
+	VMULPD       Z21, Z23, Z21
+	VMULPD.BCST vmconst<>+528(SB), Z22, Z23
 	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
 	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
-	VMULPD       Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+552(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+560(SB), Z23, Z23
-	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+568(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+576(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+552(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+584(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+568(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
 	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+2520(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+776(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+752(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+776(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+752(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+872(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+848(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+880(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+856(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+888(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+864(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+704(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+896(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+904(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+912(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+560(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+872(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+880(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+888(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+920(SB), Z20
-	VFMADD213PD.BCST vmconst<>+928(SB), Z20, Z4
+	VBROADCASTSD vmconst<>+896(SB), Z20
+	VFMADD213PD.BCST vmconst<>+904(SB), Z20, Z4
 	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+936(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+912(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+920(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+504(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+480(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+512(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+504(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+952(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+480(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+928(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+1464(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+2544(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+1472(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+480(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+488(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+472(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+776(SB), Z21
-	VBROADCASTSD vmconst<>+776(SB), Z22
+	VPANDQ.BCST vmconst<>+2552(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+952(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+2528(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+952(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+1576(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+752(SB), Z21
+	VBROADCASTSD vmconst<>+752(SB), Z22
 
-powloop98:
+powloop134:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone99
-	VCMPPD.BCST $0x11, vmconst<>+1480(SB), Z4, K1
+	JZ        powdone135
+	VCMPPD.BCST $0x11, vmconst<>+2560(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+1488(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+2568(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+776(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+752(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+1496(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+1496(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+960(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+960(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -2947,7 +4369,7 @@ powloop98:
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+504(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+480(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -2956,27 +4378,27 @@ powloop98:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop98
+	JMP       powloop134
 
-powdone99:
-	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z1, K1
+powdone135:
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+504(SB), Z4
+	VBROADCASTSD vmconst<>+480(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+776(SB), Z2
+	VBROADCASTSD vmconst<>+752(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+1472(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+480(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+480(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+2552(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+952(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+952(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+504(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+1504(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+2576(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -2988,19 +4410,19 @@ powdone99:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+776(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+752(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+1512(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+2584(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+1520(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+2592(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+504(SB), Z24
+	VBROADCASTSD vmconst<>+480(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
@@ -3014,21 +4436,21 @@ powdone99:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+2520(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x00, vmconst<>+504(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z0, K1
 	VPMOVM2Q    K1, Z0
 	VPORQ       Z0, Z4, Z0
 	VPMOVQ2M    Z0, K1
-	VBLENDMPD.BCST vmconst<>+504(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+480(SB), Z18, K1, Z19
 	VPORQ       Z0, Z3, Z0
 	VPORQ       Z0, Z2, Z0
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -3036,10 +4458,10 @@ powdone99:
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out97
-	JMP         loop95
+	JNZ         out133
+	JMP         loop131
 
-out97:
+out133:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3047,7 +4469,7 @@ out97:
 	VZEROUPPER
 	RET
 
-done96:
+done132:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3064,33 +4486,33 @@ TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop100:
+loop136:
 	CMPQ      SI, CX
-	JAE       done101
+	JAE       done137
 	VMOVUPS   (DX)(SI*8), Z0
 	VMOVUPS   (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z3, K2
 	KANDW     K2, K1, K1
 	VMAXPD    Z3, Z2, Z4
 	VMINPD    Z3, Z2, Z2
 	VDIVPD    Z4, Z2, Z2
 	VMULPD    Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
 	VSQRTPD   Z2, Z2
 	VMULPD    Z2, Z4, Z2
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z5
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z2, K2, Z5
 	VMOVUPS   Z5, (AX)(SI*8)
 	KMOVW     K1, DI
 	ADDQ      $0x08, SI
 	XORQ      $0xff, DI
-	JNZ       out102
-	JMP       loop100
+	JNZ       out138
+	JMP       loop136
 
-out102:
+out138:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3100,7 +4522,7 @@ out102:
 	VZEROUPPER
 	RET
 
-done101:
+done137:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3117,27 +4539,27 @@ TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop103:
+loop139:
 	CMPQ          SI, CX
-	JAE           done104
+	JAE           done140
 	VMOVUPS       (DX)(SI*4), Z0
 	VMOVUPS       (BX)(SI*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, DI
 	VEXTRACTF64X4 $0x01, Z0, Y2
@@ -3146,18 +4568,18 @@ loop103:
 	VCVTPS2PD     Y3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z2, K2, Z6
 	VCVTPD2PS     Z6, Y2
 	KMOVW         K1, R8
 	VINSERTF64X4  $0x01, Y2, Z5, Z2
@@ -3166,10 +4588,10 @@ loop103:
 	VMOVUPS       Z2, (AX)(SI*4)
 	ADDQ          $0x10, SI
 	XORQ          $0x0000ffff, DI
-	JNZ           out105
-	JMP           loop103
+	JNZ           out141
+	JMP           loop139
 
-out105:
+out141:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3179,7 +4601,7 @@ out105:
 	VZEROUPPER
 	RET
 
-done104:
+done140:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3195,33 +4617,33 @@ TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop106:
+loop142:
 	CMPQ         BX, CX
-	JAE          done107
+	JAE          done143
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z1, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z1, Z2, Z4
 	VMINPD       Z1, Z2, Z1
 	VDIVPD       Z4, Z1, Z1
 	VMULPD       Z1, Z1, Z1
-	VADDPD.BCST vmconst<>+504(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+480(SB), Z1, Z1
 	VSQRTPD      Z1, Z1
 	VMULPD       Z1, Z4, Z1
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z1, K2, Z3
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z1, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out108
-	JMP          loop106
+	JNZ          out144
+	JMP          loop142
 
-out108:
+out144:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3229,7 +4651,7 @@ out108:
 	VZEROUPPER
 	RET
 
-done107:
+done143:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3245,27 +4667,27 @@ TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop109:
+loop145:
 	CMPQ          BX, CX
-	JAE           done110
+	JAE           done146
 	VMOVUPS       (DX)(BX*4), Z0
 	VBROADCASTSS  y+48(FP), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y2
@@ -3274,18 +4696,18 @@ loop109:
 	VCVTPS2PD     Y1, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z1, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z1, Z2, Z3
 	VMINPD        Z1, Z2, Z1
 	VDIVPD        Z3, Z1, Z1
 	VMULPD        Z1, Z1, Z1
-	VADDPD.BCST vmconst<>+504(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+480(SB), Z1, Z1
 	VSQRTPD       Z1, Z1
 	VMULPD        Z1, Z3, Z1
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z3, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z1, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z1, K2, Z6
 	VCVTPD2PS     Z6, Y1
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y1, Z5, Z1
@@ -3294,10 +4716,10 @@ loop109:
 	VMOVUPS       Z1, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out111
-	JMP           loop109
+	JNZ           out147
+	JMP           loop145
 
-out111:
+out147:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3305,7 +4727,7 @@ out111:
 	VZEROUPPER
 	RET
 
-done110:
+done146:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3321,33 +4743,33 @@ TEXT ·scalarHypot64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop112:
+loop148:
 	CMPQ         BX, CX
-	JAE          done113
+	JAE          done149
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z3, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z3, Z0, Z4
 	VMINPD       Z3, Z0, Z0
 	VDIVPD       Z4, Z0, Z0
 	VMULPD       Z0, Z0, Z0
-	VADDPD.BCST vmconst<>+504(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+480(SB), Z0, Z0
 	VSQRTPD      Z0, Z0
 	VMULPD       Z0, Z4, Z0
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z0, K2, Z2
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z0, K2, Z2
 	VMOVUPS      Z2, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out114
-	JMP          loop112
+	JNZ          out150
+	JMP          loop148
 
-out114:
+out150:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3355,7 +4777,7 @@ out114:
 	VZEROUPPER
 	RET
 
-done113:
+done149:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3371,27 +4793,27 @@ TEXT ·scalarHypot32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop115:
+loop151:
 	CMPQ          BX, CX
-	JAE           done116
+	JAE           done152
 	VBROADCASTSS  x+24(FP), Z0
 	VMOVUPS       (DX)(BX*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+504(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y0
@@ -3400,18 +4822,18 @@ loop115:
 	VCVTPS2PD     Y2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+1528(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+2296(SB), Z2, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z2, Z0, Z3
 	VMINPD        Z2, Z0, Z0
 	VDIVPD        Z3, Z0, Z0
 	VMULPD        Z0, Z0, Z0
-	VADDPD.BCST vmconst<>+504(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+480(SB), Z0, Z0
 	VSQRTPD       Z0, Z0
 	VMULPD        Z0, Z3, Z0
-	VCMPPD.BCST $0x00, vmconst<>+776(SB), Z3, K2
-	VBLENDMPD.BCST vmconst<>+776(SB), Z0, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+752(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+752(SB), Z0, K2, Z6
 	VCVTPD2PS     Z6, Y0
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y0, Z5, Z0
@@ -3420,10 +4842,10 @@ loop115:
 	VMOVUPS       Z0, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out117
-	JMP           loop115
+	JNZ           out153
+	JMP           loop151
 
-out117:
+out153:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3431,7 +4853,7 @@ out117:
 	VZEROUPPER
 	RET
 
-done116:
+done152:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3510,213 +4932,348 @@ DATA vmconst<>+448(SB)/4, $0x0000007f
 DATA vmconst<>+452(SB)/4, $0x00000000
 DATA vmconst<>+456(SB)/8, $0x0010000000000000
 DATA vmconst<>+464(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+472(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+480(SB)/8, $0x4330000000000000
-DATA vmconst<>+488(SB)/8, $0x43300000000003fe
-DATA vmconst<>+496(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+504(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+512(SB)/8, $0x4000000000000000
-DATA vmconst<>+520(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+528(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+536(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+544(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+552(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+560(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+568(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+576(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+584(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+592(SB)/4, $0x00800000
+DATA vmconst<>+472(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+480(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+488(SB)/8, $0x4000000000000000
+DATA vmconst<>+496(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+504(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+512(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+520(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+528(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+536(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+544(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+552(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+560(SB)/8, $0x8000000000000000
+DATA vmconst<>+568(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+576(SB)/4, $0x00800000
+DATA vmconst<>+580(SB)/4, $0x00000000
+DATA vmconst<>+584(SB)/4, $0x7f7fffff
+DATA vmconst<>+588(SB)/4, $0x00000000
+DATA vmconst<>+592(SB)/4, $0x42fe0000
 DATA vmconst<>+596(SB)/4, $0x00000000
-DATA vmconst<>+600(SB)/4, $0x7f7fffff
+DATA vmconst<>+600(SB)/4, $0x007fffff
 DATA vmconst<>+604(SB)/4, $0x00000000
-DATA vmconst<>+608(SB)/4, $0x42fe0000
+DATA vmconst<>+608(SB)/4, $0x3fb504f3
 DATA vmconst<>+612(SB)/4, $0x00000000
-DATA vmconst<>+616(SB)/4, $0x007fffff
+DATA vmconst<>+616(SB)/4, $0x3d9021bb
 DATA vmconst<>+620(SB)/4, $0x00000000
-DATA vmconst<>+624(SB)/4, $0x3fb504f3
+DATA vmconst<>+624(SB)/4, $0xbdebd1b8
 DATA vmconst<>+628(SB)/4, $0x00000000
-DATA vmconst<>+632(SB)/4, $0x3d9021bb
+DATA vmconst<>+632(SB)/4, $0x3def251a
 DATA vmconst<>+636(SB)/4, $0x00000000
-DATA vmconst<>+640(SB)/4, $0xbdebd1b8
+DATA vmconst<>+640(SB)/4, $0xbdfe5d4f
 DATA vmconst<>+644(SB)/4, $0x00000000
-DATA vmconst<>+648(SB)/4, $0x3def251a
+DATA vmconst<>+648(SB)/4, $0x3e11e9bf
 DATA vmconst<>+652(SB)/4, $0x00000000
-DATA vmconst<>+656(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+656(SB)/4, $0xbe2aae50
 DATA vmconst<>+660(SB)/4, $0x00000000
-DATA vmconst<>+664(SB)/4, $0x3e11e9bf
+DATA vmconst<>+664(SB)/4, $0x3e4cceac
 DATA vmconst<>+668(SB)/4, $0x00000000
-DATA vmconst<>+672(SB)/4, $0xbe2aae50
+DATA vmconst<>+672(SB)/4, $0xbe7ffffc
 DATA vmconst<>+676(SB)/4, $0x00000000
-DATA vmconst<>+680(SB)/4, $0x3e4cceac
+DATA vmconst<>+680(SB)/4, $0x3eaaaaaa
 DATA vmconst<>+684(SB)/4, $0x00000000
-DATA vmconst<>+688(SB)/4, $0xbe7ffffc
-DATA vmconst<>+692(SB)/4, $0x00000000
-DATA vmconst<>+696(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+700(SB)/4, $0x00000000
-DATA vmconst<>+704(SB)/8, $0x8000000000000000
-DATA vmconst<>+712(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+720(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+728(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+736(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+744(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+752(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+760(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+768(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+776(SB)/8, $0x0000000000000000
-DATA vmconst<>+784(SB)/4, $0x7fffffff
+DATA vmconst<>+688(SB)/8, $0x404601e678fc457b
+DATA vmconst<>+696(SB)/8, $0xbfeedc5baafd6f4b
+DATA vmconst<>+704(SB)/8, $0xc058d26a0e26682d
+DATA vmconst<>+712(SB)/8, $0xc0993ac030580563
+DATA vmconst<>+720(SB)/8, $0x405c33f28a581b86
+DATA vmconst<>+728(SB)/8, $0x40a176fa0e5535fa
+DATA vmconst<>+736(SB)/8, $0x40b2ec102442040c
+DATA vmconst<>+744(SB)/8, $0x3fe4000000000000
+DATA vmconst<>+752(SB)/8, $0x0000000000000000
+DATA vmconst<>+760(SB)/4, $0x7fffffff
+DATA vmconst<>+764(SB)/4, $0x00000000
+DATA vmconst<>+768(SB)/4, $0x80000000
+DATA vmconst<>+772(SB)/4, $0x00000000
+DATA vmconst<>+776(SB)/4, $0x41200000
+DATA vmconst<>+780(SB)/4, $0x00000000
+DATA vmconst<>+784(SB)/4, $0x40000000
 DATA vmconst<>+788(SB)/4, $0x00000000
-DATA vmconst<>+792(SB)/4, $0x80000000
+DATA vmconst<>+792(SB)/4, $0xbbbaf0ea
 DATA vmconst<>+796(SB)/4, $0x00000000
-DATA vmconst<>+800(SB)/4, $0x41200000
+DATA vmconst<>+800(SB)/4, $0x3ca9134e
 DATA vmconst<>+804(SB)/4, $0x00000000
-DATA vmconst<>+808(SB)/4, $0x40000000
+DATA vmconst<>+808(SB)/4, $0xbd5c1e2d
 DATA vmconst<>+812(SB)/4, $0x00000000
-DATA vmconst<>+816(SB)/4, $0xbbbaf0ea
+DATA vmconst<>+816(SB)/4, $0x3e088393
 DATA vmconst<>+820(SB)/4, $0x00000000
-DATA vmconst<>+824(SB)/4, $0x3ca9134e
+DATA vmconst<>+824(SB)/4, $0xbeaaaa99
 DATA vmconst<>+828(SB)/4, $0x00000000
-DATA vmconst<>+832(SB)/4, $0xbd5c1e2d
+DATA vmconst<>+832(SB)/4, $0x00000000
 DATA vmconst<>+836(SB)/4, $0x00000000
-DATA vmconst<>+840(SB)/4, $0x3e088393
+DATA vmconst<>+840(SB)/4, $0x3f200000
 DATA vmconst<>+844(SB)/4, $0x00000000
-DATA vmconst<>+848(SB)/4, $0xbeaaaa99
-DATA vmconst<>+852(SB)/4, $0x00000000
-DATA vmconst<>+856(SB)/4, $0x00000000
-DATA vmconst<>+860(SB)/4, $0x00000000
-DATA vmconst<>+864(SB)/4, $0x3f200000
-DATA vmconst<>+868(SB)/4, $0x00000000
-DATA vmconst<>+872(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+880(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+888(SB)/8, $0x408ff80000000000
-DATA vmconst<>+896(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+904(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+912(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+920(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+928(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+936(SB)/8, $0x3f81111111111111
-DATA vmconst<>+944(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+952(SB)/8, $0x00000000000003ff
-DATA vmconst<>+960(SB)/4, $0x4c800000
-DATA vmconst<>+964(SB)/4, $0x00000000
-DATA vmconst<>+968(SB)/8, $0x3fe45f306dc9c883
-DATA vmconst<>+976(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+984(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+992(SB)/4, $0xb94ca1f9
-DATA vmconst<>+996(SB)/4, $0x00000000
-DATA vmconst<>+1000(SB)/4, $0x3c08839e
-DATA vmconst<>+1004(SB)/4, $0x00000000
-DATA vmconst<>+1008(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+1012(SB)/4, $0x00000000
-DATA vmconst<>+1016(SB)/4, $0x37ccf5ce
-DATA vmconst<>+1020(SB)/4, $0x00000000
-DATA vmconst<>+1024(SB)/4, $0xbab6061a
-DATA vmconst<>+1028(SB)/4, $0x00000000
-DATA vmconst<>+1032(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+1036(SB)/4, $0x00000000
-DATA vmconst<>+1040(SB)/4, $0x00000001
-DATA vmconst<>+1044(SB)/4, $0x00000000
-DATA vmconst<>+1048(SB)/4, $0x00000002
-DATA vmconst<>+1052(SB)/4, $0x00000000
-DATA vmconst<>+1056(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+1064(SB)/4, $0x3a37b152
-DATA vmconst<>+1068(SB)/4, $0x00000000
-DATA vmconst<>+1072(SB)/4, $0x39826a14
-DATA vmconst<>+1076(SB)/4, $0x00000000
-DATA vmconst<>+1080(SB)/4, $0x3ede0000
-DATA vmconst<>+1084(SB)/4, $0x00000000
-DATA vmconst<>+1088(SB)/4, $0x3e9a0000
-DATA vmconst<>+1092(SB)/4, $0x00000000
-DATA vmconst<>+1096(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+848(SB)/8, $0x3ff71547652b82fe
+DATA vmconst<>+856(SB)/8, $0xc08ff00000000000
+DATA vmconst<>+864(SB)/8, $0x408ff80000000000
+DATA vmconst<>+872(SB)/8, $0x3fe62e42fefa3000
+DATA vmconst<>+880(SB)/8, $0x3d53de6af278ece6
+DATA vmconst<>+888(SB)/8, $0x3fb0000000000000
+DATA vmconst<>+896(SB)/8, $0x3efa01a01a01a01a
+DATA vmconst<>+904(SB)/8, $0x3f2a01a01a01a01a
+DATA vmconst<>+912(SB)/8, $0x3f81111111111111
+DATA vmconst<>+920(SB)/8, $0x3fc5555555555555
+DATA vmconst<>+928(SB)/8, $0x00000000000003ff
+DATA vmconst<>+936(SB)/8, $0x41c0000000000000
+DATA vmconst<>+944(SB)/8, $0x3ff45f306dc9c883
+DATA vmconst<>+952(SB)/8, $0x4330000000000000
+DATA vmconst<>+960(SB)/8, $0x0000000000000001
+DATA vmconst<>+968(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+976(SB)/8, $0x3e64442d00000000
+DATA vmconst<>+984(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+992(SB)/8, $0x3de5d8fd1fd19ccd
+DATA vmconst<>+1000(SB)/8, $0xbe5ae5e5a9291f5d
+DATA vmconst<>+1008(SB)/8, $0x3ec71de3567d48a1
+DATA vmconst<>+1016(SB)/8, $0xbf2a01a019bfdf03
+DATA vmconst<>+1024(SB)/8, $0x3f8111111110f7d0
+DATA vmconst<>+1032(SB)/8, $0xbfc5555555555548
+DATA vmconst<>+1040(SB)/8, $0xbda8fa49a0861a9b
+DATA vmconst<>+1048(SB)/8, $0x3e21ee9d7b4e3f05
+DATA vmconst<>+1056(SB)/8, $0xbe927e4f7eac4bc6
+DATA vmconst<>+1064(SB)/8, $0x3efa01a019c844f5
+DATA vmconst<>+1072(SB)/8, $0xbf56c16c16c14f91
+DATA vmconst<>+1080(SB)/8, $0x3fa555555555554b
+DATA vmconst<>+1088(SB)/8, $0x0000000000000002
+DATA vmconst<>+1096(SB)/4, $0x46000000
 DATA vmconst<>+1100(SB)/4, $0x00000000
-DATA vmconst<>+1104(SB)/8, $0x4035000000000000
-DATA vmconst<>+1112(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+1120(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+1128(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+1136(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+1144(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+1152(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+1160(SB)/4, $0x39559e2f
+DATA vmconst<>+1104(SB)/4, $0x3f22f983
+DATA vmconst<>+1108(SB)/4, $0x00000000
+DATA vmconst<>+1112(SB)/4, $0x3fc90fdb
+DATA vmconst<>+1116(SB)/4, $0x00000000
+DATA vmconst<>+1120(SB)/4, $0xb33bbd2e
+DATA vmconst<>+1124(SB)/4, $0x00000000
+DATA vmconst<>+1128(SB)/4, $0xa6f72ced
+DATA vmconst<>+1132(SB)/4, $0x00000000
+DATA vmconst<>+1136(SB)/4, $0xb94ca1f9
+DATA vmconst<>+1140(SB)/4, $0x00000000
+DATA vmconst<>+1144(SB)/4, $0x3c08839e
+DATA vmconst<>+1148(SB)/4, $0x00000000
+DATA vmconst<>+1152(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+1156(SB)/4, $0x00000000
+DATA vmconst<>+1160(SB)/4, $0x37ccf5ce
 DATA vmconst<>+1164(SB)/4, $0x00000000
-DATA vmconst<>+1168(SB)/4, $0x3c087bbe
+DATA vmconst<>+1168(SB)/4, $0xbab6061a
 DATA vmconst<>+1172(SB)/4, $0x00000000
-DATA vmconst<>+1176(SB)/4, $0x3e2aaacc
+DATA vmconst<>+1176(SB)/4, $0x3d2aaaa5
 DATA vmconst<>+1180(SB)/4, $0x00000000
-DATA vmconst<>+1184(SB)/4, $0xc2fc0000
+DATA vmconst<>+1184(SB)/4, $0x00000001
 DATA vmconst<>+1188(SB)/4, $0x00000000
-DATA vmconst<>+1192(SB)/4, $0x42fecccd
+DATA vmconst<>+1192(SB)/4, $0x00000002
 DATA vmconst<>+1196(SB)/4, $0x00000000
-DATA vmconst<>+1200(SB)/4, $0x3920fdde
-DATA vmconst<>+1204(SB)/4, $0x00000000
-DATA vmconst<>+1208(SB)/4, $0x3aaf9f29
+DATA vmconst<>+1200(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+1208(SB)/4, $0x3a37b152
 DATA vmconst<>+1212(SB)/4, $0x00000000
-DATA vmconst<>+1216(SB)/4, $0x3c1d96a6
+DATA vmconst<>+1216(SB)/4, $0x39826a14
 DATA vmconst<>+1220(SB)/4, $0x00000000
-DATA vmconst<>+1224(SB)/4, $0x3d635774
+DATA vmconst<>+1224(SB)/4, $0x3ede0000
 DATA vmconst<>+1228(SB)/4, $0x00000000
-DATA vmconst<>+1232(SB)/4, $0x3e75fdee
+DATA vmconst<>+1232(SB)/4, $0x3e9a0000
 DATA vmconst<>+1236(SB)/4, $0x00000000
-DATA vmconst<>+1240(SB)/4, $0x3f317218
+DATA vmconst<>+1240(SB)/4, $0x3ee2a8ed
 DATA vmconst<>+1244(SB)/4, $0x00000000
-DATA vmconst<>+1248(SB)/4, $0xbf800000
-DATA vmconst<>+1252(SB)/4, $0x00000000
-DATA vmconst<>+1256(SB)/4, $0x3c19c53b
-DATA vmconst<>+1260(SB)/4, $0x00000000
-DATA vmconst<>+1264(SB)/4, $0x3b4c779c
-DATA vmconst<>+1268(SB)/4, $0x00000000
-DATA vmconst<>+1272(SB)/4, $0x3cc821b5
-DATA vmconst<>+1276(SB)/4, $0x00000000
-DATA vmconst<>+1280(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+1284(SB)/4, $0x00000000
-DATA vmconst<>+1288(SB)/4, $0x3e0896dd
-DATA vmconst<>+1292(SB)/4, $0x00000000
-DATA vmconst<>+1296(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+1300(SB)/4, $0x00000000
-DATA vmconst<>+1304(SB)/4, $0x401a827a
+DATA vmconst<>+1248(SB)/8, $0x4035000000000000
+DATA vmconst<>+1256(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+1264(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+1272(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+1280(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+1288(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+1296(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+1304(SB)/4, $0x39559e2f
 DATA vmconst<>+1308(SB)/4, $0x00000000
-DATA vmconst<>+1312(SB)/4, $0x3ed413cd
+DATA vmconst<>+1312(SB)/4, $0x3c087bbe
 DATA vmconst<>+1316(SB)/4, $0x00000000
-DATA vmconst<>+1320(SB)/4, $0x3fc90fdb
+DATA vmconst<>+1320(SB)/4, $0x3e2aaacc
 DATA vmconst<>+1324(SB)/4, $0x00000000
-DATA vmconst<>+1328(SB)/4, $0x3f490fdb
-DATA vmconst<>+1332(SB)/4, $0x00000000
-DATA vmconst<>+1336(SB)/4, $0xb33bbd2e
-DATA vmconst<>+1340(SB)/4, $0x00000000
-DATA vmconst<>+1344(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+1348(SB)/4, $0x00000000
-DATA vmconst<>+1352(SB)/4, $0x3da4f0d1
-DATA vmconst<>+1356(SB)/4, $0x00000000
-DATA vmconst<>+1360(SB)/4, $0xbe0e1b85
+DATA vmconst<>+1328(SB)/8, $0x408fe00000000000
+DATA vmconst<>+1336(SB)/8, $0x4030000000000000
+DATA vmconst<>+1344(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+1352(SB)/8, $0x3c7abc9e3b39803f
+DATA vmconst<>+1360(SB)/4, $0xc2fc0000
 DATA vmconst<>+1364(SB)/4, $0x00000000
-DATA vmconst<>+1368(SB)/4, $0x3e4c925f
+DATA vmconst<>+1368(SB)/4, $0x42fecccd
 DATA vmconst<>+1372(SB)/4, $0x00000000
-DATA vmconst<>+1376(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+1376(SB)/4, $0x3920fdde
 DATA vmconst<>+1380(SB)/4, $0x00000000
-DATA vmconst<>+1384(SB)/4, $0x3d2cb352
+DATA vmconst<>+1384(SB)/4, $0x3aaf9f29
 DATA vmconst<>+1388(SB)/4, $0x00000000
-DATA vmconst<>+1392(SB)/4, $0x3cc617e3
+DATA vmconst<>+1392(SB)/4, $0x3c1d96a6
 DATA vmconst<>+1396(SB)/4, $0x00000000
-DATA vmconst<>+1400(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+1400(SB)/4, $0x3d635774
 DATA vmconst<>+1404(SB)/4, $0x00000000
-DATA vmconst<>+1408(SB)/4, $0x3d9980f6
+DATA vmconst<>+1408(SB)/4, $0x3e75fdee
 DATA vmconst<>+1412(SB)/4, $0x00000000
-DATA vmconst<>+1416(SB)/4, $0x3e2aaae4
+DATA vmconst<>+1416(SB)/4, $0x3f317218
 DATA vmconst<>+1420(SB)/4, $0x00000000
-DATA vmconst<>+1424(SB)/4, $0x40490fdb
-DATA vmconst<>+1428(SB)/4, $0x00000000
-DATA vmconst<>+1432(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+1436(SB)/4, $0x00000000
-DATA vmconst<>+1440(SB)/4, $0x45800000
-DATA vmconst<>+1444(SB)/4, $0x00000000
-DATA vmconst<>+1448(SB)/4, $0x39800000
-DATA vmconst<>+1452(SB)/4, $0x00000000
-DATA vmconst<>+1456(SB)/8, $0x41e0000000000000
-DATA vmconst<>+1464(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+1472(SB)/8, $0x00000000000007ff
-DATA vmconst<>+1480(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+1488(SB)/8, $0x40b0000000000000
-DATA vmconst<>+1496(SB)/8, $0x0000000000000001
-DATA vmconst<>+1504(SB)/8, $0x409ff80000000000
-DATA vmconst<>+1512(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+1520(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+1528(SB)/8, $0x7ff0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $1536
+DATA vmconst<>+1424(SB)/8, $0x3ff0a2b23f3bab73
+DATA vmconst<>+1432(SB)/8, $0x3fd62e42fefa39ef
+DATA vmconst<>+1440(SB)/8, $0xbe8afdb76e09c32d
+DATA vmconst<>+1448(SB)/8, $0x3ed0cfca86e65239
+DATA vmconst<>+1456(SB)/8, $0xbf14ce199eaadbb7
+DATA vmconst<>+1464(SB)/8, $0x3f5a01a019fe5585
+DATA vmconst<>+1472(SB)/8, $0xbfa11111111110f4
+DATA vmconst<>+1480(SB)/8, $0x4008000000000000
+DATA vmconst<>+1488(SB)/8, $0x4018000000000000
+DATA vmconst<>+1496(SB)/8, $0xbfd0000000000000
+DATA vmconst<>+1504(SB)/8, $0xc000000000000000
+DATA vmconst<>+1512(SB)/8, $0x4034000000000000
+DATA vmconst<>+1520(SB)/8, $0x404c000000000000
+DATA vmconst<>+1528(SB)/8, $0xbff0000000000000
+DATA vmconst<>+1536(SB)/8, $0x3c90000000000000
+DATA vmconst<>+1544(SB)/8, $0xc043687a9f1af2b1
+DATA vmconst<>+1552(SB)/8, $0x40862e42fefa39ef
+DATA vmconst<>+1560(SB)/8, $0x4340000000000000
+DATA vmconst<>+1568(SB)/8, $0x43300000000003ff
+DATA vmconst<>+1576(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+1584(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+1592(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+1600(SB)/8, $0x3e20000000000000
+DATA vmconst<>+1608(SB)/4, $0xbf800000
+DATA vmconst<>+1612(SB)/4, $0x00000000
+DATA vmconst<>+1616(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+1624(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+1632(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+1640(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+1648(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+1656(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+1664(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+1672(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+1680(SB)/4, $0x3c19c53b
+DATA vmconst<>+1684(SB)/4, $0x00000000
+DATA vmconst<>+1688(SB)/4, $0x3b4c779c
+DATA vmconst<>+1692(SB)/4, $0x00000000
+DATA vmconst<>+1696(SB)/4, $0x3cc821b5
+DATA vmconst<>+1700(SB)/4, $0x00000000
+DATA vmconst<>+1704(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+1708(SB)/4, $0x00000000
+DATA vmconst<>+1712(SB)/4, $0x3e0896dd
+DATA vmconst<>+1716(SB)/4, $0x00000000
+DATA vmconst<>+1720(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+1724(SB)/4, $0x00000000
+DATA vmconst<>+1728(SB)/8, $0x4003504f333f9de6
+DATA vmconst<>+1736(SB)/8, $0x3fe51eb851eb851f
+DATA vmconst<>+1744(SB)/8, $0xbfec007fa1f72594
+DATA vmconst<>+1752(SB)/8, $0xc03028545b6b807a
+DATA vmconst<>+1760(SB)/8, $0xc052c08c36880273
+DATA vmconst<>+1768(SB)/8, $0xc05eb8bf2d05ba25
+DATA vmconst<>+1776(SB)/8, $0xc0503669fd28ec8e
+DATA vmconst<>+1784(SB)/8, $0x4038dbc45b14603c
+DATA vmconst<>+1792(SB)/8, $0x4064a0dd43b8fa25
+DATA vmconst<>+1800(SB)/8, $0x407b0e18d2e2be3b
+DATA vmconst<>+1808(SB)/8, $0x407e563f13b049ea
+DATA vmconst<>+1816(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+1824(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+1832(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+1840(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+1848(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+1856(SB)/4, $0x401a827a
+DATA vmconst<>+1860(SB)/4, $0x00000000
+DATA vmconst<>+1864(SB)/4, $0x3ed413cd
+DATA vmconst<>+1868(SB)/4, $0x00000000
+DATA vmconst<>+1872(SB)/4, $0x3f490fdb
+DATA vmconst<>+1876(SB)/4, $0x00000000
+DATA vmconst<>+1880(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+1884(SB)/4, $0x00000000
+DATA vmconst<>+1888(SB)/4, $0x3da4f0d1
+DATA vmconst<>+1892(SB)/4, $0x00000000
+DATA vmconst<>+1896(SB)/4, $0xbe0e1b85
+DATA vmconst<>+1900(SB)/4, $0x00000000
+DATA vmconst<>+1904(SB)/4, $0x3e4c925f
+DATA vmconst<>+1908(SB)/4, $0x00000000
+DATA vmconst<>+1912(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+1916(SB)/4, $0x00000000
+DATA vmconst<>+1920(SB)/4, $0x3d2cb352
+DATA vmconst<>+1924(SB)/4, $0x00000000
+DATA vmconst<>+1928(SB)/4, $0x3cc617e3
+DATA vmconst<>+1932(SB)/4, $0x00000000
+DATA vmconst<>+1936(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+1940(SB)/4, $0x00000000
+DATA vmconst<>+1944(SB)/4, $0x3d9980f6
+DATA vmconst<>+1948(SB)/4, $0x00000000
+DATA vmconst<>+1952(SB)/4, $0x3e2aaae4
+DATA vmconst<>+1956(SB)/4, $0x00000000
+DATA vmconst<>+1960(SB)/8, $0x3fe6666666666666
+DATA vmconst<>+1968(SB)/8, $0x400921fb54442d18
+DATA vmconst<>+1976(SB)/4, $0x40490fdb
+DATA vmconst<>+1980(SB)/4, $0x00000000
+DATA vmconst<>+1984(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+1988(SB)/4, $0x00000000
+DATA vmconst<>+1992(SB)/8, $0x41b0000000000000
+DATA vmconst<>+2000(SB)/8, $0x3e30000000000000
+DATA vmconst<>+2008(SB)/4, $0x45800000
+DATA vmconst<>+2012(SB)/4, $0x00000000
+DATA vmconst<>+2016(SB)/4, $0x39800000
+DATA vmconst<>+2020(SB)/4, $0x00000000
+DATA vmconst<>+2024(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+2032(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+2040(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+2048(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+2056(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+2064(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+2072(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+2080(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+2088(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+2096(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+2104(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+2112(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+2120(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+2128(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+2136(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+2144(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+2152(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+2160(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+2168(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+2176(SB)/8, $0x407ad02157700314
+DATA vmconst<>+2184(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+2192(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+2200(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+2208(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+2216(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+2224(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+2232(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+2240(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+2248(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+2256(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+2264(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+2272(SB)/8, $0xffffffff00000000
+DATA vmconst<>+2280(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+2288(SB)/8, $0x3feb000000000000
+DATA vmconst<>+2296(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+2304(SB)/8, $0x0080000000000000
+DATA vmconst<>+2312(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+2320(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+2328(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+2336(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+2344(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+2352(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+2360(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+2368(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+2376(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+2384(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+2392(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+2400(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+2408(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+2416(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+2424(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+2432(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+2440(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+2448(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+2456(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+2464(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+2472(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+2480(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+2488(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+2496(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+2504(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+2512(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+2520(SB)/8, $0x41e0000000000000
+DATA vmconst<>+2528(SB)/8, $0x43300000000003fe
+DATA vmconst<>+2536(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+2544(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+2552(SB)/8, $0x00000000000007ff
+DATA vmconst<>+2560(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+2568(SB)/8, $0x40b0000000000000
+DATA vmconst<>+2576(SB)/8, $0x409ff80000000000
+DATA vmconst<>+2584(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+2592(SB)/8, $0xbfe0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $2600

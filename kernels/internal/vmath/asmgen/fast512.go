@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	"github.com/mmcloughlin/avo/operand"
 )
 
 // The AVX-512 level's own float64 kernels. Where a function has one
@@ -15,11 +17,29 @@ import (
 // reference's bits. The AVX2, NEON and scalar levels keep the references'
 // algorithms, bit for bit. ../doc.go says why and what each costs.
 var fast512 = map[string]core{
-	"exp":  expFast64,
-	"tanh": func(k lang, x Op) (Op, Op) { return tanhWith(contracted{k}, x, expFast64) },
-	"cosh": func(k lang, x Op) (Op, Op) { return coshWith(contracted{k}, x, expFast64) },
-	"sinh": func(k lang, x Op) (Op, Op) { return sinhWith(contracted{k}, x, expFast64) },
+	"exp":   expFast64,
+	"exp2":  exp2Fast64,
+	"log":   logFast64,
+	"log2":  log2Fast64,
+	"log10": func(k lang, x Op) (Op, Op) { return log10With(k, x, logFast64) },
+	"tanh":  func(k lang, x Op) (Op, Op) { return tanhWith(contracted{k}, x, expFast64) },
+	"cosh":  func(k lang, x Op) (Op, Op) { return coshWith(contracted{k}, x, expFast64) },
+	"sinh":  func(k lang, x Op) (Op, Op) { return sinhWith(contracted{k}, x, expFast64) },
+	"sin":   func(k lang, x Op) (Op, Op) { return trig64(contracted{k}, x, false) },
+	"cos":   func(k lang, x Op) (Op, Op) { return trig64(contracted{k}, x, true) },
+	"tan":   func(k lang, x Op) (Op, Op) { return tan64(contracted{k}, x) },
+	"atan":  func(k lang, x Op) (Op, Op) { return atan64(contracted{k}, x) },
+	"acos":  func(k lang, x Op) (Op, Op) { return acos64(contracted{k}, x) },
+	"expm1": func(k lang, x Op) (Op, Op) { return expm1With(contracted{k}, x, false) },
+	"log1p": log1pFast64,
+	"asinh": func(k lang, x Op) (Op, Op) { return asinhWith(contracted{k}, x, logFast64, log1pFast64) },
+	"acosh": func(k lang, x Op) (Op, Op) { return acoshWith(contracted{k}, x, logFast64, log1pFast64, false) },
+	"atanh": func(k lang, x Op) (Op, Op) { return atanhWith(contracted{k}, x, log1pFast64) },
+	"erf":   func(k lang, x Op) (Op, Op) { return erfWith(contracted{k}, x, expFast64) },
 }
+
+// log1pFast64 is log1p64's description with every multiply-add fused.
+func log1pFast64(k lang, x Op) (r, ok Op) { return log1pWith(contracted{k}, x, false) }
 
 // contracted is a lang whose multiply-adds written for a reference
 // (goMulAdd, goMulSub) are always fused: a fast512 kernel over a
@@ -54,21 +74,15 @@ func fastNames(t target) []string {
 // lookup16 is table[idx & 15] lane by lane (VPERMI2PD, which reads the low
 // four bits of each 64-bit index lane): the 512-bit float64 target only.
 func lookup16(k lang, idx Op, table [16]float64) Op {
-	if c, ok := k.(contracted); ok {
-		k = c.lang
-	}
-	a, ok := k.(avx)
-	if !ok || !a.k.wide() || a.k.elem != 64 {
-		panic("lookup16: a 512-bit float64 kernel only")
-	}
+	w := wideKern(k, "lookup16")
 	var lo, hi [8]uint64
 	for i := range 8 {
 		lo[i] = math.Float64bits(table[i])
 		hi[i] = math.Float64bits(table[8+i])
 	}
-	first := a.k.load(a.k.pool.table(lo[:]))
-	d := a.k.copy(idx)
-	a.k.c.VPERMI2PD(a.k.pool.table(hi[:]), first, d)
+	first := w.load(w.pool.table(lo[:]))
+	d := w.copy(idx)
+	w.c.VPERMI2PD(w.pool.table(hi[:]), first, d)
 	return d
 }
 
@@ -116,13 +130,10 @@ var expFastP = func() []float64 {
 	}
 }()
 
-// expFast64 is e^x = 2^(n>>4)·2^((n&15)/16)·e^r with n = rint(16x/ln2)
-// (the 1.5·2^52 trick: n in t's low bits), r = x - n·ln2/16 by two FMAs
-// (|r| ≤ ln2/32), e^r - 1 = q = r + r²·P(r) (expFastP), the table's entry
-// T = hi + lo by lookup16, hi + (hi·q + lo) by an FMA and an addition, and
-// 2^(n>>4) added to the exponent field (t's bits with the low four cleared,
-// shifted into place). The last addition's rounding is nearly all the
-// error: about half an ulp. Lanes with |x| > 707 and NaN are out (the
+// expFast64 is e^x = 2^(n/16)·e^r with n = rint(16x/ln2) (the 1.5·2^52
+// trick: n in t's low bits) and r = x - n·ln2/16 by two FMAs (|r| ≤
+// ln2/32), by pow2Sixteenths. The last addition's rounding is nearly all
+// the error: about half an ulp. Lanes with |x| > 707 and NaN are out (the
 // reference gives them: overflow, subnormal results, the last 2.8 of each
 // side's range).
 func expFast64(k lang, x Op) (r, ok Op) {
@@ -131,11 +142,105 @@ func expFast64(k lang, x Op) (r, ok Op) {
 	n := k.sub(t, k.f(magic52x15))
 	rr := k.fnma(n, k.f(expFastStepHi), x)
 	rr = k.fnma(n, k.f(expFastStepLo), rr)
+	return pow2Sixteenths(k, t, rr), ok
+}
+
+// pow2Sixteenths is 2^(n/16)·e^r for n in t's low bits (t = n + 1.5·2^52)
+// and |r| ≤ ln2/32: e^r - 1 = q = r + r²·P(r) (expFastP), the table's
+// entry 2^((n&15)/16) = hi + lo by lookup16, hi + (hi·q + lo) by an FMA and
+// an addition, and 2^(n>>4) added to the exponent field (t's bits with the
+// low four cleared, shifted into place). The result must be a normal
+// number: the callers' domains see to it.
+func pow2Sixteenths(k lang, t, rr Op) Op {
 	hi := lookup16(k, t, exp2Sixteenths)
 	lo := lookup16(k, t, exp2SixteenthsLo)
 	p := k.horner(rr, expFastP...)
 	q := k.fma(k.mul(rr, rr), p, rr)
 	y := k.add(hi, k.fma(hi, q, lo))
 	scale := k.shl(k.and(t, k.u(^uint64(15))), 48)
-	return k.addI(y, scale), ok
+	return k.addI(y, scale)
+}
+
+// exp2FastMax bounds exp2Fast64's domain: n = rint(16x) then stays within
+// ±16320, and 2^(n>>4) times a result in [2^(-1/32), 2) normal.
+const exp2FastMax = 1020.0
+
+// exp2Fast64 is 2^x = 2^(n/16)·e^r with n = rint(16x) (16x is exact), f =
+// x - n/16 (exact: |f| ≤ 1/32, a multiple of x's ulp) and r = f·ln2 by
+// one FMA over ln 2 in two parts (r to half an ulp), then as expFast64.
+// Lanes with |x| > 1020 and NaN are out.
+func exp2Fast64(k lang, x Op) (r, ok Op) {
+	ok = k.cmp(le, k.and(x, k.u(absMask)), k.f(exp2FastMax))
+	t := k.fma(x, k.f(16), k.f(magic52x15))
+	n := k.sub(t, k.f(magic52x15))
+	f := k.fnma(n, k.f(1.0/16), x)
+	rr := k.fma(f, k.f(ln2Hi64), k.mul(f, k.f(ln2Lo64)))
+	return pow2Sixteenths(k, t, rr), ok
+}
+
+// ln 2 as the float64 nearest it and the rest (to about 2^-107).
+const (
+	ln2Hi64 = math.Ln2
+	ln2Lo64 = 2.3190468138462996154948554638754786e-17
+)
+
+// wideKern is the 512-bit float64 kern under k, for the instructions only
+// that target has (lookup16, getMant, getExp).
+func wideKern(k lang, what string) *kern {
+	if c, ok := k.(contracted); ok {
+		k = c.lang
+	}
+	a, ok := k.(avx)
+	if !ok || !a.k.wide() || a.k.elem != 64 {
+		panic(what + ": a 512-bit float64 kernel only")
+	}
+	return a.k
+}
+
+// getMant is x's significand in [1, 2) (VGETMANTPD with interval 1–2,
+// x's sign kept), getExp the exponent of its binade as a float (VGETEXPPD:
+// floor(log2 |x|) for a normal x).
+func getMant(k lang, x Op) Op {
+	w := wideKern(k, "getMant")
+	d := w.vreg()
+	w.c.VGETMANTPD(operand.U8(0x00), w.reg(x), d)
+	return d
+}
+
+func getExp(k lang, x Op) Op {
+	w := wideKern(k, "getExp")
+	d := w.vreg()
+	w.c.VGETEXPPD(w.reg(x), d)
+	return d
+}
+
+// logFast64 is fdlibm's log (logFused: s = f/(2+f), the Lg1…Lg7
+// polynomial in s², every multiply-add fused) over logFastReduce.
+// Positive normal lanes only, as log64.
+func logFast64(k lang, x Op) (r, ok Op) {
+	ok, e, f := logFastReduce(k, x)
+	return logFused(k, e, f), ok
+}
+
+// logFastReduce is AVX-512's reduction x = 2^e·(1+f): m = getMant(x) in
+// [1, 2), halved (and the exponent getExp(x) raised by one) above √2, so
+// that 1+f = m is in [√2/2, √2] as fdlibm's reduction leaves it, f = m - 1
+// exact: five instructions where the reference's reduction takes eleven;
+// and the mask of the positive normal lanes.
+func logFastReduce(k lang, x Op) (ok, e, f Op) {
+	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
+	m := getMant(k, x)
+	e = getExp(k, x)
+	big := k.cmp(gt, m, k.f(math.Sqrt2))
+	m = k.sel(big, k.mul(m, k.f(0.5)), m)
+	e = k.sel(big, k.add(e, k.f(1)), e)
+	return ok, e, k.sub(m, k.f(1))
+}
+
+// log2Fast64 is log2 x = e + log(1+f)/ln2 over logFastReduce, the
+// product fused into the sum: exact at powers of two (f = 0), where
+// scalar.Log2 is too. Positive normal lanes only.
+func log2Fast64(k lang, x Op) (r, ok Op) {
+	ok, e, f := logFastReduce(k, x)
+	return k.fma(logFused(k, k.f(0), f), k.f(invLn2), e), ok
 }

@@ -1,6 +1,9 @@
 package main
 
-import "math"
+import (
+	"math"
+	"math/big"
+)
 
 // The kernels: each core takes one vector of lanes and returns the results
 // and the mask of the lanes it computed (a false lane is out of the kernel's
@@ -398,7 +401,7 @@ var (
 )
 
 const (
-	trigfMax  = 0x1p26 // above it the lanes go to the reference
+	trigfMax  = 0x1p13 // above it the lanes go to the reference (trig32, tan32)
 	twoOverPi = 2 / math.Pi
 	pio2Hi    = math.Pi / 2
 )
@@ -406,25 +409,22 @@ const (
 // pio2Lo is π/2 - pio2Hi (π/2 to about 2^-107 in two float64s).
 var pio2Lo = 6.123233995736766e-17
 
-// trig32 is sin (cos false) or cos (cos true) of float32 lanes: each half is
-// widened to float64 for the reduction r = x - j·π/2, j = rint(x·2/π), with
-// π/2 in two parts and two FMAs (float32 could not reduce accurately near
-// the zeros), then r, narrowed to float32, goes through Cephes's float32
-// polynomials, a whole vector at a time, chosen and signed by the quadrant j.
-// Lanes at or above 2^26 in magnitude, Inf and NaN are out.
+// trig32 is sin (cos false) or cos (cos true) of float32 lanes: the
+// reduction r = x - j·π/2, j = rint(x·2/π), in float32 with π/2 in three
+// float32 parts (pio2f) and three FMAs, the first exact (x - j·pio2f[0] is
+// a multiple of 2^-23 below 1 for |x| ≥ 1, and Sterbenz's below), then
+// Cephes's float32 polynomials, chosen and signed by the quadrant j. The
+// three parts hold π/2 to 2^-72, enough below |x| = 2^13, where no float32
+// is nearer a multiple of π/2 than about 2^-29 (TestExhaustive32 measures
+// every input). Lanes at or above 2^13 in magnitude, Inf and NaN are out
+// (the reference, in float64, gives them).
 func trig32(k lang, x Op, cos bool) (r, ok Op) {
-	k64 := k.as(64)
 	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
-	half := func(hi bool) (rr, j Op) {
-		xd := k.widen(x, hi)
-		j = k64.round(k64.mul(xd, k64.f(twoOverPi)), 0)
-		rr = k64.fnma(j, k64.f(pio2Hi), xd)
-		rr = k64.fnma(j, k64.f(pio2Lo), rr)
-		return rr, j
-	}
-	rlo, jlo := half(false)
-	rhi, jhi := half(true)
-	rv, q := k.narrow(rlo, rhi), k.narrowInt(jlo, jhi)
+	j := k.round(k.mul(x, k.f(twoOverPi)), 0)
+	rv := k.fnma(j, k.f(pio2f[0]), x)
+	rv = k.fnma(j, k.f(pio2f[1]), rv)
+	rv = k.fnma(j, k.f(pio2f[2]), rv)
+	q := k.toInt(j)
 	z := k.mul(rv, rv)
 	s := k.fma(k.mul(k.horner(z, sinfS...), z), rv, rv)
 	cc := k.fma(k.mul(k.horner(z, cosfC...), z), z, k.fnma(z, k.f(0.5), k.f(1)))
@@ -438,6 +438,21 @@ func trig32(k lang, x Op, cos bool) (r, ok Op) {
 	}
 	return r, ok
 }
+
+// pio2f is π/2 as three float32s, each the rounding of what the ones
+// before it leave (from π to 200 bits).
+var pio2f = func() (p [3]float64) {
+	rest, _, err := big.ParseFloat("1.57079632679489661923132169163975144209858469968755291048747229615390820314310449931401741267", 10, 300, big.ToNearestEven)
+	if err != nil {
+		panic(err)
+	}
+	for i := range p {
+		f, _ := rest.Float32()
+		p[i] = float64(f)
+		rest.Sub(rest, new(big.Float).SetFloat64(p[i]))
+	}
+	return p
+}()
 
 func sin32(k lang, x Op) (Op, Op) { return trig32(k, x, false) }
 func cos32(k lang, x Op) (Op, Op) { return trig32(k, x, true) }
@@ -497,6 +512,11 @@ func sigmoidArm64(k lang, x Op) (r, ok Op) {
 // only, as log64.
 func logArm64(k lang, x Op) (r, ok Op) {
 	ok, kk, f := logReduce(k, x, lt)
+	return logFused(k, kk, f), ok
+}
+
+// logFused is logArm64's arithmetic after the reduction x = 2^kk·(1+f).
+func logFused(k lang, kk, f Op) Op {
 	s := k.div(f, k.add(f, k.f(2)))
 	s2 := k.mul(s, s)
 	s4 := k.mul(s2, s2)
@@ -506,7 +526,7 @@ func logArm64(k lang, x Op) (r, ok Op) {
 	h := k.mul(f, k.f(0.5))
 	u := k.fma(s, k.fma(h, f, rr), k.mul(kk, k.f(logLn2Lo)))
 	v := k.sub(k.fma(h, f, k.xor(u, k.u(signBit))), f)
-	return k.fma(kk, k.f(logLn2Hi), k.xor(v, k.u(signBit))), ok
+	return k.fma(kk, k.f(logLn2Hi), k.xor(v, k.u(signBit)))
 }
 
 // The logarithms to other bases. log10 is as math's log10.go computes it
@@ -949,34 +969,22 @@ func tan64(k lang, x Op) (r, ok Op) {
 var tanfP = []float64{9.38540185543e-3, 3.11992232697e-3, 2.44301354525e-2, 5.34112807005e-2,
 	1.33387994085e-1, 3.33331568548e-1}
 
-// tan32 is trig32's reduction (r = x - j·π/2 in float64 on each half,
-// narrowed to float32, with the narrowing's error e) and Cephes's tanf
-// polynomial on eight lanes, tan r = r + (r³·P(r²) + e·(1 + r²)), and
-// where j is odd -1/tan r, refined by a Newton step on the unrounded sum;
-// ±0 kept. Lanes at or above 2^26 in magnitude, Inf and
-// NaN are out.
+// tan32 is trig32's reduction (r = x - j·π/2 in float32, π/2 in three
+// parts) and Cephes's tanf polynomial on every lane, tan r = r + r³·P(r²),
+// and where j is odd -1/tan r, refined by a Newton step on the unrounded
+// sum (where t is low in its binade, the rounding of t would otherwise
+// count twice); ±0 kept. Lanes at or above 2^13 in magnitude, Inf and NaN
+// are out.
 func tan32(k lang, x Op) (r, ok Op) {
-	k64 := k.as(64)
 	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
-	half := func(hi bool) (rr, j Op) {
-		xd := k.widen(x, hi)
-		j = k64.round(k64.mul(xd, k64.f(twoOverPi)), 0)
-		rr = k64.fnma(j, k64.f(pio2Hi), xd)
-		rr = k64.fnma(j, k64.f(pio2Lo), rr)
-		return rr, j
-	}
-	rlo, jlo := half(false)
-	rhi, jhi := half(true)
-	rv, q := k.narrow(rlo, rhi), k.narrowInt(jlo, jhi)
-	// rv's rounding error, which -1/t would carry whole: tan(rv + e) ≈
-	// tan rv + e·(1 + tan² rv)
-	re := k.narrow(k64.sub(rlo, k.widen(rv, false)), k64.sub(rhi, k.widen(rv, true)))
+	j := k.round(k.mul(x, k.f(twoOverPi)), 0)
+	rv := k.fnma(j, k.f(pio2f[0]), x)
+	rv = k.fnma(j, k.f(pio2f[1]), rv)
+	rv = k.fnma(j, k.f(pio2f[2]), rv)
+	q := k.toInt(j)
 	z := k.mul(rv, rv)
 	tail := k.mul(k.mul(k.horner(z, tanfP...), z), rv)
-	tail = k.fma(re, k.add(z, k.f(1)), tail)
 	t := k.add(rv, tail)
-	// -1/(rv + tail) by one Newton step from -1/t, whose rounding would
-	// otherwise count twice where t is low in its binade
 	c := k.div(k.f(-1), t)
 	c = k.fma(c, k.fma(c, tail, k.fma(c, rv, k.f(1))), c)
 	t = k.sel(k.eqI(k.and(q, k.u(1)), k.u(1)), c, t)
