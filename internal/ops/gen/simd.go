@@ -421,7 +421,8 @@ func writeTripleLaneLoop(b *bytes.Buffer, v vecType) {
 // kernels/internal/vmath: computeVMath hands a float64 or float32 block of an op
 // that has a vmath function to it when the selected ISA level has vector
 // kernels (vmath.Width() > 1: AVX2 and AVX-512 on amd64, NEON on arm64): the float64
-// kernels are math's algorithms lane by lane (the scalar loops' bits), the
+// kernels are math's algorithms lane by lane (the scalar loops' bits; at
+// AVX-512 most are kernels of that level's own, vmath.Approx64), the
 // float32 ones vmath's float32 polynomials, within vmath's accuracy rule
 // (4 ulp) of the scalar loops' float32(f(float64(x))), at twice the lanes.
 func vmathSource(names map[ops.Op]string) ([]byte, error) {
@@ -431,8 +432,9 @@ func vmathSource(names map[ops.Op]string) ([]byte, error) {
 	b.WriteString(`// computeVMath computes a float64 or float32 block of an op kernels/internal/vmath
 // has a function for with its vector kernels, when the selected ISA level
 // has them; it reports whether it did. float64 results are the scalar
-// loops' bits; float32 ones are within kernels/internal/vmath's accuracy rule of
-// them (4 ulp; NaN, ±Inf and ±0 exact).
+// loops' bits (but those of vmath.Approx64's functions) and float32 ones
+// are within kernels/internal/vmath's accuracy rule of them (4 ulp; NaN,
+// ±Inf and ±0 exact).
 func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) bool {
 	if vmath.Width() == 1 {
 		return false

@@ -11,8 +11,9 @@ import (
 // computeVMath computes a float64 or float32 block of an op kernels/internal/vmath
 // has a function for with its vector kernels, when the selected ISA level
 // has them; it reports whether it did. float64 results are the scalar
-// loops' bits; float32 ones are within kernels/internal/vmath's accuracy rule of
-// them (4 ulp; NaN, ±Inf and ±0 exact).
+// loops' bits (but those of vmath.Approx64's functions) and float32 ones
+// are within kernels/internal/vmath's accuracy rule of them (4 ulp; NaN,
+// ±Inf and ±0 exact).
 func computeVMath[T tensor.Number](op ops.Op, pat uint8, d []T, args *[3]Value[T]) bool {
 	if vmath.Width() == 1 {
 		return false

@@ -25,11 +25,12 @@ func Width() int { return widthOf(isa.Selected()) }
 func Approx32() bool { return approx32Of(isa.Selected()) }
 
 // Approx64 reports whether the selected level computes the float64
-// function name (Exp for Exp64, as the op table's VMath field names it)
-// with a kernel of its own, within the accuracy rule (at most 4 ulp from
-// its reference; NaN, ±Inf, ±0 and the lanes out of the kernel's domain
-// exact) rather than with its reference's algorithm bit for bit: at the
-// AVX-512 level, exp (doc.go, "The AVX-512 level's own float64 kernels").
+// function name (Exp for Exp64, Exp2_ for Exp2_64: the op table's VMath
+// field) with a kernel of its own, within the accuracy rule (at most 4 ulp
+// from its reference; NaN, ±Inf, ±0 and the lanes out of the kernel's
+// domain exact) rather than with its reference's algorithm bit for bit:
+// most float64 functions at the AVX-512 level (doc.go, "The AVX-512
+// level's own float64 kernels").
 func Approx64(name string) bool { return approx64Of(isa.Selected(), name) }
 
 // Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as

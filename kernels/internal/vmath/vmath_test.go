@@ -75,8 +75,14 @@ func tolerance32(fn unaryFunc) uint64 {
 }
 
 // exportedStem is the exported name's stem of the function called name in
-// these tests (Exp for exp), as Approx64 takes it.
-func exportedStem(name string) string { return strings.ToUpper(name[:1]) + name[1:] }
+// these tests (Exp for exp, Exp2_ for exp2: Exp2_64), as Approx64 takes it.
+func exportedStem(name string) string {
+	st := strings.ToUpper(name[:1]) + name[1:]
+	if c := name[len(name)-1]; c >= '0' && c <= '9' {
+		st += "_"
+	}
+	return st
+}
 
 // tolerance64 is the largest distance in ulp the float64 form of fn may
 // have from its reference at the level now selected: 0 (its bits) but for

@@ -59,13 +59,14 @@ func fastCore(u unary, t target) (c core, fast bool) {
 	return u.core64, false
 }
 
-// fastNames are the exported stems (Exp for exp) of the functions with a
+// fastNames are the exported stems (Exp for exp, Exp2_ for exp2) of the functions with a
 // fast512 kernel on target t, sorted.
 func fastNames(t target) []string {
 	var names []string
 	for _, u := range unaries {
 		if _, fast := fastCore(u, t); fast {
-			names = append(names, strings.ToUpper(u.Name[:1])+u.Name[1:])
+			st := stem(u.Name)
+			names = append(names, strings.ToUpper(st[:1])+st[1:])
 		}
 	}
 	return names
