@@ -283,8 +283,10 @@ loop13:
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VPAND        vmconst<>+1952(SB), Y0, Y2
-	VMINPS       vmconst<>+1984(SB), Y1, Y3
-	VADDPS       Y3, Y3, Y3
+	VMINPS       vmconst<>+1984(SB), Y1, Y1
+	VADDPS       Y1, Y1, Y1
+	VCMPPS       $0x12, vmconst<>+608(SB), Y1, Y3
+	VMAXPS       vmconst<>+576(SB), Y1, Y3
 	VMULPS       vmconst<>+640(SB), Y3, Y4
 	VROUNDPS     $0x00, Y4, Y4
 	VFNMADD231PS vmconst<>+672(SB), Y4, Y3
@@ -298,31 +300,16 @@ loop13:
 	VFMADD213PS  vmconst<>+896(SB), Y3, Y5
 	VMULPS       Y3, Y3, Y6
 	VFMADD231PS  Y6, Y5, Y3
-	VADDPS       vmconst<>+928(SB), Y3, Y3
 	VCVTPS2DQ    Y4, Y4
 	VPADDD       vmconst<>+960(SB), Y4, Y4
 	VPSLLD       $0x17, Y4, Y4
-	VMULPS       Y4, Y3, Y3
-	VADDPS       vmconst<>+928(SB), Y3, Y3
-	VMOVUPS      vmconst<>+2016(SB), Y4
-	VDIVPS       Y3, Y4, Y3
-	VMOVUPS      vmconst<>+928(SB), Y4
-	VSUBPS       Y3, Y4, Y3
-	VPXOR        Y2, Y3, Y2
-	VMULPS       Y0, Y0, Y3
-	VMOVUPS      Y3, Y4
-	VMOVUPS      vmconst<>+2048(SB), Y5
-	VFMADD213PS  vmconst<>+2080(SB), Y5, Y4
-	VFMADD213PS  vmconst<>+2112(SB), Y3, Y4
-	VFMADD213PS  vmconst<>+2144(SB), Y3, Y4
-	VFMADD213PS  vmconst<>+2176(SB), Y3, Y4
-	VMULPS       Y3, Y4, Y3
-	VMOVUPS      Y0, Y4
-	VFMADD231PS  Y0, Y3, Y4
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y3
-	VBLENDVPS    Y3, Y0, Y4, Y3
-	VCMPPS       $0x1d, vmconst<>+2240(SB), Y1, Y1
-	VBLENDVPS    Y1, Y2, Y3, Y1
+	VSUBPS       vmconst<>+928(SB), Y4, Y5
+	VFMADD231PS  Y3, Y4, Y5
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y1, Y3
+	VBLENDVPS    Y3, Y1, Y5, Y1
+	VADDPS       vmconst<>+2048(SB), Y1, Y3
+	VDIVPS       Y3, Y1, Y1
+	VPXOR        Y2, Y1, Y1
 	VCMPPS       $0x00, Y0, Y0, Y2
 	VMOVUPS      Y1, (AX)(BX*4)
 	VMOVMSKPS    Y2, SI
@@ -489,39 +476,39 @@ loop22:
 	JAE          done23
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
-	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
-	VMULPS       vmconst<>+2304(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
+	VMULPS       vmconst<>+2112(SB), Y0, Y2
 	VROUNDPS     $0x00, Y2, Y2
 	VMOVUPS      Y0, Y3
-	VFNMADD231PS vmconst<>+2336(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2368(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2400(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2144(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2176(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2208(SB), Y2, Y3
 	VCVTPS2DQ    Y2, Y2
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y4, Y5
-	VMOVUPS      vmconst<>+2432(SB), Y6
-	VFMADD213PS  vmconst<>+2464(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+2496(SB), Y4, Y5
+	VMOVUPS      vmconst<>+2240(SB), Y6
+	VFMADD213PS  vmconst<>+2272(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+2304(SB), Y4, Y5
 	VMULPS       Y4, Y5, Y5
 	VMOVUPS      Y3, Y6
 	VFMADD231PS  Y3, Y5, Y6
 	VMOVUPS      Y4, Y3
-	VMOVUPS      vmconst<>+2528(SB), Y5
-	VFMADD213PS  vmconst<>+2560(SB), Y5, Y3
-	VFMADD213PS  vmconst<>+2592(SB), Y4, Y3
+	VMOVUPS      vmconst<>+2336(SB), Y5
+	VFMADD213PS  vmconst<>+2368(SB), Y5, Y3
+	VFMADD213PS  vmconst<>+2400(SB), Y4, Y3
 	VMULPS       Y4, Y3, Y3
 	VMOVUPS      Y4, Y5
 	VMOVUPS      vmconst<>+896(SB), Y7
 	VFNMADD213PS vmconst<>+928(SB), Y7, Y5
 	VFMADD231PS  Y4, Y3, Y5
-	VPAND        vmconst<>+2624(SB), Y2, Y3
-	VPCMPEQD     vmconst<>+2624(SB), Y3, Y3
+	VPAND        vmconst<>+2432(SB), Y2, Y3
+	VPCMPEQD     vmconst<>+2432(SB), Y3, Y3
 	VBLENDVPS    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+2656(SB), Y2, Y2
+	VPAND        vmconst<>+2464(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y2
 	VPSLLD       $0x1f, Y2, Y2
 	VPXOR        Y2, Y3, Y2
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y3
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y3
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -559,36 +546,36 @@ loop25:
 	JAE          done26
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
-	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
-	VMULPS       vmconst<>+2304(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
+	VMULPS       vmconst<>+2112(SB), Y0, Y2
 	VROUNDPS     $0x00, Y2, Y2
 	VMOVUPS      Y0, Y3
-	VFNMADD231PS vmconst<>+2336(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2368(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2400(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2144(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2176(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2208(SB), Y2, Y3
 	VCVTPS2DQ    Y2, Y2
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y4, Y5
-	VMOVUPS      vmconst<>+2432(SB), Y6
-	VFMADD213PS  vmconst<>+2464(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+2496(SB), Y4, Y5
+	VMOVUPS      vmconst<>+2240(SB), Y6
+	VFMADD213PS  vmconst<>+2272(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+2304(SB), Y4, Y5
 	VMULPS       Y4, Y5, Y5
 	VMOVUPS      Y3, Y6
 	VFMADD231PS  Y3, Y5, Y6
 	VMOVUPS      Y4, Y3
-	VMOVUPS      vmconst<>+2528(SB), Y5
-	VFMADD213PS  vmconst<>+2560(SB), Y5, Y3
-	VFMADD213PS  vmconst<>+2592(SB), Y4, Y3
+	VMOVUPS      vmconst<>+2336(SB), Y5
+	VFMADD213PS  vmconst<>+2368(SB), Y5, Y3
+	VFMADD213PS  vmconst<>+2400(SB), Y4, Y3
 	VMULPS       Y4, Y3, Y3
 	VMOVUPS      Y4, Y5
 	VMOVUPS      vmconst<>+896(SB), Y7
 	VFNMADD213PS vmconst<>+928(SB), Y7, Y5
 	VFMADD231PS  Y4, Y3, Y5
-	VPADDD       vmconst<>+2624(SB), Y2, Y2
-	VPAND        vmconst<>+2624(SB), Y2, Y3
-	VPCMPEQD     vmconst<>+2624(SB), Y3, Y3
+	VPADDD       vmconst<>+2432(SB), Y2, Y2
+	VPAND        vmconst<>+2432(SB), Y2, Y3
+	VPCMPEQD     vmconst<>+2432(SB), Y3, Y3
 	VBLENDVPS    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+2656(SB), Y2, Y2
+	VPAND        vmconst<>+2464(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y2
 	VPSLLD       $0x1f, Y2, Y2
 	VPXOR        Y2, Y3, Y2
@@ -668,7 +655,7 @@ loop28:
 	VSUBPD    Y2, Y4, Y2
 	VMULPD    vmconst<>+1440(SB), Y3, Y3
 	VSUBPD    Y2, Y3, Y2
-	VMULPD    vmconst<>+2688(SB), Y2, Y2
+	VMULPD    vmconst<>+2496(SB), Y2, Y2
 	VMOVUPS   Y2, (AX)(BX*8)
 	VMOVMSKPD Y1, SI
 	ADDQ      $0x04, BX
@@ -732,13 +719,13 @@ loop31:
 	VMULPS       Y3, Y5, Y5
 	VMULPS       Y4, Y5, Y5
 	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
-	VMULPS       vmconst<>+2720(SB), Y5, Y4
-	VFMADD231PS  vmconst<>+2720(SB), Y3, Y4
-	VFMADD231PS  vmconst<>+2752(SB), Y2, Y4
-	VFMADD231PS  vmconst<>+2784(SB), Y5, Y4
-	VFMADD231PS  vmconst<>+2784(SB), Y3, Y4
+	VMULPS       vmconst<>+2528(SB), Y5, Y4
+	VFMADD231PS  vmconst<>+2528(SB), Y3, Y4
+	VFMADD231PS  vmconst<>+2560(SB), Y2, Y4
+	VFMADD231PS  vmconst<>+2592(SB), Y5, Y4
+	VFMADD231PS  vmconst<>+2592(SB), Y3, Y4
 	VMOVUPS      Y4, Y3
-	VFMADD231PS  vmconst<>+2816(SB), Y2, Y3
+	VFMADD231PS  vmconst<>+2624(SB), Y2, Y3
 	VMOVUPS      Y3, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
 	ADDQ         $0x08, BX
@@ -893,8 +880,8 @@ loop37:
 	VMULPS       Y3, Y5, Y5
 	VMULPS       Y4, Y5, Y5
 	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
-	VMULPS       vmconst<>+2848(SB), Y5, Y4
-	VFMADD231PS  vmconst<>+2848(SB), Y3, Y4
+	VMULPS       vmconst<>+2656(SB), Y5, Y4
+	VFMADD231PS  vmconst<>+2656(SB), Y3, Y4
 	VADDPS       Y5, Y4, Y4
 	VADDPS       Y3, Y4, Y3
 	VADDPS       Y2, Y3, Y2
@@ -933,7 +920,7 @@ loop40:
 	CMPQ        BX, CX
 	JAE         done41
 	VMOVUPS     (DX)(BX*8), Y0
-	VPAND       vmconst<>+2880(SB), Y0, Y1
+	VPAND       vmconst<>+2688(SB), Y0, Y1
 	VMULPD      vmconst<>+0(SB), Y1, Y2
 	VADDPD      vmconst<>+32(SB), Y2, Y2
 	VSUBPD      vmconst<>+32(SB), Y2, Y3
@@ -971,7 +958,7 @@ loop40:
 	VDIVPD      Y2, Y5, Y5
 	VADDPD      Y5, Y2, Y2
 	VMULPD      vmconst<>+448(SB), Y2, Y2
-	VCMPPD      $0x1e, vmconst<>+2912(SB), Y1, Y1
+	VCMPPD      $0x1e, vmconst<>+2720(SB), Y1, Y1
 	VBLENDVPD   Y1, Y3, Y2, Y1
 	VMOVUPS     Y1, (AX)(BX*8)
 	VMOVMSKPD   Y4, SI
@@ -1096,13 +1083,13 @@ loop46:
 	VPXOR        Y2, Y4, Y2
 	VMULPS       Y0, Y0, Y4
 	VMOVUPS      Y4, Y5
-	VMOVUPS      vmconst<>+2944(SB), Y6
-	VFMADD213PS  vmconst<>+2976(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+3008(SB), Y4, Y5
+	VMOVUPS      vmconst<>+2752(SB), Y6
+	VFMADD213PS  vmconst<>+2784(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+2816(SB), Y4, Y5
 	VMULPS       Y4, Y5, Y4
 	VMOVUPS      Y0, Y5
 	VFMADD231PS  Y0, Y4, Y5
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y4
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y4
 	VBLENDVPS    Y4, Y0, Y5, Y4
 	VCMPPS       $0x1e, vmconst<>+928(SB), Y1, Y1
 	VBLENDVPS    Y1, Y2, Y4, Y1
@@ -1141,18 +1128,18 @@ loop49:
 	CMPQ        BX, CX
 	JAE         done50
 	VMOVUPS     (DX)(BX*4), Y0
-	VCMPPS      $0x1d, vmconst<>+3040(SB), Y0, Y1
-	VCMPPS      $0x12, vmconst<>+3072(SB), Y0, Y2
+	VCMPPS      $0x1d, vmconst<>+2848(SB), Y0, Y1
+	VCMPPS      $0x12, vmconst<>+2880(SB), Y0, Y2
 	VPAND       Y2, Y1, Y1
 	VROUNDPS    $0x00, Y0, Y2
 	VSUBPS      Y2, Y0, Y3
 	VMOVUPS     Y3, Y4
-	VMOVUPS     vmconst<>+3104(SB), Y5
-	VFMADD213PS vmconst<>+3136(SB), Y5, Y4
-	VFMADD213PS vmconst<>+3168(SB), Y3, Y4
-	VFMADD213PS vmconst<>+3200(SB), Y3, Y4
-	VFMADD213PS vmconst<>+3232(SB), Y3, Y4
-	VFMADD213PS vmconst<>+3264(SB), Y3, Y4
+	VMOVUPS     vmconst<>+2912(SB), Y5
+	VFMADD213PS vmconst<>+2944(SB), Y5, Y4
+	VFMADD213PS vmconst<>+2976(SB), Y3, Y4
+	VFMADD213PS vmconst<>+3008(SB), Y3, Y4
+	VFMADD213PS vmconst<>+3040(SB), Y3, Y4
+	VFMADD213PS vmconst<>+3072(SB), Y3, Y4
 	VFMADD213PS vmconst<>+928(SB), Y3, Y4
 	VCVTPS2DQ   Y2, Y2
 	VPADDD      vmconst<>+960(SB), Y2, Y2
@@ -1213,7 +1200,7 @@ loop52:
 	VPSLLD       $0x17, Y3, Y3
 	VSUBPS       vmconst<>+928(SB), Y3, Y4
 	VFMADD231PS  Y2, Y3, Y4
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y2
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y2
 	VBLENDVPS    Y2, Y0, Y4, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -1250,11 +1237,11 @@ loop55:
 	CMPQ         BX, CX
 	JAE          done56
 	VMOVUPS      (DX)(BX*4), Y0
-	VCMPPS       $0x1e, vmconst<>+3296(SB), Y0, Y1
+	VCMPPS       $0x1e, vmconst<>+3104(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
 	VPAND        Y2, Y1, Y1
 	VADDPS       vmconst<>+928(SB), Y0, Y2
-	VCMPPS       $0x1d, vmconst<>+2016(SB), Y2, Y3
+	VCMPPS       $0x1d, vmconst<>+2048(SB), Y2, Y3
 	VSUBPS       Y0, Y2, Y4
 	VMOVUPS      vmconst<>+928(SB), Y5
 	VSUBPS       Y4, Y5, Y4
@@ -1294,7 +1281,7 @@ loop55:
 	VFMADD231PS  vmconst<>+672(SB), Y4, Y5
 	VDIVPS       Y2, Y3, Y2
 	VADDPS       Y2, Y5, Y2
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y3
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y3
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -1332,26 +1319,26 @@ loop58:
 	JAE          done59
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
-	VCMPPS       $0x11, vmconst<>+2272(SB), Y1, Y1
-	VMULPS       vmconst<>+2304(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
+	VMULPS       vmconst<>+2112(SB), Y0, Y2
 	VROUNDPS     $0x00, Y2, Y2
 	VMOVUPS      Y0, Y3
-	VFNMADD231PS vmconst<>+2336(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2368(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2400(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2144(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2176(SB), Y2, Y3
+	VFNMADD231PS vmconst<>+2208(SB), Y2, Y3
 	VCVTPS2DQ    Y2, Y2
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y4, Y5
-	VMOVUPS      vmconst<>+3328(SB), Y6
-	VFMADD213PS  vmconst<>+3360(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+3392(SB), Y4, Y5
-	VFMADD213PS  vmconst<>+3424(SB), Y4, Y5
-	VFMADD213PS  vmconst<>+3456(SB), Y4, Y5
-	VFMADD213PS  vmconst<>+3488(SB), Y4, Y5
+	VMOVUPS      vmconst<>+3136(SB), Y6
+	VFMADD213PS  vmconst<>+3168(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+3200(SB), Y4, Y5
+	VFMADD213PS  vmconst<>+3232(SB), Y4, Y5
+	VFMADD213PS  vmconst<>+3264(SB), Y4, Y5
+	VFMADD213PS  vmconst<>+3296(SB), Y4, Y5
 	VMULPS       Y4, Y5, Y4
 	VMULPS       Y3, Y4, Y4
 	VADDPS       Y4, Y3, Y5
-	VMOVUPS      vmconst<>+3296(SB), Y6
+	VMOVUPS      vmconst<>+3104(SB), Y6
 	VDIVPS       Y5, Y6, Y6
 	VMOVUPS      Y6, Y7
 	VFMADD213PS  vmconst<>+928(SB), Y3, Y7
@@ -1359,10 +1346,10 @@ loop58:
 	VFMADD231PS  Y4, Y6, Y3
 	VMOVUPS      Y6, Y4
 	VFMADD231PS  Y3, Y6, Y4
-	VPAND        vmconst<>+2624(SB), Y2, Y2
-	VPCMPEQD     vmconst<>+2624(SB), Y2, Y2
+	VPAND        vmconst<>+2432(SB), Y2, Y2
+	VPCMPEQD     vmconst<>+2432(SB), Y2, Y2
 	VBLENDVPS    Y2, Y4, Y5, Y2
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y0, Y3
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y3
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -1400,27 +1387,27 @@ loop61:
 	JAE         done62
 	VMOVUPS     (DX)(BX*4), Y0
 	VPAND       vmconst<>+1920(SB), Y0, Y1
-	VCMPPS      $0x1e, vmconst<>+3520(SB), Y1, Y2
-	VCMPPS      $0x1e, vmconst<>+3552(SB), Y1, Y3
+	VCMPPS      $0x1e, vmconst<>+3328(SB), Y1, Y2
+	VCMPPS      $0x1e, vmconst<>+3360(SB), Y1, Y3
 	VPANDN      Y3, Y2, Y3
 	VSUBPS      vmconst<>+928(SB), Y1, Y4
 	VBLENDVPS   Y3, Y4, Y1, Y4
-	VBLENDVPS   Y2, vmconst<>+3296(SB), Y4, Y4
+	VBLENDVPS   Y2, vmconst<>+3104(SB), Y4, Y4
 	VADDPS      vmconst<>+928(SB), Y1, Y5
 	VMOVUPS     vmconst<>+928(SB), Y6
 	VBLENDVPS   Y3, Y5, Y6, Y5
 	VBLENDVPS   Y2, Y1, Y5, Y1
 	VDIVPS      Y1, Y4, Y1
-	VPAND       vmconst<>+3584(SB), Y3, Y4
-	VBLENDVPS   Y2, vmconst<>+2336(SB), Y4, Y4
-	VPAND       vmconst<>+3616(SB), Y3, Y3
-	VBLENDVPS   Y2, vmconst<>+2368(SB), Y3, Y2
+	VPAND       vmconst<>+3392(SB), Y3, Y4
+	VBLENDVPS   Y2, vmconst<>+2144(SB), Y4, Y4
+	VPAND       vmconst<>+3424(SB), Y3, Y3
+	VBLENDVPS   Y2, vmconst<>+2176(SB), Y3, Y2
 	VMULPS      Y1, Y1, Y3
 	VMOVUPS     Y3, Y5
-	VMOVUPS     vmconst<>+3648(SB), Y6
-	VFMADD213PS vmconst<>+3680(SB), Y6, Y5
-	VFMADD213PS vmconst<>+3712(SB), Y3, Y5
-	VFMADD213PS vmconst<>+3744(SB), Y3, Y5
+	VMOVUPS     vmconst<>+3456(SB), Y6
+	VFMADD213PS vmconst<>+3488(SB), Y6, Y5
+	VFMADD213PS vmconst<>+3520(SB), Y3, Y5
+	VFMADD213PS vmconst<>+3552(SB), Y3, Y5
 	VMULPS      Y3, Y5, Y3
 	VADDPS      Y2, Y1, Y2
 	VFMADD231PS Y1, Y3, Y2
@@ -1473,25 +1460,25 @@ loop64:
 	VSQRTPS     Y3, Y4
 	VBLENDVPS   Y2, Y4, Y1, Y4
 	VMOVUPS     Y3, Y5
-	VMOVUPS     vmconst<>+3776(SB), Y6
-	VFMADD213PS vmconst<>+3808(SB), Y6, Y5
-	VFMADD213PS vmconst<>+3840(SB), Y3, Y5
-	VFMADD213PS vmconst<>+3872(SB), Y3, Y5
-	VFMADD213PS vmconst<>+3904(SB), Y3, Y5
+	VMOVUPS     vmconst<>+3584(SB), Y6
+	VFMADD213PS vmconst<>+3616(SB), Y6, Y5
+	VFMADD213PS vmconst<>+3648(SB), Y3, Y5
+	VFMADD213PS vmconst<>+3680(SB), Y3, Y5
+	VFMADD213PS vmconst<>+3712(SB), Y3, Y5
 	VMULPS      Y3, Y5, Y3
 	VMOVUPS     Y4, Y5
 	VFMADD231PS Y4, Y3, Y5
-	VPAND       vmconst<>+2336(SB), Y2, Y3
+	VPAND       vmconst<>+2144(SB), Y2, Y3
 	VADDPS      Y5, Y5, Y4
 	VPXOR       vmconst<>+1952(SB), Y5, Y5
 	VBLENDVPS   Y2, Y4, Y5, Y2
 	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y4
-	VPAND       vmconst<>+2368(SB), Y4, Y4
+	VPAND       vmconst<>+2176(SB), Y4, Y4
 	VSUBPS      Y2, Y4, Y2
 	VADDPS      Y2, Y3, Y2
 	VPAND       vmconst<>+1952(SB), Y0, Y3
 	VPXOR       Y3, Y2, Y2
-	VCMPPS      $0x00, vmconst<>+2208(SB), Y0, Y3
+	VCMPPS      $0x00, vmconst<>+2016(SB), Y0, Y3
 	VBLENDVPS   Y3, Y0, Y2, Y2
 	VCMPPS      $0x12, vmconst<>+928(SB), Y1, Y1
 	VMOVUPS     Y2, (AX)(BX*4)
@@ -1540,26 +1527,26 @@ loop67:
 	VSQRTPS     Y4, Y5
 	VBLENDVPS   Y3, Y5, Y1, Y5
 	VMOVUPS     Y4, Y6
-	VMOVUPS     vmconst<>+3776(SB), Y7
-	VFMADD213PS vmconst<>+3808(SB), Y7, Y6
-	VFMADD213PS vmconst<>+3840(SB), Y4, Y6
-	VFMADD213PS vmconst<>+3872(SB), Y4, Y6
-	VFMADD213PS vmconst<>+3904(SB), Y4, Y6
+	VMOVUPS     vmconst<>+3584(SB), Y7
+	VFMADD213PS vmconst<>+3616(SB), Y7, Y6
+	VFMADD213PS vmconst<>+3648(SB), Y4, Y6
+	VFMADD213PS vmconst<>+3680(SB), Y4, Y6
+	VFMADD213PS vmconst<>+3712(SB), Y4, Y6
 	VMULPS      Y4, Y6, Y4
 	VMOVUPS     Y5, Y6
 	VFMADD231PS Y5, Y4, Y6
-	VPAND       vmconst<>+2336(SB), Y3, Y4
+	VPAND       vmconst<>+2144(SB), Y3, Y4
 	VADDPS      Y6, Y6, Y4
 	VPXOR       vmconst<>+1952(SB), Y6, Y5
 	VBLENDVPS   Y3, Y4, Y5, Y3
 	VPAND       vmconst<>+1952(SB), Y0, Y4
 	VPXOR       Y4, Y3, Y4
-	VADDPS      vmconst<>+2368(SB), Y4, Y4
-	VADDPS      vmconst<>+2336(SB), Y4, Y4
-	VMOVUPS     vmconst<>+3968(SB), Y5
+	VADDPS      vmconst<>+2176(SB), Y4, Y4
+	VADDPS      vmconst<>+2144(SB), Y4, Y4
+	VMOVUPS     vmconst<>+3776(SB), Y5
 	VSUBPS      Y3, Y5, Y5
-	VADDPS      vmconst<>+3936(SB), Y5, Y5
-	VCMPPS      $0x11, vmconst<>+2208(SB), Y0, Y6
+	VADDPS      vmconst<>+3744(SB), Y5, Y5
+	VCMPPS      $0x11, vmconst<>+2016(SB), Y0, Y6
 	VBLENDVPS   Y6, Y5, Y3, Y3
 	VBLENDVPS   Y2, Y3, Y4, Y2
 	VCMPPS      $0x12, vmconst<>+928(SB), Y1, Y1
@@ -1643,11 +1630,11 @@ loop70:
 	VADDPS       vmconst<>+928(SB), Y3, Y3
 	VDIVPS       Y3, Y5, Y3
 	VADDPS       Y3, Y1, Y3
-	VCMPPS       $0x1e, vmconst<>+3296(SB), Y3, Y5
+	VCMPPS       $0x1e, vmconst<>+3104(SB), Y3, Y5
 	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VADDPS       vmconst<>+928(SB), Y3, Y5
-	VCMPPS       $0x1d, vmconst<>+2016(SB), Y5, Y6
+	VCMPPS       $0x1d, vmconst<>+2048(SB), Y5, Y6
 	VSUBPS       Y3, Y5, Y7
 	VMOVUPS      vmconst<>+928(SB), Y8
 	VSUBPS       Y7, Y8, Y7
@@ -1687,7 +1674,7 @@ loop70:
 	VFMADD231PS  vmconst<>+672(SB), Y7, Y8
 	VDIVPS       Y5, Y6, Y5
 	VADDPS       Y5, Y8, Y5
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y3, Y6
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y6
 	VBLENDVPS    Y6, Y3, Y5, Y3
 	VCMPPS       $0x1d, vmconst<>+1472(SB), Y1, Y5
 	VCMPPS       $0x12, vmconst<>+1504(SB), Y1, Y6
@@ -1720,12 +1707,12 @@ loop70:
 	VFNMADD231PS vmconst<>+896(SB), Y7, Y8
 	VADDPS       Y8, Y6, Y6
 	VFMADD231PS  vmconst<>+672(SB), Y5, Y6
-	VCMPPS       $0x1e, vmconst<>+2016(SB), Y1, Y5
+	VCMPPS       $0x1e, vmconst<>+2048(SB), Y1, Y5
 	VBLENDVPS    Y5, Y4, Y3, Y3
-	VCMPPS       $0x1e, vmconst<>+4000(SB), Y1, Y4
-	VADDPS       vmconst<>+3264(SB), Y6, Y5
+	VCMPPS       $0x1e, vmconst<>+3808(SB), Y1, Y4
+	VADDPS       vmconst<>+3072(SB), Y6, Y5
 	VBLENDVPS    Y4, Y5, Y3, Y3
-	VCMPPS       $0x11, vmconst<>+4032(SB), Y1, Y4
+	VCMPPS       $0x11, vmconst<>+3840(SB), Y1, Y4
 	VBLENDVPS    Y4, Y1, Y3, Y1
 	VPAND        vmconst<>+1952(SB), Y0, Y3
 	VPXOR        Y3, Y1, Y1
@@ -1769,7 +1756,7 @@ loop73:
 	VPAND        Y2, Y1, Y1
 	VADDPS       Y0, Y0, Y2
 	VMOVUPS      Y0, Y3
-	VFMADD213PS  vmconst<>+3296(SB), Y0, Y3
+	VFMADD213PS  vmconst<>+3104(SB), Y0, Y3
 	VSQRTPS      Y3, Y3
 	VADDPS       Y3, Y0, Y3
 	VMOVUPS      vmconst<>+928(SB), Y4
@@ -1811,11 +1798,11 @@ loop73:
 	VFMADD231PS  Y3, Y3, Y4
 	VSQRTPS      Y4, Y4
 	VADDPS       Y4, Y3, Y3
-	VCMPPS       $0x1e, vmconst<>+3296(SB), Y3, Y4
+	VCMPPS       $0x1e, vmconst<>+3104(SB), Y3, Y4
 	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y5
 	VPAND        Y5, Y4, Y4
 	VADDPS       vmconst<>+928(SB), Y3, Y4
-	VCMPPS       $0x1d, vmconst<>+2016(SB), Y4, Y5
+	VCMPPS       $0x1d, vmconst<>+2048(SB), Y4, Y5
 	VSUBPS       Y3, Y4, Y6
 	VMOVUPS      vmconst<>+928(SB), Y7
 	VSUBPS       Y6, Y7, Y6
@@ -1855,7 +1842,7 @@ loop73:
 	VFMADD231PS  vmconst<>+672(SB), Y6, Y7
 	VDIVPS       Y4, Y5, Y4
 	VADDPS       Y4, Y7, Y4
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y3, Y5
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y5
 	VBLENDVPS    Y5, Y3, Y4, Y3
 	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y4
 	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y5
@@ -1888,10 +1875,10 @@ loop73:
 	VFNMADD231PS vmconst<>+896(SB), Y6, Y7
 	VADDPS       Y7, Y5, Y5
 	VFMADD231PS  vmconst<>+672(SB), Y4, Y5
-	VCMPPS       $0x1e, vmconst<>+2016(SB), Y0, Y4
+	VCMPPS       $0x1e, vmconst<>+2048(SB), Y0, Y4
 	VBLENDVPS    Y4, Y2, Y3, Y2
-	VCMPPS       $0x1d, vmconst<>+4000(SB), Y0, Y3
-	VADDPS       vmconst<>+3264(SB), Y5, Y4
+	VCMPPS       $0x1d, vmconst<>+3808(SB), Y0, Y3
+	VADDPS       vmconst<>+3072(SB), Y5, Y4
 	VBLENDVPS    Y3, Y4, Y2, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -1939,11 +1926,11 @@ loop76:
 	VDIVPS       Y6, Y5, Y5
 	VADDPS       Y5, Y3, Y3
 	VBLENDVPS    Y4, Y3, Y5, Y3
-	VCMPPS       $0x1e, vmconst<>+3296(SB), Y3, Y4
+	VCMPPS       $0x1e, vmconst<>+3104(SB), Y3, Y4
 	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y5
 	VPAND        Y5, Y4, Y4
 	VADDPS       vmconst<>+928(SB), Y3, Y4
-	VCMPPS       $0x1d, vmconst<>+2016(SB), Y4, Y5
+	VCMPPS       $0x1d, vmconst<>+2048(SB), Y4, Y5
 	VSUBPS       Y3, Y4, Y6
 	VMOVUPS      vmconst<>+928(SB), Y7
 	VSUBPS       Y6, Y7, Y6
@@ -1983,9 +1970,9 @@ loop76:
 	VFMADD231PS  vmconst<>+672(SB), Y6, Y7
 	VDIVPS       Y4, Y5, Y4
 	VADDPS       Y4, Y7, Y4
-	VCMPPS       $0x00, vmconst<>+2208(SB), Y3, Y5
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y5
 	VBLENDVPS    Y5, Y3, Y4, Y3
-	VCMPPS       $0x11, vmconst<>+4032(SB), Y1, Y4
+	VCMPPS       $0x11, vmconst<>+3840(SB), Y1, Y4
 	VMULPS       vmconst<>+896(SB), Y3, Y3
 	VBLENDVPS    Y4, Y1, Y3, Y1
 	VPAND        vmconst<>+1952(SB), Y0, Y3
@@ -2027,9 +2014,9 @@ loop79:
 	JAE         done80
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
-	VPAND       vmconst<>+2880(SB), Y0, Y2
-	VPAND       vmconst<>+2880(SB), Y1, Y3
-	VMINPD      vmconst<>+4096(SB), Y3, Y4
+	VPAND       vmconst<>+2688(SB), Y0, Y2
+	VPAND       vmconst<>+2688(SB), Y1, Y3
+	VMINPD      vmconst<>+3904(SB), Y3, Y4
 	VROUNDPD    $0x03, Y4, Y4
 	VSUBPD      Y4, Y3, Y5
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -2081,10 +2068,10 @@ loop79:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND       Y2, Y7, Y2
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y3, Y3
+	VCMPPD      $0x11, vmconst<>+3904(SB), Y3, Y3
 	VPAND       Y3, Y2, Y2
-	VCMPPD      $0x04, vmconst<>+4064(SB), Y5, Y3
-	VCMPPD      $0x1e, vmconst<>+4064(SB), Y0, Y7
+	VCMPPD      $0x04, vmconst<>+3872(SB), Y5, Y3
+	VCMPPD      $0x1e, vmconst<>+3872(SB), Y0, Y7
 	VPAND       Y7, Y3, Y3
 	VPAND       Y2, Y3, Y2
 	VMULPD      Y6, Y5, Y3
@@ -2120,28 +2107,28 @@ loop79:
 	VPADDQ      vmconst<>+544(SB), Y3, Y3
 	VPSLLQ      $0x34, Y3, Y3
 	VMULPD      Y3, Y2, Y2
-	VPAND       vmconst<>+4128(SB), Y0, Y3
+	VPAND       vmconst<>+3936(SB), Y0, Y3
 	VPOR        vmconst<>+448(SB), Y3, Y3
 	VPSRLQ      $0x34, Y0, Y5
-	VPAND       vmconst<>+4160(SB), Y5, Y5
+	VPAND       vmconst<>+3968(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1120(SB), Y5, Y5
 	VADDPD      vmconst<>+1088(SB), Y4, Y4
 	VPAND       vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS     vmconst<>+4064(SB), Y6
-	VMOVUPS     vmconst<>+4064(SB), Y7
+	VMOVUPS     vmconst<>+3872(SB), Y6
+	VMOVUPS     vmconst<>+3872(SB), Y7
 
 powloop82:
 	VPTEST    Y4, Y4
 	JZ        powdone83
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y5, Y9
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4064(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+3872(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4256(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4256(SB), Y8, Y8
+	VPAND     vmconst<>+4064(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4064(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -2157,36 +2144,36 @@ powloop82:
 	JMP       powloop82
 
 powdone83:
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y1, Y3
+	VCMPPD    $0x11, vmconst<>+3872(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4064(SB), Y4
+	VMOVUPS   vmconst<>+3872(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4160(SB), Y4, Y4
+	VPAND     vmconst<>+3968(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4288(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4096(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2880(SB), Y1, Y3
-	VPAND     vmconst<>+2880(SB), Y0, Y5
+	VPAND     vmconst<>+2688(SB), Y1, Y3
+	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+3872(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4320(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4128(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4352(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4160(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -2197,12 +2184,12 @@ powdone83:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+3904(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4064(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+3872(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y6
 	VPOR      Y6, Y5, Y5
 	VBLENDVPD Y5, vmconst<>+480(SB), Y2, Y2
@@ -2249,9 +2236,9 @@ loop84:
 	VMOVUPS     (BX)(SI*4), Y1
 	VCVTPS2PD   X0, Y2
 	VCVTPS2PD   X1, Y3
-	VPAND       vmconst<>+2880(SB), Y2, Y4
-	VPAND       vmconst<>+2880(SB), Y3, Y5
-	VMINPD      vmconst<>+4096(SB), Y5, Y6
+	VPAND       vmconst<>+2688(SB), Y2, Y4
+	VPAND       vmconst<>+2688(SB), Y3, Y5
+	VMINPD      vmconst<>+3904(SB), Y5, Y6
 	VROUNDPD    $0x03, Y6, Y6
 	VSUBPD      Y6, Y5, Y8
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2303,10 +2290,10 @@ loop84:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND       Y4, Y10, Y4
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND       Y5, Y4, Y4
-	VCMPPD      $0x04, vmconst<>+4064(SB), Y8, Y5
-	VCMPPD      $0x1e, vmconst<>+4064(SB), Y2, Y10
+	VCMPPD      $0x04, vmconst<>+3872(SB), Y8, Y5
+	VCMPPD      $0x1e, vmconst<>+3872(SB), Y2, Y10
 	VPAND       Y10, Y5, Y5
 	VPAND       Y4, Y5, Y4
 	VMULPD      Y9, Y8, Y5
@@ -2342,28 +2329,28 @@ loop84:
 	VPADDQ      vmconst<>+544(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VMULPD      Y5, Y4, Y4
-	VPAND       vmconst<>+4128(SB), Y2, Y5
+	VPAND       vmconst<>+3936(SB), Y2, Y5
 	VPOR        vmconst<>+448(SB), Y5, Y5
 	VPSRLQ      $0x34, Y2, Y8
-	VPAND       vmconst<>+4160(SB), Y8, Y8
+	VPAND       vmconst<>+3968(SB), Y8, Y8
 	VPOR        vmconst<>+1088(SB), Y8, Y8
 	VSUBPD      vmconst<>+1120(SB), Y8, Y8
 	VADDPD      vmconst<>+1088(SB), Y6, Y6
 	VPAND       vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS     vmconst<>+4064(SB), Y9
-	VMOVUPS     vmconst<>+4064(SB), Y10
+	VMOVUPS     vmconst<>+3872(SB), Y9
+	VMOVUPS     vmconst<>+3872(SB), Y10
 
 powloop87:
 	VPTEST    Y6, Y6
 	JZ        powdone88
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y8, Y12
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4256(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4256(SB), Y11, Y11
+	VPAND     vmconst<>+4064(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2379,36 +2366,36 @@ powloop87:
 	JMP       powloop87
 
 powdone88:
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y5
+	VCMPPD       $0x11, vmconst<>+3872(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4064(SB), Y6
+	VMOVUPS      vmconst<>+3872(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4160(SB), Y6, Y6
+	VPAND        vmconst<>+3968(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4288(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4096(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2880(SB), Y3, Y5
-	VPAND        vmconst<>+2880(SB), Y2, Y8
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+3872(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4320(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4128(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4352(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4160(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -2419,12 +2406,12 @@ powdone88:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -2436,9 +2423,9 @@ powdone88:
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X3
 	VCVTPS2PD    X3, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y4
-	VPAND        vmconst<>+2880(SB), Y3, Y5
-	VMINPD       vmconst<>+4096(SB), Y5, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VMINPD       vmconst<>+3904(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2490,10 +2477,10 @@ powdone88:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4064(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4064(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+3872(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2529,28 +2516,28 @@ powdone88:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4128(SB), Y2, Y5
+	VPAND        vmconst<>+3936(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4160(SB), Y8, Y8
+	VPAND        vmconst<>+3968(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4064(SB), Y9
-	VMOVUPS      vmconst<>+4064(SB), Y10
+	VMOVUPS      vmconst<>+3872(SB), Y9
+	VMOVUPS      vmconst<>+3872(SB), Y10
 
 powloop89:
 	VPTEST    Y6, Y6
 	JZ        powdone90
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y8, Y12
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4256(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4256(SB), Y11, Y11
+	VPAND     vmconst<>+4064(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2566,36 +2553,36 @@ powloop89:
 	JMP       powloop89
 
 powdone90:
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y3, Y5
+	VCMPPD      $0x11, vmconst<>+3872(SB), Y3, Y5
 	VMOVUPS     vmconst<>+480(SB), Y6
 	VDIVPD      Y4, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y4, Y4
-	VMOVUPS     vmconst<>+4064(SB), Y6
+	VMOVUPS     vmconst<>+3872(SB), Y6
 	VSUBPD      Y9, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y9, Y5
 	VPSRLQ      $0x34, Y4, Y6
-	VPAND       vmconst<>+4160(SB), Y6, Y6
+	VPAND       vmconst<>+3968(SB), Y6, Y6
 	VPOR        vmconst<>+1088(SB), Y6, Y6
 	VSUBPD      vmconst<>+1088(SB), Y6, Y6
 	VADDPD      Y5, Y6, Y6
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+4288(SB), Y6, Y6
+	VCMPPD      $0x12, vmconst<>+4096(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
 	VADDPD      vmconst<>+32(SB), Y5, Y5
 	VPSUBQ      vmconst<>+32(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VPADDQ      Y5, Y4, Y4
-	VPAND       vmconst<>+2880(SB), Y3, Y5
-	VPAND       vmconst<>+2880(SB), Y2, Y8
+	VPAND       vmconst<>+2688(SB), Y3, Y5
+	VPAND       vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD    $0x03, Y5, Y9
 	VCMPPD      $0x04, Y5, Y9, Y9
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y2, Y11
+	VCMPPD      $0x11, vmconst<>+3872(SB), Y2, Y11
 	VPAND       Y11, Y9, Y9
-	VBLENDVPD   Y9, vmconst<>+4320(SB), Y4, Y4
+	VBLENDVPD   Y9, vmconst<>+4128(SB), Y4, Y4
 	VSQRTPD     Y2, Y11
 	VCMPPD      $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD   Y12, Y11, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+4352(SB), Y3, Y12
+	VCMPPD      $0x00, vmconst<>+4160(SB), Y3, Y12
 	VMOVUPS     vmconst<>+480(SB), Y13
 	VDIVPD      Y11, Y13, Y11
 	VBLENDVPD   Y12, Y11, Y4, Y4
@@ -2606,12 +2593,12 @@ powdone90:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND       Y8, Y9, Y8
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND       Y5, Y8, Y5
 	VPAND       Y5, Y6, Y5
 	VCMPPD      $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD   Y6, Y2, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD      $0x00, vmconst<>+3872(SB), Y3, Y3
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y3, Y2
 	VBLENDVPD   Y2, vmconst<>+480(SB), Y4, Y3
@@ -2659,9 +2646,9 @@ loop91:
 	JAE          done92
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
-	VPAND        vmconst<>+2880(SB), Y0, Y2
-	VPAND        vmconst<>+2880(SB), Y1, Y3
-	VMINPD       vmconst<>+4096(SB), Y3, Y4
+	VPAND        vmconst<>+2688(SB), Y0, Y2
+	VPAND        vmconst<>+2688(SB), Y1, Y3
+	VMINPD       vmconst<>+3904(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -2713,10 +2700,10 @@ loop91:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+4064(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+4064(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+3872(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+3872(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -2752,28 +2739,28 @@ loop91:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+4128(SB), Y0, Y3
+	VPAND        vmconst<>+3936(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+4160(SB), Y5, Y5
+	VPAND        vmconst<>+3968(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+4064(SB), Y6
-	VMOVUPS      vmconst<>+4064(SB), Y7
+	VMOVUPS      vmconst<>+3872(SB), Y6
+	VMOVUPS      vmconst<>+3872(SB), Y7
 
 powloop94:
 	VPTEST    Y4, Y4
 	JZ        powdone95
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y5, Y9
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4064(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+3872(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4256(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4256(SB), Y8, Y8
+	VPAND     vmconst<>+4064(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4064(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -2789,36 +2776,36 @@ powloop94:
 	JMP       powloop94
 
 powdone95:
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y1, Y3
+	VCMPPD    $0x11, vmconst<>+3872(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4064(SB), Y4
+	VMOVUPS   vmconst<>+3872(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4160(SB), Y4, Y4
+	VPAND     vmconst<>+3968(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4288(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4096(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2880(SB), Y1, Y3
-	VPAND     vmconst<>+2880(SB), Y0, Y5
+	VPAND     vmconst<>+2688(SB), Y1, Y3
+	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+3872(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4320(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4128(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4352(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4160(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -2829,12 +2816,12 @@ powdone95:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+3904(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4064(SB), Y1, Y1
+	VCMPPD    $0x00, vmconst<>+3872(SB), Y1, Y1
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y5
 	VPOR      Y5, Y1, Y1
 	VBLENDVPD Y1, vmconst<>+480(SB), Y2, Y2
@@ -2878,9 +2865,9 @@ loop96:
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y4
-	VPAND        vmconst<>+2880(SB), Y3, Y5
-	VMINPD       vmconst<>+4096(SB), Y5, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VMINPD       vmconst<>+3904(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2932,10 +2919,10 @@ loop96:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4064(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4064(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+3872(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2971,28 +2958,28 @@ loop96:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4128(SB), Y2, Y5
+	VPAND        vmconst<>+3936(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4160(SB), Y8, Y8
+	VPAND        vmconst<>+3968(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4064(SB), Y9
-	VMOVUPS      vmconst<>+4064(SB), Y10
+	VMOVUPS      vmconst<>+3872(SB), Y9
+	VMOVUPS      vmconst<>+3872(SB), Y10
 
 powloop99:
 	VPTEST    Y6, Y6
 	JZ        powdone100
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y8, Y12
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4256(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4256(SB), Y11, Y11
+	VPAND     vmconst<>+4064(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -3008,36 +2995,36 @@ powloop99:
 	JMP       powloop99
 
 powdone100:
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y5
+	VCMPPD       $0x11, vmconst<>+3872(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4064(SB), Y6
+	VMOVUPS      vmconst<>+3872(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4160(SB), Y6, Y6
+	VPAND        vmconst<>+3968(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4288(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4096(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2880(SB), Y3, Y5
-	VPAND        vmconst<>+2880(SB), Y2, Y8
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+3872(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4320(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4128(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4352(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4160(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -3048,12 +3035,12 @@ powdone100:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -3065,9 +3052,9 @@ powdone100:
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X1
 	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+2880(SB), Y2, Y3
-	VPAND        vmconst<>+2880(SB), Y1, Y4
-	VMINPD       vmconst<>+4096(SB), Y4, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y3
+	VPAND        vmconst<>+2688(SB), Y1, Y4
+	VMINPD       vmconst<>+3904(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -3119,10 +3106,10 @@ powdone100:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+4064(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+4064(SB), Y2, Y9
+	VCMPPD       $0x04, vmconst<>+3872(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -3158,28 +3145,28 @@ powdone100:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4128(SB), Y2, Y4
+	VPAND        vmconst<>+3936(SB), Y2, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y2, Y6
-	VPAND        vmconst<>+4160(SB), Y6, Y6
+	VPAND        vmconst<>+3968(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+4064(SB), Y8
-	VMOVUPS      vmconst<>+4064(SB), Y9
+	VMOVUPS      vmconst<>+3872(SB), Y8
+	VMOVUPS      vmconst<>+3872(SB), Y9
 
 powloop101:
 	VPTEST    Y5, Y5
 	JZ        powdone102
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y6, Y11
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+4064(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+3872(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4256(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4256(SB), Y10, Y10
+	VPAND     vmconst<>+4064(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4064(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -3195,36 +3182,36 @@ powloop101:
 	JMP       powloop101
 
 powdone102:
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y1, Y4
+	VCMPPD      $0x11, vmconst<>+3872(SB), Y1, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+4064(SB), Y5
+	VMOVUPS     vmconst<>+3872(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+4160(SB), Y5, Y5
+	VPAND       vmconst<>+3968(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4288(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4096(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2880(SB), Y1, Y4
-	VPAND       vmconst<>+2880(SB), Y2, Y6
+	VPAND       vmconst<>+2688(SB), Y1, Y4
+	VPAND       vmconst<>+2688(SB), Y2, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y2, Y10
+	VCMPPD      $0x11, vmconst<>+3872(SB), Y2, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4320(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4128(SB), Y3, Y3
 	VSQRTPD     Y2, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y1, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4352(SB), Y1, Y11
+	VCMPPD      $0x00, vmconst<>+4160(SB), Y1, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -3235,12 +3222,12 @@ powdone102:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+3904(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y1, Y5
 	VBLENDVPD   Y5, Y2, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4064(SB), Y1, Y1
+	VCMPPD      $0x00, vmconst<>+3872(SB), Y1, Y1
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y1, Y1
 	VBLENDVPD   Y1, vmconst<>+480(SB), Y3, Y2
@@ -3286,9 +3273,9 @@ loop103:
 	JAE          done104
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
-	VPAND        vmconst<>+2880(SB), Y0, Y2
-	VPAND        vmconst<>+2880(SB), Y1, Y3
-	VMINPD       vmconst<>+4096(SB), Y3, Y4
+	VPAND        vmconst<>+2688(SB), Y0, Y2
+	VPAND        vmconst<>+2688(SB), Y1, Y3
+	VMINPD       vmconst<>+3904(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -3340,10 +3327,10 @@ loop103:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+4064(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+4064(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+3872(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+3872(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -3379,28 +3366,28 @@ loop103:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+4128(SB), Y0, Y3
+	VPAND        vmconst<>+3936(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+4160(SB), Y5, Y5
+	VPAND        vmconst<>+3968(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+4064(SB), Y6
-	VMOVUPS      vmconst<>+4064(SB), Y7
+	VMOVUPS      vmconst<>+3872(SB), Y6
+	VMOVUPS      vmconst<>+3872(SB), Y7
 
 powloop106:
 	VPTEST    Y4, Y4
 	JZ        powdone107
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y5, Y9
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4064(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+3872(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4256(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4256(SB), Y8, Y8
+	VPAND     vmconst<>+4064(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4064(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -3416,36 +3403,36 @@ powloop106:
 	JMP       powloop106
 
 powdone107:
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y1, Y3
+	VCMPPD    $0x11, vmconst<>+3872(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4064(SB), Y4
+	VMOVUPS   vmconst<>+3872(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4160(SB), Y4, Y4
+	VPAND     vmconst<>+3968(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4288(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4096(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
 	VPSLLQ    $0x34, Y3, Y3
 	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2880(SB), Y1, Y3
-	VPAND     vmconst<>+2880(SB), Y0, Y5
+	VPAND     vmconst<>+2688(SB), Y1, Y3
+	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4064(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+3872(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4320(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4128(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4352(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4160(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -3456,12 +3443,12 @@ powdone107:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+3904(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4064(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+3872(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR      Y0, Y5, Y0
 	VBLENDVPD Y0, vmconst<>+480(SB), Y2, Y2
@@ -3505,9 +3492,9 @@ loop108:
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y4
-	VPAND        vmconst<>+2880(SB), Y3, Y5
-	VMINPD       vmconst<>+4096(SB), Y5, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VMINPD       vmconst<>+3904(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -3559,10 +3546,10 @@ loop108:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4064(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4064(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+3872(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -3598,28 +3585,28 @@ loop108:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4128(SB), Y2, Y5
+	VPAND        vmconst<>+3936(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4160(SB), Y8, Y8
+	VPAND        vmconst<>+3968(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4064(SB), Y9
-	VMOVUPS      vmconst<>+4064(SB), Y10
+	VMOVUPS      vmconst<>+3872(SB), Y9
+	VMOVUPS      vmconst<>+3872(SB), Y10
 
 powloop111:
 	VPTEST    Y6, Y6
 	JZ        powdone112
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y8, Y12
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4256(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4256(SB), Y11, Y11
+	VPAND     vmconst<>+4064(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -3635,36 +3622,36 @@ powloop111:
 	JMP       powloop111
 
 powdone112:
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y5
+	VCMPPD       $0x11, vmconst<>+3872(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4064(SB), Y6
+	VMOVUPS      vmconst<>+3872(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4160(SB), Y6, Y6
+	VPAND        vmconst<>+3968(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4288(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4096(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2880(SB), Y3, Y5
-	VPAND        vmconst<>+2880(SB), Y2, Y8
+	VPAND        vmconst<>+2688(SB), Y3, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4064(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+3872(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4320(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4128(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4352(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4160(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -3675,12 +3662,12 @@ powdone112:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -3692,9 +3679,9 @@ powdone112:
 	VCVTPS2PD    X0, Y0
 	VEXTRACTF128 $0x01, Y1, X2
 	VCVTPS2PD    X2, Y2
-	VPAND        vmconst<>+2880(SB), Y0, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y4
-	VMINPD       vmconst<>+4096(SB), Y4, Y5
+	VPAND        vmconst<>+2688(SB), Y0, Y3
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VMINPD       vmconst<>+3904(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -3746,10 +3733,10 @@ powdone112:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+3904(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+4064(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+4064(SB), Y0, Y9
+	VCMPPD       $0x04, vmconst<>+3872(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+3872(SB), Y0, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -3785,28 +3772,28 @@ powdone112:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4128(SB), Y0, Y4
+	VPAND        vmconst<>+3936(SB), Y0, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y0, Y6
-	VPAND        vmconst<>+4160(SB), Y6, Y6
+	VPAND        vmconst<>+3968(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+4064(SB), Y8
-	VMOVUPS      vmconst<>+4064(SB), Y9
+	VMOVUPS      vmconst<>+3872(SB), Y8
+	VMOVUPS      vmconst<>+3872(SB), Y9
 
 powloop113:
 	VPTEST    Y5, Y5
 	JZ        powdone114
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4224(SB), Y6, Y11
+	VCMPPD    $0x11, vmconst<>+4000(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4032(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+4064(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+3872(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4256(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4256(SB), Y10, Y10
+	VPAND     vmconst<>+4064(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4064(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -3822,36 +3809,36 @@ powloop113:
 	JMP       powloop113
 
 powdone114:
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y2, Y4
+	VCMPPD      $0x11, vmconst<>+3872(SB), Y2, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+4064(SB), Y5
+	VMOVUPS     vmconst<>+3872(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+4160(SB), Y5, Y5
+	VPAND       vmconst<>+3968(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4288(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4096(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
 	VPSLLQ      $0x34, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2880(SB), Y2, Y4
-	VPAND       vmconst<>+2880(SB), Y0, Y6
+	VPAND       vmconst<>+2688(SB), Y2, Y4
+	VPAND       vmconst<>+2688(SB), Y0, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+4064(SB), Y0, Y10
+	VCMPPD      $0x11, vmconst<>+3872(SB), Y0, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4320(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4128(SB), Y3, Y3
 	VSQRTPD     Y0, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y2, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4352(SB), Y2, Y11
+	VCMPPD      $0x00, vmconst<>+4160(SB), Y2, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -3862,12 +3849,12 @@ powdone114:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+3904(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y5
 	VBLENDVPD   Y5, Y0, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4064(SB), Y2, Y2
+	VCMPPD      $0x00, vmconst<>+3872(SB), Y2, Y2
 	VCMPPD      $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR        Y0, Y2, Y0
 	VBLENDVPD   Y0, vmconst<>+480(SB), Y3, Y2
@@ -3914,10 +3901,10 @@ loop115:
 	JAE       done116
 	VMOVUPS   (DX)(SI*8), Y0
 	VMOVUPS   (BX)(SI*8), Y1
-	VPAND     vmconst<>+2880(SB), Y0, Y2
-	VPAND     vmconst<>+2880(SB), Y1, Y3
-	VCMPPD    $0x11, vmconst<>+4384(SB), Y2, Y4
-	VCMPPD    $0x11, vmconst<>+4384(SB), Y3, Y5
+	VPAND     vmconst<>+2688(SB), Y0, Y2
+	VPAND     vmconst<>+2688(SB), Y1, Y3
+	VCMPPD    $0x11, vmconst<>+4192(SB), Y2, Y4
+	VCMPPD    $0x11, vmconst<>+4192(SB), Y3, Y5
 	VPAND     Y5, Y4, Y4
 	VMAXPD    Y3, Y2, Y5
 	VMINPD    Y3, Y2, Y2
@@ -3926,8 +3913,8 @@ loop115:
 	VADDPD    vmconst<>+480(SB), Y2, Y2
 	VSQRTPD   Y2, Y2
 	VMULPD    Y2, Y5, Y2
-	VCMPPD    $0x00, vmconst<>+4064(SB), Y5, Y3
-	VBLENDVPD Y3, vmconst<>+4064(SB), Y2, Y2
+	VCMPPD    $0x00, vmconst<>+3872(SB), Y5, Y3
+	VBLENDVPD Y3, vmconst<>+3872(SB), Y2, Y2
 	VMOVUPS   Y2, (AX)(SI*8)
 	VMOVMSKPD Y4, DI
 	ADDQ      $0x04, SI
@@ -3969,10 +3956,10 @@ loop118:
 	VMOVUPS      (BX)(SI*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y2
-	VPAND        vmconst<>+2880(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y3, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -3981,18 +3968,18 @@ loop118:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4064(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X4
 	VMOVMSKPD    Y5, DI
 	VEXTRACTF128 $0x01, Y0, X2
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X3
 	VCVTPS2PD    X3, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y2
-	VPAND        vmconst<>+2880(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y3, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -4001,8 +3988,8 @@ loop118:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4064(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X2
 	VMOVMSKPD    Y5, R8
 	VINSERTF128  $0x01, X2, Y4, Y2
@@ -4045,10 +4032,10 @@ loop121:
 	JAE          done122
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
-	VPAND        vmconst<>+2880(SB), Y0, Y2
-	VPAND        vmconst<>+2880(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y1, Y4
+	VPAND        vmconst<>+2688(SB), Y0, Y2
+	VPAND        vmconst<>+2688(SB), Y1, Y1
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y1, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y1, Y2, Y4
 	VMINPD       Y1, Y2, Y1
@@ -4057,8 +4044,8 @@ loop121:
 	VADDPD       vmconst<>+480(SB), Y1, Y1
 	VSQRTPD      Y1, Y1
 	VMULPD       Y1, Y4, Y1
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y4, Y2
-	VBLENDVPD    Y2, vmconst<>+4064(SB), Y1, Y1
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+3872(SB), Y1, Y1
 	VMOVUPS      Y1, (AX)(BX*8)
 	VMOVMSKPD    Y3, SI
 	ADDQ         $0x04, BX
@@ -4097,10 +4084,10 @@ loop124:
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y2
-	VPAND        vmconst<>+2880(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y3, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -4109,18 +4096,18 @@ loop124:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4064(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X4
 	VMOVMSKPD    Y5, SI
 	VEXTRACTF128 $0x01, Y0, X2
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X1
 	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+2880(SB), Y2, Y2
-	VPAND        vmconst<>+2880(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y1, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y1, Y1
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y1, Y5
 	VPAND        Y5, Y3, Y3
 	VMAXPD       Y1, Y2, Y5
 	VMINPD       Y1, Y2, Y1
@@ -4129,8 +4116,8 @@ loop124:
 	VADDPD       vmconst<>+480(SB), Y1, Y1
 	VSQRTPD      Y1, Y1
 	VMULPD       Y1, Y5, Y1
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y5, Y2
-	VBLENDVPD    Y2, vmconst<>+4064(SB), Y1, Y1
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+3872(SB), Y1, Y1
 	VCVTPD2PSY   Y1, X1
 	VMOVMSKPD    Y3, DI
 	VINSERTF128  $0x01, X1, Y4, Y1
@@ -4171,10 +4158,10 @@ loop127:
 	JAE          done128
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
-	VPAND        vmconst<>+2880(SB), Y0, Y0
-	VPAND        vmconst<>+2880(SB), Y1, Y2
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y4
+	VPAND        vmconst<>+2688(SB), Y0, Y0
+	VPAND        vmconst<>+2688(SB), Y1, Y2
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y2, Y0, Y4
 	VMINPD       Y2, Y0, Y0
@@ -4183,8 +4170,8 @@ loop127:
 	VADDPD       vmconst<>+480(SB), Y0, Y0
 	VSQRTPD      Y0, Y0
 	VMULPD       Y0, Y4, Y0
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y4, Y2
-	VBLENDVPD    Y2, vmconst<>+4064(SB), Y0, Y0
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+3872(SB), Y0, Y0
 	VMOVUPS      Y0, (AX)(BX*8)
 	VMOVMSKPD    Y3, SI
 	ADDQ         $0x04, BX
@@ -4223,10 +4210,10 @@ loop130:
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2880(SB), Y2, Y2
-	VPAND        vmconst<>+2880(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y3, Y6
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -4235,18 +4222,18 @@ loop130:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4064(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X4
 	VMOVMSKPD    Y5, SI
 	VEXTRACTF128 $0x01, Y0, X0
 	VCVTPS2PD    X0, Y0
 	VEXTRACTF128 $0x01, Y1, X2
 	VCVTPS2PD    X2, Y2
-	VPAND        vmconst<>+2880(SB), Y0, Y0
-	VPAND        vmconst<>+2880(SB), Y2, Y2
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4384(SB), Y2, Y5
+	VPAND        vmconst<>+2688(SB), Y0, Y0
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
 	VPAND        Y5, Y3, Y3
 	VMAXPD       Y2, Y0, Y5
 	VMINPD       Y2, Y0, Y0
@@ -4255,8 +4242,8 @@ loop130:
 	VADDPD       vmconst<>+480(SB), Y0, Y0
 	VSQRTPD      Y0, Y0
 	VMULPD       Y0, Y5, Y0
-	VCMPPD       $0x00, vmconst<>+4064(SB), Y5, Y2
-	VBLENDVPD    Y2, vmconst<>+4064(SB), Y0, Y0
+	VCMPPD       $0x00, vmconst<>+3872(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+3872(SB), Y0, Y0
 	VCVTPD2PSY   Y0, X0
 	VMOVMSKPD    Y3, DI
 	VINSERTF128  $0x01, X0, Y4, Y0
@@ -4655,548 +4642,500 @@ DATA vmconst<>+2000(SB)/4, $0x41200000
 DATA vmconst<>+2004(SB)/4, $0x41200000
 DATA vmconst<>+2008(SB)/4, $0x41200000
 DATA vmconst<>+2012(SB)/4, $0x41200000
-DATA vmconst<>+2016(SB)/4, $0x40000000
-DATA vmconst<>+2020(SB)/4, $0x40000000
-DATA vmconst<>+2024(SB)/4, $0x40000000
-DATA vmconst<>+2028(SB)/4, $0x40000000
-DATA vmconst<>+2032(SB)/4, $0x40000000
-DATA vmconst<>+2036(SB)/4, $0x40000000
-DATA vmconst<>+2040(SB)/4, $0x40000000
-DATA vmconst<>+2044(SB)/4, $0x40000000
-DATA vmconst<>+2048(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2052(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2056(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2060(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2064(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2068(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2072(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2076(SB)/4, $0xbbbaf0ea
-DATA vmconst<>+2080(SB)/4, $0x3ca9134e
-DATA vmconst<>+2084(SB)/4, $0x3ca9134e
-DATA vmconst<>+2088(SB)/4, $0x3ca9134e
-DATA vmconst<>+2092(SB)/4, $0x3ca9134e
-DATA vmconst<>+2096(SB)/4, $0x3ca9134e
-DATA vmconst<>+2100(SB)/4, $0x3ca9134e
-DATA vmconst<>+2104(SB)/4, $0x3ca9134e
-DATA vmconst<>+2108(SB)/4, $0x3ca9134e
-DATA vmconst<>+2112(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2116(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2120(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2124(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2128(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2132(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2136(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2140(SB)/4, $0xbd5c1e2d
-DATA vmconst<>+2144(SB)/4, $0x3e088393
-DATA vmconst<>+2148(SB)/4, $0x3e088393
-DATA vmconst<>+2152(SB)/4, $0x3e088393
-DATA vmconst<>+2156(SB)/4, $0x3e088393
-DATA vmconst<>+2160(SB)/4, $0x3e088393
-DATA vmconst<>+2164(SB)/4, $0x3e088393
-DATA vmconst<>+2168(SB)/4, $0x3e088393
-DATA vmconst<>+2172(SB)/4, $0x3e088393
-DATA vmconst<>+2176(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2180(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2184(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2188(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2192(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2196(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2200(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2204(SB)/4, $0xbeaaaa99
-DATA vmconst<>+2208(SB)/4, $0x00000000
-DATA vmconst<>+2212(SB)/4, $0x00000000
-DATA vmconst<>+2216(SB)/4, $0x00000000
-DATA vmconst<>+2220(SB)/4, $0x00000000
-DATA vmconst<>+2224(SB)/4, $0x00000000
-DATA vmconst<>+2228(SB)/4, $0x00000000
-DATA vmconst<>+2232(SB)/4, $0x00000000
-DATA vmconst<>+2236(SB)/4, $0x00000000
-DATA vmconst<>+2240(SB)/4, $0x3f200000
-DATA vmconst<>+2244(SB)/4, $0x3f200000
-DATA vmconst<>+2248(SB)/4, $0x3f200000
-DATA vmconst<>+2252(SB)/4, $0x3f200000
-DATA vmconst<>+2256(SB)/4, $0x3f200000
-DATA vmconst<>+2260(SB)/4, $0x3f200000
-DATA vmconst<>+2264(SB)/4, $0x3f200000
-DATA vmconst<>+2268(SB)/4, $0x3f200000
-DATA vmconst<>+2272(SB)/4, $0x46000000
-DATA vmconst<>+2276(SB)/4, $0x46000000
-DATA vmconst<>+2280(SB)/4, $0x46000000
-DATA vmconst<>+2284(SB)/4, $0x46000000
-DATA vmconst<>+2288(SB)/4, $0x46000000
-DATA vmconst<>+2292(SB)/4, $0x46000000
-DATA vmconst<>+2296(SB)/4, $0x46000000
-DATA vmconst<>+2300(SB)/4, $0x46000000
-DATA vmconst<>+2304(SB)/4, $0x3f22f983
-DATA vmconst<>+2308(SB)/4, $0x3f22f983
-DATA vmconst<>+2312(SB)/4, $0x3f22f983
-DATA vmconst<>+2316(SB)/4, $0x3f22f983
-DATA vmconst<>+2320(SB)/4, $0x3f22f983
-DATA vmconst<>+2324(SB)/4, $0x3f22f983
-DATA vmconst<>+2328(SB)/4, $0x3f22f983
-DATA vmconst<>+2332(SB)/4, $0x3f22f983
-DATA vmconst<>+2336(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2340(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2344(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2348(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2352(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2356(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2360(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2364(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2368(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2372(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2376(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2380(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2384(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2388(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2392(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2396(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2400(SB)/4, $0xa6f72ced
-DATA vmconst<>+2404(SB)/4, $0xa6f72ced
-DATA vmconst<>+2408(SB)/4, $0xa6f72ced
-DATA vmconst<>+2412(SB)/4, $0xa6f72ced
-DATA vmconst<>+2416(SB)/4, $0xa6f72ced
-DATA vmconst<>+2420(SB)/4, $0xa6f72ced
-DATA vmconst<>+2424(SB)/4, $0xa6f72ced
-DATA vmconst<>+2428(SB)/4, $0xa6f72ced
-DATA vmconst<>+2432(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2436(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2440(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2444(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2448(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2452(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2456(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2460(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2464(SB)/4, $0x3c08839e
-DATA vmconst<>+2468(SB)/4, $0x3c08839e
-DATA vmconst<>+2472(SB)/4, $0x3c08839e
-DATA vmconst<>+2476(SB)/4, $0x3c08839e
-DATA vmconst<>+2480(SB)/4, $0x3c08839e
-DATA vmconst<>+2484(SB)/4, $0x3c08839e
-DATA vmconst<>+2488(SB)/4, $0x3c08839e
-DATA vmconst<>+2492(SB)/4, $0x3c08839e
-DATA vmconst<>+2496(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2500(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2504(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2508(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2512(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2516(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2520(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2524(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2528(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2532(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2536(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2540(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2544(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2548(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2552(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2556(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2560(SB)/4, $0xbab6061a
-DATA vmconst<>+2564(SB)/4, $0xbab6061a
-DATA vmconst<>+2568(SB)/4, $0xbab6061a
-DATA vmconst<>+2572(SB)/4, $0xbab6061a
-DATA vmconst<>+2576(SB)/4, $0xbab6061a
-DATA vmconst<>+2580(SB)/4, $0xbab6061a
-DATA vmconst<>+2584(SB)/4, $0xbab6061a
-DATA vmconst<>+2588(SB)/4, $0xbab6061a
-DATA vmconst<>+2592(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2596(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2600(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2604(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2608(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2612(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2616(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2620(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2624(SB)/4, $0x00000001
-DATA vmconst<>+2628(SB)/4, $0x00000001
-DATA vmconst<>+2632(SB)/4, $0x00000001
-DATA vmconst<>+2636(SB)/4, $0x00000001
-DATA vmconst<>+2640(SB)/4, $0x00000001
-DATA vmconst<>+2644(SB)/4, $0x00000001
-DATA vmconst<>+2648(SB)/4, $0x00000001
-DATA vmconst<>+2652(SB)/4, $0x00000001
-DATA vmconst<>+2656(SB)/4, $0x00000002
-DATA vmconst<>+2660(SB)/4, $0x00000002
-DATA vmconst<>+2664(SB)/4, $0x00000002
-DATA vmconst<>+2668(SB)/4, $0x00000002
-DATA vmconst<>+2672(SB)/4, $0x00000002
-DATA vmconst<>+2676(SB)/4, $0x00000002
-DATA vmconst<>+2680(SB)/4, $0x00000002
-DATA vmconst<>+2684(SB)/4, $0x00000002
-DATA vmconst<>+2688(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+2696(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+2704(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+2712(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+2720(SB)/4, $0x3a37b152
-DATA vmconst<>+2724(SB)/4, $0x3a37b152
-DATA vmconst<>+2728(SB)/4, $0x3a37b152
-DATA vmconst<>+2732(SB)/4, $0x3a37b152
-DATA vmconst<>+2736(SB)/4, $0x3a37b152
-DATA vmconst<>+2740(SB)/4, $0x3a37b152
-DATA vmconst<>+2744(SB)/4, $0x3a37b152
-DATA vmconst<>+2748(SB)/4, $0x3a37b152
-DATA vmconst<>+2752(SB)/4, $0x39826a14
-DATA vmconst<>+2756(SB)/4, $0x39826a14
-DATA vmconst<>+2760(SB)/4, $0x39826a14
-DATA vmconst<>+2764(SB)/4, $0x39826a14
-DATA vmconst<>+2768(SB)/4, $0x39826a14
-DATA vmconst<>+2772(SB)/4, $0x39826a14
-DATA vmconst<>+2776(SB)/4, $0x39826a14
-DATA vmconst<>+2780(SB)/4, $0x39826a14
-DATA vmconst<>+2784(SB)/4, $0x3ede0000
-DATA vmconst<>+2788(SB)/4, $0x3ede0000
-DATA vmconst<>+2792(SB)/4, $0x3ede0000
-DATA vmconst<>+2796(SB)/4, $0x3ede0000
-DATA vmconst<>+2800(SB)/4, $0x3ede0000
-DATA vmconst<>+2804(SB)/4, $0x3ede0000
-DATA vmconst<>+2808(SB)/4, $0x3ede0000
-DATA vmconst<>+2812(SB)/4, $0x3ede0000
-DATA vmconst<>+2816(SB)/4, $0x3e9a0000
-DATA vmconst<>+2820(SB)/4, $0x3e9a0000
-DATA vmconst<>+2824(SB)/4, $0x3e9a0000
-DATA vmconst<>+2828(SB)/4, $0x3e9a0000
-DATA vmconst<>+2832(SB)/4, $0x3e9a0000
-DATA vmconst<>+2836(SB)/4, $0x3e9a0000
-DATA vmconst<>+2840(SB)/4, $0x3e9a0000
-DATA vmconst<>+2844(SB)/4, $0x3e9a0000
-DATA vmconst<>+2848(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2852(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2856(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2860(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2864(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2868(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2872(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2876(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+2880(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2888(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2896(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2904(SB)/8, $0x7fffffffffffffff
-DATA vmconst<>+2912(SB)/8, $0x4035000000000000
-DATA vmconst<>+2920(SB)/8, $0x4035000000000000
-DATA vmconst<>+2928(SB)/8, $0x4035000000000000
-DATA vmconst<>+2936(SB)/8, $0x4035000000000000
-DATA vmconst<>+2944(SB)/4, $0x39559e2f
-DATA vmconst<>+2948(SB)/4, $0x39559e2f
-DATA vmconst<>+2952(SB)/4, $0x39559e2f
-DATA vmconst<>+2956(SB)/4, $0x39559e2f
-DATA vmconst<>+2960(SB)/4, $0x39559e2f
-DATA vmconst<>+2964(SB)/4, $0x39559e2f
-DATA vmconst<>+2968(SB)/4, $0x39559e2f
-DATA vmconst<>+2972(SB)/4, $0x39559e2f
-DATA vmconst<>+2976(SB)/4, $0x3c087bbe
-DATA vmconst<>+2980(SB)/4, $0x3c087bbe
-DATA vmconst<>+2984(SB)/4, $0x3c087bbe
-DATA vmconst<>+2988(SB)/4, $0x3c087bbe
-DATA vmconst<>+2992(SB)/4, $0x3c087bbe
-DATA vmconst<>+2996(SB)/4, $0x3c087bbe
-DATA vmconst<>+3000(SB)/4, $0x3c087bbe
-DATA vmconst<>+3004(SB)/4, $0x3c087bbe
-DATA vmconst<>+3008(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3012(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3016(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3020(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3024(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3028(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3032(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3036(SB)/4, $0x3e2aaacc
-DATA vmconst<>+3040(SB)/4, $0xc2fc0000
-DATA vmconst<>+3044(SB)/4, $0xc2fc0000
-DATA vmconst<>+3048(SB)/4, $0xc2fc0000
-DATA vmconst<>+3052(SB)/4, $0xc2fc0000
-DATA vmconst<>+3056(SB)/4, $0xc2fc0000
-DATA vmconst<>+3060(SB)/4, $0xc2fc0000
-DATA vmconst<>+3064(SB)/4, $0xc2fc0000
-DATA vmconst<>+3068(SB)/4, $0xc2fc0000
-DATA vmconst<>+3072(SB)/4, $0x42fecccd
-DATA vmconst<>+3076(SB)/4, $0x42fecccd
-DATA vmconst<>+3080(SB)/4, $0x42fecccd
-DATA vmconst<>+3084(SB)/4, $0x42fecccd
-DATA vmconst<>+3088(SB)/4, $0x42fecccd
-DATA vmconst<>+3092(SB)/4, $0x42fecccd
-DATA vmconst<>+3096(SB)/4, $0x42fecccd
-DATA vmconst<>+3100(SB)/4, $0x42fecccd
-DATA vmconst<>+3104(SB)/4, $0x3920fdde
-DATA vmconst<>+3108(SB)/4, $0x3920fdde
-DATA vmconst<>+3112(SB)/4, $0x3920fdde
-DATA vmconst<>+3116(SB)/4, $0x3920fdde
-DATA vmconst<>+3120(SB)/4, $0x3920fdde
-DATA vmconst<>+3124(SB)/4, $0x3920fdde
-DATA vmconst<>+3128(SB)/4, $0x3920fdde
-DATA vmconst<>+3132(SB)/4, $0x3920fdde
-DATA vmconst<>+3136(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3140(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3144(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3148(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3152(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3156(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3160(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3164(SB)/4, $0x3aaf9f29
-DATA vmconst<>+3168(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3172(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3176(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3180(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3184(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3188(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3192(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3196(SB)/4, $0x3c1d96a6
-DATA vmconst<>+3200(SB)/4, $0x3d635774
-DATA vmconst<>+3204(SB)/4, $0x3d635774
-DATA vmconst<>+3208(SB)/4, $0x3d635774
-DATA vmconst<>+3212(SB)/4, $0x3d635774
-DATA vmconst<>+3216(SB)/4, $0x3d635774
-DATA vmconst<>+3220(SB)/4, $0x3d635774
-DATA vmconst<>+3224(SB)/4, $0x3d635774
-DATA vmconst<>+3228(SB)/4, $0x3d635774
-DATA vmconst<>+3232(SB)/4, $0x3e75fdee
-DATA vmconst<>+3236(SB)/4, $0x3e75fdee
-DATA vmconst<>+3240(SB)/4, $0x3e75fdee
-DATA vmconst<>+3244(SB)/4, $0x3e75fdee
-DATA vmconst<>+3248(SB)/4, $0x3e75fdee
-DATA vmconst<>+3252(SB)/4, $0x3e75fdee
-DATA vmconst<>+3256(SB)/4, $0x3e75fdee
-DATA vmconst<>+3260(SB)/4, $0x3e75fdee
-DATA vmconst<>+3264(SB)/4, $0x3f317218
-DATA vmconst<>+3268(SB)/4, $0x3f317218
-DATA vmconst<>+3272(SB)/4, $0x3f317218
-DATA vmconst<>+3276(SB)/4, $0x3f317218
-DATA vmconst<>+3280(SB)/4, $0x3f317218
-DATA vmconst<>+3284(SB)/4, $0x3f317218
-DATA vmconst<>+3288(SB)/4, $0x3f317218
-DATA vmconst<>+3292(SB)/4, $0x3f317218
-DATA vmconst<>+3296(SB)/4, $0xbf800000
-DATA vmconst<>+3300(SB)/4, $0xbf800000
-DATA vmconst<>+3304(SB)/4, $0xbf800000
-DATA vmconst<>+3308(SB)/4, $0xbf800000
-DATA vmconst<>+3312(SB)/4, $0xbf800000
-DATA vmconst<>+3316(SB)/4, $0xbf800000
-DATA vmconst<>+3320(SB)/4, $0xbf800000
-DATA vmconst<>+3324(SB)/4, $0xbf800000
-DATA vmconst<>+3328(SB)/4, $0x3c19c53b
-DATA vmconst<>+3332(SB)/4, $0x3c19c53b
-DATA vmconst<>+3336(SB)/4, $0x3c19c53b
-DATA vmconst<>+3340(SB)/4, $0x3c19c53b
-DATA vmconst<>+3344(SB)/4, $0x3c19c53b
-DATA vmconst<>+3348(SB)/4, $0x3c19c53b
-DATA vmconst<>+3352(SB)/4, $0x3c19c53b
-DATA vmconst<>+3356(SB)/4, $0x3c19c53b
-DATA vmconst<>+3360(SB)/4, $0x3b4c779c
-DATA vmconst<>+3364(SB)/4, $0x3b4c779c
-DATA vmconst<>+3368(SB)/4, $0x3b4c779c
-DATA vmconst<>+3372(SB)/4, $0x3b4c779c
-DATA vmconst<>+3376(SB)/4, $0x3b4c779c
-DATA vmconst<>+3380(SB)/4, $0x3b4c779c
-DATA vmconst<>+3384(SB)/4, $0x3b4c779c
-DATA vmconst<>+3388(SB)/4, $0x3b4c779c
-DATA vmconst<>+3392(SB)/4, $0x3cc821b5
-DATA vmconst<>+3396(SB)/4, $0x3cc821b5
-DATA vmconst<>+3400(SB)/4, $0x3cc821b5
-DATA vmconst<>+3404(SB)/4, $0x3cc821b5
-DATA vmconst<>+3408(SB)/4, $0x3cc821b5
-DATA vmconst<>+3412(SB)/4, $0x3cc821b5
-DATA vmconst<>+3416(SB)/4, $0x3cc821b5
-DATA vmconst<>+3420(SB)/4, $0x3cc821b5
-DATA vmconst<>+3424(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3428(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3432(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3436(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3440(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3444(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3448(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3452(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+3456(SB)/4, $0x3e0896dd
-DATA vmconst<>+3460(SB)/4, $0x3e0896dd
-DATA vmconst<>+3464(SB)/4, $0x3e0896dd
-DATA vmconst<>+3468(SB)/4, $0x3e0896dd
-DATA vmconst<>+3472(SB)/4, $0x3e0896dd
-DATA vmconst<>+3476(SB)/4, $0x3e0896dd
-DATA vmconst<>+3480(SB)/4, $0x3e0896dd
-DATA vmconst<>+3484(SB)/4, $0x3e0896dd
-DATA vmconst<>+3488(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3492(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3496(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3500(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3504(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3508(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3512(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3516(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+3520(SB)/4, $0x401a827a
-DATA vmconst<>+3524(SB)/4, $0x401a827a
-DATA vmconst<>+3528(SB)/4, $0x401a827a
-DATA vmconst<>+3532(SB)/4, $0x401a827a
-DATA vmconst<>+3536(SB)/4, $0x401a827a
-DATA vmconst<>+3540(SB)/4, $0x401a827a
-DATA vmconst<>+3544(SB)/4, $0x401a827a
-DATA vmconst<>+3548(SB)/4, $0x401a827a
-DATA vmconst<>+3552(SB)/4, $0x3ed413cd
-DATA vmconst<>+3556(SB)/4, $0x3ed413cd
-DATA vmconst<>+3560(SB)/4, $0x3ed413cd
-DATA vmconst<>+3564(SB)/4, $0x3ed413cd
-DATA vmconst<>+3568(SB)/4, $0x3ed413cd
-DATA vmconst<>+3572(SB)/4, $0x3ed413cd
-DATA vmconst<>+3576(SB)/4, $0x3ed413cd
-DATA vmconst<>+3580(SB)/4, $0x3ed413cd
-DATA vmconst<>+3584(SB)/4, $0x3f490fdb
-DATA vmconst<>+3588(SB)/4, $0x3f490fdb
-DATA vmconst<>+3592(SB)/4, $0x3f490fdb
-DATA vmconst<>+3596(SB)/4, $0x3f490fdb
-DATA vmconst<>+3600(SB)/4, $0x3f490fdb
-DATA vmconst<>+3604(SB)/4, $0x3f490fdb
-DATA vmconst<>+3608(SB)/4, $0x3f490fdb
-DATA vmconst<>+3612(SB)/4, $0x3f490fdb
-DATA vmconst<>+3616(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3620(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3624(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3628(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3632(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3636(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3640(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3644(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+3648(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3652(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3656(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3660(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3664(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3668(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3672(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3676(SB)/4, $0x3da4f0d1
-DATA vmconst<>+3680(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3684(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3688(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3692(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3696(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3700(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3704(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3708(SB)/4, $0xbe0e1b85
-DATA vmconst<>+3712(SB)/4, $0x3e4c925f
-DATA vmconst<>+3716(SB)/4, $0x3e4c925f
-DATA vmconst<>+3720(SB)/4, $0x3e4c925f
-DATA vmconst<>+3724(SB)/4, $0x3e4c925f
-DATA vmconst<>+3728(SB)/4, $0x3e4c925f
-DATA vmconst<>+3732(SB)/4, $0x3e4c925f
-DATA vmconst<>+3736(SB)/4, $0x3e4c925f
-DATA vmconst<>+3740(SB)/4, $0x3e4c925f
-DATA vmconst<>+3744(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3748(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3752(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3756(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3760(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3764(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3768(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3772(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+3776(SB)/4, $0x3d2cb352
-DATA vmconst<>+3780(SB)/4, $0x3d2cb352
-DATA vmconst<>+3784(SB)/4, $0x3d2cb352
-DATA vmconst<>+3788(SB)/4, $0x3d2cb352
-DATA vmconst<>+3792(SB)/4, $0x3d2cb352
-DATA vmconst<>+3796(SB)/4, $0x3d2cb352
-DATA vmconst<>+3800(SB)/4, $0x3d2cb352
-DATA vmconst<>+3804(SB)/4, $0x3d2cb352
-DATA vmconst<>+3808(SB)/4, $0x3cc617e3
-DATA vmconst<>+3812(SB)/4, $0x3cc617e3
-DATA vmconst<>+3816(SB)/4, $0x3cc617e3
-DATA vmconst<>+3820(SB)/4, $0x3cc617e3
-DATA vmconst<>+3824(SB)/4, $0x3cc617e3
-DATA vmconst<>+3828(SB)/4, $0x3cc617e3
-DATA vmconst<>+3832(SB)/4, $0x3cc617e3
-DATA vmconst<>+3836(SB)/4, $0x3cc617e3
-DATA vmconst<>+3840(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3844(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3848(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3852(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3856(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3860(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3864(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3868(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+3872(SB)/4, $0x3d9980f6
-DATA vmconst<>+3876(SB)/4, $0x3d9980f6
-DATA vmconst<>+3880(SB)/4, $0x3d9980f6
-DATA vmconst<>+3884(SB)/4, $0x3d9980f6
-DATA vmconst<>+3888(SB)/4, $0x3d9980f6
-DATA vmconst<>+3892(SB)/4, $0x3d9980f6
-DATA vmconst<>+3896(SB)/4, $0x3d9980f6
-DATA vmconst<>+3900(SB)/4, $0x3d9980f6
-DATA vmconst<>+3904(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3908(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3912(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3916(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3920(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3924(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3928(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3932(SB)/4, $0x3e2aaae4
-DATA vmconst<>+3936(SB)/4, $0x40490fdb
-DATA vmconst<>+3940(SB)/4, $0x40490fdb
-DATA vmconst<>+3944(SB)/4, $0x40490fdb
-DATA vmconst<>+3948(SB)/4, $0x40490fdb
-DATA vmconst<>+3952(SB)/4, $0x40490fdb
-DATA vmconst<>+3956(SB)/4, $0x40490fdb
-DATA vmconst<>+3960(SB)/4, $0x40490fdb
-DATA vmconst<>+3964(SB)/4, $0x40490fdb
-DATA vmconst<>+3968(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+3972(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+3976(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+3980(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+3984(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+3988(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+3992(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+3996(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+4000(SB)/4, $0x45800000
-DATA vmconst<>+4004(SB)/4, $0x45800000
-DATA vmconst<>+4008(SB)/4, $0x45800000
-DATA vmconst<>+4012(SB)/4, $0x45800000
-DATA vmconst<>+4016(SB)/4, $0x45800000
-DATA vmconst<>+4020(SB)/4, $0x45800000
-DATA vmconst<>+4024(SB)/4, $0x45800000
-DATA vmconst<>+4028(SB)/4, $0x45800000
-DATA vmconst<>+4032(SB)/4, $0x39800000
-DATA vmconst<>+4036(SB)/4, $0x39800000
-DATA vmconst<>+4040(SB)/4, $0x39800000
-DATA vmconst<>+4044(SB)/4, $0x39800000
-DATA vmconst<>+4048(SB)/4, $0x39800000
-DATA vmconst<>+4052(SB)/4, $0x39800000
-DATA vmconst<>+4056(SB)/4, $0x39800000
-DATA vmconst<>+4060(SB)/4, $0x39800000
-DATA vmconst<>+4064(SB)/8, $0x0000000000000000
-DATA vmconst<>+4072(SB)/8, $0x0000000000000000
-DATA vmconst<>+4080(SB)/8, $0x0000000000000000
-DATA vmconst<>+4088(SB)/8, $0x0000000000000000
-DATA vmconst<>+4096(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4104(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4112(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4120(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4128(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4136(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4144(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4152(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4160(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4168(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4176(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4184(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4192(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4200(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4208(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4216(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4224(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4232(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4240(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4248(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4256(SB)/8, $0x0000000000000001
-DATA vmconst<>+4264(SB)/8, $0x0000000000000001
-DATA vmconst<>+4272(SB)/8, $0x0000000000000001
-DATA vmconst<>+4280(SB)/8, $0x0000000000000001
-DATA vmconst<>+4288(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4296(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4304(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4312(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4320(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4328(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4336(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4344(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4352(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4360(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4368(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4376(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4384(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4392(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4400(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4408(SB)/8, $0x7ff0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $4416
+DATA vmconst<>+2016(SB)/4, $0x00000000
+DATA vmconst<>+2020(SB)/4, $0x00000000
+DATA vmconst<>+2024(SB)/4, $0x00000000
+DATA vmconst<>+2028(SB)/4, $0x00000000
+DATA vmconst<>+2032(SB)/4, $0x00000000
+DATA vmconst<>+2036(SB)/4, $0x00000000
+DATA vmconst<>+2040(SB)/4, $0x00000000
+DATA vmconst<>+2044(SB)/4, $0x00000000
+DATA vmconst<>+2048(SB)/4, $0x40000000
+DATA vmconst<>+2052(SB)/4, $0x40000000
+DATA vmconst<>+2056(SB)/4, $0x40000000
+DATA vmconst<>+2060(SB)/4, $0x40000000
+DATA vmconst<>+2064(SB)/4, $0x40000000
+DATA vmconst<>+2068(SB)/4, $0x40000000
+DATA vmconst<>+2072(SB)/4, $0x40000000
+DATA vmconst<>+2076(SB)/4, $0x40000000
+DATA vmconst<>+2080(SB)/4, $0x46000000
+DATA vmconst<>+2084(SB)/4, $0x46000000
+DATA vmconst<>+2088(SB)/4, $0x46000000
+DATA vmconst<>+2092(SB)/4, $0x46000000
+DATA vmconst<>+2096(SB)/4, $0x46000000
+DATA vmconst<>+2100(SB)/4, $0x46000000
+DATA vmconst<>+2104(SB)/4, $0x46000000
+DATA vmconst<>+2108(SB)/4, $0x46000000
+DATA vmconst<>+2112(SB)/4, $0x3f22f983
+DATA vmconst<>+2116(SB)/4, $0x3f22f983
+DATA vmconst<>+2120(SB)/4, $0x3f22f983
+DATA vmconst<>+2124(SB)/4, $0x3f22f983
+DATA vmconst<>+2128(SB)/4, $0x3f22f983
+DATA vmconst<>+2132(SB)/4, $0x3f22f983
+DATA vmconst<>+2136(SB)/4, $0x3f22f983
+DATA vmconst<>+2140(SB)/4, $0x3f22f983
+DATA vmconst<>+2144(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2148(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2152(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2156(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2160(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2164(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2168(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2172(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2176(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2180(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2184(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2188(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2192(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2196(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2200(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2204(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2208(SB)/4, $0xa6f72ced
+DATA vmconst<>+2212(SB)/4, $0xa6f72ced
+DATA vmconst<>+2216(SB)/4, $0xa6f72ced
+DATA vmconst<>+2220(SB)/4, $0xa6f72ced
+DATA vmconst<>+2224(SB)/4, $0xa6f72ced
+DATA vmconst<>+2228(SB)/4, $0xa6f72ced
+DATA vmconst<>+2232(SB)/4, $0xa6f72ced
+DATA vmconst<>+2236(SB)/4, $0xa6f72ced
+DATA vmconst<>+2240(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2244(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2248(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2252(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2256(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2260(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2264(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2268(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2272(SB)/4, $0x3c08839e
+DATA vmconst<>+2276(SB)/4, $0x3c08839e
+DATA vmconst<>+2280(SB)/4, $0x3c08839e
+DATA vmconst<>+2284(SB)/4, $0x3c08839e
+DATA vmconst<>+2288(SB)/4, $0x3c08839e
+DATA vmconst<>+2292(SB)/4, $0x3c08839e
+DATA vmconst<>+2296(SB)/4, $0x3c08839e
+DATA vmconst<>+2300(SB)/4, $0x3c08839e
+DATA vmconst<>+2304(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2308(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2312(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2316(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2320(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2324(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2328(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2332(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2336(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2340(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2344(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2348(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2352(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2356(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2360(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2364(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2368(SB)/4, $0xbab6061a
+DATA vmconst<>+2372(SB)/4, $0xbab6061a
+DATA vmconst<>+2376(SB)/4, $0xbab6061a
+DATA vmconst<>+2380(SB)/4, $0xbab6061a
+DATA vmconst<>+2384(SB)/4, $0xbab6061a
+DATA vmconst<>+2388(SB)/4, $0xbab6061a
+DATA vmconst<>+2392(SB)/4, $0xbab6061a
+DATA vmconst<>+2396(SB)/4, $0xbab6061a
+DATA vmconst<>+2400(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2404(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2408(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2412(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2416(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2420(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2424(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2428(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2432(SB)/4, $0x00000001
+DATA vmconst<>+2436(SB)/4, $0x00000001
+DATA vmconst<>+2440(SB)/4, $0x00000001
+DATA vmconst<>+2444(SB)/4, $0x00000001
+DATA vmconst<>+2448(SB)/4, $0x00000001
+DATA vmconst<>+2452(SB)/4, $0x00000001
+DATA vmconst<>+2456(SB)/4, $0x00000001
+DATA vmconst<>+2460(SB)/4, $0x00000001
+DATA vmconst<>+2464(SB)/4, $0x00000002
+DATA vmconst<>+2468(SB)/4, $0x00000002
+DATA vmconst<>+2472(SB)/4, $0x00000002
+DATA vmconst<>+2476(SB)/4, $0x00000002
+DATA vmconst<>+2480(SB)/4, $0x00000002
+DATA vmconst<>+2484(SB)/4, $0x00000002
+DATA vmconst<>+2488(SB)/4, $0x00000002
+DATA vmconst<>+2492(SB)/4, $0x00000002
+DATA vmconst<>+2496(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2504(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2512(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2520(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+2528(SB)/4, $0x3a37b152
+DATA vmconst<>+2532(SB)/4, $0x3a37b152
+DATA vmconst<>+2536(SB)/4, $0x3a37b152
+DATA vmconst<>+2540(SB)/4, $0x3a37b152
+DATA vmconst<>+2544(SB)/4, $0x3a37b152
+DATA vmconst<>+2548(SB)/4, $0x3a37b152
+DATA vmconst<>+2552(SB)/4, $0x3a37b152
+DATA vmconst<>+2556(SB)/4, $0x3a37b152
+DATA vmconst<>+2560(SB)/4, $0x39826a14
+DATA vmconst<>+2564(SB)/4, $0x39826a14
+DATA vmconst<>+2568(SB)/4, $0x39826a14
+DATA vmconst<>+2572(SB)/4, $0x39826a14
+DATA vmconst<>+2576(SB)/4, $0x39826a14
+DATA vmconst<>+2580(SB)/4, $0x39826a14
+DATA vmconst<>+2584(SB)/4, $0x39826a14
+DATA vmconst<>+2588(SB)/4, $0x39826a14
+DATA vmconst<>+2592(SB)/4, $0x3ede0000
+DATA vmconst<>+2596(SB)/4, $0x3ede0000
+DATA vmconst<>+2600(SB)/4, $0x3ede0000
+DATA vmconst<>+2604(SB)/4, $0x3ede0000
+DATA vmconst<>+2608(SB)/4, $0x3ede0000
+DATA vmconst<>+2612(SB)/4, $0x3ede0000
+DATA vmconst<>+2616(SB)/4, $0x3ede0000
+DATA vmconst<>+2620(SB)/4, $0x3ede0000
+DATA vmconst<>+2624(SB)/4, $0x3e9a0000
+DATA vmconst<>+2628(SB)/4, $0x3e9a0000
+DATA vmconst<>+2632(SB)/4, $0x3e9a0000
+DATA vmconst<>+2636(SB)/4, $0x3e9a0000
+DATA vmconst<>+2640(SB)/4, $0x3e9a0000
+DATA vmconst<>+2644(SB)/4, $0x3e9a0000
+DATA vmconst<>+2648(SB)/4, $0x3e9a0000
+DATA vmconst<>+2652(SB)/4, $0x3e9a0000
+DATA vmconst<>+2656(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2660(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2664(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2668(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2672(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2676(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2680(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2684(SB)/4, $0x3ee2a8ed
+DATA vmconst<>+2688(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2696(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2704(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2712(SB)/8, $0x7fffffffffffffff
+DATA vmconst<>+2720(SB)/8, $0x4035000000000000
+DATA vmconst<>+2728(SB)/8, $0x4035000000000000
+DATA vmconst<>+2736(SB)/8, $0x4035000000000000
+DATA vmconst<>+2744(SB)/8, $0x4035000000000000
+DATA vmconst<>+2752(SB)/4, $0x39559e2f
+DATA vmconst<>+2756(SB)/4, $0x39559e2f
+DATA vmconst<>+2760(SB)/4, $0x39559e2f
+DATA vmconst<>+2764(SB)/4, $0x39559e2f
+DATA vmconst<>+2768(SB)/4, $0x39559e2f
+DATA vmconst<>+2772(SB)/4, $0x39559e2f
+DATA vmconst<>+2776(SB)/4, $0x39559e2f
+DATA vmconst<>+2780(SB)/4, $0x39559e2f
+DATA vmconst<>+2784(SB)/4, $0x3c087bbe
+DATA vmconst<>+2788(SB)/4, $0x3c087bbe
+DATA vmconst<>+2792(SB)/4, $0x3c087bbe
+DATA vmconst<>+2796(SB)/4, $0x3c087bbe
+DATA vmconst<>+2800(SB)/4, $0x3c087bbe
+DATA vmconst<>+2804(SB)/4, $0x3c087bbe
+DATA vmconst<>+2808(SB)/4, $0x3c087bbe
+DATA vmconst<>+2812(SB)/4, $0x3c087bbe
+DATA vmconst<>+2816(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2820(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2824(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2828(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2832(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2836(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2840(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2844(SB)/4, $0x3e2aaacc
+DATA vmconst<>+2848(SB)/4, $0xc2fc0000
+DATA vmconst<>+2852(SB)/4, $0xc2fc0000
+DATA vmconst<>+2856(SB)/4, $0xc2fc0000
+DATA vmconst<>+2860(SB)/4, $0xc2fc0000
+DATA vmconst<>+2864(SB)/4, $0xc2fc0000
+DATA vmconst<>+2868(SB)/4, $0xc2fc0000
+DATA vmconst<>+2872(SB)/4, $0xc2fc0000
+DATA vmconst<>+2876(SB)/4, $0xc2fc0000
+DATA vmconst<>+2880(SB)/4, $0x42fecccd
+DATA vmconst<>+2884(SB)/4, $0x42fecccd
+DATA vmconst<>+2888(SB)/4, $0x42fecccd
+DATA vmconst<>+2892(SB)/4, $0x42fecccd
+DATA vmconst<>+2896(SB)/4, $0x42fecccd
+DATA vmconst<>+2900(SB)/4, $0x42fecccd
+DATA vmconst<>+2904(SB)/4, $0x42fecccd
+DATA vmconst<>+2908(SB)/4, $0x42fecccd
+DATA vmconst<>+2912(SB)/4, $0x3920fdde
+DATA vmconst<>+2916(SB)/4, $0x3920fdde
+DATA vmconst<>+2920(SB)/4, $0x3920fdde
+DATA vmconst<>+2924(SB)/4, $0x3920fdde
+DATA vmconst<>+2928(SB)/4, $0x3920fdde
+DATA vmconst<>+2932(SB)/4, $0x3920fdde
+DATA vmconst<>+2936(SB)/4, $0x3920fdde
+DATA vmconst<>+2940(SB)/4, $0x3920fdde
+DATA vmconst<>+2944(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2948(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2952(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2956(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2960(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2964(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2968(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2972(SB)/4, $0x3aaf9f29
+DATA vmconst<>+2976(SB)/4, $0x3c1d96a6
+DATA vmconst<>+2980(SB)/4, $0x3c1d96a6
+DATA vmconst<>+2984(SB)/4, $0x3c1d96a6
+DATA vmconst<>+2988(SB)/4, $0x3c1d96a6
+DATA vmconst<>+2992(SB)/4, $0x3c1d96a6
+DATA vmconst<>+2996(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3000(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3004(SB)/4, $0x3c1d96a6
+DATA vmconst<>+3008(SB)/4, $0x3d635774
+DATA vmconst<>+3012(SB)/4, $0x3d635774
+DATA vmconst<>+3016(SB)/4, $0x3d635774
+DATA vmconst<>+3020(SB)/4, $0x3d635774
+DATA vmconst<>+3024(SB)/4, $0x3d635774
+DATA vmconst<>+3028(SB)/4, $0x3d635774
+DATA vmconst<>+3032(SB)/4, $0x3d635774
+DATA vmconst<>+3036(SB)/4, $0x3d635774
+DATA vmconst<>+3040(SB)/4, $0x3e75fdee
+DATA vmconst<>+3044(SB)/4, $0x3e75fdee
+DATA vmconst<>+3048(SB)/4, $0x3e75fdee
+DATA vmconst<>+3052(SB)/4, $0x3e75fdee
+DATA vmconst<>+3056(SB)/4, $0x3e75fdee
+DATA vmconst<>+3060(SB)/4, $0x3e75fdee
+DATA vmconst<>+3064(SB)/4, $0x3e75fdee
+DATA vmconst<>+3068(SB)/4, $0x3e75fdee
+DATA vmconst<>+3072(SB)/4, $0x3f317218
+DATA vmconst<>+3076(SB)/4, $0x3f317218
+DATA vmconst<>+3080(SB)/4, $0x3f317218
+DATA vmconst<>+3084(SB)/4, $0x3f317218
+DATA vmconst<>+3088(SB)/4, $0x3f317218
+DATA vmconst<>+3092(SB)/4, $0x3f317218
+DATA vmconst<>+3096(SB)/4, $0x3f317218
+DATA vmconst<>+3100(SB)/4, $0x3f317218
+DATA vmconst<>+3104(SB)/4, $0xbf800000
+DATA vmconst<>+3108(SB)/4, $0xbf800000
+DATA vmconst<>+3112(SB)/4, $0xbf800000
+DATA vmconst<>+3116(SB)/4, $0xbf800000
+DATA vmconst<>+3120(SB)/4, $0xbf800000
+DATA vmconst<>+3124(SB)/4, $0xbf800000
+DATA vmconst<>+3128(SB)/4, $0xbf800000
+DATA vmconst<>+3132(SB)/4, $0xbf800000
+DATA vmconst<>+3136(SB)/4, $0x3c19c53b
+DATA vmconst<>+3140(SB)/4, $0x3c19c53b
+DATA vmconst<>+3144(SB)/4, $0x3c19c53b
+DATA vmconst<>+3148(SB)/4, $0x3c19c53b
+DATA vmconst<>+3152(SB)/4, $0x3c19c53b
+DATA vmconst<>+3156(SB)/4, $0x3c19c53b
+DATA vmconst<>+3160(SB)/4, $0x3c19c53b
+DATA vmconst<>+3164(SB)/4, $0x3c19c53b
+DATA vmconst<>+3168(SB)/4, $0x3b4c779c
+DATA vmconst<>+3172(SB)/4, $0x3b4c779c
+DATA vmconst<>+3176(SB)/4, $0x3b4c779c
+DATA vmconst<>+3180(SB)/4, $0x3b4c779c
+DATA vmconst<>+3184(SB)/4, $0x3b4c779c
+DATA vmconst<>+3188(SB)/4, $0x3b4c779c
+DATA vmconst<>+3192(SB)/4, $0x3b4c779c
+DATA vmconst<>+3196(SB)/4, $0x3b4c779c
+DATA vmconst<>+3200(SB)/4, $0x3cc821b5
+DATA vmconst<>+3204(SB)/4, $0x3cc821b5
+DATA vmconst<>+3208(SB)/4, $0x3cc821b5
+DATA vmconst<>+3212(SB)/4, $0x3cc821b5
+DATA vmconst<>+3216(SB)/4, $0x3cc821b5
+DATA vmconst<>+3220(SB)/4, $0x3cc821b5
+DATA vmconst<>+3224(SB)/4, $0x3cc821b5
+DATA vmconst<>+3228(SB)/4, $0x3cc821b5
+DATA vmconst<>+3232(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3236(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3240(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3244(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3248(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3252(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3256(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3260(SB)/4, $0x3d5ac5c9
+DATA vmconst<>+3264(SB)/4, $0x3e0896dd
+DATA vmconst<>+3268(SB)/4, $0x3e0896dd
+DATA vmconst<>+3272(SB)/4, $0x3e0896dd
+DATA vmconst<>+3276(SB)/4, $0x3e0896dd
+DATA vmconst<>+3280(SB)/4, $0x3e0896dd
+DATA vmconst<>+3284(SB)/4, $0x3e0896dd
+DATA vmconst<>+3288(SB)/4, $0x3e0896dd
+DATA vmconst<>+3292(SB)/4, $0x3e0896dd
+DATA vmconst<>+3296(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3300(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3304(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3308(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3312(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3316(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3320(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3324(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+3328(SB)/4, $0x401a827a
+DATA vmconst<>+3332(SB)/4, $0x401a827a
+DATA vmconst<>+3336(SB)/4, $0x401a827a
+DATA vmconst<>+3340(SB)/4, $0x401a827a
+DATA vmconst<>+3344(SB)/4, $0x401a827a
+DATA vmconst<>+3348(SB)/4, $0x401a827a
+DATA vmconst<>+3352(SB)/4, $0x401a827a
+DATA vmconst<>+3356(SB)/4, $0x401a827a
+DATA vmconst<>+3360(SB)/4, $0x3ed413cd
+DATA vmconst<>+3364(SB)/4, $0x3ed413cd
+DATA vmconst<>+3368(SB)/4, $0x3ed413cd
+DATA vmconst<>+3372(SB)/4, $0x3ed413cd
+DATA vmconst<>+3376(SB)/4, $0x3ed413cd
+DATA vmconst<>+3380(SB)/4, $0x3ed413cd
+DATA vmconst<>+3384(SB)/4, $0x3ed413cd
+DATA vmconst<>+3388(SB)/4, $0x3ed413cd
+DATA vmconst<>+3392(SB)/4, $0x3f490fdb
+DATA vmconst<>+3396(SB)/4, $0x3f490fdb
+DATA vmconst<>+3400(SB)/4, $0x3f490fdb
+DATA vmconst<>+3404(SB)/4, $0x3f490fdb
+DATA vmconst<>+3408(SB)/4, $0x3f490fdb
+DATA vmconst<>+3412(SB)/4, $0x3f490fdb
+DATA vmconst<>+3416(SB)/4, $0x3f490fdb
+DATA vmconst<>+3420(SB)/4, $0x3f490fdb
+DATA vmconst<>+3424(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3428(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3432(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3436(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3440(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3444(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3448(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3452(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+3456(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3460(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3464(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3468(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3472(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3476(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3480(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3484(SB)/4, $0x3da4f0d1
+DATA vmconst<>+3488(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3492(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3496(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3500(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3504(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3508(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3512(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3516(SB)/4, $0xbe0e1b85
+DATA vmconst<>+3520(SB)/4, $0x3e4c925f
+DATA vmconst<>+3524(SB)/4, $0x3e4c925f
+DATA vmconst<>+3528(SB)/4, $0x3e4c925f
+DATA vmconst<>+3532(SB)/4, $0x3e4c925f
+DATA vmconst<>+3536(SB)/4, $0x3e4c925f
+DATA vmconst<>+3540(SB)/4, $0x3e4c925f
+DATA vmconst<>+3544(SB)/4, $0x3e4c925f
+DATA vmconst<>+3548(SB)/4, $0x3e4c925f
+DATA vmconst<>+3552(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3556(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3560(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3564(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3568(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3572(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3576(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3580(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+3584(SB)/4, $0x3d2cb352
+DATA vmconst<>+3588(SB)/4, $0x3d2cb352
+DATA vmconst<>+3592(SB)/4, $0x3d2cb352
+DATA vmconst<>+3596(SB)/4, $0x3d2cb352
+DATA vmconst<>+3600(SB)/4, $0x3d2cb352
+DATA vmconst<>+3604(SB)/4, $0x3d2cb352
+DATA vmconst<>+3608(SB)/4, $0x3d2cb352
+DATA vmconst<>+3612(SB)/4, $0x3d2cb352
+DATA vmconst<>+3616(SB)/4, $0x3cc617e3
+DATA vmconst<>+3620(SB)/4, $0x3cc617e3
+DATA vmconst<>+3624(SB)/4, $0x3cc617e3
+DATA vmconst<>+3628(SB)/4, $0x3cc617e3
+DATA vmconst<>+3632(SB)/4, $0x3cc617e3
+DATA vmconst<>+3636(SB)/4, $0x3cc617e3
+DATA vmconst<>+3640(SB)/4, $0x3cc617e3
+DATA vmconst<>+3644(SB)/4, $0x3cc617e3
+DATA vmconst<>+3648(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3652(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3656(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3660(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3664(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3668(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3672(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3676(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+3680(SB)/4, $0x3d9980f6
+DATA vmconst<>+3684(SB)/4, $0x3d9980f6
+DATA vmconst<>+3688(SB)/4, $0x3d9980f6
+DATA vmconst<>+3692(SB)/4, $0x3d9980f6
+DATA vmconst<>+3696(SB)/4, $0x3d9980f6
+DATA vmconst<>+3700(SB)/4, $0x3d9980f6
+DATA vmconst<>+3704(SB)/4, $0x3d9980f6
+DATA vmconst<>+3708(SB)/4, $0x3d9980f6
+DATA vmconst<>+3712(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3716(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3720(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3724(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3728(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3732(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3736(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3740(SB)/4, $0x3e2aaae4
+DATA vmconst<>+3744(SB)/4, $0x40490fdb
+DATA vmconst<>+3748(SB)/4, $0x40490fdb
+DATA vmconst<>+3752(SB)/4, $0x40490fdb
+DATA vmconst<>+3756(SB)/4, $0x40490fdb
+DATA vmconst<>+3760(SB)/4, $0x40490fdb
+DATA vmconst<>+3764(SB)/4, $0x40490fdb
+DATA vmconst<>+3768(SB)/4, $0x40490fdb
+DATA vmconst<>+3772(SB)/4, $0x40490fdb
+DATA vmconst<>+3776(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3780(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3784(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3788(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3792(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3796(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3800(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3804(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+3808(SB)/4, $0x45800000
+DATA vmconst<>+3812(SB)/4, $0x45800000
+DATA vmconst<>+3816(SB)/4, $0x45800000
+DATA vmconst<>+3820(SB)/4, $0x45800000
+DATA vmconst<>+3824(SB)/4, $0x45800000
+DATA vmconst<>+3828(SB)/4, $0x45800000
+DATA vmconst<>+3832(SB)/4, $0x45800000
+DATA vmconst<>+3836(SB)/4, $0x45800000
+DATA vmconst<>+3840(SB)/4, $0x39800000
+DATA vmconst<>+3844(SB)/4, $0x39800000
+DATA vmconst<>+3848(SB)/4, $0x39800000
+DATA vmconst<>+3852(SB)/4, $0x39800000
+DATA vmconst<>+3856(SB)/4, $0x39800000
+DATA vmconst<>+3860(SB)/4, $0x39800000
+DATA vmconst<>+3864(SB)/4, $0x39800000
+DATA vmconst<>+3868(SB)/4, $0x39800000
+DATA vmconst<>+3872(SB)/8, $0x0000000000000000
+DATA vmconst<>+3880(SB)/8, $0x0000000000000000
+DATA vmconst<>+3888(SB)/8, $0x0000000000000000
+DATA vmconst<>+3896(SB)/8, $0x0000000000000000
+DATA vmconst<>+3904(SB)/8, $0x41e0000000000000
+DATA vmconst<>+3912(SB)/8, $0x41e0000000000000
+DATA vmconst<>+3920(SB)/8, $0x41e0000000000000
+DATA vmconst<>+3928(SB)/8, $0x41e0000000000000
+DATA vmconst<>+3936(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+3944(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+3952(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+3960(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+3968(SB)/8, $0x00000000000007ff
+DATA vmconst<>+3976(SB)/8, $0x00000000000007ff
+DATA vmconst<>+3984(SB)/8, $0x00000000000007ff
+DATA vmconst<>+3992(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4000(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4008(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4016(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4024(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4032(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4040(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4048(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4056(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4064(SB)/8, $0x0000000000000001
+DATA vmconst<>+4072(SB)/8, $0x0000000000000001
+DATA vmconst<>+4080(SB)/8, $0x0000000000000001
+DATA vmconst<>+4088(SB)/8, $0x0000000000000001
+DATA vmconst<>+4096(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4104(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4112(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4120(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4128(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4136(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4144(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4152(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4160(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4168(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4176(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4184(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4192(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4200(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4208(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4216(SB)/8, $0x7ff0000000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4224

@@ -530,8 +530,10 @@ loop:
 	FMOVQ	1088(R3), F2 // 0x80000000 (-0)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	1104(R3), F3 // 0x41200000 (10)
-	WORD	$0x4ea3f423 // fmin v3.4s, v1.4s, v3.4s
-	WORD	$0x4e23d463 // fadd v3.4s, v3.4s, v3.4s
+	WORD	$0x4ea3f421 // fmin v1.4s, v1.4s, v3.4s
+	WORD	$0x4e21d421 // fadd v1.4s, v1.4s, v1.4s
+	FMOVQ	288(R3), F3 // 0xc2ae0000 (-87)
+	WORD	$0x4e23f423 // fmax v3.4s, v1.4s, v3.4s
 	FMOVQ	320(R3), F4 // 0x3fb8aa3b (1.442695)
 	WORD	$0x6e24dc64 // fmul v4.4s, v3.4s, v4.4s
 	WORD	$0x4e218884 // frintn v4.4s, v4.4s
@@ -552,39 +554,20 @@ loop:
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	WORD	$0x6e23dc65 // fmul v5.4s, v3.4s, v3.4s
 	WORD	$0x4e25ccc3 // fmla v3.4s, v6.4s, v5.4s
-	FMOVQ	464(R3), F5 // 0x3f800000 (1)
-	WORD	$0x4e25d463 // fadd v3.4s, v3.4s, v5.4s
 	WORD	$0x4ea1b884 // fcvtzs v4.4s, v4.4s
 	FMOVQ	480(R3), F5 // 0x7f (1.78e-43)
 	WORD	$0x4ea58484 // add v4.4s, v4.4s, v5.4s
 	WORD	$0x4f375484 // shl v4.4s, v4.4s, #23
-	WORD	$0x6e24dc63 // fmul v3.4s, v3.4s, v4.4s
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e24d463 // fadd v3.4s, v3.4s, v4.4s
-	FMOVQ	1120(R3), F4 // 0x40000000 (2)
-	WORD	$0x6e23fc83 // fdiv v3.4s, v4.4s, v3.4s
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea3d483 // fsub v3.4s, v4.4s, v3.4s
-	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
-	WORD	$0x6e20dc03 // fmul v3.4s, v0.4s, v0.4s
-	FMOVQ	1136(R3), F4 // 0xbbbaf0ea (-0.0057049887)
-	FMOVQ	1152(R3), F5 // 0x3ca9134e (0.020639088)
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4ea5d485 // fsub v5.4s, v4.4s, v5.4s
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	1168(R3), F4 // 0xbd5c1e2d (-0.053739715)
-	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
-	FMOVQ	1184(R3), F5 // 0x3e088393 (0.13331442)
-	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	1200(R3), F4 // 0xbeaaaa99 (-0.3333328)
-	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
-	WORD	$0x6e23dc83 // fmul v3.4s, v4.4s, v3.4s
-	VMOV	V0.B16, V4.B16
-	WORD	$0x4e20cc64 // fmla v4.4s, v3.4s, v0.4s
-	FMOVQ	1216(R3), F3 // 0x0 (0)
-	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
-	WORD	$0x6e641c03 // bsl v3.16b, v0.16b, v4.16b
-	FMOVQ	1232(R3), F4 // 0x3f200000 (0.625)
-	WORD	$0x6e24e421 // fcmge v1.4s, v1.4s, v4.4s
-	WORD	$0x6e631c41 // bsl v1.16b, v2.16b, v3.16b
+	FMOVQ	1120(R3), F3 // 0x0 (0)
+	WORD	$0x4e23e423 // fcmeq v3.4s, v1.4s, v3.4s
+	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
+	FMOVQ	1136(R3), F1 // 0x40000000 (2)
+	WORD	$0x4e21d461 // fadd v1.4s, v3.4s, v1.4s
+	WORD	$0x6e21fc61 // fdiv v1.4s, v3.4s, v1.4s
+	WORD	$0x6e221c21 // eor v1.16b, v1.16b, v2.16b
 	WORD	$0x4e20e402 // fcmeq v2.4s, v0.4s, v0.4s
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
@@ -829,61 +812,61 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1248(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
+	FMOVQ	1152(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	1264(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
+	FMOVQ	1168(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
 	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
 	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
 	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1296(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
+	FMOVQ	1200(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1312(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
+	FMOVQ	1216(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1328(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
+	FMOVQ	1232(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
-	FMOVQ	1344(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
-	FMOVQ	1360(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
+	FMOVQ	1248(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
+	FMOVQ	1264(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1376(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
+	FMOVQ	1280(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1392(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
+	FMOVQ	1296(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1408(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
+	FMOVQ	1312(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1424(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
+	FMOVQ	1328(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc25 // fmul v5.2d, v1.2d, v3.2d
 	WORD	$0x4e66cca1 // fmla v1.2d, v5.2d, v6.2d
-	FMOVQ	1440(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
-	FMOVQ	1456(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
+	FMOVQ	1344(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
+	FMOVQ	1360(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1472(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
+	FMOVQ	1376(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1488(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
+	FMOVQ	1392(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1504(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
+	FMOVQ	1408(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1520(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
+	FMOVQ	1424(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7cc68 // fmls v8.2d, v3.2d, v7.2d
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	1536(R3), F3 // 0x2 (1e-323)
+	FMOVQ	1440(R3), F3 // 0x2 (1e-323)
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
-	FMOVQ	1536(R3), F5 // 0x2 (1e-323)
+	FMOVQ	1440(R3), F5 // 0x2 (1e-323)
 	WORD	$0x6ee58c63 // cmeq v3.2d, v3.2d, v5.2d
 	WORD	$0x6e611d03 // bsl v3.16b, v8.16b, v1.16b
 	WORD	$0x4f7d5481 // shl v1.2d, v4.2d, #61
@@ -935,49 +918,49 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1552(R3), F2 // 0x46000000 (8192)
+	FMOVQ	1456(R3), F2 // 0x46000000 (8192)
 	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
-	FMOVQ	1568(R3), F2 // 0x3f22f983 (0.63661975)
+	FMOVQ	1472(R3), F2 // 0x3f22f983 (0.63661975)
 	WORD	$0x6e22dc02 // fmul v2.4s, v0.4s, v2.4s
 	WORD	$0x4e218842 // frintn v2.4s, v2.4s
-	FMOVQ	1584(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
 	VMOV	V0.B16, V4.B16
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1600(R3), F3 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1504(R3), F3 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1616(R3), F3 // 0xa6f72ced (-1.7151245e-15)
+	FMOVQ	1520(R3), F3 // 0xa6f72ced (-1.7151245e-15)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
 	WORD	$0x6e24dc83 // fmul v3.4s, v4.4s, v4.4s
-	FMOVQ	1632(R3), F5 // 0xb94ca1f9 (-0.00019515296)
-	FMOVQ	1648(R3), F6 // 0x3c08839e (0.008332161)
+	FMOVQ	1536(R3), F5 // 0xb94ca1f9 (-0.00019515296)
+	FMOVQ	1552(R3), F6 // 0x3c08839e (0.008332161)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	1664(R3), F5 // 0xbe2aaaa3 (-0.16666655)
+	FMOVQ	1568(R3), F5 // 0xbe2aaaa3 (-0.16666655)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
 	VMOV	V4.B16, V6.B16
 	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
-	FMOVQ	1680(R3), F4 // 0x37ccf5ce (2.4433157e-05)
-	FMOVQ	1696(R3), F5 // 0xbab6061a (-0.0013887316)
+	FMOVQ	1584(R3), F4 // 0x37ccf5ce (2.4433157e-05)
+	FMOVQ	1600(R3), F5 // 0xbab6061a (-0.0013887316)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	1712(R3), F4 // 0x3d2aaaa5 (0.041666646)
+	FMOVQ	1616(R3), F4 // 0x3d2aaaa5 (0.041666646)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
 	WORD	$0x6e23dc84 // fmul v4.4s, v4.4s, v3.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
 	WORD	$0x4ea5cc67 // fmls v7.4s, v3.4s, v5.4s
 	WORD	$0x4e23cc87 // fmla v7.4s, v4.4s, v3.4s
-	FMOVQ	1728(R3), F3 // 0x1 (1e-45)
+	FMOVQ	1632(R3), F3 // 0x1 (1e-45)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	1728(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
 	WORD	$0x6ea48c63 // cmeq v3.4s, v3.4s, v4.4s
 	WORD	$0x6e661ce3 // bsl v3.16b, v7.16b, v6.16b
-	FMOVQ	1744(R3), F4 // 0x2 (3e-45)
+	FMOVQ	1648(R3), F4 // 0x2 (3e-45)
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	WORD	$0x6f3f0442 // ushr v2.4s, v2.4s, #1
 	WORD	$0x4f3f5442 // shl v2.4s, v2.4s, #31
 	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
-	FMOVQ	1216(R3), F3 // 0x0 (0)
+	FMOVQ	1120(R3), F3 // 0x0 (0)
 	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
 	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	VST1.P	[V3.S4], 16(R0)
@@ -1030,61 +1013,61 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1248(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
+	FMOVQ	1152(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	1264(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
+	FMOVQ	1168(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
 	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
 	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
 	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1296(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
+	FMOVQ	1200(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1312(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
+	FMOVQ	1216(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1328(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
+	FMOVQ	1232(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
-	FMOVQ	1344(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
-	FMOVQ	1360(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
+	FMOVQ	1248(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
+	FMOVQ	1264(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1376(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
+	FMOVQ	1280(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1392(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
+	FMOVQ	1296(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1408(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
+	FMOVQ	1312(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1424(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
+	FMOVQ	1328(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc25 // fmul v5.2d, v1.2d, v3.2d
 	WORD	$0x4e66cca1 // fmla v1.2d, v5.2d, v6.2d
-	FMOVQ	1440(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
-	FMOVQ	1456(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
+	FMOVQ	1344(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
+	FMOVQ	1360(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1472(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
+	FMOVQ	1376(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1488(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
+	FMOVQ	1392(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1504(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
+	FMOVQ	1408(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1520(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
+	FMOVQ	1424(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7cc68 // fmls v8.2d, v3.2d, v7.2d
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	1536(R3), F3 // 0x2 (1e-323)
+	FMOVQ	1440(R3), F3 // 0x2 (1e-323)
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
-	FMOVQ	1536(R3), F5 // 0x2 (1e-323)
+	FMOVQ	1440(R3), F5 // 0x2 (1e-323)
 	WORD	$0x6ee58c63 // cmeq v3.2d, v3.2d, v5.2d
 	WORD	$0x6e681c23 // bsl v3.16b, v1.16b, v8.16b
 	WORD	$0x4f7d5481 // shl v1.2d, v4.2d, #61
@@ -1135,46 +1118,46 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1552(R3), F2 // 0x46000000 (8192)
+	FMOVQ	1456(R3), F2 // 0x46000000 (8192)
 	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
-	FMOVQ	1568(R3), F2 // 0x3f22f983 (0.63661975)
+	FMOVQ	1472(R3), F2 // 0x3f22f983 (0.63661975)
 	WORD	$0x6e22dc02 // fmul v2.4s, v0.4s, v2.4s
 	WORD	$0x4e218842 // frintn v2.4s, v2.4s
-	FMOVQ	1584(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
 	VMOV	V0.B16, V4.B16
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1600(R3), F3 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1504(R3), F3 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1616(R3), F3 // 0xa6f72ced (-1.7151245e-15)
+	FMOVQ	1520(R3), F3 // 0xa6f72ced (-1.7151245e-15)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
 	WORD	$0x6e24dc83 // fmul v3.4s, v4.4s, v4.4s
-	FMOVQ	1632(R3), F5 // 0xb94ca1f9 (-0.00019515296)
-	FMOVQ	1648(R3), F6 // 0x3c08839e (0.008332161)
+	FMOVQ	1536(R3), F5 // 0xb94ca1f9 (-0.00019515296)
+	FMOVQ	1552(R3), F6 // 0x3c08839e (0.008332161)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	1664(R3), F5 // 0xbe2aaaa3 (-0.16666655)
+	FMOVQ	1568(R3), F5 // 0xbe2aaaa3 (-0.16666655)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
 	VMOV	V4.B16, V6.B16
 	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
-	FMOVQ	1680(R3), F4 // 0x37ccf5ce (2.4433157e-05)
-	FMOVQ	1696(R3), F5 // 0xbab6061a (-0.0013887316)
+	FMOVQ	1584(R3), F4 // 0x37ccf5ce (2.4433157e-05)
+	FMOVQ	1600(R3), F5 // 0xbab6061a (-0.0013887316)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	1712(R3), F4 // 0x3d2aaaa5 (0.041666646)
+	FMOVQ	1616(R3), F4 // 0x3d2aaaa5 (0.041666646)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
 	WORD	$0x6e23dc84 // fmul v4.4s, v4.4s, v3.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
 	WORD	$0x4ea5cc67 // fmls v7.4s, v3.4s, v5.4s
 	WORD	$0x4e23cc87 // fmla v7.4s, v4.4s, v3.4s
-	FMOVQ	1728(R3), F3 // 0x1 (1e-45)
+	FMOVQ	1632(R3), F3 // 0x1 (1e-45)
 	WORD	$0x4ea38442 // add v2.4s, v2.4s, v3.4s
-	FMOVQ	1728(R3), F3 // 0x1 (1e-45)
+	FMOVQ	1632(R3), F3 // 0x1 (1e-45)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	1728(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
 	WORD	$0x6ea48c63 // cmeq v3.4s, v3.4s, v4.4s
 	WORD	$0x6e661ce3 // bsl v3.16b, v7.16b, v6.16b
-	FMOVQ	1744(R3), F4 // 0x2 (3e-45)
+	FMOVQ	1648(R3), F4 // 0x2 (3e-45)
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	WORD	$0x6f3f0442 // ushr v2.4s, v2.4s, #1
 	WORD	$0x4f3f5442 // shl v2.4s, v2.4s, #31
@@ -1284,7 +1267,7 @@ loop:
 	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
 	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
 	WORD	$0x4e63ccc2 // fmla v2.2d, v6.2d, v3.2d
-	FMOVQ	1760(R3), F3 // 0x3fdbcb7b1526e50e (0.4342944819032518)
+	FMOVQ	1664(R3), F3 // 0x3fdbcb7b1526e50e (0.4342944819032518)
 	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
 	VST1.P	[V2.D2], 16(R0)
 	ADD	$2, R4, R4
@@ -1372,17 +1355,17 @@ loop:
 	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
 	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
 	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
-	FMOVQ	1776(R3), F4 // 0x3a37b152 (0.0007007319)
+	FMOVQ	1680(R3), F4 // 0x3a37b152 (0.0007007319)
 	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
-	FMOVQ	1776(R3), F6 // 0x3a37b152 (0.0007007319)
+	FMOVQ	1680(R3), F6 // 0x3a37b152 (0.0007007319)
 	WORD	$0x4e26cc64 // fmla v4.4s, v3.4s, v6.4s
-	FMOVQ	1792(R3), F6 // 0x39826a14 (0.00024874567)
+	FMOVQ	1696(R3), F6 // 0x39826a14 (0.00024874567)
 	WORD	$0x4e26cc44 // fmla v4.4s, v2.4s, v6.4s
-	FMOVQ	1808(R3), F6 // 0x3ede0000 (0.43359375)
+	FMOVQ	1712(R3), F6 // 0x3ede0000 (0.43359375)
 	WORD	$0x4e26cca4 // fmla v4.4s, v5.4s, v6.4s
-	FMOVQ	1808(R3), F5 // 0x3ede0000 (0.43359375)
+	FMOVQ	1712(R3), F5 // 0x3ede0000 (0.43359375)
 	WORD	$0x4e25cc64 // fmla v4.4s, v3.4s, v5.4s
-	FMOVQ	1824(R3), F3 // 0x3e9a0000 (0.30078125)
+	FMOVQ	1728(R3), F3 // 0x3e9a0000 (0.30078125)
 	WORD	$0x4e23cc44 // fmla v4.4s, v2.4s, v3.4s
 	VST1.P	[V4.S4], 16(R0)
 	ADD	$4, R4, R4
@@ -1595,9 +1578,9 @@ loop:
 	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
 	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
 	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
-	FMOVQ	1840(R3), F4 // 0x3ee2a8ed (0.44269505)
+	FMOVQ	1744(R3), F4 // 0x3ee2a8ed (0.44269505)
 	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
-	FMOVQ	1840(R3), F6 // 0x3ee2a8ed (0.44269505)
+	FMOVQ	1744(R3), F6 // 0x3ee2a8ed (0.44269505)
 	WORD	$0x4e26cc64 // fmla v4.4s, v3.4s, v6.4s
 	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
 	WORD	$0x4e23d483 // fadd v3.4s, v4.4s, v3.4s
@@ -1721,7 +1704,7 @@ loop:
 	WORD	$0x4e64d4c4 // fadd v4.2d, v6.2d, v4.2d
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x6e65dc84 // fmul v4.2d, v4.2d, v5.2d
-	FMOVQ	1856(R3), F5 // 0x4035000000000000 (21)
+	FMOVQ	1760(R3), F5 // 0x4035000000000000 (21)
 	WORD	$0x6ee5e421 // fcmgt v1.2d, v1.2d, v5.2d
 	WORD	$0x6e641c61 // bsl v1.16b, v3.16b, v4.16b
 	VST1.P	[V1.D2], 16(R0)
@@ -1922,25 +1905,25 @@ loop:
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
 	WORD	$0x6e66dca5 // fmul v5.2d, v5.2d, v6.2d
 	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
-	FMOVQ	1872(R3), F7 // 0xc03a4e3de8540779 (-26.30563213397497)
-	FMOVQ	1888(R3), F8 // 0xc0a69c6c36da2dfb (-2894.211355989564)
+	FMOVQ	1776(R3), F7 // 0xc03a4e3de8540779 (-26.30563213397497)
+	FMOVQ	1792(R3), F8 // 0xc0a69c6c36da2dfb (-2894.211355989564)
 	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
-	FMOVQ	1904(R3), F7 // 0xc0f5f38b8605d22d (-89912.72022039509)
+	FMOVQ	1808(R3), F7 // 0xc0f5f38b8605d22d (-89912.72022039509)
 	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
-	FMOVQ	1920(R3), F8 // 0xc1233fdeba64bb4f (-630767.3640497717)
+	FMOVQ	1824(R3), F8 // 0xc1233fdeba64bb4f (-630767.3640497717)
 	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
-	FMOVQ	1936(R3), F7 // 0xc065b5b9fcd003bb (-173.6789535582337)
+	FMOVQ	1840(R3), F7 // 0xc065b5b9fcd003bb (-173.6789535582337)
 	WORD	$0x4e62cc47 // fmla v7.2d, v2.2d, v2.2d
-	FMOVQ	1952(R3), F9 // 0x40cdb7963eae91e1 (15215.17378790019)
+	FMOVQ	1856(R3), F9 // 0x40cdb7963eae91e1 (15215.17378790019)
 	WORD	$0x4e66cce9 // fmla v9.2d, v7.2d, v6.2d
-	FMOVQ	1920(R3), F7 // 0xc1233fdeba64bb4f (-630767.3640497717)
+	FMOVQ	1824(R3), F7 // 0xc1233fdeba64bb4f (-630767.3640497717)
 	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
 	WORD	$0x6e62dd06 // fmul v6.2d, v8.2d, v2.2d
 	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
 	WORD	$0x6e661ca7 // bsl v7.16b, v5.16b, v6.16b
-	FMOVQ	1856(R3), F5 // 0x4035000000000000 (21)
+	FMOVQ	1760(R3), F5 // 0x4035000000000000 (21)
 	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
 	WORD	$0x6e671c82 // bsl v2.16b, v4.16b, v7.16b
 	WORD	$0x6e211c41 // eor v1.16b, v2.16b, v1.16b
@@ -2025,15 +2008,15 @@ loop:
 	WORD	$0x4ea4d4a4 // fsub v4.4s, v5.4s, v4.4s
 	WORD	$0x6e221c82 // eor v2.16b, v4.16b, v2.16b
 	WORD	$0x6e20dc04 // fmul v4.4s, v0.4s, v0.4s
-	FMOVQ	1968(R3), F5 // 0x39559e2f (0.00020372191)
-	FMOVQ	1984(R3), F6 // 0x3c087bbe (0.008330284)
+	FMOVQ	1872(R3), F5 // 0x39559e2f (0.00020372191)
+	FMOVQ	1888(R3), F6 // 0x3c087bbe (0.008330284)
 	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
-	FMOVQ	2000(R3), F5 // 0x3e2aaacc (0.16666716)
+	FMOVQ	1904(R3), F5 // 0x3e2aaacc (0.16666716)
 	WORD	$0x4e24ccc5 // fmla v5.4s, v6.4s, v4.4s
 	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
 	VMOV	V0.B16, V5.B16
 	WORD	$0x4e20cc85 // fmla v5.4s, v4.4s, v0.4s
-	FMOVQ	1216(R3), F4 // 0x0 (0)
+	FMOVQ	1120(R3), F4 // 0x0 (0)
 	WORD	$0x4e24e404 // fcmeq v4.4s, v0.4s, v4.4s
 	WORD	$0x6e651c04 // bsl v4.16b, v0.16b, v5.16b
 	FMOVQ	464(R3), F5 // 0x3f800000 (1)
@@ -2134,9 +2117,9 @@ loop:
 	FMOVQ	240(R3), F5 // 0x409ff80000000000 (2046)
 	WORD	$0x6e63e4a3 // fcmge v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
-	FMOVQ	2016(R3), F4 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F4 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e64d421 // fadd v1.2d, v1.2d, v4.2d
-	FMOVQ	2016(R3), F4 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F4 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee48421 // sub v1.2d, v1.2d, v4.2d
 	WORD	$0x4f745421 // shl v1.2d, v1.2d, #52
 	WORD	$0x4ee18441 // add v1.2d, v2.2d, v1.2d
@@ -2180,23 +2163,23 @@ loop:
 	CMP	R1, R4
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
-	FMOVQ	2032(R3), F1 // 0xc2fc0000 (-126)
+	FMOVQ	1936(R3), F1 // 0xc2fc0000 (-126)
 	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
-	FMOVQ	2048(R3), F2 // 0x42fecccd (127.4)
+	FMOVQ	1952(R3), F2 // 0x42fecccd (127.4)
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	WORD	$0x4e218802 // frintn v2.4s, v0.4s
 	WORD	$0x4ea2d403 // fsub v3.4s, v0.4s, v2.4s
-	FMOVQ	2064(R3), F4 // 0x3920fdde (0.00015353362)
-	FMOVQ	2080(R3), F5 // 0x3aaf9f29 (0.0013398874)
+	FMOVQ	1968(R3), F4 // 0x3920fdde (0.00015353362)
+	FMOVQ	1984(R3), F5 // 0x3aaf9f29 (0.0013398874)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	2096(R3), F4 // 0x3c1d96a6 (0.009618437)
+	FMOVQ	2000(R3), F4 // 0x3c1d96a6 (0.009618437)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
-	FMOVQ	2112(R3), F5 // 0x3d635774 (0.055503324)
+	FMOVQ	2016(R3), F5 // 0x3d635774 (0.055503324)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	2128(R3), F4 // 0x3e75fdee (0.24022648)
+	FMOVQ	2032(R3), F4 // 0x3e75fdee (0.24022648)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
-	FMOVQ	2144(R3), F5 // 0x3f317218 (0.6931472)
+	FMOVQ	2048(R3), F5 // 0x3f317218 (0.6931472)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
@@ -2267,7 +2250,7 @@ loop:
 	WORD	$0x6ee0e484 // fcmgt v4.2d, v4.2d, v0.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
 	WORD	$0x4ee19882 // frintz v2.2d, v4.2d
-	FMOVQ	2160(R3), F3 // 0x3ff0a2b23f3bab73 (1.0397207708399179)
+	FMOVQ	2064(R3), F3 // 0x3ff0a2b23f3bab73 (1.0397207708399179)
 	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
 	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
@@ -2282,7 +2265,7 @@ loop:
 	WORD	$0x4ee2d485 // fsub v5.2d, v4.2d, v2.2d
 	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
 	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
-	FMOVQ	2176(R3), F4 // 0x3fd62e42fefa39ef (0.34657359027997264)
+	FMOVQ	2080(R3), F4 // 0x3fd62e42fefa39ef (0.34657359027997264)
 	WORD	$0x6ee4e424 // fcmgt v4.2d, v1.2d, v4.2d
 	VMOV	V4.B16, V6.B16
 	WORD	$0x6e601ca6 // bsl v6.16b, v5.16b, v0.16b
@@ -2294,21 +2277,21 @@ loop:
 	FMOVQ	80(R3), F2 // 0x3fe0000000000000 (0.5)
 	WORD	$0x6e66dc42 // fmul v2.2d, v2.2d, v6.2d
 	WORD	$0x6e62dcc3 // fmul v3.2d, v6.2d, v2.2d
-	FMOVQ	2192(R3), F5 // 0xbe8afdb76e09c32d (-2.0109921818362437e-07)
-	FMOVQ	2208(R3), F8 // 0x3ed0cfca86e65239 (4.008217827329362e-06)
+	FMOVQ	2096(R3), F5 // 0xbe8afdb76e09c32d (-2.0109921818362437e-07)
+	FMOVQ	2112(R3), F8 // 0x3ed0cfca86e65239 (4.008217827329362e-06)
 	WORD	$0x4e63cca8 // fmla v8.2d, v5.2d, v3.2d
-	FMOVQ	2224(R3), F5 // 0xbf14ce199eaadbb7 (-7.93650757867488e-05)
+	FMOVQ	2128(R3), F5 // 0xbf14ce199eaadbb7 (-7.93650757867488e-05)
 	WORD	$0x4e63cd05 // fmla v5.2d, v8.2d, v3.2d
-	FMOVQ	2240(R3), F8 // 0x3f5a01a019fe5585 (0.0015873015872548146)
+	FMOVQ	2144(R3), F8 // 0x3f5a01a019fe5585 (0.0015873015872548146)
 	WORD	$0x4e63cca8 // fmla v8.2d, v5.2d, v3.2d
-	FMOVQ	2256(R3), F5 // 0xbfa11111111110f4 (-0.03333333333333313)
+	FMOVQ	2160(R3), F5 // 0xbfa11111111110f4 (-0.03333333333333313)
 	WORD	$0x4e63cd05 // fmla v5.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63cca8 // fmla v8.2d, v5.2d, v3.2d
-	FMOVQ	2272(R3), F5 // 0x4008000000000000 (3)
+	FMOVQ	2176(R3), F5 // 0x4008000000000000 (3)
 	WORD	$0x4ee2cd05 // fmls v5.2d, v8.2d, v2.2d
 	WORD	$0x4ee5d508 // fsub v8.2d, v8.2d, v5.2d
-	FMOVQ	2288(R3), F9 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F9 // 0x4018000000000000 (6)
 	WORD	$0x4ee5ccc9 // fmls v9.2d, v6.2d, v5.2d
 	WORD	$0x6e69fd05 // fdiv v5.2d, v8.2d, v9.2d
 	WORD	$0x6e65dc68 // fmul v8.2d, v3.2d, v5.2d
@@ -2329,23 +2312,23 @@ loop:
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
 	WORD	$0x4ee3d4c2 // fsub v2.2d, v6.2d, v3.2d
-	FMOVQ	2304(R3), F7 // 0xbfd0000000000000 (-0.25)
+	FMOVQ	2208(R3), F7 // 0xbfd0000000000000 (-0.25)
 	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
 	WORD	$0x4ee9d469 // fsub v9.2d, v3.2d, v9.2d
-	FMOVQ	2320(R3), F10 // 0xc000000000000000 (-2)
+	FMOVQ	2224(R3), F10 // 0xc000000000000000 (-2)
 	WORD	$0x6e69dd49 // fmul v9.2d, v10.2d, v9.2d
 	WORD	$0x4e62d442 // fadd v2.2d, v2.2d, v2.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e62d542 // fadd v2.2d, v10.2d, v2.2d
 	WORD	$0x6e621d27 // bsl v7.16b, v9.16b, v2.16b
-	FMOVQ	2016(R3), F2 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F2 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e62d482 // fadd v2.2d, v4.2d, v2.2d
-	FMOVQ	2016(R3), F9 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F9 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee98442 // sub v2.2d, v2.2d, v9.2d
 	WORD	$0x4f745449 // shl v9.2d, v2.2d, #52
-	FMOVQ	2336(R3), F10 // 0x3ff (5.054e-321)
+	FMOVQ	2240(R3), F10 // 0x3ff (5.054e-321)
 	WORD	$0x6ee28542 // sub v2.2d, v10.2d, v2.2d
 	WORD	$0x4f745442 // shl v2.2d, v2.2d, #52
 	WORD	$0x4ee6d46a // fsub v10.2d, v3.2d, v6.2d
@@ -2364,30 +2347,30 @@ loop:
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63d442 // fadd v2.2d, v2.2d, v3.2d
 	WORD	$0x4ee98442 // add v2.2d, v2.2d, v9.2d
-	FMOVQ	2352(R3), F3 // 0x4034000000000000 (20)
+	FMOVQ	2256(R3), F3 // 0x4034000000000000 (20)
 	WORD	$0x6ee4e463 // fcmgt v3.2d, v3.2d, v4.2d
 	WORD	$0x6e621d63 // bsl v3.16b, v11.16b, v2.16b
-	FMOVQ	2320(R3), F2 // 0xc000000000000000 (-2)
+	FMOVQ	2224(R3), F2 // 0xc000000000000000 (-2)
 	WORD	$0x6e64e442 // fcmge v2.2d, v2.2d, v4.2d
-	FMOVQ	2368(R3), F6 // 0x404c000000000000 (56)
+	FMOVQ	2272(R3), F6 // 0x404c000000000000 (56)
 	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
 	WORD	$0x4ea61c42 // orr v2.16b, v2.16b, v6.16b
 	WORD	$0x6e631d42 // bsl v2.16b, v10.16b, v3.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63e483 // fcmeq v3.2d, v4.2d, v3.2d
 	WORD	$0x6e621ce3 // bsl v3.16b, v7.16b, v2.16b
-	FMOVQ	2384(R3), F2 // 0xbff0000000000000 (-1)
+	FMOVQ	2288(R3), F2 // 0xbff0000000000000 (-1)
 	WORD	$0x4e62e482 // fcmeq v2.2d, v4.2d, v2.2d
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
 	WORD	$0x4e63e483 // fcmeq v3.2d, v4.2d, v3.2d
 	WORD	$0x6e621d03 // bsl v3.16b, v8.16b, v2.16b
-	FMOVQ	2400(R3), F2 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F2 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee1e441 // fcmgt v1.2d, v2.2d, v1.2d
 	WORD	$0x6e631c01 // bsl v1.16b, v0.16b, v3.16b
-	FMOVQ	2416(R3), F2 // 0xc043687a9f1af2b1 (-38.816242111356935)
+	FMOVQ	2320(R3), F2 // 0xc043687a9f1af2b1 (-38.816242111356935)
 	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
-	FMOVQ	2384(R3), F3 // 0xbff0000000000000 (-1)
+	FMOVQ	2288(R3), F3 // 0xbff0000000000000 (-1)
 	WORD	$0x6e611c62 // bsl v2.16b, v3.16b, v1.16b
 	FMOVQ	0(R3), F1 // 0x40862e42fefa39ef (709.782712893384)
 	WORD	$0x6ee0e421 // fcmgt v1.2d, v1.2d, v0.2d
@@ -2462,7 +2445,7 @@ loop:
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
 	WORD	$0x4ea4d464 // fsub v4.4s, v3.4s, v4.4s
 	WORD	$0x4e22cc64 // fmla v4.4s, v3.4s, v2.4s
-	FMOVQ	1216(R3), F2 // 0x0 (0)
+	FMOVQ	1120(R3), F2 // 0x0 (0)
 	WORD	$0x4e22e402 // fcmeq v2.4s, v0.4s, v2.4s
 	WORD	$0x6e641c02 // bsl v2.16b, v0.16b, v4.16b
 	VST1.P	[V2.S4], 16(R0)
@@ -2515,12 +2498,12 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	2384(R3), F2 // 0xbff0000000000000 (-1)
+	FMOVQ	2288(R3), F2 // 0xbff0000000000000 (-1)
 	WORD	$0x6ee2e402 // fcmgt v2.2d, v0.2d, v2.2d
 	FMOVQ	512(R3), F3 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e60e463 // fcmge v3.2d, v3.2d, v0.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	FMOVQ	2432(R3), F3 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F3 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e63e423 // fcmge v3.2d, v1.2d, v3.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x4e60d484 // fadd v4.2d, v4.2d, v0.2d
@@ -2529,7 +2512,7 @@ loop:
 	WORD	$0x6f4c04a4 // ushr v4.2d, v5.2d, #52
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	FMOVQ	2448(R3), F6 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F6 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x4ee0d4a6 // fsub v6.2d, v5.2d, v0.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
@@ -2547,7 +2530,7 @@ loop:
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
-	FMOVQ	2464(R3), F6 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F6 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d487 // fadd v7.2d, v4.2d, v7.2d
@@ -2558,9 +2541,9 @@ loop:
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
-	FMOVQ	2480(R3), F5 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F5 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
-	FMOVQ	2496(R3), F6 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F6 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee6e406 // fcmgt v6.2d, v0.2d, v6.2d
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
@@ -2616,14 +2599,14 @@ loop:
 	FMOVQ	32(R3), F3 // 0x0 (0)
 	WORD	$0x4e63e4a3 // fcmeq v3.2d, v5.2d, v3.2d
 	WORD	$0x6e661c83 // bsl v3.16b, v4.16b, v6.16b
-	FMOVQ	2512(R3), F4 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F4 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
 	WORD	$0x6e60dc05 // fmul v5.2d, v0.2d, v0.2d
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
 	VMOV	V0.B16, V7.B16
 	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
 	WORD	$0x6e631ce4 // bsl v4.16b, v7.16b, v3.16b
-	FMOVQ	2400(R3), F3 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F3 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee1e461 // fcmgt v1.2d, v3.2d, v1.2d
 	WORD	$0x6e641c01 // bsl v1.16b, v0.16b, v4.16b
 	VST1.P	[V1.D2], 16(R0)
@@ -2666,14 +2649,14 @@ loop:
 	CMP	R1, R4
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
-	FMOVQ	2528(R3), F1 // 0xbf800000 (-1)
+	FMOVQ	2432(R3), F1 // 0xbf800000 (-1)
 	WORD	$0x6ea1e401 // fcmgt v1.4s, v0.4s, v1.4s
 	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	FMOVQ	464(R3), F2 // 0x3f800000 (1)
 	WORD	$0x4e20d442 // fadd v2.4s, v2.4s, v0.4s
-	FMOVQ	1120(R3), F3 // 0x40000000 (2)
+	FMOVQ	1136(R3), F3 // 0x40000000 (2)
 	WORD	$0x6e23e443 // fcmge v3.4s, v2.4s, v3.4s
 	WORD	$0x4ea0d444 // fsub v4.4s, v2.4s, v0.4s
 	FMOVQ	464(R3), F5 // 0x3f800000 (1)
@@ -2730,7 +2713,7 @@ loop:
 	WORD	$0x4e26cc85 // fmla v5.4s, v4.4s, v6.4s
 	WORD	$0x6e22fc62 // fdiv v2.4s, v3.4s, v2.4s
 	WORD	$0x4e22d4a2 // fadd v2.4s, v5.4s, v2.4s
-	FMOVQ	1216(R3), F3 // 0x0 (0)
+	FMOVQ	1120(R3), F3 // 0x0 (0)
 	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
 	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	VST1.P	[V3.S4], 16(R0)
@@ -2783,54 +2766,54 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1248(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
+	FMOVQ	1152(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	1264(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
+	FMOVQ	1168(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
 	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
 	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	1280(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
 	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1296(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
+	FMOVQ	1200(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1312(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
+	FMOVQ	1216(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1328(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
+	FMOVQ	1232(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
-	FMOVQ	2544(R3), F5 // 0xc0c992d8d24f3f38 (-13093.693918138379)
-	FMOVQ	2560(R3), F6 // 0x413199eca5fc9ddd (1.1535166483858742e+06)
+	FMOVQ	2448(R3), F5 // 0xc0c992d8d24f3f38 (-13093.693918138379)
+	FMOVQ	2464(R3), F6 // 0x413199eca5fc9ddd (1.1535166483858742e+06)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	2576(R3), F5 // 0xc1711fead3299176 (-1.7956525197648488e+07)
+	FMOVQ	2480(R3), F5 // 0xc1711fead3299176 (-1.7956525197648488e+07)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
 	WORD	$0x6e63dca5 // fmul v5.2d, v5.2d, v3.2d
-	FMOVQ	2592(R3), F6 // 0x40cab8a5eeb36572 (13681.296347069296)
+	FMOVQ	2496(R3), F6 // 0x40cab8a5eeb36572 (13681.296347069296)
 	WORD	$0x4e61cc26 // fmla v6.2d, v1.2d, v1.2d
-	FMOVQ	2608(R3), F7 // 0xc13427bc582abc96 (-1.3208923444021097e+06)
+	FMOVQ	2512(R3), F7 // 0xc13427bc582abc96 (-1.3208923444021097e+06)
 	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
-	FMOVQ	2624(R3), F6 // 0x4177d98fc2ead8ef (2.500838018233579e+07)
+	FMOVQ	2528(R3), F6 // 0x4177d98fc2ead8ef (2.500838018233579e+07)
 	WORD	$0x4e63cce6 // fmla v6.2d, v7.2d, v3.2d
-	FMOVQ	2640(R3), F7 // 0xc189afe03cbe5a31 (-5.3869575592945464e+07)
+	FMOVQ	2544(R3), F7 // 0xc189afe03cbe5a31 (-5.3869575592945464e+07)
 	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
 	WORD	$0x6e67fca5 // fdiv v5.2d, v5.2d, v7.2d
 	VMOV	V1.B16, V6.B16
 	WORD	$0x4e65cc26 // fmla v6.2d, v1.2d, v5.2d
-	FMOVQ	2656(R3), F5 // 0x3d06849b86a12b9b (1e-14)
+	FMOVQ	2560(R3), F5 // 0x3d06849b86a12b9b (1e-14)
 	WORD	$0x6ee5e463 // fcmgt v3.2d, v3.2d, v5.2d
 	WORD	$0x6e611cc3 // bsl v3.16b, v6.16b, v1.16b
-	FMOVQ	1536(R3), F1 // 0x2 (1e-323)
+	FMOVQ	1440(R3), F1 // 0x2 (1e-323)
 	WORD	$0x4e211c81 // and v1.16b, v4.16b, v1.16b
-	FMOVQ	1536(R3), F4 // 0x2 (1e-323)
+	FMOVQ	1440(R3), F4 // 0x2 (1e-323)
 	WORD	$0x6ee48c21 // cmeq v1.2d, v1.2d, v4.2d
-	FMOVQ	2384(R3), F4 // 0xbff0000000000000 (-1)
+	FMOVQ	2288(R3), F4 // 0xbff0000000000000 (-1)
 	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
 	WORD	$0x6e631c81 // bsl v1.16b, v4.16b, v3.16b
 	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
@@ -2878,47 +2861,47 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1552(R3), F2 // 0x46000000 (8192)
+	FMOVQ	1456(R3), F2 // 0x46000000 (8192)
 	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
-	FMOVQ	1568(R3), F2 // 0x3f22f983 (0.63661975)
+	FMOVQ	1472(R3), F2 // 0x3f22f983 (0.63661975)
 	WORD	$0x6e22dc02 // fmul v2.4s, v0.4s, v2.4s
 	WORD	$0x4e218842 // frintn v2.4s, v2.4s
-	FMOVQ	1584(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
 	VMOV	V0.B16, V4.B16
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1600(R3), F3 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1504(R3), F3 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1616(R3), F3 // 0xa6f72ced (-1.7151245e-15)
+	FMOVQ	1520(R3), F3 // 0xa6f72ced (-1.7151245e-15)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
 	WORD	$0x6e24dc83 // fmul v3.4s, v4.4s, v4.4s
-	FMOVQ	2672(R3), F5 // 0x3c19c53b (0.009385402)
-	FMOVQ	2688(R3), F6 // 0x3b4c779c (0.0031199222)
+	FMOVQ	2576(R3), F5 // 0x3c19c53b (0.009385402)
+	FMOVQ	2592(R3), F6 // 0x3b4c779c (0.0031199222)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	2704(R3), F5 // 0x3cc821b5 (0.024430135)
+	FMOVQ	2608(R3), F5 // 0x3cc821b5 (0.024430135)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	2720(R3), F6 // 0x3d5ac5c9 (0.05341128)
+	FMOVQ	2624(R3), F6 // 0x3d5ac5c9 (0.05341128)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	2736(R3), F5 // 0x3e0896dd (0.133388)
+	FMOVQ	2640(R3), F5 // 0x3e0896dd (0.133388)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	2752(R3), F6 // 0x3eaaaa6f (0.33333156)
+	FMOVQ	2656(R3), F6 // 0x3eaaaa6f (0.33333156)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
 	WORD	$0x6e23dcc3 // fmul v3.4s, v6.4s, v3.4s
 	WORD	$0x6e24dc63 // fmul v3.4s, v3.4s, v4.4s
 	WORD	$0x4e23d485 // fadd v5.4s, v4.4s, v3.4s
-	FMOVQ	2528(R3), F6 // 0xbf800000 (-1)
+	FMOVQ	2432(R3), F6 // 0xbf800000 (-1)
 	WORD	$0x6e25fcc6 // fdiv v6.4s, v6.4s, v5.4s
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
 	WORD	$0x4e24ccc7 // fmla v7.4s, v6.4s, v4.4s
 	WORD	$0x4e23ccc7 // fmla v7.4s, v6.4s, v3.4s
 	VMOV	V6.B16, V3.B16
 	WORD	$0x4e27ccc3 // fmla v3.4s, v6.4s, v7.4s
-	FMOVQ	1728(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
-	FMOVQ	1728(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
 	WORD	$0x6ea48c42 // cmeq v2.4s, v2.4s, v4.4s
 	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
-	FMOVQ	1216(R3), F3 // 0x0 (0)
+	FMOVQ	1120(R3), F3 // 0x0 (0)
 	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
 	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	VST1.P	[V3.S4], 16(R0)
@@ -2971,9 +2954,9 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	2768(R3), F2 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F2 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee2e422 // fcmgt v2.2d, v1.2d, v2.2d
-	FMOVQ	2784(R3), F3 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F3 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee3e423 // fcmgt v3.2d, v1.2d, v3.2d
 	WORD	$0x4e621c63 // bic v3.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
@@ -2992,37 +2975,37 @@ loop:
 	WORD	$0x6e671c24 // bsl v4.16b, v1.16b, v7.16b
 	WORD	$0x6e64fcc1 // fdiv v1.2d, v6.2d, v4.2d
 	WORD	$0x6e61dc24 // fmul v4.2d, v1.2d, v1.2d
-	FMOVQ	2800(R3), F5 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F6 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F5 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F6 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
-	FMOVQ	2832(R3), F5 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F5 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
-	FMOVQ	2848(R3), F6 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F6 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
-	FMOVQ	2864(R3), F5 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F5 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e64ccc5 // fmla v5.2d, v6.2d, v4.2d
-	FMOVQ	2880(R3), F6 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F6 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e61cc26 // fmla v6.2d, v1.2d, v1.2d
-	FMOVQ	2896(R3), F7 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F7 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
-	FMOVQ	2912(R3), F6 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F6 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e64cce6 // fmla v6.2d, v7.2d, v4.2d
-	FMOVQ	2928(R3), F7 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F7 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
-	FMOVQ	2944(R3), F6 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F6 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e64cce6 // fmla v6.2d, v7.2d, v4.2d
 	WORD	$0x6e65dc84 // fmul v4.2d, v4.2d, v5.2d
 	WORD	$0x6e66fc84 // fdiv v4.2d, v4.2d, v6.2d
 	VMOV	V1.B16, V5.B16
 	WORD	$0x4e64cc25 // fmla v5.2d, v1.2d, v4.2d
-	FMOVQ	2960(R3), F1 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F1 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e65d421 // fadd v1.2d, v1.2d, v5.2d
-	FMOVQ	2976(R3), F4 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F4 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e64d421 // fadd v1.2d, v1.2d, v4.2d
 	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
-	FMOVQ	2992(R3), F1 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F1 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee5d421 // fsub v1.2d, v1.2d, v5.2d
-	FMOVQ	3008(R3), F4 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F4 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e64d421 // fadd v1.2d, v1.2d, v4.2d
 	WORD	$0x6e631c22 // bsl v2.16b, v1.16b, v3.16b
 	FMOVQ	704(R3), F1 // 0x8000000000000000 (-0)
@@ -3071,16 +3054,16 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	3024(R3), F2 // 0x401a827a (2.4142137)
+	FMOVQ	2928(R3), F2 // 0x401a827a (2.4142137)
 	WORD	$0x6ea2e422 // fcmgt v2.4s, v1.4s, v2.4s
-	FMOVQ	3040(R3), F3 // 0x3ed413cd (0.41421357)
+	FMOVQ	2944(R3), F3 // 0x3ed413cd (0.41421357)
 	WORD	$0x6ea3e423 // fcmgt v3.4s, v1.4s, v3.4s
 	WORD	$0x4e621c63 // bic v3.16b, v3.16b, v2.16b
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
 	WORD	$0x4ea4d424 // fsub v4.4s, v1.4s, v4.4s
 	VMOV	V3.B16, V5.B16
 	WORD	$0x6e611c85 // bsl v5.16b, v4.16b, v1.16b
-	FMOVQ	2528(R3), F4 // 0xbf800000 (-1)
+	FMOVQ	2432(R3), F4 // 0xbf800000 (-1)
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
@@ -3091,22 +3074,22 @@ loop:
 	VMOV	V2.B16, V4.B16
 	WORD	$0x6e671c24 // bsl v4.16b, v1.16b, v7.16b
 	WORD	$0x6e24fcc1 // fdiv v1.4s, v6.4s, v4.4s
-	FMOVQ	3056(R3), F4 // 0x3f490fdb (0.7853982)
+	FMOVQ	2960(R3), F4 // 0x3f490fdb (0.7853982)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	1584(R3), F5 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1488(R3), F5 // 0x3fc90fdb (1.5707964)
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	3072(R3), F4 // 0xb2bbbd2e (-2.1855694e-08)
+	FMOVQ	2976(R3), F4 // 0xb2bbbd2e (-2.1855694e-08)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	1600(R3), F4 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1504(R3), F4 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x6e631c82 // bsl v2.16b, v4.16b, v3.16b
 	WORD	$0x6e21dc23 // fmul v3.4s, v1.4s, v1.4s
-	FMOVQ	3088(R3), F4 // 0x3da4f0d1 (0.080537446)
-	FMOVQ	3104(R3), F5 // 0xbe0e1b85 (-0.13877685)
+	FMOVQ	2992(R3), F4 // 0x3da4f0d1 (0.080537446)
+	FMOVQ	3008(R3), F5 // 0xbe0e1b85 (-0.13877685)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	3120(R3), F4 // 0x3e4c925f (0.19977711)
+	FMOVQ	3024(R3), F4 // 0x3e4c925f (0.19977711)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
-	FMOVQ	3136(R3), F5 // 0xbeaaaa2a (-0.3333295)
+	FMOVQ	3040(R3), F5 // 0xbeaaaa2a (-0.3333295)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
 	WORD	$0x6e23dca3 // fmul v3.4s, v5.4s, v3.4s
 	WORD	$0x4e22d422 // fadd v2.4s, v1.4s, v2.4s
@@ -3169,16 +3152,16 @@ loop:
 	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee1cc22 // fmls v2.2d, v1.2d, v1.2d
 	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
-	FMOVQ	3152(R3), F3 // 0x3fe6666666666666 (0.7)
+	FMOVQ	3056(R3), F3 // 0x3fe6666666666666 (0.7)
 	WORD	$0x6ee3e423 // fcmgt v3.2d, v1.2d, v3.2d
 	VMOV	V3.B16, V4.B16
 	WORD	$0x6e611c44 // bsl v4.16b, v2.16b, v1.16b
 	VMOV	V3.B16, V5.B16
 	WORD	$0x6e621c25 // bsl v5.16b, v1.16b, v2.16b
 	WORD	$0x6e65fc82 // fdiv v2.2d, v4.2d, v5.2d
-	FMOVQ	2768(R3), F4 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F4 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee4e444 // fcmgt v4.2d, v2.2d, v4.2d
-	FMOVQ	2784(R3), F5 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F5 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee5e445 // fcmgt v5.2d, v2.2d, v5.2d
 	WORD	$0x4e641ca5 // bic v5.16b, v5.16b, v4.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
@@ -3197,40 +3180,40 @@ loop:
 	WORD	$0x6e691c46 // bsl v6.16b, v2.16b, v9.16b
 	WORD	$0x6e66fd02 // fdiv v2.2d, v8.2d, v6.2d
 	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
-	FMOVQ	2800(R3), F7 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F8 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F7 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F8 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
-	FMOVQ	2832(R3), F7 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F7 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
-	FMOVQ	2848(R3), F8 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F8 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e66cce8 // fmla v8.2d, v7.2d, v6.2d
-	FMOVQ	2864(R3), F7 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F7 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e66cd07 // fmla v7.2d, v8.2d, v6.2d
-	FMOVQ	2880(R3), F8 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F8 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e62cc48 // fmla v8.2d, v2.2d, v2.2d
-	FMOVQ	2896(R3), F9 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F9 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
-	FMOVQ	2912(R3), F8 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F8 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
-	FMOVQ	2928(R3), F9 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F9 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e66cd09 // fmla v9.2d, v8.2d, v6.2d
-	FMOVQ	2944(R3), F8 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F8 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e66cd28 // fmla v8.2d, v9.2d, v6.2d
 	WORD	$0x6e67dcc6 // fmul v6.2d, v6.2d, v7.2d
 	WORD	$0x6e68fcc6 // fdiv v6.2d, v6.2d, v8.2d
 	VMOV	V2.B16, V7.B16
 	WORD	$0x4e66cc47 // fmla v7.2d, v2.2d, v6.2d
-	FMOVQ	2960(R3), F2 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F2 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e67d442 // fadd v2.2d, v2.2d, v7.2d
-	FMOVQ	2976(R3), F6 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F6 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
 	WORD	$0x6e671c45 // bsl v5.16b, v2.16b, v7.16b
-	FMOVQ	2992(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee7d442 // fsub v2.2d, v2.2d, v7.2d
-	FMOVQ	3008(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F6 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
 	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
-	FMOVQ	2992(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F2 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
 	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
 	FMOVQ	704(R3), F2 // 0x8000000000000000 (-0)
@@ -3292,19 +3275,19 @@ loop:
 	WORD	$0x6ea1f8a3 // fsqrt v3.4s, v5.4s
 	VMOV	V2.B16, V4.B16
 	WORD	$0x6e611c64 // bsl v4.16b, v3.16b, v1.16b
-	FMOVQ	3168(R3), F3 // 0x3d2cb352 (0.0421632)
-	FMOVQ	3184(R3), F6 // 0x3cc617e3 (0.024181312)
+	FMOVQ	3072(R3), F3 // 0x3d2cb352 (0.0421632)
+	FMOVQ	3088(R3), F6 // 0x3cc617e3 (0.024181312)
 	WORD	$0x4e25cc66 // fmla v6.4s, v3.4s, v5.4s
-	FMOVQ	3200(R3), F3 // 0x3d3a3ec7 (0.045470025)
+	FMOVQ	3104(R3), F3 // 0x3d3a3ec7 (0.045470025)
 	WORD	$0x4e25ccc3 // fmla v3.4s, v6.4s, v5.4s
-	FMOVQ	3216(R3), F6 // 0x3d9980f6 (0.074953005)
+	FMOVQ	3120(R3), F6 // 0x3d9980f6 (0.074953005)
 	WORD	$0x4e25cc66 // fmla v6.4s, v3.4s, v5.4s
-	FMOVQ	3232(R3), F3 // 0x3e2aaae4 (0.16666752)
+	FMOVQ	3136(R3), F3 // 0x3e2aaae4 (0.16666752)
 	WORD	$0x4e25ccc3 // fmla v3.4s, v6.4s, v5.4s
 	WORD	$0x6e25dc63 // fmul v3.4s, v3.4s, v5.4s
 	VMOV	V4.B16, V5.B16
 	WORD	$0x4e24cc65 // fmla v5.4s, v3.4s, v4.4s
-	FMOVQ	1584(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
 	WORD	$0x4e25d4a4 // fadd v4.4s, v5.4s, v5.4s
 	FMOVQ	1088(R3), F6 // 0x80000000 (-0)
@@ -3312,14 +3295,14 @@ loop:
 	WORD	$0x6e651c82 // bsl v2.16b, v4.16b, v5.16b
 	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
 	WORD	$0x6ea4e424 // fcmgt v4.4s, v1.4s, v4.4s
-	FMOVQ	1600(R3), F5 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1504(R3), F5 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4ea2d482 // fsub v2.4s, v4.4s, v2.4s
 	WORD	$0x4e22d462 // fadd v2.4s, v3.4s, v2.4s
 	FMOVQ	1088(R3), F3 // 0x80000000 (-0)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
-	FMOVQ	1216(R3), F3 // 0x0 (0)
+	FMOVQ	1120(R3), F3 // 0x0 (0)
 	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
 	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	FMOVQ	464(R3), F2 // 0x3f800000 (1)
@@ -3388,16 +3371,16 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
 	WORD	$0x6ee1f8a5 // fsqrt v5.2d, v5.2d
-	FMOVQ	3152(R3), F6 // 0x3fe6666666666666 (0.7)
+	FMOVQ	3056(R3), F6 // 0x3fe6666666666666 (0.7)
 	WORD	$0x6ee6e466 // fcmgt v6.2d, v3.2d, v6.2d
 	VMOV	V6.B16, V7.B16
 	WORD	$0x6e631ca7 // bsl v7.16b, v5.16b, v3.16b
 	VMOV	V6.B16, V8.B16
 	WORD	$0x6e651c68 // bsl v8.16b, v3.16b, v5.16b
 	WORD	$0x6e68fce3 // fdiv v3.2d, v7.2d, v8.2d
-	FMOVQ	2768(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee5e465 // fcmgt v5.2d, v3.2d, v5.2d
-	FMOVQ	2784(R3), F7 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F7 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee7e467 // fcmgt v7.2d, v3.2d, v7.2d
 	WORD	$0x4e651ce7 // bic v7.16b, v7.16b, v5.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
@@ -3416,40 +3399,40 @@ loop:
 	WORD	$0x6e6b1c68 // bsl v8.16b, v3.16b, v11.16b
 	WORD	$0x6e68fd43 // fdiv v3.2d, v10.2d, v8.2d
 	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
-	FMOVQ	2800(R3), F9 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F10 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F9 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F10 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	2832(R3), F9 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F9 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	2848(R3), F10 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F10 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	2864(R3), F9 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F9 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	2880(R3), F10 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F10 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e63cc6a // fmla v10.2d, v3.2d, v3.2d
-	FMOVQ	2896(R3), F11 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F11 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e68cd4b // fmla v11.2d, v10.2d, v8.2d
-	FMOVQ	2912(R3), F10 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F10 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e68cd6a // fmla v10.2d, v11.2d, v8.2d
-	FMOVQ	2928(R3), F11 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F11 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e68cd4b // fmla v11.2d, v10.2d, v8.2d
-	FMOVQ	2944(R3), F10 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F10 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e68cd6a // fmla v10.2d, v11.2d, v8.2d
 	WORD	$0x6e69dd08 // fmul v8.2d, v8.2d, v9.2d
 	WORD	$0x6e6afd08 // fdiv v8.2d, v8.2d, v10.2d
 	VMOV	V3.B16, V9.B16
 	WORD	$0x4e68cc69 // fmla v9.2d, v3.2d, v8.2d
-	FMOVQ	2960(R3), F3 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F3 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e69d463 // fadd v3.2d, v3.2d, v9.2d
-	FMOVQ	2976(R3), F8 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F8 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e68d463 // fadd v3.2d, v3.2d, v8.2d
 	WORD	$0x6e691c67 // bsl v7.16b, v3.16b, v9.16b
-	FMOVQ	2992(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee9d463 // fsub v3.2d, v3.2d, v9.2d
-	FMOVQ	3008(R3), F8 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F8 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e68d463 // fadd v3.2d, v3.2d, v8.2d
 	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
-	FMOVQ	2992(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F3 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
 	WORD	$0x6e651c66 // bsl v6.16b, v3.16b, v5.16b
 	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
@@ -3458,10 +3441,10 @@ loop:
 	WORD	$0x4e63d464 // fadd v4.2d, v3.2d, v3.2d
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x6ee0e4a5 // fcmgt v5.2d, v5.2d, v0.2d
-	FMOVQ	3248(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4ee4d4c6 // fsub v6.2d, v6.2d, v4.2d
 	WORD	$0x6e641cc5 // bsl v5.16b, v6.16b, v4.16b
-	FMOVQ	2992(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee3d483 // fsub v3.2d, v4.2d, v3.2d
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
@@ -3522,14 +3505,14 @@ loop:
 	WORD	$0x6ea1f8c4 // fsqrt v4.4s, v6.4s
 	VMOV	V3.B16, V5.B16
 	WORD	$0x6e611c85 // bsl v5.16b, v4.16b, v1.16b
-	FMOVQ	3168(R3), F4 // 0x3d2cb352 (0.0421632)
-	FMOVQ	3184(R3), F7 // 0x3cc617e3 (0.024181312)
+	FMOVQ	3072(R3), F4 // 0x3d2cb352 (0.0421632)
+	FMOVQ	3088(R3), F7 // 0x3cc617e3 (0.024181312)
 	WORD	$0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
-	FMOVQ	3200(R3), F4 // 0x3d3a3ec7 (0.045470025)
+	FMOVQ	3104(R3), F4 // 0x3d3a3ec7 (0.045470025)
 	WORD	$0x4e26cce4 // fmla v4.4s, v7.4s, v6.4s
-	FMOVQ	3216(R3), F7 // 0x3d9980f6 (0.074953005)
+	FMOVQ	3120(R3), F7 // 0x3d9980f6 (0.074953005)
 	WORD	$0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
-	FMOVQ	3232(R3), F4 // 0x3e2aaae4 (0.16666752)
+	FMOVQ	3136(R3), F4 // 0x3e2aaae4 (0.16666752)
 	WORD	$0x4e26cce4 // fmla v4.4s, v7.4s, v6.4s
 	WORD	$0x6e26dc84 // fmul v4.4s, v4.4s, v6.4s
 	VMOV	V5.B16, V6.B16
@@ -3541,15 +3524,15 @@ loop:
 	FMOVQ	1088(R3), F4 // 0x80000000 (-0)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
 	WORD	$0x6e241c64 // eor v4.16b, v3.16b, v4.16b
-	FMOVQ	1600(R3), F5 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1504(R3), F5 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
-	FMOVQ	1584(R3), F5 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1488(R3), F5 // 0x3fc90fdb (1.5707964)
 	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
-	FMOVQ	3264(R3), F5 // 0xb3bbbd2e (-8.742278e-08)
+	FMOVQ	3168(R3), F5 // 0xb3bbbd2e (-8.742278e-08)
 	WORD	$0x4ea3d4a5 // fsub v5.4s, v5.4s, v3.4s
-	FMOVQ	3280(R3), F6 // 0x40490fdb (3.1415927)
+	FMOVQ	3184(R3), F6 // 0x40490fdb (3.1415927)
 	WORD	$0x4e25d4c5 // fadd v5.4s, v6.4s, v5.4s
-	FMOVQ	1216(R3), F6 // 0x0 (0)
+	FMOVQ	1120(R3), F6 // 0x0 (0)
 	WORD	$0x6ea0e4c6 // fcmgt v6.4s, v6.4s, v0.4s
 	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
 	WORD	$0x6e641cc2 // bsl v2.16b, v6.16b, v4.16b
@@ -3674,7 +3657,7 @@ loop:
 	WORD	$0x4e63d423 // fadd v3.2d, v1.2d, v3.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	2432(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
@@ -3683,7 +3666,7 @@ loop:
 	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
-	FMOVQ	2448(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
 	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
@@ -3701,7 +3684,7 @@ loop:
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	2464(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
@@ -3712,9 +3695,9 @@ loop:
 	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
-	FMOVQ	2480(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
-	FMOVQ	2496(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -3770,14 +3753,14 @@ loop:
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
 	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
-	FMOVQ	2512(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	VMOV	V3.B16, V10.B16
 	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
 	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
-	FMOVQ	2400(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
 	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
@@ -3835,9 +3818,9 @@ loop:
 	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
 	WORD	$0x6ee6e426 // fcmgt v6.2d, v1.2d, v6.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	3296(R3), F4 // 0x41b0000000000000 (2.68435456e+08)
+	FMOVQ	3200(R3), F4 // 0x41b0000000000000 (2.68435456e+08)
 	WORD	$0x6ee4e424 // fcmgt v4.2d, v1.2d, v4.2d
-	FMOVQ	3312(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e65d463 // fadd v3.2d, v3.2d, v5.2d
 	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
 	FMOVQ	272(R3), F3 // 0x3e30000000000000 (3.725290298461914e-09)
@@ -3951,7 +3934,7 @@ loop:
 	WORD	$0x4e23d423 // fadd v3.4s, v1.4s, v3.4s
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
 	WORD	$0x4e23d484 // fadd v4.4s, v4.4s, v3.4s
-	FMOVQ	1120(R3), F6 // 0x40000000 (2)
+	FMOVQ	1136(R3), F6 // 0x40000000 (2)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
 	WORD	$0x4ea3d487 // fsub v7.4s, v4.4s, v3.4s
 	FMOVQ	464(R3), F8 // 0x3f800000 (1)
@@ -4008,7 +3991,7 @@ loop:
 	WORD	$0x4e29cce8 // fmla v8.4s, v7.4s, v9.4s
 	WORD	$0x6e24fcc4 // fdiv v4.4s, v6.4s, v4.4s
 	WORD	$0x4e24d504 // fadd v4.4s, v8.4s, v4.4s
-	FMOVQ	1216(R3), F6 // 0x0 (0)
+	FMOVQ	1120(R3), F6 // 0x0 (0)
 	WORD	$0x4e26e466 // fcmeq v6.4s, v3.4s, v6.4s
 	WORD	$0x6e641c66 // bsl v6.16b, v3.16b, v4.16b
 	WORD	$0x6f290423 // ushr v3.4s, v1.4s, #23
@@ -4057,15 +4040,15 @@ loop:
 	WORD	$0x4e28d484 // fadd v4.4s, v4.4s, v8.4s
 	FMOVQ	336(R3), F7 // 0x3f318000 (0.6933594)
 	WORD	$0x4e27cc64 // fmla v4.4s, v3.4s, v7.4s
-	FMOVQ	1120(R3), F3 // 0x40000000 (2)
+	FMOVQ	1136(R3), F3 // 0x40000000 (2)
 	WORD	$0x6ea3e423 // fcmgt v3.4s, v1.4s, v3.4s
 	WORD	$0x6e661ca3 // bsl v3.16b, v5.16b, v6.16b
-	FMOVQ	3328(R3), F5 // 0x45800000 (4096)
+	FMOVQ	3232(R3), F5 // 0x45800000 (4096)
 	WORD	$0x6ea5e425 // fcmgt v5.4s, v1.4s, v5.4s
-	FMOVQ	2144(R3), F6 // 0x3f317218 (0.6931472)
+	FMOVQ	2048(R3), F6 // 0x3f317218 (0.6931472)
 	WORD	$0x4e26d484 // fadd v4.4s, v4.4s, v6.4s
 	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
-	FMOVQ	3344(R3), F3 // 0x39800000 (0.00024414063)
+	FMOVQ	3248(R3), F3 // 0x39800000 (0.00024414063)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
 	FMOVQ	1088(R3), F1 // 0x80000000 (-0)
@@ -4124,7 +4107,7 @@ loop:
 	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
-	FMOVQ	2384(R3), F2 // 0xbff0000000000000 (-1)
+	FMOVQ	2288(R3), F2 // 0xbff0000000000000 (-1)
 	WORD	$0x4e60cc02 // fmla v2.2d, v0.2d, v0.2d
 	WORD	$0x4e60d403 // fadd v3.2d, v0.2d, v0.2d
 	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
@@ -4192,7 +4175,7 @@ loop:
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	2432(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63d4c6 // fadd v6.2d, v6.2d, v3.2d
@@ -4201,7 +4184,7 @@ loop:
 	WORD	$0x6f4c04e6 // ushr v6.2d, v7.2d, #52
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	FMOVQ	2448(R3), F8 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F8 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x4ee3d4e8 // fsub v8.2d, v7.2d, v3.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
@@ -4219,7 +4202,7 @@ loop:
 	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	FMOVQ	2464(R3), F8 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F8 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
@@ -4230,9 +4213,9 @@ loop:
 	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
-	FMOVQ	2480(R3), F7 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F7 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
-	FMOVQ	2496(R3), F8 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F8 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee8e468 // fcmgt v8.2d, v3.2d, v8.2d
 	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
@@ -4288,14 +4271,14 @@ loop:
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
 	WORD	$0x6e681cc5 // bsl v5.16b, v6.16b, v8.16b
-	FMOVQ	2512(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
 	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
 	VMOV	V3.B16, V9.B16
 	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
 	WORD	$0x6e651d26 // bsl v6.16b, v9.16b, v5.16b
-	FMOVQ	2400(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
 	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
@@ -4353,9 +4336,9 @@ loop:
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
 	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	FMOVQ	3296(R3), F2 // 0x41b0000000000000 (2.68435456e+08)
+	FMOVQ	3200(R3), F2 // 0x41b0000000000000 (2.68435456e+08)
 	WORD	$0x6e62e402 // fcmge v2.2d, v0.2d, v2.2d
-	FMOVQ	3312(R3), F4 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F4 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
 	VST1.P	[V2.D2], 16(R0)
@@ -4404,7 +4387,7 @@ loop:
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	WORD	$0x4e20d402 // fadd v2.4s, v0.4s, v0.4s
-	FMOVQ	2528(R3), F3 // 0xbf800000 (-1)
+	FMOVQ	2432(R3), F3 // 0xbf800000 (-1)
 	WORD	$0x4e20cc03 // fmla v3.4s, v0.4s, v0.4s
 	WORD	$0x6ea1f863 // fsqrt v3.4s, v3.4s
 	WORD	$0x4e23d403 // fadd v3.4s, v0.4s, v3.4s
@@ -4465,7 +4448,7 @@ loop:
 	WORD	$0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
 	WORD	$0x4e22d484 // fadd v4.4s, v4.4s, v2.4s
-	FMOVQ	1120(R3), F5 // 0x40000000 (2)
+	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e25e485 // fcmge v5.4s, v4.4s, v5.4s
 	WORD	$0x4ea2d486 // fsub v6.4s, v4.4s, v2.4s
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
@@ -4522,7 +4505,7 @@ loop:
 	WORD	$0x4e28ccc7 // fmla v7.4s, v6.4s, v8.4s
 	WORD	$0x6e24fca4 // fdiv v4.4s, v5.4s, v4.4s
 	WORD	$0x4e24d4e4 // fadd v4.4s, v7.4s, v4.4s
-	FMOVQ	1216(R3), F5 // 0x0 (0)
+	FMOVQ	1120(R3), F5 // 0x0 (0)
 	WORD	$0x4e25e445 // fcmeq v5.4s, v2.4s, v5.4s
 	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
 	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
@@ -4571,12 +4554,12 @@ loop:
 	WORD	$0x4e27d484 // fadd v4.4s, v4.4s, v7.4s
 	FMOVQ	336(R3), F6 // 0x3f318000 (0.6933594)
 	WORD	$0x4e26cc44 // fmla v4.4s, v2.4s, v6.4s
-	FMOVQ	1120(R3), F2 // 0x40000000 (2)
+	FMOVQ	1136(R3), F2 // 0x40000000 (2)
 	WORD	$0x6ea2e402 // fcmgt v2.4s, v0.4s, v2.4s
 	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
-	FMOVQ	3328(R3), F3 // 0x45800000 (4096)
+	FMOVQ	3232(R3), F3 // 0x45800000 (4096)
 	WORD	$0x6e23e403 // fcmge v3.4s, v0.4s, v3.4s
-	FMOVQ	2144(R3), F5 // 0x3f317218 (0.6931472)
+	FMOVQ	2048(R3), F5 // 0x3f317218 (0.6931472)
 	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
 	WORD	$0x6e621c83 // bsl v3.16b, v4.16b, v2.16b
 	VST1.P	[V3.S4], 16(R0)
@@ -4644,7 +4627,7 @@ loop:
 	WORD	$0x6e651c64 // bsl v4.16b, v3.16b, v5.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
-	FMOVQ	2432(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e64d4c6 // fadd v6.2d, v6.2d, v4.2d
@@ -4653,7 +4636,7 @@ loop:
 	WORD	$0x6f4c04e6 // ushr v6.2d, v7.2d, #52
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	FMOVQ	2448(R3), F8 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F8 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x4ee4d4e8 // fsub v8.2d, v7.2d, v4.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
@@ -4671,7 +4654,7 @@ loop:
 	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	FMOVQ	2464(R3), F8 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F8 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
@@ -4682,9 +4665,9 @@ loop:
 	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
-	FMOVQ	2480(R3), F7 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F7 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee3e4e7 // fcmgt v7.2d, v7.2d, v3.2d
-	FMOVQ	2496(R3), F8 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F8 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee8e488 // fcmgt v8.2d, v4.2d, v8.2d
 	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
@@ -4740,14 +4723,14 @@ loop:
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
 	WORD	$0x6e681cc5 // bsl v5.16b, v6.16b, v8.16b
-	FMOVQ	2512(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
 	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
 	VMOV	V4.B16, V9.B16
 	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
 	WORD	$0x6e651d26 // bsl v6.16b, v9.16b, v5.16b
-	FMOVQ	2400(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x6e661c83 // bsl v3.16b, v4.16b, v6.16b
 	FMOVQ	272(R3), F4 // 0x3e30000000000000 (3.725290298461914e-09)
@@ -4815,7 +4798,7 @@ loop:
 	WORD	$0x6e651c64 // bsl v4.16b, v3.16b, v5.16b
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4e24d463 // fadd v3.4s, v3.4s, v4.4s
-	FMOVQ	1120(R3), F5 // 0x40000000 (2)
+	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e25e465 // fcmge v5.4s, v3.4s, v5.4s
 	WORD	$0x4ea4d466 // fsub v6.4s, v3.4s, v4.4s
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
@@ -4872,10 +4855,10 @@ loop:
 	WORD	$0x4e28ccc7 // fmla v7.4s, v6.4s, v8.4s
 	WORD	$0x6e23fca3 // fdiv v3.4s, v5.4s, v3.4s
 	WORD	$0x4e23d4e3 // fadd v3.4s, v7.4s, v3.4s
-	FMOVQ	1216(R3), F5 // 0x0 (0)
+	FMOVQ	1120(R3), F5 // 0x0 (0)
 	WORD	$0x4e25e485 // fcmeq v5.4s, v4.4s, v5.4s
 	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
-	FMOVQ	3344(R3), F3 // 0x39800000 (0.00024414063)
+	FMOVQ	3248(R3), F3 // 0x39800000 (0.00024414063)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
 	WORD	$0x6e25dc84 // fmul v4.4s, v4.4s, v5.4s
@@ -4935,7 +4918,7 @@ loop:
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	496(R3), F2 // 0x10000000000000 (2.2250738585072014e-308)
 	WORD	$0x6e62e422 // fcmge v2.2d, v1.2d, v2.2d
-	FMOVQ	3360(R3), F3 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F3 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x6f600423 // ushr v3.2d, v1.2d, #32
@@ -4943,21 +4926,21 @@ loop:
 	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
-	FMOVQ	3376(R3), F4 // 0xffffffff (2.1219957905e-314)
+	FMOVQ	3280(R3), F4 // 0xffffffff (2.1219957905e-314)
 	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
-	FMOVQ	3392(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3296(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	WORD	$0x4ee198c5 // frintz v5.2d, v6.2d
-	FMOVQ	2272(R3), F6 // 0x4008000000000000 (3)
+	FMOVQ	2176(R3), F6 // 0x4008000000000000 (3)
 	WORD	$0x4ee6cca3 // fmls v3.2d, v5.2d, v6.2d
-	FMOVQ	3408(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
+	FMOVQ	3312(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
 	WORD	$0x4e66cc64 // fmla v4.2d, v3.2d, v6.2d
-	FMOVQ	3392(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3296(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e63cc86 // fmla v6.2d, v4.2d, v3.2d
 	WORD	$0x4ee198c3 // frintz v3.2d, v6.2d
@@ -4971,25 +4954,25 @@ loop:
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x6e251c63 // eor v3.16b, v3.16b, v5.16b
 	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
-	FMOVQ	3424(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
+	FMOVQ	3328(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	WORD	$0x6e61fc84 // fdiv v4.2d, v4.2d, v1.2d
-	FMOVQ	3440(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
+	FMOVQ	3344(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
 	WORD	$0x4e63cc85 // fmla v5.2d, v4.2d, v3.2d
-	FMOVQ	3456(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
+	FMOVQ	3360(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
 	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
-	FMOVQ	3472(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
+	FMOVQ	3376(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
 	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
 	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
-	FMOVQ	3488(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
+	FMOVQ	3392(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
 	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
-	FMOVQ	3504(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
+	FMOVQ	3408(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
 	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
 	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
-	FMOVQ	3520(R3), F4 // 0xffffffffc0000000 (NaN)
+	FMOVQ	3424(R3), F4 // 0xffffffffc0000000 (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3536(R3), F4 // 0x40000000 (5.304989477e-315)
+	FMOVQ	3440(R3), F4 // 0x40000000 (5.304989477e-315)
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	WORD	$0x6e64fc21 // fdiv v1.2d, v1.2d, v4.2d
@@ -5050,21 +5033,21 @@ loop:
 	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
-	FMOVQ	3376(R3), F4 // 0xffffffff (2.1219957905e-314)
+	FMOVQ	3280(R3), F4 // 0xffffffff (2.1219957905e-314)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
-	FMOVQ	3392(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3296(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	WORD	$0x4ee198c5 // frintz v5.2d, v6.2d
-	FMOVQ	2272(R3), F6 // 0x4008000000000000 (3)
+	FMOVQ	2176(R3), F6 // 0x4008000000000000 (3)
 	WORD	$0x4ee6cca3 // fmls v3.2d, v5.2d, v6.2d
-	FMOVQ	3408(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
+	FMOVQ	3312(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
 	WORD	$0x4e66cc64 // fmla v4.2d, v3.2d, v6.2d
-	FMOVQ	3392(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3296(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e63cc86 // fmla v6.2d, v4.2d, v3.2d
 	WORD	$0x4ee198c3 // frintz v3.2d, v6.2d
@@ -5078,25 +5061,25 @@ loop:
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x6e251c63 // eor v3.16b, v3.16b, v5.16b
 	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
-	FMOVQ	3424(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
+	FMOVQ	3328(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	WORD	$0x6e62fc84 // fdiv v4.2d, v4.2d, v2.2d
-	FMOVQ	3440(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
+	FMOVQ	3344(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
 	WORD	$0x4e63cc85 // fmla v5.2d, v4.2d, v3.2d
-	FMOVQ	3456(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
+	FMOVQ	3360(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
 	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
-	FMOVQ	3472(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
+	FMOVQ	3376(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
 	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
 	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
-	FMOVQ	3488(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
+	FMOVQ	3392(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
 	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
-	FMOVQ	3504(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
+	FMOVQ	3408(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
 	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
 	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
-	FMOVQ	3520(R3), F4 // 0xffffffffc0000000 (NaN)
+	FMOVQ	3424(R3), F4 // 0xffffffffc0000000 (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3536(R3), F4 // 0x40000000 (5.304989477e-315)
+	FMOVQ	3440(R3), F4 // 0x40000000 (5.304989477e-315)
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	WORD	$0x6e64fc42 // fdiv v2.2d, v2.2d, v4.2d
@@ -5117,21 +5100,21 @@ loop:
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
-	FMOVQ	3376(R3), F5 // 0xffffffff (2.1219957905e-314)
+	FMOVQ	3280(R3), F5 // 0xffffffff (2.1219957905e-314)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
-	FMOVQ	3392(R3), F6 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3296(R3), F6 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F7 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
 	WORD	$0x4ee198e6 // frintz v6.2d, v7.2d
-	FMOVQ	2272(R3), F7 // 0x4008000000000000 (3)
+	FMOVQ	2176(R3), F7 // 0x4008000000000000 (3)
 	WORD	$0x4ee7ccc4 // fmls v4.2d, v6.2d, v7.2d
-	FMOVQ	3408(R3), F7 // 0x41f0000000000000 (4.294967296e+09)
+	FMOVQ	3312(R3), F7 // 0x41f0000000000000 (4.294967296e+09)
 	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
-	FMOVQ	3392(R3), F4 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3296(R3), F4 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F7 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e64cca7 // fmla v7.2d, v5.2d, v4.2d
 	WORD	$0x4ee198e4 // frintz v4.2d, v7.2d
@@ -5145,25 +5128,25 @@ loop:
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x6e261c84 // eor v4.16b, v4.16b, v6.16b
 	WORD	$0x4ea41ca4 // orr v4.16b, v5.16b, v4.16b
-	FMOVQ	3424(R3), F5 // 0x2a9f789300000000 (2.1954924461748827e-103)
+	FMOVQ	3328(R3), F5 // 0x2a9f789300000000 (2.1954924461748827e-103)
 	WORD	$0x4ee58484 // add v4.2d, v4.2d, v5.2d
 	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
 	WORD	$0x6e63fca5 // fdiv v5.2d, v5.2d, v3.2d
-	FMOVQ	3440(R3), F6 // 0x3fe15f15f15f15f1 (0.5428571428571428)
+	FMOVQ	3344(R3), F6 // 0x3fe15f15f15f15f1 (0.5428571428571428)
 	WORD	$0x4e64cca6 // fmla v6.2d, v5.2d, v4.2d
-	FMOVQ	3456(R3), F5 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
+	FMOVQ	3360(R3), F5 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
 	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
-	FMOVQ	3472(R3), F7 // 0xbfe691de2532c834 (-0.7053061224489796)
+	FMOVQ	3376(R3), F7 // 0xbfe691de2532c834 (-0.7053061224489796)
 	WORD	$0x6e66fce6 // fdiv v6.2d, v7.2d, v6.2d
 	WORD	$0x4e66d4a5 // fadd v5.2d, v5.2d, v6.2d
-	FMOVQ	3488(R3), F6 // 0x3ff9b6db6db6db6e (1.6071428571428572)
+	FMOVQ	3392(R3), F6 // 0x3ff9b6db6db6db6e (1.6071428571428572)
 	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
-	FMOVQ	3504(R3), F6 // 0x3fd6db6db6db6db7 (0.35714285714285715)
+	FMOVQ	3408(R3), F6 // 0x3fd6db6db6db6db7 (0.35714285714285715)
 	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
 	WORD	$0x6e65dc84 // fmul v4.2d, v4.2d, v5.2d
-	FMOVQ	3520(R3), F5 // 0xffffffffc0000000 (NaN)
+	FMOVQ	3424(R3), F5 // 0xffffffffc0000000 (NaN)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	3536(R3), F5 // 0x40000000 (5.304989477e-315)
+	FMOVQ	3440(R3), F5 // 0x40000000 (5.304989477e-315)
 	WORD	$0x4ee58484 // add v4.2d, v4.2d, v5.2d
 	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
 	WORD	$0x6e65fc63 // fdiv v3.2d, v3.2d, v5.2d
@@ -5180,9 +5163,9 @@ loop:
 	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
 	FMOVQ	1072(R3), F2 // 0x7fffffff (NaN)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
-	FMOVQ	1216(R3), F3 // 0x0 (0)
+	FMOVQ	1120(R3), F3 // 0x0 (0)
 	WORD	$0x6ea3e443 // fcmgt v3.4s, v2.4s, v3.4s
-	FMOVQ	3552(R3), F4 // 0x7f800000 (+Inf)
+	FMOVQ	3456(R3), F4 // 0x7f800000 (+Inf)
 	WORD	$0x6ea2e482 // fcmgt v2.4s, v4.4s, v2.4s
 	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
 	VST1.P	[V1.S4], 16(R0)
@@ -5238,74 +5221,74 @@ loop:
 	WORD	$0x6e61dc22 // fmul v2.2d, v1.2d, v1.2d
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	WORD	$0x6e62fc62 // fdiv v2.2d, v3.2d, v2.2d
-	FMOVQ	3568(R3), F3 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3472(R3), F3 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
-	FMOVQ	3584(R3), F4 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F5 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3488(R3), F4 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3504(R3), F5 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3616(R3), F4 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3520(R3), F4 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3632(R3), F5 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3536(R3), F5 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3648(R3), F4 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3552(R3), F4 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3664(R3), F5 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3568(R3), F5 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3680(R3), F4 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3584(R3), F4 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3696(R3), F5 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3600(R3), F5 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3712(R3), F4 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F6 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3616(R3), F4 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3632(R3), F6 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
-	FMOVQ	3744(R3), F4 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3648(R3), F4 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
-	FMOVQ	3760(R3), F6 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3664(R3), F6 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
-	FMOVQ	3776(R3), F4 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3680(R3), F4 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
-	FMOVQ	3792(R3), F6 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3696(R3), F6 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
-	FMOVQ	3808(R3), F4 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3712(R3), F4 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
 	VMOV	V3.B16, V6.B16
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	3824(R3), F4 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F5 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3728(R3), F4 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3744(R3), F5 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3856(R3), F4 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3760(R3), F4 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3872(R3), F5 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3776(R3), F5 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3888(R3), F4 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3792(R3), F4 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3904(R3), F5 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3808(R3), F5 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3920(R3), F4 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3824(R3), F4 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3936(R3), F5 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3840(R3), F5 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3952(R3), F5 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F7 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3856(R3), F5 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3872(R3), F7 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
-	FMOVQ	3984(R3), F5 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	3888(R3), F5 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
-	FMOVQ	4000(R3), F7 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	3904(R3), F7 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
-	FMOVQ	4016(R3), F5 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	3920(R3), F5 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
-	FMOVQ	4032(R3), F7 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	3936(R3), F7 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
-	FMOVQ	4048(R3), F5 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	3952(R3), F5 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
 	WORD	$0x6e671c83 // bsl v3.16b, v4.16b, v7.16b
-	FMOVQ	4064(R3), F2 // 0xffffffff00000000 (NaN)
+	FMOVQ	3968(R3), F2 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
-	FMOVQ	4080(R3), F4 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	3984(R3), F4 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee2cc44 // fmls v4.2d, v2.2d, v2.2d
 	FMOVQ	0(R3), F5 // 0x40862e42fefa39ef (709.782712893384)
 	WORD	$0x6e64e4a5 // fcmge v5.2d, v5.2d, v4.2d
@@ -5438,46 +5421,46 @@ loop:
 	WORD	$0x6e67dd23 // fmul v3.2d, v9.2d, v7.2d
 	WORD	$0x6e61fc63 // fdiv v3.2d, v3.2d, v1.2d
 	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
-	FMOVQ	4096(R3), F4 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4000(R3), F4 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x4e66e426 // fcmeq v6.2d, v1.2d, v6.2d
-	FMOVQ	4112(R3), F7 // 0x80000000000000 (2.848094538889218e-306)
+	FMOVQ	4016(R3), F7 // 0x80000000000000 (2.848094538889218e-306)
 	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
 	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	4128(R3), F6 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F6 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
-	FMOVQ	2288(R3), F7 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
 	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
 	WORD	$0x4ea21ce2 // orr v2.16b, v7.16b, v2.16b
 	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
-	FMOVQ	4144(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
+	FMOVQ	4048(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
 	VMOV	V1.B16, V7.B16
 	WORD	$0x4e61ccc7 // fmla v7.2d, v6.2d, v1.2d
 	WORD	$0x6e61dc26 // fmul v6.2d, v1.2d, v1.2d
-	FMOVQ	4160(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4064(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4080(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4192(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4096(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4208(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4112(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4224(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4128(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4240(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4144(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4160(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4272(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4176(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
-	FMOVQ	4288(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4192(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4304(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4208(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
@@ -5487,42 +5470,42 @@ loop:
 	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d426 // fsub v6.2d, v1.2d, v6.2d
-	FMOVQ	4320(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4224(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4240(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4352(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4256(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4272(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4384(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4288(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4304(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4416(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4320(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4336(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4352(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4368(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4384(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4400(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4416(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
 	WORD	$0x6e68fce6 // fdiv v6.2d, v7.2d, v8.2d
-	FMOVQ	4528(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
+	FMOVQ	4432(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
 	WORD	$0x4e66d4e6 // fadd v6.2d, v7.2d, v6.2d
-	FMOVQ	2288(R3), F7 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
 	WORD	$0x6ee1e4e7 // fcmgt v7.2d, v7.2d, v1.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee3d503 // fsub v3.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x6e681c67 // bsl v7.16b, v3.16b, v8.16b
-	FMOVQ	4128(R3), F3 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F3 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e461 // fcmgt v1.2d, v3.2d, v1.2d
 	WORD	$0x6e671cc1 // bsl v1.16b, v6.16b, v7.16b
 	WORD	$0x6e611ca4 // bsl v4.16b, v5.16b, v1.16b
@@ -5575,74 +5558,74 @@ loop:
 	WORD	$0x6e62dc43 // fmul v3.2d, v2.2d, v2.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
-	FMOVQ	3568(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3472(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3584(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3488(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3504(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3616(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3520(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3632(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3536(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3648(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3552(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3664(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3568(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3680(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3584(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3696(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3600(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3712(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3616(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3632(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3744(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3648(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3760(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3664(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3776(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3680(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3792(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3696(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3808(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3712(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
 	VMOV	V4.B16, V7.B16
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
-	FMOVQ	3824(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3728(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3744(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3856(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3760(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3872(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3776(R3), F6 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3888(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3792(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3904(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3808(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3920(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3824(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3936(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3840(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3952(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3856(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3872(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	3984(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	3888(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4000(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	3904(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4016(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	3920(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4032(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	3936(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4048(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	3952(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
 	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
-	FMOVQ	4064(R3), F3 // 0xffffffff00000000 (NaN)
+	FMOVQ	3968(R3), F3 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	4080(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	3984(R3), F5 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
@@ -5742,31 +5725,31 @@ loop:
 	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
 	WORD	$0x6e65dd03 // fmul v3.2d, v8.2d, v5.2d
 	WORD	$0x6e62fc63 // fdiv v3.2d, v3.2d, v2.2d
-	FMOVQ	4096(R3), F4 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4000(R3), F4 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
 	WORD	$0x6ee2e4a5 // fcmgt v5.2d, v5.2d, v2.2d
-	FMOVQ	4144(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
+	FMOVQ	4048(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
 	VMOV	V2.B16, V7.B16
 	WORD	$0x4e62ccc7 // fmla v7.2d, v6.2d, v2.2d
 	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
-	FMOVQ	4160(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4064(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4080(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4192(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4096(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4208(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4112(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4224(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4128(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4240(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4144(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4160(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4272(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4176(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
-	FMOVQ	4288(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4192(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4304(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4208(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
@@ -5776,42 +5759,42 @@ loop:
 	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d446 // fsub v6.2d, v2.2d, v6.2d
-	FMOVQ	4320(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4224(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4240(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4352(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4256(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4272(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4384(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4288(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4304(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4416(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4320(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4336(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4352(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4368(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4384(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4400(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4416(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
 	WORD	$0x6e68fce6 // fdiv v6.2d, v7.2d, v8.2d
-	FMOVQ	4528(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
+	FMOVQ	4432(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
 	WORD	$0x4e66d4e6 // fadd v6.2d, v7.2d, v6.2d
-	FMOVQ	2288(R3), F7 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
 	WORD	$0x6ee2e4e7 // fcmgt v7.2d, v7.2d, v2.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee3d503 // fsub v3.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x6e681c67 // bsl v7.16b, v3.16b, v8.16b
-	FMOVQ	4128(R3), F3 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F3 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee2e462 // fcmgt v2.2d, v3.2d, v2.2d
 	WORD	$0x6e671cc2 // bsl v2.16b, v6.16b, v7.16b
 	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
@@ -5824,74 +5807,74 @@ loop:
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
-	FMOVQ	3568(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3472(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
-	FMOVQ	3584(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3488(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3504(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3616(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3520(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3632(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3536(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3648(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3552(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3664(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3568(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3680(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3584(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3696(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3600(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3712(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3616(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3632(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3744(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3648(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3760(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3664(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3776(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3680(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3792(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3696(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3808(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3712(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
 	VMOV	V5.B16, V8.B16
 	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
-	FMOVQ	3824(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3728(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3744(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3856(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3760(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3872(R3), F7 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3776(R3), F7 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3888(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3792(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3904(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3808(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3920(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3824(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3936(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3840(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3952(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3856(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3872(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	3984(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	3888(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4000(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	3904(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4016(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	3920(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4032(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	3936(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4048(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	3952(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
 	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
-	FMOVQ	4064(R3), F4 // 0xffffffff00000000 (NaN)
+	FMOVQ	3968(R3), F4 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	4080(R3), F6 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	3984(R3), F6 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee4cc86 // fmls v6.2d, v4.2d, v4.2d
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
@@ -5991,31 +5974,31 @@ loop:
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	WORD	$0x6e66dd24 // fmul v4.2d, v9.2d, v6.2d
 	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
-	FMOVQ	4096(R3), F5 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4000(R3), F5 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	FMOVQ	272(R3), F6 // 0x3e30000000000000 (3.725290298461914e-09)
 	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
-	FMOVQ	4144(R3), F7 // 0x3fc06eba8214db69 (0.1283791670955126)
+	FMOVQ	4048(R3), F7 // 0x3fc06eba8214db69 (0.1283791670955126)
 	VMOV	V3.B16, V8.B16
 	WORD	$0x4e63cce8 // fmla v8.2d, v7.2d, v3.2d
 	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
-	FMOVQ	4160(R3), F9 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F10 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4064(R3), F9 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4080(R3), F10 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4192(R3), F9 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4096(R3), F9 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4208(R3), F10 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4112(R3), F10 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4224(R3), F9 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4128(R3), F9 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4240(R3), F10 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F11 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4144(R3), F10 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4160(R3), F11 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
-	FMOVQ	4272(R3), F10 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4176(R3), F10 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e6bccea // fmla v10.2d, v7.2d, v11.2d
-	FMOVQ	4288(R3), F11 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4192(R3), F11 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
-	FMOVQ	4304(R3), F10 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4208(R3), F10 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e6bccea // fmla v10.2d, v7.2d, v11.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
@@ -6025,42 +6008,42 @@ loop:
 	WORD	$0x6e691d06 // bsl v6.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7d467 // fsub v7.2d, v3.2d, v7.2d
-	FMOVQ	4320(R3), F8 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F9 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4224(R3), F8 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4240(R3), F9 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	4352(R3), F8 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4256(R3), F8 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
-	FMOVQ	4368(R3), F9 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4272(R3), F9 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	4384(R3), F8 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4288(R3), F8 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
-	FMOVQ	4400(R3), F9 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4304(R3), F9 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	4416(R3), F8 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4320(R3), F8 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
-	FMOVQ	4432(R3), F9 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F10 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4336(R3), F9 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4352(R3), F10 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4464(R3), F9 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4368(R3), F9 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4480(R3), F10 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4384(R3), F10 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4496(R3), F9 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4400(R3), F9 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4512(R3), F10 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4416(R3), F10 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
 	WORD	$0x6e69fd07 // fdiv v7.2d, v8.2d, v9.2d
-	FMOVQ	4528(R3), F8 // 0x3feb0ac160000000 (0.8450629115104675)
+	FMOVQ	4432(R3), F8 // 0x3feb0ac160000000 (0.8450629115104675)
 	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
-	FMOVQ	2288(R3), F8 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F8 // 0x4018000000000000 (6)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee4d524 // fsub v4.2d, v9.2d, v4.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x6e691c88 // bsl v8.16b, v4.16b, v9.16b
-	FMOVQ	4128(R3), F4 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F4 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee3e483 // fcmgt v3.2d, v4.2d, v3.2d
 	WORD	$0x6e681ce3 // bsl v3.16b, v7.16b, v8.16b
 	WORD	$0x6e631cc5 // bsl v5.16b, v6.16b, v3.16b
@@ -6071,7 +6054,7 @@ loop:
 	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
 	FMOVQ	1072(R3), F2 // 0x7fffffff (NaN)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
-	FMOVQ	3552(R3), F3 // 0x7f800000 (+Inf)
+	FMOVQ	3456(R3), F3 // 0x7f800000 (+Inf)
 	WORD	$0x6ea2e462 // fcmgt v2.4s, v3.4s, v2.4s
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
@@ -6128,74 +6111,74 @@ loop:
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
-	FMOVQ	3568(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3472(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
-	FMOVQ	3584(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3488(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3504(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3616(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3520(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3632(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3536(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3648(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3552(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3664(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3568(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3680(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3584(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3696(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3600(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3712(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3616(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3632(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3744(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3648(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3760(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3664(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3776(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3680(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3792(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3696(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3808(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3712(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
 	VMOV	V4.B16, V7.B16
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
-	FMOVQ	3824(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3728(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3744(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3856(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3760(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3872(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3776(R3), F6 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3888(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3792(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3904(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3808(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3920(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3824(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3936(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3840(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3952(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3856(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3872(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	3984(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	3888(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4000(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	3904(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4016(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	3920(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4032(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	3936(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4048(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	3952(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
 	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
-	FMOVQ	4064(R3), F3 // 0xffffffff00000000 (NaN)
+	FMOVQ	3968(R3), F3 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	4080(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	3984(R3), F5 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
 	FMOVQ	0(R3), F6 // 0x40862e42fefa39ef (709.782712893384)
 	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
@@ -6328,42 +6311,42 @@ loop:
 	WORD	$0x6e68dd44 // fmul v4.2d, v10.2d, v8.2d
 	WORD	$0x6e61fc84 // fdiv v4.2d, v4.2d, v1.2d
 	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
-	FMOVQ	4128(R3), F6 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F6 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
-	FMOVQ	4544(R3), F7 // 0x403c000000000000 (28)
+	FMOVQ	4448(R3), F7 // 0x403c000000000000 (28)
 	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
 	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
-	FMOVQ	2288(R3), F7 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
 	WORD	$0x6ee7e427 // fcmgt v7.2d, v1.2d, v7.2d
 	WORD	$0x4e271c47 // and v7.16b, v2.16b, v7.16b
 	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
 	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
 	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
 	WORD	$0x6e61dc25 // fmul v5.2d, v1.2d, v1.2d
-	FMOVQ	4160(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4064(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4080(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4192(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4096(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4208(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4112(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4224(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4128(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4240(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4144(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4160(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4272(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4176(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
-	FMOVQ	4288(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4192(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4304(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4208(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4560(R3), F6 // 0x3fd0000000000000 (0.25)
+	FMOVQ	4464(R3), F6 // 0x3fd0000000000000 (0.25)
 	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
 	VMOV	V1.B16, V7.B16
 	WORD	$0x4e65cc27 // fmla v7.2d, v1.2d, v5.2d
@@ -6373,7 +6356,7 @@ loop:
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
 	WORD	$0x6e651ce6 // bsl v6.16b, v7.16b, v5.16b
-	FMOVQ	4576(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
+	FMOVQ	4480(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
 	WORD	$0x6e661c25 // bsl v5.16b, v1.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
@@ -6384,36 +6367,36 @@ loop:
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee5d425 // fsub v5.2d, v1.2d, v5.2d
-	FMOVQ	4320(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4224(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4240(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4352(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4256(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4272(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4384(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4288(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4304(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4416(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4320(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4336(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4352(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4368(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4384(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4400(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4416(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4592(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
+	FMOVQ	4496(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
 	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
-	FMOVQ	4608(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	FMOVQ	4512(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
 	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
 	VMOV	V2.B16, V8.B16
 	WORD	$0x6e651cc8 // bsl v8.16b, v6.16b, v5.16b
@@ -6421,20 +6404,20 @@ loop:
 	WORD	$0x4ee4d4a5 // fsub v5.2d, v5.2d, v4.2d
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	2288(R3), F4 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F4 // 0x4018000000000000 (6)
 	WORD	$0x6ee4e424 // fcmgt v4.2d, v1.2d, v4.2d
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
-	FMOVQ	4544(R3), F5 // 0x403c000000000000 (28)
+	FMOVQ	4448(R3), F5 // 0x403c000000000000 (28)
 	WORD	$0x6e65e425 // fcmge v5.2d, v1.2d, v5.2d
 	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6e691cc2 // bsl v2.16b, v6.16b, v9.16b
 	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	FMOVQ	4096(R3), F2 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4000(R3), F2 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	4128(R3), F4 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F4 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e481 // fcmgt v1.2d, v4.2d, v1.2d
 	WORD	$0x6e651d01 // bsl v1.16b, v8.16b, v5.16b
 	WORD	$0x6e611ce2 // bsl v2.16b, v7.16b, v1.16b
@@ -6486,74 +6469,74 @@ loop:
 	WORD	$0x6e62dc43 // fmul v3.2d, v2.2d, v2.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
-	FMOVQ	3568(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3472(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3584(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3488(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3504(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3616(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3520(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3632(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3536(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3648(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3552(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3664(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3568(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3680(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3584(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3696(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3600(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3712(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3616(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3632(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3744(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3648(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3760(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3664(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3776(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3680(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3792(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3696(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3808(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3712(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
 	VMOV	V4.B16, V7.B16
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
-	FMOVQ	3824(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3728(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3744(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3856(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3760(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3872(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3776(R3), F6 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3888(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3792(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3904(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3808(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3920(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3824(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3936(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3840(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3952(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3856(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3872(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	3984(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	3888(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4000(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	3904(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4016(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	3920(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4032(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	3936(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4048(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	3952(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
 	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
-	FMOVQ	4064(R3), F3 // 0xffffffff00000000 (NaN)
+	FMOVQ	3968(R3), F3 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	4080(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	3984(R3), F5 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
@@ -6654,28 +6637,28 @@ loop:
 	WORD	$0x6e65dd03 // fmul v3.2d, v8.2d, v5.2d
 	WORD	$0x6e62fc63 // fdiv v3.2d, v3.2d, v2.2d
 	WORD	$0x6e62dc44 // fmul v4.2d, v2.2d, v2.2d
-	FMOVQ	4160(R3), F5 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F6 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4064(R3), F5 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4080(R3), F6 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
-	FMOVQ	4192(R3), F5 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4096(R3), F5 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e66cc85 // fmla v5.2d, v4.2d, v6.2d
-	FMOVQ	4208(R3), F6 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4112(R3), F6 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
-	FMOVQ	4224(R3), F5 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4128(R3), F5 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e66cc85 // fmla v5.2d, v4.2d, v6.2d
-	FMOVQ	4240(R3), F6 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F7 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4144(R3), F6 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4160(R3), F7 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	4272(R3), F6 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4176(R3), F6 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	4288(R3), F7 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4192(R3), F7 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	4304(R3), F6 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4208(R3), F6 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
 	WORD	$0x6e67fca4 // fdiv v4.2d, v5.2d, v7.2d
-	FMOVQ	4560(R3), F5 // 0x3fd0000000000000 (0.25)
+	FMOVQ	4464(R3), F5 // 0x3fd0000000000000 (0.25)
 	WORD	$0x6ee2e4a5 // fcmgt v5.2d, v5.2d, v2.2d
 	VMOV	V2.B16, V6.B16
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
@@ -6685,7 +6668,7 @@ loop:
 	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e641cc5 // bsl v5.16b, v6.16b, v4.16b
-	FMOVQ	4576(R3), F4 // 0x3c70000000000000 (1.3877787807814457e-17)
+	FMOVQ	4480(R3), F4 // 0x3c70000000000000 (1.3877787807814457e-17)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
 	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
@@ -6696,36 +6679,36 @@ loop:
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee4d444 // fsub v4.2d, v2.2d, v4.2d
-	FMOVQ	4320(R3), F5 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F7 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4224(R3), F5 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4240(R3), F7 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
-	FMOVQ	4352(R3), F5 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4256(R3), F5 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
-	FMOVQ	4368(R3), F7 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4272(R3), F7 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
-	FMOVQ	4384(R3), F5 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4288(R3), F5 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
-	FMOVQ	4400(R3), F7 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4304(R3), F7 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
-	FMOVQ	4416(R3), F5 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4320(R3), F5 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
-	FMOVQ	4432(R3), F7 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F8 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4336(R3), F7 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4352(R3), F8 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
-	FMOVQ	4464(R3), F7 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4368(R3), F7 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
-	FMOVQ	4480(R3), F8 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4384(R3), F8 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
-	FMOVQ	4496(R3), F7 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4400(R3), F7 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
-	FMOVQ	4512(R3), F8 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4416(R3), F8 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
 	WORD	$0x6e67fca4 // fdiv v4.2d, v5.2d, v7.2d
-	FMOVQ	4592(R3), F5 // 0x3ffd8560b0000000 (1.8450629115104675)
+	FMOVQ	4496(R3), F5 // 0x3ffd8560b0000000 (1.8450629115104675)
 	WORD	$0x4e64d4a5 // fadd v5.2d, v5.2d, v4.2d
-	FMOVQ	4608(R3), F7 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	FMOVQ	4512(R3), F7 // 0x3fc3d4fa80000000 (0.15493708848953247)
 	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
 	VMOV	V1.B16, V7.B16
 	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
@@ -6733,20 +6716,20 @@ loop:
 	WORD	$0x4ee3d484 // fsub v4.2d, v4.2d, v3.2d
 	VMOV	V1.B16, V5.B16
 	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
-	FMOVQ	2288(R3), F3 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F3 // 0x4018000000000000 (6)
 	WORD	$0x6ee3e443 // fcmgt v3.2d, v2.2d, v3.2d
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
 	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
 	WORD	$0x6e651c83 // bsl v3.16b, v4.16b, v5.16b
-	FMOVQ	4544(R3), F4 // 0x403c000000000000 (28)
+	FMOVQ	4448(R3), F4 // 0x403c000000000000 (28)
 	WORD	$0x6e64e444 // fcmge v4.2d, v2.2d, v4.2d
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x6e681ca1 // bsl v1.16b, v5.16b, v8.16b
 	WORD	$0x6e631c24 // bsl v4.16b, v1.16b, v3.16b
-	FMOVQ	4096(R3), F1 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4000(R3), F1 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee2e421 // fcmgt v1.2d, v1.2d, v2.2d
-	FMOVQ	4128(R3), F3 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F3 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee2e462 // fcmgt v2.2d, v3.2d, v2.2d
 	WORD	$0x6e641ce2 // bsl v2.16b, v7.16b, v4.16b
 	WORD	$0x6e621cc1 // bsl v1.16b, v6.16b, v2.16b
@@ -6758,74 +6741,74 @@ loop:
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
-	FMOVQ	3568(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3472(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
-	FMOVQ	3584(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3488(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3504(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3616(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3520(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3632(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3536(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3648(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3552(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3664(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3568(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3680(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3584(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3696(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3600(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3712(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3616(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3632(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3744(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3648(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3760(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3664(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3776(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3680(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3792(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3696(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3808(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3712(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
 	VMOV	V5.B16, V8.B16
 	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
-	FMOVQ	3824(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3728(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3744(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3856(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3760(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3872(R3), F7 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3776(R3), F7 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3888(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3792(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3904(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3808(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3920(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3824(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3936(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3840(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3952(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3856(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3872(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	3984(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	3888(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4000(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	3904(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4016(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	3920(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4032(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	3936(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4048(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	3952(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
 	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
-	FMOVQ	4064(R3), F4 // 0xffffffff00000000 (NaN)
+	FMOVQ	3968(R3), F4 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	4080(R3), F6 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	3984(R3), F6 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee4cc86 // fmls v6.2d, v4.2d, v4.2d
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
@@ -6926,28 +6909,28 @@ loop:
 	WORD	$0x6e66dd24 // fmul v4.2d, v9.2d, v6.2d
 	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
 	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
-	FMOVQ	4160(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4064(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4080(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4192(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4096(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4208(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4112(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4224(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4128(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4240(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4144(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4160(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4272(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4176(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
-	FMOVQ	4288(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4192(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4304(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4208(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4560(R3), F6 // 0x3fd0000000000000 (0.25)
+	FMOVQ	4464(R3), F6 // 0x3fd0000000000000 (0.25)
 	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
 	VMOV	V3.B16, V7.B16
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
@@ -6957,7 +6940,7 @@ loop:
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
 	WORD	$0x6e651ce6 // bsl v6.16b, v7.16b, v5.16b
-	FMOVQ	4576(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
+	FMOVQ	4480(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x6e661c65 // bsl v5.16b, v3.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
@@ -6968,36 +6951,36 @@ loop:
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
-	FMOVQ	4320(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4224(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4240(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4352(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4256(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4272(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4384(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4288(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4304(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4416(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4320(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4336(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4352(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4368(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4384(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4400(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4416(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4592(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
+	FMOVQ	4496(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
 	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
-	FMOVQ	4608(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	FMOVQ	4512(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
 	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
 	VMOV	V2.B16, V8.B16
 	WORD	$0x6e651cc8 // bsl v8.16b, v6.16b, v5.16b
@@ -7005,26 +6988,26 @@ loop:
 	WORD	$0x4ee4d4a5 // fsub v5.2d, v5.2d, v4.2d
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	2288(R3), F4 // 0x4018000000000000 (6)
+	FMOVQ	2192(R3), F4 // 0x4018000000000000 (6)
 	WORD	$0x6ee4e464 // fcmgt v4.2d, v3.2d, v4.2d
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
-	FMOVQ	4544(R3), F5 // 0x403c000000000000 (28)
+	FMOVQ	4448(R3), F5 // 0x403c000000000000 (28)
 	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
 	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6e691cc2 // bsl v2.16b, v6.16b, v9.16b
 	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	FMOVQ	4096(R3), F2 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4000(R3), F2 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee3e442 // fcmgt v2.2d, v2.2d, v3.2d
-	FMOVQ	4128(R3), F4 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4032(R3), F4 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee3e483 // fcmgt v3.2d, v4.2d, v3.2d
 	WORD	$0x6e651d03 // bsl v3.16b, v8.16b, v5.16b
 	WORD	$0x6e631ce2 // bsl v2.16b, v7.16b, v3.16b
 	WORD	$0x0e616821 // fcvtn v1.2s, v1.2d
 	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
-	FMOVQ	4624(R3), F2 // 0x41d00000 (26)
+	FMOVQ	4528(R3), F2 // 0x41d00000 (26)
 	WORD	$0x6ea0e442 // fcmgt v2.4s, v2.4s, v0.4s
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
@@ -7080,7 +7063,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	4640(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -7150,7 +7133,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	4640(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -7208,12 +7191,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	4656(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	4672(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -7230,18 +7213,18 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	4688(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
 	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
 	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
-	FMOVQ	1280(R3), F9 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F9 // 0x1 (5e-324)
 	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
-	FMOVQ	1280(R3), F10 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F10 // 0x1 (5e-324)
 	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
 	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
 	VMOV	V9.B16, V11.B16
@@ -7277,7 +7260,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	4672(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -7289,9 +7272,9 @@ wend1:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
@@ -7305,7 +7288,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	4720(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -7327,7 +7310,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -7395,7 +7378,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	4640(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -7465,7 +7448,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -7523,12 +7506,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	4656(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	4672(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -7545,18 +7528,18 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	4688(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	4704(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
 	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
 	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
-	FMOVQ	1280(R3), F11 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F11 // 0x1 (5e-324)
 	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
-	FMOVQ	1280(R3), F12 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F12 // 0x1 (5e-324)
 	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
 	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
 	VMOV	V11.B16, V13.B16
@@ -7592,7 +7575,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	4672(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -7604,9 +7587,9 @@ wend1:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
@@ -7620,7 +7603,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	4720(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -7642,7 +7625,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	4640(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -7666,7 +7649,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	4640(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -7736,7 +7719,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	4640(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -7794,12 +7777,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	4656(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	4672(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -7816,18 +7799,18 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	4688(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	4704(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
 	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
 	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
 	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
-	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F16 // 0x1 (5e-324)
 	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
-	FMOVQ	1280(R3), F17 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F17 // 0x1 (5e-324)
 	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
 	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
 	VMOV	V16.B16, V18.B16
@@ -7863,7 +7846,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	4672(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -7875,9 +7858,9 @@ wend2:
 	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
 	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
 	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	2016(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	2016(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
 	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
 	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
@@ -7891,7 +7874,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	4720(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -7913,7 +7896,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	4640(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -7991,7 +7974,7 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	4640(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -8061,7 +8044,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	4640(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -8119,12 +8102,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	4656(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0423 // ushr v3.2d, v1.2d, #52
-	FMOVQ	4672(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -8141,18 +8124,18 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	4688(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
 	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
 	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
-	FMOVQ	1280(R3), F9 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F9 // 0x1 (5e-324)
 	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
-	FMOVQ	1280(R3), F10 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F10 // 0x1 (5e-324)
 	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
 	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
 	VMOV	V9.B16, V11.B16
@@ -8188,7 +8171,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	4672(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -8200,9 +8183,9 @@ wend1:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
@@ -8216,7 +8199,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee1e56b // fcmgt v11.2d, v11.2d, v1.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	4720(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f826 // fsqrt v6.2d, v1.2d
@@ -8238,7 +8221,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -8304,7 +8287,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	4640(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -8374,7 +8357,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -8432,12 +8415,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	4656(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	4672(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -8454,18 +8437,18 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	4688(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	4704(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
 	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
 	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
-	FMOVQ	1280(R3), F11 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F11 // 0x1 (5e-324)
 	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
-	FMOVQ	1280(R3), F12 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F12 // 0x1 (5e-324)
 	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
 	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
 	VMOV	V11.B16, V13.B16
@@ -8501,7 +8484,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	4672(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -8513,9 +8496,9 @@ wend1:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
@@ -8529,7 +8512,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	4720(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -8551,7 +8534,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	4640(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -8575,7 +8558,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	4640(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -8645,7 +8628,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	4640(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -8703,12 +8686,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	4656(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	4672(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -8725,18 +8708,18 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	4688(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	4704(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
 	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
 	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
 	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
-	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F16 // 0x1 (5e-324)
 	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
-	FMOVQ	1280(R3), F17 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F17 // 0x1 (5e-324)
 	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
 	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
 	VMOV	V16.B16, V18.B16
@@ -8772,7 +8755,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	4672(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -8784,9 +8767,9 @@ wend2:
 	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
 	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
 	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	2016(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	2016(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
 	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
 	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
@@ -8800,7 +8783,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	4720(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -8822,7 +8805,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	4640(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -8898,7 +8881,7 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	4640(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
 	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
 	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
@@ -8968,7 +8951,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	4640(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	FMOVQ	32(R3), F3 // 0x0 (0)
@@ -9026,12 +9009,12 @@ loop:
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	4656(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
 	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	4672(R3), F5 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F5 // 0x7ff (1.0114e-320)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
@@ -9048,18 +9031,18 @@ while1:
 	VMOV	V5.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	4688(R3), F8 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F8 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F9 // 0x40b0000000000000 (4096)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
 	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
 	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
-	FMOVQ	1280(R3), F9 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F9 // 0x1 (5e-324)
 	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
-	FMOVQ	1280(R3), F10 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F10 // 0x1 (5e-324)
 	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
 	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
 	VMOV	V9.B16, V11.B16
@@ -9095,7 +9078,7 @@ wend1:
 	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
 	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
 	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	4672(R3), F6 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F6 // 0x7ff (1.0114e-320)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
@@ -9107,9 +9090,9 @@ wend1:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
@@ -9123,7 +9106,7 @@ wend1:
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	4720(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V10.B16, V12.B16
 	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
 	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
@@ -9145,7 +9128,7 @@ wend1:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
@@ -9211,7 +9194,7 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	4640(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
 	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
 	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
@@ -9281,7 +9264,7 @@ loop:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -9339,12 +9322,12 @@ loop:
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	4656(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	4672(R3), F7 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F7 // 0x7ff (1.0114e-320)
 	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
 	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
@@ -9361,18 +9344,18 @@ while1:
 	VMOV	V7.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend1
-	FMOVQ	4688(R3), F10 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F10 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	4704(R3), F11 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F11 // 0x40b0000000000000 (4096)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
 	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
 	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
 	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
-	FMOVQ	1280(R3), F11 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F11 // 0x1 (5e-324)
 	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
-	FMOVQ	1280(R3), F12 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F12 // 0x1 (5e-324)
 	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
 	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
 	VMOV	V11.B16, V13.B16
@@ -9408,7 +9391,7 @@ wend1:
 	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
 	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
 	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	4672(R3), F8 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F8 // 0x7ff (1.0114e-320)
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
@@ -9420,9 +9403,9 @@ wend1:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
@@ -9436,7 +9419,7 @@ wend1:
 	FMOVQ	32(R3), F13 // 0x0 (0)
 	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	4720(R3), F13 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F13 // 0x7ff8000000000001 (NaN)
 	VMOV	V12.B16, V14.B16
 	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
 	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
@@ -9458,7 +9441,7 @@ wend1:
 	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	4640(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
@@ -9482,7 +9465,7 @@ wend1:
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	4640(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
 	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
 	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
@@ -9552,7 +9535,7 @@ wend1:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
 	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	4640(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -9610,12 +9593,12 @@ wend1:
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
 	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	4656(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
+	FMOVQ	4560(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
 	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	4672(R3), F12 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F12 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
 	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
@@ -9632,18 +9615,18 @@ while2:
 	VMOV	V12.D[1], R6
 	ORR	R6, R5, R5
 	CBZ	R5, wend2
-	FMOVQ	4688(R3), F15 // 0xc0b0000000000000 (-4096)
+	FMOVQ	4592(R3), F15 // 0xc0b0000000000000 (-4096)
 	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	4704(R3), F16 // 0x40b0000000000000 (4096)
+	FMOVQ	4608(R3), F16 // 0x40b0000000000000 (4096)
 	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
 	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
 	FMOVQ	32(R3), F16 // 0x0 (0)
 	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
 	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
 	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
-	FMOVQ	1280(R3), F16 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F16 // 0x1 (5e-324)
 	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
-	FMOVQ	1280(R3), F17 // 0x1 (5e-324)
+	FMOVQ	1184(R3), F17 // 0x1 (5e-324)
 	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
 	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
 	VMOV	V16.B16, V18.B16
@@ -9679,7 +9662,7 @@ wend2:
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
 	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	4672(R3), F13 // 0x7ff (1.0114e-320)
+	FMOVQ	4576(R3), F13 // 0x7ff (1.0114e-320)
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
@@ -9691,9 +9674,9 @@ wend2:
 	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
 	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
 	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	2016(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	2016(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
 	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
 	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
@@ -9707,7 +9690,7 @@ wend2:
 	FMOVQ	32(R3), F18 // 0x0 (0)
 	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
 	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	4720(R3), F18 // 0x7ff8000000000001 (NaN)
+	FMOVQ	4624(R3), F18 // 0x7ff8000000000001 (NaN)
 	VMOV	V17.B16, V19.B16
 	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
 	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
@@ -9729,7 +9712,7 @@ wend2:
 	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	4640(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
+	FMOVQ	4544(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
 	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
 	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
 	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
@@ -9805,9 +9788,9 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -9871,9 +9854,9 @@ loop:
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -9893,9 +9876,9 @@ loop:
 	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
@@ -9969,9 +9952,9 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -10033,9 +10016,9 @@ loop:
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -10055,9 +10038,9 @@ loop:
 	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
@@ -10129,9 +10112,9 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -10193,9 +10176,9 @@ loop:
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -10215,9 +10198,9 @@ loop:
 	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
@@ -10289,9 +10272,9 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -10305,9 +10288,9 @@ loop:
 	WORD	$0x6e61fc03 // fdiv v3.2d, v0.2d, v1.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	2768(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee5e485 // fcmgt v5.2d, v4.2d, v5.2d
-	FMOVQ	2784(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F6 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
 	WORD	$0x4e651cc6 // bic v6.16b, v6.16b, v5.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
@@ -10326,37 +10309,37 @@ loop:
 	WORD	$0x6e6a1c87 // bsl v7.16b, v4.16b, v10.16b
 	WORD	$0x6e67fd24 // fdiv v4.2d, v9.2d, v7.2d
 	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
-	FMOVQ	2800(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2832(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2848(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2864(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2880(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e64cc89 // fmla v9.2d, v4.2d, v4.2d
-	FMOVQ	2896(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2912(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
-	FMOVQ	2928(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2944(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
 	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
 	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
 	VMOV	V4.B16, V8.B16
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
-	FMOVQ	2960(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
-	FMOVQ	2976(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e681c86 // bsl v6.16b, v4.16b, v8.16b
-	FMOVQ	2992(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee8d484 // fsub v4.2d, v4.2d, v8.2d
-	FMOVQ	3008(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
 	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
@@ -10364,9 +10347,9 @@ loop:
 	WORD	$0x6e231ca3 // eor v3.16b, v5.16b, v3.16b
 	FMOVQ	32(R3), F4 // 0x0 (0)
 	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
-	FMOVQ	3248(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
-	FMOVQ	3248(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4ee6d466 // fsub v6.2d, v3.2d, v6.2d
 	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -10427,9 +10410,9 @@ loop:
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -10443,9 +10426,9 @@ loop:
 	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
-	FMOVQ	2768(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee7e4c7 // fcmgt v7.2d, v6.2d, v7.2d
-	FMOVQ	2784(R3), F8 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F8 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee8e4c8 // fcmgt v8.2d, v6.2d, v8.2d
 	WORD	$0x4e671d08 // bic v8.16b, v8.16b, v7.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
@@ -10464,37 +10447,37 @@ loop:
 	WORD	$0x6e6c1cc9 // bsl v9.16b, v6.16b, v12.16b
 	WORD	$0x6e69fd66 // fdiv v6.2d, v11.2d, v9.2d
 	WORD	$0x6e66dcc9 // fmul v9.2d, v6.2d, v6.2d
-	FMOVQ	2800(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
-	FMOVQ	2832(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
-	FMOVQ	2848(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
-	FMOVQ	2864(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
-	FMOVQ	2880(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e66cccb // fmla v11.2d, v6.2d, v6.2d
-	FMOVQ	2896(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
-	FMOVQ	2912(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
-	FMOVQ	2928(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
-	FMOVQ	2944(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
 	WORD	$0x6e6add29 // fmul v9.2d, v9.2d, v10.2d
 	WORD	$0x6e6bfd29 // fdiv v9.2d, v9.2d, v11.2d
 	VMOV	V6.B16, V10.B16
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	2960(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
-	FMOVQ	2976(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
 	WORD	$0x6e6a1cc8 // bsl v8.16b, v6.16b, v10.16b
-	FMOVQ	2992(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4eead4c6 // fsub v6.2d, v6.2d, v10.2d
-	FMOVQ	3008(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
 	WORD	$0x6e681cc7 // bsl v7.16b, v6.16b, v8.16b
 	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
@@ -10502,9 +10485,9 @@ loop:
 	WORD	$0x6e251ce5 // eor v5.16b, v7.16b, v5.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
-	FMOVQ	3248(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
-	FMOVQ	3248(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4ee8d4a8 // fsub v8.2d, v5.2d, v8.2d
 	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -10521,9 +10504,9 @@ loop:
 	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -10537,9 +10520,9 @@ loop:
 	WORD	$0x6e65fc67 // fdiv v7.2d, v3.2d, v5.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
-	FMOVQ	2768(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee9e509 // fcmgt v9.2d, v8.2d, v9.2d
-	FMOVQ	2784(R3), F10 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F10 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6eeae50a // fcmgt v10.2d, v8.2d, v10.2d
 	WORD	$0x4e691d4a // bic v10.16b, v10.16b, v9.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
@@ -10558,37 +10541,37 @@ loop:
 	WORD	$0x6e6e1d0b // bsl v11.16b, v8.16b, v14.16b
 	WORD	$0x6e6bfda8 // fdiv v8.2d, v13.2d, v11.2d
 	WORD	$0x6e68dd0b // fmul v11.2d, v8.2d, v8.2d
-	FMOVQ	2800(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
-	FMOVQ	2832(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
-	FMOVQ	2848(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
-	FMOVQ	2864(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
-	FMOVQ	2880(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e68cd0d // fmla v13.2d, v8.2d, v8.2d
-	FMOVQ	2896(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
-	FMOVQ	2912(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
-	FMOVQ	2928(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
-	FMOVQ	2944(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
 	WORD	$0x6e6cdd6b // fmul v11.2d, v11.2d, v12.2d
 	WORD	$0x6e6dfd6b // fdiv v11.2d, v11.2d, v13.2d
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4e6bcd0c // fmla v12.2d, v8.2d, v11.2d
-	FMOVQ	2960(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
-	FMOVQ	2976(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
 	WORD	$0x6e6c1d0a // bsl v10.16b, v8.16b, v12.16b
-	FMOVQ	2992(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4eecd508 // fsub v8.2d, v8.2d, v12.2d
-	FMOVQ	3008(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
 	WORD	$0x6e6a1d09 // bsl v9.16b, v8.16b, v10.16b
 	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
@@ -10596,9 +10579,9 @@ loop:
 	WORD	$0x6e271d27 // eor v7.16b, v9.16b, v7.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
-	FMOVQ	3248(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e69d4e9 // fadd v9.2d, v7.2d, v9.2d
-	FMOVQ	3248(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
 	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -10669,9 +10652,9 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -10685,9 +10668,9 @@ loop:
 	WORD	$0x6e60fc23 // fdiv v3.2d, v1.2d, v0.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	2768(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee5e485 // fcmgt v5.2d, v4.2d, v5.2d
-	FMOVQ	2784(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F6 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
 	WORD	$0x4e651cc6 // bic v6.16b, v6.16b, v5.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
@@ -10706,37 +10689,37 @@ loop:
 	WORD	$0x6e6a1c87 // bsl v7.16b, v4.16b, v10.16b
 	WORD	$0x6e67fd24 // fdiv v4.2d, v9.2d, v7.2d
 	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
-	FMOVQ	2800(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2832(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2848(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2864(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2880(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e64cc89 // fmla v9.2d, v4.2d, v4.2d
-	FMOVQ	2896(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2912(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
-	FMOVQ	2928(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2944(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
 	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
 	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
 	VMOV	V4.B16, V8.B16
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
-	FMOVQ	2960(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
-	FMOVQ	2976(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e681c86 // bsl v6.16b, v4.16b, v8.16b
-	FMOVQ	2992(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee8d484 // fsub v4.2d, v4.2d, v8.2d
-	FMOVQ	3008(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
 	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
@@ -10744,9 +10727,9 @@ loop:
 	WORD	$0x6e231ca3 // eor v3.16b, v5.16b, v3.16b
 	FMOVQ	32(R3), F4 // 0x0 (0)
 	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
-	FMOVQ	3248(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
-	FMOVQ	3248(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4ee6d466 // fsub v6.2d, v3.2d, v6.2d
 	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -10805,9 +10788,9 @@ loop:
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -10821,9 +10804,9 @@ loop:
 	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
-	FMOVQ	2768(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee7e4c7 // fcmgt v7.2d, v6.2d, v7.2d
-	FMOVQ	2784(R3), F8 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F8 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee8e4c8 // fcmgt v8.2d, v6.2d, v8.2d
 	WORD	$0x4e671d08 // bic v8.16b, v8.16b, v7.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
@@ -10842,37 +10825,37 @@ loop:
 	WORD	$0x6e6c1cc9 // bsl v9.16b, v6.16b, v12.16b
 	WORD	$0x6e69fd66 // fdiv v6.2d, v11.2d, v9.2d
 	WORD	$0x6e66dcc9 // fmul v9.2d, v6.2d, v6.2d
-	FMOVQ	2800(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
-	FMOVQ	2832(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
-	FMOVQ	2848(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
-	FMOVQ	2864(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
-	FMOVQ	2880(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e66cccb // fmla v11.2d, v6.2d, v6.2d
-	FMOVQ	2896(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
-	FMOVQ	2912(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
-	FMOVQ	2928(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
-	FMOVQ	2944(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
 	WORD	$0x6e6add29 // fmul v9.2d, v9.2d, v10.2d
 	WORD	$0x6e6bfd29 // fdiv v9.2d, v9.2d, v11.2d
 	VMOV	V6.B16, V10.B16
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	2960(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
-	FMOVQ	2976(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
 	WORD	$0x6e6a1cc8 // bsl v8.16b, v6.16b, v10.16b
-	FMOVQ	2992(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4eead4c6 // fsub v6.2d, v6.2d, v10.2d
-	FMOVQ	3008(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
 	WORD	$0x6e681cc7 // bsl v7.16b, v6.16b, v8.16b
 	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
@@ -10880,9 +10863,9 @@ loop:
 	WORD	$0x6e251ce5 // eor v5.16b, v7.16b, v5.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
-	FMOVQ	3248(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
-	FMOVQ	3248(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4ee8d4a8 // fsub v8.2d, v5.2d, v8.2d
 	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -10899,9 +10882,9 @@ loop:
 	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -10915,9 +10898,9 @@ loop:
 	WORD	$0x6e65fc67 // fdiv v7.2d, v3.2d, v5.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
-	FMOVQ	2768(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee9e509 // fcmgt v9.2d, v8.2d, v9.2d
-	FMOVQ	2784(R3), F10 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F10 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6eeae50a // fcmgt v10.2d, v8.2d, v10.2d
 	WORD	$0x4e691d4a // bic v10.16b, v10.16b, v9.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
@@ -10936,37 +10919,37 @@ loop:
 	WORD	$0x6e6e1d0b // bsl v11.16b, v8.16b, v14.16b
 	WORD	$0x6e6bfda8 // fdiv v8.2d, v13.2d, v11.2d
 	WORD	$0x6e68dd0b // fmul v11.2d, v8.2d, v8.2d
-	FMOVQ	2800(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
-	FMOVQ	2832(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
-	FMOVQ	2848(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
-	FMOVQ	2864(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
-	FMOVQ	2880(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e68cd0d // fmla v13.2d, v8.2d, v8.2d
-	FMOVQ	2896(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
-	FMOVQ	2912(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
-	FMOVQ	2928(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
-	FMOVQ	2944(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
 	WORD	$0x6e6cdd6b // fmul v11.2d, v11.2d, v12.2d
 	WORD	$0x6e6dfd6b // fdiv v11.2d, v11.2d, v13.2d
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4e6bcd0c // fmla v12.2d, v8.2d, v11.2d
-	FMOVQ	2960(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
-	FMOVQ	2976(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
 	WORD	$0x6e6c1d0a // bsl v10.16b, v8.16b, v12.16b
-	FMOVQ	2992(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4eecd508 // fsub v8.2d, v8.2d, v12.2d
-	FMOVQ	3008(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
 	WORD	$0x6e6a1d09 // bsl v9.16b, v8.16b, v10.16b
 	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
@@ -10974,9 +10957,9 @@ loop:
 	WORD	$0x6e271d27 // eor v7.16b, v9.16b, v7.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
-	FMOVQ	3248(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e69d4e9 // fadd v9.2d, v7.2d, v9.2d
-	FMOVQ	3248(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
 	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -11045,9 +11028,9 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3360(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -11061,9 +11044,9 @@ loop:
 	WORD	$0x6e61fc03 // fdiv v3.2d, v0.2d, v1.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	2768(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F5 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee5e485 // fcmgt v5.2d, v4.2d, v5.2d
-	FMOVQ	2784(R3), F6 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F6 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee6e486 // fcmgt v6.2d, v4.2d, v6.2d
 	WORD	$0x4e651cc6 // bic v6.16b, v6.16b, v5.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
@@ -11082,37 +11065,37 @@ loop:
 	WORD	$0x6e6a1c87 // bsl v7.16b, v4.16b, v10.16b
 	WORD	$0x6e67fd24 // fdiv v4.2d, v9.2d, v7.2d
 	WORD	$0x6e64dc87 // fmul v7.2d, v4.2d, v4.2d
-	FMOVQ	2800(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F8 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F9 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2832(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F8 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2848(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F9 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e67cd09 // fmla v9.2d, v8.2d, v7.2d
-	FMOVQ	2864(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F8 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e67cd28 // fmla v8.2d, v9.2d, v7.2d
-	FMOVQ	2880(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F9 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e64cc89 // fmla v9.2d, v4.2d, v4.2d
-	FMOVQ	2896(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F10 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2912(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F9 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
-	FMOVQ	2928(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F10 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e67cd2a // fmla v10.2d, v9.2d, v7.2d
-	FMOVQ	2944(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F9 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e67cd49 // fmla v9.2d, v10.2d, v7.2d
 	WORD	$0x6e68dce7 // fmul v7.2d, v7.2d, v8.2d
 	WORD	$0x6e69fce7 // fdiv v7.2d, v7.2d, v9.2d
 	VMOV	V4.B16, V8.B16
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
-	FMOVQ	2960(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F4 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
-	FMOVQ	2976(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F7 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e681c86 // bsl v6.16b, v4.16b, v8.16b
-	FMOVQ	2992(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F4 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4ee8d484 // fsub v4.2d, v4.2d, v8.2d
-	FMOVQ	3008(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F7 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e661c85 // bsl v5.16b, v4.16b, v6.16b
 	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
@@ -11120,9 +11103,9 @@ loop:
 	WORD	$0x6e231ca3 // eor v3.16b, v5.16b, v3.16b
 	FMOVQ	32(R3), F4 // 0x0 (0)
 	WORD	$0x6e63e484 // fcmge v4.2d, v4.2d, v3.2d
-	FMOVQ	3248(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F5 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
-	FMOVQ	3248(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F6 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4ee6d466 // fsub v6.2d, v3.2d, v6.2d
 	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -11181,9 +11164,9 @@ loop:
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -11197,9 +11180,9 @@ loop:
 	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
-	FMOVQ	2768(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F7 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee7e4c7 // fcmgt v7.2d, v6.2d, v7.2d
-	FMOVQ	2784(R3), F8 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F8 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6ee8e4c8 // fcmgt v8.2d, v6.2d, v8.2d
 	WORD	$0x4e671d08 // bic v8.16b, v8.16b, v7.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
@@ -11218,37 +11201,37 @@ loop:
 	WORD	$0x6e6c1cc9 // bsl v9.16b, v6.16b, v12.16b
 	WORD	$0x6e69fd66 // fdiv v6.2d, v11.2d, v9.2d
 	WORD	$0x6e66dcc9 // fmul v9.2d, v6.2d, v6.2d
-	FMOVQ	2800(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F10 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F11 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
-	FMOVQ	2832(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F10 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
-	FMOVQ	2848(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F11 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e69cd4b // fmla v11.2d, v10.2d, v9.2d
-	FMOVQ	2864(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F10 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e69cd6a // fmla v10.2d, v11.2d, v9.2d
-	FMOVQ	2880(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F11 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e66cccb // fmla v11.2d, v6.2d, v6.2d
-	FMOVQ	2896(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F12 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
-	FMOVQ	2912(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F11 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
-	FMOVQ	2928(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F12 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e69cd6c // fmla v12.2d, v11.2d, v9.2d
-	FMOVQ	2944(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F11 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e69cd8b // fmla v11.2d, v12.2d, v9.2d
 	WORD	$0x6e6add29 // fmul v9.2d, v9.2d, v10.2d
 	WORD	$0x6e6bfd29 // fdiv v9.2d, v9.2d, v11.2d
 	VMOV	V6.B16, V10.B16
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	2960(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F6 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
-	FMOVQ	2976(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F9 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
 	WORD	$0x6e6a1cc8 // bsl v8.16b, v6.16b, v10.16b
-	FMOVQ	2992(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F6 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4eead4c6 // fsub v6.2d, v6.2d, v10.2d
-	FMOVQ	3008(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F9 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e69d4c6 // fadd v6.2d, v6.2d, v9.2d
 	WORD	$0x6e681cc7 // bsl v7.16b, v6.16b, v8.16b
 	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
@@ -11256,9 +11239,9 @@ loop:
 	WORD	$0x6e251ce5 // eor v5.16b, v7.16b, v5.16b
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
-	FMOVQ	3248(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F7 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
-	FMOVQ	3248(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F8 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4ee8d4a8 // fsub v8.2d, v5.2d, v8.2d
 	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -11275,9 +11258,9 @@ loop:
 	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -11291,9 +11274,9 @@ loop:
 	WORD	$0x6e65fc67 // fdiv v7.2d, v3.2d, v5.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
-	FMOVQ	2768(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
+	FMOVQ	2672(R3), F9 // 0x4003504f333f9de6 (2.414213562373095)
 	WORD	$0x6ee9e509 // fcmgt v9.2d, v8.2d, v9.2d
-	FMOVQ	2784(R3), F10 // 0x3fe51eb851eb851f (0.66)
+	FMOVQ	2688(R3), F10 // 0x3fe51eb851eb851f (0.66)
 	WORD	$0x6eeae50a // fcmgt v10.2d, v8.2d, v10.2d
 	WORD	$0x4e691d4a // bic v10.16b, v10.16b, v9.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
@@ -11312,37 +11295,37 @@ loop:
 	WORD	$0x6e6e1d0b // bsl v11.16b, v8.16b, v14.16b
 	WORD	$0x6e6bfda8 // fdiv v8.2d, v13.2d, v11.2d
 	WORD	$0x6e68dd0b // fmul v11.2d, v8.2d, v8.2d
-	FMOVQ	2800(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
-	FMOVQ	2816(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
+	FMOVQ	2704(R3), F12 // 0xbfec007fa1f72594 (-0.8750608600031904)
+	FMOVQ	2720(R3), F13 // 0xc03028545b6b807a (-16.157537187333652)
 	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
-	FMOVQ	2832(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
+	FMOVQ	2736(R3), F12 // 0xc052c08c36880273 (-75.00855792314705)
 	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
-	FMOVQ	2848(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
+	FMOVQ	2752(R3), F13 // 0xc05eb8bf2d05ba25 (-122.88666844901361)
 	WORD	$0x4e6bcd8d // fmla v13.2d, v12.2d, v11.2d
-	FMOVQ	2864(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
+	FMOVQ	2768(R3), F12 // 0xc0503669fd28ec8e (-64.85021904942025)
 	WORD	$0x4e6bcdac // fmla v12.2d, v13.2d, v11.2d
-	FMOVQ	2880(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
+	FMOVQ	2784(R3), F13 // 0x4038dbc45b14603c (24.858464901423062)
 	WORD	$0x4e68cd0d // fmla v13.2d, v8.2d, v8.2d
-	FMOVQ	2896(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
+	FMOVQ	2800(R3), F14 // 0x4064a0dd43b8fa25 (165.02700983169885)
 	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
-	FMOVQ	2912(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
+	FMOVQ	2816(R3), F13 // 0x407b0e18d2e2be3b (432.88106049129027)
 	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
-	FMOVQ	2928(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
+	FMOVQ	2832(R3), F14 // 0x407e563f13b049ea (485.3903996359137)
 	WORD	$0x4e6bcdae // fmla v14.2d, v13.2d, v11.2d
-	FMOVQ	2944(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
+	FMOVQ	2848(R3), F13 // 0x4068519efbbd62ec (194.5506571482614)
 	WORD	$0x4e6bcdcd // fmla v13.2d, v14.2d, v11.2d
 	WORD	$0x6e6cdd6b // fmul v11.2d, v11.2d, v12.2d
 	WORD	$0x6e6dfd6b // fdiv v11.2d, v11.2d, v13.2d
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4e6bcd0c // fmla v12.2d, v8.2d, v11.2d
-	FMOVQ	2960(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
+	FMOVQ	2864(R3), F8 // 0x3fe921fb54442d18 (0.7853981633974483)
 	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
-	FMOVQ	2976(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
+	FMOVQ	2880(R3), F11 // 0x3c81a62633145c07 (3.061616997868383e-17)
 	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
 	WORD	$0x6e6c1d0a // bsl v10.16b, v8.16b, v12.16b
-	FMOVQ	2992(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
+	FMOVQ	2896(R3), F8 // 0x3ff921fb54442d18 (1.5707963267948966)
 	WORD	$0x4eecd508 // fsub v8.2d, v8.2d, v12.2d
-	FMOVQ	3008(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
+	FMOVQ	2912(R3), F11 // 0x3c91a62633145c07 (6.123233995736766e-17)
 	WORD	$0x4e6bd508 // fadd v8.2d, v8.2d, v11.2d
 	WORD	$0x6e6a1d09 // bsl v9.16b, v8.16b, v10.16b
 	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
@@ -11350,9 +11333,9 @@ loop:
 	WORD	$0x6e271d27 // eor v7.16b, v9.16b, v7.16b
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x6e67e508 // fcmge v8.2d, v8.2d, v7.2d
-	FMOVQ	3248(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F9 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4e69d4e9 // fadd v9.2d, v7.2d, v9.2d
-	FMOVQ	3248(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
+	FMOVQ	3152(R3), F10 // 0x400921fb54442d18 (3.141592653589793)
 	WORD	$0x4eead4ea // fsub v10.2d, v7.2d, v10.2d
 	WORD	$0x6e6a1d28 // bsl v8.16b, v9.16b, v10.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -11484,17 +11467,17 @@ loop:
 	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c25 // and v5.16b, v1.16b, v5.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	2432(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d4c6 // fadd v6.2d, v6.2d, v7.2d
@@ -11503,7 +11486,7 @@ loop:
 	WORD	$0x6f4c0506 // ushr v6.2d, v8.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea91cc6 // orr v6.16b, v6.16b, v9.16b
-	FMOVQ	2448(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
 	WORD	$0x4ee7d509 // fsub v9.2d, v8.2d, v7.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
@@ -11521,7 +11504,7 @@ loop:
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	2464(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ad4ca // fadd v10.2d, v6.2d, v10.2d
@@ -11532,9 +11515,9 @@ loop:
 	WORD	$0x6e681cc9 // bsl v9.16b, v6.16b, v8.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
-	FMOVQ	2480(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee4e508 // fcmgt v8.2d, v8.2d, v4.2d
-	FMOVQ	2496(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee9e4e9 // fcmgt v9.2d, v7.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -11590,14 +11573,14 @@ loop:
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x4e65e505 // fcmeq v5.2d, v8.2d, v5.2d
 	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
-	FMOVQ	2512(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
 	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	VMOV	V7.B16, V10.B16
 	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
 	WORD	$0x6e651d46 // bsl v6.16b, v10.16b, v5.16b
-	FMOVQ	2400(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	WORD	$0x6e661ce4 // bsl v4.16b, v7.16b, v6.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -11605,7 +11588,7 @@ loop:
 	WORD	$0x6e611c02 // bsl v2.16b, v0.16b, v1.16b
 	WORD	$0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
 	WORD	$0x4e61e404 // fcmeq v4.2d, v0.2d, v1.2d
-	FMOVQ	3312(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e65d405 // fadd v5.2d, v0.2d, v5.2d
 	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
 	VST1.P	[V4.D2], 16(R0)
@@ -11721,17 +11704,17 @@ loop:
 	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261d26 // and v6.16b, v9.16b, v6.16b
-	FMOVQ	2432(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e67e4c7 // fcmge v7.2d, v6.2d, v7.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69d508 // fadd v8.2d, v8.2d, v9.2d
@@ -11740,7 +11723,7 @@ loop:
 	WORD	$0x6f4c0548 // ushr v8.2d, v10.2d, #52
 	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eab1d08 // orr v8.16b, v8.16b, v11.16b
-	FMOVQ	2448(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eebd508 // fsub v8.2d, v8.2d, v11.2d
 	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
@@ -11758,7 +11741,7 @@ loop:
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	2464(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd50c // fadd v12.2d, v8.2d, v12.2d
@@ -11769,9 +11752,9 @@ loop:
 	WORD	$0x6e6a1d0b // bsl v11.16b, v8.16b, v10.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee8d568 // fsub v8.2d, v11.2d, v8.2d
-	FMOVQ	2480(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee6e54a // fcmgt v10.2d, v10.2d, v6.2d
-	FMOVQ	2496(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eebe52b // fcmgt v11.2d, v9.2d, v11.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -11827,14 +11810,14 @@ loop:
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x4e67e547 // fcmeq v7.2d, v10.2d, v7.2d
 	WORD	$0x6e6b1d07 // bsl v7.16b, v8.16b, v11.16b
-	FMOVQ	2512(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
 	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
 	VMOV	V9.B16, V12.B16
 	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
 	WORD	$0x6e671d88 // bsl v8.16b, v12.16b, v7.16b
-	FMOVQ	2400(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x6e681d26 // bsl v6.16b, v9.16b, v8.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -11842,7 +11825,7 @@ loop:
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
 	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
 	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
-	FMOVQ	3312(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
 	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
 	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
@@ -11914,17 +11897,17 @@ loop:
 	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
-	FMOVQ	3360(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281d68 // and v8.16b, v11.16b, v8.16b
-	FMOVQ	2432(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6bd54a // fadd v10.2d, v10.2d, v11.2d
@@ -11933,7 +11916,7 @@ loop:
 	WORD	$0x6f4c058a // ushr v10.2d, v12.2d, #52
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d4a // orr v10.16b, v10.16b, v13.16b
-	FMOVQ	2448(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eedd54a // fsub v10.2d, v10.2d, v13.2d
 	WORD	$0x4eebd58d // fsub v13.2d, v12.2d, v11.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
@@ -11951,7 +11934,7 @@ loop:
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
 	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
-	FMOVQ	2464(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ed54e // fadd v14.2d, v10.2d, v14.2d
@@ -11962,9 +11945,9 @@ loop:
 	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4eead5aa // fsub v10.2d, v13.2d, v10.2d
-	FMOVQ	2480(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee8e58c // fcmgt v12.2d, v12.2d, v8.2d
-	FMOVQ	2496(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eede56d // fcmgt v13.2d, v11.2d, v13.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
@@ -12020,14 +12003,14 @@ loop:
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x4e69e589 // fcmeq v9.2d, v12.2d, v9.2d
 	WORD	$0x6e6d1d49 // bsl v9.16b, v10.16b, v13.16b
-	FMOVQ	2512(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee8e54a // fcmgt v10.2d, v10.2d, v8.2d
 	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
 	VMOV	V11.B16, V14.B16
 	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
 	WORD	$0x6e691dca // bsl v10.16b, v14.16b, v9.16b
-	FMOVQ	2400(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x6e6a1d68 // bsl v8.16b, v11.16b, v10.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -12035,7 +12018,7 @@ loop:
 	WORD	$0x6e641c46 // bsl v6.16b, v2.16b, v4.16b
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
 	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
-	FMOVQ	3312(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e68d442 // fadd v2.2d, v2.2d, v8.2d
 	WORD	$0x6e661c44 // bsl v4.16b, v2.16b, v6.16b
 	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
@@ -12161,17 +12144,17 @@ loop:
 	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c05 // and v5.16b, v0.16b, v5.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	2432(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d4c6 // fadd v6.2d, v6.2d, v7.2d
@@ -12180,7 +12163,7 @@ loop:
 	WORD	$0x6f4c0506 // ushr v6.2d, v8.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea91cc6 // orr v6.16b, v6.16b, v9.16b
-	FMOVQ	2448(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
 	WORD	$0x4ee7d509 // fsub v9.2d, v8.2d, v7.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
@@ -12198,7 +12181,7 @@ loop:
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	2464(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ad4ca // fadd v10.2d, v6.2d, v10.2d
@@ -12209,9 +12192,9 @@ loop:
 	WORD	$0x6e681cc9 // bsl v9.16b, v6.16b, v8.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
-	FMOVQ	2480(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee4e508 // fcmgt v8.2d, v8.2d, v4.2d
-	FMOVQ	2496(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee9e4e9 // fcmgt v9.2d, v7.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -12267,14 +12250,14 @@ loop:
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x4e65e505 // fcmeq v5.2d, v8.2d, v5.2d
 	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
-	FMOVQ	2512(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
 	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	VMOV	V7.B16, V10.B16
 	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
 	WORD	$0x6e651d46 // bsl v6.16b, v10.16b, v5.16b
-	FMOVQ	2400(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	WORD	$0x6e661ce4 // bsl v4.16b, v7.16b, v6.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -12282,7 +12265,7 @@ loop:
 	WORD	$0x6e601c22 // bsl v2.16b, v1.16b, v0.16b
 	WORD	$0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
 	WORD	$0x4e60e424 // fcmeq v4.2d, v1.2d, v0.2d
-	FMOVQ	3312(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e65d425 // fadd v5.2d, v1.2d, v5.2d
 	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
 	VST1.P	[V4.D2], 16(R0)
@@ -12396,17 +12379,17 @@ loop:
 	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261d26 // and v6.16b, v9.16b, v6.16b
-	FMOVQ	2432(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e67e4c7 // fcmge v7.2d, v6.2d, v7.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69d508 // fadd v8.2d, v8.2d, v9.2d
@@ -12415,7 +12398,7 @@ loop:
 	WORD	$0x6f4c0548 // ushr v8.2d, v10.2d, #52
 	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eab1d08 // orr v8.16b, v8.16b, v11.16b
-	FMOVQ	2448(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eebd508 // fsub v8.2d, v8.2d, v11.2d
 	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
@@ -12433,7 +12416,7 @@ loop:
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	2464(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd50c // fadd v12.2d, v8.2d, v12.2d
@@ -12444,9 +12427,9 @@ loop:
 	WORD	$0x6e6a1d0b // bsl v11.16b, v8.16b, v10.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee8d568 // fsub v8.2d, v11.2d, v8.2d
-	FMOVQ	2480(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee6e54a // fcmgt v10.2d, v10.2d, v6.2d
-	FMOVQ	2496(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eebe52b // fcmgt v11.2d, v9.2d, v11.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -12502,14 +12485,14 @@ loop:
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x4e67e547 // fcmeq v7.2d, v10.2d, v7.2d
 	WORD	$0x6e6b1d07 // bsl v7.16b, v8.16b, v11.16b
-	FMOVQ	2512(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
 	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
 	VMOV	V9.B16, V12.B16
 	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
 	WORD	$0x6e671d88 // bsl v8.16b, v12.16b, v7.16b
-	FMOVQ	2400(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x6e681d26 // bsl v6.16b, v9.16b, v8.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -12517,7 +12500,7 @@ loop:
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
 	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
 	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
-	FMOVQ	3312(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
 	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
 	WORD	$0x4e617822 // fcvtl2 v2.2d, v1.4s
@@ -12589,17 +12572,17 @@ loop:
 	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
-	FMOVQ	3360(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281d68 // and v8.16b, v11.16b, v8.16b
-	FMOVQ	2432(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6bd54a // fadd v10.2d, v10.2d, v11.2d
@@ -12608,7 +12591,7 @@ loop:
 	WORD	$0x6f4c058a // ushr v10.2d, v12.2d, #52
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d4a // orr v10.16b, v10.16b, v13.16b
-	FMOVQ	2448(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eedd54a // fsub v10.2d, v10.2d, v13.2d
 	WORD	$0x4eebd58d // fsub v13.2d, v12.2d, v11.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
@@ -12626,7 +12609,7 @@ loop:
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
 	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
-	FMOVQ	2464(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ed54e // fadd v14.2d, v10.2d, v14.2d
@@ -12637,9 +12620,9 @@ loop:
 	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4eead5aa // fsub v10.2d, v13.2d, v10.2d
-	FMOVQ	2480(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee8e58c // fcmgt v12.2d, v12.2d, v8.2d
-	FMOVQ	2496(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eede56d // fcmgt v13.2d, v11.2d, v13.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
@@ -12695,14 +12678,14 @@ loop:
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x4e69e589 // fcmeq v9.2d, v12.2d, v9.2d
 	WORD	$0x6e6d1d49 // bsl v9.16b, v10.16b, v13.16b
-	FMOVQ	2512(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee8e54a // fcmgt v10.2d, v10.2d, v8.2d
 	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
 	VMOV	V11.B16, V14.B16
 	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
 	WORD	$0x6e691dca // bsl v10.16b, v14.16b, v9.16b
-	FMOVQ	2400(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x6e6a1d68 // bsl v8.16b, v11.16b, v10.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -12710,7 +12693,7 @@ loop:
 	WORD	$0x6e641c46 // bsl v6.16b, v2.16b, v4.16b
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
 	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
-	FMOVQ	3312(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e68d442 // fadd v2.2d, v2.2d, v8.2d
 	WORD	$0x6e661c44 // bsl v4.16b, v2.16b, v6.16b
 	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
@@ -12834,17 +12817,17 @@ loop:
 	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3360(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c25 // and v5.16b, v1.16b, v5.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	2432(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d4c6 // fadd v6.2d, v6.2d, v7.2d
@@ -12853,7 +12836,7 @@ loop:
 	WORD	$0x6f4c0506 // ushr v6.2d, v8.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea91cc6 // orr v6.16b, v6.16b, v9.16b
-	FMOVQ	2448(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
 	WORD	$0x4ee7d509 // fsub v9.2d, v8.2d, v7.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
@@ -12871,7 +12854,7 @@ loop:
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	2464(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ad4ca // fadd v10.2d, v6.2d, v10.2d
@@ -12882,9 +12865,9 @@ loop:
 	WORD	$0x6e681cc9 // bsl v9.16b, v6.16b, v8.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
-	FMOVQ	2480(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee4e508 // fcmgt v8.2d, v8.2d, v4.2d
-	FMOVQ	2496(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee9e4e9 // fcmgt v9.2d, v7.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -12940,14 +12923,14 @@ loop:
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x4e65e505 // fcmeq v5.2d, v8.2d, v5.2d
 	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
-	FMOVQ	2512(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
 	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	VMOV	V7.B16, V10.B16
 	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
 	WORD	$0x6e651d46 // bsl v6.16b, v10.16b, v5.16b
-	FMOVQ	2400(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	WORD	$0x6e661ce4 // bsl v4.16b, v7.16b, v6.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -12955,7 +12938,7 @@ loop:
 	WORD	$0x6e611c02 // bsl v2.16b, v0.16b, v1.16b
 	WORD	$0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
 	WORD	$0x4e61e404 // fcmeq v4.2d, v0.2d, v1.2d
-	FMOVQ	3312(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e65d405 // fadd v5.2d, v0.2d, v5.2d
 	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
 	VST1.P	[V4.D2], 16(R0)
@@ -13069,17 +13052,17 @@ loop:
 	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261d26 // and v6.16b, v9.16b, v6.16b
-	FMOVQ	2432(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F7 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e67e4c7 // fcmge v7.2d, v6.2d, v7.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69d508 // fadd v8.2d, v8.2d, v9.2d
@@ -13088,7 +13071,7 @@ loop:
 	WORD	$0x6f4c0548 // ushr v8.2d, v10.2d, #52
 	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eab1d08 // orr v8.16b, v8.16b, v11.16b
-	FMOVQ	2448(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eebd508 // fsub v8.2d, v8.2d, v11.2d
 	WORD	$0x4ee9d54b // fsub v11.2d, v10.2d, v9.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
@@ -13106,7 +13089,7 @@ loop:
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	2464(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd50c // fadd v12.2d, v8.2d, v12.2d
@@ -13117,9 +13100,9 @@ loop:
 	WORD	$0x6e6a1d0b // bsl v11.16b, v8.16b, v10.16b
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee8d568 // fsub v8.2d, v11.2d, v8.2d
-	FMOVQ	2480(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee6e54a // fcmgt v10.2d, v10.2d, v6.2d
-	FMOVQ	2496(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eebe52b // fcmgt v11.2d, v9.2d, v11.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -13175,14 +13158,14 @@ loop:
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x4e67e547 // fcmeq v7.2d, v10.2d, v7.2d
 	WORD	$0x6e6b1d07 // bsl v7.16b, v8.16b, v11.16b
-	FMOVQ	2512(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F8 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
 	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
 	VMOV	V9.B16, V12.B16
 	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
 	WORD	$0x6e671d88 // bsl v8.16b, v12.16b, v7.16b
-	FMOVQ	2400(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F7 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x6e681d26 // bsl v6.16b, v9.16b, v8.16b
 	FMOVQ	32(R3), F7 // 0x0 (0)
@@ -13190,7 +13173,7 @@ loop:
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
 	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
 	WORD	$0x4e63e443 // fcmeq v3.2d, v2.2d, v3.2d
-	FMOVQ	3312(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F6 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
 	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
 	WORD	$0x4e617802 // fcvtl2 v2.2d, v0.4s
@@ -13262,17 +13245,17 @@ loop:
 	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
-	FMOVQ	3360(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281d68 // and v8.16b, v11.16b, v8.16b
-	FMOVQ	2432(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F9 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6bd54a // fadd v10.2d, v10.2d, v11.2d
@@ -13281,7 +13264,7 @@ loop:
 	WORD	$0x6f4c058a // ushr v10.2d, v12.2d, #52
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d4a // orr v10.16b, v10.16b, v13.16b
-	FMOVQ	2448(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eedd54a // fsub v10.2d, v10.2d, v13.2d
 	WORD	$0x4eebd58d // fsub v13.2d, v12.2d, v11.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
@@ -13299,7 +13282,7 @@ loop:
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
 	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
-	FMOVQ	2464(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ed54e // fadd v14.2d, v10.2d, v14.2d
@@ -13310,9 +13293,9 @@ loop:
 	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4eead5aa // fsub v10.2d, v13.2d, v10.2d
-	FMOVQ	2480(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee8e58c // fcmgt v12.2d, v12.2d, v8.2d
-	FMOVQ	2496(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eede56d // fcmgt v13.2d, v11.2d, v13.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
@@ -13368,14 +13351,14 @@ loop:
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x4e69e589 // fcmeq v9.2d, v12.2d, v9.2d
 	WORD	$0x6e6d1d49 // bsl v9.16b, v10.16b, v13.16b
-	FMOVQ	2512(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F10 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee8e54a // fcmgt v10.2d, v10.2d, v8.2d
 	WORD	$0x6e6bdd6c // fmul v12.2d, v11.2d, v11.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
 	VMOV	V11.B16, V14.B16
 	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
 	WORD	$0x6e691dca // bsl v10.16b, v14.16b, v9.16b
-	FMOVQ	2400(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F9 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x6e6a1d68 // bsl v8.16b, v11.16b, v10.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -13383,7 +13366,7 @@ loop:
 	WORD	$0x6e641c46 // bsl v6.16b, v2.16b, v4.16b
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
 	WORD	$0x4e64e444 // fcmeq v4.2d, v2.2d, v4.2d
-	FMOVQ	3312(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x4e68d442 // fadd v2.2d, v2.2d, v8.2d
 	WORD	$0x6e661c44 // bsl v4.16b, v2.16b, v6.16b
 	WORD	$0x0e616862 // fcvtn v2.2s, v3.2d
@@ -13490,25 +13473,25 @@ loop:
 	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
 	WORD	$0x6e65e4e5 // fcmge v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee68484 // sub v4.2d, v4.2d, v6.2d
 	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c26 // and v6.16b, v1.16b, v6.16b
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	2432(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
@@ -13517,7 +13500,7 @@ loop:
 	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
-	FMOVQ	2448(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
 	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
@@ -13535,7 +13518,7 @@ loop:
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	2464(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
@@ -13546,9 +13529,9 @@ loop:
 	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
-	FMOVQ	2480(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
-	FMOVQ	2496(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -13604,17 +13587,17 @@ loop:
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
 	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
-	FMOVQ	2512(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	VMOV	V3.B16, V10.B16
 	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
 	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
-	FMOVQ	2400(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
-	FMOVQ	3312(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e63fca3 // fdiv v3.2d, v5.2d, v3.2d
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
@@ -13720,25 +13703,25 @@ loop:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e67e527 // fcmge v7.2d, v9.2d, v7.2d
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
-	FMOVQ	2432(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d529 // fadd v9.2d, v9.2d, v5.2d
@@ -13747,7 +13730,7 @@ loop:
 	WORD	$0x6f4c0549 // ushr v9.2d, v10.2d, #52
 	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eab1d29 // orr v9.16b, v9.16b, v11.16b
-	FMOVQ	2448(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
 	WORD	$0x4ee5d54b // fsub v11.2d, v10.2d, v5.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
@@ -13765,7 +13748,7 @@ loop:
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	2464(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd52c // fadd v12.2d, v9.2d, v12.2d
@@ -13776,9 +13759,9 @@ loop:
 	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee9d569 // fsub v9.2d, v11.2d, v9.2d
-	FMOVQ	2480(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee7e54a // fcmgt v10.2d, v10.2d, v7.2d
-	FMOVQ	2496(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -13834,17 +13817,17 @@ loop:
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
 	WORD	$0x6e6b1d28 // bsl v8.16b, v9.16b, v11.16b
-	FMOVQ	2512(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
 	WORD	$0x6e65dcaa // fmul v10.2d, v5.2d, v5.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
 	VMOV	V5.B16, V12.B16
 	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
 	WORD	$0x6e681d89 // bsl v9.16b, v12.16b, v8.16b
-	FMOVQ	2400(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x6e691ca7 // bsl v7.16b, v5.16b, v9.16b
-	FMOVQ	3312(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e65fce5 // fdiv v5.2d, v7.2d, v5.2d
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
@@ -13906,25 +13889,25 @@ loop:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e69e569 // fcmge v9.2d, v11.2d, v9.2d
 	WORD	$0x4e291d49 // and v9.16b, v10.16b, v9.16b
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6ad508 // fadd v8.2d, v8.2d, v10.2d
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3360(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
-	FMOVQ	3360(R3), F11 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F11 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
 	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291ce9 // and v9.16b, v7.16b, v9.16b
-	FMOVQ	2432(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d56b // fadd v11.2d, v11.2d, v7.2d
@@ -13933,7 +13916,7 @@ loop:
 	WORD	$0x6f4c058b // ushr v11.2d, v12.2d, #52
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	2448(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x4ee7d58d // fsub v13.2d, v12.2d, v7.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
@@ -13951,7 +13934,7 @@ loop:
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
 	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
-	FMOVQ	2464(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ed56e // fadd v14.2d, v11.2d, v14.2d
@@ -13962,9 +13945,9 @@ loop:
 	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eebd5ab // fsub v11.2d, v13.2d, v11.2d
-	FMOVQ	2480(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee9e58c // fcmgt v12.2d, v12.2d, v9.2d
-	FMOVQ	2496(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eede4ed // fcmgt v13.2d, v7.2d, v13.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
@@ -14020,17 +14003,17 @@ loop:
 	FMOVQ	32(R3), F10 // 0x0 (0)
 	WORD	$0x4e6ae58a // fcmeq v10.2d, v12.2d, v10.2d
 	WORD	$0x6e6d1d6a // bsl v10.16b, v11.16b, v13.16b
-	FMOVQ	2512(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee9e56b // fcmgt v11.2d, v11.2d, v9.2d
 	WORD	$0x6e67dcec // fmul v12.2d, v7.2d, v7.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
 	VMOV	V7.B16, V14.B16
 	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
 	WORD	$0x6e6a1dcb // bsl v11.16b, v14.16b, v10.16b
-	FMOVQ	2400(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x6e6b1ce9 // bsl v9.16b, v7.16b, v11.16b
-	FMOVQ	3312(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e67fd27 // fdiv v7.2d, v9.2d, v7.2d
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6ee9e4a5 // fcmgt v5.2d, v5.2d, v9.2d
@@ -14146,25 +14129,25 @@ loop:
 	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
 	WORD	$0x6e65e4e5 // fcmge v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee68484 // sub v4.2d, v4.2d, v6.2d
 	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c06 // and v6.16b, v0.16b, v6.16b
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	2432(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
@@ -14173,7 +14156,7 @@ loop:
 	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
-	FMOVQ	2448(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
 	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
@@ -14191,7 +14174,7 @@ loop:
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	2464(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
@@ -14202,9 +14185,9 @@ loop:
 	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
-	FMOVQ	2480(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
-	FMOVQ	2496(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -14260,17 +14243,17 @@ loop:
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
 	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
-	FMOVQ	2512(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	VMOV	V3.B16, V10.B16
 	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
 	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
-	FMOVQ	2400(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
-	FMOVQ	3312(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e63fca3 // fdiv v3.2d, v5.2d, v3.2d
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
@@ -14374,25 +14357,25 @@ loop:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e67e527 // fcmge v7.2d, v9.2d, v7.2d
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
-	FMOVQ	2432(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d529 // fadd v9.2d, v9.2d, v5.2d
@@ -14401,7 +14384,7 @@ loop:
 	WORD	$0x6f4c0549 // ushr v9.2d, v10.2d, #52
 	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eab1d29 // orr v9.16b, v9.16b, v11.16b
-	FMOVQ	2448(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
 	WORD	$0x4ee5d54b // fsub v11.2d, v10.2d, v5.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
@@ -14419,7 +14402,7 @@ loop:
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	2464(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd52c // fadd v12.2d, v9.2d, v12.2d
@@ -14430,9 +14413,9 @@ loop:
 	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee9d569 // fsub v9.2d, v11.2d, v9.2d
-	FMOVQ	2480(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee7e54a // fcmgt v10.2d, v10.2d, v7.2d
-	FMOVQ	2496(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -14488,17 +14471,17 @@ loop:
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
 	WORD	$0x6e6b1d28 // bsl v8.16b, v9.16b, v11.16b
-	FMOVQ	2512(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
 	WORD	$0x6e65dcaa // fmul v10.2d, v5.2d, v5.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
 	VMOV	V5.B16, V12.B16
 	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
 	WORD	$0x6e681d89 // bsl v9.16b, v12.16b, v8.16b
-	FMOVQ	2400(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x6e691ca7 // bsl v7.16b, v5.16b, v9.16b
-	FMOVQ	3312(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e65fce5 // fdiv v5.2d, v7.2d, v5.2d
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
@@ -14560,25 +14543,25 @@ loop:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e69e569 // fcmge v9.2d, v11.2d, v9.2d
 	WORD	$0x4e291d49 // and v9.16b, v10.16b, v9.16b
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6ad508 // fadd v8.2d, v8.2d, v10.2d
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3360(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
-	FMOVQ	3360(R3), F11 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F11 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
 	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291ce9 // and v9.16b, v7.16b, v9.16b
-	FMOVQ	2432(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d56b // fadd v11.2d, v11.2d, v7.2d
@@ -14587,7 +14570,7 @@ loop:
 	WORD	$0x6f4c058b // ushr v11.2d, v12.2d, #52
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	2448(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x4ee7d58d // fsub v13.2d, v12.2d, v7.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
@@ -14605,7 +14588,7 @@ loop:
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
 	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
-	FMOVQ	2464(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ed56e // fadd v14.2d, v11.2d, v14.2d
@@ -14616,9 +14599,9 @@ loop:
 	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eebd5ab // fsub v11.2d, v13.2d, v11.2d
-	FMOVQ	2480(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee9e58c // fcmgt v12.2d, v12.2d, v9.2d
-	FMOVQ	2496(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eede4ed // fcmgt v13.2d, v7.2d, v13.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
@@ -14674,17 +14657,17 @@ loop:
 	FMOVQ	32(R3), F10 // 0x0 (0)
 	WORD	$0x4e6ae58a // fcmeq v10.2d, v12.2d, v10.2d
 	WORD	$0x6e6d1d6a // bsl v10.16b, v11.16b, v13.16b
-	FMOVQ	2512(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee9e56b // fcmgt v11.2d, v11.2d, v9.2d
 	WORD	$0x6e67dcec // fmul v12.2d, v7.2d, v7.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
 	VMOV	V7.B16, V14.B16
 	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
 	WORD	$0x6e6a1dcb // bsl v11.16b, v14.16b, v10.16b
-	FMOVQ	2400(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x6e6b1ce9 // bsl v9.16b, v7.16b, v11.16b
-	FMOVQ	3312(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e67fd27 // fdiv v7.2d, v9.2d, v7.2d
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6ee9e4a5 // fcmgt v5.2d, v5.2d, v9.2d
@@ -14798,25 +14781,25 @@ loop:
 	FMOVQ	240(R3), F7 // 0x409ff80000000000 (2046)
 	WORD	$0x6e65e4e5 // fcmge v5.2d, v7.2d, v5.2d
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e66d484 // fadd v4.2d, v4.2d, v6.2d
-	FMOVQ	2016(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee68484 // sub v4.2d, v4.2d, v6.2d
 	WORD	$0x4f745484 // shl v4.2d, v4.2d, #52
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3360(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c26 // and v6.16b, v1.16b, v6.16b
-	FMOVQ	3360(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	2432(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e63d4e7 // fadd v7.2d, v7.2d, v3.2d
@@ -14825,7 +14808,7 @@ loop:
 	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
 	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
-	FMOVQ	2448(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
 	WORD	$0x4ee3d509 // fsub v9.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
@@ -14843,7 +14826,7 @@ loop:
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	2464(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
@@ -14854,9 +14837,9 @@ loop:
 	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
-	FMOVQ	2480(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
-	FMOVQ	2496(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	32(R3), F9 // 0x0 (0)
@@ -14912,17 +14895,17 @@ loop:
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
 	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
-	FMOVQ	2512(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x6e63dc68 // fmul v8.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	VMOV	V3.B16, V10.B16
 	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
 	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
-	FMOVQ	2400(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x6e671c65 // bsl v5.16b, v3.16b, v7.16b
-	FMOVQ	3312(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F3 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e63fca3 // fdiv v3.2d, v5.2d, v3.2d
 	FMOVQ	32(R3), F5 // 0x0 (0)
 	WORD	$0x6ee5e442 // fcmgt v2.2d, v2.2d, v5.2d
@@ -15026,25 +15009,25 @@ loop:
 	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
 	WORD	$0x6e67e527 // fcmge v7.2d, v9.2d, v7.2d
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
-	FMOVQ	2016(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
 	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
 	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3360(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	3360(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
-	FMOVQ	2432(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F8 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65d529 // fadd v9.2d, v9.2d, v5.2d
@@ -15053,7 +15036,7 @@ loop:
 	WORD	$0x6f4c0549 // ushr v9.2d, v10.2d, #52
 	FMOVQ	544(R3), F11 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4eab1d29 // orr v9.16b, v9.16b, v11.16b
-	FMOVQ	2448(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F11 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eebd529 // fsub v9.2d, v9.2d, v11.2d
 	WORD	$0x4ee5d54b // fsub v11.2d, v10.2d, v5.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
@@ -15071,7 +15054,7 @@ loop:
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	2464(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F11 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6be54b // fcmge v11.2d, v10.2d, v11.2d
 	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6cd52c // fadd v12.2d, v9.2d, v12.2d
@@ -15082,9 +15065,9 @@ loop:
 	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee9d569 // fsub v9.2d, v11.2d, v9.2d
-	FMOVQ	2480(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F10 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee7e54a // fcmgt v10.2d, v10.2d, v7.2d
-	FMOVQ	2496(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F11 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
 	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
@@ -15140,17 +15123,17 @@ loop:
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
 	WORD	$0x6e6b1d28 // bsl v8.16b, v9.16b, v11.16b
-	FMOVQ	2512(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F9 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee7e529 // fcmgt v9.2d, v9.2d, v7.2d
 	WORD	$0x6e65dcaa // fmul v10.2d, v5.2d, v5.2d
 	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
 	VMOV	V5.B16, V12.B16
 	WORD	$0x4eebcd4c // fmls v12.2d, v10.2d, v11.2d
 	WORD	$0x6e681d89 // bsl v9.16b, v12.16b, v8.16b
-	FMOVQ	2400(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F8 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x6e691ca7 // bsl v7.16b, v5.16b, v9.16b
-	FMOVQ	3312(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e65fce5 // fdiv v5.2d, v7.2d, v5.2d
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x6ee7e484 // fcmgt v4.2d, v4.2d, v7.2d
@@ -15212,25 +15195,25 @@ loop:
 	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
 	WORD	$0x6e69e569 // fcmge v9.2d, v11.2d, v9.2d
 	WORD	$0x4e291d49 // and v9.16b, v10.16b, v9.16b
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4e6ad508 // fadd v8.2d, v8.2d, v10.2d
-	FMOVQ	2016(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
+	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
 	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
 	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3360(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
-	FMOVQ	3360(R3), F11 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3264(R3), F11 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
 	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291ce9 // and v9.16b, v7.16b, v9.16b
-	FMOVQ	2432(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
+	FMOVQ	2336(R3), F10 // 0x4340000000000000 (9.007199254740992e+15)
 	WORD	$0x6e6ae52a // fcmge v10.2d, v9.2d, v10.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67d56b // fadd v11.2d, v11.2d, v7.2d
@@ -15239,7 +15222,7 @@ loop:
 	WORD	$0x6f4c058b // ushr v11.2d, v12.2d, #52
 	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	2448(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
+	FMOVQ	2352(R3), F13 // 0x43300000000003ff (4.503599627371519e+15)
 	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
 	WORD	$0x4ee7d58d // fsub v13.2d, v12.2d, v7.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
@@ -15257,7 +15240,7 @@ loop:
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
 	WORD	$0x4ead1d8c // orr v12.16b, v12.16b, v13.16b
-	FMOVQ	2464(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	FMOVQ	2368(R3), F13 // 0x3ff6a09e667f3bcd (1.4142135623730951)
 	WORD	$0x6e6de58d // fcmge v13.2d, v12.2d, v13.2d
 	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6ed56e // fadd v14.2d, v11.2d, v14.2d
@@ -15268,9 +15251,9 @@ loop:
 	WORD	$0x6e6c1d6d // bsl v13.16b, v11.16b, v12.16b
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4eebd5ab // fsub v11.2d, v13.2d, v11.2d
-	FMOVQ	2480(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
+	FMOVQ	2384(R3), F12 // 0x3fda827999fcef32 (0.41421356237309503)
 	WORD	$0x6ee9e58c // fcmgt v12.2d, v12.2d, v9.2d
-	FMOVQ	2496(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
+	FMOVQ	2400(R3), F13 // 0xbfd2bec333018867 (-0.2928932188134525)
 	WORD	$0x6eede4ed // fcmgt v13.2d, v7.2d, v13.2d
 	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
 	FMOVQ	32(R3), F13 // 0x0 (0)
@@ -15326,17 +15309,17 @@ loop:
 	FMOVQ	32(R3), F10 // 0x0 (0)
 	WORD	$0x4e6ae58a // fcmeq v10.2d, v12.2d, v10.2d
 	WORD	$0x6e6d1d6a // bsl v10.16b, v11.16b, v13.16b
-	FMOVQ	2512(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
+	FMOVQ	2416(R3), F11 // 0x3e20000000000000 (1.862645149230957e-09)
 	WORD	$0x6ee9e56b // fcmgt v11.2d, v11.2d, v9.2d
 	WORD	$0x6e67dcec // fmul v12.2d, v7.2d, v7.2d
 	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
 	VMOV	V7.B16, V14.B16
 	WORD	$0x4eedcd8e // fmls v14.2d, v12.2d, v13.2d
 	WORD	$0x6e6a1dcb // bsl v11.16b, v14.16b, v10.16b
-	FMOVQ	2400(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
+	FMOVQ	2304(R3), F10 // 0x3c90000000000000 (5.551115123125783e-17)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x6e6b1ce9 // bsl v9.16b, v7.16b, v11.16b
-	FMOVQ	3312(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
 	WORD	$0x6e67fd27 // fdiv v7.2d, v9.2d, v7.2d
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6ee9e4a5 // fcmgt v5.2d, v5.2d, v9.2d
@@ -15526,456 +15509,444 @@ DATA	vmconst<>+1088(SB)/8, $0x8000000080000000
 DATA	vmconst<>+1096(SB)/8, $0x8000000080000000
 DATA	vmconst<>+1104(SB)/8, $0x4120000041200000
 DATA	vmconst<>+1112(SB)/8, $0x4120000041200000
-DATA	vmconst<>+1120(SB)/8, $0x4000000040000000
-DATA	vmconst<>+1128(SB)/8, $0x4000000040000000
-DATA	vmconst<>+1136(SB)/8, $0xbbbaf0eabbbaf0ea
-DATA	vmconst<>+1144(SB)/8, $0xbbbaf0eabbbaf0ea
-DATA	vmconst<>+1152(SB)/8, $0x3ca9134e3ca9134e
-DATA	vmconst<>+1160(SB)/8, $0x3ca9134e3ca9134e
-DATA	vmconst<>+1168(SB)/8, $0xbd5c1e2dbd5c1e2d
-DATA	vmconst<>+1176(SB)/8, $0xbd5c1e2dbd5c1e2d
-DATA	vmconst<>+1184(SB)/8, $0x3e0883933e088393
-DATA	vmconst<>+1192(SB)/8, $0x3e0883933e088393
-DATA	vmconst<>+1200(SB)/8, $0xbeaaaa99beaaaa99
-DATA	vmconst<>+1208(SB)/8, $0xbeaaaa99beaaaa99
-DATA	vmconst<>+1216(SB)/8, $0x0000000000000000
-DATA	vmconst<>+1224(SB)/8, $0x0000000000000000
-DATA	vmconst<>+1232(SB)/8, $0x3f2000003f200000
-DATA	vmconst<>+1240(SB)/8, $0x3f2000003f200000
-DATA	vmconst<>+1248(SB)/8, $0x41c0000000000000
-DATA	vmconst<>+1256(SB)/8, $0x41c0000000000000
-DATA	vmconst<>+1264(SB)/8, $0x3ff45f306dc9c883
-DATA	vmconst<>+1272(SB)/8, $0x3ff45f306dc9c883
-DATA	vmconst<>+1280(SB)/8, $0x0000000000000001
-DATA	vmconst<>+1288(SB)/8, $0x0000000000000001
-DATA	vmconst<>+1296(SB)/8, $0x3fe921fb40000000
-DATA	vmconst<>+1304(SB)/8, $0x3fe921fb40000000
-DATA	vmconst<>+1312(SB)/8, $0x3e64442d00000000
-DATA	vmconst<>+1320(SB)/8, $0x3e64442d00000000
-DATA	vmconst<>+1328(SB)/8, $0x3ce8469898cc5170
-DATA	vmconst<>+1336(SB)/8, $0x3ce8469898cc5170
-DATA	vmconst<>+1344(SB)/8, $0x3de5d8fd1fd19ccd
-DATA	vmconst<>+1352(SB)/8, $0x3de5d8fd1fd19ccd
-DATA	vmconst<>+1360(SB)/8, $0xbe5ae5e5a9291f5d
-DATA	vmconst<>+1368(SB)/8, $0xbe5ae5e5a9291f5d
-DATA	vmconst<>+1376(SB)/8, $0x3ec71de3567d48a1
-DATA	vmconst<>+1384(SB)/8, $0x3ec71de3567d48a1
-DATA	vmconst<>+1392(SB)/8, $0xbf2a01a019bfdf03
-DATA	vmconst<>+1400(SB)/8, $0xbf2a01a019bfdf03
-DATA	vmconst<>+1408(SB)/8, $0x3f8111111110f7d0
-DATA	vmconst<>+1416(SB)/8, $0x3f8111111110f7d0
-DATA	vmconst<>+1424(SB)/8, $0xbfc5555555555548
-DATA	vmconst<>+1432(SB)/8, $0xbfc5555555555548
-DATA	vmconst<>+1440(SB)/8, $0xbda8fa49a0861a9b
-DATA	vmconst<>+1448(SB)/8, $0xbda8fa49a0861a9b
-DATA	vmconst<>+1456(SB)/8, $0x3e21ee9d7b4e3f05
-DATA	vmconst<>+1464(SB)/8, $0x3e21ee9d7b4e3f05
-DATA	vmconst<>+1472(SB)/8, $0xbe927e4f7eac4bc6
-DATA	vmconst<>+1480(SB)/8, $0xbe927e4f7eac4bc6
-DATA	vmconst<>+1488(SB)/8, $0x3efa01a019c844f5
-DATA	vmconst<>+1496(SB)/8, $0x3efa01a019c844f5
-DATA	vmconst<>+1504(SB)/8, $0xbf56c16c16c14f91
-DATA	vmconst<>+1512(SB)/8, $0xbf56c16c16c14f91
-DATA	vmconst<>+1520(SB)/8, $0x3fa555555555554b
-DATA	vmconst<>+1528(SB)/8, $0x3fa555555555554b
-DATA	vmconst<>+1536(SB)/8, $0x0000000000000002
-DATA	vmconst<>+1544(SB)/8, $0x0000000000000002
-DATA	vmconst<>+1552(SB)/8, $0x4600000046000000
-DATA	vmconst<>+1560(SB)/8, $0x4600000046000000
-DATA	vmconst<>+1568(SB)/8, $0x3f22f9833f22f983
-DATA	vmconst<>+1576(SB)/8, $0x3f22f9833f22f983
-DATA	vmconst<>+1584(SB)/8, $0x3fc90fdb3fc90fdb
-DATA	vmconst<>+1592(SB)/8, $0x3fc90fdb3fc90fdb
-DATA	vmconst<>+1600(SB)/8, $0xb33bbd2eb33bbd2e
-DATA	vmconst<>+1608(SB)/8, $0xb33bbd2eb33bbd2e
-DATA	vmconst<>+1616(SB)/8, $0xa6f72ceda6f72ced
-DATA	vmconst<>+1624(SB)/8, $0xa6f72ceda6f72ced
-DATA	vmconst<>+1632(SB)/8, $0xb94ca1f9b94ca1f9
-DATA	vmconst<>+1640(SB)/8, $0xb94ca1f9b94ca1f9
-DATA	vmconst<>+1648(SB)/8, $0x3c08839e3c08839e
-DATA	vmconst<>+1656(SB)/8, $0x3c08839e3c08839e
-DATA	vmconst<>+1664(SB)/8, $0xbe2aaaa3be2aaaa3
-DATA	vmconst<>+1672(SB)/8, $0xbe2aaaa3be2aaaa3
-DATA	vmconst<>+1680(SB)/8, $0x37ccf5ce37ccf5ce
-DATA	vmconst<>+1688(SB)/8, $0x37ccf5ce37ccf5ce
-DATA	vmconst<>+1696(SB)/8, $0xbab6061abab6061a
-DATA	vmconst<>+1704(SB)/8, $0xbab6061abab6061a
-DATA	vmconst<>+1712(SB)/8, $0x3d2aaaa53d2aaaa5
-DATA	vmconst<>+1720(SB)/8, $0x3d2aaaa53d2aaaa5
-DATA	vmconst<>+1728(SB)/8, $0x0000000100000001
-DATA	vmconst<>+1736(SB)/8, $0x0000000100000001
-DATA	vmconst<>+1744(SB)/8, $0x0000000200000002
-DATA	vmconst<>+1752(SB)/8, $0x0000000200000002
-DATA	vmconst<>+1760(SB)/8, $0x3fdbcb7b1526e50e
-DATA	vmconst<>+1768(SB)/8, $0x3fdbcb7b1526e50e
-DATA	vmconst<>+1776(SB)/8, $0x3a37b1523a37b152
-DATA	vmconst<>+1784(SB)/8, $0x3a37b1523a37b152
-DATA	vmconst<>+1792(SB)/8, $0x39826a1439826a14
-DATA	vmconst<>+1800(SB)/8, $0x39826a1439826a14
-DATA	vmconst<>+1808(SB)/8, $0x3ede00003ede0000
-DATA	vmconst<>+1816(SB)/8, $0x3ede00003ede0000
-DATA	vmconst<>+1824(SB)/8, $0x3e9a00003e9a0000
-DATA	vmconst<>+1832(SB)/8, $0x3e9a00003e9a0000
-DATA	vmconst<>+1840(SB)/8, $0x3ee2a8ed3ee2a8ed
-DATA	vmconst<>+1848(SB)/8, $0x3ee2a8ed3ee2a8ed
-DATA	vmconst<>+1856(SB)/8, $0x4035000000000000
-DATA	vmconst<>+1864(SB)/8, $0x4035000000000000
-DATA	vmconst<>+1872(SB)/8, $0xc03a4e3de8540779
-DATA	vmconst<>+1880(SB)/8, $0xc03a4e3de8540779
-DATA	vmconst<>+1888(SB)/8, $0xc0a69c6c36da2dfb
-DATA	vmconst<>+1896(SB)/8, $0xc0a69c6c36da2dfb
-DATA	vmconst<>+1904(SB)/8, $0xc0f5f38b8605d22d
-DATA	vmconst<>+1912(SB)/8, $0xc0f5f38b8605d22d
-DATA	vmconst<>+1920(SB)/8, $0xc1233fdeba64bb4f
-DATA	vmconst<>+1928(SB)/8, $0xc1233fdeba64bb4f
-DATA	vmconst<>+1936(SB)/8, $0xc065b5b9fcd003bb
-DATA	vmconst<>+1944(SB)/8, $0xc065b5b9fcd003bb
-DATA	vmconst<>+1952(SB)/8, $0x40cdb7963eae91e1
-DATA	vmconst<>+1960(SB)/8, $0x40cdb7963eae91e1
-DATA	vmconst<>+1968(SB)/8, $0x39559e2f39559e2f
-DATA	vmconst<>+1976(SB)/8, $0x39559e2f39559e2f
-DATA	vmconst<>+1984(SB)/8, $0x3c087bbe3c087bbe
-DATA	vmconst<>+1992(SB)/8, $0x3c087bbe3c087bbe
-DATA	vmconst<>+2000(SB)/8, $0x3e2aaacc3e2aaacc
-DATA	vmconst<>+2008(SB)/8, $0x3e2aaacc3e2aaacc
-DATA	vmconst<>+2016(SB)/8, $0x4338000000000000
-DATA	vmconst<>+2024(SB)/8, $0x4338000000000000
-DATA	vmconst<>+2032(SB)/8, $0xc2fc0000c2fc0000
-DATA	vmconst<>+2040(SB)/8, $0xc2fc0000c2fc0000
-DATA	vmconst<>+2048(SB)/8, $0x42fecccd42fecccd
-DATA	vmconst<>+2056(SB)/8, $0x42fecccd42fecccd
-DATA	vmconst<>+2064(SB)/8, $0x3920fdde3920fdde
-DATA	vmconst<>+2072(SB)/8, $0x3920fdde3920fdde
-DATA	vmconst<>+2080(SB)/8, $0x3aaf9f293aaf9f29
-DATA	vmconst<>+2088(SB)/8, $0x3aaf9f293aaf9f29
-DATA	vmconst<>+2096(SB)/8, $0x3c1d96a63c1d96a6
-DATA	vmconst<>+2104(SB)/8, $0x3c1d96a63c1d96a6
-DATA	vmconst<>+2112(SB)/8, $0x3d6357743d635774
-DATA	vmconst<>+2120(SB)/8, $0x3d6357743d635774
-DATA	vmconst<>+2128(SB)/8, $0x3e75fdee3e75fdee
-DATA	vmconst<>+2136(SB)/8, $0x3e75fdee3e75fdee
-DATA	vmconst<>+2144(SB)/8, $0x3f3172183f317218
-DATA	vmconst<>+2152(SB)/8, $0x3f3172183f317218
-DATA	vmconst<>+2160(SB)/8, $0x3ff0a2b23f3bab73
-DATA	vmconst<>+2168(SB)/8, $0x3ff0a2b23f3bab73
-DATA	vmconst<>+2176(SB)/8, $0x3fd62e42fefa39ef
-DATA	vmconst<>+2184(SB)/8, $0x3fd62e42fefa39ef
-DATA	vmconst<>+2192(SB)/8, $0xbe8afdb76e09c32d
-DATA	vmconst<>+2200(SB)/8, $0xbe8afdb76e09c32d
-DATA	vmconst<>+2208(SB)/8, $0x3ed0cfca86e65239
-DATA	vmconst<>+2216(SB)/8, $0x3ed0cfca86e65239
-DATA	vmconst<>+2224(SB)/8, $0xbf14ce199eaadbb7
-DATA	vmconst<>+2232(SB)/8, $0xbf14ce199eaadbb7
-DATA	vmconst<>+2240(SB)/8, $0x3f5a01a019fe5585
-DATA	vmconst<>+2248(SB)/8, $0x3f5a01a019fe5585
-DATA	vmconst<>+2256(SB)/8, $0xbfa11111111110f4
-DATA	vmconst<>+2264(SB)/8, $0xbfa11111111110f4
-DATA	vmconst<>+2272(SB)/8, $0x4008000000000000
-DATA	vmconst<>+2280(SB)/8, $0x4008000000000000
-DATA	vmconst<>+2288(SB)/8, $0x4018000000000000
-DATA	vmconst<>+2296(SB)/8, $0x4018000000000000
-DATA	vmconst<>+2304(SB)/8, $0xbfd0000000000000
-DATA	vmconst<>+2312(SB)/8, $0xbfd0000000000000
-DATA	vmconst<>+2320(SB)/8, $0xc000000000000000
-DATA	vmconst<>+2328(SB)/8, $0xc000000000000000
-DATA	vmconst<>+2336(SB)/8, $0x00000000000003ff
-DATA	vmconst<>+2344(SB)/8, $0x00000000000003ff
-DATA	vmconst<>+2352(SB)/8, $0x4034000000000000
-DATA	vmconst<>+2360(SB)/8, $0x4034000000000000
-DATA	vmconst<>+2368(SB)/8, $0x404c000000000000
-DATA	vmconst<>+2376(SB)/8, $0x404c000000000000
-DATA	vmconst<>+2384(SB)/8, $0xbff0000000000000
-DATA	vmconst<>+2392(SB)/8, $0xbff0000000000000
-DATA	vmconst<>+2400(SB)/8, $0x3c90000000000000
-DATA	vmconst<>+2408(SB)/8, $0x3c90000000000000
-DATA	vmconst<>+2416(SB)/8, $0xc043687a9f1af2b1
-DATA	vmconst<>+2424(SB)/8, $0xc043687a9f1af2b1
-DATA	vmconst<>+2432(SB)/8, $0x4340000000000000
-DATA	vmconst<>+2440(SB)/8, $0x4340000000000000
-DATA	vmconst<>+2448(SB)/8, $0x43300000000003ff
-DATA	vmconst<>+2456(SB)/8, $0x43300000000003ff
-DATA	vmconst<>+2464(SB)/8, $0x3ff6a09e667f3bcd
-DATA	vmconst<>+2472(SB)/8, $0x3ff6a09e667f3bcd
-DATA	vmconst<>+2480(SB)/8, $0x3fda827999fcef32
-DATA	vmconst<>+2488(SB)/8, $0x3fda827999fcef32
-DATA	vmconst<>+2496(SB)/8, $0xbfd2bec333018867
-DATA	vmconst<>+2504(SB)/8, $0xbfd2bec333018867
-DATA	vmconst<>+2512(SB)/8, $0x3e20000000000000
-DATA	vmconst<>+2520(SB)/8, $0x3e20000000000000
-DATA	vmconst<>+2528(SB)/8, $0xbf800000bf800000
-DATA	vmconst<>+2536(SB)/8, $0xbf800000bf800000
-DATA	vmconst<>+2544(SB)/8, $0xc0c992d8d24f3f38
-DATA	vmconst<>+2552(SB)/8, $0xc0c992d8d24f3f38
-DATA	vmconst<>+2560(SB)/8, $0x413199eca5fc9ddd
-DATA	vmconst<>+2568(SB)/8, $0x413199eca5fc9ddd
-DATA	vmconst<>+2576(SB)/8, $0xc1711fead3299176
-DATA	vmconst<>+2584(SB)/8, $0xc1711fead3299176
-DATA	vmconst<>+2592(SB)/8, $0x40cab8a5eeb36572
-DATA	vmconst<>+2600(SB)/8, $0x40cab8a5eeb36572
-DATA	vmconst<>+2608(SB)/8, $0xc13427bc582abc96
-DATA	vmconst<>+2616(SB)/8, $0xc13427bc582abc96
-DATA	vmconst<>+2624(SB)/8, $0x4177d98fc2ead8ef
-DATA	vmconst<>+2632(SB)/8, $0x4177d98fc2ead8ef
-DATA	vmconst<>+2640(SB)/8, $0xc189afe03cbe5a31
-DATA	vmconst<>+2648(SB)/8, $0xc189afe03cbe5a31
-DATA	vmconst<>+2656(SB)/8, $0x3d06849b86a12b9b
-DATA	vmconst<>+2664(SB)/8, $0x3d06849b86a12b9b
-DATA	vmconst<>+2672(SB)/8, $0x3c19c53b3c19c53b
-DATA	vmconst<>+2680(SB)/8, $0x3c19c53b3c19c53b
-DATA	vmconst<>+2688(SB)/8, $0x3b4c779c3b4c779c
-DATA	vmconst<>+2696(SB)/8, $0x3b4c779c3b4c779c
-DATA	vmconst<>+2704(SB)/8, $0x3cc821b53cc821b5
-DATA	vmconst<>+2712(SB)/8, $0x3cc821b53cc821b5
-DATA	vmconst<>+2720(SB)/8, $0x3d5ac5c93d5ac5c9
-DATA	vmconst<>+2728(SB)/8, $0x3d5ac5c93d5ac5c9
-DATA	vmconst<>+2736(SB)/8, $0x3e0896dd3e0896dd
-DATA	vmconst<>+2744(SB)/8, $0x3e0896dd3e0896dd
-DATA	vmconst<>+2752(SB)/8, $0x3eaaaa6f3eaaaa6f
-DATA	vmconst<>+2760(SB)/8, $0x3eaaaa6f3eaaaa6f
-DATA	vmconst<>+2768(SB)/8, $0x4003504f333f9de6
-DATA	vmconst<>+2776(SB)/8, $0x4003504f333f9de6
-DATA	vmconst<>+2784(SB)/8, $0x3fe51eb851eb851f
-DATA	vmconst<>+2792(SB)/8, $0x3fe51eb851eb851f
-DATA	vmconst<>+2800(SB)/8, $0xbfec007fa1f72594
-DATA	vmconst<>+2808(SB)/8, $0xbfec007fa1f72594
-DATA	vmconst<>+2816(SB)/8, $0xc03028545b6b807a
-DATA	vmconst<>+2824(SB)/8, $0xc03028545b6b807a
-DATA	vmconst<>+2832(SB)/8, $0xc052c08c36880273
-DATA	vmconst<>+2840(SB)/8, $0xc052c08c36880273
-DATA	vmconst<>+2848(SB)/8, $0xc05eb8bf2d05ba25
-DATA	vmconst<>+2856(SB)/8, $0xc05eb8bf2d05ba25
-DATA	vmconst<>+2864(SB)/8, $0xc0503669fd28ec8e
-DATA	vmconst<>+2872(SB)/8, $0xc0503669fd28ec8e
-DATA	vmconst<>+2880(SB)/8, $0x4038dbc45b14603c
-DATA	vmconst<>+2888(SB)/8, $0x4038dbc45b14603c
-DATA	vmconst<>+2896(SB)/8, $0x4064a0dd43b8fa25
-DATA	vmconst<>+2904(SB)/8, $0x4064a0dd43b8fa25
-DATA	vmconst<>+2912(SB)/8, $0x407b0e18d2e2be3b
-DATA	vmconst<>+2920(SB)/8, $0x407b0e18d2e2be3b
-DATA	vmconst<>+2928(SB)/8, $0x407e563f13b049ea
-DATA	vmconst<>+2936(SB)/8, $0x407e563f13b049ea
-DATA	vmconst<>+2944(SB)/8, $0x4068519efbbd62ec
-DATA	vmconst<>+2952(SB)/8, $0x4068519efbbd62ec
-DATA	vmconst<>+2960(SB)/8, $0x3fe921fb54442d18
-DATA	vmconst<>+2968(SB)/8, $0x3fe921fb54442d18
-DATA	vmconst<>+2976(SB)/8, $0x3c81a62633145c07
-DATA	vmconst<>+2984(SB)/8, $0x3c81a62633145c07
-DATA	vmconst<>+2992(SB)/8, $0x3ff921fb54442d18
-DATA	vmconst<>+3000(SB)/8, $0x3ff921fb54442d18
-DATA	vmconst<>+3008(SB)/8, $0x3c91a62633145c07
-DATA	vmconst<>+3016(SB)/8, $0x3c91a62633145c07
-DATA	vmconst<>+3024(SB)/8, $0x401a827a401a827a
-DATA	vmconst<>+3032(SB)/8, $0x401a827a401a827a
-DATA	vmconst<>+3040(SB)/8, $0x3ed413cd3ed413cd
-DATA	vmconst<>+3048(SB)/8, $0x3ed413cd3ed413cd
-DATA	vmconst<>+3056(SB)/8, $0x3f490fdb3f490fdb
-DATA	vmconst<>+3064(SB)/8, $0x3f490fdb3f490fdb
-DATA	vmconst<>+3072(SB)/8, $0xb2bbbd2eb2bbbd2e
-DATA	vmconst<>+3080(SB)/8, $0xb2bbbd2eb2bbbd2e
-DATA	vmconst<>+3088(SB)/8, $0x3da4f0d13da4f0d1
-DATA	vmconst<>+3096(SB)/8, $0x3da4f0d13da4f0d1
-DATA	vmconst<>+3104(SB)/8, $0xbe0e1b85be0e1b85
-DATA	vmconst<>+3112(SB)/8, $0xbe0e1b85be0e1b85
-DATA	vmconst<>+3120(SB)/8, $0x3e4c925f3e4c925f
-DATA	vmconst<>+3128(SB)/8, $0x3e4c925f3e4c925f
-DATA	vmconst<>+3136(SB)/8, $0xbeaaaa2abeaaaa2a
-DATA	vmconst<>+3144(SB)/8, $0xbeaaaa2abeaaaa2a
-DATA	vmconst<>+3152(SB)/8, $0x3fe6666666666666
-DATA	vmconst<>+3160(SB)/8, $0x3fe6666666666666
-DATA	vmconst<>+3168(SB)/8, $0x3d2cb3523d2cb352
-DATA	vmconst<>+3176(SB)/8, $0x3d2cb3523d2cb352
-DATA	vmconst<>+3184(SB)/8, $0x3cc617e33cc617e3
-DATA	vmconst<>+3192(SB)/8, $0x3cc617e33cc617e3
-DATA	vmconst<>+3200(SB)/8, $0x3d3a3ec73d3a3ec7
-DATA	vmconst<>+3208(SB)/8, $0x3d3a3ec73d3a3ec7
-DATA	vmconst<>+3216(SB)/8, $0x3d9980f63d9980f6
-DATA	vmconst<>+3224(SB)/8, $0x3d9980f63d9980f6
-DATA	vmconst<>+3232(SB)/8, $0x3e2aaae43e2aaae4
-DATA	vmconst<>+3240(SB)/8, $0x3e2aaae43e2aaae4
-DATA	vmconst<>+3248(SB)/8, $0x400921fb54442d18
-DATA	vmconst<>+3256(SB)/8, $0x400921fb54442d18
-DATA	vmconst<>+3264(SB)/8, $0xb3bbbd2eb3bbbd2e
-DATA	vmconst<>+3272(SB)/8, $0xb3bbbd2eb3bbbd2e
-DATA	vmconst<>+3280(SB)/8, $0x40490fdb40490fdb
-DATA	vmconst<>+3288(SB)/8, $0x40490fdb40490fdb
-DATA	vmconst<>+3296(SB)/8, $0x41b0000000000000
-DATA	vmconst<>+3304(SB)/8, $0x41b0000000000000
-DATA	vmconst<>+3312(SB)/8, $0x3fe62e42fefa39ef
-DATA	vmconst<>+3320(SB)/8, $0x3fe62e42fefa39ef
-DATA	vmconst<>+3328(SB)/8, $0x4580000045800000
-DATA	vmconst<>+3336(SB)/8, $0x4580000045800000
-DATA	vmconst<>+3344(SB)/8, $0x3980000039800000
-DATA	vmconst<>+3352(SB)/8, $0x3980000039800000
-DATA	vmconst<>+3360(SB)/8, $0x7ff0000000000000
-DATA	vmconst<>+3368(SB)/8, $0x7ff0000000000000
-DATA	vmconst<>+3376(SB)/8, $0x00000000ffffffff
-DATA	vmconst<>+3384(SB)/8, $0x00000000ffffffff
-DATA	vmconst<>+3392(SB)/8, $0x3fd5555555555555
-DATA	vmconst<>+3400(SB)/8, $0x3fd5555555555555
-DATA	vmconst<>+3408(SB)/8, $0x41f0000000000000
-DATA	vmconst<>+3416(SB)/8, $0x41f0000000000000
-DATA	vmconst<>+3424(SB)/8, $0x2a9f789300000000
-DATA	vmconst<>+3432(SB)/8, $0x2a9f789300000000
-DATA	vmconst<>+3440(SB)/8, $0x3fe15f15f15f15f1
-DATA	vmconst<>+3448(SB)/8, $0x3fe15f15f15f15f1
-DATA	vmconst<>+3456(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA	vmconst<>+3464(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA	vmconst<>+3472(SB)/8, $0xbfe691de2532c834
-DATA	vmconst<>+3480(SB)/8, $0xbfe691de2532c834
-DATA	vmconst<>+3488(SB)/8, $0x3ff9b6db6db6db6e
-DATA	vmconst<>+3496(SB)/8, $0x3ff9b6db6db6db6e
-DATA	vmconst<>+3504(SB)/8, $0x3fd6db6db6db6db7
-DATA	vmconst<>+3512(SB)/8, $0x3fd6db6db6db6db7
-DATA	vmconst<>+3520(SB)/8, $0xffffffffc0000000
-DATA	vmconst<>+3528(SB)/8, $0xffffffffc0000000
-DATA	vmconst<>+3536(SB)/8, $0x0000000040000000
-DATA	vmconst<>+3544(SB)/8, $0x0000000040000000
-DATA	vmconst<>+3552(SB)/8, $0x7f8000007f800000
-DATA	vmconst<>+3560(SB)/8, $0x7f8000007f800000
-DATA	vmconst<>+3568(SB)/8, $0x4006db6db6db6db7
-DATA	vmconst<>+3576(SB)/8, $0x4006db6db6db6db7
-DATA	vmconst<>+3584(SB)/8, $0xc023a0efc69ac25c
-DATA	vmconst<>+3592(SB)/8, $0xc023a0efc69ac25c
-DATA	vmconst<>+3600(SB)/8, $0xc054526557e4d2f2
-DATA	vmconst<>+3608(SB)/8, $0xc054526557e4d2f2
-DATA	vmconst<>+3616(SB)/8, $0xc067135cebccabb2
-DATA	vmconst<>+3624(SB)/8, $0xc067135cebccabb2
-DATA	vmconst<>+3632(SB)/8, $0xc0644cb184282266
-DATA	vmconst<>+3640(SB)/8, $0xc0644cb184282266
-DATA	vmconst<>+3648(SB)/8, $0xc04f300ae4cba38d
-DATA	vmconst<>+3656(SB)/8, $0xc04f300ae4cba38d
-DATA	vmconst<>+3664(SB)/8, $0xc0251e0441b0e726
-DATA	vmconst<>+3672(SB)/8, $0xc0251e0441b0e726
-DATA	vmconst<>+3680(SB)/8, $0xbfe63416e4ba7360
-DATA	vmconst<>+3688(SB)/8, $0xbfe63416e4ba7360
-DATA	vmconst<>+3696(SB)/8, $0xbf843412600d6435
-DATA	vmconst<>+3704(SB)/8, $0xbf843412600d6435
-DATA	vmconst<>+3712(SB)/8, $0xc07e384e9bdc383f
-DATA	vmconst<>+3720(SB)/8, $0xc07e384e9bdc383f
-DATA	vmconst<>+3728(SB)/8, $0xc09004616a2e5992
-DATA	vmconst<>+3736(SB)/8, $0xc09004616a2e5992
-DATA	vmconst<>+3744(SB)/8, $0xc083ec881375f228
-DATA	vmconst<>+3752(SB)/8, $0xc083ec881375f228
-DATA	vmconst<>+3760(SB)/8, $0xc064145d43c5ed98
-DATA	vmconst<>+3768(SB)/8, $0xc064145d43c5ed98
-DATA	vmconst<>+3776(SB)/8, $0xc031c209555f995a
-DATA	vmconst<>+3784(SB)/8, $0xc031c209555f995a
-DATA	vmconst<>+3792(SB)/8, $0xbfe993ba70c285de
-DATA	vmconst<>+3800(SB)/8, $0xbfe993ba70c285de
-DATA	vmconst<>+3808(SB)/8, $0xbf84341239e86f4a
-DATA	vmconst<>+3816(SB)/8, $0xbf84341239e86f4a
-DATA	vmconst<>+3824(SB)/8, $0xbfaeeff2ee749a62
-DATA	vmconst<>+3832(SB)/8, $0xbfaeeff2ee749a62
-DATA	vmconst<>+3840(SB)/8, $0x401a47ef8e484a93
-DATA	vmconst<>+3848(SB)/8, $0x401a47ef8e484a93
-DATA	vmconst<>+3856(SB)/8, $0x405b28a3ee48ae2c
-DATA	vmconst<>+3864(SB)/8, $0x405b28a3ee48ae2c
-DATA	vmconst<>+3872(SB)/8, $0x407ad02157700314
-DATA	vmconst<>+3880(SB)/8, $0x407ad02157700314
-DATA	vmconst<>+3888(SB)/8, $0x40842b1921ec2868
-DATA	vmconst<>+3896(SB)/8, $0x40842b1921ec2868
-DATA	vmconst<>+3904(SB)/8, $0x407b290dd58a1a71
-DATA	vmconst<>+3912(SB)/8, $0x407b290dd58a1a71
-DATA	vmconst<>+3920(SB)/8, $0x4061350c526ae721
-DATA	vmconst<>+3928(SB)/8, $0x4061350c526ae721
-DATA	vmconst<>+3936(SB)/8, $0x4033a6b9bd707687
-DATA	vmconst<>+3944(SB)/8, $0x4033a6b9bd707687
-DATA	vmconst<>+3952(SB)/8, $0xc03670e242712d62
-DATA	vmconst<>+3960(SB)/8, $0xc03670e242712d62
-DATA	vmconst<>+3968(SB)/8, $0x407da874e79fe763
-DATA	vmconst<>+3976(SB)/8, $0x407da874e79fe763
-DATA	vmconst<>+3984(SB)/8, $0x40a3f219cedf3be6
-DATA	vmconst<>+3992(SB)/8, $0x40a3f219cedf3be6
-DATA	vmconst<>+4000(SB)/8, $0x40a8ffb7688c246a
-DATA	vmconst<>+4008(SB)/8, $0x40a8ffb7688c246a
-DATA	vmconst<>+4016(SB)/8, $0x409802eb189d5118
-DATA	vmconst<>+4024(SB)/8, $0x409802eb189d5118
-DATA	vmconst<>+4032(SB)/8, $0x40745cae221b9f0a
-DATA	vmconst<>+4040(SB)/8, $0x40745cae221b9f0a
-DATA	vmconst<>+4048(SB)/8, $0x403e568b261d5190
-DATA	vmconst<>+4056(SB)/8, $0x403e568b261d5190
-DATA	vmconst<>+4064(SB)/8, $0xffffffff00000000
-DATA	vmconst<>+4072(SB)/8, $0xffffffff00000000
-DATA	vmconst<>+4080(SB)/8, $0xbfe2000000000000
-DATA	vmconst<>+4088(SB)/8, $0xbfe2000000000000
-DATA	vmconst<>+4096(SB)/8, $0x3feb000000000000
-DATA	vmconst<>+4104(SB)/8, $0x3feb000000000000
-DATA	vmconst<>+4112(SB)/8, $0x0080000000000000
-DATA	vmconst<>+4120(SB)/8, $0x0080000000000000
-DATA	vmconst<>+4128(SB)/8, $0x3ff4000000000000
-DATA	vmconst<>+4136(SB)/8, $0x3ff4000000000000
-DATA	vmconst<>+4144(SB)/8, $0x3fc06eba8214db69
-DATA	vmconst<>+4152(SB)/8, $0x3fc06eba8214db69
-DATA	vmconst<>+4160(SB)/8, $0xbef8ead6120016ac
-DATA	vmconst<>+4168(SB)/8, $0xbef8ead6120016ac
-DATA	vmconst<>+4176(SB)/8, $0xbf77a291236668e4
-DATA	vmconst<>+4184(SB)/8, $0xbf77a291236668e4
-DATA	vmconst<>+4192(SB)/8, $0xbf9d2a51dbd7194f
-DATA	vmconst<>+4200(SB)/8, $0xbf9d2a51dbd7194f
-DATA	vmconst<>+4208(SB)/8, $0xbfd4cd7d691cb913
-DATA	vmconst<>+4216(SB)/8, $0xbfd4cd7d691cb913
-DATA	vmconst<>+4224(SB)/8, $0x3fc06eba8214db68
-DATA	vmconst<>+4232(SB)/8, $0x3fc06eba8214db68
-DATA	vmconst<>+4240(SB)/8, $0xbed09c4342a26120
-DATA	vmconst<>+4248(SB)/8, $0xbed09c4342a26120
-DATA	vmconst<>+4256(SB)/8, $0x3f215dc9221c1a10
-DATA	vmconst<>+4264(SB)/8, $0x3f215dc9221c1a10
-DATA	vmconst<>+4272(SB)/8, $0x3f74d022c4d36b0f
-DATA	vmconst<>+4280(SB)/8, $0x3f74d022c4d36b0f
-DATA	vmconst<>+4288(SB)/8, $0x3fb0a54c5536ceba
-DATA	vmconst<>+4296(SB)/8, $0x3fb0a54c5536ceba
-DATA	vmconst<>+4304(SB)/8, $0x3fd97779cddadc09
-DATA	vmconst<>+4312(SB)/8, $0x3fd97779cddadc09
-DATA	vmconst<>+4320(SB)/8, $0xbf61bf380a96073f
-DATA	vmconst<>+4328(SB)/8, $0xbf61bf380a96073f
-DATA	vmconst<>+4336(SB)/8, $0x3fa22a36599795eb
-DATA	vmconst<>+4344(SB)/8, $0x3fa22a36599795eb
-DATA	vmconst<>+4352(SB)/8, $0xbfbc63983d3e28ec
-DATA	vmconst<>+4360(SB)/8, $0xbfbc63983d3e28ec
-DATA	vmconst<>+4368(SB)/8, $0x3fd45fca805120e4
-DATA	vmconst<>+4376(SB)/8, $0x3fd45fca805120e4
-DATA	vmconst<>+4384(SB)/8, $0xbfd7d240fbb8c3f1
-DATA	vmconst<>+4392(SB)/8, $0xbfd7d240fbb8c3f1
-DATA	vmconst<>+4400(SB)/8, $0x3fda8d00ad92b34d
-DATA	vmconst<>+4408(SB)/8, $0x3fda8d00ad92b34d
-DATA	vmconst<>+4416(SB)/8, $0xbf6359b8bef77538
-DATA	vmconst<>+4424(SB)/8, $0xbf6359b8bef77538
-DATA	vmconst<>+4432(SB)/8, $0x3f888b545735151d
-DATA	vmconst<>+4440(SB)/8, $0x3f888b545735151d
-DATA	vmconst<>+4448(SB)/8, $0x3f8bedc26b51dd1c
-DATA	vmconst<>+4456(SB)/8, $0x3f8bedc26b51dd1c
-DATA	vmconst<>+4464(SB)/8, $0x3fc02660e763351f
-DATA	vmconst<>+4472(SB)/8, $0x3fc02660e763351f
-DATA	vmconst<>+4480(SB)/8, $0x3fb2635cd99fe9a7
-DATA	vmconst<>+4488(SB)/8, $0x3fb2635cd99fe9a7
-DATA	vmconst<>+4496(SB)/8, $0x3fe14af092eb6f33
-DATA	vmconst<>+4504(SB)/8, $0x3fe14af092eb6f33
-DATA	vmconst<>+4512(SB)/8, $0x3fbb3e6618eee323
-DATA	vmconst<>+4520(SB)/8, $0x3fbb3e6618eee323
-DATA	vmconst<>+4528(SB)/8, $0x3feb0ac160000000
-DATA	vmconst<>+4536(SB)/8, $0x3feb0ac160000000
-DATA	vmconst<>+4544(SB)/8, $0x403c000000000000
-DATA	vmconst<>+4552(SB)/8, $0x403c000000000000
-DATA	vmconst<>+4560(SB)/8, $0x3fd0000000000000
-DATA	vmconst<>+4568(SB)/8, $0x3fd0000000000000
-DATA	vmconst<>+4576(SB)/8, $0x3c70000000000000
-DATA	vmconst<>+4584(SB)/8, $0x3c70000000000000
-DATA	vmconst<>+4592(SB)/8, $0x3ffd8560b0000000
-DATA	vmconst<>+4600(SB)/8, $0x3ffd8560b0000000
-DATA	vmconst<>+4608(SB)/8, $0x3fc3d4fa80000000
-DATA	vmconst<>+4616(SB)/8, $0x3fc3d4fa80000000
-DATA	vmconst<>+4624(SB)/8, $0x41d0000041d00000
-DATA	vmconst<>+4632(SB)/8, $0x41d0000041d00000
-DATA	vmconst<>+4640(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+4648(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+4656(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+4664(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+4672(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+4680(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+4688(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+4696(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+4704(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+4712(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+4720(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+4728(SB)/8, $0x7ff8000000000001
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $4736
+DATA	vmconst<>+1120(SB)/8, $0x0000000000000000
+DATA	vmconst<>+1128(SB)/8, $0x0000000000000000
+DATA	vmconst<>+1136(SB)/8, $0x4000000040000000
+DATA	vmconst<>+1144(SB)/8, $0x4000000040000000
+DATA	vmconst<>+1152(SB)/8, $0x41c0000000000000
+DATA	vmconst<>+1160(SB)/8, $0x41c0000000000000
+DATA	vmconst<>+1168(SB)/8, $0x3ff45f306dc9c883
+DATA	vmconst<>+1176(SB)/8, $0x3ff45f306dc9c883
+DATA	vmconst<>+1184(SB)/8, $0x0000000000000001
+DATA	vmconst<>+1192(SB)/8, $0x0000000000000001
+DATA	vmconst<>+1200(SB)/8, $0x3fe921fb40000000
+DATA	vmconst<>+1208(SB)/8, $0x3fe921fb40000000
+DATA	vmconst<>+1216(SB)/8, $0x3e64442d00000000
+DATA	vmconst<>+1224(SB)/8, $0x3e64442d00000000
+DATA	vmconst<>+1232(SB)/8, $0x3ce8469898cc5170
+DATA	vmconst<>+1240(SB)/8, $0x3ce8469898cc5170
+DATA	vmconst<>+1248(SB)/8, $0x3de5d8fd1fd19ccd
+DATA	vmconst<>+1256(SB)/8, $0x3de5d8fd1fd19ccd
+DATA	vmconst<>+1264(SB)/8, $0xbe5ae5e5a9291f5d
+DATA	vmconst<>+1272(SB)/8, $0xbe5ae5e5a9291f5d
+DATA	vmconst<>+1280(SB)/8, $0x3ec71de3567d48a1
+DATA	vmconst<>+1288(SB)/8, $0x3ec71de3567d48a1
+DATA	vmconst<>+1296(SB)/8, $0xbf2a01a019bfdf03
+DATA	vmconst<>+1304(SB)/8, $0xbf2a01a019bfdf03
+DATA	vmconst<>+1312(SB)/8, $0x3f8111111110f7d0
+DATA	vmconst<>+1320(SB)/8, $0x3f8111111110f7d0
+DATA	vmconst<>+1328(SB)/8, $0xbfc5555555555548
+DATA	vmconst<>+1336(SB)/8, $0xbfc5555555555548
+DATA	vmconst<>+1344(SB)/8, $0xbda8fa49a0861a9b
+DATA	vmconst<>+1352(SB)/8, $0xbda8fa49a0861a9b
+DATA	vmconst<>+1360(SB)/8, $0x3e21ee9d7b4e3f05
+DATA	vmconst<>+1368(SB)/8, $0x3e21ee9d7b4e3f05
+DATA	vmconst<>+1376(SB)/8, $0xbe927e4f7eac4bc6
+DATA	vmconst<>+1384(SB)/8, $0xbe927e4f7eac4bc6
+DATA	vmconst<>+1392(SB)/8, $0x3efa01a019c844f5
+DATA	vmconst<>+1400(SB)/8, $0x3efa01a019c844f5
+DATA	vmconst<>+1408(SB)/8, $0xbf56c16c16c14f91
+DATA	vmconst<>+1416(SB)/8, $0xbf56c16c16c14f91
+DATA	vmconst<>+1424(SB)/8, $0x3fa555555555554b
+DATA	vmconst<>+1432(SB)/8, $0x3fa555555555554b
+DATA	vmconst<>+1440(SB)/8, $0x0000000000000002
+DATA	vmconst<>+1448(SB)/8, $0x0000000000000002
+DATA	vmconst<>+1456(SB)/8, $0x4600000046000000
+DATA	vmconst<>+1464(SB)/8, $0x4600000046000000
+DATA	vmconst<>+1472(SB)/8, $0x3f22f9833f22f983
+DATA	vmconst<>+1480(SB)/8, $0x3f22f9833f22f983
+DATA	vmconst<>+1488(SB)/8, $0x3fc90fdb3fc90fdb
+DATA	vmconst<>+1496(SB)/8, $0x3fc90fdb3fc90fdb
+DATA	vmconst<>+1504(SB)/8, $0xb33bbd2eb33bbd2e
+DATA	vmconst<>+1512(SB)/8, $0xb33bbd2eb33bbd2e
+DATA	vmconst<>+1520(SB)/8, $0xa6f72ceda6f72ced
+DATA	vmconst<>+1528(SB)/8, $0xa6f72ceda6f72ced
+DATA	vmconst<>+1536(SB)/8, $0xb94ca1f9b94ca1f9
+DATA	vmconst<>+1544(SB)/8, $0xb94ca1f9b94ca1f9
+DATA	vmconst<>+1552(SB)/8, $0x3c08839e3c08839e
+DATA	vmconst<>+1560(SB)/8, $0x3c08839e3c08839e
+DATA	vmconst<>+1568(SB)/8, $0xbe2aaaa3be2aaaa3
+DATA	vmconst<>+1576(SB)/8, $0xbe2aaaa3be2aaaa3
+DATA	vmconst<>+1584(SB)/8, $0x37ccf5ce37ccf5ce
+DATA	vmconst<>+1592(SB)/8, $0x37ccf5ce37ccf5ce
+DATA	vmconst<>+1600(SB)/8, $0xbab6061abab6061a
+DATA	vmconst<>+1608(SB)/8, $0xbab6061abab6061a
+DATA	vmconst<>+1616(SB)/8, $0x3d2aaaa53d2aaaa5
+DATA	vmconst<>+1624(SB)/8, $0x3d2aaaa53d2aaaa5
+DATA	vmconst<>+1632(SB)/8, $0x0000000100000001
+DATA	vmconst<>+1640(SB)/8, $0x0000000100000001
+DATA	vmconst<>+1648(SB)/8, $0x0000000200000002
+DATA	vmconst<>+1656(SB)/8, $0x0000000200000002
+DATA	vmconst<>+1664(SB)/8, $0x3fdbcb7b1526e50e
+DATA	vmconst<>+1672(SB)/8, $0x3fdbcb7b1526e50e
+DATA	vmconst<>+1680(SB)/8, $0x3a37b1523a37b152
+DATA	vmconst<>+1688(SB)/8, $0x3a37b1523a37b152
+DATA	vmconst<>+1696(SB)/8, $0x39826a1439826a14
+DATA	vmconst<>+1704(SB)/8, $0x39826a1439826a14
+DATA	vmconst<>+1712(SB)/8, $0x3ede00003ede0000
+DATA	vmconst<>+1720(SB)/8, $0x3ede00003ede0000
+DATA	vmconst<>+1728(SB)/8, $0x3e9a00003e9a0000
+DATA	vmconst<>+1736(SB)/8, $0x3e9a00003e9a0000
+DATA	vmconst<>+1744(SB)/8, $0x3ee2a8ed3ee2a8ed
+DATA	vmconst<>+1752(SB)/8, $0x3ee2a8ed3ee2a8ed
+DATA	vmconst<>+1760(SB)/8, $0x4035000000000000
+DATA	vmconst<>+1768(SB)/8, $0x4035000000000000
+DATA	vmconst<>+1776(SB)/8, $0xc03a4e3de8540779
+DATA	vmconst<>+1784(SB)/8, $0xc03a4e3de8540779
+DATA	vmconst<>+1792(SB)/8, $0xc0a69c6c36da2dfb
+DATA	vmconst<>+1800(SB)/8, $0xc0a69c6c36da2dfb
+DATA	vmconst<>+1808(SB)/8, $0xc0f5f38b8605d22d
+DATA	vmconst<>+1816(SB)/8, $0xc0f5f38b8605d22d
+DATA	vmconst<>+1824(SB)/8, $0xc1233fdeba64bb4f
+DATA	vmconst<>+1832(SB)/8, $0xc1233fdeba64bb4f
+DATA	vmconst<>+1840(SB)/8, $0xc065b5b9fcd003bb
+DATA	vmconst<>+1848(SB)/8, $0xc065b5b9fcd003bb
+DATA	vmconst<>+1856(SB)/8, $0x40cdb7963eae91e1
+DATA	vmconst<>+1864(SB)/8, $0x40cdb7963eae91e1
+DATA	vmconst<>+1872(SB)/8, $0x39559e2f39559e2f
+DATA	vmconst<>+1880(SB)/8, $0x39559e2f39559e2f
+DATA	vmconst<>+1888(SB)/8, $0x3c087bbe3c087bbe
+DATA	vmconst<>+1896(SB)/8, $0x3c087bbe3c087bbe
+DATA	vmconst<>+1904(SB)/8, $0x3e2aaacc3e2aaacc
+DATA	vmconst<>+1912(SB)/8, $0x3e2aaacc3e2aaacc
+DATA	vmconst<>+1920(SB)/8, $0x4338000000000000
+DATA	vmconst<>+1928(SB)/8, $0x4338000000000000
+DATA	vmconst<>+1936(SB)/8, $0xc2fc0000c2fc0000
+DATA	vmconst<>+1944(SB)/8, $0xc2fc0000c2fc0000
+DATA	vmconst<>+1952(SB)/8, $0x42fecccd42fecccd
+DATA	vmconst<>+1960(SB)/8, $0x42fecccd42fecccd
+DATA	vmconst<>+1968(SB)/8, $0x3920fdde3920fdde
+DATA	vmconst<>+1976(SB)/8, $0x3920fdde3920fdde
+DATA	vmconst<>+1984(SB)/8, $0x3aaf9f293aaf9f29
+DATA	vmconst<>+1992(SB)/8, $0x3aaf9f293aaf9f29
+DATA	vmconst<>+2000(SB)/8, $0x3c1d96a63c1d96a6
+DATA	vmconst<>+2008(SB)/8, $0x3c1d96a63c1d96a6
+DATA	vmconst<>+2016(SB)/8, $0x3d6357743d635774
+DATA	vmconst<>+2024(SB)/8, $0x3d6357743d635774
+DATA	vmconst<>+2032(SB)/8, $0x3e75fdee3e75fdee
+DATA	vmconst<>+2040(SB)/8, $0x3e75fdee3e75fdee
+DATA	vmconst<>+2048(SB)/8, $0x3f3172183f317218
+DATA	vmconst<>+2056(SB)/8, $0x3f3172183f317218
+DATA	vmconst<>+2064(SB)/8, $0x3ff0a2b23f3bab73
+DATA	vmconst<>+2072(SB)/8, $0x3ff0a2b23f3bab73
+DATA	vmconst<>+2080(SB)/8, $0x3fd62e42fefa39ef
+DATA	vmconst<>+2088(SB)/8, $0x3fd62e42fefa39ef
+DATA	vmconst<>+2096(SB)/8, $0xbe8afdb76e09c32d
+DATA	vmconst<>+2104(SB)/8, $0xbe8afdb76e09c32d
+DATA	vmconst<>+2112(SB)/8, $0x3ed0cfca86e65239
+DATA	vmconst<>+2120(SB)/8, $0x3ed0cfca86e65239
+DATA	vmconst<>+2128(SB)/8, $0xbf14ce199eaadbb7
+DATA	vmconst<>+2136(SB)/8, $0xbf14ce199eaadbb7
+DATA	vmconst<>+2144(SB)/8, $0x3f5a01a019fe5585
+DATA	vmconst<>+2152(SB)/8, $0x3f5a01a019fe5585
+DATA	vmconst<>+2160(SB)/8, $0xbfa11111111110f4
+DATA	vmconst<>+2168(SB)/8, $0xbfa11111111110f4
+DATA	vmconst<>+2176(SB)/8, $0x4008000000000000
+DATA	vmconst<>+2184(SB)/8, $0x4008000000000000
+DATA	vmconst<>+2192(SB)/8, $0x4018000000000000
+DATA	vmconst<>+2200(SB)/8, $0x4018000000000000
+DATA	vmconst<>+2208(SB)/8, $0xbfd0000000000000
+DATA	vmconst<>+2216(SB)/8, $0xbfd0000000000000
+DATA	vmconst<>+2224(SB)/8, $0xc000000000000000
+DATA	vmconst<>+2232(SB)/8, $0xc000000000000000
+DATA	vmconst<>+2240(SB)/8, $0x00000000000003ff
+DATA	vmconst<>+2248(SB)/8, $0x00000000000003ff
+DATA	vmconst<>+2256(SB)/8, $0x4034000000000000
+DATA	vmconst<>+2264(SB)/8, $0x4034000000000000
+DATA	vmconst<>+2272(SB)/8, $0x404c000000000000
+DATA	vmconst<>+2280(SB)/8, $0x404c000000000000
+DATA	vmconst<>+2288(SB)/8, $0xbff0000000000000
+DATA	vmconst<>+2296(SB)/8, $0xbff0000000000000
+DATA	vmconst<>+2304(SB)/8, $0x3c90000000000000
+DATA	vmconst<>+2312(SB)/8, $0x3c90000000000000
+DATA	vmconst<>+2320(SB)/8, $0xc043687a9f1af2b1
+DATA	vmconst<>+2328(SB)/8, $0xc043687a9f1af2b1
+DATA	vmconst<>+2336(SB)/8, $0x4340000000000000
+DATA	vmconst<>+2344(SB)/8, $0x4340000000000000
+DATA	vmconst<>+2352(SB)/8, $0x43300000000003ff
+DATA	vmconst<>+2360(SB)/8, $0x43300000000003ff
+DATA	vmconst<>+2368(SB)/8, $0x3ff6a09e667f3bcd
+DATA	vmconst<>+2376(SB)/8, $0x3ff6a09e667f3bcd
+DATA	vmconst<>+2384(SB)/8, $0x3fda827999fcef32
+DATA	vmconst<>+2392(SB)/8, $0x3fda827999fcef32
+DATA	vmconst<>+2400(SB)/8, $0xbfd2bec333018867
+DATA	vmconst<>+2408(SB)/8, $0xbfd2bec333018867
+DATA	vmconst<>+2416(SB)/8, $0x3e20000000000000
+DATA	vmconst<>+2424(SB)/8, $0x3e20000000000000
+DATA	vmconst<>+2432(SB)/8, $0xbf800000bf800000
+DATA	vmconst<>+2440(SB)/8, $0xbf800000bf800000
+DATA	vmconst<>+2448(SB)/8, $0xc0c992d8d24f3f38
+DATA	vmconst<>+2456(SB)/8, $0xc0c992d8d24f3f38
+DATA	vmconst<>+2464(SB)/8, $0x413199eca5fc9ddd
+DATA	vmconst<>+2472(SB)/8, $0x413199eca5fc9ddd
+DATA	vmconst<>+2480(SB)/8, $0xc1711fead3299176
+DATA	vmconst<>+2488(SB)/8, $0xc1711fead3299176
+DATA	vmconst<>+2496(SB)/8, $0x40cab8a5eeb36572
+DATA	vmconst<>+2504(SB)/8, $0x40cab8a5eeb36572
+DATA	vmconst<>+2512(SB)/8, $0xc13427bc582abc96
+DATA	vmconst<>+2520(SB)/8, $0xc13427bc582abc96
+DATA	vmconst<>+2528(SB)/8, $0x4177d98fc2ead8ef
+DATA	vmconst<>+2536(SB)/8, $0x4177d98fc2ead8ef
+DATA	vmconst<>+2544(SB)/8, $0xc189afe03cbe5a31
+DATA	vmconst<>+2552(SB)/8, $0xc189afe03cbe5a31
+DATA	vmconst<>+2560(SB)/8, $0x3d06849b86a12b9b
+DATA	vmconst<>+2568(SB)/8, $0x3d06849b86a12b9b
+DATA	vmconst<>+2576(SB)/8, $0x3c19c53b3c19c53b
+DATA	vmconst<>+2584(SB)/8, $0x3c19c53b3c19c53b
+DATA	vmconst<>+2592(SB)/8, $0x3b4c779c3b4c779c
+DATA	vmconst<>+2600(SB)/8, $0x3b4c779c3b4c779c
+DATA	vmconst<>+2608(SB)/8, $0x3cc821b53cc821b5
+DATA	vmconst<>+2616(SB)/8, $0x3cc821b53cc821b5
+DATA	vmconst<>+2624(SB)/8, $0x3d5ac5c93d5ac5c9
+DATA	vmconst<>+2632(SB)/8, $0x3d5ac5c93d5ac5c9
+DATA	vmconst<>+2640(SB)/8, $0x3e0896dd3e0896dd
+DATA	vmconst<>+2648(SB)/8, $0x3e0896dd3e0896dd
+DATA	vmconst<>+2656(SB)/8, $0x3eaaaa6f3eaaaa6f
+DATA	vmconst<>+2664(SB)/8, $0x3eaaaa6f3eaaaa6f
+DATA	vmconst<>+2672(SB)/8, $0x4003504f333f9de6
+DATA	vmconst<>+2680(SB)/8, $0x4003504f333f9de6
+DATA	vmconst<>+2688(SB)/8, $0x3fe51eb851eb851f
+DATA	vmconst<>+2696(SB)/8, $0x3fe51eb851eb851f
+DATA	vmconst<>+2704(SB)/8, $0xbfec007fa1f72594
+DATA	vmconst<>+2712(SB)/8, $0xbfec007fa1f72594
+DATA	vmconst<>+2720(SB)/8, $0xc03028545b6b807a
+DATA	vmconst<>+2728(SB)/8, $0xc03028545b6b807a
+DATA	vmconst<>+2736(SB)/8, $0xc052c08c36880273
+DATA	vmconst<>+2744(SB)/8, $0xc052c08c36880273
+DATA	vmconst<>+2752(SB)/8, $0xc05eb8bf2d05ba25
+DATA	vmconst<>+2760(SB)/8, $0xc05eb8bf2d05ba25
+DATA	vmconst<>+2768(SB)/8, $0xc0503669fd28ec8e
+DATA	vmconst<>+2776(SB)/8, $0xc0503669fd28ec8e
+DATA	vmconst<>+2784(SB)/8, $0x4038dbc45b14603c
+DATA	vmconst<>+2792(SB)/8, $0x4038dbc45b14603c
+DATA	vmconst<>+2800(SB)/8, $0x4064a0dd43b8fa25
+DATA	vmconst<>+2808(SB)/8, $0x4064a0dd43b8fa25
+DATA	vmconst<>+2816(SB)/8, $0x407b0e18d2e2be3b
+DATA	vmconst<>+2824(SB)/8, $0x407b0e18d2e2be3b
+DATA	vmconst<>+2832(SB)/8, $0x407e563f13b049ea
+DATA	vmconst<>+2840(SB)/8, $0x407e563f13b049ea
+DATA	vmconst<>+2848(SB)/8, $0x4068519efbbd62ec
+DATA	vmconst<>+2856(SB)/8, $0x4068519efbbd62ec
+DATA	vmconst<>+2864(SB)/8, $0x3fe921fb54442d18
+DATA	vmconst<>+2872(SB)/8, $0x3fe921fb54442d18
+DATA	vmconst<>+2880(SB)/8, $0x3c81a62633145c07
+DATA	vmconst<>+2888(SB)/8, $0x3c81a62633145c07
+DATA	vmconst<>+2896(SB)/8, $0x3ff921fb54442d18
+DATA	vmconst<>+2904(SB)/8, $0x3ff921fb54442d18
+DATA	vmconst<>+2912(SB)/8, $0x3c91a62633145c07
+DATA	vmconst<>+2920(SB)/8, $0x3c91a62633145c07
+DATA	vmconst<>+2928(SB)/8, $0x401a827a401a827a
+DATA	vmconst<>+2936(SB)/8, $0x401a827a401a827a
+DATA	vmconst<>+2944(SB)/8, $0x3ed413cd3ed413cd
+DATA	vmconst<>+2952(SB)/8, $0x3ed413cd3ed413cd
+DATA	vmconst<>+2960(SB)/8, $0x3f490fdb3f490fdb
+DATA	vmconst<>+2968(SB)/8, $0x3f490fdb3f490fdb
+DATA	vmconst<>+2976(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA	vmconst<>+2984(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA	vmconst<>+2992(SB)/8, $0x3da4f0d13da4f0d1
+DATA	vmconst<>+3000(SB)/8, $0x3da4f0d13da4f0d1
+DATA	vmconst<>+3008(SB)/8, $0xbe0e1b85be0e1b85
+DATA	vmconst<>+3016(SB)/8, $0xbe0e1b85be0e1b85
+DATA	vmconst<>+3024(SB)/8, $0x3e4c925f3e4c925f
+DATA	vmconst<>+3032(SB)/8, $0x3e4c925f3e4c925f
+DATA	vmconst<>+3040(SB)/8, $0xbeaaaa2abeaaaa2a
+DATA	vmconst<>+3048(SB)/8, $0xbeaaaa2abeaaaa2a
+DATA	vmconst<>+3056(SB)/8, $0x3fe6666666666666
+DATA	vmconst<>+3064(SB)/8, $0x3fe6666666666666
+DATA	vmconst<>+3072(SB)/8, $0x3d2cb3523d2cb352
+DATA	vmconst<>+3080(SB)/8, $0x3d2cb3523d2cb352
+DATA	vmconst<>+3088(SB)/8, $0x3cc617e33cc617e3
+DATA	vmconst<>+3096(SB)/8, $0x3cc617e33cc617e3
+DATA	vmconst<>+3104(SB)/8, $0x3d3a3ec73d3a3ec7
+DATA	vmconst<>+3112(SB)/8, $0x3d3a3ec73d3a3ec7
+DATA	vmconst<>+3120(SB)/8, $0x3d9980f63d9980f6
+DATA	vmconst<>+3128(SB)/8, $0x3d9980f63d9980f6
+DATA	vmconst<>+3136(SB)/8, $0x3e2aaae43e2aaae4
+DATA	vmconst<>+3144(SB)/8, $0x3e2aaae43e2aaae4
+DATA	vmconst<>+3152(SB)/8, $0x400921fb54442d18
+DATA	vmconst<>+3160(SB)/8, $0x400921fb54442d18
+DATA	vmconst<>+3168(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA	vmconst<>+3176(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA	vmconst<>+3184(SB)/8, $0x40490fdb40490fdb
+DATA	vmconst<>+3192(SB)/8, $0x40490fdb40490fdb
+DATA	vmconst<>+3200(SB)/8, $0x41b0000000000000
+DATA	vmconst<>+3208(SB)/8, $0x41b0000000000000
+DATA	vmconst<>+3216(SB)/8, $0x3fe62e42fefa39ef
+DATA	vmconst<>+3224(SB)/8, $0x3fe62e42fefa39ef
+DATA	vmconst<>+3232(SB)/8, $0x4580000045800000
+DATA	vmconst<>+3240(SB)/8, $0x4580000045800000
+DATA	vmconst<>+3248(SB)/8, $0x3980000039800000
+DATA	vmconst<>+3256(SB)/8, $0x3980000039800000
+DATA	vmconst<>+3264(SB)/8, $0x7ff0000000000000
+DATA	vmconst<>+3272(SB)/8, $0x7ff0000000000000
+DATA	vmconst<>+3280(SB)/8, $0x00000000ffffffff
+DATA	vmconst<>+3288(SB)/8, $0x00000000ffffffff
+DATA	vmconst<>+3296(SB)/8, $0x3fd5555555555555
+DATA	vmconst<>+3304(SB)/8, $0x3fd5555555555555
+DATA	vmconst<>+3312(SB)/8, $0x41f0000000000000
+DATA	vmconst<>+3320(SB)/8, $0x41f0000000000000
+DATA	vmconst<>+3328(SB)/8, $0x2a9f789300000000
+DATA	vmconst<>+3336(SB)/8, $0x2a9f789300000000
+DATA	vmconst<>+3344(SB)/8, $0x3fe15f15f15f15f1
+DATA	vmconst<>+3352(SB)/8, $0x3fe15f15f15f15f1
+DATA	vmconst<>+3360(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA	vmconst<>+3368(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA	vmconst<>+3376(SB)/8, $0xbfe691de2532c834
+DATA	vmconst<>+3384(SB)/8, $0xbfe691de2532c834
+DATA	vmconst<>+3392(SB)/8, $0x3ff9b6db6db6db6e
+DATA	vmconst<>+3400(SB)/8, $0x3ff9b6db6db6db6e
+DATA	vmconst<>+3408(SB)/8, $0x3fd6db6db6db6db7
+DATA	vmconst<>+3416(SB)/8, $0x3fd6db6db6db6db7
+DATA	vmconst<>+3424(SB)/8, $0xffffffffc0000000
+DATA	vmconst<>+3432(SB)/8, $0xffffffffc0000000
+DATA	vmconst<>+3440(SB)/8, $0x0000000040000000
+DATA	vmconst<>+3448(SB)/8, $0x0000000040000000
+DATA	vmconst<>+3456(SB)/8, $0x7f8000007f800000
+DATA	vmconst<>+3464(SB)/8, $0x7f8000007f800000
+DATA	vmconst<>+3472(SB)/8, $0x4006db6db6db6db7
+DATA	vmconst<>+3480(SB)/8, $0x4006db6db6db6db7
+DATA	vmconst<>+3488(SB)/8, $0xc023a0efc69ac25c
+DATA	vmconst<>+3496(SB)/8, $0xc023a0efc69ac25c
+DATA	vmconst<>+3504(SB)/8, $0xc054526557e4d2f2
+DATA	vmconst<>+3512(SB)/8, $0xc054526557e4d2f2
+DATA	vmconst<>+3520(SB)/8, $0xc067135cebccabb2
+DATA	vmconst<>+3528(SB)/8, $0xc067135cebccabb2
+DATA	vmconst<>+3536(SB)/8, $0xc0644cb184282266
+DATA	vmconst<>+3544(SB)/8, $0xc0644cb184282266
+DATA	vmconst<>+3552(SB)/8, $0xc04f300ae4cba38d
+DATA	vmconst<>+3560(SB)/8, $0xc04f300ae4cba38d
+DATA	vmconst<>+3568(SB)/8, $0xc0251e0441b0e726
+DATA	vmconst<>+3576(SB)/8, $0xc0251e0441b0e726
+DATA	vmconst<>+3584(SB)/8, $0xbfe63416e4ba7360
+DATA	vmconst<>+3592(SB)/8, $0xbfe63416e4ba7360
+DATA	vmconst<>+3600(SB)/8, $0xbf843412600d6435
+DATA	vmconst<>+3608(SB)/8, $0xbf843412600d6435
+DATA	vmconst<>+3616(SB)/8, $0xc07e384e9bdc383f
+DATA	vmconst<>+3624(SB)/8, $0xc07e384e9bdc383f
+DATA	vmconst<>+3632(SB)/8, $0xc09004616a2e5992
+DATA	vmconst<>+3640(SB)/8, $0xc09004616a2e5992
+DATA	vmconst<>+3648(SB)/8, $0xc083ec881375f228
+DATA	vmconst<>+3656(SB)/8, $0xc083ec881375f228
+DATA	vmconst<>+3664(SB)/8, $0xc064145d43c5ed98
+DATA	vmconst<>+3672(SB)/8, $0xc064145d43c5ed98
+DATA	vmconst<>+3680(SB)/8, $0xc031c209555f995a
+DATA	vmconst<>+3688(SB)/8, $0xc031c209555f995a
+DATA	vmconst<>+3696(SB)/8, $0xbfe993ba70c285de
+DATA	vmconst<>+3704(SB)/8, $0xbfe993ba70c285de
+DATA	vmconst<>+3712(SB)/8, $0xbf84341239e86f4a
+DATA	vmconst<>+3720(SB)/8, $0xbf84341239e86f4a
+DATA	vmconst<>+3728(SB)/8, $0xbfaeeff2ee749a62
+DATA	vmconst<>+3736(SB)/8, $0xbfaeeff2ee749a62
+DATA	vmconst<>+3744(SB)/8, $0x401a47ef8e484a93
+DATA	vmconst<>+3752(SB)/8, $0x401a47ef8e484a93
+DATA	vmconst<>+3760(SB)/8, $0x405b28a3ee48ae2c
+DATA	vmconst<>+3768(SB)/8, $0x405b28a3ee48ae2c
+DATA	vmconst<>+3776(SB)/8, $0x407ad02157700314
+DATA	vmconst<>+3784(SB)/8, $0x407ad02157700314
+DATA	vmconst<>+3792(SB)/8, $0x40842b1921ec2868
+DATA	vmconst<>+3800(SB)/8, $0x40842b1921ec2868
+DATA	vmconst<>+3808(SB)/8, $0x407b290dd58a1a71
+DATA	vmconst<>+3816(SB)/8, $0x407b290dd58a1a71
+DATA	vmconst<>+3824(SB)/8, $0x4061350c526ae721
+DATA	vmconst<>+3832(SB)/8, $0x4061350c526ae721
+DATA	vmconst<>+3840(SB)/8, $0x4033a6b9bd707687
+DATA	vmconst<>+3848(SB)/8, $0x4033a6b9bd707687
+DATA	vmconst<>+3856(SB)/8, $0xc03670e242712d62
+DATA	vmconst<>+3864(SB)/8, $0xc03670e242712d62
+DATA	vmconst<>+3872(SB)/8, $0x407da874e79fe763
+DATA	vmconst<>+3880(SB)/8, $0x407da874e79fe763
+DATA	vmconst<>+3888(SB)/8, $0x40a3f219cedf3be6
+DATA	vmconst<>+3896(SB)/8, $0x40a3f219cedf3be6
+DATA	vmconst<>+3904(SB)/8, $0x40a8ffb7688c246a
+DATA	vmconst<>+3912(SB)/8, $0x40a8ffb7688c246a
+DATA	vmconst<>+3920(SB)/8, $0x409802eb189d5118
+DATA	vmconst<>+3928(SB)/8, $0x409802eb189d5118
+DATA	vmconst<>+3936(SB)/8, $0x40745cae221b9f0a
+DATA	vmconst<>+3944(SB)/8, $0x40745cae221b9f0a
+DATA	vmconst<>+3952(SB)/8, $0x403e568b261d5190
+DATA	vmconst<>+3960(SB)/8, $0x403e568b261d5190
+DATA	vmconst<>+3968(SB)/8, $0xffffffff00000000
+DATA	vmconst<>+3976(SB)/8, $0xffffffff00000000
+DATA	vmconst<>+3984(SB)/8, $0xbfe2000000000000
+DATA	vmconst<>+3992(SB)/8, $0xbfe2000000000000
+DATA	vmconst<>+4000(SB)/8, $0x3feb000000000000
+DATA	vmconst<>+4008(SB)/8, $0x3feb000000000000
+DATA	vmconst<>+4016(SB)/8, $0x0080000000000000
+DATA	vmconst<>+4024(SB)/8, $0x0080000000000000
+DATA	vmconst<>+4032(SB)/8, $0x3ff4000000000000
+DATA	vmconst<>+4040(SB)/8, $0x3ff4000000000000
+DATA	vmconst<>+4048(SB)/8, $0x3fc06eba8214db69
+DATA	vmconst<>+4056(SB)/8, $0x3fc06eba8214db69
+DATA	vmconst<>+4064(SB)/8, $0xbef8ead6120016ac
+DATA	vmconst<>+4072(SB)/8, $0xbef8ead6120016ac
+DATA	vmconst<>+4080(SB)/8, $0xbf77a291236668e4
+DATA	vmconst<>+4088(SB)/8, $0xbf77a291236668e4
+DATA	vmconst<>+4096(SB)/8, $0xbf9d2a51dbd7194f
+DATA	vmconst<>+4104(SB)/8, $0xbf9d2a51dbd7194f
+DATA	vmconst<>+4112(SB)/8, $0xbfd4cd7d691cb913
+DATA	vmconst<>+4120(SB)/8, $0xbfd4cd7d691cb913
+DATA	vmconst<>+4128(SB)/8, $0x3fc06eba8214db68
+DATA	vmconst<>+4136(SB)/8, $0x3fc06eba8214db68
+DATA	vmconst<>+4144(SB)/8, $0xbed09c4342a26120
+DATA	vmconst<>+4152(SB)/8, $0xbed09c4342a26120
+DATA	vmconst<>+4160(SB)/8, $0x3f215dc9221c1a10
+DATA	vmconst<>+4168(SB)/8, $0x3f215dc9221c1a10
+DATA	vmconst<>+4176(SB)/8, $0x3f74d022c4d36b0f
+DATA	vmconst<>+4184(SB)/8, $0x3f74d022c4d36b0f
+DATA	vmconst<>+4192(SB)/8, $0x3fb0a54c5536ceba
+DATA	vmconst<>+4200(SB)/8, $0x3fb0a54c5536ceba
+DATA	vmconst<>+4208(SB)/8, $0x3fd97779cddadc09
+DATA	vmconst<>+4216(SB)/8, $0x3fd97779cddadc09
+DATA	vmconst<>+4224(SB)/8, $0xbf61bf380a96073f
+DATA	vmconst<>+4232(SB)/8, $0xbf61bf380a96073f
+DATA	vmconst<>+4240(SB)/8, $0x3fa22a36599795eb
+DATA	vmconst<>+4248(SB)/8, $0x3fa22a36599795eb
+DATA	vmconst<>+4256(SB)/8, $0xbfbc63983d3e28ec
+DATA	vmconst<>+4264(SB)/8, $0xbfbc63983d3e28ec
+DATA	vmconst<>+4272(SB)/8, $0x3fd45fca805120e4
+DATA	vmconst<>+4280(SB)/8, $0x3fd45fca805120e4
+DATA	vmconst<>+4288(SB)/8, $0xbfd7d240fbb8c3f1
+DATA	vmconst<>+4296(SB)/8, $0xbfd7d240fbb8c3f1
+DATA	vmconst<>+4304(SB)/8, $0x3fda8d00ad92b34d
+DATA	vmconst<>+4312(SB)/8, $0x3fda8d00ad92b34d
+DATA	vmconst<>+4320(SB)/8, $0xbf6359b8bef77538
+DATA	vmconst<>+4328(SB)/8, $0xbf6359b8bef77538
+DATA	vmconst<>+4336(SB)/8, $0x3f888b545735151d
+DATA	vmconst<>+4344(SB)/8, $0x3f888b545735151d
+DATA	vmconst<>+4352(SB)/8, $0x3f8bedc26b51dd1c
+DATA	vmconst<>+4360(SB)/8, $0x3f8bedc26b51dd1c
+DATA	vmconst<>+4368(SB)/8, $0x3fc02660e763351f
+DATA	vmconst<>+4376(SB)/8, $0x3fc02660e763351f
+DATA	vmconst<>+4384(SB)/8, $0x3fb2635cd99fe9a7
+DATA	vmconst<>+4392(SB)/8, $0x3fb2635cd99fe9a7
+DATA	vmconst<>+4400(SB)/8, $0x3fe14af092eb6f33
+DATA	vmconst<>+4408(SB)/8, $0x3fe14af092eb6f33
+DATA	vmconst<>+4416(SB)/8, $0x3fbb3e6618eee323
+DATA	vmconst<>+4424(SB)/8, $0x3fbb3e6618eee323
+DATA	vmconst<>+4432(SB)/8, $0x3feb0ac160000000
+DATA	vmconst<>+4440(SB)/8, $0x3feb0ac160000000
+DATA	vmconst<>+4448(SB)/8, $0x403c000000000000
+DATA	vmconst<>+4456(SB)/8, $0x403c000000000000
+DATA	vmconst<>+4464(SB)/8, $0x3fd0000000000000
+DATA	vmconst<>+4472(SB)/8, $0x3fd0000000000000
+DATA	vmconst<>+4480(SB)/8, $0x3c70000000000000
+DATA	vmconst<>+4488(SB)/8, $0x3c70000000000000
+DATA	vmconst<>+4496(SB)/8, $0x3ffd8560b0000000
+DATA	vmconst<>+4504(SB)/8, $0x3ffd8560b0000000
+DATA	vmconst<>+4512(SB)/8, $0x3fc3d4fa80000000
+DATA	vmconst<>+4520(SB)/8, $0x3fc3d4fa80000000
+DATA	vmconst<>+4528(SB)/8, $0x41d0000041d00000
+DATA	vmconst<>+4536(SB)/8, $0x41d0000041d00000
+DATA	vmconst<>+4544(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+4552(SB)/8, $0x41e0000000000000
+DATA	vmconst<>+4560(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+4568(SB)/8, $0x800fffffffffffff
+DATA	vmconst<>+4576(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+4584(SB)/8, $0x00000000000007ff
+DATA	vmconst<>+4592(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+4600(SB)/8, $0xc0b0000000000000
+DATA	vmconst<>+4608(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+4616(SB)/8, $0x40b0000000000000
+DATA	vmconst<>+4624(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+4632(SB)/8, $0x7ff8000000000001
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $4640

@@ -76,6 +76,9 @@ func fastNames(t target) []string {
 // four bits of each 64-bit index lane): the 512-bit float64 target only.
 func lookup16(k lang, idx Op, table [16]float64) Op {
 	w := wideKern(k, "lookup16")
+	if w.elem != 64 {
+		panic("lookup16: float64 lanes only")
+	}
 	var lo, hi [8]uint64
 	for i := range 8 {
 		lo[i] = math.Float64bits(table[i])
@@ -192,10 +195,18 @@ func wideKern(k lang, what string) *kern {
 		k = c.lang
 	}
 	a, ok := k.(avx)
-	if !ok || !a.k.wide() || a.k.elem != 64 {
-		panic(what + ": a 512-bit float64 kernel only")
+	if !ok || !a.k.wide() {
+		panic(what + ": a 512-bit kernel only")
 	}
 	return a.k
+}
+
+// hasGetMant reports whether k is the 512-bit target, whose VGETMANTPS/PD
+// and VGETEXPPS/PD split a positive normal x into significand and exponent
+// in two instructions (the other targets take five, from the bits).
+func hasGetMant(k lang) bool {
+	a, ok := k.(avx)
+	return ok && a.k.wide()
 }
 
 // getMant is x's significand in [1, 2) (VGETMANTPD with interval 1–2,
@@ -204,14 +215,14 @@ func wideKern(k lang, what string) *kern {
 func getMant(k lang, x Op) Op {
 	w := wideKern(k, "getMant")
 	d := w.vreg()
-	w.c.VGETMANTPD(operand.U8(0x00), w.reg(x), d)
+	w.pd(w.c.VGETMANTPD, w.c.VGETMANTPS, operand.U8(0x00), w.reg(x), d)
 	return d
 }
 
 func getExp(k lang, x Op) Op {
 	w := wideKern(k, "getExp")
 	d := w.vreg()
-	w.c.VGETEXPPD(w.reg(x), d)
+	w.pd(w.c.VGETEXPPD, w.c.VGETEXPPS, w.reg(x), d)
 	return d
 }
 

@@ -308,16 +308,12 @@ const (
 	ln2fLo  = -2.12194440e-4
 	log2ef  = 1.44269504088896341
 	sqrt2f  = 1.41421356237309504880
-	tanhf1  = 0.625
 	tanhfHi = 10.0 // tanh(x) rounds to 1 in float32 from 9.1
 )
 
 // Cephes logf: log(1+f) = f - f²/2 + f³·P(f) for 1+f in [√2/2, √2).
 var logfP = []float64{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
 	-1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1}
-
-// Cephes tanhf: tanh(x) = x + x³·P(x²) for |x| < 0.625.
-var tanhfP = []float64{-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1}
 
 // exp32 is e^x = 2^n·e^r with n = rint(x·log2e) and r = x - n·ln2 (ln 2 in
 // two parts, two FMAs), e^r by Cephes's degree-7 polynomial and 2^n built in
@@ -357,8 +353,13 @@ func log32(k lang, x Op) (r, ok Op) {
 // log(1+f) = f - z/2 + y), and the mask of the positive normal lanes.
 func logfParts(k lang, x Op) (ok, e, f, z, y Op) {
 	ok = k.mAnd(k.cmp(ge, x, k.f(0x1p-126)), k.cmp(le, x, k.f(math.MaxFloat32)))
-	e = k.sub(k.toFloat(k.shr(x, 23)), k.f(127))
-	m := k.or(k.and(x, k.u(1<<23-1)), k.u(0x3f800000))
+	var m Op
+	if hasGetMant(k) { // the same m and e, in two instructions
+		m, e = getMant(k, x), getExp(k, x)
+	} else {
+		e = k.sub(k.toFloat(k.shr(x, 23)), k.f(127))
+		m = k.or(k.and(x, k.u(1<<23-1)), k.u(0x3f800000))
+	}
 	big := k.cmp(gt, m, k.f(sqrt2f))
 	m = k.sel(big, k.mul(m, k.f(0.5)), m)
 	e = k.add(e, k.and(big, k.f(1)))
@@ -368,20 +369,17 @@ func logfParts(k lang, x Op) (ok, e, f, z, y Op) {
 	return ok, e, f, z, y
 }
 
-// tanh32 is x + x³·P(x²) below |x| = 0.625 and 1 - 2/(e^{2|x|}+1) above it,
-// with |x| clamped at 10 where tanh rounds to ±1; both are computed and
-// blended. Only NaN lanes are out.
+// tanh32 is expm1(2|x|)/(expm1(2|x|) + 2) with the sign put back, |x|
+// clamped at 10 where tanh rounds to ±1: expm1_32 is accurate relative to
+// its result near 0, so one formula serves every |x| (tiny x: 2x/2). Only
+// NaN lanes are out.
 func tanh32(k lang, x Op) (r, ok Op) {
 	z := k.and(x, k.u(1<<31-1))
 	sg := k.and(x, k.u(1<<31))
 	zc := k.min(z, k.f(tanhfHi))
-	s := expf(k, k.add(zc, zc))
-	big := k.xor(k.sub(k.f(1), k.div(k.f(2), k.add(s, k.f(1)))), sg)
-	x2 := k.mul(x, x)
-	sm := k.fma(k.mul(k.horner(x2, tanhfP...), x2), x, x)
-	sm = k.sel(k.cmp(eq, x, k.f(0)), x, sm)
-	r = k.sel(k.cmp(ge, z, k.f(tanhf1)), big, sm)
-	return r, k.cmp(eq, x, x)
+	em, _ := expm1_32(k, k.add(zc, zc))
+	r = k.div(em, k.add(em, k.f(2)))
+	return k.xor(r, sg), k.cmp(eq, x, x)
 }
 
 // sigmoid32 is 1/(1+e^{-x}) with -x clamped at -87 (where the result is 1
