@@ -9,13 +9,15 @@ import (
 )
 
 // The AVX-512 level's own float64 kernels. Where a function has one
-// (fast512), the 512-bit target computes it with a shorter algorithm than
-// its reference's (a table and a low-degree polynomial, the method of the
-// vector libraries NumPy dispatches to), held to the package's accuracy
-// rule (at most 4 ulp from the reference; NaN, ±Inf, ±0 and the lanes out
-// of the fast domain exact, by the scalar fix-up) rather than to the
-// reference's bits. The AVX2, NEON and scalar levels keep the references'
-// algorithms, bit for bit. ../doc.go says why and what each costs.
+// (fast512), the 512-bit target computes it either with an algorithm of
+// its own (a table and a low-degree polynomial, the method of the vector
+// libraries NumPy dispatches to: exp, exp2, log, log2) or with its
+// reference's description with every multiply-add fused (contracted), held
+// to the package's accuracy rule (at most 4 ulp from the reference; NaN,
+// ±Inf, ±0 and the lanes out of the fast domain exact, by the scalar
+// fix-up) rather than to the reference's bits. The AVX2, NEON and scalar
+// levels keep the references' algorithms, bit for bit. ../doc.go says why
+// and what each measures.
 var fast512 = map[string]core{
 	"exp":   expFast64,
 	"exp2":  exp2Fast64,
@@ -59,8 +61,8 @@ func fastCore(u unary, t target) (c core, fast bool) {
 	return u.core64, false
 }
 
-// fastNames are the exported stems (Exp for exp, Exp2_ for exp2) of the functions with a
-// fast512 kernel on target t, sorted.
+// fastNames are the exported stems (Exp for exp, Exp2_ for exp2) of the
+// functions with a fast512 kernel on target t, in unaries' order.
 func fastNames(t target) []string {
 	var names []string
 	for _, u := range unaries {

@@ -82,3 +82,24 @@ func TestFastTables(t *testing.T) {
 		t.Errorf("exp2Sixteenths[0], [8] = %v, %v, want 1, √2 rounded", exp2Sixteenths[0], exp2Sixteenths[8])
 	}
 }
+
+// TestFast512NamesUnaries checks that every fast512 entry names a unary
+// function (a misspelt key would leave the function on its reference's
+// kernel, silently).
+func TestFast512NamesUnaries(t *testing.T) {
+	known := map[string]bool{}
+	for _, u := range unaries {
+		known[u.Name] = true
+	}
+	for name := range fast512 {
+		if !known[name] {
+			t.Errorf("fast512[%q]: no unary function of that name", name)
+		}
+	}
+	if got, want := len(fastNames(avx512)), len(fast512); got != want {
+		t.Errorf("fastNames(avx512) has %d names, fast512 %d entries", got, want)
+	}
+	if n := len(fastNames(avx2)); n != 0 {
+		t.Errorf("fastNames(avx2) has %d names, want none (AVX2 keeps the references' bits)", n)
+	}
+}
