@@ -14,7 +14,7 @@ import (
 // lane loops compute with kernels/internal/vmath's float32 polynomials (exp, log,
 // tanh, sigmoid, sin and cos where vmath.Approx32 says so: the AVX2
 // assembly, arm64's NEON) or a float64 op that the selected level computes
-// with a kernel of its own (loops.ApproxFloat64: the AVX-512 level's exp),
+// with a kernel of its own (loops.ApproxFloat64: most float64 functions at the AVX-512 level),
 // which are within 4 ulp of the op table's results rather than equal to
 // them. The differential tests then compare with
 // vmathClose.

@@ -71,7 +71,7 @@ func ApproxFloat32(op ops.Op) bool {
 
 // ApproxFloat64 reports whether the lane loops compute op in float64 with a
 // kernels/internal/vmath kernel of the selected level's own (vmath.Approx64:
-// the AVX-512 level's exp), whose results are within vmath's 4-ulp rule of
+// most float64 functions at the AVX-512 level), whose results are within vmath's 4-ulp rule of
 // the scalar loop's rather than equal to them.
 func ApproxFloat64(op ops.Op) bool {
 	name := op.Def().VMath

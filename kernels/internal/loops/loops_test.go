@@ -140,7 +140,7 @@ func checkTripleLoops[T tensor.Number](t *testing.T, width, n int, values []T) {
 
 // vmathMaxULP is kernels/internal/vmath's accuracy rule for the functions it
 // computes with kernels of their own rather than the references' algorithms
-// (the float32 polynomials, the AVX-512 level's float64 exp): within 4 ulp
+// (the float32 polynomials, most float64 functions at the AVX-512 level): within 4 ulp
 // of the scalar result, NaN, ±Inf and ±0 exact.
 const vmathMaxULP = 4
 

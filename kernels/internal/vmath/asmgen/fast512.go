@@ -193,22 +193,29 @@ const (
 // wideKern is the 512-bit float64 kern under k, for the instructions only
 // that target has (lookup16, getMant, getExp).
 func wideKern(k lang, what string) *kern {
+	w, ok := wideOf(k)
+	if !ok {
+		panic(what + ": a 512-bit kernel only")
+	}
+	return w
+}
+
+// wideOf is the kern under k (through contracted) and whether it is the
+// 512-bit target's.
+func wideOf(k lang) (*kern, bool) {
 	if c, ok := k.(contracted); ok {
 		k = c.lang
 	}
 	a, ok := k.(avx)
-	if !ok || !a.k.wide() {
-		panic(what + ": a 512-bit kernel only")
-	}
-	return a.k
+	return a.k, ok && a.k.wide()
 }
 
 // hasGetMant reports whether k is the 512-bit target, whose VGETMANTPS/PD
 // and VGETEXPPS/PD split a positive normal x into significand and exponent
 // in two instructions (the other targets take five, from the bits).
 func hasGetMant(k lang) bool {
-	a, ok := k.(avx)
-	return ok && a.k.wide()
+	_, ok := wideOf(k)
+	return ok
 }
 
 // getMant is x's significand in [1, 2) (VGETMANTPD with interval 1–2,

@@ -417,12 +417,7 @@ var pio2Lo = 6.123233995736766e-17
 // every input). Lanes at or above 2^13 in magnitude, Inf and NaN are out
 // (the reference, in float64, gives them).
 func trig32(k lang, x Op, cos bool) (r, ok Op) {
-	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
-	j := k.round(k.mul(x, k.f(twoOverPi)), 0)
-	rv := k.fnma(j, k.f(pio2f[0]), x)
-	rv = k.fnma(j, k.f(pio2f[1]), rv)
-	rv = k.fnma(j, k.f(pio2f[2]), rv)
-	q := k.toInt(j)
+	ok, rv, q := reduce32(k, x)
 	z := k.mul(rv, rv)
 	s := k.fma(k.mul(k.horner(z, sinfS...), z), rv, rv)
 	cc := k.fma(k.mul(k.horner(z, cosfC...), z), z, k.fnma(z, k.f(0.5), k.f(1)))
@@ -435,6 +430,18 @@ func trig32(k lang, x Op, cos bool) (r, ok Op) {
 		r = k.sel(k.cmp(eq, x, k.f(0)), x, r) // sin(±0) = ±0
 	}
 	return r, ok
+}
+
+// reduce32 is trig32's and tan32's reduction: r = x - j·π/2 with j =
+// rint(x·2/π) (q, as integer lanes), π/2 in three float32 parts and three
+// FMAs, and the mask of the lanes below 2^13 in magnitude.
+func reduce32(k lang, x Op) (ok, r, q Op) {
+	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
+	j := k.round(k.mul(x, k.f(twoOverPi)), 0)
+	r = k.fnma(j, k.f(pio2f[0]), x)
+	r = k.fnma(j, k.f(pio2f[1]), r)
+	r = k.fnma(j, k.f(pio2f[2]), r)
+	return ok, r, k.toInt(j)
 }
 
 // pio2f is π/2 as three float32s, each the rounding of what the ones
@@ -974,12 +981,7 @@ var tanfP = []float64{9.38540185543e-3, 3.11992232697e-3, 2.44301354525e-2, 5.34
 // count twice); ±0 kept. Lanes at or above 2^13 in magnitude, Inf and NaN
 // are out.
 func tan32(k lang, x Op) (r, ok Op) {
-	ok = k.cmp(lt, k.and(x, k.u(1<<31-1)), k.f(trigfMax))
-	j := k.round(k.mul(x, k.f(twoOverPi)), 0)
-	rv := k.fnma(j, k.f(pio2f[0]), x)
-	rv = k.fnma(j, k.f(pio2f[1]), rv)
-	rv = k.fnma(j, k.f(pio2f[2]), rv)
-	q := k.toInt(j)
+	ok, rv, q := reduce32(k, x)
 	z := k.mul(rv, rv)
 	tail := k.mul(k.mul(k.horner(z, tanfP...), z), rv)
 	t := k.add(rv, tail)
