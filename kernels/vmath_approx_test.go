@@ -11,9 +11,10 @@ import (
 
 // vmathApprox reports whether the evaluator's results for the tree e may
 // differ from the oracle's in the last bits: e holds a float32 op that the
-// lane loops compute with kernels/internal/vmath's float32 polynomials (exp, log,
-// tanh, sigmoid, sin and cos where vmath.Approx32 says so: the AVX2
-// assembly, arm64's NEON) or a float64 op that the selected level computes
+// lane loops compute with kernels/internal/vmath's float32 kernels
+// (loops.ApproxFloat32: the unary functions, cbrt and arctan2 among them,
+// where vmath.Approx32 says so: the AVX2 and AVX-512 assembly, arm64's
+// NEON) or a float64 op that the selected level computes
 // with a kernel of its own (loops.ApproxFloat64: most float64 functions at the AVX-512 level),
 // which are within 4 ulp of the op table's results rather than equal to
 // them. The differential tests then compare with
@@ -25,6 +26,10 @@ func vmathApprox(e expr.Node) bool {
 		case *expr.Unary[float32]:
 			found = found || vmath.Approx32() && loops.ApproxFloat32(u.Op)
 		case *expr.Unary[float64]:
+			found = found || loops.ApproxFloat64(u.Op)
+		case *expr.Binary[float32]:
+			found = found || vmath.Approx32() && loops.ApproxFloat32(u.Op)
+		case *expr.Binary[float64]:
 			found = found || loops.ApproxFloat64(u.Op)
 		}
 		return !found

@@ -62,7 +62,7 @@ func LanesOn() bool { return lanesOn() }
 // kernels/internal/vmath's float32 polynomials (every op of the table with
 // a VMath kernel but those of vmathThroughFloat64: exp, log, tanh,
 // sigmoid, sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan,
-// arctan, arcsin, arccos, arcsinh, arccosh, arctanh), whose results are
+// arctan, arcsin, arccos, arcsinh, arccosh, arctanh, cbrt, arctan2), whose results are
 // within vmath's 4-ulp rule of the scalar loop's rather than equal to them,
 // where vmath.Approx32 says they run.
 func ApproxFloat32(op ops.Op) bool {
@@ -81,6 +81,6 @@ func ApproxFloat64(op ops.Op) bool {
 // vmathThroughFloat64 are the ops whose float32 vmath kernels compute in
 // float64 (or run a float64 kernel over converted blocks) and so give the
 // scalar loop's bits: pow and float_power (the same function on floats),
-// cbrt, erf, erfc and the functions of two operands.
-var vmathThroughFloat64 = map[ops.Op]bool{ops.Pow: true, ops.FloatPower: true, ops.Cbrt: true, ops.Erf: true, ops.Erfc: true, ops.Hypot: true,
-	ops.Arctan2: true, ops.Logaddexp: true, ops.Logaddexp2: true}
+// erf, erfc and the functions of two operands but arctan2.
+var vmathThroughFloat64 = map[ops.Op]bool{ops.Pow: true, ops.FloatPower: true, ops.Erf: true, ops.Erfc: true, ops.Hypot: true,
+	ops.Logaddexp: true, ops.Logaddexp2: true}

@@ -16,12 +16,13 @@ type Float interface{ ~float32 | ~float64 }
 // many lanes.
 func Width() int { return widthOf(isa.Selected()) }
 
-// Approx32 reports whether the float32 functions but pow (exp, log, tanh,
-// sigmoid, sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan,
-// atan, asin, acos, asinh, acosh, atanh) of the level isa.Selected() names
-// are vmath's float32 polynomials, within 4 ulp of the references (the AVX2
-// and AVX-512 assembly, and NEON), rather than the references' bits (the
-// scalar loops). float32 pow gives the references' bits at every level.
+// Approx32 reports whether the float32 functions (exp, log, tanh, sigmoid,
+// sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan, atan, asin,
+// acos, asinh, acosh, atanh, cbrt, and atan2 of two operands) of the level
+// isa.Selected() names are vmath's float32 kernels, within 4 ulp of the
+// references (the AVX2 and AVX-512 assembly, and NEON), rather than the
+// references' bits (the scalar loops). float32 erf, erfc, pow, hypot,
+// logaddexp and logaddexp2 give the references' bits at every level.
 func Approx32() bool { return approx32Of(isa.Selected()) }
 
 // Approx64 reports whether the selected level computes the float64

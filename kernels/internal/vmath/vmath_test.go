@@ -58,7 +58,7 @@ var unaryFuncs = []unaryFunc{
 	{"asinh", Asinh64, asinhRef64, Asinh32, asinhRef32, true},
 	{"acosh", Acosh64, acoshRef64, Acosh32, acoshRef32, true},
 	{"atanh", Atanh64, atanhRef64, Atanh32, atanhRef32, true},
-	{"cbrt", Cbrt64, cbrtRef64, Cbrt32, cbrtRef32, false},
+	{"cbrt", Cbrt64, cbrtRef64, Cbrt32, cbrtRef32, true},
 	{"erf", Erf64, erfRef64, Erf32, erfRef32, false},
 	{"erfc", Erfc64, erfcRef64, Erfc32, erfcRef32, false},
 }
@@ -382,19 +382,22 @@ type binaryFunc struct {
 	ref32   func(x, y float32) float32
 	inputs  func(n int) (xs, ys []float64)
 	scalars []float64
+	// native32: float32 kernels of its own at the vector levels (within
+	// maxULP32 where Approx32 says so), not the float64 ones on halves
+	native32 bool
 }
 
 var binaryFuncs = []binaryFunc{
 	{"pow", Pow64, PowScalar64, ScalarPow64, powRef64, Pow32, PowScalar32, ScalarPow32, powRef32, powInputs,
-		[]float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1}},
+		[]float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1}, false},
 	{"hypot", Hypot64, HypotScalar64, ScalarHypot64, hypotRef64, Hypot32, HypotScalar32, ScalarHypot32, hypotRef32, pairInputs,
-		[]float64{0, 1, -3, 1e-310, 1e300, math.Inf(-1), math.NaN()}},
+		[]float64{0, 1, -3, 1e-310, 1e300, math.Inf(-1), math.NaN()}, false},
 	{"atan2", Atan2_64, Atan2Scalar64, ScalarAtan2_64, atan2Ref64, Atan2_32, Atan2Scalar32, ScalarAtan2_32, atan2Ref32, pairInputs,
-		[]float64{0, math.Copysign(0, -1), 1, -3, 1e-310, 1e300, math.Inf(-1), math.NaN()}},
+		[]float64{0, math.Copysign(0, -1), 1, -3, 1e-310, 1e300, math.Inf(-1), math.NaN()}, true},
 	{"logaddexp", Logaddexp64, LogaddexpScalar64, ScalarLogaddexp64, logaddexpRef64, Logaddexp32, LogaddexpScalar32, ScalarLogaddexp32, logaddexpRef32, pairInputs,
-		[]float64{0, 1, -3, 700, -745, math.Inf(1), math.NaN()}},
+		[]float64{0, 1, -3, 700, -745, math.Inf(1), math.NaN()}, false},
 	{"logaddexp2", Logaddexp2_64, Logaddexp2Scalar64, ScalarLogaddexp2_64, logaddexp2Ref64, Logaddexp2_32, Logaddexp2Scalar32, ScalarLogaddexp2_32, logaddexp2Ref32, pairInputs,
-		[]float64{0, 1, -3, 1000, -1075, math.Inf(-1), math.NaN()}},
+		[]float64{0, 1, -3, 1000, -1075, math.Inf(-1), math.NaN()}, false},
 }
 
 // pairInputs are n operand pairs over every float64 class: random bit
@@ -422,7 +425,9 @@ func pairInputs(n int) (xs, ys []float64) {
 
 // TestSweepBinary runs every function of two operands over its sweep at
 // every level, all three forms and both dtypes, against its reference bit
-// for bit (float32: computed in float64, the reference's bits).
+// for bit (float32: computed in float64, the reference's bits), or within
+// the rule for the kernels of their own (float32: native32; float64:
+// Approx64).
 func TestSweepBinary(t *testing.T) {
 	_, random, _ := sweepSize()
 	for _, fn := range binaryFuncs {
@@ -433,19 +438,34 @@ func TestSweepBinary(t *testing.T) {
 		}
 		for _, w := range levels() {
 			t.Run(fmt.Sprintf("%s/%v", fn.name, w), func(t *testing.T) {
+				var tol32, tol64 uint64
+				withLevel(t, w, func() {
+					if fn.native32 && Approx32() {
+						tol32 = maxULP32
+					}
+					if Approx64(exportedStem(fn.name)) {
+						tol64 = maxULP
+					}
+				})
 				bad := 0
+				var worst64 uint64
 				check64 := func(form string, got []float64, x func(int) float64, y func(int) float64) {
 					for i := range got {
-						if want := fn.ref64(x(i), y(i)); ulp64(got[i], want) > 0 {
+						want := fn.ref64(x(i), y(i))
+						worst64 = max(worst64, ulp64(got[i], want))
+						if ulp64(got[i], want) > tol64 {
 							if bad++; bad < 20 {
 								t.Errorf("%s %s(%v, %v) = %v, want %v", form, fn.name, x(i), y(i), got[i], want)
 							}
 						}
 					}
 				}
+				var worst32 uint64
 				check32 := func(form string, got []float32, x func(int) float32, y func(int) float32) {
 					for i := range got {
-						if want := fn.ref32(x(i), y(i)); ulp32(got[i], want) > 0 {
+						want := fn.ref32(x(i), y(i))
+						worst32 = max(worst32, ulp32(got[i], want))
+						if ulp32(got[i], want) > tol32 {
 							if bad++; bad < 20 {
 								t.Errorf("%s %s32(%v, %v) = %v, want %v", form, fn.name, x(i), y(i), got[i], want)
 							}
@@ -477,7 +497,8 @@ func TestSweepBinary(t *testing.T) {
 					check64("scalar-vector", got, func(int) float64 { return s }, at64(ys))
 					check32("scalar-vector", got32, func(int) float32 { return s32 }, at32(y32))
 				}
-				t.Logf("%s level %v: %d points, three forms, both dtypes", fn.name, w, len(xs))
+				t.Logf("%s level %v: %d points, three forms, both dtypes; float64 max %d ulp (allowed %d), float32 max %d ulp (allowed %d)",
+					fn.name, w, len(xs), worst64, tol64, worst32, tol32)
 			})
 		}
 	}
@@ -815,4 +836,46 @@ func FuzzVMath(f *testing.F) {
 			})
 		}
 	})
+}
+
+// TestAtan2Float32Near sweeps float32 atan2 where its kernel of its own
+// (atan2_32) does its work: operand pairs of every sign whose magnitudes
+// are within a factor of 16 of each other (the ratio's reduction about
+// tan(π/8) and the octants), over every binade from subnormal to 2^126, at
+// every level, within maxULP32 of the reference (its bits at the scalar
+// level).
+func TestAtan2Float32Near(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	const n = 1 << 20
+	xs, ys := make([]float32, n), make([]float32, n)
+	for i := range xs {
+		e := r.IntN(280) - 150
+		x := math.Ldexp(1+r.Float64(), e)
+		y := x * math.Ldexp(0.5+r.Float64(), r.IntN(9)-4)
+		xs[i] = float32(math.Copysign(x, float64(r.IntN(2)*2-1)))
+		ys[i] = float32(math.Copysign(y, float64(r.IntN(2)*2-1)))
+	}
+	got := make([]float32, n)
+	for _, w := range levels() {
+		var tol uint64
+		withLevel(t, w, func() {
+			Atan2_32(got, ys, xs)
+			if Approx32() {
+				tol = maxULP32
+			}
+		})
+		var worst uint64
+		bad := 0
+		for i := range got {
+			want := atan2Ref32(ys[i], xs[i])
+			u := ulp32(got[i], want)
+			worst = max(worst, u)
+			if u > tol {
+				if bad++; bad < 10 {
+					t.Errorf("level %v: atan2(%v, %v) = %v, want %v (%d ulp)", w, ys[i], xs[i], got[i], want, u)
+				}
+			}
+		}
+		t.Logf("level %v: %d pairs, max %d ulp (allowed %d)", w, n, worst, tol)
+	}
 }

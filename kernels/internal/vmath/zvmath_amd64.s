@@ -1999,6 +1999,69 @@ done77:
 	VZEROUPPER
 	RET
 
+// func cbrt32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·cbrt32AVX2Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop79:
+	CMPQ         BX, CX
+	JAE          done80
+	VMOVUPS      (DX)(BX*4), Y0
+	VPAND        vmconst<>+1920(SB), Y0, Y1
+	VCMPPS       $0x11, vmconst<>+3872(SB), Y1, Y2
+	VCMPPS       $0x11, vmconst<>+1472(SB), Y1, Y3
+	VMULPS       vmconst<>+3904(SB), Y1, Y4
+	VBLENDVPS    Y3, Y4, Y1, Y1
+	VCVTDQ2PS    Y1, Y4
+	VMOVUPS      vmconst<>+3936(SB), Y5
+	VFNMADD213PS vmconst<>+3968(SB), Y5, Y4
+	VCVTPS2DQ    Y4, Y4
+	VMULPS       Y4, Y1, Y5
+	VMULPS       Y4, Y5, Y5
+	VFNMADD213PS vmconst<>+928(SB), Y4, Y5
+	VMULPS       Y5, Y4, Y6
+	VMOVUPS      Y5, Y7
+	VMOVUPS      vmconst<>+4000(SB), Y8
+	VFMADD213PS  vmconst<>+4032(SB), Y8, Y7
+	VFMADD213PS  vmconst<>+3936(SB), Y5, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	VMULPS       Y4, Y4, Y4
+	VMULPS       Y4, Y1, Y5
+	VMULPS       Y5, Y5, Y6
+	VFNMADD231PS Y5, Y6, Y1
+	VMULPS       vmconst<>+3936(SB), Y4, Y4
+	VFMADD231PS  Y4, Y1, Y5
+	VMULPS       vmconst<>+4064(SB), Y5, Y1
+	VBLENDVPS    Y3, Y1, Y5, Y1
+	VPAND        vmconst<>+1952(SB), Y0, Y3
+	VPOR         Y3, Y1, Y1
+	VMOVUPS      Y1, (AX)(BX*4)
+	VMOVMSKPS    Y2, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out81
+	JMP          loop79
+
+out81:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done80:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func pow64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2, FMA3
 TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
@@ -2009,14 +2072,14 @@ TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop79:
+loop82:
 	CMPQ        SI, CX
-	JAE         done80
+	JAE         done83
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
 	VPAND       vmconst<>+2688(SB), Y0, Y2
 	VPAND       vmconst<>+2688(SB), Y1, Y3
-	VMINPD      vmconst<>+3904(SB), Y3, Y4
+	VMINPD      vmconst<>+4128(SB), Y3, Y4
 	VROUNDPD    $0x03, Y4, Y4
 	VSUBPD      Y4, Y3, Y5
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -2068,10 +2131,10 @@ loop79:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND       Y2, Y7, Y2
-	VCMPPD      $0x11, vmconst<>+3904(SB), Y3, Y3
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND       Y3, Y2, Y2
-	VCMPPD      $0x04, vmconst<>+3872(SB), Y5, Y3
-	VCMPPD      $0x1e, vmconst<>+3872(SB), Y0, Y7
+	VCMPPD      $0x04, vmconst<>+4096(SB), Y5, Y3
+	VCMPPD      $0x1e, vmconst<>+4096(SB), Y0, Y7
 	VPAND       Y7, Y3, Y3
 	VPAND       Y2, Y3, Y2
 	VMULPD      Y6, Y5, Y3
@@ -2107,28 +2170,28 @@ loop79:
 	VPADDQ      vmconst<>+544(SB), Y3, Y3
 	VPSLLQ      $0x34, Y3, Y3
 	VMULPD      Y3, Y2, Y2
-	VPAND       vmconst<>+3936(SB), Y0, Y3
+	VPAND       vmconst<>+4160(SB), Y0, Y3
 	VPOR        vmconst<>+448(SB), Y3, Y3
 	VPSRLQ      $0x34, Y0, Y5
-	VPAND       vmconst<>+3968(SB), Y5, Y5
+	VPAND       vmconst<>+4192(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1120(SB), Y5, Y5
 	VADDPD      vmconst<>+1088(SB), Y4, Y4
 	VPAND       vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS     vmconst<>+3872(SB), Y6
-	VMOVUPS     vmconst<>+3872(SB), Y7
+	VMOVUPS     vmconst<>+4096(SB), Y6
+	VMOVUPS     vmconst<>+4096(SB), Y7
 
-powloop82:
+powloop85:
 	VPTEST    Y4, Y4
-	JZ        powdone83
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y5, Y9
+	JZ        powdone86
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+3872(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4064(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4064(SB), Y8, Y8
+	VPAND     vmconst<>+4288(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -2141,23 +2204,23 @@ powloop82:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop82
+	JMP       powloop85
 
-powdone83:
-	VCMPPD    $0x11, vmconst<>+3872(SB), Y1, Y3
+powdone86:
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+3872(SB), Y4
+	VMOVUPS   vmconst<>+4096(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+3968(SB), Y4, Y4
+	VPAND     vmconst<>+4192(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4096(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
@@ -2167,13 +2230,13 @@ powdone83:
 	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+3872(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4128(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4160(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -2184,12 +2247,12 @@ powdone83:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+3904(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+3872(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y6
 	VPOR      Y6, Y5, Y5
 	VBLENDVPD Y5, vmconst<>+480(SB), Y2, Y2
@@ -2199,10 +2262,10 @@ powdone83:
 	VMOVMSKPD Y3, DI
 	ADDQ      $0x04, SI
 	XORQ      $0x0f, DI
-	JNZ       out81
-	JMP       loop79
+	JNZ       out84
+	JMP       loop82
 
-out81:
+out84:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2212,7 +2275,7 @@ out81:
 	VZEROUPPER
 	RET
 
-done80:
+done83:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -2229,16 +2292,16 @@ TEXT ·pow32AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop84:
+loop87:
 	CMPQ        SI, CX
-	JAE         done85
+	JAE         done88
 	VMOVUPS     (DX)(SI*4), Y0
 	VMOVUPS     (BX)(SI*4), Y1
 	VCVTPS2PD   X0, Y2
 	VCVTPS2PD   X1, Y3
 	VPAND       vmconst<>+2688(SB), Y2, Y4
 	VPAND       vmconst<>+2688(SB), Y3, Y5
-	VMINPD      vmconst<>+3904(SB), Y5, Y6
+	VMINPD      vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD    $0x03, Y6, Y6
 	VSUBPD      Y6, Y5, Y8
 	VCMPPD      $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2290,10 +2353,10 @@ loop84:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND       Y4, Y10, Y4
-	VCMPPD      $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND       Y5, Y4, Y4
-	VCMPPD      $0x04, vmconst<>+3872(SB), Y8, Y5
-	VCMPPD      $0x1e, vmconst<>+3872(SB), Y2, Y10
+	VCMPPD      $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD      $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND       Y10, Y5, Y5
 	VPAND       Y4, Y5, Y4
 	VMULPD      Y9, Y8, Y5
@@ -2329,28 +2392,28 @@ loop84:
 	VPADDQ      vmconst<>+544(SB), Y5, Y5
 	VPSLLQ      $0x34, Y5, Y5
 	VMULPD      Y5, Y4, Y4
-	VPAND       vmconst<>+3936(SB), Y2, Y5
+	VPAND       vmconst<>+4160(SB), Y2, Y5
 	VPOR        vmconst<>+448(SB), Y5, Y5
 	VPSRLQ      $0x34, Y2, Y8
-	VPAND       vmconst<>+3968(SB), Y8, Y8
+	VPAND       vmconst<>+4192(SB), Y8, Y8
 	VPOR        vmconst<>+1088(SB), Y8, Y8
 	VSUBPD      vmconst<>+1120(SB), Y8, Y8
 	VADDPD      vmconst<>+1088(SB), Y6, Y6
 	VPAND       vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS     vmconst<>+3872(SB), Y9
-	VMOVUPS     vmconst<>+3872(SB), Y10
+	VMOVUPS     vmconst<>+4096(SB), Y9
+	VMOVUPS     vmconst<>+4096(SB), Y10
 
-powloop87:
+powloop90:
 	VPTEST    Y6, Y6
-	JZ        powdone88
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
+	JZ        powdone91
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4064(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2363,23 +2426,23 @@ powloop87:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop87
+	JMP       powloop90
 
-powdone88:
-	VCMPPD       $0x11, vmconst<>+3872(SB), Y3, Y5
+powdone91:
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+3872(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+3968(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4096(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
@@ -2389,13 +2452,13 @@ powdone88:
 	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+3872(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4128(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4160(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -2406,12 +2469,12 @@ powdone88:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -2425,7 +2488,7 @@ powdone88:
 	VCVTPS2PD    X3, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y4
 	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+3904(SB), Y5, Y6
+	VMINPD       vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2477,10 +2540,10 @@ powdone88:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+3872(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2516,28 +2579,28 @@ powdone88:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+3936(SB), Y2, Y5
+	VPAND        vmconst<>+4160(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+3968(SB), Y8, Y8
+	VPAND        vmconst<>+4192(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+3872(SB), Y9
-	VMOVUPS      vmconst<>+3872(SB), Y10
+	VMOVUPS      vmconst<>+4096(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y10
 
-powloop89:
+powloop92:
 	VPTEST    Y6, Y6
-	JZ        powdone90
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
+	JZ        powdone93
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4064(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2550,23 +2613,23 @@ powloop89:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop89
+	JMP       powloop92
 
-powdone90:
-	VCMPPD      $0x11, vmconst<>+3872(SB), Y3, Y5
+powdone93:
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS     vmconst<>+480(SB), Y6
 	VDIVPD      Y4, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y4, Y4
-	VMOVUPS     vmconst<>+3872(SB), Y6
+	VMOVUPS     vmconst<>+4096(SB), Y6
 	VSUBPD      Y9, Y6, Y6
 	VBLENDVPD   Y5, Y6, Y9, Y5
 	VPSRLQ      $0x34, Y4, Y6
-	VPAND       vmconst<>+3968(SB), Y6, Y6
+	VPAND       vmconst<>+4192(SB), Y6, Y6
 	VPOR        vmconst<>+1088(SB), Y6, Y6
 	VSUBPD      vmconst<>+1088(SB), Y6, Y6
 	VADDPD      Y5, Y6, Y6
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+4096(SB), Y6, Y6
+	VCMPPD      $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
 	VADDPD      vmconst<>+32(SB), Y5, Y5
 	VPSUBQ      vmconst<>+32(SB), Y5, Y5
@@ -2576,13 +2639,13 @@ powdone90:
 	VPAND       vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD    $0x03, Y5, Y9
 	VCMPPD      $0x04, Y5, Y9, Y9
-	VCMPPD      $0x11, vmconst<>+3872(SB), Y2, Y11
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND       Y11, Y9, Y9
-	VBLENDVPD   Y9, vmconst<>+4128(SB), Y4, Y4
+	VBLENDVPD   Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD     Y2, Y11
 	VCMPPD      $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD   Y12, Y11, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+4160(SB), Y3, Y12
+	VCMPPD      $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS     vmconst<>+480(SB), Y13
 	VDIVPD      Y11, Y13, Y11
 	VBLENDVPD   Y12, Y11, Y4, Y4
@@ -2593,12 +2656,12 @@ powdone90:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND       Y8, Y9, Y8
-	VCMPPD      $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND       Y5, Y8, Y5
 	VPAND       Y5, Y6, Y5
 	VCMPPD      $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD   Y6, Y2, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+3872(SB), Y3, Y3
+	VCMPPD      $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y3, Y2
 	VBLENDVPD   Y2, vmconst<>+480(SB), Y4, Y3
@@ -2612,10 +2675,10 @@ powdone90:
 	VMOVUPS     Y2, (AX)(SI*4)
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out86
-	JMP         loop84
+	JNZ         out89
+	JMP         loop87
 
-out86:
+out89:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2625,7 +2688,7 @@ out86:
 	VZEROUPPER
 	RET
 
-done85:
+done88:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -2641,14 +2704,14 @@ TEXT ·powScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop91:
+loop94:
 	CMPQ         BX, CX
-	JAE          done92
+	JAE          done95
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y3
-	VMINPD       vmconst<>+3904(SB), Y3, Y4
+	VMINPD       vmconst<>+4128(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -2700,10 +2763,10 @@ loop91:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+3872(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+3872(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -2739,28 +2802,28 @@ loop91:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+3936(SB), Y0, Y3
+	VPAND        vmconst<>+4160(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+3968(SB), Y5, Y5
+	VPAND        vmconst<>+4192(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+3872(SB), Y6
-	VMOVUPS      vmconst<>+3872(SB), Y7
+	VMOVUPS      vmconst<>+4096(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y7
 
-powloop94:
+powloop97:
 	VPTEST    Y4, Y4
-	JZ        powdone95
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y5, Y9
+	JZ        powdone98
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+3872(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4064(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4064(SB), Y8, Y8
+	VPAND     vmconst<>+4288(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -2773,23 +2836,23 @@ powloop94:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop94
+	JMP       powloop97
 
-powdone95:
-	VCMPPD    $0x11, vmconst<>+3872(SB), Y1, Y3
+powdone98:
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+3872(SB), Y4
+	VMOVUPS   vmconst<>+4096(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+3968(SB), Y4, Y4
+	VPAND     vmconst<>+4192(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4096(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
@@ -2799,13 +2862,13 @@ powdone95:
 	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+3872(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4128(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4160(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -2816,12 +2879,12 @@ powdone95:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+3904(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+3872(SB), Y1, Y1
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y1
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y5
 	VPOR      Y5, Y1, Y1
 	VBLENDVPD Y1, vmconst<>+480(SB), Y2, Y2
@@ -2831,10 +2894,10 @@ powdone95:
 	VMOVMSKPD Y1, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out93
-	JMP       loop91
+	JNZ       out96
+	JMP       loop94
 
-out93:
+out96:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2842,7 +2905,7 @@ out93:
 	VZEROUPPER
 	RET
 
-done92:
+done95:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2858,16 +2921,16 @@ TEXT ·powScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop96:
+loop99:
 	CMPQ         BX, CX
-	JAE          done97
+	JAE          done100
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y4
 	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+3904(SB), Y5, Y6
+	VMINPD       vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -2919,10 +2982,10 @@ loop96:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+3872(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -2958,28 +3021,28 @@ loop96:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+3936(SB), Y2, Y5
+	VPAND        vmconst<>+4160(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+3968(SB), Y8, Y8
+	VPAND        vmconst<>+4192(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+3872(SB), Y9
-	VMOVUPS      vmconst<>+3872(SB), Y10
+	VMOVUPS      vmconst<>+4096(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y10
 
-powloop99:
+powloop102:
 	VPTEST    Y6, Y6
-	JZ        powdone100
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
+	JZ        powdone103
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4064(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -2992,23 +3055,23 @@ powloop99:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop99
+	JMP       powloop102
 
-powdone100:
-	VCMPPD       $0x11, vmconst<>+3872(SB), Y3, Y5
+powdone103:
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+3872(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+3968(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4096(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
@@ -3018,13 +3081,13 @@ powdone100:
 	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+3872(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4128(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4160(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -3035,12 +3098,12 @@ powdone100:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -3054,7 +3117,7 @@ powdone100:
 	VCVTPS2PD    X1, Y1
 	VPAND        vmconst<>+2688(SB), Y2, Y3
 	VPAND        vmconst<>+2688(SB), Y1, Y4
-	VMINPD       vmconst<>+3904(SB), Y4, Y5
+	VMINPD       vmconst<>+4128(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -3106,10 +3169,10 @@ powdone100:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+3872(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y9
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -3145,28 +3208,28 @@ powdone100:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+3936(SB), Y2, Y4
+	VPAND        vmconst<>+4160(SB), Y2, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y2, Y6
-	VPAND        vmconst<>+3968(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+3872(SB), Y8
-	VMOVUPS      vmconst<>+3872(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y8
+	VMOVUPS      vmconst<>+4096(SB), Y9
 
-powloop101:
+powloop104:
 	VPTEST    Y5, Y5
-	JZ        powdone102
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y6, Y11
+	JZ        powdone105
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+3872(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+4096(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4064(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4064(SB), Y10, Y10
+	VPAND     vmconst<>+4288(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4288(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -3179,23 +3242,23 @@ powloop101:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop101
+	JMP       powloop104
 
-powdone102:
-	VCMPPD      $0x11, vmconst<>+3872(SB), Y1, Y4
+powdone105:
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y1, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+3872(SB), Y5
+	VMOVUPS     vmconst<>+4096(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+3968(SB), Y5, Y5
+	VPAND       vmconst<>+4192(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4320(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
@@ -3205,13 +3268,13 @@ powdone102:
 	VPAND       vmconst<>+2688(SB), Y2, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+3872(SB), Y2, Y10
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4128(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4352(SB), Y3, Y3
 	VSQRTPD     Y2, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y1, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4160(SB), Y1, Y11
+	VCMPPD      $0x00, vmconst<>+4384(SB), Y1, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -3222,12 +3285,12 @@ powdone102:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+3904(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y1, Y5
 	VBLENDVPD   Y5, Y2, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+3872(SB), Y1, Y1
+	VCMPPD      $0x00, vmconst<>+4096(SB), Y1, Y1
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR        Y2, Y1, Y1
 	VBLENDVPD   Y1, vmconst<>+480(SB), Y3, Y2
@@ -3241,10 +3304,10 @@ powdone102:
 	VMOVUPS     Y1, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out98
-	JMP         loop96
+	JNZ         out101
+	JMP         loop99
 
-out98:
+out101:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3252,7 +3315,7 @@ out98:
 	VZEROUPPER
 	RET
 
-done97:
+done100:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3268,14 +3331,14 @@ TEXT ·scalarPow64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop103:
+loop106:
 	CMPQ         BX, CX
-	JAE          done104
+	JAE          done107
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y3
-	VMINPD       vmconst<>+3904(SB), Y3, Y4
+	VMINPD       vmconst<>+4128(SB), Y3, Y4
 	VROUNDPD     $0x03, Y4, Y4
 	VSUBPD       Y4, Y3, Y5
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
@@ -3327,10 +3390,10 @@ loop103:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
 	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+3872(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+3872(SB), Y0, Y7
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y5, Y3
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y7
 	VPAND        Y7, Y3, Y3
 	VPAND        Y2, Y3, Y2
 	VMULPD       Y6, Y5, Y3
@@ -3366,28 +3429,28 @@ loop103:
 	VPADDQ       vmconst<>+544(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+3936(SB), Y0, Y3
+	VPAND        vmconst<>+4160(SB), Y0, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
 	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+3968(SB), Y5, Y5
+	VPAND        vmconst<>+4192(SB), Y5, Y5
 	VPOR         vmconst<>+1088(SB), Y5, Y5
 	VSUBPD       vmconst<>+1120(SB), Y5, Y5
 	VADDPD       vmconst<>+1088(SB), Y4, Y4
 	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+3872(SB), Y6
-	VMOVUPS      vmconst<>+3872(SB), Y7
+	VMOVUPS      vmconst<>+4096(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y7
 
-powloop106:
+powloop109:
 	VPTEST    Y4, Y4
-	JZ        powdone107
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y5, Y9
+	JZ        powdone110
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
 	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+3872(SB), Y4, Y9
+	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
 	VPANDN    Y8, Y9, Y8
 	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4064(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4064(SB), Y8, Y8
+	VPAND     vmconst<>+4288(SB), Y4, Y8
+	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
 	VMULPD    Y3, Y2, Y9
 	VBLENDVPD Y8, Y9, Y2, Y2
 	VADDPD    Y5, Y6, Y9
@@ -3400,23 +3463,23 @@ powloop106:
 	VSUBPD    vmconst<>+480(SB), Y5, Y9
 	VBLENDVPD Y8, Y9, Y5, Y5
 	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop106
+	JMP       powloop109
 
-powdone107:
-	VCMPPD    $0x11, vmconst<>+3872(SB), Y1, Y3
+powdone110:
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
 	VMOVUPS   vmconst<>+480(SB), Y4
 	VDIVPD    Y2, Y4, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+3872(SB), Y4
+	VMOVUPS   vmconst<>+4096(SB), Y4
 	VSUBPD    Y6, Y4, Y4
 	VBLENDVPD Y3, Y4, Y6, Y3
 	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+3968(SB), Y4, Y4
+	VPAND     vmconst<>+4192(SB), Y4, Y4
 	VPOR      vmconst<>+1088(SB), Y4, Y4
 	VSUBPD    vmconst<>+1088(SB), Y4, Y4
 	VADDPD    Y3, Y4, Y4
 	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4096(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
 	VPAND     Y4, Y5, Y4
 	VADDPD    vmconst<>+32(SB), Y3, Y3
 	VPSUBQ    vmconst<>+32(SB), Y3, Y3
@@ -3426,13 +3489,13 @@ powdone107:
 	VPAND     vmconst<>+2688(SB), Y0, Y5
 	VROUNDPD  $0x03, Y3, Y6
 	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+3872(SB), Y0, Y8
+	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
 	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4128(SB), Y2, Y2
+	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
 	VSQRTPD   Y0, Y8
 	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
 	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4160(SB), Y1, Y9
+	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
 	VMOVUPS   vmconst<>+480(SB), Y10
 	VDIVPD    Y8, Y10, Y8
 	VBLENDVPD Y9, Y8, Y2, Y2
@@ -3443,12 +3506,12 @@ powdone107:
 	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
 	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
 	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+3904(SB), Y3, Y3
+	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
 	VPAND     Y3, Y5, Y3
 	VPAND     Y3, Y4, Y3
 	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
 	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+3872(SB), Y1, Y5
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y5
 	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR      Y0, Y5, Y0
 	VBLENDVPD Y0, vmconst<>+480(SB), Y2, Y2
@@ -3458,10 +3521,10 @@ powdone107:
 	VMOVMSKPD Y0, SI
 	ADDQ      $0x04, BX
 	XORQ      $0x0f, SI
-	JNZ       out105
-	JMP       loop103
+	JNZ       out108
+	JMP       loop106
 
-out105:
+out108:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3469,7 +3532,7 @@ out105:
 	VZEROUPPER
 	RET
 
-done104:
+done107:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3485,16 +3548,16 @@ TEXT ·scalarPow32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop108:
+loop111:
 	CMPQ         BX, CX
-	JAE          done109
+	JAE          done112
 	VBROADCASTSS x+24(FP), Y0
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y4
 	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+3904(SB), Y5, Y6
+	VMINPD       vmconst<>+4128(SB), Y5, Y6
 	VROUNDPD     $0x03, Y6, Y6
 	VSUBPD       Y6, Y5, Y8
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
@@ -3546,10 +3609,10 @@ loop108:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
 	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+3872(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+3872(SB), Y2, Y10
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
 	VPAND        Y10, Y5, Y5
 	VPAND        Y4, Y5, Y4
 	VMULPD       Y9, Y8, Y5
@@ -3585,28 +3648,28 @@ loop108:
 	VPADDQ       vmconst<>+544(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+3936(SB), Y2, Y5
+	VPAND        vmconst<>+4160(SB), Y2, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
 	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+3968(SB), Y8, Y8
+	VPAND        vmconst<>+4192(SB), Y8, Y8
 	VPOR         vmconst<>+1088(SB), Y8, Y8
 	VSUBPD       vmconst<>+1120(SB), Y8, Y8
 	VADDPD       vmconst<>+1088(SB), Y6, Y6
 	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+3872(SB), Y9
-	VMOVUPS      vmconst<>+3872(SB), Y10
+	VMOVUPS      vmconst<>+4096(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y10
 
-powloop111:
+powloop114:
 	VPTEST    Y6, Y6
-	JZ        powdone112
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y8, Y12
+	JZ        powdone115
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
 	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+3872(SB), Y6, Y12
+	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
 	VPANDN    Y11, Y12, Y11
 	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4064(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4064(SB), Y11, Y11
+	VPAND     vmconst<>+4288(SB), Y6, Y11
+	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
 	VMULPD    Y5, Y4, Y12
 	VBLENDVPD Y11, Y12, Y4, Y4
 	VADDPD    Y8, Y9, Y12
@@ -3619,23 +3682,23 @@ powloop111:
 	VSUBPD    vmconst<>+480(SB), Y8, Y12
 	VBLENDVPD Y11, Y12, Y8, Y8
 	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop111
+	JMP       powloop114
 
-powdone112:
-	VCMPPD       $0x11, vmconst<>+3872(SB), Y3, Y5
+powdone115:
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
 	VMOVUPS      vmconst<>+480(SB), Y6
 	VDIVPD       Y4, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+3872(SB), Y6
+	VMOVUPS      vmconst<>+4096(SB), Y6
 	VSUBPD       Y9, Y6, Y6
 	VBLENDVPD    Y5, Y6, Y9, Y5
 	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+3968(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1088(SB), Y6, Y6
 	VADDPD       Y5, Y6, Y6
 	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4096(SB), Y6, Y6
+	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
 	VPAND        Y6, Y8, Y6
 	VADDPD       vmconst<>+32(SB), Y5, Y5
 	VPSUBQ       vmconst<>+32(SB), Y5, Y5
@@ -3645,13 +3708,13 @@ powdone112:
 	VPAND        vmconst<>+2688(SB), Y2, Y8
 	VROUNDPD     $0x03, Y5, Y9
 	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+3872(SB), Y2, Y11
+	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
 	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4128(SB), Y4, Y4
+	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
 	VSQRTPD      Y2, Y11
 	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
 	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4160(SB), Y3, Y12
+	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
 	VMOVUPS      vmconst<>+480(SB), Y13
 	VDIVPD       Y11, Y13, Y11
 	VBLENDVPD    Y12, Y11, Y4, Y4
@@ -3662,12 +3725,12 @@ powdone112:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
 	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
 	VPAND        Y5, Y8, Y5
 	VPAND        Y5, Y6, Y5
 	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
@@ -3681,7 +3744,7 @@ powdone112:
 	VCVTPS2PD    X2, Y2
 	VPAND        vmconst<>+2688(SB), Y0, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VMINPD       vmconst<>+3904(SB), Y4, Y5
+	VMINPD       vmconst<>+4128(SB), Y4, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VSUBPD       Y5, Y4, Y6
 	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
@@ -3733,10 +3796,10 @@ powdone112:
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
 	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
 	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+3904(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+3872(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+3872(SB), Y0, Y9
+	VCMPPD       $0x04, vmconst<>+4096(SB), Y6, Y4
+	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y9
 	VPAND        Y9, Y4, Y4
 	VPAND        Y3, Y4, Y3
 	VMULPD       Y8, Y6, Y4
@@ -3772,28 +3835,28 @@ powdone112:
 	VPADDQ       vmconst<>+544(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+3936(SB), Y0, Y4
+	VPAND        vmconst<>+4160(SB), Y0, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
 	VPSRLQ       $0x34, Y0, Y6
-	VPAND        vmconst<>+3968(SB), Y6, Y6
+	VPAND        vmconst<>+4192(SB), Y6, Y6
 	VPOR         vmconst<>+1088(SB), Y6, Y6
 	VSUBPD       vmconst<>+1120(SB), Y6, Y6
 	VADDPD       vmconst<>+1088(SB), Y5, Y5
 	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+3872(SB), Y8
-	VMOVUPS      vmconst<>+3872(SB), Y9
+	VMOVUPS      vmconst<>+4096(SB), Y8
+	VMOVUPS      vmconst<>+4096(SB), Y9
 
-powloop113:
+powloop116:
 	VPTEST    Y5, Y5
-	JZ        powdone114
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4032(SB), Y6, Y11
+	JZ        powdone117
+	VCMPPD    $0x11, vmconst<>+4224(SB), Y6, Y10
+	VCMPPD    $0x1e, vmconst<>+4256(SB), Y6, Y11
 	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+3872(SB), Y5, Y11
+	VPCMPEQQ  vmconst<>+4096(SB), Y5, Y11
 	VPANDN    Y10, Y11, Y10
 	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4064(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4064(SB), Y10, Y10
+	VPAND     vmconst<>+4288(SB), Y5, Y10
+	VPCMPEQQ  vmconst<>+4288(SB), Y10, Y10
 	VMULPD    Y4, Y3, Y11
 	VBLENDVPD Y10, Y11, Y3, Y3
 	VADDPD    Y6, Y8, Y11
@@ -3806,23 +3869,23 @@ powloop113:
 	VSUBPD    vmconst<>+480(SB), Y6, Y11
 	VBLENDVPD Y10, Y11, Y6, Y6
 	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop113
+	JMP       powloop116
 
-powdone114:
-	VCMPPD      $0x11, vmconst<>+3872(SB), Y2, Y4
+powdone117:
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y4
 	VMOVUPS     vmconst<>+480(SB), Y5
 	VDIVPD      Y3, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+3872(SB), Y5
+	VMOVUPS     vmconst<>+4096(SB), Y5
 	VSUBPD      Y8, Y5, Y5
 	VBLENDVPD   Y4, Y5, Y8, Y4
 	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+3968(SB), Y5, Y5
+	VPAND       vmconst<>+4192(SB), Y5, Y5
 	VPOR        vmconst<>+1088(SB), Y5, Y5
 	VSUBPD      vmconst<>+1088(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y5
 	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4096(SB), Y5, Y5
+	VCMPPD      $0x12, vmconst<>+4320(SB), Y5, Y5
 	VPAND       Y5, Y6, Y5
 	VADDPD      vmconst<>+32(SB), Y4, Y4
 	VPSUBQ      vmconst<>+32(SB), Y4, Y4
@@ -3832,13 +3895,13 @@ powdone114:
 	VPAND       vmconst<>+2688(SB), Y0, Y6
 	VROUNDPD    $0x03, Y4, Y8
 	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+3872(SB), Y0, Y10
+	VCMPPD      $0x11, vmconst<>+4096(SB), Y0, Y10
 	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4128(SB), Y3, Y3
+	VBLENDVPD   Y8, vmconst<>+4352(SB), Y3, Y3
 	VSQRTPD     Y0, Y10
 	VCMPPD      $0x00, vmconst<>+448(SB), Y2, Y11
 	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4160(SB), Y2, Y11
+	VCMPPD      $0x00, vmconst<>+4384(SB), Y2, Y11
 	VMOVUPS     vmconst<>+480(SB), Y12
 	VDIVPD      Y10, Y12, Y10
 	VBLENDVPD   Y11, Y10, Y3, Y3
@@ -3849,12 +3912,12 @@ powdone114:
 	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
 	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
 	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+3904(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+4128(SB), Y4, Y4
 	VPAND       Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y5
 	VBLENDVPD   Y5, Y0, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+3872(SB), Y2, Y2
+	VCMPPD      $0x00, vmconst<>+4096(SB), Y2, Y2
 	VCMPPD      $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR        Y0, Y2, Y0
 	VBLENDVPD   Y0, vmconst<>+480(SB), Y3, Y2
@@ -3868,10 +3931,10 @@ powdone114:
 	VMOVUPS     Y0, (AX)(BX*4)
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out110
-	JMP         loop108
+	JNZ         out113
+	JMP         loop111
 
-out110:
+out113:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3879,7 +3942,7 @@ out110:
 	VZEROUPPER
 	RET
 
-done109:
+done112:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3896,15 +3959,15 @@ TEXT ·hypot64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop115:
+loop118:
 	CMPQ      SI, CX
-	JAE       done116
+	JAE       done119
 	VMOVUPS   (DX)(SI*8), Y0
 	VMOVUPS   (BX)(SI*8), Y1
 	VPAND     vmconst<>+2688(SB), Y0, Y2
 	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y2, Y4
-	VCMPPD    $0x11, vmconst<>+4192(SB), Y3, Y5
+	VCMPPD    $0x11, vmconst<>+4416(SB), Y2, Y4
+	VCMPPD    $0x11, vmconst<>+4416(SB), Y3, Y5
 	VPAND     Y5, Y4, Y4
 	VMAXPD    Y3, Y2, Y5
 	VMINPD    Y3, Y2, Y2
@@ -3913,93 +3976,14 @@ loop115:
 	VADDPD    vmconst<>+480(SB), Y2, Y2
 	VSQRTPD   Y2, Y2
 	VMULPD    Y2, Y5, Y2
-	VCMPPD    $0x00, vmconst<>+3872(SB), Y5, Y3
-	VBLENDVPD Y3, vmconst<>+3872(SB), Y2, Y2
+	VCMPPD    $0x00, vmconst<>+4096(SB), Y5, Y3
+	VBLENDVPD Y3, vmconst<>+4096(SB), Y2, Y2
 	VMOVUPS   Y2, (AX)(SI*8)
 	VMOVMSKPD Y4, DI
 	ADDQ      $0x04, SI
 	XORQ      $0x0f, DI
-	JNZ       out117
-	JMP       loop115
-
-out117:
-	MOVQ    xs+72(FP), AX
-	VMOVUPS Y0, (AX)
-	MOVQ    ys+80(FP), AX
-	VMOVUPS Y1, (AX)
-	MOVQ    SI, done+88(FP)
-	MOVQ    DI, bad+96(FP)
-	VZEROUPPER
-	RET
-
-done116:
-	XORQ AX, AX
-	MOVQ SI, done+88(FP)
-	MOVQ AX, bad+96(FP)
-	VZEROUPPER
-	RET
-
-// func hypot32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2
-TEXT ·hypot32AVX2Loop(SB), NOSPLIT, $0-104
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	MOVQ y_base+48(FP), BX
-	ANDQ $-8, CX
-	XORQ SI, SI
-
-loop118:
-	CMPQ         SI, CX
-	JAE          done119
-	VMOVUPS      (DX)(SI*4), Y0
-	VMOVUPS      (BX)(SI*4), Y1
-	VCVTPS2PD    X0, Y2
-	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y2
-	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
-	VPAND        Y6, Y5, Y5
-	VMAXPD       Y3, Y2, Y6
-	VMINPD       Y3, Y2, Y2
-	VDIVPD       Y6, Y2, Y2
-	VMULPD       Y2, Y2, Y2
-	VADDPD       vmconst<>+480(SB), Y2, Y2
-	VSQRTPD      Y2, Y2
-	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X4
-	VMOVMSKPD    Y5, DI
-	VEXTRACTF128 $0x01, Y0, X2
-	VCVTPS2PD    X2, Y2
-	VEXTRACTF128 $0x01, Y1, X3
-	VCVTPS2PD    X3, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y2
-	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
-	VPAND        Y6, Y5, Y5
-	VMAXPD       Y3, Y2, Y6
-	VMINPD       Y3, Y2, Y2
-	VDIVPD       Y6, Y2, Y2
-	VMULPD       Y2, Y2, Y2
-	VADDPD       vmconst<>+480(SB), Y2, Y2
-	VSQRTPD      Y2, Y2
-	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X2
-	VMOVMSKPD    Y5, R8
-	VINSERTF128  $0x01, X2, Y4, Y2
-	SHLQ         $0x04, R8
-	ORQ          R8, DI
-	VMOVUPS      Y2, (AX)(SI*4)
-	ADDQ         $0x08, SI
-	XORQ         $0xff, DI
-	JNZ          out120
-	JMP          loop118
+	JNZ       out120
+	JMP       loop118
 
 out120:
 	MOVQ    xs+72(FP), AX
@@ -4018,6 +4002,85 @@ done119:
 	VZEROUPPER
 	RET
 
+// func hypot32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·hypot32AVX2Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop121:
+	CMPQ         SI, CX
+	JAE          done122
+	VMOVUPS      (DX)(SI*4), Y0
+	VMOVUPS      (BX)(SI*4), Y1
+	VCVTPS2PD    X0, Y2
+	VCVTPS2PD    X1, Y3
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VMAXPD       Y3, Y2, Y6
+	VMINPD       Y3, Y2, Y2
+	VDIVPD       Y6, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       vmconst<>+480(SB), Y2, Y2
+	VSQRTPD      Y2, Y2
+	VMULPD       Y2, Y6, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X4
+	VMOVMSKPD    Y5, DI
+	VEXTRACTF128 $0x01, Y0, X2
+	VCVTPS2PD    X2, Y2
+	VEXTRACTF128 $0x01, Y1, X3
+	VCVTPS2PD    X3, Y3
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VMAXPD       Y3, Y2, Y6
+	VMINPD       Y3, Y2, Y2
+	VDIVPD       Y6, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       vmconst<>+480(SB), Y2, Y2
+	VSQRTPD      Y2, Y2
+	VMULPD       Y2, Y6, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X2
+	VMOVMSKPD    Y5, R8
+	VINSERTF128  $0x01, X2, Y4, Y2
+	SHLQ         $0x04, R8
+	ORQ          R8, DI
+	VMOVUPS      Y2, (AX)(SI*4)
+	ADDQ         $0x08, SI
+	XORQ         $0xff, DI
+	JNZ          out123
+	JMP          loop121
+
+out123:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Y1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done122:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
 // func hypotScalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2
 TEXT ·hypotScalar64AVX2Loop(SB), NOSPLIT, $0-80
@@ -4027,15 +4090,15 @@ TEXT ·hypotScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop121:
+loop124:
 	CMPQ         BX, CX
-	JAE          done122
+	JAE          done125
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y1, Y4
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y1, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y1, Y2, Y4
 	VMINPD       Y1, Y2, Y1
@@ -4044,88 +4107,12 @@ loop121:
 	VADDPD       vmconst<>+480(SB), Y1, Y1
 	VSQRTPD      Y1, Y1
 	VMULPD       Y1, Y4, Y1
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y4, Y2
-	VBLENDVPD    Y2, vmconst<>+3872(SB), Y1, Y1
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y1, Y1
 	VMOVUPS      Y1, (AX)(BX*8)
 	VMOVMSKPD    Y3, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out123
-	JMP          loop121
-
-out123:
-	MOVQ    xs+56(FP), AX
-	VMOVUPS Y0, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done122:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func hypotScalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2
-TEXT ·hypotScalar32AVX2Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop124:
-	CMPQ         BX, CX
-	JAE          done125
-	VMOVUPS      (DX)(BX*4), Y0
-	VBROADCASTSS y+48(FP), Y1
-	VCVTPS2PD    X0, Y2
-	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y2
-	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
-	VPAND        Y6, Y5, Y5
-	VMAXPD       Y3, Y2, Y6
-	VMINPD       Y3, Y2, Y2
-	VDIVPD       Y6, Y2, Y2
-	VMULPD       Y2, Y2, Y2
-	VADDPD       vmconst<>+480(SB), Y2, Y2
-	VSQRTPD      Y2, Y2
-	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X4
-	VMOVMSKPD    Y5, SI
-	VEXTRACTF128 $0x01, Y0, X2
-	VCVTPS2PD    X2, Y2
-	VEXTRACTF128 $0x01, Y1, X1
-	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+2688(SB), Y2, Y2
-	VPAND        vmconst<>+2688(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y1, Y5
-	VPAND        Y5, Y3, Y3
-	VMAXPD       Y1, Y2, Y5
-	VMINPD       Y1, Y2, Y1
-	VDIVPD       Y5, Y1, Y1
-	VMULPD       Y1, Y1, Y1
-	VADDPD       vmconst<>+480(SB), Y1, Y1
-	VSQRTPD      Y1, Y1
-	VMULPD       Y1, Y5, Y1
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y5, Y2
-	VBLENDVPD    Y2, vmconst<>+3872(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X1
-	VMOVMSKPD    Y3, DI
-	VINSERTF128  $0x01, X1, Y4, Y1
-	SHLQ         $0x04, DI
-	ORQ          DI, SI
-	VMOVUPS      Y1, (AX)(BX*4)
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
 	JNZ          out126
 	JMP          loop124
 
@@ -4144,6 +4131,82 @@ done125:
 	VZEROUPPER
 	RET
 
+// func hypotScalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2
+TEXT ·hypotScalar32AVX2Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop127:
+	CMPQ         BX, CX
+	JAE          done128
+	VMOVUPS      (DX)(BX*4), Y0
+	VBROADCASTSS y+48(FP), Y1
+	VCVTPS2PD    X0, Y2
+	VCVTPS2PD    X1, Y3
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VPAND        Y6, Y5, Y5
+	VMAXPD       Y3, Y2, Y6
+	VMINPD       Y3, Y2, Y2
+	VDIVPD       Y6, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       vmconst<>+480(SB), Y2, Y2
+	VSQRTPD      Y2, Y2
+	VMULPD       Y2, Y6, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X4
+	VMOVMSKPD    Y5, SI
+	VEXTRACTF128 $0x01, Y0, X2
+	VCVTPS2PD    X2, Y2
+	VEXTRACTF128 $0x01, Y1, X1
+	VCVTPS2PD    X1, Y1
+	VPAND        vmconst<>+2688(SB), Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y1, Y1
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y1, Y5
+	VPAND        Y5, Y3, Y3
+	VMAXPD       Y1, Y2, Y5
+	VMINPD       Y1, Y2, Y1
+	VDIVPD       Y5, Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       vmconst<>+480(SB), Y1, Y1
+	VSQRTPD      Y1, Y1
+	VMULPD       Y1, Y5, Y1
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X1
+	VMOVMSKPD    Y3, DI
+	VINSERTF128  $0x01, X1, Y4, Y1
+	SHLQ         $0x04, DI
+	ORQ          DI, SI
+	VMOVUPS      Y1, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out129
+	JMP          loop127
+
+out129:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done128:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
 // func scalarHypot64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2
 TEXT ·scalarHypot64AVX2Loop(SB), NOSPLIT, $0-80
@@ -4153,15 +4216,15 @@ TEXT ·scalarHypot64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop127:
+loop130:
 	CMPQ         BX, CX
-	JAE          done128
+	JAE          done131
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y0
 	VPAND        vmconst<>+2688(SB), Y1, Y2
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y2, Y0, Y4
 	VMINPD       Y2, Y0, Y0
@@ -4170,16 +4233,16 @@ loop127:
 	VADDPD       vmconst<>+480(SB), Y0, Y0
 	VSQRTPD      Y0, Y0
 	VMULPD       Y0, Y4, Y0
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y4, Y2
-	VBLENDVPD    Y2, vmconst<>+3872(SB), Y0, Y0
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y0, Y0
 	VMOVUPS      Y0, (AX)(BX*8)
 	VMOVMSKPD    Y3, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out129
-	JMP          loop127
+	JNZ          out132
+	JMP          loop130
 
-out129:
+out132:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4187,7 +4250,7 @@ out129:
 	VZEROUPPER
 	RET
 
-done128:
+done131:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4203,17 +4266,17 @@ TEXT ·scalarHypot32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop130:
+loop133:
 	CMPQ         BX, CX
-	JAE          done131
+	JAE          done134
 	VBROADCASTSS x+24(FP), Y0
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -4222,8 +4285,8 @@ loop130:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+3872(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X4
 	VMOVMSKPD    Y5, SI
 	VEXTRACTF128 $0x01, Y0, X0
@@ -4232,8 +4295,8 @@ loop130:
 	VCVTPS2PD    X2, Y2
 	VPAND        vmconst<>+2688(SB), Y0, Y0
 	VPAND        vmconst<>+2688(SB), Y2, Y2
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4192(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
 	VPAND        Y5, Y3, Y3
 	VMAXPD       Y2, Y0, Y5
 	VMINPD       Y2, Y0, Y0
@@ -4242,8 +4305,8 @@ loop130:
 	VADDPD       vmconst<>+480(SB), Y0, Y0
 	VSQRTPD      Y0, Y0
 	VMULPD       Y0, Y5, Y0
-	VCMPPD       $0x00, vmconst<>+3872(SB), Y5, Y2
-	VBLENDVPD    Y2, vmconst<>+3872(SB), Y0, Y0
+	VCMPPD       $0x00, vmconst<>+4096(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+4096(SB), Y0, Y0
 	VCVTPD2PSY   Y0, X0
 	VMOVMSKPD    Y3, DI
 	VINSERTF128  $0x01, X0, Y4, Y0
@@ -4252,10 +4315,10 @@ loop130:
 	VMOVUPS      Y0, (AX)(BX*4)
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out132
-	JMP          loop130
+	JNZ          out135
+	JMP          loop133
 
-out132:
+out135:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4263,7 +4326,238 @@ out132:
 	VZEROUPPER
 	RET
 
-done131:
+done134:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2_32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2_32AVX2Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop136:
+	CMPQ        SI, CX
+	JAE         done137
+	VMOVUPS     (DX)(SI*4), Y0
+	VMOVUPS     (BX)(SI*4), Y1
+	VPAND       vmconst<>+1920(SB), Y1, Y2
+	VPAND       vmconst<>+1920(SB), Y0, Y3
+	VMAXPS      Y3, Y2, Y4
+	VMINPS      Y3, Y2, Y5
+	VCMPPS      $0x1d, vmconst<>+4448(SB), Y4, Y6
+	VCMPPS      $0x12, vmconst<>+4480(SB), Y4, Y7
+	VPAND       Y7, Y6, Y6
+	VCMPPS      $0x03, Y0, Y1, Y7
+	VPANDN      Y6, Y7, Y6
+	VMULPS      vmconst<>+3360(SB), Y4, Y7
+	VCMPPS      $0x1e, Y7, Y5, Y7
+	VSUBPS      Y4, Y5, Y8
+	VBLENDVPS   Y7, Y8, Y5, Y8
+	VADDPS      Y4, Y5, Y5
+	VBLENDVPS   Y7, Y5, Y4, Y4
+	VDIVPS      Y4, Y8, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y8
+	VMOVUPS     vmconst<>+3456(SB), Y9
+	VFMADD213PS vmconst<>+3488(SB), Y9, Y8
+	VFMADD213PS vmconst<>+3520(SB), Y5, Y8
+	VFMADD213PS vmconst<>+3552(SB), Y5, Y8
+	VMULPS      Y5, Y8, Y5
+	VMOVUPS     Y4, Y8
+	VFMADD231PS Y4, Y5, Y8
+	VCMPPS      $0x1e, Y2, Y3, Y2
+	VCMPPS      $0x11, vmconst<>+2016(SB), Y1, Y3
+	VPAND       vmconst<>+1952(SB), Y3, Y4
+	VPAND       vmconst<>+1952(SB), Y2, Y5
+	VPXOR       Y5, Y4, Y4
+	VPAND       vmconst<>+4512(SB), Y3, Y3
+	VBLENDVPS   Y2, vmconst<>+2048(SB), Y3, Y2
+	VPAND       vmconst<>+928(SB), Y7, Y3
+	VPXOR       Y4, Y3, Y3
+	VADDPS      Y3, Y2, Y2
+	VPXOR       Y4, Y8, Y3
+	VFMADD231PS vmconst<>+3424(SB), Y2, Y3
+	VFMADD231PS vmconst<>+3392(SB), Y2, Y3
+	VPAND       vmconst<>+1952(SB), Y0, Y2
+	VPOR        Y2, Y3, Y2
+	VMOVUPS     Y2, (AX)(SI*4)
+	VMOVMSKPS   Y6, DI
+	ADDQ        $0x08, SI
+	XORQ        $0xff, DI
+	JNZ         out138
+	JMP         loop136
+
+out138:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Y1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done137:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func atan2Scalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2Scalar32AVX2Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop139:
+	CMPQ         BX, CX
+	JAE          done140
+	VMOVUPS      (DX)(BX*4), Y0
+	VBROADCASTSS y+48(FP), Y1
+	VPAND        vmconst<>+1920(SB), Y1, Y2
+	VPAND        vmconst<>+1920(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VCMPPS       $0x1d, vmconst<>+4448(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+4480(SB), Y4, Y7
+	VPAND        Y7, Y6, Y6
+	VCMPPS       $0x03, Y0, Y1, Y7
+	VPANDN       Y6, Y7, Y6
+	VMULPS       vmconst<>+3360(SB), Y4, Y7
+	VCMPPS       $0x1e, Y7, Y5, Y7
+	VSUBPS       Y4, Y5, Y8
+	VBLENDVPS    Y7, Y8, Y5, Y8
+	VADDPS       Y4, Y5, Y5
+	VBLENDVPS    Y7, Y5, Y4, Y4
+	VDIVPS       Y4, Y8, Y4
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y5, Y8
+	VMOVUPS      vmconst<>+3456(SB), Y9
+	VFMADD213PS  vmconst<>+3488(SB), Y9, Y8
+	VFMADD213PS  vmconst<>+3520(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+3552(SB), Y5, Y8
+	VMULPS       Y5, Y8, Y5
+	VMOVUPS      Y4, Y8
+	VFMADD231PS  Y4, Y5, Y8
+	VCMPPS       $0x1e, Y2, Y3, Y2
+	VCMPPS       $0x11, vmconst<>+2016(SB), Y1, Y1
+	VPAND        vmconst<>+1952(SB), Y1, Y3
+	VPAND        vmconst<>+1952(SB), Y2, Y4
+	VPXOR        Y4, Y3, Y3
+	VPAND        vmconst<>+4512(SB), Y1, Y1
+	VBLENDVPS    Y2, vmconst<>+2048(SB), Y1, Y1
+	VPAND        vmconst<>+928(SB), Y7, Y2
+	VPXOR        Y3, Y2, Y2
+	VADDPS       Y2, Y1, Y1
+	VPXOR        Y3, Y8, Y2
+	VFMADD231PS  vmconst<>+3424(SB), Y1, Y2
+	VFMADD231PS  vmconst<>+3392(SB), Y1, Y2
+	VPAND        vmconst<>+1952(SB), Y0, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPS      Y1, (AX)(BX*4)
+	VMOVMSKPS    Y6, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out141
+	JMP          loop139
+
+out141:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done140:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2_32AVX2Loop(d []float32, x float32, y []float32, ys *[8]float32) (done int, bad uint)
+// Requires: AVX, AVX2, FMA3
+TEXT ·scalarAtan2_32AVX2Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop142:
+	CMPQ         BX, CX
+	JAE          done143
+	VBROADCASTSS x+24(FP), Y0
+	VMOVUPS      (DX)(BX*4), Y1
+	VPAND        vmconst<>+1920(SB), Y1, Y2
+	VPAND        vmconst<>+1920(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VCMPPS       $0x1d, vmconst<>+4448(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+4480(SB), Y4, Y7
+	VPAND        Y7, Y6, Y6
+	VCMPPS       $0x03, Y0, Y1, Y7
+	VPANDN       Y6, Y7, Y6
+	VMULPS       vmconst<>+3360(SB), Y4, Y7
+	VCMPPS       $0x1e, Y7, Y5, Y7
+	VSUBPS       Y4, Y5, Y8
+	VBLENDVPS    Y7, Y8, Y5, Y8
+	VADDPS       Y4, Y5, Y5
+	VBLENDVPS    Y7, Y5, Y4, Y4
+	VDIVPS       Y4, Y8, Y4
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y5, Y8
+	VMOVUPS      vmconst<>+3456(SB), Y9
+	VFMADD213PS  vmconst<>+3488(SB), Y9, Y8
+	VFMADD213PS  vmconst<>+3520(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+3552(SB), Y5, Y8
+	VMULPS       Y5, Y8, Y5
+	VMOVUPS      Y4, Y8
+	VFMADD231PS  Y4, Y5, Y8
+	VCMPPS       $0x1e, Y2, Y3, Y2
+	VCMPPS       $0x11, vmconst<>+2016(SB), Y1, Y3
+	VPAND        vmconst<>+1952(SB), Y3, Y4
+	VPAND        vmconst<>+1952(SB), Y2, Y5
+	VPXOR        Y5, Y4, Y4
+	VPAND        vmconst<>+4512(SB), Y3, Y3
+	VBLENDVPS    Y2, vmconst<>+2048(SB), Y3, Y2
+	VPAND        vmconst<>+928(SB), Y7, Y3
+	VPXOR        Y4, Y3, Y3
+	VADDPS       Y3, Y2, Y2
+	VPXOR        Y4, Y8, Y3
+	VFMADD231PS  vmconst<>+3424(SB), Y2, Y3
+	VFMADD231PS  vmconst<>+3392(SB), Y2, Y3
+	VPAND        vmconst<>+1952(SB), Y0, Y0
+	VPOR         Y0, Y3, Y0
+	VMOVUPS      Y0, (AX)(BX*4)
+	VMOVMSKPS    Y6, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out144
+	JMP          loop142
+
+out144:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Y1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done143:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5094,48 +5388,128 @@ DATA vmconst<>+3856(SB)/4, $0x39800000
 DATA vmconst<>+3860(SB)/4, $0x39800000
 DATA vmconst<>+3864(SB)/4, $0x39800000
 DATA vmconst<>+3868(SB)/4, $0x39800000
-DATA vmconst<>+3872(SB)/8, $0x0000000000000000
-DATA vmconst<>+3880(SB)/8, $0x0000000000000000
-DATA vmconst<>+3888(SB)/8, $0x0000000000000000
-DATA vmconst<>+3896(SB)/8, $0x0000000000000000
-DATA vmconst<>+3904(SB)/8, $0x41e0000000000000
-DATA vmconst<>+3912(SB)/8, $0x41e0000000000000
-DATA vmconst<>+3920(SB)/8, $0x41e0000000000000
-DATA vmconst<>+3928(SB)/8, $0x41e0000000000000
-DATA vmconst<>+3936(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+3944(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+3952(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+3960(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+3968(SB)/8, $0x00000000000007ff
-DATA vmconst<>+3976(SB)/8, $0x00000000000007ff
-DATA vmconst<>+3984(SB)/8, $0x00000000000007ff
-DATA vmconst<>+3992(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4000(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4008(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4016(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4024(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4032(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4040(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4048(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4056(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4064(SB)/8, $0x0000000000000001
-DATA vmconst<>+4072(SB)/8, $0x0000000000000001
-DATA vmconst<>+4080(SB)/8, $0x0000000000000001
-DATA vmconst<>+4088(SB)/8, $0x0000000000000001
-DATA vmconst<>+4096(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4104(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4112(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4120(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4128(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4136(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4144(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4152(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4160(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4168(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4176(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4184(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4192(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4200(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4208(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4216(SB)/8, $0x7ff0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $4224
+DATA vmconst<>+3872(SB)/4, $0x7f800000
+DATA vmconst<>+3876(SB)/4, $0x7f800000
+DATA vmconst<>+3880(SB)/4, $0x7f800000
+DATA vmconst<>+3884(SB)/4, $0x7f800000
+DATA vmconst<>+3888(SB)/4, $0x7f800000
+DATA vmconst<>+3892(SB)/4, $0x7f800000
+DATA vmconst<>+3896(SB)/4, $0x7f800000
+DATA vmconst<>+3900(SB)/4, $0x7f800000
+DATA vmconst<>+3904(SB)/4, $0x4b800000
+DATA vmconst<>+3908(SB)/4, $0x4b800000
+DATA vmconst<>+3912(SB)/4, $0x4b800000
+DATA vmconst<>+3916(SB)/4, $0x4b800000
+DATA vmconst<>+3920(SB)/4, $0x4b800000
+DATA vmconst<>+3924(SB)/4, $0x4b800000
+DATA vmconst<>+3928(SB)/4, $0x4b800000
+DATA vmconst<>+3932(SB)/4, $0x4b800000
+DATA vmconst<>+3936(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3940(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3944(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3948(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3952(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3956(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3960(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3964(SB)/4, $0x3eaaaaab
+DATA vmconst<>+3968(SB)/4, $0x4ea94465
+DATA vmconst<>+3972(SB)/4, $0x4ea94465
+DATA vmconst<>+3976(SB)/4, $0x4ea94465
+DATA vmconst<>+3980(SB)/4, $0x4ea94465
+DATA vmconst<>+3984(SB)/4, $0x4ea94465
+DATA vmconst<>+3988(SB)/4, $0x4ea94465
+DATA vmconst<>+3992(SB)/4, $0x4ea94465
+DATA vmconst<>+3996(SB)/4, $0x4ea94465
+DATA vmconst<>+4000(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4004(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4008(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4012(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4016(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4020(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4024(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4028(SB)/4, $0x3e30fcd7
+DATA vmconst<>+4032(SB)/4, $0x3e638e39
+DATA vmconst<>+4036(SB)/4, $0x3e638e39
+DATA vmconst<>+4040(SB)/4, $0x3e638e39
+DATA vmconst<>+4044(SB)/4, $0x3e638e39
+DATA vmconst<>+4048(SB)/4, $0x3e638e39
+DATA vmconst<>+4052(SB)/4, $0x3e638e39
+DATA vmconst<>+4056(SB)/4, $0x3e638e39
+DATA vmconst<>+4060(SB)/4, $0x3e638e39
+DATA vmconst<>+4064(SB)/4, $0x3b800000
+DATA vmconst<>+4068(SB)/4, $0x3b800000
+DATA vmconst<>+4072(SB)/4, $0x3b800000
+DATA vmconst<>+4076(SB)/4, $0x3b800000
+DATA vmconst<>+4080(SB)/4, $0x3b800000
+DATA vmconst<>+4084(SB)/4, $0x3b800000
+DATA vmconst<>+4088(SB)/4, $0x3b800000
+DATA vmconst<>+4092(SB)/4, $0x3b800000
+DATA vmconst<>+4096(SB)/8, $0x0000000000000000
+DATA vmconst<>+4104(SB)/8, $0x0000000000000000
+DATA vmconst<>+4112(SB)/8, $0x0000000000000000
+DATA vmconst<>+4120(SB)/8, $0x0000000000000000
+DATA vmconst<>+4128(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4136(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4144(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4152(SB)/8, $0x41e0000000000000
+DATA vmconst<>+4160(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4168(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4176(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4184(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+4192(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4200(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4208(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4216(SB)/8, $0x00000000000007ff
+DATA vmconst<>+4224(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4232(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4240(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4248(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+4256(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4264(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4272(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4280(SB)/8, $0x40b0000000000000
+DATA vmconst<>+4288(SB)/8, $0x0000000000000001
+DATA vmconst<>+4296(SB)/8, $0x0000000000000001
+DATA vmconst<>+4304(SB)/8, $0x0000000000000001
+DATA vmconst<>+4312(SB)/8, $0x0000000000000001
+DATA vmconst<>+4320(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4328(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4336(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4344(SB)/8, $0x409ff80000000000
+DATA vmconst<>+4352(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4360(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4368(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4376(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4384(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4392(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4400(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4408(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+4416(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4424(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4432(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4440(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4448(SB)/4, $0x0d800000
+DATA vmconst<>+4452(SB)/4, $0x0d800000
+DATA vmconst<>+4456(SB)/4, $0x0d800000
+DATA vmconst<>+4460(SB)/4, $0x0d800000
+DATA vmconst<>+4464(SB)/4, $0x0d800000
+DATA vmconst<>+4468(SB)/4, $0x0d800000
+DATA vmconst<>+4472(SB)/4, $0x0d800000
+DATA vmconst<>+4476(SB)/4, $0x0d800000
+DATA vmconst<>+4480(SB)/4, $0x7e800000
+DATA vmconst<>+4484(SB)/4, $0x7e800000
+DATA vmconst<>+4488(SB)/4, $0x7e800000
+DATA vmconst<>+4492(SB)/4, $0x7e800000
+DATA vmconst<>+4496(SB)/4, $0x7e800000
+DATA vmconst<>+4500(SB)/4, $0x7e800000
+DATA vmconst<>+4504(SB)/4, $0x7e800000
+DATA vmconst<>+4508(SB)/4, $0x7e800000
+DATA vmconst<>+4512(SB)/4, $0x40800000
+DATA vmconst<>+4516(SB)/4, $0x40800000
+DATA vmconst<>+4520(SB)/4, $0x40800000
+DATA vmconst<>+4524(SB)/4, $0x40800000
+DATA vmconst<>+4528(SB)/4, $0x40800000
+DATA vmconst<>+4532(SB)/4, $0x40800000
+DATA vmconst<>+4536(SB)/4, $0x40800000
+DATA vmconst<>+4540(SB)/4, $0x40800000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4544

@@ -11,7 +11,7 @@ package vmath
 // fastAVX512 names the float64 functions (Exp for Exp64) that this level
 // computes with kernels of its own, within the accuracy rule, rather than
 // with their references' algorithms bit for bit (asmgen's fast512).
-var fastAVX512 = map[string]bool{"Exp": true, "Log": true, "Tanh": true, "Sin": true, "Cos": true, "Log10_": true, "Log2_": true, "Cosh": true, "Sinh": true, "Exp2_": true, "Expm1_": true, "Log1p": true, "Tan": true, "Atan": true, "Acos": true, "Asinh": true, "Acosh": true, "Atanh": true, "Erf": true}
+var fastAVX512 = map[string]bool{"Exp": true, "Log": true, "Tanh": true, "Sin": true, "Cos": true, "Log10_": true, "Log2_": true, "Cosh": true, "Sinh": true, "Exp2_": true, "Expm1_": true, "Log1p": true, "Tan": true, "Atan": true, "Asin": true, "Acos": true, "Asinh": true, "Acosh": true, "Atanh": true, "Cbrt": true, "Erf": true, "Atan2_": true}
 
 //go:noescape
 func exp64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)

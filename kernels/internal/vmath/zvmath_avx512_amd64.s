@@ -2054,7 +2054,7 @@ done83:
 	RET
 
 // func atan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F
 TEXT ·atan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2067,43 +2067,47 @@ loop85:
 	JAE         done86
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x1e, vmconst<>+1664(SB), Z1, K1
-	VCMPPD.BCST $0x1e, vmconst<>+1672(SB), Z1, K2
-	KANDNW      K2, K1, K2
-	VSUBPD.BCST vmconst<>+480(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K2, Z3
-	VBLENDMPD.BCST vmconst<>+480(SB), Z3, K1, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z1, Z2
-	VBROADCASTSD vmconst<>+480(SB), Z9
-	VBLENDMPD   Z2, Z9, K2, Z5
-	VBLENDMPD   Z1, Z5, K1, Z6
-	VDIVPD      Z6, Z4, Z1
-	VMULPD      Z1, Z1, Z2
-	VMOVUPS     Z2, Z9
-	VBROADCASTSD vmconst<>+1680(SB), Z10
-	VFMADD213PD.BCST vmconst<>+1688(SB), Z10, Z9
-	VFMADD213PD.BCST vmconst<>+1696(SB), Z2, Z9
-	VFMADD213PD.BCST vmconst<>+1704(SB), Z2, Z9
-	VFMADD213PD.BCST vmconst<>+1712(SB), Z2, Z9
-	VMOVUPS     Z1, Z10
-	VFMADD213PD.BCST vmconst<>+1720(SB), Z1, Z10
-	VFMADD213PD.BCST vmconst<>+1728(SB), Z2, Z10
-	VFMADD213PD.BCST vmconst<>+1736(SB), Z2, Z10
-	VFMADD213PD.BCST vmconst<>+1744(SB), Z2, Z10
-	VFMADD213PD.BCST vmconst<>+1752(SB), Z2, Z10
-	VMULPD      Z9, Z2, Z2
-	VDIVPD      Z10, Z2, Z2
-	VMOVUPS     Z1, Z9
-	VFMADD231PD Z2, Z1, Z9
-	VADDPD.BCST vmconst<>+1760(SB), Z9, Z1
-	VADDPD.BCST vmconst<>+1768(SB), Z1, Z1
-	VBLENDMPD   Z1, Z9, K2, Z7
-	VBROADCASTSD vmconst<>+1776(SB), Z1
-	VSUBPD      Z9, Z1, Z1
-	VADDPD.BCST vmconst<>+1784(SB), Z1, Z1
-	VBLENDMPD   Z1, Z7, K1, Z8
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
-	VPXORQ      Z1, Z8, Z1
+	VBROADCASTSD vmconst<>+480(SB), Z2
+	VMAXPD      Z1, Z2, Z2
+	VBROADCASTSD vmconst<>+480(SB), Z5
+	VMINPD      Z1, Z5, Z5
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z6
+	VCMPPD      $0x1e, Z6, Z5, K1
+	VSUBPD      Z2, Z5, Z6
+	VBLENDMPD   Z6, Z5, K1, Z3
+	VADDPD      Z2, Z5, Z5
+	VBLENDMPD   Z5, Z2, K1, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMULPD      Z2, Z2, Z5
+	VMULPD      Z5, Z2, Z6
+	VMOVUPS     Z5, Z7
+	VBROADCASTSD vmconst<>+1664(SB), Z8
+	VFMADD213PD.BCST vmconst<>+1672(SB), Z8, Z7
+	VFMADD213PD.BCST vmconst<>+1680(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1688(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1696(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1704(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1712(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1720(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1728(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1736(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1744(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+1752(SB), Z5, Z7
+	VFMADD231PD Z7, Z6, Z2
+	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z1, K2
+	VPMOVM2Q    K2, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
+	VPMOVM2Q    K2, Z5
+	VPANDQ.BCST vmconst<>+488(SB), Z5, Z5
+	VPMOVM2Q    K1, Z6
+	VPANDQ.BCST vmconst<>+480(SB), Z6, Z6
+	VPXORQ      Z1, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VPXORQ      Z1, Z2, Z1
+	VFMADD231PD.BCST vmconst<>+1768(SB), Z5, Z1
+	VFMADD231PD.BCST vmconst<>+1760(SB), Z5, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
+	VPORQ       Z2, Z1, Z1
 	VCMPPD      $0x00, Z0, Z0, K1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -2141,8 +2145,8 @@ loop88:
 	JAE         done89
 	VMOVUPS     (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+1792(SB), Z1, K1
-	VCMPPS.BCST $0x1e, vmconst<>+1800(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+1776(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+1784(SB), Z1, K2
 	KANDNW      K2, K1, K2
 	VSUBPS.BCST vmconst<>+440(SB), Z1, Z2
 	VBLENDMPS   Z2, Z1, K2, Z3
@@ -2153,17 +2157,17 @@ loop88:
 	VBLENDMPS   Z1, Z5, K1, Z6
 	VDIVPS      Z6, Z4, Z1
 	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1808(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+1792(SB), Z2, Z2
 	VBLENDMPS.BCST vmconst<>+1048(SB), Z2, K1, Z7
 	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1816(SB), Z2, Z2
+	VPANDD.BCST vmconst<>+1800(SB), Z2, Z2
 	VBLENDMPS.BCST vmconst<>+1056(SB), Z2, K1, Z8
 	VMULPS      Z1, Z1, Z2
 	VMOVUPS     Z2, Z9
-	VBROADCASTSS vmconst<>+1824(SB), Z10
-	VFMADD213PS.BCST vmconst<>+1832(SB), Z10, Z9
-	VFMADD213PS.BCST vmconst<>+1840(SB), Z2, Z9
-	VFMADD213PS.BCST vmconst<>+1848(SB), Z2, Z9
+	VBROADCASTSS vmconst<>+1808(SB), Z10
+	VFMADD213PS.BCST vmconst<>+1816(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+1824(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+1832(SB), Z2, Z9
 	VMULPS      Z2, Z9, Z2
 	VADDPS      Z8, Z1, Z9
 	VFMADD231PS Z1, Z2, Z9
@@ -2193,6 +2197,80 @@ done89:
 	VZEROUPPER
 	RET
 
+// func asin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·asin64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop91:
+	CMPQ        BX, CX
+	JAE         done92
+	VMOVUPS     (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+1840(SB), Z1, K1
+	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z1, K2
+	VBROADCASTSD vmconst<>+480(SB), Z2
+	VSUBPD      Z1, Z2, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
+	VMULPD      Z0, Z0, Z6
+	VBLENDMPD   Z2, Z6, K2, Z3
+	VSQRTPD     Z3, Z2
+	VBLENDMPD   Z2, Z1, K2, Z4
+	VMULPD      Z3, Z4, Z1
+	VMOVUPS     Z3, Z2
+	VBROADCASTSD vmconst<>+1848(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1856(SB), Z6, Z2
+	VFMADD213PD.BCST vmconst<>+1864(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1872(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1880(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1888(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1896(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1904(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1912(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1920(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1928(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1936(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1944(SB), Z3, Z2
+	VMOVUPS     Z4, Z6
+	VFMADD231PD Z2, Z1, Z6
+	VADDPD      Z6, Z6, Z1
+	VBLENDMPD   Z1, Z6, K2, Z5
+	VPMOVM2Q    K2, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
+	VPMOVM2Q    K2, Z2
+	VPANDQ.BCST vmconst<>+480(SB), Z2, Z2
+	VPXORQ      Z1, Z5, Z1
+	VFMADD231PD.BCST vmconst<>+1960(SB), Z2, Z1
+	VFMADD231PD.BCST vmconst<>+1952(SB), Z2, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
+	VPORQ       Z2, Z1, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
+	KMOVW       K1, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out93
+	JMP         loop91
+
+out93:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done92:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func asin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
@@ -2202,9 +2280,9 @@ TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop91:
+loop94:
 	CMPQ        BX, CX
-	JAE         done92
+	JAE         done95
 	VMOVUPS     (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
@@ -2216,11 +2294,11 @@ loop91:
 	VSQRTPS     Z3, Z2
 	VBLENDMPS   Z2, Z1, K1, Z4
 	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1856(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1864(SB), Z7, Z2
-	VFMADD213PS.BCST vmconst<>+1872(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1880(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1888(SB), Z3, Z2
+	VBROADCASTSS vmconst<>+1968(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1976(SB), Z7, Z2
+	VFMADD213PS.BCST vmconst<>+1984(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1992(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+2000(SB), Z3, Z2
 	VMULPS      Z3, Z2, Z2
 	VMOVUPS     Z4, Z7
 	VFMADD231PS Z4, Z2, Z7
@@ -2243,108 +2321,8 @@ loop91:
 	KMOVW       K1, SI
 	ADDQ        $0x10, BX
 	XORQ        $0x0000ffff, SI
-	JNZ         out93
-	JMP         loop91
-
-out93:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done92:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
-// func acos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop94:
-	CMPQ         BX, CX
-	JAE          done95
-	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z1, K1
-	VBROADCASTSD vmconst<>+480(SB), Z2
-	VSUBPD       Z1, Z2, Z2
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
-	VSQRTPD      Z2, Z2
-	VBLENDMPD    Z2, Z0, K1, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z2
-	VMOVUPS      Z2, Z15
-	VFNMADD213PD.BCST vmconst<>+480(SB), Z2, Z15
-	VSQRTPD      Z15, Z15
-	VCMPPD.BCST $0x1e, vmconst<>+1896(SB), Z2, K2
-	VBLENDMPD    Z15, Z2, K2, Z4
-	VBLENDMPD    Z2, Z15, K2, Z5
-	VDIVPD       Z5, Z4, Z15
-	VCMPPD.BCST $0x1e, vmconst<>+1664(SB), Z15, K3
-	VCMPPD.BCST $0x1e, vmconst<>+1672(SB), Z15, K4
-	KANDNW       K4, K3, K4
-	VSUBPD.BCST vmconst<>+480(SB), Z15, Z16
-	VBLENDMPD    Z16, Z15, K4, Z6
-	VBLENDMPD.BCST vmconst<>+480(SB), Z6, K3, Z7
-	VADDPD.BCST vmconst<>+480(SB), Z15, Z16
-	VBROADCASTSD vmconst<>+480(SB), Z17
-	VBLENDMPD    Z16, Z17, K4, Z8
-	VBLENDMPD    Z15, Z8, K3, Z9
-	VDIVPD       Z9, Z7, Z15
-	VMULPD       Z15, Z15, Z16
-	VMOVUPS      Z16, Z17
-	VBROADCASTSD vmconst<>+1680(SB), Z18
-	VFMADD213PD.BCST vmconst<>+1688(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+1696(SB), Z16, Z17
-	VFMADD213PD.BCST vmconst<>+1704(SB), Z16, Z17
-	VFMADD213PD.BCST vmconst<>+1712(SB), Z16, Z17
-	VMOVUPS      Z15, Z18
-	VFMADD213PD.BCST vmconst<>+1720(SB), Z15, Z18
-	VFMADD213PD.BCST vmconst<>+1728(SB), Z16, Z18
-	VFMADD213PD.BCST vmconst<>+1736(SB), Z16, Z18
-	VFMADD213PD.BCST vmconst<>+1744(SB), Z16, Z18
-	VFMADD213PD.BCST vmconst<>+1752(SB), Z16, Z18
-	VMULPD       Z17, Z16, Z16
-	VDIVPD       Z18, Z16, Z16
-	VMOVUPS      Z15, Z17
-	VFMADD231PD  Z16, Z15, Z17
-	VADDPD.BCST vmconst<>+1760(SB), Z17, Z15
-	VADDPD.BCST vmconst<>+1768(SB), Z15, Z15
-	VBLENDMPD    Z15, Z17, K4, Z10
-	VBROADCASTSD vmconst<>+1776(SB), Z15
-	VSUBPD       Z17, Z15, Z15
-	VADDPD.BCST vmconst<>+1784(SB), Z15, Z15
-	VBLENDMPD    Z15, Z10, K3, Z11
-	VBROADCASTSD vmconst<>+1776(SB), Z15
-	VSUBPD       Z11, Z15, Z15
-	VBLENDMPD    Z15, Z11, K2, Z12
-	VPANDQ.BCST vmconst<>+560(SB), Z3, Z15
-	VPXORQ       Z15, Z12, Z15
-	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z2, K2
-	VADDPD       Z15, Z15, Z2
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z0, K2
-	VBROADCASTSD vmconst<>+1904(SB), Z16
-	VSUBPD       Z2, Z16, Z16
-	VBLENDMPD    Z16, Z2, K2, Z13
-	VBROADCASTSD vmconst<>+1776(SB), Z2
-	VSUBPD       Z15, Z2, Z2
-	VBLENDMPD    Z13, Z2, K1, Z14
-	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z1, K1
-	VMOVUPS      Z14, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out96
-	JMP          loop94
+	JNZ         out96
+	JMP         loop94
 
 out96:
 	MOVQ    xs+48(FP), AX
@@ -2361,58 +2339,63 @@ done95:
 	VZEROUPPER
 	RET
 
-// func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func acos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop97:
 	CMPQ        BX, CX
 	JAE         done98
-	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
-	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K2
-	VBROADCASTSS vmconst<>+440(SB), Z2
-	VSUBPS      Z1, Z2, Z2
-	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
-	VMULPS      Z1, Z1, Z8
-	VBLENDMPS   Z2, Z8, K2, Z3
-	VSQRTPS     Z3, Z2
-	VBLENDMPS   Z2, Z1, K2, Z4
+	VMOVUPS     (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z1, K1
+	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z1, K2
+	VBROADCASTSD vmconst<>+480(SB), Z2
+	VSUBPD      Z1, Z2, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
+	VMULPD      Z0, Z0, Z8
+	VBLENDMPD   Z2, Z8, K2, Z3
+	VSQRTPD     Z3, Z2
+	VBLENDMPD   Z2, Z1, K2, Z4
+	VMULPD      Z3, Z4, Z1
 	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1856(SB), Z8
-	VFMADD213PS.BCST vmconst<>+1864(SB), Z8, Z2
-	VFMADD213PS.BCST vmconst<>+1872(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1880(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1888(SB), Z3, Z2
-	VMULPS      Z3, Z2, Z2
+	VBROADCASTSD vmconst<>+1848(SB), Z8
+	VFMADD213PD.BCST vmconst<>+1856(SB), Z8, Z2
+	VFMADD213PD.BCST vmconst<>+1864(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1872(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1880(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1888(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1896(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1904(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1912(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1920(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1928(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1936(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1944(SB), Z3, Z2
 	VMOVUPS     Z4, Z8
-	VFMADD231PS Z4, Z2, Z8
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1048(SB), Z2, Z2
-	VADDPS      Z8, Z8, Z2
-	VPXORD.BCST vmconst<>+752(SB), Z8, Z8
-	VBLENDMPS   Z2, Z8, K2, Z5
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
-	VPXORQ      Z2, Z5, Z2
-	VADDPS.BCST vmconst<>+1056(SB), Z2, Z2
-	VADDPS.BCST vmconst<>+1048(SB), Z2, Z2
-	VBROADCASTSS vmconst<>+1920(SB), Z8
-	VSUBPS      Z5, Z8, Z8
-	VADDPS.BCST vmconst<>+1912(SB), Z8, Z8
-	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z0, K2
-	VBLENDMPS   Z8, Z5, K2, Z6
-	VBLENDMPS   Z6, Z2, K1, Z7
-	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
-	VMOVUPS     Z7, (AX)(BX*4)
+	VFMADD231PD Z2, Z1, Z8
+	VADDPD      Z8, Z8, Z1
+	VBLENDMPD   Z1, Z8, K2, Z5
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPXORQ.BCST vmconst<>+560(SB), Z1, Z2
+	VBLENDMPD   Z1, Z2, K2, Z6
+	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z0, K3
+	VPMOVM2Q    K3, Z1
+	VPANDQ.BCST vmconst<>+488(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+480(SB), Z2
+	VBLENDMPD   Z1, Z2, K2, Z7
+	VPXORQ      Z6, Z5, Z1
+	VFMADD231PD.BCST vmconst<>+1960(SB), Z7, Z1
+	VFMADD231PD.BCST vmconst<>+1952(SB), Z7, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
-	ADDQ        $0x10, BX
-	XORQ        $0x0000ffff, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
 	JNZ         out99
 	JMP         loop97
 
@@ -2431,6 +2414,76 @@ done98:
 	VZEROUPPER
 	RET
 
+// func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop100:
+	CMPQ        BX, CX
+	JAE         done101
+	VMOVUPS     (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K2
+	VBROADCASTSS vmconst<>+440(SB), Z2
+	VSUBPS      Z1, Z2, Z2
+	VMULPS.BCST vmconst<>+432(SB), Z2, Z2
+	VMULPS      Z1, Z1, Z8
+	VBLENDMPS   Z2, Z8, K2, Z3
+	VSQRTPS     Z3, Z2
+	VBLENDMPS   Z2, Z1, K2, Z4
+	VMOVUPS     Z3, Z2
+	VBROADCASTSS vmconst<>+1968(SB), Z8
+	VFMADD213PS.BCST vmconst<>+1976(SB), Z8, Z2
+	VFMADD213PS.BCST vmconst<>+1984(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+1992(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+2000(SB), Z3, Z2
+	VMULPS      Z3, Z2, Z2
+	VMOVUPS     Z4, Z8
+	VFMADD231PS Z4, Z2, Z8
+	VPMOVM2D    K2, Z2
+	VPANDD.BCST vmconst<>+1048(SB), Z2, Z2
+	VADDPS      Z8, Z8, Z2
+	VPXORD.BCST vmconst<>+752(SB), Z8, Z8
+	VBLENDMPS   Z2, Z8, K2, Z5
+	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
+	VPXORQ      Z2, Z5, Z2
+	VADDPS.BCST vmconst<>+1056(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+1048(SB), Z2, Z2
+	VBROADCASTSS vmconst<>+2016(SB), Z8
+	VSUBPS      Z5, Z8, Z8
+	VADDPS.BCST vmconst<>+2008(SB), Z8, Z8
+	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z0, K2
+	VBLENDMPS   Z8, Z5, K2, Z6
+	VBLENDMPS   Z6, Z2, K1, Z7
+	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
+	VMOVUPS     Z7, (AX)(BX*4)
+	KMOVW       K1, SI
+	ADDQ        $0x10, BX
+	XORQ        $0x0000ffff, SI
+	JNZ         out102
+	JMP         loop100
+
+out102:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done101:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
 // func asinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
 TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
@@ -2440,9 +2493,9 @@ TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop100:
+loop103:
 	CMPQ         BX, CX
-	JAE          done101
+	JAE          done104
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z1, K1
@@ -2608,10 +2661,10 @@ loop100:
 	VFMADD231PD.BCST vmconst<>+568(SB), Z18, Z2
 	VCMPPD.BCST $0x1e, vmconst<>+488(SB), Z1, K2
 	VBLENDMPD    Z22, Z16, K2, Z19
-	VCMPPD.BCST $0x1e, vmconst<>+1928(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+2024(SB), Z1, K2
 	VADDPD.BCST vmconst<>+1280(SB), Z2, Z2
 	VBLENDMPD    Z2, Z19, K2, Z20
-	VCMPPD.BCST $0x11, vmconst<>+1936(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2032(SB), Z1, K2
 	VBLENDMPD    Z1, Z20, K2, Z21
 	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
 	VPXORQ       Z1, Z21, Z1
@@ -2619,10 +2672,10 @@ loop100:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out102
-	JMP          loop100
+	JNZ          out105
+	JMP          loop103
 
-out102:
+out105:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2630,7 +2683,7 @@ out102:
 	VZEROUPPER
 	RET
 
-done101:
+done104:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -2646,9 +2699,9 @@ TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop103:
+loop106:
 	CMPQ         BX, CX
-	JAE          done104
+	JAE          done107
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
 	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K1
@@ -2768,10 +2821,10 @@ loop103:
 	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z11
 	VCMPPS.BCST $0x1e, vmconst<>+776(SB), Z1, K2
 	VBLENDMPS    Z12, Z6, K2, Z8
-	VCMPPS.BCST $0x1e, vmconst<>+1944(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+2040(SB), Z1, K2
 	VADDPS.BCST vmconst<>+1352(SB), Z11, Z2
 	VBLENDMPS    Z2, Z8, K2, Z9
-	VCMPPS.BCST $0x11, vmconst<>+1952(SB), Z1, K2
+	VCMPPS.BCST $0x11, vmconst<>+2048(SB), Z1, K2
 	VBLENDMPS    Z1, Z9, K2, Z10
 	VPANDD.BCST vmconst<>+752(SB), Z0, Z1
 	VPXORQ       Z1, Z10, Z1
@@ -2779,10 +2832,10 @@ loop103:
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out105
-	JMP          loop103
+	JNZ          out108
+	JMP          loop106
 
-out105:
+out108:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2790,7 +2843,7 @@ out105:
 	VZEROUPPER
 	RET
 
-done104:
+done107:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -2806,9 +2859,9 @@ TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop106:
+loop109:
 	CMPQ         BX, CX
-	JAE          done107
+	JAE          done110
 	VMOVUPS      (DX)(BX*8), Z0
 	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z0, K1
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
@@ -2976,17 +3029,17 @@ loop106:
 	VFMADD231PD.BCST vmconst<>+568(SB), Z17, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+488(SB), Z0, K2
 	VBLENDMPD    Z1, Z15, K2, Z18
-	VCMPPD.BCST $0x1d, vmconst<>+1928(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+2024(SB), Z0, K2
 	VADDPD.BCST vmconst<>+1280(SB), Z20, Z1
 	VBLENDMPD    Z1, Z18, K2, Z19
 	VMOVUPS      Z19, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out108
-	JMP          loop106
+	JNZ          out111
+	JMP          loop109
 
-out108:
+out111:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2994,7 +3047,7 @@ out108:
 	VZEROUPPER
 	RET
 
-done107:
+done110:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -3010,9 +3063,9 @@ TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop109:
+loop112:
 	CMPQ         BX, CX
-	JAE          done110
+	JAE          done113
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+440(SB), Z0, K1
 	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
@@ -3134,17 +3187,17 @@ loop109:
 	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z10
 	VCMPPS.BCST $0x1e, vmconst<>+776(SB), Z0, K2
 	VBLENDMPS    Z2, Z6, K2, Z8
-	VCMPPS.BCST $0x1d, vmconst<>+1944(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+2040(SB), Z0, K2
 	VADDPS.BCST vmconst<>+1352(SB), Z10, Z1
 	VBLENDMPS    Z1, Z8, K2, Z9
 	VMOVUPS      Z9, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out111
-	JMP          loop109
+	JNZ          out114
+	JMP          loop112
 
-out111:
+out114:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -3152,7 +3205,7 @@ out111:
 	VZEROUPPER
 	RET
 
-done110:
+done113:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -3168,9 +3221,9 @@ TEXT ·atanh64AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop112:
+loop115:
 	CMPQ         BX, CX
-	JAE          done113
+	JAE          done116
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x11, vmconst<>+480(SB), Z1, K1
@@ -3255,7 +3308,7 @@ loop112:
 	VBLENDMPD    Z19, Z15, K2, Z16
 	VCMPPD.BCST $0x11, vmconst<>+1472(SB), Z2, K2
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+1936(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2032(SB), Z1, K2
 	VMULPD.BCST vmconst<>+336(SB), Z17, Z2
 	VBLENDMPD    Z1, Z2, K2, Z18
 	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
@@ -3264,10 +3317,10 @@ loop112:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out114
-	JMP          loop112
+	JNZ          out117
+	JMP          loop115
 
-out114:
+out117:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -3275,7 +3328,7 @@ out114:
 	VZEROUPPER
 	RET
 
-done113:
+done116:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -3291,9 +3344,9 @@ TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop115:
+loop118:
 	CMPQ         BX, CX
-	JAE          done116
+	JAE          done119
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+440(SB), Z1, K1
@@ -3350,7 +3403,7 @@ loop115:
 	VADDPS       Z2, Z10, Z2
 	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z5, K2
 	VBLENDMPS    Z5, Z2, K2, Z8
-	VCMPPS.BCST $0x11, vmconst<>+1952(SB), Z1, K2
+	VCMPPS.BCST $0x11, vmconst<>+2048(SB), Z1, K2
 	VMULPS.BCST vmconst<>+432(SB), Z8, Z2
 	VBLENDMPS    Z1, Z2, K2, Z9
 	VPANDD.BCST vmconst<>+752(SB), Z0, Z1
@@ -3359,10 +3412,10 @@ loop115:
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out117
-	JMP          loop115
+	JNZ          out120
+	JMP          loop118
 
-out117:
+out120:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -3370,7 +3423,144 @@ out117:
 	VZEROUPPER
 	RET
 
-done116:
+done119:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func cbrt64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop121:
+	CMPQ         BX, CX
+	JAE          done122
+	VMOVUPS      (DX)(BX*8), Z0
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+456(SB), Z1, K2
+	VMULPD.BCST vmconst<>+2064(SB), Z1, Z2
+	VBLENDMPD    Z2, Z1, K2, Z3
+	VPSRLQ       $0x20, Z3, Z1
+	VPORQ.BCST vmconst<>+888(SB), Z1, Z1
+	VSUBPD.BCST vmconst<>+888(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+2072(SB), Z2
+	VFNMADD213PD.BCST vmconst<>+2080(SB), Z2, Z1
+	VADDPD.BCST vmconst<>+888(SB), Z1, Z1
+	VPXORQ.BCST vmconst<>+888(SB), Z1, Z1
+	VPSLLQ       $0x20, Z1, Z1
+	VMULPD       Z1, Z3, Z2
+	VMULPD       Z1, Z2, Z2
+	VFNMADD213PD.BCST vmconst<>+480(SB), Z1, Z2
+	VMULPD       Z2, Z1, Z5
+	VMOVUPS      Z2, Z6
+	VBROADCASTSD vmconst<>+2088(SB), Z7
+	VFMADD213PD.BCST vmconst<>+2096(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+2072(SB), Z2, Z6
+	VFMADD231PD  Z6, Z5, Z1
+	VMULPD       Z1, Z3, Z2
+	VMULPD       Z1, Z2, Z2
+	VFNMADD213PD.BCST vmconst<>+480(SB), Z1, Z2
+	VMULPD       Z2, Z1, Z2
+	VFMADD231PD.BCST vmconst<>+2072(SB), Z2, Z1
+	VMULPD       Z1, Z1, Z1
+	VMULPD       Z1, Z3, Z2
+	VMULPD       Z2, Z2, Z5
+	VMOVUPS      Z3, Z6
+	VFNMADD231PD Z2, Z5, Z6
+	VMULPD.BCST vmconst<>+2072(SB), Z1, Z1
+	VFMADD231PD  Z1, Z6, Z2
+	VMULPD.BCST vmconst<>+2104(SB), Z2, Z1
+	VBLENDMPD    Z1, Z2, K2, Z4
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPORQ        Z1, Z4, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out123
+	JMP          loop121
+
+out123:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done122:
+	XORQ AX, AX
+	MOVQ BX, done+56(FP)
+	MOVQ AX, bad+64(FP)
+	VZEROUPPER
+	RET
+
+// func cbrt32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512F
+TEXT ·cbrt32AVX512Loop(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop124:
+	CMPQ         BX, CX
+	JAE          done125
+	VMOVUPS      (DX)(BX*4), Z0
+	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+2112(SB), Z1, K1
+	VCMPPS.BCST $0x11, vmconst<>+576(SB), Z1, K2
+	VMULPS.BCST vmconst<>+2120(SB), Z1, Z2
+	VBLENDMPS    Z2, Z1, K2, Z3
+	VCVTDQ2PS    Z3, Z1
+	VBROADCASTSS vmconst<>+2128(SB), Z2
+	VFNMADD213PS.BCST vmconst<>+2136(SB), Z2, Z1
+	VCVTPS2DQ    Z1, Z1
+	VMULPS       Z1, Z3, Z2
+	VMULPS       Z1, Z2, Z2
+	VFNMADD213PS.BCST vmconst<>+440(SB), Z1, Z2
+	VMULPS       Z2, Z1, Z5
+	VMOVUPS      Z2, Z6
+	VBROADCASTSS vmconst<>+2144(SB), Z7
+	VFMADD213PS.BCST vmconst<>+2152(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+2128(SB), Z2, Z6
+	VFMADD231PS  Z6, Z5, Z1
+	VMULPS       Z1, Z1, Z1
+	VMULPS       Z1, Z3, Z2
+	VMULPS       Z2, Z2, Z5
+	VMOVUPS      Z3, Z6
+	VFNMADD231PS Z2, Z5, Z6
+	VMULPS.BCST vmconst<>+2128(SB), Z1, Z1
+	VFMADD231PS  Z1, Z6, Z2
+	VMULPS.BCST vmconst<>+2160(SB), Z2, Z1
+	VBLENDMPS    Z1, Z2, K2, Z4
+	VPANDD.BCST vmconst<>+752(SB), Z0, Z1
+	VPORQ        Z1, Z4, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out126
+	JMP          loop124
+
+out126:
+	MOVQ    xs+48(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+56(FP)
+	MOVQ    SI, bad+64(FP)
+	VZEROUPPER
+	RET
+
+done125:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -3386,79 +3576,79 @@ TEXT ·erf64AVX512Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop118:
+loop127:
 	CMPQ         BX, CX
-	JAE          done119
+	JAE          done128
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VMULPD       Z1, Z1, Z2
 	VBROADCASTSD vmconst<>+480(SB), Z3
 	VDIVPD       Z2, Z3, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1960(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+2168(SB), Z1, K1
 	VMOVUPS      Z2, Z3
-	VBROADCASTSD vmconst<>+1968(SB), Z10
-	VFMADD213PD.BCST vmconst<>+1976(SB), Z10, Z3
+	VBROADCASTSD vmconst<>+2176(SB), Z10
+	VFMADD213PD.BCST vmconst<>+2184(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+1984(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2192(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+1992(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2200(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2000(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2208(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2008(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2216(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2016(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2224(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2024(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2232(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VBROADCASTSD vmconst<>+2032(SB), Z11
-	VFMADD213PD.BCST vmconst<>+2040(SB), Z11, Z10
+	VBROADCASTSD vmconst<>+2240(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2248(SB), Z11, Z10
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2048(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2256(SB), Z10, Z11
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2056(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2264(SB), Z11, Z10
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2064(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2272(SB), Z10, Z11
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2072(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2280(SB), Z11, Z10
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2080(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2288(SB), Z10, Z11
 	VBLENDMPD    Z3, Z11, K1, Z4
 	VMOVUPS      Z2, Z3
-	VBROADCASTSD vmconst<>+2088(SB), Z10
-	VFMADD213PD.BCST vmconst<>+2096(SB), Z10, Z3
+	VBROADCASTSD vmconst<>+2296(SB), Z10
+	VFMADD213PD.BCST vmconst<>+2304(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2104(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2312(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2112(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2320(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2120(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2328(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2128(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2336(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2136(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2344(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2144(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2352(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
 	VFMADD213PD.BCST vmconst<>+480(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VBROADCASTSD vmconst<>+2152(SB), Z11
-	VFMADD213PD.BCST vmconst<>+2160(SB), Z11, Z3
+	VBROADCASTSD vmconst<>+2360(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2368(SB), Z11, Z3
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2168(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2376(SB), Z3, Z11
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2176(SB), Z11, Z3
+	VFMADD213PD.BCST vmconst<>+2384(SB), Z11, Z3
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2184(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2392(SB), Z3, Z11
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2192(SB), Z11, Z3
+	VFMADD213PD.BCST vmconst<>+2400(SB), Z11, Z3
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2200(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2408(SB), Z3, Z11
 	VFMADD213PD.BCST vmconst<>+480(SB), Z11, Z2
 	VBLENDMPD    Z10, Z2, K1, Z5
-	VPANDQ.BCST vmconst<>+2208(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+2416(SB), Z1, Z2
 	VMOVUPS      Z2, Z3
-	VFNMADD213PD.BCST vmconst<>+2216(SB), Z2, Z3
+	VFNMADD213PD.BCST vmconst<>+2424(SB), Z2, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z10
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z10, K1
 	VMOVUPS      Z3, Z10
@@ -3522,39 +3712,39 @@ loop118:
 	VMULPD       Z2, Z3, Z2
 	VDIVPD       Z1, Z2, Z2
 	KANDW        K2, K1, K1
-	VCMPPD.BCST $0x11, vmconst<>+2224(SB), Z1, K2
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+2432(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z1, K3
 	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z1, K4
-	VCMPPD.BCST $0x1d, vmconst<>+2240(SB), Z1, K5
+	VCMPPD.BCST $0x1d, vmconst<>+2440(SB), Z1, K5
 	KORW         K5, K4, K4
 	KANDW        K4, K3, K3
-	VCMPPD.BCST $0x11, vmconst<>+2248(SB), Z1, K4
+	VCMPPD.BCST $0x11, vmconst<>+2448(SB), Z1, K4
 	VCMPPD.BCST $0x1d, vmconst<>+1424(SB), Z1, K5
 	KORW         K1, K5, K1
 	KORW         K1, K4, K1
 	KANDW        K1, K3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1936(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+2032(SB), Z1, K3
 	VMOVUPS      Z1, Z3
-	VFMADD231PD.BCST vmconst<>+2256(SB), Z1, Z3
+	VFMADD231PD.BCST vmconst<>+2456(SB), Z1, Z3
 	VMULPD       Z1, Z1, Z10
 	VMOVUPS      Z10, Z11
-	VBROADCASTSD vmconst<>+2264(SB), Z12
-	VFMADD213PD.BCST vmconst<>+2272(SB), Z12, Z11
+	VBROADCASTSD vmconst<>+2464(SB), Z12
+	VFMADD213PD.BCST vmconst<>+2472(SB), Z12, Z11
 	VMOVUPS      Z10, Z12
-	VFMADD213PD.BCST vmconst<>+2280(SB), Z11, Z12
+	VFMADD213PD.BCST vmconst<>+2480(SB), Z11, Z12
 	VMOVUPS      Z10, Z11
-	VFMADD213PD.BCST vmconst<>+2288(SB), Z12, Z11
+	VFMADD213PD.BCST vmconst<>+2488(SB), Z12, Z11
 	VMOVUPS      Z10, Z12
-	VFMADD213PD.BCST vmconst<>+2296(SB), Z11, Z12
+	VFMADD213PD.BCST vmconst<>+2496(SB), Z11, Z12
 	VMOVUPS      Z10, Z11
-	VBROADCASTSD vmconst<>+2304(SB), Z13
-	VFMADD213PD.BCST vmconst<>+2312(SB), Z13, Z11
+	VBROADCASTSD vmconst<>+2504(SB), Z13
+	VFMADD213PD.BCST vmconst<>+2512(SB), Z13, Z11
 	VMOVUPS      Z10, Z13
-	VFMADD213PD.BCST vmconst<>+2320(SB), Z11, Z13
+	VFMADD213PD.BCST vmconst<>+2520(SB), Z11, Z13
 	VMOVUPS      Z10, Z11
-	VFMADD213PD.BCST vmconst<>+2328(SB), Z13, Z11
+	VFMADD213PD.BCST vmconst<>+2528(SB), Z13, Z11
 	VMOVUPS      Z10, Z13
-	VFMADD213PD.BCST vmconst<>+2336(SB), Z11, Z13
+	VFMADD213PD.BCST vmconst<>+2536(SB), Z11, Z13
 	VFMADD213PD.BCST vmconst<>+480(SB), Z13, Z10
 	VDIVPD       Z10, Z12, Z10
 	VMOVUPS      Z1, Z11
@@ -3562,38 +3752,38 @@ loop118:
 	VBLENDMPD    Z3, Z11, K3, Z6
 	VSUBPD.BCST vmconst<>+480(SB), Z1, Z3
 	VMOVUPS      Z3, Z10
-	VBROADCASTSD vmconst<>+2352(SB), Z11
-	VFMADD213PD.BCST vmconst<>+2360(SB), Z11, Z10
+	VBROADCASTSD vmconst<>+2552(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2560(SB), Z11, Z10
 	VMOVUPS      Z3, Z11
-	VFMADD213PD.BCST vmconst<>+2368(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2568(SB), Z10, Z11
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2376(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2576(SB), Z11, Z10
 	VMOVUPS      Z3, Z11
-	VFMADD213PD.BCST vmconst<>+2384(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2584(SB), Z10, Z11
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2392(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2592(SB), Z11, Z10
 	VMOVUPS      Z3, Z11
-	VFMADD213PD.BCST vmconst<>+2400(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2600(SB), Z10, Z11
 	VMOVUPS      Z3, Z10
-	VBROADCASTSD vmconst<>+2408(SB), Z12
-	VFMADD213PD.BCST vmconst<>+2416(SB), Z12, Z10
+	VBROADCASTSD vmconst<>+2608(SB), Z12
+	VFMADD213PD.BCST vmconst<>+2616(SB), Z12, Z10
 	VMOVUPS      Z3, Z12
-	VFMADD213PD.BCST vmconst<>+2424(SB), Z10, Z12
+	VFMADD213PD.BCST vmconst<>+2624(SB), Z10, Z12
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2432(SB), Z12, Z10
+	VFMADD213PD.BCST vmconst<>+2632(SB), Z12, Z10
 	VMOVUPS      Z3, Z12
-	VFMADD213PD.BCST vmconst<>+2440(SB), Z10, Z12
+	VFMADD213PD.BCST vmconst<>+2640(SB), Z10, Z12
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2448(SB), Z12, Z10
+	VFMADD213PD.BCST vmconst<>+2648(SB), Z12, Z10
 	VFMADD213PD.BCST vmconst<>+480(SB), Z10, Z3
 	VDIVPD       Z3, Z11, Z3
-	VADDPD.BCST vmconst<>+2344(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+2544(SB), Z3, Z3
 	VCMPPD.BCST $0x11, vmconst<>+1424(SB), Z1, K3
 	VBROADCASTSD vmconst<>+480(SB), Z10
 	VSUBPD       Z2, Z10, Z2
 	VBROADCASTSD vmconst<>+480(SB), Z10
 	VBLENDMPD    Z2, Z10, K3, Z7
-	VCMPPD.BCST $0x11, vmconst<>+2248(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+2448(SB), Z1, K3
 	VBLENDMPD    Z3, Z7, K3, Z8
 	VBLENDMPD    Z6, Z8, K2, Z9
 	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
@@ -3602,10 +3792,10 @@ loop118:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out120
-	JMP          loop118
+	JNZ          out129
+	JMP          loop127
 
-out120:
+out129:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -3613,7 +3803,7 @@ out120:
 	VZEROUPPER
 	RET
 
-done119:
+done128:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -3630,14 +3820,14 @@ TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop121:
+loop130:
 	CMPQ        SI, CX
-	JAE         done122
+	JAE         done131
 	VMOVUPS     (DX)(SI*8), Z0
 	VMOVUPS     (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+2456(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+2656(SB), Z3, Z4
 	VRNDSCALEPD $0x03, Z4, Z4
 	VSUBPD      Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
@@ -3657,8 +3847,8 @@ loop121:
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ      $0x34, Z0, Z20
 	VPORQ.BCST vmconst<>+888(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+2464(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+2472(SB), Z4, K1
+	VSUBPD.BCST vmconst<>+2664(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+2672(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
 	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
@@ -3699,7 +3889,7 @@ loop121:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2456(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+2656(SB), Z3, K1
 	VPMOVM2Q    K1, Z3
 	VPANDQ      Z3, Z2, Z2
 	VCMPPD.BCST $0x04, vmconst<>+736(SB), Z5, K1
@@ -3743,24 +3933,24 @@ loop121:
 	VPADDQ.BCST vmconst<>+864(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VMULPD      Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+2480(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+2680(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ      $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+2488(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+2688(SB), Z4, Z4
 	VPORQ.BCST vmconst<>+888(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+2464(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+2664(SB), Z4, Z4
 	VADDPD.BCST vmconst<>+888(SB), Z6, Z20
 	VPANDQ.BCST vmconst<>+1512(SB), Z20, Z20
 	VBROADCASTSD vmconst<>+736(SB), Z21
 	VBROADCASTSD vmconst<>+736(SB), Z22
 
-powloop124:
+powloop133:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone125
-	VCMPPD.BCST $0x11, vmconst<>+2496(SB), Z4, K1
+	JZ        powdone134
+	VCMPPD.BCST $0x11, vmconst<>+2696(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+2504(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+2704(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
 	VPCMPEQQ.BCST vmconst<>+736(SB), Z20, K1
@@ -3792,9 +3982,9 @@ powloop124:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop124
+	JMP       powloop133
 
-powdone125:
+powdone134:
 	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VBROADCASTSD vmconst<>+480(SB), Z4
@@ -3806,13 +3996,13 @@ powdone125:
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+2488(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+2688(SB), Z2, Z2
 	VPORQ.BCST vmconst<>+888(SB), Z2, Z2
 	VSUBPD.BCST vmconst<>+888(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
 	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+2512(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+2712(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -3828,13 +4018,13 @@ powdone125:
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+2520(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+2720(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+2528(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+2728(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VBROADCASTSD vmconst<>+480(SB), Z24
 	VDIVPD      Z3, Z24, Z3
@@ -3850,7 +4040,7 @@ powdone125:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2456(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+2656(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
@@ -3872,10 +4062,10 @@ powdone125:
 	KMOVW       K1, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out123
-	JMP         loop121
+	JNZ         out132
+	JMP         loop130
 
-out123:
+out132:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3885,7 +4075,7 @@ out123:
 	VZEROUPPER
 	RET
 
-done122:
+done131:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3901,14 +4091,14 @@ TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop126:
+loop135:
 	CMPQ         BX, CX
-	JAE          done127
+	JAE          done136
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+2456(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+2656(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
@@ -3928,8 +4118,8 @@ loop126:
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
 	VPORQ.BCST vmconst<>+888(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+2464(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+2472(SB), Z4, K1
+	VSUBPD.BCST vmconst<>+2664(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+2672(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
@@ -3970,7 +4160,7 @@ loop126:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2456(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+2656(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
 	VCMPPD.BCST $0x04, vmconst<>+736(SB), Z5, K1
@@ -4014,24 +4204,24 @@ loop126:
 	VPADDQ.BCST vmconst<>+864(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+2480(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+2680(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+2488(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+2688(SB), Z4, Z4
 	VPORQ.BCST vmconst<>+888(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+2464(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+2664(SB), Z4, Z4
 	VADDPD.BCST vmconst<>+888(SB), Z6, Z20
 	VPANDQ.BCST vmconst<>+1512(SB), Z20, Z20
 	VBROADCASTSD vmconst<>+736(SB), Z21
 	VBROADCASTSD vmconst<>+736(SB), Z22
 
-powloop129:
+powloop138:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone130
-	VCMPPD.BCST $0x11, vmconst<>+2496(SB), Z4, K1
+	JZ        powdone139
+	VCMPPD.BCST $0x11, vmconst<>+2696(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+2504(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+2704(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
 	VPCMPEQQ.BCST vmconst<>+736(SB), Z20, K1
@@ -4063,9 +4253,9 @@ powloop129:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop129
+	JMP       powloop138
 
-powdone130:
+powdone139:
 	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VBROADCASTSD vmconst<>+480(SB), Z4
@@ -4077,13 +4267,13 @@ powdone130:
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+2488(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+2688(SB), Z2, Z2
 	VPORQ.BCST vmconst<>+888(SB), Z2, Z2
 	VSUBPD.BCST vmconst<>+888(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
 	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+2512(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+2712(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -4099,13 +4289,13 @@ powdone130:
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+2520(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+2720(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+2528(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+2728(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VBROADCASTSD vmconst<>+480(SB), Z24
 	VDIVPD      Z3, Z24, Z3
@@ -4121,7 +4311,7 @@ powdone130:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2456(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+2656(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
@@ -4143,10 +4333,10 @@ powdone130:
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out128
-	JMP         loop126
+	JNZ         out137
+	JMP         loop135
 
-out128:
+out137:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4154,7 +4344,7 @@ out128:
 	VZEROUPPER
 	RET
 
-done127:
+done136:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4170,14 +4360,14 @@ TEXT ·scalarPow64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop131:
+loop140:
 	CMPQ         BX, CX
-	JAE          done132
+	JAE          done141
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+2456(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+2656(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
@@ -4197,8 +4387,8 @@ loop131:
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
 	VPORQ.BCST vmconst<>+888(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+2464(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+2472(SB), Z4, K1
+	VSUBPD.BCST vmconst<>+2664(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+2672(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
@@ -4239,7 +4429,7 @@ loop131:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2456(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+2656(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
 	VCMPPD.BCST $0x04, vmconst<>+736(SB), Z5, K1
@@ -4283,24 +4473,24 @@ loop131:
 	VPADDQ.BCST vmconst<>+864(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+2480(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+2680(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+2488(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+2688(SB), Z4, Z4
 	VPORQ.BCST vmconst<>+888(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+2464(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+2664(SB), Z4, Z4
 	VADDPD.BCST vmconst<>+888(SB), Z6, Z20
 	VPANDQ.BCST vmconst<>+1512(SB), Z20, Z20
 	VBROADCASTSD vmconst<>+736(SB), Z21
 	VBROADCASTSD vmconst<>+736(SB), Z22
 
-powloop134:
+powloop143:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
-	JZ        powdone135
-	VCMPPD.BCST $0x11, vmconst<>+2496(SB), Z4, K1
+	JZ        powdone144
+	VCMPPD.BCST $0x11, vmconst<>+2696(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+2504(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+2704(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
 	VPCMPEQQ.BCST vmconst<>+736(SB), Z20, K1
@@ -4332,9 +4522,9 @@ powloop134:
 	VMOVUPS   Z10, Z21
 	VMOVUPS   Z11, Z3
 	VMOVUPS   Z12, Z4
-	JMP       powloop134
+	JMP       powloop143
 
-powdone135:
+powdone144:
 	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VBROADCASTSD vmconst<>+480(SB), Z4
@@ -4346,13 +4536,13 @@ powdone135:
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+2488(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+2688(SB), Z2, Z2
 	VPORQ.BCST vmconst<>+888(SB), Z2, Z2
 	VSUBPD.BCST vmconst<>+888(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
 	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+2512(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+2712(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -4368,13 +4558,13 @@ powdone135:
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+2520(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+2720(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+2528(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+2728(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VBROADCASTSD vmconst<>+480(SB), Z24
 	VDIVPD      Z3, Z24, Z3
@@ -4390,7 +4580,7 @@ powdone135:
 	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2456(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+2656(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
@@ -4412,10 +4602,10 @@ powdone135:
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
-	JNZ         out133
-	JMP         loop131
+	JNZ         out142
+	JMP         loop140
 
-out133:
+out142:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4423,7 +4613,7 @@ out133:
 	VZEROUPPER
 	RET
 
-done132:
+done141:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4440,15 +4630,15 @@ TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop136:
+loop145:
 	CMPQ      SI, CX
-	JAE       done137
+	JAE       done146
 	VMOVUPS   (DX)(SI*8), Z0
 	VMOVUPS   (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z3, K2
 	KANDW     K2, K1, K1
 	VMAXPD    Z3, Z2, Z4
 	VMINPD    Z3, Z2, Z2
@@ -4463,10 +4653,10 @@ loop136:
 	KMOVW     K1, DI
 	ADDQ      $0x08, SI
 	XORQ      $0xff, DI
-	JNZ       out138
-	JMP       loop136
+	JNZ       out147
+	JMP       loop145
 
-out138:
+out147:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4476,7 +4666,7 @@ out138:
 	VZEROUPPER
 	RET
 
-done137:
+done146:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4493,17 +4683,17 @@ TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop139:
+loop148:
 	CMPQ          SI, CX
-	JAE           done140
+	JAE           done149
 	VMOVUPS       (DX)(SI*4), Z0
 	VMOVUPS       (BX)(SI*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
@@ -4522,8 +4712,8 @@ loop139:
 	VCVTPS2PD     Y3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
@@ -4542,10 +4732,10 @@ loop139:
 	VMOVUPS       Z2, (AX)(SI*4)
 	ADDQ          $0x10, SI
 	XORQ          $0x0000ffff, DI
-	JNZ           out141
-	JMP           loop139
+	JNZ           out150
+	JMP           loop148
 
-out141:
+out150:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4555,7 +4745,7 @@ out141:
 	VZEROUPPER
 	RET
 
-done140:
+done149:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4571,15 +4761,15 @@ TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop142:
+loop151:
 	CMPQ         BX, CX
-	JAE          done143
+	JAE          done152
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z1, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z1, Z2, Z4
 	VMINPD       Z1, Z2, Z1
@@ -4594,10 +4784,10 @@ loop142:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out144
-	JMP          loop142
+	JNZ          out153
+	JMP          loop151
 
-out144:
+out153:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4605,7 +4795,7 @@ out144:
 	VZEROUPPER
 	RET
 
-done143:
+done152:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4621,17 +4811,17 @@ TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop145:
+loop154:
 	CMPQ          BX, CX
-	JAE           done146
+	JAE           done155
 	VMOVUPS       (DX)(BX*4), Z0
 	VBROADCASTSS  y+48(FP), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
@@ -4650,8 +4840,8 @@ loop145:
 	VCVTPS2PD     Y1, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z1, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z1, Z2, Z3
 	VMINPD        Z1, Z2, Z1
@@ -4670,10 +4860,10 @@ loop145:
 	VMOVUPS       Z1, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out147
-	JMP           loop145
+	JNZ           out156
+	JMP           loop154
 
-out147:
+out156:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4681,7 +4871,7 @@ out147:
 	VZEROUPPER
 	RET
 
-done146:
+done155:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4697,15 +4887,15 @@ TEXT ·scalarHypot64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop148:
+loop157:
 	CMPQ         BX, CX
-	JAE          done149
+	JAE          done158
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z3, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z3, Z0, Z4
 	VMINPD       Z3, Z0, Z0
@@ -4720,10 +4910,10 @@ loop148:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out150
-	JMP          loop148
+	JNZ          out159
+	JMP          loop157
 
-out150:
+out159:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4731,7 +4921,7 @@ out150:
 	VZEROUPPER
 	RET
 
-done149:
+done158:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4747,17 +4937,17 @@ TEXT ·scalarHypot32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop151:
+loop160:
 	CMPQ          BX, CX
-	JAE           done152
+	JAE           done161
 	VBROADCASTSS  x+24(FP), Z0
 	VMOVUPS       (DX)(BX*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
@@ -4776,8 +4966,8 @@ loop151:
 	VCVTPS2PD     Y2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+2232(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+2056(SB), Z2, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z2, Z0, Z3
 	VMINPD        Z2, Z0, Z0
@@ -4796,10 +4986,10 @@ loop151:
 	VMOVUPS       Z0, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out153
-	JMP           loop151
+	JNZ           out162
+	JMP           loop160
 
-out153:
+out162:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4807,7 +4997,523 @@ out153:
 	VZEROUPPER
 	RET
 
-done152:
+done161:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
+
+loop163:
+	CMPQ        SI, CX
+	JAE         done164
+	VMOVUPS     (DX)(SI*8), Z0
+	VMOVUPS     (BX)(SI*8), Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
+	VMAXPD      Z3, Z2, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+2736(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+2744(SB), Z4, K2
+	KANDW       K2, K1, K1
+	VCMPPD      $0x03, Z0, Z1, K2
+	KANDNW      K1, K2, K1
+	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K2
+	VMAXPD      Z3, Z2, Z4
+	VMINPD      Z3, Z2, Z8
+	VMULPD.BCST vmconst<>+336(SB), Z4, Z9
+	VCMPPD      $0x1e, Z9, Z8, K3
+	VSUBPD      Z4, Z8, Z9
+	VBLENDMPD   Z9, Z8, K3, Z5
+	VADDPD      Z4, Z8, Z8
+	VBLENDMPD   Z8, Z4, K3, Z6
+	VDIVPD      Z6, Z5, Z4
+	VMULPD      Z4, Z4, Z8
+	VMULPD      Z8, Z4, Z9
+	VMOVUPS     Z8, Z10
+	VBROADCASTSD vmconst<>+1664(SB), Z11
+	VFMADD213PD.BCST vmconst<>+1672(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+1680(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1688(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1696(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1704(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1712(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1720(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1728(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1736(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1744(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1752(SB), Z8, Z10
+	VFMADD231PD Z10, Z9, Z4
+	VCMPPD      $0x1e, Z2, Z3, K4
+	VPMOVM2Q    K4, Z2
+	VPANDQ.BCST vmconst<>+560(SB), Z2, Z2
+	VPMOVM2Q    K4, Z3
+	VPANDQ.BCST vmconst<>+488(SB), Z3, Z3
+	VPMOVM2Q    K2, Z3
+	VPANDQ.BCST vmconst<>+560(SB), Z3, Z3
+	VPXORQ      Z2, Z3, Z2
+	VPMOVM2Q    K2, Z3
+	VPANDQ.BCST vmconst<>+2752(SB), Z3, Z3
+	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
+	VPMOVM2Q    K3, Z3
+	VPANDQ.BCST vmconst<>+480(SB), Z3, Z3
+	VPXORQ      Z2, Z3, Z3
+	VADDPD      Z3, Z7, Z3
+	VPXORQ      Z2, Z4, Z2
+	VFMADD231PD.BCST vmconst<>+1768(SB), Z3, Z2
+	VFMADD231PD.BCST vmconst<>+1760(SB), Z3, Z2
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z3
+	VPORQ       Z3, Z2, Z2
+	VMOVUPS     Z2, (AX)(SI*8)
+	KMOVW       K1, DI
+	ADDQ        $0x08, SI
+	XORQ        $0xff, DI
+	JNZ         out165
+	JMP         loop163
+
+out165:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done164:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func atan2_32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-16, CX
+	XORQ SI, SI
+
+loop166:
+	CMPQ        SI, CX
+	JAE         done167
+	VMOVUPS     (DX)(SI*4), Z0
+	VMOVUPS     (BX)(SI*4), Z1
+	VPANDD.BCST vmconst<>+744(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+744(SB), Z0, Z3
+	VMAXPS      Z3, Z2, Z4
+	VMINPS      Z3, Z2, Z5
+	VCMPPS.BCST $0x1d, vmconst<>+2760(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+2768(SB), Z4, K2
+	KANDW       K2, K1, K1
+	VCMPPS      $0x03, Z0, Z1, K2
+	KANDNW      K1, K2, K1
+	VMULPS.BCST vmconst<>+1784(SB), Z4, Z6
+	VCMPPS      $0x1e, Z6, Z5, K2
+	VSUBPS      Z4, Z5, Z6
+	VBLENDMPS   Z6, Z5, K2, Z7
+	VADDPS      Z4, Z5, Z5
+	VBLENDMPS   Z5, Z4, K2, Z8
+	VDIVPS      Z8, Z7, Z4
+	VMULPS      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VBROADCASTSS vmconst<>+1808(SB), Z10
+	VFMADD213PS.BCST vmconst<>+1816(SB), Z10, Z6
+	VFMADD213PS.BCST vmconst<>+1824(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+1832(SB), Z5, Z6
+	VMULPS      Z5, Z6, Z5
+	VMOVUPS     Z4, Z6
+	VFMADD231PS Z4, Z5, Z6
+	VCMPPS      $0x1e, Z2, Z3, K3
+	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
+	VPMOVM2D    K4, Z2
+	VPANDD.BCST vmconst<>+752(SB), Z2, Z2
+	VPMOVM2D    K3, Z3
+	VPANDD.BCST vmconst<>+752(SB), Z3, Z3
+	VPXORQ      Z3, Z2, Z2
+	VPMOVM2D    K4, Z3
+	VPANDD.BCST vmconst<>+2776(SB), Z3, Z3
+	VBLENDMPS.BCST vmconst<>+776(SB), Z3, K3, Z9
+	VPMOVM2D    K2, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VPXORQ      Z2, Z3, Z3
+	VADDPS      Z3, Z9, Z3
+	VPXORQ      Z2, Z6, Z2
+	VFMADD231PS.BCST vmconst<>+1800(SB), Z3, Z2
+	VFMADD231PS.BCST vmconst<>+1792(SB), Z3, Z2
+	VPANDD.BCST vmconst<>+752(SB), Z0, Z3
+	VPORQ       Z3, Z2, Z2
+	VMOVUPS     Z2, (AX)(SI*4)
+	KMOVW       K1, DI
+	ADDQ        $0x10, SI
+	XORQ        $0x0000ffff, DI
+	JNZ         out168
+	JMP         loop166
+
+out168:
+	MOVQ    xs+72(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
+	VZEROUPPER
+	RET
+
+done167:
+	XORQ AX, AX
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
+	VZEROUPPER
+	RET
+
+// func atan2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop169:
+	CMPQ         BX, CX
+	JAE          done170
+	VMOVUPS      (DX)(BX*8), Z0
+	VBROADCASTSD y+48(FP), Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+2736(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+2744(SB), Z4, K2
+	KANDW        K2, K1, K1
+	VCMPPD       $0x03, Z0, Z1, K2
+	KANDNW       K1, K2, K1
+	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K2
+	VMAXPD       Z3, Z2, Z1
+	VMINPD       Z3, Z2, Z4
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z8
+	VCMPPD       $0x1e, Z8, Z4, K3
+	VSUBPD       Z1, Z4, Z8
+	VBLENDMPD    Z8, Z4, K3, Z5
+	VADDPD       Z1, Z4, Z4
+	VBLENDMPD    Z4, Z1, K3, Z6
+	VDIVPD       Z6, Z5, Z1
+	VMULPD       Z1, Z1, Z4
+	VMULPD       Z4, Z1, Z8
+	VMOVUPS      Z4, Z9
+	VBROADCASTSD vmconst<>+1664(SB), Z10
+	VFMADD213PD.BCST vmconst<>+1672(SB), Z10, Z9
+	VFMADD213PD.BCST vmconst<>+1680(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1688(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1696(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1704(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1712(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1720(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1728(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1736(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1744(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+1752(SB), Z4, Z9
+	VFMADD231PD  Z9, Z8, Z1
+	VCMPPD       $0x1e, Z2, Z3, K4
+	VPMOVM2Q     K4, Z2
+	VPANDQ.BCST vmconst<>+560(SB), Z2, Z2
+	VPMOVM2Q     K4, Z3
+	VPANDQ.BCST vmconst<>+488(SB), Z3, Z3
+	VPMOVM2Q     K2, Z3
+	VPANDQ.BCST vmconst<>+560(SB), Z3, Z3
+	VPXORQ       Z2, Z3, Z2
+	VPMOVM2Q     K2, Z3
+	VPANDQ.BCST vmconst<>+2752(SB), Z3, Z3
+	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
+	VPMOVM2Q     K3, Z3
+	VPANDQ.BCST vmconst<>+480(SB), Z3, Z3
+	VPXORQ       Z2, Z3, Z3
+	VADDPD       Z3, Z7, Z3
+	VPXORQ       Z2, Z1, Z1
+	VFMADD231PD.BCST vmconst<>+1768(SB), Z3, Z1
+	VFMADD231PD.BCST vmconst<>+1760(SB), Z3, Z1
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVUPS      Z1, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out171
+	JMP          loop169
+
+out171:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done170:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2Scalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop172:
+	CMPQ         BX, CX
+	JAE          done173
+	VMOVUPS      (DX)(BX*4), Z0
+	VBROADCASTSS y+48(FP), Z1
+	VPANDD.BCST vmconst<>+744(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+744(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VCMPPS.BCST $0x1d, vmconst<>+2760(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+2768(SB), Z4, K2
+	KANDW        K2, K1, K1
+	VCMPPS       $0x03, Z0, Z1, K2
+	KANDNW       K1, K2, K1
+	VMULPS.BCST vmconst<>+1784(SB), Z4, Z6
+	VCMPPS       $0x1e, Z6, Z5, K2
+	VSUBPS       Z4, Z5, Z6
+	VBLENDMPS    Z6, Z5, K2, Z7
+	VADDPS       Z4, Z5, Z5
+	VBLENDMPS    Z5, Z4, K2, Z8
+	VDIVPS       Z8, Z7, Z4
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z5, Z6
+	VBROADCASTSS vmconst<>+1808(SB), Z10
+	VFMADD213PS.BCST vmconst<>+1816(SB), Z10, Z6
+	VFMADD213PS.BCST vmconst<>+1824(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+1832(SB), Z5, Z6
+	VMULPS       Z5, Z6, Z5
+	VMOVUPS      Z4, Z6
+	VFMADD231PS  Z4, Z5, Z6
+	VCMPPS       $0x1e, Z2, Z3, K3
+	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
+	VPMOVM2D     K4, Z1
+	VPANDD.BCST vmconst<>+752(SB), Z1, Z1
+	VPMOVM2D     K3, Z2
+	VPANDD.BCST vmconst<>+752(SB), Z2, Z2
+	VPXORQ       Z2, Z1, Z1
+	VPMOVM2D     K4, Z2
+	VPANDD.BCST vmconst<>+2776(SB), Z2, Z2
+	VBLENDMPS.BCST vmconst<>+776(SB), Z2, K3, Z9
+	VPMOVM2D     K2, Z2
+	VPANDD.BCST vmconst<>+440(SB), Z2, Z2
+	VPXORQ       Z1, Z2, Z2
+	VADDPS       Z2, Z9, Z2
+	VPXORQ       Z1, Z6, Z1
+	VFMADD231PS.BCST vmconst<>+1800(SB), Z2, Z1
+	VFMADD231PS.BCST vmconst<>+1792(SB), Z2, Z1
+	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out174
+	JMP          loop172
+
+out174:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done173:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
+	XORQ BX, BX
+
+loop175:
+	CMPQ         BX, CX
+	JAE          done176
+	VBROADCASTSD x+24(FP), Z0
+	VMOVUPS      (DX)(BX*8), Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VCMPPD.BCST $0x1d, vmconst<>+2736(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+2744(SB), Z4, K2
+	KANDW        K2, K1, K1
+	VCMPPD       $0x03, Z0, Z1, K2
+	KANDNW       K1, K2, K1
+	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K2
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z8
+	VMULPD.BCST vmconst<>+336(SB), Z4, Z9
+	VCMPPD       $0x1e, Z9, Z8, K3
+	VSUBPD       Z4, Z8, Z9
+	VBLENDMPD    Z9, Z8, K3, Z5
+	VADDPD       Z4, Z8, Z8
+	VBLENDMPD    Z8, Z4, K3, Z6
+	VDIVPD       Z6, Z5, Z4
+	VMULPD       Z4, Z4, Z8
+	VMULPD       Z8, Z4, Z9
+	VMOVUPS      Z8, Z10
+	VBROADCASTSD vmconst<>+1664(SB), Z11
+	VFMADD213PD.BCST vmconst<>+1672(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+1680(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1688(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1696(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1704(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1712(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1720(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1728(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1736(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1744(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+1752(SB), Z8, Z10
+	VFMADD231PD  Z10, Z9, Z4
+	VCMPPD       $0x1e, Z2, Z3, K4
+	VPMOVM2Q     K4, Z2
+	VPANDQ.BCST vmconst<>+560(SB), Z2, Z2
+	VPMOVM2Q     K4, Z3
+	VPANDQ.BCST vmconst<>+488(SB), Z3, Z3
+	VPMOVM2Q     K2, Z3
+	VPANDQ.BCST vmconst<>+560(SB), Z3, Z3
+	VPXORQ       Z2, Z3, Z2
+	VPMOVM2Q     K2, Z3
+	VPANDQ.BCST vmconst<>+2752(SB), Z3, Z3
+	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
+	VPMOVM2Q     K3, Z3
+	VPANDQ.BCST vmconst<>+480(SB), Z3, Z3
+	VPXORQ       Z2, Z3, Z3
+	VADDPD       Z3, Z7, Z3
+	VPXORQ       Z2, Z4, Z2
+	VFMADD231PD.BCST vmconst<>+1768(SB), Z3, Z2
+	VFMADD231PD.BCST vmconst<>+1760(SB), Z3, Z2
+	VPANDQ.BCST vmconst<>+560(SB), Z0, Z0
+	VPORQ        Z0, Z2, Z0
+	VMOVUPS      Z0, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out177
+	JMP          loop175
+
+out177:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done176:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2_32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop178:
+	CMPQ         BX, CX
+	JAE          done179
+	VBROADCASTSS x+24(FP), Z0
+	VMOVUPS      (DX)(BX*4), Z1
+	VPANDD.BCST vmconst<>+744(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+744(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VCMPPS.BCST $0x1d, vmconst<>+2760(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+2768(SB), Z4, K2
+	KANDW        K2, K1, K1
+	VCMPPS       $0x03, Z0, Z1, K2
+	KANDNW       K1, K2, K1
+	VMULPS.BCST vmconst<>+1784(SB), Z4, Z6
+	VCMPPS       $0x1e, Z6, Z5, K2
+	VSUBPS       Z4, Z5, Z6
+	VBLENDMPS    Z6, Z5, K2, Z7
+	VADDPS       Z4, Z5, Z5
+	VBLENDMPS    Z5, Z4, K2, Z8
+	VDIVPS       Z8, Z7, Z4
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z5, Z6
+	VBROADCASTSS vmconst<>+1808(SB), Z10
+	VFMADD213PS.BCST vmconst<>+1816(SB), Z10, Z6
+	VFMADD213PS.BCST vmconst<>+1824(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+1832(SB), Z5, Z6
+	VMULPS       Z5, Z6, Z5
+	VMOVUPS      Z4, Z6
+	VFMADD231PS  Z4, Z5, Z6
+	VCMPPS       $0x1e, Z2, Z3, K3
+	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
+	VPMOVM2D     K4, Z2
+	VPANDD.BCST vmconst<>+752(SB), Z2, Z2
+	VPMOVM2D     K3, Z3
+	VPANDD.BCST vmconst<>+752(SB), Z3, Z3
+	VPXORQ       Z3, Z2, Z2
+	VPMOVM2D     K4, Z3
+	VPANDD.BCST vmconst<>+2776(SB), Z3, Z3
+	VBLENDMPS.BCST vmconst<>+776(SB), Z3, K3, Z9
+	VPMOVM2D     K2, Z3
+	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VPXORQ       Z2, Z3, Z3
+	VADDPS       Z3, Z9, Z3
+	VPXORQ       Z2, Z6, Z2
+	VFMADD231PS.BCST vmconst<>+1800(SB), Z3, Z2
+	VFMADD231PS.BCST vmconst<>+1792(SB), Z3, Z2
+	VPANDD.BCST vmconst<>+752(SB), Z0, Z0
+	VPORQ        Z0, Z2, Z0
+	VMOVUPS      Z0, (AX)(BX*4)
+	KMOVW        K1, SI
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out180
+	JMP          loop178
+
+out180:
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done179:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5088,130 +5794,171 @@ DATA vmconst<>+1648(SB)/4, $0x3e0896dd
 DATA vmconst<>+1652(SB)/4, $0x00000000
 DATA vmconst<>+1656(SB)/4, $0x3eaaaa6f
 DATA vmconst<>+1660(SB)/4, $0x00000000
-DATA vmconst<>+1664(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+1672(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+1680(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+1688(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+1696(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+1704(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+1712(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+1720(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+1728(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+1736(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+1744(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+1752(SB)/8, $0x4068519efbbd62ec
+DATA vmconst<>+1664(SB)/8, $0x3f86d755fc1636f3
+DATA vmconst<>+1672(SB)/8, $0xbf9da5fdeb30e33e
+DATA vmconst<>+1680(SB)/8, $0x3fa5ee9281016ed2
+DATA vmconst<>+1688(SB)/8, $0xbfaa680f4658c711
+DATA vmconst<>+1696(SB)/8, $0x3fae0955a999ace7
+DATA vmconst<>+1704(SB)/8, $0xbfb110025075dddc
+DATA vmconst<>+1712(SB)/8, $0x3fb3b128bfd32fbb
+DATA vmconst<>+1720(SB)/8, $0xbfb745d0a99d91e0
+DATA vmconst<>+1728(SB)/8, $0x3fbc71c7173fae64
+DATA vmconst<>+1736(SB)/8, $0xbfc2492492404d83
+DATA vmconst<>+1744(SB)/8, $0x3fc9999999998dc7
+DATA vmconst<>+1752(SB)/8, $0xbfd5555555555554
 DATA vmconst<>+1760(SB)/8, $0x3fe921fb54442d18
 DATA vmconst<>+1768(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+1776(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+1784(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+1792(SB)/4, $0x401a827a
+DATA vmconst<>+1776(SB)/4, $0x401a827a
+DATA vmconst<>+1780(SB)/4, $0x00000000
+DATA vmconst<>+1784(SB)/4, $0x3ed413cd
+DATA vmconst<>+1788(SB)/4, $0x00000000
+DATA vmconst<>+1792(SB)/4, $0x3f490fdb
 DATA vmconst<>+1796(SB)/4, $0x00000000
-DATA vmconst<>+1800(SB)/4, $0x3ed413cd
+DATA vmconst<>+1800(SB)/4, $0xb2bbbd2e
 DATA vmconst<>+1804(SB)/4, $0x00000000
-DATA vmconst<>+1808(SB)/4, $0x3f490fdb
+DATA vmconst<>+1808(SB)/4, $0x3da4f0d1
 DATA vmconst<>+1812(SB)/4, $0x00000000
-DATA vmconst<>+1816(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+1816(SB)/4, $0xbe0e1b85
 DATA vmconst<>+1820(SB)/4, $0x00000000
-DATA vmconst<>+1824(SB)/4, $0x3da4f0d1
+DATA vmconst<>+1824(SB)/4, $0x3e4c925f
 DATA vmconst<>+1828(SB)/4, $0x00000000
-DATA vmconst<>+1832(SB)/4, $0xbe0e1b85
+DATA vmconst<>+1832(SB)/4, $0xbeaaaa2a
 DATA vmconst<>+1836(SB)/4, $0x00000000
-DATA vmconst<>+1840(SB)/4, $0x3e4c925f
-DATA vmconst<>+1844(SB)/4, $0x00000000
-DATA vmconst<>+1848(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+1852(SB)/4, $0x00000000
-DATA vmconst<>+1856(SB)/4, $0x3d2cb352
-DATA vmconst<>+1860(SB)/4, $0x00000000
-DATA vmconst<>+1864(SB)/4, $0x3cc617e3
-DATA vmconst<>+1868(SB)/4, $0x00000000
-DATA vmconst<>+1872(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+1876(SB)/4, $0x00000000
-DATA vmconst<>+1880(SB)/4, $0x3d9980f6
-DATA vmconst<>+1884(SB)/4, $0x00000000
-DATA vmconst<>+1888(SB)/4, $0x3e2aaae4
-DATA vmconst<>+1892(SB)/4, $0x00000000
-DATA vmconst<>+1896(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+1904(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+1912(SB)/4, $0x40490fdb
-DATA vmconst<>+1916(SB)/4, $0x00000000
-DATA vmconst<>+1920(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+1924(SB)/4, $0x00000000
-DATA vmconst<>+1928(SB)/8, $0x41b0000000000000
-DATA vmconst<>+1936(SB)/8, $0x3e30000000000000
-DATA vmconst<>+1944(SB)/4, $0x45800000
-DATA vmconst<>+1948(SB)/4, $0x00000000
-DATA vmconst<>+1952(SB)/4, $0x39800000
-DATA vmconst<>+1956(SB)/4, $0x00000000
-DATA vmconst<>+1960(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+1968(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+1976(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+1984(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+1992(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+2000(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+2008(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+2016(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+2024(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+2032(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+2040(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+2048(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+2056(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+2064(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+2072(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+2080(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+2088(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+2096(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+2104(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+2112(SB)/8, $0x407ad02157700314
-DATA vmconst<>+2120(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+2128(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+2136(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+2144(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+2152(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+2160(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+2168(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+2176(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+2184(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+2192(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+2200(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+2208(SB)/8, $0xffffffff00000000
-DATA vmconst<>+2216(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+2224(SB)/8, $0x3feb000000000000
-DATA vmconst<>+2232(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+2240(SB)/8, $0x0080000000000000
-DATA vmconst<>+2248(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+2256(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+2264(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+2272(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+2280(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+2288(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+2296(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+2304(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+2312(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+2320(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+2328(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+2336(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+2344(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+2352(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+2360(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+2368(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+2376(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+2384(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+2392(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+2400(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+2408(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+2416(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+2424(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+2432(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+2440(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+2448(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+2456(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2464(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2472(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2480(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2488(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2496(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2504(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2512(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2520(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2528(SB)/8, $0xbfe0000000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $2536
+DATA vmconst<>+1840(SB)/8, $0x3fefae147ae147ae
+DATA vmconst<>+1848(SB)/8, $0x3f9d72b2bc8155f9
+DATA vmconst<>+1856(SB)/8, $0xbf8e6aaa8a0a04cf
+DATA vmconst<>+1864(SB)/8, $0x3f91d189408314ef
+DATA vmconst<>+1872(SB)/8, $0x3f765a9c4dfcf8b1
+DATA vmconst<>+1880(SB)/8, $0x3f852420b04b37be
+DATA vmconst<>+1888(SB)/8, $0x3f8782651caa6548
+DATA vmconst<>+1896(SB)/8, $0x3f8c9cf07674736b
+DATA vmconst<>+1904(SB)/8, $0x3f91c4d35cf95421
+DATA vmconst<>+1912(SB)/8, $0x3f96e8bb1c8209a2
+DATA vmconst<>+1920(SB)/8, $0x3f9f1c71c1db0624
+DATA vmconst<>+1928(SB)/8, $0x3fa6db6db6e31f13
+DATA vmconst<>+1936(SB)/8, $0x3fb3333333332eca
+DATA vmconst<>+1944(SB)/8, $0x3fc5555555555556
+DATA vmconst<>+1952(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+1960(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+1968(SB)/4, $0x3d2cb352
+DATA vmconst<>+1972(SB)/4, $0x00000000
+DATA vmconst<>+1976(SB)/4, $0x3cc617e3
+DATA vmconst<>+1980(SB)/4, $0x00000000
+DATA vmconst<>+1984(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+1988(SB)/4, $0x00000000
+DATA vmconst<>+1992(SB)/4, $0x3d9980f6
+DATA vmconst<>+1996(SB)/4, $0x00000000
+DATA vmconst<>+2000(SB)/4, $0x3e2aaae4
+DATA vmconst<>+2004(SB)/4, $0x00000000
+DATA vmconst<>+2008(SB)/4, $0x40490fdb
+DATA vmconst<>+2012(SB)/4, $0x00000000
+DATA vmconst<>+2016(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+2020(SB)/4, $0x00000000
+DATA vmconst<>+2024(SB)/8, $0x41b0000000000000
+DATA vmconst<>+2032(SB)/8, $0x3e30000000000000
+DATA vmconst<>+2040(SB)/4, $0x45800000
+DATA vmconst<>+2044(SB)/4, $0x00000000
+DATA vmconst<>+2048(SB)/4, $0x39800000
+DATA vmconst<>+2052(SB)/4, $0x00000000
+DATA vmconst<>+2056(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+2064(SB)/8, $0x4350000000000000
+DATA vmconst<>+2072(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+2080(SB)/8, $0x41d54fbc21000000
+DATA vmconst<>+2088(SB)/8, $0x3fc61f9add3c0ca4
+DATA vmconst<>+2096(SB)/8, $0x3fcc71c71c71c71c
+DATA vmconst<>+2104(SB)/8, $0x3ed0000000000000
+DATA vmconst<>+2112(SB)/4, $0x7f800000
+DATA vmconst<>+2116(SB)/4, $0x00000000
+DATA vmconst<>+2120(SB)/4, $0x4b800000
+DATA vmconst<>+2124(SB)/4, $0x00000000
+DATA vmconst<>+2128(SB)/4, $0x3eaaaaab
+DATA vmconst<>+2132(SB)/4, $0x00000000
+DATA vmconst<>+2136(SB)/4, $0x4ea94465
+DATA vmconst<>+2140(SB)/4, $0x00000000
+DATA vmconst<>+2144(SB)/4, $0x3e30fcd7
+DATA vmconst<>+2148(SB)/4, $0x00000000
+DATA vmconst<>+2152(SB)/4, $0x3e638e39
+DATA vmconst<>+2156(SB)/4, $0x00000000
+DATA vmconst<>+2160(SB)/4, $0x3b800000
+DATA vmconst<>+2164(SB)/4, $0x00000000
+DATA vmconst<>+2168(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+2176(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+2184(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+2192(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+2200(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+2208(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+2216(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+2224(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+2232(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+2240(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+2248(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+2256(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+2264(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+2272(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+2280(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+2288(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+2296(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+2304(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+2312(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+2320(SB)/8, $0x407ad02157700314
+DATA vmconst<>+2328(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+2336(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+2344(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+2352(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+2360(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+2368(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+2376(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+2384(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+2392(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+2400(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+2408(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+2416(SB)/8, $0xffffffff00000000
+DATA vmconst<>+2424(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+2432(SB)/8, $0x3feb000000000000
+DATA vmconst<>+2440(SB)/8, $0x0080000000000000
+DATA vmconst<>+2448(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+2456(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+2464(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+2472(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+2480(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+2488(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+2496(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+2504(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+2512(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+2520(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+2528(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+2536(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+2544(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+2552(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+2560(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+2568(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+2576(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+2584(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+2592(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+2600(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+2608(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+2616(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+2624(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+2632(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+2640(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+2648(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+2656(SB)/8, $0x41e0000000000000
+DATA vmconst<>+2664(SB)/8, $0x43300000000003fe
+DATA vmconst<>+2672(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+2680(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+2688(SB)/8, $0x00000000000007ff
+DATA vmconst<>+2696(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+2704(SB)/8, $0x40b0000000000000
+DATA vmconst<>+2712(SB)/8, $0x409ff80000000000
+DATA vmconst<>+2720(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+2728(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+2736(SB)/8, $0x0170000000000000
+DATA vmconst<>+2744(SB)/8, $0x7fd0000000000000
+DATA vmconst<>+2752(SB)/8, $0x4010000000000000
+DATA vmconst<>+2760(SB)/4, $0x0d800000
+DATA vmconst<>+2764(SB)/4, $0x00000000
+DATA vmconst<>+2768(SB)/4, $0x7e800000
+DATA vmconst<>+2772(SB)/4, $0x00000000
+DATA vmconst<>+2776(SB)/4, $0x40800000
+DATA vmconst<>+2780(SB)/4, $0x00000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $2784

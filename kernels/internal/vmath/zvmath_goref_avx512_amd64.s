@@ -4,81 +4,455 @@
 
 #include "textflag.h"
 
-// func asin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func erf32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·asin64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·erf32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
+	ANDQ $-16, CX
 	XORQ BX, BX
 
 loop1:
-	CMPQ      BX, CX
-	JAE       done2
-	VMOVUPS   (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VMULPD    Z1, Z1, Z2
-	VBROADCASTSD vmconst<>+8(SB), Z3
-	VSUBPD    Z2, Z3, Z2
-	VSQRTPD   Z2, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+16(SB), Z1, K1
-	VBLENDMPD Z2, Z1, K1, Z4
-	VBLENDMPD Z1, Z2, K1, Z5
-	VDIVPD    Z5, Z4, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z2, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z2, K3
-	KANDNW    K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z2, Z3
-	VBLENDMPD Z3, Z2, K3, Z6
-	VBLENDMPD.BCST vmconst<>+8(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+8(SB), Z2, Z3
-	VBROADCASTSD vmconst<>+8(SB), Z13
-	VBLENDMPD Z3, Z13, K3, Z8
-	VBLENDMPD Z2, Z8, K2, Z9
-	VDIVPD    Z9, Z7, Z2
-	VMULPD    Z2, Z2, Z3
-	VMULPD.BCST vmconst<>+40(SB), Z3, Z13
-	VADDPD.BCST vmconst<>+48(SB), Z13, Z13
-	VMULPD    Z3, Z13, Z13
-	VADDPD.BCST vmconst<>+56(SB), Z13, Z13
-	VMULPD    Z3, Z13, Z13
-	VADDPD.BCST vmconst<>+64(SB), Z13, Z13
-	VMULPD    Z3, Z13, Z13
-	VADDPD.BCST vmconst<>+72(SB), Z13, Z13
-	VMULPD    Z2, Z2, Z14
-	VADDPD.BCST vmconst<>+80(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+88(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+96(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+104(SB), Z14, Z14
-	VMULPD    Z3, Z14, Z14
-	VADDPD.BCST vmconst<>+112(SB), Z14, Z14
-	VMULPD    Z13, Z3, Z3
-	VDIVPD    Z14, Z3, Z3
-	VMULPD    Z3, Z2, Z3
-	VADDPD    Z2, Z3, Z2
-	VADDPD.BCST vmconst<>+120(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+128(SB), Z3, Z3
-	VBLENDMPD Z3, Z2, K3, Z10
-	VBROADCASTSD vmconst<>+136(SB), Z3
-	VSUBPD    Z2, Z3, Z2
-	VADDPD.BCST vmconst<>+144(SB), Z2, Z2
-	VBLENDMPD Z2, Z10, K2, Z11
-	VBROADCASTSD vmconst<>+136(SB), Z2
-	VSUBPD    Z11, Z2, Z2
-	VBLENDMPD Z2, Z11, K1, Z12
-	VPANDQ.BCST vmconst<>+152(SB), Z0, Z2
-	VPXORQ    Z2, Z12, Z2
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z1, K1
-	VMOVUPS   Z2, (AX)(BX*8)
-	KMOVW     K1, SI
-	ADDQ      $0x08, BX
-	XORQ      $0xff, SI
-	JNZ       out3
-	JMP       loop1
+	CMPQ          BX, CX
+	JAE           done2
+	VMOVUPS       (DX)(BX*4), Z0
+	VCVTPS2PD     Y0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VMULPD        Z2, Z2, Z3
+	VBROADCASTSD vmconst<>+8(SB), Z4
+	VDIVPD        Z3, Z4, Z3
+	VCMPPD.BCST $0x11, vmconst<>+16(SB), Z2, K1
+	VMULPD.BCST vmconst<>+24(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+32(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+40(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+48(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+56(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+64(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+72(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+80(SB), Z4, Z4
+	VMULPD.BCST vmconst<>+88(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+96(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+104(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+112(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+120(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+128(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+136(SB), Z18, Z18
+	VBLENDMPD     Z4, Z18, K1, Z5
+	VMULPD.BCST vmconst<>+144(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+152(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+160(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+168(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+176(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+184(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+192(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+200(SB), Z4, Z4
+	VMULPD        Z4, Z3, Z4
+	VADDPD.BCST vmconst<>+8(SB), Z4, Z4
+	VMULPD.BCST vmconst<>+208(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+216(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+224(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+232(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+240(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+248(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z18
+	VADDPD.BCST vmconst<>+256(SB), Z18, Z18
+	VMULPD        Z18, Z3, Z3
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
+	VBLENDMPD     Z4, Z3, K1, Z6
+	VPANDQ.BCST vmconst<>+264(SB), Z2, Z3
+	VMULPD        Z3, Z3, Z4
+	VBROADCASTSD vmconst<>+272(SB), Z18
+	VSUBPD        Z4, Z18, Z4
+	VMULPD.BCST vmconst<>+280(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+288(SB), Z18, Z18
+	VSUBPD.BCST vmconst<>+288(SB), Z18, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z19, K2
+	KANDW         K2, K1, K1
+	VPXORQ.BCST vmconst<>+312(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+320(SB), Z19, Z4
+	VFMADD231PD.BCST vmconst<>+328(SB), Z19, Z4
+	VMULPD.BCST vmconst<>+336(SB), Z4, Z4
+	VMOVUPS       Z4, Z19
+	VBROADCASTSD vmconst<>+344(SB), Z20
+	VFMADD213PD.BCST vmconst<>+352(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+360(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+368(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+384(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+392(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z4
+	VPADDQ.BCST vmconst<>+408(SB), Z18, Z18
+	VPSLLQ        $0x34, Z18, Z18
+	VMULPD        Z18, Z4, Z4
+	VSUBPD        Z2, Z3, Z18
+	VADDPD        Z2, Z3, Z3
+	VDIVPD        Z6, Z5, Z19
+	VMULPD        Z3, Z18, Z3
+	VADDPD        Z19, Z3, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z18
+	VADDPD.BCST vmconst<>+288(SB), Z18, Z18
+	VSUBPD.BCST vmconst<>+288(SB), Z18, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z19, K2
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z19, K3
+	KANDW         K3, K2, K2
+	VPXORQ.BCST vmconst<>+312(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+320(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+328(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
+	VMOVUPS       Z3, Z19
+	VBROADCASTSD vmconst<>+344(SB), Z20
+	VFMADD213PD.BCST vmconst<>+352(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+360(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+368(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+376(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+384(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+392(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD        Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+408(SB), Z18, Z18
+	VPSLLQ        $0x34, Z18, Z18
+	VMULPD        Z18, Z3, Z3
+	VMULPD        Z3, Z4, Z3
+	VDIVPD        Z2, Z3, Z3
+	KANDW         K2, K1, K1
+	VCMPPD.BCST $0x11, vmconst<>+416(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z2, K3
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z2, K5
+	KORW          K5, K4, K4
+	KANDW         K4, K3, K3
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K5
+	KORW          K1, K5, K1
+	KORW          K1, K4, K1
+	KANDW         K1, K3, K1
+	VCMPPD.BCST $0x11, vmconst<>+464(SB), Z2, K1
+	VMULPD.BCST vmconst<>+472(SB), Z2, Z4
+	VADDPD        Z2, Z4, Z4
+	VMULPD        Z2, Z2, Z18
+	VMULPD.BCST vmconst<>+480(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+488(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+496(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+504(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+512(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+520(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+528(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+536(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+544(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+552(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+8(SB), Z18, Z18
+	VDIVPD        Z18, Z19, Z18
+	VMULPD        Z18, Z2, Z18
+	VADDPD        Z2, Z18, Z18
+	VBLENDMPD     Z4, Z18, K1, Z7
+	VSUBPD.BCST vmconst<>+8(SB), Z2, Z4
+	VMULPD.BCST vmconst<>+568(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+576(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+584(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+592(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+600(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+608(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+616(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+624(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+632(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+640(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+648(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+656(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+664(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+8(SB), Z4, Z4
+	VDIVPD        Z4, Z18, Z4
+	VADDPD.BCST vmconst<>+560(SB), Z4, Z4
+	VCMPPD.BCST $0x11, vmconst<>+456(SB), Z2, K1
+	VBROADCASTSD vmconst<>+8(SB), Z18
+	VSUBPD        Z3, Z18, Z3
+	VBROADCASTSD vmconst<>+8(SB), Z18
+	VBLENDMPD     Z3, Z18, K1, Z8
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z2, K1
+	VBLENDMPD     Z4, Z8, K1, Z9
+	VBLENDMPD     Z7, Z9, K2, Z10
+	VPANDQ.BCST vmconst<>+312(SB), Z1, Z1
+	VPXORQ        Z1, Z10, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VMULPD        Z3, Z3, Z4
+	VBROADCASTSD vmconst<>+8(SB), Z18
+	VDIVPD        Z4, Z18, Z4
+	VCMPPD.BCST $0x11, vmconst<>+16(SB), Z3, K1
+	VMULPD.BCST vmconst<>+24(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+32(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+40(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+48(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+56(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+64(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+72(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+80(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+88(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+96(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+104(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+112(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+120(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+128(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+136(SB), Z19, Z19
+	VBLENDMPD     Z18, Z19, K1, Z11
+	VMULPD.BCST vmconst<>+144(SB), Z4, Z18
+	VADDPD.BCST vmconst<>+152(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+160(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+168(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+176(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+184(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+192(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+200(SB), Z18, Z18
+	VMULPD        Z18, Z4, Z18
+	VADDPD.BCST vmconst<>+8(SB), Z18, Z18
+	VMULPD.BCST vmconst<>+208(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+216(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+224(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+232(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+240(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+248(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z19
+	VADDPD.BCST vmconst<>+256(SB), Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VADDPD.BCST vmconst<>+8(SB), Z4, Z4
+	VBLENDMPD     Z18, Z4, K1, Z12
+	VPANDQ.BCST vmconst<>+264(SB), Z3, Z4
+	VMULPD        Z4, Z4, Z18
+	VBROADCASTSD vmconst<>+272(SB), Z19
+	VSUBPD        Z18, Z19, Z18
+	VMULPD.BCST vmconst<>+280(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+288(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+288(SB), Z19, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z20, K2
+	KANDW         K2, K1, K1
+	VPXORQ.BCST vmconst<>+312(SB), Z20, Z20
+	VFMADD231PD.BCST vmconst<>+320(SB), Z20, Z18
+	VFMADD231PD.BCST vmconst<>+328(SB), Z20, Z18
+	VMULPD.BCST vmconst<>+336(SB), Z18, Z18
+	VMOVUPS       Z18, Z20
+	VBROADCASTSD vmconst<>+344(SB), Z21
+	VFMADD213PD.BCST vmconst<>+352(SB), Z21, Z20
+	VFMADD213PD.BCST vmconst<>+360(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+368(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+376(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+384(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+392(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+8(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+400(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+400(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+400(SB), Z18, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+400(SB), Z18, Z20
+	VFMADD213PD.BCST vmconst<>+8(SB), Z20, Z18
+	VPADDQ.BCST vmconst<>+408(SB), Z19, Z19
+	VPSLLQ        $0x34, Z19, Z19
+	VMULPD        Z19, Z18, Z18
+	VSUBPD        Z3, Z4, Z19
+	VADDPD        Z3, Z4, Z4
+	VDIVPD        Z12, Z11, Z20
+	VMULPD        Z4, Z19, Z4
+	VADDPD        Z20, Z4, Z4
+	VMULPD.BCST vmconst<>+280(SB), Z4, Z19
+	VADDPD.BCST vmconst<>+288(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+288(SB), Z19, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z20, K2
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z20, K3
+	KANDW         K3, K2, K2
+	VPXORQ.BCST vmconst<>+312(SB), Z20, Z20
+	VFMADD231PD.BCST vmconst<>+320(SB), Z20, Z4
+	VFMADD231PD.BCST vmconst<>+328(SB), Z20, Z4
+	VMULPD.BCST vmconst<>+336(SB), Z4, Z4
+	VMOVUPS       Z4, Z20
+	VBROADCASTSD vmconst<>+344(SB), Z21
+	VFMADD213PD.BCST vmconst<>+352(SB), Z21, Z20
+	VFMADD213PD.BCST vmconst<>+360(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+368(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+376(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+384(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+392(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+8(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z20
+	VMULPD        Z20, Z4, Z4
+	VADDPD.BCST vmconst<>+400(SB), Z4, Z20
+	VFMADD213PD.BCST vmconst<>+8(SB), Z20, Z4
+	VPADDQ.BCST vmconst<>+408(SB), Z19, Z19
+	VPSLLQ        $0x34, Z19, Z19
+	VMULPD        Z19, Z4, Z4
+	VMULPD        Z4, Z18, Z4
+	VDIVPD        Z3, Z4, Z4
+	KANDW         K2, K1, K1
+	VCMPPD.BCST $0x11, vmconst<>+416(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z3, K3
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z3, K4
+	VCMPPD.BCST $0x1d, vmconst<>+440(SB), Z3, K5
+	KORW          K5, K4, K4
+	KANDW         K4, K3, K3
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z3, K4
+	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z3, K5
+	KORW          K1, K5, K1
+	KORW          K1, K4, K1
+	KANDW         K1, K3, K1
+	VCMPPD.BCST $0x11, vmconst<>+464(SB), Z3, K1
+	VMULPD.BCST vmconst<>+472(SB), Z3, Z18
+	VADDPD        Z3, Z18, Z18
+	VMULPD        Z3, Z3, Z19
+	VMULPD.BCST vmconst<>+480(SB), Z19, Z20
+	VADDPD.BCST vmconst<>+488(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD.BCST vmconst<>+496(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD.BCST vmconst<>+504(SB), Z20, Z20
+	VMULPD        Z20, Z19, Z20
+	VADDPD.BCST vmconst<>+512(SB), Z20, Z20
+	VMULPD.BCST vmconst<>+520(SB), Z19, Z21
+	VADDPD.BCST vmconst<>+528(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD.BCST vmconst<>+536(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD.BCST vmconst<>+544(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z21
+	VADDPD.BCST vmconst<>+552(SB), Z21, Z21
+	VMULPD        Z21, Z19, Z19
+	VADDPD.BCST vmconst<>+8(SB), Z19, Z19
+	VDIVPD        Z19, Z20, Z19
+	VMULPD        Z19, Z3, Z19
+	VADDPD        Z3, Z19, Z19
+	VBLENDMPD     Z18, Z19, K1, Z13
+	VSUBPD.BCST vmconst<>+8(SB), Z3, Z18
+	VMULPD.BCST vmconst<>+568(SB), Z18, Z19
+	VADDPD.BCST vmconst<>+576(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+584(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+592(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+600(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+608(SB), Z19, Z19
+	VMULPD        Z19, Z18, Z19
+	VADDPD.BCST vmconst<>+616(SB), Z19, Z19
+	VMULPD.BCST vmconst<>+624(SB), Z18, Z20
+	VADDPD.BCST vmconst<>+632(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+640(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+648(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+656(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z20
+	VADDPD.BCST vmconst<>+664(SB), Z20, Z20
+	VMULPD        Z20, Z18, Z18
+	VADDPD.BCST vmconst<>+8(SB), Z18, Z18
+	VDIVPD        Z18, Z19, Z18
+	VADDPD.BCST vmconst<>+560(SB), Z18, Z18
+	VCMPPD.BCST $0x11, vmconst<>+456(SB), Z3, K1
+	VBROADCASTSD vmconst<>+8(SB), Z19
+	VSUBPD        Z4, Z19, Z4
+	VBROADCASTSD vmconst<>+8(SB), Z19
+	VBLENDMPD     Z4, Z19, K1, Z14
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z3, K1
+	VBLENDMPD     Z18, Z14, K1, Z15
+	VBLENDMPD     Z13, Z15, K2, Z16
+	VPANDQ.BCST vmconst<>+312(SB), Z2, Z2
+	VPXORQ        Z2, Z16, Z2
+	VCVTPD2PS     Z1, Y17
+	VCVTPD2PS     Z2, Y1
+	VINSERTF64X4  $0x01, Y1, Z17, Z1
+	VPANDD.BCST vmconst<>+672(SB), Z0, Z2
+	VCMPPS.BCST $0x11, vmconst<>+680(SB), Z2, K1
+	VMOVUPS       Z1, (AX)(BX*4)
+	KMOVW         K1, SI
+	ADDQ          $0x10, BX
+	XORQ          $0x0000ffff, SI
+	JNZ           out3
+	JMP           loop1
 
 out3:
 	MOVQ    xs+48(FP), AX
@@ -95,9 +469,9 @@ done2:
 	VZEROUPPER
 	RET
 
-// func cbrt64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func erfc64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -105,66 +479,240 @@ TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop4:
-	CMPQ         BX, CX
-	JAE          done5
-	VMOVUPS      (DX)(BX*8), Z0
+	CMPQ        BX, CX
+	JAE         done5
+	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x1d, vmconst<>+160(SB), Z1, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z1, K2
-	KANDW        K2, K1, K1
-	VPSRLQ       $0x20, Z1, Z2
-	VPORQ.BCST vmconst<>+176(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+176(SB), Z2, Z2
-	VPANDQ.BCST vmconst<>+184(SB), Z1, Z3
-	VPORQ.BCST vmconst<>+176(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+176(SB), Z3, Z3
-	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+192(SB), Z5
-	VFMADD213PD.BCST vmconst<>+200(SB), Z5, Z4
-	VRNDSCALEPD  $0x03, Z4, Z4
-	VFNMADD231PD.BCST vmconst<>+208(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+216(SB), Z2, Z3
-	VMOVUPS      Z3, Z2
-	VBROADCASTSD vmconst<>+192(SB), Z3
-	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z2
-	VRNDSCALEPD  $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+176(SB), Z4, Z3
-	VPXORQ.BCST vmconst<>+176(SB), Z3, Z3
-	VPSLLQ       $0x20, Z3, Z3
-	VADDPD.BCST vmconst<>+176(SB), Z2, Z2
-	VPXORQ.BCST vmconst<>+176(SB), Z2, Z2
-	VPORQ        Z2, Z3, Z2
-	VPADDQ.BCST vmconst<>+224(SB), Z2, Z2
-	VMULPD       Z2, Z2, Z3
-	VDIVPD       Z1, Z3, Z3
-	VMULPD       Z2, Z3, Z3
-	VADDPD.BCST vmconst<>+232(SB), Z3, Z3
-	VADDPD.BCST vmconst<>+256(SB), Z3, Z4
-	VBROADCASTSD vmconst<>+264(SB), Z5
-	VDIVPD       Z3, Z5, Z3
-	VADDPD       Z3, Z4, Z3
-	VBROADCASTSD vmconst<>+248(SB), Z4
-	VDIVPD       Z3, Z4, Z3
-	VADDPD.BCST vmconst<>+240(SB), Z3, Z3
-	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+272(SB), Z2, Z2
-	VPADDQ.BCST vmconst<>+280(SB), Z2, Z2
-	VMULPD       Z2, Z2, Z3
-	VDIVPD       Z3, Z1, Z1
-	VADDPD       Z2, Z2, Z3
-	VSUBPD       Z2, Z1, Z4
-	VADDPD       Z1, Z3, Z1
-	VDIVPD       Z1, Z4, Z1
-	VMULPD       Z1, Z2, Z1
-	VADDPD       Z2, Z1, Z1
-	VPANDQ.BCST vmconst<>+152(SB), Z0, Z2
-	VPORQ        Z2, Z1, Z1
-	VMOVUPS      Z1, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out6
-	JMP          loop4
+	VCMPPD.BCST $0x11, vmconst<>+432(SB), Z0, K1
+	VMULPD      Z1, Z1, Z2
+	VBROADCASTSD vmconst<>+8(SB), Z3
+	VDIVPD      Z2, Z3, Z2
+	VCMPPD.BCST $0x11, vmconst<>+16(SB), Z1, K2
+	VMULPD.BCST vmconst<>+24(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+32(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+40(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+48(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+56(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+64(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+72(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+80(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+88(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+96(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+104(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+112(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+120(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+128(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+136(SB), Z16, Z16
+	VBLENDMPD   Z3, Z16, K2, Z4
+	VMULPD.BCST vmconst<>+144(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+152(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+160(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+168(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+176(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+184(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+192(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+200(SB), Z3, Z3
+	VMULPD      Z3, Z2, Z3
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+208(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+216(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+224(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+232(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+240(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+248(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z16
+	VADDPD.BCST vmconst<>+256(SB), Z16, Z16
+	VMULPD      Z16, Z2, Z2
+	VADDPD.BCST vmconst<>+8(SB), Z2, Z2
+	VBLENDMPD   Z3, Z2, K2, Z5
+	VPANDQ.BCST vmconst<>+264(SB), Z1, Z2
+	VMULPD      Z2, Z2, Z3
+	VBROADCASTSD vmconst<>+272(SB), Z16
+	VSUBPD      Z3, Z16, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+288(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+288(SB), Z16, Z17
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z17, K2
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z17, K3
+	KANDW       K3, K2, K2
+	VPXORQ.BCST vmconst<>+312(SB), Z17, Z17
+	VFMADD231PD.BCST vmconst<>+320(SB), Z17, Z3
+	VFMADD231PD.BCST vmconst<>+328(SB), Z17, Z3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
+	VMOVUPS     Z3, Z17
+	VBROADCASTSD vmconst<>+344(SB), Z18
+	VFMADD213PD.BCST vmconst<>+352(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+360(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+368(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+376(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+384(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+392(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z17
+	VFMADD213PD.BCST vmconst<>+8(SB), Z17, Z3
+	VPADDQ.BCST vmconst<>+408(SB), Z16, Z16
+	VPSLLQ      $0x34, Z16, Z16
+	VMULPD      Z16, Z3, Z3
+	VSUBPD      Z1, Z2, Z16
+	VADDPD      Z1, Z2, Z2
+	VDIVPD      Z5, Z4, Z17
+	VMULPD      Z2, Z16, Z2
+	VADDPD      Z17, Z2, Z2
+	VMULPD.BCST vmconst<>+280(SB), Z2, Z16
+	VADDPD.BCST vmconst<>+288(SB), Z16, Z16
+	VSUBPD.BCST vmconst<>+288(SB), Z16, Z17
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z17, K3
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z17, K4
+	KANDW       K4, K3, K3
+	VPXORQ.BCST vmconst<>+312(SB), Z17, Z17
+	VFMADD231PD.BCST vmconst<>+320(SB), Z17, Z2
+	VFMADD231PD.BCST vmconst<>+328(SB), Z17, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
+	VMOVUPS     Z2, Z17
+	VBROADCASTSD vmconst<>+344(SB), Z18
+	VFMADD213PD.BCST vmconst<>+352(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+360(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+368(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+376(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+384(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+392(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+8(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+400(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+400(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+400(SB), Z2, Z17
+	VMULPD      Z17, Z2, Z2
+	VADDPD.BCST vmconst<>+400(SB), Z2, Z17
+	VFMADD213PD.BCST vmconst<>+8(SB), Z17, Z2
+	VPADDQ.BCST vmconst<>+408(SB), Z16, Z16
+	VPSLLQ      $0x34, Z16, Z16
+	VMULPD      Z16, Z2, Z2
+	VMULPD      Z2, Z3, Z2
+	VDIVPD      Z1, Z2, Z2
+	KANDW       K3, K2, K2
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+688(SB), Z1, K5
+	KORW        K5, K4, K4
+	VCMPPD.BCST $0x1e, vmconst<>+456(SB), Z1, K5
+	KANDW       K5, K1, K5
+	KORW        K2, K5, K2
+	KORW        K2, K4, K2
+	KANDW       K2, K3, K2
+	VMULPD      Z1, Z1, Z3
+	VMULPD.BCST vmconst<>+480(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+488(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+496(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+504(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+512(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+520(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+528(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+536(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+544(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+552(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
+	VDIVPD      Z3, Z16, Z3
+	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z1, K3
+	VMULPD      Z3, Z1, Z16
+	VADDPD      Z1, Z16, Z16
+	VSUBPD.BCST vmconst<>+392(SB), Z1, Z17
+	VMULPD      Z3, Z1, Z3
+	VADDPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+392(SB), Z3, Z3
+	VBLENDMPD   Z16, Z3, K3, Z6
+	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z1, K3
+	VBLENDMPD   Z1, Z6, K3, Z7
+	VADDPD.BCST vmconst<>+8(SB), Z7, Z3
+	VBROADCASTSD vmconst<>+8(SB), Z16
+	VSUBPD      Z7, Z16, Z16
+	VBLENDMPD   Z3, Z16, K1, Z8
+	VSUBPD.BCST vmconst<>+8(SB), Z1, Z3
+	VMULPD.BCST vmconst<>+568(SB), Z3, Z16
+	VADDPD.BCST vmconst<>+576(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+584(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+592(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+600(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+608(SB), Z16, Z16
+	VMULPD      Z16, Z3, Z16
+	VADDPD.BCST vmconst<>+616(SB), Z16, Z16
+	VMULPD.BCST vmconst<>+624(SB), Z3, Z17
+	VADDPD.BCST vmconst<>+632(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+640(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+648(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+656(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z17
+	VADDPD.BCST vmconst<>+664(SB), Z17, Z17
+	VMULPD      Z17, Z3, Z3
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
+	VDIVPD      Z3, Z16, Z3
+	VADDPD.BCST vmconst<>+712(SB), Z3, Z16
+	VBROADCASTSD vmconst<>+720(SB), Z17
+	VSUBPD      Z3, Z17, Z3
+	VBLENDMPD   Z16, Z3, K1, Z9
+	VBROADCASTSD vmconst<>+400(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VBLENDMPD   Z3, Z2, K1, Z10
+	VCMPPD.BCST $0x1e, vmconst<>+456(SB), Z1, K3
+	KANDW       K3, K1, K3
+	VBLENDMPD.BCST vmconst<>+400(SB), Z10, K3, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+688(SB), Z1, K3
+	VBROADCASTSD vmconst<>+432(SB), Z2
+	VBLENDMPD.BCST vmconst<>+400(SB), Z2, K1, Z12
+	VBLENDMPD   Z12, Z11, K3, Z13
+	VCMPPD.BCST $0x11, vmconst<>+416(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z1, K3
+	VBLENDMPD   Z9, Z13, K3, Z14
+	VBLENDMPD   Z8, Z14, K1, Z15
+	VMOVUPS     Z15, (AX)(BX*8)
+	KMOVW       K2, SI
+	ADDQ        $0x08, BX
+	XORQ        $0xff, SI
+	JNZ         out6
+	JMP         loop4
 
 out6:
 	MOVQ    xs+48(FP), AX
@@ -181,9 +729,9 @@ done5:
 	VZEROUPPER
 	RET
 
-// func cbrt32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func erfc32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·cbrt32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·erfc32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -196,116 +744,461 @@ loop7:
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+160(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z2, K2
-	KANDW         K2, K1, K1
-	VPSRLQ        $0x20, Z2, Z3
-	VPORQ.BCST vmconst<>+176(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+176(SB), Z3, Z3
-	VPANDQ.BCST vmconst<>+184(SB), Z2, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+176(SB), Z5, Z5
-	VMOVUPS       Z3, Z6
-	VBROADCASTSD vmconst<>+192(SB), Z7
-	VFMADD213PD.BCST vmconst<>+200(SB), Z7, Z6
-	VRNDSCALEPD   $0x03, Z6, Z6
-	VFNMADD231PD.BCST vmconst<>+208(SB), Z6, Z3
-	VFMADD231PD.BCST vmconst<>+216(SB), Z3, Z5
-	VMOVUPS       Z5, Z3
-	VBROADCASTSD vmconst<>+192(SB), Z5
-	VFMADD213PD.BCST vmconst<>+200(SB), Z5, Z3
-	VRNDSCALEPD   $0x03, Z3, Z3
-	VADDPD.BCST vmconst<>+176(SB), Z6, Z5
-	VPXORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VPSLLQ        $0x20, Z5, Z5
-	VADDPD.BCST vmconst<>+176(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+176(SB), Z3, Z3
-	VPORQ         Z3, Z5, Z3
-	VPADDQ.BCST vmconst<>+224(SB), Z3, Z3
-	VMULPD        Z3, Z3, Z5
-	VDIVPD        Z2, Z5, Z5
-	VMULPD        Z3, Z5, Z5
-	VADDPD.BCST vmconst<>+232(SB), Z5, Z5
-	VADDPD.BCST vmconst<>+256(SB), Z5, Z6
-	VBROADCASTSD vmconst<>+264(SB), Z7
-	VDIVPD        Z5, Z7, Z5
-	VADDPD        Z5, Z6, Z5
-	VBROADCASTSD vmconst<>+248(SB), Z6
-	VDIVPD        Z5, Z6, Z5
-	VADDPD.BCST vmconst<>+240(SB), Z5, Z5
-	VMULPD        Z5, Z3, Z3
-	VPANDQ.BCST vmconst<>+272(SB), Z3, Z3
-	VPADDQ.BCST vmconst<>+280(SB), Z3, Z3
-	VMULPD        Z3, Z3, Z5
-	VDIVPD        Z5, Z2, Z2
-	VADDPD        Z3, Z3, Z5
-	VSUBPD        Z3, Z2, Z6
-	VADDPD        Z2, Z5, Z2
-	VDIVPD        Z2, Z6, Z2
-	VMULPD        Z2, Z3, Z2
-	VADDPD        Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+152(SB), Z1, Z1
-	VPORQ         Z1, Z2, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+160(SB), Z3, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z3, K2
-	KANDW         K2, K1, K1
-	VPSRLQ        $0x20, Z3, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+176(SB), Z5, Z5
-	VPANDQ.BCST vmconst<>+184(SB), Z3, Z6
-	VPORQ.BCST vmconst<>+176(SB), Z6, Z6
-	VSUBPD.BCST vmconst<>+176(SB), Z6, Z6
-	VMOVUPS       Z5, Z7
-	VBROADCASTSD vmconst<>+192(SB), Z8
-	VFMADD213PD.BCST vmconst<>+200(SB), Z8, Z7
-	VRNDSCALEPD   $0x03, Z7, Z7
-	VFNMADD231PD.BCST vmconst<>+208(SB), Z7, Z5
-	VFMADD231PD.BCST vmconst<>+216(SB), Z5, Z6
-	VMOVUPS       Z6, Z5
-	VBROADCASTSD vmconst<>+192(SB), Z6
-	VFMADD213PD.BCST vmconst<>+200(SB), Z6, Z5
-	VRNDSCALEPD   $0x03, Z5, Z5
-	VADDPD.BCST vmconst<>+176(SB), Z7, Z6
-	VPXORQ.BCST vmconst<>+176(SB), Z6, Z6
-	VPSLLQ        $0x20, Z6, Z6
-	VADDPD.BCST vmconst<>+176(SB), Z5, Z5
-	VPXORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VPORQ         Z5, Z6, Z5
-	VPADDQ.BCST vmconst<>+224(SB), Z5, Z5
-	VMULPD        Z5, Z5, Z6
-	VDIVPD        Z3, Z6, Z6
-	VMULPD        Z5, Z6, Z6
-	VADDPD.BCST vmconst<>+232(SB), Z6, Z6
-	VADDPD.BCST vmconst<>+256(SB), Z6, Z7
-	VBROADCASTSD vmconst<>+264(SB), Z8
-	VDIVPD        Z6, Z8, Z6
-	VADDPD        Z6, Z7, Z6
-	VBROADCASTSD vmconst<>+248(SB), Z7
-	VDIVPD        Z6, Z7, Z6
-	VADDPD.BCST vmconst<>+240(SB), Z6, Z6
-	VMULPD        Z6, Z5, Z5
-	VPANDQ.BCST vmconst<>+272(SB), Z5, Z5
-	VPADDQ.BCST vmconst<>+280(SB), Z5, Z5
-	VMULPD        Z5, Z5, Z6
-	VDIVPD        Z6, Z3, Z3
-	VADDPD        Z5, Z5, Z6
-	VSUBPD        Z5, Z3, Z7
-	VADDPD        Z3, Z6, Z3
-	VDIVPD        Z3, Z7, Z3
-	VMULPD        Z3, Z5, Z3
-	VADDPD        Z5, Z3, Z3
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z2
-	VPORQ         Z2, Z3, Z2
-	VCVTPD2PS     Z1, Y4
-	VCVTPD2PS     Z2, Y1
-	VINSERTF64X4  $0x01, Y1, Z4, Z1
-	VPANDD.BCST vmconst<>+288(SB), Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+296(SB), Z2, K1
-	VCMPPS.BCST $0x11, vmconst<>+304(SB), Z2, K2
-	KANDW         K2, K1, K1
+	VCMPPD.BCST $0x11, vmconst<>+432(SB), Z1, K1
+	VMULPD        Z2, Z2, Z1
+	VBROADCASTSD vmconst<>+8(SB), Z28
+	VDIVPD        Z1, Z28, Z1
+	VCMPPD.BCST $0x11, vmconst<>+16(SB), Z2, K2
+	VMULPD.BCST vmconst<>+24(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+32(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+48(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+56(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+64(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+72(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+80(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+88(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+96(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+104(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+112(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+120(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+128(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+136(SB), Z29, Z29
+	VBLENDMPD     Z28, Z29, K2, Z3
+	VMULPD.BCST vmconst<>+144(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+152(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+160(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+168(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+176(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+184(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+192(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+200(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+208(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+216(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+224(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+232(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+240(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+248(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+256(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VADDPD.BCST vmconst<>+8(SB), Z1, Z1
+	VBLENDMPD     Z28, Z1, K2, Z4
+	VPANDQ.BCST vmconst<>+264(SB), Z2, Z1
+	VMULPD        Z1, Z1, Z28
+	VBROADCASTSD vmconst<>+272(SB), Z29
+	VSUBPD        Z28, Z29, Z28
+	VMULPD.BCST vmconst<>+280(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+288(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+288(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z30, K2
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z30, K3
+	KANDW         K3, K2, K2
+	VPXORQ.BCST vmconst<>+312(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+320(SB), Z30, Z28
+	VFMADD231PD.BCST vmconst<>+328(SB), Z30, Z28
+	VMULPD.BCST vmconst<>+336(SB), Z28, Z28
+	VMOVUPS       Z28, Z30
+	VBROADCASTSD vmconst<>+344(SB), Z31
+	VFMADD213PD.BCST vmconst<>+352(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+360(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+368(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+376(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+384(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+392(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z28
+	VPADDQ.BCST vmconst<>+408(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z28, Z28
+	VSUBPD        Z2, Z1, Z29
+	VADDPD        Z2, Z1, Z1
+	VDIVPD        Z4, Z3, Z30
+	VMULPD        Z1, Z29, Z1
+	VADDPD        Z30, Z1, Z1
+	VMULPD.BCST vmconst<>+280(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+288(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+288(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z30, K3
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z30, K4
+	KANDW         K4, K3, K3
+	VPXORQ.BCST vmconst<>+312(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+320(SB), Z30, Z1
+	VFMADD231PD.BCST vmconst<>+328(SB), Z30, Z1
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z1
+	VMOVUPS       Z1, Z30
+	VBROADCASTSD vmconst<>+344(SB), Z31
+	VFMADD213PD.BCST vmconst<>+352(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+360(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+368(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+376(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+384(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+392(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z1
+	VPADDQ.BCST vmconst<>+408(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VMULPD        Z1, Z28, Z1
+	VDIVPD        Z2, Z1, Z1
+	KANDW         K3, K2, K2
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z2, K3
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+688(SB), Z2, K5
+	KORW          K5, K4, K4
+	VCMPPD.BCST $0x1e, vmconst<>+456(SB), Z2, K5
+	KANDW         K5, K1, K5
+	KORW          K2, K5, K2
+	KORW          K2, K4, K2
+	KANDW         K2, K3, K2
+	VMULPD        Z2, Z2, Z28
+	VMULPD.BCST vmconst<>+480(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+488(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+496(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+504(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+512(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+520(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+528(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+536(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+544(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+552(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z2, K2
+	VMULPD        Z28, Z2, Z29
+	VADDPD        Z2, Z29, Z29
+	VSUBPD.BCST vmconst<>+392(SB), Z2, Z30
+	VMULPD        Z28, Z2, Z28
+	VADDPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+392(SB), Z28, Z28
+	VBLENDMPD     Z29, Z28, K2, Z5
+	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z2, K2
+	VBLENDMPD     Z2, Z5, K2, Z6
+	VADDPD.BCST vmconst<>+8(SB), Z6, Z28
+	VBROADCASTSD vmconst<>+8(SB), Z29
+	VSUBPD        Z6, Z29, Z29
+	VBLENDMPD     Z28, Z29, K1, Z7
+	VSUBPD.BCST vmconst<>+8(SB), Z2, Z28
+	VMULPD.BCST vmconst<>+568(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+576(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+584(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+592(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+600(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+608(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+616(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+624(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+632(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+640(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+648(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+656(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+664(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VADDPD.BCST vmconst<>+712(SB), Z28, Z29
+	VBROADCASTSD vmconst<>+720(SB), Z30
+	VSUBPD        Z28, Z30, Z28
+	VBLENDMPD     Z29, Z28, K1, Z8
+	VBROADCASTSD vmconst<>+400(SB), Z28
+	VSUBPD        Z1, Z28, Z28
+	VBLENDMPD     Z28, Z1, K1, Z9
+	VCMPPD.BCST $0x1e, vmconst<>+456(SB), Z2, K2
+	KANDW         K2, K1, K2
+	VBLENDMPD.BCST vmconst<>+400(SB), Z9, K2, Z10
+	VCMPPD.BCST $0x1d, vmconst<>+688(SB), Z2, K2
+	VBROADCASTSD vmconst<>+432(SB), Z1
+	VBLENDMPD.BCST vmconst<>+400(SB), Z1, K1, Z11
+	VBLENDMPD     Z11, Z10, K2, Z12
+	VCMPPD.BCST $0x11, vmconst<>+416(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z2, K2
+	VBLENDMPD     Z8, Z12, K2, Z13
+	VBLENDMPD     Z7, Z13, K1, Z14
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VCVTPS2PD     Y1, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+432(SB), Z1, K1
+	VMULPD        Z2, Z2, Z1
+	VBROADCASTSD vmconst<>+8(SB), Z28
+	VDIVPD        Z1, Z28, Z1
+	VCMPPD.BCST $0x11, vmconst<>+16(SB), Z2, K2
+	VMULPD.BCST vmconst<>+24(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+32(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+40(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+48(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+56(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+64(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+72(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+80(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+88(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+96(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+104(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+112(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+120(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+128(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+136(SB), Z29, Z29
+	VBLENDMPD     Z28, Z29, K2, Z15
+	VMULPD.BCST vmconst<>+144(SB), Z1, Z28
+	VADDPD.BCST vmconst<>+152(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+160(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+168(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+176(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+184(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+192(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+200(SB), Z28, Z28
+	VMULPD        Z28, Z1, Z28
+	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
+	VMULPD.BCST vmconst<>+208(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+216(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+224(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+232(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+240(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+248(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z29
+	VADDPD.BCST vmconst<>+256(SB), Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VADDPD.BCST vmconst<>+8(SB), Z1, Z1
+	VBLENDMPD     Z28, Z1, K2, Z16
+	VPANDQ.BCST vmconst<>+264(SB), Z2, Z1
+	VMULPD        Z1, Z1, Z28
+	VBROADCASTSD vmconst<>+272(SB), Z29
+	VSUBPD        Z28, Z29, Z28
+	VMULPD.BCST vmconst<>+280(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+288(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+288(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z30, K2
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z30, K3
+	KANDW         K3, K2, K2
+	VPXORQ.BCST vmconst<>+312(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+320(SB), Z30, Z28
+	VFMADD231PD.BCST vmconst<>+328(SB), Z30, Z28
+	VMULPD.BCST vmconst<>+336(SB), Z28, Z28
+	VMOVUPS       Z28, Z30
+	VBROADCASTSD vmconst<>+344(SB), Z31
+	VFMADD213PD.BCST vmconst<>+352(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+360(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+368(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+376(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+384(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+392(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+400(SB), Z28, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z28
+	VPADDQ.BCST vmconst<>+408(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z28, Z28
+	VSUBPD        Z2, Z1, Z29
+	VADDPD        Z2, Z1, Z1
+	VDIVPD        Z16, Z15, Z30
+	VMULPD        Z1, Z29, Z1
+	VADDPD        Z30, Z1, Z1
+	VMULPD.BCST vmconst<>+280(SB), Z1, Z29
+	VADDPD.BCST vmconst<>+288(SB), Z29, Z29
+	VSUBPD.BCST vmconst<>+288(SB), Z29, Z30
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z30, K3
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z30, K4
+	KANDW         K4, K3, K3
+	VPXORQ.BCST vmconst<>+312(SB), Z30, Z30
+	VFMADD231PD.BCST vmconst<>+320(SB), Z30, Z1
+	VFMADD231PD.BCST vmconst<>+328(SB), Z30, Z1
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z1
+	VMOVUPS       Z1, Z30
+	VBROADCASTSD vmconst<>+344(SB), Z31
+	VFMADD213PD.BCST vmconst<>+352(SB), Z31, Z30
+	VFMADD213PD.BCST vmconst<>+360(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+368(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+376(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+384(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+392(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VMULPD        Z30, Z1, Z1
+	VADDPD.BCST vmconst<>+400(SB), Z1, Z30
+	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z1
+	VPADDQ.BCST vmconst<>+408(SB), Z29, Z29
+	VPSLLQ        $0x34, Z29, Z29
+	VMULPD        Z29, Z1, Z1
+	VMULPD        Z1, Z28, Z1
+	VDIVPD        Z2, Z1, Z1
+	KANDW         K3, K2, K2
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z2, K3
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z2, K4
+	VCMPPD.BCST $0x1d, vmconst<>+688(SB), Z2, K5
+	KORW          K5, K4, K4
+	VCMPPD.BCST $0x1e, vmconst<>+456(SB), Z2, K5
+	KANDW         K5, K1, K5
+	KORW          K2, K5, K2
+	KORW          K2, K4, K2
+	KANDW         K2, K3, K2
+	VMULPD        Z2, Z2, Z28
+	VMULPD.BCST vmconst<>+480(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+488(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+496(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+504(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+512(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+520(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+528(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+536(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+544(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+552(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z2, K2
+	VMULPD        Z28, Z2, Z29
+	VADDPD        Z2, Z29, Z29
+	VSUBPD.BCST vmconst<>+392(SB), Z2, Z30
+	VMULPD        Z28, Z2, Z28
+	VADDPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+392(SB), Z28, Z28
+	VBLENDMPD     Z29, Z28, K2, Z17
+	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z2, K2
+	VBLENDMPD     Z2, Z17, K2, Z18
+	VADDPD.BCST vmconst<>+8(SB), Z18, Z28
+	VBROADCASTSD vmconst<>+8(SB), Z29
+	VSUBPD        Z18, Z29, Z29
+	VBLENDMPD     Z28, Z29, K1, Z19
+	VSUBPD.BCST vmconst<>+8(SB), Z2, Z28
+	VMULPD.BCST vmconst<>+568(SB), Z28, Z29
+	VADDPD.BCST vmconst<>+576(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+584(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+592(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+600(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+608(SB), Z29, Z29
+	VMULPD        Z29, Z28, Z29
+	VADDPD.BCST vmconst<>+616(SB), Z29, Z29
+	VMULPD.BCST vmconst<>+624(SB), Z28, Z30
+	VADDPD.BCST vmconst<>+632(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+640(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+648(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+656(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z30
+	VADDPD.BCST vmconst<>+664(SB), Z30, Z30
+	VMULPD        Z30, Z28, Z28
+	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
+	VDIVPD        Z28, Z29, Z28
+	VADDPD.BCST vmconst<>+712(SB), Z28, Z29
+	VBROADCASTSD vmconst<>+720(SB), Z30
+	VSUBPD        Z28, Z30, Z28
+	VBLENDMPD     Z29, Z28, K1, Z20
+	VBROADCASTSD vmconst<>+400(SB), Z28
+	VSUBPD        Z1, Z28, Z28
+	VBLENDMPD     Z28, Z1, K1, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+456(SB), Z2, K2
+	KANDW         K2, K1, K2
+	VBLENDMPD.BCST vmconst<>+400(SB), Z21, K2, Z22
+	VCMPPD.BCST $0x1d, vmconst<>+688(SB), Z2, K2
+	VBROADCASTSD vmconst<>+432(SB), Z1
+	VBLENDMPD.BCST vmconst<>+400(SB), Z1, K1, Z23
+	VBLENDMPD     Z23, Z22, K2, Z24
+	VCMPPD.BCST $0x11, vmconst<>+416(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+448(SB), Z2, K2
+	VBLENDMPD     Z20, Z24, K2, Z25
+	VBLENDMPD     Z19, Z25, K1, Z26
+	VCVTPD2PS     Z14, Y27
+	VCVTPD2PS     Z26, Y1
+	VINSERTF64X4  $0x01, Y1, Z27, Z1
+	VCMPPS.BCST $0x11, vmconst<>+728(SB), Z0, K1
 	VMOVUPS       Z1, (AX)(BX*4)
 	KMOVW         K1, SI
 	ADDQ          $0x10, BX
@@ -328,474 +1221,171 @@ done8:
 	VZEROUPPER
 	RET
 
-// func erf32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func logaddexp64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·erf32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·logaddexp64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
-	XORQ BX, BX
+	MOVQ y_base+48(FP), BX
+	ANDQ $-8, CX
+	XORQ SI, SI
 
 loop10:
-	CMPQ          BX, CX
-	JAE           done11
-	VMOVUPS       (DX)(BX*4), Z0
-	VCVTPS2PD     Y0, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
-	VMULPD        Z2, Z2, Z3
-	VBROADCASTSD vmconst<>+8(SB), Z4
-	VDIVPD        Z3, Z4, Z3
-	VCMPPD.BCST $0x11, vmconst<>+312(SB), Z2, K1
-	VMULPD.BCST vmconst<>+320(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+328(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+336(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+344(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+352(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+360(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+368(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+376(SB), Z4, Z4
-	VMULPD.BCST vmconst<>+384(SB), Z3, Z18
-	VADDPD.BCST vmconst<>+392(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+400(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+408(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+416(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+424(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+432(SB), Z18, Z18
-	VBLENDMPD     Z4, Z18, K1, Z5
-	VMULPD.BCST vmconst<>+440(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+448(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+456(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+464(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+472(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+488(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+496(SB), Z4, Z4
-	VMULPD        Z4, Z3, Z4
-	VADDPD.BCST vmconst<>+8(SB), Z4, Z4
-	VMULPD.BCST vmconst<>+504(SB), Z3, Z18
-	VADDPD.BCST vmconst<>+512(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+520(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+528(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+536(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+544(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z18
-	VADDPD.BCST vmconst<>+552(SB), Z18, Z18
-	VMULPD        Z18, Z3, Z3
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
-	VBLENDMPD     Z4, Z3, K1, Z6
-	VPANDQ.BCST vmconst<>+560(SB), Z2, Z3
-	VMULPD        Z3, Z3, Z4
-	VBROADCASTSD vmconst<>+568(SB), Z18
-	VSUBPD        Z4, Z18, Z4
-	VMULPD.BCST vmconst<>+576(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+584(SB), Z18, Z18
-	VSUBPD.BCST vmconst<>+584(SB), Z18, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z19, K2
-	KANDW         K2, K1, K1
-	VPXORQ.BCST vmconst<>+152(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+608(SB), Z19, Z4
-	VFMADD231PD.BCST vmconst<>+616(SB), Z19, Z4
-	VMULPD.BCST vmconst<>+624(SB), Z4, Z4
-	VMOVUPS       Z4, Z19
-	VBROADCASTSD vmconst<>+632(SB), Z20
-	VFMADD213PD.BCST vmconst<>+640(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+648(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+656(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+664(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+200(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+672(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z4
-	VPADDQ.BCST vmconst<>+688(SB), Z18, Z18
-	VPSLLQ        $0x34, Z18, Z18
-	VMULPD        Z18, Z4, Z4
-	VSUBPD        Z2, Z3, Z18
-	VADDPD        Z2, Z3, Z3
-	VDIVPD        Z6, Z5, Z19
-	VMULPD        Z3, Z18, Z3
-	VADDPD        Z19, Z3, Z3
-	VMULPD.BCST vmconst<>+576(SB), Z3, Z18
-	VADDPD.BCST vmconst<>+584(SB), Z18, Z18
-	VSUBPD.BCST vmconst<>+584(SB), Z18, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z19, K2
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z19, K3
-	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+152(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+608(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+616(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+624(SB), Z3, Z3
-	VMOVUPS       Z3, Z19
-	VBROADCASTSD vmconst<>+632(SB), Z20
-	VFMADD213PD.BCST vmconst<>+640(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+648(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+656(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+664(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+672(SB), Z3, Z19
+	CMPQ        SI, CX
+	JAE         done11
+	VMOVUPS     (DX)(SI*8), Z0
+	VMOVUPS     (BX)(SI*8), Z1
+	VSUBPD      Z1, Z0, Z2
+	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+288(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+288(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z19, K2
+	KANDW       K2, K1, K1
+	VPXORQ.BCST vmconst<>+312(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+320(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+328(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
+	VMOVUPS     Z3, Z19
+	VBROADCASTSD vmconst<>+344(SB), Z20
+	VFMADD213PD.BCST vmconst<>+352(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+360(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+368(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+376(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+384(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+392(SB), Z3, Z19
 	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD        Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD      Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
 	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+688(SB), Z18, Z18
-	VPSLLQ        $0x34, Z18, Z18
-	VMULPD        Z18, Z3, Z3
-	VMULPD        Z3, Z4, Z3
-	VDIVPD        Z2, Z3, Z3
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z2, K2
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z2, K3
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+712(SB), Z2, K5
-	KORW          K5, K4, K4
-	KANDW         K4, K3, K3
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+728(SB), Z2, K5
-	KORW          K1, K5, K1
-	KORW          K1, K4, K1
-	KANDW         K1, K3, K1
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z2, K1
-	VMULPD.BCST vmconst<>+744(SB), Z2, Z4
-	VADDPD        Z2, Z4, Z4
-	VMULPD        Z2, Z2, Z18
-	VMULPD.BCST vmconst<>+752(SB), Z18, Z19
-	VADDPD.BCST vmconst<>+760(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+768(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+776(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+784(SB), Z19, Z19
-	VMULPD.BCST vmconst<>+792(SB), Z18, Z20
-	VADDPD.BCST vmconst<>+800(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+808(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+816(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+824(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+8(SB), Z18, Z18
-	VDIVPD        Z18, Z19, Z18
-	VMULPD        Z18, Z2, Z18
-	VADDPD        Z2, Z18, Z18
-	VBLENDMPD     Z4, Z18, K1, Z7
-	VSUBPD.BCST vmconst<>+8(SB), Z2, Z4
-	VMULPD.BCST vmconst<>+840(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+848(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+856(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+864(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+872(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+880(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+888(SB), Z18, Z18
-	VMULPD.BCST vmconst<>+896(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+904(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+912(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+920(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+928(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+936(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+8(SB), Z4, Z4
-	VDIVPD        Z4, Z18, Z4
-	VADDPD.BCST vmconst<>+832(SB), Z4, Z4
-	VCMPPD.BCST $0x11, vmconst<>+728(SB), Z2, K1
-	VBROADCASTSD vmconst<>+8(SB), Z18
-	VSUBPD        Z3, Z18, Z3
-	VBROADCASTSD vmconst<>+8(SB), Z18
-	VBLENDMPD     Z3, Z18, K1, Z8
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z2, K1
-	VBLENDMPD     Z4, Z8, K1, Z9
-	VBLENDMPD     Z7, Z9, K2, Z10
-	VPANDQ.BCST vmconst<>+152(SB), Z1, Z1
-	VPXORQ        Z1, Z10, Z1
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VMULPD        Z3, Z3, Z4
-	VBROADCASTSD vmconst<>+8(SB), Z18
-	VDIVPD        Z4, Z18, Z4
-	VCMPPD.BCST $0x11, vmconst<>+312(SB), Z3, K1
-	VMULPD.BCST vmconst<>+320(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+328(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+336(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+344(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+352(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+360(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+368(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+376(SB), Z18, Z18
-	VMULPD.BCST vmconst<>+384(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+392(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+400(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+408(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+416(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+424(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+432(SB), Z19, Z19
-	VBLENDMPD     Z18, Z19, K1, Z11
-	VMULPD.BCST vmconst<>+440(SB), Z4, Z18
-	VADDPD.BCST vmconst<>+448(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+456(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+464(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+472(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+480(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+488(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+496(SB), Z18, Z18
-	VMULPD        Z18, Z4, Z18
-	VADDPD.BCST vmconst<>+8(SB), Z18, Z18
-	VMULPD.BCST vmconst<>+504(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+512(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+520(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+528(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+536(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+544(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z19
-	VADDPD.BCST vmconst<>+552(SB), Z19, Z19
-	VMULPD        Z19, Z4, Z4
-	VADDPD.BCST vmconst<>+8(SB), Z4, Z4
-	VBLENDMPD     Z18, Z4, K1, Z12
-	VPANDQ.BCST vmconst<>+560(SB), Z3, Z4
-	VMULPD        Z4, Z4, Z18
-	VBROADCASTSD vmconst<>+568(SB), Z19
-	VSUBPD        Z18, Z19, Z18
-	VMULPD.BCST vmconst<>+576(SB), Z18, Z19
-	VADDPD.BCST vmconst<>+584(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+584(SB), Z19, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z20, K1
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z20, K2
-	KANDW         K2, K1, K1
-	VPXORQ.BCST vmconst<>+152(SB), Z20, Z20
-	VFMADD231PD.BCST vmconst<>+608(SB), Z20, Z18
-	VFMADD231PD.BCST vmconst<>+616(SB), Z20, Z18
-	VMULPD.BCST vmconst<>+624(SB), Z18, Z18
-	VMOVUPS       Z18, Z20
-	VBROADCASTSD vmconst<>+632(SB), Z21
-	VFMADD213PD.BCST vmconst<>+640(SB), Z21, Z20
-	VFMADD213PD.BCST vmconst<>+648(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+656(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+664(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+200(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+672(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+8(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+680(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+680(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+680(SB), Z18, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+680(SB), Z18, Z20
-	VFMADD213PD.BCST vmconst<>+8(SB), Z20, Z18
-	VPADDQ.BCST vmconst<>+688(SB), Z19, Z19
-	VPSLLQ        $0x34, Z19, Z19
-	VMULPD        Z19, Z18, Z18
-	VSUBPD        Z3, Z4, Z19
-	VADDPD        Z3, Z4, Z4
-	VDIVPD        Z12, Z11, Z20
-	VMULPD        Z4, Z19, Z4
-	VADDPD        Z20, Z4, Z4
-	VMULPD.BCST vmconst<>+576(SB), Z4, Z19
-	VADDPD.BCST vmconst<>+584(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+584(SB), Z19, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z20, K2
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z20, K3
-	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+152(SB), Z20, Z20
-	VFMADD231PD.BCST vmconst<>+608(SB), Z20, Z4
-	VFMADD231PD.BCST vmconst<>+616(SB), Z20, Z4
-	VMULPD.BCST vmconst<>+624(SB), Z4, Z4
-	VMOVUPS       Z4, Z20
-	VBROADCASTSD vmconst<>+632(SB), Z21
-	VFMADD213PD.BCST vmconst<>+640(SB), Z21, Z20
-	VFMADD213PD.BCST vmconst<>+648(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+656(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+664(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+200(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+672(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+8(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z20
-	VMULPD        Z20, Z4, Z4
-	VADDPD.BCST vmconst<>+680(SB), Z4, Z20
-	VFMADD213PD.BCST vmconst<>+8(SB), Z20, Z4
-	VPADDQ.BCST vmconst<>+688(SB), Z19, Z19
-	VPSLLQ        $0x34, Z19, Z19
-	VMULPD        Z19, Z4, Z4
-	VMULPD        Z4, Z18, Z4
-	VDIVPD        Z3, Z4, Z4
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z3, K2
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z3, K3
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z3, K4
-	VCMPPD.BCST $0x1d, vmconst<>+712(SB), Z3, K5
-	KORW          K5, K4, K4
-	KANDW         K4, K3, K3
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z3, K4
-	VCMPPD.BCST $0x1d, vmconst<>+728(SB), Z3, K5
-	KORW          K1, K5, K1
-	KORW          K1, K4, K1
-	KANDW         K1, K3, K1
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z3, K1
-	VMULPD.BCST vmconst<>+744(SB), Z3, Z18
-	VADDPD        Z3, Z18, Z18
-	VMULPD        Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+752(SB), Z19, Z20
-	VADDPD.BCST vmconst<>+760(SB), Z20, Z20
-	VMULPD        Z20, Z19, Z20
-	VADDPD.BCST vmconst<>+768(SB), Z20, Z20
-	VMULPD        Z20, Z19, Z20
-	VADDPD.BCST vmconst<>+776(SB), Z20, Z20
-	VMULPD        Z20, Z19, Z20
-	VADDPD.BCST vmconst<>+784(SB), Z20, Z20
-	VMULPD.BCST vmconst<>+792(SB), Z19, Z21
-	VADDPD.BCST vmconst<>+800(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z21
-	VADDPD.BCST vmconst<>+808(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z21
-	VADDPD.BCST vmconst<>+816(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z21
-	VADDPD.BCST vmconst<>+824(SB), Z21, Z21
-	VMULPD        Z21, Z19, Z19
-	VADDPD.BCST vmconst<>+8(SB), Z19, Z19
-	VDIVPD        Z19, Z20, Z19
-	VMULPD        Z19, Z3, Z19
-	VADDPD        Z3, Z19, Z19
-	VBLENDMPD     Z18, Z19, K1, Z13
-	VSUBPD.BCST vmconst<>+8(SB), Z3, Z18
-	VMULPD.BCST vmconst<>+840(SB), Z18, Z19
-	VADDPD.BCST vmconst<>+848(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+856(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+864(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+872(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+880(SB), Z19, Z19
-	VMULPD        Z19, Z18, Z19
-	VADDPD.BCST vmconst<>+888(SB), Z19, Z19
-	VMULPD.BCST vmconst<>+896(SB), Z18, Z20
-	VADDPD.BCST vmconst<>+904(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+912(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+920(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+928(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z20
-	VADDPD.BCST vmconst<>+936(SB), Z20, Z20
-	VMULPD        Z20, Z18, Z18
-	VADDPD.BCST vmconst<>+8(SB), Z18, Z18
-	VDIVPD        Z18, Z19, Z18
-	VADDPD.BCST vmconst<>+832(SB), Z18, Z18
-	VCMPPD.BCST $0x11, vmconst<>+728(SB), Z3, K1
-	VBROADCASTSD vmconst<>+8(SB), Z19
-	VSUBPD        Z4, Z19, Z4
-	VBROADCASTSD vmconst<>+8(SB), Z19
-	VBLENDMPD     Z4, Z19, K1, Z14
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z3, K1
-	VBLENDMPD     Z18, Z14, K1, Z15
-	VBLENDMPD     Z13, Z15, K2, Z16
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z2
-	VPXORQ        Z2, Z16, Z2
-	VCVTPD2PS     Z1, Y17
-	VCVTPD2PS     Z2, Y1
-	VINSERTF64X4  $0x01, Y1, Z17, Z1
-	VPANDD.BCST vmconst<>+288(SB), Z0, Z2
-	VCMPPS.BCST $0x11, vmconst<>+304(SB), Z2, K1
-	VMOVUPS       Z1, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out12
-	JMP           loop10
+	VPADDQ.BCST vmconst<>+408(SB), Z4, Z4
+	VPSLLQ      $0x34, Z4, Z4
+	VMULPD      Z4, Z3, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K3
+	KANDW       K3, K2, K2
+	KANDW       K1, K2, K1
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+744(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+752(SB), Z4, K2
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z19
+	VBLENDMPD   Z3, Z19, K2, Z5
+	VPSRLQ      $0x34, Z5, Z19
+	VPORQ.BCST vmconst<>+760(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+768(SB), Z19, Z19
+	VSUBPD      Z3, Z5, Z20
+	VBROADCASTSD vmconst<>+8(SB), Z21
+	VSUBPD      Z20, Z21, Z20
+	VSUBPD.BCST vmconst<>+8(SB), Z5, Z21
+	VSUBPD      Z21, Z3, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z19, K3
+	VBLENDMPD   Z20, Z21, K3, Z6
+	VDIVPD      Z5, Z6, Z20
+	VBLENDMPD.BCST vmconst<>+432(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+776(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+8(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+784(SB), Z20, K2
+	VADDPD.BCST vmconst<>+8(SB), Z19, Z21
+	VBLENDMPD   Z21, Z19, K2, Z8
+	VMULPD.BCST vmconst<>+392(SB), Z20, Z19
+	VBLENDMPD   Z19, Z20, K2, Z9
+	VSUBPD.BCST vmconst<>+8(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+792(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+800(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z19, K3
+	VBLENDMPD   Z3, Z19, K2, Z10
+	VBLENDMPD.BCST vmconst<>+432(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+432(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+392(SB), Z10, Z19
+	VMULPD      Z10, Z19, Z19
+	VADDPD.BCST vmconst<>+400(SB), Z10, Z20
+	VDIVPD      Z20, Z10, Z20
+	VMULPD      Z20, Z20, Z21
+	VMULPD.BCST vmconst<>+808(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+816(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+824(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+832(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+840(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+848(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+856(SB), Z22, Z22
+	VMULPD      Z21, Z22, Z21
+	VADDPD      Z19, Z21, Z21
+	VMULPD      Z21, Z20, Z22
+	VSUBPD      Z22, Z19, Z22
+	VSUBPD      Z22, Z10, Z22
+	VMULPD.BCST vmconst<>+864(SB), Z12, Z23
+	VADDPD      Z11, Z23, Z23
+	VMULPD      Z21, Z20, Z20
+	VADDPD      Z23, Z20, Z20
+	VMULPD.BCST vmconst<>+872(SB), Z12, Z21
+	VSUBPD      Z20, Z19, Z19
+	VSUBPD      Z10, Z19, Z19
+	VSUBPD      Z19, Z21, Z19
+	VMULPD.BCST vmconst<>+864(SB), Z12, Z20
+	VADDPD      Z11, Z20, Z20
+	VMULPD.BCST vmconst<>+872(SB), Z12, Z21
+	VADDPD      Z20, Z21, Z20
+	VBLENDMPD   Z20, Z19, K3, Z13
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z12, K2
+	VBLENDMPD   Z22, Z13, K2, Z14
+	VCMPPD.BCST $0x11, vmconst<>+880(SB), Z4, K2
+	VMULPD      Z3, Z3, Z19
+	VMULPD.BCST vmconst<>+392(SB), Z19, Z19
+	VSUBPD      Z19, Z3, Z19
+	VBLENDMPD   Z19, Z14, K2, Z15
+	VCMPPD.BCST $0x11, vmconst<>+888(SB), Z4, K2
+	VBLENDMPD   Z3, Z15, K2, Z16
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
+	VBLENDMPD   Z0, Z1, K2, Z17
+	VADDPD      Z16, Z17, Z2
+	VCMPPD      $0x00, Z1, Z0, K2
+	VADDPD.BCST vmconst<>+896(SB), Z0, Z3
+	VBLENDMPD   Z3, Z2, K2, Z18
+	VMOVUPS     Z18, (AX)(SI*8)
+	KMOVW       K1, DI
+	ADDQ        $0x08, SI
+	XORQ        $0xff, DI
+	JNZ         out12
+	JMP         loop10
 
 out12:
-	MOVQ    xs+48(FP), AX
+	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
+	MOVQ    ys+80(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    SI, done+88(FP)
+	MOVQ    DI, bad+96(FP)
 	VZEROUPPER
 	RET
 
 done11:
 	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
+	MOVQ SI, done+88(FP)
+	MOVQ AX, bad+96(FP)
 	VZEROUPPER
 	RET
 
-// func erfc64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
+// func logaddexpScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·logaddexpScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -803,751 +1393,317 @@ TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop13:
-	CMPQ        BX, CX
-	JAE         done14
-	VMOVUPS     (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z0, K1
-	VMULPD      Z1, Z1, Z2
-	VBROADCASTSD vmconst<>+8(SB), Z3
-	VDIVPD      Z2, Z3, Z2
-	VCMPPD.BCST $0x11, vmconst<>+312(SB), Z1, K2
-	VMULPD.BCST vmconst<>+320(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+328(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+336(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+344(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+352(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+360(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+368(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+376(SB), Z3, Z3
-	VMULPD.BCST vmconst<>+384(SB), Z2, Z16
-	VADDPD.BCST vmconst<>+392(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+400(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+408(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+416(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+424(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+432(SB), Z16, Z16
-	VBLENDMPD   Z3, Z16, K2, Z4
-	VMULPD.BCST vmconst<>+440(SB), Z2, Z3
-	VADDPD.BCST vmconst<>+448(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+456(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+464(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+472(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+480(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+488(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+496(SB), Z3, Z3
-	VMULPD      Z3, Z2, Z3
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
-	VMULPD.BCST vmconst<>+504(SB), Z2, Z16
-	VADDPD.BCST vmconst<>+512(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+520(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+528(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+536(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+544(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z16
-	VADDPD.BCST vmconst<>+552(SB), Z16, Z16
-	VMULPD      Z16, Z2, Z2
-	VADDPD.BCST vmconst<>+8(SB), Z2, Z2
-	VBLENDMPD   Z3, Z2, K2, Z5
-	VPANDQ.BCST vmconst<>+560(SB), Z1, Z2
-	VMULPD      Z2, Z2, Z3
-	VBROADCASTSD vmconst<>+568(SB), Z16
-	VSUBPD      Z3, Z16, Z3
-	VMULPD.BCST vmconst<>+576(SB), Z3, Z16
-	VADDPD.BCST vmconst<>+584(SB), Z16, Z16
-	VSUBPD.BCST vmconst<>+584(SB), Z16, Z17
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z17, K2
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z17, K3
-	KANDW       K3, K2, K2
-	VPXORQ.BCST vmconst<>+152(SB), Z17, Z17
-	VFMADD231PD.BCST vmconst<>+608(SB), Z17, Z3
-	VFMADD231PD.BCST vmconst<>+616(SB), Z17, Z3
-	VMULPD.BCST vmconst<>+624(SB), Z3, Z3
-	VMOVUPS     Z3, Z17
-	VBROADCASTSD vmconst<>+632(SB), Z18
-	VFMADD213PD.BCST vmconst<>+640(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+648(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+656(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+664(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+672(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z17
-	VFMADD213PD.BCST vmconst<>+8(SB), Z17, Z3
-	VPADDQ.BCST vmconst<>+688(SB), Z16, Z16
-	VPSLLQ      $0x34, Z16, Z16
-	VMULPD      Z16, Z3, Z3
-	VSUBPD      Z1, Z2, Z16
-	VADDPD      Z1, Z2, Z2
-	VDIVPD      Z5, Z4, Z17
-	VMULPD      Z2, Z16, Z2
-	VADDPD      Z17, Z2, Z2
-	VMULPD.BCST vmconst<>+576(SB), Z2, Z16
-	VADDPD.BCST vmconst<>+584(SB), Z16, Z16
-	VSUBPD.BCST vmconst<>+584(SB), Z16, Z17
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z17, K3
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z17, K4
-	KANDW       K4, K3, K3
-	VPXORQ.BCST vmconst<>+152(SB), Z17, Z17
-	VFMADD231PD.BCST vmconst<>+608(SB), Z17, Z2
-	VFMADD231PD.BCST vmconst<>+616(SB), Z17, Z2
-	VMULPD.BCST vmconst<>+624(SB), Z2, Z2
-	VMOVUPS     Z2, Z17
-	VBROADCASTSD vmconst<>+632(SB), Z18
-	VFMADD213PD.BCST vmconst<>+640(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+648(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+656(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+664(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+200(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+672(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+8(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+680(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+680(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+680(SB), Z2, Z17
-	VMULPD      Z17, Z2, Z2
-	VADDPD.BCST vmconst<>+680(SB), Z2, Z17
-	VFMADD213PD.BCST vmconst<>+8(SB), Z17, Z2
-	VPADDQ.BCST vmconst<>+688(SB), Z16, Z16
-	VPSLLQ      $0x34, Z16, Z16
-	VMULPD      Z16, Z2, Z2
-	VMULPD      Z2, Z3, Z2
-	VDIVPD      Z1, Z2, Z2
-	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z1, K3
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z1, K4
-	VCMPPD.BCST $0x1d, vmconst<>+944(SB), Z1, K5
-	KORW        K5, K4, K4
-	VCMPPD.BCST $0x1e, vmconst<>+728(SB), Z1, K5
-	KANDW       K5, K1, K5
-	KORW        K2, K5, K2
-	KORW        K2, K4, K2
-	KANDW       K2, K3, K2
-	VMULPD      Z1, Z1, Z3
-	VMULPD.BCST vmconst<>+752(SB), Z3, Z16
-	VADDPD.BCST vmconst<>+760(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+768(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+776(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+784(SB), Z16, Z16
-	VMULPD.BCST vmconst<>+792(SB), Z3, Z17
-	VADDPD.BCST vmconst<>+800(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+808(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+816(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+824(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
-	VDIVPD      Z3, Z16, Z3
-	VCMPPD.BCST $0x11, vmconst<>+952(SB), Z1, K3
-	VMULPD      Z3, Z1, Z16
-	VADDPD      Z1, Z16, Z16
-	VSUBPD.BCST vmconst<>+672(SB), Z1, Z17
-	VMULPD      Z3, Z1, Z3
-	VADDPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+672(SB), Z3, Z3
-	VBLENDMPD   Z16, Z3, K3, Z6
-	VCMPPD.BCST $0x11, vmconst<>+960(SB), Z1, K3
-	VBLENDMPD   Z1, Z6, K3, Z7
-	VADDPD.BCST vmconst<>+8(SB), Z7, Z3
-	VBROADCASTSD vmconst<>+8(SB), Z16
-	VSUBPD      Z7, Z16, Z16
-	VBLENDMPD   Z3, Z16, K1, Z8
-	VSUBPD.BCST vmconst<>+8(SB), Z1, Z3
-	VMULPD.BCST vmconst<>+840(SB), Z3, Z16
-	VADDPD.BCST vmconst<>+848(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+856(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+864(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+872(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+880(SB), Z16, Z16
-	VMULPD      Z16, Z3, Z16
-	VADDPD.BCST vmconst<>+888(SB), Z16, Z16
-	VMULPD.BCST vmconst<>+896(SB), Z3, Z17
-	VADDPD.BCST vmconst<>+904(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+912(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+920(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+928(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z17
-	VADDPD.BCST vmconst<>+936(SB), Z17, Z17
-	VMULPD      Z17, Z3, Z3
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z3
-	VDIVPD      Z3, Z16, Z3
-	VADDPD.BCST vmconst<>+968(SB), Z3, Z16
-	VBROADCASTSD vmconst<>+976(SB), Z17
-	VSUBPD      Z3, Z17, Z3
-	VBLENDMPD   Z16, Z3, K1, Z9
-	VBROADCASTSD vmconst<>+680(SB), Z3
-	VSUBPD      Z2, Z3, Z3
-	VBLENDMPD   Z3, Z2, K1, Z10
-	VCMPPD.BCST $0x1e, vmconst<>+728(SB), Z1, K3
-	KANDW       K3, K1, K3
-	VBLENDMPD.BCST vmconst<>+680(SB), Z10, K3, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+944(SB), Z1, K3
-	VBROADCASTSD vmconst<>+704(SB), Z2
-	VBLENDMPD.BCST vmconst<>+680(SB), Z2, K1, Z12
-	VBLENDMPD   Z12, Z11, K3, Z13
-	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z1, K1
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z1, K3
-	VBLENDMPD   Z9, Z13, K3, Z14
-	VBLENDMPD   Z8, Z14, K1, Z15
-	VMOVUPS     Z15, (AX)(BX*8)
-	KMOVW       K2, SI
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out15
-	JMP         loop13
+	CMPQ         BX, CX
+	JAE          done14
+	VMOVUPS      (DX)(BX*8), Z0
+	VBROADCASTSD y+48(FP), Z1
+	VSUBPD       Z1, Z0, Z2
+	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+288(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+288(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z19, K2
+	KANDW        K2, K1, K1
+	VPXORQ.BCST vmconst<>+312(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+320(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+328(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
+	VMOVUPS      Z3, Z19
+	VBROADCASTSD vmconst<>+344(SB), Z20
+	VFMADD213PD.BCST vmconst<>+352(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+360(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+368(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+376(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+384(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+392(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+408(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VMULPD       Z4, Z3, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K3
+	KANDW        K3, K2, K2
+	KANDW        K1, K2, K1
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+744(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+752(SB), Z4, K2
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z19
+	VBLENDMPD    Z3, Z19, K2, Z5
+	VPSRLQ       $0x34, Z5, Z19
+	VPORQ.BCST vmconst<>+760(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+768(SB), Z19, Z19
+	VSUBPD       Z3, Z5, Z20
+	VBROADCASTSD vmconst<>+8(SB), Z21
+	VSUBPD       Z20, Z21, Z20
+	VSUBPD.BCST vmconst<>+8(SB), Z5, Z21
+	VSUBPD       Z21, Z3, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z19, K3
+	VBLENDMPD    Z20, Z21, K3, Z6
+	VDIVPD       Z5, Z6, Z20
+	VBLENDMPD.BCST vmconst<>+432(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+776(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+8(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+784(SB), Z20, K2
+	VADDPD.BCST vmconst<>+8(SB), Z19, Z21
+	VBLENDMPD    Z21, Z19, K2, Z8
+	VMULPD.BCST vmconst<>+392(SB), Z20, Z19
+	VBLENDMPD    Z19, Z20, K2, Z9
+	VSUBPD.BCST vmconst<>+8(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+792(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+800(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z19, K3
+	VBLENDMPD    Z3, Z19, K2, Z10
+	VBLENDMPD.BCST vmconst<>+432(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+432(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+392(SB), Z10, Z19
+	VMULPD       Z10, Z19, Z19
+	VADDPD.BCST vmconst<>+400(SB), Z10, Z20
+	VDIVPD       Z20, Z10, Z20
+	VMULPD       Z20, Z20, Z21
+	VMULPD.BCST vmconst<>+808(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+816(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+824(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+832(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+840(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+848(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+856(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z21
+	VADDPD       Z19, Z21, Z21
+	VMULPD       Z21, Z20, Z22
+	VSUBPD       Z22, Z19, Z22
+	VSUBPD       Z22, Z10, Z22
+	VMULPD.BCST vmconst<>+864(SB), Z12, Z23
+	VADDPD       Z11, Z23, Z23
+	VMULPD       Z21, Z20, Z20
+	VADDPD       Z23, Z20, Z20
+	VMULPD.BCST vmconst<>+872(SB), Z12, Z21
+	VSUBPD       Z20, Z19, Z19
+	VSUBPD       Z10, Z19, Z19
+	VSUBPD       Z19, Z21, Z19
+	VMULPD.BCST vmconst<>+864(SB), Z12, Z20
+	VADDPD       Z11, Z20, Z20
+	VMULPD.BCST vmconst<>+872(SB), Z12, Z21
+	VADDPD       Z20, Z21, Z20
+	VBLENDMPD    Z20, Z19, K3, Z13
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z12, K2
+	VBLENDMPD    Z22, Z13, K2, Z14
+	VCMPPD.BCST $0x11, vmconst<>+880(SB), Z4, K2
+	VMULPD       Z3, Z3, Z19
+	VMULPD.BCST vmconst<>+392(SB), Z19, Z19
+	VSUBPD       Z19, Z3, Z19
+	VBLENDMPD    Z19, Z14, K2, Z15
+	VCMPPD.BCST $0x11, vmconst<>+888(SB), Z4, K2
+	VBLENDMPD    Z3, Z15, K2, Z16
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
+	VBLENDMPD    Z0, Z1, K2, Z17
+	VADDPD       Z16, Z17, Z2
+	VCMPPD       $0x00, Z1, Z0, K2
+	VADDPD.BCST vmconst<>+896(SB), Z0, Z1
+	VBLENDMPD    Z1, Z2, K2, Z18
+	VMOVUPS      Z18, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out15
+	JMP          loop13
 
 out15:
-	MOVQ    xs+48(FP), AX
+	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
 	VZEROUPPER
 	RET
 
 done14:
 	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
 	VZEROUPPER
 	RET
 
-// func erfc32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
+// func scalarLogaddexp64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·erfc32AVX512Loop(SB), NOSPLIT, $0-72
+TEXT ·scalarLogaddexp64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
+	MOVQ y_base+32(FP), DX
+	ANDQ $-8, CX
 	XORQ BX, BX
 
 loop16:
-	CMPQ          BX, CX
-	JAE           done17
-	VMOVUPS       (DX)(BX*4), Z0
-	VCVTPS2PD     Y0, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z1, K1
-	VMULPD        Z2, Z2, Z1
-	VBROADCASTSD vmconst<>+8(SB), Z28
-	VDIVPD        Z1, Z28, Z1
-	VCMPPD.BCST $0x11, vmconst<>+312(SB), Z2, K2
-	VMULPD.BCST vmconst<>+320(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+328(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+336(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+344(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+352(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+360(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+368(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+376(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+384(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+392(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+400(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+408(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+416(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+424(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+432(SB), Z29, Z29
-	VBLENDMPD     Z28, Z29, K2, Z3
-	VMULPD.BCST vmconst<>+440(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+448(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+456(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+464(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+472(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+480(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+488(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+496(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+504(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+512(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+520(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+528(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+536(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+544(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+552(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VADDPD.BCST vmconst<>+8(SB), Z1, Z1
-	VBLENDMPD     Z28, Z1, K2, Z4
-	VPANDQ.BCST vmconst<>+560(SB), Z2, Z1
-	VMULPD        Z1, Z1, Z28
-	VBROADCASTSD vmconst<>+568(SB), Z29
-	VSUBPD        Z28, Z29, Z28
-	VMULPD.BCST vmconst<>+576(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+584(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+584(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z30, K2
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z30, K3
-	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+152(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+608(SB), Z30, Z28
-	VFMADD231PD.BCST vmconst<>+616(SB), Z30, Z28
-	VMULPD.BCST vmconst<>+624(SB), Z28, Z28
-	VMOVUPS       Z28, Z30
-	VBROADCASTSD vmconst<>+632(SB), Z31
-	VFMADD213PD.BCST vmconst<>+640(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+648(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+656(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+664(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+200(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+672(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z28
-	VPADDQ.BCST vmconst<>+688(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z28, Z28
-	VSUBPD        Z2, Z1, Z29
-	VADDPD        Z2, Z1, Z1
-	VDIVPD        Z4, Z3, Z30
-	VMULPD        Z1, Z29, Z1
-	VADDPD        Z30, Z1, Z1
-	VMULPD.BCST vmconst<>+576(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+584(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+584(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z30, K3
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z30, K4
-	KANDW         K4, K3, K3
-	VPXORQ.BCST vmconst<>+152(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+608(SB), Z30, Z1
-	VFMADD231PD.BCST vmconst<>+616(SB), Z30, Z1
-	VMULPD.BCST vmconst<>+624(SB), Z1, Z1
-	VMOVUPS       Z1, Z30
-	VBROADCASTSD vmconst<>+632(SB), Z31
-	VFMADD213PD.BCST vmconst<>+640(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+648(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+656(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+664(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+200(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+672(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z1
-	VPADDQ.BCST vmconst<>+688(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VMULPD        Z1, Z28, Z1
-	VDIVPD        Z2, Z1, Z1
-	KANDW         K3, K2, K2
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z2, K3
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+944(SB), Z2, K5
-	KORW          K5, K4, K4
-	VCMPPD.BCST $0x1e, vmconst<>+728(SB), Z2, K5
-	KANDW         K5, K1, K5
-	KORW          K2, K5, K2
-	KORW          K2, K4, K2
-	KANDW         K2, K3, K2
-	VMULPD        Z2, Z2, Z28
-	VMULPD.BCST vmconst<>+752(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+760(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+768(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+776(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+784(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+792(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+800(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+808(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+816(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+824(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VCMPPD.BCST $0x11, vmconst<>+952(SB), Z2, K2
-	VMULPD        Z28, Z2, Z29
-	VADDPD        Z2, Z29, Z29
-	VSUBPD.BCST vmconst<>+672(SB), Z2, Z30
-	VMULPD        Z28, Z2, Z28
-	VADDPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+672(SB), Z28, Z28
-	VBLENDMPD     Z29, Z28, K2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+960(SB), Z2, K2
-	VBLENDMPD     Z2, Z5, K2, Z6
-	VADDPD.BCST vmconst<>+8(SB), Z6, Z28
-	VBROADCASTSD vmconst<>+8(SB), Z29
-	VSUBPD        Z6, Z29, Z29
-	VBLENDMPD     Z28, Z29, K1, Z7
-	VSUBPD.BCST vmconst<>+8(SB), Z2, Z28
-	VMULPD.BCST vmconst<>+840(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+848(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+856(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+864(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+872(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+880(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+888(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+896(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+904(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+912(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+920(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+928(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+936(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VADDPD.BCST vmconst<>+968(SB), Z28, Z29
-	VBROADCASTSD vmconst<>+976(SB), Z30
-	VSUBPD        Z28, Z30, Z28
-	VBLENDMPD     Z29, Z28, K1, Z8
-	VBROADCASTSD vmconst<>+680(SB), Z28
-	VSUBPD        Z1, Z28, Z28
-	VBLENDMPD     Z28, Z1, K1, Z9
-	VCMPPD.BCST $0x1e, vmconst<>+728(SB), Z2, K2
-	KANDW         K2, K1, K2
-	VBLENDMPD.BCST vmconst<>+680(SB), Z9, K2, Z10
-	VCMPPD.BCST $0x1d, vmconst<>+944(SB), Z2, K2
-	VBROADCASTSD vmconst<>+704(SB), Z1
-	VBLENDMPD.BCST vmconst<>+680(SB), Z1, K1, Z11
-	VBLENDMPD     Z11, Z10, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z2, K2
-	VBLENDMPD     Z8, Z12, K2, Z13
-	VBLENDMPD     Z7, Z13, K1, Z14
-	VEXTRACTF64X4 $0x01, Z0, Y1
-	VCVTPS2PD     Y1, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z1, K1
-	VMULPD        Z2, Z2, Z1
-	VBROADCASTSD vmconst<>+8(SB), Z28
-	VDIVPD        Z1, Z28, Z1
-	VCMPPD.BCST $0x11, vmconst<>+312(SB), Z2, K2
-	VMULPD.BCST vmconst<>+320(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+328(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+336(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+344(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+352(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+360(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+368(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+376(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+384(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+392(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+400(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+408(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+416(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+424(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+432(SB), Z29, Z29
-	VBLENDMPD     Z28, Z29, K2, Z15
-	VMULPD.BCST vmconst<>+440(SB), Z1, Z28
-	VADDPD.BCST vmconst<>+448(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+456(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+464(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+472(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+480(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+488(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+496(SB), Z28, Z28
-	VMULPD        Z28, Z1, Z28
-	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
-	VMULPD.BCST vmconst<>+504(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+512(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+520(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+528(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+536(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+544(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z29
-	VADDPD.BCST vmconst<>+552(SB), Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VADDPD.BCST vmconst<>+8(SB), Z1, Z1
-	VBLENDMPD     Z28, Z1, K2, Z16
-	VPANDQ.BCST vmconst<>+560(SB), Z2, Z1
-	VMULPD        Z1, Z1, Z28
-	VBROADCASTSD vmconst<>+568(SB), Z29
-	VSUBPD        Z28, Z29, Z28
-	VMULPD.BCST vmconst<>+576(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+584(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+584(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z30, K2
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z30, K3
-	KANDW         K3, K2, K2
-	VPXORQ.BCST vmconst<>+152(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+608(SB), Z30, Z28
-	VFMADD231PD.BCST vmconst<>+616(SB), Z30, Z28
-	VMULPD.BCST vmconst<>+624(SB), Z28, Z28
-	VMOVUPS       Z28, Z30
-	VBROADCASTSD vmconst<>+632(SB), Z31
-	VFMADD213PD.BCST vmconst<>+640(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+648(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+656(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+664(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+200(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+672(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+680(SB), Z28, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z28
-	VPADDQ.BCST vmconst<>+688(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z28, Z28
-	VSUBPD        Z2, Z1, Z29
-	VADDPD        Z2, Z1, Z1
-	VDIVPD        Z16, Z15, Z30
-	VMULPD        Z1, Z29, Z1
-	VADDPD        Z30, Z1, Z1
-	VMULPD.BCST vmconst<>+576(SB), Z1, Z29
-	VADDPD.BCST vmconst<>+584(SB), Z29, Z29
-	VSUBPD.BCST vmconst<>+584(SB), Z29, Z30
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z30, K3
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z30, K4
-	KANDW         K4, K3, K3
-	VPXORQ.BCST vmconst<>+152(SB), Z30, Z30
-	VFMADD231PD.BCST vmconst<>+608(SB), Z30, Z1
-	VFMADD231PD.BCST vmconst<>+616(SB), Z30, Z1
-	VMULPD.BCST vmconst<>+624(SB), Z1, Z1
-	VMOVUPS       Z1, Z30
-	VBROADCASTSD vmconst<>+632(SB), Z31
-	VFMADD213PD.BCST vmconst<>+640(SB), Z31, Z30
-	VFMADD213PD.BCST vmconst<>+648(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+656(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+664(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+200(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+672(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VMULPD        Z30, Z1, Z1
-	VADDPD.BCST vmconst<>+680(SB), Z1, Z30
-	VFMADD213PD.BCST vmconst<>+8(SB), Z30, Z1
-	VPADDQ.BCST vmconst<>+688(SB), Z29, Z29
-	VPSLLQ        $0x34, Z29, Z29
-	VMULPD        Z29, Z1, Z1
-	VMULPD        Z1, Z28, Z1
-	VDIVPD        Z2, Z1, Z1
-	KANDW         K3, K2, K2
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z2, K3
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z2, K4
-	VCMPPD.BCST $0x1d, vmconst<>+944(SB), Z2, K5
-	KORW          K5, K4, K4
-	VCMPPD.BCST $0x1e, vmconst<>+728(SB), Z2, K5
-	KANDW         K5, K1, K5
-	KORW          K2, K5, K2
-	KORW          K2, K4, K2
-	KANDW         K2, K3, K2
-	VMULPD        Z2, Z2, Z28
-	VMULPD.BCST vmconst<>+752(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+760(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+768(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+776(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+784(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+792(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+800(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+808(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+816(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+824(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VCMPPD.BCST $0x11, vmconst<>+952(SB), Z2, K2
-	VMULPD        Z28, Z2, Z29
-	VADDPD        Z2, Z29, Z29
-	VSUBPD.BCST vmconst<>+672(SB), Z2, Z30
-	VMULPD        Z28, Z2, Z28
-	VADDPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+672(SB), Z28, Z28
-	VBLENDMPD     Z29, Z28, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+960(SB), Z2, K2
-	VBLENDMPD     Z2, Z17, K2, Z18
-	VADDPD.BCST vmconst<>+8(SB), Z18, Z28
-	VBROADCASTSD vmconst<>+8(SB), Z29
-	VSUBPD        Z18, Z29, Z29
-	VBLENDMPD     Z28, Z29, K1, Z19
-	VSUBPD.BCST vmconst<>+8(SB), Z2, Z28
-	VMULPD.BCST vmconst<>+840(SB), Z28, Z29
-	VADDPD.BCST vmconst<>+848(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+856(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+864(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+872(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+880(SB), Z29, Z29
-	VMULPD        Z29, Z28, Z29
-	VADDPD.BCST vmconst<>+888(SB), Z29, Z29
-	VMULPD.BCST vmconst<>+896(SB), Z28, Z30
-	VADDPD.BCST vmconst<>+904(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+912(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+920(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+928(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z30
-	VADDPD.BCST vmconst<>+936(SB), Z30, Z30
-	VMULPD        Z30, Z28, Z28
-	VADDPD.BCST vmconst<>+8(SB), Z28, Z28
-	VDIVPD        Z28, Z29, Z28
-	VADDPD.BCST vmconst<>+968(SB), Z28, Z29
-	VBROADCASTSD vmconst<>+976(SB), Z30
-	VSUBPD        Z28, Z30, Z28
-	VBLENDMPD     Z29, Z28, K1, Z20
-	VBROADCASTSD vmconst<>+680(SB), Z28
-	VSUBPD        Z1, Z28, Z28
-	VBLENDMPD     Z28, Z1, K1, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+728(SB), Z2, K2
-	KANDW         K2, K1, K2
-	VBLENDMPD.BCST vmconst<>+680(SB), Z21, K2, Z22
-	VCMPPD.BCST $0x1d, vmconst<>+944(SB), Z2, K2
-	VBROADCASTSD vmconst<>+704(SB), Z1
-	VBLENDMPD.BCST vmconst<>+680(SB), Z1, K1, Z23
-	VBLENDMPD     Z23, Z22, K2, Z24
-	VCMPPD.BCST $0x11, vmconst<>+696(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+720(SB), Z2, K2
-	VBLENDMPD     Z20, Z24, K2, Z25
-	VBLENDMPD     Z19, Z25, K1, Z26
-	VCVTPD2PS     Z14, Y27
-	VCVTPD2PS     Z26, Y1
-	VINSERTF64X4  $0x01, Y1, Z27, Z1
-	VCMPPS.BCST $0x11, vmconst<>+984(SB), Z0, K1
-	VMOVUPS       Z1, (AX)(BX*4)
-	KMOVW         K1, SI
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out18
-	JMP           loop16
+	CMPQ         BX, CX
+	JAE          done17
+	VBROADCASTSD x+24(FP), Z0
+	VMOVUPS      (DX)(BX*8), Z1
+	VSUBPD       Z1, Z0, Z2
+	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+280(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+288(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+288(SB), Z4, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+296(SB), Z19, K1
+	VCMPPD.BCST $0x12, vmconst<>+304(SB), Z19, K2
+	KANDW        K2, K1, K1
+	VPXORQ.BCST vmconst<>+312(SB), Z19, Z19
+	VFMADD231PD.BCST vmconst<>+320(SB), Z19, Z3
+	VFMADD231PD.BCST vmconst<>+328(SB), Z19, Z3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
+	VMOVUPS      Z3, Z19
+	VBROADCASTSD vmconst<>+344(SB), Z20
+	VFMADD213PD.BCST vmconst<>+352(SB), Z20, Z19
+	VFMADD213PD.BCST vmconst<>+360(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+368(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+376(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+384(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+392(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VMULPD       Z19, Z3, Z3
+	VADDPD.BCST vmconst<>+400(SB), Z3, Z19
+	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z3
+	VPADDQ.BCST vmconst<>+408(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VMULPD       Z4, Z3, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K3
+	KANDW        K3, K2, K2
+	KANDW        K1, K2, K1
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+744(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+752(SB), Z4, K2
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z19
+	VBLENDMPD    Z3, Z19, K2, Z5
+	VPSRLQ       $0x34, Z5, Z19
+	VPORQ.BCST vmconst<>+760(SB), Z19, Z19
+	VSUBPD.BCST vmconst<>+768(SB), Z19, Z19
+	VSUBPD       Z3, Z5, Z20
+	VBROADCASTSD vmconst<>+8(SB), Z21
+	VSUBPD       Z20, Z21, Z20
+	VSUBPD.BCST vmconst<>+8(SB), Z5, Z21
+	VSUBPD       Z21, Z3, Z21
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z19, K3
+	VBLENDMPD    Z20, Z21, K3, Z6
+	VDIVPD       Z5, Z6, Z20
+	VBLENDMPD.BCST vmconst<>+432(SB), Z20, K2, Z7
+	VPANDQ.BCST vmconst<>+776(SB), Z5, Z20
+	VPORQ.BCST vmconst<>+8(SB), Z20, Z20
+	VCMPPD.BCST $0x1d, vmconst<>+784(SB), Z20, K2
+	VADDPD.BCST vmconst<>+8(SB), Z19, Z21
+	VBLENDMPD    Z21, Z19, K2, Z8
+	VMULPD.BCST vmconst<>+392(SB), Z20, Z19
+	VBLENDMPD    Z19, Z20, K2, Z9
+	VSUBPD.BCST vmconst<>+8(SB), Z9, Z19
+	VCMPPD.BCST $0x11, vmconst<>+792(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+800(SB), Z3, K3
+	KANDW        K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z19, K3
+	VBLENDMPD    Z3, Z19, K2, Z10
+	VBLENDMPD.BCST vmconst<>+432(SB), Z7, K2, Z11
+	VBLENDMPD.BCST vmconst<>+432(SB), Z8, K2, Z12
+	VMULPD.BCST vmconst<>+392(SB), Z10, Z19
+	VMULPD       Z10, Z19, Z19
+	VADDPD.BCST vmconst<>+400(SB), Z10, Z20
+	VDIVPD       Z20, Z10, Z20
+	VMULPD       Z20, Z20, Z21
+	VMULPD.BCST vmconst<>+808(SB), Z21, Z22
+	VADDPD.BCST vmconst<>+816(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+824(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+832(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+840(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+848(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z22
+	VADDPD.BCST vmconst<>+856(SB), Z22, Z22
+	VMULPD       Z21, Z22, Z21
+	VADDPD       Z19, Z21, Z21
+	VMULPD       Z21, Z20, Z22
+	VSUBPD       Z22, Z19, Z22
+	VSUBPD       Z22, Z10, Z22
+	VMULPD.BCST vmconst<>+864(SB), Z12, Z23
+	VADDPD       Z11, Z23, Z23
+	VMULPD       Z21, Z20, Z20
+	VADDPD       Z23, Z20, Z20
+	VMULPD.BCST vmconst<>+872(SB), Z12, Z21
+	VSUBPD       Z20, Z19, Z19
+	VSUBPD       Z10, Z19, Z19
+	VSUBPD       Z19, Z21, Z19
+	VMULPD.BCST vmconst<>+864(SB), Z12, Z20
+	VADDPD       Z11, Z20, Z20
+	VMULPD.BCST vmconst<>+872(SB), Z12, Z21
+	VADDPD       Z20, Z21, Z20
+	VBLENDMPD    Z20, Z19, K3, Z13
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z12, K2
+	VBLENDMPD    Z22, Z13, K2, Z14
+	VCMPPD.BCST $0x11, vmconst<>+880(SB), Z4, K2
+	VMULPD       Z3, Z3, Z19
+	VMULPD.BCST vmconst<>+392(SB), Z19, Z19
+	VSUBPD       Z19, Z3, Z19
+	VBLENDMPD    Z19, Z14, K2, Z15
+	VCMPPD.BCST $0x11, vmconst<>+888(SB), Z4, K2
+	VBLENDMPD    Z3, Z15, K2, Z16
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
+	VBLENDMPD    Z0, Z1, K2, Z17
+	VADDPD       Z16, Z17, Z2
+	VCMPPD       $0x00, Z1, Z0, K2
+	VADDPD.BCST vmconst<>+896(SB), Z0, Z0
+	VBLENDMPD    Z0, Z2, K2, Z18
+	VMOVUPS      Z18, (AX)(BX*8)
+	KMOVW        K1, SI
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out18
+	JMP          loop16
 
 out18:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
+	MOVQ    ys+56(FP), AX
+	VMOVUPS Z1, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
 	VZEROUPPER
 	RET
 
 done17:
 	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
 	VZEROUPPER
 	RET
 
-// func atan2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
+// func logaddexp2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
-TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
+TEXT ·logaddexp2_64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1556,80 +1712,149 @@ TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
 	XORQ SI, SI
 
 loop19:
-	CMPQ      SI, CX
-	JAE       done20
-	VMOVUPS   (DX)(SI*8), Z0
-	VMOVUPS   (BX)(SI*8), Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z3, K2
-	KANDW     K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z2, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z3, K3
-	KANDW     K3, K2, K2
-	KANDW     K2, K1, K1
-	VDIVPD    Z1, Z0, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z3, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z3, K3
-	KANDNW    K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z3, Z12
-	VBLENDMPD Z12, Z3, K3, Z4
-	VBLENDMPD.BCST vmconst<>+8(SB), Z4, K2, Z5
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z12
-	VBROADCASTSD vmconst<>+8(SB), Z13
-	VBLENDMPD Z12, Z13, K3, Z6
-	VBLENDMPD Z3, Z6, K2, Z7
-	VDIVPD    Z7, Z5, Z3
-	VMULPD    Z3, Z3, Z12
-	VMULPD.BCST vmconst<>+40(SB), Z12, Z13
-	VADDPD.BCST vmconst<>+48(SB), Z13, Z13
-	VMULPD    Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+56(SB), Z13, Z13
-	VMULPD    Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+64(SB), Z13, Z13
-	VMULPD    Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+72(SB), Z13, Z13
-	VMULPD    Z3, Z3, Z14
-	VADDPD.BCST vmconst<>+80(SB), Z14, Z14
-	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+88(SB), Z14, Z14
-	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+96(SB), Z14, Z14
-	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+104(SB), Z14, Z14
-	VMULPD    Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+112(SB), Z14, Z14
-	VMULPD    Z13, Z12, Z12
-	VDIVPD    Z14, Z12, Z12
-	VMULPD    Z12, Z3, Z12
-	VADDPD    Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+120(SB), Z3, Z12
-	VADDPD.BCST vmconst<>+128(SB), Z12, Z12
-	VBLENDMPD Z12, Z3, K3, Z8
-	VBROADCASTSD vmconst<>+136(SB), Z12
-	VSUBPD    Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VBLENDMPD Z3, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z3
-	VPXORQ    Z3, Z9, Z3
-	VCMPPD    $0x00, Z2, Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z3, K2
-	VADDPD.BCST vmconst<>+992(SB), Z3, Z2
-	VSUBPD.BCST vmconst<>+992(SB), Z3, Z12
-	VBLENDMPD Z2, Z12, K2, Z10
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z1, K2
-	VBLENDMPD Z10, Z3, K2, Z11
-	VPANDQ.BCST vmconst<>+0(SB), Z11, Z2
-	VPANDQ.BCST vmconst<>+152(SB), Z0, Z3
-	VPORQ     Z3, Z2, Z2
-	VMOVUPS   Z2, (AX)(SI*8)
-	KMOVW     K1, DI
-	ADDQ      $0x08, SI
-	XORQ      $0xff, DI
-	JNZ       out21
-	JMP       loop19
+	CMPQ        SI, CX
+	JAE         done20
+	VMOVUPS     (DX)(SI*8), Z0
+	VMOVUPS     (BX)(SI*8), Z1
+	VSUBPD      Z1, Z0, Z2
+	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+432(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+392(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+392(SB), Z3, Z5
+	VBLENDMPD   Z4, Z5, K1, Z6
+	VRNDSCALEPD $0x03, Z6, Z4
+	VSUBPD      Z4, Z3, Z3
+	VMULPD.BCST vmconst<>+872(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+864(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+312(SB), Z3, Z3
+	VSUBPD      Z3, Z5, Z21
+	VMULPD      Z21, Z21, Z22
+	VMULPD.BCST vmconst<>+904(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+912(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+928(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+384(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z22
+	VSUBPD      Z22, Z21, Z22
+	VMULPD      Z22, Z21, Z21
+	VBROADCASTSD vmconst<>+400(SB), Z23
+	VSUBPD      Z22, Z23, Z22
+	VDIVPD      Z22, Z21, Z21
+	VSUBPD      Z21, Z3, Z3
+	VSUBPD      Z5, Z3, Z3
+	VBROADCASTSD vmconst<>+8(SB), Z5
+	VSUBPD      Z3, Z5, Z3
+	VPSRLQ      $0x34, Z3, Z5
+	VPORQ.BCST vmconst<>+760(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+760(SB), Z5, Z5
+	VADDPD      Z4, Z5, Z5
+	VCMPPD.BCST $0x1d, vmconst<>+8(SB), Z5, K1
+	VCMPPD.BCST $0x12, vmconst<>+936(SB), Z5, K2
+	KANDW       K2, K1, K1
+	VADDPD.BCST vmconst<>+288(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+288(SB), Z4, Z4
+	VPSLLQ      $0x34, Z4, Z4
+	VPADDQ      Z4, Z3, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K2
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K3
+	KANDW       K3, K2, K2
+	KANDW       K1, K2, K1
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+744(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD.BCST $0x1d, vmconst<>+752(SB), Z4, K2
+	VADDPD.BCST vmconst<>+8(SB), Z3, Z5
+	VBLENDMPD   Z3, Z5, K2, Z7
+	VPSRLQ      $0x34, Z7, Z5
+	VPORQ.BCST vmconst<>+760(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+768(SB), Z5, Z5
+	VSUBPD      Z3, Z7, Z21
+	VBROADCASTSD vmconst<>+8(SB), Z22
+	VSUBPD      Z21, Z22, Z21
+	VSUBPD.BCST vmconst<>+8(SB), Z7, Z22
+	VSUBPD      Z22, Z3, Z22
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z5, K3
+	VBLENDMPD   Z21, Z22, K3, Z8
+	VDIVPD      Z7, Z8, Z21
+	VBLENDMPD.BCST vmconst<>+432(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+776(SB), Z7, Z21
+	VPORQ.BCST vmconst<>+8(SB), Z21, Z21
+	VCMPPD.BCST $0x1d, vmconst<>+784(SB), Z21, K2
+	VADDPD.BCST vmconst<>+8(SB), Z5, Z22
+	VBLENDMPD   Z22, Z5, K2, Z10
+	VMULPD.BCST vmconst<>+392(SB), Z21, Z5
+	VBLENDMPD   Z5, Z21, K2, Z11
+	VSUBPD.BCST vmconst<>+8(SB), Z11, Z5
+	VCMPPD.BCST $0x11, vmconst<>+792(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+800(SB), Z3, K3
+	KANDW       K3, K2, K2
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z5, K3
+	VBLENDMPD   Z3, Z5, K2, Z12
+	VBLENDMPD.BCST vmconst<>+432(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+432(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+392(SB), Z12, Z5
+	VMULPD      Z12, Z5, Z5
+	VADDPD.BCST vmconst<>+400(SB), Z12, Z21
+	VDIVPD      Z21, Z12, Z21
+	VMULPD      Z21, Z21, Z22
+	VMULPD.BCST vmconst<>+808(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+816(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+824(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+832(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+840(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+848(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z23
+	VADDPD.BCST vmconst<>+856(SB), Z23, Z23
+	VMULPD      Z22, Z23, Z22
+	VADDPD      Z5, Z22, Z22
+	VMULPD      Z22, Z21, Z23
+	VSUBPD      Z23, Z5, Z23
+	VSUBPD      Z23, Z12, Z23
+	VMULPD.BCST vmconst<>+864(SB), Z14, Z24
+	VADDPD      Z13, Z24, Z24
+	VMULPD      Z22, Z21, Z21
+	VADDPD      Z24, Z21, Z21
+	VMULPD.BCST vmconst<>+872(SB), Z14, Z22
+	VSUBPD      Z21, Z5, Z5
+	VSUBPD      Z12, Z5, Z5
+	VSUBPD      Z5, Z22, Z5
+	VMULPD.BCST vmconst<>+864(SB), Z14, Z21
+	VADDPD      Z13, Z21, Z21
+	VMULPD.BCST vmconst<>+872(SB), Z14, Z22
+	VADDPD      Z21, Z22, Z21
+	VBLENDMPD   Z21, Z5, K3, Z15
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z14, K2
+	VBLENDMPD   Z23, Z15, K2, Z16
+	VCMPPD.BCST $0x11, vmconst<>+880(SB), Z4, K2
+	VMULPD      Z3, Z3, Z5
+	VMULPD.BCST vmconst<>+392(SB), Z5, Z5
+	VSUBPD      Z5, Z3, Z5
+	VBLENDMPD   Z5, Z16, K2, Z17
+	VCMPPD.BCST $0x11, vmconst<>+888(SB), Z4, K2
+	VBLENDMPD   Z3, Z17, K2, Z18
+	VDIVPD.BCST vmconst<>+896(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
+	VBLENDMPD   Z0, Z1, K2, Z19
+	VADDPD      Z3, Z19, Z2
+	VCMPPD      $0x00, Z1, Z0, K2
+	VADDPD.BCST vmconst<>+8(SB), Z0, Z3
+	VBLENDMPD   Z3, Z2, K2, Z20
+	VMOVUPS     Z20, (AX)(SI*8)
+	KMOVW       K1, DI
+	ADDQ        $0x08, SI
+	XORQ        $0xff, DI
+	JNZ         out21
+	JMP         loop19
 
 out21:
 	MOVQ    xs+72(FP), AX
@@ -1648,1389 +1873,6 @@ done20:
 	VZEROUPPER
 	RET
 
-// func atan2_32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	MOVQ y_base+48(FP), BX
-	ANDQ $-16, CX
-	XORQ SI, SI
-
-loop22:
-	CMPQ          SI, CX
-	JAE           done23
-	VMOVUPS       (DX)(SI*4), Z0
-	VMOVUPS       (BX)(SI*4), Z1
-	VCVTPS2PD     Y0, Z2
-	VCVTPS2PD     Y1, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z5, K2
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z5, K3
-	KANDW         K3, K2, K2
-	KANDW         K2, K1, K1
-	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z5, K3
-	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD.BCST vmconst<>+8(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+8(SB), Z24
-	VBLENDMPD     Z23, Z24, K3, Z8
-	VBLENDMPD     Z5, Z8, K2, Z9
-	VDIVPD        Z9, Z7, Z5
-	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+40(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+48(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+56(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+64(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+72(SB), Z24, Z24
-	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+80(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+88(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+96(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+104(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+112(SB), Z25, Z25
-	VMULPD        Z24, Z23, Z23
-	VDIVPD        Z25, Z23, Z23
-	VMULPD        Z23, Z5, Z23
-	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+120(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
-	VBLENDMPD     Z23, Z5, K3, Z10
-	VBROADCASTSD vmconst<>+136(SB), Z23
-	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z5
-	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ.BCST vmconst<>+152(SB), Z4, Z5
-	VPXORQ        Z5, Z11, Z5
-	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z5, K2
-	VADDPD.BCST vmconst<>+992(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+992(SB), Z5, Z23
-	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z3, K2
-	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ.BCST vmconst<>+0(SB), Z13, Z3
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z2
-	VPORQ         Z2, Z3, Z2
-	VCVTPD2PS     Z2, Y14
-	KMOVW         K1, DI
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VEXTRACTF64X4 $0x01, Z1, Y3
-	VCVTPS2PD     Y3, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z5, K2
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z5, K3
-	KANDW         K3, K2, K2
-	KANDW         K2, K1, K1
-	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z5, K3
-	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBLENDMPD     Z23, Z5, K3, Z15
-	VBLENDMPD.BCST vmconst<>+8(SB), Z15, K2, Z16
-	VADDPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+8(SB), Z24
-	VBLENDMPD     Z23, Z24, K3, Z17
-	VBLENDMPD     Z5, Z17, K2, Z18
-	VDIVPD        Z18, Z16, Z5
-	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+40(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+48(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+56(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+64(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+72(SB), Z24, Z24
-	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+80(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+88(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+96(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+104(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+112(SB), Z25, Z25
-	VMULPD        Z24, Z23, Z23
-	VDIVPD        Z25, Z23, Z23
-	VMULPD        Z23, Z5, Z23
-	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+120(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
-	VBLENDMPD     Z23, Z5, K3, Z19
-	VBROADCASTSD vmconst<>+136(SB), Z23
-	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z5
-	VBLENDMPD     Z5, Z19, K2, Z20
-	VPANDQ.BCST vmconst<>+152(SB), Z4, Z5
-	VPXORQ        Z5, Z20, Z5
-	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z5, K2
-	VADDPD.BCST vmconst<>+992(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+992(SB), Z5, Z23
-	VBLENDMPD     Z4, Z23, K2, Z21
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z3, K2
-	VBLENDMPD     Z21, Z5, K2, Z22
-	VPANDQ.BCST vmconst<>+0(SB), Z22, Z3
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z2
-	VPORQ         Z2, Z3, Z2
-	VCVTPD2PS     Z2, Y2
-	KMOVW         K1, R8
-	VINSERTF64X4  $0x01, Y2, Z14, Z2
-	SHLQ          $0x08, R8
-	ORQ           R8, DI
-	VMOVUPS       Z2, (AX)(SI*4)
-	ADDQ          $0x10, SI
-	XORQ          $0x0000ffff, DI
-	JNZ           out24
-	JMP           loop22
-
-out24:
-	MOVQ    xs+72(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    ys+80(FP), AX
-	VMOVUPS Z1, (AX)
-	MOVQ    SI, done+88(FP)
-	MOVQ    DI, bad+96(FP)
-	VZEROUPPER
-	RET
-
-done23:
-	XORQ AX, AX
-	MOVQ SI, done+88(FP)
-	MOVQ AX, bad+96(FP)
-	VZEROUPPER
-	RET
-
-// func atan2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop25:
-	CMPQ         BX, CX
-	JAE          done26
-	VMOVUPS      (DX)(BX*8), Z0
-	VBROADCASTSD y+48(FP), Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z3, K2
-	KANDW        K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z2, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z3, K3
-	KANDW        K3, K2, K2
-	KANDW        K2, K1, K1
-	VDIVPD       Z1, Z0, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z3, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z3, K3
-	KANDNW       K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z3, Z12
-	VBLENDMPD    Z12, Z3, K3, Z4
-	VBLENDMPD.BCST vmconst<>+8(SB), Z4, K2, Z5
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z12
-	VBROADCASTSD vmconst<>+8(SB), Z13
-	VBLENDMPD    Z12, Z13, K3, Z6
-	VBLENDMPD    Z3, Z6, K2, Z7
-	VDIVPD       Z7, Z5, Z3
-	VMULPD       Z3, Z3, Z12
-	VMULPD.BCST vmconst<>+40(SB), Z12, Z13
-	VADDPD.BCST vmconst<>+48(SB), Z13, Z13
-	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+56(SB), Z13, Z13
-	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+64(SB), Z13, Z13
-	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+72(SB), Z13, Z13
-	VMULPD       Z3, Z3, Z14
-	VADDPD.BCST vmconst<>+80(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+88(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+96(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+104(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+112(SB), Z14, Z14
-	VMULPD       Z13, Z12, Z12
-	VDIVPD       Z14, Z12, Z12
-	VMULPD       Z12, Z3, Z12
-	VADDPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+120(SB), Z3, Z12
-	VADDPD.BCST vmconst<>+128(SB), Z12, Z12
-	VBLENDMPD    Z12, Z3, K3, Z8
-	VBROADCASTSD vmconst<>+136(SB), Z12
-	VSUBPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VBLENDMPD    Z3, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z3
-	VPXORQ       Z3, Z9, Z3
-	VCMPPD       $0x00, Z2, Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z3, K2
-	VADDPD.BCST vmconst<>+992(SB), Z3, Z2
-	VSUBPD.BCST vmconst<>+992(SB), Z3, Z12
-	VBLENDMPD    Z2, Z12, K2, Z10
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z1, K2
-	VBLENDMPD    Z10, Z3, K2, Z11
-	VPANDQ.BCST vmconst<>+0(SB), Z11, Z1
-	VPANDQ.BCST vmconst<>+152(SB), Z0, Z2
-	VPORQ        Z2, Z1, Z1
-	VMOVUPS      Z1, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out27
-	JMP          loop25
-
-out27:
-	MOVQ    xs+56(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done26:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func atan2Scalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
-	XORQ BX, BX
-
-loop28:
-	CMPQ          BX, CX
-	JAE           done29
-	VMOVUPS       (DX)(BX*4), Z0
-	VBROADCASTSS  y+48(FP), Z1
-	VCVTPS2PD     Y0, Z2
-	VCVTPS2PD     Y1, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z5, K2
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z5, K3
-	KANDW         K3, K2, K2
-	KANDW         K2, K1, K1
-	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z5, K3
-	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD.BCST vmconst<>+8(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+8(SB), Z24
-	VBLENDMPD     Z23, Z24, K3, Z8
-	VBLENDMPD     Z5, Z8, K2, Z9
-	VDIVPD        Z9, Z7, Z5
-	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+40(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+48(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+56(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+64(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+72(SB), Z24, Z24
-	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+80(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+88(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+96(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+104(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+112(SB), Z25, Z25
-	VMULPD        Z24, Z23, Z23
-	VDIVPD        Z25, Z23, Z23
-	VMULPD        Z23, Z5, Z23
-	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+120(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
-	VBLENDMPD     Z23, Z5, K3, Z10
-	VBROADCASTSD vmconst<>+136(SB), Z23
-	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z5
-	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ.BCST vmconst<>+152(SB), Z4, Z5
-	VPXORQ        Z5, Z11, Z5
-	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z5, K2
-	VADDPD.BCST vmconst<>+992(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+992(SB), Z5, Z23
-	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z3, K2
-	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ.BCST vmconst<>+0(SB), Z13, Z3
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z2
-	VPORQ         Z2, Z3, Z2
-	VCVTPD2PS     Z2, Y14
-	KMOVW         K1, SI
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VEXTRACTF64X4 $0x01, Z1, Y1
-	VCVTPS2PD     Y1, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z3, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z3, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z4, K3
-	KANDW         K3, K2, K2
-	KANDW         K2, K1, K1
-	VDIVPD        Z1, Z2, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z4, K3
-	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z4, Z5
-	VBLENDMPD     Z5, Z4, K3, Z15
-	VBLENDMPD.BCST vmconst<>+8(SB), Z15, K2, Z16
-	VADDPD.BCST vmconst<>+8(SB), Z4, Z5
-	VBROADCASTSD vmconst<>+8(SB), Z23
-	VBLENDMPD     Z5, Z23, K3, Z17
-	VBLENDMPD     Z4, Z17, K2, Z18
-	VDIVPD        Z18, Z16, Z4
-	VMULPD        Z4, Z4, Z5
-	VMULPD.BCST vmconst<>+40(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+48(SB), Z23, Z23
-	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+56(SB), Z23, Z23
-	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+64(SB), Z23, Z23
-	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+72(SB), Z23, Z23
-	VMULPD        Z4, Z4, Z24
-	VADDPD.BCST vmconst<>+80(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+88(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+96(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+104(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+112(SB), Z24, Z24
-	VMULPD        Z23, Z5, Z5
-	VDIVPD        Z24, Z5, Z5
-	VMULPD        Z5, Z4, Z5
-	VADDPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+120(SB), Z4, Z5
-	VADDPD.BCST vmconst<>+128(SB), Z5, Z5
-	VBLENDMPD     Z5, Z4, K3, Z19
-	VBROADCASTSD vmconst<>+136(SB), Z5
-	VSUBPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
-	VBLENDMPD     Z4, Z19, K2, Z20
-	VPANDQ.BCST vmconst<>+152(SB), Z3, Z4
-	VPXORQ        Z4, Z20, Z4
-	VCMPPD        $0x00, Z3, Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z4, K2
-	VADDPD.BCST vmconst<>+992(SB), Z4, Z3
-	VSUBPD.BCST vmconst<>+992(SB), Z4, Z5
-	VBLENDMPD     Z3, Z5, K2, Z21
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z1, K2
-	VBLENDMPD     Z21, Z4, K2, Z22
-	VPANDQ.BCST vmconst<>+0(SB), Z22, Z1
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z2
-	VPORQ         Z2, Z1, Z1
-	VCVTPD2PS     Z1, Y1
-	KMOVW         K1, DI
-	VINSERTF64X4  $0x01, Y1, Z14, Z1
-	SHLQ          $0x08, DI
-	ORQ           DI, SI
-	VMOVUPS       Z1, (AX)(BX*4)
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out30
-	JMP           loop28
-
-out30:
-	MOVQ    xs+56(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done29:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func scalarAtan2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ y_base+32(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop31:
-	CMPQ         BX, CX
-	JAE          done32
-	VBROADCASTSD x+24(FP), Z0
-	VMOVUPS      (DX)(BX*8), Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z3, K2
-	KANDW        K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z2, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z3, K3
-	KANDW        K3, K2, K2
-	KANDW        K2, K1, K1
-	VDIVPD       Z1, Z0, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z3, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z3, K3
-	KANDNW       K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z3, Z12
-	VBLENDMPD    Z12, Z3, K3, Z4
-	VBLENDMPD.BCST vmconst<>+8(SB), Z4, K2, Z5
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z12
-	VBROADCASTSD vmconst<>+8(SB), Z13
-	VBLENDMPD    Z12, Z13, K3, Z6
-	VBLENDMPD    Z3, Z6, K2, Z7
-	VDIVPD       Z7, Z5, Z3
-	VMULPD       Z3, Z3, Z12
-	VMULPD.BCST vmconst<>+40(SB), Z12, Z13
-	VADDPD.BCST vmconst<>+48(SB), Z13, Z13
-	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+56(SB), Z13, Z13
-	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+64(SB), Z13, Z13
-	VMULPD       Z12, Z13, Z13
-	VADDPD.BCST vmconst<>+72(SB), Z13, Z13
-	VMULPD       Z3, Z3, Z14
-	VADDPD.BCST vmconst<>+80(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+88(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+96(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+104(SB), Z14, Z14
-	VMULPD       Z12, Z14, Z14
-	VADDPD.BCST vmconst<>+112(SB), Z14, Z14
-	VMULPD       Z13, Z12, Z12
-	VDIVPD       Z14, Z12, Z12
-	VMULPD       Z12, Z3, Z12
-	VADDPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+120(SB), Z3, Z12
-	VADDPD.BCST vmconst<>+128(SB), Z12, Z12
-	VBLENDMPD    Z12, Z3, K3, Z8
-	VBROADCASTSD vmconst<>+136(SB), Z12
-	VSUBPD       Z3, Z12, Z3
-	VADDPD.BCST vmconst<>+144(SB), Z3, Z3
-	VBLENDMPD    Z3, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z3
-	VPXORQ       Z3, Z9, Z3
-	VCMPPD       $0x00, Z2, Z2, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z3, K2
-	VADDPD.BCST vmconst<>+992(SB), Z3, Z2
-	VSUBPD.BCST vmconst<>+992(SB), Z3, Z12
-	VBLENDMPD    Z2, Z12, K2, Z10
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z1, K2
-	VBLENDMPD    Z10, Z3, K2, Z11
-	VPANDQ.BCST vmconst<>+0(SB), Z11, Z2
-	VPANDQ.BCST vmconst<>+152(SB), Z0, Z0
-	VPORQ        Z0, Z2, Z0
-	VMOVUPS      Z0, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out33
-	JMP          loop31
-
-out33:
-	MOVQ    ys+56(FP), AX
-	VMOVUPS Z1, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done32:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func scalarAtan2_32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ y_base+32(FP), DX
-	ANDQ $-16, CX
-	XORQ BX, BX
-
-loop34:
-	CMPQ          BX, CX
-	JAE           done35
-	VBROADCASTSS  x+24(FP), Z0
-	VMOVUPS       (DX)(BX*4), Z1
-	VCVTPS2PD     Y0, Z2
-	VCVTPS2PD     Y1, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z5, K2
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z4, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z5, K3
-	KANDW         K3, K2, K2
-	KANDW         K2, K1, K1
-	VDIVPD        Z3, Z2, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z5
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z5, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z5, K3
-	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBLENDMPD     Z23, Z5, K3, Z6
-	VBLENDMPD.BCST vmconst<>+8(SB), Z6, K2, Z7
-	VADDPD.BCST vmconst<>+8(SB), Z5, Z23
-	VBROADCASTSD vmconst<>+8(SB), Z24
-	VBLENDMPD     Z23, Z24, K3, Z8
-	VBLENDMPD     Z5, Z8, K2, Z9
-	VDIVPD        Z9, Z7, Z5
-	VMULPD        Z5, Z5, Z23
-	VMULPD.BCST vmconst<>+40(SB), Z23, Z24
-	VADDPD.BCST vmconst<>+48(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+56(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+64(SB), Z24, Z24
-	VMULPD        Z23, Z24, Z24
-	VADDPD.BCST vmconst<>+72(SB), Z24, Z24
-	VMULPD        Z5, Z5, Z25
-	VADDPD.BCST vmconst<>+80(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+88(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+96(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+104(SB), Z25, Z25
-	VMULPD        Z23, Z25, Z25
-	VADDPD.BCST vmconst<>+112(SB), Z25, Z25
-	VMULPD        Z24, Z23, Z23
-	VDIVPD        Z25, Z23, Z23
-	VMULPD        Z23, Z5, Z23
-	VADDPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+120(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+128(SB), Z23, Z23
-	VBLENDMPD     Z23, Z5, K3, Z10
-	VBROADCASTSD vmconst<>+136(SB), Z23
-	VSUBPD        Z5, Z23, Z5
-	VADDPD.BCST vmconst<>+144(SB), Z5, Z5
-	VBLENDMPD     Z5, Z10, K2, Z11
-	VPANDQ.BCST vmconst<>+152(SB), Z4, Z5
-	VPXORQ        Z5, Z11, Z5
-	VCMPPD        $0x00, Z4, Z4, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z5, K2
-	VADDPD.BCST vmconst<>+992(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+992(SB), Z5, Z23
-	VBLENDMPD     Z4, Z23, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z3, K2
-	VBLENDMPD     Z12, Z5, K2, Z13
-	VPANDQ.BCST vmconst<>+0(SB), Z13, Z3
-	VPANDQ.BCST vmconst<>+152(SB), Z2, Z2
-	VPORQ         Z2, Z3, Z2
-	VCVTPD2PS     Z2, Y14
-	KMOVW         K1, SI
-	VEXTRACTF64X4 $0x01, Z0, Y0
-	VCVTPS2PD     Y0, Z0
-	VEXTRACTF64X4 $0x01, Z1, Y2
-	VCVTPS2PD     Y2, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z3, K1
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
-	KANDW         K2, K1, K1
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z3, K2
-	VCMPPD.BCST $0x04, vmconst<>+704(SB), Z4, K3
-	KANDW         K3, K2, K2
-	KANDW         K2, K1, K1
-	VDIVPD        Z2, Z0, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+24(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+32(SB), Z4, K3
-	KANDNW        K3, K2, K3
-	VSUBPD.BCST vmconst<>+8(SB), Z4, Z5
-	VBLENDMPD     Z5, Z4, K3, Z15
-	VBLENDMPD.BCST vmconst<>+8(SB), Z15, K2, Z16
-	VADDPD.BCST vmconst<>+8(SB), Z4, Z5
-	VBROADCASTSD vmconst<>+8(SB), Z23
-	VBLENDMPD     Z5, Z23, K3, Z17
-	VBLENDMPD     Z4, Z17, K2, Z18
-	VDIVPD        Z18, Z16, Z4
-	VMULPD        Z4, Z4, Z5
-	VMULPD.BCST vmconst<>+40(SB), Z5, Z23
-	VADDPD.BCST vmconst<>+48(SB), Z23, Z23
-	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+56(SB), Z23, Z23
-	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+64(SB), Z23, Z23
-	VMULPD        Z5, Z23, Z23
-	VADDPD.BCST vmconst<>+72(SB), Z23, Z23
-	VMULPD        Z4, Z4, Z24
-	VADDPD.BCST vmconst<>+80(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+88(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+96(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+104(SB), Z24, Z24
-	VMULPD        Z5, Z24, Z24
-	VADDPD.BCST vmconst<>+112(SB), Z24, Z24
-	VMULPD        Z23, Z5, Z5
-	VDIVPD        Z24, Z5, Z5
-	VMULPD        Z5, Z4, Z5
-	VADDPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+120(SB), Z4, Z5
-	VADDPD.BCST vmconst<>+128(SB), Z5, Z5
-	VBLENDMPD     Z5, Z4, K3, Z19
-	VBROADCASTSD vmconst<>+136(SB), Z5
-	VSUBPD        Z4, Z5, Z4
-	VADDPD.BCST vmconst<>+144(SB), Z4, Z4
-	VBLENDMPD     Z4, Z19, K2, Z20
-	VPANDQ.BCST vmconst<>+152(SB), Z3, Z4
-	VPXORQ        Z4, Z20, Z4
-	VCMPPD        $0x00, Z3, Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+704(SB), Z4, K2
-	VADDPD.BCST vmconst<>+992(SB), Z4, Z3
-	VSUBPD.BCST vmconst<>+992(SB), Z4, Z5
-	VBLENDMPD     Z3, Z5, K2, Z21
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z2, K2
-	VBLENDMPD     Z21, Z4, K2, Z22
-	VPANDQ.BCST vmconst<>+0(SB), Z22, Z2
-	VPANDQ.BCST vmconst<>+152(SB), Z0, Z0
-	VPORQ         Z0, Z2, Z0
-	VCVTPD2PS     Z0, Y0
-	KMOVW         K1, DI
-	VINSERTF64X4  $0x01, Y0, Z14, Z0
-	SHLQ          $0x08, DI
-	ORQ           DI, SI
-	VMOVUPS       Z0, (AX)(BX*4)
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out36
-	JMP           loop34
-
-out36:
-	MOVQ    ys+56(FP), AX
-	VMOVUPS Z1, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done35:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func logaddexp64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·logaddexp64AVX512Loop(SB), NOSPLIT, $0-104
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	MOVQ y_base+48(FP), BX
-	ANDQ $-8, CX
-	XORQ SI, SI
-
-loop37:
-	CMPQ        SI, CX
-	JAE         done38
-	VMOVUPS     (DX)(SI*8), Z0
-	VMOVUPS     (BX)(SI*8), Z1
-	VSUBPD      Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+152(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+576(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+584(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+584(SB), Z4, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z19, K2
-	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+152(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+608(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+616(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+624(SB), Z3, Z3
-	VMOVUPS     Z3, Z19
-	VBROADCASTSD vmconst<>+632(SB), Z20
-	VFMADD213PD.BCST vmconst<>+640(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+648(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+656(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+664(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+672(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z19
-	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD      Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+688(SB), Z4, Z4
-	VPSLLQ      $0x34, Z4, Z4
-	VMULPD      Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K3
-	KANDW       K3, K2, K2
-	KANDW       K1, K2, K1
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1000(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+1008(SB), Z3, K3
-	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1016(SB), Z4, K2
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z19
-	VBLENDMPD   Z3, Z19, K2, Z5
-	VPSRLQ      $0x34, Z5, Z19
-	VPORQ.BCST vmconst<>+176(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+1024(SB), Z19, Z19
-	VSUBPD      Z3, Z5, Z20
-	VBROADCASTSD vmconst<>+8(SB), Z21
-	VSUBPD      Z20, Z21, Z20
-	VSUBPD.BCST vmconst<>+8(SB), Z5, Z21
-	VSUBPD      Z21, Z3, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z19, K3
-	VBLENDMPD   Z20, Z21, K3, Z6
-	VDIVPD      Z5, Z6, Z20
-	VBLENDMPD.BCST vmconst<>+704(SB), Z20, K2, Z7
-	VPANDQ.BCST vmconst<>+1032(SB), Z5, Z20
-	VPORQ.BCST vmconst<>+8(SB), Z20, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+1040(SB), Z20, K2
-	VADDPD.BCST vmconst<>+8(SB), Z19, Z21
-	VBLENDMPD   Z21, Z19, K2, Z8
-	VMULPD.BCST vmconst<>+672(SB), Z20, Z19
-	VBLENDMPD   Z19, Z20, K2, Z9
-	VSUBPD.BCST vmconst<>+8(SB), Z9, Z19
-	VCMPPD.BCST $0x11, vmconst<>+1048(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1056(SB), Z3, K3
-	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z19, K3
-	VBLENDMPD   Z3, Z19, K2, Z10
-	VBLENDMPD.BCST vmconst<>+704(SB), Z7, K2, Z11
-	VBLENDMPD.BCST vmconst<>+704(SB), Z8, K2, Z12
-	VMULPD.BCST vmconst<>+672(SB), Z10, Z19
-	VMULPD      Z10, Z19, Z19
-	VADDPD.BCST vmconst<>+680(SB), Z10, Z20
-	VDIVPD      Z20, Z10, Z20
-	VMULPD      Z20, Z20, Z21
-	VMULPD.BCST vmconst<>+1064(SB), Z21, Z22
-	VADDPD.BCST vmconst<>+1072(SB), Z22, Z22
-	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1080(SB), Z22, Z22
-	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1088(SB), Z22, Z22
-	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1096(SB), Z22, Z22
-	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1104(SB), Z22, Z22
-	VMULPD      Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1112(SB), Z22, Z22
-	VMULPD      Z21, Z22, Z21
-	VADDPD      Z19, Z21, Z21
-	VMULPD      Z21, Z20, Z22
-	VSUBPD      Z22, Z19, Z22
-	VSUBPD      Z22, Z10, Z22
-	VMULPD.BCST vmconst<>+1120(SB), Z12, Z23
-	VADDPD      Z11, Z23, Z23
-	VMULPD      Z21, Z20, Z20
-	VADDPD      Z23, Z20, Z20
-	VMULPD.BCST vmconst<>+1128(SB), Z12, Z21
-	VSUBPD      Z20, Z19, Z19
-	VSUBPD      Z10, Z19, Z19
-	VSUBPD      Z19, Z21, Z19
-	VMULPD.BCST vmconst<>+1120(SB), Z12, Z20
-	VADDPD      Z11, Z20, Z20
-	VMULPD.BCST vmconst<>+1128(SB), Z12, Z21
-	VADDPD      Z20, Z21, Z20
-	VBLENDMPD   Z20, Z19, K3, Z13
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z12, K2
-	VBLENDMPD   Z22, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+1136(SB), Z4, K2
-	VMULPD      Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+672(SB), Z19, Z19
-	VSUBPD      Z19, Z3, Z19
-	VBLENDMPD   Z19, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+1144(SB), Z4, K2
-	VBLENDMPD   Z3, Z15, K2, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z2, K2
-	VBLENDMPD   Z0, Z1, K2, Z17
-	VADDPD      Z16, Z17, Z2
-	VCMPPD      $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+1152(SB), Z0, Z3
-	VBLENDMPD   Z3, Z2, K2, Z18
-	VMOVUPS     Z18, (AX)(SI*8)
-	KMOVW       K1, DI
-	ADDQ        $0x08, SI
-	XORQ        $0xff, DI
-	JNZ         out39
-	JMP         loop37
-
-out39:
-	MOVQ    xs+72(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    ys+80(FP), AX
-	VMOVUPS Z1, (AX)
-	MOVQ    SI, done+88(FP)
-	MOVQ    DI, bad+96(FP)
-	VZEROUPPER
-	RET
-
-done38:
-	XORQ AX, AX
-	MOVQ SI, done+88(FP)
-	MOVQ AX, bad+96(FP)
-	VZEROUPPER
-	RET
-
-// func logaddexpScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·logaddexpScalar64AVX512Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop40:
-	CMPQ         BX, CX
-	JAE          done41
-	VMOVUPS      (DX)(BX*8), Z0
-	VBROADCASTSD y+48(FP), Z1
-	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+152(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+576(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+584(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+584(SB), Z4, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z19, K2
-	KANDW        K2, K1, K1
-	VPXORQ.BCST vmconst<>+152(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+608(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+616(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+624(SB), Z3, Z3
-	VMOVUPS      Z3, Z19
-	VBROADCASTSD vmconst<>+632(SB), Z20
-	VFMADD213PD.BCST vmconst<>+640(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+648(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+656(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+664(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+672(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+688(SB), Z4, Z4
-	VPSLLQ       $0x34, Z4, Z4
-	VMULPD       Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K3
-	KANDW        K3, K2, K2
-	KANDW        K1, K2, K1
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1000(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+1008(SB), Z3, K3
-	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1016(SB), Z4, K2
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z19
-	VBLENDMPD    Z3, Z19, K2, Z5
-	VPSRLQ       $0x34, Z5, Z19
-	VPORQ.BCST vmconst<>+176(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+1024(SB), Z19, Z19
-	VSUBPD       Z3, Z5, Z20
-	VBROADCASTSD vmconst<>+8(SB), Z21
-	VSUBPD       Z20, Z21, Z20
-	VSUBPD.BCST vmconst<>+8(SB), Z5, Z21
-	VSUBPD       Z21, Z3, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z19, K3
-	VBLENDMPD    Z20, Z21, K3, Z6
-	VDIVPD       Z5, Z6, Z20
-	VBLENDMPD.BCST vmconst<>+704(SB), Z20, K2, Z7
-	VPANDQ.BCST vmconst<>+1032(SB), Z5, Z20
-	VPORQ.BCST vmconst<>+8(SB), Z20, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+1040(SB), Z20, K2
-	VADDPD.BCST vmconst<>+8(SB), Z19, Z21
-	VBLENDMPD    Z21, Z19, K2, Z8
-	VMULPD.BCST vmconst<>+672(SB), Z20, Z19
-	VBLENDMPD    Z19, Z20, K2, Z9
-	VSUBPD.BCST vmconst<>+8(SB), Z9, Z19
-	VCMPPD.BCST $0x11, vmconst<>+1048(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1056(SB), Z3, K3
-	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z19, K3
-	VBLENDMPD    Z3, Z19, K2, Z10
-	VBLENDMPD.BCST vmconst<>+704(SB), Z7, K2, Z11
-	VBLENDMPD.BCST vmconst<>+704(SB), Z8, K2, Z12
-	VMULPD.BCST vmconst<>+672(SB), Z10, Z19
-	VMULPD       Z10, Z19, Z19
-	VADDPD.BCST vmconst<>+680(SB), Z10, Z20
-	VDIVPD       Z20, Z10, Z20
-	VMULPD       Z20, Z20, Z21
-	VMULPD.BCST vmconst<>+1064(SB), Z21, Z22
-	VADDPD.BCST vmconst<>+1072(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1080(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1088(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1096(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1104(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1112(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z21
-	VADDPD       Z19, Z21, Z21
-	VMULPD       Z21, Z20, Z22
-	VSUBPD       Z22, Z19, Z22
-	VSUBPD       Z22, Z10, Z22
-	VMULPD.BCST vmconst<>+1120(SB), Z12, Z23
-	VADDPD       Z11, Z23, Z23
-	VMULPD       Z21, Z20, Z20
-	VADDPD       Z23, Z20, Z20
-	VMULPD.BCST vmconst<>+1128(SB), Z12, Z21
-	VSUBPD       Z20, Z19, Z19
-	VSUBPD       Z10, Z19, Z19
-	VSUBPD       Z19, Z21, Z19
-	VMULPD.BCST vmconst<>+1120(SB), Z12, Z20
-	VADDPD       Z11, Z20, Z20
-	VMULPD.BCST vmconst<>+1128(SB), Z12, Z21
-	VADDPD       Z20, Z21, Z20
-	VBLENDMPD    Z20, Z19, K3, Z13
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z12, K2
-	VBLENDMPD    Z22, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+1136(SB), Z4, K2
-	VMULPD       Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+672(SB), Z19, Z19
-	VSUBPD       Z19, Z3, Z19
-	VBLENDMPD    Z19, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+1144(SB), Z4, K2
-	VBLENDMPD    Z3, Z15, K2, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z2, K2
-	VBLENDMPD    Z0, Z1, K2, Z17
-	VADDPD       Z16, Z17, Z2
-	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+1152(SB), Z0, Z1
-	VBLENDMPD    Z1, Z2, K2, Z18
-	VMOVUPS      Z18, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out42
-	JMP          loop40
-
-out42:
-	MOVQ    xs+56(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done41:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func scalarLogaddexp64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·scalarLogaddexp64AVX512Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ y_base+32(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop43:
-	CMPQ         BX, CX
-	JAE          done44
-	VBROADCASTSD x+24(FP), Z0
-	VMOVUPS      (DX)(BX*8), Z1
-	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+152(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+576(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+584(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+584(SB), Z4, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+592(SB), Z19, K1
-	VCMPPD.BCST $0x12, vmconst<>+600(SB), Z19, K2
-	KANDW        K2, K1, K1
-	VPXORQ.BCST vmconst<>+152(SB), Z19, Z19
-	VFMADD231PD.BCST vmconst<>+608(SB), Z19, Z3
-	VFMADD231PD.BCST vmconst<>+616(SB), Z19, Z3
-	VMULPD.BCST vmconst<>+624(SB), Z3, Z3
-	VMOVUPS      Z3, Z19
-	VBROADCASTSD vmconst<>+632(SB), Z20
-	VFMADD213PD.BCST vmconst<>+640(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+648(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+656(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+664(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+200(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+672(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VMULPD       Z19, Z3, Z3
-	VADDPD.BCST vmconst<>+680(SB), Z3, Z19
-	VFMADD213PD.BCST vmconst<>+8(SB), Z19, Z3
-	VPADDQ.BCST vmconst<>+688(SB), Z4, Z4
-	VPSLLQ       $0x34, Z4, Z4
-	VMULPD       Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K3
-	KANDW        K3, K2, K2
-	KANDW        K1, K2, K1
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1000(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+1008(SB), Z3, K3
-	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1016(SB), Z4, K2
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z19
-	VBLENDMPD    Z3, Z19, K2, Z5
-	VPSRLQ       $0x34, Z5, Z19
-	VPORQ.BCST vmconst<>+176(SB), Z19, Z19
-	VSUBPD.BCST vmconst<>+1024(SB), Z19, Z19
-	VSUBPD       Z3, Z5, Z20
-	VBROADCASTSD vmconst<>+8(SB), Z21
-	VSUBPD       Z20, Z21, Z20
-	VSUBPD.BCST vmconst<>+8(SB), Z5, Z21
-	VSUBPD       Z21, Z3, Z21
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z19, K3
-	VBLENDMPD    Z20, Z21, K3, Z6
-	VDIVPD       Z5, Z6, Z20
-	VBLENDMPD.BCST vmconst<>+704(SB), Z20, K2, Z7
-	VPANDQ.BCST vmconst<>+1032(SB), Z5, Z20
-	VPORQ.BCST vmconst<>+8(SB), Z20, Z20
-	VCMPPD.BCST $0x1d, vmconst<>+1040(SB), Z20, K2
-	VADDPD.BCST vmconst<>+8(SB), Z19, Z21
-	VBLENDMPD    Z21, Z19, K2, Z8
-	VMULPD.BCST vmconst<>+672(SB), Z20, Z19
-	VBLENDMPD    Z19, Z20, K2, Z9
-	VSUBPD.BCST vmconst<>+8(SB), Z9, Z19
-	VCMPPD.BCST $0x11, vmconst<>+1048(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1056(SB), Z3, K3
-	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z19, K3
-	VBLENDMPD    Z3, Z19, K2, Z10
-	VBLENDMPD.BCST vmconst<>+704(SB), Z7, K2, Z11
-	VBLENDMPD.BCST vmconst<>+704(SB), Z8, K2, Z12
-	VMULPD.BCST vmconst<>+672(SB), Z10, Z19
-	VMULPD       Z10, Z19, Z19
-	VADDPD.BCST vmconst<>+680(SB), Z10, Z20
-	VDIVPD       Z20, Z10, Z20
-	VMULPD       Z20, Z20, Z21
-	VMULPD.BCST vmconst<>+1064(SB), Z21, Z22
-	VADDPD.BCST vmconst<>+1072(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1080(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1088(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1096(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1104(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z22
-	VADDPD.BCST vmconst<>+1112(SB), Z22, Z22
-	VMULPD       Z21, Z22, Z21
-	VADDPD       Z19, Z21, Z21
-	VMULPD       Z21, Z20, Z22
-	VSUBPD       Z22, Z19, Z22
-	VSUBPD       Z22, Z10, Z22
-	VMULPD.BCST vmconst<>+1120(SB), Z12, Z23
-	VADDPD       Z11, Z23, Z23
-	VMULPD       Z21, Z20, Z20
-	VADDPD       Z23, Z20, Z20
-	VMULPD.BCST vmconst<>+1128(SB), Z12, Z21
-	VSUBPD       Z20, Z19, Z19
-	VSUBPD       Z10, Z19, Z19
-	VSUBPD       Z19, Z21, Z19
-	VMULPD.BCST vmconst<>+1120(SB), Z12, Z20
-	VADDPD       Z11, Z20, Z20
-	VMULPD.BCST vmconst<>+1128(SB), Z12, Z21
-	VADDPD       Z20, Z21, Z20
-	VBLENDMPD    Z20, Z19, K3, Z13
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z12, K2
-	VBLENDMPD    Z22, Z13, K2, Z14
-	VCMPPD.BCST $0x11, vmconst<>+1136(SB), Z4, K2
-	VMULPD       Z3, Z3, Z19
-	VMULPD.BCST vmconst<>+672(SB), Z19, Z19
-	VSUBPD       Z19, Z3, Z19
-	VBLENDMPD    Z19, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+1144(SB), Z4, K2
-	VBLENDMPD    Z3, Z15, K2, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z2, K2
-	VBLENDMPD    Z0, Z1, K2, Z17
-	VADDPD       Z16, Z17, Z2
-	VCMPPD       $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+1152(SB), Z0, Z0
-	VBLENDMPD    Z0, Z2, K2, Z18
-	VMOVUPS      Z18, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out45
-	JMP          loop43
-
-out45:
-	MOVQ    ys+56(FP), AX
-	VMOVUPS Z1, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done44:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func logaddexp2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
-TEXT ·logaddexp2_64AVX512Loop(SB), NOSPLIT, $0-104
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	MOVQ y_base+48(FP), BX
-	ANDQ $-8, CX
-	XORQ SI, SI
-
-loop46:
-	CMPQ        SI, CX
-	JAE         done47
-	VMOVUPS     (DX)(SI*8), Z0
-	VMOVUPS     (BX)(SI*8), Z1
-	VSUBPD      Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+152(SB), Z2, Z3
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+672(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+672(SB), Z3, Z5
-	VBLENDMPD   Z4, Z5, K1, Z6
-	VRNDSCALEPD $0x03, Z6, Z4
-	VSUBPD      Z4, Z3, Z3
-	VMULPD.BCST vmconst<>+1128(SB), Z3, Z5
-	VMULPD.BCST vmconst<>+1120(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+152(SB), Z3, Z3
-	VSUBPD      Z3, Z5, Z21
-	VMULPD      Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+1160(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+1168(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1176(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1184(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+200(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z22
-	VSUBPD      Z22, Z21, Z22
-	VMULPD      Z22, Z21, Z21
-	VBROADCASTSD vmconst<>+680(SB), Z23
-	VSUBPD      Z22, Z23, Z22
-	VDIVPD      Z22, Z21, Z21
-	VSUBPD      Z21, Z3, Z3
-	VSUBPD      Z5, Z3, Z3
-	VBROADCASTSD vmconst<>+8(SB), Z5
-	VSUBPD      Z3, Z5, Z3
-	VPSRLQ      $0x34, Z3, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+176(SB), Z5, Z5
-	VADDPD      Z4, Z5, Z5
-	VCMPPD.BCST $0x1d, vmconst<>+8(SB), Z5, K1
-	VCMPPD.BCST $0x12, vmconst<>+1192(SB), Z5, K2
-	KANDW       K2, K1, K1
-	VADDPD.BCST vmconst<>+584(SB), Z4, Z4
-	VPSUBQ.BCST vmconst<>+584(SB), Z4, Z4
-	VPSLLQ      $0x34, Z4, Z4
-	VPADDQ      Z4, Z3, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
-	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K3
-	KANDW       K3, K2, K2
-	KANDW       K1, K2, K1
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1000(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+1008(SB), Z3, K3
-	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1016(SB), Z4, K2
-	VADDPD.BCST vmconst<>+8(SB), Z3, Z5
-	VBLENDMPD   Z3, Z5, K2, Z7
-	VPSRLQ      $0x34, Z7, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+1024(SB), Z5, Z5
-	VSUBPD      Z3, Z7, Z21
-	VBROADCASTSD vmconst<>+8(SB), Z22
-	VSUBPD      Z21, Z22, Z21
-	VSUBPD.BCST vmconst<>+8(SB), Z7, Z22
-	VSUBPD      Z22, Z3, Z22
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z5, K3
-	VBLENDMPD   Z21, Z22, K3, Z8
-	VDIVPD      Z7, Z8, Z21
-	VBLENDMPD.BCST vmconst<>+704(SB), Z21, K2, Z9
-	VPANDQ.BCST vmconst<>+1032(SB), Z7, Z21
-	VPORQ.BCST vmconst<>+8(SB), Z21, Z21
-	VCMPPD.BCST $0x1d, vmconst<>+1040(SB), Z21, K2
-	VADDPD.BCST vmconst<>+8(SB), Z5, Z22
-	VBLENDMPD   Z22, Z5, K2, Z10
-	VMULPD.BCST vmconst<>+672(SB), Z21, Z5
-	VBLENDMPD   Z5, Z21, K2, Z11
-	VSUBPD.BCST vmconst<>+8(SB), Z11, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1048(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1056(SB), Z3, K3
-	KANDW       K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z5, K3
-	VBLENDMPD   Z3, Z5, K2, Z12
-	VBLENDMPD.BCST vmconst<>+704(SB), Z9, K2, Z13
-	VBLENDMPD.BCST vmconst<>+704(SB), Z10, K2, Z14
-	VMULPD.BCST vmconst<>+672(SB), Z12, Z5
-	VMULPD      Z12, Z5, Z5
-	VADDPD.BCST vmconst<>+680(SB), Z12, Z21
-	VDIVPD      Z21, Z12, Z21
-	VMULPD      Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+1064(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+1072(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1080(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1088(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1096(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1104(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1112(SB), Z23, Z23
-	VMULPD      Z22, Z23, Z22
-	VADDPD      Z5, Z22, Z22
-	VMULPD      Z22, Z21, Z23
-	VSUBPD      Z23, Z5, Z23
-	VSUBPD      Z23, Z12, Z23
-	VMULPD.BCST vmconst<>+1120(SB), Z14, Z24
-	VADDPD      Z13, Z24, Z24
-	VMULPD      Z22, Z21, Z21
-	VADDPD      Z24, Z21, Z21
-	VMULPD.BCST vmconst<>+1128(SB), Z14, Z22
-	VSUBPD      Z21, Z5, Z5
-	VSUBPD      Z12, Z5, Z5
-	VSUBPD      Z5, Z22, Z5
-	VMULPD.BCST vmconst<>+1120(SB), Z14, Z21
-	VADDPD      Z13, Z21, Z21
-	VMULPD.BCST vmconst<>+1128(SB), Z14, Z22
-	VADDPD      Z21, Z22, Z21
-	VBLENDMPD   Z21, Z5, K3, Z15
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z14, K2
-	VBLENDMPD   Z23, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+1136(SB), Z4, K2
-	VMULPD      Z3, Z3, Z5
-	VMULPD.BCST vmconst<>+672(SB), Z5, Z5
-	VSUBPD      Z5, Z3, Z5
-	VBLENDMPD   Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+1144(SB), Z4, K2
-	VBLENDMPD   Z3, Z17, K2, Z18
-	VDIVPD.BCST vmconst<>+1152(SB), Z18, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z2, K2
-	VBLENDMPD   Z0, Z1, K2, Z19
-	VADDPD      Z3, Z19, Z2
-	VCMPPD      $0x00, Z1, Z0, K2
-	VADDPD.BCST vmconst<>+8(SB), Z0, Z3
-	VBLENDMPD   Z3, Z2, K2, Z20
-	VMOVUPS     Z20, (AX)(SI*8)
-	KMOVW       K1, DI
-	ADDQ        $0x08, SI
-	XORQ        $0xff, DI
-	JNZ         out48
-	JMP         loop46
-
-out48:
-	MOVQ    xs+72(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    ys+80(FP), AX
-	VMOVUPS Z1, (AX)
-	MOVQ    SI, done+88(FP)
-	MOVQ    DI, bad+96(FP)
-	VZEROUPPER
-	RET
-
-done47:
-	XORQ AX, AX
-	MOVQ SI, done+88(FP)
-	MOVQ AX, bad+96(FP)
-	VZEROUPPER
-	RET
-
 // func logaddexp2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
 // Requires: AVX, AVX512F
 TEXT ·logaddexp2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
@@ -3040,36 +1882,36 @@ TEXT ·logaddexp2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop49:
+loop22:
 	CMPQ         BX, CX
-	JAE          done50
+	JAE          done23
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+152(SB), Z2, Z3
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+672(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+672(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+432(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+392(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+392(SB), Z3, Z5
 	VBLENDMPD    Z4, Z5, K1, Z6
 	VRNDSCALEPD  $0x03, Z6, Z4
 	VSUBPD       Z4, Z3, Z3
-	VMULPD.BCST vmconst<>+1128(SB), Z3, Z5
-	VMULPD.BCST vmconst<>+1120(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+152(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+872(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+864(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+312(SB), Z3, Z3
 	VSUBPD       Z3, Z5, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+1160(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+1168(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+904(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+912(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1176(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1184(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+928(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+200(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+384(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VSUBPD       Z22, Z21, Z22
 	VMULPD       Z22, Z21, Z21
-	VBROADCASTSD vmconst<>+680(SB), Z23
+	VBROADCASTSD vmconst<>+400(SB), Z23
 	VSUBPD       Z22, Z23, Z22
 	VDIVPD       Z22, Z21, Z21
 	VSUBPD       Z21, Z3, Z3
@@ -3077,102 +1919,102 @@ loop49:
 	VBROADCASTSD vmconst<>+8(SB), Z5
 	VSUBPD       Z3, Z5, Z3
 	VPSRLQ       $0x34, Z3, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+176(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+760(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+760(SB), Z5, Z5
 	VADDPD       Z4, Z5, Z5
 	VCMPPD.BCST $0x1d, vmconst<>+8(SB), Z5, K1
-	VCMPPD.BCST $0x12, vmconst<>+1192(SB), Z5, K2
+	VCMPPD.BCST $0x12, vmconst<>+936(SB), Z5, K2
 	KANDW        K2, K1, K1
-	VADDPD.BCST vmconst<>+584(SB), Z4, Z4
-	VPSUBQ.BCST vmconst<>+584(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+288(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+288(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VPADDQ       Z4, Z3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K3
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1000(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+1008(SB), Z3, K3
+	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+744(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1016(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+752(SB), Z4, K2
 	VADDPD.BCST vmconst<>+8(SB), Z3, Z5
 	VBLENDMPD    Z3, Z5, K2, Z7
 	VPSRLQ       $0x34, Z7, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+1024(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+760(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+768(SB), Z5, Z5
 	VSUBPD       Z3, Z7, Z21
 	VBROADCASTSD vmconst<>+8(SB), Z22
 	VSUBPD       Z21, Z22, Z21
 	VSUBPD.BCST vmconst<>+8(SB), Z7, Z22
 	VSUBPD       Z22, Z3, Z22
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z5, K3
 	VBLENDMPD    Z21, Z22, K3, Z8
 	VDIVPD       Z7, Z8, Z21
-	VBLENDMPD.BCST vmconst<>+704(SB), Z21, K2, Z9
-	VPANDQ.BCST vmconst<>+1032(SB), Z7, Z21
+	VBLENDMPD.BCST vmconst<>+432(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+776(SB), Z7, Z21
 	VPORQ.BCST vmconst<>+8(SB), Z21, Z21
-	VCMPPD.BCST $0x1d, vmconst<>+1040(SB), Z21, K2
+	VCMPPD.BCST $0x1d, vmconst<>+784(SB), Z21, K2
 	VADDPD.BCST vmconst<>+8(SB), Z5, Z22
 	VBLENDMPD    Z22, Z5, K2, Z10
-	VMULPD.BCST vmconst<>+672(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+392(SB), Z21, Z5
 	VBLENDMPD    Z5, Z21, K2, Z11
 	VSUBPD.BCST vmconst<>+8(SB), Z11, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1048(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1056(SB), Z3, K3
+	VCMPPD.BCST $0x11, vmconst<>+792(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+800(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z5, K3
 	VBLENDMPD    Z3, Z5, K2, Z12
-	VBLENDMPD.BCST vmconst<>+704(SB), Z9, K2, Z13
-	VBLENDMPD.BCST vmconst<>+704(SB), Z10, K2, Z14
-	VMULPD.BCST vmconst<>+672(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+432(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+432(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+392(SB), Z12, Z5
 	VMULPD       Z12, Z5, Z5
-	VADDPD.BCST vmconst<>+680(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+400(SB), Z12, Z21
 	VDIVPD       Z21, Z12, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+1064(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+1072(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+808(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+816(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1080(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+824(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1088(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+832(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1096(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+840(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1104(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+848(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1112(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+856(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z5, Z22, Z22
 	VMULPD       Z22, Z21, Z23
 	VSUBPD       Z23, Z5, Z23
 	VSUBPD       Z23, Z12, Z23
-	VMULPD.BCST vmconst<>+1120(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+864(SB), Z14, Z24
 	VADDPD       Z13, Z24, Z24
 	VMULPD       Z22, Z21, Z21
 	VADDPD       Z24, Z21, Z21
-	VMULPD.BCST vmconst<>+1128(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+872(SB), Z14, Z22
 	VSUBPD       Z21, Z5, Z5
 	VSUBPD       Z12, Z5, Z5
 	VSUBPD       Z5, Z22, Z5
-	VMULPD.BCST vmconst<>+1120(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+864(SB), Z14, Z21
 	VADDPD       Z13, Z21, Z21
-	VMULPD.BCST vmconst<>+1128(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+872(SB), Z14, Z22
 	VADDPD       Z21, Z22, Z21
 	VBLENDMPD    Z21, Z5, K3, Z15
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z14, K2
 	VBLENDMPD    Z23, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+1136(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+880(SB), Z4, K2
 	VMULPD       Z3, Z3, Z5
-	VMULPD.BCST vmconst<>+672(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+392(SB), Z5, Z5
 	VSUBPD       Z5, Z3, Z5
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+1144(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+888(SB), Z4, K2
 	VBLENDMPD    Z3, Z17, K2, Z18
-	VDIVPD.BCST vmconst<>+1152(SB), Z18, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+896(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z19
 	VADDPD       Z3, Z19, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
@@ -3182,10 +2024,10 @@ loop49:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out51
-	JMP          loop49
+	JNZ          out24
+	JMP          loop22
 
-out51:
+out24:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3193,7 +2035,7 @@ out51:
 	VZEROUPPER
 	RET
 
-done50:
+done23:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3209,36 +2051,36 @@ TEXT ·scalarLogaddexp2_64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop52:
+loop25:
 	CMPQ         BX, CX
-	JAE          done53
+	JAE          done26
 	VBROADCASTSD x+24(FP), Z0
 	VMOVUPS      (DX)(BX*8), Z1
 	VSUBPD       Z1, Z0, Z2
-	VPORQ.BCST vmconst<>+152(SB), Z2, Z3
-	VCMPPD.BCST $0x11, vmconst<>+704(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+672(SB), Z3, Z4
-	VADDPD.BCST vmconst<>+672(SB), Z3, Z5
+	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
+	VCMPPD.BCST $0x11, vmconst<>+432(SB), Z3, K1
+	VSUBPD.BCST vmconst<>+392(SB), Z3, Z4
+	VADDPD.BCST vmconst<>+392(SB), Z3, Z5
 	VBLENDMPD    Z4, Z5, K1, Z6
 	VRNDSCALEPD  $0x03, Z6, Z4
 	VSUBPD       Z4, Z3, Z3
-	VMULPD.BCST vmconst<>+1128(SB), Z3, Z5
-	VMULPD.BCST vmconst<>+1120(SB), Z3, Z3
-	VPXORQ.BCST vmconst<>+152(SB), Z3, Z3
+	VMULPD.BCST vmconst<>+872(SB), Z3, Z5
+	VMULPD.BCST vmconst<>+864(SB), Z3, Z3
+	VPXORQ.BCST vmconst<>+312(SB), Z3, Z3
 	VSUBPD       Z3, Z5, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+1160(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+1168(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+904(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+912(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1176(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+920(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1184(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+928(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+200(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+384(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VSUBPD       Z22, Z21, Z22
 	VMULPD       Z22, Z21, Z21
-	VBROADCASTSD vmconst<>+680(SB), Z23
+	VBROADCASTSD vmconst<>+400(SB), Z23
 	VSUBPD       Z22, Z23, Z22
 	VDIVPD       Z22, Z21, Z21
 	VSUBPD       Z21, Z3, Z3
@@ -3246,102 +2088,102 @@ loop52:
 	VBROADCASTSD vmconst<>+8(SB), Z5
 	VSUBPD       Z3, Z5, Z3
 	VPSRLQ       $0x34, Z3, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+176(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+760(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+760(SB), Z5, Z5
 	VADDPD       Z4, Z5, Z5
 	VCMPPD.BCST $0x1d, vmconst<>+8(SB), Z5, K1
-	VCMPPD.BCST $0x12, vmconst<>+1192(SB), Z5, K2
+	VCMPPD.BCST $0x12, vmconst<>+936(SB), Z5, K2
 	KANDW        K2, K1, K1
-	VADDPD.BCST vmconst<>+584(SB), Z4, Z4
-	VPSUBQ.BCST vmconst<>+584(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+288(SB), Z4, Z4
+	VPSUBQ.BCST vmconst<>+288(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
 	VPADDQ       Z4, Z3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z4
-	VCMPPD.BCST $0x11, vmconst<>+168(SB), Z4, K3
+	VCMPPD.BCST $0x11, vmconst<>+424(SB), Z4, K3
 	KANDW        K3, K2, K2
 	KANDW        K1, K2, K1
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1000(SB), Z3, K2
-	VCMPPD.BCST $0x12, vmconst<>+1008(SB), Z3, K3
+	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z3, K2
+	VCMPPD.BCST $0x12, vmconst<>+744(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1016(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+752(SB), Z4, K2
 	VADDPD.BCST vmconst<>+8(SB), Z3, Z5
 	VBLENDMPD    Z3, Z5, K2, Z7
 	VPSRLQ       $0x34, Z7, Z5
-	VPORQ.BCST vmconst<>+176(SB), Z5, Z5
-	VSUBPD.BCST vmconst<>+1024(SB), Z5, Z5
+	VPORQ.BCST vmconst<>+760(SB), Z5, Z5
+	VSUBPD.BCST vmconst<>+768(SB), Z5, Z5
 	VSUBPD       Z3, Z7, Z21
 	VBROADCASTSD vmconst<>+8(SB), Z22
 	VSUBPD       Z21, Z22, Z21
 	VSUBPD.BCST vmconst<>+8(SB), Z7, Z22
 	VSUBPD       Z22, Z3, Z22
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z5, K3
 	VBLENDMPD    Z21, Z22, K3, Z8
 	VDIVPD       Z7, Z8, Z21
-	VBLENDMPD.BCST vmconst<>+704(SB), Z21, K2, Z9
-	VPANDQ.BCST vmconst<>+1032(SB), Z7, Z21
+	VBLENDMPD.BCST vmconst<>+432(SB), Z21, K2, Z9
+	VPANDQ.BCST vmconst<>+776(SB), Z7, Z21
 	VPORQ.BCST vmconst<>+8(SB), Z21, Z21
-	VCMPPD.BCST $0x1d, vmconst<>+1040(SB), Z21, K2
+	VCMPPD.BCST $0x1d, vmconst<>+784(SB), Z21, K2
 	VADDPD.BCST vmconst<>+8(SB), Z5, Z22
 	VBLENDMPD    Z22, Z5, K2, Z10
-	VMULPD.BCST vmconst<>+672(SB), Z21, Z5
+	VMULPD.BCST vmconst<>+392(SB), Z21, Z5
 	VBLENDMPD    Z5, Z21, K2, Z11
 	VSUBPD.BCST vmconst<>+8(SB), Z11, Z5
-	VCMPPD.BCST $0x11, vmconst<>+1048(SB), Z4, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1056(SB), Z3, K3
+	VCMPPD.BCST $0x11, vmconst<>+792(SB), Z4, K2
+	VCMPPD.BCST $0x1e, vmconst<>+800(SB), Z3, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z5, K3
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z5, K3
 	VBLENDMPD    Z3, Z5, K2, Z12
-	VBLENDMPD.BCST vmconst<>+704(SB), Z9, K2, Z13
-	VBLENDMPD.BCST vmconst<>+704(SB), Z10, K2, Z14
-	VMULPD.BCST vmconst<>+672(SB), Z12, Z5
+	VBLENDMPD.BCST vmconst<>+432(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+432(SB), Z10, K2, Z14
+	VMULPD.BCST vmconst<>+392(SB), Z12, Z5
 	VMULPD       Z12, Z5, Z5
-	VADDPD.BCST vmconst<>+680(SB), Z12, Z21
+	VADDPD.BCST vmconst<>+400(SB), Z12, Z21
 	VDIVPD       Z21, Z12, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+1064(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+1072(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+808(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+816(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1080(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+824(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1088(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+832(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1096(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+840(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1104(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+848(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+1112(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+856(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z5, Z22, Z22
 	VMULPD       Z22, Z21, Z23
 	VSUBPD       Z23, Z5, Z23
 	VSUBPD       Z23, Z12, Z23
-	VMULPD.BCST vmconst<>+1120(SB), Z14, Z24
+	VMULPD.BCST vmconst<>+864(SB), Z14, Z24
 	VADDPD       Z13, Z24, Z24
 	VMULPD       Z22, Z21, Z21
 	VADDPD       Z24, Z21, Z21
-	VMULPD.BCST vmconst<>+1128(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+872(SB), Z14, Z22
 	VSUBPD       Z21, Z5, Z5
 	VSUBPD       Z12, Z5, Z5
 	VSUBPD       Z5, Z22, Z5
-	VMULPD.BCST vmconst<>+1120(SB), Z14, Z21
+	VMULPD.BCST vmconst<>+864(SB), Z14, Z21
 	VADDPD       Z13, Z21, Z21
-	VMULPD.BCST vmconst<>+1128(SB), Z14, Z22
+	VMULPD.BCST vmconst<>+872(SB), Z14, Z22
 	VADDPD       Z21, Z22, Z21
 	VBLENDMPD    Z21, Z5, K3, Z15
-	VCMPPD.BCST $0x00, vmconst<>+704(SB), Z14, K2
+	VCMPPD.BCST $0x00, vmconst<>+432(SB), Z14, K2
 	VBLENDMPD    Z23, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+1136(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+880(SB), Z4, K2
 	VMULPD       Z3, Z3, Z5
-	VMULPD.BCST vmconst<>+672(SB), Z5, Z5
+	VMULPD.BCST vmconst<>+392(SB), Z5, Z5
 	VSUBPD       Z5, Z3, Z5
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+1144(SB), Z4, K2
+	VCMPPD.BCST $0x11, vmconst<>+888(SB), Z4, K2
 	VBLENDMPD    Z3, Z17, K2, Z18
-	VDIVPD.BCST vmconst<>+1152(SB), Z18, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+704(SB), Z2, K2
+	VDIVPD.BCST vmconst<>+896(SB), Z18, Z3
+	VCMPPD.BCST $0x1e, vmconst<>+432(SB), Z2, K2
 	VBLENDMPD    Z0, Z1, K2, Z19
 	VADDPD       Z3, Z19, Z2
 	VCMPPD       $0x00, Z1, Z0, K2
@@ -3351,10 +2193,10 @@ loop52:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out54
-	JMP          loop52
+	JNZ          out27
+	JMP          loop25
 
-out54:
+out27:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3362,7 +2204,7 @@ out54:
 	VZEROUPPER
 	RET
 
-done53:
+done26:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3371,156 +2213,123 @@ done53:
 
 DATA vmconst<>+0(SB)/8, $0x7fffffffffffffff
 DATA vmconst<>+8(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+16(SB)/8, $0x3fe6666666666666
-DATA vmconst<>+24(SB)/8, $0x4003504f333f9de6
-DATA vmconst<>+32(SB)/8, $0x3fe51eb851eb851f
-DATA vmconst<>+40(SB)/8, $0xbfec007fa1f72594
-DATA vmconst<>+48(SB)/8, $0xc03028545b6b807a
-DATA vmconst<>+56(SB)/8, $0xc052c08c36880273
-DATA vmconst<>+64(SB)/8, $0xc05eb8bf2d05ba25
-DATA vmconst<>+72(SB)/8, $0xc0503669fd28ec8e
-DATA vmconst<>+80(SB)/8, $0x4038dbc45b14603c
-DATA vmconst<>+88(SB)/8, $0x4064a0dd43b8fa25
-DATA vmconst<>+96(SB)/8, $0x407b0e18d2e2be3b
-DATA vmconst<>+104(SB)/8, $0x407e563f13b049ea
-DATA vmconst<>+112(SB)/8, $0x4068519efbbd62ec
-DATA vmconst<>+120(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+128(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+136(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+144(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+152(SB)/8, $0x8000000000000000
-DATA vmconst<>+160(SB)/8, $0x0010000000000000
-DATA vmconst<>+168(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+176(SB)/8, $0x4330000000000000
-DATA vmconst<>+184(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+192(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+200(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+208(SB)/8, $0x4008000000000000
-DATA vmconst<>+216(SB)/8, $0x41f0000000000000
-DATA vmconst<>+224(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+232(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+240(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+248(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+256(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+264(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+272(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+280(SB)/8, $0x0000000040000000
-DATA vmconst<>+288(SB)/4, $0x7fffffff
-DATA vmconst<>+292(SB)/4, $0x00000000
-DATA vmconst<>+296(SB)/4, $0x00000000
-DATA vmconst<>+300(SB)/4, $0x00000000
-DATA vmconst<>+304(SB)/4, $0x7f800000
-DATA vmconst<>+308(SB)/4, $0x00000000
-DATA vmconst<>+312(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+320(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+328(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+336(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+344(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+352(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+360(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+368(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+376(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+384(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+392(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+400(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+408(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+416(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+424(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+432(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+440(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+448(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+456(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+464(SB)/8, $0x407ad02157700314
-DATA vmconst<>+472(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+480(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+488(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+496(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+504(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+512(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+520(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+528(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+536(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+544(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+552(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+560(SB)/8, $0xffffffff00000000
-DATA vmconst<>+568(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+576(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+584(SB)/8, $0x4338000000000000
-DATA vmconst<>+592(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+600(SB)/8, $0x408ff80000000000
-DATA vmconst<>+608(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+616(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+624(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+632(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+640(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+648(SB)/8, $0x3f56c16c16c16c17
-DATA vmconst<>+656(SB)/8, $0x3f81111111111111
-DATA vmconst<>+664(SB)/8, $0x3fa5555555555555
-DATA vmconst<>+672(SB)/8, $0x3fe0000000000000
-DATA vmconst<>+680(SB)/8, $0x4000000000000000
-DATA vmconst<>+688(SB)/8, $0x00000000000003ff
-DATA vmconst<>+696(SB)/8, $0x3feb000000000000
-DATA vmconst<>+704(SB)/8, $0x0000000000000000
-DATA vmconst<>+712(SB)/8, $0x0080000000000000
-DATA vmconst<>+720(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+728(SB)/8, $0x4018000000000000
-DATA vmconst<>+736(SB)/8, $0x3e30000000000000
-DATA vmconst<>+744(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+752(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+760(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+768(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+776(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+784(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+792(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+800(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+808(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+816(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+824(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+832(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+840(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+848(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+856(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+864(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+872(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+880(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+888(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+896(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+904(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+912(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+920(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+928(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+936(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+944(SB)/8, $0x403c000000000000
-DATA vmconst<>+952(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+960(SB)/8, $0x3c70000000000000
-DATA vmconst<>+968(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+976(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+984(SB)/4, $0x41d00000
-DATA vmconst<>+988(SB)/4, $0x00000000
-DATA vmconst<>+992(SB)/8, $0x400921fb54442d18
-DATA vmconst<>+1000(SB)/8, $0xbff0000000000000
-DATA vmconst<>+1008(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+1016(SB)/8, $0x4340000000000000
-DATA vmconst<>+1024(SB)/8, $0x43300000000003ff
-DATA vmconst<>+1032(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+1040(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+1048(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+1056(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+1064(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+1072(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+1080(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+1088(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+1096(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+1104(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+1112(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+1120(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+1128(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+1136(SB)/8, $0x3e20000000000000
-DATA vmconst<>+1144(SB)/8, $0x3c90000000000000
-DATA vmconst<>+1152(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+1160(SB)/8, $0x3e66376972bea4d0
-DATA vmconst<>+1168(SB)/8, $0xbebbbd41c5d26bf1
-DATA vmconst<>+1176(SB)/8, $0x3f11566aaf25de2c
-DATA vmconst<>+1184(SB)/8, $0xbf66c16c16bebd93
-DATA vmconst<>+1192(SB)/8, $0x409ff80000000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $1200
+DATA vmconst<>+16(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+24(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+32(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+40(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+48(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+56(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+64(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+72(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+80(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+88(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+96(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+104(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+112(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+120(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+128(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+136(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+144(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+152(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+160(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+168(SB)/8, $0x407ad02157700314
+DATA vmconst<>+176(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+184(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+192(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+200(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+208(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+216(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+224(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+232(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+240(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+248(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+256(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+264(SB)/8, $0xffffffff00000000
+DATA vmconst<>+272(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+280(SB)/8, $0x3ff71547652b82fe
+DATA vmconst<>+288(SB)/8, $0x4338000000000000
+DATA vmconst<>+296(SB)/8, $0xc08ff00000000000
+DATA vmconst<>+304(SB)/8, $0x408ff80000000000
+DATA vmconst<>+312(SB)/8, $0x8000000000000000
+DATA vmconst<>+320(SB)/8, $0x3fe62e42fefa3000
+DATA vmconst<>+328(SB)/8, $0x3d53de6af278ece6
+DATA vmconst<>+336(SB)/8, $0x3fb0000000000000
+DATA vmconst<>+344(SB)/8, $0x3efa01a01a01a01a
+DATA vmconst<>+352(SB)/8, $0x3f2a01a01a01a01a
+DATA vmconst<>+360(SB)/8, $0x3f56c16c16c16c17
+DATA vmconst<>+368(SB)/8, $0x3f81111111111111
+DATA vmconst<>+376(SB)/8, $0x3fa5555555555555
+DATA vmconst<>+384(SB)/8, $0x3fc5555555555555
+DATA vmconst<>+392(SB)/8, $0x3fe0000000000000
+DATA vmconst<>+400(SB)/8, $0x4000000000000000
+DATA vmconst<>+408(SB)/8, $0x00000000000003ff
+DATA vmconst<>+416(SB)/8, $0x3feb000000000000
+DATA vmconst<>+424(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+432(SB)/8, $0x0000000000000000
+DATA vmconst<>+440(SB)/8, $0x0080000000000000
+DATA vmconst<>+448(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+456(SB)/8, $0x4018000000000000
+DATA vmconst<>+464(SB)/8, $0x3e30000000000000
+DATA vmconst<>+472(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+480(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+488(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+496(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+504(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+512(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+520(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+528(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+536(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+544(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+552(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+560(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+568(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+576(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+584(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+592(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+600(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+608(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+616(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+624(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+632(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+640(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+648(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+656(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+664(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+672(SB)/4, $0x7fffffff
+DATA vmconst<>+676(SB)/4, $0x00000000
+DATA vmconst<>+680(SB)/4, $0x7f800000
+DATA vmconst<>+684(SB)/4, $0x00000000
+DATA vmconst<>+688(SB)/8, $0x403c000000000000
+DATA vmconst<>+696(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+704(SB)/8, $0x3c70000000000000
+DATA vmconst<>+712(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+720(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+728(SB)/4, $0x41d00000
+DATA vmconst<>+732(SB)/4, $0x00000000
+DATA vmconst<>+736(SB)/8, $0xbff0000000000000
+DATA vmconst<>+744(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+752(SB)/8, $0x4340000000000000
+DATA vmconst<>+760(SB)/8, $0x4330000000000000
+DATA vmconst<>+768(SB)/8, $0x43300000000003ff
+DATA vmconst<>+776(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+784(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+792(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+800(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+808(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+816(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+824(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+832(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+840(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+848(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+856(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+864(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+872(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+880(SB)/8, $0x3e20000000000000
+DATA vmconst<>+888(SB)/8, $0x3c90000000000000
+DATA vmconst<>+896(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+904(SB)/8, $0x3e66376972bea4d0
+DATA vmconst<>+912(SB)/8, $0xbebbbd41c5d26bf1
+DATA vmconst<>+920(SB)/8, $0x3f11566aaf25de2c
+DATA vmconst<>+928(SB)/8, $0xbf66c16c16bebd93
+DATA vmconst<>+936(SB)/8, $0x409ff80000000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $944

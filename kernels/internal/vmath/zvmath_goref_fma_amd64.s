@@ -1647,151 +1647,6 @@ done44:
 	VZEROUPPER
 	RET
 
-// func cbrt32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
-TEXT ·cbrt32AVX2Loop(SB), NOSPLIT, $0-72
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop46:
-	CMPQ         BX, CX
-	JAE          done47
-	VMOVUPS      (DX)(BX*4), Y0
-	VCVTPS2PD    X0, Y1
-	VPAND        vmconst<>+32(SB), Y1, Y2
-	VCMPPD       $0x1d, vmconst<>+3840(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y4
-	VPAND        Y4, Y3, Y3
-	VPSRLQ       $0x20, Y2, Y3
-	VPOR         vmconst<>+960(SB), Y3, Y3
-	VSUBPD       vmconst<>+960(SB), Y3, Y3
-	VPAND        vmconst<>+4064(SB), Y2, Y4
-	VPOR         vmconst<>+960(SB), Y4, Y4
-	VSUBPD       vmconst<>+960(SB), Y4, Y4
-	VMOVUPS      Y3, Y6
-	VMOVUPS      vmconst<>+4096(SB), Y7
-	VFMADD213PD  vmconst<>+512(SB), Y7, Y6
-	VROUNDPD     $0x03, Y6, Y6
-	VFNMADD231PD vmconst<>+2208(SB), Y6, Y3
-	VFMADD231PD  vmconst<>+4128(SB), Y3, Y4
-	VMOVUPS      Y4, Y3
-	VMOVUPS      vmconst<>+4096(SB), Y4
-	VFMADD213PD  vmconst<>+512(SB), Y4, Y3
-	VROUNDPD     $0x03, Y3, Y3
-	VADDPD       vmconst<>+960(SB), Y6, Y4
-	VPXOR        vmconst<>+960(SB), Y4, Y4
-	VPSLLQ       $0x20, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y3, Y3
-	VPXOR        vmconst<>+960(SB), Y3, Y3
-	VPOR         Y3, Y4, Y3
-	VPADDQ       vmconst<>+4160(SB), Y3, Y3
-	VMULPD       Y3, Y3, Y4
-	VDIVPD       Y2, Y4, Y4
-	VFMADD213PD  vmconst<>+4192(SB), Y3, Y4
-	VADDPD       vmconst<>+4288(SB), Y4, Y6
-	VMOVUPS      vmconst<>+4320(SB), Y7
-	VDIVPD       Y4, Y7, Y4
-	VADDPD       Y4, Y6, Y4
-	VMOVUPS      vmconst<>+4256(SB), Y6
-	VDIVPD       Y4, Y6, Y4
-	VADDPD       vmconst<>+4224(SB), Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4352(SB), Y3, Y3
-	VPADDQ       vmconst<>+4384(SB), Y3, Y3
-	VMULPD       Y3, Y3, Y4
-	VDIVPD       Y4, Y2, Y2
-	VADDPD       Y3, Y3, Y4
-	VSUBPD       Y3, Y2, Y6
-	VADDPD       Y2, Y4, Y2
-	VDIVPD       Y2, Y6, Y2
-	VMOVUPS      Y3, Y4
-	VFMADD231PD  Y2, Y3, Y4
-	VPAND        vmconst<>+0(SB), Y1, Y1
-	VPOR         Y1, Y4, Y1
-	VEXTRACTF128 $0x01, Y0, X2
-	VCVTPS2PD    X2, Y2
-	VPAND        vmconst<>+32(SB), Y2, Y3
-	VCMPPD       $0x1d, vmconst<>+3840(SB), Y3, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y6
-	VPAND        Y6, Y4, Y4
-	VPSRLQ       $0x20, Y3, Y4
-	VPOR         vmconst<>+960(SB), Y4, Y4
-	VSUBPD       vmconst<>+960(SB), Y4, Y4
-	VPAND        vmconst<>+4064(SB), Y3, Y6
-	VPOR         vmconst<>+960(SB), Y6, Y6
-	VSUBPD       vmconst<>+960(SB), Y6, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+4096(SB), Y8
-	VFMADD213PD  vmconst<>+512(SB), Y8, Y7
-	VROUNDPD     $0x03, Y7, Y7
-	VFNMADD231PD vmconst<>+2208(SB), Y7, Y4
-	VFMADD231PD  vmconst<>+4128(SB), Y4, Y6
-	VMOVUPS      Y6, Y4
-	VMOVUPS      vmconst<>+4096(SB), Y6
-	VFMADD213PD  vmconst<>+512(SB), Y6, Y4
-	VROUNDPD     $0x03, Y4, Y4
-	VADDPD       vmconst<>+960(SB), Y7, Y6
-	VPXOR        vmconst<>+960(SB), Y6, Y6
-	VPSLLQ       $0x20, Y6, Y6
-	VADDPD       vmconst<>+960(SB), Y4, Y4
-	VPXOR        vmconst<>+960(SB), Y4, Y4
-	VPOR         Y4, Y6, Y4
-	VPADDQ       vmconst<>+4160(SB), Y4, Y4
-	VMULPD       Y4, Y4, Y6
-	VDIVPD       Y3, Y6, Y6
-	VFMADD213PD  vmconst<>+4192(SB), Y4, Y6
-	VADDPD       vmconst<>+4288(SB), Y6, Y7
-	VMOVUPS      vmconst<>+4320(SB), Y8
-	VDIVPD       Y6, Y8, Y6
-	VADDPD       Y6, Y7, Y6
-	VMOVUPS      vmconst<>+4256(SB), Y7
-	VDIVPD       Y6, Y7, Y6
-	VADDPD       vmconst<>+4224(SB), Y6, Y6
-	VMULPD       Y6, Y4, Y4
-	VPAND        vmconst<>+4352(SB), Y4, Y4
-	VPADDQ       vmconst<>+4384(SB), Y4, Y4
-	VMULPD       Y4, Y4, Y6
-	VDIVPD       Y6, Y3, Y3
-	VADDPD       Y4, Y4, Y6
-	VSUBPD       Y4, Y3, Y7
-	VADDPD       Y3, Y6, Y3
-	VDIVPD       Y3, Y7, Y3
-	VMOVUPS      Y4, Y6
-	VFMADD231PD  Y3, Y4, Y6
-	VPAND        vmconst<>+0(SB), Y2, Y2
-	VPOR         Y2, Y6, Y2
-	VCVTPD2PSY   Y1, X5
-	VCVTPD2PSY   Y2, X1
-	VINSERTF128  $0x01, X1, Y5, Y1
-	VPAND        vmconst<>+4416(SB), Y0, Y2
-	VCMPPS       $0x1e, vmconst<>+4448(SB), Y2, Y3
-	VCMPPS       $0x11, vmconst<>+4480(SB), Y2, Y2
-	VPAND        Y2, Y3, Y2
-	VMOVUPS      Y1, (AX)(BX*4)
-	VMOVMSKPS    Y2, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out48
-	JMP          loop46
-
-out48:
-	MOVQ    xs+48(FP), AX
-	VMOVUPS Y0, (AX)
-	MOVQ    BX, done+56(FP)
-	MOVQ    SI, bad+64(FP)
-	VZEROUPPER
-	RET
-
-done47:
-	XORQ AX, AX
-	MOVQ BX, done+56(FP)
-	MOVQ AX, bad+64(FP)
-	VZEROUPPER
-	RET
-
 // func erf64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
 // Requires: AVX, AVX2, FMA3
 TEXT ·erf64AVX2Loop(SB), NOSPLIT, $0-72
@@ -1801,79 +1656,79 @@ TEXT ·erf64AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop49:
+loop46:
 	CMPQ        BX, CX
-	JAE         done50
+	JAE         done47
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VMULPD      Y1, Y1, Y2
 	VMOVUPS     vmconst<>+576(SB), Y3
 	VDIVPD      Y2, Y3, Y2
-	VCMPPD      $0x11, vmconst<>+4512(SB), Y1, Y3
+	VCMPPD      $0x11, vmconst<>+4416(SB), Y1, Y3
 	VMOVUPS     Y2, Y4
-	VMOVUPS     vmconst<>+4544(SB), Y5
-	VFMADD213PD vmconst<>+4576(SB), Y5, Y4
+	VMOVUPS     vmconst<>+4448(SB), Y5
+	VFMADD213PD vmconst<>+4480(SB), Y5, Y4
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+4608(SB), Y4, Y5
+	VFMADD213PD vmconst<>+4512(SB), Y4, Y5
 	VMOVUPS     Y2, Y4
-	VFMADD213PD vmconst<>+4640(SB), Y5, Y4
+	VFMADD213PD vmconst<>+4544(SB), Y5, Y4
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+4672(SB), Y4, Y5
+	VFMADD213PD vmconst<>+4576(SB), Y4, Y5
 	VMOVUPS     Y2, Y4
-	VFMADD213PD vmconst<>+4704(SB), Y5, Y4
+	VFMADD213PD vmconst<>+4608(SB), Y5, Y4
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+4736(SB), Y4, Y5
+	VFMADD213PD vmconst<>+4640(SB), Y4, Y5
 	VMOVUPS     Y2, Y4
-	VFMADD213PD vmconst<>+4768(SB), Y5, Y4
+	VFMADD213PD vmconst<>+4672(SB), Y5, Y4
 	VMOVUPS     Y2, Y5
-	VMOVUPS     vmconst<>+4800(SB), Y6
-	VFMADD213PD vmconst<>+4832(SB), Y6, Y5
+	VMOVUPS     vmconst<>+4704(SB), Y6
+	VFMADD213PD vmconst<>+4736(SB), Y6, Y5
 	VMOVUPS     Y2, Y6
-	VFMADD213PD vmconst<>+4864(SB), Y5, Y6
+	VFMADD213PD vmconst<>+4768(SB), Y5, Y6
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+4896(SB), Y6, Y5
+	VFMADD213PD vmconst<>+4800(SB), Y6, Y5
 	VMOVUPS     Y2, Y6
-	VFMADD213PD vmconst<>+4928(SB), Y5, Y6
+	VFMADD213PD vmconst<>+4832(SB), Y5, Y6
 	VMOVUPS     Y2, Y5
+	VFMADD213PD vmconst<>+4864(SB), Y6, Y5
+	VMOVUPS     Y2, Y6
+	VFMADD213PD vmconst<>+4896(SB), Y5, Y6
+	VBLENDVPD   Y3, Y4, Y6, Y4
+	VMOVUPS     Y2, Y5
+	VMOVUPS     vmconst<>+4928(SB), Y6
 	VFMADD213PD vmconst<>+4960(SB), Y6, Y5
 	VMOVUPS     Y2, Y6
 	VFMADD213PD vmconst<>+4992(SB), Y5, Y6
-	VBLENDVPD   Y3, Y4, Y6, Y4
 	VMOVUPS     Y2, Y5
-	VMOVUPS     vmconst<>+5024(SB), Y6
-	VFMADD213PD vmconst<>+5056(SB), Y6, Y5
+	VFMADD213PD vmconst<>+5024(SB), Y6, Y5
 	VMOVUPS     Y2, Y6
-	VFMADD213PD vmconst<>+5088(SB), Y5, Y6
+	VFMADD213PD vmconst<>+5056(SB), Y5, Y6
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+5120(SB), Y6, Y5
+	VFMADD213PD vmconst<>+5088(SB), Y6, Y5
 	VMOVUPS     Y2, Y6
-	VFMADD213PD vmconst<>+5152(SB), Y5, Y6
+	VFMADD213PD vmconst<>+5120(SB), Y5, Y6
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+5184(SB), Y6, Y5
-	VMOVUPS     Y2, Y6
-	VFMADD213PD vmconst<>+5216(SB), Y5, Y6
-	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+5248(SB), Y6, Y5
+	VFMADD213PD vmconst<>+5152(SB), Y6, Y5
 	VMOVUPS     Y2, Y6
 	VFMADD213PD vmconst<>+576(SB), Y5, Y6
 	VMOVUPS     Y2, Y5
-	VMOVUPS     vmconst<>+5280(SB), Y7
-	VFMADD213PD vmconst<>+5312(SB), Y7, Y5
+	VMOVUPS     vmconst<>+5184(SB), Y7
+	VFMADD213PD vmconst<>+5216(SB), Y7, Y5
 	VMOVUPS     Y2, Y7
-	VFMADD213PD vmconst<>+5344(SB), Y5, Y7
+	VFMADD213PD vmconst<>+5248(SB), Y5, Y7
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+5376(SB), Y7, Y5
+	VFMADD213PD vmconst<>+5280(SB), Y7, Y5
 	VMOVUPS     Y2, Y7
-	VFMADD213PD vmconst<>+5408(SB), Y5, Y7
+	VFMADD213PD vmconst<>+5312(SB), Y5, Y7
 	VMOVUPS     Y2, Y5
-	VFMADD213PD vmconst<>+5440(SB), Y7, Y5
+	VFMADD213PD vmconst<>+5344(SB), Y7, Y5
 	VMOVUPS     Y2, Y7
-	VFMADD213PD vmconst<>+5472(SB), Y5, Y7
+	VFMADD213PD vmconst<>+5376(SB), Y5, Y7
 	VFMADD213PD vmconst<>+576(SB), Y7, Y2
 	VBLENDVPD   Y3, Y6, Y2, Y2
-	VPAND       vmconst<>+5504(SB), Y1, Y3
+	VPAND       vmconst<>+5408(SB), Y1, Y3
 	VMULPD      Y3, Y3, Y5
-	VMOVUPS     vmconst<>+5536(SB), Y6
+	VMOVUPS     vmconst<>+5440(SB), Y6
 	VSUBPD      Y5, Y6, Y5
 	VMULPD      vmconst<>+128(SB), Y5, Y6
 	VADDPD      vmconst<>+160(SB), Y6, Y6
@@ -1944,39 +1799,39 @@ loop49:
 	VMULPD      Y2, Y5, Y2
 	VDIVPD      Y1, Y2, Y2
 	VPAND       Y6, Y8, Y3
-	VCMPPD      $0x11, vmconst<>+5568(SB), Y1, Y4
+	VCMPPD      $0x11, vmconst<>+5472(SB), Y1, Y4
 	VCMPPD      $0x11, vmconst<>+4032(SB), Y1, Y5
 	VCMPPD      $0x00, vmconst<>+864(SB), Y1, Y6
-	VCMPPD      $0x1d, vmconst<>+5600(SB), Y1, Y7
+	VCMPPD      $0x1d, vmconst<>+5504(SB), Y1, Y7
 	VPOR        Y7, Y6, Y6
 	VPAND       Y6, Y5, Y5
-	VCMPPD      $0x11, vmconst<>+5632(SB), Y1, Y6
+	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y6
 	VCMPPD      $0x1d, vmconst<>+2240(SB), Y1, Y7
 	VPOR        Y3, Y7, Y3
 	VPOR        Y3, Y6, Y3
 	VPAND       Y3, Y5, Y3
 	VCMPPD      $0x11, vmconst<>+4000(SB), Y1, Y5
 	VMOVUPS     Y1, Y6
-	VFMADD231PD vmconst<>+5664(SB), Y1, Y6
+	VFMADD231PD vmconst<>+5568(SB), Y1, Y6
 	VMULPD      Y1, Y1, Y7
 	VMOVUPS     Y7, Y8
-	VMOVUPS     vmconst<>+5696(SB), Y9
-	VFMADD213PD vmconst<>+5728(SB), Y9, Y8
+	VMOVUPS     vmconst<>+5600(SB), Y9
+	VFMADD213PD vmconst<>+5632(SB), Y9, Y8
 	VMOVUPS     Y7, Y9
-	VFMADD213PD vmconst<>+5760(SB), Y8, Y9
+	VFMADD213PD vmconst<>+5664(SB), Y8, Y9
 	VMOVUPS     Y7, Y8
-	VFMADD213PD vmconst<>+5792(SB), Y9, Y8
+	VFMADD213PD vmconst<>+5696(SB), Y9, Y8
 	VMOVUPS     Y7, Y9
-	VFMADD213PD vmconst<>+5824(SB), Y8, Y9
+	VFMADD213PD vmconst<>+5728(SB), Y8, Y9
 	VMOVUPS     Y7, Y8
-	VMOVUPS     vmconst<>+5856(SB), Y10
-	VFMADD213PD vmconst<>+5888(SB), Y10, Y8
+	VMOVUPS     vmconst<>+5760(SB), Y10
+	VFMADD213PD vmconst<>+5792(SB), Y10, Y8
 	VMOVUPS     Y7, Y10
-	VFMADD213PD vmconst<>+5920(SB), Y8, Y10
+	VFMADD213PD vmconst<>+5824(SB), Y8, Y10
 	VMOVUPS     Y7, Y8
-	VFMADD213PD vmconst<>+5952(SB), Y10, Y8
+	VFMADD213PD vmconst<>+5856(SB), Y10, Y8
 	VMOVUPS     Y7, Y10
-	VFMADD213PD vmconst<>+5984(SB), Y8, Y10
+	VFMADD213PD vmconst<>+5888(SB), Y8, Y10
 	VFMADD213PD vmconst<>+576(SB), Y10, Y7
 	VDIVPD      Y7, Y9, Y7
 	VMOVUPS     Y1, Y8
@@ -1984,38 +1839,38 @@ loop49:
 	VBLENDVPD   Y5, Y6, Y8, Y5
 	VSUBPD      vmconst<>+576(SB), Y1, Y6
 	VMOVUPS     Y6, Y7
-	VMOVUPS     vmconst<>+6048(SB), Y8
-	VFMADD213PD vmconst<>+6080(SB), Y8, Y7
+	VMOVUPS     vmconst<>+5952(SB), Y8
+	VFMADD213PD vmconst<>+5984(SB), Y8, Y7
 	VMOVUPS     Y6, Y8
-	VFMADD213PD vmconst<>+6112(SB), Y7, Y8
+	VFMADD213PD vmconst<>+6016(SB), Y7, Y8
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6144(SB), Y8, Y7
+	VFMADD213PD vmconst<>+6048(SB), Y8, Y7
 	VMOVUPS     Y6, Y8
-	VFMADD213PD vmconst<>+6176(SB), Y7, Y8
+	VFMADD213PD vmconst<>+6080(SB), Y7, Y8
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6208(SB), Y8, Y7
+	VFMADD213PD vmconst<>+6112(SB), Y8, Y7
 	VMOVUPS     Y6, Y8
-	VFMADD213PD vmconst<>+6240(SB), Y7, Y8
+	VFMADD213PD vmconst<>+6144(SB), Y7, Y8
 	VMOVUPS     Y6, Y7
-	VMOVUPS     vmconst<>+6272(SB), Y9
-	VFMADD213PD vmconst<>+6304(SB), Y9, Y7
+	VMOVUPS     vmconst<>+6176(SB), Y9
+	VFMADD213PD vmconst<>+6208(SB), Y9, Y7
 	VMOVUPS     Y6, Y9
-	VFMADD213PD vmconst<>+6336(SB), Y7, Y9
+	VFMADD213PD vmconst<>+6240(SB), Y7, Y9
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6368(SB), Y9, Y7
+	VFMADD213PD vmconst<>+6272(SB), Y9, Y7
 	VMOVUPS     Y6, Y9
-	VFMADD213PD vmconst<>+6400(SB), Y7, Y9
+	VFMADD213PD vmconst<>+6304(SB), Y7, Y9
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6432(SB), Y9, Y7
+	VFMADD213PD vmconst<>+6336(SB), Y9, Y7
 	VFMADD213PD vmconst<>+576(SB), Y7, Y6
 	VDIVPD      Y6, Y8, Y6
-	VADDPD      vmconst<>+6016(SB), Y6, Y6
+	VADDPD      vmconst<>+5920(SB), Y6, Y6
 	VCMPPD      $0x11, vmconst<>+2240(SB), Y1, Y7
 	VMOVUPS     vmconst<>+576(SB), Y8
 	VSUBPD      Y2, Y8, Y2
 	VMOVUPS     vmconst<>+576(SB), Y8
 	VBLENDVPD   Y7, Y2, Y8, Y2
-	VCMPPD      $0x11, vmconst<>+5632(SB), Y1, Y1
+	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y1
 	VBLENDVPD   Y1, Y6, Y2, Y1
 	VBLENDVPD   Y4, Y5, Y1, Y1
 	VPAND       vmconst<>+0(SB), Y0, Y2
@@ -2024,10 +1879,10 @@ loop49:
 	VMOVMSKPD   Y3, SI
 	ADDQ        $0x04, BX
 	XORQ        $0x0f, SI
-	JNZ         out51
-	JMP         loop49
+	JNZ         out48
+	JMP         loop46
 
-out51:
+out48:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2035,7 +1890,7 @@ out51:
 	VZEROUPPER
 	RET
 
-done50:
+done47:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -2051,80 +1906,80 @@ TEXT ·erf32AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop52:
+loop49:
 	CMPQ         BX, CX
-	JAE          done53
+	JAE          done50
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
 	VMULPD       Y2, Y2, Y3
 	VMOVUPS      vmconst<>+576(SB), Y4
 	VDIVPD       Y3, Y4, Y3
-	VCMPPD       $0x11, vmconst<>+4512(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y4
 	VMOVUPS      Y3, Y6
-	VMOVUPS      vmconst<>+4544(SB), Y7
-	VFMADD213PD  vmconst<>+4576(SB), Y7, Y6
+	VMOVUPS      vmconst<>+4448(SB), Y7
+	VFMADD213PD  vmconst<>+4480(SB), Y7, Y6
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+4608(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+4512(SB), Y6, Y7
 	VMOVUPS      Y3, Y6
-	VFMADD213PD  vmconst<>+4640(SB), Y7, Y6
+	VFMADD213PD  vmconst<>+4544(SB), Y7, Y6
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+4672(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+4576(SB), Y6, Y7
 	VMOVUPS      Y3, Y6
-	VFMADD213PD  vmconst<>+4704(SB), Y7, Y6
+	VFMADD213PD  vmconst<>+4608(SB), Y7, Y6
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+4736(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+4640(SB), Y6, Y7
 	VMOVUPS      Y3, Y6
-	VFMADD213PD  vmconst<>+4768(SB), Y7, Y6
+	VFMADD213PD  vmconst<>+4672(SB), Y7, Y6
 	VMOVUPS      Y3, Y7
-	VMOVUPS      vmconst<>+4800(SB), Y8
-	VFMADD213PD  vmconst<>+4832(SB), Y8, Y7
+	VMOVUPS      vmconst<>+4704(SB), Y8
+	VFMADD213PD  vmconst<>+4736(SB), Y8, Y7
 	VMOVUPS      Y3, Y8
-	VFMADD213PD  vmconst<>+4864(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4768(SB), Y7, Y8
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+4896(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4800(SB), Y8, Y7
 	VMOVUPS      Y3, Y8
-	VFMADD213PD  vmconst<>+4928(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4832(SB), Y7, Y8
 	VMOVUPS      Y3, Y7
+	VFMADD213PD  vmconst<>+4864(SB), Y8, Y7
+	VMOVUPS      Y3, Y8
+	VFMADD213PD  vmconst<>+4896(SB), Y7, Y8
+	VBLENDVPD    Y4, Y6, Y8, Y6
+	VMOVUPS      Y3, Y7
+	VMOVUPS      vmconst<>+4928(SB), Y8
 	VFMADD213PD  vmconst<>+4960(SB), Y8, Y7
 	VMOVUPS      Y3, Y8
 	VFMADD213PD  vmconst<>+4992(SB), Y7, Y8
-	VBLENDVPD    Y4, Y6, Y8, Y6
 	VMOVUPS      Y3, Y7
-	VMOVUPS      vmconst<>+5024(SB), Y8
-	VFMADD213PD  vmconst<>+5056(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+5024(SB), Y8, Y7
 	VMOVUPS      Y3, Y8
-	VFMADD213PD  vmconst<>+5088(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5056(SB), Y7, Y8
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+5120(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+5088(SB), Y8, Y7
 	VMOVUPS      Y3, Y8
-	VFMADD213PD  vmconst<>+5152(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5120(SB), Y7, Y8
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+5184(SB), Y8, Y7
-	VMOVUPS      Y3, Y8
-	VFMADD213PD  vmconst<>+5216(SB), Y7, Y8
-	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+5248(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+5152(SB), Y8, Y7
 	VMOVUPS      Y3, Y8
 	VFMADD213PD  vmconst<>+576(SB), Y7, Y8
 	VMOVUPS      Y3, Y7
-	VMOVUPS      vmconst<>+5280(SB), Y9
-	VFMADD213PD  vmconst<>+5312(SB), Y9, Y7
+	VMOVUPS      vmconst<>+5184(SB), Y9
+	VFMADD213PD  vmconst<>+5216(SB), Y9, Y7
 	VMOVUPS      Y3, Y9
-	VFMADD213PD  vmconst<>+5344(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5248(SB), Y7, Y9
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+5376(SB), Y9, Y7
+	VFMADD213PD  vmconst<>+5280(SB), Y9, Y7
 	VMOVUPS      Y3, Y9
-	VFMADD213PD  vmconst<>+5408(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5312(SB), Y7, Y9
 	VMOVUPS      Y3, Y7
-	VFMADD213PD  vmconst<>+5440(SB), Y9, Y7
+	VFMADD213PD  vmconst<>+5344(SB), Y9, Y7
 	VMOVUPS      Y3, Y9
-	VFMADD213PD  vmconst<>+5472(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5376(SB), Y7, Y9
 	VFMADD213PD  vmconst<>+576(SB), Y9, Y3
 	VBLENDVPD    Y4, Y8, Y3, Y3
-	VPAND        vmconst<>+5504(SB), Y2, Y4
+	VPAND        vmconst<>+5408(SB), Y2, Y4
 	VMULPD       Y4, Y4, Y7
-	VMOVUPS      vmconst<>+5536(SB), Y8
+	VMOVUPS      vmconst<>+5440(SB), Y8
 	VSUBPD       Y7, Y8, Y7
 	VMULPD       vmconst<>+128(SB), Y7, Y8
 	VADDPD       vmconst<>+160(SB), Y8, Y8
@@ -2195,39 +2050,39 @@ loop52:
 	VMULPD       Y3, Y7, Y3
 	VDIVPD       Y2, Y3, Y3
 	VPAND        Y8, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+5568(SB), Y2, Y6
+	VCMPPD       $0x11, vmconst<>+5472(SB), Y2, Y6
 	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y7
 	VCMPPD       $0x00, vmconst<>+864(SB), Y2, Y8
-	VCMPPD       $0x1d, vmconst<>+5600(SB), Y2, Y9
+	VCMPPD       $0x1d, vmconst<>+5504(SB), Y2, Y9
 	VPOR         Y9, Y8, Y8
 	VPAND        Y8, Y7, Y7
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y2, Y8
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y8
 	VCMPPD       $0x1d, vmconst<>+2240(SB), Y2, Y9
 	VPOR         Y4, Y9, Y4
 	VPOR         Y4, Y8, Y4
 	VPAND        Y4, Y7, Y4
 	VCMPPD       $0x11, vmconst<>+4000(SB), Y2, Y4
 	VMOVUPS      Y2, Y7
-	VFMADD231PD  vmconst<>+5664(SB), Y2, Y7
+	VFMADD231PD  vmconst<>+5568(SB), Y2, Y7
 	VMULPD       Y2, Y2, Y8
 	VMOVUPS      Y8, Y9
-	VMOVUPS      vmconst<>+5696(SB), Y10
-	VFMADD213PD  vmconst<>+5728(SB), Y10, Y9
+	VMOVUPS      vmconst<>+5600(SB), Y10
+	VFMADD213PD  vmconst<>+5632(SB), Y10, Y9
 	VMOVUPS      Y8, Y10
-	VFMADD213PD  vmconst<>+5760(SB), Y9, Y10
+	VFMADD213PD  vmconst<>+5664(SB), Y9, Y10
 	VMOVUPS      Y8, Y9
-	VFMADD213PD  vmconst<>+5792(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5696(SB), Y10, Y9
 	VMOVUPS      Y8, Y10
-	VFMADD213PD  vmconst<>+5824(SB), Y9, Y10
+	VFMADD213PD  vmconst<>+5728(SB), Y9, Y10
 	VMOVUPS      Y8, Y9
-	VMOVUPS      vmconst<>+5856(SB), Y11
-	VFMADD213PD  vmconst<>+5888(SB), Y11, Y9
+	VMOVUPS      vmconst<>+5760(SB), Y11
+	VFMADD213PD  vmconst<>+5792(SB), Y11, Y9
 	VMOVUPS      Y8, Y11
-	VFMADD213PD  vmconst<>+5920(SB), Y9, Y11
+	VFMADD213PD  vmconst<>+5824(SB), Y9, Y11
 	VMOVUPS      Y8, Y9
-	VFMADD213PD  vmconst<>+5952(SB), Y11, Y9
+	VFMADD213PD  vmconst<>+5856(SB), Y11, Y9
 	VMOVUPS      Y8, Y11
-	VFMADD213PD  vmconst<>+5984(SB), Y9, Y11
+	VFMADD213PD  vmconst<>+5888(SB), Y9, Y11
 	VFMADD213PD  vmconst<>+576(SB), Y11, Y8
 	VDIVPD       Y8, Y10, Y8
 	VMOVUPS      Y2, Y9
@@ -2235,38 +2090,38 @@ loop52:
 	VBLENDVPD    Y4, Y7, Y9, Y4
 	VSUBPD       vmconst<>+576(SB), Y2, Y7
 	VMOVUPS      Y7, Y8
-	VMOVUPS      vmconst<>+6048(SB), Y9
-	VFMADD213PD  vmconst<>+6080(SB), Y9, Y8
+	VMOVUPS      vmconst<>+5952(SB), Y9
+	VFMADD213PD  vmconst<>+5984(SB), Y9, Y8
 	VMOVUPS      Y7, Y9
-	VFMADD213PD  vmconst<>+6112(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+6016(SB), Y8, Y9
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6144(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+6048(SB), Y9, Y8
 	VMOVUPS      Y7, Y9
-	VFMADD213PD  vmconst<>+6176(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+6080(SB), Y8, Y9
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6208(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+6112(SB), Y9, Y8
 	VMOVUPS      Y7, Y9
-	VFMADD213PD  vmconst<>+6240(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+6144(SB), Y8, Y9
 	VMOVUPS      Y7, Y8
-	VMOVUPS      vmconst<>+6272(SB), Y10
-	VFMADD213PD  vmconst<>+6304(SB), Y10, Y8
+	VMOVUPS      vmconst<>+6176(SB), Y10
+	VFMADD213PD  vmconst<>+6208(SB), Y10, Y8
 	VMOVUPS      Y7, Y10
-	VFMADD213PD  vmconst<>+6336(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+6240(SB), Y8, Y10
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6368(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+6272(SB), Y10, Y8
 	VMOVUPS      Y7, Y10
-	VFMADD213PD  vmconst<>+6400(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+6304(SB), Y8, Y10
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6432(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+6336(SB), Y10, Y8
 	VFMADD213PD  vmconst<>+576(SB), Y8, Y7
 	VDIVPD       Y7, Y9, Y7
-	VADDPD       vmconst<>+6016(SB), Y7, Y7
+	VADDPD       vmconst<>+5920(SB), Y7, Y7
 	VCMPPD       $0x11, vmconst<>+2240(SB), Y2, Y8
 	VMOVUPS      vmconst<>+576(SB), Y9
 	VSUBPD       Y3, Y9, Y3
 	VMOVUPS      vmconst<>+576(SB), Y9
 	VBLENDVPD    Y8, Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y2
 	VBLENDVPD    Y2, Y7, Y3, Y2
 	VBLENDVPD    Y6, Y4, Y2, Y2
 	VPAND        vmconst<>+0(SB), Y1, Y1
@@ -2277,71 +2132,71 @@ loop52:
 	VMULPD       Y3, Y3, Y4
 	VMOVUPS      vmconst<>+576(SB), Y6
 	VDIVPD       Y4, Y6, Y4
-	VCMPPD       $0x11, vmconst<>+4512(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
 	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+4544(SB), Y8
-	VFMADD213PD  vmconst<>+4576(SB), Y8, Y7
+	VMOVUPS      vmconst<>+4448(SB), Y8
+	VFMADD213PD  vmconst<>+4480(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+4608(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4512(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+4640(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4544(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+4672(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4576(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+4704(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4608(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+4736(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4640(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+4768(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4672(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VMOVUPS      vmconst<>+4800(SB), Y9
-	VFMADD213PD  vmconst<>+4832(SB), Y9, Y8
+	VMOVUPS      vmconst<>+4704(SB), Y9
+	VFMADD213PD  vmconst<>+4736(SB), Y9, Y8
 	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+4864(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+4768(SB), Y8, Y9
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+4896(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+4800(SB), Y9, Y8
 	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+4928(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+4832(SB), Y8, Y9
 	VMOVUPS      Y4, Y8
+	VFMADD213PD  vmconst<>+4864(SB), Y9, Y8
+	VMOVUPS      Y4, Y9
+	VFMADD213PD  vmconst<>+4896(SB), Y8, Y9
+	VBLENDVPD    Y6, Y7, Y9, Y7
+	VMOVUPS      Y4, Y8
+	VMOVUPS      vmconst<>+4928(SB), Y9
 	VFMADD213PD  vmconst<>+4960(SB), Y9, Y8
 	VMOVUPS      Y4, Y9
 	VFMADD213PD  vmconst<>+4992(SB), Y8, Y9
-	VBLENDVPD    Y6, Y7, Y9, Y7
 	VMOVUPS      Y4, Y8
-	VMOVUPS      vmconst<>+5024(SB), Y9
-	VFMADD213PD  vmconst<>+5056(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5024(SB), Y9, Y8
 	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+5088(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5056(SB), Y8, Y9
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5120(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5088(SB), Y9, Y8
 	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+5152(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5120(SB), Y8, Y9
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5184(SB), Y9, Y8
-	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+5216(SB), Y8, Y9
-	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5248(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5152(SB), Y9, Y8
 	VMOVUPS      Y4, Y9
 	VFMADD213PD  vmconst<>+576(SB), Y8, Y9
 	VMOVUPS      Y4, Y8
-	VMOVUPS      vmconst<>+5280(SB), Y10
-	VFMADD213PD  vmconst<>+5312(SB), Y10, Y8
+	VMOVUPS      vmconst<>+5184(SB), Y10
+	VFMADD213PD  vmconst<>+5216(SB), Y10, Y8
 	VMOVUPS      Y4, Y10
-	VFMADD213PD  vmconst<>+5344(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+5248(SB), Y8, Y10
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5376(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+5280(SB), Y10, Y8
 	VMOVUPS      Y4, Y10
-	VFMADD213PD  vmconst<>+5408(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+5312(SB), Y8, Y10
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5440(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+5344(SB), Y10, Y8
 	VMOVUPS      Y4, Y10
-	VFMADD213PD  vmconst<>+5472(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+5376(SB), Y8, Y10
 	VFMADD213PD  vmconst<>+576(SB), Y10, Y4
 	VBLENDVPD    Y6, Y9, Y4, Y4
-	VPAND        vmconst<>+5504(SB), Y3, Y6
+	VPAND        vmconst<>+5408(SB), Y3, Y6
 	VMULPD       Y6, Y6, Y8
-	VMOVUPS      vmconst<>+5536(SB), Y9
+	VMOVUPS      vmconst<>+5440(SB), Y9
 	VSUBPD       Y8, Y9, Y8
 	VMULPD       vmconst<>+128(SB), Y8, Y9
 	VADDPD       vmconst<>+160(SB), Y9, Y9
@@ -2412,39 +2267,39 @@ loop52:
 	VMULPD       Y4, Y8, Y4
 	VDIVPD       Y3, Y4, Y4
 	VPAND        Y9, Y11, Y6
-	VCMPPD       $0x11, vmconst<>+5568(SB), Y3, Y7
+	VCMPPD       $0x11, vmconst<>+5472(SB), Y3, Y7
 	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y8
 	VCMPPD       $0x00, vmconst<>+864(SB), Y3, Y9
-	VCMPPD       $0x1d, vmconst<>+5600(SB), Y3, Y10
+	VCMPPD       $0x1d, vmconst<>+5504(SB), Y3, Y10
 	VPOR         Y10, Y9, Y9
 	VPAND        Y9, Y8, Y8
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y3, Y9
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y3, Y9
 	VCMPPD       $0x1d, vmconst<>+2240(SB), Y3, Y10
 	VPOR         Y6, Y10, Y6
 	VPOR         Y6, Y9, Y6
 	VPAND        Y6, Y8, Y6
 	VCMPPD       $0x11, vmconst<>+4000(SB), Y3, Y6
 	VMOVUPS      Y3, Y8
-	VFMADD231PD  vmconst<>+5664(SB), Y3, Y8
+	VFMADD231PD  vmconst<>+5568(SB), Y3, Y8
 	VMULPD       Y3, Y3, Y9
 	VMOVUPS      Y9, Y10
-	VMOVUPS      vmconst<>+5696(SB), Y11
-	VFMADD213PD  vmconst<>+5728(SB), Y11, Y10
+	VMOVUPS      vmconst<>+5600(SB), Y11
+	VFMADD213PD  vmconst<>+5632(SB), Y11, Y10
 	VMOVUPS      Y9, Y11
-	VFMADD213PD  vmconst<>+5760(SB), Y10, Y11
+	VFMADD213PD  vmconst<>+5664(SB), Y10, Y11
 	VMOVUPS      Y9, Y10
-	VFMADD213PD  vmconst<>+5792(SB), Y11, Y10
+	VFMADD213PD  vmconst<>+5696(SB), Y11, Y10
 	VMOVUPS      Y9, Y11
-	VFMADD213PD  vmconst<>+5824(SB), Y10, Y11
+	VFMADD213PD  vmconst<>+5728(SB), Y10, Y11
 	VMOVUPS      Y9, Y10
-	VMOVUPS      vmconst<>+5856(SB), Y12
-	VFMADD213PD  vmconst<>+5888(SB), Y12, Y10
+	VMOVUPS      vmconst<>+5760(SB), Y12
+	VFMADD213PD  vmconst<>+5792(SB), Y12, Y10
 	VMOVUPS      Y9, Y12
-	VFMADD213PD  vmconst<>+5920(SB), Y10, Y12
+	VFMADD213PD  vmconst<>+5824(SB), Y10, Y12
 	VMOVUPS      Y9, Y10
-	VFMADD213PD  vmconst<>+5952(SB), Y12, Y10
+	VFMADD213PD  vmconst<>+5856(SB), Y12, Y10
 	VMOVUPS      Y9, Y12
-	VFMADD213PD  vmconst<>+5984(SB), Y10, Y12
+	VFMADD213PD  vmconst<>+5888(SB), Y10, Y12
 	VFMADD213PD  vmconst<>+576(SB), Y12, Y9
 	VDIVPD       Y9, Y11, Y9
 	VMOVUPS      Y3, Y10
@@ -2452,38 +2307,38 @@ loop52:
 	VBLENDVPD    Y6, Y8, Y10, Y6
 	VSUBPD       vmconst<>+576(SB), Y3, Y8
 	VMOVUPS      Y8, Y9
-	VMOVUPS      vmconst<>+6048(SB), Y10
-	VFMADD213PD  vmconst<>+6080(SB), Y10, Y9
+	VMOVUPS      vmconst<>+5952(SB), Y10
+	VFMADD213PD  vmconst<>+5984(SB), Y10, Y9
 	VMOVUPS      Y8, Y10
-	VFMADD213PD  vmconst<>+6112(SB), Y9, Y10
+	VFMADD213PD  vmconst<>+6016(SB), Y9, Y10
 	VMOVUPS      Y8, Y9
-	VFMADD213PD  vmconst<>+6144(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+6048(SB), Y10, Y9
 	VMOVUPS      Y8, Y10
-	VFMADD213PD  vmconst<>+6176(SB), Y9, Y10
+	VFMADD213PD  vmconst<>+6080(SB), Y9, Y10
 	VMOVUPS      Y8, Y9
-	VFMADD213PD  vmconst<>+6208(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+6112(SB), Y10, Y9
 	VMOVUPS      Y8, Y10
-	VFMADD213PD  vmconst<>+6240(SB), Y9, Y10
+	VFMADD213PD  vmconst<>+6144(SB), Y9, Y10
 	VMOVUPS      Y8, Y9
-	VMOVUPS      vmconst<>+6272(SB), Y11
-	VFMADD213PD  vmconst<>+6304(SB), Y11, Y9
+	VMOVUPS      vmconst<>+6176(SB), Y11
+	VFMADD213PD  vmconst<>+6208(SB), Y11, Y9
 	VMOVUPS      Y8, Y11
-	VFMADD213PD  vmconst<>+6336(SB), Y9, Y11
+	VFMADD213PD  vmconst<>+6240(SB), Y9, Y11
 	VMOVUPS      Y8, Y9
-	VFMADD213PD  vmconst<>+6368(SB), Y11, Y9
+	VFMADD213PD  vmconst<>+6272(SB), Y11, Y9
 	VMOVUPS      Y8, Y11
-	VFMADD213PD  vmconst<>+6400(SB), Y9, Y11
+	VFMADD213PD  vmconst<>+6304(SB), Y9, Y11
 	VMOVUPS      Y8, Y9
-	VFMADD213PD  vmconst<>+6432(SB), Y11, Y9
+	VFMADD213PD  vmconst<>+6336(SB), Y11, Y9
 	VFMADD213PD  vmconst<>+576(SB), Y9, Y8
 	VDIVPD       Y8, Y10, Y8
-	VADDPD       vmconst<>+6016(SB), Y8, Y8
+	VADDPD       vmconst<>+5920(SB), Y8, Y8
 	VCMPPD       $0x11, vmconst<>+2240(SB), Y3, Y9
 	VMOVUPS      vmconst<>+576(SB), Y10
 	VSUBPD       Y4, Y10, Y4
 	VMOVUPS      vmconst<>+576(SB), Y10
 	VBLENDVPD    Y9, Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y3, Y3
 	VBLENDVPD    Y3, Y8, Y4, Y3
 	VBLENDVPD    Y7, Y6, Y3, Y3
 	VPAND        vmconst<>+0(SB), Y2, Y2
@@ -2491,16 +2346,16 @@ loop52:
 	VCVTPD2PSY   Y1, X5
 	VCVTPD2PSY   Y2, X1
 	VINSERTF128  $0x01, X1, Y5, Y1
-	VPAND        vmconst<>+4416(SB), Y0, Y2
-	VCMPPS       $0x11, vmconst<>+4480(SB), Y2, Y2
+	VPAND        vmconst<>+6368(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+6400(SB), Y2, Y2
 	VMOVUPS      Y1, (AX)(BX*4)
 	VMOVMSKPS    Y2, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out54
-	JMP          loop52
+	JNZ          out51
+	JMP          loop49
 
-out54:
+out51:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2508,7 +2363,7 @@ out54:
 	VZEROUPPER
 	RET
 
-done53:
+done50:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -2524,80 +2379,80 @@ TEXT ·erfc64AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop55:
+loop52:
 	CMPQ        BX, CX
-	JAE         done56
+	JAE         done53
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+864(SB), Y0, Y2
 	VMULPD      Y1, Y1, Y3
 	VMOVUPS     vmconst<>+576(SB), Y4
 	VDIVPD      Y3, Y4, Y3
-	VCMPPD      $0x11, vmconst<>+4512(SB), Y1, Y4
+	VCMPPD      $0x11, vmconst<>+4416(SB), Y1, Y4
 	VMOVUPS     Y3, Y5
-	VMOVUPS     vmconst<>+4544(SB), Y6
-	VFMADD213PD vmconst<>+4576(SB), Y6, Y5
+	VMOVUPS     vmconst<>+4448(SB), Y6
+	VFMADD213PD vmconst<>+4480(SB), Y6, Y5
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+4608(SB), Y5, Y6
+	VFMADD213PD vmconst<>+4512(SB), Y5, Y6
 	VMOVUPS     Y3, Y5
-	VFMADD213PD vmconst<>+4640(SB), Y6, Y5
+	VFMADD213PD vmconst<>+4544(SB), Y6, Y5
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+4672(SB), Y5, Y6
+	VFMADD213PD vmconst<>+4576(SB), Y5, Y6
 	VMOVUPS     Y3, Y5
-	VFMADD213PD vmconst<>+4704(SB), Y6, Y5
+	VFMADD213PD vmconst<>+4608(SB), Y6, Y5
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+4736(SB), Y5, Y6
+	VFMADD213PD vmconst<>+4640(SB), Y5, Y6
 	VMOVUPS     Y3, Y5
-	VFMADD213PD vmconst<>+4768(SB), Y6, Y5
+	VFMADD213PD vmconst<>+4672(SB), Y6, Y5
 	VMOVUPS     Y3, Y6
-	VMOVUPS     vmconst<>+4800(SB), Y7
-	VFMADD213PD vmconst<>+4832(SB), Y7, Y6
+	VMOVUPS     vmconst<>+4704(SB), Y7
+	VFMADD213PD vmconst<>+4736(SB), Y7, Y6
 	VMOVUPS     Y3, Y7
-	VFMADD213PD vmconst<>+4864(SB), Y6, Y7
+	VFMADD213PD vmconst<>+4768(SB), Y6, Y7
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+4896(SB), Y7, Y6
+	VFMADD213PD vmconst<>+4800(SB), Y7, Y6
 	VMOVUPS     Y3, Y7
-	VFMADD213PD vmconst<>+4928(SB), Y6, Y7
+	VFMADD213PD vmconst<>+4832(SB), Y6, Y7
 	VMOVUPS     Y3, Y6
+	VFMADD213PD vmconst<>+4864(SB), Y7, Y6
+	VMOVUPS     Y3, Y7
+	VFMADD213PD vmconst<>+4896(SB), Y6, Y7
+	VBLENDVPD   Y4, Y5, Y7, Y5
+	VMOVUPS     Y3, Y6
+	VMOVUPS     vmconst<>+4928(SB), Y7
 	VFMADD213PD vmconst<>+4960(SB), Y7, Y6
 	VMOVUPS     Y3, Y7
 	VFMADD213PD vmconst<>+4992(SB), Y6, Y7
-	VBLENDVPD   Y4, Y5, Y7, Y5
 	VMOVUPS     Y3, Y6
-	VMOVUPS     vmconst<>+5024(SB), Y7
-	VFMADD213PD vmconst<>+5056(SB), Y7, Y6
+	VFMADD213PD vmconst<>+5024(SB), Y7, Y6
 	VMOVUPS     Y3, Y7
-	VFMADD213PD vmconst<>+5088(SB), Y6, Y7
+	VFMADD213PD vmconst<>+5056(SB), Y6, Y7
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+5120(SB), Y7, Y6
+	VFMADD213PD vmconst<>+5088(SB), Y7, Y6
 	VMOVUPS     Y3, Y7
-	VFMADD213PD vmconst<>+5152(SB), Y6, Y7
+	VFMADD213PD vmconst<>+5120(SB), Y6, Y7
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+5184(SB), Y7, Y6
-	VMOVUPS     Y3, Y7
-	VFMADD213PD vmconst<>+5216(SB), Y6, Y7
-	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+5248(SB), Y7, Y6
+	VFMADD213PD vmconst<>+5152(SB), Y7, Y6
 	VMOVUPS     Y3, Y7
 	VFMADD213PD vmconst<>+576(SB), Y6, Y7
 	VMOVUPS     Y3, Y6
-	VMOVUPS     vmconst<>+5280(SB), Y8
-	VFMADD213PD vmconst<>+5312(SB), Y8, Y6
+	VMOVUPS     vmconst<>+5184(SB), Y8
+	VFMADD213PD vmconst<>+5216(SB), Y8, Y6
 	VMOVUPS     Y3, Y8
-	VFMADD213PD vmconst<>+5344(SB), Y6, Y8
+	VFMADD213PD vmconst<>+5248(SB), Y6, Y8
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+5376(SB), Y8, Y6
+	VFMADD213PD vmconst<>+5280(SB), Y8, Y6
 	VMOVUPS     Y3, Y8
-	VFMADD213PD vmconst<>+5408(SB), Y6, Y8
+	VFMADD213PD vmconst<>+5312(SB), Y6, Y8
 	VMOVUPS     Y3, Y6
-	VFMADD213PD vmconst<>+5440(SB), Y8, Y6
+	VFMADD213PD vmconst<>+5344(SB), Y8, Y6
 	VMOVUPS     Y3, Y8
-	VFMADD213PD vmconst<>+5472(SB), Y6, Y8
+	VFMADD213PD vmconst<>+5376(SB), Y6, Y8
 	VFMADD213PD vmconst<>+576(SB), Y8, Y3
 	VBLENDVPD   Y4, Y7, Y3, Y3
-	VPAND       vmconst<>+5504(SB), Y1, Y4
+	VPAND       vmconst<>+5408(SB), Y1, Y4
 	VMULPD      Y4, Y4, Y6
-	VMOVUPS     vmconst<>+5536(SB), Y7
+	VMOVUPS     vmconst<>+5440(SB), Y7
 	VSUBPD      Y6, Y7, Y6
 	VMULPD      vmconst<>+128(SB), Y6, Y7
 	VADDPD      vmconst<>+160(SB), Y7, Y7
@@ -2669,8 +2524,8 @@ loop55:
 	VDIVPD      Y1, Y3, Y3
 	VPAND       Y7, Y9, Y4
 	VCMPPD      $0x11, vmconst<>+4032(SB), Y1, Y5
-	VCMPPD      $0x11, vmconst<>+5632(SB), Y1, Y6
-	VCMPPD      $0x1d, vmconst<>+6464(SB), Y1, Y7
+	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y6
+	VCMPPD      $0x1d, vmconst<>+6432(SB), Y1, Y7
 	VPOR        Y7, Y6, Y6
 	VCMPPD      $0x1e, vmconst<>+2240(SB), Y1, Y7
 	VPAND       Y7, Y2, Y7
@@ -2679,33 +2534,33 @@ loop55:
 	VPAND       Y4, Y5, Y4
 	VMULPD      Y1, Y1, Y5
 	VMOVUPS     Y5, Y6
-	VMOVUPS     vmconst<>+5696(SB), Y7
-	VFMADD213PD vmconst<>+5728(SB), Y7, Y6
+	VMOVUPS     vmconst<>+5600(SB), Y7
+	VFMADD213PD vmconst<>+5632(SB), Y7, Y6
 	VMOVUPS     Y5, Y7
-	VFMADD213PD vmconst<>+5760(SB), Y6, Y7
+	VFMADD213PD vmconst<>+5664(SB), Y6, Y7
 	VMOVUPS     Y5, Y6
-	VFMADD213PD vmconst<>+5792(SB), Y7, Y6
+	VFMADD213PD vmconst<>+5696(SB), Y7, Y6
 	VMOVUPS     Y5, Y7
-	VFMADD213PD vmconst<>+5824(SB), Y6, Y7
+	VFMADD213PD vmconst<>+5728(SB), Y6, Y7
 	VMOVUPS     Y5, Y6
-	VMOVUPS     vmconst<>+5856(SB), Y8
-	VFMADD213PD vmconst<>+5888(SB), Y8, Y6
+	VMOVUPS     vmconst<>+5760(SB), Y8
+	VFMADD213PD vmconst<>+5792(SB), Y8, Y6
 	VMOVUPS     Y5, Y8
-	VFMADD213PD vmconst<>+5920(SB), Y6, Y8
+	VFMADD213PD vmconst<>+5824(SB), Y6, Y8
 	VMOVUPS     Y5, Y6
-	VFMADD213PD vmconst<>+5952(SB), Y8, Y6
+	VFMADD213PD vmconst<>+5856(SB), Y8, Y6
 	VMOVUPS     Y5, Y8
-	VFMADD213PD vmconst<>+5984(SB), Y6, Y8
+	VFMADD213PD vmconst<>+5888(SB), Y6, Y8
 	VFMADD213PD vmconst<>+576(SB), Y8, Y5
 	VDIVPD      Y5, Y7, Y5
-	VCMPPD      $0x11, vmconst<>+6496(SB), Y1, Y6
+	VCMPPD      $0x11, vmconst<>+6464(SB), Y1, Y6
 	VMOVUPS     Y1, Y7
 	VFMADD231PD Y5, Y1, Y7
 	VSUBPD      vmconst<>+544(SB), Y1, Y8
 	VFMADD231PD Y5, Y1, Y8
 	VADDPD      vmconst<>+544(SB), Y8, Y5
 	VBLENDVPD   Y6, Y7, Y5, Y5
-	VCMPPD      $0x11, vmconst<>+6528(SB), Y1, Y6
+	VCMPPD      $0x11, vmconst<>+6496(SB), Y1, Y6
 	VBLENDVPD   Y6, Y1, Y5, Y5
 	VADDPD      vmconst<>+576(SB), Y5, Y6
 	VMOVUPS     vmconst<>+576(SB), Y7
@@ -2713,33 +2568,33 @@ loop55:
 	VBLENDVPD   Y2, Y6, Y5, Y5
 	VSUBPD      vmconst<>+576(SB), Y1, Y6
 	VMOVUPS     Y6, Y7
-	VMOVUPS     vmconst<>+6048(SB), Y8
-	VFMADD213PD vmconst<>+6080(SB), Y8, Y7
+	VMOVUPS     vmconst<>+5952(SB), Y8
+	VFMADD213PD vmconst<>+5984(SB), Y8, Y7
 	VMOVUPS     Y6, Y8
-	VFMADD213PD vmconst<>+6112(SB), Y7, Y8
+	VFMADD213PD vmconst<>+6016(SB), Y7, Y8
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6144(SB), Y8, Y7
+	VFMADD213PD vmconst<>+6048(SB), Y8, Y7
 	VMOVUPS     Y6, Y8
-	VFMADD213PD vmconst<>+6176(SB), Y7, Y8
+	VFMADD213PD vmconst<>+6080(SB), Y7, Y8
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6208(SB), Y8, Y7
+	VFMADD213PD vmconst<>+6112(SB), Y8, Y7
 	VMOVUPS     Y6, Y8
-	VFMADD213PD vmconst<>+6240(SB), Y7, Y8
+	VFMADD213PD vmconst<>+6144(SB), Y7, Y8
 	VMOVUPS     Y6, Y7
-	VMOVUPS     vmconst<>+6272(SB), Y9
-	VFMADD213PD vmconst<>+6304(SB), Y9, Y7
+	VMOVUPS     vmconst<>+6176(SB), Y9
+	VFMADD213PD vmconst<>+6208(SB), Y9, Y7
 	VMOVUPS     Y6, Y9
-	VFMADD213PD vmconst<>+6336(SB), Y7, Y9
+	VFMADD213PD vmconst<>+6240(SB), Y7, Y9
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6368(SB), Y9, Y7
+	VFMADD213PD vmconst<>+6272(SB), Y9, Y7
 	VMOVUPS     Y6, Y9
-	VFMADD213PD vmconst<>+6400(SB), Y7, Y9
+	VFMADD213PD vmconst<>+6304(SB), Y7, Y9
 	VMOVUPS     Y6, Y7
-	VFMADD213PD vmconst<>+6432(SB), Y9, Y7
+	VFMADD213PD vmconst<>+6336(SB), Y9, Y7
 	VFMADD213PD vmconst<>+576(SB), Y7, Y6
 	VDIVPD      Y6, Y8, Y6
-	VADDPD      vmconst<>+6560(SB), Y6, Y7
-	VMOVUPS     vmconst<>+6592(SB), Y8
+	VADDPD      vmconst<>+6528(SB), Y6, Y7
+	VMOVUPS     vmconst<>+6560(SB), Y8
 	VSUBPD      Y6, Y8, Y6
 	VBLENDVPD   Y2, Y7, Y6, Y6
 	VMOVUPS     vmconst<>+96(SB), Y7
@@ -2748,22 +2603,22 @@ loop55:
 	VCMPPD      $0x1e, vmconst<>+2240(SB), Y1, Y7
 	VPAND       Y7, Y2, Y7
 	VBLENDVPD   Y7, vmconst<>+96(SB), Y3, Y3
-	VCMPPD      $0x1d, vmconst<>+6464(SB), Y1, Y7
+	VCMPPD      $0x1d, vmconst<>+6432(SB), Y1, Y7
 	VMOVUPS     vmconst<>+864(SB), Y8
 	VBLENDVPD   Y2, vmconst<>+96(SB), Y8, Y2
 	VBLENDVPD   Y7, Y2, Y3, Y2
-	VCMPPD      $0x11, vmconst<>+5568(SB), Y1, Y3
-	VCMPPD      $0x11, vmconst<>+5632(SB), Y1, Y1
+	VCMPPD      $0x11, vmconst<>+5472(SB), Y1, Y3
+	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y1
 	VBLENDVPD   Y1, Y6, Y2, Y1
 	VBLENDVPD   Y3, Y5, Y1, Y1
 	VMOVUPS     Y1, (AX)(BX*8)
 	VMOVMSKPD   Y4, SI
 	ADDQ        $0x04, BX
 	XORQ        $0x0f, SI
-	JNZ         out57
-	JMP         loop55
+	JNZ         out54
+	JMP         loop52
 
-out57:
+out54:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2771,7 +2626,7 @@ out57:
 	VZEROUPPER
 	RET
 
-done56:
+done53:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -2787,9 +2642,9 @@ TEXT ·erfc32AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop58:
+loop55:
 	CMPQ         BX, CX
-	JAE          done59
+	JAE          done56
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -2797,71 +2652,71 @@ loop58:
 	VMULPD       Y2, Y2, Y4
 	VMOVUPS      vmconst<>+576(SB), Y5
 	VDIVPD       Y4, Y5, Y4
-	VCMPPD       $0x11, vmconst<>+4512(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
 	VMOVUPS      Y4, Y6
-	VMOVUPS      vmconst<>+4544(SB), Y7
-	VFMADD213PD  vmconst<>+4576(SB), Y7, Y6
+	VMOVUPS      vmconst<>+4448(SB), Y7
+	VFMADD213PD  vmconst<>+4480(SB), Y7, Y6
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+4608(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+4512(SB), Y6, Y7
 	VMOVUPS      Y4, Y6
-	VFMADD213PD  vmconst<>+4640(SB), Y7, Y6
+	VFMADD213PD  vmconst<>+4544(SB), Y7, Y6
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+4672(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+4576(SB), Y6, Y7
 	VMOVUPS      Y4, Y6
-	VFMADD213PD  vmconst<>+4704(SB), Y7, Y6
+	VFMADD213PD  vmconst<>+4608(SB), Y7, Y6
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+4736(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+4640(SB), Y6, Y7
 	VMOVUPS      Y4, Y6
-	VFMADD213PD  vmconst<>+4768(SB), Y7, Y6
+	VFMADD213PD  vmconst<>+4672(SB), Y7, Y6
 	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+4800(SB), Y8
-	VFMADD213PD  vmconst<>+4832(SB), Y8, Y7
+	VMOVUPS      vmconst<>+4704(SB), Y8
+	VFMADD213PD  vmconst<>+4736(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+4864(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4768(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+4896(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4800(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+4928(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4832(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
+	VFMADD213PD  vmconst<>+4864(SB), Y8, Y7
+	VMOVUPS      Y4, Y8
+	VFMADD213PD  vmconst<>+4896(SB), Y7, Y8
+	VBLENDVPD    Y5, Y6, Y8, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      vmconst<>+4928(SB), Y8
 	VFMADD213PD  vmconst<>+4960(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
 	VFMADD213PD  vmconst<>+4992(SB), Y7, Y8
-	VBLENDVPD    Y5, Y6, Y8, Y6
 	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+5024(SB), Y8
-	VFMADD213PD  vmconst<>+5056(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+5024(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5088(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5056(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+5120(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+5088(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5152(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5120(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+5184(SB), Y8, Y7
-	VMOVUPS      Y4, Y8
-	VFMADD213PD  vmconst<>+5216(SB), Y7, Y8
-	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+5248(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+5152(SB), Y8, Y7
 	VMOVUPS      Y4, Y8
 	VFMADD213PD  vmconst<>+576(SB), Y7, Y8
 	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+5280(SB), Y9
-	VFMADD213PD  vmconst<>+5312(SB), Y9, Y7
+	VMOVUPS      vmconst<>+5184(SB), Y9
+	VFMADD213PD  vmconst<>+5216(SB), Y9, Y7
 	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+5344(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5248(SB), Y7, Y9
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+5376(SB), Y9, Y7
+	VFMADD213PD  vmconst<>+5280(SB), Y9, Y7
 	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+5408(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5312(SB), Y7, Y9
 	VMOVUPS      Y4, Y7
-	VFMADD213PD  vmconst<>+5440(SB), Y9, Y7
+	VFMADD213PD  vmconst<>+5344(SB), Y9, Y7
 	VMOVUPS      Y4, Y9
-	VFMADD213PD  vmconst<>+5472(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5376(SB), Y7, Y9
 	VFMADD213PD  vmconst<>+576(SB), Y9, Y4
 	VBLENDVPD    Y5, Y8, Y4, Y4
-	VPAND        vmconst<>+5504(SB), Y2, Y5
+	VPAND        vmconst<>+5408(SB), Y2, Y5
 	VMULPD       Y5, Y5, Y7
-	VMOVUPS      vmconst<>+5536(SB), Y8
+	VMOVUPS      vmconst<>+5440(SB), Y8
 	VSUBPD       Y7, Y8, Y7
 	VMULPD       vmconst<>+128(SB), Y7, Y8
 	VADDPD       vmconst<>+160(SB), Y8, Y8
@@ -2933,8 +2788,8 @@ loop58:
 	VDIVPD       Y2, Y4, Y4
 	VPAND        Y8, Y10, Y5
 	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y6
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y2, Y7
-	VCMPPD       $0x1d, vmconst<>+6464(SB), Y2, Y8
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y7
+	VCMPPD       $0x1d, vmconst<>+6432(SB), Y2, Y8
 	VPOR         Y8, Y7, Y7
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y2, Y8
 	VPAND        Y8, Y1, Y8
@@ -2943,33 +2798,33 @@ loop58:
 	VPAND        Y5, Y6, Y5
 	VMULPD       Y2, Y2, Y5
 	VMOVUPS      Y5, Y6
-	VMOVUPS      vmconst<>+5696(SB), Y7
-	VFMADD213PD  vmconst<>+5728(SB), Y7, Y6
+	VMOVUPS      vmconst<>+5600(SB), Y7
+	VFMADD213PD  vmconst<>+5632(SB), Y7, Y6
 	VMOVUPS      Y5, Y7
-	VFMADD213PD  vmconst<>+5760(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+5664(SB), Y6, Y7
 	VMOVUPS      Y5, Y6
-	VFMADD213PD  vmconst<>+5792(SB), Y7, Y6
+	VFMADD213PD  vmconst<>+5696(SB), Y7, Y6
 	VMOVUPS      Y5, Y7
-	VFMADD213PD  vmconst<>+5824(SB), Y6, Y7
+	VFMADD213PD  vmconst<>+5728(SB), Y6, Y7
 	VMOVUPS      Y5, Y6
-	VMOVUPS      vmconst<>+5856(SB), Y8
-	VFMADD213PD  vmconst<>+5888(SB), Y8, Y6
+	VMOVUPS      vmconst<>+5760(SB), Y8
+	VFMADD213PD  vmconst<>+5792(SB), Y8, Y6
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+5920(SB), Y6, Y8
+	VFMADD213PD  vmconst<>+5824(SB), Y6, Y8
 	VMOVUPS      Y5, Y6
-	VFMADD213PD  vmconst<>+5952(SB), Y8, Y6
+	VFMADD213PD  vmconst<>+5856(SB), Y8, Y6
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+5984(SB), Y6, Y8
+	VFMADD213PD  vmconst<>+5888(SB), Y6, Y8
 	VFMADD213PD  vmconst<>+576(SB), Y8, Y5
 	VDIVPD       Y5, Y7, Y5
-	VCMPPD       $0x11, vmconst<>+6496(SB), Y2, Y6
+	VCMPPD       $0x11, vmconst<>+6464(SB), Y2, Y6
 	VMOVUPS      Y2, Y7
 	VFMADD231PD  Y5, Y2, Y7
 	VSUBPD       vmconst<>+544(SB), Y2, Y8
 	VFMADD231PD  Y5, Y2, Y8
 	VADDPD       vmconst<>+544(SB), Y8, Y5
 	VBLENDVPD    Y6, Y7, Y5, Y5
-	VCMPPD       $0x11, vmconst<>+6528(SB), Y2, Y6
+	VCMPPD       $0x11, vmconst<>+6496(SB), Y2, Y6
 	VBLENDVPD    Y6, Y2, Y5, Y5
 	VADDPD       vmconst<>+576(SB), Y5, Y6
 	VMOVUPS      vmconst<>+576(SB), Y7
@@ -2977,33 +2832,33 @@ loop58:
 	VBLENDVPD    Y1, Y6, Y5, Y5
 	VSUBPD       vmconst<>+576(SB), Y2, Y6
 	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+6048(SB), Y8
-	VFMADD213PD  vmconst<>+6080(SB), Y8, Y7
+	VMOVUPS      vmconst<>+5952(SB), Y8
+	VFMADD213PD  vmconst<>+5984(SB), Y8, Y7
 	VMOVUPS      Y6, Y8
-	VFMADD213PD  vmconst<>+6112(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+6016(SB), Y7, Y8
 	VMOVUPS      Y6, Y7
-	VFMADD213PD  vmconst<>+6144(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+6048(SB), Y8, Y7
 	VMOVUPS      Y6, Y8
-	VFMADD213PD  vmconst<>+6176(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+6080(SB), Y7, Y8
 	VMOVUPS      Y6, Y7
-	VFMADD213PD  vmconst<>+6208(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+6112(SB), Y8, Y7
 	VMOVUPS      Y6, Y8
-	VFMADD213PD  vmconst<>+6240(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+6144(SB), Y7, Y8
 	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+6272(SB), Y9
-	VFMADD213PD  vmconst<>+6304(SB), Y9, Y7
+	VMOVUPS      vmconst<>+6176(SB), Y9
+	VFMADD213PD  vmconst<>+6208(SB), Y9, Y7
 	VMOVUPS      Y6, Y9
-	VFMADD213PD  vmconst<>+6336(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+6240(SB), Y7, Y9
 	VMOVUPS      Y6, Y7
-	VFMADD213PD  vmconst<>+6368(SB), Y9, Y7
+	VFMADD213PD  vmconst<>+6272(SB), Y9, Y7
 	VMOVUPS      Y6, Y9
-	VFMADD213PD  vmconst<>+6400(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+6304(SB), Y7, Y9
 	VMOVUPS      Y6, Y7
-	VFMADD213PD  vmconst<>+6432(SB), Y9, Y7
+	VFMADD213PD  vmconst<>+6336(SB), Y9, Y7
 	VFMADD213PD  vmconst<>+576(SB), Y7, Y6
 	VDIVPD       Y6, Y8, Y6
-	VADDPD       vmconst<>+6560(SB), Y6, Y7
-	VMOVUPS      vmconst<>+6592(SB), Y8
+	VADDPD       vmconst<>+6528(SB), Y6, Y7
+	VMOVUPS      vmconst<>+6560(SB), Y8
 	VSUBPD       Y6, Y8, Y6
 	VBLENDVPD    Y1, Y7, Y6, Y6
 	VMOVUPS      vmconst<>+96(SB), Y7
@@ -3012,12 +2867,12 @@ loop58:
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y2, Y7
 	VPAND        Y7, Y1, Y7
 	VBLENDVPD    Y7, vmconst<>+96(SB), Y4, Y4
-	VCMPPD       $0x1d, vmconst<>+6464(SB), Y2, Y7
+	VCMPPD       $0x1d, vmconst<>+6432(SB), Y2, Y7
 	VMOVUPS      vmconst<>+864(SB), Y8
 	VBLENDVPD    Y1, vmconst<>+96(SB), Y8, Y1
 	VBLENDVPD    Y7, Y1, Y4, Y1
-	VCMPPD       $0x11, vmconst<>+5568(SB), Y2, Y4
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+5472(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y2
 	VBLENDVPD    Y2, Y6, Y1, Y1
 	VBLENDVPD    Y4, Y5, Y1, Y1
 	VEXTRACTF128 $0x01, Y0, X2
@@ -3027,71 +2882,71 @@ loop58:
 	VMULPD       Y4, Y4, Y5
 	VMOVUPS      vmconst<>+576(SB), Y6
 	VDIVPD       Y5, Y6, Y5
-	VCMPPD       $0x11, vmconst<>+4512(SB), Y4, Y6
+	VCMPPD       $0x11, vmconst<>+4416(SB), Y4, Y6
 	VMOVUPS      Y5, Y7
-	VMOVUPS      vmconst<>+4544(SB), Y8
-	VFMADD213PD  vmconst<>+4576(SB), Y8, Y7
+	VMOVUPS      vmconst<>+4448(SB), Y8
+	VFMADD213PD  vmconst<>+4480(SB), Y8, Y7
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+4608(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4512(SB), Y7, Y8
 	VMOVUPS      Y5, Y7
-	VFMADD213PD  vmconst<>+4640(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4544(SB), Y8, Y7
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+4672(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4576(SB), Y7, Y8
 	VMOVUPS      Y5, Y7
-	VFMADD213PD  vmconst<>+4704(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4608(SB), Y8, Y7
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+4736(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+4640(SB), Y7, Y8
 	VMOVUPS      Y5, Y7
-	VFMADD213PD  vmconst<>+4768(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+4672(SB), Y8, Y7
 	VMOVUPS      Y5, Y8
-	VMOVUPS      vmconst<>+4800(SB), Y9
-	VFMADD213PD  vmconst<>+4832(SB), Y9, Y8
+	VMOVUPS      vmconst<>+4704(SB), Y9
+	VFMADD213PD  vmconst<>+4736(SB), Y9, Y8
 	VMOVUPS      Y5, Y9
-	VFMADD213PD  vmconst<>+4864(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+4768(SB), Y8, Y9
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+4896(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+4800(SB), Y9, Y8
 	VMOVUPS      Y5, Y9
-	VFMADD213PD  vmconst<>+4928(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+4832(SB), Y8, Y9
 	VMOVUPS      Y5, Y8
+	VFMADD213PD  vmconst<>+4864(SB), Y9, Y8
+	VMOVUPS      Y5, Y9
+	VFMADD213PD  vmconst<>+4896(SB), Y8, Y9
+	VBLENDVPD    Y6, Y7, Y9, Y7
+	VMOVUPS      Y5, Y8
+	VMOVUPS      vmconst<>+4928(SB), Y9
 	VFMADD213PD  vmconst<>+4960(SB), Y9, Y8
 	VMOVUPS      Y5, Y9
 	VFMADD213PD  vmconst<>+4992(SB), Y8, Y9
-	VBLENDVPD    Y6, Y7, Y9, Y7
 	VMOVUPS      Y5, Y8
-	VMOVUPS      vmconst<>+5024(SB), Y9
-	VFMADD213PD  vmconst<>+5056(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5024(SB), Y9, Y8
 	VMOVUPS      Y5, Y9
-	VFMADD213PD  vmconst<>+5088(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5056(SB), Y8, Y9
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+5120(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5088(SB), Y9, Y8
 	VMOVUPS      Y5, Y9
-	VFMADD213PD  vmconst<>+5152(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5120(SB), Y8, Y9
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+5184(SB), Y9, Y8
-	VMOVUPS      Y5, Y9
-	VFMADD213PD  vmconst<>+5216(SB), Y8, Y9
-	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+5248(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5152(SB), Y9, Y8
 	VMOVUPS      Y5, Y9
 	VFMADD213PD  vmconst<>+576(SB), Y8, Y9
 	VMOVUPS      Y5, Y8
-	VMOVUPS      vmconst<>+5280(SB), Y10
-	VFMADD213PD  vmconst<>+5312(SB), Y10, Y8
+	VMOVUPS      vmconst<>+5184(SB), Y10
+	VFMADD213PD  vmconst<>+5216(SB), Y10, Y8
 	VMOVUPS      Y5, Y10
-	VFMADD213PD  vmconst<>+5344(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+5248(SB), Y8, Y10
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+5376(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+5280(SB), Y10, Y8
 	VMOVUPS      Y5, Y10
-	VFMADD213PD  vmconst<>+5408(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+5312(SB), Y8, Y10
 	VMOVUPS      Y5, Y8
-	VFMADD213PD  vmconst<>+5440(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+5344(SB), Y10, Y8
 	VMOVUPS      Y5, Y10
-	VFMADD213PD  vmconst<>+5472(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+5376(SB), Y8, Y10
 	VFMADD213PD  vmconst<>+576(SB), Y10, Y5
 	VBLENDVPD    Y6, Y9, Y5, Y5
-	VPAND        vmconst<>+5504(SB), Y4, Y6
+	VPAND        vmconst<>+5408(SB), Y4, Y6
 	VMULPD       Y6, Y6, Y8
-	VMOVUPS      vmconst<>+5536(SB), Y9
+	VMOVUPS      vmconst<>+5440(SB), Y9
 	VSUBPD       Y8, Y9, Y8
 	VMULPD       vmconst<>+128(SB), Y8, Y9
 	VADDPD       vmconst<>+160(SB), Y9, Y9
@@ -3163,8 +3018,8 @@ loop58:
 	VDIVPD       Y4, Y5, Y5
 	VPAND        Y9, Y11, Y6
 	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y7
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y4, Y8
-	VCMPPD       $0x1d, vmconst<>+6464(SB), Y4, Y9
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y4, Y8
+	VCMPPD       $0x1d, vmconst<>+6432(SB), Y4, Y9
 	VPOR         Y9, Y8, Y8
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y4, Y9
 	VPAND        Y9, Y2, Y9
@@ -3173,33 +3028,33 @@ loop58:
 	VPAND        Y6, Y7, Y6
 	VMULPD       Y4, Y4, Y6
 	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+5696(SB), Y8
-	VFMADD213PD  vmconst<>+5728(SB), Y8, Y7
+	VMOVUPS      vmconst<>+5600(SB), Y8
+	VFMADD213PD  vmconst<>+5632(SB), Y8, Y7
 	VMOVUPS      Y6, Y8
-	VFMADD213PD  vmconst<>+5760(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5664(SB), Y7, Y8
 	VMOVUPS      Y6, Y7
-	VFMADD213PD  vmconst<>+5792(SB), Y8, Y7
+	VFMADD213PD  vmconst<>+5696(SB), Y8, Y7
 	VMOVUPS      Y6, Y8
-	VFMADD213PD  vmconst<>+5824(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5728(SB), Y7, Y8
 	VMOVUPS      Y6, Y7
-	VMOVUPS      vmconst<>+5856(SB), Y9
-	VFMADD213PD  vmconst<>+5888(SB), Y9, Y7
+	VMOVUPS      vmconst<>+5760(SB), Y9
+	VFMADD213PD  vmconst<>+5792(SB), Y9, Y7
 	VMOVUPS      Y6, Y9
-	VFMADD213PD  vmconst<>+5920(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5824(SB), Y7, Y9
 	VMOVUPS      Y6, Y7
-	VFMADD213PD  vmconst<>+5952(SB), Y9, Y7
+	VFMADD213PD  vmconst<>+5856(SB), Y9, Y7
 	VMOVUPS      Y6, Y9
-	VFMADD213PD  vmconst<>+5984(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5888(SB), Y7, Y9
 	VFMADD213PD  vmconst<>+576(SB), Y9, Y6
 	VDIVPD       Y6, Y8, Y6
-	VCMPPD       $0x11, vmconst<>+6496(SB), Y4, Y7
+	VCMPPD       $0x11, vmconst<>+6464(SB), Y4, Y7
 	VMOVUPS      Y4, Y8
 	VFMADD231PD  Y6, Y4, Y8
 	VSUBPD       vmconst<>+544(SB), Y4, Y9
 	VFMADD231PD  Y6, Y4, Y9
 	VADDPD       vmconst<>+544(SB), Y9, Y6
 	VBLENDVPD    Y7, Y8, Y6, Y6
-	VCMPPD       $0x11, vmconst<>+6528(SB), Y4, Y7
+	VCMPPD       $0x11, vmconst<>+6496(SB), Y4, Y7
 	VBLENDVPD    Y7, Y4, Y6, Y6
 	VADDPD       vmconst<>+576(SB), Y6, Y7
 	VMOVUPS      vmconst<>+576(SB), Y8
@@ -3207,33 +3062,33 @@ loop58:
 	VBLENDVPD    Y2, Y7, Y6, Y6
 	VSUBPD       vmconst<>+576(SB), Y4, Y7
 	VMOVUPS      Y7, Y8
-	VMOVUPS      vmconst<>+6048(SB), Y9
-	VFMADD213PD  vmconst<>+6080(SB), Y9, Y8
+	VMOVUPS      vmconst<>+5952(SB), Y9
+	VFMADD213PD  vmconst<>+5984(SB), Y9, Y8
 	VMOVUPS      Y7, Y9
-	VFMADD213PD  vmconst<>+6112(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+6016(SB), Y8, Y9
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6144(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+6048(SB), Y9, Y8
 	VMOVUPS      Y7, Y9
-	VFMADD213PD  vmconst<>+6176(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+6080(SB), Y8, Y9
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6208(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+6112(SB), Y9, Y8
 	VMOVUPS      Y7, Y9
-	VFMADD213PD  vmconst<>+6240(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+6144(SB), Y8, Y9
 	VMOVUPS      Y7, Y8
-	VMOVUPS      vmconst<>+6272(SB), Y10
-	VFMADD213PD  vmconst<>+6304(SB), Y10, Y8
+	VMOVUPS      vmconst<>+6176(SB), Y10
+	VFMADD213PD  vmconst<>+6208(SB), Y10, Y8
 	VMOVUPS      Y7, Y10
-	VFMADD213PD  vmconst<>+6336(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+6240(SB), Y8, Y10
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6368(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+6272(SB), Y10, Y8
 	VMOVUPS      Y7, Y10
-	VFMADD213PD  vmconst<>+6400(SB), Y8, Y10
+	VFMADD213PD  vmconst<>+6304(SB), Y8, Y10
 	VMOVUPS      Y7, Y8
-	VFMADD213PD  vmconst<>+6432(SB), Y10, Y8
+	VFMADD213PD  vmconst<>+6336(SB), Y10, Y8
 	VFMADD213PD  vmconst<>+576(SB), Y8, Y7
 	VDIVPD       Y7, Y9, Y7
-	VADDPD       vmconst<>+6560(SB), Y7, Y8
-	VMOVUPS      vmconst<>+6592(SB), Y9
+	VADDPD       vmconst<>+6528(SB), Y7, Y8
+	VMOVUPS      vmconst<>+6560(SB), Y9
 	VSUBPD       Y7, Y9, Y7
 	VBLENDVPD    Y2, Y8, Y7, Y7
 	VMOVUPS      vmconst<>+96(SB), Y8
@@ -3242,26 +3097,26 @@ loop58:
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y4, Y8
 	VPAND        Y8, Y2, Y8
 	VBLENDVPD    Y8, vmconst<>+96(SB), Y5, Y5
-	VCMPPD       $0x1d, vmconst<>+6464(SB), Y4, Y8
+	VCMPPD       $0x1d, vmconst<>+6432(SB), Y4, Y8
 	VMOVUPS      vmconst<>+864(SB), Y9
 	VBLENDVPD    Y2, vmconst<>+96(SB), Y9, Y2
 	VBLENDVPD    Y8, Y2, Y5, Y2
-	VCMPPD       $0x11, vmconst<>+5568(SB), Y4, Y5
-	VCMPPD       $0x11, vmconst<>+5632(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+5472(SB), Y4, Y5
+	VCMPPD       $0x11, vmconst<>+5536(SB), Y4, Y4
 	VBLENDVPD    Y4, Y7, Y2, Y2
 	VBLENDVPD    Y5, Y6, Y2, Y2
 	VCVTPD2PSY   Y1, X3
 	VCVTPD2PSY   Y2, X1
 	VINSERTF128  $0x01, X1, Y3, Y1
-	VCMPPS       $0x11, vmconst<>+6624(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+6592(SB), Y0, Y2
 	VMOVUPS      Y1, (AX)(BX*4)
 	VMOVMSKPS    Y2, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out60
-	JMP          loop58
+	JNZ          out57
+	JMP          loop55
 
-out60:
+out57:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -3269,7 +3124,7 @@ out60:
 	VZEROUPPER
 	RET
 
-done59:
+done56:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -3286,9 +3141,9 @@ TEXT ·atan2_64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop61:
+loop58:
 	CMPQ        SI, CX
-	JAE         done62
+	JAE         done59
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
 	VPAND       vmconst<>+32(SB), Y1, Y2
@@ -3353,10 +3208,10 @@ loop61:
 	VMOVMSKPD   Y2, DI
 	ADDQ        $0x04, SI
 	XORQ        $0x0f, DI
-	JNZ         out63
-	JMP         loop61
+	JNZ         out60
+	JMP         loop58
 
-out63:
+out60:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3366,174 +3221,7 @@ out63:
 	VZEROUPPER
 	RET
 
-done62:
-	XORQ AX, AX
-	MOVQ SI, done+88(FP)
-	MOVQ AX, bad+96(FP)
-	VZEROUPPER
-	RET
-
-// func atan2_32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
-TEXT ·atan2_32AVX2Loop(SB), NOSPLIT, $0-104
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	MOVQ y_base+48(FP), BX
-	ANDQ $-8, CX
-	XORQ SI, SI
-
-loop64:
-	CMPQ         SI, CX
-	JAE          done65
-	VMOVUPS      (DX)(SI*4), Y0
-	VMOVUPS      (BX)(SI*4), Y1
-	VCVTPS2PD    X0, Y2
-	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y4
-	VPAND        vmconst<>+32(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y5, Y7
-	VPAND        Y7, Y6, Y6
-	VCMPPD       $0x04, vmconst<>+864(SB), Y4, Y4
-	VCMPPD       $0x04, vmconst<>+864(SB), Y5, Y5
-	VPAND        Y5, Y4, Y4
-	VPAND        Y4, Y6, Y4
-	VDIVPD       Y3, Y2, Y5
-	VPAND        vmconst<>+32(SB), Y5, Y6
-	VCMPPD       $0x1e, vmconst<>+3264(SB), Y6, Y7
-	VCMPPD       $0x1e, vmconst<>+3296(SB), Y6, Y9
-	VPANDN       Y9, Y7, Y9
-	VSUBPD       vmconst<>+576(SB), Y6, Y10
-	VBLENDVPD    Y9, Y10, Y6, Y10
-	VBLENDVPD    Y7, vmconst<>+576(SB), Y10, Y10
-	VADDPD       vmconst<>+576(SB), Y6, Y11
-	VMOVUPS      vmconst<>+576(SB), Y12
-	VBLENDVPD    Y9, Y11, Y12, Y11
-	VBLENDVPD    Y7, Y6, Y11, Y6
-	VDIVPD       Y6, Y10, Y6
-	VMULPD       Y6, Y6, Y10
-	VMOVUPS      Y10, Y11
-	VMOVUPS      vmconst<>+3328(SB), Y12
-	VFMADD213PD  vmconst<>+3360(SB), Y12, Y11
-	VFMADD213PD  vmconst<>+3392(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3424(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3456(SB), Y10, Y11
-	VMOVUPS      Y6, Y12
-	VFMADD213PD  vmconst<>+3488(SB), Y6, Y12
-	VFMADD213PD  vmconst<>+3520(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3552(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3584(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3616(SB), Y10, Y12
-	VMULPD       Y11, Y10, Y10
-	VDIVPD       Y12, Y10, Y10
-	VMOVUPS      Y6, Y11
-	VFMADD231PD  Y10, Y6, Y11
-	VADDPD       vmconst<>+3648(SB), Y11, Y6
-	VADDPD       vmconst<>+3680(SB), Y6, Y6
-	VBLENDVPD    Y9, Y6, Y11, Y6
-	VMOVUPS      vmconst<>+3712(SB), Y9
-	VSUBPD       Y11, Y9, Y9
-	VADDPD       vmconst<>+3744(SB), Y9, Y9
-	VBLENDVPD    Y7, Y9, Y6, Y6
-	VPAND        vmconst<>+0(SB), Y5, Y7
-	VPXOR        Y7, Y6, Y6
-	VCMPPD       $0x00, Y5, Y5, Y5
-	VCMPPD       $0x12, vmconst<>+864(SB), Y6, Y5
-	VADDPD       vmconst<>+3808(SB), Y6, Y7
-	VSUBPD       vmconst<>+3808(SB), Y6, Y9
-	VBLENDVPD    Y5, Y7, Y9, Y5
-	VCMPPD       $0x11, vmconst<>+864(SB), Y3, Y3
-	VBLENDVPD    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y3
-	VPAND        vmconst<>+0(SB), Y2, Y2
-	VPOR         Y2, Y3, Y2
-	VCVTPD2PSY   Y2, X8
-	VMOVMSKPD    Y4, DI
-	VEXTRACTF128 $0x01, Y0, X2
-	VCVTPS2PD    X2, Y2
-	VEXTRACTF128 $0x01, Y1, X3
-	VCVTPS2PD    X3, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y4
-	VPAND        vmconst<>+32(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y5, Y7
-	VPAND        Y7, Y6, Y6
-	VCMPPD       $0x04, vmconst<>+864(SB), Y4, Y4
-	VCMPPD       $0x04, vmconst<>+864(SB), Y5, Y5
-	VPAND        Y5, Y4, Y4
-	VPAND        Y4, Y6, Y4
-	VDIVPD       Y3, Y2, Y5
-	VPAND        vmconst<>+32(SB), Y5, Y6
-	VCMPPD       $0x1e, vmconst<>+3264(SB), Y6, Y7
-	VCMPPD       $0x1e, vmconst<>+3296(SB), Y6, Y9
-	VPANDN       Y9, Y7, Y9
-	VSUBPD       vmconst<>+576(SB), Y6, Y10
-	VBLENDVPD    Y9, Y10, Y6, Y10
-	VBLENDVPD    Y7, vmconst<>+576(SB), Y10, Y10
-	VADDPD       vmconst<>+576(SB), Y6, Y11
-	VMOVUPS      vmconst<>+576(SB), Y12
-	VBLENDVPD    Y9, Y11, Y12, Y11
-	VBLENDVPD    Y7, Y6, Y11, Y6
-	VDIVPD       Y6, Y10, Y6
-	VMULPD       Y6, Y6, Y10
-	VMOVUPS      Y10, Y11
-	VMOVUPS      vmconst<>+3328(SB), Y12
-	VFMADD213PD  vmconst<>+3360(SB), Y12, Y11
-	VFMADD213PD  vmconst<>+3392(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3424(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3456(SB), Y10, Y11
-	VMOVUPS      Y6, Y12
-	VFMADD213PD  vmconst<>+3488(SB), Y6, Y12
-	VFMADD213PD  vmconst<>+3520(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3552(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3584(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3616(SB), Y10, Y12
-	VMULPD       Y11, Y10, Y10
-	VDIVPD       Y12, Y10, Y10
-	VMOVUPS      Y6, Y11
-	VFMADD231PD  Y10, Y6, Y11
-	VADDPD       vmconst<>+3648(SB), Y11, Y6
-	VADDPD       vmconst<>+3680(SB), Y6, Y6
-	VBLENDVPD    Y9, Y6, Y11, Y6
-	VMOVUPS      vmconst<>+3712(SB), Y9
-	VSUBPD       Y11, Y9, Y9
-	VADDPD       vmconst<>+3744(SB), Y9, Y9
-	VBLENDVPD    Y7, Y9, Y6, Y6
-	VPAND        vmconst<>+0(SB), Y5, Y7
-	VPXOR        Y7, Y6, Y6
-	VCMPPD       $0x00, Y5, Y5, Y5
-	VCMPPD       $0x12, vmconst<>+864(SB), Y6, Y5
-	VADDPD       vmconst<>+3808(SB), Y6, Y7
-	VSUBPD       vmconst<>+3808(SB), Y6, Y9
-	VBLENDVPD    Y5, Y7, Y9, Y5
-	VCMPPD       $0x11, vmconst<>+864(SB), Y3, Y3
-	VBLENDVPD    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y3
-	VPAND        vmconst<>+0(SB), Y2, Y2
-	VPOR         Y2, Y3, Y2
-	VCVTPD2PSY   Y2, X2
-	VMOVMSKPD    Y4, R8
-	VINSERTF128  $0x01, X2, Y8, Y2
-	SHLQ         $0x04, R8
-	ORQ          R8, DI
-	VMOVUPS      Y2, (AX)(SI*4)
-	ADDQ         $0x08, SI
-	XORQ         $0xff, DI
-	JNZ          out66
-	JMP          loop64
-
-out66:
-	MOVQ    xs+72(FP), AX
-	VMOVUPS Y0, (AX)
-	MOVQ    ys+80(FP), AX
-	VMOVUPS Y1, (AX)
-	MOVQ    SI, done+88(FP)
-	MOVQ    DI, bad+96(FP)
-	VZEROUPPER
-	RET
-
-done65:
+done59:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3549,9 +3237,9 @@ TEXT ·atan2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop67:
+loop61:
 	CMPQ         BX, CX
-	JAE          done68
+	JAE          done62
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -3616,10 +3304,10 @@ loop67:
 	VMOVMSKPD    Y2, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out69
-	JMP          loop67
+	JNZ          out63
+	JMP          loop61
 
-out69:
+out63:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3627,171 +3315,7 @@ out69:
 	VZEROUPPER
 	RET
 
-done68:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func atan2Scalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
-TEXT ·atan2Scalar32AVX2Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop70:
-	CMPQ         BX, CX
-	JAE          done71
-	VMOVUPS      (DX)(BX*4), Y0
-	VBROADCASTSS y+48(FP), Y1
-	VCVTPS2PD    X0, Y2
-	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y4
-	VPAND        vmconst<>+32(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y5, Y7
-	VPAND        Y7, Y6, Y6
-	VCMPPD       $0x04, vmconst<>+864(SB), Y4, Y4
-	VCMPPD       $0x04, vmconst<>+864(SB), Y5, Y5
-	VPAND        Y5, Y4, Y4
-	VPAND        Y4, Y6, Y4
-	VDIVPD       Y3, Y2, Y5
-	VPAND        vmconst<>+32(SB), Y5, Y6
-	VCMPPD       $0x1e, vmconst<>+3264(SB), Y6, Y7
-	VCMPPD       $0x1e, vmconst<>+3296(SB), Y6, Y9
-	VPANDN       Y9, Y7, Y9
-	VSUBPD       vmconst<>+576(SB), Y6, Y10
-	VBLENDVPD    Y9, Y10, Y6, Y10
-	VBLENDVPD    Y7, vmconst<>+576(SB), Y10, Y10
-	VADDPD       vmconst<>+576(SB), Y6, Y11
-	VMOVUPS      vmconst<>+576(SB), Y12
-	VBLENDVPD    Y9, Y11, Y12, Y11
-	VBLENDVPD    Y7, Y6, Y11, Y6
-	VDIVPD       Y6, Y10, Y6
-	VMULPD       Y6, Y6, Y10
-	VMOVUPS      Y10, Y11
-	VMOVUPS      vmconst<>+3328(SB), Y12
-	VFMADD213PD  vmconst<>+3360(SB), Y12, Y11
-	VFMADD213PD  vmconst<>+3392(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3424(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3456(SB), Y10, Y11
-	VMOVUPS      Y6, Y12
-	VFMADD213PD  vmconst<>+3488(SB), Y6, Y12
-	VFMADD213PD  vmconst<>+3520(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3552(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3584(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3616(SB), Y10, Y12
-	VMULPD       Y11, Y10, Y10
-	VDIVPD       Y12, Y10, Y10
-	VMOVUPS      Y6, Y11
-	VFMADD231PD  Y10, Y6, Y11
-	VADDPD       vmconst<>+3648(SB), Y11, Y6
-	VADDPD       vmconst<>+3680(SB), Y6, Y6
-	VBLENDVPD    Y9, Y6, Y11, Y6
-	VMOVUPS      vmconst<>+3712(SB), Y9
-	VSUBPD       Y11, Y9, Y9
-	VADDPD       vmconst<>+3744(SB), Y9, Y9
-	VBLENDVPD    Y7, Y9, Y6, Y6
-	VPAND        vmconst<>+0(SB), Y5, Y7
-	VPXOR        Y7, Y6, Y6
-	VCMPPD       $0x00, Y5, Y5, Y5
-	VCMPPD       $0x12, vmconst<>+864(SB), Y6, Y5
-	VADDPD       vmconst<>+3808(SB), Y6, Y7
-	VSUBPD       vmconst<>+3808(SB), Y6, Y9
-	VBLENDVPD    Y5, Y7, Y9, Y5
-	VCMPPD       $0x11, vmconst<>+864(SB), Y3, Y3
-	VBLENDVPD    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y3
-	VPAND        vmconst<>+0(SB), Y2, Y2
-	VPOR         Y2, Y3, Y2
-	VCVTPD2PSY   Y2, X8
-	VMOVMSKPD    Y4, SI
-	VEXTRACTF128 $0x01, Y0, X2
-	VCVTPS2PD    X2, Y2
-	VEXTRACTF128 $0x01, Y1, X1
-	VCVTPS2PD    X1, Y1
-	VPAND        vmconst<>+32(SB), Y1, Y3
-	VPAND        vmconst<>+32(SB), Y2, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y6
-	VPAND        Y6, Y5, Y5
-	VCMPPD       $0x04, vmconst<>+864(SB), Y3, Y3
-	VCMPPD       $0x04, vmconst<>+864(SB), Y4, Y4
-	VPAND        Y4, Y3, Y3
-	VPAND        Y3, Y5, Y3
-	VDIVPD       Y1, Y2, Y4
-	VPAND        vmconst<>+32(SB), Y4, Y5
-	VCMPPD       $0x1e, vmconst<>+3264(SB), Y5, Y6
-	VCMPPD       $0x1e, vmconst<>+3296(SB), Y5, Y7
-	VPANDN       Y7, Y6, Y7
-	VSUBPD       vmconst<>+576(SB), Y5, Y9
-	VBLENDVPD    Y7, Y9, Y5, Y9
-	VBLENDVPD    Y6, vmconst<>+576(SB), Y9, Y9
-	VADDPD       vmconst<>+576(SB), Y5, Y10
-	VMOVUPS      vmconst<>+576(SB), Y11
-	VBLENDVPD    Y7, Y10, Y11, Y10
-	VBLENDVPD    Y6, Y5, Y10, Y5
-	VDIVPD       Y5, Y9, Y5
-	VMULPD       Y5, Y5, Y9
-	VMOVUPS      Y9, Y10
-	VMOVUPS      vmconst<>+3328(SB), Y11
-	VFMADD213PD  vmconst<>+3360(SB), Y11, Y10
-	VFMADD213PD  vmconst<>+3392(SB), Y9, Y10
-	VFMADD213PD  vmconst<>+3424(SB), Y9, Y10
-	VFMADD213PD  vmconst<>+3456(SB), Y9, Y10
-	VMOVUPS      Y5, Y11
-	VFMADD213PD  vmconst<>+3488(SB), Y5, Y11
-	VFMADD213PD  vmconst<>+3520(SB), Y9, Y11
-	VFMADD213PD  vmconst<>+3552(SB), Y9, Y11
-	VFMADD213PD  vmconst<>+3584(SB), Y9, Y11
-	VFMADD213PD  vmconst<>+3616(SB), Y9, Y11
-	VMULPD       Y10, Y9, Y9
-	VDIVPD       Y11, Y9, Y9
-	VMOVUPS      Y5, Y10
-	VFMADD231PD  Y9, Y5, Y10
-	VADDPD       vmconst<>+3648(SB), Y10, Y5
-	VADDPD       vmconst<>+3680(SB), Y5, Y5
-	VBLENDVPD    Y7, Y5, Y10, Y5
-	VMOVUPS      vmconst<>+3712(SB), Y7
-	VSUBPD       Y10, Y7, Y7
-	VADDPD       vmconst<>+3744(SB), Y7, Y7
-	VBLENDVPD    Y6, Y7, Y5, Y5
-	VPAND        vmconst<>+0(SB), Y4, Y6
-	VPXOR        Y6, Y5, Y5
-	VCMPPD       $0x00, Y4, Y4, Y4
-	VCMPPD       $0x12, vmconst<>+864(SB), Y5, Y4
-	VADDPD       vmconst<>+3808(SB), Y5, Y6
-	VSUBPD       vmconst<>+3808(SB), Y5, Y7
-	VBLENDVPD    Y4, Y6, Y7, Y4
-	VCMPPD       $0x11, vmconst<>+864(SB), Y1, Y1
-	VBLENDVPD    Y1, Y4, Y5, Y1
-	VPAND        vmconst<>+32(SB), Y1, Y1
-	VPAND        vmconst<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPD2PSY   Y1, X1
-	VMOVMSKPD    Y3, DI
-	VINSERTF128  $0x01, X1, Y8, Y1
-	SHLQ         $0x04, DI
-	ORQ          DI, SI
-	VMOVUPS      Y1, (AX)(BX*4)
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out72
-	JMP          loop70
-
-out72:
-	MOVQ    xs+56(FP), AX
-	VMOVUPS Y0, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done71:
+done62:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3807,9 +3331,9 @@ TEXT ·scalarAtan2_64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop73:
+loop64:
 	CMPQ         BX, CX
-	JAE          done74
+	JAE          done65
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -3874,10 +3398,10 @@ loop73:
 	VMOVMSKPD    Y2, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out75
-	JMP          loop73
+	JNZ          out66
+	JMP          loop64
 
-out75:
+out66:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3885,171 +3409,7 @@ out75:
 	VZEROUPPER
 	RET
 
-done74:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func scalarAtan2_32AVX2Loop(d []float32, x float32, y []float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
-TEXT ·scalarAtan2_32AVX2Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ y_base+32(FP), DX
-	ANDQ $-8, CX
-	XORQ BX, BX
-
-loop76:
-	CMPQ         BX, CX
-	JAE          done77
-	VBROADCASTSS x+24(FP), Y0
-	VMOVUPS      (DX)(BX*4), Y1
-	VCVTPS2PD    X0, Y2
-	VCVTPS2PD    X1, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y4
-	VPAND        vmconst<>+32(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y5, Y7
-	VPAND        Y7, Y6, Y6
-	VCMPPD       $0x04, vmconst<>+864(SB), Y4, Y4
-	VCMPPD       $0x04, vmconst<>+864(SB), Y5, Y5
-	VPAND        Y5, Y4, Y4
-	VPAND        Y4, Y6, Y4
-	VDIVPD       Y3, Y2, Y5
-	VPAND        vmconst<>+32(SB), Y5, Y6
-	VCMPPD       $0x1e, vmconst<>+3264(SB), Y6, Y7
-	VCMPPD       $0x1e, vmconst<>+3296(SB), Y6, Y9
-	VPANDN       Y9, Y7, Y9
-	VSUBPD       vmconst<>+576(SB), Y6, Y10
-	VBLENDVPD    Y9, Y10, Y6, Y10
-	VBLENDVPD    Y7, vmconst<>+576(SB), Y10, Y10
-	VADDPD       vmconst<>+576(SB), Y6, Y11
-	VMOVUPS      vmconst<>+576(SB), Y12
-	VBLENDVPD    Y9, Y11, Y12, Y11
-	VBLENDVPD    Y7, Y6, Y11, Y6
-	VDIVPD       Y6, Y10, Y6
-	VMULPD       Y6, Y6, Y10
-	VMOVUPS      Y10, Y11
-	VMOVUPS      vmconst<>+3328(SB), Y12
-	VFMADD213PD  vmconst<>+3360(SB), Y12, Y11
-	VFMADD213PD  vmconst<>+3392(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3424(SB), Y10, Y11
-	VFMADD213PD  vmconst<>+3456(SB), Y10, Y11
-	VMOVUPS      Y6, Y12
-	VFMADD213PD  vmconst<>+3488(SB), Y6, Y12
-	VFMADD213PD  vmconst<>+3520(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3552(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3584(SB), Y10, Y12
-	VFMADD213PD  vmconst<>+3616(SB), Y10, Y12
-	VMULPD       Y11, Y10, Y10
-	VDIVPD       Y12, Y10, Y10
-	VMOVUPS      Y6, Y11
-	VFMADD231PD  Y10, Y6, Y11
-	VADDPD       vmconst<>+3648(SB), Y11, Y6
-	VADDPD       vmconst<>+3680(SB), Y6, Y6
-	VBLENDVPD    Y9, Y6, Y11, Y6
-	VMOVUPS      vmconst<>+3712(SB), Y9
-	VSUBPD       Y11, Y9, Y9
-	VADDPD       vmconst<>+3744(SB), Y9, Y9
-	VBLENDVPD    Y7, Y9, Y6, Y6
-	VPAND        vmconst<>+0(SB), Y5, Y7
-	VPXOR        Y7, Y6, Y6
-	VCMPPD       $0x00, Y5, Y5, Y5
-	VCMPPD       $0x12, vmconst<>+864(SB), Y6, Y5
-	VADDPD       vmconst<>+3808(SB), Y6, Y7
-	VSUBPD       vmconst<>+3808(SB), Y6, Y9
-	VBLENDVPD    Y5, Y7, Y9, Y5
-	VCMPPD       $0x11, vmconst<>+864(SB), Y3, Y3
-	VBLENDVPD    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+32(SB), Y3, Y3
-	VPAND        vmconst<>+0(SB), Y2, Y2
-	VPOR         Y2, Y3, Y2
-	VCVTPD2PSY   Y2, X8
-	VMOVMSKPD    Y4, SI
-	VEXTRACTF128 $0x01, Y0, X0
-	VCVTPS2PD    X0, Y0
-	VEXTRACTF128 $0x01, Y1, X2
-	VCVTPS2PD    X2, Y2
-	VPAND        vmconst<>+32(SB), Y2, Y3
-	VPAND        vmconst<>+32(SB), Y0, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y6
-	VPAND        Y6, Y5, Y5
-	VCMPPD       $0x04, vmconst<>+864(SB), Y3, Y3
-	VCMPPD       $0x04, vmconst<>+864(SB), Y4, Y4
-	VPAND        Y4, Y3, Y3
-	VPAND        Y3, Y5, Y3
-	VDIVPD       Y2, Y0, Y4
-	VPAND        vmconst<>+32(SB), Y4, Y5
-	VCMPPD       $0x1e, vmconst<>+3264(SB), Y5, Y6
-	VCMPPD       $0x1e, vmconst<>+3296(SB), Y5, Y7
-	VPANDN       Y7, Y6, Y7
-	VSUBPD       vmconst<>+576(SB), Y5, Y9
-	VBLENDVPD    Y7, Y9, Y5, Y9
-	VBLENDVPD    Y6, vmconst<>+576(SB), Y9, Y9
-	VADDPD       vmconst<>+576(SB), Y5, Y10
-	VMOVUPS      vmconst<>+576(SB), Y11
-	VBLENDVPD    Y7, Y10, Y11, Y10
-	VBLENDVPD    Y6, Y5, Y10, Y5
-	VDIVPD       Y5, Y9, Y5
-	VMULPD       Y5, Y5, Y9
-	VMOVUPS      Y9, Y10
-	VMOVUPS      vmconst<>+3328(SB), Y11
-	VFMADD213PD  vmconst<>+3360(SB), Y11, Y10
-	VFMADD213PD  vmconst<>+3392(SB), Y9, Y10
-	VFMADD213PD  vmconst<>+3424(SB), Y9, Y10
-	VFMADD213PD  vmconst<>+3456(SB), Y9, Y10
-	VMOVUPS      Y5, Y11
-	VFMADD213PD  vmconst<>+3488(SB), Y5, Y11
-	VFMADD213PD  vmconst<>+3520(SB), Y9, Y11
-	VFMADD213PD  vmconst<>+3552(SB), Y9, Y11
-	VFMADD213PD  vmconst<>+3584(SB), Y9, Y11
-	VFMADD213PD  vmconst<>+3616(SB), Y9, Y11
-	VMULPD       Y10, Y9, Y9
-	VDIVPD       Y11, Y9, Y9
-	VMOVUPS      Y5, Y10
-	VFMADD231PD  Y9, Y5, Y10
-	VADDPD       vmconst<>+3648(SB), Y10, Y5
-	VADDPD       vmconst<>+3680(SB), Y5, Y5
-	VBLENDVPD    Y7, Y5, Y10, Y5
-	VMOVUPS      vmconst<>+3712(SB), Y7
-	VSUBPD       Y10, Y7, Y7
-	VADDPD       vmconst<>+3744(SB), Y7, Y7
-	VBLENDVPD    Y6, Y7, Y5, Y5
-	VPAND        vmconst<>+0(SB), Y4, Y6
-	VPXOR        Y6, Y5, Y5
-	VCMPPD       $0x00, Y4, Y4, Y4
-	VCMPPD       $0x12, vmconst<>+864(SB), Y5, Y4
-	VADDPD       vmconst<>+3808(SB), Y5, Y6
-	VSUBPD       vmconst<>+3808(SB), Y5, Y7
-	VBLENDVPD    Y4, Y6, Y7, Y4
-	VCMPPD       $0x11, vmconst<>+864(SB), Y2, Y2
-	VBLENDVPD    Y2, Y4, Y5, Y2
-	VPAND        vmconst<>+32(SB), Y2, Y2
-	VPAND        vmconst<>+0(SB), Y0, Y0
-	VPOR         Y0, Y2, Y0
-	VCVTPD2PSY   Y0, X0
-	VMOVMSKPD    Y3, DI
-	VINSERTF128  $0x01, X0, Y8, Y0
-	SHLQ         $0x04, DI
-	ORQ          DI, SI
-	VMOVUPS      Y0, (AX)(BX*4)
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out78
-	JMP          loop76
-
-out78:
-	MOVQ    ys+56(FP), AX
-	VMOVUPS Y1, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done77:
+done65:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4066,9 +3426,9 @@ TEXT ·logaddexp64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop79:
+loop67:
 	CMPQ        SI, CX
-	JAE         done80
+	JAE         done68
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
 	VSUBPD      Y1, Y0, Y2
@@ -4191,10 +3551,10 @@ loop79:
 	VMOVMSKPD   Y4, DI
 	ADDQ        $0x04, SI
 	XORQ        $0x0f, DI
-	JNZ         out81
-	JMP         loop79
+	JNZ         out69
+	JMP         loop67
 
-out81:
+out69:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4204,7 +3564,7 @@ out81:
 	VZEROUPPER
 	RET
 
-done80:
+done68:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4220,9 +3580,9 @@ TEXT ·logaddexpScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop82:
+loop70:
 	CMPQ         BX, CX
-	JAE          done83
+	JAE          done71
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -4345,10 +3705,10 @@ loop82:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out84
-	JMP          loop82
+	JNZ          out72
+	JMP          loop70
 
-out84:
+out72:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4356,7 +3716,7 @@ out84:
 	VZEROUPPER
 	RET
 
-done83:
+done71:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4372,9 +3732,9 @@ TEXT ·scalarLogaddexp64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop85:
+loop73:
 	CMPQ         BX, CX
-	JAE          done86
+	JAE          done74
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -4497,10 +3857,10 @@ loop85:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out87
-	JMP          loop85
+	JNZ          out75
+	JMP          loop73
 
-out87:
+out75:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4508,7 +3868,7 @@ out87:
 	VZEROUPPER
 	RET
 
-done86:
+done74:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4525,9 +3885,9 @@ TEXT ·logaddexp2_64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop88:
+loop76:
 	CMPQ        SI, CX
-	JAE         done89
+	JAE         done77
 	VMOVUPS     (DX)(SI*8), Y0
 	VMOVUPS     (BX)(SI*8), Y1
 	VSUBPD      Y1, Y0, Y2
@@ -4658,10 +4018,10 @@ loop88:
 	VMOVMSKPD   Y4, DI
 	ADDQ        $0x04, SI
 	XORQ        $0x0f, DI
-	JNZ         out90
-	JMP         loop88
+	JNZ         out78
+	JMP         loop76
 
-out90:
+out78:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4671,7 +4031,7 @@ out90:
 	VZEROUPPER
 	RET
 
-done89:
+done77:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4687,9 +4047,9 @@ TEXT ·logaddexp2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop91:
+loop79:
 	CMPQ         BX, CX
-	JAE          done92
+	JAE          done80
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -4820,10 +4180,10 @@ loop91:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out93
-	JMP          loop91
+	JNZ          out81
+	JMP          loop79
 
-out93:
+out81:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4831,7 +4191,7 @@ out93:
 	VZEROUPPER
 	RET
 
-done92:
+done80:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4847,9 +4207,9 @@ TEXT ·scalarLogaddexp2_64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop94:
+loop82:
 	CMPQ         BX, CX
-	JAE          done95
+	JAE          done83
 	VBROADCASTSD x+24(FP), Y0
 	VMOVUPS      (DX)(BX*8), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -4980,10 +4340,10 @@ loop94:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out96
-	JMP          loop94
+	JNZ          out84
+	JMP          loop82
 
-out96:
+out84:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4991,7 +4351,7 @@ out96:
 	VZEROUPPER
 	RET
 
-done95:
+done83:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5550,300 +4910,292 @@ DATA vmconst<>+4384(SB)/8, $0x0000000040000000
 DATA vmconst<>+4392(SB)/8, $0x0000000040000000
 DATA vmconst<>+4400(SB)/8, $0x0000000040000000
 DATA vmconst<>+4408(SB)/8, $0x0000000040000000
-DATA vmconst<>+4416(SB)/4, $0x7fffffff
-DATA vmconst<>+4420(SB)/4, $0x7fffffff
-DATA vmconst<>+4424(SB)/4, $0x7fffffff
-DATA vmconst<>+4428(SB)/4, $0x7fffffff
-DATA vmconst<>+4432(SB)/4, $0x7fffffff
-DATA vmconst<>+4436(SB)/4, $0x7fffffff
-DATA vmconst<>+4440(SB)/4, $0x7fffffff
-DATA vmconst<>+4444(SB)/4, $0x7fffffff
-DATA vmconst<>+4448(SB)/4, $0x00000000
-DATA vmconst<>+4452(SB)/4, $0x00000000
-DATA vmconst<>+4456(SB)/4, $0x00000000
-DATA vmconst<>+4460(SB)/4, $0x00000000
-DATA vmconst<>+4464(SB)/4, $0x00000000
-DATA vmconst<>+4468(SB)/4, $0x00000000
-DATA vmconst<>+4472(SB)/4, $0x00000000
-DATA vmconst<>+4476(SB)/4, $0x00000000
-DATA vmconst<>+4480(SB)/4, $0x7f800000
-DATA vmconst<>+4484(SB)/4, $0x7f800000
-DATA vmconst<>+4488(SB)/4, $0x7f800000
-DATA vmconst<>+4492(SB)/4, $0x7f800000
-DATA vmconst<>+4496(SB)/4, $0x7f800000
-DATA vmconst<>+4500(SB)/4, $0x7f800000
-DATA vmconst<>+4504(SB)/4, $0x7f800000
-DATA vmconst<>+4508(SB)/4, $0x7f800000
-DATA vmconst<>+4512(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4520(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4528(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4536(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4544(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4552(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4560(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4568(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4576(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4584(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4592(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4600(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4608(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4616(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4624(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4632(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4640(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4648(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4656(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4664(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4672(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4680(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4688(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4696(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4704(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4712(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4720(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4728(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4736(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4744(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4752(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4760(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4768(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4776(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4784(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4792(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4800(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4808(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4816(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4824(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4832(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4840(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4848(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4856(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4864(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4872(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4880(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4888(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4896(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4904(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4912(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4920(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4928(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4936(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4944(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4952(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4960(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4968(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4976(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4984(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4992(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+5000(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+5008(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+5016(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+5024(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+5032(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+5040(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+5048(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+5056(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+5064(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+5072(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+5080(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+5088(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5096(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5104(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5112(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5120(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5128(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5136(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5144(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5152(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5160(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5168(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5176(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5184(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5192(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5200(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5208(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5216(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5224(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5232(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5240(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5248(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5256(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5264(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5272(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5280(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5288(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5296(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5304(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5312(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5320(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5328(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5336(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5344(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5352(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5360(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5368(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5376(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5384(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5392(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5400(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5408(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5416(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5424(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5432(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5440(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5448(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5456(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5464(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5472(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5480(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5488(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5496(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5504(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5512(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5520(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5528(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5536(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5544(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5552(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5560(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5568(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5576(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5584(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5592(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5600(SB)/8, $0x0080000000000000
-DATA vmconst<>+5608(SB)/8, $0x0080000000000000
-DATA vmconst<>+5616(SB)/8, $0x0080000000000000
-DATA vmconst<>+5624(SB)/8, $0x0080000000000000
-DATA vmconst<>+5632(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5640(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5648(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5656(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5664(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5672(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5680(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5688(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5696(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5704(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5712(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5720(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5728(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5736(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5744(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5752(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5760(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5768(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5776(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5784(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5792(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5800(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5808(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5816(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5824(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5832(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5840(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5848(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5856(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5864(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5872(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5880(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5888(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5896(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5904(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5912(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5920(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5928(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5936(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5944(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5952(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5960(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5968(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5976(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5984(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+5992(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+6000(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+6008(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+6016(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+6024(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+6032(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+6040(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+6048(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+6056(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+6064(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+6072(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+6080(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+6088(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+6096(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+6104(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+6112(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6120(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6128(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6136(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6144(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6152(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6160(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6168(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6176(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6184(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6192(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6200(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6208(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6216(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6224(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6232(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6240(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6248(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6256(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6264(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6272(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6280(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6288(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6296(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6304(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6312(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6320(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6328(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6336(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6344(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6352(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6360(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6368(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6376(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6384(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6392(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6400(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6408(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6416(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6424(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6432(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6440(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6448(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6456(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6464(SB)/8, $0x403c000000000000
-DATA vmconst<>+6472(SB)/8, $0x403c000000000000
-DATA vmconst<>+6480(SB)/8, $0x403c000000000000
-DATA vmconst<>+6488(SB)/8, $0x403c000000000000
-DATA vmconst<>+6496(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6504(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6512(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6520(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6528(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6536(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6544(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6552(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6560(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6568(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6576(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6584(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6592(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6600(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6608(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6616(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6624(SB)/4, $0x41d00000
-DATA vmconst<>+6628(SB)/4, $0x41d00000
-DATA vmconst<>+6632(SB)/4, $0x41d00000
-DATA vmconst<>+6636(SB)/4, $0x41d00000
-DATA vmconst<>+6640(SB)/4, $0x41d00000
-DATA vmconst<>+6644(SB)/4, $0x41d00000
-DATA vmconst<>+6648(SB)/4, $0x41d00000
-DATA vmconst<>+6652(SB)/4, $0x41d00000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $6656
+DATA vmconst<>+4416(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4424(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4432(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4440(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4448(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4456(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4464(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4472(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4480(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4488(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4496(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4504(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4512(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4520(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4528(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4536(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4544(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4552(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4560(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4568(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4576(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4584(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4592(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4600(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4608(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4616(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4624(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4632(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4640(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4648(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4656(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4664(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4672(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4680(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4688(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4696(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4704(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4712(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4720(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4728(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4736(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4744(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4752(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4760(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4768(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4776(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4784(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4792(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4800(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4808(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4816(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4824(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4832(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4840(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4848(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4856(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4864(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4872(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4880(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4888(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4896(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4904(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4912(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4920(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4928(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4936(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4944(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4952(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4960(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+4968(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+4976(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+4984(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+4992(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5000(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5008(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5016(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5024(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5032(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5040(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5048(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5056(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5064(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5072(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5080(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5088(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5096(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5104(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5112(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5120(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5128(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5136(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5144(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5152(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5160(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5168(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5176(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5184(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5192(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5200(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5208(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5216(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5224(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5232(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5240(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5248(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5256(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5264(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5272(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5280(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5288(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5296(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5304(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5312(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5320(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5328(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5336(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5344(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5352(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5360(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5368(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5376(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5384(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5392(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5400(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5408(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5416(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5424(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5432(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5440(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5448(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5456(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5464(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5472(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5480(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5488(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5496(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5504(SB)/8, $0x0080000000000000
+DATA vmconst<>+5512(SB)/8, $0x0080000000000000
+DATA vmconst<>+5520(SB)/8, $0x0080000000000000
+DATA vmconst<>+5528(SB)/8, $0x0080000000000000
+DATA vmconst<>+5536(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5544(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5552(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5560(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5568(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5576(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5584(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5592(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5600(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5608(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5616(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5624(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5632(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5640(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5648(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5656(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5664(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5672(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5680(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5688(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5696(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5704(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5712(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5720(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5728(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5736(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5744(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5752(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5760(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5768(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5776(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5784(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5792(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5800(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5808(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5816(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5824(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5832(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5840(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5848(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5856(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5864(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5872(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5880(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5888(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5896(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5904(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5912(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5920(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5928(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5936(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5944(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5952(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+5960(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+5968(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+5976(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+5984(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+5992(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+6000(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+6008(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+6016(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6024(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6032(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6040(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6048(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6056(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6064(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6072(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6080(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6088(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6096(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6104(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6112(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6120(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6128(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6136(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6144(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6152(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6160(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6168(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6176(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6184(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6192(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6200(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6208(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6216(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6224(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6232(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6240(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6248(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6256(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6264(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6272(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6280(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6288(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6296(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6304(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6312(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6320(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6328(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6336(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6344(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6352(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6360(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6368(SB)/4, $0x7fffffff
+DATA vmconst<>+6372(SB)/4, $0x7fffffff
+DATA vmconst<>+6376(SB)/4, $0x7fffffff
+DATA vmconst<>+6380(SB)/4, $0x7fffffff
+DATA vmconst<>+6384(SB)/4, $0x7fffffff
+DATA vmconst<>+6388(SB)/4, $0x7fffffff
+DATA vmconst<>+6392(SB)/4, $0x7fffffff
+DATA vmconst<>+6396(SB)/4, $0x7fffffff
+DATA vmconst<>+6400(SB)/4, $0x7f800000
+DATA vmconst<>+6404(SB)/4, $0x7f800000
+DATA vmconst<>+6408(SB)/4, $0x7f800000
+DATA vmconst<>+6412(SB)/4, $0x7f800000
+DATA vmconst<>+6416(SB)/4, $0x7f800000
+DATA vmconst<>+6420(SB)/4, $0x7f800000
+DATA vmconst<>+6424(SB)/4, $0x7f800000
+DATA vmconst<>+6428(SB)/4, $0x7f800000
+DATA vmconst<>+6432(SB)/8, $0x403c000000000000
+DATA vmconst<>+6440(SB)/8, $0x403c000000000000
+DATA vmconst<>+6448(SB)/8, $0x403c000000000000
+DATA vmconst<>+6456(SB)/8, $0x403c000000000000
+DATA vmconst<>+6464(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6472(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6480(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6488(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6496(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6504(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6512(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6520(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6528(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6536(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6544(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6552(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6560(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6568(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6576(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6584(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6592(SB)/4, $0x41d00000
+DATA vmconst<>+6596(SB)/4, $0x41d00000
+DATA vmconst<>+6600(SB)/4, $0x41d00000
+DATA vmconst<>+6604(SB)/4, $0x41d00000
+DATA vmconst<>+6608(SB)/4, $0x41d00000
+DATA vmconst<>+6612(SB)/4, $0x41d00000
+DATA vmconst<>+6616(SB)/4, $0x41d00000
+DATA vmconst<>+6620(SB)/4, $0x41d00000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $6624

@@ -30,14 +30,16 @@ var fast512 = map[string]core{
 	"sin":   func(k lang, x Op) (Op, Op) { return trig64(contracted{k}, x, false) },
 	"cos":   func(k lang, x Op) (Op, Op) { return trig64(contracted{k}, x, true) },
 	"tan":   func(k lang, x Op) (Op, Op) { return tan64(contracted{k}, x) },
-	"atan":  func(k lang, x Op) (Op, Op) { return atan64(contracted{k}, x) },
-	"acos":  func(k lang, x Op) (Op, Op) { return acos64(contracted{k}, x) },
+	"atan":  atanFast64,
+	"asin":  func(k lang, x Op) (Op, Op) { return asinAcosFast64(k, x, false) },
+	"acos":  func(k lang, x Op) (Op, Op) { return asinAcosFast64(k, x, true) },
 	"expm1": func(k lang, x Op) (Op, Op) { return expm1With(contracted{k}, x, false) },
 	"log1p": log1pFast64,
 	"asinh": func(k lang, x Op) (Op, Op) { return asinhWith(contracted{k}, x, logFast64, log1pFast64) },
 	"acosh": func(k lang, x Op) (Op, Op) { return acoshWith(contracted{k}, x, logFast64, log1pFast64, false) },
 	"atanh": func(k lang, x Op) (Op, Op) { return atanhWith(contracted{k}, x, log1pFast64) },
 	"erf":   func(k lang, x Op) (Op, Op) { return erfWith(contracted{k}, x, expFast64) },
+	"cbrt":  cbrtFast64,
 }
 
 // log1pFast64 is log1p64's description with every multiply-add fused.
@@ -61,14 +63,31 @@ func fastCore(u unary, t target) (c core, fast bool) {
 	return u.core64, false
 }
 
+// fastCore2 is fastCore for a function of two operands.
+func fastCore2(b binaryFn, t target) (c core2, fast bool) {
+	if f, ok := fast512Binary[b.Name]; ok && t == avx512 {
+		return f, true
+	}
+	return b.core64, false
+}
+
 // fastNames are the exported stems (Exp for exp, Exp2_ for exp2) of the
-// functions with a fast512 kernel on target t, in unaries' order.
+// functions with a fast512 or fast512Binary kernel on target t, in
+// unaries' then binaries' order.
 func fastNames(t target) []string {
 	var names []string
+	add := func(name string) {
+		st := stem(name)
+		names = append(names, strings.ToUpper(st[:1])+st[1:])
+	}
 	for _, u := range unaries {
 		if _, fast := fastCore(u, t); fast {
-			st := stem(u.Name)
-			names = append(names, strings.ToUpper(st[:1])+st[1:])
+			add(u.Name)
+		}
+	}
+	for _, b := range binaries {
+		if _, fast := fastCore2(b, t); fast {
+			add(b.Name)
 		}
 	}
 	return names
@@ -264,4 +283,135 @@ func logFastReduce(k lang, x Op) (ok, e, f Op) {
 func log2Fast64(k lang, x Op) (r, ok Op) {
 	ok, e, f := logFastReduce(k, x)
 	return k.fma(logFused(k, k.f(0), f), k.f(invLn2), e), ok
+}
+
+// cbrtFast64Magic is the high word whose value, less a third of a positive
+// float64's high word, is that float's inverse cube root to within 3.5%
+// over every binade (found by a search, as cbrt32Magic).
+const cbrtFast64Magic = 0x553ef084
+
+// cbrtFast64 is cbrt32's method in float64 (within an ulp of math.Cbrt
+// over the sweeps, exact at exact cubes): on |x| (subnormal lanes scaled
+// by 2^54, their result by 2^-18), y ≈ |x|^(-1/3) from the high word (the
+// magic less a third of it, in float arithmetic through 2^52's mantissa),
+// one step of the cubic series (3.5% → 2^-16) and one Newton step (2^-31),
+// c = |x|·y² and a Newton step on c with the residual |x| - c³ by an FMA;
+// x's sign put back. No division: a tenth of the reference's four. Zero
+// lanes come out as zeros; infinite and NaN lanes are out.
+func cbrtFast64(k lang, x Op) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	ok = k.cmp(lt, ax, k.f(math.Inf(1)))
+	sub := k.cmp(lt, ax, k.f(minNormal))
+	a := k.sel(sub, k.mul(ax, k.f(0x1p54)), ax)
+	hi := k.sub(k.or(k.shr(a, 32), k.u(magic52Bits)), k.f(magic52))
+	guess := k.fnma(hi, k.f(1.0/3), k.f(cbrtFast64Magic))
+	y := k.shl(k.xor(k.add(guess, k.f(magic52)), k.u(magic52Bits)), 32)
+	e := k.fnma(k.mul(k.mul(a, y), y), y, k.f(1))
+	y = k.fma(k.mul(y, e), k.horner(e, 14.0/81, 2.0/9, 1.0/3), y)
+	e = k.fnma(k.mul(k.mul(a, y), y), y, k.f(1))
+	y = k.fma(k.mul(y, e), k.f(1.0/3), y)
+	y2 := k.mul(y, y)
+	c := k.mul(a, y2)
+	c = k.fma(k.fnma(k.mul(c, c), c, a), k.mul(y2, k.f(1.0/3)), c)
+	c = k.sel(sub, k.mul(c, k.f(0x1p-18)), c)
+	return k.or(c, k.and(x, k.u(signBit))), ok
+}
+
+// asinFastMax bounds asinAcosFast64's asin domain (see there).
+const asinFastMax = 0.99
+
+// fast512Binary are the AVX-512 level's own float64 kernels of two
+// operands (see fast512).
+var fast512Binary = map[string]core2{
+	"atan2": atan2Fast64,
+}
+
+// atanFastP is (atan(√z)/√z - 1)/z on z ∈ [0, 1/4] to degree 11, and
+// asinFastP (asin(√z)/√z - 1)/z there to degree 12 (polyFit; TestFits
+// measures both): the tails of atan(a) = a + a·z·P(z) for |a| ≤ 1/2 and
+// of asin(s) for s ≤ 1/2, with z = a² (s²).
+var (
+	atanFastP = polyFit(atanTail, 0, 0.25, 11)
+	asinFastP = polyFit(asinTail, 0, 0.25, 12)
+)
+
+// atanAngle is the angle in [0, π] of the point (x, y) from |x| = ax, |y|
+// = ay and x < 0 (negx; nil: x ≥ 0), the sign of y left to the caller:
+// with mx = max(ax, ay) and mn = min(ax, ay), a = mn/mx, or (mn - mx)/(mn
+// + mx) where mn > mx/2 (one division either way, mn - mx exact, a in
+// [-1/3, 1/2]), atan(a) = a + a·z·atanFastP(z), and the angle n·π/4 ±
+// atan(a) with n from the octant (mn/mx's reduction, ay > ax and negx) and
+// the sign from the reflections, summed as n·(π/4 in two parts) by two
+// FMAs. The caller keeps mx a normal number far from overflow.
+func atanAngle(k lang, ay, ax, negx Op) Op {
+	mx, mn := k.max(ax, ay), k.min(ax, ay)
+	mid := k.cmp(gt, mn, k.mul(mx, k.f(0.5)))
+	a := k.div(k.sel(mid, k.sub(mn, mx), mn), k.sel(mid, k.add(mn, mx), mx))
+	z := k.mul(a, a)
+	t := k.fma(k.mul(a, z), k.horner(z, atanFastP...), a)
+	swap := k.cmp(gt, ay, ax)
+	flip := k.and(swap, k.u(signBit))
+	turn := k.and(swap, k.f(2)) // the octant's multiple of π/4 but mid's
+	if negx != nil {
+		flip = k.xor(k.and(negx, k.u(signBit)), flip)
+		turn = k.sel(swap, k.f(2), k.and(negx, k.f(4)))
+	}
+	n := k.add(turn, k.xor(k.and(mid, k.f(1)), flip))
+	return k.fma(n, k.f(pio2Hi/2), k.fma(n, k.f(pio2Lo/2), k.xor(t, flip)))
+}
+
+// atanFast64 is atan x = atanAngle of the point (1, x) with x's sign put
+// back: within 2 ulp of math.Atan over the sweeps, no branch of the
+// reference's three computed. NaN lanes are out.
+func atanFast64(k lang, x Op) (r, ok Op) {
+	r = atanAngle(k, k.and(x, k.u(absMask)), k.f(1), nil)
+	return k.or(r, k.and(x, k.u(signBit))), k.cmp(eq, x, x)
+}
+
+// atan2Fast64 is atan2(y, x) = atanAngle with y's sign put on (within 2
+// ulp of scalar.Atan2 over the sweeps). Lanes with a NaN operand, or with
+// max(|x|, |y|) below 2^-1000 (where mx/2 could round; both zero among
+// them) or above 2^1022 (where mn + mx could overflow; infinities among
+// them) are out.
+func atan2Fast64(k lang, y, x Op) (r, ok Op) {
+	ax, ay := k.and(x, k.u(absMask)), k.and(y, k.u(absMask))
+	mx := k.max(ax, ay)
+	ok = k.mAndNot(k.mAnd(k.cmp(ge, mx, k.f(0x1p-1000)), k.cmp(le, mx, k.f(0x1p1022))), k.cmp(unord, x, y))
+	r = atanAngle(k, ay, ax, k.cmp(lt, x, k.f(0)))
+	return k.or(r, k.and(y, k.u(signBit))), ok
+}
+
+// asinAcosFast64 is asin x, or acos x, from s = |x| and z = x² where |x| ≤
+// 1/2, else s = √z and z = (1-|x|)/2 (exact): p = asin(s) = s +
+// s·z·asinFastP(z), then asin |x| = p or π/2 - 2p, acos x = π/2 ∓ p, 2p or
+// π - 2p, each n·(π/2 in two parts) ± p or 2p by two FMAs; asin takes x's
+// sign. Lanes with |x| > 1 and NaN are out, and for asin those with |x| >
+// 0.99, where math.Asin's own error (from its 1 - x²) reaches 12 ulp and
+// the rule, measured against it, would not hold.
+func asinAcosFast64(k lang, x Op, acos bool) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	ok = k.cmp(le, ax, k.f(1))
+	if !acos {
+		ok = k.cmp(le, ax, k.f(asinFastMax))
+	}
+	big := k.cmp(gt, ax, k.f(0.5))
+	z := k.sel(big, k.mul(k.sub(k.f(1), ax), k.f(0.5)), k.mul(x, x))
+	s := k.sel(big, k.sqrt(z), ax)
+	p := k.fma(k.mul(s, z), k.horner(z, asinFastP...), s)
+	p = k.sel(big, k.add(p, p), p)
+	var n, flip Op
+	if acos {
+		// small: π/2 - p·sign(x); big: 2p (x ≥ 0), π - 2p (x < 0)
+		neg := k.and(x, k.u(signBit))
+		flip = k.sel(big, neg, k.xor(neg, k.u(signBit)))
+		n = k.sel(big, k.and(k.cmp(lt, x, k.f(0)), k.f(2)), k.f(1))
+	} else {
+		flip = k.and(big, k.u(signBit))
+		n = k.and(big, k.f(1))
+	}
+	r = k.fma(n, k.f(pio2Hi), k.fma(n, k.f(pio2Lo), k.xor(p, flip)))
+	if acos {
+		return r, ok
+	}
+	return k.or(r, k.and(x, k.u(signBit))), ok
 }

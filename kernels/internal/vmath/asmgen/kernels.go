@@ -1322,12 +1322,35 @@ func divBy3(k lang, n Op) Op {
 	return k.or(k.shl(toInt(qHi), 32), toInt(qLo))
 }
 
-// nonzeroFinite32 is the lanes of float32 x that are neither zero,
-// infinite nor NaN (cbrt's float32 domain: every other float32 widens to a
-// normal float64).
-func nonzeroFinite32(k lang, x Op) Op {
+// cbrt32Magic is the integer whose bits, less a third of a positive
+// float32's bits, are that float's inverse cube root to within 3.5% over
+// every binade (chosen by a search for the smallest worst error).
+const cbrt32Magic = 0x54a232b3
+
+// cbrt32 is float32 cbrt in float32 lanes, a method of its own (within an
+// ulp of float32(math.Cbrt(float64(x))) over all 2^32 inputs, exact at
+// exact cubes): on |x| (subnormal lanes scaled by 2^24, their result by
+// 2^-8), y ≈ |x|^(-1/3) from the bits (cbrt32Magic less a third of them,
+// in float arithmetic: its roundings move the guess by a few units only),
+// one step of y·(1 + e/3 + 2e²/9 + 14e³/81) with e = 1 - |x|·y³ (the
+// series of (1-e)^(-1/3): 3.5% → 2^-16), c = |x|·y² and one Newton step
+// on c with the residual |x| - c³ by an FMA (2^-30, then the rounding);
+// x's sign put back. Zero lanes come out as zeros (y stays finite);
+// infinite and NaN lanes are out.
+func cbrt32(k lang, x Op) (r, ok Op) {
 	ax := k.and(x, k.u(1<<31-1))
-	return k.mAnd(k.cmp(gt, ax, k.f(0)), k.cmp(lt, ax, k.f(math.Inf(1))))
+	ok = k.cmp(lt, ax, k.f(math.Inf(1)))
+	sub := k.cmp(lt, ax, k.f(0x1p-126))
+	a := k.sel(sub, k.mul(ax, k.f(0x1p24)), ax)
+	y := k.toInt(k.fnma(k.toFloat(a), k.f(1.0/3), k.f(cbrt32Magic)))
+	e := k.fnma(k.mul(k.mul(a, y), y), y, k.f(1))
+	y = k.fma(k.mul(y, e), k.horner(e, 14.0/81, 2.0/9, 1.0/3), y)
+	y2 := k.mul(y, y)
+	c := k.mul(a, y2)
+	res := k.fnma(k.mul(c, c), c, a)
+	c = k.fma(res, k.mul(y2, k.f(1.0/3)), c)
+	c = k.sel(sub, k.mul(c, k.f(0x1p-8)), c)
+	return k.or(c, k.and(x, k.u(1<<31))), ok
 }
 
 // Constants of math.Erf and math.Erfc (erf.go): erx and the coefficients of
@@ -1514,6 +1537,36 @@ func atan2With(k lang, y, x Op, atan core) (r, ok Op) {
 	turn := k.sel(k.cmp(le, q, zero), k.add(q, k.f(math.Pi)), k.sub(q, k.f(math.Pi)))
 	r = k.sel(k.cmp(lt, x, zero), turn, q)
 	return k.or(k.and(r, k.u(absMask)), k.and(y, k.u(signBit))), ok
+}
+
+// atan2_32 is float32 atan2 in float32 lanes, a method of its own (within
+// a few ulp of float32(math.Atan2(float64(y), float64(x))); the tests
+// measure it): with mx = max(|x|, |y|) and mn = min(|x|, |y|), the ratio
+// a = mn/mx, or (mn - mx)/(mn + mx) where mn > tan(π/8)·mx (one division
+// either way, a within ±tan(π/8)), atan(a) by atan32's polynomial; then the
+// angle is n·π/4 ± atan(a) with n from the octant (mn/mx's reduction, |y| >
+// |x| and x < 0) and the sign from the reflections, summed as n·(π/4 in
+// two float32 parts) by two FMAs; y's sign put on. Lanes with a NaN
+// operand, with mx below 2^-100 (where tan(π/8)·mx could round and pick
+// the wrong reduction; both zero among them) or above 2^126 (where mn + mx
+// could overflow; infinities among them) are out.
+func atan2_32(k lang, y, x Op) (r, ok Op) {
+	signF := k.u(1 << 31)
+	ax, ay := k.and(x, k.u(1<<31-1)), k.and(y, k.u(1<<31-1))
+	mx, mn := k.max(ax, ay), k.min(ax, ay)
+	ok = k.mAndNot(k.mAnd(k.cmp(ge, mx, k.f(0x1p-100)), k.cmp(le, mx, k.f(0x1p126))), k.cmp(unord, x, y))
+	mid := k.cmp(gt, mn, k.mul(mx, k.f(0.4142135623730950)))
+	a := k.div(k.sel(mid, k.sub(mn, mx), mn), k.sel(mid, k.add(mn, mx), mx))
+	z := k.mul(a, a)
+	t := k.fma(k.mul(k.horner(z, atanfP...), z), a, a)
+	swap := k.cmp(gt, ay, ax)
+	negx := k.cmp(lt, x, k.f(0))
+	// the reflections: atan(a) subtracted where exactly one of swap and
+	// negx holds
+	flip := k.xor(k.and(negx, signF), k.and(swap, signF))
+	n := k.add(k.sel(swap, k.f(2), k.and(negx, k.f(4))), k.xor(k.and(mid, k.f(1)), flip))
+	r = k.fma(n, k.f(pio4fHi), k.fma(n, k.f(pio4fLo), k.xor(t, flip)))
+	return k.or(r, k.and(y, signF)), ok
 }
 
 // logaddexp64 is scalar.LogAddExp: x + ln 2 where x == y, else max(x, y) +

@@ -105,7 +105,7 @@ var unaries = []unary{
 	{"asinh", asinh64, asinh32, true, asinhArm64, nil},
 	{"acosh", acosh64, acosh32, true, acoshArm64, nil},
 	{"atanh", atanh64, atanh32, true, atanhArm64, nil},
-	{"cbrt", cbrt64, nil, true, cbrt64, nonzeroFinite32},
+	{"cbrt", cbrt64, cbrt32, true, cbrt64, nil},
 	{"erf", erf64, nil, true, erfArm64, finite32},
 	{"erfc", erfc64, nil, true, erfcArm64, below26_32},
 }
@@ -131,6 +131,10 @@ type binaryFn struct {
 	core64 core2
 	neon64 core2
 	goRef  bool // core64 mirrors a reference written in Go with multiply-adds
+	// core32, where set, is the float32 kernel of every level (a method
+	// of its own in float32 lanes, within the float32 rule); nil: core64
+	// (neon64) on float64 halves.
+	core32 core2
 	// f32 are the amd64 widths (bits) with a float32 kernel: a float32
 	// kernel through float64 with more live values than the registers
 	// hold (16 ymm for AVX2; avo's allocator at 512 bits) is left out,
@@ -139,11 +143,11 @@ type binaryFn struct {
 }
 
 var binaries = []binaryFn{
-	{"pow", "powRef", pow64, powArm64, false, []int{256}},
-	{"hypot", "hypotRef", hypot64, hypotArm64, false, []int{256, 512}},
-	{"atan2", "atan2Ref", atan2_64, atan2Arm64, true, []int{256, 512}},
-	{"logaddexp", "logaddexpRef", logaddexp64, logaddexpArm64, true, nil},
-	{"logaddexp2", "logaddexp2Ref", logaddexp2_64, logaddexp2Arm64, true, nil},
+	{"pow", "powRef", pow64, powArm64, false, nil, []int{256}},
+	{"hypot", "hypotRef", hypot64, hypotArm64, false, nil, []int{256, 512}},
+	{"atan2", "atan2Ref", atan2_64, atan2Arm64, true, atan2_32, []int{256, 512}},
+	{"logaddexp", "logaddexpRef", logaddexp64, logaddexpArm64, true, nil, nil},
+	{"logaddexp2", "logaddexp2Ref", logaddexp2_64, logaddexp2Arm64, true, nil, nil},
 }
 
 // powForm is one of a binary function's three operand patterns.
@@ -427,14 +431,19 @@ func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 	x := operandOf(form.XVec, xp, "x")
 	y := operandOf(form.YVec, yp, "y")
 	var m reg.GPVirtual
-	if elem == 32 {
+	switch {
+	case elem == 32 && b.core32 != nil:
+		r, ok := b.core32(avx{k}, x, y)
+		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
+		m = k.bitsOf(ok)
+	case elem == 32:
 		var r V
 		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, Op) {
 			r, ok := b.core64(avx{k64}, h[0], h[1])
 			return k64.reg(r), ok
 		})
 		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
-	} else {
+	default:
 		r, ok := b.core64(avx{k}, x, y)
 		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
 		m = k.bitsOf(ok)
@@ -515,8 +524,12 @@ func generate() map[string][]byte {
 	}
 	for _, b := range binaries {
 		for _, form := range b.forms() {
-			arm.powLoop(form, 64, b.neon64)
-			arm.powLoop(form, 32, b.neon64)
+			arm.powLoop(form, 64, b.neon64, false)
+			if b.core32 != nil {
+				arm.powLoop(form, 32, b.core32, true)
+			} else {
+				arm.powLoop(form, 32, b.neon64, false)
+			}
 		}
 	}
 	out["zvmath_arm64.s"] = arm.asm()
@@ -564,9 +577,19 @@ func amd64Files(out map[string][]byte, t target, suffix string) {
 		if b.goRef {
 			files = []*asmFile{goref, gorefFMA}
 		}
-		for _, f := range files {
-			for _, form := range b.forms() {
-				for _, elem := range t.binaryElems(b) {
+		for _, form := range b.forms() {
+			for _, elem := range t.binaryElems(b) {
+				if c, fast := fastCore2(b, t); fast && elem == 64 {
+					fb := b
+					fb.core64 = c
+					plain.powLoop(fb, form, elem)
+					continue
+				}
+				if elem == 32 && b.core32 != nil {
+					plain.powLoop(b, form, elem) // no reference's fusion to mirror
+					continue
+				}
+				for _, f := range files {
 					f.powLoop(b, form, elem)
 				}
 			}

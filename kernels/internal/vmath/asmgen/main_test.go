@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -84,22 +85,64 @@ func TestFastTables(t *testing.T) {
 }
 
 // TestFast512NamesUnaries checks that every fast512 entry names a unary
-// function (a misspelt key would leave the function on its reference's
-// kernel, silently).
+// function and every fast512Binary entry a function of two operands (a
+// misspelt key would leave the function on its reference's kernel,
+// silently).
 func TestFast512NamesUnaries(t *testing.T) {
-	known := map[string]bool{}
+	known, known2 := map[string]bool{}, map[string]bool{}
 	for _, u := range unaries {
 		known[u.Name] = true
+	}
+	for _, b := range binaries {
+		known2[b.Name] = true
 	}
 	for name := range fast512 {
 		if !known[name] {
 			t.Errorf("fast512[%q]: no unary function of that name", name)
 		}
 	}
-	if got, want := len(fastNames(avx512)), len(fast512); got != want {
-		t.Errorf("fastNames(avx512) has %d names, fast512 %d entries", got, want)
+	for name := range fast512Binary {
+		if !known2[name] {
+			t.Errorf("fast512Binary[%q]: no function of two operands of that name", name)
+		}
+	}
+	if got, want := len(fastNames(avx512)), len(fast512)+len(fast512Binary); got != want {
+		t.Errorf("fastNames(avx512) has %d names, fast512 and fast512Binary %d entries", got, want)
 	}
 	if n := len(fastNames(avx2)); n != 0 {
 		t.Errorf("fastNames(avx2) has %d names, want none (AVX2 keeps the references' bits)", n)
+	}
+}
+
+// TestFits measures the fitted polynomials (polyFit) against their
+// functions on a fine grid: each tail's error times z, its weight in the
+// result (atan(a) = a + a·z·P(z), relative to a), stays below 2^-54, a
+// quarter of an ulp; and the tails themselves against math's functions.
+func TestFits(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		p    []float64
+		tail func(*big.Float) *big.Float
+		f    func(float64) float64
+	}{{"atan", atanFastP, atanTail, math.Atan}, {"asin", asinFastP, asinTail, math.Asin}} {
+		worst := 0.0
+		for i := 0; i <= 5000; i++ {
+			z := 0.25 * float64(i) / 5000
+			var p float64
+			for _, cc := range c.p {
+				p = p*z + cc
+			}
+			want, _ := c.tail(newFit(z)).Float64()
+			worst = math.Max(worst, math.Abs(p-want)*z)
+			if s := math.Sqrt(z); s > 0 {
+				if viaMath := (c.f(s)/s - 1) / z; math.Abs(viaMath-want) > 1e-9 {
+					t.Fatalf("%s: tail(%v) = %v, math gives %v", c.name, z, want, viaMath)
+				}
+			}
+		}
+		if worst > 0x1p-54 {
+			t.Errorf("%s: the fit's error times z reaches 2^%.1f, want below 2^-54", c.name, math.Log2(worst))
+		}
+		t.Logf("%s: degree %d, error·z at most 2^%.1f", c.name, len(c.p)-1, math.Log2(worst))
 	}
 }

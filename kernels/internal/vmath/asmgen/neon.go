@@ -648,11 +648,11 @@ func (f *neonFile) unaryLoop(name string, elem int, c core) {
 
 // powLoop is unaryLoop for pow's forms, the arm64 form of asmFile.powLoop:
 // a scalar operand is broadcast; float32 vectors run the float64 kernel on
-// each half.
-func (f *neonFile) powLoop(form powForm, elem int, pow func(k lang, x, y Op) (Op, Op)) {
+// each half, or pow itself where native (a float32 kernel).
+func (f *neonFile) powLoop(form powForm, elem int, pow func(k lang, x, y Op) (Op, Op), native bool) {
 	name := fmt.Sprintf("%s%dNEONLoop", form.Stem(), elem)
 	f.vectorLoop(name, elem, []loopOperand{{"x", form.XVec}, {"y", form.YVec}}, func(k *neon, in []Op) (Op, Op) {
-		if elem == 64 {
+		if elem == 64 || native {
 			return pow(k, in[0], in[1])
 		}
 		k64 := k.as(64)

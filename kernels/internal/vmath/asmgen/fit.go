@@ -1,0 +1,100 @@
+package main
+
+import (
+	"math"
+	"math/big"
+)
+
+// fitPrec is the precision (bits) of polyFit's arithmetic.
+const fitPrec = 320
+
+// polyFit is the polynomial of degree n through f at the n+1 Chebyshev
+// nodes of [lo, hi] (the nodes rounded to float64, the values and the
+// solve at fitPrec bits), its coefficients rounded to float64, highest
+// degree first (for lang.horner). An interpolant at Chebyshev's nodes is
+// within a small factor of the minimax polynomial's error; TestFits
+// measures each one used.
+func polyFit(f func(z *big.Float) *big.Float, lo, hi float64, n int) []float64 {
+	m := n + 1
+	rows := make([][]*big.Float, m)
+	for j := range m {
+		z := (lo+hi)/2 + (hi-lo)/2*math.Cos(math.Pi*(float64(j)+0.5)/float64(m))
+		row := make([]*big.Float, m+1)
+		p := newFit(1)
+		for i := range m {
+			row[i] = new(big.Float).Copy(p)
+			p.Mul(p, newFit(z))
+		}
+		row[m] = f(newFit(z))
+		rows[j] = row
+	}
+	solve(rows)
+	cs := make([]float64, m)
+	for i := range m {
+		cs[m-1-i], _ = rows[i][m].Float64()
+	}
+	return cs
+}
+
+// newFit is v at fitPrec bits.
+func newFit(v float64) *big.Float { return new(big.Float).SetPrec(fitPrec).SetFloat64(v) }
+
+// solve reduces the augmented system rows (n rows of n+1) to the identity
+// by Gauss–Jordan elimination with partial pivoting, leaving the solution
+// in the last column.
+func solve(rows [][]*big.Float) {
+	n := len(rows)
+	for c := range n {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if new(big.Float).Abs(rows[r][c]).Cmp(new(big.Float).Abs(rows[p][c])) > 0 {
+				p = r
+			}
+		}
+		rows[c], rows[p] = rows[p], rows[c]
+		inv := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), rows[c][c])
+		for i := c; i <= n; i++ {
+			rows[c][i].Mul(rows[c][i], inv)
+		}
+		for r := range n {
+			if r == c || rows[r][c].Sign() == 0 {
+				continue
+			}
+			factor := new(big.Float).Copy(rows[r][c])
+			for i := c; i <= n; i++ {
+				rows[r][i].Sub(rows[r][i], new(big.Float).Mul(factor, rows[c][i]))
+			}
+		}
+	}
+}
+
+// series is Σ coef(k)·z^k for k = 0 … terms-1 at fitPrec bits.
+func series(z *big.Float, terms int, coef func(k int) *big.Float) *big.Float {
+	sum, p := newFit(0), newFit(1)
+	for k := range terms {
+		sum.Add(sum, new(big.Float).Mul(coef(k), p))
+		p.Mul(p, z)
+	}
+	return sum
+}
+
+// atanTail is (atan(√z)/√z - 1)/z = Σ (-1)^(k+1) z^k/(2k+3), for z ≤ 1/4.
+func atanTail(z *big.Float) *big.Float {
+	return series(z, 300, func(k int) *big.Float {
+		c := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), newFit(float64(2*k+3)))
+		if k%2 == 0 {
+			c.Neg(c)
+		}
+		return c
+	})
+}
+
+// asinTail is (asin(√z)/√z - 1)/z = Σ b(k+1)/(2k+3) z^k with b(k) =
+// C(2k, k)/4^k, for z ≤ 1/4.
+func asinTail(z *big.Float) *big.Float {
+	b := newFit(1)
+	return series(z, 400, func(k int) *big.Float {
+		b.Mul(b, newFit(float64(2*k+1)/float64(2*k+2))) // b(k+1) from b(k); (2k+1)/(2k+2) is exact
+		return new(big.Float).SetPrec(fitPrec).Quo(b, newFit(float64(2*k+3)))
+	})
+}
