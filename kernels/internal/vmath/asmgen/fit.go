@@ -98,3 +98,12 @@ func asinTail(z *big.Float) *big.Float {
 		return new(big.Float).SetPrec(fitPrec).Quo(b, newFit(float64(2*k+3)))
 	})
 }
+
+// expm1Tail is (e^r - 1 - r)/r² = Σ r^k/(k+2)!.
+func expm1Tail(r *big.Float) *big.Float {
+	f := newFit(1) // (k+1)!, then (k+2)!
+	return series(r, 60, func(k int) *big.Float {
+		f.Mul(f, newFit(float64(k+2)))
+		return new(big.Float).SetPrec(fitPrec).Quo(newFit(1), f)
+	})
+}

@@ -116,24 +116,36 @@ func TestFast512NamesUnaries(t *testing.T) {
 
 // TestFits measures the fitted polynomials (polyFit) against their
 // functions on a fine grid: each tail's error times z, its weight in the
-// result (atan(a) = a + a·z·P(z), relative to a), stays below 2^-54, a
-// quarter of an ulp; and the tails themselves against math's functions.
+// result (atan(a) = a + a·z·P(z), relative to a; expm1's r²·P(r), relative
+// to r there), stays below 2^-54, a quarter of an ulp; and the tails
+// themselves against math's functions.
 func TestFits(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		p    []float64
-		tail func(*big.Float) *big.Float
-		f    func(float64) float64
-	}{{"atan", atanFastP, atanTail, math.Atan}, {"asin", asinFastP, asinTail, math.Asin}} {
+		name   string
+		p      []float64
+		tail   func(*big.Float) *big.Float
+		f      func(float64) float64
+		lo, hi float64
+	}{
+		{"atan", atanFastP, atanTail, math.Atan, 0, 0.25},
+		{"asin", asinFastP, asinTail, math.Asin, 0, 0.25},
+		{"expm1", expm1FastP, expm1Tail, nil, -expFastR, expFastR},
+	} {
 		worst := 0.0
 		for i := 0; i <= 5000; i++ {
-			z := 0.25 * float64(i) / 5000
+			z := c.lo + (c.hi-c.lo)*float64(i)/5000
 			var p float64
 			for _, cc := range c.p {
 				p = p*z + cc
 			}
 			want, _ := c.tail(newFit(z)).Float64()
-			worst = math.Max(worst, math.Abs(p-want)*z)
+			worst = math.Max(worst, math.Abs(p-want)*math.Abs(z))
+			if c.f == nil {
+				if viaMath := (math.Expm1(z) - z) / (z * z); z != 0 && math.Abs(viaMath-want) > 1e-9 {
+					t.Fatalf("%s: tail(%v) = %v, math gives %v", c.name, z, want, viaMath)
+				}
+				continue
+			}
 			if s := math.Sqrt(z); s > 0 {
 				if viaMath := (c.f(s)/s - 1) / z; math.Abs(viaMath-want) > 1e-9 {
 					t.Fatalf("%s: tail(%v) = %v, math gives %v", c.name, z, want, viaMath)
