@@ -215,38 +215,38 @@ loop10:
 	CMPQ         BX, CX
 	JAE          done11
 	VMOVUPS      (DX)(BX*4), Y0
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y1
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
-	VPAND        Y2, Y1, Y1
-	VPSRLD       $0x17, Y0, Y2
-	VCVTDQ2PS    Y2, Y2
-	VSUBPS       vmconst<>+1536(SB), Y2, Y2
-	VPAND        vmconst<>+1568(SB), Y0, Y3
-	VPOR         vmconst<>+928(SB), Y3, Y3
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y3, Y4
-	VMULPS       vmconst<>+896(SB), Y3, Y5
-	VBLENDVPS    Y4, Y5, Y3, Y3
-	VPAND        vmconst<>+928(SB), Y4, Y4
+	VPSRLD       $0x17, Y0, Y1
+	VCVTDQ2PS    Y1, Y1
+	VSUBPS       vmconst<>+1472(SB), Y1, Y1
+	VPAND        vmconst<>+1504(SB), Y0, Y2
+	VPOR         vmconst<>+928(SB), Y2, Y2
+	VCMPPS       $0x1e, vmconst<>+1536(SB), Y2, Y3
+	VMULPS       vmconst<>+896(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y2
+	VPAND        vmconst<>+928(SB), Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VSUBPS       vmconst<>+928(SB), Y2, Y2
+	VMULPS       Y2, Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      vmconst<>+1568(SB), Y5
+	VFMADD213PS  vmconst<>+1600(SB), Y5, Y4
+	VFMADD213PS  vmconst<>+1632(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+1664(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+1696(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+1728(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+1760(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+1792(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+1824(SB), Y2, Y4
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VFMADD231PS  vmconst<>+704(SB), Y1, Y4
+	VFNMADD231PS vmconst<>+896(SB), Y3, Y4
 	VADDPS       Y4, Y2, Y2
-	VSUBPS       vmconst<>+928(SB), Y3, Y3
-	VMULPS       Y3, Y3, Y4
-	VMOVUPS      Y3, Y5
-	VMOVUPS      vmconst<>+1632(SB), Y6
-	VFMADD213PS  vmconst<>+1664(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+1696(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1728(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1760(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1792(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1824(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1856(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1888(SB), Y3, Y5
-	VMULPS       Y3, Y5, Y5
-	VMULPS       Y4, Y5, Y5
-	VFMADD231PS  vmconst<>+704(SB), Y2, Y5
-	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
-	VADDPS       Y5, Y3, Y3
-	VFMADD231PS  vmconst<>+672(SB), Y2, Y3
-	VMOVUPS      Y3, (AX)(BX*4)
+	VFMADD231PS  vmconst<>+672(SB), Y1, Y2
+	VCMPPS       $0x1d, vmconst<>+1856(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y3
+	VPAND        Y3, Y1, Y1
+	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
@@ -285,7 +285,6 @@ loop13:
 	VPAND        vmconst<>+1952(SB), Y0, Y2
 	VMINPS       vmconst<>+1984(SB), Y1, Y1
 	VADDPS       Y1, Y1, Y1
-	VCMPPS       $0x12, vmconst<>+608(SB), Y1, Y3
 	VMAXPS       vmconst<>+576(SB), Y1, Y3
 	VMULPS       vmconst<>+640(SB), Y3, Y4
 	VROUNDPS     $0x00, Y4, Y4
@@ -691,15 +690,15 @@ loop31:
 	CMPQ         BX, CX
 	JAE          done32
 	VMOVUPS      (DX)(BX*4), Y0
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y1
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VCMPPS       $0x1d, vmconst<>+1856(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
 	VPAND        Y2, Y1, Y1
 	VPSRLD       $0x17, Y0, Y2
 	VCVTDQ2PS    Y2, Y2
-	VSUBPS       vmconst<>+1536(SB), Y2, Y2
-	VPAND        vmconst<>+1568(SB), Y0, Y3
+	VSUBPS       vmconst<>+1472(SB), Y2, Y2
+	VPAND        vmconst<>+1504(SB), Y0, Y3
 	VPOR         vmconst<>+928(SB), Y3, Y3
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y3, Y4
+	VCMPPS       $0x1e, vmconst<>+1536(SB), Y3, Y4
 	VMULPS       vmconst<>+896(SB), Y3, Y5
 	VBLENDVPS    Y4, Y5, Y3, Y3
 	VPAND        vmconst<>+928(SB), Y4, Y4
@@ -707,15 +706,15 @@ loop31:
 	VSUBPS       vmconst<>+928(SB), Y3, Y3
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y3, Y5
-	VMOVUPS      vmconst<>+1632(SB), Y6
-	VFMADD213PS  vmconst<>+1664(SB), Y6, Y5
+	VMOVUPS      vmconst<>+1568(SB), Y6
+	VFMADD213PS  vmconst<>+1600(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+1632(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1664(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1696(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1728(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1760(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1792(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1824(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1856(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1888(SB), Y3, Y5
 	VMULPS       Y3, Y5, Y5
 	VMULPS       Y4, Y5, Y5
 	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
@@ -852,15 +851,15 @@ loop37:
 	CMPQ         BX, CX
 	JAE          done38
 	VMOVUPS      (DX)(BX*4), Y0
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y1
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VCMPPS       $0x1d, vmconst<>+1856(SB), Y0, Y1
+	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
 	VPAND        Y2, Y1, Y1
 	VPSRLD       $0x17, Y0, Y2
 	VCVTDQ2PS    Y2, Y2
-	VSUBPS       vmconst<>+1536(SB), Y2, Y2
-	VPAND        vmconst<>+1568(SB), Y0, Y3
+	VSUBPS       vmconst<>+1472(SB), Y2, Y2
+	VPAND        vmconst<>+1504(SB), Y0, Y3
 	VPOR         vmconst<>+928(SB), Y3, Y3
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y3, Y4
+	VCMPPS       $0x1e, vmconst<>+1536(SB), Y3, Y4
 	VMULPS       vmconst<>+896(SB), Y3, Y5
 	VBLENDVPS    Y4, Y5, Y3, Y3
 	VPAND        vmconst<>+928(SB), Y4, Y4
@@ -868,15 +867,15 @@ loop37:
 	VSUBPS       vmconst<>+928(SB), Y3, Y3
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y3, Y5
-	VMOVUPS      vmconst<>+1632(SB), Y6
-	VFMADD213PS  vmconst<>+1664(SB), Y6, Y5
+	VMOVUPS      vmconst<>+1568(SB), Y6
+	VFMADD213PS  vmconst<>+1600(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+1632(SB), Y3, Y5
+	VFMADD213PS  vmconst<>+1664(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1696(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1728(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1760(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1792(SB), Y3, Y5
 	VFMADD213PS  vmconst<>+1824(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1856(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+1888(SB), Y3, Y5
 	VMULPS       Y3, Y5, Y5
 	VMULPS       Y4, Y5, Y5
 	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
@@ -1180,30 +1179,30 @@ loop52:
 	CMPQ         BX, CX
 	JAE          done53
 	VMOVUPS      (DX)(BX*4), Y0
-	VCMPPS       $0x12, vmconst<>+608(SB), Y0, Y1
-	VMAXPS       vmconst<>+576(SB), Y0, Y2
-	VMULPS       vmconst<>+640(SB), Y2, Y3
-	VROUNDPS     $0x00, Y3, Y3
-	VFNMADD231PS vmconst<>+672(SB), Y3, Y2
-	VFNMADD231PS vmconst<>+704(SB), Y3, Y2
-	VMOVUPS      Y2, Y4
-	VMOVUPS      vmconst<>+736(SB), Y5
-	VFMADD213PS  vmconst<>+768(SB), Y5, Y4
-	VFMADD213PS  vmconst<>+800(SB), Y2, Y4
-	VFMADD213PS  vmconst<>+832(SB), Y2, Y4
-	VFMADD213PS  vmconst<>+864(SB), Y2, Y4
-	VFMADD213PS  vmconst<>+896(SB), Y2, Y4
-	VMULPS       Y2, Y2, Y5
-	VFMADD231PS  Y5, Y4, Y2
-	VCVTPS2DQ    Y3, Y3
-	VPADDD       vmconst<>+960(SB), Y3, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VSUBPS       vmconst<>+928(SB), Y3, Y4
-	VFMADD231PS  Y2, Y3, Y4
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y2
-	VBLENDVPS    Y2, Y0, Y4, Y2
-	VMOVUPS      Y2, (AX)(BX*4)
-	VMOVMSKPS    Y1, SI
+	VMAXPS       vmconst<>+576(SB), Y0, Y1
+	VMULPS       vmconst<>+640(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS vmconst<>+672(SB), Y2, Y1
+	VFNMADD231PS vmconst<>+704(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      vmconst<>+736(SB), Y4
+	VFMADD213PS  vmconst<>+768(SB), Y4, Y3
+	VFMADD213PS  vmconst<>+800(SB), Y1, Y3
+	VFMADD213PS  vmconst<>+832(SB), Y1, Y3
+	VFMADD213PS  vmconst<>+864(SB), Y1, Y3
+	VFMADD213PS  vmconst<>+896(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y4, Y3, Y1
+	VCVTPS2DQ    Y2, Y2
+	VPADDD       vmconst<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VSUBPS       vmconst<>+928(SB), Y2, Y3
+	VFMADD231PS  Y1, Y2, Y3
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y1
+	VBLENDVPS    Y1, Y0, Y3, Y1
+	VCMPPS       $0x12, vmconst<>+608(SB), Y0, Y2
+	VMOVUPS      Y1, (AX)(BX*4)
+	VMOVMSKPS    Y2, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
 	JNZ          out54
@@ -1238,7 +1237,7 @@ loop55:
 	JAE          done56
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1e, vmconst<>+3104(SB), Y0, Y1
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
 	VPAND        Y2, Y1, Y1
 	VADDPS       vmconst<>+928(SB), Y0, Y2
 	VCMPPS       $0x1d, vmconst<>+2048(SB), Y2, Y3
@@ -1248,41 +1247,38 @@ loop55:
 	VSUBPS       vmconst<>+928(SB), Y2, Y5
 	VSUBPS       Y5, Y0, Y5
 	VBLENDVPS    Y3, Y4, Y5, Y3
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y2, Y4
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y2, Y5
-	VPAND        Y5, Y4, Y4
-	VPSRLD       $0x17, Y2, Y4
-	VCVTDQ2PS    Y4, Y4
-	VSUBPS       vmconst<>+1536(SB), Y4, Y4
-	VPAND        vmconst<>+1568(SB), Y2, Y5
-	VPOR         vmconst<>+928(SB), Y5, Y5
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y5, Y6
-	VMULPS       vmconst<>+896(SB), Y5, Y7
-	VBLENDVPS    Y6, Y7, Y5, Y5
+	VDIVPS       Y2, Y3, Y3
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y4
+	VPSRLD       $0x17, Y2, Y5
+	VCVTDQ2PS    Y5, Y5
+	VSUBPS       vmconst<>+1472(SB), Y5, Y5
+	VPAND        vmconst<>+1504(SB), Y2, Y2
+	VPOR         vmconst<>+928(SB), Y2, Y2
+	VCMPPS       $0x1e, vmconst<>+1536(SB), Y2, Y6
+	VMULPS       vmconst<>+896(SB), Y2, Y7
+	VBLENDVPS    Y6, Y7, Y2, Y2
 	VPAND        vmconst<>+928(SB), Y6, Y6
-	VADDPS       Y6, Y4, Y4
-	VSUBPS       vmconst<>+928(SB), Y5, Y5
-	VMULPS       Y5, Y5, Y6
-	VMOVUPS      Y5, Y7
-	VMOVUPS      vmconst<>+1632(SB), Y8
-	VFMADD213PS  vmconst<>+1664(SB), Y8, Y7
-	VFMADD213PS  vmconst<>+1696(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1728(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1760(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1792(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1824(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1856(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1888(SB), Y5, Y7
-	VMULPS       Y5, Y7, Y7
+	VADDPS       Y6, Y5, Y5
+	VSUBPS       vmconst<>+928(SB), Y2, Y2
+	VMULPS       Y2, Y2, Y6
+	VMOVUPS      Y2, Y7
+	VMOVUPS      vmconst<>+1568(SB), Y8
+	VFMADD213PS  vmconst<>+1600(SB), Y8, Y7
+	VFMADD213PS  vmconst<>+1632(SB), Y2, Y7
+	VFMADD213PS  vmconst<>+1664(SB), Y2, Y7
+	VFMADD213PS  vmconst<>+1696(SB), Y2, Y7
+	VFMADD213PS  vmconst<>+1728(SB), Y2, Y7
+	VFMADD213PS  vmconst<>+1760(SB), Y2, Y7
+	VFMADD213PS  vmconst<>+1792(SB), Y2, Y7
+	VFMADD213PS  vmconst<>+1824(SB), Y2, Y7
+	VMULPS       Y2, Y7, Y7
 	VMULPS       Y6, Y7, Y7
-	VFMADD231PS  vmconst<>+704(SB), Y4, Y7
+	VFMADD231PS  vmconst<>+704(SB), Y5, Y7
 	VFNMADD231PS vmconst<>+896(SB), Y6, Y7
-	VADDPS       Y7, Y5, Y5
-	VFMADD231PS  vmconst<>+672(SB), Y4, Y5
-	VDIVPS       Y2, Y3, Y2
-	VADDPS       Y2, Y5, Y2
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y3
-	VBLENDVPS    Y3, Y0, Y2, Y2
+	VADDPS       Y7, Y2, Y2
+	VFMADD231PS  vmconst<>+672(SB), Y5, Y2
+	VADDPS       Y3, Y2, Y2
+	VBLENDVPS    Y4, Y0, Y2, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
 	ADDQ         $0x08, BX
@@ -1586,132 +1582,59 @@ loop70:
 	JAE          done71
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y1, Y2
+	VCMPPS       $0x12, vmconst<>+1888(SB), Y1, Y2
 	VMOVUPS      Y1, Y3
 	VFMADD213PS  vmconst<>+928(SB), Y1, Y3
 	VSQRTPS      Y3, Y3
-	VADDPS       Y1, Y1, Y4
-	VADDPS       Y1, Y3, Y5
-	VMOVUPS      vmconst<>+928(SB), Y6
-	VDIVPS       Y5, Y6, Y5
-	VADDPS       Y5, Y4, Y4
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y4, Y5
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y4, Y6
-	VPAND        Y6, Y5, Y5
-	VPSRLD       $0x17, Y4, Y5
-	VCVTDQ2PS    Y5, Y5
-	VSUBPS       vmconst<>+1536(SB), Y5, Y5
-	VPAND        vmconst<>+1568(SB), Y4, Y4
-	VPOR         vmconst<>+928(SB), Y4, Y4
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y4, Y6
-	VMULPS       vmconst<>+896(SB), Y4, Y7
-	VBLENDVPS    Y6, Y7, Y4, Y4
-	VPAND        vmconst<>+928(SB), Y6, Y6
-	VADDPS       Y6, Y5, Y5
-	VSUBPS       vmconst<>+928(SB), Y4, Y4
-	VMULPS       Y4, Y4, Y6
-	VMOVUPS      Y4, Y7
-	VMOVUPS      vmconst<>+1632(SB), Y8
-	VFMADD213PS  vmconst<>+1664(SB), Y8, Y7
-	VFMADD213PS  vmconst<>+1696(SB), Y4, Y7
-	VFMADD213PS  vmconst<>+1728(SB), Y4, Y7
-	VFMADD213PS  vmconst<>+1760(SB), Y4, Y7
-	VFMADD213PS  vmconst<>+1792(SB), Y4, Y7
-	VFMADD213PS  vmconst<>+1824(SB), Y4, Y7
-	VFMADD213PS  vmconst<>+1856(SB), Y4, Y7
-	VFMADD213PS  vmconst<>+1888(SB), Y4, Y7
-	VMULPS       Y4, Y7, Y7
-	VMULPS       Y6, Y7, Y7
-	VFMADD231PS  vmconst<>+704(SB), Y5, Y7
-	VFNMADD231PS vmconst<>+896(SB), Y6, Y7
-	VADDPS       Y7, Y4, Y4
-	VFMADD231PS  vmconst<>+672(SB), Y5, Y4
-	VMULPS       Y1, Y1, Y5
-	VADDPS       vmconst<>+928(SB), Y3, Y3
-	VDIVPS       Y3, Y5, Y3
+	VCMPPS       $0x12, vmconst<>+2048(SB), Y1, Y4
+	VCMPPS       $0x1e, vmconst<>+3808(SB), Y1, Y5
+	VMULPS       Y1, Y1, Y6
+	VADDPS       vmconst<>+928(SB), Y3, Y7
+	VDIVPS       Y7, Y6, Y6
+	VADDPS       Y6, Y1, Y6
+	VADDPS       vmconst<>+928(SB), Y6, Y7
+	VCMPPS       $0x1d, vmconst<>+2048(SB), Y7, Y8
+	VSUBPS       Y6, Y7, Y9
+	VMOVUPS      vmconst<>+928(SB), Y10
+	VSUBPS       Y9, Y10, Y9
+	VSUBPS       vmconst<>+928(SB), Y7, Y10
+	VSUBPS       Y10, Y6, Y6
+	VBLENDVPS    Y8, Y9, Y6, Y6
+	VDIVPS       Y7, Y6, Y6
 	VADDPS       Y3, Y1, Y3
-	VCMPPS       $0x1e, vmconst<>+3104(SB), Y3, Y5
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y6
-	VPAND        Y6, Y5, Y5
-	VADDPS       vmconst<>+928(SB), Y3, Y5
-	VCMPPS       $0x1d, vmconst<>+2048(SB), Y5, Y6
-	VSUBPS       Y3, Y5, Y7
-	VMOVUPS      vmconst<>+928(SB), Y8
-	VSUBPS       Y7, Y8, Y7
-	VSUBPS       vmconst<>+928(SB), Y5, Y8
-	VSUBPS       Y8, Y3, Y8
-	VBLENDVPS    Y6, Y7, Y8, Y6
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y5, Y7
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y5, Y8
-	VPAND        Y8, Y7, Y7
-	VPSRLD       $0x17, Y5, Y7
+	VBLENDVPS    Y5, Y1, Y3, Y3
+	VBLENDVPS    Y4, Y7, Y3, Y3
+	VPSRLD       $0x17, Y3, Y7
 	VCVTDQ2PS    Y7, Y7
-	VSUBPS       vmconst<>+1536(SB), Y7, Y7
-	VPAND        vmconst<>+1568(SB), Y5, Y8
-	VPOR         vmconst<>+928(SB), Y8, Y8
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y8, Y9
-	VMULPS       vmconst<>+896(SB), Y8, Y10
-	VBLENDVPS    Y9, Y10, Y8, Y8
-	VPAND        vmconst<>+928(SB), Y9, Y9
-	VADDPS       Y9, Y7, Y7
-	VSUBPS       vmconst<>+928(SB), Y8, Y8
-	VMULPS       Y8, Y8, Y9
-	VMOVUPS      Y8, Y10
-	VMOVUPS      vmconst<>+1632(SB), Y11
-	VFMADD213PS  vmconst<>+1664(SB), Y11, Y10
-	VFMADD213PS  vmconst<>+1696(SB), Y8, Y10
-	VFMADD213PS  vmconst<>+1728(SB), Y8, Y10
-	VFMADD213PS  vmconst<>+1760(SB), Y8, Y10
-	VFMADD213PS  vmconst<>+1792(SB), Y8, Y10
-	VFMADD213PS  vmconst<>+1824(SB), Y8, Y10
-	VFMADD213PS  vmconst<>+1856(SB), Y8, Y10
-	VFMADD213PS  vmconst<>+1888(SB), Y8, Y10
-	VMULPS       Y8, Y10, Y10
-	VMULPS       Y9, Y10, Y10
-	VFMADD231PS  vmconst<>+704(SB), Y7, Y10
-	VFNMADD231PS vmconst<>+896(SB), Y9, Y10
-	VADDPS       Y10, Y8, Y8
-	VFMADD231PS  vmconst<>+672(SB), Y7, Y8
-	VDIVPS       Y5, Y6, Y5
-	VADDPS       Y5, Y8, Y5
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y6
-	VBLENDVPS    Y6, Y3, Y5, Y3
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y1, Y5
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y1, Y6
-	VPAND        Y6, Y5, Y5
-	VPSRLD       $0x17, Y1, Y5
-	VCVTDQ2PS    Y5, Y5
-	VSUBPS       vmconst<>+1536(SB), Y5, Y5
-	VPAND        vmconst<>+1568(SB), Y1, Y6
-	VPOR         vmconst<>+928(SB), Y6, Y6
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y6, Y7
-	VMULPS       vmconst<>+896(SB), Y6, Y8
-	VBLENDVPS    Y7, Y8, Y6, Y6
-	VPAND        vmconst<>+928(SB), Y7, Y7
-	VADDPS       Y7, Y5, Y5
-	VSUBPS       vmconst<>+928(SB), Y6, Y6
-	VMULPS       Y6, Y6, Y7
-	VMOVUPS      Y6, Y8
-	VMOVUPS      vmconst<>+1632(SB), Y9
-	VFMADD213PS  vmconst<>+1664(SB), Y9, Y8
-	VFMADD213PS  vmconst<>+1696(SB), Y6, Y8
-	VFMADD213PS  vmconst<>+1728(SB), Y6, Y8
-	VFMADD213PS  vmconst<>+1760(SB), Y6, Y8
-	VFMADD213PS  vmconst<>+1792(SB), Y6, Y8
-	VFMADD213PS  vmconst<>+1824(SB), Y6, Y8
-	VFMADD213PS  vmconst<>+1856(SB), Y6, Y8
-	VFMADD213PS  vmconst<>+1888(SB), Y6, Y8
-	VMULPS       Y6, Y8, Y8
-	VMULPS       Y7, Y8, Y8
-	VFMADD231PS  vmconst<>+704(SB), Y5, Y8
-	VFNMADD231PS vmconst<>+896(SB), Y7, Y8
-	VADDPS       Y8, Y6, Y6
-	VFMADD231PS  vmconst<>+672(SB), Y5, Y6
-	VCMPPS       $0x1e, vmconst<>+2048(SB), Y1, Y5
-	VBLENDVPS    Y5, Y4, Y3, Y3
-	VCMPPS       $0x1e, vmconst<>+3808(SB), Y1, Y4
-	VADDPS       vmconst<>+3072(SB), Y6, Y5
-	VBLENDVPS    Y4, Y5, Y3, Y3
+	VSUBPS       vmconst<>+1472(SB), Y7, Y7
+	VPAND        vmconst<>+1504(SB), Y3, Y3
+	VPOR         vmconst<>+928(SB), Y3, Y3
+	VCMPPS       $0x1e, vmconst<>+1536(SB), Y3, Y8
+	VMULPS       vmconst<>+896(SB), Y3, Y9
+	VBLENDVPS    Y8, Y9, Y3, Y3
+	VPAND        vmconst<>+928(SB), Y8, Y8
+	VADDPS       Y8, Y7, Y7
+	VSUBPS       vmconst<>+928(SB), Y3, Y3
+	VMULPS       Y3, Y3, Y8
+	VMOVUPS      Y3, Y9
+	VMOVUPS      vmconst<>+1568(SB), Y10
+	VFMADD213PS  vmconst<>+1600(SB), Y10, Y9
+	VFMADD213PS  vmconst<>+1632(SB), Y3, Y9
+	VFMADD213PS  vmconst<>+1664(SB), Y3, Y9
+	VFMADD213PS  vmconst<>+1696(SB), Y3, Y9
+	VFMADD213PS  vmconst<>+1728(SB), Y3, Y9
+	VFMADD213PS  vmconst<>+1760(SB), Y3, Y9
+	VFMADD213PS  vmconst<>+1792(SB), Y3, Y9
+	VFMADD213PS  vmconst<>+1824(SB), Y3, Y9
+	VMULPS       Y3, Y9, Y9
+	VMULPS       Y8, Y9, Y9
+	VFMADD231PS  vmconst<>+704(SB), Y7, Y9
+	VFNMADD231PS vmconst<>+896(SB), Y8, Y9
+	VADDPS       Y9, Y3, Y3
+	VFMADD231PS  vmconst<>+672(SB), Y7, Y3
+	VPAND        vmconst<>+3072(SB), Y5, Y5
+	VBLENDVPS    Y4, Y6, Y5, Y4
+	VADDPS       Y4, Y3, Y3
 	VCMPPS       $0x11, vmconst<>+3840(SB), Y1, Y4
 	VBLENDVPS    Y4, Y1, Y3, Y1
 	VPAND        vmconst<>+1952(SB), Y0, Y3
@@ -1752,134 +1675,61 @@ loop73:
 	JAE          done74
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1d, vmconst<>+928(SB), Y0, Y1
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y2
+	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
 	VPAND        Y2, Y1, Y1
-	VADDPS       Y0, Y0, Y2
-	VMOVUPS      Y0, Y3
-	VFMADD213PS  vmconst<>+3104(SB), Y0, Y3
-	VSQRTPS      Y3, Y3
-	VADDPS       Y3, Y0, Y3
-	VMOVUPS      vmconst<>+928(SB), Y4
-	VDIVPS       Y3, Y4, Y3
-	VSUBPS       Y3, Y2, Y2
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y2, Y3
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y2, Y4
-	VPAND        Y4, Y3, Y3
-	VPSRLD       $0x17, Y2, Y3
-	VCVTDQ2PS    Y3, Y3
-	VSUBPS       vmconst<>+1536(SB), Y3, Y3
-	VPAND        vmconst<>+1568(SB), Y2, Y2
-	VPOR         vmconst<>+928(SB), Y2, Y2
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y2, Y4
-	VMULPS       vmconst<>+896(SB), Y2, Y5
-	VBLENDVPS    Y4, Y5, Y2, Y2
-	VPAND        vmconst<>+928(SB), Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VSUBPS       vmconst<>+928(SB), Y2, Y2
-	VMULPS       Y2, Y2, Y4
-	VMOVUPS      Y2, Y5
-	VMOVUPS      vmconst<>+1632(SB), Y6
-	VFMADD213PS  vmconst<>+1664(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+1696(SB), Y2, Y5
-	VFMADD213PS  vmconst<>+1728(SB), Y2, Y5
-	VFMADD213PS  vmconst<>+1760(SB), Y2, Y5
-	VFMADD213PS  vmconst<>+1792(SB), Y2, Y5
-	VFMADD213PS  vmconst<>+1824(SB), Y2, Y5
-	VFMADD213PS  vmconst<>+1856(SB), Y2, Y5
-	VFMADD213PS  vmconst<>+1888(SB), Y2, Y5
-	VMULPS       Y2, Y5, Y5
-	VMULPS       Y4, Y5, Y5
-	VFMADD231PS  vmconst<>+704(SB), Y3, Y5
-	VFNMADD231PS vmconst<>+896(SB), Y4, Y5
+	VSUBPS       vmconst<>+928(SB), Y0, Y2
+	VCMPPS       $0x12, vmconst<>+2048(SB), Y0, Y3
+	VCMPPS       $0x1d, vmconst<>+3808(SB), Y0, Y4
+	VADDPS       Y2, Y2, Y5
+	VFMADD231PS  Y2, Y2, Y5
+	VMOVUPS      Y0, Y6
+	VFMADD213PS  vmconst<>+3104(SB), Y0, Y6
+	VBLENDVPS    Y3, Y5, Y6, Y5
+	VSQRTPS      Y5, Y5
 	VADDPS       Y5, Y2, Y2
-	VFMADD231PS  vmconst<>+672(SB), Y3, Y2
-	VSUBPS       vmconst<>+928(SB), Y0, Y3
-	VADDPS       Y3, Y3, Y4
-	VFMADD231PS  Y3, Y3, Y4
-	VSQRTPS      Y4, Y4
-	VADDPS       Y4, Y3, Y3
-	VCMPPS       $0x1e, vmconst<>+3104(SB), Y3, Y4
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y5
-	VPAND        Y5, Y4, Y4
-	VADDPS       vmconst<>+928(SB), Y3, Y4
-	VCMPPS       $0x1d, vmconst<>+2048(SB), Y4, Y5
-	VSUBPS       Y3, Y4, Y6
-	VMOVUPS      vmconst<>+928(SB), Y7
-	VSUBPS       Y6, Y7, Y6
-	VSUBPS       vmconst<>+928(SB), Y4, Y7
-	VSUBPS       Y7, Y3, Y7
-	VBLENDVPS    Y5, Y6, Y7, Y5
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y4, Y6
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y4, Y7
-	VPAND        Y7, Y6, Y6
-	VPSRLD       $0x17, Y4, Y6
+	VADDPS       vmconst<>+928(SB), Y2, Y6
+	VCMPPS       $0x1d, vmconst<>+2048(SB), Y6, Y7
+	VSUBPS       Y2, Y6, Y8
+	VMOVUPS      vmconst<>+928(SB), Y9
+	VSUBPS       Y8, Y9, Y8
+	VSUBPS       vmconst<>+928(SB), Y6, Y9
+	VSUBPS       Y9, Y2, Y2
+	VBLENDVPS    Y7, Y8, Y2, Y2
+	VDIVPS       Y6, Y2, Y2
+	VADDPS       Y5, Y0, Y5
+	VBLENDVPS    Y4, Y0, Y5, Y5
+	VBLENDVPS    Y3, Y6, Y5, Y5
+	VPSRLD       $0x17, Y5, Y6
 	VCVTDQ2PS    Y6, Y6
-	VSUBPS       vmconst<>+1536(SB), Y6, Y6
-	VPAND        vmconst<>+1568(SB), Y4, Y7
-	VPOR         vmconst<>+928(SB), Y7, Y7
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y7, Y8
-	VMULPS       vmconst<>+896(SB), Y7, Y9
-	VBLENDVPS    Y8, Y9, Y7, Y7
-	VPAND        vmconst<>+928(SB), Y8, Y8
-	VADDPS       Y8, Y6, Y6
-	VSUBPS       vmconst<>+928(SB), Y7, Y7
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y7, Y9
-	VMOVUPS      vmconst<>+1632(SB), Y10
-	VFMADD213PS  vmconst<>+1664(SB), Y10, Y9
-	VFMADD213PS  vmconst<>+1696(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1728(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1760(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1792(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1824(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1856(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1888(SB), Y7, Y9
-	VMULPS       Y7, Y9, Y9
-	VMULPS       Y8, Y9, Y9
-	VFMADD231PS  vmconst<>+704(SB), Y6, Y9
-	VFNMADD231PS vmconst<>+896(SB), Y8, Y9
-	VADDPS       Y9, Y7, Y7
-	VFMADD231PS  vmconst<>+672(SB), Y6, Y7
-	VDIVPS       Y4, Y5, Y4
-	VADDPS       Y4, Y7, Y4
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y5
-	VBLENDVPS    Y5, Y3, Y4, Y3
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y0, Y4
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y0, Y5
-	VPAND        Y5, Y4, Y4
-	VPSRLD       $0x17, Y0, Y4
-	VCVTDQ2PS    Y4, Y4
-	VSUBPS       vmconst<>+1536(SB), Y4, Y4
-	VPAND        vmconst<>+1568(SB), Y0, Y5
+	VSUBPS       vmconst<>+1472(SB), Y6, Y6
+	VPAND        vmconst<>+1504(SB), Y5, Y5
 	VPOR         vmconst<>+928(SB), Y5, Y5
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y5, Y6
-	VMULPS       vmconst<>+896(SB), Y5, Y7
-	VBLENDVPS    Y6, Y7, Y5, Y5
-	VPAND        vmconst<>+928(SB), Y6, Y6
-	VADDPS       Y6, Y4, Y4
+	VCMPPS       $0x1e, vmconst<>+1536(SB), Y5, Y7
+	VMULPS       vmconst<>+896(SB), Y5, Y8
+	VBLENDVPS    Y7, Y8, Y5, Y5
+	VPAND        vmconst<>+928(SB), Y7, Y7
+	VADDPS       Y7, Y6, Y6
 	VSUBPS       vmconst<>+928(SB), Y5, Y5
-	VMULPS       Y5, Y5, Y6
-	VMOVUPS      Y5, Y7
-	VMOVUPS      vmconst<>+1632(SB), Y8
-	VFMADD213PS  vmconst<>+1664(SB), Y8, Y7
-	VFMADD213PS  vmconst<>+1696(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1728(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1760(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1792(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1824(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1856(SB), Y5, Y7
-	VFMADD213PS  vmconst<>+1888(SB), Y5, Y7
-	VMULPS       Y5, Y7, Y7
-	VMULPS       Y6, Y7, Y7
-	VFMADD231PS  vmconst<>+704(SB), Y4, Y7
-	VFNMADD231PS vmconst<>+896(SB), Y6, Y7
-	VADDPS       Y7, Y5, Y5
-	VFMADD231PS  vmconst<>+672(SB), Y4, Y5
-	VCMPPS       $0x1e, vmconst<>+2048(SB), Y0, Y4
-	VBLENDVPS    Y4, Y2, Y3, Y2
-	VCMPPS       $0x1d, vmconst<>+3808(SB), Y0, Y3
-	VADDPS       vmconst<>+3072(SB), Y5, Y4
-	VBLENDVPS    Y3, Y4, Y2, Y2
+	VMULPS       Y5, Y5, Y7
+	VMOVUPS      Y5, Y8
+	VMOVUPS      vmconst<>+1568(SB), Y9
+	VFMADD213PS  vmconst<>+1600(SB), Y9, Y8
+	VFMADD213PS  vmconst<>+1632(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+1664(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+1696(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+1728(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+1760(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+1792(SB), Y5, Y8
+	VFMADD213PS  vmconst<>+1824(SB), Y5, Y8
+	VMULPS       Y5, Y8, Y8
+	VMULPS       Y7, Y8, Y8
+	VFMADD231PS  vmconst<>+704(SB), Y6, Y8
+	VFNMADD231PS vmconst<>+896(SB), Y7, Y8
+	VADDPS       Y8, Y5, Y5
+	VFMADD231PS  vmconst<>+672(SB), Y6, Y5
+	VPAND        vmconst<>+3072(SB), Y4, Y4
+	VBLENDVPS    Y3, Y2, Y4, Y2
+	VADDPS       Y2, Y5, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
 	ADDQ         $0x08, BX
@@ -1926,9 +1776,6 @@ loop76:
 	VDIVPS       Y6, Y5, Y5
 	VADDPS       Y5, Y3, Y3
 	VBLENDVPS    Y4, Y3, Y5, Y3
-	VCMPPS       $0x1e, vmconst<>+3104(SB), Y3, Y4
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y3, Y5
-	VPAND        Y5, Y4, Y4
 	VADDPS       vmconst<>+928(SB), Y3, Y4
 	VCMPPS       $0x1d, vmconst<>+2048(SB), Y4, Y5
 	VSUBPS       Y3, Y4, Y6
@@ -1937,41 +1784,38 @@ loop76:
 	VSUBPS       vmconst<>+928(SB), Y4, Y7
 	VSUBPS       Y7, Y3, Y7
 	VBLENDVPS    Y5, Y6, Y7, Y5
-	VCMPPS       $0x1d, vmconst<>+1472(SB), Y4, Y6
-	VCMPPS       $0x12, vmconst<>+1504(SB), Y4, Y7
-	VPAND        Y7, Y6, Y6
-	VPSRLD       $0x17, Y4, Y6
-	VCVTDQ2PS    Y6, Y6
-	VSUBPS       vmconst<>+1536(SB), Y6, Y6
-	VPAND        vmconst<>+1568(SB), Y4, Y7
-	VPOR         vmconst<>+928(SB), Y7, Y7
-	VCMPPS       $0x1e, vmconst<>+1600(SB), Y7, Y8
-	VMULPS       vmconst<>+896(SB), Y7, Y9
-	VBLENDVPS    Y8, Y9, Y7, Y7
+	VDIVPS       Y4, Y5, Y5
+	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y6
+	VPSRLD       $0x17, Y4, Y7
+	VCVTDQ2PS    Y7, Y7
+	VSUBPS       vmconst<>+1472(SB), Y7, Y7
+	VPAND        vmconst<>+1504(SB), Y4, Y4
+	VPOR         vmconst<>+928(SB), Y4, Y4
+	VCMPPS       $0x1e, vmconst<>+1536(SB), Y4, Y8
+	VMULPS       vmconst<>+896(SB), Y4, Y9
+	VBLENDVPS    Y8, Y9, Y4, Y4
 	VPAND        vmconst<>+928(SB), Y8, Y8
-	VADDPS       Y8, Y6, Y6
-	VSUBPS       vmconst<>+928(SB), Y7, Y7
-	VMULPS       Y7, Y7, Y8
-	VMOVUPS      Y7, Y9
-	VMOVUPS      vmconst<>+1632(SB), Y10
-	VFMADD213PS  vmconst<>+1664(SB), Y10, Y9
-	VFMADD213PS  vmconst<>+1696(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1728(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1760(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1792(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1824(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1856(SB), Y7, Y9
-	VFMADD213PS  vmconst<>+1888(SB), Y7, Y9
-	VMULPS       Y7, Y9, Y9
+	VADDPS       Y8, Y7, Y7
+	VSUBPS       vmconst<>+928(SB), Y4, Y4
+	VMULPS       Y4, Y4, Y8
+	VMOVUPS      Y4, Y9
+	VMOVUPS      vmconst<>+1568(SB), Y10
+	VFMADD213PS  vmconst<>+1600(SB), Y10, Y9
+	VFMADD213PS  vmconst<>+1632(SB), Y4, Y9
+	VFMADD213PS  vmconst<>+1664(SB), Y4, Y9
+	VFMADD213PS  vmconst<>+1696(SB), Y4, Y9
+	VFMADD213PS  vmconst<>+1728(SB), Y4, Y9
+	VFMADD213PS  vmconst<>+1760(SB), Y4, Y9
+	VFMADD213PS  vmconst<>+1792(SB), Y4, Y9
+	VFMADD213PS  vmconst<>+1824(SB), Y4, Y9
+	VMULPS       Y4, Y9, Y9
 	VMULPS       Y8, Y9, Y9
-	VFMADD231PS  vmconst<>+704(SB), Y6, Y9
+	VFMADD231PS  vmconst<>+704(SB), Y7, Y9
 	VFNMADD231PS vmconst<>+896(SB), Y8, Y9
-	VADDPS       Y9, Y7, Y7
-	VFMADD231PS  vmconst<>+672(SB), Y6, Y7
-	VDIVPS       Y4, Y5, Y4
-	VADDPS       Y4, Y7, Y4
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y5
-	VBLENDVPS    Y5, Y3, Y4, Y3
+	VADDPS       Y9, Y4, Y4
+	VFMADD231PS  vmconst<>+672(SB), Y7, Y4
+	VADDPS       Y5, Y4, Y4
+	VBLENDVPS    Y6, Y3, Y4, Y3
 	VCMPPS       $0x11, vmconst<>+3840(SB), Y1, Y4
 	VMULPS       vmconst<>+896(SB), Y3, Y3
 	VBLENDVPS    Y4, Y1, Y3, Y1
@@ -2014,7 +1858,7 @@ loop79:
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+3872(SB), Y1, Y2
-	VCMPPS       $0x11, vmconst<>+1472(SB), Y1, Y3
+	VCMPPS       $0x11, vmconst<>+1856(SB), Y1, Y3
 	VMULPS       vmconst<>+3904(SB), Y1, Y4
 	VBLENDVPS    Y3, Y4, Y1, Y1
 	VCVTDQ2PS    Y1, Y4
@@ -4800,118 +4644,118 @@ DATA vmconst<>+1440(SB)/8, $0x3fe62e42fee00000
 DATA vmconst<>+1448(SB)/8, $0x3fe62e42fee00000
 DATA vmconst<>+1456(SB)/8, $0x3fe62e42fee00000
 DATA vmconst<>+1464(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+1472(SB)/4, $0x00800000
-DATA vmconst<>+1476(SB)/4, $0x00800000
-DATA vmconst<>+1480(SB)/4, $0x00800000
-DATA vmconst<>+1484(SB)/4, $0x00800000
-DATA vmconst<>+1488(SB)/4, $0x00800000
-DATA vmconst<>+1492(SB)/4, $0x00800000
-DATA vmconst<>+1496(SB)/4, $0x00800000
-DATA vmconst<>+1500(SB)/4, $0x00800000
-DATA vmconst<>+1504(SB)/4, $0x7f7fffff
-DATA vmconst<>+1508(SB)/4, $0x7f7fffff
-DATA vmconst<>+1512(SB)/4, $0x7f7fffff
-DATA vmconst<>+1516(SB)/4, $0x7f7fffff
-DATA vmconst<>+1520(SB)/4, $0x7f7fffff
-DATA vmconst<>+1524(SB)/4, $0x7f7fffff
-DATA vmconst<>+1528(SB)/4, $0x7f7fffff
-DATA vmconst<>+1532(SB)/4, $0x7f7fffff
-DATA vmconst<>+1536(SB)/4, $0x42fe0000
-DATA vmconst<>+1540(SB)/4, $0x42fe0000
-DATA vmconst<>+1544(SB)/4, $0x42fe0000
-DATA vmconst<>+1548(SB)/4, $0x42fe0000
-DATA vmconst<>+1552(SB)/4, $0x42fe0000
-DATA vmconst<>+1556(SB)/4, $0x42fe0000
-DATA vmconst<>+1560(SB)/4, $0x42fe0000
-DATA vmconst<>+1564(SB)/4, $0x42fe0000
-DATA vmconst<>+1568(SB)/4, $0x007fffff
-DATA vmconst<>+1572(SB)/4, $0x007fffff
-DATA vmconst<>+1576(SB)/4, $0x007fffff
-DATA vmconst<>+1580(SB)/4, $0x007fffff
-DATA vmconst<>+1584(SB)/4, $0x007fffff
-DATA vmconst<>+1588(SB)/4, $0x007fffff
-DATA vmconst<>+1592(SB)/4, $0x007fffff
-DATA vmconst<>+1596(SB)/4, $0x007fffff
-DATA vmconst<>+1600(SB)/4, $0x3fb504f3
-DATA vmconst<>+1604(SB)/4, $0x3fb504f3
-DATA vmconst<>+1608(SB)/4, $0x3fb504f3
-DATA vmconst<>+1612(SB)/4, $0x3fb504f3
-DATA vmconst<>+1616(SB)/4, $0x3fb504f3
-DATA vmconst<>+1620(SB)/4, $0x3fb504f3
-DATA vmconst<>+1624(SB)/4, $0x3fb504f3
-DATA vmconst<>+1628(SB)/4, $0x3fb504f3
-DATA vmconst<>+1632(SB)/4, $0x3d9021bb
-DATA vmconst<>+1636(SB)/4, $0x3d9021bb
-DATA vmconst<>+1640(SB)/4, $0x3d9021bb
-DATA vmconst<>+1644(SB)/4, $0x3d9021bb
-DATA vmconst<>+1648(SB)/4, $0x3d9021bb
-DATA vmconst<>+1652(SB)/4, $0x3d9021bb
-DATA vmconst<>+1656(SB)/4, $0x3d9021bb
-DATA vmconst<>+1660(SB)/4, $0x3d9021bb
-DATA vmconst<>+1664(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1668(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1672(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1676(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1680(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1684(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1688(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1692(SB)/4, $0xbdebd1b8
-DATA vmconst<>+1696(SB)/4, $0x3def251a
-DATA vmconst<>+1700(SB)/4, $0x3def251a
-DATA vmconst<>+1704(SB)/4, $0x3def251a
-DATA vmconst<>+1708(SB)/4, $0x3def251a
-DATA vmconst<>+1712(SB)/4, $0x3def251a
-DATA vmconst<>+1716(SB)/4, $0x3def251a
-DATA vmconst<>+1720(SB)/4, $0x3def251a
-DATA vmconst<>+1724(SB)/4, $0x3def251a
-DATA vmconst<>+1728(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1732(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1736(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1740(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1744(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1748(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1752(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1756(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+1760(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1764(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1768(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1772(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1776(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1780(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1784(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1788(SB)/4, $0x3e11e9bf
-DATA vmconst<>+1792(SB)/4, $0xbe2aae50
-DATA vmconst<>+1796(SB)/4, $0xbe2aae50
-DATA vmconst<>+1800(SB)/4, $0xbe2aae50
-DATA vmconst<>+1804(SB)/4, $0xbe2aae50
-DATA vmconst<>+1808(SB)/4, $0xbe2aae50
-DATA vmconst<>+1812(SB)/4, $0xbe2aae50
-DATA vmconst<>+1816(SB)/4, $0xbe2aae50
-DATA vmconst<>+1820(SB)/4, $0xbe2aae50
-DATA vmconst<>+1824(SB)/4, $0x3e4cceac
-DATA vmconst<>+1828(SB)/4, $0x3e4cceac
-DATA vmconst<>+1832(SB)/4, $0x3e4cceac
-DATA vmconst<>+1836(SB)/4, $0x3e4cceac
-DATA vmconst<>+1840(SB)/4, $0x3e4cceac
-DATA vmconst<>+1844(SB)/4, $0x3e4cceac
-DATA vmconst<>+1848(SB)/4, $0x3e4cceac
-DATA vmconst<>+1852(SB)/4, $0x3e4cceac
-DATA vmconst<>+1856(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1860(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1864(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1868(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1872(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1876(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1880(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1884(SB)/4, $0xbe7ffffc
-DATA vmconst<>+1888(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+1892(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+1896(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+1900(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+1904(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+1908(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+1912(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+1916(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1472(SB)/4, $0x42fe0000
+DATA vmconst<>+1476(SB)/4, $0x42fe0000
+DATA vmconst<>+1480(SB)/4, $0x42fe0000
+DATA vmconst<>+1484(SB)/4, $0x42fe0000
+DATA vmconst<>+1488(SB)/4, $0x42fe0000
+DATA vmconst<>+1492(SB)/4, $0x42fe0000
+DATA vmconst<>+1496(SB)/4, $0x42fe0000
+DATA vmconst<>+1500(SB)/4, $0x42fe0000
+DATA vmconst<>+1504(SB)/4, $0x007fffff
+DATA vmconst<>+1508(SB)/4, $0x007fffff
+DATA vmconst<>+1512(SB)/4, $0x007fffff
+DATA vmconst<>+1516(SB)/4, $0x007fffff
+DATA vmconst<>+1520(SB)/4, $0x007fffff
+DATA vmconst<>+1524(SB)/4, $0x007fffff
+DATA vmconst<>+1528(SB)/4, $0x007fffff
+DATA vmconst<>+1532(SB)/4, $0x007fffff
+DATA vmconst<>+1536(SB)/4, $0x3fb504f3
+DATA vmconst<>+1540(SB)/4, $0x3fb504f3
+DATA vmconst<>+1544(SB)/4, $0x3fb504f3
+DATA vmconst<>+1548(SB)/4, $0x3fb504f3
+DATA vmconst<>+1552(SB)/4, $0x3fb504f3
+DATA vmconst<>+1556(SB)/4, $0x3fb504f3
+DATA vmconst<>+1560(SB)/4, $0x3fb504f3
+DATA vmconst<>+1564(SB)/4, $0x3fb504f3
+DATA vmconst<>+1568(SB)/4, $0x3d9021bb
+DATA vmconst<>+1572(SB)/4, $0x3d9021bb
+DATA vmconst<>+1576(SB)/4, $0x3d9021bb
+DATA vmconst<>+1580(SB)/4, $0x3d9021bb
+DATA vmconst<>+1584(SB)/4, $0x3d9021bb
+DATA vmconst<>+1588(SB)/4, $0x3d9021bb
+DATA vmconst<>+1592(SB)/4, $0x3d9021bb
+DATA vmconst<>+1596(SB)/4, $0x3d9021bb
+DATA vmconst<>+1600(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1604(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1608(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1612(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1616(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1620(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1624(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1628(SB)/4, $0xbdebd1b8
+DATA vmconst<>+1632(SB)/4, $0x3def251a
+DATA vmconst<>+1636(SB)/4, $0x3def251a
+DATA vmconst<>+1640(SB)/4, $0x3def251a
+DATA vmconst<>+1644(SB)/4, $0x3def251a
+DATA vmconst<>+1648(SB)/4, $0x3def251a
+DATA vmconst<>+1652(SB)/4, $0x3def251a
+DATA vmconst<>+1656(SB)/4, $0x3def251a
+DATA vmconst<>+1660(SB)/4, $0x3def251a
+DATA vmconst<>+1664(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1668(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1672(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1676(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1680(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1684(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1688(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1692(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+1696(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1700(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1704(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1708(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1712(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1716(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1720(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1724(SB)/4, $0x3e11e9bf
+DATA vmconst<>+1728(SB)/4, $0xbe2aae50
+DATA vmconst<>+1732(SB)/4, $0xbe2aae50
+DATA vmconst<>+1736(SB)/4, $0xbe2aae50
+DATA vmconst<>+1740(SB)/4, $0xbe2aae50
+DATA vmconst<>+1744(SB)/4, $0xbe2aae50
+DATA vmconst<>+1748(SB)/4, $0xbe2aae50
+DATA vmconst<>+1752(SB)/4, $0xbe2aae50
+DATA vmconst<>+1756(SB)/4, $0xbe2aae50
+DATA vmconst<>+1760(SB)/4, $0x3e4cceac
+DATA vmconst<>+1764(SB)/4, $0x3e4cceac
+DATA vmconst<>+1768(SB)/4, $0x3e4cceac
+DATA vmconst<>+1772(SB)/4, $0x3e4cceac
+DATA vmconst<>+1776(SB)/4, $0x3e4cceac
+DATA vmconst<>+1780(SB)/4, $0x3e4cceac
+DATA vmconst<>+1784(SB)/4, $0x3e4cceac
+DATA vmconst<>+1788(SB)/4, $0x3e4cceac
+DATA vmconst<>+1792(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1796(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1800(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1804(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1808(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1812(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1816(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1820(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1824(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1828(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1832(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1836(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1840(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1844(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1848(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1852(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1856(SB)/4, $0x00800000
+DATA vmconst<>+1860(SB)/4, $0x00800000
+DATA vmconst<>+1864(SB)/4, $0x00800000
+DATA vmconst<>+1868(SB)/4, $0x00800000
+DATA vmconst<>+1872(SB)/4, $0x00800000
+DATA vmconst<>+1876(SB)/4, $0x00800000
+DATA vmconst<>+1880(SB)/4, $0x00800000
+DATA vmconst<>+1884(SB)/4, $0x00800000
+DATA vmconst<>+1888(SB)/4, $0x7f7fffff
+DATA vmconst<>+1892(SB)/4, $0x7f7fffff
+DATA vmconst<>+1896(SB)/4, $0x7f7fffff
+DATA vmconst<>+1900(SB)/4, $0x7f7fffff
+DATA vmconst<>+1904(SB)/4, $0x7f7fffff
+DATA vmconst<>+1908(SB)/4, $0x7f7fffff
+DATA vmconst<>+1912(SB)/4, $0x7f7fffff
+DATA vmconst<>+1916(SB)/4, $0x7f7fffff
 DATA vmconst<>+1920(SB)/4, $0x7fffffff
 DATA vmconst<>+1924(SB)/4, $0x7fffffff
 DATA vmconst<>+1928(SB)/4, $0x7fffffff

@@ -294,58 +294,58 @@ loop:
 	CMP	R1, R4
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
-	FMOVQ	720(R3), F1 // 0x800000 (1.1754944e-38)
-	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
-	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
-	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
-	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
-	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
-	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
-	FMOVQ	752(R3), F3 // 0x42fe0000 (127)
-	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
-	FMOVQ	768(R3), F3 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
-	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea4e464 // fcmgt v4.4s, v3.4s, v4.4s
+	WORD	$0x6f290401 // ushr v1.4s, v0.4s, #23
+	WORD	$0x4e21d821 // scvtf v1.4s, v1.4s
+	FMOVQ	720(R3), F2 // 0x42fe0000 (127)
+	WORD	$0x4ea2d421 // fsub v1.4s, v1.4s, v2.4s
+	FMOVQ	736(R3), F2 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	FMOVQ	752(R3), F3 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea3e443 // fcmgt v3.4s, v2.4s, v3.4s
+	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
+	WORD	$0x6e24dc44 // fmul v4.4s, v2.4s, v4.4s
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e621c85 // bsl v5.16b, v4.16b, v2.16b
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
+	WORD	$0x4e22d421 // fadd v1.4s, v1.4s, v2.4s
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x4ea2d4a2 // fsub v2.4s, v5.4s, v2.4s
+	WORD	$0x6e22dc43 // fmul v3.4s, v2.4s, v2.4s
+	FMOVQ	768(R3), F4 // 0x3d9021bb (0.070376836)
+	FMOVQ	784(R3), F5 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	800(R3), F4 // 0x3def251a (0.116769984)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	FMOVQ	816(R3), F5 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	832(R3), F4 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	FMOVQ	848(R3), F5 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	864(R3), F4 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	FMOVQ	880(R3), F5 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	896(R3), F4 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	WORD	$0x6e22dc84 // fmul v4.4s, v4.4s, v2.4s
+	WORD	$0x6e23dc84 // fmul v4.4s, v4.4s, v3.4s
+	FMOVQ	352(R3), F5 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e25cc24 // fmla v4.4s, v1.4s, v5.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
-	WORD	$0x6e25dc65 // fmul v5.4s, v3.4s, v5.4s
-	VMOV	V4.B16, V6.B16
-	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
-	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
-	WORD	$0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
-	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
-	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
-	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
-	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
-	FMOVQ	352(R3), F6 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e26cc45 // fmla v5.4s, v2.4s, v6.4s
-	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
-	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
-	WORD	$0x4e25d463 // fadd v3.4s, v3.4s, v5.4s
-	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
-	WORD	$0x4e24cc43 // fmla v3.4s, v2.4s, v4.4s
-	VST1.P	[V3.S4], 16(R0)
+	WORD	$0x4ea5cc64 // fmls v4.4s, v3.4s, v5.4s
+	WORD	$0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
+	FMOVQ	336(R3), F3 // 0x3f318000 (0.6933594)
+	WORD	$0x4e23cc22 // fmla v2.4s, v1.4s, v3.4s
+	FMOVQ	912(R3), F1 // 0x800000 (1.1754944e-38)
+	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
+	FMOVQ	928(R3), F3 // 0x7f7fffff (3.4028235e+38)
+	WORD	$0x6e20e463 // fcmge v3.4s, v3.4s, v0.4s
+	WORD	$0x4e231c21 // and v1.16b, v1.16b, v3.16b
+	VST1.P	[V2.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
 	VMOV	V1.D[1], R6
@@ -1309,20 +1309,20 @@ loop:
 	CMP	R1, R4
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
-	FMOVQ	720(R3), F1 // 0x800000 (1.1754944e-38)
+	FMOVQ	912(R3), F1 // 0x800000 (1.1754944e-38)
 	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
-	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	FMOVQ	928(R3), F2 // 0x7f7fffff (3.4028235e+38)
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
 	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
-	FMOVQ	752(R3), F3 // 0x42fe0000 (127)
+	FMOVQ	720(R3), F3 // 0x42fe0000 (127)
 	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
-	FMOVQ	768(R3), F3 // 0x7fffff (1.1754942e-38)
+	FMOVQ	736(R3), F3 // 0x7fffff (1.1754942e-38)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
 	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
-	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
+	FMOVQ	752(R3), F4 // 0x3fb504f3 (1.4142135)
 	WORD	$0x6ea4e464 // fcmgt v4.4s, v3.4s, v4.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	WORD	$0x6e25dc65 // fmul v5.4s, v3.4s, v5.4s
@@ -1334,22 +1334,22 @@ loop:
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
 	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
-	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
+	FMOVQ	768(R3), F5 // 0x3d9021bb (0.070376836)
+	FMOVQ	784(R3), F6 // 0xbdebd1b8 (-0.1151461)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
+	FMOVQ	800(R3), F5 // 0x3def251a (0.116769984)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
+	FMOVQ	816(R3), F6 // 0xbdfe5d4f (-0.12420141)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
+	FMOVQ	832(R3), F5 // 0x3e11e9bf (0.14249323)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
+	FMOVQ	848(R3), F6 // 0xbe2aae50 (-0.16668057)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
+	FMOVQ	864(R3), F5 // 0x3e4cceac (0.20000714)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
+	FMOVQ	880(R3), F6 // 0xbe7ffffc (-0.24999994)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
+	FMOVQ	896(R3), F5 // 0x3eaaaaaa (0.3333333)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
 	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
@@ -1532,20 +1532,20 @@ loop:
 	CMP	R1, R4
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
-	FMOVQ	720(R3), F1 // 0x800000 (1.1754944e-38)
+	FMOVQ	912(R3), F1 // 0x800000 (1.1754944e-38)
 	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
-	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	FMOVQ	928(R3), F2 // 0x7f7fffff (3.4028235e+38)
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
 	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
-	FMOVQ	752(R3), F3 // 0x42fe0000 (127)
+	FMOVQ	720(R3), F3 // 0x42fe0000 (127)
 	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
-	FMOVQ	768(R3), F3 // 0x7fffff (1.1754942e-38)
+	FMOVQ	736(R3), F3 // 0x7fffff (1.1754942e-38)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	FMOVQ	464(R3), F4 // 0x3f800000 (1)
 	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
-	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
+	FMOVQ	752(R3), F4 // 0x3fb504f3 (1.4142135)
 	WORD	$0x6ea4e464 // fcmgt v4.4s, v3.4s, v4.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	WORD	$0x6e25dc65 // fmul v5.4s, v3.4s, v5.4s
@@ -1557,22 +1557,22 @@ loop:
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
 	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
-	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
+	FMOVQ	768(R3), F5 // 0x3d9021bb (0.070376836)
+	FMOVQ	784(R3), F6 // 0xbdebd1b8 (-0.1151461)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
+	FMOVQ	800(R3), F5 // 0x3def251a (0.116769984)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
+	FMOVQ	816(R3), F6 // 0xbdfe5d4f (-0.12420141)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
+	FMOVQ	832(R3), F5 // 0x3e11e9bf (0.14249323)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
+	FMOVQ	848(R3), F6 // 0xbe2aae50 (-0.16668057)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
+	FMOVQ	864(R3), F5 // 0x3e4cceac (0.20000714)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
+	FMOVQ	880(R3), F6 // 0xbe7ffffc (-0.24999994)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
+	FMOVQ	896(R3), F5 // 0x3eaaaaaa (0.3333333)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
 	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
@@ -2414,63 +2414,63 @@ loop:
 	CMP	R1, R4
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
-	FMOVQ	304(R3), F1 // 0x42b0bd71 (88.37)
-	WORD	$0x6e20e421 // fcmge v1.4s, v1.4s, v0.4s
-	FMOVQ	288(R3), F2 // 0xc2ae0000 (-87)
-	WORD	$0x4e22f402 // fmax v2.4s, v0.4s, v2.4s
-	FMOVQ	320(R3), F3 // 0x3fb8aa3b (1.442695)
-	WORD	$0x6e23dc43 // fmul v3.4s, v2.4s, v3.4s
-	WORD	$0x4e218863 // frintn v3.4s, v3.4s
-	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
-	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
-	FMOVQ	352(R3), F4 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
-	FMOVQ	368(R3), F4 // 0x39506967 (0.00019875691)
-	FMOVQ	384(R3), F5 // 0x3ab743ce (0.0013981999)
-	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
-	FMOVQ	400(R3), F4 // 0x3c088908 (0.008333452)
-	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
-	FMOVQ	416(R3), F5 // 0x3d2aa9c1 (0.041665796)
-	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
-	FMOVQ	432(R3), F4 // 0x3e2aaaaa (0.16666666)
-	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
-	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
-	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
-	WORD	$0x6e22dc44 // fmul v4.4s, v2.4s, v2.4s
-	WORD	$0x4e24cca2 // fmla v2.4s, v5.4s, v4.4s
-	WORD	$0x4ea1b863 // fcvtzs v3.4s, v3.4s
-	FMOVQ	480(R3), F4 // 0x7f (1.78e-43)
-	WORD	$0x4ea48463 // add v3.4s, v3.4s, v4.4s
-	WORD	$0x4f375463 // shl v3.4s, v3.4s, #23
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea4d464 // fsub v4.4s, v3.4s, v4.4s
-	WORD	$0x4e22cc64 // fmla v4.4s, v3.4s, v2.4s
-	FMOVQ	1120(R3), F2 // 0x0 (0)
-	WORD	$0x4e22e402 // fcmeq v2.4s, v0.4s, v2.4s
-	WORD	$0x6e641c02 // bsl v2.16b, v0.16b, v4.16b
-	VST1.P	[V2.S4], 16(R0)
+	FMOVQ	288(R3), F1 // 0xc2ae0000 (-87)
+	WORD	$0x4e21f401 // fmax v1.4s, v0.4s, v1.4s
+	FMOVQ	320(R3), F2 // 0x3fb8aa3b (1.442695)
+	WORD	$0x6e22dc22 // fmul v2.4s, v1.4s, v2.4s
+	WORD	$0x4e218842 // frintn v2.4s, v2.4s
+	FMOVQ	336(R3), F3 // 0x3f318000 (0.6933594)
+	WORD	$0x4ea3cc41 // fmls v1.4s, v2.4s, v3.4s
+	FMOVQ	352(R3), F3 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4ea3cc41 // fmls v1.4s, v2.4s, v3.4s
+	FMOVQ	368(R3), F3 // 0x39506967 (0.00019875691)
+	FMOVQ	384(R3), F4 // 0x3ab743ce (0.0013981999)
+	WORD	$0x4e21cc64 // fmla v4.4s, v3.4s, v1.4s
+	FMOVQ	400(R3), F3 // 0x3c088908 (0.008333452)
+	WORD	$0x4e21cc83 // fmla v3.4s, v4.4s, v1.4s
+	FMOVQ	416(R3), F4 // 0x3d2aa9c1 (0.041665796)
+	WORD	$0x4e21cc64 // fmla v4.4s, v3.4s, v1.4s
+	FMOVQ	432(R3), F3 // 0x3e2aaaaa (0.16666666)
+	WORD	$0x4e21cc83 // fmla v3.4s, v4.4s, v1.4s
+	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
+	WORD	$0x4e21cc64 // fmla v4.4s, v3.4s, v1.4s
+	WORD	$0x6e21dc23 // fmul v3.4s, v1.4s, v1.4s
+	WORD	$0x4e23cc81 // fmla v1.4s, v4.4s, v3.4s
+	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
+	FMOVQ	480(R3), F3 // 0x7f (1.78e-43)
+	WORD	$0x4ea38442 // add v2.4s, v2.4s, v3.4s
+	WORD	$0x4f375442 // shl v2.4s, v2.4s, #23
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4ea3d443 // fsub v3.4s, v2.4s, v3.4s
+	WORD	$0x4e21cc43 // fmla v3.4s, v2.4s, v1.4s
+	FMOVQ	1120(R3), F1 // 0x0 (0)
+	WORD	$0x4e21e401 // fcmeq v1.4s, v0.4s, v1.4s
+	WORD	$0x6e631c01 // bsl v1.16b, v0.16b, v3.16b
+	FMOVQ	304(R3), F2 // 0x42b0bd71 (88.37)
+	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
+	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
-	VMOV	V1.D[0], R5
-	VMOV	V1.D[1], R6
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V1.S[0], R5
+	VMOV	V2.S[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V1.S[1], R5
+	VMOV	V2.S[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7
-	VMOV	V1.S[2], R5
+	VMOV	V2.S[2], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<2, R7, R7
-	VMOV	V1.S[3], R5
+	VMOV	V2.S[3], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<3, R7, R7
@@ -2651,7 +2651,7 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	2432(R3), F1 // 0xbf800000 (-1)
 	WORD	$0x6ea1e401 // fcmgt v1.4s, v0.4s, v1.4s
-	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	FMOVQ	928(R3), F2 // 0x7f7fffff (3.4028235e+38)
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	FMOVQ	464(R3), F2 // 0x3f800000 (1)
@@ -2665,58 +2665,58 @@ loop:
 	WORD	$0x4ea5d445 // fsub v5.4s, v2.4s, v5.4s
 	WORD	$0x4ea5d405 // fsub v5.4s, v0.4s, v5.4s
 	WORD	$0x6e651c83 // bsl v3.16b, v4.16b, v5.16b
-	WORD	$0x6f290444 // ushr v4.4s, v2.4s, #23
-	WORD	$0x4e21d884 // scvtf v4.4s, v4.4s
-	FMOVQ	752(R3), F5 // 0x42fe0000 (127)
-	WORD	$0x4ea5d484 // fsub v4.4s, v4.4s, v5.4s
-	FMOVQ	768(R3), F5 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
+	WORD	$0x6e22fc63 // fdiv v3.4s, v3.4s, v2.4s
+	FMOVQ	1120(R3), F4 // 0x0 (0)
+	WORD	$0x4e24e404 // fcmeq v4.4s, v0.4s, v4.4s
+	WORD	$0x6f290445 // ushr v5.4s, v2.4s, #23
+	WORD	$0x4e21d8a5 // scvtf v5.4s, v5.4s
+	FMOVQ	720(R3), F6 // 0x42fe0000 (127)
+	WORD	$0x4ea6d4a5 // fsub v5.4s, v5.4s, v6.4s
+	FMOVQ	736(R3), F6 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
 	FMOVQ	464(R3), F6 // 0x3f800000 (1)
-	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
-	FMOVQ	784(R3), F6 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea6e4a6 // fcmgt v6.4s, v5.4s, v6.4s
+	WORD	$0x4ea61c42 // orr v2.16b, v2.16b, v6.16b
+	FMOVQ	752(R3), F6 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea6e446 // fcmgt v6.4s, v2.4s, v6.4s
 	FMOVQ	448(R3), F7 // 0x3f000000 (0.5)
-	WORD	$0x6e27dca7 // fmul v7.4s, v5.4s, v7.4s
+	WORD	$0x6e27dc47 // fmul v7.4s, v2.4s, v7.4s
 	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
-	FMOVQ	464(R3), F5 // 0x3f800000 (1)
-	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
-	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
+	WORD	$0x6e621ce8 // bsl v8.16b, v7.16b, v2.16b
+	FMOVQ	464(R3), F2 // 0x3f800000 (1)
+	WORD	$0x4e221cc2 // and v2.16b, v6.16b, v2.16b
+	WORD	$0x4e22d4a2 // fadd v2.4s, v5.4s, v2.4s
 	FMOVQ	464(R3), F5 // 0x3f800000 (1)
 	WORD	$0x4ea5d505 // fsub v5.4s, v8.4s, v5.4s
 	WORD	$0x6e25dca6 // fmul v6.4s, v5.4s, v5.4s
-	FMOVQ	800(R3), F7 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F8 // 0xbdebd1b8 (-0.1151461)
+	FMOVQ	768(R3), F7 // 0x3d9021bb (0.070376836)
+	FMOVQ	784(R3), F8 // 0xbdebd1b8 (-0.1151461)
 	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	832(R3), F7 // 0x3def251a (0.116769984)
+	FMOVQ	800(R3), F7 // 0x3def251a (0.116769984)
 	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
-	FMOVQ	848(R3), F8 // 0xbdfe5d4f (-0.12420141)
+	FMOVQ	816(R3), F8 // 0xbdfe5d4f (-0.12420141)
 	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	864(R3), F7 // 0x3e11e9bf (0.14249323)
+	FMOVQ	832(R3), F7 // 0x3e11e9bf (0.14249323)
 	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
-	FMOVQ	880(R3), F8 // 0xbe2aae50 (-0.16668057)
+	FMOVQ	848(R3), F8 // 0xbe2aae50 (-0.16668057)
 	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	896(R3), F7 // 0x3e4cceac (0.20000714)
+	FMOVQ	864(R3), F7 // 0x3e4cceac (0.20000714)
 	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
-	FMOVQ	912(R3), F8 // 0xbe7ffffc (-0.24999994)
+	FMOVQ	880(R3), F8 // 0xbe7ffffc (-0.24999994)
 	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	928(R3), F7 // 0x3eaaaaaa (0.3333333)
+	FMOVQ	896(R3), F7 // 0x3eaaaaaa (0.3333333)
 	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
 	WORD	$0x6e25dce7 // fmul v7.4s, v7.4s, v5.4s
 	WORD	$0x6e26dce7 // fmul v7.4s, v7.4s, v6.4s
 	FMOVQ	352(R3), F8 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e28cc87 // fmla v7.4s, v4.4s, v8.4s
+	WORD	$0x4e28cc47 // fmla v7.4s, v2.4s, v8.4s
 	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
 	WORD	$0x4ea8ccc7 // fmls v7.4s, v6.4s, v8.4s
 	WORD	$0x4e27d4a5 // fadd v5.4s, v5.4s, v7.4s
 	FMOVQ	336(R3), F6 // 0x3f318000 (0.6933594)
-	WORD	$0x4e26cc85 // fmla v5.4s, v4.4s, v6.4s
-	WORD	$0x6e22fc62 // fdiv v2.4s, v3.4s, v2.4s
-	WORD	$0x4e22d4a2 // fadd v2.4s, v5.4s, v2.4s
-	FMOVQ	1120(R3), F3 // 0x0 (0)
-	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
-	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
-	VST1.P	[V3.S4], 16(R0)
+	WORD	$0x4e26cc45 // fmla v5.4s, v2.4s, v6.4s
+	WORD	$0x4e23d4a2 // fadd v2.4s, v5.4s, v3.4s
+	WORD	$0x6e621c04 // bsl v4.16b, v0.16b, v2.16b
+	VST1.P	[V4.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
 	VMOV	V1.D[1], R6
@@ -3871,189 +3871,93 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	FMOVQ	928(R3), F2 // 0x7f7fffff (3.4028235e+38)
 	WORD	$0x6e21e442 // fcmge v2.4s, v2.4s, v1.4s
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4e21cc23 // fmla v3.4s, v1.4s, v1.4s
 	WORD	$0x6ea1f863 // fsqrt v3.4s, v3.4s
-	WORD	$0x4e21d424 // fadd v4.4s, v1.4s, v1.4s
-	WORD	$0x4e21d465 // fadd v5.4s, v3.4s, v1.4s
-	FMOVQ	464(R3), F6 // 0x3f800000 (1)
-	WORD	$0x6e25fcc5 // fdiv v5.4s, v6.4s, v5.4s
-	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
-	WORD	$0x6f290485 // ushr v5.4s, v4.4s, #23
-	WORD	$0x4e21d8a5 // scvtf v5.4s, v5.4s
-	FMOVQ	752(R3), F6 // 0x42fe0000 (127)
-	WORD	$0x4ea6d4a5 // fsub v5.4s, v5.4s, v6.4s
-	FMOVQ	768(R3), F6 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	464(R3), F6 // 0x3f800000 (1)
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	FMOVQ	784(R3), F6 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea6e486 // fcmgt v6.4s, v4.4s, v6.4s
-	FMOVQ	448(R3), F7 // 0x3f000000 (0.5)
-	WORD	$0x6e27dc87 // fmul v7.4s, v4.4s, v7.4s
-	VMOV	V6.B16, V8.B16
-	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
-	FMOVQ	464(R3), F5 // 0x3f800000 (1)
-	WORD	$0x4ea5d505 // fsub v5.4s, v8.4s, v5.4s
-	WORD	$0x6e25dca6 // fmul v6.4s, v5.4s, v5.4s
-	FMOVQ	800(R3), F7 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F8 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	832(R3), F7 // 0x3def251a (0.116769984)
-	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
-	FMOVQ	848(R3), F8 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	864(R3), F7 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
-	FMOVQ	880(R3), F8 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	896(R3), F7 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
-	FMOVQ	912(R3), F8 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e25cce8 // fmla v8.4s, v7.4s, v5.4s
-	FMOVQ	928(R3), F7 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
-	WORD	$0x6e25dce7 // fmul v7.4s, v7.4s, v5.4s
-	WORD	$0x6e26dce7 // fmul v7.4s, v7.4s, v6.4s
-	FMOVQ	352(R3), F8 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e28cc87 // fmla v7.4s, v4.4s, v8.4s
-	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
-	WORD	$0x4ea8ccc7 // fmls v7.4s, v6.4s, v8.4s
-	WORD	$0x4e27d4a5 // fadd v5.4s, v5.4s, v7.4s
-	FMOVQ	336(R3), F6 // 0x3f318000 (0.6933594)
-	WORD	$0x4e26cc85 // fmla v5.4s, v4.4s, v6.4s
-	WORD	$0x6e21dc24 // fmul v4.4s, v1.4s, v1.4s
-	FMOVQ	464(R3), F6 // 0x3f800000 (1)
-	WORD	$0x4e23d4c3 // fadd v3.4s, v6.4s, v3.4s
-	WORD	$0x6e23fc83 // fdiv v3.4s, v4.4s, v3.4s
-	WORD	$0x4e23d423 // fadd v3.4s, v1.4s, v3.4s
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e23d484 // fadd v4.4s, v4.4s, v3.4s
-	FMOVQ	1136(R3), F6 // 0x40000000 (2)
-	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	WORD	$0x4ea3d487 // fsub v7.4s, v4.4s, v3.4s
-	FMOVQ	464(R3), F8 // 0x3f800000 (1)
-	WORD	$0x4ea7d507 // fsub v7.4s, v8.4s, v7.4s
-	FMOVQ	464(R3), F8 // 0x3f800000 (1)
-	WORD	$0x4ea8d488 // fsub v8.4s, v4.4s, v8.4s
-	WORD	$0x4ea8d468 // fsub v8.4s, v3.4s, v8.4s
-	WORD	$0x6e681ce6 // bsl v6.16b, v7.16b, v8.16b
-	WORD	$0x6f290487 // ushr v7.4s, v4.4s, #23
-	WORD	$0x4e21d8e7 // scvtf v7.4s, v7.4s
-	FMOVQ	752(R3), F8 // 0x42fe0000 (127)
-	WORD	$0x4ea8d4e7 // fsub v7.4s, v7.4s, v8.4s
-	FMOVQ	768(R3), F8 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e281c88 // and v8.16b, v4.16b, v8.16b
-	FMOVQ	464(R3), F9 // 0x3f800000 (1)
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	784(R3), F9 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea9e509 // fcmgt v9.4s, v8.4s, v9.4s
-	FMOVQ	448(R3), F10 // 0x3f000000 (0.5)
-	WORD	$0x6e2add0a // fmul v10.4s, v8.4s, v10.4s
-	VMOV	V9.B16, V11.B16
-	WORD	$0x6e681d4b // bsl v11.16b, v10.16b, v8.16b
-	FMOVQ	464(R3), F8 // 0x3f800000 (1)
-	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
-	WORD	$0x4e28d4e7 // fadd v7.4s, v7.4s, v8.4s
-	FMOVQ	464(R3), F8 // 0x3f800000 (1)
-	WORD	$0x4ea8d568 // fsub v8.4s, v11.4s, v8.4s
-	WORD	$0x6e28dd09 // fmul v9.4s, v8.4s, v8.4s
-	FMOVQ	800(R3), F10 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F11 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
-	FMOVQ	832(R3), F10 // 0x3def251a (0.116769984)
-	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
-	FMOVQ	848(R3), F11 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
-	FMOVQ	864(R3), F10 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
-	FMOVQ	880(R3), F11 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
-	FMOVQ	896(R3), F10 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
-	FMOVQ	912(R3), F11 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e28cd4b // fmla v11.4s, v10.4s, v8.4s
-	FMOVQ	928(R3), F10 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e28cd6a // fmla v10.4s, v11.4s, v8.4s
-	WORD	$0x6e28dd4a // fmul v10.4s, v10.4s, v8.4s
-	WORD	$0x6e29dd4a // fmul v10.4s, v10.4s, v9.4s
-	FMOVQ	352(R3), F11 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e2bccea // fmla v10.4s, v7.4s, v11.4s
-	FMOVQ	448(R3), F11 // 0x3f000000 (0.5)
-	WORD	$0x4eabcd2a // fmls v10.4s, v9.4s, v11.4s
-	WORD	$0x4e2ad508 // fadd v8.4s, v8.4s, v10.4s
-	FMOVQ	336(R3), F9 // 0x3f318000 (0.6933594)
-	WORD	$0x4e29cce8 // fmla v8.4s, v7.4s, v9.4s
-	WORD	$0x6e24fcc4 // fdiv v4.4s, v6.4s, v4.4s
-	WORD	$0x4e24d504 // fadd v4.4s, v8.4s, v4.4s
-	FMOVQ	1120(R3), F6 // 0x0 (0)
-	WORD	$0x4e26e466 // fcmeq v6.4s, v3.4s, v6.4s
-	WORD	$0x6e641c66 // bsl v6.16b, v3.16b, v4.16b
-	WORD	$0x6f290423 // ushr v3.4s, v1.4s, #23
-	WORD	$0x4e21d863 // scvtf v3.4s, v3.4s
-	FMOVQ	752(R3), F4 // 0x42fe0000 (127)
-	WORD	$0x4ea4d463 // fsub v3.4s, v3.4s, v4.4s
-	FMOVQ	768(R3), F4 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
-	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4ea71c84 // orr v4.16b, v4.16b, v7.16b
-	FMOVQ	784(R3), F7 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea7e487 // fcmgt v7.4s, v4.4s, v7.4s
-	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
-	WORD	$0x6e28dc88 // fmul v8.4s, v4.4s, v8.4s
-	VMOV	V7.B16, V9.B16
-	WORD	$0x6e641d09 // bsl v9.16b, v8.16b, v4.16b
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	WORD	$0x4e24d463 // fadd v3.4s, v3.4s, v4.4s
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea4d524 // fsub v4.4s, v9.4s, v4.4s
-	WORD	$0x6e24dc87 // fmul v7.4s, v4.4s, v4.4s
-	FMOVQ	800(R3), F8 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F9 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
-	FMOVQ	832(R3), F8 // 0x3def251a (0.116769984)
-	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
-	FMOVQ	848(R3), F9 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
-	FMOVQ	864(R3), F8 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
-	FMOVQ	880(R3), F9 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
-	FMOVQ	896(R3), F8 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
-	FMOVQ	912(R3), F9 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e24cd09 // fmla v9.4s, v8.4s, v4.4s
-	FMOVQ	928(R3), F8 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e24cd28 // fmla v8.4s, v9.4s, v4.4s
-	WORD	$0x6e24dd08 // fmul v8.4s, v8.4s, v4.4s
-	WORD	$0x6e27dd08 // fmul v8.4s, v8.4s, v7.4s
-	FMOVQ	352(R3), F9 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e29cc68 // fmla v8.4s, v3.4s, v9.4s
-	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
-	WORD	$0x4ea9cce8 // fmls v8.4s, v7.4s, v9.4s
-	WORD	$0x4e28d484 // fadd v4.4s, v4.4s, v8.4s
-	FMOVQ	336(R3), F7 // 0x3f318000 (0.6933594)
-	WORD	$0x4e27cc64 // fmla v4.4s, v3.4s, v7.4s
-	FMOVQ	1136(R3), F3 // 0x40000000 (2)
-	WORD	$0x6ea3e423 // fcmgt v3.4s, v1.4s, v3.4s
-	WORD	$0x6e661ca3 // bsl v3.16b, v5.16b, v6.16b
+	FMOVQ	1136(R3), F4 // 0x40000000 (2)
+	WORD	$0x6e21e484 // fcmge v4.4s, v4.4s, v1.4s
 	FMOVQ	3232(R3), F5 // 0x45800000 (4096)
 	WORD	$0x6ea5e425 // fcmgt v5.4s, v1.4s, v5.4s
-	FMOVQ	2048(R3), F6 // 0x3f317218 (0.6931472)
-	WORD	$0x4e26d484 // fadd v4.4s, v4.4s, v6.4s
-	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
-	FMOVQ	3248(R3), F3 // 0x39800000 (0.00024414063)
-	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
-	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
+	WORD	$0x6e21dc26 // fmul v6.4s, v1.4s, v1.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4e23d4e7 // fadd v7.4s, v7.4s, v3.4s
+	WORD	$0x6e27fcc6 // fdiv v6.4s, v6.4s, v7.4s
+	WORD	$0x4e26d426 // fadd v6.4s, v1.4s, v6.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4e26d4e7 // fadd v7.4s, v7.4s, v6.4s
+	FMOVQ	1136(R3), F8 // 0x40000000 (2)
+	WORD	$0x6e28e4e8 // fcmge v8.4s, v7.4s, v8.4s
+	WORD	$0x4ea6d4e9 // fsub v9.4s, v7.4s, v6.4s
+	FMOVQ	464(R3), F10 // 0x3f800000 (1)
+	WORD	$0x4ea9d549 // fsub v9.4s, v10.4s, v9.4s
+	FMOVQ	464(R3), F10 // 0x3f800000 (1)
+	WORD	$0x4eaad4ea // fsub v10.4s, v7.4s, v10.4s
+	WORD	$0x4eaad4c6 // fsub v6.4s, v6.4s, v10.4s
+	WORD	$0x6e661d28 // bsl v8.16b, v9.16b, v6.16b
+	WORD	$0x6e27fd06 // fdiv v6.4s, v8.4s, v7.4s
+	WORD	$0x4e23d423 // fadd v3.4s, v1.4s, v3.4s
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e631c28 // bsl v8.16b, v1.16b, v3.16b
+	VMOV	V4.B16, V3.B16
+	WORD	$0x6e681ce3 // bsl v3.16b, v7.16b, v8.16b
+	WORD	$0x6f290467 // ushr v7.4s, v3.4s, #23
+	WORD	$0x4e21d8e7 // scvtf v7.4s, v7.4s
+	FMOVQ	720(R3), F8 // 0x42fe0000 (127)
+	WORD	$0x4ea8d4e7 // fsub v7.4s, v7.4s, v8.4s
+	FMOVQ	736(R3), F8 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e281c63 // and v3.16b, v3.16b, v8.16b
+	FMOVQ	464(R3), F8 // 0x3f800000 (1)
+	WORD	$0x4ea81c63 // orr v3.16b, v3.16b, v8.16b
+	FMOVQ	752(R3), F8 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea8e468 // fcmgt v8.4s, v3.4s, v8.4s
+	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
+	WORD	$0x6e29dc69 // fmul v9.4s, v3.4s, v9.4s
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e631d2a // bsl v10.16b, v9.16b, v3.16b
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4e231d03 // and v3.16b, v8.16b, v3.16b
+	WORD	$0x4e23d4e3 // fadd v3.4s, v7.4s, v3.4s
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea7d547 // fsub v7.4s, v10.4s, v7.4s
+	WORD	$0x6e27dce8 // fmul v8.4s, v7.4s, v7.4s
+	FMOVQ	768(R3), F9 // 0x3d9021bb (0.070376836)
+	FMOVQ	784(R3), F10 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	800(R3), F9 // 0x3def251a (0.116769984)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	816(R3), F10 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	832(R3), F9 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	848(R3), F10 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	864(R3), F9 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	FMOVQ	880(R3), F10 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
+	FMOVQ	896(R3), F9 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
+	WORD	$0x6e27dd29 // fmul v9.4s, v9.4s, v7.4s
+	WORD	$0x6e28dd29 // fmul v9.4s, v9.4s, v8.4s
+	FMOVQ	352(R3), F10 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e2acc69 // fmla v9.4s, v3.4s, v10.4s
+	FMOVQ	448(R3), F10 // 0x3f000000 (0.5)
+	WORD	$0x4eaacd09 // fmls v9.4s, v8.4s, v10.4s
+	WORD	$0x4e29d4e7 // fadd v7.4s, v7.4s, v9.4s
+	FMOVQ	336(R3), F8 // 0x3f318000 (0.6933594)
+	WORD	$0x4e28cc67 // fmla v7.4s, v3.4s, v8.4s
+	FMOVQ	2048(R3), F3 // 0x3f317218 (0.6931472)
+	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
+	WORD	$0x6e631cc4 // bsl v4.16b, v6.16b, v3.16b
+	WORD	$0x4e24d4e3 // fadd v3.4s, v7.4s, v4.4s
+	FMOVQ	3248(R3), F4 // 0x39800000 (0.00024414063)
+	WORD	$0x6ea1e484 // fcmgt v4.4s, v4.4s, v1.4s
+	WORD	$0x6e631c24 // bsl v4.16b, v1.16b, v3.16b
 	FMOVQ	1088(R3), F1 // 0x80000000 (-0)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	WORD	$0x6e211c61 // eor v1.16b, v3.16b, v1.16b
+	WORD	$0x6e211c81 // eor v1.16b, v4.16b, v1.16b
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
@@ -4383,186 +4287,91 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	464(R3), F1 // 0x3f800000 (1)
 	WORD	$0x6e21e401 // fcmge v1.4s, v0.4s, v1.4s
-	FMOVQ	736(R3), F2 // 0x7f7fffff (3.4028235e+38)
+	FMOVQ	928(R3), F2 // 0x7f7fffff (3.4028235e+38)
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
-	WORD	$0x4e20d402 // fadd v2.4s, v0.4s, v0.4s
-	FMOVQ	2432(R3), F3 // 0xbf800000 (-1)
-	WORD	$0x4e20cc03 // fmla v3.4s, v0.4s, v0.4s
-	WORD	$0x6ea1f863 // fsqrt v3.4s, v3.4s
-	WORD	$0x4e23d403 // fadd v3.4s, v0.4s, v3.4s
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x6e23fc83 // fdiv v3.4s, v4.4s, v3.4s
-	WORD	$0x4ea3d442 // fsub v2.4s, v2.4s, v3.4s
-	WORD	$0x6f290443 // ushr v3.4s, v2.4s, #23
-	WORD	$0x4e21d863 // scvtf v3.4s, v3.4s
-	FMOVQ	752(R3), F4 // 0x42fe0000 (127)
-	WORD	$0x4ea4d463 // fsub v3.4s, v3.4s, v4.4s
-	FMOVQ	768(R3), F4 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
-	FMOVQ	784(R3), F4 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea4e444 // fcmgt v4.4s, v2.4s, v4.4s
-	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
-	WORD	$0x6e25dc45 // fmul v5.4s, v2.4s, v5.4s
-	VMOV	V4.B16, V6.B16
-	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
-	FMOVQ	464(R3), F2 // 0x3f800000 (1)
-	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
-	WORD	$0x4e22d462 // fadd v2.4s, v3.4s, v2.4s
-	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4ea3d4c3 // fsub v3.4s, v6.4s, v3.4s
-	WORD	$0x6e23dc64 // fmul v4.4s, v3.4s, v3.4s
-	FMOVQ	800(R3), F5 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F6 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	832(R3), F5 // 0x3def251a (0.116769984)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	848(R3), F6 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	864(R3), F5 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	880(R3), F6 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	896(R3), F5 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	912(R3), F6 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	928(R3), F5 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
-	WORD	$0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
-	FMOVQ	352(R3), F6 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e26cc45 // fmla v5.4s, v2.4s, v6.4s
-	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
-	WORD	$0x4ea6cc85 // fmls v5.4s, v4.4s, v6.4s
-	WORD	$0x4e25d463 // fadd v3.4s, v3.4s, v5.4s
-	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
-	WORD	$0x4e24cc43 // fmla v3.4s, v2.4s, v4.4s
 	FMOVQ	464(R3), F2 // 0x3f800000 (1)
 	WORD	$0x4ea2d402 // fsub v2.4s, v0.4s, v2.4s
-	WORD	$0x4e22d444 // fadd v4.4s, v2.4s, v2.4s
-	WORD	$0x4e22cc44 // fmla v4.4s, v2.4s, v2.4s
-	WORD	$0x6ea1f884 // fsqrt v4.4s, v4.4s
-	WORD	$0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e22d484 // fadd v4.4s, v4.4s, v2.4s
-	FMOVQ	1136(R3), F5 // 0x40000000 (2)
-	WORD	$0x6e25e485 // fcmge v5.4s, v4.4s, v5.4s
-	WORD	$0x4ea2d486 // fsub v6.4s, v4.4s, v2.4s
-	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4ea6d4e6 // fsub v6.4s, v7.4s, v6.4s
-	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4ea7d487 // fsub v7.4s, v4.4s, v7.4s
-	WORD	$0x4ea7d447 // fsub v7.4s, v2.4s, v7.4s
-	WORD	$0x6e671cc5 // bsl v5.16b, v6.16b, v7.16b
-	WORD	$0x6f290486 // ushr v6.4s, v4.4s, #23
-	WORD	$0x4e21d8c6 // scvtf v6.4s, v6.4s
-	FMOVQ	752(R3), F7 // 0x42fe0000 (127)
-	WORD	$0x4ea7d4c6 // fsub v6.4s, v6.4s, v7.4s
-	FMOVQ	768(R3), F7 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e271c87 // and v7.16b, v4.16b, v7.16b
-	FMOVQ	464(R3), F8 // 0x3f800000 (1)
-	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	FMOVQ	784(R3), F8 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea8e4e8 // fcmgt v8.4s, v7.4s, v8.4s
-	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
-	WORD	$0x6e29dce9 // fmul v9.4s, v7.4s, v9.4s
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
-	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
-	WORD	$0x4e27d4c6 // fadd v6.4s, v6.4s, v7.4s
-	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4ea7d547 // fsub v7.4s, v10.4s, v7.4s
-	WORD	$0x6e27dce8 // fmul v8.4s, v7.4s, v7.4s
-	FMOVQ	800(R3), F9 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F10 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	832(R3), F9 // 0x3def251a (0.116769984)
-	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
-	FMOVQ	848(R3), F10 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	864(R3), F9 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
-	FMOVQ	880(R3), F10 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	896(R3), F9 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
-	FMOVQ	912(R3), F10 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	928(R3), F9 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
-	WORD	$0x6e27dd29 // fmul v9.4s, v9.4s, v7.4s
-	WORD	$0x6e28dd29 // fmul v9.4s, v9.4s, v8.4s
-	FMOVQ	352(R3), F10 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e2accc9 // fmla v9.4s, v6.4s, v10.4s
-	FMOVQ	448(R3), F10 // 0x3f000000 (0.5)
-	WORD	$0x4eaacd09 // fmls v9.4s, v8.4s, v10.4s
-	WORD	$0x4e29d4e7 // fadd v7.4s, v7.4s, v9.4s
-	FMOVQ	336(R3), F8 // 0x3f318000 (0.6933594)
-	WORD	$0x4e28ccc7 // fmla v7.4s, v6.4s, v8.4s
-	WORD	$0x6e24fca4 // fdiv v4.4s, v5.4s, v4.4s
-	WORD	$0x4e24d4e4 // fadd v4.4s, v7.4s, v4.4s
-	FMOVQ	1120(R3), F5 // 0x0 (0)
-	WORD	$0x4e25e445 // fcmeq v5.4s, v2.4s, v5.4s
-	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	WORD	$0x6f290402 // ushr v2.4s, v0.4s, #23
-	WORD	$0x4e21d842 // scvtf v2.4s, v2.4s
-	FMOVQ	752(R3), F4 // 0x42fe0000 (127)
-	WORD	$0x4ea4d442 // fsub v2.4s, v2.4s, v4.4s
-	FMOVQ	768(R3), F4 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
+	FMOVQ	1136(R3), F3 // 0x40000000 (2)
+	WORD	$0x6e20e463 // fcmge v3.4s, v3.4s, v0.4s
+	FMOVQ	3232(R3), F4 // 0x45800000 (4096)
+	WORD	$0x6e24e404 // fcmge v4.4s, v0.4s, v4.4s
+	WORD	$0x4e22d445 // fadd v5.4s, v2.4s, v2.4s
+	WORD	$0x4e22cc45 // fmla v5.4s, v2.4s, v2.4s
+	FMOVQ	2432(R3), F6 // 0xbf800000 (-1)
+	WORD	$0x4e20cc06 // fmla v6.4s, v0.4s, v0.4s
+	VMOV	V3.B16, V7.B16
+	WORD	$0x6e661ca7 // bsl v7.16b, v5.16b, v6.16b
+	WORD	$0x6ea1f8e5 // fsqrt v5.4s, v7.4s
+	WORD	$0x4e25d442 // fadd v2.4s, v2.4s, v5.4s
 	FMOVQ	464(R3), F6 // 0x3f800000 (1)
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	FMOVQ	784(R3), F6 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea6e486 // fcmgt v6.4s, v4.4s, v6.4s
-	FMOVQ	448(R3), F7 // 0x3f000000 (0.5)
-	WORD	$0x6e27dc87 // fmul v7.4s, v4.4s, v7.4s
-	VMOV	V6.B16, V8.B16
-	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	WORD	$0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
-	FMOVQ	464(R3), F4 // 0x3f800000 (1)
-	WORD	$0x4ea4d504 // fsub v4.4s, v8.4s, v4.4s
-	WORD	$0x6e24dc86 // fmul v6.4s, v4.4s, v4.4s
-	FMOVQ	800(R3), F7 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F8 // 0xbdebd1b8 (-0.1151461)
-	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
-	FMOVQ	832(R3), F7 // 0x3def251a (0.116769984)
-	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
-	FMOVQ	848(R3), F8 // 0xbdfe5d4f (-0.12420141)
-	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
-	FMOVQ	864(R3), F7 // 0x3e11e9bf (0.14249323)
-	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
-	FMOVQ	880(R3), F8 // 0xbe2aae50 (-0.16668057)
-	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
-	FMOVQ	896(R3), F7 // 0x3e4cceac (0.20000714)
-	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
-	FMOVQ	912(R3), F8 // 0xbe7ffffc (-0.24999994)
-	WORD	$0x4e24cce8 // fmla v8.4s, v7.4s, v4.4s
-	FMOVQ	928(R3), F7 // 0x3eaaaaaa (0.3333333)
-	WORD	$0x4e24cd07 // fmla v7.4s, v8.4s, v4.4s
-	WORD	$0x6e24dce7 // fmul v7.4s, v7.4s, v4.4s
-	WORD	$0x6e26dce7 // fmul v7.4s, v7.4s, v6.4s
-	FMOVQ	352(R3), F8 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e28cc47 // fmla v7.4s, v2.4s, v8.4s
+	WORD	$0x4e22d4c6 // fadd v6.4s, v6.4s, v2.4s
+	FMOVQ	1136(R3), F7 // 0x40000000 (2)
+	WORD	$0x6e27e4c7 // fcmge v7.4s, v6.4s, v7.4s
+	WORD	$0x4ea2d4c8 // fsub v8.4s, v6.4s, v2.4s
+	FMOVQ	464(R3), F9 // 0x3f800000 (1)
+	WORD	$0x4ea8d528 // fsub v8.4s, v9.4s, v8.4s
+	FMOVQ	464(R3), F9 // 0x3f800000 (1)
+	WORD	$0x4ea9d4c9 // fsub v9.4s, v6.4s, v9.4s
+	WORD	$0x4ea9d442 // fsub v2.4s, v2.4s, v9.4s
+	WORD	$0x6e621d07 // bsl v7.16b, v8.16b, v2.16b
+	WORD	$0x6e26fce2 // fdiv v2.4s, v7.4s, v6.4s
+	WORD	$0x4e25d405 // fadd v5.4s, v0.4s, v5.4s
+	VMOV	V4.B16, V7.B16
+	WORD	$0x6e651c07 // bsl v7.16b, v0.16b, v5.16b
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e671cc5 // bsl v5.16b, v6.16b, v7.16b
+	WORD	$0x6f2904a6 // ushr v6.4s, v5.4s, #23
+	WORD	$0x4e21d8c6 // scvtf v6.4s, v6.4s
+	FMOVQ	720(R3), F7 // 0x42fe0000 (127)
+	WORD	$0x4ea7d4c6 // fsub v6.4s, v6.4s, v7.4s
+	FMOVQ	736(R3), F7 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
+	FMOVQ	464(R3), F7 // 0x3f800000 (1)
+	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
+	FMOVQ	752(R3), F7 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea7e4a7 // fcmgt v7.4s, v5.4s, v7.4s
 	FMOVQ	448(R3), F8 // 0x3f000000 (0.5)
-	WORD	$0x4ea8ccc7 // fmls v7.4s, v6.4s, v8.4s
-	WORD	$0x4e27d484 // fadd v4.4s, v4.4s, v7.4s
-	FMOVQ	336(R3), F6 // 0x3f318000 (0.6933594)
-	WORD	$0x4e26cc44 // fmla v4.4s, v2.4s, v6.4s
-	FMOVQ	1136(R3), F2 // 0x40000000 (2)
-	WORD	$0x6ea2e402 // fcmgt v2.4s, v0.4s, v2.4s
-	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
-	FMOVQ	3232(R3), F3 // 0x45800000 (4096)
-	WORD	$0x6e23e403 // fcmge v3.4s, v0.4s, v3.4s
+	WORD	$0x6e28dca8 // fmul v8.4s, v5.4s, v8.4s
+	VMOV	V7.B16, V9.B16
+	WORD	$0x6e651d09 // bsl v9.16b, v8.16b, v5.16b
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x4e251ce5 // and v5.16b, v7.16b, v5.16b
+	WORD	$0x4e25d4c5 // fadd v5.4s, v6.4s, v5.4s
+	FMOVQ	464(R3), F6 // 0x3f800000 (1)
+	WORD	$0x4ea6d526 // fsub v6.4s, v9.4s, v6.4s
+	WORD	$0x6e26dcc7 // fmul v7.4s, v6.4s, v6.4s
+	FMOVQ	768(R3), F8 // 0x3d9021bb (0.070376836)
+	FMOVQ	784(R3), F9 // 0xbdebd1b8 (-0.1151461)
+	WORD	$0x4e26cd09 // fmla v9.4s, v8.4s, v6.4s
+	FMOVQ	800(R3), F8 // 0x3def251a (0.116769984)
+	WORD	$0x4e26cd28 // fmla v8.4s, v9.4s, v6.4s
+	FMOVQ	816(R3), F9 // 0xbdfe5d4f (-0.12420141)
+	WORD	$0x4e26cd09 // fmla v9.4s, v8.4s, v6.4s
+	FMOVQ	832(R3), F8 // 0x3e11e9bf (0.14249323)
+	WORD	$0x4e26cd28 // fmla v8.4s, v9.4s, v6.4s
+	FMOVQ	848(R3), F9 // 0xbe2aae50 (-0.16668057)
+	WORD	$0x4e26cd09 // fmla v9.4s, v8.4s, v6.4s
+	FMOVQ	864(R3), F8 // 0x3e4cceac (0.20000714)
+	WORD	$0x4e26cd28 // fmla v8.4s, v9.4s, v6.4s
+	FMOVQ	880(R3), F9 // 0xbe7ffffc (-0.24999994)
+	WORD	$0x4e26cd09 // fmla v9.4s, v8.4s, v6.4s
+	FMOVQ	896(R3), F8 // 0x3eaaaaaa (0.3333333)
+	WORD	$0x4e26cd28 // fmla v8.4s, v9.4s, v6.4s
+	WORD	$0x6e26dd08 // fmul v8.4s, v8.4s, v6.4s
+	WORD	$0x6e27dd08 // fmul v8.4s, v8.4s, v7.4s
+	FMOVQ	352(R3), F9 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4e29cca8 // fmla v8.4s, v5.4s, v9.4s
+	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
+	WORD	$0x4ea9cce8 // fmls v8.4s, v7.4s, v9.4s
+	WORD	$0x4e28d4c6 // fadd v6.4s, v6.4s, v8.4s
+	FMOVQ	336(R3), F7 // 0x3f318000 (0.6933594)
+	WORD	$0x4e27cca6 // fmla v6.4s, v5.4s, v7.4s
 	FMOVQ	2048(R3), F5 // 0x3f317218 (0.6931472)
-	WORD	$0x4e25d484 // fadd v4.4s, v4.4s, v5.4s
-	WORD	$0x6e621c83 // bsl v3.16b, v4.16b, v2.16b
-	VST1.P	[V3.S4], 16(R0)
+	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
+	WORD	$0x6e641c43 // bsl v3.16b, v2.16b, v4.16b
+	WORD	$0x4e23d4c2 // fadd v2.4s, v6.4s, v3.4s
+	VST1.P	[V2.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V1.D[0], R5
 	VMOV	V1.D[1], R6
@@ -4807,61 +4616,61 @@ loop:
 	WORD	$0x4ea7d467 // fsub v7.4s, v3.4s, v7.4s
 	WORD	$0x4ea7d487 // fsub v7.4s, v4.4s, v7.4s
 	WORD	$0x6e671cc5 // bsl v5.16b, v6.16b, v7.16b
-	WORD	$0x6f290466 // ushr v6.4s, v3.4s, #23
-	WORD	$0x4e21d8c6 // scvtf v6.4s, v6.4s
-	FMOVQ	752(R3), F7 // 0x42fe0000 (127)
-	WORD	$0x4ea7d4c6 // fsub v6.4s, v6.4s, v7.4s
-	FMOVQ	768(R3), F7 // 0x7fffff (1.1754942e-38)
-	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
+	WORD	$0x6e23fca5 // fdiv v5.4s, v5.4s, v3.4s
+	FMOVQ	1120(R3), F6 // 0x0 (0)
+	WORD	$0x4e26e486 // fcmeq v6.4s, v4.4s, v6.4s
+	WORD	$0x6f290467 // ushr v7.4s, v3.4s, #23
+	WORD	$0x4e21d8e7 // scvtf v7.4s, v7.4s
+	FMOVQ	720(R3), F8 // 0x42fe0000 (127)
+	WORD	$0x4ea8d4e7 // fsub v7.4s, v7.4s, v8.4s
+	FMOVQ	736(R3), F8 // 0x7fffff (1.1754942e-38)
+	WORD	$0x4e281c63 // and v3.16b, v3.16b, v8.16b
 	FMOVQ	464(R3), F8 // 0x3f800000 (1)
-	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	FMOVQ	784(R3), F8 // 0x3fb504f3 (1.4142135)
-	WORD	$0x6ea8e4e8 // fcmgt v8.4s, v7.4s, v8.4s
+	WORD	$0x4ea81c63 // orr v3.16b, v3.16b, v8.16b
+	FMOVQ	752(R3), F8 // 0x3fb504f3 (1.4142135)
+	WORD	$0x6ea8e468 // fcmgt v8.4s, v3.4s, v8.4s
 	FMOVQ	448(R3), F9 // 0x3f000000 (0.5)
-	WORD	$0x6e29dce9 // fmul v9.4s, v7.4s, v9.4s
+	WORD	$0x6e29dc69 // fmul v9.4s, v3.4s, v9.4s
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
-	FMOVQ	464(R3), F7 // 0x3f800000 (1)
-	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
-	WORD	$0x4e27d4c6 // fadd v6.4s, v6.4s, v7.4s
+	WORD	$0x6e631d2a // bsl v10.16b, v9.16b, v3.16b
+	FMOVQ	464(R3), F3 // 0x3f800000 (1)
+	WORD	$0x4e231d03 // and v3.16b, v8.16b, v3.16b
+	WORD	$0x4e23d4e3 // fadd v3.4s, v7.4s, v3.4s
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
 	WORD	$0x4ea7d547 // fsub v7.4s, v10.4s, v7.4s
 	WORD	$0x6e27dce8 // fmul v8.4s, v7.4s, v7.4s
-	FMOVQ	800(R3), F9 // 0x3d9021bb (0.070376836)
-	FMOVQ	816(R3), F10 // 0xbdebd1b8 (-0.1151461)
+	FMOVQ	768(R3), F9 // 0x3d9021bb (0.070376836)
+	FMOVQ	784(R3), F10 // 0xbdebd1b8 (-0.1151461)
 	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	832(R3), F9 // 0x3def251a (0.116769984)
+	FMOVQ	800(R3), F9 // 0x3def251a (0.116769984)
 	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
-	FMOVQ	848(R3), F10 // 0xbdfe5d4f (-0.12420141)
+	FMOVQ	816(R3), F10 // 0xbdfe5d4f (-0.12420141)
 	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	864(R3), F9 // 0x3e11e9bf (0.14249323)
+	FMOVQ	832(R3), F9 // 0x3e11e9bf (0.14249323)
 	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
-	FMOVQ	880(R3), F10 // 0xbe2aae50 (-0.16668057)
+	FMOVQ	848(R3), F10 // 0xbe2aae50 (-0.16668057)
 	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	896(R3), F9 // 0x3e4cceac (0.20000714)
+	FMOVQ	864(R3), F9 // 0x3e4cceac (0.20000714)
 	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
-	FMOVQ	912(R3), F10 // 0xbe7ffffc (-0.24999994)
+	FMOVQ	880(R3), F10 // 0xbe7ffffc (-0.24999994)
 	WORD	$0x4e27cd2a // fmla v10.4s, v9.4s, v7.4s
-	FMOVQ	928(R3), F9 // 0x3eaaaaaa (0.3333333)
+	FMOVQ	896(R3), F9 // 0x3eaaaaaa (0.3333333)
 	WORD	$0x4e27cd49 // fmla v9.4s, v10.4s, v7.4s
 	WORD	$0x6e27dd29 // fmul v9.4s, v9.4s, v7.4s
 	WORD	$0x6e28dd29 // fmul v9.4s, v9.4s, v8.4s
 	FMOVQ	352(R3), F10 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4e2accc9 // fmla v9.4s, v6.4s, v10.4s
+	WORD	$0x4e2acc69 // fmla v9.4s, v3.4s, v10.4s
 	FMOVQ	448(R3), F10 // 0x3f000000 (0.5)
 	WORD	$0x4eaacd09 // fmls v9.4s, v8.4s, v10.4s
 	WORD	$0x4e29d4e7 // fadd v7.4s, v7.4s, v9.4s
 	FMOVQ	336(R3), F8 // 0x3f318000 (0.6933594)
-	WORD	$0x4e28ccc7 // fmla v7.4s, v6.4s, v8.4s
-	WORD	$0x6e23fca3 // fdiv v3.4s, v5.4s, v3.4s
-	WORD	$0x4e23d4e3 // fadd v3.4s, v7.4s, v3.4s
-	FMOVQ	1120(R3), F5 // 0x0 (0)
-	WORD	$0x4e25e485 // fcmeq v5.4s, v4.4s, v5.4s
-	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
+	WORD	$0x4e28cc67 // fmla v7.4s, v3.4s, v8.4s
+	WORD	$0x4e25d4e3 // fadd v3.4s, v7.4s, v5.4s
+	WORD	$0x6e631c86 // bsl v6.16b, v4.16b, v3.16b
 	FMOVQ	3248(R3), F3 // 0x39800000 (0.00024414063)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
-	WORD	$0x6e25dc84 // fmul v4.4s, v4.4s, v5.4s
+	WORD	$0x6e26dc84 // fmul v4.4s, v4.4s, v6.4s
 	WORD	$0x6e641c23 // bsl v3.16b, v1.16b, v4.16b
 	FMOVQ	1088(R3), F1 // 0x80000000 (-0)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
@@ -5029,7 +4838,7 @@ loop:
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	3456(R3), F2 // 0x7f800000 (+Inf)
 	WORD	$0x6ea1e442 // fcmgt v2.4s, v2.4s, v1.4s
-	FMOVQ	720(R3), F3 // 0x800000 (1.1754944e-38)
+	FMOVQ	912(R3), F3 // 0x800000 (1.1754944e-38)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	FMOVQ	3472(R3), F4 // 0x4b800000 (1.6777216e+07)
 	WORD	$0x6e24dc24 // fmul v4.4s, v1.4s, v4.4s
@@ -14962,34 +14771,34 @@ DATA	vmconst<>+688(SB)/8, $0x3fd999999997fa04
 DATA	vmconst<>+696(SB)/8, $0x3fd999999997fa04
 DATA	vmconst<>+704(SB)/8, $0x8000000000000000
 DATA	vmconst<>+712(SB)/8, $0x8000000000000000
-DATA	vmconst<>+720(SB)/8, $0x0080000000800000
-DATA	vmconst<>+728(SB)/8, $0x0080000000800000
-DATA	vmconst<>+736(SB)/8, $0x7f7fffff7f7fffff
-DATA	vmconst<>+744(SB)/8, $0x7f7fffff7f7fffff
-DATA	vmconst<>+752(SB)/8, $0x42fe000042fe0000
-DATA	vmconst<>+760(SB)/8, $0x42fe000042fe0000
-DATA	vmconst<>+768(SB)/8, $0x007fffff007fffff
-DATA	vmconst<>+776(SB)/8, $0x007fffff007fffff
-DATA	vmconst<>+784(SB)/8, $0x3fb504f33fb504f3
-DATA	vmconst<>+792(SB)/8, $0x3fb504f33fb504f3
-DATA	vmconst<>+800(SB)/8, $0x3d9021bb3d9021bb
-DATA	vmconst<>+808(SB)/8, $0x3d9021bb3d9021bb
-DATA	vmconst<>+816(SB)/8, $0xbdebd1b8bdebd1b8
-DATA	vmconst<>+824(SB)/8, $0xbdebd1b8bdebd1b8
-DATA	vmconst<>+832(SB)/8, $0x3def251a3def251a
-DATA	vmconst<>+840(SB)/8, $0x3def251a3def251a
-DATA	vmconst<>+848(SB)/8, $0xbdfe5d4fbdfe5d4f
-DATA	vmconst<>+856(SB)/8, $0xbdfe5d4fbdfe5d4f
-DATA	vmconst<>+864(SB)/8, $0x3e11e9bf3e11e9bf
-DATA	vmconst<>+872(SB)/8, $0x3e11e9bf3e11e9bf
-DATA	vmconst<>+880(SB)/8, $0xbe2aae50be2aae50
-DATA	vmconst<>+888(SB)/8, $0xbe2aae50be2aae50
-DATA	vmconst<>+896(SB)/8, $0x3e4cceac3e4cceac
-DATA	vmconst<>+904(SB)/8, $0x3e4cceac3e4cceac
-DATA	vmconst<>+912(SB)/8, $0xbe7ffffcbe7ffffc
-DATA	vmconst<>+920(SB)/8, $0xbe7ffffcbe7ffffc
-DATA	vmconst<>+928(SB)/8, $0x3eaaaaaa3eaaaaaa
-DATA	vmconst<>+936(SB)/8, $0x3eaaaaaa3eaaaaaa
+DATA	vmconst<>+720(SB)/8, $0x42fe000042fe0000
+DATA	vmconst<>+728(SB)/8, $0x42fe000042fe0000
+DATA	vmconst<>+736(SB)/8, $0x007fffff007fffff
+DATA	vmconst<>+744(SB)/8, $0x007fffff007fffff
+DATA	vmconst<>+752(SB)/8, $0x3fb504f33fb504f3
+DATA	vmconst<>+760(SB)/8, $0x3fb504f33fb504f3
+DATA	vmconst<>+768(SB)/8, $0x3d9021bb3d9021bb
+DATA	vmconst<>+776(SB)/8, $0x3d9021bb3d9021bb
+DATA	vmconst<>+784(SB)/8, $0xbdebd1b8bdebd1b8
+DATA	vmconst<>+792(SB)/8, $0xbdebd1b8bdebd1b8
+DATA	vmconst<>+800(SB)/8, $0x3def251a3def251a
+DATA	vmconst<>+808(SB)/8, $0x3def251a3def251a
+DATA	vmconst<>+816(SB)/8, $0xbdfe5d4fbdfe5d4f
+DATA	vmconst<>+824(SB)/8, $0xbdfe5d4fbdfe5d4f
+DATA	vmconst<>+832(SB)/8, $0x3e11e9bf3e11e9bf
+DATA	vmconst<>+840(SB)/8, $0x3e11e9bf3e11e9bf
+DATA	vmconst<>+848(SB)/8, $0xbe2aae50be2aae50
+DATA	vmconst<>+856(SB)/8, $0xbe2aae50be2aae50
+DATA	vmconst<>+864(SB)/8, $0x3e4cceac3e4cceac
+DATA	vmconst<>+872(SB)/8, $0x3e4cceac3e4cceac
+DATA	vmconst<>+880(SB)/8, $0xbe7ffffcbe7ffffc
+DATA	vmconst<>+888(SB)/8, $0xbe7ffffcbe7ffffc
+DATA	vmconst<>+896(SB)/8, $0x3eaaaaaa3eaaaaaa
+DATA	vmconst<>+904(SB)/8, $0x3eaaaaaa3eaaaaaa
+DATA	vmconst<>+912(SB)/8, $0x0080000000800000
+DATA	vmconst<>+920(SB)/8, $0x0080000000800000
+DATA	vmconst<>+928(SB)/8, $0x7f7fffff7f7fffff
+DATA	vmconst<>+936(SB)/8, $0x7f7fffff7f7fffff
 DATA	vmconst<>+944(SB)/8, $0x404601e678fc457b
 DATA	vmconst<>+952(SB)/8, $0x404601e678fc457b
 DATA	vmconst<>+960(SB)/8, $0xbfeedc5baafd6f4b

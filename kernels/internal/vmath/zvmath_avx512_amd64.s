@@ -197,7 +197,7 @@ done8:
 	RET
 
 // func log32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·log32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -209,35 +209,34 @@ loop10:
 	CMPQ         BX, CX
 	JAE          done11
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
-	KANDW        K2, K1, K1
 	VGETMANTPS   $0x00, Z0, Z1
 	VGETEXPPS    Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z1, K1
 	VMULPS.BCST vmconst<>+432(SB), Z1, Z3
-	VBLENDMPS    Z3, Z1, K2, Z4
-	VPMOVM2D     K2, Z1
-	VPANDD.BCST vmconst<>+440(SB), Z1, Z1
+	VBLENDMPS    Z3, Z1, K1, Z4
+	VBROADCASTSS.Z vmconst<>+440(SB), K1, Z1
 	VADDPS       Z1, Z2, Z1
 	VSUBPS.BCST vmconst<>+440(SB), Z4, Z2
 	VMULPS       Z2, Z2, Z3
 	VMOVUPS      Z2, Z5
-	VBROADCASTSS vmconst<>+600(SB), Z6
-	VFMADD213PS.BCST vmconst<>+608(SB), Z6, Z5
+	VBROADCASTSS vmconst<>+584(SB), Z6
+	VFMADD213PS.BCST vmconst<>+592(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+600(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+608(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+616(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+624(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+656(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+664(SB), Z2, Z5
 	VMULPS       Z2, Z5, Z5
 	VMULPS       Z3, Z5, Z5
 	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z5
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z3, Z5
 	VADDPS       Z5, Z2, Z2
 	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z2
+	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
+	KANDW        K2, K1, K1
 	VMOVUPS      Z2, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -371,7 +370,6 @@ loop16:
 	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
 	VMINPS.BCST vmconst<>+760(SB), Z1, Z1
 	VADDPS       Z1, Z1, Z1
-	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
 	VMAXPS.BCST vmconst<>+352(SB), Z1, Z4
 	VMULPS.BCST vmconst<>+368(SB), Z4, Z5
 	VRNDSCALEPS  $0x00, Z5, Z5
@@ -549,7 +547,7 @@ done23:
 	RET
 
 // func sin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·sin64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -568,8 +566,7 @@ loop25:
 	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
 	VPANDQ.BCST vmconst<>+896(SB), Z4, Z4
 	VPCMPEQQ.BCST vmconst<>+896(SB), Z4, K2
-	VPMOVM2Q     K2, Z4
-	VPANDQ.BCST vmconst<>+480(SB), Z4, Z4
+	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z4
 	VADDPD       Z4, Z2, Z2
 	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
 	VFNMADD231PD.BCST vmconst<>+920(SB), Z2, Z1
@@ -697,7 +694,7 @@ done29:
 	RET
 
 // func cos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·cos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -716,8 +713,7 @@ loop31:
 	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
 	VPANDQ.BCST vmconst<>+896(SB), Z4, Z4
 	VPCMPEQQ.BCST vmconst<>+896(SB), Z4, K2
-	VPMOVM2Q     K2, Z4
-	VPANDQ.BCST vmconst<>+480(SB), Z4, Z4
+	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z4
 	VADDPD       Z4, Z2, Z2
 	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
 	VFNMADD231PD.BCST vmconst<>+920(SB), Z2, Z1
@@ -918,7 +914,7 @@ done38:
 	RET
 
 // func log10_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·log10_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -930,29 +926,28 @@ loop40:
 	CMPQ         BX, CX
 	JAE          done41
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VGETMANTPS   $0x00, Z0, Z1
 	VGETEXPPS    Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z1, K2
 	VMULPS.BCST vmconst<>+432(SB), Z1, Z3
 	VBLENDMPS    Z3, Z1, K2, Z4
-	VPMOVM2D     K2, Z1
-	VPANDD.BCST vmconst<>+440(SB), Z1, Z1
+	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z1
 	VADDPS       Z1, Z2, Z1
 	VSUBPS.BCST vmconst<>+440(SB), Z4, Z2
 	VMULPS       Z2, Z2, Z3
 	VMOVUPS      Z2, Z5
-	VBROADCASTSS vmconst<>+600(SB), Z6
-	VFMADD213PS.BCST vmconst<>+608(SB), Z6, Z5
+	VBROADCASTSS vmconst<>+584(SB), Z6
+	VFMADD213PS.BCST vmconst<>+592(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+600(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+608(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+616(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+624(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+656(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+664(SB), Z2, Z5
 	VMULPS       Z2, Z5, Z5
 	VMULPS       Z3, Z5, Z5
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z3, Z5
@@ -1063,7 +1058,7 @@ done44:
 	RET
 
 // func log2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·log2_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1075,29 +1070,28 @@ loop46:
 	CMPQ         BX, CX
 	JAE          done47
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VGETMANTPS   $0x00, Z0, Z1
 	VGETEXPPS    Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z1, K2
 	VMULPS.BCST vmconst<>+432(SB), Z1, Z3
 	VBLENDMPS    Z3, Z1, K2, Z4
-	VPMOVM2D     K2, Z1
-	VPANDD.BCST vmconst<>+440(SB), Z1, Z1
+	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z1
 	VADDPS       Z1, Z2, Z1
 	VSUBPS.BCST vmconst<>+440(SB), Z4, Z2
 	VMULPS       Z2, Z2, Z3
 	VMOVUPS      Z2, Z5
-	VBROADCASTSS vmconst<>+600(SB), Z6
-	VFMADD213PS.BCST vmconst<>+608(SB), Z6, Z5
+	VBROADCASTSS vmconst<>+584(SB), Z6
+	VFMADD213PS.BCST vmconst<>+592(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+600(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+608(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+616(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+624(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z5
 	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+656(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+664(SB), Z2, Z5
 	VMULPS       Z2, Z5, Z5
 	VMULPS       Z3, Z5, Z5
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z3, Z5
@@ -1619,7 +1613,6 @@ loop70:
 	CMPQ         BX, CX
 	JAE          done71
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K1
 	VMAXPS.BCST vmconst<>+352(SB), Z0, Z1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
@@ -1639,8 +1632,9 @@ loop70:
 	VPSLLD       $0x17, Z2, Z2
 	VSUBPS.BCST vmconst<>+440(SB), Z2, Z4
 	VFMADD231PS  Z1, Z2, Z4
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K2
-	VBLENDMPS    Z0, Z4, K2, Z3
+	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K1
+	VBLENDMPS    Z0, Z4, K1, Z3
+	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K1
 	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -1771,7 +1765,7 @@ done74:
 	RET
 
 // func log1p32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1784,7 +1778,7 @@ loop76:
 	JAE          done77
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1e, vmconst<>+1472(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
+	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VADDPS.BCST vmconst<>+440(SB), Z0, Z1
 	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z1, K2
@@ -1794,38 +1788,34 @@ loop76:
 	VSUBPS.BCST vmconst<>+440(SB), Z1, Z3
 	VSUBPS       Z3, Z0, Z3
 	VBLENDMPS    Z2, Z3, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z1, Z2
-	VGETEXPPS    Z1, Z3
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z2, K2
-	VMULPS.BCST vmconst<>+432(SB), Z2, Z7
-	VBLENDMPS    Z7, Z2, K2, Z5
-	VPMOVM2D     K2, Z2
-	VPANDD.BCST vmconst<>+440(SB), Z2, Z2
-	VADDPS       Z2, Z3, Z2
+	VDIVPS       Z1, Z4, Z2
+	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K2
+	VGETMANTPS   $0x00, Z1, Z3
+	VGETEXPPS    Z1, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z3, K3
+	VMULPS.BCST vmconst<>+432(SB), Z3, Z7
+	VBLENDMPS    Z7, Z3, K3, Z5
+	VBROADCASTSS.Z vmconst<>+440(SB), K3, Z3
+	VADDPS       Z3, Z1, Z1
 	VSUBPS.BCST vmconst<>+440(SB), Z5, Z3
 	VMULPS       Z3, Z3, Z7
 	VMOVUPS      Z3, Z8
-	VBROADCASTSS vmconst<>+600(SB), Z9
-	VFMADD213PS.BCST vmconst<>+608(SB), Z9, Z8
+	VBROADCASTSS vmconst<>+584(SB), Z9
+	VFMADD213PS.BCST vmconst<>+592(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+600(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+608(SB), Z3, Z8
 	VFMADD213PS.BCST vmconst<>+616(SB), Z3, Z8
 	VFMADD213PS.BCST vmconst<>+624(SB), Z3, Z8
 	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z8
 	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z8
 	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+656(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+664(SB), Z3, Z8
 	VMULPS       Z3, Z8, Z8
 	VMULPS       Z7, Z8, Z8
-	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z8
+	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z8
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z7, Z8
 	VADDPS       Z8, Z3, Z3
-	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z3
-	VDIVPS       Z1, Z4, Z1
-	VADDPS       Z1, Z3, Z1
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K2
+	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z3
+	VADDPS       Z2, Z3, Z1
 	VBLENDMPS    Z0, Z1, K2, Z6
 	VMOVUPS      Z6, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -1850,7 +1840,7 @@ done77:
 	RET
 
 // func tan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·tan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1869,8 +1859,7 @@ loop79:
 	VADDPD.BCST vmconst<>+888(SB), Z2, Z5
 	VPANDQ.BCST vmconst<>+896(SB), Z5, Z5
 	VPCMPEQQ.BCST vmconst<>+896(SB), Z5, K2
-	VPMOVM2Q     K2, Z5
-	VPANDQ.BCST vmconst<>+480(SB), Z5, Z5
+	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z5
 	VADDPD       Z5, Z2, Z2
 	VADDPD.BCST vmconst<>+888(SB), Z2, Z5
 	VFNMADD231PD.BCST vmconst<>+920(SB), Z2, Z1
@@ -1990,7 +1979,7 @@ done83:
 	RET
 
 // func atan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·atan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2031,12 +2020,9 @@ loop85:
 	VFMADD213PD.BCST vmconst<>+1680(SB), Z5, Z7
 	VFMADD231PD Z7, Z6, Z2
 	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z1, K2
-	VPMOVM2Q    K2, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
-	VPMOVM2Q    K2, Z5
-	VPANDQ.BCST vmconst<>+488(SB), Z5, Z5
-	VPMOVM2Q    K1, Z6
-	VPANDQ.BCST vmconst<>+480(SB), Z6, Z6
+	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z1
+	VBROADCASTSD.Z vmconst<>+488(SB), K2, Z5
+	VBROADCASTSD.Z vmconst<>+480(SB), K1, Z6
 	VPXORQ      Z1, Z6, Z6
 	VADDPD      Z6, Z5, Z5
 	VPXORQ      Z1, Z2, Z1
@@ -2068,7 +2054,7 @@ done86:
 	RET
 
 // func atan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2092,11 +2078,9 @@ loop88:
 	VBLENDMPS   Z2, Z9, K2, Z5
 	VBLENDMPS   Z1, Z5, K1, Z6
 	VDIVPS      Z6, Z4, Z1
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1720(SB), Z2, Z2
+	VBROADCASTSS.Z vmconst<>+1720(SB), K2, Z2
 	VBLENDMPS.BCST vmconst<>+1048(SB), Z2, K1, Z7
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1728(SB), Z2, Z2
+	VBROADCASTSS.Z vmconst<>+1728(SB), K2, Z2
 	VBLENDMPS.BCST vmconst<>+1056(SB), Z2, K1, Z8
 	VMULPS      Z1, Z1, Z2
 	VMOVUPS     Z2, Z9
@@ -2134,7 +2118,7 @@ done89:
 	RET
 
 // func asin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·asin64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2176,10 +2160,8 @@ loop91:
 	VFMADD231PD Z2, Z1, Z6
 	VADDPD      Z6, Z6, Z1
 	VBLENDMPD   Z1, Z6, K2, Z5
-	VPMOVM2Q    K2, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
-	VPMOVM2Q    K2, Z2
-	VPANDQ.BCST vmconst<>+480(SB), Z2, Z2
+	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z1
+	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z2
 	VPXORQ      Z1, Z5, Z1
 	VFMADD231PD.BCST vmconst<>+1880(SB), Z2, Z1
 	VFMADD231PD.BCST vmconst<>+1872(SB), Z2, Z1
@@ -2208,7 +2190,7 @@ done92:
 	RET
 
 // func asin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2238,14 +2220,12 @@ loop94:
 	VMULPS      Z3, Z2, Z2
 	VMOVUPS     Z4, Z7
 	VFMADD231PS Z4, Z2, Z7
-	VPMOVM2D    K1, Z2
-	VPANDD.BCST vmconst<>+1048(SB), Z2, Z2
+	VBROADCASTSS.Z vmconst<>+1048(SB), K1, Z2
 	VADDPS      Z7, Z7, Z8
 	VPXORD.BCST vmconst<>+752(SB), Z7, Z7
 	VBLENDMPS   Z8, Z7, K1, Z5
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
-	VPMOVM2D    K1, Z7
-	VPANDD.BCST vmconst<>+1056(SB), Z7, Z7
+	VBROADCASTSS.Z vmconst<>+1056(SB), K1, Z7
 	VSUBPS      Z5, Z7, Z7
 	VADDPS      Z7, Z2, Z2
 	VPANDD.BCST vmconst<>+752(SB), Z0, Z7
@@ -2276,7 +2256,7 @@ done95:
 	RET
 
 // func acos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2321,8 +2301,7 @@ loop97:
 	VPXORQ.BCST vmconst<>+560(SB), Z1, Z2
 	VBLENDMPD   Z1, Z2, K2, Z6
 	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z0, K3
-	VPMOVM2Q    K3, Z1
-	VPANDQ.BCST vmconst<>+488(SB), Z1, Z1
+	VBROADCASTSD.Z vmconst<>+488(SB), K3, Z1
 	VBROADCASTSD vmconst<>+480(SB), Z2
 	VBLENDMPD   Z1, Z2, K2, Z7
 	VPXORQ      Z6, Z5, Z1
@@ -2351,7 +2330,7 @@ done98:
 	RET
 
 // func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2382,8 +2361,7 @@ loop100:
 	VMULPS      Z3, Z2, Z2
 	VMOVUPS     Z4, Z8
 	VFMADD231PS Z4, Z2, Z8
-	VPMOVM2D    K2, Z2
-	VPANDD.BCST vmconst<>+1048(SB), Z2, Z2
+	VBROADCASTSS.Z vmconst<>+1048(SB), K2, Z2
 	VADDPS      Z8, Z8, Z2
 	VPXORD.BCST vmconst<>+752(SB), Z8, Z8
 	VBLENDMPS   Z2, Z8, K2, Z5
@@ -2627,7 +2605,7 @@ done104:
 	RET
 
 // func asinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2640,130 +2618,60 @@ loop106:
 	JAE          done107
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K1
+	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z1, K1
 	VMOVUPS      Z1, Z2
 	VFMADD213PS.BCST vmconst<>+440(SB), Z1, Z2
 	VSQRTPS      Z2, Z2
-	VADDPS       Z1, Z1, Z11
-	VADDPS       Z1, Z2, Z12
-	VBROADCASTSS vmconst<>+440(SB), Z13
-	VDIVPS       Z12, Z13, Z12
-	VADDPS       Z12, Z11, Z11
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z11, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z11, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z11, Z12
-	VGETEXPPS    Z11, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z12, K2
-	VMULPS.BCST vmconst<>+432(SB), Z12, Z13
-	VBLENDMPS    Z13, Z12, K2, Z3
-	VPMOVM2D     K2, Z12
-	VPANDD.BCST vmconst<>+440(SB), Z12, Z12
-	VADDPS       Z12, Z11, Z11
-	VSUBPS.BCST vmconst<>+440(SB), Z3, Z12
-	VMULPS       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSS vmconst<>+600(SB), Z15
-	VFMADD213PS.BCST vmconst<>+608(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+616(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+624(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+632(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+640(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
-	VMULPS       Z12, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
-	VADDPS       Z14, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
-	VMULPS       Z1, Z1, Z11
-	VADDPS.BCST vmconst<>+440(SB), Z2, Z2
-	VDIVPS       Z2, Z11, Z2
+	VCMPPS.BCST $0x12, vmconst<>+776(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+1960(SB), Z1, K3
+	VMULPS       Z1, Z1, Z9
+	VADDPS.BCST vmconst<>+440(SB), Z2, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       Z9, Z1, Z9
+	VADDPS.BCST vmconst<>+440(SB), Z9, Z10
+	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z10, K4
+	VSUBPS       Z9, Z10, Z11
+	VBROADCASTSS vmconst<>+440(SB), Z12
+	VSUBPS       Z11, Z12, Z11
+	VSUBPS.BCST vmconst<>+440(SB), Z10, Z12
+	VSUBPS       Z12, Z9, Z9
+	VBLENDMPS    Z11, Z9, K4, Z3
+	VDIVPS       Z10, Z3, Z9
 	VADDPS       Z2, Z1, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+1472(SB), Z2, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z2, K3
-	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+440(SB), Z2, Z11
-	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z11, K2
-	VSUBPS       Z2, Z11, Z13
-	VBROADCASTSS vmconst<>+440(SB), Z14
-	VSUBPS       Z13, Z14, Z13
-	VSUBPS.BCST vmconst<>+440(SB), Z11, Z14
-	VSUBPS       Z14, Z2, Z14
-	VBLENDMPS    Z13, Z14, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z11, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z11, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z11, Z13
-	VGETEXPPS    Z11, Z14
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z13, K2
-	VMULPS.BCST vmconst<>+432(SB), Z13, Z15
-	VBLENDMPS    Z15, Z13, K2, Z5
-	VPMOVM2D     K2, Z13
-	VPANDD.BCST vmconst<>+440(SB), Z13, Z13
-	VADDPS       Z13, Z14, Z13
-	VSUBPS.BCST vmconst<>+440(SB), Z5, Z14
-	VMULPS       Z14, Z14, Z15
-	VMOVUPS      Z14, Z16
-	VBROADCASTSS vmconst<>+600(SB), Z17
-	VFMADD213PS.BCST vmconst<>+608(SB), Z17, Z16
-	VFMADD213PS.BCST vmconst<>+616(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+624(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+632(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+640(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+648(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+656(SB), Z14, Z16
-	VFMADD213PS.BCST vmconst<>+664(SB), Z14, Z16
-	VMULPS       Z14, Z16, Z16
-	VMULPS       Z15, Z16, Z16
-	VFMADD231PS.BCST vmconst<>+384(SB), Z13, Z16
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z15, Z16
-	VADDPS       Z16, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+376(SB), Z13, Z14
-	VDIVPS       Z11, Z4, Z11
-	VADDPS       Z11, Z14, Z11
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z2, K2
-	VBLENDMPS    Z2, Z11, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z1, Z2
-	VGETEXPPS    Z1, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z2, K2
-	VMULPS.BCST vmconst<>+432(SB), Z2, Z13
-	VBLENDMPS    Z13, Z2, K2, Z7
-	VPMOVM2D     K2, Z2
-	VPANDD.BCST vmconst<>+440(SB), Z2, Z2
-	VADDPS       Z2, Z11, Z2
-	VSUBPS.BCST vmconst<>+440(SB), Z7, Z11
-	VMULPS       Z11, Z11, Z13
-	VMOVUPS      Z11, Z14
-	VBROADCASTSS vmconst<>+600(SB), Z15
-	VFMADD213PS.BCST vmconst<>+608(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+616(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+624(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+632(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+640(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+648(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+656(SB), Z11, Z14
-	VFMADD213PS.BCST vmconst<>+664(SB), Z11, Z14
-	VMULPS       Z11, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z14
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
-	VADDPS       Z14, Z11, Z11
-	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z11
-	VCMPPS.BCST $0x1e, vmconst<>+776(SB), Z1, K2
-	VBLENDMPS    Z12, Z6, K2, Z8
-	VCMPPS.BCST $0x1e, vmconst<>+1960(SB), Z1, K2
-	VADDPS.BCST vmconst<>+1352(SB), Z11, Z2
-	VBLENDMPS    Z2, Z8, K2, Z9
+	VBLENDMPS    Z1, Z2, K3, Z4
+	VBLENDMPS    Z10, Z4, K2, Z5
+	VGETMANTPS   $0x00, Z5, Z2
+	VGETEXPPS    Z5, Z10
+	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z2, K4
+	VMULPS.BCST vmconst<>+432(SB), Z2, Z11
+	VBLENDMPS    Z11, Z2, K4, Z6
+	VBROADCASTSS.Z vmconst<>+440(SB), K4, Z2
+	VADDPS       Z2, Z10, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z6, Z10
+	VMULPS       Z10, Z10, Z11
+	VMOVUPS      Z10, Z12
+	VBROADCASTSS vmconst<>+584(SB), Z13
+	VFMADD213PS.BCST vmconst<>+592(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+600(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+608(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+616(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+624(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+632(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+640(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
+	VMULPS       Z10, Z12, Z12
+	VMULPS       Z11, Z12, Z12
+	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z12
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
+	VADDPS       Z12, Z10, Z10
+	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z10
+	VBROADCASTSS.Z vmconst<>+1352(SB), K3, Z2
+	VBLENDMPS    Z9, Z2, K2, Z7
+	VADDPS       Z7, Z10, Z2
 	VCMPPS.BCST $0x11, vmconst<>+1968(SB), Z1, K2
-	VBLENDMPS    Z1, Z9, K2, Z10
+	VBLENDMPS    Z1, Z2, K2, Z8
 	VPANDD.BCST vmconst<>+752(SB), Z0, Z1
-	VPXORQ       Z1, Z10, Z1
+	VPXORQ       Z1, Z8, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -2991,7 +2899,7 @@ done110:
 	RET
 
 // func acosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3004,129 +2912,59 @@ loop112:
 	JAE          done113
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+440(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K2
+	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
 	KANDW        K2, K1, K1
-	VADDPS       Z0, Z0, Z1
-	VMOVUPS      Z0, Z2
-	VFMADD213PS.BCST vmconst<>+1472(SB), Z0, Z2
-	VSQRTPS      Z2, Z2
-	VADDPS       Z2, Z0, Z2
-	VBROADCASTSS vmconst<>+440(SB), Z10
-	VDIVPS       Z2, Z10, Z2
-	VSUBPS       Z2, Z1, Z1
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z1, Z2
-	VGETEXPPS    Z1, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z2, K2
-	VMULPS.BCST vmconst<>+432(SB), Z2, Z10
-	VBLENDMPS    Z10, Z2, K2, Z3
-	VPMOVM2D     K2, Z2
-	VPANDD.BCST vmconst<>+440(SB), Z2, Z2
-	VADDPS       Z2, Z1, Z1
-	VSUBPS.BCST vmconst<>+440(SB), Z3, Z2
-	VMULPS       Z2, Z2, Z10
-	VMOVUPS      Z2, Z11
-	VBROADCASTSS vmconst<>+600(SB), Z12
-	VFMADD213PS.BCST vmconst<>+608(SB), Z12, Z11
-	VFMADD213PS.BCST vmconst<>+616(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+624(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+656(SB), Z2, Z11
-	VFMADD213PS.BCST vmconst<>+664(SB), Z2, Z11
-	VMULPS       Z2, Z11, Z11
-	VMULPS       Z10, Z11, Z11
-	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z11
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z10, Z11
-	VADDPS       Z11, Z2, Z2
-	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z2
 	VSUBPS.BCST vmconst<>+440(SB), Z0, Z1
-	VADDPS       Z1, Z1, Z10
-	VFMADD231PS  Z1, Z1, Z10
-	VSQRTPS      Z10, Z10
-	VADDPS       Z10, Z1, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+1472(SB), Z1, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z1, K3
-	KANDW        K3, K2, K2
-	VADDPS.BCST vmconst<>+440(SB), Z1, Z10
-	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z10, K2
-	VSUBPS       Z1, Z10, Z11
-	VBROADCASTSS vmconst<>+440(SB), Z12
-	VSUBPS       Z11, Z12, Z11
-	VSUBPS.BCST vmconst<>+440(SB), Z10, Z12
-	VSUBPS       Z12, Z1, Z12
-	VBLENDMPS    Z11, Z12, K2, Z4
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z10, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z10, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z10, Z11
-	VGETEXPPS    Z10, Z12
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z11, K2
-	VMULPS.BCST vmconst<>+432(SB), Z11, Z13
-	VBLENDMPS    Z13, Z11, K2, Z5
-	VPMOVM2D     K2, Z11
-	VPANDD.BCST vmconst<>+440(SB), Z11, Z11
-	VADDPS       Z11, Z12, Z11
-	VSUBPS.BCST vmconst<>+440(SB), Z5, Z12
-	VMULPS       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSS vmconst<>+600(SB), Z15
-	VFMADD213PS.BCST vmconst<>+608(SB), Z15, Z14
-	VFMADD213PS.BCST vmconst<>+616(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+624(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+632(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+640(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+648(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+656(SB), Z12, Z14
-	VFMADD213PS.BCST vmconst<>+664(SB), Z12, Z14
-	VMULPS       Z12, Z14, Z14
-	VMULPS       Z13, Z14, Z14
-	VFMADD231PS.BCST vmconst<>+384(SB), Z11, Z14
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z13, Z14
-	VADDPS       Z14, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+376(SB), Z11, Z12
-	VDIVPS       Z10, Z4, Z10
-	VADDPS       Z10, Z12, Z10
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z1, K2
-	VBLENDMPS    Z1, Z10, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z0, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z0, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z0, Z1
-	VGETEXPPS    Z0, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z1, K2
-	VMULPS.BCST vmconst<>+432(SB), Z1, Z11
-	VBLENDMPS    Z11, Z1, K2, Z7
-	VPMOVM2D     K2, Z1
-	VPANDD.BCST vmconst<>+440(SB), Z1, Z1
-	VADDPS       Z1, Z10, Z1
-	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
-	VMULPS       Z10, Z10, Z11
-	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+600(SB), Z13
-	VFMADD213PS.BCST vmconst<>+608(SB), Z13, Z12
-	VFMADD213PS.BCST vmconst<>+616(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+624(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+632(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+640(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
-	VMULPS       Z10, Z12, Z12
-	VMULPS       Z11, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z12
-	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
-	VADDPS       Z12, Z10, Z10
-	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+776(SB), Z0, K2
-	VBLENDMPS    Z2, Z6, K2, Z8
-	VCMPPS.BCST $0x1d, vmconst<>+1960(SB), Z0, K2
-	VADDPS.BCST vmconst<>+1352(SB), Z10, Z1
-	VBLENDMPS    Z1, Z8, K2, Z9
-	VMOVUPS      Z9, (AX)(BX*4)
+	VCMPPS.BCST $0x12, vmconst<>+776(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+1960(SB), Z0, K3
+	VADDPS       Z1, Z1, Z2
+	VFMADD231PS  Z1, Z1, Z2
+	VMOVUPS      Z0, Z9
+	VFMADD213PS.BCST vmconst<>+1472(SB), Z0, Z9
+	VBLENDMPS    Z2, Z9, K2, Z3
+	VSQRTPS      Z3, Z2
+	VADDPS       Z2, Z1, Z1
+	VADDPS.BCST vmconst<>+440(SB), Z1, Z9
+	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z9, K4
+	VSUBPS       Z1, Z9, Z10
+	VBROADCASTSS vmconst<>+440(SB), Z11
+	VSUBPS       Z10, Z11, Z10
+	VSUBPS.BCST vmconst<>+440(SB), Z9, Z11
+	VSUBPS       Z11, Z1, Z1
+	VBLENDMPS    Z10, Z1, K4, Z4
+	VDIVPS       Z9, Z4, Z1
+	VADDPS       Z2, Z0, Z2
+	VBLENDMPS    Z0, Z2, K3, Z5
+	VBLENDMPS    Z9, Z5, K2, Z6
+	VGETMANTPS   $0x00, Z6, Z2
+	VGETEXPPS    Z6, Z9
+	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z2, K4
+	VMULPS.BCST vmconst<>+432(SB), Z2, Z10
+	VBLENDMPS    Z10, Z2, K4, Z7
+	VBROADCASTSS.Z vmconst<>+440(SB), K4, Z2
+	VADDPS       Z2, Z9, Z2
+	VSUBPS.BCST vmconst<>+440(SB), Z7, Z9
+	VMULPS       Z9, Z9, Z10
+	VMOVUPS      Z9, Z11
+	VBROADCASTSS vmconst<>+584(SB), Z12
+	VFMADD213PS.BCST vmconst<>+592(SB), Z12, Z11
+	VFMADD213PS.BCST vmconst<>+600(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+608(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+616(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+624(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+632(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+640(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+648(SB), Z9, Z11
+	VMULPS       Z9, Z11, Z11
+	VMULPS       Z10, Z11, Z11
+	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z11
+	VFNMADD231PS.BCST vmconst<>+432(SB), Z10, Z11
+	VADDPS       Z11, Z9, Z9
+	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z9
+	VBROADCASTSS.Z vmconst<>+1352(SB), K3, Z2
+	VBLENDMPS    Z1, Z2, K2, Z8
+	VADDPS       Z8, Z9, Z1
+	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
@@ -3272,7 +3110,7 @@ done116:
 	RET
 
 // func atanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3295,9 +3133,6 @@ loop118:
 	VDIVPS       Z3, Z4, Z3
 	VADDPS       Z3, Z2, Z2
 	VBLENDMPS    Z2, Z3, K2, Z5
-	VCMPPS.BCST $0x1e, vmconst<>+1472(SB), Z5, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z5, K3
-	KANDW        K3, K2, K2
 	VADDPS.BCST vmconst<>+440(SB), Z5, Z2
 	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z2, K2
 	VSUBPS       Z5, Z2, Z3
@@ -3306,38 +3141,34 @@ loop118:
 	VSUBPS.BCST vmconst<>+440(SB), Z2, Z10
 	VSUBPS       Z10, Z5, Z10
 	VBLENDMPS    Z3, Z10, K2, Z6
-	VCMPPS.BCST $0x1d, vmconst<>+576(SB), Z2, K2
-	VCMPPS.BCST $0x12, vmconst<>+584(SB), Z2, K3
-	KANDW        K3, K2, K2
-	VGETMANTPS   $0x00, Z2, Z3
-	VGETEXPPS    Z2, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+592(SB), Z3, K2
-	VMULPS.BCST vmconst<>+432(SB), Z3, Z11
-	VBLENDMPS    Z11, Z3, K2, Z7
-	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
-	VADDPS       Z3, Z10, Z3
+	VDIVPS       Z2, Z6, Z3
+	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z5, K2
+	VGETMANTPS   $0x00, Z2, Z10
+	VGETEXPPS    Z2, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z10, K3
+	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
+	VBLENDMPS    Z11, Z10, K3, Z7
+	VBROADCASTSS.Z vmconst<>+440(SB), K3, Z10
+	VADDPS       Z10, Z2, Z2
 	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
 	VMULPS       Z10, Z10, Z11
 	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+600(SB), Z13
-	VFMADD213PS.BCST vmconst<>+608(SB), Z13, Z12
+	VBROADCASTSS vmconst<>+584(SB), Z13
+	VFMADD213PS.BCST vmconst<>+592(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+600(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+608(SB), Z10, Z12
 	VFMADD213PS.BCST vmconst<>+616(SB), Z10, Z12
 	VFMADD213PS.BCST vmconst<>+624(SB), Z10, Z12
 	VFMADD213PS.BCST vmconst<>+632(SB), Z10, Z12
 	VFMADD213PS.BCST vmconst<>+640(SB), Z10, Z12
 	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+656(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+664(SB), Z10, Z12
 	VMULPS       Z10, Z12, Z12
 	VMULPS       Z11, Z12, Z12
-	VFMADD231PS.BCST vmconst<>+384(SB), Z3, Z12
+	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z12
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
 	VADDPS       Z12, Z10, Z10
-	VFMADD231PS.BCST vmconst<>+376(SB), Z3, Z10
-	VDIVPS       Z2, Z6, Z2
-	VADDPS       Z2, Z10, Z2
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z5, K2
+	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z10
+	VADDPS       Z3, Z10, Z2
 	VBLENDMPS    Z5, Z2, K2, Z8
 	VCMPPS.BCST $0x11, vmconst<>+1968(SB), Z1, K2
 	VMULPS.BCST vmconst<>+432(SB), Z8, Z2
@@ -3454,7 +3285,7 @@ loop124:
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+2032(SB), Z1, K1
-	VCMPPS.BCST $0x11, vmconst<>+576(SB), Z1, K2
+	VCMPPS.BCST $0x11, vmconst<>+656(SB), Z1, K2
 	VMULPS.BCST vmconst<>+2040(SB), Z1, Z2
 	VBLENDMPS    Z2, Z1, K2, Z3
 	VCVTDQ2PS    Z3, Z1
@@ -4941,7 +4772,7 @@ done161:
 	RET
 
 // func atan2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4990,18 +4821,13 @@ loop163:
 	VFMADD213PD.BCST vmconst<>+1680(SB), Z8, Z10
 	VFMADD231PD Z10, Z9, Z4
 	VCMPPD      $0x1e, Z2, Z3, K4
-	VPMOVM2Q    K4, Z2
-	VPANDQ.BCST vmconst<>+560(SB), Z2, Z2
-	VPMOVM2Q    K4, Z3
-	VPANDQ.BCST vmconst<>+488(SB), Z3, Z3
-	VPMOVM2Q    K2, Z3
-	VPANDQ.BCST vmconst<>+560(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+560(SB), K4, Z2
+	VBROADCASTSD.Z vmconst<>+488(SB), K4, Z3
+	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z2
-	VPMOVM2Q    K2, Z3
-	VPANDQ.BCST vmconst<>+2680(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+2680(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
-	VPMOVM2Q    K3, Z3
-	VPANDQ.BCST vmconst<>+480(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+480(SB), K3, Z3
 	VPXORQ      Z2, Z3, Z3
 	VADDPD      Z3, Z7, Z3
 	VPXORQ      Z2, Z4, Z2
@@ -5034,7 +4860,7 @@ done164:
 	RET
 
 // func atan2_32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -5075,16 +4901,12 @@ loop166:
 	VFMADD231PS Z4, Z5, Z6
 	VCMPPS      $0x1e, Z2, Z3, K3
 	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
-	VPMOVM2D    K4, Z2
-	VPANDD.BCST vmconst<>+752(SB), Z2, Z2
-	VPMOVM2D    K3, Z3
-	VPANDD.BCST vmconst<>+752(SB), Z3, Z3
+	VBROADCASTSS.Z vmconst<>+752(SB), K4, Z2
+	VBROADCASTSS.Z vmconst<>+752(SB), K3, Z3
 	VPXORQ      Z3, Z2, Z2
-	VPMOVM2D    K4, Z3
-	VPANDD.BCST vmconst<>+2704(SB), Z3, Z3
+	VBROADCASTSS.Z vmconst<>+2704(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+776(SB), Z3, K3, Z9
-	VPMOVM2D    K2, Z3
-	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z3
 	VADDPS      Z3, Z9, Z3
 	VPXORQ      Z2, Z6, Z2
@@ -5117,7 +4939,7 @@ done167:
 	RET
 
 // func atan2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -5165,18 +4987,13 @@ loop169:
 	VFMADD213PD.BCST vmconst<>+1680(SB), Z4, Z9
 	VFMADD231PD  Z9, Z8, Z1
 	VCMPPD       $0x1e, Z2, Z3, K4
-	VPMOVM2Q     K4, Z2
-	VPANDQ.BCST vmconst<>+560(SB), Z2, Z2
-	VPMOVM2Q     K4, Z3
-	VPANDQ.BCST vmconst<>+488(SB), Z3, Z3
-	VPMOVM2Q     K2, Z3
-	VPANDQ.BCST vmconst<>+560(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+560(SB), K4, Z2
+	VBROADCASTSD.Z vmconst<>+488(SB), K4, Z3
+	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VPMOVM2Q     K2, Z3
-	VPANDQ.BCST vmconst<>+2680(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+2680(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
-	VPMOVM2Q     K3, Z3
-	VPANDQ.BCST vmconst<>+480(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+480(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
 	VADDPD       Z3, Z7, Z3
 	VPXORQ       Z2, Z1, Z1
@@ -5207,7 +5024,7 @@ done170:
 	RET
 
 // func atan2Scalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -5247,16 +5064,12 @@ loop172:
 	VFMADD231PS  Z4, Z5, Z6
 	VCMPPS       $0x1e, Z2, Z3, K3
 	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
-	VPMOVM2D     K4, Z1
-	VPANDD.BCST vmconst<>+752(SB), Z1, Z1
-	VPMOVM2D     K3, Z2
-	VPANDD.BCST vmconst<>+752(SB), Z2, Z2
+	VBROADCASTSS.Z vmconst<>+752(SB), K4, Z1
+	VBROADCASTSS.Z vmconst<>+752(SB), K3, Z2
 	VPXORQ       Z2, Z1, Z1
-	VPMOVM2D     K4, Z2
-	VPANDD.BCST vmconst<>+2704(SB), Z2, Z2
+	VBROADCASTSS.Z vmconst<>+2704(SB), K4, Z2
 	VBLENDMPS.BCST vmconst<>+776(SB), Z2, K3, Z9
-	VPMOVM2D     K2, Z2
-	VPANDD.BCST vmconst<>+440(SB), Z2, Z2
+	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z2
 	VPXORQ       Z1, Z2, Z2
 	VADDPS       Z2, Z9, Z2
 	VPXORQ       Z1, Z6, Z1
@@ -5287,7 +5100,7 @@ done173:
 	RET
 
 // func scalarAtan2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -5335,18 +5148,13 @@ loop175:
 	VFMADD213PD.BCST vmconst<>+1680(SB), Z8, Z10
 	VFMADD231PD  Z10, Z9, Z4
 	VCMPPD       $0x1e, Z2, Z3, K4
-	VPMOVM2Q     K4, Z2
-	VPANDQ.BCST vmconst<>+560(SB), Z2, Z2
-	VPMOVM2Q     K4, Z3
-	VPANDQ.BCST vmconst<>+488(SB), Z3, Z3
-	VPMOVM2Q     K2, Z3
-	VPANDQ.BCST vmconst<>+560(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+560(SB), K4, Z2
+	VBROADCASTSD.Z vmconst<>+488(SB), K4, Z3
+	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VPMOVM2Q     K2, Z3
-	VPANDQ.BCST vmconst<>+2680(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+2680(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
-	VPMOVM2Q     K3, Z3
-	VPANDQ.BCST vmconst<>+480(SB), Z3, Z3
+	VBROADCASTSD.Z vmconst<>+480(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
 	VADDPD       Z3, Z7, Z3
 	VPXORQ       Z2, Z4, Z2
@@ -5377,7 +5185,7 @@ done176:
 	RET
 
 // func scalarAtan2_32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -5417,16 +5225,12 @@ loop178:
 	VFMADD231PS  Z4, Z5, Z6
 	VCMPPS       $0x1e, Z2, Z3, K3
 	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
-	VPMOVM2D     K4, Z2
-	VPANDD.BCST vmconst<>+752(SB), Z2, Z2
-	VPMOVM2D     K3, Z3
-	VPANDD.BCST vmconst<>+752(SB), Z3, Z3
+	VBROADCASTSS.Z vmconst<>+752(SB), K4, Z2
+	VBROADCASTSS.Z vmconst<>+752(SB), K3, Z3
 	VPXORQ       Z3, Z2, Z2
-	VPMOVM2D     K4, Z3
-	VPANDD.BCST vmconst<>+2704(SB), Z3, Z3
+	VBROADCASTSS.Z vmconst<>+2704(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+776(SB), Z3, K3, Z9
-	VPMOVM2D     K2, Z3
-	VPANDD.BCST vmconst<>+440(SB), Z3, Z3
+	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z3
 	VADDPS       Z3, Z9, Z3
 	VPXORQ       Z2, Z6, Z2
@@ -5541,29 +5345,29 @@ DATA vmconst<>+544(SB)/8, $0x3fd999999997fa04
 DATA vmconst<>+552(SB)/8, $0x3dea39ef35793c76
 DATA vmconst<>+560(SB)/8, $0x8000000000000000
 DATA vmconst<>+568(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+576(SB)/4, $0x00800000
+DATA vmconst<>+576(SB)/4, $0x3fb504f3
 DATA vmconst<>+580(SB)/4, $0x00000000
-DATA vmconst<>+584(SB)/4, $0x7f7fffff
+DATA vmconst<>+584(SB)/4, $0x3d9021bb
 DATA vmconst<>+588(SB)/4, $0x00000000
-DATA vmconst<>+592(SB)/4, $0x3fb504f3
+DATA vmconst<>+592(SB)/4, $0xbdebd1b8
 DATA vmconst<>+596(SB)/4, $0x00000000
-DATA vmconst<>+600(SB)/4, $0x3d9021bb
+DATA vmconst<>+600(SB)/4, $0x3def251a
 DATA vmconst<>+604(SB)/4, $0x00000000
-DATA vmconst<>+608(SB)/4, $0xbdebd1b8
+DATA vmconst<>+608(SB)/4, $0xbdfe5d4f
 DATA vmconst<>+612(SB)/4, $0x00000000
-DATA vmconst<>+616(SB)/4, $0x3def251a
+DATA vmconst<>+616(SB)/4, $0x3e11e9bf
 DATA vmconst<>+620(SB)/4, $0x00000000
-DATA vmconst<>+624(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+624(SB)/4, $0xbe2aae50
 DATA vmconst<>+628(SB)/4, $0x00000000
-DATA vmconst<>+632(SB)/4, $0x3e11e9bf
+DATA vmconst<>+632(SB)/4, $0x3e4cceac
 DATA vmconst<>+636(SB)/4, $0x00000000
-DATA vmconst<>+640(SB)/4, $0xbe2aae50
+DATA vmconst<>+640(SB)/4, $0xbe7ffffc
 DATA vmconst<>+644(SB)/4, $0x00000000
-DATA vmconst<>+648(SB)/4, $0x3e4cceac
+DATA vmconst<>+648(SB)/4, $0x3eaaaaaa
 DATA vmconst<>+652(SB)/4, $0x00000000
-DATA vmconst<>+656(SB)/4, $0xbe7ffffc
+DATA vmconst<>+656(SB)/4, $0x00800000
 DATA vmconst<>+660(SB)/4, $0x00000000
-DATA vmconst<>+664(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+664(SB)/4, $0x7f7fffff
 DATA vmconst<>+668(SB)/4, $0x00000000
 DATA vmconst<>+672(SB)/8, $0x404601e678fc457b
 DATA vmconst<>+680(SB)/8, $0xbfeedc5baafd6f4b

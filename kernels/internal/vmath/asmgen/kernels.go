@@ -339,20 +339,28 @@ func expf(k lang, x Op) Op {
 // computes log(1+f) by Cephes's polynomial and e·ln2 in two parts. Lanes
 // that are not positive normal numbers (zero, subnormal, negative, Inf,
 // NaN) are out.
-func log32(k lang, x Op) (r, ok Op) {
-	ok, e, f, z, y := logfParts(k, x)
+func log32(k lang, x Op) (r, ok Op) { return logf(k, x), logfDomain(k, x) }
+
+// logf is log32 without the domain mask, for arguments known to be in it
+// (a mask computed and dropped would still cost its instructions).
+func logf(k lang, x Op) Op {
+	e, f, z, y := logfParts(k, x)
 	y = k.fma(e, k.f(ln2fLo), y)
 	y = k.fnma(z, k.f(0.5), y)
-	r = k.add(f, y)
-	r = k.fma(e, k.f(ln2fHi), r)
-	return r, ok
+	r := k.add(f, y)
+	return k.fma(e, k.f(ln2fHi), r)
+}
+
+// logfDomain is the mask of the float32 logs' domain: the positive normal
+// lanes.
+func logfDomain(k lang, x Op) Op {
+	return k.mAnd(k.cmp(ge, x, k.f(0x1p-126)), k.cmp(le, x, k.f(math.MaxFloat32)))
 }
 
 // logfParts is the common part of the float32 logs: x = 2^e·(1+f) with 1+f
 // in [√2/2, √2] (f exact), z = f² and y = f³·P(f) (Cephes's polynomial of
-// log(1+f) = f - z/2 + y), and the mask of the positive normal lanes.
-func logfParts(k lang, x Op) (ok, e, f, z, y Op) {
-	ok = k.mAnd(k.cmp(ge, x, k.f(0x1p-126)), k.cmp(le, x, k.f(math.MaxFloat32)))
+// log(1+f) = f - z/2 + y).
+func logfParts(k lang, x Op) (e, f, z, y Op) {
 	var m Op
 	if hasGetMant(k) { // the same m and e, in two instructions
 		m, e = getMant(k, x), getExp(k, x)
@@ -366,7 +374,7 @@ func logfParts(k lang, x Op) (ok, e, f, z, y Op) {
 	f = k.sub(m, k.f(1))
 	z = k.mul(f, f)
 	y = k.mul(k.mul(k.horner(f, logfP...), f), z)
-	return ok, e, f, z, y
+	return e, f, z, y
 }
 
 // tanh32 is expm1(2|x|)/(expm1(2|x|) + 2) with the sign put back, |x|
@@ -377,7 +385,7 @@ func tanh32(k lang, x Op) (r, ok Op) {
 	z := k.and(x, k.u(1<<31-1))
 	sg := k.and(x, k.u(1<<31))
 	zc := k.min(z, k.f(tanhfHi))
-	em, _ := expm1_32(k, k.add(zc, zc))
+	em := expm1f(k, k.add(zc, zc))
 	r = k.div(em, k.add(em, k.f(2)))
 	return k.xor(r, sg), k.cmp(eq, x, x)
 }
@@ -645,7 +653,8 @@ const (
 )
 
 func log10_32(k lang, x Op) (r, ok Op) {
-	ok, e, f, z, y := logfParts(k, x)
+	ok = logfDomain(k, x)
+	e, f, z, y := logfParts(k, x)
 	y = k.fnma(z, k.f(0.5), y)
 	r = k.mul(y, k.f(l10eBf))
 	r = k.fma(f, k.f(l10eBf), r)
@@ -657,7 +666,8 @@ func log10_32(k lang, x Op) (r, ok Op) {
 }
 
 func log2_32(k lang, x Op) (r, ok Op) {
-	ok, e, f, z, y := logfParts(k, x)
+	ok = logfDomain(k, x)
+	e, f, z, y := logfParts(k, x)
 	y = k.fnma(z, k.f(0.5), y)
 	r = k.mul(y, k.f(log2eM1f))
 	r = k.fma(f, k.f(log2eM1f), r)
@@ -829,16 +839,18 @@ func expm1With(k lang, x Op, arm bool) (r, ok Op) {
 // polynomial (accurate relative to r), and one FMA; ±0 kept. x is
 // clamped at -87 (the result is -1 from -17.4). Lanes above 88.37 and NaN
 // are out.
-func expm1_32(k lang, x Op) (r, ok Op) {
-	ok = k.cmp(le, x, k.f(expfHi))
+func expm1_32(k lang, x Op) (r, ok Op) { return expm1f(k, x), k.cmp(le, x, k.f(expfHi)) }
+
+// expm1f is expm1_32 without the domain mask.
+func expm1f(k lang, x Op) Op {
 	xc := k.max(x, k.f(expfLo))
 	n := k.round(k.mul(xc, k.f(log2ef)), 0)
 	rr := k.fnma(n, k.f(ln2fHi), xc)
 	rr = k.fnma(n, k.f(ln2fLo), rr)
 	em := k.fma(k.horner(rr, expfP...), k.mul(rr, rr), rr)
 	scale := k.shl(k.addI(k.toInt(n), k.u(127)), 23)
-	r = k.fma(scale, em, k.sub(scale, k.f(1)))
-	return k.sel(k.cmp(eq, x, k.f(0)), x, r), ok
+	r := k.fma(scale, em, k.sub(scale, k.f(1)))
+	return k.sel(k.cmp(eq, x, k.f(0)), x, r)
 }
 
 // math.Log1p (log1p.go, fdlibm's s_log1p.c).
@@ -918,16 +930,26 @@ func log1pWith(k lang, x Op, arm bool) (r, ok Op) {
 }
 
 // log1p32 is log(u) + c/u with u = 1+x rounded and c = its rounding error
-// (x - (u-1), or 1 - (u-x) from u = 2, both exact), log(u) by log32; ±0
-// kept. Lanes at or below -1, +Inf and NaN are out.
+// (log1pArg32), log(u) by log32; ±0 kept. Lanes at or below -1, +Inf and NaN are out.
 func log1p32(k lang, x Op) (r, ok Op) {
-	one := k.f(1)
 	ok = k.mAnd(k.cmp(gt, x, k.f(-1)), k.cmp(le, x, k.f(math.MaxFloat32)))
-	u := k.add(one, x)
-	c := k.sel(k.cmp(ge, u, k.f(2)), k.sub(one, k.sub(u, x)), k.sub(x, k.sub(u, one)))
-	lu, _ := log32(k, u)
-	r = k.add(lu, k.div(c, u))
-	return k.sel(k.cmp(eq, x, k.f(0)), x, r), ok
+	return log1pf(k, x), ok
+}
+
+// log1pf is log1p32 without the domain mask.
+func log1pf(k lang, x Op) Op {
+	u, corr := log1pArg32(k, x)
+	return k.sel(k.cmp(eq, x, k.f(0)), x, k.add(logf(k, u), corr))
+}
+
+// log1pArg32 is u = 1 + v and corr = c/u, with c the rounding of 1 + v
+// recovered exactly (1 - (u - v) from u = 2 up, v - (u - 1) below), so
+// that log1p v = log u + corr to float32's accuracy.
+func log1pArg32(k lang, v Op) (u, corr Op) {
+	one := k.f(1)
+	u = k.add(one, v)
+	c := k.sel(k.cmp(ge, u, k.f(2)), k.sub(one, k.sub(u, v)), k.sub(v, k.sub(u, one)))
+	return u, k.div(c, u)
 }
 
 // math.Tan (Cephes tan.c): the rational function of tan on [-π/4, π/4].
@@ -1170,23 +1192,26 @@ func asinhWith(k lang, x Op, log, log1p core) (r, ok Op) {
 	return k.xor(r, k.and(x, k.u(signBit))), ok
 }
 
-// asinh32 is asinh in float32 on |x| with the sign put back: log(|x|) +
-// ln2 above 2^12, log(2|x| + 1/(√(x²+1) + |x|)) above 2, |x| below 2^-12
-// and log1p(|x| + x²/(1 + √(1+x²))) between, with log32 and log1p32.
-// ±Inf and NaN lanes are out.
+// asinh32 is asinh in float32 on |x| with the sign put back, over one
+// log32: log(w) + a with w = |x| and a = ln2 above 2^12, w = |x| + √(x²+1)
+// (two positive terms, w ≥ 4) above 2, and between w = 1 + v and a the
+// correction log1p needs (log1pArg32) for v = |x| + x²/(1 + √(1+x²));
+// |x| itself below 2^-12. ±Inf and NaN lanes are out.
 func asinh32(k lang, x Op) (r, ok Op) {
 	one := k.f(1)
 	ax := k.and(x, k.u(1<<31-1))
 	ok = k.cmp(le, ax, k.f(math.MaxFloat32))
 	q := k.sqrt(k.fma(ax, ax, one))
-	lb, _ := log32(k, k.add(k.add(ax, ax), k.div(one, k.add(q, ax))))
-	lp, _ := log1p32(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
-	ll, _ := log32(k, ax)
-	r = k.sel(k.cmp(gt, ax, k.f(2)), lb, lp)
-	r = k.sel(k.cmp(gt, ax, k.f(1<<12)), k.add(ll, k.f(float64(float32(asinhLn2)))), r)
+	small, huge := k.cmp(le, ax, k.f(2)), k.cmp(gt, ax, k.f(1<<12))
+	u, corr := log1pArg32(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
+	l := logf(k, k.sel(small, u, k.sel(huge, ax, k.add(ax, q))))
+	r = k.add(l, k.sel(small, corr, k.and(huge, k.f(ln2f32))))
 	r = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<12))), ax, r)
 	return k.xor(r, k.and(x, k.u(1<<31))), ok
 }
+
+// ln2f32 is ln 2 rounded to float32.
+const ln2f32 = float64(float32(asinhLn2))
 
 // acosh64 is math.Acosh on amd64, over log64 and log1p64; see acoshWith.
 func acosh64(k lang, x Op) (r, ok Op) { return acoshWith(k, x, log64, log1p64, false) }
@@ -1217,19 +1242,20 @@ func acoshWith(k lang, x Op, log, log1p core, arm bool) (r, ok Op) {
 	return k.sel(k.cmp(ge, x, k.f(asinhLarge)), k.add(ll, k.f(asinhLn2)), r), ok
 }
 
-// acosh32 is acosh in float32 over log32 and log1p32: log(x) + ln2 from
-// 2^12, log(2x - 1/(x + √(x²-1))) above 2 and log1p(t + √(t² + 2t)) with
-// t = x-1 exact up to 2, x²-1 and t²+2t by FMAs. Lanes below 1, +Inf and
-// NaN are out.
+// acosh32 is acosh in float32 over one log32: log(w) + a with w = x and
+// a = ln2 from 2^12, w = x + √(x²-1) above 2 and, up to 2, w = 1 + v and
+// a the correction log1p needs (log1pArg32) for v = t + √(t² + 2t), t =
+// x-1 exact; x²-1 and t²+2t by FMAs, one square root of the branch's.
+// Lanes below 1, +Inf and NaN are out.
 func acosh32(k lang, x Op) (r, ok Op) {
 	one := k.f(1)
 	ok = k.mAnd(k.cmp(ge, x, one), k.cmp(le, x, k.f(math.MaxFloat32)))
-	lb, _ := log32(k, k.sub(k.add(x, x), k.div(one, k.add(x, k.sqrt(k.fma(x, x, k.f(-1)))))))
 	t := k.sub(x, one)
-	lp, _ := log1p32(k, k.add(t, k.sqrt(k.fma(t, t, k.add(t, t)))))
-	ll, _ := log32(k, x)
-	r = k.sel(k.cmp(gt, x, k.f(2)), lb, lp)
-	return k.sel(k.cmp(ge, x, k.f(1<<12)), k.add(ll, k.f(float64(float32(asinhLn2)))), r), ok
+	small, huge := k.cmp(le, x, k.f(2)), k.cmp(ge, x, k.f(1<<12))
+	s := k.sqrt(k.sel(small, k.fma(t, t, k.add(t, t)), k.fma(x, x, k.f(-1))))
+	u, corr := log1pArg32(k, k.add(t, s))
+	l := logf(k, k.sel(small, u, k.sel(huge, x, k.add(x, s))))
+	return k.add(l, k.sel(small, corr, k.and(huge, k.f(ln2f32)))), ok
 }
 
 // atanh64 is math.Atanh on amd64, over log1p64; see atanhWith.
@@ -1263,7 +1289,7 @@ func atanh32(k lang, x Op) (r, ok Op) {
 	t := k.add(ax, ax)
 	lo := k.cmp(lt, ax, k.f(0.5))
 	q := k.div(k.sel(lo, k.mul(t, ax), t), k.sub(k.f(1), ax))
-	l, _ := log1p32(k, k.sel(lo, k.add(t, q), q))
+	l := log1pf(k, k.sel(lo, k.add(t, q), q))
 	r = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<12))), ax, k.mul(k.f(0.5), l))
 	return k.xor(r, k.and(x, k.u(1<<31))), ok
 }

@@ -140,7 +140,8 @@ func (p *pool) emit(c *build.Context) {
 
 // broadcastPool rewrites the 512-bit target's instructions that read a
 // scalar pool entry into their embedded-broadcast forms (".BCST", reading
-// 8 or 4 bytes for every lane), loads into broadcasts (VBROADCASTSD, SS),
+// 8 or 4 bytes for every lane), loads into broadcasts (VBROADCASTSD, SS;
+// zero-masking loads into zero-masking broadcasts),
 // and the bitwise instructions, which the kernels emit in their 64-bit EVEX
 // form whatever the element, into the element's form (VPANDD for float32
 // entries), so that the broadcast reads the entry's width.
@@ -174,6 +175,8 @@ func (p *pool) broadcastPool(asm []byte) []byte {
 			mn = "VBROADCASTSD"
 		case mn == "VMOVUPS":
 			mn = "VBROADCASTSS"
+		case mn == "VMOVUPD.Z" || mn == "VMOVUPS.Z":
+			mn = map[int]string{64: "VBROADCASTSD.Z", 32: "VBROADCASTSS.Z"}[e.elem]
 		case e.elem == 32 && bitwiseQ[mn]:
 			mn = strings.TrimSuffix(mn, "Q") + "D.BCST"
 		default:
@@ -338,7 +341,20 @@ func (k *kern) div(a, b Op) V { return k.bin(k.op(k.c.VDIVPD, k.c.VDIVPS), a, b,
 func (k *kern) min(a, b Op) V { return k.bin(k.op(k.c.VMINPD, k.c.VMINPS), a, b, false) }
 func (k *kern) max(a, b Op) V { return k.bin(k.op(k.c.VMAXPD, k.c.VMAXPS), a, b, false) }
 
-func (k *kern) and(a, b Op) V { return k.bin(k.bitwise(three(k.c.VPAND), k.c.VPANDQ), a, b, true) }
+// and is a & b; on the 512-bit target an opmask ANDed with a vector or a
+// constant is one zero-masking move (no conversion of the mask to a
+// vector first).
+func (k *kern) and(a, b Op) V {
+	if isMask(b) && !isMask(a) {
+		a, b = b, a
+	}
+	if isMask(a) && !isMask(b) {
+		d := k.vreg()
+		k.pd(three(k.c.VMOVUPD_Z), three(k.c.VMOVUPS_Z), b, a, d)
+		return d
+	}
+	return k.bin(k.bitwise(three(k.c.VPAND), k.c.VPANDQ), a, b, true)
+}
 func (k *kern) or(a, b Op) V  { return k.bin(k.bitwise(three(k.c.VPOR), k.c.VPORQ), a, b, true) }
 func (k *kern) xor(a, b Op) V { return k.bin(k.bitwise(three(k.c.VPXOR), k.c.VPXORQ), a, b, true) }
 
