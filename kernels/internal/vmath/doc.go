@@ -101,8 +101,9 @@
 //     quadrant and y's sign put on; logaddexp and logaddexp2 are
 //     scalar.LogAddExp and LogAddExp2, max + log1p(exp(-|x-y|)) (exp2,
 //     and a division by ln 2) with the exp, exp2 and log1p kernels.
-//     Their float32 forms, and cbrt's, erf's and erfc's, compute the float64
-//     kernel on widened halves, so they give the reference's bits; where
+//     Their float32 forms (but atan2's, below), and erf's and erfc's,
+//     compute the float64 kernel on widened halves, so they give the
+//     reference's bits; where
 //     that needs more registers than the target has (logaddexp's float32
 //     on AVX2 and AVX-512, pow's on AVX-512), the level runs the narrower
 //     kernel, or the float64 kernel over blocks of 256 operands converted
@@ -142,8 +143,9 @@
 // # float32: polynomials of its own, at twice the width
 //
 // The float32 references are float32(f(float64(x))), nearly correctly
-// rounded. Every function but pow computes in float32 lanes, eight to a
-// 256-bit vector, with Cephes's single-precision algorithms evaluated with
+// rounded. Every unary function but erf and erfc, and atan2 of the
+// functions of two operands, computes in float32 lanes, eight to a 256-bit
+// vector, mostly with Cephes's single-precision algorithms evaluated with
 // FMAs (asmgen/kernels.go):
 //
 //   - exp: n = rint(x·log2 e), r = x - n·ln2 with ln 2 in two parts (two
@@ -193,20 +195,41 @@
 //     polynomial, π - 2·asin √((1+x)/2) below -1/2, 2·asin √((1-x)/2) above
 //     1/2 and π/2 - asin x between; NaN lanes, and |x| > 1 for asin and
 //     acos, are out.
-//   - asinh: math.Asinh's four branches in float32 over the log and log1p
-//     above (√(x²+1) with one FMA), with the thresholds moved to 2^12 and
-//     2^-12, where log(2|x|) and |x| are within float32's half ulp; on |x|
-//     with the sign put back; ±Inf and NaN lanes are out. acosh the same
-//     way: log(x) + ln2 from 2^12, log(2x - 1/(x + √(x²-1))) above 2 and
-//     log1p(t + √(t² + 2t)) with t = x-1 exact below, x²-1 and t²+2t by
-//     FMAs; x < 1, +Inf and NaN are out. atanh: math.Atanh's branches over
-//     the log1p above, |x| below 2^-12; |x| ≥ 1 and NaN are out.
+//   - asinh: math.Asinh's branches over one log: log(w) + a with w = |x|
+//     and a = ln2 above 2^12 (where log(2|x|) is within float32's half
+//     ulp), w = |x| + √(x²+1) (√ with one FMA) above 2, and below it w = 1
+//     + v and a = log1p's correction c/w for v = |x| + x²/(1 + √(1+x²));
+//     |x| itself below 2^-12; on |x| with the sign put back; ±Inf and NaN
+//     lanes are out. acosh the same way: w = x and a = ln2 from 2^12, w = x
+//     + √(x²-1) above 2, and log1p(t + √(t² + 2t)) with t = x-1 exact
+//     below, x²-1 and t²+2t by FMAs, one square root; x < 1, +Inf and NaN
+//     are out. (Until 2026-11-28 both computed every branch's log: 1.8 to
+//     1.9 times slower.) atanh: math.Atanh's branches over the log1p above,
+//     |x| below 2^-12; |x| ≥ 1 and NaN are out.
+//   - cbrt, a method of its own (Cephes's cbrtf is a rational step and a
+//     table): on |x| (subnormals scaled by 2^24, the result by 2^-8), y ≈
+//     |x|^(-1/3) from the bits (a magic constant less a third of them,
+//     taken in float arithmetic), one step of the series y·(1 + e/3 +
+//     2e²/9 + 14e³/81) of (1-e)^(-1/3) with e = 1 - |x|·y³ (3.5% →
+//     2^-16), c = |x|·y² and one Newton step on c with the residual |x| -
+//     c³ by an FMA; no division; within an ulp, exact at exact cubes; zero
+//     comes out as zero; ±Inf and NaN lanes are out. (Until 2026-11-28 it
+//     ran math.Cbrt's algorithm on widened halves, four divisions: 6.6
+//     times slower.)
+//   - atan2 (y, x), of its own: with mx = max(|x|, |y|) and mn = min, a =
+//     mn/mx or (mn - mx)/(mn + mx) where mn > tan(π/8)·mx (one division),
+//     atanf's polynomial on a, and n·π/4 ± atan(a) with n and the sign from
+//     the octant, summed over π/4 in two parts by two FMAs; y's sign put
+//     on; lanes with a NaN, with mx below 2^-100 or above 2^126 (both zero
+//     and the infinities among them) are out. (Until 2026-11-28 it ran
+//     scalar.Atan2's float64 kernel on widened halves: 5 times slower.)
 //
 // They are not bit-identical to the references: measured on all 2^32
 // inputs (TestExhaustive32, LAZE_VMATH_EXHAUSTIVE=1), the largest distances
-// are 1 ulp for exp, log, log10, log2, cosh, exp2, expm1, log1p and
-// acos and 2 ulp for tanh, sigmoid, sin, cos, sinh, tan, atan, asin, asinh,
-// acosh and atanh, within
+// are 1 ulp for exp, log, log10, log2, cosh, exp2, expm1, log1p, acos and
+// cbrt and 2 ulp for tanh, sigmoid, sin, cos, sinh, tan, atan, asin, asinh,
+// acosh and atanh (atan2, of two operands, over the sweeps and
+// TestAtan2Float32Near's million pairs near the diagonal: 2 ulp), within
 // the rule below, with NaN, ±Inf and ±0 exact. They run at about three to
 // six times the elements per second of the float64 kernels (BenchmarkVMath).
 // pow in float32 still widens each half of a float32 vector to float64
@@ -261,21 +284,37 @@
 //     in [1, 2), halved above √2, and VGETEXPPD's exponent (five
 //     instructions for the reference's eleven). log10 is log·(1/ln10);
 //     log2 is e + log(1+f)·(1/ln2) in one FMA, exact at powers of two.
+//     expm1 is exp's method with e^r - 1 by a degree-5 fit (expFastP's
+//     error, a seventh of an ulp of e^r, is several of e^x - 1 where that is
+//     near ln2/16) and (s·q + (s - 1)) + sl, s = 2^(n/16) scaled, the
+//     cancelling sum in one FMA. cbrt is the float32 kernel's method below
+//     in float64 (the guess from the high word through 2^52's mantissa, the
+//     series step, one Newton step on y and one on the root; no division).
+//     atan and atan2 share one angle: a = mn/mx or (mn - mx)/(mn + mx)
+//     above mx/2 (mn - mx exact), atan(a) = a + a·z·P(z) with P a degree-11
+//     fit on z = a² ≤ 1/4, and n·π/4 ± atan(a) by the octant (atan is the
+//     point (1, x)); atan2's lanes with max(|x|, |y|) outside [2^-1000,
+//     2^1022] and NaN are out. asin and acos: p = asin(s) = s + s·z·P(z)
+//     (a degree-12 fit) with s = |x|, z = x² up to 1/2 and s = √z, z =
+//     (1-|x|)/2 above, then n·π/2 ± p or 2p; asin keeps |x| > 0.99 out,
+//     where math.Asin's own error reaches 12 ulp. The fits are polyFit's
+//     (asmgen/fit.go): the interpolant at Chebyshev's nodes, solved at 320
+//     bits (TestFits measures each).
 //   - The references' own descriptions with every multiply-add fused (the
 //     contracted language; the default build's Go references have none
-//     fused): sin, cos, tan, atan, acos, expm1, log1p; tanh, cosh and sinh
-//     over the exp above; asinh and acosh over the log above and the fused
-//     log1p, atanh over the fused log1p; erf over the exp above.
+//     fused): sin, cos, tan, log1p; tanh, cosh and sinh over the exp above;
+//     asinh and acosh over the log above and the fused log1p, atanh over
+//     the fused log1p; erf over the exp above.
 //
 // Measured against the references over the sweeps (865,619 points each):
-// log, sin, cos, exp2, expm1, log1p, atan, atanh and erf 1 ulp; exp, log2,
-// log10, tanh, cosh, tan, acos, asinh and acosh 2; sinh 3. NaN, ±Inf, ±0
+// log, sin, cos, exp2, log1p, cbrt, atanh and erf 1 ulp; exp, log2, log10,
+// tanh, cosh, tan, expm1, atan, acos, asinh, acosh and atan2 2; asin and
+// sinh 3. NaN, ±Inf, ±0
 // and the lanes out of each kernel's domain are exact, as everywhere. Kept
 // to their references' bits, because the fused forms measure 4 ulp or more
 // from the reference where the reference itself is a few ulp from the true
 // value: sigmoid (1/(1 + math.Exp(-x)), 3 ulp off near x = -37, where
-// 1 + e^37 rounds), asin (math.Asin's 1 - x², 12 ulp from the fused form
-// near ±1) and erfc (4); and cbrt, pow, and the functions of two operands,
+// 1 + e^37 rounds) and erfc (4); and pow, hypot, logaddexp and logaddexp2,
 // not yet measured in this form. The AVX2, NEON and scalar levels keep the
 // references' bits; Approx64 reports which functions the selected level
 // computes with kernels of its own, and the tests hold those to the rule
@@ -306,7 +345,8 @@
 // Go's linker, crossed a cache line on every load and halved the AVX-512
 // kernels' speed on Intel cores; 256 bits for AVX2 with masks as vectors, 512 bits for AVX-512
 // with masks in opmask registers, converted where a kernel uses a mask as a
-// vector, and kept in vectors for pow, which has more live at once than the
+// vector (a mask ANDed with a vector or a constant is one zero-masking
+// move instead), and kept in vectors for pow, which has more live at once than the
 // seven opmask registers) and NEON (asmgen/neon.go). It writes
 // zvmath_amd64.s, zvmath_goref_amd64.s, zvmath_goref_fma_amd64.s, their
 // _avx512 twins, zvmath_arm64.s and their .go files, the declarations and
