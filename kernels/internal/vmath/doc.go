@@ -197,12 +197,12 @@
 //     acos, are out.
 //   - asinh: math.Asinh's branches over one log: log(w) + a with w = |x|
 //     and a = ln2 above 2^12 (where log(2|x|) is within float32's half
-//     ulp), w = |x| + √(x²+1) (√ with one FMA) above 2, and below it w = 1
-//     + v and a = log1p's correction c/w for v = |x| + x²/(1 + √(1+x²));
-//     |x| itself below 2^-12; on |x| with the sign put back; ±Inf and NaN
-//     lanes are out. acosh the same way: w = x and a = ln2 from 2^12, w = x
-//     + √(x²-1) above 2, and log1p(t + √(t² + 2t)) with t = x-1 exact
-//     below, x²-1 and t²+2t by FMAs, one square root; x < 1, +Inf and NaN
+//     ulp), w = |x| + √(x²+1) (√ with one FMA) above 2, and below it
+//     w = 1 + v and a = log1p's correction c/w for v = |x| + x²/(1 +
+//     √(1+x²)); |x| itself below 2^-12; on |x| with the sign put back; ±Inf
+//     and NaN lanes are out. acosh the same way: w = x and a = ln2 from
+//     2^12, w = x + √(x²-1) above 2, and log1p(t + √(t² + 2t)) with t = x-1
+//     exact below, x²-1 and t²+2t by FMAs, one square root; x < 1, +Inf and NaN
 //     are out. (Until 2026-11-28 both computed every branch's log: 1.8 to
 //     1.9 times slower.) atanh: math.Atanh's branches over the log1p above,
 //     |x| below 2^-12; |x| ≥ 1 and NaN are out.
