@@ -162,12 +162,19 @@ var expFastP = func() []float64 {
 // reference gives them: overflow, subnormal results, the last 2.8 of each
 // side's range).
 func expFast64(k lang, x Op) (r, ok Op) {
-	ok = k.cmp(le, k.and(x, k.u(absMask)), k.f(expFastMax))
-	t := k.fma(x, k.f(expFastInvStep), k.f(magic52x15))
-	n := k.sub(t, k.f(magic52x15))
-	rr := k.fnma(n, k.f(expFastStepHi), x)
-	rr = k.fnma(n, k.f(expFastStepLo), rr)
+	ok, t, rr := expFastReduce(k, x)
 	return pow2Sixteenths(k, t, rr), ok
+}
+
+// expFastReduce is expFast64's reduction: the mask of |x| ≤ 707, t = n +
+// 1.5·2^52 with n = rint(16x/ln2), and r = x - n·ln2/16 by two FMAs.
+func expFastReduce(k lang, x Op) (ok, t, rr Op) {
+	ok = k.cmp(le, k.and(x, k.u(absMask)), k.f(expFastMax))
+	t = k.fma(x, k.f(expFastInvStep), k.f(magic52x15))
+	n := k.sub(t, k.f(magic52x15))
+	rr = k.fnma(n, k.f(expFastStepHi), x)
+	rr = k.fnma(n, k.f(expFastStepLo), rr)
+	return ok, t, rr
 }
 
 // pow2Sixteenths is 2^(n/16)·e^r for n in t's low bits (t = n + 1.5·2^52)
@@ -199,14 +206,9 @@ var expm1FastP = polyFit(expm1Tail, -expFastR, expFastR, 5)
 // where it matters, s in [1/2, 2] (Sterbenz); beyond, the result is far
 // from 0 and the rounding of s - 1 half an ulp of it). Near 0 (n = 0) it
 // is q itself, r = x. Within 2 ulp of math.Expm1 over the sweeps; x = ±0
-// is x.
-// Lanes with |x| > 707 and NaN are out.
+// is x. Lanes with |x| > 707 and NaN are out.
 func expm1Fast64(k lang, x Op) (r, ok Op) {
-	ok = k.cmp(le, k.and(x, k.u(absMask)), k.f(expFastMax))
-	t := k.fma(x, k.f(expFastInvStep), k.f(magic52x15))
-	n := k.sub(t, k.f(magic52x15))
-	rr := k.fnma(n, k.f(expFastStepHi), x)
-	rr = k.fnma(n, k.f(expFastStepLo), rr)
+	ok, t, rr := expFastReduce(k, x)
 	q := k.fma(k.mul(rr, rr), k.horner(rr, expm1FastP...), rr)
 	two := k.addI(k.f(1), k.shl(k.and(t, k.u(^uint64(15))), 48)) // 2^(n>>4)
 	s := k.mul(lookup16(k, t, exp2Sixteenths), two)
