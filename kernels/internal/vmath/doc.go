@@ -297,14 +297,17 @@
 //     2^1022] and NaN are out. asin and acos: p = asin(s) = s + s·z·P(z)
 //     (a degree-12 fit) with s = |x|, z = x² up to 1/2 and s = √z, z =
 //     (1-|x|)/2 above, then n·π/2 ± p or 2p; asin keeps |x| > 0.99 out,
-//     where math.Asin's own error reaches 12 ulp. The fits are polyFit's
+//     where math.Asin's own error reaches 12 ulp. asinh and acosh are the
+//     float32 kernels' one-log method below in float64 over the log above
+//     (the reference's thresholds, 2^28 and 2^-28; log1p as log u plus its
+//     correction), where the reference's branches take two logs and a
+//     log1p. The fits are polyFit's
 //     (asmgen/fit.go): the interpolant at Chebyshev's nodes, solved at 320
 //     bits (TestFits measures each).
 //   - The references' own descriptions with every multiply-add fused (the
 //     contracted language; the default build's Go references have none
 //     fused): sin, cos, tan, log1p; tanh, cosh and sinh over the exp above;
-//     asinh and acosh over the log above and the fused log1p, atanh over
-//     the fused log1p; erf over the exp above.
+//     atanh over the fused log1p; erf over the exp above.
 //
 // Measured against the references over the sweeps (865,619 points each):
 // log, sin, cos, exp2, log1p, cbrt, atanh and erf 1 ulp; exp, log2, log10,

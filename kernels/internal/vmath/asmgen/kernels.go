@@ -930,7 +930,7 @@ func log1pWith(k lang, x Op, arm bool) (r, ok Op) {
 }
 
 // log1p32 is log(u) + c/u with u = 1+x rounded and c = its rounding error
-// (log1pArg32), log(u) by log32; ±0 kept. Lanes at or below -1, +Inf and NaN are out.
+// (log1pArg), log(u) by log32; ±0 kept. Lanes at or below -1, +Inf and NaN are out.
 func log1p32(k lang, x Op) (r, ok Op) {
 	ok = k.mAnd(k.cmp(gt, x, k.f(-1)), k.cmp(le, x, k.f(math.MaxFloat32)))
 	return log1pf(k, x), ok
@@ -938,14 +938,14 @@ func log1p32(k lang, x Op) (r, ok Op) {
 
 // log1pf is log1p32 without the domain mask.
 func log1pf(k lang, x Op) Op {
-	u, corr := log1pArg32(k, x)
+	u, corr := log1pArg(k, x)
 	return k.sel(k.cmp(eq, x, k.f(0)), x, k.add(logf(k, u), corr))
 }
 
-// log1pArg32 is u = 1 + v and corr = c/u, with c the rounding of 1 + v
+// log1pArg is u = 1 + v and corr = c/u, with c the rounding of 1 + v
 // recovered exactly (1 - (u - v) from u = 2 up, v - (u - 1) below), so
-// that log1p v = log u + corr to float32's accuracy.
-func log1pArg32(k lang, v Op) (u, corr Op) {
+// that log1p v = log u + corr to the element type's accuracy.
+func log1pArg(k lang, v Op) (u, corr Op) {
 	one := k.f(1)
 	u = k.add(one, v)
 	c := k.sel(k.cmp(ge, u, k.f(2)), k.sub(one, k.sub(u, v)), k.sub(v, k.sub(u, one)))
@@ -1195,7 +1195,7 @@ func asinhWith(k lang, x Op, log, log1p core) (r, ok Op) {
 // asinh32 is asinh in float32 on |x| with the sign put back, over one
 // log32: log(w) + a with w = |x| and a = ln2 above 2^12, w = |x| + √(x²+1)
 // (two positive terms, w ≥ 4) above 2, and between w = 1 + v and a the
-// correction log1p needs (log1pArg32) for v = |x| + x²/(1 + √(1+x²));
+// correction log1p needs (log1pArg) for v = |x| + x²/(1 + √(1+x²));
 // |x| itself below 2^-12. ±Inf and NaN lanes are out.
 func asinh32(k lang, x Op) (r, ok Op) {
 	one := k.f(1)
@@ -1203,7 +1203,7 @@ func asinh32(k lang, x Op) (r, ok Op) {
 	ok = k.cmp(le, ax, k.f(math.MaxFloat32))
 	q := k.sqrt(k.fma(ax, ax, one))
 	small, huge := k.cmp(le, ax, k.f(2)), k.cmp(gt, ax, k.f(1<<12))
-	u, corr := log1pArg32(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
+	u, corr := log1pArg(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
 	l := logf(k, k.sel(small, u, k.sel(huge, ax, k.add(ax, q))))
 	r = k.add(l, k.sel(small, corr, k.and(huge, k.f(ln2f32))))
 	r = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<12))), ax, r)
@@ -1244,7 +1244,7 @@ func acoshWith(k lang, x Op, log, log1p core, arm bool) (r, ok Op) {
 
 // acosh32 is acosh in float32 over one log32: log(w) + a with w = x and
 // a = ln2 from 2^12, w = x + √(x²-1) above 2 and, up to 2, w = 1 + v and
-// a the correction log1p needs (log1pArg32) for v = t + √(t² + 2t), t =
+// a the correction log1p needs (log1pArg) for v = t + √(t² + 2t), t =
 // x-1 exact; x²-1 and t²+2t by FMAs, one square root of the branch's.
 // Lanes below 1, +Inf and NaN are out.
 func acosh32(k lang, x Op) (r, ok Op) {
@@ -1253,7 +1253,7 @@ func acosh32(k lang, x Op) (r, ok Op) {
 	t := k.sub(x, one)
 	small, huge := k.cmp(le, x, k.f(2)), k.cmp(ge, x, k.f(1<<12))
 	s := k.sqrt(k.sel(small, k.fma(t, t, k.add(t, t)), k.fma(x, x, k.f(-1))))
-	u, corr := log1pArg32(k, k.add(t, s))
+	u, corr := log1pArg(k, k.add(t, s))
 	l := logf(k, k.sel(small, u, k.sel(huge, x, k.add(x, s))))
 	return k.add(l, k.sel(small, corr, k.and(huge, k.f(ln2f32)))), ok
 }
