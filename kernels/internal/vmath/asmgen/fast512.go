@@ -35,8 +35,8 @@ var fast512 = map[string]core{
 	"acos":  func(k lang, x Op) (Op, Op) { return asinAcosFast64(k, x, true) },
 	"expm1": expm1Fast64,
 	"log1p": log1pFast64,
-	"asinh": asinhFast64,
-	"acosh": acoshFast64,
+	"asinh": func(k lang, x Op) (Op, Op) { return asinhOneLog(k, x, oneLog64) },
+	"acosh": func(k lang, x Op) (Op, Op) { return acoshOneLog(k, x, oneLog64) },
 	"atanh": func(k lang, x Op) (Op, Op) { return atanhWith(contracted{k}, x, log1pFast64) },
 	"erf":   func(k lang, x Op) (Op, Op) { return erfWith(contracted{k}, x, expFast64) },
 	"cbrt":  cbrtFast64,
@@ -447,36 +447,10 @@ func asinAcosFast64(k lang, x Op, acos bool) (r, ok Op) {
 	return k.or(r, k.and(x, k.u(signBit))), ok
 }
 
-// asinhFast64 is asinh32's method in float64 over logFast64, with the
-// reference's thresholds: log(w) + a with w = |x| and a = ln2 above 2^28,
-// w = |x| + √(x²+1) above 2, and below it w = 1 + v and a log1p's
-// correction (log1pArg) for v = |x| + x²/(1 + √(1+x²)); |x| itself below
-// 2^-28; x's sign put back. One log where the reference's branches take
-// two and a log1p. ±Inf and NaN lanes are out.
-func asinhFast64(k lang, x Op) (r, ok Op) {
-	one := k.f(1)
-	ax := k.and(x, k.u(absMask))
-	ok = k.cmp(le, ax, k.f(maxFloat))
-	q := k.sqrt(k.fma(ax, ax, one))
-	small, huge := k.cmp(le, ax, k.f(2)), k.cmp(gt, ax, k.f(asinhLarge))
-	u, corr := log1pArg(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
-	l, _ := logFast64(k, k.sel(small, u, k.sel(huge, ax, k.add(ax, q))))
-	r = k.add(l, k.sel(small, corr, k.and(huge, k.f(asinhLn2))))
-	r = k.sel(k.cmp(lt, ax, k.f(asinhNearZero)), ax, r)
-	return k.xor(r, k.and(x, k.u(signBit))), ok
-}
-
-// acoshFast64 is acosh32's method in float64 over logFast64: log(w) + a
-// with w = x and a = ln2 from 2^28, w = x + √(x²-1) above 2, and up to 2
-// w = 1 + v and a log1p's correction for v = t + √(t² + 2t), t = x-1
-// exact; one square root. Lanes below 1, +Inf and NaN are out.
-func acoshFast64(k lang, x Op) (r, ok Op) {
-	one := k.f(1)
-	ok = k.mAnd(k.cmp(ge, x, one), k.cmp(le, x, k.f(maxFloat)))
-	t := k.sub(x, one)
-	small, huge := k.cmp(le, x, k.f(2)), k.cmp(ge, x, k.f(asinhLarge))
-	s := k.sqrt(k.sel(small, k.fma(t, t, k.add(t, t)), k.fma(x, x, k.f(-1))))
-	u, corr := log1pArg(k, k.add(t, s))
-	l, _ := logFast64(k, k.sel(small, u, k.sel(huge, x, k.add(x, s))))
-	return k.add(l, k.sel(small, corr, k.and(huge, k.f(asinhLn2)))), ok
-}
+// oneLog64 is float64's oneLogWidth at the AVX-512 level: the reference's
+// thresholds (2^28, 2^-28) over logFast64. asinh and acosh take one log
+// there where the reference's branches take two and a log1p.
+var oneLog64 = oneLogWidth{signBit, maxFloat, asinhLarge, asinhNearZero, asinhLn2, func(k lang, x Op) Op {
+	l, _ := logFast64(k, x)
+	return l
+}}

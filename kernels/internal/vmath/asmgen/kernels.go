@@ -1192,26 +1192,45 @@ func asinhWith(k lang, x Op, log, log1p core) (r, ok Op) {
 	return k.xor(r, k.and(x, k.u(signBit))), ok
 }
 
-// asinh32 is asinh in float32 on |x| with the sign put back, over one
-// log32: log(w) + a with w = |x| and a = ln2 above 2^12, w = |x| + √(x²+1)
-// (two positive terms, w ≥ 4) above 2, and between w = 1 + v and a the
-// correction log1p needs (log1pArg) for v = |x| + x²/(1 + √(1+x²));
-// |x| itself below 2^-12. ±Inf and NaN lanes are out.
-func asinh32(k lang, x Op) (r, ok Op) {
+// asinh32 is asinhOneLog in float32 (over logf; the thresholds 2^12 and
+// 2^-12, where log(2|x|) and |x| are within float32's half ulp).
+func asinh32(k lang, x Op) (r, ok Op) { return asinhOneLog(k, x, oneLog32) }
+
+// asinhOneLog is asinh on |x| with the sign put back, over one log: log(w)
+// + a with w = |x| and a = ln2 above w.huge, w = |x| + √(x²+1) (two
+// positive terms, w ≥ 4) above 2, and between w = 1 + v and a the
+// correction log1p needs (log1pArg) for v = |x| + x²/(1 + √(1+x²)); |x|
+// itself below w.tiny. ±Inf and NaN lanes are out.
+func asinhOneLog(k lang, x Op, w oneLogWidth) (r, ok Op) {
 	one := k.f(1)
-	ax := k.and(x, k.u(1<<31-1))
-	ok = k.cmp(le, ax, k.f(math.MaxFloat32))
+	ax := k.and(x, k.u(w.sign-1))
+	ok = k.cmp(le, ax, k.f(w.max))
 	q := k.sqrt(k.fma(ax, ax, one))
-	small, huge := k.cmp(le, ax, k.f(2)), k.cmp(gt, ax, k.f(1<<12))
+	small, huge := k.cmp(le, ax, k.f(2)), k.cmp(gt, ax, k.f(w.huge))
 	u, corr := log1pArg(k, k.add(ax, k.div(k.mul(ax, ax), k.add(one, q))))
-	l := logf(k, k.sel(small, u, k.sel(huge, ax, k.add(ax, q))))
-	r = k.add(l, k.sel(small, corr, k.and(huge, k.f(ln2f32))))
-	r = k.sel(k.cmp(lt, ax, k.f(1.0/(1<<12))), ax, r)
-	return k.xor(r, k.and(x, k.u(1<<31))), ok
+	l := w.log(k, k.sel(small, u, k.sel(huge, ax, k.add(ax, q))))
+	r = k.add(l, k.sel(small, corr, k.and(huge, k.f(w.ln2))))
+	r = k.sel(k.cmp(lt, ax, k.f(w.tiny)), ax, r)
+	return k.xor(r, k.and(x, k.u(w.sign))), ok
+}
+
+// oneLogWidth is what asinhOneLog and acoshOneLog take from an element
+// width and a level: the sign bit, the largest finite value, the
+// thresholds (log(2|x|) is asinh's and acosh's value above huge, |x| is
+// asinh's below tiny), ln 2 rounded to the width, and the log, without its
+// domain mask.
+type oneLogWidth struct {
+	sign                 uint64
+	max, huge, tiny, ln2 float64
+	log                  func(k lang, x Op) Op
 }
 
 // ln2f32 is ln 2 rounded to float32.
 const ln2f32 = float64(float32(asinhLn2))
+
+// oneLog32 is float32's oneLogWidth; oneLog64 (fast512.go) float64's at
+// the AVX-512 level.
+var oneLog32 = oneLogWidth{1 << 31, math.MaxFloat32, 1 << 12, 1.0 / (1 << 12), ln2f32, logf}
 
 // acosh64 is math.Acosh on amd64, over log64 and log1p64; see acoshWith.
 func acosh64(k lang, x Op) (r, ok Op) { return acoshWith(k, x, log64, log1p64, false) }
@@ -1242,20 +1261,23 @@ func acoshWith(k lang, x Op, log, log1p core, arm bool) (r, ok Op) {
 	return k.sel(k.cmp(ge, x, k.f(asinhLarge)), k.add(ll, k.f(asinhLn2)), r), ok
 }
 
-// acosh32 is acosh in float32 over one log32: log(w) + a with w = x and
-// a = ln2 from 2^12, w = x + √(x²-1) above 2 and, up to 2, w = 1 + v and
-// a the correction log1p needs (log1pArg) for v = t + √(t² + 2t), t =
-// x-1 exact; x²-1 and t²+2t by FMAs, one square root of the branch's.
-// Lanes below 1, +Inf and NaN are out.
-func acosh32(k lang, x Op) (r, ok Op) {
+// acosh32 is acoshOneLog in float32 (over logf, from 2^12).
+func acosh32(k lang, x Op) (r, ok Op) { return acoshOneLog(k, x, oneLog32) }
+
+// acoshOneLog is acosh over one log: log(w) + a with w = x and a = ln2
+// from w.huge, w = x + √(x²-1) above 2 and, up to 2, w = 1 + v and a the
+// correction log1p needs (log1pArg) for v = t + √(t² + 2t), t = x-1
+// exact; x²-1 and t²+2t by FMAs, one square root of the branch's. Lanes
+// below 1, +Inf and NaN are out.
+func acoshOneLog(k lang, x Op, w oneLogWidth) (r, ok Op) {
 	one := k.f(1)
-	ok = k.mAnd(k.cmp(ge, x, one), k.cmp(le, x, k.f(math.MaxFloat32)))
+	ok = k.mAnd(k.cmp(ge, x, one), k.cmp(le, x, k.f(w.max)))
 	t := k.sub(x, one)
-	small, huge := k.cmp(le, x, k.f(2)), k.cmp(ge, x, k.f(1<<12))
+	small, huge := k.cmp(le, x, k.f(2)), k.cmp(ge, x, k.f(w.huge))
 	s := k.sqrt(k.sel(small, k.fma(t, t, k.add(t, t)), k.fma(x, x, k.f(-1))))
 	u, corr := log1pArg(k, k.add(t, s))
-	l := logf(k, k.sel(small, u, k.sel(huge, x, k.add(x, s))))
-	return k.add(l, k.sel(small, corr, k.and(huge, k.f(ln2f32)))), ok
+	l := w.log(k, k.sel(small, u, k.sel(huge, x, k.add(x, s))))
+	return k.add(l, k.sel(small, corr, k.and(huge, k.f(w.ln2)))), ok
 }
 
 // atanh64 is math.Atanh on amd64, over log1p64; see atanhWith.
