@@ -124,7 +124,7 @@ done5:
 	RET
 
 // func log64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F
 TEXT ·log64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -136,44 +136,44 @@ loop7:
 	CMPQ        BX, CX
 	JAE         done8
 	VMOVUPS     (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
-	KANDW       K2, K1, K1
-	VGETMANTPD  $0x00, Z0, Z1
+	VFPCLASSPDZ $0xff, Z0, K1
+	KNOTB       K1, K1
+	VGETMANTPD  $0x03, Z0, Z1
 	VGETEXPPD   Z0, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z1, K2
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
-	VBLENDMPD   Z3, Z1, K2, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z1
-	VBLENDMPD   Z1, Z2, K2, Z5
-	VSUBPD.BCST vmconst<>+480(SB), Z4, Z1
-	VADDPD.BCST vmconst<>+488(SB), Z1, Z2
-	VDIVPD      Z2, Z1, Z2
-	VMULPD      Z2, Z2, Z3
-	VMULPD      Z3, Z3, Z6
-	VMOVUPS     Z6, Z7
-	VBROADCASTSD vmconst<>+496(SB), Z8
-	VFMADD213PD.BCST vmconst<>+504(SB), Z8, Z7
-	VMOVUPS     Z6, Z8
-	VFMADD213PD.BCST vmconst<>+512(SB), Z7, Z8
-	VMOVUPS     Z6, Z7
-	VFMADD213PD.BCST vmconst<>+520(SB), Z8, Z7
-	VMOVUPS     Z6, Z8
-	VBROADCASTSD vmconst<>+528(SB), Z9
-	VFMADD213PD.BCST vmconst<>+536(SB), Z9, Z8
-	VMOVUPS     Z6, Z9
-	VFMADD213PD.BCST vmconst<>+544(SB), Z8, Z9
-	VMULPD      Z9, Z6, Z6
-	VFMADD231PD Z7, Z3, Z6
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
-	VFMADD231PD Z1, Z3, Z6
-	VMULPD.BCST vmconst<>+552(SB), Z5, Z7
-	VFMADD231PD Z6, Z2, Z7
-	VPXORQ.BCST vmconst<>+560(SB), Z7, Z2
-	VFMADD231PD Z1, Z3, Z2
-	VSUBPD      Z1, Z2, Z1
-	VPXORQ.BCST vmconst<>+560(SB), Z1, Z1
-	VFMADD231PD.BCST vmconst<>+568(SB), Z5, Z1
+	VGETEXPPD   Z1, Z3
+	VSUBPD      Z3, Z2, Z2
+	VMOVUPS     Z1, Z3
+	VBROADCASTSD vmconst<>+456(SB), Z4
+	VFMADD213PD.BCST vmconst<>+24(SB), Z4, Z3
+	VMOVUPS     vmconst<>+464(SB), Z4
+	VMOVUPS     Z3, Z5
+	VPERMI2PD   vmconst<>+528(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+592(SB), Z5, Z1
+	VMOVUPS     vmconst<>+600(SB), Z4
+	VMOVUPS     Z3, Z5
+	VPERMI2PD   vmconst<>+664(SB), Z4, Z5
+	VMOVUPS     vmconst<>+728(SB), Z4
+	VPERMI2PD   vmconst<>+792(SB), Z4, Z3
+	VMOVUPS     Z5, Z4
+	VFMADD231PD.BCST vmconst<>+856(SB), Z2, Z4
+	VADDPD      Z1, Z4, Z5
+	VSUBPD      Z5, Z4, Z4
+	VADDPD      Z1, Z4, Z4
+	VMOVUPS     Z1, Z6
+	VBROADCASTSD vmconst<>+864(SB), Z7
+	VFMADD213PD.BCST vmconst<>+872(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+880(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+888(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+896(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+904(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+912(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+920(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+928(SB), Z1, Z6
+	VMULPD      Z1, Z1, Z1
+	VFMADD231PD.BCST vmconst<>+936(SB), Z2, Z3
+	VADDPD      Z3, Z4, Z2
+	VFMADD231PD Z6, Z1, Z2
+	VADDPD      Z2, Z5, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
@@ -211,7 +211,7 @@ loop10:
 	VMOVUPS      (DX)(BX*4), Z0
 	VGETMANTPS   $0x00, Z0, Z1
 	VGETEXPPS    Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+944(SB), Z1, K1
 	VMULPS.BCST vmconst<>+432(SB), Z1, Z3
 	VBLENDMPS    Z3, Z1, K1, Z4
 	VBROADCASTSS.Z vmconst<>+440(SB), K1, Z1
@@ -219,23 +219,23 @@ loop10:
 	VSUBPS.BCST vmconst<>+440(SB), Z4, Z2
 	VMULPS       Z2, Z2, Z3
 	VMOVUPS      Z2, Z5
-	VBROADCASTSS vmconst<>+584(SB), Z6
-	VFMADD213PS.BCST vmconst<>+592(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+600(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+608(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+616(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+624(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z5
+	VBROADCASTSS vmconst<>+952(SB), Z6
+	VFMADD213PS.BCST vmconst<>+960(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+968(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+976(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+984(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+992(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z2, Z5
 	VMULPS       Z2, Z5, Z5
 	VMULPS       Z3, Z5, Z5
 	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z5
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z3, Z5
 	VADDPS       Z5, Z2, Z2
 	VFMADD231PS.BCST vmconst<>+376(SB), Z1, Z2
-	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+1024(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VMOVUPS      Z2, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -272,10 +272,10 @@ loop13:
 	CMPQ         BX, CX
 	JAE          done14
 	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VMINPD.BCST vmconst<>+672(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+488(SB), Z3, Z3
+	VMINPD.BCST vmconst<>+1048(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+1056(SB), Z3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z9
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z9, K1
 	VMOVUPS      Z3, Z9
@@ -306,29 +306,29 @@ loop13:
 	VPADDQ       Z9, Z3, Z3
 	VMULPD       Z0, Z0, Z9
 	VMOVUPS      Z9, Z10
-	VBROADCASTSD vmconst<>+680(SB), Z11
-	VFMADD213PD.BCST vmconst<>+688(SB), Z11, Z10
-	VFMADD213PD.BCST vmconst<>+696(SB), Z9, Z10
+	VBROADCASTSD vmconst<>+1064(SB), Z11
+	VFMADD213PD.BCST vmconst<>+1072(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+1080(SB), Z9, Z10
 	VMOVUPS      Z0, Z11
-	VFMADD213PD.BCST vmconst<>+704(SB), Z0, Z11
-	VFMADD213PD.BCST vmconst<>+712(SB), Z9, Z11
-	VFMADD213PD.BCST vmconst<>+720(SB), Z9, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+728(SB), Z2, K1
+	VFMADD213PD.BCST vmconst<>+1088(SB), Z0, Z11
+	VFMADD213PD.BCST vmconst<>+1096(SB), Z9, Z11
+	VFMADD213PD.BCST vmconst<>+1104(SB), Z9, Z11
+	VCMPPD.BCST $0x1d, vmconst<>+1112(SB), Z2, K1
 	VMULPD       Z9, Z0, Z9
 	VMULPD       Z10, Z9, Z9
-	VBLENDMPD.BCST vmconst<>+488(SB), Z9, K1, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z3, Z3
+	VBLENDMPD.BCST vmconst<>+1056(SB), Z9, K1, Z4
+	VADDPD.BCST vmconst<>+1120(SB), Z3, Z3
 	VBLENDMPD    Z3, Z11, K1, Z5
 	VDIVPD       Z5, Z4, Z3
-	VBROADCASTSD vmconst<>+480(SB), Z9
+	VBROADCASTSD vmconst<>+1120(SB), Z9
 	VSUBPD       Z3, Z9, Z9
 	VPXORQ       Z1, Z9, Z9
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z0, K2
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z0, K2
 	VADDPD       Z3, Z0, Z3
 	VBLENDMPD    Z0, Z3, K2, Z6
 	VBLENDMPD    Z9, Z6, K1, Z7
-	VCMPPD.BCST $0x1e, vmconst<>+672(SB), Z2, K1
-	VPXORQ.BCST vmconst<>+480(SB), Z1, Z1
+	VCMPPD.BCST $0x1e, vmconst<>+1048(SB), Z2, K1
+	VPXORQ.BCST vmconst<>+1120(SB), Z1, Z1
 	VBLENDMPD    Z1, Z7, K1, Z8
 	VCMPPD       $0x00, Z0, Z0, K1
 	VMOVUPS      Z8, (AX)(BX*8)
@@ -366,9 +366,9 @@ loop16:
 	CMPQ         BX, CX
 	JAE          done17
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
-	VMINPS.BCST vmconst<>+760(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z2
+	VMINPS.BCST vmconst<>+1152(SB), Z1, Z1
 	VADDPS       Z1, Z1, Z1
 	VMAXPS.BCST vmconst<>+352(SB), Z1, Z4
 	VMULPS.BCST vmconst<>+368(SB), Z4, Z5
@@ -389,9 +389,9 @@ loop16:
 	VPSLLD       $0x17, Z5, Z5
 	VSUBPS.BCST vmconst<>+440(SB), Z5, Z6
 	VFMADD231PS  Z4, Z5, Z6
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z1, K1
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z1, K1
 	VBLENDMPS    Z1, Z6, K1, Z3
-	VADDPS.BCST vmconst<>+776(SB), Z3, Z1
+	VADDPS.BCST vmconst<>+1168(SB), Z3, Z1
 	VDIVPS       Z1, Z3, Z1
 	VPXORQ       Z2, Z1, Z1
 	VCMPPS       $0x00, Z0, Z0, K1
@@ -430,40 +430,40 @@ loop19:
 	CMPQ        BX, CX
 	JAE         done20
 	VMOVUPS     (DX)(BX*8), Z0
-	VPXORQ.BCST vmconst<>+560(SB), Z0, Z1
-	VMULPD.BCST vmconst<>+784(SB), Z1, Z2
+	VPXORQ.BCST vmconst<>+1040(SB), Z0, Z1
+	VMULPD.BCST vmconst<>+1176(SB), Z1, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
 	VSUBPD.BCST vmconst<>+24(SB), Z2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+792(SB), Z3, K1
-	VCMPPD.BCST $0x12, vmconst<>+800(SB), Z3, K2
+	VCMPPD.BCST $0x1d, vmconst<>+1184(SB), Z3, K1
+	VCMPPD.BCST $0x12, vmconst<>+1192(SB), Z3, K2
 	KANDW       K2, K1, K1
-	VPXORQ.BCST vmconst<>+560(SB), Z3, Z3
-	VFMADD231PD.BCST vmconst<>+808(SB), Z3, Z1
-	VFMADD231PD.BCST vmconst<>+816(SB), Z3, Z1
-	VMULPD.BCST vmconst<>+824(SB), Z1, Z1
+	VPXORQ.BCST vmconst<>+1040(SB), Z3, Z3
+	VFMADD231PD.BCST vmconst<>+1200(SB), Z3, Z1
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z3, Z1
+	VMULPD.BCST vmconst<>+1216(SB), Z1, Z1
 	VMOVUPS     Z1, Z3
-	VBROADCASTSD vmconst<>+832(SB), Z4
-	VFMADD213PD.BCST vmconst<>+840(SB), Z4, Z3
+	VBROADCASTSD vmconst<>+1224(SB), Z4
+	VFMADD213PD.BCST vmconst<>+1232(SB), Z4, Z3
 	VFMADD213PD.BCST vmconst<>+304(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+848(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z1, Z3
 	VFMADD213PD.BCST vmconst<>+320(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+856(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z1, Z3
 	VFMADD213PD.BCST vmconst<>+336(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+480(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+1056(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+1056(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
+	VADDPD.BCST vmconst<>+1056(SB), Z1, Z3
 	VMULPD      Z3, Z1, Z1
-	VADDPD.BCST vmconst<>+488(SB), Z1, Z3
-	VFMADD213PD.BCST vmconst<>+480(SB), Z3, Z1
-	VPADDQ.BCST vmconst<>+864(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+1056(SB), Z1, Z3
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z3, Z1
+	VPADDQ.BCST vmconst<>+1256(SB), Z2, Z2
 	VPSLLQ      $0x34, Z2, Z2
 	VMULPD      Z2, Z1, Z1
-	VADDPD.BCST vmconst<>+480(SB), Z1, Z1
-	VBROADCASTSD vmconst<>+480(SB), Z2
+	VADDPD.BCST vmconst<>+1120(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+1120(SB), Z2
 	VDIVPD      Z1, Z2, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -501,7 +501,7 @@ loop22:
 	JAE          done23
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+352(SB), Z0, K1
-	VPXORD.BCST vmconst<>+752(SB), Z0, Z1
+	VPXORD.BCST vmconst<>+1144(SB), Z0, Z1
 	VMAXPS.BCST vmconst<>+352(SB), Z1, Z1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
@@ -560,47 +560,34 @@ loop25:
 	JAE          done26
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+872(SB), Z1, K1
-	VMULPD.BCST vmconst<>+880(SB), Z1, Z2
-	VRNDSCALEPD  $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+896(SB), Z4, Z4
-	VPCMPEQQ.BCST vmconst<>+896(SB), Z4, K2
-	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z4
-	VADDPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
-	VFNMADD231PD.BCST vmconst<>+920(SB), Z2, Z1
-	VFNMADD231PD.BCST vmconst<>+912(SB), Z2, Z1
-	VFNMADD231PD.BCST vmconst<>+904(SB), Z2, Z1
-	VMULPD       Z1, Z1, Z2
-	VMOVUPS      Z2, Z5
-	VBROADCASTSD vmconst<>+928(SB), Z6
-	VFMADD213PD.BCST vmconst<>+936(SB), Z6, Z5
-	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+952(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+960(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+968(SB), Z2, Z5
-	VMULPD       Z2, Z1, Z6
-	VFMADD231PD  Z5, Z6, Z1
-	VMOVUPS      Z2, Z5
-	VBROADCASTSD vmconst<>+976(SB), Z6
-	VFMADD213PD.BCST vmconst<>+984(SB), Z6, Z5
-	VFMADD213PD.BCST vmconst<>+992(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+1000(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+1008(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+1016(SB), Z2, Z5
-	VMULPD       Z2, Z2, Z6
-	VBROADCASTSD vmconst<>+336(SB), Z7
-	VFNMADD213PD.BCST vmconst<>+480(SB), Z7, Z2
-	VFMADD231PD  Z5, Z6, Z2
-	VPANDQ.BCST vmconst<>+1024(SB), Z4, Z5
-	VPCMPEQQ.BCST vmconst<>+1024(SB), Z5, K2
-	VBLENDMPD    Z2, Z1, K2, Z3
-	VPSLLQ       $0x3d, Z4, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
-	VPXORQ       Z2, Z1, Z1
-	VPXORQ       Z1, Z3, Z1
+	VCMPPD.BCST $0x11, vmconst<>+1264(SB), Z1, K1
+	VMOVUPS      Z0, Z1
+	VBROADCASTSD vmconst<>+1272(SB), Z2
+	VFMADD213PD.BCST vmconst<>+24(SB), Z2, Z1
+	VSUBPD.BCST vmconst<>+24(SB), Z1, Z2
+	VMOVUPS      Z0, Z3
+	VFNMADD231PD.BCST vmconst<>+1288(SB), Z2, Z3
+	VFNMADD231PD.BCST vmconst<>+1280(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+1296(SB), Z2, Z2
+	VSUBPD       Z2, Z3, Z2
+	VMULPD       Z2, Z2, Z3
+	VMULPD       Z3, Z2, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSD vmconst<>+1304(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1312(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+1320(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1328(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1336(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1344(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1352(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1360(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1368(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z2
+	VPSLLQ       $0x3f, Z1, Z1
+	VPXORQ       Z1, Z2, Z1
+	VBROADCASTSD vmconst<>+1376(SB), Z2
+	VFIXUPIMMPD  $0x00, Z2, Z0, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
@@ -636,40 +623,40 @@ loop28:
 	CMPQ         BX, CX
 	JAE          done29
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+1032(SB), Z1, K1
-	VMULPS.BCST vmconst<>+1040(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+1384(SB), Z1, K1
+	VMULPS.BCST vmconst<>+1392(SB), Z0, Z1
 	VRNDSCALEPS  $0x00, Z1, Z1
 	VMOVUPS      Z0, Z4
-	VFNMADD231PS.BCST vmconst<>+1048(SB), Z1, Z4
-	VFNMADD231PS.BCST vmconst<>+1056(SB), Z1, Z4
-	VFNMADD231PS.BCST vmconst<>+1064(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1400(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1408(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1416(SB), Z1, Z4
 	VCVTPS2DQ    Z1, Z1
 	VMULPS       Z4, Z4, Z5
 	VMOVUPS      Z5, Z6
-	VBROADCASTSS vmconst<>+1072(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1080(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+1088(SB), Z5, Z6
+	VBROADCASTSS vmconst<>+1424(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1432(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+1440(SB), Z5, Z6
 	VMULPS       Z5, Z6, Z6
 	VMOVUPS      Z4, Z7
 	VFMADD231PS  Z4, Z6, Z7
 	VMOVUPS      Z5, Z4
-	VBROADCASTSS vmconst<>+1096(SB), Z6
-	VFMADD213PS.BCST vmconst<>+1104(SB), Z6, Z4
-	VFMADD213PS.BCST vmconst<>+1112(SB), Z5, Z4
+	VBROADCASTSS vmconst<>+1448(SB), Z6
+	VFMADD213PS.BCST vmconst<>+1456(SB), Z6, Z4
+	VFMADD213PS.BCST vmconst<>+1464(SB), Z5, Z4
 	VMULPS       Z5, Z4, Z4
 	VMOVUPS      Z5, Z6
 	VBROADCASTSS vmconst<>+432(SB), Z8
 	VFNMADD213PS.BCST vmconst<>+440(SB), Z8, Z6
 	VFMADD231PS  Z5, Z4, Z6
-	VPANDD.BCST vmconst<>+1120(SB), Z1, Z4
-	VPCMPEQD.BCST vmconst<>+1120(SB), Z4, K2
+	VPANDD.BCST vmconst<>+1472(SB), Z1, Z4
+	VPCMPEQD.BCST vmconst<>+1472(SB), Z4, K2
 	VBLENDMPS    Z6, Z7, K2, Z2
-	VPANDD.BCST vmconst<>+1128(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+1480(SB), Z1, Z1
 	VPSRLD       $0x01, Z1, Z1
 	VPSLLD       $0x1f, Z1, Z1
 	VPXORQ       Z1, Z2, Z1
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z0, K2
 	VBLENDMPS    Z0, Z1, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -707,47 +694,34 @@ loop31:
 	JAE          done32
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+872(SB), Z1, K1
-	VMULPD.BCST vmconst<>+880(SB), Z1, Z2
-	VRNDSCALEPD  $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+896(SB), Z4, Z4
-	VPCMPEQQ.BCST vmconst<>+896(SB), Z4, K2
-	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z4
-	VADDPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+888(SB), Z2, Z4
-	VFNMADD231PD.BCST vmconst<>+920(SB), Z2, Z1
-	VFNMADD231PD.BCST vmconst<>+912(SB), Z2, Z1
-	VFNMADD231PD.BCST vmconst<>+904(SB), Z2, Z1
-	VMULPD       Z1, Z1, Z2
-	VMOVUPS      Z2, Z5
-	VBROADCASTSD vmconst<>+928(SB), Z6
-	VFMADD213PD.BCST vmconst<>+936(SB), Z6, Z5
-	VFMADD213PD.BCST vmconst<>+944(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+952(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+960(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+968(SB), Z2, Z5
-	VMULPD       Z2, Z1, Z6
-	VFMADD231PD  Z5, Z6, Z1
-	VMOVUPS      Z2, Z5
-	VBROADCASTSD vmconst<>+976(SB), Z6
-	VFMADD213PD.BCST vmconst<>+984(SB), Z6, Z5
-	VFMADD213PD.BCST vmconst<>+992(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+1000(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+1008(SB), Z2, Z5
-	VFMADD213PD.BCST vmconst<>+1016(SB), Z2, Z5
-	VMULPD       Z2, Z2, Z6
-	VBROADCASTSD vmconst<>+336(SB), Z7
-	VFNMADD213PD.BCST vmconst<>+480(SB), Z7, Z2
-	VFMADD231PD  Z5, Z6, Z2
-	VPANDQ.BCST vmconst<>+1024(SB), Z4, Z5
-	VPCMPEQQ.BCST vmconst<>+1024(SB), Z5, K2
-	VBLENDMPD    Z1, Z2, K2, Z3
-	VPSLLQ       $0x3d, Z4, Z1
-	VPSLLQ       $0x3e, Z4, Z2
+	VCMPPD.BCST $0x11, vmconst<>+1264(SB), Z1, K1
+	VMOVUPS      Z1, Z2
+	VBROADCASTSD vmconst<>+1272(SB), Z3
+	VFMADD213PD.BCST vmconst<>+928(SB), Z3, Z2
+	VADDPD.BCST vmconst<>+24(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z3
+	VADDPD.BCST vmconst<>+336(SB), Z3, Z3
+	VFNMADD231PD.BCST vmconst<>+1288(SB), Z3, Z1
+	VFNMADD231PD.BCST vmconst<>+1280(SB), Z3, Z1
+	VMULPD.BCST vmconst<>+1296(SB), Z3, Z3
+	VSUBPD       Z3, Z1, Z1
+	VMULPD       Z1, Z1, Z3
+	VMULPD       Z3, Z1, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSD vmconst<>+1304(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1312(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+1320(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1328(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1336(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1344(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1352(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1360(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z3, Z5
+	VFMADD213PD.BCST vmconst<>+1368(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z1
+	VPSLLQ       $0x3f, Z2, Z2
+	VPXORQ.BCST vmconst<>+1040(SB), Z2, Z2
 	VPXORQ       Z2, Z1, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z1, Z1
-	VPXORQ       Z1, Z3, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
@@ -783,37 +757,37 @@ loop34:
 	CMPQ         BX, CX
 	JAE          done35
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+1032(SB), Z1, K1
-	VMULPS.BCST vmconst<>+1040(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+1384(SB), Z1, K1
+	VMULPS.BCST vmconst<>+1392(SB), Z0, Z1
 	VRNDSCALEPS  $0x00, Z1, Z1
 	VMOVUPS      Z0, Z3
-	VFNMADD231PS.BCST vmconst<>+1048(SB), Z1, Z3
-	VFNMADD231PS.BCST vmconst<>+1056(SB), Z1, Z3
-	VFNMADD231PS.BCST vmconst<>+1064(SB), Z1, Z3
+	VFNMADD231PS.BCST vmconst<>+1400(SB), Z1, Z3
+	VFNMADD231PS.BCST vmconst<>+1408(SB), Z1, Z3
+	VFNMADD231PS.BCST vmconst<>+1416(SB), Z1, Z3
 	VCVTPS2DQ    Z1, Z1
 	VMULPS       Z3, Z3, Z4
 	VMOVUPS      Z4, Z5
-	VBROADCASTSS vmconst<>+1072(SB), Z6
-	VFMADD213PS.BCST vmconst<>+1080(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+1088(SB), Z4, Z5
+	VBROADCASTSS vmconst<>+1424(SB), Z6
+	VFMADD213PS.BCST vmconst<>+1432(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+1440(SB), Z4, Z5
 	VMULPS       Z4, Z5, Z5
 	VMOVUPS      Z3, Z6
 	VFMADD231PS  Z3, Z5, Z6
 	VMOVUPS      Z4, Z3
-	VBROADCASTSS vmconst<>+1096(SB), Z5
-	VFMADD213PS.BCST vmconst<>+1104(SB), Z5, Z3
-	VFMADD213PS.BCST vmconst<>+1112(SB), Z4, Z3
+	VBROADCASTSS vmconst<>+1448(SB), Z5
+	VFMADD213PS.BCST vmconst<>+1456(SB), Z5, Z3
+	VFMADD213PS.BCST vmconst<>+1464(SB), Z4, Z3
 	VMULPS       Z4, Z3, Z3
 	VMOVUPS      Z4, Z5
 	VBROADCASTSS vmconst<>+432(SB), Z7
 	VFNMADD213PS.BCST vmconst<>+440(SB), Z7, Z5
 	VFMADD231PS  Z4, Z3, Z5
-	VPADDD.BCST vmconst<>+1120(SB), Z1, Z1
-	VPANDD.BCST vmconst<>+1120(SB), Z1, Z3
-	VPCMPEQD.BCST vmconst<>+1120(SB), Z3, K2
+	VPADDD.BCST vmconst<>+1472(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+1472(SB), Z1, Z3
+	VPCMPEQD.BCST vmconst<>+1472(SB), Z3, K2
 	VBLENDMPS    Z5, Z6, K2, Z2
-	VPANDD.BCST vmconst<>+1128(SB), Z1, Z1
+	VPANDD.BCST vmconst<>+1480(SB), Z1, Z1
 	VPSRLD       $0x01, Z1, Z1
 	VPSLLD       $0x1f, Z1, Z1
 	VPXORQ       Z1, Z2, Z1
@@ -840,7 +814,7 @@ done35:
 	RET
 
 // func log10_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F
 TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -852,45 +826,46 @@ loop37:
 	CMPQ        BX, CX
 	JAE         done38
 	VMOVUPS     (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
-	KANDW       K2, K1, K1
-	VGETMANTPD  $0x00, Z0, Z1
+	VFPCLASSPDZ $0xff, Z0, K1
+	KNOTB       K1, K1
+	VGETMANTPD  $0x03, Z0, Z1
 	VGETEXPPD   Z0, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z1, K2
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
-	VBLENDMPD   Z3, Z1, K2, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z1
-	VBLENDMPD   Z1, Z2, K2, Z5
-	VSUBPD.BCST vmconst<>+480(SB), Z4, Z1
-	VADDPD.BCST vmconst<>+488(SB), Z1, Z2
-	VDIVPD      Z2, Z1, Z2
-	VMULPD      Z2, Z2, Z3
-	VMULPD      Z3, Z3, Z6
-	VMOVUPS     Z6, Z7
-	VBROADCASTSD vmconst<>+496(SB), Z8
-	VFMADD213PD.BCST vmconst<>+504(SB), Z8, Z7
-	VMOVUPS     Z6, Z8
-	VFMADD213PD.BCST vmconst<>+512(SB), Z7, Z8
-	VMOVUPS     Z6, Z7
-	VFMADD213PD.BCST vmconst<>+520(SB), Z8, Z7
-	VMOVUPS     Z6, Z8
-	VBROADCASTSD vmconst<>+528(SB), Z9
-	VFMADD213PD.BCST vmconst<>+536(SB), Z9, Z8
-	VMOVUPS     Z6, Z9
-	VFMADD213PD.BCST vmconst<>+544(SB), Z8, Z9
-	VMULPD      Z9, Z6, Z6
-	VFMADD231PD Z7, Z3, Z6
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
-	VFMADD231PD Z1, Z3, Z6
-	VMULPD.BCST vmconst<>+552(SB), Z5, Z7
-	VFMADD231PD Z6, Z2, Z7
-	VPXORQ.BCST vmconst<>+560(SB), Z7, Z2
-	VFMADD231PD Z1, Z3, Z2
-	VSUBPD      Z1, Z2, Z1
-	VPXORQ.BCST vmconst<>+560(SB), Z1, Z1
-	VFMADD231PD.BCST vmconst<>+568(SB), Z5, Z1
-	VMULPD.BCST vmconst<>+1136(SB), Z1, Z1
+	VGETEXPPD   Z1, Z3
+	VSUBPD      Z3, Z2, Z2
+	VMOVUPS     Z1, Z3
+	VBROADCASTSD vmconst<>+456(SB), Z4
+	VFMADD213PD.BCST vmconst<>+24(SB), Z4, Z3
+	VMOVUPS     vmconst<>+464(SB), Z4
+	VMOVUPS     Z3, Z5
+	VPERMI2PD   vmconst<>+528(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+592(SB), Z5, Z1
+	VMOVUPS     vmconst<>+600(SB), Z4
+	VMOVUPS     Z3, Z5
+	VPERMI2PD   vmconst<>+664(SB), Z4, Z5
+	VMOVUPS     vmconst<>+728(SB), Z4
+	VPERMI2PD   vmconst<>+792(SB), Z4, Z3
+	VMOVUPS     Z5, Z4
+	VFMADD231PD.BCST vmconst<>+856(SB), Z2, Z4
+	VADDPD      Z1, Z4, Z5
+	VSUBPD      Z5, Z4, Z4
+	VADDPD      Z1, Z4, Z4
+	VMOVUPS     Z1, Z6
+	VBROADCASTSD vmconst<>+864(SB), Z7
+	VFMADD213PD.BCST vmconst<>+872(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+880(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+888(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+896(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+904(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+912(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+920(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+928(SB), Z1, Z6
+	VMULPD      Z1, Z1, Z1
+	VFMADD231PD.BCST vmconst<>+936(SB), Z2, Z3
+	VADDPD      Z3, Z4, Z2
+	VFMADD231PD Z6, Z1, Z2
+	VMULPD.BCST vmconst<>+1496(SB), Z5, Z1
+	VFMADD231PD.BCST vmconst<>+1488(SB), Z2, Z1
+	VFMADD231PD.BCST vmconst<>+1488(SB), Z5, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
@@ -926,12 +901,12 @@ loop40:
 	CMPQ         BX, CX
 	JAE          done41
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+1024(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VGETMANTPS   $0x00, Z0, Z1
 	VGETEXPPS    Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+944(SB), Z1, K2
 	VMULPS.BCST vmconst<>+432(SB), Z1, Z3
 	VBLENDMPS    Z3, Z1, K2, Z4
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z1
@@ -939,25 +914,25 @@ loop40:
 	VSUBPS.BCST vmconst<>+440(SB), Z4, Z2
 	VMULPS       Z2, Z2, Z3
 	VMOVUPS      Z2, Z5
-	VBROADCASTSS vmconst<>+584(SB), Z6
-	VFMADD213PS.BCST vmconst<>+592(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+600(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+608(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+616(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+624(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z5
+	VBROADCASTSS vmconst<>+952(SB), Z6
+	VFMADD213PS.BCST vmconst<>+960(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+968(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+976(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+984(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+992(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z2, Z5
 	VMULPS       Z2, Z5, Z5
 	VMULPS       Z3, Z5, Z5
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z3, Z5
-	VMULPS.BCST vmconst<>+1144(SB), Z5, Z3
-	VFMADD231PS.BCST vmconst<>+1144(SB), Z2, Z3
-	VFMADD231PS.BCST vmconst<>+1152(SB), Z1, Z3
-	VFMADD231PS.BCST vmconst<>+1160(SB), Z5, Z3
-	VFMADD231PS.BCST vmconst<>+1160(SB), Z2, Z3
+	VMULPS.BCST vmconst<>+1504(SB), Z5, Z3
+	VFMADD231PS.BCST vmconst<>+1504(SB), Z2, Z3
+	VFMADD231PS.BCST vmconst<>+1512(SB), Z1, Z3
+	VFMADD231PS.BCST vmconst<>+1520(SB), Z5, Z3
+	VFMADD231PS.BCST vmconst<>+1520(SB), Z2, Z3
 	VMOVUPS      Z3, Z2
-	VFMADD231PS.BCST vmconst<>+1168(SB), Z1, Z2
+	VFMADD231PS.BCST vmconst<>+1528(SB), Z1, Z2
 	VMOVUPS      Z2, (AX)(BX*4)
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
@@ -981,7 +956,7 @@ done41:
 	RET
 
 // func log2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F
 TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -993,49 +968,47 @@ loop43:
 	CMPQ        BX, CX
 	JAE         done44
 	VMOVUPS     (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
-	KANDW       K2, K1, K1
-	VGETMANTPD  $0x00, Z0, Z1
+	VFPCLASSPDZ $0xff, Z0, K1
+	KNOTB       K1, K1
+	VGETMANTPD  $0x03, Z0, Z1
 	VGETEXPPD   Z0, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z1, K2
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
-	VBLENDMPD   Z3, Z1, K2, Z4
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z1
-	VBLENDMPD   Z1, Z2, K2, Z5
-	VSUBPD.BCST vmconst<>+480(SB), Z4, Z1
-	VADDPD.BCST vmconst<>+488(SB), Z1, Z2
-	VDIVPD      Z2, Z1, Z2
-	VMULPD      Z2, Z2, Z3
-	VMULPD      Z3, Z3, Z6
-	VMOVUPS     Z6, Z7
-	VBROADCASTSD vmconst<>+496(SB), Z8
-	VFMADD213PD.BCST vmconst<>+504(SB), Z8, Z7
-	VMOVUPS     Z6, Z8
-	VFMADD213PD.BCST vmconst<>+512(SB), Z7, Z8
-	VMOVUPS     Z6, Z7
-	VFMADD213PD.BCST vmconst<>+520(SB), Z8, Z7
-	VMOVUPS     Z6, Z8
-	VBROADCASTSD vmconst<>+528(SB), Z9
-	VFMADD213PD.BCST vmconst<>+536(SB), Z9, Z8
-	VMOVUPS     Z6, Z9
-	VFMADD213PD.BCST vmconst<>+544(SB), Z8, Z9
-	VMULPD      Z9, Z6, Z6
-	VFMADD231PD Z7, Z3, Z6
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
-	VFMADD231PD Z1, Z3, Z6
-	VBROADCASTSD vmconst<>+736(SB), Z7
-	VMULPD.BCST vmconst<>+552(SB), Z7, Z7
-	VFMADD231PD Z6, Z2, Z7
-	VPXORQ.BCST vmconst<>+560(SB), Z7, Z2
-	VFMADD231PD Z1, Z3, Z2
-	VSUBPD      Z1, Z2, Z1
-	VPXORQ.BCST vmconst<>+560(SB), Z1, Z1
-	VBROADCASTSD vmconst<>+568(SB), Z2
-	VFMADD231PD.BCST vmconst<>+736(SB), Z2, Z1
-	VMOVUPS     Z5, Z2
-	VFMADD231PD.BCST vmconst<>+784(SB), Z1, Z2
-	VMOVUPS     Z2, (AX)(BX*8)
+	VGETEXPPD   Z1, Z3
+	VSUBPD      Z3, Z2, Z2
+	VMOVUPS     Z1, Z3
+	VBROADCASTSD vmconst<>+456(SB), Z4
+	VFMADD213PD.BCST vmconst<>+24(SB), Z4, Z3
+	VMOVUPS     vmconst<>+464(SB), Z4
+	VMOVUPS     Z3, Z5
+	VPERMI2PD   vmconst<>+528(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+592(SB), Z5, Z1
+	VMOVUPS     vmconst<>+600(SB), Z4
+	VMOVUPS     Z3, Z5
+	VPERMI2PD   vmconst<>+664(SB), Z4, Z5
+	VMOVUPS     vmconst<>+728(SB), Z4
+	VPERMI2PD   vmconst<>+792(SB), Z4, Z3
+	VMOVUPS     Z5, Z4
+	VFMADD231PD.BCST vmconst<>+856(SB), Z2, Z4
+	VADDPD      Z1, Z4, Z5
+	VSUBPD      Z5, Z4, Z4
+	VADDPD      Z1, Z4, Z4
+	VMOVUPS     Z1, Z6
+	VBROADCASTSD vmconst<>+864(SB), Z7
+	VFMADD213PD.BCST vmconst<>+872(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+880(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+888(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+896(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+904(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+912(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+920(SB), Z1, Z6
+	VFMADD213PD.BCST vmconst<>+928(SB), Z1, Z6
+	VMULPD      Z1, Z1, Z1
+	VFMADD231PD.BCST vmconst<>+936(SB), Z2, Z3
+	VADDPD      Z3, Z4, Z2
+	VFMADD231PD Z6, Z1, Z2
+	VMULPD.BCST vmconst<>+1536(SB), Z5, Z1
+	VFMADD231PD.BCST vmconst<>+1176(SB), Z2, Z1
+	VFMADD231PD.BCST vmconst<>+1176(SB), Z5, Z1
+	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
 	XORQ        $0xff, SI
@@ -1070,12 +1043,12 @@ loop46:
 	CMPQ         BX, CX
 	JAE          done47
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+656(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+1024(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VGETMANTPS   $0x00, Z0, Z1
 	VGETEXPPS    Z0, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+944(SB), Z1, K2
 	VMULPS.BCST vmconst<>+432(SB), Z1, Z3
 	VBLENDMPS    Z3, Z1, K2, Z4
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z1
@@ -1083,20 +1056,20 @@ loop46:
 	VSUBPS.BCST vmconst<>+440(SB), Z4, Z2
 	VMULPS       Z2, Z2, Z3
 	VMOVUPS      Z2, Z5
-	VBROADCASTSS vmconst<>+584(SB), Z6
-	VFMADD213PS.BCST vmconst<>+592(SB), Z6, Z5
-	VFMADD213PS.BCST vmconst<>+600(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+608(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+616(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+624(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+632(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+640(SB), Z2, Z5
-	VFMADD213PS.BCST vmconst<>+648(SB), Z2, Z5
+	VBROADCASTSS vmconst<>+952(SB), Z6
+	VFMADD213PS.BCST vmconst<>+960(SB), Z6, Z5
+	VFMADD213PS.BCST vmconst<>+968(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+976(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+984(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+992(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z2, Z5
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z2, Z5
 	VMULPS       Z2, Z5, Z5
 	VMULPS       Z3, Z5, Z5
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z3, Z5
-	VMULPS.BCST vmconst<>+1176(SB), Z5, Z3
-	VFMADD231PS.BCST vmconst<>+1176(SB), Z2, Z3
+	VMULPS.BCST vmconst<>+1544(SB), Z5, Z3
+	VFMADD231PS.BCST vmconst<>+1544(SB), Z2, Z3
 	VADDPS       Z5, Z3, Z3
 	VADDPS       Z2, Z3, Z2
 	VADDPS       Z1, Z2, Z1
@@ -1166,11 +1139,11 @@ loop49:
 	VPSLLQ       $0x30, Z2, Z2
 	VPADDQ       Z2, Z4, Z2
 	VMULPD.BCST vmconst<>+336(SB), Z2, Z4
-	VBROADCASTSD vmconst<>+480(SB), Z5
+	VBROADCASTSD vmconst<>+1120(SB), Z5
 	VDIVPD       Z2, Z5, Z5
 	VADDPD       Z5, Z2, Z2
 	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+1184(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1552(SB), Z1, K2
 	VBLENDMPD    Z4, Z2, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -1207,7 +1180,7 @@ loop52:
 	CMPQ         BX, CX
 	JAE          done53
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
@@ -1266,7 +1239,7 @@ loop55:
 	CMPQ         BX, CX
 	JAE          done56
 	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
@@ -1298,25 +1271,25 @@ loop55:
 	VPSLLQ       $0x30, Z3, Z3
 	VPADDQ       Z3, Z6, Z3
 	VMULPD.BCST vmconst<>+336(SB), Z3, Z6
-	VBROADCASTSD vmconst<>+480(SB), Z7
+	VBROADCASTSD vmconst<>+1120(SB), Z7
 	VDIVPD       Z3, Z7, Z7
 	VSUBPD       Z7, Z3, Z3
 	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
 	VMULPD       Z2, Z2, Z7
 	VMOVUPS      Z7, Z8
-	VBROADCASTSD vmconst<>+1192(SB), Z9
-	VFMADD213PD.BCST vmconst<>+1200(SB), Z9, Z8
-	VFMADD213PD.BCST vmconst<>+1208(SB), Z7, Z8
-	VFMADD213PD.BCST vmconst<>+1216(SB), Z7, Z8
+	VBROADCASTSD vmconst<>+1560(SB), Z9
+	VFMADD213PD.BCST vmconst<>+1568(SB), Z9, Z8
+	VFMADD213PD.BCST vmconst<>+1576(SB), Z7, Z8
+	VFMADD213PD.BCST vmconst<>+1584(SB), Z7, Z8
 	VMOVUPS      Z2, Z9
-	VFMADD213PD.BCST vmconst<>+1224(SB), Z2, Z9
-	VFMADD213PD.BCST vmconst<>+1232(SB), Z7, Z9
-	VFMADD213PD.BCST vmconst<>+1216(SB), Z7, Z9
+	VFMADD213PD.BCST vmconst<>+1592(SB), Z2, Z9
+	VFMADD213PD.BCST vmconst<>+1600(SB), Z7, Z9
+	VFMADD213PD.BCST vmconst<>+1584(SB), Z7, Z9
 	VMULPD       Z2, Z8, Z7
 	VDIVPD       Z9, Z7, Z7
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z2, K2
 	VBLENDMPD    Z3, Z7, K2, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+1184(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1552(SB), Z2, K2
 	VBLENDMPD    Z6, Z4, K2, Z5
 	VPXORQ       Z1, Z5, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
@@ -1354,8 +1327,8 @@ loop58:
 	CMPQ         BX, CX
 	JAE          done59
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z2
 	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z3
 	VRNDSCALEPS  $0x00, Z3, Z3
@@ -1383,13 +1356,13 @@ loop58:
 	VPXORQ       Z2, Z3, Z2
 	VMULPS       Z0, Z0, Z3
 	VMOVUPS      Z3, Z6
-	VBROADCASTSS vmconst<>+1240(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1248(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+1256(SB), Z3, Z6
+	VBROADCASTSS vmconst<>+1608(SB), Z7
+	VFMADD213PS.BCST vmconst<>+1616(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+1624(SB), Z3, Z6
 	VMULPS       Z3, Z6, Z3
 	VMOVUPS      Z0, Z6
 	VFMADD231PS  Z0, Z3, Z6
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z0, K2
 	VBLENDMPS    Z0, Z6, K2, Z4
 	VCMPPS.BCST $0x1e, vmconst<>+440(SB), Z1, K2
 	VBLENDMPS    Z2, Z4, K2, Z5
@@ -1429,15 +1402,15 @@ loop61:
 	JAE          done62
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x12, vmconst<>+1264(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+1632(SB), Z1, K1
 	VMOVUPS      Z0, Z1
-	VBROADCASTSD vmconst<>+1272(SB), Z2
+	VBROADCASTSD vmconst<>+1640(SB), Z2
 	VFMADD213PD.BCST vmconst<>+24(SB), Z2, Z1
 	VSUBPD.BCST vmconst<>+24(SB), Z1, Z2
 	VMOVUPS      Z0, Z3
-	VFNMADD231PD.BCST vmconst<>+824(SB), Z2, Z3
-	VMULPD.BCST vmconst<>+1288(SB), Z3, Z2
-	VFMADD231PD.BCST vmconst<>+1280(SB), Z3, Z2
+	VFNMADD231PD.BCST vmconst<>+1216(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+1656(SB), Z3, Z2
+	VFMADD231PD.BCST vmconst<>+1648(SB), Z3, Z2
 	VMOVUPS      vmconst<>+48(SB), Z3
 	VMOVUPS      Z1, Z4
 	VPERMI2PD    vmconst<>+112(SB), Z3, Z4
@@ -1493,18 +1466,18 @@ loop64:
 	CMPQ        BX, CX
 	JAE         done65
 	VMOVUPS     (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1d, vmconst<>+1296(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+1304(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+1664(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+1672(SB), Z0, K2
 	KANDW       K2, K1, K1
 	VRNDSCALEPS $0x00, Z0, Z1
 	VSUBPS      Z1, Z0, Z2
 	VMOVUPS     Z2, Z3
-	VBROADCASTSS vmconst<>+1312(SB), Z4
-	VFMADD213PS.BCST vmconst<>+1320(SB), Z4, Z3
-	VFMADD213PS.BCST vmconst<>+1328(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+1336(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+1344(SB), Z2, Z3
-	VFMADD213PS.BCST vmconst<>+1352(SB), Z2, Z3
+	VBROADCASTSS vmconst<>+1680(SB), Z4
+	VFMADD213PS.BCST vmconst<>+1688(SB), Z4, Z3
+	VFMADD213PS.BCST vmconst<>+1696(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1704(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1712(SB), Z2, Z3
+	VFMADD213PS.BCST vmconst<>+1720(SB), Z2, Z3
 	VFMADD213PS.BCST vmconst<>+440(SB), Z2, Z3
 	VCVTPS2DQ   Z1, Z1
 	VPADDD.BCST vmconst<>+448(SB), Z1, Z1
@@ -1556,16 +1529,16 @@ loop67:
 	VFNMADD231PD.BCST vmconst<>+40(SB), Z3, Z4
 	VMULPD       Z4, Z4, Z3
 	VMOVUPS      Z4, Z5
-	VBROADCASTSD vmconst<>+1360(SB), Z6
-	VFMADD213PD.BCST vmconst<>+1368(SB), Z6, Z5
-	VFMADD213PD.BCST vmconst<>+1376(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+1384(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+1392(SB), Z4, Z5
-	VFMADD213PD.BCST vmconst<>+1400(SB), Z4, Z5
+	VBROADCASTSD vmconst<>+1728(SB), Z6
+	VFMADD213PD.BCST vmconst<>+1736(SB), Z6, Z5
+	VFMADD213PD.BCST vmconst<>+1744(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+1752(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+1760(SB), Z4, Z5
+	VFMADD213PD.BCST vmconst<>+1768(SB), Z4, Z5
 	VFMADD231PD  Z5, Z3, Z4
 	VPANDQ.BCST vmconst<>+344(SB), Z1, Z3
 	VPSLLQ       $0x30, Z3, Z3
-	VPADDQ.BCST vmconst<>+480(SB), Z3, Z3
+	VPADDQ.BCST vmconst<>+1120(SB), Z3, Z3
 	VMOVUPS      vmconst<>+48(SB), Z5
 	VMOVUPS      Z1, Z6
 	VPERMI2PD    vmconst<>+112(SB), Z5, Z6
@@ -1573,10 +1546,10 @@ loop67:
 	VMOVUPS      vmconst<>+176(SB), Z6
 	VPERMI2PD    vmconst<>+240(SB), Z6, Z1
 	VMULPD       Z3, Z1, Z1
-	VSUBPD.BCST vmconst<>+480(SB), Z5, Z3
+	VSUBPD.BCST vmconst<>+1120(SB), Z5, Z3
 	VFMADD231PD  Z4, Z5, Z3
 	VADDPD       Z1, Z3, Z1
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z0, K2
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z0, K2
 	VBLENDMPD    Z0, Z1, K2, Z2
 	VMOVUPS      Z2, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -1632,7 +1605,7 @@ loop70:
 	VPSLLD       $0x17, Z2, Z2
 	VSUBPS.BCST vmconst<>+440(SB), Z2, Z4
 	VFMADD231PS  Z1, Z2, Z4
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K1
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z0, K1
 	VBLENDMPS    Z0, Z4, K1, Z3
 	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K1
 	VMOVUPS      Z3, (AX)(BX*4)
@@ -1671,76 +1644,76 @@ loop73:
 	JAE          done74
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x1e, vmconst<>+1408(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
+	VCMPPD.BCST $0x1e, vmconst<>+592(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z0, K2
 	KANDW        K2, K1, K1
-	VCMPPD.BCST $0x1d, vmconst<>+1416(SB), Z1, K2
-	VADDPD.BCST vmconst<>+480(SB), Z0, Z2
+	VCMPPD.BCST $0x1d, vmconst<>+1784(SB), Z1, K2
+	VADDPD.BCST vmconst<>+1120(SB), Z0, Z2
 	VBLENDMPD    Z0, Z2, K2, Z3
 	VPSRLQ       $0x34, Z3, Z2
-	VPORQ.BCST vmconst<>+888(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+1424(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+1792(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+1800(SB), Z2, Z2
 	VSUBPD       Z0, Z3, Z15
-	VBROADCASTSD vmconst<>+480(SB), Z16
+	VBROADCASTSD vmconst<>+1120(SB), Z16
 	VSUBPD       Z15, Z16, Z15
-	VSUBPD.BCST vmconst<>+480(SB), Z3, Z16
+	VSUBPD.BCST vmconst<>+1120(SB), Z3, Z16
 	VSUBPD       Z16, Z0, Z16
-	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z2, K3
+	VCMPPD.BCST $0x1e, vmconst<>+1128(SB), Z2, K3
 	VBLENDMPD    Z15, Z16, K3, Z4
 	VDIVPD       Z3, Z4, Z15
-	VBLENDMPD.BCST vmconst<>+736(SB), Z15, K2, Z5
-	VPANDQ.BCST vmconst<>+1432(SB), Z3, Z15
-	VPORQ.BCST vmconst<>+480(SB), Z15, Z15
-	VCMPPD.BCST $0x1d, vmconst<>+472(SB), Z15, K2
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z16
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z15, K2, Z5
+	VPANDQ.BCST vmconst<>+1808(SB), Z3, Z15
+	VPORQ.BCST vmconst<>+1120(SB), Z15, Z15
+	VCMPPD.BCST $0x1d, vmconst<>+1816(SB), Z15, K2
+	VADDPD.BCST vmconst<>+1120(SB), Z2, Z16
 	VBLENDMPD    Z16, Z2, K2, Z6
 	VMULPD.BCST vmconst<>+336(SB), Z15, Z2
 	VBLENDMPD    Z2, Z15, K2, Z7
-	VSUBPD.BCST vmconst<>+480(SB), Z7, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1440(SB), Z1, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1448(SB), Z0, K3
+	VSUBPD.BCST vmconst<>+1120(SB), Z7, Z2
+	VCMPPD.BCST $0x11, vmconst<>+1824(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1832(SB), Z0, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z2, K3
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z2, K3
 	VBLENDMPD    Z0, Z2, K2, Z8
-	VBLENDMPD.BCST vmconst<>+736(SB), Z5, K2, Z9
-	VBLENDMPD.BCST vmconst<>+736(SB), Z6, K2, Z10
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z5, K2, Z9
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z6, K2, Z10
 	VMULPD.BCST vmconst<>+336(SB), Z8, Z2
 	VMULPD       Z8, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z8, Z15
+	VADDPD.BCST vmconst<>+1056(SB), Z8, Z15
 	VDIVPD       Z15, Z8, Z15
 	VMULPD       Z15, Z15, Z16
 	VMOVUPS      Z16, Z17
-	VBROADCASTSD vmconst<>+496(SB), Z18
-	VFMADD213PD.BCST vmconst<>+528(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+504(SB), Z16, Z17
-	VFMADD213PD.BCST vmconst<>+536(SB), Z16, Z17
-	VFMADD213PD.BCST vmconst<>+512(SB), Z16, Z17
-	VFMADD213PD.BCST vmconst<>+544(SB), Z16, Z17
-	VFMADD213PD.BCST vmconst<>+520(SB), Z16, Z17
+	VBROADCASTSD vmconst<>+1840(SB), Z18
+	VFMADD213PD.BCST vmconst<>+1848(SB), Z18, Z17
+	VFMADD213PD.BCST vmconst<>+1856(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+1864(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+1872(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+1880(SB), Z16, Z17
+	VFMADD213PD.BCST vmconst<>+1888(SB), Z16, Z17
 	VMOVUPS      Z2, Z18
 	VFMADD231PD  Z16, Z17, Z18
 	VMULPD       Z18, Z15, Z16
 	VSUBPD       Z16, Z2, Z16
 	VSUBPD       Z16, Z8, Z16
 	VMOVUPS      Z9, Z17
-	VFMADD231PD.BCST vmconst<>+552(SB), Z10, Z17
+	VFMADD231PD.BCST vmconst<>+1896(SB), Z10, Z17
 	VFMADD231PD  Z18, Z15, Z17
-	VMULPD.BCST vmconst<>+568(SB), Z10, Z15
+	VMULPD.BCST vmconst<>+1904(SB), Z10, Z15
 	VSUBPD       Z17, Z2, Z2
 	VSUBPD       Z8, Z2, Z2
 	VSUBPD       Z2, Z15, Z2
 	VMOVUPS      Z9, Z15
-	VFMADD231PD.BCST vmconst<>+552(SB), Z10, Z15
-	VFMADD231PD.BCST vmconst<>+568(SB), Z10, Z15
+	VFMADD231PD.BCST vmconst<>+1896(SB), Z10, Z15
+	VFMADD231PD.BCST vmconst<>+1904(SB), Z10, Z15
 	VBLENDMPD    Z15, Z2, K3, Z11
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z10, K2
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z10, K2
 	VBLENDMPD    Z16, Z11, K2, Z12
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1912(SB), Z1, K2
 	VMULPD       Z0, Z0, Z2
 	VMOVUPS      Z0, Z15
 	VFNMADD231PD.BCST vmconst<>+336(SB), Z2, Z15
 	VBLENDMPD    Z15, Z12, K2, Z13
-	VCMPPD.BCST $0x11, vmconst<>+1464(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1920(SB), Z1, K2
 	VBLENDMPD    Z0, Z13, K2, Z14
 	VMOVUPS      Z14, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -1777,11 +1750,11 @@ loop76:
 	CMPQ         BX, CX
 	JAE          done77
 	VMOVUPS      (DX)(BX*4), Z0
-	VCMPPS.BCST $0x1e, vmconst<>+1472(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
+	VCMPPS.BCST $0x1e, vmconst<>+1928(SB), Z0, K1
+	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VADDPS.BCST vmconst<>+440(SB), Z0, Z1
-	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z1, K2
+	VCMPPS.BCST $0x1d, vmconst<>+1168(SB), Z1, K2
 	VSUBPS       Z0, Z1, Z2
 	VBROADCASTSS vmconst<>+440(SB), Z3
 	VSUBPS       Z2, Z3, Z2
@@ -1789,10 +1762,10 @@ loop76:
 	VSUBPS       Z3, Z0, Z3
 	VBLENDMPS    Z2, Z3, K2, Z4
 	VDIVPS       Z1, Z4, Z2
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z0, K2
 	VGETMANTPS   $0x00, Z1, Z3
 	VGETEXPPS    Z1, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z3, K3
+	VCMPPS.BCST $0x1e, vmconst<>+944(SB), Z3, K3
 	VMULPS.BCST vmconst<>+432(SB), Z3, Z7
 	VBLENDMPS    Z7, Z3, K3, Z5
 	VBROADCASTSS.Z vmconst<>+440(SB), K3, Z3
@@ -1800,15 +1773,15 @@ loop76:
 	VSUBPS.BCST vmconst<>+440(SB), Z5, Z3
 	VMULPS       Z3, Z3, Z7
 	VMOVUPS      Z3, Z8
-	VBROADCASTSS vmconst<>+584(SB), Z9
-	VFMADD213PS.BCST vmconst<>+592(SB), Z9, Z8
-	VFMADD213PS.BCST vmconst<>+600(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+608(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+616(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+624(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+632(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+640(SB), Z3, Z8
-	VFMADD213PS.BCST vmconst<>+648(SB), Z3, Z8
+	VBROADCASTSS vmconst<>+952(SB), Z9
+	VFMADD213PS.BCST vmconst<>+960(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+968(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+976(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+984(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+992(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z3, Z8
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z3, Z8
 	VMULPS       Z3, Z8, Z8
 	VMULPS       Z7, Z8, Z8
 	VFMADD231PS.BCST vmconst<>+384(SB), Z1, Z8
@@ -1853,40 +1826,40 @@ loop79:
 	JAE          done80
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+872(SB), Z1, K1
-	VMULPD.BCST vmconst<>+880(SB), Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+1936(SB), Z1, K1
+	VMULPD.BCST vmconst<>+1944(SB), Z1, Z2
 	VRNDSCALEPD  $0x03, Z2, Z2
-	VADDPD.BCST vmconst<>+888(SB), Z2, Z5
-	VPANDQ.BCST vmconst<>+896(SB), Z5, Z5
-	VPCMPEQQ.BCST vmconst<>+896(SB), Z5, K2
-	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z5
+	VADDPD.BCST vmconst<>+1792(SB), Z2, Z5
+	VPANDQ.BCST vmconst<>+1952(SB), Z5, Z5
+	VPCMPEQQ.BCST vmconst<>+1952(SB), Z5, K2
+	VBROADCASTSD.Z vmconst<>+1120(SB), K2, Z5
 	VADDPD       Z5, Z2, Z2
-	VADDPD.BCST vmconst<>+888(SB), Z2, Z5
-	VFNMADD231PD.BCST vmconst<>+920(SB), Z2, Z1
-	VFNMADD231PD.BCST vmconst<>+912(SB), Z2, Z1
-	VFNMADD231PD.BCST vmconst<>+904(SB), Z2, Z1
+	VADDPD.BCST vmconst<>+1792(SB), Z2, Z5
+	VFNMADD231PD.BCST vmconst<>+1976(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+1968(SB), Z2, Z1
+	VFNMADD231PD.BCST vmconst<>+1960(SB), Z2, Z1
 	VMULPD       Z1, Z1, Z2
 	VMOVUPS      Z2, Z6
-	VBROADCASTSD vmconst<>+1480(SB), Z7
-	VFMADD213PD.BCST vmconst<>+1488(SB), Z7, Z6
-	VFMADD213PD.BCST vmconst<>+1496(SB), Z2, Z6
+	VBROADCASTSD vmconst<>+1984(SB), Z7
+	VFMADD213PD.BCST vmconst<>+1992(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+2000(SB), Z2, Z6
 	VMULPD       Z2, Z6, Z6
 	VMOVUPS      Z1, Z7
-	VFMADD213PD.BCST vmconst<>+1504(SB), Z1, Z7
-	VFMADD213PD.BCST vmconst<>+1512(SB), Z2, Z7
-	VFMADD213PD.BCST vmconst<>+1520(SB), Z2, Z7
-	VFMADD213PD.BCST vmconst<>+1528(SB), Z2, Z7
+	VFMADD213PD.BCST vmconst<>+2008(SB), Z1, Z7
+	VFMADD213PD.BCST vmconst<>+2016(SB), Z2, Z7
+	VFMADD213PD.BCST vmconst<>+2024(SB), Z2, Z7
+	VFMADD213PD.BCST vmconst<>+2032(SB), Z2, Z7
 	VDIVPD       Z7, Z6, Z6
 	VMOVUPS      Z1, Z7
 	VFMADD231PD  Z6, Z1, Z7
-	VCMPPD.BCST $0x1e, vmconst<>+1536(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+2040(SB), Z2, K2
 	VBLENDMPD    Z7, Z1, K2, Z3
-	VPANDQ.BCST vmconst<>+1024(SB), Z5, Z1
-	VPCMPEQQ.BCST vmconst<>+1024(SB), Z1, K2
-	VBROADCASTSD vmconst<>+1408(SB), Z1
+	VPANDQ.BCST vmconst<>+2048(SB), Z5, Z1
+	VPCMPEQQ.BCST vmconst<>+2048(SB), Z1, K2
+	VBROADCASTSD vmconst<>+592(SB), Z1
 	VDIVPD       Z3, Z1, Z1
 	VBLENDMPD    Z1, Z3, K2, Z4
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPXORQ       Z1, Z4, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -1923,27 +1896,27 @@ loop82:
 	CMPQ         BX, CX
 	JAE          done83
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+1032(SB), Z1, K1
-	VMULPS.BCST vmconst<>+1040(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+1384(SB), Z1, K1
+	VMULPS.BCST vmconst<>+1392(SB), Z0, Z1
 	VRNDSCALEPS  $0x00, Z1, Z1
 	VMOVUPS      Z0, Z4
-	VFNMADD231PS.BCST vmconst<>+1048(SB), Z1, Z4
-	VFNMADD231PS.BCST vmconst<>+1056(SB), Z1, Z4
-	VFNMADD231PS.BCST vmconst<>+1064(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1400(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1408(SB), Z1, Z4
+	VFNMADD231PS.BCST vmconst<>+1416(SB), Z1, Z4
 	VCVTPS2DQ    Z1, Z1
 	VMULPS       Z4, Z4, Z5
 	VMOVUPS      Z5, Z6
-	VBROADCASTSS vmconst<>+1544(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1552(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+1560(SB), Z5, Z6
-	VFMADD213PS.BCST vmconst<>+1568(SB), Z5, Z6
-	VFMADD213PS.BCST vmconst<>+1576(SB), Z5, Z6
-	VFMADD213PS.BCST vmconst<>+1584(SB), Z5, Z6
+	VBROADCASTSS vmconst<>+2056(SB), Z7
+	VFMADD213PS.BCST vmconst<>+2064(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+2072(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+2080(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+2088(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+2096(SB), Z5, Z6
 	VMULPS       Z5, Z6, Z5
 	VMULPS       Z4, Z5, Z5
 	VADDPS       Z5, Z4, Z6
-	VBROADCASTSS vmconst<>+1472(SB), Z7
+	VBROADCASTSS vmconst<>+1928(SB), Z7
 	VDIVPS       Z6, Z7, Z7
 	VMOVUPS      Z7, Z8
 	VFMADD213PS.BCST vmconst<>+440(SB), Z4, Z8
@@ -1951,10 +1924,10 @@ loop82:
 	VFMADD231PS  Z5, Z7, Z4
 	VMOVUPS      Z7, Z5
 	VFMADD231PS  Z4, Z7, Z5
-	VPANDD.BCST vmconst<>+1120(SB), Z1, Z1
-	VPCMPEQD.BCST vmconst<>+1120(SB), Z1, K2
+	VPANDD.BCST vmconst<>+1472(SB), Z1, Z1
+	VPCMPEQD.BCST vmconst<>+1472(SB), Z1, K2
 	VBLENDMPS    Z5, Z6, K2, Z2
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K2
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z0, K2
 	VBLENDMPS    Z0, Z2, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -1992,9 +1965,9 @@ loop85:
 	JAE         done86
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VBROADCASTSD vmconst<>+480(SB), Z2
+	VBROADCASTSD vmconst<>+1120(SB), Z2
 	VMAXPD      Z1, Z2, Z2
-	VBROADCASTSD vmconst<>+480(SB), Z5
+	VBROADCASTSD vmconst<>+1120(SB), Z5
 	VMINPD      Z1, Z5, Z5
 	VMULPD.BCST vmconst<>+336(SB), Z2, Z6
 	VCMPPD      $0x1e, Z6, Z5, K1
@@ -2006,29 +1979,29 @@ loop85:
 	VMULPD      Z2, Z2, Z5
 	VMULPD      Z5, Z2, Z6
 	VMOVUPS     Z5, Z7
-	VBROADCASTSD vmconst<>+1592(SB), Z8
-	VFMADD213PD.BCST vmconst<>+1600(SB), Z8, Z7
-	VFMADD213PD.BCST vmconst<>+1608(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1616(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1624(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1632(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1640(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1648(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1656(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1664(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1672(SB), Z5, Z7
-	VFMADD213PD.BCST vmconst<>+1680(SB), Z5, Z7
+	VBROADCASTSD vmconst<>+2104(SB), Z8
+	VFMADD213PD.BCST vmconst<>+2112(SB), Z8, Z7
+	VFMADD213PD.BCST vmconst<>+2120(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2128(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2136(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2144(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2152(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2160(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2168(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2176(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2184(SB), Z5, Z7
+	VFMADD213PD.BCST vmconst<>+2192(SB), Z5, Z7
 	VFMADD231PD Z7, Z6, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+480(SB), Z1, K2
-	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z1
-	VBROADCASTSD.Z vmconst<>+488(SB), K2, Z5
-	VBROADCASTSD.Z vmconst<>+480(SB), K1, Z6
+	VCMPPD.BCST $0x1e, vmconst<>+1120(SB), Z1, K2
+	VBROADCASTSD.Z vmconst<>+1040(SB), K2, Z1
+	VBROADCASTSD.Z vmconst<>+1056(SB), K2, Z5
+	VBROADCASTSD.Z vmconst<>+1120(SB), K1, Z6
 	VPXORQ      Z1, Z6, Z6
 	VADDPD      Z6, Z5, Z5
 	VPXORQ      Z1, Z2, Z1
-	VFMADD231PD.BCST vmconst<>+1696(SB), Z5, Z1
-	VFMADD231PD.BCST vmconst<>+1688(SB), Z5, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
+	VFMADD231PD.BCST vmconst<>+2208(SB), Z5, Z1
+	VFMADD231PD.BCST vmconst<>+2200(SB), Z5, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z2
 	VPORQ       Z2, Z1, Z1
 	VCMPPD      $0x00, Z0, Z0, K1
 	VMOVUPS     Z1, (AX)(BX*8)
@@ -2066,33 +2039,33 @@ loop88:
 	CMPQ        BX, CX
 	JAE         done89
 	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x1e, vmconst<>+1704(SB), Z1, K1
-	VCMPPS.BCST $0x1e, vmconst<>+1712(SB), Z1, K2
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VCMPPS.BCST $0x1e, vmconst<>+2216(SB), Z1, K1
+	VCMPPS.BCST $0x1e, vmconst<>+2224(SB), Z1, K2
 	KANDNW      K2, K1, K2
 	VSUBPS.BCST vmconst<>+440(SB), Z1, Z2
 	VBLENDMPS   Z2, Z1, K2, Z3
-	VBLENDMPS.BCST vmconst<>+1472(SB), Z3, K1, Z4
+	VBLENDMPS.BCST vmconst<>+1928(SB), Z3, K1, Z4
 	VADDPS.BCST vmconst<>+440(SB), Z1, Z2
 	VBROADCASTSS vmconst<>+440(SB), Z9
 	VBLENDMPS   Z2, Z9, K2, Z5
 	VBLENDMPS   Z1, Z5, K1, Z6
 	VDIVPS      Z6, Z4, Z1
-	VBROADCASTSS.Z vmconst<>+1720(SB), K2, Z2
-	VBLENDMPS.BCST vmconst<>+1048(SB), Z2, K1, Z7
-	VBROADCASTSS.Z vmconst<>+1728(SB), K2, Z2
-	VBLENDMPS.BCST vmconst<>+1056(SB), Z2, K1, Z8
+	VBROADCASTSS.Z vmconst<>+2232(SB), K2, Z2
+	VBLENDMPS.BCST vmconst<>+1400(SB), Z2, K1, Z7
+	VBROADCASTSS.Z vmconst<>+2240(SB), K2, Z2
+	VBLENDMPS.BCST vmconst<>+1408(SB), Z2, K1, Z8
 	VMULPS      Z1, Z1, Z2
 	VMOVUPS     Z2, Z9
-	VBROADCASTSS vmconst<>+1736(SB), Z10
-	VFMADD213PS.BCST vmconst<>+1744(SB), Z10, Z9
-	VFMADD213PS.BCST vmconst<>+1752(SB), Z2, Z9
-	VFMADD213PS.BCST vmconst<>+1760(SB), Z2, Z9
+	VBROADCASTSS vmconst<>+2248(SB), Z10
+	VFMADD213PS.BCST vmconst<>+2256(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+2264(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+2272(SB), Z2, Z9
 	VMULPS      Z2, Z9, Z2
 	VADDPS      Z8, Z1, Z9
 	VFMADD231PS Z1, Z2, Z9
 	VADDPS      Z9, Z7, Z1
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z2
 	VPXORQ      Z2, Z1, Z1
 	VCMPPS      $0x00, Z0, Z0, K1
 	VMOVUPS     Z1, (AX)(BX*4)
@@ -2131,10 +2104,10 @@ loop91:
 	JAE         done92
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z1, K1
-	VCMPPD.BCST $0x12, vmconst<>+1768(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+1120(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+2280(SB), Z1, K1
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z1, K2
-	VBROADCASTSD vmconst<>+480(SB), Z2
+	VBROADCASTSD vmconst<>+1120(SB), Z2
 	VSUBPD      Z1, Z2, Z2
 	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
 	VMULPD      Z0, Z0, Z6
@@ -2143,29 +2116,29 @@ loop91:
 	VBLENDMPD   Z2, Z1, K2, Z4
 	VMULPD      Z3, Z4, Z1
 	VMOVUPS     Z3, Z2
-	VBROADCASTSD vmconst<>+1776(SB), Z6
-	VFMADD213PD.BCST vmconst<>+1784(SB), Z6, Z2
-	VFMADD213PD.BCST vmconst<>+1792(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1800(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1808(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1816(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1824(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1832(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1840(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1848(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1856(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1864(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1392(SB), Z3, Z2
+	VBROADCASTSD vmconst<>+2288(SB), Z6
+	VFMADD213PD.BCST vmconst<>+2296(SB), Z6, Z2
+	VFMADD213PD.BCST vmconst<>+2304(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2312(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2320(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2328(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2336(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2344(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2352(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2360(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2368(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2376(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1760(SB), Z3, Z2
 	VMOVUPS     Z4, Z6
 	VFMADD231PD Z2, Z1, Z6
 	VADDPD      Z6, Z6, Z1
 	VBLENDMPD   Z1, Z6, K2, Z5
-	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z1
-	VBROADCASTSD.Z vmconst<>+480(SB), K2, Z2
+	VBROADCASTSD.Z vmconst<>+1040(SB), K2, Z1
+	VBROADCASTSD.Z vmconst<>+1120(SB), K2, Z2
 	VPXORQ      Z1, Z5, Z1
-	VFMADD231PD.BCST vmconst<>+1880(SB), Z2, Z1
-	VFMADD231PD.BCST vmconst<>+1872(SB), Z2, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
+	VFMADD231PD.BCST vmconst<>+2392(SB), Z2, Z1
+	VFMADD231PD.BCST vmconst<>+2384(SB), Z2, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z2
 	VPORQ       Z2, Z1, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
@@ -2202,7 +2175,7 @@ loop94:
 	CMPQ        BX, CX
 	JAE         done95
 	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
 	VBROADCASTSS vmconst<>+440(SB), Z2
 	VSUBPS      Z1, Z2, Z2
@@ -2212,25 +2185,25 @@ loop94:
 	VSQRTPS     Z3, Z2
 	VBLENDMPS   Z2, Z1, K1, Z4
 	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1888(SB), Z7
-	VFMADD213PS.BCST vmconst<>+1896(SB), Z7, Z2
-	VFMADD213PS.BCST vmconst<>+1904(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1912(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1920(SB), Z3, Z2
+	VBROADCASTSS vmconst<>+2400(SB), Z7
+	VFMADD213PS.BCST vmconst<>+2408(SB), Z7, Z2
+	VFMADD213PS.BCST vmconst<>+2416(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+2424(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+2432(SB), Z3, Z2
 	VMULPS      Z3, Z2, Z2
 	VMOVUPS     Z4, Z7
 	VFMADD231PS Z4, Z2, Z7
-	VBROADCASTSS.Z vmconst<>+1048(SB), K1, Z2
+	VBROADCASTSS.Z vmconst<>+1400(SB), K1, Z2
 	VADDPS      Z7, Z7, Z8
-	VPXORD.BCST vmconst<>+752(SB), Z7, Z7
+	VPXORD.BCST vmconst<>+1144(SB), Z7, Z7
 	VBLENDMPS   Z8, Z7, K1, Z5
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
-	VBROADCASTSS.Z vmconst<>+1056(SB), K1, Z7
+	VBROADCASTSS.Z vmconst<>+1408(SB), K1, Z7
 	VSUBPS      Z5, Z7, Z7
 	VADDPS      Z7, Z2, Z2
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z7
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z7
 	VPXORQ      Z7, Z2, Z2
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z0, K1
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z0, K1
 	VBLENDMPS   Z0, Z2, K1, Z6
 	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
 	VMOVUPS     Z6, (AX)(BX*4)
@@ -2269,9 +2242,9 @@ loop97:
 	JAE         done98
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x12, vmconst<>+480(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+1120(SB), Z1, K1
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z1, K2
-	VBROADCASTSD vmconst<>+480(SB), Z2
+	VBROADCASTSD vmconst<>+1120(SB), Z2
 	VSUBPD      Z1, Z2, Z2
 	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
 	VMULPD      Z0, Z0, Z8
@@ -2280,33 +2253,33 @@ loop97:
 	VBLENDMPD   Z2, Z1, K2, Z4
 	VMULPD      Z3, Z4, Z1
 	VMOVUPS     Z3, Z2
-	VBROADCASTSD vmconst<>+1776(SB), Z8
-	VFMADD213PD.BCST vmconst<>+1784(SB), Z8, Z2
-	VFMADD213PD.BCST vmconst<>+1792(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1800(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1808(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1816(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1824(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1832(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1840(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1848(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1856(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1864(SB), Z3, Z2
-	VFMADD213PD.BCST vmconst<>+1392(SB), Z3, Z2
+	VBROADCASTSD vmconst<>+2288(SB), Z8
+	VFMADD213PD.BCST vmconst<>+2296(SB), Z8, Z2
+	VFMADD213PD.BCST vmconst<>+2304(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2312(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2320(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2328(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2336(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2344(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2352(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2360(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2368(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+2376(SB), Z3, Z2
+	VFMADD213PD.BCST vmconst<>+1760(SB), Z3, Z2
 	VMOVUPS     Z4, Z8
 	VFMADD231PD Z2, Z1, Z8
 	VADDPD      Z8, Z8, Z1
 	VBLENDMPD   Z1, Z8, K2, Z5
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
-	VPXORQ.BCST vmconst<>+560(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
+	VPXORQ.BCST vmconst<>+1040(SB), Z1, Z2
 	VBLENDMPD   Z1, Z2, K2, Z6
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z0, K3
-	VBROADCASTSD.Z vmconst<>+488(SB), K3, Z1
-	VBROADCASTSD vmconst<>+480(SB), Z2
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z0, K3
+	VBROADCASTSD.Z vmconst<>+1056(SB), K3, Z1
+	VBROADCASTSD vmconst<>+1120(SB), Z2
 	VBLENDMPD   Z1, Z2, K2, Z7
 	VPXORQ      Z6, Z5, Z1
-	VFMADD231PD.BCST vmconst<>+1880(SB), Z7, Z1
-	VFMADD231PD.BCST vmconst<>+1872(SB), Z7, Z1
+	VFMADD231PD.BCST vmconst<>+2392(SB), Z7, Z1
+	VFMADD231PD.BCST vmconst<>+2384(SB), Z7, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
@@ -2342,7 +2315,7 @@ loop100:
 	CMPQ        BX, CX
 	JAE         done101
 	VMOVUPS     (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K2
 	VBROADCASTSS vmconst<>+440(SB), Z2
@@ -2353,26 +2326,26 @@ loop100:
 	VSQRTPS     Z3, Z2
 	VBLENDMPS   Z2, Z1, K2, Z4
 	VMOVUPS     Z3, Z2
-	VBROADCASTSS vmconst<>+1888(SB), Z8
-	VFMADD213PS.BCST vmconst<>+1896(SB), Z8, Z2
-	VFMADD213PS.BCST vmconst<>+1904(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1912(SB), Z3, Z2
-	VFMADD213PS.BCST vmconst<>+1920(SB), Z3, Z2
+	VBROADCASTSS vmconst<>+2400(SB), Z8
+	VFMADD213PS.BCST vmconst<>+2408(SB), Z8, Z2
+	VFMADD213PS.BCST vmconst<>+2416(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+2424(SB), Z3, Z2
+	VFMADD213PS.BCST vmconst<>+2432(SB), Z3, Z2
 	VMULPS      Z3, Z2, Z2
 	VMOVUPS     Z4, Z8
 	VFMADD231PS Z4, Z2, Z8
-	VBROADCASTSS.Z vmconst<>+1048(SB), K2, Z2
+	VBROADCASTSS.Z vmconst<>+1400(SB), K2, Z2
 	VADDPS      Z8, Z8, Z2
-	VPXORD.BCST vmconst<>+752(SB), Z8, Z8
+	VPXORD.BCST vmconst<>+1144(SB), Z8, Z8
 	VBLENDMPS   Z2, Z8, K2, Z5
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z2
 	VPXORQ      Z2, Z5, Z2
-	VADDPS.BCST vmconst<>+1056(SB), Z2, Z2
-	VADDPS.BCST vmconst<>+1048(SB), Z2, Z2
-	VBROADCASTSS vmconst<>+1936(SB), Z8
+	VADDPS.BCST vmconst<>+1408(SB), Z2, Z2
+	VADDPS.BCST vmconst<>+1400(SB), Z2, Z2
+	VBROADCASTSS vmconst<>+2448(SB), Z8
 	VSUBPS      Z5, Z8, Z8
-	VADDPS.BCST vmconst<>+1928(SB), Z8, Z8
-	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z0, K2
+	VADDPS.BCST vmconst<>+2440(SB), Z8, Z8
+	VCMPPS.BCST $0x11, vmconst<>+1160(SB), Z0, K2
 	VBLENDMPS   Z8, Z5, K2, Z6
 	VBLENDMPS   Z6, Z2, K1, Z7
 	VCMPPS.BCST $0x12, vmconst<>+440(SB), Z1, K1
@@ -2399,7 +2372,7 @@ done101:
 	RET
 
 // func asinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F
 TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2412,73 +2385,73 @@ loop103:
 	JAE         done104
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z1, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z1, K1
 	VMOVUPS     Z1, Z2
-	VFMADD213PD.BCST vmconst<>+480(SB), Z1, Z2
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z1, Z2
 	VSQRTPD     Z2, Z2
-	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z1, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1944(SB), Z1, K3
-	VMULPD      Z1, Z1, Z10
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z11
-	VDIVPD      Z11, Z10, Z10
-	VADDPD      Z10, Z1, Z10
-	VADDPD.BCST vmconst<>+480(SB), Z10, Z11
-	VCMPPD.BCST $0x1d, vmconst<>+488(SB), Z11, K4
-	VSUBPD      Z10, Z11, Z12
-	VBROADCASTSD vmconst<>+480(SB), Z13
-	VSUBPD      Z12, Z13, Z12
-	VSUBPD.BCST vmconst<>+480(SB), Z11, Z13
-	VSUBPD      Z13, Z10, Z10
-	VBLENDMPD   Z12, Z10, K4, Z3
-	VDIVPD      Z11, Z3, Z10
+	VCMPPD.BCST $0x12, vmconst<>+1056(SB), Z1, K2
+	VCMPPD.BCST $0x1e, vmconst<>+2456(SB), Z1, K3
+	VMULPD      Z1, Z1, Z8
+	VADDPD.BCST vmconst<>+1120(SB), Z2, Z9
+	VDIVPD      Z9, Z8, Z8
+	VADDPD      Z8, Z1, Z8
+	VADDPD.BCST vmconst<>+1120(SB), Z8, Z9
+	VCMPPD.BCST $0x1d, vmconst<>+1056(SB), Z9, K4
+	VSUBPD      Z8, Z9, Z10
+	VBROADCASTSD vmconst<>+1120(SB), Z11
+	VSUBPD      Z10, Z11, Z10
+	VSUBPD.BCST vmconst<>+1120(SB), Z9, Z11
+	VSUBPD      Z11, Z8, Z8
+	VBLENDMPD   Z10, Z8, K4, Z3
+	VDIVPD      Z9, Z3, Z8
 	VADDPD      Z2, Z1, Z2
 	VBLENDMPD   Z1, Z2, K3, Z4
-	VBLENDMPD   Z11, Z4, K2, Z5
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z5, K4
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z5, K5
-	KANDW       K5, K4, K4
-	VGETMANTPD  $0x00, Z5, Z2
-	VGETEXPPD   Z5, Z11
-	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z2, K4
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z12
-	VBLENDMPD   Z12, Z2, K4, Z6
-	VADDPD.BCST vmconst<>+480(SB), Z11, Z2
-	VBLENDMPD   Z2, Z11, K4, Z7
-	VSUBPD.BCST vmconst<>+480(SB), Z6, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z11
-	VDIVPD      Z11, Z2, Z11
-	VMULPD      Z11, Z11, Z12
-	VMULPD      Z12, Z12, Z13
-	VMOVUPS     Z13, Z14
-	VBROADCASTSD vmconst<>+496(SB), Z15
-	VFMADD213PD.BCST vmconst<>+504(SB), Z15, Z14
-	VMOVUPS     Z13, Z15
-	VFMADD213PD.BCST vmconst<>+512(SB), Z14, Z15
-	VMOVUPS     Z13, Z14
-	VFMADD213PD.BCST vmconst<>+520(SB), Z15, Z14
-	VMOVUPS     Z13, Z15
-	VBROADCASTSD vmconst<>+528(SB), Z16
-	VFMADD213PD.BCST vmconst<>+536(SB), Z16, Z15
-	VMOVUPS     Z13, Z16
-	VFMADD213PD.BCST vmconst<>+544(SB), Z15, Z16
-	VMULPD      Z16, Z13, Z13
-	VFMADD231PD Z14, Z12, Z13
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z12
-	VFMADD231PD Z2, Z12, Z13
-	VMULPD.BCST vmconst<>+552(SB), Z7, Z14
-	VFMADD231PD Z13, Z11, Z14
-	VPXORQ.BCST vmconst<>+560(SB), Z14, Z11
-	VFMADD231PD Z2, Z12, Z11
-	VSUBPD      Z2, Z11, Z2
-	VPXORQ.BCST vmconst<>+560(SB), Z2, Z2
-	VFMADD231PD.BCST vmconst<>+568(SB), Z7, Z2
-	VBROADCASTSD.Z vmconst<>+1280(SB), K3, Z11
-	VBLENDMPD   Z10, Z11, K2, Z8
-	VADDPD      Z8, Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1952(SB), Z1, K2
-	VBLENDMPD   Z1, Z2, K2, Z9
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
-	VPXORQ      Z1, Z9, Z1
+	VBLENDMPD   Z9, Z4, K2, Z5
+	VFPCLASSPDZ $0xff, Z5, K4
+	KNOTB       K4, K4
+	VGETMANTPD  $0x03, Z5, Z2
+	VGETEXPPD   Z5, Z9
+	VGETEXPPD   Z2, Z10
+	VSUBPD      Z10, Z9, Z9
+	VMOVUPS     Z2, Z10
+	VBROADCASTSD vmconst<>+456(SB), Z11
+	VFMADD213PD.BCST vmconst<>+24(SB), Z11, Z10
+	VMOVUPS     vmconst<>+464(SB), Z11
+	VMOVUPS     Z10, Z12
+	VPERMI2PD   vmconst<>+528(SB), Z11, Z12
+	VFMADD213PD.BCST vmconst<>+592(SB), Z12, Z2
+	VMOVUPS     vmconst<>+600(SB), Z11
+	VMOVUPS     Z10, Z12
+	VPERMI2PD   vmconst<>+664(SB), Z11, Z12
+	VMOVUPS     vmconst<>+728(SB), Z11
+	VPERMI2PD   vmconst<>+792(SB), Z11, Z10
+	VMOVUPS     Z12, Z11
+	VFMADD231PD.BCST vmconst<>+856(SB), Z9, Z11
+	VADDPD      Z2, Z11, Z12
+	VSUBPD      Z12, Z11, Z11
+	VADDPD      Z2, Z11, Z11
+	VMOVUPS     Z2, Z13
+	VBROADCASTSD vmconst<>+864(SB), Z14
+	VFMADD213PD.BCST vmconst<>+872(SB), Z14, Z13
+	VFMADD213PD.BCST vmconst<>+880(SB), Z2, Z13
+	VFMADD213PD.BCST vmconst<>+888(SB), Z2, Z13
+	VFMADD213PD.BCST vmconst<>+896(SB), Z2, Z13
+	VFMADD213PD.BCST vmconst<>+904(SB), Z2, Z13
+	VFMADD213PD.BCST vmconst<>+912(SB), Z2, Z13
+	VFMADD213PD.BCST vmconst<>+920(SB), Z2, Z13
+	VFMADD213PD.BCST vmconst<>+928(SB), Z2, Z13
+	VMULPD      Z2, Z2, Z2
+	VFMADD231PD.BCST vmconst<>+936(SB), Z9, Z10
+	VADDPD      Z10, Z11, Z9
+	VFMADD231PD Z13, Z2, Z9
+	VADDPD      Z9, Z12, Z2
+	VBROADCASTSD.Z vmconst<>+1648(SB), K3, Z9
+	VBLENDMPD   Z8, Z9, K2, Z6
+	VADDPD      Z6, Z2, Z2
+	VCMPPD.BCST $0x11, vmconst<>+2464(SB), Z1, K2
+	VBLENDMPD   Z1, Z2, K2, Z7
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
+	VPXORQ      Z1, Z7, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
@@ -2514,19 +2487,19 @@ loop106:
 	CMPQ         BX, CX
 	JAE          done107
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z1, K1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z1, K1
 	VMOVUPS      Z1, Z2
 	VFMADD213PS.BCST vmconst<>+440(SB), Z1, Z2
 	VSQRTPS      Z2, Z2
-	VCMPPS.BCST $0x12, vmconst<>+776(SB), Z1, K2
-	VCMPPS.BCST $0x1e, vmconst<>+1960(SB), Z1, K3
+	VCMPPS.BCST $0x12, vmconst<>+1168(SB), Z1, K2
+	VCMPPS.BCST $0x1e, vmconst<>+2472(SB), Z1, K3
 	VMULPS       Z1, Z1, Z9
 	VADDPS.BCST vmconst<>+440(SB), Z2, Z10
 	VDIVPS       Z10, Z9, Z9
 	VADDPS       Z9, Z1, Z9
 	VADDPS.BCST vmconst<>+440(SB), Z9, Z10
-	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z10, K4
+	VCMPPS.BCST $0x1d, vmconst<>+1168(SB), Z10, K4
 	VSUBPS       Z9, Z10, Z11
 	VBROADCASTSS vmconst<>+440(SB), Z12
 	VSUBPS       Z11, Z12, Z11
@@ -2539,7 +2512,7 @@ loop106:
 	VBLENDMPS    Z10, Z4, K2, Z5
 	VGETMANTPS   $0x00, Z5, Z2
 	VGETEXPPS    Z5, Z10
-	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z2, K4
+	VCMPPS.BCST $0x1e, vmconst<>+944(SB), Z2, K4
 	VMULPS.BCST vmconst<>+432(SB), Z2, Z11
 	VBLENDMPS    Z11, Z2, K4, Z6
 	VBROADCASTSS.Z vmconst<>+440(SB), K4, Z2
@@ -2547,27 +2520,27 @@ loop106:
 	VSUBPS.BCST vmconst<>+440(SB), Z6, Z10
 	VMULPS       Z10, Z10, Z11
 	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+584(SB), Z13
-	VFMADD213PS.BCST vmconst<>+592(SB), Z13, Z12
-	VFMADD213PS.BCST vmconst<>+600(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+608(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+616(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+624(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+632(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+640(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
+	VBROADCASTSS vmconst<>+952(SB), Z13
+	VFMADD213PS.BCST vmconst<>+960(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+968(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+976(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+984(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+992(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z10, Z12
 	VMULPS       Z10, Z12, Z12
 	VMULPS       Z11, Z12, Z12
 	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z12
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z11, Z12
 	VADDPS       Z12, Z10, Z10
 	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z10
-	VBROADCASTSS.Z vmconst<>+1352(SB), K3, Z2
+	VBROADCASTSS.Z vmconst<>+1720(SB), K3, Z2
 	VBLENDMPS    Z9, Z2, K2, Z7
 	VADDPS       Z7, Z10, Z2
-	VCMPPS.BCST $0x11, vmconst<>+1968(SB), Z1, K2
+	VCMPPS.BCST $0x11, vmconst<>+2480(SB), Z1, K2
 	VBLENDMPS    Z1, Z2, K2, Z8
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z1
 	VPXORQ       Z1, Z8, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -2592,7 +2565,7 @@ done107:
 	RET
 
 // func acosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F
 TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2604,72 +2577,72 @@ loop109:
 	CMPQ        BX, CX
 	JAE         done110
 	VMOVUPS     (DX)(BX*8), Z0
-	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z0, K1
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+1120(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z0, K2
 	KANDW       K2, K1, K1
-	VSUBPD.BCST vmconst<>+480(SB), Z0, Z1
-	VCMPPD.BCST $0x12, vmconst<>+488(SB), Z0, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1944(SB), Z0, K3
+	VSUBPD.BCST vmconst<>+1120(SB), Z0, Z1
+	VCMPPD.BCST $0x12, vmconst<>+1056(SB), Z0, K2
+	VCMPPD.BCST $0x1d, vmconst<>+2456(SB), Z0, K3
 	VADDPD      Z1, Z1, Z2
 	VFMADD231PD Z1, Z1, Z2
-	VMOVUPS     Z0, Z10
-	VFMADD213PD.BCST vmconst<>+1408(SB), Z0, Z10
-	VBLENDMPD   Z2, Z10, K2, Z3
+	VMOVUPS     Z0, Z8
+	VFMADD213PD.BCST vmconst<>+592(SB), Z0, Z8
+	VBLENDMPD   Z2, Z8, K2, Z3
 	VSQRTPD     Z3, Z2
 	VADDPD      Z2, Z1, Z1
-	VADDPD.BCST vmconst<>+480(SB), Z1, Z10
-	VCMPPD.BCST $0x1d, vmconst<>+488(SB), Z10, K4
-	VSUBPD      Z1, Z10, Z11
-	VBROADCASTSD vmconst<>+480(SB), Z12
-	VSUBPD      Z11, Z12, Z11
-	VSUBPD.BCST vmconst<>+480(SB), Z10, Z12
-	VSUBPD      Z12, Z1, Z1
-	VBLENDMPD   Z11, Z1, K4, Z4
-	VDIVPD      Z10, Z4, Z1
+	VADDPD.BCST vmconst<>+1120(SB), Z1, Z8
+	VCMPPD.BCST $0x1d, vmconst<>+1056(SB), Z8, K4
+	VSUBPD      Z1, Z8, Z9
+	VBROADCASTSD vmconst<>+1120(SB), Z10
+	VSUBPD      Z9, Z10, Z9
+	VSUBPD.BCST vmconst<>+1120(SB), Z8, Z10
+	VSUBPD      Z10, Z1, Z1
+	VBLENDMPD   Z9, Z1, K4, Z4
+	VDIVPD      Z8, Z4, Z1
 	VADDPD      Z2, Z0, Z2
 	VBLENDMPD   Z0, Z2, K3, Z5
-	VBLENDMPD   Z10, Z5, K2, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z6, K4
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z6, K5
-	KANDW       K5, K4, K4
-	VGETMANTPD  $0x00, Z6, Z2
-	VGETEXPPD   Z6, Z10
-	VCMPPD.BCST $0x1e, vmconst<>+472(SB), Z2, K4
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z11
-	VBLENDMPD   Z11, Z2, K4, Z7
-	VADDPD.BCST vmconst<>+480(SB), Z10, Z2
-	VBLENDMPD   Z2, Z10, K4, Z8
-	VSUBPD.BCST vmconst<>+480(SB), Z7, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z10
-	VDIVPD      Z10, Z2, Z10
-	VMULPD      Z10, Z10, Z11
-	VMULPD      Z11, Z11, Z12
-	VMOVUPS     Z12, Z13
-	VBROADCASTSD vmconst<>+496(SB), Z14
-	VFMADD213PD.BCST vmconst<>+504(SB), Z14, Z13
-	VMOVUPS     Z12, Z14
-	VFMADD213PD.BCST vmconst<>+512(SB), Z13, Z14
-	VMOVUPS     Z12, Z13
-	VFMADD213PD.BCST vmconst<>+520(SB), Z14, Z13
-	VMOVUPS     Z12, Z14
-	VBROADCASTSD vmconst<>+528(SB), Z15
-	VFMADD213PD.BCST vmconst<>+536(SB), Z15, Z14
-	VMOVUPS     Z12, Z15
-	VFMADD213PD.BCST vmconst<>+544(SB), Z14, Z15
-	VMULPD      Z15, Z12, Z12
-	VFMADD231PD Z13, Z11, Z12
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z11
-	VFMADD231PD Z2, Z11, Z12
-	VMULPD.BCST vmconst<>+552(SB), Z8, Z13
-	VFMADD231PD Z12, Z10, Z13
-	VPXORQ.BCST vmconst<>+560(SB), Z13, Z10
-	VFMADD231PD Z2, Z11, Z10
-	VSUBPD      Z2, Z10, Z2
-	VPXORQ.BCST vmconst<>+560(SB), Z2, Z2
-	VFMADD231PD.BCST vmconst<>+568(SB), Z8, Z2
-	VBROADCASTSD.Z vmconst<>+1280(SB), K3, Z10
-	VBLENDMPD   Z1, Z10, K2, Z9
-	VADDPD      Z9, Z2, Z1
+	VBLENDMPD   Z8, Z5, K2, Z6
+	VFPCLASSPDZ $0xff, Z6, K4
+	KNOTB       K4, K4
+	VGETMANTPD  $0x03, Z6, Z2
+	VGETEXPPD   Z6, Z8
+	VGETEXPPD   Z2, Z9
+	VSUBPD      Z9, Z8, Z8
+	VMOVUPS     Z2, Z9
+	VBROADCASTSD vmconst<>+456(SB), Z10
+	VFMADD213PD.BCST vmconst<>+24(SB), Z10, Z9
+	VMOVUPS     vmconst<>+464(SB), Z10
+	VMOVUPS     Z9, Z11
+	VPERMI2PD   vmconst<>+528(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+592(SB), Z11, Z2
+	VMOVUPS     vmconst<>+600(SB), Z10
+	VMOVUPS     Z9, Z11
+	VPERMI2PD   vmconst<>+664(SB), Z10, Z11
+	VMOVUPS     vmconst<>+728(SB), Z10
+	VPERMI2PD   vmconst<>+792(SB), Z10, Z9
+	VMOVUPS     Z11, Z10
+	VFMADD231PD.BCST vmconst<>+856(SB), Z8, Z10
+	VADDPD      Z2, Z10, Z11
+	VSUBPD      Z11, Z10, Z10
+	VADDPD      Z2, Z10, Z10
+	VMOVUPS     Z2, Z12
+	VBROADCASTSD vmconst<>+864(SB), Z13
+	VFMADD213PD.BCST vmconst<>+872(SB), Z13, Z12
+	VFMADD213PD.BCST vmconst<>+880(SB), Z2, Z12
+	VFMADD213PD.BCST vmconst<>+888(SB), Z2, Z12
+	VFMADD213PD.BCST vmconst<>+896(SB), Z2, Z12
+	VFMADD213PD.BCST vmconst<>+904(SB), Z2, Z12
+	VFMADD213PD.BCST vmconst<>+912(SB), Z2, Z12
+	VFMADD213PD.BCST vmconst<>+920(SB), Z2, Z12
+	VFMADD213PD.BCST vmconst<>+928(SB), Z2, Z12
+	VMULPD      Z2, Z2, Z2
+	VFMADD231PD.BCST vmconst<>+936(SB), Z8, Z9
+	VADDPD      Z9, Z10, Z8
+	VFMADD231PD Z12, Z2, Z8
+	VADDPD      Z8, Z11, Z2
+	VBROADCASTSD.Z vmconst<>+1648(SB), K3, Z8
+	VBLENDMPD   Z1, Z8, K2, Z7
+	VADDPD      Z7, Z2, Z1
 	VMOVUPS     Z1, (AX)(BX*8)
 	KMOVW       K1, SI
 	ADDQ        $0x08, BX
@@ -2706,20 +2679,20 @@ loop112:
 	JAE          done113
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+440(SB), Z0, K1
-	VCMPPS.BCST $0x12, vmconst<>+664(SB), Z0, K2
+	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
 	KANDW        K2, K1, K1
 	VSUBPS.BCST vmconst<>+440(SB), Z0, Z1
-	VCMPPS.BCST $0x12, vmconst<>+776(SB), Z0, K2
-	VCMPPS.BCST $0x1d, vmconst<>+1960(SB), Z0, K3
+	VCMPPS.BCST $0x12, vmconst<>+1168(SB), Z0, K2
+	VCMPPS.BCST $0x1d, vmconst<>+2472(SB), Z0, K3
 	VADDPS       Z1, Z1, Z2
 	VFMADD231PS  Z1, Z1, Z2
 	VMOVUPS      Z0, Z9
-	VFMADD213PS.BCST vmconst<>+1472(SB), Z0, Z9
+	VFMADD213PS.BCST vmconst<>+1928(SB), Z0, Z9
 	VBLENDMPS    Z2, Z9, K2, Z3
 	VSQRTPS      Z3, Z2
 	VADDPS       Z2, Z1, Z1
 	VADDPS.BCST vmconst<>+440(SB), Z1, Z9
-	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z9, K4
+	VCMPPS.BCST $0x1d, vmconst<>+1168(SB), Z9, K4
 	VSUBPS       Z1, Z9, Z10
 	VBROADCASTSS vmconst<>+440(SB), Z11
 	VSUBPS       Z10, Z11, Z10
@@ -2732,7 +2705,7 @@ loop112:
 	VBLENDMPS    Z9, Z5, K2, Z6
 	VGETMANTPS   $0x00, Z6, Z2
 	VGETEXPPS    Z6, Z9
-	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z2, K4
+	VCMPPS.BCST $0x1e, vmconst<>+944(SB), Z2, K4
 	VMULPS.BCST vmconst<>+432(SB), Z2, Z10
 	VBLENDMPS    Z10, Z2, K4, Z7
 	VBROADCASTSS.Z vmconst<>+440(SB), K4, Z2
@@ -2740,22 +2713,22 @@ loop112:
 	VSUBPS.BCST vmconst<>+440(SB), Z7, Z9
 	VMULPS       Z9, Z9, Z10
 	VMOVUPS      Z9, Z11
-	VBROADCASTSS vmconst<>+584(SB), Z12
-	VFMADD213PS.BCST vmconst<>+592(SB), Z12, Z11
-	VFMADD213PS.BCST vmconst<>+600(SB), Z9, Z11
-	VFMADD213PS.BCST vmconst<>+608(SB), Z9, Z11
-	VFMADD213PS.BCST vmconst<>+616(SB), Z9, Z11
-	VFMADD213PS.BCST vmconst<>+624(SB), Z9, Z11
-	VFMADD213PS.BCST vmconst<>+632(SB), Z9, Z11
-	VFMADD213PS.BCST vmconst<>+640(SB), Z9, Z11
-	VFMADD213PS.BCST vmconst<>+648(SB), Z9, Z11
+	VBROADCASTSS vmconst<>+952(SB), Z12
+	VFMADD213PS.BCST vmconst<>+960(SB), Z12, Z11
+	VFMADD213PS.BCST vmconst<>+968(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+976(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+984(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+992(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z9, Z11
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z9, Z11
 	VMULPS       Z9, Z11, Z11
 	VMULPS       Z10, Z11, Z11
 	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z11
 	VFNMADD231PS.BCST vmconst<>+432(SB), Z10, Z11
 	VADDPS       Z11, Z9, Z9
 	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z9
-	VBROADCASTSS.Z vmconst<>+1352(SB), K3, Z2
+	VBROADCASTSS.Z vmconst<>+1720(SB), K3, Z2
 	VBLENDMPS    Z1, Z2, K2, Z8
 	VADDPS       Z8, Z9, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
@@ -2794,92 +2767,92 @@ loop115:
 	JAE          done116
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+480(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1120(SB), Z1, K1
 	VADDPD       Z1, Z1, Z2
 	VCMPPD.BCST $0x11, vmconst<>+336(SB), Z1, K2
 	VMULPD       Z1, Z2, Z3
 	VBLENDMPD    Z3, Z2, K2, Z4
-	VBROADCASTSD vmconst<>+480(SB), Z3
+	VBROADCASTSD vmconst<>+1120(SB), Z3
 	VSUBPD       Z1, Z3, Z3
 	VDIVPD       Z3, Z4, Z3
 	VADDPD       Z3, Z2, Z2
 	VBLENDMPD    Z2, Z3, K2, Z5
 	VPANDQ.BCST vmconst<>+0(SB), Z5, Z2
-	VCMPPD.BCST $0x1e, vmconst<>+1408(SB), Z5, K2
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z5, K3
+	VCMPPD.BCST $0x1e, vmconst<>+592(SB), Z5, K2
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z5, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x1d, vmconst<>+1416(SB), Z2, K2
-	VADDPD.BCST vmconst<>+480(SB), Z5, Z3
+	VCMPPD.BCST $0x1d, vmconst<>+1784(SB), Z2, K2
+	VADDPD.BCST vmconst<>+1120(SB), Z5, Z3
 	VBLENDMPD    Z5, Z3, K2, Z6
 	VPSRLQ       $0x34, Z6, Z3
-	VPORQ.BCST vmconst<>+888(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+1424(SB), Z3, Z3
+	VPORQ.BCST vmconst<>+1792(SB), Z3, Z3
+	VSUBPD.BCST vmconst<>+1800(SB), Z3, Z3
 	VSUBPD       Z5, Z6, Z19
-	VBROADCASTSD vmconst<>+480(SB), Z20
+	VBROADCASTSD vmconst<>+1120(SB), Z20
 	VSUBPD       Z19, Z20, Z19
-	VSUBPD.BCST vmconst<>+480(SB), Z6, Z20
+	VSUBPD.BCST vmconst<>+1120(SB), Z6, Z20
 	VSUBPD       Z20, Z5, Z20
-	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z3, K3
+	VCMPPD.BCST $0x1e, vmconst<>+1128(SB), Z3, K3
 	VBLENDMPD    Z19, Z20, K3, Z7
 	VDIVPD       Z6, Z7, Z19
-	VBLENDMPD.BCST vmconst<>+736(SB), Z19, K2, Z8
-	VPANDQ.BCST vmconst<>+1432(SB), Z6, Z19
-	VPORQ.BCST vmconst<>+480(SB), Z19, Z19
-	VCMPPD.BCST $0x1d, vmconst<>+472(SB), Z19, K2
-	VADDPD.BCST vmconst<>+480(SB), Z3, Z20
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z19, K2, Z8
+	VPANDQ.BCST vmconst<>+1808(SB), Z6, Z19
+	VPORQ.BCST vmconst<>+1120(SB), Z19, Z19
+	VCMPPD.BCST $0x1d, vmconst<>+1816(SB), Z19, K2
+	VADDPD.BCST vmconst<>+1120(SB), Z3, Z20
 	VBLENDMPD    Z20, Z3, K2, Z9
 	VMULPD.BCST vmconst<>+336(SB), Z19, Z3
 	VBLENDMPD    Z3, Z19, K2, Z10
-	VSUBPD.BCST vmconst<>+480(SB), Z10, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1440(SB), Z2, K2
-	VCMPPD.BCST $0x1e, vmconst<>+1448(SB), Z5, K3
+	VSUBPD.BCST vmconst<>+1120(SB), Z10, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1824(SB), Z2, K2
+	VCMPPD.BCST $0x1e, vmconst<>+1832(SB), Z5, K3
 	KANDW        K3, K2, K2
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z3, K3
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z3, K3
 	VBLENDMPD    Z5, Z3, K2, Z11
-	VBLENDMPD.BCST vmconst<>+736(SB), Z8, K2, Z12
-	VBLENDMPD.BCST vmconst<>+736(SB), Z9, K2, Z13
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z8, K2, Z12
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z9, K2, Z13
 	VMULPD.BCST vmconst<>+336(SB), Z11, Z3
 	VMULPD       Z11, Z3, Z3
-	VADDPD.BCST vmconst<>+488(SB), Z11, Z19
+	VADDPD.BCST vmconst<>+1056(SB), Z11, Z19
 	VDIVPD       Z19, Z11, Z19
 	VMULPD       Z19, Z19, Z20
 	VMOVUPS      Z20, Z21
-	VBROADCASTSD vmconst<>+496(SB), Z22
-	VFMADD213PD.BCST vmconst<>+528(SB), Z22, Z21
-	VFMADD213PD.BCST vmconst<>+504(SB), Z20, Z21
-	VFMADD213PD.BCST vmconst<>+536(SB), Z20, Z21
-	VFMADD213PD.BCST vmconst<>+512(SB), Z20, Z21
-	VFMADD213PD.BCST vmconst<>+544(SB), Z20, Z21
-	VFMADD213PD.BCST vmconst<>+520(SB), Z20, Z21
+	VBROADCASTSD vmconst<>+1840(SB), Z22
+	VFMADD213PD.BCST vmconst<>+1848(SB), Z22, Z21
+	VFMADD213PD.BCST vmconst<>+1856(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+1864(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+1872(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+1880(SB), Z20, Z21
+	VFMADD213PD.BCST vmconst<>+1888(SB), Z20, Z21
 	VMOVUPS      Z3, Z22
 	VFMADD231PD  Z20, Z21, Z22
 	VMULPD       Z22, Z19, Z20
 	VSUBPD       Z20, Z3, Z20
 	VSUBPD       Z20, Z11, Z20
 	VMOVUPS      Z12, Z21
-	VFMADD231PD.BCST vmconst<>+552(SB), Z13, Z21
+	VFMADD231PD.BCST vmconst<>+1896(SB), Z13, Z21
 	VFMADD231PD  Z22, Z19, Z21
-	VMULPD.BCST vmconst<>+568(SB), Z13, Z19
+	VMULPD.BCST vmconst<>+1904(SB), Z13, Z19
 	VSUBPD       Z21, Z3, Z3
 	VSUBPD       Z11, Z3, Z3
 	VSUBPD       Z3, Z19, Z3
 	VMOVUPS      Z12, Z19
-	VFMADD231PD.BCST vmconst<>+552(SB), Z13, Z19
-	VFMADD231PD.BCST vmconst<>+568(SB), Z13, Z19
+	VFMADD231PD.BCST vmconst<>+1896(SB), Z13, Z19
+	VFMADD231PD.BCST vmconst<>+1904(SB), Z13, Z19
 	VBLENDMPD    Z19, Z3, K3, Z14
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z13, K2
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z13, K2
 	VBLENDMPD    Z20, Z14, K2, Z15
-	VCMPPD.BCST $0x11, vmconst<>+1456(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1912(SB), Z2, K2
 	VMULPD       Z5, Z5, Z3
 	VMOVUPS      Z5, Z19
 	VFNMADD231PD.BCST vmconst<>+336(SB), Z3, Z19
 	VBLENDMPD    Z19, Z15, K2, Z16
-	VCMPPD.BCST $0x11, vmconst<>+1464(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+1920(SB), Z2, K2
 	VBLENDMPD    Z5, Z16, K2, Z17
-	VCMPPD.BCST $0x11, vmconst<>+1952(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2464(SB), Z1, K2
 	VMULPD.BCST vmconst<>+336(SB), Z17, Z2
 	VBLENDMPD    Z1, Z2, K2, Z18
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPXORQ       Z1, Z18, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -2916,7 +2889,7 @@ loop118:
 	CMPQ         BX, CX
 	JAE          done119
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+440(SB), Z1, K1
 	VADDPS       Z1, Z1, Z2
 	VCMPPS.BCST $0x11, vmconst<>+432(SB), Z1, K2
@@ -2928,7 +2901,7 @@ loop118:
 	VADDPS       Z3, Z2, Z2
 	VBLENDMPS    Z2, Z3, K2, Z5
 	VADDPS.BCST vmconst<>+440(SB), Z5, Z2
-	VCMPPS.BCST $0x1d, vmconst<>+776(SB), Z2, K2
+	VCMPPS.BCST $0x1d, vmconst<>+1168(SB), Z2, K2
 	VSUBPS       Z5, Z2, Z3
 	VBROADCASTSS vmconst<>+440(SB), Z10
 	VSUBPS       Z3, Z10, Z3
@@ -2936,10 +2909,10 @@ loop118:
 	VSUBPS       Z10, Z5, Z10
 	VBLENDMPS    Z3, Z10, K2, Z6
 	VDIVPS       Z2, Z6, Z3
-	VCMPPS.BCST $0x00, vmconst<>+768(SB), Z5, K2
+	VCMPPS.BCST $0x00, vmconst<>+1160(SB), Z5, K2
 	VGETMANTPS   $0x00, Z2, Z10
 	VGETEXPPS    Z2, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+576(SB), Z10, K3
+	VCMPPS.BCST $0x1e, vmconst<>+944(SB), Z10, K3
 	VMULPS.BCST vmconst<>+432(SB), Z10, Z11
 	VBLENDMPS    Z11, Z10, K3, Z7
 	VBROADCASTSS.Z vmconst<>+440(SB), K3, Z10
@@ -2947,15 +2920,15 @@ loop118:
 	VSUBPS.BCST vmconst<>+440(SB), Z7, Z10
 	VMULPS       Z10, Z10, Z11
 	VMOVUPS      Z10, Z12
-	VBROADCASTSS vmconst<>+584(SB), Z13
-	VFMADD213PS.BCST vmconst<>+592(SB), Z13, Z12
-	VFMADD213PS.BCST vmconst<>+600(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+608(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+616(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+624(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+632(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+640(SB), Z10, Z12
-	VFMADD213PS.BCST vmconst<>+648(SB), Z10, Z12
+	VBROADCASTSS vmconst<>+952(SB), Z13
+	VFMADD213PS.BCST vmconst<>+960(SB), Z13, Z12
+	VFMADD213PS.BCST vmconst<>+968(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+976(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+984(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+992(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+1000(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z10, Z12
+	VFMADD213PS.BCST vmconst<>+1016(SB), Z10, Z12
 	VMULPS       Z10, Z12, Z12
 	VMULPS       Z11, Z12, Z12
 	VFMADD231PS.BCST vmconst<>+384(SB), Z2, Z12
@@ -2964,10 +2937,10 @@ loop118:
 	VFMADD231PS.BCST vmconst<>+376(SB), Z2, Z10
 	VADDPS       Z3, Z10, Z2
 	VBLENDMPS    Z5, Z2, K2, Z8
-	VCMPPS.BCST $0x11, vmconst<>+1968(SB), Z1, K2
+	VCMPPS.BCST $0x11, vmconst<>+2480(SB), Z1, K2
 	VMULPS.BCST vmconst<>+432(SB), Z8, Z2
 	VBLENDMPS    Z1, Z2, K2, Z9
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z1
 	VPXORQ       Z1, Z9, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -3005,42 +2978,42 @@ loop121:
 	JAE          done122
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z1, K1
-	VCMPPD.BCST $0x11, vmconst<>+456(SB), Z1, K2
-	VMULPD.BCST vmconst<>+1984(SB), Z1, Z2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+2496(SB), Z1, K2
+	VMULPD.BCST vmconst<>+2504(SB), Z1, Z2
 	VBLENDMPD    Z2, Z1, K2, Z3
 	VPSRLQ       $0x20, Z3, Z1
-	VPORQ.BCST vmconst<>+888(SB), Z1, Z1
-	VSUBPD.BCST vmconst<>+888(SB), Z1, Z1
-	VBROADCASTSD vmconst<>+1992(SB), Z2
-	VFNMADD213PD.BCST vmconst<>+2000(SB), Z2, Z1
-	VADDPD.BCST vmconst<>+888(SB), Z1, Z1
-	VPXORQ.BCST vmconst<>+888(SB), Z1, Z1
+	VPORQ.BCST vmconst<>+1792(SB), Z1, Z1
+	VSUBPD.BCST vmconst<>+1792(SB), Z1, Z1
+	VBROADCASTSD vmconst<>+2512(SB), Z2
+	VFNMADD213PD.BCST vmconst<>+2520(SB), Z2, Z1
+	VADDPD.BCST vmconst<>+1792(SB), Z1, Z1
+	VPXORQ.BCST vmconst<>+1792(SB), Z1, Z1
 	VPSLLQ       $0x20, Z1, Z1
 	VMULPD       Z1, Z3, Z2
 	VMULPD       Z1, Z2, Z2
-	VFNMADD213PD.BCST vmconst<>+480(SB), Z1, Z2
+	VFNMADD213PD.BCST vmconst<>+1120(SB), Z1, Z2
 	VMULPD       Z2, Z1, Z5
 	VMOVUPS      Z2, Z6
-	VBROADCASTSD vmconst<>+2008(SB), Z7
-	VFMADD213PD.BCST vmconst<>+2016(SB), Z7, Z6
-	VFMADD213PD.BCST vmconst<>+1992(SB), Z2, Z6
+	VBROADCASTSD vmconst<>+2528(SB), Z7
+	VFMADD213PD.BCST vmconst<>+2536(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+2512(SB), Z2, Z6
 	VFMADD231PD  Z6, Z5, Z1
 	VMULPD       Z1, Z3, Z2
 	VMULPD       Z1, Z2, Z2
-	VFNMADD213PD.BCST vmconst<>+480(SB), Z1, Z2
+	VFNMADD213PD.BCST vmconst<>+1120(SB), Z1, Z2
 	VMULPD       Z2, Z1, Z2
-	VFMADD231PD.BCST vmconst<>+1992(SB), Z2, Z1
+	VFMADD231PD.BCST vmconst<>+2512(SB), Z2, Z1
 	VMULPD       Z1, Z1, Z1
 	VMULPD       Z1, Z3, Z2
 	VMULPD       Z2, Z2, Z5
 	VMOVUPS      Z3, Z6
 	VFNMADD231PD Z2, Z5, Z6
-	VMULPD.BCST vmconst<>+1992(SB), Z1, Z1
+	VMULPD.BCST vmconst<>+2512(SB), Z1, Z1
 	VFMADD231PD  Z1, Z6, Z2
-	VMULPD.BCST vmconst<>+2024(SB), Z2, Z1
+	VMULPD.BCST vmconst<>+2544(SB), Z2, Z1
 	VBLENDMPD    Z1, Z2, K2, Z4
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPORQ        Z1, Z4, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -3077,34 +3050,34 @@ loop124:
 	CMPQ         BX, CX
 	JAE          done125
 	VMOVUPS      (DX)(BX*4), Z0
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z1
-	VCMPPS.BCST $0x11, vmconst<>+2032(SB), Z1, K1
-	VCMPPS.BCST $0x11, vmconst<>+656(SB), Z1, K2
-	VMULPS.BCST vmconst<>+2040(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
+	VCMPPS.BCST $0x11, vmconst<>+2552(SB), Z1, K1
+	VCMPPS.BCST $0x11, vmconst<>+1024(SB), Z1, K2
+	VMULPS.BCST vmconst<>+2560(SB), Z1, Z2
 	VBLENDMPS    Z2, Z1, K2, Z3
 	VCVTDQ2PS    Z3, Z1
-	VBROADCASTSS vmconst<>+2048(SB), Z2
-	VFNMADD213PS.BCST vmconst<>+2056(SB), Z2, Z1
+	VBROADCASTSS vmconst<>+2568(SB), Z2
+	VFNMADD213PS.BCST vmconst<>+2576(SB), Z2, Z1
 	VCVTPS2DQ    Z1, Z1
 	VMULPS       Z1, Z3, Z2
 	VMULPS       Z1, Z2, Z2
 	VFNMADD213PS.BCST vmconst<>+440(SB), Z1, Z2
 	VMULPS       Z2, Z1, Z5
 	VMOVUPS      Z2, Z6
-	VBROADCASTSS vmconst<>+2064(SB), Z7
-	VFMADD213PS.BCST vmconst<>+2072(SB), Z7, Z6
-	VFMADD213PS.BCST vmconst<>+2048(SB), Z2, Z6
+	VBROADCASTSS vmconst<>+2584(SB), Z7
+	VFMADD213PS.BCST vmconst<>+2592(SB), Z7, Z6
+	VFMADD213PS.BCST vmconst<>+2568(SB), Z2, Z6
 	VFMADD231PS  Z6, Z5, Z1
 	VMULPS       Z1, Z1, Z1
 	VMULPS       Z1, Z3, Z2
 	VMULPS       Z2, Z2, Z5
 	VMOVUPS      Z3, Z6
 	VFNMADD231PS Z2, Z5, Z6
-	VMULPS.BCST vmconst<>+2048(SB), Z1, Z1
+	VMULPS.BCST vmconst<>+2568(SB), Z1, Z1
 	VFMADD231PS  Z1, Z6, Z2
-	VMULPS.BCST vmconst<>+2080(SB), Z2, Z1
+	VMULPS.BCST vmconst<>+2600(SB), Z2, Z1
 	VBLENDMPS    Z1, Z2, K2, Z4
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z1
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z1
 	VPORQ        Z1, Z4, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -3143,73 +3116,73 @@ loop127:
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VMULPD       Z1, Z1, Z2
-	VBROADCASTSD vmconst<>+480(SB), Z3
+	VBROADCASTSD vmconst<>+1120(SB), Z3
 	VDIVPD       Z2, Z3, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2088(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+2608(SB), Z1, K1
 	VMOVUPS      Z2, Z3
-	VBROADCASTSD vmconst<>+2096(SB), Z10
-	VFMADD213PD.BCST vmconst<>+2104(SB), Z10, Z3
+	VBROADCASTSD vmconst<>+2616(SB), Z10
+	VFMADD213PD.BCST vmconst<>+2624(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2112(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2632(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2120(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2640(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2128(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2648(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2136(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2656(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2144(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2664(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2152(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2672(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VBROADCASTSD vmconst<>+2160(SB), Z11
-	VFMADD213PD.BCST vmconst<>+2168(SB), Z11, Z10
+	VBROADCASTSD vmconst<>+2680(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2688(SB), Z11, Z10
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2176(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2696(SB), Z10, Z11
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2184(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2704(SB), Z11, Z10
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2192(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2712(SB), Z10, Z11
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2200(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2720(SB), Z11, Z10
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2208(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+2728(SB), Z10, Z11
 	VBLENDMPD    Z3, Z11, K1, Z4
 	VMOVUPS      Z2, Z3
-	VBROADCASTSD vmconst<>+2216(SB), Z10
-	VFMADD213PD.BCST vmconst<>+2224(SB), Z10, Z3
+	VBROADCASTSD vmconst<>+2736(SB), Z10
+	VFMADD213PD.BCST vmconst<>+2744(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2232(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2752(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2240(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2760(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2248(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2768(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2256(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2776(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+2264(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+2784(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2272(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+2792(SB), Z10, Z3
 	VMOVUPS      Z2, Z10
-	VFMADD213PD.BCST vmconst<>+480(SB), Z3, Z10
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z3, Z10
 	VMOVUPS      Z2, Z3
-	VBROADCASTSD vmconst<>+2280(SB), Z11
-	VFMADD213PD.BCST vmconst<>+2288(SB), Z11, Z3
+	VBROADCASTSD vmconst<>+2800(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2808(SB), Z11, Z3
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2296(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2816(SB), Z3, Z11
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2304(SB), Z11, Z3
+	VFMADD213PD.BCST vmconst<>+2824(SB), Z11, Z3
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2312(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+2832(SB), Z3, Z11
 	VMOVUPS      Z2, Z3
-	VFMADD213PD.BCST vmconst<>+2320(SB), Z11, Z3
+	VFMADD213PD.BCST vmconst<>+2840(SB), Z11, Z3
 	VMOVUPS      Z2, Z11
-	VFMADD213PD.BCST vmconst<>+2328(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+480(SB), Z11, Z2
+	VFMADD213PD.BCST vmconst<>+2848(SB), Z3, Z11
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z11, Z2
 	VBLENDMPD    Z10, Z2, K1, Z5
-	VPANDQ.BCST vmconst<>+2336(SB), Z1, Z2
+	VPANDQ.BCST vmconst<>+2856(SB), Z1, Z2
 	VMOVUPS      Z2, Z3
-	VFNMADD213PD.BCST vmconst<>+2344(SB), Z2, Z3
+	VFNMADD213PD.BCST vmconst<>+2864(SB), Z2, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z10
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z10, K1
 	VMOVUPS      Z3, Z10
@@ -3273,81 +3246,81 @@ loop127:
 	VMULPD       Z2, Z3, Z2
 	VDIVPD       Z1, Z2, Z2
 	KANDW        K2, K1, K1
-	VCMPPD.BCST $0x11, vmconst<>+2352(SB), Z1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z1, K3
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z1, K4
-	VCMPPD.BCST $0x1d, vmconst<>+2360(SB), Z1, K5
+	VCMPPD.BCST $0x11, vmconst<>+2872(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z1, K3
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+2880(SB), Z1, K5
 	KORW         K5, K4, K4
 	KANDW        K4, K3, K3
-	VCMPPD.BCST $0x11, vmconst<>+2368(SB), Z1, K4
-	VCMPPD.BCST $0x1d, vmconst<>+2376(SB), Z1, K5
+	VCMPPD.BCST $0x11, vmconst<>+2888(SB), Z1, K4
+	VCMPPD.BCST $0x1d, vmconst<>+2896(SB), Z1, K5
 	KORW         K1, K5, K1
 	KORW         K1, K4, K1
 	KANDW        K1, K3, K1
-	VCMPPD.BCST $0x11, vmconst<>+1952(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+2464(SB), Z1, K3
 	VMOVUPS      Z1, Z3
-	VFMADD231PD.BCST vmconst<>+2384(SB), Z1, Z3
+	VFMADD231PD.BCST vmconst<>+2904(SB), Z1, Z3
 	VMULPD       Z1, Z1, Z10
 	VMOVUPS      Z10, Z11
-	VBROADCASTSD vmconst<>+2392(SB), Z12
-	VFMADD213PD.BCST vmconst<>+2400(SB), Z12, Z11
+	VBROADCASTSD vmconst<>+2912(SB), Z12
+	VFMADD213PD.BCST vmconst<>+2920(SB), Z12, Z11
 	VMOVUPS      Z10, Z12
-	VFMADD213PD.BCST vmconst<>+2408(SB), Z11, Z12
+	VFMADD213PD.BCST vmconst<>+2928(SB), Z11, Z12
 	VMOVUPS      Z10, Z11
-	VFMADD213PD.BCST vmconst<>+2416(SB), Z12, Z11
+	VFMADD213PD.BCST vmconst<>+2936(SB), Z12, Z11
 	VMOVUPS      Z10, Z12
-	VFMADD213PD.BCST vmconst<>+2424(SB), Z11, Z12
+	VFMADD213PD.BCST vmconst<>+2944(SB), Z11, Z12
 	VMOVUPS      Z10, Z11
-	VBROADCASTSD vmconst<>+2432(SB), Z13
-	VFMADD213PD.BCST vmconst<>+2440(SB), Z13, Z11
+	VBROADCASTSD vmconst<>+2952(SB), Z13
+	VFMADD213PD.BCST vmconst<>+2960(SB), Z13, Z11
 	VMOVUPS      Z10, Z13
-	VFMADD213PD.BCST vmconst<>+2448(SB), Z11, Z13
+	VFMADD213PD.BCST vmconst<>+2968(SB), Z11, Z13
 	VMOVUPS      Z10, Z11
-	VFMADD213PD.BCST vmconst<>+2456(SB), Z13, Z11
+	VFMADD213PD.BCST vmconst<>+2976(SB), Z13, Z11
 	VMOVUPS      Z10, Z13
-	VFMADD213PD.BCST vmconst<>+2464(SB), Z11, Z13
-	VFMADD213PD.BCST vmconst<>+480(SB), Z13, Z10
+	VFMADD213PD.BCST vmconst<>+2984(SB), Z11, Z13
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z13, Z10
 	VDIVPD       Z10, Z12, Z10
 	VMOVUPS      Z1, Z11
 	VFMADD231PD  Z10, Z1, Z11
 	VBLENDMPD    Z3, Z11, K3, Z6
-	VSUBPD.BCST vmconst<>+480(SB), Z1, Z3
+	VSUBPD.BCST vmconst<>+1120(SB), Z1, Z3
 	VMOVUPS      Z3, Z10
-	VBROADCASTSD vmconst<>+2480(SB), Z11
-	VFMADD213PD.BCST vmconst<>+2488(SB), Z11, Z10
+	VBROADCASTSD vmconst<>+3000(SB), Z11
+	VFMADD213PD.BCST vmconst<>+3008(SB), Z11, Z10
 	VMOVUPS      Z3, Z11
-	VFMADD213PD.BCST vmconst<>+2496(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+3016(SB), Z10, Z11
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2504(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+3024(SB), Z11, Z10
 	VMOVUPS      Z3, Z11
-	VFMADD213PD.BCST vmconst<>+2512(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+3032(SB), Z10, Z11
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2520(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+3040(SB), Z11, Z10
 	VMOVUPS      Z3, Z11
-	VFMADD213PD.BCST vmconst<>+2528(SB), Z10, Z11
+	VFMADD213PD.BCST vmconst<>+3048(SB), Z10, Z11
 	VMOVUPS      Z3, Z10
-	VBROADCASTSD vmconst<>+2536(SB), Z12
-	VFMADD213PD.BCST vmconst<>+2544(SB), Z12, Z10
+	VBROADCASTSD vmconst<>+3056(SB), Z12
+	VFMADD213PD.BCST vmconst<>+3064(SB), Z12, Z10
 	VMOVUPS      Z3, Z12
-	VFMADD213PD.BCST vmconst<>+2552(SB), Z10, Z12
+	VFMADD213PD.BCST vmconst<>+3072(SB), Z10, Z12
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2560(SB), Z12, Z10
+	VFMADD213PD.BCST vmconst<>+3080(SB), Z12, Z10
 	VMOVUPS      Z3, Z12
-	VFMADD213PD.BCST vmconst<>+2568(SB), Z10, Z12
+	VFMADD213PD.BCST vmconst<>+3088(SB), Z10, Z12
 	VMOVUPS      Z3, Z10
-	VFMADD213PD.BCST vmconst<>+2576(SB), Z12, Z10
-	VFMADD213PD.BCST vmconst<>+480(SB), Z10, Z3
+	VFMADD213PD.BCST vmconst<>+3096(SB), Z12, Z10
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z10, Z3
 	VDIVPD       Z3, Z11, Z3
-	VADDPD.BCST vmconst<>+2472(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2376(SB), Z1, K3
-	VBROADCASTSD vmconst<>+480(SB), Z10
+	VADDPD.BCST vmconst<>+2992(SB), Z3, Z3
+	VCMPPD.BCST $0x11, vmconst<>+2896(SB), Z1, K3
+	VBROADCASTSD vmconst<>+1120(SB), Z10
 	VSUBPD       Z2, Z10, Z2
-	VBROADCASTSD vmconst<>+480(SB), Z10
+	VBROADCASTSD vmconst<>+1120(SB), Z10
 	VBLENDMPD    Z2, Z10, K3, Z7
-	VCMPPD.BCST $0x11, vmconst<>+2368(SB), Z1, K3
+	VCMPPD.BCST $0x11, vmconst<>+2888(SB), Z1, K3
 	VBLENDMPD    Z3, Z7, K3, Z8
 	VBLENDMPD    Z6, Z8, K2, Z9
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPXORQ       Z1, Z9, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -3388,138 +3361,138 @@ loop130:
 	VMOVUPS     (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+2584(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+3104(SB), Z3, Z4
 	VRNDSCALEPD $0x03, Z4, Z4
 	VSUBPD      Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+1120(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+480(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+1120(SB), Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z0, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+1432(SB), Z0, Z4
+	VPANDQ.BCST vmconst<>+1808(SB), Z0, Z4
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ      $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+888(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+2592(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+2600(SB), Z4, K1
+	VPORQ.BCST vmconst<>+1792(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+3112(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+3120(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
-	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+1120(SB), Z20, Z22
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z22, Z20, K1, Z7
 	VADDPD      Z4, Z4, Z20
 	VPMOVQ2M    Z21, K1
 	VBLENDMPD   Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+480(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+488(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+1120(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z4, Z20
 	VDIVPD      Z20, Z4, Z20
 	VMULPD      Z20, Z20, Z21
 	VMULPD      Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+496(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+1840(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+1856(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1872(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1888(SB), Z23, Z23
 	VMULPD      Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+528(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+1848(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+1864(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1880(SB), Z23, Z23
 	VMULPD      Z22, Z23, Z22
 	VADDPD      Z22, Z21, Z21
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD      Z4, Z22, Z22
 	VADDPD      Z22, Z21, Z21
 	VMULPD      Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+552(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+1896(SB), Z7, Z21
 	VADDPD      Z21, Z20, Z20
 	VSUBPD      Z20, Z22, Z20
 	VSUBPD      Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+568(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+1904(SB), Z7, Z20
 	VSUBPD      Z4, Z20, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z2, K1
 	VPMOVM2Q    K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2584(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+3104(SB), Z3, K1
 	VPMOVM2Q    K1, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+736(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+1128(SB), Z5, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1128(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
 	VPANDQ      Z2, Z3, Z2
 	VMULPD      Z4, Z5, Z3
 	VPANDQ      Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+784(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+1176(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+792(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+1184(SB), Z4, K1
 	VPMOVM2Q    K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+800(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+1192(SB), Z4, K1
 	VPMOVM2Q    K1, Z21
 	VPANDQ      Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+560(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+808(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+816(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+824(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+1040(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+1200(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+1216(SB), Z2, Z2
 	VMOVUPS     Z2, Z4
-	VBROADCASTSD vmconst<>+832(SB), Z20
-	VFMADD213PD.BCST vmconst<>+840(SB), Z20, Z4
+	VBROADCASTSD vmconst<>+1224(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1232(SB), Z20, Z4
 	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+848(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+856(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+480(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD      Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+480(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+864(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+1256(SB), Z3, Z3
 	VPSLLQ      $0x34, Z3, Z3
 	VMULPD      Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+2608(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+3128(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ      $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+2616(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+888(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+2592(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+888(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+1432(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+736(SB), Z21
-	VBROADCASTSD vmconst<>+736(SB), Z22
+	VPANDQ.BCST vmconst<>+3136(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+1792(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+3112(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1792(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+1808(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+1128(SB), Z21
+	VBROADCASTSD vmconst<>+1128(SB), Z22
 
 powloop133:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
 	JZ        powdone134
-	VCMPPD.BCST $0x11, vmconst<>+2624(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+3144(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+2632(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+3152(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+736(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+1128(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+896(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+896(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1952(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1952(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -3534,7 +3507,7 @@ powloop133:
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+480(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+1120(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -3546,24 +3519,24 @@ powloop133:
 	JMP       powloop133
 
 powdone134:
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+480(SB), Z4
+	VBROADCASTSD vmconst<>+1120(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+736(SB), Z2
+	VBROADCASTSD vmconst<>+1128(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+2616(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+888(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+888(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+3136(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+1792(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+1792(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+1120(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+2640(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+3160(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -3575,19 +3548,19 @@ powdone134:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+2648(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+3168(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+2656(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+928(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+480(SB), Z24
+	VBROADCASTSD vmconst<>+1120(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
@@ -3596,26 +3569,26 @@ powdone134:
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2584(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+3104(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1120(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+1120(SB), Z0, K1
 	VPMOVM2Q    K1, Z20
 	VPORQ       Z20, Z4, Z4
 	VPMOVQ2M    Z4, K1
-	VBLENDMPD.BCST vmconst<>+480(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+1120(SB), Z18, K1, Z19
 	VPORQ       Z4, Z3, Z3
 	VPORQ       Z3, Z2, Z2
 	VMOVUPS     Z19, (AX)(SI*8)
@@ -3659,138 +3632,138 @@ loop135:
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+2584(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+3104(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+1120(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+480(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+1120(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z0, K1
 	VPMOVM2Q     K1, Z4
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+1432(SB), Z0, Z4
+	VPANDQ.BCST vmconst<>+1808(SB), Z0, Z4
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+888(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+2592(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+2600(SB), Z4, K1
+	VPORQ.BCST vmconst<>+1792(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+3112(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+3120(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+1120(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+480(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+488(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+1120(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+496(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+1840(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+1856(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1872(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1888(SB), Z23, Z23
 	VMULPD       Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+528(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+1848(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+1864(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1880(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+552(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+1896(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+568(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+1904(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2584(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+3104(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+736(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+1128(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1128(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+784(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+1176(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+792(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+1184(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+800(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+1192(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+560(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+808(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+816(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+824(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+1040(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+1200(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+1216(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+832(SB), Z20
-	VFMADD213PD.BCST vmconst<>+840(SB), Z20, Z4
+	VBROADCASTSD vmconst<>+1224(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1232(SB), Z20, Z4
 	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+848(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+856(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+480(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+480(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+864(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+1256(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+2608(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+3128(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+2616(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+888(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+2592(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+888(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+1432(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+736(SB), Z21
-	VBROADCASTSD vmconst<>+736(SB), Z22
+	VPANDQ.BCST vmconst<>+3136(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+1792(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+3112(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1792(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+1808(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+1128(SB), Z21
+	VBROADCASTSD vmconst<>+1128(SB), Z22
 
 powloop138:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
 	JZ        powdone139
-	VCMPPD.BCST $0x11, vmconst<>+2624(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+3144(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+2632(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+3152(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+736(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+1128(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+896(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+896(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1952(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1952(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -3805,7 +3778,7 @@ powloop138:
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+480(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+1120(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -3817,24 +3790,24 @@ powloop138:
 	JMP       powloop138
 
 powdone139:
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+480(SB), Z4
+	VBROADCASTSD vmconst<>+1120(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+736(SB), Z2
+	VBROADCASTSD vmconst<>+1128(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+2616(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+888(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+888(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+3136(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+1792(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+1792(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+1120(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+2640(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+3160(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -3846,19 +3819,19 @@ powdone139:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+2648(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+3168(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+2656(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+928(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+480(SB), Z24
+	VBROADCASTSD vmconst<>+1120(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
@@ -3867,26 +3840,26 @@ powdone139:
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2584(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+3104(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1120(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z1, K1
 	VPMOVM2Q    K1, Z1
-	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+1120(SB), Z0, K1
 	VPMOVM2Q    K1, Z4
 	VPORQ       Z4, Z1, Z1
 	VPMOVQ2M    Z1, K1
-	VBLENDMPD.BCST vmconst<>+480(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+1120(SB), Z18, K1, Z19
 	VPORQ       Z1, Z3, Z1
 	VPORQ       Z1, Z2, Z1
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -3928,138 +3901,138 @@ loop140:
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VMINPD.BCST vmconst<>+2584(SB), Z3, Z4
+	VMINPD.BCST vmconst<>+3104(SB), Z3, Z4
 	VRNDSCALEPD  $0x03, Z4, Z4
 	VSUBPD       Z4, Z3, Z20
 	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z20, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+1120(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z5
-	VADDPD.BCST vmconst<>+480(SB), Z4, Z20
+	VADDPD.BCST vmconst<>+1120(SB), Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z6
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z0, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z0, K1
 	VPMOVM2Q     K1, Z4
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z0, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z4, Z4
-	VPANDQ.BCST vmconst<>+1432(SB), Z0, Z4
+	VPANDQ.BCST vmconst<>+1808(SB), Z0, Z4
 	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
 	VPSRLQ       $0x34, Z0, Z20
-	VPORQ.BCST vmconst<>+888(SB), Z20, Z20
-	VSUBPD.BCST vmconst<>+2592(SB), Z20, Z20
-	VCMPPD.BCST $0x12, vmconst<>+2600(SB), Z4, K1
+	VPORQ.BCST vmconst<>+1792(SB), Z20, Z20
+	VSUBPD.BCST vmconst<>+3112(SB), Z20, Z20
+	VCMPPD.BCST $0x12, vmconst<>+3120(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
-	VSUBPD.BCST vmconst<>+480(SB), Z20, Z22
+	VSUBPD.BCST vmconst<>+1120(SB), Z20, Z22
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z22, Z20, K1, Z7
 	VADDPD       Z4, Z4, Z20
 	VPMOVQ2M     Z21, K1
 	VBLENDMPD    Z20, Z4, K1, Z8
-	VSUBPD.BCST vmconst<>+480(SB), Z8, Z4
-	VADDPD.BCST vmconst<>+488(SB), Z4, Z20
+	VSUBPD.BCST vmconst<>+1120(SB), Z8, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z4, Z20
 	VDIVPD       Z20, Z4, Z20
 	VMULPD       Z20, Z20, Z21
 	VMULPD       Z21, Z21, Z22
-	VMULPD.BCST vmconst<>+496(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+504(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+1840(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+1856(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+512(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1872(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+520(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1888(SB), Z23, Z23
 	VMULPD       Z21, Z23, Z21
-	VMULPD.BCST vmconst<>+528(SB), Z22, Z23
-	VADDPD.BCST vmconst<>+536(SB), Z23, Z23
+	VMULPD.BCST vmconst<>+1848(SB), Z22, Z23
+	VADDPD.BCST vmconst<>+1864(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z23
-	VADDPD.BCST vmconst<>+544(SB), Z23, Z23
+	VADDPD.BCST vmconst<>+1880(SB), Z23, Z23
 	VMULPD       Z22, Z23, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z22
 	VMULPD       Z4, Z22, Z22
 	VADDPD       Z22, Z21, Z21
 	VMULPD       Z21, Z20, Z20
-	VMULPD.BCST vmconst<>+552(SB), Z7, Z21
+	VMULPD.BCST vmconst<>+1896(SB), Z7, Z21
 	VADDPD       Z21, Z20, Z20
 	VSUBPD       Z20, Z22, Z20
 	VSUBPD       Z4, Z20, Z4
-	VMULPD.BCST vmconst<>+568(SB), Z7, Z20
+	VMULPD.BCST vmconst<>+1904(SB), Z7, Z20
 	VSUBPD       Z4, Z20, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z2, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z2, K1
 	VPMOVM2Q     K1, Z2
 	VPANDQ       Z2, Z20, Z2
-	VCMPPD.BCST $0x11, vmconst<>+2584(SB), Z3, K1
+	VCMPPD.BCST $0x11, vmconst<>+3104(SB), Z3, K1
 	VPMOVM2Q     K1, Z3
 	VPANDQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x04, vmconst<>+736(SB), Z5, K1
+	VCMPPD.BCST $0x04, vmconst<>+1128(SB), Z5, K1
 	VPMOVM2Q     K1, Z3
-	VCMPPD.BCST $0x1e, vmconst<>+736(SB), Z0, K1
+	VCMPPD.BCST $0x1e, vmconst<>+1128(SB), Z0, K1
 	VPMOVM2Q     K1, Z20
 	VPANDQ       Z20, Z3, Z3
 	VPANDQ       Z2, Z3, Z2
 	VMULPD       Z4, Z5, Z3
 	VPANDQ       Z3, Z2, Z2
-	VMULPD.BCST vmconst<>+784(SB), Z2, Z3
+	VMULPD.BCST vmconst<>+1176(SB), Z2, Z3
 	VADDPD.BCST vmconst<>+24(SB), Z3, Z3
 	VSUBPD.BCST vmconst<>+24(SB), Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+792(SB), Z4, K1
+	VCMPPD.BCST $0x1d, vmconst<>+1184(SB), Z4, K1
 	VPMOVM2Q     K1, Z20
-	VCMPPD.BCST $0x12, vmconst<>+800(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+1192(SB), Z4, K1
 	VPMOVM2Q     K1, Z21
 	VPANDQ       Z21, Z20, Z20
-	VPXORQ.BCST vmconst<>+560(SB), Z4, Z4
-	VFMADD231PD.BCST vmconst<>+808(SB), Z4, Z2
-	VFMADD231PD.BCST vmconst<>+816(SB), Z4, Z2
-	VMULPD.BCST vmconst<>+824(SB), Z2, Z2
+	VPXORQ.BCST vmconst<>+1040(SB), Z4, Z4
+	VFMADD231PD.BCST vmconst<>+1200(SB), Z4, Z2
+	VFMADD231PD.BCST vmconst<>+1208(SB), Z4, Z2
+	VMULPD.BCST vmconst<>+1216(SB), Z2, Z2
 	VMOVUPS      Z2, Z4
-	VBROADCASTSD vmconst<>+832(SB), Z20
-	VFMADD213PD.BCST vmconst<>+840(SB), Z20, Z4
+	VBROADCASTSD vmconst<>+1224(SB), Z20
+	VFMADD213PD.BCST vmconst<>+1232(SB), Z20, Z4
 	VFMADD213PD.BCST vmconst<>+304(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+848(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1240(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+320(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+856(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1248(SB), Z2, Z4
 	VFMADD213PD.BCST vmconst<>+336(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+480(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
 	VMULPD       Z4, Z2, Z2
-	VADDPD.BCST vmconst<>+488(SB), Z2, Z4
-	VFMADD213PD.BCST vmconst<>+480(SB), Z4, Z2
-	VPADDQ.BCST vmconst<>+864(SB), Z3, Z3
+	VADDPD.BCST vmconst<>+1056(SB), Z2, Z4
+	VFMADD213PD.BCST vmconst<>+1120(SB), Z4, Z2
+	VPADDQ.BCST vmconst<>+1256(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VMULPD       Z3, Z2, Z2
-	VPANDQ.BCST vmconst<>+2608(SB), Z0, Z3
+	VPANDQ.BCST vmconst<>+3128(SB), Z0, Z3
 	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
 	VPSRLQ       $0x34, Z0, Z4
-	VPANDQ.BCST vmconst<>+2616(SB), Z4, Z4
-	VPORQ.BCST vmconst<>+888(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+2592(SB), Z4, Z4
-	VADDPD.BCST vmconst<>+888(SB), Z6, Z20
-	VPANDQ.BCST vmconst<>+1432(SB), Z20, Z20
-	VBROADCASTSD vmconst<>+736(SB), Z21
-	VBROADCASTSD vmconst<>+736(SB), Z22
+	VPANDQ.BCST vmconst<>+3136(SB), Z4, Z4
+	VPORQ.BCST vmconst<>+1792(SB), Z4, Z4
+	VSUBPD.BCST vmconst<>+3112(SB), Z4, Z4
+	VADDPD.BCST vmconst<>+1792(SB), Z6, Z20
+	VPANDQ.BCST vmconst<>+1808(SB), Z20, Z20
+	VBROADCASTSD vmconst<>+1128(SB), Z21
+	VBROADCASTSD vmconst<>+1128(SB), Z22
 
 powloop143:
 	VPTESTMQ  Z20, Z20, K1
 	KORTESTW  K1, K1
 	JZ        powdone144
-	VCMPPD.BCST $0x11, vmconst<>+2624(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+3144(SB), Z4, K1
 	VPMOVM2Q  K1, Z23
-	VCMPPD.BCST $0x1e, vmconst<>+2632(SB), Z4, K1
+	VCMPPD.BCST $0x1e, vmconst<>+3152(SB), Z4, K1
 	VPMOVM2Q  K1, Z24
 	VPORQ     Z24, Z23, Z23
-	VPCMPEQQ.BCST vmconst<>+736(SB), Z20, K1
+	VPCMPEQQ.BCST vmconst<>+1128(SB), Z20, K1
 	VPMOVM2Q  K1, Z24
 	VPANDNQ   Z23, Z24, Z23
 	VPORQ     Z22, Z23, Z22
-	VPANDQ.BCST vmconst<>+896(SB), Z20, Z23
-	VPCMPEQQ.BCST vmconst<>+896(SB), Z23, K1
+	VPANDQ.BCST vmconst<>+1952(SB), Z20, Z23
+	VPCMPEQQ.BCST vmconst<>+1952(SB), Z23, K1
 	VPMOVM2Q  K1, Z23
 	VMULPD    Z3, Z2, Z24
 	VPMOVQ2M  Z23, K1
@@ -4074,7 +4047,7 @@ powloop143:
 	VADDPD    Z2, Z2, Z21
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z21, Z2, K1, Z11
-	VSUBPD.BCST vmconst<>+480(SB), Z3, Z2
+	VSUBPD.BCST vmconst<>+1120(SB), Z3, Z2
 	VPMOVQ2M  Z4, K1
 	VBLENDMPD Z2, Z3, K1, Z12
 	VPSRLQ    $0x01, Z20, Z2
@@ -4086,24 +4059,24 @@ powloop143:
 	JMP       powloop143
 
 powdone144:
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K1
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
-	VBROADCASTSD vmconst<>+480(SB), Z4
+	VBROADCASTSD vmconst<>+1120(SB), Z4
 	VDIVPD      Z2, Z4, Z4
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z4, Z2, K1, Z13
-	VBROADCASTSD vmconst<>+736(SB), Z2
+	VBROADCASTSD vmconst<>+1128(SB), Z2
 	VSUBPD      Z21, Z2, Z2
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z2, Z21, K1, Z14
 	VPSRLQ      $0x34, Z13, Z2
-	VPANDQ.BCST vmconst<>+2616(SB), Z2, Z2
-	VPORQ.BCST vmconst<>+888(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+888(SB), Z2, Z2
+	VPANDQ.BCST vmconst<>+3136(SB), Z2, Z2
+	VPORQ.BCST vmconst<>+1792(SB), Z2, Z2
+	VSUBPD.BCST vmconst<>+1792(SB), Z2, Z2
 	VADDPD      Z14, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+480(SB), Z2, K1
+	VCMPPD.BCST $0x1d, vmconst<>+1120(SB), Z2, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+2640(SB), Z2, K1
+	VCMPPD.BCST $0x12, vmconst<>+3160(SB), Z2, K1
 	VPMOVM2Q    K1, Z2
 	VPANDQ      Z2, Z3, Z2
 	VADDPD.BCST vmconst<>+24(SB), Z14, Z3
@@ -4115,19 +4088,19 @@ powdone144:
 	VRNDSCALEPD $0x03, Z4, Z21
 	VCMPPD      $0x04, Z4, Z21, K1
 	VPMOVM2Q    K1, Z21
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z0, K1
 	VPMOVM2Q    K1, Z23
 	VPANDQ      Z23, Z21, Z21
 	VPMOVQ2M    Z21, K1
-	VBLENDMPD.BCST vmconst<>+2648(SB), Z3, K1, Z15
+	VBLENDMPD.BCST vmconst<>+3168(SB), Z3, K1, Z15
 	VSQRTPD     Z0, Z3
 	VCMPPD.BCST $0x00, vmconst<>+336(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z15, K1, Z16
-	VCMPPD.BCST $0x00, vmconst<>+2656(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+928(SB), Z1, K1
 	VPMOVM2Q    K1, Z23
-	VBROADCASTSD vmconst<>+480(SB), Z24
+	VBROADCASTSD vmconst<>+1120(SB), Z24
 	VDIVPD      Z3, Z24, Z3
 	VPMOVQ2M    Z23, K1
 	VBLENDMPD   Z3, Z16, K1, Z17
@@ -4136,26 +4109,26 @@ powdone144:
 	VPMOVM2Q    K1, Z3
 	VPORQ       Z3, Z21, Z3
 	VPORQ       Z3, Z2, Z2
-	VCMPPD.BCST $0x1d, vmconst<>+456(SB), Z20, K1
+	VCMPPD.BCST $0x1d, vmconst<>+2496(SB), Z20, K1
 	VPMOVM2Q    K1, Z3
-	VCMPPD.BCST $0x12, vmconst<>+464(SB), Z20, K1
+	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z20, K1
 	VPMOVM2Q    K1, Z20
 	VPANDQ      Z20, Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+2584(SB), Z4, K1
+	VCMPPD.BCST $0x11, vmconst<>+3104(SB), Z4, K1
 	VPMOVM2Q    K1, Z4
 	VPANDQ      Z4, Z3, Z3
 	VPANDQ      Z3, Z2, Z2
-	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1120(SB), Z1, K1
 	VPMOVM2Q    K1, Z3
 	VPMOVQ2M    Z3, K1
 	VBLENDMPD   Z0, Z17, K1, Z18
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z1, K1
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z1, K1
 	VPMOVM2Q    K1, Z4
-	VCMPPD.BCST $0x00, vmconst<>+480(SB), Z0, K1
+	VCMPPD.BCST $0x00, vmconst<>+1120(SB), Z0, K1
 	VPMOVM2Q    K1, Z0
 	VPORQ       Z0, Z4, Z0
 	VPMOVQ2M    Z0, K1
-	VBLENDMPD.BCST vmconst<>+480(SB), Z18, K1, Z19
+	VBLENDMPD.BCST vmconst<>+1120(SB), Z18, K1, Z19
 	VPORQ       Z0, Z3, Z0
 	VPORQ       Z0, Z2, Z0
 	VMOVUPS     Z19, (AX)(BX*8)
@@ -4198,18 +4171,18 @@ loop145:
 	VMOVUPS   (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z3, K2
 	KANDW     K2, K1, K1
 	VMAXPD    Z3, Z2, Z4
 	VMINPD    Z3, Z2, Z2
 	VDIVPD    Z4, Z2, Z2
 	VMULPD    Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+1120(SB), Z2, Z2
 	VSQRTPD   Z2, Z2
 	VMULPD    Z2, Z4, Z2
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z2, K2, Z5
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z2, K2, Z5
 	VMOVUPS   Z5, (AX)(SI*8)
 	KMOVW     K1, DI
 	ADDQ      $0x08, SI
@@ -4253,18 +4226,18 @@ loop148:
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+1120(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, DI
 	VEXTRACTF64X4 $0x01, Z0, Y2
@@ -4273,18 +4246,18 @@ loop148:
 	VCVTPS2PD     Y3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+1120(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z2, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z2, K2, Z6
 	VCVTPD2PS     Z6, Y2
 	KMOVW         K1, R8
 	VINSERTF64X4  $0x01, Y2, Z5, Z2
@@ -4329,18 +4302,18 @@ loop151:
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z1, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z1, Z2, Z4
 	VMINPD       Z1, Z2, Z1
 	VDIVPD       Z4, Z1, Z1
 	VMULPD       Z1, Z1, Z1
-	VADDPD.BCST vmconst<>+480(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+1120(SB), Z1, Z1
 	VSQRTPD      Z1, Z1
 	VMULPD       Z1, Z4, Z1
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z1, K2, Z3
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z1, K2, Z3
 	VMOVUPS      Z3, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
@@ -4381,18 +4354,18 @@ loop154:
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+1120(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y2
@@ -4401,18 +4374,18 @@ loop154:
 	VCVTPS2PD     Y1, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z1, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z1, Z2, Z3
 	VMINPD        Z1, Z2, Z1
 	VDIVPD        Z3, Z1, Z1
 	VMULPD        Z1, Z1, Z1
-	VADDPD.BCST vmconst<>+480(SB), Z1, Z1
+	VADDPD.BCST vmconst<>+1120(SB), Z1, Z1
 	VSQRTPD       Z1, Z1
 	VMULPD        Z1, Z3, Z1
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z3, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z1, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z1, K2, Z6
 	VCVTPD2PS     Z6, Y1
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y1, Z5, Z1
@@ -4455,18 +4428,18 @@ loop157:
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z3, K2
 	KANDW        K2, K1, K1
 	VMAXPD       Z3, Z0, Z4
 	VMINPD       Z3, Z0, Z0
 	VDIVPD       Z4, Z0, Z0
 	VMULPD       Z0, Z0, Z0
-	VADDPD.BCST vmconst<>+480(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+1120(SB), Z0, Z0
 	VSQRTPD      Z0, Z0
 	VMULPD       Z0, Z4, Z0
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z4, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z0, K2, Z2
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z4, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z0, K2, Z2
 	VMOVUPS      Z2, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
@@ -4507,18 +4480,18 @@ loop160:
 	VCVTPS2PD     Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z3, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z3, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z3, Z2, Z7
 	VMINPD        Z3, Z2, Z2
 	VDIVPD        Z7, Z2, Z2
 	VMULPD        Z2, Z2, Z2
-	VADDPD.BCST vmconst<>+480(SB), Z2, Z2
+	VADDPD.BCST vmconst<>+1120(SB), Z2, Z2
 	VSQRTPD       Z2, Z2
 	VMULPD        Z2, Z7, Z2
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z7, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z2, K2, Z4
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z7, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z2, K2, Z4
 	VCVTPD2PS     Z4, Y5
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y0
@@ -4527,18 +4500,18 @@ loop160:
 	VCVTPS2PD     Y2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z0, K1
-	VCMPPD.BCST $0x11, vmconst<>+1976(SB), Z2, K2
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z0, K1
+	VCMPPD.BCST $0x11, vmconst<>+2488(SB), Z2, K2
 	KANDW         K2, K1, K1
 	VMAXPD        Z2, Z0, Z3
 	VMINPD        Z2, Z0, Z0
 	VDIVPD        Z3, Z0, Z0
 	VMULPD        Z0, Z0, Z0
-	VADDPD.BCST vmconst<>+480(SB), Z0, Z0
+	VADDPD.BCST vmconst<>+1120(SB), Z0, Z0
 	VSQRTPD       Z0, Z0
 	VMULPD        Z0, Z3, Z0
-	VCMPPD.BCST $0x00, vmconst<>+736(SB), Z3, K2
-	VBLENDMPD.BCST vmconst<>+736(SB), Z0, K2, Z6
+	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z3, K2
+	VBLENDMPD.BCST vmconst<>+1128(SB), Z0, K2, Z6
 	VCVTPD2PS     Z6, Y0
 	KMOVW         K1, DI
 	VINSERTF64X4  $0x01, Y0, Z5, Z0
@@ -4583,12 +4556,12 @@ loop163:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD      Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+2664(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+2672(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3176(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3184(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPD      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K2
 	VMAXPD      Z3, Z2, Z4
 	VMINPD      Z3, Z2, Z8
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z9
@@ -4601,33 +4574,33 @@ loop163:
 	VMULPD      Z4, Z4, Z8
 	VMULPD      Z8, Z4, Z9
 	VMOVUPS     Z8, Z10
-	VBROADCASTSD vmconst<>+1592(SB), Z11
-	VFMADD213PD.BCST vmconst<>+1600(SB), Z11, Z10
-	VFMADD213PD.BCST vmconst<>+1608(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1616(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1624(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1632(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1640(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1648(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1656(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1664(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1672(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1680(SB), Z8, Z10
+	VBROADCASTSD vmconst<>+2104(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2112(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2120(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2128(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2136(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2144(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2152(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2160(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2168(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2176(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2184(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2192(SB), Z8, Z10
 	VFMADD231PD Z10, Z9, Z4
 	VCMPPD      $0x1e, Z2, Z3, K4
-	VBROADCASTSD.Z vmconst<>+560(SB), K4, Z2
-	VBROADCASTSD.Z vmconst<>+488(SB), K4, Z3
-	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+1040(SB), K4, Z2
+	VBROADCASTSD.Z vmconst<>+1056(SB), K4, Z3
+	VBROADCASTSD.Z vmconst<>+1040(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+2680(SB), K2, Z3
-	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
-	VBROADCASTSD.Z vmconst<>+480(SB), K3, Z3
+	VBROADCASTSD.Z vmconst<>+3192(SB), K2, Z3
+	VBLENDMPD.BCST vmconst<>+1056(SB), Z3, K4, Z7
+	VBROADCASTSD.Z vmconst<>+1120(SB), K3, Z3
 	VPXORQ      Z2, Z3, Z3
 	VADDPD      Z3, Z7, Z3
 	VPXORQ      Z2, Z4, Z2
-	VFMADD231PD.BCST vmconst<>+1696(SB), Z3, Z2
-	VFMADD231PD.BCST vmconst<>+1688(SB), Z3, Z2
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z3
+	VFMADD231PD.BCST vmconst<>+2208(SB), Z3, Z2
+	VFMADD231PD.BCST vmconst<>+2200(SB), Z3, Z2
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z3
 	VPORQ       Z3, Z2, Z2
 	VMOVUPS     Z2, (AX)(SI*8)
 	KMOVW       K1, DI
@@ -4668,16 +4641,16 @@ loop166:
 	JAE         done167
 	VMOVUPS     (DX)(SI*4), Z0
 	VMOVUPS     (BX)(SI*4), Z1
-	VPANDD.BCST vmconst<>+744(SB), Z1, Z2
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z3
+	VPANDD.BCST vmconst<>+1136(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z3
 	VMAXPS      Z3, Z2, Z4
 	VMINPS      Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+2688(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+2696(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3200(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3208(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPS      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
-	VMULPS.BCST vmconst<>+1712(SB), Z4, Z6
+	VMULPS.BCST vmconst<>+2224(SB), Z4, Z6
 	VCMPPS      $0x1e, Z6, Z5, K2
 	VSUBPS      Z4, Z5, Z6
 	VBLENDMPS   Z6, Z5, K2, Z7
@@ -4686,27 +4659,27 @@ loop166:
 	VDIVPS      Z8, Z7, Z4
 	VMULPS      Z4, Z4, Z5
 	VMOVUPS     Z5, Z6
-	VBROADCASTSS vmconst<>+1736(SB), Z10
-	VFMADD213PS.BCST vmconst<>+1744(SB), Z10, Z6
-	VFMADD213PS.BCST vmconst<>+1752(SB), Z5, Z6
-	VFMADD213PS.BCST vmconst<>+1760(SB), Z5, Z6
+	VBROADCASTSS vmconst<>+2248(SB), Z10
+	VFMADD213PS.BCST vmconst<>+2256(SB), Z10, Z6
+	VFMADD213PS.BCST vmconst<>+2264(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+2272(SB), Z5, Z6
 	VMULPS      Z5, Z6, Z5
 	VMOVUPS     Z4, Z6
 	VFMADD231PS Z4, Z5, Z6
 	VCMPPS      $0x1e, Z2, Z3, K3
-	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
-	VBROADCASTSS.Z vmconst<>+752(SB), K4, Z2
-	VBROADCASTSS.Z vmconst<>+752(SB), K3, Z3
+	VCMPPS.BCST $0x11, vmconst<>+1160(SB), Z1, K4
+	VBROADCASTSS.Z vmconst<>+1144(SB), K4, Z2
+	VBROADCASTSS.Z vmconst<>+1144(SB), K3, Z3
 	VPXORQ      Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+2704(SB), K4, Z3
-	VBLENDMPS.BCST vmconst<>+776(SB), Z3, K3, Z9
+	VBROADCASTSS.Z vmconst<>+3216(SB), K4, Z3
+	VBLENDMPS.BCST vmconst<>+1168(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z3
 	VADDPS      Z3, Z9, Z3
 	VPXORQ      Z2, Z6, Z2
-	VFMADD231PS.BCST vmconst<>+1728(SB), Z3, Z2
-	VFMADD231PS.BCST vmconst<>+1720(SB), Z3, Z2
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z3
+	VFMADD231PS.BCST vmconst<>+2240(SB), Z3, Z2
+	VFMADD231PS.BCST vmconst<>+2232(SB), Z3, Z2
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z3
 	VPORQ       Z3, Z2, Z2
 	VMOVUPS     Z2, (AX)(SI*4)
 	KMOVW       K1, DI
@@ -4749,12 +4722,12 @@ loop169:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+2664(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+2672(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3176(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3184(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K2
 	VMAXPD       Z3, Z2, Z1
 	VMINPD       Z3, Z2, Z4
 	VMULPD.BCST vmconst<>+336(SB), Z1, Z8
@@ -4767,33 +4740,33 @@ loop169:
 	VMULPD       Z1, Z1, Z4
 	VMULPD       Z4, Z1, Z8
 	VMOVUPS      Z4, Z9
-	VBROADCASTSD vmconst<>+1592(SB), Z10
-	VFMADD213PD.BCST vmconst<>+1600(SB), Z10, Z9
-	VFMADD213PD.BCST vmconst<>+1608(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1616(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1624(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1632(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1640(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1648(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1656(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1664(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1672(SB), Z4, Z9
-	VFMADD213PD.BCST vmconst<>+1680(SB), Z4, Z9
+	VBROADCASTSD vmconst<>+2104(SB), Z10
+	VFMADD213PD.BCST vmconst<>+2112(SB), Z10, Z9
+	VFMADD213PD.BCST vmconst<>+2120(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2128(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2136(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2144(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2152(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2160(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2168(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2176(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2184(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+2192(SB), Z4, Z9
 	VFMADD231PD  Z9, Z8, Z1
 	VCMPPD       $0x1e, Z2, Z3, K4
-	VBROADCASTSD.Z vmconst<>+560(SB), K4, Z2
-	VBROADCASTSD.Z vmconst<>+488(SB), K4, Z3
-	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+1040(SB), K4, Z2
+	VBROADCASTSD.Z vmconst<>+1056(SB), K4, Z3
+	VBROADCASTSD.Z vmconst<>+1040(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+2680(SB), K2, Z3
-	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
-	VBROADCASTSD.Z vmconst<>+480(SB), K3, Z3
+	VBROADCASTSD.Z vmconst<>+3192(SB), K2, Z3
+	VBLENDMPD.BCST vmconst<>+1056(SB), Z3, K4, Z7
+	VBROADCASTSD.Z vmconst<>+1120(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
 	VADDPD       Z3, Z7, Z3
 	VPXORQ       Z2, Z1, Z1
-	VFMADD231PD.BCST vmconst<>+1696(SB), Z3, Z1
-	VFMADD231PD.BCST vmconst<>+1688(SB), Z3, Z1
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z2
+	VFMADD231PD.BCST vmconst<>+2208(SB), Z3, Z1
+	VFMADD231PD.BCST vmconst<>+2200(SB), Z3, Z1
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z2
 	VPORQ        Z2, Z1, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -4831,16 +4804,16 @@ loop172:
 	JAE          done173
 	VMOVUPS      (DX)(BX*4), Z0
 	VBROADCASTSS y+48(FP), Z1
-	VPANDD.BCST vmconst<>+744(SB), Z1, Z2
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z3
+	VPANDD.BCST vmconst<>+1136(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+2688(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+2696(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3200(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3208(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
-	VMULPS.BCST vmconst<>+1712(SB), Z4, Z6
+	VMULPS.BCST vmconst<>+2224(SB), Z4, Z6
 	VCMPPS       $0x1e, Z6, Z5, K2
 	VSUBPS       Z4, Z5, Z6
 	VBLENDMPS    Z6, Z5, K2, Z7
@@ -4849,27 +4822,27 @@ loop172:
 	VDIVPS       Z8, Z7, Z4
 	VMULPS       Z4, Z4, Z5
 	VMOVUPS      Z5, Z6
-	VBROADCASTSS vmconst<>+1736(SB), Z10
-	VFMADD213PS.BCST vmconst<>+1744(SB), Z10, Z6
-	VFMADD213PS.BCST vmconst<>+1752(SB), Z5, Z6
-	VFMADD213PS.BCST vmconst<>+1760(SB), Z5, Z6
+	VBROADCASTSS vmconst<>+2248(SB), Z10
+	VFMADD213PS.BCST vmconst<>+2256(SB), Z10, Z6
+	VFMADD213PS.BCST vmconst<>+2264(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+2272(SB), Z5, Z6
 	VMULPS       Z5, Z6, Z5
 	VMOVUPS      Z4, Z6
 	VFMADD231PS  Z4, Z5, Z6
 	VCMPPS       $0x1e, Z2, Z3, K3
-	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
-	VBROADCASTSS.Z vmconst<>+752(SB), K4, Z1
-	VBROADCASTSS.Z vmconst<>+752(SB), K3, Z2
+	VCMPPS.BCST $0x11, vmconst<>+1160(SB), Z1, K4
+	VBROADCASTSS.Z vmconst<>+1144(SB), K4, Z1
+	VBROADCASTSS.Z vmconst<>+1144(SB), K3, Z2
 	VPXORQ       Z2, Z1, Z1
-	VBROADCASTSS.Z vmconst<>+2704(SB), K4, Z2
-	VBLENDMPS.BCST vmconst<>+776(SB), Z2, K3, Z9
+	VBROADCASTSS.Z vmconst<>+3216(SB), K4, Z2
+	VBLENDMPS.BCST vmconst<>+1168(SB), Z2, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z2
 	VPXORQ       Z1, Z2, Z2
 	VADDPS       Z2, Z9, Z2
 	VPXORQ       Z1, Z6, Z1
-	VFMADD231PS.BCST vmconst<>+1728(SB), Z2, Z1
-	VFMADD231PS.BCST vmconst<>+1720(SB), Z2, Z1
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z2
+	VFMADD231PS.BCST vmconst<>+2240(SB), Z2, Z1
+	VFMADD231PS.BCST vmconst<>+2232(SB), Z2, Z1
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z2
 	VPORQ        Z2, Z1, Z1
 	VMOVUPS      Z1, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -4910,12 +4883,12 @@ loop175:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+2664(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+2672(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3176(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3184(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
-	VCMPPD.BCST $0x11, vmconst<>+736(SB), Z1, K2
+	VCMPPD.BCST $0x11, vmconst<>+1128(SB), Z1, K2
 	VMAXPD       Z3, Z2, Z4
 	VMINPD       Z3, Z2, Z8
 	VMULPD.BCST vmconst<>+336(SB), Z4, Z9
@@ -4928,33 +4901,33 @@ loop175:
 	VMULPD       Z4, Z4, Z8
 	VMULPD       Z8, Z4, Z9
 	VMOVUPS      Z8, Z10
-	VBROADCASTSD vmconst<>+1592(SB), Z11
-	VFMADD213PD.BCST vmconst<>+1600(SB), Z11, Z10
-	VFMADD213PD.BCST vmconst<>+1608(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1616(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1624(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1632(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1640(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1648(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1656(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1664(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1672(SB), Z8, Z10
-	VFMADD213PD.BCST vmconst<>+1680(SB), Z8, Z10
+	VBROADCASTSD vmconst<>+2104(SB), Z11
+	VFMADD213PD.BCST vmconst<>+2112(SB), Z11, Z10
+	VFMADD213PD.BCST vmconst<>+2120(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2128(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2136(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2144(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2152(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2160(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2168(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2176(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2184(SB), Z8, Z10
+	VFMADD213PD.BCST vmconst<>+2192(SB), Z8, Z10
 	VFMADD231PD  Z10, Z9, Z4
 	VCMPPD       $0x1e, Z2, Z3, K4
-	VBROADCASTSD.Z vmconst<>+560(SB), K4, Z2
-	VBROADCASTSD.Z vmconst<>+488(SB), K4, Z3
-	VBROADCASTSD.Z vmconst<>+560(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+1040(SB), K4, Z2
+	VBROADCASTSD.Z vmconst<>+1056(SB), K4, Z3
+	VBROADCASTSD.Z vmconst<>+1040(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+2680(SB), K2, Z3
-	VBLENDMPD.BCST vmconst<>+488(SB), Z3, K4, Z7
-	VBROADCASTSD.Z vmconst<>+480(SB), K3, Z3
+	VBROADCASTSD.Z vmconst<>+3192(SB), K2, Z3
+	VBLENDMPD.BCST vmconst<>+1056(SB), Z3, K4, Z7
+	VBROADCASTSD.Z vmconst<>+1120(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
 	VADDPD       Z3, Z7, Z3
 	VPXORQ       Z2, Z4, Z2
-	VFMADD231PD.BCST vmconst<>+1696(SB), Z3, Z2
-	VFMADD231PD.BCST vmconst<>+1688(SB), Z3, Z2
-	VPANDQ.BCST vmconst<>+560(SB), Z0, Z0
+	VFMADD231PD.BCST vmconst<>+2208(SB), Z3, Z2
+	VFMADD231PD.BCST vmconst<>+2200(SB), Z3, Z2
+	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z0
 	VPORQ        Z0, Z2, Z0
 	VMOVUPS      Z0, (AX)(BX*8)
 	KMOVW        K1, SI
@@ -4992,16 +4965,16 @@ loop178:
 	JAE          done179
 	VBROADCASTSS x+24(FP), Z0
 	VMOVUPS      (DX)(BX*4), Z1
-	VPANDD.BCST vmconst<>+744(SB), Z1, Z2
-	VPANDD.BCST vmconst<>+744(SB), Z0, Z3
+	VPANDD.BCST vmconst<>+1136(SB), Z1, Z2
+	VPANDD.BCST vmconst<>+1136(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+2688(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+2696(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3200(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3208(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
-	VMULPS.BCST vmconst<>+1712(SB), Z4, Z6
+	VMULPS.BCST vmconst<>+2224(SB), Z4, Z6
 	VCMPPS       $0x1e, Z6, Z5, K2
 	VSUBPS       Z4, Z5, Z6
 	VBLENDMPS    Z6, Z5, K2, Z7
@@ -5010,27 +4983,27 @@ loop178:
 	VDIVPS       Z8, Z7, Z4
 	VMULPS       Z4, Z4, Z5
 	VMOVUPS      Z5, Z6
-	VBROADCASTSS vmconst<>+1736(SB), Z10
-	VFMADD213PS.BCST vmconst<>+1744(SB), Z10, Z6
-	VFMADD213PS.BCST vmconst<>+1752(SB), Z5, Z6
-	VFMADD213PS.BCST vmconst<>+1760(SB), Z5, Z6
+	VBROADCASTSS vmconst<>+2248(SB), Z10
+	VFMADD213PS.BCST vmconst<>+2256(SB), Z10, Z6
+	VFMADD213PS.BCST vmconst<>+2264(SB), Z5, Z6
+	VFMADD213PS.BCST vmconst<>+2272(SB), Z5, Z6
 	VMULPS       Z5, Z6, Z5
 	VMOVUPS      Z4, Z6
 	VFMADD231PS  Z4, Z5, Z6
 	VCMPPS       $0x1e, Z2, Z3, K3
-	VCMPPS.BCST $0x11, vmconst<>+768(SB), Z1, K4
-	VBROADCASTSS.Z vmconst<>+752(SB), K4, Z2
-	VBROADCASTSS.Z vmconst<>+752(SB), K3, Z3
+	VCMPPS.BCST $0x11, vmconst<>+1160(SB), Z1, K4
+	VBROADCASTSS.Z vmconst<>+1144(SB), K4, Z2
+	VBROADCASTSS.Z vmconst<>+1144(SB), K3, Z3
 	VPXORQ       Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+2704(SB), K4, Z3
-	VBLENDMPS.BCST vmconst<>+776(SB), Z3, K3, Z9
+	VBROADCASTSS.Z vmconst<>+3216(SB), K4, Z3
+	VBLENDMPS.BCST vmconst<>+1168(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z3
 	VADDPS       Z3, Z9, Z3
 	VPXORQ       Z2, Z6, Z2
-	VFMADD231PS.BCST vmconst<>+1728(SB), Z3, Z2
-	VFMADD231PS.BCST vmconst<>+1720(SB), Z3, Z2
-	VPANDD.BCST vmconst<>+752(SB), Z0, Z0
+	VFMADD231PS.BCST vmconst<>+2240(SB), Z3, Z2
+	VFMADD231PS.BCST vmconst<>+2232(SB), Z3, Z2
+	VPANDD.BCST vmconst<>+1144(SB), Z0, Z0
 	VPORQ        Z0, Z2, Z0
 	VMOVUPS      Z0, (AX)(BX*4)
 	KMOVW        K1, SI
@@ -5124,366 +5097,430 @@ DATA vmconst<>+440(SB)/4, $0x3f800000
 DATA vmconst<>+444(SB)/4, $0x00000000
 DATA vmconst<>+448(SB)/4, $0x0000007f
 DATA vmconst<>+452(SB)/4, $0x00000000
-DATA vmconst<>+456(SB)/8, $0x0010000000000000
-DATA vmconst<>+464(SB)/8, $0x7fefffffffffffff
-DATA vmconst<>+472(SB)/8, $0x3ff6a09e667f3bcd
-DATA vmconst<>+480(SB)/8, $0x3ff0000000000000
-DATA vmconst<>+488(SB)/8, $0x4000000000000000
-DATA vmconst<>+496(SB)/8, $0x3fc2f112df3e5244
-DATA vmconst<>+504(SB)/8, $0x3fc7466496cb03de
-DATA vmconst<>+512(SB)/8, $0x3fd2492494229359
-DATA vmconst<>+520(SB)/8, $0x3fe5555555555593
-DATA vmconst<>+528(SB)/8, $0x3fc39a09d078c69f
-DATA vmconst<>+536(SB)/8, $0x3fcc71c51d8e78af
-DATA vmconst<>+544(SB)/8, $0x3fd999999997fa04
-DATA vmconst<>+552(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+560(SB)/8, $0x8000000000000000
-DATA vmconst<>+568(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+576(SB)/4, $0x3fb504f3
-DATA vmconst<>+580(SB)/4, $0x00000000
-DATA vmconst<>+584(SB)/4, $0x3d9021bb
-DATA vmconst<>+588(SB)/4, $0x00000000
-DATA vmconst<>+592(SB)/4, $0xbdebd1b8
-DATA vmconst<>+596(SB)/4, $0x00000000
-DATA vmconst<>+600(SB)/4, $0x3def251a
-DATA vmconst<>+604(SB)/4, $0x00000000
-DATA vmconst<>+608(SB)/4, $0xbdfe5d4f
-DATA vmconst<>+612(SB)/4, $0x00000000
-DATA vmconst<>+616(SB)/4, $0x3e11e9bf
-DATA vmconst<>+620(SB)/4, $0x00000000
-DATA vmconst<>+624(SB)/4, $0xbe2aae50
-DATA vmconst<>+628(SB)/4, $0x00000000
-DATA vmconst<>+632(SB)/4, $0x3e4cceac
-DATA vmconst<>+636(SB)/4, $0x00000000
-DATA vmconst<>+640(SB)/4, $0xbe7ffffc
-DATA vmconst<>+644(SB)/4, $0x00000000
-DATA vmconst<>+648(SB)/4, $0x3eaaaaaa
-DATA vmconst<>+652(SB)/4, $0x00000000
-DATA vmconst<>+656(SB)/4, $0x00800000
-DATA vmconst<>+660(SB)/4, $0x00000000
-DATA vmconst<>+664(SB)/4, $0x7f7fffff
-DATA vmconst<>+668(SB)/4, $0x00000000
-DATA vmconst<>+672(SB)/8, $0x404601e678fc457b
-DATA vmconst<>+680(SB)/8, $0xbfeedc5baafd6f4b
-DATA vmconst<>+688(SB)/8, $0xc058d26a0e26682d
-DATA vmconst<>+696(SB)/8, $0xc0993ac030580563
-DATA vmconst<>+704(SB)/8, $0x405c33f28a581b86
-DATA vmconst<>+712(SB)/8, $0x40a176fa0e5535fa
-DATA vmconst<>+720(SB)/8, $0x40b2ec102442040c
-DATA vmconst<>+728(SB)/8, $0x3fe4000000000000
-DATA vmconst<>+736(SB)/8, $0x0000000000000000
-DATA vmconst<>+744(SB)/4, $0x7fffffff
-DATA vmconst<>+748(SB)/4, $0x00000000
-DATA vmconst<>+752(SB)/4, $0x80000000
-DATA vmconst<>+756(SB)/4, $0x00000000
-DATA vmconst<>+760(SB)/4, $0x41200000
-DATA vmconst<>+764(SB)/4, $0x00000000
-DATA vmconst<>+768(SB)/4, $0x00000000
-DATA vmconst<>+772(SB)/4, $0x00000000
-DATA vmconst<>+776(SB)/4, $0x40000000
-DATA vmconst<>+780(SB)/4, $0x00000000
-DATA vmconst<>+784(SB)/8, $0x3ff71547652b82fe
-DATA vmconst<>+792(SB)/8, $0xc08ff00000000000
-DATA vmconst<>+800(SB)/8, $0x408ff80000000000
-DATA vmconst<>+808(SB)/8, $0x3fe62e42fefa3000
-DATA vmconst<>+816(SB)/8, $0x3d53de6af278ece6
-DATA vmconst<>+824(SB)/8, $0x3fb0000000000000
-DATA vmconst<>+832(SB)/8, $0x3efa01a01a01a01a
-DATA vmconst<>+840(SB)/8, $0x3f2a01a01a01a01a
-DATA vmconst<>+848(SB)/8, $0x3f81111111111111
-DATA vmconst<>+856(SB)/8, $0x3fc5555555555555
-DATA vmconst<>+864(SB)/8, $0x00000000000003ff
-DATA vmconst<>+872(SB)/8, $0x41c0000000000000
-DATA vmconst<>+880(SB)/8, $0x3ff45f306dc9c883
-DATA vmconst<>+888(SB)/8, $0x4330000000000000
-DATA vmconst<>+896(SB)/8, $0x0000000000000001
-DATA vmconst<>+904(SB)/8, $0x3ce8469898cc5170
-DATA vmconst<>+912(SB)/8, $0x3e64442d00000000
-DATA vmconst<>+920(SB)/8, $0x3fe921fb40000000
-DATA vmconst<>+928(SB)/8, $0x3de5d8fd1fd19ccd
-DATA vmconst<>+936(SB)/8, $0xbe5ae5e5a9291f5d
-DATA vmconst<>+944(SB)/8, $0x3ec71de3567d48a1
-DATA vmconst<>+952(SB)/8, $0xbf2a01a019bfdf03
-DATA vmconst<>+960(SB)/8, $0x3f8111111110f7d0
-DATA vmconst<>+968(SB)/8, $0xbfc5555555555548
-DATA vmconst<>+976(SB)/8, $0xbda8fa49a0861a9b
-DATA vmconst<>+984(SB)/8, $0x3e21ee9d7b4e3f05
-DATA vmconst<>+992(SB)/8, $0xbe927e4f7eac4bc6
-DATA vmconst<>+1000(SB)/8, $0x3efa01a019c844f5
-DATA vmconst<>+1008(SB)/8, $0xbf56c16c16c14f91
-DATA vmconst<>+1016(SB)/8, $0x3fa555555555554b
-DATA vmconst<>+1024(SB)/8, $0x0000000000000002
-DATA vmconst<>+1032(SB)/4, $0x46000000
+DATA vmconst<>+456(SB)/8, $0x4034000000000000
+DATA vmconst<>+464(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+472(SB)/8, $0x3ff2d2d2d2d2d2d3
+DATA vmconst<>+480(SB)/8, $0x3ff1c71c71c71c72
+DATA vmconst<>+488(SB)/8, $0x3ff0d79435e50d79
+DATA vmconst<>+496(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+504(SB)/8, $0x3fee79e79e79e79e
+DATA vmconst<>+512(SB)/8, $0x3fed1745d1745d17
+DATA vmconst<>+520(SB)/8, $0x3febd37a6f4de9bd
+DATA vmconst<>+528(SB)/8, $0x3feaaaaaaaaaaaab
+DATA vmconst<>+536(SB)/8, $0x3fe999999999999a
+DATA vmconst<>+544(SB)/8, $0x3fe89d89d89d89d9
+DATA vmconst<>+552(SB)/8, $0x3fe7b425ed097b42
+DATA vmconst<>+560(SB)/8, $0x3fe6db6db6db6db7
+DATA vmconst<>+568(SB)/8, $0x3fe611a7b9611a7c
+DATA vmconst<>+576(SB)/8, $0x3fe5555555555555
+DATA vmconst<>+584(SB)/8, $0x3ff5555555555555
+DATA vmconst<>+592(SB)/8, $0xbff0000000000000
+DATA vmconst<>+600(SB)/8, $0xbfcc8ff7c79aa000
+DATA vmconst<>+608(SB)/8, $0xbfc4cd6b97964000
+DATA vmconst<>+616(SB)/8, $0xbfbaf8e8210a4000
+DATA vmconst<>+624(SB)/8, $0xbfaa431d5bcc0000
+DATA vmconst<>+632(SB)/8, $0x8000000000000000
+DATA vmconst<>+640(SB)/8, $0x3fa8fb063ef2c000
+DATA vmconst<>+648(SB)/8, $0x3fb8663f793c4000
+DATA vmconst<>+656(SB)/8, $0x3fc1e3b825dd0000
+DATA vmconst<>+664(SB)/8, $0x3fc7565011e49000
+DATA vmconst<>+672(SB)/8, $0x3fcc8ff7c79aa000
+DATA vmconst<>+680(SB)/8, $0x3fd0ca937be1b800
+DATA vmconst<>+688(SB)/8, $0x3fd334e9e47d0800
+DATA vmconst<>+696(SB)/8, $0x3fd588c2d9133800
+DATA vmconst<>+704(SB)/8, $0x3fd7c7b282d0d800
+DATA vmconst<>+712(SB)/8, $0x3fd9f323ecbf9800
+DATA vmconst<>+720(SB)/8, $0xbfd269621134d800
+DATA vmconst<>+728(SB)/8, $0x3d27794f689f8434
+DATA vmconst<>+736(SB)/8, $0xbd07946f9d8f5ca8
+DATA vmconst<>+744(SB)/8, $0xbcf60a1945b71373
+DATA vmconst<>+752(SB)/8, $0xbd292f8ec7d853af
+DATA vmconst<>+760(SB)/8, $0x0000000000000000
+DATA vmconst<>+768(SB)/8, $0x3d0fc5b13b78bef1
+DATA vmconst<>+776(SB)/8, $0x3d1b2409228c1d35
+DATA vmconst<>+784(SB)/8, $0x3d27b2367b02240b
+DATA vmconst<>+792(SB)/8, $0x3d29d27eb6a4d148
+DATA vmconst<>+800(SB)/8, $0xbd27814f689f8434
+DATA vmconst<>+808(SB)/8, $0x3d1dadd4997a199a
+DATA vmconst<>+816(SB)/8, $0xbcc4d1c379322380
+DATA vmconst<>+824(SB)/8, $0xbd2b860504f94fc1
+DATA vmconst<>+832(SB)/8, $0xbd2cae4ed7eff60f
+DATA vmconst<>+840(SB)/8, $0x3cf33cada35d9bd0
+DATA vmconst<>+848(SB)/8, $0xbd2c8bc1df5bb3b6
+DATA vmconst<>+856(SB)/8, $0x3fe62e42fefa3800
+DATA vmconst<>+864(SB)/8, $0xbfb9a745da4a3a9d
+DATA vmconst<>+872(SB)/8, $0x3fbc80b17fa5120b
+DATA vmconst<>+880(SB)/8, $0xbfbffffd14f18772
+DATA vmconst<>+888(SB)/8, $0x3fc24922facf6635
+DATA vmconst<>+896(SB)/8, $0xbfc555555572da35
+DATA vmconst<>+904(SB)/8, $0x3fc9999999b9cd3f
+DATA vmconst<>+912(SB)/8, $0xbfcfffffffffff5f
+DATA vmconst<>+920(SB)/8, $0x3fd55555555554fd
+DATA vmconst<>+928(SB)/8, $0xbfe0000000000000
+DATA vmconst<>+936(SB)/8, $0x3d2ef35793c76730
+DATA vmconst<>+944(SB)/4, $0x3fb504f3
+DATA vmconst<>+948(SB)/4, $0x00000000
+DATA vmconst<>+952(SB)/4, $0x3d9021bb
+DATA vmconst<>+956(SB)/4, $0x00000000
+DATA vmconst<>+960(SB)/4, $0xbdebd1b8
+DATA vmconst<>+964(SB)/4, $0x00000000
+DATA vmconst<>+968(SB)/4, $0x3def251a
+DATA vmconst<>+972(SB)/4, $0x00000000
+DATA vmconst<>+976(SB)/4, $0xbdfe5d4f
+DATA vmconst<>+980(SB)/4, $0x00000000
+DATA vmconst<>+984(SB)/4, $0x3e11e9bf
+DATA vmconst<>+988(SB)/4, $0x00000000
+DATA vmconst<>+992(SB)/4, $0xbe2aae50
+DATA vmconst<>+996(SB)/4, $0x00000000
+DATA vmconst<>+1000(SB)/4, $0x3e4cceac
+DATA vmconst<>+1004(SB)/4, $0x00000000
+DATA vmconst<>+1008(SB)/4, $0xbe7ffffc
+DATA vmconst<>+1012(SB)/4, $0x00000000
+DATA vmconst<>+1016(SB)/4, $0x3eaaaaaa
+DATA vmconst<>+1020(SB)/4, $0x00000000
+DATA vmconst<>+1024(SB)/4, $0x00800000
+DATA vmconst<>+1028(SB)/4, $0x00000000
+DATA vmconst<>+1032(SB)/4, $0x7f7fffff
 DATA vmconst<>+1036(SB)/4, $0x00000000
-DATA vmconst<>+1040(SB)/4, $0x3f22f983
-DATA vmconst<>+1044(SB)/4, $0x00000000
-DATA vmconst<>+1048(SB)/4, $0x3fc90fdb
-DATA vmconst<>+1052(SB)/4, $0x00000000
-DATA vmconst<>+1056(SB)/4, $0xb33bbd2e
-DATA vmconst<>+1060(SB)/4, $0x00000000
-DATA vmconst<>+1064(SB)/4, $0xa6f72ced
-DATA vmconst<>+1068(SB)/4, $0x00000000
-DATA vmconst<>+1072(SB)/4, $0xb94ca1f9
-DATA vmconst<>+1076(SB)/4, $0x00000000
-DATA vmconst<>+1080(SB)/4, $0x3c08839e
-DATA vmconst<>+1084(SB)/4, $0x00000000
-DATA vmconst<>+1088(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+1092(SB)/4, $0x00000000
-DATA vmconst<>+1096(SB)/4, $0x37ccf5ce
-DATA vmconst<>+1100(SB)/4, $0x00000000
-DATA vmconst<>+1104(SB)/4, $0xbab6061a
-DATA vmconst<>+1108(SB)/4, $0x00000000
-DATA vmconst<>+1112(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+1116(SB)/4, $0x00000000
-DATA vmconst<>+1120(SB)/4, $0x00000001
-DATA vmconst<>+1124(SB)/4, $0x00000000
-DATA vmconst<>+1128(SB)/4, $0x00000002
-DATA vmconst<>+1132(SB)/4, $0x00000000
-DATA vmconst<>+1136(SB)/8, $0x3fdbcb7b1526e50e
-DATA vmconst<>+1144(SB)/4, $0x3a37b152
+DATA vmconst<>+1040(SB)/8, $0x8000000000000000
+DATA vmconst<>+1048(SB)/8, $0x404601e678fc457b
+DATA vmconst<>+1056(SB)/8, $0x4000000000000000
+DATA vmconst<>+1064(SB)/8, $0xbfeedc5baafd6f4b
+DATA vmconst<>+1072(SB)/8, $0xc058d26a0e26682d
+DATA vmconst<>+1080(SB)/8, $0xc0993ac030580563
+DATA vmconst<>+1088(SB)/8, $0x405c33f28a581b86
+DATA vmconst<>+1096(SB)/8, $0x40a176fa0e5535fa
+DATA vmconst<>+1104(SB)/8, $0x40b2ec102442040c
+DATA vmconst<>+1112(SB)/8, $0x3fe4000000000000
+DATA vmconst<>+1120(SB)/8, $0x3ff0000000000000
+DATA vmconst<>+1128(SB)/8, $0x0000000000000000
+DATA vmconst<>+1136(SB)/4, $0x7fffffff
+DATA vmconst<>+1140(SB)/4, $0x00000000
+DATA vmconst<>+1144(SB)/4, $0x80000000
 DATA vmconst<>+1148(SB)/4, $0x00000000
-DATA vmconst<>+1152(SB)/4, $0x39826a14
+DATA vmconst<>+1152(SB)/4, $0x41200000
 DATA vmconst<>+1156(SB)/4, $0x00000000
-DATA vmconst<>+1160(SB)/4, $0x3ede0000
+DATA vmconst<>+1160(SB)/4, $0x00000000
 DATA vmconst<>+1164(SB)/4, $0x00000000
-DATA vmconst<>+1168(SB)/4, $0x3e9a0000
+DATA vmconst<>+1168(SB)/4, $0x40000000
 DATA vmconst<>+1172(SB)/4, $0x00000000
-DATA vmconst<>+1176(SB)/4, $0x3ee2a8ed
-DATA vmconst<>+1180(SB)/4, $0x00000000
-DATA vmconst<>+1184(SB)/8, $0x4035000000000000
-DATA vmconst<>+1192(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+1200(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+1208(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+1216(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+1224(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+1232(SB)/8, $0x40cdb7963eae91e1
-DATA vmconst<>+1240(SB)/4, $0x39559e2f
-DATA vmconst<>+1244(SB)/4, $0x00000000
-DATA vmconst<>+1248(SB)/4, $0x3c087bbe
-DATA vmconst<>+1252(SB)/4, $0x00000000
-DATA vmconst<>+1256(SB)/4, $0x3e2aaacc
-DATA vmconst<>+1260(SB)/4, $0x00000000
-DATA vmconst<>+1264(SB)/8, $0x408fe00000000000
-DATA vmconst<>+1272(SB)/8, $0x4030000000000000
-DATA vmconst<>+1280(SB)/8, $0x3fe62e42fefa39ef
-DATA vmconst<>+1288(SB)/8, $0x3c7abc9e3b39803f
-DATA vmconst<>+1296(SB)/4, $0xc2fc0000
-DATA vmconst<>+1300(SB)/4, $0x00000000
-DATA vmconst<>+1304(SB)/4, $0x42fecccd
-DATA vmconst<>+1308(SB)/4, $0x00000000
-DATA vmconst<>+1312(SB)/4, $0x3920fdde
-DATA vmconst<>+1316(SB)/4, $0x00000000
-DATA vmconst<>+1320(SB)/4, $0x3aaf9f29
-DATA vmconst<>+1324(SB)/4, $0x00000000
-DATA vmconst<>+1328(SB)/4, $0x3c1d96a6
-DATA vmconst<>+1332(SB)/4, $0x00000000
-DATA vmconst<>+1336(SB)/4, $0x3d635774
-DATA vmconst<>+1340(SB)/4, $0x00000000
-DATA vmconst<>+1344(SB)/4, $0x3e75fdee
-DATA vmconst<>+1348(SB)/4, $0x00000000
-DATA vmconst<>+1352(SB)/4, $0x3f317218
-DATA vmconst<>+1356(SB)/4, $0x00000000
-DATA vmconst<>+1360(SB)/8, $0x3f2a01b0d25c0bd7
-DATA vmconst<>+1368(SB)/8, $0x3f56c17ee6287708
-DATA vmconst<>+1376(SB)/8, $0x3f811111110e0b16
-DATA vmconst<>+1384(SB)/8, $0x3fa55555554e87df
-DATA vmconst<>+1392(SB)/8, $0x3fc5555555555556
-DATA vmconst<>+1400(SB)/8, $0x3fe0000000000001
-DATA vmconst<>+1408(SB)/8, $0xbff0000000000000
-DATA vmconst<>+1416(SB)/8, $0x4340000000000000
-DATA vmconst<>+1424(SB)/8, $0x43300000000003ff
-DATA vmconst<>+1432(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+1440(SB)/8, $0x3fda827999fcef32
-DATA vmconst<>+1448(SB)/8, $0xbfd2bec333018867
-DATA vmconst<>+1456(SB)/8, $0x3e20000000000000
-DATA vmconst<>+1464(SB)/8, $0x3c90000000000000
-DATA vmconst<>+1472(SB)/4, $0xbf800000
+DATA vmconst<>+1176(SB)/8, $0x3ff71547652b82fe
+DATA vmconst<>+1184(SB)/8, $0xc08ff00000000000
+DATA vmconst<>+1192(SB)/8, $0x408ff80000000000
+DATA vmconst<>+1200(SB)/8, $0x3fe62e42fefa3000
+DATA vmconst<>+1208(SB)/8, $0x3d53de6af278ece6
+DATA vmconst<>+1216(SB)/8, $0x3fb0000000000000
+DATA vmconst<>+1224(SB)/8, $0x3efa01a01a01a01a
+DATA vmconst<>+1232(SB)/8, $0x3f2a01a01a01a01a
+DATA vmconst<>+1240(SB)/8, $0x3f81111111111111
+DATA vmconst<>+1248(SB)/8, $0x3fc5555555555555
+DATA vmconst<>+1256(SB)/8, $0x00000000000003ff
+DATA vmconst<>+1264(SB)/8, $0x4150000000000000
+DATA vmconst<>+1272(SB)/8, $0x3fd45f306dc9c883
+DATA vmconst<>+1280(SB)/8, $0x3e84442d00000000
+DATA vmconst<>+1288(SB)/8, $0x400921fb40000000
+DATA vmconst<>+1296(SB)/8, $0x3d08469898cc5170
+DATA vmconst<>+1304(SB)/8, $0x3bd68d055274b65d
+DATA vmconst<>+1312(SB)/8, $0xbc62f3270df7172a
+DATA vmconst<>+1320(SB)/8, $0x3ce952c339c5215c
+DATA vmconst<>+1328(SB)/8, $0xbd6ae7f3dfd219c3
+DATA vmconst<>+1336(SB)/8, $0x3de6124613a06b04
+DATA vmconst<>+1344(SB)/8, $0xbe5ae64567f53a4f
+DATA vmconst<>+1352(SB)/8, $0x3ec71de3a556c72c
+DATA vmconst<>+1360(SB)/8, $0xbf2a01a01a01a01a
+DATA vmconst<>+1368(SB)/8, $0xbfc5555555555555
+DATA vmconst<>+1376(SB)/8, $0x0000000000000100
+DATA vmconst<>+1384(SB)/4, $0x46000000
+DATA vmconst<>+1388(SB)/4, $0x00000000
+DATA vmconst<>+1392(SB)/4, $0x3f22f983
+DATA vmconst<>+1396(SB)/4, $0x00000000
+DATA vmconst<>+1400(SB)/4, $0x3fc90fdb
+DATA vmconst<>+1404(SB)/4, $0x00000000
+DATA vmconst<>+1408(SB)/4, $0xb33bbd2e
+DATA vmconst<>+1412(SB)/4, $0x00000000
+DATA vmconst<>+1416(SB)/4, $0xa6f72ced
+DATA vmconst<>+1420(SB)/4, $0x00000000
+DATA vmconst<>+1424(SB)/4, $0xb94ca1f9
+DATA vmconst<>+1428(SB)/4, $0x00000000
+DATA vmconst<>+1432(SB)/4, $0x3c08839e
+DATA vmconst<>+1436(SB)/4, $0x00000000
+DATA vmconst<>+1440(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+1444(SB)/4, $0x00000000
+DATA vmconst<>+1448(SB)/4, $0x37ccf5ce
+DATA vmconst<>+1452(SB)/4, $0x00000000
+DATA vmconst<>+1456(SB)/4, $0xbab6061a
+DATA vmconst<>+1460(SB)/4, $0x00000000
+DATA vmconst<>+1464(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+1468(SB)/4, $0x00000000
+DATA vmconst<>+1472(SB)/4, $0x00000001
 DATA vmconst<>+1476(SB)/4, $0x00000000
-DATA vmconst<>+1480(SB)/8, $0xc0c992d8d24f3f38
-DATA vmconst<>+1488(SB)/8, $0x413199eca5fc9ddd
-DATA vmconst<>+1496(SB)/8, $0xc1711fead3299176
-DATA vmconst<>+1504(SB)/8, $0x40cab8a5eeb36572
-DATA vmconst<>+1512(SB)/8, $0xc13427bc582abc96
-DATA vmconst<>+1520(SB)/8, $0x4177d98fc2ead8ef
-DATA vmconst<>+1528(SB)/8, $0xc189afe03cbe5a31
-DATA vmconst<>+1536(SB)/8, $0x3d06849b86a12b9b
-DATA vmconst<>+1544(SB)/4, $0x3c19c53b
+DATA vmconst<>+1480(SB)/4, $0x00000002
+DATA vmconst<>+1484(SB)/4, $0x00000000
+DATA vmconst<>+1488(SB)/8, $0x3fdbcb7b1526e50e
+DATA vmconst<>+1496(SB)/8, $0x3c695355baaafad3
+DATA vmconst<>+1504(SB)/4, $0x3a37b152
+DATA vmconst<>+1508(SB)/4, $0x00000000
+DATA vmconst<>+1512(SB)/4, $0x39826a14
+DATA vmconst<>+1516(SB)/4, $0x00000000
+DATA vmconst<>+1520(SB)/4, $0x3ede0000
+DATA vmconst<>+1524(SB)/4, $0x00000000
+DATA vmconst<>+1528(SB)/4, $0x3e9a0000
+DATA vmconst<>+1532(SB)/4, $0x00000000
+DATA vmconst<>+1536(SB)/8, $0x3c7777d0ffda0d24
+DATA vmconst<>+1544(SB)/4, $0x3ee2a8ed
 DATA vmconst<>+1548(SB)/4, $0x00000000
-DATA vmconst<>+1552(SB)/4, $0x3b4c779c
-DATA vmconst<>+1556(SB)/4, $0x00000000
-DATA vmconst<>+1560(SB)/4, $0x3cc821b5
-DATA vmconst<>+1564(SB)/4, $0x00000000
-DATA vmconst<>+1568(SB)/4, $0x3d5ac5c9
-DATA vmconst<>+1572(SB)/4, $0x00000000
-DATA vmconst<>+1576(SB)/4, $0x3e0896dd
-DATA vmconst<>+1580(SB)/4, $0x00000000
-DATA vmconst<>+1584(SB)/4, $0x3eaaaa6f
-DATA vmconst<>+1588(SB)/4, $0x00000000
-DATA vmconst<>+1592(SB)/8, $0x3f86d755fc1636f3
-DATA vmconst<>+1600(SB)/8, $0xbf9da5fdeb30e33e
-DATA vmconst<>+1608(SB)/8, $0x3fa5ee9281016ed2
-DATA vmconst<>+1616(SB)/8, $0xbfaa680f4658c711
-DATA vmconst<>+1624(SB)/8, $0x3fae0955a999ace7
-DATA vmconst<>+1632(SB)/8, $0xbfb110025075dddc
-DATA vmconst<>+1640(SB)/8, $0x3fb3b128bfd32fbb
-DATA vmconst<>+1648(SB)/8, $0xbfb745d0a99d91e0
-DATA vmconst<>+1656(SB)/8, $0x3fbc71c7173fae64
-DATA vmconst<>+1664(SB)/8, $0xbfc2492492404d83
-DATA vmconst<>+1672(SB)/8, $0x3fc9999999998dc7
-DATA vmconst<>+1680(SB)/8, $0xbfd5555555555554
-DATA vmconst<>+1688(SB)/8, $0x3fe921fb54442d18
-DATA vmconst<>+1696(SB)/8, $0x3c81a62633145c07
-DATA vmconst<>+1704(SB)/4, $0x401a827a
+DATA vmconst<>+1552(SB)/8, $0x4035000000000000
+DATA vmconst<>+1560(SB)/8, $0xc03a4e3de8540779
+DATA vmconst<>+1568(SB)/8, $0xc0a69c6c36da2dfb
+DATA vmconst<>+1576(SB)/8, $0xc0f5f38b8605d22d
+DATA vmconst<>+1584(SB)/8, $0xc1233fdeba64bb4f
+DATA vmconst<>+1592(SB)/8, $0xc065b5b9fcd003bb
+DATA vmconst<>+1600(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+1608(SB)/4, $0x39559e2f
+DATA vmconst<>+1612(SB)/4, $0x00000000
+DATA vmconst<>+1616(SB)/4, $0x3c087bbe
+DATA vmconst<>+1620(SB)/4, $0x00000000
+DATA vmconst<>+1624(SB)/4, $0x3e2aaacc
+DATA vmconst<>+1628(SB)/4, $0x00000000
+DATA vmconst<>+1632(SB)/8, $0x408fe00000000000
+DATA vmconst<>+1640(SB)/8, $0x4030000000000000
+DATA vmconst<>+1648(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+1656(SB)/8, $0x3c7abc9e3b39803f
+DATA vmconst<>+1664(SB)/4, $0xc2fc0000
+DATA vmconst<>+1668(SB)/4, $0x00000000
+DATA vmconst<>+1672(SB)/4, $0x42fecccd
+DATA vmconst<>+1676(SB)/4, $0x00000000
+DATA vmconst<>+1680(SB)/4, $0x3920fdde
+DATA vmconst<>+1684(SB)/4, $0x00000000
+DATA vmconst<>+1688(SB)/4, $0x3aaf9f29
+DATA vmconst<>+1692(SB)/4, $0x00000000
+DATA vmconst<>+1696(SB)/4, $0x3c1d96a6
+DATA vmconst<>+1700(SB)/4, $0x00000000
+DATA vmconst<>+1704(SB)/4, $0x3d635774
 DATA vmconst<>+1708(SB)/4, $0x00000000
-DATA vmconst<>+1712(SB)/4, $0x3ed413cd
+DATA vmconst<>+1712(SB)/4, $0x3e75fdee
 DATA vmconst<>+1716(SB)/4, $0x00000000
-DATA vmconst<>+1720(SB)/4, $0x3f490fdb
+DATA vmconst<>+1720(SB)/4, $0x3f317218
 DATA vmconst<>+1724(SB)/4, $0x00000000
-DATA vmconst<>+1728(SB)/4, $0xb2bbbd2e
-DATA vmconst<>+1732(SB)/4, $0x00000000
-DATA vmconst<>+1736(SB)/4, $0x3da4f0d1
-DATA vmconst<>+1740(SB)/4, $0x00000000
-DATA vmconst<>+1744(SB)/4, $0xbe0e1b85
-DATA vmconst<>+1748(SB)/4, $0x00000000
-DATA vmconst<>+1752(SB)/4, $0x3e4c925f
-DATA vmconst<>+1756(SB)/4, $0x00000000
-DATA vmconst<>+1760(SB)/4, $0xbeaaaa2a
-DATA vmconst<>+1764(SB)/4, $0x00000000
-DATA vmconst<>+1768(SB)/8, $0x3fefae147ae147ae
-DATA vmconst<>+1776(SB)/8, $0x3f9d72b2bc8155f9
-DATA vmconst<>+1784(SB)/8, $0xbf8e6aaa8a0a04cf
-DATA vmconst<>+1792(SB)/8, $0x3f91d189408314ef
-DATA vmconst<>+1800(SB)/8, $0x3f765a9c4dfcf8b1
-DATA vmconst<>+1808(SB)/8, $0x3f852420b04b37be
-DATA vmconst<>+1816(SB)/8, $0x3f8782651caa6548
-DATA vmconst<>+1824(SB)/8, $0x3f8c9cf07674736b
-DATA vmconst<>+1832(SB)/8, $0x3f91c4d35cf95421
-DATA vmconst<>+1840(SB)/8, $0x3f96e8bb1c8209a2
-DATA vmconst<>+1848(SB)/8, $0x3f9f1c71c1db0624
-DATA vmconst<>+1856(SB)/8, $0x3fa6db6db6e31f13
-DATA vmconst<>+1864(SB)/8, $0x3fb3333333332eca
-DATA vmconst<>+1872(SB)/8, $0x3ff921fb54442d18
-DATA vmconst<>+1880(SB)/8, $0x3c91a62633145c07
-DATA vmconst<>+1888(SB)/4, $0x3d2cb352
-DATA vmconst<>+1892(SB)/4, $0x00000000
-DATA vmconst<>+1896(SB)/4, $0x3cc617e3
-DATA vmconst<>+1900(SB)/4, $0x00000000
-DATA vmconst<>+1904(SB)/4, $0x3d3a3ec7
-DATA vmconst<>+1908(SB)/4, $0x00000000
-DATA vmconst<>+1912(SB)/4, $0x3d9980f6
-DATA vmconst<>+1916(SB)/4, $0x00000000
-DATA vmconst<>+1920(SB)/4, $0x3e2aaae4
-DATA vmconst<>+1924(SB)/4, $0x00000000
-DATA vmconst<>+1928(SB)/4, $0x40490fdb
+DATA vmconst<>+1728(SB)/8, $0x3f2a01b0d25c0bd7
+DATA vmconst<>+1736(SB)/8, $0x3f56c17ee6287708
+DATA vmconst<>+1744(SB)/8, $0x3f811111110e0b16
+DATA vmconst<>+1752(SB)/8, $0x3fa55555554e87df
+DATA vmconst<>+1760(SB)/8, $0x3fc5555555555556
+DATA vmconst<>+1768(SB)/8, $0x3fe0000000000001
+DATA vmconst<>+1776(SB)/8, $0x7fefffffffffffff
+DATA vmconst<>+1784(SB)/8, $0x4340000000000000
+DATA vmconst<>+1792(SB)/8, $0x4330000000000000
+DATA vmconst<>+1800(SB)/8, $0x43300000000003ff
+DATA vmconst<>+1808(SB)/8, $0x000fffffffffffff
+DATA vmconst<>+1816(SB)/8, $0x3ff6a09e667f3bcd
+DATA vmconst<>+1824(SB)/8, $0x3fda827999fcef32
+DATA vmconst<>+1832(SB)/8, $0xbfd2bec333018867
+DATA vmconst<>+1840(SB)/8, $0x3fc2f112df3e5244
+DATA vmconst<>+1848(SB)/8, $0x3fc39a09d078c69f
+DATA vmconst<>+1856(SB)/8, $0x3fc7466496cb03de
+DATA vmconst<>+1864(SB)/8, $0x3fcc71c51d8e78af
+DATA vmconst<>+1872(SB)/8, $0x3fd2492494229359
+DATA vmconst<>+1880(SB)/8, $0x3fd999999997fa04
+DATA vmconst<>+1888(SB)/8, $0x3fe5555555555593
+DATA vmconst<>+1896(SB)/8, $0x3dea39ef35793c76
+DATA vmconst<>+1904(SB)/8, $0x3fe62e42fee00000
+DATA vmconst<>+1912(SB)/8, $0x3e20000000000000
+DATA vmconst<>+1920(SB)/8, $0x3c90000000000000
+DATA vmconst<>+1928(SB)/4, $0xbf800000
 DATA vmconst<>+1932(SB)/4, $0x00000000
-DATA vmconst<>+1936(SB)/4, $0xb3bbbd2e
-DATA vmconst<>+1940(SB)/4, $0x00000000
-DATA vmconst<>+1944(SB)/8, $0x41b0000000000000
-DATA vmconst<>+1952(SB)/8, $0x3e30000000000000
-DATA vmconst<>+1960(SB)/4, $0x45800000
-DATA vmconst<>+1964(SB)/4, $0x00000000
-DATA vmconst<>+1968(SB)/4, $0x39800000
-DATA vmconst<>+1972(SB)/4, $0x00000000
-DATA vmconst<>+1976(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+1984(SB)/8, $0x4350000000000000
-DATA vmconst<>+1992(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+2000(SB)/8, $0x41d54fbc21000000
-DATA vmconst<>+2008(SB)/8, $0x3fc61f9add3c0ca4
-DATA vmconst<>+2016(SB)/8, $0x3fcc71c71c71c71c
-DATA vmconst<>+2024(SB)/8, $0x3ed0000000000000
-DATA vmconst<>+2032(SB)/4, $0x7f800000
-DATA vmconst<>+2036(SB)/4, $0x00000000
-DATA vmconst<>+2040(SB)/4, $0x4b800000
-DATA vmconst<>+2044(SB)/4, $0x00000000
-DATA vmconst<>+2048(SB)/4, $0x3eaaaaab
-DATA vmconst<>+2052(SB)/4, $0x00000000
-DATA vmconst<>+2056(SB)/4, $0x4ea94465
+DATA vmconst<>+1936(SB)/8, $0x41c0000000000000
+DATA vmconst<>+1944(SB)/8, $0x3ff45f306dc9c883
+DATA vmconst<>+1952(SB)/8, $0x0000000000000001
+DATA vmconst<>+1960(SB)/8, $0x3ce8469898cc5170
+DATA vmconst<>+1968(SB)/8, $0x3e64442d00000000
+DATA vmconst<>+1976(SB)/8, $0x3fe921fb40000000
+DATA vmconst<>+1984(SB)/8, $0xc0c992d8d24f3f38
+DATA vmconst<>+1992(SB)/8, $0x413199eca5fc9ddd
+DATA vmconst<>+2000(SB)/8, $0xc1711fead3299176
+DATA vmconst<>+2008(SB)/8, $0x40cab8a5eeb36572
+DATA vmconst<>+2016(SB)/8, $0xc13427bc582abc96
+DATA vmconst<>+2024(SB)/8, $0x4177d98fc2ead8ef
+DATA vmconst<>+2032(SB)/8, $0xc189afe03cbe5a31
+DATA vmconst<>+2040(SB)/8, $0x3d06849b86a12b9b
+DATA vmconst<>+2048(SB)/8, $0x0000000000000002
+DATA vmconst<>+2056(SB)/4, $0x3c19c53b
 DATA vmconst<>+2060(SB)/4, $0x00000000
-DATA vmconst<>+2064(SB)/4, $0x3e30fcd7
+DATA vmconst<>+2064(SB)/4, $0x3b4c779c
 DATA vmconst<>+2068(SB)/4, $0x00000000
-DATA vmconst<>+2072(SB)/4, $0x3e638e39
+DATA vmconst<>+2072(SB)/4, $0x3cc821b5
 DATA vmconst<>+2076(SB)/4, $0x00000000
-DATA vmconst<>+2080(SB)/4, $0x3b800000
+DATA vmconst<>+2080(SB)/4, $0x3d5ac5c9
 DATA vmconst<>+2084(SB)/4, $0x00000000
-DATA vmconst<>+2088(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+2096(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+2104(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+2112(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+2120(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+2128(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+2136(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+2144(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+2152(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+2160(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+2168(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+2176(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+2184(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+2192(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+2200(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+2208(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+2216(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+2224(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+2232(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+2240(SB)/8, $0x407ad02157700314
-DATA vmconst<>+2248(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+2256(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+2264(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+2272(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+2280(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+2288(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+2296(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+2304(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+2312(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+2320(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+2328(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+2336(SB)/8, $0xffffffff00000000
-DATA vmconst<>+2344(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+2352(SB)/8, $0x3feb000000000000
-DATA vmconst<>+2360(SB)/8, $0x0080000000000000
-DATA vmconst<>+2368(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+2376(SB)/8, $0x4018000000000000
-DATA vmconst<>+2384(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+2392(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+2400(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+2408(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+2416(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+2424(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+2432(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+2440(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+2448(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+2456(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+2464(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+2472(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+2480(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+2488(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+2496(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+2504(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+2512(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+2520(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+2528(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+2536(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+2544(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+2552(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+2560(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+2568(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+2576(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+2584(SB)/8, $0x41e0000000000000
-DATA vmconst<>+2592(SB)/8, $0x43300000000003fe
-DATA vmconst<>+2600(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+2608(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+2616(SB)/8, $0x00000000000007ff
-DATA vmconst<>+2624(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+2632(SB)/8, $0x40b0000000000000
-DATA vmconst<>+2640(SB)/8, $0x409ff80000000000
-DATA vmconst<>+2648(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+2656(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+2664(SB)/8, $0x0170000000000000
-DATA vmconst<>+2672(SB)/8, $0x7fd0000000000000
-DATA vmconst<>+2680(SB)/8, $0x4010000000000000
-DATA vmconst<>+2688(SB)/4, $0x0d800000
-DATA vmconst<>+2692(SB)/4, $0x00000000
-DATA vmconst<>+2696(SB)/4, $0x7e800000
-DATA vmconst<>+2700(SB)/4, $0x00000000
-DATA vmconst<>+2704(SB)/4, $0x40800000
-DATA vmconst<>+2708(SB)/4, $0x00000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $2712
+DATA vmconst<>+2088(SB)/4, $0x3e0896dd
+DATA vmconst<>+2092(SB)/4, $0x00000000
+DATA vmconst<>+2096(SB)/4, $0x3eaaaa6f
+DATA vmconst<>+2100(SB)/4, $0x00000000
+DATA vmconst<>+2104(SB)/8, $0x3f86d755fc1636f3
+DATA vmconst<>+2112(SB)/8, $0xbf9da5fdeb30e33e
+DATA vmconst<>+2120(SB)/8, $0x3fa5ee9281016ed2
+DATA vmconst<>+2128(SB)/8, $0xbfaa680f4658c711
+DATA vmconst<>+2136(SB)/8, $0x3fae0955a999ace7
+DATA vmconst<>+2144(SB)/8, $0xbfb110025075dddc
+DATA vmconst<>+2152(SB)/8, $0x3fb3b128bfd32fbb
+DATA vmconst<>+2160(SB)/8, $0xbfb745d0a99d91e0
+DATA vmconst<>+2168(SB)/8, $0x3fbc71c7173fae64
+DATA vmconst<>+2176(SB)/8, $0xbfc2492492404d83
+DATA vmconst<>+2184(SB)/8, $0x3fc9999999998dc7
+DATA vmconst<>+2192(SB)/8, $0xbfd5555555555554
+DATA vmconst<>+2200(SB)/8, $0x3fe921fb54442d18
+DATA vmconst<>+2208(SB)/8, $0x3c81a62633145c07
+DATA vmconst<>+2216(SB)/4, $0x401a827a
+DATA vmconst<>+2220(SB)/4, $0x00000000
+DATA vmconst<>+2224(SB)/4, $0x3ed413cd
+DATA vmconst<>+2228(SB)/4, $0x00000000
+DATA vmconst<>+2232(SB)/4, $0x3f490fdb
+DATA vmconst<>+2236(SB)/4, $0x00000000
+DATA vmconst<>+2240(SB)/4, $0xb2bbbd2e
+DATA vmconst<>+2244(SB)/4, $0x00000000
+DATA vmconst<>+2248(SB)/4, $0x3da4f0d1
+DATA vmconst<>+2252(SB)/4, $0x00000000
+DATA vmconst<>+2256(SB)/4, $0xbe0e1b85
+DATA vmconst<>+2260(SB)/4, $0x00000000
+DATA vmconst<>+2264(SB)/4, $0x3e4c925f
+DATA vmconst<>+2268(SB)/4, $0x00000000
+DATA vmconst<>+2272(SB)/4, $0xbeaaaa2a
+DATA vmconst<>+2276(SB)/4, $0x00000000
+DATA vmconst<>+2280(SB)/8, $0x3fefae147ae147ae
+DATA vmconst<>+2288(SB)/8, $0x3f9d72b2bc8155f9
+DATA vmconst<>+2296(SB)/8, $0xbf8e6aaa8a0a04cf
+DATA vmconst<>+2304(SB)/8, $0x3f91d189408314ef
+DATA vmconst<>+2312(SB)/8, $0x3f765a9c4dfcf8b1
+DATA vmconst<>+2320(SB)/8, $0x3f852420b04b37be
+DATA vmconst<>+2328(SB)/8, $0x3f8782651caa6548
+DATA vmconst<>+2336(SB)/8, $0x3f8c9cf07674736b
+DATA vmconst<>+2344(SB)/8, $0x3f91c4d35cf95421
+DATA vmconst<>+2352(SB)/8, $0x3f96e8bb1c8209a2
+DATA vmconst<>+2360(SB)/8, $0x3f9f1c71c1db0624
+DATA vmconst<>+2368(SB)/8, $0x3fa6db6db6e31f13
+DATA vmconst<>+2376(SB)/8, $0x3fb3333333332eca
+DATA vmconst<>+2384(SB)/8, $0x3ff921fb54442d18
+DATA vmconst<>+2392(SB)/8, $0x3c91a62633145c07
+DATA vmconst<>+2400(SB)/4, $0x3d2cb352
+DATA vmconst<>+2404(SB)/4, $0x00000000
+DATA vmconst<>+2408(SB)/4, $0x3cc617e3
+DATA vmconst<>+2412(SB)/4, $0x00000000
+DATA vmconst<>+2416(SB)/4, $0x3d3a3ec7
+DATA vmconst<>+2420(SB)/4, $0x00000000
+DATA vmconst<>+2424(SB)/4, $0x3d9980f6
+DATA vmconst<>+2428(SB)/4, $0x00000000
+DATA vmconst<>+2432(SB)/4, $0x3e2aaae4
+DATA vmconst<>+2436(SB)/4, $0x00000000
+DATA vmconst<>+2440(SB)/4, $0x40490fdb
+DATA vmconst<>+2444(SB)/4, $0x00000000
+DATA vmconst<>+2448(SB)/4, $0xb3bbbd2e
+DATA vmconst<>+2452(SB)/4, $0x00000000
+DATA vmconst<>+2456(SB)/8, $0x41b0000000000000
+DATA vmconst<>+2464(SB)/8, $0x3e30000000000000
+DATA vmconst<>+2472(SB)/4, $0x45800000
+DATA vmconst<>+2476(SB)/4, $0x00000000
+DATA vmconst<>+2480(SB)/4, $0x39800000
+DATA vmconst<>+2484(SB)/4, $0x00000000
+DATA vmconst<>+2488(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+2496(SB)/8, $0x0010000000000000
+DATA vmconst<>+2504(SB)/8, $0x4350000000000000
+DATA vmconst<>+2512(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+2520(SB)/8, $0x41d54fbc21000000
+DATA vmconst<>+2528(SB)/8, $0x3fc61f9add3c0ca4
+DATA vmconst<>+2536(SB)/8, $0x3fcc71c71c71c71c
+DATA vmconst<>+2544(SB)/8, $0x3ed0000000000000
+DATA vmconst<>+2552(SB)/4, $0x7f800000
+DATA vmconst<>+2556(SB)/4, $0x00000000
+DATA vmconst<>+2560(SB)/4, $0x4b800000
+DATA vmconst<>+2564(SB)/4, $0x00000000
+DATA vmconst<>+2568(SB)/4, $0x3eaaaaab
+DATA vmconst<>+2572(SB)/4, $0x00000000
+DATA vmconst<>+2576(SB)/4, $0x4ea94465
+DATA vmconst<>+2580(SB)/4, $0x00000000
+DATA vmconst<>+2584(SB)/4, $0x3e30fcd7
+DATA vmconst<>+2588(SB)/4, $0x00000000
+DATA vmconst<>+2592(SB)/4, $0x3e638e39
+DATA vmconst<>+2596(SB)/4, $0x00000000
+DATA vmconst<>+2600(SB)/4, $0x3b800000
+DATA vmconst<>+2604(SB)/4, $0x00000000
+DATA vmconst<>+2608(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+2616(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+2624(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+2632(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+2640(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+2648(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+2656(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+2664(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+2672(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+2680(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+2688(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+2696(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+2704(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+2712(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+2720(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+2728(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+2736(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+2744(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+2752(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+2760(SB)/8, $0x407ad02157700314
+DATA vmconst<>+2768(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+2776(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+2784(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+2792(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+2800(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+2808(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+2816(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+2824(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+2832(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+2840(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+2848(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+2856(SB)/8, $0xffffffff00000000
+DATA vmconst<>+2864(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+2872(SB)/8, $0x3feb000000000000
+DATA vmconst<>+2880(SB)/8, $0x0080000000000000
+DATA vmconst<>+2888(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+2896(SB)/8, $0x4018000000000000
+DATA vmconst<>+2904(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+2912(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+2920(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+2928(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+2936(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+2944(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+2952(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+2960(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+2968(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+2976(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+2984(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+2992(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+3000(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+3008(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+3016(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+3024(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+3032(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+3040(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+3048(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+3056(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+3064(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+3072(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+3080(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+3088(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+3096(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+3104(SB)/8, $0x41e0000000000000
+DATA vmconst<>+3112(SB)/8, $0x43300000000003fe
+DATA vmconst<>+3120(SB)/8, $0x3fe6a09e667f3bcd
+DATA vmconst<>+3128(SB)/8, $0x800fffffffffffff
+DATA vmconst<>+3136(SB)/8, $0x00000000000007ff
+DATA vmconst<>+3144(SB)/8, $0xc0b0000000000000
+DATA vmconst<>+3152(SB)/8, $0x40b0000000000000
+DATA vmconst<>+3160(SB)/8, $0x409ff80000000000
+DATA vmconst<>+3168(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+3176(SB)/8, $0x0170000000000000
+DATA vmconst<>+3184(SB)/8, $0x7fd0000000000000
+DATA vmconst<>+3192(SB)/8, $0x4010000000000000
+DATA vmconst<>+3200(SB)/4, $0x0d800000
+DATA vmconst<>+3204(SB)/4, $0x00000000
+DATA vmconst<>+3208(SB)/4, $0x7e800000
+DATA vmconst<>+3212(SB)/4, $0x00000000
+DATA vmconst<>+3216(SB)/4, $0x40800000
+DATA vmconst<>+3220(SB)/4, $0x00000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $3224

@@ -23,12 +23,12 @@ var fast512 = map[string]core{
 	"exp2":  exp2Fast64,
 	"log":   logFast64,
 	"log2":  log2Fast64,
-	"log10": func(k lang, x Op) (Op, Op) { return log10With(k, x, logFast64) },
+	"log10": log10Fast64,
 	"tanh":  func(k lang, x Op) (Op, Op) { return tanhWith(contracted{k}, x, expFast64) },
 	"cosh":  func(k lang, x Op) (Op, Op) { return coshWith(contracted{k}, x, expFast64) },
 	"sinh":  func(k lang, x Op) (Op, Op) { return sinhWith(contracted{k}, x, expFast64) },
-	"sin":   func(k lang, x Op) (Op, Op) { return trig64(contracted{k}, x, false) },
-	"cos":   func(k lang, x Op) (Op, Op) { return trig64(contracted{k}, x, true) },
+	"sin":   func(k lang, x Op) (Op, Op) { return sinCosFast64(k, x, false) },
+	"cos":   func(k lang, x Op) (Op, Op) { return sinCosFast64(k, x, true) },
 	"tan":   func(k lang, x Op) (Op, Op) { return tan64(contracted{k}, x) },
 	"atan":  atanFast64,
 	"asin":  func(k lang, x Op) (Op, Op) { return asinAcosFast64(k, x, false) },
@@ -271,10 +271,21 @@ func hasGetMant(k lang) bool {
 // getMant is x's significand in [1, 2) (VGETMANTPD with interval 1–2,
 // x's sign kept), getExp the exponent of its binade as a float (VGETEXPPD:
 // floor(log2 |x|) for a normal x).
-func getMant(k lang, x Op) Op {
+func getMant(k lang, x Op) Op { return getMantIn(k, x, mantOneTwo) }
+
+// The normalization intervals of VGETMANTPD/PS (its immediate's low two
+// bits): [1, 2) and [3/4, 3/2).
+const (
+	mantOneTwo             = 0x00
+	mantThreeQuartersThree = 0x03
+)
+
+// getMantIn is x's significand scaled into the interval (mantOneTwo or
+// mantThreeQuartersThree), x's sign kept.
+func getMantIn(k lang, x Op, interval uint8) Op {
 	w := wideKern(k, "getMant")
 	d := w.vreg()
-	w.pd(w.c.VGETMANTPD, w.c.VGETMANTPS, operand.U8(0x00), w.reg(x), d)
+	w.pd(w.c.VGETMANTPD, w.c.VGETMANTPS, operand.U8(interval), w.reg(x), d)
 	return d
 }
 
@@ -285,35 +296,204 @@ func getExp(k lang, x Op) Op {
 	return d
 }
 
-// logFast64 is fdlibm's log (logFused: s = f/(2+f), the Lg1…Lg7
-// polynomial in s², every multiply-add fused) over logFastReduce.
-// Positive normal lanes only, as log64.
+// The table log's cells: x = 2^e·m with m in [3/4, 3/2), n = rint(20·m) in
+// 15 … 30, sixteen cells of width 1/20 centred at n/20, cell n's entries
+// at n & 15 (the four index bits VPERMI2PD reads). Cell 20 is centred at 1
+// and its entries are exactly 1 and 0, so that near x = 1 the result is
+// the polynomial's alone and nothing cancels.
+const logTableK = 20
+
+// logTableR bounds |r| = |m·inv - 1| over the cells: 1/30 (cell 15, where m
+// ≥ 3/4), a little more for inv's rounding.
+const logTableR = 1.0/30 + 0x1p-40
+
+// logTableInv is n/20's inverse (20/n rounded) for each cell;
+// logTableHi is -log of that inverse rounded to a multiple of 2^-43 and
+// logTableLo the rest (from logBig at fitPrec bits): log m = hi + lo +
+// log1p(r) with r = m·inv - 1. A multiple of 2^-43 plus e·ln2Hi43 (another,
+// below 2^10 in magnitude) is exact in float64.
+var logTableInv, logTableHi, logTableLo = func() (inv, hi, lo [16]float64) {
+	for n := 15; n <= 30; n++ {
+		j := n & 15
+		inv[j] = float64(logTableK) / float64(n)
+		l := logBig(newFit(inv[j]))
+		l.Neg(l)
+		hi[j], lo[j] = split43(l)
+	}
+	return inv, hi, lo
+}()
+
+// split43 is v rounded to a multiple of 2^-43 and the rest, rounded.
+func split43(v *big.Float) (hi, lo float64) {
+	f, _ := v.Float64()
+	hi = math.RoundToEven(f*0x1p43) / 0x1p43
+	lo, _ = new(big.Float).Sub(v, newFit(hi)).Float64()
+	return hi, lo
+}
+
+// ln 2 as a multiple of 2^-43 (ln2Hi43; e·ln2Hi43 is exact for |e| < 2^11)
+// and the rest.
+var ln2Hi43, ln2Lo43 = split43(logBig(newFit(2)))
+
+// logTableP is (log1p(r) - r)/r² on |r| ≤ logTableR (polyFit; TestFits
+// measures it).
+var logTableP = polyFit(log1pTail, -logTableR, logTableR, 8)
+
+// positiveNormal is the mask of x's positive normal lanes (finite, not
+// zero, not subnormal, not negative) on the 512-bit target: VFPCLASSPD/PS
+// marks the lanes of any other class (its immediate 0xff: NaN, ±0, ±Inf,
+// subnormal, negative) and KNOTB/KNOTW inverts them, two instructions
+// where two compares and their AND are three.
+func positiveNormal(k lang, x Op) Op {
+	w := wideKern(k, "positiveNormal")
+	bad, ok := w.c.K(), w.c.K()
+	w.pd(w.c.VFPCLASSPDZ, w.c.VFPCLASSPSZ, operand.U8(0xff), w.reg(x), bad)
+	if w.elem == 64 {
+		w.c.KNOTB(bad, ok) // eight lanes: the bits above stay clear
+	} else {
+		w.c.KNOTW(bad, ok)
+	}
+	return ok
+}
+
+// logTableReduce is the table log's reduction of a positive normal x: x =
+// 2^e·m with m = getMant(x) in [3/4, 3/2) and e = getExp(x) - getExp(m)
+// (getExp(x) is the exponent of x's binade; m below 1 is one binade up),
+// the cell's entries and r = m·inv - 1 by one FMA (|r| ≤ 1/30); and the
+// mask of the positive normal lanes.
+func logTableReduce(k lang, x Op) (ok, e, r, hi, lo Op) {
+	ok = positiveNormal(k, x)
+	m := getMantIn(k, x, mantThreeQuartersThree)
+	e = k.sub(getExp(k, x), getExp(k, m))
+	t := k.fma(m, k.f(logTableK), k.f(magic52x15))
+	r = k.fma(m, lookup16(k, t, logTableInv), k.f(-1))
+	return ok, e, r, lookup16(k, t, logTableHi), lookup16(k, t, logTableLo)
+}
+
+// logTableSum is e·ln2 + log m as a double-double pair (s, t) for
+// logTableReduce's outputs: a = e·ln2Hi43 + hi is exact (two multiples of
+// 2^-43 below 2^10), s = a + r with its rounding error recovered (Fast2Sum:
+// |a| ≥ |r| wherever a ≠ 0, as |hi| ≥ 0.048 > |r| off cell 20 and |e·ln2|
+// ≥ 0.69 > |hi| + |r|), and t that error plus e·ln2Lo43 + lo and the
+// polynomial's r²·P(r). s + t is log x to about 2^-60 relative.
+func logTableSum(k lang, e, r, hi, lo Op) (s, t Op) {
+	a := k.fma(e, k.f(ln2Hi43), hi)
+	s = k.add(a, r)
+	err := k.add(k.sub(a, s), r)
+	p := k.horner(r, logTableP...)
+	t = k.fma(k.mul(r, r), p, k.add(err, k.fma(e, k.f(ln2Lo43), lo)))
+	return s, t
+}
+
+// logFast64 is the table log: log x = s + t (logTableReduce,
+// logTableSum), rounded once: within a hair of half an ulp. No division:
+// the reference's (fdlibm's s = f/(2+f)) was the kernel's bound. Positive
+// normal lanes only, as log64.
 func logFast64(k lang, x Op) (r, ok Op) {
-	ok, e, f := logFastReduce(k, x)
-	return logFused(k, e, f), ok
+	ok, e, rr, hi, lo := logTableReduce(k, x)
+	s, t := logTableSum(k, e, rr, hi, lo)
+	return k.add(s, t), ok
 }
 
-// logFastReduce is AVX-512's reduction x = 2^e·(1+f): m = getMant(x) in
-// [1, 2), halved (and the exponent getExp(x) raised by one) above √2, so
-// that 1+f = m is in [√2/2, √2] as fdlibm's reduction leaves it, f = m - 1
-// exact: five instructions where the reference's reduction takes eleven;
-// and the mask of the positive normal lanes.
-func logFastReduce(k lang, x Op) (ok, e, f Op) {
-	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
-	m := getMant(k, x)
-	e = getExp(k, x)
-	big := k.cmp(gt, m, k.f(math.Sqrt2))
-	m = k.sel(big, k.mul(m, k.f(0.5)), m)
-	e = k.sel(big, k.add(e, k.f(1)), e)
-	return ok, e, k.sub(m, k.f(1))
+// log2Fast64 and log10Fast64 are log x times 1/ln2 or 1/ln10 by
+// logScaled. log2 is exact at powers of two and log10 at exact powers of
+// ten, as NumPy gives them. Positive normal lanes only.
+func log2Fast64(k lang, x Op) (r, ok Op) { return logScaled(k, x, invLn2Split) }
+
+func log10Fast64(k lang, x Op) (r, ok Op) { return logScaled(k, x, invLn10Split) }
+
+// logScaled is (s + t)·c for logTableSum's pair and c = c.hi + c.lo: s·c.hi
+// plus t·c.hi + s·c.lo, the product inside one FMA, so that the sum is
+// rounded once: within a hair of half an ulp.
+func logScaled(k lang, x Op, c splitConst) (r, ok Op) {
+	ok, e, rr, hi, lo := logTableReduce(k, x)
+	s, t := logTableSum(k, e, rr, hi, lo)
+	return k.fma(s, k.f(c.hi), k.fma(t, k.f(c.hi), k.mul(s, k.f(c.lo)))), ok
 }
 
-// log2Fast64 is log2 x = e + log(1+f)/ln2 over logFastReduce, the
-// product fused into the sum: exact at powers of two (f = 0), where
-// scalar.Log2 is too. Positive normal lanes only.
-func log2Fast64(k lang, x Op) (r, ok Op) {
-	ok, e, f := logFastReduce(k, x)
-	return k.fma(logFused(k, k.f(0), f), k.f(invLn2), e), ok
+// splitConst is a constant as the float64 nearest it and the rest.
+type splitConst struct{ hi, lo float64 }
+
+// invLn2Split and invLn10Split are 1/ln2 and 1/ln10 split (from logBig at
+// fitPrec bits; log 10 = log 1.25 + 3·log 2).
+var invLn2Split, invLn10Split = func() (two, ten splitConst) {
+	ln2 := logBig(newFit(2))
+	ln10 := new(big.Float).Add(logBig(newFit(1.25)), new(big.Float).Mul(ln2, newFit(3)))
+	split := func(l *big.Float) splitConst {
+		v := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), l)
+		hi, _ := v.Float64()
+		lo, _ := v.Sub(v, newFit(hi)).Float64()
+		return splitConst{hi, lo}
+	}
+	return split(ln2), split(ln10)
+}()
+
+// sinCosFastMax bounds sinCosFast64's domain: there |n| < 2^21, so that
+// n and n + 1/2 times the first two of π's parts are exact.
+const sinCosFastMax = 0x1p22
+
+// π in the reference's three parts, four times math's π/4 split (PI4A,
+// PI4B of 25 significant bits, PI4C): reduced by them, r is the reference's
+// own reduced argument where it matters (below).
+const (
+	pi1 = 4 * trigPI4A
+	pi2 = 4 * trigPI4B
+	pi3 = 4 * trigPI4C
+)
+
+// sinFastP is (sin(r)/r - 1)/z in z = r² on |r| ≤ π/2 (polyFit; TestFits
+// measures it).
+var sinFastP = polyFit(sinTail, 0, sinFastZ, 9)
+
+// sinFastZ bounds z = r²: (π/2)² and a margin for the rounding of n.
+const sinFastZ = math.Pi * math.Pi / 4 * (1 + 0x1p-20)
+
+// sinCosFast64 is sin x or cos x by one reduction modulo π and one odd
+// polynomial, the method of the vector libraries: sin x = (-1)^n·sin r
+// with n = rint(x/π) and r = x - n·π; cos x = (-1)^(q+1)·sin r with q =
+// rint(|x|/π - 1/2) and r = |x| - (q + 1/2)·π. |r| ≤ π/2 and sin r = r +
+// r·z·P(z), z = r², by sinFastP. No octant selection and no second
+// polynomial: two thirds of the reference's instructions.
+//
+// r is ((x - n·pi1) - n·pi2) - round(n·pi3), the first product exact, the
+// second exact within the FMA, the third rounded as the reference rounds
+// its y·PI4C: near the zeros of sin and cos, where the reference's octant
+// y is 4n (or 4q + 2) and every difference is exact (Sterbenz), r is then
+// the reference's z bit for bit, and so is its error (math.Sin(π) is 7 ulp
+// from the truth: the reduction's, which the rule is stated against).
+// Within 2 ulp of math.Sin and math.Cos over the sweeps; sin(±0) = ±0
+// (keepZeros). Lanes with |x| ≥ 2^22, Inf and NaN are out (the
+// reference's Payne–Hanek reduction gives the largest).
+func sinCosFast64(k lang, x Op, cos bool) (r, ok Op) {
+	ax := k.and(x, k.u(absMask))
+	ok = k.cmp(lt, ax, k.f(sinCosFastMax))
+	in, t, n := x, Op(nil), Op(nil)
+	if cos {
+		in = ax
+		t = k.add(k.fma(ax, k.f(1/math.Pi), k.f(-0.5)), k.f(magic52x15))
+		n = k.add(k.sub(t, k.f(magic52x15)), k.f(0.5))
+	} else {
+		t = k.fma(x, k.f(1/math.Pi), k.f(magic52x15))
+		n = k.sub(t, k.f(magic52x15))
+	}
+	rr := k.sub(k.fnma(n, k.f(pi2), k.fnma(n, k.f(pi1), in)), k.mul(n, k.f(pi3)))
+	z := k.mul(rr, rr)
+	y := k.fma(k.mul(rr, z), k.horner(z, sinFastP...), rr)
+	sign := k.shl(t, 63) // n's parity (q's for cos) to the sign bit
+	if cos {
+		return k.xor(y, k.xor(sign, k.u(signBit))), ok
+	}
+	return keepZeros(k, k.xor(y, sign), x), ok
+}
+
+// keepZeros is y with x's zero lanes (±0) replaced by x (VFIXUPIMMPD/PS,
+// one instruction; its table's response 1, "the source", for the zero
+// class, 0, "keep", for every other): sin's r + r·z·P(z) is +0 at r = -0.
+func keepZeros(k lang, y, x Op) Op {
+	w := wideKern(k, "keepZeros")
+	d := w.copy(y)
+	w.pd(w.c.VFIXUPIMMPD, w.c.VFIXUPIMMPS, operand.U8(0), w.reg(w.u(1<<(4*2))), w.reg(x), d)
+	return d
 }
 
 // cbrtFast64Magic is the high word whose value, less a third of a positive

@@ -107,3 +107,38 @@ func expm1Tail(r *big.Float) *big.Float {
 		return new(big.Float).SetPrec(fitPrec).Quo(newFit(1), f)
 	})
 }
+
+// log1pTail is (log1p(r) - r)/r² = Σ (-1)^(k+1) r^k/(k+2), for |r| < 1/2.
+func log1pTail(r *big.Float) *big.Float {
+	return series(r, 400, func(k int) *big.Float {
+		c := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), newFit(float64(k+2)))
+		if k%2 == 0 {
+			c.Neg(c)
+		}
+		return c
+	})
+}
+
+// logBig is log y for y in [1/2, 2] at fitPrec bits: 2·atanh(s) with s =
+// (y-1)/(y+1), |s| ≤ 1/3, by its series Σ s^(2k+1)/(2k+1).
+func logBig(y *big.Float) *big.Float {
+	s := new(big.Float).SetPrec(fitPrec).Quo(new(big.Float).Sub(y, newFit(1)), new(big.Float).Add(y, newFit(1)))
+	z := new(big.Float).SetPrec(fitPrec).Mul(s, s)
+	sum := series(z, 320, func(k int) *big.Float {
+		return new(big.Float).SetPrec(fitPrec).Quo(newFit(1), newFit(float64(2*k+1)))
+	})
+	return sum.Mul(sum, s).Mul(sum, newFit(2))
+}
+
+// sinTail is (sin(√z)/√z - 1)/z = Σ (-1)^(k+1) z^k/(2k+3)!.
+func sinTail(z *big.Float) *big.Float {
+	f := newFit(1) // (2k+1)!, then (2k+3)!
+	return series(z, 60, func(k int) *big.Float {
+		f.Mul(f, newFit(float64((2*k+2)*(2*k+3))))
+		c := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), f)
+		if k%2 == 0 {
+			c.Neg(c)
+		}
+		return c
+	})
+}
