@@ -1228,8 +1228,8 @@ type oneLogWidth struct {
 // ln2f32 is ln 2 rounded to float32.
 const ln2f32 = float64(float32(asinhLn2))
 
-// oneLog32 is float32's oneLogWidth; oneLog64 (fast512.go) float64's at
-// the AVX-512 level.
+// oneLog32 is float32's oneLogWidth. (The AVX-512 level's float64 asinh
+// and acosh are fast512.go's, over log1p.)
 var oneLog32 = oneLogWidth{1 << 31, math.MaxFloat32, 1 << 12, 1.0 / (1 << 12), ln2f32, logf}
 
 // acosh64 is math.Acosh on amd64, over log64 and log1p64; see acoshWith.
