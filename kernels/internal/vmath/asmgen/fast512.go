@@ -42,7 +42,6 @@ var fast512 = map[string]core{
 	"cbrt":  cbrtFast64,
 }
 
-
 // contracted is a lang whose multiply-adds written for a reference
 // (goMulAdd, goMulSub) are always fused: a fast512 kernel over a
 // reference's description need not round as the reference's compiled code
