@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // func laneNeg64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneNeg64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -13,22 +13,23 @@ TEXT ·laneNeg64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop1:
-	TESTQ   BX, BX
-	JLE     done2
-	VMOVUPS (CX), Y0
-	VPXOR   laneconst<>+64(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop1
+	TESTQ      BX, BX
+	JLE        done2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VPXOR      laneconst<>+64(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop1
 
 done2:
 	VZEROUPPER
 	RET
 
 // func laneAbs64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneAbs64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -38,23 +39,24 @@ TEXT ·laneAbs64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop3:
-	TESTQ   BX, BX
-	JLE     done4
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+64(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop3
+	TESTQ      BX, BX
+	JLE        done4
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+64(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop3
 
 done4:
 	VZEROUPPER
 	RET
 
 // func laneSqrt64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSqrt64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -64,22 +66,23 @@ TEXT ·laneSqrt64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop5:
-	TESTQ   BX, BX
-	JLE     done6
-	VMOVUPS (CX), Y0
-	VSQRTPD Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop5
+	TESTQ      BX, BX
+	JLE        done6
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VSQRTPD    Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop5
 
 done6:
 	VZEROUPPER
 	RET
 
 // func laneRelu64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneRelu64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -89,26 +92,27 @@ TEXT ·laneRelu64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop7:
-	TESTQ     BX, BX
-	JLE       done8
-	VMOVUPS   (CX), Y0
-	VCMPPD    $0x1e, laneconst<>+0(SB), Y0, Y1
-	VCMPPD    $0x03, Y0, Y0, Y2
-	VPOR      Y2, Y1, Y1
-	VMOVUPS   laneconst<>+0(SB), Y2
-	VBLENDVPD Y1, Y0, Y2, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x04, BX
-	JMP       loop7
+	TESTQ      BX, BX
+	JLE        done8
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPD     $0x1e, laneconst<>+0(SB), Y0, Y1
+	VCMPPD     $0x03, Y0, Y0, Y2
+	VPOR       Y2, Y1, Y1
+	VMOVUPS    laneconst<>+0(SB), Y2
+	VBLENDVPD  Y1, Y0, Y2, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop7
 
 done8:
 	VZEROUPPER
 	RET
 
 // func laneFloor64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneFloor64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -118,22 +122,23 @@ TEXT ·laneFloor64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop9:
-	TESTQ    BX, BX
-	JLE      done10
-	VMOVUPS  (CX), Y0
-	VROUNDPD $0x01, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x04, BX
-	JMP      loop9
+	TESTQ      BX, BX
+	JLE        done10
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPD   $0x01, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop9
 
 done10:
 	VZEROUPPER
 	RET
 
 // func laneCeil64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneCeil64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -143,22 +148,23 @@ TEXT ·laneCeil64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop11:
-	TESTQ    BX, BX
-	JLE      done12
-	VMOVUPS  (CX), Y0
-	VROUNDPD $0x02, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x04, BX
-	JMP      loop11
+	TESTQ      BX, BX
+	JLE        done12
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPD   $0x02, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop11
 
 done12:
 	VZEROUPPER
 	RET
 
 // func laneTrunc64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTrunc64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -168,22 +174,23 @@ TEXT ·laneTrunc64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop13:
-	TESTQ    BX, BX
-	JLE      done14
-	VMOVUPS  (CX), Y0
-	VROUNDPD $0x03, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x04, BX
-	JMP      loop13
+	TESTQ      BX, BX
+	JLE        done14
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPD   $0x03, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop13
 
 done14:
 	VZEROUPPER
 	RET
 
 // func laneRint64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneRint64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -193,22 +200,23 @@ TEXT ·laneRint64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop15:
-	TESTQ    BX, BX
-	JLE      done16
-	VMOVUPS  (CX), Y0
-	VROUNDPD $0x00, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x04, BX
-	JMP      loop15
+	TESTQ      BX, BX
+	JLE        done16
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPD   $0x00, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop15
 
 done16:
 	VZEROUPPER
 	RET
 
 // func laneSquare64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSquare64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -218,22 +226,23 @@ TEXT ·laneSquare64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop17:
-	TESTQ   BX, BX
-	JLE     done18
-	VMOVUPS (CX), Y0
-	VMULPD  Y0, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop17
+	TESTQ      BX, BX
+	JLE        done18
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMULPD     Y0, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop17
 
 done18:
 	VZEROUPPER
 	RET
 
 // func laneSign64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSign64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -243,28 +252,29 @@ TEXT ·laneSign64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop19:
-	TESTQ     BX, BX
-	JLE       done20
-	VMOVUPS   (CX), Y0
-	VCMPPD    $0x03, Y0, Y0, Y1
-	VMOVUPS   laneconst<>+0(SB), Y2
-	VBLENDVPD Y1, Y0, Y2, Y1
-	VCMPPD    $0x11, laneconst<>+0(SB), Y0, Y2
-	VBLENDVPD Y2, laneconst<>+128(SB), Y1, Y1
-	VCMPPD    $0x1e, laneconst<>+0(SB), Y0, Y0
-	VBLENDVPD Y0, laneconst<>+32(SB), Y1, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x04, BX
-	JMP       loop19
+	TESTQ      BX, BX
+	JLE        done20
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPD     $0x03, Y0, Y0, Y1
+	VMOVUPS    laneconst<>+0(SB), Y2
+	VBLENDVPD  Y1, Y0, Y2, Y1
+	VCMPPD     $0x11, laneconst<>+0(SB), Y0, Y2
+	VBLENDVPD  Y2, laneconst<>+128(SB), Y1, Y1
+	VCMPPD     $0x1e, laneconst<>+0(SB), Y0, Y0
+	VBLENDVPD  Y0, laneconst<>+32(SB), Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop19
 
 done20:
 	VZEROUPPER
 	RET
 
 // func laneReciprocal64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneReciprocal64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -274,23 +284,24 @@ TEXT ·laneReciprocal64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop21:
-	TESTQ   BX, BX
-	JLE     done22
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+32(SB), Y1
-	VDIVPD  Y0, Y1, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop21
+	TESTQ      BX, BX
+	JLE        done22
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+32(SB), Y1
+	VDIVPD     Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop21
 
 done22:
 	VZEROUPPER
 	RET
 
 // func laneIsnan64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneIsnan64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -300,23 +311,24 @@ TEXT ·laneIsnan64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop23:
-	TESTQ   BX, BX
-	JLE     done24
-	VMOVUPS (CX), Y0
-	VCMPPD  $0x03, Y0, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop23
+	TESTQ      BX, BX
+	JLE        done24
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPD     $0x03, Y0, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop23
 
 done24:
 	VZEROUPPER
 	RET
 
 // func laneIsfinite64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneIsfinite64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -326,25 +338,26 @@ TEXT ·laneIsfinite64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop25:
-	TESTQ   BX, BX
-	JLE     done26
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+64(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VCMPPD  $0x12, laneconst<>+96(SB), Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop25
+	TESTQ      BX, BX
+	JLE        done26
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+64(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VCMPPD     $0x12, laneconst<>+96(SB), Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop25
 
 done26:
 	VZEROUPPER
 	RET
 
 // func laneIsinf64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneIsinf64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -354,25 +367,26 @@ TEXT ·laneIsinf64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop27:
-	TESTQ   BX, BX
-	JLE     done28
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+64(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VCMPPD  $0x1e, laneconst<>+96(SB), Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop27
+	TESTQ      BX, BX
+	JLE        done28
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+64(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VCMPPD     $0x1e, laneconst<>+96(SB), Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop27
 
 done28:
 	VZEROUPPER
 	RET
 
 // func laneLogicalNot64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalNot64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -382,23 +396,24 @@ TEXT ·laneLogicalNot64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop29:
-	TESTQ   BX, BX
-	JLE     done30
-	VMOVUPS (CX), Y0
-	VCMPPD  $0x00, laneconst<>+0(SB), Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop29
+	TESTQ      BX, BX
+	JLE        done30
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPD     $0x00, laneconst<>+0(SB), Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop29
 
 done30:
 	VZEROUPPER
 	RET
 
 // func laneStopGradient64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneStopGradient64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -408,21 +423,22 @@ TEXT ·laneStopGradient64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop31:
-	TESTQ   BX, BX
-	JLE     done32
-	VMOVUPS (CX), Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop31
+	TESTQ      BX, BX
+	JLE        done32
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop31
 
 done32:
 	VZEROUPPER
 	RET
 
 // func laneFabs64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneFabs64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -432,23 +448,24 @@ TEXT ·laneFabs64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop33:
-	TESTQ   BX, BX
-	JLE     done34
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+64(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop33
+	TESTQ      BX, BX
+	JLE        done34
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+64(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop33
 
 done34:
 	VZEROUPPER
 	RET
 
 // func lanePositive64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePositive64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -458,21 +475,22 @@ TEXT ·lanePositive64(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop35:
-	TESTQ   BX, BX
-	JLE     done36
-	VMOVUPS (CX), Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop35
+	TESTQ      BX, BX
+	JLE        done36
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop35
 
 done36:
 	VZEROUPPER
 	RET
 
 // func laneAdd64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneAdd64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -484,24 +502,26 @@ TEXT ·laneAdd64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop37:
-	TESTQ   BX, BX
-	JLE     done38
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VADDPD  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop37
+	TESTQ      BX, BX
+	JLE        done38
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VADDPD     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop37
 
 done38:
 	VZEROUPPER
 	RET
 
 // func laneSubtract64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSubtract64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -513,24 +533,26 @@ TEXT ·laneSubtract64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop39:
-	TESTQ   BX, BX
-	JLE     done40
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VSUBPD  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop39
+	TESTQ      BX, BX
+	JLE        done40
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VSUBPD     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop39
 
 done40:
 	VZEROUPPER
 	RET
 
 // func laneMultiply64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneMultiply64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -542,24 +564,26 @@ TEXT ·laneMultiply64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop41:
-	TESTQ   BX, BX
-	JLE     done42
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VMULPD  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop41
+	TESTQ      BX, BX
+	JLE        done42
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VMULPD     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop41
 
 done42:
 	VZEROUPPER
 	RET
 
 // func laneDivide64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneDivide64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -571,24 +595,26 @@ TEXT ·laneDivide64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop43:
-	TESTQ   BX, BX
-	JLE     done44
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VDIVPD  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop43
+	TESTQ      BX, BX
+	JLE        done44
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VDIVPD     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop43
 
 done44:
 	VZEROUPPER
 	RET
 
 // func laneMaximum64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneMaximum64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -600,27 +626,29 @@ TEXT ·laneMaximum64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop45:
-	TESTQ     BX, BX
-	JLE       done46
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (CX), Y1
-	VCMPPD    $0x1e, Y1, Y0, Y2
-	VCMPPD    $0x03, Y0, Y0, Y3
-	VPOR      Y3, Y2, Y2
-	VBLENDVPD Y2, Y0, Y1, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x04, BX
-	JMP       loop45
+	TESTQ      BX, BX
+	JLE        done46
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x1e, Y1, Y0, Y2
+	VCMPPD     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y2, Y2
+	VBLENDVPD  Y2, Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop45
 
 done46:
 	VZEROUPPER
 	RET
 
 // func laneMinimum64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneMinimum64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -632,27 +660,29 @@ TEXT ·laneMinimum64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop47:
-	TESTQ     BX, BX
-	JLE       done48
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (CX), Y1
-	VCMPPD    $0x11, Y1, Y0, Y2
-	VCMPPD    $0x03, Y0, Y0, Y3
-	VPOR      Y3, Y2, Y2
-	VBLENDVPD Y2, Y0, Y1, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x04, BX
-	JMP       loop47
+	TESTQ      BX, BX
+	JLE        done48
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x11, Y1, Y0, Y2
+	VCMPPD     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y2, Y2
+	VBLENDVPD  Y2, Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop47
 
 done48:
 	VZEROUPPER
 	RET
 
 // func laneEqual64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneEqual64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -664,25 +694,27 @@ TEXT ·laneEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop49:
-	TESTQ   BX, BX
-	JLE     done50
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x00, Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop49
+	TESTQ      BX, BX
+	JLE        done50
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x00, Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop49
 
 done50:
 	VZEROUPPER
 	RET
 
 // func laneNotEqual64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneNotEqual64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -694,25 +726,27 @@ TEXT ·laneNotEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop51:
-	TESTQ   BX, BX
-	JLE     done52
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x04, Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop51
+	TESTQ      BX, BX
+	JLE        done52
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x04, Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop51
 
 done52:
 	VZEROUPPER
 	RET
 
 // func laneLess64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLess64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -724,25 +758,27 @@ TEXT ·laneLess64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop53:
-	TESTQ   BX, BX
-	JLE     done54
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x11, Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop53
+	TESTQ      BX, BX
+	JLE        done54
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x11, Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop53
 
 done54:
 	VZEROUPPER
 	RET
 
 // func laneLessEqual64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLessEqual64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -754,25 +790,27 @@ TEXT ·laneLessEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop55:
-	TESTQ   BX, BX
-	JLE     done56
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x12, Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop55
+	TESTQ      BX, BX
+	JLE        done56
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x12, Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop55
 
 done56:
 	VZEROUPPER
 	RET
 
 // func laneGreater64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneGreater64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -784,25 +822,27 @@ TEXT ·laneGreater64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop57:
-	TESTQ   BX, BX
-	JLE     done58
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x1e, Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop57
+	TESTQ      BX, BX
+	JLE        done58
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x1e, Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop57
 
 done58:
 	VZEROUPPER
 	RET
 
 // func laneGreaterEqual64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneGreaterEqual64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -814,25 +854,27 @@ TEXT ·laneGreaterEqual64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop59:
-	TESTQ   BX, BX
-	JLE     done60
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x1d, Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop59
+	TESTQ      BX, BX
+	JLE        done60
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x1d, Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop59
 
 done60:
 	VZEROUPPER
 	RET
 
 // func laneLogicalAnd64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalAnd64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -844,27 +886,29 @@ TEXT ·laneLogicalAnd64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop61:
-	TESTQ   BX, BX
-	JLE     done62
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x04, laneconst<>+0(SB), Y1, Y1
-	VCMPPD  $0x04, laneconst<>+0(SB), Y0, Y0
-	VPAND   Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop61
+	TESTQ      BX, BX
+	JLE        done62
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x04, laneconst<>+0(SB), Y1, Y1
+	VCMPPD     $0x04, laneconst<>+0(SB), Y0, Y0
+	VPAND      Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop61
 
 done62:
 	VZEROUPPER
 	RET
 
 // func laneLogicalOr64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalOr64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -876,27 +920,29 @@ TEXT ·laneLogicalOr64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop63:
-	TESTQ   BX, BX
-	JLE     done64
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x04, laneconst<>+0(SB), Y1, Y1
-	VCMPPD  $0x04, laneconst<>+0(SB), Y0, Y0
-	VPOR    Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop63
+	TESTQ      BX, BX
+	JLE        done64
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x04, laneconst<>+0(SB), Y1, Y1
+	VCMPPD     $0x04, laneconst<>+0(SB), Y0, Y0
+	VPOR       Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop63
 
 done64:
 	VZEROUPPER
 	RET
 
 // func laneLogicalXor64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalXor64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -908,27 +954,29 @@ TEXT ·laneLogicalXor64(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop65:
-	TESTQ   BX, BX
-	JLE     done66
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPD  $0x04, laneconst<>+0(SB), Y0, Y0
-	VCMPPD  $0x04, laneconst<>+0(SB), Y1, Y1
-	VPXOR   Y1, Y0, Y0
-	VPAND   laneconst<>+32(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop65
+	TESTQ      BX, BX
+	JLE        done66
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPD     $0x04, laneconst<>+0(SB), Y0, Y0
+	VCMPPD     $0x04, laneconst<>+0(SB), Y1, Y1
+	VPXOR      Y1, Y0, Y0
+	VPAND      laneconst<>+32(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop65
 
 done66:
 	VZEROUPPER
 	RET
 
 // func laneWhere64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneWhere64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -942,27 +990,30 @@ TEXT ·laneWhere64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop67:
-	TESTQ     BX, BX
-	JLE       done68
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (R8), Y1
-	VMOVUPS   (CX), Y2
-	VCMPPD    $0x04, laneconst<>+0(SB), Y0, Y0
-	VBLENDVPD Y0, Y1, Y2, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      R9, R8
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x04, BX
-	JMP       loop67
+	TESTQ      BX, BX
+	JLE        done68
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VCMPPD     $0x04, laneconst<>+0(SB), Y0, Y0
+	VBLENDVPD  Y0, Y1, Y2, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop67
 
 done68:
 	VZEROUPPER
 	RET
 
 // func laneClip64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneClip64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -976,33 +1027,36 @@ TEXT ·laneClip64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop69:
-	TESTQ     BX, BX
-	JLE       done70
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (R8), Y1
-	VMOVUPS   (CX), Y2
-	VCMPPD    $0x1e, Y1, Y0, Y3
-	VCMPPD    $0x03, Y0, Y0, Y4
-	VPOR      Y4, Y3, Y3
-	VBLENDVPD Y3, Y0, Y1, Y0
-	VCMPPD    $0x11, Y2, Y0, Y1
-	VCMPPD    $0x03, Y0, Y0, Y3
-	VPOR      Y3, Y1, Y1
-	VBLENDVPD Y1, Y0, Y2, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      R9, R8
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x04, BX
-	JMP       loop69
+	TESTQ      BX, BX
+	JLE        done70
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VCMPPD     $0x1e, Y1, Y0, Y3
+	VCMPPD     $0x03, Y0, Y0, Y4
+	VPOR       Y4, Y3, Y3
+	VBLENDVPD  Y3, Y0, Y1, Y0
+	VCMPPD     $0x11, Y2, Y0, Y1
+	VCMPPD     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y1, Y1
+	VBLENDVPD  Y1, Y0, Y2, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop69
 
 done70:
 	VZEROUPPER
 	RET
 
 // func lanePair1_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair1_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1016,27 +1070,30 @@ TEXT ·lanePair1_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop71:
-	TESTQ   BX, BX
-	JLE     done72
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop71
+	TESTQ      BX, BX
+	JLE        done72
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VADDPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop71
 
 done72:
 	VZEROUPPER
 	RET
 
 // func lanePair2_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair2_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1050,27 +1107,30 @@ TEXT ·lanePair2_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop73:
-	TESTQ   BX, BX
-	JLE     done74
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop73
+	TESTQ      BX, BX
+	JLE        done74
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VADDPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop73
 
 done74:
 	VZEROUPPER
 	RET
 
 // func lanePair3_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair3_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1084,27 +1144,30 @@ TEXT ·lanePair3_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop75:
-	TESTQ   BX, BX
-	JLE     done76
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop75
+	TESTQ      BX, BX
+	JLE        done76
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VADDPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop75
 
 done76:
 	VZEROUPPER
 	RET
 
 // func lanePair4_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair4_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1118,27 +1181,30 @@ TEXT ·lanePair4_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop77:
-	TESTQ   BX, BX
-	JLE     done78
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VSUBPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop77
+	TESTQ      BX, BX
+	JLE        done78
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VSUBPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop77
 
 done78:
 	VZEROUPPER
 	RET
 
 // func lanePair5_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair5_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1152,27 +1218,30 @@ TEXT ·lanePair5_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop79:
-	TESTQ   BX, BX
-	JLE     done80
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VSUBPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop79
+	TESTQ      BX, BX
+	JLE        done80
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VSUBPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop79
 
 done80:
 	VZEROUPPER
 	RET
 
 // func lanePair6_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair6_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1186,27 +1255,30 @@ TEXT ·lanePair6_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop81:
-	TESTQ   BX, BX
-	JLE     done82
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VSUBPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop81
+	TESTQ      BX, BX
+	JLE        done82
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VSUBPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop81
 
 done82:
 	VZEROUPPER
 	RET
 
 // func lanePair7_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair7_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1220,27 +1292,30 @@ TEXT ·lanePair7_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop83:
-	TESTQ   BX, BX
-	JLE     done84
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VMULPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop83
+	TESTQ      BX, BX
+	JLE        done84
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VMULPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop83
 
 done84:
 	VZEROUPPER
 	RET
 
 // func lanePair8_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair8_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1254,27 +1329,30 @@ TEXT ·lanePair8_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop85:
-	TESTQ   BX, BX
-	JLE     done86
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VMULPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop85
+	TESTQ      BX, BX
+	JLE        done86
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VMULPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop85
 
 done86:
 	VZEROUPPER
 	RET
 
 // func lanePair9_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair9_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1288,27 +1366,30 @@ TEXT ·lanePair9_64(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop87:
-	TESTQ   BX, BX
-	JLE     done88
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VMULPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop87
+	TESTQ      BX, BX
+	JLE        done88
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VMULPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop87
 
 done88:
 	VZEROUPPER
 	RET
 
 // func laneTriple1_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple1_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1324,30 +1405,34 @@ TEXT ·laneTriple1_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop89:
-	TESTQ   BX, BX
-	JLE     done90
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop89
+	TESTQ      BX, BX
+	JLE        done90
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop89
 
 done90:
 	VZEROUPPER
 	RET
 
 // func laneTriple2_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple2_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1363,30 +1448,34 @@ TEXT ·laneTriple2_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop91:
-	TESTQ   BX, BX
-	JLE     done92
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop91
+	TESTQ      BX, BX
+	JLE        done92
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop91
 
 done92:
 	VZEROUPPER
 	RET
 
 // func laneTriple3_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple3_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1402,30 +1491,34 @@ TEXT ·laneTriple3_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop93:
-	TESTQ   BX, BX
-	JLE     done94
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop93
+	TESTQ      BX, BX
+	JLE        done94
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop93
 
 done94:
 	VZEROUPPER
 	RET
 
 // func laneTriple4_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple4_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1441,30 +1534,34 @@ TEXT ·laneTriple4_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop95:
-	TESTQ   BX, BX
-	JLE     done96
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop95
+	TESTQ      BX, BX
+	JLE        done96
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop95
 
 done96:
 	VZEROUPPER
 	RET
 
 // func laneTriple5_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple5_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1480,30 +1577,34 @@ TEXT ·laneTriple5_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop97:
-	TESTQ   BX, BX
-	JLE     done98
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop97
+	TESTQ      BX, BX
+	JLE        done98
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop97
 
 done98:
 	VZEROUPPER
 	RET
 
 // func laneTriple6_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple6_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1519,30 +1620,34 @@ TEXT ·laneTriple6_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop99:
-	TESTQ   BX, BX
-	JLE     done100
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop99
+	TESTQ      BX, BX
+	JLE        done100
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop99
 
 done100:
 	VZEROUPPER
 	RET
 
 // func laneTriple7_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple7_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1558,30 +1663,34 @@ TEXT ·laneTriple7_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop101:
-	TESTQ   BX, BX
-	JLE     done102
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop101
+	TESTQ      BX, BX
+	JLE        done102
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop101
 
 done102:
 	VZEROUPPER
 	RET
 
 // func laneTriple8_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple8_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1597,30 +1706,34 @@ TEXT ·laneTriple8_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop103:
-	TESTQ   BX, BX
-	JLE     done104
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop103
+	TESTQ      BX, BX
+	JLE        done104
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop103
 
 done104:
 	VZEROUPPER
 	RET
 
 // func laneTriple9_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple9_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1636,30 +1749,34 @@ TEXT ·laneTriple9_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop105:
-	TESTQ   BX, BX
-	JLE     done106
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop105
+	TESTQ      BX, BX
+	JLE        done106
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop105
 
 done106:
 	VZEROUPPER
 	RET
 
 // func laneTriple10_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple10_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1675,30 +1792,34 @@ TEXT ·laneTriple10_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop107:
-	TESTQ   BX, BX
-	JLE     done108
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop107
+	TESTQ      BX, BX
+	JLE        done108
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop107
 
 done108:
 	VZEROUPPER
 	RET
 
 // func laneTriple11_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple11_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1714,30 +1835,34 @@ TEXT ·laneTriple11_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop109:
-	TESTQ   BX, BX
-	JLE     done110
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop109
+	TESTQ      BX, BX
+	JLE        done110
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop109
 
 done110:
 	VZEROUPPER
 	RET
 
 // func laneTriple12_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple12_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1753,30 +1878,34 @@ TEXT ·laneTriple12_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop111:
-	TESTQ   BX, BX
-	JLE     done112
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop111
+	TESTQ      BX, BX
+	JLE        done112
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop111
 
 done112:
 	VZEROUPPER
 	RET
 
 // func laneTriple13_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple13_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1792,30 +1921,34 @@ TEXT ·laneTriple13_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop113:
-	TESTQ   BX, BX
-	JLE     done114
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop113
+	TESTQ      BX, BX
+	JLE        done114
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop113
 
 done114:
 	VZEROUPPER
 	RET
 
 // func laneTriple14_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple14_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1831,30 +1964,34 @@ TEXT ·laneTriple14_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop115:
-	TESTQ   BX, BX
-	JLE     done116
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop115
+	TESTQ      BX, BX
+	JLE        done116
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop115
 
 done116:
 	VZEROUPPER
 	RET
 
 // func laneTriple15_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple15_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1870,30 +2007,34 @@ TEXT ·laneTriple15_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop117:
-	TESTQ   BX, BX
-	JLE     done118
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop117
+	TESTQ      BX, BX
+	JLE        done118
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop117
 
 done118:
 	VZEROUPPER
 	RET
 
 // func laneTriple16_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple16_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1909,30 +2050,34 @@ TEXT ·laneTriple16_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop119:
-	TESTQ   BX, BX
-	JLE     done120
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop119
+	TESTQ      BX, BX
+	JLE        done120
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop119
 
 done120:
 	VZEROUPPER
 	RET
 
 // func laneTriple17_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple17_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1948,30 +2093,34 @@ TEXT ·laneTriple17_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop121:
-	TESTQ   BX, BX
-	JLE     done122
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop121
+	TESTQ      BX, BX
+	JLE        done122
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop121
 
 done122:
 	VZEROUPPER
 	RET
 
 // func laneTriple18_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple18_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -1987,30 +2136,34 @@ TEXT ·laneTriple18_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop123:
-	TESTQ   BX, BX
-	JLE     done124
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop123
+	TESTQ      BX, BX
+	JLE        done124
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop123
 
 done124:
 	VZEROUPPER
 	RET
 
 // func laneTriple19_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple19_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2026,30 +2179,34 @@ TEXT ·laneTriple19_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop125:
-	TESTQ   BX, BX
-	JLE     done126
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop125
+	TESTQ      BX, BX
+	JLE        done126
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop125
 
 done126:
 	VZEROUPPER
 	RET
 
 // func laneTriple20_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple20_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2065,30 +2222,34 @@ TEXT ·laneTriple20_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop127:
-	TESTQ   BX, BX
-	JLE     done128
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop127
+	TESTQ      BX, BX
+	JLE        done128
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop127
 
 done128:
 	VZEROUPPER
 	RET
 
 // func laneTriple21_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple21_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2104,30 +2265,34 @@ TEXT ·laneTriple21_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop129:
-	TESTQ   BX, BX
-	JLE     done130
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VADDPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop129
+	TESTQ      BX, BX
+	JLE        done130
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop129
 
 done130:
 	VZEROUPPER
 	RET
 
 // func laneTriple22_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple22_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2143,30 +2308,34 @@ TEXT ·laneTriple22_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop131:
-	TESTQ   BX, BX
-	JLE     done132
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop131
+	TESTQ      BX, BX
+	JLE        done132
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop131
 
 done132:
 	VZEROUPPER
 	RET
 
 // func laneTriple23_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple23_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2182,30 +2351,34 @@ TEXT ·laneTriple23_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop133:
-	TESTQ   BX, BX
-	JLE     done134
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop133
+	TESTQ      BX, BX
+	JLE        done134
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop133
 
 done134:
 	VZEROUPPER
 	RET
 
 // func laneTriple24_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple24_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2221,30 +2394,34 @@ TEXT ·laneTriple24_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop135:
-	TESTQ   BX, BX
-	JLE     done136
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VSUBPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop135
+	TESTQ      BX, BX
+	JLE        done136
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VSUBPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop135
 
 done136:
 	VZEROUPPER
 	RET
 
 // func laneTriple25_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple25_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2260,30 +2437,34 @@ TEXT ·laneTriple25_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop137:
-	TESTQ   BX, BX
-	JLE     done138
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VADDPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop137
+	TESTQ      BX, BX
+	JLE        done138
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VADDPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop137
 
 done138:
 	VZEROUPPER
 	RET
 
 // func laneTriple26_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple26_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2299,30 +2480,34 @@ TEXT ·laneTriple26_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop139:
-	TESTQ   BX, BX
-	JLE     done140
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VSUBPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop139
+	TESTQ      BX, BX
+	JLE        done140
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VSUBPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop139
 
 done140:
 	VZEROUPPER
 	RET
 
 // func laneTriple27_64(d *float64, p *[4]*float64, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple27_64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2338,30 +2523,34 @@ TEXT ·laneTriple27_64(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop141:
-	TESTQ   BX, BX
-	JLE     done142
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPD  Y1, Y0, Y0
-	VMULPD  Y2, Y0, Y0
-	VMULPD  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x04, BX
-	JMP     loop141
+	TESTQ      BX, BX
+	JLE        done142
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPD     Y1, Y0, Y0
+	VMULPD     Y2, Y0, Y0
+	VMULPD     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, BX
+	JMP        loop141
 
 done142:
 	VZEROUPPER
 	RET
 
 // func laneSum64(x *float64, n int) float64
-// Requires: AVX, SSE2
+// Requires: AVX, MMX+, SSE2
 TEXT ·laneSum64(SB), NOSPLIT, $0-24
 	MOVQ    x+0(FP), AX
 	MOVQ    n+8(FP), CX
@@ -2384,50 +2573,63 @@ TEXT ·laneSum64(SB), NOSPLIT, $0-24
 	VXORPS  Y7, Y7, Y7
 
 all143:
-	CMPQ    CX, $0x00000020
-	JL      one144
-	VMOVUPS (AX), Y8
-	VADDPD  Y8, Y0, Y0
-	VMOVUPS 32(AX), Y8
-	VADDPD  Y8, Y1, Y1
-	VMOVUPS 64(AX), Y8
-	VADDPD  Y8, Y2, Y2
-	VMOVUPS 96(AX), Y8
-	VADDPD  Y8, Y3, Y3
-	VMOVUPS 128(AX), Y8
-	VADDPD  Y8, Y4, Y4
-	VMOVUPS 160(AX), Y8
-	VADDPD  Y8, Y5, Y5
-	VMOVUPS 192(AX), Y8
-	VADDPD  Y8, Y6, Y6
-	VMOVUPS 224(AX), Y8
-	VADDPD  Y8, Y7, Y7
-	ADDQ    $0x00000100, AX
-	SUBQ    $0x00000020, CX
-	JMP     all143
+	CMPQ       CX, $0x00000020
+	JL         one144
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y8
+	VADDPD     Y8, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y8
+	VADDPD     Y8, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y8
+	VADDPD     Y8, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y8
+	VADDPD     Y8, Y3, Y3
+	PREFETCHT0 2176(AX)
+	VMOVUPS    128(AX), Y8
+	VADDPD     Y8, Y4, Y4
+	PREFETCHT0 2208(AX)
+	VMOVUPS    160(AX), Y8
+	VADDPD     Y8, Y5, Y5
+	PREFETCHT0 2240(AX)
+	VMOVUPS    192(AX), Y8
+	VADDPD     Y8, Y6, Y6
+	PREFETCHT0 2272(AX)
+	VMOVUPS    224(AX), Y8
+	VADDPD     Y8, Y7, Y7
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, CX
+	JMP        all143
 
 one144:
-	CMPQ    CX, $0x00000010
-	JL      singles146
-	VMOVUPS (AX), Y8
-	VADDPD  Y8, Y0, Y0
-	VMOVUPS 32(AX), Y8
-	VADDPD  Y8, Y1, Y1
-	VMOVUPS 64(AX), Y8
-	VADDPD  Y8, Y2, Y2
-	VMOVUPS 96(AX), Y8
-	VADDPD  Y8, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JL         singles146
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y8
+	VADDPD     Y8, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y8
+	VADDPD     Y8, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y8
+	VADDPD     Y8, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y8
+	VADDPD     Y8, Y3, Y3
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
 
 singles146:
-	TESTQ   CX, CX
-	JLE     done145
-	VMOVUPS (AX), Y8
-	VADDPD  Y8, Y0, Y0
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000004, CX
-	JMP     singles146
+	TESTQ      CX, CX
+	JLE        done145
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y8
+	VADDPD     Y8, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000004, CX
+	JMP        singles146
 
 done145:
 	VADDPD       Y1, Y0, Y0
@@ -2446,7 +2648,7 @@ done145:
 	RET
 
 // func laneMax64(x *float64, n int) (r float64, nan int)
-// Requires: AVX, SSE2
+// Requires: AVX, MMX+, SSE2
 TEXT ·laneMax64(SB), NOSPLIT, $0-32
 	MOVQ    x+0(FP), AX
 	MOVQ    n+8(FP), CX
@@ -2459,38 +2661,43 @@ TEXT ·laneMax64(SB), NOSPLIT, $0-32
 	SUBQ    $0x04, CX
 
 all147:
-	CMPQ    CX, $0x00000010
-	JL      one148
-	VMOVUPS (AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPD  Y5, Y0, Y0
-	VMOVUPS 32(AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPD  Y5, Y1, Y1
-	VMOVUPS 64(AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPD  Y5, Y2, Y2
-	VMOVUPS 96(AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPD  Y5, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	JMP     all147
+	CMPQ       CX, $0x00000010
+	JL         one148
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPD     Y5, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPD     Y5, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPD     Y5, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPD     Y5, Y3, Y3
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	JMP        all147
 
 one148:
-	TESTQ   CX, CX
-	JLE     done149
-	VMOVUPS (AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPD  Y5, Y0, Y0
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000004, CX
-	JMP     one148
+	TESTQ      CX, CX
+	JLE        done149
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPD     Y5, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000004, CX
+	JMP        one148
 
 done149:
 	VMAXPD       Y1, Y0, Y0
@@ -2507,7 +2714,7 @@ done149:
 	RET
 
 // func laneMin64(x *float64, n int) (r float64, nan int)
-// Requires: AVX, SSE2
+// Requires: AVX, MMX+, SSE2
 TEXT ·laneMin64(SB), NOSPLIT, $0-32
 	MOVQ    x+0(FP), AX
 	MOVQ    n+8(FP), CX
@@ -2520,38 +2727,43 @@ TEXT ·laneMin64(SB), NOSPLIT, $0-32
 	SUBQ    $0x04, CX
 
 all150:
-	CMPQ    CX, $0x00000010
-	JL      one151
-	VMOVUPS (AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPD  Y5, Y0, Y0
-	VMOVUPS 32(AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPD  Y5, Y1, Y1
-	VMOVUPS 64(AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPD  Y5, Y2, Y2
-	VMOVUPS 96(AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPD  Y5, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	JMP     all150
+	CMPQ       CX, $0x00000010
+	JL         one151
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPD     Y5, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPD     Y5, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPD     Y5, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPD     Y5, Y3, Y3
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	JMP        all150
 
 one151:
-	TESTQ   CX, CX
-	JLE     done152
-	VMOVUPS (AX), Y5
-	VCMPPD  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPD  Y5, Y0, Y0
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000004, CX
-	JMP     one151
+	TESTQ      CX, CX
+	JLE        done152
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPD     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPD     Y5, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000004, CX
+	JMP        one151
 
 done152:
 	VMINPD       Y1, Y0, Y0
@@ -2568,7 +2780,7 @@ done152:
 	RET
 
 // func laneNeg32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneNeg32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2578,22 +2790,23 @@ TEXT ·laneNeg32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop153:
-	TESTQ   BX, BX
-	JLE     done154
-	VMOVUPS (CX), Y0
-	VPXOR   laneconst<>+224(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop153
+	TESTQ      BX, BX
+	JLE        done154
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VPXOR      laneconst<>+224(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop153
 
 done154:
 	VZEROUPPER
 	RET
 
 // func laneAbs32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneAbs32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2603,23 +2816,24 @@ TEXT ·laneAbs32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop155:
-	TESTQ   BX, BX
-	JLE     done156
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+224(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop155
+	TESTQ      BX, BX
+	JLE        done156
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+224(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop155
 
 done156:
 	VZEROUPPER
 	RET
 
 // func laneSqrt32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSqrt32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2629,22 +2843,23 @@ TEXT ·laneSqrt32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop157:
-	TESTQ   BX, BX
-	JLE     done158
-	VMOVUPS (CX), Y0
-	VSQRTPS Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop157
+	TESTQ      BX, BX
+	JLE        done158
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VSQRTPS    Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop157
 
 done158:
 	VZEROUPPER
 	RET
 
 // func laneRelu32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneRelu32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2654,26 +2869,27 @@ TEXT ·laneRelu32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop159:
-	TESTQ     BX, BX
-	JLE       done160
-	VMOVUPS   (CX), Y0
-	VCMPPS    $0x1e, laneconst<>+160(SB), Y0, Y1
-	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      Y2, Y1, Y1
-	VMOVUPS   laneconst<>+160(SB), Y2
-	VBLENDVPS Y1, Y0, Y2, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x08, BX
-	JMP       loop159
+	TESTQ      BX, BX
+	JLE        done160
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPS     $0x1e, laneconst<>+160(SB), Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VPOR       Y2, Y1, Y1
+	VMOVUPS    laneconst<>+160(SB), Y2
+	VBLENDVPS  Y1, Y0, Y2, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop159
 
 done160:
 	VZEROUPPER
 	RET
 
 // func laneFloor32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneFloor32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2683,22 +2899,23 @@ TEXT ·laneFloor32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop161:
-	TESTQ    BX, BX
-	JLE      done162
-	VMOVUPS  (CX), Y0
-	VROUNDPS $0x01, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x08, BX
-	JMP      loop161
+	TESTQ      BX, BX
+	JLE        done162
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPS   $0x01, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop161
 
 done162:
 	VZEROUPPER
 	RET
 
 // func laneCeil32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneCeil32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2708,22 +2925,23 @@ TEXT ·laneCeil32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop163:
-	TESTQ    BX, BX
-	JLE      done164
-	VMOVUPS  (CX), Y0
-	VROUNDPS $0x02, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x08, BX
-	JMP      loop163
+	TESTQ      BX, BX
+	JLE        done164
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPS   $0x02, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop163
 
 done164:
 	VZEROUPPER
 	RET
 
 // func laneTrunc32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTrunc32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2733,22 +2951,23 @@ TEXT ·laneTrunc32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop165:
-	TESTQ    BX, BX
-	JLE      done166
-	VMOVUPS  (CX), Y0
-	VROUNDPS $0x03, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x08, BX
-	JMP      loop165
+	TESTQ      BX, BX
+	JLE        done166
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPS   $0x03, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop165
 
 done166:
 	VZEROUPPER
 	RET
 
 // func laneRint32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneRint32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2758,22 +2977,23 @@ TEXT ·laneRint32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop167:
-	TESTQ    BX, BX
-	JLE      done168
-	VMOVUPS  (CX), Y0
-	VROUNDPS $0x00, Y0, Y0
-	VMOVUPS  Y0, (AX)
-	ADDQ     DX, CX
-	ADDQ     $0x20, AX
-	SUBQ     $0x08, BX
-	JMP      loop167
+	TESTQ      BX, BX
+	JLE        done168
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VROUNDPS   $0x00, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop167
 
 done168:
 	VZEROUPPER
 	RET
 
 // func laneSquare32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSquare32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2783,22 +3003,23 @@ TEXT ·laneSquare32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop169:
-	TESTQ   BX, BX
-	JLE     done170
-	VMOVUPS (CX), Y0
-	VMULPS  Y0, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop169
+	TESTQ      BX, BX
+	JLE        done170
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMULPS     Y0, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop169
 
 done170:
 	VZEROUPPER
 	RET
 
 // func laneSign32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSign32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2808,28 +3029,29 @@ TEXT ·laneSign32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop171:
-	TESTQ     BX, BX
-	JLE       done172
-	VMOVUPS   (CX), Y0
-	VCMPPS    $0x03, Y0, Y0, Y1
-	VMOVUPS   laneconst<>+160(SB), Y2
-	VBLENDVPS Y1, Y0, Y2, Y1
-	VCMPPS    $0x11, laneconst<>+160(SB), Y0, Y2
-	VBLENDVPS Y2, laneconst<>+320(SB), Y1, Y1
-	VCMPPS    $0x1e, laneconst<>+160(SB), Y0, Y0
-	VBLENDVPS Y0, laneconst<>+192(SB), Y1, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x08, BX
-	JMP       loop171
+	TESTQ      BX, BX
+	JLE        done172
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPS     $0x03, Y0, Y0, Y1
+	VMOVUPS    laneconst<>+160(SB), Y2
+	VBLENDVPS  Y1, Y0, Y2, Y1
+	VCMPPS     $0x11, laneconst<>+160(SB), Y0, Y2
+	VBLENDVPS  Y2, laneconst<>+320(SB), Y1, Y1
+	VCMPPS     $0x1e, laneconst<>+160(SB), Y0, Y0
+	VBLENDVPS  Y0, laneconst<>+192(SB), Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop171
 
 done172:
 	VZEROUPPER
 	RET
 
 // func laneReciprocal32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneReciprocal32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2839,23 +3061,24 @@ TEXT ·laneReciprocal32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop173:
-	TESTQ   BX, BX
-	JLE     done174
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+192(SB), Y1
-	VDIVPS  Y0, Y1, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop173
+	TESTQ      BX, BX
+	JLE        done174
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+192(SB), Y1
+	VDIVPS     Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop173
 
 done174:
 	VZEROUPPER
 	RET
 
 // func laneIsnan32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneIsnan32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2865,23 +3088,24 @@ TEXT ·laneIsnan32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop175:
-	TESTQ   BX, BX
-	JLE     done176
-	VMOVUPS (CX), Y0
-	VCMPPS  $0x03, Y0, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop175
+	TESTQ      BX, BX
+	JLE        done176
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPS     $0x03, Y0, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop175
 
 done176:
 	VZEROUPPER
 	RET
 
 // func laneIsfinite32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2891,25 +3115,26 @@ TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop177:
-	TESTQ   BX, BX
-	JLE     done178
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+224(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VCMPPS  $0x12, laneconst<>+288(SB), Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop177
+	TESTQ      BX, BX
+	JLE        done178
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+224(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VCMPPS     $0x12, laneconst<>+288(SB), Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop177
 
 done178:
 	VZEROUPPER
 	RET
 
 // func laneIsinf32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2919,25 +3144,26 @@ TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop179:
-	TESTQ   BX, BX
-	JLE     done180
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+224(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VCMPPS  $0x1e, laneconst<>+288(SB), Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop179
+	TESTQ      BX, BX
+	JLE        done180
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+224(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VCMPPS     $0x1e, laneconst<>+288(SB), Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop179
 
 done180:
 	VZEROUPPER
 	RET
 
 // func laneLogicalNot32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalNot32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2947,23 +3173,24 @@ TEXT ·laneLogicalNot32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop181:
-	TESTQ   BX, BX
-	JLE     done182
-	VMOVUPS (CX), Y0
-	VCMPPS  $0x00, laneconst<>+160(SB), Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop181
+	TESTQ      BX, BX
+	JLE        done182
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VCMPPS     $0x00, laneconst<>+160(SB), Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop181
 
 done182:
 	VZEROUPPER
 	RET
 
 // func laneStopGradient32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneStopGradient32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2973,21 +3200,22 @@ TEXT ·laneStopGradient32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop183:
-	TESTQ   BX, BX
-	JLE     done184
-	VMOVUPS (CX), Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop183
+	TESTQ      BX, BX
+	JLE        done184
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop183
 
 done184:
 	VZEROUPPER
 	RET
 
 // func laneFabs32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneFabs32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -2997,23 +3225,24 @@ TEXT ·laneFabs32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop185:
-	TESTQ   BX, BX
-	JLE     done186
-	VMOVUPS (CX), Y0
-	VMOVUPS laneconst<>+224(SB), Y1
-	VPANDN  Y0, Y1, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop185
+	TESTQ      BX, BX
+	JLE        done186
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+224(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop185
 
 done186:
 	VZEROUPPER
 	RET
 
 // func lanePositive32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePositive32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3023,21 +3252,22 @@ TEXT ·lanePositive32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DX
 
 loop187:
-	TESTQ   BX, BX
-	JLE     done188
-	VMOVUPS (CX), Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop187
+	TESTQ      BX, BX
+	JLE        done188
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop187
 
 done188:
 	VZEROUPPER
 	RET
 
 // func laneAdd32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneAdd32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3049,24 +3279,26 @@ TEXT ·laneAdd32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop189:
-	TESTQ   BX, BX
-	JLE     done190
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VADDPS  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop189
+	TESTQ      BX, BX
+	JLE        done190
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VADDPS     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop189
 
 done190:
 	VZEROUPPER
 	RET
 
 // func laneSubtract32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3078,24 +3310,26 @@ TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop191:
-	TESTQ   BX, BX
-	JLE     done192
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VSUBPS  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop191
+	TESTQ      BX, BX
+	JLE        done192
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VSUBPS     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop191
 
 done192:
 	VZEROUPPER
 	RET
 
 // func laneMultiply32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3107,24 +3341,26 @@ TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop193:
-	TESTQ   BX, BX
-	JLE     done194
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VMULPS  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop193
+	TESTQ      BX, BX
+	JLE        done194
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VMULPS     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop193
 
 done194:
 	VZEROUPPER
 	RET
 
 // func laneDivide32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneDivide32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3136,24 +3372,26 @@ TEXT ·laneDivide32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop195:
-	TESTQ   BX, BX
-	JLE     done196
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VDIVPS  Y1, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop195
+	TESTQ      BX, BX
+	JLE        done196
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VDIVPS     Y1, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop195
 
 done196:
 	VZEROUPPER
 	RET
 
 // func laneMaximum32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3165,27 +3403,29 @@ TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop197:
-	TESTQ     BX, BX
-	JLE       done198
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (CX), Y1
-	VCMPPS    $0x1e, Y1, Y0, Y2
-	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      Y3, Y2, Y2
-	VBLENDVPS Y2, Y0, Y1, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x08, BX
-	JMP       loop197
+	TESTQ      BX, BX
+	JLE        done198
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x1e, Y1, Y0, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y2, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop197
 
 done198:
 	VZEROUPPER
 	RET
 
 // func laneMinimum32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3197,27 +3437,29 @@ TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop199:
-	TESTQ     BX, BX
-	JLE       done200
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (CX), Y1
-	VCMPPS    $0x11, Y1, Y0, Y2
-	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      Y3, Y2, Y2
-	VBLENDVPS Y2, Y0, Y1, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x08, BX
-	JMP       loop199
+	TESTQ      BX, BX
+	JLE        done200
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x11, Y1, Y0, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y2, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop199
 
 done200:
 	VZEROUPPER
 	RET
 
 // func laneEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3229,25 +3471,27 @@ TEXT ·laneEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop201:
-	TESTQ   BX, BX
-	JLE     done202
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x00, Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop201
+	TESTQ      BX, BX
+	JLE        done202
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x00, Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop201
 
 done202:
 	VZEROUPPER
 	RET
 
 // func laneNotEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3259,25 +3503,27 @@ TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop203:
-	TESTQ   BX, BX
-	JLE     done204
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x04, Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop203
+	TESTQ      BX, BX
+	JLE        done204
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x04, Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop203
 
 done204:
 	VZEROUPPER
 	RET
 
 // func laneLess32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLess32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3289,25 +3535,27 @@ TEXT ·laneLess32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop205:
-	TESTQ   BX, BX
-	JLE     done206
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x11, Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop205
+	TESTQ      BX, BX
+	JLE        done206
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x11, Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop205
 
 done206:
 	VZEROUPPER
 	RET
 
 // func laneLessEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3319,25 +3567,27 @@ TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop207:
-	TESTQ   BX, BX
-	JLE     done208
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x12, Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop207
+	TESTQ      BX, BX
+	JLE        done208
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x12, Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop207
 
 done208:
 	VZEROUPPER
 	RET
 
 // func laneGreater32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneGreater32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3349,25 +3599,27 @@ TEXT ·laneGreater32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop209:
-	TESTQ   BX, BX
-	JLE     done210
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x1e, Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop209
+	TESTQ      BX, BX
+	JLE        done210
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x1e, Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop209
 
 done210:
 	VZEROUPPER
 	RET
 
 // func laneGreaterEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3379,25 +3631,27 @@ TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop211:
-	TESTQ   BX, BX
-	JLE     done212
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x1d, Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop211
+	TESTQ      BX, BX
+	JLE        done212
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x1d, Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop211
 
 done212:
 	VZEROUPPER
 	RET
 
 // func laneLogicalAnd32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3409,27 +3663,29 @@ TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop213:
-	TESTQ   BX, BX
-	JLE     done214
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
-	VCMPPS  $0x04, laneconst<>+160(SB), Y0, Y0
-	VPAND   Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop213
+	TESTQ      BX, BX
+	JLE        done214
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VPAND      Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop213
 
 done214:
 	VZEROUPPER
 	RET
 
 // func laneLogicalOr32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3441,27 +3697,29 @@ TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop215:
-	TESTQ   BX, BX
-	JLE     done216
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
-	VCMPPS  $0x04, laneconst<>+160(SB), Y0, Y0
-	VPOR    Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop215
+	TESTQ      BX, BX
+	JLE        done216
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VPOR       Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop215
 
 done216:
 	VZEROUPPER
 	RET
 
 // func laneLogicalXor32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3473,27 +3731,29 @@ TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
 	MOVQ 8(DX), DX
 
 loop217:
-	TESTQ   BX, BX
-	JLE     done218
-	VMOVUPS (SI), Y0
-	VMOVUPS (CX), Y1
-	VCMPPS  $0x04, laneconst<>+160(SB), Y0, Y0
-	VCMPPS  $0x04, laneconst<>+160(SB), Y1, Y1
-	VPXOR   Y1, Y0, Y0
-	VPAND   laneconst<>+192(SB), Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop217
+	TESTQ      BX, BX
+	JLE        done218
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y1
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
+	VPXOR      Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop217
 
 done218:
 	VZEROUPPER
 	RET
 
 // func laneWhere32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneWhere32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3507,27 +3767,30 @@ TEXT ·laneWhere32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop219:
-	TESTQ     BX, BX
-	JLE       done220
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (R8), Y1
-	VMOVUPS   (CX), Y2
-	VCMPPS    $0x04, laneconst<>+160(SB), Y0, Y0
-	VBLENDVPS Y0, Y1, Y2, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      R9, R8
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x08, BX
-	JMP       loop219
+	TESTQ      BX, BX
+	JLE        done220
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VBLENDVPS  Y0, Y1, Y2, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop219
 
 done220:
 	VZEROUPPER
 	RET
 
 // func laneClip32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·laneClip32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3541,33 +3804,36 @@ TEXT ·laneClip32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop221:
-	TESTQ     BX, BX
-	JLE       done222
-	VMOVUPS   (SI), Y0
-	VMOVUPS   (R8), Y1
-	VMOVUPS   (CX), Y2
-	VCMPPS    $0x1e, Y1, Y0, Y3
-	VCMPPS    $0x03, Y0, Y0, Y4
-	VPOR      Y4, Y3, Y3
-	VBLENDVPS Y3, Y0, Y1, Y0
-	VCMPPS    $0x11, Y2, Y0, Y1
-	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      Y3, Y1, Y1
-	VBLENDVPS Y1, Y0, Y2, Y0
-	VMOVUPS   Y0, (AX)
-	ADDQ      DI, SI
-	ADDQ      R9, R8
-	ADDQ      DX, CX
-	ADDQ      $0x20, AX
-	SUBQ      $0x08, BX
-	JMP       loop221
+	TESTQ      BX, BX
+	JLE        done222
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VCMPPS     $0x1e, Y1, Y0, Y3
+	VCMPPS     $0x03, Y0, Y0, Y4
+	VPOR       Y4, Y3, Y3
+	VBLENDVPS  Y3, Y0, Y1, Y0
+	VCMPPS     $0x11, Y2, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y1, Y1
+	VBLENDVPS  Y1, Y0, Y2, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop221
 
 done222:
 	VZEROUPPER
 	RET
 
 // func lanePair1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3581,27 +3847,30 @@ TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop223:
-	TESTQ   BX, BX
-	JLE     done224
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop223
+	TESTQ      BX, BX
+	JLE        done224
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VADDPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop223
 
 done224:
 	VZEROUPPER
 	RET
 
 // func lanePair2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3615,27 +3884,30 @@ TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop225:
-	TESTQ   BX, BX
-	JLE     done226
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop225
+	TESTQ      BX, BX
+	JLE        done226
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VADDPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop225
 
 done226:
 	VZEROUPPER
 	RET
 
 // func lanePair3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3649,27 +3921,30 @@ TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop227:
-	TESTQ   BX, BX
-	JLE     done228
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VADDPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop227
+	TESTQ      BX, BX
+	JLE        done228
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop227
 
 done228:
 	VZEROUPPER
 	RET
 
 // func lanePair4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3683,27 +3958,30 @@ TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop229:
-	TESTQ   BX, BX
-	JLE     done230
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VSUBPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop229
+	TESTQ      BX, BX
+	JLE        done230
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VSUBPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop229
 
 done230:
 	VZEROUPPER
 	RET
 
 // func lanePair5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3717,27 +3995,30 @@ TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop231:
-	TESTQ   BX, BX
-	JLE     done232
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VSUBPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop231
+	TESTQ      BX, BX
+	JLE        done232
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VSUBPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop231
 
 done232:
 	VZEROUPPER
 	RET
 
 // func lanePair6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3751,27 +4032,30 @@ TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop233:
-	TESTQ   BX, BX
-	JLE     done234
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VSUBPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop233
+	TESTQ      BX, BX
+	JLE        done234
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop233
 
 done234:
 	VZEROUPPER
 	RET
 
 // func lanePair7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3785,27 +4069,30 @@ TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop235:
-	TESTQ   BX, BX
-	JLE     done236
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VMULPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop235
+	TESTQ      BX, BX
+	JLE        done236
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VMULPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop235
 
 done236:
 	VZEROUPPER
 	RET
 
 // func lanePair8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3819,27 +4106,30 @@ TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop237:
-	TESTQ   BX, BX
-	JLE     done238
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VMULPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop237
+	TESTQ      BX, BX
+	JLE        done238
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VMULPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop237
 
 done238:
 	VZEROUPPER
 	RET
 
 // func lanePair9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3853,27 +4143,30 @@ TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
 	MOVQ 16(DX), DX
 
 loop239:
-	TESTQ   BX, BX
-	JLE     done240
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (CX), Y2
-	VMULPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop239
+	TESTQ      BX, BX
+	JLE        done240
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y2
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop239
 
 done240:
 	VZEROUPPER
 	RET
 
 // func laneTriple1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3889,30 +4182,34 @@ TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop241:
-	TESTQ   BX, BX
-	JLE     done242
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop241
+	TESTQ      BX, BX
+	JLE        done242
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop241
 
 done242:
 	VZEROUPPER
 	RET
 
 // func laneTriple2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3928,30 +4225,34 @@ TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop243:
-	TESTQ   BX, BX
-	JLE     done244
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop243
+	TESTQ      BX, BX
+	JLE        done244
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop243
 
 done244:
 	VZEROUPPER
 	RET
 
 // func laneTriple3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -3967,30 +4268,34 @@ TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop245:
-	TESTQ   BX, BX
-	JLE     done246
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop245
+	TESTQ      BX, BX
+	JLE        done246
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop245
 
 done246:
 	VZEROUPPER
 	RET
 
 // func laneTriple4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4006,30 +4311,34 @@ TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop247:
-	TESTQ   BX, BX
-	JLE     done248
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop247
+	TESTQ      BX, BX
+	JLE        done248
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop247
 
 done248:
 	VZEROUPPER
 	RET
 
 // func laneTriple5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4045,30 +4354,34 @@ TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop249:
-	TESTQ   BX, BX
-	JLE     done250
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop249
+	TESTQ      BX, BX
+	JLE        done250
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop249
 
 done250:
 	VZEROUPPER
 	RET
 
 // func laneTriple6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4084,30 +4397,34 @@ TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop251:
-	TESTQ   BX, BX
-	JLE     done252
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop251
+	TESTQ      BX, BX
+	JLE        done252
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop251
 
 done252:
 	VZEROUPPER
 	RET
 
 // func laneTriple7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4123,30 +4440,34 @@ TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop253:
-	TESTQ   BX, BX
-	JLE     done254
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop253
+	TESTQ      BX, BX
+	JLE        done254
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop253
 
 done254:
 	VZEROUPPER
 	RET
 
 // func laneTriple8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4162,30 +4483,34 @@ TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop255:
-	TESTQ   BX, BX
-	JLE     done256
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop255
+	TESTQ      BX, BX
+	JLE        done256
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop255
 
 done256:
 	VZEROUPPER
 	RET
 
 // func laneTriple9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4201,30 +4526,34 @@ TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop257:
-	TESTQ   BX, BX
-	JLE     done258
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VADDPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop257
+	TESTQ      BX, BX
+	JLE        done258
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop257
 
 done258:
 	VZEROUPPER
 	RET
 
 // func laneTriple10_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4240,30 +4569,34 @@ TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop259:
-	TESTQ   BX, BX
-	JLE     done260
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop259
+	TESTQ      BX, BX
+	JLE        done260
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop259
 
 done260:
 	VZEROUPPER
 	RET
 
 // func laneTriple11_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4279,30 +4612,34 @@ TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop261:
-	TESTQ   BX, BX
-	JLE     done262
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop261
+	TESTQ      BX, BX
+	JLE        done262
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop261
 
 done262:
 	VZEROUPPER
 	RET
 
 // func laneTriple12_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4318,30 +4655,34 @@ TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop263:
-	TESTQ   BX, BX
-	JLE     done264
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop263
+	TESTQ      BX, BX
+	JLE        done264
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop263
 
 done264:
 	VZEROUPPER
 	RET
 
 // func laneTriple13_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4357,30 +4698,34 @@ TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop265:
-	TESTQ   BX, BX
-	JLE     done266
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop265
+	TESTQ      BX, BX
+	JLE        done266
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop265
 
 done266:
 	VZEROUPPER
 	RET
 
 // func laneTriple14_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4396,30 +4741,34 @@ TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop267:
-	TESTQ   BX, BX
-	JLE     done268
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop267
+	TESTQ      BX, BX
+	JLE        done268
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop267
 
 done268:
 	VZEROUPPER
 	RET
 
 // func laneTriple15_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4435,30 +4784,34 @@ TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop269:
-	TESTQ   BX, BX
-	JLE     done270
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop269
+	TESTQ      BX, BX
+	JLE        done270
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop269
 
 done270:
 	VZEROUPPER
 	RET
 
 // func laneTriple16_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4474,30 +4827,34 @@ TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop271:
-	TESTQ   BX, BX
-	JLE     done272
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop271
+	TESTQ      BX, BX
+	JLE        done272
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop271
 
 done272:
 	VZEROUPPER
 	RET
 
 // func laneTriple17_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4513,30 +4870,34 @@ TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop273:
-	TESTQ   BX, BX
-	JLE     done274
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop273
+	TESTQ      BX, BX
+	JLE        done274
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop273
 
 done274:
 	VZEROUPPER
 	RET
 
 // func laneTriple18_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4552,30 +4913,34 @@ TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop275:
-	TESTQ   BX, BX
-	JLE     done276
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VSUBPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop275
+	TESTQ      BX, BX
+	JLE        done276
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop275
 
 done276:
 	VZEROUPPER
 	RET
 
 // func laneTriple19_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4591,30 +4956,34 @@ TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop277:
-	TESTQ   BX, BX
-	JLE     done278
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop277
+	TESTQ      BX, BX
+	JLE        done278
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop277
 
 done278:
 	VZEROUPPER
 	RET
 
 // func laneTriple20_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4630,30 +4999,34 @@ TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop279:
-	TESTQ   BX, BX
-	JLE     done280
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop279
+	TESTQ      BX, BX
+	JLE        done280
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop279
 
 done280:
 	VZEROUPPER
 	RET
 
 // func laneTriple21_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4669,30 +5042,34 @@ TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop281:
-	TESTQ   BX, BX
-	JLE     done282
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VADDPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop281
+	TESTQ      BX, BX
+	JLE        done282
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop281
 
 done282:
 	VZEROUPPER
 	RET
 
 // func laneTriple22_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4708,30 +5085,34 @@ TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop283:
-	TESTQ   BX, BX
-	JLE     done284
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop283
+	TESTQ      BX, BX
+	JLE        done284
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop283
 
 done284:
 	VZEROUPPER
 	RET
 
 // func laneTriple23_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4747,30 +5128,34 @@ TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop285:
-	TESTQ   BX, BX
-	JLE     done286
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop285
+	TESTQ      BX, BX
+	JLE        done286
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop285
 
 done286:
 	VZEROUPPER
 	RET
 
 // func laneTriple24_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4786,30 +5171,34 @@ TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop287:
-	TESTQ   BX, BX
-	JLE     done288
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VSUBPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop287
+	TESTQ      BX, BX
+	JLE        done288
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop287
 
 done288:
 	VZEROUPPER
 	RET
 
 // func laneTriple25_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4825,30 +5214,34 @@ TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop289:
-	TESTQ   BX, BX
-	JLE     done290
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VADDPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop289
+	TESTQ      BX, BX
+	JLE        done290
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VADDPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop289
 
 done290:
 	VZEROUPPER
 	RET
 
 // func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4864,30 +5257,34 @@ TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop291:
-	TESTQ   BX, BX
-	JLE     done292
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VSUBPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop291
+	TESTQ      BX, BX
+	JLE        done292
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop291
 
 done292:
 	VZEROUPPER
 	RET
 
 // func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
@@ -4903,30 +5300,34 @@ TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
 	MOVQ 24(DX), DX
 
 loop293:
-	TESTQ   BX, BX
-	JLE     done294
-	VMOVUPS (SI), Y0
-	VMOVUPS (R8), Y1
-	VMOVUPS (R10), Y2
-	VMOVUPS (CX), Y3
-	VMULPS  Y1, Y0, Y0
-	VMULPS  Y2, Y0, Y0
-	VMULPS  Y3, Y0, Y0
-	VMOVUPS Y0, (AX)
-	ADDQ    DI, SI
-	ADDQ    R9, R8
-	ADDQ    R11, R10
-	ADDQ    DX, CX
-	ADDQ    $0x20, AX
-	SUBQ    $0x08, BX
-	JMP     loop293
+	TESTQ      BX, BX
+	JLE        done294
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop293
 
 done294:
 	VZEROUPPER
 	RET
 
 // func laneSum32(x *float32, n int) float32
-// Requires: AVX, SSE
+// Requires: AVX, MMX+, SSE
 TEXT ·laneSum32(SB), NOSPLIT, $0-20
 	MOVQ    x+0(FP), AX
 	MOVQ    n+8(FP), CX
@@ -4949,50 +5350,63 @@ TEXT ·laneSum32(SB), NOSPLIT, $0-20
 	VXORPS  Y7, Y7, Y7
 
 all295:
-	CMPQ    CX, $0x00000040
-	JL      one296
-	VMOVUPS (AX), Y8
-	VADDPS  Y8, Y0, Y0
-	VMOVUPS 32(AX), Y8
-	VADDPS  Y8, Y1, Y1
-	VMOVUPS 64(AX), Y8
-	VADDPS  Y8, Y2, Y2
-	VMOVUPS 96(AX), Y8
-	VADDPS  Y8, Y3, Y3
-	VMOVUPS 128(AX), Y8
-	VADDPS  Y8, Y4, Y4
-	VMOVUPS 160(AX), Y8
-	VADDPS  Y8, Y5, Y5
-	VMOVUPS 192(AX), Y8
-	VADDPS  Y8, Y6, Y6
-	VMOVUPS 224(AX), Y8
-	VADDPS  Y8, Y7, Y7
-	ADDQ    $0x00000100, AX
-	SUBQ    $0x00000040, CX
-	JMP     all295
+	CMPQ       CX, $0x00000040
+	JL         one296
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y8
+	VADDPS     Y8, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y8
+	VADDPS     Y8, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y8
+	VADDPS     Y8, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y8
+	VADDPS     Y8, Y3, Y3
+	PREFETCHT0 2176(AX)
+	VMOVUPS    128(AX), Y8
+	VADDPS     Y8, Y4, Y4
+	PREFETCHT0 2208(AX)
+	VMOVUPS    160(AX), Y8
+	VADDPS     Y8, Y5, Y5
+	PREFETCHT0 2240(AX)
+	VMOVUPS    192(AX), Y8
+	VADDPS     Y8, Y6, Y6
+	PREFETCHT0 2272(AX)
+	VMOVUPS    224(AX), Y8
+	VADDPS     Y8, Y7, Y7
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000040, CX
+	JMP        all295
 
 one296:
-	CMPQ    CX, $0x00000020
-	JL      singles298
-	VMOVUPS (AX), Y8
-	VADDPS  Y8, Y0, Y0
-	VMOVUPS 32(AX), Y8
-	VADDPS  Y8, Y1, Y1
-	VMOVUPS 64(AX), Y8
-	VADDPS  Y8, Y2, Y2
-	VMOVUPS 96(AX), Y8
-	VADDPS  Y8, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, CX
+	CMPQ       CX, $0x00000020
+	JL         singles298
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y8
+	VADDPS     Y8, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y8
+	VADDPS     Y8, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y8
+	VADDPS     Y8, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y8
+	VADDPS     Y8, Y3, Y3
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, CX
 
 singles298:
-	TESTQ   CX, CX
-	JLE     done297
-	VMOVUPS (AX), Y8
-	VADDPS  Y8, Y0, Y0
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000008, CX
-	JMP     singles298
+	TESTQ      CX, CX
+	JLE        done297
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y8
+	VADDPS     Y8, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, CX
+	JMP        singles298
 
 done297:
 	VADDPS       Y1, Y0, Y0
@@ -5013,7 +5427,7 @@ done297:
 	RET
 
 // func laneMax32(x *float32, n int) (r float32, nan int)
-// Requires: AVX, SSE
+// Requires: AVX, MMX+, SSE
 TEXT ·laneMax32(SB), NOSPLIT, $0-32
 	MOVQ    x+0(FP), AX
 	MOVQ    n+8(FP), CX
@@ -5026,38 +5440,43 @@ TEXT ·laneMax32(SB), NOSPLIT, $0-32
 	SUBQ    $0x08, CX
 
 all299:
-	CMPQ    CX, $0x00000020
-	JL      one300
-	VMOVUPS (AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPS  Y5, Y0, Y0
-	VMOVUPS 32(AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPS  Y5, Y1, Y1
-	VMOVUPS 64(AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPS  Y5, Y2, Y2
-	VMOVUPS 96(AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPS  Y5, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, CX
-	JMP     all299
+	CMPQ       CX, $0x00000020
+	JL         one300
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPS     Y5, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPS     Y5, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPS     Y5, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPS     Y5, Y3, Y3
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, CX
+	JMP        all299
 
 one300:
-	TESTQ   CX, CX
-	JLE     done301
-	VMOVUPS (AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMAXPS  Y5, Y0, Y0
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000008, CX
-	JMP     one300
+	TESTQ      CX, CX
+	JLE        done301
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMAXPS     Y5, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, CX
+	JMP        one300
 
 done301:
 	VMAXPS       Y1, Y0, Y0
@@ -5076,7 +5495,7 @@ done301:
 	RET
 
 // func laneMin32(x *float32, n int) (r float32, nan int)
-// Requires: AVX, SSE
+// Requires: AVX, MMX+, SSE
 TEXT ·laneMin32(SB), NOSPLIT, $0-32
 	MOVQ    x+0(FP), AX
 	MOVQ    n+8(FP), CX
@@ -5089,38 +5508,43 @@ TEXT ·laneMin32(SB), NOSPLIT, $0-32
 	SUBQ    $0x08, CX
 
 all302:
-	CMPQ    CX, $0x00000020
-	JL      one303
-	VMOVUPS (AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPS  Y5, Y0, Y0
-	VMOVUPS 32(AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPS  Y5, Y1, Y1
-	VMOVUPS 64(AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPS  Y5, Y2, Y2
-	VMOVUPS 96(AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPS  Y5, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, CX
-	JMP     all302
+	CMPQ       CX, $0x00000020
+	JL         one303
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPS     Y5, Y0, Y0
+	PREFETCHT0 2080(AX)
+	VMOVUPS    32(AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPS     Y5, Y1, Y1
+	PREFETCHT0 2112(AX)
+	VMOVUPS    64(AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPS     Y5, Y2, Y2
+	PREFETCHT0 2144(AX)
+	VMOVUPS    96(AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPS     Y5, Y3, Y3
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, CX
+	JMP        all302
 
 one303:
-	TESTQ   CX, CX
-	JLE     done304
-	VMOVUPS (AX), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y4, Y4
-	VMINPS  Y5, Y0, Y0
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000008, CX
-	JMP     one303
+	TESTQ      CX, CX
+	JLE        done304
+	PREFETCHT0 2048(AX)
+	VMOVUPS    (AX), Y5
+	VCMPPS     $0x03, Y5, Y5, Y6
+	VORPS      Y6, Y4, Y4
+	VMINPS     Y5, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, CX
+	JMP        one303
 
 done304:
 	VMINPS       Y1, Y0, Y0

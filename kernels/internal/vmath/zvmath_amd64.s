@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // func exp64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·exp64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -14,6 +14,7 @@ TEXT ·exp64AVX2Loop(SB), NOSPLIT, $0-72
 loop1:
 	CMPQ        BX, CX
 	JAE         done2
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VMULPD      vmconst<>+0(SB), Y0, Y1
 	VADDPD      vmconst<>+32(SB), Y1, Y1
@@ -70,7 +71,7 @@ done2:
 	RET
 
 // func exp32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·exp32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -81,6 +82,7 @@ TEXT ·exp32AVX2Loop(SB), NOSPLIT, $0-72
 loop4:
 	CMPQ         BX, CX
 	JAE          done5
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1d, vmconst<>+576(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+608(SB), Y0, Y2
@@ -127,7 +129,7 @@ done5:
 	RET
 
 // func log64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·log64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -136,56 +138,57 @@ TEXT ·log64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop7:
-	CMPQ      BX, CX
-	JAE       done8
-	VMOVUPS   (DX)(BX*8), Y0
-	VCMPPD    $0x1d, vmconst<>+992(SB), Y0, Y1
-	VCMPPD    $0x12, vmconst<>+1024(SB), Y0, Y2
-	VPAND     Y2, Y1, Y1
-	VPAND     vmconst<>+1056(SB), Y0, Y2
-	VPOR      vmconst<>+448(SB), Y2, Y2
-	VPSRLQ    $0x34, Y0, Y3
-	VPOR      vmconst<>+1088(SB), Y3, Y3
-	VSUBPD    vmconst<>+1120(SB), Y3, Y3
-	VCMPPD    $0x12, vmconst<>+1152(SB), Y2, Y4
-	VSUBPD    vmconst<>+480(SB), Y3, Y5
-	VBLENDVPD Y4, Y5, Y3, Y3
-	VADDPD    Y2, Y2, Y5
-	VBLENDVPD Y4, Y5, Y2, Y2
-	VSUBPD    vmconst<>+480(SB), Y2, Y2
-	VADDPD    vmconst<>+512(SB), Y2, Y4
-	VDIVPD    Y4, Y2, Y4
-	VMULPD    Y4, Y4, Y5
-	VMULPD    Y5, Y5, Y6
-	VMULPD    vmconst<>+1184(SB), Y6, Y7
-	VADDPD    vmconst<>+1216(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+1248(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+1280(SB), Y7, Y7
-	VMULPD    Y5, Y7, Y5
-	VMULPD    vmconst<>+1312(SB), Y6, Y7
-	VADDPD    vmconst<>+1344(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+1376(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y6
-	VADDPD    Y6, Y5, Y5
-	VMULPD    vmconst<>+448(SB), Y2, Y6
-	VMULPD    Y2, Y6, Y6
-	VADDPD    Y6, Y5, Y5
-	VMULPD    Y5, Y4, Y4
-	VMULPD    vmconst<>+1408(SB), Y3, Y5
-	VADDPD    Y5, Y4, Y4
-	VSUBPD    Y4, Y6, Y4
-	VSUBPD    Y2, Y4, Y2
-	VMULPD    vmconst<>+1440(SB), Y3, Y3
-	VSUBPD    Y2, Y3, Y2
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out9
-	JMP       loop7
+	CMPQ       BX, CX
+	JAE        done8
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VCMPPD     $0x1d, vmconst<>+992(SB), Y0, Y1
+	VCMPPD     $0x12, vmconst<>+1024(SB), Y0, Y2
+	VPAND      Y2, Y1, Y1
+	VPAND      vmconst<>+1056(SB), Y0, Y2
+	VPOR       vmconst<>+448(SB), Y2, Y2
+	VPSRLQ     $0x34, Y0, Y3
+	VPOR       vmconst<>+1088(SB), Y3, Y3
+	VSUBPD     vmconst<>+1120(SB), Y3, Y3
+	VCMPPD     $0x12, vmconst<>+1152(SB), Y2, Y4
+	VSUBPD     vmconst<>+480(SB), Y3, Y5
+	VBLENDVPD  Y4, Y5, Y3, Y3
+	VADDPD     Y2, Y2, Y5
+	VBLENDVPD  Y4, Y5, Y2, Y2
+	VSUBPD     vmconst<>+480(SB), Y2, Y2
+	VADDPD     vmconst<>+512(SB), Y2, Y4
+	VDIVPD     Y4, Y2, Y4
+	VMULPD     Y4, Y4, Y5
+	VMULPD     Y5, Y5, Y6
+	VMULPD     vmconst<>+1184(SB), Y6, Y7
+	VADDPD     vmconst<>+1216(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+1248(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+1280(SB), Y7, Y7
+	VMULPD     Y5, Y7, Y5
+	VMULPD     vmconst<>+1312(SB), Y6, Y7
+	VADDPD     vmconst<>+1344(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+1376(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y6
+	VADDPD     Y6, Y5, Y5
+	VMULPD     vmconst<>+448(SB), Y2, Y6
+	VMULPD     Y2, Y6, Y6
+	VADDPD     Y6, Y5, Y5
+	VMULPD     Y5, Y4, Y4
+	VMULPD     vmconst<>+1408(SB), Y3, Y5
+	VADDPD     Y5, Y4, Y4
+	VSUBPD     Y4, Y6, Y4
+	VSUBPD     Y2, Y4, Y2
+	VMULPD     vmconst<>+1440(SB), Y3, Y3
+	VSUBPD     Y2, Y3, Y2
+	VMOVUPS    Y2, (AX)(BX*8)
+	VMOVMSKPD  Y1, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out9
+	JMP        loop7
 
 out9:
 	MOVQ    xs+48(FP), AX
@@ -203,7 +206,7 @@ done8:
 	RET
 
 // func log32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·log32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -214,6 +217,7 @@ TEXT ·log32AVX2Loop(SB), NOSPLIT, $0-72
 loop10:
 	CMPQ         BX, CX
 	JAE          done11
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPSRLD       $0x17, Y0, Y1
 	VCVTDQ2PS    Y1, Y1
@@ -269,7 +273,7 @@ done11:
 	RET
 
 // func tanh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·tanh32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -280,6 +284,7 @@ TEXT ·tanh32AVX2Loop(SB), NOSPLIT, $0-72
 loop13:
 	CMPQ         BX, CX
 	JAE          done14
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VPAND        vmconst<>+1952(SB), Y0, Y2
@@ -333,7 +338,7 @@ done14:
 	RET
 
 // func sigmoid64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sigmoid64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -344,6 +349,7 @@ TEXT ·sigmoid64AVX2Loop(SB), NOSPLIT, $0-72
 loop16:
 	CMPQ        BX, CX
 	JAE         done17
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPXOR       vmconst<>+128(SB), Y0, Y1
 	VMULPD      vmconst<>+0(SB), Y1, Y2
@@ -403,7 +409,7 @@ done17:
 	RET
 
 // func sigmoid32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sigmoid32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -414,6 +420,7 @@ TEXT ·sigmoid32AVX2Loop(SB), NOSPLIT, $0-72
 loop19:
 	CMPQ         BX, CX
 	JAE          done20
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1d, vmconst<>+576(SB), Y0, Y1
 	VPXOR        vmconst<>+1952(SB), Y0, Y2
@@ -462,7 +469,7 @@ done20:
 	RET
 
 // func sin32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sin32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -473,6 +480,7 @@ TEXT ·sin32AVX2Loop(SB), NOSPLIT, $0-72
 loop22:
 	CMPQ         BX, CX
 	JAE          done23
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
@@ -532,7 +540,7 @@ done23:
 	RET
 
 // func cos32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·cos32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -543,6 +551,7 @@ TEXT ·cos32AVX2Loop(SB), NOSPLIT, $0-72
 loop25:
 	CMPQ         BX, CX
 	JAE          done26
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
@@ -601,7 +610,7 @@ done26:
 	RET
 
 // func log10_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·log10_64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -610,57 +619,58 @@ TEXT ·log10_64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop28:
-	CMPQ      BX, CX
-	JAE       done29
-	VMOVUPS   (DX)(BX*8), Y0
-	VCMPPD    $0x1d, vmconst<>+992(SB), Y0, Y1
-	VCMPPD    $0x12, vmconst<>+1024(SB), Y0, Y2
-	VPAND     Y2, Y1, Y1
-	VPAND     vmconst<>+1056(SB), Y0, Y2
-	VPOR      vmconst<>+448(SB), Y2, Y2
-	VPSRLQ    $0x34, Y0, Y3
-	VPOR      vmconst<>+1088(SB), Y3, Y3
-	VSUBPD    vmconst<>+1120(SB), Y3, Y3
-	VCMPPD    $0x12, vmconst<>+1152(SB), Y2, Y4
-	VSUBPD    vmconst<>+480(SB), Y3, Y5
-	VBLENDVPD Y4, Y5, Y3, Y3
-	VADDPD    Y2, Y2, Y5
-	VBLENDVPD Y4, Y5, Y2, Y2
-	VSUBPD    vmconst<>+480(SB), Y2, Y2
-	VADDPD    vmconst<>+512(SB), Y2, Y4
-	VDIVPD    Y4, Y2, Y4
-	VMULPD    Y4, Y4, Y5
-	VMULPD    Y5, Y5, Y6
-	VMULPD    vmconst<>+1184(SB), Y6, Y7
-	VADDPD    vmconst<>+1216(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+1248(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+1280(SB), Y7, Y7
-	VMULPD    Y5, Y7, Y5
-	VMULPD    vmconst<>+1312(SB), Y6, Y7
-	VADDPD    vmconst<>+1344(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+1376(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y6
-	VADDPD    Y6, Y5, Y5
-	VMULPD    vmconst<>+448(SB), Y2, Y6
-	VMULPD    Y2, Y6, Y6
-	VADDPD    Y6, Y5, Y5
-	VMULPD    Y5, Y4, Y4
-	VMULPD    vmconst<>+1408(SB), Y3, Y5
-	VADDPD    Y5, Y4, Y4
-	VSUBPD    Y4, Y6, Y4
-	VSUBPD    Y2, Y4, Y2
-	VMULPD    vmconst<>+1440(SB), Y3, Y3
-	VSUBPD    Y2, Y3, Y2
-	VMULPD    vmconst<>+2496(SB), Y2, Y2
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out30
-	JMP       loop28
+	CMPQ       BX, CX
+	JAE        done29
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VCMPPD     $0x1d, vmconst<>+992(SB), Y0, Y1
+	VCMPPD     $0x12, vmconst<>+1024(SB), Y0, Y2
+	VPAND      Y2, Y1, Y1
+	VPAND      vmconst<>+1056(SB), Y0, Y2
+	VPOR       vmconst<>+448(SB), Y2, Y2
+	VPSRLQ     $0x34, Y0, Y3
+	VPOR       vmconst<>+1088(SB), Y3, Y3
+	VSUBPD     vmconst<>+1120(SB), Y3, Y3
+	VCMPPD     $0x12, vmconst<>+1152(SB), Y2, Y4
+	VSUBPD     vmconst<>+480(SB), Y3, Y5
+	VBLENDVPD  Y4, Y5, Y3, Y3
+	VADDPD     Y2, Y2, Y5
+	VBLENDVPD  Y4, Y5, Y2, Y2
+	VSUBPD     vmconst<>+480(SB), Y2, Y2
+	VADDPD     vmconst<>+512(SB), Y2, Y4
+	VDIVPD     Y4, Y2, Y4
+	VMULPD     Y4, Y4, Y5
+	VMULPD     Y5, Y5, Y6
+	VMULPD     vmconst<>+1184(SB), Y6, Y7
+	VADDPD     vmconst<>+1216(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+1248(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+1280(SB), Y7, Y7
+	VMULPD     Y5, Y7, Y5
+	VMULPD     vmconst<>+1312(SB), Y6, Y7
+	VADDPD     vmconst<>+1344(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+1376(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y6
+	VADDPD     Y6, Y5, Y5
+	VMULPD     vmconst<>+448(SB), Y2, Y6
+	VMULPD     Y2, Y6, Y6
+	VADDPD     Y6, Y5, Y5
+	VMULPD     Y5, Y4, Y4
+	VMULPD     vmconst<>+1408(SB), Y3, Y5
+	VADDPD     Y5, Y4, Y4
+	VSUBPD     Y4, Y6, Y4
+	VSUBPD     Y2, Y4, Y2
+	VMULPD     vmconst<>+1440(SB), Y3, Y3
+	VSUBPD     Y2, Y3, Y2
+	VMULPD     vmconst<>+2496(SB), Y2, Y2
+	VMOVUPS    Y2, (AX)(BX*8)
+	VMOVMSKPD  Y1, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out30
+	JMP        loop28
 
 out30:
 	MOVQ    xs+48(FP), AX
@@ -678,7 +688,7 @@ done29:
 	RET
 
 // func log10_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·log10_32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -689,6 +699,7 @@ TEXT ·log10_32AVX2Loop(SB), NOSPLIT, $0-72
 loop31:
 	CMPQ         BX, CX
 	JAE          done32
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1d, vmconst<>+1856(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
@@ -748,7 +759,7 @@ done32:
 	RET
 
 // func log2_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·log2_64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -757,71 +768,72 @@ TEXT ·log2_64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop34:
-	CMPQ      BX, CX
-	JAE       done35
-	VMOVUPS   (DX)(BX*8), Y0
-	VCMPPD    $0x1d, vmconst<>+992(SB), Y0, Y1
-	VCMPPD    $0x12, vmconst<>+1024(SB), Y0, Y2
-	VPAND     Y2, Y1, Y1
-	VPAND     vmconst<>+1056(SB), Y0, Y2
-	VPOR      vmconst<>+448(SB), Y2, Y2
-	VPSRLQ    $0x34, Y0, Y3
-	VPOR      vmconst<>+1088(SB), Y3, Y3
-	VSUBPD    vmconst<>+1120(SB), Y3, Y3
-	VCMPPD    $0x11, vmconst<>+1152(SB), Y2, Y4
-	VADDPD    Y2, Y2, Y5
-	VBLENDVPD Y4, Y5, Y2, Y2
-	VSUBPD    vmconst<>+480(SB), Y3, Y5
-	VBLENDVPD Y4, Y5, Y3, Y3
-	VCMPPD    $0x1d, vmconst<>+992(SB), Y2, Y4
-	VCMPPD    $0x12, vmconst<>+1024(SB), Y2, Y5
-	VPAND     Y5, Y4, Y4
-	VPAND     vmconst<>+1056(SB), Y2, Y4
-	VPOR      vmconst<>+448(SB), Y4, Y4
-	VPSRLQ    $0x34, Y2, Y2
-	VPOR      vmconst<>+1088(SB), Y2, Y2
-	VSUBPD    vmconst<>+1120(SB), Y2, Y2
-	VCMPPD    $0x12, vmconst<>+1152(SB), Y4, Y5
-	VSUBPD    vmconst<>+480(SB), Y2, Y6
-	VBLENDVPD Y5, Y6, Y2, Y2
-	VADDPD    Y4, Y4, Y6
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VSUBPD    vmconst<>+480(SB), Y4, Y4
-	VADDPD    vmconst<>+512(SB), Y4, Y5
-	VDIVPD    Y5, Y4, Y5
-	VMULPD    Y5, Y5, Y6
-	VMULPD    Y6, Y6, Y7
-	VMULPD    vmconst<>+1184(SB), Y7, Y8
-	VADDPD    vmconst<>+1216(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+1248(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+1280(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y6
-	VMULPD    vmconst<>+1312(SB), Y7, Y8
-	VADDPD    vmconst<>+1344(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+1376(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y7
-	VADDPD    Y7, Y6, Y6
-	VMULPD    vmconst<>+448(SB), Y4, Y7
-	VMULPD    Y4, Y7, Y7
-	VADDPD    Y7, Y6, Y6
-	VMULPD    Y6, Y5, Y5
-	VMULPD    vmconst<>+1408(SB), Y2, Y6
-	VADDPD    Y6, Y5, Y5
-	VSUBPD    Y5, Y7, Y5
-	VSUBPD    Y4, Y5, Y4
-	VMULPD    vmconst<>+1440(SB), Y2, Y2
-	VSUBPD    Y4, Y2, Y2
-	VMULPD    vmconst<>+0(SB), Y2, Y2
-	VADDPD    Y3, Y2, Y2
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out36
-	JMP       loop34
+	CMPQ       BX, CX
+	JAE        done35
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VCMPPD     $0x1d, vmconst<>+992(SB), Y0, Y1
+	VCMPPD     $0x12, vmconst<>+1024(SB), Y0, Y2
+	VPAND      Y2, Y1, Y1
+	VPAND      vmconst<>+1056(SB), Y0, Y2
+	VPOR       vmconst<>+448(SB), Y2, Y2
+	VPSRLQ     $0x34, Y0, Y3
+	VPOR       vmconst<>+1088(SB), Y3, Y3
+	VSUBPD     vmconst<>+1120(SB), Y3, Y3
+	VCMPPD     $0x11, vmconst<>+1152(SB), Y2, Y4
+	VADDPD     Y2, Y2, Y5
+	VBLENDVPD  Y4, Y5, Y2, Y2
+	VSUBPD     vmconst<>+480(SB), Y3, Y5
+	VBLENDVPD  Y4, Y5, Y3, Y3
+	VCMPPD     $0x1d, vmconst<>+992(SB), Y2, Y4
+	VCMPPD     $0x12, vmconst<>+1024(SB), Y2, Y5
+	VPAND      Y5, Y4, Y4
+	VPAND      vmconst<>+1056(SB), Y2, Y4
+	VPOR       vmconst<>+448(SB), Y4, Y4
+	VPSRLQ     $0x34, Y2, Y2
+	VPOR       vmconst<>+1088(SB), Y2, Y2
+	VSUBPD     vmconst<>+1120(SB), Y2, Y2
+	VCMPPD     $0x12, vmconst<>+1152(SB), Y4, Y5
+	VSUBPD     vmconst<>+480(SB), Y2, Y6
+	VBLENDVPD  Y5, Y6, Y2, Y2
+	VADDPD     Y4, Y4, Y6
+	VBLENDVPD  Y5, Y6, Y4, Y4
+	VSUBPD     vmconst<>+480(SB), Y4, Y4
+	VADDPD     vmconst<>+512(SB), Y4, Y5
+	VDIVPD     Y5, Y4, Y5
+	VMULPD     Y5, Y5, Y6
+	VMULPD     Y6, Y6, Y7
+	VMULPD     vmconst<>+1184(SB), Y7, Y8
+	VADDPD     vmconst<>+1216(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+1248(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+1280(SB), Y8, Y8
+	VMULPD     Y6, Y8, Y6
+	VMULPD     vmconst<>+1312(SB), Y7, Y8
+	VADDPD     vmconst<>+1344(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+1376(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y7
+	VADDPD     Y7, Y6, Y6
+	VMULPD     vmconst<>+448(SB), Y4, Y7
+	VMULPD     Y4, Y7, Y7
+	VADDPD     Y7, Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VMULPD     vmconst<>+1408(SB), Y2, Y6
+	VADDPD     Y6, Y5, Y5
+	VSUBPD     Y5, Y7, Y5
+	VSUBPD     Y4, Y5, Y4
+	VMULPD     vmconst<>+1440(SB), Y2, Y2
+	VSUBPD     Y4, Y2, Y2
+	VMULPD     vmconst<>+0(SB), Y2, Y2
+	VADDPD     Y3, Y2, Y2
+	VMOVUPS    Y2, (AX)(BX*8)
+	VMOVMSKPD  Y1, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out36
+	JMP        loop34
 
 out36:
 	MOVQ    xs+48(FP), AX
@@ -839,7 +851,7 @@ done35:
 	RET
 
 // func log2_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·log2_32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -850,6 +862,7 @@ TEXT ·log2_32AVX2Loop(SB), NOSPLIT, $0-72
 loop37:
 	CMPQ         BX, CX
 	JAE          done38
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1d, vmconst<>+1856(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
@@ -907,7 +920,7 @@ done38:
 	RET
 
 // func cosh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·cosh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -918,6 +931,7 @@ TEXT ·cosh64AVX2Loop(SB), NOSPLIT, $0-72
 loop40:
 	CMPQ        BX, CX
 	JAE         done41
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+2688(SB), Y0, Y1
 	VMULPD      vmconst<>+0(SB), Y1, Y2
@@ -982,7 +996,7 @@ done41:
 	RET
 
 // func cosh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·cosh32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -993,6 +1007,7 @@ TEXT ·cosh32AVX2Loop(SB), NOSPLIT, $0-72
 loop43:
 	CMPQ         BX, CX
 	JAE          done44
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+608(SB), Y1, Y2
@@ -1041,7 +1056,7 @@ done44:
 	RET
 
 // func sinh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sinh32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1052,6 +1067,7 @@ TEXT ·sinh32AVX2Loop(SB), NOSPLIT, $0-72
 loop46:
 	CMPQ         BX, CX
 	JAE          done47
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VPAND        vmconst<>+1952(SB), Y0, Y2
@@ -1115,7 +1131,7 @@ done47:
 	RET
 
 // func exp2_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·exp2_32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1126,6 +1142,7 @@ TEXT ·exp2_32AVX2Loop(SB), NOSPLIT, $0-72
 loop49:
 	CMPQ        BX, CX
 	JAE         done50
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Y0
 	VCMPPS      $0x1d, vmconst<>+2848(SB), Y0, Y1
 	VCMPPS      $0x12, vmconst<>+2880(SB), Y0, Y2
@@ -1167,7 +1184,7 @@ done50:
 	RET
 
 // func expm1_32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·expm1_32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1178,6 +1195,7 @@ TEXT ·expm1_32AVX2Loop(SB), NOSPLIT, $0-72
 loop52:
 	CMPQ         BX, CX
 	JAE          done53
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VMAXPS       vmconst<>+576(SB), Y0, Y1
 	VMULPS       vmconst<>+640(SB), Y1, Y2
@@ -1224,7 +1242,7 @@ done53:
 	RET
 
 // func log1p32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·log1p32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1235,6 +1253,7 @@ TEXT ·log1p32AVX2Loop(SB), NOSPLIT, $0-72
 loop55:
 	CMPQ         BX, CX
 	JAE          done56
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1e, vmconst<>+3104(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
@@ -1302,7 +1321,7 @@ done56:
 	RET
 
 // func tan32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·tan32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1313,6 +1332,7 @@ TEXT ·tan32AVX2Loop(SB), NOSPLIT, $0-72
 loop58:
 	CMPQ         BX, CX
 	JAE          done59
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
@@ -1370,7 +1390,7 @@ done59:
 	RET
 
 // func atan32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atan32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1381,6 +1401,7 @@ TEXT ·atan32AVX2Loop(SB), NOSPLIT, $0-72
 loop61:
 	CMPQ        BX, CX
 	JAE         done62
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Y0
 	VPAND       vmconst<>+1920(SB), Y0, Y1
 	VCMPPS      $0x1e, vmconst<>+3328(SB), Y1, Y2
@@ -1434,7 +1455,7 @@ done62:
 	RET
 
 // func asin32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·asin32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1445,6 +1466,7 @@ TEXT ·asin32AVX2Loop(SB), NOSPLIT, $0-72
 loop64:
 	CMPQ        BX, CX
 	JAE         done65
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Y0
 	VPAND       vmconst<>+1920(SB), Y0, Y1
 	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y2
@@ -1500,7 +1522,7 @@ done65:
 	RET
 
 // func acos32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·acos32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1511,6 +1533,7 @@ TEXT ·acos32AVX2Loop(SB), NOSPLIT, $0-72
 loop67:
 	CMPQ        BX, CX
 	JAE         done68
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Y0
 	VPAND       vmconst<>+1920(SB), Y0, Y1
 	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y2
@@ -1569,7 +1592,7 @@ done68:
 	RET
 
 // func asinh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·asinh32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1580,6 +1603,7 @@ TEXT ·asinh32AVX2Loop(SB), NOSPLIT, $0-72
 loop70:
 	CMPQ         BX, CX
 	JAE          done71
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+1888(SB), Y1, Y2
@@ -1662,7 +1686,7 @@ done71:
 	RET
 
 // func acosh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·acosh32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1673,6 +1697,7 @@ TEXT ·acosh32AVX2Loop(SB), NOSPLIT, $0-72
 loop73:
 	CMPQ         BX, CX
 	JAE          done74
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCMPPS       $0x1d, vmconst<>+928(SB), Y0, Y1
 	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
@@ -1753,7 +1778,7 @@ done74:
 	RET
 
 // func atanh32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atanh32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1764,6 +1789,7 @@ TEXT ·atanh32AVX2Loop(SB), NOSPLIT, $0-72
 loop76:
 	CMPQ         BX, CX
 	JAE          done77
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+928(SB), Y1, Y2
@@ -1844,7 +1870,7 @@ done77:
 	RET
 
 // func cbrt32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·cbrt32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1855,6 +1881,7 @@ TEXT ·cbrt32AVX2Loop(SB), NOSPLIT, $0-72
 loop79:
 	CMPQ         BX, CX
 	JAE          done80
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
 	VCMPPS       $0x11, vmconst<>+3872(SB), Y1, Y2
@@ -1907,7 +1934,7 @@ done80:
 	RET
 
 // func pow64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1919,7 +1946,9 @@ TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
 loop82:
 	CMPQ        SI, CX
 	JAE         done83
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Y0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Y1
 	VPAND       vmconst<>+2688(SB), Y0, Y2
 	VPAND       vmconst<>+2688(SB), Y1, Y3
@@ -2127,7 +2156,7 @@ done83:
 	RET
 
 // func pow32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·pow32AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2139,7 +2168,9 @@ TEXT ·pow32AVX2Loop(SB), NOSPLIT, $0-104
 loop87:
 	CMPQ        SI, CX
 	JAE         done88
+	PREFETCHT0  2048(DX)(SI*4)
 	VMOVUPS     (DX)(SI*4), Y0
+	PREFETCHT0  2048(BX)(SI*4)
 	VMOVUPS     (BX)(SI*4), Y1
 	VCVTPS2PD   X0, Y2
 	VCVTPS2PD   X1, Y3
@@ -2540,7 +2571,7 @@ done88:
 	RET
 
 // func powScalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·powScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2551,6 +2582,7 @@ TEXT ·powScalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop94:
 	CMPQ         BX, CX
 	JAE          done95
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
@@ -2757,7 +2789,7 @@ done95:
 	RET
 
 // func powScalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·powScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2768,6 +2800,7 @@ TEXT ·powScalar32AVX2Loop(SB), NOSPLIT, $0-80
 loop99:
 	CMPQ         BX, CX
 	JAE          done100
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
@@ -3167,7 +3200,7 @@ done100:
 	RET
 
 // func scalarPow64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·scalarPow64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3179,6 +3212,7 @@ loop106:
 	CMPQ         BX, CX
 	JAE          done107
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y3
@@ -3384,7 +3418,7 @@ done107:
 	RET
 
 // func scalarPow32AVX2Loop(d []float32, x float32, y []float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·scalarPow32AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3396,6 +3430,7 @@ loop111:
 	CMPQ         BX, CX
 	JAE          done112
 	VBROADCASTSS x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
@@ -3794,7 +3829,7 @@ done112:
 	RET
 
 // func hypot64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·hypot64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3804,30 +3839,32 @@ TEXT ·hypot64AVX2Loop(SB), NOSPLIT, $0-104
 	XORQ SI, SI
 
 loop118:
-	CMPQ      SI, CX
-	JAE       done119
-	VMOVUPS   (DX)(SI*8), Y0
-	VMOVUPS   (BX)(SI*8), Y1
-	VPAND     vmconst<>+2688(SB), Y0, Y2
-	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VCMPPD    $0x11, vmconst<>+4416(SB), Y2, Y4
-	VCMPPD    $0x11, vmconst<>+4416(SB), Y3, Y5
-	VPAND     Y5, Y4, Y4
-	VMAXPD    Y3, Y2, Y5
-	VMINPD    Y3, Y2, Y2
-	VDIVPD    Y5, Y2, Y2
-	VMULPD    Y2, Y2, Y2
-	VADDPD    vmconst<>+480(SB), Y2, Y2
-	VSQRTPD   Y2, Y2
-	VMULPD    Y2, Y5, Y2
-	VCMPPD    $0x00, vmconst<>+4096(SB), Y5, Y3
-	VBLENDVPD Y3, vmconst<>+4096(SB), Y2, Y2
-	VMOVUPS   Y2, (AX)(SI*8)
-	VMOVMSKPD Y4, DI
-	ADDQ      $0x04, SI
-	XORQ      $0x0f, DI
-	JNZ       out120
-	JMP       loop118
+	CMPQ       SI, CX
+	JAE        done119
+	PREFETCHT0 2048(DX)(SI*8)
+	VMOVUPS    (DX)(SI*8), Y0
+	PREFETCHT0 2048(BX)(SI*8)
+	VMOVUPS    (BX)(SI*8), Y1
+	VPAND      vmconst<>+2688(SB), Y0, Y2
+	VPAND      vmconst<>+2688(SB), Y1, Y3
+	VCMPPD     $0x11, vmconst<>+4416(SB), Y2, Y4
+	VCMPPD     $0x11, vmconst<>+4416(SB), Y3, Y5
+	VPAND      Y5, Y4, Y4
+	VMAXPD     Y3, Y2, Y5
+	VMINPD     Y3, Y2, Y2
+	VDIVPD     Y5, Y2, Y2
+	VMULPD     Y2, Y2, Y2
+	VADDPD     vmconst<>+480(SB), Y2, Y2
+	VSQRTPD    Y2, Y2
+	VMULPD     Y2, Y5, Y2
+	VCMPPD     $0x00, vmconst<>+4096(SB), Y5, Y3
+	VBLENDVPD  Y3, vmconst<>+4096(SB), Y2, Y2
+	VMOVUPS    Y2, (AX)(SI*8)
+	VMOVMSKPD  Y4, DI
+	ADDQ       $0x04, SI
+	XORQ       $0x0f, DI
+	JNZ        out120
+	JMP        loop118
 
 out120:
 	MOVQ    xs+72(FP), AX
@@ -3847,7 +3884,7 @@ done119:
 	RET
 
 // func hypot32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·hypot32AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3859,7 +3896,9 @@ TEXT ·hypot32AVX2Loop(SB), NOSPLIT, $0-104
 loop121:
 	CMPQ         SI, CX
 	JAE          done122
+	PREFETCHT0   2048(DX)(SI*4)
 	VMOVUPS      (DX)(SI*4), Y0
+	PREFETCHT0   2048(BX)(SI*4)
 	VMOVUPS      (BX)(SI*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
@@ -3926,7 +3965,7 @@ done122:
 	RET
 
 // func hypotScalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·hypotScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3937,6 +3976,7 @@ TEXT ·hypotScalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop124:
 	CMPQ         BX, CX
 	JAE          done125
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
@@ -3976,7 +4016,7 @@ done125:
 	RET
 
 // func hypotScalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·hypotScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3987,6 +4027,7 @@ TEXT ·hypotScalar32AVX2Loop(SB), NOSPLIT, $0-80
 loop127:
 	CMPQ         BX, CX
 	JAE          done128
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
@@ -4052,7 +4093,7 @@ done128:
 	RET
 
 // func scalarHypot64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·scalarHypot64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4064,6 +4105,7 @@ loop130:
 	CMPQ         BX, CX
 	JAE          done131
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y0
 	VPAND        vmconst<>+2688(SB), Y1, Y2
@@ -4102,7 +4144,7 @@ done131:
 	RET
 
 // func scalarHypot32AVX2Loop(d []float32, x float32, y []float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·scalarHypot32AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4114,6 +4156,7 @@ loop133:
 	CMPQ         BX, CX
 	JAE          done134
 	VBROADCASTSS x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
@@ -4178,7 +4221,7 @@ done134:
 	RET
 
 // func atan2_32AVX2Loop(d []float32, x []float32, y []float32, xs *[8]float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atan2_32AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4190,7 +4233,9 @@ TEXT ·atan2_32AVX2Loop(SB), NOSPLIT, $0-104
 loop136:
 	CMPQ        SI, CX
 	JAE         done137
+	PREFETCHT0  2048(DX)(SI*4)
 	VMOVUPS     (DX)(SI*4), Y0
+	PREFETCHT0  2048(BX)(SI*4)
 	VMOVUPS     (BX)(SI*4), Y1
 	VPAND       vmconst<>+1920(SB), Y1, Y2
 	VPAND       vmconst<>+1920(SB), Y0, Y3
@@ -4257,7 +4302,7 @@ done137:
 	RET
 
 // func atan2Scalar32AVX2Loop(d []float32, x []float32, y float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atan2Scalar32AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4268,6 +4313,7 @@ TEXT ·atan2Scalar32AVX2Loop(SB), NOSPLIT, $0-80
 loop139:
 	CMPQ         BX, CX
 	JAE          done140
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VPAND        vmconst<>+1920(SB), Y1, Y2
@@ -4333,7 +4379,7 @@ done140:
 	RET
 
 // func scalarAtan2_32AVX2Loop(d []float32, x float32, y []float32, ys *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·scalarAtan2_32AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4345,6 +4391,7 @@ loop142:
 	CMPQ         BX, CX
 	JAE          done143
 	VBROADCASTSS x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y1
 	VPAND        vmconst<>+1920(SB), Y1, Y2
 	VPAND        vmconst<>+1920(SB), Y0, Y3

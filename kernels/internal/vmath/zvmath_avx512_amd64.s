@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // func exp64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·exp64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -14,6 +14,7 @@ TEXT ·exp64AVX512Loop(SB), NOSPLIT, $0-72
 loop1:
 	CMPQ         BX, CX
 	JAE          done2
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z1, K1
@@ -67,7 +68,7 @@ done2:
 	RET
 
 // func exp32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·exp32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -78,6 +79,7 @@ TEXT ·exp32AVX512Loop(SB), NOSPLIT, $0-72
 loop4:
 	CMPQ         BX, CX
 	JAE          done5
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+352(SB), Z0, K1
 	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z0, K2
@@ -124,7 +126,7 @@ done5:
 	RET
 
 // func log64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·log64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -135,6 +137,7 @@ TEXT ·log64AVX512Loop(SB), NOSPLIT, $0-72
 loop7:
 	CMPQ        BX, CX
 	JAE         done8
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VGETMANTPD  $0x03, Z0, Z1
 	VGETEXPPD   Z0, Z2
@@ -197,7 +200,7 @@ done8:
 	RET
 
 // func log32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·log32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -208,6 +211,7 @@ TEXT ·log32AVX512Loop(SB), NOSPLIT, $0-72
 loop10:
 	CMPQ         BX, CX
 	JAE          done11
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VGETMANTPS   $0x00, Z0, Z1
 	VGETEXPPS    Z0, Z2
@@ -260,7 +264,7 @@ done11:
 	RET
 
 // func tanh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·tanh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -271,6 +275,7 @@ TEXT ·tanh64AVX512Loop(SB), NOSPLIT, $0-72
 loop13:
 	CMPQ         BX, CX
 	JAE          done14
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
@@ -354,7 +359,7 @@ done14:
 	RET
 
 // func tanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·tanh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -365,6 +370,7 @@ TEXT ·tanh32AVX512Loop(SB), NOSPLIT, $0-72
 loop16:
 	CMPQ         BX, CX
 	JAE          done17
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VPANDD.BCST vmconst<>+1144(SB), Z0, Z2
@@ -418,7 +424,7 @@ done17:
 	RET
 
 // func sigmoid64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sigmoid64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -429,6 +435,7 @@ TEXT ·sigmoid64AVX512Loop(SB), NOSPLIT, $0-72
 loop19:
 	CMPQ        BX, CX
 	JAE         done20
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VPXORQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VMULPD.BCST vmconst<>+1176(SB), Z1, Z2
@@ -488,7 +495,7 @@ done20:
 	RET
 
 // func sigmoid32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sigmoid32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -499,6 +506,7 @@ TEXT ·sigmoid32AVX512Loop(SB), NOSPLIT, $0-72
 loop22:
 	CMPQ         BX, CX
 	JAE          done23
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+352(SB), Z0, K1
 	VPXORD.BCST vmconst<>+1144(SB), Z0, Z1
@@ -547,7 +555,7 @@ done23:
 	RET
 
 // func sin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sin64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -558,6 +566,7 @@ TEXT ·sin64AVX512Loop(SB), NOSPLIT, $0-72
 loop25:
 	CMPQ         BX, CX
 	JAE          done26
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x11, vmconst<>+1264(SB), Z1, K1
@@ -611,7 +620,7 @@ done26:
 	RET
 
 // func sin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sin32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -622,6 +631,7 @@ TEXT ·sin32AVX512Loop(SB), NOSPLIT, $0-72
 loop28:
 	CMPQ         BX, CX
 	JAE          done29
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+1384(SB), Z1, K1
@@ -681,7 +691,7 @@ done29:
 	RET
 
 // func cos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·cos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -692,6 +702,7 @@ TEXT ·cos64AVX512Loop(SB), NOSPLIT, $0-72
 loop31:
 	CMPQ         BX, CX
 	JAE          done32
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x11, vmconst<>+1264(SB), Z1, K1
@@ -745,7 +756,7 @@ done32:
 	RET
 
 // func cos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·cos32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -756,6 +767,7 @@ TEXT ·cos32AVX512Loop(SB), NOSPLIT, $0-72
 loop34:
 	CMPQ         BX, CX
 	JAE          done35
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+1384(SB), Z1, K1
@@ -814,7 +826,7 @@ done35:
 	RET
 
 // func log10_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -825,6 +837,7 @@ TEXT ·log10_64AVX512Loop(SB), NOSPLIT, $0-72
 loop37:
 	CMPQ        BX, CX
 	JAE         done38
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VGETMANTPD  $0x03, Z0, Z1
 	VGETEXPPD   Z0, Z2
@@ -889,7 +902,7 @@ done38:
 	RET
 
 // func log10_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·log10_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -900,6 +913,7 @@ TEXT ·log10_32AVX512Loop(SB), NOSPLIT, $0-72
 loop40:
 	CMPQ         BX, CX
 	JAE          done41
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+1024(SB), Z0, K1
 	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
@@ -956,7 +970,7 @@ done41:
 	RET
 
 // func log2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -967,6 +981,7 @@ TEXT ·log2_64AVX512Loop(SB), NOSPLIT, $0-72
 loop43:
 	CMPQ        BX, CX
 	JAE         done44
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VGETMANTPD  $0x03, Z0, Z1
 	VGETEXPPD   Z0, Z2
@@ -1031,7 +1046,7 @@ done44:
 	RET
 
 // func log2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·log2_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1042,6 +1057,7 @@ TEXT ·log2_32AVX512Loop(SB), NOSPLIT, $0-72
 loop46:
 	CMPQ         BX, CX
 	JAE          done47
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+1024(SB), Z0, K1
 	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
@@ -1096,7 +1112,7 @@ done47:
 	RET
 
 // func cosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·cosh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1107,6 +1123,7 @@ TEXT ·cosh64AVX512Loop(SB), NOSPLIT, $0-72
 loop49:
 	CMPQ         BX, CX
 	JAE          done50
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
@@ -1168,7 +1185,7 @@ done50:
 	RET
 
 // func cosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·cosh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1179,6 +1196,7 @@ TEXT ·cosh32AVX512Loop(SB), NOSPLIT, $0-72
 loop52:
 	CMPQ         BX, CX
 	JAE          done53
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x12, vmconst<>+360(SB), Z1, K1
@@ -1227,7 +1245,7 @@ done53:
 	RET
 
 // func sinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sinh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1238,6 +1256,7 @@ TEXT ·sinh64AVX512Loop(SB), NOSPLIT, $0-72
 loop55:
 	CMPQ         BX, CX
 	JAE          done56
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+1040(SB), Z0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
@@ -1315,7 +1334,7 @@ done56:
 	RET
 
 // func sinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·sinh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1326,6 +1345,7 @@ TEXT ·sinh32AVX512Loop(SB), NOSPLIT, $0-72
 loop58:
 	CMPQ         BX, CX
 	JAE          done59
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VPANDD.BCST vmconst<>+1144(SB), Z0, Z2
@@ -1389,7 +1409,7 @@ done59:
 	RET
 
 // func exp2_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·exp2_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1400,6 +1420,7 @@ TEXT ·exp2_64AVX512Loop(SB), NOSPLIT, $0-72
 loop61:
 	CMPQ         BX, CX
 	JAE          done62
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x12, vmconst<>+1632(SB), Z1, K1
@@ -1454,7 +1475,7 @@ done62:
 	RET
 
 // func exp2_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·exp2_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1465,6 +1486,7 @@ TEXT ·exp2_32AVX512Loop(SB), NOSPLIT, $0-72
 loop64:
 	CMPQ        BX, CX
 	JAE         done65
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+1664(SB), Z0, K1
 	VCMPPS.BCST $0x12, vmconst<>+1672(SB), Z0, K2
@@ -1506,7 +1528,7 @@ done65:
 	RET
 
 // func expm1_64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·expm1_64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1517,6 +1539,7 @@ TEXT ·expm1_64AVX512Loop(SB), NOSPLIT, $0-72
 loop67:
 	CMPQ         BX, CX
 	JAE          done68
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z1, K1
@@ -1574,7 +1597,7 @@ done68:
 	RET
 
 // func expm1_32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·expm1_32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1585,6 +1608,7 @@ TEXT ·expm1_32AVX512Loop(SB), NOSPLIT, $0-72
 loop70:
 	CMPQ         BX, CX
 	JAE          done71
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VMAXPS.BCST vmconst<>+352(SB), Z0, Z1
 	VMULPS.BCST vmconst<>+368(SB), Z1, Z2
@@ -1631,7 +1655,7 @@ done71:
 	RET
 
 // func log1p64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·log1p64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1642,6 +1666,7 @@ TEXT ·log1p64AVX512Loop(SB), NOSPLIT, $0-72
 loop73:
 	CMPQ        BX, CX
 	JAE         done74
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VCMPPD.BCST $0x1e, vmconst<>+592(SB), Z0, K1
 	VCMPPD.BCST $0x12, vmconst<>+1776(SB), Z0, K2
@@ -1713,7 +1738,7 @@ done74:
 	RET
 
 // func log1p32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1724,6 +1749,7 @@ TEXT ·log1p32AVX512Loop(SB), NOSPLIT, $0-72
 loop76:
 	CMPQ         BX, CX
 	JAE          done77
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1e, vmconst<>+1800(SB), Z0, K1
 	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
@@ -1788,7 +1814,7 @@ done77:
 	RET
 
 // func tan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·tan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1799,6 +1825,7 @@ TEXT ·tan64AVX512Loop(SB), NOSPLIT, $0-72
 loop79:
 	CMPQ         BX, CX
 	JAE          done80
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x11, vmconst<>+1808(SB), Z1, K1
@@ -1859,7 +1886,7 @@ done80:
 	RET
 
 // func tan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1870,6 +1897,7 @@ TEXT ·tan32AVX512Loop(SB), NOSPLIT, $0-72
 loop82:
 	CMPQ         BX, CX
 	JAE          done83
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+1384(SB), Z1, K1
@@ -1927,7 +1955,7 @@ done83:
 	RET
 
 // func atan64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atan64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1938,6 +1966,7 @@ TEXT ·atan64AVX512Loop(SB), NOSPLIT, $0-72
 loop85:
 	CMPQ        BX, CX
 	JAE         done86
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VBROADCASTSD vmconst<>+1120(SB), Z2
@@ -2002,7 +2031,7 @@ done86:
 	RET
 
 // func atan32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2013,6 +2042,7 @@ TEXT ·atan32AVX512Loop(SB), NOSPLIT, $0-72
 loop88:
 	CMPQ        BX, CX
 	JAE         done89
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x1e, vmconst<>+2096(SB), Z1, K1
@@ -2066,7 +2096,7 @@ done89:
 	RET
 
 // func asin64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·asin64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2077,6 +2107,7 @@ TEXT ·asin64AVX512Loop(SB), NOSPLIT, $0-72
 loop91:
 	CMPQ        BX, CX
 	JAE         done92
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x12, vmconst<>+1120(SB), Z1, K1
@@ -2138,7 +2169,7 @@ done92:
 	RET
 
 // func asin32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2149,6 +2180,7 @@ TEXT ·asin32AVX512Loop(SB), NOSPLIT, $0-72
 loop94:
 	CMPQ        BX, CX
 	JAE         done95
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
@@ -2204,7 +2236,7 @@ done95:
 	RET
 
 // func acos64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2215,6 +2247,7 @@ TEXT ·acos64AVX512Loop(SB), NOSPLIT, $0-72
 loop97:
 	CMPQ        BX, CX
 	JAE         done98
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x12, vmconst<>+1120(SB), Z1, K1
@@ -2278,7 +2311,7 @@ done98:
 	RET
 
 // func acos32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2289,6 +2322,7 @@ TEXT ·acos32AVX512Loop(SB), NOSPLIT, $0-72
 loop100:
 	CMPQ        BX, CX
 	JAE         done101
+	PREFETCHT0  2048(DX)(BX*4)
 	VMOVUPS     (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x1e, vmconst<>+432(SB), Z1, K1
@@ -2347,7 +2381,7 @@ done101:
 	RET
 
 // func asinh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2358,6 +2392,7 @@ TEXT ·asinh64AVX512Loop(SB), NOSPLIT, $0-72
 loop103:
 	CMPQ         BX, CX
 	JAE          done104
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x12, vmconst<>+2336(SB), Z1, K1
@@ -2442,7 +2477,7 @@ done104:
 	RET
 
 // func asinh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2453,6 +2488,7 @@ TEXT ·asinh32AVX512Loop(SB), NOSPLIT, $0-72
 loop106:
 	CMPQ         BX, CX
 	JAE          done107
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z1, K1
@@ -2532,7 +2568,7 @@ done107:
 	RET
 
 // func acosh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2543,6 +2579,7 @@ TEXT ·acosh64AVX512Loop(SB), NOSPLIT, $0-72
 loop109:
 	CMPQ        BX, CX
 	JAE         done110
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VCMPPD.BCST $0x1d, vmconst<>+1120(SB), Z0, K1
 	VCMPPD.BCST $0x12, vmconst<>+2336(SB), Z0, K2
@@ -2617,7 +2654,7 @@ done110:
 	RET
 
 // func acosh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2628,6 +2665,7 @@ TEXT ·acosh32AVX512Loop(SB), NOSPLIT, $0-72
 loop112:
 	CMPQ         BX, CX
 	JAE          done113
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VCMPPS.BCST $0x1d, vmconst<>+440(SB), Z0, K1
 	VCMPPS.BCST $0x12, vmconst<>+1032(SB), Z0, K2
@@ -2705,7 +2743,7 @@ done113:
 	RET
 
 // func atanh64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atanh64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2716,6 +2754,7 @@ TEXT ·atanh64AVX512Loop(SB), NOSPLIT, $0-72
 loop115:
 	CMPQ        BX, CX
 	JAE         done116
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x11, vmconst<>+1120(SB), Z1, K1
@@ -2791,7 +2830,7 @@ done116:
 	RET
 
 // func atanh32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2802,6 +2841,7 @@ TEXT ·atanh32AVX512Loop(SB), NOSPLIT, $0-72
 loop118:
 	CMPQ         BX, CX
 	JAE          done119
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+440(SB), Z1, K1
@@ -2879,7 +2919,7 @@ done119:
 	RET
 
 // func cbrt64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2890,6 +2930,7 @@ TEXT ·cbrt64AVX512Loop(SB), NOSPLIT, $0-72
 loop121:
 	CMPQ         BX, CX
 	JAE          done122
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x11, vmconst<>+2360(SB), Z1, K1
@@ -2952,7 +2993,7 @@ done122:
 	RET
 
 // func cbrt32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·cbrt32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2963,6 +3004,7 @@ TEXT ·cbrt32AVX512Loop(SB), NOSPLIT, $0-72
 loop124:
 	CMPQ         BX, CX
 	JAE          done125
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z1
 	VCMPPS.BCST $0x11, vmconst<>+2424(SB), Z1, K1
@@ -3016,7 +3058,7 @@ done125:
 	RET
 
 // func erf64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·erf64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3027,6 +3069,7 @@ TEXT ·erf64AVX512Loop(SB), NOSPLIT, $0-72
 loop127:
 	CMPQ         BX, CX
 	JAE          done128
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VMULPD       Z1, Z1, Z2
@@ -3259,7 +3302,7 @@ done128:
 	RET
 
 // func pow64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3271,7 +3314,9 @@ TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
 loop130:
 	CMPQ        SI, CX
 	JAE         done131
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Z0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
@@ -3531,7 +3576,7 @@ done131:
 	RET
 
 // func powScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3542,6 +3587,7 @@ TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 loop135:
 	CMPQ         BX, CX
 	JAE          done136
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
@@ -3800,7 +3846,7 @@ done136:
 	RET
 
 // func scalarPow64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·scalarPow64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3812,6 +3858,7 @@ loop140:
 	CMPQ         BX, CX
 	JAE          done141
 	VBROADCASTSD x+24(FP), Z0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
@@ -4069,7 +4116,7 @@ done141:
 	RET
 
 // func hypot64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4079,30 +4126,32 @@ TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
 	XORQ SI, SI
 
 loop145:
-	CMPQ      SI, CX
-	JAE       done146
-	VMOVUPS   (DX)(SI*8), Z0
-	VMOVUPS   (BX)(SI*8), Z1
+	CMPQ       SI, CX
+	JAE        done146
+	PREFETCHT0 2048(DX)(SI*8)
+	VMOVUPS    (DX)(SI*8), Z0
+	PREFETCHT0 2048(BX)(SI*8)
+	VMOVUPS    (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
 	VCMPPD.BCST $0x11, vmconst<>+2360(SB), Z2, K1
 	VCMPPD.BCST $0x11, vmconst<>+2360(SB), Z3, K2
-	KANDW     K2, K1, K1
-	VMAXPD    Z3, Z2, Z4
-	VMINPD    Z3, Z2, Z2
-	VDIVPD    Z4, Z2, Z2
-	VMULPD    Z2, Z2, Z2
+	KANDW      K2, K1, K1
+	VMAXPD     Z3, Z2, Z4
+	VMINPD     Z3, Z2, Z2
+	VDIVPD     Z4, Z2, Z2
+	VMULPD     Z2, Z2, Z2
 	VADDPD.BCST vmconst<>+1120(SB), Z2, Z2
-	VSQRTPD   Z2, Z2
-	VMULPD    Z2, Z4, Z2
+	VSQRTPD    Z2, Z2
+	VMULPD     Z2, Z4, Z2
 	VCMPPD.BCST $0x00, vmconst<>+1128(SB), Z4, K2
 	VBLENDMPD.BCST vmconst<>+1128(SB), Z2, K2, Z5
-	VMOVUPS   Z5, (AX)(SI*8)
-	KMOVW     K1, DI
-	ADDQ      $0x08, SI
-	XORQ      $0xff, DI
-	JNZ       out147
-	JMP       loop145
+	VMOVUPS    Z5, (AX)(SI*8)
+	KMOVW      K1, DI
+	ADDQ       $0x08, SI
+	XORQ       $0xff, DI
+	JNZ        out147
+	JMP        loop145
 
 out147:
 	MOVQ    xs+72(FP), AX
@@ -4122,7 +4171,7 @@ done146:
 	RET
 
 // func hypot32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4134,7 +4183,9 @@ TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
 loop148:
 	CMPQ          SI, CX
 	JAE           done149
+	PREFETCHT0    2048(DX)(SI*4)
 	VMOVUPS       (DX)(SI*4), Z0
+	PREFETCHT0    2048(BX)(SI*4)
 	VMOVUPS       (BX)(SI*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
@@ -4201,7 +4252,7 @@ done149:
 	RET
 
 // func hypotScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4212,6 +4263,7 @@ TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
 loop151:
 	CMPQ         BX, CX
 	JAE          done152
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
@@ -4251,7 +4303,7 @@ done152:
 	RET
 
 // func hypotScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4262,6 +4314,7 @@ TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
 loop154:
 	CMPQ          BX, CX
 	JAE           done155
+	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z0
 	VBROADCASTSS  y+48(FP), Z1
 	VCVTPS2PD     Y0, Z2
@@ -4327,7 +4380,7 @@ done155:
 	RET
 
 // func scalarHypot64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·scalarHypot64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4339,6 +4392,7 @@ loop157:
 	CMPQ         BX, CX
 	JAE          done158
 	VBROADCASTSD x+24(FP), Z0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z3
@@ -4377,7 +4431,7 @@ done158:
 	RET
 
 // func scalarHypot32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·scalarHypot32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4389,6 +4443,7 @@ loop160:
 	CMPQ          BX, CX
 	JAE           done161
 	VBROADCASTSS  x+24(FP), Z0
+	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z1
 	VCVTPS2PD     Y0, Z2
 	VCVTPS2PD     Y1, Z3
@@ -4453,7 +4508,7 @@ done161:
 	RET
 
 // func atan2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4465,7 +4520,9 @@ TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
 loop163:
 	CMPQ        SI, CX
 	JAE         done164
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Z0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
@@ -4541,7 +4598,7 @@ done164:
 	RET
 
 // func atan2_32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4553,7 +4610,9 @@ TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
 loop166:
 	CMPQ        SI, CX
 	JAE         done167
+	PREFETCHT0  2048(DX)(SI*4)
 	VMOVUPS     (DX)(SI*4), Z0
+	PREFETCHT0  2048(BX)(SI*4)
 	VMOVUPS     (BX)(SI*4), Z1
 	VPANDD.BCST vmconst<>+1136(SB), Z1, Z2
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z3
@@ -4620,7 +4679,7 @@ done167:
 	RET
 
 // func atan2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4631,6 +4690,7 @@ TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 loop169:
 	CMPQ         BX, CX
 	JAE          done170
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
@@ -4705,7 +4765,7 @@ done170:
 	RET
 
 // func atan2Scalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4716,6 +4776,7 @@ TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
 loop172:
 	CMPQ         BX, CX
 	JAE          done173
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VBROADCASTSS y+48(FP), Z1
 	VPANDD.BCST vmconst<>+1136(SB), Z1, Z2
@@ -4781,7 +4842,7 @@ done173:
 	RET
 
 // func scalarAtan2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4793,6 +4854,7 @@ loop175:
 	CMPQ         BX, CX
 	JAE          done176
 	VBROADCASTSD x+24(FP), Z0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
@@ -4866,7 +4928,7 @@ done176:
 	RET
 
 // func scalarAtan2_32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4878,6 +4940,7 @@ loop178:
 	CMPQ         BX, CX
 	JAE          done179
 	VBROADCASTSS x+24(FP), Z0
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z1
 	VPANDD.BCST vmconst<>+1136(SB), Z1, Z2
 	VPANDD.BCST vmconst<>+1136(SB), Z0, Z3

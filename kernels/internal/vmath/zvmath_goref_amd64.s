@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func tanh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·tanh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -16,6 +16,7 @@ TEXT ·tanh64AVX2Loop(SB), NOSPLIT, $0-72
 loop1:
 	CMPQ        BX, CX
 	JAE         done2
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+0(SB), Y0, Y1
 	VPAND       vmconst<>+32(SB), Y0, Y2
@@ -104,7 +105,7 @@ done2:
 	RET
 
 // func sin64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·sin64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -113,69 +114,70 @@ TEXT ·sin64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop4:
-	CMPQ      BX, CX
-	JAE       done5
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x11, vmconst<>+896(SB), Y1, Y2
-	VMULPD    vmconst<>+928(SB), Y1, Y3
-	VROUNDPD  $0x03, Y3, Y3
-	VADDPD    vmconst<>+960(SB), Y3, Y4
-	VPAND     vmconst<>+992(SB), Y4, Y4
-	VPCMPEQQ  vmconst<>+992(SB), Y4, Y4
-	VPAND     vmconst<>+576(SB), Y4, Y4
-	VADDPD    Y4, Y3, Y3
-	VADDPD    vmconst<>+960(SB), Y3, Y4
-	VMULPD    vmconst<>+1088(SB), Y3, Y5
-	VSUBPD    Y5, Y1, Y1
-	VMULPD    vmconst<>+1056(SB), Y3, Y5
-	VSUBPD    Y5, Y1, Y1
-	VMULPD    vmconst<>+1024(SB), Y3, Y3
-	VSUBPD    Y3, Y1, Y1
-	VMULPD    Y1, Y1, Y3
-	VMULPD    vmconst<>+1120(SB), Y3, Y5
-	VADDPD    vmconst<>+1152(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1184(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1216(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1248(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1280(SB), Y5, Y5
-	VMULPD    Y3, Y1, Y6
-	VMULPD    Y5, Y6, Y5
-	VADDPD    Y1, Y5, Y1
-	VMULPD    vmconst<>+1312(SB), Y3, Y5
-	VADDPD    vmconst<>+1344(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1376(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1408(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1440(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1472(SB), Y5, Y5
-	VMULPD    Y3, Y3, Y6
-	VMULPD    vmconst<>+544(SB), Y3, Y3
-	VMOVUPS   vmconst<>+576(SB), Y7
-	VSUBPD    Y3, Y7, Y3
-	VMULPD    Y5, Y6, Y5
-	VADDPD    Y3, Y5, Y3
-	VPAND     vmconst<>+1504(SB), Y4, Y5
-	VPCMPEQQ  vmconst<>+1504(SB), Y5, Y5
-	VBLENDVPD Y5, Y3, Y1, Y1
-	VPSLLQ    $0x3d, Y4, Y3
-	VPAND     vmconst<>+0(SB), Y3, Y3
-	VPAND     vmconst<>+0(SB), Y0, Y4
-	VPXOR     Y4, Y3, Y3
-	VPXOR     Y3, Y1, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out6
-	JMP       loop4
+	CMPQ       BX, CX
+	JAE        done5
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x11, vmconst<>+896(SB), Y1, Y2
+	VMULPD     vmconst<>+928(SB), Y1, Y3
+	VROUNDPD   $0x03, Y3, Y3
+	VADDPD     vmconst<>+960(SB), Y3, Y4
+	VPAND      vmconst<>+992(SB), Y4, Y4
+	VPCMPEQQ   vmconst<>+992(SB), Y4, Y4
+	VPAND      vmconst<>+576(SB), Y4, Y4
+	VADDPD     Y4, Y3, Y3
+	VADDPD     vmconst<>+960(SB), Y3, Y4
+	VMULPD     vmconst<>+1088(SB), Y3, Y5
+	VSUBPD     Y5, Y1, Y1
+	VMULPD     vmconst<>+1056(SB), Y3, Y5
+	VSUBPD     Y5, Y1, Y1
+	VMULPD     vmconst<>+1024(SB), Y3, Y3
+	VSUBPD     Y3, Y1, Y1
+	VMULPD     Y1, Y1, Y3
+	VMULPD     vmconst<>+1120(SB), Y3, Y5
+	VADDPD     vmconst<>+1152(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1184(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1216(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1248(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1280(SB), Y5, Y5
+	VMULPD     Y3, Y1, Y6
+	VMULPD     Y5, Y6, Y5
+	VADDPD     Y1, Y5, Y1
+	VMULPD     vmconst<>+1312(SB), Y3, Y5
+	VADDPD     vmconst<>+1344(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1376(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1408(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1440(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1472(SB), Y5, Y5
+	VMULPD     Y3, Y3, Y6
+	VMULPD     vmconst<>+544(SB), Y3, Y3
+	VMOVUPS    vmconst<>+576(SB), Y7
+	VSUBPD     Y3, Y7, Y3
+	VMULPD     Y5, Y6, Y5
+	VADDPD     Y3, Y5, Y3
+	VPAND      vmconst<>+1504(SB), Y4, Y5
+	VPCMPEQQ   vmconst<>+1504(SB), Y5, Y5
+	VBLENDVPD  Y5, Y3, Y1, Y1
+	VPSLLQ     $0x3d, Y4, Y3
+	VPAND      vmconst<>+0(SB), Y3, Y3
+	VPAND      vmconst<>+0(SB), Y0, Y4
+	VPXOR      Y4, Y3, Y3
+	VPXOR      Y3, Y1, Y1
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out6
+	JMP        loop4
 
 out6:
 	MOVQ    xs+48(FP), AX
@@ -193,7 +195,7 @@ done5:
 	RET
 
 // func cos64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·cos64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -202,69 +204,70 @@ TEXT ·cos64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop7:
-	CMPQ      BX, CX
-	JAE       done8
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x11, vmconst<>+896(SB), Y1, Y2
-	VMULPD    vmconst<>+928(SB), Y1, Y3
-	VROUNDPD  $0x03, Y3, Y3
-	VADDPD    vmconst<>+960(SB), Y3, Y4
-	VPAND     vmconst<>+992(SB), Y4, Y4
-	VPCMPEQQ  vmconst<>+992(SB), Y4, Y4
-	VPAND     vmconst<>+576(SB), Y4, Y4
-	VADDPD    Y4, Y3, Y3
-	VADDPD    vmconst<>+960(SB), Y3, Y4
-	VMULPD    vmconst<>+1088(SB), Y3, Y5
-	VSUBPD    Y5, Y1, Y1
-	VMULPD    vmconst<>+1056(SB), Y3, Y5
-	VSUBPD    Y5, Y1, Y1
-	VMULPD    vmconst<>+1024(SB), Y3, Y3
-	VSUBPD    Y3, Y1, Y1
-	VMULPD    Y1, Y1, Y3
-	VMULPD    vmconst<>+1120(SB), Y3, Y5
-	VADDPD    vmconst<>+1152(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1184(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1216(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1248(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1280(SB), Y5, Y5
-	VMULPD    Y3, Y1, Y6
-	VMULPD    Y5, Y6, Y5
-	VADDPD    Y1, Y5, Y1
-	VMULPD    vmconst<>+1312(SB), Y3, Y5
-	VADDPD    vmconst<>+1344(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1376(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1408(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1440(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+1472(SB), Y5, Y5
-	VMULPD    Y3, Y3, Y6
-	VMULPD    vmconst<>+544(SB), Y3, Y3
-	VMOVUPS   vmconst<>+576(SB), Y7
-	VSUBPD    Y3, Y7, Y3
-	VMULPD    Y5, Y6, Y5
-	VADDPD    Y3, Y5, Y3
-	VPAND     vmconst<>+1504(SB), Y4, Y5
-	VPCMPEQQ  vmconst<>+1504(SB), Y5, Y5
-	VBLENDVPD Y5, Y1, Y3, Y1
-	VPSLLQ    $0x3d, Y4, Y3
-	VPSLLQ    $0x3e, Y4, Y4
-	VPXOR     Y4, Y3, Y3
-	VPAND     vmconst<>+0(SB), Y3, Y3
-	VPXOR     Y3, Y1, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out9
-	JMP       loop7
+	CMPQ       BX, CX
+	JAE        done8
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x11, vmconst<>+896(SB), Y1, Y2
+	VMULPD     vmconst<>+928(SB), Y1, Y3
+	VROUNDPD   $0x03, Y3, Y3
+	VADDPD     vmconst<>+960(SB), Y3, Y4
+	VPAND      vmconst<>+992(SB), Y4, Y4
+	VPCMPEQQ   vmconst<>+992(SB), Y4, Y4
+	VPAND      vmconst<>+576(SB), Y4, Y4
+	VADDPD     Y4, Y3, Y3
+	VADDPD     vmconst<>+960(SB), Y3, Y4
+	VMULPD     vmconst<>+1088(SB), Y3, Y5
+	VSUBPD     Y5, Y1, Y1
+	VMULPD     vmconst<>+1056(SB), Y3, Y5
+	VSUBPD     Y5, Y1, Y1
+	VMULPD     vmconst<>+1024(SB), Y3, Y3
+	VSUBPD     Y3, Y1, Y1
+	VMULPD     Y1, Y1, Y3
+	VMULPD     vmconst<>+1120(SB), Y3, Y5
+	VADDPD     vmconst<>+1152(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1184(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1216(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1248(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1280(SB), Y5, Y5
+	VMULPD     Y3, Y1, Y6
+	VMULPD     Y5, Y6, Y5
+	VADDPD     Y1, Y5, Y1
+	VMULPD     vmconst<>+1312(SB), Y3, Y5
+	VADDPD     vmconst<>+1344(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1376(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1408(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1440(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+1472(SB), Y5, Y5
+	VMULPD     Y3, Y3, Y6
+	VMULPD     vmconst<>+544(SB), Y3, Y3
+	VMOVUPS    vmconst<>+576(SB), Y7
+	VSUBPD     Y3, Y7, Y3
+	VMULPD     Y5, Y6, Y5
+	VADDPD     Y3, Y5, Y3
+	VPAND      vmconst<>+1504(SB), Y4, Y5
+	VPCMPEQQ   vmconst<>+1504(SB), Y5, Y5
+	VBLENDVPD  Y5, Y1, Y3, Y1
+	VPSLLQ     $0x3d, Y4, Y3
+	VPSLLQ     $0x3e, Y4, Y4
+	VPXOR      Y4, Y3, Y3
+	VPAND      vmconst<>+0(SB), Y3, Y3
+	VPXOR      Y3, Y1, Y1
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out9
+	JMP        loop7
 
 out9:
 	MOVQ    xs+48(FP), AX
@@ -282,7 +285,7 @@ done8:
 	RET
 
 // func sinh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sinh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -293,6 +296,7 @@ TEXT ·sinh64AVX2Loop(SB), NOSPLIT, $0-72
 loop10:
 	CMPQ        BX, CX
 	JAE         done11
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+0(SB), Y0, Y1
 	VPAND       vmconst<>+32(SB), Y0, Y2
@@ -376,7 +380,7 @@ done11:
 	RET
 
 // func exp2_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·exp2_64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -385,55 +389,56 @@ TEXT ·exp2_64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop13:
-	CMPQ      BX, CX
-	JAE       done14
-	VMOVUPS   (DX)(BX*8), Y0
-	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y1
-	VSUBPD    vmconst<>+544(SB), Y0, Y2
-	VADDPD    vmconst<>+544(SB), Y0, Y3
-	VBLENDVPD Y1, Y2, Y3, Y1
-	VROUNDPD  $0x03, Y1, Y1
-	VSUBPD    Y1, Y0, Y2
-	VMULPD    vmconst<>+1760(SB), Y2, Y3
-	VMULPD    vmconst<>+1792(SB), Y2, Y2
-	VPXOR     vmconst<>+0(SB), Y2, Y2
-	VSUBPD    Y2, Y3, Y4
-	VMULPD    Y4, Y4, Y5
-	VMULPD    vmconst<>+1824(SB), Y5, Y6
-	VADDPD    vmconst<>+1856(SB), Y6, Y6
-	VMULPD    Y5, Y6, Y6
-	VADDPD    vmconst<>+1888(SB), Y6, Y6
-	VMULPD    Y5, Y6, Y6
-	VADDPD    vmconst<>+1920(SB), Y6, Y6
-	VMULPD    Y5, Y6, Y6
-	VADDPD    vmconst<>+512(SB), Y6, Y6
-	VMULPD    Y5, Y6, Y5
-	VSUBPD    Y5, Y4, Y5
-	VMULPD    Y5, Y4, Y4
-	VMOVUPS   vmconst<>+96(SB), Y6
-	VSUBPD    Y5, Y6, Y5
-	VDIVPD    Y5, Y4, Y4
-	VSUBPD    Y4, Y2, Y2
-	VSUBPD    Y3, Y2, Y2
-	VMOVUPS   vmconst<>+576(SB), Y3
-	VSUBPD    Y2, Y3, Y2
-	VPSRLQ    $0x34, Y2, Y3
-	VPOR      vmconst<>+960(SB), Y3, Y3
-	VSUBPD    vmconst<>+960(SB), Y3, Y3
-	VADDPD    Y1, Y3, Y3
-	VCMPPD    $0x1d, vmconst<>+576(SB), Y3, Y4
-	VCMPPD    $0x12, vmconst<>+1952(SB), Y3, Y3
-	VPAND     Y3, Y4, Y3
-	VADDPD    vmconst<>+160(SB), Y1, Y1
-	VPSUBQ    vmconst<>+160(SB), Y1, Y1
-	VPSLLQ    $0x34, Y1, Y1
-	VPADDQ    Y1, Y2, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y3, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out15
-	JMP       loop13
+	CMPQ       BX, CX
+	JAE        done14
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VCMPPD     $0x11, vmconst<>+864(SB), Y0, Y1
+	VSUBPD     vmconst<>+544(SB), Y0, Y2
+	VADDPD     vmconst<>+544(SB), Y0, Y3
+	VBLENDVPD  Y1, Y2, Y3, Y1
+	VROUNDPD   $0x03, Y1, Y1
+	VSUBPD     Y1, Y0, Y2
+	VMULPD     vmconst<>+1760(SB), Y2, Y3
+	VMULPD     vmconst<>+1792(SB), Y2, Y2
+	VPXOR      vmconst<>+0(SB), Y2, Y2
+	VSUBPD     Y2, Y3, Y4
+	VMULPD     Y4, Y4, Y5
+	VMULPD     vmconst<>+1824(SB), Y5, Y6
+	VADDPD     vmconst<>+1856(SB), Y6, Y6
+	VMULPD     Y5, Y6, Y6
+	VADDPD     vmconst<>+1888(SB), Y6, Y6
+	VMULPD     Y5, Y6, Y6
+	VADDPD     vmconst<>+1920(SB), Y6, Y6
+	VMULPD     Y5, Y6, Y6
+	VADDPD     vmconst<>+512(SB), Y6, Y6
+	VMULPD     Y5, Y6, Y5
+	VSUBPD     Y5, Y4, Y5
+	VMULPD     Y5, Y4, Y4
+	VMOVUPS    vmconst<>+96(SB), Y6
+	VSUBPD     Y5, Y6, Y5
+	VDIVPD     Y5, Y4, Y4
+	VSUBPD     Y4, Y2, Y2
+	VSUBPD     Y3, Y2, Y2
+	VMOVUPS    vmconst<>+576(SB), Y3
+	VSUBPD     Y2, Y3, Y2
+	VPSRLQ     $0x34, Y2, Y3
+	VPOR       vmconst<>+960(SB), Y3, Y3
+	VSUBPD     vmconst<>+960(SB), Y3, Y3
+	VADDPD     Y1, Y3, Y3
+	VCMPPD     $0x1d, vmconst<>+576(SB), Y3, Y4
+	VCMPPD     $0x12, vmconst<>+1952(SB), Y3, Y3
+	VPAND      Y3, Y4, Y3
+	VADDPD     vmconst<>+160(SB), Y1, Y1
+	VPSUBQ     vmconst<>+160(SB), Y1, Y1
+	VPSLLQ     $0x34, Y1, Y1
+	VPADDQ     Y1, Y2, Y1
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y3, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out15
+	JMP        loop13
 
 out15:
 	MOVQ    xs+48(FP), AX
@@ -451,7 +456,7 @@ done14:
 	RET
 
 // func expm1_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·expm1_64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -460,118 +465,119 @@ TEXT ·expm1_64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop16:
-	CMPQ      BX, CX
-	JAE       done17
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VMULPD    vmconst<>+128(SB), Y0, Y2
-	VADDPD    vmconst<>+544(SB), Y2, Y2
-	VMULPD    vmconst<>+128(SB), Y0, Y3
-	VSUBPD    vmconst<>+544(SB), Y3, Y3
-	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y4
-	VBLENDVPD Y4, Y3, Y2, Y2
-	VROUNDPD  $0x03, Y2, Y2
-	VCMPPD    $0x11, vmconst<>+1984(SB), Y1, Y3
-	VPAND     vmconst<>+0(SB), Y0, Y4
-	VPOR      vmconst<>+576(SB), Y4, Y4
-	VBLENDVPD Y3, Y4, Y2, Y2
-	VMULPD    vmconst<>+1760(SB), Y2, Y3
-	VSUBPD    Y3, Y0, Y3
-	VMULPD    vmconst<>+1792(SB), Y2, Y4
-	VSUBPD    Y4, Y3, Y5
-	VSUBPD    Y5, Y3, Y3
-	VSUBPD    Y4, Y3, Y3
-	VCMPPD    $0x1e, vmconst<>+2016(SB), Y1, Y4
-	VBLENDVPD Y4, Y5, Y0, Y5
-	VMOVUPS   vmconst<>+864(SB), Y6
-	VBLENDVPD Y4, Y3, Y6, Y3
-	VMOVUPS   vmconst<>+864(SB), Y6
-	VBLENDVPD Y4, Y2, Y6, Y2
-	VMULPD    vmconst<>+544(SB), Y5, Y4
-	VMULPD    Y4, Y5, Y6
-	VMULPD    vmconst<>+2048(SB), Y6, Y7
-	VADDPD    vmconst<>+2080(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+2112(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+2144(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+2176(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+576(SB), Y7, Y7
-	VMULPD    Y4, Y7, Y8
-	VMOVUPS   vmconst<>+2208(SB), Y9
-	VSUBPD    Y8, Y9, Y8
-	VSUBPD    Y8, Y7, Y7
-	VMULPD    Y8, Y5, Y8
-	VMOVUPS   vmconst<>+2240(SB), Y9
-	VSUBPD    Y8, Y9, Y8
-	VDIVPD    Y8, Y7, Y7
-	VMULPD    Y7, Y6, Y8
-	VMULPD    Y8, Y5, Y8
-	VMULPD    Y4, Y5, Y9
-	VSUBPD    Y9, Y8, Y8
-	VSUBPD    Y8, Y5, Y8
-	VMULPD    Y7, Y6, Y6
-	VSUBPD    Y3, Y6, Y6
-	VMULPD    Y5, Y6, Y6
-	VSUBPD    Y3, Y6, Y3
-	VMULPD    Y4, Y5, Y4
-	VSUBPD    Y4, Y3, Y3
-	VSUBPD    Y3, Y5, Y4
-	VMULPD    vmconst<>+544(SB), Y4, Y4
-	VSUBPD    vmconst<>+544(SB), Y4, Y4
-	VSUBPD    Y3, Y5, Y6
-	VCMPPD    $0x11, vmconst<>+2272(SB), Y5, Y7
-	VADDPD    vmconst<>+544(SB), Y5, Y9
-	VSUBPD    Y9, Y3, Y9
-	VMULPD    vmconst<>+2304(SB), Y9, Y9
-	VADDPD    Y6, Y6, Y6
-	VADDPD    vmconst<>+576(SB), Y6, Y6
-	VBLENDVPD Y7, Y9, Y6, Y6
-	VADDPD    vmconst<>+160(SB), Y2, Y7
-	VPSUBQ    vmconst<>+160(SB), Y7, Y7
-	VPSLLQ    $0x34, Y7, Y9
-	VMOVUPS   vmconst<>+608(SB), Y10
-	VPSUBQ    Y7, Y10, Y7
-	VPSLLQ    $0x34, Y7, Y7
-	VSUBPD    Y5, Y3, Y10
-	VMOVUPS   vmconst<>+576(SB), Y11
-	VSUBPD    Y10, Y11, Y10
-	VPADDQ    Y9, Y10, Y10
-	VSUBPD    vmconst<>+576(SB), Y10, Y10
-	VMOVUPS   vmconst<>+576(SB), Y11
-	VSUBPD    Y7, Y11, Y11
-	VSUBPD    Y5, Y3, Y12
-	VSUBPD    Y12, Y11, Y11
-	VPADDQ    Y9, Y11, Y11
-	VADDPD    Y7, Y3, Y3
-	VSUBPD    Y3, Y5, Y3
-	VADDPD    vmconst<>+576(SB), Y3, Y3
-	VPADDQ    Y9, Y3, Y3
-	VCMPPD    $0x11, vmconst<>+2336(SB), Y2, Y5
-	VBLENDVPD Y5, Y11, Y3, Y3
-	VCMPPD    $0x12, vmconst<>+2304(SB), Y2, Y5
-	VCMPPD    $0x1e, vmconst<>+2368(SB), Y2, Y7
-	VPOR      Y7, Y5, Y5
-	VBLENDVPD Y5, Y10, Y3, Y3
-	VCMPPD    $0x00, vmconst<>+576(SB), Y2, Y5
-	VBLENDVPD Y5, Y6, Y3, Y3
-	VCMPPD    $0x00, vmconst<>+2400(SB), Y2, Y5
-	VBLENDVPD Y5, Y4, Y3, Y3
-	VCMPPD    $0x00, vmconst<>+864(SB), Y2, Y2
-	VBLENDVPD Y2, Y8, Y3, Y2
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y1, Y1
-	VBLENDVPD Y1, Y0, Y2, Y1
-	VCMPPD    $0x12, vmconst<>+2464(SB), Y0, Y2
-	VBLENDVPD Y2, vmconst<>+2400(SB), Y1, Y1
-	VCMPPD    $0x11, vmconst<>+2496(SB), Y0, Y2
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out18
-	JMP       loop16
+	CMPQ       BX, CX
+	JAE        done17
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VMULPD     vmconst<>+128(SB), Y0, Y2
+	VADDPD     vmconst<>+544(SB), Y2, Y2
+	VMULPD     vmconst<>+128(SB), Y0, Y3
+	VSUBPD     vmconst<>+544(SB), Y3, Y3
+	VCMPPD     $0x11, vmconst<>+864(SB), Y0, Y4
+	VBLENDVPD  Y4, Y3, Y2, Y2
+	VROUNDPD   $0x03, Y2, Y2
+	VCMPPD     $0x11, vmconst<>+1984(SB), Y1, Y3
+	VPAND      vmconst<>+0(SB), Y0, Y4
+	VPOR       vmconst<>+576(SB), Y4, Y4
+	VBLENDVPD  Y3, Y4, Y2, Y2
+	VMULPD     vmconst<>+1760(SB), Y2, Y3
+	VSUBPD     Y3, Y0, Y3
+	VMULPD     vmconst<>+1792(SB), Y2, Y4
+	VSUBPD     Y4, Y3, Y5
+	VSUBPD     Y5, Y3, Y3
+	VSUBPD     Y4, Y3, Y3
+	VCMPPD     $0x1e, vmconst<>+2016(SB), Y1, Y4
+	VBLENDVPD  Y4, Y5, Y0, Y5
+	VMOVUPS    vmconst<>+864(SB), Y6
+	VBLENDVPD  Y4, Y3, Y6, Y3
+	VMOVUPS    vmconst<>+864(SB), Y6
+	VBLENDVPD  Y4, Y2, Y6, Y2
+	VMULPD     vmconst<>+544(SB), Y5, Y4
+	VMULPD     Y4, Y5, Y6
+	VMULPD     vmconst<>+2048(SB), Y6, Y7
+	VADDPD     vmconst<>+2080(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+2112(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+2144(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+2176(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+576(SB), Y7, Y7
+	VMULPD     Y4, Y7, Y8
+	VMOVUPS    vmconst<>+2208(SB), Y9
+	VSUBPD     Y8, Y9, Y8
+	VSUBPD     Y8, Y7, Y7
+	VMULPD     Y8, Y5, Y8
+	VMOVUPS    vmconst<>+2240(SB), Y9
+	VSUBPD     Y8, Y9, Y8
+	VDIVPD     Y8, Y7, Y7
+	VMULPD     Y7, Y6, Y8
+	VMULPD     Y8, Y5, Y8
+	VMULPD     Y4, Y5, Y9
+	VSUBPD     Y9, Y8, Y8
+	VSUBPD     Y8, Y5, Y8
+	VMULPD     Y7, Y6, Y6
+	VSUBPD     Y3, Y6, Y6
+	VMULPD     Y5, Y6, Y6
+	VSUBPD     Y3, Y6, Y3
+	VMULPD     Y4, Y5, Y4
+	VSUBPD     Y4, Y3, Y3
+	VSUBPD     Y3, Y5, Y4
+	VMULPD     vmconst<>+544(SB), Y4, Y4
+	VSUBPD     vmconst<>+544(SB), Y4, Y4
+	VSUBPD     Y3, Y5, Y6
+	VCMPPD     $0x11, vmconst<>+2272(SB), Y5, Y7
+	VADDPD     vmconst<>+544(SB), Y5, Y9
+	VSUBPD     Y9, Y3, Y9
+	VMULPD     vmconst<>+2304(SB), Y9, Y9
+	VADDPD     Y6, Y6, Y6
+	VADDPD     vmconst<>+576(SB), Y6, Y6
+	VBLENDVPD  Y7, Y9, Y6, Y6
+	VADDPD     vmconst<>+160(SB), Y2, Y7
+	VPSUBQ     vmconst<>+160(SB), Y7, Y7
+	VPSLLQ     $0x34, Y7, Y9
+	VMOVUPS    vmconst<>+608(SB), Y10
+	VPSUBQ     Y7, Y10, Y7
+	VPSLLQ     $0x34, Y7, Y7
+	VSUBPD     Y5, Y3, Y10
+	VMOVUPS    vmconst<>+576(SB), Y11
+	VSUBPD     Y10, Y11, Y10
+	VPADDQ     Y9, Y10, Y10
+	VSUBPD     vmconst<>+576(SB), Y10, Y10
+	VMOVUPS    vmconst<>+576(SB), Y11
+	VSUBPD     Y7, Y11, Y11
+	VSUBPD     Y5, Y3, Y12
+	VSUBPD     Y12, Y11, Y11
+	VPADDQ     Y9, Y11, Y11
+	VADDPD     Y7, Y3, Y3
+	VSUBPD     Y3, Y5, Y3
+	VADDPD     vmconst<>+576(SB), Y3, Y3
+	VPADDQ     Y9, Y3, Y3
+	VCMPPD     $0x11, vmconst<>+2336(SB), Y2, Y5
+	VBLENDVPD  Y5, Y11, Y3, Y3
+	VCMPPD     $0x12, vmconst<>+2304(SB), Y2, Y5
+	VCMPPD     $0x1e, vmconst<>+2368(SB), Y2, Y7
+	VPOR       Y7, Y5, Y5
+	VBLENDVPD  Y5, Y10, Y3, Y3
+	VCMPPD     $0x00, vmconst<>+576(SB), Y2, Y5
+	VBLENDVPD  Y5, Y6, Y3, Y3
+	VCMPPD     $0x00, vmconst<>+2400(SB), Y2, Y5
+	VBLENDVPD  Y5, Y4, Y3, Y3
+	VCMPPD     $0x00, vmconst<>+864(SB), Y2, Y2
+	VBLENDVPD  Y2, Y8, Y3, Y2
+	VCMPPD     $0x11, vmconst<>+2432(SB), Y1, Y1
+	VBLENDVPD  Y1, Y0, Y2, Y1
+	VCMPPD     $0x12, vmconst<>+2464(SB), Y0, Y2
+	VBLENDVPD  Y2, vmconst<>+2400(SB), Y1, Y1
+	VCMPPD     $0x11, vmconst<>+2496(SB), Y0, Y2
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out18
+	JMP        loop16
 
 out18:
 	MOVQ    xs+48(FP), AX
@@ -589,7 +595,7 @@ done17:
 	RET
 
 // func log1p64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·log1p64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -598,93 +604,94 @@ TEXT ·log1p64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop19:
-	CMPQ      BX, CX
-	JAE       done20
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x1e, vmconst<>+2400(SB), Y0, Y2
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y3
-	VPAND     Y3, Y2, Y2
-	VCMPPD    $0x1d, vmconst<>+2560(SB), Y1, Y3
-	VADDPD    vmconst<>+576(SB), Y0, Y4
-	VBLENDVPD Y3, Y0, Y4, Y4
-	VPSRLQ    $0x34, Y4, Y5
-	VPOR      vmconst<>+960(SB), Y5, Y5
-	VSUBPD    vmconst<>+2592(SB), Y5, Y5
-	VSUBPD    Y0, Y4, Y6
-	VMOVUPS   vmconst<>+576(SB), Y7
-	VSUBPD    Y6, Y7, Y6
-	VSUBPD    vmconst<>+576(SB), Y4, Y7
-	VSUBPD    Y7, Y0, Y7
-	VCMPPD    $0x1e, vmconst<>+864(SB), Y5, Y8
-	VBLENDVPD Y8, Y6, Y7, Y6
-	VDIVPD    Y4, Y6, Y6
-	VBLENDVPD Y3, vmconst<>+864(SB), Y6, Y3
-	VPAND     vmconst<>+2624(SB), Y4, Y4
-	VPOR      vmconst<>+576(SB), Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+2656(SB), Y4, Y6
-	VADDPD    vmconst<>+576(SB), Y5, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VMULPD    vmconst<>+544(SB), Y4, Y7
-	VBLENDVPD Y6, Y7, Y4, Y4
-	VSUBPD    vmconst<>+576(SB), Y4, Y4
-	VCMPPD    $0x11, vmconst<>+2688(SB), Y1, Y6
-	VCMPPD    $0x1e, vmconst<>+2720(SB), Y0, Y7
-	VPAND     Y7, Y6, Y6
-	VCMPPD    $0x00, vmconst<>+864(SB), Y4, Y7
-	VBLENDVPD Y6, Y0, Y4, Y4
-	VBLENDVPD Y6, vmconst<>+864(SB), Y3, Y3
-	VBLENDVPD Y6, vmconst<>+864(SB), Y5, Y5
-	VMULPD    vmconst<>+544(SB), Y4, Y6
-	VMULPD    Y4, Y6, Y6
-	VADDPD    vmconst<>+96(SB), Y4, Y8
-	VDIVPD    Y8, Y4, Y8
-	VMULPD    Y8, Y8, Y9
-	VMULPD    vmconst<>+2752(SB), Y9, Y10
-	VADDPD    vmconst<>+2784(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2816(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2848(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2880(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2912(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2944(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y9
-	VADDPD    Y6, Y9, Y9
-	VMULPD    Y9, Y8, Y10
-	VSUBPD    Y10, Y6, Y10
-	VSUBPD    Y10, Y4, Y10
-	VMULPD    vmconst<>+1792(SB), Y5, Y11
-	VADDPD    Y3, Y11, Y11
-	VMULPD    Y9, Y8, Y8
-	VADDPD    Y11, Y8, Y8
-	VMULPD    vmconst<>+1760(SB), Y5, Y9
-	VSUBPD    Y8, Y6, Y6
-	VSUBPD    Y4, Y6, Y4
-	VSUBPD    Y4, Y9, Y4
-	VMULPD    vmconst<>+1792(SB), Y5, Y6
-	VADDPD    Y3, Y6, Y3
-	VMULPD    vmconst<>+1760(SB), Y5, Y6
-	VADDPD    Y3, Y6, Y3
-	VBLENDVPD Y7, Y3, Y4, Y3
-	VCMPPD    $0x00, vmconst<>+864(SB), Y5, Y4
-	VBLENDVPD Y4, Y10, Y3, Y3
-	VCMPPD    $0x11, vmconst<>+2976(SB), Y1, Y4
-	VMULPD    Y0, Y0, Y5
-	VMULPD    vmconst<>+544(SB), Y5, Y5
-	VSUBPD    Y5, Y0, Y5
-	VBLENDVPD Y4, Y5, Y3, Y3
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y1, Y1
-	VBLENDVPD Y1, Y0, Y3, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out21
-	JMP       loop19
+	CMPQ       BX, CX
+	JAE        done20
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x1e, vmconst<>+2400(SB), Y0, Y2
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y0, Y3
+	VPAND      Y3, Y2, Y2
+	VCMPPD     $0x1d, vmconst<>+2560(SB), Y1, Y3
+	VADDPD     vmconst<>+576(SB), Y0, Y4
+	VBLENDVPD  Y3, Y0, Y4, Y4
+	VPSRLQ     $0x34, Y4, Y5
+	VPOR       vmconst<>+960(SB), Y5, Y5
+	VSUBPD     vmconst<>+2592(SB), Y5, Y5
+	VSUBPD     Y0, Y4, Y6
+	VMOVUPS    vmconst<>+576(SB), Y7
+	VSUBPD     Y6, Y7, Y6
+	VSUBPD     vmconst<>+576(SB), Y4, Y7
+	VSUBPD     Y7, Y0, Y7
+	VCMPPD     $0x1e, vmconst<>+864(SB), Y5, Y8
+	VBLENDVPD  Y8, Y6, Y7, Y6
+	VDIVPD     Y4, Y6, Y6
+	VBLENDVPD  Y3, vmconst<>+864(SB), Y6, Y3
+	VPAND      vmconst<>+2624(SB), Y4, Y4
+	VPOR       vmconst<>+576(SB), Y4, Y4
+	VCMPPD     $0x1d, vmconst<>+2656(SB), Y4, Y6
+	VADDPD     vmconst<>+576(SB), Y5, Y7
+	VBLENDVPD  Y6, Y7, Y5, Y5
+	VMULPD     vmconst<>+544(SB), Y4, Y7
+	VBLENDVPD  Y6, Y7, Y4, Y4
+	VSUBPD     vmconst<>+576(SB), Y4, Y4
+	VCMPPD     $0x11, vmconst<>+2688(SB), Y1, Y6
+	VCMPPD     $0x1e, vmconst<>+2720(SB), Y0, Y7
+	VPAND      Y7, Y6, Y6
+	VCMPPD     $0x00, vmconst<>+864(SB), Y4, Y7
+	VBLENDVPD  Y6, Y0, Y4, Y4
+	VBLENDVPD  Y6, vmconst<>+864(SB), Y3, Y3
+	VBLENDVPD  Y6, vmconst<>+864(SB), Y5, Y5
+	VMULPD     vmconst<>+544(SB), Y4, Y6
+	VMULPD     Y4, Y6, Y6
+	VADDPD     vmconst<>+96(SB), Y4, Y8
+	VDIVPD     Y8, Y4, Y8
+	VMULPD     Y8, Y8, Y9
+	VMULPD     vmconst<>+2752(SB), Y9, Y10
+	VADDPD     vmconst<>+2784(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2816(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2848(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2880(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2912(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2944(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y9
+	VADDPD     Y6, Y9, Y9
+	VMULPD     Y9, Y8, Y10
+	VSUBPD     Y10, Y6, Y10
+	VSUBPD     Y10, Y4, Y10
+	VMULPD     vmconst<>+1792(SB), Y5, Y11
+	VADDPD     Y3, Y11, Y11
+	VMULPD     Y9, Y8, Y8
+	VADDPD     Y11, Y8, Y8
+	VMULPD     vmconst<>+1760(SB), Y5, Y9
+	VSUBPD     Y8, Y6, Y6
+	VSUBPD     Y4, Y6, Y4
+	VSUBPD     Y4, Y9, Y4
+	VMULPD     vmconst<>+1792(SB), Y5, Y6
+	VADDPD     Y3, Y6, Y3
+	VMULPD     vmconst<>+1760(SB), Y5, Y6
+	VADDPD     Y3, Y6, Y3
+	VBLENDVPD  Y7, Y3, Y4, Y3
+	VCMPPD     $0x00, vmconst<>+864(SB), Y5, Y4
+	VBLENDVPD  Y4, Y10, Y3, Y3
+	VCMPPD     $0x11, vmconst<>+2976(SB), Y1, Y4
+	VMULPD     Y0, Y0, Y5
+	VMULPD     vmconst<>+544(SB), Y5, Y5
+	VSUBPD     Y5, Y0, Y5
+	VBLENDVPD  Y4, Y5, Y3, Y3
+	VCMPPD     $0x11, vmconst<>+2432(SB), Y1, Y1
+	VBLENDVPD  Y1, Y0, Y3, Y1
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out21
+	JMP        loop19
 
 out21:
 	MOVQ    xs+48(FP), AX
@@ -702,7 +709,7 @@ done20:
 	RET
 
 // func tan64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·tan64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -711,57 +718,58 @@ TEXT ·tan64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop22:
-	CMPQ      BX, CX
-	JAE       done23
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x11, vmconst<>+896(SB), Y1, Y2
-	VMULPD    vmconst<>+928(SB), Y1, Y3
-	VROUNDPD  $0x03, Y3, Y3
-	VADDPD    vmconst<>+960(SB), Y3, Y4
-	VPAND     vmconst<>+992(SB), Y4, Y4
-	VPCMPEQQ  vmconst<>+992(SB), Y4, Y4
-	VPAND     vmconst<>+576(SB), Y4, Y4
-	VADDPD    Y4, Y3, Y3
-	VADDPD    vmconst<>+960(SB), Y3, Y4
-	VMULPD    vmconst<>+1088(SB), Y3, Y5
-	VSUBPD    Y5, Y1, Y1
-	VMULPD    vmconst<>+1056(SB), Y3, Y5
-	VSUBPD    Y5, Y1, Y1
-	VMULPD    vmconst<>+1024(SB), Y3, Y3
-	VSUBPD    Y3, Y1, Y1
-	VMULPD    Y1, Y1, Y3
-	VMULPD    vmconst<>+3008(SB), Y3, Y5
-	VADDPD    vmconst<>+3040(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VADDPD    vmconst<>+3072(SB), Y5, Y5
-	VMULPD    Y3, Y5, Y5
-	VMULPD    Y1, Y1, Y6
-	VADDPD    vmconst<>+3104(SB), Y6, Y6
-	VMULPD    Y3, Y6, Y6
-	VADDPD    vmconst<>+3136(SB), Y6, Y6
-	VMULPD    Y3, Y6, Y6
-	VADDPD    vmconst<>+3168(SB), Y6, Y6
-	VMULPD    Y3, Y6, Y6
-	VADDPD    vmconst<>+3200(SB), Y6, Y6
-	VDIVPD    Y6, Y5, Y5
-	VMULPD    Y5, Y1, Y5
-	VADDPD    Y1, Y5, Y5
-	VCMPPD    $0x1e, vmconst<>+3232(SB), Y3, Y3
-	VBLENDVPD Y3, Y5, Y1, Y1
-	VPAND     vmconst<>+1504(SB), Y4, Y3
-	VPCMPEQQ  vmconst<>+1504(SB), Y3, Y3
-	VMOVUPS   vmconst<>+2400(SB), Y4
-	VDIVPD    Y1, Y4, Y4
-	VBLENDVPD Y3, Y4, Y1, Y1
-	VPAND     vmconst<>+0(SB), Y0, Y3
-	VPXOR     Y3, Y1, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out24
-	JMP       loop22
+	CMPQ       BX, CX
+	JAE        done23
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x11, vmconst<>+896(SB), Y1, Y2
+	VMULPD     vmconst<>+928(SB), Y1, Y3
+	VROUNDPD   $0x03, Y3, Y3
+	VADDPD     vmconst<>+960(SB), Y3, Y4
+	VPAND      vmconst<>+992(SB), Y4, Y4
+	VPCMPEQQ   vmconst<>+992(SB), Y4, Y4
+	VPAND      vmconst<>+576(SB), Y4, Y4
+	VADDPD     Y4, Y3, Y3
+	VADDPD     vmconst<>+960(SB), Y3, Y4
+	VMULPD     vmconst<>+1088(SB), Y3, Y5
+	VSUBPD     Y5, Y1, Y1
+	VMULPD     vmconst<>+1056(SB), Y3, Y5
+	VSUBPD     Y5, Y1, Y1
+	VMULPD     vmconst<>+1024(SB), Y3, Y3
+	VSUBPD     Y3, Y1, Y1
+	VMULPD     Y1, Y1, Y3
+	VMULPD     vmconst<>+3008(SB), Y3, Y5
+	VADDPD     vmconst<>+3040(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VADDPD     vmconst<>+3072(SB), Y5, Y5
+	VMULPD     Y3, Y5, Y5
+	VMULPD     Y1, Y1, Y6
+	VADDPD     vmconst<>+3104(SB), Y6, Y6
+	VMULPD     Y3, Y6, Y6
+	VADDPD     vmconst<>+3136(SB), Y6, Y6
+	VMULPD     Y3, Y6, Y6
+	VADDPD     vmconst<>+3168(SB), Y6, Y6
+	VMULPD     Y3, Y6, Y6
+	VADDPD     vmconst<>+3200(SB), Y6, Y6
+	VDIVPD     Y6, Y5, Y5
+	VMULPD     Y5, Y1, Y5
+	VADDPD     Y1, Y5, Y5
+	VCMPPD     $0x1e, vmconst<>+3232(SB), Y3, Y3
+	VBLENDVPD  Y3, Y5, Y1, Y1
+	VPAND      vmconst<>+1504(SB), Y4, Y3
+	VPCMPEQQ   vmconst<>+1504(SB), Y3, Y3
+	VMOVUPS    vmconst<>+2400(SB), Y4
+	VDIVPD     Y1, Y4, Y4
+	VBLENDVPD  Y3, Y4, Y1, Y1
+	VPAND      vmconst<>+0(SB), Y0, Y3
+	VPXOR      Y3, Y1, Y1
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out24
+	JMP        loop22
 
 out24:
 	MOVQ    xs+48(FP), AX
@@ -779,7 +787,7 @@ done23:
 	RET
 
 // func atan64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·atan64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -788,60 +796,61 @@ TEXT ·atan64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop25:
-	CMPQ      BX, CX
-	JAE       done26
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x1e, vmconst<>+3264(SB), Y1, Y2
-	VCMPPD    $0x1e, vmconst<>+3296(SB), Y1, Y3
-	VPANDN    Y3, Y2, Y3
-	VSUBPD    vmconst<>+576(SB), Y1, Y4
-	VBLENDVPD Y3, Y4, Y1, Y4
-	VBLENDVPD Y2, vmconst<>+576(SB), Y4, Y4
-	VADDPD    vmconst<>+576(SB), Y1, Y5
-	VMOVUPS   vmconst<>+576(SB), Y6
-	VBLENDVPD Y3, Y5, Y6, Y5
-	VBLENDVPD Y2, Y1, Y5, Y1
-	VDIVPD    Y1, Y4, Y1
-	VMULPD    Y1, Y1, Y4
-	VMULPD    vmconst<>+3328(SB), Y4, Y5
-	VADDPD    vmconst<>+3360(SB), Y5, Y5
-	VMULPD    Y4, Y5, Y5
-	VADDPD    vmconst<>+3392(SB), Y5, Y5
-	VMULPD    Y4, Y5, Y5
-	VADDPD    vmconst<>+3424(SB), Y5, Y5
-	VMULPD    Y4, Y5, Y5
-	VADDPD    vmconst<>+3456(SB), Y5, Y5
-	VMULPD    Y1, Y1, Y6
-	VADDPD    vmconst<>+3488(SB), Y6, Y6
-	VMULPD    Y4, Y6, Y6
-	VADDPD    vmconst<>+3520(SB), Y6, Y6
-	VMULPD    Y4, Y6, Y6
-	VADDPD    vmconst<>+3552(SB), Y6, Y6
-	VMULPD    Y4, Y6, Y6
-	VADDPD    vmconst<>+3584(SB), Y6, Y6
-	VMULPD    Y4, Y6, Y6
-	VADDPD    vmconst<>+3616(SB), Y6, Y6
-	VMULPD    Y5, Y4, Y4
-	VDIVPD    Y6, Y4, Y4
-	VMULPD    Y4, Y1, Y4
-	VADDPD    Y1, Y4, Y1
-	VADDPD    vmconst<>+3648(SB), Y1, Y4
-	VADDPD    vmconst<>+3680(SB), Y4, Y4
-	VBLENDVPD Y3, Y4, Y1, Y3
-	VMOVUPS   vmconst<>+3712(SB), Y4
-	VSUBPD    Y1, Y4, Y1
-	VADDPD    vmconst<>+3744(SB), Y1, Y1
-	VBLENDVPD Y2, Y1, Y3, Y1
-	VPAND     vmconst<>+0(SB), Y0, Y2
-	VPXOR     Y2, Y1, Y1
-	VCMPPD    $0x00, Y0, Y0, Y2
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out27
-	JMP       loop25
+	CMPQ       BX, CX
+	JAE        done26
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x1e, vmconst<>+3264(SB), Y1, Y2
+	VCMPPD     $0x1e, vmconst<>+3296(SB), Y1, Y3
+	VPANDN     Y3, Y2, Y3
+	VSUBPD     vmconst<>+576(SB), Y1, Y4
+	VBLENDVPD  Y3, Y4, Y1, Y4
+	VBLENDVPD  Y2, vmconst<>+576(SB), Y4, Y4
+	VADDPD     vmconst<>+576(SB), Y1, Y5
+	VMOVUPS    vmconst<>+576(SB), Y6
+	VBLENDVPD  Y3, Y5, Y6, Y5
+	VBLENDVPD  Y2, Y1, Y5, Y1
+	VDIVPD     Y1, Y4, Y1
+	VMULPD     Y1, Y1, Y4
+	VMULPD     vmconst<>+3328(SB), Y4, Y5
+	VADDPD     vmconst<>+3360(SB), Y5, Y5
+	VMULPD     Y4, Y5, Y5
+	VADDPD     vmconst<>+3392(SB), Y5, Y5
+	VMULPD     Y4, Y5, Y5
+	VADDPD     vmconst<>+3424(SB), Y5, Y5
+	VMULPD     Y4, Y5, Y5
+	VADDPD     vmconst<>+3456(SB), Y5, Y5
+	VMULPD     Y1, Y1, Y6
+	VADDPD     vmconst<>+3488(SB), Y6, Y6
+	VMULPD     Y4, Y6, Y6
+	VADDPD     vmconst<>+3520(SB), Y6, Y6
+	VMULPD     Y4, Y6, Y6
+	VADDPD     vmconst<>+3552(SB), Y6, Y6
+	VMULPD     Y4, Y6, Y6
+	VADDPD     vmconst<>+3584(SB), Y6, Y6
+	VMULPD     Y4, Y6, Y6
+	VADDPD     vmconst<>+3616(SB), Y6, Y6
+	VMULPD     Y5, Y4, Y4
+	VDIVPD     Y6, Y4, Y4
+	VMULPD     Y4, Y1, Y4
+	VADDPD     Y1, Y4, Y1
+	VADDPD     vmconst<>+3648(SB), Y1, Y4
+	VADDPD     vmconst<>+3680(SB), Y4, Y4
+	VBLENDVPD  Y3, Y4, Y1, Y3
+	VMOVUPS    vmconst<>+3712(SB), Y4
+	VSUBPD     Y1, Y4, Y1
+	VADDPD     vmconst<>+3744(SB), Y1, Y1
+	VBLENDVPD  Y2, Y1, Y3, Y1
+	VPAND      vmconst<>+0(SB), Y0, Y2
+	VPXOR      Y2, Y1, Y1
+	VCMPPD     $0x00, Y0, Y0, Y2
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out27
+	JMP        loop25
 
 out27:
 	MOVQ    xs+48(FP), AX
@@ -859,7 +868,7 @@ done26:
 	RET
 
 // func asin64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·asin64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -868,71 +877,72 @@ TEXT ·asin64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop28:
-	CMPQ      BX, CX
-	JAE       done29
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VMULPD    Y1, Y1, Y2
-	VMOVUPS   vmconst<>+576(SB), Y3
-	VSUBPD    Y2, Y3, Y2
-	VSQRTPD   Y2, Y2
-	VCMPPD    $0x1e, vmconst<>+3776(SB), Y1, Y3
-	VBLENDVPD Y3, Y2, Y1, Y4
-	VBLENDVPD Y3, Y1, Y2, Y2
-	VDIVPD    Y2, Y4, Y2
-	VCMPPD    $0x1e, vmconst<>+3264(SB), Y2, Y4
-	VCMPPD    $0x1e, vmconst<>+3296(SB), Y2, Y5
-	VPANDN    Y5, Y4, Y5
-	VSUBPD    vmconst<>+576(SB), Y2, Y6
-	VBLENDVPD Y5, Y6, Y2, Y6
-	VBLENDVPD Y4, vmconst<>+576(SB), Y6, Y6
-	VADDPD    vmconst<>+576(SB), Y2, Y7
-	VMOVUPS   vmconst<>+576(SB), Y8
-	VBLENDVPD Y5, Y7, Y8, Y7
-	VBLENDVPD Y4, Y2, Y7, Y2
-	VDIVPD    Y2, Y6, Y2
-	VMULPD    Y2, Y2, Y6
-	VMULPD    vmconst<>+3328(SB), Y6, Y7
-	VADDPD    vmconst<>+3360(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+3392(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+3424(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+3456(SB), Y7, Y7
-	VMULPD    Y2, Y2, Y8
-	VADDPD    vmconst<>+3488(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3520(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3552(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3584(SB), Y8, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+3616(SB), Y8, Y8
-	VMULPD    Y7, Y6, Y6
-	VDIVPD    Y8, Y6, Y6
-	VMULPD    Y6, Y2, Y6
-	VADDPD    Y2, Y6, Y2
-	VADDPD    vmconst<>+3648(SB), Y2, Y6
-	VADDPD    vmconst<>+3680(SB), Y6, Y6
-	VBLENDVPD Y5, Y6, Y2, Y5
-	VMOVUPS   vmconst<>+3712(SB), Y6
-	VSUBPD    Y2, Y6, Y2
-	VADDPD    vmconst<>+3744(SB), Y2, Y2
-	VBLENDVPD Y4, Y2, Y5, Y2
-	VMOVUPS   vmconst<>+3712(SB), Y4
-	VSUBPD    Y2, Y4, Y4
-	VBLENDVPD Y3, Y4, Y2, Y2
-	VPAND     vmconst<>+0(SB), Y0, Y3
-	VPXOR     Y3, Y2, Y2
-	VCMPPD    $0x12, vmconst<>+576(SB), Y1, Y1
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out30
-	JMP       loop28
+	CMPQ       BX, CX
+	JAE        done29
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VMULPD     Y1, Y1, Y2
+	VMOVUPS    vmconst<>+576(SB), Y3
+	VSUBPD     Y2, Y3, Y2
+	VSQRTPD    Y2, Y2
+	VCMPPD     $0x1e, vmconst<>+3776(SB), Y1, Y3
+	VBLENDVPD  Y3, Y2, Y1, Y4
+	VBLENDVPD  Y3, Y1, Y2, Y2
+	VDIVPD     Y2, Y4, Y2
+	VCMPPD     $0x1e, vmconst<>+3264(SB), Y2, Y4
+	VCMPPD     $0x1e, vmconst<>+3296(SB), Y2, Y5
+	VPANDN     Y5, Y4, Y5
+	VSUBPD     vmconst<>+576(SB), Y2, Y6
+	VBLENDVPD  Y5, Y6, Y2, Y6
+	VBLENDVPD  Y4, vmconst<>+576(SB), Y6, Y6
+	VADDPD     vmconst<>+576(SB), Y2, Y7
+	VMOVUPS    vmconst<>+576(SB), Y8
+	VBLENDVPD  Y5, Y7, Y8, Y7
+	VBLENDVPD  Y4, Y2, Y7, Y2
+	VDIVPD     Y2, Y6, Y2
+	VMULPD     Y2, Y2, Y6
+	VMULPD     vmconst<>+3328(SB), Y6, Y7
+	VADDPD     vmconst<>+3360(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+3392(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+3424(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+3456(SB), Y7, Y7
+	VMULPD     Y2, Y2, Y8
+	VADDPD     vmconst<>+3488(SB), Y8, Y8
+	VMULPD     Y6, Y8, Y8
+	VADDPD     vmconst<>+3520(SB), Y8, Y8
+	VMULPD     Y6, Y8, Y8
+	VADDPD     vmconst<>+3552(SB), Y8, Y8
+	VMULPD     Y6, Y8, Y8
+	VADDPD     vmconst<>+3584(SB), Y8, Y8
+	VMULPD     Y6, Y8, Y8
+	VADDPD     vmconst<>+3616(SB), Y8, Y8
+	VMULPD     Y7, Y6, Y6
+	VDIVPD     Y8, Y6, Y6
+	VMULPD     Y6, Y2, Y6
+	VADDPD     Y2, Y6, Y2
+	VADDPD     vmconst<>+3648(SB), Y2, Y6
+	VADDPD     vmconst<>+3680(SB), Y6, Y6
+	VBLENDVPD  Y5, Y6, Y2, Y5
+	VMOVUPS    vmconst<>+3712(SB), Y6
+	VSUBPD     Y2, Y6, Y2
+	VADDPD     vmconst<>+3744(SB), Y2, Y2
+	VBLENDVPD  Y4, Y2, Y5, Y2
+	VMOVUPS    vmconst<>+3712(SB), Y4
+	VSUBPD     Y2, Y4, Y4
+	VBLENDVPD  Y3, Y4, Y2, Y2
+	VPAND      vmconst<>+0(SB), Y0, Y3
+	VPXOR      Y3, Y2, Y2
+	VCMPPD     $0x12, vmconst<>+576(SB), Y1, Y1
+	VMOVUPS    Y2, (AX)(BX*8)
+	VMOVMSKPD  Y1, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out30
+	JMP        loop28
 
 out30:
 	MOVQ    xs+48(FP), AX
@@ -950,7 +960,7 @@ done29:
 	RET
 
 // func acos64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·acos64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -959,87 +969,88 @@ TEXT ·acos64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop31:
-	CMPQ      BX, CX
-	JAE       done32
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x1e, vmconst<>+544(SB), Y1, Y2
-	VMOVUPS   vmconst<>+576(SB), Y3
-	VSUBPD    Y1, Y3, Y3
-	VMULPD    vmconst<>+544(SB), Y3, Y3
-	VSQRTPD   Y3, Y3
-	VBLENDVPD Y2, Y3, Y0, Y3
-	VPAND     vmconst<>+32(SB), Y3, Y4
-	VMULPD    Y4, Y4, Y5
-	VMOVUPS   vmconst<>+576(SB), Y6
-	VSUBPD    Y5, Y6, Y5
-	VSQRTPD   Y5, Y5
-	VCMPPD    $0x1e, vmconst<>+3776(SB), Y4, Y6
-	VBLENDVPD Y6, Y5, Y4, Y7
-	VBLENDVPD Y6, Y4, Y5, Y5
-	VDIVPD    Y5, Y7, Y5
-	VCMPPD    $0x1e, vmconst<>+3264(SB), Y5, Y7
-	VCMPPD    $0x1e, vmconst<>+3296(SB), Y5, Y8
-	VPANDN    Y8, Y7, Y8
-	VSUBPD    vmconst<>+576(SB), Y5, Y9
-	VBLENDVPD Y8, Y9, Y5, Y9
-	VBLENDVPD Y7, vmconst<>+576(SB), Y9, Y9
-	VADDPD    vmconst<>+576(SB), Y5, Y10
-	VMOVUPS   vmconst<>+576(SB), Y11
-	VBLENDVPD Y8, Y10, Y11, Y10
-	VBLENDVPD Y7, Y5, Y10, Y5
-	VDIVPD    Y5, Y9, Y5
-	VMULPD    Y5, Y5, Y9
-	VMULPD    vmconst<>+3328(SB), Y9, Y10
-	VADDPD    vmconst<>+3360(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+3392(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+3424(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+3456(SB), Y10, Y10
-	VMULPD    Y5, Y5, Y11
-	VADDPD    vmconst<>+3488(SB), Y11, Y11
-	VMULPD    Y9, Y11, Y11
-	VADDPD    vmconst<>+3520(SB), Y11, Y11
-	VMULPD    Y9, Y11, Y11
-	VADDPD    vmconst<>+3552(SB), Y11, Y11
-	VMULPD    Y9, Y11, Y11
-	VADDPD    vmconst<>+3584(SB), Y11, Y11
-	VMULPD    Y9, Y11, Y11
-	VADDPD    vmconst<>+3616(SB), Y11, Y11
-	VMULPD    Y10, Y9, Y9
-	VDIVPD    Y11, Y9, Y9
-	VMULPD    Y9, Y5, Y9
-	VADDPD    Y5, Y9, Y5
-	VADDPD    vmconst<>+3648(SB), Y5, Y9
-	VADDPD    vmconst<>+3680(SB), Y9, Y9
-	VBLENDVPD Y8, Y9, Y5, Y8
-	VMOVUPS   vmconst<>+3712(SB), Y9
-	VSUBPD    Y5, Y9, Y5
-	VADDPD    vmconst<>+3744(SB), Y5, Y5
-	VBLENDVPD Y7, Y5, Y8, Y5
-	VMOVUPS   vmconst<>+3712(SB), Y7
-	VSUBPD    Y5, Y7, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VPAND     vmconst<>+0(SB), Y3, Y3
-	VPXOR     Y3, Y5, Y3
-	VCMPPD    $0x12, vmconst<>+576(SB), Y4, Y4
-	VADDPD    Y3, Y3, Y4
-	VCMPPD    $0x11, vmconst<>+864(SB), Y0, Y5
-	VMOVUPS   vmconst<>+3808(SB), Y6
-	VSUBPD    Y4, Y6, Y6
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VMOVUPS   vmconst<>+3712(SB), Y5
-	VSUBPD    Y3, Y5, Y3
-	VBLENDVPD Y2, Y4, Y3, Y2
-	VCMPPD    $0x12, vmconst<>+576(SB), Y1, Y1
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out33
-	JMP       loop31
+	CMPQ       BX, CX
+	JAE        done32
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x1e, vmconst<>+544(SB), Y1, Y2
+	VMOVUPS    vmconst<>+576(SB), Y3
+	VSUBPD     Y1, Y3, Y3
+	VMULPD     vmconst<>+544(SB), Y3, Y3
+	VSQRTPD    Y3, Y3
+	VBLENDVPD  Y2, Y3, Y0, Y3
+	VPAND      vmconst<>+32(SB), Y3, Y4
+	VMULPD     Y4, Y4, Y5
+	VMOVUPS    vmconst<>+576(SB), Y6
+	VSUBPD     Y5, Y6, Y5
+	VSQRTPD    Y5, Y5
+	VCMPPD     $0x1e, vmconst<>+3776(SB), Y4, Y6
+	VBLENDVPD  Y6, Y5, Y4, Y7
+	VBLENDVPD  Y6, Y4, Y5, Y5
+	VDIVPD     Y5, Y7, Y5
+	VCMPPD     $0x1e, vmconst<>+3264(SB), Y5, Y7
+	VCMPPD     $0x1e, vmconst<>+3296(SB), Y5, Y8
+	VPANDN     Y8, Y7, Y8
+	VSUBPD     vmconst<>+576(SB), Y5, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y9
+	VBLENDVPD  Y7, vmconst<>+576(SB), Y9, Y9
+	VADDPD     vmconst<>+576(SB), Y5, Y10
+	VMOVUPS    vmconst<>+576(SB), Y11
+	VBLENDVPD  Y8, Y10, Y11, Y10
+	VBLENDVPD  Y7, Y5, Y10, Y5
+	VDIVPD     Y5, Y9, Y5
+	VMULPD     Y5, Y5, Y9
+	VMULPD     vmconst<>+3328(SB), Y9, Y10
+	VADDPD     vmconst<>+3360(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+3392(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+3424(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+3456(SB), Y10, Y10
+	VMULPD     Y5, Y5, Y11
+	VADDPD     vmconst<>+3488(SB), Y11, Y11
+	VMULPD     Y9, Y11, Y11
+	VADDPD     vmconst<>+3520(SB), Y11, Y11
+	VMULPD     Y9, Y11, Y11
+	VADDPD     vmconst<>+3552(SB), Y11, Y11
+	VMULPD     Y9, Y11, Y11
+	VADDPD     vmconst<>+3584(SB), Y11, Y11
+	VMULPD     Y9, Y11, Y11
+	VADDPD     vmconst<>+3616(SB), Y11, Y11
+	VMULPD     Y10, Y9, Y9
+	VDIVPD     Y11, Y9, Y9
+	VMULPD     Y9, Y5, Y9
+	VADDPD     Y5, Y9, Y5
+	VADDPD     vmconst<>+3648(SB), Y5, Y9
+	VADDPD     vmconst<>+3680(SB), Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y8
+	VMOVUPS    vmconst<>+3712(SB), Y9
+	VSUBPD     Y5, Y9, Y5
+	VADDPD     vmconst<>+3744(SB), Y5, Y5
+	VBLENDVPD  Y7, Y5, Y8, Y5
+	VMOVUPS    vmconst<>+3712(SB), Y7
+	VSUBPD     Y5, Y7, Y7
+	VBLENDVPD  Y6, Y7, Y5, Y5
+	VPAND      vmconst<>+0(SB), Y3, Y3
+	VPXOR      Y3, Y5, Y3
+	VCMPPD     $0x12, vmconst<>+576(SB), Y4, Y4
+	VADDPD     Y3, Y3, Y4
+	VCMPPD     $0x11, vmconst<>+864(SB), Y0, Y5
+	VMOVUPS    vmconst<>+3808(SB), Y6
+	VSUBPD     Y4, Y6, Y6
+	VBLENDVPD  Y5, Y6, Y4, Y4
+	VMOVUPS    vmconst<>+3712(SB), Y5
+	VSUBPD     Y3, Y5, Y3
+	VBLENDVPD  Y2, Y4, Y3, Y2
+	VCMPPD     $0x12, vmconst<>+576(SB), Y1, Y1
+	VMOVUPS    Y2, (AX)(BX*8)
+	VMOVMSKPD  Y1, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out33
+	JMP        loop31
 
 out33:
 	MOVQ    xs+48(FP), AX
@@ -1057,7 +1068,7 @@ done32:
 	RET
 
 // func asinh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·asinh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1066,198 +1077,199 @@ TEXT ·asinh64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop34:
-	CMPQ      BX, CX
-	JAE       done35
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y1, Y2
-	VMULPD    Y1, Y1, Y3
-	VADDPD    vmconst<>+576(SB), Y3, Y3
-	VSQRTPD   Y3, Y3
-	VADDPD    Y1, Y1, Y4
-	VADDPD    Y1, Y3, Y5
-	VMOVUPS   vmconst<>+576(SB), Y6
-	VDIVPD    Y5, Y6, Y5
-	VADDPD    Y5, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+3840(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y4, Y6
-	VPAND     Y6, Y5, Y5
-	VPAND     vmconst<>+2624(SB), Y4, Y5
-	VPOR      vmconst<>+544(SB), Y5, Y5
-	VPSRLQ    $0x34, Y4, Y4
-	VPOR      vmconst<>+960(SB), Y4, Y4
-	VSUBPD    vmconst<>+3872(SB), Y4, Y4
-	VCMPPD    $0x12, vmconst<>+3904(SB), Y5, Y6
-	VSUBPD    vmconst<>+576(SB), Y4, Y7
-	VBLENDVPD Y6, Y7, Y4, Y4
-	VADDPD    Y5, Y5, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VSUBPD    vmconst<>+576(SB), Y5, Y5
-	VADDPD    vmconst<>+96(SB), Y5, Y6
-	VDIVPD    Y6, Y5, Y6
-	VMULPD    Y6, Y6, Y7
-	VMULPD    Y7, Y7, Y8
-	VMULPD    vmconst<>+2752(SB), Y8, Y9
-	VADDPD    vmconst<>+2816(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+2880(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+2944(SB), Y9, Y9
-	VMULPD    Y7, Y9, Y7
-	VMULPD    vmconst<>+2784(SB), Y8, Y9
-	VADDPD    vmconst<>+2848(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+2912(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y8
-	VADDPD    Y8, Y7, Y7
-	VMULPD    vmconst<>+544(SB), Y5, Y8
-	VMULPD    Y5, Y8, Y8
-	VADDPD    Y8, Y7, Y7
-	VMULPD    Y7, Y6, Y6
-	VMULPD    vmconst<>+1792(SB), Y4, Y7
-	VADDPD    Y7, Y6, Y6
-	VSUBPD    Y6, Y8, Y6
-	VSUBPD    Y5, Y6, Y5
-	VMULPD    vmconst<>+1760(SB), Y4, Y4
-	VSUBPD    Y5, Y4, Y4
-	VMULPD    Y1, Y1, Y5
-	VADDPD    vmconst<>+576(SB), Y3, Y3
-	VDIVPD    Y3, Y5, Y3
-	VADDPD    Y3, Y1, Y3
-	VPAND     vmconst<>+32(SB), Y3, Y5
-	VCMPPD    $0x1e, vmconst<>+2400(SB), Y3, Y6
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y3, Y7
-	VPAND     Y7, Y6, Y6
-	VCMPPD    $0x1d, vmconst<>+2560(SB), Y5, Y6
-	VADDPD    vmconst<>+576(SB), Y3, Y7
-	VBLENDVPD Y6, Y3, Y7, Y7
-	VPSRLQ    $0x34, Y7, Y8
-	VPOR      vmconst<>+960(SB), Y8, Y8
-	VSUBPD    vmconst<>+2592(SB), Y8, Y8
-	VSUBPD    Y3, Y7, Y9
-	VMOVUPS   vmconst<>+576(SB), Y10
-	VSUBPD    Y9, Y10, Y9
-	VSUBPD    vmconst<>+576(SB), Y7, Y10
-	VSUBPD    Y10, Y3, Y10
-	VCMPPD    $0x1e, vmconst<>+864(SB), Y8, Y11
-	VBLENDVPD Y11, Y9, Y10, Y9
-	VDIVPD    Y7, Y9, Y9
-	VBLENDVPD Y6, vmconst<>+864(SB), Y9, Y6
-	VPAND     vmconst<>+2624(SB), Y7, Y7
-	VPOR      vmconst<>+576(SB), Y7, Y7
-	VCMPPD    $0x1d, vmconst<>+2656(SB), Y7, Y9
-	VADDPD    vmconst<>+576(SB), Y8, Y10
-	VBLENDVPD Y9, Y10, Y8, Y8
-	VMULPD    vmconst<>+544(SB), Y7, Y10
-	VBLENDVPD Y9, Y10, Y7, Y7
-	VSUBPD    vmconst<>+576(SB), Y7, Y7
-	VCMPPD    $0x11, vmconst<>+2688(SB), Y5, Y9
-	VCMPPD    $0x1e, vmconst<>+2720(SB), Y3, Y10
-	VPAND     Y10, Y9, Y9
-	VCMPPD    $0x00, vmconst<>+864(SB), Y7, Y10
-	VBLENDVPD Y9, Y3, Y7, Y7
-	VBLENDVPD Y9, vmconst<>+864(SB), Y6, Y6
-	VBLENDVPD Y9, vmconst<>+864(SB), Y8, Y8
-	VMULPD    vmconst<>+544(SB), Y7, Y9
-	VMULPD    Y7, Y9, Y9
-	VADDPD    vmconst<>+96(SB), Y7, Y11
-	VDIVPD    Y11, Y7, Y11
-	VMULPD    Y11, Y11, Y12
-	VMULPD    vmconst<>+2752(SB), Y12, Y13
-	VADDPD    vmconst<>+2784(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2816(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2848(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2880(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2912(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2944(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y12
-	VADDPD    Y9, Y12, Y12
-	VMULPD    Y12, Y11, Y13
-	VSUBPD    Y13, Y9, Y13
-	VSUBPD    Y13, Y7, Y13
-	VMULPD    vmconst<>+1792(SB), Y8, Y14
-	VADDPD    Y6, Y14, Y14
-	VMULPD    Y12, Y11, Y11
-	VADDPD    Y14, Y11, Y11
-	VMULPD    vmconst<>+1760(SB), Y8, Y12
-	VSUBPD    Y11, Y9, Y9
-	VSUBPD    Y7, Y9, Y7
-	VSUBPD    Y7, Y12, Y7
-	VMULPD    vmconst<>+1792(SB), Y8, Y9
-	VADDPD    Y6, Y9, Y6
-	VMULPD    vmconst<>+1760(SB), Y8, Y9
-	VADDPD    Y6, Y9, Y6
-	VBLENDVPD Y10, Y6, Y7, Y6
-	VCMPPD    $0x00, vmconst<>+864(SB), Y8, Y7
-	VBLENDVPD Y7, Y13, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2976(SB), Y5, Y7
-	VMULPD    Y3, Y3, Y8
-	VMULPD    vmconst<>+544(SB), Y8, Y8
-	VSUBPD    Y8, Y3, Y8
-	VBLENDVPD Y7, Y8, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y5, Y5
-	VBLENDVPD Y5, Y3, Y6, Y3
-	VCMPPD    $0x1d, vmconst<>+3840(SB), Y1, Y5
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y1, Y6
-	VPAND     Y6, Y5, Y5
-	VPAND     vmconst<>+2624(SB), Y1, Y5
-	VPOR      vmconst<>+544(SB), Y5, Y5
-	VPSRLQ    $0x34, Y1, Y6
-	VPOR      vmconst<>+960(SB), Y6, Y6
-	VSUBPD    vmconst<>+3872(SB), Y6, Y6
-	VCMPPD    $0x12, vmconst<>+3904(SB), Y5, Y7
-	VSUBPD    vmconst<>+576(SB), Y6, Y8
-	VBLENDVPD Y7, Y8, Y6, Y6
-	VADDPD    Y5, Y5, Y8
-	VBLENDVPD Y7, Y8, Y5, Y5
-	VSUBPD    vmconst<>+576(SB), Y5, Y5
-	VADDPD    vmconst<>+96(SB), Y5, Y7
-	VDIVPD    Y7, Y5, Y7
-	VMULPD    Y7, Y7, Y8
-	VMULPD    Y8, Y8, Y9
-	VMULPD    vmconst<>+2752(SB), Y9, Y10
-	VADDPD    vmconst<>+2816(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2880(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2944(SB), Y10, Y10
-	VMULPD    Y8, Y10, Y8
-	VMULPD    vmconst<>+2784(SB), Y9, Y10
-	VADDPD    vmconst<>+2848(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y10
-	VADDPD    vmconst<>+2912(SB), Y10, Y10
-	VMULPD    Y9, Y10, Y9
-	VADDPD    Y9, Y8, Y8
-	VMULPD    vmconst<>+544(SB), Y5, Y9
-	VMULPD    Y5, Y9, Y9
-	VADDPD    Y9, Y8, Y8
-	VMULPD    Y8, Y7, Y7
-	VMULPD    vmconst<>+1792(SB), Y6, Y8
-	VADDPD    Y8, Y7, Y7
-	VSUBPD    Y7, Y9, Y7
-	VSUBPD    Y5, Y7, Y5
-	VMULPD    vmconst<>+1760(SB), Y6, Y6
-	VSUBPD    Y5, Y6, Y5
-	VCMPPD    $0x1e, vmconst<>+96(SB), Y1, Y6
-	VBLENDVPD Y6, Y4, Y3, Y3
-	VCMPPD    $0x1e, vmconst<>+3936(SB), Y1, Y4
-	VADDPD    vmconst<>+3968(SB), Y5, Y5
-	VBLENDVPD Y4, Y5, Y3, Y3
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y1, Y4
-	VBLENDVPD Y4, Y1, Y3, Y1
-	VPAND     vmconst<>+0(SB), Y0, Y3
-	VPXOR     Y3, Y1, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out36
-	JMP       loop34
+	CMPQ       BX, CX
+	JAE        done35
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y1, Y2
+	VMULPD     Y1, Y1, Y3
+	VADDPD     vmconst<>+576(SB), Y3, Y3
+	VSQRTPD    Y3, Y3
+	VADDPD     Y1, Y1, Y4
+	VADDPD     Y1, Y3, Y5
+	VMOVUPS    vmconst<>+576(SB), Y6
+	VDIVPD     Y5, Y6, Y5
+	VADDPD     Y5, Y4, Y4
+	VCMPPD     $0x1d, vmconst<>+3840(SB), Y4, Y5
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y4, Y6
+	VPAND      Y6, Y5, Y5
+	VPAND      vmconst<>+2624(SB), Y4, Y5
+	VPOR       vmconst<>+544(SB), Y5, Y5
+	VPSRLQ     $0x34, Y4, Y4
+	VPOR       vmconst<>+960(SB), Y4, Y4
+	VSUBPD     vmconst<>+3872(SB), Y4, Y4
+	VCMPPD     $0x12, vmconst<>+3904(SB), Y5, Y6
+	VSUBPD     vmconst<>+576(SB), Y4, Y7
+	VBLENDVPD  Y6, Y7, Y4, Y4
+	VADDPD     Y5, Y5, Y7
+	VBLENDVPD  Y6, Y7, Y5, Y5
+	VSUBPD     vmconst<>+576(SB), Y5, Y5
+	VADDPD     vmconst<>+96(SB), Y5, Y6
+	VDIVPD     Y6, Y5, Y6
+	VMULPD     Y6, Y6, Y7
+	VMULPD     Y7, Y7, Y8
+	VMULPD     vmconst<>+2752(SB), Y8, Y9
+	VADDPD     vmconst<>+2816(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y9
+	VADDPD     vmconst<>+2880(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y9
+	VADDPD     vmconst<>+2944(SB), Y9, Y9
+	VMULPD     Y7, Y9, Y7
+	VMULPD     vmconst<>+2784(SB), Y8, Y9
+	VADDPD     vmconst<>+2848(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y9
+	VADDPD     vmconst<>+2912(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y8
+	VADDPD     Y8, Y7, Y7
+	VMULPD     vmconst<>+544(SB), Y5, Y8
+	VMULPD     Y5, Y8, Y8
+	VADDPD     Y8, Y7, Y7
+	VMULPD     Y7, Y6, Y6
+	VMULPD     vmconst<>+1792(SB), Y4, Y7
+	VADDPD     Y7, Y6, Y6
+	VSUBPD     Y6, Y8, Y6
+	VSUBPD     Y5, Y6, Y5
+	VMULPD     vmconst<>+1760(SB), Y4, Y4
+	VSUBPD     Y5, Y4, Y4
+	VMULPD     Y1, Y1, Y5
+	VADDPD     vmconst<>+576(SB), Y3, Y3
+	VDIVPD     Y3, Y5, Y3
+	VADDPD     Y3, Y1, Y3
+	VPAND      vmconst<>+32(SB), Y3, Y5
+	VCMPPD     $0x1e, vmconst<>+2400(SB), Y3, Y6
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y3, Y7
+	VPAND      Y7, Y6, Y6
+	VCMPPD     $0x1d, vmconst<>+2560(SB), Y5, Y6
+	VADDPD     vmconst<>+576(SB), Y3, Y7
+	VBLENDVPD  Y6, Y3, Y7, Y7
+	VPSRLQ     $0x34, Y7, Y8
+	VPOR       vmconst<>+960(SB), Y8, Y8
+	VSUBPD     vmconst<>+2592(SB), Y8, Y8
+	VSUBPD     Y3, Y7, Y9
+	VMOVUPS    vmconst<>+576(SB), Y10
+	VSUBPD     Y9, Y10, Y9
+	VSUBPD     vmconst<>+576(SB), Y7, Y10
+	VSUBPD     Y10, Y3, Y10
+	VCMPPD     $0x1e, vmconst<>+864(SB), Y8, Y11
+	VBLENDVPD  Y11, Y9, Y10, Y9
+	VDIVPD     Y7, Y9, Y9
+	VBLENDVPD  Y6, vmconst<>+864(SB), Y9, Y6
+	VPAND      vmconst<>+2624(SB), Y7, Y7
+	VPOR       vmconst<>+576(SB), Y7, Y7
+	VCMPPD     $0x1d, vmconst<>+2656(SB), Y7, Y9
+	VADDPD     vmconst<>+576(SB), Y8, Y10
+	VBLENDVPD  Y9, Y10, Y8, Y8
+	VMULPD     vmconst<>+544(SB), Y7, Y10
+	VBLENDVPD  Y9, Y10, Y7, Y7
+	VSUBPD     vmconst<>+576(SB), Y7, Y7
+	VCMPPD     $0x11, vmconst<>+2688(SB), Y5, Y9
+	VCMPPD     $0x1e, vmconst<>+2720(SB), Y3, Y10
+	VPAND      Y10, Y9, Y9
+	VCMPPD     $0x00, vmconst<>+864(SB), Y7, Y10
+	VBLENDVPD  Y9, Y3, Y7, Y7
+	VBLENDVPD  Y9, vmconst<>+864(SB), Y6, Y6
+	VBLENDVPD  Y9, vmconst<>+864(SB), Y8, Y8
+	VMULPD     vmconst<>+544(SB), Y7, Y9
+	VMULPD     Y7, Y9, Y9
+	VADDPD     vmconst<>+96(SB), Y7, Y11
+	VDIVPD     Y11, Y7, Y11
+	VMULPD     Y11, Y11, Y12
+	VMULPD     vmconst<>+2752(SB), Y12, Y13
+	VADDPD     vmconst<>+2784(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2816(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2848(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2880(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2912(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2944(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y12
+	VADDPD     Y9, Y12, Y12
+	VMULPD     Y12, Y11, Y13
+	VSUBPD     Y13, Y9, Y13
+	VSUBPD     Y13, Y7, Y13
+	VMULPD     vmconst<>+1792(SB), Y8, Y14
+	VADDPD     Y6, Y14, Y14
+	VMULPD     Y12, Y11, Y11
+	VADDPD     Y14, Y11, Y11
+	VMULPD     vmconst<>+1760(SB), Y8, Y12
+	VSUBPD     Y11, Y9, Y9
+	VSUBPD     Y7, Y9, Y7
+	VSUBPD     Y7, Y12, Y7
+	VMULPD     vmconst<>+1792(SB), Y8, Y9
+	VADDPD     Y6, Y9, Y6
+	VMULPD     vmconst<>+1760(SB), Y8, Y9
+	VADDPD     Y6, Y9, Y6
+	VBLENDVPD  Y10, Y6, Y7, Y6
+	VCMPPD     $0x00, vmconst<>+864(SB), Y8, Y7
+	VBLENDVPD  Y7, Y13, Y6, Y6
+	VCMPPD     $0x11, vmconst<>+2976(SB), Y5, Y7
+	VMULPD     Y3, Y3, Y8
+	VMULPD     vmconst<>+544(SB), Y8, Y8
+	VSUBPD     Y8, Y3, Y8
+	VBLENDVPD  Y7, Y8, Y6, Y6
+	VCMPPD     $0x11, vmconst<>+2432(SB), Y5, Y5
+	VBLENDVPD  Y5, Y3, Y6, Y3
+	VCMPPD     $0x1d, vmconst<>+3840(SB), Y1, Y5
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y1, Y6
+	VPAND      Y6, Y5, Y5
+	VPAND      vmconst<>+2624(SB), Y1, Y5
+	VPOR       vmconst<>+544(SB), Y5, Y5
+	VPSRLQ     $0x34, Y1, Y6
+	VPOR       vmconst<>+960(SB), Y6, Y6
+	VSUBPD     vmconst<>+3872(SB), Y6, Y6
+	VCMPPD     $0x12, vmconst<>+3904(SB), Y5, Y7
+	VSUBPD     vmconst<>+576(SB), Y6, Y8
+	VBLENDVPD  Y7, Y8, Y6, Y6
+	VADDPD     Y5, Y5, Y8
+	VBLENDVPD  Y7, Y8, Y5, Y5
+	VSUBPD     vmconst<>+576(SB), Y5, Y5
+	VADDPD     vmconst<>+96(SB), Y5, Y7
+	VDIVPD     Y7, Y5, Y7
+	VMULPD     Y7, Y7, Y8
+	VMULPD     Y8, Y8, Y9
+	VMULPD     vmconst<>+2752(SB), Y9, Y10
+	VADDPD     vmconst<>+2816(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2880(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2944(SB), Y10, Y10
+	VMULPD     Y8, Y10, Y8
+	VMULPD     vmconst<>+2784(SB), Y9, Y10
+	VADDPD     vmconst<>+2848(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VADDPD     vmconst<>+2912(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y9
+	VADDPD     Y9, Y8, Y8
+	VMULPD     vmconst<>+544(SB), Y5, Y9
+	VMULPD     Y5, Y9, Y9
+	VADDPD     Y9, Y8, Y8
+	VMULPD     Y8, Y7, Y7
+	VMULPD     vmconst<>+1792(SB), Y6, Y8
+	VADDPD     Y8, Y7, Y7
+	VSUBPD     Y7, Y9, Y7
+	VSUBPD     Y5, Y7, Y5
+	VMULPD     vmconst<>+1760(SB), Y6, Y6
+	VSUBPD     Y5, Y6, Y5
+	VCMPPD     $0x1e, vmconst<>+96(SB), Y1, Y6
+	VBLENDVPD  Y6, Y4, Y3, Y3
+	VCMPPD     $0x1e, vmconst<>+3936(SB), Y1, Y4
+	VADDPD     vmconst<>+3968(SB), Y5, Y5
+	VBLENDVPD  Y4, Y5, Y3, Y3
+	VCMPPD     $0x11, vmconst<>+4000(SB), Y1, Y4
+	VBLENDVPD  Y4, Y1, Y3, Y1
+	VPAND      vmconst<>+0(SB), Y0, Y3
+	VPXOR      Y3, Y1, Y1
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out36
+	JMP        loop34
 
 out36:
 	MOVQ    xs+48(FP), AX
@@ -1275,7 +1287,7 @@ done35:
 	RET
 
 // func acosh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·acosh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1284,197 +1296,198 @@ TEXT ·acosh64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop37:
-	CMPQ      BX, CX
-	JAE       done38
-	VMOVUPS   (DX)(BX*8), Y0
-	VCMPPD    $0x1d, vmconst<>+576(SB), Y0, Y1
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y2
-	VPAND     Y2, Y1, Y1
-	VMULPD    Y0, Y0, Y2
-	VSUBPD    vmconst<>+576(SB), Y2, Y2
-	VADDPD    Y0, Y0, Y3
-	VSQRTPD   Y2, Y2
-	VADDPD    Y2, Y0, Y2
-	VMOVUPS   vmconst<>+576(SB), Y4
-	VDIVPD    Y2, Y4, Y2
-	VSUBPD    Y2, Y3, Y2
-	VCMPPD    $0x1d, vmconst<>+3840(SB), Y2, Y3
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y2, Y4
-	VPAND     Y4, Y3, Y3
-	VPAND     vmconst<>+2624(SB), Y2, Y3
-	VPOR      vmconst<>+544(SB), Y3, Y3
-	VPSRLQ    $0x34, Y2, Y2
-	VPOR      vmconst<>+960(SB), Y2, Y2
-	VSUBPD    vmconst<>+3872(SB), Y2, Y2
-	VCMPPD    $0x12, vmconst<>+3904(SB), Y3, Y4
-	VSUBPD    vmconst<>+576(SB), Y2, Y5
-	VBLENDVPD Y4, Y5, Y2, Y2
-	VADDPD    Y3, Y3, Y5
-	VBLENDVPD Y4, Y5, Y3, Y3
-	VSUBPD    vmconst<>+576(SB), Y3, Y3
-	VADDPD    vmconst<>+96(SB), Y3, Y4
-	VDIVPD    Y4, Y3, Y4
-	VMULPD    Y4, Y4, Y5
-	VMULPD    Y5, Y5, Y6
-	VMULPD    vmconst<>+2752(SB), Y6, Y7
-	VADDPD    vmconst<>+2816(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+2880(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+2944(SB), Y7, Y7
-	VMULPD    Y5, Y7, Y5
-	VMULPD    vmconst<>+2784(SB), Y6, Y7
-	VADDPD    vmconst<>+2848(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y7
-	VADDPD    vmconst<>+2912(SB), Y7, Y7
-	VMULPD    Y6, Y7, Y6
-	VADDPD    Y6, Y5, Y5
-	VMULPD    vmconst<>+544(SB), Y3, Y6
-	VMULPD    Y3, Y6, Y6
-	VADDPD    Y6, Y5, Y5
-	VMULPD    Y5, Y4, Y4
-	VMULPD    vmconst<>+1792(SB), Y2, Y5
-	VADDPD    Y5, Y4, Y4
-	VSUBPD    Y4, Y6, Y4
-	VSUBPD    Y3, Y4, Y3
-	VMULPD    vmconst<>+1760(SB), Y2, Y2
-	VSUBPD    Y3, Y2, Y2
-	VSUBPD    vmconst<>+576(SB), Y0, Y3
-	VADDPD    Y3, Y3, Y4
-	VMULPD    Y3, Y3, Y5
-	VADDPD    Y4, Y5, Y4
-	VSQRTPD   Y4, Y4
-	VADDPD    Y4, Y3, Y3
-	VPAND     vmconst<>+32(SB), Y3, Y4
-	VCMPPD    $0x1e, vmconst<>+2400(SB), Y3, Y5
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y3, Y6
-	VPAND     Y6, Y5, Y5
-	VCMPPD    $0x1d, vmconst<>+2560(SB), Y4, Y5
-	VADDPD    vmconst<>+576(SB), Y3, Y6
-	VBLENDVPD Y5, Y3, Y6, Y6
-	VPSRLQ    $0x34, Y6, Y7
-	VPOR      vmconst<>+960(SB), Y7, Y7
-	VSUBPD    vmconst<>+2592(SB), Y7, Y7
-	VSUBPD    Y3, Y6, Y8
-	VMOVUPS   vmconst<>+576(SB), Y9
-	VSUBPD    Y8, Y9, Y8
-	VSUBPD    vmconst<>+576(SB), Y6, Y9
-	VSUBPD    Y9, Y3, Y9
-	VCMPPD    $0x1e, vmconst<>+864(SB), Y7, Y10
-	VBLENDVPD Y10, Y8, Y9, Y8
-	VDIVPD    Y6, Y8, Y8
-	VBLENDVPD Y5, vmconst<>+864(SB), Y8, Y5
-	VPAND     vmconst<>+2624(SB), Y6, Y6
-	VPOR      vmconst<>+576(SB), Y6, Y6
-	VCMPPD    $0x1d, vmconst<>+2656(SB), Y6, Y8
-	VADDPD    vmconst<>+576(SB), Y7, Y9
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VMULPD    vmconst<>+544(SB), Y6, Y9
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VSUBPD    vmconst<>+576(SB), Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2688(SB), Y4, Y8
-	VCMPPD    $0x1e, vmconst<>+2720(SB), Y3, Y9
-	VPAND     Y9, Y8, Y8
-	VCMPPD    $0x00, vmconst<>+864(SB), Y6, Y9
-	VBLENDVPD Y8, Y3, Y6, Y6
-	VBLENDVPD Y8, vmconst<>+864(SB), Y5, Y5
-	VBLENDVPD Y8, vmconst<>+864(SB), Y7, Y7
-	VMULPD    vmconst<>+544(SB), Y6, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+96(SB), Y6, Y10
-	VDIVPD    Y10, Y6, Y10
-	VMULPD    Y10, Y10, Y11
-	VMULPD    vmconst<>+2752(SB), Y11, Y12
-	VADDPD    vmconst<>+2784(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2816(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2848(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2880(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2912(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2944(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y11
-	VADDPD    Y8, Y11, Y11
-	VMULPD    Y11, Y10, Y12
-	VSUBPD    Y12, Y8, Y12
-	VSUBPD    Y12, Y6, Y12
-	VMULPD    vmconst<>+1792(SB), Y7, Y13
-	VADDPD    Y5, Y13, Y13
-	VMULPD    Y11, Y10, Y10
-	VADDPD    Y13, Y10, Y10
-	VMULPD    vmconst<>+1760(SB), Y7, Y11
-	VSUBPD    Y10, Y8, Y8
-	VSUBPD    Y6, Y8, Y6
-	VSUBPD    Y6, Y11, Y6
-	VMULPD    vmconst<>+1792(SB), Y7, Y8
-	VADDPD    Y5, Y8, Y5
-	VMULPD    vmconst<>+1760(SB), Y7, Y8
-	VADDPD    Y5, Y8, Y5
-	VBLENDVPD Y9, Y5, Y6, Y5
-	VCMPPD    $0x00, vmconst<>+864(SB), Y7, Y6
-	VBLENDVPD Y6, Y12, Y5, Y5
-	VCMPPD    $0x11, vmconst<>+2976(SB), Y4, Y6
-	VMULPD    Y3, Y3, Y7
-	VMULPD    vmconst<>+544(SB), Y7, Y7
-	VSUBPD    Y7, Y3, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y4, Y4
-	VBLENDVPD Y4, Y3, Y5, Y3
-	VCMPPD    $0x1d, vmconst<>+3840(SB), Y0, Y4
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y5
-	VPAND     Y5, Y4, Y4
-	VPAND     vmconst<>+2624(SB), Y0, Y4
-	VPOR      vmconst<>+544(SB), Y4, Y4
-	VPSRLQ    $0x34, Y0, Y5
-	VPOR      vmconst<>+960(SB), Y5, Y5
-	VSUBPD    vmconst<>+3872(SB), Y5, Y5
-	VCMPPD    $0x12, vmconst<>+3904(SB), Y4, Y6
-	VSUBPD    vmconst<>+576(SB), Y5, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VADDPD    Y4, Y4, Y7
-	VBLENDVPD Y6, Y7, Y4, Y4
-	VSUBPD    vmconst<>+576(SB), Y4, Y4
-	VADDPD    vmconst<>+96(SB), Y4, Y6
-	VDIVPD    Y6, Y4, Y6
-	VMULPD    Y6, Y6, Y7
-	VMULPD    Y7, Y7, Y8
-	VMULPD    vmconst<>+2752(SB), Y8, Y9
-	VADDPD    vmconst<>+2816(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+2880(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+2944(SB), Y9, Y9
-	VMULPD    Y7, Y9, Y7
-	VMULPD    vmconst<>+2784(SB), Y8, Y9
-	VADDPD    vmconst<>+2848(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y9
-	VADDPD    vmconst<>+2912(SB), Y9, Y9
-	VMULPD    Y8, Y9, Y8
-	VADDPD    Y8, Y7, Y7
-	VMULPD    vmconst<>+544(SB), Y4, Y8
-	VMULPD    Y4, Y8, Y8
-	VADDPD    Y8, Y7, Y7
-	VMULPD    Y7, Y6, Y6
-	VMULPD    vmconst<>+1792(SB), Y5, Y7
-	VADDPD    Y7, Y6, Y6
-	VSUBPD    Y6, Y8, Y6
-	VSUBPD    Y4, Y6, Y4
-	VMULPD    vmconst<>+1760(SB), Y5, Y5
-	VSUBPD    Y4, Y5, Y4
-	VCMPPD    $0x1e, vmconst<>+96(SB), Y0, Y5
-	VBLENDVPD Y5, Y2, Y3, Y2
-	VCMPPD    $0x1d, vmconst<>+3936(SB), Y0, Y3
-	VADDPD    vmconst<>+3968(SB), Y4, Y4
-	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out39
-	JMP       loop37
+	CMPQ       BX, CX
+	JAE        done38
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VCMPPD     $0x1d, vmconst<>+576(SB), Y0, Y1
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y0, Y2
+	VPAND      Y2, Y1, Y1
+	VMULPD     Y0, Y0, Y2
+	VSUBPD     vmconst<>+576(SB), Y2, Y2
+	VADDPD     Y0, Y0, Y3
+	VSQRTPD    Y2, Y2
+	VADDPD     Y2, Y0, Y2
+	VMOVUPS    vmconst<>+576(SB), Y4
+	VDIVPD     Y2, Y4, Y2
+	VSUBPD     Y2, Y3, Y2
+	VCMPPD     $0x1d, vmconst<>+3840(SB), Y2, Y3
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y2, Y4
+	VPAND      Y4, Y3, Y3
+	VPAND      vmconst<>+2624(SB), Y2, Y3
+	VPOR       vmconst<>+544(SB), Y3, Y3
+	VPSRLQ     $0x34, Y2, Y2
+	VPOR       vmconst<>+960(SB), Y2, Y2
+	VSUBPD     vmconst<>+3872(SB), Y2, Y2
+	VCMPPD     $0x12, vmconst<>+3904(SB), Y3, Y4
+	VSUBPD     vmconst<>+576(SB), Y2, Y5
+	VBLENDVPD  Y4, Y5, Y2, Y2
+	VADDPD     Y3, Y3, Y5
+	VBLENDVPD  Y4, Y5, Y3, Y3
+	VSUBPD     vmconst<>+576(SB), Y3, Y3
+	VADDPD     vmconst<>+96(SB), Y3, Y4
+	VDIVPD     Y4, Y3, Y4
+	VMULPD     Y4, Y4, Y5
+	VMULPD     Y5, Y5, Y6
+	VMULPD     vmconst<>+2752(SB), Y6, Y7
+	VADDPD     vmconst<>+2816(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+2880(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+2944(SB), Y7, Y7
+	VMULPD     Y5, Y7, Y5
+	VMULPD     vmconst<>+2784(SB), Y6, Y7
+	VADDPD     vmconst<>+2848(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y7
+	VADDPD     vmconst<>+2912(SB), Y7, Y7
+	VMULPD     Y6, Y7, Y6
+	VADDPD     Y6, Y5, Y5
+	VMULPD     vmconst<>+544(SB), Y3, Y6
+	VMULPD     Y3, Y6, Y6
+	VADDPD     Y6, Y5, Y5
+	VMULPD     Y5, Y4, Y4
+	VMULPD     vmconst<>+1792(SB), Y2, Y5
+	VADDPD     Y5, Y4, Y4
+	VSUBPD     Y4, Y6, Y4
+	VSUBPD     Y3, Y4, Y3
+	VMULPD     vmconst<>+1760(SB), Y2, Y2
+	VSUBPD     Y3, Y2, Y2
+	VSUBPD     vmconst<>+576(SB), Y0, Y3
+	VADDPD     Y3, Y3, Y4
+	VMULPD     Y3, Y3, Y5
+	VADDPD     Y4, Y5, Y4
+	VSQRTPD    Y4, Y4
+	VADDPD     Y4, Y3, Y3
+	VPAND      vmconst<>+32(SB), Y3, Y4
+	VCMPPD     $0x1e, vmconst<>+2400(SB), Y3, Y5
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y3, Y6
+	VPAND      Y6, Y5, Y5
+	VCMPPD     $0x1d, vmconst<>+2560(SB), Y4, Y5
+	VADDPD     vmconst<>+576(SB), Y3, Y6
+	VBLENDVPD  Y5, Y3, Y6, Y6
+	VPSRLQ     $0x34, Y6, Y7
+	VPOR       vmconst<>+960(SB), Y7, Y7
+	VSUBPD     vmconst<>+2592(SB), Y7, Y7
+	VSUBPD     Y3, Y6, Y8
+	VMOVUPS    vmconst<>+576(SB), Y9
+	VSUBPD     Y8, Y9, Y8
+	VSUBPD     vmconst<>+576(SB), Y6, Y9
+	VSUBPD     Y9, Y3, Y9
+	VCMPPD     $0x1e, vmconst<>+864(SB), Y7, Y10
+	VBLENDVPD  Y10, Y8, Y9, Y8
+	VDIVPD     Y6, Y8, Y8
+	VBLENDVPD  Y5, vmconst<>+864(SB), Y8, Y5
+	VPAND      vmconst<>+2624(SB), Y6, Y6
+	VPOR       vmconst<>+576(SB), Y6, Y6
+	VCMPPD     $0x1d, vmconst<>+2656(SB), Y6, Y8
+	VADDPD     vmconst<>+576(SB), Y7, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+	VMULPD     vmconst<>+544(SB), Y6, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	VSUBPD     vmconst<>+576(SB), Y6, Y6
+	VCMPPD     $0x11, vmconst<>+2688(SB), Y4, Y8
+	VCMPPD     $0x1e, vmconst<>+2720(SB), Y3, Y9
+	VPAND      Y9, Y8, Y8
+	VCMPPD     $0x00, vmconst<>+864(SB), Y6, Y9
+	VBLENDVPD  Y8, Y3, Y6, Y6
+	VBLENDVPD  Y8, vmconst<>+864(SB), Y5, Y5
+	VBLENDVPD  Y8, vmconst<>+864(SB), Y7, Y7
+	VMULPD     vmconst<>+544(SB), Y6, Y8
+	VMULPD     Y6, Y8, Y8
+	VADDPD     vmconst<>+96(SB), Y6, Y10
+	VDIVPD     Y10, Y6, Y10
+	VMULPD     Y10, Y10, Y11
+	VMULPD     vmconst<>+2752(SB), Y11, Y12
+	VADDPD     vmconst<>+2784(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2816(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2848(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2880(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2912(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2944(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y11
+	VADDPD     Y8, Y11, Y11
+	VMULPD     Y11, Y10, Y12
+	VSUBPD     Y12, Y8, Y12
+	VSUBPD     Y12, Y6, Y12
+	VMULPD     vmconst<>+1792(SB), Y7, Y13
+	VADDPD     Y5, Y13, Y13
+	VMULPD     Y11, Y10, Y10
+	VADDPD     Y13, Y10, Y10
+	VMULPD     vmconst<>+1760(SB), Y7, Y11
+	VSUBPD     Y10, Y8, Y8
+	VSUBPD     Y6, Y8, Y6
+	VSUBPD     Y6, Y11, Y6
+	VMULPD     vmconst<>+1792(SB), Y7, Y8
+	VADDPD     Y5, Y8, Y5
+	VMULPD     vmconst<>+1760(SB), Y7, Y8
+	VADDPD     Y5, Y8, Y5
+	VBLENDVPD  Y9, Y5, Y6, Y5
+	VCMPPD     $0x00, vmconst<>+864(SB), Y7, Y6
+	VBLENDVPD  Y6, Y12, Y5, Y5
+	VCMPPD     $0x11, vmconst<>+2976(SB), Y4, Y6
+	VMULPD     Y3, Y3, Y7
+	VMULPD     vmconst<>+544(SB), Y7, Y7
+	VSUBPD     Y7, Y3, Y7
+	VBLENDVPD  Y6, Y7, Y5, Y5
+	VCMPPD     $0x11, vmconst<>+2432(SB), Y4, Y4
+	VBLENDVPD  Y4, Y3, Y5, Y3
+	VCMPPD     $0x1d, vmconst<>+3840(SB), Y0, Y4
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y0, Y5
+	VPAND      Y5, Y4, Y4
+	VPAND      vmconst<>+2624(SB), Y0, Y4
+	VPOR       vmconst<>+544(SB), Y4, Y4
+	VPSRLQ     $0x34, Y0, Y5
+	VPOR       vmconst<>+960(SB), Y5, Y5
+	VSUBPD     vmconst<>+3872(SB), Y5, Y5
+	VCMPPD     $0x12, vmconst<>+3904(SB), Y4, Y6
+	VSUBPD     vmconst<>+576(SB), Y5, Y7
+	VBLENDVPD  Y6, Y7, Y5, Y5
+	VADDPD     Y4, Y4, Y7
+	VBLENDVPD  Y6, Y7, Y4, Y4
+	VSUBPD     vmconst<>+576(SB), Y4, Y4
+	VADDPD     vmconst<>+96(SB), Y4, Y6
+	VDIVPD     Y6, Y4, Y6
+	VMULPD     Y6, Y6, Y7
+	VMULPD     Y7, Y7, Y8
+	VMULPD     vmconst<>+2752(SB), Y8, Y9
+	VADDPD     vmconst<>+2816(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y9
+	VADDPD     vmconst<>+2880(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y9
+	VADDPD     vmconst<>+2944(SB), Y9, Y9
+	VMULPD     Y7, Y9, Y7
+	VMULPD     vmconst<>+2784(SB), Y8, Y9
+	VADDPD     vmconst<>+2848(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y9
+	VADDPD     vmconst<>+2912(SB), Y9, Y9
+	VMULPD     Y8, Y9, Y8
+	VADDPD     Y8, Y7, Y7
+	VMULPD     vmconst<>+544(SB), Y4, Y8
+	VMULPD     Y4, Y8, Y8
+	VADDPD     Y8, Y7, Y7
+	VMULPD     Y7, Y6, Y6
+	VMULPD     vmconst<>+1792(SB), Y5, Y7
+	VADDPD     Y7, Y6, Y6
+	VSUBPD     Y6, Y8, Y6
+	VSUBPD     Y4, Y6, Y4
+	VMULPD     vmconst<>+1760(SB), Y5, Y5
+	VSUBPD     Y4, Y5, Y4
+	VCMPPD     $0x1e, vmconst<>+96(SB), Y0, Y5
+	VBLENDVPD  Y5, Y2, Y3, Y2
+	VCMPPD     $0x1d, vmconst<>+3936(SB), Y0, Y3
+	VADDPD     vmconst<>+3968(SB), Y4, Y4
+	VBLENDVPD  Y3, Y4, Y2, Y2
+	VMOVUPS    Y2, (AX)(BX*8)
+	VMOVMSKPD  Y1, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out39
+	JMP        loop37
 
 out39:
 	MOVQ    xs+48(FP), AX
@@ -1492,7 +1505,7 @@ done38:
 	RET
 
 // func atanh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·atanh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1501,109 +1514,110 @@ TEXT ·atanh64AVX2Loop(SB), NOSPLIT, $0-72
 	XORQ BX, BX
 
 loop40:
-	CMPQ      BX, CX
-	JAE       done41
-	VMOVUPS   (DX)(BX*8), Y0
-	VPAND     vmconst<>+32(SB), Y0, Y1
-	VCMPPD    $0x11, vmconst<>+576(SB), Y1, Y2
-	VADDPD    Y1, Y1, Y3
-	VCMPPD    $0x11, vmconst<>+544(SB), Y1, Y4
-	VMULPD    Y1, Y3, Y5
-	VBLENDVPD Y4, Y5, Y3, Y5
-	VMOVUPS   vmconst<>+576(SB), Y6
-	VSUBPD    Y1, Y6, Y6
-	VDIVPD    Y6, Y5, Y5
-	VADDPD    Y5, Y3, Y3
-	VBLENDVPD Y4, Y3, Y5, Y3
-	VPAND     vmconst<>+32(SB), Y3, Y4
-	VCMPPD    $0x1e, vmconst<>+2400(SB), Y3, Y5
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y3, Y6
-	VPAND     Y6, Y5, Y5
-	VCMPPD    $0x1d, vmconst<>+2560(SB), Y4, Y5
-	VADDPD    vmconst<>+576(SB), Y3, Y6
-	VBLENDVPD Y5, Y3, Y6, Y6
-	VPSRLQ    $0x34, Y6, Y7
-	VPOR      vmconst<>+960(SB), Y7, Y7
-	VSUBPD    vmconst<>+2592(SB), Y7, Y7
-	VSUBPD    Y3, Y6, Y8
-	VMOVUPS   vmconst<>+576(SB), Y9
-	VSUBPD    Y8, Y9, Y8
-	VSUBPD    vmconst<>+576(SB), Y6, Y9
-	VSUBPD    Y9, Y3, Y9
-	VCMPPD    $0x1e, vmconst<>+864(SB), Y7, Y10
-	VBLENDVPD Y10, Y8, Y9, Y8
-	VDIVPD    Y6, Y8, Y8
-	VBLENDVPD Y5, vmconst<>+864(SB), Y8, Y5
-	VPAND     vmconst<>+2624(SB), Y6, Y6
-	VPOR      vmconst<>+576(SB), Y6, Y6
-	VCMPPD    $0x1d, vmconst<>+2656(SB), Y6, Y8
-	VADDPD    vmconst<>+576(SB), Y7, Y9
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VMULPD    vmconst<>+544(SB), Y6, Y9
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VSUBPD    vmconst<>+576(SB), Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2688(SB), Y4, Y8
-	VCMPPD    $0x1e, vmconst<>+2720(SB), Y3, Y9
-	VPAND     Y9, Y8, Y8
-	VCMPPD    $0x00, vmconst<>+864(SB), Y6, Y9
-	VBLENDVPD Y8, Y3, Y6, Y6
-	VBLENDVPD Y8, vmconst<>+864(SB), Y5, Y5
-	VBLENDVPD Y8, vmconst<>+864(SB), Y7, Y7
-	VMULPD    vmconst<>+544(SB), Y6, Y8
-	VMULPD    Y6, Y8, Y8
-	VADDPD    vmconst<>+96(SB), Y6, Y10
-	VDIVPD    Y10, Y6, Y10
-	VMULPD    Y10, Y10, Y11
-	VMULPD    vmconst<>+2752(SB), Y11, Y12
-	VADDPD    vmconst<>+2784(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2816(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2848(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2880(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2912(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y12
-	VADDPD    vmconst<>+2944(SB), Y12, Y12
-	VMULPD    Y11, Y12, Y11
-	VADDPD    Y8, Y11, Y11
-	VMULPD    Y11, Y10, Y12
-	VSUBPD    Y12, Y8, Y12
-	VSUBPD    Y12, Y6, Y12
-	VMULPD    vmconst<>+1792(SB), Y7, Y13
-	VADDPD    Y5, Y13, Y13
-	VMULPD    Y11, Y10, Y10
-	VADDPD    Y13, Y10, Y10
-	VMULPD    vmconst<>+1760(SB), Y7, Y11
-	VSUBPD    Y10, Y8, Y8
-	VSUBPD    Y6, Y8, Y6
-	VSUBPD    Y6, Y11, Y6
-	VMULPD    vmconst<>+1792(SB), Y7, Y8
-	VADDPD    Y5, Y8, Y5
-	VMULPD    vmconst<>+1760(SB), Y7, Y8
-	VADDPD    Y5, Y8, Y5
-	VBLENDVPD Y9, Y5, Y6, Y5
-	VCMPPD    $0x00, vmconst<>+864(SB), Y7, Y6
-	VBLENDVPD Y6, Y12, Y5, Y5
-	VCMPPD    $0x11, vmconst<>+2976(SB), Y4, Y6
-	VMULPD    Y3, Y3, Y7
-	VMULPD    vmconst<>+544(SB), Y7, Y7
-	VSUBPD    Y7, Y3, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y4, Y4
-	VBLENDVPD Y4, Y3, Y5, Y3
-	VCMPPD    $0x11, vmconst<>+4000(SB), Y1, Y4
-	VMULPD    vmconst<>+544(SB), Y3, Y3
-	VBLENDVPD Y4, Y1, Y3, Y1
-	VPAND     vmconst<>+0(SB), Y0, Y3
-	VPXOR     Y3, Y1, Y1
-	VMOVUPS   Y1, (AX)(BX*8)
-	VMOVMSKPD Y2, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out42
-	JMP       loop40
+	CMPQ       BX, CX
+	JAE        done41
+	PREFETCHT0 2048(DX)(BX*8)
+	VMOVUPS    (DX)(BX*8), Y0
+	VPAND      vmconst<>+32(SB), Y0, Y1
+	VCMPPD     $0x11, vmconst<>+576(SB), Y1, Y2
+	VADDPD     Y1, Y1, Y3
+	VCMPPD     $0x11, vmconst<>+544(SB), Y1, Y4
+	VMULPD     Y1, Y3, Y5
+	VBLENDVPD  Y4, Y5, Y3, Y5
+	VMOVUPS    vmconst<>+576(SB), Y6
+	VSUBPD     Y1, Y6, Y6
+	VDIVPD     Y6, Y5, Y5
+	VADDPD     Y5, Y3, Y3
+	VBLENDVPD  Y4, Y3, Y5, Y3
+	VPAND      vmconst<>+32(SB), Y3, Y4
+	VCMPPD     $0x1e, vmconst<>+2400(SB), Y3, Y5
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y3, Y6
+	VPAND      Y6, Y5, Y5
+	VCMPPD     $0x1d, vmconst<>+2560(SB), Y4, Y5
+	VADDPD     vmconst<>+576(SB), Y3, Y6
+	VBLENDVPD  Y5, Y3, Y6, Y6
+	VPSRLQ     $0x34, Y6, Y7
+	VPOR       vmconst<>+960(SB), Y7, Y7
+	VSUBPD     vmconst<>+2592(SB), Y7, Y7
+	VSUBPD     Y3, Y6, Y8
+	VMOVUPS    vmconst<>+576(SB), Y9
+	VSUBPD     Y8, Y9, Y8
+	VSUBPD     vmconst<>+576(SB), Y6, Y9
+	VSUBPD     Y9, Y3, Y9
+	VCMPPD     $0x1e, vmconst<>+864(SB), Y7, Y10
+	VBLENDVPD  Y10, Y8, Y9, Y8
+	VDIVPD     Y6, Y8, Y8
+	VBLENDVPD  Y5, vmconst<>+864(SB), Y8, Y5
+	VPAND      vmconst<>+2624(SB), Y6, Y6
+	VPOR       vmconst<>+576(SB), Y6, Y6
+	VCMPPD     $0x1d, vmconst<>+2656(SB), Y6, Y8
+	VADDPD     vmconst<>+576(SB), Y7, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+	VMULPD     vmconst<>+544(SB), Y6, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	VSUBPD     vmconst<>+576(SB), Y6, Y6
+	VCMPPD     $0x11, vmconst<>+2688(SB), Y4, Y8
+	VCMPPD     $0x1e, vmconst<>+2720(SB), Y3, Y9
+	VPAND      Y9, Y8, Y8
+	VCMPPD     $0x00, vmconst<>+864(SB), Y6, Y9
+	VBLENDVPD  Y8, Y3, Y6, Y6
+	VBLENDVPD  Y8, vmconst<>+864(SB), Y5, Y5
+	VBLENDVPD  Y8, vmconst<>+864(SB), Y7, Y7
+	VMULPD     vmconst<>+544(SB), Y6, Y8
+	VMULPD     Y6, Y8, Y8
+	VADDPD     vmconst<>+96(SB), Y6, Y10
+	VDIVPD     Y10, Y6, Y10
+	VMULPD     Y10, Y10, Y11
+	VMULPD     vmconst<>+2752(SB), Y11, Y12
+	VADDPD     vmconst<>+2784(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2816(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2848(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2880(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2912(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VADDPD     vmconst<>+2944(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y11
+	VADDPD     Y8, Y11, Y11
+	VMULPD     Y11, Y10, Y12
+	VSUBPD     Y12, Y8, Y12
+	VSUBPD     Y12, Y6, Y12
+	VMULPD     vmconst<>+1792(SB), Y7, Y13
+	VADDPD     Y5, Y13, Y13
+	VMULPD     Y11, Y10, Y10
+	VADDPD     Y13, Y10, Y10
+	VMULPD     vmconst<>+1760(SB), Y7, Y11
+	VSUBPD     Y10, Y8, Y8
+	VSUBPD     Y6, Y8, Y6
+	VSUBPD     Y6, Y11, Y6
+	VMULPD     vmconst<>+1792(SB), Y7, Y8
+	VADDPD     Y5, Y8, Y5
+	VMULPD     vmconst<>+1760(SB), Y7, Y8
+	VADDPD     Y5, Y8, Y5
+	VBLENDVPD  Y9, Y5, Y6, Y5
+	VCMPPD     $0x00, vmconst<>+864(SB), Y7, Y6
+	VBLENDVPD  Y6, Y12, Y5, Y5
+	VCMPPD     $0x11, vmconst<>+2976(SB), Y4, Y6
+	VMULPD     Y3, Y3, Y7
+	VMULPD     vmconst<>+544(SB), Y7, Y7
+	VSUBPD     Y7, Y3, Y7
+	VBLENDVPD  Y6, Y7, Y5, Y5
+	VCMPPD     $0x11, vmconst<>+2432(SB), Y4, Y4
+	VBLENDVPD  Y4, Y3, Y5, Y3
+	VCMPPD     $0x11, vmconst<>+4000(SB), Y1, Y4
+	VMULPD     vmconst<>+544(SB), Y3, Y3
+	VBLENDVPD  Y4, Y1, Y3, Y1
+	VPAND      vmconst<>+0(SB), Y0, Y3
+	VPXOR      Y3, Y1, Y1
+	VMOVUPS    Y1, (AX)(BX*8)
+	VMOVMSKPD  Y2, SI
+	ADDQ       $0x04, BX
+	XORQ       $0x0f, SI
+	JNZ        out42
+	JMP        loop40
 
 out42:
 	MOVQ    xs+48(FP), AX
@@ -1621,7 +1635,7 @@ done41:
 	RET
 
 // func cbrt64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·cbrt64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1632,6 +1646,7 @@ TEXT ·cbrt64AVX2Loop(SB), NOSPLIT, $0-72
 loop43:
 	CMPQ         BX, CX
 	JAE          done44
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VPAND        vmconst<>+32(SB), Y0, Y1
 	VCMPPD       $0x1d, vmconst<>+3840(SB), Y1, Y2
@@ -1707,7 +1722,7 @@ done44:
 	RET
 
 // func erf64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erf64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1718,6 +1733,7 @@ TEXT ·erf64AVX2Loop(SB), NOSPLIT, $0-72
 loop46:
 	CMPQ        BX, CX
 	JAE         done47
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VMULPD      Y1, Y1, Y2
@@ -1953,7 +1969,7 @@ done47:
 	RET
 
 // func erf32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erf32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1964,6 +1980,7 @@ TEXT ·erf32AVX2Loop(SB), NOSPLIT, $0-72
 loop49:
 	CMPQ         BX, CX
 	JAE          done50
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -2418,7 +2435,7 @@ done50:
 	RET
 
 // func erfc64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erfc64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2429,6 +2446,7 @@ TEXT ·erfc64AVX2Loop(SB), NOSPLIT, $0-72
 loop52:
 	CMPQ        BX, CX
 	JAE         done53
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+864(SB), Y0, Y2
@@ -2678,7 +2696,7 @@ done53:
 	RET
 
 // func erfc32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erfc32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2689,6 +2707,7 @@ TEXT ·erfc32AVX2Loop(SB), NOSPLIT, $0-72
 loop55:
 	CMPQ         BX, CX
 	JAE          done56
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -3170,7 +3189,7 @@ done56:
 	RET
 
 // func atan2_64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·atan2_64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3180,80 +3199,82 @@ TEXT ·atan2_64AVX2Loop(SB), NOSPLIT, $0-104
 	XORQ SI, SI
 
 loop58:
-	CMPQ      SI, CX
-	JAE       done59
-	VMOVUPS   (DX)(SI*8), Y0
-	VMOVUPS   (BX)(SI*8), Y1
-	VPAND     vmconst<>+32(SB), Y1, Y2
-	VPAND     vmconst<>+32(SB), Y0, Y3
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y2, Y4
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y3, Y5
-	VPAND     Y5, Y4, Y4
-	VCMPPD    $0x04, vmconst<>+864(SB), Y2, Y2
-	VCMPPD    $0x04, vmconst<>+864(SB), Y3, Y3
-	VPAND     Y3, Y2, Y2
-	VPAND     Y2, Y4, Y2
-	VDIVPD    Y1, Y0, Y3
-	VPAND     vmconst<>+32(SB), Y3, Y4
-	VCMPPD    $0x1e, vmconst<>+3264(SB), Y4, Y5
-	VCMPPD    $0x1e, vmconst<>+3296(SB), Y4, Y6
-	VPANDN    Y6, Y5, Y6
-	VSUBPD    vmconst<>+576(SB), Y4, Y7
-	VBLENDVPD Y6, Y7, Y4, Y7
-	VBLENDVPD Y5, vmconst<>+576(SB), Y7, Y7
-	VADDPD    vmconst<>+576(SB), Y4, Y8
-	VMOVUPS   vmconst<>+576(SB), Y9
-	VBLENDVPD Y6, Y8, Y9, Y8
-	VBLENDVPD Y5, Y4, Y8, Y4
-	VDIVPD    Y4, Y7, Y4
-	VMULPD    Y4, Y4, Y7
-	VMULPD    vmconst<>+3328(SB), Y7, Y8
-	VADDPD    vmconst<>+3360(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+3392(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+3424(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+3456(SB), Y8, Y8
-	VMULPD    Y4, Y4, Y9
-	VADDPD    vmconst<>+3488(SB), Y9, Y9
-	VMULPD    Y7, Y9, Y9
-	VADDPD    vmconst<>+3520(SB), Y9, Y9
-	VMULPD    Y7, Y9, Y9
-	VADDPD    vmconst<>+3552(SB), Y9, Y9
-	VMULPD    Y7, Y9, Y9
-	VADDPD    vmconst<>+3584(SB), Y9, Y9
-	VMULPD    Y7, Y9, Y9
-	VADDPD    vmconst<>+3616(SB), Y9, Y9
-	VMULPD    Y8, Y7, Y7
-	VDIVPD    Y9, Y7, Y7
-	VMULPD    Y7, Y4, Y7
-	VADDPD    Y4, Y7, Y4
-	VADDPD    vmconst<>+3648(SB), Y4, Y7
-	VADDPD    vmconst<>+3680(SB), Y7, Y7
-	VBLENDVPD Y6, Y7, Y4, Y6
-	VMOVUPS   vmconst<>+3712(SB), Y7
-	VSUBPD    Y4, Y7, Y4
-	VADDPD    vmconst<>+3744(SB), Y4, Y4
-	VBLENDVPD Y5, Y4, Y6, Y4
-	VPAND     vmconst<>+0(SB), Y3, Y5
-	VPXOR     Y5, Y4, Y4
-	VCMPPD    $0x00, Y3, Y3, Y3
-	VCMPPD    $0x12, vmconst<>+864(SB), Y4, Y3
-	VADDPD    vmconst<>+3808(SB), Y4, Y5
-	VSUBPD    vmconst<>+3808(SB), Y4, Y6
-	VBLENDVPD Y3, Y5, Y6, Y3
-	VCMPPD    $0x11, vmconst<>+864(SB), Y1, Y5
-	VBLENDVPD Y5, Y3, Y4, Y3
-	VPAND     vmconst<>+32(SB), Y3, Y3
-	VPAND     vmconst<>+0(SB), Y0, Y4
-	VPOR      Y4, Y3, Y3
-	VMOVUPS   Y3, (AX)(SI*8)
-	VMOVMSKPD Y2, DI
-	ADDQ      $0x04, SI
-	XORQ      $0x0f, DI
-	JNZ       out60
-	JMP       loop58
+	CMPQ       SI, CX
+	JAE        done59
+	PREFETCHT0 2048(DX)(SI*8)
+	VMOVUPS    (DX)(SI*8), Y0
+	PREFETCHT0 2048(BX)(SI*8)
+	VMOVUPS    (BX)(SI*8), Y1
+	VPAND      vmconst<>+32(SB), Y1, Y2
+	VPAND      vmconst<>+32(SB), Y0, Y3
+	VCMPPD     $0x11, vmconst<>+4032(SB), Y2, Y4
+	VCMPPD     $0x11, vmconst<>+4032(SB), Y3, Y5
+	VPAND      Y5, Y4, Y4
+	VCMPPD     $0x04, vmconst<>+864(SB), Y2, Y2
+	VCMPPD     $0x04, vmconst<>+864(SB), Y3, Y3
+	VPAND      Y3, Y2, Y2
+	VPAND      Y2, Y4, Y2
+	VDIVPD     Y1, Y0, Y3
+	VPAND      vmconst<>+32(SB), Y3, Y4
+	VCMPPD     $0x1e, vmconst<>+3264(SB), Y4, Y5
+	VCMPPD     $0x1e, vmconst<>+3296(SB), Y4, Y6
+	VPANDN     Y6, Y5, Y6
+	VSUBPD     vmconst<>+576(SB), Y4, Y7
+	VBLENDVPD  Y6, Y7, Y4, Y7
+	VBLENDVPD  Y5, vmconst<>+576(SB), Y7, Y7
+	VADDPD     vmconst<>+576(SB), Y4, Y8
+	VMOVUPS    vmconst<>+576(SB), Y9
+	VBLENDVPD  Y6, Y8, Y9, Y8
+	VBLENDVPD  Y5, Y4, Y8, Y4
+	VDIVPD     Y4, Y7, Y4
+	VMULPD     Y4, Y4, Y7
+	VMULPD     vmconst<>+3328(SB), Y7, Y8
+	VADDPD     vmconst<>+3360(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+3392(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+3424(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+3456(SB), Y8, Y8
+	VMULPD     Y4, Y4, Y9
+	VADDPD     vmconst<>+3488(SB), Y9, Y9
+	VMULPD     Y7, Y9, Y9
+	VADDPD     vmconst<>+3520(SB), Y9, Y9
+	VMULPD     Y7, Y9, Y9
+	VADDPD     vmconst<>+3552(SB), Y9, Y9
+	VMULPD     Y7, Y9, Y9
+	VADDPD     vmconst<>+3584(SB), Y9, Y9
+	VMULPD     Y7, Y9, Y9
+	VADDPD     vmconst<>+3616(SB), Y9, Y9
+	VMULPD     Y8, Y7, Y7
+	VDIVPD     Y9, Y7, Y7
+	VMULPD     Y7, Y4, Y7
+	VADDPD     Y4, Y7, Y4
+	VADDPD     vmconst<>+3648(SB), Y4, Y7
+	VADDPD     vmconst<>+3680(SB), Y7, Y7
+	VBLENDVPD  Y6, Y7, Y4, Y6
+	VMOVUPS    vmconst<>+3712(SB), Y7
+	VSUBPD     Y4, Y7, Y4
+	VADDPD     vmconst<>+3744(SB), Y4, Y4
+	VBLENDVPD  Y5, Y4, Y6, Y4
+	VPAND      vmconst<>+0(SB), Y3, Y5
+	VPXOR      Y5, Y4, Y4
+	VCMPPD     $0x00, Y3, Y3, Y3
+	VCMPPD     $0x12, vmconst<>+864(SB), Y4, Y3
+	VADDPD     vmconst<>+3808(SB), Y4, Y5
+	VSUBPD     vmconst<>+3808(SB), Y4, Y6
+	VBLENDVPD  Y3, Y5, Y6, Y3
+	VCMPPD     $0x11, vmconst<>+864(SB), Y1, Y5
+	VBLENDVPD  Y5, Y3, Y4, Y3
+	VPAND      vmconst<>+32(SB), Y3, Y3
+	VPAND      vmconst<>+0(SB), Y0, Y4
+	VPOR       Y4, Y3, Y3
+	VMOVUPS    Y3, (AX)(SI*8)
+	VMOVMSKPD  Y2, DI
+	ADDQ       $0x04, SI
+	XORQ       $0x0f, DI
+	JNZ        out60
+	JMP        loop58
 
 out60:
 	MOVQ    xs+72(FP), AX
@@ -3273,7 +3294,7 @@ done59:
 	RET
 
 // func atan2Scalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·atan2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3284,6 +3305,7 @@ TEXT ·atan2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop61:
 	CMPQ         BX, CX
 	JAE          done62
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -3373,7 +3395,7 @@ done62:
 	RET
 
 // func scalarAtan2_64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·scalarAtan2_64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3385,6 +3407,7 @@ loop64:
 	CMPQ         BX, CX
 	JAE          done65
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
 	VPAND        vmconst<>+32(SB), Y0, Y3
@@ -3473,7 +3496,7 @@ done65:
 	RET
 
 // func logaddexp64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·logaddexp64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3485,7 +3508,9 @@ TEXT ·logaddexp64AVX2Loop(SB), NOSPLIT, $0-104
 loop67:
 	CMPQ        SI, CX
 	JAE         done68
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Y0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Y1
 	VSUBPD      Y1, Y0, Y2
 	VPOR        vmconst<>+0(SB), Y2, Y3
@@ -3635,7 +3660,7 @@ done68:
 	RET
 
 // func logaddexpScalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·logaddexpScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3646,6 +3671,7 @@ TEXT ·logaddexpScalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop70:
 	CMPQ         BX, CX
 	JAE          done71
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -3794,7 +3820,7 @@ done71:
 	RET
 
 // func scalarLogaddexp64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·scalarLogaddexp64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3806,6 +3832,7 @@ loop73:
 	CMPQ         BX, CX
 	JAE          done74
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VSUBPD       Y1, Y0, Y2
 	VPOR         vmconst<>+0(SB), Y2, Y3
@@ -3953,7 +3980,7 @@ done74:
 	RET
 
 // func logaddexp2_64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·logaddexp2_64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3963,149 +3990,151 @@ TEXT ·logaddexp2_64AVX2Loop(SB), NOSPLIT, $0-104
 	XORQ SI, SI
 
 loop76:
-	CMPQ      SI, CX
-	JAE       done77
-	VMOVUPS   (DX)(SI*8), Y0
-	VMOVUPS   (BX)(SI*8), Y1
-	VSUBPD    Y1, Y0, Y2
-	VPOR      vmconst<>+0(SB), Y2, Y3
-	VCMPPD    $0x11, vmconst<>+864(SB), Y3, Y4
-	VSUBPD    vmconst<>+544(SB), Y3, Y5
-	VADDPD    vmconst<>+544(SB), Y3, Y6
-	VBLENDVPD Y4, Y5, Y6, Y4
-	VROUNDPD  $0x03, Y4, Y4
-	VSUBPD    Y4, Y3, Y3
-	VMULPD    vmconst<>+1760(SB), Y3, Y5
-	VMULPD    vmconst<>+1792(SB), Y3, Y3
-	VPXOR     vmconst<>+0(SB), Y3, Y3
-	VSUBPD    Y3, Y5, Y6
-	VMULPD    Y6, Y6, Y7
-	VMULPD    vmconst<>+1824(SB), Y7, Y8
-	VADDPD    vmconst<>+1856(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+1888(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+1920(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y8
-	VADDPD    vmconst<>+512(SB), Y8, Y8
-	VMULPD    Y7, Y8, Y7
-	VSUBPD    Y7, Y6, Y7
-	VMULPD    Y7, Y6, Y6
-	VMOVUPS   vmconst<>+96(SB), Y8
-	VSUBPD    Y7, Y8, Y7
-	VDIVPD    Y7, Y6, Y6
-	VSUBPD    Y6, Y3, Y3
-	VSUBPD    Y5, Y3, Y3
-	VMOVUPS   vmconst<>+576(SB), Y5
-	VSUBPD    Y3, Y5, Y3
-	VPSRLQ    $0x34, Y3, Y5
-	VPOR      vmconst<>+960(SB), Y5, Y5
-	VSUBPD    vmconst<>+960(SB), Y5, Y5
-	VADDPD    Y4, Y5, Y5
-	VCMPPD    $0x1d, vmconst<>+576(SB), Y5, Y6
-	VCMPPD    $0x12, vmconst<>+1952(SB), Y5, Y5
-	VPAND     Y5, Y6, Y5
-	VADDPD    vmconst<>+160(SB), Y4, Y4
-	VPSUBQ    vmconst<>+160(SB), Y4, Y4
-	VPSLLQ    $0x34, Y4, Y4
-	VPADDQ    Y4, Y3, Y3
-	VPAND     vmconst<>+32(SB), Y0, Y4
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y4, Y4
-	VPAND     vmconst<>+32(SB), Y1, Y6
-	VCMPPD    $0x11, vmconst<>+4032(SB), Y6, Y6
-	VPAND     Y6, Y4, Y4
-	VPAND     Y5, Y4, Y4
-	VPAND     vmconst<>+32(SB), Y3, Y5
-	VCMPPD    $0x1e, vmconst<>+2400(SB), Y3, Y6
-	VCMPPD    $0x12, vmconst<>+2528(SB), Y3, Y7
-	VPAND     Y7, Y6, Y6
-	VCMPPD    $0x1d, vmconst<>+2560(SB), Y5, Y6
-	VADDPD    vmconst<>+576(SB), Y3, Y7
-	VBLENDVPD Y6, Y3, Y7, Y7
-	VPSRLQ    $0x34, Y7, Y8
-	VPOR      vmconst<>+960(SB), Y8, Y8
-	VSUBPD    vmconst<>+2592(SB), Y8, Y8
-	VSUBPD    Y3, Y7, Y9
-	VMOVUPS   vmconst<>+576(SB), Y10
-	VSUBPD    Y9, Y10, Y9
-	VSUBPD    vmconst<>+576(SB), Y7, Y10
-	VSUBPD    Y10, Y3, Y10
-	VCMPPD    $0x1e, vmconst<>+864(SB), Y8, Y11
-	VBLENDVPD Y11, Y9, Y10, Y9
-	VDIVPD    Y7, Y9, Y9
-	VBLENDVPD Y6, vmconst<>+864(SB), Y9, Y6
-	VPAND     vmconst<>+2624(SB), Y7, Y7
-	VPOR      vmconst<>+576(SB), Y7, Y7
-	VCMPPD    $0x1d, vmconst<>+2656(SB), Y7, Y9
-	VADDPD    vmconst<>+576(SB), Y8, Y10
-	VBLENDVPD Y9, Y10, Y8, Y8
-	VMULPD    vmconst<>+544(SB), Y7, Y10
-	VBLENDVPD Y9, Y10, Y7, Y7
-	VSUBPD    vmconst<>+576(SB), Y7, Y7
-	VCMPPD    $0x11, vmconst<>+2688(SB), Y5, Y9
-	VCMPPD    $0x1e, vmconst<>+2720(SB), Y3, Y10
-	VPAND     Y10, Y9, Y9
-	VCMPPD    $0x00, vmconst<>+864(SB), Y7, Y10
-	VBLENDVPD Y9, Y3, Y7, Y7
-	VBLENDVPD Y9, vmconst<>+864(SB), Y6, Y6
-	VBLENDVPD Y9, vmconst<>+864(SB), Y8, Y8
-	VMULPD    vmconst<>+544(SB), Y7, Y9
-	VMULPD    Y7, Y9, Y9
-	VADDPD    vmconst<>+96(SB), Y7, Y11
-	VDIVPD    Y11, Y7, Y11
-	VMULPD    Y11, Y11, Y12
-	VMULPD    vmconst<>+2752(SB), Y12, Y13
-	VADDPD    vmconst<>+2784(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2816(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2848(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2880(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2912(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y13
-	VADDPD    vmconst<>+2944(SB), Y13, Y13
-	VMULPD    Y12, Y13, Y12
-	VADDPD    Y9, Y12, Y12
-	VMULPD    Y12, Y11, Y13
-	VSUBPD    Y13, Y9, Y13
-	VSUBPD    Y13, Y7, Y13
-	VMULPD    vmconst<>+1792(SB), Y8, Y14
-	VADDPD    Y6, Y14, Y14
-	VMULPD    Y12, Y11, Y11
-	VADDPD    Y14, Y11, Y11
-	VMULPD    vmconst<>+1760(SB), Y8, Y12
-	VSUBPD    Y11, Y9, Y9
-	VSUBPD    Y7, Y9, Y7
-	VSUBPD    Y7, Y12, Y7
-	VMULPD    vmconst<>+1792(SB), Y8, Y9
-	VADDPD    Y6, Y9, Y6
-	VMULPD    vmconst<>+1760(SB), Y8, Y9
-	VADDPD    Y6, Y9, Y6
-	VBLENDVPD Y10, Y6, Y7, Y6
-	VCMPPD    $0x00, vmconst<>+864(SB), Y8, Y7
-	VBLENDVPD Y7, Y13, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2976(SB), Y5, Y7
-	VMULPD    Y3, Y3, Y8
-	VMULPD    vmconst<>+544(SB), Y8, Y8
-	VSUBPD    Y8, Y3, Y8
-	VBLENDVPD Y7, Y8, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+2432(SB), Y5, Y5
-	VBLENDVPD Y5, Y3, Y6, Y3
-	VDIVPD    vmconst<>+3968(SB), Y3, Y3
-	VCMPPD    $0x1e, vmconst<>+864(SB), Y2, Y2
-	VBLENDVPD Y2, Y0, Y1, Y2
-	VADDPD    Y3, Y2, Y2
-	VCMPPD    $0x00, Y1, Y0, Y3
-	VADDPD    vmconst<>+576(SB), Y0, Y5
-	VBLENDVPD Y3, Y5, Y2, Y2
-	VMOVUPS   Y2, (AX)(SI*8)
-	VMOVMSKPD Y4, DI
-	ADDQ      $0x04, SI
-	XORQ      $0x0f, DI
-	JNZ       out78
-	JMP       loop76
+	CMPQ       SI, CX
+	JAE        done77
+	PREFETCHT0 2048(DX)(SI*8)
+	VMOVUPS    (DX)(SI*8), Y0
+	PREFETCHT0 2048(BX)(SI*8)
+	VMOVUPS    (BX)(SI*8), Y1
+	VSUBPD     Y1, Y0, Y2
+	VPOR       vmconst<>+0(SB), Y2, Y3
+	VCMPPD     $0x11, vmconst<>+864(SB), Y3, Y4
+	VSUBPD     vmconst<>+544(SB), Y3, Y5
+	VADDPD     vmconst<>+544(SB), Y3, Y6
+	VBLENDVPD  Y4, Y5, Y6, Y4
+	VROUNDPD   $0x03, Y4, Y4
+	VSUBPD     Y4, Y3, Y3
+	VMULPD     vmconst<>+1760(SB), Y3, Y5
+	VMULPD     vmconst<>+1792(SB), Y3, Y3
+	VPXOR      vmconst<>+0(SB), Y3, Y3
+	VSUBPD     Y3, Y5, Y6
+	VMULPD     Y6, Y6, Y7
+	VMULPD     vmconst<>+1824(SB), Y7, Y8
+	VADDPD     vmconst<>+1856(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+1888(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+1920(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y8
+	VADDPD     vmconst<>+512(SB), Y8, Y8
+	VMULPD     Y7, Y8, Y7
+	VSUBPD     Y7, Y6, Y7
+	VMULPD     Y7, Y6, Y6
+	VMOVUPS    vmconst<>+96(SB), Y8
+	VSUBPD     Y7, Y8, Y7
+	VDIVPD     Y7, Y6, Y6
+	VSUBPD     Y6, Y3, Y3
+	VSUBPD     Y5, Y3, Y3
+	VMOVUPS    vmconst<>+576(SB), Y5
+	VSUBPD     Y3, Y5, Y3
+	VPSRLQ     $0x34, Y3, Y5
+	VPOR       vmconst<>+960(SB), Y5, Y5
+	VSUBPD     vmconst<>+960(SB), Y5, Y5
+	VADDPD     Y4, Y5, Y5
+	VCMPPD     $0x1d, vmconst<>+576(SB), Y5, Y6
+	VCMPPD     $0x12, vmconst<>+1952(SB), Y5, Y5
+	VPAND      Y5, Y6, Y5
+	VADDPD     vmconst<>+160(SB), Y4, Y4
+	VPSUBQ     vmconst<>+160(SB), Y4, Y4
+	VPSLLQ     $0x34, Y4, Y4
+	VPADDQ     Y4, Y3, Y3
+	VPAND      vmconst<>+32(SB), Y0, Y4
+	VCMPPD     $0x11, vmconst<>+4032(SB), Y4, Y4
+	VPAND      vmconst<>+32(SB), Y1, Y6
+	VCMPPD     $0x11, vmconst<>+4032(SB), Y6, Y6
+	VPAND      Y6, Y4, Y4
+	VPAND      Y5, Y4, Y4
+	VPAND      vmconst<>+32(SB), Y3, Y5
+	VCMPPD     $0x1e, vmconst<>+2400(SB), Y3, Y6
+	VCMPPD     $0x12, vmconst<>+2528(SB), Y3, Y7
+	VPAND      Y7, Y6, Y6
+	VCMPPD     $0x1d, vmconst<>+2560(SB), Y5, Y6
+	VADDPD     vmconst<>+576(SB), Y3, Y7
+	VBLENDVPD  Y6, Y3, Y7, Y7
+	VPSRLQ     $0x34, Y7, Y8
+	VPOR       vmconst<>+960(SB), Y8, Y8
+	VSUBPD     vmconst<>+2592(SB), Y8, Y8
+	VSUBPD     Y3, Y7, Y9
+	VMOVUPS    vmconst<>+576(SB), Y10
+	VSUBPD     Y9, Y10, Y9
+	VSUBPD     vmconst<>+576(SB), Y7, Y10
+	VSUBPD     Y10, Y3, Y10
+	VCMPPD     $0x1e, vmconst<>+864(SB), Y8, Y11
+	VBLENDVPD  Y11, Y9, Y10, Y9
+	VDIVPD     Y7, Y9, Y9
+	VBLENDVPD  Y6, vmconst<>+864(SB), Y9, Y6
+	VPAND      vmconst<>+2624(SB), Y7, Y7
+	VPOR       vmconst<>+576(SB), Y7, Y7
+	VCMPPD     $0x1d, vmconst<>+2656(SB), Y7, Y9
+	VADDPD     vmconst<>+576(SB), Y8, Y10
+	VBLENDVPD  Y9, Y10, Y8, Y8
+	VMULPD     vmconst<>+544(SB), Y7, Y10
+	VBLENDVPD  Y9, Y10, Y7, Y7
+	VSUBPD     vmconst<>+576(SB), Y7, Y7
+	VCMPPD     $0x11, vmconst<>+2688(SB), Y5, Y9
+	VCMPPD     $0x1e, vmconst<>+2720(SB), Y3, Y10
+	VPAND      Y10, Y9, Y9
+	VCMPPD     $0x00, vmconst<>+864(SB), Y7, Y10
+	VBLENDVPD  Y9, Y3, Y7, Y7
+	VBLENDVPD  Y9, vmconst<>+864(SB), Y6, Y6
+	VBLENDVPD  Y9, vmconst<>+864(SB), Y8, Y8
+	VMULPD     vmconst<>+544(SB), Y7, Y9
+	VMULPD     Y7, Y9, Y9
+	VADDPD     vmconst<>+96(SB), Y7, Y11
+	VDIVPD     Y11, Y7, Y11
+	VMULPD     Y11, Y11, Y12
+	VMULPD     vmconst<>+2752(SB), Y12, Y13
+	VADDPD     vmconst<>+2784(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2816(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2848(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2880(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2912(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y13
+	VADDPD     vmconst<>+2944(SB), Y13, Y13
+	VMULPD     Y12, Y13, Y12
+	VADDPD     Y9, Y12, Y12
+	VMULPD     Y12, Y11, Y13
+	VSUBPD     Y13, Y9, Y13
+	VSUBPD     Y13, Y7, Y13
+	VMULPD     vmconst<>+1792(SB), Y8, Y14
+	VADDPD     Y6, Y14, Y14
+	VMULPD     Y12, Y11, Y11
+	VADDPD     Y14, Y11, Y11
+	VMULPD     vmconst<>+1760(SB), Y8, Y12
+	VSUBPD     Y11, Y9, Y9
+	VSUBPD     Y7, Y9, Y7
+	VSUBPD     Y7, Y12, Y7
+	VMULPD     vmconst<>+1792(SB), Y8, Y9
+	VADDPD     Y6, Y9, Y6
+	VMULPD     vmconst<>+1760(SB), Y8, Y9
+	VADDPD     Y6, Y9, Y6
+	VBLENDVPD  Y10, Y6, Y7, Y6
+	VCMPPD     $0x00, vmconst<>+864(SB), Y8, Y7
+	VBLENDVPD  Y7, Y13, Y6, Y6
+	VCMPPD     $0x11, vmconst<>+2976(SB), Y5, Y7
+	VMULPD     Y3, Y3, Y8
+	VMULPD     vmconst<>+544(SB), Y8, Y8
+	VSUBPD     Y8, Y3, Y8
+	VBLENDVPD  Y7, Y8, Y6, Y6
+	VCMPPD     $0x11, vmconst<>+2432(SB), Y5, Y5
+	VBLENDVPD  Y5, Y3, Y6, Y3
+	VDIVPD     vmconst<>+3968(SB), Y3, Y3
+	VCMPPD     $0x1e, vmconst<>+864(SB), Y2, Y2
+	VBLENDVPD  Y2, Y0, Y1, Y2
+	VADDPD     Y3, Y2, Y2
+	VCMPPD     $0x00, Y1, Y0, Y3
+	VADDPD     vmconst<>+576(SB), Y0, Y5
+	VBLENDVPD  Y3, Y5, Y2, Y2
+	VMOVUPS    Y2, (AX)(SI*8)
+	VMOVMSKPD  Y4, DI
+	ADDQ       $0x04, SI
+	XORQ       $0x0f, DI
+	JNZ        out78
+	JMP        loop76
 
 out78:
 	MOVQ    xs+72(FP), AX
@@ -4125,7 +4154,7 @@ done77:
 	RET
 
 // func logaddexp2Scalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·logaddexp2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4136,6 +4165,7 @@ TEXT ·logaddexp2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop79:
 	CMPQ         BX, CX
 	JAE          done80
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -4294,7 +4324,7 @@ done80:
 	RET
 
 // func scalarLogaddexp2_64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·scalarLogaddexp2_64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4306,6 +4336,7 @@ loop82:
 	CMPQ         BX, CX
 	JAE          done83
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VSUBPD       Y1, Y0, Y2
 	VPOR         vmconst<>+0(SB), Y2, Y3

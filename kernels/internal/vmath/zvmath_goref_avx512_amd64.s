@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func erf32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·erf32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -16,6 +16,7 @@ TEXT ·erf32AVX512Loop(SB), NOSPLIT, $0-72
 loop1:
 	CMPQ          BX, CX
 	JAE           done2
+	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
@@ -470,7 +471,7 @@ done2:
 	RET
 
 // func erfc64AVX512Loop(d []float64, x []float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -481,6 +482,7 @@ TEXT ·erfc64AVX512Loop(SB), NOSPLIT, $0-72
 loop4:
 	CMPQ        BX, CX
 	JAE         done5
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Z0
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
 	VCMPPD.BCST $0x11, vmconst<>+432(SB), Z0, K1
@@ -730,7 +732,7 @@ done5:
 	RET
 
 // func erfc32AVX512Loop(d []float32, x []float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·erfc32AVX512Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -741,6 +743,7 @@ TEXT ·erfc32AVX512Loop(SB), NOSPLIT, $0-72
 loop7:
 	CMPQ          BX, CX
 	JAE           done8
+	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z0
 	VCVTPS2PD     Y0, Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
@@ -1222,7 +1225,7 @@ done8:
 	RET
 
 // func logaddexp64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·logaddexp64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1234,7 +1237,9 @@ TEXT ·logaddexp64AVX512Loop(SB), NOSPLIT, $0-104
 loop10:
 	CMPQ        SI, CX
 	JAE         done11
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Z0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Z1
 	VSUBPD      Z1, Z0, Z2
 	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
@@ -1384,7 +1389,7 @@ done11:
 	RET
 
 // func logaddexpScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·logaddexpScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1395,6 +1400,7 @@ TEXT ·logaddexpScalar64AVX512Loop(SB), NOSPLIT, $0-80
 loop13:
 	CMPQ         BX, CX
 	JAE          done14
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VSUBPD       Z1, Z0, Z2
@@ -1543,7 +1549,7 @@ done14:
 	RET
 
 // func scalarLogaddexp64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·scalarLogaddexp64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1555,6 +1561,7 @@ loop16:
 	CMPQ         BX, CX
 	JAE          done17
 	VBROADCASTSD x+24(FP), Z0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VSUBPD       Z1, Z0, Z2
 	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
@@ -1702,7 +1709,7 @@ done17:
 	RET
 
 // func logaddexp2_64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·logaddexp2_64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1714,7 +1721,9 @@ TEXT ·logaddexp2_64AVX512Loop(SB), NOSPLIT, $0-104
 loop19:
 	CMPQ        SI, CX
 	JAE         done20
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Z0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Z1
 	VSUBPD      Z1, Z0, Z2
 	VPORQ.BCST vmconst<>+312(SB), Z2, Z3
@@ -1874,7 +1883,7 @@ done20:
 	RET
 
 // func logaddexp2Scalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·logaddexp2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1885,6 +1894,7 @@ TEXT ·logaddexp2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 loop22:
 	CMPQ         BX, CX
 	JAE          done23
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VSUBPD       Z1, Z0, Z2
@@ -2043,7 +2053,7 @@ done23:
 	RET
 
 // func scalarLogaddexp2_64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·scalarLogaddexp2_64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2055,6 +2065,7 @@ loop25:
 	CMPQ         BX, CX
 	JAE          done26
 	VBROADCASTSD x+24(FP), Z0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VSUBPD       Z1, Z0, Z2
 	VPORQ.BCST vmconst<>+312(SB), Z2, Z3

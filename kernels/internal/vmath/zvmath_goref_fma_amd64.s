@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func tanh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·tanh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -16,6 +16,7 @@ TEXT ·tanh64AVX2Loop(SB), NOSPLIT, $0-72
 loop1:
 	CMPQ        BX, CX
 	JAE         done2
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+0(SB), Y0, Y1
 	VPAND       vmconst<>+32(SB), Y0, Y2
@@ -104,7 +105,7 @@ done2:
 	RET
 
 // func sin64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sin64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -115,6 +116,7 @@ TEXT ·sin64AVX2Loop(SB), NOSPLIT, $0-72
 loop4:
 	CMPQ        BX, CX
 	JAE         done5
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+896(SB), Y1, Y2
@@ -191,7 +193,7 @@ done5:
 	RET
 
 // func cos64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·cos64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -202,6 +204,7 @@ TEXT ·cos64AVX2Loop(SB), NOSPLIT, $0-72
 loop7:
 	CMPQ        BX, CX
 	JAE         done8
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+896(SB), Y1, Y2
@@ -278,7 +281,7 @@ done8:
 	RET
 
 // func sinh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·sinh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -289,6 +292,7 @@ TEXT ·sinh64AVX2Loop(SB), NOSPLIT, $0-72
 loop10:
 	CMPQ        BX, CX
 	JAE         done11
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+0(SB), Y0, Y1
 	VPAND       vmconst<>+32(SB), Y0, Y2
@@ -369,7 +373,7 @@ done11:
 	RET
 
 // func exp2_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·exp2_64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -380,6 +384,7 @@ TEXT ·exp2_64AVX2Loop(SB), NOSPLIT, $0-72
 loop13:
 	CMPQ        BX, CX
 	JAE         done14
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VCMPPD      $0x11, vmconst<>+864(SB), Y0, Y1
 	VSUBPD      vmconst<>+544(SB), Y0, Y2
@@ -442,7 +447,7 @@ done14:
 	RET
 
 // func expm1_64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·expm1_64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -453,6 +458,7 @@ TEXT ·expm1_64AVX2Loop(SB), NOSPLIT, $0-72
 loop16:
 	CMPQ        BX, CX
 	JAE         done17
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VMOVUPS     Y0, Y2
@@ -578,7 +584,7 @@ done17:
 	RET
 
 // func log1p64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·log1p64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -589,6 +595,7 @@ TEXT ·log1p64AVX2Loop(SB), NOSPLIT, $0-72
 loop19:
 	CMPQ        BX, CX
 	JAE         done20
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x1e, vmconst<>+2400(SB), Y0, Y2
@@ -684,7 +691,7 @@ done20:
 	RET
 
 // func tan64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·tan64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -695,6 +702,7 @@ TEXT ·tan64AVX2Loop(SB), NOSPLIT, $0-72
 loop22:
 	CMPQ        BX, CX
 	JAE         done23
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+896(SB), Y1, Y2
@@ -761,7 +769,7 @@ done23:
 	RET
 
 // func atan64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atan64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -772,6 +780,7 @@ TEXT ·atan64AVX2Loop(SB), NOSPLIT, $0-72
 loop25:
 	CMPQ        BX, CX
 	JAE         done26
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x1e, vmconst<>+3264(SB), Y1, Y2
@@ -835,7 +844,7 @@ done26:
 	RET
 
 // func asin64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·asin64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -846,6 +855,7 @@ TEXT ·asin64AVX2Loop(SB), NOSPLIT, $0-72
 loop28:
 	CMPQ        BX, CX
 	JAE         done29
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VMULPD      Y1, Y1, Y2
@@ -920,7 +930,7 @@ done29:
 	RET
 
 // func acos64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·acos64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -931,6 +941,7 @@ TEXT ·acos64AVX2Loop(SB), NOSPLIT, $0-72
 loop31:
 	CMPQ        BX, CX
 	JAE         done32
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x1e, vmconst<>+544(SB), Y1, Y2
@@ -1021,7 +1032,7 @@ done32:
 	RET
 
 // func asinh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·asinh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1032,6 +1043,7 @@ TEXT ·asinh64AVX2Loop(SB), NOSPLIT, $0-72
 loop34:
 	CMPQ        BX, CX
 	JAE         done35
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x12, vmconst<>+2528(SB), Y1, Y2
@@ -1232,7 +1244,7 @@ done35:
 	RET
 
 // func acosh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·acosh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1243,6 +1255,7 @@ TEXT ·acosh64AVX2Loop(SB), NOSPLIT, $0-72
 loop37:
 	CMPQ        BX, CX
 	JAE         done38
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VCMPPD      $0x1d, vmconst<>+576(SB), Y0, Y1
 	VCMPPD      $0x12, vmconst<>+2528(SB), Y0, Y2
@@ -1441,7 +1454,7 @@ done38:
 	RET
 
 // func atanh64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atanh64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1452,6 +1465,7 @@ TEXT ·atanh64AVX2Loop(SB), NOSPLIT, $0-72
 loop40:
 	CMPQ        BX, CX
 	JAE         done41
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+576(SB), Y1, Y2
@@ -1563,7 +1577,7 @@ done41:
 	RET
 
 // func cbrt64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·cbrt64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1574,6 +1588,7 @@ TEXT ·cbrt64AVX2Loop(SB), NOSPLIT, $0-72
 loop43:
 	CMPQ         BX, CX
 	JAE          done44
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VPAND        vmconst<>+32(SB), Y0, Y1
 	VCMPPD       $0x1d, vmconst<>+3840(SB), Y1, Y2
@@ -1648,7 +1663,7 @@ done44:
 	RET
 
 // func erf64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erf64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1659,6 +1674,7 @@ TEXT ·erf64AVX2Loop(SB), NOSPLIT, $0-72
 loop46:
 	CMPQ        BX, CX
 	JAE         done47
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VMULPD      Y1, Y1, Y2
@@ -1898,7 +1914,7 @@ done47:
 	RET
 
 // func erf32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erf32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1909,6 +1925,7 @@ TEXT ·erf32AVX2Loop(SB), NOSPLIT, $0-72
 loop49:
 	CMPQ         BX, CX
 	JAE          done50
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -2371,7 +2388,7 @@ done50:
 	RET
 
 // func erfc64AVX2Loop(d []float64, x []float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erfc64AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2382,6 +2399,7 @@ TEXT ·erfc64AVX2Loop(SB), NOSPLIT, $0-72
 loop52:
 	CMPQ        BX, CX
 	JAE         done53
+	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VCMPPD      $0x11, vmconst<>+864(SB), Y0, Y2
@@ -2634,7 +2652,7 @@ done53:
 	RET
 
 // func erfc32AVX2Loop(d []float32, x []float32, xs *[8]float32) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·erfc32AVX2Loop(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -2645,6 +2663,7 @@ TEXT ·erfc32AVX2Loop(SB), NOSPLIT, $0-72
 loop55:
 	CMPQ         BX, CX
 	JAE          done56
+	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -3132,7 +3151,7 @@ done56:
 	RET
 
 // func atan2_64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atan2_64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3144,7 +3163,9 @@ TEXT ·atan2_64AVX2Loop(SB), NOSPLIT, $0-104
 loop58:
 	CMPQ        SI, CX
 	JAE         done59
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Y0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Y1
 	VPAND       vmconst<>+32(SB), Y1, Y2
 	VPAND       vmconst<>+32(SB), Y0, Y3
@@ -3229,7 +3250,7 @@ done59:
 	RET
 
 // func atan2Scalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·atan2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3240,6 +3261,7 @@ TEXT ·atan2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop61:
 	CMPQ         BX, CX
 	JAE          done62
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
@@ -3323,7 +3345,7 @@ done62:
 	RET
 
 // func scalarAtan2_64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·scalarAtan2_64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3335,6 +3357,7 @@ loop64:
 	CMPQ         BX, CX
 	JAE          done65
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
 	VPAND        vmconst<>+32(SB), Y0, Y3
@@ -3417,7 +3440,7 @@ done65:
 	RET
 
 // func logaddexp64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·logaddexp64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3429,7 +3452,9 @@ TEXT ·logaddexp64AVX2Loop(SB), NOSPLIT, $0-104
 loop67:
 	CMPQ        SI, CX
 	JAE         done68
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Y0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Y1
 	VSUBPD      Y1, Y0, Y2
 	VPOR        vmconst<>+0(SB), Y2, Y3
@@ -3572,7 +3597,7 @@ done68:
 	RET
 
 // func logaddexpScalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·logaddexpScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3583,6 +3608,7 @@ TEXT ·logaddexpScalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop70:
 	CMPQ         BX, CX
 	JAE          done71
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -3724,7 +3750,7 @@ done71:
 	RET
 
 // func scalarLogaddexp64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·scalarLogaddexp64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3736,6 +3762,7 @@ loop73:
 	CMPQ         BX, CX
 	JAE          done74
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VSUBPD       Y1, Y0, Y2
 	VPOR         vmconst<>+0(SB), Y2, Y3
@@ -3876,7 +3903,7 @@ done74:
 	RET
 
 // func logaddexp2_64AVX2Loop(d []float64, x []float64, y []float64, xs *[4]float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·logaddexp2_64AVX2Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3888,7 +3915,9 @@ TEXT ·logaddexp2_64AVX2Loop(SB), NOSPLIT, $0-104
 loop76:
 	CMPQ        SI, CX
 	JAE         done77
+	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Y0
+	PREFETCHT0  2048(BX)(SI*8)
 	VMOVUPS     (BX)(SI*8), Y1
 	VSUBPD      Y1, Y0, Y2
 	VPOR        vmconst<>+0(SB), Y2, Y3
@@ -4039,7 +4068,7 @@ done77:
 	RET
 
 // func logaddexp2Scalar64AVX2Loop(d []float64, x []float64, y float64, xs *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·logaddexp2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4050,6 +4079,7 @@ TEXT ·logaddexp2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 loop79:
 	CMPQ         BX, CX
 	JAE          done80
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VSUBPD       Y1, Y0, Y2
@@ -4199,7 +4229,7 @@ done80:
 	RET
 
 // func scalarLogaddexp2_64AVX2Loop(d []float64, x float64, y []float64, ys *[4]float64) (done int, bad uint)
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·scalarLogaddexp2_64AVX2Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4211,6 +4241,7 @@ loop82:
 	CMPQ         BX, CX
 	JAE          done83
 	VBROADCASTSD x+24(FP), Y0
+	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VSUBPD       Y1, Y0, Y2
 	VPOR         vmconst<>+0(SB), Y2, Y3

@@ -167,6 +167,7 @@ func (f *asmFile) laneFunc(l laneLoop, elem int) {
 	c.JLE(operand.LabelRef(done))
 	env := map[string]Op{}
 	for _, s := range streams {
+		c.PREFETCHT0(operand.Mem{Base: s.ptr, Disp: prefetchAhead}) // a scalar's stream (inc 0) asks for nothing new
 		env[s.name] = k.load(operand.Mem{Base: s.ptr})
 	}
 	r := k.reg(laneExpr(k, l.expr, env))
@@ -458,6 +459,7 @@ func (f *asmFile) foldFunc(fo foldOp, elem int) {
 	// foldInto folds the next len(into) vectors into the accumulators into.
 	foldInto := func(into []V) {
 		for i, a := range into {
+			c.PREFETCHT0(operand.Mem{Base: xp, Disp: i*step + prefetchAhead})
 			v := k.load(operand.Mem{Base: xp, Disp: i * step})
 			if fo.nanFlag {
 				c.VORPS(k.cmp(unord, v, v), nan, nan)

@@ -271,6 +271,7 @@ func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, Op), 
 	c.CMPQ(i, n)
 	c.JAE(operand.LabelRef(done))
 	esz := uint8(elem / 8)
+	prefetch(c, xp, i, esz)
 	v := k.load(operand.Mem{Base: xp, Index: i, Scale: esz})
 	var m reg.GPVirtual
 	if widen {
@@ -294,6 +295,18 @@ func (f *asmFile) unaryLoop(name string, elem int, core func(*kern, V) (V, Op), 
 	z := c.GP64()
 	c.XORQ(z, z)
 	f.ret(i, z)
+}
+
+// prefetchAhead is how far ahead of the vector it loads (in bytes) a loop
+// asks for its input (PREFETCHT0): measured on the Intel AVX-512 machine,
+// the float64 log at 1e6 ran 12% faster with 1024 or 2048, 5% with 512
+// (docs/performance.md). The hardware's streamer does not cross a 4 KiB
+// page; the request does. A prefetch never faults, past the end included.
+const prefetchAhead = 2048
+
+// prefetch emits PREFETCHT0 prefetchAhead bytes past element i of base.
+func prefetch(c *build.Context, base, i reg.Register, esz uint8) {
+	c.PREFETCHT0(operand.Mem{Base: base, Index: i, Scale: esz, Disp: prefetchAhead})
 }
 
 // flipLanes turns m's bits of the lanes computed into those of the lanes
@@ -414,6 +427,7 @@ func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 	esz := uint8(elem / 8)
 	operandOf := func(vec bool, p reg.Register, param string) V {
 		if vec {
+			prefetch(c, p, i, esz)
 			return k.load(operand.Mem{Base: p, Index: i, Scale: esz})
 		}
 		b, err := c.Param(param).Resolve()
