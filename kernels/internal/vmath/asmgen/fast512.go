@@ -29,7 +29,7 @@ var fast512 = map[string]core{
 	"sinh":  func(k lang, x Op) (Op, Op) { return sinhWith(contracted{k}, x, expFast64) },
 	"sin":   func(k lang, x Op) (Op, Op) { return sinCosFast64(k, x, false) },
 	"cos":   func(k lang, x Op) (Op, Op) { return sinCosFast64(k, x, true) },
-	"tan":   func(k lang, x Op) (Op, Op) { return tan64(contracted{k}, x) },
+	"tan":   tanFast64,
 	"atan":  atanFast64,
 	"asin":  func(k lang, x Op) (Op, Op) { return asinAcosFast64(k, x, false) },
 	"acos":  func(k lang, x Op) (Op, Op) { return asinAcosFast64(k, x, true) },
@@ -543,6 +543,36 @@ func sinCosFast64(k lang, x Op, cos bool) (r, ok Op) {
 		return k.xor(y, k.xor(sign, k.u(signBit))), ok
 	}
 	return keepZeros(k, k.xor(y, sign), x), ok
+}
+
+// tanFast64 is tan x by one reduction modulo π/2, r = x - n·π/2 (|r| ≤
+// π/4; π/2 in the reference's parts, two of its PI4A, PI4B, PI4C, the last
+// product rounded apart, so that near the zeros and poles r is the
+// reference's z: see sinCosFast64), then Cephes's rational as math.Tan
+// has it (p = z·P(z), Q monic), with one division where the reference
+// takes two: for even n, tan r = r + r·(p/Q); for odd n, -1/tan r =
+// -Q/(r·Q + r·p). The
+// operands are chosen before the division; ±0 is kept (keepZeros). As the
+// reference, p is 0 where z ≤ 1e-14, so that tan r
+// is r and -1/tan r is -1/r there (up to 25 ulp from the truth, r³/3
+// dropped: the rule is stated against the reference). Within 2 ulp of math.Tan over the sweeps. Lanes with |x|
+// ≥ 2^22, Inf and NaN are out.
+func tanFast64(k lang, x Op) (r, ok Op) {
+	ok = k.cmp(lt, k.and(x, k.u(absMask)), k.f(sinCosFastMax))
+	t := k.fma(x, k.f(2/math.Pi), k.f(magic52x15))
+	n := k.sub(t, k.f(magic52x15))
+	rr := k.sub(k.fnma(n, k.f(2*trigPI4B), k.fnma(n, k.f(2*trigPI4A), x)), k.mul(n, k.f(2*trigPI4C)))
+	z := k.mul(rr, rr)
+	p := k.and(k.cmp(gt, z, k.f(tanSmall)), k.mul(k.horner(z, tanP0, tanP1, tanP2), z))
+	q := k.add(z, k.f(tanQ1))
+	for _, c := range []float64{tanQ2, tanQ3, tanQ4} {
+		q = k.fma(q, z, k.f(c))
+	}
+	odd := k.eqI(k.and(t, k.u(1)), k.u(1))
+	num := k.sel(odd, k.xor(q, k.u(signBit)), p)
+	den := k.sel(odd, k.fma(rr, p, k.mul(rr, q)), q)
+	quo := k.div(num, den)
+	return keepZeros(k, k.sel(odd, quo, k.fma(rr, quo, rr)), x), ok
 }
 
 // keepZeros is y with x's zero lanes (±0) replaced by x (VFIXUPIMMPD/PS,
