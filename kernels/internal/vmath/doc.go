@@ -232,6 +232,16 @@
 // TestAtan2Float32Near's million pairs near the diagonal: 2 ulp), within
 // the rule below, with NaN, ±Inf and ±0 exact. They run at about three to
 // six times the elements per second of the float64 kernels (BenchmarkVMath).
+// At the AVX-512 level, float32 log, log2, log10, log1p, asinh, acosh and
+// atanh are kernels of the level's own (asmgen/fast512f32.go): the float64
+// table log's cells in float32 lanes (each table one VPERMPS from a memory
+// operand), log1p(r) = r + r²·P(r) with a degree-3 fit, log_b x = e·eScale
+// + T + r/ln b + r²·P(r)/ln b with eScale and T split so that their high
+// parts add exactly; log1p with u's rounding error as in float64; asinh,
+// acosh and atanh as one log1p each by the float64 kernels' formulas
+// (atanh passing the quotient's rounding error, the residual by an FMA
+// over VRCP14PS, to log1p). Over all 2^32 inputs (TestExhaustive32): log,
+// log2 and log10 within 1 ulp; log1p, asinh, acosh and atanh 2.
 // pow in float32 still widens each half of a float32 vector to float64
 // lanes, runs the float64 kernel and narrows back: that gives the reference
 // bit for bit, at the float64 kernel's rate per element. (exp(y·log x) in
@@ -251,8 +261,8 @@
 // normal result), log1p above -1 and below +Inf, tan below 2^29, atan
 // everywhere but NaN, asin and acos on [-1, 1], asinh everywhere but NaN
 // and ±Inf, acosh from 1 and below +Inf, atanh on (-1, 1), and the
-// float32 domains
-// above. A kernel computes, with its vector of
+// float32 domains above (the AVX-512 level's own kernels: sin, cos and
+// tan below 2^22, asinh and acosh up to 2^500, 2^60 in float32). A kernel computes, with its vector of
 // results, the mask of the lanes outside its domain; the assembly loop
 // stores every vector's results, and when a vector has lanes out it also
 // saves that vector's inputs and returns to Go, which recomputes just those
@@ -279,11 +289,33 @@
 //     low four bits of n from a 16-entry table in two parts (VPERMI2PD
 //     twice), and 2^(n>>4) added to the exponent field; |x| ≤ 707. exp2 is
 //     the same with n = rint(16x), f = x - n/16 exact and r = f·ln2 by one
-//     FMA; |x| ≤ 1020. log is fdlibm's (s = f/(2+f), Lg1…Lg7) with every
-//     multiply-add fused over AVX-512's reduction: VGETMANTPD's significand
-//     in [1, 2), halved above √2, and VGETEXPPD's exponent (five
-//     instructions for the reference's eleven). log10 is log·(1/ln10);
-//     log2 is e + log(1+f)·(1/ln2) in one FMA, exact at powers of two.
+//     FMA; |x| ≤ 1020. log is a table log: x = 2^e·m with m =
+//     VGETMANTPD's significand in [3/4, 3/2) and e = VGETEXPPD(x) -
+//     VGETEXPPD(m); sixteen cells centred at n/20, n = rint(20m) (cell 20
+//     is exactly 1 and 0, so nothing cancels near 1); r = m·inv - 1 by one
+//     FMA (|r| ≤ 1/30); log1p(r) = r + r²·P(r) with P a degree-8 fit;
+//     e·ln2 + log c as an exact sum (both multiples of 2^-43) and the rest
+//     gathered by Fast2Sum into a double-double pair (s, t), rounded once:
+//     no division, where fdlibm's s = f/(2+f) had been the bound. log2 and
+//     log10 are (s + t)·(1/ln b) with the product inside one FMA, exact at
+//     powers of two and of ten as NumPy's. log1p is the table log of
+//     u = 1 + x with u's rounding error d = x - (u - 1) (exact) scaled into
+//     the cell's r by VSCALEFPD; atanh is ±0.5·log1p(2|x|/(1-|x|)); asinh is
+//     log1p(|x| + x²/(1 + √(1+x²))), the quotient by VRCP14PD and two Newton
+//     steps (VDIVPD and VSQRTPD share the divider), acosh log1p(t +
+//     √(t·(t+2))) with t = x - 1: positive sums, one log each. sin and cos
+//     reduce once modulo π (n = rint(x/π), cos at q + 1/2) by the
+//     reference's own parts of π (four times math's PI4A, PI4B, PI4C, the
+//     last product rounded apart, so that near the zeros r is the
+//     reference's reduced argument bit for bit, and so is its error:
+//     math.Sin(π) is 7 ulp from the truth) and evaluate one odd polynomial,
+//     sin r = r + r·z·P(z) (degree 9 in z = r² ≤ (π/2)²), the sign from
+//     n's parity; no octant selection and no second polynomial. tan
+//     reduces modulo π/2 the same way and takes Cephes's rational with one
+//     division: p/Q for even n, -Q/(r·Q + r·p) for odd, the operands chosen
+//     before dividing (p is 0 where z ≤ 1e-14, as the reference's tan z =
+//     z there). ±0 comes back as ±0 by VFIXUPIMMPD where the arithmetic
+//     would give +0. Lanes with |x| ≥ 2^22 are out of sin, cos and tan.
 //     expm1 is exp's method with e^r - 1 by a degree-5 fit (expFastP's
 //     error, a seventh of an ulp of e^r, is several of e^x - 1 where that is
 //     near ln2/16) and (s·q + (s - 1)) + sl, s = 2^(n/16) scaled, the
@@ -297,22 +329,19 @@
 //     2^1022] and NaN are out. asin and acos: p = asin(s) = s + s·z·P(z)
 //     (a degree-12 fit) with s = |x|, z = x² up to 1/2 and s = √z, z =
 //     (1-|x|)/2 above, then n·π/2 ± p or 2p; asin keeps |x| > 0.99 out,
-//     where math.Asin's own error reaches 12 ulp. asinh and acosh are the
-//     float32 kernels' one-log method below in float64 over the log above
-//     (the reference's thresholds, 2^28 and 2^-28; log1p as log u plus its
-//     correction), where the reference's branches take two logs and a
-//     log1p. The fits are polyFit's
+//     where math.Asin's own error reaches 12 ulp. The fits are polyFit's
 //     (asmgen/fit.go): the interpolant at Chebyshev's nodes, solved at 320
 //     bits (TestFits measures each).
 //   - The references' own descriptions with every multiply-add fused (the
 //     contracted language; the default build's Go references have none
-//     fused): sin, cos, tan, log1p; tanh, cosh and sinh over the exp above;
-//     atanh over the fused log1p; erf over the exp above.
+//     fused): tanh, cosh and sinh over the exp above; erf over the exp
+//     above.
 //
 // Measured against the references over the sweeps (865,619 points each):
-// log, sin, cos, exp2, log1p, cbrt, atanh and erf 1 ulp; exp, log2, log10,
-// tanh, cosh, tan, expm1, atan, acos, asinh, acosh and atan2 2; asin and
-// sinh 3. NaN, ±Inf, ±0
+// log, exp2, log1p, cbrt and erf 1 ulp; exp, log2, log10, sin, cos, tanh,
+// cosh, expm1, atan, acos, asinh, acosh, atanh and atan2 2; asin, sinh and
+// tan 3 (TestTrigNearMultiples adds sin, cos and tan near the multiples of
+// π/2). NaN, ±Inf, ±0
 // and the lanes out of each kernel's domain are exact, as everywhere. Kept
 // to their references' bits, because the fused forms measure 4 ulp or more
 // from the reference where the reference itself is a few ulp from the true

@@ -573,7 +573,10 @@ func amd64Files(out map[string][]byte, t target, suffix string) {
 				f.unaryLoop(loop(u, "64"), 64, onAVX(u.core64), false)
 			}
 		}
+		c32, fast32 := fastCore32(u, t)
 		switch {
+		case fast32:
+			plain.unaryLoop(loop(u, "32"), 32, onAVX(c32), false)
 		case u.ok32 != nil:
 			for _, f := range files {
 				f.unaryLoop(loop(u, "32"), 32, onAVX(u.float32Core()), false)

@@ -120,7 +120,8 @@ func TestFast512NamesUnaries(t *testing.T) {
 // result (atan(a) = a + a·z·P(z), relative to a; expm1's r²·P(r) and
 // log1p's, relative to r there), stays below 2^-54, a quarter of an ulp
 // (sin's below 2^-53.5: its P(z) ≈ -1/6 - z/120 … is rounded to a float64
-// of 2^-55's grid and multiplied by z up to 2.47, which no degree helps);
+// of 2^-55's grid and multiplied by z up to 2.47, which no degree helps;
+// the float32 log's below 2^-30, a sixty-fourth of a float32 ulp);
 // and the tails themselves against math's functions.
 func TestFits(t *testing.T) {
 	viaRoot := func(f func(float64) float64) func(float64) float64 {
@@ -142,6 +143,7 @@ func TestFits(t *testing.T) {
 		{"expm1", expm1FastP, expm1Tail, viaSquare(math.Expm1), -expFastR, expFastR, 0},
 		{"log1p", logTableP, log1pTail, viaSquare(math.Log1p), -logTableR, logTableR, 0},
 		{"sin", sinFastP, sinTail, viaRoot(math.Sin), 0, sinFastZ, math.Pow(2, -53.5)},
+		{"log1p float32", logTable32P, log1pTail, viaSquare(math.Log1p), -logTableR, logTableR, 0x1p-30},
 	} {
 		worst := 0.0
 		for i := 0; i <= 5000; i++ {
@@ -197,6 +199,37 @@ func TestLogConstants(t *testing.T) {
 	}{{"1/ln2", invLn2Split, 1 / math.Ln2}, {"1/ln10", invLn10Split, 1 / math.Ln10}} {
 		if c.split.hi != c.want || c.split.lo == 0 || math.Abs(c.split.lo) > 0x1p-53*c.want {
 			t.Errorf("%s split = %v, %v", c.name, c.split.hi, c.split.lo)
+		}
+	}
+}
+
+// TestLogBases32 checks the float32 table log's bases: e·eHi + tHi must be
+// exact in float32 for |e| < 2^8 (eHi and tHi multiples of 2^-16, |eHi| ≤ 1,
+// so e·eHi·2^16 an integer below 2^24), and each part must be what its
+// base says.
+func TestLogBases32(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		b    logBase
+		ln   float64
+	}{{"e", logBaseE, 1}, {"2", logBase2, math.Ln2}, {"10", logBase10, math.Ln10}} {
+		b := c.b
+		if math.Mod(b.eHi*0x1p16, 1) != 0 || math.Abs(b.eHi*0x1p16) > 0x1p16 {
+			t.Errorf("base %s: eHi = %v is not 16 bits on 2^-16's grid", c.name, b.eHi)
+		}
+		if d := math.Abs(b.eHi + b.eLo - math.Ln2/c.ln); d > 1e-12 {
+			t.Errorf("base %s: eHi + eLo = %v, want ln2/ln b = %v", c.name, b.eHi+b.eLo, math.Ln2/c.ln)
+		}
+		if d := math.Abs(b.sHi + b.sLo - 1/c.ln); d > 1e-15 || float64(float32(b.sHi)) != b.sHi {
+			t.Errorf("base %s: sHi, sLo = %v, %v", c.name, b.sHi, b.sLo)
+		}
+		for n := 15; n <= 30; n++ {
+			j := n & 15
+			hi, lo := float64(b.tHi[j]), float64(b.tLo[j])
+			want := -math.Log(float64(logTable32Inv[j])) / c.ln
+			if math.Mod(hi*0x1p16, 1) != 0 || math.Abs(hi+lo-want) > 1e-9 {
+				t.Errorf("base %s cell %d: tHi + tLo = %v + %v, want %v", c.name, n, hi, lo, want)
+			}
 		}
 	}
 }
