@@ -235,9 +235,9 @@
 // At the AVX-512 level, float32 log, log2, log10, log1p, asinh, acosh and
 // atanh are kernels of the level's own (asmgen/fast512f32.go): the float64
 // table log's cells in float32 lanes (each table one VPERMPS from a memory
-// operand), log1p(r) = r + r²·P(r) with a degree-3 fit, log_b x = e·eScale
-// + T + r/ln b + r²·P(r)/ln b with eScale and T split so that their high
-// parts add exactly; log1p with u's rounding error as in float64; asinh,
+// operand), log1p(r) = r + r²·P(r) with a degree-3 fit, log_b x =
+// e·eScale + T + r/ln b + r²·P(r)/ln b with eScale and T split so that
+// their high parts add exactly; log1p with u's rounding error as in float64; asinh,
 // acosh and atanh as one log1p each by the float64 kernels' formulas
 // (atanh passing the quotient's rounding error, the residual by an FMA
 // over VRCP14PS, to log1p). Over all 2^32 inputs (TestExhaustive32): log,
