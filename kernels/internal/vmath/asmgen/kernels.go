@@ -331,8 +331,26 @@ func expf(k lang, x Op) Op {
 	rr = k.fnma(n, k.f(ln2fLo), rr)
 	p := k.horner(rr, expfP...)
 	y := k.add(k.fma(p, k.mul(rr, rr), rr), k.f(1))
-	scale := k.shl(k.addI(k.toInt(n), k.u(127)), 23)
-	return k.mul(y, scale)
+	return timesPow2f(k, y, n)
+}
+
+// pow2f is 2^n for float32 lanes holding integers n in [-126, 127]: the
+// exponent field built from n (three instructions), or on the 512-bit
+// target VSCALEFPS of 1 (one).
+func pow2f(k lang, n Op) Op {
+	if hasGetMant(k) {
+		return scaleF(k, k.f(1), n)
+	}
+	return k.shl(k.addI(k.toInt(n), k.u(127)), 23)
+}
+
+// timesPow2f is y·2^n (pow2f's n), exact where the result is normal: one
+// VSCALEFPS on the 512-bit target.
+func timesPow2f(k lang, y, n Op) Op {
+	if hasGetMant(k) {
+		return scaleF(k, y, n)
+	}
+	return k.mul(y, pow2f(k, n))
 }
 
 // log32 splits x = 2^e·m with m in [√2/2, √2), f = m - 1 (exact), and
@@ -744,8 +762,7 @@ func exp2_32(k lang, x Op) (r, ok Op) {
 	n := k.round(x, 0)
 	f := k.sub(x, n)
 	p := k.fma(k.horner(f, exp2fP...), f, k.f(1))
-	scale := k.shl(k.addI(k.toInt(n), k.u(127)), 23)
-	return k.mul(p, scale), ok
+	return timesPow2f(k, p, n), ok
 }
 
 // math.Expm1 (expm1.go, fdlibm's s_expm1.c).
@@ -848,7 +865,7 @@ func expm1f(k lang, x Op) Op {
 	rr := k.fnma(n, k.f(ln2fHi), xc)
 	rr = k.fnma(n, k.f(ln2fLo), rr)
 	em := k.fma(k.horner(rr, expfP...), k.mul(rr, rr), rr)
-	scale := k.shl(k.addI(k.toInt(n), k.u(127)), 23)
+	scale := pow2f(k, n)
 	r := k.fma(scale, em, k.sub(scale, k.f(1)))
 	return k.sel(k.cmp(eq, x, k.f(0)), x, r)
 }
