@@ -1232,59 +1232,64 @@ loop55:
 	JAE          done56
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
-	VPANDQ.BCST vmconst<>+1200(SB), Z0, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
-	VMOVUPS      Z2, Z3
-	VBROADCASTSD vmconst<>+16(SB), Z6
-	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z3
-	VSUBPD.BCST vmconst<>+24(SB), Z3, Z6
+	VPANDQ.BCST vmconst<>+0(SB), Z0, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z2, K1
+	VMOVUPS      Z1, Z2
+	VBROADCASTSD vmconst<>+16(SB), Z4
+	VFMADD213PD.BCST vmconst<>+24(SB), Z4, Z2
+	VSUBPD.BCST vmconst<>+24(SB), Z2, Z4
+	VMOVUPS      Z1, Z5
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z4, Z5
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z4, Z5
+	VMOVUPS      vmconst<>+48(SB), Z4
+	VMOVUPS      Z2, Z6
+	VPERMI2PD    vmconst<>+112(SB), Z4, Z6
+	VMOVUPS      vmconst<>+176(SB), Z4
 	VMOVUPS      Z2, Z7
-	VFNMADD231PD.BCST vmconst<>+32(SB), Z6, Z7
-	VFNMADD231PD.BCST vmconst<>+40(SB), Z6, Z7
-	VMOVUPS      vmconst<>+48(SB), Z6
-	VMOVUPS      Z3, Z8
-	VPERMI2PD    vmconst<>+112(SB), Z6, Z8
-	VMOVUPS      vmconst<>+176(SB), Z6
-	VMOVUPS      Z3, Z9
-	VPERMI2PD    vmconst<>+240(SB), Z6, Z9
-	VMOVUPS      Z7, Z6
-	VBROADCASTSD vmconst<>+304(SB), Z10
-	VFMADD213PD.BCST vmconst<>+312(SB), Z10, Z6
-	VFMADD213PD.BCST vmconst<>+320(SB), Z7, Z6
-	VFMADD213PD.BCST vmconst<>+328(SB), Z7, Z6
-	VFMADD213PD.BCST vmconst<>+336(SB), Z7, Z6
-	VMULPD       Z7, Z7, Z10
-	VFMADD231PD  Z6, Z10, Z7
-	VMOVUPS      Z9, Z6
-	VFMADD231PD  Z7, Z8, Z6
-	VADDPD       Z6, Z8, Z6
-	VPANDQ.BCST vmconst<>+344(SB), Z3, Z3
-	VPSLLQ       $0x30, Z3, Z3
-	VPADDQ       Z3, Z6, Z3
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z6
-	VBROADCASTSD vmconst<>+1280(SB), Z7
-	VDIVPD       Z3, Z7, Z7
-	VSUBPD       Z7, Z3, Z3
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z3
-	VMULPD       Z2, Z2, Z7
-	VMOVUPS      Z7, Z8
-	VBROADCASTSD vmconst<>+2040(SB), Z9
-	VFMADD213PD.BCST vmconst<>+2048(SB), Z9, Z8
-	VFMADD213PD.BCST vmconst<>+2056(SB), Z7, Z8
-	VFMADD213PD.BCST vmconst<>+2064(SB), Z7, Z8
-	VMOVUPS      Z2, Z9
-	VFMADD213PD.BCST vmconst<>+2072(SB), Z2, Z9
-	VFMADD213PD.BCST vmconst<>+2080(SB), Z7, Z9
-	VFMADD213PD.BCST vmconst<>+2064(SB), Z7, Z9
-	VMULPD       Z2, Z8, Z7
-	VDIVPD       Z9, Z7, Z7
-	VCMPPD.BCST $0x1e, vmconst<>+336(SB), Z2, K2
-	VBLENDMPD    Z3, Z7, K2, Z4
-	VCMPPD.BCST $0x1e, vmconst<>+2032(SB), Z2, K2
-	VBLENDMPD    Z6, Z4, K2, Z5
-	VPXORQ       Z1, Z5, Z1
+	VPERMI2PD    vmconst<>+240(SB), Z4, Z7
+	VMOVUPS      Z5, Z4
+	VBROADCASTSD vmconst<>+304(SB), Z8
+	VFMADD213PD.BCST vmconst<>+312(SB), Z8, Z4
+	VFMADD213PD.BCST vmconst<>+320(SB), Z5, Z4
+	VFMADD213PD.BCST vmconst<>+328(SB), Z5, Z4
+	VFMADD213PD.BCST vmconst<>+336(SB), Z5, Z4
+	VMULPD       Z5, Z5, Z8
+	VFMADD231PD  Z4, Z8, Z5
+	VMOVUPS      Z7, Z4
+	VFMADD231PD  Z5, Z6, Z4
+	VADDPD       Z4, Z6, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z2, Z2
+	VPSLLQ       $0x30, Z2, Z2
+	VPADDQ       Z2, Z4, Z2
+	VRCP14PD     Z2, Z4
+	VMOVUPS      Z2, Z5
+	VFNMADD213PD.BCST vmconst<>+1280(SB), Z4, Z5
+	VMOVUPS      Z4, Z6
+	VFMADD231PD  Z5, Z4, Z6
+	VMOVUPS      Z2, Z4
+	VFNMADD213PD.BCST vmconst<>+1280(SB), Z6, Z4
+	VMOVUPS      Z6, Z5
+	VFMADD231PD  Z4, Z6, Z5
+	VSUBPD       Z5, Z2, Z2
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
+	VMULPD       Z1, Z1, Z4
+	VMULPD       Z4, Z1, Z5
+	VMOVUPS      Z4, Z6
+	VBROADCASTSD vmconst<>+2040(SB), Z7
+	VFMADD213PD.BCST vmconst<>+2048(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+2056(SB), Z4, Z6
+	VFMADD213PD.BCST vmconst<>+2064(SB), Z4, Z6
+	VFMADD213PD.BCST vmconst<>+2072(SB), Z4, Z6
+	VFMADD213PD.BCST vmconst<>+2080(SB), Z4, Z6
+	VFMADD213PD.BCST vmconst<>+1400(SB), Z4, Z6
+	VFMADD213PD.BCST vmconst<>+1408(SB), Z4, Z6
+	VMOVUPS      Z1, Z4
+	VFMADD231PD  Z6, Z5, Z4
+	VCMPPD.BCST $0x1e, vmconst<>+1280(SB), Z1, K2
+	VBLENDMPD    Z2, Z4, K2, Z3
+	VPANDQ.BCST vmconst<>+1200(SB), Z0, Z1
+	VPXORQ       Z1, Z3, Z1
 	VMOVUPS      Z1, (AX)(BX*8)
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
@@ -5230,12 +5235,12 @@ DATA vmconst<>+2008(SB)/8, $0x3eddac003ec1cc00
 DATA vmconst<>+2016(SB)/8, $0x3f093b003ef88a00
 DATA vmconst<>+2024(SB)/8, $0xbed480003f15c000
 DATA vmconst<>+2032(SB)/8, $0x4035000000000000
-DATA vmconst<>+2040(SB)/8, $0xc03a4e3de8540779
-DATA vmconst<>+2048(SB)/8, $0xc0a69c6c36da2dfb
-DATA vmconst<>+2056(SB)/8, $0xc0f5f38b8605d22d
-DATA vmconst<>+2064(SB)/8, $0xc1233fdeba64bb4f
-DATA vmconst<>+2072(SB)/8, $0xc065b5b9fcd003bb
-DATA vmconst<>+2080(SB)/8, $0x40cdb7963eae91e1
+DATA vmconst<>+2040(SB)/8, $0x3ce99f0806c2628d
+DATA vmconst<>+2048(SB)/8, $0x3d6ae777c36fd5b6
+DATA vmconst<>+2056(SB)/8, $0x3de612467ccb2260
+DATA vmconst<>+2064(SB)/8, $0x3e5ae6456792a77f
+DATA vmconst<>+2072(SB)/8, $0x3ec71de3a556f96c
+DATA vmconst<>+2080(SB)/8, $0x3f2a01a01a01a001
 DATA vmconst<>+2088(SB)/4, $0x39559e2f
 DATA vmconst<>+2092(SB)/4, $0x00000000
 DATA vmconst<>+2096(SB)/4, $0x3c087bbe

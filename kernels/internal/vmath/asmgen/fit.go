@@ -142,3 +142,12 @@ func sinTail(z *big.Float) *big.Float {
 		return c
 	})
 }
+
+// sinhTail is (sinh(√z)/√z - 1)/z = Σ z^k/(2k+3)!.
+func sinhTail(z *big.Float) *big.Float {
+	f := newFit(1) // (2k+1)!, then (2k+3)!
+	return series(z, 60, func(k int) *big.Float {
+		f.Mul(f, newFit(float64((2*k+2)*(2*k+3))))
+		return new(big.Float).SetPrec(fitPrec).Quo(newFit(1), f)
+	})
+}

@@ -143,6 +143,7 @@ func TestFits(t *testing.T) {
 		{"expm1", expm1FastP, expm1Tail, viaSquare(math.Expm1), -expFastR, expFastR, 0},
 		{"log1p", logTableP, log1pTail, viaSquare(math.Log1p), -logTableR, logTableR, 0},
 		{"sin", sinFastP, sinTail, viaRoot(math.Sin), 0, sinFastZ, math.Pow(2, -53.5)},
+		{"sinh", sinhFastP, sinhTail, viaRoot(math.Sinh), 0, 1, 0},
 		{"log1p float32", logTable32P, log1pTail, viaSquare(math.Log1p), -logTableR, logTableR, 0x1p-30},
 	} {
 		worst := 0.0
