@@ -131,12 +131,16 @@ func logBig(y *big.Float) *big.Float {
 }
 
 // sinTail is (sin(√z)/√z - 1)/z = Σ (-1)^(k+1) z^k/(2k+3)!.
-func sinTail(z *big.Float) *big.Float {
+func sinTail(z *big.Float) *big.Float { return oddTail(z, true) }
+
+// oddTail is Σ (±1) z^k/(2k+3)!, the signs alternating (sin's tail, the
+// first negative) or not (sinh's).
+func oddTail(z *big.Float, alternate bool) *big.Float {
 	f := newFit(1) // (2k+1)!, then (2k+3)!
 	return series(z, 60, func(k int) *big.Float {
 		f.Mul(f, newFit(float64((2*k+2)*(2*k+3))))
 		c := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), f)
-		if k%2 == 0 {
+		if alternate && k%2 == 0 {
 			c.Neg(c)
 		}
 		return c
@@ -144,10 +148,4 @@ func sinTail(z *big.Float) *big.Float {
 }
 
 // sinhTail is (sinh(√z)/√z - 1)/z = Σ z^k/(2k+3)!.
-func sinhTail(z *big.Float) *big.Float {
-	f := newFit(1) // (2k+1)!, then (2k+3)!
-	return series(z, 60, func(k int) *big.Float {
-		f.Mul(f, newFit(float64((2*k+2)*(2*k+3))))
-		return new(big.Float).SetPrec(fitPrec).Quo(newFit(1), f)
-	})
-}
+func sinhTail(z *big.Float) *big.Float { return oddTail(z, false) }
