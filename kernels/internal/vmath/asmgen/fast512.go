@@ -474,10 +474,10 @@ func logScaled(k lang, x Op, c splitConst) (r, ok Op) {
 type splitConst struct{ hi, lo float64 }
 
 // invLn2Split and invLn10Split are 1/ln2 and 1/ln10 split (from logBig at
-// fitPrec bits; log 10 = log 1.25 + 3·log 2).
+// fitPrec bits; ln10Big).
 var invLn2Split, invLn10Split = func() (two, ten splitConst) {
 	ln2 := logBig(newFit(2))
-	ln10 := new(big.Float).Add(logBig(newFit(1.25)), new(big.Float).Mul(ln2, newFit(3)))
+	ln10 := ln10Big()
 	split := func(l *big.Float) splitConst {
 		v := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), l)
 		hi, _ := v.Float64()

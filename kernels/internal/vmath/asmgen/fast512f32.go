@@ -63,7 +63,7 @@ var logTable32P = polyFit(log1pTail, -logTableR, logTableR, 3)
 // The three bases, their tables from logBig at fitPrec bits.
 var logBaseE, logBase2, logBase10 = func() (e, two, ten logBase) {
 	ln2 := logBig(newFit(2))
-	ln10 := new(big.Float).Add(logBig(newFit(1.25)), new(big.Float).Mul(ln2, newFit(3)))
+	ln10 := ln10Big()
 	base := func(lnb *big.Float) logBase {
 		s := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), lnb)
 		var b logBase

@@ -149,3 +149,9 @@ func oddTail(z *big.Float, alternate bool) *big.Float {
 
 // sinhTail is (sinh(√z)/√z - 1)/z = Σ z^k/(2k+3)!.
 func sinhTail(z *big.Float) *big.Float { return oddTail(z, false) }
+
+// ln10Big is ln 10 at fitPrec bits: log 1.25 + 3·log 2 (logBig's series
+// converges near 1).
+func ln10Big() *big.Float {
+	return new(big.Float).Add(logBig(newFit(1.25)), new(big.Float).Mul(logBig(newFit(2)), newFit(3)))
+}
