@@ -122,23 +122,19 @@ func Mod[T tensor.Number](a, b T) T {
 	return r
 }
 
-// Pow returns a raised to b. Floats use math.Pow (C99's special values, as
-// NumPy: 0 ** -1 = +Inf, -0 ** -1 = -Inf, 1 ** NaN = 1, NaN ** 0 = 1,
-// -8 ** (1/3) = NaN), except that a positive subnormal base with a
-// non-integer exponent is scaled into the normal range first (see Log).
-// Integers multiply exactly (wrapping on overflow, as NumPy's do); a
-// negative exponent, which NumPy rejects for integer arrays and laze's
-// evaluators refuse before calling Pow (ops.RefusesNegativeExponent), gives
-// the integer part of the real result: 1 for a = 1, ±1 for a = -1, and 0
-// otherwise.
+// Pow returns a raised to b. Floats are computed in float64 and rounded
+// once (powFloat, pow.go): within a hair of half an ulp of the true value,
+// as glibc's pow that NumPy calls, with C99's special values (0 ** -1 =
+// +Inf, -0 ** -1 = -Inf, 1 ** NaN = 1, NaN ** 0 = 1, -8 ** (1/3) = NaN).
+// math.Pow is not used for finite operands: it drifts by hundreds of ulp
+// where |b·log a| is large. Integers multiply exactly (wrapping on
+// overflow, as NumPy's do); a negative exponent, which NumPy rejects for
+// integer arrays and laze's evaluators refuse before calling Pow
+// (ops.RefusesNegativeExponent), gives the integer part of the real
+// result: 1 for a = 1, ±1 for a = -1, and 0 otherwise.
 func Pow[T tensor.Number](a, b T) T {
 	if tensor.IsFloat[T]() {
-		x, y := float64(a), float64(b)
-		if x > 0 && x < 0x1p-1022 && y != math.Trunc(y) {
-			// x**y = (x·2^64)**y · 2^(-64y); -64y is exact.
-			return T(math.Pow(x*0x1p64, y) * math.Exp2(-64*y))
-		}
-		return T(math.Pow(x, y))
+		return T(powFloat(float64(a), float64(b)))
 	}
 	if b < 0 {
 		return negativePower(a, b)

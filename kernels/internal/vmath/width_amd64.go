@@ -27,4 +27,12 @@ func approx32Of(l isa.Level) bool {
 	return false
 }
 
-func approx64Of(l isa.Level, name string) bool { return l == isa.AVX512 && fastAVX512[name] }
+func approx64Of(l isa.Level, name string) bool {
+	switch l {
+	case isa.AVX512:
+		return fastAVX512[name]
+	case isa.AVX2:
+		return fastAVX2[name]
+	}
+	return false
+}

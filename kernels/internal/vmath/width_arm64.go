@@ -18,4 +18,4 @@ func widthOf(l isa.Level) int {
 
 func approx32Of(l isa.Level) bool { return l == isa.NEON }
 
-func approx64Of(isa.Level, string) bool { return false }
+func approx64Of(l isa.Level, name string) bool { return l == isa.NEON && fastNEON[name] }

@@ -530,7 +530,7 @@ func pow64Impl(d []float64, x []float64, y []float64) {
 func pow32Impl(d []float32, x []float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		pow32AVX2(d, x, y)
+		pow32AVX512(d, x, y)
 	case isa.AVX2:
 		pow32AVX2(d, x, y)
 	default:
@@ -552,7 +552,7 @@ func powScalar64Impl(d []float64, x []float64, y float64) {
 func powScalar32Impl(d []float32, x []float32, y float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		powScalar32AVX2(d, x, y)
+		powScalar32AVX512(d, x, y)
 	case isa.AVX2:
 		powScalar32AVX2(d, x, y)
 	default:
@@ -574,7 +574,7 @@ func scalarPow64Impl(d []float64, x float64, y []float64) {
 func scalarPow32Impl(d []float32, x float32, y []float32) {
 	switch isa.Selected() {
 	case isa.AVX512:
-		scalarPow32AVX2(d, x, y)
+		scalarPow32AVX512(d, x, y)
 	case isa.AVX2:
 		scalarPow32AVX2(d, x, y)
 	default:

@@ -8,6 +8,12 @@ package vmath
 // operands (in xs, ys) and returns the index past it and the lanes out (bit
 // k: lane k), else the index where the full vectors end and 0.
 
+// fastAVX2 names the float64 functions (Exp for Exp64) that this level
+// computes with kernels of its own, within the accuracy rule, rather than
+// with their references' algorithms bit for bit (asmgen's fast512 and
+// ownEverywhere).
+var fastAVX2 = map[string]bool{"Pow": true}
+
 //go:noescape
 func exp64AVX2Loop(d, x []float64, xs *[4]float64) (done int, bad uint)
 

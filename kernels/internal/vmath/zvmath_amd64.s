@@ -1944,199 +1944,149 @@ TEXT ·pow64AVX2Loop(SB), NOSPLIT, $0-104
 	XORQ SI, SI
 
 loop82:
-	CMPQ        SI, CX
-	JAE         done83
-	PREFETCHT0  2048(DX)(SI*8)
-	VMOVUPS     (DX)(SI*8), Y0
-	PREFETCHT0  2048(BX)(SI*8)
-	VMOVUPS     (BX)(SI*8), Y1
-	VPAND       vmconst<>+2688(SB), Y0, Y2
-	VPAND       vmconst<>+2688(SB), Y1, Y3
-	VMINPD      vmconst<>+4128(SB), Y3, Y4
-	VROUNDPD    $0x03, Y4, Y4
-	VSUBPD      Y4, Y3, Y5
-	VCMPPD      $0x1e, vmconst<>+448(SB), Y5, Y6
-	VSUBPD      vmconst<>+480(SB), Y5, Y7
-	VBLENDVPD   Y6, Y7, Y5, Y5
-	VADDPD      vmconst<>+480(SB), Y4, Y7
-	VBLENDVPD   Y6, Y7, Y4, Y4
-	VCMPPD      $0x1d, vmconst<>+992(SB), Y0, Y6
-	VCMPPD      $0x12, vmconst<>+1024(SB), Y0, Y7
-	VPAND       Y7, Y6, Y6
-	VPAND       vmconst<>+1056(SB), Y0, Y6
-	VPOR        vmconst<>+448(SB), Y6, Y6
-	VPSRLQ      $0x34, Y0, Y7
-	VPOR        vmconst<>+1088(SB), Y7, Y7
-	VSUBPD      vmconst<>+1120(SB), Y7, Y7
-	VCMPPD      $0x12, vmconst<>+1152(SB), Y6, Y8
-	VSUBPD      vmconst<>+480(SB), Y7, Y9
-	VBLENDVPD   Y8, Y9, Y7, Y7
-	VADDPD      Y6, Y6, Y9
-	VBLENDVPD   Y8, Y9, Y6, Y6
-	VSUBPD      vmconst<>+480(SB), Y6, Y6
-	VADDPD      vmconst<>+512(SB), Y6, Y8
-	VDIVPD      Y8, Y6, Y8
-	VMULPD      Y8, Y8, Y9
-	VMULPD      Y9, Y9, Y10
-	VMULPD      vmconst<>+1184(SB), Y10, Y11
-	VADDPD      vmconst<>+1216(SB), Y11, Y11
-	VMULPD      Y10, Y11, Y11
-	VADDPD      vmconst<>+1248(SB), Y11, Y11
-	VMULPD      Y10, Y11, Y11
-	VADDPD      vmconst<>+1280(SB), Y11, Y11
-	VMULPD      Y9, Y11, Y9
-	VMULPD      vmconst<>+1312(SB), Y10, Y11
-	VADDPD      vmconst<>+1344(SB), Y11, Y11
-	VMULPD      Y10, Y11, Y11
-	VADDPD      vmconst<>+1376(SB), Y11, Y11
-	VMULPD      Y10, Y11, Y10
-	VADDPD      Y10, Y9, Y9
-	VMULPD      vmconst<>+448(SB), Y6, Y10
-	VMULPD      Y6, Y10, Y10
-	VADDPD      Y10, Y9, Y9
-	VMULPD      Y9, Y8, Y8
-	VMULPD      vmconst<>+1408(SB), Y7, Y9
-	VADDPD      Y9, Y8, Y8
-	VSUBPD      Y8, Y10, Y8
-	VSUBPD      Y6, Y8, Y6
-	VMULPD      vmconst<>+1440(SB), Y7, Y7
-	VSUBPD      Y6, Y7, Y6
-	VCMPPD      $0x1d, vmconst<>+992(SB), Y2, Y7
-	VCMPPD      $0x12, vmconst<>+1024(SB), Y2, Y2
-	VPAND       Y2, Y7, Y2
-	VCMPPD      $0x11, vmconst<>+4128(SB), Y3, Y3
-	VPAND       Y3, Y2, Y2
-	VCMPPD      $0x04, vmconst<>+4096(SB), Y5, Y3
-	VCMPPD      $0x1e, vmconst<>+4096(SB), Y0, Y7
-	VPAND       Y7, Y3, Y3
-	VPAND       Y2, Y3, Y2
-	VMULPD      Y6, Y5, Y3
-	VPAND       Y3, Y2, Y2
-	VMULPD      vmconst<>+0(SB), Y2, Y3
-	VADDPD      vmconst<>+32(SB), Y3, Y3
-	VSUBPD      vmconst<>+32(SB), Y3, Y5
-	VCMPPD      $0x1d, vmconst<>+64(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+96(SB), Y5, Y7
-	VPAND       Y7, Y6, Y6
-	VPXOR       vmconst<>+128(SB), Y5, Y5
-	VFMADD231PD vmconst<>+160(SB), Y5, Y2
-	VFMADD231PD vmconst<>+192(SB), Y5, Y2
-	VMULPD      vmconst<>+224(SB), Y2, Y2
-	VMOVUPS     Y2, Y5
-	VMOVUPS     vmconst<>+256(SB), Y6
-	VFMADD213PD vmconst<>+288(SB), Y6, Y5
-	VFMADD213PD vmconst<>+320(SB), Y2, Y5
-	VFMADD213PD vmconst<>+352(SB), Y2, Y5
-	VFMADD213PD vmconst<>+384(SB), Y2, Y5
-	VFMADD213PD vmconst<>+416(SB), Y2, Y5
-	VFMADD213PD vmconst<>+448(SB), Y2, Y5
-	VFMADD213PD vmconst<>+480(SB), Y2, Y5
-	VMULPD      Y5, Y2, Y2
-	VADDPD      vmconst<>+512(SB), Y2, Y5
-	VMULPD      Y5, Y2, Y2
-	VADDPD      vmconst<>+512(SB), Y2, Y5
-	VMULPD      Y5, Y2, Y2
-	VADDPD      vmconst<>+512(SB), Y2, Y5
-	VMULPD      Y5, Y2, Y2
-	VADDPD      vmconst<>+512(SB), Y2, Y5
-	VFMADD213PD vmconst<>+480(SB), Y5, Y2
-	VPADDQ      vmconst<>+544(SB), Y3, Y3
-	VPSLLQ      $0x34, Y3, Y3
-	VMULPD      Y3, Y2, Y2
-	VPAND       vmconst<>+4160(SB), Y0, Y3
-	VPOR        vmconst<>+448(SB), Y3, Y3
-	VPSRLQ      $0x34, Y0, Y5
-	VPAND       vmconst<>+4192(SB), Y5, Y5
-	VPOR        vmconst<>+1088(SB), Y5, Y5
-	VSUBPD      vmconst<>+1120(SB), Y5, Y5
-	VADDPD      vmconst<>+1088(SB), Y4, Y4
-	VPAND       vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS     vmconst<>+4096(SB), Y6
-	VMOVUPS     vmconst<>+4096(SB), Y7
-
-powloop85:
-	VPTEST    Y4, Y4
-	JZ        powdone86
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
-	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
-	VPANDN    Y8, Y9, Y8
-	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4288(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
-	VMULPD    Y3, Y2, Y9
-	VBLENDVPD Y8, Y9, Y2, Y2
-	VADDPD    Y5, Y6, Y9
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VMULPD    Y3, Y3, Y3
-	VADDPD    Y5, Y5, Y5
-	VCMPPD    $0x11, vmconst<>+448(SB), Y3, Y8
-	VADDPD    Y3, Y3, Y9
-	VBLENDVPD Y8, Y9, Y3, Y3
-	VSUBPD    vmconst<>+480(SB), Y5, Y9
-	VBLENDVPD Y8, Y9, Y5, Y5
-	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop85
-
-powdone86:
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
-	VMOVUPS   vmconst<>+480(SB), Y4
-	VDIVPD    Y2, Y4, Y4
-	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4096(SB), Y4
-	VSUBPD    Y6, Y4, Y4
-	VBLENDVPD Y3, Y4, Y6, Y3
-	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4192(SB), Y4, Y4
-	VPOR      vmconst<>+1088(SB), Y4, Y4
-	VSUBPD    vmconst<>+1088(SB), Y4, Y4
-	VADDPD    Y3, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
-	VPAND     Y4, Y5, Y4
-	VADDPD    vmconst<>+32(SB), Y3, Y3
-	VPSUBQ    vmconst<>+32(SB), Y3, Y3
-	VPSLLQ    $0x34, Y3, Y3
-	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VPAND     vmconst<>+2688(SB), Y0, Y5
-	VROUNDPD  $0x03, Y3, Y6
-	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
-	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
-	VSQRTPD   Y0, Y8
-	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
-	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
-	VMOVUPS   vmconst<>+480(SB), Y10
-	VDIVPD    Y8, Y10, Y8
-	VBLENDVPD Y9, Y8, Y2, Y2
-	VPANDN    Y4, Y7, Y4
-	VCMPPD    $0x00, vmconst<>+448(SB), Y3, Y7
-	VPOR      Y7, Y6, Y6
-	VPOR      Y6, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
-	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
-	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
-	VPAND     Y3, Y5, Y3
-	VPAND     Y3, Y4, Y3
-	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
-	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y5
-	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y6
-	VPOR      Y6, Y5, Y5
-	VBLENDVPD Y5, vmconst<>+480(SB), Y2, Y2
-	VPOR      Y5, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VMOVUPS   Y2, (AX)(SI*8)
-	VMOVMSKPD Y3, DI
-	ADDQ      $0x04, SI
-	XORQ      $0x0f, DI
-	JNZ       out84
-	JMP       loop82
+	CMPQ         SI, CX
+	JAE          done83
+	PREFETCHT0   2048(DX)(SI*8)
+	VMOVUPS      (DX)(SI*8), Y0
+	PREFETCHT0   2048(BX)(SI*8)
+	VMOVUPS      (BX)(SI*8), Y1
+	VPAND        vmconst<>+2688(SB), Y0, Y2
+	VPAND        vmconst<>+1056(SB), Y2, Y3
+	VPOR         vmconst<>+448(SB), Y3, Y3
+	VPSRLQ       $0x34, Y2, Y2
+	VPOR         vmconst<>+1088(SB), Y2, Y2
+	VSUBPD       vmconst<>+1120(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y3, Y4
+	VSUBPD       vmconst<>+480(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y2
+	VADDPD       Y3, Y3, Y5
+	VBLENDVPD    Y4, Y5, Y3, Y3
+	VSUBPD       vmconst<>+480(SB), Y3, Y3
+	VADDPD       vmconst<>+512(SB), Y3, Y4
+	VSUBPD       vmconst<>+512(SB), Y4, Y5
+	VSUBPD       Y5, Y3, Y5
+	VDIVPD       Y4, Y3, Y6
+	VFNMADD231PD Y4, Y6, Y3
+	VFNMADD231PD Y5, Y6, Y3
+	VMULPD       vmconst<>+448(SB), Y3, Y3
+	VMOVUPS      vmconst<>+480(SB), Y4
+	VSUBPD       Y6, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMULPD       Y6, Y6, Y4
+	VPXOR        vmconst<>+128(SB), Y4, Y5
+	VFMADD231PD  Y6, Y6, Y5
+	VMULPD       Y4, Y6, Y7
+	VMULPD       vmconst<>+4096(SB), Y4, Y8
+	VPXOR        vmconst<>+128(SB), Y7, Y9
+	VFMADD231PD  Y4, Y6, Y9
+	VFMADD231PD  Y5, Y6, Y9
+	VMOVUPS      Y9, Y5
+	VFMADD231PD  Y3, Y8, Y5
+	VMULPD       vmconst<>+4128(SB), Y7, Y8
+	VPXOR        vmconst<>+128(SB), Y8, Y9
+	VFMADD231PD  vmconst<>+4128(SB), Y7, Y9
+	VFMADD231PD  vmconst<>+4160(SB), Y7, Y9
+	VFMADD231PD  vmconst<>+4128(SB), Y5, Y9
+	VMULPD       Y4, Y7, Y5
+	VMOVUPS      Y4, Y7
+	VMOVUPS      vmconst<>+4192(SB), Y10
+	VFMADD213PD  vmconst<>+4224(SB), Y10, Y7
+	VFMADD213PD  vmconst<>+4256(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4288(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4320(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4352(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4384(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4416(SB), Y4, Y7
+	VMULPD       Y7, Y5, Y4
+	VMULPD       vmconst<>+4448(SB), Y2, Y5
+	VADDPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y5
+	VADDPD       Y6, Y5, Y5
+	VADDPD       Y8, Y7, Y6
+	VSUBPD       Y6, Y7, Y7
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y7, Y5, Y5
+	VADDPD       Y4, Y9, Y4
+	VADDPD       Y4, Y5, Y4
+	VFMADD231PD  vmconst<>+512(SB), Y3, Y4
+	VMOVUPS      Y4, Y3
+	VFMADD231PD  vmconst<>+4480(SB), Y2, Y3
+	VADDPD       Y3, Y6, Y2
+	VSUBPD       Y2, Y6, Y4
+	VADDPD       Y3, Y4, Y3
+	VMULPD       Y2, Y1, Y4
+	VPXOR        vmconst<>+128(SB), Y4, Y5
+	VFMADD231PD  Y2, Y1, Y5
+	VMOVUPS      Y5, Y2
+	VFMADD231PD  Y3, Y1, Y2
+	VMOVUPS      Y4, Y3
+	VMOVUPS      vmconst<>+0(SB), Y5
+	VFMADD213PD  vmconst<>+32(SB), Y5, Y3
+	VSUBPD       vmconst<>+32(SB), Y3, Y5
+	VMOVUPS      Y4, Y6
+	VFNMADD231PD vmconst<>+1440(SB), Y5, Y6
+	VMOVUPS      Y6, Y7
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y7
+	VSUBPD       Y7, Y6, Y6
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y6
+	VADDPD       Y2, Y6, Y2
+	VADDPD       vmconst<>+480(SB), Y7, Y5
+	VMOVUPS      vmconst<>+480(SB), Y6
+	VSUBPD       Y5, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+4512(SB), Y10
+	VFMADD213PD  vmconst<>+4544(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+4576(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4608(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4640(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4672(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4704(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4736(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4768(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4800(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+448(SB), Y7, Y9
+	VFMADD231PD  Y9, Y8, Y6
+	VADDPD       Y6, Y5, Y7
+	VFMADD231PD  Y7, Y2, Y6
+	VADDPD       Y6, Y5, Y2
+	VPSLLQ       $0x34, Y3, Y3
+	VPADDQ       Y3, Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y0, Y3
+	VROUNDPD     $0x03, Y1, Y5
+	VCMPPD       $0x00, Y1, Y5, Y5
+	VMULPD       vmconst<>+448(SB), Y1, Y6
+	VROUNDPD     $0x03, Y6, Y7
+	VCMPPD       $0x04, Y6, Y7, Y6
+	VPAND        Y6, Y5, Y6
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y0, Y7
+	VPAND        Y6, Y7, Y6
+	VPXOR        vmconst<>+128(SB), Y2, Y8
+	VBLENDVPD    Y6, Y8, Y2, Y2
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y6
+	VPANDN       Y7, Y5, Y5
+	VBLENDVPD    Y5, vmconst<>+4864(SB), Y2, Y2
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y3
+	VPAND        Y6, Y3, Y3
+	VPAND        vmconst<>+2688(SB), Y4, Y4
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
+	VPAND        Y4, Y3, Y3
+	VPANDN       Y3, Y5, Y3
+	VPAND        Y6, Y5, Y4
+	VPOR         Y4, Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y1, Y4
+	VCMPPD       $0x00, vmconst<>+480(SB), Y0, Y5
+	VPOR         Y5, Y4, Y4
+	VBLENDVPD    Y4, vmconst<>+480(SB), Y2, Y2
+	VPOR         Y4, Y3, Y3
+	VMOVUPS      Y2, (AX)(SI*8)
+	VMOVMSKPD    Y3, DI
+	ADDQ         $0x04, SI
+	XORQ         $0x0f, DI
+	JNZ          out84
+	JMP          loop82
 
 out84:
 	MOVQ    xs+72(FP), AX
@@ -2165,395 +2115,181 @@ TEXT ·pow32AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop87:
-	CMPQ        SI, CX
-	JAE         done88
-	PREFETCHT0  2048(DX)(SI*4)
-	VMOVUPS     (DX)(SI*4), Y0
-	PREFETCHT0  2048(BX)(SI*4)
-	VMOVUPS     (BX)(SI*4), Y1
-	VCVTPS2PD   X0, Y2
-	VCVTPS2PD   X1, Y3
-	VPAND       vmconst<>+2688(SB), Y2, Y4
-	VPAND       vmconst<>+2688(SB), Y3, Y5
-	VMINPD      vmconst<>+4128(SB), Y5, Y6
-	VROUNDPD    $0x03, Y6, Y6
-	VSUBPD      Y6, Y5, Y8
-	VCMPPD      $0x1e, vmconst<>+448(SB), Y8, Y9
-	VSUBPD      vmconst<>+480(SB), Y8, Y10
-	VBLENDVPD   Y9, Y10, Y8, Y8
-	VADDPD      vmconst<>+480(SB), Y6, Y10
-	VBLENDVPD   Y9, Y10, Y6, Y6
-	VCMPPD      $0x1d, vmconst<>+992(SB), Y2, Y9
-	VCMPPD      $0x12, vmconst<>+1024(SB), Y2, Y10
-	VPAND       Y10, Y9, Y9
-	VPAND       vmconst<>+1056(SB), Y2, Y9
-	VPOR        vmconst<>+448(SB), Y9, Y9
-	VPSRLQ      $0x34, Y2, Y10
-	VPOR        vmconst<>+1088(SB), Y10, Y10
-	VSUBPD      vmconst<>+1120(SB), Y10, Y10
-	VCMPPD      $0x12, vmconst<>+1152(SB), Y9, Y11
-	VSUBPD      vmconst<>+480(SB), Y10, Y12
-	VBLENDVPD   Y11, Y12, Y10, Y10
-	VADDPD      Y9, Y9, Y12
-	VBLENDVPD   Y11, Y12, Y9, Y9
-	VSUBPD      vmconst<>+480(SB), Y9, Y9
-	VADDPD      vmconst<>+512(SB), Y9, Y11
-	VDIVPD      Y11, Y9, Y11
-	VMULPD      Y11, Y11, Y12
-	VMULPD      Y12, Y12, Y13
-	VMULPD      vmconst<>+1184(SB), Y13, Y14
-	VADDPD      vmconst<>+1216(SB), Y14, Y14
-	VMULPD      Y13, Y14, Y14
-	VADDPD      vmconst<>+1248(SB), Y14, Y14
-	VMULPD      Y13, Y14, Y14
-	VADDPD      vmconst<>+1280(SB), Y14, Y14
-	VMULPD      Y12, Y14, Y12
-	VMULPD      vmconst<>+1312(SB), Y13, Y14
-	VADDPD      vmconst<>+1344(SB), Y14, Y14
-	VMULPD      Y13, Y14, Y14
-	VADDPD      vmconst<>+1376(SB), Y14, Y14
-	VMULPD      Y13, Y14, Y13
-	VADDPD      Y13, Y12, Y12
-	VMULPD      vmconst<>+448(SB), Y9, Y13
-	VMULPD      Y9, Y13, Y13
-	VADDPD      Y13, Y12, Y12
-	VMULPD      Y12, Y11, Y11
-	VMULPD      vmconst<>+1408(SB), Y10, Y12
-	VADDPD      Y12, Y11, Y11
-	VSUBPD      Y11, Y13, Y11
-	VSUBPD      Y9, Y11, Y9
-	VMULPD      vmconst<>+1440(SB), Y10, Y10
-	VSUBPD      Y9, Y10, Y9
-	VCMPPD      $0x1d, vmconst<>+992(SB), Y4, Y10
-	VCMPPD      $0x12, vmconst<>+1024(SB), Y4, Y4
-	VPAND       Y4, Y10, Y4
-	VCMPPD      $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND       Y5, Y4, Y4
-	VCMPPD      $0x04, vmconst<>+4096(SB), Y8, Y5
-	VCMPPD      $0x1e, vmconst<>+4096(SB), Y2, Y10
-	VPAND       Y10, Y5, Y5
-	VPAND       Y4, Y5, Y4
-	VMULPD      Y9, Y8, Y5
-	VPAND       Y5, Y4, Y4
-	VMULPD      vmconst<>+0(SB), Y4, Y5
-	VADDPD      vmconst<>+32(SB), Y5, Y5
-	VSUBPD      vmconst<>+32(SB), Y5, Y8
-	VCMPPD      $0x1d, vmconst<>+64(SB), Y8, Y9
-	VCMPPD      $0x12, vmconst<>+96(SB), Y8, Y10
-	VPAND       Y10, Y9, Y9
-	VPXOR       vmconst<>+128(SB), Y8, Y8
-	VFMADD231PD vmconst<>+160(SB), Y8, Y4
-	VFMADD231PD vmconst<>+192(SB), Y8, Y4
-	VMULPD      vmconst<>+224(SB), Y4, Y4
-	VMOVUPS     Y4, Y8
-	VMOVUPS     vmconst<>+256(SB), Y9
-	VFMADD213PD vmconst<>+288(SB), Y9, Y8
-	VFMADD213PD vmconst<>+320(SB), Y4, Y8
-	VFMADD213PD vmconst<>+352(SB), Y4, Y8
-	VFMADD213PD vmconst<>+384(SB), Y4, Y8
-	VFMADD213PD vmconst<>+416(SB), Y4, Y8
-	VFMADD213PD vmconst<>+448(SB), Y4, Y8
-	VFMADD213PD vmconst<>+480(SB), Y4, Y8
-	VMULPD      Y8, Y4, Y4
-	VADDPD      vmconst<>+512(SB), Y4, Y8
-	VMULPD      Y8, Y4, Y4
-	VADDPD      vmconst<>+512(SB), Y4, Y8
-	VMULPD      Y8, Y4, Y4
-	VADDPD      vmconst<>+512(SB), Y4, Y8
-	VMULPD      Y8, Y4, Y4
-	VADDPD      vmconst<>+512(SB), Y4, Y8
-	VFMADD213PD vmconst<>+480(SB), Y8, Y4
-	VPADDQ      vmconst<>+544(SB), Y5, Y5
-	VPSLLQ      $0x34, Y5, Y5
-	VMULPD      Y5, Y4, Y4
-	VPAND       vmconst<>+4160(SB), Y2, Y5
-	VPOR        vmconst<>+448(SB), Y5, Y5
-	VPSRLQ      $0x34, Y2, Y8
-	VPAND       vmconst<>+4192(SB), Y8, Y8
-	VPOR        vmconst<>+1088(SB), Y8, Y8
-	VSUBPD      vmconst<>+1120(SB), Y8, Y8
-	VADDPD      vmconst<>+1088(SB), Y6, Y6
-	VPAND       vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS     vmconst<>+4096(SB), Y9
-	VMOVUPS     vmconst<>+4096(SB), Y10
-
-powloop90:
-	VPTEST    Y6, Y6
-	JZ        powdone91
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
-	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
-	VPANDN    Y11, Y12, Y11
-	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4288(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
-	VMULPD    Y5, Y4, Y12
-	VBLENDVPD Y11, Y12, Y4, Y4
-	VADDPD    Y8, Y9, Y12
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VMULPD    Y5, Y5, Y5
-	VADDPD    Y8, Y8, Y8
-	VCMPPD    $0x11, vmconst<>+448(SB), Y5, Y11
-	VADDPD    Y5, Y5, Y12
-	VBLENDVPD Y11, Y12, Y5, Y5
-	VSUBPD    vmconst<>+480(SB), Y8, Y12
-	VBLENDVPD Y11, Y12, Y8, Y8
-	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop90
-
-powdone91:
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
-	VMOVUPS      vmconst<>+480(SB), Y6
-	VDIVPD       Y4, Y6, Y6
-	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4096(SB), Y6
-	VSUBPD       Y9, Y6, Y6
-	VBLENDVPD    Y5, Y6, Y9, Y5
-	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4192(SB), Y6, Y6
-	VPOR         vmconst<>+1088(SB), Y6, Y6
-	VSUBPD       vmconst<>+1088(SB), Y6, Y6
-	VADDPD       Y5, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
-	VPAND        Y6, Y8, Y6
-	VADDPD       vmconst<>+32(SB), Y5, Y5
-	VPSUBQ       vmconst<>+32(SB), Y5, Y5
+loop85:
+	CMPQ         SI, CX
+	JAE          done86
+	PREFETCHT0   2048(DX)(SI*4)
+	VMOVUPS      (DX)(SI*4), Y0
+	PREFETCHT0   2048(BX)(SI*4)
+	VMOVUPS      (BX)(SI*4), Y1
+	VCVTPS2PD    X0, Y2
+	VCVTPS2PD    X1, Y3
+	VPAND        vmconst<>+2688(SB), Y2, Y4
+	VPAND        vmconst<>+1056(SB), Y4, Y5
+	VPOR         vmconst<>+448(SB), Y5, Y5
+	VPSRLQ       $0x34, Y4, Y4
+	VPOR         vmconst<>+1088(SB), Y4, Y4
+	VSUBPD       vmconst<>+1120(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y5, Y7
+	VSUBPD       vmconst<>+480(SB), Y4, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y4
+	VADDPD       Y5, Y5, Y8
+	VBLENDVPD    Y7, Y8, Y5, Y5
+	VSUBPD       vmconst<>+480(SB), Y5, Y5
+	VADDPD       vmconst<>+512(SB), Y5, Y7
+	VDIVPD       Y7, Y5, Y5
+	VMULPD       Y5, Y5, Y7
+	VMULPD       Y7, Y5, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+4960(SB), Y10
+	VFMADD213PD  vmconst<>+4992(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5024(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5056(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5088(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5120(SB), Y7, Y9
+	VADDPD       Y5, Y5, Y5
+	VFMADD231PD  Y9, Y8, Y5
+	VFMADD231PD  vmconst<>+4928(SB), Y4, Y5
+	VMULPD       Y5, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      vmconst<>+0(SB), Y7
+	VFMADD213PD  vmconst<>+32(SB), Y7, Y5
+	VSUBPD       vmconst<>+32(SB), Y5, Y7
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD vmconst<>+1440(SB), Y7, Y8
+	VFNMADD231PD vmconst<>+1408(SB), Y7, Y8
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y8, Y9
+	VMOVUPS      vmconst<>+5152(SB), Y10
+	VFMADD213PD  vmconst<>+5184(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5216(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5248(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5280(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5312(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+448(SB), Y8, Y9
+	VFMADD231PD  Y9, Y7, Y8
+	VADDPD       vmconst<>+480(SB), Y8, Y7
 	VPSLLQ       $0x34, Y5, Y5
-	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VPAND        vmconst<>+2688(SB), Y2, Y8
-	VROUNDPD     $0x03, Y5, Y9
-	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
-	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
-	VSQRTPD      Y2, Y11
-	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
-	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
-	VMOVUPS      vmconst<>+480(SB), Y13
-	VDIVPD       Y11, Y13, Y11
-	VBLENDVPD    Y12, Y11, Y4, Y4
-	VPANDN       Y6, Y10, Y6
-	VCMPPD       $0x00, vmconst<>+448(SB), Y5, Y10
-	VPOR         Y10, Y9, Y9
-	VPOR         Y9, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
-	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND        Y5, Y8, Y5
-	VPAND        Y5, Y6, Y5
-	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
-	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
+	VPADDQ       Y5, Y7, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y7
+	VROUNDPD     $0x03, Y3, Y8
+	VCMPPD       $0x00, Y3, Y8, Y8
+	VMULPD       vmconst<>+448(SB), Y3, Y9
+	VROUNDPD     $0x03, Y9, Y10
+	VCMPPD       $0x04, Y9, Y10, Y9
+	VPAND        Y9, Y8, Y9
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y2, Y10
+	VPAND        Y9, Y10, Y9
+	VPXOR        vmconst<>+128(SB), Y5, Y11
+	VBLENDVPD    Y9, Y11, Y5, Y5
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y7, Y9
+	VPANDN       Y10, Y8, Y8
+	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
+	VPAND        Y9, Y7, Y7
+	VPAND        vmconst<>+2688(SB), Y4, Y4
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
+	VPAND        Y4, Y7, Y4
+	VPANDN       Y4, Y8, Y4
+	VPAND        Y9, Y8, Y7
+	VPOR         Y7, Y4, Y4
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
-	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
-	VPOR         Y2, Y6, Y2
-	VPOR         Y2, Y5, Y2
-	VCVTPD2PSY   Y3, X7
+	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
+	VPOR         Y2, Y4, Y2
+	VCVTPD2PSY   Y3, X6
 	VMOVMSKPD    Y2, DI
 	VEXTRACTF128 $0x01, Y0, X2
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X3
 	VCVTPS2PD    X3, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+4128(SB), Y5, Y6
-	VROUNDPD     $0x03, Y6, Y6
-	VSUBPD       Y6, Y5, Y8
-	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
-	VSUBPD       vmconst<>+480(SB), Y8, Y10
-	VBLENDVPD    Y9, Y10, Y8, Y8
-	VADDPD       vmconst<>+480(SB), Y6, Y10
-	VBLENDVPD    Y9, Y10, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y10
-	VPAND        Y10, Y9, Y9
-	VPAND        vmconst<>+1056(SB), Y2, Y9
-	VPOR         vmconst<>+448(SB), Y9, Y9
-	VPSRLQ       $0x34, Y2, Y10
-	VPOR         vmconst<>+1088(SB), Y10, Y10
-	VSUBPD       vmconst<>+1120(SB), Y10, Y10
-	VCMPPD       $0x12, vmconst<>+1152(SB), Y9, Y11
-	VSUBPD       vmconst<>+480(SB), Y10, Y12
-	VBLENDVPD    Y11, Y12, Y10, Y10
-	VADDPD       Y9, Y9, Y12
-	VBLENDVPD    Y11, Y12, Y9, Y9
-	VSUBPD       vmconst<>+480(SB), Y9, Y9
-	VADDPD       vmconst<>+512(SB), Y9, Y11
-	VDIVPD       Y11, Y9, Y11
-	VMULPD       Y11, Y11, Y12
-	VMULPD       Y12, Y12, Y13
-	VMULPD       vmconst<>+1184(SB), Y13, Y14
-	VADDPD       vmconst<>+1216(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1248(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1280(SB), Y14, Y14
-	VMULPD       Y12, Y14, Y12
-	VMULPD       vmconst<>+1312(SB), Y13, Y14
-	VADDPD       vmconst<>+1344(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1376(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y13
-	VADDPD       Y13, Y12, Y12
-	VMULPD       vmconst<>+448(SB), Y9, Y13
-	VMULPD       Y9, Y13, Y13
-	VADDPD       Y13, Y12, Y12
-	VMULPD       Y12, Y11, Y11
-	VMULPD       vmconst<>+1408(SB), Y10, Y12
-	VADDPD       Y12, Y11, Y11
-	VSUBPD       Y11, Y13, Y11
-	VSUBPD       Y9, Y11, Y9
-	VMULPD       vmconst<>+1440(SB), Y10, Y10
-	VSUBPD       Y9, Y10, Y9
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
-	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
-	VPAND        Y10, Y5, Y5
-	VPAND        Y4, Y5, Y4
-	VMULPD       Y9, Y8, Y5
-	VPAND        Y5, Y4, Y4
-	VMULPD       vmconst<>+0(SB), Y4, Y5
-	VADDPD       vmconst<>+32(SB), Y5, Y5
-	VSUBPD       vmconst<>+32(SB), Y5, Y8
-	VCMPPD       $0x1d, vmconst<>+64(SB), Y8, Y9
-	VCMPPD       $0x12, vmconst<>+96(SB), Y8, Y10
-	VPAND        Y10, Y9, Y9
-	VPXOR        vmconst<>+128(SB), Y8, Y8
-	VFMADD231PD  vmconst<>+160(SB), Y8, Y4
-	VFMADD231PD  vmconst<>+192(SB), Y8, Y4
-	VMULPD       vmconst<>+224(SB), Y4, Y4
-	VMOVUPS      Y4, Y8
-	VMOVUPS      vmconst<>+256(SB), Y9
-	VFMADD213PD  vmconst<>+288(SB), Y9, Y8
-	VFMADD213PD  vmconst<>+320(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+352(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+384(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+416(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+448(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+480(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+480(SB), Y8, Y4
-	VPADDQ       vmconst<>+544(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4160(SB), Y2, Y5
+	VPAND        vmconst<>+1056(SB), Y4, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4192(SB), Y8, Y8
-	VPOR         vmconst<>+1088(SB), Y8, Y8
-	VSUBPD       vmconst<>+1120(SB), Y8, Y8
-	VADDPD       vmconst<>+1088(SB), Y6, Y6
-	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4096(SB), Y9
-	VMOVUPS      vmconst<>+4096(SB), Y10
+	VPSRLQ       $0x34, Y4, Y4
+	VPOR         vmconst<>+1088(SB), Y4, Y4
+	VSUBPD       vmconst<>+1120(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y5, Y7
+	VSUBPD       vmconst<>+480(SB), Y4, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y4
+	VADDPD       Y5, Y5, Y8
+	VBLENDVPD    Y7, Y8, Y5, Y5
+	VSUBPD       vmconst<>+480(SB), Y5, Y5
+	VADDPD       vmconst<>+512(SB), Y5, Y7
+	VDIVPD       Y7, Y5, Y5
+	VMULPD       Y5, Y5, Y7
+	VMULPD       Y7, Y5, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+4960(SB), Y10
+	VFMADD213PD  vmconst<>+4992(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5024(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5056(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5088(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5120(SB), Y7, Y9
+	VADDPD       Y5, Y5, Y5
+	VFMADD231PD  Y9, Y8, Y5
+	VFMADD231PD  vmconst<>+4928(SB), Y4, Y5
+	VMULPD       Y5, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      vmconst<>+0(SB), Y7
+	VFMADD213PD  vmconst<>+32(SB), Y7, Y5
+	VSUBPD       vmconst<>+32(SB), Y5, Y7
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD vmconst<>+1440(SB), Y7, Y8
+	VFNMADD231PD vmconst<>+1408(SB), Y7, Y8
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y8, Y9
+	VMOVUPS      vmconst<>+5152(SB), Y10
+	VFMADD213PD  vmconst<>+5184(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5216(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5248(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5280(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5312(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+448(SB), Y8, Y9
+	VFMADD231PD  Y9, Y7, Y8
+	VADDPD       vmconst<>+480(SB), Y8, Y7
+	VPSLLQ       $0x34, Y5, Y5
+	VPADDQ       Y5, Y7, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y7
+	VROUNDPD     $0x03, Y3, Y8
+	VCMPPD       $0x00, Y3, Y8, Y8
+	VMULPD       vmconst<>+448(SB), Y3, Y9
+	VROUNDPD     $0x03, Y9, Y10
+	VCMPPD       $0x04, Y9, Y10, Y9
+	VPAND        Y9, Y8, Y9
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y2, Y10
+	VPAND        Y9, Y10, Y9
+	VPXOR        vmconst<>+128(SB), Y5, Y11
+	VBLENDVPD    Y9, Y11, Y5, Y5
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y7, Y9
+	VPANDN       Y10, Y8, Y8
+	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
+	VPAND        Y9, Y7, Y7
+	VPAND        vmconst<>+2688(SB), Y4, Y4
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
+	VPAND        Y4, Y7, Y4
+	VPANDN       Y4, Y8, Y4
+	VPAND        Y9, Y8, Y7
+	VPOR         Y7, Y4, Y4
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
+	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
+	VPOR         Y2, Y4, Y2
+	VCVTPD2PSY   Y3, X3
+	VMOVMSKPD    Y2, R8
+	VINSERTF128  $0x01, X3, Y6, Y2
+	SHLQ         $0x04, R8
+	ORQ          R8, DI
+	VMOVUPS      Y2, (AX)(SI*4)
+	ADDQ         $0x08, SI
+	XORQ         $0xff, DI
+	JNZ          out87
+	JMP          loop85
 
-powloop92:
-	VPTEST    Y6, Y6
-	JZ        powdone93
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
-	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
-	VPANDN    Y11, Y12, Y11
-	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4288(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
-	VMULPD    Y5, Y4, Y12
-	VBLENDVPD Y11, Y12, Y4, Y4
-	VADDPD    Y8, Y9, Y12
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VMULPD    Y5, Y5, Y5
-	VADDPD    Y8, Y8, Y8
-	VCMPPD    $0x11, vmconst<>+448(SB), Y5, Y11
-	VADDPD    Y5, Y5, Y12
-	VBLENDVPD Y11, Y12, Y5, Y5
-	VSUBPD    vmconst<>+480(SB), Y8, Y12
-	VBLENDVPD Y11, Y12, Y8, Y8
-	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop92
-
-powdone93:
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y3, Y5
-	VMOVUPS     vmconst<>+480(SB), Y6
-	VDIVPD      Y4, Y6, Y6
-	VBLENDVPD   Y5, Y6, Y4, Y4
-	VMOVUPS     vmconst<>+4096(SB), Y6
-	VSUBPD      Y9, Y6, Y6
-	VBLENDVPD   Y5, Y6, Y9, Y5
-	VPSRLQ      $0x34, Y4, Y6
-	VPAND       vmconst<>+4192(SB), Y6, Y6
-	VPOR        vmconst<>+1088(SB), Y6, Y6
-	VSUBPD      vmconst<>+1088(SB), Y6, Y6
-	VADDPD      Y5, Y6, Y6
-	VCMPPD      $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+4320(SB), Y6, Y6
-	VPAND       Y6, Y8, Y6
-	VADDPD      vmconst<>+32(SB), Y5, Y5
-	VPSUBQ      vmconst<>+32(SB), Y5, Y5
-	VPSLLQ      $0x34, Y5, Y5
-	VPADDQ      Y5, Y4, Y4
-	VPAND       vmconst<>+2688(SB), Y3, Y5
-	VPAND       vmconst<>+2688(SB), Y2, Y8
-	VROUNDPD    $0x03, Y5, Y9
-	VCMPPD      $0x04, Y5, Y9, Y9
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y11
-	VPAND       Y11, Y9, Y9
-	VBLENDVPD   Y9, vmconst<>+4352(SB), Y4, Y4
-	VSQRTPD     Y2, Y11
-	VCMPPD      $0x00, vmconst<>+448(SB), Y3, Y12
-	VBLENDVPD   Y12, Y11, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+4384(SB), Y3, Y12
-	VMOVUPS     vmconst<>+480(SB), Y13
-	VDIVPD      Y11, Y13, Y11
-	VBLENDVPD   Y12, Y11, Y4, Y4
-	VPANDN      Y6, Y10, Y6
-	VCMPPD      $0x00, vmconst<>+448(SB), Y5, Y10
-	VPOR        Y10, Y9, Y9
-	VPOR        Y9, Y6, Y6
-	VCMPPD      $0x1d, vmconst<>+992(SB), Y8, Y9
-	VCMPPD      $0x12, vmconst<>+1024(SB), Y8, Y8
-	VPAND       Y8, Y9, Y8
-	VCMPPD      $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND       Y5, Y8, Y5
-	VPAND       Y5, Y6, Y5
-	VCMPPD      $0x00, vmconst<>+480(SB), Y3, Y6
-	VBLENDVPD   Y6, Y2, Y4, Y4
-	VCMPPD      $0x00, vmconst<>+4096(SB), Y3, Y3
-	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
-	VPOR        Y2, Y3, Y2
-	VBLENDVPD   Y2, vmconst<>+480(SB), Y4, Y3
-	VPOR        Y2, Y6, Y2
-	VPOR        Y2, Y5, Y2
-	VCVTPD2PSY  Y3, X3
-	VMOVMSKPD   Y2, R8
-	VINSERTF128 $0x01, X3, Y7, Y2
-	SHLQ        $0x04, R8
-	ORQ         R8, DI
-	VMOVUPS     Y2, (AX)(SI*4)
-	ADDQ        $0x08, SI
-	XORQ        $0xff, DI
-	JNZ         out89
-	JMP         loop87
-
-out89:
+out87:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -2563,7 +2299,7 @@ out89:
 	VZEROUPPER
 	RET
 
-done88:
+done86:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -2579,201 +2315,151 @@ TEXT ·powScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop94:
+loop88:
 	CMPQ         BX, CX
-	JAE          done95
+	JAE          done89
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
-	VPAND        vmconst<>+2688(SB), Y1, Y3
-	VMINPD       vmconst<>+4128(SB), Y3, Y4
-	VROUNDPD     $0x03, Y4, Y4
-	VSUBPD       Y4, Y3, Y5
-	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
-	VSUBPD       vmconst<>+480(SB), Y5, Y7
-	VBLENDVPD    Y6, Y7, Y5, Y5
-	VADDPD       vmconst<>+480(SB), Y4, Y7
-	VBLENDVPD    Y6, Y7, Y4, Y4
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y0, Y6
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y0, Y7
-	VPAND        Y7, Y6, Y6
-	VPAND        vmconst<>+1056(SB), Y0, Y6
-	VPOR         vmconst<>+448(SB), Y6, Y6
-	VPSRLQ       $0x34, Y0, Y7
-	VPOR         vmconst<>+1088(SB), Y7, Y7
-	VSUBPD       vmconst<>+1120(SB), Y7, Y7
-	VCMPPD       $0x12, vmconst<>+1152(SB), Y6, Y8
-	VSUBPD       vmconst<>+480(SB), Y7, Y9
-	VBLENDVPD    Y8, Y9, Y7, Y7
-	VADDPD       Y6, Y6, Y9
-	VBLENDVPD    Y8, Y9, Y6, Y6
-	VSUBPD       vmconst<>+480(SB), Y6, Y6
-	VADDPD       vmconst<>+512(SB), Y6, Y8
-	VDIVPD       Y8, Y6, Y8
-	VMULPD       Y8, Y8, Y9
-	VMULPD       Y9, Y9, Y10
-	VMULPD       vmconst<>+1184(SB), Y10, Y11
-	VADDPD       vmconst<>+1216(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       vmconst<>+1248(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       vmconst<>+1280(SB), Y11, Y11
-	VMULPD       Y9, Y11, Y9
-	VMULPD       vmconst<>+1312(SB), Y10, Y11
-	VADDPD       vmconst<>+1344(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       vmconst<>+1376(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y10
-	VADDPD       Y10, Y9, Y9
-	VMULPD       vmconst<>+448(SB), Y6, Y10
-	VMULPD       Y6, Y10, Y10
-	VADDPD       Y10, Y9, Y9
-	VMULPD       Y9, Y8, Y8
-	VMULPD       vmconst<>+1408(SB), Y7, Y9
-	VADDPD       Y9, Y8, Y8
-	VSUBPD       Y8, Y10, Y8
-	VSUBPD       Y6, Y8, Y6
-	VMULPD       vmconst<>+1440(SB), Y7, Y7
-	VSUBPD       Y6, Y7, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
-	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y3, Y3
-	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+4096(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y7
-	VPAND        Y7, Y3, Y3
-	VPAND        Y2, Y3, Y2
-	VMULPD       Y6, Y5, Y3
-	VPAND        Y3, Y2, Y2
-	VMULPD       vmconst<>+0(SB), Y2, Y3
-	VADDPD       vmconst<>+32(SB), Y3, Y3
-	VSUBPD       vmconst<>+32(SB), Y3, Y5
-	VCMPPD       $0x1d, vmconst<>+64(SB), Y5, Y6
-	VCMPPD       $0x12, vmconst<>+96(SB), Y5, Y7
-	VPAND        Y7, Y6, Y6
-	VPXOR        vmconst<>+128(SB), Y5, Y5
-	VFMADD231PD  vmconst<>+160(SB), Y5, Y2
-	VFMADD231PD  vmconst<>+192(SB), Y5, Y2
-	VMULPD       vmconst<>+224(SB), Y2, Y2
-	VMOVUPS      Y2, Y5
-	VMOVUPS      vmconst<>+256(SB), Y6
-	VFMADD213PD  vmconst<>+288(SB), Y6, Y5
-	VFMADD213PD  vmconst<>+320(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+352(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+384(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+416(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+448(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+480(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+480(SB), Y5, Y2
-	VPADDQ       vmconst<>+544(SB), Y3, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+4160(SB), Y0, Y3
+	VPAND        vmconst<>+1056(SB), Y2, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
-	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+4192(SB), Y5, Y5
-	VPOR         vmconst<>+1088(SB), Y5, Y5
-	VSUBPD       vmconst<>+1120(SB), Y5, Y5
-	VADDPD       vmconst<>+1088(SB), Y4, Y4
-	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+4096(SB), Y6
-	VMOVUPS      vmconst<>+4096(SB), Y7
+	VPSRLQ       $0x34, Y2, Y2
+	VPOR         vmconst<>+1088(SB), Y2, Y2
+	VSUBPD       vmconst<>+1120(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y3, Y4
+	VSUBPD       vmconst<>+480(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y2
+	VADDPD       Y3, Y3, Y5
+	VBLENDVPD    Y4, Y5, Y3, Y3
+	VSUBPD       vmconst<>+480(SB), Y3, Y3
+	VADDPD       vmconst<>+512(SB), Y3, Y4
+	VSUBPD       vmconst<>+512(SB), Y4, Y5
+	VSUBPD       Y5, Y3, Y5
+	VDIVPD       Y4, Y3, Y6
+	VFNMADD231PD Y4, Y6, Y3
+	VFNMADD231PD Y5, Y6, Y3
+	VMULPD       vmconst<>+448(SB), Y3, Y3
+	VMOVUPS      vmconst<>+480(SB), Y4
+	VSUBPD       Y6, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMULPD       Y6, Y6, Y4
+	VPXOR        vmconst<>+128(SB), Y4, Y5
+	VFMADD231PD  Y6, Y6, Y5
+	VMULPD       Y4, Y6, Y7
+	VMULPD       vmconst<>+4096(SB), Y4, Y8
+	VPXOR        vmconst<>+128(SB), Y7, Y9
+	VFMADD231PD  Y4, Y6, Y9
+	VFMADD231PD  Y5, Y6, Y9
+	VMOVUPS      Y9, Y5
+	VFMADD231PD  Y3, Y8, Y5
+	VMULPD       vmconst<>+4128(SB), Y7, Y8
+	VPXOR        vmconst<>+128(SB), Y8, Y9
+	VFMADD231PD  vmconst<>+4128(SB), Y7, Y9
+	VFMADD231PD  vmconst<>+4160(SB), Y7, Y9
+	VFMADD231PD  vmconst<>+4128(SB), Y5, Y9
+	VMULPD       Y4, Y7, Y5
+	VMOVUPS      Y4, Y7
+	VMOVUPS      vmconst<>+4192(SB), Y10
+	VFMADD213PD  vmconst<>+4224(SB), Y10, Y7
+	VFMADD213PD  vmconst<>+4256(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4288(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4320(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4352(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4384(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4416(SB), Y4, Y7
+	VMULPD       Y7, Y5, Y4
+	VMULPD       vmconst<>+4448(SB), Y2, Y5
+	VADDPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y5
+	VADDPD       Y6, Y5, Y5
+	VADDPD       Y8, Y7, Y6
+	VSUBPD       Y6, Y7, Y7
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y7, Y5, Y5
+	VADDPD       Y4, Y9, Y4
+	VADDPD       Y4, Y5, Y4
+	VFMADD231PD  vmconst<>+512(SB), Y3, Y4
+	VMOVUPS      Y4, Y3
+	VFMADD231PD  vmconst<>+4480(SB), Y2, Y3
+	VADDPD       Y3, Y6, Y2
+	VSUBPD       Y2, Y6, Y4
+	VADDPD       Y3, Y4, Y3
+	VMULPD       Y2, Y1, Y4
+	VPXOR        vmconst<>+128(SB), Y4, Y5
+	VFMADD231PD  Y2, Y1, Y5
+	VMOVUPS      Y5, Y2
+	VFMADD231PD  Y3, Y1, Y2
+	VMOVUPS      Y4, Y3
+	VMOVUPS      vmconst<>+0(SB), Y5
+	VFMADD213PD  vmconst<>+32(SB), Y5, Y3
+	VSUBPD       vmconst<>+32(SB), Y3, Y5
+	VMOVUPS      Y4, Y6
+	VFNMADD231PD vmconst<>+1440(SB), Y5, Y6
+	VMOVUPS      Y6, Y7
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y7
+	VSUBPD       Y7, Y6, Y6
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y6
+	VADDPD       Y2, Y6, Y2
+	VADDPD       vmconst<>+480(SB), Y7, Y5
+	VMOVUPS      vmconst<>+480(SB), Y6
+	VSUBPD       Y5, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+4512(SB), Y10
+	VFMADD213PD  vmconst<>+4544(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+4576(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4608(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4640(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4672(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4704(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4736(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4768(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4800(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+448(SB), Y7, Y9
+	VFMADD231PD  Y9, Y8, Y6
+	VADDPD       Y6, Y5, Y7
+	VFMADD231PD  Y7, Y2, Y6
+	VADDPD       Y6, Y5, Y2
+	VPSLLQ       $0x34, Y3, Y3
+	VPADDQ       Y3, Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y0, Y3
+	VROUNDPD     $0x03, Y1, Y5
+	VCMPPD       $0x00, Y1, Y5, Y5
+	VMULPD       vmconst<>+448(SB), Y1, Y6
+	VROUNDPD     $0x03, Y6, Y7
+	VCMPPD       $0x04, Y6, Y7, Y6
+	VPAND        Y6, Y5, Y6
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y0, Y7
+	VPAND        Y6, Y7, Y6
+	VPXOR        vmconst<>+128(SB), Y2, Y8
+	VBLENDVPD    Y6, Y8, Y2, Y2
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y6
+	VPANDN       Y7, Y5, Y5
+	VBLENDVPD    Y5, vmconst<>+4864(SB), Y2, Y2
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y3
+	VPAND        Y6, Y3, Y3
+	VPAND        vmconst<>+2688(SB), Y4, Y4
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
+	VPAND        Y4, Y3, Y3
+	VPANDN       Y3, Y5, Y3
+	VPAND        Y6, Y5, Y4
+	VPOR         Y4, Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y1, Y1
+	VCMPPD       $0x00, vmconst<>+480(SB), Y0, Y4
+	VPOR         Y4, Y1, Y1
+	VBLENDVPD    Y1, vmconst<>+480(SB), Y2, Y2
+	VPOR         Y1, Y3, Y1
+	VMOVUPS      Y2, (AX)(BX*8)
+	VMOVMSKPD    Y1, SI
+	ADDQ         $0x04, BX
+	XORQ         $0x0f, SI
+	JNZ          out90
+	JMP          loop88
 
-powloop97:
-	VPTEST    Y4, Y4
-	JZ        powdone98
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
-	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
-	VPANDN    Y8, Y9, Y8
-	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4288(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
-	VMULPD    Y3, Y2, Y9
-	VBLENDVPD Y8, Y9, Y2, Y2
-	VADDPD    Y5, Y6, Y9
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VMULPD    Y3, Y3, Y3
-	VADDPD    Y5, Y5, Y5
-	VCMPPD    $0x11, vmconst<>+448(SB), Y3, Y8
-	VADDPD    Y3, Y3, Y9
-	VBLENDVPD Y8, Y9, Y3, Y3
-	VSUBPD    vmconst<>+480(SB), Y5, Y9
-	VBLENDVPD Y8, Y9, Y5, Y5
-	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop97
-
-powdone98:
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
-	VMOVUPS   vmconst<>+480(SB), Y4
-	VDIVPD    Y2, Y4, Y4
-	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4096(SB), Y4
-	VSUBPD    Y6, Y4, Y4
-	VBLENDVPD Y3, Y4, Y6, Y3
-	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4192(SB), Y4, Y4
-	VPOR      vmconst<>+1088(SB), Y4, Y4
-	VSUBPD    vmconst<>+1088(SB), Y4, Y4
-	VADDPD    Y3, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
-	VPAND     Y4, Y5, Y4
-	VADDPD    vmconst<>+32(SB), Y3, Y3
-	VPSUBQ    vmconst<>+32(SB), Y3, Y3
-	VPSLLQ    $0x34, Y3, Y3
-	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VPAND     vmconst<>+2688(SB), Y0, Y5
-	VROUNDPD  $0x03, Y3, Y6
-	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
-	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
-	VSQRTPD   Y0, Y8
-	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
-	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
-	VMOVUPS   vmconst<>+480(SB), Y10
-	VDIVPD    Y8, Y10, Y8
-	VBLENDVPD Y9, Y8, Y2, Y2
-	VPANDN    Y4, Y7, Y4
-	VCMPPD    $0x00, vmconst<>+448(SB), Y3, Y7
-	VPOR      Y7, Y6, Y6
-	VPOR      Y6, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
-	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
-	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
-	VPAND     Y3, Y5, Y3
-	VPAND     Y3, Y4, Y3
-	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
-	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y1
-	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y5
-	VPOR      Y5, Y1, Y1
-	VBLENDVPD Y1, vmconst<>+480(SB), Y2, Y2
-	VPOR      Y1, Y4, Y1
-	VPOR      Y1, Y3, Y1
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y1, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out96
-	JMP       loop94
-
-out96:
+out90:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -2781,7 +2467,7 @@ out96:
 	VZEROUPPER
 	RET
 
-done95:
+done89:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -2797,394 +2483,180 @@ TEXT ·powScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop99:
+loop91:
 	CMPQ         BX, CX
-	JAE          done100
+	JAE          done92
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+4128(SB), Y5, Y6
-	VROUNDPD     $0x03, Y6, Y6
-	VSUBPD       Y6, Y5, Y8
-	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
-	VSUBPD       vmconst<>+480(SB), Y8, Y10
-	VBLENDVPD    Y9, Y10, Y8, Y8
-	VADDPD       vmconst<>+480(SB), Y6, Y10
-	VBLENDVPD    Y9, Y10, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y10
-	VPAND        Y10, Y9, Y9
-	VPAND        vmconst<>+1056(SB), Y2, Y9
-	VPOR         vmconst<>+448(SB), Y9, Y9
-	VPSRLQ       $0x34, Y2, Y10
-	VPOR         vmconst<>+1088(SB), Y10, Y10
-	VSUBPD       vmconst<>+1120(SB), Y10, Y10
-	VCMPPD       $0x12, vmconst<>+1152(SB), Y9, Y11
-	VSUBPD       vmconst<>+480(SB), Y10, Y12
-	VBLENDVPD    Y11, Y12, Y10, Y10
-	VADDPD       Y9, Y9, Y12
-	VBLENDVPD    Y11, Y12, Y9, Y9
-	VSUBPD       vmconst<>+480(SB), Y9, Y9
-	VADDPD       vmconst<>+512(SB), Y9, Y11
-	VDIVPD       Y11, Y9, Y11
-	VMULPD       Y11, Y11, Y12
-	VMULPD       Y12, Y12, Y13
-	VMULPD       vmconst<>+1184(SB), Y13, Y14
-	VADDPD       vmconst<>+1216(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1248(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1280(SB), Y14, Y14
-	VMULPD       Y12, Y14, Y12
-	VMULPD       vmconst<>+1312(SB), Y13, Y14
-	VADDPD       vmconst<>+1344(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1376(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y13
-	VADDPD       Y13, Y12, Y12
-	VMULPD       vmconst<>+448(SB), Y9, Y13
-	VMULPD       Y9, Y13, Y13
-	VADDPD       Y13, Y12, Y12
-	VMULPD       Y12, Y11, Y11
-	VMULPD       vmconst<>+1408(SB), Y10, Y12
-	VADDPD       Y12, Y11, Y11
-	VSUBPD       Y11, Y13, Y11
-	VSUBPD       Y9, Y11, Y9
-	VMULPD       vmconst<>+1440(SB), Y10, Y10
-	VSUBPD       Y9, Y10, Y9
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
-	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
-	VPAND        Y10, Y5, Y5
-	VPAND        Y4, Y5, Y4
-	VMULPD       Y9, Y8, Y5
-	VPAND        Y5, Y4, Y4
-	VMULPD       vmconst<>+0(SB), Y4, Y5
-	VADDPD       vmconst<>+32(SB), Y5, Y5
-	VSUBPD       vmconst<>+32(SB), Y5, Y8
-	VCMPPD       $0x1d, vmconst<>+64(SB), Y8, Y9
-	VCMPPD       $0x12, vmconst<>+96(SB), Y8, Y10
-	VPAND        Y10, Y9, Y9
-	VPXOR        vmconst<>+128(SB), Y8, Y8
-	VFMADD231PD  vmconst<>+160(SB), Y8, Y4
-	VFMADD231PD  vmconst<>+192(SB), Y8, Y4
-	VMULPD       vmconst<>+224(SB), Y4, Y4
-	VMOVUPS      Y4, Y8
-	VMOVUPS      vmconst<>+256(SB), Y9
-	VFMADD213PD  vmconst<>+288(SB), Y9, Y8
-	VFMADD213PD  vmconst<>+320(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+352(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+384(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+416(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+448(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+480(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+480(SB), Y8, Y4
-	VPADDQ       vmconst<>+544(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4160(SB), Y2, Y5
+	VPAND        vmconst<>+1056(SB), Y4, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4192(SB), Y8, Y8
-	VPOR         vmconst<>+1088(SB), Y8, Y8
-	VSUBPD       vmconst<>+1120(SB), Y8, Y8
-	VADDPD       vmconst<>+1088(SB), Y6, Y6
-	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4096(SB), Y9
-	VMOVUPS      vmconst<>+4096(SB), Y10
-
-powloop102:
-	VPTEST    Y6, Y6
-	JZ        powdone103
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
-	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
-	VPANDN    Y11, Y12, Y11
-	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4288(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
-	VMULPD    Y5, Y4, Y12
-	VBLENDVPD Y11, Y12, Y4, Y4
-	VADDPD    Y8, Y9, Y12
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VMULPD    Y5, Y5, Y5
-	VADDPD    Y8, Y8, Y8
-	VCMPPD    $0x11, vmconst<>+448(SB), Y5, Y11
-	VADDPD    Y5, Y5, Y12
-	VBLENDVPD Y11, Y12, Y5, Y5
-	VSUBPD    vmconst<>+480(SB), Y8, Y12
-	VBLENDVPD Y11, Y12, Y8, Y8
-	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop102
-
-powdone103:
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
-	VMOVUPS      vmconst<>+480(SB), Y6
-	VDIVPD       Y4, Y6, Y6
-	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4096(SB), Y6
-	VSUBPD       Y9, Y6, Y6
-	VBLENDVPD    Y5, Y6, Y9, Y5
-	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4192(SB), Y6, Y6
-	VPOR         vmconst<>+1088(SB), Y6, Y6
-	VSUBPD       vmconst<>+1088(SB), Y6, Y6
-	VADDPD       Y5, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
-	VPAND        Y6, Y8, Y6
-	VADDPD       vmconst<>+32(SB), Y5, Y5
-	VPSUBQ       vmconst<>+32(SB), Y5, Y5
+	VPSRLQ       $0x34, Y4, Y4
+	VPOR         vmconst<>+1088(SB), Y4, Y4
+	VSUBPD       vmconst<>+1120(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y5, Y7
+	VSUBPD       vmconst<>+480(SB), Y4, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y4
+	VADDPD       Y5, Y5, Y8
+	VBLENDVPD    Y7, Y8, Y5, Y5
+	VSUBPD       vmconst<>+480(SB), Y5, Y5
+	VADDPD       vmconst<>+512(SB), Y5, Y7
+	VDIVPD       Y7, Y5, Y5
+	VMULPD       Y5, Y5, Y7
+	VMULPD       Y7, Y5, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+4960(SB), Y10
+	VFMADD213PD  vmconst<>+4992(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5024(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5056(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5088(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5120(SB), Y7, Y9
+	VADDPD       Y5, Y5, Y5
+	VFMADD231PD  Y9, Y8, Y5
+	VFMADD231PD  vmconst<>+4928(SB), Y4, Y5
+	VMULPD       Y5, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      vmconst<>+0(SB), Y7
+	VFMADD213PD  vmconst<>+32(SB), Y7, Y5
+	VSUBPD       vmconst<>+32(SB), Y5, Y7
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD vmconst<>+1440(SB), Y7, Y8
+	VFNMADD231PD vmconst<>+1408(SB), Y7, Y8
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y8, Y9
+	VMOVUPS      vmconst<>+5152(SB), Y10
+	VFMADD213PD  vmconst<>+5184(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5216(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5248(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5280(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5312(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+448(SB), Y8, Y9
+	VFMADD231PD  Y9, Y7, Y8
+	VADDPD       vmconst<>+480(SB), Y8, Y7
 	VPSLLQ       $0x34, Y5, Y5
-	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VPAND        vmconst<>+2688(SB), Y2, Y8
-	VROUNDPD     $0x03, Y5, Y9
-	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
-	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
-	VSQRTPD      Y2, Y11
-	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
-	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
-	VMOVUPS      vmconst<>+480(SB), Y13
-	VDIVPD       Y11, Y13, Y11
-	VBLENDVPD    Y12, Y11, Y4, Y4
-	VPANDN       Y6, Y10, Y6
-	VCMPPD       $0x00, vmconst<>+448(SB), Y5, Y10
-	VPOR         Y10, Y9, Y9
-	VPOR         Y9, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
-	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND        Y5, Y8, Y5
-	VPAND        Y5, Y6, Y5
-	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
-	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
+	VPADDQ       Y5, Y7, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y7
+	VROUNDPD     $0x03, Y3, Y8
+	VCMPPD       $0x00, Y3, Y8, Y8
+	VMULPD       vmconst<>+448(SB), Y3, Y9
+	VROUNDPD     $0x03, Y9, Y10
+	VCMPPD       $0x04, Y9, Y10, Y9
+	VPAND        Y9, Y8, Y9
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y2, Y10
+	VPAND        Y9, Y10, Y9
+	VPXOR        vmconst<>+128(SB), Y5, Y11
+	VBLENDVPD    Y9, Y11, Y5, Y5
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y7, Y9
+	VPANDN       Y10, Y8, Y8
+	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
+	VPAND        Y9, Y7, Y7
+	VPAND        vmconst<>+2688(SB), Y4, Y4
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
+	VPAND        Y4, Y7, Y4
+	VPANDN       Y4, Y8, Y4
+	VPAND        Y9, Y8, Y7
+	VPOR         Y7, Y4, Y4
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
-	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
-	VPOR         Y2, Y6, Y2
-	VPOR         Y2, Y5, Y2
-	VCVTPD2PSY   Y3, X7
+	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
+	VPOR         Y2, Y4, Y2
+	VCVTPD2PSY   Y3, X6
 	VMOVMSKPD    Y2, SI
 	VEXTRACTF128 $0x01, Y0, X2
 	VCVTPS2PD    X2, Y2
 	VEXTRACTF128 $0x01, Y1, X1
 	VCVTPS2PD    X1, Y1
 	VPAND        vmconst<>+2688(SB), Y2, Y3
-	VPAND        vmconst<>+2688(SB), Y1, Y4
-	VMINPD       vmconst<>+4128(SB), Y4, Y5
-	VROUNDPD     $0x03, Y5, Y5
-	VSUBPD       Y5, Y4, Y6
-	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
-	VSUBPD       vmconst<>+480(SB), Y6, Y9
-	VBLENDVPD    Y8, Y9, Y6, Y6
-	VADDPD       vmconst<>+480(SB), Y5, Y9
-	VBLENDVPD    Y8, Y9, Y5, Y5
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y8
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y9
-	VPAND        Y9, Y8, Y8
-	VPAND        vmconst<>+1056(SB), Y2, Y8
-	VPOR         vmconst<>+448(SB), Y8, Y8
-	VPSRLQ       $0x34, Y2, Y9
-	VPOR         vmconst<>+1088(SB), Y9, Y9
-	VSUBPD       vmconst<>+1120(SB), Y9, Y9
-	VCMPPD       $0x12, vmconst<>+1152(SB), Y8, Y10
-	VSUBPD       vmconst<>+480(SB), Y9, Y11
-	VBLENDVPD    Y10, Y11, Y9, Y9
-	VADDPD       Y8, Y8, Y11
-	VBLENDVPD    Y10, Y11, Y8, Y8
-	VSUBPD       vmconst<>+480(SB), Y8, Y8
-	VADDPD       vmconst<>+512(SB), Y8, Y10
-	VDIVPD       Y10, Y8, Y10
-	VMULPD       Y10, Y10, Y11
-	VMULPD       Y11, Y11, Y12
-	VMULPD       vmconst<>+1184(SB), Y12, Y13
-	VADDPD       vmconst<>+1216(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y13
-	VADDPD       vmconst<>+1248(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y13
-	VADDPD       vmconst<>+1280(SB), Y13, Y13
-	VMULPD       Y11, Y13, Y11
-	VMULPD       vmconst<>+1312(SB), Y12, Y13
-	VADDPD       vmconst<>+1344(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y13
-	VADDPD       vmconst<>+1376(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y12
-	VADDPD       Y12, Y11, Y11
-	VMULPD       vmconst<>+448(SB), Y8, Y12
-	VMULPD       Y8, Y12, Y12
-	VADDPD       Y12, Y11, Y11
-	VMULPD       Y11, Y10, Y10
-	VMULPD       vmconst<>+1408(SB), Y9, Y11
-	VADDPD       Y11, Y10, Y10
-	VSUBPD       Y10, Y12, Y10
-	VSUBPD       Y8, Y10, Y8
-	VMULPD       vmconst<>+1440(SB), Y9, Y9
-	VSUBPD       Y8, Y9, Y8
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
-	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y4, Y4
-	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+4096(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y9
-	VPAND        Y9, Y4, Y4
-	VPAND        Y3, Y4, Y3
-	VMULPD       Y8, Y6, Y4
-	VPAND        Y4, Y3, Y3
-	VMULPD       vmconst<>+0(SB), Y3, Y4
-	VADDPD       vmconst<>+32(SB), Y4, Y4
-	VSUBPD       vmconst<>+32(SB), Y4, Y6
-	VCMPPD       $0x1d, vmconst<>+64(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+96(SB), Y6, Y9
-	VPAND        Y9, Y8, Y8
-	VPXOR        vmconst<>+128(SB), Y6, Y6
-	VFMADD231PD  vmconst<>+160(SB), Y6, Y3
-	VFMADD231PD  vmconst<>+192(SB), Y6, Y3
-	VMULPD       vmconst<>+224(SB), Y3, Y3
-	VMOVUPS      Y3, Y6
-	VMOVUPS      vmconst<>+256(SB), Y8
-	VFMADD213PD  vmconst<>+288(SB), Y8, Y6
-	VFMADD213PD  vmconst<>+320(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+352(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+384(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+416(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+448(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+480(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+480(SB), Y6, Y3
-	VPADDQ       vmconst<>+544(SB), Y4, Y4
-	VPSLLQ       $0x34, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4160(SB), Y2, Y4
+	VPAND        vmconst<>+1056(SB), Y3, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
-	VPSRLQ       $0x34, Y2, Y6
-	VPAND        vmconst<>+4192(SB), Y6, Y6
-	VPOR         vmconst<>+1088(SB), Y6, Y6
-	VSUBPD       vmconst<>+1120(SB), Y6, Y6
-	VADDPD       vmconst<>+1088(SB), Y5, Y5
-	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+4096(SB), Y8
-	VMOVUPS      vmconst<>+4096(SB), Y9
+	VPSRLQ       $0x34, Y3, Y3
+	VPOR         vmconst<>+1088(SB), Y3, Y3
+	VSUBPD       vmconst<>+1120(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y4, Y5
+	VSUBPD       vmconst<>+480(SB), Y3, Y7
+	VBLENDVPD    Y5, Y7, Y3, Y3
+	VADDPD       Y4, Y4, Y7
+	VBLENDVPD    Y5, Y7, Y4, Y4
+	VSUBPD       vmconst<>+480(SB), Y4, Y4
+	VADDPD       vmconst<>+512(SB), Y4, Y5
+	VDIVPD       Y5, Y4, Y4
+	VMULPD       Y4, Y4, Y5
+	VMULPD       Y5, Y4, Y7
+	VMOVUPS      Y5, Y8
+	VMOVUPS      vmconst<>+4960(SB), Y9
+	VFMADD213PD  vmconst<>+4992(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5024(SB), Y5, Y8
+	VFMADD213PD  vmconst<>+5056(SB), Y5, Y8
+	VFMADD213PD  vmconst<>+5088(SB), Y5, Y8
+	VFMADD213PD  vmconst<>+5120(SB), Y5, Y8
+	VADDPD       Y4, Y4, Y4
+	VFMADD231PD  Y8, Y7, Y4
+	VFMADD231PD  vmconst<>+4928(SB), Y3, Y4
+	VMULPD       Y4, Y1, Y3
+	VMOVUPS      Y3, Y4
+	VMOVUPS      vmconst<>+0(SB), Y5
+	VFMADD213PD  vmconst<>+32(SB), Y5, Y4
+	VSUBPD       vmconst<>+32(SB), Y4, Y5
+	VMOVUPS      Y3, Y7
+	VFNMADD231PD vmconst<>+1440(SB), Y5, Y7
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y7
+	VMULPD       Y7, Y7, Y5
+	VMOVUPS      Y7, Y8
+	VMOVUPS      vmconst<>+5152(SB), Y9
+	VFMADD213PD  vmconst<>+5184(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5216(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5248(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5280(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5312(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+448(SB), Y7, Y8
+	VFMADD231PD  Y8, Y5, Y7
+	VADDPD       vmconst<>+480(SB), Y7, Y5
+	VPSLLQ       $0x34, Y4, Y4
+	VPADDQ       Y4, Y5, Y4
+	VPAND        vmconst<>+2688(SB), Y2, Y5
+	VROUNDPD     $0x03, Y1, Y7
+	VCMPPD       $0x00, Y1, Y7, Y7
+	VMULPD       vmconst<>+448(SB), Y1, Y8
+	VROUNDPD     $0x03, Y8, Y9
+	VCMPPD       $0x04, Y8, Y9, Y8
+	VPAND        Y8, Y7, Y8
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y2, Y9
+	VPAND        Y8, Y9, Y8
+	VPXOR        vmconst<>+128(SB), Y4, Y10
+	VBLENDVPD    Y8, Y10, Y4, Y4
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y5, Y8
+	VPANDN       Y9, Y7, Y7
+	VBLENDVPD    Y7, vmconst<>+4864(SB), Y4, Y4
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y5, Y5
+	VPAND        Y8, Y5, Y5
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y3, Y3
+	VPAND        Y3, Y5, Y3
+	VPANDN       Y3, Y7, Y3
+	VPAND        Y8, Y7, Y5
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y1, Y1
+	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VBLENDVPD    Y1, vmconst<>+480(SB), Y4, Y2
+	VPOR         Y1, Y3, Y1
+	VCVTPD2PSY   Y2, X2
+	VMOVMSKPD    Y1, DI
+	VINSERTF128  $0x01, X2, Y6, Y1
+	SHLQ         $0x04, DI
+	ORQ          DI, SI
+	VMOVUPS      Y1, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out93
+	JMP          loop91
 
-powloop104:
-	VPTEST    Y5, Y5
-	JZ        powdone105
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y6, Y11
-	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+4096(SB), Y5, Y11
-	VPANDN    Y10, Y11, Y10
-	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4288(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4288(SB), Y10, Y10
-	VMULPD    Y4, Y3, Y11
-	VBLENDVPD Y10, Y11, Y3, Y3
-	VADDPD    Y6, Y8, Y11
-	VBLENDVPD Y10, Y11, Y8, Y8
-	VMULPD    Y4, Y4, Y4
-	VADDPD    Y6, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+448(SB), Y4, Y10
-	VADDPD    Y4, Y4, Y11
-	VBLENDVPD Y10, Y11, Y4, Y4
-	VSUBPD    vmconst<>+480(SB), Y6, Y11
-	VBLENDVPD Y10, Y11, Y6, Y6
-	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop104
-
-powdone105:
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y1, Y4
-	VMOVUPS     vmconst<>+480(SB), Y5
-	VDIVPD      Y3, Y5, Y5
-	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+4096(SB), Y5
-	VSUBPD      Y8, Y5, Y5
-	VBLENDVPD   Y4, Y5, Y8, Y4
-	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+4192(SB), Y5, Y5
-	VPOR        vmconst<>+1088(SB), Y5, Y5
-	VSUBPD      vmconst<>+1088(SB), Y5, Y5
-	VADDPD      Y4, Y5, Y5
-	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4320(SB), Y5, Y5
-	VPAND       Y5, Y6, Y5
-	VADDPD      vmconst<>+32(SB), Y4, Y4
-	VPSUBQ      vmconst<>+32(SB), Y4, Y4
-	VPSLLQ      $0x34, Y4, Y4
-	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2688(SB), Y1, Y4
-	VPAND       vmconst<>+2688(SB), Y2, Y6
-	VROUNDPD    $0x03, Y4, Y8
-	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y10
-	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4352(SB), Y3, Y3
-	VSQRTPD     Y2, Y10
-	VCMPPD      $0x00, vmconst<>+448(SB), Y1, Y11
-	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4384(SB), Y1, Y11
-	VMOVUPS     vmconst<>+480(SB), Y12
-	VDIVPD      Y10, Y12, Y10
-	VBLENDVPD   Y11, Y10, Y3, Y3
-	VPANDN      Y5, Y9, Y5
-	VCMPPD      $0x00, vmconst<>+448(SB), Y4, Y9
-	VPOR        Y9, Y8, Y8
-	VPOR        Y8, Y5, Y5
-	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
-	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+4128(SB), Y4, Y4
-	VPAND       Y4, Y6, Y4
-	VPAND       Y4, Y5, Y4
-	VCMPPD      $0x00, vmconst<>+480(SB), Y1, Y5
-	VBLENDVPD   Y5, Y2, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4096(SB), Y1, Y1
-	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y2
-	VPOR        Y2, Y1, Y1
-	VBLENDVPD   Y1, vmconst<>+480(SB), Y3, Y2
-	VPOR        Y1, Y5, Y1
-	VPOR        Y1, Y4, Y1
-	VCVTPD2PSY  Y2, X2
-	VMOVMSKPD   Y1, DI
-	VINSERTF128 $0x01, X2, Y7, Y1
-	SHLQ        $0x04, DI
-	ORQ         DI, SI
-	VMOVUPS     Y1, (AX)(BX*4)
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out101
-	JMP         loop99
-
-out101:
+out93:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3192,7 +2664,7 @@ out101:
 	VZEROUPPER
 	RET
 
-done100:
+done92:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3208,201 +2680,151 @@ TEXT ·scalarPow64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop106:
+loop94:
 	CMPQ         BX, CX
-	JAE          done107
+	JAE          done95
 	VBROADCASTSD x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
-	VPAND        vmconst<>+2688(SB), Y1, Y3
-	VMINPD       vmconst<>+4128(SB), Y3, Y4
-	VROUNDPD     $0x03, Y4, Y4
-	VSUBPD       Y4, Y3, Y5
-	VCMPPD       $0x1e, vmconst<>+448(SB), Y5, Y6
-	VSUBPD       vmconst<>+480(SB), Y5, Y7
-	VBLENDVPD    Y6, Y7, Y5, Y5
-	VADDPD       vmconst<>+480(SB), Y4, Y7
-	VBLENDVPD    Y6, Y7, Y4, Y4
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y0, Y6
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y0, Y7
-	VPAND        Y7, Y6, Y6
-	VPAND        vmconst<>+1056(SB), Y0, Y6
-	VPOR         vmconst<>+448(SB), Y6, Y6
-	VPSRLQ       $0x34, Y0, Y7
-	VPOR         vmconst<>+1088(SB), Y7, Y7
-	VSUBPD       vmconst<>+1120(SB), Y7, Y7
-	VCMPPD       $0x12, vmconst<>+1152(SB), Y6, Y8
-	VSUBPD       vmconst<>+480(SB), Y7, Y9
-	VBLENDVPD    Y8, Y9, Y7, Y7
-	VADDPD       Y6, Y6, Y9
-	VBLENDVPD    Y8, Y9, Y6, Y6
-	VSUBPD       vmconst<>+480(SB), Y6, Y6
-	VADDPD       vmconst<>+512(SB), Y6, Y8
-	VDIVPD       Y8, Y6, Y8
-	VMULPD       Y8, Y8, Y9
-	VMULPD       Y9, Y9, Y10
-	VMULPD       vmconst<>+1184(SB), Y10, Y11
-	VADDPD       vmconst<>+1216(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       vmconst<>+1248(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       vmconst<>+1280(SB), Y11, Y11
-	VMULPD       Y9, Y11, Y9
-	VMULPD       vmconst<>+1312(SB), Y10, Y11
-	VADDPD       vmconst<>+1344(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       vmconst<>+1376(SB), Y11, Y11
-	VMULPD       Y10, Y11, Y10
-	VADDPD       Y10, Y9, Y9
-	VMULPD       vmconst<>+448(SB), Y6, Y10
-	VMULPD       Y6, Y10, Y10
-	VADDPD       Y10, Y9, Y9
-	VMULPD       Y9, Y8, Y8
-	VMULPD       vmconst<>+1408(SB), Y7, Y9
-	VADDPD       Y9, Y8, Y8
-	VSUBPD       Y8, Y10, Y8
-	VSUBPD       Y6, Y8, Y6
-	VMULPD       vmconst<>+1440(SB), Y7, Y7
-	VSUBPD       Y6, Y7, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y7
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y2
-	VPAND        Y2, Y7, Y2
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y3, Y3
-	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x04, vmconst<>+4096(SB), Y5, Y3
-	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y7
-	VPAND        Y7, Y3, Y3
-	VPAND        Y2, Y3, Y2
-	VMULPD       Y6, Y5, Y3
-	VPAND        Y3, Y2, Y2
-	VMULPD       vmconst<>+0(SB), Y2, Y3
-	VADDPD       vmconst<>+32(SB), Y3, Y3
-	VSUBPD       vmconst<>+32(SB), Y3, Y5
-	VCMPPD       $0x1d, vmconst<>+64(SB), Y5, Y6
-	VCMPPD       $0x12, vmconst<>+96(SB), Y5, Y7
-	VPAND        Y7, Y6, Y6
-	VPXOR        vmconst<>+128(SB), Y5, Y5
-	VFMADD231PD  vmconst<>+160(SB), Y5, Y2
-	VFMADD231PD  vmconst<>+192(SB), Y5, Y2
-	VMULPD       vmconst<>+224(SB), Y2, Y2
-	VMOVUPS      Y2, Y5
-	VMOVUPS      vmconst<>+256(SB), Y6
-	VFMADD213PD  vmconst<>+288(SB), Y6, Y5
-	VFMADD213PD  vmconst<>+320(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+352(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+384(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+416(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+448(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+480(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VMULPD       Y5, Y2, Y2
-	VADDPD       vmconst<>+512(SB), Y2, Y5
-	VFMADD213PD  vmconst<>+480(SB), Y5, Y2
-	VPADDQ       vmconst<>+544(SB), Y3, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VMULPD       Y3, Y2, Y2
-	VPAND        vmconst<>+4160(SB), Y0, Y3
+	VPAND        vmconst<>+1056(SB), Y2, Y3
 	VPOR         vmconst<>+448(SB), Y3, Y3
-	VPSRLQ       $0x34, Y0, Y5
-	VPAND        vmconst<>+4192(SB), Y5, Y5
-	VPOR         vmconst<>+1088(SB), Y5, Y5
-	VSUBPD       vmconst<>+1120(SB), Y5, Y5
-	VADDPD       vmconst<>+1088(SB), Y4, Y4
-	VPAND        vmconst<>+1056(SB), Y4, Y4
-	VMOVUPS      vmconst<>+4096(SB), Y6
-	VMOVUPS      vmconst<>+4096(SB), Y7
+	VPSRLQ       $0x34, Y2, Y2
+	VPOR         vmconst<>+1088(SB), Y2, Y2
+	VSUBPD       vmconst<>+1120(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y3, Y4
+	VSUBPD       vmconst<>+480(SB), Y2, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y2
+	VADDPD       Y3, Y3, Y5
+	VBLENDVPD    Y4, Y5, Y3, Y3
+	VSUBPD       vmconst<>+480(SB), Y3, Y3
+	VADDPD       vmconst<>+512(SB), Y3, Y4
+	VSUBPD       vmconst<>+512(SB), Y4, Y5
+	VSUBPD       Y5, Y3, Y5
+	VDIVPD       Y4, Y3, Y6
+	VFNMADD231PD Y4, Y6, Y3
+	VFNMADD231PD Y5, Y6, Y3
+	VMULPD       vmconst<>+448(SB), Y3, Y3
+	VMOVUPS      vmconst<>+480(SB), Y4
+	VSUBPD       Y6, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMULPD       Y6, Y6, Y4
+	VPXOR        vmconst<>+128(SB), Y4, Y5
+	VFMADD231PD  Y6, Y6, Y5
+	VMULPD       Y4, Y6, Y7
+	VMULPD       vmconst<>+4096(SB), Y4, Y8
+	VPXOR        vmconst<>+128(SB), Y7, Y9
+	VFMADD231PD  Y4, Y6, Y9
+	VFMADD231PD  Y5, Y6, Y9
+	VMOVUPS      Y9, Y5
+	VFMADD231PD  Y3, Y8, Y5
+	VMULPD       vmconst<>+4128(SB), Y7, Y8
+	VPXOR        vmconst<>+128(SB), Y8, Y9
+	VFMADD231PD  vmconst<>+4128(SB), Y7, Y9
+	VFMADD231PD  vmconst<>+4160(SB), Y7, Y9
+	VFMADD231PD  vmconst<>+4128(SB), Y5, Y9
+	VMULPD       Y4, Y7, Y5
+	VMOVUPS      Y4, Y7
+	VMOVUPS      vmconst<>+4192(SB), Y10
+	VFMADD213PD  vmconst<>+4224(SB), Y10, Y7
+	VFMADD213PD  vmconst<>+4256(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4288(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4320(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4352(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4384(SB), Y4, Y7
+	VFMADD213PD  vmconst<>+4416(SB), Y4, Y7
+	VMULPD       Y7, Y5, Y4
+	VMULPD       vmconst<>+4448(SB), Y2, Y5
+	VADDPD       Y6, Y6, Y6
+	VADDPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y5
+	VADDPD       Y6, Y5, Y5
+	VADDPD       Y8, Y7, Y6
+	VSUBPD       Y6, Y7, Y7
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y7, Y5, Y5
+	VADDPD       Y4, Y9, Y4
+	VADDPD       Y4, Y5, Y4
+	VFMADD231PD  vmconst<>+512(SB), Y3, Y4
+	VMOVUPS      Y4, Y3
+	VFMADD231PD  vmconst<>+4480(SB), Y2, Y3
+	VADDPD       Y3, Y6, Y2
+	VSUBPD       Y2, Y6, Y4
+	VADDPD       Y3, Y4, Y3
+	VMULPD       Y2, Y1, Y4
+	VPXOR        vmconst<>+128(SB), Y4, Y5
+	VFMADD231PD  Y2, Y1, Y5
+	VMOVUPS      Y5, Y2
+	VFMADD231PD  Y3, Y1, Y2
+	VMOVUPS      Y4, Y3
+	VMOVUPS      vmconst<>+0(SB), Y5
+	VFMADD213PD  vmconst<>+32(SB), Y5, Y3
+	VSUBPD       vmconst<>+32(SB), Y3, Y5
+	VMOVUPS      Y4, Y6
+	VFNMADD231PD vmconst<>+1440(SB), Y5, Y6
+	VMOVUPS      Y6, Y7
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y7
+	VSUBPD       Y7, Y6, Y6
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y6
+	VADDPD       Y2, Y6, Y2
+	VADDPD       vmconst<>+480(SB), Y7, Y5
+	VMOVUPS      vmconst<>+480(SB), Y6
+	VSUBPD       Y5, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y7, Y7, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+4512(SB), Y10
+	VFMADD213PD  vmconst<>+4544(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+4576(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4608(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4640(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4672(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4704(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4736(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4768(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+4800(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+448(SB), Y7, Y9
+	VFMADD231PD  Y9, Y8, Y6
+	VADDPD       Y6, Y5, Y7
+	VFMADD231PD  Y7, Y2, Y6
+	VADDPD       Y6, Y5, Y2
+	VPSLLQ       $0x34, Y3, Y3
+	VPADDQ       Y3, Y2, Y2
+	VPAND        vmconst<>+2688(SB), Y0, Y3
+	VROUNDPD     $0x03, Y1, Y5
+	VCMPPD       $0x00, Y1, Y5, Y5
+	VMULPD       vmconst<>+448(SB), Y1, Y6
+	VROUNDPD     $0x03, Y6, Y7
+	VCMPPD       $0x04, Y6, Y7, Y6
+	VPAND        Y6, Y5, Y6
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y0, Y7
+	VPAND        Y6, Y7, Y6
+	VPXOR        vmconst<>+128(SB), Y2, Y8
+	VBLENDVPD    Y6, Y8, Y2, Y2
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y6
+	VPANDN       Y7, Y5, Y5
+	VBLENDVPD    Y5, vmconst<>+4864(SB), Y2, Y2
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y3
+	VPAND        Y6, Y3, Y3
+	VPAND        vmconst<>+2688(SB), Y4, Y4
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
+	VPAND        Y4, Y3, Y3
+	VPANDN       Y3, Y5, Y3
+	VPAND        Y6, Y5, Y4
+	VPOR         Y4, Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y1, Y4
+	VCMPPD       $0x00, vmconst<>+480(SB), Y0, Y0
+	VPOR         Y0, Y4, Y0
+	VBLENDVPD    Y0, vmconst<>+480(SB), Y2, Y2
+	VPOR         Y0, Y3, Y0
+	VMOVUPS      Y2, (AX)(BX*8)
+	VMOVMSKPD    Y0, SI
+	ADDQ         $0x04, BX
+	XORQ         $0x0f, SI
+	JNZ          out96
+	JMP          loop94
 
-powloop109:
-	VPTEST    Y4, Y4
-	JZ        powdone110
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y5, Y8
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y5, Y9
-	VPOR      Y9, Y8, Y8
-	VPCMPEQQ  vmconst<>+4096(SB), Y4, Y9
-	VPANDN    Y8, Y9, Y8
-	VPOR      Y7, Y8, Y7
-	VPAND     vmconst<>+4288(SB), Y4, Y8
-	VPCMPEQQ  vmconst<>+4288(SB), Y8, Y8
-	VMULPD    Y3, Y2, Y9
-	VBLENDVPD Y8, Y9, Y2, Y2
-	VADDPD    Y5, Y6, Y9
-	VBLENDVPD Y8, Y9, Y6, Y6
-	VMULPD    Y3, Y3, Y3
-	VADDPD    Y5, Y5, Y5
-	VCMPPD    $0x11, vmconst<>+448(SB), Y3, Y8
-	VADDPD    Y3, Y3, Y9
-	VBLENDVPD Y8, Y9, Y3, Y3
-	VSUBPD    vmconst<>+480(SB), Y5, Y9
-	VBLENDVPD Y8, Y9, Y5, Y5
-	VPSRLQ    $0x01, Y4, Y4
-	JMP       powloop109
-
-powdone110:
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y1, Y3
-	VMOVUPS   vmconst<>+480(SB), Y4
-	VDIVPD    Y2, Y4, Y4
-	VBLENDVPD Y3, Y4, Y2, Y2
-	VMOVUPS   vmconst<>+4096(SB), Y4
-	VSUBPD    Y6, Y4, Y4
-	VBLENDVPD Y3, Y4, Y6, Y3
-	VPSRLQ    $0x34, Y2, Y4
-	VPAND     vmconst<>+4192(SB), Y4, Y4
-	VPOR      vmconst<>+1088(SB), Y4, Y4
-	VSUBPD    vmconst<>+1088(SB), Y4, Y4
-	VADDPD    Y3, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+480(SB), Y4, Y5
-	VCMPPD    $0x12, vmconst<>+4320(SB), Y4, Y4
-	VPAND     Y4, Y5, Y4
-	VADDPD    vmconst<>+32(SB), Y3, Y3
-	VPSUBQ    vmconst<>+32(SB), Y3, Y3
-	VPSLLQ    $0x34, Y3, Y3
-	VPADDQ    Y3, Y2, Y2
-	VPAND     vmconst<>+2688(SB), Y1, Y3
-	VPAND     vmconst<>+2688(SB), Y0, Y5
-	VROUNDPD  $0x03, Y3, Y6
-	VCMPPD    $0x04, Y3, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+4096(SB), Y0, Y8
-	VPAND     Y8, Y6, Y6
-	VBLENDVPD Y6, vmconst<>+4352(SB), Y2, Y2
-	VSQRTPD   Y0, Y8
-	VCMPPD    $0x00, vmconst<>+448(SB), Y1, Y9
-	VBLENDVPD Y9, Y8, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4384(SB), Y1, Y9
-	VMOVUPS   vmconst<>+480(SB), Y10
-	VDIVPD    Y8, Y10, Y8
-	VBLENDVPD Y9, Y8, Y2, Y2
-	VPANDN    Y4, Y7, Y4
-	VCMPPD    $0x00, vmconst<>+448(SB), Y3, Y7
-	VPOR      Y7, Y6, Y6
-	VPOR      Y6, Y4, Y4
-	VCMPPD    $0x1d, vmconst<>+992(SB), Y5, Y6
-	VCMPPD    $0x12, vmconst<>+1024(SB), Y5, Y5
-	VPAND     Y5, Y6, Y5
-	VCMPPD    $0x11, vmconst<>+4128(SB), Y3, Y3
-	VPAND     Y3, Y5, Y3
-	VPAND     Y3, Y4, Y3
-	VCMPPD    $0x00, vmconst<>+480(SB), Y1, Y4
-	VBLENDVPD Y4, Y0, Y2, Y2
-	VCMPPD    $0x00, vmconst<>+4096(SB), Y1, Y5
-	VCMPPD    $0x00, vmconst<>+480(SB), Y0, Y0
-	VPOR      Y0, Y5, Y0
-	VBLENDVPD Y0, vmconst<>+480(SB), Y2, Y2
-	VPOR      Y0, Y4, Y0
-	VPOR      Y0, Y3, Y0
-	VMOVUPS   Y2, (AX)(BX*8)
-	VMOVMSKPD Y0, SI
-	ADDQ      $0x04, BX
-	XORQ      $0x0f, SI
-	JNZ       out108
-	JMP       loop106
-
-out108:
+out96:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3410,7 +2832,7 @@ out108:
 	VZEROUPPER
 	RET
 
-done107:
+done95:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3426,394 +2848,180 @@ TEXT ·scalarPow32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop111:
+loop97:
 	CMPQ         BX, CX
-	JAE          done112
+	JAE          done98
 	VBROADCASTSS x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y1
 	VCVTPS2PD    X0, Y2
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VMINPD       vmconst<>+4128(SB), Y5, Y6
-	VROUNDPD     $0x03, Y6, Y6
-	VSUBPD       Y6, Y5, Y8
-	VCMPPD       $0x1e, vmconst<>+448(SB), Y8, Y9
-	VSUBPD       vmconst<>+480(SB), Y8, Y10
-	VBLENDVPD    Y9, Y10, Y8, Y8
-	VADDPD       vmconst<>+480(SB), Y6, Y10
-	VBLENDVPD    Y9, Y10, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y2, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y2, Y10
-	VPAND        Y10, Y9, Y9
-	VPAND        vmconst<>+1056(SB), Y2, Y9
-	VPOR         vmconst<>+448(SB), Y9, Y9
-	VPSRLQ       $0x34, Y2, Y10
-	VPOR         vmconst<>+1088(SB), Y10, Y10
-	VSUBPD       vmconst<>+1120(SB), Y10, Y10
-	VCMPPD       $0x12, vmconst<>+1152(SB), Y9, Y11
-	VSUBPD       vmconst<>+480(SB), Y10, Y12
-	VBLENDVPD    Y11, Y12, Y10, Y10
-	VADDPD       Y9, Y9, Y12
-	VBLENDVPD    Y11, Y12, Y9, Y9
-	VSUBPD       vmconst<>+480(SB), Y9, Y9
-	VADDPD       vmconst<>+512(SB), Y9, Y11
-	VDIVPD       Y11, Y9, Y11
-	VMULPD       Y11, Y11, Y12
-	VMULPD       Y12, Y12, Y13
-	VMULPD       vmconst<>+1184(SB), Y13, Y14
-	VADDPD       vmconst<>+1216(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1248(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1280(SB), Y14, Y14
-	VMULPD       Y12, Y14, Y12
-	VMULPD       vmconst<>+1312(SB), Y13, Y14
-	VADDPD       vmconst<>+1344(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y14
-	VADDPD       vmconst<>+1376(SB), Y14, Y14
-	VMULPD       Y13, Y14, Y13
-	VADDPD       Y13, Y12, Y12
-	VMULPD       vmconst<>+448(SB), Y9, Y13
-	VMULPD       Y9, Y13, Y13
-	VADDPD       Y13, Y12, Y12
-	VMULPD       Y12, Y11, Y11
-	VMULPD       vmconst<>+1408(SB), Y10, Y12
-	VADDPD       Y12, Y11, Y11
-	VSUBPD       Y11, Y13, Y11
-	VSUBPD       Y9, Y11, Y9
-	VMULPD       vmconst<>+1440(SB), Y10, Y10
-	VSUBPD       Y9, Y10, Y9
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y4, Y10
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y4, Y4
-	VPAND        Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND        Y5, Y4, Y4
-	VCMPPD       $0x04, vmconst<>+4096(SB), Y8, Y5
-	VCMPPD       $0x1e, vmconst<>+4096(SB), Y2, Y10
-	VPAND        Y10, Y5, Y5
-	VPAND        Y4, Y5, Y4
-	VMULPD       Y9, Y8, Y5
-	VPAND        Y5, Y4, Y4
-	VMULPD       vmconst<>+0(SB), Y4, Y5
-	VADDPD       vmconst<>+32(SB), Y5, Y5
-	VSUBPD       vmconst<>+32(SB), Y5, Y8
-	VCMPPD       $0x1d, vmconst<>+64(SB), Y8, Y9
-	VCMPPD       $0x12, vmconst<>+96(SB), Y8, Y10
-	VPAND        Y10, Y9, Y9
-	VPXOR        vmconst<>+128(SB), Y8, Y8
-	VFMADD231PD  vmconst<>+160(SB), Y8, Y4
-	VFMADD231PD  vmconst<>+192(SB), Y8, Y4
-	VMULPD       vmconst<>+224(SB), Y4, Y4
-	VMOVUPS      Y4, Y8
-	VMOVUPS      vmconst<>+256(SB), Y9
-	VFMADD213PD  vmconst<>+288(SB), Y9, Y8
-	VFMADD213PD  vmconst<>+320(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+352(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+384(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+416(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+448(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+480(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VMULPD       Y8, Y4, Y4
-	VADDPD       vmconst<>+512(SB), Y4, Y8
-	VFMADD213PD  vmconst<>+480(SB), Y8, Y4
-	VPADDQ       vmconst<>+544(SB), Y5, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VMULPD       Y5, Y4, Y4
-	VPAND        vmconst<>+4160(SB), Y2, Y5
+	VPAND        vmconst<>+1056(SB), Y4, Y5
 	VPOR         vmconst<>+448(SB), Y5, Y5
-	VPSRLQ       $0x34, Y2, Y8
-	VPAND        vmconst<>+4192(SB), Y8, Y8
-	VPOR         vmconst<>+1088(SB), Y8, Y8
-	VSUBPD       vmconst<>+1120(SB), Y8, Y8
-	VADDPD       vmconst<>+1088(SB), Y6, Y6
-	VPAND        vmconst<>+1056(SB), Y6, Y6
-	VMOVUPS      vmconst<>+4096(SB), Y9
-	VMOVUPS      vmconst<>+4096(SB), Y10
-
-powloop114:
-	VPTEST    Y6, Y6
-	JZ        powdone115
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y8, Y11
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y8, Y12
-	VPOR      Y12, Y11, Y11
-	VPCMPEQQ  vmconst<>+4096(SB), Y6, Y12
-	VPANDN    Y11, Y12, Y11
-	VPOR      Y10, Y11, Y10
-	VPAND     vmconst<>+4288(SB), Y6, Y11
-	VPCMPEQQ  vmconst<>+4288(SB), Y11, Y11
-	VMULPD    Y5, Y4, Y12
-	VBLENDVPD Y11, Y12, Y4, Y4
-	VADDPD    Y8, Y9, Y12
-	VBLENDVPD Y11, Y12, Y9, Y9
-	VMULPD    Y5, Y5, Y5
-	VADDPD    Y8, Y8, Y8
-	VCMPPD    $0x11, vmconst<>+448(SB), Y5, Y11
-	VADDPD    Y5, Y5, Y12
-	VBLENDVPD Y11, Y12, Y5, Y5
-	VSUBPD    vmconst<>+480(SB), Y8, Y12
-	VBLENDVPD Y11, Y12, Y8, Y8
-	VPSRLQ    $0x01, Y6, Y6
-	JMP       powloop114
-
-powdone115:
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y3, Y5
-	VMOVUPS      vmconst<>+480(SB), Y6
-	VDIVPD       Y4, Y6, Y6
-	VBLENDVPD    Y5, Y6, Y4, Y4
-	VMOVUPS      vmconst<>+4096(SB), Y6
-	VSUBPD       Y9, Y6, Y6
-	VBLENDVPD    Y5, Y6, Y9, Y5
-	VPSRLQ       $0x34, Y4, Y6
-	VPAND        vmconst<>+4192(SB), Y6, Y6
-	VPOR         vmconst<>+1088(SB), Y6, Y6
-	VSUBPD       vmconst<>+1088(SB), Y6, Y6
-	VADDPD       Y5, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+480(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+4320(SB), Y6, Y6
-	VPAND        Y6, Y8, Y6
-	VADDPD       vmconst<>+32(SB), Y5, Y5
-	VPSUBQ       vmconst<>+32(SB), Y5, Y5
+	VPSRLQ       $0x34, Y4, Y4
+	VPOR         vmconst<>+1088(SB), Y4, Y4
+	VSUBPD       vmconst<>+1120(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y5, Y7
+	VSUBPD       vmconst<>+480(SB), Y4, Y8
+	VBLENDVPD    Y7, Y8, Y4, Y4
+	VADDPD       Y5, Y5, Y8
+	VBLENDVPD    Y7, Y8, Y5, Y5
+	VSUBPD       vmconst<>+480(SB), Y5, Y5
+	VADDPD       vmconst<>+512(SB), Y5, Y7
+	VDIVPD       Y7, Y5, Y5
+	VMULPD       Y5, Y5, Y7
+	VMULPD       Y7, Y5, Y8
+	VMOVUPS      Y7, Y9
+	VMOVUPS      vmconst<>+4960(SB), Y10
+	VFMADD213PD  vmconst<>+4992(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5024(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5056(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5088(SB), Y7, Y9
+	VFMADD213PD  vmconst<>+5120(SB), Y7, Y9
+	VADDPD       Y5, Y5, Y5
+	VFMADD231PD  Y9, Y8, Y5
+	VFMADD231PD  vmconst<>+4928(SB), Y4, Y5
+	VMULPD       Y5, Y3, Y4
+	VMOVUPS      Y4, Y5
+	VMOVUPS      vmconst<>+0(SB), Y7
+	VFMADD213PD  vmconst<>+32(SB), Y7, Y5
+	VSUBPD       vmconst<>+32(SB), Y5, Y7
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD vmconst<>+1440(SB), Y7, Y8
+	VFNMADD231PD vmconst<>+1408(SB), Y7, Y8
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y8, Y9
+	VMOVUPS      vmconst<>+5152(SB), Y10
+	VFMADD213PD  vmconst<>+5184(SB), Y10, Y9
+	VFMADD213PD  vmconst<>+5216(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5248(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5280(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+5312(SB), Y8, Y9
+	VFMADD213PD  vmconst<>+448(SB), Y8, Y9
+	VFMADD231PD  Y9, Y7, Y8
+	VADDPD       vmconst<>+480(SB), Y8, Y7
 	VPSLLQ       $0x34, Y5, Y5
-	VPADDQ       Y5, Y4, Y4
-	VPAND        vmconst<>+2688(SB), Y3, Y5
-	VPAND        vmconst<>+2688(SB), Y2, Y8
-	VROUNDPD     $0x03, Y5, Y9
-	VCMPPD       $0x04, Y5, Y9, Y9
-	VCMPPD       $0x11, vmconst<>+4096(SB), Y2, Y11
-	VPAND        Y11, Y9, Y9
-	VBLENDVPD    Y9, vmconst<>+4352(SB), Y4, Y4
-	VSQRTPD      Y2, Y11
-	VCMPPD       $0x00, vmconst<>+448(SB), Y3, Y12
-	VBLENDVPD    Y12, Y11, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4384(SB), Y3, Y12
-	VMOVUPS      vmconst<>+480(SB), Y13
-	VDIVPD       Y11, Y13, Y11
-	VBLENDVPD    Y12, Y11, Y4, Y4
-	VPANDN       Y6, Y10, Y6
-	VCMPPD       $0x00, vmconst<>+448(SB), Y5, Y10
-	VPOR         Y10, Y9, Y9
-	VPOR         Y9, Y6, Y6
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y8, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y8, Y8
-	VPAND        Y8, Y9, Y8
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y5, Y5
-	VPAND        Y5, Y8, Y5
-	VPAND        Y5, Y6, Y5
-	VCMPPD       $0x00, vmconst<>+480(SB), Y3, Y6
-	VBLENDVPD    Y6, Y2, Y4, Y4
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y3, Y3
+	VPADDQ       Y5, Y7, Y5
+	VPAND        vmconst<>+2688(SB), Y2, Y7
+	VROUNDPD     $0x03, Y3, Y8
+	VCMPPD       $0x00, Y3, Y8, Y8
+	VMULPD       vmconst<>+448(SB), Y3, Y9
+	VROUNDPD     $0x03, Y9, Y10
+	VCMPPD       $0x04, Y9, Y10, Y9
+	VPAND        Y9, Y8, Y9
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y2, Y10
+	VPAND        Y9, Y10, Y9
+	VPXOR        vmconst<>+128(SB), Y5, Y11
+	VBLENDVPD    Y9, Y11, Y5, Y5
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y7, Y9
+	VPANDN       Y10, Y8, Y8
+	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
+	VPAND        Y9, Y7, Y7
+	VPAND        vmconst<>+2688(SB), Y4, Y4
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
+	VPAND        Y4, Y7, Y4
+	VPANDN       Y4, Y8, Y4
+	VPAND        Y9, Y8, Y7
+	VPOR         Y7, Y4, Y4
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
-	VBLENDVPD    Y2, vmconst<>+480(SB), Y4, Y3
-	VPOR         Y2, Y6, Y2
-	VPOR         Y2, Y5, Y2
-	VCVTPD2PSY   Y3, X7
+	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
+	VPOR         Y2, Y4, Y2
+	VCVTPD2PSY   Y3, X6
 	VMOVMSKPD    Y2, SI
 	VEXTRACTF128 $0x01, Y0, X0
 	VCVTPS2PD    X0, Y0
 	VEXTRACTF128 $0x01, Y1, X2
 	VCVTPS2PD    X2, Y2
 	VPAND        vmconst<>+2688(SB), Y0, Y3
-	VPAND        vmconst<>+2688(SB), Y2, Y4
-	VMINPD       vmconst<>+4128(SB), Y4, Y5
-	VROUNDPD     $0x03, Y5, Y5
-	VSUBPD       Y5, Y4, Y6
-	VCMPPD       $0x1e, vmconst<>+448(SB), Y6, Y8
-	VSUBPD       vmconst<>+480(SB), Y6, Y9
-	VBLENDVPD    Y8, Y9, Y6, Y6
-	VADDPD       vmconst<>+480(SB), Y5, Y9
-	VBLENDVPD    Y8, Y9, Y5, Y5
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y0, Y8
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y0, Y9
-	VPAND        Y9, Y8, Y8
-	VPAND        vmconst<>+1056(SB), Y0, Y8
-	VPOR         vmconst<>+448(SB), Y8, Y8
-	VPSRLQ       $0x34, Y0, Y9
-	VPOR         vmconst<>+1088(SB), Y9, Y9
-	VSUBPD       vmconst<>+1120(SB), Y9, Y9
-	VCMPPD       $0x12, vmconst<>+1152(SB), Y8, Y10
-	VSUBPD       vmconst<>+480(SB), Y9, Y11
-	VBLENDVPD    Y10, Y11, Y9, Y9
-	VADDPD       Y8, Y8, Y11
-	VBLENDVPD    Y10, Y11, Y8, Y8
-	VSUBPD       vmconst<>+480(SB), Y8, Y8
-	VADDPD       vmconst<>+512(SB), Y8, Y10
-	VDIVPD       Y10, Y8, Y10
-	VMULPD       Y10, Y10, Y11
-	VMULPD       Y11, Y11, Y12
-	VMULPD       vmconst<>+1184(SB), Y12, Y13
-	VADDPD       vmconst<>+1216(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y13
-	VADDPD       vmconst<>+1248(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y13
-	VADDPD       vmconst<>+1280(SB), Y13, Y13
-	VMULPD       Y11, Y13, Y11
-	VMULPD       vmconst<>+1312(SB), Y12, Y13
-	VADDPD       vmconst<>+1344(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y13
-	VADDPD       vmconst<>+1376(SB), Y13, Y13
-	VMULPD       Y12, Y13, Y12
-	VADDPD       Y12, Y11, Y11
-	VMULPD       vmconst<>+448(SB), Y8, Y12
-	VMULPD       Y8, Y12, Y12
-	VADDPD       Y12, Y11, Y11
-	VMULPD       Y11, Y10, Y10
-	VMULPD       vmconst<>+1408(SB), Y9, Y11
-	VADDPD       Y11, Y10, Y10
-	VSUBPD       Y10, Y12, Y10
-	VSUBPD       Y8, Y10, Y8
-	VMULPD       vmconst<>+1440(SB), Y9, Y9
-	VSUBPD       Y8, Y9, Y8
-	VCMPPD       $0x1d, vmconst<>+992(SB), Y3, Y9
-	VCMPPD       $0x12, vmconst<>+1024(SB), Y3, Y3
-	VPAND        Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+4128(SB), Y4, Y4
-	VPAND        Y4, Y3, Y3
-	VCMPPD       $0x04, vmconst<>+4096(SB), Y6, Y4
-	VCMPPD       $0x1e, vmconst<>+4096(SB), Y0, Y9
-	VPAND        Y9, Y4, Y4
-	VPAND        Y3, Y4, Y3
-	VMULPD       Y8, Y6, Y4
-	VPAND        Y4, Y3, Y3
-	VMULPD       vmconst<>+0(SB), Y3, Y4
-	VADDPD       vmconst<>+32(SB), Y4, Y4
-	VSUBPD       vmconst<>+32(SB), Y4, Y6
-	VCMPPD       $0x1d, vmconst<>+64(SB), Y6, Y8
-	VCMPPD       $0x12, vmconst<>+96(SB), Y6, Y9
-	VPAND        Y9, Y8, Y8
-	VPXOR        vmconst<>+128(SB), Y6, Y6
-	VFMADD231PD  vmconst<>+160(SB), Y6, Y3
-	VFMADD231PD  vmconst<>+192(SB), Y6, Y3
-	VMULPD       vmconst<>+224(SB), Y3, Y3
-	VMOVUPS      Y3, Y6
-	VMOVUPS      vmconst<>+256(SB), Y8
-	VFMADD213PD  vmconst<>+288(SB), Y8, Y6
-	VFMADD213PD  vmconst<>+320(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+352(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+384(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+416(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+448(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+480(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VMULPD       Y6, Y3, Y3
-	VADDPD       vmconst<>+512(SB), Y3, Y6
-	VFMADD213PD  vmconst<>+480(SB), Y6, Y3
-	VPADDQ       vmconst<>+544(SB), Y4, Y4
-	VPSLLQ       $0x34, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4160(SB), Y0, Y4
+	VPAND        vmconst<>+1056(SB), Y3, Y4
 	VPOR         vmconst<>+448(SB), Y4, Y4
-	VPSRLQ       $0x34, Y0, Y6
-	VPAND        vmconst<>+4192(SB), Y6, Y6
-	VPOR         vmconst<>+1088(SB), Y6, Y6
-	VSUBPD       vmconst<>+1120(SB), Y6, Y6
-	VADDPD       vmconst<>+1088(SB), Y5, Y5
-	VPAND        vmconst<>+1056(SB), Y5, Y5
-	VMOVUPS      vmconst<>+4096(SB), Y8
-	VMOVUPS      vmconst<>+4096(SB), Y9
+	VPSRLQ       $0x34, Y3, Y3
+	VPOR         vmconst<>+1088(SB), Y3, Y3
+	VSUBPD       vmconst<>+1120(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+1152(SB), Y4, Y5
+	VSUBPD       vmconst<>+480(SB), Y3, Y7
+	VBLENDVPD    Y5, Y7, Y3, Y3
+	VADDPD       Y4, Y4, Y7
+	VBLENDVPD    Y5, Y7, Y4, Y4
+	VSUBPD       vmconst<>+480(SB), Y4, Y4
+	VADDPD       vmconst<>+512(SB), Y4, Y5
+	VDIVPD       Y5, Y4, Y4
+	VMULPD       Y4, Y4, Y5
+	VMULPD       Y5, Y4, Y7
+	VMOVUPS      Y5, Y8
+	VMOVUPS      vmconst<>+4960(SB), Y9
+	VFMADD213PD  vmconst<>+4992(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5024(SB), Y5, Y8
+	VFMADD213PD  vmconst<>+5056(SB), Y5, Y8
+	VFMADD213PD  vmconst<>+5088(SB), Y5, Y8
+	VFMADD213PD  vmconst<>+5120(SB), Y5, Y8
+	VADDPD       Y4, Y4, Y4
+	VFMADD231PD  Y8, Y7, Y4
+	VFMADD231PD  vmconst<>+4928(SB), Y3, Y4
+	VMULPD       Y4, Y2, Y3
+	VMOVUPS      Y3, Y4
+	VMOVUPS      vmconst<>+0(SB), Y5
+	VFMADD213PD  vmconst<>+32(SB), Y5, Y4
+	VSUBPD       vmconst<>+32(SB), Y4, Y5
+	VMOVUPS      Y3, Y7
+	VFNMADD231PD vmconst<>+1440(SB), Y5, Y7
+	VFNMADD231PD vmconst<>+1408(SB), Y5, Y7
+	VMULPD       Y7, Y7, Y5
+	VMOVUPS      Y7, Y8
+	VMOVUPS      vmconst<>+5152(SB), Y9
+	VFMADD213PD  vmconst<>+5184(SB), Y9, Y8
+	VFMADD213PD  vmconst<>+5216(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5248(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5280(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+5312(SB), Y7, Y8
+	VFMADD213PD  vmconst<>+448(SB), Y7, Y8
+	VFMADD231PD  Y8, Y5, Y7
+	VADDPD       vmconst<>+480(SB), Y7, Y5
+	VPSLLQ       $0x34, Y4, Y4
+	VPADDQ       Y4, Y5, Y4
+	VPAND        vmconst<>+2688(SB), Y0, Y5
+	VROUNDPD     $0x03, Y2, Y7
+	VCMPPD       $0x00, Y2, Y7, Y7
+	VMULPD       vmconst<>+448(SB), Y2, Y8
+	VROUNDPD     $0x03, Y8, Y9
+	VCMPPD       $0x04, Y8, Y9, Y8
+	VPAND        Y8, Y7, Y8
+	VCMPPD       $0x11, vmconst<>+4832(SB), Y0, Y9
+	VPAND        Y8, Y9, Y8
+	VPXOR        vmconst<>+128(SB), Y4, Y10
+	VBLENDVPD    Y8, Y10, Y4, Y4
+	VCMPPD       $0x12, vmconst<>+1024(SB), Y5, Y8
+	VPANDN       Y9, Y7, Y7
+	VBLENDVPD    Y7, vmconst<>+4864(SB), Y4, Y4
+	VCMPPD       $0x1d, vmconst<>+992(SB), Y5, Y5
+	VPAND        Y8, Y5, Y5
+	VPAND        vmconst<>+2688(SB), Y3, Y3
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y3, Y3
+	VPAND        Y3, Y5, Y3
+	VPANDN       Y3, Y7, Y3
+	VPAND        Y8, Y7, Y5
+	VPOR         Y5, Y3, Y3
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+480(SB), Y0, Y0
+	VPOR         Y0, Y2, Y0
+	VBLENDVPD    Y0, vmconst<>+480(SB), Y4, Y2
+	VPOR         Y0, Y3, Y0
+	VCVTPD2PSY   Y2, X2
+	VMOVMSKPD    Y0, DI
+	VINSERTF128  $0x01, X2, Y6, Y0
+	SHLQ         $0x04, DI
+	ORQ          DI, SI
+	VMOVUPS      Y0, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	XORQ         $0xff, SI
+	JNZ          out99
+	JMP          loop97
 
-powloop116:
-	VPTEST    Y5, Y5
-	JZ        powdone117
-	VCMPPD    $0x11, vmconst<>+4224(SB), Y6, Y10
-	VCMPPD    $0x1e, vmconst<>+4256(SB), Y6, Y11
-	VPOR      Y11, Y10, Y10
-	VPCMPEQQ  vmconst<>+4096(SB), Y5, Y11
-	VPANDN    Y10, Y11, Y10
-	VPOR      Y9, Y10, Y9
-	VPAND     vmconst<>+4288(SB), Y5, Y10
-	VPCMPEQQ  vmconst<>+4288(SB), Y10, Y10
-	VMULPD    Y4, Y3, Y11
-	VBLENDVPD Y10, Y11, Y3, Y3
-	VADDPD    Y6, Y8, Y11
-	VBLENDVPD Y10, Y11, Y8, Y8
-	VMULPD    Y4, Y4, Y4
-	VADDPD    Y6, Y6, Y6
-	VCMPPD    $0x11, vmconst<>+448(SB), Y4, Y10
-	VADDPD    Y4, Y4, Y11
-	VBLENDVPD Y10, Y11, Y4, Y4
-	VSUBPD    vmconst<>+480(SB), Y6, Y11
-	VBLENDVPD Y10, Y11, Y6, Y6
-	VPSRLQ    $0x01, Y5, Y5
-	JMP       powloop116
-
-powdone117:
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y2, Y4
-	VMOVUPS     vmconst<>+480(SB), Y5
-	VDIVPD      Y3, Y5, Y5
-	VBLENDVPD   Y4, Y5, Y3, Y3
-	VMOVUPS     vmconst<>+4096(SB), Y5
-	VSUBPD      Y8, Y5, Y5
-	VBLENDVPD   Y4, Y5, Y8, Y4
-	VPSRLQ      $0x34, Y3, Y5
-	VPAND       vmconst<>+4192(SB), Y5, Y5
-	VPOR        vmconst<>+1088(SB), Y5, Y5
-	VSUBPD      vmconst<>+1088(SB), Y5, Y5
-	VADDPD      Y4, Y5, Y5
-	VCMPPD      $0x1d, vmconst<>+480(SB), Y5, Y6
-	VCMPPD      $0x12, vmconst<>+4320(SB), Y5, Y5
-	VPAND       Y5, Y6, Y5
-	VADDPD      vmconst<>+32(SB), Y4, Y4
-	VPSUBQ      vmconst<>+32(SB), Y4, Y4
-	VPSLLQ      $0x34, Y4, Y4
-	VPADDQ      Y4, Y3, Y3
-	VPAND       vmconst<>+2688(SB), Y2, Y4
-	VPAND       vmconst<>+2688(SB), Y0, Y6
-	VROUNDPD    $0x03, Y4, Y8
-	VCMPPD      $0x04, Y4, Y8, Y8
-	VCMPPD      $0x11, vmconst<>+4096(SB), Y0, Y10
-	VPAND       Y10, Y8, Y8
-	VBLENDVPD   Y8, vmconst<>+4352(SB), Y3, Y3
-	VSQRTPD     Y0, Y10
-	VCMPPD      $0x00, vmconst<>+448(SB), Y2, Y11
-	VBLENDVPD   Y11, Y10, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4384(SB), Y2, Y11
-	VMOVUPS     vmconst<>+480(SB), Y12
-	VDIVPD      Y10, Y12, Y10
-	VBLENDVPD   Y11, Y10, Y3, Y3
-	VPANDN      Y5, Y9, Y5
-	VCMPPD      $0x00, vmconst<>+448(SB), Y4, Y9
-	VPOR        Y9, Y8, Y8
-	VPOR        Y8, Y5, Y5
-	VCMPPD      $0x1d, vmconst<>+992(SB), Y6, Y8
-	VCMPPD      $0x12, vmconst<>+1024(SB), Y6, Y6
-	VPAND       Y6, Y8, Y6
-	VCMPPD      $0x11, vmconst<>+4128(SB), Y4, Y4
-	VPAND       Y4, Y6, Y4
-	VPAND       Y4, Y5, Y4
-	VCMPPD      $0x00, vmconst<>+480(SB), Y2, Y5
-	VBLENDVPD   Y5, Y0, Y3, Y3
-	VCMPPD      $0x00, vmconst<>+4096(SB), Y2, Y2
-	VCMPPD      $0x00, vmconst<>+480(SB), Y0, Y0
-	VPOR        Y0, Y2, Y0
-	VBLENDVPD   Y0, vmconst<>+480(SB), Y3, Y2
-	VPOR        Y0, Y5, Y0
-	VPOR        Y0, Y4, Y0
-	VCVTPD2PSY  Y2, X2
-	VMOVMSKPD   Y0, DI
-	VINSERTF128 $0x01, X2, Y7, Y0
-	SHLQ        $0x04, DI
-	ORQ         DI, SI
-	VMOVUPS     Y0, (AX)(BX*4)
-	ADDQ        $0x08, BX
-	XORQ        $0xff, SI
-	JNZ         out113
-	JMP         loop111
-
-out113:
+out99:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3821,7 +3029,7 @@ out113:
 	VZEROUPPER
 	RET
 
-done112:
+done98:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3838,17 +3046,17 @@ TEXT ·hypot64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop118:
+loop100:
 	CMPQ       SI, CX
-	JAE        done119
+	JAE        done101
 	PREFETCHT0 2048(DX)(SI*8)
 	VMOVUPS    (DX)(SI*8), Y0
 	PREFETCHT0 2048(BX)(SI*8)
 	VMOVUPS    (BX)(SI*8), Y1
 	VPAND      vmconst<>+2688(SB), Y0, Y2
 	VPAND      vmconst<>+2688(SB), Y1, Y3
-	VCMPPD     $0x11, vmconst<>+4416(SB), Y2, Y4
-	VCMPPD     $0x11, vmconst<>+4416(SB), Y3, Y5
+	VCMPPD     $0x11, vmconst<>+5344(SB), Y2, Y4
+	VCMPPD     $0x11, vmconst<>+5344(SB), Y3, Y5
 	VPAND      Y5, Y4, Y4
 	VMAXPD     Y3, Y2, Y5
 	VMINPD     Y3, Y2, Y2
@@ -3857,16 +3065,16 @@ loop118:
 	VADDPD     vmconst<>+480(SB), Y2, Y2
 	VSQRTPD    Y2, Y2
 	VMULPD     Y2, Y5, Y2
-	VCMPPD     $0x00, vmconst<>+4096(SB), Y5, Y3
-	VBLENDVPD  Y3, vmconst<>+4096(SB), Y2, Y2
+	VCMPPD     $0x00, vmconst<>+4832(SB), Y5, Y3
+	VBLENDVPD  Y3, vmconst<>+4832(SB), Y2, Y2
 	VMOVUPS    Y2, (AX)(SI*8)
 	VMOVMSKPD  Y4, DI
 	ADDQ       $0x04, SI
 	XORQ       $0x0f, DI
-	JNZ        out120
-	JMP        loop118
+	JNZ        out102
+	JMP        loop100
 
-out120:
+out102:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3876,7 +3084,7 @@ out120:
 	VZEROUPPER
 	RET
 
-done119:
+done101:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3893,9 +3101,9 @@ TEXT ·hypot32AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop121:
+loop103:
 	CMPQ         SI, CX
-	JAE          done122
+	JAE          done104
 	PREFETCHT0   2048(DX)(SI*4)
 	VMOVUPS      (DX)(SI*4), Y0
 	PREFETCHT0   2048(BX)(SI*4)
@@ -3904,8 +3112,8 @@ loop121:
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -3914,8 +3122,8 @@ loop121:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4832(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X4
 	VMOVMSKPD    Y5, DI
 	VEXTRACTF128 $0x01, Y0, X2
@@ -3924,8 +3132,8 @@ loop121:
 	VCVTPS2PD    X3, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -3934,8 +3142,8 @@ loop121:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4832(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X2
 	VMOVMSKPD    Y5, R8
 	VINSERTF128  $0x01, X2, Y4, Y2
@@ -3944,10 +3152,10 @@ loop121:
 	VMOVUPS      Y2, (AX)(SI*4)
 	ADDQ         $0x08, SI
 	XORQ         $0xff, DI
-	JNZ          out123
-	JMP          loop121
+	JNZ          out105
+	JMP          loop103
 
-out123:
+out105:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3957,7 +3165,7 @@ out123:
 	VZEROUPPER
 	RET
 
-done122:
+done104:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3973,16 +3181,16 @@ TEXT ·hypotScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop124:
+loop106:
 	CMPQ         BX, CX
-	JAE          done125
+	JAE          done107
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y1, Y4
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y1, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y1, Y2, Y4
 	VMINPD       Y1, Y2, Y1
@@ -3991,16 +3199,16 @@ loop124:
 	VADDPD       vmconst<>+480(SB), Y1, Y1
 	VSQRTPD      Y1, Y1
 	VMULPD       Y1, Y4, Y1
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y4, Y2
-	VBLENDVPD    Y2, vmconst<>+4096(SB), Y1, Y1
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+4832(SB), Y1, Y1
 	VMOVUPS      Y1, (AX)(BX*8)
 	VMOVMSKPD    Y3, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out126
-	JMP          loop124
+	JNZ          out108
+	JMP          loop106
 
-out126:
+out108:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4008,7 +3216,7 @@ out126:
 	VZEROUPPER
 	RET
 
-done125:
+done107:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4024,9 +3232,9 @@ TEXT ·hypotScalar32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop127:
+loop109:
 	CMPQ         BX, CX
-	JAE          done128
+	JAE          done110
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
@@ -4034,8 +3242,8 @@ loop127:
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -4044,8 +3252,8 @@ loop127:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4832(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X4
 	VMOVMSKPD    Y5, SI
 	VEXTRACTF128 $0x01, Y0, X2
@@ -4054,8 +3262,8 @@ loop127:
 	VCVTPS2PD    X1, Y1
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y1, Y5
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y1, Y5
 	VPAND        Y5, Y3, Y3
 	VMAXPD       Y1, Y2, Y5
 	VMINPD       Y1, Y2, Y1
@@ -4064,8 +3272,8 @@ loop127:
 	VADDPD       vmconst<>+480(SB), Y1, Y1
 	VSQRTPD      Y1, Y1
 	VMULPD       Y1, Y5, Y1
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y5, Y2
-	VBLENDVPD    Y2, vmconst<>+4096(SB), Y1, Y1
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+4832(SB), Y1, Y1
 	VCVTPD2PSY   Y1, X1
 	VMOVMSKPD    Y3, DI
 	VINSERTF128  $0x01, X1, Y4, Y1
@@ -4074,10 +3282,10 @@ loop127:
 	VMOVUPS      Y1, (AX)(BX*4)
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out129
-	JMP          loop127
+	JNZ          out111
+	JMP          loop109
 
-out129:
+out111:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4085,7 +3293,7 @@ out129:
 	VZEROUPPER
 	RET
 
-done128:
+done110:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4101,16 +3309,16 @@ TEXT ·scalarHypot64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop130:
+loop112:
 	CMPQ         BX, CX
-	JAE          done131
+	JAE          done113
 	VBROADCASTSD x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y0
 	VPAND        vmconst<>+2688(SB), Y1, Y2
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y2, Y0, Y4
 	VMINPD       Y2, Y0, Y0
@@ -4119,16 +3327,16 @@ loop130:
 	VADDPD       vmconst<>+480(SB), Y0, Y0
 	VSQRTPD      Y0, Y0
 	VMULPD       Y0, Y4, Y0
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y4, Y2
-	VBLENDVPD    Y2, vmconst<>+4096(SB), Y0, Y0
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y4, Y2
+	VBLENDVPD    Y2, vmconst<>+4832(SB), Y0, Y0
 	VMOVUPS      Y0, (AX)(BX*8)
 	VMOVMSKPD    Y3, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out132
-	JMP          loop130
+	JNZ          out114
+	JMP          loop112
 
-out132:
+out114:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4136,7 +3344,7 @@ out132:
 	VZEROUPPER
 	RET
 
-done131:
+done113:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4152,9 +3360,9 @@ TEXT ·scalarHypot32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop133:
+loop115:
 	CMPQ         BX, CX
-	JAE          done134
+	JAE          done116
 	VBROADCASTSS x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y1
@@ -4162,8 +3370,8 @@ loop133:
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -4172,8 +3380,8 @@ loop133:
 	VADDPD       vmconst<>+480(SB), Y2, Y2
 	VSQRTPD      Y2, Y2
 	VMULPD       Y2, Y6, Y2
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y6, Y3
-	VBLENDVPD    Y3, vmconst<>+4096(SB), Y2, Y2
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y6, Y3
+	VBLENDVPD    Y3, vmconst<>+4832(SB), Y2, Y2
 	VCVTPD2PSY   Y2, X4
 	VMOVMSKPD    Y5, SI
 	VEXTRACTF128 $0x01, Y0, X0
@@ -4182,8 +3390,8 @@ loop133:
 	VCVTPS2PD    X2, Y2
 	VPAND        vmconst<>+2688(SB), Y0, Y0
 	VPAND        vmconst<>+2688(SB), Y2, Y2
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
 	VPAND        Y5, Y3, Y3
 	VMAXPD       Y2, Y0, Y5
 	VMINPD       Y2, Y0, Y0
@@ -4192,8 +3400,8 @@ loop133:
 	VADDPD       vmconst<>+480(SB), Y0, Y0
 	VSQRTPD      Y0, Y0
 	VMULPD       Y0, Y5, Y0
-	VCMPPD       $0x00, vmconst<>+4096(SB), Y5, Y2
-	VBLENDVPD    Y2, vmconst<>+4096(SB), Y0, Y0
+	VCMPPD       $0x00, vmconst<>+4832(SB), Y5, Y2
+	VBLENDVPD    Y2, vmconst<>+4832(SB), Y0, Y0
 	VCVTPD2PSY   Y0, X0
 	VMOVMSKPD    Y3, DI
 	VINSERTF128  $0x01, X0, Y4, Y0
@@ -4202,10 +3410,10 @@ loop133:
 	VMOVUPS      Y0, (AX)(BX*4)
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out135
-	JMP          loop133
+	JNZ          out117
+	JMP          loop115
 
-out135:
+out117:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4213,7 +3421,7 @@ out135:
 	VZEROUPPER
 	RET
 
-done134:
+done116:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4230,9 +3438,9 @@ TEXT ·atan2_32AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop136:
+loop118:
 	CMPQ        SI, CX
-	JAE         done137
+	JAE         done119
 	PREFETCHT0  2048(DX)(SI*4)
 	VMOVUPS     (DX)(SI*4), Y0
 	PREFETCHT0  2048(BX)(SI*4)
@@ -4241,8 +3449,8 @@ loop136:
 	VPAND       vmconst<>+1920(SB), Y0, Y3
 	VMAXPS      Y3, Y2, Y4
 	VMINPS      Y3, Y2, Y5
-	VCMPPS      $0x1d, vmconst<>+4448(SB), Y4, Y6
-	VCMPPS      $0x12, vmconst<>+4480(SB), Y4, Y7
+	VCMPPS      $0x1d, vmconst<>+5376(SB), Y4, Y6
+	VCMPPS      $0x12, vmconst<>+5408(SB), Y4, Y7
 	VPAND       Y7, Y6, Y6
 	VCMPPS      $0x03, Y0, Y1, Y7
 	VPANDN      Y6, Y7, Y6
@@ -4267,7 +3475,7 @@ loop136:
 	VPAND       vmconst<>+1952(SB), Y3, Y4
 	VPAND       vmconst<>+1952(SB), Y2, Y5
 	VPXOR       Y5, Y4, Y4
-	VPAND       vmconst<>+4512(SB), Y3, Y3
+	VPAND       vmconst<>+5440(SB), Y3, Y3
 	VBLENDVPS   Y2, vmconst<>+2048(SB), Y3, Y2
 	VPAND       vmconst<>+928(SB), Y7, Y3
 	VPXOR       Y4, Y3, Y3
@@ -4281,10 +3489,10 @@ loop136:
 	VMOVMSKPS   Y6, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out138
-	JMP         loop136
+	JNZ         out120
+	JMP         loop118
 
-out138:
+out120:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4294,7 +3502,7 @@ out138:
 	VZEROUPPER
 	RET
 
-done137:
+done119:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4310,9 +3518,9 @@ TEXT ·atan2Scalar32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop139:
+loop121:
 	CMPQ         BX, CX
-	JAE          done140
+	JAE          done122
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VBROADCASTSS y+48(FP), Y1
@@ -4320,8 +3528,8 @@ loop139:
 	VPAND        vmconst<>+1920(SB), Y0, Y3
 	VMAXPS       Y3, Y2, Y4
 	VMINPS       Y3, Y2, Y5
-	VCMPPS       $0x1d, vmconst<>+4448(SB), Y4, Y6
-	VCMPPS       $0x12, vmconst<>+4480(SB), Y4, Y7
+	VCMPPS       $0x1d, vmconst<>+5376(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+5408(SB), Y4, Y7
 	VPAND        Y7, Y6, Y6
 	VCMPPS       $0x03, Y0, Y1, Y7
 	VPANDN       Y6, Y7, Y6
@@ -4346,7 +3554,7 @@ loop139:
 	VPAND        vmconst<>+1952(SB), Y1, Y3
 	VPAND        vmconst<>+1952(SB), Y2, Y4
 	VPXOR        Y4, Y3, Y3
-	VPAND        vmconst<>+4512(SB), Y1, Y1
+	VPAND        vmconst<>+5440(SB), Y1, Y1
 	VBLENDVPS    Y2, vmconst<>+2048(SB), Y1, Y1
 	VPAND        vmconst<>+928(SB), Y7, Y2
 	VPXOR        Y3, Y2, Y2
@@ -4360,10 +3568,10 @@ loop139:
 	VMOVMSKPS    Y6, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out141
-	JMP          loop139
+	JNZ          out123
+	JMP          loop121
 
-out141:
+out123:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4371,7 +3579,7 @@ out141:
 	VZEROUPPER
 	RET
 
-done140:
+done122:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4387,9 +3595,9 @@ TEXT ·scalarAtan2_32AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop142:
+loop124:
 	CMPQ         BX, CX
-	JAE          done143
+	JAE          done125
 	VBROADCASTSS x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y1
@@ -4397,8 +3605,8 @@ loop142:
 	VPAND        vmconst<>+1920(SB), Y0, Y3
 	VMAXPS       Y3, Y2, Y4
 	VMINPS       Y3, Y2, Y5
-	VCMPPS       $0x1d, vmconst<>+4448(SB), Y4, Y6
-	VCMPPS       $0x12, vmconst<>+4480(SB), Y4, Y7
+	VCMPPS       $0x1d, vmconst<>+5376(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+5408(SB), Y4, Y7
 	VPAND        Y7, Y6, Y6
 	VCMPPS       $0x03, Y0, Y1, Y7
 	VPANDN       Y6, Y7, Y6
@@ -4423,7 +3631,7 @@ loop142:
 	VPAND        vmconst<>+1952(SB), Y3, Y4
 	VPAND        vmconst<>+1952(SB), Y2, Y5
 	VPXOR        Y5, Y4, Y4
-	VPAND        vmconst<>+4512(SB), Y3, Y3
+	VPAND        vmconst<>+5440(SB), Y3, Y3
 	VBLENDVPS    Y2, vmconst<>+2048(SB), Y3, Y2
 	VPAND        vmconst<>+928(SB), Y7, Y3
 	VPXOR        Y4, Y3, Y3
@@ -4437,10 +3645,10 @@ loop142:
 	VMOVMSKPS    Y6, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out144
-	JMP          loop142
+	JNZ          out126
+	JMP          loop124
 
-out144:
+out126:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4448,7 +3656,7 @@ out144:
 	VZEROUPPER
 	RET
 
-done143:
+done125:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5335,72 +4543,188 @@ DATA vmconst<>+4080(SB)/4, $0x3b800000
 DATA vmconst<>+4084(SB)/4, $0x3b800000
 DATA vmconst<>+4088(SB)/4, $0x3b800000
 DATA vmconst<>+4092(SB)/4, $0x3b800000
-DATA vmconst<>+4096(SB)/8, $0x0000000000000000
-DATA vmconst<>+4104(SB)/8, $0x0000000000000000
-DATA vmconst<>+4112(SB)/8, $0x0000000000000000
-DATA vmconst<>+4120(SB)/8, $0x0000000000000000
-DATA vmconst<>+4128(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4136(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4144(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4152(SB)/8, $0x41e0000000000000
-DATA vmconst<>+4160(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4168(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4176(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4184(SB)/8, $0x800fffffffffffff
-DATA vmconst<>+4192(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4200(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4208(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4216(SB)/8, $0x00000000000007ff
-DATA vmconst<>+4224(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4232(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4240(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4248(SB)/8, $0xc0b0000000000000
-DATA vmconst<>+4256(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4264(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4272(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4280(SB)/8, $0x40b0000000000000
-DATA vmconst<>+4288(SB)/8, $0x0000000000000001
-DATA vmconst<>+4296(SB)/8, $0x0000000000000001
-DATA vmconst<>+4304(SB)/8, $0x0000000000000001
-DATA vmconst<>+4312(SB)/8, $0x0000000000000001
-DATA vmconst<>+4320(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4328(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4336(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4344(SB)/8, $0x409ff80000000000
-DATA vmconst<>+4352(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4360(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4368(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4376(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+4384(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4392(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4400(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4408(SB)/8, $0xbfe0000000000000
-DATA vmconst<>+4416(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4424(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4432(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4440(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4448(SB)/4, $0x0d800000
-DATA vmconst<>+4452(SB)/4, $0x0d800000
-DATA vmconst<>+4456(SB)/4, $0x0d800000
-DATA vmconst<>+4460(SB)/4, $0x0d800000
-DATA vmconst<>+4464(SB)/4, $0x0d800000
-DATA vmconst<>+4468(SB)/4, $0x0d800000
-DATA vmconst<>+4472(SB)/4, $0x0d800000
-DATA vmconst<>+4476(SB)/4, $0x0d800000
-DATA vmconst<>+4480(SB)/4, $0x7e800000
-DATA vmconst<>+4484(SB)/4, $0x7e800000
-DATA vmconst<>+4488(SB)/4, $0x7e800000
-DATA vmconst<>+4492(SB)/4, $0x7e800000
-DATA vmconst<>+4496(SB)/4, $0x7e800000
-DATA vmconst<>+4500(SB)/4, $0x7e800000
-DATA vmconst<>+4504(SB)/4, $0x7e800000
-DATA vmconst<>+4508(SB)/4, $0x7e800000
-DATA vmconst<>+4512(SB)/4, $0x40800000
-DATA vmconst<>+4516(SB)/4, $0x40800000
-DATA vmconst<>+4520(SB)/4, $0x40800000
-DATA vmconst<>+4524(SB)/4, $0x40800000
-DATA vmconst<>+4528(SB)/4, $0x40800000
-DATA vmconst<>+4532(SB)/4, $0x40800000
-DATA vmconst<>+4536(SB)/4, $0x40800000
-DATA vmconst<>+4540(SB)/4, $0x40800000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $4544
+DATA vmconst<>+4096(SB)/8, $0x4008000000000000
+DATA vmconst<>+4104(SB)/8, $0x4008000000000000
+DATA vmconst<>+4112(SB)/8, $0x4008000000000000
+DATA vmconst<>+4120(SB)/8, $0x4008000000000000
+DATA vmconst<>+4128(SB)/8, $0x3fe5555555555555
+DATA vmconst<>+4136(SB)/8, $0x3fe5555555555555
+DATA vmconst<>+4144(SB)/8, $0x3fe5555555555555
+DATA vmconst<>+4152(SB)/8, $0x3fe5555555555555
+DATA vmconst<>+4160(SB)/8, $0x3c85555555555555
+DATA vmconst<>+4168(SB)/8, $0x3c85555555555555
+DATA vmconst<>+4176(SB)/8, $0x3c85555555555555
+DATA vmconst<>+4184(SB)/8, $0x3c85555555555555
+DATA vmconst<>+4192(SB)/8, $0x3fbe02d226429fdd
+DATA vmconst<>+4200(SB)/8, $0x3fbe02d226429fdd
+DATA vmconst<>+4208(SB)/8, $0x3fbe02d226429fdd
+DATA vmconst<>+4216(SB)/8, $0x3fbe02d226429fdd
+DATA vmconst<>+4224(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA vmconst<>+4232(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA vmconst<>+4240(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA vmconst<>+4248(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA vmconst<>+4256(SB)/8, $0x3fc1118c74c35b7a
+DATA vmconst<>+4264(SB)/8, $0x3fc1118c74c35b7a
+DATA vmconst<>+4272(SB)/8, $0x3fc1118c74c35b7a
+DATA vmconst<>+4280(SB)/8, $0x3fc1118c74c35b7a
+DATA vmconst<>+4288(SB)/8, $0x3fc3b1395d4e6bd5
+DATA vmconst<>+4296(SB)/8, $0x3fc3b1395d4e6bd5
+DATA vmconst<>+4304(SB)/8, $0x3fc3b1395d4e6bd5
+DATA vmconst<>+4312(SB)/8, $0x3fc3b1395d4e6bd5
+DATA vmconst<>+4320(SB)/8, $0x3fc745d177a8f4de
+DATA vmconst<>+4328(SB)/8, $0x3fc745d177a8f4de
+DATA vmconst<>+4336(SB)/8, $0x3fc745d177a8f4de
+DATA vmconst<>+4344(SB)/8, $0x3fc745d177a8f4de
+DATA vmconst<>+4352(SB)/8, $0x3fcc71c71c6eaa8a
+DATA vmconst<>+4360(SB)/8, $0x3fcc71c71c6eaa8a
+DATA vmconst<>+4368(SB)/8, $0x3fcc71c71c6eaa8a
+DATA vmconst<>+4376(SB)/8, $0x3fcc71c71c6eaa8a
+DATA vmconst<>+4384(SB)/8, $0x3fd2492492492521
+DATA vmconst<>+4392(SB)/8, $0x3fd2492492492521
+DATA vmconst<>+4400(SB)/8, $0x3fd2492492492521
+DATA vmconst<>+4408(SB)/8, $0x3fd2492492492521
+DATA vmconst<>+4416(SB)/8, $0x3fd999999999999a
+DATA vmconst<>+4424(SB)/8, $0x3fd999999999999a
+DATA vmconst<>+4432(SB)/8, $0x3fd999999999999a
+DATA vmconst<>+4440(SB)/8, $0x3fd999999999999a
+DATA vmconst<>+4448(SB)/8, $0x3fe62e42fefa3800
+DATA vmconst<>+4456(SB)/8, $0x3fe62e42fefa3800
+DATA vmconst<>+4464(SB)/8, $0x3fe62e42fefa3800
+DATA vmconst<>+4472(SB)/8, $0x3fe62e42fefa3800
+DATA vmconst<>+4480(SB)/8, $0x3d2ef35793c76730
+DATA vmconst<>+4488(SB)/8, $0x3d2ef35793c76730
+DATA vmconst<>+4496(SB)/8, $0x3d2ef35793c76730
+DATA vmconst<>+4504(SB)/8, $0x3d2ef35793c76730
+DATA vmconst<>+4512(SB)/8, $0x3e21f72fc73175a9
+DATA vmconst<>+4520(SB)/8, $0x3e21f72fc73175a9
+DATA vmconst<>+4528(SB)/8, $0x3e21f72fc73175a9
+DATA vmconst<>+4536(SB)/8, $0x3e21f72fc73175a9
+DATA vmconst<>+4544(SB)/8, $0x3e5af4ddd849d43d
+DATA vmconst<>+4552(SB)/8, $0x3e5af4ddd849d43d
+DATA vmconst<>+4560(SB)/8, $0x3e5af4ddd849d43d
+DATA vmconst<>+4568(SB)/8, $0x3e5af4ddd849d43d
+DATA vmconst<>+4576(SB)/8, $0x3e927e4db67b42a6
+DATA vmconst<>+4584(SB)/8, $0x3e927e4db67b42a6
+DATA vmconst<>+4592(SB)/8, $0x3e927e4db67b42a6
+DATA vmconst<>+4600(SB)/8, $0x3e927e4db67b42a6
+DATA vmconst<>+4608(SB)/8, $0x3ec71de0237564ca
+DATA vmconst<>+4616(SB)/8, $0x3ec71de0237564ca
+DATA vmconst<>+4624(SB)/8, $0x3ec71de0237564ca
+DATA vmconst<>+4632(SB)/8, $0x3ec71de0237564ca
+DATA vmconst<>+4640(SB)/8, $0x3efa01a01a6d7808
+DATA vmconst<>+4648(SB)/8, $0x3efa01a01a6d7808
+DATA vmconst<>+4656(SB)/8, $0x3efa01a01a6d7808
+DATA vmconst<>+4664(SB)/8, $0x3efa01a01a6d7808
+DATA vmconst<>+4672(SB)/8, $0x3f2a01a01abe62dd
+DATA vmconst<>+4680(SB)/8, $0x3f2a01a01abe62dd
+DATA vmconst<>+4688(SB)/8, $0x3f2a01a01abe62dd
+DATA vmconst<>+4696(SB)/8, $0x3f2a01a01abe62dd
+DATA vmconst<>+4704(SB)/8, $0x3f56c16c16c162d6
+DATA vmconst<>+4712(SB)/8, $0x3f56c16c16c162d6
+DATA vmconst<>+4720(SB)/8, $0x3f56c16c16c162d6
+DATA vmconst<>+4728(SB)/8, $0x3f56c16c16c162d6
+DATA vmconst<>+4736(SB)/8, $0x3f811111111100df
+DATA vmconst<>+4744(SB)/8, $0x3f811111111100df
+DATA vmconst<>+4752(SB)/8, $0x3f811111111100df
+DATA vmconst<>+4760(SB)/8, $0x3f811111111100df
+DATA vmconst<>+4768(SB)/8, $0x3fa5555555555556
+DATA vmconst<>+4776(SB)/8, $0x3fa5555555555556
+DATA vmconst<>+4784(SB)/8, $0x3fa5555555555556
+DATA vmconst<>+4792(SB)/8, $0x3fa5555555555556
+DATA vmconst<>+4800(SB)/8, $0x3fc5555555555557
+DATA vmconst<>+4808(SB)/8, $0x3fc5555555555557
+DATA vmconst<>+4816(SB)/8, $0x3fc5555555555557
+DATA vmconst<>+4824(SB)/8, $0x3fc5555555555557
+DATA vmconst<>+4832(SB)/8, $0x0000000000000000
+DATA vmconst<>+4840(SB)/8, $0x0000000000000000
+DATA vmconst<>+4848(SB)/8, $0x0000000000000000
+DATA vmconst<>+4856(SB)/8, $0x0000000000000000
+DATA vmconst<>+4864(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4872(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4880(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4888(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+4896(SB)/8, $0x4086180000000000
+DATA vmconst<>+4904(SB)/8, $0x4086180000000000
+DATA vmconst<>+4912(SB)/8, $0x4086180000000000
+DATA vmconst<>+4920(SB)/8, $0x4086180000000000
+DATA vmconst<>+4928(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+4936(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+4944(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+4952(SB)/8, $0x3fe62e42fefa39ef
+DATA vmconst<>+4960(SB)/8, $0x3fc546a35debbda3
+DATA vmconst<>+4968(SB)/8, $0x3fc546a35debbda3
+DATA vmconst<>+4976(SB)/8, $0x3fc546a35debbda3
+DATA vmconst<>+4984(SB)/8, $0x3fc546a35debbda3
+DATA vmconst<>+4992(SB)/8, $0x3fc7382dbad4578d
+DATA vmconst<>+5000(SB)/8, $0x3fc7382dbad4578d
+DATA vmconst<>+5008(SB)/8, $0x3fc7382dbad4578d
+DATA vmconst<>+5016(SB)/8, $0x3fc7382dbad4578d
+DATA vmconst<>+5024(SB)/8, $0x3fcc71fccdb1583e
+DATA vmconst<>+5032(SB)/8, $0x3fcc71fccdb1583e
+DATA vmconst<>+5040(SB)/8, $0x3fcc71fccdb1583e
+DATA vmconst<>+5048(SB)/8, $0x3fcc71fccdb1583e
+DATA vmconst<>+5056(SB)/8, $0x3fd2492462af6398
+DATA vmconst<>+5064(SB)/8, $0x3fd2492462af6398
+DATA vmconst<>+5072(SB)/8, $0x3fd2492462af6398
+DATA vmconst<>+5080(SB)/8, $0x3fd2492462af6398
+DATA vmconst<>+5088(SB)/8, $0x3fd9999999b86795
+DATA vmconst<>+5096(SB)/8, $0x3fd9999999b86795
+DATA vmconst<>+5104(SB)/8, $0x3fd9999999b86795
+DATA vmconst<>+5112(SB)/8, $0x3fd9999999b86795
+DATA vmconst<>+5120(SB)/8, $0x3fe55555555553b8
+DATA vmconst<>+5128(SB)/8, $0x3fe55555555553b8
+DATA vmconst<>+5136(SB)/8, $0x3fe55555555553b8
+DATA vmconst<>+5144(SB)/8, $0x3fe55555555553b8
+DATA vmconst<>+5152(SB)/8, $0x3efa113135156880
+DATA vmconst<>+5160(SB)/8, $0x3efa113135156880
+DATA vmconst<>+5168(SB)/8, $0x3efa113135156880
+DATA vmconst<>+5176(SB)/8, $0x3efa113135156880
+DATA vmconst<>+5184(SB)/8, $0x3f2a15169e0b2737
+DATA vmconst<>+5192(SB)/8, $0x3f2a15169e0b2737
+DATA vmconst<>+5200(SB)/8, $0x3f2a15169e0b2737
+DATA vmconst<>+5208(SB)/8, $0x3f2a15169e0b2737
+DATA vmconst<>+5216(SB)/8, $0x3f56c1685919d2ba
+DATA vmconst<>+5224(SB)/8, $0x3f56c1685919d2ba
+DATA vmconst<>+5232(SB)/8, $0x3f56c1685919d2ba
+DATA vmconst<>+5240(SB)/8, $0x3f56c1685919d2ba
+DATA vmconst<>+5248(SB)/8, $0x3f81110c63a4edf8
+DATA vmconst<>+5256(SB)/8, $0x3f81110c63a4edf8
+DATA vmconst<>+5264(SB)/8, $0x3f81110c63a4edf8
+DATA vmconst<>+5272(SB)/8, $0x3f81110c63a4edf8
+DATA vmconst<>+5280(SB)/8, $0x3fa5555555c85f99
+DATA vmconst<>+5288(SB)/8, $0x3fa5555555c85f99
+DATA vmconst<>+5296(SB)/8, $0x3fa5555555c85f99
+DATA vmconst<>+5304(SB)/8, $0x3fa5555555c85f99
+DATA vmconst<>+5312(SB)/8, $0x3fc5555556750672
+DATA vmconst<>+5320(SB)/8, $0x3fc5555556750672
+DATA vmconst<>+5328(SB)/8, $0x3fc5555556750672
+DATA vmconst<>+5336(SB)/8, $0x3fc5555556750672
+DATA vmconst<>+5344(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5352(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5360(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5368(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5376(SB)/4, $0x0d800000
+DATA vmconst<>+5380(SB)/4, $0x0d800000
+DATA vmconst<>+5384(SB)/4, $0x0d800000
+DATA vmconst<>+5388(SB)/4, $0x0d800000
+DATA vmconst<>+5392(SB)/4, $0x0d800000
+DATA vmconst<>+5396(SB)/4, $0x0d800000
+DATA vmconst<>+5400(SB)/4, $0x0d800000
+DATA vmconst<>+5404(SB)/4, $0x0d800000
+DATA vmconst<>+5408(SB)/4, $0x7e800000
+DATA vmconst<>+5412(SB)/4, $0x7e800000
+DATA vmconst<>+5416(SB)/4, $0x7e800000
+DATA vmconst<>+5420(SB)/4, $0x7e800000
+DATA vmconst<>+5424(SB)/4, $0x7e800000
+DATA vmconst<>+5428(SB)/4, $0x7e800000
+DATA vmconst<>+5432(SB)/4, $0x7e800000
+DATA vmconst<>+5436(SB)/4, $0x7e800000
+DATA vmconst<>+5440(SB)/4, $0x40800000
+DATA vmconst<>+5444(SB)/4, $0x40800000
+DATA vmconst<>+5448(SB)/4, $0x40800000
+DATA vmconst<>+5452(SB)/4, $0x40800000
+DATA vmconst<>+5456(SB)/4, $0x40800000
+DATA vmconst<>+5460(SB)/4, $0x40800000
+DATA vmconst<>+5464(SB)/4, $0x40800000
+DATA vmconst<>+5468(SB)/4, $0x40800000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $5472

@@ -8,6 +8,12 @@ package vmath
 // operands (in xs, ys) and returns the index past it and the lanes out (bit
 // k: lane k), else the index where the full vectors end and 0.
 
+// fastNEON names the float64 functions (Exp for Exp64) that this level
+// computes with kernels of its own, within the accuracy rule, rather than
+// with their references' algorithms bit for bit (asmgen's fast512 and
+// ownEverywhere).
+var fastNEON = map[string]bool{"Pow": true}
+
 //go:noescape
 func exp64NEONLoop(d []float64, x []float64, xs *[2]float64) (done int, bad uint)
 

@@ -6766,288 +6766,206 @@ loop:
 	VLD1.P	16(R9), [V1.D2]
 	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
-	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	4640(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
-	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
-	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
-	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee6e4a6 // fcmgt v6.2d, v5.2d, v6.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
-	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
+	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	WORD	$0x6f4c0442 // ushr v2.2d, v2.2d, #52
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
+	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
+	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
-	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	WORD	$0x6f4c0405 // ushr v5.2d, v0.2d, #52
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
-	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
-	FMOVQ	576(R3), F7 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
-	VMOV	V7.B16, V10.B16
-	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
-	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
-	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
-	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
-	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
-	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
-	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
-	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
-	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F12 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
-	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ccd2b // fmla v11.2d, v9.2d, v12.2d
-	FMOVQ	640(R3), F12 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
-	FMOVQ	656(R3), F11 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F13 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6bcd2d // fmla v13.2d, v9.2d, v11.2d
-	FMOVQ	688(R3), F11 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6dcd2b // fmla v11.2d, v9.2d, v13.2d
-	WORD	$0x6e6bdd29 // fmul v9.2d, v9.2d, v11.2d
-	WORD	$0x4e6ccce9 // fmla v9.2d, v7.2d, v12.2d
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e67dc87 // fmul v7.2d, v4.2d, v7.2d
-	WORD	$0x4e64cce9 // fmla v9.2d, v7.2d, v4.2d
-	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd4b // fmul v11.2d, v10.2d, v11.2d
-	WORD	$0x4e69ccab // fmla v11.2d, v5.2d, v9.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d65 // eor v5.16b, v11.16b, v5.16b
-	WORD	$0x4e64cce5 // fmla v5.2d, v7.2d, v4.2d
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd44 // fmla v4.2d, v10.2d, v5.2d
-	FMOVQ	496(R3), F5 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e65e445 // fcmge v5.2d, v2.2d, v5.2d
-	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
-	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	4640(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
-	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x4e63e503 // fcmeq v3.2d, v8.2d, v3.2d
-	WORD	$0x6e205863 // mvn v3.16b, v3.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
-	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
-	WORD	$0x6e64dd03 // fmul v3.2d, v8.2d, v4.2d
-	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee2e463 // fcmgt v3.2d, v3.2d, v2.2d
-	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
-	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e62cc87 // fmla v7.2d, v4.2d, v2.2d
-	WORD	$0x6e671ca3 // bsl v3.16b, v5.16b, v7.16b
-	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
-	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V2.B16, V5.B16
-	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
-	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
-	WORD	$0x4ee4d4a7 // fsub v7.2d, v5.2d, v4.2d
-	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
-	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	VMOV	V7.B16, V10.B16
-	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
-	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
-	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
-	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
-	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
-	WORD	$0x4ee7d484 // fsub v4.2d, v4.2d, v7.2d
-	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
-	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
-	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
-	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x4ee5d445 // fsub v5.2d, v2.2d, v5.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
+	WORD	$0x4e63d462 // fadd v2.2d, v3.2d, v3.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	4656(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
+	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
+	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x4ee4d464 // fsub v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d444 // fsub v4.2d, v2.2d, v4.2d
+	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3cca2 // fmls v2.2d, v5.2d, v3.2d
+	WORD	$0x4ee4cca2 // fmls v2.2d, v5.2d, v4.2d
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
-	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	4672(R3), F5 // 0x7ff (1.0114e-320)
-	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
-	FMOVQ	560(R3), F5 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
-	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
-	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	32(R3), F6 // 0x0 (0)
-	FMOVQ	32(R3), F7 // 0x0 (0)
-while1:
-	VMOV	V5.D[0], R5
-	VMOV	V5.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend1
-	FMOVQ	4688(R3), F8 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x40b0000000000000 (4096)
-	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
-	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
-	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
-	FMOVQ	1184(R3), F9 // 0x1 (5e-324)
-	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
-	FMOVQ	1184(R3), F10 // 0x1 (5e-324)
-	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
-	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
-	VMOV	V9.B16, V11.B16
-	WORD	$0x6e641d4b // bsl v11.16b, v10.16b, v4.16b
-	WORD	$0x4e63d4ca // fadd v10.2d, v6.2d, v3.2d
-	WORD	$0x6e661d49 // bsl v9.16b, v10.16b, v6.16b
-	WORD	$0x6e62dc4a // fmul v10.2d, v2.2d, v2.2d
-	WORD	$0x4e63d46c // fadd v12.2d, v3.2d, v3.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eeae5ad // fcmgt v13.2d, v13.2d, v10.2d
-	WORD	$0x4e6ad54e // fadd v14.2d, v10.2d, v10.2d
-	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
-	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4eead58a // fsub v10.2d, v12.2d, v10.2d
-	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
-	WORD	$0x6f7f04aa // ushr v10.2d, v5.2d, #1
-	VMOV	V10.B16, V5.B16
-	VMOV	V11.B16, V4.B16
-	VMOV	V9.B16, V6.B16
-	VMOV	V15.B16, V2.B16
-	VMOV	V13.B16, V3.B16
-	VMOV	V8.B16, V7.B16
-	JMP	while1
-wend1:
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee1e508 // fcmgt v8.2d, v8.2d, v1.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x6e64fd29 // fdiv v9.2d, v9.2d, v4.2d
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e641d2a // bsl v10.16b, v9.16b, v4.16b
-	FMOVQ	32(R3), F4 // 0x0 (0)
-	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
-	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
-	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	4672(R3), F6 // 0x7ff (1.0114e-320)
-	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
-	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65dca3 // fmul v3.2d, v5.2d, v5.2d
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x6e241c64 // eor v4.16b, v3.16b, v4.16b
+	WORD	$0x4e65cca4 // fmla v4.2d, v5.2d, v5.2d
+	WORD	$0x6e63dca7 // fmul v7.2d, v5.2d, v3.2d
+	FMOVQ	2176(R3), F8 // 0x4008000000000000 (3)
+	WORD	$0x6e68dc68 // fmul v8.2d, v3.2d, v8.2d
+	FMOVQ	704(R3), F9 // 0x8000000000000000 (-0)
+	WORD	$0x6e291ce9 // eor v9.16b, v7.16b, v9.16b
+	WORD	$0x4e63cca9 // fmla v9.2d, v5.2d, v3.2d
+	WORD	$0x4e64cca9 // fmla v9.2d, v5.2d, v4.2d
+	WORD	$0x4e62cd09 // fmla v9.2d, v8.2d, v2.2d
+	FMOVQ	4640(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x6e64dce4 // fmul v4.2d, v7.2d, v4.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281c88 // eor v8.16b, v4.16b, v8.16b
+	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
+	FMOVQ	4656(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
+	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
+	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x4e6acd28 // fmla v8.2d, v9.2d, v10.2d
+	WORD	$0x6e63dce7 // fmul v7.2d, v7.2d, v3.2d
+	FMOVQ	4672(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
+	FMOVQ	4688(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4704(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4720(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4736(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4752(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4768(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4784(R3), F10 // 0x3fd999999999999a (0.4)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	WORD	$0x6e6adce3 // fmul v3.2d, v7.2d, v10.2d
+	FMOVQ	4800(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
+	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
+	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
+	WORD	$0x4e65d4e9 // fadd v9.2d, v7.2d, v5.2d
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4e65d4e5 // fadd v5.2d, v7.2d, v5.2d
+	WORD	$0x4e64d527 // fadd v7.2d, v9.2d, v4.2d
+	WORD	$0x4ee7d529 // fsub v9.2d, v9.2d, v7.2d
+	WORD	$0x4e64d524 // fadd v4.2d, v9.2d, v4.2d
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	WORD	$0x4e63d503 // fadd v3.2d, v8.2d, v3.2d
+	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x4e64cc43 // fmla v3.2d, v2.2d, v4.2d
+	FMOVQ	4816(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
+	WORD	$0x4e62ccc3 // fmla v3.2d, v6.2d, v2.2d
+	WORD	$0x4e63d4e2 // fadd v2.2d, v7.2d, v3.2d
+	WORD	$0x4ee2d4e4 // fsub v4.2d, v7.2d, v2.2d
+	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
+	WORD	$0x6e62dc24 // fmul v4.2d, v1.2d, v2.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251c85 // eor v5.16b, v4.16b, v5.16b
+	WORD	$0x4e62cc25 // fmla v5.2d, v1.2d, v2.2d
+	WORD	$0x4e63cc25 // fmla v5.2d, v1.2d, v3.2d
+	FMOVQ	48(R3), F2 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F3 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e62cc83 // fmla v3.2d, v4.2d, v2.2d
+	FMOVQ	1920(R3), F2 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V7.B16
+	WORD	$0x4ee6cc47 // fmls v7.2d, v2.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V7.B16, V8.B16
+	WORD	$0x4ee6cc48 // fmls v8.2d, v2.2d, v6.2d
+	WORD	$0x4ee8d4e6 // fsub v6.2d, v7.2d, v8.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee7cc46 // fmls v6.2d, v2.2d, v7.2d
+	WORD	$0x4e65d4c2 // fadd v2.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66e486 // fcmge v6.2d, v4.2d, v6.2d
-	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
-	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
-	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
-	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
-	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c28 // and v8.16b, v1.16b, v8.16b
-	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291c09 // and v9.16b, v0.16b, v9.16b
-	WORD	$0x4ee1990a // frintz v10.2d, v8.2d
-	WORD	$0x4e68e54a // fcmeq v10.2d, v10.2d, v8.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
-	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	4720(R3), F11 // 0x7ff8000000000001 (NaN)
-	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
-	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
-	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6be42b // fcmeq v11.2d, v1.2d, v11.2d
-	WORD	$0x6e6c1ccb // bsl v11.16b, v6.16b, v12.16b
-	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ce42c // fcmeq v12.2d, v1.2d, v12.2d
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fda6 // fdiv v6.2d, v13.2d, v6.2d
-	WORD	$0x6e6b1ccc // bsl v12.16b, v6.16b, v11.16b
-	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4ee5d4c6 // fsub v6.2d, v6.2d, v5.2d
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	WORD	$0x6e68dd07 // fmul v7.2d, v8.2d, v8.2d
+	FMOVQ	4832(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
+	FMOVQ	4848(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4864(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4880(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4896(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4912(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4928(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4944(R3), F10 // 0x3f811111111100df (0.008333333333326141)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4960(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4976(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	WORD	$0x4e69cce6 // fmla v6.2d, v7.2d, v9.2d
+	WORD	$0x4e66d4a7 // fadd v7.2d, v5.2d, v6.2d
+	WORD	$0x4e67cc46 // fmla v6.2d, v2.2d, v7.2d
+	WORD	$0x4e66d4a2 // fadd v2.2d, v5.2d, v6.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee38442 // add v2.2d, v2.2d, v3.2d
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	WORD	$0x4ee19825 // frintz v5.2d, v1.2d
+	WORD	$0x4e61e4a5 // fcmeq v5.2d, v5.2d, v1.2d
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
-	WORD	$0x4ea61d46 // orr v6.16b, v10.16b, v6.16b
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	WORD	$0x6e66dc26 // fmul v6.2d, v1.2d, v6.2d
+	WORD	$0x4ee198c7 // frintz v7.2d, v6.2d
+	WORD	$0x4e66e4e6 // fcmeq v6.2d, v7.2d, v6.2d
+	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee0e4e7 // fcmgt v7.2d, v7.2d, v0.2d
+	WORD	$0x4e261ce6 // and v6.16b, v7.16b, v6.16b
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281c48 // eor v8.16b, v2.16b, v8.16b
+	WORD	$0x6e621d06 // bsl v6.16b, v8.16b, v2.16b
+	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e63e442 // fcmge v2.2d, v2.2d, v3.2d
+	WORD	$0x4e651ce5 // bic v5.16b, v7.16b, v5.16b
+	FMOVQ	4992(R3), F7 // 0x7ff8000000000001 (NaN)
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e66e526 // fcmge v6.2d, v9.2d, v6.2d
-	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
-	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
-	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x6e66e463 // fcmge v3.2d, v3.2d, v6.2d
+	WORD	$0x4e221c63 // and v3.16b, v3.16b, v2.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66e426 // fcmeq v6.2d, v1.2d, v6.2d
-	VMOV	V6.B16, V7.B16
-	WORD	$0x6e6c1c07 // bsl v7.16b, v0.16b, v12.16b
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e428 // fcmeq v8.2d, v1.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4e69e409 // fcmeq v9.2d, v0.2d, v9.2d
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	VST1.P	[V10.D2], 16(R0)
+	FMOVQ	5008(R3), F6 // 0x4086180000000000 (707)
+	WORD	$0x6e64e4c4 // fcmge v4.2d, v6.2d, v4.2d
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x4e651c63 // bic v3.16b, v3.16b, v5.16b
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e423 // fcmeq v3.2d, v1.2d, v3.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4e64e404 // fcmeq v4.2d, v0.2d, v4.2d
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e681c85 // bsl v5.16b, v4.16b, v8.16b
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	VST1.P	[V5.D2], 16(R0)
 	ADD	$2, R4, R4
-	VMOV	V4.D[0], R5
-	VMOV	V4.D[1], R6
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V4.D[0], R5
+	VMOV	V2.D[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V4.D[1], R5
+	VMOV	V2.D[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7
@@ -7081,549 +6999,237 @@ loop:
 	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	4640(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
-	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
-	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
-	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee8e4e8 // fcmgt v8.2d, v7.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	FMOVQ	528(R3), F5 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e251c85 // and v5.16b, v4.16b, v5.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	WORD	$0x6f4c0484 // ushr v4.2d, v4.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
-	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
-	WORD	$0x6f4c0447 // ushr v7.2d, v2.2d, #52
-	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
-	FMOVQ	560(R3), F9 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
-	FMOVQ	576(R3), F9 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee6e529 // fcmgt v9.2d, v9.2d, v6.2d
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd4eb // fsub v11.2d, v7.2d, v11.2d
-	VMOV	V9.B16, V12.B16
-	WORD	$0x6e671d6c // bsl v12.16b, v11.16b, v7.16b
-	WORD	$0x4e66d4c7 // fadd v7.2d, v6.2d, v6.2d
-	WORD	$0x6e661ce9 // bsl v9.16b, v7.16b, v6.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
-	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67fcc7 // fdiv v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
-	WORD	$0x6e69dd2b // fmul v11.2d, v9.2d, v9.2d
-	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
-	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ecd6d // fmla v13.2d, v11.2d, v14.2d
-	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
-	FMOVQ	656(R3), F13 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6dcd6f // fmla v15.2d, v11.2d, v13.2d
-	FMOVQ	688(R3), F13 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6fcd6d // fmla v13.2d, v11.2d, v15.2d
-	WORD	$0x6e6ddd6b // fmul v11.2d, v11.2d, v13.2d
-	WORD	$0x4e6ecd2b // fmla v11.2d, v9.2d, v14.2d
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e69dcc9 // fmul v9.2d, v6.2d, v9.2d
-	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
-	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6ddd8d // fmul v13.2d, v12.2d, v13.2d
-	WORD	$0x4e6bcced // fmla v13.2d, v7.2d, v11.2d
-	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271da7 // eor v7.16b, v13.16b, v7.16b
-	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
-	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
-	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271cc6 // eor v6.16b, v6.16b, v7.16b
-	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e67cd86 // fmla v6.2d, v12.2d, v7.2d
-	FMOVQ	496(R3), F7 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
-	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
-	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
-	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e545 // fcmeq v5.2d, v10.2d, v5.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
-	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
-	WORD	$0x4e241ca4 // and v4.16b, v5.16b, v4.16b
-	WORD	$0x6e66dd45 // fmul v5.2d, v10.2d, v6.2d
-	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee4e4a5 // fcmgt v5.2d, v5.2d, v4.2d
-	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
-	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e64ccc9 // fmla v9.2d, v6.2d, v4.2d
-	WORD	$0x6e691ce5 // bsl v5.16b, v7.16b, v9.16b
-	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
-	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V4.B16, V7.B16
-	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
-	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
-	WORD	$0x4ee6d4e9 // fsub v9.2d, v7.2d, v6.2d
-	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
-	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
-	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
-	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
-	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
-	VMOV	V9.B16, V12.B16
-	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
-	WORD	$0x6e6cdd29 // fmul v9.2d, v9.2d, v12.2d
-	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
-	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
-	WORD	$0x6e6afd29 // fdiv v9.2d, v9.2d, v10.2d
-	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
-	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
-	WORD	$0x4ee1b8a5 // fcvtzs v5.2d, v5.2d
-	WORD	$0x4f7454a5 // shl v5.2d, v5.2d, #52
-	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c86 // and v6.16b, v4.16b, v6.16b
-	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x4ee7d487 // fsub v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	WORD	$0x4e65d4a4 // fadd v4.2d, v5.2d, v5.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	4656(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	4672(R3), F7 // 0x7ff (1.0114e-320)
-	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
-	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
-	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	FMOVQ	32(R3), F9 // 0x0 (0)
-while1:
-	VMOV	V7.D[0], R5
-	VMOV	V7.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend1
-	FMOVQ	4688(R3), F10 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	4704(R3), F11 // 0x40b0000000000000 (4096)
-	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
-	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
-	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
-	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
-	FMOVQ	1184(R3), F11 // 0x1 (5e-324)
-	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
-	FMOVQ	1184(R3), F12 // 0x1 (5e-324)
-	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
-	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
-	VMOV	V11.B16, V13.B16
-	WORD	$0x6e661d8d // bsl v13.16b, v12.16b, v6.16b
-	WORD	$0x4e65d50c // fadd v12.2d, v8.2d, v5.2d
-	WORD	$0x6e681d8b // bsl v11.16b, v12.16b, v8.16b
-	WORD	$0x6e64dc8c // fmul v12.2d, v4.2d, v4.2d
-	WORD	$0x4e65d4ae // fadd v14.2d, v5.2d, v5.2d
-	FMOVQ	80(R3), F15 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece5ef // fcmgt v15.2d, v15.2d, v12.2d
-	WORD	$0x4e6cd590 // fadd v16.2d, v12.2d, v12.2d
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eecd5cc // fsub v12.2d, v14.2d, v12.2d
-	WORD	$0x6e6e1d8f // bsl v15.16b, v12.16b, v14.16b
-	WORD	$0x6f7f04ec // ushr v12.2d, v7.2d, #1
-	VMOV	V12.B16, V7.B16
-	VMOV	V13.B16, V6.B16
-	VMOV	V11.B16, V8.B16
-	VMOV	V17.B16, V4.B16
-	VMOV	V15.B16, V5.B16
-	VMOV	V10.B16, V9.B16
-	JMP	while1
-wend1:
-	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x6ee3e54a // fcmgt v10.2d, v10.2d, v3.2d
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fd6b // fdiv v11.2d, v11.2d, v6.2d
-	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
-	FMOVQ	32(R3), F6 // 0x0 (0)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
-	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
-	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	4672(R3), F8 // 0x7ff (1.0114e-320)
-	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
-	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
-	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68e4c8 // fcmge v8.2d, v6.2d, v8.2d
-	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
-	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
-	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
-	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
-	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
-	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1c6a // and v10.16b, v3.16b, v10.16b
-	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1c4b // and v11.16b, v2.16b, v11.16b
-	WORD	$0x4ee1994c // frintz v12.2d, v10.2d
-	WORD	$0x4e6ae58c // fcmeq v12.2d, v12.2d, v10.2d
-	WORD	$0x6e20598c // mvn v12.16b, v12.16b
-	FMOVQ	32(R3), F13 // 0x0 (0)
-	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
-	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	4720(R3), F13 // 0x7ff8000000000001 (NaN)
-	VMOV	V12.B16, V14.B16
-	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
-	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de46d // fcmeq v13.2d, v3.2d, v13.2d
-	WORD	$0x6e6e1d0d // bsl v13.16b, v8.16b, v14.16b
-	FMOVQ	64(R3), F14 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ee46e // fcmeq v14.2d, v3.2d, v14.2d
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68fde8 // fdiv v8.2d, v15.2d, v8.2d
-	WORD	$0x6e6d1d0e // bsl v14.16b, v8.16b, v13.16b
-	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc84 // fdiv v4.2d, v4.2d, v5.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	WORD	$0x6e65dc86 // fmul v6.2d, v4.2d, v5.2d
+	FMOVQ	5024(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5040(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	FMOVQ	5056(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
+	FMOVQ	5072(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	FMOVQ	5088(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
+	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
+	FMOVQ	5104(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	WORD	$0x4e64d484 // fadd v4.2d, v4.2d, v4.2d
+	WORD	$0x4e69ccc4 // fmla v4.2d, v6.2d, v9.2d
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e65cd04 // fmla v4.2d, v8.2d, v5.2d
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
+	FMOVQ	1920(R3), F5 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V8.B16
+	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
+	WORD	$0x6e68dd05 // fmul v5.2d, v8.2d, v8.2d
+	FMOVQ	5120(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5136(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	5152(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	FMOVQ	5168(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	5184(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	FMOVQ	5200(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d505 // fadd v5.2d, v8.2d, v5.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	WORD	$0x4ee19867 // frintz v7.2d, v3.2d
+	WORD	$0x4e63e4e7 // fcmeq v7.2d, v7.2d, v3.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
-	WORD	$0x4ea81d88 // orr v8.16b, v12.16b, v8.16b
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x6e68dc68 // fmul v8.2d, v3.2d, v8.2d
+	WORD	$0x4ee19909 // frintz v9.2d, v8.2d
+	WORD	$0x4e68e528 // fcmeq v8.2d, v9.2d, v8.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee2e529 // fcmgt v9.2d, v9.2d, v2.2d
+	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1caa // eor v10.16b, v5.16b, v10.16b
+	WORD	$0x6e651d48 // bsl v8.16b, v10.16b, v5.16b
+	FMOVQ	512(R3), F5 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e66e4a5 // fcmge v5.2d, v5.2d, v6.2d
+	WORD	$0x4e671d27 // bic v7.16b, v9.16b, v7.16b
+	FMOVQ	4992(R3), F9 // 0x7ff8000000000001 (NaN)
+	VMOV	V7.B16, V10.B16
+	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e68e568 // fcmge v8.2d, v11.2d, v8.2d
-	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	4640(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68e468 // fcmeq v8.2d, v3.2d, v8.2d
-	VMOV	V8.B16, V9.B16
-	WORD	$0x6e6e1c49 // bsl v9.16b, v2.16b, v14.16b
-	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x4e6ae463 // fcmeq v3.2d, v3.2d, v10.2d
-	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ae442 // fcmeq v2.2d, v2.2d, v10.2d
+	WORD	$0x6e68e4c6 // fcmge v6.2d, v6.2d, v8.2d
+	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
+	FMOVQ	5008(R3), F8 // 0x4086180000000000 (707)
+	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4e251ce5 // and v5.16b, v7.16b, v5.16b
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
 	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V2.B16, V10.B16
-	WORD	$0x6e691c6a // bsl v10.16b, v3.16b, v9.16b
-	WORD	$0x4ea21d02 // orr v2.16b, v8.16b, v2.16b
-	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
+	VMOV	V2.B16, V5.B16
+	WORD	$0x6e6a1c65 // bsl v5.16b, v3.16b, v10.16b
+	WORD	$0x4ea21c82 // orr v2.16b, v4.16b, v2.16b
 	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
-	WORD	$0x4e617826 // fcvtl2 v6.2d, v1.4s
+	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	528(R3), F7 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e271cc7 // and v7.16b, v6.16b, v7.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	WORD	$0x6f4c04c6 // ushr v6.2d, v6.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	FMOVQ	560(R3), F8 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	FMOVQ	576(R3), F8 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	WORD	$0x4e67d4e6 // fadd v6.2d, v7.2d, v7.2d
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
+	FMOVQ	5024(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5040(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	FMOVQ	5056(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
+	FMOVQ	5072(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	FMOVQ	5088(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
+	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
+	FMOVQ	5104(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
+	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
+	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e67cd46 // fmla v6.2d, v10.2d, v7.2d
+	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	1920(R3), F7 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee7d507 // fsub v7.2d, v8.2d, v7.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	WORD	$0x6e6add47 // fmul v7.2d, v10.2d, v10.2d
+	FMOVQ	5120(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5136(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	5152(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	FMOVQ	5168(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	5184(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	FMOVQ	5200(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d547 // fadd v7.2d, v10.2d, v7.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	4640(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
-	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
-	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eede58d // fcmgt v13.2d, v12.2d, v13.2d
-	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
-	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
-	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6c1dcf // bsl v15.16b, v14.16b, v12.16b
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6b1d8d // bsl v13.16b, v12.16b, v11.16b
-	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2b1c6b // and v11.16b, v3.16b, v11.16b
-	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4eac1d6b // orr v11.16b, v11.16b, v12.16b
-	WORD	$0x6f4c046c // ushr v12.2d, v3.2d, #52
-	FMOVQ	544(R3), F14 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eae1d8c // orr v12.16b, v12.16b, v14.16b
-	FMOVQ	560(R3), F14 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
-	FMOVQ	576(R3), F14 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6eebe5ce // fcmgt v14.2d, v14.2d, v11.2d
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef0d590 // fsub v16.2d, v12.2d, v16.2d
-	VMOV	V14.B16, V17.B16
-	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
-	WORD	$0x4e6bd56c // fadd v12.2d, v11.2d, v11.2d
-	WORD	$0x6e6b1d8e // bsl v14.16b, v12.16b, v11.16b
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
-	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
-	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6cfd6c // fdiv v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6cdd8e // fmul v14.2d, v12.2d, v12.2d
-	WORD	$0x6e6eddd0 // fmul v16.2d, v14.2d, v14.2d
-	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F19 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
-	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e73ce12 // fmla v18.2d, v16.2d, v19.2d
-	FMOVQ	640(R3), F19 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
-	FMOVQ	656(R3), F18 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F20 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e72ce14 // fmla v20.2d, v16.2d, v18.2d
-	FMOVQ	688(R3), F18 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e74ce12 // fmla v18.2d, v16.2d, v20.2d
-	WORD	$0x6e72de10 // fmul v16.2d, v16.2d, v18.2d
-	WORD	$0x4e73cdd0 // fmla v16.2d, v14.2d, v19.2d
-	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e6edd6e // fmul v14.2d, v11.2d, v14.2d
-	WORD	$0x4e6bcdd0 // fmla v16.2d, v14.2d, v11.2d
-	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e72de32 // fmul v18.2d, v17.2d, v18.2d
-	WORD	$0x4e70cd92 // fmla v18.2d, v12.2d, v16.2d
-	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1e4c // eor v12.16b, v18.16b, v12.16b
-	WORD	$0x4e6bcdcc // fmla v12.2d, v14.2d, v11.2d
-	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
-	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1d6b // eor v11.16b, v11.16b, v12.16b
-	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e6cce2b // fmla v11.2d, v17.2d, v12.2d
-	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6ce50c // fcmge v12.2d, v8.2d, v12.2d
-	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
-	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	4640(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x4e69e5e9 // fcmeq v9.2d, v15.2d, v9.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	FMOVQ	32(R3), F12 // 0x0 (0)
-	WORD	$0x6eece46c // fcmgt v12.2d, v3.2d, v12.2d
-	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
-	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
-	WORD	$0x6e6bdde9 // fmul v9.2d, v15.2d, v11.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee8e529 // fcmgt v9.2d, v9.2d, v8.2d
-	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e68cd6c // fmla v12.2d, v11.2d, v8.2d
-	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68cd6e // fmla v14.2d, v11.2d, v8.2d
-	WORD	$0x6e6e1d89 // bsl v9.16b, v12.16b, v14.16b
-	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
-	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V8.B16, V12.B16
-	WORD	$0x4eebcd2c // fmls v12.2d, v9.2d, v11.2d
-	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd2b // fmul v11.2d, v9.2d, v11.2d
-	WORD	$0x4eebd58e // fsub v14.2d, v12.2d, v11.2d
-	WORD	$0x6e6eddcf // fmul v15.2d, v14.2d, v14.2d
-	FMOVQ	128(R3), F16 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F17 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
-	FMOVQ	160(R3), F16 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
-	FMOVQ	176(R3), F17 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
-	FMOVQ	192(R3), F16 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
-	VMOV	V14.B16, V17.B16
-	WORD	$0x4eefce11 // fmls v17.2d, v16.2d, v15.2d
-	WORD	$0x6e71ddce // fmul v14.2d, v14.2d, v17.2d
-	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
-	WORD	$0x4ef1d5ef // fsub v15.2d, v15.2d, v17.2d
-	WORD	$0x6e6ffdce // fdiv v14.2d, v14.2d, v15.2d
-	WORD	$0x4eeed56b // fsub v11.2d, v11.2d, v14.2d
-	WORD	$0x4eecd56b // fsub v11.2d, v11.2d, v12.2d
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
-	WORD	$0x4ee1b929 // fcvtzs v9.2d, v9.2d
-	WORD	$0x4f745529 // shl v9.2d, v9.2d, #52
-	WORD	$0x4ee98569 // add v9.2d, v11.2d, v9.2d
-	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1d0b // and v11.16b, v8.16b, v11.16b
-	FMOVQ	272(R3), F12 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6eebe58b // fcmgt v11.2d, v12.2d, v11.2d
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
-	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	4656(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	4672(R3), F12 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
-	FMOVQ	560(R3), F12 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eecd529 // fsub v9.2d, v9.2d, v12.2d
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e6cd5ac // fadd v12.2d, v13.2d, v12.2d
-	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	32(R3), F13 // 0x0 (0)
-	FMOVQ	32(R3), F14 // 0x0 (0)
-while2:
-	VMOV	V12.D[0], R5
-	VMOV	V12.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend2
-	FMOVQ	4688(R3), F15 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	4704(R3), F16 // 0x40b0000000000000 (4096)
-	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
-	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
-	FMOVQ	32(R3), F16 // 0x0 (0)
-	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
-	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
-	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
-	FMOVQ	1184(R3), F16 // 0x1 (5e-324)
-	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
-	FMOVQ	1184(R3), F17 // 0x1 (5e-324)
-	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
-	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
-	VMOV	V16.B16, V18.B16
-	WORD	$0x6e6b1e32 // bsl v18.16b, v17.16b, v11.16b
-	WORD	$0x4e69d5b1 // fadd v17.2d, v13.2d, v9.2d
-	WORD	$0x6e6d1e30 // bsl v16.16b, v17.16b, v13.16b
-	WORD	$0x6e68dd11 // fmul v17.2d, v8.2d, v8.2d
-	WORD	$0x4e69d533 // fadd v19.2d, v9.2d, v9.2d
-	FMOVQ	80(R3), F20 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ef1e694 // fcmgt v20.2d, v20.2d, v17.2d
-	WORD	$0x4e71d635 // fadd v21.2d, v17.2d, v17.2d
-	VMOV	V20.B16, V22.B16
-	WORD	$0x6e711eb6 // bsl v22.16b, v21.16b, v17.16b
-	FMOVQ	224(R3), F17 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef1d671 // fsub v17.2d, v19.2d, v17.2d
-	WORD	$0x6e731e34 // bsl v20.16b, v17.16b, v19.16b
-	WORD	$0x6f7f0591 // ushr v17.2d, v12.2d, #1
-	VMOV	V17.B16, V12.B16
-	VMOV	V18.B16, V11.B16
-	VMOV	V16.B16, V13.B16
-	VMOV	V22.B16, V8.B16
-	VMOV	V20.B16, V9.B16
-	VMOV	V15.B16, V14.B16
-	JMP	while2
-wend2:
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x6ee6e5ef // fcmgt v15.2d, v15.2d, v6.2d
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6bfe10 // fdiv v16.2d, v16.2d, v11.2d
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6b1e11 // bsl v17.16b, v16.16b, v11.16b
+	WORD	$0x4ee19889 // frintz v9.2d, v4.2d
+	WORD	$0x4e64e529 // fcmeq v9.2d, v9.2d, v4.2d
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6adc8a // fmul v10.2d, v4.2d, v10.2d
+	WORD	$0x4ee1994b // frintz v11.2d, v10.2d
+	WORD	$0x4e6ae56a // fcmeq v10.2d, v11.2d, v10.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e2a1d2a // and v10.16b, v9.16b, v10.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
-	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
-	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	4672(R3), F13 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
-	WORD	$0x4e6fd56b // fadd v11.2d, v11.2d, v15.2d
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6de56d // fcmge v13.2d, v11.2d, v13.2d
-	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
-	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
-	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	1920(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	1920(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
-	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
-	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
-	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2f1ccf // and v15.16b, v6.16b, v15.16b
-	FMOVQ	256(R3), F16 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e301c70 // and v16.16b, v3.16b, v16.16b
-	WORD	$0x4ee199f1 // frintz v17.2d, v15.2d
-	WORD	$0x4e6fe631 // fcmeq v17.2d, v17.2d, v15.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	FMOVQ	32(R3), F18 // 0x0 (0)
-	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
-	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	4720(R3), F18 // 0x7ff8000000000001 (NaN)
-	VMOV	V17.B16, V19.B16
-	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
-	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
-	FMOVQ	80(R3), F18 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e72e4d2 // fcmeq v18.2d, v6.2d, v18.2d
-	WORD	$0x6e731db2 // bsl v18.16b, v13.16b, v19.16b
-	FMOVQ	64(R3), F19 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e73e4d3 // fcmeq v19.2d, v6.2d, v19.2d
-	FMOVQ	224(R3), F20 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6dfe8d // fdiv v13.2d, v20.2d, v13.2d
-	WORD	$0x6e721db3 // bsl v19.16b, v13.16b, v18.16b
-	WORD	$0x4e6e1d6b // bic v11.16b, v11.16b, v14.16b
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de5ed // fcmeq v13.2d, v15.2d, v13.2d
-	WORD	$0x4ead1e2d // orr v13.16b, v17.16b, v13.16b
-	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	496(R3), F13 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6de60d // fcmge v13.2d, v16.2d, v13.2d
-	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
-	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	4640(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
-	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6de4cd // fcmeq v13.2d, v6.2d, v13.2d
-	VMOV	V13.B16, V14.B16
-	WORD	$0x6e731c6e // bsl v14.16b, v3.16b, v19.16b
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x4e6fe4c6 // fcmeq v6.2d, v6.2d, v15.2d
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6fe463 // fcmeq v3.2d, v3.2d, v15.2d
+	WORD	$0x6ee3e56b // fcmgt v11.2d, v11.2d, v3.2d
+	WORD	$0x4e2a1d6a // and v10.16b, v11.16b, v10.16b
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1cec // eor v12.16b, v7.16b, v12.16b
+	WORD	$0x6e671d8a // bsl v10.16b, v12.16b, v7.16b
+	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e68e4e7 // fcmge v7.2d, v7.2d, v8.2d
+	WORD	$0x4e691d69 // bic v9.16b, v11.16b, v9.16b
+	FMOVQ	4992(R3), F11 // 0x7ff8000000000001 (NaN)
+	VMOV	V9.B16, V12.B16
+	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
+	FMOVQ	496(R3), F10 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e6ae508 // fcmge v8.2d, v8.2d, v10.2d
+	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
+	FMOVQ	5008(R3), F10 // 0x4086180000000000 (707)
+	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
+	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	WORD	$0x4e271d27 // and v7.16b, v9.16b, v7.16b
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67e463 // fcmeq v3.2d, v3.2d, v7.2d
+	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x6e6c1c87 // bsl v7.16b, v4.16b, v12.16b
 	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	VMOV	V3.B16, V15.B16
-	WORD	$0x6e6e1ccf // bsl v15.16b, v6.16b, v14.16b
-	WORD	$0x4ea31da3 // orr v3.16b, v13.16b, v3.16b
-	WORD	$0x4ea31d63 // orr v3.16b, v11.16b, v3.16b
-	WORD	$0x0e616946 // fcvtn v6.2s, v10.2d
-	WORD	$0x4e6169e6 // fcvtn2 v6.4s, v15.2d
+	WORD	$0x0e6168a4 // fcvtn v4.2s, v5.2d
+	WORD	$0x4e6168e4 // fcvtn2 v4.4s, v7.2d
 	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
 	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
-	VST1.P	[V6.S4], 16(R0)
+	VST1.P	[V4.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
 	VMOV	V2.D[1], R6
@@ -7677,288 +7283,206 @@ loop:
 	VLD1.P	16(R2), [V1.D2]
 	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
-	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	4640(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
-	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
-	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
-	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee6e4a6 // fcmgt v6.2d, v5.2d, v6.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
-	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
+	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	WORD	$0x6f4c0442 // ushr v2.2d, v2.2d, #52
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
+	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
+	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
-	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	WORD	$0x6f4c0425 // ushr v5.2d, v1.2d, #52
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
-	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
-	FMOVQ	576(R3), F7 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
-	VMOV	V7.B16, V10.B16
-	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
-	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
-	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
-	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
-	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
-	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
-	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
-	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
-	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F12 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
-	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ccd2b // fmla v11.2d, v9.2d, v12.2d
-	FMOVQ	640(R3), F12 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
-	FMOVQ	656(R3), F11 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F13 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6bcd2d // fmla v13.2d, v9.2d, v11.2d
-	FMOVQ	688(R3), F11 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6dcd2b // fmla v11.2d, v9.2d, v13.2d
-	WORD	$0x6e6bdd29 // fmul v9.2d, v9.2d, v11.2d
-	WORD	$0x4e6ccce9 // fmla v9.2d, v7.2d, v12.2d
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e67dc87 // fmul v7.2d, v4.2d, v7.2d
-	WORD	$0x4e64cce9 // fmla v9.2d, v7.2d, v4.2d
-	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd4b // fmul v11.2d, v10.2d, v11.2d
-	WORD	$0x4e69ccab // fmla v11.2d, v5.2d, v9.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d65 // eor v5.16b, v11.16b, v5.16b
-	WORD	$0x4e64cce5 // fmla v5.2d, v7.2d, v4.2d
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd44 // fmla v4.2d, v10.2d, v5.2d
-	FMOVQ	496(R3), F5 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e65e445 // fcmge v5.2d, v2.2d, v5.2d
-	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
-	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	4640(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
-	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x4e63e503 // fcmeq v3.2d, v8.2d, v3.2d
-	WORD	$0x6e205863 // mvn v3.16b, v3.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee5e425 // fcmgt v5.2d, v1.2d, v5.2d
-	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
-	WORD	$0x6e64dd03 // fmul v3.2d, v8.2d, v4.2d
-	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee2e463 // fcmgt v3.2d, v3.2d, v2.2d
-	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
-	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e62cc87 // fmla v7.2d, v4.2d, v2.2d
-	WORD	$0x6e671ca3 // bsl v3.16b, v5.16b, v7.16b
-	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
-	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V2.B16, V5.B16
-	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
-	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
-	WORD	$0x4ee4d4a7 // fsub v7.2d, v5.2d, v4.2d
-	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
-	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	VMOV	V7.B16, V10.B16
-	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
-	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
-	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
-	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
-	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
-	WORD	$0x4ee7d484 // fsub v4.2d, v4.2d, v7.2d
-	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
-	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
-	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
-	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x4ee5d445 // fsub v5.2d, v2.2d, v5.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
+	WORD	$0x4e63d462 // fadd v2.2d, v3.2d, v3.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	4656(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
+	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
+	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x4ee4d464 // fsub v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d444 // fsub v4.2d, v2.2d, v4.2d
+	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3cca2 // fmls v2.2d, v5.2d, v3.2d
+	WORD	$0x4ee4cca2 // fmls v2.2d, v5.2d, v4.2d
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
-	WORD	$0x6f4c0423 // ushr v3.2d, v1.2d, #52
-	FMOVQ	4672(R3), F5 // 0x7ff (1.0114e-320)
-	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
-	FMOVQ	560(R3), F5 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
-	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
-	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	32(R3), F6 // 0x0 (0)
-	FMOVQ	32(R3), F7 // 0x0 (0)
-while1:
-	VMOV	V5.D[0], R5
-	VMOV	V5.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend1
-	FMOVQ	4688(R3), F8 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x40b0000000000000 (4096)
-	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
-	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
-	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
-	FMOVQ	1184(R3), F9 // 0x1 (5e-324)
-	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
-	FMOVQ	1184(R3), F10 // 0x1 (5e-324)
-	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
-	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
-	VMOV	V9.B16, V11.B16
-	WORD	$0x6e641d4b // bsl v11.16b, v10.16b, v4.16b
-	WORD	$0x4e63d4ca // fadd v10.2d, v6.2d, v3.2d
-	WORD	$0x6e661d49 // bsl v9.16b, v10.16b, v6.16b
-	WORD	$0x6e62dc4a // fmul v10.2d, v2.2d, v2.2d
-	WORD	$0x4e63d46c // fadd v12.2d, v3.2d, v3.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eeae5ad // fcmgt v13.2d, v13.2d, v10.2d
-	WORD	$0x4e6ad54e // fadd v14.2d, v10.2d, v10.2d
-	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
-	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4eead58a // fsub v10.2d, v12.2d, v10.2d
-	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
-	WORD	$0x6f7f04aa // ushr v10.2d, v5.2d, #1
-	VMOV	V10.B16, V5.B16
-	VMOV	V11.B16, V4.B16
-	VMOV	V9.B16, V6.B16
-	VMOV	V15.B16, V2.B16
-	VMOV	V13.B16, V3.B16
-	VMOV	V8.B16, V7.B16
-	JMP	while1
-wend1:
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee0e508 // fcmgt v8.2d, v8.2d, v0.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x6e64fd29 // fdiv v9.2d, v9.2d, v4.2d
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e641d2a // bsl v10.16b, v9.16b, v4.16b
-	FMOVQ	32(R3), F4 // 0x0 (0)
-	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
-	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
-	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	4672(R3), F6 // 0x7ff (1.0114e-320)
-	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
-	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65dca3 // fmul v3.2d, v5.2d, v5.2d
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x6e241c64 // eor v4.16b, v3.16b, v4.16b
+	WORD	$0x4e65cca4 // fmla v4.2d, v5.2d, v5.2d
+	WORD	$0x6e63dca7 // fmul v7.2d, v5.2d, v3.2d
+	FMOVQ	2176(R3), F8 // 0x4008000000000000 (3)
+	WORD	$0x6e68dc68 // fmul v8.2d, v3.2d, v8.2d
+	FMOVQ	704(R3), F9 // 0x8000000000000000 (-0)
+	WORD	$0x6e291ce9 // eor v9.16b, v7.16b, v9.16b
+	WORD	$0x4e63cca9 // fmla v9.2d, v5.2d, v3.2d
+	WORD	$0x4e64cca9 // fmla v9.2d, v5.2d, v4.2d
+	WORD	$0x4e62cd09 // fmla v9.2d, v8.2d, v2.2d
+	FMOVQ	4640(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x6e64dce4 // fmul v4.2d, v7.2d, v4.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281c88 // eor v8.16b, v4.16b, v8.16b
+	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
+	FMOVQ	4656(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
+	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
+	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x4e6acd28 // fmla v8.2d, v9.2d, v10.2d
+	WORD	$0x6e63dce7 // fmul v7.2d, v7.2d, v3.2d
+	FMOVQ	4672(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
+	FMOVQ	4688(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4704(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4720(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4736(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4752(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4768(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4784(R3), F10 // 0x3fd999999999999a (0.4)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	WORD	$0x6e6adce3 // fmul v3.2d, v7.2d, v10.2d
+	FMOVQ	4800(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
+	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
+	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
+	WORD	$0x4e65d4e9 // fadd v9.2d, v7.2d, v5.2d
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4e65d4e5 // fadd v5.2d, v7.2d, v5.2d
+	WORD	$0x4e64d527 // fadd v7.2d, v9.2d, v4.2d
+	WORD	$0x4ee7d529 // fsub v9.2d, v9.2d, v7.2d
+	WORD	$0x4e64d524 // fadd v4.2d, v9.2d, v4.2d
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	WORD	$0x4e63d503 // fadd v3.2d, v8.2d, v3.2d
+	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x4e64cc43 // fmla v3.2d, v2.2d, v4.2d
+	FMOVQ	4816(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
+	WORD	$0x4e62ccc3 // fmla v3.2d, v6.2d, v2.2d
+	WORD	$0x4e63d4e2 // fadd v2.2d, v7.2d, v3.2d
+	WORD	$0x4ee2d4e4 // fsub v4.2d, v7.2d, v2.2d
+	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
+	WORD	$0x6e62dc04 // fmul v4.2d, v0.2d, v2.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251c85 // eor v5.16b, v4.16b, v5.16b
+	WORD	$0x4e62cc05 // fmla v5.2d, v0.2d, v2.2d
+	WORD	$0x4e63cc05 // fmla v5.2d, v0.2d, v3.2d
+	FMOVQ	48(R3), F2 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F3 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e62cc83 // fmla v3.2d, v4.2d, v2.2d
+	FMOVQ	1920(R3), F2 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V7.B16
+	WORD	$0x4ee6cc47 // fmls v7.2d, v2.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V7.B16, V8.B16
+	WORD	$0x4ee6cc48 // fmls v8.2d, v2.2d, v6.2d
+	WORD	$0x4ee8d4e6 // fsub v6.2d, v7.2d, v8.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee7cc46 // fmls v6.2d, v2.2d, v7.2d
+	WORD	$0x4e65d4c2 // fadd v2.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66e486 // fcmge v6.2d, v4.2d, v6.2d
-	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
-	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
-	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
-	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
-	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c08 // and v8.16b, v0.16b, v8.16b
-	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291c29 // and v9.16b, v1.16b, v9.16b
-	WORD	$0x4ee1990a // frintz v10.2d, v8.2d
-	WORD	$0x4e68e54a // fcmeq v10.2d, v10.2d, v8.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6ee1e56b // fcmgt v11.2d, v11.2d, v1.2d
-	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	4720(R3), F11 // 0x7ff8000000000001 (NaN)
-	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
-	WORD	$0x6ee1f826 // fsqrt v6.2d, v1.2d
-	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6be40b // fcmeq v11.2d, v0.2d, v11.2d
-	WORD	$0x6e6c1ccb // bsl v11.16b, v6.16b, v12.16b
-	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ce40c // fcmeq v12.2d, v0.2d, v12.2d
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fda6 // fdiv v6.2d, v13.2d, v6.2d
-	WORD	$0x6e6b1ccc // bsl v12.16b, v6.16b, v11.16b
-	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4ee5d4c6 // fsub v6.2d, v6.2d, v5.2d
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	WORD	$0x6e68dd07 // fmul v7.2d, v8.2d, v8.2d
+	FMOVQ	4832(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
+	FMOVQ	4848(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4864(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4880(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4896(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4912(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4928(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4944(R3), F10 // 0x3f811111111100df (0.008333333333326141)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4960(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4976(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	WORD	$0x4e69cce6 // fmla v6.2d, v7.2d, v9.2d
+	WORD	$0x4e66d4a7 // fadd v7.2d, v5.2d, v6.2d
+	WORD	$0x4e67cc46 // fmla v6.2d, v2.2d, v7.2d
+	WORD	$0x4e66d4a2 // fadd v2.2d, v5.2d, v6.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee38442 // add v2.2d, v2.2d, v3.2d
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
+	WORD	$0x4ee19805 // frintz v5.2d, v0.2d
+	WORD	$0x4e60e4a5 // fcmeq v5.2d, v5.2d, v0.2d
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
-	WORD	$0x4ea61d46 // orr v6.16b, v10.16b, v6.16b
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	WORD	$0x6e66dc06 // fmul v6.2d, v0.2d, v6.2d
+	WORD	$0x4ee198c7 // frintz v7.2d, v6.2d
+	WORD	$0x4e66e4e6 // fcmeq v6.2d, v7.2d, v6.2d
+	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee1e4e7 // fcmgt v7.2d, v7.2d, v1.2d
+	WORD	$0x4e261ce6 // and v6.16b, v7.16b, v6.16b
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281c48 // eor v8.16b, v2.16b, v8.16b
+	WORD	$0x6e621d06 // bsl v6.16b, v8.16b, v2.16b
+	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e63e442 // fcmge v2.2d, v2.2d, v3.2d
+	WORD	$0x4e651ce5 // bic v5.16b, v7.16b, v5.16b
+	FMOVQ	4992(R3), F7 // 0x7ff8000000000001 (NaN)
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e66e526 // fcmge v6.2d, v9.2d, v6.2d
-	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
-	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
-	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x6e66e463 // fcmge v3.2d, v3.2d, v6.2d
+	WORD	$0x4e221c63 // and v3.16b, v3.16b, v2.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66e406 // fcmeq v6.2d, v0.2d, v6.2d
-	VMOV	V6.B16, V7.B16
-	WORD	$0x6e6c1c27 // bsl v7.16b, v1.16b, v12.16b
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e408 // fcmeq v8.2d, v0.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4e69e429 // fcmeq v9.2d, v1.2d, v9.2d
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	VST1.P	[V10.D2], 16(R0)
+	FMOVQ	5008(R3), F6 // 0x4086180000000000 (707)
+	WORD	$0x6e64e4c4 // fcmge v4.2d, v6.2d, v4.2d
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x4e651c63 // bic v3.16b, v3.16b, v5.16b
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e403 // fcmeq v3.2d, v0.2d, v3.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4e64e424 // fcmeq v4.2d, v1.2d, v4.2d
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e681c85 // bsl v5.16b, v4.16b, v8.16b
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	VST1.P	[V5.D2], 16(R0)
 	ADD	$2, R4, R4
-	VMOV	V4.D[0], R5
-	VMOV	V4.D[1], R6
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V4.D[0], R5
+	VMOV	V2.D[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V4.D[1], R5
+	VMOV	V2.D[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7
@@ -7990,549 +7514,237 @@ loop:
 	WORD	$0x0e617803 // fcvtl v3.2d, v0.2s
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	4640(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
-	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
-	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
-	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee8e4e8 // fcmgt v8.2d, v7.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	FMOVQ	528(R3), F5 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e251c85 // and v5.16b, v4.16b, v5.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	WORD	$0x6f4c0484 // ushr v4.2d, v4.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
-	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
-	WORD	$0x6f4c0447 // ushr v7.2d, v2.2d, #52
-	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
-	FMOVQ	560(R3), F9 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
-	FMOVQ	576(R3), F9 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee6e529 // fcmgt v9.2d, v9.2d, v6.2d
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd4eb // fsub v11.2d, v7.2d, v11.2d
-	VMOV	V9.B16, V12.B16
-	WORD	$0x6e671d6c // bsl v12.16b, v11.16b, v7.16b
-	WORD	$0x4e66d4c7 // fadd v7.2d, v6.2d, v6.2d
-	WORD	$0x6e661ce9 // bsl v9.16b, v7.16b, v6.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
-	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67fcc7 // fdiv v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
-	WORD	$0x6e69dd2b // fmul v11.2d, v9.2d, v9.2d
-	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
-	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ecd6d // fmla v13.2d, v11.2d, v14.2d
-	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
-	FMOVQ	656(R3), F13 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6dcd6f // fmla v15.2d, v11.2d, v13.2d
-	FMOVQ	688(R3), F13 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6fcd6d // fmla v13.2d, v11.2d, v15.2d
-	WORD	$0x6e6ddd6b // fmul v11.2d, v11.2d, v13.2d
-	WORD	$0x4e6ecd2b // fmla v11.2d, v9.2d, v14.2d
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e69dcc9 // fmul v9.2d, v6.2d, v9.2d
-	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
-	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6ddd8d // fmul v13.2d, v12.2d, v13.2d
-	WORD	$0x4e6bcced // fmla v13.2d, v7.2d, v11.2d
-	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271da7 // eor v7.16b, v13.16b, v7.16b
-	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
-	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
-	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271cc6 // eor v6.16b, v6.16b, v7.16b
-	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e67cd86 // fmla v6.2d, v12.2d, v7.2d
-	FMOVQ	496(R3), F7 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
-	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
-	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
-	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e545 // fcmeq v5.2d, v10.2d, v5.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
-	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
-	WORD	$0x4e241ca4 // and v4.16b, v5.16b, v4.16b
-	WORD	$0x6e66dd45 // fmul v5.2d, v10.2d, v6.2d
-	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee4e4a5 // fcmgt v5.2d, v5.2d, v4.2d
-	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
-	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e64ccc9 // fmla v9.2d, v6.2d, v4.2d
-	WORD	$0x6e691ce5 // bsl v5.16b, v7.16b, v9.16b
-	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
-	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V4.B16, V7.B16
-	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
-	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
-	WORD	$0x4ee6d4e9 // fsub v9.2d, v7.2d, v6.2d
-	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
-	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
-	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
-	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
-	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
-	VMOV	V9.B16, V12.B16
-	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
-	WORD	$0x6e6cdd29 // fmul v9.2d, v9.2d, v12.2d
-	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
-	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
-	WORD	$0x6e6afd29 // fdiv v9.2d, v9.2d, v10.2d
-	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
-	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
-	WORD	$0x4ee1b8a5 // fcvtzs v5.2d, v5.2d
-	WORD	$0x4f7454a5 // shl v5.2d, v5.2d, #52
-	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c86 // and v6.16b, v4.16b, v6.16b
-	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x4ee7d487 // fsub v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	WORD	$0x4e65d4a4 // fadd v4.2d, v5.2d, v5.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	4656(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	4672(R3), F7 // 0x7ff (1.0114e-320)
-	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
-	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
-	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	FMOVQ	32(R3), F9 // 0x0 (0)
-while1:
-	VMOV	V7.D[0], R5
-	VMOV	V7.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend1
-	FMOVQ	4688(R3), F10 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	4704(R3), F11 // 0x40b0000000000000 (4096)
-	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
-	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
-	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
-	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
-	FMOVQ	1184(R3), F11 // 0x1 (5e-324)
-	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
-	FMOVQ	1184(R3), F12 // 0x1 (5e-324)
-	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
-	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
-	VMOV	V11.B16, V13.B16
-	WORD	$0x6e661d8d // bsl v13.16b, v12.16b, v6.16b
-	WORD	$0x4e65d50c // fadd v12.2d, v8.2d, v5.2d
-	WORD	$0x6e681d8b // bsl v11.16b, v12.16b, v8.16b
-	WORD	$0x6e64dc8c // fmul v12.2d, v4.2d, v4.2d
-	WORD	$0x4e65d4ae // fadd v14.2d, v5.2d, v5.2d
-	FMOVQ	80(R3), F15 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece5ef // fcmgt v15.2d, v15.2d, v12.2d
-	WORD	$0x4e6cd590 // fadd v16.2d, v12.2d, v12.2d
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eecd5cc // fsub v12.2d, v14.2d, v12.2d
-	WORD	$0x6e6e1d8f // bsl v15.16b, v12.16b, v14.16b
-	WORD	$0x6f7f04ec // ushr v12.2d, v7.2d, #1
-	VMOV	V12.B16, V7.B16
-	VMOV	V13.B16, V6.B16
-	VMOV	V11.B16, V8.B16
-	VMOV	V17.B16, V4.B16
-	VMOV	V15.B16, V5.B16
-	VMOV	V10.B16, V9.B16
-	JMP	while1
-wend1:
-	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x6ee3e54a // fcmgt v10.2d, v10.2d, v3.2d
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fd6b // fdiv v11.2d, v11.2d, v6.2d
-	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
-	FMOVQ	32(R3), F6 // 0x0 (0)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
-	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
-	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	4672(R3), F8 // 0x7ff (1.0114e-320)
-	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
-	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
-	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68e4c8 // fcmge v8.2d, v6.2d, v8.2d
-	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
-	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
-	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
-	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
-	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
-	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1c6a // and v10.16b, v3.16b, v10.16b
-	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1c4b // and v11.16b, v2.16b, v11.16b
-	WORD	$0x4ee1994c // frintz v12.2d, v10.2d
-	WORD	$0x4e6ae58c // fcmeq v12.2d, v12.2d, v10.2d
-	WORD	$0x6e20598c // mvn v12.16b, v12.16b
-	FMOVQ	32(R3), F13 // 0x0 (0)
-	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
-	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	4720(R3), F13 // 0x7ff8000000000001 (NaN)
-	VMOV	V12.B16, V14.B16
-	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
-	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de46d // fcmeq v13.2d, v3.2d, v13.2d
-	WORD	$0x6e6e1d0d // bsl v13.16b, v8.16b, v14.16b
-	FMOVQ	64(R3), F14 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ee46e // fcmeq v14.2d, v3.2d, v14.2d
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68fde8 // fdiv v8.2d, v15.2d, v8.2d
-	WORD	$0x6e6d1d0e // bsl v14.16b, v8.16b, v13.16b
-	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc84 // fdiv v4.2d, v4.2d, v5.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	WORD	$0x6e65dc86 // fmul v6.2d, v4.2d, v5.2d
+	FMOVQ	5024(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5040(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	FMOVQ	5056(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
+	FMOVQ	5072(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	FMOVQ	5088(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
+	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
+	FMOVQ	5104(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	WORD	$0x4e64d484 // fadd v4.2d, v4.2d, v4.2d
+	WORD	$0x4e69ccc4 // fmla v4.2d, v6.2d, v9.2d
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e65cd04 // fmla v4.2d, v8.2d, v5.2d
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
+	FMOVQ	1920(R3), F5 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V8.B16
+	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
+	WORD	$0x6e68dd05 // fmul v5.2d, v8.2d, v8.2d
+	FMOVQ	5120(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5136(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	5152(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	FMOVQ	5168(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	5184(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	FMOVQ	5200(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d505 // fadd v5.2d, v8.2d, v5.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	WORD	$0x4ee19867 // frintz v7.2d, v3.2d
+	WORD	$0x4e63e4e7 // fcmeq v7.2d, v7.2d, v3.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
-	WORD	$0x4ea81d88 // orr v8.16b, v12.16b, v8.16b
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x6e68dc68 // fmul v8.2d, v3.2d, v8.2d
+	WORD	$0x4ee19909 // frintz v9.2d, v8.2d
+	WORD	$0x4e68e528 // fcmeq v8.2d, v9.2d, v8.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee2e529 // fcmgt v9.2d, v9.2d, v2.2d
+	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1caa // eor v10.16b, v5.16b, v10.16b
+	WORD	$0x6e651d48 // bsl v8.16b, v10.16b, v5.16b
+	FMOVQ	512(R3), F5 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e66e4a5 // fcmge v5.2d, v5.2d, v6.2d
+	WORD	$0x4e671d27 // bic v7.16b, v9.16b, v7.16b
+	FMOVQ	4992(R3), F9 // 0x7ff8000000000001 (NaN)
+	VMOV	V7.B16, V10.B16
+	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e68e568 // fcmge v8.2d, v11.2d, v8.2d
-	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	4640(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68e468 // fcmeq v8.2d, v3.2d, v8.2d
-	VMOV	V8.B16, V9.B16
-	WORD	$0x6e6e1c49 // bsl v9.16b, v2.16b, v14.16b
-	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x4e6ae463 // fcmeq v3.2d, v3.2d, v10.2d
-	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ae442 // fcmeq v2.2d, v2.2d, v10.2d
+	WORD	$0x6e68e4c6 // fcmge v6.2d, v6.2d, v8.2d
+	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
+	FMOVQ	5008(R3), F8 // 0x4086180000000000 (707)
+	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4e251ce5 // and v5.16b, v7.16b, v5.16b
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
 	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V2.B16, V10.B16
-	WORD	$0x6e691c6a // bsl v10.16b, v3.16b, v9.16b
-	WORD	$0x4ea21d02 // orr v2.16b, v8.16b, v2.16b
-	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
+	VMOV	V2.B16, V5.B16
+	WORD	$0x6e6a1c65 // bsl v5.16b, v3.16b, v10.16b
+	WORD	$0x4ea21c82 // orr v2.16b, v4.16b, v2.16b
 	WORD	$0x4e617823 // fcvtl2 v3.2d, v1.4s
-	WORD	$0x4e617806 // fcvtl2 v6.2d, v0.4s
+	WORD	$0x4e617804 // fcvtl2 v4.2d, v0.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	528(R3), F7 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e271cc7 // and v7.16b, v6.16b, v7.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	WORD	$0x6f4c04c6 // ushr v6.2d, v6.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	FMOVQ	560(R3), F8 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	FMOVQ	576(R3), F8 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	WORD	$0x4e67d4e6 // fadd v6.2d, v7.2d, v7.2d
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
+	FMOVQ	5024(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5040(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	FMOVQ	5056(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
+	FMOVQ	5072(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	FMOVQ	5088(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
+	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
+	FMOVQ	5104(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
+	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
+	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e67cd46 // fmla v6.2d, v10.2d, v7.2d
+	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	1920(R3), F7 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee7d507 // fsub v7.2d, v8.2d, v7.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	WORD	$0x6e6add47 // fmul v7.2d, v10.2d, v10.2d
+	FMOVQ	5120(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5136(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	5152(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	FMOVQ	5168(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	5184(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	FMOVQ	5200(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d547 // fadd v7.2d, v10.2d, v7.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	4640(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
-	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
-	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eede58d // fcmgt v13.2d, v12.2d, v13.2d
-	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
-	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
-	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6c1dcf // bsl v15.16b, v14.16b, v12.16b
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6b1d8d // bsl v13.16b, v12.16b, v11.16b
-	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2b1c6b // and v11.16b, v3.16b, v11.16b
-	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4eac1d6b // orr v11.16b, v11.16b, v12.16b
-	WORD	$0x6f4c046c // ushr v12.2d, v3.2d, #52
-	FMOVQ	544(R3), F14 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eae1d8c // orr v12.16b, v12.16b, v14.16b
-	FMOVQ	560(R3), F14 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
-	FMOVQ	576(R3), F14 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6eebe5ce // fcmgt v14.2d, v14.2d, v11.2d
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef0d590 // fsub v16.2d, v12.2d, v16.2d
-	VMOV	V14.B16, V17.B16
-	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
-	WORD	$0x4e6bd56c // fadd v12.2d, v11.2d, v11.2d
-	WORD	$0x6e6b1d8e // bsl v14.16b, v12.16b, v11.16b
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
-	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
-	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6cfd6c // fdiv v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6cdd8e // fmul v14.2d, v12.2d, v12.2d
-	WORD	$0x6e6eddd0 // fmul v16.2d, v14.2d, v14.2d
-	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F19 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
-	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e73ce12 // fmla v18.2d, v16.2d, v19.2d
-	FMOVQ	640(R3), F19 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
-	FMOVQ	656(R3), F18 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F20 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e72ce14 // fmla v20.2d, v16.2d, v18.2d
-	FMOVQ	688(R3), F18 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e74ce12 // fmla v18.2d, v16.2d, v20.2d
-	WORD	$0x6e72de10 // fmul v16.2d, v16.2d, v18.2d
-	WORD	$0x4e73cdd0 // fmla v16.2d, v14.2d, v19.2d
-	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e6edd6e // fmul v14.2d, v11.2d, v14.2d
-	WORD	$0x4e6bcdd0 // fmla v16.2d, v14.2d, v11.2d
-	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e72de32 // fmul v18.2d, v17.2d, v18.2d
-	WORD	$0x4e70cd92 // fmla v18.2d, v12.2d, v16.2d
-	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1e4c // eor v12.16b, v18.16b, v12.16b
-	WORD	$0x4e6bcdcc // fmla v12.2d, v14.2d, v11.2d
-	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
-	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1d6b // eor v11.16b, v11.16b, v12.16b
-	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e6cce2b // fmla v11.2d, v17.2d, v12.2d
-	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6ce50c // fcmge v12.2d, v8.2d, v12.2d
-	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
-	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	4640(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x4e69e5e9 // fcmeq v9.2d, v15.2d, v9.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	FMOVQ	32(R3), F12 // 0x0 (0)
-	WORD	$0x6eece46c // fcmgt v12.2d, v3.2d, v12.2d
-	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
-	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
-	WORD	$0x6e6bdde9 // fmul v9.2d, v15.2d, v11.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee8e529 // fcmgt v9.2d, v9.2d, v8.2d
-	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e68cd6c // fmla v12.2d, v11.2d, v8.2d
-	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68cd6e // fmla v14.2d, v11.2d, v8.2d
-	WORD	$0x6e6e1d89 // bsl v9.16b, v12.16b, v14.16b
-	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
-	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V8.B16, V12.B16
-	WORD	$0x4eebcd2c // fmls v12.2d, v9.2d, v11.2d
-	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd2b // fmul v11.2d, v9.2d, v11.2d
-	WORD	$0x4eebd58e // fsub v14.2d, v12.2d, v11.2d
-	WORD	$0x6e6eddcf // fmul v15.2d, v14.2d, v14.2d
-	FMOVQ	128(R3), F16 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F17 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
-	FMOVQ	160(R3), F16 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
-	FMOVQ	176(R3), F17 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
-	FMOVQ	192(R3), F16 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
-	VMOV	V14.B16, V17.B16
-	WORD	$0x4eefce11 // fmls v17.2d, v16.2d, v15.2d
-	WORD	$0x6e71ddce // fmul v14.2d, v14.2d, v17.2d
-	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
-	WORD	$0x4ef1d5ef // fsub v15.2d, v15.2d, v17.2d
-	WORD	$0x6e6ffdce // fdiv v14.2d, v14.2d, v15.2d
-	WORD	$0x4eeed56b // fsub v11.2d, v11.2d, v14.2d
-	WORD	$0x4eecd56b // fsub v11.2d, v11.2d, v12.2d
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
-	WORD	$0x4ee1b929 // fcvtzs v9.2d, v9.2d
-	WORD	$0x4f745529 // shl v9.2d, v9.2d, #52
-	WORD	$0x4ee98569 // add v9.2d, v11.2d, v9.2d
-	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1d0b // and v11.16b, v8.16b, v11.16b
-	FMOVQ	272(R3), F12 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6eebe58b // fcmgt v11.2d, v12.2d, v11.2d
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
-	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	4656(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	4672(R3), F12 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
-	FMOVQ	560(R3), F12 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eecd529 // fsub v9.2d, v9.2d, v12.2d
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e6cd5ac // fadd v12.2d, v13.2d, v12.2d
-	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	32(R3), F13 // 0x0 (0)
-	FMOVQ	32(R3), F14 // 0x0 (0)
-while2:
-	VMOV	V12.D[0], R5
-	VMOV	V12.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend2
-	FMOVQ	4688(R3), F15 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	4704(R3), F16 // 0x40b0000000000000 (4096)
-	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
-	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
-	FMOVQ	32(R3), F16 // 0x0 (0)
-	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
-	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
-	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
-	FMOVQ	1184(R3), F16 // 0x1 (5e-324)
-	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
-	FMOVQ	1184(R3), F17 // 0x1 (5e-324)
-	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
-	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
-	VMOV	V16.B16, V18.B16
-	WORD	$0x6e6b1e32 // bsl v18.16b, v17.16b, v11.16b
-	WORD	$0x4e69d5b1 // fadd v17.2d, v13.2d, v9.2d
-	WORD	$0x6e6d1e30 // bsl v16.16b, v17.16b, v13.16b
-	WORD	$0x6e68dd11 // fmul v17.2d, v8.2d, v8.2d
-	WORD	$0x4e69d533 // fadd v19.2d, v9.2d, v9.2d
-	FMOVQ	80(R3), F20 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ef1e694 // fcmgt v20.2d, v20.2d, v17.2d
-	WORD	$0x4e71d635 // fadd v21.2d, v17.2d, v17.2d
-	VMOV	V20.B16, V22.B16
-	WORD	$0x6e711eb6 // bsl v22.16b, v21.16b, v17.16b
-	FMOVQ	224(R3), F17 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef1d671 // fsub v17.2d, v19.2d, v17.2d
-	WORD	$0x6e731e34 // bsl v20.16b, v17.16b, v19.16b
-	WORD	$0x6f7f0591 // ushr v17.2d, v12.2d, #1
-	VMOV	V17.B16, V12.B16
-	VMOV	V18.B16, V11.B16
-	VMOV	V16.B16, V13.B16
-	VMOV	V22.B16, V8.B16
-	VMOV	V20.B16, V9.B16
-	VMOV	V15.B16, V14.B16
-	JMP	while2
-wend2:
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x6ee6e5ef // fcmgt v15.2d, v15.2d, v6.2d
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6bfe10 // fdiv v16.2d, v16.2d, v11.2d
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6b1e11 // bsl v17.16b, v16.16b, v11.16b
+	WORD	$0x4ee19889 // frintz v9.2d, v4.2d
+	WORD	$0x4e64e529 // fcmeq v9.2d, v9.2d, v4.2d
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6adc8a // fmul v10.2d, v4.2d, v10.2d
+	WORD	$0x4ee1994b // frintz v11.2d, v10.2d
+	WORD	$0x4e6ae56a // fcmeq v10.2d, v11.2d, v10.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e2a1d2a // and v10.16b, v9.16b, v10.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
-	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
-	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	4672(R3), F13 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
-	WORD	$0x4e6fd56b // fadd v11.2d, v11.2d, v15.2d
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6de56d // fcmge v13.2d, v11.2d, v13.2d
-	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
-	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
-	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	1920(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	1920(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
-	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
-	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
-	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2f1ccf // and v15.16b, v6.16b, v15.16b
-	FMOVQ	256(R3), F16 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e301c70 // and v16.16b, v3.16b, v16.16b
-	WORD	$0x4ee199f1 // frintz v17.2d, v15.2d
-	WORD	$0x4e6fe631 // fcmeq v17.2d, v17.2d, v15.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	FMOVQ	32(R3), F18 // 0x0 (0)
-	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
-	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	4720(R3), F18 // 0x7ff8000000000001 (NaN)
-	VMOV	V17.B16, V19.B16
-	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
-	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
-	FMOVQ	80(R3), F18 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e72e4d2 // fcmeq v18.2d, v6.2d, v18.2d
-	WORD	$0x6e731db2 // bsl v18.16b, v13.16b, v19.16b
-	FMOVQ	64(R3), F19 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e73e4d3 // fcmeq v19.2d, v6.2d, v19.2d
-	FMOVQ	224(R3), F20 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6dfe8d // fdiv v13.2d, v20.2d, v13.2d
-	WORD	$0x6e721db3 // bsl v19.16b, v13.16b, v18.16b
-	WORD	$0x4e6e1d6b // bic v11.16b, v11.16b, v14.16b
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de5ed // fcmeq v13.2d, v15.2d, v13.2d
-	WORD	$0x4ead1e2d // orr v13.16b, v17.16b, v13.16b
-	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	496(R3), F13 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6de60d // fcmge v13.2d, v16.2d, v13.2d
-	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
-	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	4640(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
-	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6de4cd // fcmeq v13.2d, v6.2d, v13.2d
-	VMOV	V13.B16, V14.B16
-	WORD	$0x6e731c6e // bsl v14.16b, v3.16b, v19.16b
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x4e6fe4c6 // fcmeq v6.2d, v6.2d, v15.2d
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6fe463 // fcmeq v3.2d, v3.2d, v15.2d
+	WORD	$0x6ee3e56b // fcmgt v11.2d, v11.2d, v3.2d
+	WORD	$0x4e2a1d6a // and v10.16b, v11.16b, v10.16b
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1cec // eor v12.16b, v7.16b, v12.16b
+	WORD	$0x6e671d8a // bsl v10.16b, v12.16b, v7.16b
+	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e68e4e7 // fcmge v7.2d, v7.2d, v8.2d
+	WORD	$0x4e691d69 // bic v9.16b, v11.16b, v9.16b
+	FMOVQ	4992(R3), F11 // 0x7ff8000000000001 (NaN)
+	VMOV	V9.B16, V12.B16
+	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
+	FMOVQ	496(R3), F10 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e6ae508 // fcmge v8.2d, v8.2d, v10.2d
+	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
+	FMOVQ	5008(R3), F10 // 0x4086180000000000 (707)
+	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
+	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	WORD	$0x4e271d27 // and v7.16b, v9.16b, v7.16b
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67e463 // fcmeq v3.2d, v3.2d, v7.2d
+	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x6e6c1c87 // bsl v7.16b, v4.16b, v12.16b
 	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	VMOV	V3.B16, V15.B16
-	WORD	$0x6e6e1ccf // bsl v15.16b, v6.16b, v14.16b
-	WORD	$0x4ea31da3 // orr v3.16b, v13.16b, v3.16b
-	WORD	$0x4ea31d63 // orr v3.16b, v11.16b, v3.16b
-	WORD	$0x0e616946 // fcvtn v6.2s, v10.2d
-	WORD	$0x4e6169e6 // fcvtn2 v6.4s, v15.2d
+	WORD	$0x0e6168a4 // fcvtn v4.2s, v5.2d
+	WORD	$0x4e6168e4 // fcvtn2 v4.4s, v7.2d
 	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
 	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
-	VST1.P	[V6.S4], 16(R0)
+	VST1.P	[V4.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
 	VMOV	V2.D[1], R6
@@ -8584,288 +7796,206 @@ loop:
 	VLD1.P	16(R9), [V1.D2]
 	FMOVQ	256(R3), F2 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
-	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	4640(R3), F4 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee4f464 // fmin v4.2d, v3.2d, v4.2d
-	WORD	$0x4ee19884 // frintz v4.2d, v4.2d
-	WORD	$0x4ee4d465 // fsub v5.2d, v3.2d, v4.2d
-	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee6e4a6 // fcmgt v6.2d, v5.2d, v6.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
-	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
+	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
+	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	WORD	$0x6f4c0442 // ushr v2.2d, v2.2d, #52
+	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
+	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
+	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
-	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	528(R3), F4 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	WORD	$0x6f4c0405 // ushr v5.2d, v0.2d, #52
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
-	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
-	FMOVQ	576(R3), F7 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
-	VMOV	V7.B16, V10.B16
-	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
-	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
-	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
-	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
-	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
-	WORD	$0x6e65fc85 // fdiv v5.2d, v4.2d, v5.2d
-	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
-	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
-	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F12 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
-	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ccd2b // fmla v11.2d, v9.2d, v12.2d
-	FMOVQ	640(R3), F12 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
-	FMOVQ	656(R3), F11 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F13 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6bcd2d // fmla v13.2d, v9.2d, v11.2d
-	FMOVQ	688(R3), F11 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6dcd2b // fmla v11.2d, v9.2d, v13.2d
-	WORD	$0x6e6bdd29 // fmul v9.2d, v9.2d, v11.2d
-	WORD	$0x4e6ccce9 // fmla v9.2d, v7.2d, v12.2d
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e67dc87 // fmul v7.2d, v4.2d, v7.2d
-	WORD	$0x4e64cce9 // fmla v9.2d, v7.2d, v4.2d
-	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd4b // fmul v11.2d, v10.2d, v11.2d
-	WORD	$0x4e69ccab // fmla v11.2d, v5.2d, v9.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d65 // eor v5.16b, v11.16b, v5.16b
-	WORD	$0x4e64cce5 // fmla v5.2d, v7.2d, v4.2d
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd44 // fmla v4.2d, v10.2d, v5.2d
-	FMOVQ	496(R3), F5 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e65e445 // fcmge v5.2d, v2.2d, v5.2d
-	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e62e4e2 // fcmge v2.2d, v7.2d, v2.2d
-	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
-	FMOVQ	4640(R3), F5 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee3e4a3 // fcmgt v3.2d, v5.2d, v3.2d
-	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x4e63e503 // fcmeq v3.2d, v8.2d, v3.2d
-	WORD	$0x6e205863 // mvn v3.16b, v3.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
-	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	WORD	$0x4e221c62 // and v2.16b, v3.16b, v2.16b
-	WORD	$0x6e64dd03 // fmul v3.2d, v8.2d, v4.2d
-	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
-	FMOVQ	32(R3), F3 // 0x0 (0)
-	WORD	$0x6ee2e463 // fcmgt v3.2d, v3.2d, v2.2d
-	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F5 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
-	FMOVQ	48(R3), F4 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e62cc87 // fmla v7.2d, v4.2d, v2.2d
-	WORD	$0x6e671ca3 // bsl v3.16b, v5.16b, v7.16b
-	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
-	FMOVQ	96(R3), F4 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V2.B16, V5.B16
-	WORD	$0x4ee4cc65 // fmls v5.2d, v3.2d, v4.2d
-	FMOVQ	112(R3), F4 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
-	WORD	$0x4ee4d4a7 // fsub v7.2d, v5.2d, v4.2d
-	WORD	$0x6e67dce8 // fmul v8.2d, v7.2d, v7.2d
-	FMOVQ	128(R3), F9 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F10 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	160(R3), F9 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	176(R3), F10 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	192(R3), F9 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	VMOV	V7.B16, V10.B16
-	WORD	$0x4ee8cd2a // fmls v10.2d, v9.2d, v8.2d
-	WORD	$0x6e6adce7 // fmul v7.2d, v7.2d, v10.2d
-	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
-	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
-	WORD	$0x6e68fce7 // fdiv v7.2d, v7.2d, v8.2d
-	WORD	$0x4ee7d484 // fsub v4.2d, v4.2d, v7.2d
-	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee4d4a4 // fsub v4.2d, v5.2d, v4.2d
-	WORD	$0x4ee1b863 // fcvtzs v3.2d, v3.2d
-	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
-	WORD	$0x4ee38483 // add v3.2d, v4.2d, v3.2d
-	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65d442 // fadd v2.2d, v2.2d, v5.2d
+	WORD	$0x4ee5d445 // fsub v5.2d, v2.2d, v5.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
+	WORD	$0x4e63d462 // fadd v2.2d, v3.2d, v3.2d
 	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	4656(R3), F2 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
+	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
+	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
+	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x4ee4d464 // fsub v4.2d, v3.2d, v4.2d
+	WORD	$0x4ee4d444 // fsub v4.2d, v2.2d, v4.2d
+	WORD	$0x6e63fc45 // fdiv v5.2d, v2.2d, v3.2d
+	WORD	$0x4ee3cca2 // fmls v2.2d, v5.2d, v3.2d
+	WORD	$0x4ee4cca2 // fmls v2.2d, v5.2d, v4.2d
 	FMOVQ	80(R3), F3 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
-	WORD	$0x6f4c0403 // ushr v3.2d, v0.2d, #52
-	FMOVQ	4672(R3), F5 // 0x7ff (1.0114e-320)
-	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
-	FMOVQ	560(R3), F5 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee5d463 // fsub v3.2d, v3.2d, v5.2d
-	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e65d4c5 // fadd v5.2d, v6.2d, v5.2d
-	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	32(R3), F6 // 0x0 (0)
-	FMOVQ	32(R3), F7 // 0x0 (0)
-while1:
-	VMOV	V5.D[0], R5
-	VMOV	V5.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend1
-	FMOVQ	4688(R3), F8 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x40b0000000000000 (4096)
-	WORD	$0x6ee9e469 // fcmgt v9.2d, v3.2d, v9.2d
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee98ca9 // cmeq v9.2d, v5.2d, v9.2d
-	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
-	WORD	$0x4ea71d08 // orr v8.16b, v8.16b, v7.16b
-	FMOVQ	1184(R3), F9 // 0x1 (5e-324)
-	WORD	$0x4e291ca9 // and v9.16b, v5.16b, v9.16b
-	FMOVQ	1184(R3), F10 // 0x1 (5e-324)
-	WORD	$0x6eea8d29 // cmeq v9.2d, v9.2d, v10.2d
-	WORD	$0x6e62dc8a // fmul v10.2d, v4.2d, v2.2d
-	VMOV	V9.B16, V11.B16
-	WORD	$0x6e641d4b // bsl v11.16b, v10.16b, v4.16b
-	WORD	$0x4e63d4ca // fadd v10.2d, v6.2d, v3.2d
-	WORD	$0x6e661d49 // bsl v9.16b, v10.16b, v6.16b
-	WORD	$0x6e62dc4a // fmul v10.2d, v2.2d, v2.2d
-	WORD	$0x4e63d46c // fadd v12.2d, v3.2d, v3.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eeae5ad // fcmgt v13.2d, v13.2d, v10.2d
-	WORD	$0x4e6ad54e // fadd v14.2d, v10.2d, v10.2d
-	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6a1dcf // bsl v15.16b, v14.16b, v10.16b
-	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4eead58a // fsub v10.2d, v12.2d, v10.2d
-	WORD	$0x6e6c1d4d // bsl v13.16b, v10.16b, v12.16b
-	WORD	$0x6f7f04aa // ushr v10.2d, v5.2d, #1
-	VMOV	V10.B16, V5.B16
-	VMOV	V11.B16, V4.B16
-	VMOV	V9.B16, V6.B16
-	VMOV	V15.B16, V2.B16
-	VMOV	V13.B16, V3.B16
-	VMOV	V8.B16, V7.B16
-	JMP	while1
-wend1:
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x6ee1e508 // fcmgt v8.2d, v8.2d, v1.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x6e64fd29 // fdiv v9.2d, v9.2d, v4.2d
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e641d2a // bsl v10.16b, v9.16b, v4.16b
-	FMOVQ	32(R3), F4 // 0x0 (0)
-	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
-	WORD	$0x6e661c88 // bsl v8.16b, v4.16b, v6.16b
-	WORD	$0x6f4c0544 // ushr v4.2d, v10.2d, #52
-	FMOVQ	4672(R3), F6 // 0x7ff (1.0114e-320)
-	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
-	WORD	$0x4e68d484 // fadd v4.2d, v4.2d, v8.2d
+	WORD	$0x6e63dc42 // fmul v2.2d, v2.2d, v3.2d
+	WORD	$0x6e65dca3 // fmul v3.2d, v5.2d, v5.2d
+	FMOVQ	704(R3), F4 // 0x8000000000000000 (-0)
+	WORD	$0x6e241c64 // eor v4.16b, v3.16b, v4.16b
+	WORD	$0x4e65cca4 // fmla v4.2d, v5.2d, v5.2d
+	WORD	$0x6e63dca7 // fmul v7.2d, v5.2d, v3.2d
+	FMOVQ	2176(R3), F8 // 0x4008000000000000 (3)
+	WORD	$0x6e68dc68 // fmul v8.2d, v3.2d, v8.2d
+	FMOVQ	704(R3), F9 // 0x8000000000000000 (-0)
+	WORD	$0x6e291ce9 // eor v9.16b, v7.16b, v9.16b
+	WORD	$0x4e63cca9 // fmla v9.2d, v5.2d, v3.2d
+	WORD	$0x4e64cca9 // fmla v9.2d, v5.2d, v4.2d
+	WORD	$0x4e62cd09 // fmla v9.2d, v8.2d, v2.2d
+	FMOVQ	4640(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x6e64dce4 // fmul v4.2d, v7.2d, v4.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281c88 // eor v8.16b, v4.16b, v8.16b
+	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
+	FMOVQ	4656(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
+	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
+	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	WORD	$0x4e6acd28 // fmla v8.2d, v9.2d, v10.2d
+	WORD	$0x6e63dce7 // fmul v7.2d, v7.2d, v3.2d
+	FMOVQ	4672(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
+	FMOVQ	4688(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4704(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4720(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4736(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4752(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	FMOVQ	4768(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
+	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
+	FMOVQ	4784(R3), F10 // 0x3fd999999999999a (0.4)
+	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
+	WORD	$0x6e6adce3 // fmul v3.2d, v7.2d, v10.2d
+	FMOVQ	4800(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
+	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
+	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
+	WORD	$0x4e65d4e9 // fadd v9.2d, v7.2d, v5.2d
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4e65d4e5 // fadd v5.2d, v7.2d, v5.2d
+	WORD	$0x4e64d527 // fadd v7.2d, v9.2d, v4.2d
+	WORD	$0x4ee7d529 // fsub v9.2d, v9.2d, v7.2d
+	WORD	$0x4e64d524 // fadd v4.2d, v9.2d, v4.2d
+	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
+	WORD	$0x4e63d503 // fadd v3.2d, v8.2d, v3.2d
+	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x4e64cc43 // fmla v3.2d, v2.2d, v4.2d
+	FMOVQ	4816(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
+	WORD	$0x4e62ccc3 // fmla v3.2d, v6.2d, v2.2d
+	WORD	$0x4e63d4e2 // fadd v2.2d, v7.2d, v3.2d
+	WORD	$0x4ee2d4e4 // fsub v4.2d, v7.2d, v2.2d
+	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
+	WORD	$0x6e62dc24 // fmul v4.2d, v1.2d, v2.2d
+	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
+	WORD	$0x6e251c85 // eor v5.16b, v4.16b, v5.16b
+	WORD	$0x4e62cc25 // fmla v5.2d, v1.2d, v2.2d
+	WORD	$0x4e63cc25 // fmla v5.2d, v1.2d, v3.2d
+	FMOVQ	48(R3), F2 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F3 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e62cc83 // fmla v3.2d, v4.2d, v2.2d
+	FMOVQ	1920(R3), F2 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V7.B16
+	WORD	$0x4ee6cc47 // fmls v7.2d, v2.2d, v6.2d
+	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V7.B16, V8.B16
+	WORD	$0x4ee6cc48 // fmls v8.2d, v2.2d, v6.2d
+	WORD	$0x4ee8d4e6 // fsub v6.2d, v7.2d, v8.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee7cc46 // fmls v6.2d, v2.2d, v7.2d
+	WORD	$0x4e65d4c2 // fadd v2.2d, v6.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66e486 // fcmge v6.2d, v4.2d, v6.2d
-	FMOVQ	240(R3), F9 // 0x409ff80000000000 (2046)
-	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e66d506 // fadd v6.2d, v8.2d, v6.2d
-	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6ee884c6 // sub v6.2d, v6.2d, v8.2d
-	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
-	WORD	$0x4ee68546 // add v6.2d, v10.2d, v6.2d
-	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c28 // and v8.16b, v1.16b, v8.16b
-	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291c09 // and v9.16b, v0.16b, v9.16b
-	WORD	$0x4ee1990a // frintz v10.2d, v8.2d
-	WORD	$0x4e68e54a // fcmeq v10.2d, v10.2d, v8.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6ee0e56b // fcmgt v11.2d, v11.2d, v0.2d
-	WORD	$0x4e2b1d4a // and v10.16b, v10.16b, v11.16b
-	FMOVQ	4720(R3), F11 // 0x7ff8000000000001 (NaN)
-	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
-	WORD	$0x6ee1f806 // fsqrt v6.2d, v0.2d
-	FMOVQ	80(R3), F11 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6be42b // fcmeq v11.2d, v1.2d, v11.2d
-	WORD	$0x6e6c1ccb // bsl v11.16b, v6.16b, v12.16b
-	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ce42c // fcmeq v12.2d, v1.2d, v12.2d
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fda6 // fdiv v6.2d, v13.2d, v6.2d
-	WORD	$0x6e6b1ccc // bsl v12.16b, v6.16b, v11.16b
-	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4ee5d4c6 // fsub v6.2d, v6.2d, v5.2d
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	WORD	$0x6e68dd07 // fmul v7.2d, v8.2d, v8.2d
+	FMOVQ	4832(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
+	FMOVQ	4848(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4864(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4880(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4896(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4912(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4928(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4944(R3), F10 // 0x3f811111111100df (0.008333333333326141)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	4960(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	FMOVQ	4976(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
+	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
+	WORD	$0x4e69cce6 // fmla v6.2d, v7.2d, v9.2d
+	WORD	$0x4e66d4a7 // fadd v7.2d, v5.2d, v6.2d
+	WORD	$0x4e67cc46 // fmla v6.2d, v2.2d, v7.2d
+	WORD	$0x4e66d4a2 // fadd v2.2d, v5.2d, v6.2d
+	WORD	$0x4f745463 // shl v3.2d, v3.2d, #52
+	WORD	$0x4ee38442 // add v2.2d, v2.2d, v3.2d
+	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
+	WORD	$0x4ee19825 // frintz v5.2d, v1.2d
+	WORD	$0x4e61e4a5 // fcmeq v5.2d, v5.2d, v1.2d
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
-	WORD	$0x4ea61d46 // orr v6.16b, v10.16b, v6.16b
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	WORD	$0x6e66dc26 // fmul v6.2d, v1.2d, v6.2d
+	WORD	$0x4ee198c7 // frintz v7.2d, v6.2d
+	WORD	$0x4e66e4e6 // fcmeq v6.2d, v7.2d, v6.2d
+	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x6ee0e4e7 // fcmgt v7.2d, v7.2d, v0.2d
+	WORD	$0x4e261ce6 // and v6.16b, v7.16b, v6.16b
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281c48 // eor v8.16b, v2.16b, v8.16b
+	WORD	$0x6e621d06 // bsl v6.16b, v8.16b, v2.16b
+	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e63e442 // fcmge v2.2d, v2.2d, v3.2d
+	WORD	$0x4e651ce5 // bic v5.16b, v7.16b, v5.16b
+	FMOVQ	4992(R3), F7 // 0x7ff8000000000001 (NaN)
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e66e526 // fcmge v6.2d, v9.2d, v6.2d
-	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e69e4e7 // fcmge v7.2d, v7.2d, v9.2d
-	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee8e4e7 // fcmgt v7.2d, v7.2d, v8.2d
-	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
+	WORD	$0x6e66e463 // fcmge v3.2d, v3.2d, v6.2d
+	WORD	$0x4e221c63 // and v3.16b, v3.16b, v2.16b
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e66e426 // fcmeq v6.2d, v1.2d, v6.2d
-	VMOV	V6.B16, V7.B16
-	WORD	$0x6e6c1c07 // bsl v7.16b, v0.16b, v12.16b
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e428 // fcmeq v8.2d, v1.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4e69e409 // fcmeq v9.2d, v0.2d, v9.2d
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
-	VST1.P	[V10.D2], 16(R0)
+	FMOVQ	5008(R3), F6 // 0x4086180000000000 (707)
+	WORD	$0x6e64e4c4 // fcmge v4.2d, v6.2d, v4.2d
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x4e651c63 // bic v3.16b, v3.16b, v5.16b
+	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
+	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
+	FMOVQ	32(R3), F3 // 0x0 (0)
+	WORD	$0x4e63e423 // fcmeq v3.2d, v1.2d, v3.2d
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4e64e404 // fcmeq v4.2d, v0.2d, v4.2d
+	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V5.B16
+	WORD	$0x6e681c85 // bsl v5.16b, v4.16b, v8.16b
+	WORD	$0x4ea31c42 // orr v2.16b, v2.16b, v3.16b
+	VST1.P	[V5.D2], 16(R0)
 	ADD	$2, R4, R4
-	VMOV	V4.D[0], R5
-	VMOV	V4.D[1], R6
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
 	AND	R6, R5, R5
 	CMN	$1, R5
 	BNE	out
 	JMP	loop
 out:
 	MOVD	ZR, R7
-	VMOV	V4.D[0], R5
+	VMOV	V2.D[0], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5, R7, R7
-	VMOV	V4.D[1], R5
+	VMOV	V2.D[1], R5
 	ADD	$1, R5, R5
 	AND	$1, R5, R5
 	ORR	R5<<1, R7, R7
@@ -8897,549 +8027,237 @@ loop:
 	WORD	$0x0e617823 // fcvtl v3.2d, v1.2s
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
-	FMOVQ	4640(R3), F6 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4ee6f4a6 // fmin v6.2d, v5.2d, v6.2d
-	WORD	$0x4ee198c6 // frintz v6.2d, v6.2d
-	WORD	$0x4ee6d4a7 // fsub v7.2d, v5.2d, v6.2d
-	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ee8e4e8 // fcmgt v8.2d, v7.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e671d2a // bsl v10.16b, v9.16b, v7.16b
+	FMOVQ	528(R3), F5 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e251c85 // and v5.16b, v4.16b, v5.16b
+	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
+	WORD	$0x6f4c0484 // ushr v4.2d, v4.2d, #52
+	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea61c84 // orr v4.16b, v4.16b, v6.16b
+	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee6d484 // fsub v4.2d, v4.2d, v6.2d
+	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
-	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
-	WORD	$0x6f4c0447 // ushr v7.2d, v2.2d, #52
-	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
-	FMOVQ	560(R3), F9 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
-	FMOVQ	576(R3), F9 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee6e529 // fcmgt v9.2d, v9.2d, v6.2d
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd4eb // fsub v11.2d, v7.2d, v11.2d
-	VMOV	V9.B16, V12.B16
-	WORD	$0x6e671d6c // bsl v12.16b, v11.16b, v7.16b
-	WORD	$0x4e66d4c7 // fadd v7.2d, v6.2d, v6.2d
-	WORD	$0x6e661ce9 // bsl v9.16b, v7.16b, v6.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
-	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67fcc7 // fdiv v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67dce9 // fmul v9.2d, v7.2d, v7.2d
-	WORD	$0x6e69dd2b // fmul v11.2d, v9.2d, v9.2d
-	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
-	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ecd6d // fmla v13.2d, v11.2d, v14.2d
-	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
-	FMOVQ	656(R3), F13 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6dcd6f // fmla v15.2d, v11.2d, v13.2d
-	FMOVQ	688(R3), F13 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6fcd6d // fmla v13.2d, v11.2d, v15.2d
-	WORD	$0x6e6ddd6b // fmul v11.2d, v11.2d, v13.2d
-	WORD	$0x4e6ecd2b // fmla v11.2d, v9.2d, v14.2d
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e69dcc9 // fmul v9.2d, v6.2d, v9.2d
-	WORD	$0x4e66cd2b // fmla v11.2d, v9.2d, v6.2d
-	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6ddd8d // fmul v13.2d, v12.2d, v13.2d
-	WORD	$0x4e6bcced // fmla v13.2d, v7.2d, v11.2d
-	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271da7 // eor v7.16b, v13.16b, v7.16b
-	WORD	$0x4e66cd27 // fmla v7.2d, v9.2d, v6.2d
-	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
-	FMOVQ	704(R3), F7 // 0x8000000000000000 (-0)
-	WORD	$0x6e271cc6 // eor v6.16b, v6.16b, v7.16b
-	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e67cd86 // fmla v6.2d, v12.2d, v7.2d
-	FMOVQ	496(R3), F7 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e67e487 // fcmge v7.2d, v4.2d, v7.2d
-	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e64e524 // fcmge v4.2d, v9.2d, v4.2d
-	WORD	$0x4e241ce4 // and v4.16b, v7.16b, v4.16b
-	FMOVQ	4640(R3), F7 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee5e4e5 // fcmgt v5.2d, v7.2d, v5.2d
-	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e545 // fcmeq v5.2d, v10.2d, v5.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x6ee7e447 // fcmgt v7.2d, v2.2d, v7.2d
-	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
-	WORD	$0x4e241ca4 // and v4.16b, v5.16b, v4.16b
-	WORD	$0x6e66dd45 // fmul v5.2d, v10.2d, v6.2d
-	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6ee4e4a5 // fcmgt v5.2d, v5.2d, v4.2d
-	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F7 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e64ccc7 // fmla v7.2d, v6.2d, v4.2d
-	FMOVQ	48(R3), F6 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e64ccc9 // fmla v9.2d, v6.2d, v4.2d
-	WORD	$0x6e691ce5 // bsl v5.16b, v7.16b, v9.16b
-	WORD	$0x4ee198a5 // frintz v5.2d, v5.2d
-	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V4.B16, V7.B16
-	WORD	$0x4ee6cca7 // fmls v7.2d, v5.2d, v6.2d
-	FMOVQ	112(R3), F6 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
-	WORD	$0x4ee6d4e9 // fsub v9.2d, v7.2d, v6.2d
-	WORD	$0x6e69dd2a // fmul v10.2d, v9.2d, v9.2d
-	FMOVQ	128(R3), F11 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F12 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
-	FMOVQ	160(R3), F11 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
-	FMOVQ	176(R3), F12 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6acd6c // fmla v12.2d, v11.2d, v10.2d
-	FMOVQ	192(R3), F11 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6acd8b // fmla v11.2d, v12.2d, v10.2d
-	VMOV	V9.B16, V12.B16
-	WORD	$0x4eeacd6c // fmls v12.2d, v11.2d, v10.2d
-	WORD	$0x6e6cdd29 // fmul v9.2d, v9.2d, v12.2d
-	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
-	WORD	$0x4eecd54a // fsub v10.2d, v10.2d, v12.2d
-	WORD	$0x6e6afd29 // fdiv v9.2d, v9.2d, v10.2d
-	WORD	$0x4ee9d4c6 // fsub v6.2d, v6.2d, v9.2d
-	WORD	$0x4ee7d4c6 // fsub v6.2d, v6.2d, v7.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d4e6 // fsub v6.2d, v7.2d, v6.2d
-	WORD	$0x4ee1b8a5 // fcvtzs v5.2d, v5.2d
-	WORD	$0x4f7454a5 // shl v5.2d, v5.2d, #52
-	WORD	$0x4ee584c5 // add v5.2d, v6.2d, v5.2d
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c86 // and v6.16b, v4.16b, v6.16b
-	FMOVQ	272(R3), F7 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
+	WORD	$0x4ee7d487 // fsub v7.2d, v4.2d, v7.2d
+	VMOV	V6.B16, V8.B16
+	WORD	$0x6e641ce8 // bsl v8.16b, v7.16b, v4.16b
+	WORD	$0x4e65d4a4 // fadd v4.2d, v5.2d, v5.2d
 	WORD	$0x6e651c86 // bsl v6.16b, v4.16b, v5.16b
-	FMOVQ	4656(R3), F4 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	WORD	$0x6f4c0445 // ushr v5.2d, v2.2d, #52
-	FMOVQ	4672(R3), F7 // 0x7ff (1.0114e-320)
-	WORD	$0x4e271ca5 // and v5.16b, v5.16b, v7.16b
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea71ca5 // orr v5.16b, v5.16b, v7.16b
-	FMOVQ	560(R3), F7 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee7d4a5 // fsub v5.2d, v5.2d, v7.2d
-	FMOVQ	544(R3), F7 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
-	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	FMOVQ	32(R3), F9 // 0x0 (0)
-while1:
-	VMOV	V7.D[0], R5
-	VMOV	V7.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend1
-	FMOVQ	4688(R3), F10 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee5e54a // fcmgt v10.2d, v10.2d, v5.2d
-	FMOVQ	4704(R3), F11 // 0x40b0000000000000 (4096)
-	WORD	$0x6eebe4ab // fcmgt v11.2d, v5.2d, v11.2d
-	WORD	$0x4eab1d4a // orr v10.16b, v10.16b, v11.16b
-	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x6eeb8ceb // cmeq v11.2d, v7.2d, v11.2d
-	WORD	$0x4e6b1d4a // bic v10.16b, v10.16b, v11.16b
-	WORD	$0x4ea91d4a // orr v10.16b, v10.16b, v9.16b
-	FMOVQ	1184(R3), F11 // 0x1 (5e-324)
-	WORD	$0x4e2b1ceb // and v11.16b, v7.16b, v11.16b
-	FMOVQ	1184(R3), F12 // 0x1 (5e-324)
-	WORD	$0x6eec8d6b // cmeq v11.2d, v11.2d, v12.2d
-	WORD	$0x6e64dccc // fmul v12.2d, v6.2d, v4.2d
-	VMOV	V11.B16, V13.B16
-	WORD	$0x6e661d8d // bsl v13.16b, v12.16b, v6.16b
-	WORD	$0x4e65d50c // fadd v12.2d, v8.2d, v5.2d
-	WORD	$0x6e681d8b // bsl v11.16b, v12.16b, v8.16b
-	WORD	$0x6e64dc8c // fmul v12.2d, v4.2d, v4.2d
-	WORD	$0x4e65d4ae // fadd v14.2d, v5.2d, v5.2d
-	FMOVQ	80(R3), F15 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eece5ef // fcmgt v15.2d, v15.2d, v12.2d
-	WORD	$0x4e6cd590 // fadd v16.2d, v12.2d, v12.2d
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eecd5cc // fsub v12.2d, v14.2d, v12.2d
-	WORD	$0x6e6e1d8f // bsl v15.16b, v12.16b, v14.16b
-	WORD	$0x6f7f04ec // ushr v12.2d, v7.2d, #1
-	VMOV	V12.B16, V7.B16
-	VMOV	V13.B16, V6.B16
-	VMOV	V11.B16, V8.B16
-	VMOV	V17.B16, V4.B16
-	VMOV	V15.B16, V5.B16
-	VMOV	V10.B16, V9.B16
-	JMP	while1
-wend1:
-	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x6ee3e54a // fcmgt v10.2d, v10.2d, v3.2d
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x6e66fd6b // fdiv v11.2d, v11.2d, v6.2d
-	VMOV	V10.B16, V12.B16
-	WORD	$0x6e661d6c // bsl v12.16b, v11.16b, v6.16b
-	FMOVQ	32(R3), F6 // 0x0 (0)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
-	WORD	$0x6e681cca // bsl v10.16b, v6.16b, v8.16b
-	WORD	$0x6f4c0586 // ushr v6.2d, v12.2d, #52
-	FMOVQ	4672(R3), F8 // 0x7ff (1.0114e-320)
-	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
-	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
-	WORD	$0x4e6ad4c6 // fadd v6.2d, v6.2d, v10.2d
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68e4c8 // fcmge v8.2d, v6.2d, v8.2d
-	FMOVQ	240(R3), F11 // 0x409ff80000000000 (2046)
-	WORD	$0x6e66e566 // fcmge v6.2d, v11.2d, v6.2d
-	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e68d548 // fadd v8.2d, v10.2d, v8.2d
-	FMOVQ	1920(R3), F10 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eea8508 // sub v8.2d, v8.2d, v10.2d
-	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
-	WORD	$0x4ee88588 // add v8.2d, v12.2d, v8.2d
-	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1c6a // and v10.16b, v3.16b, v10.16b
-	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1c4b // and v11.16b, v2.16b, v11.16b
-	WORD	$0x4ee1994c // frintz v12.2d, v10.2d
-	WORD	$0x4e6ae58c // fcmeq v12.2d, v12.2d, v10.2d
-	WORD	$0x6e20598c // mvn v12.16b, v12.16b
-	FMOVQ	32(R3), F13 // 0x0 (0)
-	WORD	$0x6ee2e5ad // fcmgt v13.2d, v13.2d, v2.2d
-	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	4720(R3), F13 // 0x7ff8000000000001 (NaN)
-	VMOV	V12.B16, V14.B16
-	WORD	$0x6e681dae // bsl v14.16b, v13.16b, v8.16b
-	WORD	$0x6ee1f848 // fsqrt v8.2d, v2.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de46d // fcmeq v13.2d, v3.2d, v13.2d
-	WORD	$0x6e6e1d0d // bsl v13.16b, v8.16b, v14.16b
-	FMOVQ	64(R3), F14 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e6ee46e // fcmeq v14.2d, v3.2d, v14.2d
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x6e68fde8 // fdiv v8.2d, v15.2d, v8.2d
-	WORD	$0x6e6d1d0e // bsl v14.16b, v8.16b, v13.16b
-	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee4d4c4 // fsub v4.2d, v6.2d, v4.2d
+	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
+	WORD	$0x4e65d485 // fadd v5.2d, v4.2d, v5.2d
+	WORD	$0x6e65fc84 // fdiv v4.2d, v4.2d, v5.2d
+	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
+	WORD	$0x6e65dc86 // fmul v6.2d, v4.2d, v5.2d
+	FMOVQ	5024(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5040(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	FMOVQ	5056(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
+	FMOVQ	5072(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	FMOVQ	5088(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
+	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
+	FMOVQ	5104(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
+	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
+	WORD	$0x4e64d484 // fadd v4.2d, v4.2d, v4.2d
+	WORD	$0x4e69ccc4 // fmla v4.2d, v6.2d, v9.2d
+	FMOVQ	3216(R3), F5 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e65cd04 // fmla v4.2d, v8.2d, v5.2d
+	WORD	$0x6e64dc64 // fmul v4.2d, v3.2d, v4.2d
+	FMOVQ	48(R3), F5 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F6 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
+	FMOVQ	1920(R3), F5 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	FMOVQ	96(R3), F7 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V4.B16, V8.B16
+	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
+	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
+	WORD	$0x6e68dd05 // fmul v5.2d, v8.2d, v8.2d
+	FMOVQ	5120(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5136(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	5152(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	FMOVQ	5168(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	5184(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	FMOVQ	5200(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
+	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65d505 // fadd v5.2d, v8.2d, v5.2d
+	WORD	$0x4f7454c6 // shl v6.2d, v6.2d, #52
+	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
+	WORD	$0x4ee19867 // frintz v7.2d, v3.2d
+	WORD	$0x4e63e4e7 // fcmeq v7.2d, v7.2d, v3.2d
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68e548 // fcmeq v8.2d, v10.2d, v8.2d
-	WORD	$0x4ea81d88 // orr v8.16b, v12.16b, v8.16b
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x6e68dc68 // fmul v8.2d, v3.2d, v8.2d
+	WORD	$0x4ee19909 // frintz v9.2d, v8.2d
+	WORD	$0x4e68e528 // fcmeq v8.2d, v9.2d, v8.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	WORD	$0x4e281ce8 // and v8.16b, v7.16b, v8.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x6ee2e529 // fcmgt v9.2d, v9.2d, v2.2d
+	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1caa // eor v10.16b, v5.16b, v10.16b
+	WORD	$0x6e651d48 // bsl v8.16b, v10.16b, v5.16b
+	FMOVQ	512(R3), F5 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e66e4a5 // fcmge v5.2d, v5.2d, v6.2d
+	WORD	$0x4e671d27 // bic v7.16b, v9.16b, v7.16b
+	FMOVQ	4992(R3), F9 // 0x7ff8000000000001 (NaN)
+	VMOV	V7.B16, V10.B16
+	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e68e568 // fcmge v8.2d, v11.2d, v8.2d
-	FMOVQ	512(R3), F9 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e6be529 // fcmge v9.2d, v9.2d, v11.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	4640(R3), F9 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eeae529 // fcmgt v9.2d, v9.2d, v10.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4e68e468 // fcmeq v8.2d, v3.2d, v8.2d
-	VMOV	V8.B16, V9.B16
-	WORD	$0x6e6e1c49 // bsl v9.16b, v2.16b, v14.16b
-	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x4e6ae463 // fcmeq v3.2d, v3.2d, v10.2d
-	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6ae442 // fcmeq v2.2d, v2.2d, v10.2d
+	WORD	$0x6e68e4c6 // fcmge v6.2d, v6.2d, v8.2d
+	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
+	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
+	FMOVQ	5008(R3), F8 // 0x4086180000000000 (707)
+	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
+	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
+	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4e251ce5 // and v5.16b, v7.16b, v5.16b
+	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
 	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V2.B16, V10.B16
-	WORD	$0x6e691c6a // bsl v10.16b, v3.16b, v9.16b
-	WORD	$0x4ea21d02 // orr v2.16b, v8.16b, v2.16b
-	WORD	$0x4ea21cc2 // orr v2.16b, v6.16b, v2.16b
+	VMOV	V2.B16, V5.B16
+	WORD	$0x6e6a1c65 // bsl v5.16b, v3.16b, v10.16b
+	WORD	$0x4ea21c82 // orr v2.16b, v4.16b, v2.16b
 	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
-	WORD	$0x4e617826 // fcvtl2 v6.2d, v1.4s
+	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
+	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	528(R3), F7 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e271cc7 // and v7.16b, v6.16b, v7.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
+	WORD	$0x6f4c04c6 // ushr v6.2d, v6.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	FMOVQ	560(R3), F8 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	FMOVQ	576(R3), F8 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
+	WORD	$0x4e67d4e6 // fadd v6.2d, v7.2d, v7.2d
+	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
+	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
+	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
+	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
+	FMOVQ	5024(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5040(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	FMOVQ	5056(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
+	FMOVQ	5072(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	FMOVQ	5088(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
+	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
+	FMOVQ	5104(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
+	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
+	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
+	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e67cd46 // fmla v6.2d, v10.2d, v7.2d
+	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
+	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	FMOVQ	1920(R3), F7 // 0x4338000000000000 (6.755399441055744e+15)
+	WORD	$0x4ee7d507 // fsub v7.2d, v8.2d, v7.2d
+	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
+	VMOV	V6.B16, V10.B16
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
+	WORD	$0x6e6add47 // fmul v7.2d, v10.2d, v10.2d
+	FMOVQ	5120(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5136(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	5152(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	FMOVQ	5168(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	5184(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	FMOVQ	5200(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
+	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
+	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67d547 // fadd v7.2d, v10.2d, v7.2d
+	WORD	$0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e291cc9 // and v9.16b, v6.16b, v9.16b
-	FMOVQ	4640(R3), F11 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x4eebf52b // fmin v11.2d, v9.2d, v11.2d
-	WORD	$0x4ee1996b // frintz v11.2d, v11.2d
-	WORD	$0x4eebd52c // fsub v12.2d, v9.2d, v11.2d
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6eede58d // fcmgt v13.2d, v12.2d, v13.2d
-	FMOVQ	224(R3), F14 // 0x3ff0000000000000 (1)
-	WORD	$0x4eeed58e // fsub v14.2d, v12.2d, v14.2d
-	VMOV	V13.B16, V15.B16
-	WORD	$0x6e6c1dcf // bsl v15.16b, v14.16b, v12.16b
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6b1d8d // bsl v13.16b, v12.16b, v11.16b
-	FMOVQ	528(R3), F11 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2b1c6b // and v11.16b, v3.16b, v11.16b
-	FMOVQ	80(R3), F12 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4eac1d6b // orr v11.16b, v11.16b, v12.16b
-	WORD	$0x6f4c046c // ushr v12.2d, v3.2d, #52
-	FMOVQ	544(R3), F14 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eae1d8c // orr v12.16b, v12.16b, v14.16b
-	FMOVQ	560(R3), F14 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eeed58c // fsub v12.2d, v12.2d, v14.2d
-	FMOVQ	576(R3), F14 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6eebe5ce // fcmgt v14.2d, v14.2d, v11.2d
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef0d590 // fsub v16.2d, v12.2d, v16.2d
-	VMOV	V14.B16, V17.B16
-	WORD	$0x6e6c1e11 // bsl v17.16b, v16.16b, v12.16b
-	WORD	$0x4e6bd56c // fadd v12.2d, v11.2d, v11.2d
-	WORD	$0x6e6b1d8e // bsl v14.16b, v12.16b, v11.16b
-	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd5cb // fsub v11.2d, v14.2d, v11.2d
-	FMOVQ	208(R3), F12 // 0x4000000000000000 (2)
-	WORD	$0x4e6cd56c // fadd v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6cfd6c // fdiv v12.2d, v11.2d, v12.2d
-	WORD	$0x6e6cdd8e // fmul v14.2d, v12.2d, v12.2d
-	WORD	$0x6e6eddd0 // fmul v16.2d, v14.2d, v14.2d
-	FMOVQ	592(R3), F18 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F19 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
-	FMOVQ	624(R3), F18 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e73ce12 // fmla v18.2d, v16.2d, v19.2d
-	FMOVQ	640(R3), F19 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e72ce13 // fmla v19.2d, v16.2d, v18.2d
-	FMOVQ	656(R3), F18 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F20 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e72ce14 // fmla v20.2d, v16.2d, v18.2d
-	FMOVQ	688(R3), F18 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e74ce12 // fmla v18.2d, v16.2d, v20.2d
-	WORD	$0x6e72de10 // fmul v16.2d, v16.2d, v18.2d
-	WORD	$0x4e73cdd0 // fmla v16.2d, v14.2d, v19.2d
-	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e6edd6e // fmul v14.2d, v11.2d, v14.2d
-	WORD	$0x4e6bcdd0 // fmla v16.2d, v14.2d, v11.2d
-	FMOVQ	112(R3), F18 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e72de32 // fmul v18.2d, v17.2d, v18.2d
-	WORD	$0x4e70cd92 // fmla v18.2d, v12.2d, v16.2d
-	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1e4c // eor v12.16b, v18.16b, v12.16b
-	WORD	$0x4e6bcdcc // fmla v12.2d, v14.2d, v11.2d
-	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
-	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
-	WORD	$0x6e2c1d6b // eor v11.16b, v11.16b, v12.16b
-	FMOVQ	96(R3), F12 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e6cce2b // fmla v11.2d, v17.2d, v12.2d
-	FMOVQ	496(R3), F12 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6ce50c // fcmge v12.2d, v8.2d, v12.2d
-	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e68e5c8 // fcmge v8.2d, v14.2d, v8.2d
-	WORD	$0x4e281d88 // and v8.16b, v12.16b, v8.16b
-	FMOVQ	4640(R3), F12 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6ee9e589 // fcmgt v9.2d, v12.2d, v9.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x4e69e5e9 // fcmeq v9.2d, v15.2d, v9.2d
-	WORD	$0x6e205929 // mvn v9.16b, v9.16b
-	FMOVQ	32(R3), F12 // 0x0 (0)
-	WORD	$0x6eece46c // fcmgt v12.2d, v3.2d, v12.2d
-	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
-	WORD	$0x4e281d28 // and v8.16b, v9.16b, v8.16b
-	WORD	$0x6e6bdde9 // fmul v9.2d, v15.2d, v11.2d
-	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6ee8e529 // fcmgt v9.2d, v9.2d, v8.2d
-	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	64(R3), F12 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e68cd6c // fmla v12.2d, v11.2d, v8.2d
-	FMOVQ	48(R3), F11 // 0x3ff71547652b82fe (1.4426950408889634)
-	FMOVQ	80(R3), F14 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e68cd6e // fmla v14.2d, v11.2d, v8.2d
-	WORD	$0x6e6e1d89 // bsl v9.16b, v12.16b, v14.16b
-	WORD	$0x4ee19929 // frintz v9.2d, v9.2d
-	FMOVQ	96(R3), F11 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V8.B16, V12.B16
-	WORD	$0x4eebcd2c // fmls v12.2d, v9.2d, v11.2d
-	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e6bdd2b // fmul v11.2d, v9.2d, v11.2d
-	WORD	$0x4eebd58e // fsub v14.2d, v12.2d, v11.2d
-	WORD	$0x6e6eddcf // fmul v15.2d, v14.2d, v14.2d
-	FMOVQ	128(R3), F16 // 0x3e66376972bea4d0 (4.1381367970572385e-08)
-	FMOVQ	144(R3), F17 // 0xbebbbd41c5d26bf1 (-1.6533902205465252e-06)
-	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
-	FMOVQ	160(R3), F16 // 0x3f11566aaf25de2c (6.613756321437934e-05)
-	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
-	FMOVQ	176(R3), F17 // 0xbf66c16c16bebd93 (-0.0027777777777015593)
-	WORD	$0x4e6fce11 // fmla v17.2d, v16.2d, v15.2d
-	FMOVQ	192(R3), F16 // 0x3fc5555555555555 (0.16666666666666666)
-	WORD	$0x4e6fce30 // fmla v16.2d, v17.2d, v15.2d
-	VMOV	V14.B16, V17.B16
-	WORD	$0x4eefce11 // fmls v17.2d, v16.2d, v15.2d
-	WORD	$0x6e71ddce // fmul v14.2d, v14.2d, v17.2d
-	FMOVQ	208(R3), F15 // 0x4000000000000000 (2)
-	WORD	$0x4ef1d5ef // fsub v15.2d, v15.2d, v17.2d
-	WORD	$0x6e6ffdce // fdiv v14.2d, v14.2d, v15.2d
-	WORD	$0x4eeed56b // fsub v11.2d, v11.2d, v14.2d
-	WORD	$0x4eecd56b // fsub v11.2d, v11.2d, v12.2d
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4eebd58b // fsub v11.2d, v12.2d, v11.2d
-	WORD	$0x4ee1b929 // fcvtzs v9.2d, v9.2d
-	WORD	$0x4f745529 // shl v9.2d, v9.2d, #52
-	WORD	$0x4ee98569 // add v9.2d, v11.2d, v9.2d
-	FMOVQ	256(R3), F11 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2b1d0b // and v11.16b, v8.16b, v11.16b
-	FMOVQ	272(R3), F12 // 0x3e30000000000000 (3.725290298461914e-09)
-	WORD	$0x6eebe58b // fcmgt v11.2d, v12.2d, v11.2d
-	FMOVQ	224(R3), F12 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
-	WORD	$0x6e691d0b // bsl v11.16b, v8.16b, v9.16b
-	FMOVQ	4656(R3), F8 // 0x800fffffffffffff (-2.225073858507201e-308)
-	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
-	WORD	$0x6f4c0469 // ushr v9.2d, v3.2d, #52
-	FMOVQ	4672(R3), F12 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2c1d29 // and v9.16b, v9.16b, v12.16b
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eac1d29 // orr v9.16b, v9.16b, v12.16b
-	FMOVQ	560(R3), F12 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4eecd529 // fsub v9.2d, v9.2d, v12.2d
-	FMOVQ	544(R3), F12 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4e6cd5ac // fadd v12.2d, v13.2d, v12.2d
-	FMOVQ	528(R3), F13 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e2d1d8c // and v12.16b, v12.16b, v13.16b
-	FMOVQ	32(R3), F13 // 0x0 (0)
-	FMOVQ	32(R3), F14 // 0x0 (0)
-while2:
-	VMOV	V12.D[0], R5
-	VMOV	V12.D[1], R6
-	ORR	R6, R5, R5
-	CBZ	R5, wend2
-	FMOVQ	4688(R3), F15 // 0xc0b0000000000000 (-4096)
-	WORD	$0x6ee9e5ef // fcmgt v15.2d, v15.2d, v9.2d
-	FMOVQ	4704(R3), F16 // 0x40b0000000000000 (4096)
-	WORD	$0x6ef0e530 // fcmgt v16.2d, v9.2d, v16.2d
-	WORD	$0x4eb01def // orr v15.16b, v15.16b, v16.16b
-	FMOVQ	32(R3), F16 // 0x0 (0)
-	WORD	$0x6ef08d90 // cmeq v16.2d, v12.2d, v16.2d
-	WORD	$0x4e701def // bic v15.16b, v15.16b, v16.16b
-	WORD	$0x4eae1def // orr v15.16b, v15.16b, v14.16b
-	FMOVQ	1184(R3), F16 // 0x1 (5e-324)
-	WORD	$0x4e301d90 // and v16.16b, v12.16b, v16.16b
-	FMOVQ	1184(R3), F17 // 0x1 (5e-324)
-	WORD	$0x6ef18e10 // cmeq v16.2d, v16.2d, v17.2d
-	WORD	$0x6e68dd71 // fmul v17.2d, v11.2d, v8.2d
-	VMOV	V16.B16, V18.B16
-	WORD	$0x6e6b1e32 // bsl v18.16b, v17.16b, v11.16b
-	WORD	$0x4e69d5b1 // fadd v17.2d, v13.2d, v9.2d
-	WORD	$0x6e6d1e30 // bsl v16.16b, v17.16b, v13.16b
-	WORD	$0x6e68dd11 // fmul v17.2d, v8.2d, v8.2d
-	WORD	$0x4e69d533 // fadd v19.2d, v9.2d, v9.2d
-	FMOVQ	80(R3), F20 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6ef1e694 // fcmgt v20.2d, v20.2d, v17.2d
-	WORD	$0x4e71d635 // fadd v21.2d, v17.2d, v17.2d
-	VMOV	V20.B16, V22.B16
-	WORD	$0x6e711eb6 // bsl v22.16b, v21.16b, v17.16b
-	FMOVQ	224(R3), F17 // 0x3ff0000000000000 (1)
-	WORD	$0x4ef1d671 // fsub v17.2d, v19.2d, v17.2d
-	WORD	$0x6e731e34 // bsl v20.16b, v17.16b, v19.16b
-	WORD	$0x6f7f0591 // ushr v17.2d, v12.2d, #1
-	VMOV	V17.B16, V12.B16
-	VMOV	V18.B16, V11.B16
-	VMOV	V16.B16, V13.B16
-	VMOV	V22.B16, V8.B16
-	VMOV	V20.B16, V9.B16
-	VMOV	V15.B16, V14.B16
-	JMP	while2
-wend2:
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x6ee6e5ef // fcmgt v15.2d, v15.2d, v6.2d
-	FMOVQ	224(R3), F16 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6bfe10 // fdiv v16.2d, v16.2d, v11.2d
-	VMOV	V15.B16, V17.B16
-	WORD	$0x6e6b1e11 // bsl v17.16b, v16.16b, v11.16b
+	WORD	$0x4ee19889 // frintz v9.2d, v4.2d
+	WORD	$0x4e64e529 // fcmeq v9.2d, v9.2d, v4.2d
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6adc8a // fmul v10.2d, v4.2d, v10.2d
+	WORD	$0x4ee1994b // frintz v11.2d, v10.2d
+	WORD	$0x4e6ae56a // fcmeq v10.2d, v11.2d, v10.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e2a1d2a // and v10.16b, v9.16b, v10.16b
 	FMOVQ	32(R3), F11 // 0x0 (0)
-	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
-	WORD	$0x6e6d1d6f // bsl v15.16b, v11.16b, v13.16b
-	WORD	$0x6f4c062b // ushr v11.2d, v17.2d, #52
-	FMOVQ	4672(R3), F13 // 0x7ff (1.0114e-320)
-	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	544(R3), F13 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4eedd56b // fsub v11.2d, v11.2d, v13.2d
-	WORD	$0x4e6fd56b // fadd v11.2d, v11.2d, v15.2d
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6de56d // fcmge v13.2d, v11.2d, v13.2d
-	FMOVQ	240(R3), F16 // 0x409ff80000000000 (2046)
-	WORD	$0x6e6be60b // fcmge v11.2d, v16.2d, v11.2d
-	WORD	$0x4e2b1dab // and v11.16b, v13.16b, v11.16b
-	FMOVQ	1920(R3), F13 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e6dd5ed // fadd v13.2d, v15.2d, v13.2d
-	FMOVQ	1920(R3), F15 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x6eef85ad // sub v13.2d, v13.2d, v15.2d
-	WORD	$0x4f7455ad // shl v13.2d, v13.2d, #52
-	WORD	$0x4eed862d // add v13.2d, v17.2d, v13.2d
-	FMOVQ	256(R3), F15 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2f1ccf // and v15.16b, v6.16b, v15.16b
-	FMOVQ	256(R3), F16 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e301c70 // and v16.16b, v3.16b, v16.16b
-	WORD	$0x4ee199f1 // frintz v17.2d, v15.2d
-	WORD	$0x4e6fe631 // fcmeq v17.2d, v17.2d, v15.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	FMOVQ	32(R3), F18 // 0x0 (0)
-	WORD	$0x6ee3e652 // fcmgt v18.2d, v18.2d, v3.2d
-	WORD	$0x4e321e31 // and v17.16b, v17.16b, v18.16b
-	FMOVQ	4720(R3), F18 // 0x7ff8000000000001 (NaN)
-	VMOV	V17.B16, V19.B16
-	WORD	$0x6e6d1e53 // bsl v19.16b, v18.16b, v13.16b
-	WORD	$0x6ee1f86d // fsqrt v13.2d, v3.2d
-	FMOVQ	80(R3), F18 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e72e4d2 // fcmeq v18.2d, v6.2d, v18.2d
-	WORD	$0x6e731db2 // bsl v18.16b, v13.16b, v19.16b
-	FMOVQ	64(R3), F19 // 0xbfe0000000000000 (-0.5)
-	WORD	$0x4e73e4d3 // fcmeq v19.2d, v6.2d, v19.2d
-	FMOVQ	224(R3), F20 // 0x3ff0000000000000 (1)
-	WORD	$0x6e6dfe8d // fdiv v13.2d, v20.2d, v13.2d
-	WORD	$0x6e721db3 // bsl v19.16b, v13.16b, v18.16b
-	WORD	$0x4e6e1d6b // bic v11.16b, v11.16b, v14.16b
-	FMOVQ	80(R3), F13 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4e6de5ed // fcmeq v13.2d, v15.2d, v13.2d
-	WORD	$0x4ead1e2d // orr v13.16b, v17.16b, v13.16b
-	WORD	$0x4ead1d6b // orr v11.16b, v11.16b, v13.16b
-	FMOVQ	496(R3), F13 // 0x10000000000000 (2.2250738585072014e-308)
-	WORD	$0x6e6de60d // fcmge v13.2d, v16.2d, v13.2d
-	FMOVQ	512(R3), F14 // 0x7fefffffffffffff (1.7976931348623157e+308)
-	WORD	$0x6e70e5ce // fcmge v14.2d, v14.2d, v16.2d
-	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	FMOVQ	4640(R3), F14 // 0x41e0000000000000 (2.147483648e+09)
-	WORD	$0x6eefe5ce // fcmgt v14.2d, v14.2d, v15.2d
-	WORD	$0x4e2e1dad // and v13.16b, v13.16b, v14.16b
-	WORD	$0x4e2d1d6b // and v11.16b, v11.16b, v13.16b
-	FMOVQ	224(R3), F13 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6de4cd // fcmeq v13.2d, v6.2d, v13.2d
-	VMOV	V13.B16, V14.B16
-	WORD	$0x6e731c6e // bsl v14.16b, v3.16b, v19.16b
-	FMOVQ	32(R3), F15 // 0x0 (0)
-	WORD	$0x4e6fe4c6 // fcmeq v6.2d, v6.2d, v15.2d
-	FMOVQ	224(R3), F15 // 0x3ff0000000000000 (1)
-	WORD	$0x4e6fe463 // fcmeq v3.2d, v3.2d, v15.2d
+	WORD	$0x6ee3e56b // fcmgt v11.2d, v11.2d, v3.2d
+	WORD	$0x4e2a1d6a // and v10.16b, v11.16b, v10.16b
+	FMOVQ	704(R3), F12 // 0x8000000000000000 (-0)
+	WORD	$0x6e2c1cec // eor v12.16b, v7.16b, v12.16b
+	WORD	$0x6e671d8a // bsl v10.16b, v12.16b, v7.16b
+	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
+	WORD	$0x6e68e4e7 // fcmge v7.2d, v7.2d, v8.2d
+	WORD	$0x4e691d69 // bic v9.16b, v11.16b, v9.16b
+	FMOVQ	4992(R3), F11 // 0x7ff8000000000001 (NaN)
+	VMOV	V9.B16, V12.B16
+	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
+	FMOVQ	496(R3), F10 // 0x10000000000000 (2.2250738585072014e-308)
+	WORD	$0x6e6ae508 // fcmge v8.2d, v8.2d, v10.2d
+	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
+	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
+	FMOVQ	5008(R3), F10 // 0x4086180000000000 (707)
+	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
+	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
+	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	WORD	$0x4e271d27 // and v7.16b, v9.16b, v7.16b
+	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4e67e463 // fcmeq v3.2d, v3.2d, v7.2d
+	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
+	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
+	VMOV	V3.B16, V7.B16
+	WORD	$0x6e6c1c87 // bsl v7.16b, v4.16b, v12.16b
 	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	VMOV	V3.B16, V15.B16
-	WORD	$0x6e6e1ccf // bsl v15.16b, v6.16b, v14.16b
-	WORD	$0x4ea31da3 // orr v3.16b, v13.16b, v3.16b
-	WORD	$0x4ea31d63 // orr v3.16b, v11.16b, v3.16b
-	WORD	$0x0e616946 // fcvtn v6.2s, v10.2d
-	WORD	$0x4e6169e6 // fcvtn2 v6.4s, v15.2d
+	WORD	$0x0e6168a4 // fcvtn v4.2s, v5.2d
+	WORD	$0x4e6168e4 // fcvtn2 v4.4s, v7.2d
 	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
 	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
-	VST1.P	[V6.S4], 16(R0)
+	VST1.P	[V4.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V2.D[0], R5
 	VMOV	V2.D[1], R6
@@ -10115,9 +8933,9 @@ loop:
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	4736(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5216(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	4752(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5232(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
@@ -10154,7 +8972,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	4768(R3), F5 // 0x40800000 (4)
+	FMOVQ	5248(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -10362,9 +9180,9 @@ loop:
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	4736(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5216(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	4752(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5232(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e20e407 // fcmeq v7.4s, v0.4s, v0.4s
@@ -10401,7 +9219,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	4768(R3), F5 // 0x40800000 (4)
+	FMOVQ	5248(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -10607,9 +9425,9 @@ loop:
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	4736(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5216(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	4752(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5232(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
@@ -10646,7 +9464,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	4768(R3), F5 // 0x40800000 (4)
+	FMOVQ	5248(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -15261,22 +14079,82 @@ DATA	vmconst<>+4608(SB)/8, $0x3fc3d4fa80000000
 DATA	vmconst<>+4616(SB)/8, $0x3fc3d4fa80000000
 DATA	vmconst<>+4624(SB)/8, $0x41d0000041d00000
 DATA	vmconst<>+4632(SB)/8, $0x41d0000041d00000
-DATA	vmconst<>+4640(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+4648(SB)/8, $0x41e0000000000000
-DATA	vmconst<>+4656(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+4664(SB)/8, $0x800fffffffffffff
-DATA	vmconst<>+4672(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+4680(SB)/8, $0x00000000000007ff
-DATA	vmconst<>+4688(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+4696(SB)/8, $0xc0b0000000000000
-DATA	vmconst<>+4704(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+4712(SB)/8, $0x40b0000000000000
-DATA	vmconst<>+4720(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+4728(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+4736(SB)/8, $0x0d8000000d800000
-DATA	vmconst<>+4744(SB)/8, $0x0d8000000d800000
-DATA	vmconst<>+4752(SB)/8, $0x7e8000007e800000
-DATA	vmconst<>+4760(SB)/8, $0x7e8000007e800000
-DATA	vmconst<>+4768(SB)/8, $0x4080000040800000
-DATA	vmconst<>+4776(SB)/8, $0x4080000040800000
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $4784
+DATA	vmconst<>+4640(SB)/8, $0x3fe5555555555555
+DATA	vmconst<>+4648(SB)/8, $0x3fe5555555555555
+DATA	vmconst<>+4656(SB)/8, $0x3c85555555555555
+DATA	vmconst<>+4664(SB)/8, $0x3c85555555555555
+DATA	vmconst<>+4672(SB)/8, $0x3fbe02d226429fdd
+DATA	vmconst<>+4680(SB)/8, $0x3fbe02d226429fdd
+DATA	vmconst<>+4688(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA	vmconst<>+4696(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA	vmconst<>+4704(SB)/8, $0x3fc1118c74c35b7a
+DATA	vmconst<>+4712(SB)/8, $0x3fc1118c74c35b7a
+DATA	vmconst<>+4720(SB)/8, $0x3fc3b1395d4e6bd5
+DATA	vmconst<>+4728(SB)/8, $0x3fc3b1395d4e6bd5
+DATA	vmconst<>+4736(SB)/8, $0x3fc745d177a8f4de
+DATA	vmconst<>+4744(SB)/8, $0x3fc745d177a8f4de
+DATA	vmconst<>+4752(SB)/8, $0x3fcc71c71c6eaa8a
+DATA	vmconst<>+4760(SB)/8, $0x3fcc71c71c6eaa8a
+DATA	vmconst<>+4768(SB)/8, $0x3fd2492492492521
+DATA	vmconst<>+4776(SB)/8, $0x3fd2492492492521
+DATA	vmconst<>+4784(SB)/8, $0x3fd999999999999a
+DATA	vmconst<>+4792(SB)/8, $0x3fd999999999999a
+DATA	vmconst<>+4800(SB)/8, $0x3fe62e42fefa3800
+DATA	vmconst<>+4808(SB)/8, $0x3fe62e42fefa3800
+DATA	vmconst<>+4816(SB)/8, $0x3d2ef35793c76730
+DATA	vmconst<>+4824(SB)/8, $0x3d2ef35793c76730
+DATA	vmconst<>+4832(SB)/8, $0x3e21f72fc73175a9
+DATA	vmconst<>+4840(SB)/8, $0x3e21f72fc73175a9
+DATA	vmconst<>+4848(SB)/8, $0x3e5af4ddd849d43d
+DATA	vmconst<>+4856(SB)/8, $0x3e5af4ddd849d43d
+DATA	vmconst<>+4864(SB)/8, $0x3e927e4db67b42a6
+DATA	vmconst<>+4872(SB)/8, $0x3e927e4db67b42a6
+DATA	vmconst<>+4880(SB)/8, $0x3ec71de0237564ca
+DATA	vmconst<>+4888(SB)/8, $0x3ec71de0237564ca
+DATA	vmconst<>+4896(SB)/8, $0x3efa01a01a6d7808
+DATA	vmconst<>+4904(SB)/8, $0x3efa01a01a6d7808
+DATA	vmconst<>+4912(SB)/8, $0x3f2a01a01abe62dd
+DATA	vmconst<>+4920(SB)/8, $0x3f2a01a01abe62dd
+DATA	vmconst<>+4928(SB)/8, $0x3f56c16c16c162d6
+DATA	vmconst<>+4936(SB)/8, $0x3f56c16c16c162d6
+DATA	vmconst<>+4944(SB)/8, $0x3f811111111100df
+DATA	vmconst<>+4952(SB)/8, $0x3f811111111100df
+DATA	vmconst<>+4960(SB)/8, $0x3fa5555555555556
+DATA	vmconst<>+4968(SB)/8, $0x3fa5555555555556
+DATA	vmconst<>+4976(SB)/8, $0x3fc5555555555557
+DATA	vmconst<>+4984(SB)/8, $0x3fc5555555555557
+DATA	vmconst<>+4992(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+5000(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+5008(SB)/8, $0x4086180000000000
+DATA	vmconst<>+5016(SB)/8, $0x4086180000000000
+DATA	vmconst<>+5024(SB)/8, $0x3fc546a35debbda3
+DATA	vmconst<>+5032(SB)/8, $0x3fc546a35debbda3
+DATA	vmconst<>+5040(SB)/8, $0x3fc7382dbad4578d
+DATA	vmconst<>+5048(SB)/8, $0x3fc7382dbad4578d
+DATA	vmconst<>+5056(SB)/8, $0x3fcc71fccdb1583e
+DATA	vmconst<>+5064(SB)/8, $0x3fcc71fccdb1583e
+DATA	vmconst<>+5072(SB)/8, $0x3fd2492462af6398
+DATA	vmconst<>+5080(SB)/8, $0x3fd2492462af6398
+DATA	vmconst<>+5088(SB)/8, $0x3fd9999999b86795
+DATA	vmconst<>+5096(SB)/8, $0x3fd9999999b86795
+DATA	vmconst<>+5104(SB)/8, $0x3fe55555555553b8
+DATA	vmconst<>+5112(SB)/8, $0x3fe55555555553b8
+DATA	vmconst<>+5120(SB)/8, $0x3efa113135156880
+DATA	vmconst<>+5128(SB)/8, $0x3efa113135156880
+DATA	vmconst<>+5136(SB)/8, $0x3f2a15169e0b2737
+DATA	vmconst<>+5144(SB)/8, $0x3f2a15169e0b2737
+DATA	vmconst<>+5152(SB)/8, $0x3f56c1685919d2ba
+DATA	vmconst<>+5160(SB)/8, $0x3f56c1685919d2ba
+DATA	vmconst<>+5168(SB)/8, $0x3f81110c63a4edf8
+DATA	vmconst<>+5176(SB)/8, $0x3f81110c63a4edf8
+DATA	vmconst<>+5184(SB)/8, $0x3fa5555555c85f99
+DATA	vmconst<>+5192(SB)/8, $0x3fa5555555c85f99
+DATA	vmconst<>+5200(SB)/8, $0x3fc5555556750672
+DATA	vmconst<>+5208(SB)/8, $0x3fc5555556750672
+DATA	vmconst<>+5216(SB)/8, $0x0d8000000d800000
+DATA	vmconst<>+5224(SB)/8, $0x0d8000000d800000
+DATA	vmconst<>+5232(SB)/8, $0x7e8000007e800000
+DATA	vmconst<>+5240(SB)/8, $0x7e8000007e800000
+DATA	vmconst<>+5248(SB)/8, $0x4080000040800000
+DATA	vmconst<>+5256(SB)/8, $0x4080000040800000
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $5264

@@ -10,8 +10,9 @@ package vmath
 
 // fastAVX512 names the float64 functions (Exp for Exp64) that this level
 // computes with kernels of its own, within the accuracy rule, rather than
-// with their references' algorithms bit for bit (asmgen's fast512).
-var fastAVX512 = map[string]bool{"Exp": true, "Log": true, "Tanh": true, "Sin": true, "Cos": true, "Log10_": true, "Log2_": true, "Cosh": true, "Sinh": true, "Exp2_": true, "Expm1_": true, "Log1p": true, "Tan": true, "Atan": true, "Asin": true, "Acos": true, "Asinh": true, "Acosh": true, "Atanh": true, "Cbrt": true, "Erf": true, "Atan2_": true}
+// with their references' algorithms bit for bit (asmgen's fast512 and
+// ownEverywhere).
+var fastAVX512 = map[string]bool{"Exp": true, "Log": true, "Tanh": true, "Sin": true, "Cos": true, "Log10_": true, "Log2_": true, "Cosh": true, "Sinh": true, "Exp2_": true, "Expm1_": true, "Log1p": true, "Tan": true, "Atan": true, "Asin": true, "Acos": true, "Asinh": true, "Acosh": true, "Atanh": true, "Cbrt": true, "Erf": true, "Pow": true, "Atan2_": true}
 
 //go:noescape
 func exp64AVX512Loop(d, x []float64, xs *[8]float64) (done int, bad uint)
@@ -155,10 +156,19 @@ func erfc32AVX512Loop(d, x []float32, xs *[16]float32) (done int, bad uint)
 func pow64AVX512Loop(d []float64, x []float64, y []float64, xs, ys *[8]float64) (done int, bad uint)
 
 //go:noescape
+func pow32AVX512Loop(d []float32, x []float32, y []float32, xs, ys *[16]float32) (done int, bad uint)
+
+//go:noescape
 func powScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
 
 //go:noescape
+func powScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
+
+//go:noescape
 func scalarPow64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
+
+//go:noescape
+func scalarPow32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
 
 //go:noescape
 func hypot64AVX512Loop(d []float64, x []float64, y []float64, xs, ys *[8]float64) (done int, bad uint)
@@ -1490,6 +1500,40 @@ func pow64AVX512(d []float64, x []float64, y []float64) {
 	}
 }
 
+// pow32AVX512 sets d[i] = pow(x[i], y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func pow32AVX512(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	var xs, ys [16]float32
+
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := pow32AVX512Loop(d[i:], x[i:], y[i:], &xs, &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, powRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := pow32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, powRef32)
+	}
+}
+
 // powScalar64AVX512 sets d[i] = pow(x[i], y) with the AVX512 assembly,
 // recomputing the lanes out of its domain with the reference.
 func powScalar64AVX512(d []float64, x []float64, y float64) {
@@ -1524,6 +1568,40 @@ func powScalar64AVX512(d []float64, x []float64, y float64) {
 	}
 }
 
+// powScalar32AVX512 sets d[i] = pow(x[i], y) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func powScalar32AVX512(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+
+	var xs, ys [16]float32
+
+	for k := range ys {
+		ys[k] = y
+	}
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := powScalar32AVX512Loop(d[i:], x[i:], y, &xs)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, powRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+		for k := range xs {
+			xs[k] = 1
+		}
+		copy(xs[:], x[i:])
+
+		_, bad := pow32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, powRef32)
+	}
+}
+
 // scalarPow64AVX512 sets d[i] = pow(x, y[i]) with the AVX512 assembly,
 // recomputing the lanes out of its domain with the reference.
 func scalarPow64AVX512(d []float64, x float64, y []float64) {
@@ -1555,6 +1633,40 @@ func scalarPow64AVX512(d []float64, x float64, y []float64) {
 		_, bad := pow64AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
 		copy(d[i:], rs[:n])
 		fix2_64(d[i:], xs[:n], ys[:], bad, powRef64)
+	}
+}
+
+// scalarPow32AVX512 sets d[i] = pow(x, y[i]) with the AVX512 assembly,
+// recomputing the lanes out of its domain with the reference.
+func scalarPow32AVX512(d []float32, x float32, y []float32) {
+
+	y = y[:len(d)]
+	var xs, ys [16]float32
+	for k := range xs {
+		xs[k] = x
+	}
+
+	i := 0
+	for i+16 <= len(d) {
+		done, bad := scalarPow32AVX512Loop(d[i:], x, y[i:], &ys)
+		i += done
+		if bad == 0 {
+			break
+		}
+		fix2_32(d[i-16:i], xs[:], ys[:], bad, powRef32)
+	}
+	if i < len(d) {
+		// the tail, padded with ones
+		var rs [16]float32
+		n := len(d) - i
+
+		for k := range ys {
+			ys[k] = 1
+		}
+		copy(ys[:], y[i:])
+		_, bad := pow32AVX512Loop(rs[:], xs[:], ys[:], &xs, &ys)
+		copy(d[i:], rs[:n])
+		fix2_32(d[i:], xs[:n], ys[:], bad, powRef32)
 	}
 }
 

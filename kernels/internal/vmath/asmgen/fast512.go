@@ -69,25 +69,45 @@ func fastCore2(b binaryFn, t target) (c core2, fast bool) {
 }
 
 // fastNames are the exported stems (Exp for exp, Exp2_ for exp2) of the
-// functions with a fast512 or fast512Binary kernel on target t, in
-// unaries' then binaries' order.
+// functions with a fast512 or fast512Binary kernel on target t, or whose
+// kernel is their own at every level (ownEverywhere), in unaries' then
+// binaries' order.
 func fastNames(t target) []string {
 	var names []string
-	add := func(name string) {
-		st := stem(name)
-		names = append(names, strings.ToUpper(st[:1])+st[1:])
-	}
 	for _, u := range unaries {
 		if _, fast := fastCore(u, t); fast {
-			add(u.Name)
+			names = append(names, exportedStem(u.Name))
 		}
 	}
 	for _, b := range binaries {
-		if _, fast := fastCore2(b, t); fast {
-			add(b.Name)
+		if _, fast := fastCore2(b, t); fast || ownEverywhere[b.Name] {
+			names = append(names, exportedStem(b.Name))
 		}
 	}
 	return names
+}
+
+// ownEverywhere names the functions of two operands whose kernel at every
+// level (AVX2, AVX-512, NEON) is an algorithm of its own, held to the
+// accuracy rule, rather than its reference's bit for bit: pow (pow.go).
+var ownEverywhere = map[string]bool{"pow": true}
+
+// neonFastNames are fastNames for the NEON level: ownEverywhere's.
+func neonFastNames() []string {
+	var names []string
+	for _, b := range binaries {
+		if ownEverywhere[b.Name] {
+			names = append(names, exportedStem(b.Name))
+		}
+	}
+	return names
+}
+
+// exportedStem is name's stem with its first letter upper-case (Exp for
+// exp, Exp2_ for exp2): the exported functions' stems.
+func exportedStem(name string) string {
+	st := stem(name)
+	return strings.ToUpper(st[:1]) + st[1:]
 }
 
 // lookup16 is table[idx & 15] lane by lane (VPERMI2PD, which reads the low

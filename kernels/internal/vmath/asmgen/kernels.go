@@ -73,8 +73,6 @@ const (
 	cosC3         = 2.48015872888517045348e-5
 	cosC4         = -1.38888888888730564116e-3
 	cosC5         = 4.16666666666665929218e-2
-
-	powMaxY = 1 << 31
 )
 
 // exp64 is math.Exp's amd64 FMA path, lane by lane: n = rint(x·log2e) by
@@ -221,77 +219,6 @@ func trig64(k lang, x Op, cos bool) (r, ok Op) {
 
 func sin64(k lang, x Op) (Op, Op) { return trig64(k, x, false) }
 func cos64(k lang, x Op) (Op, Op) { return trig64(k, x, true) }
-
-// pow64 is math.Pow (as scalar.Pow calls it) for finite normal x and finite
-// |y| < 2^31: Modf(|y|), the fractional part as exp(yf·log x) with the two
-// cores above, the integer part by the same successive squarings of
-// Frexp(x) (a loop that runs while some lane has bits left), the reciprocal
-// for y < 0 and Ldexp as an exponent addition. The special cases y = 0,
-// x = 1, y = 1, y = ±1/2 and x < 0 with a non-integer y are blended in;
-// other special operands and results outside the normal range are out.
-func pow64(k lang, x, y Op) (r, ok Op) { return powWith(k, x, y, exp64, log64) }
-
-// powArm64 is math.Pow on arm64: pow64 over arm64's exp and log.
-func powArm64(k lang, x, y Op) (r, ok Op) { return powWith(k, x, y, expArm64, logArm64) }
-
-// powWith is pow64 with the exp and log of the platform's math.
-func powWith(k lang, x, y Op, exp, log core) (r, ok Op) {
-	one := k.f(1)
-	zero := k.f(0)
-	ax := k.and(x, k.u(absMask))
-	ay := k.and(y, k.u(absMask)) // recomputed after the loop, to keep registers free
-	yi := k.round(k.min(ay, k.f(powMaxY)), 3)
-	yf := k.sub(ay, yi)
-	up := k.cmp(gt, yf, k.f(0.5))
-	yf = k.sel(up, k.sub(yf, one), yf)
-	yi = k.sel(up, k.add(yi, one), yi)
-	lg, _ := log(k, x)
-	okIn := k.mAnd(k.mAnd(k.cmp(ge, ax, k.f(minNormal)), k.cmp(le, ax, k.f(maxFloat))), k.cmp(lt, ay, k.f(powMaxY)))
-	useExp := k.mAnd(k.mAnd(k.cmp(neq, yf, zero), k.cmp(gt, x, zero)), okIn)
-	a1, _ := exp(k, k.and(useExp, k.mul(yf, lg)))
-	x1 := k.or(k.and(x, k.u(signBit|fracMask)), k.u(halfBits))
-	xe := k.sub(k.or(k.and(k.shr(x, 52), k.u(0x7ff)), k.u(magic52Bits)), k.f(magic52+1022))
-	i := k.and(k.add(yi, k.f(magic52)), k.u(fracMask))
-	ae, bad := zero, zero
-	k.whileNonzero(&i, []*Op{&a1, &ae, &x1, &xe, &bad}, func() {
-		// a lane with bits left whose exponent ran out of range is out
-		oob := k.mOr(k.cmp(lt, xe, k.f(-4096)), k.cmp(gt, xe, k.f(4096)))
-		bad = k.mOr(k.mAndNot(oob, k.eqI(i, k.u(0))), bad)
-		odd := k.eqI(k.and(i, k.u(1)), k.u(1))
-		a1 = k.sel(odd, k.mul(a1, x1), a1)
-		ae = k.sel(odd, k.add(ae, xe), ae)
-		x1 = k.mul(x1, x1)
-		xe = k.add(xe, xe)
-		lt5 := k.cmp(lt, x1, k.f(0.5))
-		x1 = k.sel(lt5, k.add(x1, x1), x1)
-		xe = k.sel(lt5, k.sub(xe, one), xe)
-		i = k.shr(i, 1)
-	})
-	neg := k.cmp(lt, y, zero)
-	a1 = k.sel(neg, k.div(one, a1), a1)
-	ae = k.sel(neg, k.sub(zero, ae), ae)
-	ea := k.sub(k.or(k.and(k.shr(a1, 52), k.u(0x7ff)), k.u(magic52Bits)), k.f(magic52))
-	fe := k.add(ea, ae)
-	okOut := k.mAnd(k.cmp(ge, fe, one), k.cmp(le, fe, k.f(2046)))
-	aeb := k.shl(k.subI(k.add(ae, k.f(magic52x15)), k.u(magic52x15Bits)), 52)
-	r = k.addI(a1, aeb)
-	// special cases, lowest priority first
-	ay = k.and(y, k.u(absMask))
-	ax = k.and(x, k.u(absMask))
-	fracNeg := k.mAnd(k.cmp(neq, k.round(ay, 3), ay), k.cmp(lt, x, zero))
-	r = k.sel(fracNeg, k.u(nanBits), r)
-	sq := k.sqrt(x)
-	r = k.sel(k.cmp(eq, y, k.f(0.5)), sq, r)
-	r = k.sel(k.cmp(eq, y, k.f(-0.5)), k.div(one, sq), r)
-	// ok: in the domain, and a normal result or one of the cases above
-	good := k.mOr(k.mAndNot(okOut, bad), k.mOr(fracNeg, k.cmp(eq, ay, k.f(0.5))))
-	good = k.mAnd(good, k.mAnd(k.mAnd(k.cmp(ge, ax, k.f(minNormal)), k.cmp(le, ax, k.f(maxFloat))), k.cmp(lt, ay, k.f(powMaxY))))
-	yOne := k.cmp(eq, y, one)
-	r = k.sel(yOne, x, r)
-	isOne := k.mOr(k.cmp(eq, y, zero), k.cmp(eq, x, one))
-	r = k.sel(isOne, one, r)
-	return r, k.mOr(good, k.mOr(yOne, isOne))
-}
 
 // The float32 kernels compute in float32 lanes, eight to a 256-bit vector,
 // with polynomials of their own (Cephes's single-precision ones, evaluated

@@ -143,7 +143,7 @@ type binaryFn struct {
 }
 
 var binaries = []binaryFn{
-	{"pow", "powRef", pow64, powArm64, false, nil, []int{256}},
+	{"pow", "powRef", powDD, powDD, false, nil, []int{256, 512}},
 	{"hypot", "hypotRef", hypot64, hypotArm64, false, nil, []int{256, 512}},
 	{"atan2", "atan2Ref", atan2_64, atan2Arm64, true, atan2_32, []int{256, 512}},
 	{"logaddexp", "logaddexpRef", logaddexp64, logaddexpArm64, true, nil, nil},
@@ -388,7 +388,7 @@ func widened512(k *kern, in []V, core func(*kern, []V) (V, Op)) (V, reg.GPVirtua
 // only the vector operands are saved for the fix-up.
 func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 	k := f.kern(elem)
-	k.vecMasks = b.Name == "pow" // pow's special cases keep more than seven masks live
+	k.vecMasks = false
 	c := k.c
 	L := k.lanes()
 	t := map[int]string{64: "float64", 32: "float32"}[elem]
@@ -451,9 +451,13 @@ func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
 		m = k.bitsOf(ok)
 	case elem == 32:
+		core := b.core64
+		if c, ok := float32Via64[b.Name]; ok {
+			core = c
+		}
 		var r V
 		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, Op) {
-			r, ok := b.core64(avx{k64}, h[0], h[1])
+			r, ok := core(avx{k64}, h[0], h[1])
 			return k64.reg(r), ok
 		})
 		k.store(r, operand.Mem{Base: dp, Index: i, Scale: esz})
@@ -539,7 +543,9 @@ func generate() map[string][]byte {
 	for _, b := range binaries {
 		for _, form := range b.forms() {
 			arm.powLoop(form, 64, b.neon64, false)
-			if b.core32 != nil {
+			if c, ok := float32Via64[b.Name]; ok {
+				arm.powLoop(form, 32, c, false)
+			} else if b.core32 != nil {
 				arm.powLoop(form, 32, b.core32, true)
 			} else {
 				arm.powLoop(form, 32, b.neon64, false)
@@ -547,7 +553,7 @@ func generate() map[string][]byte {
 		}
 	}
 	out["zvmath_arm64.s"] = arm.asm()
-	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns,
+	out["zvmath_arm64.go"] = goFileFor("zvmath_arm64.go", goData{ISA: "NEON", Asm: "zvmath_arm64.s", Funcs: arm.funcs, Unaries: armFns, Fast: neonFastNames(),
 		Binaries: binaryData(func(binaryFn) []unaryFn {
 			return []unaryFn{{Bits: "64", T: "float64", Lanes: "2"}, {Bits: "32", T: "float32", Lanes: "4"}}
 		})})
@@ -670,7 +676,8 @@ package vmath
 {{if .Fast}}
 // fast{{.ISA}} names the float64 functions (Exp for Exp64) that this level
 // computes with kernels of its own, within the accuracy rule, rather than
-// with their references' algorithms bit for bit (asmgen's fast512).
+// with their references' algorithms bit for bit (asmgen's fast512 and
+// ownEverywhere).
 var fast{{.ISA}} = map[string]bool{ {{range .Fast}}"{{.}}": true, {{end}} }
 {{end}}
 {{range .Funcs}}

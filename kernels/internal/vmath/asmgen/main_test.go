@@ -107,11 +107,23 @@ func TestFast512NamesUnaries(t *testing.T) {
 			t.Errorf("fast512Binary[%q]: no function of two operands of that name", name)
 		}
 	}
-	if got, want := len(fastNames(avx512)), len(fast512)+len(fast512Binary); got != want {
-		t.Errorf("fastNames(avx512) has %d names, fast512 and fast512Binary %d entries", got, want)
+	own := 0
+	for name := range ownEverywhere {
+		if !known2[name] {
+			t.Errorf("ownEverywhere[%q]: no function of two operands of that name", name)
+		}
+		if _, fast := fast512Binary[name]; !fast {
+			own++
+		}
 	}
-	if n := len(fastNames(avx2)); n != 0 {
-		t.Errorf("fastNames(avx2) has %d names, want none (AVX2 keeps the references' bits)", n)
+	if got, want := len(fastNames(avx512)), len(fast512)+len(fast512Binary)+own; got != want {
+		t.Errorf("fastNames(avx512) has %d names, fast512, fast512Binary and ownEverywhere %d entries", got, want)
+	}
+	if got, want := len(fastNames(avx2)), len(ownEverywhere); got != want {
+		t.Errorf("fastNames(avx2) has %d names, want ownEverywhere's %d (AVX2 keeps the other references' bits)", got, want)
+	}
+	if got, want := len(neonFastNames()), len(ownEverywhere); got != want {
+		t.Errorf("neonFastNames() has %d names, want %d", got, want)
 	}
 }
 
@@ -145,6 +157,16 @@ func TestFits(t *testing.T) {
 		{"sin", sinFastP, sinTail, viaRoot(math.Sin), 0, sinFastZ, math.Pow(2, -53.5)},
 		{"sinh", sinhFastP, sinhTail, viaRoot(math.Sinh), 0, 1, 0},
 		{"log1p float32", logTable32P, log1pTail, viaSquare(math.Log1p), -logTableR, logTableR, 0x1p-30},
+		{"pow's log", powLogR2, powLogTail, func(w float64) float64 {
+			s := math.Sqrt(w)
+			return (2*math.Atanh(s) - 2*s - 2*s*w/3) / (s * w * w)
+		}, 0, powLogW, 0},
+		{"pow's exp", powExpP, expm1Tail, viaSquare(math.Expm1), -powExpR, powExpR, 0},
+		{"float32 pow's log", powF32R, powF32Tail, func(w float64) float64 {
+			s := math.Sqrt(w)
+			return (2*math.Atanh(s) - 2*s) / (s * w)
+		}, 0, powLogW, 0x1p-36},
+		{"float32 pow's exp", powF32P, expm1Tail, viaSquare(math.Expm1), -powExpR, powExpR, 0x1p-36},
 	} {
 		worst := 0.0
 		for i := 0; i <= 5000; i++ {
