@@ -55,7 +55,7 @@ func powPositive(a, y float64) float64 {
 		return math.Ldexp(1, int(y)*(e-1))
 	}
 	lh, ll := logPair(a)
-	zh := y * lh
+	zh := float64(y * lh) // rounded (never fused into a later sum)
 	zl := math.FMA(y, lh, -zh) + float64(y*ll)
 	return expPair(zh, zl)
 }
@@ -154,7 +154,10 @@ func fastTwoSum(a, b float64) (s, err float64) {
 }
 
 // twoProd is a·b as the rounded product and its exact error (one FMA).
+// The conversion keeps p rounded wherever it is used: Go may otherwise
+// fuse the product into a later sum (arm64 does), and the error-free
+// sums after it would then count its error twice.
 func twoProd(a, b float64) (p, err float64) {
-	p = a * b
+	p = float64(a * b)
 	return p, math.FMA(a, b, -p)
 }
