@@ -62,7 +62,8 @@ func LanesOn() bool { return lanesOn() }
 // kernels/internal/vmath's float32 polynomials (every op of the table with
 // a VMath kernel but those of vmathThroughFloat64: exp, log, tanh,
 // sigmoid, sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan,
-// arctan, arcsin, arccos, arcsinh, arccosh, arctanh, cbrt, arctan2), whose results are
+// arctan, arcsin, arccos, arcsinh, arccosh, arctanh, cbrt, arctan2, power,
+// float_power), whose results are
 // within vmath's 4-ulp rule of the scalar loop's rather than equal to them,
 // where vmath.Approx32 says they run.
 func ApproxFloat32(op ops.Op) bool {
@@ -71,7 +72,8 @@ func ApproxFloat32(op ops.Op) bool {
 
 // ApproxFloat64 reports whether the lane loops compute op in float64 with a
 // kernels/internal/vmath kernel of the selected level's own (vmath.Approx64:
-// most float64 functions at the AVX-512 level), whose results are within vmath's 4-ulp rule of
+// most float64 functions at the AVX-512 level, and power at every vector
+// level), whose results are within vmath's 4-ulp rule of
 // the scalar loop's rather than equal to them.
 func ApproxFloat64(op ops.Op) bool {
 	name := op.Def().VMath
@@ -80,7 +82,8 @@ func ApproxFloat64(op ops.Op) bool {
 
 // vmathThroughFloat64 are the ops whose float32 vmath kernels compute in
 // float64 (or run a float64 kernel over converted blocks) and so give the
-// scalar loop's bits: pow and float_power (the same function on floats),
-// erf, erfc and the functions of two operands but arctan2.
-var vmathThroughFloat64 = map[ops.Op]bool{ops.Pow: true, ops.FloatPower: true, ops.Erf: true, ops.Erfc: true, ops.Hypot: true,
+// scalar loop's bits: erf, erfc and the functions of two operands but
+// arctan2 and pow (pow and float_power, the same function on floats, have
+// a float32 kernel of their own in float64 lanes, within an ulp).
+var vmathThroughFloat64 = map[ops.Op]bool{ops.Erf: true, ops.Erfc: true, ops.Hypot: true,
 	ops.Logaddexp: true, ops.Logaddexp2: true}

@@ -33,12 +33,10 @@
 //     trunc(|x|·4/π) rounded up to even, the three-part Cody–Waite reduction
 //     z = ((|x| - j·PI4A) - j·PI4B) - j·PI4C, and Cephes's degree-13 sin and
 //     degree-14 cos polynomials on [-π/4, π/4], blended per lane by octant.
-//   - pow is math.Pow as scalar.Pow calls it: Modf(|y|), the fractional part
-//     as exp(yf·log x) with the two kernels above, the integer part by the
-//     same successive squarings of Frexp(x) (a loop that runs while any lane
-//     has bits left), the reciprocal for y < 0 and Ldexp as an exponent
-//     addition. y = 0, x = 1, y = 1, y = ±1/2 (Sqrt) and negative bases with
-//     non-integer exponents (NaN) are blended in.
+//   - pow is the exception: its reference, scalar.Pow, is e^(y·log x) in
+//     double-double arithmetic (math.Pow was up to 343 ulp off), too slow
+//     to mirror, and every level computes it with a kernel of its own
+//     (below, "pow").
 //   - log10 is math.Log10 (log10.go): the log kernel and one multiplication
 //     by 1/ln10.
 //   - log2 is scalar.Log2, not math.Log2 (whose terms cancel near 1):
@@ -105,7 +103,7 @@
 //     compute the float64 kernel on widened halves, so they give the
 //     reference's bits; where
 //     that needs more registers than the target has (logaddexp's float32
-//     on AVX2 and AVX-512, pow's on AVX-512), the level runs the narrower
+//     on AVX2 and AVX-512), the level runs the narrower
 //     kernel, or the float64 kernel over blocks of 256 operands converted
 //     to float64 and back (the generated …32Via64: the same bits).
 //
@@ -242,11 +240,37 @@
 // (atanh passing the quotient's rounding error, the residual by an FMA
 // over VRCP14PS, to log1p). Over all 2^32 inputs (TestExhaustive32): log,
 // log2 and log10 within 1 ulp; log1p, asinh, acosh and atanh 2.
-// pow in float32 still widens each half of a float32 vector to float64
-// lanes, runs the float64 kernel and narrows back: that gives the reference
-// bit for bit, at the float64 kernel's rate per element. (exp(y·log x) in
-// float64 would be faster but not exact for integer exponents, where pow's
-// squarings are.)
+//
+// # pow
+//
+// scalar.Pow computes e^(y·log x) in double-double arithmetic: within a
+// hair of half an ulp of the true value (internal/scalar's
+// TestPowAccuracy holds it to 0.502 ulp against 256-bit arithmetic), as
+// glibc's pow that NumPy calls and CUDA's. Every vector level (AVX2,
+// AVX-512, NEON; asmgen/pow.go, one description) computes it with a
+// kernel of its own, table-free and with one division, held to the rule:
+//
+//   - float64 (powDD): log|x| as a pair hi + lo to about 2^-66 relative:
+//     |x| = 2^k·(1+f) with 1+f in [√½, √2), s = f/(2+f) as a pair (the
+//     division's remainder exact by an FMA, 1/(2+f) = (1-s)/2 for the low
+//     part), log = k·ln2 + 2s + (2/3)s³ + s³·w·R2(w) (w = s², R2 of degree
+//     7) with the large terms summed exactly (Fast2Sum) and the pair
+//     normalised; y·log|x| as a pair (y·hi exact by an FMA); e^ of the
+//     pair by n = rint(z/ln2), r = z - n·ln2 as a pair, e^r = (1 + r,
+//     summed exactly) + r²·P(r) (P of degree 10) + r_lo·e^r, and 2^n in the
+//     exponent field. Within 1 ulp of the reference over the sweeps (the
+//     argument of e^ is exact to about 2^-57 of the result), so exact
+//     results (integral powers, square roots) come out exact.
+//   - float32 (powF32): the same steps in plain float64 arithmetic, no
+//     pairs (R of degree 5, P of degree 6: about 2^-40), on the widened
+//     halves of a float32 vector: within 1 ulp of the reference (where the
+//     float64 value lies within 2^-40 of a float32 rounding boundary).
+//
+// The fast domain is a finite normal base (either sign; a negative base
+// needs an integral exponent, whose parity gives the sign, and gives NaN
+// otherwise) and |y·log|x|| ≤ 707 (a normal result); y = 0 and x = 1 give
+// 1 for every other operand. Zeros, infinities, NaN, subnormal float64
+// bases and results past the normal range go to the reference.
 //
 // # Accuracy rule and the scalar fix-up
 //
@@ -255,7 +279,7 @@
 // gives them. Every kernel has a fast domain: exp where 2^n is a normal
 // number (n in [-1022, 1023]), log on positive normal numbers, sin and cos
 // below 2^29 (above it math uses Payne–Hanek reduction), pow on finite
-// normal bases with |y| < 2^31 and normal results, tanh everywhere but NaN,
+// normal bases with |y·log|x|| ≤ 707, tanh everywhere but NaN,
 // log10 as log, log2 on positive normal numbers, cosh and sinh where exp(|x|)
 // is in exp's domain, exp2 and expm1 below their overflow (exp2 with a
 // normal result), log1p above -1 and below +Inf, tan below 2^29, atan
@@ -348,9 +372,9 @@
 // to their references' bits, because the fused forms measure 4 ulp or more
 // from the reference where the reference itself is a few ulp from the true
 // value: sigmoid (1/(1 + math.Exp(-x)), 3 ulp off near x = -37, where
-// 1 + e^37 rounds) and erfc (4); and pow, hypot, logaddexp and logaddexp2,
+// 1 + e^37 rounds) and erfc (4); and hypot, logaddexp and logaddexp2,
 // not yet measured in this form. The AVX2, NEON and scalar levels keep the
-// references' bits; Approx64 reports which functions the selected level
+// references' bits (but pow's, above); Approx64 reports which functions the selected level
 // computes with kernels of its own, and the tests hold those to the rule
 // instead of to 0 ulp.
 //
@@ -359,7 +383,7 @@
 // Every call dispatches on isa.Selected() (LAZE_CPU, or isa.Use in tests):
 // Generic runs the scalar loops over the references; AVX2 runs the AVX2
 // assembly (4 float64 lanes, 8 float32); AVX512 the AVX-512 assembly (8 and
-// 16 lanes; float32 pow: the AVX2 kernel), in every build (the archsimd
+// 16 lanes), in every build (the archsimd
 // kernels a GOEXPERIMENT=simd build once ran there were slower: 1.0–1.5×
 // the assembly's time for float64, 3.6–11× for float32). arm64 runs its
 // NEON kernels at NEON (below); other platforms run the scalar loops. SIMD
@@ -380,8 +404,7 @@
 // kernels' speed on Intel cores; 256 bits for AVX2 with masks as vectors, 512 bits for AVX-512
 // with masks in opmask registers, converted where a kernel uses a mask as a
 // vector (a mask ANDed with a vector or a constant is one zero-masking
-// move instead), and kept in vectors for pow, which has more live at once than the
-// seven opmask registers) and NEON (asmgen/neon.go). It writes
+// move instead)) and NEON (asmgen/neon.go). It writes
 // zvmath_amd64.s, zvmath_goref_amd64.s, zvmath_goref_fma_amd64.s, their
 // _avx512 twins, zvmath_arm64.s and their .go files, the declarations and
 // the Go wrappers that fix lanes up and do the tail. gen writes the scalar
@@ -396,12 +419,12 @@
 // virtual registers allocated by a linear scan, constants loaded from a
 // pool, each vector instruction encoded as WORD, since Go's arm64
 // assembler has no vector floating-point arithmetic). The float32 kernels
-// (all but pow) are the amd64 descriptions at four lanes.
+// are the amd64 descriptions at four lanes (pow's on float64 halves).
 // The float64 kernels mirror arm64's references, which differ from
 // amd64's: math.Exp is exp_arm64.s (expArm64), and Go code is compiled with
 // every addition of a product fused (logArm64; tanh and sigmoid over
 // expArm64; sin and cos through goMulAdd and goMulSub, which fuse on
-// arm64; pow over expArm64 and logArm64; log10, log2, cosh and sinh over
+// arm64; log10, log2, cosh and sinh over
 // logArm64 and expArm64; exp2, whose exp_arm64.s fuses as the compiler
 // does at GOAMD64=v3; asinh, acosh and atanh over logArm64 and
 // log1pArm64, acosh's x²-1 fused (FNMSUB); expm1 and log1p, where the

@@ -18,11 +18,12 @@ func Width() int { return widthOf(isa.Selected()) }
 
 // Approx32 reports whether the float32 functions (exp, log, tanh, sigmoid,
 // sin, cos, log10, log2, cosh, sinh, exp2, expm1, log1p, tan, atan, asin,
-// acos, asinh, acosh, atanh, cbrt, and atan2 of two operands) of the level
-// isa.Selected() names are vmath's float32 kernels, within 4 ulp of the
-// references (the AVX2 and AVX-512 assembly, and NEON), rather than the
-// references' bits (the scalar loops). float32 erf, erfc, pow, hypot,
-// logaddexp and logaddexp2 give the references' bits at every level.
+// acos, asinh, acosh, atanh, cbrt, and atan2 and pow of two operands) of
+// the level isa.Selected() names are vmath's float32 kernels, within 4 ulp
+// of the references (the AVX2 and AVX-512 assembly, and NEON; pow's
+// within 1), rather than the references' bits (the scalar loops). float32
+// erf, erfc, hypot, logaddexp and logaddexp2 give the references' bits at
+// every level.
 func Approx32() bool { return approx32Of(isa.Selected()) }
 
 // Approx64 reports whether the selected level computes the float64
@@ -31,7 +32,8 @@ func Approx32() bool { return approx32Of(isa.Selected()) }
 // from its reference; NaN, ±Inf, ±0 and the lanes out of the kernel's
 // domain exact) rather than with its reference's algorithm bit for bit:
 // most float64 functions at the AVX-512 level (doc.go, "The AVX-512
-// level's own float64 kernels").
+// level's own float64 kernels"), and pow at every vector level (doc.go,
+// "pow").
 func Approx64(name string) bool { return approx64Of(isa.Selected(), name) }
 
 // Exp64 sets d[i] = math.Exp(x[i]) for i < len(d). x must be at least as
@@ -176,13 +178,14 @@ func Erfc64(d, x []float64) { erfc64Impl(d, x) }
 // Erfc32 sets d[i] = float32(math.Erfc(float64(x[i]))), as Cbrt32.
 func Erfc32(d, x []float32) { erfc32Impl(d, x) }
 
-// Pow64 sets d[i] = scalar.Pow(x[i], y[i]) (math.Pow, with subnormal bases
-// scaled for non-integer exponents) for i < len(d). x and y must be at least
+// Pow64 sets d[i] = scalar.Pow(x[i], y[i]) (e^(y·log x) in double-double,
+// within half an ulp of the truth; the vector levels' kernels within 1 ulp
+// of it: doc.go, "pow") for i < len(d). x and y must be at least
 // as long as d; d may be x or y itself but must not otherwise overlap them.
 func Pow64(d, x, y []float64) { pow64Impl(d, x, y) }
 
 // Pow32 sets d[i] = scalar.Pow(x[i], y[i]) computed in float64 and rounded
-// once, as Pow64.
+// once (the vector levels' kernels within 1 ulp of it), as Pow64.
 func Pow32(d, x, y []float32) { pow32Impl(d, x, y) }
 
 // PowScalar64 sets d[i] = scalar.Pow(x[i], y), as Pow64.

@@ -116,12 +116,10 @@ func (a avx) toFloat(x Op) Op                     { return a.k.toFloat(a.k.reg(x
 func (a avx) as(elem int) lang { return avx{a.k.as(elem)} }
 
 // The masks: vectors on the 256-bit target, opmask registers on the 512-bit
-// one (where a mask used as a vector, or a vector as a mask, is converted),
-// unless the kern keeps them in vectors there too (vecMasks: a core with
-// more masks live at once than the seven opmask registers).
+// one (where a mask used as a vector, or a vector as a mask, is converted).
 
 // kMasks reports whether masks are opmask registers.
-func (a avx) kMasks() bool { return a.k.wide() && !a.k.vecMasks }
+func (a avx) kMasks() bool { return a.k.wide() }
 
 func (a avx) eqI(x, y Op) Op {
 	if a.kMasks() {

@@ -388,7 +388,6 @@ func widened512(k *kern, in []V, core func(*kern, []V) (V, Op)) (V, reg.GPVirtua
 // only the vector operands are saved for the fix-up.
 func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 	k := f.kern(elem)
-	k.vecMasks = false
 	c := k.c
 	L := k.lanes()
 	t := map[int]string{64: "float64", 32: "float32"}[elem]

@@ -197,12 +197,8 @@ type kern struct {
 	bits  int  // vector width in bits (256)
 	elem  int  // element width in bits: 64 (float64) or 32 (float32)
 	fused bool // contract a*b + c as the Go compiler does at GOAMD64=v3 (see goMulAdd)
-	// vecMasks keeps the 512-bit target's masks in vectors (converted to
-	// opmask registers where an instruction takes one), for the cores
-	// with more masks live at once than there are opmask registers.
-	vecMasks bool
-	pool     *pool
-	label    *int // counter for unique label names within a function
+	pool  *pool
+	label *int // counter for unique label names within a function
 }
 
 // newLabel returns a label name not used before in the file.
