@@ -4011,241 +4011,287 @@ loop:
 	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
-	FMOVQ	2288(R3), F2 // 0xbff0000000000000 (-1)
-	WORD	$0x4e60cc02 // fmla v2.2d, v0.2d, v0.2d
-	WORD	$0x4e60d403 // fadd v3.2d, v0.2d, v0.2d
-	WORD	$0x6ee1f842 // fsqrt v2.2d, v2.2d
-	WORD	$0x4e62d402 // fadd v2.2d, v0.2d, v2.2d
+	FMOVQ	208(R3), F2 // 0x4000000000000000 (2)
+	WORD	$0x6e60e442 // fcmge v2.2d, v2.2d, v0.2d
+	FMOVQ	3264(R3), F3 // 0xffffffffffffffff (NaN)
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	WORD	$0x6e641c62 // bsl v2.16b, v3.16b, v4.16b
+	VMOV	V0.B16, V3.B16
+while1:
+	VMOV	V2.D[0], R5
+	VMOV	V2.D[1], R6
+	ORR	R6, R5, R5
+	CBZ	R5, wend1
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	WORD	$0x6e62fc82 // fdiv v2.2d, v4.2d, v2.2d
-	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
-	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
-	WORD	$0x6f4c0442 // ushr v2.2d, v2.2d, #52
-	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea41c42 // orr v2.16b, v2.16b, v4.16b
-	FMOVQ	560(R3), F4 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee4d442 // fsub v2.2d, v2.2d, v4.2d
-	FMOVQ	576(R3), F4 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee3e484 // fcmgt v4.2d, v4.2d, v3.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee5d445 // fsub v5.2d, v2.2d, v5.2d
-	VMOV	V4.B16, V6.B16
-	WORD	$0x6e621ca6 // bsl v6.16b, v5.16b, v2.16b
-	WORD	$0x4e63d462 // fadd v2.2d, v3.2d, v3.2d
-	WORD	$0x6e631c44 // bsl v4.16b, v2.16b, v3.16b
-	FMOVQ	224(R3), F2 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee2d482 // fsub v2.2d, v4.2d, v2.2d
-	FMOVQ	208(R3), F3 // 0x4000000000000000 (2)
-	WORD	$0x4e63d443 // fadd v3.2d, v2.2d, v3.2d
-	WORD	$0x6e63fc43 // fdiv v3.2d, v2.2d, v3.2d
-	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
-	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
-	FMOVQ	592(R3), F7 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F8 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	624(R3), F7 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
-	FMOVQ	640(R3), F8 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	656(R3), F7 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F9 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
-	FMOVQ	688(R3), F7 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e69cca7 // fmla v7.2d, v5.2d, v9.2d
-	WORD	$0x6e67dca5 // fmul v5.2d, v5.2d, v7.2d
-	WORD	$0x4e68cc85 // fmla v5.2d, v4.2d, v8.2d
-	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e64dc44 // fmul v4.2d, v2.2d, v4.2d
-	WORD	$0x4e62cc85 // fmla v5.2d, v4.2d, v2.2d
-	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
-	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
-	WORD	$0x6e231ce3 // eor v3.16b, v7.16b, v3.16b
-	WORD	$0x4e62cc83 // fmla v3.2d, v4.2d, v2.2d
-	WORD	$0x4ee2d462 // fsub v2.2d, v3.2d, v2.2d
-	FMOVQ	704(R3), F3 // 0x8000000000000000 (-0)
-	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
-	FMOVQ	96(R3), F3 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e63ccc2 // fmla v2.2d, v6.2d, v3.2d
-	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee3d403 // fsub v3.2d, v0.2d, v3.2d
-	WORD	$0x4e63d464 // fadd v4.2d, v3.2d, v3.2d
-	WORD	$0x4e63cc64 // fmla v4.2d, v3.2d, v3.2d
-	WORD	$0x6ee1f884 // fsqrt v4.2d, v4.2d
-	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
-	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	2336(R3), F5 // 0x4340000000000000 (9.007199254740992e+15)
-	WORD	$0x6e65e485 // fcmge v5.2d, v4.2d, v5.2d
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4e63d4c6 // fadd v6.2d, v6.2d, v3.2d
-	VMOV	V5.B16, V7.B16
-	WORD	$0x6e661c67 // bsl v7.16b, v3.16b, v6.16b
-	WORD	$0x6f4c04e6 // ushr v6.2d, v7.2d, #52
-	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
-	FMOVQ	2352(R3), F8 // 0x43300000000003ff (4.503599627371519e+15)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
-	WORD	$0x4ee3d4e8 // fsub v8.2d, v7.2d, v3.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee8d528 // fsub v8.2d, v9.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4e9 // fsub v9.2d, v7.2d, v9.2d
-	WORD	$0x4ee9d469 // fsub v9.2d, v3.2d, v9.2d
-	FMOVQ	32(R3), F10 // 0x0 (0)
-	WORD	$0x6eeae4ca // fcmgt v10.2d, v6.2d, v10.2d
-	WORD	$0x6e691d0a // bsl v10.16b, v8.16b, v9.16b
-	WORD	$0x6e67fd48 // fdiv v8.2d, v10.2d, v7.2d
-	FMOVQ	32(R3), F9 // 0x0 (0)
-	WORD	$0x6e681d25 // bsl v5.16b, v9.16b, v8.16b
-	FMOVQ	528(R3), F8 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
-	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
-	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	FMOVQ	2368(R3), F8 // 0x3ff6a09e667f3bcd (1.4142135623730951)
-	WORD	$0x6e68e4e8 // fcmge v8.2d, v7.2d, v8.2d
-	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4e69d4c9 // fadd v9.2d, v6.2d, v9.2d
-	VMOV	V8.B16, V10.B16
-	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
-	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e66dce6 // fmul v6.2d, v7.2d, v6.2d
-	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
-	FMOVQ	2384(R3), F7 // 0x3fda827999fcef32 (0.41421356237309503)
-	WORD	$0x6ee4e4e7 // fcmgt v7.2d, v7.2d, v4.2d
-	FMOVQ	2400(R3), F8 // 0xbfd2bec333018867 (-0.2928932188134525)
-	WORD	$0x6ee8e468 // fcmgt v8.2d, v3.2d, v8.2d
-	WORD	$0x4e281ce7 // and v7.16b, v7.16b, v8.16b
-	FMOVQ	32(R3), F8 // 0x0 (0)
-	WORD	$0x4e68e4c8 // fcmeq v8.2d, v6.2d, v8.2d
-	VMOV	V7.B16, V9.B16
-	WORD	$0x6e661c69 // bsl v9.16b, v3.16b, v6.16b
-	FMOVQ	32(R3), F6 // 0x0 (0)
-	VMOV	V7.B16, V11.B16
-	WORD	$0x6e651ccb // bsl v11.16b, v6.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x6e6a1ca7 // bsl v7.16b, v5.16b, v10.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e65dd25 // fmul v5.2d, v9.2d, v5.2d
-	WORD	$0x6e69dca6 // fmul v6.2d, v5.2d, v9.2d
-	FMOVQ	208(R3), F10 // 0x4000000000000000 (2)
-	WORD	$0x4e6ad52a // fadd v10.2d, v9.2d, v10.2d
-	WORD	$0x6e6afd2a // fdiv v10.2d, v9.2d, v10.2d
-	WORD	$0x6e6add4c // fmul v12.2d, v10.2d, v10.2d
-	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	656(R3), F14 // 0x3fc39a09d078c69f (0.15313837699209373)
-	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
-	FMOVQ	608(R3), F13 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
-	FMOVQ	672(R3), F14 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
-	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
-	FMOVQ	688(R3), F14 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6ccdae // fmla v14.2d, v13.2d, v12.2d
-	FMOVQ	640(R3), F13 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e6ccdcd // fmla v13.2d, v14.2d, v12.2d
-	WORD	$0x6e6ddd8c // fmul v12.2d, v12.2d, v13.2d
-	WORD	$0x4e65cd2c // fmla v12.2d, v9.2d, v5.2d
-	WORD	$0x4eeacd86 // fmls v6.2d, v12.2d, v10.2d
-	WORD	$0x4ee6d526 // fsub v6.2d, v9.2d, v6.2d
-	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	VMOV	V11.B16, V14.B16
-	WORD	$0x4e6dccee // fmla v14.2d, v7.2d, v13.2d
-	WORD	$0x4e6acd8e // fmla v14.2d, v12.2d, v10.2d
-	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
-	WORD	$0x6e2a1dca // eor v10.16b, v14.16b, v10.16b
-	WORD	$0x4e65cd2a // fmla v10.2d, v9.2d, v5.2d
-	WORD	$0x4ee9d545 // fsub v5.2d, v10.2d, v9.2d
-	FMOVQ	704(R3), F9 // 0x8000000000000000 (-0)
-	WORD	$0x6e291ca5 // eor v5.16b, v5.16b, v9.16b
-	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e69cce5 // fmla v5.2d, v7.2d, v9.2d
-	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
-	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
-	WORD	$0x6e651d68 // bsl v8.16b, v11.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e4e5 // fcmeq v5.2d, v7.2d, v5.2d
-	WORD	$0x6e681cc5 // bsl v5.16b, v6.16b, v8.16b
-	FMOVQ	2416(R3), F6 // 0x3e20000000000000 (1.862645149230957e-09)
-	WORD	$0x6ee4e4c6 // fcmgt v6.2d, v6.2d, v4.2d
-	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
-	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
-	VMOV	V3.B16, V9.B16
-	WORD	$0x4ee8cce9 // fmls v9.2d, v7.2d, v8.2d
-	WORD	$0x6e651d26 // bsl v6.16b, v9.16b, v5.16b
-	FMOVQ	2304(R3), F5 // 0x3c90000000000000 (5.551115123125783e-17)
-	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
-	WORD	$0x6e661c64 // bsl v4.16b, v3.16b, v6.16b
-	FMOVQ	528(R3), F3 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
-	WORD	$0x4ea51c63 // orr v3.16b, v3.16b, v5.16b
-	WORD	$0x6f4c0405 // ushr v5.2d, v0.2d, #52
-	FMOVQ	544(R3), F6 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea61ca5 // orr v5.16b, v5.16b, v6.16b
-	FMOVQ	560(R3), F6 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee6d4a5 // fsub v5.2d, v5.2d, v6.2d
-	FMOVQ	576(R3), F6 // 0x3fe6a09e667f3bcd (0.7071067811865476)
-	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
+	WORD	$0x4ee4d404 // fsub v4.2d, v0.2d, v4.2d
+	WORD	$0x4e64d485 // fadd v5.2d, v4.2d, v4.2d
+	WORD	$0x4e64cc85 // fmla v5.2d, v4.2d, v4.2d
+	WORD	$0x6ee1f8a5 // fsqrt v5.2d, v5.2d
+	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c85 // and v5.16b, v4.16b, v5.16b
+	FMOVQ	2336(R3), F6 // 0x4340000000000000 (9.007199254740992e+15)
+	WORD	$0x6e66e4a6 // fcmge v6.2d, v5.2d, v6.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee7d4a7 // fsub v7.2d, v5.2d, v7.2d
+	WORD	$0x4e64d4e7 // fadd v7.2d, v7.2d, v4.2d
 	VMOV	V6.B16, V8.B16
-	WORD	$0x6e651ce8 // bsl v8.16b, v7.16b, v5.16b
-	WORD	$0x4e63d465 // fadd v5.2d, v3.2d, v3.2d
-	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
-	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee3d4c3 // fsub v3.2d, v6.2d, v3.2d
-	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x4e65d465 // fadd v5.2d, v3.2d, v5.2d
-	WORD	$0x6e65fc65 // fdiv v5.2d, v3.2d, v5.2d
-	WORD	$0x6e65dca6 // fmul v6.2d, v5.2d, v5.2d
-	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
-	FMOVQ	592(R3), F9 // 0x3fc2f112df3e5244 (0.14798198605116586)
-	FMOVQ	608(R3), F10 // 0x3fc7466496cb03de (0.1818357216161805)
-	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	624(R3), F9 // 0x3fd2492494229359 (0.2857142874366239)
-	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	640(R3), F10 // 0x3fe5555555555593 (0.6666666666666735)
-	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	656(R3), F9 // 0x3fc39a09d078c69f (0.15313837699209373)
-	FMOVQ	672(R3), F11 // 0x3fcc71c51d8e78af (0.22222198432149784)
-	WORD	$0x4e69cceb // fmla v11.2d, v7.2d, v9.2d
-	FMOVQ	688(R3), F9 // 0x3fd999999997fa04 (0.3999999999940942)
-	WORD	$0x4e6bcce9 // fmla v9.2d, v7.2d, v11.2d
-	WORD	$0x6e69dce7 // fmul v7.2d, v7.2d, v9.2d
-	WORD	$0x4e6accc7 // fmla v7.2d, v6.2d, v10.2d
+	WORD	$0x6e671c88 // bsl v8.16b, v4.16b, v7.16b
+	WORD	$0x6f4c0507 // ushr v7.2d, v8.2d, #52
+	FMOVQ	544(R3), F9 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea91ce7 // orr v7.16b, v7.16b, v9.16b
+	FMOVQ	2352(R3), F9 // 0x43300000000003ff (4.503599627371519e+15)
+	WORD	$0x4ee9d4e7 // fsub v7.2d, v7.2d, v9.2d
+	WORD	$0x4ee4d509 // fsub v9.2d, v8.2d, v4.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d549 // fsub v9.2d, v10.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4eead50a // fsub v10.2d, v8.2d, v10.2d
+	WORD	$0x4eead48a // fsub v10.2d, v4.2d, v10.2d
+	FMOVQ	32(R3), F11 // 0x0 (0)
+	WORD	$0x6eebe4eb // fcmgt v11.2d, v7.2d, v11.2d
+	WORD	$0x6e6a1d2b // bsl v11.16b, v9.16b, v10.16b
+	WORD	$0x6e68fd69 // fdiv v9.2d, v11.2d, v8.2d
+	FMOVQ	32(R3), F10 // 0x0 (0)
+	WORD	$0x6e691d46 // bsl v6.16b, v10.16b, v9.16b
+	FMOVQ	528(R3), F9 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ea91d08 // orr v8.16b, v8.16b, v9.16b
+	FMOVQ	2368(R3), F9 // 0x3ff6a09e667f3bcd (1.4142135623730951)
+	WORD	$0x6e69e509 // fcmge v9.2d, v8.2d, v9.2d
+	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
+	WORD	$0x4e6ad4ea // fadd v10.2d, v7.2d, v10.2d
+	VMOV	V9.B16, V11.B16
+	WORD	$0x6e671d4b // bsl v11.16b, v10.16b, v7.16b
+	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e67dd07 // fmul v7.2d, v8.2d, v7.2d
+	WORD	$0x6e681ce9 // bsl v9.16b, v7.16b, v8.16b
+	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee7d527 // fsub v7.2d, v9.2d, v7.2d
+	FMOVQ	2384(R3), F8 // 0x3fda827999fcef32 (0.41421356237309503)
+	WORD	$0x6ee5e508 // fcmgt v8.2d, v8.2d, v5.2d
+	FMOVQ	2400(R3), F9 // 0xbfd2bec333018867 (-0.2928932188134525)
+	WORD	$0x6ee9e489 // fcmgt v9.2d, v4.2d, v9.2d
+	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
+	FMOVQ	32(R3), F9 // 0x0 (0)
+	WORD	$0x4e69e4e9 // fcmeq v9.2d, v7.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e671c8a // bsl v10.16b, v4.16b, v7.16b
+	FMOVQ	32(R3), F7 // 0x0 (0)
+	VMOV	V8.B16, V12.B16
+	WORD	$0x6e661cec // bsl v12.16b, v7.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x6e6b1cc8 // bsl v8.16b, v6.16b, v11.16b
 	FMOVQ	80(R3), F6 // 0x3fe0000000000000 (0.5)
-	WORD	$0x6e66dc66 // fmul v6.2d, v3.2d, v6.2d
-	WORD	$0x4e63ccc7 // fmla v7.2d, v6.2d, v3.2d
-	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
-	WORD	$0x6e69dd09 // fmul v9.2d, v8.2d, v9.2d
-	WORD	$0x4e67cca9 // fmla v9.2d, v5.2d, v7.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251d25 // eor v5.16b, v9.16b, v5.16b
-	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	WORD	$0x4ee3d4a3 // fsub v3.2d, v5.2d, v3.2d
-	FMOVQ	704(R3), F5 // 0x8000000000000000 (-0)
-	WORD	$0x6e251c63 // eor v3.16b, v3.16b, v5.16b
-	FMOVQ	96(R3), F5 // 0x3fe62e42fee00000 (0.6931471803691238)
-	WORD	$0x4e65cd03 // fmla v3.2d, v8.2d, v5.2d
-	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
-	WORD	$0x6ee5e405 // fcmgt v5.2d, v0.2d, v5.2d
-	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	FMOVQ	3200(R3), F2 // 0x41b0000000000000 (2.68435456e+08)
-	WORD	$0x6e62e402 // fcmge v2.2d, v0.2d, v2.2d
-	FMOVQ	3216(R3), F4 // 0x3fe62e42fefa39ef (0.6931471805599453)
-	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
-	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
-	VST1.P	[V2.D2], 16(R0)
+	WORD	$0x6e66dd46 // fmul v6.2d, v10.2d, v6.2d
+	WORD	$0x6e6adcc7 // fmul v7.2d, v6.2d, v10.2d
+	FMOVQ	208(R3), F11 // 0x4000000000000000 (2)
+	WORD	$0x4e6bd54b // fadd v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bfd4b // fdiv v11.2d, v10.2d, v11.2d
+	WORD	$0x6e6bdd6d // fmul v13.2d, v11.2d, v11.2d
+	FMOVQ	592(R3), F14 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	656(R3), F15 // 0x3fc39a09d078c69f (0.15313837699209373)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	624(R3), F14 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	FMOVQ	688(R3), F15 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcdcf // fmla v15.2d, v14.2d, v13.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcdee // fmla v14.2d, v15.2d, v13.2d
+	WORD	$0x6e6eddad // fmul v13.2d, v13.2d, v14.2d
+	WORD	$0x4e66cd4d // fmla v13.2d, v10.2d, v6.2d
+	WORD	$0x4eebcda7 // fmls v7.2d, v13.2d, v11.2d
+	WORD	$0x4ee7d547 // fsub v7.2d, v10.2d, v7.2d
+	FMOVQ	112(R3), F14 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	VMOV	V12.B16, V15.B16
+	WORD	$0x4e6ecd0f // fmla v15.2d, v8.2d, v14.2d
+	WORD	$0x4e6bcdaf // fmla v15.2d, v13.2d, v11.2d
+	FMOVQ	704(R3), F11 // 0x8000000000000000 (-0)
+	WORD	$0x6e2b1deb // eor v11.16b, v15.16b, v11.16b
+	WORD	$0x4e66cd4b // fmla v11.2d, v10.2d, v6.2d
+	WORD	$0x4eead566 // fsub v6.2d, v11.2d, v10.2d
+	FMOVQ	704(R3), F10 // 0x8000000000000000 (-0)
+	WORD	$0x6e2a1cc6 // eor v6.16b, v6.16b, v10.16b
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd06 // fmla v6.2d, v8.2d, v10.2d
+	FMOVQ	112(R3), F10 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	FMOVQ	96(R3), F10 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e6acd0c // fmla v12.2d, v8.2d, v10.2d
+	WORD	$0x6e661d89 // bsl v9.16b, v12.16b, v6.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e506 // fcmeq v6.2d, v8.2d, v6.2d
+	WORD	$0x6e691ce6 // bsl v6.16b, v7.16b, v9.16b
+	FMOVQ	2416(R3), F7 // 0x3e20000000000000 (1.862645149230957e-09)
+	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
+	WORD	$0x6e64dc88 // fmul v8.2d, v4.2d, v4.2d
+	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
+	VMOV	V4.B16, V10.B16
+	WORD	$0x4ee9cd0a // fmls v10.2d, v8.2d, v9.2d
+	WORD	$0x6e661d47 // bsl v7.16b, v10.16b, v6.16b
+	FMOVQ	2304(R3), F6 // 0x3c90000000000000 (5.551115123125783e-17)
+	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
+	WORD	$0x6e671c85 // bsl v5.16b, v4.16b, v7.16b
+	FMOVQ	32(R3), F4 // 0x0 (0)
+	VMOV	V4.B16, V2.B16
+	VMOV	V5.B16, V3.B16
+	JMP	while1
+wend1:
+	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
+	WORD	$0x6ee4e404 // fcmgt v4.2d, v0.2d, v4.2d
+	FMOVQ	3264(R3), F5 // 0xffffffffffffffff (NaN)
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	VMOV	V4.B16, V7.B16
+	WORD	$0x6e661ca7 // bsl v7.16b, v5.16b, v6.16b
+while2:
+	VMOV	V7.D[0], R5
+	VMOV	V7.D[1], R6
+	ORR	R6, R5, R5
+	CBZ	R5, wend2
+	FMOVQ	2288(R3), F5 // 0xbff0000000000000 (-1)
+	WORD	$0x4e60cc05 // fmla v5.2d, v0.2d, v0.2d
+	WORD	$0x4e60d406 // fadd v6.2d, v0.2d, v0.2d
+	WORD	$0x6ee1f8a5 // fsqrt v5.2d, v5.2d
+	WORD	$0x4e65d405 // fadd v5.2d, v0.2d, v5.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x6e65fd05 // fdiv v5.2d, v8.2d, v5.2d
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e261ca6 // and v6.16b, v5.16b, v6.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x6f4c04a5 // ushr v5.2d, v5.2d, #52
+	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4ea81ca5 // orr v5.16b, v5.16b, v8.16b
+	FMOVQ	560(R3), F8 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
+	FMOVQ	576(R3), F8 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee6e508 // fcmgt v8.2d, v8.2d, v6.2d
+	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
+	VMOV	V8.B16, V10.B16
+	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
+	WORD	$0x4e66d4c5 // fadd v5.2d, v6.2d, v6.2d
+	WORD	$0x6e661ca8 // bsl v8.16b, v5.16b, v6.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
+	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
+	WORD	$0x4e66d4a6 // fadd v6.2d, v5.2d, v6.2d
+	WORD	$0x6e66fca6 // fdiv v6.2d, v5.2d, v6.2d
+	WORD	$0x6e66dcc8 // fmul v8.2d, v6.2d, v6.2d
+	WORD	$0x6e68dd09 // fmul v9.2d, v8.2d, v8.2d
+	FMOVQ	592(R3), F11 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F12 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
+	FMOVQ	624(R3), F11 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6ccd2b // fmla v11.2d, v9.2d, v12.2d
+	FMOVQ	640(R3), F12 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6bcd2c // fmla v12.2d, v9.2d, v11.2d
+	FMOVQ	656(R3), F11 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F13 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6bcd2d // fmla v13.2d, v9.2d, v11.2d
+	FMOVQ	688(R3), F11 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6dcd2b // fmla v11.2d, v9.2d, v13.2d
+	WORD	$0x6e6bdd29 // fmul v9.2d, v9.2d, v11.2d
+	WORD	$0x4e6ccd09 // fmla v9.2d, v8.2d, v12.2d
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e68dca8 // fmul v8.2d, v5.2d, v8.2d
+	WORD	$0x4e65cd09 // fmla v9.2d, v8.2d, v5.2d
+	FMOVQ	112(R3), F11 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6bdd4b // fmul v11.2d, v10.2d, v11.2d
+	WORD	$0x4e69cccb // fmla v11.2d, v6.2d, v9.2d
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x6e261d66 // eor v6.16b, v11.16b, v6.16b
+	WORD	$0x4e65cd06 // fmla v6.2d, v8.2d, v5.2d
+	WORD	$0x4ee5d4c5 // fsub v5.2d, v6.2d, v5.2d
+	FMOVQ	704(R3), F6 // 0x8000000000000000 (-0)
+	WORD	$0x6e261ca5 // eor v5.16b, v5.16b, v6.16b
+	FMOVQ	96(R3), F6 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e66cd45 // fmla v5.2d, v10.2d, v6.2d
+	VMOV	V4.B16, V6.B16
+	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
+	FMOVQ	32(R3), F5 // 0x0 (0)
+	VMOV	V5.B16, V7.B16
+	VMOV	V6.B16, V3.B16
+	JMP	while2
+wend2:
+	FMOVQ	3200(R3), F5 // 0x41b0000000000000 (2.68435456e+08)
+	WORD	$0x6e65e405 // fcmge v5.2d, v0.2d, v5.2d
+	FMOVQ	3264(R3), F6 // 0xffffffffffffffff (NaN)
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	VMOV	V5.B16, V9.B16
+	WORD	$0x6e681cc9 // bsl v9.16b, v6.16b, v8.16b
+while3:
+	VMOV	V9.D[0], R5
+	VMOV	V9.D[1], R6
+	ORR	R6, R5, R5
+	CBZ	R5, wend3
+	FMOVQ	528(R3), F6 // 0xfffffffffffff (2.225073858507201e-308)
+	WORD	$0x4e261c06 // and v6.16b, v0.16b, v6.16b
+	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
+	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x6f4c0408 // ushr v8.2d, v0.2d, #52
+	FMOVQ	544(R3), F10 // 0x4330000000000000 (4.503599627370496e+15)
+	WORD	$0x4eaa1d08 // orr v8.16b, v8.16b, v10.16b
+	FMOVQ	560(R3), F10 // 0x43300000000003fe (4.503599627371518e+15)
+	WORD	$0x4eead508 // fsub v8.2d, v8.2d, v10.2d
+	FMOVQ	576(R3), F10 // 0x3fe6a09e667f3bcd (0.7071067811865476)
+	WORD	$0x6ee6e54a // fcmgt v10.2d, v10.2d, v6.2d
+	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
+	WORD	$0x4eebd50b // fsub v11.2d, v8.2d, v11.2d
+	VMOV	V10.B16, V12.B16
+	WORD	$0x6e681d6c // bsl v12.16b, v11.16b, v8.16b
+	WORD	$0x4e66d4c8 // fadd v8.2d, v6.2d, v6.2d
+	WORD	$0x6e661d0a // bsl v10.16b, v8.16b, v6.16b
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee6d546 // fsub v6.2d, v10.2d, v6.2d
+	FMOVQ	208(R3), F8 // 0x4000000000000000 (2)
+	WORD	$0x4e68d4c8 // fadd v8.2d, v6.2d, v8.2d
+	WORD	$0x6e68fcc8 // fdiv v8.2d, v6.2d, v8.2d
+	WORD	$0x6e68dd0a // fmul v10.2d, v8.2d, v8.2d
+	WORD	$0x6e6add4b // fmul v11.2d, v10.2d, v10.2d
+	FMOVQ	592(R3), F13 // 0x3fc2f112df3e5244 (0.14798198605116586)
+	FMOVQ	608(R3), F14 // 0x3fc7466496cb03de (0.1818357216161805)
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
+	FMOVQ	624(R3), F13 // 0x3fd2492494229359 (0.2857142874366239)
+	WORD	$0x4e6ecd6d // fmla v13.2d, v11.2d, v14.2d
+	FMOVQ	640(R3), F14 // 0x3fe5555555555593 (0.6666666666666735)
+	WORD	$0x4e6dcd6e // fmla v14.2d, v11.2d, v13.2d
+	FMOVQ	656(R3), F13 // 0x3fc39a09d078c69f (0.15313837699209373)
+	FMOVQ	672(R3), F15 // 0x3fcc71c51d8e78af (0.22222198432149784)
+	WORD	$0x4e6dcd6f // fmla v15.2d, v11.2d, v13.2d
+	FMOVQ	688(R3), F13 // 0x3fd999999997fa04 (0.3999999999940942)
+	WORD	$0x4e6fcd6d // fmla v13.2d, v11.2d, v15.2d
+	WORD	$0x6e6ddd6b // fmul v11.2d, v11.2d, v13.2d
+	WORD	$0x4e6ecd4b // fmla v11.2d, v10.2d, v14.2d
+	FMOVQ	80(R3), F10 // 0x3fe0000000000000 (0.5)
+	WORD	$0x6e6adcca // fmul v10.2d, v6.2d, v10.2d
+	WORD	$0x4e66cd4b // fmla v11.2d, v10.2d, v6.2d
+	FMOVQ	112(R3), F13 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
+	WORD	$0x6e6ddd8d // fmul v13.2d, v12.2d, v13.2d
+	WORD	$0x4e6bcd0d // fmla v13.2d, v8.2d, v11.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281da8 // eor v8.16b, v13.16b, v8.16b
+	WORD	$0x4e66cd48 // fmla v8.2d, v10.2d, v6.2d
+	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
+	WORD	$0x6e281cc6 // eor v6.16b, v6.16b, v8.16b
+	FMOVQ	96(R3), F8 // 0x3fe62e42fee00000 (0.6931471803691238)
+	WORD	$0x4e68cd86 // fmla v6.2d, v12.2d, v8.2d
+	FMOVQ	3216(R3), F8 // 0x3fe62e42fefa39ef (0.6931471805599453)
+	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
+	VMOV	V5.B16, V8.B16
+	WORD	$0x6e631cc8 // bsl v8.16b, v6.16b, v3.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	VMOV	V6.B16, V9.B16
+	VMOV	V8.B16, V3.B16
+	JMP	while3
+wend3:
+	VST1.P	[V3.D2], 16(R0)
 	ADD	$2, R4, R4
 	VMOV	V1.D[0], R5
 	VMOV	V1.D[1], R6
@@ -4727,7 +4773,7 @@ loop:
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
 	FMOVQ	496(R3), F2 // 0x10000000000000 (2.2250738585072014e-308)
 	WORD	$0x6e62e422 // fcmge v2.2d, v1.2d, v2.2d
-	FMOVQ	3264(R3), F3 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F3 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x6f600423 // ushr v3.2d, v1.2d, #32
@@ -4735,21 +4781,21 @@ loop:
 	WORD	$0x4ea41c63 // orr v3.16b, v3.16b, v4.16b
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee4d463 // fsub v3.2d, v3.2d, v4.2d
-	FMOVQ	3280(R3), F4 // 0xffffffff (2.1219957905e-314)
+	FMOVQ	3296(R3), F4 // 0xffffffff (2.1219957905e-314)
 	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4ee5d484 // fsub v4.2d, v4.2d, v5.2d
-	FMOVQ	3296(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3312(R3), F5 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	WORD	$0x4ee198c5 // frintz v5.2d, v6.2d
 	FMOVQ	2176(R3), F6 // 0x4008000000000000 (3)
 	WORD	$0x4ee6cca3 // fmls v3.2d, v5.2d, v6.2d
-	FMOVQ	3312(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
+	FMOVQ	3328(R3), F6 // 0x41f0000000000000 (4.294967296e+09)
 	WORD	$0x4e66cc64 // fmla v4.2d, v3.2d, v6.2d
-	FMOVQ	3296(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
+	FMOVQ	3312(R3), F3 // 0x3fd5555555555555 (0.3333333333333333)
 	FMOVQ	192(R3), F6 // 0x3fc5555555555555 (0.16666666666666666)
 	WORD	$0x4e63cc86 // fmla v6.2d, v4.2d, v3.2d
 	WORD	$0x4ee198c3 // frintz v3.2d, v6.2d
@@ -4763,25 +4809,25 @@ loop:
 	FMOVQ	544(R3), F5 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x6e251c63 // eor v3.16b, v3.16b, v5.16b
 	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
-	FMOVQ	3328(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
+	FMOVQ	3344(R3), F4 // 0x2a9f789300000000 (2.1954924461748827e-103)
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	WORD	$0x6e61fc84 // fdiv v4.2d, v4.2d, v1.2d
-	FMOVQ	3344(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
+	FMOVQ	3360(R3), F5 // 0x3fe15f15f15f15f1 (0.5428571428571428)
 	WORD	$0x4e63cc85 // fmla v5.2d, v4.2d, v3.2d
-	FMOVQ	3360(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
+	FMOVQ	3376(R3), F4 // 0x3ff6a0ea0ea0ea0f (1.4142857142857144)
 	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
-	FMOVQ	3376(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
+	FMOVQ	3392(R3), F6 // 0xbfe691de2532c834 (-0.7053061224489796)
 	WORD	$0x6e65fcc5 // fdiv v5.2d, v6.2d, v5.2d
 	WORD	$0x4e65d484 // fadd v4.2d, v4.2d, v5.2d
-	FMOVQ	3392(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
+	FMOVQ	3408(R3), F5 // 0x3ff9b6db6db6db6e (1.6071428571428572)
 	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
-	FMOVQ	3408(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
+	FMOVQ	3424(R3), F5 // 0x3fd6db6db6db6db7 (0.35714285714285715)
 	WORD	$0x4e64d4a4 // fadd v4.2d, v5.2d, v4.2d
 	WORD	$0x6e64dc63 // fmul v3.2d, v3.2d, v4.2d
-	FMOVQ	3424(R3), F4 // 0xffffffffc0000000 (NaN)
+	FMOVQ	3440(R3), F4 // 0xffffffffc0000000 (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3440(R3), F4 // 0x40000000 (5.304989477e-315)
+	FMOVQ	3456(R3), F4 // 0x40000000 (5.304989477e-315)
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	WORD	$0x6e64fc21 // fdiv v1.2d, v1.2d, v4.2d
@@ -4836,17 +4882,17 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	3456(R3), F2 // 0x7f800000 (+Inf)
+	FMOVQ	3472(R3), F2 // 0x7f800000 (+Inf)
 	WORD	$0x6ea1e442 // fcmgt v2.4s, v2.4s, v1.4s
 	FMOVQ	912(R3), F3 // 0x800000 (1.1754944e-38)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
-	FMOVQ	3472(R3), F4 // 0x4b800000 (1.6777216e+07)
+	FMOVQ	3488(R3), F4 // 0x4b800000 (1.6777216e+07)
 	WORD	$0x6e24dc24 // fmul v4.4s, v1.4s, v4.4s
 	VMOV	V3.B16, V5.B16
 	WORD	$0x6e611c85 // bsl v5.16b, v4.16b, v1.16b
 	WORD	$0x4e21d8a1 // scvtf v1.4s, v5.4s
-	FMOVQ	3488(R3), F4 // 0x3eaaaaab (0.33333334)
-	FMOVQ	3504(R3), F6 // 0x4ea94465 (1.4199159e+09)
+	FMOVQ	3504(R3), F4 // 0x3eaaaaab (0.33333334)
+	FMOVQ	3520(R3), F6 // 0x4ea94465 (1.4199159e+09)
 	WORD	$0x4ea4cc26 // fmls v6.4s, v1.4s, v4.4s
 	WORD	$0x4ea1b8c1 // fcvtzs v1.4s, v6.4s
 	WORD	$0x6e21dca4 // fmul v4.4s, v5.4s, v1.4s
@@ -4854,20 +4900,20 @@ loop:
 	FMOVQ	464(R3), F6 // 0x3f800000 (1)
 	WORD	$0x4ea1cc86 // fmls v6.4s, v4.4s, v1.4s
 	WORD	$0x6e26dc24 // fmul v4.4s, v1.4s, v6.4s
-	FMOVQ	3520(R3), F7 // 0x3e30fcd7 (0.17283951)
-	FMOVQ	3536(R3), F8 // 0x3e638e39 (0.22222222)
+	FMOVQ	3536(R3), F7 // 0x3e30fcd7 (0.17283951)
+	FMOVQ	3552(R3), F8 // 0x3e638e39 (0.22222222)
 	WORD	$0x4e26cce8 // fmla v8.4s, v7.4s, v6.4s
-	FMOVQ	3488(R3), F7 // 0x3eaaaaab (0.33333334)
+	FMOVQ	3504(R3), F7 // 0x3eaaaaab (0.33333334)
 	WORD	$0x4e26cd07 // fmla v7.4s, v8.4s, v6.4s
 	WORD	$0x4e27cc81 // fmla v1.4s, v4.4s, v7.4s
 	WORD	$0x6e21dc21 // fmul v1.4s, v1.4s, v1.4s
 	WORD	$0x6e21dca4 // fmul v4.4s, v5.4s, v1.4s
 	WORD	$0x6e24dc86 // fmul v6.4s, v4.4s, v4.4s
 	WORD	$0x4ea4ccc5 // fmls v5.4s, v6.4s, v4.4s
-	FMOVQ	3488(R3), F6 // 0x3eaaaaab (0.33333334)
+	FMOVQ	3504(R3), F6 // 0x3eaaaaab (0.33333334)
 	WORD	$0x6e26dc21 // fmul v1.4s, v1.4s, v6.4s
 	WORD	$0x4e21cca4 // fmla v4.4s, v5.4s, v1.4s
-	FMOVQ	3552(R3), F1 // 0x3b800000 (0.00390625)
+	FMOVQ	3568(R3), F1 // 0x3b800000 (0.00390625)
 	WORD	$0x6e21dc81 // fmul v1.4s, v4.4s, v1.4s
 	WORD	$0x6e641c23 // bsl v3.16b, v1.16b, v4.16b
 	FMOVQ	1088(R3), F1 // 0x80000000 (-0)
@@ -4926,74 +4972,74 @@ loop:
 	WORD	$0x6e61dc22 // fmul v2.2d, v1.2d, v1.2d
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
 	WORD	$0x6e62fc62 // fdiv v2.2d, v3.2d, v2.2d
-	FMOVQ	3568(R3), F3 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3584(R3), F3 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee1e463 // fcmgt v3.2d, v3.2d, v1.2d
-	FMOVQ	3584(R3), F4 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F5 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3600(R3), F4 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3616(R3), F5 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3616(R3), F4 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3632(R3), F4 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3632(R3), F5 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3648(R3), F5 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3648(R3), F4 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3664(R3), F4 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3664(R3), F5 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3680(R3), F5 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3680(R3), F4 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3696(R3), F4 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3696(R3), F5 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3712(R3), F5 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3712(R3), F4 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F6 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3728(R3), F4 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3744(R3), F6 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
-	FMOVQ	3744(R3), F4 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3760(R3), F4 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
-	FMOVQ	3760(R3), F6 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3776(R3), F6 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
-	FMOVQ	3776(R3), F4 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3792(R3), F4 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
-	FMOVQ	3792(R3), F6 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3808(R3), F6 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
-	FMOVQ	3808(R3), F4 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3824(R3), F4 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e66cc44 // fmla v4.2d, v2.2d, v6.2d
 	VMOV	V3.B16, V6.B16
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
-	FMOVQ	3824(R3), F4 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F5 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3840(R3), F4 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3856(R3), F5 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3856(R3), F4 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3872(R3), F4 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3872(R3), F5 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3888(R3), F5 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3888(R3), F4 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3904(R3), F4 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3904(R3), F5 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3920(R3), F5 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
-	FMOVQ	3920(R3), F4 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3936(R3), F4 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3936(R3), F5 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3952(R3), F5 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e64cc45 // fmla v5.2d, v2.2d, v4.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65cc44 // fmla v4.2d, v2.2d, v5.2d
-	FMOVQ	3952(R3), F5 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F7 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3968(R3), F5 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3984(R3), F7 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
-	FMOVQ	3984(R3), F5 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	4000(R3), F5 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
-	FMOVQ	4000(R3), F7 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	4016(R3), F7 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
-	FMOVQ	4016(R3), F5 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	4032(R3), F5 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
-	FMOVQ	4032(R3), F7 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	4048(R3), F7 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
-	FMOVQ	4048(R3), F5 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	4064(R3), F5 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e67cc45 // fmla v5.2d, v2.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e65cc47 // fmla v7.2d, v2.2d, v5.2d
 	WORD	$0x6e671c83 // bsl v3.16b, v4.16b, v7.16b
-	FMOVQ	4064(R3), F2 // 0xffffffff00000000 (NaN)
+	FMOVQ	4080(R3), F2 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
-	FMOVQ	4080(R3), F4 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	4096(R3), F4 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee2cc44 // fmls v4.2d, v2.2d, v2.2d
 	FMOVQ	0(R3), F5 // 0x40862e42fefa39ef (709.782712893384)
 	WORD	$0x6e64e4a5 // fcmge v5.2d, v5.2d, v4.2d
@@ -5126,17 +5172,17 @@ loop:
 	WORD	$0x6e67dd23 // fmul v3.2d, v9.2d, v7.2d
 	WORD	$0x6e61fc63 // fdiv v3.2d, v3.2d, v1.2d
 	WORD	$0x4e221c82 // and v2.16b, v4.16b, v2.16b
-	FMOVQ	4096(R3), F4 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4112(R3), F4 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x4e66e426 // fcmeq v6.2d, v1.2d, v6.2d
-	FMOVQ	4112(R3), F7 // 0x80000000000000 (2.848094538889218e-306)
+	FMOVQ	4128(R3), F7 // 0x80000000000000 (2.848094538889218e-306)
 	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
 	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	4128(R3), F6 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F6 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
 	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
 	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
@@ -5145,27 +5191,27 @@ loop:
 	WORD	$0x4e221ca2 // and v2.16b, v5.16b, v2.16b
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
-	FMOVQ	4144(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
+	FMOVQ	4160(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
 	VMOV	V1.B16, V7.B16
 	WORD	$0x4e61ccc7 // fmla v7.2d, v6.2d, v1.2d
 	WORD	$0x6e61dc26 // fmul v6.2d, v1.2d, v1.2d
-	FMOVQ	4160(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4176(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4192(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4192(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4208(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4208(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4224(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4224(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4240(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4240(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4256(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4272(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4272(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4288(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
-	FMOVQ	4288(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4304(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4304(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4320(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
@@ -5175,34 +5221,34 @@ loop:
 	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d426 // fsub v6.2d, v1.2d, v6.2d
-	FMOVQ	4320(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4336(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4352(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4352(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4368(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4384(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4384(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4400(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4416(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4416(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4432(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4448(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4464(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4480(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4496(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4512(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4528(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
 	WORD	$0x6e68fce6 // fdiv v6.2d, v7.2d, v8.2d
-	FMOVQ	4528(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
+	FMOVQ	4544(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
 	WORD	$0x4e66d4e6 // fadd v6.2d, v7.2d, v6.2d
 	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
 	WORD	$0x6ee1e4e7 // fcmgt v7.2d, v7.2d, v1.2d
@@ -5210,7 +5256,7 @@ loop:
 	WORD	$0x4ee3d503 // fsub v3.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x6e681c67 // bsl v7.16b, v3.16b, v8.16b
-	FMOVQ	4128(R3), F3 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F3 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e461 // fcmgt v1.2d, v3.2d, v1.2d
 	WORD	$0x6e671cc1 // bsl v1.16b, v6.16b, v7.16b
 	WORD	$0x6e611ca4 // bsl v4.16b, v5.16b, v1.16b
@@ -5263,74 +5309,74 @@ loop:
 	WORD	$0x6e62dc43 // fmul v3.2d, v2.2d, v2.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
-	FMOVQ	3568(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3584(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3584(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3600(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3616(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3616(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3632(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3632(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3648(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3648(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3664(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3664(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3680(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3680(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3696(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3696(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3712(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3712(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3728(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3744(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3744(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3760(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3760(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3776(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3776(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3792(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3792(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3808(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3808(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3824(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
 	VMOV	V4.B16, V7.B16
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
-	FMOVQ	3824(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3840(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3856(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3856(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3872(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3872(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3888(R3), F6 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3888(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3904(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3904(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3920(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3920(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3936(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3936(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3952(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3952(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3968(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3984(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	3984(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	4000(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4000(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	4016(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4016(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	4032(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4032(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	4048(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4048(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	4064(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
 	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
-	FMOVQ	4064(R3), F3 // 0xffffffff00000000 (NaN)
+	FMOVQ	4080(R3), F3 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	4080(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	4096(R3), F5 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
@@ -5430,31 +5476,31 @@ loop:
 	WORD	$0x6e631c85 // bsl v5.16b, v4.16b, v3.16b
 	WORD	$0x6e65dd03 // fmul v3.2d, v8.2d, v5.2d
 	WORD	$0x6e62fc63 // fdiv v3.2d, v3.2d, v2.2d
-	FMOVQ	4096(R3), F4 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4112(R3), F4 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
 	FMOVQ	272(R3), F5 // 0x3e30000000000000 (3.725290298461914e-09)
 	WORD	$0x6ee2e4a5 // fcmgt v5.2d, v5.2d, v2.2d
-	FMOVQ	4144(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
+	FMOVQ	4160(R3), F6 // 0x3fc06eba8214db69 (0.1283791670955126)
 	VMOV	V2.B16, V7.B16
 	WORD	$0x4e62ccc7 // fmla v7.2d, v6.2d, v2.2d
 	WORD	$0x6e62dc46 // fmul v6.2d, v2.2d, v2.2d
-	FMOVQ	4160(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4176(R3), F8 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4192(R3), F9 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4192(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4208(R3), F8 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4208(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4224(R3), F9 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4224(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4240(R3), F8 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4240(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4256(R3), F9 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4272(R3), F10 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4272(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4288(R3), F9 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
-	FMOVQ	4288(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4304(R3), F10 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
-	FMOVQ	4304(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4320(R3), F9 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e6accc9 // fmla v9.2d, v6.2d, v10.2d
 	FMOVQ	224(R3), F10 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccca // fmla v10.2d, v6.2d, v9.2d
@@ -5464,34 +5510,34 @@ loop:
 	WORD	$0x6e681ce5 // bsl v5.16b, v7.16b, v8.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee6d446 // fsub v6.2d, v2.2d, v6.2d
-	FMOVQ	4320(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4336(R3), F7 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4352(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4352(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4368(R3), F7 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4384(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4384(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4400(R3), F7 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4416(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
-	FMOVQ	4416(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4432(R3), F7 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68ccc7 // fmla v7.2d, v6.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4448(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4464(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4480(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4496(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4512(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4528(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68ccc9 // fmla v9.2d, v6.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69ccc8 // fmla v8.2d, v6.2d, v9.2d
 	WORD	$0x6e68fce6 // fdiv v6.2d, v7.2d, v8.2d
-	FMOVQ	4528(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
+	FMOVQ	4544(R3), F7 // 0x3feb0ac160000000 (0.8450629115104675)
 	WORD	$0x4e66d4e6 // fadd v6.2d, v7.2d, v6.2d
 	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
 	WORD	$0x6ee2e4e7 // fcmgt v7.2d, v7.2d, v2.2d
@@ -5499,7 +5545,7 @@ loop:
 	WORD	$0x4ee3d503 // fsub v3.2d, v8.2d, v3.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x6e681c67 // bsl v7.16b, v3.16b, v8.16b
-	FMOVQ	4128(R3), F3 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F3 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee2e462 // fcmgt v2.2d, v3.2d, v2.2d
 	WORD	$0x6e671cc2 // bsl v2.16b, v6.16b, v7.16b
 	WORD	$0x6e621ca4 // bsl v4.16b, v5.16b, v2.16b
@@ -5512,74 +5558,74 @@ loop:
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
-	FMOVQ	3568(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3584(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
-	FMOVQ	3584(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3600(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3616(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3616(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3632(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3632(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3648(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3648(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3664(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3664(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3680(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3680(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3696(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3696(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3712(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3712(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3728(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3744(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3744(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3760(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3760(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3776(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3776(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3792(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3792(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3808(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3808(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3824(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
 	VMOV	V5.B16, V8.B16
 	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
-	FMOVQ	3824(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3840(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3856(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3856(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3872(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3872(R3), F7 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3888(R3), F7 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3888(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3904(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3904(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3920(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3920(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3936(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3936(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3952(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3952(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3968(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3984(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	3984(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	4000(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4000(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	4016(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4016(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	4032(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4032(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	4048(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4048(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	4064(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
 	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
-	FMOVQ	4064(R3), F4 // 0xffffffff00000000 (NaN)
+	FMOVQ	4080(R3), F4 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	4080(R3), F6 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	4096(R3), F6 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee4cc86 // fmls v6.2d, v4.2d, v4.2d
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
@@ -5679,31 +5725,31 @@ loop:
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	WORD	$0x6e66dd24 // fmul v4.2d, v9.2d, v6.2d
 	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
-	FMOVQ	4096(R3), F5 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4112(R3), F5 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	FMOVQ	272(R3), F6 // 0x3e30000000000000 (3.725290298461914e-09)
 	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
-	FMOVQ	4144(R3), F7 // 0x3fc06eba8214db69 (0.1283791670955126)
+	FMOVQ	4160(R3), F7 // 0x3fc06eba8214db69 (0.1283791670955126)
 	VMOV	V3.B16, V8.B16
 	WORD	$0x4e63cce8 // fmla v8.2d, v7.2d, v3.2d
 	WORD	$0x6e63dc67 // fmul v7.2d, v3.2d, v3.2d
-	FMOVQ	4160(R3), F9 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F10 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4176(R3), F9 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4192(R3), F10 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4192(R3), F9 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4208(R3), F9 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4208(R3), F10 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4224(R3), F10 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4224(R3), F9 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4240(R3), F9 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4240(R3), F10 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F11 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4256(R3), F10 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4272(R3), F11 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
-	FMOVQ	4272(R3), F10 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4288(R3), F10 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e6bccea // fmla v10.2d, v7.2d, v11.2d
-	FMOVQ	4288(R3), F11 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4304(R3), F11 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
-	FMOVQ	4304(R3), F10 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4320(R3), F10 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e6bccea // fmla v10.2d, v7.2d, v11.2d
 	FMOVQ	224(R3), F11 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6acceb // fmla v11.2d, v7.2d, v10.2d
@@ -5713,34 +5759,34 @@ loop:
 	WORD	$0x6e691d06 // bsl v6.16b, v8.16b, v9.16b
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7d467 // fsub v7.2d, v3.2d, v7.2d
-	FMOVQ	4320(R3), F8 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F9 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4336(R3), F8 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4352(R3), F9 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	4352(R3), F8 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4368(R3), F8 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
-	FMOVQ	4368(R3), F9 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4384(R3), F9 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	4384(R3), F8 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4400(R3), F8 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
-	FMOVQ	4400(R3), F9 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4416(R3), F9 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	4416(R3), F8 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4432(R3), F8 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e69cce8 // fmla v8.2d, v7.2d, v9.2d
-	FMOVQ	4432(R3), F9 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F10 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4448(R3), F9 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4464(R3), F10 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4464(R3), F9 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4480(R3), F9 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4480(R3), F10 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4496(R3), F10 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
-	FMOVQ	4496(R3), F9 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4512(R3), F9 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
-	FMOVQ	4512(R3), F10 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4528(R3), F10 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e69ccea // fmla v10.2d, v7.2d, v9.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e6acce9 // fmla v9.2d, v7.2d, v10.2d
 	WORD	$0x6e69fd07 // fdiv v7.2d, v8.2d, v9.2d
-	FMOVQ	4528(R3), F8 // 0x3feb0ac160000000 (0.8450629115104675)
+	FMOVQ	4544(R3), F8 // 0x3feb0ac160000000 (0.8450629115104675)
 	WORD	$0x4e67d507 // fadd v7.2d, v8.2d, v7.2d
 	FMOVQ	2192(R3), F8 // 0x4018000000000000 (6)
 	WORD	$0x6ee3e508 // fcmgt v8.2d, v8.2d, v3.2d
@@ -5748,7 +5794,7 @@ loop:
 	WORD	$0x4ee4d524 // fsub v4.2d, v9.2d, v4.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x6e691c88 // bsl v8.16b, v4.16b, v9.16b
-	FMOVQ	4128(R3), F4 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F4 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee3e483 // fcmgt v3.2d, v4.2d, v3.2d
 	WORD	$0x6e681ce3 // bsl v3.16b, v7.16b, v8.16b
 	WORD	$0x6e631cc5 // bsl v5.16b, v6.16b, v3.16b
@@ -5759,7 +5805,7 @@ loop:
 	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
 	FMOVQ	1072(R3), F2 // 0x7fffffff (NaN)
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
-	FMOVQ	3456(R3), F3 // 0x7f800000 (+Inf)
+	FMOVQ	3472(R3), F3 // 0x7f800000 (+Inf)
 	WORD	$0x6ea2e462 // fcmgt v2.4s, v3.4s, v2.4s
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
@@ -5816,74 +5862,74 @@ loop:
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
-	FMOVQ	3568(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3584(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee1e484 // fcmgt v4.2d, v4.2d, v1.2d
-	FMOVQ	3584(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3600(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3616(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3616(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3632(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3632(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3648(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3648(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3664(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3664(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3680(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3680(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3696(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3696(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3712(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3712(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3728(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3744(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3744(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3760(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3760(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3776(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3776(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3792(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3792(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3808(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3808(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3824(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
 	VMOV	V4.B16, V7.B16
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
-	FMOVQ	3824(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3840(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3856(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3856(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3872(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3872(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3888(R3), F6 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3888(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3904(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3904(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3920(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3920(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3936(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3936(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3952(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3952(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3968(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3984(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	3984(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	4000(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4000(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	4016(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4016(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	4032(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4032(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	4048(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4048(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	4064(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
 	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
-	FMOVQ	4064(R3), F3 // 0xffffffff00000000 (NaN)
+	FMOVQ	4080(R3), F3 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	4080(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	4096(R3), F5 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
 	FMOVQ	0(R3), F6 // 0x40862e42fefa39ef (709.782712893384)
 	WORD	$0x6e65e4c6 // fcmge v6.2d, v6.2d, v5.2d
@@ -6016,11 +6062,11 @@ loop:
 	WORD	$0x6e68dd44 // fmul v4.2d, v10.2d, v8.2d
 	WORD	$0x6e61fc84 // fdiv v4.2d, v4.2d, v1.2d
 	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
-	FMOVQ	4128(R3), F6 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F6 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
-	FMOVQ	4544(R3), F7 // 0x403c000000000000 (28)
+	FMOVQ	4560(R3), F7 // 0x403c000000000000 (28)
 	WORD	$0x6e67e427 // fcmge v7.2d, v1.2d, v7.2d
 	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
 	FMOVQ	2192(R3), F7 // 0x4018000000000000 (6)
@@ -6030,28 +6076,28 @@ loop:
 	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
 	WORD	$0x4e231ca3 // and v3.16b, v5.16b, v3.16b
 	WORD	$0x6e61dc25 // fmul v5.2d, v1.2d, v1.2d
-	FMOVQ	4160(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4176(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4192(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4192(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4208(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4208(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4224(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4224(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4240(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4240(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4256(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4272(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4272(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4288(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
-	FMOVQ	4288(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4304(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4304(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4320(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4560(R3), F6 // 0x3fd0000000000000 (0.25)
+	FMOVQ	4576(R3), F6 // 0x3fd0000000000000 (0.25)
 	WORD	$0x6ee1e4c6 // fcmgt v6.2d, v6.2d, v1.2d
 	VMOV	V1.B16, V7.B16
 	WORD	$0x4e65cc27 // fmla v7.2d, v1.2d, v5.2d
@@ -6061,7 +6107,7 @@ loop:
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
 	WORD	$0x6e651ce6 // bsl v6.16b, v7.16b, v5.16b
-	FMOVQ	4576(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
+	FMOVQ	4592(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
 	WORD	$0x6ee1e4a5 // fcmgt v5.2d, v5.2d, v1.2d
 	WORD	$0x6e661c25 // bsl v5.16b, v1.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
@@ -6072,36 +6118,36 @@ loop:
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee5d425 // fsub v5.2d, v1.2d, v5.2d
-	FMOVQ	4320(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4336(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4352(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4352(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4368(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4384(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4384(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4400(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4416(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4416(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4432(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4448(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4464(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4480(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4496(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4512(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4528(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4592(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
+	FMOVQ	4608(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
 	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
-	FMOVQ	4608(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	FMOVQ	4624(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
 	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
 	VMOV	V2.B16, V8.B16
 	WORD	$0x6e651cc8 // bsl v8.16b, v6.16b, v5.16b
@@ -6114,15 +6160,15 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
-	FMOVQ	4544(R3), F5 // 0x403c000000000000 (28)
+	FMOVQ	4560(R3), F5 // 0x403c000000000000 (28)
 	WORD	$0x6e65e425 // fcmge v5.2d, v1.2d, v5.2d
 	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6e691cc2 // bsl v2.16b, v6.16b, v9.16b
 	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	FMOVQ	4096(R3), F2 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4112(R3), F2 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	4128(R3), F4 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F4 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee1e481 // fcmgt v1.2d, v4.2d, v1.2d
 	WORD	$0x6e651d01 // bsl v1.16b, v8.16b, v5.16b
 	WORD	$0x6e611ce2 // bsl v2.16b, v7.16b, v1.16b
@@ -6174,74 +6220,74 @@ loop:
 	WORD	$0x6e62dc43 // fmul v3.2d, v2.2d, v2.2d
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x6e63fc83 // fdiv v3.2d, v4.2d, v3.2d
-	FMOVQ	3568(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3584(R3), F4 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3584(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3600(R3), F5 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3616(R3), F6 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3616(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3632(R3), F5 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3632(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3648(R3), F6 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3648(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3664(R3), F5 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3664(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3680(R3), F6 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3680(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3696(R3), F5 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3696(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3712(R3), F6 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3712(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3728(R3), F5 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3744(R3), F7 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3744(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3760(R3), F5 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3760(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3776(R3), F7 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3776(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3792(R3), F5 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
-	FMOVQ	3792(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3808(R3), F7 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
-	FMOVQ	3808(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3824(R3), F5 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e67cc65 // fmla v5.2d, v3.2d, v7.2d
 	VMOV	V4.B16, V7.B16
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
-	FMOVQ	3824(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3840(R3), F5 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3856(R3), F6 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3856(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3872(R3), F5 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3872(R3), F6 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3888(R3), F6 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3888(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3904(R3), F5 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3904(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3920(R3), F6 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
-	FMOVQ	3920(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3936(R3), F5 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3936(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3952(R3), F6 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e65cc66 // fmla v6.2d, v3.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc65 // fmla v5.2d, v3.2d, v6.2d
-	FMOVQ	3952(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3968(R3), F6 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3984(R3), F8 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	3984(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	4000(R3), F6 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4000(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	4016(R3), F8 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4016(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	4032(R3), F6 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
-	FMOVQ	4032(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	4048(R3), F8 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
-	FMOVQ	4048(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	4064(R3), F6 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e68cc66 // fmla v6.2d, v3.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc68 // fmla v8.2d, v3.2d, v6.2d
 	WORD	$0x6e681ca4 // bsl v4.16b, v5.16b, v8.16b
-	FMOVQ	4064(R3), F3 // 0xffffffff00000000 (NaN)
+	FMOVQ	4080(R3), F3 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	4080(R3), F5 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	4096(R3), F5 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee3cc65 // fmls v5.2d, v3.2d, v3.2d
 	FMOVQ	32(R3), F6 // 0x0 (0)
 	WORD	$0x6ee5e4c6 // fcmgt v6.2d, v6.2d, v5.2d
@@ -6342,28 +6388,28 @@ loop:
 	WORD	$0x6e65dd03 // fmul v3.2d, v8.2d, v5.2d
 	WORD	$0x6e62fc63 // fdiv v3.2d, v3.2d, v2.2d
 	WORD	$0x6e62dc44 // fmul v4.2d, v2.2d, v2.2d
-	FMOVQ	4160(R3), F5 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F6 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4176(R3), F5 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4192(R3), F6 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
-	FMOVQ	4192(R3), F5 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4208(R3), F5 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e66cc85 // fmla v5.2d, v4.2d, v6.2d
-	FMOVQ	4208(R3), F6 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4224(R3), F6 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e65cc86 // fmla v6.2d, v4.2d, v5.2d
-	FMOVQ	4224(R3), F5 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4240(R3), F5 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e66cc85 // fmla v5.2d, v4.2d, v6.2d
-	FMOVQ	4240(R3), F6 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F7 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4256(R3), F6 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4272(R3), F7 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	4272(R3), F6 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4288(R3), F6 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	4288(R3), F7 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4304(R3), F7 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	4304(R3), F6 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4320(R3), F6 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
 	WORD	$0x6e67fca4 // fdiv v4.2d, v5.2d, v7.2d
-	FMOVQ	4560(R3), F5 // 0x3fd0000000000000 (0.25)
+	FMOVQ	4576(R3), F5 // 0x3fd0000000000000 (0.25)
 	WORD	$0x6ee2e4a5 // fcmgt v5.2d, v5.2d, v2.2d
 	VMOV	V2.B16, V6.B16
 	WORD	$0x4e64cc46 // fmla v6.2d, v2.2d, v4.2d
@@ -6373,7 +6419,7 @@ loop:
 	FMOVQ	80(R3), F4 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e67d484 // fadd v4.2d, v4.2d, v7.2d
 	WORD	$0x6e641cc5 // bsl v5.16b, v6.16b, v4.16b
-	FMOVQ	4576(R3), F4 // 0x3c70000000000000 (1.3877787807814457e-17)
+	FMOVQ	4592(R3), F4 // 0x3c70000000000000 (1.3877787807814457e-17)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
 	WORD	$0x6e651c44 // bsl v4.16b, v2.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
@@ -6384,36 +6430,36 @@ loop:
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee4d444 // fsub v4.2d, v2.2d, v4.2d
-	FMOVQ	4320(R3), F5 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F7 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4336(R3), F5 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4352(R3), F7 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
-	FMOVQ	4352(R3), F5 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4368(R3), F5 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
-	FMOVQ	4368(R3), F7 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4384(R3), F7 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
-	FMOVQ	4384(R3), F5 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4400(R3), F5 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
-	FMOVQ	4400(R3), F7 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4416(R3), F7 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e65cc87 // fmla v7.2d, v4.2d, v5.2d
-	FMOVQ	4416(R3), F5 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4432(R3), F5 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e67cc85 // fmla v5.2d, v4.2d, v7.2d
-	FMOVQ	4432(R3), F7 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F8 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4448(R3), F7 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4464(R3), F8 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
-	FMOVQ	4464(R3), F7 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4480(R3), F7 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
-	FMOVQ	4480(R3), F8 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4496(R3), F8 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
-	FMOVQ	4496(R3), F7 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4512(R3), F7 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
-	FMOVQ	4512(R3), F8 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4528(R3), F8 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e67cc88 // fmla v8.2d, v4.2d, v7.2d
 	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
 	WORD	$0x4e68cc87 // fmla v7.2d, v4.2d, v8.2d
 	WORD	$0x6e67fca4 // fdiv v4.2d, v5.2d, v7.2d
-	FMOVQ	4592(R3), F5 // 0x3ffd8560b0000000 (1.8450629115104675)
+	FMOVQ	4608(R3), F5 // 0x3ffd8560b0000000 (1.8450629115104675)
 	WORD	$0x4e64d4a5 // fadd v5.2d, v5.2d, v4.2d
-	FMOVQ	4608(R3), F7 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	FMOVQ	4624(R3), F7 // 0x3fc3d4fa80000000 (0.15493708848953247)
 	WORD	$0x4ee4d4e4 // fsub v4.2d, v7.2d, v4.2d
 	VMOV	V1.B16, V7.B16
 	WORD	$0x6e641ca7 // bsl v7.16b, v5.16b, v4.16b
@@ -6426,15 +6472,15 @@ loop:
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
 	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
 	WORD	$0x6e651c83 // bsl v3.16b, v4.16b, v5.16b
-	FMOVQ	4544(R3), F4 // 0x403c000000000000 (28)
+	FMOVQ	4560(R3), F4 // 0x403c000000000000 (28)
 	WORD	$0x6e64e444 // fcmge v4.2d, v2.2d, v4.2d
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	FMOVQ	32(R3), F8 // 0x0 (0)
 	WORD	$0x6e681ca1 // bsl v1.16b, v5.16b, v8.16b
 	WORD	$0x6e631c24 // bsl v4.16b, v1.16b, v3.16b
-	FMOVQ	4096(R3), F1 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4112(R3), F1 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee2e421 // fcmgt v1.2d, v1.2d, v2.2d
-	FMOVQ	4128(R3), F3 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F3 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee2e462 // fcmgt v2.2d, v3.2d, v2.2d
 	WORD	$0x6e641ce2 // bsl v2.16b, v7.16b, v4.16b
 	WORD	$0x6e621cc1 // bsl v1.16b, v6.16b, v2.16b
@@ -6446,74 +6492,74 @@ loop:
 	WORD	$0x6e63dc64 // fmul v4.2d, v3.2d, v3.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x6e64fca4 // fdiv v4.2d, v5.2d, v4.2d
-	FMOVQ	3568(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
+	FMOVQ	3584(R3), F5 // 0x4006db6db6db6db7 (2.857142857142857)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
-	FMOVQ	3584(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
-	FMOVQ	3600(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
+	FMOVQ	3600(R3), F6 // 0xc023a0efc69ac25c (-9.814329344169145)
+	FMOVQ	3616(R3), F7 // 0xc054526557e4d2f2 (-81.2874355063066)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3616(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
+	FMOVQ	3632(R3), F6 // 0xc067135cebccabb2 (-184.60509290671104)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3632(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
+	FMOVQ	3648(R3), F7 // 0xc0644cb184282266 (-162.39666946257347)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3648(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
+	FMOVQ	3664(R3), F6 // 0xc04f300ae4cba38d (-62.375332450326006)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3664(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
+	FMOVQ	3680(R3), F7 // 0xc0251e0441b0e726 (-10.558626225323291)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3680(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
+	FMOVQ	3696(R3), F6 // 0xbfe63416e4ba7360 (-0.6938585727071818)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3696(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
+	FMOVQ	3712(R3), F7 // 0xbf843412600d6435 (-0.009864944034847148)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3712(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
-	FMOVQ	3728(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
+	FMOVQ	3728(R3), F6 // 0xc07e384e9bdc383f (-483.5191916086514)
+	FMOVQ	3744(R3), F8 // 0xc09004616a2e5992 (-1025.0951316110772)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3744(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
+	FMOVQ	3760(R3), F6 // 0xc083ec881375f228 (-637.5664433683896)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3760(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
+	FMOVQ	3776(R3), F8 // 0xc064145d43c5ed98 (-160.63638485582192)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3776(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
+	FMOVQ	3792(R3), F6 // 0xc031c209555f995a (-17.757954917754752)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
-	FMOVQ	3792(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
+	FMOVQ	3808(R3), F8 // 0xbfe993ba70c285de (-0.799283237680523)
 	WORD	$0x4e66cc88 // fmla v8.2d, v4.2d, v6.2d
-	FMOVQ	3808(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
+	FMOVQ	3824(R3), F6 // 0xbf84341239e86f4a (-0.0098649429247001)
 	WORD	$0x4e68cc86 // fmla v6.2d, v4.2d, v8.2d
 	VMOV	V5.B16, V8.B16
 	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
-	FMOVQ	3824(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
-	FMOVQ	3840(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
+	FMOVQ	3840(R3), F6 // 0xbfaeeff2ee749a62 (-0.0604244152148581)
+	FMOVQ	3856(R3), F7 // 0x401a47ef8e484a93 (6.570249770319282)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3856(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
+	FMOVQ	3872(R3), F6 // 0x405b28a3ee48ae2c (108.63500554177944)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3872(R3), F7 // 0x407ad02157700314 (429.00814002756783)
+	FMOVQ	3888(R3), F7 // 0x407ad02157700314 (429.00814002756783)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3888(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
+	FMOVQ	3904(R3), F6 // 0x40842b1921ec2868 (645.3872717332679)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3904(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
+	FMOVQ	3920(R3), F7 // 0x407b290dd58a1a71 (434.56587747522923)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
-	FMOVQ	3920(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
+	FMOVQ	3936(R3), F6 // 0x4061350c526ae721 (137.65775414351904)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3936(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
+	FMOVQ	3952(R3), F7 // 0x4033a6b9bd707687 (19.651271667439257)
 	WORD	$0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc86 // fmla v6.2d, v4.2d, v7.2d
-	FMOVQ	3952(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
-	FMOVQ	3968(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
+	FMOVQ	3968(R3), F7 // 0xc03670e242712d62 (-22.44095244658582)
+	FMOVQ	3984(R3), F9 // 0x407da874e79fe763 (474.52854120695537)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	3984(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
+	FMOVQ	4000(R3), F7 // 0x40a3f219cedf3be6 (2553.0504064331644)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4000(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
+	FMOVQ	4016(R3), F9 // 0x40a8ffb7688c246a (3199.8582195085955)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4016(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
+	FMOVQ	4032(R3), F7 // 0x409802eb189d5118 (1536.729586084437)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
-	FMOVQ	4032(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
+	FMOVQ	4048(R3), F9 // 0x40745cae221b9f0a (325.7925129965739)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
-	FMOVQ	4048(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
+	FMOVQ	4064(R3), F7 // 0x403e568b261d5190 (30.33806074348246)
 	WORD	$0x4e69cc87 // fmla v7.2d, v4.2d, v9.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cc89 // fmla v9.2d, v4.2d, v7.2d
 	WORD	$0x6e691cc5 // bsl v5.16b, v6.16b, v9.16b
-	FMOVQ	4064(R3), F4 // 0xffffffff00000000 (NaN)
+	FMOVQ	4080(R3), F4 // 0xffffffff00000000 (NaN)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	4080(R3), F6 // 0xbfe2000000000000 (-0.5625)
+	FMOVQ	4096(R3), F6 // 0xbfe2000000000000 (-0.5625)
 	WORD	$0x4ee4cc86 // fmls v6.2d, v4.2d, v4.2d
 	FMOVQ	32(R3), F7 // 0x0 (0)
 	WORD	$0x6ee6e4e7 // fcmgt v7.2d, v7.2d, v6.2d
@@ -6614,28 +6660,28 @@ loop:
 	WORD	$0x6e66dd24 // fmul v4.2d, v9.2d, v6.2d
 	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
 	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
-	FMOVQ	4160(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
-	FMOVQ	4176(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
+	FMOVQ	4176(R3), F6 // 0xbef8ead6120016ac (-2.3763016656650163e-05)
+	FMOVQ	4192(R3), F7 // 0xbf77a291236668e4 (-0.005770270296489442)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4192(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
+	FMOVQ	4208(R3), F6 // 0xbf9d2a51dbd7194f (-0.02848174957559851)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4208(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
+	FMOVQ	4224(R3), F7 // 0xbfd4cd7d691cb913 (-0.3250421072470015)
 	WORD	$0x4e66cca7 // fmla v7.2d, v5.2d, v6.2d
-	FMOVQ	4224(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
+	FMOVQ	4240(R3), F6 // 0x3fc06eba8214db68 (0.12837916709551256)
 	WORD	$0x4e67cca6 // fmla v6.2d, v5.2d, v7.2d
-	FMOVQ	4240(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
-	FMOVQ	4256(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
+	FMOVQ	4256(R3), F7 // 0xbed09c4342a26120 (-3.960228278775368e-06)
+	FMOVQ	4272(R3), F8 // 0x3f215dc9221c1a10 (0.00013249473800432164)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4272(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
+	FMOVQ	4288(R3), F7 // 0x3f74d022c4d36b0f (0.005081306281875766)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
-	FMOVQ	4288(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
+	FMOVQ	4304(R3), F8 // 0x3fb0a54c5536ceba (0.0650222499887673)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
-	FMOVQ	4304(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
+	FMOVQ	4320(R3), F7 // 0x3fd97779cddadc09 (0.39791722395915535)
 	WORD	$0x4e68cca7 // fmla v7.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4560(R3), F6 // 0x3fd0000000000000 (0.25)
+	FMOVQ	4576(R3), F6 // 0x3fd0000000000000 (0.25)
 	WORD	$0x6ee3e4c6 // fcmgt v6.2d, v6.2d, v3.2d
 	VMOV	V3.B16, V7.B16
 	WORD	$0x4e65cc67 // fmla v7.2d, v3.2d, v5.2d
@@ -6645,7 +6691,7 @@ loop:
 	FMOVQ	80(R3), F5 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68d4a5 // fadd v5.2d, v5.2d, v8.2d
 	WORD	$0x6e651ce6 // bsl v6.16b, v7.16b, v5.16b
-	FMOVQ	4576(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
+	FMOVQ	4592(R3), F5 // 0x3c70000000000000 (1.3877787807814457e-17)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x6e661c65 // bsl v5.16b, v3.16b, v6.16b
 	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
@@ -6656,36 +6702,36 @@ loop:
 	WORD	$0x6e651cc7 // bsl v7.16b, v6.16b, v5.16b
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee5d465 // fsub v5.2d, v3.2d, v5.2d
-	FMOVQ	4320(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
-	FMOVQ	4336(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
+	FMOVQ	4336(R3), F6 // 0xbf61bf380a96073f (-0.002166375594868791)
+	FMOVQ	4352(R3), F8 // 0x3fa22a36599795eb (0.035478304325618236)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4352(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
+	FMOVQ	4368(R3), F6 // 0xbfbc63983d3e28ec (-0.11089469428239668)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4368(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
+	FMOVQ	4384(R3), F8 // 0x3fd45fca805120e4 (0.31834661990116175)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4384(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
+	FMOVQ	4400(R3), F6 // 0xbfd7d240fbb8c3f1 (-0.3722078760357013)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4400(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
+	FMOVQ	4416(R3), F8 // 0x3fda8d00ad92b34d (0.41485611868374833)
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	4416(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
+	FMOVQ	4432(R3), F6 // 0xbf6359b8bef77538 (-0.0023621185607526594)
 	WORD	$0x4e68cca6 // fmla v6.2d, v5.2d, v8.2d
-	FMOVQ	4432(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
-	FMOVQ	4448(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
+	FMOVQ	4448(R3), F8 // 0x3f888b545735151d (0.011984499846799107)
+	FMOVQ	4464(R3), F9 // 0x3f8bedc26b51dd1c (0.01363708391202905)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4464(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
+	FMOVQ	4480(R3), F8 // 0x3fc02660e763351f (0.12617121980876164)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4480(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
+	FMOVQ	4496(R3), F9 // 0x3fb2635cd99fe9a7 (0.07182865441419627)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
-	FMOVQ	4496(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
+	FMOVQ	4512(R3), F8 // 0x3fe14af092eb6f33 (0.540397917702171)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
-	FMOVQ	4512(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
+	FMOVQ	4528(R3), F9 // 0x3fbb3e6618eee323 (0.10642088040084423)
 	WORD	$0x4e68cca9 // fmla v9.2d, v5.2d, v8.2d
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4e69cca8 // fmla v8.2d, v5.2d, v9.2d
 	WORD	$0x6e68fcc5 // fdiv v5.2d, v6.2d, v8.2d
-	FMOVQ	4592(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
+	FMOVQ	4608(R3), F6 // 0x3ffd8560b0000000 (1.8450629115104675)
 	WORD	$0x4e65d4c6 // fadd v6.2d, v6.2d, v5.2d
-	FMOVQ	4608(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
+	FMOVQ	4624(R3), F8 // 0x3fc3d4fa80000000 (0.15493708848953247)
 	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
 	VMOV	V2.B16, V8.B16
 	WORD	$0x6e651cc8 // bsl v8.16b, v6.16b, v5.16b
@@ -6698,21 +6744,21 @@ loop:
 	WORD	$0x4e241c44 // and v4.16b, v2.16b, v4.16b
 	FMOVQ	208(R3), F5 // 0x4000000000000000 (2)
 	WORD	$0x6e661ca4 // bsl v4.16b, v5.16b, v6.16b
-	FMOVQ	4544(R3), F5 // 0x403c000000000000 (28)
+	FMOVQ	4560(R3), F5 // 0x403c000000000000 (28)
 	WORD	$0x6e65e465 // fcmge v5.2d, v3.2d, v5.2d
 	FMOVQ	208(R3), F6 // 0x4000000000000000 (2)
 	FMOVQ	32(R3), F9 // 0x0 (0)
 	WORD	$0x6e691cc2 // bsl v2.16b, v6.16b, v9.16b
 	WORD	$0x6e641c45 // bsl v5.16b, v2.16b, v4.16b
-	FMOVQ	4096(R3), F2 // 0x3feb000000000000 (0.84375)
+	FMOVQ	4112(R3), F2 // 0x3feb000000000000 (0.84375)
 	WORD	$0x6ee3e442 // fcmgt v2.2d, v2.2d, v3.2d
-	FMOVQ	4128(R3), F4 // 0x3ff4000000000000 (1.25)
+	FMOVQ	4144(R3), F4 // 0x3ff4000000000000 (1.25)
 	WORD	$0x6ee3e483 // fcmgt v3.2d, v4.2d, v3.2d
 	WORD	$0x6e651d03 // bsl v3.16b, v8.16b, v5.16b
 	WORD	$0x6e631ce2 // bsl v2.16b, v7.16b, v3.16b
 	WORD	$0x0e616821 // fcvtn v1.2s, v1.2d
 	WORD	$0x4e616841 // fcvtn2 v1.4s, v2.2d
-	FMOVQ	4624(R3), F2 // 0x41d00000 (26)
+	FMOVQ	4640(R3), F2 // 0x41d00000 (26)
 	WORD	$0x6ea0e442 // fcmgt v2.4s, v2.4s, v0.4s
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
@@ -6810,34 +6856,34 @@ loop:
 	WORD	$0x4e63cca9 // fmla v9.2d, v5.2d, v3.2d
 	WORD	$0x4e64cca9 // fmla v9.2d, v5.2d, v4.2d
 	WORD	$0x4e62cd09 // fmla v9.2d, v8.2d, v2.2d
-	FMOVQ	4640(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x6e64dce4 // fmul v4.2d, v7.2d, v4.2d
 	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
 	WORD	$0x6e281c88 // eor v8.16b, v4.16b, v8.16b
-	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
-	FMOVQ	4656(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
+	FMOVQ	4672(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
 	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
-	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x4e6acd28 // fmla v8.2d, v9.2d, v10.2d
 	WORD	$0x6e63dce7 // fmul v7.2d, v7.2d, v3.2d
-	FMOVQ	4672(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
-	FMOVQ	4688(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
+	FMOVQ	4688(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
+	FMOVQ	4704(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
+	FMOVQ	4720(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4720(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
+	FMOVQ	4736(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4736(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
+	FMOVQ	4752(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4752(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
+	FMOVQ	4768(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4768(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
+	FMOVQ	4784(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4784(R3), F10 // 0x3fd999999999999a (0.4)
+	FMOVQ	4800(R3), F10 // 0x3fd999999999999a (0.4)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
 	WORD	$0x6e6adce3 // fmul v3.2d, v7.2d, v10.2d
-	FMOVQ	4800(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
+	FMOVQ	4816(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
 	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
 	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
 	WORD	$0x4e65d4e9 // fadd v9.2d, v7.2d, v5.2d
@@ -6851,7 +6897,7 @@ loop:
 	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
 	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
 	WORD	$0x4e64cc43 // fmla v3.2d, v2.2d, v4.2d
-	FMOVQ	4816(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
+	FMOVQ	4832(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
 	WORD	$0x4e62ccc3 // fmla v3.2d, v6.2d, v2.2d
 	WORD	$0x4e63d4e2 // fadd v2.2d, v7.2d, v3.2d
 	WORD	$0x4ee2d4e4 // fsub v4.2d, v7.2d, v2.2d
@@ -6882,24 +6928,24 @@ loop:
 	WORD	$0x4ee5d4c6 // fsub v6.2d, v6.2d, v5.2d
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
 	WORD	$0x6e68dd07 // fmul v7.2d, v8.2d, v8.2d
-	FMOVQ	4832(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
-	FMOVQ	4848(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
+	FMOVQ	4848(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
+	FMOVQ	4864(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4864(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
+	FMOVQ	4880(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4880(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
+	FMOVQ	4896(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4896(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
+	FMOVQ	4912(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4912(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
+	FMOVQ	4928(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4928(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
+	FMOVQ	4944(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4944(R3), F10 // 0x3f811111111100df (0.008333333333326141)
+	FMOVQ	4960(R3), F10 // 0x3f811111111100df (0.008333333333326141)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4960(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
+	FMOVQ	4976(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4976(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
+	FMOVQ	4992(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
@@ -6928,7 +6974,7 @@ loop:
 	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e63e442 // fcmge v2.2d, v2.2d, v3.2d
 	WORD	$0x4e651ce5 // bic v5.16b, v7.16b, v5.16b
-	FMOVQ	4992(R3), F7 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F7 // 0x7ff8000000000001 (NaN)
 	VMOV	V5.B16, V8.B16
 	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
@@ -6936,7 +6982,7 @@ loop:
 	WORD	$0x4e221c63 // and v3.16b, v3.16b, v2.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	5008(R3), F6 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F6 // 0x4086180000000000 (707)
 	WORD	$0x6e64e4c4 // fcmge v4.2d, v6.2d, v4.2d
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
 	WORD	$0x4e651c63 // bic v3.16b, v3.16b, v5.16b
@@ -7023,16 +7069,16 @@ loop:
 	WORD	$0x6e65fc84 // fdiv v4.2d, v4.2d, v5.2d
 	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
 	WORD	$0x6e65dc86 // fmul v6.2d, v4.2d, v5.2d
-	FMOVQ	5024(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
-	FMOVQ	5040(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
+	FMOVQ	5040(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5056(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
-	FMOVQ	5056(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	FMOVQ	5072(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
 	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
-	FMOVQ	5072(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
+	FMOVQ	5088(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
-	FMOVQ	5088(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
+	FMOVQ	5104(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
 	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
-	FMOVQ	5104(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
+	FMOVQ	5120(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
 	WORD	$0x4e64d484 // fadd v4.2d, v4.2d, v4.2d
 	WORD	$0x4e69ccc4 // fmla v4.2d, v6.2d, v9.2d
@@ -7050,16 +7096,16 @@ loop:
 	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
 	WORD	$0x6e68dd05 // fmul v5.2d, v8.2d, v8.2d
-	FMOVQ	5120(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
-	FMOVQ	5136(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	FMOVQ	5136(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5152(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	5152(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	FMOVQ	5168(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
-	FMOVQ	5168(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	FMOVQ	5184(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	5184(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
+	FMOVQ	5200(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
-	FMOVQ	5200(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
+	FMOVQ	5216(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
@@ -7087,7 +7133,7 @@ loop:
 	FMOVQ	512(R3), F5 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e66e4a5 // fcmge v5.2d, v5.2d, v6.2d
 	WORD	$0x4e671d27 // bic v7.16b, v9.16b, v7.16b
-	FMOVQ	4992(R3), F9 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F9 // 0x7ff8000000000001 (NaN)
 	VMOV	V7.B16, V10.B16
 	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
@@ -7095,7 +7141,7 @@ loop:
 	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
-	FMOVQ	5008(R3), F8 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F8 // 0x4086180000000000 (707)
 	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
 	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
@@ -7138,16 +7184,16 @@ loop:
 	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
 	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
 	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
-	FMOVQ	5024(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
-	FMOVQ	5040(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
+	FMOVQ	5040(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5056(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	FMOVQ	5056(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	FMOVQ	5072(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
-	FMOVQ	5072(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
+	FMOVQ	5088(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	FMOVQ	5088(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
+	FMOVQ	5104(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
-	FMOVQ	5104(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
+	FMOVQ	5120(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
 	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
 	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
@@ -7165,16 +7211,16 @@ loop:
 	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
 	WORD	$0x6e6add47 // fmul v7.2d, v10.2d, v10.2d
-	FMOVQ	5120(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
-	FMOVQ	5136(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	FMOVQ	5136(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5152(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
-	FMOVQ	5152(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	FMOVQ	5168(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
-	FMOVQ	5168(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	FMOVQ	5184(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
-	FMOVQ	5184(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
+	FMOVQ	5200(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
-	FMOVQ	5200(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
+	FMOVQ	5216(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
@@ -7202,7 +7248,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e4e7 // fcmge v7.2d, v7.2d, v8.2d
 	WORD	$0x4e691d69 // bic v9.16b, v11.16b, v9.16b
-	FMOVQ	4992(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V9.B16, V12.B16
 	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
 	FMOVQ	496(R3), F10 // 0x10000000000000 (2.2250738585072014e-308)
@@ -7210,7 +7256,7 @@ loop:
 	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
-	FMOVQ	5008(R3), F10 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F10 // 0x4086180000000000 (707)
 	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
 	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
@@ -7327,34 +7373,34 @@ loop:
 	WORD	$0x4e63cca9 // fmla v9.2d, v5.2d, v3.2d
 	WORD	$0x4e64cca9 // fmla v9.2d, v5.2d, v4.2d
 	WORD	$0x4e62cd09 // fmla v9.2d, v8.2d, v2.2d
-	FMOVQ	4640(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x6e64dce4 // fmul v4.2d, v7.2d, v4.2d
 	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
 	WORD	$0x6e281c88 // eor v8.16b, v4.16b, v8.16b
-	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
-	FMOVQ	4656(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
+	FMOVQ	4672(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
 	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
-	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x4e6acd28 // fmla v8.2d, v9.2d, v10.2d
 	WORD	$0x6e63dce7 // fmul v7.2d, v7.2d, v3.2d
-	FMOVQ	4672(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
-	FMOVQ	4688(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
+	FMOVQ	4688(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
+	FMOVQ	4704(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
+	FMOVQ	4720(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4720(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
+	FMOVQ	4736(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4736(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
+	FMOVQ	4752(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4752(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
+	FMOVQ	4768(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4768(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
+	FMOVQ	4784(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4784(R3), F10 // 0x3fd999999999999a (0.4)
+	FMOVQ	4800(R3), F10 // 0x3fd999999999999a (0.4)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
 	WORD	$0x6e6adce3 // fmul v3.2d, v7.2d, v10.2d
-	FMOVQ	4800(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
+	FMOVQ	4816(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
 	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
 	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
 	WORD	$0x4e65d4e9 // fadd v9.2d, v7.2d, v5.2d
@@ -7368,7 +7414,7 @@ loop:
 	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
 	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
 	WORD	$0x4e64cc43 // fmla v3.2d, v2.2d, v4.2d
-	FMOVQ	4816(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
+	FMOVQ	4832(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
 	WORD	$0x4e62ccc3 // fmla v3.2d, v6.2d, v2.2d
 	WORD	$0x4e63d4e2 // fadd v2.2d, v7.2d, v3.2d
 	WORD	$0x4ee2d4e4 // fsub v4.2d, v7.2d, v2.2d
@@ -7399,24 +7445,24 @@ loop:
 	WORD	$0x4ee5d4c6 // fsub v6.2d, v6.2d, v5.2d
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
 	WORD	$0x6e68dd07 // fmul v7.2d, v8.2d, v8.2d
-	FMOVQ	4832(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
-	FMOVQ	4848(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
+	FMOVQ	4848(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
+	FMOVQ	4864(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4864(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
+	FMOVQ	4880(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4880(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
+	FMOVQ	4896(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4896(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
+	FMOVQ	4912(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4912(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
+	FMOVQ	4928(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4928(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
+	FMOVQ	4944(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4944(R3), F10 // 0x3f811111111100df (0.008333333333326141)
+	FMOVQ	4960(R3), F10 // 0x3f811111111100df (0.008333333333326141)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4960(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
+	FMOVQ	4976(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4976(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
+	FMOVQ	4992(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
@@ -7445,7 +7491,7 @@ loop:
 	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e63e442 // fcmge v2.2d, v2.2d, v3.2d
 	WORD	$0x4e651ce5 // bic v5.16b, v7.16b, v5.16b
-	FMOVQ	4992(R3), F7 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F7 // 0x7ff8000000000001 (NaN)
 	VMOV	V5.B16, V8.B16
 	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
@@ -7453,7 +7499,7 @@ loop:
 	WORD	$0x4e221c63 // and v3.16b, v3.16b, v2.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	5008(R3), F6 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F6 // 0x4086180000000000 (707)
 	WORD	$0x6e64e4c4 // fcmge v4.2d, v6.2d, v4.2d
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
 	WORD	$0x4e651c63 // bic v3.16b, v3.16b, v5.16b
@@ -7538,16 +7584,16 @@ loop:
 	WORD	$0x6e65fc84 // fdiv v4.2d, v4.2d, v5.2d
 	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
 	WORD	$0x6e65dc86 // fmul v6.2d, v4.2d, v5.2d
-	FMOVQ	5024(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
-	FMOVQ	5040(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
+	FMOVQ	5040(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5056(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
-	FMOVQ	5056(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	FMOVQ	5072(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
 	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
-	FMOVQ	5072(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
+	FMOVQ	5088(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
-	FMOVQ	5088(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
+	FMOVQ	5104(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
 	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
-	FMOVQ	5104(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
+	FMOVQ	5120(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
 	WORD	$0x4e64d484 // fadd v4.2d, v4.2d, v4.2d
 	WORD	$0x4e69ccc4 // fmla v4.2d, v6.2d, v9.2d
@@ -7565,16 +7611,16 @@ loop:
 	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
 	WORD	$0x6e68dd05 // fmul v5.2d, v8.2d, v8.2d
-	FMOVQ	5120(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
-	FMOVQ	5136(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	FMOVQ	5136(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5152(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	5152(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	FMOVQ	5168(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
-	FMOVQ	5168(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	FMOVQ	5184(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	5184(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
+	FMOVQ	5200(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
-	FMOVQ	5200(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
+	FMOVQ	5216(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
@@ -7602,7 +7648,7 @@ loop:
 	FMOVQ	512(R3), F5 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e66e4a5 // fcmge v5.2d, v5.2d, v6.2d
 	WORD	$0x4e671d27 // bic v7.16b, v9.16b, v7.16b
-	FMOVQ	4992(R3), F9 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F9 // 0x7ff8000000000001 (NaN)
 	VMOV	V7.B16, V10.B16
 	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
@@ -7610,7 +7656,7 @@ loop:
 	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
-	FMOVQ	5008(R3), F8 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F8 // 0x4086180000000000 (707)
 	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
 	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
@@ -7653,16 +7699,16 @@ loop:
 	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
 	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
 	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
-	FMOVQ	5024(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
-	FMOVQ	5040(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
+	FMOVQ	5040(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5056(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	FMOVQ	5056(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	FMOVQ	5072(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
-	FMOVQ	5072(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
+	FMOVQ	5088(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	FMOVQ	5088(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
+	FMOVQ	5104(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
-	FMOVQ	5104(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
+	FMOVQ	5120(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
 	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
 	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
@@ -7680,16 +7726,16 @@ loop:
 	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
 	WORD	$0x6e6add47 // fmul v7.2d, v10.2d, v10.2d
-	FMOVQ	5120(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
-	FMOVQ	5136(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	FMOVQ	5136(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5152(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
-	FMOVQ	5152(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	FMOVQ	5168(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
-	FMOVQ	5168(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	FMOVQ	5184(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
-	FMOVQ	5184(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
+	FMOVQ	5200(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
-	FMOVQ	5200(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
+	FMOVQ	5216(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
@@ -7717,7 +7763,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e4e7 // fcmge v7.2d, v7.2d, v8.2d
 	WORD	$0x4e691d69 // bic v9.16b, v11.16b, v9.16b
-	FMOVQ	4992(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V9.B16, V12.B16
 	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
 	FMOVQ	496(R3), F10 // 0x10000000000000 (2.2250738585072014e-308)
@@ -7725,7 +7771,7 @@ loop:
 	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
-	FMOVQ	5008(R3), F10 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F10 // 0x4086180000000000 (707)
 	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
 	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
@@ -7840,34 +7886,34 @@ loop:
 	WORD	$0x4e63cca9 // fmla v9.2d, v5.2d, v3.2d
 	WORD	$0x4e64cca9 // fmla v9.2d, v5.2d, v4.2d
 	WORD	$0x4e62cd09 // fmla v9.2d, v8.2d, v2.2d
-	FMOVQ	4640(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F4 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x6e64dce4 // fmul v4.2d, v7.2d, v4.2d
 	FMOVQ	704(R3), F8 // 0x8000000000000000 (-0)
 	WORD	$0x6e281c88 // eor v8.16b, v4.16b, v8.16b
-	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
-	FMOVQ	4656(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
+	FMOVQ	4672(R3), F10 // 0x3c85555555555555 (3.700743415417188e-17)
 	WORD	$0x4e6acce8 // fmla v8.2d, v7.2d, v10.2d
-	FMOVQ	4640(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
+	FMOVQ	4656(R3), F10 // 0x3fe5555555555555 (0.6666666666666666)
 	WORD	$0x4e6acd28 // fmla v8.2d, v9.2d, v10.2d
 	WORD	$0x6e63dce7 // fmul v7.2d, v7.2d, v3.2d
-	FMOVQ	4672(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
-	FMOVQ	4688(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
+	FMOVQ	4688(R3), F9 // 0x3fbe02d226429fdd (0.11723054346168689)
+	FMOVQ	4704(R3), F10 // 0x3fbdf7ce8ccb4c99 (0.1170624822364509)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4704(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
+	FMOVQ	4720(R3), F9 // 0x3fc1118c74c35b7a (0.13334804250072435)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4720(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
+	FMOVQ	4736(R3), F10 // 0x3fc3b1395d4e6bd5 (0.15384594970677648)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4736(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
+	FMOVQ	4752(R3), F9 // 0x3fc745d177a8f4de (0.1818181833531644)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4752(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
+	FMOVQ	4768(R3), F10 // 0x3fcc71c71c6eaa8a (0.22222222221656224)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
-	FMOVQ	4768(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
+	FMOVQ	4784(R3), F9 // 0x3fd2492492492521 (0.28571428571429364)
 	WORD	$0x4e63cd49 // fmla v9.2d, v10.2d, v3.2d
-	FMOVQ	4784(R3), F10 // 0x3fd999999999999a (0.4)
+	FMOVQ	4800(R3), F10 // 0x3fd999999999999a (0.4)
 	WORD	$0x4e63cd2a // fmla v10.2d, v9.2d, v3.2d
 	WORD	$0x6e6adce3 // fmul v3.2d, v7.2d, v10.2d
-	FMOVQ	4800(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
+	FMOVQ	4816(R3), F7 // 0x3fe62e42fefa3800 (0.6931471805598903)
 	WORD	$0x6e67dcc7 // fmul v7.2d, v6.2d, v7.2d
 	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
 	WORD	$0x4e65d4e9 // fadd v9.2d, v7.2d, v5.2d
@@ -7881,7 +7927,7 @@ loop:
 	WORD	$0x4e63d483 // fadd v3.2d, v4.2d, v3.2d
 	FMOVQ	208(R3), F4 // 0x4000000000000000 (2)
 	WORD	$0x4e64cc43 // fmla v3.2d, v2.2d, v4.2d
-	FMOVQ	4816(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
+	FMOVQ	4832(R3), F2 // 0x3d2ef35793c76730 (5.497923018708371e-14)
 	WORD	$0x4e62ccc3 // fmla v3.2d, v6.2d, v2.2d
 	WORD	$0x4e63d4e2 // fadd v2.2d, v7.2d, v3.2d
 	WORD	$0x4ee2d4e4 // fsub v4.2d, v7.2d, v2.2d
@@ -7912,24 +7958,24 @@ loop:
 	WORD	$0x4ee5d4c6 // fsub v6.2d, v6.2d, v5.2d
 	WORD	$0x4e68d4c6 // fadd v6.2d, v6.2d, v8.2d
 	WORD	$0x6e68dd07 // fmul v7.2d, v8.2d, v8.2d
-	FMOVQ	4832(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
-	FMOVQ	4848(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
+	FMOVQ	4848(R3), F9 // 0x3e21f72fc73175a9 (2.0914679376787926e-09)
+	FMOVQ	4864(R3), F10 // 0x3e5af4ddd849d43d (2.510520637424267e-08)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4864(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
+	FMOVQ	4880(R3), F9 // 0x3e927e4db67b42a6 (2.7557273661348145e-07)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4880(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
+	FMOVQ	4896(R3), F10 // 0x3ec71de0237564ca (2.755725542574575e-06)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4896(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
+	FMOVQ	4912(R3), F9 // 0x3efa01a01a6d7808 (2.4801587325533363e-05)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4912(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
+	FMOVQ	4928(R3), F10 // 0x3f2a01a01abe62dd (0.00019841269874800493)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4928(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
+	FMOVQ	4944(R3), F9 // 0x3f56c16c16c162d6 (0.0013888888888883752)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4944(R3), F10 // 0x3f811111111100df (0.008333333333326141)
+	FMOVQ	4960(R3), F10 // 0x3f811111111100df (0.008333333333326141)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
-	FMOVQ	4960(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
+	FMOVQ	4976(R3), F9 // 0x3fa5555555555556 (0.04166666666666667)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
-	FMOVQ	4976(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
+	FMOVQ	4992(R3), F10 // 0x3fc5555555555557 (0.1666666666666667)
 	WORD	$0x4e68cd2a // fmla v10.2d, v9.2d, v8.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68cd49 // fmla v9.2d, v10.2d, v8.2d
@@ -7958,7 +8004,7 @@ loop:
 	FMOVQ	512(R3), F2 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e63e442 // fcmge v2.2d, v2.2d, v3.2d
 	WORD	$0x4e651ce5 // bic v5.16b, v7.16b, v5.16b
-	FMOVQ	4992(R3), F7 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F7 // 0x7ff8000000000001 (NaN)
 	VMOV	V5.B16, V8.B16
 	WORD	$0x6e661ce8 // bsl v8.16b, v7.16b, v6.16b
 	FMOVQ	496(R3), F6 // 0x10000000000000 (2.2250738585072014e-308)
@@ -7966,7 +8012,7 @@ loop:
 	WORD	$0x4e221c63 // and v3.16b, v3.16b, v2.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
-	FMOVQ	5008(R3), F6 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F6 // 0x4086180000000000 (707)
 	WORD	$0x6e64e4c4 // fcmge v4.2d, v6.2d, v4.2d
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
 	WORD	$0x4e651c63 // bic v3.16b, v3.16b, v5.16b
@@ -8051,16 +8097,16 @@ loop:
 	WORD	$0x6e65fc84 // fdiv v4.2d, v4.2d, v5.2d
 	WORD	$0x6e64dc85 // fmul v5.2d, v4.2d, v4.2d
 	WORD	$0x6e65dc86 // fmul v6.2d, v4.2d, v5.2d
-	FMOVQ	5024(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
-	FMOVQ	5040(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
+	FMOVQ	5040(R3), F7 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5056(R3), F9 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
-	FMOVQ	5056(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	FMOVQ	5072(R3), F7 // 0x3fcc71fccdb1583e (0.22222862285224382)
 	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
-	FMOVQ	5072(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
+	FMOVQ	5088(R3), F9 // 0x3fd2492462af6398 (0.28571424138277157)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
-	FMOVQ	5088(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
+	FMOVQ	5104(R3), F7 // 0x3fd9999999b86795 (0.40000000011206654)
 	WORD	$0x4e65cd27 // fmla v7.2d, v9.2d, v5.2d
-	FMOVQ	5104(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
+	FMOVQ	5120(R3), F9 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e65cce9 // fmla v9.2d, v7.2d, v5.2d
 	WORD	$0x4e64d484 // fadd v4.2d, v4.2d, v4.2d
 	WORD	$0x4e69ccc4 // fmla v4.2d, v6.2d, v9.2d
@@ -8078,16 +8124,16 @@ loop:
 	FMOVQ	112(R3), F7 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee7cca8 // fmls v8.2d, v5.2d, v7.2d
 	WORD	$0x6e68dd05 // fmul v5.2d, v8.2d, v8.2d
-	FMOVQ	5120(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
-	FMOVQ	5136(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	FMOVQ	5136(R3), F7 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5152(R3), F9 // 0x3f2a15169e0b2737 (0.00019899273958961527)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	5152(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	FMOVQ	5168(R3), F7 // 0x3f56c1685919d2ba (0.0013888854049614444)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
-	FMOVQ	5168(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	FMOVQ	5184(R3), F9 // 0x3f81110c63a4edf8 (0.008333298483754512)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
-	FMOVQ	5184(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
+	FMOVQ	5200(R3), F7 // 0x3fa5555555c85f99 (0.041666666718980845)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
-	FMOVQ	5200(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
+	FMOVQ	5216(R3), F9 // 0x3fc5555556750672 (0.16666666718997508)
 	WORD	$0x4e68cce9 // fmla v9.2d, v7.2d, v8.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e68cd27 // fmla v7.2d, v9.2d, v8.2d
@@ -8115,7 +8161,7 @@ loop:
 	FMOVQ	512(R3), F5 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e66e4a5 // fcmge v5.2d, v5.2d, v6.2d
 	WORD	$0x4e671d27 // bic v7.16b, v9.16b, v7.16b
-	FMOVQ	4992(R3), F9 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F9 // 0x7ff8000000000001 (NaN)
 	VMOV	V7.B16, V10.B16
 	WORD	$0x6e681d2a // bsl v10.16b, v9.16b, v8.16b
 	FMOVQ	496(R3), F8 // 0x10000000000000 (2.2250738585072014e-308)
@@ -8123,7 +8169,7 @@ loop:
 	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
-	FMOVQ	5008(R3), F8 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F8 // 0x4086180000000000 (707)
 	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
 	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
 	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
@@ -8166,16 +8212,16 @@ loop:
 	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
 	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
 	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
-	FMOVQ	5024(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
-	FMOVQ	5040(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
+	FMOVQ	5040(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
+	FMOVQ	5056(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	FMOVQ	5056(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
+	FMOVQ	5072(R3), F9 // 0x3fcc71fccdb1583e (0.22222862285224382)
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
-	FMOVQ	5072(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
+	FMOVQ	5088(R3), F11 // 0x3fd2492462af6398 (0.28571424138277157)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	FMOVQ	5088(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
+	FMOVQ	5104(R3), F9 // 0x3fd9999999b86795 (0.40000000011206654)
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
-	FMOVQ	5104(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
+	FMOVQ	5120(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
 	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
 	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
@@ -8193,16 +8239,16 @@ loop:
 	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
 	WORD	$0x6e6add47 // fmul v7.2d, v10.2d, v10.2d
-	FMOVQ	5120(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
-	FMOVQ	5136(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
+	FMOVQ	5136(R3), F9 // 0x3efa113135156880 (2.4859578222937318e-05)
+	FMOVQ	5152(R3), F11 // 0x3f2a15169e0b2737 (0.00019899273958961527)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
-	FMOVQ	5152(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
+	FMOVQ	5168(R3), F9 // 0x3f56c1685919d2ba (0.0013888854049614444)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
-	FMOVQ	5168(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
+	FMOVQ	5184(R3), F11 // 0x3f81110c63a4edf8 (0.008333298483754512)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
-	FMOVQ	5184(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
+	FMOVQ	5200(R3), F9 // 0x3fa5555555c85f99 (0.041666666718980845)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
-	FMOVQ	5200(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
+	FMOVQ	5216(R3), F11 // 0x3fc5555556750672 (0.16666666718997508)
 	WORD	$0x4e6acd2b // fmla v11.2d, v9.2d, v10.2d
 	FMOVQ	80(R3), F9 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4e6acd69 // fmla v9.2d, v11.2d, v10.2d
@@ -8230,7 +8276,7 @@ loop:
 	FMOVQ	512(R3), F7 // 0x7fefffffffffffff (1.7976931348623157e+308)
 	WORD	$0x6e68e4e7 // fcmge v7.2d, v7.2d, v8.2d
 	WORD	$0x4e691d69 // bic v9.16b, v11.16b, v9.16b
-	FMOVQ	4992(R3), F11 // 0x7ff8000000000001 (NaN)
+	FMOVQ	5008(R3), F11 // 0x7ff8000000000001 (NaN)
 	VMOV	V9.B16, V12.B16
 	WORD	$0x6e6a1d6c // bsl v12.16b, v11.16b, v10.16b
 	FMOVQ	496(R3), F10 // 0x10000000000000 (2.2250738585072014e-308)
@@ -8238,7 +8284,7 @@ loop:
 	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
-	FMOVQ	5008(R3), F10 // 0x4086180000000000 (707)
+	FMOVQ	5024(R3), F10 // 0x4086180000000000 (707)
 	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
 	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
 	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
@@ -8311,9 +8357,9 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -8377,9 +8423,9 @@ loop:
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -8399,9 +8445,9 @@ loop:
 	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
@@ -8475,9 +8521,9 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -8539,9 +8585,9 @@ loop:
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -8561,9 +8607,9 @@ loop:
 	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
@@ -8635,9 +8681,9 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -8699,9 +8745,9 @@ loop:
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e63f445 // fmax v5.2d, v2.2d, v3.2d
@@ -8721,9 +8767,9 @@ loop:
 	WORD	$0x4e261c42 // and v2.16b, v2.16b, v6.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261ca5 // and v5.16b, v5.16b, v6.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e4c6 // fcmgt v6.2d, v6.2d, v2.2d
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4e7 // fcmgt v7.2d, v7.2d, v5.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e65f447 // fmax v7.2d, v2.2d, v5.2d
@@ -8795,9 +8841,9 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -8933,9 +8979,9 @@ loop:
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	5216(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5232(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	5232(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5248(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
@@ -8972,7 +9018,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	5248(R3), F5 // 0x40800000 (4)
+	FMOVQ	5264(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -9044,9 +9090,9 @@ loop:
 	WORD	$0x4e221c02 // and v2.16b, v0.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -9180,9 +9226,9 @@ loop:
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	5216(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5232(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	5232(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5248(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e20e407 // fcmeq v7.4s, v0.4s, v0.4s
@@ -9219,7 +9265,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	5248(R3), F5 // 0x40800000 (4)
+	FMOVQ	5264(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -9289,9 +9335,9 @@ loop:
 	WORD	$0x4e221c22 // and v2.16b, v1.16b, v2.16b
 	FMOVQ	256(R3), F3 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
-	FMOVQ	3264(R3), F4 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F4 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee2e484 // fcmgt v4.2d, v4.2d, v2.2d
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee3e4a5 // fcmgt v5.2d, v5.2d, v3.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	FMOVQ	32(R3), F5 // 0x0 (0)
@@ -9425,9 +9471,9 @@ loop:
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	5216(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5232(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	5232(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5248(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
@@ -9464,7 +9510,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	5248(R3), F5 // 0x40800000 (4)
+	FMOVQ	5264(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1136(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -9597,11 +9643,11 @@ loop:
 	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c25 // and v5.16b, v1.16b, v5.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
@@ -9834,11 +9880,11 @@ loop:
 	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
@@ -10027,11 +10073,11 @@ loop:
 	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
-	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
@@ -10274,11 +10320,11 @@ loop:
 	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c05 // and v5.16b, v0.16b, v5.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
@@ -10509,11 +10555,11 @@ loop:
 	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
@@ -10702,11 +10748,11 @@ loop:
 	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
-	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
@@ -10947,11 +10993,11 @@ loop:
 	WORD	$0x4ea61c83 // orr v3.16b, v4.16b, v6.16b
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3264(R3), F5 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F5 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4a4 // fcmgt v4.2d, v5.2d, v4.2d
 	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e251c25 // and v5.16b, v1.16b, v5.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee5e4c5 // fcmgt v5.2d, v6.2d, v5.2d
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
@@ -11182,11 +11228,11 @@ loop:
 	WORD	$0x4ea81cc5 // orr v5.16b, v6.16b, v8.16b
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	FMOVQ	256(R3), F7 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e271c67 // and v7.16b, v3.16b, v7.16b
-	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee7e507 // fcmgt v7.2d, v8.2d, v7.2d
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251cc5 // and v5.16b, v6.16b, v5.16b
@@ -11375,11 +11421,11 @@ loop:
 	WORD	$0x4eaa1d07 // orr v7.16b, v8.16b, v10.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	FMOVQ	256(R3), F9 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e291c89 // and v9.16b, v4.16b, v9.16b
-	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee9e549 // fcmgt v9.2d, v10.2d, v9.2d
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d07 // and v7.16b, v8.16b, v7.16b
@@ -11611,11 +11657,11 @@ loop:
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c26 // and v6.16b, v1.16b, v6.16b
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
@@ -11841,11 +11887,11 @@ loop:
 	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
@@ -12027,11 +12073,11 @@ loop:
 	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
-	FMOVQ	3264(R3), F11 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F11 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
 	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
@@ -12267,11 +12313,11 @@ loop:
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c24 // and v4.16b, v1.16b, v4.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c06 // and v6.16b, v0.16b, v6.16b
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
@@ -12495,11 +12541,11 @@ loop:
 	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
@@ -12681,11 +12727,11 @@ loop:
 	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
-	FMOVQ	3264(R3), F11 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F11 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
 	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
@@ -12919,11 +12965,11 @@ loop:
 	WORD	$0x4ee48463 // add v3.2d, v3.2d, v4.2d
 	FMOVQ	256(R3), F4 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
-	FMOVQ	3264(R3), F6 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F6 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee4e4c4 // fcmgt v4.2d, v6.2d, v4.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c26 // and v6.16b, v1.16b, v6.16b
-	FMOVQ	3264(R3), F7 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F7 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e4e6 // fcmgt v6.2d, v7.2d, v6.2d
 	WORD	$0x4e261c84 // and v4.16b, v4.16b, v6.16b
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
@@ -13147,11 +13193,11 @@ loop:
 	WORD	$0x4ee684a5 // add v5.2d, v5.2d, v6.2d
 	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e261c46 // and v6.16b, v2.16b, v6.16b
-	FMOVQ	3264(R3), F8 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F8 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee6e506 // fcmgt v6.2d, v8.2d, v6.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c68 // and v8.16b, v3.16b, v8.16b
-	FMOVQ	3264(R3), F9 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F9 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e528 // fcmgt v8.2d, v9.2d, v8.2d
 	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
@@ -13333,11 +13379,11 @@ loop:
 	WORD	$0x4ee884e7 // add v7.2d, v7.2d, v8.2d
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e281c48 // and v8.16b, v2.16b, v8.16b
-	FMOVQ	3264(R3), F10 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F10 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6ee8e548 // fcmgt v8.2d, v10.2d, v8.2d
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e2a1c8a // and v10.16b, v4.16b, v10.16b
-	FMOVQ	3264(R3), F11 // 0x7ff0000000000000 (+Inf)
+	FMOVQ	3280(R3), F11 // 0x7ff0000000000000 (+Inf)
 	WORD	$0x6eeae56a // fcmgt v10.2d, v11.2d, v10.2d
 	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
 	WORD	$0x4e291d08 // and v8.16b, v8.16b, v9.16b
@@ -13907,254 +13953,256 @@ DATA	vmconst<>+3232(SB)/8, $0x4580000045800000
 DATA	vmconst<>+3240(SB)/8, $0x4580000045800000
 DATA	vmconst<>+3248(SB)/8, $0x3980000039800000
 DATA	vmconst<>+3256(SB)/8, $0x3980000039800000
-DATA	vmconst<>+3264(SB)/8, $0x7ff0000000000000
-DATA	vmconst<>+3272(SB)/8, $0x7ff0000000000000
-DATA	vmconst<>+3280(SB)/8, $0x00000000ffffffff
-DATA	vmconst<>+3288(SB)/8, $0x00000000ffffffff
-DATA	vmconst<>+3296(SB)/8, $0x3fd5555555555555
-DATA	vmconst<>+3304(SB)/8, $0x3fd5555555555555
-DATA	vmconst<>+3312(SB)/8, $0x41f0000000000000
-DATA	vmconst<>+3320(SB)/8, $0x41f0000000000000
-DATA	vmconst<>+3328(SB)/8, $0x2a9f789300000000
-DATA	vmconst<>+3336(SB)/8, $0x2a9f789300000000
-DATA	vmconst<>+3344(SB)/8, $0x3fe15f15f15f15f1
-DATA	vmconst<>+3352(SB)/8, $0x3fe15f15f15f15f1
-DATA	vmconst<>+3360(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA	vmconst<>+3368(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA	vmconst<>+3376(SB)/8, $0xbfe691de2532c834
-DATA	vmconst<>+3384(SB)/8, $0xbfe691de2532c834
-DATA	vmconst<>+3392(SB)/8, $0x3ff9b6db6db6db6e
-DATA	vmconst<>+3400(SB)/8, $0x3ff9b6db6db6db6e
-DATA	vmconst<>+3408(SB)/8, $0x3fd6db6db6db6db7
-DATA	vmconst<>+3416(SB)/8, $0x3fd6db6db6db6db7
-DATA	vmconst<>+3424(SB)/8, $0xffffffffc0000000
-DATA	vmconst<>+3432(SB)/8, $0xffffffffc0000000
-DATA	vmconst<>+3440(SB)/8, $0x0000000040000000
-DATA	vmconst<>+3448(SB)/8, $0x0000000040000000
-DATA	vmconst<>+3456(SB)/8, $0x7f8000007f800000
-DATA	vmconst<>+3464(SB)/8, $0x7f8000007f800000
-DATA	vmconst<>+3472(SB)/8, $0x4b8000004b800000
-DATA	vmconst<>+3480(SB)/8, $0x4b8000004b800000
-DATA	vmconst<>+3488(SB)/8, $0x3eaaaaab3eaaaaab
-DATA	vmconst<>+3496(SB)/8, $0x3eaaaaab3eaaaaab
-DATA	vmconst<>+3504(SB)/8, $0x4ea944654ea94465
-DATA	vmconst<>+3512(SB)/8, $0x4ea944654ea94465
-DATA	vmconst<>+3520(SB)/8, $0x3e30fcd73e30fcd7
-DATA	vmconst<>+3528(SB)/8, $0x3e30fcd73e30fcd7
-DATA	vmconst<>+3536(SB)/8, $0x3e638e393e638e39
-DATA	vmconst<>+3544(SB)/8, $0x3e638e393e638e39
-DATA	vmconst<>+3552(SB)/8, $0x3b8000003b800000
-DATA	vmconst<>+3560(SB)/8, $0x3b8000003b800000
-DATA	vmconst<>+3568(SB)/8, $0x4006db6db6db6db7
-DATA	vmconst<>+3576(SB)/8, $0x4006db6db6db6db7
-DATA	vmconst<>+3584(SB)/8, $0xc023a0efc69ac25c
-DATA	vmconst<>+3592(SB)/8, $0xc023a0efc69ac25c
-DATA	vmconst<>+3600(SB)/8, $0xc054526557e4d2f2
-DATA	vmconst<>+3608(SB)/8, $0xc054526557e4d2f2
-DATA	vmconst<>+3616(SB)/8, $0xc067135cebccabb2
-DATA	vmconst<>+3624(SB)/8, $0xc067135cebccabb2
-DATA	vmconst<>+3632(SB)/8, $0xc0644cb184282266
-DATA	vmconst<>+3640(SB)/8, $0xc0644cb184282266
-DATA	vmconst<>+3648(SB)/8, $0xc04f300ae4cba38d
-DATA	vmconst<>+3656(SB)/8, $0xc04f300ae4cba38d
-DATA	vmconst<>+3664(SB)/8, $0xc0251e0441b0e726
-DATA	vmconst<>+3672(SB)/8, $0xc0251e0441b0e726
-DATA	vmconst<>+3680(SB)/8, $0xbfe63416e4ba7360
-DATA	vmconst<>+3688(SB)/8, $0xbfe63416e4ba7360
-DATA	vmconst<>+3696(SB)/8, $0xbf843412600d6435
-DATA	vmconst<>+3704(SB)/8, $0xbf843412600d6435
-DATA	vmconst<>+3712(SB)/8, $0xc07e384e9bdc383f
-DATA	vmconst<>+3720(SB)/8, $0xc07e384e9bdc383f
-DATA	vmconst<>+3728(SB)/8, $0xc09004616a2e5992
-DATA	vmconst<>+3736(SB)/8, $0xc09004616a2e5992
-DATA	vmconst<>+3744(SB)/8, $0xc083ec881375f228
-DATA	vmconst<>+3752(SB)/8, $0xc083ec881375f228
-DATA	vmconst<>+3760(SB)/8, $0xc064145d43c5ed98
-DATA	vmconst<>+3768(SB)/8, $0xc064145d43c5ed98
-DATA	vmconst<>+3776(SB)/8, $0xc031c209555f995a
-DATA	vmconst<>+3784(SB)/8, $0xc031c209555f995a
-DATA	vmconst<>+3792(SB)/8, $0xbfe993ba70c285de
-DATA	vmconst<>+3800(SB)/8, $0xbfe993ba70c285de
-DATA	vmconst<>+3808(SB)/8, $0xbf84341239e86f4a
-DATA	vmconst<>+3816(SB)/8, $0xbf84341239e86f4a
-DATA	vmconst<>+3824(SB)/8, $0xbfaeeff2ee749a62
-DATA	vmconst<>+3832(SB)/8, $0xbfaeeff2ee749a62
-DATA	vmconst<>+3840(SB)/8, $0x401a47ef8e484a93
-DATA	vmconst<>+3848(SB)/8, $0x401a47ef8e484a93
-DATA	vmconst<>+3856(SB)/8, $0x405b28a3ee48ae2c
-DATA	vmconst<>+3864(SB)/8, $0x405b28a3ee48ae2c
-DATA	vmconst<>+3872(SB)/8, $0x407ad02157700314
-DATA	vmconst<>+3880(SB)/8, $0x407ad02157700314
-DATA	vmconst<>+3888(SB)/8, $0x40842b1921ec2868
-DATA	vmconst<>+3896(SB)/8, $0x40842b1921ec2868
-DATA	vmconst<>+3904(SB)/8, $0x407b290dd58a1a71
-DATA	vmconst<>+3912(SB)/8, $0x407b290dd58a1a71
-DATA	vmconst<>+3920(SB)/8, $0x4061350c526ae721
-DATA	vmconst<>+3928(SB)/8, $0x4061350c526ae721
-DATA	vmconst<>+3936(SB)/8, $0x4033a6b9bd707687
-DATA	vmconst<>+3944(SB)/8, $0x4033a6b9bd707687
-DATA	vmconst<>+3952(SB)/8, $0xc03670e242712d62
-DATA	vmconst<>+3960(SB)/8, $0xc03670e242712d62
-DATA	vmconst<>+3968(SB)/8, $0x407da874e79fe763
-DATA	vmconst<>+3976(SB)/8, $0x407da874e79fe763
-DATA	vmconst<>+3984(SB)/8, $0x40a3f219cedf3be6
-DATA	vmconst<>+3992(SB)/8, $0x40a3f219cedf3be6
-DATA	vmconst<>+4000(SB)/8, $0x40a8ffb7688c246a
-DATA	vmconst<>+4008(SB)/8, $0x40a8ffb7688c246a
-DATA	vmconst<>+4016(SB)/8, $0x409802eb189d5118
-DATA	vmconst<>+4024(SB)/8, $0x409802eb189d5118
-DATA	vmconst<>+4032(SB)/8, $0x40745cae221b9f0a
-DATA	vmconst<>+4040(SB)/8, $0x40745cae221b9f0a
-DATA	vmconst<>+4048(SB)/8, $0x403e568b261d5190
-DATA	vmconst<>+4056(SB)/8, $0x403e568b261d5190
-DATA	vmconst<>+4064(SB)/8, $0xffffffff00000000
-DATA	vmconst<>+4072(SB)/8, $0xffffffff00000000
-DATA	vmconst<>+4080(SB)/8, $0xbfe2000000000000
-DATA	vmconst<>+4088(SB)/8, $0xbfe2000000000000
-DATA	vmconst<>+4096(SB)/8, $0x3feb000000000000
-DATA	vmconst<>+4104(SB)/8, $0x3feb000000000000
-DATA	vmconst<>+4112(SB)/8, $0x0080000000000000
-DATA	vmconst<>+4120(SB)/8, $0x0080000000000000
-DATA	vmconst<>+4128(SB)/8, $0x3ff4000000000000
-DATA	vmconst<>+4136(SB)/8, $0x3ff4000000000000
-DATA	vmconst<>+4144(SB)/8, $0x3fc06eba8214db69
-DATA	vmconst<>+4152(SB)/8, $0x3fc06eba8214db69
-DATA	vmconst<>+4160(SB)/8, $0xbef8ead6120016ac
-DATA	vmconst<>+4168(SB)/8, $0xbef8ead6120016ac
-DATA	vmconst<>+4176(SB)/8, $0xbf77a291236668e4
-DATA	vmconst<>+4184(SB)/8, $0xbf77a291236668e4
-DATA	vmconst<>+4192(SB)/8, $0xbf9d2a51dbd7194f
-DATA	vmconst<>+4200(SB)/8, $0xbf9d2a51dbd7194f
-DATA	vmconst<>+4208(SB)/8, $0xbfd4cd7d691cb913
-DATA	vmconst<>+4216(SB)/8, $0xbfd4cd7d691cb913
-DATA	vmconst<>+4224(SB)/8, $0x3fc06eba8214db68
-DATA	vmconst<>+4232(SB)/8, $0x3fc06eba8214db68
-DATA	vmconst<>+4240(SB)/8, $0xbed09c4342a26120
-DATA	vmconst<>+4248(SB)/8, $0xbed09c4342a26120
-DATA	vmconst<>+4256(SB)/8, $0x3f215dc9221c1a10
-DATA	vmconst<>+4264(SB)/8, $0x3f215dc9221c1a10
-DATA	vmconst<>+4272(SB)/8, $0x3f74d022c4d36b0f
-DATA	vmconst<>+4280(SB)/8, $0x3f74d022c4d36b0f
-DATA	vmconst<>+4288(SB)/8, $0x3fb0a54c5536ceba
-DATA	vmconst<>+4296(SB)/8, $0x3fb0a54c5536ceba
-DATA	vmconst<>+4304(SB)/8, $0x3fd97779cddadc09
-DATA	vmconst<>+4312(SB)/8, $0x3fd97779cddadc09
-DATA	vmconst<>+4320(SB)/8, $0xbf61bf380a96073f
-DATA	vmconst<>+4328(SB)/8, $0xbf61bf380a96073f
-DATA	vmconst<>+4336(SB)/8, $0x3fa22a36599795eb
-DATA	vmconst<>+4344(SB)/8, $0x3fa22a36599795eb
-DATA	vmconst<>+4352(SB)/8, $0xbfbc63983d3e28ec
-DATA	vmconst<>+4360(SB)/8, $0xbfbc63983d3e28ec
-DATA	vmconst<>+4368(SB)/8, $0x3fd45fca805120e4
-DATA	vmconst<>+4376(SB)/8, $0x3fd45fca805120e4
-DATA	vmconst<>+4384(SB)/8, $0xbfd7d240fbb8c3f1
-DATA	vmconst<>+4392(SB)/8, $0xbfd7d240fbb8c3f1
-DATA	vmconst<>+4400(SB)/8, $0x3fda8d00ad92b34d
-DATA	vmconst<>+4408(SB)/8, $0x3fda8d00ad92b34d
-DATA	vmconst<>+4416(SB)/8, $0xbf6359b8bef77538
-DATA	vmconst<>+4424(SB)/8, $0xbf6359b8bef77538
-DATA	vmconst<>+4432(SB)/8, $0x3f888b545735151d
-DATA	vmconst<>+4440(SB)/8, $0x3f888b545735151d
-DATA	vmconst<>+4448(SB)/8, $0x3f8bedc26b51dd1c
-DATA	vmconst<>+4456(SB)/8, $0x3f8bedc26b51dd1c
-DATA	vmconst<>+4464(SB)/8, $0x3fc02660e763351f
-DATA	vmconst<>+4472(SB)/8, $0x3fc02660e763351f
-DATA	vmconst<>+4480(SB)/8, $0x3fb2635cd99fe9a7
-DATA	vmconst<>+4488(SB)/8, $0x3fb2635cd99fe9a7
-DATA	vmconst<>+4496(SB)/8, $0x3fe14af092eb6f33
-DATA	vmconst<>+4504(SB)/8, $0x3fe14af092eb6f33
-DATA	vmconst<>+4512(SB)/8, $0x3fbb3e6618eee323
-DATA	vmconst<>+4520(SB)/8, $0x3fbb3e6618eee323
-DATA	vmconst<>+4528(SB)/8, $0x3feb0ac160000000
-DATA	vmconst<>+4536(SB)/8, $0x3feb0ac160000000
-DATA	vmconst<>+4544(SB)/8, $0x403c000000000000
-DATA	vmconst<>+4552(SB)/8, $0x403c000000000000
-DATA	vmconst<>+4560(SB)/8, $0x3fd0000000000000
-DATA	vmconst<>+4568(SB)/8, $0x3fd0000000000000
-DATA	vmconst<>+4576(SB)/8, $0x3c70000000000000
-DATA	vmconst<>+4584(SB)/8, $0x3c70000000000000
-DATA	vmconst<>+4592(SB)/8, $0x3ffd8560b0000000
-DATA	vmconst<>+4600(SB)/8, $0x3ffd8560b0000000
-DATA	vmconst<>+4608(SB)/8, $0x3fc3d4fa80000000
-DATA	vmconst<>+4616(SB)/8, $0x3fc3d4fa80000000
-DATA	vmconst<>+4624(SB)/8, $0x41d0000041d00000
-DATA	vmconst<>+4632(SB)/8, $0x41d0000041d00000
-DATA	vmconst<>+4640(SB)/8, $0x3fe5555555555555
-DATA	vmconst<>+4648(SB)/8, $0x3fe5555555555555
-DATA	vmconst<>+4656(SB)/8, $0x3c85555555555555
-DATA	vmconst<>+4664(SB)/8, $0x3c85555555555555
-DATA	vmconst<>+4672(SB)/8, $0x3fbe02d226429fdd
-DATA	vmconst<>+4680(SB)/8, $0x3fbe02d226429fdd
-DATA	vmconst<>+4688(SB)/8, $0x3fbdf7ce8ccb4c99
-DATA	vmconst<>+4696(SB)/8, $0x3fbdf7ce8ccb4c99
-DATA	vmconst<>+4704(SB)/8, $0x3fc1118c74c35b7a
-DATA	vmconst<>+4712(SB)/8, $0x3fc1118c74c35b7a
-DATA	vmconst<>+4720(SB)/8, $0x3fc3b1395d4e6bd5
-DATA	vmconst<>+4728(SB)/8, $0x3fc3b1395d4e6bd5
-DATA	vmconst<>+4736(SB)/8, $0x3fc745d177a8f4de
-DATA	vmconst<>+4744(SB)/8, $0x3fc745d177a8f4de
-DATA	vmconst<>+4752(SB)/8, $0x3fcc71c71c6eaa8a
-DATA	vmconst<>+4760(SB)/8, $0x3fcc71c71c6eaa8a
-DATA	vmconst<>+4768(SB)/8, $0x3fd2492492492521
-DATA	vmconst<>+4776(SB)/8, $0x3fd2492492492521
-DATA	vmconst<>+4784(SB)/8, $0x3fd999999999999a
-DATA	vmconst<>+4792(SB)/8, $0x3fd999999999999a
-DATA	vmconst<>+4800(SB)/8, $0x3fe62e42fefa3800
-DATA	vmconst<>+4808(SB)/8, $0x3fe62e42fefa3800
-DATA	vmconst<>+4816(SB)/8, $0x3d2ef35793c76730
-DATA	vmconst<>+4824(SB)/8, $0x3d2ef35793c76730
-DATA	vmconst<>+4832(SB)/8, $0x3e21f72fc73175a9
-DATA	vmconst<>+4840(SB)/8, $0x3e21f72fc73175a9
-DATA	vmconst<>+4848(SB)/8, $0x3e5af4ddd849d43d
-DATA	vmconst<>+4856(SB)/8, $0x3e5af4ddd849d43d
-DATA	vmconst<>+4864(SB)/8, $0x3e927e4db67b42a6
-DATA	vmconst<>+4872(SB)/8, $0x3e927e4db67b42a6
-DATA	vmconst<>+4880(SB)/8, $0x3ec71de0237564ca
-DATA	vmconst<>+4888(SB)/8, $0x3ec71de0237564ca
-DATA	vmconst<>+4896(SB)/8, $0x3efa01a01a6d7808
-DATA	vmconst<>+4904(SB)/8, $0x3efa01a01a6d7808
-DATA	vmconst<>+4912(SB)/8, $0x3f2a01a01abe62dd
-DATA	vmconst<>+4920(SB)/8, $0x3f2a01a01abe62dd
-DATA	vmconst<>+4928(SB)/8, $0x3f56c16c16c162d6
-DATA	vmconst<>+4936(SB)/8, $0x3f56c16c16c162d6
-DATA	vmconst<>+4944(SB)/8, $0x3f811111111100df
-DATA	vmconst<>+4952(SB)/8, $0x3f811111111100df
-DATA	vmconst<>+4960(SB)/8, $0x3fa5555555555556
-DATA	vmconst<>+4968(SB)/8, $0x3fa5555555555556
-DATA	vmconst<>+4976(SB)/8, $0x3fc5555555555557
-DATA	vmconst<>+4984(SB)/8, $0x3fc5555555555557
-DATA	vmconst<>+4992(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+5000(SB)/8, $0x7ff8000000000001
-DATA	vmconst<>+5008(SB)/8, $0x4086180000000000
-DATA	vmconst<>+5016(SB)/8, $0x4086180000000000
-DATA	vmconst<>+5024(SB)/8, $0x3fc546a35debbda3
-DATA	vmconst<>+5032(SB)/8, $0x3fc546a35debbda3
-DATA	vmconst<>+5040(SB)/8, $0x3fc7382dbad4578d
-DATA	vmconst<>+5048(SB)/8, $0x3fc7382dbad4578d
-DATA	vmconst<>+5056(SB)/8, $0x3fcc71fccdb1583e
-DATA	vmconst<>+5064(SB)/8, $0x3fcc71fccdb1583e
-DATA	vmconst<>+5072(SB)/8, $0x3fd2492462af6398
-DATA	vmconst<>+5080(SB)/8, $0x3fd2492462af6398
-DATA	vmconst<>+5088(SB)/8, $0x3fd9999999b86795
-DATA	vmconst<>+5096(SB)/8, $0x3fd9999999b86795
-DATA	vmconst<>+5104(SB)/8, $0x3fe55555555553b8
-DATA	vmconst<>+5112(SB)/8, $0x3fe55555555553b8
-DATA	vmconst<>+5120(SB)/8, $0x3efa113135156880
-DATA	vmconst<>+5128(SB)/8, $0x3efa113135156880
-DATA	vmconst<>+5136(SB)/8, $0x3f2a15169e0b2737
-DATA	vmconst<>+5144(SB)/8, $0x3f2a15169e0b2737
-DATA	vmconst<>+5152(SB)/8, $0x3f56c1685919d2ba
-DATA	vmconst<>+5160(SB)/8, $0x3f56c1685919d2ba
-DATA	vmconst<>+5168(SB)/8, $0x3f81110c63a4edf8
-DATA	vmconst<>+5176(SB)/8, $0x3f81110c63a4edf8
-DATA	vmconst<>+5184(SB)/8, $0x3fa5555555c85f99
-DATA	vmconst<>+5192(SB)/8, $0x3fa5555555c85f99
-DATA	vmconst<>+5200(SB)/8, $0x3fc5555556750672
-DATA	vmconst<>+5208(SB)/8, $0x3fc5555556750672
-DATA	vmconst<>+5216(SB)/8, $0x0d8000000d800000
-DATA	vmconst<>+5224(SB)/8, $0x0d8000000d800000
-DATA	vmconst<>+5232(SB)/8, $0x7e8000007e800000
-DATA	vmconst<>+5240(SB)/8, $0x7e8000007e800000
-DATA	vmconst<>+5248(SB)/8, $0x4080000040800000
-DATA	vmconst<>+5256(SB)/8, $0x4080000040800000
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $5264
+DATA	vmconst<>+3264(SB)/8, $0xffffffffffffffff
+DATA	vmconst<>+3272(SB)/8, $0xffffffffffffffff
+DATA	vmconst<>+3280(SB)/8, $0x7ff0000000000000
+DATA	vmconst<>+3288(SB)/8, $0x7ff0000000000000
+DATA	vmconst<>+3296(SB)/8, $0x00000000ffffffff
+DATA	vmconst<>+3304(SB)/8, $0x00000000ffffffff
+DATA	vmconst<>+3312(SB)/8, $0x3fd5555555555555
+DATA	vmconst<>+3320(SB)/8, $0x3fd5555555555555
+DATA	vmconst<>+3328(SB)/8, $0x41f0000000000000
+DATA	vmconst<>+3336(SB)/8, $0x41f0000000000000
+DATA	vmconst<>+3344(SB)/8, $0x2a9f789300000000
+DATA	vmconst<>+3352(SB)/8, $0x2a9f789300000000
+DATA	vmconst<>+3360(SB)/8, $0x3fe15f15f15f15f1
+DATA	vmconst<>+3368(SB)/8, $0x3fe15f15f15f15f1
+DATA	vmconst<>+3376(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA	vmconst<>+3384(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA	vmconst<>+3392(SB)/8, $0xbfe691de2532c834
+DATA	vmconst<>+3400(SB)/8, $0xbfe691de2532c834
+DATA	vmconst<>+3408(SB)/8, $0x3ff9b6db6db6db6e
+DATA	vmconst<>+3416(SB)/8, $0x3ff9b6db6db6db6e
+DATA	vmconst<>+3424(SB)/8, $0x3fd6db6db6db6db7
+DATA	vmconst<>+3432(SB)/8, $0x3fd6db6db6db6db7
+DATA	vmconst<>+3440(SB)/8, $0xffffffffc0000000
+DATA	vmconst<>+3448(SB)/8, $0xffffffffc0000000
+DATA	vmconst<>+3456(SB)/8, $0x0000000040000000
+DATA	vmconst<>+3464(SB)/8, $0x0000000040000000
+DATA	vmconst<>+3472(SB)/8, $0x7f8000007f800000
+DATA	vmconst<>+3480(SB)/8, $0x7f8000007f800000
+DATA	vmconst<>+3488(SB)/8, $0x4b8000004b800000
+DATA	vmconst<>+3496(SB)/8, $0x4b8000004b800000
+DATA	vmconst<>+3504(SB)/8, $0x3eaaaaab3eaaaaab
+DATA	vmconst<>+3512(SB)/8, $0x3eaaaaab3eaaaaab
+DATA	vmconst<>+3520(SB)/8, $0x4ea944654ea94465
+DATA	vmconst<>+3528(SB)/8, $0x4ea944654ea94465
+DATA	vmconst<>+3536(SB)/8, $0x3e30fcd73e30fcd7
+DATA	vmconst<>+3544(SB)/8, $0x3e30fcd73e30fcd7
+DATA	vmconst<>+3552(SB)/8, $0x3e638e393e638e39
+DATA	vmconst<>+3560(SB)/8, $0x3e638e393e638e39
+DATA	vmconst<>+3568(SB)/8, $0x3b8000003b800000
+DATA	vmconst<>+3576(SB)/8, $0x3b8000003b800000
+DATA	vmconst<>+3584(SB)/8, $0x4006db6db6db6db7
+DATA	vmconst<>+3592(SB)/8, $0x4006db6db6db6db7
+DATA	vmconst<>+3600(SB)/8, $0xc023a0efc69ac25c
+DATA	vmconst<>+3608(SB)/8, $0xc023a0efc69ac25c
+DATA	vmconst<>+3616(SB)/8, $0xc054526557e4d2f2
+DATA	vmconst<>+3624(SB)/8, $0xc054526557e4d2f2
+DATA	vmconst<>+3632(SB)/8, $0xc067135cebccabb2
+DATA	vmconst<>+3640(SB)/8, $0xc067135cebccabb2
+DATA	vmconst<>+3648(SB)/8, $0xc0644cb184282266
+DATA	vmconst<>+3656(SB)/8, $0xc0644cb184282266
+DATA	vmconst<>+3664(SB)/8, $0xc04f300ae4cba38d
+DATA	vmconst<>+3672(SB)/8, $0xc04f300ae4cba38d
+DATA	vmconst<>+3680(SB)/8, $0xc0251e0441b0e726
+DATA	vmconst<>+3688(SB)/8, $0xc0251e0441b0e726
+DATA	vmconst<>+3696(SB)/8, $0xbfe63416e4ba7360
+DATA	vmconst<>+3704(SB)/8, $0xbfe63416e4ba7360
+DATA	vmconst<>+3712(SB)/8, $0xbf843412600d6435
+DATA	vmconst<>+3720(SB)/8, $0xbf843412600d6435
+DATA	vmconst<>+3728(SB)/8, $0xc07e384e9bdc383f
+DATA	vmconst<>+3736(SB)/8, $0xc07e384e9bdc383f
+DATA	vmconst<>+3744(SB)/8, $0xc09004616a2e5992
+DATA	vmconst<>+3752(SB)/8, $0xc09004616a2e5992
+DATA	vmconst<>+3760(SB)/8, $0xc083ec881375f228
+DATA	vmconst<>+3768(SB)/8, $0xc083ec881375f228
+DATA	vmconst<>+3776(SB)/8, $0xc064145d43c5ed98
+DATA	vmconst<>+3784(SB)/8, $0xc064145d43c5ed98
+DATA	vmconst<>+3792(SB)/8, $0xc031c209555f995a
+DATA	vmconst<>+3800(SB)/8, $0xc031c209555f995a
+DATA	vmconst<>+3808(SB)/8, $0xbfe993ba70c285de
+DATA	vmconst<>+3816(SB)/8, $0xbfe993ba70c285de
+DATA	vmconst<>+3824(SB)/8, $0xbf84341239e86f4a
+DATA	vmconst<>+3832(SB)/8, $0xbf84341239e86f4a
+DATA	vmconst<>+3840(SB)/8, $0xbfaeeff2ee749a62
+DATA	vmconst<>+3848(SB)/8, $0xbfaeeff2ee749a62
+DATA	vmconst<>+3856(SB)/8, $0x401a47ef8e484a93
+DATA	vmconst<>+3864(SB)/8, $0x401a47ef8e484a93
+DATA	vmconst<>+3872(SB)/8, $0x405b28a3ee48ae2c
+DATA	vmconst<>+3880(SB)/8, $0x405b28a3ee48ae2c
+DATA	vmconst<>+3888(SB)/8, $0x407ad02157700314
+DATA	vmconst<>+3896(SB)/8, $0x407ad02157700314
+DATA	vmconst<>+3904(SB)/8, $0x40842b1921ec2868
+DATA	vmconst<>+3912(SB)/8, $0x40842b1921ec2868
+DATA	vmconst<>+3920(SB)/8, $0x407b290dd58a1a71
+DATA	vmconst<>+3928(SB)/8, $0x407b290dd58a1a71
+DATA	vmconst<>+3936(SB)/8, $0x4061350c526ae721
+DATA	vmconst<>+3944(SB)/8, $0x4061350c526ae721
+DATA	vmconst<>+3952(SB)/8, $0x4033a6b9bd707687
+DATA	vmconst<>+3960(SB)/8, $0x4033a6b9bd707687
+DATA	vmconst<>+3968(SB)/8, $0xc03670e242712d62
+DATA	vmconst<>+3976(SB)/8, $0xc03670e242712d62
+DATA	vmconst<>+3984(SB)/8, $0x407da874e79fe763
+DATA	vmconst<>+3992(SB)/8, $0x407da874e79fe763
+DATA	vmconst<>+4000(SB)/8, $0x40a3f219cedf3be6
+DATA	vmconst<>+4008(SB)/8, $0x40a3f219cedf3be6
+DATA	vmconst<>+4016(SB)/8, $0x40a8ffb7688c246a
+DATA	vmconst<>+4024(SB)/8, $0x40a8ffb7688c246a
+DATA	vmconst<>+4032(SB)/8, $0x409802eb189d5118
+DATA	vmconst<>+4040(SB)/8, $0x409802eb189d5118
+DATA	vmconst<>+4048(SB)/8, $0x40745cae221b9f0a
+DATA	vmconst<>+4056(SB)/8, $0x40745cae221b9f0a
+DATA	vmconst<>+4064(SB)/8, $0x403e568b261d5190
+DATA	vmconst<>+4072(SB)/8, $0x403e568b261d5190
+DATA	vmconst<>+4080(SB)/8, $0xffffffff00000000
+DATA	vmconst<>+4088(SB)/8, $0xffffffff00000000
+DATA	vmconst<>+4096(SB)/8, $0xbfe2000000000000
+DATA	vmconst<>+4104(SB)/8, $0xbfe2000000000000
+DATA	vmconst<>+4112(SB)/8, $0x3feb000000000000
+DATA	vmconst<>+4120(SB)/8, $0x3feb000000000000
+DATA	vmconst<>+4128(SB)/8, $0x0080000000000000
+DATA	vmconst<>+4136(SB)/8, $0x0080000000000000
+DATA	vmconst<>+4144(SB)/8, $0x3ff4000000000000
+DATA	vmconst<>+4152(SB)/8, $0x3ff4000000000000
+DATA	vmconst<>+4160(SB)/8, $0x3fc06eba8214db69
+DATA	vmconst<>+4168(SB)/8, $0x3fc06eba8214db69
+DATA	vmconst<>+4176(SB)/8, $0xbef8ead6120016ac
+DATA	vmconst<>+4184(SB)/8, $0xbef8ead6120016ac
+DATA	vmconst<>+4192(SB)/8, $0xbf77a291236668e4
+DATA	vmconst<>+4200(SB)/8, $0xbf77a291236668e4
+DATA	vmconst<>+4208(SB)/8, $0xbf9d2a51dbd7194f
+DATA	vmconst<>+4216(SB)/8, $0xbf9d2a51dbd7194f
+DATA	vmconst<>+4224(SB)/8, $0xbfd4cd7d691cb913
+DATA	vmconst<>+4232(SB)/8, $0xbfd4cd7d691cb913
+DATA	vmconst<>+4240(SB)/8, $0x3fc06eba8214db68
+DATA	vmconst<>+4248(SB)/8, $0x3fc06eba8214db68
+DATA	vmconst<>+4256(SB)/8, $0xbed09c4342a26120
+DATA	vmconst<>+4264(SB)/8, $0xbed09c4342a26120
+DATA	vmconst<>+4272(SB)/8, $0x3f215dc9221c1a10
+DATA	vmconst<>+4280(SB)/8, $0x3f215dc9221c1a10
+DATA	vmconst<>+4288(SB)/8, $0x3f74d022c4d36b0f
+DATA	vmconst<>+4296(SB)/8, $0x3f74d022c4d36b0f
+DATA	vmconst<>+4304(SB)/8, $0x3fb0a54c5536ceba
+DATA	vmconst<>+4312(SB)/8, $0x3fb0a54c5536ceba
+DATA	vmconst<>+4320(SB)/8, $0x3fd97779cddadc09
+DATA	vmconst<>+4328(SB)/8, $0x3fd97779cddadc09
+DATA	vmconst<>+4336(SB)/8, $0xbf61bf380a96073f
+DATA	vmconst<>+4344(SB)/8, $0xbf61bf380a96073f
+DATA	vmconst<>+4352(SB)/8, $0x3fa22a36599795eb
+DATA	vmconst<>+4360(SB)/8, $0x3fa22a36599795eb
+DATA	vmconst<>+4368(SB)/8, $0xbfbc63983d3e28ec
+DATA	vmconst<>+4376(SB)/8, $0xbfbc63983d3e28ec
+DATA	vmconst<>+4384(SB)/8, $0x3fd45fca805120e4
+DATA	vmconst<>+4392(SB)/8, $0x3fd45fca805120e4
+DATA	vmconst<>+4400(SB)/8, $0xbfd7d240fbb8c3f1
+DATA	vmconst<>+4408(SB)/8, $0xbfd7d240fbb8c3f1
+DATA	vmconst<>+4416(SB)/8, $0x3fda8d00ad92b34d
+DATA	vmconst<>+4424(SB)/8, $0x3fda8d00ad92b34d
+DATA	vmconst<>+4432(SB)/8, $0xbf6359b8bef77538
+DATA	vmconst<>+4440(SB)/8, $0xbf6359b8bef77538
+DATA	vmconst<>+4448(SB)/8, $0x3f888b545735151d
+DATA	vmconst<>+4456(SB)/8, $0x3f888b545735151d
+DATA	vmconst<>+4464(SB)/8, $0x3f8bedc26b51dd1c
+DATA	vmconst<>+4472(SB)/8, $0x3f8bedc26b51dd1c
+DATA	vmconst<>+4480(SB)/8, $0x3fc02660e763351f
+DATA	vmconst<>+4488(SB)/8, $0x3fc02660e763351f
+DATA	vmconst<>+4496(SB)/8, $0x3fb2635cd99fe9a7
+DATA	vmconst<>+4504(SB)/8, $0x3fb2635cd99fe9a7
+DATA	vmconst<>+4512(SB)/8, $0x3fe14af092eb6f33
+DATA	vmconst<>+4520(SB)/8, $0x3fe14af092eb6f33
+DATA	vmconst<>+4528(SB)/8, $0x3fbb3e6618eee323
+DATA	vmconst<>+4536(SB)/8, $0x3fbb3e6618eee323
+DATA	vmconst<>+4544(SB)/8, $0x3feb0ac160000000
+DATA	vmconst<>+4552(SB)/8, $0x3feb0ac160000000
+DATA	vmconst<>+4560(SB)/8, $0x403c000000000000
+DATA	vmconst<>+4568(SB)/8, $0x403c000000000000
+DATA	vmconst<>+4576(SB)/8, $0x3fd0000000000000
+DATA	vmconst<>+4584(SB)/8, $0x3fd0000000000000
+DATA	vmconst<>+4592(SB)/8, $0x3c70000000000000
+DATA	vmconst<>+4600(SB)/8, $0x3c70000000000000
+DATA	vmconst<>+4608(SB)/8, $0x3ffd8560b0000000
+DATA	vmconst<>+4616(SB)/8, $0x3ffd8560b0000000
+DATA	vmconst<>+4624(SB)/8, $0x3fc3d4fa80000000
+DATA	vmconst<>+4632(SB)/8, $0x3fc3d4fa80000000
+DATA	vmconst<>+4640(SB)/8, $0x41d0000041d00000
+DATA	vmconst<>+4648(SB)/8, $0x41d0000041d00000
+DATA	vmconst<>+4656(SB)/8, $0x3fe5555555555555
+DATA	vmconst<>+4664(SB)/8, $0x3fe5555555555555
+DATA	vmconst<>+4672(SB)/8, $0x3c85555555555555
+DATA	vmconst<>+4680(SB)/8, $0x3c85555555555555
+DATA	vmconst<>+4688(SB)/8, $0x3fbe02d226429fdd
+DATA	vmconst<>+4696(SB)/8, $0x3fbe02d226429fdd
+DATA	vmconst<>+4704(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA	vmconst<>+4712(SB)/8, $0x3fbdf7ce8ccb4c99
+DATA	vmconst<>+4720(SB)/8, $0x3fc1118c74c35b7a
+DATA	vmconst<>+4728(SB)/8, $0x3fc1118c74c35b7a
+DATA	vmconst<>+4736(SB)/8, $0x3fc3b1395d4e6bd5
+DATA	vmconst<>+4744(SB)/8, $0x3fc3b1395d4e6bd5
+DATA	vmconst<>+4752(SB)/8, $0x3fc745d177a8f4de
+DATA	vmconst<>+4760(SB)/8, $0x3fc745d177a8f4de
+DATA	vmconst<>+4768(SB)/8, $0x3fcc71c71c6eaa8a
+DATA	vmconst<>+4776(SB)/8, $0x3fcc71c71c6eaa8a
+DATA	vmconst<>+4784(SB)/8, $0x3fd2492492492521
+DATA	vmconst<>+4792(SB)/8, $0x3fd2492492492521
+DATA	vmconst<>+4800(SB)/8, $0x3fd999999999999a
+DATA	vmconst<>+4808(SB)/8, $0x3fd999999999999a
+DATA	vmconst<>+4816(SB)/8, $0x3fe62e42fefa3800
+DATA	vmconst<>+4824(SB)/8, $0x3fe62e42fefa3800
+DATA	vmconst<>+4832(SB)/8, $0x3d2ef35793c76730
+DATA	vmconst<>+4840(SB)/8, $0x3d2ef35793c76730
+DATA	vmconst<>+4848(SB)/8, $0x3e21f72fc73175a9
+DATA	vmconst<>+4856(SB)/8, $0x3e21f72fc73175a9
+DATA	vmconst<>+4864(SB)/8, $0x3e5af4ddd849d43d
+DATA	vmconst<>+4872(SB)/8, $0x3e5af4ddd849d43d
+DATA	vmconst<>+4880(SB)/8, $0x3e927e4db67b42a6
+DATA	vmconst<>+4888(SB)/8, $0x3e927e4db67b42a6
+DATA	vmconst<>+4896(SB)/8, $0x3ec71de0237564ca
+DATA	vmconst<>+4904(SB)/8, $0x3ec71de0237564ca
+DATA	vmconst<>+4912(SB)/8, $0x3efa01a01a6d7808
+DATA	vmconst<>+4920(SB)/8, $0x3efa01a01a6d7808
+DATA	vmconst<>+4928(SB)/8, $0x3f2a01a01abe62dd
+DATA	vmconst<>+4936(SB)/8, $0x3f2a01a01abe62dd
+DATA	vmconst<>+4944(SB)/8, $0x3f56c16c16c162d6
+DATA	vmconst<>+4952(SB)/8, $0x3f56c16c16c162d6
+DATA	vmconst<>+4960(SB)/8, $0x3f811111111100df
+DATA	vmconst<>+4968(SB)/8, $0x3f811111111100df
+DATA	vmconst<>+4976(SB)/8, $0x3fa5555555555556
+DATA	vmconst<>+4984(SB)/8, $0x3fa5555555555556
+DATA	vmconst<>+4992(SB)/8, $0x3fc5555555555557
+DATA	vmconst<>+5000(SB)/8, $0x3fc5555555555557
+DATA	vmconst<>+5008(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+5016(SB)/8, $0x7ff8000000000001
+DATA	vmconst<>+5024(SB)/8, $0x4086180000000000
+DATA	vmconst<>+5032(SB)/8, $0x4086180000000000
+DATA	vmconst<>+5040(SB)/8, $0x3fc546a35debbda3
+DATA	vmconst<>+5048(SB)/8, $0x3fc546a35debbda3
+DATA	vmconst<>+5056(SB)/8, $0x3fc7382dbad4578d
+DATA	vmconst<>+5064(SB)/8, $0x3fc7382dbad4578d
+DATA	vmconst<>+5072(SB)/8, $0x3fcc71fccdb1583e
+DATA	vmconst<>+5080(SB)/8, $0x3fcc71fccdb1583e
+DATA	vmconst<>+5088(SB)/8, $0x3fd2492462af6398
+DATA	vmconst<>+5096(SB)/8, $0x3fd2492462af6398
+DATA	vmconst<>+5104(SB)/8, $0x3fd9999999b86795
+DATA	vmconst<>+5112(SB)/8, $0x3fd9999999b86795
+DATA	vmconst<>+5120(SB)/8, $0x3fe55555555553b8
+DATA	vmconst<>+5128(SB)/8, $0x3fe55555555553b8
+DATA	vmconst<>+5136(SB)/8, $0x3efa113135156880
+DATA	vmconst<>+5144(SB)/8, $0x3efa113135156880
+DATA	vmconst<>+5152(SB)/8, $0x3f2a15169e0b2737
+DATA	vmconst<>+5160(SB)/8, $0x3f2a15169e0b2737
+DATA	vmconst<>+5168(SB)/8, $0x3f56c1685919d2ba
+DATA	vmconst<>+5176(SB)/8, $0x3f56c1685919d2ba
+DATA	vmconst<>+5184(SB)/8, $0x3f81110c63a4edf8
+DATA	vmconst<>+5192(SB)/8, $0x3f81110c63a4edf8
+DATA	vmconst<>+5200(SB)/8, $0x3fa5555555c85f99
+DATA	vmconst<>+5208(SB)/8, $0x3fa5555555c85f99
+DATA	vmconst<>+5216(SB)/8, $0x3fc5555556750672
+DATA	vmconst<>+5224(SB)/8, $0x3fc5555556750672
+DATA	vmconst<>+5232(SB)/8, $0x0d8000000d800000
+DATA	vmconst<>+5240(SB)/8, $0x0d8000000d800000
+DATA	vmconst<>+5248(SB)/8, $0x7e8000007e800000
+DATA	vmconst<>+5256(SB)/8, $0x7e8000007e800000
+DATA	vmconst<>+5264(SB)/8, $0x4080000040800000
+DATA	vmconst<>+5272(SB)/8, $0x4080000040800000
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $5280

@@ -1303,191 +1303,223 @@ loop37:
 	VCMPPD     $0x1d, vmconst<>+576(SB), Y0, Y1
 	VCMPPD     $0x12, vmconst<>+2528(SB), Y0, Y2
 	VPAND      Y2, Y1, Y1
-	VMULPD     Y0, Y0, Y2
-	VSUBPD     vmconst<>+576(SB), Y2, Y2
-	VADDPD     Y0, Y0, Y3
-	VSQRTPD    Y2, Y2
-	VADDPD     Y2, Y0, Y2
-	VMOVUPS    vmconst<>+576(SB), Y4
-	VDIVPD     Y2, Y4, Y2
-	VSUBPD     Y2, Y3, Y2
-	VCMPPD     $0x1d, vmconst<>+3840(SB), Y2, Y3
-	VCMPPD     $0x12, vmconst<>+2528(SB), Y2, Y4
-	VPAND      Y4, Y3, Y3
-	VPAND      vmconst<>+2624(SB), Y2, Y3
-	VPOR       vmconst<>+544(SB), Y3, Y3
-	VPSRLQ     $0x34, Y2, Y2
-	VPOR       vmconst<>+960(SB), Y2, Y2
-	VSUBPD     vmconst<>+3872(SB), Y2, Y2
-	VCMPPD     $0x12, vmconst<>+3904(SB), Y3, Y4
-	VSUBPD     vmconst<>+576(SB), Y2, Y5
-	VBLENDVPD  Y4, Y5, Y2, Y2
-	VADDPD     Y3, Y3, Y5
-	VBLENDVPD  Y4, Y5, Y3, Y3
-	VSUBPD     vmconst<>+576(SB), Y3, Y3
-	VADDPD     vmconst<>+96(SB), Y3, Y4
-	VDIVPD     Y4, Y3, Y4
-	VMULPD     Y4, Y4, Y5
-	VMULPD     Y5, Y5, Y6
-	VMULPD     vmconst<>+2752(SB), Y6, Y7
-	VADDPD     vmconst<>+2816(SB), Y7, Y7
-	VMULPD     Y6, Y7, Y7
-	VADDPD     vmconst<>+2880(SB), Y7, Y7
-	VMULPD     Y6, Y7, Y7
-	VADDPD     vmconst<>+2944(SB), Y7, Y7
-	VMULPD     Y5, Y7, Y5
-	VMULPD     vmconst<>+2784(SB), Y6, Y7
-	VADDPD     vmconst<>+2848(SB), Y7, Y7
-	VMULPD     Y6, Y7, Y7
-	VADDPD     vmconst<>+2912(SB), Y7, Y7
-	VMULPD     Y6, Y7, Y6
-	VADDPD     Y6, Y5, Y5
-	VMULPD     vmconst<>+544(SB), Y3, Y6
-	VMULPD     Y3, Y6, Y6
-	VADDPD     Y6, Y5, Y5
-	VMULPD     Y5, Y4, Y4
-	VMULPD     vmconst<>+1792(SB), Y2, Y5
-	VADDPD     Y5, Y4, Y4
-	VSUBPD     Y4, Y6, Y4
-	VSUBPD     Y3, Y4, Y3
-	VMULPD     vmconst<>+1760(SB), Y2, Y2
-	VSUBPD     Y3, Y2, Y2
-	VSUBPD     vmconst<>+576(SB), Y0, Y3
-	VADDPD     Y3, Y3, Y4
-	VMULPD     Y3, Y3, Y5
-	VADDPD     Y4, Y5, Y4
-	VSQRTPD    Y4, Y4
-	VADDPD     Y4, Y3, Y3
-	VPAND      vmconst<>+32(SB), Y3, Y4
-	VCMPPD     $0x1e, vmconst<>+2400(SB), Y3, Y5
-	VCMPPD     $0x12, vmconst<>+2528(SB), Y3, Y6
-	VPAND      Y6, Y5, Y5
-	VCMPPD     $0x1d, vmconst<>+2560(SB), Y4, Y5
-	VADDPD     vmconst<>+576(SB), Y3, Y6
-	VBLENDVPD  Y5, Y3, Y6, Y6
-	VPSRLQ     $0x34, Y6, Y7
-	VPOR       vmconst<>+960(SB), Y7, Y7
-	VSUBPD     vmconst<>+2592(SB), Y7, Y7
-	VSUBPD     Y3, Y6, Y8
-	VMOVUPS    vmconst<>+576(SB), Y9
-	VSUBPD     Y8, Y9, Y8
-	VSUBPD     vmconst<>+576(SB), Y6, Y9
-	VSUBPD     Y9, Y3, Y9
-	VCMPPD     $0x1e, vmconst<>+864(SB), Y7, Y10
-	VBLENDVPD  Y10, Y8, Y9, Y8
-	VDIVPD     Y6, Y8, Y8
-	VBLENDVPD  Y5, vmconst<>+864(SB), Y8, Y5
-	VPAND      vmconst<>+2624(SB), Y6, Y6
-	VPOR       vmconst<>+576(SB), Y6, Y6
-	VCMPPD     $0x1d, vmconst<>+2656(SB), Y6, Y8
-	VADDPD     vmconst<>+576(SB), Y7, Y9
-	VBLENDVPD  Y8, Y9, Y7, Y7
-	VMULPD     vmconst<>+544(SB), Y6, Y9
-	VBLENDVPD  Y8, Y9, Y6, Y6
-	VSUBPD     vmconst<>+576(SB), Y6, Y6
-	VCMPPD     $0x11, vmconst<>+2688(SB), Y4, Y8
-	VCMPPD     $0x1e, vmconst<>+2720(SB), Y3, Y9
-	VPAND      Y9, Y8, Y8
-	VCMPPD     $0x00, vmconst<>+864(SB), Y6, Y9
-	VBLENDVPD  Y8, Y3, Y6, Y6
-	VBLENDVPD  Y8, vmconst<>+864(SB), Y5, Y5
-	VBLENDVPD  Y8, vmconst<>+864(SB), Y7, Y7
-	VMULPD     vmconst<>+544(SB), Y6, Y8
-	VMULPD     Y6, Y8, Y8
-	VADDPD     vmconst<>+96(SB), Y6, Y10
-	VDIVPD     Y10, Y6, Y10
-	VMULPD     Y10, Y10, Y11
-	VMULPD     vmconst<>+2752(SB), Y11, Y12
-	VADDPD     vmconst<>+2784(SB), Y12, Y12
-	VMULPD     Y11, Y12, Y12
-	VADDPD     vmconst<>+2816(SB), Y12, Y12
-	VMULPD     Y11, Y12, Y12
-	VADDPD     vmconst<>+2848(SB), Y12, Y12
-	VMULPD     Y11, Y12, Y12
-	VADDPD     vmconst<>+2880(SB), Y12, Y12
-	VMULPD     Y11, Y12, Y12
-	VADDPD     vmconst<>+2912(SB), Y12, Y12
-	VMULPD     Y11, Y12, Y12
-	VADDPD     vmconst<>+2944(SB), Y12, Y12
-	VMULPD     Y11, Y12, Y11
-	VADDPD     Y8, Y11, Y11
-	VMULPD     Y11, Y10, Y12
-	VSUBPD     Y12, Y8, Y12
-	VSUBPD     Y12, Y6, Y12
-	VMULPD     vmconst<>+1792(SB), Y7, Y13
-	VADDPD     Y5, Y13, Y13
-	VMULPD     Y11, Y10, Y10
-	VADDPD     Y13, Y10, Y10
-	VMULPD     vmconst<>+1760(SB), Y7, Y11
-	VSUBPD     Y10, Y8, Y8
-	VSUBPD     Y6, Y8, Y6
-	VSUBPD     Y6, Y11, Y6
-	VMULPD     vmconst<>+1792(SB), Y7, Y8
-	VADDPD     Y5, Y8, Y5
-	VMULPD     vmconst<>+1760(SB), Y7, Y8
-	VADDPD     Y5, Y8, Y5
-	VBLENDVPD  Y9, Y5, Y6, Y5
-	VCMPPD     $0x00, vmconst<>+864(SB), Y7, Y6
-	VBLENDVPD  Y6, Y12, Y5, Y5
-	VCMPPD     $0x11, vmconst<>+2976(SB), Y4, Y6
-	VMULPD     Y3, Y3, Y7
-	VMULPD     vmconst<>+544(SB), Y7, Y7
-	VSUBPD     Y7, Y3, Y7
-	VBLENDVPD  Y6, Y7, Y5, Y5
-	VCMPPD     $0x11, vmconst<>+2432(SB), Y4, Y4
-	VBLENDVPD  Y4, Y3, Y5, Y3
-	VCMPPD     $0x1d, vmconst<>+3840(SB), Y0, Y4
-	VCMPPD     $0x12, vmconst<>+2528(SB), Y0, Y5
-	VPAND      Y5, Y4, Y4
-	VPAND      vmconst<>+2624(SB), Y0, Y4
-	VPOR       vmconst<>+544(SB), Y4, Y4
-	VPSRLQ     $0x34, Y0, Y5
-	VPOR       vmconst<>+960(SB), Y5, Y5
-	VSUBPD     vmconst<>+3872(SB), Y5, Y5
-	VCMPPD     $0x12, vmconst<>+3904(SB), Y4, Y6
-	VSUBPD     vmconst<>+576(SB), Y5, Y7
-	VBLENDVPD  Y6, Y7, Y5, Y5
-	VADDPD     Y4, Y4, Y7
-	VBLENDVPD  Y6, Y7, Y4, Y4
-	VSUBPD     vmconst<>+576(SB), Y4, Y4
-	VADDPD     vmconst<>+96(SB), Y4, Y6
-	VDIVPD     Y6, Y4, Y6
-	VMULPD     Y6, Y6, Y7
-	VMULPD     Y7, Y7, Y8
-	VMULPD     vmconst<>+2752(SB), Y8, Y9
-	VADDPD     vmconst<>+2816(SB), Y9, Y9
-	VMULPD     Y8, Y9, Y9
-	VADDPD     vmconst<>+2880(SB), Y9, Y9
-	VMULPD     Y8, Y9, Y9
-	VADDPD     vmconst<>+2944(SB), Y9, Y9
-	VMULPD     Y7, Y9, Y7
-	VMULPD     vmconst<>+2784(SB), Y8, Y9
-	VADDPD     vmconst<>+2848(SB), Y9, Y9
-	VMULPD     Y8, Y9, Y9
-	VADDPD     vmconst<>+2912(SB), Y9, Y9
-	VMULPD     Y8, Y9, Y8
-	VADDPD     Y8, Y7, Y7
-	VMULPD     vmconst<>+544(SB), Y4, Y8
-	VMULPD     Y4, Y8, Y8
-	VADDPD     Y8, Y7, Y7
-	VMULPD     Y7, Y6, Y6
-	VMULPD     vmconst<>+1792(SB), Y5, Y7
-	VADDPD     Y7, Y6, Y6
-	VSUBPD     Y6, Y8, Y6
-	VSUBPD     Y4, Y6, Y4
-	VMULPD     vmconst<>+1760(SB), Y5, Y5
-	VSUBPD     Y4, Y5, Y4
-	VCMPPD     $0x1e, vmconst<>+96(SB), Y0, Y5
-	VBLENDVPD  Y5, Y2, Y3, Y2
-	VCMPPD     $0x1d, vmconst<>+3936(SB), Y0, Y3
-	VADDPD     vmconst<>+3968(SB), Y4, Y4
-	VBLENDVPD  Y3, Y4, Y2, Y2
-	VMOVUPS    Y2, (AX)(BX*8)
-	VMOVMSKPD  Y1, SI
-	ADDQ       $0x04, BX
-	XORQ       $0x0f, SI
-	JNZ        out39
-	JMP        loop37
+	VCMPPD     $0x12, vmconst<>+96(SB), Y0, Y2
+	VMOVUPS    vmconst<>+864(SB), Y3
+	VBLENDVPD  Y2, vmconst<>+4032(SB), Y3, Y2
+	VMOVUPS    Y0, Y3
+
+while40:
+	VPTEST    Y2, Y2
+	JZ        whiledone41
+	VSUBPD    vmconst<>+576(SB), Y0, Y2
+	VADDPD    Y2, Y2, Y3
+	VMULPD    Y2, Y2, Y4
+	VADDPD    Y3, Y4, Y3
+	VSQRTPD   Y3, Y3
+	VADDPD    Y3, Y2, Y2
+	VPAND     vmconst<>+32(SB), Y2, Y3
+	VCMPPD    $0x1e, vmconst<>+2400(SB), Y2, Y4
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y2, Y5
+	VPAND     Y5, Y4, Y4
+	VCMPPD    $0x1d, vmconst<>+2560(SB), Y3, Y4
+	VADDPD    vmconst<>+576(SB), Y2, Y5
+	VBLENDVPD Y4, Y2, Y5, Y5
+	VPSRLQ    $0x34, Y5, Y6
+	VPOR      vmconst<>+960(SB), Y6, Y6
+	VSUBPD    vmconst<>+2592(SB), Y6, Y6
+	VSUBPD    Y2, Y5, Y7
+	VMOVUPS   vmconst<>+576(SB), Y8
+	VSUBPD    Y7, Y8, Y7
+	VSUBPD    vmconst<>+576(SB), Y5, Y8
+	VSUBPD    Y8, Y2, Y8
+	VCMPPD    $0x1e, vmconst<>+864(SB), Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y7
+	VDIVPD    Y5, Y7, Y7
+	VBLENDVPD Y4, vmconst<>+864(SB), Y7, Y4
+	VPAND     vmconst<>+2624(SB), Y5, Y5
+	VPOR      vmconst<>+576(SB), Y5, Y5
+	VCMPPD    $0x1d, vmconst<>+2656(SB), Y5, Y7
+	VADDPD    vmconst<>+576(SB), Y6, Y8
+	VBLENDVPD Y7, Y8, Y6, Y6
+	VMULPD    vmconst<>+544(SB), Y5, Y8
+	VBLENDVPD Y7, Y8, Y5, Y5
+	VSUBPD    vmconst<>+576(SB), Y5, Y5
+	VCMPPD    $0x11, vmconst<>+2688(SB), Y3, Y7
+	VCMPPD    $0x1e, vmconst<>+2720(SB), Y2, Y8
+	VPAND     Y8, Y7, Y7
+	VCMPPD    $0x00, vmconst<>+864(SB), Y5, Y8
+	VBLENDVPD Y7, Y2, Y5, Y5
+	VBLENDVPD Y7, vmconst<>+864(SB), Y4, Y4
+	VBLENDVPD Y7, vmconst<>+864(SB), Y6, Y6
+	VMULPD    vmconst<>+544(SB), Y5, Y7
+	VMULPD    Y5, Y7, Y7
+	VADDPD    vmconst<>+96(SB), Y5, Y9
+	VDIVPD    Y9, Y5, Y9
+	VMULPD    Y9, Y9, Y10
+	VMULPD    vmconst<>+2752(SB), Y10, Y11
+	VADDPD    vmconst<>+2784(SB), Y11, Y11
+	VMULPD    Y10, Y11, Y11
+	VADDPD    vmconst<>+2816(SB), Y11, Y11
+	VMULPD    Y10, Y11, Y11
+	VADDPD    vmconst<>+2848(SB), Y11, Y11
+	VMULPD    Y10, Y11, Y11
+	VADDPD    vmconst<>+2880(SB), Y11, Y11
+	VMULPD    Y10, Y11, Y11
+	VADDPD    vmconst<>+2912(SB), Y11, Y11
+	VMULPD    Y10, Y11, Y11
+	VADDPD    vmconst<>+2944(SB), Y11, Y11
+	VMULPD    Y10, Y11, Y10
+	VADDPD    Y7, Y10, Y10
+	VMULPD    Y10, Y9, Y11
+	VSUBPD    Y11, Y7, Y11
+	VSUBPD    Y11, Y5, Y11
+	VMULPD    vmconst<>+1792(SB), Y6, Y12
+	VADDPD    Y4, Y12, Y12
+	VMULPD    Y10, Y9, Y9
+	VADDPD    Y12, Y9, Y9
+	VMULPD    vmconst<>+1760(SB), Y6, Y10
+	VSUBPD    Y9, Y7, Y7
+	VSUBPD    Y5, Y7, Y5
+	VSUBPD    Y5, Y10, Y5
+	VMULPD    vmconst<>+1792(SB), Y6, Y7
+	VADDPD    Y4, Y7, Y4
+	VMULPD    vmconst<>+1760(SB), Y6, Y7
+	VADDPD    Y4, Y7, Y4
+	VBLENDVPD Y8, Y4, Y5, Y4
+	VCMPPD    $0x00, vmconst<>+864(SB), Y6, Y5
+	VBLENDVPD Y5, Y11, Y4, Y4
+	VCMPPD    $0x11, vmconst<>+2976(SB), Y3, Y5
+	VMULPD    Y2, Y2, Y6
+	VMULPD    vmconst<>+544(SB), Y6, Y6
+	VSUBPD    Y6, Y2, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x11, vmconst<>+2432(SB), Y3, Y3
+	VBLENDVPD Y3, Y2, Y4, Y3
+	VMOVUPS   vmconst<>+864(SB), Y2
+	JMP       while40
+
+whiledone41:
+	VCMPPD    $0x1e, vmconst<>+96(SB), Y0, Y2
+	VMOVUPS   vmconst<>+864(SB), Y4
+	VBLENDVPD Y2, vmconst<>+4032(SB), Y4, Y4
+
+while42:
+	VPTEST    Y4, Y4
+	JZ        whiledone43
+	VMULPD    Y0, Y0, Y4
+	VSUBPD    vmconst<>+576(SB), Y4, Y4
+	VADDPD    Y0, Y0, Y5
+	VSQRTPD   Y4, Y4
+	VADDPD    Y4, Y0, Y4
+	VMOVUPS   vmconst<>+576(SB), Y6
+	VDIVPD    Y4, Y6, Y4
+	VSUBPD    Y4, Y5, Y4
+	VCMPPD    $0x1d, vmconst<>+3840(SB), Y4, Y5
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y4, Y6
+	VPAND     Y6, Y5, Y5
+	VPAND     vmconst<>+2624(SB), Y4, Y5
+	VPOR      vmconst<>+544(SB), Y5, Y5
+	VPSRLQ    $0x34, Y4, Y4
+	VPOR      vmconst<>+960(SB), Y4, Y4
+	VSUBPD    vmconst<>+3872(SB), Y4, Y4
+	VCMPPD    $0x12, vmconst<>+3904(SB), Y5, Y6
+	VSUBPD    vmconst<>+576(SB), Y4, Y7
+	VBLENDVPD Y6, Y7, Y4, Y4
+	VADDPD    Y5, Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VSUBPD    vmconst<>+576(SB), Y5, Y5
+	VADDPD    vmconst<>+96(SB), Y5, Y6
+	VDIVPD    Y6, Y5, Y6
+	VMULPD    Y6, Y6, Y7
+	VMULPD    Y7, Y7, Y8
+	VMULPD    vmconst<>+2752(SB), Y8, Y9
+	VADDPD    vmconst<>+2816(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2880(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2944(SB), Y9, Y9
+	VMULPD    Y7, Y9, Y7
+	VMULPD    vmconst<>+2784(SB), Y8, Y9
+	VADDPD    vmconst<>+2848(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2912(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y5, Y8
+	VMULPD    Y5, Y8, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    Y7, Y6, Y6
+	VMULPD    vmconst<>+1792(SB), Y4, Y7
+	VADDPD    Y7, Y6, Y6
+	VSUBPD    Y6, Y8, Y6
+	VSUBPD    Y5, Y6, Y5
+	VMULPD    vmconst<>+1760(SB), Y4, Y4
+	VSUBPD    Y5, Y4, Y4
+	VBLENDVPD Y2, Y4, Y3, Y3
+	VMOVUPS   vmconst<>+864(SB), Y4
+	JMP       while42
+
+whiledone43:
+	VCMPPD    $0x1d, vmconst<>+3936(SB), Y0, Y2
+	VMOVUPS   vmconst<>+864(SB), Y4
+	VBLENDVPD Y2, vmconst<>+4032(SB), Y4, Y4
+
+while44:
+	VPTEST    Y4, Y4
+	JZ        whiledone45
+	VCMPPD    $0x1d, vmconst<>+3840(SB), Y0, Y4
+	VCMPPD    $0x12, vmconst<>+2528(SB), Y0, Y5
+	VPAND     Y5, Y4, Y4
+	VPAND     vmconst<>+2624(SB), Y0, Y4
+	VPOR      vmconst<>+544(SB), Y4, Y4
+	VPSRLQ    $0x34, Y0, Y5
+	VPOR      vmconst<>+960(SB), Y5, Y5
+	VSUBPD    vmconst<>+3872(SB), Y5, Y5
+	VCMPPD    $0x12, vmconst<>+3904(SB), Y4, Y6
+	VSUBPD    vmconst<>+576(SB), Y5, Y7
+	VBLENDVPD Y6, Y7, Y5, Y5
+	VADDPD    Y4, Y4, Y7
+	VBLENDVPD Y6, Y7, Y4, Y4
+	VSUBPD    vmconst<>+576(SB), Y4, Y4
+	VADDPD    vmconst<>+96(SB), Y4, Y6
+	VDIVPD    Y6, Y4, Y6
+	VMULPD    Y6, Y6, Y7
+	VMULPD    Y7, Y7, Y8
+	VMULPD    vmconst<>+2752(SB), Y8, Y9
+	VADDPD    vmconst<>+2816(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2880(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2944(SB), Y9, Y9
+	VMULPD    Y7, Y9, Y7
+	VMULPD    vmconst<>+2784(SB), Y8, Y9
+	VADDPD    vmconst<>+2848(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y9
+	VADDPD    vmconst<>+2912(SB), Y9, Y9
+	VMULPD    Y8, Y9, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    vmconst<>+544(SB), Y4, Y8
+	VMULPD    Y4, Y8, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    Y7, Y6, Y6
+	VMULPD    vmconst<>+1792(SB), Y5, Y7
+	VADDPD    Y7, Y6, Y6
+	VSUBPD    Y6, Y8, Y6
+	VSUBPD    Y4, Y6, Y4
+	VMULPD    vmconst<>+1760(SB), Y5, Y5
+	VSUBPD    Y4, Y5, Y4
+	VADDPD    vmconst<>+3968(SB), Y4, Y4
+	VBLENDVPD Y2, Y4, Y3, Y3
+	VMOVUPS   vmconst<>+864(SB), Y4
+	JMP       while44
+
+whiledone45:
+	VMOVUPS   Y3, (AX)(BX*8)
+	VMOVMSKPD Y1, SI
+	ADDQ      $0x04, BX
+	XORQ      $0x0f, SI
+	JNZ       out39
+	JMP       loop37
 
 out39:
 	MOVQ    xs+48(FP), AX
@@ -1513,9 +1545,9 @@ TEXT ·atanh64AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop40:
+loop46:
 	CMPQ       BX, CX
-	JAE        done41
+	JAE        done47
 	PREFETCHT0 2048(DX)(BX*8)
 	VMOVUPS    (DX)(BX*8), Y0
 	VPAND      vmconst<>+32(SB), Y0, Y1
@@ -1616,10 +1648,10 @@ loop40:
 	VMOVMSKPD  Y2, SI
 	ADDQ       $0x04, BX
 	XORQ       $0x0f, SI
-	JNZ        out42
-	JMP        loop40
+	JNZ        out48
+	JMP        loop46
 
-out42:
+out48:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -1627,7 +1659,7 @@ out42:
 	VZEROUPPER
 	RET
 
-done41:
+done47:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -1643,29 +1675,29 @@ TEXT ·cbrt64AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop43:
+loop49:
 	CMPQ         BX, CX
-	JAE          done44
+	JAE          done50
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VPAND        vmconst<>+32(SB), Y0, Y1
 	VCMPPD       $0x1d, vmconst<>+3840(SB), Y1, Y2
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y1, Y3
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y1, Y3
 	VPAND        Y3, Y2, Y2
 	VPSRLQ       $0x20, Y1, Y3
 	VPOR         vmconst<>+960(SB), Y3, Y3
 	VSUBPD       vmconst<>+960(SB), Y3, Y3
-	VPAND        vmconst<>+4064(SB), Y1, Y4
+	VPAND        vmconst<>+4096(SB), Y1, Y4
 	VPOR         vmconst<>+960(SB), Y4, Y4
 	VSUBPD       vmconst<>+960(SB), Y4, Y4
 	VMOVUPS      Y3, Y5
-	VMOVUPS      vmconst<>+4096(SB), Y6
+	VMOVUPS      vmconst<>+4128(SB), Y6
 	VFMADD213PD  vmconst<>+512(SB), Y6, Y5
 	VROUNDPD     $0x03, Y5, Y5
 	VFNMADD231PD vmconst<>+2208(SB), Y5, Y3
-	VFMADD231PD  vmconst<>+4128(SB), Y3, Y4
+	VFMADD231PD  vmconst<>+4160(SB), Y3, Y4
 	VMOVUPS      Y4, Y3
-	VMOVUPS      vmconst<>+4096(SB), Y4
+	VMOVUPS      vmconst<>+4128(SB), Y4
 	VFMADD213PD  vmconst<>+512(SB), Y4, Y3
 	VROUNDPD     $0x03, Y3, Y3
 	VADDPD       vmconst<>+960(SB), Y5, Y4
@@ -1674,21 +1706,21 @@ loop43:
 	VADDPD       vmconst<>+960(SB), Y3, Y3
 	VPXOR        vmconst<>+960(SB), Y3, Y3
 	VPOR         Y3, Y4, Y3
-	VPADDQ       vmconst<>+4160(SB), Y3, Y3
+	VPADDQ       vmconst<>+4192(SB), Y3, Y3
 	VMULPD       Y3, Y3, Y4
 	VDIVPD       Y1, Y4, Y4
 	VMULPD       Y3, Y4, Y4
-	VADDPD       vmconst<>+4192(SB), Y4, Y4
-	VADDPD       vmconst<>+4288(SB), Y4, Y5
-	VMOVUPS      vmconst<>+4320(SB), Y6
+	VADDPD       vmconst<>+4224(SB), Y4, Y4
+	VADDPD       vmconst<>+4320(SB), Y4, Y5
+	VMOVUPS      vmconst<>+4352(SB), Y6
 	VDIVPD       Y4, Y6, Y4
 	VADDPD       Y4, Y5, Y4
-	VMOVUPS      vmconst<>+4256(SB), Y5
+	VMOVUPS      vmconst<>+4288(SB), Y5
 	VDIVPD       Y4, Y5, Y4
-	VADDPD       vmconst<>+4224(SB), Y4, Y4
+	VADDPD       vmconst<>+4256(SB), Y4, Y4
 	VMULPD       Y4, Y3, Y3
-	VPAND        vmconst<>+4352(SB), Y3, Y3
-	VPADDQ       vmconst<>+4384(SB), Y3, Y3
+	VPAND        vmconst<>+4384(SB), Y3, Y3
+	VPADDQ       vmconst<>+4416(SB), Y3, Y3
 	VMULPD       Y3, Y3, Y4
 	VDIVPD       Y4, Y1, Y1
 	VADDPD       Y3, Y3, Y4
@@ -1703,10 +1735,10 @@ loop43:
 	VMOVMSKPD    Y2, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out45
-	JMP          loop43
+	JNZ          out51
+	JMP          loop49
 
-out45:
+out51:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -1714,7 +1746,7 @@ out45:
 	VZEROUPPER
 	RET
 
-done44:
+done50:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -1730,19 +1762,17 @@ TEXT ·erf64AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop46:
+loop52:
 	CMPQ        BX, CX
-	JAE         done47
+	JAE         done53
 	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
 	VMULPD      Y1, Y1, Y2
 	VMOVUPS     vmconst<>+576(SB), Y3
 	VDIVPD      Y2, Y3, Y2
-	VCMPPD      $0x11, vmconst<>+4416(SB), Y1, Y3
-	VMULPD      vmconst<>+4448(SB), Y2, Y4
-	VADDPD      vmconst<>+4480(SB), Y4, Y4
-	VMULPD      Y4, Y2, Y4
+	VCMPPD      $0x11, vmconst<>+4448(SB), Y1, Y3
+	VMULPD      vmconst<>+4480(SB), Y2, Y4
 	VADDPD      vmconst<>+4512(SB), Y4, Y4
 	VMULPD      Y4, Y2, Y4
 	VADDPD      vmconst<>+4544(SB), Y4, Y4
@@ -1754,9 +1784,9 @@ loop46:
 	VADDPD      vmconst<>+4640(SB), Y4, Y4
 	VMULPD      Y4, Y2, Y4
 	VADDPD      vmconst<>+4672(SB), Y4, Y4
-	VMULPD      vmconst<>+4704(SB), Y2, Y5
-	VADDPD      vmconst<>+4736(SB), Y5, Y5
-	VMULPD      Y5, Y2, Y5
+	VMULPD      Y4, Y2, Y4
+	VADDPD      vmconst<>+4704(SB), Y4, Y4
+	VMULPD      vmconst<>+4736(SB), Y2, Y5
 	VADDPD      vmconst<>+4768(SB), Y5, Y5
 	VMULPD      Y5, Y2, Y5
 	VADDPD      vmconst<>+4800(SB), Y5, Y5
@@ -1766,10 +1796,10 @@ loop46:
 	VADDPD      vmconst<>+4864(SB), Y5, Y5
 	VMULPD      Y5, Y2, Y5
 	VADDPD      vmconst<>+4896(SB), Y5, Y5
-	VBLENDVPD   Y3, Y4, Y5, Y4
-	VMULPD      vmconst<>+4928(SB), Y2, Y5
-	VADDPD      vmconst<>+4960(SB), Y5, Y5
 	VMULPD      Y5, Y2, Y5
+	VADDPD      vmconst<>+4928(SB), Y5, Y5
+	VBLENDVPD   Y3, Y4, Y5, Y4
+	VMULPD      vmconst<>+4960(SB), Y2, Y5
 	VADDPD      vmconst<>+4992(SB), Y5, Y5
 	VMULPD      Y5, Y2, Y5
 	VADDPD      vmconst<>+5024(SB), Y5, Y5
@@ -1782,10 +1812,10 @@ loop46:
 	VMULPD      Y5, Y2, Y5
 	VADDPD      vmconst<>+5152(SB), Y5, Y5
 	VMULPD      Y5, Y2, Y5
+	VADDPD      vmconst<>+5184(SB), Y5, Y5
+	VMULPD      Y5, Y2, Y5
 	VADDPD      vmconst<>+576(SB), Y5, Y5
-	VMULPD      vmconst<>+5184(SB), Y2, Y6
-	VADDPD      vmconst<>+5216(SB), Y6, Y6
-	VMULPD      Y6, Y2, Y6
+	VMULPD      vmconst<>+5216(SB), Y2, Y6
 	VADDPD      vmconst<>+5248(SB), Y6, Y6
 	VMULPD      Y6, Y2, Y6
 	VADDPD      vmconst<>+5280(SB), Y6, Y6
@@ -1795,12 +1825,14 @@ loop46:
 	VADDPD      vmconst<>+5344(SB), Y6, Y6
 	VMULPD      Y6, Y2, Y6
 	VADDPD      vmconst<>+5376(SB), Y6, Y6
+	VMULPD      Y6, Y2, Y6
+	VADDPD      vmconst<>+5408(SB), Y6, Y6
 	VMULPD      Y6, Y2, Y2
 	VADDPD      vmconst<>+576(SB), Y2, Y2
 	VBLENDVPD   Y3, Y5, Y2, Y2
-	VPAND       vmconst<>+5408(SB), Y1, Y3
+	VPAND       vmconst<>+5440(SB), Y1, Y3
 	VMULPD      Y3, Y3, Y5
-	VMOVUPS     vmconst<>+5440(SB), Y6
+	VMOVUPS     vmconst<>+5472(SB), Y6
 	VSUBPD      Y5, Y6, Y5
 	VMULPD      vmconst<>+128(SB), Y5, Y6
 	VADDPD      vmconst<>+160(SB), Y6, Y6
@@ -1872,37 +1904,37 @@ loop46:
 	VMULPD      Y2, Y5, Y2
 	VDIVPD      Y1, Y2, Y2
 	VPAND       Y6, Y8, Y3
-	VCMPPD      $0x11, vmconst<>+5472(SB), Y1, Y4
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y1, Y5
+	VCMPPD      $0x11, vmconst<>+5504(SB), Y1, Y4
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y1, Y5
 	VCMPPD      $0x00, vmconst<>+864(SB), Y1, Y6
-	VCMPPD      $0x1d, vmconst<>+5504(SB), Y1, Y7
+	VCMPPD      $0x1d, vmconst<>+5536(SB), Y1, Y7
 	VPOR        Y7, Y6, Y6
 	VPAND       Y6, Y5, Y5
-	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y6
+	VCMPPD      $0x11, vmconst<>+5568(SB), Y1, Y6
 	VCMPPD      $0x1d, vmconst<>+2240(SB), Y1, Y7
 	VPOR        Y3, Y7, Y3
 	VPOR        Y3, Y6, Y3
 	VPAND       Y3, Y5, Y3
 	VCMPPD      $0x11, vmconst<>+4000(SB), Y1, Y5
-	VMULPD      vmconst<>+5568(SB), Y1, Y6
+	VMULPD      vmconst<>+5600(SB), Y1, Y6
 	VADDPD      Y1, Y6, Y6
 	VMULPD      Y1, Y1, Y7
-	VMULPD      vmconst<>+5600(SB), Y7, Y8
-	VADDPD      vmconst<>+5632(SB), Y8, Y8
-	VMULPD      Y8, Y7, Y8
+	VMULPD      vmconst<>+5632(SB), Y7, Y8
 	VADDPD      vmconst<>+5664(SB), Y8, Y8
 	VMULPD      Y8, Y7, Y8
 	VADDPD      vmconst<>+5696(SB), Y8, Y8
 	VMULPD      Y8, Y7, Y8
 	VADDPD      vmconst<>+5728(SB), Y8, Y8
-	VMULPD      vmconst<>+5760(SB), Y7, Y9
-	VADDPD      vmconst<>+5792(SB), Y9, Y9
-	VMULPD      Y9, Y7, Y9
+	VMULPD      Y8, Y7, Y8
+	VADDPD      vmconst<>+5760(SB), Y8, Y8
+	VMULPD      vmconst<>+5792(SB), Y7, Y9
 	VADDPD      vmconst<>+5824(SB), Y9, Y9
 	VMULPD      Y9, Y7, Y9
 	VADDPD      vmconst<>+5856(SB), Y9, Y9
 	VMULPD      Y9, Y7, Y9
 	VADDPD      vmconst<>+5888(SB), Y9, Y9
+	VMULPD      Y9, Y7, Y9
+	VADDPD      vmconst<>+5920(SB), Y9, Y9
 	VMULPD      Y9, Y7, Y7
 	VADDPD      vmconst<>+576(SB), Y7, Y7
 	VDIVPD      Y7, Y8, Y7
@@ -1910,9 +1942,7 @@ loop46:
 	VADDPD      Y1, Y7, Y7
 	VBLENDVPD   Y5, Y6, Y7, Y5
 	VSUBPD      vmconst<>+576(SB), Y1, Y6
-	VMULPD      vmconst<>+5952(SB), Y6, Y7
-	VADDPD      vmconst<>+5984(SB), Y7, Y7
-	VMULPD      Y7, Y6, Y7
+	VMULPD      vmconst<>+5984(SB), Y6, Y7
 	VADDPD      vmconst<>+6016(SB), Y7, Y7
 	VMULPD      Y7, Y6, Y7
 	VADDPD      vmconst<>+6048(SB), Y7, Y7
@@ -1922,9 +1952,9 @@ loop46:
 	VADDPD      vmconst<>+6112(SB), Y7, Y7
 	VMULPD      Y7, Y6, Y7
 	VADDPD      vmconst<>+6144(SB), Y7, Y7
-	VMULPD      vmconst<>+6176(SB), Y6, Y8
-	VADDPD      vmconst<>+6208(SB), Y8, Y8
-	VMULPD      Y8, Y6, Y8
+	VMULPD      Y7, Y6, Y7
+	VADDPD      vmconst<>+6176(SB), Y7, Y7
+	VMULPD      vmconst<>+6208(SB), Y6, Y8
 	VADDPD      vmconst<>+6240(SB), Y8, Y8
 	VMULPD      Y8, Y6, Y8
 	VADDPD      vmconst<>+6272(SB), Y8, Y8
@@ -1932,16 +1962,18 @@ loop46:
 	VADDPD      vmconst<>+6304(SB), Y8, Y8
 	VMULPD      Y8, Y6, Y8
 	VADDPD      vmconst<>+6336(SB), Y8, Y8
+	VMULPD      Y8, Y6, Y8
+	VADDPD      vmconst<>+6368(SB), Y8, Y8
 	VMULPD      Y8, Y6, Y6
 	VADDPD      vmconst<>+576(SB), Y6, Y6
 	VDIVPD      Y6, Y7, Y6
-	VADDPD      vmconst<>+5920(SB), Y6, Y6
+	VADDPD      vmconst<>+5952(SB), Y6, Y6
 	VCMPPD      $0x11, vmconst<>+2240(SB), Y1, Y7
 	VMOVUPS     vmconst<>+576(SB), Y8
 	VSUBPD      Y2, Y8, Y2
 	VMOVUPS     vmconst<>+576(SB), Y8
 	VBLENDVPD   Y7, Y2, Y8, Y2
-	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y1
+	VCMPPD      $0x11, vmconst<>+5568(SB), Y1, Y1
 	VBLENDVPD   Y1, Y6, Y2, Y1
 	VBLENDVPD   Y4, Y5, Y1, Y1
 	VPAND       vmconst<>+0(SB), Y0, Y2
@@ -1950,10 +1982,10 @@ loop46:
 	VMOVMSKPD   Y3, SI
 	ADDQ        $0x04, BX
 	XORQ        $0x0f, SI
-	JNZ         out48
-	JMP         loop46
+	JNZ         out54
+	JMP         loop52
 
-out48:
+out54:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -1961,7 +1993,7 @@ out48:
 	VZEROUPPER
 	RET
 
-done47:
+done53:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -1977,9 +2009,9 @@ TEXT ·erf32AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop49:
+loop55:
 	CMPQ         BX, CX
-	JAE          done50
+	JAE          done56
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
@@ -1987,10 +2019,8 @@ loop49:
 	VMULPD       Y2, Y2, Y3
 	VMOVUPS      vmconst<>+576(SB), Y4
 	VDIVPD       Y3, Y4, Y3
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y4
-	VMULPD       vmconst<>+4448(SB), Y3, Y6
-	VADDPD       vmconst<>+4480(SB), Y6, Y6
-	VMULPD       Y6, Y3, Y6
+	VCMPPD       $0x11, vmconst<>+4448(SB), Y2, Y4
+	VMULPD       vmconst<>+4480(SB), Y3, Y6
 	VADDPD       vmconst<>+4512(SB), Y6, Y6
 	VMULPD       Y6, Y3, Y6
 	VADDPD       vmconst<>+4544(SB), Y6, Y6
@@ -2002,9 +2032,9 @@ loop49:
 	VADDPD       vmconst<>+4640(SB), Y6, Y6
 	VMULPD       Y6, Y3, Y6
 	VADDPD       vmconst<>+4672(SB), Y6, Y6
-	VMULPD       vmconst<>+4704(SB), Y3, Y7
-	VADDPD       vmconst<>+4736(SB), Y7, Y7
-	VMULPD       Y7, Y3, Y7
+	VMULPD       Y6, Y3, Y6
+	VADDPD       vmconst<>+4704(SB), Y6, Y6
+	VMULPD       vmconst<>+4736(SB), Y3, Y7
 	VADDPD       vmconst<>+4768(SB), Y7, Y7
 	VMULPD       Y7, Y3, Y7
 	VADDPD       vmconst<>+4800(SB), Y7, Y7
@@ -2014,10 +2044,10 @@ loop49:
 	VADDPD       vmconst<>+4864(SB), Y7, Y7
 	VMULPD       Y7, Y3, Y7
 	VADDPD       vmconst<>+4896(SB), Y7, Y7
-	VBLENDVPD    Y4, Y6, Y7, Y6
-	VMULPD       vmconst<>+4928(SB), Y3, Y7
-	VADDPD       vmconst<>+4960(SB), Y7, Y7
 	VMULPD       Y7, Y3, Y7
+	VADDPD       vmconst<>+4928(SB), Y7, Y7
+	VBLENDVPD    Y4, Y6, Y7, Y6
+	VMULPD       vmconst<>+4960(SB), Y3, Y7
 	VADDPD       vmconst<>+4992(SB), Y7, Y7
 	VMULPD       Y7, Y3, Y7
 	VADDPD       vmconst<>+5024(SB), Y7, Y7
@@ -2030,10 +2060,10 @@ loop49:
 	VMULPD       Y7, Y3, Y7
 	VADDPD       vmconst<>+5152(SB), Y7, Y7
 	VMULPD       Y7, Y3, Y7
+	VADDPD       vmconst<>+5184(SB), Y7, Y7
+	VMULPD       Y7, Y3, Y7
 	VADDPD       vmconst<>+576(SB), Y7, Y7
-	VMULPD       vmconst<>+5184(SB), Y3, Y8
-	VADDPD       vmconst<>+5216(SB), Y8, Y8
-	VMULPD       Y8, Y3, Y8
+	VMULPD       vmconst<>+5216(SB), Y3, Y8
 	VADDPD       vmconst<>+5248(SB), Y8, Y8
 	VMULPD       Y8, Y3, Y8
 	VADDPD       vmconst<>+5280(SB), Y8, Y8
@@ -2043,12 +2073,14 @@ loop49:
 	VADDPD       vmconst<>+5344(SB), Y8, Y8
 	VMULPD       Y8, Y3, Y8
 	VADDPD       vmconst<>+5376(SB), Y8, Y8
+	VMULPD       Y8, Y3, Y8
+	VADDPD       vmconst<>+5408(SB), Y8, Y8
 	VMULPD       Y8, Y3, Y3
 	VADDPD       vmconst<>+576(SB), Y3, Y3
 	VBLENDVPD    Y4, Y7, Y3, Y3
-	VPAND        vmconst<>+5408(SB), Y2, Y4
+	VPAND        vmconst<>+5440(SB), Y2, Y4
 	VMULPD       Y4, Y4, Y7
-	VMOVUPS      vmconst<>+5440(SB), Y8
+	VMOVUPS      vmconst<>+5472(SB), Y8
 	VSUBPD       Y7, Y8, Y7
 	VMULPD       vmconst<>+128(SB), Y7, Y8
 	VADDPD       vmconst<>+160(SB), Y8, Y8
@@ -2120,37 +2152,37 @@ loop49:
 	VMULPD       Y3, Y7, Y3
 	VDIVPD       Y2, Y3, Y3
 	VPAND        Y8, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+5472(SB), Y2, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y7
+	VCMPPD       $0x11, vmconst<>+5504(SB), Y2, Y6
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y2, Y7
 	VCMPPD       $0x00, vmconst<>+864(SB), Y2, Y8
-	VCMPPD       $0x1d, vmconst<>+5504(SB), Y2, Y9
+	VCMPPD       $0x1d, vmconst<>+5536(SB), Y2, Y9
 	VPOR         Y9, Y8, Y8
 	VPAND        Y8, Y7, Y7
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y8
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y2, Y8
 	VCMPPD       $0x1d, vmconst<>+2240(SB), Y2, Y9
 	VPOR         Y4, Y9, Y4
 	VPOR         Y4, Y8, Y4
 	VPAND        Y4, Y7, Y4
 	VCMPPD       $0x11, vmconst<>+4000(SB), Y2, Y4
-	VMULPD       vmconst<>+5568(SB), Y2, Y7
+	VMULPD       vmconst<>+5600(SB), Y2, Y7
 	VADDPD       Y2, Y7, Y7
 	VMULPD       Y2, Y2, Y8
-	VMULPD       vmconst<>+5600(SB), Y8, Y9
-	VADDPD       vmconst<>+5632(SB), Y9, Y9
-	VMULPD       Y9, Y8, Y9
+	VMULPD       vmconst<>+5632(SB), Y8, Y9
 	VADDPD       vmconst<>+5664(SB), Y9, Y9
 	VMULPD       Y9, Y8, Y9
 	VADDPD       vmconst<>+5696(SB), Y9, Y9
 	VMULPD       Y9, Y8, Y9
 	VADDPD       vmconst<>+5728(SB), Y9, Y9
-	VMULPD       vmconst<>+5760(SB), Y8, Y10
-	VADDPD       vmconst<>+5792(SB), Y10, Y10
-	VMULPD       Y10, Y8, Y10
+	VMULPD       Y9, Y8, Y9
+	VADDPD       vmconst<>+5760(SB), Y9, Y9
+	VMULPD       vmconst<>+5792(SB), Y8, Y10
 	VADDPD       vmconst<>+5824(SB), Y10, Y10
 	VMULPD       Y10, Y8, Y10
 	VADDPD       vmconst<>+5856(SB), Y10, Y10
 	VMULPD       Y10, Y8, Y10
 	VADDPD       vmconst<>+5888(SB), Y10, Y10
+	VMULPD       Y10, Y8, Y10
+	VADDPD       vmconst<>+5920(SB), Y10, Y10
 	VMULPD       Y10, Y8, Y8
 	VADDPD       vmconst<>+576(SB), Y8, Y8
 	VDIVPD       Y8, Y9, Y8
@@ -2158,9 +2190,7 @@ loop49:
 	VADDPD       Y2, Y8, Y8
 	VBLENDVPD    Y4, Y7, Y8, Y4
 	VSUBPD       vmconst<>+576(SB), Y2, Y7
-	VMULPD       vmconst<>+5952(SB), Y7, Y8
-	VADDPD       vmconst<>+5984(SB), Y8, Y8
-	VMULPD       Y8, Y7, Y8
+	VMULPD       vmconst<>+5984(SB), Y7, Y8
 	VADDPD       vmconst<>+6016(SB), Y8, Y8
 	VMULPD       Y8, Y7, Y8
 	VADDPD       vmconst<>+6048(SB), Y8, Y8
@@ -2170,9 +2200,9 @@ loop49:
 	VADDPD       vmconst<>+6112(SB), Y8, Y8
 	VMULPD       Y8, Y7, Y8
 	VADDPD       vmconst<>+6144(SB), Y8, Y8
-	VMULPD       vmconst<>+6176(SB), Y7, Y9
-	VADDPD       vmconst<>+6208(SB), Y9, Y9
-	VMULPD       Y9, Y7, Y9
+	VMULPD       Y8, Y7, Y8
+	VADDPD       vmconst<>+6176(SB), Y8, Y8
+	VMULPD       vmconst<>+6208(SB), Y7, Y9
 	VADDPD       vmconst<>+6240(SB), Y9, Y9
 	VMULPD       Y9, Y7, Y9
 	VADDPD       vmconst<>+6272(SB), Y9, Y9
@@ -2180,16 +2210,18 @@ loop49:
 	VADDPD       vmconst<>+6304(SB), Y9, Y9
 	VMULPD       Y9, Y7, Y9
 	VADDPD       vmconst<>+6336(SB), Y9, Y9
+	VMULPD       Y9, Y7, Y9
+	VADDPD       vmconst<>+6368(SB), Y9, Y9
 	VMULPD       Y9, Y7, Y7
 	VADDPD       vmconst<>+576(SB), Y7, Y7
 	VDIVPD       Y7, Y8, Y7
-	VADDPD       vmconst<>+5920(SB), Y7, Y7
+	VADDPD       vmconst<>+5952(SB), Y7, Y7
 	VCMPPD       $0x11, vmconst<>+2240(SB), Y2, Y8
 	VMOVUPS      vmconst<>+576(SB), Y9
 	VSUBPD       Y3, Y9, Y3
 	VMOVUPS      vmconst<>+576(SB), Y9
 	VBLENDVPD    Y8, Y3, Y9, Y3
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y2, Y2
 	VBLENDVPD    Y2, Y7, Y3, Y2
 	VBLENDVPD    Y6, Y4, Y2, Y2
 	VPAND        vmconst<>+0(SB), Y1, Y1
@@ -2200,10 +2232,8 @@ loop49:
 	VMULPD       Y3, Y3, Y4
 	VMOVUPS      vmconst<>+576(SB), Y6
 	VDIVPD       Y4, Y6, Y4
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y3, Y6
-	VMULPD       vmconst<>+4448(SB), Y4, Y7
-	VADDPD       vmconst<>+4480(SB), Y7, Y7
-	VMULPD       Y7, Y4, Y7
+	VCMPPD       $0x11, vmconst<>+4448(SB), Y3, Y6
+	VMULPD       vmconst<>+4480(SB), Y4, Y7
 	VADDPD       vmconst<>+4512(SB), Y7, Y7
 	VMULPD       Y7, Y4, Y7
 	VADDPD       vmconst<>+4544(SB), Y7, Y7
@@ -2215,9 +2245,9 @@ loop49:
 	VADDPD       vmconst<>+4640(SB), Y7, Y7
 	VMULPD       Y7, Y4, Y7
 	VADDPD       vmconst<>+4672(SB), Y7, Y7
-	VMULPD       vmconst<>+4704(SB), Y4, Y8
-	VADDPD       vmconst<>+4736(SB), Y8, Y8
-	VMULPD       Y8, Y4, Y8
+	VMULPD       Y7, Y4, Y7
+	VADDPD       vmconst<>+4704(SB), Y7, Y7
+	VMULPD       vmconst<>+4736(SB), Y4, Y8
 	VADDPD       vmconst<>+4768(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y8
 	VADDPD       vmconst<>+4800(SB), Y8, Y8
@@ -2227,10 +2257,10 @@ loop49:
 	VADDPD       vmconst<>+4864(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y8
 	VADDPD       vmconst<>+4896(SB), Y8, Y8
-	VBLENDVPD    Y6, Y7, Y8, Y7
-	VMULPD       vmconst<>+4928(SB), Y4, Y8
-	VADDPD       vmconst<>+4960(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y8
+	VADDPD       vmconst<>+4928(SB), Y8, Y8
+	VBLENDVPD    Y6, Y7, Y8, Y7
+	VMULPD       vmconst<>+4960(SB), Y4, Y8
 	VADDPD       vmconst<>+4992(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y8
 	VADDPD       vmconst<>+5024(SB), Y8, Y8
@@ -2243,10 +2273,10 @@ loop49:
 	VMULPD       Y8, Y4, Y8
 	VADDPD       vmconst<>+5152(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y8
+	VADDPD       vmconst<>+5184(SB), Y8, Y8
+	VMULPD       Y8, Y4, Y8
 	VADDPD       vmconst<>+576(SB), Y8, Y8
-	VMULPD       vmconst<>+5184(SB), Y4, Y9
-	VADDPD       vmconst<>+5216(SB), Y9, Y9
-	VMULPD       Y9, Y4, Y9
+	VMULPD       vmconst<>+5216(SB), Y4, Y9
 	VADDPD       vmconst<>+5248(SB), Y9, Y9
 	VMULPD       Y9, Y4, Y9
 	VADDPD       vmconst<>+5280(SB), Y9, Y9
@@ -2256,12 +2286,14 @@ loop49:
 	VADDPD       vmconst<>+5344(SB), Y9, Y9
 	VMULPD       Y9, Y4, Y9
 	VADDPD       vmconst<>+5376(SB), Y9, Y9
+	VMULPD       Y9, Y4, Y9
+	VADDPD       vmconst<>+5408(SB), Y9, Y9
 	VMULPD       Y9, Y4, Y4
 	VADDPD       vmconst<>+576(SB), Y4, Y4
 	VBLENDVPD    Y6, Y8, Y4, Y4
-	VPAND        vmconst<>+5408(SB), Y3, Y6
+	VPAND        vmconst<>+5440(SB), Y3, Y6
 	VMULPD       Y6, Y6, Y8
-	VMOVUPS      vmconst<>+5440(SB), Y9
+	VMOVUPS      vmconst<>+5472(SB), Y9
 	VSUBPD       Y8, Y9, Y8
 	VMULPD       vmconst<>+128(SB), Y8, Y9
 	VADDPD       vmconst<>+160(SB), Y9, Y9
@@ -2333,37 +2365,37 @@ loop49:
 	VMULPD       Y4, Y8, Y4
 	VDIVPD       Y3, Y4, Y4
 	VPAND        Y9, Y11, Y6
-	VCMPPD       $0x11, vmconst<>+5472(SB), Y3, Y7
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y8
+	VCMPPD       $0x11, vmconst<>+5504(SB), Y3, Y7
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y8
 	VCMPPD       $0x00, vmconst<>+864(SB), Y3, Y9
-	VCMPPD       $0x1d, vmconst<>+5504(SB), Y3, Y10
+	VCMPPD       $0x1d, vmconst<>+5536(SB), Y3, Y10
 	VPOR         Y10, Y9, Y9
 	VPAND        Y9, Y8, Y8
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y3, Y9
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y3, Y9
 	VCMPPD       $0x1d, vmconst<>+2240(SB), Y3, Y10
 	VPOR         Y6, Y10, Y6
 	VPOR         Y6, Y9, Y6
 	VPAND        Y6, Y8, Y6
 	VCMPPD       $0x11, vmconst<>+4000(SB), Y3, Y6
-	VMULPD       vmconst<>+5568(SB), Y3, Y8
+	VMULPD       vmconst<>+5600(SB), Y3, Y8
 	VADDPD       Y3, Y8, Y8
 	VMULPD       Y3, Y3, Y9
-	VMULPD       vmconst<>+5600(SB), Y9, Y10
-	VADDPD       vmconst<>+5632(SB), Y10, Y10
-	VMULPD       Y10, Y9, Y10
+	VMULPD       vmconst<>+5632(SB), Y9, Y10
 	VADDPD       vmconst<>+5664(SB), Y10, Y10
 	VMULPD       Y10, Y9, Y10
 	VADDPD       vmconst<>+5696(SB), Y10, Y10
 	VMULPD       Y10, Y9, Y10
 	VADDPD       vmconst<>+5728(SB), Y10, Y10
-	VMULPD       vmconst<>+5760(SB), Y9, Y11
-	VADDPD       vmconst<>+5792(SB), Y11, Y11
-	VMULPD       Y11, Y9, Y11
+	VMULPD       Y10, Y9, Y10
+	VADDPD       vmconst<>+5760(SB), Y10, Y10
+	VMULPD       vmconst<>+5792(SB), Y9, Y11
 	VADDPD       vmconst<>+5824(SB), Y11, Y11
 	VMULPD       Y11, Y9, Y11
 	VADDPD       vmconst<>+5856(SB), Y11, Y11
 	VMULPD       Y11, Y9, Y11
 	VADDPD       vmconst<>+5888(SB), Y11, Y11
+	VMULPD       Y11, Y9, Y11
+	VADDPD       vmconst<>+5920(SB), Y11, Y11
 	VMULPD       Y11, Y9, Y9
 	VADDPD       vmconst<>+576(SB), Y9, Y9
 	VDIVPD       Y9, Y10, Y9
@@ -2371,9 +2403,7 @@ loop49:
 	VADDPD       Y3, Y9, Y9
 	VBLENDVPD    Y6, Y8, Y9, Y6
 	VSUBPD       vmconst<>+576(SB), Y3, Y8
-	VMULPD       vmconst<>+5952(SB), Y8, Y9
-	VADDPD       vmconst<>+5984(SB), Y9, Y9
-	VMULPD       Y9, Y8, Y9
+	VMULPD       vmconst<>+5984(SB), Y8, Y9
 	VADDPD       vmconst<>+6016(SB), Y9, Y9
 	VMULPD       Y9, Y8, Y9
 	VADDPD       vmconst<>+6048(SB), Y9, Y9
@@ -2383,9 +2413,9 @@ loop49:
 	VADDPD       vmconst<>+6112(SB), Y9, Y9
 	VMULPD       Y9, Y8, Y9
 	VADDPD       vmconst<>+6144(SB), Y9, Y9
-	VMULPD       vmconst<>+6176(SB), Y8, Y10
-	VADDPD       vmconst<>+6208(SB), Y10, Y10
-	VMULPD       Y10, Y8, Y10
+	VMULPD       Y9, Y8, Y9
+	VADDPD       vmconst<>+6176(SB), Y9, Y9
+	VMULPD       vmconst<>+6208(SB), Y8, Y10
 	VADDPD       vmconst<>+6240(SB), Y10, Y10
 	VMULPD       Y10, Y8, Y10
 	VADDPD       vmconst<>+6272(SB), Y10, Y10
@@ -2393,16 +2423,18 @@ loop49:
 	VADDPD       vmconst<>+6304(SB), Y10, Y10
 	VMULPD       Y10, Y8, Y10
 	VADDPD       vmconst<>+6336(SB), Y10, Y10
+	VMULPD       Y10, Y8, Y10
+	VADDPD       vmconst<>+6368(SB), Y10, Y10
 	VMULPD       Y10, Y8, Y8
 	VADDPD       vmconst<>+576(SB), Y8, Y8
 	VDIVPD       Y8, Y9, Y8
-	VADDPD       vmconst<>+5920(SB), Y8, Y8
+	VADDPD       vmconst<>+5952(SB), Y8, Y8
 	VCMPPD       $0x11, vmconst<>+2240(SB), Y3, Y9
 	VMOVUPS      vmconst<>+576(SB), Y10
 	VSUBPD       Y4, Y10, Y4
 	VMOVUPS      vmconst<>+576(SB), Y10
 	VBLENDVPD    Y9, Y4, Y10, Y4
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y3, Y3
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y3, Y3
 	VBLENDVPD    Y3, Y8, Y4, Y3
 	VBLENDVPD    Y7, Y6, Y3, Y3
 	VPAND        vmconst<>+0(SB), Y2, Y2
@@ -2410,16 +2442,16 @@ loop49:
 	VCVTPD2PSY   Y1, X5
 	VCVTPD2PSY   Y2, X1
 	VINSERTF128  $0x01, X1, Y5, Y1
-	VPAND        vmconst<>+6368(SB), Y0, Y2
-	VCMPPS       $0x11, vmconst<>+6400(SB), Y2, Y2
+	VPAND        vmconst<>+6400(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+6432(SB), Y2, Y2
 	VMOVUPS      Y1, (AX)(BX*4)
 	VMOVMSKPS    Y2, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out51
-	JMP          loop49
+	JNZ          out57
+	JMP          loop55
 
-out51:
+out57:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2427,7 +2459,7 @@ out51:
 	VZEROUPPER
 	RET
 
-done50:
+done56:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -2443,9 +2475,9 @@ TEXT ·erfc64AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop52:
+loop58:
 	CMPQ        BX, CX
-	JAE         done53
+	JAE         done59
 	PREFETCHT0  2048(DX)(BX*8)
 	VMOVUPS     (DX)(BX*8), Y0
 	VPAND       vmconst<>+32(SB), Y0, Y1
@@ -2453,10 +2485,8 @@ loop52:
 	VMULPD      Y1, Y1, Y3
 	VMOVUPS     vmconst<>+576(SB), Y4
 	VDIVPD      Y3, Y4, Y3
-	VCMPPD      $0x11, vmconst<>+4416(SB), Y1, Y4
-	VMULPD      vmconst<>+4448(SB), Y3, Y5
-	VADDPD      vmconst<>+4480(SB), Y5, Y5
-	VMULPD      Y5, Y3, Y5
+	VCMPPD      $0x11, vmconst<>+4448(SB), Y1, Y4
+	VMULPD      vmconst<>+4480(SB), Y3, Y5
 	VADDPD      vmconst<>+4512(SB), Y5, Y5
 	VMULPD      Y5, Y3, Y5
 	VADDPD      vmconst<>+4544(SB), Y5, Y5
@@ -2468,9 +2498,9 @@ loop52:
 	VADDPD      vmconst<>+4640(SB), Y5, Y5
 	VMULPD      Y5, Y3, Y5
 	VADDPD      vmconst<>+4672(SB), Y5, Y5
-	VMULPD      vmconst<>+4704(SB), Y3, Y6
-	VADDPD      vmconst<>+4736(SB), Y6, Y6
-	VMULPD      Y6, Y3, Y6
+	VMULPD      Y5, Y3, Y5
+	VADDPD      vmconst<>+4704(SB), Y5, Y5
+	VMULPD      vmconst<>+4736(SB), Y3, Y6
 	VADDPD      vmconst<>+4768(SB), Y6, Y6
 	VMULPD      Y6, Y3, Y6
 	VADDPD      vmconst<>+4800(SB), Y6, Y6
@@ -2480,10 +2510,10 @@ loop52:
 	VADDPD      vmconst<>+4864(SB), Y6, Y6
 	VMULPD      Y6, Y3, Y6
 	VADDPD      vmconst<>+4896(SB), Y6, Y6
-	VBLENDVPD   Y4, Y5, Y6, Y5
-	VMULPD      vmconst<>+4928(SB), Y3, Y6
-	VADDPD      vmconst<>+4960(SB), Y6, Y6
 	VMULPD      Y6, Y3, Y6
+	VADDPD      vmconst<>+4928(SB), Y6, Y6
+	VBLENDVPD   Y4, Y5, Y6, Y5
+	VMULPD      vmconst<>+4960(SB), Y3, Y6
 	VADDPD      vmconst<>+4992(SB), Y6, Y6
 	VMULPD      Y6, Y3, Y6
 	VADDPD      vmconst<>+5024(SB), Y6, Y6
@@ -2496,10 +2526,10 @@ loop52:
 	VMULPD      Y6, Y3, Y6
 	VADDPD      vmconst<>+5152(SB), Y6, Y6
 	VMULPD      Y6, Y3, Y6
+	VADDPD      vmconst<>+5184(SB), Y6, Y6
+	VMULPD      Y6, Y3, Y6
 	VADDPD      vmconst<>+576(SB), Y6, Y6
-	VMULPD      vmconst<>+5184(SB), Y3, Y7
-	VADDPD      vmconst<>+5216(SB), Y7, Y7
-	VMULPD      Y7, Y3, Y7
+	VMULPD      vmconst<>+5216(SB), Y3, Y7
 	VADDPD      vmconst<>+5248(SB), Y7, Y7
 	VMULPD      Y7, Y3, Y7
 	VADDPD      vmconst<>+5280(SB), Y7, Y7
@@ -2509,12 +2539,14 @@ loop52:
 	VADDPD      vmconst<>+5344(SB), Y7, Y7
 	VMULPD      Y7, Y3, Y7
 	VADDPD      vmconst<>+5376(SB), Y7, Y7
+	VMULPD      Y7, Y3, Y7
+	VADDPD      vmconst<>+5408(SB), Y7, Y7
 	VMULPD      Y7, Y3, Y3
 	VADDPD      vmconst<>+576(SB), Y3, Y3
 	VBLENDVPD   Y4, Y6, Y3, Y3
-	VPAND       vmconst<>+5408(SB), Y1, Y4
+	VPAND       vmconst<>+5440(SB), Y1, Y4
 	VMULPD      Y4, Y4, Y6
-	VMOVUPS     vmconst<>+5440(SB), Y7
+	VMOVUPS     vmconst<>+5472(SB), Y7
 	VSUBPD      Y6, Y7, Y6
 	VMULPD      vmconst<>+128(SB), Y6, Y7
 	VADDPD      vmconst<>+160(SB), Y7, Y7
@@ -2586,9 +2618,9 @@ loop52:
 	VMULPD      Y3, Y6, Y3
 	VDIVPD      Y1, Y3, Y3
 	VPAND       Y7, Y9, Y4
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y1, Y5
-	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y6
-	VCMPPD      $0x1d, vmconst<>+6432(SB), Y1, Y7
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y1, Y5
+	VCMPPD      $0x11, vmconst<>+5568(SB), Y1, Y6
+	VCMPPD      $0x1d, vmconst<>+6464(SB), Y1, Y7
 	VPOR        Y7, Y6, Y6
 	VCMPPD      $0x1e, vmconst<>+2240(SB), Y1, Y7
 	VPAND       Y7, Y2, Y7
@@ -2596,26 +2628,26 @@ loop52:
 	VPOR        Y4, Y6, Y4
 	VPAND       Y4, Y5, Y4
 	VMULPD      Y1, Y1, Y5
-	VMULPD      vmconst<>+5600(SB), Y5, Y6
-	VADDPD      vmconst<>+5632(SB), Y6, Y6
-	VMULPD      Y6, Y5, Y6
+	VMULPD      vmconst<>+5632(SB), Y5, Y6
 	VADDPD      vmconst<>+5664(SB), Y6, Y6
 	VMULPD      Y6, Y5, Y6
 	VADDPD      vmconst<>+5696(SB), Y6, Y6
 	VMULPD      Y6, Y5, Y6
 	VADDPD      vmconst<>+5728(SB), Y6, Y6
-	VMULPD      vmconst<>+5760(SB), Y5, Y7
-	VADDPD      vmconst<>+5792(SB), Y7, Y7
-	VMULPD      Y7, Y5, Y7
+	VMULPD      Y6, Y5, Y6
+	VADDPD      vmconst<>+5760(SB), Y6, Y6
+	VMULPD      vmconst<>+5792(SB), Y5, Y7
 	VADDPD      vmconst<>+5824(SB), Y7, Y7
 	VMULPD      Y7, Y5, Y7
 	VADDPD      vmconst<>+5856(SB), Y7, Y7
 	VMULPD      Y7, Y5, Y7
 	VADDPD      vmconst<>+5888(SB), Y7, Y7
+	VMULPD      Y7, Y5, Y7
+	VADDPD      vmconst<>+5920(SB), Y7, Y7
 	VMULPD      Y7, Y5, Y5
 	VADDPD      vmconst<>+576(SB), Y5, Y5
 	VDIVPD      Y5, Y6, Y5
-	VCMPPD      $0x11, vmconst<>+6464(SB), Y1, Y6
+	VCMPPD      $0x11, vmconst<>+6496(SB), Y1, Y6
 	VMULPD      Y5, Y1, Y7
 	VADDPD      Y1, Y7, Y7
 	VSUBPD      vmconst<>+544(SB), Y1, Y8
@@ -2623,16 +2655,14 @@ loop52:
 	VADDPD      Y8, Y5, Y5
 	VADDPD      vmconst<>+544(SB), Y5, Y5
 	VBLENDVPD   Y6, Y7, Y5, Y5
-	VCMPPD      $0x11, vmconst<>+6496(SB), Y1, Y6
+	VCMPPD      $0x11, vmconst<>+6528(SB), Y1, Y6
 	VBLENDVPD   Y6, Y1, Y5, Y5
 	VADDPD      vmconst<>+576(SB), Y5, Y6
 	VMOVUPS     vmconst<>+576(SB), Y7
 	VSUBPD      Y5, Y7, Y5
 	VBLENDVPD   Y2, Y6, Y5, Y5
 	VSUBPD      vmconst<>+576(SB), Y1, Y6
-	VMULPD      vmconst<>+5952(SB), Y6, Y7
-	VADDPD      vmconst<>+5984(SB), Y7, Y7
-	VMULPD      Y7, Y6, Y7
+	VMULPD      vmconst<>+5984(SB), Y6, Y7
 	VADDPD      vmconst<>+6016(SB), Y7, Y7
 	VMULPD      Y7, Y6, Y7
 	VADDPD      vmconst<>+6048(SB), Y7, Y7
@@ -2642,9 +2672,9 @@ loop52:
 	VADDPD      vmconst<>+6112(SB), Y7, Y7
 	VMULPD      Y7, Y6, Y7
 	VADDPD      vmconst<>+6144(SB), Y7, Y7
-	VMULPD      vmconst<>+6176(SB), Y6, Y8
-	VADDPD      vmconst<>+6208(SB), Y8, Y8
-	VMULPD      Y8, Y6, Y8
+	VMULPD      Y7, Y6, Y7
+	VADDPD      vmconst<>+6176(SB), Y7, Y7
+	VMULPD      vmconst<>+6208(SB), Y6, Y8
 	VADDPD      vmconst<>+6240(SB), Y8, Y8
 	VMULPD      Y8, Y6, Y8
 	VADDPD      vmconst<>+6272(SB), Y8, Y8
@@ -2652,11 +2682,13 @@ loop52:
 	VADDPD      vmconst<>+6304(SB), Y8, Y8
 	VMULPD      Y8, Y6, Y8
 	VADDPD      vmconst<>+6336(SB), Y8, Y8
+	VMULPD      Y8, Y6, Y8
+	VADDPD      vmconst<>+6368(SB), Y8, Y8
 	VMULPD      Y8, Y6, Y6
 	VADDPD      vmconst<>+576(SB), Y6, Y6
 	VDIVPD      Y6, Y7, Y6
-	VADDPD      vmconst<>+6528(SB), Y6, Y7
-	VMOVUPS     vmconst<>+6560(SB), Y8
+	VADDPD      vmconst<>+6560(SB), Y6, Y7
+	VMOVUPS     vmconst<>+6592(SB), Y8
 	VSUBPD      Y6, Y8, Y6
 	VBLENDVPD   Y2, Y7, Y6, Y6
 	VMOVUPS     vmconst<>+96(SB), Y7
@@ -2665,22 +2697,22 @@ loop52:
 	VCMPPD      $0x1e, vmconst<>+2240(SB), Y1, Y7
 	VPAND       Y7, Y2, Y7
 	VBLENDVPD   Y7, vmconst<>+96(SB), Y3, Y3
-	VCMPPD      $0x1d, vmconst<>+6432(SB), Y1, Y7
+	VCMPPD      $0x1d, vmconst<>+6464(SB), Y1, Y7
 	VMOVUPS     vmconst<>+864(SB), Y8
 	VBLENDVPD   Y2, vmconst<>+96(SB), Y8, Y2
 	VBLENDVPD   Y7, Y2, Y3, Y2
-	VCMPPD      $0x11, vmconst<>+5472(SB), Y1, Y3
-	VCMPPD      $0x11, vmconst<>+5536(SB), Y1, Y1
+	VCMPPD      $0x11, vmconst<>+5504(SB), Y1, Y3
+	VCMPPD      $0x11, vmconst<>+5568(SB), Y1, Y1
 	VBLENDVPD   Y1, Y6, Y2, Y1
 	VBLENDVPD   Y3, Y5, Y1, Y1
 	VMOVUPS     Y1, (AX)(BX*8)
 	VMOVMSKPD   Y4, SI
 	ADDQ        $0x04, BX
 	XORQ        $0x0f, SI
-	JNZ         out54
-	JMP         loop52
+	JNZ         out60
+	JMP         loop58
 
-out54:
+out60:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -2688,7 +2720,7 @@ out54:
 	VZEROUPPER
 	RET
 
-done53:
+done59:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -2704,9 +2736,9 @@ TEXT ·erfc32AVX2Loop(SB), NOSPLIT, $0-72
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop55:
+loop61:
 	CMPQ         BX, CX
-	JAE          done56
+	JAE          done62
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VCVTPS2PD    X0, Y1
@@ -2715,10 +2747,8 @@ loop55:
 	VMULPD       Y2, Y2, Y4
 	VMOVUPS      vmconst<>+576(SB), Y5
 	VDIVPD       Y4, Y5, Y4
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y2, Y5
-	VMULPD       vmconst<>+4448(SB), Y4, Y6
-	VADDPD       vmconst<>+4480(SB), Y6, Y6
-	VMULPD       Y6, Y4, Y6
+	VCMPPD       $0x11, vmconst<>+4448(SB), Y2, Y5
+	VMULPD       vmconst<>+4480(SB), Y4, Y6
 	VADDPD       vmconst<>+4512(SB), Y6, Y6
 	VMULPD       Y6, Y4, Y6
 	VADDPD       vmconst<>+4544(SB), Y6, Y6
@@ -2730,9 +2760,9 @@ loop55:
 	VADDPD       vmconst<>+4640(SB), Y6, Y6
 	VMULPD       Y6, Y4, Y6
 	VADDPD       vmconst<>+4672(SB), Y6, Y6
-	VMULPD       vmconst<>+4704(SB), Y4, Y7
-	VADDPD       vmconst<>+4736(SB), Y7, Y7
-	VMULPD       Y7, Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VADDPD       vmconst<>+4704(SB), Y6, Y6
+	VMULPD       vmconst<>+4736(SB), Y4, Y7
 	VADDPD       vmconst<>+4768(SB), Y7, Y7
 	VMULPD       Y7, Y4, Y7
 	VADDPD       vmconst<>+4800(SB), Y7, Y7
@@ -2742,10 +2772,10 @@ loop55:
 	VADDPD       vmconst<>+4864(SB), Y7, Y7
 	VMULPD       Y7, Y4, Y7
 	VADDPD       vmconst<>+4896(SB), Y7, Y7
-	VBLENDVPD    Y5, Y6, Y7, Y6
-	VMULPD       vmconst<>+4928(SB), Y4, Y7
-	VADDPD       vmconst<>+4960(SB), Y7, Y7
 	VMULPD       Y7, Y4, Y7
+	VADDPD       vmconst<>+4928(SB), Y7, Y7
+	VBLENDVPD    Y5, Y6, Y7, Y6
+	VMULPD       vmconst<>+4960(SB), Y4, Y7
 	VADDPD       vmconst<>+4992(SB), Y7, Y7
 	VMULPD       Y7, Y4, Y7
 	VADDPD       vmconst<>+5024(SB), Y7, Y7
@@ -2758,10 +2788,10 @@ loop55:
 	VMULPD       Y7, Y4, Y7
 	VADDPD       vmconst<>+5152(SB), Y7, Y7
 	VMULPD       Y7, Y4, Y7
+	VADDPD       vmconst<>+5184(SB), Y7, Y7
+	VMULPD       Y7, Y4, Y7
 	VADDPD       vmconst<>+576(SB), Y7, Y7
-	VMULPD       vmconst<>+5184(SB), Y4, Y8
-	VADDPD       vmconst<>+5216(SB), Y8, Y8
-	VMULPD       Y8, Y4, Y8
+	VMULPD       vmconst<>+5216(SB), Y4, Y8
 	VADDPD       vmconst<>+5248(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y8
 	VADDPD       vmconst<>+5280(SB), Y8, Y8
@@ -2771,12 +2801,14 @@ loop55:
 	VADDPD       vmconst<>+5344(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y8
 	VADDPD       vmconst<>+5376(SB), Y8, Y8
+	VMULPD       Y8, Y4, Y8
+	VADDPD       vmconst<>+5408(SB), Y8, Y8
 	VMULPD       Y8, Y4, Y4
 	VADDPD       vmconst<>+576(SB), Y4, Y4
 	VBLENDVPD    Y5, Y7, Y4, Y4
-	VPAND        vmconst<>+5408(SB), Y2, Y5
+	VPAND        vmconst<>+5440(SB), Y2, Y5
 	VMULPD       Y5, Y5, Y7
-	VMOVUPS      vmconst<>+5440(SB), Y8
+	VMOVUPS      vmconst<>+5472(SB), Y8
 	VSUBPD       Y7, Y8, Y7
 	VMULPD       vmconst<>+128(SB), Y7, Y8
 	VADDPD       vmconst<>+160(SB), Y8, Y8
@@ -2848,9 +2880,9 @@ loop55:
 	VMULPD       Y4, Y7, Y4
 	VDIVPD       Y2, Y4, Y4
 	VPAND        Y8, Y10, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y6
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y7
-	VCMPPD       $0x1d, vmconst<>+6432(SB), Y2, Y8
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y2, Y6
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y2, Y7
+	VCMPPD       $0x1d, vmconst<>+6464(SB), Y2, Y8
 	VPOR         Y8, Y7, Y7
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y2, Y8
 	VPAND        Y8, Y1, Y8
@@ -2858,26 +2890,26 @@ loop55:
 	VPOR         Y5, Y7, Y5
 	VPAND        Y5, Y6, Y5
 	VMULPD       Y2, Y2, Y5
-	VMULPD       vmconst<>+5600(SB), Y5, Y6
-	VADDPD       vmconst<>+5632(SB), Y6, Y6
-	VMULPD       Y6, Y5, Y6
+	VMULPD       vmconst<>+5632(SB), Y5, Y6
 	VADDPD       vmconst<>+5664(SB), Y6, Y6
 	VMULPD       Y6, Y5, Y6
 	VADDPD       vmconst<>+5696(SB), Y6, Y6
 	VMULPD       Y6, Y5, Y6
 	VADDPD       vmconst<>+5728(SB), Y6, Y6
-	VMULPD       vmconst<>+5760(SB), Y5, Y7
-	VADDPD       vmconst<>+5792(SB), Y7, Y7
-	VMULPD       Y7, Y5, Y7
+	VMULPD       Y6, Y5, Y6
+	VADDPD       vmconst<>+5760(SB), Y6, Y6
+	VMULPD       vmconst<>+5792(SB), Y5, Y7
 	VADDPD       vmconst<>+5824(SB), Y7, Y7
 	VMULPD       Y7, Y5, Y7
 	VADDPD       vmconst<>+5856(SB), Y7, Y7
 	VMULPD       Y7, Y5, Y7
 	VADDPD       vmconst<>+5888(SB), Y7, Y7
+	VMULPD       Y7, Y5, Y7
+	VADDPD       vmconst<>+5920(SB), Y7, Y7
 	VMULPD       Y7, Y5, Y5
 	VADDPD       vmconst<>+576(SB), Y5, Y5
 	VDIVPD       Y5, Y6, Y5
-	VCMPPD       $0x11, vmconst<>+6464(SB), Y2, Y6
+	VCMPPD       $0x11, vmconst<>+6496(SB), Y2, Y6
 	VMULPD       Y5, Y2, Y7
 	VADDPD       Y2, Y7, Y7
 	VSUBPD       vmconst<>+544(SB), Y2, Y8
@@ -2885,16 +2917,14 @@ loop55:
 	VADDPD       Y8, Y5, Y5
 	VADDPD       vmconst<>+544(SB), Y5, Y5
 	VBLENDVPD    Y6, Y7, Y5, Y5
-	VCMPPD       $0x11, vmconst<>+6496(SB), Y2, Y6
+	VCMPPD       $0x11, vmconst<>+6528(SB), Y2, Y6
 	VBLENDVPD    Y6, Y2, Y5, Y5
 	VADDPD       vmconst<>+576(SB), Y5, Y6
 	VMOVUPS      vmconst<>+576(SB), Y7
 	VSUBPD       Y5, Y7, Y5
 	VBLENDVPD    Y1, Y6, Y5, Y5
 	VSUBPD       vmconst<>+576(SB), Y2, Y6
-	VMULPD       vmconst<>+5952(SB), Y6, Y7
-	VADDPD       vmconst<>+5984(SB), Y7, Y7
-	VMULPD       Y7, Y6, Y7
+	VMULPD       vmconst<>+5984(SB), Y6, Y7
 	VADDPD       vmconst<>+6016(SB), Y7, Y7
 	VMULPD       Y7, Y6, Y7
 	VADDPD       vmconst<>+6048(SB), Y7, Y7
@@ -2904,9 +2934,9 @@ loop55:
 	VADDPD       vmconst<>+6112(SB), Y7, Y7
 	VMULPD       Y7, Y6, Y7
 	VADDPD       vmconst<>+6144(SB), Y7, Y7
-	VMULPD       vmconst<>+6176(SB), Y6, Y8
-	VADDPD       vmconst<>+6208(SB), Y8, Y8
-	VMULPD       Y8, Y6, Y8
+	VMULPD       Y7, Y6, Y7
+	VADDPD       vmconst<>+6176(SB), Y7, Y7
+	VMULPD       vmconst<>+6208(SB), Y6, Y8
 	VADDPD       vmconst<>+6240(SB), Y8, Y8
 	VMULPD       Y8, Y6, Y8
 	VADDPD       vmconst<>+6272(SB), Y8, Y8
@@ -2914,11 +2944,13 @@ loop55:
 	VADDPD       vmconst<>+6304(SB), Y8, Y8
 	VMULPD       Y8, Y6, Y8
 	VADDPD       vmconst<>+6336(SB), Y8, Y8
+	VMULPD       Y8, Y6, Y8
+	VADDPD       vmconst<>+6368(SB), Y8, Y8
 	VMULPD       Y8, Y6, Y6
 	VADDPD       vmconst<>+576(SB), Y6, Y6
 	VDIVPD       Y6, Y7, Y6
-	VADDPD       vmconst<>+6528(SB), Y6, Y7
-	VMOVUPS      vmconst<>+6560(SB), Y8
+	VADDPD       vmconst<>+6560(SB), Y6, Y7
+	VMOVUPS      vmconst<>+6592(SB), Y8
 	VSUBPD       Y6, Y8, Y6
 	VBLENDVPD    Y1, Y7, Y6, Y6
 	VMOVUPS      vmconst<>+96(SB), Y7
@@ -2927,12 +2959,12 @@ loop55:
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y2, Y7
 	VPAND        Y7, Y1, Y7
 	VBLENDVPD    Y7, vmconst<>+96(SB), Y4, Y4
-	VCMPPD       $0x1d, vmconst<>+6432(SB), Y2, Y7
+	VCMPPD       $0x1d, vmconst<>+6464(SB), Y2, Y7
 	VMOVUPS      vmconst<>+864(SB), Y8
 	VBLENDVPD    Y1, vmconst<>+96(SB), Y8, Y1
 	VBLENDVPD    Y7, Y1, Y4, Y1
-	VCMPPD       $0x11, vmconst<>+5472(SB), Y2, Y4
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y2, Y2
+	VCMPPD       $0x11, vmconst<>+5504(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y2, Y2
 	VBLENDVPD    Y2, Y6, Y1, Y1
 	VBLENDVPD    Y4, Y5, Y1, Y1
 	VEXTRACTF128 $0x01, Y0, X2
@@ -2942,10 +2974,8 @@ loop55:
 	VMULPD       Y4, Y4, Y5
 	VMOVUPS      vmconst<>+576(SB), Y6
 	VDIVPD       Y5, Y6, Y5
-	VCMPPD       $0x11, vmconst<>+4416(SB), Y4, Y6
-	VMULPD       vmconst<>+4448(SB), Y5, Y7
-	VADDPD       vmconst<>+4480(SB), Y7, Y7
-	VMULPD       Y7, Y5, Y7
+	VCMPPD       $0x11, vmconst<>+4448(SB), Y4, Y6
+	VMULPD       vmconst<>+4480(SB), Y5, Y7
 	VADDPD       vmconst<>+4512(SB), Y7, Y7
 	VMULPD       Y7, Y5, Y7
 	VADDPD       vmconst<>+4544(SB), Y7, Y7
@@ -2957,9 +2987,9 @@ loop55:
 	VADDPD       vmconst<>+4640(SB), Y7, Y7
 	VMULPD       Y7, Y5, Y7
 	VADDPD       vmconst<>+4672(SB), Y7, Y7
-	VMULPD       vmconst<>+4704(SB), Y5, Y8
-	VADDPD       vmconst<>+4736(SB), Y8, Y8
-	VMULPD       Y8, Y5, Y8
+	VMULPD       Y7, Y5, Y7
+	VADDPD       vmconst<>+4704(SB), Y7, Y7
+	VMULPD       vmconst<>+4736(SB), Y5, Y8
 	VADDPD       vmconst<>+4768(SB), Y8, Y8
 	VMULPD       Y8, Y5, Y8
 	VADDPD       vmconst<>+4800(SB), Y8, Y8
@@ -2969,10 +2999,10 @@ loop55:
 	VADDPD       vmconst<>+4864(SB), Y8, Y8
 	VMULPD       Y8, Y5, Y8
 	VADDPD       vmconst<>+4896(SB), Y8, Y8
-	VBLENDVPD    Y6, Y7, Y8, Y7
-	VMULPD       vmconst<>+4928(SB), Y5, Y8
-	VADDPD       vmconst<>+4960(SB), Y8, Y8
 	VMULPD       Y8, Y5, Y8
+	VADDPD       vmconst<>+4928(SB), Y8, Y8
+	VBLENDVPD    Y6, Y7, Y8, Y7
+	VMULPD       vmconst<>+4960(SB), Y5, Y8
 	VADDPD       vmconst<>+4992(SB), Y8, Y8
 	VMULPD       Y8, Y5, Y8
 	VADDPD       vmconst<>+5024(SB), Y8, Y8
@@ -2985,10 +3015,10 @@ loop55:
 	VMULPD       Y8, Y5, Y8
 	VADDPD       vmconst<>+5152(SB), Y8, Y8
 	VMULPD       Y8, Y5, Y8
+	VADDPD       vmconst<>+5184(SB), Y8, Y8
+	VMULPD       Y8, Y5, Y8
 	VADDPD       vmconst<>+576(SB), Y8, Y8
-	VMULPD       vmconst<>+5184(SB), Y5, Y9
-	VADDPD       vmconst<>+5216(SB), Y9, Y9
-	VMULPD       Y9, Y5, Y9
+	VMULPD       vmconst<>+5216(SB), Y5, Y9
 	VADDPD       vmconst<>+5248(SB), Y9, Y9
 	VMULPD       Y9, Y5, Y9
 	VADDPD       vmconst<>+5280(SB), Y9, Y9
@@ -2998,12 +3028,14 @@ loop55:
 	VADDPD       vmconst<>+5344(SB), Y9, Y9
 	VMULPD       Y9, Y5, Y9
 	VADDPD       vmconst<>+5376(SB), Y9, Y9
+	VMULPD       Y9, Y5, Y9
+	VADDPD       vmconst<>+5408(SB), Y9, Y9
 	VMULPD       Y9, Y5, Y5
 	VADDPD       vmconst<>+576(SB), Y5, Y5
 	VBLENDVPD    Y6, Y8, Y5, Y5
-	VPAND        vmconst<>+5408(SB), Y4, Y6
+	VPAND        vmconst<>+5440(SB), Y4, Y6
 	VMULPD       Y6, Y6, Y8
-	VMOVUPS      vmconst<>+5440(SB), Y9
+	VMOVUPS      vmconst<>+5472(SB), Y9
 	VSUBPD       Y8, Y9, Y8
 	VMULPD       vmconst<>+128(SB), Y8, Y9
 	VADDPD       vmconst<>+160(SB), Y9, Y9
@@ -3075,9 +3107,9 @@ loop55:
 	VMULPD       Y5, Y8, Y5
 	VDIVPD       Y4, Y5, Y5
 	VPAND        Y9, Y11, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y7
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y4, Y8
-	VCMPPD       $0x1d, vmconst<>+6432(SB), Y4, Y9
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y7
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y4, Y8
+	VCMPPD       $0x1d, vmconst<>+6464(SB), Y4, Y9
 	VPOR         Y9, Y8, Y8
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y4, Y9
 	VPAND        Y9, Y2, Y9
@@ -3085,26 +3117,26 @@ loop55:
 	VPOR         Y6, Y8, Y6
 	VPAND        Y6, Y7, Y6
 	VMULPD       Y4, Y4, Y6
-	VMULPD       vmconst<>+5600(SB), Y6, Y7
-	VADDPD       vmconst<>+5632(SB), Y7, Y7
-	VMULPD       Y7, Y6, Y7
+	VMULPD       vmconst<>+5632(SB), Y6, Y7
 	VADDPD       vmconst<>+5664(SB), Y7, Y7
 	VMULPD       Y7, Y6, Y7
 	VADDPD       vmconst<>+5696(SB), Y7, Y7
 	VMULPD       Y7, Y6, Y7
 	VADDPD       vmconst<>+5728(SB), Y7, Y7
-	VMULPD       vmconst<>+5760(SB), Y6, Y8
-	VADDPD       vmconst<>+5792(SB), Y8, Y8
-	VMULPD       Y8, Y6, Y8
+	VMULPD       Y7, Y6, Y7
+	VADDPD       vmconst<>+5760(SB), Y7, Y7
+	VMULPD       vmconst<>+5792(SB), Y6, Y8
 	VADDPD       vmconst<>+5824(SB), Y8, Y8
 	VMULPD       Y8, Y6, Y8
 	VADDPD       vmconst<>+5856(SB), Y8, Y8
 	VMULPD       Y8, Y6, Y8
 	VADDPD       vmconst<>+5888(SB), Y8, Y8
+	VMULPD       Y8, Y6, Y8
+	VADDPD       vmconst<>+5920(SB), Y8, Y8
 	VMULPD       Y8, Y6, Y6
 	VADDPD       vmconst<>+576(SB), Y6, Y6
 	VDIVPD       Y6, Y7, Y6
-	VCMPPD       $0x11, vmconst<>+6464(SB), Y4, Y7
+	VCMPPD       $0x11, vmconst<>+6496(SB), Y4, Y7
 	VMULPD       Y6, Y4, Y8
 	VADDPD       Y4, Y8, Y8
 	VSUBPD       vmconst<>+544(SB), Y4, Y9
@@ -3112,16 +3144,14 @@ loop55:
 	VADDPD       Y9, Y6, Y6
 	VADDPD       vmconst<>+544(SB), Y6, Y6
 	VBLENDVPD    Y7, Y8, Y6, Y6
-	VCMPPD       $0x11, vmconst<>+6496(SB), Y4, Y7
+	VCMPPD       $0x11, vmconst<>+6528(SB), Y4, Y7
 	VBLENDVPD    Y7, Y4, Y6, Y6
 	VADDPD       vmconst<>+576(SB), Y6, Y7
 	VMOVUPS      vmconst<>+576(SB), Y8
 	VSUBPD       Y6, Y8, Y6
 	VBLENDVPD    Y2, Y7, Y6, Y6
 	VSUBPD       vmconst<>+576(SB), Y4, Y7
-	VMULPD       vmconst<>+5952(SB), Y7, Y8
-	VADDPD       vmconst<>+5984(SB), Y8, Y8
-	VMULPD       Y8, Y7, Y8
+	VMULPD       vmconst<>+5984(SB), Y7, Y8
 	VADDPD       vmconst<>+6016(SB), Y8, Y8
 	VMULPD       Y8, Y7, Y8
 	VADDPD       vmconst<>+6048(SB), Y8, Y8
@@ -3131,9 +3161,9 @@ loop55:
 	VADDPD       vmconst<>+6112(SB), Y8, Y8
 	VMULPD       Y8, Y7, Y8
 	VADDPD       vmconst<>+6144(SB), Y8, Y8
-	VMULPD       vmconst<>+6176(SB), Y7, Y9
-	VADDPD       vmconst<>+6208(SB), Y9, Y9
-	VMULPD       Y9, Y7, Y9
+	VMULPD       Y8, Y7, Y8
+	VADDPD       vmconst<>+6176(SB), Y8, Y8
+	VMULPD       vmconst<>+6208(SB), Y7, Y9
 	VADDPD       vmconst<>+6240(SB), Y9, Y9
 	VMULPD       Y9, Y7, Y9
 	VADDPD       vmconst<>+6272(SB), Y9, Y9
@@ -3141,11 +3171,13 @@ loop55:
 	VADDPD       vmconst<>+6304(SB), Y9, Y9
 	VMULPD       Y9, Y7, Y9
 	VADDPD       vmconst<>+6336(SB), Y9, Y9
+	VMULPD       Y9, Y7, Y9
+	VADDPD       vmconst<>+6368(SB), Y9, Y9
 	VMULPD       Y9, Y7, Y7
 	VADDPD       vmconst<>+576(SB), Y7, Y7
 	VDIVPD       Y7, Y8, Y7
-	VADDPD       vmconst<>+6528(SB), Y7, Y8
-	VMOVUPS      vmconst<>+6560(SB), Y9
+	VADDPD       vmconst<>+6560(SB), Y7, Y8
+	VMOVUPS      vmconst<>+6592(SB), Y9
 	VSUBPD       Y7, Y9, Y7
 	VBLENDVPD    Y2, Y8, Y7, Y7
 	VMOVUPS      vmconst<>+96(SB), Y8
@@ -3154,26 +3186,26 @@ loop55:
 	VCMPPD       $0x1e, vmconst<>+2240(SB), Y4, Y8
 	VPAND        Y8, Y2, Y8
 	VBLENDVPD    Y8, vmconst<>+96(SB), Y5, Y5
-	VCMPPD       $0x1d, vmconst<>+6432(SB), Y4, Y8
+	VCMPPD       $0x1d, vmconst<>+6464(SB), Y4, Y8
 	VMOVUPS      vmconst<>+864(SB), Y9
 	VBLENDVPD    Y2, vmconst<>+96(SB), Y9, Y2
 	VBLENDVPD    Y8, Y2, Y5, Y2
-	VCMPPD       $0x11, vmconst<>+5472(SB), Y4, Y5
-	VCMPPD       $0x11, vmconst<>+5536(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+5504(SB), Y4, Y5
+	VCMPPD       $0x11, vmconst<>+5568(SB), Y4, Y4
 	VBLENDVPD    Y4, Y7, Y2, Y2
 	VBLENDVPD    Y5, Y6, Y2, Y2
 	VCVTPD2PSY   Y1, X3
 	VCVTPD2PSY   Y2, X1
 	VINSERTF128  $0x01, X1, Y3, Y1
-	VCMPPS       $0x11, vmconst<>+6592(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+6624(SB), Y0, Y2
 	VMOVUPS      Y1, (AX)(BX*4)
 	VMOVMSKPS    Y2, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out57
-	JMP          loop55
+	JNZ          out63
+	JMP          loop61
 
-out57:
+out63:
 	MOVQ    xs+48(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+56(FP)
@@ -3181,7 +3213,7 @@ out57:
 	VZEROUPPER
 	RET
 
-done56:
+done62:
 	XORQ AX, AX
 	MOVQ BX, done+56(FP)
 	MOVQ AX, bad+64(FP)
@@ -3198,17 +3230,17 @@ TEXT ·atan2_64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop58:
+loop64:
 	CMPQ       SI, CX
-	JAE        done59
+	JAE        done65
 	PREFETCHT0 2048(DX)(SI*8)
 	VMOVUPS    (DX)(SI*8), Y0
 	PREFETCHT0 2048(BX)(SI*8)
 	VMOVUPS    (BX)(SI*8), Y1
 	VPAND      vmconst<>+32(SB), Y1, Y2
 	VPAND      vmconst<>+32(SB), Y0, Y3
-	VCMPPD     $0x11, vmconst<>+4032(SB), Y2, Y4
-	VCMPPD     $0x11, vmconst<>+4032(SB), Y3, Y5
+	VCMPPD     $0x11, vmconst<>+4064(SB), Y2, Y4
+	VCMPPD     $0x11, vmconst<>+4064(SB), Y3, Y5
 	VPAND      Y5, Y4, Y4
 	VCMPPD     $0x04, vmconst<>+864(SB), Y2, Y2
 	VCMPPD     $0x04, vmconst<>+864(SB), Y3, Y3
@@ -3273,10 +3305,10 @@ loop58:
 	VMOVMSKPD  Y2, DI
 	ADDQ       $0x04, SI
 	XORQ       $0x0f, DI
-	JNZ        out60
-	JMP        loop58
+	JNZ        out66
+	JMP        loop64
 
-out60:
+out66:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3286,7 +3318,7 @@ out60:
 	VZEROUPPER
 	RET
 
-done59:
+done65:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3302,16 +3334,16 @@ TEXT ·atan2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop61:
+loop67:
 	CMPQ         BX, CX
-	JAE          done62
+	JAE          done68
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
 	VPAND        vmconst<>+32(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y5
 	VPAND        Y5, Y4, Y4
 	VCMPPD       $0x04, vmconst<>+864(SB), Y2, Y2
 	VCMPPD       $0x04, vmconst<>+864(SB), Y3, Y3
@@ -3376,10 +3408,10 @@ loop61:
 	VMOVMSKPD    Y2, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out63
-	JMP          loop61
+	JNZ          out69
+	JMP          loop67
 
-out63:
+out69:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3387,7 +3419,7 @@ out63:
 	VZEROUPPER
 	RET
 
-done62:
+done68:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3403,16 +3435,16 @@ TEXT ·scalarAtan2_64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop64:
+loop70:
 	CMPQ         BX, CX
-	JAE          done65
+	JAE          done71
 	VBROADCASTSD x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+32(SB), Y1, Y2
 	VPAND        vmconst<>+32(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y2, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y3, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y3, Y5
 	VPAND        Y5, Y4, Y4
 	VCMPPD       $0x04, vmconst<>+864(SB), Y2, Y2
 	VCMPPD       $0x04, vmconst<>+864(SB), Y3, Y3
@@ -3477,10 +3509,10 @@ loop64:
 	VMOVMSKPD    Y2, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out66
-	JMP          loop64
+	JNZ          out72
+	JMP          loop70
 
-out66:
+out72:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3488,7 +3520,7 @@ out66:
 	VZEROUPPER
 	RET
 
-done65:
+done71:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3505,9 +3537,9 @@ TEXT ·logaddexp64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop67:
+loop73:
 	CMPQ        SI, CX
-	JAE         done68
+	JAE         done74
 	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Y0
 	PREFETCHT0  2048(BX)(SI*8)
@@ -3546,9 +3578,9 @@ loop67:
 	VPSLLQ      $0x34, Y4, Y4
 	VMULPD      Y4, Y3, Y3
 	VPAND       vmconst<>+32(SB), Y0, Y4
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y4, Y4
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND       vmconst<>+32(SB), Y1, Y5
-	VCMPPD      $0x11, vmconst<>+4032(SB), Y5, Y5
+	VCMPPD      $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND       Y5, Y4, Y4
 	VPAND       Y6, Y4, Y4
 	VPAND       vmconst<>+32(SB), Y3, Y5
@@ -3639,10 +3671,10 @@ loop67:
 	VMOVMSKPD   Y4, DI
 	ADDQ        $0x04, SI
 	XORQ        $0x0f, DI
-	JNZ         out69
-	JMP         loop67
+	JNZ         out75
+	JMP         loop73
 
-out69:
+out75:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3652,7 +3684,7 @@ out69:
 	VZEROUPPER
 	RET
 
-done68:
+done74:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3668,9 +3700,9 @@ TEXT ·logaddexpScalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop70:
+loop76:
 	CMPQ         BX, CX
-	JAE          done71
+	JAE          done77
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
@@ -3708,9 +3740,9 @@ loop70:
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
 	VPAND        vmconst<>+32(SB), Y0, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND        vmconst<>+32(SB), Y1, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
 	VPAND        Y6, Y4, Y4
 	VPAND        vmconst<>+32(SB), Y3, Y5
@@ -3801,10 +3833,10 @@ loop70:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out72
-	JMP          loop70
+	JNZ          out78
+	JMP          loop76
 
-out72:
+out78:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3812,7 +3844,7 @@ out72:
 	VZEROUPPER
 	RET
 
-done71:
+done77:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3828,9 +3860,9 @@ TEXT ·scalarLogaddexp64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop73:
+loop79:
 	CMPQ         BX, CX
-	JAE          done74
+	JAE          done80
 	VBROADCASTSD x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
@@ -3868,9 +3900,9 @@ loop73:
 	VPSLLQ       $0x34, Y4, Y4
 	VMULPD       Y4, Y3, Y3
 	VPAND        vmconst<>+32(SB), Y0, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND        vmconst<>+32(SB), Y1, Y5
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y5, Y5
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y5, Y5
 	VPAND        Y5, Y4, Y4
 	VPAND        Y6, Y4, Y4
 	VPAND        vmconst<>+32(SB), Y3, Y5
@@ -3961,10 +3993,10 @@ loop73:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out75
-	JMP          loop73
+	JNZ          out81
+	JMP          loop79
 
-out75:
+out81:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3972,7 +4004,7 @@ out75:
 	VZEROUPPER
 	RET
 
-done74:
+done80:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3989,9 +4021,9 @@ TEXT ·logaddexp2_64AVX2Loop(SB), NOSPLIT, $0-104
 	ANDQ $-4, CX
 	XORQ SI, SI
 
-loop76:
+loop82:
 	CMPQ       SI, CX
-	JAE        done77
+	JAE        done83
 	PREFETCHT0 2048(DX)(SI*8)
 	VMOVUPS    (DX)(SI*8), Y0
 	PREFETCHT0 2048(BX)(SI*8)
@@ -4039,9 +4071,9 @@ loop76:
 	VPSLLQ     $0x34, Y4, Y4
 	VPADDQ     Y4, Y3, Y3
 	VPAND      vmconst<>+32(SB), Y0, Y4
-	VCMPPD     $0x11, vmconst<>+4032(SB), Y4, Y4
+	VCMPPD     $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND      vmconst<>+32(SB), Y1, Y6
-	VCMPPD     $0x11, vmconst<>+4032(SB), Y6, Y6
+	VCMPPD     $0x11, vmconst<>+4064(SB), Y6, Y6
 	VPAND      Y6, Y4, Y4
 	VPAND      Y5, Y4, Y4
 	VPAND      vmconst<>+32(SB), Y3, Y5
@@ -4133,10 +4165,10 @@ loop76:
 	VMOVMSKPD  Y4, DI
 	ADDQ       $0x04, SI
 	XORQ       $0x0f, DI
-	JNZ        out78
-	JMP        loop76
+	JNZ        out84
+	JMP        loop82
 
-out78:
+out84:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4146,7 +4178,7 @@ out78:
 	VZEROUPPER
 	RET
 
-done77:
+done83:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4162,9 +4194,9 @@ TEXT ·logaddexp2Scalar64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop79:
+loop85:
 	CMPQ         BX, CX
-	JAE          done80
+	JAE          done86
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y0
 	VBROADCASTSD y+48(FP), Y1
@@ -4211,9 +4243,9 @@ loop79:
 	VPSLLQ       $0x34, Y4, Y4
 	VPADDQ       Y4, Y3, Y3
 	VPAND        vmconst<>+32(SB), Y0, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND        vmconst<>+32(SB), Y1, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y6, Y6
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y6, Y6
 	VPAND        Y6, Y4, Y4
 	VPAND        Y5, Y4, Y4
 	VPAND        vmconst<>+32(SB), Y3, Y5
@@ -4305,10 +4337,10 @@ loop79:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out81
-	JMP          loop79
+	JNZ          out87
+	JMP          loop85
 
-out81:
+out87:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Y0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4316,7 +4348,7 @@ out81:
 	VZEROUPPER
 	RET
 
-done80:
+done86:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4332,9 +4364,9 @@ TEXT ·scalarLogaddexp2_64AVX2Loop(SB), NOSPLIT, $0-80
 	ANDQ $-4, CX
 	XORQ BX, BX
 
-loop82:
+loop88:
 	CMPQ         BX, CX
-	JAE          done83
+	JAE          done89
 	VBROADCASTSD x+24(FP), Y0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Y1
@@ -4381,9 +4413,9 @@ loop82:
 	VPSLLQ       $0x34, Y4, Y4
 	VPADDQ       Y4, Y3, Y3
 	VPAND        vmconst<>+32(SB), Y0, Y4
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y4, Y4
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y4, Y4
 	VPAND        vmconst<>+32(SB), Y1, Y6
-	VCMPPD       $0x11, vmconst<>+4032(SB), Y6, Y6
+	VCMPPD       $0x11, vmconst<>+4064(SB), Y6, Y6
 	VPAND        Y6, Y4, Y4
 	VPAND        Y5, Y4, Y4
 	VPAND        vmconst<>+32(SB), Y3, Y5
@@ -4475,10 +4507,10 @@ loop82:
 	VMOVMSKPD    Y4, SI
 	ADDQ         $0x04, BX
 	XORQ         $0x0f, SI
-	JNZ          out84
-	JMP          loop82
+	JNZ          out90
+	JMP          loop88
 
-out84:
+out90:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4486,7 +4518,7 @@ out84:
 	VZEROUPPER
 	RET
 
-done83:
+done89:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4997,340 +5029,344 @@ DATA vmconst<>+4000(SB)/8, $0x3e30000000000000
 DATA vmconst<>+4008(SB)/8, $0x3e30000000000000
 DATA vmconst<>+4016(SB)/8, $0x3e30000000000000
 DATA vmconst<>+4024(SB)/8, $0x3e30000000000000
-DATA vmconst<>+4032(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4040(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4048(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4056(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+4064(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+4072(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+4080(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+4088(SB)/8, $0x00000000ffffffff
-DATA vmconst<>+4096(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+4104(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+4112(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+4120(SB)/8, $0x3fd5555555555555
-DATA vmconst<>+4128(SB)/8, $0x41f0000000000000
-DATA vmconst<>+4136(SB)/8, $0x41f0000000000000
-DATA vmconst<>+4144(SB)/8, $0x41f0000000000000
-DATA vmconst<>+4152(SB)/8, $0x41f0000000000000
-DATA vmconst<>+4160(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+4168(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+4176(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+4184(SB)/8, $0x2a9f789300000000
-DATA vmconst<>+4192(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+4200(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+4208(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+4216(SB)/8, $0x3fe15f15f15f15f1
-DATA vmconst<>+4224(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+4232(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+4240(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+4248(SB)/8, $0x3fd6db6db6db6db7
-DATA vmconst<>+4256(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+4264(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+4272(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+4280(SB)/8, $0x3ff9b6db6db6db6e
-DATA vmconst<>+4288(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+4296(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+4304(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+4312(SB)/8, $0x3ff6a0ea0ea0ea0f
-DATA vmconst<>+4320(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+4328(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+4336(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+4344(SB)/8, $0xbfe691de2532c834
-DATA vmconst<>+4352(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+4360(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+4368(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+4376(SB)/8, $0xffffffffc0000000
-DATA vmconst<>+4384(SB)/8, $0x0000000040000000
-DATA vmconst<>+4392(SB)/8, $0x0000000040000000
-DATA vmconst<>+4400(SB)/8, $0x0000000040000000
-DATA vmconst<>+4408(SB)/8, $0x0000000040000000
-DATA vmconst<>+4416(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4424(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4432(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4440(SB)/8, $0x4006db6db6db6db7
-DATA vmconst<>+4448(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4456(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4464(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4472(SB)/8, $0xc023a0efc69ac25c
-DATA vmconst<>+4480(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4488(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4496(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4504(SB)/8, $0xc054526557e4d2f2
-DATA vmconst<>+4512(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4520(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4528(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4536(SB)/8, $0xc067135cebccabb2
-DATA vmconst<>+4544(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4552(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4560(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4568(SB)/8, $0xc0644cb184282266
-DATA vmconst<>+4576(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4584(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4592(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4600(SB)/8, $0xc04f300ae4cba38d
-DATA vmconst<>+4608(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4616(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4624(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4632(SB)/8, $0xc0251e0441b0e726
-DATA vmconst<>+4640(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4648(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4656(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4664(SB)/8, $0xbfe63416e4ba7360
-DATA vmconst<>+4672(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4680(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4688(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4696(SB)/8, $0xbf843412600d6435
-DATA vmconst<>+4704(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4712(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4720(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4728(SB)/8, $0xc07e384e9bdc383f
-DATA vmconst<>+4736(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4744(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4752(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4760(SB)/8, $0xc09004616a2e5992
-DATA vmconst<>+4768(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4776(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4784(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4792(SB)/8, $0xc083ec881375f228
-DATA vmconst<>+4800(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4808(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4816(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4824(SB)/8, $0xc064145d43c5ed98
-DATA vmconst<>+4832(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4840(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4848(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4856(SB)/8, $0xc031c209555f995a
-DATA vmconst<>+4864(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4872(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4880(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4888(SB)/8, $0xbfe993ba70c285de
-DATA vmconst<>+4896(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+4904(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+4912(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+4920(SB)/8, $0xbf84341239e86f4a
-DATA vmconst<>+4928(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+4936(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+4944(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+4952(SB)/8, $0xbfaeeff2ee749a62
-DATA vmconst<>+4960(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+4968(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+4976(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+4984(SB)/8, $0x401a47ef8e484a93
-DATA vmconst<>+4992(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5000(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5008(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5016(SB)/8, $0x405b28a3ee48ae2c
-DATA vmconst<>+5024(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5032(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5040(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5048(SB)/8, $0x407ad02157700314
-DATA vmconst<>+5056(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5064(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5072(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5080(SB)/8, $0x40842b1921ec2868
-DATA vmconst<>+5088(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5096(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5104(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5112(SB)/8, $0x407b290dd58a1a71
-DATA vmconst<>+5120(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5128(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5136(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5144(SB)/8, $0x4061350c526ae721
-DATA vmconst<>+5152(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5160(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5168(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5176(SB)/8, $0x4033a6b9bd707687
-DATA vmconst<>+5184(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5192(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5200(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5208(SB)/8, $0xc03670e242712d62
-DATA vmconst<>+5216(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5224(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5232(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5240(SB)/8, $0x407da874e79fe763
-DATA vmconst<>+5248(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5256(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5264(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5272(SB)/8, $0x40a3f219cedf3be6
-DATA vmconst<>+5280(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5288(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5296(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5304(SB)/8, $0x40a8ffb7688c246a
-DATA vmconst<>+5312(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5320(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5328(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5336(SB)/8, $0x409802eb189d5118
-DATA vmconst<>+5344(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5352(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5360(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5368(SB)/8, $0x40745cae221b9f0a
-DATA vmconst<>+5376(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5384(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5392(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5400(SB)/8, $0x403e568b261d5190
-DATA vmconst<>+5408(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5416(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5424(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5432(SB)/8, $0xffffffff00000000
-DATA vmconst<>+5440(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5448(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5456(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5464(SB)/8, $0xbfe2000000000000
-DATA vmconst<>+5472(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5480(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5488(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5496(SB)/8, $0x3feb000000000000
-DATA vmconst<>+5504(SB)/8, $0x0080000000000000
-DATA vmconst<>+5512(SB)/8, $0x0080000000000000
-DATA vmconst<>+5520(SB)/8, $0x0080000000000000
-DATA vmconst<>+5528(SB)/8, $0x0080000000000000
-DATA vmconst<>+5536(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5544(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5552(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5560(SB)/8, $0x3ff4000000000000
-DATA vmconst<>+5568(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5576(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5584(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5592(SB)/8, $0x3fc06eba8214db69
-DATA vmconst<>+5600(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5608(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5616(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5624(SB)/8, $0xbef8ead6120016ac
-DATA vmconst<>+5632(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5640(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5648(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5656(SB)/8, $0xbf77a291236668e4
-DATA vmconst<>+5664(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5672(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5680(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5688(SB)/8, $0xbf9d2a51dbd7194f
-DATA vmconst<>+5696(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5704(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5712(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5720(SB)/8, $0xbfd4cd7d691cb913
-DATA vmconst<>+5728(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5736(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5744(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5752(SB)/8, $0x3fc06eba8214db68
-DATA vmconst<>+5760(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5768(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5776(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5784(SB)/8, $0xbed09c4342a26120
-DATA vmconst<>+5792(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5800(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5808(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5816(SB)/8, $0x3f215dc9221c1a10
-DATA vmconst<>+5824(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5832(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5840(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5848(SB)/8, $0x3f74d022c4d36b0f
-DATA vmconst<>+5856(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5864(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5872(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5880(SB)/8, $0x3fb0a54c5536ceba
-DATA vmconst<>+5888(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+5896(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+5904(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+5912(SB)/8, $0x3fd97779cddadc09
-DATA vmconst<>+5920(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+5928(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+5936(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+5944(SB)/8, $0x3feb0ac160000000
-DATA vmconst<>+5952(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+5960(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+5968(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+5976(SB)/8, $0xbf61bf380a96073f
-DATA vmconst<>+5984(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+5992(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+6000(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+6008(SB)/8, $0x3fa22a36599795eb
-DATA vmconst<>+6016(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6024(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6032(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6040(SB)/8, $0xbfbc63983d3e28ec
-DATA vmconst<>+6048(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6056(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6064(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6072(SB)/8, $0x3fd45fca805120e4
-DATA vmconst<>+6080(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6088(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6096(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6104(SB)/8, $0xbfd7d240fbb8c3f1
-DATA vmconst<>+6112(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6120(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6128(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6136(SB)/8, $0x3fda8d00ad92b34d
-DATA vmconst<>+6144(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6152(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6160(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6168(SB)/8, $0xbf6359b8bef77538
-DATA vmconst<>+6176(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6184(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6192(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6200(SB)/8, $0x3f888b545735151d
-DATA vmconst<>+6208(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6216(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6224(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6232(SB)/8, $0x3f8bedc26b51dd1c
-DATA vmconst<>+6240(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6248(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6256(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6264(SB)/8, $0x3fc02660e763351f
-DATA vmconst<>+6272(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6280(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6288(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6296(SB)/8, $0x3fb2635cd99fe9a7
-DATA vmconst<>+6304(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6312(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6320(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6328(SB)/8, $0x3fe14af092eb6f33
-DATA vmconst<>+6336(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6344(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6352(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6360(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+6368(SB)/4, $0x7fffffff
-DATA vmconst<>+6372(SB)/4, $0x7fffffff
-DATA vmconst<>+6376(SB)/4, $0x7fffffff
-DATA vmconst<>+6380(SB)/4, $0x7fffffff
-DATA vmconst<>+6384(SB)/4, $0x7fffffff
-DATA vmconst<>+6388(SB)/4, $0x7fffffff
-DATA vmconst<>+6392(SB)/4, $0x7fffffff
-DATA vmconst<>+6396(SB)/4, $0x7fffffff
-DATA vmconst<>+6400(SB)/4, $0x7f800000
-DATA vmconst<>+6404(SB)/4, $0x7f800000
-DATA vmconst<>+6408(SB)/4, $0x7f800000
-DATA vmconst<>+6412(SB)/4, $0x7f800000
-DATA vmconst<>+6416(SB)/4, $0x7f800000
-DATA vmconst<>+6420(SB)/4, $0x7f800000
-DATA vmconst<>+6424(SB)/4, $0x7f800000
-DATA vmconst<>+6428(SB)/4, $0x7f800000
-DATA vmconst<>+6432(SB)/8, $0x403c000000000000
-DATA vmconst<>+6440(SB)/8, $0x403c000000000000
-DATA vmconst<>+6448(SB)/8, $0x403c000000000000
-DATA vmconst<>+6456(SB)/8, $0x403c000000000000
-DATA vmconst<>+6464(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6472(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6480(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6488(SB)/8, $0x3fd0000000000000
-DATA vmconst<>+6496(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6504(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6512(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6520(SB)/8, $0x3c70000000000000
-DATA vmconst<>+6528(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6536(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6544(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6552(SB)/8, $0x3ffd8560b0000000
-DATA vmconst<>+6560(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6568(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6576(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6584(SB)/8, $0x3fc3d4fa80000000
-DATA vmconst<>+6592(SB)/4, $0x41d00000
-DATA vmconst<>+6596(SB)/4, $0x41d00000
-DATA vmconst<>+6600(SB)/4, $0x41d00000
-DATA vmconst<>+6604(SB)/4, $0x41d00000
-DATA vmconst<>+6608(SB)/4, $0x41d00000
-DATA vmconst<>+6612(SB)/4, $0x41d00000
-DATA vmconst<>+6616(SB)/4, $0x41d00000
-DATA vmconst<>+6620(SB)/4, $0x41d00000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $6624
+DATA vmconst<>+4032(SB)/8, $0xffffffffffffffff
+DATA vmconst<>+4040(SB)/8, $0xffffffffffffffff
+DATA vmconst<>+4048(SB)/8, $0xffffffffffffffff
+DATA vmconst<>+4056(SB)/8, $0xffffffffffffffff
+DATA vmconst<>+4064(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4072(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4080(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4088(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+4096(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+4104(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+4112(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+4120(SB)/8, $0x00000000ffffffff
+DATA vmconst<>+4128(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+4136(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+4144(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+4152(SB)/8, $0x3fd5555555555555
+DATA vmconst<>+4160(SB)/8, $0x41f0000000000000
+DATA vmconst<>+4168(SB)/8, $0x41f0000000000000
+DATA vmconst<>+4176(SB)/8, $0x41f0000000000000
+DATA vmconst<>+4184(SB)/8, $0x41f0000000000000
+DATA vmconst<>+4192(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+4200(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+4208(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+4216(SB)/8, $0x2a9f789300000000
+DATA vmconst<>+4224(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+4232(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+4240(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+4248(SB)/8, $0x3fe15f15f15f15f1
+DATA vmconst<>+4256(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+4264(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+4272(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+4280(SB)/8, $0x3fd6db6db6db6db7
+DATA vmconst<>+4288(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+4296(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+4304(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+4312(SB)/8, $0x3ff9b6db6db6db6e
+DATA vmconst<>+4320(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+4328(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+4336(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+4344(SB)/8, $0x3ff6a0ea0ea0ea0f
+DATA vmconst<>+4352(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+4360(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+4368(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+4376(SB)/8, $0xbfe691de2532c834
+DATA vmconst<>+4384(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+4392(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+4400(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+4408(SB)/8, $0xffffffffc0000000
+DATA vmconst<>+4416(SB)/8, $0x0000000040000000
+DATA vmconst<>+4424(SB)/8, $0x0000000040000000
+DATA vmconst<>+4432(SB)/8, $0x0000000040000000
+DATA vmconst<>+4440(SB)/8, $0x0000000040000000
+DATA vmconst<>+4448(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4456(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4464(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4472(SB)/8, $0x4006db6db6db6db7
+DATA vmconst<>+4480(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4488(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4496(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4504(SB)/8, $0xc023a0efc69ac25c
+DATA vmconst<>+4512(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4520(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4528(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4536(SB)/8, $0xc054526557e4d2f2
+DATA vmconst<>+4544(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4552(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4560(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4568(SB)/8, $0xc067135cebccabb2
+DATA vmconst<>+4576(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4584(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4592(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4600(SB)/8, $0xc0644cb184282266
+DATA vmconst<>+4608(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4616(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4624(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4632(SB)/8, $0xc04f300ae4cba38d
+DATA vmconst<>+4640(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4648(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4656(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4664(SB)/8, $0xc0251e0441b0e726
+DATA vmconst<>+4672(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4680(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4688(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4696(SB)/8, $0xbfe63416e4ba7360
+DATA vmconst<>+4704(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4712(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4720(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4728(SB)/8, $0xbf843412600d6435
+DATA vmconst<>+4736(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4744(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4752(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4760(SB)/8, $0xc07e384e9bdc383f
+DATA vmconst<>+4768(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4776(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4784(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4792(SB)/8, $0xc09004616a2e5992
+DATA vmconst<>+4800(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4808(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4816(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4824(SB)/8, $0xc083ec881375f228
+DATA vmconst<>+4832(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4840(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4848(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4856(SB)/8, $0xc064145d43c5ed98
+DATA vmconst<>+4864(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4872(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4880(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4888(SB)/8, $0xc031c209555f995a
+DATA vmconst<>+4896(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4904(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4912(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4920(SB)/8, $0xbfe993ba70c285de
+DATA vmconst<>+4928(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4936(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4944(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4952(SB)/8, $0xbf84341239e86f4a
+DATA vmconst<>+4960(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4968(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4976(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4984(SB)/8, $0xbfaeeff2ee749a62
+DATA vmconst<>+4992(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+5000(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+5008(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+5016(SB)/8, $0x401a47ef8e484a93
+DATA vmconst<>+5024(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5032(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5040(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5048(SB)/8, $0x405b28a3ee48ae2c
+DATA vmconst<>+5056(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5064(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5072(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5080(SB)/8, $0x407ad02157700314
+DATA vmconst<>+5088(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5096(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5104(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5112(SB)/8, $0x40842b1921ec2868
+DATA vmconst<>+5120(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5128(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5136(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5144(SB)/8, $0x407b290dd58a1a71
+DATA vmconst<>+5152(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5160(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5168(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5176(SB)/8, $0x4061350c526ae721
+DATA vmconst<>+5184(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5192(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5200(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5208(SB)/8, $0x4033a6b9bd707687
+DATA vmconst<>+5216(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5224(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5232(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5240(SB)/8, $0xc03670e242712d62
+DATA vmconst<>+5248(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5256(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5264(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5272(SB)/8, $0x407da874e79fe763
+DATA vmconst<>+5280(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5288(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5296(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5304(SB)/8, $0x40a3f219cedf3be6
+DATA vmconst<>+5312(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5320(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5328(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5336(SB)/8, $0x40a8ffb7688c246a
+DATA vmconst<>+5344(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5352(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5360(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5368(SB)/8, $0x409802eb189d5118
+DATA vmconst<>+5376(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5384(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5392(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5400(SB)/8, $0x40745cae221b9f0a
+DATA vmconst<>+5408(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5416(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5424(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5432(SB)/8, $0x403e568b261d5190
+DATA vmconst<>+5440(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5448(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5456(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5464(SB)/8, $0xffffffff00000000
+DATA vmconst<>+5472(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5480(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5488(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5496(SB)/8, $0xbfe2000000000000
+DATA vmconst<>+5504(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5512(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5520(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5528(SB)/8, $0x3feb000000000000
+DATA vmconst<>+5536(SB)/8, $0x0080000000000000
+DATA vmconst<>+5544(SB)/8, $0x0080000000000000
+DATA vmconst<>+5552(SB)/8, $0x0080000000000000
+DATA vmconst<>+5560(SB)/8, $0x0080000000000000
+DATA vmconst<>+5568(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5576(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5584(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5592(SB)/8, $0x3ff4000000000000
+DATA vmconst<>+5600(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5608(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5616(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5624(SB)/8, $0x3fc06eba8214db69
+DATA vmconst<>+5632(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5640(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5648(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5656(SB)/8, $0xbef8ead6120016ac
+DATA vmconst<>+5664(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5672(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5680(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5688(SB)/8, $0xbf77a291236668e4
+DATA vmconst<>+5696(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5704(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5712(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5720(SB)/8, $0xbf9d2a51dbd7194f
+DATA vmconst<>+5728(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5736(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5744(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5752(SB)/8, $0xbfd4cd7d691cb913
+DATA vmconst<>+5760(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5768(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5776(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5784(SB)/8, $0x3fc06eba8214db68
+DATA vmconst<>+5792(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5800(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5808(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5816(SB)/8, $0xbed09c4342a26120
+DATA vmconst<>+5824(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5832(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5840(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5848(SB)/8, $0x3f215dc9221c1a10
+DATA vmconst<>+5856(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5864(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5872(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5880(SB)/8, $0x3f74d022c4d36b0f
+DATA vmconst<>+5888(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5896(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5904(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5912(SB)/8, $0x3fb0a54c5536ceba
+DATA vmconst<>+5920(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5928(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5936(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5944(SB)/8, $0x3fd97779cddadc09
+DATA vmconst<>+5952(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5960(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5968(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5976(SB)/8, $0x3feb0ac160000000
+DATA vmconst<>+5984(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+5992(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+6000(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+6008(SB)/8, $0xbf61bf380a96073f
+DATA vmconst<>+6016(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+6024(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+6032(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+6040(SB)/8, $0x3fa22a36599795eb
+DATA vmconst<>+6048(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6056(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6064(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6072(SB)/8, $0xbfbc63983d3e28ec
+DATA vmconst<>+6080(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6088(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6096(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6104(SB)/8, $0x3fd45fca805120e4
+DATA vmconst<>+6112(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6120(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6128(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6136(SB)/8, $0xbfd7d240fbb8c3f1
+DATA vmconst<>+6144(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6152(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6160(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6168(SB)/8, $0x3fda8d00ad92b34d
+DATA vmconst<>+6176(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6184(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6192(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6200(SB)/8, $0xbf6359b8bef77538
+DATA vmconst<>+6208(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6216(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6224(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6232(SB)/8, $0x3f888b545735151d
+DATA vmconst<>+6240(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6248(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6256(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6264(SB)/8, $0x3f8bedc26b51dd1c
+DATA vmconst<>+6272(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6280(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6288(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6296(SB)/8, $0x3fc02660e763351f
+DATA vmconst<>+6304(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6312(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6320(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6328(SB)/8, $0x3fb2635cd99fe9a7
+DATA vmconst<>+6336(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6344(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6352(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6360(SB)/8, $0x3fe14af092eb6f33
+DATA vmconst<>+6368(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6376(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6384(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6392(SB)/8, $0x3fbb3e6618eee323
+DATA vmconst<>+6400(SB)/4, $0x7fffffff
+DATA vmconst<>+6404(SB)/4, $0x7fffffff
+DATA vmconst<>+6408(SB)/4, $0x7fffffff
+DATA vmconst<>+6412(SB)/4, $0x7fffffff
+DATA vmconst<>+6416(SB)/4, $0x7fffffff
+DATA vmconst<>+6420(SB)/4, $0x7fffffff
+DATA vmconst<>+6424(SB)/4, $0x7fffffff
+DATA vmconst<>+6428(SB)/4, $0x7fffffff
+DATA vmconst<>+6432(SB)/4, $0x7f800000
+DATA vmconst<>+6436(SB)/4, $0x7f800000
+DATA vmconst<>+6440(SB)/4, $0x7f800000
+DATA vmconst<>+6444(SB)/4, $0x7f800000
+DATA vmconst<>+6448(SB)/4, $0x7f800000
+DATA vmconst<>+6452(SB)/4, $0x7f800000
+DATA vmconst<>+6456(SB)/4, $0x7f800000
+DATA vmconst<>+6460(SB)/4, $0x7f800000
+DATA vmconst<>+6464(SB)/8, $0x403c000000000000
+DATA vmconst<>+6472(SB)/8, $0x403c000000000000
+DATA vmconst<>+6480(SB)/8, $0x403c000000000000
+DATA vmconst<>+6488(SB)/8, $0x403c000000000000
+DATA vmconst<>+6496(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6504(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6512(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6520(SB)/8, $0x3fd0000000000000
+DATA vmconst<>+6528(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6536(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6544(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6552(SB)/8, $0x3c70000000000000
+DATA vmconst<>+6560(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6568(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6576(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6584(SB)/8, $0x3ffd8560b0000000
+DATA vmconst<>+6592(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6600(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6608(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6616(SB)/8, $0x3fc3d4fa80000000
+DATA vmconst<>+6624(SB)/4, $0x41d00000
+DATA vmconst<>+6628(SB)/4, $0x41d00000
+DATA vmconst<>+6632(SB)/4, $0x41d00000
+DATA vmconst<>+6636(SB)/4, $0x41d00000
+DATA vmconst<>+6640(SB)/4, $0x41d00000
+DATA vmconst<>+6644(SB)/4, $0x41d00000
+DATA vmconst<>+6648(SB)/4, $0x41d00000
+DATA vmconst<>+6652(SB)/4, $0x41d00000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $6656

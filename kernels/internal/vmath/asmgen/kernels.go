@@ -1182,27 +1182,51 @@ func acosh64(k lang, x Op) (r, ok Op) { return acoshWith(k, x, log64, log1p64, f
 // acoshArm64 is math.Acosh on arm64, over logArm64 and log1pArm64.
 func acoshArm64(k lang, x Op) (r, ok Op) { return acoshWith(k, x, logArm64, log1pArm64, true) }
 
-// acoshWith is math.Acosh, its three branches computed and blended: log(x)
-// + ln2 from 2^28, log(2x - 1/(x + √(x²-1))) above 2 and log1p(t +
-// √(2t + t²)) with t = x-1 up to 2 (0 at 1 follows). 2·x and 2·t are x+x
+// acoshWith is math.Acosh, its three branches computed where some lane
+// needs them (ifAny: on inputs from 1 to 10, two vectors in three skip
+// log1p's) and blended: log(x) + ln2 from 2^28, log(2x - 1/(x + √(x²-1)))
+// above 2 and log1p(t + √(2t + t²)) with t = x-1 up to 2 (0 at 1 follows). 2·x and 2·t are x+x
 // and t+t (the compiler's rewrite); t² + 2t is one FMA at GOAMD64=v3 and
 // on arm64, x² - 1 one (FNMSUB) on arm64 only (arm; go tool objdump).
 // Lanes below 1, +Inf and NaN are out.
 func acoshWith(k lang, x Op, log, log1p core, arm bool) (r, ok Op) {
 	one := k.f(1)
 	ok = k.mAnd(k.cmp(ge, x, one), k.cmp(le, x, k.f(maxFloat)))
-	var xx1 Op
-	if arm {
-		xx1 = k.fma(x, x, k.f(-1))
-	} else {
-		xx1 = k.sub(k.mul(x, x), one)
-	}
-	lb, _ := log(k, k.sub(k.add(x, x), k.div(one, k.add(x, k.sqrt(xx1)))))
-	t := k.sub(x, one)
-	lp, _ := log1p(k, k.add(t, k.sqrt(k.goMulAdd(t, t, k.add(t, t), true))))
-	ll, _ := log(k, x)
-	r = k.sel(k.cmp(gt, x, k.f(2)), lb, lp)
-	return k.sel(k.cmp(ge, x, k.f(asinhLarge)), k.add(ll, k.f(asinhLn2)), r), ok
+	r = x // every lane ≥ 1 takes one of the branches below
+	ifAny(k, k.cmp(le, x, k.f(2)), []*Op{&r}, func() {
+		t := k.sub(x, one)
+		r, _ = log1p(k, k.add(t, k.sqrt(k.goMulAdd(t, t, k.add(t, t), true))))
+	})
+	above := k.cmp(gt, x, k.f(2))
+	ifAny(k, above, []*Op{&r}, func() {
+		var xx1 Op
+		if arm {
+			xx1 = k.fma(x, x, k.f(-1))
+		} else {
+			xx1 = k.sub(k.mul(x, x), one)
+		}
+		lb, _ := log(k, k.sub(k.add(x, x), k.div(one, k.add(x, k.sqrt(xx1)))))
+		r = k.sel(above, lb, r)
+	})
+	huge := k.cmp(ge, x, k.f(asinhLarge))
+	ifAny(k, huge, []*Op{&r}, func() {
+		ll, _ := log(k, x)
+		r = k.sel(huge, k.add(ll, k.f(asinhLn2)), r)
+	})
+	return r, ok
+}
+
+// ifAny runs body, which may assign the variables vars point to, where
+// some lane of the mask m is set, and skips it otherwise: one branch for
+// the whole vector (a whileNonzero that runs at most once), for a blend
+// of costly branches that a vector seldom needs all of. The lanes body
+// computes outside m must not matter (body blends by m).
+func ifAny(k lang, m Op, vars []*Op, body func()) {
+	i := k.sel(m, k.u(^uint64(0)), k.u(0))
+	k.whileNonzero(&i, vars, func() {
+		body()
+		i = k.u(0)
+	})
 }
 
 // acosh32 is acoshOneLog in float32 (over logf, from 2^12).

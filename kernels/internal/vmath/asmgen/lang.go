@@ -248,7 +248,7 @@ func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 		regs[j] = k.copy(*v)
 		*v = regs[j]
 	}
-	loop, done := k.newLabel("powloop"), k.newLabel("powdone")
+	loop, done := k.newLabel("while"), k.newLabel("whiledone")
 	c.Label(loop)
 	if k.wide() {
 		m := c.K()
