@@ -78,7 +78,9 @@
 //     log(2|x| + 1/(√(x²+1) + |x|)) above 2, |x| below 2^-28 and
 //     log1p(|x| + x²/(1 + √(1+x²))) between, all computed and blended;
 //     acosh is math.Acosh: log(x) + ln2 from 2^28, log(2x - 1/(x +
-//     √(x²-1))) above 2 and log1p(t + √(2t + t²)) with t = x-1 up to 2;
+//     √(x²-1))) above 2 and log1p(t + √(2t + t²)) with t = x-1 up to 2,
+//     each computed only where a lane of the vector needs it (asmgen's
+//     ifAny: one test of the whole vector) and blended;
 //     atanh is math.Atanh on |x| with the sign put back: |x| below 2^-28,
 //     0.5·log1p(t + t·|x|/(1-|x|)) with t = 2|x| below 1/2 and
 //     0.5·log1p(t/(1-|x|)) above, over one division.
