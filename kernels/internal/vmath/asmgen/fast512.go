@@ -496,16 +496,18 @@ type splitConst struct{ hi, lo float64 }
 // invLn2Split and invLn10Split are 1/ln2 and 1/ln10 split (from logBig at
 // fitPrec bits; ln10Big).
 var invLn2Split, invLn10Split = func() (two, ten splitConst) {
-	ln2 := logBig(newFit(2))
-	ln10 := ln10Big()
-	split := func(l *big.Float) splitConst {
-		v := new(big.Float).SetPrec(fitPrec).Quo(newFit(1), l)
-		hi, _ := v.Float64()
-		lo, _ := v.Sub(v, newFit(hi)).Float64()
-		return splitConst{hi, lo}
+	inverse := func(l *big.Float) splitConst {
+		return splitBig(new(big.Float).SetPrec(fitPrec).Quo(newFit(1), l))
 	}
-	return split(ln2), split(ln10)
+	return inverse(logBig(newFit(2))), inverse(ln10Big())
 }()
+
+// splitBig is v as the float64 nearest it and the rest, rounded.
+func splitBig(v *big.Float) splitConst {
+	hi, _ := v.Float64()
+	lo, _ := new(big.Float).Sub(v, newFit(hi)).Float64()
+	return splitConst{hi, lo}
+}
 
 // sinCosFastMax bounds sinCosFast64's domain: there |n| < 2^21, so that
 // n and n + 1/2 times the first two of π's parts are exact.

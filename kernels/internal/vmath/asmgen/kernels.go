@@ -125,12 +125,19 @@ func log64(k lang, x Op) (r, ok Op) {
 // log.go with lt), and the mask of the positive normal lanes.
 func logReduce(k lang, x Op, pred uint8) (ok, kk, f Op) {
 	ok = k.mAnd(k.cmp(ge, x, k.f(minNormal)), k.cmp(le, x, k.f(maxFloat)))
+	kk, f = splitSqrt2(k, x, pred)
+	return ok, kk, f
+}
+
+// splitSqrt2 is logReduce's split without the mask: x = 2^kk·(1+f) with
+// 1+f in [√2/2, √2) for a positive normal x (pred as logReduce's).
+func splitSqrt2(k lang, x Op, pred uint8) (kk, f Op) {
 	f1 := k.or(k.and(x, k.u(fracMask)), k.u(halfBits))
 	kk = k.sub(k.or(k.shr(x, 52), k.u(magic52Bits)), k.f(magic52+1022))
 	small := k.cmp(pred, f1, k.f(logHSqrt2))
 	kk = k.sel(small, k.sub(kk, k.f(1)), kk)
 	f1 = k.sel(small, k.add(f1, f1), f1)
-	return ok, kk, k.sub(f1, k.f(1))
+	return kk, k.sub(f1, k.f(1))
 }
 
 // tanh64 is math.Tanh: ±1 above 0.5·MAXLOG, 1 - 2/(exp(2|x|)+1) from

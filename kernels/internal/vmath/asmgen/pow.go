@@ -23,19 +23,18 @@ var powLogR2 = polyFit(powLogTail, 0, powLogW, 7)
 const powLogW = 0.0294373 * (1 + 0x1p-20)
 
 // powLogTail is R2(w) = Σ 2w^j/(2j+5).
-func powLogTail(w *big.Float) *big.Float {
+func powLogTail(w *big.Float) *big.Float { return atanhSeries(w, 5) }
+
+// atanhSeries is Σ 2w^j/(2j+first): with w = s², 2·atanh(s) = 2s +
+// s·w·atanhSeries(w, 3) = 2s + (2/3)s³ + s³·w·atanhSeries(w, 5).
+func atanhSeries(w *big.Float, first int) *big.Float {
 	return series(w, 200, func(j int) *big.Float {
-		return new(big.Float).SetPrec(fitPrec).Quo(newFit(2), newFit(float64(2*j+5)))
+		return new(big.Float).SetPrec(fitPrec).Quo(newFit(2), newFit(float64(2*j+first)))
 	})
 }
 
 // twoThirds is 2/3 as the float64 nearest it and the rest.
-var twoThirds = func() splitConst {
-	v := new(big.Float).SetPrec(fitPrec).Quo(newFit(2), newFit(3))
-	hi, _ := v.Float64()
-	lo, _ := v.Sub(v, newFit(hi)).Float64()
-	return splitConst{hi, lo}
-}()
+var twoThirds = splitBig(new(big.Float).SetPrec(fitPrec).Quo(newFit(2), newFit(3)))
 
 // powExpR bounds |r| in powExpPair: ln2/2 and a margin for n's rounding.
 const powExpR = math.Ln2/2 + 0x1p-30
@@ -85,22 +84,11 @@ func powSpecials(k lang, x, y, z, e Op) (r, ok Op) {
 	return k.sel(isOne, k.f(1), r), k.mOr(ok, isOne)
 }
 
-// powReduce is logReduce without its mask (pow's domain is powSpecials'):
-// a = 2^kk·(1+f) with 1+f in [√½, √2).
-func powReduce(k lang, a Op) (kk, f Op) {
-	f1 := k.or(k.and(a, k.u(fracMask)), k.u(halfBits))
-	kk = k.sub(k.or(k.shr(a, 52), k.u(magic52Bits)), k.f(magic52+1022))
-	small := k.cmp(lt, f1, k.f(logHSqrt2))
-	kk = k.sel(small, k.sub(kk, k.f(1)), kk)
-	f1 = k.sel(small, k.add(f1, f1), f1)
-	return kk, k.sub(f1, k.f(1))
-}
-
 // mulErr is a·b - p exactly for p = a·b rounded (one FMA).
 func mulErr(k lang, a, b, p Op) Op { return k.fma(a, b, k.xor(p, k.u(signBit))) }
 
 // powLogPair is log a for a positive normal a as a pair hi + lo, to about
-// 2^-66 relative: a = 2^kk·(1+f) with 1+f in [√½, √2) (logReduce; f is
+// 2^-66 relative: a = 2^kk·(1+f) with 1+f in [√½, √2) (splitSqrt2; f is
 // exact), s = f/(2+f) as a pair sh + sl (2+f as a pair, the division's
 // remainder exact by an FMA, and 1/(2+f) = (1-s)/2 for the low part: no
 // second division), then
@@ -112,7 +100,7 @@ func mulErr(k lang, a, b, p Op) Op { return k.fma(a, b, k.xor(p, k.u(signBit))) 
 // every rounding error, the low parts and s³·w·R2(w) (below 2^-12 of the
 // result) in lo, then the pair normalized (Fast2Sum).
 func powLogPair(k lang, a Op) (hi, lo Op) {
-	kk, f := powReduce(k, a)
+	kk, f := splitSqrt2(k, a, lt)
 	d := k.add(f, k.f(2))
 	dl := k.sub(f, k.sub(d, k.f(2)))
 	sh := k.div(f, d)
@@ -169,18 +157,14 @@ var float32Via64 = map[string]core2{"pow": powF32}
 var powF32R = polyFit(powF32Tail, 0, powLogW, 5)
 
 // powF32Tail is R(w) = Σ 2w^j/(2j+3).
-func powF32Tail(w *big.Float) *big.Float {
-	return series(w, 200, func(j int) *big.Float {
-		return new(big.Float).SetPrec(fitPrec).Quo(newFit(2), newFit(float64(2*j+3)))
-	})
-}
+func powF32Tail(w *big.Float) *big.Float { return atanhSeries(w, 3) }
 
 // powF32P is (e^r - 1 - r)/r² on |r| ≤ powExpR to degree 6 (polyFit;
 // TestFits measures it).
 var powF32P = polyFit(expm1Tail, -powExpR, powExpR, 6)
 
 // powF32 is pow for float32 operands in float64 lanes: log|x| in plain
-// float64 (logReduce, s = f/(2+f), log1p f = 2s + s·w·R(w), kk·ln2 added
+// float64 (splitSqrt2, s = f/(2+f), log1p f = 2s + s·w·R(w), kk·ln2 added
 // by an FMA: about 2^-50 relative), z = y·log|x| (for a float32 result in
 // range |z| ≤ 104, so within 2^-43 absolutely), e^z = 2^n·(1 + r +
 // r²·P(r)) with r = z - n·ln2 in two parts (about 2^-40): the float32
@@ -190,7 +174,7 @@ var powF32P = polyFit(expm1Tail, -powExpR, powExpR, 6)
 // float32 subnormal is a normal float64, so in it.
 func powF32(k lang, x, y Op) (r, ok Op) {
 	ax := k.and(x, k.u(absMask))
-	kk, f := powReduce(k, ax)
+	kk, f := splitSqrt2(k, ax, lt)
 	s := k.div(f, k.add(f, k.f(2)))
 	w := k.mul(s, s)
 	l := k.fma(kk, k.f(math.Ln2), k.fma(k.mul(s, w), k.horner(w, powF32R...), k.add(s, s)))
