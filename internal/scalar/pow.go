@@ -30,6 +30,9 @@ func powFloat(x, y float64) float64 {
 	if x == 0 || x == 1 || y == 0 || math.IsInf(x, 0) || math.IsNaN(x) || math.IsInf(y, 0) || math.IsNaN(y) {
 		return math.Pow(x, y)
 	}
+	if r, ok := PowSpecialExponent(x, y); ok {
+		return r
+	}
 	if x > 0 {
 		return powPositive(x, y)
 	}
@@ -41,6 +44,33 @@ func powFloat(x, y float64) float64 {
 		r = -r
 	}
 	return r
+}
+
+// PowSpecialExponent is x**y for the exponents with a result of one
+// rounding, the correctly rounded one: x for y = 1, x·x for y = 2, 1/x for
+// y = -1 and √x for y = 1/2 (+0 for -0, +Inf for -Inf, as C99's pow
+// gives), each with C99's special values; ok is false for every other y.
+// scalar.Pow and the vector loops of a scalar exponent (kernels/internal/
+// vmath's PowScalar64 and PowScalar32) both call it, so that x**2 costs a
+// multiplication, as in PyTorch, and gives the same bits everywhere.
+// float32 operands give the same bits through float64 (one rounding of
+// the exact product, quotient or root: double rounding is innocuous for
+// these at 53 bits).
+func PowSpecialExponent(x, y float64) (r float64, ok bool) {
+	switch y {
+	case 1:
+		return x, true
+	case 2:
+		return x * x, true
+	case -1:
+		return 1 / x, true
+	case 0.5:
+		if x == 0 || math.IsInf(x, -1) {
+			return math.Abs(x), true
+		}
+		return math.Sqrt(x), true
+	}
+	return 0, false
 }
 
 // powPositive is a**y for a finite a > 0 (subnormals included) and a finite

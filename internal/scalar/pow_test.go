@@ -117,7 +117,9 @@ func TestPowSpecialValues(t *testing.T) {
 		{1, nan, 1}, {nan, 0, 1}, {-8, 1.0 / 3, nan}, {-2, 3, -8}, {-2, 2, 4}, {-2, -1, -0.5},
 		{-1, inf, 1}, {0.5, inf, 0}, {2, -inf, 0}, {-inf, 3, -inf}, {-inf, 0.5, inf}, {inf, -2, 0},
 		{2, 1024, inf}, {2, -1075, 0}, {2, -1074, 5e-324}, {-2, 1e300, inf}, {10, 308, 1e308},
-		{9, 0.5, 3}, {math.MaxFloat64, 1, math.MaxFloat64},
+		{9, 0.5, 3}, {math.MaxFloat64, 1, math.MaxFloat64}, {math.Copysign(0, -1), 0.5, 0}, {-inf, 0.5, inf},
+		{math.Copysign(0, -1), -1, -inf}, {-inf, -1, math.Copysign(0, -1)}, {-3, 2, 9}, {1e200, 2, inf}, {1e-200, 2, 0},
+		{-2, 0.5, nan}, {4, -1, 0.25},
 	}
 	for _, c := range cases {
 		got := Pow(c.x, c.y)

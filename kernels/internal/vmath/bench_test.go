@@ -101,6 +101,7 @@ func BenchmarkVMath(b *testing.B) {
 			d32[i] = float32(math.Pow(float64(pos32[i]), float64(y32[i])))
 		}
 	})
+	levelRuns("powscalar64-square", func() { PowScalar64(d, x, 2) }) // a loop of its own (powSpecialExponent)
 	levelRuns("powscalar64-int", func() { PowScalar64(d, x, 3) })
 	run("powscalar64-int/hand", func() {
 		for i := range d {

@@ -1,6 +1,9 @@
 package vmath
 
-import "github.com/laze-go/laze/internal/isa"
+import (
+	"github.com/laze-go/laze/internal/isa"
+	"github.com/laze-go/laze/internal/scalar"
+)
 
 //go:generate go run -C asmgen . -dir ..
 //go:generate go run ./gen
@@ -188,12 +191,50 @@ func Pow64(d, x, y []float64) { pow64Impl(d, x, y) }
 // once (the vector levels' kernels within 1 ulp of it), as Pow64.
 func Pow32(d, x, y []float32) { pow32Impl(d, x, y) }
 
-// PowScalar64 sets d[i] = scalar.Pow(x[i], y), as Pow64.
-func PowScalar64(d, x []float64, y float64) { powScalar64Impl(d, x, y) }
+// PowScalar64 sets d[i] = scalar.Pow(x[i], y), as Pow64. The exponents
+// 0, 1, 2, -1 and 1/2 take loops of their own at every level (1, x, x·x,
+// 1/x, √x: scalar.PowSpecialExponent's bits, the reference's), as in
+// PyTorch: x**2 costs a multiplication, not a pow.
+func PowScalar64(d, x []float64, y float64) {
+	if !powSpecialExponent(d, x, y) {
+		powScalar64Impl(d, x, y)
+	}
+}
 
 // PowScalar32 sets d[i] = scalar.Pow(x[i], y) in float64 rounded once, as
-// Pow64.
-func PowScalar32(d, x []float32, y float32) { powScalar32Impl(d, x, y) }
+// PowScalar64.
+func PowScalar32(d, x []float32, y float32) {
+	if !powSpecialExponent(d, x, y) {
+		powScalar32Impl(d, x, y)
+	}
+}
+
+// powSpecialExponent sets d[i] = x[i]**y and reports true where y is 0 or
+// one of scalar.PowSpecialExponent's exponents, computing the same bits
+// (float32 through float64, rounded once).
+func powSpecialExponent[T Float](d, x []T, y T) bool {
+	x = x[:len(d)]
+	switch y {
+	case 0:
+		for i := range d {
+			d[i] = 1
+		}
+	case 1:
+		copy(d, x)
+	case 2:
+		for i, v := range x {
+			d[i] = v * v
+		}
+	case -1, 0.5:
+		for i, v := range x {
+			r, _ := scalar.PowSpecialExponent(float64(v), float64(y))
+			d[i] = T(r)
+		}
+	default:
+		return false
+	}
+	return true
+}
 
 // ScalarPow64 sets d[i] = scalar.Pow(x, y[i]), as Pow64.
 func ScalarPow64(d []float64, x float64, y []float64) { scalarPow64Impl(d, x, y) }
