@@ -272,7 +272,10 @@
 // needs an integral exponent, whose parity gives the sign, and gives NaN
 // otherwise) and |y·log|x|| ≤ 707 (a normal result); y = 0 and x = 1 give
 // 1 for every other operand. Zeros, infinities, NaN, subnormal float64
-// bases and results past the normal range go to the reference.
+// bases and results past the normal range go to the reference. A scalar
+// exponent of 0, 1, 2, -1 or 1/2 (PowScalar64, PowScalar32) is a loop of
+// its own instead: 1, x, x·x, 1/x or √x, one rounding each, the
+// reference's bits (scalar.PowSpecialExponent).
 //
 // # Accuracy rule and the scalar fix-up
 //
