@@ -7,11 +7,11 @@ OPENBLAS_NUM_THREADS=1 to compare with `go test -cpu 1`. np.einsum with its
 default optimize=False does not call BLAS for two operands; optimize=True
 (numpy-einsum-opt) does, through tensordot."""
 import argparse
-import os
 import sys
-import time
 
 import numpy as np
+
+import benchfmt
 
 
 def main():
@@ -19,9 +19,7 @@ def main():
     p.add_argument("--sizes", default="256,512")
     p.add_argument("--count", type=int, default=5, help="timed runs per size, after one untimed")
     args = p.parse_args()
-    threads = int(os.environ.get("OPENBLAS_NUM_THREADS", "1"))
-    print("pkg: github.com/laze-go/laze/bench/peers")
-    print("numpy: %s" % np.__version__)
+    benchfmt.header()
     rng = np.random.default_rng(1)
     for n in map(int, args.sizes.split(",")):
         a, b = rng.random((n, n)), rng.random((n, n))
@@ -32,15 +30,10 @@ def main():
             ("numpy-matmul", lambda: np.matmul(a, b)),
         ]
         for name, f in impls:
-            got = f()
-            if not np.allclose(got, want, rtol=1e-12, atol=0):
+            if not np.allclose(f(), want, rtol=1e-12, atol=0):
                 print("einsum.py: %s %d: wrong result" % (name, n), file=sys.stderr)
                 continue
-            start = time.perf_counter()
-            for _ in range(args.count):
-                f()
-            ns = (time.perf_counter() - start) / args.count * 1e9
-            print("BenchmarkEinsum/float64/%d/%s-%d \t%8d\t%12.1f ns/op" % (n, name, threads, args.count, ns), flush=True)
+            benchfmt.line("Einsum/float64/%d/%s" % (n, name), args.count, benchfmt.mean_ns(f, args.count))
 
 
 if __name__ == "__main__":

@@ -11,15 +11,14 @@
 
 The -<threads> suffix is OPENBLAS_NUM_THREADS (default 1), as
 bench/peers/structured.py writes it; np.sort is single-threaded anyway.
-Each figure is the mean of --count timed runs after one untimed.
+Each figure is the mean of --count timed runs after one untimed (benchfmt.py).
 bench/report/run.sh runs this beside the Go benchmark on one core; --human
 prints the best of several runs in ms instead, for reading."""
 import argparse
-import os
-import time
-import timeit
 
 import numpy as np
+
+import benchfmt
 
 n, side = 1_000_000, 1000
 
@@ -42,20 +41,9 @@ def main():
     p.add_argument("--human", action="store_true", help="best of 5 x 3 runs per case in ms, not Go's benchmark format")
     args = p.parse_args()
     if args.human:
-        for case, impl, f in cases():
-            best = min(timeit.repeat(f, number=3, repeat=5)) / 3
-            print(f"{case + '/' + impl:16s} {best * 1e3:8.3f} ms")
-        return
-    threads = int(os.environ.get("OPENBLAS_NUM_THREADS", "1"))
-    print("pkg: github.com/laze-go/laze/bench/peers")
-    print("numpy: %s" % np.__version__)
-    for case, impl, f in cases():
-        f()
-        start = time.perf_counter()
-        for _ in range(args.count):
-            f()
-        ns = (time.perf_counter() - start) / args.count * 1e9
-        print("BenchmarkSort/%s/%s-%d \t%8d\t%12.1f ns/op" % (case, impl, threads, args.count, ns), flush=True)
+        benchfmt.human(cases(), number=3)
+    else:
+        benchfmt.run("Sort", cases(), args.count)
 
 
 if __name__ == "__main__":

@@ -6,10 +6,10 @@ laze figures (BenchmarkStructured/<f>/{laze,tensors}). NumPy computes f(x)
 into a new array, then the tree with its temporaries; nothing is
 preallocated, as a NumPy user writes it."""
 import argparse
-import os
-import time
 
 import numpy as np
+
+import benchfmt
 
 CASES = [
     ("pad-constant", (998, 998), lambda x: np.pad(x, 1)),
@@ -25,19 +25,11 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--count", type=int, default=20, help="timed runs per case, after one untimed")
     args = p.parse_args()
-    threads = int(os.environ.get("OPENBLAS_NUM_THREADS", "1"))
-    print("pkg: github.com/laze-go/laze/bench/peers")
-    print("numpy: %s" % np.__version__)
+    benchfmt.header()
     rng = np.random.default_rng(1)
     for name, shape, f in CASES:
         x = rng.random(shape)
-        run = lambda: f(x) * 2 + 1
-        run()
-        start = time.perf_counter()
-        for _ in range(args.count):
-            run()
-        ns = (time.perf_counter() - start) / args.count * 1e9
-        print("BenchmarkStructured/%s/numpy-%d \t%8d\t%12.1f ns/op" % (name, threads, args.count, ns), flush=True)
+        benchfmt.line("Structured/%s/numpy" % name, args.count, benchfmt.mean_ns(lambda: f(x) * 2 + 1, args.count))
 
 
 if __name__ == "__main__":
