@@ -290,29 +290,26 @@ loop13:
 	VPAND        vmconst<>+1952(SB), Y0, Y2
 	VMINPS       vmconst<>+1984(SB), Y1, Y1
 	VADDPS       Y1, Y1, Y1
-	VMAXPS       vmconst<>+576(SB), Y1, Y3
-	VMULPS       vmconst<>+640(SB), Y3, Y4
-	VROUNDPS     $0x00, Y4, Y4
-	VFNMADD231PS vmconst<>+672(SB), Y4, Y3
-	VFNMADD231PS vmconst<>+704(SB), Y4, Y3
-	VMOVUPS      Y3, Y5
-	VMOVUPS      vmconst<>+736(SB), Y6
-	VFMADD213PS  vmconst<>+768(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+800(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+832(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+864(SB), Y3, Y5
-	VFMADD213PS  vmconst<>+896(SB), Y3, Y5
-	VMULPS       Y3, Y3, Y6
-	VFMADD231PS  Y6, Y5, Y3
-	VCVTPS2DQ    Y4, Y4
-	VPADDD       vmconst<>+960(SB), Y4, Y4
-	VPSLLD       $0x17, Y4, Y4
-	VSUBPS       vmconst<>+928(SB), Y4, Y5
-	VFMADD231PS  Y3, Y4, Y5
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y1, Y3
-	VBLENDVPS    Y3, Y1, Y5, Y1
-	VADDPS       vmconst<>+2048(SB), Y1, Y3
-	VDIVPS       Y3, Y1, Y1
+	VMULPS       vmconst<>+640(SB), Y1, Y3
+	VROUNDPS     $0x00, Y3, Y3
+	VFNMADD231PS vmconst<>+672(SB), Y3, Y1
+	VFNMADD231PS vmconst<>+704(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VMOVUPS      vmconst<>+736(SB), Y5
+	VFMADD213PS  vmconst<>+768(SB), Y5, Y4
+	VFMADD213PS  vmconst<>+800(SB), Y1, Y4
+	VFMADD213PS  vmconst<>+832(SB), Y1, Y4
+	VFMADD213PS  vmconst<>+864(SB), Y1, Y4
+	VFMADD213PS  vmconst<>+896(SB), Y1, Y4
+	VMULPS       Y1, Y1, Y5
+	VFMADD231PS  Y5, Y4, Y1
+	VCVTPS2DQ    Y3, Y3
+	VPADDD       vmconst<>+960(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VSUBPS       vmconst<>+928(SB), Y3, Y4
+	VFMADD231PS  Y1, Y3, Y4
+	VADDPS       vmconst<>+2016(SB), Y4, Y1
+	VDIVPS       Y1, Y4, Y1
 	VPXOR        Y2, Y1, Y1
 	VCMPPS       $0x00, Y0, Y0, Y2
 	VMOVUPS      Y1, (AX)(BX*4)
@@ -483,39 +480,39 @@ loop22:
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
-	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
-	VMULPS       vmconst<>+2112(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+2048(SB), Y1, Y1
+	VMULPS       vmconst<>+2080(SB), Y0, Y2
 	VROUNDPS     $0x00, Y2, Y2
 	VMOVUPS      Y0, Y3
+	VFNMADD231PS vmconst<>+2112(SB), Y2, Y3
 	VFNMADD231PS vmconst<>+2144(SB), Y2, Y3
 	VFNMADD231PS vmconst<>+2176(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2208(SB), Y2, Y3
 	VCVTPS2DQ    Y2, Y2
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y4, Y5
-	VMOVUPS      vmconst<>+2240(SB), Y6
-	VFMADD213PS  vmconst<>+2272(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+2304(SB), Y4, Y5
+	VMOVUPS      vmconst<>+2208(SB), Y6
+	VFMADD213PS  vmconst<>+2240(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+2272(SB), Y4, Y5
 	VMULPS       Y4, Y5, Y5
 	VMOVUPS      Y3, Y6
 	VFMADD231PS  Y3, Y5, Y6
 	VMOVUPS      Y4, Y3
-	VMOVUPS      vmconst<>+2336(SB), Y5
-	VFMADD213PS  vmconst<>+2368(SB), Y5, Y3
-	VFMADD213PS  vmconst<>+2400(SB), Y4, Y3
+	VMOVUPS      vmconst<>+2304(SB), Y5
+	VFMADD213PS  vmconst<>+2336(SB), Y5, Y3
+	VFMADD213PS  vmconst<>+2368(SB), Y4, Y3
 	VMULPS       Y4, Y3, Y3
 	VMOVUPS      Y4, Y5
 	VMOVUPS      vmconst<>+896(SB), Y7
 	VFNMADD213PS vmconst<>+928(SB), Y7, Y5
 	VFMADD231PS  Y4, Y3, Y5
-	VPAND        vmconst<>+2432(SB), Y2, Y3
-	VPCMPEQD     vmconst<>+2432(SB), Y3, Y3
+	VPAND        vmconst<>+2400(SB), Y2, Y3
+	VPCMPEQD     vmconst<>+2400(SB), Y3, Y3
 	VBLENDVPS    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+2464(SB), Y2, Y2
+	VPAND        vmconst<>+2432(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y2
 	VPSLLD       $0x1f, Y2, Y2
 	VPXOR        Y2, Y3, Y2
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y3
+	VCMPPS       $0x00, vmconst<>+2464(SB), Y0, Y3
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -554,36 +551,36 @@ loop25:
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
-	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
-	VMULPS       vmconst<>+2112(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+2048(SB), Y1, Y1
+	VMULPS       vmconst<>+2080(SB), Y0, Y2
 	VROUNDPS     $0x00, Y2, Y2
 	VMOVUPS      Y0, Y3
+	VFNMADD231PS vmconst<>+2112(SB), Y2, Y3
 	VFNMADD231PS vmconst<>+2144(SB), Y2, Y3
 	VFNMADD231PS vmconst<>+2176(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2208(SB), Y2, Y3
 	VCVTPS2DQ    Y2, Y2
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y4, Y5
-	VMOVUPS      vmconst<>+2240(SB), Y6
-	VFMADD213PS  vmconst<>+2272(SB), Y6, Y5
-	VFMADD213PS  vmconst<>+2304(SB), Y4, Y5
+	VMOVUPS      vmconst<>+2208(SB), Y6
+	VFMADD213PS  vmconst<>+2240(SB), Y6, Y5
+	VFMADD213PS  vmconst<>+2272(SB), Y4, Y5
 	VMULPS       Y4, Y5, Y5
 	VMOVUPS      Y3, Y6
 	VFMADD231PS  Y3, Y5, Y6
 	VMOVUPS      Y4, Y3
-	VMOVUPS      vmconst<>+2336(SB), Y5
-	VFMADD213PS  vmconst<>+2368(SB), Y5, Y3
-	VFMADD213PS  vmconst<>+2400(SB), Y4, Y3
+	VMOVUPS      vmconst<>+2304(SB), Y5
+	VFMADD213PS  vmconst<>+2336(SB), Y5, Y3
+	VFMADD213PS  vmconst<>+2368(SB), Y4, Y3
 	VMULPS       Y4, Y3, Y3
 	VMOVUPS      Y4, Y5
 	VMOVUPS      vmconst<>+896(SB), Y7
 	VFNMADD213PS vmconst<>+928(SB), Y7, Y5
 	VFMADD231PS  Y4, Y3, Y5
-	VPADDD       vmconst<>+2432(SB), Y2, Y2
-	VPAND        vmconst<>+2432(SB), Y2, Y3
-	VPCMPEQD     vmconst<>+2432(SB), Y3, Y3
+	VPADDD       vmconst<>+2400(SB), Y2, Y2
+	VPAND        vmconst<>+2400(SB), Y2, Y3
+	VPCMPEQD     vmconst<>+2400(SB), Y3, Y3
 	VBLENDVPS    Y3, Y5, Y6, Y3
-	VPAND        vmconst<>+2464(SB), Y2, Y2
+	VPAND        vmconst<>+2432(SB), Y2, Y2
 	VPSRLD       $0x01, Y2, Y2
 	VPSLLD       $0x1f, Y2, Y2
 	VPXOR        Y2, Y3, Y2
@@ -1104,7 +1101,7 @@ loop46:
 	VMULPS       Y4, Y5, Y4
 	VMOVUPS      Y0, Y5
 	VFMADD231PS  Y0, Y4, Y5
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y4
+	VCMPPS       $0x00, vmconst<>+2464(SB), Y0, Y4
 	VBLENDVPS    Y4, Y0, Y5, Y4
 	VCMPPS       $0x1e, vmconst<>+928(SB), Y1, Y1
 	VBLENDVPS    Y1, Y2, Y4, Y1
@@ -1197,27 +1194,27 @@ loop52:
 	JAE          done53
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
-	VMAXPS       vmconst<>+576(SB), Y0, Y1
-	VMULPS       vmconst<>+640(SB), Y1, Y2
-	VROUNDPS     $0x00, Y2, Y2
-	VFNMADD231PS vmconst<>+672(SB), Y2, Y1
-	VFNMADD231PS vmconst<>+704(SB), Y2, Y1
-	VMOVUPS      Y1, Y3
-	VMOVUPS      vmconst<>+736(SB), Y4
-	VFMADD213PS  vmconst<>+768(SB), Y4, Y3
-	VFMADD213PS  vmconst<>+800(SB), Y1, Y3
-	VFMADD213PS  vmconst<>+832(SB), Y1, Y3
-	VFMADD213PS  vmconst<>+864(SB), Y1, Y3
-	VFMADD213PS  vmconst<>+896(SB), Y1, Y3
-	VMULPS       Y1, Y1, Y4
-	VFMADD231PS  Y4, Y3, Y1
-	VCVTPS2DQ    Y2, Y2
-	VPADDD       vmconst<>+960(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VSUBPS       vmconst<>+928(SB), Y2, Y3
-	VFMADD231PS  Y1, Y2, Y3
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y1
-	VBLENDVPS    Y1, Y0, Y3, Y1
+	VCMPPS       $0x00, vmconst<>+2464(SB), Y0, Y1
+	VMAXPS       vmconst<>+576(SB), Y0, Y2
+	VMULPS       vmconst<>+640(SB), Y2, Y3
+	VROUNDPS     $0x00, Y3, Y3
+	VFNMADD231PS vmconst<>+672(SB), Y3, Y2
+	VFNMADD231PS vmconst<>+704(SB), Y3, Y2
+	VMOVUPS      Y2, Y4
+	VMOVUPS      vmconst<>+736(SB), Y5
+	VFMADD213PS  vmconst<>+768(SB), Y5, Y4
+	VFMADD213PS  vmconst<>+800(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+832(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+864(SB), Y2, Y4
+	VFMADD213PS  vmconst<>+896(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VFMADD231PS  Y5, Y4, Y2
+	VCVTPS2DQ    Y3, Y3
+	VPADDD       vmconst<>+960(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VSUBPS       vmconst<>+928(SB), Y3, Y4
+	VFMADD231PS  Y2, Y3, Y4
+	VBLENDVPS    Y1, Y0, Y4, Y1
 	VCMPPS       $0x12, vmconst<>+608(SB), Y0, Y2
 	VMOVUPS      Y1, (AX)(BX*4)
 	VMOVMSKPS    Y2, SI
@@ -1259,7 +1256,7 @@ loop55:
 	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
 	VPAND        Y2, Y1, Y1
 	VADDPS       vmconst<>+928(SB), Y0, Y2
-	VCMPPS       $0x1d, vmconst<>+2048(SB), Y2, Y3
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y2, Y3
 	VSUBPS       Y0, Y2, Y4
 	VMOVUPS      vmconst<>+928(SB), Y5
 	VSUBPS       Y4, Y5, Y4
@@ -1267,7 +1264,7 @@ loop55:
 	VSUBPS       Y5, Y0, Y5
 	VBLENDVPS    Y3, Y4, Y5, Y3
 	VDIVPS       Y2, Y3, Y3
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y4
+	VCMPPS       $0x00, vmconst<>+2464(SB), Y0, Y4
 	VPSRLD       $0x17, Y2, Y5
 	VCVTDQ2PS    Y5, Y5
 	VSUBPS       vmconst<>+1472(SB), Y5, Y5
@@ -1335,13 +1332,13 @@ loop58:
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Y0
 	VPAND        vmconst<>+1920(SB), Y0, Y1
-	VCMPPS       $0x11, vmconst<>+2080(SB), Y1, Y1
-	VMULPS       vmconst<>+2112(SB), Y0, Y2
+	VCMPPS       $0x11, vmconst<>+2048(SB), Y1, Y1
+	VMULPS       vmconst<>+2080(SB), Y0, Y2
 	VROUNDPS     $0x00, Y2, Y2
 	VMOVUPS      Y0, Y3
+	VFNMADD231PS vmconst<>+2112(SB), Y2, Y3
 	VFNMADD231PS vmconst<>+2144(SB), Y2, Y3
 	VFNMADD231PS vmconst<>+2176(SB), Y2, Y3
-	VFNMADD231PS vmconst<>+2208(SB), Y2, Y3
 	VCVTPS2DQ    Y2, Y2
 	VMULPS       Y3, Y3, Y4
 	VMOVUPS      Y4, Y5
@@ -1362,10 +1359,10 @@ loop58:
 	VFMADD231PS  Y4, Y6, Y3
 	VMOVUPS      Y6, Y4
 	VFMADD231PS  Y3, Y6, Y4
-	VPAND        vmconst<>+2432(SB), Y2, Y2
-	VPCMPEQD     vmconst<>+2432(SB), Y2, Y2
+	VPAND        vmconst<>+2400(SB), Y2, Y2
+	VPCMPEQD     vmconst<>+2400(SB), Y2, Y2
 	VBLENDVPS    Y2, Y4, Y5, Y2
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y0, Y3
+	VCMPPS       $0x00, vmconst<>+2464(SB), Y0, Y3
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VMOVUPS      Y2, (AX)(BX*4)
 	VMOVMSKPS    Y1, SI
@@ -1416,9 +1413,9 @@ loop61:
 	VBLENDVPS   Y2, Y1, Y5, Y1
 	VDIVPS      Y1, Y4, Y1
 	VPAND       vmconst<>+3392(SB), Y3, Y4
-	VBLENDVPS   Y2, vmconst<>+2144(SB), Y4, Y4
+	VBLENDVPS   Y2, vmconst<>+2112(SB), Y4, Y4
 	VPAND       vmconst<>+3424(SB), Y3, Y3
-	VBLENDVPS   Y2, vmconst<>+2176(SB), Y3, Y2
+	VBLENDVPS   Y2, vmconst<>+2144(SB), Y3, Y2
 	VMULPS      Y1, Y1, Y3
 	VMOVUPS     Y3, Y5
 	VMOVUPS     vmconst<>+3456(SB), Y6
@@ -1486,17 +1483,17 @@ loop64:
 	VMULPS      Y3, Y5, Y3
 	VMOVUPS     Y4, Y5
 	VFMADD231PS Y4, Y3, Y5
-	VPAND       vmconst<>+2144(SB), Y2, Y3
+	VPAND       vmconst<>+2112(SB), Y2, Y3
 	VADDPS      Y5, Y5, Y4
 	VPXOR       vmconst<>+1952(SB), Y5, Y5
 	VBLENDVPS   Y2, Y4, Y5, Y2
 	VCMPPS      $0x1e, vmconst<>+896(SB), Y1, Y4
-	VPAND       vmconst<>+2176(SB), Y4, Y4
+	VPAND       vmconst<>+2144(SB), Y4, Y4
 	VSUBPS      Y2, Y4, Y2
 	VADDPS      Y2, Y3, Y2
 	VPAND       vmconst<>+1952(SB), Y0, Y3
 	VPXOR       Y3, Y2, Y2
-	VCMPPS      $0x00, vmconst<>+2016(SB), Y0, Y3
+	VCMPPS      $0x00, vmconst<>+2464(SB), Y0, Y3
 	VBLENDVPS   Y3, Y0, Y2, Y2
 	VCMPPS      $0x12, vmconst<>+928(SB), Y1, Y1
 	VMOVUPS     Y2, (AX)(BX*4)
@@ -1554,18 +1551,18 @@ loop67:
 	VMULPS      Y4, Y6, Y4
 	VMOVUPS     Y5, Y6
 	VFMADD231PS Y5, Y4, Y6
-	VPAND       vmconst<>+2144(SB), Y3, Y4
+	VPAND       vmconst<>+2112(SB), Y3, Y4
 	VADDPS      Y6, Y6, Y4
 	VPXOR       vmconst<>+1952(SB), Y6, Y5
 	VBLENDVPS   Y3, Y4, Y5, Y3
 	VPAND       vmconst<>+1952(SB), Y0, Y4
 	VPXOR       Y4, Y3, Y4
-	VADDPS      vmconst<>+2176(SB), Y4, Y4
 	VADDPS      vmconst<>+2144(SB), Y4, Y4
+	VADDPS      vmconst<>+2112(SB), Y4, Y4
 	VMOVUPS     vmconst<>+3776(SB), Y5
 	VSUBPS      Y3, Y5, Y5
 	VADDPS      vmconst<>+3744(SB), Y5, Y5
-	VCMPPS      $0x11, vmconst<>+2016(SB), Y0, Y6
+	VCMPPS      $0x11, vmconst<>+2464(SB), Y0, Y6
 	VBLENDVPS   Y6, Y5, Y3, Y3
 	VBLENDVPS   Y2, Y3, Y4, Y2
 	VCMPPS      $0x12, vmconst<>+928(SB), Y1, Y1
@@ -1610,14 +1607,14 @@ loop70:
 	VMOVUPS      Y1, Y3
 	VFMADD213PS  vmconst<>+928(SB), Y1, Y3
 	VSQRTPS      Y3, Y3
-	VCMPPS       $0x12, vmconst<>+2048(SB), Y1, Y4
+	VCMPPS       $0x12, vmconst<>+2016(SB), Y1, Y4
 	VCMPPS       $0x1e, vmconst<>+3808(SB), Y1, Y5
 	VMULPS       Y1, Y1, Y6
 	VADDPS       vmconst<>+928(SB), Y3, Y7
 	VDIVPS       Y7, Y6, Y6
 	VADDPS       Y6, Y1, Y6
 	VADDPS       vmconst<>+928(SB), Y6, Y7
-	VCMPPS       $0x1d, vmconst<>+2048(SB), Y7, Y8
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y7, Y8
 	VSUBPS       Y6, Y7, Y9
 	VMOVUPS      vmconst<>+928(SB), Y10
 	VSUBPS       Y9, Y10, Y9
@@ -1703,7 +1700,7 @@ loop73:
 	VCMPPS       $0x12, vmconst<>+1888(SB), Y0, Y2
 	VPAND        Y2, Y1, Y1
 	VSUBPS       vmconst<>+928(SB), Y0, Y2
-	VCMPPS       $0x12, vmconst<>+2048(SB), Y0, Y3
+	VCMPPS       $0x12, vmconst<>+2016(SB), Y0, Y3
 	VCMPPS       $0x1d, vmconst<>+3808(SB), Y0, Y4
 	VADDPS       Y2, Y2, Y5
 	VFMADD231PS  Y2, Y2, Y5
@@ -1713,7 +1710,7 @@ loop73:
 	VSQRTPS      Y5, Y5
 	VADDPS       Y5, Y2, Y2
 	VADDPS       vmconst<>+928(SB), Y2, Y6
-	VCMPPS       $0x1d, vmconst<>+2048(SB), Y6, Y7
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y6, Y7
 	VSUBPS       Y2, Y6, Y8
 	VMOVUPS      vmconst<>+928(SB), Y9
 	VSUBPS       Y8, Y9, Y8
@@ -1803,7 +1800,7 @@ loop76:
 	VADDPS       Y5, Y3, Y3
 	VBLENDVPS    Y4, Y3, Y5, Y3
 	VADDPS       vmconst<>+928(SB), Y3, Y4
-	VCMPPS       $0x1d, vmconst<>+2048(SB), Y4, Y5
+	VCMPPS       $0x1d, vmconst<>+2016(SB), Y4, Y5
 	VSUBPS       Y3, Y4, Y6
 	VMOVUPS      vmconst<>+928(SB), Y7
 	VSUBPS       Y6, Y7, Y6
@@ -1811,7 +1808,7 @@ loop76:
 	VSUBPS       Y7, Y3, Y7
 	VBLENDVPS    Y5, Y6, Y7, Y5
 	VDIVPS       Y4, Y5, Y5
-	VCMPPS       $0x00, vmconst<>+2016(SB), Y3, Y6
+	VCMPPS       $0x00, vmconst<>+2464(SB), Y3, Y6
 	VPSRLD       $0x17, Y4, Y7
 	VCVTDQ2PS    Y7, Y7
 	VSUBPS       vmconst<>+1472(SB), Y7, Y7
@@ -3471,12 +3468,12 @@ loop118:
 	VMOVUPS     Y4, Y8
 	VFMADD231PS Y4, Y5, Y8
 	VCMPPS      $0x1e, Y2, Y3, Y2
-	VCMPPS      $0x11, vmconst<>+2016(SB), Y1, Y3
+	VCMPPS      $0x11, vmconst<>+2464(SB), Y1, Y3
 	VPAND       vmconst<>+1952(SB), Y3, Y4
 	VPAND       vmconst<>+1952(SB), Y2, Y5
 	VPXOR       Y5, Y4, Y4
 	VPAND       vmconst<>+5440(SB), Y3, Y3
-	VBLENDVPS   Y2, vmconst<>+2048(SB), Y3, Y2
+	VBLENDVPS   Y2, vmconst<>+2016(SB), Y3, Y2
 	VPAND       vmconst<>+928(SB), Y7, Y3
 	VPXOR       Y4, Y3, Y3
 	VADDPS      Y3, Y2, Y2
@@ -3550,12 +3547,12 @@ loop121:
 	VMOVUPS      Y4, Y8
 	VFMADD231PS  Y4, Y5, Y8
 	VCMPPS       $0x1e, Y2, Y3, Y2
-	VCMPPS       $0x11, vmconst<>+2016(SB), Y1, Y1
+	VCMPPS       $0x11, vmconst<>+2464(SB), Y1, Y1
 	VPAND        vmconst<>+1952(SB), Y1, Y3
 	VPAND        vmconst<>+1952(SB), Y2, Y4
 	VPXOR        Y4, Y3, Y3
 	VPAND        vmconst<>+5440(SB), Y1, Y1
-	VBLENDVPS    Y2, vmconst<>+2048(SB), Y1, Y1
+	VBLENDVPS    Y2, vmconst<>+2016(SB), Y1, Y1
 	VPAND        vmconst<>+928(SB), Y7, Y2
 	VPXOR        Y3, Y2, Y2
 	VADDPS       Y2, Y1, Y1
@@ -3627,12 +3624,12 @@ loop124:
 	VMOVUPS      Y4, Y8
 	VFMADD231PS  Y4, Y5, Y8
 	VCMPPS       $0x1e, Y2, Y3, Y2
-	VCMPPS       $0x11, vmconst<>+2016(SB), Y1, Y3
+	VCMPPS       $0x11, vmconst<>+2464(SB), Y1, Y3
 	VPAND        vmconst<>+1952(SB), Y3, Y4
 	VPAND        vmconst<>+1952(SB), Y2, Y5
 	VPXOR        Y5, Y4, Y4
 	VPAND        vmconst<>+5440(SB), Y3, Y3
-	VBLENDVPS    Y2, vmconst<>+2048(SB), Y3, Y2
+	VBLENDVPS    Y2, vmconst<>+2016(SB), Y3, Y2
 	VPAND        vmconst<>+928(SB), Y7, Y3
 	VPXOR        Y4, Y3, Y3
 	VADDPS       Y3, Y2, Y2
@@ -4035,126 +4032,126 @@ DATA vmconst<>+2000(SB)/4, $0x41200000
 DATA vmconst<>+2004(SB)/4, $0x41200000
 DATA vmconst<>+2008(SB)/4, $0x41200000
 DATA vmconst<>+2012(SB)/4, $0x41200000
-DATA vmconst<>+2016(SB)/4, $0x00000000
-DATA vmconst<>+2020(SB)/4, $0x00000000
-DATA vmconst<>+2024(SB)/4, $0x00000000
-DATA vmconst<>+2028(SB)/4, $0x00000000
-DATA vmconst<>+2032(SB)/4, $0x00000000
-DATA vmconst<>+2036(SB)/4, $0x00000000
-DATA vmconst<>+2040(SB)/4, $0x00000000
-DATA vmconst<>+2044(SB)/4, $0x00000000
-DATA vmconst<>+2048(SB)/4, $0x40000000
-DATA vmconst<>+2052(SB)/4, $0x40000000
-DATA vmconst<>+2056(SB)/4, $0x40000000
-DATA vmconst<>+2060(SB)/4, $0x40000000
-DATA vmconst<>+2064(SB)/4, $0x40000000
-DATA vmconst<>+2068(SB)/4, $0x40000000
-DATA vmconst<>+2072(SB)/4, $0x40000000
-DATA vmconst<>+2076(SB)/4, $0x40000000
-DATA vmconst<>+2080(SB)/4, $0x46000000
-DATA vmconst<>+2084(SB)/4, $0x46000000
-DATA vmconst<>+2088(SB)/4, $0x46000000
-DATA vmconst<>+2092(SB)/4, $0x46000000
-DATA vmconst<>+2096(SB)/4, $0x46000000
-DATA vmconst<>+2100(SB)/4, $0x46000000
-DATA vmconst<>+2104(SB)/4, $0x46000000
-DATA vmconst<>+2108(SB)/4, $0x46000000
-DATA vmconst<>+2112(SB)/4, $0x3f22f983
-DATA vmconst<>+2116(SB)/4, $0x3f22f983
-DATA vmconst<>+2120(SB)/4, $0x3f22f983
-DATA vmconst<>+2124(SB)/4, $0x3f22f983
-DATA vmconst<>+2128(SB)/4, $0x3f22f983
-DATA vmconst<>+2132(SB)/4, $0x3f22f983
-DATA vmconst<>+2136(SB)/4, $0x3f22f983
-DATA vmconst<>+2140(SB)/4, $0x3f22f983
-DATA vmconst<>+2144(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2148(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2152(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2156(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2160(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2164(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2168(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2172(SB)/4, $0x3fc90fdb
-DATA vmconst<>+2176(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2180(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2184(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2188(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2192(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2196(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2200(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2204(SB)/4, $0xb33bbd2e
-DATA vmconst<>+2208(SB)/4, $0xa6f72ced
-DATA vmconst<>+2212(SB)/4, $0xa6f72ced
-DATA vmconst<>+2216(SB)/4, $0xa6f72ced
-DATA vmconst<>+2220(SB)/4, $0xa6f72ced
-DATA vmconst<>+2224(SB)/4, $0xa6f72ced
-DATA vmconst<>+2228(SB)/4, $0xa6f72ced
-DATA vmconst<>+2232(SB)/4, $0xa6f72ced
-DATA vmconst<>+2236(SB)/4, $0xa6f72ced
-DATA vmconst<>+2240(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2244(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2248(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2252(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2256(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2260(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2264(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2268(SB)/4, $0xb94ca1f9
-DATA vmconst<>+2272(SB)/4, $0x3c08839e
-DATA vmconst<>+2276(SB)/4, $0x3c08839e
-DATA vmconst<>+2280(SB)/4, $0x3c08839e
-DATA vmconst<>+2284(SB)/4, $0x3c08839e
-DATA vmconst<>+2288(SB)/4, $0x3c08839e
-DATA vmconst<>+2292(SB)/4, $0x3c08839e
-DATA vmconst<>+2296(SB)/4, $0x3c08839e
-DATA vmconst<>+2300(SB)/4, $0x3c08839e
-DATA vmconst<>+2304(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2308(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2312(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2316(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2320(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2324(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2328(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2332(SB)/4, $0xbe2aaaa3
-DATA vmconst<>+2336(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2340(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2344(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2348(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2352(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2356(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2360(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2364(SB)/4, $0x37ccf5ce
-DATA vmconst<>+2368(SB)/4, $0xbab6061a
-DATA vmconst<>+2372(SB)/4, $0xbab6061a
-DATA vmconst<>+2376(SB)/4, $0xbab6061a
-DATA vmconst<>+2380(SB)/4, $0xbab6061a
-DATA vmconst<>+2384(SB)/4, $0xbab6061a
-DATA vmconst<>+2388(SB)/4, $0xbab6061a
-DATA vmconst<>+2392(SB)/4, $0xbab6061a
-DATA vmconst<>+2396(SB)/4, $0xbab6061a
-DATA vmconst<>+2400(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2404(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2408(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2412(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2416(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2420(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2424(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2428(SB)/4, $0x3d2aaaa5
-DATA vmconst<>+2432(SB)/4, $0x00000001
-DATA vmconst<>+2436(SB)/4, $0x00000001
-DATA vmconst<>+2440(SB)/4, $0x00000001
-DATA vmconst<>+2444(SB)/4, $0x00000001
-DATA vmconst<>+2448(SB)/4, $0x00000001
-DATA vmconst<>+2452(SB)/4, $0x00000001
-DATA vmconst<>+2456(SB)/4, $0x00000001
-DATA vmconst<>+2460(SB)/4, $0x00000001
-DATA vmconst<>+2464(SB)/4, $0x00000002
-DATA vmconst<>+2468(SB)/4, $0x00000002
-DATA vmconst<>+2472(SB)/4, $0x00000002
-DATA vmconst<>+2476(SB)/4, $0x00000002
-DATA vmconst<>+2480(SB)/4, $0x00000002
-DATA vmconst<>+2484(SB)/4, $0x00000002
-DATA vmconst<>+2488(SB)/4, $0x00000002
-DATA vmconst<>+2492(SB)/4, $0x00000002
+DATA vmconst<>+2016(SB)/4, $0x40000000
+DATA vmconst<>+2020(SB)/4, $0x40000000
+DATA vmconst<>+2024(SB)/4, $0x40000000
+DATA vmconst<>+2028(SB)/4, $0x40000000
+DATA vmconst<>+2032(SB)/4, $0x40000000
+DATA vmconst<>+2036(SB)/4, $0x40000000
+DATA vmconst<>+2040(SB)/4, $0x40000000
+DATA vmconst<>+2044(SB)/4, $0x40000000
+DATA vmconst<>+2048(SB)/4, $0x46000000
+DATA vmconst<>+2052(SB)/4, $0x46000000
+DATA vmconst<>+2056(SB)/4, $0x46000000
+DATA vmconst<>+2060(SB)/4, $0x46000000
+DATA vmconst<>+2064(SB)/4, $0x46000000
+DATA vmconst<>+2068(SB)/4, $0x46000000
+DATA vmconst<>+2072(SB)/4, $0x46000000
+DATA vmconst<>+2076(SB)/4, $0x46000000
+DATA vmconst<>+2080(SB)/4, $0x3f22f983
+DATA vmconst<>+2084(SB)/4, $0x3f22f983
+DATA vmconst<>+2088(SB)/4, $0x3f22f983
+DATA vmconst<>+2092(SB)/4, $0x3f22f983
+DATA vmconst<>+2096(SB)/4, $0x3f22f983
+DATA vmconst<>+2100(SB)/4, $0x3f22f983
+DATA vmconst<>+2104(SB)/4, $0x3f22f983
+DATA vmconst<>+2108(SB)/4, $0x3f22f983
+DATA vmconst<>+2112(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2116(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2120(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2124(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2128(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2132(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2136(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2140(SB)/4, $0x3fc90fdb
+DATA vmconst<>+2144(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2148(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2152(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2156(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2160(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2164(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2168(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2172(SB)/4, $0xb33bbd2e
+DATA vmconst<>+2176(SB)/4, $0xa6f72ced
+DATA vmconst<>+2180(SB)/4, $0xa6f72ced
+DATA vmconst<>+2184(SB)/4, $0xa6f72ced
+DATA vmconst<>+2188(SB)/4, $0xa6f72ced
+DATA vmconst<>+2192(SB)/4, $0xa6f72ced
+DATA vmconst<>+2196(SB)/4, $0xa6f72ced
+DATA vmconst<>+2200(SB)/4, $0xa6f72ced
+DATA vmconst<>+2204(SB)/4, $0xa6f72ced
+DATA vmconst<>+2208(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2212(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2216(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2220(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2224(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2228(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2232(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2236(SB)/4, $0xb94ca1f9
+DATA vmconst<>+2240(SB)/4, $0x3c08839e
+DATA vmconst<>+2244(SB)/4, $0x3c08839e
+DATA vmconst<>+2248(SB)/4, $0x3c08839e
+DATA vmconst<>+2252(SB)/4, $0x3c08839e
+DATA vmconst<>+2256(SB)/4, $0x3c08839e
+DATA vmconst<>+2260(SB)/4, $0x3c08839e
+DATA vmconst<>+2264(SB)/4, $0x3c08839e
+DATA vmconst<>+2268(SB)/4, $0x3c08839e
+DATA vmconst<>+2272(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2276(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2280(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2284(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2288(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2292(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2296(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2300(SB)/4, $0xbe2aaaa3
+DATA vmconst<>+2304(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2308(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2312(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2316(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2320(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2324(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2328(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2332(SB)/4, $0x37ccf5ce
+DATA vmconst<>+2336(SB)/4, $0xbab6061a
+DATA vmconst<>+2340(SB)/4, $0xbab6061a
+DATA vmconst<>+2344(SB)/4, $0xbab6061a
+DATA vmconst<>+2348(SB)/4, $0xbab6061a
+DATA vmconst<>+2352(SB)/4, $0xbab6061a
+DATA vmconst<>+2356(SB)/4, $0xbab6061a
+DATA vmconst<>+2360(SB)/4, $0xbab6061a
+DATA vmconst<>+2364(SB)/4, $0xbab6061a
+DATA vmconst<>+2368(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2372(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2376(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2380(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2384(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2388(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2392(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2396(SB)/4, $0x3d2aaaa5
+DATA vmconst<>+2400(SB)/4, $0x00000001
+DATA vmconst<>+2404(SB)/4, $0x00000001
+DATA vmconst<>+2408(SB)/4, $0x00000001
+DATA vmconst<>+2412(SB)/4, $0x00000001
+DATA vmconst<>+2416(SB)/4, $0x00000001
+DATA vmconst<>+2420(SB)/4, $0x00000001
+DATA vmconst<>+2424(SB)/4, $0x00000001
+DATA vmconst<>+2428(SB)/4, $0x00000001
+DATA vmconst<>+2432(SB)/4, $0x00000002
+DATA vmconst<>+2436(SB)/4, $0x00000002
+DATA vmconst<>+2440(SB)/4, $0x00000002
+DATA vmconst<>+2444(SB)/4, $0x00000002
+DATA vmconst<>+2448(SB)/4, $0x00000002
+DATA vmconst<>+2452(SB)/4, $0x00000002
+DATA vmconst<>+2456(SB)/4, $0x00000002
+DATA vmconst<>+2460(SB)/4, $0x00000002
+DATA vmconst<>+2464(SB)/4, $0x00000000
+DATA vmconst<>+2468(SB)/4, $0x00000000
+DATA vmconst<>+2472(SB)/4, $0x00000000
+DATA vmconst<>+2476(SB)/4, $0x00000000
+DATA vmconst<>+2480(SB)/4, $0x00000000
+DATA vmconst<>+2484(SB)/4, $0x00000000
+DATA vmconst<>+2488(SB)/4, $0x00000000
+DATA vmconst<>+2492(SB)/4, $0x00000000
 DATA vmconst<>+2496(SB)/8, $0x3fdbcb7b1526e50e
 DATA vmconst<>+2504(SB)/8, $0x3fdbcb7b1526e50e
 DATA vmconst<>+2512(SB)/8, $0x3fdbcb7b1526e50e

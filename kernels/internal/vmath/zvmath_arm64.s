@@ -532,41 +532,36 @@ loop:
 	FMOVQ	1104(R3), F3 // 0x41200000 (10)
 	WORD	$0x4ea3f421 // fmin v1.4s, v1.4s, v3.4s
 	WORD	$0x4e21d421 // fadd v1.4s, v1.4s, v1.4s
-	FMOVQ	288(R3), F3 // 0xc2ae0000 (-87)
-	WORD	$0x4e23f423 // fmax v3.4s, v1.4s, v3.4s
-	FMOVQ	320(R3), F4 // 0x3fb8aa3b (1.442695)
-	WORD	$0x6e24dc64 // fmul v4.4s, v3.4s, v4.4s
-	WORD	$0x4e218884 // frintn v4.4s, v4.4s
-	FMOVQ	336(R3), F5 // 0x3f318000 (0.6933594)
-	WORD	$0x4ea5cc83 // fmls v3.4s, v4.4s, v5.4s
-	FMOVQ	352(R3), F5 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4ea5cc83 // fmls v3.4s, v4.4s, v5.4s
-	FMOVQ	368(R3), F5 // 0x39506967 (0.00019875691)
-	FMOVQ	384(R3), F6 // 0x3ab743ce (0.0013981999)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	400(R3), F5 // 0x3c088908 (0.008333452)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	416(R3), F6 // 0x3d2aa9c1 (0.041665796)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	432(R3), F5 // 0x3e2aaaaa (0.16666666)
-	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
-	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
-	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	WORD	$0x6e23dc65 // fmul v5.4s, v3.4s, v3.4s
-	WORD	$0x4e25ccc3 // fmla v3.4s, v6.4s, v5.4s
-	WORD	$0x4ea1b884 // fcvtzs v4.4s, v4.4s
-	FMOVQ	480(R3), F5 // 0x7f (1.78e-43)
-	WORD	$0x4ea58484 // add v4.4s, v4.4s, v5.4s
-	WORD	$0x4f375484 // shl v4.4s, v4.4s, #23
-	FMOVQ	464(R3), F5 // 0x3f800000 (1)
-	WORD	$0x4ea5d485 // fsub v5.4s, v4.4s, v5.4s
-	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	1120(R3), F3 // 0x0 (0)
-	WORD	$0x4e23e423 // fcmeq v3.4s, v1.4s, v3.4s
-	WORD	$0x6e651c23 // bsl v3.16b, v1.16b, v5.16b
-	FMOVQ	1136(R3), F1 // 0x40000000 (2)
-	WORD	$0x4e21d461 // fadd v1.4s, v3.4s, v1.4s
-	WORD	$0x6e21fc61 // fdiv v1.4s, v3.4s, v1.4s
+	FMOVQ	320(R3), F3 // 0x3fb8aa3b (1.442695)
+	WORD	$0x6e23dc23 // fmul v3.4s, v1.4s, v3.4s
+	WORD	$0x4e218863 // frintn v3.4s, v3.4s
+	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
+	WORD	$0x4ea4cc61 // fmls v1.4s, v3.4s, v4.4s
+	FMOVQ	352(R3), F4 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4ea4cc61 // fmls v1.4s, v3.4s, v4.4s
+	FMOVQ	368(R3), F4 // 0x39506967 (0.00019875691)
+	FMOVQ	384(R3), F5 // 0x3ab743ce (0.0013981999)
+	WORD	$0x4e21cc85 // fmla v5.4s, v4.4s, v1.4s
+	FMOVQ	400(R3), F4 // 0x3c088908 (0.008333452)
+	WORD	$0x4e21cca4 // fmla v4.4s, v5.4s, v1.4s
+	FMOVQ	416(R3), F5 // 0x3d2aa9c1 (0.041665796)
+	WORD	$0x4e21cc85 // fmla v5.4s, v4.4s, v1.4s
+	FMOVQ	432(R3), F4 // 0x3e2aaaaa (0.16666666)
+	WORD	$0x4e21cca4 // fmla v4.4s, v5.4s, v1.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x4e21cc85 // fmla v5.4s, v4.4s, v1.4s
+	WORD	$0x6e21dc24 // fmul v4.4s, v1.4s, v1.4s
+	WORD	$0x4e24cca1 // fmla v1.4s, v5.4s, v4.4s
+	WORD	$0x4ea1b863 // fcvtzs v3.4s, v3.4s
+	FMOVQ	480(R3), F4 // 0x7f (1.78e-43)
+	WORD	$0x4ea48463 // add v3.4s, v3.4s, v4.4s
+	WORD	$0x4f375463 // shl v3.4s, v3.4s, #23
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea4d464 // fsub v4.4s, v3.4s, v4.4s
+	WORD	$0x4e21cc64 // fmla v4.4s, v3.4s, v1.4s
+	FMOVQ	1120(R3), F1 // 0x40000000 (2)
+	WORD	$0x4e21d481 // fadd v1.4s, v4.4s, v1.4s
+	WORD	$0x6e21fc81 // fdiv v1.4s, v4.4s, v1.4s
 	WORD	$0x6e221c21 // eor v1.16b, v1.16b, v2.16b
 	WORD	$0x4e20e402 // fcmeq v2.4s, v0.4s, v0.4s
 	VST1.P	[V1.S4], 16(R0)
@@ -812,61 +807,61 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1152(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
+	FMOVQ	1136(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	1168(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
+	FMOVQ	1152(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
 	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
 	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1168(R3), F5 // 0x1 (5e-324)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1168(R3), F5 // 0x1 (5e-324)
 	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1200(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
+	FMOVQ	1184(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1216(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
+	FMOVQ	1200(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1232(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
+	FMOVQ	1216(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
-	FMOVQ	1248(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
-	FMOVQ	1264(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
+	FMOVQ	1232(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
+	FMOVQ	1248(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1280(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
+	FMOVQ	1264(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1296(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
+	FMOVQ	1280(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1312(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
+	FMOVQ	1296(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1328(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
+	FMOVQ	1312(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc25 // fmul v5.2d, v1.2d, v3.2d
 	WORD	$0x4e66cca1 // fmla v1.2d, v5.2d, v6.2d
-	FMOVQ	1344(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
-	FMOVQ	1360(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
+	FMOVQ	1328(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
+	FMOVQ	1344(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1376(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
+	FMOVQ	1360(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1392(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
+	FMOVQ	1376(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1408(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
+	FMOVQ	1392(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1424(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
+	FMOVQ	1408(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7cc68 // fmls v8.2d, v3.2d, v7.2d
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	1440(R3), F3 // 0x2 (1e-323)
+	FMOVQ	1424(R3), F3 // 0x2 (1e-323)
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
-	FMOVQ	1440(R3), F5 // 0x2 (1e-323)
+	FMOVQ	1424(R3), F5 // 0x2 (1e-323)
 	WORD	$0x6ee58c63 // cmeq v3.2d, v3.2d, v5.2d
 	WORD	$0x6e611d03 // bsl v3.16b, v8.16b, v1.16b
 	WORD	$0x4f7d5481 // shl v1.2d, v4.2d, #61
@@ -918,49 +913,49 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1456(R3), F2 // 0x46000000 (8192)
+	FMOVQ	1440(R3), F2 // 0x46000000 (8192)
 	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
-	FMOVQ	1472(R3), F2 // 0x3f22f983 (0.63661975)
+	FMOVQ	1456(R3), F2 // 0x3f22f983 (0.63661975)
 	WORD	$0x6e22dc02 // fmul v2.4s, v0.4s, v2.4s
 	WORD	$0x4e218842 // frintn v2.4s, v2.4s
-	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1472(R3), F3 // 0x3fc90fdb (1.5707964)
 	VMOV	V0.B16, V4.B16
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1504(R3), F3 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1488(R3), F3 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1520(R3), F3 // 0xa6f72ced (-1.7151245e-15)
+	FMOVQ	1504(R3), F3 // 0xa6f72ced (-1.7151245e-15)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
 	WORD	$0x6e24dc83 // fmul v3.4s, v4.4s, v4.4s
-	FMOVQ	1536(R3), F5 // 0xb94ca1f9 (-0.00019515296)
-	FMOVQ	1552(R3), F6 // 0x3c08839e (0.008332161)
+	FMOVQ	1520(R3), F5 // 0xb94ca1f9 (-0.00019515296)
+	FMOVQ	1536(R3), F6 // 0x3c08839e (0.008332161)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	1568(R3), F5 // 0xbe2aaaa3 (-0.16666655)
+	FMOVQ	1552(R3), F5 // 0xbe2aaaa3 (-0.16666655)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
 	VMOV	V4.B16, V6.B16
 	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
-	FMOVQ	1584(R3), F4 // 0x37ccf5ce (2.4433157e-05)
-	FMOVQ	1600(R3), F5 // 0xbab6061a (-0.0013887316)
+	FMOVQ	1568(R3), F4 // 0x37ccf5ce (2.4433157e-05)
+	FMOVQ	1584(R3), F5 // 0xbab6061a (-0.0013887316)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	1616(R3), F4 // 0x3d2aaaa5 (0.041666646)
+	FMOVQ	1600(R3), F4 // 0x3d2aaaa5 (0.041666646)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
 	WORD	$0x6e23dc84 // fmul v4.4s, v4.4s, v3.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
 	WORD	$0x4ea5cc67 // fmls v7.4s, v3.4s, v5.4s
 	WORD	$0x4e23cc87 // fmla v7.4s, v4.4s, v3.4s
-	FMOVQ	1632(R3), F3 // 0x1 (1e-45)
+	FMOVQ	1616(R3), F3 // 0x1 (1e-45)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1616(R3), F4 // 0x1 (1e-45)
 	WORD	$0x6ea48c63 // cmeq v3.4s, v3.4s, v4.4s
 	WORD	$0x6e661ce3 // bsl v3.16b, v7.16b, v6.16b
-	FMOVQ	1648(R3), F4 // 0x2 (3e-45)
+	FMOVQ	1632(R3), F4 // 0x2 (3e-45)
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	WORD	$0x6f3f0442 // ushr v2.4s, v2.4s, #1
 	WORD	$0x4f3f5442 // shl v2.4s, v2.4s, #31
 	WORD	$0x6e221c62 // eor v2.16b, v3.16b, v2.16b
-	FMOVQ	1120(R3), F3 // 0x0 (0)
+	FMOVQ	1648(R3), F3 // 0x0 (0)
 	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
 	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	VST1.P	[V3.S4], 16(R0)
@@ -1013,61 +1008,61 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1152(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
+	FMOVQ	1136(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	1168(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
+	FMOVQ	1152(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
 	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
 	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1168(R3), F5 // 0x1 (5e-324)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1168(R3), F5 // 0x1 (5e-324)
 	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1200(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
+	FMOVQ	1184(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1216(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
+	FMOVQ	1200(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1232(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
+	FMOVQ	1216(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
-	FMOVQ	1248(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
-	FMOVQ	1264(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
+	FMOVQ	1232(R3), F5 // 0x3de5d8fd1fd19ccd (1.5896230157654656e-10)
+	FMOVQ	1248(R3), F6 // 0xbe5ae5e5a9291f5d (-2.5050747762857807e-08)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1280(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
+	FMOVQ	1264(R3), F5 // 0x3ec71de3567d48a1 (2.7557313621385722e-06)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1296(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
+	FMOVQ	1280(R3), F6 // 0xbf2a01a019bfdf03 (-0.0001984126982958954)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1312(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
+	FMOVQ	1296(R3), F5 // 0x3f8111111110f7d0 (0.008333333333322118)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1328(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
+	FMOVQ	1312(R3), F6 // 0xbfc5555555555548 (-0.1666666666666663)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc25 // fmul v5.2d, v1.2d, v3.2d
 	WORD	$0x4e66cca1 // fmla v1.2d, v5.2d, v6.2d
-	FMOVQ	1344(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
-	FMOVQ	1360(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
+	FMOVQ	1328(R3), F5 // 0xbda8fa49a0861a9b (-1.1358536521387682e-11)
+	FMOVQ	1344(R3), F6 // 0x3e21ee9d7b4e3f05 (2.087570084197473e-09)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1376(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
+	FMOVQ	1360(R3), F5 // 0xbe927e4f7eac4bc6 (-2.755731417929674e-07)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1392(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
+	FMOVQ	1376(R3), F6 // 0x3efa01a019c844f5 (2.4801587288851704e-05)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
-	FMOVQ	1408(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
+	FMOVQ	1392(R3), F5 // 0xbf56c16c16c14f91 (-0.0013888888888873056)
 	WORD	$0x4e63ccc5 // fmla v5.2d, v6.2d, v3.2d
-	FMOVQ	1424(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
+	FMOVQ	1408(R3), F6 // 0x3fa555555555554b (0.041666666666666595)
 	WORD	$0x4e63cca6 // fmla v6.2d, v5.2d, v3.2d
 	WORD	$0x6e63dc65 // fmul v5.2d, v3.2d, v3.2d
 	FMOVQ	80(R3), F7 // 0x3fe0000000000000 (0.5)
 	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
 	WORD	$0x4ee7cc68 // fmls v8.2d, v3.2d, v7.2d
 	WORD	$0x4e66cca8 // fmla v8.2d, v5.2d, v6.2d
-	FMOVQ	1440(R3), F3 // 0x2 (1e-323)
+	FMOVQ	1424(R3), F3 // 0x2 (1e-323)
 	WORD	$0x4e231c83 // and v3.16b, v4.16b, v3.16b
-	FMOVQ	1440(R3), F5 // 0x2 (1e-323)
+	FMOVQ	1424(R3), F5 // 0x2 (1e-323)
 	WORD	$0x6ee58c63 // cmeq v3.2d, v3.2d, v5.2d
 	WORD	$0x6e681c23 // bsl v3.16b, v1.16b, v8.16b
 	WORD	$0x4f7d5481 // shl v1.2d, v4.2d, #61
@@ -1118,46 +1113,46 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1456(R3), F2 // 0x46000000 (8192)
+	FMOVQ	1440(R3), F2 // 0x46000000 (8192)
 	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
-	FMOVQ	1472(R3), F2 // 0x3f22f983 (0.63661975)
+	FMOVQ	1456(R3), F2 // 0x3f22f983 (0.63661975)
 	WORD	$0x6e22dc02 // fmul v2.4s, v0.4s, v2.4s
 	WORD	$0x4e218842 // frintn v2.4s, v2.4s
-	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1472(R3), F3 // 0x3fc90fdb (1.5707964)
 	VMOV	V0.B16, V4.B16
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1504(R3), F3 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1488(R3), F3 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1520(R3), F3 // 0xa6f72ced (-1.7151245e-15)
+	FMOVQ	1504(R3), F3 // 0xa6f72ced (-1.7151245e-15)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
 	WORD	$0x6e24dc83 // fmul v3.4s, v4.4s, v4.4s
-	FMOVQ	1536(R3), F5 // 0xb94ca1f9 (-0.00019515296)
-	FMOVQ	1552(R3), F6 // 0x3c08839e (0.008332161)
+	FMOVQ	1520(R3), F5 // 0xb94ca1f9 (-0.00019515296)
+	FMOVQ	1536(R3), F6 // 0x3c08839e (0.008332161)
 	WORD	$0x4e23cca6 // fmla v6.4s, v5.4s, v3.4s
-	FMOVQ	1568(R3), F5 // 0xbe2aaaa3 (-0.16666655)
+	FMOVQ	1552(R3), F5 // 0xbe2aaaa3 (-0.16666655)
 	WORD	$0x4e23ccc5 // fmla v5.4s, v6.4s, v3.4s
 	WORD	$0x6e23dca5 // fmul v5.4s, v5.4s, v3.4s
 	VMOV	V4.B16, V6.B16
 	WORD	$0x4e24cca6 // fmla v6.4s, v5.4s, v4.4s
-	FMOVQ	1584(R3), F4 // 0x37ccf5ce (2.4433157e-05)
-	FMOVQ	1600(R3), F5 // 0xbab6061a (-0.0013887316)
+	FMOVQ	1568(R3), F4 // 0x37ccf5ce (2.4433157e-05)
+	FMOVQ	1584(R3), F5 // 0xbab6061a (-0.0013887316)
 	WORD	$0x4e23cc85 // fmla v5.4s, v4.4s, v3.4s
-	FMOVQ	1616(R3), F4 // 0x3d2aaaa5 (0.041666646)
+	FMOVQ	1600(R3), F4 // 0x3d2aaaa5 (0.041666646)
 	WORD	$0x4e23cca4 // fmla v4.4s, v5.4s, v3.4s
 	WORD	$0x6e23dc84 // fmul v4.4s, v4.4s, v3.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
 	WORD	$0x4ea5cc67 // fmls v7.4s, v3.4s, v5.4s
 	WORD	$0x4e23cc87 // fmla v7.4s, v4.4s, v3.4s
-	FMOVQ	1632(R3), F3 // 0x1 (1e-45)
+	FMOVQ	1616(R3), F3 // 0x1 (1e-45)
 	WORD	$0x4ea38442 // add v2.4s, v2.4s, v3.4s
-	FMOVQ	1632(R3), F3 // 0x1 (1e-45)
+	FMOVQ	1616(R3), F3 // 0x1 (1e-45)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
-	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1616(R3), F4 // 0x1 (1e-45)
 	WORD	$0x6ea48c63 // cmeq v3.4s, v3.4s, v4.4s
 	WORD	$0x6e661ce3 // bsl v3.16b, v7.16b, v6.16b
-	FMOVQ	1648(R3), F4 // 0x2 (3e-45)
+	FMOVQ	1632(R3), F4 // 0x2 (3e-45)
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
 	WORD	$0x6f3f0442 // ushr v2.4s, v2.4s, #1
 	WORD	$0x4f3f5442 // shl v2.4s, v2.4s, #31
@@ -2016,7 +2011,7 @@ loop:
 	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
 	VMOV	V0.B16, V5.B16
 	WORD	$0x4e20cc85 // fmla v5.4s, v4.4s, v0.4s
-	FMOVQ	1120(R3), F4 // 0x0 (0)
+	FMOVQ	1648(R3), F4 // 0x0 (0)
 	WORD	$0x4e24e404 // fcmeq v4.4s, v0.4s, v4.4s
 	WORD	$0x6e651c04 // bsl v4.16b, v0.16b, v5.16b
 	FMOVQ	464(R3), F5 // 0x3f800000 (1)
@@ -2414,38 +2409,38 @@ loop:
 	CMP	R1, R4
 	BGE	done
 	VLD1.P	16(R2), [V0.S4]
-	FMOVQ	288(R3), F1 // 0xc2ae0000 (-87)
-	WORD	$0x4e21f401 // fmax v1.4s, v0.4s, v1.4s
-	FMOVQ	320(R3), F2 // 0x3fb8aa3b (1.442695)
-	WORD	$0x6e22dc22 // fmul v2.4s, v1.4s, v2.4s
-	WORD	$0x4e218842 // frintn v2.4s, v2.4s
-	FMOVQ	336(R3), F3 // 0x3f318000 (0.6933594)
-	WORD	$0x4ea3cc41 // fmls v1.4s, v2.4s, v3.4s
-	FMOVQ	352(R3), F3 // 0xb95e8083 (-0.00021219444)
-	WORD	$0x4ea3cc41 // fmls v1.4s, v2.4s, v3.4s
-	FMOVQ	368(R3), F3 // 0x39506967 (0.00019875691)
-	FMOVQ	384(R3), F4 // 0x3ab743ce (0.0013981999)
-	WORD	$0x4e21cc64 // fmla v4.4s, v3.4s, v1.4s
-	FMOVQ	400(R3), F3 // 0x3c088908 (0.008333452)
-	WORD	$0x4e21cc83 // fmla v3.4s, v4.4s, v1.4s
-	FMOVQ	416(R3), F4 // 0x3d2aa9c1 (0.041665796)
-	WORD	$0x4e21cc64 // fmla v4.4s, v3.4s, v1.4s
-	FMOVQ	432(R3), F3 // 0x3e2aaaaa (0.16666666)
-	WORD	$0x4e21cc83 // fmla v3.4s, v4.4s, v1.4s
-	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
-	WORD	$0x4e21cc64 // fmla v4.4s, v3.4s, v1.4s
-	WORD	$0x6e21dc23 // fmul v3.4s, v1.4s, v1.4s
-	WORD	$0x4e23cc81 // fmla v1.4s, v4.4s, v3.4s
-	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
-	FMOVQ	480(R3), F3 // 0x7f (1.78e-43)
-	WORD	$0x4ea38442 // add v2.4s, v2.4s, v3.4s
-	WORD	$0x4f375442 // shl v2.4s, v2.4s, #23
-	FMOVQ	464(R3), F3 // 0x3f800000 (1)
-	WORD	$0x4ea3d443 // fsub v3.4s, v2.4s, v3.4s
-	WORD	$0x4e21cc43 // fmla v3.4s, v2.4s, v1.4s
-	FMOVQ	1120(R3), F1 // 0x0 (0)
+	FMOVQ	1648(R3), F1 // 0x0 (0)
 	WORD	$0x4e21e401 // fcmeq v1.4s, v0.4s, v1.4s
-	WORD	$0x6e631c01 // bsl v1.16b, v0.16b, v3.16b
+	FMOVQ	288(R3), F2 // 0xc2ae0000 (-87)
+	WORD	$0x4e22f402 // fmax v2.4s, v0.4s, v2.4s
+	FMOVQ	320(R3), F3 // 0x3fb8aa3b (1.442695)
+	WORD	$0x6e23dc43 // fmul v3.4s, v2.4s, v3.4s
+	WORD	$0x4e218863 // frintn v3.4s, v3.4s
+	FMOVQ	336(R3), F4 // 0x3f318000 (0.6933594)
+	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
+	FMOVQ	352(R3), F4 // 0xb95e8083 (-0.00021219444)
+	WORD	$0x4ea4cc62 // fmls v2.4s, v3.4s, v4.4s
+	FMOVQ	368(R3), F4 // 0x39506967 (0.00019875691)
+	FMOVQ	384(R3), F5 // 0x3ab743ce (0.0013981999)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	400(R3), F4 // 0x3c088908 (0.008333452)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	FMOVQ	416(R3), F5 // 0x3d2aa9c1 (0.041665796)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	FMOVQ	432(R3), F4 // 0x3e2aaaaa (0.16666666)
+	WORD	$0x4e22cca4 // fmla v4.4s, v5.4s, v2.4s
+	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
+	WORD	$0x4e22cc85 // fmla v5.4s, v4.4s, v2.4s
+	WORD	$0x6e22dc44 // fmul v4.4s, v2.4s, v2.4s
+	WORD	$0x4e24cca2 // fmla v2.4s, v5.4s, v4.4s
+	WORD	$0x4ea1b863 // fcvtzs v3.4s, v3.4s
+	FMOVQ	480(R3), F4 // 0x7f (1.78e-43)
+	WORD	$0x4ea48463 // add v3.4s, v3.4s, v4.4s
+	WORD	$0x4f375463 // shl v3.4s, v3.4s, #23
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x4ea4d464 // fsub v4.4s, v3.4s, v4.4s
+	WORD	$0x4e22cc64 // fmla v4.4s, v3.4s, v2.4s
+	WORD	$0x6e641c01 // bsl v1.16b, v0.16b, v4.16b
 	FMOVQ	304(R3), F2 // 0x42b0bd71 (88.37)
 	WORD	$0x6e20e442 // fcmge v2.4s, v2.4s, v0.4s
 	VST1.P	[V1.S4], 16(R0)
@@ -2656,7 +2651,7 @@ loop:
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	FMOVQ	464(R3), F2 // 0x3f800000 (1)
 	WORD	$0x4e20d442 // fadd v2.4s, v2.4s, v0.4s
-	FMOVQ	1136(R3), F3 // 0x40000000 (2)
+	FMOVQ	1120(R3), F3 // 0x40000000 (2)
 	WORD	$0x6e23e443 // fcmge v3.4s, v2.4s, v3.4s
 	WORD	$0x4ea0d444 // fsub v4.4s, v2.4s, v0.4s
 	FMOVQ	464(R3), F5 // 0x3f800000 (1)
@@ -2666,7 +2661,7 @@ loop:
 	WORD	$0x4ea5d405 // fsub v5.4s, v0.4s, v5.4s
 	WORD	$0x6e651c83 // bsl v3.16b, v4.16b, v5.16b
 	WORD	$0x6e22fc63 // fdiv v3.4s, v3.4s, v2.4s
-	FMOVQ	1120(R3), F4 // 0x0 (0)
+	FMOVQ	1648(R3), F4 // 0x0 (0)
 	WORD	$0x4e24e404 // fcmeq v4.4s, v0.4s, v4.4s
 	WORD	$0x6f290445 // ushr v5.4s, v2.4s, #23
 	WORD	$0x4e21d8a5 // scvtf v5.4s, v5.4s
@@ -2766,27 +2761,27 @@ loop:
 	VLD1.P	16(R2), [V0.D2]
 	FMOVQ	256(R3), F1 // 0x7fffffffffffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1152(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
+	FMOVQ	1136(R3), F2 // 0x41c0000000000000 (5.36870912e+08)
 	WORD	$0x6ee1e442 // fcmgt v2.2d, v2.2d, v1.2d
-	FMOVQ	1168(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
+	FMOVQ	1152(R3), F3 // 0x3ff45f306dc9c883 (1.2732395447351628)
 	WORD	$0x6e63dc23 // fmul v3.2d, v1.2d, v3.2d
 	WORD	$0x4ee19863 // frintz v3.2d, v3.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1168(R3), F5 // 0x1 (5e-324)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
-	FMOVQ	1184(R3), F5 // 0x1 (5e-324)
+	FMOVQ	1168(R3), F5 // 0x1 (5e-324)
 	WORD	$0x6ee58c84 // cmeq v4.2d, v4.2d, v5.2d
 	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4e64d463 // fadd v3.2d, v3.2d, v4.2d
 	FMOVQ	544(R3), F4 // 0x4330000000000000 (4.503599627370496e+15)
 	WORD	$0x4e64d464 // fadd v4.2d, v3.2d, v4.2d
-	FMOVQ	1200(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
+	FMOVQ	1184(R3), F5 // 0x3fe921fb40000000 (0.7853981256484985)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1216(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
+	FMOVQ	1200(R3), F5 // 0x3e64442d00000000 (3.774894707930798e-08)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
-	FMOVQ	1232(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
+	FMOVQ	1216(R3), F5 // 0x3ce8469898cc5170 (2.6951514290790595e-15)
 	WORD	$0x4ee5cc61 // fmls v1.2d, v3.2d, v5.2d
 	WORD	$0x6e61dc23 // fmul v3.2d, v1.2d, v1.2d
 	FMOVQ	2448(R3), F5 // 0xc0c992d8d24f3f38 (-13093.693918138379)
@@ -2809,9 +2804,9 @@ loop:
 	FMOVQ	2560(R3), F5 // 0x3d06849b86a12b9b (1e-14)
 	WORD	$0x6ee5e463 // fcmgt v3.2d, v3.2d, v5.2d
 	WORD	$0x6e611cc3 // bsl v3.16b, v6.16b, v1.16b
-	FMOVQ	1440(R3), F1 // 0x2 (1e-323)
+	FMOVQ	1424(R3), F1 // 0x2 (1e-323)
 	WORD	$0x4e211c81 // and v1.16b, v4.16b, v1.16b
-	FMOVQ	1440(R3), F4 // 0x2 (1e-323)
+	FMOVQ	1424(R3), F4 // 0x2 (1e-323)
 	WORD	$0x6ee48c21 // cmeq v1.2d, v1.2d, v4.2d
 	FMOVQ	2288(R3), F4 // 0xbff0000000000000 (-1)
 	WORD	$0x6e63fc84 // fdiv v4.2d, v4.2d, v3.2d
@@ -2861,17 +2856,17 @@ loop:
 	VLD1.P	16(R2), [V0.S4]
 	FMOVQ	1072(R3), F1 // 0x7fffffff (NaN)
 	WORD	$0x4e211c01 // and v1.16b, v0.16b, v1.16b
-	FMOVQ	1456(R3), F2 // 0x46000000 (8192)
+	FMOVQ	1440(R3), F2 // 0x46000000 (8192)
 	WORD	$0x6ea1e441 // fcmgt v1.4s, v2.4s, v1.4s
-	FMOVQ	1472(R3), F2 // 0x3f22f983 (0.63661975)
+	FMOVQ	1456(R3), F2 // 0x3f22f983 (0.63661975)
 	WORD	$0x6e22dc02 // fmul v2.4s, v0.4s, v2.4s
 	WORD	$0x4e218842 // frintn v2.4s, v2.4s
-	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1472(R3), F3 // 0x3fc90fdb (1.5707964)
 	VMOV	V0.B16, V4.B16
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1504(R3), F3 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1488(R3), F3 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
-	FMOVQ	1520(R3), F3 // 0xa6f72ced (-1.7151245e-15)
+	FMOVQ	1504(R3), F3 // 0xa6f72ced (-1.7151245e-15)
 	WORD	$0x4ea3cc44 // fmls v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea1b842 // fcvtzs v2.4s, v2.4s
 	WORD	$0x6e24dc83 // fmul v3.4s, v4.4s, v4.4s
@@ -2896,12 +2891,12 @@ loop:
 	WORD	$0x4e23ccc7 // fmla v7.4s, v6.4s, v3.4s
 	VMOV	V6.B16, V3.B16
 	WORD	$0x4e27ccc3 // fmla v3.4s, v6.4s, v7.4s
-	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1616(R3), F4 // 0x1 (1e-45)
 	WORD	$0x4e241c42 // and v2.16b, v2.16b, v4.16b
-	FMOVQ	1632(R3), F4 // 0x1 (1e-45)
+	FMOVQ	1616(R3), F4 // 0x1 (1e-45)
 	WORD	$0x6ea48c42 // cmeq v2.4s, v2.4s, v4.4s
 	WORD	$0x6e651c62 // bsl v2.16b, v3.16b, v5.16b
-	FMOVQ	1120(R3), F3 // 0x0 (0)
+	FMOVQ	1648(R3), F3 // 0x0 (0)
 	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
 	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	VST1.P	[V3.S4], 16(R0)
@@ -3076,12 +3071,12 @@ loop:
 	WORD	$0x6e24fcc1 // fdiv v1.4s, v6.4s, v4.4s
 	FMOVQ	2960(R3), F4 // 0x3f490fdb (0.7853982)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
-	FMOVQ	1488(R3), F5 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1472(R3), F5 // 0x3fc90fdb (1.5707964)
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e641ca6 // bsl v6.16b, v5.16b, v4.16b
 	FMOVQ	2976(R3), F4 // 0xb2bbbd2e (-2.1855694e-08)
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
-	FMOVQ	1504(R3), F4 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1488(R3), F4 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x6e631c82 // bsl v2.16b, v4.16b, v3.16b
 	WORD	$0x6e21dc23 // fmul v3.4s, v1.4s, v1.4s
 	FMOVQ	2992(R3), F4 // 0x3da4f0d1 (0.080537446)
@@ -3287,7 +3282,7 @@ loop:
 	WORD	$0x6e25dc63 // fmul v3.4s, v3.4s, v5.4s
 	VMOV	V4.B16, V5.B16
 	WORD	$0x4e24cc65 // fmla v5.4s, v3.4s, v4.4s
-	FMOVQ	1488(R3), F3 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1472(R3), F3 // 0x3fc90fdb (1.5707964)
 	WORD	$0x4e231c43 // and v3.16b, v2.16b, v3.16b
 	WORD	$0x4e25d4a4 // fadd v4.4s, v5.4s, v5.4s
 	FMOVQ	1088(R3), F6 // 0x80000000 (-0)
@@ -3295,14 +3290,14 @@ loop:
 	WORD	$0x6e651c82 // bsl v2.16b, v4.16b, v5.16b
 	FMOVQ	448(R3), F4 // 0x3f000000 (0.5)
 	WORD	$0x6ea4e424 // fcmgt v4.4s, v1.4s, v4.4s
-	FMOVQ	1504(R3), F5 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1488(R3), F5 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4e251c84 // and v4.16b, v4.16b, v5.16b
 	WORD	$0x4ea2d482 // fsub v2.4s, v4.4s, v2.4s
 	WORD	$0x4e22d462 // fadd v2.4s, v3.4s, v2.4s
 	FMOVQ	1088(R3), F3 // 0x80000000 (-0)
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x6e231c42 // eor v2.16b, v2.16b, v3.16b
-	FMOVQ	1120(R3), F3 // 0x0 (0)
+	FMOVQ	1648(R3), F3 // 0x0 (0)
 	WORD	$0x4e23e403 // fcmeq v3.4s, v0.4s, v3.4s
 	WORD	$0x6e621c03 // bsl v3.16b, v0.16b, v2.16b
 	FMOVQ	464(R3), F2 // 0x3f800000 (1)
@@ -3524,15 +3519,15 @@ loop:
 	FMOVQ	1088(R3), F4 // 0x80000000 (-0)
 	WORD	$0x4e241c04 // and v4.16b, v0.16b, v4.16b
 	WORD	$0x6e241c64 // eor v4.16b, v3.16b, v4.16b
-	FMOVQ	1504(R3), F5 // 0xb33bbd2e (-4.371139e-08)
+	FMOVQ	1488(R3), F5 // 0xb33bbd2e (-4.371139e-08)
 	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
-	FMOVQ	1488(R3), F5 // 0x3fc90fdb (1.5707964)
+	FMOVQ	1472(R3), F5 // 0x3fc90fdb (1.5707964)
 	WORD	$0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
 	FMOVQ	3168(R3), F5 // 0xb3bbbd2e (-8.742278e-08)
 	WORD	$0x4ea3d4a5 // fsub v5.4s, v5.4s, v3.4s
 	FMOVQ	3184(R3), F6 // 0x40490fdb (3.1415927)
 	WORD	$0x4e25d4c5 // fadd v5.4s, v6.4s, v5.4s
-	FMOVQ	1120(R3), F6 // 0x0 (0)
+	FMOVQ	1648(R3), F6 // 0x0 (0)
 	WORD	$0x6ea0e4c6 // fcmgt v6.4s, v6.4s, v0.4s
 	WORD	$0x6e631ca6 // bsl v6.16b, v5.16b, v3.16b
 	WORD	$0x6e641cc2 // bsl v2.16b, v6.16b, v4.16b
@@ -3876,7 +3871,7 @@ loop:
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4e21cc23 // fmla v3.4s, v1.4s, v1.4s
 	WORD	$0x6ea1f863 // fsqrt v3.4s, v3.4s
-	FMOVQ	1136(R3), F4 // 0x40000000 (2)
+	FMOVQ	1120(R3), F4 // 0x40000000 (2)
 	WORD	$0x6e21e484 // fcmge v4.4s, v4.4s, v1.4s
 	FMOVQ	3232(R3), F5 // 0x45800000 (4096)
 	WORD	$0x6ea5e425 // fcmgt v5.4s, v1.4s, v5.4s
@@ -3887,7 +3882,7 @@ loop:
 	WORD	$0x4e26d426 // fadd v6.4s, v1.4s, v6.4s
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
 	WORD	$0x4e26d4e7 // fadd v7.4s, v7.4s, v6.4s
-	FMOVQ	1136(R3), F8 // 0x40000000 (2)
+	FMOVQ	1120(R3), F8 // 0x40000000 (2)
 	WORD	$0x6e28e4e8 // fcmge v8.4s, v7.4s, v8.4s
 	WORD	$0x4ea6d4e9 // fsub v9.4s, v7.4s, v6.4s
 	FMOVQ	464(R3), F10 // 0x3f800000 (1)
@@ -4338,7 +4333,7 @@ loop:
 	WORD	$0x4e221c21 // and v1.16b, v1.16b, v2.16b
 	FMOVQ	464(R3), F2 // 0x3f800000 (1)
 	WORD	$0x4ea2d402 // fsub v2.4s, v0.4s, v2.4s
-	FMOVQ	1136(R3), F3 // 0x40000000 (2)
+	FMOVQ	1120(R3), F3 // 0x40000000 (2)
 	WORD	$0x6e20e463 // fcmge v3.4s, v3.4s, v0.4s
 	FMOVQ	3232(R3), F4 // 0x45800000 (4096)
 	WORD	$0x6e24e404 // fcmge v4.4s, v0.4s, v4.4s
@@ -4352,7 +4347,7 @@ loop:
 	WORD	$0x4e25d442 // fadd v2.4s, v2.4s, v5.4s
 	FMOVQ	464(R3), F6 // 0x3f800000 (1)
 	WORD	$0x4e22d4c6 // fadd v6.4s, v6.4s, v2.4s
-	FMOVQ	1136(R3), F7 // 0x40000000 (2)
+	FMOVQ	1120(R3), F7 // 0x40000000 (2)
 	WORD	$0x6e27e4c7 // fcmge v7.4s, v6.4s, v7.4s
 	WORD	$0x4ea2d4c8 // fsub v8.4s, v6.4s, v2.4s
 	FMOVQ	464(R3), F9 // 0x3f800000 (1)
@@ -4653,7 +4648,7 @@ loop:
 	WORD	$0x6e651c64 // bsl v4.16b, v3.16b, v5.16b
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4e24d463 // fadd v3.4s, v3.4s, v4.4s
-	FMOVQ	1136(R3), F5 // 0x40000000 (2)
+	FMOVQ	1120(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e25e465 // fcmge v5.4s, v3.4s, v5.4s
 	WORD	$0x4ea4d466 // fsub v6.4s, v3.4s, v4.4s
 	FMOVQ	464(R3), F7 // 0x3f800000 (1)
@@ -4663,7 +4658,7 @@ loop:
 	WORD	$0x4ea7d487 // fsub v7.4s, v4.4s, v7.4s
 	WORD	$0x6e671cc5 // bsl v5.16b, v6.16b, v7.16b
 	WORD	$0x6e23fca5 // fdiv v5.4s, v5.4s, v3.4s
-	FMOVQ	1120(R3), F6 // 0x0 (0)
+	FMOVQ	1648(R3), F6 // 0x0 (0)
 	WORD	$0x4e26e486 // fcmeq v6.4s, v4.4s, v6.4s
 	WORD	$0x6f290467 // ushr v7.4s, v3.4s, #23
 	WORD	$0x4e21d8e7 // scvtf v7.4s, v7.4s
@@ -9011,7 +9006,7 @@ loop:
 	VMOV	V4.B16, V8.B16
 	WORD	$0x4e24cca8 // fmla v8.4s, v5.4s, v4.4s
 	WORD	$0x6ea2e462 // fcmgt v2.4s, v3.4s, v2.4s
-	FMOVQ	1120(R3), F3 // 0x0 (0)
+	FMOVQ	1648(R3), F3 // 0x0 (0)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	FMOVQ	1088(R3), F4 // 0x80000000 (-0)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
@@ -9020,7 +9015,7 @@ loop:
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
 	FMOVQ	5264(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	FMOVQ	1136(R3), F5 // 0x40000000 (2)
+	FMOVQ	1120(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4e231ce3 // and v3.16b, v7.16b, v3.16b
@@ -9258,7 +9253,7 @@ loop:
 	VMOV	V4.B16, V8.B16
 	WORD	$0x4e24cca8 // fmla v8.4s, v5.4s, v4.4s
 	WORD	$0x6ea2e462 // fcmgt v2.4s, v3.4s, v2.4s
-	FMOVQ	1120(R3), F3 // 0x0 (0)
+	FMOVQ	1648(R3), F3 // 0x0 (0)
 	WORD	$0x6ea0e463 // fcmgt v3.4s, v3.4s, v0.4s
 	FMOVQ	1088(R3), F4 // 0x80000000 (-0)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
@@ -9267,7 +9262,7 @@ loop:
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
 	FMOVQ	5264(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	FMOVQ	1136(R3), F5 // 0x40000000 (2)
+	FMOVQ	1120(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4e231ce3 // and v3.16b, v7.16b, v3.16b
@@ -9503,7 +9498,7 @@ loop:
 	VMOV	V4.B16, V8.B16
 	WORD	$0x4e24cca8 // fmla v8.4s, v5.4s, v4.4s
 	WORD	$0x6ea2e462 // fcmgt v2.4s, v3.4s, v2.4s
-	FMOVQ	1120(R3), F3 // 0x0 (0)
+	FMOVQ	1648(R3), F3 // 0x0 (0)
 	WORD	$0x6ea1e463 // fcmgt v3.4s, v3.4s, v1.4s
 	FMOVQ	1088(R3), F4 // 0x80000000 (-0)
 	WORD	$0x4e241c64 // and v4.16b, v3.16b, v4.16b
@@ -9512,7 +9507,7 @@ loop:
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
 	FMOVQ	5264(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
-	FMOVQ	1136(R3), F5 // 0x40000000 (2)
+	FMOVQ	1120(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
 	FMOVQ	464(R3), F3 // 0x3f800000 (1)
 	WORD	$0x4e231ce3 // and v3.16b, v7.16b, v3.16b
@@ -13685,74 +13680,74 @@ DATA	vmconst<>+1088(SB)/8, $0x8000000080000000
 DATA	vmconst<>+1096(SB)/8, $0x8000000080000000
 DATA	vmconst<>+1104(SB)/8, $0x4120000041200000
 DATA	vmconst<>+1112(SB)/8, $0x4120000041200000
-DATA	vmconst<>+1120(SB)/8, $0x0000000000000000
-DATA	vmconst<>+1128(SB)/8, $0x0000000000000000
-DATA	vmconst<>+1136(SB)/8, $0x4000000040000000
-DATA	vmconst<>+1144(SB)/8, $0x4000000040000000
-DATA	vmconst<>+1152(SB)/8, $0x41c0000000000000
-DATA	vmconst<>+1160(SB)/8, $0x41c0000000000000
-DATA	vmconst<>+1168(SB)/8, $0x3ff45f306dc9c883
-DATA	vmconst<>+1176(SB)/8, $0x3ff45f306dc9c883
-DATA	vmconst<>+1184(SB)/8, $0x0000000000000001
-DATA	vmconst<>+1192(SB)/8, $0x0000000000000001
-DATA	vmconst<>+1200(SB)/8, $0x3fe921fb40000000
-DATA	vmconst<>+1208(SB)/8, $0x3fe921fb40000000
-DATA	vmconst<>+1216(SB)/8, $0x3e64442d00000000
-DATA	vmconst<>+1224(SB)/8, $0x3e64442d00000000
-DATA	vmconst<>+1232(SB)/8, $0x3ce8469898cc5170
-DATA	vmconst<>+1240(SB)/8, $0x3ce8469898cc5170
-DATA	vmconst<>+1248(SB)/8, $0x3de5d8fd1fd19ccd
-DATA	vmconst<>+1256(SB)/8, $0x3de5d8fd1fd19ccd
-DATA	vmconst<>+1264(SB)/8, $0xbe5ae5e5a9291f5d
-DATA	vmconst<>+1272(SB)/8, $0xbe5ae5e5a9291f5d
-DATA	vmconst<>+1280(SB)/8, $0x3ec71de3567d48a1
-DATA	vmconst<>+1288(SB)/8, $0x3ec71de3567d48a1
-DATA	vmconst<>+1296(SB)/8, $0xbf2a01a019bfdf03
-DATA	vmconst<>+1304(SB)/8, $0xbf2a01a019bfdf03
-DATA	vmconst<>+1312(SB)/8, $0x3f8111111110f7d0
-DATA	vmconst<>+1320(SB)/8, $0x3f8111111110f7d0
-DATA	vmconst<>+1328(SB)/8, $0xbfc5555555555548
-DATA	vmconst<>+1336(SB)/8, $0xbfc5555555555548
-DATA	vmconst<>+1344(SB)/8, $0xbda8fa49a0861a9b
-DATA	vmconst<>+1352(SB)/8, $0xbda8fa49a0861a9b
-DATA	vmconst<>+1360(SB)/8, $0x3e21ee9d7b4e3f05
-DATA	vmconst<>+1368(SB)/8, $0x3e21ee9d7b4e3f05
-DATA	vmconst<>+1376(SB)/8, $0xbe927e4f7eac4bc6
-DATA	vmconst<>+1384(SB)/8, $0xbe927e4f7eac4bc6
-DATA	vmconst<>+1392(SB)/8, $0x3efa01a019c844f5
-DATA	vmconst<>+1400(SB)/8, $0x3efa01a019c844f5
-DATA	vmconst<>+1408(SB)/8, $0xbf56c16c16c14f91
-DATA	vmconst<>+1416(SB)/8, $0xbf56c16c16c14f91
-DATA	vmconst<>+1424(SB)/8, $0x3fa555555555554b
-DATA	vmconst<>+1432(SB)/8, $0x3fa555555555554b
-DATA	vmconst<>+1440(SB)/8, $0x0000000000000002
-DATA	vmconst<>+1448(SB)/8, $0x0000000000000002
-DATA	vmconst<>+1456(SB)/8, $0x4600000046000000
-DATA	vmconst<>+1464(SB)/8, $0x4600000046000000
-DATA	vmconst<>+1472(SB)/8, $0x3f22f9833f22f983
-DATA	vmconst<>+1480(SB)/8, $0x3f22f9833f22f983
-DATA	vmconst<>+1488(SB)/8, $0x3fc90fdb3fc90fdb
-DATA	vmconst<>+1496(SB)/8, $0x3fc90fdb3fc90fdb
-DATA	vmconst<>+1504(SB)/8, $0xb33bbd2eb33bbd2e
-DATA	vmconst<>+1512(SB)/8, $0xb33bbd2eb33bbd2e
-DATA	vmconst<>+1520(SB)/8, $0xa6f72ceda6f72ced
-DATA	vmconst<>+1528(SB)/8, $0xa6f72ceda6f72ced
-DATA	vmconst<>+1536(SB)/8, $0xb94ca1f9b94ca1f9
-DATA	vmconst<>+1544(SB)/8, $0xb94ca1f9b94ca1f9
-DATA	vmconst<>+1552(SB)/8, $0x3c08839e3c08839e
-DATA	vmconst<>+1560(SB)/8, $0x3c08839e3c08839e
-DATA	vmconst<>+1568(SB)/8, $0xbe2aaaa3be2aaaa3
-DATA	vmconst<>+1576(SB)/8, $0xbe2aaaa3be2aaaa3
-DATA	vmconst<>+1584(SB)/8, $0x37ccf5ce37ccf5ce
-DATA	vmconst<>+1592(SB)/8, $0x37ccf5ce37ccf5ce
-DATA	vmconst<>+1600(SB)/8, $0xbab6061abab6061a
-DATA	vmconst<>+1608(SB)/8, $0xbab6061abab6061a
-DATA	vmconst<>+1616(SB)/8, $0x3d2aaaa53d2aaaa5
-DATA	vmconst<>+1624(SB)/8, $0x3d2aaaa53d2aaaa5
-DATA	vmconst<>+1632(SB)/8, $0x0000000100000001
-DATA	vmconst<>+1640(SB)/8, $0x0000000100000001
-DATA	vmconst<>+1648(SB)/8, $0x0000000200000002
-DATA	vmconst<>+1656(SB)/8, $0x0000000200000002
+DATA	vmconst<>+1120(SB)/8, $0x4000000040000000
+DATA	vmconst<>+1128(SB)/8, $0x4000000040000000
+DATA	vmconst<>+1136(SB)/8, $0x41c0000000000000
+DATA	vmconst<>+1144(SB)/8, $0x41c0000000000000
+DATA	vmconst<>+1152(SB)/8, $0x3ff45f306dc9c883
+DATA	vmconst<>+1160(SB)/8, $0x3ff45f306dc9c883
+DATA	vmconst<>+1168(SB)/8, $0x0000000000000001
+DATA	vmconst<>+1176(SB)/8, $0x0000000000000001
+DATA	vmconst<>+1184(SB)/8, $0x3fe921fb40000000
+DATA	vmconst<>+1192(SB)/8, $0x3fe921fb40000000
+DATA	vmconst<>+1200(SB)/8, $0x3e64442d00000000
+DATA	vmconst<>+1208(SB)/8, $0x3e64442d00000000
+DATA	vmconst<>+1216(SB)/8, $0x3ce8469898cc5170
+DATA	vmconst<>+1224(SB)/8, $0x3ce8469898cc5170
+DATA	vmconst<>+1232(SB)/8, $0x3de5d8fd1fd19ccd
+DATA	vmconst<>+1240(SB)/8, $0x3de5d8fd1fd19ccd
+DATA	vmconst<>+1248(SB)/8, $0xbe5ae5e5a9291f5d
+DATA	vmconst<>+1256(SB)/8, $0xbe5ae5e5a9291f5d
+DATA	vmconst<>+1264(SB)/8, $0x3ec71de3567d48a1
+DATA	vmconst<>+1272(SB)/8, $0x3ec71de3567d48a1
+DATA	vmconst<>+1280(SB)/8, $0xbf2a01a019bfdf03
+DATA	vmconst<>+1288(SB)/8, $0xbf2a01a019bfdf03
+DATA	vmconst<>+1296(SB)/8, $0x3f8111111110f7d0
+DATA	vmconst<>+1304(SB)/8, $0x3f8111111110f7d0
+DATA	vmconst<>+1312(SB)/8, $0xbfc5555555555548
+DATA	vmconst<>+1320(SB)/8, $0xbfc5555555555548
+DATA	vmconst<>+1328(SB)/8, $0xbda8fa49a0861a9b
+DATA	vmconst<>+1336(SB)/8, $0xbda8fa49a0861a9b
+DATA	vmconst<>+1344(SB)/8, $0x3e21ee9d7b4e3f05
+DATA	vmconst<>+1352(SB)/8, $0x3e21ee9d7b4e3f05
+DATA	vmconst<>+1360(SB)/8, $0xbe927e4f7eac4bc6
+DATA	vmconst<>+1368(SB)/8, $0xbe927e4f7eac4bc6
+DATA	vmconst<>+1376(SB)/8, $0x3efa01a019c844f5
+DATA	vmconst<>+1384(SB)/8, $0x3efa01a019c844f5
+DATA	vmconst<>+1392(SB)/8, $0xbf56c16c16c14f91
+DATA	vmconst<>+1400(SB)/8, $0xbf56c16c16c14f91
+DATA	vmconst<>+1408(SB)/8, $0x3fa555555555554b
+DATA	vmconst<>+1416(SB)/8, $0x3fa555555555554b
+DATA	vmconst<>+1424(SB)/8, $0x0000000000000002
+DATA	vmconst<>+1432(SB)/8, $0x0000000000000002
+DATA	vmconst<>+1440(SB)/8, $0x4600000046000000
+DATA	vmconst<>+1448(SB)/8, $0x4600000046000000
+DATA	vmconst<>+1456(SB)/8, $0x3f22f9833f22f983
+DATA	vmconst<>+1464(SB)/8, $0x3f22f9833f22f983
+DATA	vmconst<>+1472(SB)/8, $0x3fc90fdb3fc90fdb
+DATA	vmconst<>+1480(SB)/8, $0x3fc90fdb3fc90fdb
+DATA	vmconst<>+1488(SB)/8, $0xb33bbd2eb33bbd2e
+DATA	vmconst<>+1496(SB)/8, $0xb33bbd2eb33bbd2e
+DATA	vmconst<>+1504(SB)/8, $0xa6f72ceda6f72ced
+DATA	vmconst<>+1512(SB)/8, $0xa6f72ceda6f72ced
+DATA	vmconst<>+1520(SB)/8, $0xb94ca1f9b94ca1f9
+DATA	vmconst<>+1528(SB)/8, $0xb94ca1f9b94ca1f9
+DATA	vmconst<>+1536(SB)/8, $0x3c08839e3c08839e
+DATA	vmconst<>+1544(SB)/8, $0x3c08839e3c08839e
+DATA	vmconst<>+1552(SB)/8, $0xbe2aaaa3be2aaaa3
+DATA	vmconst<>+1560(SB)/8, $0xbe2aaaa3be2aaaa3
+DATA	vmconst<>+1568(SB)/8, $0x37ccf5ce37ccf5ce
+DATA	vmconst<>+1576(SB)/8, $0x37ccf5ce37ccf5ce
+DATA	vmconst<>+1584(SB)/8, $0xbab6061abab6061a
+DATA	vmconst<>+1592(SB)/8, $0xbab6061abab6061a
+DATA	vmconst<>+1600(SB)/8, $0x3d2aaaa53d2aaaa5
+DATA	vmconst<>+1608(SB)/8, $0x3d2aaaa53d2aaaa5
+DATA	vmconst<>+1616(SB)/8, $0x0000000100000001
+DATA	vmconst<>+1624(SB)/8, $0x0000000100000001
+DATA	vmconst<>+1632(SB)/8, $0x0000000200000002
+DATA	vmconst<>+1640(SB)/8, $0x0000000200000002
+DATA	vmconst<>+1648(SB)/8, $0x0000000000000000
+DATA	vmconst<>+1656(SB)/8, $0x0000000000000000
 DATA	vmconst<>+1664(SB)/8, $0x3fdbcb7b1526e50e
 DATA	vmconst<>+1672(SB)/8, $0x3fdbcb7b1526e50e
 DATA	vmconst<>+1680(SB)/8, $0x3a37b1523a37b152

@@ -337,7 +337,7 @@ func tanh32(k lang, x Op) (r, ok Op) {
 	z := k.and(x, k.u(1<<31-1))
 	sg := k.and(x, k.u(1<<31))
 	zc := k.min(z, k.f(tanhfHi))
-	em := expm1f(k, k.add(zc, zc))
+	em := expm1fCore(k, k.add(zc, zc)) // 2zc in [0, 20]: no clamp, and +0 at 0
 	r = k.div(em, k.add(em, k.f(2)))
 	return k.xor(r, sg), k.cmp(eq, x, x)
 }
@@ -794,14 +794,18 @@ func expm1_32(k lang, x Op) (r, ok Op) { return expm1f(k, x), k.cmp(le, x, k.f(e
 
 // expm1f is expm1_32 without the domain mask.
 func expm1f(k lang, x Op) Op {
-	xc := k.max(x, k.f(expfLo))
+	return k.sel(k.cmp(eq, x, k.f(0)), x, expm1fCore(k, k.max(x, k.f(expfLo))))
+}
+
+// expm1fCore is expm1f's arithmetic for x at or above -87 (the clamp) and
+// not below 88.37: e^x - 1 = 2^n·em + (2^n - 1), +0 at ±0.
+func expm1fCore(k lang, xc Op) Op {
 	n := k.round(k.mul(xc, k.f(log2ef)), 0)
 	rr := k.fnma(n, k.f(ln2fHi), xc)
 	rr = k.fnma(n, k.f(ln2fLo), rr)
 	em := k.fma(k.horner(rr, expfP...), k.mul(rr, rr), rr)
 	scale := pow2f(k, n)
-	r := k.fma(scale, em, k.sub(scale, k.f(1)))
-	return k.sel(k.cmp(eq, x, k.f(0)), x, r)
+	return k.fma(scale, em, k.sub(scale, k.f(1)))
 }
 
 // math.Log1p (log1p.go, fdlibm's s_log1p.c).
