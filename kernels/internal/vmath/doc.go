@@ -322,7 +322,7 @@
 //     VGETMANTPD's significand in [3/4, 3/2) and e = VGETEXPPD(x) -
 //     VGETEXPPD(m); sixteen cells centred at n/20, n = rint(20m) (cell 20
 //     is exactly 1 and 0, so nothing cancels near 1); r = m·inv - 1 by one
-//     FMA (|r| ≤ 1/30); log1p(r) = r + r²·P(r) with P a degree-8 fit;
+//     FMA (|r| ≤ 1/30); log1p(r) = r + r²·P(r) with P a degree-7 fit;
 //     e·ln2 + log c as an exact sum (both multiples of 2^-43) and the rest
 //     gathered by Fast2Sum into a double-double pair (s, t), rounded once:
 //     no division, where fdlibm's s = f/(2+f) had been the bound. log2 and

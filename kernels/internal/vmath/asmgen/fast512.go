@@ -354,7 +354,7 @@ var ln2Hi43, ln2Lo43 = split43(logBig(newFit(2)))
 
 // logTableP is (log1p(r) - r)/r² on |r| ≤ logTableR (polyFit; TestFits
 // measures it).
-var logTableP = polyFit(log1pTail, -logTableR, logTableR, 8)
+var logTableP = polyFit(log1pTail, -logTableR, logTableR, 7)
 
 // positiveNormal is the mask of x's positive normal lanes (finite, not
 // zero, not subnormal, not negative) on the 512-bit target: VFPCLASSPD/PS
