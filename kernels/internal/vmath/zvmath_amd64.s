@@ -1088,10 +1088,10 @@ loop46:
 	VPADDD       vmconst<>+960(SB), Y4, Y4
 	VPSLLD       $0x17, Y4, Y4
 	VMULPS       Y4, Y5, Y4
-	VMULPS       vmconst<>+896(SB), Y4, Y5
-	VMOVUPS      vmconst<>+896(SB), Y6
-	VDIVPS       Y4, Y6, Y4
-	VSUBPS       Y4, Y5, Y4
+	VMOVUPS      vmconst<>+928(SB), Y5
+	VDIVPS       Y4, Y5, Y5
+	VSUBPS       Y5, Y4, Y4
+	VMULPS       vmconst<>+896(SB), Y4, Y4
 	VPXOR        Y2, Y4, Y2
 	VMULPS       Y0, Y0, Y4
 	VMOVUPS      Y4, Y5
@@ -1101,10 +1101,8 @@ loop46:
 	VMULPS       Y4, Y5, Y4
 	VMOVUPS      Y0, Y5
 	VFMADD231PS  Y0, Y4, Y5
-	VCMPPS       $0x00, vmconst<>+2464(SB), Y0, Y4
-	VBLENDVPS    Y4, Y0, Y5, Y4
 	VCMPPS       $0x1e, vmconst<>+928(SB), Y1, Y1
-	VBLENDVPS    Y1, Y2, Y4, Y1
+	VBLENDVPS    Y1, Y2, Y5, Y1
 	VMOVUPS      Y1, (AX)(BX*4)
 	VMOVMSKPS    Y3, SI
 	ADDQ         $0x08, BX

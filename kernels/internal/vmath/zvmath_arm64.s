@@ -1996,11 +1996,11 @@ loop:
 	WORD	$0x4ea68484 // add v4.4s, v4.4s, v6.4s
 	WORD	$0x4f375484 // shl v4.4s, v4.4s, #23
 	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
+	FMOVQ	464(R3), F5 // 0x3f800000 (1)
+	WORD	$0x6e24fca5 // fdiv v5.4s, v5.4s, v4.4s
+	WORD	$0x4ea5d484 // fsub v4.4s, v4.4s, v5.4s
 	FMOVQ	448(R3), F5 // 0x3f000000 (0.5)
-	WORD	$0x6e25dc85 // fmul v5.4s, v4.4s, v5.4s
-	FMOVQ	448(R3), F6 // 0x3f000000 (0.5)
-	WORD	$0x6e24fcc4 // fdiv v4.4s, v6.4s, v4.4s
-	WORD	$0x4ea4d4a4 // fsub v4.4s, v5.4s, v4.4s
+	WORD	$0x6e25dc84 // fmul v4.4s, v4.4s, v5.4s
 	WORD	$0x6e221c82 // eor v2.16b, v4.16b, v2.16b
 	WORD	$0x6e20dc04 // fmul v4.4s, v0.4s, v0.4s
 	FMOVQ	1872(R3), F5 // 0x39559e2f (0.00020372191)
@@ -2011,12 +2011,9 @@ loop:
 	WORD	$0x6e24dca4 // fmul v4.4s, v5.4s, v4.4s
 	VMOV	V0.B16, V5.B16
 	WORD	$0x4e20cc85 // fmla v5.4s, v4.4s, v0.4s
-	FMOVQ	1648(R3), F4 // 0x0 (0)
-	WORD	$0x4e24e404 // fcmeq v4.4s, v0.4s, v4.4s
-	WORD	$0x6e651c04 // bsl v4.16b, v0.16b, v5.16b
-	FMOVQ	464(R3), F5 // 0x3f800000 (1)
-	WORD	$0x6ea5e421 // fcmgt v1.4s, v1.4s, v5.4s
-	WORD	$0x6e641c41 // bsl v1.16b, v2.16b, v4.16b
+	FMOVQ	464(R3), F4 // 0x3f800000 (1)
+	WORD	$0x6ea4e421 // fcmgt v1.4s, v1.4s, v4.4s
+	WORD	$0x6e651c41 // bsl v1.16b, v2.16b, v5.16b
 	VST1.P	[V1.S4], 16(R0)
 	ADD	$4, R4, R4
 	VMOV	V3.D[0], R5

@@ -649,11 +649,20 @@ func sinh32(k lang, x Op) (r, ok Op) {
 	sg := k.and(x, k.u(1<<31))
 	ok = k.cmp(le, z, k.f(expfHi))
 	e := expf(k, z)
-	big := k.xor(k.sub(k.mul(e, k.f(0.5)), k.div(k.f(0.5), e)), sg)
+	big := k.xor(k.mul(k.sub(e, inverse(k, e)), k.f(0.5)), sg)
 	x2 := k.mul(x, x)
-	sm := k.fma(k.mul(k.horner(x2, sinhfP...), x2), x, x)
-	sm = k.sel(k.cmp(eq, x, k.f(0)), x, sm)
+	sm := k.fma(k.mul(k.horner(x2, sinhfP...), x2), x, x) // ±0 at ±0: P·x² is +0, times x and plus x keeps x's sign
 	return k.sel(k.cmp(gt, z, k.f(1)), big, sm), ok
+}
+
+// inverse is 1/e for a normal e with a normal inverse: a division, or on
+// the 512-bit target VRCP14PS/PD and Newton (reciprocal), where the
+// divider's throughput would bound a short kernel.
+func inverse(k lang, e Op) Op {
+	if hasGetMant(k) {
+		return reciprocal(k, e)
+	}
+	return k.div(k.f(1), e)
 }
 
 // exp2_64 is math.Exp2: exp.go's exp2 and expmulti on amd64, where they
