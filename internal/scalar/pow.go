@@ -6,7 +6,7 @@ import (
 )
 
 // This file is the float reference of pow, x**y = e^(y·log x) evaluated in
-// double-double arithmetic (pairs hi + lo carrying about 100 bits), so that
+// double-double arithmetic (pairs hi + lo, to about 2^-73 relative), so that
 // the result is within a hair of half an ulp of the true value for every
 // operand (glibc's, NumPy's and CUDA's pow are within an ulp; math.Pow's
 // Exp(yf·Log x) and successive squarings drift by hundreds of ulp where
@@ -90,7 +90,7 @@ func powPositive(a, y float64) float64 {
 	return expPair(zh, zl)
 }
 
-// logPair is log a as a pair hi + lo, to about 2^-100 relative, for a
+// logPair is log a as a pair hi + lo, to about 2^-73 relative, for a
 // finite a > 0: a = m·2^e with m in [√½, √2) (math.Frexp, exact on
 // subnormals), l0 = math.Log1p(m - 1) (m - 1 is exact), and the
 // correction ε = m·e^(-l0) - 1 (expm1Pair gives e^(-l0) - 1 = E with the
@@ -143,12 +143,14 @@ func expPair(zh, zl float64) float64 {
 	return math.Ldexp(h+(l+el), int(n))
 }
 
-// expm1Pair is e^(rh + rl) - 1 as a pair, to about 2^-100 relative, for
-// |rh| ≤ 0.36 and |rl| ≤ ulp(rh): t = (rh + rl)/256, e^t - 1 by its
-// Taylor series to t⁷ (the first two terms as a pair, the rest below
-// 2^-30 of it), then eight squarings in the form E ← 2E + E² (that of
-// e^(2t) - 1), each exact to about 2^-104, which keep the relative
-// accuracy where e^r - 1 is small.
+// expm1Pair is e^(rh + rl) - 1 as a pair, to about 2^-73 relative (the
+// rest of the series is rounded in float64), for |rh| ≤ 0.36 and a small
+// rl (below rh's ulp from logPair; expPair's rl + zl can exceed it where
+// rh is tiny, when E is tiny against the 1 + E that expPair uses): t =
+// (rh + rl)/256, e^t - 1 by its Taylor series to t⁷ (the first two terms
+// as a pair, the rest below 2^-20 of it), then eight squarings in the form
+// E ← 2E + E² (that of e^(2t) - 1), each exact to about 2^-104, which keep
+// the relative accuracy where e^r - 1 is small.
 func expm1Pair(rh, rl float64) (hi, lo float64) {
 	t, tl := rh*0x1p-8, rl*0x1p-8
 	half := t * 0.5
@@ -159,7 +161,7 @@ func expm1Pair(rh, rl float64) (hi, lo float64) {
 	p = float64(t*p) + 1.0/120
 	p = float64(t*p) + 1.0/24
 	p = float64(t*p) + 1.0/6
-	tail := float64(t*t) * float64(t*p)
+	tail := float64(float64(t*t) * float64(t*p))
 	hi, lo = fastTwoSum(t, sq)
 	hi, lo = fastTwoSum(hi, lo+sqErr+tail+float64(tl*(1+t))) // lo below hi's ulp, so lo² is negligible
 	for range 8 {

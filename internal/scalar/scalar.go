@@ -122,8 +122,8 @@ func Mod[T tensor.Number](a, b T) T {
 	return r
 }
 
-// Pow returns a raised to b. Floats are computed in float64 and rounded
-// once (powFloat, pow.go): within a hair of half an ulp of the true value,
+// Pow returns a raised to b. Floats are computed in float64 (powFloat,
+// pow.go) and rounded to T: within a hair of half an ulp of the true value,
 // as glibc's pow that NumPy calls, with C99's special values (0 ** -1 =
 // +Inf, -0 ** -1 = -Inf, 1 ** NaN = 1, NaN ** 0 = 1, -8 ** (1/3) = NaN).
 // math.Pow is not used for finite operands: it drifts by hundreds of ulp

@@ -655,9 +655,10 @@ func sinh32(k lang, x Op) (r, ok Op) {
 	return k.sel(k.cmp(gt, z, k.f(1)), big, sm), ok
 }
 
-// inverse is 1/e for a normal e with a normal inverse: a division, or on
-// the 512-bit target VRCP14PS/PD and Newton (reciprocal), where the
-// divider's throughput would bound a short kernel.
+// inverse is 1/e for a positive normal e: a division, or on the 512-bit
+// target VRCP14PS/PD and Newton (reciprocal), where the divider's
+// throughput would bound a short kernel (a subnormal inverse comes out
+// near, not exact: sinh's is far below e's ulp there).
 func inverse(k lang, e Op) Op {
 	if hasGetMant(k) {
 		return reciprocal(k, e)
@@ -807,7 +808,7 @@ func expm1f(k lang, x Op) Op {
 }
 
 // expm1fCore is expm1f's arithmetic for x at or above -87 (the clamp) and
-// not below 88.37: e^x - 1 = 2^n·em + (2^n - 1), +0 at ±0.
+// not above 88.37: e^x - 1 = 2^n·em + (2^n - 1), +0 at ±0.
 func expm1fCore(k lang, xc Op) Op {
 	n := k.round(k.mul(xc, k.f(log2ef)), 0)
 	rr := k.fnma(n, k.f(ln2fHi), xc)
@@ -1239,8 +1240,9 @@ func acoshWith(k lang, x Op, log, log1p core, arm bool) (r, ok Op) {
 // ifAny runs body, which may assign the variables vars point to, where
 // some lane of the mask m is set, and skips it otherwise: one branch for
 // the whole vector (a whileNonzero that runs at most once), for a blend
-// of costly branches that a vector seldom needs all of. The lanes body
-// computes outside m must not matter (body blends by m).
+// of costly branches that a vector seldom needs all of. What body sets
+// in the lanes outside m must not matter: body blends by m, or (acosh's
+// first branch) a later branch sets those lanes again.
 func ifAny(k lang, m Op, vars []*Op, body func()) {
 	i := k.sel(m, k.u(^uint64(0)), k.u(0))
 	k.whileNonzero(&i, vars, func() {
