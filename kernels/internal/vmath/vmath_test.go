@@ -389,7 +389,7 @@ type binaryFunc struct {
 
 var binaryFuncs = []binaryFunc{
 	{"pow", Pow64, PowScalar64, ScalarPow64, powRef64, Pow32, PowScalar32, ScalarPow32, powRef32, powInputs,
-		[]float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1}, false},
+		[]float64{2, -3, 0.5, 2.5, -1.5, 1e6, 0, 1, -1}, false}, // 0, 1, 2, -1, 0.5: PowScalar's loops of their own
 	{"hypot", Hypot64, HypotScalar64, ScalarHypot64, hypotRef64, Hypot32, HypotScalar32, ScalarHypot32, hypotRef32, pairInputs,
 		[]float64{0, 1, -3, 1e-310, 1e300, math.Inf(-1), math.NaN()}, false},
 	{"atan2", Atan2_64, Atan2Scalar64, ScalarAtan2_64, atan2Ref64, Atan2_32, Atan2Scalar32, ScalarAtan2_32, atan2Ref32, pairInputs,
