@@ -1968,18 +1968,18 @@ loop82:
 	VSUBPD       Y6, Y4, Y4
 	VMULPD       Y4, Y3, Y3
 	VMULPD       Y6, Y6, Y4
-	VPXOR        vmconst<>+128(SB), Y4, Y5
-	VFMADD231PD  Y6, Y6, Y5
+	VMOVUPS      Y4, Y5
+	VFMSUB231PD  Y6, Y6, Y5
 	VMULPD       Y4, Y6, Y7
 	VMULPD       vmconst<>+4096(SB), Y4, Y8
-	VPXOR        vmconst<>+128(SB), Y7, Y9
-	VFMADD231PD  Y4, Y6, Y9
+	VMOVUPS      Y7, Y9
+	VFMSUB231PD  Y4, Y6, Y9
 	VFMADD231PD  Y5, Y6, Y9
 	VMOVUPS      Y9, Y5
 	VFMADD231PD  Y3, Y8, Y5
 	VMULPD       vmconst<>+4128(SB), Y7, Y8
-	VPXOR        vmconst<>+128(SB), Y8, Y9
-	VFMADD231PD  vmconst<>+4128(SB), Y7, Y9
+	VMOVUPS      Y8, Y9
+	VFMSUB231PD  vmconst<>+4128(SB), Y7, Y9
 	VFMADD231PD  vmconst<>+4160(SB), Y7, Y9
 	VFMADD231PD  vmconst<>+4128(SB), Y5, Y9
 	VMULPD       Y4, Y7, Y5
@@ -2011,8 +2011,8 @@ loop82:
 	VSUBPD       Y2, Y6, Y4
 	VADDPD       Y3, Y4, Y3
 	VMULPD       Y2, Y1, Y4
-	VPXOR        vmconst<>+128(SB), Y4, Y5
-	VFMADD231PD  Y2, Y1, Y5
+	VMOVUPS      Y4, Y5
+	VFMSUB231PD  Y2, Y1, Y5
 	VMOVUPS      Y5, Y2
 	VFMADD231PD  Y3, Y1, Y2
 	VMOVUPS      Y4, Y3
@@ -2339,18 +2339,18 @@ loop88:
 	VSUBPD       Y6, Y4, Y4
 	VMULPD       Y4, Y3, Y3
 	VMULPD       Y6, Y6, Y4
-	VPXOR        vmconst<>+128(SB), Y4, Y5
-	VFMADD231PD  Y6, Y6, Y5
+	VMOVUPS      Y4, Y5
+	VFMSUB231PD  Y6, Y6, Y5
 	VMULPD       Y4, Y6, Y7
 	VMULPD       vmconst<>+4096(SB), Y4, Y8
-	VPXOR        vmconst<>+128(SB), Y7, Y9
-	VFMADD231PD  Y4, Y6, Y9
+	VMOVUPS      Y7, Y9
+	VFMSUB231PD  Y4, Y6, Y9
 	VFMADD231PD  Y5, Y6, Y9
 	VMOVUPS      Y9, Y5
 	VFMADD231PD  Y3, Y8, Y5
 	VMULPD       vmconst<>+4128(SB), Y7, Y8
-	VPXOR        vmconst<>+128(SB), Y8, Y9
-	VFMADD231PD  vmconst<>+4128(SB), Y7, Y9
+	VMOVUPS      Y8, Y9
+	VFMSUB231PD  vmconst<>+4128(SB), Y7, Y9
 	VFMADD231PD  vmconst<>+4160(SB), Y7, Y9
 	VFMADD231PD  vmconst<>+4128(SB), Y5, Y9
 	VMULPD       Y4, Y7, Y5
@@ -2382,8 +2382,8 @@ loop88:
 	VSUBPD       Y2, Y6, Y4
 	VADDPD       Y3, Y4, Y3
 	VMULPD       Y2, Y1, Y4
-	VPXOR        vmconst<>+128(SB), Y4, Y5
-	VFMADD231PD  Y2, Y1, Y5
+	VMOVUPS      Y4, Y5
+	VFMSUB231PD  Y2, Y1, Y5
 	VMOVUPS      Y5, Y2
 	VFMADD231PD  Y3, Y1, Y2
 	VMOVUPS      Y4, Y3
@@ -2704,18 +2704,18 @@ loop94:
 	VSUBPD       Y6, Y4, Y4
 	VMULPD       Y4, Y3, Y3
 	VMULPD       Y6, Y6, Y4
-	VPXOR        vmconst<>+128(SB), Y4, Y5
-	VFMADD231PD  Y6, Y6, Y5
+	VMOVUPS      Y4, Y5
+	VFMSUB231PD  Y6, Y6, Y5
 	VMULPD       Y4, Y6, Y7
 	VMULPD       vmconst<>+4096(SB), Y4, Y8
-	VPXOR        vmconst<>+128(SB), Y7, Y9
-	VFMADD231PD  Y4, Y6, Y9
+	VMOVUPS      Y7, Y9
+	VFMSUB231PD  Y4, Y6, Y9
 	VFMADD231PD  Y5, Y6, Y9
 	VMOVUPS      Y9, Y5
 	VFMADD231PD  Y3, Y8, Y5
 	VMULPD       vmconst<>+4128(SB), Y7, Y8
-	VPXOR        vmconst<>+128(SB), Y8, Y9
-	VFMADD231PD  vmconst<>+4128(SB), Y7, Y9
+	VMOVUPS      Y8, Y9
+	VFMSUB231PD  vmconst<>+4128(SB), Y7, Y9
 	VFMADD231PD  vmconst<>+4160(SB), Y7, Y9
 	VFMADD231PD  vmconst<>+4128(SB), Y5, Y9
 	VMULPD       Y4, Y7, Y5
@@ -2747,8 +2747,8 @@ loop94:
 	VSUBPD       Y2, Y6, Y4
 	VADDPD       Y3, Y4, Y3
 	VMULPD       Y2, Y1, Y4
-	VPXOR        vmconst<>+128(SB), Y4, Y5
-	VFMADD231PD  Y2, Y1, Y5
+	VMOVUPS      Y4, Y5
+	VFMSUB231PD  Y2, Y1, Y5
 	VMOVUPS      Y5, Y2
 	VFMADD231PD  Y3, Y1, Y2
 	VMOVUPS      Y4, Y3

@@ -3217,7 +3217,7 @@ done128:
 	RET
 
 // func pow64AVX512Loop(d []float64, x []float64, y []float64, xs *[8]float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·pow64AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3234,142 +3234,120 @@ loop130:
 	PREFETCHT0   2048(BX)(SI*8)
 	VMOVUPS      (BX)(SI*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VPANDQ.BCST vmconst<>+3472(SB), Z2, Z3
-	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
-	VPSRLQ       $0x34, Z2, Z2
-	VPORQ.BCST vmconst<>+2856(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+3480(SB), Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z2, Z9
-	VBLENDMPD    Z9, Z2, K1, Z4
-	VADDPD       Z3, Z3, Z2
-	VBLENDMPD    Z2, Z3, K1, Z5
-	VSUBPD.BCST vmconst<>+1272(SB), Z5, Z2
-	VADDPD.BCST vmconst<>+1208(SB), Z2, Z3
-	VSUBPD.BCST vmconst<>+1208(SB), Z3, Z9
-	VSUBPD       Z9, Z2, Z9
-	VDIVPD       Z3, Z2, Z10
-	VFNMADD231PD Z3, Z10, Z2
-	VFNMADD231PD Z9, Z10, Z2
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
-	VBROADCASTSD vmconst<>+1272(SB), Z3
-	VSUBPD       Z10, Z3, Z3
-	VMULPD       Z3, Z2, Z2
-	VMULPD       Z10, Z10, Z3
-	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z9
-	VFMADD231PD  Z10, Z10, Z9
-	VMULPD       Z3, Z10, Z11
-	VMULPD.BCST vmconst<>+3496(SB), Z3, Z12
-	VPXORQ.BCST vmconst<>+1192(SB), Z11, Z13
-	VFMADD231PD  Z3, Z10, Z13
-	VFMADD231PD  Z9, Z10, Z13
-	VMOVUPS      Z13, Z9
-	VFMADD231PD  Z2, Z12, Z9
-	VMULPD.BCST vmconst<>+3504(SB), Z11, Z12
-	VPXORQ.BCST vmconst<>+1192(SB), Z12, Z13
-	VFMADD231PD.BCST vmconst<>+3504(SB), Z11, Z13
-	VFMADD231PD.BCST vmconst<>+3512(SB), Z11, Z13
-	VFMADD231PD.BCST vmconst<>+3504(SB), Z9, Z13
-	VMULPD       Z3, Z11, Z9
-	VMOVUPS      Z3, Z11
-	VBROADCASTSD vmconst<>+3520(SB), Z14
-	VFMADD213PD.BCST vmconst<>+3528(SB), Z14, Z11
-	VFMADD213PD.BCST vmconst<>+3536(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3544(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3576(SB), Z3, Z11
-	VMULPD       Z11, Z9, Z3
-	VMULPD.BCST vmconst<>+848(SB), Z4, Z9
-	VADDPD       Z10, Z10, Z10
-	VADDPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z10, Z9, Z9
-	VADDPD       Z12, Z11, Z10
-	VSUBPD       Z10, Z11, Z11
-	VADDPD       Z12, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VADDPD       Z3, Z13, Z3
-	VADDPD       Z3, Z9, Z3
-	VFMADD231PD.BCST vmconst<>+1208(SB), Z2, Z3
-	VMOVUPS      Z3, Z2
-	VFMADD231PD.BCST vmconst<>+920(SB), Z4, Z2
-	VADDPD       Z2, Z10, Z3
-	VSUBPD       Z3, Z10, Z9
-	VADDPD       Z2, Z9, Z2
-	VMULPD       Z3, Z1, Z9
-	VPXORQ.BCST vmconst<>+1192(SB), Z9, Z10
-	VFMADD231PD  Z3, Z1, Z10
-	VMOVUPS      Z10, Z3
-	VFMADD231PD  Z2, Z1, Z3
-	VMOVUPS      Z9, Z2
-	VBROADCASTSD vmconst<>+1320(SB), Z10
-	VFMADD213PD.BCST vmconst<>+24(SB), Z10, Z2
-	VSUBPD.BCST vmconst<>+24(SB), Z2, Z10
-	VMOVUPS      Z9, Z11
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z10, Z11
-	VMOVUPS      Z11, Z12
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z10, Z12
+	VGETMANTPD   $0x03, Z2, Z3
+	VGETEXPPD    Z2, Z4
+	VGETEXPPD    Z3, Z5
+	VSUBPD       Z5, Z4, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSD vmconst<>+448(SB), Z8
+	VFMADD213PD.BCST vmconst<>+24(SB), Z8, Z5
+	VMOVUPS      vmconst<>+456(SB), Z8
+	VMOVUPS      Z5, Z9
+	VPERMI2PD    vmconst<>+520(SB), Z8, Z9
+	VMULPD       Z9, Z3, Z8
+	VMOVUPS      Z8, Z10
+	VFMSUB231PD  Z9, Z3, Z10
+	VSUBPD.BCST vmconst<>+1272(SB), Z8, Z3
+	VMULPD       Z3, Z3, Z8
+	VMOVUPS      Z8, Z9
+	VFMSUB231PD  Z3, Z3, Z9
+	VMOVUPS      vmconst<>+592(SB), Z11
+	VMOVUPS      Z5, Z12
+	VPERMI2PD    vmconst<>+656(SB), Z11, Z12
+	VMOVUPS      Z12, Z11
+	VFMADD231PD.BCST vmconst<>+848(SB), Z4, Z11
+	VADDPD       Z3, Z11, Z12
 	VSUBPD       Z12, Z11, Z11
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z10, Z11
-	VADDPD       Z3, Z11, Z3
-	VADDPD.BCST vmconst<>+1272(SB), Z12, Z10
-	VBROADCASTSD vmconst<>+1272(SB), Z11
-	VSUBPD       Z10, Z11, Z11
-	VADDPD       Z12, Z11, Z11
-	VMULPD       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSD vmconst<>+3600(SB), Z15
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z15, Z14
-	VFMADD213PD.BCST vmconst<>+3616(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3624(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3632(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3640(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3648(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3656(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3664(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3672(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+336(SB), Z12, Z14
-	VFMADD231PD  Z14, Z13, Z11
-	VADDPD       Z11, Z10, Z12
-	VFMADD231PD  Z12, Z3, Z11
-	VADDPD       Z11, Z10, Z3
-	VPSLLQ       $0x34, Z2, Z2
-	VPADDQ       Z2, Z3, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
-	VRNDSCALEPD  $0x03, Z1, Z10
-	VCMPPD       $0x00, Z1, Z10, K1
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z10
-	VRNDSCALEPD  $0x03, Z10, Z11
-	VCMPPD       $0x04, Z10, Z11, K2
-	KANDW        K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K3
-	KANDW        K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z2, Z10
-	VBLENDMPD    Z10, Z2, K2, Z6
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z3, K2
-	KANDNW       K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z6, K1, Z7
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z3, K3
-	KANDW        K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z9, Z2
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z2, K4
-	KANDW        K4, K3, K3
-	KANDNW       K3, K1, K3
-	KANDW        K2, K1, K1
-	KORW         K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z0, K3
-	KORW         K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z7, K2, Z8
-	KORW         K2, K1, K1
-	VMOVUPS      Z8, (AX)(SI*8)
-	KMOVW        K1, DI
-	ADDQ         $0x08, SI
-	XORQ         $0xff, DI
-	JNZ          out132
-	JMP          loop130
+	VADDPD       Z3, Z11, Z11
+	VMULPD.BCST vmconst<>+1640(SB), Z8, Z13
+	VADDPD       Z13, Z12, Z14
+	VSUBPD       Z14, Z12, Z12
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z3, Z8, Z8
+	VMOVUPS      Z3, Z13
+	VBROADCASTSD vmconst<>+3472(SB), Z15
+	VFMADD213PD.BCST vmconst<>+856(SB), Z15, Z13
+	VFMADD213PD.BCST vmconst<>+3480(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+872(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+3488(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+888(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+3496(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+904(SB), Z3, Z13
+	VMOVUPS      Z10, Z15
+	VFNMADD231PD Z3, Z10, Z15
+	VMOVUPS      Z15, Z3
+	VFMADD231PD  Z13, Z8, Z3
+	VADDPD       Z12, Z11, Z8
+	VFMADD231PD.BCST vmconst<>+1640(SB), Z9, Z8
+	VADDPD       Z8, Z3, Z3
+	VMOVUPS      vmconst<>+720(SB), Z8
+	VPERMI2PD    vmconst<>+784(SB), Z8, Z5
+	VFMADD231PD.BCST vmconst<>+920(SB), Z4, Z5
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z3, Z14, Z4
+	VSUBPD       Z4, Z14, Z5
+	VADDPD       Z3, Z5, Z3
+	VMULPD       Z4, Z1, Z5
+	VMOVUPS      Z5, Z8
+	VFMSUB231PD  Z4, Z1, Z8
+	VMOVUPS      Z8, Z4
+	VFMADD231PD  Z3, Z1, Z4
+	VMOVUPS      Z5, Z3
+	VBROADCASTSD vmconst<>+16(SB), Z8
+	VFMADD213PD.BCST vmconst<>+24(SB), Z8, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z8
+	VMOVUPS      Z5, Z9
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z8, Z9
+	VADDPD       Z4, Z9, Z4
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z8, Z4
+	VMULPD       Z4, Z4, Z8
+	VMOVUPS      Z4, Z9
+	VBROADCASTSD vmconst<>+304(SB), Z10
+	VFMADD213PD.BCST vmconst<>+312(SB), Z10, Z9
+	VFMADD213PD.BCST vmconst<>+320(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+328(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z9
+	VFMADD231PD  Z9, Z8, Z4
+	VMOVUPS      vmconst<>+48(SB), Z8
+	VMOVUPS      Z3, Z9
+	VPERMI2PD    vmconst<>+112(SB), Z8, Z9
+	VMOVUPS      vmconst<>+176(SB), Z8
+	VMOVUPS      Z3, Z10
+	VPERMI2PD    vmconst<>+240(SB), Z8, Z10
+	VMOVUPS      Z10, Z8
+	VFMADD231PD  Z4, Z9, Z8
+	VADDPD       Z8, Z9, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z3, Z3
+	VPSLLQ       $0x30, Z3, Z3
+	VPADDQ       Z3, Z4, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z5, Z4
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z4, K1
+	VFPCLASSPDZ  $0xff, Z2, K2
+	KANDNW       K1, K2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
+	VMOVUPS      Z3, Z2
+	KORTESTW     K2, K2
+	JZ           ifdone133
+	VRNDSCALEPD  $0x03, Z1, Z2
+	VCMPPD       $0x00, Z1, Z2, K3
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z2
+	VRNDSCALEPD  $0x03, Z2, Z4
+	VCMPPD       $0x04, Z2, Z4, K4
+	KANDW        K4, K3, K4
+	KANDW        K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z2
+	VBLENDMPD    Z2, Z3, K4, Z6
+	KANDNW       K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z6, K2, Z7
+	VMOVUPS      Z7, Z2
+
+ifdone133:
+	VMOVUPS Z2, (AX)(SI*8)
+	KMOVW   K1, DI
+	ADDQ    $0x08, SI
+	XORQ    $0xff, DI
+	JNZ     out132
+	JMP     loop130
 
 out132:
 	MOVQ    xs+72(FP), AX
@@ -3389,7 +3367,7 @@ done131:
 	RET
 
 // func pow32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·pow32AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3398,181 +3376,167 @@ TEXT ·pow32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop133:
-	CMPQ          SI, CX
-	JAE           done134
-	PREFETCHT0    2048(DX)(SI*4)
-	VMOVUPS       (DX)(SI*4), Z0
-	PREFETCHT0    2048(BX)(SI*4)
-	VMOVUPS       (BX)(SI*4), Z1
-	VCVTPS2PD     Y0, Z2
-	VCVTPS2PD     Y1, Z3
+loop134:
+	CMPQ         SI, CX
+	JAE          done135
+	PREFETCHT0   2048(DX)(SI*4)
+	VMOVUPS      (DX)(SI*4), Z0
+	PREFETCHT0   2048(BX)(SI*4)
+	VMOVUPS      (BX)(SI*4), Z1
+	VCVTPS2PD    Y0, Z2
+	VCVTPS2PD    Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+3472(SB), Z4, Z5
-	VPORQ.BCST vmconst<>+336(SB), Z5, Z5
-	VPSRLQ        $0x34, Z4, Z4
-	VPORQ.BCST vmconst<>+2856(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+3480(SB), Z4, Z4
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z5, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z4, Z17
-	VBLENDMPD     Z17, Z4, K1, Z6
-	VADDPD        Z5, Z5, Z4
-	VBLENDMPD     Z4, Z5, K1, Z7
-	VSUBPD.BCST vmconst<>+1272(SB), Z7, Z4
-	VADDPD.BCST vmconst<>+1208(SB), Z4, Z5
-	VDIVPD        Z5, Z4, Z4
-	VMULPD        Z4, Z4, Z5
-	VMULPD        Z5, Z4, Z17
-	VMOVUPS       Z5, Z18
-	VBROADCASTSD vmconst<>+3688(SB), Z19
-	VFMADD213PD.BCST vmconst<>+3696(SB), Z19, Z18
-	VFMADD213PD.BCST vmconst<>+3704(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3712(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3720(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3728(SB), Z5, Z18
-	VADDPD        Z4, Z4, Z4
-	VFMADD231PD   Z18, Z17, Z4
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z6, Z4
-	VMULPD        Z4, Z3, Z4
-	VMOVUPS       Z4, Z5
-	VBROADCASTSD vmconst<>+1320(SB), Z17
-	VFMADD213PD.BCST vmconst<>+24(SB), Z17, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z17
-	VMOVUPS       Z4, Z18
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z17, Z18
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z17, Z18
-	VMULPD        Z18, Z18, Z17
-	VMOVUPS       Z18, Z19
-	VBROADCASTSD vmconst<>+3736(SB), Z20
-	VFMADD213PD.BCST vmconst<>+3744(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+3752(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3760(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3768(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3776(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+336(SB), Z18, Z19
-	VFMADD231PD   Z19, Z17, Z18
-	VADDPD.BCST vmconst<>+1272(SB), Z18, Z17
-	VPSLLQ        $0x34, Z5, Z5
-	VPADDQ        Z5, Z17, Z5
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z17
-	VRNDSCALEPD   $0x03, Z3, Z18
-	VCMPPD        $0x00, Z3, Z18, K1
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z18
-	VRNDSCALEPD   $0x03, Z18, Z19
-	VCMPPD        $0x04, Z18, Z19, K2
-	KANDW         K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K3
-	KANDW         K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z5, Z18
-	VBLENDMPD     Z18, Z5, K2, Z8
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z17, K2
-	KANDNW        K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z8, K1, Z9
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z17, K3
-	KANDW         K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z4, K4
-	KANDW         K4, K3, K3
-	KANDNW        K3, K1, K3
-	KANDW         K2, K1, K1
-	KORW          K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z3, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z2, K3
-	KORW          K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z9, K2, Z10
-	KORW          K2, K1, K1
-	VCVTPD2PS     Z10, Y11
+	VGETMANTPD   $0x03, Z4, Z5
+	VGETEXPPD    Z4, Z6
+	VGETEXPPD    Z5, Z7
+	VSUBPD       Z7, Z6, Z6
+	VMOVUPS      Z5, Z7
+	VBROADCASTSD vmconst<>+448(SB), Z13
+	VFMADD213PD.BCST vmconst<>+24(SB), Z13, Z7
+	VMOVUPS      vmconst<>+456(SB), Z13
+	VMOVUPS      Z7, Z14
+	VPERMI2PD    vmconst<>+520(SB), Z13, Z14
+	VFMADD213PD.BCST vmconst<>+584(SB), Z14, Z5
+	VMOVUPS      vmconst<>+592(SB), Z13
+	VPERMI2PD    vmconst<>+656(SB), Z13, Z7
+	VFMADD231PD.BCST vmconst<>+2128(SB), Z6, Z7
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z5, Z13
+	VBROADCASTSD vmconst<>+3512(SB), Z14
+	VFMADD213PD.BCST vmconst<>+3520(SB), Z14, Z13
+	VFMADD213PD.BCST vmconst<>+3528(SB), Z5, Z13
+	VFMADD213PD.BCST vmconst<>+3536(SB), Z5, Z13
+	VFMADD231PD  Z13, Z6, Z5
+	VADDPD       Z5, Z7, Z5
+	VMULPD       Z5, Z3, Z5
+	VMAXPD.BCST vmconst<>+3544(SB), Z5, Z5
+	VMINPD.BCST vmconst<>+8(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z6
+	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z6, K1
+	VFPCLASSPDZ  $0xff, Z4, K2
+	KANDNW       K1, K2, K1
+	VMOVUPS      Z5, Z4
+	VBROADCASTSD vmconst<>+16(SB), Z6
+	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z4
+	VSUBPD.BCST vmconst<>+24(SB), Z4, Z6
+	VFNMADD231PD.BCST vmconst<>+3552(SB), Z6, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z5, Z7
+	VBROADCASTSD vmconst<>+3560(SB), Z13
+	VFMADD213PD.BCST vmconst<>+3568(SB), Z13, Z7
+	VFMADD213PD.BCST vmconst<>+336(SB), Z5, Z7
+	VFMADD231PD  Z7, Z6, Z5
+	VMOVUPS      vmconst<>+48(SB), Z6
+	VMOVUPS      Z4, Z7
+	VPERMI2PD    vmconst<>+112(SB), Z6, Z7
+	VMOVUPS      Z7, Z6
+	VFMADD231PD  Z5, Z7, Z6
+	VPANDQ.BCST vmconst<>+344(SB), Z4, Z4
+	VPSLLQ       $0x30, Z4, Z4
+	VPADDQ       Z4, Z6, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VMOVUPS      Z4, Z2
+	KORTESTW     K2, K2
+	JZ           ifdone137
+	VRNDSCALEPD  $0x03, Z3, Z2
+	VCMPPD       $0x00, Z3, Z2, K3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
+	VRNDSCALEPD  $0x03, Z2, Z3
+	VCMPPD       $0x04, Z2, Z3, K4
+	KANDW        K4, K3, K4
+	KANDW        K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
+	VBLENDMPD    Z2, Z4, K4, Z8
+	KANDNW       K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z8, K2, Z9
+	VMOVUPS      Z9, Z2
+
+ifdone137:
+	VCVTPD2PS     Z2, Y10
 	KMOVW         K1, DI
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VCVTPS2PD     Y2, Z2
 	VEXTRACTF64X4 $0x01, Z1, Y3
 	VCVTPS2PD     Y3, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+3472(SB), Z4, Z5
-	VPORQ.BCST vmconst<>+336(SB), Z5, Z5
-	VPSRLQ        $0x34, Z4, Z4
-	VPORQ.BCST vmconst<>+2856(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+3480(SB), Z4, Z4
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z5, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z4, Z17
-	VBLENDMPD     Z17, Z4, K1, Z12
-	VADDPD        Z5, Z5, Z4
-	VBLENDMPD     Z4, Z5, K1, Z13
-	VSUBPD.BCST vmconst<>+1272(SB), Z13, Z4
-	VADDPD.BCST vmconst<>+1208(SB), Z4, Z5
-	VDIVPD        Z5, Z4, Z4
-	VMULPD        Z4, Z4, Z5
-	VMULPD        Z5, Z4, Z17
-	VMOVUPS       Z5, Z18
-	VBROADCASTSD vmconst<>+3688(SB), Z19
-	VFMADD213PD.BCST vmconst<>+3696(SB), Z19, Z18
-	VFMADD213PD.BCST vmconst<>+3704(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3712(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3720(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3728(SB), Z5, Z18
-	VADDPD        Z4, Z4, Z4
-	VFMADD231PD   Z18, Z17, Z4
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z12, Z4
-	VMULPD        Z4, Z3, Z4
-	VMOVUPS       Z4, Z5
-	VBROADCASTSD vmconst<>+1320(SB), Z17
-	VFMADD213PD.BCST vmconst<>+24(SB), Z17, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z17
-	VMOVUPS       Z4, Z18
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z17, Z18
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z17, Z18
-	VMULPD        Z18, Z18, Z17
-	VMOVUPS       Z18, Z19
-	VBROADCASTSD vmconst<>+3736(SB), Z20
-	VFMADD213PD.BCST vmconst<>+3744(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+3752(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3760(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3768(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3776(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+336(SB), Z18, Z19
-	VFMADD231PD   Z19, Z17, Z18
-	VADDPD.BCST vmconst<>+1272(SB), Z18, Z17
-	VPSLLQ        $0x34, Z5, Z5
-	VPADDQ        Z5, Z17, Z5
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z17
-	VRNDSCALEPD   $0x03, Z3, Z18
-	VCMPPD        $0x00, Z3, Z18, K1
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z18
-	VRNDSCALEPD   $0x03, Z18, Z19
-	VCMPPD        $0x04, Z18, Z19, K2
-	KANDW         K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K3
-	KANDW         K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z5, Z18
-	VBLENDMPD     Z18, Z5, K2, Z14
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z17, K2
-	KANDNW        K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z14, K1, Z15
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z17, K3
-	KANDW         K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z4, K4
-	KANDW         K4, K3, K3
-	KANDNW        K3, K1, K3
-	KANDW         K2, K1, K1
-	KORW          K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z3, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z2, K3
-	KORW          K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z15, K2, Z16
-	KORW          K2, K1, K1
-	VCVTPD2PS     Z16, Y2
-	KMOVW         K1, R8
-	VINSERTF64X4  $0x01, Y2, Z11, Z2
-	SHLQ          $0x08, R8
-	ORQ           R8, DI
-	VMOVUPS       Z2, (AX)(SI*4)
-	ADDQ          $0x10, SI
-	XORQ          $0x0000ffff, DI
-	JNZ           out135
-	JMP           loop133
+	VGETMANTPD    $0x03, Z4, Z5
+	VGETEXPPD     Z4, Z6
+	VGETEXPPD     Z5, Z7
+	VSUBPD        Z7, Z6, Z6
+	VMOVUPS       Z5, Z7
+	VBROADCASTSD vmconst<>+448(SB), Z13
+	VFMADD213PD.BCST vmconst<>+24(SB), Z13, Z7
+	VMOVUPS       vmconst<>+456(SB), Z13
+	VMOVUPS       Z7, Z14
+	VPERMI2PD     vmconst<>+520(SB), Z13, Z14
+	VFMADD213PD.BCST vmconst<>+584(SB), Z14, Z5
+	VMOVUPS       vmconst<>+592(SB), Z13
+	VPERMI2PD     vmconst<>+656(SB), Z13, Z7
+	VFMADD231PD.BCST vmconst<>+2128(SB), Z6, Z7
+	VMULPD        Z5, Z5, Z6
+	VMOVUPS       Z5, Z13
+	VBROADCASTSD vmconst<>+3512(SB), Z14
+	VFMADD213PD.BCST vmconst<>+3520(SB), Z14, Z13
+	VFMADD213PD.BCST vmconst<>+3528(SB), Z5, Z13
+	VFMADD213PD.BCST vmconst<>+3536(SB), Z5, Z13
+	VFMADD231PD   Z13, Z6, Z5
+	VADDPD        Z5, Z7, Z5
+	VMULPD        Z5, Z3, Z5
+	VMAXPD.BCST vmconst<>+3544(SB), Z5, Z5
+	VMINPD.BCST vmconst<>+8(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z6
+	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z6, K1
+	VFPCLASSPDZ   $0xff, Z4, K2
+	KANDNW        K1, K2, K1
+	VMOVUPS       Z5, Z4
+	VBROADCASTSD vmconst<>+16(SB), Z6
+	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z4
+	VSUBPD.BCST vmconst<>+24(SB), Z4, Z6
+	VFNMADD231PD.BCST vmconst<>+3552(SB), Z6, Z5
+	VMULPD        Z5, Z5, Z6
+	VMOVUPS       Z5, Z7
+	VBROADCASTSD vmconst<>+3560(SB), Z13
+	VFMADD213PD.BCST vmconst<>+3568(SB), Z13, Z7
+	VFMADD213PD.BCST vmconst<>+336(SB), Z5, Z7
+	VFMADD231PD   Z7, Z6, Z5
+	VMOVUPS       vmconst<>+48(SB), Z6
+	VMOVUPS       Z4, Z7
+	VPERMI2PD     vmconst<>+112(SB), Z6, Z7
+	VMOVUPS       Z7, Z6
+	VFMADD231PD   Z5, Z7, Z6
+	VPANDQ.BCST vmconst<>+344(SB), Z4, Z4
+	VPSLLQ        $0x30, Z4, Z4
+	VPADDQ        Z4, Z6, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VMOVUPS       Z4, Z2
+	KORTESTW      K2, K2
+	JZ            ifdone138
+	VRNDSCALEPD   $0x03, Z3, Z2
+	VCMPPD        $0x00, Z3, Z2, K3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
+	VRNDSCALEPD   $0x03, Z2, Z3
+	VCMPPD        $0x04, Z2, Z3, K4
+	KANDW         K4, K3, K4
+	KANDW         K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
+	VBLENDMPD     Z2, Z4, K4, Z11
+	KANDNW        K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z11, K2, Z12
+	VMOVUPS       Z12, Z2
 
-out135:
+ifdone138:
+	VCVTPD2PS    Z2, Y2
+	KMOVW        K1, R8
+	VINSERTF64X4 $0x01, Y2, Z10, Z2
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	VMOVUPS      Z2, (AX)(SI*4)
+	ADDQ         $0x10, SI
+	XORQ         $0x0000ffff, DI
+	JNZ          out136
+	JMP          loop134
+
+out136:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -3582,7 +3546,7 @@ out135:
 	VZEROUPPER
 	RET
 
-done134:
+done135:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -3590,7 +3554,7 @@ done134:
 	RET
 
 // func powScalar64AVX512Loop(d []float64, x []float64, y float64, xs *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3598,346 +3562,127 @@ TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop136:
+loop139:
 	CMPQ         BX, CX
-	JAE          done137
+	JAE          done140
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VPANDQ.BCST vmconst<>+3472(SB), Z2, Z3
-	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
-	VPSRLQ       $0x34, Z2, Z2
-	VPORQ.BCST vmconst<>+2856(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+3480(SB), Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z2, Z9
-	VBLENDMPD    Z9, Z2, K1, Z4
-	VADDPD       Z3, Z3, Z2
-	VBLENDMPD    Z2, Z3, K1, Z5
-	VSUBPD.BCST vmconst<>+1272(SB), Z5, Z2
-	VADDPD.BCST vmconst<>+1208(SB), Z2, Z3
-	VSUBPD.BCST vmconst<>+1208(SB), Z3, Z9
-	VSUBPD       Z9, Z2, Z9
-	VDIVPD       Z3, Z2, Z10
-	VFNMADD231PD Z3, Z10, Z2
-	VFNMADD231PD Z9, Z10, Z2
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
-	VBROADCASTSD vmconst<>+1272(SB), Z3
-	VSUBPD       Z10, Z3, Z3
-	VMULPD       Z3, Z2, Z2
-	VMULPD       Z10, Z10, Z3
-	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z9
-	VFMADD231PD  Z10, Z10, Z9
-	VMULPD       Z3, Z10, Z11
-	VMULPD.BCST vmconst<>+3496(SB), Z3, Z12
-	VPXORQ.BCST vmconst<>+1192(SB), Z11, Z13
-	VFMADD231PD  Z3, Z10, Z13
-	VFMADD231PD  Z9, Z10, Z13
-	VMOVUPS      Z13, Z9
-	VFMADD231PD  Z2, Z12, Z9
-	VMULPD.BCST vmconst<>+3504(SB), Z11, Z12
-	VPXORQ.BCST vmconst<>+1192(SB), Z12, Z13
-	VFMADD231PD.BCST vmconst<>+3504(SB), Z11, Z13
-	VFMADD231PD.BCST vmconst<>+3512(SB), Z11, Z13
-	VFMADD231PD.BCST vmconst<>+3504(SB), Z9, Z13
-	VMULPD       Z3, Z11, Z9
-	VMOVUPS      Z3, Z11
-	VBROADCASTSD vmconst<>+3520(SB), Z14
-	VFMADD213PD.BCST vmconst<>+3528(SB), Z14, Z11
-	VFMADD213PD.BCST vmconst<>+3536(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3544(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3576(SB), Z3, Z11
-	VMULPD       Z11, Z9, Z3
-	VMULPD.BCST vmconst<>+848(SB), Z4, Z9
-	VADDPD       Z10, Z10, Z10
-	VADDPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z10, Z9, Z9
-	VADDPD       Z12, Z11, Z10
-	VSUBPD       Z10, Z11, Z11
-	VADDPD       Z12, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VADDPD       Z3, Z13, Z3
-	VADDPD       Z3, Z9, Z3
-	VFMADD231PD.BCST vmconst<>+1208(SB), Z2, Z3
-	VMOVUPS      Z3, Z2
-	VFMADD231PD.BCST vmconst<>+920(SB), Z4, Z2
-	VADDPD       Z2, Z10, Z3
-	VSUBPD       Z3, Z10, Z9
-	VADDPD       Z2, Z9, Z2
-	VMULPD       Z3, Z1, Z9
-	VPXORQ.BCST vmconst<>+1192(SB), Z9, Z10
-	VFMADD231PD  Z3, Z1, Z10
-	VMOVUPS      Z10, Z3
-	VFMADD231PD  Z2, Z1, Z3
-	VMOVUPS      Z9, Z2
-	VBROADCASTSD vmconst<>+1320(SB), Z10
-	VFMADD213PD.BCST vmconst<>+24(SB), Z10, Z2
-	VSUBPD.BCST vmconst<>+24(SB), Z2, Z10
-	VMOVUPS      Z9, Z11
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z10, Z11
-	VMOVUPS      Z11, Z12
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z10, Z12
+	VGETMANTPD   $0x03, Z2, Z3
+	VGETEXPPD    Z2, Z4
+	VGETEXPPD    Z3, Z5
+	VSUBPD       Z5, Z4, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSD vmconst<>+448(SB), Z8
+	VFMADD213PD.BCST vmconst<>+24(SB), Z8, Z5
+	VMOVUPS      vmconst<>+456(SB), Z8
+	VMOVUPS      Z5, Z9
+	VPERMI2PD    vmconst<>+520(SB), Z8, Z9
+	VMULPD       Z9, Z3, Z8
+	VMOVUPS      Z8, Z10
+	VFMSUB231PD  Z9, Z3, Z10
+	VSUBPD.BCST vmconst<>+1272(SB), Z8, Z3
+	VMULPD       Z3, Z3, Z8
+	VMOVUPS      Z8, Z9
+	VFMSUB231PD  Z3, Z3, Z9
+	VMOVUPS      vmconst<>+592(SB), Z11
+	VMOVUPS      Z5, Z12
+	VPERMI2PD    vmconst<>+656(SB), Z11, Z12
+	VMOVUPS      Z12, Z11
+	VFMADD231PD.BCST vmconst<>+848(SB), Z4, Z11
+	VADDPD       Z3, Z11, Z12
 	VSUBPD       Z12, Z11, Z11
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z10, Z11
-	VADDPD       Z3, Z11, Z3
-	VADDPD.BCST vmconst<>+1272(SB), Z12, Z10
-	VBROADCASTSD vmconst<>+1272(SB), Z11
-	VSUBPD       Z10, Z11, Z11
-	VADDPD       Z12, Z11, Z11
-	VMULPD       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSD vmconst<>+3600(SB), Z15
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z15, Z14
-	VFMADD213PD.BCST vmconst<>+3616(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3624(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3632(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3640(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3648(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3656(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3664(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3672(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+336(SB), Z12, Z14
-	VFMADD231PD  Z14, Z13, Z11
-	VADDPD       Z11, Z10, Z12
-	VFMADD231PD  Z12, Z3, Z11
-	VADDPD       Z11, Z10, Z3
-	VPSLLQ       $0x34, Z2, Z2
-	VPADDQ       Z2, Z3, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
-	VRNDSCALEPD  $0x03, Z1, Z10
-	VCMPPD       $0x00, Z1, Z10, K1
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z10
-	VRNDSCALEPD  $0x03, Z10, Z11
-	VCMPPD       $0x04, Z10, Z11, K2
-	KANDW        K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K3
-	KANDW        K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z2, Z10
-	VBLENDMPD    Z10, Z2, K2, Z6
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z3, K2
-	KANDNW       K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z6, K1, Z7
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z3, K3
-	KANDW        K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z9, Z2
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z2, K4
-	KANDW        K4, K3, K3
-	KANDNW       K3, K1, K3
-	KANDW        K2, K1, K1
-	KORW         K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z0, K3
-	KORW         K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z7, K2, Z8
-	KORW         K2, K1, K1
-	VMOVUPS      Z8, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out138
-	JMP          loop136
+	VADDPD       Z3, Z11, Z11
+	VMULPD.BCST vmconst<>+1640(SB), Z8, Z13
+	VADDPD       Z13, Z12, Z14
+	VSUBPD       Z14, Z12, Z12
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z3, Z8, Z8
+	VMOVUPS      Z3, Z13
+	VBROADCASTSD vmconst<>+3472(SB), Z15
+	VFMADD213PD.BCST vmconst<>+856(SB), Z15, Z13
+	VFMADD213PD.BCST vmconst<>+3480(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+872(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+3488(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+888(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+3496(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+904(SB), Z3, Z13
+	VMOVUPS      Z10, Z15
+	VFNMADD231PD Z3, Z10, Z15
+	VMOVUPS      Z15, Z3
+	VFMADD231PD  Z13, Z8, Z3
+	VADDPD       Z12, Z11, Z8
+	VFMADD231PD.BCST vmconst<>+1640(SB), Z9, Z8
+	VADDPD       Z8, Z3, Z3
+	VMOVUPS      vmconst<>+720(SB), Z8
+	VPERMI2PD    vmconst<>+784(SB), Z8, Z5
+	VFMADD231PD.BCST vmconst<>+920(SB), Z4, Z5
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z3, Z14, Z4
+	VSUBPD       Z4, Z14, Z5
+	VADDPD       Z3, Z5, Z3
+	VMULPD       Z4, Z1, Z5
+	VMOVUPS      Z5, Z8
+	VFMSUB231PD  Z4, Z1, Z8
+	VMOVUPS      Z8, Z4
+	VFMADD231PD  Z3, Z1, Z4
+	VMOVUPS      Z5, Z3
+	VBROADCASTSD vmconst<>+16(SB), Z8
+	VFMADD213PD.BCST vmconst<>+24(SB), Z8, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z8
+	VMOVUPS      Z5, Z9
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z8, Z9
+	VADDPD       Z4, Z9, Z4
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z8, Z4
+	VMULPD       Z4, Z4, Z8
+	VMOVUPS      Z4, Z9
+	VBROADCASTSD vmconst<>+304(SB), Z10
+	VFMADD213PD.BCST vmconst<>+312(SB), Z10, Z9
+	VFMADD213PD.BCST vmconst<>+320(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+328(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z9
+	VFMADD231PD  Z9, Z8, Z4
+	VMOVUPS      vmconst<>+48(SB), Z8
+	VMOVUPS      Z3, Z9
+	VPERMI2PD    vmconst<>+112(SB), Z8, Z9
+	VMOVUPS      vmconst<>+176(SB), Z8
+	VMOVUPS      Z3, Z10
+	VPERMI2PD    vmconst<>+240(SB), Z8, Z10
+	VMOVUPS      Z10, Z8
+	VFMADD231PD  Z4, Z9, Z8
+	VADDPD       Z8, Z9, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z3, Z3
+	VPSLLQ       $0x30, Z3, Z3
+	VPADDQ       Z3, Z4, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z5, Z4
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z4, K1
+	VFPCLASSPDZ  $0xff, Z2, K2
+	KANDNW       K1, K2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
+	VMOVUPS      Z3, Z2
+	KORTESTW     K2, K2
+	JZ           ifdone142
+	VRNDSCALEPD  $0x03, Z1, Z2
+	VCMPPD       $0x00, Z1, Z2, K3
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z1
+	VRNDSCALEPD  $0x03, Z1, Z2
+	VCMPPD       $0x04, Z1, Z2, K4
+	KANDW        K4, K3, K4
+	KANDW        K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z1
+	VBLENDMPD    Z1, Z3, K4, Z6
+	KANDNW       K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z6, K2, Z7
+	VMOVUPS      Z7, Z2
 
-out138:
-	MOVQ    xs+56(FP), AX
-	VMOVUPS Z0, (AX)
-	MOVQ    BX, done+64(FP)
-	MOVQ    SI, bad+72(FP)
-	VZEROUPPER
-	RET
-
-done137:
-	XORQ AX, AX
-	MOVQ BX, done+64(FP)
-	MOVQ AX, bad+72(FP)
-	VZEROUPPER
-	RET
-
-// func powScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
-TEXT ·powScalar32AVX512Loop(SB), NOSPLIT, $0-80
-	MOVQ d_base+0(FP), AX
-	MOVQ d_len+8(FP), CX
-	MOVQ x_base+24(FP), DX
-	ANDQ $-16, CX
-	XORQ BX, BX
-
-loop139:
-	CMPQ          BX, CX
-	JAE           done140
-	PREFETCHT0    2048(DX)(BX*4)
-	VMOVUPS       (DX)(BX*4), Z0
-	VBROADCASTSS  y+48(FP), Z1
-	VCVTPS2PD     Y0, Z2
-	VCVTPS2PD     Y1, Z3
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+3472(SB), Z4, Z5
-	VPORQ.BCST vmconst<>+336(SB), Z5, Z5
-	VPSRLQ        $0x34, Z4, Z4
-	VPORQ.BCST vmconst<>+2856(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+3480(SB), Z4, Z4
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z5, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z4, Z17
-	VBLENDMPD     Z17, Z4, K1, Z6
-	VADDPD        Z5, Z5, Z4
-	VBLENDMPD     Z4, Z5, K1, Z7
-	VSUBPD.BCST vmconst<>+1272(SB), Z7, Z4
-	VADDPD.BCST vmconst<>+1208(SB), Z4, Z5
-	VDIVPD        Z5, Z4, Z4
-	VMULPD        Z4, Z4, Z5
-	VMULPD        Z5, Z4, Z17
-	VMOVUPS       Z5, Z18
-	VBROADCASTSD vmconst<>+3688(SB), Z19
-	VFMADD213PD.BCST vmconst<>+3696(SB), Z19, Z18
-	VFMADD213PD.BCST vmconst<>+3704(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3712(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3720(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3728(SB), Z5, Z18
-	VADDPD        Z4, Z4, Z4
-	VFMADD231PD   Z18, Z17, Z4
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z6, Z4
-	VMULPD        Z4, Z3, Z4
-	VMOVUPS       Z4, Z5
-	VBROADCASTSD vmconst<>+1320(SB), Z17
-	VFMADD213PD.BCST vmconst<>+24(SB), Z17, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z17
-	VMOVUPS       Z4, Z18
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z17, Z18
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z17, Z18
-	VMULPD        Z18, Z18, Z17
-	VMOVUPS       Z18, Z19
-	VBROADCASTSD vmconst<>+3736(SB), Z20
-	VFMADD213PD.BCST vmconst<>+3744(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+3752(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3760(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3768(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3776(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+336(SB), Z18, Z19
-	VFMADD231PD   Z19, Z17, Z18
-	VADDPD.BCST vmconst<>+1272(SB), Z18, Z17
-	VPSLLQ        $0x34, Z5, Z5
-	VPADDQ        Z5, Z17, Z5
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z17
-	VRNDSCALEPD   $0x03, Z3, Z18
-	VCMPPD        $0x00, Z3, Z18, K1
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z18
-	VRNDSCALEPD   $0x03, Z18, Z19
-	VCMPPD        $0x04, Z18, Z19, K2
-	KANDW         K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K3
-	KANDW         K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z5, Z18
-	VBLENDMPD     Z18, Z5, K2, Z8
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z17, K2
-	KANDNW        K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z8, K1, Z9
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z17, K3
-	KANDW         K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z4, K4
-	KANDW         K4, K3, K3
-	KANDNW        K3, K1, K3
-	KANDW         K2, K1, K1
-	KORW          K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z3, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z2, K3
-	KORW          K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z9, K2, Z10
-	KORW          K2, K1, K1
-	VCVTPD2PS     Z10, Y11
-	KMOVW         K1, SI
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VEXTRACTF64X4 $0x01, Z1, Y1
-	VCVTPS2PD     Y1, Z1
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
-	VPANDQ.BCST vmconst<>+3472(SB), Z3, Z4
-	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
-	VPSRLQ        $0x34, Z3, Z3
-	VPORQ.BCST vmconst<>+2856(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+3480(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z4, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z3, Z5
-	VBLENDMPD     Z5, Z3, K1, Z12
-	VADDPD        Z4, Z4, Z3
-	VBLENDMPD     Z3, Z4, K1, Z13
-	VSUBPD.BCST vmconst<>+1272(SB), Z13, Z3
-	VADDPD.BCST vmconst<>+1208(SB), Z3, Z4
-	VDIVPD        Z4, Z3, Z3
-	VMULPD        Z3, Z3, Z4
-	VMULPD        Z4, Z3, Z5
-	VMOVUPS       Z4, Z17
-	VBROADCASTSD vmconst<>+3688(SB), Z18
-	VFMADD213PD.BCST vmconst<>+3696(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+3704(SB), Z4, Z17
-	VFMADD213PD.BCST vmconst<>+3712(SB), Z4, Z17
-	VFMADD213PD.BCST vmconst<>+3720(SB), Z4, Z17
-	VFMADD213PD.BCST vmconst<>+3728(SB), Z4, Z17
-	VADDPD        Z3, Z3, Z3
-	VFMADD231PD   Z17, Z5, Z3
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z12, Z3
-	VMULPD        Z3, Z1, Z3
-	VMOVUPS       Z3, Z4
-	VBROADCASTSD vmconst<>+1320(SB), Z5
-	VFMADD213PD.BCST vmconst<>+24(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+24(SB), Z4, Z5
-	VMOVUPS       Z3, Z17
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z5, Z17
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z5, Z17
-	VMULPD        Z17, Z17, Z5
-	VMOVUPS       Z17, Z18
-	VBROADCASTSD vmconst<>+3736(SB), Z19
-	VFMADD213PD.BCST vmconst<>+3744(SB), Z19, Z18
-	VFMADD213PD.BCST vmconst<>+3752(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+3760(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+3768(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+3776(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+336(SB), Z17, Z18
-	VFMADD231PD   Z18, Z5, Z17
-	VADDPD.BCST vmconst<>+1272(SB), Z17, Z5
-	VPSLLQ        $0x34, Z4, Z4
-	VPADDQ        Z4, Z5, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
-	VRNDSCALEPD   $0x03, Z1, Z17
-	VCMPPD        $0x00, Z1, Z17, K1
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z17
-	VRNDSCALEPD   $0x03, Z17, Z18
-	VCMPPD        $0x04, Z17, Z18, K2
-	KANDW         K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K3
-	KANDW         K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z17
-	VBLENDMPD     Z17, Z4, K2, Z14
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z5, K2
-	KANDNW        K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z14, K1, Z15
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z5, K3
-	KANDW         K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K4
-	KANDW         K4, K3, K3
-	KANDNW        K3, K1, K3
-	KANDW         K2, K1, K1
-	KORW          K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z2, K3
-	KORW          K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z15, K2, Z16
-	KORW          K2, K1, K1
-	VCVTPD2PS     Z16, Y1
-	KMOVW         K1, DI
-	VINSERTF64X4  $0x01, Y1, Z11, Z1
-	SHLQ          $0x08, DI
-	ORQ           DI, SI
-	VMOVUPS       Z1, (AX)(BX*4)
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out141
-	JMP           loop139
+ifdone142:
+	VMOVUPS Z2, (AX)(BX*8)
+	KMOVW   K1, SI
+	ADDQ    $0x08, BX
+	XORQ    $0xff, SI
+	JNZ     out141
+	JMP     loop139
 
 out141:
 	MOVQ    xs+56(FP), AX
@@ -3954,8 +3699,191 @@ done140:
 	VZEROUPPER
 	RET
 
+// func powScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·powScalar32AVX512Loop(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	ANDQ $-16, CX
+	XORQ BX, BX
+
+loop143:
+	CMPQ         BX, CX
+	JAE          done144
+	PREFETCHT0   2048(DX)(BX*4)
+	VMOVUPS      (DX)(BX*4), Z0
+	VBROADCASTSS y+48(FP), Z1
+	VCVTPS2PD    Y0, Z2
+	VCVTPS2PD    Y1, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z4
+	VGETMANTPD   $0x03, Z4, Z5
+	VGETEXPPD    Z4, Z6
+	VGETEXPPD    Z5, Z7
+	VSUBPD       Z7, Z6, Z6
+	VMOVUPS      Z5, Z7
+	VBROADCASTSD vmconst<>+448(SB), Z13
+	VFMADD213PD.BCST vmconst<>+24(SB), Z13, Z7
+	VMOVUPS      vmconst<>+456(SB), Z13
+	VMOVUPS      Z7, Z14
+	VPERMI2PD    vmconst<>+520(SB), Z13, Z14
+	VFMADD213PD.BCST vmconst<>+584(SB), Z14, Z5
+	VMOVUPS      vmconst<>+592(SB), Z13
+	VPERMI2PD    vmconst<>+656(SB), Z13, Z7
+	VFMADD231PD.BCST vmconst<>+2128(SB), Z6, Z7
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z5, Z13
+	VBROADCASTSD vmconst<>+3512(SB), Z14
+	VFMADD213PD.BCST vmconst<>+3520(SB), Z14, Z13
+	VFMADD213PD.BCST vmconst<>+3528(SB), Z5, Z13
+	VFMADD213PD.BCST vmconst<>+3536(SB), Z5, Z13
+	VFMADD231PD  Z13, Z6, Z5
+	VADDPD       Z5, Z7, Z5
+	VMULPD       Z5, Z3, Z5
+	VMAXPD.BCST vmconst<>+3544(SB), Z5, Z5
+	VMINPD.BCST vmconst<>+8(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z6
+	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z6, K1
+	VFPCLASSPDZ  $0xff, Z4, K2
+	KANDNW       K1, K2, K1
+	VMOVUPS      Z5, Z4
+	VBROADCASTSD vmconst<>+16(SB), Z6
+	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z4
+	VSUBPD.BCST vmconst<>+24(SB), Z4, Z6
+	VFNMADD231PD.BCST vmconst<>+3552(SB), Z6, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z5, Z7
+	VBROADCASTSD vmconst<>+3560(SB), Z13
+	VFMADD213PD.BCST vmconst<>+3568(SB), Z13, Z7
+	VFMADD213PD.BCST vmconst<>+336(SB), Z5, Z7
+	VFMADD231PD  Z7, Z6, Z5
+	VMOVUPS      vmconst<>+48(SB), Z6
+	VMOVUPS      Z4, Z7
+	VPERMI2PD    vmconst<>+112(SB), Z6, Z7
+	VMOVUPS      Z7, Z6
+	VFMADD231PD  Z5, Z7, Z6
+	VPANDQ.BCST vmconst<>+344(SB), Z4, Z4
+	VPSLLQ       $0x30, Z4, Z4
+	VPADDQ       Z4, Z6, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VMOVUPS      Z4, Z2
+	KORTESTW     K2, K2
+	JZ           ifdone146
+	VRNDSCALEPD  $0x03, Z3, Z2
+	VCMPPD       $0x00, Z3, Z2, K3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
+	VRNDSCALEPD  $0x03, Z2, Z3
+	VCMPPD       $0x04, Z2, Z3, K4
+	KANDW        K4, K3, K4
+	KANDW        K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
+	VBLENDMPD    Z2, Z4, K4, Z8
+	KANDNW       K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z8, K2, Z9
+	VMOVUPS      Z9, Z2
+
+ifdone146:
+	VCVTPD2PS     Z2, Y10
+	KMOVW         K1, SI
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VCVTPS2PD     Y2, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y1
+	VCVTPS2PD     Y1, Z1
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z3
+	VGETMANTPD    $0x03, Z3, Z4
+	VGETEXPPD     Z3, Z5
+	VGETEXPPD     Z4, Z6
+	VSUBPD        Z6, Z5, Z5
+	VMOVUPS       Z4, Z6
+	VBROADCASTSD vmconst<>+448(SB), Z7
+	VFMADD213PD.BCST vmconst<>+24(SB), Z7, Z6
+	VMOVUPS       vmconst<>+456(SB), Z7
+	VMOVUPS       Z6, Z13
+	VPERMI2PD     vmconst<>+520(SB), Z7, Z13
+	VFMADD213PD.BCST vmconst<>+584(SB), Z13, Z4
+	VMOVUPS       vmconst<>+592(SB), Z7
+	VPERMI2PD     vmconst<>+656(SB), Z7, Z6
+	VFMADD231PD.BCST vmconst<>+2128(SB), Z5, Z6
+	VMULPD        Z4, Z4, Z5
+	VMOVUPS       Z4, Z7
+	VBROADCASTSD vmconst<>+3512(SB), Z13
+	VFMADD213PD.BCST vmconst<>+3520(SB), Z13, Z7
+	VFMADD213PD.BCST vmconst<>+3528(SB), Z4, Z7
+	VFMADD213PD.BCST vmconst<>+3536(SB), Z4, Z7
+	VFMADD231PD   Z7, Z5, Z4
+	VADDPD        Z4, Z6, Z4
+	VMULPD        Z4, Z1, Z4
+	VMAXPD.BCST vmconst<>+3544(SB), Z4, Z4
+	VMINPD.BCST vmconst<>+8(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z1, Z5
+	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z5, K1
+	VFPCLASSPDZ   $0xff, Z3, K2
+	KANDNW        K1, K2, K1
+	VMOVUPS       Z4, Z3
+	VBROADCASTSD vmconst<>+16(SB), Z5
+	VFMADD213PD.BCST vmconst<>+24(SB), Z5, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z5
+	VFNMADD231PD.BCST vmconst<>+3552(SB), Z5, Z4
+	VMULPD        Z4, Z4, Z5
+	VMOVUPS       Z4, Z6
+	VBROADCASTSD vmconst<>+3560(SB), Z7
+	VFMADD213PD.BCST vmconst<>+3568(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z6
+	VFMADD231PD   Z6, Z5, Z4
+	VMOVUPS       vmconst<>+48(SB), Z5
+	VMOVUPS       Z3, Z6
+	VPERMI2PD     vmconst<>+112(SB), Z5, Z6
+	VMOVUPS       Z6, Z5
+	VFMADD231PD   Z4, Z6, Z5
+	VPANDQ.BCST vmconst<>+344(SB), Z3, Z3
+	VPSLLQ        $0x30, Z3, Z3
+	VPADDQ        Z3, Z5, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VMOVUPS       Z3, Z2
+	KORTESTW      K2, K2
+	JZ            ifdone147
+	VRNDSCALEPD   $0x03, Z1, Z2
+	VCMPPD        $0x00, Z1, Z2, K3
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z1
+	VRNDSCALEPD   $0x03, Z1, Z2
+	VCMPPD        $0x04, Z1, Z2, K4
+	KANDW         K4, K3, K4
+	KANDW         K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z1
+	VBLENDMPD     Z1, Z3, K4, Z11
+	KANDNW        K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z11, K2, Z12
+	VMOVUPS       Z12, Z2
+
+ifdone147:
+	VCVTPD2PS    Z2, Y1
+	KMOVW        K1, DI
+	VINSERTF64X4 $0x01, Y1, Z10, Z1
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	VMOVUPS      Z1, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out145
+	JMP          loop143
+
+out145:
+	MOVQ    xs+56(FP), AX
+	VMOVUPS Z0, (AX)
+	MOVQ    BX, done+64(FP)
+	MOVQ    SI, bad+72(FP)
+	VZEROUPPER
+	RET
+
+done144:
+	XORQ AX, AX
+	MOVQ BX, done+64(FP)
+	MOVQ AX, bad+72(FP)
+	VZEROUPPER
+	RET
+
 // func scalarPow64AVX512Loop(d []float64, x float64, y []float64, ys *[8]float64) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·scalarPow64AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3963,151 +3891,129 @@ TEXT ·scalarPow64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop142:
+loop148:
 	CMPQ         BX, CX
-	JAE          done143
+	JAE          done149
 	VBROADCASTSD x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z2
-	VPANDQ.BCST vmconst<>+3472(SB), Z2, Z3
-	VPORQ.BCST vmconst<>+336(SB), Z3, Z3
-	VPSRLQ       $0x34, Z2, Z2
-	VPORQ.BCST vmconst<>+2856(SB), Z2, Z2
-	VSUBPD.BCST vmconst<>+3480(SB), Z2, Z2
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z3, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z2, Z9
-	VBLENDMPD    Z9, Z2, K1, Z4
-	VADDPD       Z3, Z3, Z2
-	VBLENDMPD    Z2, Z3, K1, Z5
-	VSUBPD.BCST vmconst<>+1272(SB), Z5, Z2
-	VADDPD.BCST vmconst<>+1208(SB), Z2, Z3
-	VSUBPD.BCST vmconst<>+1208(SB), Z3, Z9
-	VSUBPD       Z9, Z2, Z9
-	VDIVPD       Z3, Z2, Z10
-	VFNMADD231PD Z3, Z10, Z2
-	VFNMADD231PD Z9, Z10, Z2
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z2
-	VBROADCASTSD vmconst<>+1272(SB), Z3
-	VSUBPD       Z10, Z3, Z3
-	VMULPD       Z3, Z2, Z2
-	VMULPD       Z10, Z10, Z3
-	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z9
-	VFMADD231PD  Z10, Z10, Z9
-	VMULPD       Z3, Z10, Z11
-	VMULPD.BCST vmconst<>+3496(SB), Z3, Z12
-	VPXORQ.BCST vmconst<>+1192(SB), Z11, Z13
-	VFMADD231PD  Z3, Z10, Z13
-	VFMADD231PD  Z9, Z10, Z13
-	VMOVUPS      Z13, Z9
-	VFMADD231PD  Z2, Z12, Z9
-	VMULPD.BCST vmconst<>+3504(SB), Z11, Z12
-	VPXORQ.BCST vmconst<>+1192(SB), Z12, Z13
-	VFMADD231PD.BCST vmconst<>+3504(SB), Z11, Z13
-	VFMADD231PD.BCST vmconst<>+3512(SB), Z11, Z13
-	VFMADD231PD.BCST vmconst<>+3504(SB), Z9, Z13
-	VMULPD       Z3, Z11, Z9
-	VMOVUPS      Z3, Z11
-	VBROADCASTSD vmconst<>+3520(SB), Z14
-	VFMADD213PD.BCST vmconst<>+3528(SB), Z14, Z11
-	VFMADD213PD.BCST vmconst<>+3536(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3544(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z3, Z11
-	VFMADD213PD.BCST vmconst<>+3576(SB), Z3, Z11
-	VMULPD       Z11, Z9, Z3
-	VMULPD.BCST vmconst<>+848(SB), Z4, Z9
-	VADDPD       Z10, Z10, Z10
-	VADDPD       Z10, Z9, Z11
-	VSUBPD       Z11, Z9, Z9
-	VADDPD       Z10, Z9, Z9
-	VADDPD       Z12, Z11, Z10
-	VSUBPD       Z10, Z11, Z11
-	VADDPD       Z12, Z11, Z11
-	VADDPD       Z11, Z9, Z9
-	VADDPD       Z3, Z13, Z3
-	VADDPD       Z3, Z9, Z3
-	VFMADD231PD.BCST vmconst<>+1208(SB), Z2, Z3
-	VMOVUPS      Z3, Z2
-	VFMADD231PD.BCST vmconst<>+920(SB), Z4, Z2
-	VADDPD       Z2, Z10, Z3
-	VSUBPD       Z3, Z10, Z9
-	VADDPD       Z2, Z9, Z2
-	VMULPD       Z3, Z1, Z9
-	VPXORQ.BCST vmconst<>+1192(SB), Z9, Z10
-	VFMADD231PD  Z3, Z1, Z10
-	VMOVUPS      Z10, Z3
-	VFMADD231PD  Z2, Z1, Z3
-	VMOVUPS      Z9, Z2
-	VBROADCASTSD vmconst<>+1320(SB), Z10
-	VFMADD213PD.BCST vmconst<>+24(SB), Z10, Z2
-	VSUBPD.BCST vmconst<>+24(SB), Z2, Z10
-	VMOVUPS      Z9, Z11
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z10, Z11
-	VMOVUPS      Z11, Z12
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z10, Z12
+	VGETMANTPD   $0x03, Z2, Z3
+	VGETEXPPD    Z2, Z4
+	VGETEXPPD    Z3, Z5
+	VSUBPD       Z5, Z4, Z4
+	VMOVUPS      Z3, Z5
+	VBROADCASTSD vmconst<>+448(SB), Z8
+	VFMADD213PD.BCST vmconst<>+24(SB), Z8, Z5
+	VMOVUPS      vmconst<>+456(SB), Z8
+	VMOVUPS      Z5, Z9
+	VPERMI2PD    vmconst<>+520(SB), Z8, Z9
+	VMULPD       Z9, Z3, Z8
+	VMOVUPS      Z8, Z10
+	VFMSUB231PD  Z9, Z3, Z10
+	VSUBPD.BCST vmconst<>+1272(SB), Z8, Z3
+	VMULPD       Z3, Z3, Z8
+	VMOVUPS      Z8, Z9
+	VFMSUB231PD  Z3, Z3, Z9
+	VMOVUPS      vmconst<>+592(SB), Z11
+	VMOVUPS      Z5, Z12
+	VPERMI2PD    vmconst<>+656(SB), Z11, Z12
+	VMOVUPS      Z12, Z11
+	VFMADD231PD.BCST vmconst<>+848(SB), Z4, Z11
+	VADDPD       Z3, Z11, Z12
 	VSUBPD       Z12, Z11, Z11
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z10, Z11
-	VADDPD       Z3, Z11, Z3
-	VADDPD.BCST vmconst<>+1272(SB), Z12, Z10
-	VBROADCASTSD vmconst<>+1272(SB), Z11
-	VSUBPD       Z10, Z11, Z11
-	VADDPD       Z12, Z11, Z11
-	VMULPD       Z12, Z12, Z13
-	VMOVUPS      Z12, Z14
-	VBROADCASTSD vmconst<>+3600(SB), Z15
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z15, Z14
-	VFMADD213PD.BCST vmconst<>+3616(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3624(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3632(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3640(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3648(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3656(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3664(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+3672(SB), Z12, Z14
-	VFMADD213PD.BCST vmconst<>+336(SB), Z12, Z14
-	VFMADD231PD  Z14, Z13, Z11
-	VADDPD       Z11, Z10, Z12
-	VFMADD231PD  Z12, Z3, Z11
-	VADDPD       Z11, Z10, Z3
-	VPSLLQ       $0x34, Z2, Z2
-	VPADDQ       Z2, Z3, Z2
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
-	VRNDSCALEPD  $0x03, Z1, Z10
-	VCMPPD       $0x00, Z1, Z10, K1
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z10
-	VRNDSCALEPD  $0x03, Z10, Z11
-	VCMPPD       $0x04, Z10, Z11, K2
-	KANDW        K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K3
-	KANDW        K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z2, Z10
-	VBLENDMPD    Z10, Z2, K2, Z6
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z3, K2
-	KANDNW       K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z6, K1, Z7
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z3, K3
-	KANDW        K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z9, Z2
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z2, K4
-	KANDW        K4, K3, K3
-	KANDNW       K3, K1, K3
-	KANDW        K2, K1, K1
-	KORW         K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z1, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z0, K3
-	KORW         K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z7, K2, Z8
-	KORW         K2, K1, K1
-	VMOVUPS      Z8, (AX)(BX*8)
-	KMOVW        K1, SI
-	ADDQ         $0x08, BX
-	XORQ         $0xff, SI
-	JNZ          out144
-	JMP          loop142
+	VADDPD       Z3, Z11, Z11
+	VMULPD.BCST vmconst<>+1640(SB), Z8, Z13
+	VADDPD       Z13, Z12, Z14
+	VSUBPD       Z14, Z12, Z12
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z3, Z8, Z8
+	VMOVUPS      Z3, Z13
+	VBROADCASTSD vmconst<>+3472(SB), Z15
+	VFMADD213PD.BCST vmconst<>+856(SB), Z15, Z13
+	VFMADD213PD.BCST vmconst<>+3480(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+872(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+3488(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+888(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+3496(SB), Z3, Z13
+	VFMADD213PD.BCST vmconst<>+904(SB), Z3, Z13
+	VMOVUPS      Z10, Z15
+	VFNMADD231PD Z3, Z10, Z15
+	VMOVUPS      Z15, Z3
+	VFMADD231PD  Z13, Z8, Z3
+	VADDPD       Z12, Z11, Z8
+	VFMADD231PD.BCST vmconst<>+1640(SB), Z9, Z8
+	VADDPD       Z8, Z3, Z3
+	VMOVUPS      vmconst<>+720(SB), Z8
+	VPERMI2PD    vmconst<>+784(SB), Z8, Z5
+	VFMADD231PD.BCST vmconst<>+920(SB), Z4, Z5
+	VADDPD       Z5, Z3, Z3
+	VADDPD       Z3, Z14, Z4
+	VSUBPD       Z4, Z14, Z5
+	VADDPD       Z3, Z5, Z3
+	VMULPD       Z4, Z1, Z5
+	VMOVUPS      Z5, Z8
+	VFMSUB231PD  Z4, Z1, Z8
+	VMOVUPS      Z8, Z4
+	VFMADD231PD  Z3, Z1, Z4
+	VMOVUPS      Z5, Z3
+	VBROADCASTSD vmconst<>+16(SB), Z8
+	VFMADD213PD.BCST vmconst<>+24(SB), Z8, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z8
+	VMOVUPS      Z5, Z9
+	VFNMADD231PD.BCST vmconst<>+32(SB), Z8, Z9
+	VADDPD       Z4, Z9, Z4
+	VFNMADD231PD.BCST vmconst<>+40(SB), Z8, Z4
+	VMULPD       Z4, Z4, Z8
+	VMOVUPS      Z4, Z9
+	VBROADCASTSD vmconst<>+304(SB), Z10
+	VFMADD213PD.BCST vmconst<>+312(SB), Z10, Z9
+	VFMADD213PD.BCST vmconst<>+320(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+328(SB), Z4, Z9
+	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z9
+	VFMADD231PD  Z9, Z8, Z4
+	VMOVUPS      vmconst<>+48(SB), Z8
+	VMOVUPS      Z3, Z9
+	VPERMI2PD    vmconst<>+112(SB), Z8, Z9
+	VMOVUPS      vmconst<>+176(SB), Z8
+	VMOVUPS      Z3, Z10
+	VPERMI2PD    vmconst<>+240(SB), Z8, Z10
+	VMOVUPS      Z10, Z8
+	VFMADD231PD  Z4, Z9, Z8
+	VADDPD       Z8, Z9, Z4
+	VPANDQ.BCST vmconst<>+344(SB), Z3, Z3
+	VPSLLQ       $0x30, Z3, Z3
+	VPADDQ       Z3, Z4, Z3
+	VPANDQ.BCST vmconst<>+0(SB), Z5, Z4
+	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z4, K1
+	VFPCLASSPDZ  $0xff, Z2, K2
+	KANDNW       K1, K2, K1
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
+	VMOVUPS      Z3, Z0
+	KORTESTW     K2, K2
+	JZ           ifdone151
+	VRNDSCALEPD  $0x03, Z1, Z0
+	VCMPPD       $0x00, Z1, Z0, K3
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z0
+	VRNDSCALEPD  $0x03, Z0, Z2
+	VCMPPD       $0x04, Z0, Z2, K4
+	KANDW        K4, K3, K4
+	KANDW        K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z0
+	VBLENDMPD    Z0, Z3, K4, Z6
+	KANDNW       K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z6, K2, Z7
+	VMOVUPS      Z7, Z0
 
-out144:
+ifdone151:
+	VMOVUPS Z0, (AX)(BX*8)
+	KMOVW   K1, SI
+	ADDQ    $0x08, BX
+	XORQ    $0xff, SI
+	JNZ     out150
+	JMP     loop148
+
+out150:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4115,7 +4021,7 @@ out144:
 	VZEROUPPER
 	RET
 
-done143:
+done149:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4123,7 +4029,7 @@ done143:
 	RET
 
 // func scalarPow32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·scalarPow32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4131,180 +4037,166 @@ TEXT ·scalarPow32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop145:
-	CMPQ          BX, CX
-	JAE           done146
-	VBROADCASTSS  x+24(FP), Z0
-	PREFETCHT0    2048(DX)(BX*4)
-	VMOVUPS       (DX)(BX*4), Z1
-	VCVTPS2PD     Y0, Z2
-	VCVTPS2PD     Y1, Z3
+loop152:
+	CMPQ         BX, CX
+	JAE          done153
+	VBROADCASTSS x+24(FP), Z0
+	PREFETCHT0   2048(DX)(BX*4)
+	VMOVUPS      (DX)(BX*4), Z1
+	VCVTPS2PD    Y0, Z2
+	VCVTPS2PD    Y1, Z3
 	VPANDQ.BCST vmconst<>+0(SB), Z2, Z4
-	VPANDQ.BCST vmconst<>+3472(SB), Z4, Z5
-	VPORQ.BCST vmconst<>+336(SB), Z5, Z5
-	VPSRLQ        $0x34, Z4, Z4
-	VPORQ.BCST vmconst<>+2856(SB), Z4, Z4
-	VSUBPD.BCST vmconst<>+3480(SB), Z4, Z4
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z5, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z4, Z17
-	VBLENDMPD     Z17, Z4, K1, Z6
-	VADDPD        Z5, Z5, Z4
-	VBLENDMPD     Z4, Z5, K1, Z7
-	VSUBPD.BCST vmconst<>+1272(SB), Z7, Z4
-	VADDPD.BCST vmconst<>+1208(SB), Z4, Z5
-	VDIVPD        Z5, Z4, Z4
-	VMULPD        Z4, Z4, Z5
-	VMULPD        Z5, Z4, Z17
-	VMOVUPS       Z5, Z18
-	VBROADCASTSD vmconst<>+3688(SB), Z19
-	VFMADD213PD.BCST vmconst<>+3696(SB), Z19, Z18
-	VFMADD213PD.BCST vmconst<>+3704(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3712(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3720(SB), Z5, Z18
-	VFMADD213PD.BCST vmconst<>+3728(SB), Z5, Z18
-	VADDPD        Z4, Z4, Z4
-	VFMADD231PD   Z18, Z17, Z4
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z6, Z4
-	VMULPD        Z4, Z3, Z4
-	VMOVUPS       Z4, Z5
-	VBROADCASTSD vmconst<>+1320(SB), Z17
-	VFMADD213PD.BCST vmconst<>+24(SB), Z17, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z17
-	VMOVUPS       Z4, Z18
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z17, Z18
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z17, Z18
-	VMULPD        Z18, Z18, Z17
-	VMOVUPS       Z18, Z19
-	VBROADCASTSD vmconst<>+3736(SB), Z20
-	VFMADD213PD.BCST vmconst<>+3744(SB), Z20, Z19
-	VFMADD213PD.BCST vmconst<>+3752(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3760(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3768(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+3776(SB), Z18, Z19
-	VFMADD213PD.BCST vmconst<>+336(SB), Z18, Z19
-	VFMADD231PD   Z19, Z17, Z18
-	VADDPD.BCST vmconst<>+1272(SB), Z18, Z17
-	VPSLLQ        $0x34, Z5, Z5
-	VPADDQ        Z5, Z17, Z5
-	VPANDQ.BCST vmconst<>+0(SB), Z2, Z17
-	VRNDSCALEPD   $0x03, Z3, Z18
-	VCMPPD        $0x00, Z3, Z18, K1
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z18
-	VRNDSCALEPD   $0x03, Z18, Z19
-	VCMPPD        $0x04, Z18, Z19, K2
-	KANDW         K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K3
-	KANDW         K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z5, Z18
-	VBLENDMPD     Z18, Z5, K2, Z8
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z17, K2
-	KANDNW        K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z8, K1, Z9
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z17, K3
-	KANDW         K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z4, Z4
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z4, K4
-	KANDW         K4, K3, K3
-	KANDNW        K3, K1, K3
-	KANDW         K2, K1, K1
-	KORW          K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z3, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z2, K3
-	KORW          K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z9, K2, Z10
-	KORW          K2, K1, K1
-	VCVTPD2PS     Z10, Y11
+	VGETMANTPD   $0x03, Z4, Z5
+	VGETEXPPD    Z4, Z6
+	VGETEXPPD    Z5, Z7
+	VSUBPD       Z7, Z6, Z6
+	VMOVUPS      Z5, Z7
+	VBROADCASTSD vmconst<>+448(SB), Z13
+	VFMADD213PD.BCST vmconst<>+24(SB), Z13, Z7
+	VMOVUPS      vmconst<>+456(SB), Z13
+	VMOVUPS      Z7, Z14
+	VPERMI2PD    vmconst<>+520(SB), Z13, Z14
+	VFMADD213PD.BCST vmconst<>+584(SB), Z14, Z5
+	VMOVUPS      vmconst<>+592(SB), Z13
+	VPERMI2PD    vmconst<>+656(SB), Z13, Z7
+	VFMADD231PD.BCST vmconst<>+2128(SB), Z6, Z7
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z5, Z13
+	VBROADCASTSD vmconst<>+3512(SB), Z14
+	VFMADD213PD.BCST vmconst<>+3520(SB), Z14, Z13
+	VFMADD213PD.BCST vmconst<>+3528(SB), Z5, Z13
+	VFMADD213PD.BCST vmconst<>+3536(SB), Z5, Z13
+	VFMADD231PD  Z13, Z6, Z5
+	VADDPD       Z5, Z7, Z5
+	VMULPD       Z5, Z3, Z5
+	VMAXPD.BCST vmconst<>+3544(SB), Z5, Z5
+	VMINPD.BCST vmconst<>+8(SB), Z5, Z5
+	VPANDQ.BCST vmconst<>+0(SB), Z3, Z6
+	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z6, K1
+	VFPCLASSPDZ  $0xff, Z4, K2
+	KANDNW       K1, K2, K1
+	VMOVUPS      Z5, Z4
+	VBROADCASTSD vmconst<>+16(SB), Z6
+	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z4
+	VSUBPD.BCST vmconst<>+24(SB), Z4, Z6
+	VFNMADD231PD.BCST vmconst<>+3552(SB), Z6, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z5, Z7
+	VBROADCASTSD vmconst<>+3560(SB), Z13
+	VFMADD213PD.BCST vmconst<>+3568(SB), Z13, Z7
+	VFMADD213PD.BCST vmconst<>+336(SB), Z5, Z7
+	VFMADD231PD  Z7, Z6, Z5
+	VMOVUPS      vmconst<>+48(SB), Z6
+	VMOVUPS      Z4, Z7
+	VPERMI2PD    vmconst<>+112(SB), Z6, Z7
+	VMOVUPS      Z7, Z6
+	VFMADD231PD  Z5, Z7, Z6
+	VPANDQ.BCST vmconst<>+344(SB), Z4, Z4
+	VPSLLQ       $0x30, Z4, Z4
+	VPADDQ       Z4, Z6, Z4
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VMOVUPS      Z4, Z2
+	KORTESTW     K2, K2
+	JZ           ifdone155
+	VRNDSCALEPD  $0x03, Z3, Z2
+	VCMPPD       $0x00, Z3, Z2, K3
+	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
+	VRNDSCALEPD  $0x03, Z2, Z3
+	VCMPPD       $0x04, Z2, Z3, K4
+	KANDW        K4, K3, K4
+	KANDW        K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
+	VBLENDMPD    Z2, Z4, K4, Z8
+	KANDNW       K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z8, K2, Z9
+	VMOVUPS      Z9, Z2
+
+ifdone155:
+	VCVTPD2PS     Z2, Y10
 	KMOVW         K1, SI
 	VEXTRACTF64X4 $0x01, Z0, Y0
 	VCVTPS2PD     Y0, Z0
 	VEXTRACTF64X4 $0x01, Z1, Y2
 	VCVTPS2PD     Y2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
-	VPANDQ.BCST vmconst<>+3472(SB), Z3, Z4
-	VPORQ.BCST vmconst<>+336(SB), Z4, Z4
-	VPSRLQ        $0x34, Z3, Z3
-	VPORQ.BCST vmconst<>+2856(SB), Z3, Z3
-	VSUBPD.BCST vmconst<>+3480(SB), Z3, Z3
-	VCMPPD.BCST $0x11, vmconst<>+3488(SB), Z4, K1
-	VSUBPD.BCST vmconst<>+1272(SB), Z3, Z5
-	VBLENDMPD     Z5, Z3, K1, Z12
-	VADDPD        Z4, Z4, Z3
-	VBLENDMPD     Z3, Z4, K1, Z13
-	VSUBPD.BCST vmconst<>+1272(SB), Z13, Z3
-	VADDPD.BCST vmconst<>+1208(SB), Z3, Z4
-	VDIVPD        Z4, Z3, Z3
-	VMULPD        Z3, Z3, Z4
-	VMULPD        Z4, Z3, Z5
-	VMOVUPS       Z4, Z17
-	VBROADCASTSD vmconst<>+3688(SB), Z18
-	VFMADD213PD.BCST vmconst<>+3696(SB), Z18, Z17
-	VFMADD213PD.BCST vmconst<>+3704(SB), Z4, Z17
-	VFMADD213PD.BCST vmconst<>+3712(SB), Z4, Z17
-	VFMADD213PD.BCST vmconst<>+3720(SB), Z4, Z17
-	VFMADD213PD.BCST vmconst<>+3728(SB), Z4, Z17
-	VADDPD        Z3, Z3, Z3
-	VFMADD231PD   Z17, Z5, Z3
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z12, Z3
-	VMULPD        Z3, Z2, Z3
-	VMOVUPS       Z3, Z4
-	VBROADCASTSD vmconst<>+1320(SB), Z5
-	VFMADD213PD.BCST vmconst<>+24(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+24(SB), Z4, Z5
-	VMOVUPS       Z3, Z17
-	VFNMADD231PD.BCST vmconst<>+3584(SB), Z5, Z17
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z5, Z17
-	VMULPD        Z17, Z17, Z5
-	VMOVUPS       Z17, Z18
-	VBROADCASTSD vmconst<>+3736(SB), Z19
-	VFMADD213PD.BCST vmconst<>+3744(SB), Z19, Z18
-	VFMADD213PD.BCST vmconst<>+3752(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+3760(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+3768(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+3776(SB), Z17, Z18
-	VFMADD213PD.BCST vmconst<>+336(SB), Z17, Z18
-	VFMADD231PD   Z18, Z5, Z17
-	VADDPD.BCST vmconst<>+1272(SB), Z17, Z5
-	VPSLLQ        $0x34, Z4, Z4
-	VPADDQ        Z4, Z5, Z4
-	VPANDQ.BCST vmconst<>+0(SB), Z0, Z5
-	VRNDSCALEPD   $0x03, Z2, Z17
-	VCMPPD        $0x00, Z2, Z17, K1
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z17
-	VRNDSCALEPD   $0x03, Z17, Z18
-	VCMPPD        $0x04, Z17, Z18, K2
-	KANDW         K2, K1, K2
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K3
-	KANDW         K2, K3, K2
-	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z17
-	VBLENDMPD     Z17, Z4, K2, Z14
-	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z5, K2
-	KANDNW        K3, K1, K1
-	VBLENDMPD.BCST vmconst<>+3680(SB), Z14, K1, Z15
-	VCMPPD.BCST $0x1d, vmconst<>+2840(SB), Z5, K3
-	KANDW         K2, K3, K3
-	VPANDQ.BCST vmconst<>+0(SB), Z3, Z3
-	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K4
-	KANDW         K4, K3, K3
-	KANDNW        K3, K1, K3
-	KANDW         K2, K1, K1
-	KORW          K1, K3, K1
-	VCMPPD.BCST $0x00, vmconst<>+1280(SB), Z2, K2
-	VCMPPD.BCST $0x00, vmconst<>+1272(SB), Z0, K3
-	KORW          K3, K2, K2
-	VBLENDMPD.BCST vmconst<>+1272(SB), Z15, K2, Z16
-	KORW          K2, K1, K1
-	VCVTPD2PS     Z16, Y0
-	KMOVW         K1, DI
-	VINSERTF64X4  $0x01, Y0, Z11, Z0
-	SHLQ          $0x08, DI
-	ORQ           DI, SI
-	VMOVUPS       Z0, (AX)(BX*4)
-	ADDQ          $0x10, BX
-	XORQ          $0x0000ffff, SI
-	JNZ           out147
-	JMP           loop145
+	VGETMANTPD    $0x03, Z3, Z4
+	VGETEXPPD     Z3, Z5
+	VGETEXPPD     Z4, Z6
+	VSUBPD        Z6, Z5, Z5
+	VMOVUPS       Z4, Z6
+	VBROADCASTSD vmconst<>+448(SB), Z7
+	VFMADD213PD.BCST vmconst<>+24(SB), Z7, Z6
+	VMOVUPS       vmconst<>+456(SB), Z7
+	VMOVUPS       Z6, Z13
+	VPERMI2PD     vmconst<>+520(SB), Z7, Z13
+	VFMADD213PD.BCST vmconst<>+584(SB), Z13, Z4
+	VMOVUPS       vmconst<>+592(SB), Z7
+	VPERMI2PD     vmconst<>+656(SB), Z7, Z6
+	VFMADD231PD.BCST vmconst<>+2128(SB), Z5, Z6
+	VMULPD        Z4, Z4, Z5
+	VMOVUPS       Z4, Z7
+	VBROADCASTSD vmconst<>+3512(SB), Z13
+	VFMADD213PD.BCST vmconst<>+3520(SB), Z13, Z7
+	VFMADD213PD.BCST vmconst<>+3528(SB), Z4, Z7
+	VFMADD213PD.BCST vmconst<>+3536(SB), Z4, Z7
+	VFMADD231PD   Z7, Z5, Z4
+	VADDPD        Z4, Z6, Z4
+	VMULPD        Z4, Z2, Z4
+	VMAXPD.BCST vmconst<>+3544(SB), Z4, Z4
+	VMINPD.BCST vmconst<>+8(SB), Z4, Z4
+	VPANDQ.BCST vmconst<>+0(SB), Z2, Z5
+	VCMPPD.BCST $0x12, vmconst<>+2256(SB), Z5, K1
+	VFPCLASSPDZ   $0xff, Z3, K2
+	KANDNW        K1, K2, K1
+	VMOVUPS       Z4, Z3
+	VBROADCASTSD vmconst<>+16(SB), Z5
+	VFMADD213PD.BCST vmconst<>+24(SB), Z5, Z3
+	VSUBPD.BCST vmconst<>+24(SB), Z3, Z5
+	VFNMADD231PD.BCST vmconst<>+3552(SB), Z5, Z4
+	VMULPD        Z4, Z4, Z5
+	VMOVUPS       Z4, Z6
+	VBROADCASTSD vmconst<>+3560(SB), Z7
+	VFMADD213PD.BCST vmconst<>+3568(SB), Z7, Z6
+	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z6
+	VFMADD231PD   Z6, Z5, Z4
+	VMOVUPS       vmconst<>+48(SB), Z5
+	VMOVUPS       Z3, Z6
+	VPERMI2PD     vmconst<>+112(SB), Z5, Z6
+	VMOVUPS       Z6, Z5
+	VFMADD231PD   Z4, Z6, Z5
+	VPANDQ.BCST vmconst<>+344(SB), Z3, Z3
+	VPSLLQ        $0x30, Z3, Z3
+	VPADDQ        Z3, Z5, Z3
+	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
+	VMOVUPS       Z3, Z0
+	KORTESTW      K2, K2
+	JZ            ifdone156
+	VRNDSCALEPD   $0x03, Z2, Z0
+	VCMPPD        $0x00, Z2, Z0, K3
+	VMULPD.BCST vmconst<>+336(SB), Z2, Z0
+	VRNDSCALEPD   $0x03, Z0, Z2
+	VCMPPD        $0x04, Z0, Z2, K4
+	KANDW         K4, K3, K4
+	KANDW         K4, K2, K4
+	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z0
+	VBLENDMPD     Z0, Z3, K4, Z11
+	KANDNW        K2, K3, K2
+	VBLENDMPD.BCST vmconst<>+3504(SB), Z11, K2, Z12
+	VMOVUPS       Z12, Z0
 
-out147:
+ifdone156:
+	VCVTPD2PS    Z0, Y0
+	KMOVW        K1, DI
+	VINSERTF64X4 $0x01, Y0, Z10, Z0
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	VMOVUPS      Z0, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	XORQ         $0x0000ffff, SI
+	JNZ          out154
+	JMP          loop152
+
+out154:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4312,7 +4204,7 @@ out147:
 	VZEROUPPER
 	RET
 
-done146:
+done153:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4329,9 +4221,9 @@ TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop148:
+loop157:
 	CMPQ       SI, CX
-	JAE        done149
+	JAE        done158
 	PREFETCHT0 2048(DX)(SI*8)
 	VMOVUPS    (DX)(SI*8), Z0
 	PREFETCHT0 2048(BX)(SI*8)
@@ -4354,10 +4246,10 @@ loop148:
 	KMOVW      K1, DI
 	ADDQ       $0x08, SI
 	XORQ       $0xff, DI
-	JNZ        out150
-	JMP        loop148
+	JNZ        out159
+	JMP        loop157
 
-out150:
+out159:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4367,7 +4259,7 @@ out150:
 	VZEROUPPER
 	RET
 
-done149:
+done158:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4384,9 +4276,9 @@ TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop151:
+loop160:
 	CMPQ          SI, CX
-	JAE           done152
+	JAE           done161
 	PREFETCHT0    2048(DX)(SI*4)
 	VMOVUPS       (DX)(SI*4), Z0
 	PREFETCHT0    2048(BX)(SI*4)
@@ -4435,10 +4327,10 @@ loop151:
 	VMOVUPS       Z2, (AX)(SI*4)
 	ADDQ          $0x10, SI
 	XORQ          $0x0000ffff, DI
-	JNZ           out153
-	JMP           loop151
+	JNZ           out162
+	JMP           loop160
 
-out153:
+out162:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4448,7 +4340,7 @@ out153:
 	VZEROUPPER
 	RET
 
-done152:
+done161:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4464,9 +4356,9 @@ TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop154:
+loop163:
 	CMPQ         BX, CX
-	JAE          done155
+	JAE          done164
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
@@ -4488,10 +4380,10 @@ loop154:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out156
-	JMP          loop154
+	JNZ          out165
+	JMP          loop163
 
-out156:
+out165:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4499,7 +4391,7 @@ out156:
 	VZEROUPPER
 	RET
 
-done155:
+done164:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4515,9 +4407,9 @@ TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop157:
+loop166:
 	CMPQ          BX, CX
-	JAE           done158
+	JAE           done167
 	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z0
 	VBROADCASTSS  y+48(FP), Z1
@@ -4565,10 +4457,10 @@ loop157:
 	VMOVUPS       Z1, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out159
-	JMP           loop157
+	JNZ           out168
+	JMP           loop166
 
-out159:
+out168:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4576,7 +4468,7 @@ out159:
 	VZEROUPPER
 	RET
 
-done158:
+done167:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4592,9 +4484,9 @@ TEXT ·scalarHypot64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop160:
+loop169:
 	CMPQ         BX, CX
-	JAE          done161
+	JAE          done170
 	VBROADCASTSD x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
@@ -4616,10 +4508,10 @@ loop160:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out162
-	JMP          loop160
+	JNZ          out171
+	JMP          loop169
 
-out162:
+out171:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4627,7 +4519,7 @@ out162:
 	VZEROUPPER
 	RET
 
-done161:
+done170:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4643,9 +4535,9 @@ TEXT ·scalarHypot32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop163:
+loop172:
 	CMPQ          BX, CX
-	JAE           done164
+	JAE           done173
 	VBROADCASTSS  x+24(FP), Z0
 	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z1
@@ -4693,10 +4585,10 @@ loop163:
 	VMOVUPS       Z0, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out165
-	JMP           loop163
+	JNZ           out174
+	JMP           loop172
 
-out165:
+out174:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4704,7 +4596,7 @@ out165:
 	VZEROUPPER
 	RET
 
-done164:
+done173:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4721,9 +4613,9 @@ TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop166:
+loop175:
 	CMPQ        SI, CX
-	JAE         done167
+	JAE         done176
 	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Z0
 	PREFETCHT0  2048(BX)(SI*8)
@@ -4731,8 +4623,8 @@ loop166:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD      Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3784(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3792(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3584(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPD      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
@@ -4767,7 +4659,7 @@ loop166:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3800(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3592(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ      Z2, Z3, Z3
@@ -4781,10 +4673,10 @@ loop166:
 	KMOVW       K1, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out168
-	JMP         loop166
+	JNZ         out177
+	JMP         loop175
 
-out168:
+out177:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4794,7 +4686,7 @@ out168:
 	VZEROUPPER
 	RET
 
-done167:
+done176:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4811,9 +4703,9 @@ TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop169:
+loop178:
 	CMPQ        SI, CX
-	JAE         done170
+	JAE         done179
 	PREFETCHT0  2048(DX)(SI*4)
 	VMOVUPS     (DX)(SI*4), Z0
 	PREFETCHT0  2048(BX)(SI*4)
@@ -4822,8 +4714,8 @@ loop169:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS      Z3, Z2, Z4
 	VMINPS      Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3808(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3816(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3600(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3608(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPS      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
@@ -4848,7 +4740,7 @@ loop169:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z2
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z3
 	VPXORQ      Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+3824(SB), K4, Z3
+	VBROADCASTSS.Z vmconst<>+3616(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z3
@@ -4862,10 +4754,10 @@ loop169:
 	KMOVW       K1, DI
 	ADDQ        $0x10, SI
 	XORQ        $0x0000ffff, DI
-	JNZ         out171
-	JMP         loop169
+	JNZ         out180
+	JMP         loop178
 
-out171:
+out180:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4875,7 +4767,7 @@ out171:
 	VZEROUPPER
 	RET
 
-done170:
+done179:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4891,17 +4783,17 @@ TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop172:
+loop181:
 	CMPQ         BX, CX
-	JAE          done173
+	JAE          done182
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3784(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3792(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3584(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4936,7 +4828,7 @@ loop172:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3800(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3592(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -4950,10 +4842,10 @@ loop172:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out174
-	JMP          loop172
+	JNZ          out183
+	JMP          loop181
 
-out174:
+out183:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4961,7 +4853,7 @@ out174:
 	VZEROUPPER
 	RET
 
-done173:
+done182:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4977,9 +4869,9 @@ TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop175:
+loop184:
 	CMPQ         BX, CX
-	JAE          done176
+	JAE          done185
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VBROADCASTSS y+48(FP), Z1
@@ -4987,8 +4879,8 @@ loop175:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3808(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3816(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3600(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3608(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -5013,7 +4905,7 @@ loop175:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z1
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z2
 	VPXORQ       Z2, Z1, Z1
-	VBROADCASTSS.Z vmconst<>+3824(SB), K4, Z2
+	VBROADCASTSS.Z vmconst<>+3616(SB), K4, Z2
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z2, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z2
 	VPXORQ       Z1, Z2, Z2
@@ -5027,10 +4919,10 @@ loop175:
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out177
-	JMP          loop175
+	JNZ          out186
+	JMP          loop184
 
-out177:
+out186:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -5038,7 +4930,7 @@ out177:
 	VZEROUPPER
 	RET
 
-done176:
+done185:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5054,17 +4946,17 @@ TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop178:
+loop187:
 	CMPQ         BX, CX
-	JAE          done179
+	JAE          done188
 	VBROADCASTSD x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3784(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3792(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3584(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -5099,7 +4991,7 @@ loop178:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3800(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3592(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -5113,10 +5005,10 @@ loop178:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out180
-	JMP          loop178
+	JNZ          out189
+	JMP          loop187
 
-out180:
+out189:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -5124,7 +5016,7 @@ out180:
 	VZEROUPPER
 	RET
 
-done179:
+done188:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5140,9 +5032,9 @@ TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop181:
+loop190:
 	CMPQ         BX, CX
-	JAE          done182
+	JAE          done191
 	VBROADCASTSS x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z1
@@ -5150,8 +5042,8 @@ loop181:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3808(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3816(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3600(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3608(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -5176,7 +5068,7 @@ loop181:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z2
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z3
 	VPXORQ       Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+3824(SB), K4, Z3
+	VBROADCASTSS.Z vmconst<>+3616(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -5190,10 +5082,10 @@ loop181:
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out183
-	JMP          loop181
+	JNZ          out192
+	JMP          loop190
 
-out183:
+out192:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -5201,7 +5093,7 @@ out183:
 	VZEROUPPER
 	RET
 
-done182:
+done191:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5739,52 +5631,26 @@ DATA vmconst<>+3440(SB)/8, $0x3fc02660e763351f
 DATA vmconst<>+3448(SB)/8, $0x3fb2635cd99fe9a7
 DATA vmconst<>+3456(SB)/8, $0x3fe14af092eb6f33
 DATA vmconst<>+3464(SB)/8, $0x3fbb3e6618eee323
-DATA vmconst<>+3472(SB)/8, $0x000fffffffffffff
-DATA vmconst<>+3480(SB)/8, $0x43300000000003fe
-DATA vmconst<>+3488(SB)/8, $0x3fe6a09e667f3bcd
-DATA vmconst<>+3496(SB)/8, $0x4008000000000000
-DATA vmconst<>+3504(SB)/8, $0x3fe5555555555555
-DATA vmconst<>+3512(SB)/8, $0x3c85555555555555
-DATA vmconst<>+3520(SB)/8, $0x3fbe02d226429fdd
-DATA vmconst<>+3528(SB)/8, $0x3fbdf7ce8ccb4c99
-DATA vmconst<>+3536(SB)/8, $0x3fc1118c74c35b7a
-DATA vmconst<>+3544(SB)/8, $0x3fc3b1395d4e6bd5
-DATA vmconst<>+3552(SB)/8, $0x3fc745d177a8f4de
-DATA vmconst<>+3560(SB)/8, $0x3fcc71c71c6eaa8a
-DATA vmconst<>+3568(SB)/8, $0x3fd2492492492521
-DATA vmconst<>+3576(SB)/8, $0x3fd999999999999a
-DATA vmconst<>+3584(SB)/8, $0x3fe62e42fee00000
-DATA vmconst<>+3592(SB)/8, $0x3dea39ef35793c76
-DATA vmconst<>+3600(SB)/8, $0x3e21f72fc73175a9
-DATA vmconst<>+3608(SB)/8, $0x3e5af4ddd849d43d
-DATA vmconst<>+3616(SB)/8, $0x3e927e4db67b42a6
-DATA vmconst<>+3624(SB)/8, $0x3ec71de0237564ca
-DATA vmconst<>+3632(SB)/8, $0x3efa01a01a6d7808
-DATA vmconst<>+3640(SB)/8, $0x3f2a01a01abe62dd
-DATA vmconst<>+3648(SB)/8, $0x3f56c16c16c162d6
-DATA vmconst<>+3656(SB)/8, $0x3f811111111100df
-DATA vmconst<>+3664(SB)/8, $0x3fa5555555555556
-DATA vmconst<>+3672(SB)/8, $0x3fc5555555555557
-DATA vmconst<>+3680(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+3688(SB)/8, $0x3fc546a35debbda3
-DATA vmconst<>+3696(SB)/8, $0x3fc7382dbad4578d
-DATA vmconst<>+3704(SB)/8, $0x3fcc71fccdb1583e
-DATA vmconst<>+3712(SB)/8, $0x3fd2492462af6398
-DATA vmconst<>+3720(SB)/8, $0x3fd9999999b86795
-DATA vmconst<>+3728(SB)/8, $0x3fe55555555553b8
-DATA vmconst<>+3736(SB)/8, $0x3efa113135156880
-DATA vmconst<>+3744(SB)/8, $0x3f2a15169e0b2737
-DATA vmconst<>+3752(SB)/8, $0x3f56c1685919d2ba
-DATA vmconst<>+3760(SB)/8, $0x3f81110c63a4edf8
-DATA vmconst<>+3768(SB)/8, $0x3fa5555555c85f99
-DATA vmconst<>+3776(SB)/8, $0x3fc5555556750672
-DATA vmconst<>+3784(SB)/8, $0x0170000000000000
-DATA vmconst<>+3792(SB)/8, $0x7fd0000000000000
-DATA vmconst<>+3800(SB)/8, $0x4010000000000000
-DATA vmconst<>+3808(SB)/4, $0x0d800000
-DATA vmconst<>+3812(SB)/4, $0x00000000
-DATA vmconst<>+3816(SB)/4, $0x7e800000
-DATA vmconst<>+3820(SB)/4, $0x00000000
-DATA vmconst<>+3824(SB)/4, $0x40800000
-DATA vmconst<>+3828(SB)/4, $0x00000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $3832
+DATA vmconst<>+3472(SB)/8, $0xbfb9a5c090a92028
+DATA vmconst<>+3480(SB)/8, $0xbfbffffdd6b731b2
+DATA vmconst<>+3488(SB)/8, $0xbfc55555556512e0
+DATA vmconst<>+3496(SB)/8, $0xbfcfffffffffffdc
+DATA vmconst<>+3504(SB)/8, $0x7ff8000000000001
+DATA vmconst<>+3512(SB)/8, $0x3fc99ece21fa71eb
+DATA vmconst<>+3520(SB)/8, $0xbfd003094a2d6827
+DATA vmconst<>+3528(SB)/8, $0x3fd555553da42c72
+DATA vmconst<>+3536(SB)/8, $0xbfdfffffe45c32e5
+DATA vmconst<>+3544(SB)/8, $0xc086180000000000
+DATA vmconst<>+3552(SB)/8, $0x3fa62e42fefa39ef
+DATA vmconst<>+3560(SB)/8, $0x3fa55565cacff301
+DATA vmconst<>+3568(SB)/8, $0x3fc5556e0590a892
+DATA vmconst<>+3576(SB)/8, $0x0170000000000000
+DATA vmconst<>+3584(SB)/8, $0x7fd0000000000000
+DATA vmconst<>+3592(SB)/8, $0x4010000000000000
+DATA vmconst<>+3600(SB)/4, $0x0d800000
+DATA vmconst<>+3604(SB)/4, $0x00000000
+DATA vmconst<>+3608(SB)/4, $0x7e800000
+DATA vmconst<>+3612(SB)/4, $0x00000000
+DATA vmconst<>+3616(SB)/4, $0x40800000
+DATA vmconst<>+3620(SB)/4, $0x00000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $3624

@@ -270,10 +270,7 @@ func wideKern(k lang, what string) *kern {
 // wideOf is the kern under k (through contracted) and whether it is the
 // 512-bit target's.
 func wideOf(k lang) (*kern, bool) {
-	if c, ok := k.(contracted); ok {
-		k = c.lang
-	}
-	a, ok := k.(avx)
+	a, ok := avxOf(k)
 	return a.k, ok && a.k.wide()
 }
 
@@ -363,14 +360,23 @@ var logTableP = polyFit(log1pTail, -logTableR, logTableR, 7)
 // where two compares and their AND are three.
 func positiveNormal(k lang, x Op) Op {
 	w := wideKern(k, "positiveNormal")
-	bad, ok := w.c.K(), w.c.K()
-	w.pd(w.c.VFPCLASSPDZ, w.c.VFPCLASSPSZ, operand.U8(0xff), w.reg(x), bad)
+	bad, ok := notPositiveNormal(k, x), w.c.K()
 	if w.elem == 64 {
 		w.c.KNOTB(bad, ok) // eight lanes: the bits above stay clear
 	} else {
 		w.c.KNOTW(bad, ok)
 	}
 	return ok
+}
+
+// notPositiveNormal is the mask of x's lanes of any other class than
+// positive normal (VFPCLASSPD/PS with immediate 0xff), for a mask that
+// excludes them by one KANDNW.
+func notPositiveNormal(k lang, x Op) Op {
+	w := wideKern(k, "notPositiveNormal")
+	bad := w.c.K()
+	w.pd(w.c.VFPCLASSPDZ, w.c.VFPCLASSPSZ, operand.U8(0xff), w.reg(x), bad)
+	return bad
 }
 
 // logTableReduce is the table log's reduction of a positive normal x: x =
@@ -665,6 +671,7 @@ const asinFastMax = 0.99
 // operands (see fast512).
 var fast512Binary = map[string]core2{
 	"atan2": atan2Fast64,
+	"pow":   powFast64,
 }
 
 // atanFastP is (atan(√z)/√z - 1)/z on z ∈ [0, 1/4] to degree 11, and

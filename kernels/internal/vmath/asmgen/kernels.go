@@ -1244,6 +1244,10 @@ func acoshWith(k lang, x Op, log, log1p core, arm bool) (r, ok Op) {
 // in the lanes outside m must not matter: body blends by m, or (acosh's
 // first branch) a later branch sets those lanes again.
 func ifAny(k lang, m Op, vars []*Op, body func()) {
+	if a, ok := avxOf(k); ok && a.kMasks() {
+		a.ifMask(m, vars, body)
+		return
+	}
 	i := k.sel(m, k.u(^uint64(0)), k.u(0))
 	k.whileNonzero(&i, vars, func() {
 		body()

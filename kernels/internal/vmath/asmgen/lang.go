@@ -270,6 +270,32 @@ func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 	c.Label(done)
 }
 
+// ifMask runs body, which may assign the variables vars point to, where
+// some lane of the opmask m is set (KORTESTW and one branch), on the
+// 512-bit target: ifAny's form there, without the mask turned into a
+// vector and tested again.
+func (a avx) ifMask(m Op, vars []*Op, body func()) {
+	k, c := a.k, a.k.c
+	regs := make([]V, len(vars))
+	for j, v := range vars {
+		regs[j] = k.copy(*v)
+		*v = regs[j]
+	}
+	done := k.newLabel("ifdone")
+	mk := k.mask(m)
+	c.KORTESTW(mk, mk)
+	c.JZ(operand.LabelRef(done))
+	body()
+	checkNext(vars, regs)
+	for j, v := range vars {
+		if next := k.reg(*v); next != regs[j] {
+			c.VMOVUPS(next, regs[j])
+		}
+		*v = regs[j]
+	}
+	c.Label(done)
+}
+
 // core is a kernel written in lang: the results of one vector of lanes and
 // the mask of the lanes it computed.
 type core func(k lang, x Op) (r, ok Op)

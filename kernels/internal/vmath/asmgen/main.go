@@ -454,6 +454,9 @@ func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 		if c, ok := float32Via64[b.Name]; ok {
 			core = c
 		}
+		if c, ok := fast512Via64[b.Name]; ok && f.target == avx512 {
+			core = c
+		}
 		var r V
 		r, m = f.widened(k, []V{x, y}, func(k64 *kern, h []V) (V, Op) {
 			r, ok := core(avx{k64}, h[0], h[1])

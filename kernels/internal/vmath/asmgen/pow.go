@@ -84,8 +84,24 @@ func powSpecials(k lang, x, y, z, e Op) (r, ok Op) {
 	return k.sel(isOne, k.f(1), r), k.mOr(ok, isOne)
 }
 
-// mulErr is a·b - p exactly for p = a·b rounded (one FMA).
-func mulErr(k lang, a, b, p Op) Op { return k.fma(a, b, k.xor(p, k.u(signBit))) }
+// mulErr is a·b - p exactly for p = a·b rounded (one FMA:
+// VFMSUB on amd64; an FMA of -p elsewhere).
+func mulErr(k lang, a, b, p Op) Op {
+	if v, ok := avxOf(k); ok {
+		return v.k.fms(a, b, p)
+	}
+	return k.fma(a, b, k.xor(p, k.u(signBit)))
+}
+
+// avxOf is the avx lang under k (through contracted) and whether there is
+// one (false on NEON).
+func avxOf(k lang) (avx, bool) {
+	if c, ok := k.(contracted); ok {
+		k = c.lang
+	}
+	a, ok := k.(avx)
+	return a, ok
+}
 
 // powLogPair is log a for a positive normal a as a pair hi + lo, to about
 // 2^-66 relative: a = 2^kk·(1+f) with 1+f in [√½, √2) (splitSqrt2; f is

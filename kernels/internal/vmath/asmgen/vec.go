@@ -465,6 +465,21 @@ func (k *kern) fma(a, b, c Op) V {
 	return d
 }
 
+// fms is a*b - c with one rounding.
+func (k *kern) fms(a, b, c Op) V {
+	if isMem(a) {
+		a, b = b, a
+	}
+	if isMem(c) {
+		d := k.copy(a)
+		k.pd(k.c.VFMSUB213PD, k.c.VFMSUB213PS, c, k.reg(b), d) // d = b·d - c
+		return d
+	}
+	d := k.copy(c)
+	k.pd(k.c.VFMSUB231PD, k.c.VFMSUB231PS, b, k.reg(a), d) // d = a·b - d
+	return d
+}
+
 // fnma is c - a*b with one rounding.
 func (k *kern) fnma(a, b, c Op) V {
 	if isMem(a) {
