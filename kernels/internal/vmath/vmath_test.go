@@ -306,7 +306,7 @@ func powInputs(n int) (xs, ys []float64) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for k := 0; k < n; k++ {
 		var x, y float64
-		switch k % 5 {
+		switch k % 6 {
 		case 0: // random bits
 			x, y = math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
 		case 1: // moderate results
@@ -321,6 +321,12 @@ func powInputs(n int) (xs, ys []float64) {
 		case 4: // any magnitude, small exponents
 			x = math.Float64frombits(r.Uint64() &^ (1 << 63))
 			y = r.Float64()*8 - 4
+		case 5: // |y·log x| up to 707 (the kernels' largest arguments of e^), bases from 1/50 to 50
+			x = math.Exp(r.Float64()*8 - 4)
+			if r.IntN(2) == 0 { // the cells nearest 1, where log x is smallest
+				x = 1 + (r.Float64()*2-1)*0.05
+			}
+			y = (r.Float64()*2 - 1) * 707 / math.Log(x)
 		}
 		xs, ys = append(xs, x), append(ys, y)
 	}

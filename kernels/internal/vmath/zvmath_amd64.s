@@ -2182,17 +2182,19 @@ loop85:
 	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
 	VPAND        Y9, Y7, Y7
-	VPAND        vmconst<>+2688(SB), Y4, Y4
-	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
-	VPAND        Y4, Y7, Y4
-	VPANDN       Y4, Y8, Y4
-	VPAND        Y9, Y8, Y7
-	VPOR         Y7, Y4, Y4
+	VPAND        vmconst<>+2688(SB), Y4, Y10
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y10, Y10
+	VPAND        Y10, Y7, Y7
+	VPANDN       Y7, Y8, Y7
+	VPAND        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
 	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
-	VPOR         Y2, Y4, Y2
+	VPOR         Y2, Y7, Y2
+	VCMPPD       $0x1d, vmconst<>+5344(SB), Y4, Y4
+	VPAND        Y4, Y2, Y2
 	VCVTPD2PSY   Y3, X6
 	VMOVMSKPD    Y2, DI
 	VEXTRACTF128 $0x01, Y0, X2
@@ -2262,17 +2264,19 @@ loop85:
 	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
 	VPAND        Y9, Y7, Y7
-	VPAND        vmconst<>+2688(SB), Y4, Y4
-	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
-	VPAND        Y4, Y7, Y4
-	VPANDN       Y4, Y8, Y4
-	VPAND        Y9, Y8, Y7
-	VPOR         Y7, Y4, Y4
+	VPAND        vmconst<>+2688(SB), Y4, Y10
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y10, Y10
+	VPAND        Y10, Y7, Y7
+	VPANDN       Y7, Y8, Y7
+	VPAND        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
 	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
-	VPOR         Y2, Y4, Y2
+	VPOR         Y2, Y7, Y2
+	VCMPPD       $0x1d, vmconst<>+5344(SB), Y4, Y4
+	VPAND        Y4, Y2, Y2
 	VCVTPD2PSY   Y3, X3
 	VMOVMSKPD    Y2, R8
 	VINSERTF128  $0x01, X3, Y6, Y2
@@ -2549,17 +2553,19 @@ loop91:
 	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
 	VPAND        Y9, Y7, Y7
-	VPAND        vmconst<>+2688(SB), Y4, Y4
-	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
-	VPAND        Y4, Y7, Y4
-	VPANDN       Y4, Y8, Y4
-	VPAND        Y9, Y8, Y7
-	VPOR         Y7, Y4, Y4
+	VPAND        vmconst<>+2688(SB), Y4, Y10
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y10, Y10
+	VPAND        Y10, Y7, Y7
+	VPANDN       Y7, Y8, Y7
+	VPAND        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
 	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
-	VPOR         Y2, Y4, Y2
+	VPOR         Y2, Y7, Y2
+	VCMPPD       $0x1d, vmconst<>+5344(SB), Y4, Y4
+	VPAND        Y4, Y2, Y2
 	VCVTPD2PSY   Y3, X6
 	VMOVMSKPD    Y2, SI
 	VEXTRACTF128 $0x01, Y0, X2
@@ -2629,17 +2635,19 @@ loop91:
 	VBLENDVPD    Y7, vmconst<>+4864(SB), Y4, Y4
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y5, Y5
 	VPAND        Y8, Y5, Y5
-	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x12, vmconst<>+4896(SB), Y3, Y3
-	VPAND        Y3, Y5, Y3
-	VPANDN       Y3, Y7, Y3
-	VPAND        Y8, Y7, Y5
-	VPOR         Y5, Y3, Y3
+	VPAND        vmconst<>+2688(SB), Y3, Y9
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y9, Y9
+	VPAND        Y9, Y5, Y5
+	VPANDN       Y5, Y7, Y5
+	VPAND        Y8, Y7, Y7
+	VPOR         Y7, Y5, Y5
 	VCMPPD       $0x00, vmconst<>+4832(SB), Y1, Y1
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y1, Y1
 	VBLENDVPD    Y1, vmconst<>+480(SB), Y4, Y2
-	VPOR         Y1, Y3, Y1
+	VPOR         Y1, Y5, Y1
+	VCMPPD       $0x1d, vmconst<>+5344(SB), Y3, Y3
+	VPAND        Y3, Y1, Y1
 	VCVTPD2PSY   Y2, X2
 	VMOVMSKPD    Y1, DI
 	VINSERTF128  $0x01, X2, Y6, Y1
@@ -2914,17 +2922,19 @@ loop97:
 	VBLENDVPD    Y8, vmconst<>+4864(SB), Y5, Y5
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y7, Y7
 	VPAND        Y9, Y7, Y7
-	VPAND        vmconst<>+2688(SB), Y4, Y4
-	VCMPPD       $0x12, vmconst<>+4896(SB), Y4, Y4
-	VPAND        Y4, Y7, Y4
-	VPANDN       Y4, Y8, Y4
-	VPAND        Y9, Y8, Y7
-	VPOR         Y7, Y4, Y4
+	VPAND        vmconst<>+2688(SB), Y4, Y10
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y10, Y10
+	VPAND        Y10, Y7, Y7
+	VPANDN       Y7, Y8, Y7
+	VPAND        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
 	VCMPPD       $0x00, vmconst<>+4832(SB), Y3, Y3
 	VCMPPD       $0x00, vmconst<>+480(SB), Y2, Y2
 	VPOR         Y2, Y3, Y2
 	VBLENDVPD    Y2, vmconst<>+480(SB), Y5, Y3
-	VPOR         Y2, Y4, Y2
+	VPOR         Y2, Y7, Y2
+	VCMPPD       $0x1d, vmconst<>+5344(SB), Y4, Y4
+	VPAND        Y4, Y2, Y2
 	VCVTPD2PSY   Y3, X6
 	VMOVMSKPD    Y2, SI
 	VEXTRACTF128 $0x01, Y0, X0
@@ -2994,17 +3004,19 @@ loop97:
 	VBLENDVPD    Y7, vmconst<>+4864(SB), Y4, Y4
 	VCMPPD       $0x1d, vmconst<>+992(SB), Y5, Y5
 	VPAND        Y8, Y5, Y5
-	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x12, vmconst<>+4896(SB), Y3, Y3
-	VPAND        Y3, Y5, Y3
-	VPANDN       Y3, Y7, Y3
-	VPAND        Y8, Y7, Y5
-	VPOR         Y5, Y3, Y3
+	VPAND        vmconst<>+2688(SB), Y3, Y9
+	VCMPPD       $0x12, vmconst<>+4896(SB), Y9, Y9
+	VPAND        Y9, Y5, Y5
+	VPANDN       Y5, Y7, Y5
+	VPAND        Y8, Y7, Y7
+	VPOR         Y7, Y5, Y5
 	VCMPPD       $0x00, vmconst<>+4832(SB), Y2, Y2
 	VCMPPD       $0x00, vmconst<>+480(SB), Y0, Y0
 	VPOR         Y0, Y2, Y0
 	VBLENDVPD    Y0, vmconst<>+480(SB), Y4, Y2
-	VPOR         Y0, Y3, Y0
+	VPOR         Y0, Y5, Y0
+	VCMPPD       $0x1d, vmconst<>+5344(SB), Y3, Y3
+	VPAND        Y3, Y0, Y0
 	VCVTPD2PSY   Y2, X2
 	VMOVMSKPD    Y0, DI
 	VINSERTF128  $0x01, X2, Y6, Y0
@@ -3050,8 +3062,8 @@ loop100:
 	VMOVUPS    (BX)(SI*8), Y1
 	VPAND      vmconst<>+2688(SB), Y0, Y2
 	VPAND      vmconst<>+2688(SB), Y1, Y3
-	VCMPPD     $0x11, vmconst<>+5344(SB), Y2, Y4
-	VCMPPD     $0x11, vmconst<>+5344(SB), Y3, Y5
+	VCMPPD     $0x11, vmconst<>+5376(SB), Y2, Y4
+	VCMPPD     $0x11, vmconst<>+5376(SB), Y3, Y5
 	VPAND      Y5, Y4, Y4
 	VMAXPD     Y3, Y2, Y5
 	VMINPD     Y3, Y2, Y2
@@ -3107,8 +3119,8 @@ loop103:
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -3127,8 +3139,8 @@ loop103:
 	VCVTPS2PD    X3, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -3184,8 +3196,8 @@ loop106:
 	VBROADCASTSD y+48(FP), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y1, Y4
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y1, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y1, Y2, Y4
 	VMINPD       Y1, Y2, Y1
@@ -3237,8 +3249,8 @@ loop109:
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -3257,8 +3269,8 @@ loop109:
 	VCVTPS2PD    X1, Y1
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y1, Y1
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y1, Y5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y3
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y1, Y5
 	VPAND        Y5, Y3, Y3
 	VMAXPD       Y1, Y2, Y5
 	VMINPD       Y1, Y2, Y1
@@ -3312,8 +3324,8 @@ loop112:
 	VMOVUPS      (DX)(BX*8), Y1
 	VPAND        vmconst<>+2688(SB), Y0, Y0
 	VPAND        vmconst<>+2688(SB), Y1, Y2
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y4
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y4
 	VPAND        Y4, Y3, Y3
 	VMAXPD       Y2, Y0, Y4
 	VMINPD       Y2, Y0, Y0
@@ -3365,8 +3377,8 @@ loop115:
 	VCVTPS2PD    X1, Y3
 	VPAND        vmconst<>+2688(SB), Y2, Y2
 	VPAND        vmconst<>+2688(SB), Y3, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y3, Y6
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y3, Y6
 	VPAND        Y6, Y5, Y5
 	VMAXPD       Y3, Y2, Y6
 	VMINPD       Y3, Y2, Y2
@@ -3385,8 +3397,8 @@ loop115:
 	VCVTPS2PD    X2, Y2
 	VPAND        vmconst<>+2688(SB), Y0, Y0
 	VPAND        vmconst<>+2688(SB), Y2, Y2
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y0, Y3
-	VCMPPD       $0x11, vmconst<>+5344(SB), Y2, Y5
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y0, Y3
+	VCMPPD       $0x11, vmconst<>+5376(SB), Y2, Y5
 	VPAND        Y5, Y3, Y3
 	VMAXPD       Y2, Y0, Y5
 	VMINPD       Y2, Y0, Y0
@@ -3444,8 +3456,8 @@ loop118:
 	VPAND       vmconst<>+1920(SB), Y0, Y3
 	VMAXPS      Y3, Y2, Y4
 	VMINPS      Y3, Y2, Y5
-	VCMPPS      $0x1d, vmconst<>+5376(SB), Y4, Y6
-	VCMPPS      $0x12, vmconst<>+5408(SB), Y4, Y7
+	VCMPPS      $0x1d, vmconst<>+5408(SB), Y4, Y6
+	VCMPPS      $0x12, vmconst<>+5440(SB), Y4, Y7
 	VPAND       Y7, Y6, Y6
 	VCMPPS      $0x03, Y0, Y1, Y7
 	VPANDN      Y6, Y7, Y6
@@ -3470,7 +3482,7 @@ loop118:
 	VPAND       vmconst<>+1952(SB), Y3, Y4
 	VPAND       vmconst<>+1952(SB), Y2, Y5
 	VPXOR       Y5, Y4, Y4
-	VPAND       vmconst<>+5440(SB), Y3, Y3
+	VPAND       vmconst<>+5472(SB), Y3, Y3
 	VBLENDVPS   Y2, vmconst<>+2016(SB), Y3, Y2
 	VPAND       vmconst<>+928(SB), Y7, Y3
 	VPXOR       Y4, Y3, Y3
@@ -3523,8 +3535,8 @@ loop121:
 	VPAND        vmconst<>+1920(SB), Y0, Y3
 	VMAXPS       Y3, Y2, Y4
 	VMINPS       Y3, Y2, Y5
-	VCMPPS       $0x1d, vmconst<>+5376(SB), Y4, Y6
-	VCMPPS       $0x12, vmconst<>+5408(SB), Y4, Y7
+	VCMPPS       $0x1d, vmconst<>+5408(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+5440(SB), Y4, Y7
 	VPAND        Y7, Y6, Y6
 	VCMPPS       $0x03, Y0, Y1, Y7
 	VPANDN       Y6, Y7, Y6
@@ -3549,7 +3561,7 @@ loop121:
 	VPAND        vmconst<>+1952(SB), Y1, Y3
 	VPAND        vmconst<>+1952(SB), Y2, Y4
 	VPXOR        Y4, Y3, Y3
-	VPAND        vmconst<>+5440(SB), Y1, Y1
+	VPAND        vmconst<>+5472(SB), Y1, Y1
 	VBLENDVPS    Y2, vmconst<>+2016(SB), Y1, Y1
 	VPAND        vmconst<>+928(SB), Y7, Y2
 	VPXOR        Y3, Y2, Y2
@@ -3600,8 +3612,8 @@ loop124:
 	VPAND        vmconst<>+1920(SB), Y0, Y3
 	VMAXPS       Y3, Y2, Y4
 	VMINPS       Y3, Y2, Y5
-	VCMPPS       $0x1d, vmconst<>+5376(SB), Y4, Y6
-	VCMPPS       $0x12, vmconst<>+5408(SB), Y4, Y7
+	VCMPPS       $0x1d, vmconst<>+5408(SB), Y4, Y6
+	VCMPPS       $0x12, vmconst<>+5440(SB), Y4, Y7
 	VPAND        Y7, Y6, Y6
 	VCMPPS       $0x03, Y0, Y1, Y7
 	VPANDN       Y6, Y7, Y6
@@ -3626,7 +3638,7 @@ loop124:
 	VPAND        vmconst<>+1952(SB), Y3, Y4
 	VPAND        vmconst<>+1952(SB), Y2, Y5
 	VPXOR        Y5, Y4, Y4
-	VPAND        vmconst<>+5440(SB), Y3, Y3
+	VPAND        vmconst<>+5472(SB), Y3, Y3
 	VBLENDVPS    Y2, vmconst<>+2016(SB), Y3, Y2
 	VPAND        vmconst<>+928(SB), Y7, Y3
 	VPXOR        Y4, Y3, Y3
@@ -4694,32 +4706,36 @@ DATA vmconst<>+5312(SB)/8, $0x3fc5555556750672
 DATA vmconst<>+5320(SB)/8, $0x3fc5555556750672
 DATA vmconst<>+5328(SB)/8, $0x3fc5555556750672
 DATA vmconst<>+5336(SB)/8, $0x3fc5555556750672
-DATA vmconst<>+5344(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+5352(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+5360(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+5368(SB)/8, $0x7ff0000000000000
-DATA vmconst<>+5376(SB)/4, $0x0d800000
-DATA vmconst<>+5380(SB)/4, $0x0d800000
-DATA vmconst<>+5384(SB)/4, $0x0d800000
-DATA vmconst<>+5388(SB)/4, $0x0d800000
-DATA vmconst<>+5392(SB)/4, $0x0d800000
-DATA vmconst<>+5396(SB)/4, $0x0d800000
-DATA vmconst<>+5400(SB)/4, $0x0d800000
-DATA vmconst<>+5404(SB)/4, $0x0d800000
-DATA vmconst<>+5408(SB)/4, $0x7e800000
-DATA vmconst<>+5412(SB)/4, $0x7e800000
-DATA vmconst<>+5416(SB)/4, $0x7e800000
-DATA vmconst<>+5420(SB)/4, $0x7e800000
-DATA vmconst<>+5424(SB)/4, $0x7e800000
-DATA vmconst<>+5428(SB)/4, $0x7e800000
-DATA vmconst<>+5432(SB)/4, $0x7e800000
-DATA vmconst<>+5436(SB)/4, $0x7e800000
-DATA vmconst<>+5440(SB)/4, $0x40800000
-DATA vmconst<>+5444(SB)/4, $0x40800000
-DATA vmconst<>+5448(SB)/4, $0x40800000
-DATA vmconst<>+5452(SB)/4, $0x40800000
-DATA vmconst<>+5456(SB)/4, $0x40800000
-DATA vmconst<>+5460(SB)/4, $0x40800000
-DATA vmconst<>+5464(SB)/4, $0x40800000
-DATA vmconst<>+5468(SB)/4, $0x40800000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $5472
+DATA vmconst<>+5344(SB)/8, $0xc055d33333333333
+DATA vmconst<>+5352(SB)/8, $0xc055d33333333333
+DATA vmconst<>+5360(SB)/8, $0xc055d33333333333
+DATA vmconst<>+5368(SB)/8, $0xc055d33333333333
+DATA vmconst<>+5376(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5384(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5392(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5400(SB)/8, $0x7ff0000000000000
+DATA vmconst<>+5408(SB)/4, $0x0d800000
+DATA vmconst<>+5412(SB)/4, $0x0d800000
+DATA vmconst<>+5416(SB)/4, $0x0d800000
+DATA vmconst<>+5420(SB)/4, $0x0d800000
+DATA vmconst<>+5424(SB)/4, $0x0d800000
+DATA vmconst<>+5428(SB)/4, $0x0d800000
+DATA vmconst<>+5432(SB)/4, $0x0d800000
+DATA vmconst<>+5436(SB)/4, $0x0d800000
+DATA vmconst<>+5440(SB)/4, $0x7e800000
+DATA vmconst<>+5444(SB)/4, $0x7e800000
+DATA vmconst<>+5448(SB)/4, $0x7e800000
+DATA vmconst<>+5452(SB)/4, $0x7e800000
+DATA vmconst<>+5456(SB)/4, $0x7e800000
+DATA vmconst<>+5460(SB)/4, $0x7e800000
+DATA vmconst<>+5464(SB)/4, $0x7e800000
+DATA vmconst<>+5468(SB)/4, $0x7e800000
+DATA vmconst<>+5472(SB)/4, $0x40800000
+DATA vmconst<>+5476(SB)/4, $0x40800000
+DATA vmconst<>+5480(SB)/4, $0x40800000
+DATA vmconst<>+5484(SB)/4, $0x40800000
+DATA vmconst<>+5488(SB)/4, $0x40800000
+DATA vmconst<>+5492(SB)/4, $0x40800000
+DATA vmconst<>+5496(SB)/4, $0x40800000
+DATA vmconst<>+5500(SB)/4, $0x40800000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $5504

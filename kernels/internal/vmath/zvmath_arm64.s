@@ -7132,50 +7132,53 @@ loop:
 	WORD	$0x6e68e4c6 // fcmge v6.2d, v6.2d, v8.2d
 	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
-	FMOVQ	5024(R3), F8 // 0x4086180000000000 (707)
-	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4e281c88 // and v8.16b, v4.16b, v8.16b
+	FMOVQ	5024(R3), F9 // 0x4086180000000000 (707)
+	WORD	$0x6e68e528 // fcmge v8.2d, v9.2d, v8.2d
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	WORD	$0x4e671cc6 // bic v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251ce5 // and v5.16b, v7.16b, v5.16b
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
+	WORD	$0x4ea51cc5 // orr v5.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e463 // fcmeq v3.2d, v3.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66e442 // fcmeq v2.2d, v2.2d, v6.2d
 	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V2.B16, V5.B16
-	WORD	$0x6e6a1c65 // bsl v5.16b, v3.16b, v10.16b
-	WORD	$0x4ea21c82 // orr v2.16b, v4.16b, v2.16b
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e6a1c66 // bsl v6.16b, v3.16b, v10.16b
+	WORD	$0x4ea21ca2 // orr v2.16b, v5.16b, v2.16b
+	FMOVQ	5232(R3), F3 // 0xc055d33333333333 (-87.3)
+	WORD	$0x6e63e483 // fcmge v3.2d, v4.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
 	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	528(R3), F7 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e271cc7 // and v7.16b, v6.16b, v7.16b
+	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	WORD	$0x6f4c04c6 // ushr v6.2d, v6.2d, #52
+	WORD	$0x6f4c04a5 // ushr v5.2d, v5.2d, #52
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x4ea81ca5 // orr v5.16b, v5.16b, v8.16b
 	FMOVQ	560(R3), F8 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
 	FMOVQ	576(R3), F8 // 0x3fe6a09e667f3bcd (0.7071067811865476)
 	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
-	WORD	$0x4e67d4e6 // fadd v6.2d, v7.2d, v7.2d
-	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
+	WORD	$0x4e67d4e5 // fadd v5.2d, v7.2d, v7.2d
+	WORD	$0x6e671ca8 // bsl v8.16b, v5.16b, v7.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
 	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
-	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
-	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
+	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
+	WORD	$0x6e67fca5 // fdiv v5.2d, v5.2d, v7.2d
+	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
+	WORD	$0x6e67dca8 // fmul v8.2d, v5.2d, v7.2d
 	FMOVQ	5040(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
 	FMOVQ	5056(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
@@ -7187,18 +7190,18 @@ loop:
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
 	FMOVQ	5120(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
-	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
+	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
+	WORD	$0x4e6bcd05 // fmla v5.2d, v8.2d, v11.2d
 	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
-	WORD	$0x4e67cd46 // fmla v6.2d, v10.2d, v7.2d
-	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	WORD	$0x4e67cd45 // fmla v5.2d, v10.2d, v7.2d
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
 	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	FMOVQ	1920(R3), F7 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4ee7d507 // fsub v7.2d, v8.2d, v7.2d
 	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V6.B16, V10.B16
+	VMOV	V5.B16, V10.B16
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
 	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
@@ -7247,24 +7250,27 @@ loop:
 	WORD	$0x6e6ae508 // fcmge v8.2d, v8.2d, v10.2d
 	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
-	FMOVQ	5024(R3), F10 // 0x4086180000000000 (707)
-	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
-	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	WORD	$0x4e2a1caa // and v10.16b, v5.16b, v10.16b
+	FMOVQ	5024(R3), F11 // 0x4086180000000000 (707)
+	WORD	$0x6e6ae56a // fcmge v10.2d, v11.2d, v10.2d
+	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
+	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d27 // and v7.16b, v9.16b, v7.16b
-	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
-	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67e463 // fcmeq v3.2d, v3.2d, v7.2d
+	WORD	$0x4ea71d07 // orr v7.16b, v8.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e484 // fcmeq v4.2d, v4.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68e463 // fcmeq v3.2d, v3.2d, v8.2d
 	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	VMOV	V3.B16, V7.B16
-	WORD	$0x6e6c1c87 // bsl v7.16b, v4.16b, v12.16b
-	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
-	WORD	$0x0e6168a4 // fcvtn v4.2s, v5.2d
-	WORD	$0x4e6168e4 // fcvtn2 v4.4s, v7.2d
+	VMOV	V3.B16, V8.B16
+	WORD	$0x6e6c1c88 // bsl v8.16b, v4.16b, v12.16b
+	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
+	FMOVQ	5232(R3), F4 // 0xc055d33333333333 (-87.3)
+	WORD	$0x6e64e4a4 // fcmge v4.2d, v5.2d, v4.2d
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x0e6168c4 // fcvtn v4.2s, v6.2d
+	WORD	$0x4e616904 // fcvtn2 v4.4s, v8.2d
 	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
 	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
 	VST1.P	[V4.S4], 16(R0)
@@ -7647,50 +7653,53 @@ loop:
 	WORD	$0x6e68e4c6 // fcmge v6.2d, v6.2d, v8.2d
 	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
-	FMOVQ	5024(R3), F8 // 0x4086180000000000 (707)
-	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4e281c88 // and v8.16b, v4.16b, v8.16b
+	FMOVQ	5024(R3), F9 // 0x4086180000000000 (707)
+	WORD	$0x6e68e528 // fcmge v8.2d, v9.2d, v8.2d
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	WORD	$0x4e671cc6 // bic v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251ce5 // and v5.16b, v7.16b, v5.16b
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
+	WORD	$0x4ea51cc5 // orr v5.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e463 // fcmeq v3.2d, v3.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66e442 // fcmeq v2.2d, v2.2d, v6.2d
 	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V2.B16, V5.B16
-	WORD	$0x6e6a1c65 // bsl v5.16b, v3.16b, v10.16b
-	WORD	$0x4ea21c82 // orr v2.16b, v4.16b, v2.16b
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e6a1c66 // bsl v6.16b, v3.16b, v10.16b
+	WORD	$0x4ea21ca2 // orr v2.16b, v5.16b, v2.16b
+	FMOVQ	5232(R3), F3 // 0xc055d33333333333 (-87.3)
+	WORD	$0x6e63e483 // fcmge v3.2d, v4.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x4e617823 // fcvtl2 v3.2d, v1.4s
 	WORD	$0x4e617804 // fcvtl2 v4.2d, v0.4s
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	528(R3), F7 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e271cc7 // and v7.16b, v6.16b, v7.16b
+	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	WORD	$0x6f4c04c6 // ushr v6.2d, v6.2d, #52
+	WORD	$0x6f4c04a5 // ushr v5.2d, v5.2d, #52
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x4ea81ca5 // orr v5.16b, v5.16b, v8.16b
 	FMOVQ	560(R3), F8 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
 	FMOVQ	576(R3), F8 // 0x3fe6a09e667f3bcd (0.7071067811865476)
 	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
-	WORD	$0x4e67d4e6 // fadd v6.2d, v7.2d, v7.2d
-	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
+	WORD	$0x4e67d4e5 // fadd v5.2d, v7.2d, v7.2d
+	WORD	$0x6e671ca8 // bsl v8.16b, v5.16b, v7.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
 	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
-	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
-	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
+	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
+	WORD	$0x6e67fca5 // fdiv v5.2d, v5.2d, v7.2d
+	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
+	WORD	$0x6e67dca8 // fmul v8.2d, v5.2d, v7.2d
 	FMOVQ	5040(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
 	FMOVQ	5056(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
@@ -7702,18 +7711,18 @@ loop:
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
 	FMOVQ	5120(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
-	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
+	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
+	WORD	$0x4e6bcd05 // fmla v5.2d, v8.2d, v11.2d
 	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
-	WORD	$0x4e67cd46 // fmla v6.2d, v10.2d, v7.2d
-	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	WORD	$0x4e67cd45 // fmla v5.2d, v10.2d, v7.2d
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
 	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	FMOVQ	1920(R3), F7 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4ee7d507 // fsub v7.2d, v8.2d, v7.2d
 	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V6.B16, V10.B16
+	VMOV	V5.B16, V10.B16
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
 	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
@@ -7762,24 +7771,27 @@ loop:
 	WORD	$0x6e6ae508 // fcmge v8.2d, v8.2d, v10.2d
 	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
-	FMOVQ	5024(R3), F10 // 0x4086180000000000 (707)
-	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
-	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	WORD	$0x4e2a1caa // and v10.16b, v5.16b, v10.16b
+	FMOVQ	5024(R3), F11 // 0x4086180000000000 (707)
+	WORD	$0x6e6ae56a // fcmge v10.2d, v11.2d, v10.2d
+	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
+	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d27 // and v7.16b, v9.16b, v7.16b
-	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
-	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67e463 // fcmeq v3.2d, v3.2d, v7.2d
+	WORD	$0x4ea71d07 // orr v7.16b, v8.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e484 // fcmeq v4.2d, v4.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68e463 // fcmeq v3.2d, v3.2d, v8.2d
 	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	VMOV	V3.B16, V7.B16
-	WORD	$0x6e6c1c87 // bsl v7.16b, v4.16b, v12.16b
-	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
-	WORD	$0x0e6168a4 // fcvtn v4.2s, v5.2d
-	WORD	$0x4e6168e4 // fcvtn2 v4.4s, v7.2d
+	VMOV	V3.B16, V8.B16
+	WORD	$0x6e6c1c88 // bsl v8.16b, v4.16b, v12.16b
+	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
+	FMOVQ	5232(R3), F4 // 0xc055d33333333333 (-87.3)
+	WORD	$0x6e64e4a4 // fcmge v4.2d, v5.2d, v4.2d
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x0e6168c4 // fcvtn v4.2s, v6.2d
+	WORD	$0x4e616904 // fcvtn2 v4.4s, v8.2d
 	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
 	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
 	VST1.P	[V4.S4], 16(R0)
@@ -8160,50 +8172,53 @@ loop:
 	WORD	$0x6e68e4c6 // fcmge v6.2d, v6.2d, v8.2d
 	WORD	$0x4e251cc6 // and v6.16b, v6.16b, v5.16b
 	FMOVQ	256(R3), F8 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e281c84 // and v4.16b, v4.16b, v8.16b
-	FMOVQ	5024(R3), F8 // 0x4086180000000000 (707)
-	WORD	$0x6e64e504 // fcmge v4.2d, v8.2d, v4.2d
-	WORD	$0x4e241cc4 // and v4.16b, v6.16b, v4.16b
-	WORD	$0x4e671c84 // bic v4.16b, v4.16b, v7.16b
+	WORD	$0x4e281c88 // and v8.16b, v4.16b, v8.16b
+	FMOVQ	5024(R3), F9 // 0x4086180000000000 (707)
+	WORD	$0x6e68e528 // fcmge v8.2d, v9.2d, v8.2d
+	WORD	$0x4e281cc6 // and v6.16b, v6.16b, v8.16b
+	WORD	$0x4e671cc6 // bic v6.16b, v6.16b, v7.16b
 	WORD	$0x4e251ce5 // and v5.16b, v7.16b, v5.16b
-	WORD	$0x4ea51c84 // orr v4.16b, v4.16b, v5.16b
-	FMOVQ	32(R3), F5 // 0x0 (0)
-	WORD	$0x4e65e463 // fcmeq v3.2d, v3.2d, v5.2d
-	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
-	WORD	$0x4e65e442 // fcmeq v2.2d, v2.2d, v5.2d
+	WORD	$0x4ea51cc5 // orr v5.16b, v6.16b, v5.16b
+	FMOVQ	32(R3), F6 // 0x0 (0)
+	WORD	$0x4e66e463 // fcmeq v3.2d, v3.2d, v6.2d
+	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
+	WORD	$0x4e66e442 // fcmeq v2.2d, v2.2d, v6.2d
 	WORD	$0x4ea21c62 // orr v2.16b, v3.16b, v2.16b
 	FMOVQ	224(R3), F3 // 0x3ff0000000000000 (1)
-	VMOV	V2.B16, V5.B16
-	WORD	$0x6e6a1c65 // bsl v5.16b, v3.16b, v10.16b
-	WORD	$0x4ea21c82 // orr v2.16b, v4.16b, v2.16b
+	VMOV	V2.B16, V6.B16
+	WORD	$0x6e6a1c66 // bsl v6.16b, v3.16b, v10.16b
+	WORD	$0x4ea21ca2 // orr v2.16b, v5.16b, v2.16b
+	FMOVQ	5232(R3), F3 // 0xc055d33333333333 (-87.3)
+	WORD	$0x6e63e483 // fcmge v3.2d, v4.2d, v3.2d
+	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
 	WORD	$0x4e617824 // fcvtl2 v4.2d, v1.4s
-	FMOVQ	256(R3), F6 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e261c66 // and v6.16b, v3.16b, v6.16b
+	FMOVQ	256(R3), F5 // 0x7fffffffffffffff (NaN)
+	WORD	$0x4e251c65 // and v5.16b, v3.16b, v5.16b
 	FMOVQ	528(R3), F7 // 0xfffffffffffff (2.225073858507201e-308)
-	WORD	$0x4e271cc7 // and v7.16b, v6.16b, v7.16b
+	WORD	$0x4e271ca7 // and v7.16b, v5.16b, v7.16b
 	FMOVQ	80(R3), F8 // 0x3fe0000000000000 (0.5)
 	WORD	$0x4ea81ce7 // orr v7.16b, v7.16b, v8.16b
-	WORD	$0x6f4c04c6 // ushr v6.2d, v6.2d, #52
+	WORD	$0x6f4c04a5 // ushr v5.2d, v5.2d, #52
 	FMOVQ	544(R3), F8 // 0x4330000000000000 (4.503599627370496e+15)
-	WORD	$0x4ea81cc6 // orr v6.16b, v6.16b, v8.16b
+	WORD	$0x4ea81ca5 // orr v5.16b, v5.16b, v8.16b
 	FMOVQ	560(R3), F8 // 0x43300000000003fe (4.503599627371518e+15)
-	WORD	$0x4ee8d4c6 // fsub v6.2d, v6.2d, v8.2d
+	WORD	$0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
 	FMOVQ	576(R3), F8 // 0x3fe6a09e667f3bcd (0.7071067811865476)
 	WORD	$0x6ee7e508 // fcmgt v8.2d, v8.2d, v7.2d
 	FMOVQ	224(R3), F9 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee9d4c9 // fsub v9.2d, v6.2d, v9.2d
+	WORD	$0x4ee9d4a9 // fsub v9.2d, v5.2d, v9.2d
 	VMOV	V8.B16, V10.B16
-	WORD	$0x6e661d2a // bsl v10.16b, v9.16b, v6.16b
-	WORD	$0x4e67d4e6 // fadd v6.2d, v7.2d, v7.2d
-	WORD	$0x6e671cc8 // bsl v8.16b, v6.16b, v7.16b
-	FMOVQ	224(R3), F6 // 0x3ff0000000000000 (1)
-	WORD	$0x4ee6d506 // fsub v6.2d, v8.2d, v6.2d
+	WORD	$0x6e651d2a // bsl v10.16b, v9.16b, v5.16b
+	WORD	$0x4e67d4e5 // fadd v5.2d, v7.2d, v7.2d
+	WORD	$0x6e671ca8 // bsl v8.16b, v5.16b, v7.16b
+	FMOVQ	224(R3), F5 // 0x3ff0000000000000 (1)
+	WORD	$0x4ee5d505 // fsub v5.2d, v8.2d, v5.2d
 	FMOVQ	208(R3), F7 // 0x4000000000000000 (2)
-	WORD	$0x4e67d4c7 // fadd v7.2d, v6.2d, v7.2d
-	WORD	$0x6e67fcc6 // fdiv v6.2d, v6.2d, v7.2d
-	WORD	$0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
-	WORD	$0x6e67dcc8 // fmul v8.2d, v6.2d, v7.2d
+	WORD	$0x4e67d4a7 // fadd v7.2d, v5.2d, v7.2d
+	WORD	$0x6e67fca5 // fdiv v5.2d, v5.2d, v7.2d
+	WORD	$0x6e65dca7 // fmul v7.2d, v5.2d, v5.2d
+	WORD	$0x6e67dca8 // fmul v8.2d, v5.2d, v7.2d
 	FMOVQ	5040(R3), F9 // 0x3fc546a35debbda3 (0.16621820531825646)
 	FMOVQ	5056(R3), F11 // 0x3fc7382dbad4578d (0.18140193579227706)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
@@ -8215,18 +8230,18 @@ loop:
 	WORD	$0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
 	FMOVQ	5120(R3), F11 // 0x3fe55555555553b8 (0.6666666666666208)
 	WORD	$0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
-	WORD	$0x4e66d4c6 // fadd v6.2d, v6.2d, v6.2d
-	WORD	$0x4e6bcd06 // fmla v6.2d, v8.2d, v11.2d
+	WORD	$0x4e65d4a5 // fadd v5.2d, v5.2d, v5.2d
+	WORD	$0x4e6bcd05 // fmla v5.2d, v8.2d, v11.2d
 	FMOVQ	3216(R3), F7 // 0x3fe62e42fefa39ef (0.6931471805599453)
-	WORD	$0x4e67cd46 // fmla v6.2d, v10.2d, v7.2d
-	WORD	$0x6e66dc86 // fmul v6.2d, v4.2d, v6.2d
+	WORD	$0x4e67cd45 // fmla v5.2d, v10.2d, v7.2d
+	WORD	$0x6e65dc85 // fmul v5.2d, v4.2d, v5.2d
 	FMOVQ	48(R3), F7 // 0x3ff71547652b82fe (1.4426950408889634)
 	FMOVQ	1920(R3), F8 // 0x4338000000000000 (6.755399441055744e+15)
-	WORD	$0x4e67ccc8 // fmla v8.2d, v6.2d, v7.2d
+	WORD	$0x4e67cca8 // fmla v8.2d, v5.2d, v7.2d
 	FMOVQ	1920(R3), F7 // 0x4338000000000000 (6.755399441055744e+15)
 	WORD	$0x4ee7d507 // fsub v7.2d, v8.2d, v7.2d
 	FMOVQ	96(R3), F9 // 0x3fe62e42fee00000 (0.6931471803691238)
-	VMOV	V6.B16, V10.B16
+	VMOV	V5.B16, V10.B16
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
 	FMOVQ	112(R3), F9 // 0x3dea39ef35793c76 (1.9082149292705877e-10)
 	WORD	$0x4ee9ccea // fmls v10.2d, v7.2d, v9.2d
@@ -8275,24 +8290,27 @@ loop:
 	WORD	$0x6e6ae508 // fcmge v8.2d, v8.2d, v10.2d
 	WORD	$0x4e271d08 // and v8.16b, v8.16b, v7.16b
 	FMOVQ	256(R3), F10 // 0x7fffffffffffffff (NaN)
-	WORD	$0x4e2a1cc6 // and v6.16b, v6.16b, v10.16b
-	FMOVQ	5024(R3), F10 // 0x4086180000000000 (707)
-	WORD	$0x6e66e546 // fcmge v6.2d, v10.2d, v6.2d
-	WORD	$0x4e261d06 // and v6.16b, v8.16b, v6.16b
-	WORD	$0x4e691cc6 // bic v6.16b, v6.16b, v9.16b
+	WORD	$0x4e2a1caa // and v10.16b, v5.16b, v10.16b
+	FMOVQ	5024(R3), F11 // 0x4086180000000000 (707)
+	WORD	$0x6e6ae56a // fcmge v10.2d, v11.2d, v10.2d
+	WORD	$0x4e2a1d08 // and v8.16b, v8.16b, v10.16b
+	WORD	$0x4e691d08 // bic v8.16b, v8.16b, v9.16b
 	WORD	$0x4e271d27 // and v7.16b, v9.16b, v7.16b
-	WORD	$0x4ea71cc6 // orr v6.16b, v6.16b, v7.16b
-	FMOVQ	32(R3), F7 // 0x0 (0)
-	WORD	$0x4e67e484 // fcmeq v4.2d, v4.2d, v7.2d
-	FMOVQ	224(R3), F7 // 0x3ff0000000000000 (1)
-	WORD	$0x4e67e463 // fcmeq v3.2d, v3.2d, v7.2d
+	WORD	$0x4ea71d07 // orr v7.16b, v8.16b, v7.16b
+	FMOVQ	32(R3), F8 // 0x0 (0)
+	WORD	$0x4e68e484 // fcmeq v4.2d, v4.2d, v8.2d
+	FMOVQ	224(R3), F8 // 0x3ff0000000000000 (1)
+	WORD	$0x4e68e463 // fcmeq v3.2d, v3.2d, v8.2d
 	WORD	$0x4ea31c83 // orr v3.16b, v4.16b, v3.16b
 	FMOVQ	224(R3), F4 // 0x3ff0000000000000 (1)
-	VMOV	V3.B16, V7.B16
-	WORD	$0x6e6c1c87 // bsl v7.16b, v4.16b, v12.16b
-	WORD	$0x4ea31cc3 // orr v3.16b, v6.16b, v3.16b
-	WORD	$0x0e6168a4 // fcvtn v4.2s, v5.2d
-	WORD	$0x4e6168e4 // fcvtn2 v4.4s, v7.2d
+	VMOV	V3.B16, V8.B16
+	WORD	$0x6e6c1c88 // bsl v8.16b, v4.16b, v12.16b
+	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
+	FMOVQ	5232(R3), F4 // 0xc055d33333333333 (-87.3)
+	WORD	$0x6e64e4a4 // fcmge v4.2d, v5.2d, v4.2d
+	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
+	WORD	$0x0e6168c4 // fcvtn v4.2s, v6.2d
+	WORD	$0x4e616904 // fcvtn2 v4.4s, v8.2d
 	WORD	$0x0ea12842 // xtn v2.2s, v2.2d
 	WORD	$0x4ea12862 // xtn2 v2.4s, v3.2d
 	VST1.P	[V4.S4], 16(R0)
@@ -8971,9 +8989,9 @@ loop:
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	5232(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5248(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	5248(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5264(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
@@ -9010,7 +9028,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	5264(R3), F5 // 0x40800000 (4)
+	FMOVQ	5280(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1120(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -9218,9 +9236,9 @@ loop:
 	WORD	$0x4e231c23 // and v3.16b, v1.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	5232(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5248(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	5248(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5264(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e20e407 // fcmeq v7.4s, v0.4s, v0.4s
@@ -9257,7 +9275,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	5264(R3), F5 // 0x40800000 (4)
+	FMOVQ	5280(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1120(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -9463,9 +9481,9 @@ loop:
 	WORD	$0x4e231c03 // and v3.16b, v0.16b, v3.16b
 	WORD	$0x4e23f444 // fmax v4.4s, v2.4s, v3.4s
 	WORD	$0x4ea3f445 // fmin v5.4s, v2.4s, v3.4s
-	FMOVQ	5232(R3), F6 // 0xd800000 (7.888609e-31)
+	FMOVQ	5248(R3), F6 // 0xd800000 (7.888609e-31)
 	WORD	$0x6e26e486 // fcmge v6.4s, v4.4s, v6.4s
-	FMOVQ	5248(R3), F7 // 0x7e800000 (8.507059e+37)
+	FMOVQ	5264(R3), F7 // 0x7e800000 (8.507059e+37)
 	WORD	$0x6e24e4e7 // fcmge v7.4s, v7.4s, v4.4s
 	WORD	$0x4e271cc6 // and v6.16b, v6.16b, v7.16b
 	WORD	$0x4e21e427 // fcmeq v7.4s, v1.4s, v1.4s
@@ -9502,7 +9520,7 @@ loop:
 	FMOVQ	1088(R3), F5 // 0x80000000 (-0)
 	WORD	$0x4e251c45 // and v5.16b, v2.16b, v5.16b
 	WORD	$0x6e251c84 // eor v4.16b, v4.16b, v5.16b
-	FMOVQ	5264(R3), F5 // 0x40800000 (4)
+	FMOVQ	5280(R3), F5 // 0x40800000 (4)
 	WORD	$0x4e251c63 // and v3.16b, v3.16b, v5.16b
 	FMOVQ	1120(R3), F5 // 0x40000000 (2)
 	WORD	$0x6e631ca2 // bsl v2.16b, v5.16b, v3.16b
@@ -14191,10 +14209,12 @@ DATA	vmconst<>+5200(SB)/8, $0x3fa5555555c85f99
 DATA	vmconst<>+5208(SB)/8, $0x3fa5555555c85f99
 DATA	vmconst<>+5216(SB)/8, $0x3fc5555556750672
 DATA	vmconst<>+5224(SB)/8, $0x3fc5555556750672
-DATA	vmconst<>+5232(SB)/8, $0x0d8000000d800000
-DATA	vmconst<>+5240(SB)/8, $0x0d8000000d800000
-DATA	vmconst<>+5248(SB)/8, $0x7e8000007e800000
-DATA	vmconst<>+5256(SB)/8, $0x7e8000007e800000
-DATA	vmconst<>+5264(SB)/8, $0x4080000040800000
-DATA	vmconst<>+5272(SB)/8, $0x4080000040800000
-GLOBL	vmconst<>(SB), RODATA|NOPTR, $5280
+DATA	vmconst<>+5232(SB)/8, $0xc055d33333333333
+DATA	vmconst<>+5240(SB)/8, $0xc055d33333333333
+DATA	vmconst<>+5248(SB)/8, $0x0d8000000d800000
+DATA	vmconst<>+5256(SB)/8, $0x0d8000000d800000
+DATA	vmconst<>+5264(SB)/8, $0x7e8000007e800000
+DATA	vmconst<>+5272(SB)/8, $0x7e8000007e800000
+DATA	vmconst<>+5280(SB)/8, $0x4080000040800000
+DATA	vmconst<>+5288(SB)/8, $0x4080000040800000
+GLOBL	vmconst<>(SB), RODATA|NOPTR, $5296

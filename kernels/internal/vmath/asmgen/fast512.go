@@ -294,6 +294,10 @@ const (
 	mantThreeQuartersThree = 0x03
 )
 
+// mantAbs is VGETMANTPD/PS's sign control for a positive result (|x|'s
+// significand), added to an interval.
+const mantAbs = 0x04
+
 // getMantIn is x's significand scaled into the interval (mantOneTwo or
 // mantThreeQuartersThree), x's sign kept.
 func getMantIn(k lang, x Op, interval uint8) Op {
@@ -372,10 +376,18 @@ func positiveNormal(k lang, x Op) Op {
 // notPositiveNormal is the mask of x's lanes of any other class than
 // positive normal (VFPCLASSPD/PS with immediate 0xff), for a mask that
 // excludes them by one KANDNW.
-func notPositiveNormal(k lang, x Op) Op {
-	w := wideKern(k, "notPositiveNormal")
+func notPositiveNormal(k lang, x Op) Op { return fpClass(k, x, 0xff) }
+
+// notNormal is the mask of x's lanes that are not normal numbers of
+// either sign (NaN, ±0, ±Inf, subnormal: VFPCLASSPD/PS's immediate 0xbf,
+// 0xff less the negative finite class).
+func notNormal(k lang, x Op) Op { return fpClass(k, x, 0xbf) }
+
+// fpClass is VFPCLASSPD/PS of x with the classes of imm: an opmask.
+func fpClass(k lang, x Op, imm uint8) Op {
+	w := wideKern(k, "fpClass")
 	bad := w.c.K()
-	w.pd(w.c.VFPCLASSPDZ, w.c.VFPCLASSPSZ, operand.U8(0xff), w.reg(x), bad)
+	w.pd(w.c.VFPCLASSPDZ, w.c.VFPCLASSPSZ, operand.U8(imm), w.reg(x), bad)
 	return bad
 }
 

@@ -167,6 +167,12 @@ func TestFits(t *testing.T) {
 			return (2*math.Atanh(s) - 2*s) / (s * w)
 		}, 0, powLogW, 0x1p-36},
 		{"float32 pow's exp", powF32P, expm1Tail, viaSquare(math.Expm1), -powExpR, powExpR, 0x1p-36},
+		// log1p r = r - r²/2 + r³·Q(r): Q's error times r³ must stay below
+		// 2^-63 of r (pow's log pair), so error·r below 2^-58 where |r| ≤ 1/30.
+		{"AVX-512 pow's log", powLogQ, log1pTail3, func(r float64) float64 {
+			return (math.Log1p(r) - r + r*r/2) / (r * r * r)
+		}, -logTableR, logTableR, 0x1p-58},
+		{"AVX-512 float32 pow's exp", powFast32ExpP, expm1Tail, viaSquare(math.Expm1), -expFastR, expFastR, 0x1p-30},
 	} {
 		worst := 0.0
 		for i := 0; i <= 5000; i++ {

@@ -186,8 +186,9 @@ var powF32P = polyFit(expm1Tail, -powExpR, powExpR, 6)
 // r²·P(r)) with r = z - n·ln2 in two parts (about 2^-40): the float32
 // result, rounded once from it, is the reference's but where the float64
 // value lies within 2^-40 of a float32 rounding boundary (then an ulp
-// off). The special cases and the domain are powDD's, over float64: a
-// float32 subnormal is a normal float64, so in it.
+// off). The special cases and the domain are powDD's, over float64 (a
+// float32 subnormal is a normal float64, so in it), less the results
+// below the normal float32 range (powF32MinZ).
 func powF32(k lang, x, y Op) (r, ok Op) {
 	ax := k.and(x, k.u(absMask))
 	kk, f := splitSqrt2(k, ax, lt)
@@ -200,5 +201,13 @@ func powF32(k lang, x, y Op) (r, ok Op) {
 	rr := k.fnma(n, k.f(logLn2Lo), k.fnma(n, k.f(logLn2Hi), z))
 	e := k.add(k.fma(k.mul(rr, rr), k.horner(rr, powF32P...), rr), k.f(1))
 	r = k.addI(e, k.shl(t, 52))
-	return powSpecials(k, x, y, z, r)
+	r, ok = powSpecials(k, x, y, z, r)
+	return r, k.mAnd(ok, k.cmp(ge, z, k.f(powF32MinZ)))
 }
+
+// powF32MinZ bounds y·log|x| below for the float32 kernels: from it the
+// result is a normal float32 (e^-87.3 is above 2^-126). Below, the
+// float64 value is rounded to a float32 subnormal or 0, where it could
+// fall on the other side of a tie (2^-150 exactly, which is 0): those
+// lanes are out, the reference rounds them. (NaN z is out too.)
+const powF32MinZ = -87.3
