@@ -248,9 +248,9 @@
 // scalar.Pow computes e^(y·log x) in double-double arithmetic: within a
 // hair of half an ulp of the true value (internal/scalar's
 // TestPowAccuracy holds it to 0.502 ulp against 256-bit arithmetic), as
-// glibc's pow that NumPy calls and CUDA's. Every vector level (AVX2,
-// AVX-512, NEON; asmgen/pow.go, one description) computes it with a
-// kernel of its own, table-free and with one division, held to the rule:
+// glibc's pow that NumPy calls and CUDA's. Every vector level computes
+// it with a kernel of its own, held to the rule. AVX2 and NEON share one
+// description (asmgen/pow.go), table-free and with one division:
 //
 //   - float64 (powDD): log|x| as a pair hi + lo to about 2^-66 relative:
 //     |x| = 2^k·(1+f) with 1+f in [√½, √2), s = f/(2+f) as a pair (the
@@ -268,11 +268,33 @@
 //     halves of a float32 vector: within 1 ulp of the reference (where the
 //     float64 value lies within 2^-40 of a float32 rounding boundary).
 //
-// The fast domain is a finite normal base (either sign; a negative base
-// needs an integral exponent, whose parity gives the sign, and gives NaN
-// otherwise) and |y·log|x|| ≤ 707 (a normal result); y = 0 and x = 1 give
-// 1 for every other operand. Zeros, infinities, NaN, subnormal float64
-// bases and results past the normal range go to the reference. A scalar
+// AVX-512 has the table log's and the table e^'s sixteen-entry lookups
+// (VPERMI2PD) and uses them instead (asmgen/powfast.go), with no
+// division:
+//
+//   - float64 (powFast64): |x| = 2^e·m with m in [3/4, 3/2) (VGETMANTPD,
+//     which also drops the sign), the cell's inverse, m·inv = 1 + r + pe
+//     (p = m·inv rounded, pe its error by an FMA, r = p - 1 exact), and
+//     log|x| = e·ln2 + log(1/inv) + r - r²/2 + r³·Q(r) + pe·(1 - r + r²)
+//     (Q of degree 8) with e·ln2 + log(1/inv), r and -r²/2 (a pair) summed
+//     exactly: a pair to about 2^-63 relative. y·log|x| as a pair; e^ of
+//     it by the table e^ (n = rint(16z/ln2), the low part of z added to
+//     the exact part of the reduced argument, 2^(j/16) as a pair) and
+//     VSCALEFPD. Within 1 ulp of the reference over the sweeps.
+//   - float32 (powFast32): the table log in plain float64 (r by one FMA,
+//     the float32 log1p's degree-3 polynomial: about 2^-36), the table e^
+//     with a degree-2 polynomial (about 2^-36): within 1 ulp.
+//
+// A negative base's sign and NaN are put on only in the vectors that have
+// one (ifAny). The fast domain is a finite normal base (either sign; a
+// negative base needs an integral exponent, whose parity gives the sign,
+// and gives NaN otherwise) and |y·log|x|| ≤ 707 (a normal float64
+// result); for float32, y·log|x| ≥ -87.3 (a normal float32 result: below,
+// the float64 value rounded to a float32 subnormal could fall on the
+// wrong side of a tie, 2^-150 being 0), the overflow side capped instead
+// at AVX-512. y = 0 and x = 1 give 1 for every other operand. Zeros,
+// infinities, NaN, subnormal float64 bases and results past those ranges
+// go to the reference. A scalar
 // exponent of 0, 1, 2, -1 or 1/2 (PowScalar64, PowScalar32) is a loop of
 // its own instead: 1, x, x·x, 1/x or √x, one rounding each, the
 // reference's bits (scalar.PowSpecialExponent).
