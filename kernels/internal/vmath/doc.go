@@ -281,18 +281,24 @@
 //     it by the table e^ (n = rint(16z/ln2), the low part of z added to
 //     the exact part of the reduced argument, 2^(j/16) as a pair) and
 //     VSCALEFPD. Within 1 ulp of the reference over the sweeps.
-//   - float32 (powFast32): the table log in plain float64 (r by one FMA,
-//     the float32 log1p's degree-3 polynomial: about 2^-36), the table e^
-//     with a degree-2 polynomial (about 2^-36): within 1 ulp.
+//   - float32 (powFast32): in float32 lanes, sixteen at a time, with
+//     float-float pairs where float32 falls short: log2|x| = e + T +
+//     K·log1p(r + pe) as above (K = 1/ln2 split, T = log2(1/inv) a multiple
+//     of 2^-16 and the rest), e + T.hi, K.hi·r and -(K.hi/2)·r² summed
+//     exactly, the rest (r³·Q3(r), pe·K·(1 - r + r²), the errors) in the
+//     low part: about 2^-33 relative. y·log2|x| as a pair, 2^t by the
+//     float32 table of 2^(j/16) (a pair) and VSCALEFPS. Within 1 ulp
+//     (TestPowFloat32Range: 2^24 operands over the whole float32 range
+//     with LAZE_VMATH_EXHAUSTIVE=1).
 //
 // A negative base's sign and NaN are put on only in the vectors that have
 // one (ifAny). The fast domain is a finite normal base (either sign; a
 // negative base needs an integral exponent, whose parity gives the sign,
 // and gives NaN otherwise) and |y·log|x|| ≤ 707 (a normal float64
-// result); for float32, y·log|x| ≥ -87.3 (a normal float32 result: below,
-// the float64 value rounded to a float32 subnormal could fall on the
-// wrong side of a tie, 2^-150 being 0), the overflow side capped instead
-// at AVX-512. y = 0 and x = 1 give 1 for every other operand. Zeros,
+// result); for float32, y·log|x| ≥ -87.3 (y·log2|x| ≥ -125.9 at AVX-512:
+// a normal float32 result; below, the value rounded to a float32
+// subnormal could fall on the wrong side of a tie, 2^-150 being 0), and at
+// AVX-512 +Inf above y·log2|x| = 128.5. y = 0 and x = 1 give 1 for every other operand. Zeros,
 // infinities, NaN, subnormal float64 bases and results past those ranges
 // go to the reference. A scalar
 // exponent of 0, 1, 2, -1 or 1/2 (PowScalar64, PowScalar32) is a loop of

@@ -306,7 +306,7 @@ func powInputs(n int) (xs, ys []float64) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for k := 0; k < n; k++ {
 		var x, y float64
-		switch k % 6 {
+		switch k % 7 {
 		case 0: // random bits
 			x, y = math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
 		case 1: // moderate results
@@ -327,6 +327,12 @@ func powInputs(n int) (xs, ys []float64) {
 				x = 1 + (r.Float64()*2-1)*0.05
 			}
 			y = (r.Float64()*2 - 1) * 707 / math.Log(x)
+		case 6: // the same for float32's range, |y·log x| up to 89
+			x = math.Exp(r.Float64()*8 - 4)
+			if r.IntN(2) == 0 {
+				x = 1 + (r.Float64()*2-1)*0.05
+			}
+			y = (r.Float64()*2 - 1) * 89 / math.Log(x)
 		}
 		xs, ys = append(xs, x), append(ys, y)
 	}

@@ -3365,7 +3365,7 @@ done131:
 	RET
 
 // func pow32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F, MMX+
+// Requires: AVX, AVX512F, MMX+
 TEXT ·pow32AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3381,148 +3381,111 @@ loop134:
 	VMOVUPS      (DX)(SI*4), Z0
 	PREFETCHT0   2048(BX)(SI*4)
 	VMOVUPS      (BX)(SI*4), Z1
-	VCVTPS2PD    Y0, Z2
-	VCVTPS2PD    Y1, Z3
-	VGETMANTPD   $0x07, Z2, Z4
-	VGETEXPPD    Z2, Z5
-	VGETEXPPD    Z4, Z6
-	VSUBPD       Z6, Z5, Z5
-	VMOVUPS      Z4, Z6
-	VBROADCASTSD vmconst<>+448(SB), Z12
-	VFMADD213PD.BCST vmconst<>+24(SB), Z12, Z6
-	VMOVUPS      vmconst<>+456(SB), Z12
-	VMOVUPS      Z6, Z13
-	VPERMI2PD    vmconst<>+520(SB), Z12, Z13
-	VFMADD213PD.BCST vmconst<>+584(SB), Z13, Z4
-	VMOVUPS      vmconst<>+592(SB), Z12
-	VPERMI2PD    vmconst<>+656(SB), Z12, Z6
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z5, Z6
-	VMULPD       Z4, Z4, Z5
-	VMOVUPS      Z4, Z12
-	VBROADCASTSD vmconst<>+3544(SB), Z13
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z13, Z12
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z4, Z12
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z4, Z12
-	VFMADD231PD  Z12, Z5, Z4
-	VADDPD       Z4, Z6, Z4
-	VMULPD       Z4, Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
-	VFPCLASSPDZ  $0xbf, Z2, K2
-	KANDNW       K1, K2, K1
-	VMINPD.BCST vmconst<>+3584(SB), Z4, Z4
-	VMOVUPS      Z4, Z5
-	VBROADCASTSD vmconst<>+16(SB), Z6
-	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z6
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z6, Z4
-	VMULPD       Z4, Z4, Z12
-	VMOVUPS      Z4, Z13
-	VBROADCASTSD vmconst<>+3600(SB), Z14
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z14, Z13
-	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z13
-	VFMADD231PD  Z13, Z12, Z4
-	VMOVUPS      vmconst<>+48(SB), Z12
-	VPERMI2PD    vmconst<>+112(SB), Z12, Z5
-	VMOVUPS      Z5, Z12
-	VFMADD231PD  Z4, Z5, Z12
-	VMULPD.BCST vmconst<>+1360(SB), Z6, Z4
-	VSCALEFPD    Z4, Z12, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VGETMANTPS   $0x07, Z0, Z2
+	VGETEXPPS    Z0, Z3
+	VGETEXPPS    Z2, Z4
+	VSUBPS       Z4, Z3, Z3
+	VMOVUPS      Z2, Z4
+	VBROADCASTSS vmconst<>+928(SB), Z8
+	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z4
+	VPERMPS      vmconst<>+944(SB), Z4, Z8
+	VMULPS       Z8, Z2, Z9
+	VMOVUPS      Z9, Z10
+	VFMSUB231PS  Z8, Z2, Z10
+	VSUBPS.BCST vmconst<>+440(SB), Z9, Z2
+	VMULPS.BCST vmconst<>+368(SB), Z2, Z8
+	VMULPS       Z2, Z2, Z9
+	VMULPS.BCST vmconst<>+1960(SB), Z9, Z11
+	VPERMPS      vmconst<>+1968(SB), Z4, Z12
+	VADDPS       Z12, Z3, Z3
+	VADDPS       Z8, Z3, Z12
+	VADDPS       Z11, Z12, Z13
+	VMOVUPS      Z8, Z14
+	VFMSUB231PS.BCST vmconst<>+368(SB), Z2, Z14
+	VMOVUPS      Z11, Z15
+	VFMSUB231PS.BCST vmconst<>+1960(SB), Z9, Z15
+	VADDPS       Z15, Z14, Z14
+	VSUBPS       Z12, Z3, Z3
+	VADDPS       Z8, Z3, Z3
+	VSUBPS       Z13, Z12, Z8
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z8, Z3, Z3
+	VADDPS       Z3, Z14, Z3
+	VFMADD231PS.BCST vmconst<>+3544(SB), Z9, Z3
+	VFMADD231PS.BCST vmconst<>+1928(SB), Z2, Z3
+	VMOVUPS      Z9, Z8
+	VFMSUB231PS  Z2, Z2, Z8
+	VFMADD231PS.BCST vmconst<>+1960(SB), Z8, Z3
+	VMULPS       Z2, Z9, Z8
+	VMOVUPS      Z2, Z9
+	VBROADCASTSS vmconst<>+3552(SB), Z11
+	VFMADD213PS.BCST vmconst<>+1936(SB), Z11, Z9
+	VFMADD213PS.BCST vmconst<>+3560(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+1952(SB), Z2, Z9
+	VFMADD231PS  Z9, Z8, Z3
+	VMOVUPS      Z2, Z8
+	VBROADCASTSS vmconst<>+368(SB), Z9
+	VFMADD213PS.BCST vmconst<>+3568(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+368(SB), Z2, Z8
+	VPERMPS      vmconst<>+1864(SB), Z4, Z2
+	VADDPS       Z2, Z3, Z2
+	VFMADD231PS  Z8, Z10, Z2
+	VADDPS       Z2, Z13, Z3
+	VSUBPS       Z3, Z13, Z4
+	VADDPS       Z2, Z4, Z2
+	VMULPS       Z3, Z1, Z4
+	VMOVUPS      Z4, Z8
+	VFMSUB231PS  Z3, Z1, Z8
+	VMOVUPS      Z8, Z3
+	VFMADD231PS  Z2, Z1, Z3
+	VCMPPS.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
+	VCMPPS.BCST $0x11, vmconst<>+2904(SB), Z4, K2
+	KANDW        K2, K1, K1
 	VMOVUPS      Z4, Z2
+	VBROADCASTSS vmconst<>+3584(SB), Z8
+	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z2
+	VSUBPS.BCST vmconst<>+936(SB), Z2, Z8
+	VMOVUPS      Z4, Z9
+	VFNMADD231PS.BCST vmconst<>+3592(SB), Z8, Z9
+	VADDPS       Z3, Z9, Z3
+	VMOVUPS      Z3, Z9
+	VBROADCASTSS vmconst<>+3600(SB), Z10
+	VFMADD213PS.BCST vmconst<>+3608(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+3616(SB), Z3, Z9
+	VFMADD213PS.BCST vmconst<>+2200(SB), Z3, Z9
+	VMULPS       Z9, Z3, Z3
+	VPERMPS      vmconst<>+3624(SB), Z2, Z9
+	VPERMPS      vmconst<>+3688(SB), Z2, Z2
+	VFMADD231PS  Z3, Z9, Z2
+	VADDPS       Z2, Z9, Z2
+	VMULPS.BCST vmconst<>+3592(SB), Z8, Z3
+	VSCALEFPS    Z3, Z2, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+3752(SB), Z4, K2
+	VBLENDMPS.BCST vmconst<>+2904(SB), Z2, K2, Z5
+	VCMPPS.BCST $0x11, vmconst<>+1632(SB), Z0, K2
+	VMOVUPS      Z5, Z2
 	KORTESTW     K2, K2
 	JZ           ifdone137
-	VRNDSCALEPD  $0x03, Z3, Z2
-	VCMPPD       $0x00, Z3, Z2, K3
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
-	VRNDSCALEPD  $0x03, Z2, Z3
-	VCMPPD       $0x04, Z2, Z3, K4
+	VRNDSCALEPS  $0x03, Z1, Z2
+	VCMPPS       $0x00, Z1, Z2, K3
+	VMULPS.BCST vmconst<>+432(SB), Z1, Z2
+	VRNDSCALEPS  $0x03, Z2, Z3
+	VCMPPS       $0x04, Z2, Z3, K4
 	KANDW        K4, K3, K4
 	KANDW        K4, K2, K4
-	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
-	VBLENDMPD    Z2, Z4, K4, Z7
+	VPXORD.BCST vmconst<>+1296(SB), Z5, Z2
+	VBLENDMPS    Z2, Z5, K4, Z6
 	KANDNW       K2, K3, K2
-	VBLENDMPD.BCST vmconst<>+3536(SB), Z7, K2, Z8
-	VMOVUPS      Z8, Z2
+	VBLENDMPS.BCST vmconst<>+3760(SB), Z6, K2, Z7
+	VMOVUPS      Z7, Z2
 
 ifdone137:
-	VCVTPD2PS     Z2, Y9
-	KMOVW         K1, DI
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VEXTRACTF64X4 $0x01, Z1, Y3
-	VCVTPS2PD     Y3, Z3
-	VGETMANTPD    $0x07, Z2, Z4
-	VGETEXPPD     Z2, Z5
-	VGETEXPPD     Z4, Z6
-	VSUBPD        Z6, Z5, Z5
-	VMOVUPS       Z4, Z6
-	VBROADCASTSD vmconst<>+448(SB), Z12
-	VFMADD213PD.BCST vmconst<>+24(SB), Z12, Z6
-	VMOVUPS       vmconst<>+456(SB), Z12
-	VMOVUPS       Z6, Z13
-	VPERMI2PD     vmconst<>+520(SB), Z12, Z13
-	VFMADD213PD.BCST vmconst<>+584(SB), Z13, Z4
-	VMOVUPS       vmconst<>+592(SB), Z12
-	VPERMI2PD     vmconst<>+656(SB), Z12, Z6
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z5, Z6
-	VMULPD        Z4, Z4, Z5
-	VMOVUPS       Z4, Z12
-	VBROADCASTSD vmconst<>+3544(SB), Z13
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z13, Z12
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z4, Z12
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z4, Z12
-	VFMADD231PD   Z12, Z5, Z4
-	VADDPD        Z4, Z6, Z4
-	VMULPD        Z4, Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
-	VFPCLASSPDZ   $0xbf, Z2, K2
-	KANDNW        K1, K2, K1
-	VMINPD.BCST vmconst<>+3584(SB), Z4, Z4
-	VMOVUPS       Z4, Z5
-	VBROADCASTSD vmconst<>+16(SB), Z6
-	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z6
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z6, Z4
-	VMULPD        Z4, Z4, Z12
-	VMOVUPS       Z4, Z13
-	VBROADCASTSD vmconst<>+3600(SB), Z14
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z14, Z13
-	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z13
-	VFMADD231PD   Z13, Z12, Z4
-	VMOVUPS       vmconst<>+48(SB), Z12
-	VPERMI2PD     vmconst<>+112(SB), Z12, Z5
-	VMOVUPS       Z5, Z12
-	VFMADD231PD   Z4, Z5, Z12
-	VMULPD.BCST vmconst<>+1360(SB), Z6, Z4
-	VSCALEFPD     Z4, Z12, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
-	VMOVUPS       Z4, Z2
-	KORTESTW      K2, K2
-	JZ            ifdone138
-	VRNDSCALEPD   $0x03, Z3, Z2
-	VCMPPD        $0x00, Z3, Z2, K3
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
-	VRNDSCALEPD   $0x03, Z2, Z3
-	VCMPPD        $0x04, Z2, Z3, K4
-	KANDW         K4, K3, K4
-	KANDW         K4, K2, K4
-	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
-	VBLENDMPD     Z2, Z4, K4, Z10
-	KANDNW        K2, K3, K2
-	VBLENDMPD.BCST vmconst<>+3536(SB), Z10, K2, Z11
-	VMOVUPS       Z11, Z2
-
-ifdone138:
-	VCVTPD2PS    Z2, Y2
-	KMOVW        K1, R8
-	VINSERTF64X4 $0x01, Y2, Z9, Z2
-	SHLQ         $0x08, R8
-	ORQ          R8, DI
-	VMOVUPS      Z2, (AX)(SI*4)
-	ADDQ         $0x10, SI
-	XORQ         $0x0000ffff, DI
-	JNZ          out136
-	JMP          loop134
+	VMOVUPS Z2, (AX)(SI*4)
+	KMOVW   K1, DI
+	ADDQ    $0x10, SI
+	XORQ    $0x0000ffff, DI
+	JNZ     out136
+	JMP     loop134
 
 out136:
 	MOVQ    xs+72(FP), AX
@@ -3550,9 +3513,9 @@ TEXT ·powScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop139:
+loop138:
 	CMPQ         BX, CX
-	JAE          done140
+	JAE          done139
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
@@ -3648,7 +3611,7 @@ loop139:
 	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
 	VMOVUPS      Z2, Z3
 	KORTESTW     K2, K2
-	JZ           ifdone142
+	JZ           ifdone141
 	VRNDSCALEPD  $0x03, Z1, Z3
 	VCMPPD       $0x00, Z1, Z3, K3
 	VMULPD.BCST vmconst<>+336(SB), Z1, Z1
@@ -3662,15 +3625,15 @@ loop139:
 	VBLENDMPD.BCST vmconst<>+3536(SB), Z5, K2, Z6
 	VMOVUPS      Z6, Z3
 
-ifdone142:
+ifdone141:
 	VMOVUPS Z3, (AX)(BX*8)
 	KMOVW   K1, SI
 	ADDQ    $0x08, BX
 	XORQ    $0xff, SI
-	JNZ     out141
-	JMP     loop139
+	JNZ     out140
+	JMP     loop138
 
-out141:
+out140:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3678,7 +3641,7 @@ out141:
 	VZEROUPPER
 	RET
 
-done140:
+done139:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3686,7 +3649,7 @@ done140:
 	RET
 
 // func powScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F, MMX+
+// Requires: AVX, AVX512F, MMX+
 TEXT ·powScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3694,156 +3657,119 @@ TEXT ·powScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop143:
+loop142:
 	CMPQ         BX, CX
-	JAE          done144
+	JAE          done143
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VBROADCASTSS y+48(FP), Z1
-	VCVTPS2PD    Y0, Z2
-	VCVTPS2PD    Y1, Z3
-	VGETMANTPD   $0x07, Z2, Z4
-	VGETEXPPD    Z2, Z5
-	VGETEXPPD    Z4, Z6
-	VSUBPD       Z6, Z5, Z5
-	VMOVUPS      Z4, Z6
-	VBROADCASTSD vmconst<>+448(SB), Z12
-	VFMADD213PD.BCST vmconst<>+24(SB), Z12, Z6
-	VMOVUPS      vmconst<>+456(SB), Z12
-	VMOVUPS      Z6, Z13
-	VPERMI2PD    vmconst<>+520(SB), Z12, Z13
-	VFMADD213PD.BCST vmconst<>+584(SB), Z13, Z4
-	VMOVUPS      vmconst<>+592(SB), Z12
-	VPERMI2PD    vmconst<>+656(SB), Z12, Z6
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z5, Z6
-	VMULPD       Z4, Z4, Z5
-	VMOVUPS      Z4, Z12
-	VBROADCASTSD vmconst<>+3544(SB), Z13
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z13, Z12
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z4, Z12
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z4, Z12
-	VFMADD231PD  Z12, Z5, Z4
-	VADDPD       Z4, Z6, Z4
-	VMULPD       Z4, Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
-	VFPCLASSPDZ  $0xbf, Z2, K2
-	KANDNW       K1, K2, K1
-	VMINPD.BCST vmconst<>+3584(SB), Z4, Z4
-	VMOVUPS      Z4, Z5
-	VBROADCASTSD vmconst<>+16(SB), Z6
-	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z6
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z6, Z4
-	VMULPD       Z4, Z4, Z12
-	VMOVUPS      Z4, Z13
-	VBROADCASTSD vmconst<>+3600(SB), Z14
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z14, Z13
-	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z13
-	VFMADD231PD  Z13, Z12, Z4
-	VMOVUPS      vmconst<>+48(SB), Z12
-	VPERMI2PD    vmconst<>+112(SB), Z12, Z5
-	VMOVUPS      Z5, Z12
-	VFMADD231PD  Z4, Z5, Z12
-	VMULPD.BCST vmconst<>+1360(SB), Z6, Z4
-	VSCALEFPD    Z4, Z12, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VGETMANTPS   $0x07, Z0, Z2
+	VGETEXPPS    Z0, Z3
+	VGETEXPPS    Z2, Z4
+	VSUBPS       Z4, Z3, Z3
+	VMOVUPS      Z2, Z4
+	VBROADCASTSS vmconst<>+928(SB), Z8
+	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z4
+	VPERMPS      vmconst<>+944(SB), Z4, Z8
+	VMULPS       Z8, Z2, Z9
+	VMOVUPS      Z9, Z10
+	VFMSUB231PS  Z8, Z2, Z10
+	VSUBPS.BCST vmconst<>+440(SB), Z9, Z2
+	VMULPS.BCST vmconst<>+368(SB), Z2, Z8
+	VMULPS       Z2, Z2, Z9
+	VMULPS.BCST vmconst<>+1960(SB), Z9, Z11
+	VPERMPS      vmconst<>+1968(SB), Z4, Z12
+	VADDPS       Z12, Z3, Z3
+	VADDPS       Z8, Z3, Z12
+	VADDPS       Z11, Z12, Z13
+	VMOVUPS      Z8, Z14
+	VFMSUB231PS.BCST vmconst<>+368(SB), Z2, Z14
+	VMOVUPS      Z11, Z15
+	VFMSUB231PS.BCST vmconst<>+1960(SB), Z9, Z15
+	VADDPS       Z15, Z14, Z14
+	VSUBPS       Z12, Z3, Z3
+	VADDPS       Z8, Z3, Z3
+	VSUBPS       Z13, Z12, Z8
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z8, Z3, Z3
+	VADDPS       Z3, Z14, Z3
+	VFMADD231PS.BCST vmconst<>+3544(SB), Z9, Z3
+	VFMADD231PS.BCST vmconst<>+1928(SB), Z2, Z3
+	VMOVUPS      Z9, Z8
+	VFMSUB231PS  Z2, Z2, Z8
+	VFMADD231PS.BCST vmconst<>+1960(SB), Z8, Z3
+	VMULPS       Z2, Z9, Z8
+	VMOVUPS      Z2, Z9
+	VBROADCASTSS vmconst<>+3552(SB), Z11
+	VFMADD213PS.BCST vmconst<>+1936(SB), Z11, Z9
+	VFMADD213PS.BCST vmconst<>+3560(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+1952(SB), Z2, Z9
+	VFMADD231PS  Z9, Z8, Z3
+	VMOVUPS      Z2, Z8
+	VBROADCASTSS vmconst<>+368(SB), Z9
+	VFMADD213PS.BCST vmconst<>+3568(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+368(SB), Z2, Z8
+	VPERMPS      vmconst<>+1864(SB), Z4, Z2
+	VADDPS       Z2, Z3, Z2
+	VFMADD231PS  Z8, Z10, Z2
+	VADDPS       Z2, Z13, Z3
+	VSUBPS       Z3, Z13, Z4
+	VADDPS       Z2, Z4, Z2
+	VMULPS       Z3, Z1, Z4
+	VMOVUPS      Z4, Z8
+	VFMSUB231PS  Z3, Z1, Z8
+	VMOVUPS      Z8, Z3
+	VFMADD231PS  Z2, Z1, Z3
+	VCMPPS.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
+	VCMPPS.BCST $0x11, vmconst<>+2904(SB), Z4, K2
+	KANDW        K2, K1, K1
 	VMOVUPS      Z4, Z2
+	VBROADCASTSS vmconst<>+3584(SB), Z8
+	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z2
+	VSUBPS.BCST vmconst<>+936(SB), Z2, Z8
+	VMOVUPS      Z4, Z9
+	VFNMADD231PS.BCST vmconst<>+3592(SB), Z8, Z9
+	VADDPS       Z3, Z9, Z3
+	VMOVUPS      Z3, Z9
+	VBROADCASTSS vmconst<>+3600(SB), Z10
+	VFMADD213PS.BCST vmconst<>+3608(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+3616(SB), Z3, Z9
+	VFMADD213PS.BCST vmconst<>+2200(SB), Z3, Z9
+	VMULPS       Z9, Z3, Z3
+	VPERMPS      vmconst<>+3624(SB), Z2, Z9
+	VPERMPS      vmconst<>+3688(SB), Z2, Z2
+	VFMADD231PS  Z3, Z9, Z2
+	VADDPS       Z2, Z9, Z2
+	VMULPS.BCST vmconst<>+3592(SB), Z8, Z3
+	VSCALEFPS    Z3, Z2, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+3752(SB), Z4, K2
+	VBLENDMPS.BCST vmconst<>+2904(SB), Z2, K2, Z5
+	VCMPPS.BCST $0x11, vmconst<>+1632(SB), Z0, K2
+	VMOVUPS      Z5, Z2
 	KORTESTW     K2, K2
-	JZ           ifdone146
-	VRNDSCALEPD  $0x03, Z3, Z2
-	VCMPPD       $0x00, Z3, Z2, K3
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
-	VRNDSCALEPD  $0x03, Z2, Z3
-	VCMPPD       $0x04, Z2, Z3, K4
+	JZ           ifdone145
+	VRNDSCALEPS  $0x03, Z1, Z2
+	VCMPPS       $0x00, Z1, Z2, K3
+	VMULPS.BCST vmconst<>+432(SB), Z1, Z1
+	VRNDSCALEPS  $0x03, Z1, Z2
+	VCMPPS       $0x04, Z1, Z2, K4
 	KANDW        K4, K3, K4
 	KANDW        K4, K2, K4
-	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
-	VBLENDMPD    Z2, Z4, K4, Z7
+	VPXORD.BCST vmconst<>+1296(SB), Z5, Z1
+	VBLENDMPS    Z1, Z5, K4, Z6
 	KANDNW       K2, K3, K2
-	VBLENDMPD.BCST vmconst<>+3536(SB), Z7, K2, Z8
-	VMOVUPS      Z8, Z2
+	VBLENDMPS.BCST vmconst<>+3760(SB), Z6, K2, Z7
+	VMOVUPS      Z7, Z2
 
-ifdone146:
-	VCVTPD2PS     Z2, Y9
-	KMOVW         K1, SI
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VCVTPS2PD     Y2, Z2
-	VEXTRACTF64X4 $0x01, Z1, Y1
-	VCVTPS2PD     Y1, Z1
-	VGETMANTPD    $0x07, Z2, Z3
-	VGETEXPPD     Z2, Z4
-	VGETEXPPD     Z3, Z5
-	VSUBPD        Z5, Z4, Z4
-	VMOVUPS       Z3, Z5
-	VBROADCASTSD vmconst<>+448(SB), Z6
-	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z5
-	VMOVUPS       vmconst<>+456(SB), Z6
-	VMOVUPS       Z5, Z12
-	VPERMI2PD     vmconst<>+520(SB), Z6, Z12
-	VFMADD213PD.BCST vmconst<>+584(SB), Z12, Z3
-	VMOVUPS       vmconst<>+592(SB), Z6
-	VPERMI2PD     vmconst<>+656(SB), Z6, Z5
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z4, Z5
-	VMULPD        Z3, Z3, Z4
-	VMOVUPS       Z3, Z6
-	VBROADCASTSD vmconst<>+3544(SB), Z12
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z12, Z6
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z3, Z6
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z3, Z6
-	VFMADD231PD   Z6, Z4, Z3
-	VADDPD        Z3, Z5, Z3
-	VMULPD        Z3, Z1, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z3, K1
-	VFPCLASSPDZ   $0xbf, Z2, K2
-	KANDNW        K1, K2, K1
-	VMINPD.BCST vmconst<>+3584(SB), Z3, Z3
-	VMOVUPS       Z3, Z4
-	VBROADCASTSD vmconst<>+16(SB), Z5
-	VFMADD213PD.BCST vmconst<>+24(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+24(SB), Z4, Z5
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z5, Z3
-	VMULPD        Z3, Z3, Z6
-	VMOVUPS       Z3, Z12
-	VBROADCASTSD vmconst<>+3600(SB), Z13
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z13, Z12
-	VFMADD213PD.BCST vmconst<>+336(SB), Z3, Z12
-	VFMADD231PD   Z12, Z6, Z3
-	VMOVUPS       vmconst<>+48(SB), Z6
-	VPERMI2PD     vmconst<>+112(SB), Z6, Z4
-	VMOVUPS       Z4, Z6
-	VFMADD231PD   Z3, Z4, Z6
-	VMULPD.BCST vmconst<>+1360(SB), Z5, Z3
-	VSCALEFPD     Z3, Z6, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
-	VMOVUPS       Z3, Z2
-	KORTESTW      K2, K2
-	JZ            ifdone147
-	VRNDSCALEPD   $0x03, Z1, Z2
-	VCMPPD        $0x00, Z1, Z2, K3
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z1
-	VRNDSCALEPD   $0x03, Z1, Z2
-	VCMPPD        $0x04, Z1, Z2, K4
-	KANDW         K4, K3, K4
-	KANDW         K4, K2, K4
-	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z1
-	VBLENDMPD     Z1, Z3, K4, Z10
-	KANDNW        K2, K3, K2
-	VBLENDMPD.BCST vmconst<>+3536(SB), Z10, K2, Z11
-	VMOVUPS       Z11, Z2
+ifdone145:
+	VMOVUPS Z2, (AX)(BX*4)
+	KMOVW   K1, SI
+	ADDQ    $0x10, BX
+	XORQ    $0x0000ffff, SI
+	JNZ     out144
+	JMP     loop142
 
-ifdone147:
-	VCVTPD2PS    Z2, Y1
-	KMOVW        K1, DI
-	VINSERTF64X4 $0x01, Y1, Z9, Z1
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	VMOVUPS      Z1, (AX)(BX*4)
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out145
-	JMP          loop143
-
-out145:
+out144:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3851,7 +3777,7 @@ out145:
 	VZEROUPPER
 	RET
 
-done144:
+done143:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -3867,9 +3793,9 @@ TEXT ·scalarPow64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop148:
+loop146:
 	CMPQ         BX, CX
-	JAE          done149
+	JAE          done147
 	VBROADCASTSD x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
@@ -3965,7 +3891,7 @@ loop148:
 	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
 	VMOVUPS      Z2, Z0
 	KORTESTW     K2, K2
-	JZ           ifdone151
+	JZ           ifdone149
 	VRNDSCALEPD  $0x03, Z1, Z0
 	VCMPPD       $0x00, Z1, Z0, K3
 	VMULPD.BCST vmconst<>+336(SB), Z1, Z0
@@ -3979,15 +3905,15 @@ loop148:
 	VBLENDMPD.BCST vmconst<>+3536(SB), Z5, K2, Z6
 	VMOVUPS      Z6, Z0
 
-ifdone151:
+ifdone149:
 	VMOVUPS Z0, (AX)(BX*8)
 	KMOVW   K1, SI
 	ADDQ    $0x08, BX
 	XORQ    $0xff, SI
-	JNZ     out150
-	JMP     loop148
+	JNZ     out148
+	JMP     loop146
 
-out150:
+out148:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -3995,7 +3921,7 @@ out150:
 	VZEROUPPER
 	RET
 
-done149:
+done147:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4003,7 +3929,7 @@ done149:
 	RET
 
 // func scalarPow32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512DQ, AVX512F, MMX+
+// Requires: AVX, AVX512F, MMX+
 TEXT ·scalarPow32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -4011,156 +3937,119 @@ TEXT ·scalarPow32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop152:
+loop150:
 	CMPQ         BX, CX
-	JAE          done153
+	JAE          done151
 	VBROADCASTSS x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z1
-	VCVTPS2PD    Y0, Z2
-	VCVTPS2PD    Y1, Z3
-	VGETMANTPD   $0x07, Z2, Z4
-	VGETEXPPD    Z2, Z5
-	VGETEXPPD    Z4, Z6
-	VSUBPD       Z6, Z5, Z5
-	VMOVUPS      Z4, Z6
-	VBROADCASTSD vmconst<>+448(SB), Z12
-	VFMADD213PD.BCST vmconst<>+24(SB), Z12, Z6
-	VMOVUPS      vmconst<>+456(SB), Z12
-	VMOVUPS      Z6, Z13
-	VPERMI2PD    vmconst<>+520(SB), Z12, Z13
-	VFMADD213PD.BCST vmconst<>+584(SB), Z13, Z4
-	VMOVUPS      vmconst<>+592(SB), Z12
-	VPERMI2PD    vmconst<>+656(SB), Z12, Z6
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z5, Z6
-	VMULPD       Z4, Z4, Z5
-	VMOVUPS      Z4, Z12
-	VBROADCASTSD vmconst<>+3544(SB), Z13
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z13, Z12
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z4, Z12
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z4, Z12
-	VFMADD231PD  Z12, Z5, Z4
-	VADDPD       Z4, Z6, Z4
-	VMULPD       Z4, Z3, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
-	VFPCLASSPDZ  $0xbf, Z2, K2
-	KANDNW       K1, K2, K1
-	VMINPD.BCST vmconst<>+3584(SB), Z4, Z4
-	VMOVUPS      Z4, Z5
-	VBROADCASTSD vmconst<>+16(SB), Z6
-	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z5
-	VSUBPD.BCST vmconst<>+24(SB), Z5, Z6
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z6, Z4
-	VMULPD       Z4, Z4, Z12
-	VMOVUPS      Z4, Z13
-	VBROADCASTSD vmconst<>+3600(SB), Z14
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z14, Z13
-	VFMADD213PD.BCST vmconst<>+336(SB), Z4, Z13
-	VFMADD231PD  Z13, Z12, Z4
-	VMOVUPS      vmconst<>+48(SB), Z12
-	VPERMI2PD    vmconst<>+112(SB), Z12, Z5
-	VMOVUPS      Z5, Z12
-	VFMADD231PD  Z4, Z5, Z12
-	VMULPD.BCST vmconst<>+1360(SB), Z6, Z4
-	VSCALEFPD    Z4, Z12, Z4
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z2, K2
+	VGETMANTPS   $0x07, Z0, Z2
+	VGETEXPPS    Z0, Z3
+	VGETEXPPS    Z2, Z4
+	VSUBPS       Z4, Z3, Z3
+	VMOVUPS      Z2, Z4
+	VBROADCASTSS vmconst<>+928(SB), Z8
+	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z4
+	VPERMPS      vmconst<>+944(SB), Z4, Z8
+	VMULPS       Z8, Z2, Z9
+	VMOVUPS      Z9, Z10
+	VFMSUB231PS  Z8, Z2, Z10
+	VSUBPS.BCST vmconst<>+440(SB), Z9, Z2
+	VMULPS.BCST vmconst<>+368(SB), Z2, Z8
+	VMULPS       Z2, Z2, Z9
+	VMULPS.BCST vmconst<>+1960(SB), Z9, Z11
+	VPERMPS      vmconst<>+1968(SB), Z4, Z12
+	VADDPS       Z12, Z3, Z3
+	VADDPS       Z8, Z3, Z12
+	VADDPS       Z11, Z12, Z13
+	VMOVUPS      Z8, Z14
+	VFMSUB231PS.BCST vmconst<>+368(SB), Z2, Z14
+	VMOVUPS      Z11, Z15
+	VFMSUB231PS.BCST vmconst<>+1960(SB), Z9, Z15
+	VADDPS       Z15, Z14, Z14
+	VSUBPS       Z12, Z3, Z3
+	VADDPS       Z8, Z3, Z3
+	VSUBPS       Z13, Z12, Z8
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z8, Z3, Z3
+	VADDPS       Z3, Z14, Z3
+	VFMADD231PS.BCST vmconst<>+3544(SB), Z9, Z3
+	VFMADD231PS.BCST vmconst<>+1928(SB), Z2, Z3
+	VMOVUPS      Z9, Z8
+	VFMSUB231PS  Z2, Z2, Z8
+	VFMADD231PS.BCST vmconst<>+1960(SB), Z8, Z3
+	VMULPS       Z2, Z9, Z8
+	VMOVUPS      Z2, Z9
+	VBROADCASTSS vmconst<>+3552(SB), Z11
+	VFMADD213PS.BCST vmconst<>+1936(SB), Z11, Z9
+	VFMADD213PS.BCST vmconst<>+3560(SB), Z2, Z9
+	VFMADD213PS.BCST vmconst<>+1952(SB), Z2, Z9
+	VFMADD231PS  Z9, Z8, Z3
+	VMOVUPS      Z2, Z8
+	VBROADCASTSS vmconst<>+368(SB), Z9
+	VFMADD213PS.BCST vmconst<>+3568(SB), Z9, Z8
+	VFMADD213PS.BCST vmconst<>+368(SB), Z2, Z8
+	VPERMPS      vmconst<>+1864(SB), Z4, Z2
+	VADDPS       Z2, Z3, Z2
+	VFMADD231PS  Z8, Z10, Z2
+	VADDPS       Z2, Z13, Z3
+	VSUBPS       Z3, Z13, Z4
+	VADDPS       Z2, Z4, Z2
+	VMULPS       Z3, Z1, Z4
+	VMOVUPS      Z4, Z8
+	VFMSUB231PS  Z3, Z1, Z8
+	VMOVUPS      Z8, Z3
+	VFMADD231PS  Z2, Z1, Z3
+	VCMPPS.BCST $0x1d, vmconst<>+3576(SB), Z4, K1
+	VCMPPS.BCST $0x11, vmconst<>+2904(SB), Z4, K2
+	KANDW        K2, K1, K1
 	VMOVUPS      Z4, Z2
+	VBROADCASTSS vmconst<>+3584(SB), Z8
+	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z2
+	VSUBPS.BCST vmconst<>+936(SB), Z2, Z8
+	VMOVUPS      Z4, Z9
+	VFNMADD231PS.BCST vmconst<>+3592(SB), Z8, Z9
+	VADDPS       Z3, Z9, Z3
+	VMOVUPS      Z3, Z9
+	VBROADCASTSS vmconst<>+3600(SB), Z10
+	VFMADD213PS.BCST vmconst<>+3608(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+3616(SB), Z3, Z9
+	VFMADD213PS.BCST vmconst<>+2200(SB), Z3, Z9
+	VMULPS       Z9, Z3, Z3
+	VPERMPS      vmconst<>+3624(SB), Z2, Z9
+	VPERMPS      vmconst<>+3688(SB), Z2, Z2
+	VFMADD231PS  Z3, Z9, Z2
+	VADDPS       Z2, Z9, Z2
+	VMULPS.BCST vmconst<>+3592(SB), Z8, Z3
+	VSCALEFPS    Z3, Z2, Z2
+	VCMPPS.BCST $0x1e, vmconst<>+3752(SB), Z4, K2
+	VBLENDMPS.BCST vmconst<>+2904(SB), Z2, K2, Z5
+	VCMPPS.BCST $0x11, vmconst<>+1632(SB), Z0, K2
+	VMOVUPS      Z5, Z0
 	KORTESTW     K2, K2
-	JZ           ifdone155
-	VRNDSCALEPD  $0x03, Z3, Z2
-	VCMPPD       $0x00, Z3, Z2, K3
-	VMULPD.BCST vmconst<>+336(SB), Z3, Z2
-	VRNDSCALEPD  $0x03, Z2, Z3
-	VCMPPD       $0x04, Z2, Z3, K4
+	JZ           ifdone153
+	VRNDSCALEPS  $0x03, Z1, Z0
+	VCMPPS       $0x00, Z1, Z0, K3
+	VMULPS.BCST vmconst<>+432(SB), Z1, Z0
+	VRNDSCALEPS  $0x03, Z0, Z2
+	VCMPPS       $0x04, Z0, Z2, K4
 	KANDW        K4, K3, K4
 	KANDW        K4, K2, K4
-	VPXORQ.BCST vmconst<>+1192(SB), Z4, Z2
-	VBLENDMPD    Z2, Z4, K4, Z7
+	VPXORD.BCST vmconst<>+1296(SB), Z5, Z0
+	VBLENDMPS    Z0, Z5, K4, Z6
 	KANDNW       K2, K3, K2
-	VBLENDMPD.BCST vmconst<>+3536(SB), Z7, K2, Z8
-	VMOVUPS      Z8, Z2
+	VBLENDMPS.BCST vmconst<>+3760(SB), Z6, K2, Z7
+	VMOVUPS      Z7, Z0
 
-ifdone155:
-	VCVTPD2PS     Z2, Y9
-	KMOVW         K1, SI
-	VEXTRACTF64X4 $0x01, Z0, Y0
-	VCVTPS2PD     Y0, Z0
-	VEXTRACTF64X4 $0x01, Z1, Y2
-	VCVTPS2PD     Y2, Z2
-	VGETMANTPD    $0x07, Z0, Z3
-	VGETEXPPD     Z0, Z4
-	VGETEXPPD     Z3, Z5
-	VSUBPD        Z5, Z4, Z4
-	VMOVUPS       Z3, Z5
-	VBROADCASTSD vmconst<>+448(SB), Z6
-	VFMADD213PD.BCST vmconst<>+24(SB), Z6, Z5
-	VMOVUPS       vmconst<>+456(SB), Z6
-	VMOVUPS       Z5, Z12
-	VPERMI2PD     vmconst<>+520(SB), Z6, Z12
-	VFMADD213PD.BCST vmconst<>+584(SB), Z12, Z3
-	VMOVUPS       vmconst<>+592(SB), Z6
-	VPERMI2PD     vmconst<>+656(SB), Z6, Z5
-	VFMADD231PD.BCST vmconst<>+2128(SB), Z4, Z5
-	VMULPD        Z3, Z3, Z4
-	VMOVUPS       Z3, Z6
-	VBROADCASTSD vmconst<>+3544(SB), Z12
-	VFMADD213PD.BCST vmconst<>+3552(SB), Z12, Z6
-	VFMADD213PD.BCST vmconst<>+3560(SB), Z3, Z6
-	VFMADD213PD.BCST vmconst<>+3568(SB), Z3, Z6
-	VFMADD231PD   Z6, Z4, Z3
-	VADDPD        Z3, Z5, Z3
-	VMULPD        Z3, Z2, Z3
-	VCMPPD.BCST $0x1d, vmconst<>+3576(SB), Z3, K1
-	VFPCLASSPDZ   $0xbf, Z0, K2
-	KANDNW        K1, K2, K1
-	VMINPD.BCST vmconst<>+3584(SB), Z3, Z3
-	VMOVUPS       Z3, Z4
-	VBROADCASTSD vmconst<>+16(SB), Z5
-	VFMADD213PD.BCST vmconst<>+24(SB), Z5, Z4
-	VSUBPD.BCST vmconst<>+24(SB), Z4, Z5
-	VFNMADD231PD.BCST vmconst<>+3592(SB), Z5, Z3
-	VMULPD        Z3, Z3, Z6
-	VMOVUPS       Z3, Z12
-	VBROADCASTSD vmconst<>+3600(SB), Z13
-	VFMADD213PD.BCST vmconst<>+3608(SB), Z13, Z12
-	VFMADD213PD.BCST vmconst<>+336(SB), Z3, Z12
-	VFMADD231PD   Z12, Z6, Z3
-	VMOVUPS       vmconst<>+48(SB), Z6
-	VPERMI2PD     vmconst<>+112(SB), Z6, Z4
-	VMOVUPS       Z4, Z6
-	VFMADD231PD   Z3, Z4, Z6
-	VMULPD.BCST vmconst<>+1360(SB), Z5, Z3
-	VSCALEFPD     Z3, Z6, Z3
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
-	VMOVUPS       Z3, Z0
-	KORTESTW      K2, K2
-	JZ            ifdone156
-	VRNDSCALEPD   $0x03, Z2, Z0
-	VCMPPD        $0x00, Z2, Z0, K3
-	VMULPD.BCST vmconst<>+336(SB), Z2, Z0
-	VRNDSCALEPD   $0x03, Z0, Z2
-	VCMPPD        $0x04, Z0, Z2, K4
-	KANDW         K4, K3, K4
-	KANDW         K4, K2, K4
-	VPXORQ.BCST vmconst<>+1192(SB), Z3, Z0
-	VBLENDMPD     Z0, Z3, K4, Z10
-	KANDNW        K2, K3, K2
-	VBLENDMPD.BCST vmconst<>+3536(SB), Z10, K2, Z11
-	VMOVUPS       Z11, Z0
+ifdone153:
+	VMOVUPS Z0, (AX)(BX*4)
+	KMOVW   K1, SI
+	ADDQ    $0x10, BX
+	XORQ    $0x0000ffff, SI
+	JNZ     out152
+	JMP     loop150
 
-ifdone156:
-	VCVTPD2PS    Z0, Y0
-	KMOVW        K1, DI
-	VINSERTF64X4 $0x01, Y0, Z9, Z0
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	VMOVUPS      Z0, (AX)(BX*4)
-	ADDQ         $0x10, BX
-	XORQ         $0x0000ffff, SI
-	JNZ          out154
-	JMP          loop152
-
-out154:
+out152:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4168,7 +4057,7 @@ out154:
 	VZEROUPPER
 	RET
 
-done153:
+done151:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4185,9 +4074,9 @@ TEXT ·hypot64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop157:
+loop154:
 	CMPQ       SI, CX
-	JAE        done158
+	JAE        done155
 	PREFETCHT0 2048(DX)(SI*8)
 	VMOVUPS    (DX)(SI*8), Z0
 	PREFETCHT0 2048(BX)(SI*8)
@@ -4210,10 +4099,10 @@ loop157:
 	KMOVW      K1, DI
 	ADDQ       $0x08, SI
 	XORQ       $0xff, DI
-	JNZ        out159
-	JMP        loop157
+	JNZ        out156
+	JMP        loop154
 
-out159:
+out156:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4223,7 +4112,7 @@ out159:
 	VZEROUPPER
 	RET
 
-done158:
+done155:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4240,9 +4129,9 @@ TEXT ·hypot32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop160:
+loop157:
 	CMPQ          SI, CX
-	JAE           done161
+	JAE           done158
 	PREFETCHT0    2048(DX)(SI*4)
 	VMOVUPS       (DX)(SI*4), Z0
 	PREFETCHT0    2048(BX)(SI*4)
@@ -4291,10 +4180,10 @@ loop160:
 	VMOVUPS       Z2, (AX)(SI*4)
 	ADDQ          $0x10, SI
 	XORQ          $0x0000ffff, DI
-	JNZ           out162
-	JMP           loop160
+	JNZ           out159
+	JMP           loop157
 
-out162:
+out159:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4304,7 +4193,7 @@ out162:
 	VZEROUPPER
 	RET
 
-done161:
+done158:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4320,9 +4209,9 @@ TEXT ·hypotScalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop163:
+loop160:
 	CMPQ         BX, CX
-	JAE          done164
+	JAE          done161
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
@@ -4344,10 +4233,10 @@ loop163:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out165
-	JMP          loop163
+	JNZ          out162
+	JMP          loop160
 
-out165:
+out162:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4355,7 +4244,7 @@ out165:
 	VZEROUPPER
 	RET
 
-done164:
+done161:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4371,9 +4260,9 @@ TEXT ·hypotScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop166:
+loop163:
 	CMPQ          BX, CX
-	JAE           done167
+	JAE           done164
 	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z0
 	VBROADCASTSS  y+48(FP), Z1
@@ -4421,10 +4310,10 @@ loop166:
 	VMOVUPS       Z1, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out168
-	JMP           loop166
+	JNZ           out165
+	JMP           loop163
 
-out168:
+out165:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4432,7 +4321,7 @@ out168:
 	VZEROUPPER
 	RET
 
-done167:
+done164:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4448,9 +4337,9 @@ TEXT ·scalarHypot64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop169:
+loop166:
 	CMPQ         BX, CX
-	JAE          done170
+	JAE          done167
 	VBROADCASTSD x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
@@ -4472,10 +4361,10 @@ loop169:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out171
-	JMP          loop169
+	JNZ          out168
+	JMP          loop166
 
-out171:
+out168:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4483,7 +4372,7 @@ out171:
 	VZEROUPPER
 	RET
 
-done170:
+done167:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4499,9 +4388,9 @@ TEXT ·scalarHypot32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop172:
+loop169:
 	CMPQ          BX, CX
-	JAE           done173
+	JAE           done170
 	VBROADCASTSS  x+24(FP), Z0
 	PREFETCHT0    2048(DX)(BX*4)
 	VMOVUPS       (DX)(BX*4), Z1
@@ -4549,10 +4438,10 @@ loop172:
 	VMOVUPS       Z0, (AX)(BX*4)
 	ADDQ          $0x10, BX
 	XORQ          $0x0000ffff, SI
-	JNZ           out174
-	JMP           loop172
+	JNZ           out171
+	JMP           loop169
 
-out174:
+out171:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4560,7 +4449,7 @@ out174:
 	VZEROUPPER
 	RET
 
-done173:
+done170:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4577,9 +4466,9 @@ TEXT ·atan2_64AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-8, CX
 	XORQ SI, SI
 
-loop175:
+loop172:
 	CMPQ        SI, CX
-	JAE         done176
+	JAE         done173
 	PREFETCHT0  2048(DX)(SI*8)
 	VMOVUPS     (DX)(SI*8), Z0
 	PREFETCHT0  2048(BX)(SI*8)
@@ -4587,8 +4476,8 @@ loop175:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD      Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3616(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3624(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3768(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3776(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPD      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
@@ -4623,7 +4512,7 @@ loop175:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3632(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3784(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ      Z2, Z3, Z3
@@ -4637,10 +4526,10 @@ loop175:
 	KMOVW       K1, DI
 	ADDQ        $0x08, SI
 	XORQ        $0xff, DI
-	JNZ         out177
-	JMP         loop175
+	JNZ         out174
+	JMP         loop172
 
-out177:
+out174:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4650,7 +4539,7 @@ out177:
 	VZEROUPPER
 	RET
 
-done176:
+done173:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4667,9 +4556,9 @@ TEXT ·atan2_32AVX512Loop(SB), NOSPLIT, $0-104
 	ANDQ $-16, CX
 	XORQ SI, SI
 
-loop178:
+loop175:
 	CMPQ        SI, CX
-	JAE         done179
+	JAE         done176
 	PREFETCHT0  2048(DX)(SI*4)
 	VMOVUPS     (DX)(SI*4), Z0
 	PREFETCHT0  2048(BX)(SI*4)
@@ -4678,8 +4567,8 @@ loop178:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS      Z3, Z2, Z4
 	VMINPS      Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3640(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3648(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3792(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3800(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPS      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
@@ -4704,7 +4593,7 @@ loop178:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z2
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z3
 	VPXORQ      Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+3656(SB), K4, Z3
+	VBROADCASTSS.Z vmconst<>+3808(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z3
@@ -4718,10 +4607,10 @@ loop178:
 	KMOVW       K1, DI
 	ADDQ        $0x10, SI
 	XORQ        $0x0000ffff, DI
-	JNZ         out180
-	JMP         loop178
+	JNZ         out177
+	JMP         loop175
 
-out180:
+out177:
 	MOVQ    xs+72(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    ys+80(FP), AX
@@ -4731,7 +4620,7 @@ out180:
 	VZEROUPPER
 	RET
 
-done179:
+done176:
 	XORQ AX, AX
 	MOVQ SI, done+88(FP)
 	MOVQ AX, bad+96(FP)
@@ -4747,17 +4636,17 @@ TEXT ·atan2Scalar64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop181:
+loop178:
 	CMPQ         BX, CX
-	JAE          done182
+	JAE          done179
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z0
 	VBROADCASTSD y+48(FP), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3616(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3624(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3768(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3776(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4792,7 +4681,7 @@ loop181:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3632(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3784(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -4806,10 +4695,10 @@ loop181:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out183
-	JMP          loop181
+	JNZ          out180
+	JMP          loop178
 
-out183:
+out180:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4817,7 +4706,7 @@ out183:
 	VZEROUPPER
 	RET
 
-done182:
+done179:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4833,9 +4722,9 @@ TEXT ·atan2Scalar32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop184:
+loop181:
 	CMPQ         BX, CX
-	JAE          done185
+	JAE          done182
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z0
 	VBROADCASTSS y+48(FP), Z1
@@ -4843,8 +4732,8 @@ loop184:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3640(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3648(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3792(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3800(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4869,7 +4758,7 @@ loop184:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z1
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z2
 	VPXORQ       Z2, Z1, Z1
-	VBROADCASTSS.Z vmconst<>+3656(SB), K4, Z2
+	VBROADCASTSS.Z vmconst<>+3808(SB), K4, Z2
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z2, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z2
 	VPXORQ       Z1, Z2, Z2
@@ -4883,10 +4772,10 @@ loop184:
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out186
-	JMP          loop184
+	JNZ          out183
+	JMP          loop181
 
-out186:
+out183:
 	MOVQ    xs+56(FP), AX
 	VMOVUPS Z0, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4894,7 +4783,7 @@ out186:
 	VZEROUPPER
 	RET
 
-done185:
+done182:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4910,17 +4799,17 @@ TEXT ·scalarAtan2_64AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-8, CX
 	XORQ BX, BX
 
-loop187:
+loop184:
 	CMPQ         BX, CX
-	JAE          done188
+	JAE          done185
 	VBROADCASTSD x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*8)
 	VMOVUPS      (DX)(BX*8), Z1
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3616(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3624(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3768(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3776(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4955,7 +4844,7 @@ loop187:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3632(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3784(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -4969,10 +4858,10 @@ loop187:
 	KMOVW        K1, SI
 	ADDQ         $0x08, BX
 	XORQ         $0xff, SI
-	JNZ          out189
-	JMP          loop187
+	JNZ          out186
+	JMP          loop184
 
-out189:
+out186:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -4980,7 +4869,7 @@ out189:
 	VZEROUPPER
 	RET
 
-done188:
+done185:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -4996,9 +4885,9 @@ TEXT ·scalarAtan2_32AVX512Loop(SB), NOSPLIT, $0-80
 	ANDQ $-16, CX
 	XORQ BX, BX
 
-loop190:
+loop187:
 	CMPQ         BX, CX
-	JAE          done191
+	JAE          done188
 	VBROADCASTSS x+24(FP), Z0
 	PREFETCHT0   2048(DX)(BX*4)
 	VMOVUPS      (DX)(BX*4), Z1
@@ -5006,8 +4895,8 @@ loop190:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3640(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3648(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+3792(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+3800(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -5032,7 +4921,7 @@ loop190:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z2
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z3
 	VPXORQ       Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+3656(SB), K4, Z3
+	VBROADCASTSS.Z vmconst<>+3808(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -5046,10 +4935,10 @@ loop190:
 	KMOVW        K1, SI
 	ADDQ         $0x10, BX
 	XORQ         $0x0000ffff, SI
-	JNZ          out192
-	JMP          loop190
+	JNZ          out189
+	JMP          loop187
 
-out192:
+out189:
 	MOVQ    ys+56(FP), AX
 	VMOVUPS Z1, (AX)
 	MOVQ    BX, done+64(FP)
@@ -5057,7 +4946,7 @@ out192:
 	VZEROUPPER
 	RET
 
-done191:
+done188:
 	XORQ AX, AX
 	MOVQ BX, done+64(FP)
 	MOVQ AX, bad+72(FP)
@@ -5604,22 +5493,53 @@ DATA vmconst<>+3512(SB)/8, $0xbfc555555572da35
 DATA vmconst<>+3520(SB)/8, $0x3fc9999999999905
 DATA vmconst<>+3528(SB)/8, $0xbfcfffffffffff5f
 DATA vmconst<>+3536(SB)/8, $0x7ff8000000000001
-DATA vmconst<>+3544(SB)/8, $0x3fc99ece21fa71eb
-DATA vmconst<>+3552(SB)/8, $0xbfd003094a2d6827
-DATA vmconst<>+3560(SB)/8, $0x3fd555553da42c72
-DATA vmconst<>+3568(SB)/8, $0xbfdfffffe45c32e5
-DATA vmconst<>+3576(SB)/8, $0xc055d33333333333
-DATA vmconst<>+3584(SB)/8, $0x4059000000000000
-DATA vmconst<>+3592(SB)/8, $0x3fa62e42fefa39ef
-DATA vmconst<>+3600(SB)/8, $0x3fa55565cacff301
-DATA vmconst<>+3608(SB)/8, $0x3fc5556e0590a892
-DATA vmconst<>+3616(SB)/8, $0x0170000000000000
-DATA vmconst<>+3624(SB)/8, $0x7fd0000000000000
-DATA vmconst<>+3632(SB)/8, $0x4010000000000000
-DATA vmconst<>+3640(SB)/4, $0x0d800000
-DATA vmconst<>+3644(SB)/4, $0x00000000
-DATA vmconst<>+3648(SB)/4, $0x7e800000
-DATA vmconst<>+3652(SB)/4, $0x00000000
-DATA vmconst<>+3656(SB)/4, $0x40800000
-DATA vmconst<>+3660(SB)/4, $0x00000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $3664
+DATA vmconst<>+3544(SB)/4, $0xb2257060
+DATA vmconst<>+3548(SB)/4, $0x00000000
+DATA vmconst<>+3552(SB)/4, $0xbe766ce0
+DATA vmconst<>+3556(SB)/4, $0x00000000
+DATA vmconst<>+3560(SB)/4, $0xbeb8aa3a
+DATA vmconst<>+3564(SB)/4, $0x00000000
+DATA vmconst<>+3568(SB)/4, $0xbfb8aa3b
+DATA vmconst<>+3572(SB)/4, $0x00000000
+DATA vmconst<>+3576(SB)/4, $0xc2fbcccd
+DATA vmconst<>+3580(SB)/4, $0x00000000
+DATA vmconst<>+3584(SB)/4, $0x41800000
+DATA vmconst<>+3588(SB)/4, $0x00000000
+DATA vmconst<>+3592(SB)/4, $0x3d800000
+DATA vmconst<>+3596(SB)/4, $0x00000000
+DATA vmconst<>+3600(SB)/4, $0x3c1d95fd
+DATA vmconst<>+3604(SB)/4, $0x00000000
+DATA vmconst<>+3608(SB)/4, $0x3d6359a4
+DATA vmconst<>+3612(SB)/4, $0x00000000
+DATA vmconst<>+3616(SB)/4, $0x3e75fdf0
+DATA vmconst<>+3620(SB)/4, $0x00000000
+DATA vmconst<>+3624(SB)/8, $0x3f85aac33f800000
+DATA vmconst<>+3632(SB)/8, $0x3f91c3d33f8b95c2
+DATA vmconst<>+3640(SB)/8, $0x3f9ef5323f9837f0
+DATA vmconst<>+3648(SB)/8, $0x3fad583f3fa5fed7
+DATA vmconst<>+3656(SB)/8, $0x3fbd08a43fb504f3
+DATA vmconst<>+3664(SB)/8, $0x3fce248c3fc5672a
+DATA vmconst<>+3672(SB)/8, $0x3fe0ccdf3fd744fd
+DATA vmconst<>+3680(SB)/8, $0x3ff5257d3feac0c7
+DATA vmconst<>+3688(SB)/8, $0x334f989100000000
+DATA vmconst<>+3696(SB)/8, $0x33675624b260aba1
+DATA vmconst<>+3704(SB)/8, $0x3341234233231b71
+DATA vmconst<>+3712(SB)/8, $0xb22deaf6b32c9d5e
+DATA vmconst<>+3720(SB)/8, $0xb3414fe832cfe77a
+DATA vmconst<>+3728(SB)/8, $0x3228fc24320aa837
+DATA vmconst<>+3736(SB)/8, $0xb21eab59b2d4a58a
+DATA vmconst<>+3744(SB)/8, $0x32292436b24116de
+DATA vmconst<>+3752(SB)/4, $0x43008000
+DATA vmconst<>+3756(SB)/4, $0x00000000
+DATA vmconst<>+3760(SB)/4, $0x7fc00000
+DATA vmconst<>+3764(SB)/4, $0x00000000
+DATA vmconst<>+3768(SB)/8, $0x0170000000000000
+DATA vmconst<>+3776(SB)/8, $0x7fd0000000000000
+DATA vmconst<>+3784(SB)/8, $0x4010000000000000
+DATA vmconst<>+3792(SB)/4, $0x0d800000
+DATA vmconst<>+3796(SB)/4, $0x00000000
+DATA vmconst<>+3800(SB)/4, $0x7e800000
+DATA vmconst<>+3804(SB)/4, $0x00000000
+DATA vmconst<>+3808(SB)/4, $0x40800000
+DATA vmconst<>+3812(SB)/4, $0x00000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $3816

@@ -444,17 +444,18 @@ func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 	x := operandOf(form.XVec, xp, "x")
 	y := operandOf(form.YVec, yp, "y")
 	var m reg.GPVirtual
+	core32 := b.core32
+	if c, ok := fast512Binary32[b.Name]; ok && f.target == avx512 {
+		core32 = c
+	}
 	switch {
-	case elem == 32 && b.core32 != nil:
-		r, ok := b.core32(avx{k}, x, y)
+	case elem == 32 && core32 != nil:
+		r, ok := core32(avx{k}, x, y)
 		k.store(k.reg(r), operand.Mem{Base: dp, Index: i, Scale: esz})
 		m = k.bitsOf(ok)
 	case elem == 32:
 		core := b.core64
 		if c, ok := float32Via64[b.Name]; ok {
-			core = c
-		}
-		if c, ok := fast512Via64[b.Name]; ok && f.target == avx512 {
 			core = c
 		}
 		var r V
@@ -610,7 +611,7 @@ func amd64Files(out map[string][]byte, t target, suffix string) {
 					plain.powLoop(fb, form, elem)
 					continue
 				}
-				if elem == 32 && b.core32 != nil {
+				if _, own := fast512Binary32[b.Name]; elem == 32 && (b.core32 != nil || own && t == avx512) {
 					plain.powLoop(b, form, elem) // no reference's fusion to mirror
 					continue
 				}

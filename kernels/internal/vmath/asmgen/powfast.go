@@ -103,7 +103,7 @@ func powFast64(k lang, x, y Op) (r, ok Op) {
 
 // powNegativeBase is e = |x|**y with the sign and domain of a negative x
 // put on, where some lane of x is negative (ifAny: most vectors have
-// none): -e for an odd y, NaN for a non-integral y.
+// none): -e for an odd y, NaN for a non-integral y. Either element width.
 func powNegativeBase(k lang, x, y, e Op) Op {
 	neg := k.cmp(lt, x, k.f(0))
 	r := e
@@ -111,51 +111,123 @@ func powNegativeBase(k lang, x, y, e Op) Op {
 		yInt := k.cmp(eq, k.round(y, 3), y)
 		hy := k.mul(y, k.f(0.5))
 		yOdd := k.mAnd(yInt, k.cmp(neq, k.round(hy, 3), hy)) // every |y| ≥ 2^53 is even
-		r = k.sel(k.mAnd(neg, yOdd), k.xor(e, k.u(signBit)), e)
-		r = k.sel(k.mAndNot(neg, yInt), k.u(nanBits), r)
+		r = k.sel(k.mAnd(neg, yOdd), k.xor(e, k.f(negZero)), e)
+		r = k.sel(k.mAndNot(neg, yInt), k.f(math.NaN()), r)
 	})
 	return r
 }
 
-// powFast32 is pow for float32 operands on the AVX-512 level, in float64
-// lanes: log|x| = e·ln2 + hi + r + r²·P(r) over the table log's cells
-// (r = m·inv - 1 by one FMA, within 2^-58; P logTable32P, the float32
-// log1p's; about 2^-36 relative), z = y·log|x| capped at 100 (beyond,
-// the float32 result is +Inf either way), and e^z by expFast64's
-// reduction and table with q = e^r - 1 to degree 4 (about 2^-40): the
-// float32 result, rounded once from it, is the reference's but where the
-// float64 value lies within about 2^-34 of a float32 rounding boundary
-// (then an ulp off). A negative x as powFast64. Lanes with |x| not a
-// positive normal float64 (a float32 subnormal is one) or z below
-// powF32MinZ (a subnormal or zero result; NaN z: a NaN y, an infinite y
-// where x is 1) are out.
+// negZero is -0: the sign bit alone, at either element width.
+var negZero = math.Copysign(0, -1)
+
+// powFast32 is pow for float32 operands on the AVX-512 level in float32
+// lanes (sixteen at a time, where float64 halves take eight), with
+// float-float pairs where float32 falls short. t = y·log2|x| must be
+// exact to about 2^-26 for |t| up to 128 (the normal results), so
+// log2|x| to about 2^-33 relative:
+//
+//	log2|x| = e + T + K·log1p(r + pe)
+//	        = e + T + K·r - (K/2)·r² + r³·Q3(r) + pe·K·(1 - r + r²)
+//
+// with |x| = 2^e·m and the table log's cells (m in [3/4, 3/2), inv its
+// cell's inverse in float32, T = log2(1/inv) as a multiple of 2^-16 and
+// the rest), m·inv = 1 + r + pe (p = m·inv rounded, pe its error by an
+// FMA, r = p - 1 exact), K = 1/ln2 as the float32 nearest it and the
+// rest. e + T.hi (exact), K.hi·r and -(K.hi/2)·r² (the products as pairs)
+// are summed exactly (Fast2Sum: off cell 20 e + T.hi is at least 0.07 and
+// K·r below 0.04; in cell 20 it is 0), every other term and every
+// rounding error in the low part, and the pair normalized. Then t = y·log2
+// as a pair (y·hi exact by an FMA), n = rint(16t), f = t - n/16 (exact)
+// plus t's low part, 2^f - 1 = f·P(f), 2^(j/16) from a table as a pair,
+// and 2^floor(n/16) by VSCALEFPS; +Inf above t = 128.5. Within 1 ulp of
+// the reference over the sweeps.
+//
+// No class test: a zero, infinite or NaN x or y makes t infinite or NaN,
+// and t out of [-125.9, +Inf) is out (the reference gives the special
+// cases and the results below the normal range, where a rounding could
+// fall on the wrong side of a tie). A negative x as powFast64.
 func powFast32(k lang, x, y Op) (r, ok Op) {
 	m := getMantIn(k, x, mantThreeQuartersThree|mantAbs)
 	e := k.sub(getExp(k, x), getExp(k, m))
-	t := k.fma(m, k.f(logTableK), k.f(magic52x15))
-	rr := k.fma(m, lookup16(k, t, logTableInv), k.f(-1))
-	a := k.fma(e, k.f(math.Ln2), lookup16(k, t, logTableHi))
-	l := k.add(a, k.fma(k.mul(rr, rr), k.horner(rr, logTable32P...), rr))
-	z := k.mul(y, l)
-	ok = k.mAndNot(k.cmp(ge, z, k.f(powF32MinZ)), notNormal(k, x))
-	z = k.min(z, k.f(powFast32MaxZ))
-	tz := k.fma(z, k.f(expFastInvStep), k.f(magic52x15))
-	n := k.sub(tz, k.f(magic52x15))
-	rz := k.fnma(n, k.f(math.Ln2/16), z)
-	q := k.fma(k.mul(rz, rz), k.horner(rz, powFast32ExpP...), rz)
-	hi := lookup16(k, tz, exp2Sixteenths)
-	r = scaleF(k, k.fma(hi, q, hi), k.mul(n, k.f(1.0/16)))
+	c := k.fma(m, k.f(logTableK), k.f(magic23x15))
+	inv := lookup16f32(k, c, logTable32Inv)
+	p := k.mul(m, inv)
+	pe := mulErr(k, m, inv, p)
+	rr := k.sub(p, k.f(1))
+	b := logBase2
+	a := k.mul(rr, k.f(b.sHi))
+	w := k.mul(rr, rr)
+	h := k.mul(w, k.f(-b.sHi/2))
+	s0 := k.add(e, lookup16f32(k, c, b.tHi))
+	s1 := k.add(s0, a)
+	s2 := k.add(s1, h)
+	low := k.add(mulErr(k, rr, k.f(b.sHi), a), mulErr(k, w, k.f(-b.sHi/2), h))
+	low = k.add(low, k.add(k.add(k.sub(s0, s1), a), k.add(k.sub(s1, s2), h)))
+	low = k.fma(rr, k.f(b.sLo), k.fma(w, k.f(-b.sLo/2), low))
+	low = k.fma(mulErr(k, rr, rr, w), k.f(-b.sHi/2), low)
+	low = k.fma(k.mul(w, rr), k.horner(rr, powLog2Q3...), low)
+	low = k.fma(pe, k.horner(rr, b.sHi, -b.sHi, b.sHi), k.add(low, lookup16f32(k, c, b.tLo)))
+	lh := k.add(s2, low)
+	ll := k.add(k.sub(s2, lh), low)
+	th := k.mul(y, lh)
+	tl := k.fma(y, ll, mulErr(k, y, lh, th))
+	ok = k.mAnd(k.cmp(ge, th, k.f(powF32MinT)), k.cmp(lt, th, k.f(math.Inf(1))))
+	idx := k.fma(th, k.f(16), k.f(magic23x15))
+	n := k.sub(idx, k.f(magic23x15))
+	f := k.add(k.fnma(n, k.f(1.0/16), th), tl)
+	q := k.mul(f, k.horner(f, powExp2P...))
+	hi := lookup16f32(k, idx, exp2Sixteenths32.hi)
+	v := k.add(hi, k.fma(hi, q, lookup16f32(k, idx, exp2Sixteenths32.lo)))
+	r = scaleF(k, v, k.mul(n, k.f(1.0/16)))
+	r = k.sel(k.cmp(gt, th, k.f(powF32MaxT)), k.f(math.Inf(1)), r) // f is not reduced there
 	return powNegativeBase(k, x, y, r), ok
 }
 
-// powFast32MaxZ caps y·log|x| in powFast32 (+Inf included): from 89 the
-// float32 result overflows, and e^100 is a normal float64.
-const powFast32MaxZ = 100.0
+// powF32MaxT bounds t = y·log2|x| above in powFast32's reduction: beyond
+// (t finite, or +Inf where the lane is out) the float32 result overflows,
+// and the result is +Inf (its sign put on after).
+const powF32MaxT = 128.5
 
-// powFast32ExpP is (e^r - 1 - r)/r² on |r| ≤ expFastR to degree 2
-// (polyFit; TestFits measures it).
-var powFast32ExpP = polyFit(expm1Tail, -expFastR, expFastR, 2)
+// powF32MinT bounds t = y·log2|x| below in powFast32: from it the result
+// is a normal float32 (2^-126 and a margin for t's low part).
+const powF32MinT = -125.9
 
-// fast512Via64 are the AVX-512 level's own float32 kernels computed in
-// float64 lanes (float32Via64's, for that level): pow's.
-var fast512Via64 = map[string]core2{"pow": powFast32}
+// powLog2Q3 is (log1p(r) - r + r²/2)/r³ divided by ln2, on |r| ≤ logTableR
+// to degree 3 (powLogQ's tail, polyFit; TestFits measures it): the cubic
+// and higher terms of log2(1+r), below 2^-16, to about 2^-22 of
+// themselves.
+var powLog2Q3 = polyFit(log1pTail3Over2, -logTableR, logTableR, 3)
+
+// log1pTail3Over2 is log1pTail3 divided by ln2.
+func log1pTail3Over2(r *big.Float) *big.Float {
+	return new(big.Float).SetPrec(fitPrec).Quo(log1pTail3(r), logBig(newFit(2)))
+}
+
+// powExp2P is (2^f - 1)/f on |f| ≤ 1/32 (and a margin for the rounding
+// of t's low part) to degree 3 (polyFit; TestFits measures it).
+var powExp2P = polyFit(exp2m1Over, -powExp2F, powExp2F, 3)
+
+// powExp2F bounds |f| in powFast32: half of 1/16, and a margin.
+const powExp2F = 1.0/32 + 0x1p-20
+
+// exp2m1Over is (2^f - 1)/f = ln2·(1 + f·ln2·expm1Tail(f·ln2)).
+func exp2m1Over(f *big.Float) *big.Float {
+	ln2 := logBig(newFit(2))
+	u := new(big.Float).SetPrec(fitPrec).Mul(f, ln2)
+	t := new(big.Float).SetPrec(fitPrec).Mul(u, expm1Tail(u))
+	return t.Add(t, newFit(1)).Mul(t, ln2)
+}
+
+// exp2Sixteenths32 is 2^(j/16) for j = 0 … 15 as a float32 pair: the
+// nearest float32 and the rest, rounded (from exp2Sixteenths' pair).
+var exp2Sixteenths32 = func() (t struct{ hi, lo [16]float32 }) {
+	for j := range 16 {
+		t.hi[j] = float32(exp2Sixteenths[j])
+		t.lo[j] = float32((exp2Sixteenths[j] - float64(t.hi[j])) + exp2SixteenthsLo[j])
+	}
+	return t
+}()
+
+// fast512Binary32 are the AVX-512 level's own float32 kernels of two
+// operands, in float32 lanes: pow's.
+var fast512Binary32 = map[string]core2{"pow": powFast32}
