@@ -79,6 +79,9 @@ func TestPowFloat32Range(t *testing.T) {
 		if i%3 == 0 {
 			x = float32(1 + (r.Float64()*2-1)*0.06)
 		}
+		if i%3 == 2 && i%4 == 0 { // the binades' boundaries of VGETMANTPS's [3/4, 3/2)
+			x = math.Float32frombits(math.Float32bits(float32(math.Ldexp(1.5, r.IntN(276)-150))) + uint32(r.IntN(3)) - 1)
+		}
 		if x == 0 || math.IsInf(float64(x), 0) || x != x || x == 1 {
 			x = 3
 		}
@@ -126,6 +129,9 @@ func TestPowFloat64Range(t *testing.T) {
 		x := math.Float64frombits(r.Uint64() &^ (1 << 63))
 		if i%3 == 0 {
 			x = 1 + (r.Float64()*2-1)*0.06
+		}
+		if i%3 == 2 && i%4 == 0 { // the binades' boundaries of VGETMANTPD's [3/4, 3/2)
+			x = math.Float64frombits(math.Float64bits(math.Ldexp(1.5, r.IntN(2098)-1075)) + uint64(r.IntN(3)) - 1)
 		}
 		if x == 0 || math.IsInf(x, 0) || x != x || x == 1 {
 			x = 3

@@ -46,7 +46,7 @@ func log1pTail3(r *big.Float) *big.Float {
 // normalized.
 func powLogTable(k lang, a Op) (hi, lo Op) {
 	m := getMantIn(k, a, mantThreeQuartersThree|mantAbs)
-	e := k.sub(getExp(k, a), getExp(k, m))
+	e := threeQuartersExp(k, a)
 	t := k.fma(m, k.f(logTableK), k.f(magic52x15))
 	inv := lookup16(k, t, logTableInv)
 	p := k.mul(m, inv)
@@ -127,16 +127,18 @@ var negZero = math.Copysign(0, -1)
 // log2|x| to about 2^-33 relative:
 //
 //	log2|x| = e + T + K·log1p(r + pe)
-//	        = e + T + K·r - (K/2)·r² + r³·Q3(r) + pe·K·(1 - r + r²)
+//	        = e + T + K·(r - r²/2) + r³·Q3(r) + pe·K·(1 - r + r²)
 //
 // with |x| = 2^e·m and the table log's cells (m in [3/4, 3/2), inv its
 // cell's inverse in float32, T = log2(1/inv) as a multiple of 2^-16 and
 // the rest), m·inv = 1 + r + pe (p = m·inv rounded, pe its error by an
 // FMA, r = p - 1 exact), K = 1/ln2 as the float32 nearest it and the
-// rest. e + T.hi (exact), K.hi·r and -(K.hi/2)·r² (the products as pairs)
-// are summed exactly (Fast2Sum: off cell 20 e + T.hi is at least 0.07 and
-// K·r below 0.04; in cell 20 it is 0), every other term and every
-// rounding error in the low part, and the pair normalized. Then t = y·log2
+// rest. r - r²/2 is a pair g + gl (one FMA over r·(-r/2), exact, and its
+// rounding error by another: r - g is exact); e + T.hi (exact) and K.hi·g
+// (the product as a pair) are summed exactly (Fast2Sum: off cell 20 e +
+// T.hi is at least 0.07 and K·g below 0.04; in cell 20 it is 0), every
+// other term and every rounding error in the low part, and the pair
+// normalized. Then t = y·log2
 // as a pair (y·hi exact by an FMA), n = rint(16t), f = t - n/16 (exact)
 // plus t's low part, 2^f - 1 = f·P(f), 2^(j/16) from a table as a pair,
 // and 2^floor(n/16) by VSCALEFPS; +Inf above t = 128.5. Within 1 ulp of
@@ -148,37 +150,38 @@ var negZero = math.Copysign(0, -1)
 // fall on the wrong side of a tie). A negative x as powFast64.
 func powFast32(k lang, x, y Op) (r, ok Op) {
 	m := getMantIn(k, x, mantThreeQuartersThree|mantAbs)
-	e := k.sub(getExp(k, x), getExp(k, m))
+	e := threeQuartersExp(k, x)
 	c := k.fma(m, k.f(logTableK), k.f(magic23x15))
 	inv := lookup16f32(k, c, logTable32Inv)
 	p := k.mul(m, inv)
 	pe := mulErr(k, m, inv, p)
 	rr := k.sub(p, k.f(1))
 	b := logBase2
-	a := k.mul(rr, k.f(b.sHi))
-	w := k.mul(rr, rr)
-	h := k.mul(w, k.f(-b.sHi/2))
+	hr := k.mul(rr, k.f(-0.5))
+	g := k.fma(rr, hr, rr) // r - r²/2, and gl its rounding error, exactly
+	gl := k.fma(rr, hr, k.sub(rr, g))
+	a := k.mul(g, k.f(b.sHi))
 	s0 := k.add(e, lookup16f32(k, c, b.tHi))
 	s1 := k.add(s0, a)
-	s2 := k.add(s1, h)
-	low := k.add(mulErr(k, rr, k.f(b.sHi), a), mulErr(k, w, k.f(-b.sHi/2), h))
-	low = k.add(low, k.add(k.add(k.sub(s0, s1), a), k.add(k.sub(s1, s2), h)))
-	low = k.fma(rr, k.f(b.sLo), k.fma(w, k.f(-b.sLo/2), low))
-	low = k.fma(mulErr(k, rr, rr, w), k.f(-b.sHi/2), low)
-	low = k.fma(k.mul(w, rr), k.horner(rr, powLog2Q3...), low)
-	low = k.fma(pe, k.horner(rr, b.sHi, -b.sHi, b.sHi), k.add(low, lookup16f32(k, c, b.tLo)))
-	lh := k.add(s2, low)
-	ll := k.add(k.sub(s2, lh), low)
+	// the low part: first the terms that do not wait for s1
+	low := k.fma(gl, k.f(b.sHi), k.fma(g, k.f(b.sLo), lookup16f32(k, c, b.tLo)))
+	w := k.mul(rr, rr)
+	q := powLog2Q3
+	cubic := k.fma(w, k.fma(k.f(q[0]), rr, k.f(q[1])), k.fma(k.f(q[2]), rr, k.f(q[3]))) // Estrin
+	low = k.fma(k.mul(w, rr), cubic, k.fma(pe, k.horner(rr, b.sHi, -b.sHi, b.sHi), low))
+	low = k.add(low, k.add(mulErr(k, g, k.f(b.sHi), a), k.add(k.sub(s0, s1), a)))
+	lh := k.add(s1, low)
+	ll := k.add(k.sub(s1, lh), low)
 	th := k.mul(y, lh)
 	tl := k.fma(y, ll, mulErr(k, y, lh, th))
 	ok = k.mAnd(k.cmp(ge, th, k.f(powF32MinT)), k.cmp(lt, th, k.f(math.Inf(1))))
-	idx := k.fma(th, k.f(16), k.f(magic23x15))
-	n := k.sub(idx, k.f(magic23x15))
-	f := k.add(k.fnma(n, k.f(1.0/16), th), tl)
-	q := k.mul(f, k.horner(f, powExp2P...))
+	n := k.round(th, roundSixteenths) // n/16 with n = rint(16t)
+	f := k.add(k.sub(th, n), tl)
+	idx := k.fma(n, k.f(16), k.f(magic23x15))
+	qe := k.mul(f, k.horner(f, powExp2P...))
 	hi := lookup16f32(k, idx, exp2Sixteenths32.hi)
-	v := k.add(hi, k.fma(hi, q, lookup16f32(k, idx, exp2Sixteenths32.lo)))
-	r = scaleF(k, v, k.mul(n, k.f(1.0/16)))
+	v := k.add(hi, k.fma(hi, qe, lookup16f32(k, idx, exp2Sixteenths32.lo)))
+	r = scaleF(k, v, n)
 	r = k.sel(k.cmp(gt, th, k.f(powF32MaxT)), k.f(math.Inf(1)), r) // f is not reduced there
 	return powNegativeBase(k, x, y, r), ok
 }
@@ -187,6 +190,23 @@ func powFast32(k lang, x, y Op) (r, ok Op) {
 // (t finite, or +Inf where the lane is out) the float32 result overflows,
 // and the result is +Inf (its sign put on after).
 const powF32MaxT = 128.5
+
+// roundSixteenths is VRNDSCALEPS/PD's immediate for rounding to the
+// nearest multiple of 1/16 (four fraction bits kept, to nearest even).
+const roundSixteenths = 4 << 4
+
+// threeQuartersExp is the exponent e of |x| = 2^e·m with m in [3/4, 3/2)
+// (VGETMANTPS/PD's interval): that of the binade of |x|·4/3, as
+// VGETEXPPS/PD gives it, in one instruction less than getExp(x) -
+// getExp(m). The product's rounding cannot cross a power of two but where
+// m is 3/2 or just below it, and there it does not: in float32 4/3
+// rounds up, so 1.5·2^k·4/3 rounds to 2^(k+1) and the float32 just below
+// it stays below; in float64 4/3 rounds down and 1.5·(4/3) is a tie
+// between 2 - 2^-52 and 2, rounded to 2 (even). A subnormal float32 x is
+// an integer multiple j of 2^-149, and j·4/3 cannot round up to 2^i
+// unless j = 3·2^(i-2) itself. TestPowFloat32Range and TestPowFloat64Range
+// hold every binade's boundary operands.
+func threeQuartersExp(k lang, x Op) Op { return getExp(k, k.mul(x, k.f(4.0/3))) }
 
 // powF32MinT bounds t = y·log2|x| below in powFast32: from it the result
 // is a normal float32 (2^-126 and a margin for t's low part).
