@@ -353,26 +353,35 @@ func TestPowSpecial(t *testing.T) {
 		{2, 1024, inf}, {2, -1075, 0}, {2, -1074, 5e-324}, {-2, 1025, -inf}, {-1, 1 << 60, 1}, {3, 1 << 60, inf},
 		{0.5, 1 << 60, 0},
 	}
+	const n = 37 // the vector loops' lanes and the scalar tail's
+	fill := func(v float64) []float64 { return slices.Repeat([]float64{v}, n) }
+	fill32 := func(v float64) []float32 { return slices.Repeat([]float32{float32(v)}, n) }
 	for _, w := range levels() {
 		withLevel(t, w, func() {
 			for _, c := range cases {
-				d := []float64{7}
-				Pow64(d, []float64{c.x}, []float64{c.y})
-				d2, d3 := []float64{7}, []float64{7}
-				PowScalar64(d2, []float64{c.x}, c.y)
-				ScalarPow64(d3, c.x, []float64{c.y})
-				for _, g := range []float64{d[0], d2[0], d3[0]} {
+				d, d2, d3 := make([]float64, n), make([]float64, n), make([]float64, n)
+				Pow64(d, fill(c.x), fill(c.y))
+				PowScalar64(d2, fill(c.x), c.y)
+				ScalarPow64(d3, c.x, fill(c.y))
+				for _, g := range slices.Concat(d, d2, d3) {
 					if ulp64(g, c.want) != 0 {
 						t.Errorf("level %v: pow(%v, %v) = %v, want %v", w, c.x, c.y, g, c.want)
+						break
 					}
 				}
 				if ref := powRef64(c.x, c.y); ulp64(ref, c.want) != 0 {
 					t.Errorf("reference pow(%v, %v) = %v, want %v", c.x, c.y, ref, c.want)
 				}
-				f := []float32{7}
-				Pow32(f, []float32{float32(c.x)}, []float32{float32(c.y)})
-				if want := powRef32(float32(c.x), float32(c.y)); ulp32(f[0], want) != 0 {
-					t.Errorf("level %v: pow32(%v, %v) = %v, want %v", w, c.x, c.y, f[0], want)
+				f, f2, f3 := make([]float32, n), make([]float32, n), make([]float32, n)
+				Pow32(f, fill32(c.x), fill32(c.y))
+				PowScalar32(f2, fill32(c.x), float32(c.y))
+				ScalarPow32(f3, float32(c.x), fill32(c.y))
+				want := powRef32(float32(c.x), float32(c.y))
+				for _, g := range slices.Concat(f, f2, f3) {
+					if ulp32(g, want) != 0 {
+						t.Errorf("level %v: pow32(%v, %v) = %v, want %v", w, c.x, c.y, g, want)
+						break
+					}
 				}
 			}
 		})

@@ -3321,7 +3321,7 @@ loop130:
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
 	VFPCLASSPDZ  $0xbf, Z0, K2
 	KANDNW       K1, K2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
+	VFPCLASSPDZ  $0x54, Z0, K2
 	VMOVUPS      Z2, Z3
 	KORTESTW     K2, K2
 	JZ           ifdone133
@@ -3331,9 +3331,10 @@ loop130:
 	VRNDSCALEPD  $0x03, Z3, Z6
 	VCMPPD       $0x04, Z3, Z6, K4
 	KANDW        K4, K3, K4
-	KANDW        K4, K2, K4
+	KANDW        K4, K2, K2
 	VPXORQ.BCST vmconst<>+1192(SB), Z2, Z3
-	VBLENDMPD    Z3, Z2, K4, Z4
+	VBLENDMPD    Z3, Z2, K2, Z4
+	VFPCLASSPDZ  $0x40, Z0, K2
 	KANDNW       K2, K3, K2
 	VBLENDMPD.BCST vmconst<>+3544(SB), Z4, K2, Z5
 	VMOVUPS      Z5, Z3
@@ -3364,7 +3365,7 @@ done131:
 	RET
 
 // func pow32AVX512Loop(d []float32, x []float32, y []float32, xs *[16]float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·pow32AVX512Loop(SB), NOSPLIT, $0-104
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3386,76 +3387,65 @@ loop134:
 	VMOVUPS     Z2, Z7
 	VBROADCASTSS vmconst<>+928(SB), Z8
 	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z7
-	VPERMPS     vmconst<>+944(SB), Z7, Z8
-	VMULPS      Z8, Z2, Z9
-	VMOVUPS     Z9, Z10
-	VFMSUB231PS Z8, Z2, Z10
-	VSUBPS.BCST vmconst<>+440(SB), Z9, Z2
-	VMULPS.BCST vmconst<>+3560(SB), Z2, Z8
+	VPERMPS     vmconst<>+3560(SB), Z7, Z8
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z8, Z2
+	VMULPS.BCST vmconst<>+3624(SB), Z2, Z8
 	VMOVUPS     Z2, Z9
 	VFMADD231PS Z8, Z2, Z9
-	VSUBPS      Z9, Z2, Z11
-	VFMADD231PS Z8, Z2, Z11
+	VSUBPS      Z9, Z2, Z10
+	VFMADD231PS Z8, Z2, Z10
 	VMULPS.BCST vmconst<>+368(SB), Z9, Z8
-	VPERMPS     vmconst<>+1968(SB), Z7, Z12
-	VADDPS      Z12, Z3, Z3
-	VADDPS      Z8, Z3, Z12
-	VPERMPS     vmconst<>+1864(SB), Z7, Z7
+	VPERMPS     vmconst<>+3632(SB), Z7, Z11
+	VADDPS      Z11, Z3, Z3
+	VADDPS      Z8, Z3, Z11
+	VPERMPS     vmconst<>+3696(SB), Z7, Z7
 	VFMADD231PS.BCST vmconst<>+1928(SB), Z9, Z7
-	VFMADD231PS.BCST vmconst<>+368(SB), Z11, Z7
-	VMULPS      Z2, Z2, Z11
+	VFMADD231PS.BCST vmconst<>+368(SB), Z10, Z7
+	VMULPS      Z2, Z2, Z10
+	VMOVUPS     Z2, Z12
+	VBROADCASTSS vmconst<>+3760(SB), Z13
+	VFMADD213PS.BCST vmconst<>+3768(SB), Z13, Z12
 	VMOVUPS     Z2, Z13
-	VBROADCASTSS vmconst<>+3568(SB), Z14
-	VFMADD213PS.BCST vmconst<>+1936(SB), Z14, Z13
-	VMOVUPS     Z2, Z14
-	VBROADCASTSS vmconst<>+3576(SB), Z15
-	VFMADD213PS.BCST vmconst<>+1952(SB), Z15, Z14
-	VFMADD231PS Z13, Z11, Z14
-	VMULPS      Z2, Z11, Z11
-	VMOVUPS     Z2, Z13
-	VBROADCASTSS vmconst<>+368(SB), Z15
-	VFMADD213PS.BCST vmconst<>+3584(SB), Z15, Z13
-	VFMADD213PS.BCST vmconst<>+368(SB), Z2, Z13
-	VMOVUPS     Z7, Z2
-	VFMADD231PS Z13, Z10, Z2
-	VFMADD231PS Z14, Z11, Z2
-	VMOVUPS     Z8, Z7
-	VFMSUB231PS.BCST vmconst<>+368(SB), Z9, Z7
-	VSUBPS      Z12, Z3, Z3
+	VBROADCASTSS vmconst<>+3776(SB), Z14
+	VFMADD213PS.BCST vmconst<>+3784(SB), Z14, Z13
+	VFMADD231PS Z12, Z10, Z13
+	VMULPS      Z2, Z10, Z2
+	VFMADD231PS Z13, Z2, Z7
+	VMOVUPS     Z8, Z2
+	VFMSUB231PS.BCST vmconst<>+368(SB), Z9, Z2
+	VSUBPS      Z11, Z3, Z3
 	VADDPS      Z8, Z3, Z3
-	VADDPS      Z3, Z7, Z3
 	VADDPS      Z3, Z2, Z2
-	VADDPS      Z2, Z12, Z3
-	VSUBPS      Z3, Z12, Z7
+	VADDPS      Z2, Z7, Z2
+	VADDPS      Z2, Z11, Z3
+	VSUBPS      Z3, Z11, Z7
 	VADDPS      Z2, Z7, Z2
 	VMULPS      Z3, Z1, Z7
 	VMOVUPS     Z7, Z8
 	VFMSUB231PS Z3, Z1, Z8
 	VMOVUPS     Z8, Z3
 	VFMADD231PS Z2, Z1, Z3
-	VCMPPS.BCST $0x1d, vmconst<>+3592(SB), Z7, K1
-	VCMPPS.BCST $0x11, vmconst<>+2904(SB), Z7, K2
-	KANDW       K2, K1, K1
+	VCMPPS.BCST $0x1d, vmconst<>+3792(SB), Z7, K1
 	VRNDSCALEPS $0x40, Z7, Z2
 	VSUBPS      Z2, Z7, Z8
 	VADDPS      Z3, Z8, Z3
 	VMOVUPS     Z2, Z8
-	VBROADCASTSS vmconst<>+3600(SB), Z9
+	VBROADCASTSS vmconst<>+3800(SB), Z9
 	VFMADD213PS.BCST vmconst<>+936(SB), Z9, Z8
 	VMOVUPS     Z3, Z9
-	VBROADCASTSS vmconst<>+3608(SB), Z10
-	VFMADD213PS.BCST vmconst<>+3616(SB), Z10, Z9
-	VFMADD213PS.BCST vmconst<>+3624(SB), Z3, Z9
+	VBROADCASTSS vmconst<>+3808(SB), Z10
+	VFMADD213PS.BCST vmconst<>+3816(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+3824(SB), Z3, Z9
 	VFMADD213PS.BCST vmconst<>+2200(SB), Z3, Z9
 	VMULPS      Z9, Z3, Z3
-	VPERMPS     vmconst<>+3632(SB), Z8, Z9
-	VPERMPS     vmconst<>+3696(SB), Z8, Z8
+	VPERMPS     vmconst<>+3832(SB), Z8, Z9
+	VPERMPS     vmconst<>+3896(SB), Z8, Z8
 	VFMADD231PS Z3, Z9, Z8
 	VADDPS      Z8, Z9, Z3
 	VSCALEFPS   Z2, Z3, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+3760(SB), Z7, K2
+	VCMPPS.BCST $0x1e, vmconst<>+3960(SB), Z7, K2
 	VBLENDMPS.BCST vmconst<>+2904(SB), Z2, K2, Z4
-	VCMPPS.BCST $0x11, vmconst<>+1632(SB), Z0, K2
+	VFPCLASSPSZ $0x54, Z0, K2
 	VMOVUPS     Z4, Z2
 	KORTESTW    K2, K2
 	JZ          ifdone137
@@ -3465,11 +3455,12 @@ loop134:
 	VRNDSCALEPS $0x03, Z2, Z3
 	VCMPPS      $0x04, Z2, Z3, K4
 	KANDW       K4, K3, K4
-	KANDW       K4, K2, K4
+	KANDW       K4, K2, K2
 	VPXORD.BCST vmconst<>+1296(SB), Z4, Z2
-	VBLENDMPS   Z2, Z4, K4, Z5
+	VBLENDMPS   Z2, Z4, K2, Z5
+	VFPCLASSPSZ $0x40, Z0, K2
 	KANDNW      K2, K3, K2
-	VBLENDMPS.BCST vmconst<>+3768(SB), Z5, K2, Z6
+	VBLENDMPS.BCST vmconst<>+3968(SB), Z5, K2, Z6
 	VMOVUPS     Z6, Z2
 
 ifdone137:
@@ -3600,7 +3591,7 @@ loop138:
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
 	VFPCLASSPDZ  $0xbf, Z0, K2
 	KANDNW       K1, K2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
+	VFPCLASSPDZ  $0x54, Z0, K2
 	VMOVUPS      Z2, Z3
 	KORTESTW     K2, K2
 	JZ           ifdone141
@@ -3610,9 +3601,10 @@ loop138:
 	VRNDSCALEPD  $0x03, Z1, Z3
 	VCMPPD       $0x04, Z1, Z3, K4
 	KANDW        K4, K3, K4
-	KANDW        K4, K2, K4
+	KANDW        K4, K2, K2
 	VPXORQ.BCST vmconst<>+1192(SB), Z2, Z1
-	VBLENDMPD    Z1, Z2, K4, Z4
+	VBLENDMPD    Z1, Z2, K2, Z4
+	VFPCLASSPDZ  $0x40, Z0, K2
 	KANDNW       K2, K3, K2
 	VBLENDMPD.BCST vmconst<>+3544(SB), Z4, K2, Z5
 	VMOVUPS      Z5, Z3
@@ -3641,7 +3633,7 @@ done139:
 	RET
 
 // func powScalar32AVX512Loop(d []float32, x []float32, y float32, xs *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·powScalar32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3661,76 +3653,65 @@ loop142:
 	VMOVUPS      Z2, Z7
 	VBROADCASTSS vmconst<>+928(SB), Z8
 	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z7
-	VPERMPS      vmconst<>+944(SB), Z7, Z8
-	VMULPS       Z8, Z2, Z9
-	VMOVUPS      Z9, Z10
-	VFMSUB231PS  Z8, Z2, Z10
-	VSUBPS.BCST vmconst<>+440(SB), Z9, Z2
-	VMULPS.BCST vmconst<>+3560(SB), Z2, Z8
+	VPERMPS      vmconst<>+3560(SB), Z7, Z8
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z8, Z2
+	VMULPS.BCST vmconst<>+3624(SB), Z2, Z8
 	VMOVUPS      Z2, Z9
 	VFMADD231PS  Z8, Z2, Z9
-	VSUBPS       Z9, Z2, Z11
-	VFMADD231PS  Z8, Z2, Z11
+	VSUBPS       Z9, Z2, Z10
+	VFMADD231PS  Z8, Z2, Z10
 	VMULPS.BCST vmconst<>+368(SB), Z9, Z8
-	VPERMPS      vmconst<>+1968(SB), Z7, Z12
-	VADDPS       Z12, Z3, Z3
-	VADDPS       Z8, Z3, Z12
-	VPERMPS      vmconst<>+1864(SB), Z7, Z7
+	VPERMPS      vmconst<>+3632(SB), Z7, Z11
+	VADDPS       Z11, Z3, Z3
+	VADDPS       Z8, Z3, Z11
+	VPERMPS      vmconst<>+3696(SB), Z7, Z7
 	VFMADD231PS.BCST vmconst<>+1928(SB), Z9, Z7
-	VFMADD231PS.BCST vmconst<>+368(SB), Z11, Z7
-	VMULPS       Z2, Z2, Z11
+	VFMADD231PS.BCST vmconst<>+368(SB), Z10, Z7
+	VMULPS       Z2, Z2, Z10
+	VMOVUPS      Z2, Z12
+	VBROADCASTSS vmconst<>+3760(SB), Z13
+	VFMADD213PS.BCST vmconst<>+3768(SB), Z13, Z12
 	VMOVUPS      Z2, Z13
-	VBROADCASTSS vmconst<>+3568(SB), Z14
-	VFMADD213PS.BCST vmconst<>+1936(SB), Z14, Z13
-	VMOVUPS      Z2, Z14
-	VBROADCASTSS vmconst<>+3576(SB), Z15
-	VFMADD213PS.BCST vmconst<>+1952(SB), Z15, Z14
-	VFMADD231PS  Z13, Z11, Z14
-	VMULPS       Z2, Z11, Z11
-	VMOVUPS      Z2, Z13
-	VBROADCASTSS vmconst<>+368(SB), Z15
-	VFMADD213PS.BCST vmconst<>+3584(SB), Z15, Z13
-	VFMADD213PS.BCST vmconst<>+368(SB), Z2, Z13
-	VMOVUPS      Z7, Z2
-	VFMADD231PS  Z13, Z10, Z2
-	VFMADD231PS  Z14, Z11, Z2
-	VMOVUPS      Z8, Z7
-	VFMSUB231PS.BCST vmconst<>+368(SB), Z9, Z7
-	VSUBPS       Z12, Z3, Z3
+	VBROADCASTSS vmconst<>+3776(SB), Z14
+	VFMADD213PS.BCST vmconst<>+3784(SB), Z14, Z13
+	VFMADD231PS  Z12, Z10, Z13
+	VMULPS       Z2, Z10, Z2
+	VFMADD231PS  Z13, Z2, Z7
+	VMOVUPS      Z8, Z2
+	VFMSUB231PS.BCST vmconst<>+368(SB), Z9, Z2
+	VSUBPS       Z11, Z3, Z3
 	VADDPS       Z8, Z3, Z3
-	VADDPS       Z3, Z7, Z3
 	VADDPS       Z3, Z2, Z2
-	VADDPS       Z2, Z12, Z3
-	VSUBPS       Z3, Z12, Z7
+	VADDPS       Z2, Z7, Z2
+	VADDPS       Z2, Z11, Z3
+	VSUBPS       Z3, Z11, Z7
 	VADDPS       Z2, Z7, Z2
 	VMULPS       Z3, Z1, Z7
 	VMOVUPS      Z7, Z8
 	VFMSUB231PS  Z3, Z1, Z8
 	VMOVUPS      Z8, Z3
 	VFMADD231PS  Z2, Z1, Z3
-	VCMPPS.BCST $0x1d, vmconst<>+3592(SB), Z7, K1
-	VCMPPS.BCST $0x11, vmconst<>+2904(SB), Z7, K2
-	KANDW        K2, K1, K1
+	VCMPPS.BCST $0x1d, vmconst<>+3792(SB), Z7, K1
 	VRNDSCALEPS  $0x40, Z7, Z2
 	VSUBPS       Z2, Z7, Z8
 	VADDPS       Z3, Z8, Z3
 	VMOVUPS      Z2, Z8
-	VBROADCASTSS vmconst<>+3600(SB), Z9
+	VBROADCASTSS vmconst<>+3800(SB), Z9
 	VFMADD213PS.BCST vmconst<>+936(SB), Z9, Z8
 	VMOVUPS      Z3, Z9
-	VBROADCASTSS vmconst<>+3608(SB), Z10
-	VFMADD213PS.BCST vmconst<>+3616(SB), Z10, Z9
-	VFMADD213PS.BCST vmconst<>+3624(SB), Z3, Z9
+	VBROADCASTSS vmconst<>+3808(SB), Z10
+	VFMADD213PS.BCST vmconst<>+3816(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+3824(SB), Z3, Z9
 	VFMADD213PS.BCST vmconst<>+2200(SB), Z3, Z9
 	VMULPS       Z9, Z3, Z3
-	VPERMPS      vmconst<>+3632(SB), Z8, Z9
-	VPERMPS      vmconst<>+3696(SB), Z8, Z8
+	VPERMPS      vmconst<>+3832(SB), Z8, Z9
+	VPERMPS      vmconst<>+3896(SB), Z8, Z8
 	VFMADD231PS  Z3, Z9, Z8
 	VADDPS       Z8, Z9, Z3
 	VSCALEFPS    Z2, Z3, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+3760(SB), Z7, K2
+	VCMPPS.BCST $0x1e, vmconst<>+3960(SB), Z7, K2
 	VBLENDMPS.BCST vmconst<>+2904(SB), Z2, K2, Z4
-	VCMPPS.BCST $0x11, vmconst<>+1632(SB), Z0, K2
+	VFPCLASSPSZ  $0x54, Z0, K2
 	VMOVUPS      Z4, Z2
 	KORTESTW     K2, K2
 	JZ           ifdone145
@@ -3740,11 +3721,12 @@ loop142:
 	VRNDSCALEPS  $0x03, Z1, Z2
 	VCMPPS       $0x04, Z1, Z2, K4
 	KANDW        K4, K3, K4
-	KANDW        K4, K2, K4
+	KANDW        K4, K2, K2
 	VPXORD.BCST vmconst<>+1296(SB), Z4, Z1
-	VBLENDMPS    Z1, Z4, K4, Z5
+	VBLENDMPS    Z1, Z4, K2, Z5
+	VFPCLASSPSZ  $0x40, Z0, K2
 	KANDNW       K2, K3, K2
-	VBLENDMPS.BCST vmconst<>+3768(SB), Z5, K2, Z6
+	VBLENDMPS.BCST vmconst<>+3968(SB), Z5, K2, Z6
 	VMOVUPS      Z6, Z2
 
 ifdone145:
@@ -3873,25 +3855,26 @@ loop146:
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
 	VFPCLASSPDZ  $0xbf, Z0, K2
 	KANDNW       K1, K2, K1
-	VCMPPD.BCST $0x11, vmconst<>+1280(SB), Z0, K2
-	VMOVUPS      Z2, Z0
+	VFPCLASSPDZ  $0x54, Z0, K2
+	VMOVUPS      Z2, Z3
 	KORTESTW     K2, K2
 	JZ           ifdone149
-	VRNDSCALEPD  $0x03, Z1, Z0
-	VCMPPD       $0x00, Z1, Z0, K3
-	VMULPD.BCST vmconst<>+336(SB), Z1, Z0
-	VRNDSCALEPD  $0x03, Z0, Z3
-	VCMPPD       $0x04, Z0, Z3, K4
+	VRNDSCALEPD  $0x03, Z1, Z3
+	VCMPPD       $0x00, Z1, Z3, K3
+	VMULPD.BCST vmconst<>+336(SB), Z1, Z3
+	VRNDSCALEPD  $0x03, Z3, Z6
+	VCMPPD       $0x04, Z3, Z6, K4
 	KANDW        K4, K3, K4
-	KANDW        K4, K2, K4
-	VPXORQ.BCST vmconst<>+1192(SB), Z2, Z0
-	VBLENDMPD    Z0, Z2, K4, Z4
+	KANDW        K4, K2, K2
+	VPXORQ.BCST vmconst<>+1192(SB), Z2, Z3
+	VBLENDMPD    Z3, Z2, K2, Z4
+	VFPCLASSPDZ  $0x40, Z0, K2
 	KANDNW       K2, K3, K2
 	VBLENDMPD.BCST vmconst<>+3544(SB), Z4, K2, Z5
-	VMOVUPS      Z5, Z0
+	VMOVUPS      Z5, Z3
 
 ifdone149:
-	VMOVUPS Z0, (AX)(BX*8)
+	VMOVUPS Z3, (AX)(BX*8)
 	KMOVW   K1, SI
 	ADDQ    $0x08, BX
 	XORQ    $0xff, SI
@@ -3914,7 +3897,7 @@ done147:
 	RET
 
 // func scalarPow32AVX512Loop(d []float32, x float32, y []float32, ys *[16]float32) (done int, bad uint)
-// Requires: AVX, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·scalarPow32AVX512Loop(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -3934,94 +3917,84 @@ loop150:
 	VMOVUPS      Z2, Z7
 	VBROADCASTSS vmconst<>+928(SB), Z8
 	VFMADD213PS.BCST vmconst<>+936(SB), Z8, Z7
-	VPERMPS      vmconst<>+944(SB), Z7, Z8
-	VMULPS       Z8, Z2, Z9
-	VMOVUPS      Z9, Z10
-	VFMSUB231PS  Z8, Z2, Z10
-	VSUBPS.BCST vmconst<>+440(SB), Z9, Z2
-	VMULPS.BCST vmconst<>+3560(SB), Z2, Z8
+	VPERMPS      vmconst<>+3560(SB), Z7, Z8
+	VFMADD213PS.BCST vmconst<>+1008(SB), Z8, Z2
+	VMULPS.BCST vmconst<>+3624(SB), Z2, Z8
 	VMOVUPS      Z2, Z9
 	VFMADD231PS  Z8, Z2, Z9
-	VSUBPS       Z9, Z2, Z11
-	VFMADD231PS  Z8, Z2, Z11
+	VSUBPS       Z9, Z2, Z10
+	VFMADD231PS  Z8, Z2, Z10
 	VMULPS.BCST vmconst<>+368(SB), Z9, Z8
-	VPERMPS      vmconst<>+1968(SB), Z7, Z12
-	VADDPS       Z12, Z3, Z3
-	VADDPS       Z8, Z3, Z12
-	VPERMPS      vmconst<>+1864(SB), Z7, Z7
+	VPERMPS      vmconst<>+3632(SB), Z7, Z11
+	VADDPS       Z11, Z3, Z3
+	VADDPS       Z8, Z3, Z11
+	VPERMPS      vmconst<>+3696(SB), Z7, Z7
 	VFMADD231PS.BCST vmconst<>+1928(SB), Z9, Z7
-	VFMADD231PS.BCST vmconst<>+368(SB), Z11, Z7
-	VMULPS       Z2, Z2, Z11
+	VFMADD231PS.BCST vmconst<>+368(SB), Z10, Z7
+	VMULPS       Z2, Z2, Z10
+	VMOVUPS      Z2, Z12
+	VBROADCASTSS vmconst<>+3760(SB), Z13
+	VFMADD213PS.BCST vmconst<>+3768(SB), Z13, Z12
 	VMOVUPS      Z2, Z13
-	VBROADCASTSS vmconst<>+3568(SB), Z14
-	VFMADD213PS.BCST vmconst<>+1936(SB), Z14, Z13
-	VMOVUPS      Z2, Z14
-	VBROADCASTSS vmconst<>+3576(SB), Z15
-	VFMADD213PS.BCST vmconst<>+1952(SB), Z15, Z14
-	VFMADD231PS  Z13, Z11, Z14
-	VMULPS       Z2, Z11, Z11
-	VMOVUPS      Z2, Z13
-	VBROADCASTSS vmconst<>+368(SB), Z15
-	VFMADD213PS.BCST vmconst<>+3584(SB), Z15, Z13
-	VFMADD213PS.BCST vmconst<>+368(SB), Z2, Z13
-	VMOVUPS      Z7, Z2
-	VFMADD231PS  Z13, Z10, Z2
-	VFMADD231PS  Z14, Z11, Z2
-	VMOVUPS      Z8, Z7
-	VFMSUB231PS.BCST vmconst<>+368(SB), Z9, Z7
-	VSUBPS       Z12, Z3, Z3
+	VBROADCASTSS vmconst<>+3776(SB), Z14
+	VFMADD213PS.BCST vmconst<>+3784(SB), Z14, Z13
+	VFMADD231PS  Z12, Z10, Z13
+	VMULPS       Z2, Z10, Z2
+	VFMADD231PS  Z13, Z2, Z7
+	VMOVUPS      Z8, Z2
+	VFMSUB231PS.BCST vmconst<>+368(SB), Z9, Z2
+	VSUBPS       Z11, Z3, Z3
 	VADDPS       Z8, Z3, Z3
-	VADDPS       Z3, Z7, Z3
 	VADDPS       Z3, Z2, Z2
-	VADDPS       Z2, Z12, Z3
-	VSUBPS       Z3, Z12, Z7
+	VADDPS       Z2, Z7, Z2
+	VADDPS       Z2, Z11, Z3
+	VSUBPS       Z3, Z11, Z7
 	VADDPS       Z2, Z7, Z2
 	VMULPS       Z3, Z1, Z7
 	VMOVUPS      Z7, Z8
 	VFMSUB231PS  Z3, Z1, Z8
 	VMOVUPS      Z8, Z3
 	VFMADD231PS  Z2, Z1, Z3
-	VCMPPS.BCST $0x1d, vmconst<>+3592(SB), Z7, K1
-	VCMPPS.BCST $0x11, vmconst<>+2904(SB), Z7, K2
-	KANDW        K2, K1, K1
+	VCMPPS.BCST $0x1d, vmconst<>+3792(SB), Z7, K1
 	VRNDSCALEPS  $0x40, Z7, Z2
 	VSUBPS       Z2, Z7, Z8
 	VADDPS       Z3, Z8, Z3
 	VMOVUPS      Z2, Z8
-	VBROADCASTSS vmconst<>+3600(SB), Z9
+	VBROADCASTSS vmconst<>+3800(SB), Z9
 	VFMADD213PS.BCST vmconst<>+936(SB), Z9, Z8
 	VMOVUPS      Z3, Z9
-	VBROADCASTSS vmconst<>+3608(SB), Z10
-	VFMADD213PS.BCST vmconst<>+3616(SB), Z10, Z9
-	VFMADD213PS.BCST vmconst<>+3624(SB), Z3, Z9
+	VBROADCASTSS vmconst<>+3808(SB), Z10
+	VFMADD213PS.BCST vmconst<>+3816(SB), Z10, Z9
+	VFMADD213PS.BCST vmconst<>+3824(SB), Z3, Z9
 	VFMADD213PS.BCST vmconst<>+2200(SB), Z3, Z9
 	VMULPS       Z9, Z3, Z3
-	VPERMPS      vmconst<>+3632(SB), Z8, Z9
-	VPERMPS      vmconst<>+3696(SB), Z8, Z8
+	VPERMPS      vmconst<>+3832(SB), Z8, Z9
+	VPERMPS      vmconst<>+3896(SB), Z8, Z8
 	VFMADD231PS  Z3, Z9, Z8
 	VADDPS       Z8, Z9, Z3
 	VSCALEFPS    Z2, Z3, Z2
-	VCMPPS.BCST $0x1e, vmconst<>+3760(SB), Z7, K2
+	VCMPPS.BCST $0x1e, vmconst<>+3960(SB), Z7, K2
 	VBLENDMPS.BCST vmconst<>+2904(SB), Z2, K2, Z4
-	VCMPPS.BCST $0x11, vmconst<>+1632(SB), Z0, K2
-	VMOVUPS      Z4, Z0
+	VFPCLASSPSZ  $0x54, Z0, K2
+	VMOVUPS      Z4, Z2
 	KORTESTW     K2, K2
 	JZ           ifdone153
-	VRNDSCALEPS  $0x03, Z1, Z0
-	VCMPPS       $0x00, Z1, Z0, K3
-	VMULPS.BCST vmconst<>+432(SB), Z1, Z0
-	VRNDSCALEPS  $0x03, Z0, Z2
-	VCMPPS       $0x04, Z0, Z2, K4
+	VRNDSCALEPS  $0x03, Z1, Z2
+	VCMPPS       $0x00, Z1, Z2, K3
+	VMULPS.BCST vmconst<>+432(SB), Z1, Z2
+	VRNDSCALEPS  $0x03, Z2, Z3
+	VCMPPS       $0x04, Z2, Z3, K4
 	KANDW        K4, K3, K4
-	KANDW        K4, K2, K4
-	VPXORD.BCST vmconst<>+1296(SB), Z4, Z0
-	VBLENDMPS    Z0, Z4, K4, Z5
+	KANDW        K4, K2, K2
+	VPXORD.BCST vmconst<>+1296(SB), Z4, Z2
+	VBLENDMPS    Z2, Z4, K2, Z5
+	VFPCLASSPSZ  $0x40, Z0, K2
 	KANDNW       K2, K3, K2
-	VBLENDMPS.BCST vmconst<>+3768(SB), Z5, K2, Z6
-	VMOVUPS      Z6, Z0
+	VBLENDMPS.BCST vmconst<>+3968(SB), Z5, K2, Z6
+	VMOVUPS      Z6, Z2
 
 ifdone153:
-	VMOVUPS Z0, (AX)(BX*4)
+	VMOVUPS Z2, (AX)(BX*4)
 	KMOVW   K1, SI
 	ADDQ    $0x10, BX
 	XORQ    $0x0000ffff, SI
@@ -4455,8 +4428,8 @@ loop172:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD      Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3776(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3784(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3976(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3984(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPD      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
@@ -4491,7 +4464,7 @@ loop172:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3792(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3992(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ      Z2, Z3, Z3
@@ -4546,8 +4519,8 @@ loop175:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS      Z3, Z2, Z4
 	VMINPS      Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3800(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3808(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+4000(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+4008(SB), Z4, K2
 	KANDW       K2, K1, K1
 	VCMPPS      $0x03, Z0, Z1, K2
 	KANDNW      K1, K2, K1
@@ -4572,7 +4545,7 @@ loop175:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z2
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z3
 	VPXORQ      Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+3816(SB), K4, Z3
+	VBROADCASTSS.Z vmconst<>+4016(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ      Z2, Z3, Z3
@@ -4624,8 +4597,8 @@ loop178:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3776(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3784(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3976(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3984(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4660,7 +4633,7 @@ loop178:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3792(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3992(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -4711,8 +4684,8 @@ loop181:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3800(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3808(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+4000(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+4008(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4737,7 +4710,7 @@ loop181:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z1
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z2
 	VPXORQ       Z2, Z1, Z1
-	VBROADCASTSS.Z vmconst<>+3816(SB), K4, Z2
+	VBROADCASTSS.Z vmconst<>+4016(SB), K4, Z2
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z2, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z2
 	VPXORQ       Z1, Z2, Z2
@@ -4787,8 +4760,8 @@ loop184:
 	VPANDQ.BCST vmconst<>+0(SB), Z1, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z0, Z3
 	VMAXPD       Z3, Z2, Z4
-	VCMPPD.BCST $0x1d, vmconst<>+3776(SB), Z4, K1
-	VCMPPD.BCST $0x12, vmconst<>+3784(SB), Z4, K2
+	VCMPPD.BCST $0x1d, vmconst<>+3976(SB), Z4, K1
+	VCMPPD.BCST $0x12, vmconst<>+3984(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPD       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4823,7 +4796,7 @@ loop184:
 	VBROADCASTSD.Z vmconst<>+1208(SB), K4, Z3
 	VBROADCASTSD.Z vmconst<>+1192(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z2
-	VBROADCASTSD.Z vmconst<>+3792(SB), K2, Z3
+	VBROADCASTSD.Z vmconst<>+3992(SB), K2, Z3
 	VBLENDMPD.BCST vmconst<>+1208(SB), Z3, K4, Z7
 	VBROADCASTSD.Z vmconst<>+1272(SB), K3, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -4874,8 +4847,8 @@ loop187:
 	VPANDD.BCST vmconst<>+1288(SB), Z0, Z3
 	VMAXPS       Z3, Z2, Z4
 	VMINPS       Z3, Z2, Z5
-	VCMPPS.BCST $0x1d, vmconst<>+3800(SB), Z4, K1
-	VCMPPS.BCST $0x12, vmconst<>+3808(SB), Z4, K2
+	VCMPPS.BCST $0x1d, vmconst<>+4000(SB), Z4, K1
+	VCMPPS.BCST $0x12, vmconst<>+4008(SB), Z4, K2
 	KANDW        K2, K1, K1
 	VCMPPS       $0x03, Z0, Z1, K2
 	KANDNW       K1, K2, K1
@@ -4900,7 +4873,7 @@ loop187:
 	VBROADCASTSS.Z vmconst<>+1296(SB), K4, Z2
 	VBROADCASTSS.Z vmconst<>+1296(SB), K3, Z3
 	VPXORQ       Z3, Z2, Z2
-	VBROADCASTSS.Z vmconst<>+3816(SB), K4, Z3
+	VBROADCASTSS.Z vmconst<>+4016(SB), K4, Z3
 	VBLENDMPS.BCST vmconst<>+1312(SB), Z3, K3, Z9
 	VBROADCASTSS.Z vmconst<>+440(SB), K2, Z3
 	VPXORQ       Z2, Z3, Z3
@@ -5475,51 +5448,77 @@ DATA vmconst<>+3536(SB)/8, $0xbfcfffffffffff5f
 DATA vmconst<>+3544(SB)/8, $0x7ff8000000000001
 DATA vmconst<>+3552(SB)/4, $0x3faaaaab
 DATA vmconst<>+3556(SB)/4, $0x00000000
-DATA vmconst<>+3560(SB)/4, $0xbf000000
-DATA vmconst<>+3564(SB)/4, $0x00000000
-DATA vmconst<>+3568(SB)/4, $0xbe766ce0
-DATA vmconst<>+3572(SB)/4, $0x00000000
-DATA vmconst<>+3576(SB)/4, $0xbeb8aa3a
-DATA vmconst<>+3580(SB)/4, $0x00000000
-DATA vmconst<>+3584(SB)/4, $0xbfb8aa3b
-DATA vmconst<>+3588(SB)/4, $0x00000000
-DATA vmconst<>+3592(SB)/4, $0xc2fbcccd
-DATA vmconst<>+3596(SB)/4, $0x00000000
-DATA vmconst<>+3600(SB)/4, $0x41800000
-DATA vmconst<>+3604(SB)/4, $0x00000000
-DATA vmconst<>+3608(SB)/4, $0x3c1d95fd
-DATA vmconst<>+3612(SB)/4, $0x00000000
-DATA vmconst<>+3616(SB)/4, $0x3d6359a4
-DATA vmconst<>+3620(SB)/4, $0x00000000
-DATA vmconst<>+3624(SB)/4, $0x3e75fdf0
+DATA vmconst<>+3560(SB)/8, $0x3f9800003fa00000
+DATA vmconst<>+3568(SB)/8, $0x3f8800003f900000
+DATA vmconst<>+3576(SB)/8, $0x3f7000003f800000
+DATA vmconst<>+3584(SB)/8, $0x3f6000003f680000
+DATA vmconst<>+3592(SB)/8, $0x3f5000003f580000
+DATA vmconst<>+3600(SB)/8, $0x3f4000003f480000
+DATA vmconst<>+3608(SB)/8, $0x3f3000003f380000
+DATA vmconst<>+3616(SB)/8, $0x3fa800003f280000
+DATA vmconst<>+3624(SB)/4, $0xbf000000
 DATA vmconst<>+3628(SB)/4, $0x00000000
-DATA vmconst<>+3632(SB)/8, $0x3f85aac33f800000
-DATA vmconst<>+3640(SB)/8, $0x3f91c3d33f8b95c2
-DATA vmconst<>+3648(SB)/8, $0x3f9ef5323f9837f0
-DATA vmconst<>+3656(SB)/8, $0x3fad583f3fa5fed7
-DATA vmconst<>+3664(SB)/8, $0x3fbd08a43fb504f3
-DATA vmconst<>+3672(SB)/8, $0x3fce248c3fc5672a
-DATA vmconst<>+3680(SB)/8, $0x3fe0ccdf3fd744fd
-DATA vmconst<>+3688(SB)/8, $0x3ff5257d3feac0c7
-DATA vmconst<>+3696(SB)/8, $0x334f989100000000
-DATA vmconst<>+3704(SB)/8, $0x33675624b260aba1
-DATA vmconst<>+3712(SB)/8, $0x3341234233231b71
-DATA vmconst<>+3720(SB)/8, $0xb22deaf6b32c9d5e
-DATA vmconst<>+3728(SB)/8, $0xb3414fe832cfe77a
-DATA vmconst<>+3736(SB)/8, $0x3228fc24320aa837
-DATA vmconst<>+3744(SB)/8, $0xb21eab59b2d4a58a
-DATA vmconst<>+3752(SB)/8, $0x32292436b24116de
-DATA vmconst<>+3760(SB)/4, $0x43008000
+DATA vmconst<>+3632(SB)/8, $0xbe7de000bea4d400
+DATA vmconst<>+3640(SB)/8, $0xbdb32000be2e0000
+DATA vmconst<>+3648(SB)/8, $0x3dbeb00080000000
+DATA vmconst<>+3656(SB)/8, $0x3e4544003e116c00
+DATA vmconst<>+3664(SB)/8, $0x3e9960003e7b0000
+DATA vmconst<>+3672(SB)/8, $0x3ed480003eb65800
+DATA vmconst<>+3680(SB)/8, $0x3f0a63003ef3f000
+DATA vmconst<>+3688(SB)/8, $0xbec8de003f1b9100
+DATA vmconst<>+3696(SB)/8, $0xb635c81335f6865d
+DATA vmconst<>+3704(SB)/8, $0x3510536fb651cfdf
+DATA vmconst<>+3712(SB)/8, $0x3492d9f700000000
+DATA vmconst<>+3720(SB)/8, $0x364055fe36b70aad
+DATA vmconst<>+3728(SB)/8, $0xb48e4789b69d5be7
+DATA vmconst<>+3736(SB)/8, $0xb5d1cfdf3676865d
+DATA vmconst<>+3744(SB)/8, $0xb69f0197b6201ac7
+DATA vmconst<>+3752(SB)/8, $0x35aedc1d35aedc1d
+DATA vmconst<>+3760(SB)/4, $0xbe76866b
 DATA vmconst<>+3764(SB)/4, $0x00000000
-DATA vmconst<>+3768(SB)/4, $0x7fc00000
+DATA vmconst<>+3768(SB)/4, $0x3e93e805
 DATA vmconst<>+3772(SB)/4, $0x00000000
-DATA vmconst<>+3776(SB)/8, $0x0170000000000000
-DATA vmconst<>+3784(SB)/8, $0x7fd0000000000000
-DATA vmconst<>+3792(SB)/8, $0x4010000000000000
-DATA vmconst<>+3800(SB)/4, $0x0d800000
+DATA vmconst<>+3776(SB)/4, $0xbeb8aa39
+DATA vmconst<>+3780(SB)/4, $0x00000000
+DATA vmconst<>+3784(SB)/4, $0x3ef6384d
+DATA vmconst<>+3788(SB)/4, $0x00000000
+DATA vmconst<>+3792(SB)/4, $0xc2fbcccd
+DATA vmconst<>+3796(SB)/4, $0x00000000
+DATA vmconst<>+3800(SB)/4, $0x41800000
 DATA vmconst<>+3804(SB)/4, $0x00000000
-DATA vmconst<>+3808(SB)/4, $0x7e800000
+DATA vmconst<>+3808(SB)/4, $0x3c1d95fd
 DATA vmconst<>+3812(SB)/4, $0x00000000
-DATA vmconst<>+3816(SB)/4, $0x40800000
+DATA vmconst<>+3816(SB)/4, $0x3d6359a4
 DATA vmconst<>+3820(SB)/4, $0x00000000
-GLOBL vmconst<>(SB), RODATA|NOPTR, $3824
+DATA vmconst<>+3824(SB)/4, $0x3e75fdf0
+DATA vmconst<>+3828(SB)/4, $0x00000000
+DATA vmconst<>+3832(SB)/8, $0x3f85aac33f800000
+DATA vmconst<>+3840(SB)/8, $0x3f91c3d33f8b95c2
+DATA vmconst<>+3848(SB)/8, $0x3f9ef5323f9837f0
+DATA vmconst<>+3856(SB)/8, $0x3fad583f3fa5fed7
+DATA vmconst<>+3864(SB)/8, $0x3fbd08a43fb504f3
+DATA vmconst<>+3872(SB)/8, $0x3fce248c3fc5672a
+DATA vmconst<>+3880(SB)/8, $0x3fe0ccdf3fd744fd
+DATA vmconst<>+3888(SB)/8, $0x3ff5257d3feac0c7
+DATA vmconst<>+3896(SB)/8, $0x334f989100000000
+DATA vmconst<>+3904(SB)/8, $0x33675624b260aba1
+DATA vmconst<>+3912(SB)/8, $0x3341234233231b71
+DATA vmconst<>+3920(SB)/8, $0xb22deaf6b32c9d5e
+DATA vmconst<>+3928(SB)/8, $0xb3414fe832cfe77a
+DATA vmconst<>+3936(SB)/8, $0x3228fc24320aa837
+DATA vmconst<>+3944(SB)/8, $0xb21eab59b2d4a58a
+DATA vmconst<>+3952(SB)/8, $0x32292436b24116de
+DATA vmconst<>+3960(SB)/4, $0x43008000
+DATA vmconst<>+3964(SB)/4, $0x00000000
+DATA vmconst<>+3968(SB)/4, $0x7fc00000
+DATA vmconst<>+3972(SB)/4, $0x00000000
+DATA vmconst<>+3976(SB)/8, $0x0170000000000000
+DATA vmconst<>+3984(SB)/8, $0x7fd0000000000000
+DATA vmconst<>+3992(SB)/8, $0x4010000000000000
+DATA vmconst<>+4000(SB)/4, $0x0d800000
+DATA vmconst<>+4004(SB)/4, $0x00000000
+DATA vmconst<>+4008(SB)/4, $0x7e800000
+DATA vmconst<>+4012(SB)/4, $0x00000000
+DATA vmconst<>+4016(SB)/4, $0x40800000
+DATA vmconst<>+4020(SB)/4, $0x00000000
+GLOBL vmconst<>(SB), RODATA|NOPTR, $4024

@@ -176,7 +176,7 @@ func TestFits(t *testing.T) {
 		// r²): its error·r below 2^-26 keeps the sum's 2^-33.
 		{"AVX-512 float32 pow's log2", powLog2Q3, log1pTail3Over2, func(r float64) float64 {
 			return (math.Log1p(r) - r + r*r/2) / (r * r * r) / math.Ln2
-		}, -logTableR, logTableR, 0x1p-26},
+		}, -powInv5.r, powInv5.r, 0x1p-26},
 		// 2^f - 1 = f·P(f): P's error times f is the result's relative error.
 		{"AVX-512 float32 pow's exp2", powExp2P, exp2m1Over, func(f float64) float64 {
 			return (math.Exp2(f) - 1) / f
@@ -202,6 +202,47 @@ func TestFits(t *testing.T) {
 			t.Errorf("%s: the fit's error times z reaches 2^%.1f, want below 2^%.1f", c.name, math.Log2(worst), math.Log2(bound))
 		}
 		t.Logf("%s: degree %d, error·z at most 2^%.1f", c.name, len(c.p)-1, math.Log2(worst))
+	}
+}
+
+// TestPowInv5 checks powFast32's table: every inverse has at most five
+// significant bits, so that m·inv - 1 is exact for every float32 m of its
+// cell (checked at the cell's ends and a sample between, against exact
+// arithmetic), cell 20's entries are 1 and 0, and off cell 20 |T| exceeds
+// K·|r - r²/2| (the Fast2Sum's condition) with room.
+func TestPowInv5(t *testing.T) {
+	for n := 15; n <= 30; n++ {
+		j := n & 15
+		inv := float64(powInv5.inv[j])
+		if f := math.Abs(inv) * 16 / math.Exp2(math.Floor(math.Log2(inv))); f != math.Trunc(f) {
+			t.Errorf("cell %d: inv = %v has more than five significant bits", n, inv)
+		}
+		lo := float32(math.Max(0.75, (float64(n)-0.5)/logTableK))
+		hi := float32(math.Min(1.5, (float64(n)+0.5)/logTableK))
+		worst := 0.0
+		for m := lo; m < hi; m = math.Nextafter32(m, 2) {
+			r := math.FMA(float64(m), inv, -1)
+			if float64(float32(r)) != r {
+				t.Fatalf("cell %d: %v·%v - 1 = %v is not a float32", n, m, inv, r)
+			}
+			worst = math.Max(worst, math.Abs(r))
+			if m < hi-0x1p-12 && m > lo+0x1p-12 {
+				m += 0x1p-13 // a sample of the middle, every float32 at the ends
+			}
+		}
+		if worst > powInv5.r {
+			t.Errorf("cell %d: |r| reaches %v, above powInv5.r = %v", n, worst, powInv5.r)
+		}
+		tt := math.Abs(float64(powInv5.tHi[j]) + float64(powInv5.tLo[j]))
+		if n == 20 {
+			if inv != 1 || tt != 0 {
+				t.Errorf("cell 20: inv, T = %v, %v, want 1, 0", inv, tt)
+			}
+			continue
+		}
+		if a := worst / math.Ln2; tt < 1.2*a {
+			t.Errorf("cell %d: |T| = %v, K·|r| up to %v: the Fast2Sum needs |T| ≥ |K·g|", n, tt, a)
+		}
 	}
 }
 

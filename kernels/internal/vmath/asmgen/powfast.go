@@ -102,20 +102,29 @@ func powFast64(k lang, x, y Op) (r, ok Op) {
 }
 
 // powNegativeBase is e = |x|**y with the sign and domain of a negative x
-// put on, where some lane of x is negative (ifAny: most vectors have
-// none): -e for an odd y, NaN for a non-integral y. Either element width.
+// put on, where some lane of x is negative (-0 and -Inf included; ifAny:
+// most vectors have none): -e for an odd y, NaN for a non-integral y where
+// x is finite and nonzero (-0 and -Inf to a non-integral power are +0 or
+// +Inf, as e is). Either element width, on the 512-bit target.
 func powNegativeBase(k lang, x, y, e Op) Op {
-	neg := k.cmp(lt, x, k.f(0))
+	neg := fpClass(k, x, classNegative)
 	r := e
 	ifAny(k, neg, []*Op{&r}, func() {
 		yInt := k.cmp(eq, k.round(y, 3), y)
 		hy := k.mul(y, k.f(0.5))
 		yOdd := k.mAnd(yInt, k.cmp(neq, k.round(hy, 3), hy)) // every |y| ≥ 2^53 is even
 		r = k.sel(k.mAnd(neg, yOdd), k.xor(e, k.f(negZero)), e)
-		r = k.sel(k.mAndNot(neg, yInt), k.f(math.NaN()), r)
+		r = k.sel(k.mAndNot(fpClass(k, x, classNegativeFinite), yInt), k.f(math.NaN()), r)
 	})
 	return r
 }
+
+// VFPCLASSPS/PD's classes of negative numbers: -0, -Inf and the negative
+// finite nonzero (classNegative, all three), and those last alone.
+const (
+	classNegative       = 0x54
+	classNegativeFinite = 0x40
+)
 
 // negZero is -0: the sign bit alone, at either element width.
 var negZero = math.Copysign(0, -1)
@@ -126,14 +135,13 @@ var negZero = math.Copysign(0, -1)
 // exact to about 2^-26 for |t| up to 128 (the normal results), so
 // log2|x| to about 2^-33 relative:
 //
-//	log2|x| = e + T + K·log1p(r + pe)
-//	        = e + T + K·(r - r²/2) + r³·Q3(r) + pe·K·(1 - r + r²)
+//	log2|x| = e + T + K·log1p(r) = e + T + K·(r - r²/2) + r³·Q3(r)
 //
 // with |x| = 2^e·m and the table log's cells (m in [3/4, 3/2), inv its
-// cell's inverse in float32, T = log2(1/inv) as a multiple of 2^-16 and
-// the rest), m·inv = 1 + r + pe (p = m·inv rounded, pe its error by an
-// FMA, r = p - 1 exact), K = 1/ln2 as the float32 nearest it and the
-// rest. r - r²/2 is a pair g + gl (one FMA over r·(-r/2), exact, and its
+// cell's inverse of five significant bits, T = log2(1/inv) as a multiple
+// of 2^-16 and the rest: powInv5), r = m·inv - 1 exact by one FMA, K =
+// 1/ln2 as the float32 nearest it and the rest. r - r²/2 is a pair g + gl
+// (one FMA over r·(-r/2), exact, and its
 // rounding error by another: r - g is exact); e + T.hi (exact) and K.hi·g
 // (the product as a pair) are summed exactly (Fast2Sum: off cell 20 e +
 // T.hi is at least 0.07 and K·g below 0.04; in cell 20 it is 0), every
@@ -144,37 +152,38 @@ var negZero = math.Copysign(0, -1)
 // and 2^floor(n/16) by VSCALEFPS; +Inf above t = 128.5. Within 1 ulp of
 // the reference over the sweeps.
 //
-// No class test: a zero, infinite or NaN x or y makes t infinite or NaN,
-// and t out of [-125.9, +Inf) is out (the reference gives the special
-// cases and the results below the normal range, where a rounding could
-// fall on the wrong side of a tie). A negative x as powFast64.
+// No class test: a zero, infinite or NaN x or y makes t infinite or NaN.
+// t = +Inf gives +Inf, C99's result for each operand pair that makes it
+// (±0 to a negative power, ±Inf to a positive one, y = ±Inf with |x| on
+// the side of 1 that overflows; the sign of an odd power after, by
+// powNegativeBase), and lanes with t below -125.9 (-Inf and NaN among
+// them) are out: the reference gives the other special cases and the
+// results below the normal range, where a rounding could fall on the
+// wrong side of a tie.
 func powFast32(k lang, x, y Op) (r, ok Op) {
 	m := getMantIn(k, x, mantThreeQuartersThree|mantAbs)
 	e := threeQuartersExp(k, x)
 	c := k.fma(m, k.f(logTableK), k.f(magic23x15))
-	inv := lookup16f32(k, c, logTable32Inv)
-	p := k.mul(m, inv)
-	pe := mulErr(k, m, inv, p)
-	rr := k.sub(p, k.f(1))
-	b := logBase2
+	rr := k.fma(m, lookup16f32(k, c, powInv5.inv), k.f(-1)) // exact
+	sHi, sLo := logBase2.sHi, logBase2.sLo
 	hr := k.mul(rr, k.f(-0.5))
 	g := k.fma(rr, hr, rr) // r - r²/2, and gl its rounding error, exactly
 	gl := k.fma(rr, hr, k.sub(rr, g))
-	a := k.mul(g, k.f(b.sHi))
-	s0 := k.add(e, lookup16f32(k, c, b.tHi))
+	a := k.mul(g, k.f(sHi))
+	s0 := k.add(e, lookup16f32(k, c, powInv5.tHi))
 	s1 := k.add(s0, a)
 	// the low part: first the terms that do not wait for s1
-	low := k.fma(gl, k.f(b.sHi), k.fma(g, k.f(b.sLo), lookup16f32(k, c, b.tLo)))
+	low := k.fma(gl, k.f(sHi), k.fma(g, k.f(sLo), lookup16f32(k, c, powInv5.tLo)))
 	w := k.mul(rr, rr)
 	q := powLog2Q3
 	cubic := k.fma(w, k.fma(k.f(q[0]), rr, k.f(q[1])), k.fma(k.f(q[2]), rr, k.f(q[3]))) // Estrin
-	low = k.fma(k.mul(w, rr), cubic, k.fma(pe, k.horner(rr, b.sHi, -b.sHi, b.sHi), low))
-	low = k.add(low, k.add(mulErr(k, g, k.f(b.sHi), a), k.add(k.sub(s0, s1), a)))
+	low = k.fma(k.mul(w, rr), cubic, low)
+	low = k.add(low, k.add(mulErr(k, g, k.f(sHi), a), k.add(k.sub(s0, s1), a)))
 	lh := k.add(s1, low)
 	ll := k.add(k.sub(s1, lh), low)
 	th := k.mul(y, lh)
 	tl := k.fma(y, ll, mulErr(k, y, lh, th))
-	ok = k.mAnd(k.cmp(ge, th, k.f(powF32MinT)), k.cmp(lt, th, k.f(math.Inf(1))))
+	ok = k.cmp(ge, th, k.f(powF32MinT))
 	n := k.round(th, roundSixteenths) // n/16 with n = rint(16t)
 	f := k.add(k.sub(th, n), tl)
 	idx := k.fma(n, k.f(16), k.f(magic23x15))
@@ -187,8 +196,8 @@ func powFast32(k lang, x, y Op) (r, ok Op) {
 }
 
 // powF32MaxT bounds t = y·log2|x| above in powFast32's reduction: beyond
-// (t finite, or +Inf where the lane is out) the float32 result overflows,
-// and the result is +Inf (its sign put on after).
+// (+Inf included) the float32 result overflows, and the result is +Inf
+// (its sign put on after).
 const powF32MaxT = 128.5
 
 // roundSixteenths is VRNDSCALEPS/PD's immediate for rounding to the
@@ -212,11 +221,40 @@ func threeQuartersExp(k lang, x Op) Op { return getExp(k, k.mul(x, k.f(4.0/3))) 
 // is a normal float32 (2^-126 and a margin for t's low part).
 const powF32MinT = -125.9
 
-// powLog2Q3 is (log1p(r) - r + r²/2)/r³ divided by ln2, on |r| ≤ logTableR
-// to degree 3 (powLogQ's tail, polyFit; TestFits measures it): the cubic
-// and higher terms of log2(1+r), below 2^-16, to about 2^-22 of
+// powLog2Q3 is (log1p(r) - r + r²/2)/r³ divided by ln2, on |r| ≤
+// powInv5.r to degree 3 (powLogQ's tail, polyFit; TestFits measures it):
+// the cubic and higher terms of log2(1+r), below 2^-13, to about 2^-20 of
 // themselves.
-var powLog2Q3 = polyFit(log1pTail3Over2, -logTableR, logTableR, 3)
+var powLog2Q3 = polyFit(log1pTail3Over2, -powInv5.r, powInv5.r, 3)
+
+// powInv5 is powFast32's table log: the cells of the table log (n =
+// rint(20m) for m in [3/4, 3/2), entry n & 15), each with an inverse of
+// at most five significant bits (20/n rounded; 1 in cell 20), so that r =
+// m·inv - 1 is exact in float32 (m has 24 bits, the product 29 at most,
+// and |r| below 1/16 needs no more than 24 of them: TestPowInv5), T =
+// log2(1/inv) as a multiple of 2^-16 (tHi: e + tHi is exact for |e| ≤
+// 2^8) and the rest (tLo), and r, the largest |r| over the cells.
+var powInv5 = func() (t struct {
+	inv, tHi, tLo [16]float32
+	r             float64
+}) {
+	for n := 15; n <= 30; n++ {
+		j := n & 15
+		v := float64(logTableK) / float64(n)
+		ex := math.Floor(math.Log2(v))
+		inv := math.RoundToEven(v*math.Exp2(4-ex)) / math.Exp2(4-ex) // five significant bits
+		t.inv[j] = float32(inv)
+		l := logBig(newFit(inv))
+		l.Quo(l.Neg(l), logBig(newFit(2)))
+		hi, lo := split16(l)
+		t.tHi[j], t.tLo[j] = float32(hi), float32(lo)
+		for _, m := range []float64{(float64(n) - 0.5) / logTableK, (float64(n) + 0.5) / logTableK} {
+			t.r = max(t.r, math.Abs(math.Max(0.75, math.Min(m, 1.5))*inv-1))
+		}
+	}
+	t.r *= 1 + 0x1p-20
+	return t
+}()
 
 // log1pTail3Over2 is log1pTail3 divided by ln2.
 func log1pTail3Over2(r *big.Float) *big.Float {
