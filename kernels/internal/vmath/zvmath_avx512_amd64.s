@@ -3319,8 +3319,6 @@ loop130:
 	VSCALEFPD    Z3, Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z6, Z3
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
-	VFPCLASSPDZ  $0xbf, Z0, K2
-	KANDNW       K1, K2, K1
 	VFPCLASSPDZ  $0x54, Z0, K2
 	VMOVUPS      Z2, Z3
 	KORTESTW     K2, K2
@@ -3589,8 +3587,6 @@ loop138:
 	VSCALEFPD    Z3, Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z6, Z3
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
-	VFPCLASSPDZ  $0xbf, Z0, K2
-	KANDNW       K1, K2, K1
 	VFPCLASSPDZ  $0x54, Z0, K2
 	VMOVUPS      Z2, Z3
 	KORTESTW     K2, K2
@@ -3853,8 +3849,6 @@ loop146:
 	VSCALEFPD    Z3, Z2, Z2
 	VPANDQ.BCST vmconst<>+0(SB), Z6, Z3
 	VCMPPD.BCST $0x12, vmconst<>+8(SB), Z3, K1
-	VFPCLASSPDZ  $0xbf, Z0, K2
-	KANDNW       K1, K2, K1
 	VFPCLASSPDZ  $0x54, Z0, K2
 	VMOVUPS      Z2, Z3
 	KORTESTW     K2, K2

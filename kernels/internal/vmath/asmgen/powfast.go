@@ -29,7 +29,7 @@ func log1pTail3(r *big.Float) *big.Float {
 	})
 }
 
-// powLogTable is log |a| for a normal a as a pair hi + lo, to about
+// powLogTable is log |a| for a finite nonzero a as a pair hi + lo, to about
 // 2^-63 relative, over the table log's cells (logTableParts' reduction of
 // |a|, the sign dropped by VGETMANTPD: |a| = 2^e·m, m in [3/4, 3/2), the
 // cell's inv, hi and lo):
@@ -87,17 +87,18 @@ func powExpTable(k lang, zh, zl Op) Op {
 // powFast64 is pow on the AVX-512 level for float64: |x|**y =
 // e^(y·log|x|) by powLogTable, the product as a pair (y·hi exactly by an
 // FMA) and powExpTable; a negative x takes powNegativeBase, only in the
-// vectors that have one (ifAny). Lanes with |x| not a positive normal
-// number (zeros, subnormals, infinities, NaN) or |y·log|x|| above 707
-// (NaN included: a NaN y, or an infinite y where x is 1) are out: the
-// reference gives overflow, subnormal results and C99's special cases.
-// y = 0 and x = 1 give 1 (z is 0: cell 20's entries are 1 and 0).
+// vectors that have one (ifAny). Lanes with |y·log|x|| above 707 are out
+// (NaN and ±Inf included, which a zero, infinite or NaN x or a NaN or
+// infinite y give): the reference gives overflow, subnormal results and
+// C99's special cases. A subnormal x is in (VGETMANTPD and VGETEXPPD
+// normalize it). y = 0 and x = 1 give 1 (z is 0: cell 20's entries are 1
+// and 0).
 func powFast64(k lang, x, y Op) (r, ok Op) {
 	lh, ll := powLogTable(k, x)
 	zh := k.mul(y, lh)
 	zl := k.fma(y, ll, mulErr(k, y, lh, zh))
 	r = powExpTable(k, zh, zl)
-	ok = k.mAndNot(k.cmp(le, k.and(zh, k.u(absMask)), k.f(powExpMax)), notNormal(k, x))
+	ok = k.cmp(le, k.and(zh, k.u(absMask)), k.f(powExpMax))
 	return powNegativeBase(k, x, y, r), ok
 }
 
