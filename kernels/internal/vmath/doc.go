@@ -269,38 +269,41 @@
 //     float64 value lies within 2^-40 of a float32 rounding boundary).
 //
 // AVX-512 has the table log's and the table e^'s sixteen-entry lookups
-// (VPERMI2PD) and uses them instead (asmgen/powfast.go), with no
+// (VPERMI2PD, VPERMPS) and uses them instead (asmgen/powfast.go), with no
 // division:
 //
 //   - float64 (powFast64): |x| = 2^e·m with m in [3/4, 3/2) (VGETMANTPD,
-//     which also drops the sign), the cell's inverse, m·inv = 1 + r + pe
-//     (p = m·inv rounded, pe its error by an FMA, r = p - 1 exact), and
-//     log|x| = e·ln2 + log(1/inv) + r - r²/2 + r³·Q(r) + pe·(1 - r + r²)
-//     (Q of degree 8) with e·ln2 + log(1/inv), r and -r²/2 (a pair) summed
-//     exactly: a pair to about 2^-63 relative. y·log|x| as a pair; e^ of
-//     it by the table e^ (n = rint(16z/ln2), the low part of z added to
-//     the exact part of the reduced argument, 2^(j/16) as a pair) and
-//     VSCALEFPD. Within 1 ulp of the reference over the sweeps.
+//     which also drops the sign; e from the binade of |x|·4/3), the cell's
+//     inverse, m·inv = 1 + r + pe (p = m·inv rounded, pe its error by an
+//     FMA, r = p - 1 exact), and log|x| = e·ln2 + log(1/inv) + r - r²/2 +
+//     r³·Q(r) + pe·(1 - r + r²) (Q of degree 8) with e·ln2 + log(1/inv),
+//     r and -r²/2 (a pair) summed exactly: a pair to about 2^-63
+//     relative. y·log|x| as a pair; e^ of it by the table e^ (n =
+//     rint(16z/ln2), the low part of z added to the exact part of the
+//     reduced argument, 2^(j/16) as a pair) and VSCALEFPD. Within 1 ulp of
+//     the reference (TestPowFloat64Range: 2^23 operands over the whole
+//     range with LAZE_VMATH_EXHAUSTIVE=1).
 //   - float32 (powFast32): in float32 lanes, sixteen at a time, with
-//     float-float pairs where float32 falls short: log2|x| = e + T +
-//     K·log1p(r + pe) as above (K = 1/ln2 split, T = log2(1/inv) a multiple
-//     of 2^-16 and the rest), e + T.hi, K.hi·r and -(K.hi/2)·r² summed
-//     exactly, the rest (r³·Q3(r), pe·K·(1 - r + r²), the errors) in the
-//     low part: about 2^-33 relative. y·log2|x| as a pair, 2^t by the
-//     float32 table of 2^(j/16) (a pair) and VSCALEFPS. Within 1 ulp
-//     (TestPowFloat32Range: 2^24 operands over the whole float32 range
-//     with LAZE_VMATH_EXHAUSTIVE=1).
+//     float-float pairs where float32 falls short. The cells' inverses
+//     have five significant bits, so that r = m·inv - 1 is exact (one
+//     FMA); log2|x| = e + T + K·(r - r²/2) + r³·Q3(r) with K = 1/ln2 and T
+//     = log2(1/inv) split, r - r²/2 a pair, e + T.hi and K.hi·(r - r²/2)
+//     summed exactly and the rest in the low part: about 2^-33 relative.
+//     y·log2|x| as a pair, 2^t by the float32 table of 2^(j/16) (a pair)
+//     and VSCALEFPS. Within 1 ulp (TestPowFloat32Range: 2^24 operands).
 //
 // A negative base's sign and NaN are put on only in the vectors that have
-// one (ifAny). The fast domain is a finite normal base (either sign; a
+// one (ifAny). The fast domain is a finite nonzero base (either sign; a
 // negative base needs an integral exponent, whose parity gives the sign,
-// and gives NaN otherwise) and |y·log|x|| ≤ 707 (a normal float64
-// result); for float32, y·log|x| ≥ -87.3 (y·log2|x| ≥ -125.9 at AVX-512:
-// a normal float32 result; below, the value rounded to a float32
-// subnormal could fall on the wrong side of a tie, 2^-150 being 0), and at
-// AVX-512 +Inf above y·log2|x| = 128.5. y = 0 and x = 1 give 1 for every other operand. Zeros,
-// infinities, NaN, subnormal float64 bases and results past those ranges
-// go to the reference. A scalar
+// and gives NaN otherwise; float64 subnormal bases at AVX-512 only) and
+// |y·log|x|| ≤ 707 (a normal float64 result); for float32, y·log|x| ≥
+// -87.3 (y·log2|x| ≥ -125.9 at AVX-512: a normal float32 result; below,
+// the value rounded to a float32 subnormal could fall on the wrong side of
+// a tie, 2^-150 being 0), and at AVX-512 +Inf from y·log2|x| = 128.5 on,
+// which also gives C99's infinite results (±0 to a negative power, ±Inf
+// to a positive one, an infinite y on the overflowing side of 1). y = 0
+// and x = 1 give 1 for every other operand. The other zeros, infinities,
+// NaN and results past those ranges go to the reference. A scalar
 // exponent of 0, 1, 2, -1 or 1/2 (PowScalar64, PowScalar32) is a loop of
 // its own instead: 1, x, x·x, 1/x or √x, one rounding each, the
 // reference's bits (scalar.PowSpecialExponent).
