@@ -243,9 +243,7 @@ func (g *Generator[T]) Fill(d []T, p, stride int) {
 	q := g.params
 	switch g.kind {
 	case GenArange:
-		for i := range d {
-			d[i] = arangeValue(q.First, q.Second, q.Delta, p+i*stride)
-		}
+		fillArange(d, q.First, q.Second, q.Delta, p, stride)
 	case GenLinspace:
 		for i := range d {
 			d[i] = linspaceValue[T](q.Start, q.Step, q.Stop, q.Last, p+i*stride)
@@ -256,6 +254,49 @@ func (g *Generator[T]) Fill(d []T, p, stride int) {
 		}
 	case GenEye, GenTri:
 		fillDiagonal(d, g.kind == GenTri, q.Cols, q.K, p, stride)
+	}
+}
+
+// fillArange is Fill for arange: d[k] = arangeValue(p + k·stride). The
+// loop computes first + i·delta for every element (no test per element:
+// a per-element switch on i was most of the fill's time), then puts the
+// first two values, which NumPy fills as given, where d holds them.
+func fillArange[T tensor.Number](d []T, first, second, delta T, p, stride int) {
+	if stride == 0 {
+		v := arangeValue(first, second, delta, p)
+		for k := range d {
+			d[k] = v
+		}
+		return
+	}
+	if last := p + (len(d)-1)*stride; max(p, last, -p, -last) >= 1<<53 {
+		for k := range d { // past float64's exact integers: the formula itself
+			d[k] = arangeValue(first, second, delta, p+k*stride)
+		}
+		return
+	}
+	// i counted in float64 (exact below 2^53, and T(i) is then T(int i)'s
+	// rounding), four independent counters a trip: no conversion from
+	// int, no dependence between the elements of a trip
+	s := float64(stride)
+	c0, c1, c2, c3, s4 := float64(p), float64(p)+s, float64(p)+2*s, float64(p)+3*s, 4*s
+	k := 0
+	for ; k+4 <= len(d); k += 4 {
+		dd := (*[4]T)(d[k:])
+		dd[0] = first + T(T(c0)*delta)
+		dd[1] = first + T(T(c1)*delta)
+		dd[2] = first + T(T(c2)*delta)
+		dd[3] = first + T(T(c3)*delta)
+		c0, c1, c2, c3 = c0+s4, c1+s4, c2+s4, c3+s4
+	}
+	for ; k < len(d); k++ {
+		d[k] = first + T(T(c0)*delta)
+		c0 += s
+	}
+	for i, v := range [2]T{first, second} {
+		if k := (i - p) / stride; (i-p)%stride == 0 && k >= 0 && k < len(d) {
+			d[k] = v
+		}
 	}
 }
 

@@ -156,3 +156,33 @@ func TestGeneratorsHoldNoMemory(t *testing.T) {
 		t.Errorf("dst[1000] = %v, want %v", got, want)
 	}
 }
+
+// TestArangeFillBlocks checks Fill's arange blocks (four counters a trip,
+// the first two values put back after) against Value, the formula element
+// by element, bit for bit: blocks holding positions 0 and 1 or not,
+// negative and zero strides, lengths that leave a tail, positions past
+// 2^24, where float32's T(i) rounds, and past 2^53, where the float64
+// counters would.
+func TestArangeFillBlocks(t *testing.T) {
+	testArangeFill(t, expr.Arange[float64](0.1, 1e9, 0.3))
+	testArangeFill(t, expr.Arange[float32](-3.7, 1e9, 2.5))
+	testArangeFill(t, expr.Arange[int32](-7, 1e9, 3))
+	testArangeFill(t, expr.Arange[int64](-7, 1e9, 3))
+}
+
+func testArangeFill[T tensor.Number](t *testing.T, g *expr.Generator[T]) {
+	for _, c := range []struct{ p, stride, n int }{
+		{0, 1, 13}, {1, 1, 8}, {2, 1, 7}, {0, 2, 9}, {5, -1, 6}, {6, -2, 4}, {1, 0, 5}, {3, 0, 3},
+		{1<<24 - 3, 1, 11}, {1<<24 + 1, 7, 10}, {0, 1, 0}, {1, 1, 1}, {1<<53 - 5, 1, 9}, {1<<53 + 5, -3, 6},
+	} {
+		got := make([]T, c.n)
+		g.Fill(got, c.p, c.stride)
+		want := make([]T, c.n)
+		for k := range want {
+			want[k] = g.Value(c.p + k*c.stride)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%v: Fill(p=%d, stride=%d, n=%d) (-Value +Fill):\n%s", g, c.p, c.stride, c.n, diff)
+		}
+	}
+}
