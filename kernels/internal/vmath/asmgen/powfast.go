@@ -6,11 +6,12 @@ import (
 )
 
 // pow at the AVX-512 level: the table log and the table e^ of the other
-// AVX-512 kernels (sixteen-entry VPERMI2PD lookups) in place of pow.go's
-// table-free description and its division. float64 keeps log|x| and
-// y·log|x| as double-double pairs, as powDD does; float32 (in float64
-// halves) needs neither pair. Both are held to the accuracy rule, within
-// about an ulp of the reference (the sweeps measure it).
+// AVX-512 kernels (sixteen-entry VPERMI2PD and VPERMPS lookups) in place
+// of pow.go's table-free description and its division. float64 keeps
+// log|x| and y·log|x| as double-double pairs, as powDD does; float32 runs
+// in float32 lanes with float-float pairs. Both are held to the accuracy
+// rule, within an ulp of the reference (the sweeps and the range tests
+// measure it).
 
 // powLogQ is Q(r) = (log1p(r) - r + r²/2)/r³ on |r| ≤ logTableR (polyFit;
 // TestFits measures it): log1p r = r - r²/2 + r³·Q(r), the first two
@@ -39,11 +40,12 @@ func log1pTail3(r *big.Float) *big.Float {
 // with m·inv as a pair (p rounded and pe its error, by an FMA) and r = p
 // - 1 exact (Sterbenz: p is within 1/30 of 1); log1p(r + pe) = r - r²/2
 // + r³·Q(r) + pe·(1 - r + r²) (pe/(1+r) to pe·r³, below 2^-69: pe is
-// below 2^-53 and 0 in cell 20, whose inverse is 1), r² as a pair. e·ln2Hi43 + hi (exact), r and
-// -r²/2 are summed exactly (Fast2Sum: off cell 20 the first sum is at
-// least 0.288 and r below 1/30; in cell 20 it is 0 where e is), every
-// rounding error and the smaller terms go to lo, and the pair is
-// normalized.
+// below 2^-53, and 0 in cell 20, whose inverse is 1), r² as a pair.
+// e·ln2Hi43 + hi (exact for |e| < 2^11, subnormal a included), r and
+// -r²/2 are summed exactly (Fast2Sum: |r| is below 1/30, and the first
+// sum is at least 0.288 where e is not 0, hi where it is: at least 0.048
+// off cell 20, 0 in it), every rounding error and the smaller terms go to
+// lo, and the pair is normalized.
 func powLogTable(k lang, a Op) (hi, lo Op) {
 	m := getMantIn(k, a, mantThreeQuartersThree|mantAbs)
 	e := threeQuartersExp(k, a)
