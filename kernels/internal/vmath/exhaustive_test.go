@@ -65,93 +65,77 @@ func TestExhaustive32(t *testing.T) {
 // bottom are met. 2^16 operands with -short, 2^20 without, 2^24 with
 // LAZE_VMATH_EXHAUSTIVE=1.
 func TestPowFloat32Range(t *testing.T) {
-	n := 1 << 20
-	switch {
-	case os.Getenv("LAZE_VMATH_EXHAUSTIVE") == "1":
-		n = 1 << 24
-	case testing.Short() || raceEnabled:
-		n = 1 << 16
-	}
-	r := rand.New(rand.NewPCG(31, 32))
-	xs, ys := make([]float32, n), make([]float32, n)
-	for i := range xs {
-		x := math.Float32frombits(r.Uint32() & 0x7fffffff)
-		if i%3 == 0 {
-			x = float32(1 + (r.Float64()*2-1)*0.06)
-		}
-		if i%3 == 2 && i%4 == 0 { // the binades' boundaries of VGETMANTPS's [3/4, 3/2)
-			x = math.Float32frombits(math.Float32bits(float32(math.Ldexp(1.5, r.IntN(276)-150))) + uint32(r.IntN(3)) - 1)
-		}
-		if x == 0 || math.IsInf(float64(x), 0) || x != x || x == 1 {
-			x = 3
-		}
-		y := (r.Float64()*260 - 130) / math.Log2(float64(x))
-		if i%3 == 1 {
-			y = math.Round(y)
-			if r.IntN(2) == 0 {
-				x = -x
-			}
-		}
-		xs[i], ys[i] = x, float32(y)
-	}
-	got := make([]float32, n)
-	for _, l := range levels() {
-		withLevel(t, l, func() { Pow32(got, xs, ys) })
-		bad, worst := 0, uint64(0)
-		for i := range got {
-			want := powRef32(xs[i], ys[i])
-			d := ulp32(got[i], want)
-			worst = max(worst, d)
-			if d > 1 {
-				if bad++; bad <= 10 {
-					t.Errorf("%v: pow32(%v, %v) = %v, want %v", l, xs[i], ys[i], got[i], want)
-				}
-			}
-		}
-		t.Logf("%v: %d operands, worst %d ulp", l, n, worst)
-	}
+	testPowRange(t, [3]int{1 << 16, 1 << 20, 1 << 24}, 31, 130, powDraw[float32]{
+		bits: func(r *rand.Rand) float32 { return math.Float32frombits(r.Uint32() & 0x7fffffff) },
+		boundary: func(r *rand.Rand) float32 { // VGETMANTPS's [3/4, 3/2)
+			return math.Float32frombits(math.Float32bits(float32(math.Ldexp(1.5, r.IntN(276)-150))) + uint32(r.IntN(3)) - 1)
+		},
+	}, Pow32, powRef32, ulp32)
 }
 
 // TestPowFloat64Range is TestPowFloat32Range for float64: y·log2|x| in
 // [-1100, 1100], bases of every binade (subnormals included), within 1 ulp
 // (the rule allows 4: the kernels measure 1).
 func TestPowFloat64Range(t *testing.T) {
-	n := 1 << 19
+	testPowRange(t, [3]int{1 << 15, 1 << 19, 1 << 23}, 33, 1100, powDraw[float64]{
+		bits: func(r *rand.Rand) float64 { return math.Float64frombits(r.Uint64() &^ (1 << 63)) },
+		boundary: func(r *rand.Rand) float64 { // VGETMANTPD's [3/4, 3/2)
+			return math.Float64frombits(math.Float64bits(math.Ldexp(1.5, r.IntN(2098)-1075)) + uint64(r.IntN(3)) - 1)
+		},
+	}, Pow64, powRef64, ulp64)
+}
+
+// powDraw draws the range tests' bases of one dtype: random positive bits
+// (every binade, subnormals included) and the binades' boundaries of the
+// kernels' [3/4, 3/2) split (1.5·2^k and its neighbours).
+type powDraw[T float32 | float64] struct {
+	bits, boundary func(*rand.Rand) T
+}
+
+// testPowRange runs pow over operands whose y·log2|x| is uniform in
+// [-tMax, tMax] (sizes: with -short, by default, with
+// LAZE_VMATH_EXHAUSTIVE=1) at every level, within 1 ulp of ref: a third
+// of the bases near 1, a third from draw.bits (a quarter of those from
+// draw.boundary), a third with the exponent rounded to an integer and half
+// of those bases negative.
+func testPowRange[T float32 | float64](t *testing.T, sizes [3]int, seed uint64, tMax float64, draw powDraw[T],
+	pow func(d, x, y []T), ref func(x, y T) T, ulp func(got, want T) uint64) {
+	n := sizes[1]
 	switch {
 	case os.Getenv("LAZE_VMATH_EXHAUSTIVE") == "1":
-		n = 1 << 23
+		n = sizes[2]
 	case testing.Short() || raceEnabled:
-		n = 1 << 15
+		n = sizes[0]
 	}
-	r := rand.New(rand.NewPCG(33, 34))
-	xs, ys := make([]float64, n), make([]float64, n)
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	xs, ys := make([]T, n), make([]T, n)
 	for i := range xs {
-		x := math.Float64frombits(r.Uint64() &^ (1 << 63))
-		if i%3 == 0 {
-			x = 1 + (r.Float64()*2-1)*0.06
+		x := draw.bits(r)
+		switch {
+		case i%3 == 0:
+			x = T(1 + (r.Float64()*2-1)*0.06)
+		case i%3 == 2 && i%4 == 0:
+			x = draw.boundary(r)
 		}
-		if i%3 == 2 && i%4 == 0 { // the binades' boundaries of VGETMANTPD's [3/4, 3/2)
-			x = math.Float64frombits(math.Float64bits(math.Ldexp(1.5, r.IntN(2098)-1075)) + uint64(r.IntN(3)) - 1)
-		}
-		if x == 0 || math.IsInf(x, 0) || x != x || x == 1 {
+		if x == 0 || math.IsInf(float64(x), 0) || x != x || x == 1 {
 			x = 3
 		}
-		y := (r.Float64()*2200 - 1100) / math.Log2(x)
+		y := (r.Float64()*2*tMax - tMax) / math.Log2(float64(x))
 		if i%3 == 1 {
 			y = math.Round(y)
 			if r.IntN(2) == 0 {
 				x = -x
 			}
 		}
-		xs[i], ys[i] = x, y
+		xs[i], ys[i] = x, T(y)
 	}
-	got := make([]float64, n)
+	got := make([]T, n)
 	for _, l := range levels() {
-		withLevel(t, l, func() { Pow64(got, xs, ys) })
+		withLevel(t, l, func() { pow(got, xs, ys) })
 		bad, worst := 0, uint64(0)
 		for i := range got {
-			want := powRef64(xs[i], ys[i])
-			d := ulp64(got[i], want)
+			want := ref(xs[i], ys[i])
+			d := ulp(got[i], want)
 			worst = max(worst, d)
 			if d > 1 {
 				if bad++; bad <= 10 {

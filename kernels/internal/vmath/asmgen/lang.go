@@ -243,11 +243,7 @@ func widen512(c *build.Context, v V, hi bool) V {
 func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 	k, c := a.k, a.k.c
 	all := append([]*Op{i}, vars...)
-	regs := make([]V, len(all))
-	for j, v := range all {
-		regs[j] = k.copy(*v)
-		*v = regs[j]
-	}
+	regs := a.ownRegisters(all)
 	loop, done := k.newLabel("while"), k.newLabel("whiledone")
 	c.Label(loop)
 	if k.wide() {
@@ -259,13 +255,7 @@ func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 	}
 	c.JZ(operand.LabelRef(done))
 	body()
-	checkNext(all, regs)
-	for j, v := range all {
-		if next := k.reg(*v); next != regs[j] {
-			c.VMOVUPS(next, regs[j])
-		}
-		*v = regs[j]
-	}
+	a.moveNext(all, regs)
 	c.JMP(operand.LabelRef(loop))
 	c.Label(done)
 }
@@ -276,24 +266,38 @@ func (a avx) whileNonzero(i *Op, vars []*Op, body func()) {
 // vector and tested again.
 func (a avx) ifMask(m Op, vars []*Op, body func()) {
 	k, c := a.k, a.k.c
-	regs := make([]V, len(vars))
-	for j, v := range vars {
-		regs[j] = k.copy(*v)
-		*v = regs[j]
-	}
+	regs := a.ownRegisters(vars)
 	done := k.newLabel("ifdone")
 	mk := k.mask(m)
 	c.KORTESTW(mk, mk)
 	c.JZ(operand.LabelRef(done))
 	body()
+	a.moveNext(vars, regs)
+	c.Label(done)
+}
+
+// ownRegisters copies each variable into a register of its own (a
+// branch's or a loop's variables: both paths must leave them there) and
+// points the variables at them.
+func (a avx) ownRegisters(vars []*Op) []V {
+	regs := make([]V, len(vars))
+	for j, v := range vars {
+		regs[j] = a.k.copy(*v)
+		*v = regs[j]
+	}
+	return regs
+}
+
+// moveNext moves the values the body gave the variables into their
+// registers (ownRegisters') and points the variables at them again.
+func (a avx) moveNext(vars []*Op, regs []V) {
 	checkNext(vars, regs)
 	for j, v := range vars {
-		if next := k.reg(*v); next != regs[j] {
-			c.VMOVUPS(next, regs[j])
+		if next := a.k.reg(*v); next != regs[j] {
+			a.k.c.VMOVUPS(next, regs[j])
 		}
 		*v = regs[j]
 	}
-	c.Label(done)
 }
 
 // core is a kernel written in lang: the results of one vector of lanes and
