@@ -269,7 +269,7 @@ func fillArange[T tensor.Number](d []T, first, second, delta T, p, stride int) {
 		}
 		return
 	}
-	if last := p + (len(d)-1)*stride; max(p, last, -p, -last) >= 1<<53 {
+	if last := int64(p + (len(d)-1)*stride); max(int64(p), last, -int64(p), -last) >= 1<<53 {
 		for k := range d { // past float64's exact integers: the formula itself
 			d[k] = arangeValue(first, second, delta, p+k*stride)
 		}

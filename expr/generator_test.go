@@ -171,18 +171,25 @@ func TestArangeFillBlocks(t *testing.T) {
 }
 
 func testArangeFill[T tensor.Number](t *testing.T, g *expr.Generator[T]) {
-	for _, c := range []struct{ p, stride, n int }{
+	for _, c := range []struct {
+		p         int64
+		stride, n int
+	}{
 		{0, 1, 13}, {1, 1, 8}, {2, 1, 7}, {0, 2, 9}, {5, -1, 6}, {6, -2, 4}, {1, 0, 5}, {3, 0, 3},
 		{1<<24 - 3, 1, 11}, {1<<24 + 1, 7, 10}, {0, 1, 0}, {1, 1, 1}, {1<<53 - 5, 1, 9}, {1<<53 + 5, -3, 6},
 	} {
+		if int64(int(c.p)) != c.p {
+			continue // positions past 2^53 need a 64-bit int
+		}
+		p := int(c.p)
 		got := make([]T, c.n)
-		g.Fill(got, c.p, c.stride)
+		g.Fill(got, p, c.stride)
 		want := make([]T, c.n)
 		for k := range want {
-			want[k] = g.Value(c.p + k*c.stride)
+			want[k] = g.Value(p + k*c.stride)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%v: Fill(p=%d, stride=%d, n=%d) (-Value +Fill):\n%s", g, c.p, c.stride, c.n, diff)
+			t.Errorf("%v: Fill(p=%d, stride=%d, n=%d) (-Value +Fill):\n%s", g, p, c.stride, c.n, diff)
 		}
 	}
 }
