@@ -262,15 +262,8 @@ func (g *Generator[T]) Fill(d []T, p, stride int) {
 // a per-element switch on i was most of the fill's time), then puts the
 // first two values, which NumPy fills as given, where d holds them.
 func fillArange[T tensor.Number](d []T, first, second, delta T, p, stride int) {
-	if stride == 0 {
-		v := arangeValue(first, second, delta, p)
-		for k := range d {
-			d[k] = v
-		}
-		return
-	}
-	if last := int64(p + (len(d)-1)*stride); max(int64(p), last, -int64(p), -last) >= 1<<53 {
-		for k := range d { // past float64's exact integers: the formula itself
+	if last := int64(p + (len(d)-1)*stride); stride == 0 || max(int64(p), last, -int64(p), -last) >= 1<<53 {
+		for k := range d { // a broadcast, or past float64's exact integers: the formula itself
 			d[k] = arangeValue(first, second, delta, p+k*stride)
 		}
 		return

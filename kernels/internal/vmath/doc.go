@@ -297,7 +297,7 @@
 // negative base needs an integral exponent, whose parity gives the sign,
 // and gives NaN otherwise; float64 subnormal bases at AVX-512 only) and
 // |y·log|x|| ≤ 707 (a normal float64 result); for float32, y·log|x| ≥
-// -87.3 (y·log2|x| ≥ -125.9 at AVX-512: a normal float32 result; below,
+// -87.27 (y·log2|x| ≥ -125.9: a normal float32 result; below,
 // the value rounded to a float32 subnormal could fall on the wrong side of
 // a tie, 2^-150 being 0), and at AVX-512 +Inf from y·log2|x| = 128.5 on,
 // which also gives C99's infinite results (±0 to a negative power, ±Inf

@@ -7148,7 +7148,7 @@ loop:
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e6a1c66 // bsl v6.16b, v3.16b, v10.16b
 	WORD	$0x4ea21ca2 // orr v2.16b, v5.16b, v2.16b
-	FMOVQ	5232(R3), F3 // 0xc055d33333333333 (-87.3)
+	FMOVQ	5232(R3), F3 // 0xc055d11a4bfe8562 (-87.26723003249711)
 	WORD	$0x6e63e483 // fcmge v3.2d, v4.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
@@ -7266,7 +7266,7 @@ loop:
 	VMOV	V3.B16, V8.B16
 	WORD	$0x6e6c1c88 // bsl v8.16b, v4.16b, v12.16b
 	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
-	FMOVQ	5232(R3), F4 // 0xc055d33333333333 (-87.3)
+	FMOVQ	5232(R3), F4 // 0xc055d11a4bfe8562 (-87.26723003249711)
 	WORD	$0x6e64e4a4 // fcmge v4.2d, v5.2d, v4.2d
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
 	WORD	$0x0e6168c4 // fcvtn v4.2s, v6.2d
@@ -7669,7 +7669,7 @@ loop:
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e6a1c66 // bsl v6.16b, v3.16b, v10.16b
 	WORD	$0x4ea21ca2 // orr v2.16b, v5.16b, v2.16b
-	FMOVQ	5232(R3), F3 // 0xc055d33333333333 (-87.3)
+	FMOVQ	5232(R3), F3 // 0xc055d11a4bfe8562 (-87.26723003249711)
 	WORD	$0x6e63e483 // fcmge v3.2d, v4.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x4e617823 // fcvtl2 v3.2d, v1.4s
@@ -7787,7 +7787,7 @@ loop:
 	VMOV	V3.B16, V8.B16
 	WORD	$0x6e6c1c88 // bsl v8.16b, v4.16b, v12.16b
 	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
-	FMOVQ	5232(R3), F4 // 0xc055d33333333333 (-87.3)
+	FMOVQ	5232(R3), F4 // 0xc055d11a4bfe8562 (-87.26723003249711)
 	WORD	$0x6e64e4a4 // fcmge v4.2d, v5.2d, v4.2d
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
 	WORD	$0x0e6168c4 // fcvtn v4.2s, v6.2d
@@ -8188,7 +8188,7 @@ loop:
 	VMOV	V2.B16, V6.B16
 	WORD	$0x6e6a1c66 // bsl v6.16b, v3.16b, v10.16b
 	WORD	$0x4ea21ca2 // orr v2.16b, v5.16b, v2.16b
-	FMOVQ	5232(R3), F3 // 0xc055d33333333333 (-87.3)
+	FMOVQ	5232(R3), F3 // 0xc055d11a4bfe8562 (-87.26723003249711)
 	WORD	$0x6e63e483 // fcmge v3.2d, v4.2d, v3.2d
 	WORD	$0x4e231c42 // and v2.16b, v2.16b, v3.16b
 	WORD	$0x4e617803 // fcvtl2 v3.2d, v0.4s
@@ -8306,7 +8306,7 @@ loop:
 	VMOV	V3.B16, V8.B16
 	WORD	$0x6e6c1c88 // bsl v8.16b, v4.16b, v12.16b
 	WORD	$0x4ea31ce3 // orr v3.16b, v7.16b, v3.16b
-	FMOVQ	5232(R3), F4 // 0xc055d33333333333 (-87.3)
+	FMOVQ	5232(R3), F4 // 0xc055d11a4bfe8562 (-87.26723003249711)
 	WORD	$0x6e64e4a4 // fcmge v4.2d, v5.2d, v4.2d
 	WORD	$0x4e241c63 // and v3.16b, v3.16b, v4.16b
 	WORD	$0x0e6168c4 // fcvtn v4.2s, v6.2d
@@ -14209,8 +14209,8 @@ DATA	vmconst<>+5200(SB)/8, $0x3fa5555555c85f99
 DATA	vmconst<>+5208(SB)/8, $0x3fa5555555c85f99
 DATA	vmconst<>+5216(SB)/8, $0x3fc5555556750672
 DATA	vmconst<>+5224(SB)/8, $0x3fc5555556750672
-DATA	vmconst<>+5232(SB)/8, $0xc055d33333333333
-DATA	vmconst<>+5240(SB)/8, $0xc055d33333333333
+DATA	vmconst<>+5232(SB)/8, $0xc055d11a4bfe8562
+DATA	vmconst<>+5240(SB)/8, $0xc055d11a4bfe8562
 DATA	vmconst<>+5248(SB)/8, $0x0d8000000d800000
 DATA	vmconst<>+5256(SB)/8, $0x0d8000000d800000
 DATA	vmconst<>+5264(SB)/8, $0x7e8000007e800000

@@ -444,10 +444,7 @@ func (f *asmFile) powLoop(b binaryFn, form powForm, elem int) {
 	x := operandOf(form.XVec, xp, "x")
 	y := operandOf(form.YVec, yp, "y")
 	var m reg.GPVirtual
-	core32 := b.core32
-	if c, ok := fast512Binary32[b.Name]; ok && f.target == avx512 {
-		core32 = c
-	}
+	core32 := core32On(b, f.target)
 	switch {
 	case elem == 32 && core32 != nil:
 		r, ok := core32(avx{k}, x, y)
@@ -611,7 +608,7 @@ func amd64Files(out map[string][]byte, t target, suffix string) {
 					plain.powLoop(fb, form, elem)
 					continue
 				}
-				if _, own := fast512Binary32[b.Name]; elem == 32 && (b.core32 != nil || own && t == avx512) {
+				if elem == 32 && core32On(b, t) != nil {
 					plain.powLoop(b, form, elem) // no reference's fusion to mirror
 					continue
 				}

@@ -202,12 +202,8 @@ func powF32(k lang, x, y Op) (r, ok Op) {
 	e := k.add(k.fma(k.mul(rr, rr), k.horner(rr, powF32P...), rr), k.f(1))
 	r = k.addI(e, k.shl(t, 52))
 	r, ok = powSpecials(k, x, y, z, r)
+	// below powF32MinZ the float64 value is rounded to a float32 subnormal
+	// or 0, where it could fall on the other side of a tie (2^-150 exactly,
+	// which is 0): those lanes are out, the reference rounds them (NaN z too)
 	return r, k.mAnd(ok, k.cmp(ge, z, k.f(powF32MinZ)))
 }
-
-// powF32MinZ bounds y·log|x| below for the float32 kernels: from it the
-// result is a normal float32 (e^-87.3 is above 2^-126). Below, the
-// float64 value is rounded to a float32 subnormal or 0, where it could
-// fall on the other side of a tie (2^-150 exactly, which is 0): those
-// lanes are out, the reference rounds them. (NaN z is out too.)
-const powF32MinZ = -87.3

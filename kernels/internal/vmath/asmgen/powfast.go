@@ -220,9 +220,13 @@ const roundSixteenths = 4 << 4
 // hold every binade's boundary operands.
 func threeQuartersExp(k lang, x Op) Op { return getExp(k, k.mul(x, k.f(4.0/3))) }
 
-// powF32MinT bounds t = y·log2|x| below in powFast32: from it the result
-// is a normal float32 (2^-126 and a margin for t's low part).
-const powF32MinT = -125.9
+// powF32MinT bounds t = y·log2|x| below in the float32 kernels: from it
+// the result is a normal float32 (2^-126 and a margin for t's low part).
+// powF32MinZ is the same bound on y·log|x|, the natural logarithm's.
+const (
+	powF32MinT = -125.9
+	powF32MinZ = powF32MinT * math.Ln2
+)
 
 // powLog2Q3 is (log1p(r) - r + r²/2)/r³ divided by ln2, on |r| ≤
 // powInv5.r to degree 3 (powLogQ's tail, polyFit; TestFits measures it):
@@ -292,3 +296,13 @@ var exp2Sixteenths32 = func() (t struct{ hi, lo [16]float32 }) {
 // fast512Binary32 are the AVX-512 level's own float32 kernels of two
 // operands, in float32 lanes: pow's.
 var fast512Binary32 = map[string]core2{"pow": powFast32}
+
+// core32On is b's float32 kernel in float32 lanes on target t (nil: b
+// computes float32 through float64 halves): the AVX-512 level's own
+// (fast512Binary32) there, else b's.
+func core32On(b binaryFn, t target) core2 {
+	if c, ok := fast512Binary32[b.Name]; ok && t == avx512 {
+		return c
+	}
+	return b.core32
+}
