@@ -65,10 +65,12 @@ const padMaxPeriods = 3
 // per dimension of x, or one pair for every dimension (NumPy's
 // ((before, after),)).
 //
-// Each axis is one concatenation (Concatenate) of x padded along the
-// axes before it and of pieces that copy nothing: a Full generator
-// (constant), a broadcast width-1 slice (edge), slices and flipped slices
-// (reflect, symmetric, wrap). A width larger than the axis reflects or
+// The result is a grid of blocks that copy nothing: along the first
+// padded axis, one concatenation (Concatenate) of x's pieces — a Full
+// generator (constant), a broadcast width-1 slice (edge), slices and
+// flipped slices (reflect, symmetric, wrap) — and of x, each padded along
+// the later axes in the same way; a constant piece is one Full of every
+// later axis padded. A width larger than the axis reflects or
 // wraps again and again, as NumPy's own definition does (numpy 1.25
 // fixed wrap's, numpy 2 reflect's and symmetric's on one side: see
 // numpy#25926); past three periods the side is one period tiled (a copy
@@ -117,18 +119,46 @@ func Pad[T tensor.Number](x Exp[T], widths [][2]int, mode PadMode, value T) Exp[
 	if _, err := out.Size(); err != nil {
 		return fail(&shape.OverflowError{Op: "pad", What: fmt.Sprintf("element count of x's shape %v padded", xs), Shape: out})
 	}
-	cur := slices.Clone(xs)
-	for d, w := range widths {
-		if w == [2]int{} {
-			continue
-		}
-		parts := padSide(x, cur, d, -w[0], 0, mode, value)
-		parts = append(parts, x)
-		parts = append(parts, padSide(x, cur, d, cur[d], cur[d]+w[1], mode, value)...)
-		x = Concatenate(d, parts...)
-		cur[d] = out[d]
+	return padFrom(new(Shapes), x, xs, out, widths, 0, mode, value)
+}
+
+// padFrom returns x, of shape xs, padded along axes d and after (out is
+// the padded shape): one concatenation along the first padded axis of x's
+// pieces along it (padSide) and of x, each of them padded along the axes
+// after. So every block of the result is a view of x (or a Full), with
+// the blocks of one axis nested in those of the axis before: np.pad's
+// axis-by-axis order gives the same values, since the pieces of
+// different axes commute. A constant pad along an axis is a Full of every
+// axis after it padded already.
+func padFrom[T tensor.Number](s *Shapes, x Exp[T], xs, out shape.Shape, widths [][2]int, d int, mode PadMode, value T) Exp[T] {
+	for d < len(widths) && widths[d] == [2]int{} {
+		d++
 	}
-	return x
+	if d == len(widths) {
+		return x
+	}
+	w := widths[d]
+	var parts []Exp[T]
+	side := func(lo, hi int) {
+		if mode == PadConstant && lo < hi {
+			ps := slices.Clone(out)
+			copy(ps[:d], xs[:d])
+			ps[d] = hi - lo
+			parts = append(parts, Full(value, ps...))
+			return
+		}
+		for _, p := range padSide(x, xs, d, lo, hi, mode, value) {
+			ps, err := s.Of(p)
+			if err != nil {
+				panic(err) // unreachable: a piece is a view of x within its shape
+			}
+			parts = append(parts, padFrom(s, p, ps, out, widths, d+1, mode, value))
+		}
+	}
+	side(-w[0], 0)
+	parts = append(parts, padFrom(s, x, xs, out, widths, d+1, mode, value))
+	side(xs[d], xs[d]+w[1])
+	return Concatenate(d, parts...)
 }
 
 // padText is the call's text for messages and failed nodes.

@@ -176,7 +176,9 @@ func TestPad(t *testing.T) {
 
 // TestPadPieces checks that a pad copies nothing beforehand: each axis is
 // one concatenation whose pieces are a generator, views of x, or (past
-// three periods) one tiled period.
+// three periods) one tiled period, and a pad of several axes nests the
+// later axes' concatenations in each piece of the first (every block a
+// view of x, no concatenation read by another's views).
 func TestPadPieces(t *testing.T) {
 	t6, _ := tensor.Arange[float64](0, 6, 1).View(2, 3)
 	x := expr.Name[float64]("x", t6)
@@ -185,7 +187,11 @@ func TestPadPieces(t *testing.T) {
 		want string
 	}{
 		{expr.Pad(x, [][2]int{{1, 0}}, expr.PadConstant, 0),
-			"concatenate((np.full((3, 1), 0), concatenate((np.full((1, 3), 0), x), axis=0)), axis=1)"},
+			"concatenate((np.full((1, 4), 0), concatenate((np.full((2, 1), 0), x), axis=1)), axis=0)"},
+		{expr.Pad(x, [][2]int{{1, 1}, {1, 0}}, expr.PadReflect, 0),
+			"concatenate((concatenate((x[1:2][:, 1:2][:, ::-1], x[1:2]), axis=1), " +
+				"concatenate((x[:, 1:2][:, ::-1], x), axis=1), " +
+				"concatenate((x[0:1][:, 1:2][:, ::-1], x[0:1]), axis=1)), axis=0)"},
 		{expr.Pad(x, [][2]int{{0, 0}, {1, 2}}, expr.PadReflect, 0),
 			"concatenate((x[:, 1:2][:, ::-1], x, x[:, 1:2][:, ::-1], x[:, 0:1]), axis=1)"},
 		{expr.Pad(x, [][2]int{{0, 0}, {2, 1}}, expr.PadSymmetric, 0),

@@ -15,10 +15,13 @@ import (
 //   - Trace: a sum over a Diagonal view (no copy);
 //   - Diff: slices subtracted, n times (views, fused);
 //   - Outer: two reshapes broadcast together (views, fused);
-//   - Tile and Repeat: a broadcast view reshaped, which the evaluator
-//     copies (the repeated elements are not a strided view): one copy of
-//     the operand, as NumPy makes;
-//   - Roll: two slices joined (a concatenation step).
+//   - Tile and Repeat: a broadcast view reshaped (the repeated elements
+//     are not a strided view), which the evaluator reads by running the
+//     pass in the unmerged shape where the tree is elementwise around it
+//     (no copy), and copies once elsewhere, as NumPy does;
+//   - Roll: two slices joined, which the evaluator writes piece by piece
+//     where the tree is elementwise around it (no copy), and computes as
+//     a concatenation step elsewhere.
 
 // Trace returns the sums of the diagonals at offset of the matrices that
 // dimensions axis1 and axis2 of x form, as numpy.trace(x, offset, axis1,
@@ -57,7 +60,9 @@ func Outer[T tensor.Number](x, y Exp[T]) Exp[T] {
 // Repeat returns x with each element along axis repeated repeats times,
 // as numpy.repeat(x, repeats, axis): a size-1 dimension inserted after
 // axis, broadcast to repeats and merged back. The merge is not a strided
-// view, so the evaluator copies the broadcast operand once. A negative
+// view: where the tree around it is elementwise the evaluator runs the
+// pass in the unmerged shape (the destination split), elsewhere it copies
+// the broadcast operand once. A negative
 // repeats or an axis out of range is an error at Check.
 func Repeat[T tensor.Number](x Exp[T], repeats, axis int) Exp[T] {
 	xs, err := new(Shapes).Of(x)
@@ -81,7 +86,7 @@ func Repeat[T tensor.Number](x Exp[T], repeats, axis int) Exp[T] {
 // Tile returns x repeated reps[i] times along each dimension, as
 // numpy.tile(x, reps): x and reps are first given the same rank (leading
 // dimensions of 1), then each dimension is broadcast to reps[i] copies
-// and merged (one copy of the operand, as Repeat).
+// and merged, evaluated as Repeat's merge is.
 func Tile[T tensor.Number](x Exp[T], reps ...int) Exp[T] {
 	xs, err := new(Shapes).Of(x)
 	if err != nil {
@@ -117,7 +122,8 @@ func Tile[T tensor.Number](x Exp[T], reps ...int) Exp[T] {
 // Roll returns x with its elements shifted by shift places along axis,
 // those pushed past the end coming back at the start, as numpy.roll(x,
 // shift, axis): the last shift elements joined before the rest (a
-// concatenation). An axis out of range is an error at Check.
+// concatenation, which the evaluator writes piece by piece where the tree
+// around it is elementwise). An axis out of range is an error at Check.
 func Roll[T tensor.Number](x Exp[T], shift, axis int) Exp[T] {
 	xs, err := new(Shapes).Of(x)
 	if err != nil {

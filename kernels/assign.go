@@ -128,6 +128,12 @@ func evaluateInto[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], e expr
 			return err
 		}
 	}
+	if j, ok := spreadJoin(ev, e); ok {
+		return concatenate(ev, dst, j, fresh)
+	}
+	if split, lifted, ok := liftMerge(ev, dst, e); ok {
+		return evaluateInto(ev, split, lifted, fresh)
+	}
 	p, err := lower(ev, assignTo(dst), e, nil)
 	if err != nil {
 		return err

@@ -174,8 +174,43 @@ func (sc *scene[T]) viewNode(src *byteSource, dims shape.Shape, depth int, full 
 			}
 			return expr.Ravel(under(operand))
 		}
+		if n > 1 && src.next(2) == 0 {
+			return sc.repeated(src, want, under)
+		}
+		if n > 1 {
+			axis := src.next(n)
+			return expr.Roll(under(want), src.next(11)-5, axis-n*src.next(2))
+		}
 	}
 	return expr.T(under(reversed(want)))
+}
+
+// repeated makes a Repeat or a Tile of shape want (rank ≥ 1) over a
+// subtree that under makes: each repeats or reps divides want's size
+// there. Both merge a broadcast, which no strided view expresses: the
+// evaluator runs the spine's pass in the unmerged shape (liftMerge).
+func (sc *scene[T]) repeated(src *byteSource, want shape.Shape, under func(shape.Shape) expr.Exp[T]) expr.Exp[T] {
+	divisor := func(size int) int {
+		for _, r := range []int{1 + src.next(3), 2, 1} {
+			if size%r == 0 {
+				return r
+			}
+		}
+		return 1
+	}
+	operand := slices.Clone(want)
+	if src.next(2) == 0 {
+		d := src.next(len(want))
+		r := divisor(want[d])
+		operand[d] /= r
+		return expr.Repeat(under(operand), r, d-len(want)*src.next(2))
+	}
+	reps := make([]int, len(want))
+	for d := range want {
+		reps[d] = divisor(want[d])
+		operand[d] /= reps[d]
+	}
+	return expr.Tile(under(operand), reps...)
 }
 
 // perm draws a permutation of 0, …, n-1.
