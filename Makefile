@@ -106,6 +106,12 @@ bench-report: bench-deps
 	BENCH_COUNT=$(BENCH_COUNT) GO=$(GO) bash bench/report/run.sh docs/bench/cpu.txt
 	$(MAKE) report
 
+## bench-vocabulary: the array vocabulary's benchmarks and their NumPy peers alone (issue 32's targets), BENCH_COUNT passes into docs/bench/vocabulary.txt, then the report
+.PHONY: bench-vocabulary
+bench-vocabulary: bench-deps
+	ONLY=vocabulary BENCH_COUNT=$(BENCH_COUNT) GO=$(GO) bash bench/report/run.sh docs/bench/vocabulary.txt
+	$(MAKE) report
+
 ## bench-deps: install the peers' python3-numpy, python3-numexpr, python3-torch and OpenBLAS from Debian (when missing; warns, never fails, when it cannot)
 .PHONY: bench-deps
 bench-deps:
@@ -113,7 +119,7 @@ bench-deps:
 
 ## report: regenerate docs/performance.md's tables and the docs/img plots from docs/bench/*.txt
 report:
-	$(GO) run ./bench/report -cpu docs/bench/cpu.txt -gpu docs/bench/gpu.txt -doc docs/performance.md -img docs/img
+	$(GO) run ./bench/report -cpu docs/bench/cpu.txt -gpu docs/bench/gpu.txt -vocab docs/bench/vocabulary.txt -doc docs/performance.md -img docs/img
 
 ## guide: copy each Example function into the README's and the guide's marked Go blocks
 guide:

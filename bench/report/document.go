@@ -17,6 +17,7 @@ type section struct {
 // figures.
 type inputs struct {
 	cpu, gpu *results
+	vocab    *results // the vocabulary run alone (make bench-vocabulary), or nil
 }
 
 // sections lists every block the report writes into docs/performance.md.
@@ -34,8 +35,23 @@ var sections = []section{
 	{"reduce", cpuOnly(reduceTable)},
 	{"reduce-targets", cpuOnly(reduceTargets)},
 	{"workloads", cpuOnly(workloadsTable)},
-	{"vocabulary", cpuOnly(vocabularyTable)},
+	{"vocabulary", vocabularySection},
 	{"gpu", func(in inputs) (string, error) { return gpuSection(in.gpu) }},
+}
+
+// vocabularySection renders the vocabulary from its own run when there is
+// one (make bench-vocabulary), introduced by that run's machine line, else
+// from the CPU suite's.
+func vocabularySection(in inputs) (string, error) {
+	if in.vocab == nil {
+		return vocabularyTable(in.cpu)
+	}
+	body, err := vocabularyTable(in.vocab)
+	line, _, _ := strings.Cut(strings.TrimSuffix(machineLine(in.vocab), "\n"), " Peers:")
+	if np := in.vocab.config["numpy"]; np != "" {
+		line += fmt.Sprintf(" Peer: NumPy %s, one thread.", np)
+	}
+	return "From `make bench-vocabulary`. " + line + "\n\n" + body, err
 }
 
 func cpuOnly(f func(*results) (string, error)) func(inputs) (string, error) {

@@ -9,10 +9,11 @@ import (
 func main() {
 	cpu := flag.String("cpu", "docs/bench/cpu.txt", "raw output of the CPU suite")
 	gpu := flag.String("gpu", "docs/bench/gpu.txt", "raw output of the GPU suite and torch_bench.py (optional)")
+	vocab := flag.String("vocab", "docs/bench/vocabulary.txt", "raw output of the vocabulary alone (make bench-vocabulary; optional: else the CPU suite's)")
 	doc := flag.String("doc", "docs/performance.md", "the document whose marked sections are regenerated")
 	img := flag.String("img", "docs/img", "the folder the SVG plots are written to")
 	flag.Parse()
-	files, err := report(*cpu, *gpu, *doc, *img)
+	files, err := report(*cpu, *gpu, *vocab, *doc, *img)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
@@ -25,13 +26,16 @@ func main() {
 // report reads the raw files, rewrites the document's sections and draws
 // the plots, returning the files it wrote. The document is written only
 // when every section renders.
-func report(cpuFile, gpuFile, docFile, imgDir string) ([]string, error) {
+func report(cpuFile, gpuFile, vocabFile, docFile, imgDir string) ([]string, error) {
 	var in inputs
 	var err error
 	if in.cpu, err = readFile(cpuFile, false); err != nil {
 		return nil, err
 	}
 	if in.gpu, err = readFile(gpuFile, true); err != nil {
+		return nil, err
+	}
+	if in.vocab, err = readFile(vocabFile, true); err != nil {
 		return nil, err
 	}
 	old, err := os.ReadFile(docFile)

@@ -230,7 +230,7 @@ func TestReportWritesPlotsAndLeavesABrokenDocument(t *testing.T) {
 	if err := os.WriteFile(doc, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := report("testdata/cpu.txt", "testdata/gpu.txt", doc, filepath.Join(dir, "img")); err == nil {
+	if _, err := report("testdata/cpu.txt", "testdata/gpu.txt", "testdata/absent-vocabulary.txt", doc, filepath.Join(dir, "img")); err == nil {
 		t.Fatal("a document without markers was accepted")
 	}
 	if got, _ := os.ReadFile(doc); string(got) != broken {
@@ -244,7 +244,7 @@ func TestReportWritesPlotsAndLeavesABrokenDocument(t *testing.T) {
 	if err := os.WriteFile(doc, []byte(full.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, err := report("testdata/cpu.txt", "testdata/gpu.txt", doc, filepath.Join(dir, "img"))
+	files, err := report("testdata/cpu.txt", "testdata/gpu.txt", "testdata/absent-vocabulary.txt", doc, filepath.Join(dir, "img"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestReportWritesPlotsAndLeavesABrokenDocument(t *testing.T) {
 		}
 	}
 
-	if _, err := report("testdata/cpu.txt", filepath.Join(dir, "absent.txt"), doc, filepath.Join(dir, "img2")); err != nil {
+	if _, err := report("testdata/cpu.txt", filepath.Join(dir, "absent.txt"), filepath.Join(dir, "absent-vocabulary.txt"), doc, filepath.Join(dir, "img2")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "img2", "gpu-poly4.svg")); !errors.Is(err, os.ErrNotExist) {

@@ -23,6 +23,8 @@
 #     BenchmarkStructured, BenchmarkEinsum) on one core, and right after
 #     them their NumPy peers (bench/peers/gather.py, sort.py, structured.py,
 #     einsum.py) on one thread, when NumPy imports.
+#
+# ONLY=vocabulary runs only the last of these (see below).
 set -euo pipefail
 out=${1:-docs/bench/cpu.txt}
 count=${BENCH_COUNT:-10}
@@ -133,9 +135,14 @@ gemm() {
 # vocabulary runs the array vocabulary's benchmarks (gathers, sorts,
 # structured functions in a fused tree, einsum against MatMul) on one core,
 # then their NumPy peers with the BLAS and OpenMP pools held to one thread:
-# about half a minute a pass on a quiet 2-core machine.
+# about a minute a pass on a quiet 2-core machine. Each benchmark runs
+# for at least about 0.1 s (a sort's 50 ms ten times, a structured
+# function's 0.6 ms two hundred times): ten runs of a 0.6 ms case spread
+# by ±50% between passes.
 vocabulary() {
-	bench 1 -bench '^Benchmark(Gather|Sort|Structured|Einsum)$' -benchtime 10x
+	bench 1 -bench '^BenchmarkSort$' -benchtime 10x
+	bench 1 -bench '^Benchmark(Gather|Einsum)$' -benchtime 40x
+	bench 1 -bench '^BenchmarkStructured$' -benchtime 200x
 	if ((peers_ok)); then
 		local p
 		for p in gather sort structured einsum; do
@@ -144,6 +151,17 @@ vocabulary() {
 		done
 	fi
 }
+
+# ONLY=vocabulary runs the vocabulary alone (make bench-vocabulary writes
+# docs/bench/vocabulary.txt so): a few minutes in all, where the full suite
+# takes hours; its figures go to the report's vocabulary section.
+if [[ ${ONLY:-} == vocabulary ]]; then
+	for ((pass = 1; pass <= count; pass++)); do
+		vocabulary
+	done
+	mv "$tmp" "$out"
+	exit 0
+fi
 
 for ((pass = 1; pass <= count; pass++)); do
 	for procs in 1 "$cores"; do

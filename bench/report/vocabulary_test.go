@@ -19,6 +19,28 @@ import (
 // 12% slower at 512; pad-constant's tree is twice the plain tree's time,
 // diff's 1.05×.
 
+// TestVocabularySectionFromItsOwnRun checks that the vocabulary's own run
+// (make bench-vocabulary), when there is one, gives the section its
+// figures and its machine line, ahead of the CPU suite's.
+func TestVocabularySectionFromItsOwnRun(t *testing.T) {
+	own := load(t, "cpu-vocabulary.txt")
+	got, err := renderSection("vocabulary", inputs{cpu: load(t, "cpu.txt"), vocab: own})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := vocabularyTable(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := strings.Cut(machineLine(own), " Peers:")
+	if prefix := "From `make bench-vocabulary`. " + line + " Peer: NumPy 1.24.2, one thread.\n\n"; got != prefix+want {
+		t.Errorf("got\n%s\nwant the vocabulary run's machine line, then its table:\n%s%s", got, prefix, want)
+	}
+	if strings.Contains(got, "Not in this run") {
+		t.Errorf("the CPU suite's missing vocabulary reported where the vocabulary's own run has it:\n%s", got)
+	}
+}
+
 func TestVocabularySection(t *testing.T) {
 	got, err := renderSection("vocabulary", inputs{cpu: load(t, "cpu-vocabulary.txt")})
 	if err != nil {
