@@ -15,8 +15,8 @@ import (
 // NaNs are set apart at the line's end first (a position among them
 // holds the NaN the stable sort puts there), then each kth position, in
 // ascending order, is found by a quickselect over the numbers after the
-// last one found: median-of-three pivots, a Hoare partition (which splits
-// runs of equal elements evenly), an insertion sort under insertionMax
+// last one found: pivots the median of three elements at random positions, a branch-free partition (the
+// elements equal to the pivot gathered apart when it is the least), an insertion sort under insertionMax
 // elements, slices.Sort once the rounds pass twice the range's bit length
 // (so the worst case is O(n log n)), and for the last (or first) position
 // of a range a single pass for the maximum (minimum). The selected element
@@ -97,8 +97,19 @@ func sameSign[T tensor.Number](a, b T) bool {
 
 // selectKth reorders v (no NaNs) so that v[k] is the element sorted order
 // puts there, those before it no greater and those after no smaller.
+//
+// Each round splits v by the median of three elements drawn at random
+// (fixed positions, as the first, middle and last, let structured lines
+// such as an organ pipe choose a poor pivot round after round: the branch-free
+// pass keeps their structure) with a branch-free pass
+// (below): on random data a comparison's branch is mispredicted half the
+// time, which made the round's cost. The elements equal to the pivot go
+// right; when none is below it (the pivot is the least element, as with
+// many repeats) a second pass gathers those equal to it at the front, so
+// every round removes at least the pivot.
 func selectKth[T tensor.Number](v []T, k int) {
 	rounds := 2 * bits.Len(uint(len(v)))
+	rnd := pivotSource(uint64(len(v))*0x9e3779b97f4a7c15 | 1)
 	for len(v) > insertionMax {
 		switch {
 		case k == len(v)-1:
@@ -112,31 +123,60 @@ func selectKth[T tensor.Number](v []T, k int) {
 			return
 		}
 		rounds--
-		pivot := medianOfThree(v[0], v[len(v)/2], v[len(v)-1])
-		i, j := 0, len(v)-1
-		for i <= j {
-			for v[i] < pivot {
-				i++
-			}
-			for pivot < v[j] {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
+		pivot := medianOfThree(v[rnd.below(len(v))], v[rnd.below(len(v))], v[rnd.below(len(v))])
+		below := partitionBelow(v, func(x T) bool { return x < pivot })
+		if k < below {
+			v = v[:below]
+			continue
 		}
-		switch {
-		case k <= j:
-			v = v[:j+1]
-		case k >= i:
-			v, k = v[i:], k-i
-		default:
-			return // v[j+1:i] all equal the pivot, k among them
+		if below == 0 {
+			equal := partitionBelow(v, func(x T) bool { return x <= pivot })
+			if k < equal {
+				return // v[:equal] all equal the pivot, k among them
+			}
+			below = equal
 		}
+		v, k = v[below:], k-below
 	}
 	insertionSort(v)
+}
+
+// pivotSource draws the positions of pivot candidates: xorshift64,
+// seeded by the line's length, so a partition is the same from run to run.
+type pivotSource uint64
+
+// below returns a position in [0, n).
+func (s *pivotSource) below(n int) int {
+	x := uint64(*s)
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	*s = pivotSource(x)
+	hi, _ := bits.Mul64(x, uint64(n))
+	return int(hi)
+}
+
+// partitionBelow moves the elements of v for which in holds to its front,
+// in one pass with no branch on the outcome (each element is swapped with
+// the front's next place, which advances by the outcome: the Lomuto scheme
+// without its branch), and returns how many there are.
+func partitionBelow[T tensor.Number](v []T, in func(T) bool) int {
+	front := 0
+	for i, x := range v {
+		v[i] = v[front]
+		v[front] = x
+		front += oneIf(in(x))
+	}
+	return front
+}
+
+// oneIf is 1 for true and 0 for false, as a conditional move.
+func oneIf(b bool) int {
+	n := 0
+	if b {
+		n = 1
+	}
+	return n
 }
 
 // moveExtreme swaps into v[k] (the first or last position) the element

@@ -174,3 +174,34 @@ func FuzzPartition(f *testing.F) {
 		checkPartition[float64](t, r, 1, int(length%4096)+1, 1, int(distinct)+1)
 	})
 }
+
+// BenchmarkSelectKth times the quickselect of a median over 2^20 float64
+// lines of several structures and numbers of distinct values: random,
+// sorted, an organ pipe (which defeats pivots at fixed positions) and a
+// sawtooth of 17 values:
+//
+//	go test ./kernels/internal/cpu -run '^$' -bench SelectKth -benchtime 10x
+func BenchmarkSelectKth(b *testing.B) {
+	lines := map[string]func(i, n, distinct int, r *rand.Rand) float64{
+		"random":   func(_, _, d int, r *rand.Rand) float64 { return float64(r.IntN(d)) },
+		"sorted":   func(i, n, d int, _ *rand.Rand) float64 { return float64(i * d / n) },
+		"organ":    func(i, n, d int, _ *rand.Rand) float64 { return float64(min(i, n-i) % d) },
+		"sawtooth": func(i, _, _ int, _ *rand.Rand) float64 { return float64(i % 17) },
+	}
+	for _, name := range []string{"random", "sorted", "organ", "sawtooth"} {
+		for _, distinct := range []int{4, 1 << 30} {
+			r := rand.New(rand.NewPCG(1, 2))
+			src := make([]float64, 1<<20)
+			for i := range src {
+				src[i] = lines[name](i, len(src), distinct, r)
+			}
+			v := make([]float64, len(src))
+			b.Run(fmt.Sprintf("%s/distinct=%d", name, distinct), func(b *testing.B) {
+				for b.Loop() {
+					copy(v, src)
+					selectKth(v, len(v)/2)
+				}
+			})
+		}
+	}
+}
