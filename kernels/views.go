@@ -96,17 +96,24 @@ func (l *lowering[T]) note(f func(pl *plan) string) {
 }
 
 // pushedViews returns e with its views pushed down (expr.PushViews) when it
-// has any, for the plan cache to describe; ok is false when it has none or
-// the rewrite fails (the full path then reports the error).
+// has any, for the plan cache to describe; ok is false when it has none,
+// when it holds a node the signature cannot describe whatever the views do
+// (a reduction, a concatenation: pushing would be wasted work on every
+// Assign of such a tree), or when the rewrite fails (the full path then
+// reports the error).
 func pushedViews[T tensor.Number](e expr.Exp[T]) (_ expr.Exp[T], ok bool) {
-	views := false
+	views, other := false, false
 	walkOnce(e, func(n expr.Node) bool {
-		if _, ok := n.(*expr.View[T]); ok {
+		switch n.(type) {
+		case *expr.View[T]:
 			views = true
+		case *tensor.Tensor[T], *expr.Const[T], *expr.Named[T], expr.Chain[T], *expr.Unary[T], *expr.Binary[T], *expr.Ternary[T]:
+		default:
+			other = true
 		}
-		return !views
+		return !other
 	})
-	if !views {
+	if !views || other {
 		return nil, false
 	}
 	pushed, err := expr.PushViews(e)
