@@ -1,6 +1,10 @@
 package kernels
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/tensor"
@@ -57,6 +61,7 @@ func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr
 	}
 	start := 0
 	for i, x := range parts {
+		at := start
 		var view *tensor.Tensor[T]
 		if c.Stack {
 			view = dst.Index(axis, i)
@@ -65,13 +70,13 @@ func concatenate[T tensor.Number](ev *evaluation, dst *tensor.Tensor[T], c *expr
 			if err != nil {
 				return err // unreachable after Check
 			}
-			n := s[axis]
-			view = dst.Narrow(axis, start, n)
-			start += n
+			view = dst.Narrow(axis, start, s[axis])
+			start += s[axis]
 		}
 		if view.Numel() == 0 {
 			continue
 		}
+		nameSlice(ev.plan, dst, view, axis, at, i, c.Stack)
 		if err := evaluateInto(ev, view, x, true); err != nil {
 			return err
 		}
@@ -102,4 +107,22 @@ func concatenated[T tensor.Number](ev *evaluation, c *expr.Concatenation[T]) (*t
 	}
 	t := temp[T](ev, c, s)
 	return t, concatenate(ev, t, c, true)
+}
+
+// nameSlice names, for Explain, the slice of dst a part is written into
+// as NumPy writes it ("dst[:, 2:6]", "dst[:, 1]" for a stack's part i),
+// when dst has a name; at is the slice's start along axis.
+func nameSlice[T tensor.Number](pl *plan, dst, view *tensor.Tensor[T], axis, at, i int, stack bool) {
+	if pl == nil {
+		return
+	}
+	name, ok := pl.names[dst]
+	if !ok {
+		return
+	}
+	index := strconv.Itoa(i)
+	if !stack {
+		index = fmt.Sprintf("%d:%d", at, at+view.ShapeView(friend.K)[axis])
+	}
+	pl.name(view, name+"["+strings.Repeat(":, ", axis)+index+"]")
 }

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,6 +166,46 @@ func TestSpreadAndLiftAliased(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, slices.Collect(dst.Values())); diff != "" {
 				t.Errorf("Assign(%v) (-oracle +got):\n%s", e, diff)
+			}
+		})
+	}
+}
+
+// TestSpreadExplained checks that Explain shows a spread concatenation as
+// one step per part, each writing its slice of the destination, named as
+// NumPy writes the slice, and a lifted merge as a pass into the
+// destination split.
+func TestSpreadExplained(t *testing.T) {
+	x := counting(0, 4, 7)
+	tests := []struct {
+		name string
+		dst  *tensor.Tensor[float64]
+		e    expr.Exp[float64]
+		want []string // in order
+	}{
+		{"roll", tensor.Zeros[float64](4, 7), expr.Of(expr.Roll[float64](x, 3, 1)).MulScalar(2).E,
+			[]string{"step 1: dst[:, 0:3] (4,3) float64 = (", "step 2: dst[:, 3:7] (4,4) float64 = ("}},
+		{"stack", tensor.Zeros[float64](2, 4, 7), expr.Neg(expr.Stack[float64](0, x, x)),
+			[]string{"step 1: dst[0] (4,7) float64 = (-", "step 2: dst[1] (4,7) float64 = (-"}},
+		{"repeat", tensor.Zeros[float64](4, 14), expr.Neg(expr.Repeat[float64](x, 2, 1)),
+			[]string{"step 1: dst.reshape(4, 7, 2) (4,7,2) float64 = (-"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Explain(tt.dst, tt.e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rest := got
+			for _, w := range tt.want {
+				k := strings.Index(rest, w)
+				if k < 0 {
+					t.Fatalf("missing (or out of order) %q in:\n%s", w, got)
+				}
+				rest = rest[k+len(w):]
+			}
+			if strings.Contains(got, "step 3") || strings.Contains(got, " t1 ") {
+				t.Errorf("a temporary or a step beyond the parts:\n%s", got)
 			}
 		})
 	}

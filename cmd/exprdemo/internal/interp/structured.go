@@ -65,6 +65,9 @@ func (kitOf[T]) repeat(x any, repeats, axis int, flat bool) any {
 
 func (kitOf[T]) roll(x any, xs shape.Shape, shifts, axes []int, flat bool) any {
 	e := x.(expr.Exp[T])
+	if flat && len(xs) == 1 { // no ravel and reshape around it: the roll stays on the tree's spine, written in place
+		return expr.Roll(e, shifts[0], 0)
+	}
 	if flat {
 		return expr.Reshape(expr.Roll(expr.Ravel(e), shifts[0], 0), xs...)
 	}
