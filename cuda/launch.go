@@ -101,6 +101,12 @@ func (s *Stream) Wait() error {
 	return err
 }
 
+// Recording reports whether the stream's work is being recorded into a
+// graph (Device.Record) rather than run: the evaluator refuses there a step
+// that runs on the host (a sort, a gather), which would run once, at
+// recording, and not at each replay.
+func (s *Stream) Recording() bool { return s.rec.Load() != nil }
+
 // Idle reports whether all work queued on the stream is done, without
 // blocking (errors are Wait's to report). A stream being recorded is never
 // idle.

@@ -81,6 +81,7 @@ type describer struct {
 type queued struct {
 	kernel *Kernel
 	gemm   *Gemm
+	host   string // a step with no device kernel, run on the host (hostrun.go): its name
 }
 
 func (d *describer) DefaultQueue(alloc.Device) (Queue, error) { return d, nil }
@@ -103,6 +104,9 @@ func (d *describer) Gemm(_ Queue, g Gemm) error {
 func (q queued) describe() string {
 	if g := q.gemm; g != nil {
 		return fmt.Sprintf("cuBLAS %sgemm, M=%d N=%d K=%d", blasPrefix(g.DType), g.M, g.N, g.K)
+	}
+	if q.host != "" {
+		return "on the host: " + q.host + " of copies of its device operands, its result copied back (no device kernel)"
 	}
 	k := q.kernel
 	if device.IsScan(k) {
@@ -133,7 +137,7 @@ func blasPrefix(dtype tensor.DType) string {
 
 // source is q's CUDA C: a kernel's source, or a comment for a product.
 func (q queued) source() string {
-	if q.gemm != nil {
+	if q.gemm != nil || q.host != "" {
 		return "// " + q.describe() + "\n"
 	}
 	return q.kernel.Source()

@@ -383,21 +383,35 @@ func contiguousRun(dims shape.Shape, strides []int) bool {
 	return true
 }
 
-// prepare refuses a gather on a device: its kernel is not written yet.
-func (s *gatherStep[T]) prepare(d *onDevice) error {
-	return unsupportedOnDevice(d, s.n)
+// prepare and launch run a gather on the host for a device evaluation
+// (hostrun.go): it has no device kernel. Its indices are checked there,
+// before its result is copied back.
+func (s *gatherStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, s.n.Name()) }
+
+func (s *gatherStep[T]) launch(d *onDevice) error {
+	return launchOnHost(d, s.n, s.n.Name(), func(h *hostRun) func() error {
+		twin := *s
+		twin.x, twin.idx = download(h, s.x), downloadAll(h, s.idx)
+		twin.dst = hostResult(h, s.dst, false)
+		if h.err != nil {
+			return nil
+		}
+		twin.at = newGatherOffsets(s.at.call, s.n, s.n.Name(), s.geo, twin.x.StridesView(friend.K), twin.idx)
+		return twin.check
+	})
 }
 
-func (s *gatherStep[T]) launch(d *onDevice) error { return unsupportedOnDevice(d, s.n) }
-
-// unsupportedOnDevice is the error of a step that has no device kernel.
-func unsupportedOnDevice(d *onDevice, n expr.Node) error {
-	return &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(n), Err: &shape.DeviceError{Op: "gather",
-		Devices: []fmt.Stringer{d.alloc.Device()}, Reason: "gathers and scatters have no device kernel yet: evaluate on the host"}}
+// downloadAll copies the device index arrays idx to the host (download).
+func downloadAll(h *hostRun, idx []*tensor.Tensor[int64]) []*tensor.Tensor[int64] {
+	out := make([]*tensor.Tensor[int64], len(idx))
+	for i, ix := range idx {
+		out[i] = download(h, ix)
+	}
+	return out
 }
 
 func (s *gatherStep[T]) cudaSource(pl *plan) string {
-	return s.describe(pl)
+	return hostSource(pl, s.describe(pl), "gathers")
 }
 
 func (s *gatherStep[T]) describe(pl *plan) string {
@@ -409,6 +423,7 @@ func (s *gatherStep[T]) describe(pl *plan) string {
 	fmt.Fprintf(&b, "%s %v %s = %s of %s by %s\n", name, s.dst.ShapeView(friend.K), tensor.DTypeOf[T](), s.n.Name(), nameOf(pl, s.x), indexNames(pl, s.idx))
 	fmt.Fprintf(&b, "  indices checked first (%v positions), then %d blocks of %d elements copied\n",
 		s.geo.Batch, s.dst.Numel()/max(1, blockOf(s.geo.Suffix)), blockOf(s.geo.Suffix))
+	writeHostWork(&b, pl)
 	return b.String()
 }
 

@@ -84,16 +84,40 @@ func (s *scatterStep[T]) run() {
 	})
 }
 
-func (s *scatterStep[T]) prepare(d *onDevice) error { return unsupportedOnDevice(d, s.n) }
+// prepare and launch run a scatter-add on the host for a device
+// evaluation (hostrun.go): it has no device kernel. Its indices are
+// checked there, before its result is copied back.
+func (s *scatterStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, "add.at") }
 
-func (s *scatterStep[T]) launch(d *onDevice) error { return unsupportedOnDevice(d, s.n) }
+func (s *scatterStep[T]) launch(d *onDevice) error {
+	return launchOnHost(d, s.n, "add.at", func(h *hostRun) func() error {
+		twin := *s
+		twin.dst = hostResult(h, s.dst, true)
+		twin.values, twin.idx = download(h, s.values), downloadAll(h, s.idx)
+		if h.err != nil {
+			return nil
+		}
+		twin.vstrides, _ = shape.BroadcastStrides(twin.values.ShapeView(friend.K), twin.values.StridesView(friend.K), s.geo.Result()) // the shapes are s's
+		twin.at = newGatherOffsets(s.at.call, s.n, "add.at", s.geo, twin.dst.StridesView(friend.K), twin.idx)
+		return func() error {
+			if err := twin.check(); err != nil {
+				return err
+			}
+			twin.run()
+			return nil
+		}
+	})
+}
 
-func (s *scatterStep[T]) cudaSource(pl *plan) string { return s.describe(pl) }
+func (s *scatterStep[T]) cudaSource(pl *plan) string {
+	return hostSource(pl, s.describe(pl), "scatter-adds")
+}
 
 func (s *scatterStep[T]) describe(pl *plan) string {
 	name := nameOf(pl, s.dst)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s += %s at %s by %s\n", name, nameOf(pl, s.values), s.n.String(), indexNames(pl, s.idx))
 	fmt.Fprintf(&b, "  indices checked first (%v positions), then values added in row-major order\n", s.geo.Batch)
+	writeHostWork(&b, pl)
 	return b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
 	"github.com/laze-go/laze/kernels/internal/cpu"
-	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
 
@@ -17,8 +16,8 @@ import (
 // int64 temporary of v's shape, which the rest of the tree reads as a
 // leaf (it is a foreign node, read through cast.go's int64Leaf, as an
 // argsort is). The CPU binary-searches each element of v (cpu.SearchSorted);
-// there is no device kernel yet: on a device it is a DeviceError before
-// anything is queued, as a sort is.
+// there is no device kernel: on a device it runs on the host, as a sort
+// does (hostrun.go).
 
 // searchValues evaluates a searchsorted node into a new int64 temporary.
 func searchValues[T tensor.Number](ev *evaluation, n *expr.Searching[T]) (*tensor.Tensor[int64], error) {
@@ -63,17 +62,21 @@ func (s *searchStep[T]) run() {
 	cpu.SearchSorted(s.idx.Elems(friend.K)[s.idx.Offset():], a, v, s.n.Right)
 }
 
-// prepare refuses a searchsorted on a device: it has no kernel there yet,
-// and the call fails before anything is queued.
-func (s *searchStep[T]) prepare(d *onDevice) error {
-	return &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(s.n), Err: &shape.DeviceError{Op: "searchsorted",
-		Devices: []fmt.Stringer{d.alloc.Device()}, Reason: "searchsorted has no device kernel yet: evaluate on the host (Eval, then Assign the copy)"}}
+// prepare and launch run a searchsorted on the host for a device
+// evaluation (hostrun.go): it has no device kernel.
+func (s *searchStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, "searchsorted") }
+
+func (s *searchStep[T]) launch(d *onDevice) error {
+	return launchOnHost(d, s.n, "searchsorted", func(h *hostRun) func() error {
+		twin := *s
+		twin.a, twin.v = download(h, s.a), download(h, s.v)
+		twin.idx = hostResult(h, s.idx, false)
+		return func() error { twin.run(); return nil }
+	})
 }
 
-func (s *searchStep[T]) launch(d *onDevice) error { return s.prepare(d) }
-
 func (s *searchStep[T]) cudaSource(pl *plan) string {
-	return s.describe(pl) + "// no kernel: searchsorted runs on the host only\n"
+	return hostSource(pl, s.describe(pl), "searchsorted")
 }
 
 func (s *searchStep[T]) describe(pl *plan) string {
@@ -85,5 +88,6 @@ func (s *searchStep[T]) describe(pl *plan) string {
 		b.WriteString("; shared among goroutines")
 	}
 	b.WriteByte('\n')
+	writeHostWork(&b, pl)
 	return b.String()
 }

@@ -23,8 +23,9 @@ import (
 // radix sort by the line's length, the result that of a stable sort),
 // lines shared among goroutines. A partial sort (expr.Sorting.Kth, which
 // Median and Quantile build) is a quickselect of each kth position
-// (cpu.Partition), in linear time. A sort has no device kernel yet: on a
-// device it is a DeviceError before anything is queued.
+// (cpu.Partition), in linear time. A sort has no device kernel: on a
+// device it runs on the host, between the device work before and after it
+// (hostrun.go).
 
 // sortLines returns x (the operand of a sort along axis) materialised and
 // contiguous, and its (outer, length, inner) geometry.
@@ -124,14 +125,22 @@ func (s *sortStep[T]) run() {
 	cpu.Sort(s.dst.Elems(friend.K)[s.dst.Offset():], src, s.g.outer, s.g.length, s.g.inner)
 }
 
-// prepare refuses a sort on a device: it has no kernel there yet, and the
-// call fails before anything is queued.
-func (s *sortStep[T]) prepare(d *onDevice) error {
-	return &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(s.n), Err: &shape.DeviceError{Op: s.name(),
-		Devices: []fmt.Stringer{d.alloc.Device()}, Reason: "sorts have no device kernel yet: evaluate on the host (Eval, then Assign the copy)"}}
-}
+// prepare and launch run a sort on the host for a device evaluation
+// (hostrun.go): it has no device kernel.
+func (s *sortStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, s.name()) }
 
-func (s *sortStep[T]) launch(d *onDevice) error { return s.prepare(d) }
+func (s *sortStep[T]) launch(d *onDevice) error {
+	return launchOnHost(d, s.n, s.name(), func(h *hostRun) func() error {
+		twin := *s
+		twin.src = download(h, s.src)
+		if s.idx != nil {
+			twin.idx = hostResult(h, s.idx, false)
+		} else {
+			twin.dst = hostResult(h, s.dst, false)
+		}
+		return func() error { twin.run(); return nil }
+	})
+}
 
 // name is NumPy's name of the step's function.
 func (s *sortStep[T]) name() string {
@@ -145,7 +154,7 @@ func (s *sortStep[T]) name() string {
 }
 
 func (s *sortStep[T]) cudaSource(pl *plan) string {
-	return s.describe(pl) + "// no kernel: sorts run on the host only\n"
+	return hostSource(pl, s.describe(pl), "sorts")
 }
 
 func (s *sortStep[T]) describe(pl *plan) string {
@@ -169,5 +178,6 @@ func (s *sortStep[T]) describe(pl *plan) string {
 		b.WriteString("; lines shared among goroutines")
 	}
 	b.WriteByte('\n')
+	writeHostWork(&b, pl)
 	return b.String()
 }

@@ -1,0 +1,158 @@
+package kernels
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/shape"
+	"github.com/laze-go/laze/tensor"
+)
+
+// TestEmulatedHostSteps runs, in the emulator, trees whose steps have no
+// device kernel (sorts, partitions, searchsorted, gathers, scatter-adds):
+// each runs on the host between device kernels (hostrun.go), reading what
+// the kernels before it wrote and written where the kernels after it read,
+// and the destination must equal the CPU's.
+func TestEmulatedHostSteps(t *testing.T) {
+	b := emulator(t)
+	x := emuTensor(withNaNs(emuRandom[float64](80, 10), 11), 23, 17)
+	v := emuTensor(emuRandom[float64](81, 12), 5, 9)
+	indices := func(v expr.Exp[float64]) expr.Exp[int64] { // 0 ≤ |v| < 12, as int64
+		return expr.Cast[int64](expr.Floor(expr.Abs(v)))
+	}
+	cases := []emuCase[float64, float64]{
+		{name: "sort inside a tree", operands: tensors(x), dst: []int{23, 17},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				return expr.Add(expr.Sort(expr.MulScalar[float64](x[0], 2), 1), x[0])
+			})},
+		{name: "median of a tree", operands: tensors(x), dst: []int{17},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				return expr.Median(expr.Exponential(expr.DivScalar[float64](x[0], 4)), 0, false)
+			})},
+		{name: "quantile, keepdims, then a tree", operands: tensors(x), dst: []int{23, 1},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				return expr.AddScalar(expr.Quantile[float64](x[0], 0.3, 1, true), 1)
+			})},
+		{name: "take_along_axis by an argsort", operands: tensors(x), dst: []int{23, 17},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				return expr.MulScalar(expr.TakeAlongAxis[float64](x[0], expr.ArgSort[float64](x[0], 0), 0), 3)
+			})},
+		{name: "take by computed indices", operands: tensors(x, v), dst: []int{23, 5, 9},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				return expr.Take(expr.AddScalar[float64](x[0], 1), indices(x[1]), 1)
+			})},
+		{name: "take of a transposed view, read where it lies", operands: tensors(x, v), dst: []int{5, 9, 23},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				return expr.Take(expr.SwapAxes[float64](x[0], 0, 1), indices(x[1]), 0)
+			})},
+		{name: "searchsorted in a sorted ravel", operands: tensors(x, v), dst: []int{5, 9},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				return expr.Cast[float64](expr.SearchSorted(expr.Sort(expr.Ravel[float64](x[0]), 0), expr.Of[float64](x[1]), false))
+			})},
+		{name: "add.at with repeated indices", operands: tensors(x, v), dst: []int{23, 17},
+			build: into(func(x []*tensor.Tensor[float64]) expr.Exp[float64] {
+				values := expr.Slice[float64](x[0], 1, 0, 9, 1)
+				idx := indices(expr.Index[float64](x[1], 0, 0))
+				return expr.AddAt[float64](expr.MulScalar[float64](x[0], 2), 1, values, idx)
+			})},
+	}
+	for _, c := range cases {
+		c.run(t, b)
+	}
+	argsort := emuCase[float64, int64]{name: "argsort into int64", operands: tensors(x), dst: []int{23, 17},
+		build: func(x []*tensor.Tensor[float64], d *tensor.Tensor[int64]) (*tensor.Tensor[int64], expr.Exp[int64]) {
+			return d, expr.ArgSort[float64](x[0], 1)
+		}}
+	argsort.run(t, b)
+}
+
+// TestEmulatedGatherOutOfRange checks that an index out of range in a
+// gather on the device is the IndexError of the CPU, naming the index and
+// the axis, and that the destination is left as it was: the indices are
+// checked on the host before anything is copied back.
+func TestEmulatedGatherOutOfRange(t *testing.T) {
+	emulator(t)
+	x, err := emuTensor(emuRandom[float64](82, 10), 4, 6).To(emuDevice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := mustFrom(t, []int64{1, -6, 6, 0}, 4).To(emuDevice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := emuTensor(func(k int) float64 { return float64(k) }, 4, 4)
+	dst, err := before.To(emuDevice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Assign(dst, expr.AddScalar(expr.Take[float64](x, idx, 1), 1))
+	var ie *shape.IndexError
+	if !errors.As(err, &ie) || ie.Index != 6 || ie.Dim != 1 || ie.Size != 6 {
+		t.Fatalf("Assign = %v; want the IndexError of index 6 on axis 1 of size 6", err)
+	}
+	after, err := dst.To(alloc.CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before.Data(), after.Data()); diff != "" {
+		t.Errorf("a failed gather changed the destination (-before +after):\n%s", diff)
+	}
+}
+
+// recordingQueue is the recorder of device_test.go as a queue being
+// recorded into a graph.
+type recordingQueue struct{ *recorder }
+
+func (recordingQueue) Recording() bool { return true }
+
+// TestHostStepsRefusedWhileRecording checks that a step that runs on the
+// host is refused on a queue being recorded into a graph, before anything
+// is queued: it would run once, at recording, and not at each replay.
+func TestHostStepsRefusedWhileRecording(t *testing.T) {
+	r := withRecorder(t)
+	x := onGPU(t, tensor.Rand[float32](1, 8, 5))
+	idx := onGPU(t, mustFrom(t, []int64{0, 2}, 2))
+	dst := tensor.New[float32](shape.Shape{8, 5}, tensor.WithAllocator(fakeGPU))
+	for _, c := range []struct {
+		name, op string
+		e        expr.Exp[float32]
+		dst      *tensor.Tensor[float32]
+	}{
+		{"sort", "sort", expr.AddScalar(expr.Sort[float32](expr.MulScalar[float32](x, 2), 1), 1), dst},
+		{"gather", "take", expr.Take[float32](x, idx, 0), dst.Slice(0, 0, 2, 1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r.launches = nil
+			err := AssignOn(recordingQueue{r}, c.dst, c.e)
+			if !errors.Is(err, shape.ErrDevice) || !strings.Contains(err.Error(), "recorded into a graph") || !strings.Contains(err.Error(), c.op) {
+				t.Fatalf("AssignOn = %v; want a DeviceError naming %s and the graph", err, c.op)
+			}
+			if len(r.launches) != 0 {
+				t.Errorf("%d kernels queued before the refusal; want none", len(r.launches))
+			}
+		})
+	}
+}
+
+// TestExplainHostSteps checks that Explain of a device evaluation says
+// where a step with no device kernel runs.
+func TestExplainHostSteps(t *testing.T) {
+	withRecorder(t)
+	x := onGPU(t, tensor.Rand[float32](1, 8, 5))
+	dst := tensor.New[float32](shape.Shape{8, 5}, tensor.WithAllocator(fakeGPU))
+	got, err := Explain(dst, expr.AddScalar(expr.Sort[float32](expr.MulScalar[float32](expr.Name("x", x), 2), 1), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"step 1: t1", "CUDA kernel laze_", "step 2: t2 (8,5) float32 = sort of t1 along axis 1",
+		"on the host: sort of copies of its device operands", "step 3: dst"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Explain lacks %q:\n%s", want, got)
+		}
+		got = got[max(0, strings.Index(got, want)):]
+	}
+}
