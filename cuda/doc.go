@@ -19,7 +19,9 @@
 // launches it; later trees of the same structure (any sizes, any scalars)
 // reuse the compiled kernel. Assign returns when the result is ready; Assign
 // here, with a Stream, queues the work and returns at once (Stream.Wait,
-// Stream.Idle). Matrix products go through cuBLAS.
+// Stream.Idle), except that a step with no device kernel (a sort, a
+// gather) runs on the host at its turn, so Assign waits for the work up to
+// the last such step. Matrix products go through cuBLAS.
 //
 // A kernel launch is one cgo call from the calling goroutine, which makes
 // the device's context current and queues the kernel; every other CUDA
@@ -48,7 +50,8 @@
 //   - Allocator, the device's caching allocator (alloc.Allocator): Device,
 //     Alloc, Stats, EmptyCache, CopyIn, CopyOut, CopyDevice and Zero.
 //   - Stream, a CUDA stream: Device, String, Wait, Idle, Defer (run a
-//     function once the work queued so far is done) and Close.
+//     function once the work queued so far is done), Recording (whether
+//     Device.Record is capturing it) and Close.
 //     Assign(stream, dst, e) queues an Assign on a stream and returns at
 //     once.
 //   - Graph, a recorded sequence of kernels: Launch, Kernels, Nodes and

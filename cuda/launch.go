@@ -20,7 +20,9 @@ import (
 
 // Assign queues the evaluation of e into dst on stream s and returns
 // without waiting: the result is ready when s.Wait returns (or s.Idle
-// reports true). It checks as kernels.Assign does; an error it returns
+// reports true). A step with no device kernel (a sort, a gather) runs on
+// the host at its turn, so Assign waits for the work up to the last such
+// step (kernels/hostrun.go). It checks as kernels.Assign does; an error it returns
 // leaves dst unchanged. Use kernels.Assign to wait for the result.
 func Assign[T tensor.Number](s *Stream, dst *tensor.Tensor[T], e expr.Exp[T]) error {
 	return kernels.AssignOn(s, dst, e)

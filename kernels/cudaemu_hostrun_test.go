@@ -156,3 +156,31 @@ func TestExplainHostSteps(t *testing.T) {
 		got = got[max(0, strings.Index(got, want)):]
 	}
 }
+
+// TestHostStepAllocatesBeforeQueuing checks that a step that runs on the
+// host allocates its host copies with the call's other temporaries,
+// before anything is queued: when the host has no room for them the call
+// fails with a MemoryError naming the step's node, and no kernel has been
+// launched (so no other destination of the call was written).
+func TestHostStepAllocatesBeforeQueuing(t *testing.T) {
+	r := withRecorder(t)
+	c := alloc.Default()
+	defer c.SetLimit(c.Limit())
+	x := onGPU(t, tensor.Rand[float32](1, 64, 64))
+	d0 := tensor.New[float32](shape.Shape{64, 64}, tensor.WithAllocator(fakeGPU))
+	d1 := tensor.New[float32](shape.Shape{64, 64}, tensor.WithAllocator(fakeGPU))
+	r.launches = nil
+	c.SetLimit(max(settle(), 1)) // no room for anything more on the host
+	err := AssignAll([]*tensor.Tensor[float32]{d0, d1}, []expr.Exp[float32]{expr.AddScalar[float32](x, 1), expr.Sort[float32](x, 0)})
+	c.SetLimit(0)
+	if me := checkFailure(t, "AssignAll", err); me == nil {
+		t.FailNow()
+	}
+	var ne *shape.NodeError
+	if !errors.As(err, &ne) || !strings.HasPrefix(ne.Node, "sort(") {
+		t.Errorf("the error names %v; want the sort", err)
+	}
+	if len(r.launches) != 0 {
+		t.Errorf("%d kernels were launched before the host step's allocation failed; want none", len(r.launches))
+	}
+}

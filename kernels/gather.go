@@ -224,6 +224,7 @@ type gatherStep[T tensor.Number] struct {
 	// direct: dst is the call's destination, not a temporary, so every
 	// index is checked before the first element is written.
 	direct bool
+	host   *hostRun // the step's twin on the host, in a device evaluation
 }
 
 // check reads the indices before any destination is written (runSteps
@@ -383,32 +384,21 @@ func contiguousRun(dims shape.Shape, strides []int) bool {
 	return true
 }
 
-// prepare and launch run a gather on the host for a device evaluation
-// (hostrun.go): it has no device kernel. Its indices are checked there,
-// before its result is copied back.
-func (s *gatherStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, s.n.Name()) }
-
-func (s *gatherStep[T]) launch(d *onDevice) error {
-	return launchOnHost(d, s.n, s.n.Name(), func(h *hostRun) func() error {
+// prepare builds the gather's host twin for a device evaluation and
+// launch runs it (hostrun.go): a gather has no device kernel. Its indices
+// are checked on the host, before its result is copied back.
+func (s *gatherStep[T]) prepare(d *onDevice) (err error) {
+	s.host, err = prepareOnHost(d, s.n, s.n.Name(), func(h *hostRun) {
 		twin := *s
-		twin.x, twin.idx = download(h, s.x), downloadAll(h, s.idx)
-		twin.dst = hostResult(h, s.dst, false)
-		if h.err != nil {
-			return nil
-		}
+		twin.x, twin.idx = hostRead(d.ev, h, s.n, s.x), hostReadAll(d.ev, h, s.n, s.idx)
+		twin.dst = hostWrite(d.ev, h, s.n, s.dst, false)
 		twin.at = newGatherOffsets(s.at.call, s.n, s.n.Name(), s.geo, twin.x.StridesView(friend.K), twin.idx)
-		return twin.check
+		h.run = twin.check
 	})
+	return err
 }
 
-// downloadAll copies the device index arrays idx to the host (download).
-func downloadAll(h *hostRun, idx []*tensor.Tensor[int64]) []*tensor.Tensor[int64] {
-	out := make([]*tensor.Tensor[int64], len(idx))
-	for i, ix := range idx {
-		out[i] = download(h, ix)
-	}
-	return out
-}
+func (s *gatherStep[T]) launch(d *onDevice) error { return launchOnHost(d, s.host, s.n, s.n.Name()) }
 
 func (s *gatherStep[T]) cudaSource(pl *plan) string {
 	return hostSource(pl, s.describe(pl), "gathers")

@@ -14,15 +14,18 @@ import (
 
 // A step that has no device kernel — a sort, an argsort, a partition
 // (median, quantile), a searchsorted, a gather, a scatter-add — runs on
-// the host in a device evaluation: the documented CPU fallback. At its
-// turn in the queue it waits for the work queued before it, copies the
-// device tensors it reads to the host, runs the CPU step on those copies
-// (a gather checks every index there, before anything is copied back), and
-// copies what it wrote into its device temporary; the work after it is
+// the host in a device evaluation: the documented CPU fallback. Its
+// prepare, before anything of the call is queued, allocates a host copy of
+// every device tensor it reads or writes (the span of storage the tensor's
+// strides reach, viewed with the same strides; temporaries of the call,
+// like every other) and builds the CPU step over those copies, its twin.
+// Its launch, at its turn in the queue, waits for the work queued before
+// it, copies what the twin reads from the device, runs the twin (a gather
+// checks every index there, before anything is copied back), and copies
+// what the twin wrote into its device temporaries; the work after it is
 // queued as usual. The call is then synchronous up to that step. A queue
-// being recorded into a graph refuses such a step in prepare, before
-// anything is queued: the step would run once, at recording, and not at
-// each replay.
+// being recorded into a graph refuses such a step in prepare: the step
+// would run once, at recording, and not at each replay.
 
 // recording is a Queue that can say whether its work is being recorded
 // rather than run (cuda.Stream under Device.Record).
@@ -30,29 +33,33 @@ type recording interface {
 	Recording() bool
 }
 
-// hostRun is one run of a step on the host for a device evaluation: the
-// device tensors it read, copied to the host, and the copies back it owes.
+// hostRun is a step's twin on the host: the copies from the device it
+// needs before it runs, the run, and the copies back after it.
 type hostRun struct {
-	err     error
-	uploads []func() error
+	downloads, uploads []func() error
+	run                func() error
 }
 
-// prepareOnHost refuses a step that runs on the host when d's queue is
-// being recorded into a graph; otherwise there is nothing to acquire.
-func prepareOnHost(d *onDevice, n expr.Node, op string) error {
+// prepareOnHost builds the host twin of a step for a device evaluation
+// (build makes it, with hostRead and hostWrite; not for Explain, which
+// runs nothing), or refuses the step when d's queue is being recorded into
+// a graph.
+func prepareOnHost(d *onDevice, n expr.Node, op string, build func(h *hostRun)) (*hostRun, error) {
 	if r, ok := d.queue.(recording); ok && r.Recording() {
-		return &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(n), Err: &shape.DeviceError{Op: op,
+		return nil, &shape.NodeError{Op: d.ev.call, Node: fmt.Sprint(n), Err: &shape.DeviceError{Op: op,
 			Devices: []fmt.Stringer{d.alloc.Device()}, Reason: op + " runs on the host (it has no device kernel) and cannot be recorded into a graph: evaluate it before recording"}}
 	}
-	return nil
+	h := &hostRun{}
+	if _, explaining := d.queue.(*describer); !explaining {
+		build(h)
+	}
+	return h, nil
 }
 
-// launchOnHost runs the host twin that build makes of a step, for a device
-// evaluation: after the work queued so far, with the device tensors build
-// downloads copied to the host and those it names as results copied back
-// afterwards. Explain and CUDASource (a describer queue) only record that
-// the step runs on the host.
-func launchOnHost(d *onDevice, n expr.Node, op string, build func(h *hostRun) (run func() error)) error {
+// launchOnHost runs h, the twin prepareOnHost built of a step, after the
+// work queued so far. Explain and CUDASource (a describer queue) only
+// record that the step runs on the host.
+func launchOnHost(d *onDevice, h *hostRun, n expr.Node, op string) error {
 	if rec, ok := d.queue.(*describer); ok {
 		rec.work = append(rec.work, queued{host: op})
 		return nil
@@ -60,12 +67,12 @@ func launchOnHost(d *onDevice, n expr.Node, op string, build func(h *hostRun) (r
 	if err := d.queue.Wait(); err != nil {
 		return err
 	}
-	h := &hostRun{}
-	run := build(h)
-	if h.err != nil {
-		return atNode(d.ev.call, n, h.err)
+	for _, down := range h.downloads {
+		if err := down(); err != nil {
+			return atNode(d.ev.call, n, err)
+		}
 	}
-	if err := run(); err != nil {
+	if err := h.run(); err != nil {
 		return err
 	}
 	for _, up := range h.uploads {
@@ -76,66 +83,105 @@ func launchOnHost(d *onDevice, n expr.Node, op string, build func(h *hostRun) (r
 	return nil
 }
 
-// download returns a contiguous host copy of the device tensor t, or nil
-// after recording the copy's error in h.
-func download[T tensor.Number](h *hostRun, t *tensor.Tensor[T]) *tensor.Tensor[T] {
-	if h.err != nil {
-		return nil
-	}
-	c, err := t.To(alloc.CPU)
-	if err != nil {
-		h.err = err
-		return nil
-	}
-	return c // To copies a device tensor into a new contiguous one
+// hostRead returns the host copy of the device tensor dev that the twin
+// reads: a temporary of the evaluation holding the span of storage dev's
+// strides reach, viewed with dev's strides, filled from the device at
+// launch.
+func hostRead[T tensor.Number](ev *evaluation, h *hostRun, at expr.Node, dev *tensor.Tensor[T]) *tensor.Tensor[T] {
+	m := mirrorOf(ev, at, dev)
+	h.downloads = append(h.downloads, m.download)
+	return m.host
 }
 
-// hostResult returns a host tensor for the step to write in place of the
-// contiguous device tensor t, and has h copy it into t once the step has
-// run. With read, it starts as a copy of t (a scatter-add adds into it).
-func hostResult[T tensor.Number](h *hostRun, t *tensor.Tensor[T], read bool) *tensor.Tensor[T] {
-	if h.err != nil {
-		return nil
+// hostWrite returns the host copy of the contiguous device temporary dev
+// that the twin writes, copied into dev after the run; with read, it is
+// also filled from dev before the run (a scatter-add adds into it).
+func hostWrite[T tensor.Number](ev *evaluation, h *hostRun, at expr.Node, dev *tensor.Tensor[T], read bool) *tensor.Tensor[T] {
+	if !dev.IsContiguous() {
+		panic("kernels: a host step's result must be a contiguous temporary")
 	}
-	var c *tensor.Tensor[T]
+	m := mirrorOf(ev, at, dev)
 	if read {
-		c = download(h, t)
-	} else {
-		c = tensor.Empty[T](t.ShapeView(friend.K))
+		h.downloads = append(h.downloads, m.download)
 	}
-	if c == nil {
-		return nil
-	}
-	h.uploads = append(h.uploads, func() error { return upload(t, c) })
-	return c
+	h.uploads = append(h.uploads, m.upload)
+	return m.host
 }
 
-// upload copies the contiguous host tensor src into the contiguous device
-// tensor dst of the same shape.
-func upload[T tensor.Number](dst, src *tensor.Tensor[T]) error {
-	n := src.Numel()
-	if n == 0 {
+// hostReadAll is hostRead of each index array.
+func hostReadAll(ev *evaluation, h *hostRun, at expr.Node, idx []*tensor.Tensor[int64]) []*tensor.Tensor[int64] {
+	out := make([]*tensor.Tensor[int64], len(idx))
+	for i, ix := range idx {
+		out[i] = hostRead(ev, h, at, ix)
+	}
+	return out
+}
+
+// hostMirror is a host copy of a device tensor: span holds the elements of
+// dev's storage from its least reachable one (dev's offset + lo) to its
+// greatest, host views them with dev's strides.
+type hostMirror[T tensor.Number] struct {
+	dev, span, host *tensor.Tensor[T]
+	lo              int
+}
+
+// mirrorOf allocates the host copy of dev, as a temporary of ev.
+func mirrorOf[T tensor.Number](ev *evaluation, at expr.Node, dev *tensor.Tensor[T]) *hostMirror[T] {
+	defer blame(ev.call, at)
+	dims, strides := dev.ShapeView(friend.K), dev.StridesView(friend.K)
+	m := &hostMirror[T]{dev: dev}
+	lo, hi, ok := shape.Extent(dims, strides)
+	if !ok { // no elements
+		m.host = tensor.Empty[T](dims)
+		return m
+	}
+	m.lo, m.span = lo, tensor.Empty[T](shape.Shape{hi - lo + 1})
+	ev.temps = append(ev.temps, m.span)
+	m.host = m.span.Strided(friend.K, -lo, dims, strides)
+	return m
+}
+
+// download copies dev's span from the device into the host copy.
+func (m *hostMirror[T]) download() error {
+	if m.span == nil {
 		return nil
 	}
-	a, err := alloc.DeviceFor(dst.Device())
+	a, err := alloc.DeviceFor(m.dev.Device())
 	if err != nil {
 		return err
 	}
-	elems := src.Elems(friend.K)[src.Offset() : src.Offset()+n]
-	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(elems))), n*tensor.ItemSize[T]())
-	return a.CopyIn(dst.Mem(friend.K), dst.Offset()*tensor.ItemSize[T](), raw)
+	return a.CopyOut(m.bytes(), m.dev.Mem(friend.K), (m.dev.Offset()+m.lo)*tensor.ItemSize[T]())
+}
+
+// upload copies the host copy into dev's span on the device (dev is
+// contiguous: the span is its elements and nothing else).
+func (m *hostMirror[T]) upload() error {
+	if m.span == nil {
+		return nil
+	}
+	a, err := alloc.DeviceFor(m.dev.Device())
+	if err != nil {
+		return err
+	}
+	return a.CopyIn(m.dev.Mem(friend.K), (m.dev.Offset()+m.lo)*tensor.ItemSize[T](), m.bytes())
+}
+
+// bytes views the span's elements as bytes.
+func (m *hostMirror[T]) bytes() []byte {
+	elems := m.span.Elems(friend.K)[:m.span.Numel()]
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(elems))), len(elems)*tensor.ItemSize[T]())
 }
 
 // writeHostWork says, for a device evaluation's Explain, that the step runs
 // on the host (what its launch recorded in pl.work).
 func writeHostWork(b *strings.Builder, pl *plan) {
-	if pl.device != nil {
+	if pl.device != nil && !pl.cuda {
 		writeWork(b, pl.work)
 	}
 }
 
 // hostSource is the CUDASource listing of a step with no device kernel
-// (what, plural): its description as a comment.
+// (what, plural): its description and a comment.
 func hostSource(pl *plan, description, what string) string {
 	where := "on the host only"
 	if pl.device != nil {

@@ -56,6 +56,7 @@ type scatterStep[T tensor.Number] struct {
 	geo      expr.GatherGeometry
 	idx      []*tensor.Tensor[int64]
 	at       *gatherOffsets
+	host     *hostRun // the step's twin on the host, in a device evaluation
 }
 
 func (s *scatterStep[T]) check() error { return s.at.check() }
@@ -84,22 +85,17 @@ func (s *scatterStep[T]) run() {
 	})
 }
 
-// prepare and launch run a scatter-add on the host for a device
-// evaluation (hostrun.go): it has no device kernel. Its indices are
-// checked there, before its result is copied back.
-func (s *scatterStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, "add.at") }
-
-func (s *scatterStep[T]) launch(d *onDevice) error {
-	return launchOnHost(d, s.n, "add.at", func(h *hostRun) func() error {
+// prepare builds the scatter-add's host twin for a device evaluation and
+// launch runs it (hostrun.go): it has no device kernel. Its indices are
+// checked on the host, before its result is copied back.
+func (s *scatterStep[T]) prepare(d *onDevice) (err error) {
+	s.host, err = prepareOnHost(d, s.n, "add.at", func(h *hostRun) {
 		twin := *s
-		twin.dst = hostResult(h, s.dst, true)
-		twin.values, twin.idx = download(h, s.values), downloadAll(h, s.idx)
-		if h.err != nil {
-			return nil
-		}
+		twin.dst = hostWrite(d.ev, h, s.n, s.dst, true)
+		twin.values, twin.idx = hostRead(d.ev, h, s.n, s.values), hostReadAll(d.ev, h, s.n, s.idx)
 		twin.vstrides, _ = shape.BroadcastStrides(twin.values.ShapeView(friend.K), twin.values.StridesView(friend.K), s.geo.Result()) // the shapes are s's
 		twin.at = newGatherOffsets(s.at.call, s.n, "add.at", s.geo, twin.dst.StridesView(friend.K), twin.idx)
-		return func() error {
+		h.run = func() error {
 			if err := twin.check(); err != nil {
 				return err
 			}
@@ -107,7 +103,10 @@ func (s *scatterStep[T]) launch(d *onDevice) error {
 			return nil
 		}
 	})
+	return err
 }
+
+func (s *scatterStep[T]) launch(d *onDevice) error { return launchOnHost(d, s.host, s.n, "add.at") }
 
 func (s *scatterStep[T]) cudaSource(pl *plan) string {
 	return hostSource(pl, s.describe(pl), "scatter-adds")

@@ -53,6 +53,7 @@ type searchStep[T tensor.Number] struct {
 	n    *expr.Searching[T]
 	a, v *tensor.Tensor[T]
 	idx  *tensor.Tensor[int64]
+	host *hostRun // the step's twin on the host, in a device evaluation
 }
 
 // run searches for every element of v on the host.
@@ -62,17 +63,20 @@ func (s *searchStep[T]) run() {
 	cpu.SearchSorted(s.idx.Elems(friend.K)[s.idx.Offset():], a, v, s.n.Right)
 }
 
-// prepare and launch run a searchsorted on the host for a device
-// evaluation (hostrun.go): it has no device kernel.
-func (s *searchStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, "searchsorted") }
+// prepare builds the searchsorted's host twin for a device evaluation
+// and launch runs it (hostrun.go): it has no device kernel.
+func (s *searchStep[T]) prepare(d *onDevice) (err error) {
+	s.host, err = prepareOnHost(d, s.n, "searchsorted", func(h *hostRun) {
+		twin := *s
+		twin.a, twin.v = hostRead(d.ev, h, s.n, s.a), hostRead(d.ev, h, s.n, s.v)
+		twin.idx = hostWrite(d.ev, h, s.n, s.idx, false)
+		h.run = func() error { twin.run(); return nil }
+	})
+	return err
+}
 
 func (s *searchStep[T]) launch(d *onDevice) error {
-	return launchOnHost(d, s.n, "searchsorted", func(h *hostRun) func() error {
-		twin := *s
-		twin.a, twin.v = download(h, s.a), download(h, s.v)
-		twin.idx = hostResult(h, s.idx, false)
-		return func() error { twin.run(); return nil }
-	})
+	return launchOnHost(d, s.host, s.n, "searchsorted")
 }
 
 func (s *searchStep[T]) cudaSource(pl *plan) string {

@@ -109,6 +109,8 @@ type sortStep[T tensor.Number] struct {
 	idx *tensor.Tensor[int64] // an argsort's result, or nil
 	g   sortGeometry
 	kth []int // a partial sort's positions (expr.Sorting.Kth), or nil
+	// host is the step's twin on the host, in a device evaluation.
+	host *hostRun
 }
 
 // run sorts every line on the host.
@@ -125,22 +127,23 @@ func (s *sortStep[T]) run() {
 	cpu.Sort(s.dst.Elems(friend.K)[s.dst.Offset():], src, s.g.outer, s.g.length, s.g.inner)
 }
 
-// prepare and launch run a sort on the host for a device evaluation
-// (hostrun.go): it has no device kernel.
-func (s *sortStep[T]) prepare(d *onDevice) error { return prepareOnHost(d, s.n, s.name()) }
-
-func (s *sortStep[T]) launch(d *onDevice) error {
-	return launchOnHost(d, s.n, s.name(), func(h *hostRun) func() error {
+// prepare builds the sort's host twin for a device evaluation and launch
+// runs it (hostrun.go): a sort has no device kernel.
+func (s *sortStep[T]) prepare(d *onDevice) (err error) {
+	s.host, err = prepareOnHost(d, s.n, s.name(), func(h *hostRun) {
 		twin := *s
-		twin.src = download(h, s.src)
+		twin.src = hostRead(d.ev, h, s.n, s.src)
 		if s.idx != nil {
-			twin.idx = hostResult(h, s.idx, false)
+			twin.idx = hostWrite(d.ev, h, s.n, s.idx, false)
 		} else {
-			twin.dst = hostResult(h, s.dst, false)
+			twin.dst = hostWrite(d.ev, h, s.n, s.dst, false)
 		}
-		return func() error { twin.run(); return nil }
+		h.run = func() error { twin.run(); return nil }
 	})
+	return err
 }
+
+func (s *sortStep[T]) launch(d *onDevice) error { return launchOnHost(d, s.host, s.n, s.name()) }
 
 // name is NumPy's name of the step's function.
 func (s *sortStep[T]) name() string {

@@ -47,6 +47,14 @@ func (t *Tensor[T]) ShapeView(friend.Key) shape.Shape { return t.shape }
 // (shape.MayOverlap, shape.Coincide). See Elems for the key.
 func (t *Tensor[T]) Region(friend.Key) shape.Region { return t.region() }
 
+// Strided returns a view of t's storage at offset with shape s and strides
+// (setGeometry copies them), for the evaluator's host copies of device
+// tensors, which keep the device tensor's strides. The caller keeps every
+// element it reaches inside the storage. See Elems for the key.
+func (t *Tensor[T]) Strided(_ friend.Key, offset int, s shape.Shape, strides []int) *Tensor[T] {
+	return t.view(offset, s, strides)
+}
+
 // Hold marks the tensor's storage as in use by an evaluation named op until
 // Drop is called on the result, so that a Release from another goroutine in
 // the meantime gives the block back only after Drop. It panics with a
