@@ -142,20 +142,15 @@ func mirrorOf[T tensor.Number](ev *evaluation, at expr.Node, dev *tensor.Tensor[
 }
 
 // download copies dev's span from the device into the host copy.
-func (m *hostMirror[T]) download() error {
-	if m.span == nil {
-		return nil
-	}
-	a, err := alloc.DeviceFor(m.dev.Device())
-	if err != nil {
-		return err
-	}
-	return a.CopyOut(m.bytes(), m.dev.Mem(friend.K), (m.dev.Offset()+m.lo)*tensor.ItemSize[T]())
-}
+func (m *hostMirror[T]) download() error { return m.transfer(true) }
 
 // upload copies the host copy into dev's span on the device (dev is
 // contiguous: the span is its elements and nothing else).
-func (m *hostMirror[T]) upload() error {
+func (m *hostMirror[T]) upload() error { return m.transfer(false) }
+
+// transfer copies dev's span from the device to the host copy (out), or
+// back.
+func (m *hostMirror[T]) transfer(out bool) error {
 	if m.span == nil {
 		return nil
 	}
@@ -163,7 +158,11 @@ func (m *hostMirror[T]) upload() error {
 	if err != nil {
 		return err
 	}
-	return a.CopyIn(m.dev.Mem(friend.K), (m.dev.Offset()+m.lo)*tensor.ItemSize[T](), m.bytes())
+	at := (m.dev.Offset() + m.lo) * tensor.ItemSize[T]()
+	if out {
+		return a.CopyOut(m.bytes(), m.dev.Mem(friend.K), at)
+	}
+	return a.CopyIn(m.dev.Mem(friend.K), at, m.bytes())
 }
 
 // bytes views the span's elements as bytes.
