@@ -2,6 +2,8 @@ package kernels
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/ops"
@@ -32,20 +34,110 @@ func refAt[T tensor.Number](e expr.Exp[T], idx []int) T {
 	case *expr.Ternary[T]:
 		return ops.Apply(n.Op, refAt(n.X, idx), refAt(n.Y, idx), refAt(n.Z, idx))
 	}
-	// Products, reductions, casts and arg reductions: their own At, which
-	// computes one element by the definition (a dot product, a fold in
-	// row-major order, a conversion), reading operands element by element.
-	// Each such node is computed once per scene (refCache), as the fused
-	// evaluator does, or nested reductions would cost the product of their
-	// sizes per element.
+	// Products, reductions, casts, views, sorts, gathers…: their own At,
+	// which computes one element by the definition (a dot product, a fold
+	// in row-major order, a conversion, an index map), reading operands
+	// element by element.
 	s := e.Shape()
-	t, ok := refCache[e].(*tensor.Tensor[T])
-	if !ok {
-		t = tensor.Empty[T](s)
-		forEachIndex(s, func(i []int) { t.Set(e.At(i...), i...) })
-		refCache[e] = t
+	return refNode(e).At(broadcastIndex(idx, s)...)
+}
+
+// refNode returns the value of e, a node refAt does not walk itself,
+// computed once per refEval (refCache) by e's own At over copies of its
+// operands that the oracle has computed first (refOperands): each node is
+// computed once, bottom-up, as the fused evaluator does. Through the
+// operands themselves, At would cost the product of nested nodes' sizes
+// per element (a reduction of a reduction), or check a view's whole
+// subtree again at every element it reads (one scene's ravel under a
+// sort took 28 s that way).
+func refNode[T tensor.Number](e expr.Exp[T]) *tensor.Tensor[T] {
+	if t, ok := refCache[e].(*tensor.Tensor[T]); ok {
+		return t
 	}
-	return t.At(broadcastIndex(idx, s)...)
+	s := e.Shape()
+	t := tensor.Empty[T](s)
+	node := refOperands(e).(expr.Exp[T])
+	forEachIndex(s, func(i []int) { t.Set(node.At(i...), i...) })
+	refCache[e] = t
+	return t
+}
+
+// refOperands returns a copy of n whose operands (its exported fields of
+// an interface type, or slices of one, that hold a node with operands of
+// its own) are tensors holding the oracle's values of them, or n itself
+// when it has none. The node's At then reads plain tensors; its fields but
+// those are n's.
+func refOperands(n expr.Node) expr.Node {
+	if _, ok := n.(expr.Parent); !ok {
+		return n
+	}
+	v := reflect.ValueOf(n)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return n
+	}
+	c := reflect.New(v.Elem().Type())
+	c.Elem().Set(v.Elem())
+	fields := c.Elem()
+	for i := range fields.NumField() {
+		if !fields.Type().Field(i).IsExported() {
+			continue
+		}
+		switch f := fields.Field(i); f.Kind() {
+		case reflect.Interface:
+			refMaterialise(f)
+		case reflect.Slice:
+			if f.Type().Elem().Kind() == reflect.Interface {
+				s := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
+				reflect.Copy(s, f)
+				for j := range s.Len() {
+					refMaterialise(s.Index(j))
+				}
+				f.Set(s)
+			}
+		}
+	}
+	return c.Interface().(expr.Node)
+}
+
+// refMaterialise replaces the node in f, when it has operands, by the
+// oracle's value of it (refNode), a tensor of its element type.
+func refMaterialise(f reflect.Value) {
+	if f.IsNil() {
+		return
+	}
+	if _, ok := f.Interface().(expr.Parent); !ok {
+		return // a tensor, constant or generator: read as it is
+	}
+	var t any
+	switch x := f.Interface().(type) {
+	case expr.Exp[float64]:
+		t = refNode(x)
+	case expr.Exp[float32]:
+		t = refNode(x)
+	case expr.Exp[int64]:
+		t = refNode(x)
+	case expr.Exp[int32]:
+		t = refNode(x)
+	case expr.Exp[int16]:
+		t = refNode(x)
+	case expr.Exp[int8]:
+		t = refNode(x)
+	case expr.Exp[int]:
+		t = refNode(x)
+	case expr.Exp[uint64]:
+		t = refNode(x)
+	case expr.Exp[uint32]:
+		t = refNode(x)
+	case expr.Exp[uint16]:
+		t = refNode(x)
+	case expr.Exp[uint8]:
+		t = refNode(x)
+	case expr.Exp[uint]:
+		t = refNode(x)
+	default:
+		panic(fmt.Sprintf("oracle: operand %T of no element type it knows", x))
+	}
+	f.Set(reflect.ValueOf(t))
 }
 
 // refCache holds the value of each non-elementwise node refAt has met since
