@@ -43,14 +43,10 @@ func padShaped[T tensor.Number](t *tensor.Tensor[T], s ...int) *tensor.Tensor[T]
 	return v
 }
 
-// padReference is what Assign must give: e's elements read with At.
+// padReference is what Assign must give: e's elements by the oracle,
+// which reads a node with At over its operands' values (refEval).
 func padReference[T tensor.Number](e expr.Exp[T], s shape.Shape) []T {
-	ref := tensor.Zeros[T](s...)
-	var out []T
-	for idx := range ref.All() {
-		out = append(out, e.At(idx...))
-	}
-	return out
+	return refEval(e, s)
 }
 
 // TestPadMatchesAt draws pads (ranks 0 to 3, sizes 0 to 4, widths 0 to 9
@@ -72,7 +68,7 @@ func TestPadMatchesAt(t *testing.T) {
 		for d := range widths {
 			w := 10 // several periods
 			if rank == 3 {
-				w = 4 // keeps the reference (At, which checks the tree per element) fast
+				w = 4 // keeps the operands of rank 3 small
 			}
 			widths[d] = [2]int{r.IntN(w), r.IntN(w)}
 		}
