@@ -19,9 +19,10 @@
 // launches it; later trees of the same structure (any sizes, any scalars)
 // reuse the compiled kernel. Assign returns when the result is ready; Assign
 // here, with a Stream, queues the work and returns at once (Stream.Wait,
-// Stream.Idle), except that a step with no device kernel (a sort, a
-// gather) runs on the host at its turn, so Assign waits for the work up to
-// the last such step. Matrix products go through cuBLAS.
+// Stream.Idle), except that a step with no device kernel (a sort) runs
+// on the host at its turn, and a gather checks its indices there before
+// its kernel is queued, so Assign waits for the work up to the last such
+// step. Matrix products go through cuBLAS.
 //
 // A kernel launch is one cgo call from the calling goroutine, which makes
 // the device's context current and queues the kernel; every other CUDA

@@ -2,12 +2,14 @@ package kernels
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/laze-go/laze/alloc"
 	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/kernels/internal/device"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -155,6 +157,17 @@ func TestExplainHostSteps(t *testing.T) {
 		}
 		got = got[max(0, strings.Index(got, want)):]
 	}
+	idx := onGPU(t, mustFrom(t, []int64{0, 2, 0}, 3))
+	got, err = Explain(dst.Slice(0, 0, 3, 1), expr.AddScalar(expr.Take[float32](expr.Name("x", x), idx, 0), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"= take of x by", "on the host: take's indices, copied and checked", "CUDA kernel laze_", ": a gather of 15 elements", "step 2: dst"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Explain of a gather lacks %q:\n%s", want, got)
+		}
+		got = got[max(0, strings.Index(got, want)):]
+	}
 }
 
 // TestHostStepAllocatesBeforeQueuing checks that a step that runs on the
@@ -182,5 +195,61 @@ func TestHostStepAllocatesBeforeQueuing(t *testing.T) {
 	}
 	if len(r.launches) != 0 {
 		t.Errorf("%d kernels were launched before the host step's allocation failed; want none", len(r.launches))
+	}
+}
+
+// TestEmulatedGatherKernel runs gathers of every layout in the emulator —
+// a vector's elements (more of them than the emulated grid's threads, so
+// that the kernel's grid-stride loop runs), rows and columns between a
+// prefix and a suffix, a flipped view's elements (negative strides), two
+// broadcast index arrays separated by a whole axis, take_along_axis (its
+// aranges as index arrays), int8 elements — and checks that the result is
+// the CPU's and that the gather ran as a device kernel (its indices
+// checked on the host, x read where it lies).
+func TestEmulatedGatherKernel(t *testing.T) {
+	b := emulator(t)
+	vec := emuTensor(emuRandom[float32](90, 10), 50)
+	x := emuTensor(emuRandom[float32](91, 10), 7, 11, 5)
+	v := emuTensor(emuRandom[float32](92, 60), 1000)
+	w := emuTensor(emuRandom[float32](93, 12), 2, 3)
+	indices := func(v expr.Exp[float32], n float32) expr.Exp[int64] { // in [-n, n)
+		return expr.Cast[int64](expr.SubScalar(expr.Floor(expr.Mod(expr.Abs(v), expr.Scalar(2*n))), n))
+	}
+	cases := []emuCase[float32, float32]{
+		{name: "x[idx] of a vector, 1000 indices, negative ones too", operands: tensors(vec, v), dst: []int{1000},
+			build: into(func(x []*tensor.Tensor[float32]) expr.Exp[float32] {
+				return expr.Take[float32](x[0], indices(x[1], 50), 0)
+			})},
+		{name: "x[:, idx] between a prefix and a suffix", operands: tensors(x, w), dst: []int{7, 2, 3, 5},
+			build: into(func(x []*tensor.Tensor[float32]) expr.Exp[float32] {
+				return expr.Take[float32](x[0], indices(x[1], 11), 1)
+			})},
+		{name: "a flipped view's last axis, then a tree", operands: tensors(x, w), dst: []int{7, 11, 2, 3},
+			build: into(func(x []*tensor.Tensor[float32]) expr.Exp[float32] {
+				return expr.MulScalar(expr.Take(expr.Flip[float32](x[0], 2), indices(x[1], 5), 2), 2)
+			})},
+		{name: "x[i, :, j], broadcast index arrays", operands: tensors(x, w), dst: []int{2, 3, 11},
+			build: into(func(x []*tensor.Tensor[float32]) expr.Exp[float32] {
+				j := expr.Index[float32](x[1], 0, 0) // (3,)
+				return expr.IndexArrays[float32](x[0], indices(x[1], 7), nil, indices(j, 5))
+			})},
+		{name: "take_along_axis by an argsort", operands: tensors(x), dst: []int{7, 11, 5},
+			build: into(func(x []*tensor.Tensor[float32]) expr.Exp[float32] {
+				return expr.TakeAlongAxis[float32](x[0], expr.ArgSort[float32](x[0], 1), 1)
+			})},
+	}
+	for _, c := range cases {
+		c.run(t, b)
+		if !slices.ContainsFunc(b.launches, device.IsGather) {
+			t.Errorf("%s: no gather kernel among the launches", c.name)
+		}
+	}
+	small := emuCase[int8, int8]{name: "int8 rows", operands: tensors(emuTensor(func(k int) int8 { return int8(k*7 - 60) }, 6, 4)), dst: []int{3, 4},
+		build: func(x []*tensor.Tensor[int8], d *tensor.Tensor[int8]) (*tensor.Tensor[int8], expr.Exp[int8]) {
+			return d, expr.Take[int8](x[0], expr.Arange[int64](5, -1, -2), 0)
+		}}
+	small.run(t, b)
+	if !slices.ContainsFunc(b.launches, device.IsGather) {
+		t.Error("int8 rows: no gather kernel among the launches")
 	}
 }

@@ -21,8 +21,9 @@ type onDevice struct {
 // AssignOn queues the evaluation of e into dst on q (a stream of package
 // cuda) and returns without waiting for it: the result is ready once
 // q.Wait returns. A step with no device kernel (a sort, a partition, a
-// searchsorted, a gather, a scatter-add) runs on the host at its turn
-// (hostrun.go), so AssignOn waits for the work up to the last such step. It checks as Assign does and allocates every temporary
+// searchsorted, a scatter-add) runs on the host at its turn (hostrun.go),
+// and a gather checks its indices there before its kernel is queued, so
+// AssignOn waits for the work up to the last such step. It checks as Assign does and allocates every temporary
 // and compiles every kernel (Compiler) before it queues anything, so
 // every error found before then (a check, an allocation the device
 // refuses, a kernel that does not compile or load) leaves dst unchanged

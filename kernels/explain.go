@@ -81,7 +81,7 @@ type describer struct {
 type queued struct {
 	kernel *Kernel
 	gemm   *Gemm
-	host   string // a step with no device kernel, run on the host (hostrun.go): its name
+	host   string // work on the host between the device's (hostrun.go): what it is
 }
 
 func (d *describer) DefaultQueue(alloc.Device) (Queue, error) { return d, nil }
@@ -106,11 +106,14 @@ func (q queued) describe() string {
 		return fmt.Sprintf("cuBLAS %sgemm, M=%d N=%d K=%d", blasPrefix(g.DType), g.M, g.N, g.K)
 	}
 	if q.host != "" {
-		return "on the host: " + q.host + " of copies of its device operands, its result copied back (no device kernel)"
+		return "on the host: " + q.host
 	}
 	k := q.kernel
 	if device.IsScan(k) {
 		return fmt.Sprintf("CUDA kernel %s: a scan of %s", k.Name, plural(k.Work, "line"))
+	}
+	if device.IsGather(k) {
+		return fmt.Sprintf("CUDA kernel %s: a gather of %s", k.Name, plural(k.Work, "element"))
 	}
 	if k.Reduction {
 		return fmt.Sprintf("CUDA kernel %s: a reduction into %s", k.Name, plural(k.Work, "result"))

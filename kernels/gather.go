@@ -6,6 +6,8 @@ import (
 
 	"github.com/laze-go/laze/expr"
 	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/kernels/internal/device"
+	"github.com/laze-go/laze/kernels/internal/ir"
 	"github.com/laze-go/laze/shape"
 	"github.com/laze-go/laze/tensor"
 )
@@ -224,7 +226,8 @@ type gatherStep[T tensor.Number] struct {
 	// direct: dst is the call's destination, not a temporary, so every
 	// index is checked before the first element is written.
 	direct bool
-	host   *hostRun // the step's twin on the host, in a device evaluation
+	host   *hostRun // the index check on the host, in a device evaluation
+	kernel *Kernel  // the gather's kernel, in a device evaluation
 }
 
 // check reads the indices before any destination is written (runSteps
@@ -384,24 +387,77 @@ func contiguousRun(dims shape.Shape, strides []int) bool {
 	return true
 }
 
-// prepare builds the gather's host twin for a device evaluation and
-// launch runs it (hostrun.go): a gather has no device kernel. Its indices
-// are checked on the host, before its result is copied back.
+// prepare readies the gather for a device evaluation. Its indices must be
+// read before anything is written, so they are copied to the host and
+// checked there at the gather's turn (hostrun.go: an index out of range is
+// the CPU's IndexError, returned before the kernel is queued), and each
+// batch position's offset in x is copied back; then one kernel gathers on
+// the device, reading x where it lies (nothing of x is copied). The
+// prefix's and the suffix's offsets depend on x's strides alone: they are
+// computed here and copied with the batch's.
 func (s *gatherStep[T]) prepare(d *onDevice) (err error) {
+	ev, xst := d.ev, s.x.StridesView(friend.K)
+	prefixDims, suffixDims := s.geo.Prefix, s.geo.Suffix
+	prefix := temp[int64](ev, s.n, []int{blockOf(prefixDims)})
+	offsets := temp[int64](ev, s.n, []int{blockOf(s.geo.Batch)})
+	suffix := temp[int64](ev, s.n, []int{blockOf(suffixDims)})
 	s.host, err = prepareOnHost(d, s.n, s.n.Name(), func(h *hostRun) {
-		twin := *s
-		twin.x, twin.idx = hostRead(d.ev, h, s.n, s.x), hostReadAll(d.ev, h, s.n, s.idx)
-		twin.dst = hostWrite(d.ev, h, s.n, s.dst, false)
-		twin.at = newGatherOffsets(s.at.call, s.n, s.n.Name(), s.geo, twin.x.StridesView(friend.K), twin.idx)
-		h.run = twin.check
+		at := newGatherOffsets(s.at.call, s.n, s.n.Name(), s.geo, xst, hostReadAll(ev, h, s.n, s.idx))
+		batch := hostWrite(ev, h, s.n, offsets, false).Elems(friend.K)
+		fillOffsets(hostWrite(ev, h, s.n, prefix, false), prefixDims, xst[:len(prefixDims)])
+		fillOffsets(hostWrite(ev, h, s.n, suffix, false), suffixDims, xst[len(xst)-len(suffixDims):])
+		h.run = func() error {
+			if err := at.check(); err != nil {
+				return err
+			}
+			for i, o := range at.offsets {
+				batch[i] = int64(o)
+			}
+			return nil
+		}
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	s.host.what = s.n.Name() + "'s indices, copied and checked, and their offsets in x copied back"
+	count := int64(s.dst.Numel())
+	if count == 0 {
+		return nil
+	}
+	address := func(t *tensor.Tensor[int64]) uint64 { return ir.MemoryOf(t).Address(t.Offset()) }
+	s.kernel = device.GatherKernel(tensor.DTypeOf[T](), count, int64(blockOf(s.geo.Batch)), int64(blockOf(suffixDims)),
+		ir.MemoryOf(s.dst).Address(s.dst.Offset()), ir.MemoryOf(s.x).Address(s.x.Offset()),
+		address(prefix), address(offsets), address(suffix))
+	return d.compile(s.n, s.kernel)
 }
 
-func (s *gatherStep[T]) launch(d *onDevice) error { return launchOnHost(d, s.host, s.n, s.n.Name()) }
+// fillOffsets writes into t (contiguous) the offset, from the first
+// element, of every position of dims with strides, in row-major order.
+func fillOffsets(t *tensor.Tensor[int64], dims shape.Shape, strides []int) {
+	out, i := t.Elems(friend.K)[t.Offset():], 0
+	shape.ForEachOffset(dims, strides, 0, func(o int) {
+		out[i] = int64(o)
+		i++
+	})
+}
+
+// launch checks the indices on the host (after the work queued before the
+// gather) and queues the gather's kernel.
+func (s *gatherStep[T]) launch(d *onDevice) error {
+	if err := launchOnHost(d, s.host, s.n, s.n.Name()); err != nil || s.kernel == nil {
+		return err
+	}
+	return d.backend.Launch(d.queue, s.kernel)
+}
 
 func (s *gatherStep[T]) cudaSource(pl *plan) string {
-	return hostSource(pl, s.describe(pl), "gathers")
+	if pl.device == nil {
+		return hostSource(pl, s.describe(pl), "gathers")
+	}
+	var b strings.Builder
+	b.WriteString(s.describe(pl))
+	writeSources(&b, pl.work)
+	return b.String()
 }
 
 func (s *gatherStep[T]) describe(pl *plan) string {

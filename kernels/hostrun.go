@@ -13,15 +13,15 @@ import (
 )
 
 // A step that has no device kernel — a sort, an argsort, a partition
-// (median, quantile), a searchsorted, a gather, a scatter-add — runs on
-// the host in a device evaluation: the documented CPU fallback. Its
+// (median, quantile), a searchsorted, a scatter-add — runs on the host in
+// a device evaluation: the documented CPU fallback; so does a gather's
+// index check, before its kernel is queued (gather.go). Its
 // prepare, before anything of the call is queued, allocates a host copy of
 // every device tensor it reads or writes (the span of storage the tensor's
 // strides reach, viewed with the same strides; temporaries of the call,
 // like every other) and builds the CPU step over those copies, its twin.
 // Its launch, at its turn in the queue, waits for the work queued before
-// it, copies what the twin reads from the device, runs the twin (a gather
-// checks every index there, before anything is copied back), and copies
+// it, copies what the twin reads from the device, runs the twin, and copies
 // what the twin wrote into its device temporaries; the work after it is
 // queued as usual. The call is then synchronous up to that step. A queue
 // being recorded into a graph refuses such a step in prepare: the step
@@ -38,6 +38,9 @@ type recording interface {
 type hostRun struct {
 	downloads, uploads []func() error
 	run                func() error
+	// what says what runs on the host, for Explain, when it is not the
+	// whole step on copies of its operands (a gather's index check).
+	what string
 }
 
 // prepareOnHost builds the host twin of a step for a device evaluation
@@ -61,7 +64,11 @@ func prepareOnHost(d *onDevice, n expr.Node, op string, build func(h *hostRun)) 
 // record that the step runs on the host.
 func launchOnHost(d *onDevice, h *hostRun, n expr.Node, op string) error {
 	if rec, ok := d.queue.(*describer); ok {
-		rec.work = append(rec.work, queued{host: op})
+		what := h.what
+		if what == "" {
+			what = op + " of copies of its device operands, its result copied back (no device kernel)"
+		}
+		rec.work = append(rec.work, queued{host: what})
 		return nil
 	}
 	if err := d.queue.Wait(); err != nil {

@@ -12,9 +12,9 @@ import (
 )
 
 // TestNVRTCScans compiles the scan kernel of every element type, cumsum
-// and cumprod, with 32- and 64-bit indices, in one translation unit per
-// architecture, and checks that each is in the PTX and that NVRTC warned
-// about nothing.
+// and cumprod, with 32- and 64-bit indices, and the gather kernel of every
+// element type, in one translation unit per architecture, and checks that
+// each is in the PTX and that NVRTC warned about nothing.
 func TestNVRTCScans(t *testing.T) {
 	var unit strings.Builder
 	var names []string
@@ -29,6 +29,11 @@ func TestNVRTCScans(t *testing.T) {
 				unit.WriteString(src[strings.Index(src, "extern \"C\""):])
 			}
 		}
+		spec := cudasrc.GatherSpec(dtype)
+		name := cudasrc.KernelName(spec.Key())
+		names = append(names, name)
+		src := spec.Source(name)
+		unit.WriteString(src[strings.Index(src, "extern \"C\""):])
 	}
 	src := ops.Prelude + cudasrc.KernelHelpers + unit.String()
 	for _, arch := range nvrtcArchs {

@@ -279,6 +279,12 @@ func ScanLaunch(dtype tensor.DType, def ops.ReducerDef, lines, length int64) (s 
 	return s, blockThreads, max(ceilDiv(lines, blockThreads), 1)
 }
 
+// GatherLaunch returns the gather kernel for dtype and the launch shape of
+// count result elements: one thread per element.
+func GatherLaunch(dtype tensor.DType, count int64) (s *Spec, threads int, blocks int64) {
+	return GatherSpec(dtype), blockThreads, max(ceilDiv(count, blockThreads), 1)
+}
+
 // GemmLaunch returns the number of blocks of the tiled product of an m×n
 // result (one block of GemmTile² threads per GemmTile×GemmTile tile), 0
 // when it has no elements.

@@ -36,6 +36,7 @@ const (
 	KindFinish             // the second kernel of a split reduction: folds each result's partials
 	KindGemm               // a tiled matrix product, for the element types cuBLAS does not take
 	KindScan               // a cumulative sum or product, one thread per line
+	KindGather             // a gather: one thread per result element, reading x at offsets the host computed
 )
 
 // Spec is the structure of one kernel: everything its source depends
@@ -204,6 +205,9 @@ func (s *Spec) Key() string {
 	case KindScan:
 		fmt.Fprintf(&b, "scan %s %s wide=%t", s.Red.Name, s.DType, s.Wide)
 		return b.String()
+	case KindGather:
+		fmt.Fprintf(&b, "gather %s", s.DType)
+		return b.String()
 	}
 	kind := "map"
 	if s.Red != nil {
@@ -291,6 +295,17 @@ func (s *Spec) Params() []Param {
 			{Kind: ParamCols, Name: "cols", CType: "long long"},
 			{Kind: ParamInner, Name: "inner", CType: "long long"},
 		}
+	case KindGather:
+		return []Param{
+			{Kind: ParamPointer, A: 0, Name: "o0", CType: t + "*"},
+			{Kind: ParamPointer, A: 1, Name: "o1", CType: "const " + t + "*"},
+			{Kind: ParamPointer, A: 2, Name: "o2", CType: "const long long*"},
+			{Kind: ParamPointer, A: 3, Name: "o3", CType: "const long long*"},
+			{Kind: ParamPointer, A: 4, Name: "o4", CType: "const long long*"},
+			{Kind: ParamCount, Name: "n", CType: "long long"},
+			{Kind: ParamReduced, Name: "m", CType: "long long"},
+			{Kind: ParamCols, Name: "inner_", CType: "long long"},
+		}
 	case KindScan:
 		return []Param{
 			{Kind: ParamPointer, A: 0, Name: "o0", CType: t + "*"},
@@ -365,6 +380,17 @@ func scalarParamType(dtype tensor.DType) string {
 // split reduction.
 func (s *Spec) Finish() *Spec {
 	return FinishSpec(s.DType, *s.Red, s.Identity)
+}
+
+// GatherSpec is the structure of the gather kernel for dtype: o0[i] =
+// o1[o2[p] + o3[b] + o4[s]] for the result element i at prefix position
+// p, batch position b and suffix position s (n elements, m batch
+// positions, blocks of inner_ suffix elements), the offsets (in elements,
+// from x's first) computed on the host: o3 from the checked indices.
+func GatherSpec(dtype tensor.DType) *Spec {
+	s := &Spec{Kind: KindGather, DType: dtype, CType: CTypes[dtype], Wide: true, PosOp: -1}
+	s.ParamList = s.Params()
+	return s
 }
 
 // ScanSpec is the structure of the scan kernel for dtype and def (cumsum,

@@ -117,7 +117,7 @@ func (s *Spec) Source(name string) string {
 	}
 	g.line(0, "extern \"C\" __global__ void %s(%s) {", name, strings.Join(decl, ", "))
 	g.line(1, "typedef %s T;", s.CType)
-	if s.Kind == KindFinish || s.Kind == KindGemm {
+	if s.Kind == KindFinish || s.Kind == KindGemm || s.Kind == KindGather {
 		g.line(1, "typedef long long I;")
 	} else {
 		g.line(1, "typedef %s I;", map[bool]string{true: "long long", false: "int"}[s.Wide])
@@ -132,6 +132,8 @@ func (s *Spec) Source(name string) string {
 		g.gemm()
 	case s.Kind == KindScan:
 		g.scan()
+	case s.Kind == KindGather:
+		g.gather()
 	case s.Red == nil && s.Vec > 0:
 		g.vectorised()
 	case s.Red == nil && s.Tiled != 0:
@@ -747,6 +749,17 @@ func IdentityLiteral[T tensor.Number](v T) string {
 
 // scan writes the scan kernel's body: thread i folds line i, whose
 // elements lie at base + k·inner for k < length.
+// gather writes the gather kernel's loop (GatherSpec): each thread copies
+// result elements, grid-stride, from x at the sum of its prefix, batch and
+// suffix positions' offsets.
+func (g *cudaWriter) gather() {
+	g.line(1, "const I count = (I)n, batch = (I)m, block = (I)inner_;")
+	g.line(1, "for (I i = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; i < count; i += (I)blockDim.x * (I)gridDim.x) {")
+	g.line(2, "const I s = i %% block, r = i / block;")
+	g.line(2, "o0[i] = o1[o2[r / batch] + o3[r %% batch] + o4[s]];")
+	g.line(1, "}")
+}
+
 func (g *cudaWriter) scan() {
 	g.line(1, "const I count = (I)n, length = (I)m, inner = (I)inner_;")
 	g.line(1, "for (I i = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; i < count; i += (I)blockDim.x * (I)gridDim.x) {")

@@ -435,6 +435,35 @@ func ScanKernel(dtype tensor.DType, def ops.ReducerDef, outer, length, inner int
 	return k
 }
 
+// GatherKernel returns the launch of the kernel that gathers count
+// elements into out from x (device addresses at their first elements): the
+// result element at prefix position p, batch position b and suffix
+// position s (batch positions, blocks of block elements) is x's element
+// at prefix[p] + offsets[b] + suffix[s] (device arrays of int64 offsets
+// in elements, which the caller computed and checked).
+func GatherKernel(dtype tensor.DType, count, batch, block int64, out, x, prefix, offsets, suffix uint64) *Kernel {
+	spec, threads, blocks := cudasrc.GatherLaunch(dtype, count)
+	key := spec.Key()
+	k := &Kernel{Name: cudasrc.KernelName(key), Key: key, spec: spec, Work: count, Threads: threads, Blocks: blocks}
+	pointers := []uint64{out, x, prefix, offsets, suffix}
+	for _, pa := range spec.ParamList {
+		switch pa.Kind {
+		case cudasrc.ParamPointer:
+			k.Params = append(k.Params, pointers[pa.A])
+		case cudasrc.ParamCount:
+			k.Params = append(k.Params, uint64(count))
+		case cudasrc.ParamReduced:
+			k.Params = append(k.Params, uint64(batch))
+		case cudasrc.ParamCols:
+			k.Params = append(k.Params, uint64(block))
+		}
+	}
+	return k
+}
+
+// IsGather reports whether k is a gather's kernel.
+func IsGather(k *Kernel) bool { return k.spec != nil && k.spec.Kind == cudasrc.KindGather }
+
 // IsScan reports whether k is a scan's kernel.
 func IsScan(k *Kernel) bool { return k.spec != nil && k.spec.Kind == cudasrc.KindScan }
 
