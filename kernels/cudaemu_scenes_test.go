@@ -1,0 +1,199 @@
+package kernels
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/laze-go/laze/alloc"
+	"github.com/laze-go/laze/expr"
+	"github.com/laze-go/laze/internal/friend"
+	"github.com/laze-go/laze/tensor"
+)
+
+// TestEmulatedScenesMatchReference runs the random differential scenes of
+// TestFusedMatchesReference on the emulated device: every pool base is
+// copied to the device, the tree and the destination are rebuilt over the
+// copies (the same offsets and strides: views, overlaps and shared nodes
+// as on the CPU), Assign runs there, and every base, copied back, must
+// hold the oracle's values. Integers compare exactly; floats within
+// closeEnough's tolerance, since the device's transcendental functions
+// are not Go's (the emulator's are the C library's). Scenes with a leaf
+// read as another element type (a cast of a float base's bits) stay on
+// the CPU: the device has no view of one type's memory as another's.
+func TestEmulatedScenesMatchReference(t *testing.T) {
+	b := emulator(t)
+	t.Run("int32", func(t *testing.T) { runEmulatedScenes[int32](t, b, 40, sameNumber[int32]) })
+	t.Run("float64", func(t *testing.T) { runEmulatedScenes[float64](t, b, 40, closeEnough[float64]) })
+}
+
+func runEmulatedScenes[T tensor.Number](t *testing.T, b *emuBackend, count int, same func(a, b T) bool) {
+	r := rand.New(rand.NewPCG(29, uint64(tensor.ItemSize[T]())))
+	ran, foreign := 0, 0
+	for k := range count {
+		data := make([]byte, 64)
+		for i := range data {
+			data[i] = byte(r.IntN(256))
+		}
+		sc := newSceneWith[T](&byteSource{data: data}, r.Uint64(), false)
+		if refRefused(sc.tree) {
+			continue
+		}
+		want := sc.expected()
+		dev := newDeviceScene(t, sc)
+		dst, okDst := dev.leaf(sc.dst)
+		tree, okTree := dev.tree(sc.tree)
+		if !okDst || !okTree {
+			foreign++
+			continue
+		}
+		if err := Assign(dst.(*tensor.Tensor[T]), tree.(expr.Exp[T])); err != nil {
+			t.Fatalf("scene %d: Assign on the emulated device: %v\ntree %v\n%v", k, err, sc.tree, sc.desc)
+		}
+		for i, base := range sc.pool {
+			got := dev.back(t, base)
+			if !slices.EqualFunc(want[i], got, same) {
+				t.Fatalf("scene %d: pool %d differs from the oracle on the emulated device\ntree %v\n%v\n got %v\nwant %v",
+					k, i, sc.tree, sc.desc, got, want[i])
+			}
+		}
+		ran++
+	}
+	t.Logf("%d scenes ran on the emulated device, %d with a leaf of another type's memory stayed on the CPU", ran, foreign)
+	if ran < count/2 {
+		t.Errorf("only %d of %d scenes ran on the emulated device", ran, count)
+	}
+}
+
+// deviceScene holds a scene's pool bases copied to the emulated device, by
+// the address of their memory (a twin maps to its base's copy).
+type deviceScene[T tensor.Number] struct {
+	bases map[*T]*tensor.Tensor[T]
+	nodes map[expr.Node]expr.Node
+}
+
+func newDeviceScene[T tensor.Number](t *testing.T, sc *scene[T]) *deviceScene[T] {
+	d := &deviceScene[T]{bases: map[*T]*tensor.Tensor[T]{}, nodes: map[expr.Node]expr.Node{}}
+	for _, base := range sc.pool {
+		p := unsafe.SliceData(base.Storage())
+		if d.bases[p] != nil {
+			continue
+		}
+		c, err := base.To(emuDevice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.bases[p] = c
+	}
+	return d
+}
+
+// leaf returns the device view of n, a tensor over a pool base: the same
+// offset, shape and strides over the base's copy; false for a tensor of
+// another element type.
+func (d *deviceScene[T]) leaf(n any) (any, bool) {
+	x, ok := n.(*tensor.Tensor[T])
+	if !ok {
+		return nil, false
+	}
+	base := d.bases[unsafe.SliceData(x.Storage())]
+	if base == nil {
+		return nil, false
+	}
+	return base.Strided(friend.K, x.Offset(), x.Shape(), x.Strides()), true
+}
+
+// tree rebuilds n over the device's leaves: each node copied with its
+// operands (exported fields of an interface type, or slices of one)
+// rebuilt, a node shared by pointer rebuilt once.
+func (d *deviceScene[T]) tree(n expr.Node) (expr.Node, bool) {
+	if n == nil {
+		return nil, true
+	}
+	if isTensor(n) {
+		out, ok := d.leaf(n)
+		if !ok {
+			return nil, false
+		}
+		return out.(expr.Node), true
+	}
+	if _, ok := n.(expr.Parent); !ok {
+		return n, true // a constant or a generator
+	}
+	if out, ok := d.nodes[n]; ok && isPointer(n) {
+		return out, true
+	}
+	v := reflect.ValueOf(n)
+	var c reflect.Value
+	switch {
+	case v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct:
+		c = reflect.New(v.Elem().Type())
+		c.Elem().Set(v.Elem())
+	case v.Kind() == reflect.Struct:
+		c = reflect.New(v.Type())
+		c.Elem().Set(v)
+	default:
+		return nil, false
+	}
+	fields, ok := c.Elem(), true
+	for i := range fields.NumField() {
+		if !fields.Type().Field(i).IsExported() {
+			continue
+		}
+		switch f := fields.Field(i); f.Kind() {
+		case reflect.Interface:
+			ok = ok && d.field(f)
+		case reflect.Slice:
+			if f.Type().Elem().Kind() == reflect.Interface && !f.IsNil() {
+				s := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
+				reflect.Copy(s, f)
+				for j := range s.Len() {
+					ok = ok && d.field(s.Index(j))
+				}
+				f.Set(s)
+			}
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	out := c.Interface().(expr.Node)
+	if v.Kind() == reflect.Struct {
+		out = c.Elem().Interface().(expr.Node)
+	}
+	d.nodes[n] = out
+	return out, true
+}
+
+// field rebuilds the node in f, an operand field, in place.
+func (d *deviceScene[T]) field(f reflect.Value) bool {
+	if f.IsNil() {
+		return true
+	}
+	n, isNode := f.Interface().(expr.Node)
+	if !isNode {
+		return true
+	}
+	out, ok := d.tree(n)
+	if ok {
+		f.Set(reflect.ValueOf(out))
+	}
+	return ok
+}
+
+// back copies base's device copy to the host and returns its elements.
+func (d *deviceScene[T]) back(t *testing.T, base *tensor.Tensor[T]) []T {
+	c, err := d.bases[unsafe.SliceData(base.Storage())].To(alloc.CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.Collect(c.Values())
+}
+
+// isTensor reports whether n is a *tensor.Tensor of any element type.
+func isTensor(n expr.Node) bool {
+	return strings.HasPrefix(reflect.TypeOf(n).String(), "*tensor.Tensor[")
+}
