@@ -45,18 +45,14 @@ func (sc *scene[T]) gather(src *byteSource, dims shape.Shape, depth int, full bo
 	}
 	sc.nested++
 	defer func() { sc.nested-- }()
-	if tensor.IsFloat[T]() && src.next(6) == 0 && sc.sorting == 0 { // a median or quantile (a partial sort) along the axis, broadcast back
+	if tensor.IsFloat[T]() && src.next(6) == 0 { // a median or quantile (a partial sort) along the axis, broadcast back
 		in[d] = max(size, 1)
-		sc.sorting, sc.sorts = sc.sorting+1, sc.sorts+1
 		x := sc.node(src, in, depth-1, true) // in's shape: the axis must be there
-		sc.sorting--
 		q := []float64{0, 0.25, 0.5, 0.9, 1}[src.next(5)]
 		return expr.BroadcastTo(selectionOf(x, q, axis), out...)
 	}
-	if src.next(4) == 0 && sc.sorting == 0 { // a sort, or the same through argsort and take_along_axis
-		sc.sorting, sc.sorts = sc.sorting+1, sc.sorts+1
+	if src.next(4) == 0 { // a sort, or the same through argsort and take_along_axis
 		x := sc.node(src, out, depth-1, true)
-		sc.sorting--
 		if src.next(2) == 0 {
 			return expr.Sort(x, axis)
 		}

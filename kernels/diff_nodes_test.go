@@ -81,13 +81,11 @@ func (sc *scene[T]) reduction(src *byteSource, dims shape.Shape, depth int, full
 		return nil
 	}
 	sc.nested++
-	sorts := sc.sorts
 	x := sc.node(src, in, depth-1, true)
 	sc.nested--
 	if def.Arg {
 		arg := expr.Cast[T](&expr.ArgReduction[T]{Op: op, X: x, Axes: axes, KeepDims: keep})
-		if src.next(2) == 0 && sc.sorting == 0 && sc.sorts == sorts { // the positions of the indices among x's values sorted (a searchsorted)
-			sc.sorts++
+		if src.next(2) == 0 { // the positions of the indices among x's values sorted (a searchsorted)
 			return expr.Cast[T](expr.SearchSorted(expr.Sort(expr.Ravel(x), 0), arg, src.next(2) == 0))
 		}
 		return arg

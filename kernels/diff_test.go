@@ -51,13 +51,6 @@ type scene[T tensor.Number] struct {
 	// tolerance. Integer trees hold every node and compare exactly.
 	rounding bool
 	nested   int // reductions and products around the subtree being made
-	// sorting counts the sorts (sort, argsort, partition) around the
-	// subtree being made, sorts the sort-like nodes made so far: a sort is
-	// not drawn inside another, nor a searchsorted over one, because the
-	// oracle's At sorts a line again for every element it reads, and a
-	// sort of sorts costs it the product of their lines' lengths per
-	// element (one such scene took 120 s).
-	sorting, sorts int
 	// built is the nodes made so far (not leaves): node sometimes returns
 	// one of them again, so that trees share subtrees by pointer, as
 	// gradient trees do, and the lowering's and the plan cache's handling of
