@@ -107,12 +107,8 @@ func (d *deviceScene[T]) leaf(n any) (any, bool) {
 }
 
 // tree rebuilds n over the device's leaves: each node copied with its
-// operands (exported fields of an interface type, or slices of one)
-// rebuilt, a node shared by pointer rebuilt once.
+// operands rebuilt (withOperands), a node shared by pointer rebuilt once.
 func (d *deviceScene[T]) tree(n expr.Node) (expr.Node, bool) {
-	if n == nil {
-		return nil, true
-	}
 	if isTensor(n) {
 		out, ok := d.leaf(n)
 		if !ok {
@@ -126,62 +122,11 @@ func (d *deviceScene[T]) tree(n expr.Node) (expr.Node, bool) {
 	if out, ok := d.nodes[n]; ok && isPointer(n) {
 		return out, true
 	}
-	v := reflect.ValueOf(n)
-	var c reflect.Value
-	switch {
-	case v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct:
-		c = reflect.New(v.Elem().Type())
-		c.Elem().Set(v.Elem())
-	case v.Kind() == reflect.Struct:
-		c = reflect.New(v.Type())
-		c.Elem().Set(v)
-	default:
-		return nil, false
+	out, ok := withOperands(n, d.tree)
+	if ok && isPointer(n) {
+		d.nodes[n] = out
 	}
-	fields, ok := c.Elem(), true
-	for i := range fields.NumField() {
-		if !fields.Type().Field(i).IsExported() {
-			continue
-		}
-		switch f := fields.Field(i); f.Kind() {
-		case reflect.Interface:
-			ok = ok && d.field(f)
-		case reflect.Slice:
-			if f.Type().Elem().Kind() == reflect.Interface && !f.IsNil() {
-				s := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
-				reflect.Copy(s, f)
-				for j := range s.Len() {
-					ok = ok && d.field(s.Index(j))
-				}
-				f.Set(s)
-			}
-		}
-	}
-	if !ok {
-		return nil, false
-	}
-	out := c.Interface().(expr.Node)
-	if v.Kind() == reflect.Struct {
-		out = c.Elem().Interface().(expr.Node)
-	}
-	d.nodes[n] = out
-	return out, true
-}
-
-// field rebuilds the node in f, an operand field, in place.
-func (d *deviceScene[T]) field(f reflect.Value) bool {
-	if f.IsNil() {
-		return true
-	}
-	n, isNode := f.Interface().(expr.Node)
-	if !isNode {
-		return true
-	}
-	out, ok := d.tree(n)
-	if ok {
-		f.Set(reflect.ValueOf(out))
-	}
-	return ok
+	return out, ok
 }
 
 // back copies base's device copy to the host and returns its elements.

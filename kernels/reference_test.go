@@ -62,82 +62,105 @@ func refNode[T tensor.Number](e expr.Exp[T]) *tensor.Tensor[T] {
 	return t
 }
 
-// refOperands returns a copy of n whose operands (its exported fields of
-// an interface type, or slices of one, that hold a node with operands of
-// its own) are tensors holding the oracle's values of them, or n itself
-// when it has none. The node's At then reads plain tensors; its fields but
-// those are n's.
+// refOperands returns a copy of n whose operands that have operands of
+// their own are tensors holding the oracle's values of them (refNode), or
+// n itself when it has none. The node's At then reads plain tensors.
 func refOperands(n expr.Node) expr.Node {
 	if _, ok := n.(expr.Parent); !ok {
 		return n
 	}
-	v := reflect.ValueOf(n)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return n
+	out, _ := withOperands(n, func(x expr.Node) (expr.Node, bool) {
+		if _, ok := x.(expr.Parent); !ok {
+			return x, true // a tensor, constant or generator: read as it is
+		}
+		return refMaterialised(x), true
+	})
+	return out
+}
+
+// refMaterialised is the oracle's value of x (refNode), a tensor of x's
+// element type.
+func refMaterialised(x expr.Node) expr.Node {
+	switch x := x.(type) {
+	case expr.Exp[float64]:
+		return refNode(x)
+	case expr.Exp[float32]:
+		return refNode(x)
+	case expr.Exp[int64]:
+		return refNode(x)
+	case expr.Exp[int32]:
+		return refNode(x)
+	case expr.Exp[int16]:
+		return refNode(x)
+	case expr.Exp[int8]:
+		return refNode(x)
+	case expr.Exp[int]:
+		return refNode(x)
+	case expr.Exp[uint64]:
+		return refNode(x)
+	case expr.Exp[uint32]:
+		return refNode(x)
+	case expr.Exp[uint16]:
+		return refNode(x)
+	case expr.Exp[uint8]:
+		return refNode(x)
+	case expr.Exp[uint]:
+		return refNode(x)
 	}
-	c := reflect.New(v.Elem().Type())
-	c.Elem().Set(v.Elem())
-	fields := c.Elem()
+	panic(fmt.Sprintf("oracle: operand %T of no element type it knows", x))
+}
+
+// withOperands returns a copy of the node n (a struct or a pointer to
+// one) whose operands — the nodes in its exported fields of an interface
+// type, or in slices of one — are f's of them; its other fields are n's.
+// It returns false when f does for an operand, or when n is neither.
+func withOperands(n expr.Node, f func(expr.Node) (expr.Node, bool)) (expr.Node, bool) {
+	v := reflect.ValueOf(n)
+	var c reflect.Value
+	switch {
+	case v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct:
+		c = reflect.New(v.Elem().Type())
+		c.Elem().Set(v.Elem())
+	case v.Kind() == reflect.Struct:
+		c = reflect.New(v.Type())
+		c.Elem().Set(v)
+	default:
+		return nil, false
+	}
+	replace := func(field reflect.Value) bool {
+		x, isNode := field.Interface().(expr.Node)
+		if field.IsNil() || !isNode {
+			return true
+		}
+		out, ok := f(x)
+		if ok {
+			field.Set(reflect.ValueOf(out))
+		}
+		return ok
+	}
+	fields, ok := c.Elem(), true
 	for i := range fields.NumField() {
 		if !fields.Type().Field(i).IsExported() {
 			continue
 		}
-		switch f := fields.Field(i); f.Kind() {
+		switch field := fields.Field(i); field.Kind() {
 		case reflect.Interface:
-			refMaterialise(f)
+			ok = ok && replace(field)
 		case reflect.Slice:
-			if f.Type().Elem().Kind() == reflect.Interface {
-				s := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
-				reflect.Copy(s, f)
+			if field.Type().Elem().Kind() == reflect.Interface && !field.IsNil() {
+				s := reflect.MakeSlice(field.Type(), field.Len(), field.Len())
+				reflect.Copy(s, field)
 				for j := range s.Len() {
-					refMaterialise(s.Index(j))
+					ok = ok && replace(s.Index(j))
 				}
-				f.Set(s)
+				field.Set(s)
 			}
 		}
 	}
-	return c.Interface().(expr.Node)
-}
-
-// refMaterialise replaces the node in f, when it has operands, by the
-// oracle's value of it (refNode), a tensor of its element type.
-func refMaterialise(f reflect.Value) {
-	if f.IsNil() {
-		return
+	if v.Kind() == reflect.Struct {
+		return c.Elem().Interface().(expr.Node), ok
 	}
-	if _, ok := f.Interface().(expr.Parent); !ok {
-		return // a tensor, constant or generator: read as it is
-	}
-	var t any
-	switch x := f.Interface().(type) {
-	case expr.Exp[float64]:
-		t = refNode(x)
-	case expr.Exp[float32]:
-		t = refNode(x)
-	case expr.Exp[int64]:
-		t = refNode(x)
-	case expr.Exp[int32]:
-		t = refNode(x)
-	case expr.Exp[int16]:
-		t = refNode(x)
-	case expr.Exp[int8]:
-		t = refNode(x)
-	case expr.Exp[int]:
-		t = refNode(x)
-	case expr.Exp[uint64]:
-		t = refNode(x)
-	case expr.Exp[uint32]:
-		t = refNode(x)
-	case expr.Exp[uint16]:
-		t = refNode(x)
-	case expr.Exp[uint8]:
-		t = refNode(x)
-	case expr.Exp[uint]:
-		t = refNode(x)
-	default:
-		panic(fmt.Sprintf("oracle: operand %T of no element type it knows", x))
-	}
-	f.Set(reflect.ValueOf(t))
+	return c.Interface().(expr.Node), ok
 }
 
 // refCache holds the value of each non-elementwise node refAt has met since
