@@ -170,7 +170,7 @@ qemu-deps:
 test-arm64: qemu-deps
 	GOARCH=arm64 LAZE_TEST_EMULATOR=qemu-aarch64 $(GO) test -exec qemu-aarch64 -short -skip Emulated -timeout 30m $(ARM64_PKGS)
 
-## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator, with several destinations and with the destination as scratch, each float function's accuracy, the vector math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences, einsum's subscripts) for $(FUZZTIME); fuzz-simd fuzzes the SIMD build's evaluator and math
+## fuzz: run each fuzz target (view chains, sizes that overflow, the evaluator, with several destinations, with the destination as scratch and on the emulated CUDA device, each float function's accuracy, the vector math, .npy files, the expression parser and interpreter, the docs' code blocks, gradients against finite differences, einsum's subscripts) for $(FUZZTIME); fuzz-simd fuzzes the SIMD build's evaluator and math
 fuzz-simd:
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GOEXPERIMENT=simd GO=$(GO) bash .ci/fuzz-target.sh ./kernels/internal/vmath FuzzVMath $(FUZZTIME)
@@ -196,6 +196,7 @@ fuzz:
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssign $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignAll $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzSpill $(FUZZTIME)
+	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzAssignEmulated $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels FuzzFunctionAccuracy $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./kernels/internal/vmath FuzzVMath $(FUZZTIME)
 	GO=$(GO) bash .ci/fuzz-target.sh ./tensor/npy FuzzRead $(FUZZTIME)

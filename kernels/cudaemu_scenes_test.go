@@ -33,39 +33,78 @@ func TestEmulatedScenesMatchReference(t *testing.T) {
 func runEmulatedScenes[T tensor.Number](t *testing.T, b *emuBackend, count int, same func(a, b T) bool) {
 	r := rand.New(rand.NewPCG(29, uint64(tensor.ItemSize[T]())))
 	ran, foreign := 0, 0
-	for k := range count {
+	for range count {
 		data := make([]byte, 64)
 		for i := range data {
 			data[i] = byte(r.IntN(256))
 		}
-		sc := newSceneWith[T](&byteSource{data: data}, r.Uint64(), false)
-		if refRefused(sc.tree) {
-			continue
-		}
-		want := sc.expected()
-		dev := newDeviceScene(t, sc)
-		dst, okDst := dev.leaf(sc.dst)
-		tree, okTree := dev.tree(sc.tree)
-		if !okDst || !okTree {
+		switch checkEmulatedScene(t, newSceneWith[T](&byteSource{data: data}, r.Uint64(), false), same) {
+		case sceneRan:
+			ran++
+		case sceneForeign:
 			foreign++
-			continue
 		}
-		if err := Assign(dst.(*tensor.Tensor[T]), tree.(expr.Exp[T])); err != nil {
-			t.Fatalf("scene %d: Assign on the emulated device: %v\ntree %v\n%v", k, err, sc.tree, sc.desc)
-		}
-		for i, base := range sc.pool {
-			got := dev.back(t, base)
-			if !slices.EqualFunc(want[i], got, same) {
-				t.Fatalf("scene %d: pool %d differs from the oracle on the emulated device\ntree %v\n%v\n got %v\nwant %v",
-					k, i, sc.tree, sc.desc, got, want[i])
-			}
-		}
-		ran++
 	}
 	t.Logf("%d scenes ran on the emulated device, %d with a leaf of another type's memory stayed on the CPU", ran, foreign)
 	if ran < count/2 {
 		t.Errorf("only %d of %d scenes ran on the emulated device", ran, count)
 	}
+}
+
+// FuzzAssignEmulated drives the emulated device's comparison from fuzz
+// input, as FuzzAssign drives the CPU's: the first byte picks the element
+// type (int32, compared exactly, or float64, within closeEnough), the
+// rest the scene. Its seeds run in make test; fuzzing it compiles each
+// new kernel with g++, a fraction of a second each.
+func FuzzAssignEmulated(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte{1, 2, 3, 3, 3, 1, 2, 5, 7, 11, 13, 1, 1, 1, 1})
+	f.Add([]byte{0, 0, 4, 5, 5, 2, 1, 3, 0, 0, 1, 2, 3})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		emulator(t)
+		src, seed := &byteSource{data: data[1:]}, uint64(len(data))
+		if data[0]%2 == 0 {
+			checkEmulatedScene(t, newScene[int32](src, seed), sameNumber[int32])
+		} else {
+			checkEmulatedScene(t, newScene[float64](src, seed), closeEnough[float64])
+		}
+	})
+}
+
+// The outcomes of checkEmulatedScene.
+const (
+	sceneRan     = iota // Assign ran on the device and matched the oracle
+	sceneRefused        // the oracle refuses the tree (a negative integer power)
+	sceneForeign        // a leaf reads another element type's memory: not run
+)
+
+// checkEmulatedScene runs sc on the emulated device and compares every
+// pool base with the oracle's values.
+func checkEmulatedScene[T tensor.Number](t *testing.T, sc *scene[T], same func(a, b T) bool) int {
+	t.Helper()
+	if refRefused(sc.tree) {
+		return sceneRefused
+	}
+	want := sc.expected()
+	dev := newDeviceScene(t, sc)
+	dst, okDst := dev.leaf(sc.dst)
+	tree, okTree := dev.tree(sc.tree)
+	if !okDst || !okTree {
+		return sceneForeign
+	}
+	if err := Assign(dst.(*tensor.Tensor[T]), tree.(expr.Exp[T])); err != nil {
+		t.Fatalf("Assign on the emulated device: %v\ntree %v\n%v", err, sc.tree, sc.desc)
+	}
+	for i, base := range sc.pool {
+		if got := dev.back(t, base); !slices.EqualFunc(want[i], got, same) {
+			t.Fatalf("pool %d differs from the oracle on the emulated device\ntree %v\n%v\n got %v\nwant %v",
+				i, sc.tree, sc.desc, got, want[i])
+		}
+	}
+	return sceneRan
 }
 
 // deviceScene holds a scene's pool bases copied to the emulated device, by
