@@ -95,7 +95,7 @@ func checkEmulatedScene[T tensor.Number](t *testing.T, sc *scene[T], same func(a
 	if !okDst || !okTree {
 		return sceneForeign
 	}
-	if err := Assign(dst.(*tensor.Tensor[T]), tree.(expr.Exp[T])); err != nil {
+	if err := Assign(dst, tree.(expr.Exp[T])); err != nil {
 		t.Fatalf("Assign on the emulated device: %v\ntree %v\n%v", err, sc.tree, sc.desc)
 	}
 	for i, base := range sc.pool {
@@ -133,7 +133,7 @@ func newDeviceScene[T tensor.Number](t *testing.T, sc *scene[T]) *deviceScene[T]
 // leaf returns the device view of n, a tensor over a pool base: the same
 // offset, shape and strides over the base's copy; false for a tensor of
 // another element type.
-func (d *deviceScene[T]) leaf(n any) (any, bool) {
+func (d *deviceScene[T]) leaf(n expr.Node) (*tensor.Tensor[T], bool) {
 	x, ok := n.(*tensor.Tensor[T])
 	if !ok {
 		return nil, false
@@ -149,20 +149,19 @@ func (d *deviceScene[T]) leaf(n any) (any, bool) {
 // operands rebuilt (withOperands), a node shared by pointer rebuilt once.
 func (d *deviceScene[T]) tree(n expr.Node) (expr.Node, bool) {
 	if isTensor(n) {
-		out, ok := d.leaf(n)
-		if !ok {
-			return nil, false
-		}
-		return out.(expr.Node), true
+		return d.leaf(n)
 	}
 	if _, ok := n.(expr.Parent); !ok {
 		return n, true // a constant or a generator
 	}
-	if out, ok := d.nodes[n]; ok && isPointer(n) {
+	if !isPointer(n) { // only pointers are keys: a value node may not be comparable
+		return withOperands(n, d.tree)
+	}
+	if out, ok := d.nodes[n]; ok {
 		return out, true
 	}
 	out, ok := withOperands(n, d.tree)
-	if ok && isPointer(n) {
+	if ok {
 		d.nodes[n] = out
 	}
 	return out, ok

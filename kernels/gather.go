@@ -398,9 +398,10 @@ func contiguousRun(dims shape.Shape, strides []int) bool {
 func (s *gatherStep[T]) prepare(d *onDevice) (err error) {
 	ev, xst := d.ev, s.x.StridesView(friend.K)
 	prefixDims, suffixDims := s.geo.Prefix, s.geo.Suffix
+	batchSize, block := blockOf(s.geo.Batch), blockOf(suffixDims)
 	prefix := temp[int64](ev, s.n, []int{blockOf(prefixDims)})
-	offsets := temp[int64](ev, s.n, []int{blockOf(s.geo.Batch)})
-	suffix := temp[int64](ev, s.n, []int{blockOf(suffixDims)})
+	offsets := temp[int64](ev, s.n, []int{batchSize})
+	suffix := temp[int64](ev, s.n, []int{block})
 	s.host, err = prepareOnHost(d, s.n, s.n.Name(), func(h *hostRun) {
 		at := newGatherOffsets(s.at.call, s.n, s.n.Name(), s.geo, xst, hostReadAll(ev, h, s.n, s.idx))
 		batch := hostWrite(ev, h, s.n, offsets, false).Elems(friend.K)
@@ -425,7 +426,7 @@ func (s *gatherStep[T]) prepare(d *onDevice) (err error) {
 		return nil
 	}
 	address := func(t *tensor.Tensor[int64]) uint64 { return ir.MemoryOf(t).Address(t.Offset()) }
-	s.kernel = device.GatherKernel(tensor.DTypeOf[T](), count, int64(blockOf(s.geo.Batch)), int64(blockOf(suffixDims)),
+	s.kernel = device.GatherKernel(tensor.DTypeOf[T](), count, int64(batchSize), int64(block),
 		ir.MemoryOf(s.dst).Address(s.dst.Offset()), ir.MemoryOf(s.x).Address(s.x.Offset()),
 		address(prefix), address(offsets), address(suffix))
 	return d.compile(s.n, s.kernel)

@@ -747,8 +747,6 @@ func IdentityLiteral[T tensor.Number](v T) string {
 	return fmt.Sprintf("(T)%dULL", uint64(v))
 }
 
-// scan writes the scan kernel's body: thread i folds line i, whose
-// elements lie at base + k·inner for k < length.
 // gather writes the gather kernel's loop (GatherSpec): each thread copies
 // result elements, grid-stride, from x at the sum of its prefix, batch and
 // suffix positions' offsets.
@@ -760,6 +758,8 @@ func (g *cudaWriter) gather() {
 	g.line(1, "}")
 }
 
+// scan writes the scan kernel's body: thread i folds line i, whose
+// elements lie at base + k·inner for k < length.
 func (g *cudaWriter) scan() {
 	g.line(1, "const I count = (I)n, length = (I)m, inner = (I)inner_;")
 	g.line(1, "for (I i = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; i < count; i += (I)blockDim.x * (I)gridDim.x) {")
