@@ -1,7 +1,9 @@
 package kernels
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,7 +30,8 @@ func lowered[T tensor.Number](t *testing.T, dst *tensor.Tensor[T], e expr.Exp[T]
 
 // TestBlockLengthRules checks which block length walkShape gives each kind
 // of program: one fused pass with no register, several passes from cache
-// or from memory (the last-level cache size made small), and a tiled walk.
+// or from memory (the last-level cache size made small), a pass that
+// gathers an operand (flipped, or a diagonal), and a tiled walk.
 func TestBlockLengthRules(t *testing.T) {
 	oldCache := cpu.LastLevelCache
 	defer func() { cpu.LastLevelCache = oldCache }()
@@ -48,6 +51,9 @@ func TestBlockLengthRules(t *testing.T) {
 		{"one fused pass, operands beyond the cache", lowered(t, dst, poly4), 1, cpu.PassBlock},
 		{"passes in cache", lowered(t, dst, twoPass), 5 * 8 * n, cpu.BlockSize},
 		{"passes beyond the cache", lowered(t, dst, twoPass), 5*8*n - 1, *cpu.StreamBlockFor()},
+		{"a flipped operand, in cache", lowered(t, dst, expr.Add(a.Flip(), b)), 1 << 30, *cpu.StreamBlockFor()},
+		{"a diagonal", lowered(t, tensor.Zeros[float64](64), expr.Add(m.Diagonal(0, 0, 1), a.Slice(0, 0, 64, 1))), 1 << 30, *cpu.StreamBlockFor()},
+		{"a broadcast row, no gather", lowered(t, dstM, expr.Add(m, a.Slice(0, 0, 64, 1))), 1 << 30, cpu.PassBlock},
 		{"tiled", lowered(t, dstM, expr.Add(m.T(), m)), 1, min(cpu.TileBlock, cpu.BlockSize)},
 	}
 	for _, tc := range cases {
@@ -58,6 +64,34 @@ func TestBlockLengthRules(t *testing.T) {
 	}
 	if got := lowered(t, dst, poly4); len(got.Code) != 1 || got.Code[0].Triple == 0 {
 		t.Errorf("a*b + c - e lowers to %d instructions (triple %d), want one fused triple", len(got.Code), got.Code[0].Triple)
+	}
+}
+
+// TestReductionKeepsItsBlockOverAGather checks that a reduction whose
+// operand is gathered (a flipped matrix) keeps BlockSize, as every
+// reduction does, so that its folding order does not depend on the ISA
+// level, while the same operand in an elementwise pass streams in the
+// level's stream blocks.
+func TestReductionKeepsItsBlockOverAGather(t *testing.T) {
+	m := tensor.Rand[float64](5, 64, 64)
+	flipped := expr.Of(m.Flip(1)).Mul(m)
+	for _, c := range []struct {
+		name  string
+		dst   *tensor.Tensor[float64]
+		e     expr.Exp[float64]
+		block int
+	}{
+		{"row sums", tensor.Zeros[float64](64), expr.Sum(flipped, expr.Axis(1)), cpu.BlockSize},
+		{"elementwise", tensor.Zeros[float64](64, 64), flipped, *cpu.StreamBlockFor()},
+	} {
+		text, err := Explain(c.dst, c.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(text, "\nstep 2")
+		if want := fmt.Sprintf("in blocks of up to %d,", c.block); !strings.Contains(first, want) {
+			t.Errorf("%s: the first step does not say %q:\n%s", c.name, want, text)
+		}
 	}
 }
 

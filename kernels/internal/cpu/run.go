@@ -202,7 +202,7 @@ func (p *pass[T]) walkShape() walk {
 	case w.groupRows > 1:
 	case p.Regs == 0 && p.Red == nil:
 		w.block = PassBlock
-	case p.streamsFromMemory(w):
+	case p.streamsFromMemory(w) || p.Red == nil && p.gathers():
 		w.block = min(*StreamBlockFor(), BlockSize)
 	}
 	w.perRow = (p.Shape[last] + w.block - 1) / w.block
@@ -220,6 +220,24 @@ func (p *pass[T]) streamsFromMemory(w walk) bool {
 	elems := w.planes * w.rows * p.Shape[len(p.Shape)-1]
 	bytes := elems * len(p.Data) * int(unsafe.Sizeof(*new(T)))
 	return bytes > LastLevelCache()
+}
+
+// gathers reports whether some operand of p is read with an innermost
+// stride other than 0 and 1 (a flip, a diagonal, a step): each block
+// gathers it into a register first, one more pass over the block, and the
+// register, the operands and the destination of a BlockSize block no longer
+// fit in L1 together. Flip + add at 1e6 float64 took 2.0× the time of the
+// plain add in blocks of 1024 and 1.17× in blocks of 512 (AMD EPYC,
+// docs/performance.md). A reduction keeps its block length (see
+// streamsFromMemory).
+func (p *pass[T]) gathers() bool {
+	last := len(p.Shape) - 1
+	for _, st := range p.Strides[1:] {
+		if s := st[last]; s != 0 && s != 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // runRange executes work items [start, end), folding into acc for a

@@ -179,7 +179,9 @@ func Store[T tensor.Number](dst []T, off, stride, n int, scalar bool, v Value[T]
 // It checks the first and the last index once, then walks src by pointer,
 // four elements a trip, never pointing past the last element it reads: the
 // per-element bounds checks and multiplications were a third of a
-// transpose's time (BenchmarkElementwise/transpose).
+// transpose's time (BenchmarkElementwise/transpose). A reversed read
+// (stride -1, a flipped operand) copies its whole vectors with the lane
+// loops' reversal where they run (reverseLanes).
 func Gather[T tensor.Number](d, src []T, off, stride int) {
 	n := len(d)
 	if n == 0 {
@@ -187,6 +189,13 @@ func Gather[T tensor.Number](d, src []T, off, stride int) {
 	}
 	_ = src[off]
 	_ = src[off+(n-1)*stride]
+	if stride == -1 {
+		i := reverseLanes(d, src, off)
+		if i == n {
+			return
+		}
+		d, off, n = d[i:], off-i, n-i
+	}
 	step := stride * int(unsafe.Sizeof(*new(T)))
 	p := unsafe.Pointer(&src[off])
 	i := 0

@@ -62,6 +62,48 @@ func argFoldMatches[T tensor.Number](t *testing.T) {
 	}
 }
 
+// TestGatherReversed checks a reversed gather (stride -1, a flipped
+// operand: the lane loops' reversal for elements of 4 and 8 bytes where
+// they run) against indexing, at every ISA level this CPU runs, for every
+// dtype size, every length to four vectors past the widest lane count and
+// reads ending at the start of src and inside it.
+func TestGatherReversed(t *testing.T) {
+	for _, level := range isa.Supported() {
+		t.Run(level.String(), func(t *testing.T) {
+			isatest.Use(t, level)
+			gatherReversed[float64](t)
+			gatherReversed[float32](t)
+			gatherReversed[int64](t)
+			gatherReversed[uint32](t)
+			gatherReversed[int16](t)
+			gatherReversed[uint8](t)
+		})
+	}
+}
+
+func gatherReversed[T tensor.Number](t *testing.T) {
+	src := make([]T, 100)
+	for i := range src {
+		src[i] = T(i + 1)
+	}
+	for n := 0; n <= 40; n++ {
+		for _, off := range []int{n - 1, n + 5, len(src) - 1} {
+			if off < 0 {
+				continue
+			}
+			got := make([]T, n)
+			Gather(got, src, off, -1)
+			want := make([]T, n)
+			for i := range want {
+				want[i] = src[off-i]
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%T: reversed gather of %d from %d (-want +got):\n%s", src[0], n, off, diff)
+			}
+		}
+	}
+}
+
 // TestGather checks the pointer-walking gather against indexing, for
 // positive, negative and zero-length walks of every remainder.
 func TestGather(t *testing.T) {

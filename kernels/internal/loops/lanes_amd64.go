@@ -147,6 +147,31 @@ func laneFold[T tensor.Number](op ops.Op, v []T) (r T, ok bool) {
 	return r, false
 }
 
+// reverseLanes copies the whole vectors of d's elements from src read
+// downward from off (d[i] = src[off-i]) with the lane loops' reversal, for
+// any element of 4 or 8 bytes (the copy moves bits: integers as floats),
+// and returns how many it copied: 0 where the lanes are off or T has
+// another size. The caller has checked that src[off-len(d)+1] exists.
+func reverseLanes[T tensor.Number](d, src []T, off int) int {
+	if !lanesOn() {
+		return 0
+	}
+	size := int(unsafe.Sizeof(T(0)))
+	if size != 4 && size != 8 {
+		return 0
+	}
+	n := len(d) &^ (laneBytes/size - 1)
+	if n == 0 {
+		return 0
+	}
+	if size == 8 {
+		laneReverse64((*float64)(unsafe.Pointer(&d[0])), (*float64)(unsafe.Pointer(&src[off])), n)
+	} else {
+		laneReverse32((*float32)(unsafe.Pointer(&d[0])), (*float32)(unsafe.Pointer(&src[off])), n)
+	}
+	return n
+}
+
 // lanePartialSums is the number of partial sums the lane loop's sum keeps
 // for T (laneSumVectors vectors of lanes) at the level selected, or 0 where the lane
 // loops do not add T.

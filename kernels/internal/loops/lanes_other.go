@@ -31,3 +31,6 @@ func laneFold[T tensor.Number](ops.Op, []T) (r T, ok bool) { return r, false }
 
 // lanePartialSums is 0: no lane loops add here.
 func lanePartialSums[T tensor.Number]() int { return 0 }
+
+// reverseLanes copies nothing: the scalar gather reverses every element.
+func reverseLanes[T tensor.Number](d, src []T, off int) int { return 0 }

@@ -2779,6 +2779,30 @@ done152:
 	VZEROUPPER
 	RET
 
+// func laneReverse64(d *float64, s *float64, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneReverse64(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), AX
+	MOVQ s+8(FP), CX
+	MOVQ n+16(FP), DX
+	SUBQ $0x18, CX
+
+reverse153:
+	TESTQ      DX, DX
+	JLE        done154
+	PREFETCHT0 -8192(CX)
+	VMOVUPS    (CX), Y0
+	VPERMPD    $0x1b, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	SUBQ       $0x20, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x04, DX
+	JMP        reverse153
+
+done154:
+	VZEROUPPER
+	RET
+
 // func laneNeg32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·laneNeg32(SB), NOSPLIT, $0-32
@@ -2789,9 +2813,9 @@ TEXT ·laneNeg32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop153:
+loop155:
 	TESTQ      BX, BX
-	JLE        done154
+	JLE        done156
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VPXOR      laneconst<>+224(SB), Y0, Y0
@@ -2799,9 +2823,9 @@ loop153:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop153
+	JMP        loop155
 
-done154:
+done156:
 	VZEROUPPER
 	RET
 
@@ -2815,9 +2839,9 @@ TEXT ·laneAbs32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop155:
+loop157:
 	TESTQ      BX, BX
-	JLE        done156
+	JLE        done158
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+224(SB), Y1
@@ -2826,9 +2850,9 @@ loop155:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop155
+	JMP        loop157
 
-done156:
+done158:
 	VZEROUPPER
 	RET
 
@@ -2842,9 +2866,9 @@ TEXT ·laneSqrt32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop157:
+loop159:
 	TESTQ      BX, BX
-	JLE        done158
+	JLE        done160
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VSQRTPS    Y0, Y0
@@ -2852,9 +2876,9 @@ loop157:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop157
+	JMP        loop159
 
-done158:
+done160:
 	VZEROUPPER
 	RET
 
@@ -2868,9 +2892,9 @@ TEXT ·laneRelu32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop159:
+loop161:
 	TESTQ      BX, BX
-	JLE        done160
+	JLE        done162
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VCMPPS     $0x1e, laneconst<>+160(SB), Y0, Y1
@@ -2882,9 +2906,9 @@ loop159:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop159
+	JMP        loop161
 
-done160:
+done162:
 	VZEROUPPER
 	RET
 
@@ -2898,9 +2922,9 @@ TEXT ·laneFloor32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop161:
+loop163:
 	TESTQ      BX, BX
-	JLE        done162
+	JLE        done164
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x01, Y0, Y0
@@ -2908,9 +2932,9 @@ loop161:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop161
+	JMP        loop163
 
-done162:
+done164:
 	VZEROUPPER
 	RET
 
@@ -2924,9 +2948,9 @@ TEXT ·laneCeil32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop163:
+loop165:
 	TESTQ      BX, BX
-	JLE        done164
+	JLE        done166
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x02, Y0, Y0
@@ -2934,9 +2958,9 @@ loop163:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop163
+	JMP        loop165
 
-done164:
+done166:
 	VZEROUPPER
 	RET
 
@@ -2950,9 +2974,9 @@ TEXT ·laneTrunc32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop165:
+loop167:
 	TESTQ      BX, BX
-	JLE        done166
+	JLE        done168
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x03, Y0, Y0
@@ -2960,9 +2984,9 @@ loop165:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop165
+	JMP        loop167
 
-done166:
+done168:
 	VZEROUPPER
 	RET
 
@@ -2976,9 +3000,9 @@ TEXT ·laneRint32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop167:
+loop169:
 	TESTQ      BX, BX
-	JLE        done168
+	JLE        done170
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x00, Y0, Y0
@@ -2986,9 +3010,9 @@ loop167:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop167
+	JMP        loop169
 
-done168:
+done170:
 	VZEROUPPER
 	RET
 
@@ -3002,9 +3026,9 @@ TEXT ·laneSquare32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop169:
+loop171:
 	TESTQ      BX, BX
-	JLE        done170
+	JLE        done172
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMULPS     Y0, Y0, Y0
@@ -3012,9 +3036,9 @@ loop169:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop169
+	JMP        loop171
 
-done170:
+done172:
 	VZEROUPPER
 	RET
 
@@ -3028,9 +3052,9 @@ TEXT ·laneSign32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop171:
+loop173:
 	TESTQ      BX, BX
-	JLE        done172
+	JLE        done174
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
@@ -3044,9 +3068,9 @@ loop171:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop171
+	JMP        loop173
 
-done172:
+done174:
 	VZEROUPPER
 	RET
 
@@ -3060,9 +3084,9 @@ TEXT ·laneReciprocal32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop173:
+loop175:
 	TESTQ      BX, BX
-	JLE        done174
+	JLE        done176
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+192(SB), Y1
@@ -3071,9 +3095,9 @@ loop173:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop173
+	JMP        loop175
 
-done174:
+done176:
 	VZEROUPPER
 	RET
 
@@ -3087,41 +3111,12 @@ TEXT ·laneIsnan32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop175:
-	TESTQ      BX, BX
-	JLE        done176
-	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y0
-	VCMPPS     $0x03, Y0, Y0, Y0
-	VPAND      laneconst<>+192(SB), Y0, Y0
-	VMOVUPS    Y0, (AX)
-	ADDQ       DX, CX
-	ADDQ       $0x20, AX
-	SUBQ       $0x08, BX
-	JMP        loop175
-
-done176:
-	VZEROUPPER
-	RET
-
-// func laneIsfinite32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), CX
-	MOVQ (DX), DX
-
 loop177:
 	TESTQ      BX, BX
 	JLE        done178
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
-	VMOVUPS    laneconst<>+224(SB), Y1
-	VPANDN     Y0, Y1, Y0
-	VCMPPS     $0x12, laneconst<>+288(SB), Y0, Y0
+	VCMPPS     $0x03, Y0, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DX, CX
@@ -3133,9 +3128,9 @@ done178:
 	VZEROUPPER
 	RET
 
-// func laneIsinf32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneIsfinite32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
+TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3150,7 +3145,7 @@ loop179:
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+224(SB), Y1
 	VPANDN     Y0, Y1, Y0
-	VCMPPS     $0x1e, laneconst<>+288(SB), Y0, Y0
+	VCMPPS     $0x12, laneconst<>+288(SB), Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DX, CX
@@ -3159,6 +3154,35 @@ loop179:
 	JMP        loop179
 
 done180:
+	VZEROUPPER
+	RET
+
+// func laneIsinf32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), CX
+	MOVQ (DX), DX
+
+loop181:
+	TESTQ      BX, BX
+	JLE        done182
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+224(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VCMPPS     $0x1e, laneconst<>+288(SB), Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop181
+
+done182:
 	VZEROUPPER
 	RET
 
@@ -3172,9 +3196,9 @@ TEXT ·laneLogicalNot32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop181:
+loop183:
 	TESTQ      BX, BX
-	JLE        done182
+	JLE        done184
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VCMPPS     $0x00, laneconst<>+160(SB), Y0, Y0
@@ -3183,9 +3207,9 @@ loop181:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop181
+	JMP        loop183
 
-done182:
+done184:
 	VZEROUPPER
 	RET
 
@@ -3199,18 +3223,18 @@ TEXT ·laneStopGradient32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop183:
+loop185:
 	TESTQ      BX, BX
-	JLE        done184
+	JLE        done186
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop183
+	JMP        loop185
 
-done184:
+done186:
 	VZEROUPPER
 	RET
 
@@ -3224,9 +3248,9 @@ TEXT ·laneFabs32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop185:
+loop187:
 	TESTQ      BX, BX
-	JLE        done186
+	JLE        done188
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+224(SB), Y1
@@ -3235,9 +3259,9 @@ loop185:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop185
+	JMP        loop187
 
-done186:
+done188:
 	VZEROUPPER
 	RET
 
@@ -3251,43 +3275,12 @@ TEXT ·lanePositive32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop187:
-	TESTQ      BX, BX
-	JLE        done188
-	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y0
-	VMOVUPS    Y0, (AX)
-	ADDQ       DX, CX
-	ADDQ       $0x20, AX
-	SUBQ       $0x08, BX
-	JMP        loop187
-
-done188:
-	VZEROUPPER
-	RET
-
-// func laneAdd32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, MMX+
-TEXT ·laneAdd32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), CX
-	MOVQ 8(DX), DX
-
 loop189:
 	TESTQ      BX, BX
 	JLE        done190
-	PREFETCHT0 2048(SI)
-	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y1
-	VADDPS     Y1, Y0, Y0
+	VMOVUPS    (CX), Y0
 	VMOVUPS    Y0, (AX)
-	ADDQ       DI, SI
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
@@ -3297,9 +3290,9 @@ done190:
 	VZEROUPPER
 	RET
 
-// func laneSubtract32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneAdd32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
+TEXT ·laneAdd32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3316,7 +3309,7 @@ loop191:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VSUBPS     Y1, Y0, Y0
+	VADDPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3328,9 +3321,9 @@ done192:
 	VZEROUPPER
 	RET
 
-// func laneMultiply32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneSubtract32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
+TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3347,7 +3340,7 @@ loop193:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VMULPS     Y1, Y0, Y0
+	VSUBPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3359,9 +3352,9 @@ done194:
 	VZEROUPPER
 	RET
 
-// func laneDivide32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneMultiply32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneDivide32(SB), NOSPLIT, $0-32
+TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3378,7 +3371,7 @@ loop195:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VDIVPS     Y1, Y0, Y0
+	VMULPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3390,9 +3383,9 @@ done196:
 	VZEROUPPER
 	RET
 
-// func laneMaximum32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
+// func laneDivide32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, MMX+
+TEXT ·laneDivide32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3409,10 +3402,7 @@ loop197:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x1e, Y1, Y0, Y2
-	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       Y3, Y2, Y2
-	VBLENDVPS  Y2, Y0, Y1, Y0
+	VDIVPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3424,9 +3414,9 @@ done198:
 	VZEROUPPER
 	RET
 
-// func laneMinimum32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneMaximum32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
+TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3443,7 +3433,7 @@ loop199:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x11, Y1, Y0, Y2
+	VCMPPS     $0x1e, Y1, Y0, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
 	VPOR       Y3, Y2, Y2
 	VBLENDVPS  Y2, Y0, Y1, Y0
@@ -3458,9 +3448,9 @@ done200:
 	VZEROUPPER
 	RET
 
-// func laneEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneMinimum32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3477,8 +3467,10 @@ loop201:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x00, Y1, Y0, Y0
-	VPAND      laneconst<>+192(SB), Y0, Y0
+	VCMPPS     $0x11, Y1, Y0, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y2, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3490,9 +3482,9 @@ done202:
 	VZEROUPPER
 	RET
 
-// func laneNotEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3509,7 +3501,7 @@ loop203:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x04, Y1, Y0, Y0
+	VCMPPS     $0x00, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3522,9 +3514,9 @@ done204:
 	VZEROUPPER
 	RET
 
-// func laneLess32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneNotEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLess32(SB), NOSPLIT, $0-32
+TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3541,7 +3533,7 @@ loop205:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x11, Y1, Y0, Y0
+	VCMPPS     $0x04, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3554,9 +3546,9 @@ done206:
 	VZEROUPPER
 	RET
 
-// func laneLessEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLess32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneLess32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3573,7 +3565,7 @@ loop207:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x12, Y1, Y0, Y0
+	VCMPPS     $0x11, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3586,9 +3578,9 @@ done208:
 	VZEROUPPER
 	RET
 
-// func laneGreater32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLessEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneGreater32(SB), NOSPLIT, $0-32
+TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3605,7 +3597,7 @@ loop209:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x1e, Y1, Y0, Y0
+	VCMPPS     $0x12, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3618,9 +3610,9 @@ done210:
 	VZEROUPPER
 	RET
 
-// func laneGreaterEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneGreater32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneGreater32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3637,7 +3629,7 @@ loop211:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x1d, Y1, Y0, Y0
+	VCMPPS     $0x1e, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3650,9 +3642,9 @@ done212:
 	VZEROUPPER
 	RET
 
-// func laneLogicalAnd32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneGreaterEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
+TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3669,9 +3661,7 @@ loop213:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
-	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
-	VPAND      Y1, Y0, Y0
+	VCMPPS     $0x1d, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3684,9 +3674,9 @@ done214:
 	VZEROUPPER
 	RET
 
-// func laneLogicalOr32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLogicalAnd32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
+TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3705,7 +3695,7 @@ loop215:
 	VMOVUPS    (CX), Y1
 	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
 	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
-	VPOR       Y1, Y0, Y0
+	VPAND      Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3718,9 +3708,9 @@ done216:
 	VZEROUPPER
 	RET
 
-// func laneLogicalXor32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLogicalOr32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
+TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3737,9 +3727,9 @@ loop217:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
 	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
-	VPXOR      Y1, Y0, Y0
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VPOR       Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3752,34 +3742,31 @@ done218:
 	VZEROUPPER
 	RET
 
-// func laneWhere32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, MMX+
-TEXT ·laneWhere32(SB), NOSPLIT, $0-32
+// func laneLogicalXor32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
 	MOVQ n+24(FP), BX
 	MOVQ (CX), SI
 	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), CX
-	MOVQ 16(DX), DX
+	MOVQ 8(CX), CX
+	MOVQ 8(DX), DX
 
 loop219:
 	TESTQ      BX, BX
 	JLE        done220
 	PREFETCHT0 2048(SI)
 	VMOVUPS    (SI), Y0
-	PREFETCHT0 2048(R8)
-	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y2
+	VMOVUPS    (CX), Y1
 	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
-	VBLENDVPS  Y0, Y1, Y2, Y0
+	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
+	VPXOR      Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
-	ADDQ       R9, R8
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
@@ -3789,9 +3776,9 @@ done220:
 	VZEROUPPER
 	RET
 
-// func laneClip32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·laneClip32(SB), NOSPLIT, $0-32
+// func laneWhere32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, MMX+
+TEXT ·laneWhere32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3812,14 +3799,8 @@ loop221:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VCMPPS     $0x1e, Y1, Y0, Y3
-	VCMPPS     $0x03, Y0, Y0, Y4
-	VPOR       Y4, Y3, Y3
-	VBLENDVPS  Y3, Y0, Y1, Y0
-	VCMPPS     $0x11, Y2, Y0, Y1
-	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       Y3, Y1, Y1
-	VBLENDVPS  Y1, Y0, Y2, Y0
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VBLENDVPS  Y0, Y1, Y2, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3832,9 +3813,9 @@ done222:
 	VZEROUPPER
 	RET
 
-// func lanePair1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, MMX+
-TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
+// func laneClip32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneClip32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3855,8 +3836,14 @@ loop223:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VADDPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
+	VCMPPS     $0x1e, Y1, Y0, Y3
+	VCMPPS     $0x03, Y0, Y0, Y4
+	VPOR       Y4, Y3, Y3
+	VBLENDVPS  Y3, Y0, Y1, Y0
+	VCMPPS     $0x11, Y2, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y1, Y1
+	VBLENDVPS  Y1, Y0, Y2, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3869,9 +3856,9 @@ done224:
 	VZEROUPPER
 	RET
 
-// func lanePair2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3893,7 +3880,7 @@ loop225:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VADDPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3906,9 +3893,9 @@ done226:
 	VZEROUPPER
 	RET
 
-// func lanePair3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3930,7 +3917,7 @@ loop227:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VADDPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3943,9 +3930,9 @@ done228:
 	VZEROUPPER
 	RET
 
-// func lanePair4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3966,8 +3953,8 @@ loop229:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VSUBPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3980,9 +3967,9 @@ done230:
 	VZEROUPPER
 	RET
 
-// func lanePair5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4004,7 +3991,7 @@ loop231:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VSUBPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4017,9 +4004,9 @@ done232:
 	VZEROUPPER
 	RET
 
-// func lanePair6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4041,7 +4028,7 @@ loop233:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VSUBPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4054,9 +4041,9 @@ done234:
 	VZEROUPPER
 	RET
 
-// func lanePair7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4077,8 +4064,8 @@ loop235:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VMULPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4091,9 +4078,9 @@ done236:
 	VZEROUPPER
 	RET
 
-// func lanePair8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4115,7 +4102,7 @@ loop237:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VMULPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4128,9 +4115,9 @@ done238:
 	VZEROUPPER
 	RET
 
-// func lanePair9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4152,7 +4139,7 @@ loop239:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VMULPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4165,9 +4152,9 @@ done240:
 	VZEROUPPER
 	RET
 
-// func laneTriple1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4176,10 +4163,8 @@ TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DI
 	MOVQ 8(CX), R8
 	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
+	MOVQ 16(CX), CX
+	MOVQ 16(DX), DX
 
 loop241:
 	TESTQ      BX, BX
@@ -4188,17 +4173,13 @@ loop241:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(R8)
 	VMOVUPS    (R8), Y1
-	PREFETCHT0 2048(R10)
-	VMOVUPS    (R10), Y2
 	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y3
-	VADDPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VMOVUPS    (CX), Y2
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
-	ADDQ       R11, R10
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
@@ -4208,9 +4189,9 @@ done242:
 	VZEROUPPER
 	RET
 
-// func laneTriple2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4237,7 +4218,7 @@ loop243:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4251,9 +4232,9 @@ done244:
 	VZEROUPPER
 	RET
 
-// func laneTriple3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4280,7 +4261,7 @@ loop245:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4294,9 +4275,9 @@ done246:
 	VZEROUPPER
 	RET
 
-// func laneTriple4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4322,8 +4303,8 @@ loop247:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4337,9 +4318,9 @@ done248:
 	VZEROUPPER
 	RET
 
-// func laneTriple5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4366,7 +4347,7 @@ loop249:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4380,9 +4361,9 @@ done250:
 	VZEROUPPER
 	RET
 
-// func laneTriple6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4409,7 +4390,7 @@ loop251:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4423,9 +4404,9 @@ done252:
 	VZEROUPPER
 	RET
 
-// func laneTriple7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4451,8 +4432,8 @@ loop253:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4466,9 +4447,9 @@ done254:
 	VZEROUPPER
 	RET
 
-// func laneTriple8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4495,7 +4476,7 @@ loop255:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4509,9 +4490,9 @@ done256:
 	VZEROUPPER
 	RET
 
-// func laneTriple9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4538,7 +4519,7 @@ loop257:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4552,9 +4533,9 @@ done258:
 	VZEROUPPER
 	RET
 
-// func laneTriple10_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4579,9 +4560,9 @@ loop259:
 	VMOVUPS    (R10), Y2
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
-	VSUBPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4595,9 +4576,9 @@ done260:
 	VZEROUPPER
 	RET
 
-// func laneTriple11_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple10_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4624,7 +4605,7 @@ loop261:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4638,9 +4619,9 @@ done262:
 	VZEROUPPER
 	RET
 
-// func laneTriple12_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple11_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4667,7 +4648,7 @@ loop263:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4681,9 +4662,9 @@ done264:
 	VZEROUPPER
 	RET
 
-// func laneTriple13_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple12_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4709,8 +4690,8 @@ loop265:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4724,9 +4705,9 @@ done266:
 	VZEROUPPER
 	RET
 
-// func laneTriple14_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple13_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4753,7 +4734,7 @@ loop267:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4767,9 +4748,9 @@ done268:
 	VZEROUPPER
 	RET
 
-// func laneTriple15_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple14_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4796,7 +4777,7 @@ loop269:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4810,9 +4791,9 @@ done270:
 	VZEROUPPER
 	RET
 
-// func laneTriple16_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple15_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4838,8 +4819,8 @@ loop271:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4853,9 +4834,9 @@ done272:
 	VZEROUPPER
 	RET
 
-// func laneTriple17_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple16_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4882,7 +4863,7 @@ loop273:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4896,9 +4877,9 @@ done274:
 	VZEROUPPER
 	RET
 
-// func laneTriple18_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple17_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4925,7 +4906,7 @@ loop275:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4939,9 +4920,9 @@ done276:
 	VZEROUPPER
 	RET
 
-// func laneTriple19_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple18_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4966,9 +4947,9 @@ loop277:
 	VMOVUPS    (R10), Y2
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
-	VMULPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4982,9 +4963,9 @@ done278:
 	VZEROUPPER
 	RET
 
-// func laneTriple20_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple19_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5011,7 +4992,7 @@ loop279:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5025,9 +5006,9 @@ done280:
 	VZEROUPPER
 	RET
 
-// func laneTriple21_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple20_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5054,7 +5035,7 @@ loop281:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5068,9 +5049,9 @@ done282:
 	VZEROUPPER
 	RET
 
-// func laneTriple22_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple21_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5096,8 +5077,8 @@ loop283:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5111,9 +5092,9 @@ done284:
 	VZEROUPPER
 	RET
 
-// func laneTriple23_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple22_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5140,7 +5121,7 @@ loop285:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5154,9 +5135,9 @@ done286:
 	VZEROUPPER
 	RET
 
-// func laneTriple24_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple23_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5183,7 +5164,7 @@ loop287:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5197,9 +5178,9 @@ done288:
 	VZEROUPPER
 	RET
 
-// func laneTriple25_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple24_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5225,8 +5206,8 @@ loop289:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5240,9 +5221,9 @@ done290:
 	VZEROUPPER
 	RET
 
-// func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple25_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5269,7 +5250,7 @@ loop291:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5283,9 +5264,9 @@ done292:
 	VZEROUPPER
 	RET
 
-// func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5312,7 +5293,7 @@ loop293:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5323,6 +5304,49 @@ loop293:
 	JMP        loop293
 
 done294:
+	VZEROUPPER
+	RET
+
+// func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, MMX+
+TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop295:
+	TESTQ      BX, BX
+	JLE        done296
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop295
+
+done296:
 	VZEROUPPER
 	RET
 
@@ -5349,9 +5373,9 @@ TEXT ·laneSum32(SB), NOSPLIT, $0-20
 	VXORPS  Y6, Y6, Y6
 	VXORPS  Y7, Y7, Y7
 
-all295:
+all297:
 	CMPQ       CX, $0x00000040
-	JL         one296
+	JL         one298
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y8
 	VADDPS     Y8, Y0, Y0
@@ -5378,11 +5402,11 @@ all295:
 	VADDPS     Y8, Y7, Y7
 	ADDQ       $0x00000100, AX
 	SUBQ       $0x00000040, CX
-	JMP        all295
+	JMP        all297
 
-one296:
+one298:
 	CMPQ       CX, $0x00000020
-	JL         singles298
+	JL         singles300
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y8
 	VADDPS     Y8, Y0, Y0
@@ -5398,17 +5422,17 @@ one296:
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000020, CX
 
-singles298:
+singles300:
 	TESTQ      CX, CX
-	JLE        done297
+	JLE        done299
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y8
 	VADDPS     Y8, Y0, Y0
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, CX
-	JMP        singles298
+	JMP        singles300
 
-done297:
+done299:
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
 	VADDPS       Y5, Y4, Y4
@@ -5439,9 +5463,9 @@ TEXT ·laneMax32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-all299:
+all301:
 	CMPQ       CX, $0x00000020
-	JL         one300
+	JL         one302
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5464,11 +5488,11 @@ all299:
 	VMAXPS     Y5, Y3, Y3
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000020, CX
-	JMP        all299
+	JMP        all301
 
-one300:
+one302:
 	TESTQ      CX, CX
-	JLE        done301
+	JLE        done303
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5476,9 +5500,9 @@ one300:
 	VMAXPS     Y5, Y0, Y0
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, CX
-	JMP        one300
+	JMP        one302
 
-done301:
+done303:
 	VMAXPS       Y1, Y0, Y0
 	VMAXPS       Y3, Y2, Y2
 	VMAXPS       Y2, Y0, Y0
@@ -5507,9 +5531,9 @@ TEXT ·laneMin32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-all302:
+all304:
 	CMPQ       CX, $0x00000020
-	JL         one303
+	JL         one305
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5532,11 +5556,11 @@ all302:
 	VMINPS     Y5, Y3, Y3
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000020, CX
-	JMP        all302
+	JMP        all304
 
-one303:
+one305:
 	TESTQ      CX, CX
-	JLE        done304
+	JLE        done306
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5544,9 +5568,9 @@ one303:
 	VMINPS     Y5, Y0, Y0
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, CX
-	JMP        one303
+	JMP        one305
 
-done304:
+done306:
 	VMINPS       Y1, Y0, Y0
 	VMINPS       Y3, Y2, Y2
 	VMINPS       Y2, Y0, Y0
@@ -5559,6 +5583,31 @@ done304:
 	MOVSS        X0, r+16(FP)
 	VMOVMSKPS    Y4, AX
 	MOVQ         AX, nan+24(FP)
+	VZEROUPPER
+	RET
+
+// func laneReverse32(d *float32, s *float32, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneReverse32(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), AX
+	MOVQ s+8(FP), CX
+	MOVQ n+16(FP), DX
+	SUBQ $0x1c, CX
+
+reverse307:
+	TESTQ      DX, DX
+	JLE        done308
+	PREFETCHT0 -8192(CX)
+	VMOVUPS    (CX), Y0
+	VPERMILPS  $0x1b, Y0, Y0
+	VPERMPD    $0x4e, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	SUBQ       $0x20, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, DX
+	JMP        reverse307
+
+done308:
 	VZEROUPPER
 	RET
 
