@@ -386,6 +386,9 @@ func describeProgram[T tensor.Number](b *strings.Builder, pl *plan, p *program[T
 	if w.TileRows > 1 {
 		tiles = fmt.Sprintf(", tiles of %d rows", w.TileRows)
 	}
+	if w.Shared {
+		tiles += " whose values are the same (each block computed once a tile, then stored into its rows)"
+	}
 	if pl.device != nil {
 		fmt.Fprintf(b, "  over %v (coalesced), the kernel's program:\n", p.Shape)
 	} else {

@@ -62,11 +62,12 @@ func BLASLayout(rows, cols, rs, cs int) (trans bool, ok bool) {
 // cost per element), against ParallelThreshold.
 type Walk struct {
 	Block, TileRows, Work int
+	Shared                bool // every row has the same values: a tile's block is computed once
 }
 
 // WalkOf returns how p is walked.
 func WalkOf[T tensor.Number](p *ir.Pass[T]) Walk {
 	q := (*pass[T])(p)
 	w := q.walkShape()
-	return Walk{Block: w.block, TileRows: w.groupRows, Work: w.planes * w.rows * p.Shape[len(p.Shape)-1] * q.cost()}
+	return Walk{Block: w.block, TileRows: w.groupRows, Work: w.planes * w.rows * p.Shape[len(p.Shape)-1] * q.cost(), Shared: w.shared}
 }

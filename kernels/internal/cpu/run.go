@@ -171,11 +171,12 @@ func (p *pass[T]) runRowsApart() bool {
 
 // walk is the division of the iteration space into work items.
 type walk struct {
-	planes    int // product of the dimensions outside the last two
-	rows      int // size of the second-to-last dimension (1 for rank 1)
-	groupRows int // rows per group: 1, or TileRows when tiling
-	perRow    int // blocks per row
-	block     int // elements per block: BlockSize; min(TileBlock, BlockSize) when tiling; PassBlock or StreamBlock (see walkShape)
+	planes    int  // product of the dimensions outside the last two
+	rows      int  // size of the second-to-last dimension (1 for rank 1)
+	groupRows int  // rows per group: 1, or TileRows when tiling
+	perRow    int  // blocks per row
+	block     int  // elements per block: BlockSize; min(TileBlock, BlockSize) when tiling; PassBlock or StreamBlock (see walkShape)
+	shared    bool // every row has the same values (rowsShare): a group's block is computed for its first row and stored into the others
 }
 
 func (w walk) groups() int   { return (w.rows + w.groupRows - 1) / w.groupRows }
@@ -198,8 +199,11 @@ func (p *pass[T]) walkShape() walk {
 			}
 		}
 	}
+	if w.shared = p.rowsShare(); w.shared && w.groupRows == 1 {
+		w.groupRows = TileRows
+	}
 	switch {
-	case w.groupRows > 1:
+	case w.groupRows > 1 && !w.shared:
 	case p.Regs == 0 && p.Red == nil:
 		w.block = PassBlock
 	case p.streamsFromMemory(w) || p.Red == nil && p.gathers():
@@ -220,6 +224,24 @@ func (p *pass[T]) streamsFromMemory(w walk) bool {
 	elems := w.planes * w.rows * p.Shape[len(p.Shape)-1]
 	bytes := elems * len(p.Data) * int(unsafe.Sizeof(*new(T)))
 	return bytes > LastLevelCache()
+}
+
+// rowsShare reports whether every row of p's walk has the same values: an
+// assignment writing one destination whose every input has stride 0
+// along the rows (a broadcast along them: a row vector's, Repeat's along
+// the last axis, walked with the copies as rows). The walk then groups
+// rows (TileRows) and computes each block once per group.
+func (p *pass[T]) rowsShare() bool {
+	last := len(p.Shape) - 1
+	if last < 1 || p.Red != nil || len(p.Outs) > 0 || p.Noop || p.Shape[last-1] < 2 {
+		return false
+	}
+	for _, st := range p.Strides[1:] {
+		if st[last-1] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // gathers reports whether some operand of p is read with an innermost
@@ -267,14 +289,26 @@ func (p *pass[T]) runItems(w *worker[T], wk walk, start, end int) {
 	for item := start; item < end; item++ {
 		j := c.blk * wk.block
 		n := min(wk.block, inner-j)
-		for r := c.group * wk.groupRows; r < min((c.group+1)*wk.groupRows, wk.rows); r++ {
+		first, stop := c.group*wk.groupRows, min((c.group+1)*wk.groupRows, wk.rows)
+		for r := first; r < stop; r++ {
 			for k, off := range w.planeOffsets {
 				w.blockOffsets[k] = off + j*p.Strides[k][last]
 				if last > 0 {
 					w.blockOffsets[k] += r * p.Strides[k][last-1]
 				}
 			}
-			p.block(w, n)
+			switch {
+			case !wk.shared:
+				p.block(w, n)
+			case r > first:
+				p.storeResult(w, n)
+			case p.interleaves(stop - first):
+				p.compute(w, n)
+				loops.StoreInterleaved(p.Data[0], w.blockOffsets[0], n, stop-first, w.vals[p.Result])
+				r = stop
+			default:
+				p.block(w, n)
+			}
 		}
 		if c.next() && item+1 < end {
 			w.seekPlane(p, c.plane)
@@ -377,9 +411,10 @@ func (p *pass[T]) foldRows(wk walk, start, end int, acc *ir.Accumulator[T]) {
 	}
 }
 
-// block runs every instruction over one block of n elements whose operand
-// offsets are in w.blockOffsets.
-func (p *pass[T]) block(w *worker[T], n int) {
+// compute runs every instruction over one block of n elements whose
+// operand offsets are in w.blockOffsets, leaving the value in
+// w.vals[p.Result] (and in the destination, for an InPlace pass).
+func (p *pass[T]) compute(w *worker[T], n int) {
 	last := len(p.Shape) - 1
 	vals := w.vals
 	for i, s := range p.LeafSlot {
@@ -402,7 +437,7 @@ func (p *pass[T]) block(w *worker[T], n int) {
 			vals[s].Vec = r
 		}
 	}
-	dst, dstOff, dstStride := p.Data[0], w.blockOffsets[0], p.Strides[0][last]
+	dst, dstOff := p.Data[0], w.blockOffsets[0]
 	for k := range p.Code {
 		in := &p.Code[k]
 		args := [3]loops.Value[T]{vals[in.Args[0]], vals[in.Args[1]], vals[in.Args[2]]}
@@ -430,20 +465,45 @@ func (p *pass[T]) block(w *worker[T], n int) {
 		}
 		vals[in.Out].Vec = d
 	}
+}
+
+// block computes one block of n elements at the operand offsets in
+// w.blockOffsets and writes it.
+func (p *pass[T]) block(w *worker[T], n int) {
+	p.compute(w, n)
 	if p.InPlace {
 		return
 	}
+	last := len(p.Shape) - 1
 	if !p.TeeInPlace {
 		for _, o := range p.Outs {
-			loops.Store(p.Data[o.Operand], w.blockOffsets[o.Operand], p.Strides[o.Operand][last], n, o.Scalar, vals[o.Slot])
+			loops.Store(p.Data[o.Operand], w.blockOffsets[o.Operand], p.Strides[o.Operand][last], n, o.Scalar, w.vals[o.Slot])
 		}
 	}
-	res := vals[p.Result]
 	if p.Red != nil {
-		p.fold(w, res, n)
+		p.fold(w, w.vals[p.Result], n)
 		return
 	}
-	loops.Store(dst, dstOff, dstStride, n, p.Scalar, res)
+	p.storeResult(w, n)
+}
+
+// storeResult writes the block's value (computed last, for this row or
+// for another row of a shared group) to the destination at
+// w.blockOffsets[0].
+func (p *pass[T]) storeResult(w *worker[T], n int) {
+	last := len(p.Shape) - 1
+	loops.Store(p.Data[0], w.blockOffsets[0], p.Strides[0][last], n, p.Scalar, w.vals[p.Result])
+}
+
+// interleaves reports whether the rows of a shared group of rows rows
+// write one contiguous run of the destination, element j of every row
+// side by side (its stride 1 along the rows and rows along the block, as
+// Repeat's along the last axis makes): one interleaved store then writes
+// them all, not a strided store per row.
+func (p *pass[T]) interleaves(rows int) bool {
+	last := len(p.Shape) - 1
+	st := p.Strides[0]
+	return !p.InPlace && !p.Scalar && st[last-1] == 1 && st[last] == rows
 }
 
 // cost is the program's rough time per element, in adds.

@@ -216,6 +216,27 @@ func Gather[T tensor.Number](d, src []T, off, stride int) {
 	}
 }
 
+// StoreInterleaved writes each of a block's n values rows times side by
+// side into dst from off: dst[off + j·rows + k] = v.Vec[j] for k < rows,
+// the rows of a group that shares its values (a repeat along the last
+// axis) written in one pass instead of a strided store per row.
+func StoreInterleaved[T tensor.Number](dst []T, off, n, rows int, v Value[T]) {
+	d := dst[off : off+n*rows]
+	src := v.Vec[:n]
+	if rows == 2 {
+		i := twiceLanes(d, src)
+		d, src = d[2*i:], src[i:]
+		for j, x := range src {
+			p := (*[2]T)(d[2*j:])
+			p[0], p[1] = x, x
+		}
+		return
+	}
+	for j, x := range src {
+		Fill(d[j*rows:(j+1)*rows], x)
+	}
+}
+
 // scatter copies v into dst, stride apart from off.
 func scatter[T tensor.Number](dst []T, off, stride int, v []T) {
 	for i, x := range v {

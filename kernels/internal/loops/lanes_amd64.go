@@ -172,6 +172,32 @@ func reverseLanes[T tensor.Number](d, src []T, off int) int {
 	return n
 }
 
+// twiceLanes writes each of the whole vectors' elements of src twice side
+// by side into d (d[2i] = d[2i+1] = src[i]) with the lane loops'
+// interleave, for any element of 4 or 8 bytes, and returns how many
+// elements of src it took: 0 where the lanes are off or T has another
+// size. d holds at least 2·len(src) elements.
+func twiceLanes[T tensor.Number](d, src []T) int {
+	if !lanesOn() {
+		return 0
+	}
+	size := int(unsafe.Sizeof(T(0)))
+	if size != 4 && size != 8 {
+		return 0
+	}
+	n := len(src) &^ (laneBytes/size - 1)
+	if n == 0 {
+		return 0
+	}
+	_ = d[2*n-1]
+	if size == 8 {
+		laneTwice64((*float64)(unsafe.Pointer(&d[0])), (*float64)(unsafe.Pointer(&src[0])), n)
+	} else {
+		laneTwice32((*float32)(unsafe.Pointer(&d[0])), (*float32)(unsafe.Pointer(&src[0])), n)
+	}
+	return n
+}
+
 // lanePartialSums is the number of partial sums the lane loop's sum keeps
 // for T (laneSumVectors vectors of lanes) at the level selected, or 0 where the lane
 // loops do not add T.

@@ -34,3 +34,6 @@ func lanePartialSums[T tensor.Number]() int { return 0 }
 
 // reverseLanes copies nothing: the scalar gather reverses every element.
 func reverseLanes[T tensor.Number](d, src []T, off int) int { return 0 }
+
+// twiceLanes writes nothing: the scalar loop doubles every element.
+func twiceLanes[T tensor.Number](d, src []T) int { return 0 }

@@ -232,6 +232,9 @@ func laneMin64(x *float64, n int) (r float64, nan int)
 //go:noescape
 func laneReverse64(d, s *float64, n int)
 
+//go:noescape
+func laneTwice64(d, s *float64, n int)
+
 // laneSumVectors is the number of vector accumulators of laneSum64 and
 // laneSum32.
 const laneSumVectors = 8
@@ -691,6 +694,9 @@ func laneMin32(x *float32, n int) (r float32, nan int)
 
 //go:noescape
 func laneReverse32(d, s *float32, n int)
+
+//go:noescape
+func laneTwice32(d, s *float32, n int)
 
 // lanes32 runs the float32 lane loop of an op (kind laneOp, k the op), a fused
 // pair (lanePair, k its number) or a fused triple (laneTriple); it reports

@@ -2803,6 +2803,32 @@ done154:
 	VZEROUPPER
 	RET
 
+// func laneTwice64(d *float64, s *float64, n int)
+// Requires: AVX
+TEXT ·laneTwice64(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), AX
+	MOVQ s+8(FP), CX
+	MOVQ n+16(FP), DX
+
+twice155:
+	TESTQ      DX, DX
+	JLE        done156
+	VMOVUPS    (CX), Y0
+	VUNPCKLPD  Y0, Y0, Y1
+	VUNPCKHPD  Y0, Y0, Y2
+	VPERM2F128 $0x20, Y2, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	VPERM2F128 $0x31, Y2, Y1, Y0
+	VMOVUPS    Y0, 32(AX)
+	ADDQ       $0x20, CX
+	ADDQ       $0x40, AX
+	SUBQ       $0x04, DX
+	JMP        twice155
+
+done156:
+	VZEROUPPER
+	RET
+
 // func laneNeg32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·laneNeg32(SB), NOSPLIT, $0-32
@@ -2813,9 +2839,9 @@ TEXT ·laneNeg32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop155:
+loop157:
 	TESTQ      BX, BX
-	JLE        done156
+	JLE        done158
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VPXOR      laneconst<>+224(SB), Y0, Y0
@@ -2823,9 +2849,9 @@ loop155:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop155
+	JMP        loop157
 
-done156:
+done158:
 	VZEROUPPER
 	RET
 
@@ -2839,9 +2865,9 @@ TEXT ·laneAbs32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop157:
+loop159:
 	TESTQ      BX, BX
-	JLE        done158
+	JLE        done160
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+224(SB), Y1
@@ -2850,9 +2876,9 @@ loop157:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop157
+	JMP        loop159
 
-done158:
+done160:
 	VZEROUPPER
 	RET
 
@@ -2866,9 +2892,9 @@ TEXT ·laneSqrt32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop159:
+loop161:
 	TESTQ      BX, BX
-	JLE        done160
+	JLE        done162
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VSQRTPS    Y0, Y0
@@ -2876,9 +2902,9 @@ loop159:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop159
+	JMP        loop161
 
-done160:
+done162:
 	VZEROUPPER
 	RET
 
@@ -2892,9 +2918,9 @@ TEXT ·laneRelu32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop161:
+loop163:
 	TESTQ      BX, BX
-	JLE        done162
+	JLE        done164
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VCMPPS     $0x1e, laneconst<>+160(SB), Y0, Y1
@@ -2906,9 +2932,9 @@ loop161:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop161
+	JMP        loop163
 
-done162:
+done164:
 	VZEROUPPER
 	RET
 
@@ -2922,9 +2948,9 @@ TEXT ·laneFloor32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop163:
+loop165:
 	TESTQ      BX, BX
-	JLE        done164
+	JLE        done166
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x01, Y0, Y0
@@ -2932,9 +2958,9 @@ loop163:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop163
+	JMP        loop165
 
-done164:
+done166:
 	VZEROUPPER
 	RET
 
@@ -2948,9 +2974,9 @@ TEXT ·laneCeil32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop165:
+loop167:
 	TESTQ      BX, BX
-	JLE        done166
+	JLE        done168
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x02, Y0, Y0
@@ -2958,9 +2984,9 @@ loop165:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop165
+	JMP        loop167
 
-done166:
+done168:
 	VZEROUPPER
 	RET
 
@@ -2974,9 +3000,9 @@ TEXT ·laneTrunc32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop167:
+loop169:
 	TESTQ      BX, BX
-	JLE        done168
+	JLE        done170
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x03, Y0, Y0
@@ -2984,9 +3010,9 @@ loop167:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop167
+	JMP        loop169
 
-done168:
+done170:
 	VZEROUPPER
 	RET
 
@@ -3000,9 +3026,9 @@ TEXT ·laneRint32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop169:
+loop171:
 	TESTQ      BX, BX
-	JLE        done170
+	JLE        done172
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VROUNDPS   $0x00, Y0, Y0
@@ -3010,9 +3036,9 @@ loop169:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop169
+	JMP        loop171
 
-done170:
+done172:
 	VZEROUPPER
 	RET
 
@@ -3026,9 +3052,9 @@ TEXT ·laneSquare32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop171:
+loop173:
 	TESTQ      BX, BX
-	JLE        done172
+	JLE        done174
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMULPS     Y0, Y0, Y0
@@ -3036,9 +3062,9 @@ loop171:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop171
+	JMP        loop173
 
-done172:
+done174:
 	VZEROUPPER
 	RET
 
@@ -3052,9 +3078,9 @@ TEXT ·laneSign32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop173:
+loop175:
 	TESTQ      BX, BX
-	JLE        done174
+	JLE        done176
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VCMPPS     $0x03, Y0, Y0, Y1
@@ -3068,9 +3094,9 @@ loop173:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop173
+	JMP        loop175
 
-done174:
+done176:
 	VZEROUPPER
 	RET
 
@@ -3084,9 +3110,9 @@ TEXT ·laneReciprocal32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop175:
+loop177:
 	TESTQ      BX, BX
-	JLE        done176
+	JLE        done178
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+192(SB), Y1
@@ -3095,9 +3121,9 @@ loop175:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop175
+	JMP        loop177
 
-done176:
+done178:
 	VZEROUPPER
 	RET
 
@@ -3111,41 +3137,12 @@ TEXT ·laneIsnan32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop177:
-	TESTQ      BX, BX
-	JLE        done178
-	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y0
-	VCMPPS     $0x03, Y0, Y0, Y0
-	VPAND      laneconst<>+192(SB), Y0, Y0
-	VMOVUPS    Y0, (AX)
-	ADDQ       DX, CX
-	ADDQ       $0x20, AX
-	SUBQ       $0x08, BX
-	JMP        loop177
-
-done178:
-	VZEROUPPER
-	RET
-
-// func laneIsfinite32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), CX
-	MOVQ (DX), DX
-
 loop179:
 	TESTQ      BX, BX
 	JLE        done180
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
-	VMOVUPS    laneconst<>+224(SB), Y1
-	VPANDN     Y0, Y1, Y0
-	VCMPPS     $0x12, laneconst<>+288(SB), Y0, Y0
+	VCMPPS     $0x03, Y0, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DX, CX
@@ -3157,9 +3154,9 @@ done180:
 	VZEROUPPER
 	RET
 
-// func laneIsinf32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneIsfinite32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
+TEXT ·laneIsfinite32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3174,7 +3171,7 @@ loop181:
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+224(SB), Y1
 	VPANDN     Y0, Y1, Y0
-	VCMPPS     $0x1e, laneconst<>+288(SB), Y0, Y0
+	VCMPPS     $0x12, laneconst<>+288(SB), Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DX, CX
@@ -3183,6 +3180,35 @@ loop181:
 	JMP        loop181
 
 done182:
+	VZEROUPPER
+	RET
+
+// func laneIsinf32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneIsinf32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), CX
+	MOVQ (DX), DX
+
+loop183:
+	TESTQ      BX, BX
+	JLE        done184
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y0
+	VMOVUPS    laneconst<>+224(SB), Y1
+	VPANDN     Y0, Y1, Y0
+	VCMPPS     $0x1e, laneconst<>+288(SB), Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop183
+
+done184:
 	VZEROUPPER
 	RET
 
@@ -3196,9 +3222,9 @@ TEXT ·laneLogicalNot32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop183:
+loop185:
 	TESTQ      BX, BX
-	JLE        done184
+	JLE        done186
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VCMPPS     $0x00, laneconst<>+160(SB), Y0, Y0
@@ -3207,9 +3233,9 @@ loop183:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop183
+	JMP        loop185
 
-done184:
+done186:
 	VZEROUPPER
 	RET
 
@@ -3223,18 +3249,18 @@ TEXT ·laneStopGradient32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop185:
+loop187:
 	TESTQ      BX, BX
-	JLE        done186
+	JLE        done188
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop185
+	JMP        loop187
 
-done186:
+done188:
 	VZEROUPPER
 	RET
 
@@ -3248,9 +3274,9 @@ TEXT ·laneFabs32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop187:
+loop189:
 	TESTQ      BX, BX
-	JLE        done188
+	JLE        done190
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y0
 	VMOVUPS    laneconst<>+224(SB), Y1
@@ -3259,9 +3285,9 @@ loop187:
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
-	JMP        loop187
+	JMP        loop189
 
-done188:
+done190:
 	VZEROUPPER
 	RET
 
@@ -3275,43 +3301,12 @@ TEXT ·lanePositive32(SB), NOSPLIT, $0-32
 	MOVQ (CX), CX
 	MOVQ (DX), DX
 
-loop189:
-	TESTQ      BX, BX
-	JLE        done190
-	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y0
-	VMOVUPS    Y0, (AX)
-	ADDQ       DX, CX
-	ADDQ       $0x20, AX
-	SUBQ       $0x08, BX
-	JMP        loop189
-
-done190:
-	VZEROUPPER
-	RET
-
-// func laneAdd32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, MMX+
-TEXT ·laneAdd32(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), AX
-	MOVQ p+8(FP), CX
-	MOVQ inc+16(FP), DX
-	MOVQ n+24(FP), BX
-	MOVQ (CX), SI
-	MOVQ (DX), DI
-	MOVQ 8(CX), CX
-	MOVQ 8(DX), DX
-
 loop191:
 	TESTQ      BX, BX
 	JLE        done192
-	PREFETCHT0 2048(SI)
-	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y1
-	VADDPS     Y1, Y0, Y0
+	VMOVUPS    (CX), Y0
 	VMOVUPS    Y0, (AX)
-	ADDQ       DI, SI
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
@@ -3321,9 +3316,9 @@ done192:
 	VZEROUPPER
 	RET
 
-// func laneSubtract32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneAdd32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
+TEXT ·laneAdd32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3340,7 +3335,7 @@ loop193:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VSUBPS     Y1, Y0, Y0
+	VADDPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3352,9 +3347,9 @@ done194:
 	VZEROUPPER
 	RET
 
-// func laneMultiply32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneSubtract32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
+TEXT ·laneSubtract32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3371,7 +3366,7 @@ loop195:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VMULPS     Y1, Y0, Y0
+	VSUBPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3383,9 +3378,9 @@ done196:
 	VZEROUPPER
 	RET
 
-// func laneDivide32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneMultiply32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneDivide32(SB), NOSPLIT, $0-32
+TEXT ·laneMultiply32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3402,7 +3397,7 @@ loop197:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VDIVPS     Y1, Y0, Y0
+	VMULPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3414,9 +3409,9 @@ done198:
 	VZEROUPPER
 	RET
 
-// func laneMaximum32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
+// func laneDivide32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, MMX+
+TEXT ·laneDivide32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3433,10 +3428,7 @@ loop199:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x1e, Y1, Y0, Y2
-	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       Y3, Y2, Y2
-	VBLENDVPS  Y2, Y0, Y1, Y0
+	VDIVPS     Y1, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3448,9 +3440,9 @@ done200:
 	VZEROUPPER
 	RET
 
-// func laneMinimum32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneMaximum32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
+TEXT ·laneMaximum32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3467,7 +3459,7 @@ loop201:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x11, Y1, Y0, Y2
+	VCMPPS     $0x1e, Y1, Y0, Y2
 	VCMPPS     $0x03, Y0, Y0, Y3
 	VPOR       Y3, Y2, Y2
 	VBLENDVPS  Y2, Y0, Y1, Y0
@@ -3482,9 +3474,9 @@ done202:
 	VZEROUPPER
 	RET
 
-// func laneEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneMinimum32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneMinimum32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3501,8 +3493,10 @@ loop203:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x00, Y1, Y0, Y0
-	VPAND      laneconst<>+192(SB), Y0, Y0
+	VCMPPS     $0x11, Y1, Y0, Y2
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y2, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       DX, CX
@@ -3514,9 +3508,9 @@ done204:
 	VZEROUPPER
 	RET
 
-// func laneNotEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3533,7 +3527,7 @@ loop205:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x04, Y1, Y0, Y0
+	VCMPPS     $0x00, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3546,9 +3540,9 @@ done206:
 	VZEROUPPER
 	RET
 
-// func laneLess32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneNotEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLess32(SB), NOSPLIT, $0-32
+TEXT ·laneNotEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3565,7 +3559,7 @@ loop207:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x11, Y1, Y0, Y0
+	VCMPPS     $0x04, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3578,9 +3572,9 @@ done208:
 	VZEROUPPER
 	RET
 
-// func laneLessEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLess32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneLess32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3597,7 +3591,7 @@ loop209:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x12, Y1, Y0, Y0
+	VCMPPS     $0x11, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3610,9 +3604,9 @@ done210:
 	VZEROUPPER
 	RET
 
-// func laneGreater32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLessEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneGreater32(SB), NOSPLIT, $0-32
+TEXT ·laneLessEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3629,7 +3623,7 @@ loop211:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x1e, Y1, Y0, Y0
+	VCMPPS     $0x12, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3642,9 +3636,9 @@ done212:
 	VZEROUPPER
 	RET
 
-// func laneGreaterEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneGreater32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
+TEXT ·laneGreater32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3661,7 +3655,7 @@ loop213:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x1d, Y1, Y0, Y0
+	VCMPPS     $0x1e, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3674,9 +3668,9 @@ done214:
 	VZEROUPPER
 	RET
 
-// func laneLogicalAnd32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneGreaterEqual32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
+TEXT ·laneGreaterEqual32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3693,9 +3687,7 @@ loop215:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
-	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
-	VPAND      Y1, Y0, Y0
+	VCMPPS     $0x1d, Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3708,9 +3700,9 @@ done216:
 	VZEROUPPER
 	RET
 
-// func laneLogicalOr32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLogicalAnd32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
+TEXT ·laneLogicalAnd32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3729,7 +3721,7 @@ loop217:
 	VMOVUPS    (CX), Y1
 	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
 	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
-	VPOR       Y1, Y0, Y0
+	VPAND      Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3742,9 +3734,9 @@ done218:
 	VZEROUPPER
 	RET
 
-// func laneLogicalXor32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneLogicalOr32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
+TEXT ·laneLogicalOr32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3761,9 +3753,9 @@ loop219:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y1
-	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
 	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
-	VPXOR      Y1, Y0, Y0
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VPOR       Y1, Y0, Y0
 	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
@@ -3776,34 +3768,31 @@ done220:
 	VZEROUPPER
 	RET
 
-// func laneWhere32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, MMX+
-TEXT ·laneWhere32(SB), NOSPLIT, $0-32
+// func laneLogicalXor32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneLogicalXor32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
 	MOVQ n+24(FP), BX
 	MOVQ (CX), SI
 	MOVQ (DX), DI
-	MOVQ 8(CX), R8
-	MOVQ 8(DX), R9
-	MOVQ 16(CX), CX
-	MOVQ 16(DX), DX
+	MOVQ 8(CX), CX
+	MOVQ 8(DX), DX
 
 loop221:
 	TESTQ      BX, BX
 	JLE        done222
 	PREFETCHT0 2048(SI)
 	VMOVUPS    (SI), Y0
-	PREFETCHT0 2048(R8)
-	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y2
+	VMOVUPS    (CX), Y1
 	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
-	VBLENDVPS  Y0, Y1, Y2, Y0
+	VCMPPS     $0x04, laneconst<>+160(SB), Y1, Y1
+	VPXOR      Y1, Y0, Y0
+	VPAND      laneconst<>+192(SB), Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
-	ADDQ       R9, R8
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
@@ -3813,9 +3802,9 @@ done222:
 	VZEROUPPER
 	RET
 
-// func laneClip32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·laneClip32(SB), NOSPLIT, $0-32
+// func laneWhere32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, MMX+
+TEXT ·laneWhere32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3836,14 +3825,8 @@ loop223:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VCMPPS     $0x1e, Y1, Y0, Y3
-	VCMPPS     $0x03, Y0, Y0, Y4
-	VPOR       Y4, Y3, Y3
-	VBLENDVPS  Y3, Y0, Y1, Y0
-	VCMPPS     $0x11, Y2, Y0, Y1
-	VCMPPS     $0x03, Y0, Y0, Y3
-	VPOR       Y3, Y1, Y1
-	VBLENDVPS  Y1, Y0, Y2, Y0
+	VCMPPS     $0x04, laneconst<>+160(SB), Y0, Y0
+	VBLENDVPS  Y0, Y1, Y2, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3856,9 +3839,9 @@ done224:
 	VZEROUPPER
 	RET
 
-// func lanePair1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
-// Requires: AVX, MMX+
-TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
+// func laneClip32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·laneClip32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3879,8 +3862,14 @@ loop225:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VADDPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
+	VCMPPS     $0x1e, Y1, Y0, Y3
+	VCMPPS     $0x03, Y0, Y0, Y4
+	VPOR       Y4, Y3, Y3
+	VBLENDVPS  Y3, Y0, Y1, Y0
+	VCMPPS     $0x11, Y2, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y3
+	VPOR       Y3, Y1, Y1
+	VBLENDVPS  Y1, Y0, Y2, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3893,9 +3882,9 @@ done226:
 	VZEROUPPER
 	RET
 
-// func lanePair2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair1_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3917,7 +3906,7 @@ loop227:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VADDPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3930,9 +3919,9 @@ done228:
 	VZEROUPPER
 	RET
 
-// func lanePair3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair2_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3954,7 +3943,7 @@ loop229:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VADDPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -3967,9 +3956,9 @@ done230:
 	VZEROUPPER
 	RET
 
-// func lanePair4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair3_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -3990,8 +3979,8 @@ loop231:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VSUBPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4004,9 +3993,9 @@ done232:
 	VZEROUPPER
 	RET
 
-// func lanePair5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair4_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4028,7 +4017,7 @@ loop233:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VSUBPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4041,9 +4030,9 @@ done234:
 	VZEROUPPER
 	RET
 
-// func lanePair6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair5_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4065,7 +4054,7 @@ loop235:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VSUBPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4078,9 +4067,9 @@ done236:
 	VZEROUPPER
 	RET
 
-// func lanePair7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair6_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4101,8 +4090,8 @@ loop237:
 	VMOVUPS    (R8), Y1
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
-	VMULPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4115,9 +4104,9 @@ done238:
 	VZEROUPPER
 	RET
 
-// func lanePair8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair7_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4139,7 +4128,7 @@ loop239:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VMULPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
+	VADDPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4152,9 +4141,9 @@ done240:
 	VZEROUPPER
 	RET
 
-// func lanePair9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair8_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4176,7 +4165,7 @@ loop241:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y2
 	VMULPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4189,9 +4178,9 @@ done242:
 	VZEROUPPER
 	RET
 
-// func laneTriple1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func lanePair9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
+TEXT ·lanePair9_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4200,10 +4189,8 @@ TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ (DX), DI
 	MOVQ 8(CX), R8
 	MOVQ 8(DX), R9
-	MOVQ 16(CX), R10
-	MOVQ 16(DX), R11
-	MOVQ 24(CX), CX
-	MOVQ 24(DX), DX
+	MOVQ 16(CX), CX
+	MOVQ 16(DX), DX
 
 loop243:
 	TESTQ      BX, BX
@@ -4212,17 +4199,13 @@ loop243:
 	VMOVUPS    (SI), Y0
 	PREFETCHT0 2048(R8)
 	VMOVUPS    (R8), Y1
-	PREFETCHT0 2048(R10)
-	VMOVUPS    (R10), Y2
 	PREFETCHT0 2048(CX)
-	VMOVUPS    (CX), Y3
-	VADDPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VMOVUPS    (CX), Y2
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
-	ADDQ       R11, R10
 	ADDQ       DX, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, BX
@@ -4232,9 +4215,9 @@ done244:
 	VZEROUPPER
 	RET
 
-// func laneTriple2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple1_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple1_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4261,7 +4244,7 @@ loop245:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4275,9 +4258,9 @@ done246:
 	VZEROUPPER
 	RET
 
-// func laneTriple3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple2_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple2_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4304,7 +4287,7 @@ loop247:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4318,9 +4301,9 @@ done248:
 	VZEROUPPER
 	RET
 
-// func laneTriple4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple3_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple3_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4346,8 +4329,8 @@ loop249:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4361,9 +4344,9 @@ done250:
 	VZEROUPPER
 	RET
 
-// func laneTriple5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple4_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple4_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4390,7 +4373,7 @@ loop251:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4404,9 +4387,9 @@ done252:
 	VZEROUPPER
 	RET
 
-// func laneTriple6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple5_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple5_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4433,7 +4416,7 @@ loop253:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4447,9 +4430,9 @@ done254:
 	VZEROUPPER
 	RET
 
-// func laneTriple7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple6_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple6_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4475,8 +4458,8 @@ loop255:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4490,9 +4473,9 @@ done256:
 	VZEROUPPER
 	RET
 
-// func laneTriple8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple7_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple7_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4519,7 +4502,7 @@ loop257:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4533,9 +4516,9 @@ done258:
 	VZEROUPPER
 	RET
 
-// func laneTriple9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple8_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple8_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4562,7 +4545,7 @@ loop259:
 	VMOVUPS    (CX), Y3
 	VADDPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4576,9 +4559,9 @@ done260:
 	VZEROUPPER
 	RET
 
-// func laneTriple10_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple9_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple9_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4603,9 +4586,9 @@ loop261:
 	VMOVUPS    (R10), Y2
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
-	VSUBPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4619,9 +4602,9 @@ done262:
 	VZEROUPPER
 	RET
 
-// func laneTriple11_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple10_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple10_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4648,7 +4631,7 @@ loop263:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4662,9 +4645,9 @@ done264:
 	VZEROUPPER
 	RET
 
-// func laneTriple12_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple11_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple11_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4691,7 +4674,7 @@ loop265:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4705,9 +4688,9 @@ done266:
 	VZEROUPPER
 	RET
 
-// func laneTriple13_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple12_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple12_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4733,8 +4716,8 @@ loop267:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4748,9 +4731,9 @@ done268:
 	VZEROUPPER
 	RET
 
-// func laneTriple14_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple13_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple13_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4777,7 +4760,7 @@ loop269:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4791,9 +4774,9 @@ done270:
 	VZEROUPPER
 	RET
 
-// func laneTriple15_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple14_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple14_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4820,7 +4803,7 @@ loop271:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4834,9 +4817,9 @@ done272:
 	VZEROUPPER
 	RET
 
-// func laneTriple16_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple15_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple15_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4862,8 +4845,8 @@ loop273:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4877,9 +4860,9 @@ done274:
 	VZEROUPPER
 	RET
 
-// func laneTriple17_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple16_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple16_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4906,7 +4889,7 @@ loop275:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4920,9 +4903,9 @@ done276:
 	VZEROUPPER
 	RET
 
-// func laneTriple18_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple17_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple17_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4949,7 +4932,7 @@ loop277:
 	VMOVUPS    (CX), Y3
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -4963,9 +4946,9 @@ done278:
 	VZEROUPPER
 	RET
 
-// func laneTriple19_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple18_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple18_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -4990,9 +4973,9 @@ loop279:
 	VMOVUPS    (R10), Y2
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
-	VMULPS     Y1, Y0, Y0
-	VADDPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5006,9 +4989,9 @@ done280:
 	VZEROUPPER
 	RET
 
-// func laneTriple20_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple19_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple19_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5035,7 +5018,7 @@ loop281:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5049,9 +5032,9 @@ done282:
 	VZEROUPPER
 	RET
 
-// func laneTriple21_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple20_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple20_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5078,7 +5061,7 @@ loop283:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VADDPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5092,9 +5075,9 @@ done284:
 	VZEROUPPER
 	RET
 
-// func laneTriple22_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple21_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple21_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5120,8 +5103,8 @@ loop285:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
-	VSUBPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VADDPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5135,9 +5118,9 @@ done286:
 	VZEROUPPER
 	RET
 
-// func laneTriple23_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple22_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple22_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5164,7 +5147,7 @@ loop287:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5178,9 +5161,9 @@ done288:
 	VZEROUPPER
 	RET
 
-// func laneTriple24_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple23_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple23_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5207,7 +5190,7 @@ loop289:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VSUBPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5221,9 +5204,9 @@ done290:
 	VZEROUPPER
 	RET
 
-// func laneTriple25_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple24_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple24_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5249,8 +5232,8 @@ loop291:
 	PREFETCHT0 2048(CX)
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
-	VMULPS     Y2, Y0, Y0
-	VADDPS     Y3, Y0, Y0
+	VSUBPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5264,9 +5247,9 @@ done292:
 	VZEROUPPER
 	RET
 
-// func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple25_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple25_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5293,7 +5276,7 @@ loop293:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VSUBPS     Y3, Y0, Y0
+	VADDPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5307,9 +5290,9 @@ done294:
 	VZEROUPPER
 	RET
 
-// func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// func laneTriple26_32(d *float32, p *[4]*float32, inc *[4]int, n int)
 // Requires: AVX, MMX+
-TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
+TEXT ·laneTriple26_32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), AX
 	MOVQ p+8(FP), CX
 	MOVQ inc+16(FP), DX
@@ -5336,7 +5319,7 @@ loop295:
 	VMOVUPS    (CX), Y3
 	VMULPS     Y1, Y0, Y0
 	VMULPS     Y2, Y0, Y0
-	VMULPS     Y3, Y0, Y0
+	VSUBPS     Y3, Y0, Y0
 	VMOVUPS    Y0, (AX)
 	ADDQ       DI, SI
 	ADDQ       R9, R8
@@ -5347,6 +5330,49 @@ loop295:
 	JMP        loop295
 
 done296:
+	VZEROUPPER
+	RET
+
+// func laneTriple27_32(d *float32, p *[4]*float32, inc *[4]int, n int)
+// Requires: AVX, MMX+
+TEXT ·laneTriple27_32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ inc+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ (CX), SI
+	MOVQ (DX), DI
+	MOVQ 8(CX), R8
+	MOVQ 8(DX), R9
+	MOVQ 16(CX), R10
+	MOVQ 16(DX), R11
+	MOVQ 24(CX), CX
+	MOVQ 24(DX), DX
+
+loop297:
+	TESTQ      BX, BX
+	JLE        done298
+	PREFETCHT0 2048(SI)
+	VMOVUPS    (SI), Y0
+	PREFETCHT0 2048(R8)
+	VMOVUPS    (R8), Y1
+	PREFETCHT0 2048(R10)
+	VMOVUPS    (R10), Y2
+	PREFETCHT0 2048(CX)
+	VMOVUPS    (CX), Y3
+	VMULPS     Y1, Y0, Y0
+	VMULPS     Y2, Y0, Y0
+	VMULPS     Y3, Y0, Y0
+	VMOVUPS    Y0, (AX)
+	ADDQ       DI, SI
+	ADDQ       R9, R8
+	ADDQ       R11, R10
+	ADDQ       DX, CX
+	ADDQ       $0x20, AX
+	SUBQ       $0x08, BX
+	JMP        loop297
+
+done298:
 	VZEROUPPER
 	RET
 
@@ -5373,9 +5399,9 @@ TEXT ·laneSum32(SB), NOSPLIT, $0-20
 	VXORPS  Y6, Y6, Y6
 	VXORPS  Y7, Y7, Y7
 
-all297:
+all299:
 	CMPQ       CX, $0x00000040
-	JL         one298
+	JL         one300
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y8
 	VADDPS     Y8, Y0, Y0
@@ -5402,11 +5428,11 @@ all297:
 	VADDPS     Y8, Y7, Y7
 	ADDQ       $0x00000100, AX
 	SUBQ       $0x00000040, CX
-	JMP        all297
+	JMP        all299
 
-one298:
+one300:
 	CMPQ       CX, $0x00000020
-	JL         singles300
+	JL         singles302
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y8
 	VADDPS     Y8, Y0, Y0
@@ -5422,17 +5448,17 @@ one298:
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000020, CX
 
-singles300:
+singles302:
 	TESTQ      CX, CX
-	JLE        done299
+	JLE        done301
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y8
 	VADDPS     Y8, Y0, Y0
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, CX
-	JMP        singles300
+	JMP        singles302
 
-done299:
+done301:
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
 	VADDPS       Y5, Y4, Y4
@@ -5463,9 +5489,9 @@ TEXT ·laneMax32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-all301:
+all303:
 	CMPQ       CX, $0x00000020
-	JL         one302
+	JL         one304
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5488,11 +5514,11 @@ all301:
 	VMAXPS     Y5, Y3, Y3
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000020, CX
-	JMP        all301
+	JMP        all303
 
-one302:
+one304:
 	TESTQ      CX, CX
-	JLE        done303
+	JLE        done305
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5500,9 +5526,9 @@ one302:
 	VMAXPS     Y5, Y0, Y0
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, CX
-	JMP        one302
+	JMP        one304
 
-done303:
+done305:
 	VMAXPS       Y1, Y0, Y0
 	VMAXPS       Y3, Y2, Y2
 	VMAXPS       Y2, Y0, Y0
@@ -5531,9 +5557,9 @@ TEXT ·laneMin32(SB), NOSPLIT, $0-32
 	ADDQ    $0x20, AX
 	SUBQ    $0x08, CX
 
-all304:
+all306:
 	CMPQ       CX, $0x00000020
-	JL         one305
+	JL         one307
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5556,11 +5582,11 @@ all304:
 	VMINPS     Y5, Y3, Y3
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000020, CX
-	JMP        all304
+	JMP        all306
 
-one305:
+one307:
 	TESTQ      CX, CX
-	JLE        done306
+	JLE        done308
 	PREFETCHT0 2048(AX)
 	VMOVUPS    (AX), Y5
 	VCMPPS     $0x03, Y5, Y5, Y6
@@ -5568,9 +5594,9 @@ one305:
 	VMINPS     Y5, Y0, Y0
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, CX
-	JMP        one305
+	JMP        one307
 
-done306:
+done308:
 	VMINPS       Y1, Y0, Y0
 	VMINPS       Y3, Y2, Y2
 	VMINPS       Y2, Y0, Y0
@@ -5594,9 +5620,9 @@ TEXT ·laneReverse32(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), DX
 	SUBQ $0x1c, CX
 
-reverse307:
+reverse309:
 	TESTQ      DX, DX
-	JLE        done308
+	JLE        done310
 	PREFETCHT0 -8192(CX)
 	VMOVUPS    (CX), Y0
 	VPERMILPS  $0x1b, Y0, Y0
@@ -5605,9 +5631,35 @@ reverse307:
 	SUBQ       $0x20, CX
 	ADDQ       $0x20, AX
 	SUBQ       $0x08, DX
-	JMP        reverse307
+	JMP        reverse309
 
-done308:
+done310:
+	VZEROUPPER
+	RET
+
+// func laneTwice32(d *float32, s *float32, n int)
+// Requires: AVX
+TEXT ·laneTwice32(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), AX
+	MOVQ s+8(FP), CX
+	MOVQ n+16(FP), DX
+
+twice311:
+	TESTQ      DX, DX
+	JLE        done312
+	VMOVUPS    (CX), Y0
+	VUNPCKLPS  Y0, Y0, Y1
+	VUNPCKHPS  Y0, Y0, Y2
+	VPERM2F128 $0x20, Y2, Y1, Y0
+	VMOVUPS    Y0, (AX)
+	VPERM2F128 $0x31, Y2, Y1, Y0
+	VMOVUPS    Y0, 32(AX)
+	ADDQ       $0x20, CX
+	ADDQ       $0x40, AX
+	SUBQ       $0x08, DX
+	JMP        twice311
+
+done312:
 	VZEROUPPER
 	RET
 

@@ -334,6 +334,7 @@ func generateLanes() map[string][]byte {
 			f.foldFunc(fo, elem)
 		}
 		f.reverseFunc(elem)
+		f.interleaveFunc(elem)
 	}
 	return map[string][]byte{"zlanes_amd64.s": f.asmFor("loops"), "zlanes_amd64.go": lanesGoFile(tables)}
 }
@@ -361,6 +362,7 @@ func lanesGoFile(tables []laneTables) []byte {
 			fmt.Fprintf(&b, "//go:noescape\nfunc lane%s%s(x *%s, n int) %s\n\n", fo.Name, sfx, elem, ret)
 		}
 		fmt.Fprintf(&b, "//go:noescape\nfunc laneReverse%s(d, s *%s, n int)\n\n", sfx, elem)
+		fmt.Fprintf(&b, "//go:noescape\nfunc laneTwice%s(d, s *%s, n int)\n\n", sfx, elem)
 		if i == 0 {
 			b.WriteString("// laneSumVectors is the number of vector accumulators of laneSum64 and\n")
 			fmt.Fprintf(&b, "// laneSum32.\nconst laneSumVectors = %d\n\n", sumAccumulators)
@@ -559,6 +561,45 @@ func (f *asmFile) reverseFunc(elem int) {
 	k.store(v, operand.Mem{Base: dp})
 	c.SUBQ(operand.U8(step), sp)
 	c.ADDQ(operand.U8(step), dp)
+	c.SUBQ(operand.U8(k.lanes()), n)
+	c.JMP(operand.LabelRef(loop))
+	c.Label(done)
+	c.VZEROUPPER()
+	c.RET()
+}
+
+// interleaveFunc writes laneTwice64(d, s *float64, n int) and laneTwice32:
+// d[2i] = d[2i+1] = s[i] for n elements of s (a multiple of the lane
+// count), 2n of d: a vector of s unpacked against itself (each 128-bit
+// half's low and high elements doubled) and the halves of the two results
+// recombined into two vectors, stored side by side. It is the store of
+// Repeat(x, 2) along the last axis, whose two copies share a block.
+func (f *asmFile) interleaveFunc(elem int) {
+	k := f.kern(elem)
+	c := k.c
+	t := map[int]string{64: "float64", 32: "float32"}[elem]
+	c.Function(fmt.Sprintf("laneTwice%d", elem))
+	c.Attributes(attr.NOSPLIT)
+	c.SignatureExpr(fmt.Sprintf("func(d, s *%s, n int)", t))
+	dp := c.Load(c.Param("d"), c.GP64())
+	sp := c.Load(c.Param("s"), c.GP64())
+	n := c.Load(c.Param("n"), c.GP64())
+	step := k.bits / 8
+	unpackLow, unpackHigh := k.op(c.VUNPCKLPD, c.VUNPCKLPS), k.op(c.VUNPCKHPD, c.VUNPCKHPS)
+	loop, done := k.newLabel("twice"), k.newLabel("done")
+	c.Label(loop)
+	c.TESTQ(n, n)
+	c.JLE(operand.LabelRef(done))
+	v := k.load(operand.Mem{Base: sp})
+	lo, hi := k.vreg(), k.vreg()
+	unpackLow(v, v, lo)
+	unpackHigh(v, v, hi)
+	c.VPERM2F128(operand.U8(0x20), hi, lo, v) // lo's low half, then hi's
+	k.store(v, operand.Mem{Base: dp})
+	c.VPERM2F128(operand.U8(0x31), hi, lo, v) // lo's high half, then hi's
+	k.store(v, operand.Mem{Base: dp, Disp: step})
+	c.ADDQ(operand.U8(step), sp)
+	c.ADDQ(operand.U8(2*step), dp)
 	c.SUBQ(operand.U8(k.lanes()), n)
 	c.JMP(operand.LabelRef(loop))
 	c.Label(done)
