@@ -29,7 +29,7 @@ func twoPass(n int) (*tensor.Tensor[float64], expr.Exp[float64]) {
 // each on the programs it serves, with -cpu 1:
 //   - pass: poly4, one fused pass that writes no register, from L2 (1e4)
 //     and from memory (1e6), against cpu.PassBlock;
-//   - regs: a tree of three passes per block from L2 or L3 (1e5), against
+//   - regs: a tree of three passes per block from L2 or L3 (1e5, 4e5), against
 //     cpu.BlockSize;
 //   - stream: the same tree from memory (1e6 and 1e7), against the stream
 //     block length of the selected level (cpu.StreamBlock, cpu.LaneStreamBlock).
@@ -53,7 +53,9 @@ func BenchmarkBlockSize(b *testing.B) {
 	for _, n := range []int{10000, 1000000, 10000000} {
 		sweep(b, "pass", n, &cpu.PassBlock, []int{1024, 4096, 8192, 16384, 32768, 65536, 131072}, poly4)
 	}
-	sweep(b, "regs", 100000, &cpu.BlockSize, []int{128, 256, 512, 1024}, twoPass)
+	for _, n := range []int{100000, 400000} {
+		sweep(b, "regs", n, &cpu.BlockSize, []int{128, 256, 512, 1024}, twoPass)
+	}
 	for _, n := range []int{1000000, 10000000} {
 		sweep(b, "stream", n, cpu.StreamBlockFor(), []int{64, 128, 256, 512, 1024}, twoPass)
 	}
