@@ -315,8 +315,9 @@ func (p *Program[T]) bind(t friend.Tensor, name string) {
 // Run evaluates the program on its tensors' current contents: the
 // destinations then hold what Assign (AssignAll) would write. It returns
 // a *shape.StaleError, writing nothing, when a tensor changed in place
-// since Compile, and the error of an integer power's negative exponent as
-// Assign does; it panics after Release, or when a tensor was released.
+// since Compile, and the error of an integer power's negative exponent or
+// of a gather's index out of range as Assign does, naming Program.Run,
+// writing nothing; it panics after Release, or when a tensor was released.
 func (p *Program[T]) Run() (err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -343,6 +344,7 @@ func (p *Program[T]) Run() (err error) {
 		}
 	}
 	defer recoverAllocation(&err) // an exponent check may evaluate the exponent
+	defer func() { err = runError(err) }()
 	if err := runChecks(p.checks); err != nil {
 		return err
 	}
@@ -351,6 +353,16 @@ func (p *Program[T]) Run() (err error) {
 	}
 	p.ran = true
 	return p.execute()
+}
+
+// runError names Program.Run in an error a run found (an index out of
+// range, a negative integer exponent): the checks and steps were built by
+// Compile and carry its name.
+func runError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return shape.Rename(err, "Program.Run")
 }
 
 // Release gives the program's temporaries back to the allocator; the

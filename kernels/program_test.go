@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -204,10 +205,39 @@ func TestProgramNegativeExponent(t *testing.T) {
 	}
 	y.Set(-1, 2)
 	d.Fill(7)
-	if err := prog.Run(); !errors.Is(err, shape.ErrInvalid) {
+	err = prog.Run()
+	if !errors.Is(err, shape.ErrInvalid) {
 		t.Fatalf("run with a negative exponent: %v, want an ArgumentError", err)
 	}
+	if !strings.Contains(err.Error(), "Program.Run") || strings.Contains(err.Error(), "Compile") {
+		t.Errorf("the run's error names %q, want Program.Run, not Compile", err)
+	}
 	if got := d.Data(); !cmp.Equal(got, []int64{7, 7, 7, 7}) {
+		t.Errorf("the failed run wrote %v", got)
+	}
+}
+
+// TestProgramIndexOutOfRange checks that Run checks a gather's indices
+// again: one made out of range after Compile fails the run with a
+// NodeError named Program.Run around the IndexError (axis, index, size),
+// and leaves the destination as it was.
+func TestProgramIndexOutOfRange(t *testing.T) {
+	x := tensor.Arange[float64](0, 5, 1)
+	idx := tensor.Zeros[int64](3)
+	d := tensor.Full[float64](7, 3)
+	prog, err := Compile(d, expr.Take[float64](x, idx, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prog.Release()
+	idx.Set(5, 1)
+	err = prog.Run()
+	var ne *shape.NodeError
+	var ie *shape.IndexError
+	if !errors.As(err, &ne) || ne.Op != "Program.Run" || !errors.As(err, &ie) || ie.Index != 5 || ie.Size != 5 || ie.Dim != 0 {
+		t.Fatalf("run with index 5 of 5: %v, want a NodeError of Program.Run around index 5 of axis 0, size 5", err)
+	}
+	if got := d.Data(); !cmp.Equal(got, []float64{7, 7, 7}) {
 		t.Errorf("the failed run wrote %v", got)
 	}
 }
