@@ -356,6 +356,10 @@ func (s *gatherStep[T]) copyBlocks() {
 	runOf := contiguousRun(suffix, sst)
 	i := 0
 	shape.ForEachOffset(s.geo.Prefix, xst[:len(s.geo.Prefix)], s.x.Offset(), func(base int) {
+		if block == 1 { // one element an offset (m[:, idx]): nothing in the loop but the load and the store
+			i += gatherAt(out[i:i+len(s.at.offsets)], xe[base:], s.at.offsets)
+			return
+		}
 		for _, o := range s.at.offsets {
 			switch {
 			case block == 1:
@@ -372,6 +376,16 @@ func (s *gatherStep[T]) copyBlocks() {
 			i += block
 		}
 	})
+}
+
+// gatherAt writes out[j] = x[offsets[j]] for every offset (checked in
+// range by the caller) and returns how many it wrote.
+func gatherAt[T tensor.Number](out, x []T, offsets []int) int {
+	out = out[:len(offsets)]
+	for j, o := range offsets {
+		out[j] = x[o]
+	}
+	return len(offsets)
 }
 
 // contiguousRun reports whether dims with strides are one run of
