@@ -357,7 +357,7 @@ func (s *gatherStep[T]) copyBlocks() {
 	i := 0
 	shape.ForEachOffset(s.geo.Prefix, xst[:len(s.geo.Prefix)], s.x.Offset(), func(base int) {
 		if block == 1 { // one element an offset (m[:, idx]): nothing in the loop but the load and the store
-			i += gatherAt(out[i:i+len(s.at.offsets)], xe[base:], s.at.offsets)
+			i += gatherAt(out[i:i+len(s.at.offsets)], xe, base, s.at.offsets)
 			return
 		}
 		for _, o := range s.at.offsets {
@@ -378,12 +378,13 @@ func (s *gatherStep[T]) copyBlocks() {
 	})
 }
 
-// gatherAt writes out[j] = x[offsets[j]] for every offset (checked in
-// range by the caller) and returns how many it wrote.
-func gatherAt[T tensor.Number](out, x []T, offsets []int) int {
+// gatherAt writes out[j] = x[base+offsets[j]] for every offset (checked
+// in range by the caller; negative along a flipped axis) and returns how
+// many it wrote.
+func gatherAt[T tensor.Number](out, x []T, base int, offsets []int) int {
 	out = out[:len(offsets)]
 	for j, o := range offsets {
-		out[j] = x[o]
+		out[j] = x[base+o]
 	}
 	return len(offsets)
 }
