@@ -68,15 +68,22 @@ func argFoldMatches[T tensor.Number](t *testing.T) {
 // dtype size, every length to four vectors past the widest lane count and
 // reads ending at the start of src and inside it.
 func TestGatherReversed(t *testing.T) {
+	atEveryLevel(t, func(t *testing.T) {
+		gatherReversed[float64](t)
+		gatherReversed[float32](t)
+		gatherReversed[int64](t)
+		gatherReversed[uint32](t)
+		gatherReversed[int16](t)
+		gatherReversed[uint8](t)
+	})
+}
+
+// atEveryLevel runs check as a subtest at every ISA level this CPU runs.
+func atEveryLevel(t *testing.T, check func(t *testing.T)) {
 	for _, level := range isa.Supported() {
 		t.Run(level.String(), func(t *testing.T) {
 			isatest.Use(t, level)
-			gatherReversed[float64](t)
-			gatherReversed[float32](t)
-			gatherReversed[int64](t)
-			gatherReversed[uint32](t)
-			gatherReversed[int16](t)
-			gatherReversed[uint8](t)
+			check(t)
 		})
 	}
 }
@@ -111,16 +118,13 @@ func gatherReversed[T tensor.Number](t *testing.T) {
 // past the widest lane count, and offsets into dst, leaving the elements
 // around the run as they were.
 func TestStoreInterleaved(t *testing.T) {
-	for _, level := range isa.Supported() {
-		t.Run(level.String(), func(t *testing.T) {
-			isatest.Use(t, level)
-			storeInterleaved[float64](t)
-			storeInterleaved[float32](t)
-			storeInterleaved[int64](t)
-			storeInterleaved[int32](t)
-			storeInterleaved[int16](t)
-		})
-	}
+	atEveryLevel(t, func(t *testing.T) {
+		storeInterleaved[float64](t)
+		storeInterleaved[float32](t)
+		storeInterleaved[int64](t)
+		storeInterleaved[int32](t)
+		storeInterleaved[int16](t)
+	})
 }
 
 func storeInterleaved[T tensor.Number](t *testing.T) {

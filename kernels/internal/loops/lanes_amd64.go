@@ -153,21 +153,9 @@ func laneFold[T tensor.Number](op ops.Op, v []T) (r T, ok bool) {
 // and returns how many it copied: 0 where the lanes are off or T has
 // another size. The caller has checked that src[off-len(d)+1] exists.
 func reverseLanes[T tensor.Number](d, src []T, off int) int {
-	if !lanesOn() {
-		return 0
-	}
-	size := int(unsafe.Sizeof(T(0)))
-	if size != 4 && size != 8 {
-		return 0
-	}
-	n := len(d) &^ (laneBytes/size - 1)
-	if n == 0 {
-		return 0
-	}
-	if size == 8 {
-		laneReverse64((*float64)(unsafe.Pointer(&d[0])), (*float64)(unsafe.Pointer(&src[off])), n)
-	} else {
-		laneReverse32((*float32)(unsafe.Pointer(&d[0])), (*float32)(unsafe.Pointer(&src[off])), n)
+	n := bitLanes[T](len(d))
+	if n > 0 {
+		moveBits(laneReverse64, laneReverse32, &d[0], &src[off], n)
 	}
 	return n
 }
@@ -178,24 +166,33 @@ func reverseLanes[T tensor.Number](d, src []T, off int) int {
 // elements of src it took: 0 where the lanes are off or T has another
 // size. d holds at least 2·len(src) elements.
 func twiceLanes[T tensor.Number](d, src []T) int {
-	if !lanesOn() {
-		return 0
-	}
-	size := int(unsafe.Sizeof(T(0)))
-	if size != 4 && size != 8 {
-		return 0
-	}
-	n := len(src) &^ (laneBytes/size - 1)
-	if n == 0 {
-		return 0
-	}
-	_ = d[2*n-1]
-	if size == 8 {
-		laneTwice64((*float64)(unsafe.Pointer(&d[0])), (*float64)(unsafe.Pointer(&src[0])), n)
-	} else {
-		laneTwice32((*float32)(unsafe.Pointer(&d[0])), (*float32)(unsafe.Pointer(&src[0])), n)
+	n := bitLanes[T](len(src))
+	if n > 0 {
+		_ = d[2*n-1]
+		moveBits(laneTwice64, laneTwice32, &d[0], &src[0], n)
 	}
 	return n
+}
+
+// bitLanes is how many of n elements of T the lane loops that move bits
+// (reverse, twice) take: the whole vectors, for elements of 4 or 8 bytes
+// where the lanes run; else 0.
+func bitLanes[T tensor.Number](n int) int {
+	size := int(unsafe.Sizeof(T(0)))
+	if !lanesOn() || size != 4 && size != 8 {
+		return 0
+	}
+	return n &^ (laneBytes/size - 1)
+}
+
+// moveBits runs a lane loop that moves bits, the 8-byte one (loop64) or
+// the 4-byte one (loop32) by T's size, over n elements from s into d.
+func moveBits[T tensor.Number](loop64 func(d, s *float64, n int), loop32 func(d, s *float32, n int), d, s *T, n int) {
+	if unsafe.Sizeof(*d) == 8 {
+		loop64((*float64)(unsafe.Pointer(d)), (*float64)(unsafe.Pointer(s)), n)
+	} else {
+		loop32((*float32)(unsafe.Pointer(d)), (*float32)(unsafe.Pointer(s)), n)
+	}
 }
 
 // lanePartialSums is the number of partial sums the lane loop's sum keeps

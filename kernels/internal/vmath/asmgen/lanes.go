@@ -534,15 +534,8 @@ const reversePrefetch = 8192
 // gather of a flipped operand (stride -1), which the scalar gather reads
 // an element a load.
 func (f *asmFile) reverseFunc(elem int) {
-	k := f.kern(elem)
+	k, dp, sp, n := f.moveFunc("laneReverse", elem)
 	c := k.c
-	t := map[int]string{64: "float64", 32: "float32"}[elem]
-	c.Function(fmt.Sprintf("laneReverse%d", elem))
-	c.Attributes(attr.NOSPLIT)
-	c.SignatureExpr(fmt.Sprintf("func(d, s *%s, n int)", t))
-	dp := c.Load(c.Param("d"), c.GP64())
-	sp := c.Load(c.Param("s"), c.GP64())
-	n := c.Load(c.Param("n"), c.GP64())
 	step := k.bits / 8
 	// sp at the lowest element of the first vector read
 	c.SUBQ(operand.U8(step-elem/8), sp)
@@ -575,15 +568,8 @@ func (f *asmFile) reverseFunc(elem int) {
 // recombined into two vectors, stored side by side. It is the store of
 // Repeat(x, 2) along the last axis, whose two copies share a block.
 func (f *asmFile) interleaveFunc(elem int) {
-	k := f.kern(elem)
+	k, dp, sp, n := f.moveFunc("laneTwice", elem)
 	c := k.c
-	t := map[int]string{64: "float64", 32: "float32"}[elem]
-	c.Function(fmt.Sprintf("laneTwice%d", elem))
-	c.Attributes(attr.NOSPLIT)
-	c.SignatureExpr(fmt.Sprintf("func(d, s *%s, n int)", t))
-	dp := c.Load(c.Param("d"), c.GP64())
-	sp := c.Load(c.Param("s"), c.GP64())
-	n := c.Load(c.Param("n"), c.GP64())
 	step := k.bits / 8
 	unpackLow, unpackHigh := k.op(c.VUNPCKLPD, c.VUNPCKLPS), k.op(c.VUNPCKHPD, c.VUNPCKHPS)
 	loop, done := k.newLabel("twice"), k.newLabel("done")
@@ -605,4 +591,16 @@ func (f *asmFile) interleaveFunc(elem int) {
 	c.Label(done)
 	c.VZEROUPPER()
 	c.RET()
+}
+
+// moveFunc starts the lane loop name<elem>(d, s *float<elem>, n int) of a
+// loop that moves bits (reverse, twice) and returns its kernel and its
+// three arguments in registers.
+func (f *asmFile) moveFunc(name string, elem int) (k *kern, dp, sp, n reg.Register) {
+	k = f.kern(elem)
+	c := k.c
+	c.Function(fmt.Sprintf("%s%d", name, elem))
+	c.Attributes(attr.NOSPLIT)
+	c.SignatureExpr(fmt.Sprintf("func(d, s *float%d, n int)", elem))
+	return k, c.Load(c.Param("d"), c.GP64()), c.Load(c.Param("s"), c.GP64()), c.Load(c.Param("n"), c.GP64())
 }
