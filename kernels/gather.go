@@ -377,8 +377,6 @@ func (s *gatherStep[T]) copyBlocks() {
 		}
 		for _, o := range s.at.offsets {
 			switch {
-			case block == 1:
-				out[i] = xe[base+o]
 			case runOf:
 				copy(out[i:i+block], xe[base+o:base+o+block])
 			default:

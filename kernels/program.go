@@ -344,7 +344,8 @@ func (p *Program[T]) Run() (err error) {
 		}
 	}
 	defer recoverAllocation(&err) // an exponent check may evaluate the exponent
-	defer func() { err = runError(err) }()
+	// the checks and steps carry Compile's name
+	defer func() { err = shape.Rename(err, "Program.Run") }()
 	if err := runChecks(p.checks); err != nil {
 		return err
 	}
@@ -353,16 +354,6 @@ func (p *Program[T]) Run() (err error) {
 	}
 	p.ran = true
 	return p.execute()
-}
-
-// runError names Program.Run in an error a run found (an index out of
-// range, a negative integer exponent): the checks and steps were built by
-// Compile and carry its name.
-func runError(err error) error {
-	if err == nil {
-		return nil
-	}
-	return shape.Rename(err, "Program.Run")
 }
 
 // Release gives the program's temporaries back to the allocator; the

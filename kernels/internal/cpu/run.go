@@ -298,11 +298,9 @@ func (p *pass[T]) runItems(w *worker[T], wk walk, start, end int) {
 				}
 			}
 			switch {
-			case !wk.shared:
-				p.block(w, n)
-			case r > first:
+			case wk.shared && r > first: // the group's first row computed the block
 				p.storeResult(w, n)
-			case p.interleaves(stop - first):
+			case wk.shared && p.interleaves(stop-first):
 				p.compute(w, n)
 				loops.StoreInterleaved(p.Data[0], w.blockOffsets[0], n, stop-first, w.vals[p.Result])
 				r = stop
