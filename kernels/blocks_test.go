@@ -123,3 +123,69 @@ func TestFusedTripleValues(t *testing.T) {
 		})
 	}
 }
+
+// TestFusedTripleOverConstants checks that a fused pair followed by an op
+// whose other operand is a constant, or whose own operands include one,
+// fuses into one triple (the CPU executor spreads the constants over
+// registers of their own), with the values of the same arithmetic written
+// out, under every evaluator configuration; that a broadcast tensor (one
+// value per block, not a constant) still keeps the triple apart; and that
+// a cached plan run again with other constants computes with the new ones.
+func TestFusedTripleOverConstants(t *testing.T) {
+	t.Run("float64", fusedTripleOverConstants[float64])
+	t.Run("float32", fusedTripleOverConstants[float32])
+	t.Run("int32", fusedTripleOverConstants[int32])
+}
+
+func fusedTripleOverConstants[T float32 | float64 | int32](t *testing.T) {
+	const n = 1000
+	a := tensor.Arange[T](0, n, 1)
+	b := expr.Of[T](tensor.Arange[T](0, n, 1)).MulScalar(3).E // b = 3i, into a tensor below
+	bt := tensor.Zeros[T](n)
+	if err := Assign(bt, b); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		e    func(c0, c1 T) expr.Exp[T]
+		want func(x, y, c0, c1 T) T
+	}{
+		{"(a - b)·c0 + c1", func(c0, c1 T) expr.Exp[T] { return expr.Of[T](a).Sub(bt).MulScalar(c0).AddScalar(c1).E },
+			func(x, y, c0, c1 T) T { return T(T(x-y)*c0) + c1 }},
+		{"(a·c0 + b) - c1", func(c0, c1 T) expr.Exp[T] { return expr.Of[T](a).MulScalar(c0).Add(bt).SubScalar(c1).E },
+			func(x, y, c0, c1 T) T { return T(T(x*c0)+y) - c1 }},
+		{"((a - b)·c0 + b)·c0, the constant twice", func(c0, c1 T) expr.Exp[T] {
+			return expr.Of[T](a).Sub(bt).MulScalar(c0).Add(bt).MulScalar(c0).E
+		}, func(x, y, c0, c1 T) T { return T(T(T(x-y)*c0)+y) * c0 }},
+	}
+	for _, cfg := range evaluatorConfigs {
+		withConfig(cfg.block, cfg.threshold, cfg.procs, func() {
+			for _, c := range cases {
+				dst := tensor.Zeros[T](n)
+				if p := lowered(t, dst, c.e(2, 1)); p.Code[0].Triple == 0 {
+					t.Errorf("%s: %s lowers to %d instructions, the first no triple", cfg.name, c.name, len(p.Code))
+				}
+				for _, k := range [][2]T{{2, 1}, {5, 7}} { // the second run reuses the cached plan with other constants
+					if err := Assign(dst, c.e(k[0], k[1])); err != nil {
+						t.Fatal(err)
+					}
+					want := make([]T, n)
+					for i := range want {
+						want[i] = c.want(a.Data()[i], bt.Data()[i], k[0], k[1])
+					}
+					if diff := cmp.Diff(want, dst.Data()); diff != "" {
+						t.Errorf("%s: %s with constants %v (-want +got):\n%s", cfg.name, c.name, k, diff)
+					}
+				}
+			}
+			one, err := tensor.Full[T](2, 1).Expand(n) // one value per block, but not a constant
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := tensor.Zeros[T](n)
+			if p := lowered(t, dst, expr.Of[T](a).Sub(bt).Mul(one).AddScalar(1).E); len(p.Code) != 2 {
+				t.Errorf("%s: (a - b)·broadcast + 1 lowers to %d instructions, want a pair and an op", cfg.name, len(p.Code))
+			}
+		})
+	}
+}

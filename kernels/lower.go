@@ -431,9 +431,10 @@ func (l *lowering[T]) scalarMask(args []int) int {
 // fuse merges each instruction (a op1 b) whose value is used only as the
 // left operand of the next instruction (· op2 c) into one fused instruction
 // when the pair has a fused loop (a*b + c, a*2 - y): one pass over the block
-// instead of two. A fused pair of vector operands whose value is used only
-// as the left operand of a third vector instruction (· op3 e) becomes a
-// fused triple: poly4's a*b + c - e is one pass.
+// instead of two. A fused pair whose operands are vectors or constants and
+// whose value is used only as the left operand of a third instruction
+// whose other operand is a vector or a constant (· op3 e) becomes a fused
+// triple: poly4's a*b + c - e and diff's (a - b)·2 + 1 are one pass.
 func (l *lowering[T]) fuse() {
 	p := l.p
 	uses := make([]int, p.Slots)
@@ -457,7 +458,8 @@ func (l *lowering[T]) fuse() {
 		}
 		if in.Pair != 0 && k+1 < len(p.Code) && feedsNext(in, p.Code[k+1], uses) {
 			next := p.Code[k+1]
-			if triple := loops.FusedTriple(in.Op, in.Op2, next.Op); triple != 0 && in.Pat == loops.PatVVV && next.Pat == loops.PatVV {
+			if triple := loops.FusedTriple(in.Op, in.Op2, next.Op); triple != 0 && l.vectorsOrConsts(in.Args[:3]) && l.vectorsOrConsts(next.Args[1:2]) {
+				in.Pat = loops.PatVVV
 				in.Op3, in.Triple, in.Out, in.Args[3] = next.Op, triple, next.Out, next.Args[1]
 				k++
 			}
@@ -465,6 +467,22 @@ func (l *lowering[T]) fuse() {
 		code = append(code, in)
 	}
 	p.Code = code
+}
+
+// vectorsOrConsts reports whether every slot of args is a vector or a
+// constant: a fused triple's operands. The CPU executor spreads a constant
+// a triple reads over a register of its own once per worker
+// (cpu.splatConsts), so that (a - b)·2 + 1 is one pass, not a pair's pass
+// into a register and a second into the destination; each element is
+// computed by the same operations in the same order as by the pair and the
+// single op, so the values are the same bits.
+func (l *lowering[T]) vectorsOrConsts(args []int) bool {
+	for _, a := range args {
+		if l.scalarAt[a] && !slices.ContainsFunc(l.p.Consts, func(c ir.Const[T]) bool { return c.Slot == a }) {
+			return false
+		}
+	}
+	return true
 }
 
 // feedsNext reports whether in's value is used once, as the left operand of

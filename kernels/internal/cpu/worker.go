@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -19,6 +20,8 @@ type worker[T tensor.Number] struct {
 	acc          *ir.Accumulator[T] // what a reduction folds into; nil for an assignment
 	mem          *scratch
 	block        int        // BlockSize when the registers were carved
+	splats       [][]T      // per constant a fused triple reads, a register holding its value in every element
+	splatOf      []int      // the place in p.Consts of each of splats' constants (splatConsts)
 	pool         *sync.Pool // the cached plan's pool the worker goes back to, or nil (its scratch goes back to scratchPool)
 }
 
@@ -60,29 +63,57 @@ func (p *pass[T]) keepWorkers() {
 func newWorker[T tensor.Number](p *pass[T], mem *scratch) *worker[T] {
 	size := int(unsafe.Sizeof(*new(T)))
 	regWords := (BlockSize*size + 7) / 8
-	if need := p.Regs * regWords; cap(mem.words) < need {
+	splatted := p.splatConsts()
+	regs := p.Regs + len(splatted)
+	if need := regs * regWords; cap(mem.words) < need {
 		mem.words = make([]uint64, need)
 	}
 	operands := len(p.Offsets)
 	if need := 2 * operands; cap(mem.ints) < need {
 		mem.ints = make([]int, need)
 	}
-	w := &worker[T]{mem: mem, vals: make([]loops.Value[T], p.Slots), regs: make([][]T, p.Regs), pool: p.Workers, block: BlockSize}
-	for r := range w.regs {
+	w := &worker[T]{mem: mem, vals: make([]loops.Value[T], p.Slots), pool: p.Workers, block: BlockSize}
+	all := make([][]T, regs)
+	for r := range all {
 		base := unsafe.Pointer(&mem.words[r*regWords])
-		w.regs[r] = unsafe.Slice((*T)(base), BlockSize)
+		all[r] = unsafe.Slice((*T)(base), BlockSize)
 	}
+	w.regs, w.splats, w.splatOf = all[:p.Regs], all[p.Regs:], splatted
 	ints := mem.ints[:2*operands]
 	w.planeOffsets, w.blockOffsets = ints[:operands], ints[operands:]
 	w.setConsts(p)
 	return w
 }
 
-// setConsts loads p's constants into their value slots.
+// setConsts loads p's constants into their value slots, and each constant
+// a fused triple reads into its register too, as the triple's vector
+// operand (the instructions that read the constant as a scalar read S).
 func (w *worker[T]) setConsts(p *pass[T]) {
 	for _, c := range p.Consts {
 		w.vals[c.Slot].S = c.Value
 	}
+	for k, i := range w.splatOf {
+		c := p.Consts[i]
+		loops.Fill(w.splats[k], c.Value)
+		w.vals[c.Slot].Vec = w.splats[k]
+	}
+}
+
+// splatConsts lists, by their place in p.Consts, the constants that a fused
+// triple reads: its four operands are vectors, so each such constant is
+// spread over a register of its own (the lowering fuses a triple over
+// vectors and constants only: kernels' vectorsOrConsts).
+func (p *pass[T]) splatConsts() []int {
+	var out []int
+	for i, c := range p.Consts {
+		for _, in := range p.Code {
+			if in.Triple != 0 && slices.Contains(in.Args[:4], c.Slot) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // putWorker returns a worker's scratch memory to the pool.
