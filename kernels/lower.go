@@ -471,8 +471,8 @@ func (l *lowering[T]) fuse() {
 
 // vectorsOrConsts reports whether every slot of args is a vector or a
 // constant: a fused triple's operands. The CPU executor spreads a constant
-// a triple reads over a register of its own once per worker
-// (cpu.splatConsts), so that (a - b)·2 + 1 is one pass, not a pair's pass
+// a triple reads over a register of its own each time it takes a worker
+// (its splatConsts), so that (a - b)·2 + 1 is one pass, not a pair's pass
 // into a register and a second into the destination; each element is
 // computed by the same operations in the same order as by the pair and the
 // single op, so the values are the same bits.
